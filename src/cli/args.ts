@@ -1,0 +1,38 @@
+/** Argument parsing on node:util parseArgs, with usage errors the CLI turns into exit 2. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { UsageError } from './io';
+
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** Resolve `--root` (default: cwd) and make sure it is a readable directory. */
+export async function resolveRoot(root: string | undefined, cwd: string): Promise<string> {
+  const abs = path.resolve(cwd, root ?? '.');
+  let st;
+  try {
+    st = await fs.stat(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `root not found: ${abs}` : `cannot read root ${abs}: ${code}`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`root is not a directory: ${abs}`);
+  try {
+    await fs.readdir(abs);
+  } catch (err) {
+    throw new UsageError(`cannot read root ${abs}: ${(err as NodeJS.ErrnoException).code}`);
+  }
+  return abs;
+}
+
+/** `--confirm a,b` (repeatable) into a flat list. */
+export function listOpt(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}

@@ -1,0 +1,19 @@
+/** `session-ledger status [--root DIR] [--json] [--confirm ID,…]` */
+import { evaluate } from '../../core/evaluate';
+import { statusText, toJsonStatus } from '../../core/report';
+import { listOpt, parse, resolveRoot } from '../args';
+import type { Io } from '../io';
+
+export const help = 'status [--root DIR] [--json] [--confirm ID,...]   what was detected: documents, sections, items, checks, label';
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, {
+    root: { type: 'string' },
+    json: { type: 'boolean' },
+    confirm: { type: 'string', multiple: true },
+  });
+  const root = await resolveRoot(values.root, io.cwd);
+  const report = await evaluate(root, { confirmed: listOpt(values.confirm) });
+  io.stdout(values.json ? JSON.stringify(toJsonStatus(report), null, 2) : statusText(report));
+  return 0;
+}

@@ -1,0 +1,62 @@
+/**
+ * session-ledger: the command-line tool over the core, used by the Claude Code hooks and in CI.
+ * Exit codes: 0 ok, 1 a check blocks, 2 bad usage or unreadable root, 3 nothing found (context).
+ */
+import { processIo, UsageError, type Io } from './io';
+import * as check from './commands/check';
+import * as status from './commands/status';
+
+export interface Command {
+  help: string;
+  run(args: string[], io: Io): Promise<number>;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  status,
+  check,
+};
+
+export function usage(): string {
+  return ['usage: session-ledger <command> [options]', '', ...Object.values(COMMANDS).map((c) => `  ${c.help}`), '', 'Exit codes: 0 ok, 1 blocked, 2 bad usage, 3 no session found.'].join('\n');
+}
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev');
+    return 0;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    io.stderr(`session-ledger: unknown command '${name}'\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await cmd.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`session-ledger ${name}: ${err.message}`);
+      return 2;
+    }
+    // Never a stack trace for the user's content: one line, and exit 2.
+    io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
+    return 2;
+  }
+}
+
+declare const __VERSION__: string;
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    () => {
+      process.exitCode = 2;
+    },
+  );
+}

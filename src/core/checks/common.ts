@@ -1,0 +1,384 @@
+/**
+ * The checks common to every system (SPEC §2), as small functions each system calls with what it
+ * found. Every function returns finished `Check`s; none reads more than it is given except the
+ * git- and path-based ones, which go through the `Workspace`.
+ */
+import type { Check, CheckStatus, Item, Section, Severity, StateDoc, SystemId } from '../model';
+import type { Workspace } from '../workspace';
+
+export interface Loc {
+  path?: string;
+  line?: number;
+}
+
+/** Build a check; `ok` true → pass, false → fail (block) or warn (warn/info), 'skip' → skipped. */
+export function mk(
+  system: SystemId,
+  id: string,
+  severity: Severity,
+  ok: boolean | 'skip',
+  message: string,
+  loc: Loc = {},
+  hint?: string,
+): Check {
+  let status: CheckStatus;
+  if (ok === 'skip') status = 'skipped';
+  else if (ok) status = 'pass';
+  else status = severity === 'block' ? 'fail' : 'warn';
+  const c: Check = { id, system, severity, status, message };
+  if (loc.path !== undefined) c.path = loc.path;
+  if (loc.line !== undefined) c.line = loc.line;
+  if (hint && ok !== true) c.hint = hint;
+  return c;
+}
+
+/** Findings of the documents (damaged, huge, YAML that does not parse) as checks. */
+export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Check[] {
+  const out: Check[] = [];
+  for (const d of docs) {
+    for (const f of d.findings) {
+      out.push(mk(system, f.id, f.severity, false, f.message, { path: d.relPath, line: f.line }, f.hint));
+    }
+  }
+  return out;
+}
+
+export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {
+  if (!doc) {
+    return mk(system, 'exists', 'block', false, `${homeRel} does not exist.`, { path: homeRel }, `Ask the agent to write ${homeRel} (run its checkpoint).`);
+  }
+  if (doc.findings.some((f) => f.id === 'readable')) {
+    return mk(system, 'exists', 'block', false, `${doc.relPath} exists but cannot be read as text.`, { path: doc.relPath });
+  }
+  return mk(system, 'exists', 'block', true, `${doc.relPath} exists.`, { path: doc.relPath });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placeholders, vagueness, skeletons
+
+const PLACEHOLDER_ONLY = /^(?:<[^<>]*>|\{\{[^{}]*\}\}|\[[^\][]*\]|\.\.\.|…|tbd|tba|todo|n\/?a|-+|—|_+|\?+|xxx|placeholder|none yet)$/i;
+
+/** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
+export function plainText(text: string): string {
+  return text
+    .replace(/<!--.*?-->/g, ' ')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\*\*|__|~~/g, '')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    .replace(/^\s*\[[ xX]\]\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** True when the text is only a template placeholder (`<goal>`, `TBD`, `Files: <key files>` …). */
+export function isPlaceholder(text: string): boolean {
+  let t = plainText(text).replace(/^_+|_+$/g, '').trim();
+  if (t === '') return true;
+  // "Label: <value>" → test the value.
+  const m = /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t);
+  if (m) t = m[2].trim();
+  if (t === '') return true;
+  // Several placeholders in one line: "<a> / <b>".
+  const rest = t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '').replace(/[\s,/|;·•()\-–—:.`]+/g, '');
+  if (rest === '') return true;
+  return PLACEHOLDER_ONLY.test(t.replace(/[.!。]+$/, ''));
+}
+
+const VAGUE = /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
+
+/** A next action that cannot be started cold: empty, a placeholder, or "continue work". */
+export function isVagueAction(text: string | null | undefined): boolean {
+  if (text == null) return true;
+  const t = plainText(text).replace(/^(?:now|next|next action|now ▶|▶)\s*[:：▶]?\s*/i, '').trim();
+  if (isPlaceholder(t)) return true;
+  if (VAGUE.test(t)) return true;
+  const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
+  if (cjk) return t.replace(/\s+/g, '').length < 4;
+  return t.split(/\s+/).filter((w) => /\w/.test(w)).length < 2;
+}
+
+/**
+ * An empty template: no section holds an item with real content. `ignoreKeys` names sections whose
+ * content does not count (titles, timestamps).
+ */
+export function isSkeleton(doc: StateDoc, ignoreKeys: readonly string[] = ['title']): boolean {
+  if (!doc.text.trim()) return true;
+  for (const s of doc.sections) {
+    if (ignoreKeys.includes(s.key)) continue;
+    for (const it of s.items) {
+      const t = plainText(it.text);
+      if (/^_?last updated[:：]/i.test(t)) continue;
+      if (!isPlaceholder(t)) return false;
+    }
+  }
+  return true;
+}
+
+export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreKeys?: readonly string[]): Check {
+  if (!doc || !doc.text) return mk(system, 'not-skeleton', 'block', 'skip', 'No readable document to inspect.');
+  const skel = isSkeleton(doc, ignoreKeys);
+  return mk(
+    system,
+    'not-skeleton',
+    'block',
+    !skel,
+    skel ? `${doc.relPath} is an empty template: every section is empty or a placeholder.` : `${doc.relPath} holds real content.`,
+    { path: doc.relPath, line: skel ? 1 : undefined },
+    'Have the agent fill the sections from the session (goal, state, next action) before checkpointing.',
+  );
+}
+
+export interface NextAction {
+  text: string;
+  path: string;
+  line: number;
+}
+
+/** `next-action` (block): a concrete next action exists; vague text fails. `where` names the place, e.g. "### Now / ### Next". */
+export function checkNextAction(system: SystemId, next: NextAction | null, where: string, homeRel: string): Check {
+  if (!next) {
+    return mk(system, 'next-action', 'block', false, `No next action found (${where}).`, { path: homeRel }, `Write the single exact next action under ${where}, concrete enough to start cold.`);
+  }
+  const vague = isVagueAction(next.text);
+  return mk(
+    system,
+    'next-action',
+    'block',
+    !vague,
+    vague ? `The next action is vague: "${clip(next.text)}".` : `Next action: ${clip(next.text)}`,
+    { path: next.path, line: next.line },
+    'Replace it with an action concrete enough to start cold: not "continue work" but "wire X into Y per Z".',
+  );
+}
+
+export function clip(s: string, n = 120): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+/** `pending-recorded` (warn): pending decisions / open questions recorded, or explicitly none. */
+export function checkPending(system: SystemId, section: Section | undefined, doc: StateDoc | null, what: string): Check {
+  if (!doc) return mk(system, 'pending-recorded', 'warn', 'skip', 'No document.');
+  if (!section) {
+    return mk(system, 'pending-recorded', 'warn', false, `No ${what} section: pending decisions and open questions are not recorded.`, { path: doc.relPath }, `Add a ${what} section, or write "none" in it when nothing is pending.`);
+  }
+  const real = section.items.filter((i) => !isPlaceholder(i.text));
+  if (real.length === 0) {
+    return mk(system, 'pending-recorded', 'warn', false, `${section.title || what} is empty or a placeholder.`, { path: doc.relPath, line: section.line }, 'List what is pending, or write "none" explicitly.');
+  }
+  return mk(system, 'pending-recorded', 'warn', true, `${section.title || what}: ${real.length} item(s).`, { path: doc.relPath, line: section.line });
+}
+
+/** `fresh` (warn): the doc was updated after the latest work (uncommitted changes or newer commits). */
+export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc | null): Promise<Check> {
+  if (!doc || !doc.mtime) return mk(system, 'fresh', 'warn', 'skip', 'No document.');
+  const g = await ws.git();
+  if (!g) return mk(system, 'fresh', 'warn', 'skip', 'Not a git repository: freshness cannot be judged.', { path: doc.relPath });
+  const latest = Math.max(g.headTime ?? 0, g.newestChangeMtime ?? 0);
+  if (!latest) return mk(system, 'fresh', 'warn', true, 'No commits or changes yet.', { path: doc.relPath });
+  // One second of slack: commit times have second resolution.
+  const fresh = doc.mtime + 1000 >= latest;
+  const what = (g.newestChangeMtime ?? 0) > (g.headTime ?? 0) ? 'uncommitted changes' : 'the last commit';
+  return mk(
+    system,
+    'fresh',
+    'warn',
+    fresh,
+    fresh ? `${doc.relPath} was updated after the latest work.` : `${doc.relPath} is older than ${what} (${new Date(latest).toISOString()}).`,
+    { path: doc.relPath },
+    'Have the agent update the state file from this session before compacting.',
+  );
+}
+
+/** `work-explained` (warn): with uncommitted changes, the doc names a changed path or states work in progress. */
+export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: readonly StateDoc[], homeRel: string): Promise<Check> {
+  const g = await ws.git();
+  if (!g) return mk(system, 'work-explained', 'warn', 'skip', 'Not a git repository.', { path: homeRel });
+  if (g.changed.length === 0) return mk(system, 'work-explained', 'warn', true, 'No uncommitted changes.', { path: homeRel });
+  const text = docs.map((d) => d.text).join('\n');
+  const named = g.changed.find((p) => text.includes(p) || text.includes(p.split('/').pop() ?? p));
+  if (named) return mk(system, 'work-explained', 'warn', true, `Uncommitted work is explained (names ${named}).`, { path: homeRel });
+  const inProgress = /\b(?:in[- ]progress|wip|uncommitted|not (?:yet )?committed|half[- ]done|mid[- ]way|partially)\b|진행 ?중|작업 ?중|進行中|作業中|未コミット|в процессе|в работе/i.test(text);
+  return mk(
+    system,
+    'work-explained',
+    'warn',
+    inProgress,
+    inProgress
+      ? `${g.changed.length} uncommitted change(s); the document has an in-progress statement.`
+      : `${g.changed.length} uncommitted change(s) (e.g. ${g.changed.slice(0, 3).join(', ')}) that the document does not mention.`,
+    { path: homeRel },
+    'Name the changed files and what state they are in, so the next session knows what the diff is.',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets
+
+interface SecretRule {
+  name: string;
+  re: RegExp;
+}
+
+const SECRET_RULES: SecretRule[] = [
+  { name: 'private key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
+  { name: 'AWS access key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  { name: 'GitHub token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/ },
+  { name: 'Anthropic API key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
+  { name: 'OpenAI API key', re: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}/ },
+  { name: 'Slack token', re: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
+  { name: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { name: 'Stripe key', re: /\b(?:sk|rk)_live_[0-9a-zA-Z]{20,}/ },
+  { name: 'npm token', re: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  { name: 'JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/ },
+  { name: 'URL with embedded credentials', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"<>]+:[^\s@/'"<>]+@[^\s/'"<>]+/i },
+  {
+    name: 'assigned secret',
+    re: /\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)\b["']?\s*[:=]\s*["']?(?![<{$])[A-Za-z0-9_\-+/=.]{12,}/i,
+  },
+];
+
+/** Placeholders that look like secrets but are not. */
+const NOT_SECRET = /(?:x{6,}|\*{4,}|example|placeholder|your[_-]|<[^>]+>|\$\{|changeme|dummy|redacted|fake)/i;
+
+export interface SecretHit {
+  rule: string;
+  line: number;
+  /** Masked sample: first 4 characters and the length. */
+  masked: string;
+}
+
+export function mask(s: string): string {
+  return `${s.slice(0, 4)}… (${s.length} chars)`;
+}
+
+export function findSecrets(text: string): SecretHit[] {
+  const hits: SecretHit[] = [];
+  const lines = text.split('\n');
+  lines.forEach((l, i) => {
+    if (l.length > 20_000) return;
+    for (const r of SECRET_RULES) {
+      const m = r.re.exec(l);
+      if (m && !NOT_SECRET.test(m[0])) {
+        hits.push({ rule: r.name, line: i + 1, masked: mask(m[0]) });
+        break;
+      }
+    }
+  });
+  return hits;
+}
+
+/** `no-secrets` (block): no API keys, tokens, private keys or URLs with credentials. Values are masked. */
+export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Check[] {
+  const out: Check[] = [];
+  for (const d of docs) {
+    for (const h of findSecrets(d.text)) {
+      out.push(
+        mk(system, 'no-secrets', 'block', false, `Possible ${h.rule} in ${d.relPath}:${h.line} (${h.masked}).`, { path: d.relPath, line: h.line }, 'Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.'),
+      );
+    }
+  }
+  if (out.length === 0) out.push(mk(system, 'no-secrets', 'block', true, 'No secrets found.'));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Budget and paths
+
+export function checkBudget(system: SystemId, doc: StateDoc | null, limits: { maxLines?: number; maxChars?: number }, id = 'budget'): Check {
+  if (!doc || !doc.text) return mk(system, id, 'warn', 'skip', 'No readable document.');
+  const lines = doc.text.split('\n').length;
+  const chars = [...doc.text].length;
+  const over: string[] = [];
+  if (limits.maxLines !== undefined && lines > limits.maxLines) over.push(`${lines} lines > ${limits.maxLines}`);
+  if (limits.maxChars !== undefined && chars > limits.maxChars) over.push(`${chars} chars > ${limits.maxChars}`);
+  const within = [limits.maxLines !== undefined ? `${lines}/${limits.maxLines} lines` : '', limits.maxChars !== undefined ? `${chars}/${limits.maxChars} chars` : ''].filter(Boolean).join(', ');
+  return mk(system, id, 'warn', over.length === 0, over.length ? `${doc.relPath} is over budget: ${over.join(', ')}.` : `${doc.relPath} within budget (${within}).`, { path: doc.relPath }, 'Move finished items and old history out of the file.');
+}
+
+export interface PathRef {
+  /** The referenced path as written (relative to the root, or absolute). */
+  target: string;
+  /** The document that points at it. */
+  doc: StateDoc;
+  line: number;
+}
+
+/** Extract file-like paths from a line of text: `code spans`, Markdown links, bare `dir/file.ext`. */
+export function extractPaths(text: string): string[] {
+  const out = new Set<string>();
+  const add = (p: string) => {
+    let t = p.trim().replace(/^["'(<]+|["')>,;:.]+$/g, '');
+    t = t.replace(/#L?\d+(?:-L?\d+)?$/, '').replace(/:\d+(?::\d+)?$/, '');
+    if (!t || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || t.startsWith('mailto:') || t.startsWith('#')) return;
+    if (/[\s*?{}<>|]/.test(t)) return;
+    if (t.startsWith('~') || t.startsWith('$')) return;
+    if (!/[./]/.test(t)) return;
+    if (/^\d+(?:\.\d+)*$/.test(t)) return; // version numbers
+    if (!/\.[A-Za-z0-9]{1,8}$/.test(t) && !t.endsWith('/')) return; // need an extension or a trailing slash
+    out.add(t);
+  };
+  for (const m of text.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)) add(decodeURI(safeDecode(m[1])));
+  for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]);
+  const bare = text.replace(/`[^`]*`/g, ' ').replace(/\[[^\]]*\]\([^)]*\)/g, ' ');
+  for (const m of bare.matchAll(/(?:^|[\s(,])((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w-]+\.(?:md|ts|tsx|js|mjs|cjs|py|rs|go|json|ya?ml|toml|sh|sql|css|html))(?=$|[\s),;:])/g)) add(m[1]);
+  return [...out];
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** `stale-paths` (warn): every path a state document points to as existing exists. One check per missing path. */
+export async function checkStalePaths(system: SystemId, ws: Workspace, refs: readonly PathRef[], what = 'referenced paths'): Promise<Check[]> {
+  if (refs.length === 0) return [mk(system, 'stale-paths', 'warn', 'skip', `No ${what} to verify.`)];
+  const out: Check[] = [];
+  const seen = new Set<string>();
+  for (const r of refs) {
+    const key = `${r.doc.relPath}\0${r.target}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const candidates = [r.target];
+    // Links in a document are relative to that document; also try the root.
+    const docDir = r.doc.relPath.includes('/') ? r.doc.relPath.slice(0, r.doc.relPath.lastIndexOf('/')) : '';
+    if (docDir && !r.target.startsWith('/')) candidates.push(`${docDir}/${r.target}`);
+    let found = false;
+    for (const c of candidates) {
+      if (await ws.exists(c.startsWith('/') ? c : c.replace(/^\.\//, ''))) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      out.push(mk(system, 'stale-paths', 'warn', false, `STALE PATH: ${r.target} does not exist.`, { path: r.doc.relPath, line: r.line }, 'Update or remove the line: the file moved or was never written.'));
+    }
+  }
+  if (out.length === 0) out.push(mk(system, 'stale-paths', 'warn', true, `${seen.size} ${what} checked — all exist.`));
+  return out;
+}
+
+/** Path references found in the items of the given sections. */
+export function refsInSections(doc: StateDoc, sections: readonly Section[], filter: (item: Item) => boolean = () => true): PathRef[] {
+  const out: PathRef[] = [];
+  for (const s of sections) for (const it of s.items) if (filter(it)) for (const t of extractPaths(it.text)) out.push({ target: t, doc, line: it.line });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manual items (S1 Phase 4)
+
+export const MANUAL_CHECKS: ReadonlyArray<{ id: string; message: string }> = [
+  { id: 'feedback-stored', message: "This session's feedback is stored in memory." },
+  { id: 'last-request', message: "The user's last request is completed or recorded." },
+];
+
+export function manualChecks(system: SystemId, confirmed: ReadonlySet<string>): Check[] {
+  return MANUAL_CHECKS.map(({ id, message }) => {
+    const done = confirmed.has(`${system}:${id}`) || confirmed.has(id);
+    return { id, system, severity: 'manual' as const, status: done ? ('manual-done' as const) : ('manual-open' as const), message };
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * Run every system reader over a workspace root and put the results into one report.
+ */
+import { findingChecks, manualChecks, mk } from './checks/common';
+import { SYSTEMS } from './formats';
+import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from './model';
+import type { Loaded, SystemModule } from './system';
+import { Workspace, type EvaluateOptions } from './workspace';
+
+export type { EvaluateOptions } from './workspace';
+
+function confirmedSet(o: EvaluateOptions): Set<string> {
+  return new Set(o.confirmed ?? []);
+}
+
+async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confirmed: Set<string>): Promise<SystemReport> {
+  let checks: Check[];
+  let next: string | null = null;
+  let unconfirmed: SystemReport['unconfirmed'] = [];
+  let resumePrompt = `Read ${loaded.homeRel} and continue from its next action.`;
+  if (loaded.skipped) {
+    checks = [mk(mod.id, 'exists', 'block', 'skip', loaded.skipped)];
+  } else {
+    try {
+      const a = await mod.analyse(ws, loaded);
+      checks = a.checks;
+      next = a.next;
+      unconfirmed = a.unconfirmed;
+      resumePrompt = a.resumePrompt;
+    } catch (err) {
+      // A reader bug must not take the report down: say so as a blocking finding.
+      checks = [mk(mod.id, 'internal', 'block', false, `Internal error while checking ${mod.id}: ${(err as Error)?.message ?? String(err)}`)];
+    }
+    // Findings of damaged documents the module did not already report.
+    const have = new Set(checks.map((c) => `${c.id}\0${c.path ?? ''}\0${c.line ?? ''}`));
+    for (const f of findingChecks(mod.id, loaded.docs)) {
+      if (!have.has(`${f.id}\0${f.path ?? ''}\0${f.line ?? ''}`)) checks.push(f);
+    }
+    checks.push(...manualChecks(mod.id, confirmed));
+  }
+  return {
+    id: mod.id,
+    name: mod.name,
+    label: labelOf(checks),
+    next,
+    home: loaded.homeRel,
+    docs: loaded.docs,
+    checks,
+    resumePrompt,
+    unconfirmed,
+  };
+}
+
+/** Detect, read and check every system under `root`. Never throws on content. */
+export async function evaluate(root: string, options: EvaluateOptions = {}, systems: readonly SystemModule[] = SYSTEMS): Promise<WorkspaceReport> {
+  const ws = new Workspace(root, options);
+  const loaded = await Promise.all(
+    systems.map(async (m) => {
+      try {
+        return await m.load(ws);
+      } catch (err) {
+        return { home: null, homeRel: m.watchGlobs[0] ?? '', docs: [], extra: { error: String(err) } } as Loaded;
+      }
+    }),
+  );
+  const confirmed = confirmedSet(options);
+  const reports: SystemReport[] = [];
+  for (let i = 0; i < systems.length; i++) {
+    const l = loaded[i];
+    if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
+  }
+  return { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
+}

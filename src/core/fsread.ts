@@ -1,0 +1,163 @@
+/**
+ * Tolerant reading of the user's files: never throws, always says what went wrong.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs, constants as fsc } from 'node:fs';
+
+export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+
+export type ReadFailure =
+  | 'missing'
+  | 'directory'
+  | 'not-a-file'
+  | 'permission'
+  | 'loop'
+  | 'binary'
+  | 'not-utf8'
+  | 'error';
+
+export interface TextFileOk {
+  ok: true;
+  /** Decoded text, BOM removed, CRLF kept as written (line splitting handles `\r`). */
+  text: string;
+  /** Raw bytes that were read (at most maxBytes). */
+  bytes: Buffer;
+  /** SHA-256 of the raw bytes read (the whole file unless truncated). */
+  hash: string;
+  mtime: number;
+  size: number;
+  truncated: boolean;
+  bom: boolean;
+  crlf: boolean;
+}
+
+export interface TextFileErr {
+  ok: false;
+  kind: ReadFailure;
+  message: string;
+  mtime: number;
+  size: number;
+}
+
+export type TextFile = TextFileOk | TextFileErr;
+
+export function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function errnoKind(err: unknown): { kind: ReadFailure; message: string } {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return { kind: 'missing', message: 'file not found' };
+    case 'EACCES':
+    case 'EPERM':
+      return { kind: 'permission', message: 'permission denied: the file cannot be read' };
+    case 'ELOOP':
+      return { kind: 'loop', message: 'symbolic link loop: the path never reaches a file' };
+    case 'EISDIR':
+      return { kind: 'directory', message: 'a directory stands where a file is expected' };
+    default:
+      return { kind: 'error', message: `cannot be read (${code ?? String(err)})` };
+  }
+}
+
+/** True when the buffer looks binary: a NUL byte in its first 8 KB. */
+export function looksBinary(buf: Buffer): boolean {
+  const n = Math.min(buf.length, 8192);
+  for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
+  return false;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decode bytes as UTF-8. When the read was cut at maxBytes, a multi-byte character may be split
+ * at the end: up to 3 trailing bytes are dropped before giving up.
+ */
+function decodeUtf8(buf: Buffer, truncated: boolean): string | null {
+  const tries = truncated ? 4 : 1;
+  for (let cut = 0; cut < tries && cut <= buf.length; cut++) {
+    try {
+      return utf8.decode(buf.subarray(0, buf.length - cut));
+    } catch {
+      /* try a shorter prefix */
+    }
+  }
+  return null;
+}
+
+/** Read a text file the user (or their agent) wrote. Never throws. */
+export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES): Promise<TextFile> {
+  let st;
+  try {
+    st = await fs.stat(path);
+  } catch (err) {
+    return { ok: false, ...errnoKind(err), mtime: 0, size: 0 };
+  }
+  const mtime = st.mtimeMs;
+  const size = st.size;
+  if (st.isDirectory()) return { ok: false, kind: 'directory', message: 'a directory stands where a file is expected', mtime, size };
+  if (!st.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file', mtime, size };
+  let handle;
+  try {
+    handle = await fs.open(path, fsc.O_RDONLY);
+  } catch (err) {
+    return { ok: false, ...errnoKind(err), mtime, size };
+  }
+  try {
+    const want = Math.min(size, maxBytes);
+    const buf = Buffer.alloc(want);
+    let off = 0;
+    while (off < want) {
+      const { bytesRead } = await handle.read(buf, off, want - off, off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    const bytes = buf.subarray(0, off);
+    const truncated = size > maxBytes;
+    if (looksBinary(bytes)) return { ok: false, kind: 'binary', message: 'binary content (NUL bytes): not a text file', mtime, size };
+    const decoded = decodeUtf8(bytes, truncated);
+    if (decoded === null) return { ok: false, kind: 'not-utf8', message: 'not valid UTF-8 text', mtime, size };
+    const bom = decoded.charCodeAt(0) === 0xfeff;
+    const text = bom ? decoded.slice(1) : decoded;
+    return {
+      ok: true,
+      text,
+      bytes,
+      hash: sha256(bytes),
+      mtime,
+      size,
+      truncated,
+      bom,
+      crlf: text.includes('\r\n'),
+    };
+  } catch (err) {
+    return { ok: false, ...errnoKind(err), mtime, size };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+export type PathKind = 'file' | 'directory' | 'other' | 'missing' | 'error';
+
+/** What stands at a path (following links). Never throws. */
+export async function pathKind(path: string): Promise<PathKind> {
+  try {
+    const st = await fs.stat(path);
+    return st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException)?.code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'error';
+  }
+}
+
+/** Directory entries, or [] when the directory cannot be listed. */
+export async function listDir(path: string): Promise<string[]> {
+  try {
+    return await fs.readdir(path);
+  } catch {
+    return [];
+  }
+}

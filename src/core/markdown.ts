@@ -1,0 +1,253 @@
+/**
+ * Markdown outline through markdown-it tokens: headings, list items, paragraph lines, table rows,
+ * code fences and HTML blocks, each with its 1-based line. A `# comment` inside a code fence is
+ * never a heading. YAML front matter is cut out first (it would read as a setext heading).
+ */
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import type { Item, Section, SectionKey } from './model';
+
+const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+
+export interface MdHeading {
+  level: number;
+  /** Heading text as written (inline markup kept). */
+  title: string;
+  /** 1-based line. */
+  line: number;
+}
+
+export type MdBlockKind = 'list-item' | 'line' | 'table-row' | 'code' | 'html' | 'hr';
+
+export interface MdBlock {
+  kind: MdBlockKind;
+  /** For list items: their first paragraph joined to one line; for lines: the line; for code/html: the raw content. */
+  text: string;
+  /** 1-based first line. */
+  line: number;
+  /** 1-based last line (inclusive). */
+  endLine: number;
+  /** List nesting depth (0 = top level); 0 for others. */
+  depth: number;
+  /** Inside a blockquote. */
+  quoted: boolean;
+  /** Code fence info string (e.g. `yaml`). */
+  info?: string;
+  /** List item marker was an ordered number. */
+  ordered?: boolean;
+  /** Task-list checkbox: `[x]` → true, `[ ]` → false. */
+  checked?: boolean;
+}
+
+export interface MdOutline {
+  /** Source lines (split on `\n`, a trailing `\r` removed). */
+  lines: string[];
+  headings: MdHeading[];
+  blocks: MdBlock[];
+  frontMatter: { text: string; line: number; endLine: number } | null;
+}
+
+/** Split text into lines the way every counter here counts them. */
+export function splitLines(text: string): string[] {
+  return text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+function findFrontMatter(lines: string[]): { text: string; line: number; endLine: number } | null {
+  if (lines.length < 2 || lines[0].trim() !== '---') return null;
+  const limit = Math.min(lines.length, 400);
+  for (let i = 1; i < limit; i++) {
+    const t = lines[i].trim();
+    if (t === '---' || t === '...') {
+      const body = lines.slice(1, i);
+      // Front matter holds `key: value` lines; a lone `---` rule followed by prose is not front matter.
+      if (body.length > 0 && !body.some((l) => /^\s*[\w$"'-][^:]*:/.test(l))) return null;
+      return { text: body.join('\n'), line: 1, endLine: i + 1 };
+    }
+  }
+  return null;
+}
+
+const TASK_RE = /^\[([ xX])\]\s+/;
+
+/** Parse Markdown into an outline. Never throws on content. */
+export function parseMarkdown(text: string): MdOutline {
+  const lines = splitLines(text);
+  const frontMatter = findFrontMatter(lines);
+  let source = lines;
+  if (frontMatter) {
+    source = lines.slice();
+    for (let i = frontMatter.line - 1; i < frontMatter.endLine; i++) source[i] = '';
+  }
+  let tokens: Token[];
+  try {
+    tokens = md.parse(source.join('\n'), {});
+  } catch {
+    tokens = [];
+  }
+  const headings: MdHeading[] = [];
+  const blocks: MdBlock[] = [];
+  let listDepth = -1;
+  const orderedStack: boolean[] = [];
+  let quoteDepth = 0;
+  let inTableBody = false;
+  // A list item's first paragraph becomes its text; later paragraphs of the same item are lines.
+  const pendingItem: (MdBlock | null)[] = [];
+
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const map = t.map;
+    switch (t.type) {
+      case 'heading_open': {
+        const inline = tokens[i + 1];
+        headings.push({ level: Number(t.tag.slice(1)) || 1, title: (inline?.content ?? '').trim(), line: (map?.[0] ?? 0) + 1 });
+        i += 2;
+        break;
+      }
+      case 'bullet_list_open':
+      case 'ordered_list_open':
+        listDepth++;
+        orderedStack.push(t.type === 'ordered_list_open');
+        break;
+      case 'bullet_list_close':
+      case 'ordered_list_close':
+        listDepth--;
+        orderedStack.pop();
+        break;
+      case 'list_item_open': {
+        const b: MdBlock = {
+          kind: 'list-item',
+          text: '',
+          line: (map?.[0] ?? 0) + 1,
+          endLine: map?.[1] ?? (map?.[0] ?? 0) + 1,
+          depth: Math.max(0, listDepth),
+          quoted: quoteDepth > 0,
+          ordered: orderedStack[orderedStack.length - 1] ?? false,
+        };
+        blocks.push(b);
+        pendingItem.push(b);
+        break;
+      }
+      case 'list_item_close':
+        pendingItem.pop();
+        break;
+      case 'blockquote_open':
+        quoteDepth++;
+        break;
+      case 'blockquote_close':
+        quoteDepth--;
+        break;
+      case 'paragraph_open': {
+        const inline = tokens[i + 1];
+        const content = inline?.type === 'inline' ? inline.content : '';
+        const start = (map?.[0] ?? 0) + 1;
+        const item = pendingItem[pendingItem.length - 1];
+        if (item && item.text === '' && listDepth >= 0) {
+          let txt = content.split('\n').map((s) => s.trim()).join(' ').trim();
+          const m = TASK_RE.exec(txt);
+          if (m) {
+            item.checked = m[1] !== ' ';
+            txt = txt.slice(m[0].length);
+          }
+          item.text = txt;
+        } else {
+          content.split('\n').forEach((l, k) => {
+            if (l.trim() === '') return;
+            blocks.push({ kind: 'line', text: l.trim(), line: start + k, endLine: start + k, depth: 0, quoted: quoteDepth > 0 });
+          });
+        }
+        i += 2;
+        break;
+      }
+      case 'fence':
+      case 'code_block':
+        blocks.push({
+          kind: 'code',
+          text: t.content,
+          line: (map?.[0] ?? 0) + 1,
+          endLine: map?.[1] ?? (map?.[0] ?? 0) + 1,
+          depth: 0,
+          quoted: quoteDepth > 0,
+          info: t.info?.trim() ?? '',
+        });
+        break;
+      case 'html_block':
+        blocks.push({ kind: 'html', text: t.content, line: (map?.[0] ?? 0) + 1, endLine: map?.[1] ?? (map?.[0] ?? 0) + 1, depth: 0, quoted: quoteDepth > 0 });
+        break;
+      case 'hr':
+        blocks.push({ kind: 'hr', text: t.markup, line: (map?.[0] ?? 0) + 1, endLine: (map?.[0] ?? 0) + 1, depth: 0, quoted: quoteDepth > 0 });
+        break;
+      case 'tbody_open':
+        inTableBody = true;
+        break;
+      case 'tbody_close':
+        inTableBody = false;
+        break;
+      case 'tr_open': {
+        if (!inTableBody) break;
+        const cells: string[] = [];
+        let j = i + 1;
+        for (; j < tokens.length && tokens[j].type !== 'tr_close'; j++) {
+          if (tokens[j].type === 'inline') cells.push(tokens[j].content.trim());
+        }
+        const ln = (map?.[0] ?? 0) + 1;
+        blocks.push({ kind: 'table-row', text: cells.join(' | '), line: ln, endLine: ln, depth: 0, quoted: quoteDepth > 0 });
+        i = j;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  blocks.sort((a, b) => a.line - b.line);
+  return { lines, headings, blocks, frontMatter };
+}
+
+export type KeyOf = (title: string, heading: MdHeading) => SectionKey;
+
+export interface SectionizeOptions {
+  /** Only headings at or above this level start sections (default 6: every heading). */
+  maxLevel?: number;
+  /** Turn a block into an item (default: list items, lines and table rows; code/html/hr skipped). */
+  toItem?: (b: MdBlock) => Item | null;
+}
+
+export function defaultItem(b: MdBlock): Item | null {
+  if (b.kind === 'code' || b.kind === 'html' || b.kind === 'hr') return null;
+  if (b.text.trim() === '') return null;
+  const flags: string[] = [];
+  if (b.checked === true) flags.push('done');
+  return { text: b.text, line: b.line, flags, depth: b.depth };
+}
+
+/**
+ * Cut an outline into sections at headings (every heading starts a section, so `### Now` under
+ * `## State` is a section of its own). Text before the first heading is the `preamble` section
+ * when it holds anything.
+ */
+export function sectionize(outline: MdOutline, keyOf: KeyOf, opts: SectionizeOptions = {}): Section[] {
+  const maxLevel = opts.maxLevel ?? 6;
+  const toItem = opts.toItem ?? defaultItem;
+  const starts = outline.headings.filter((h) => h.level <= maxLevel);
+  const sections: Section[] = [];
+  const total = outline.lines.length;
+  const firstLine = starts.length ? starts[0].line : total + 1;
+  const pre = outline.blocks.filter((b) => b.line < firstLine);
+  const preItems = pre.map(toItem).filter((x): x is Item => x !== null);
+  if (preItems.length) {
+    sections.push({ key: 'preamble', title: '', line: pre[0].line, endLine: firstLine - 1, level: 0, items: preItems });
+  }
+  starts.forEach((h, idx) => {
+    const end = idx + 1 < starts.length ? starts[idx + 1].line - 1 : total;
+    const items = outline.blocks
+      .filter((b) => b.line > h.line && b.line <= end)
+      .map(toItem)
+      .filter((x): x is Item => x !== null);
+    sections.push({ key: keyOf(h.title, h), title: h.title, line: h.line, endLine: end, level: h.level, items });
+  });
+  return sections;
+}
+
+/** The blocks of an outline that fall inside a section's line range. */
+export function blocksIn(outline: MdOutline, s: Pick<Section, 'line' | 'endLine'>): MdBlock[] {
+  return outline.blocks.filter((b) => b.line >= s.line && b.line <= s.endLine);
+}

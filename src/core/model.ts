@@ -1,0 +1,184 @@
+/**
+ * The one model every system (S0–S4) is read into (SPEC §1).
+ * Pure data: no I/O, no `vscode`. Everything here is JSON-serialisable.
+ */
+
+export type SystemId = 'S0' | 'S1' | 'S2' | 'S3' | 'S4';
+export const SYSTEM_IDS: readonly SystemId[] = ['S0', 'S1', 'S2', 'S3', 'S4'];
+
+export type DocRole =
+  | 'ledger'
+  | 'handoff'
+  | 'state'
+  | 'progress'
+  | 'lessons'
+  | 'contextLog'
+  | 'memory'
+  | 'config'
+  | 'manifest'
+  | 'projectState'
+  | 'checkpoint'
+  | 'plan';
+
+/**
+ * Canonical section keys. Unknown sections are kept with key `other`.
+ * Systems may use further keys (e.g. `tracker`, `identity`), so the type stays open.
+ */
+export type SectionKey =
+  | 'preamble'
+  | 'title'
+  | 'goal'
+  | 'constraints'
+  | 'decisions'
+  | 'state'
+  | 'done'
+  | 'now'
+  | 'next'
+  | 'open'
+  | 'verified'
+  | 'dropped'
+  | 'plan'
+  | 'working-set'
+  | 'pending'
+  | 'issues'
+  | 'understanding'
+  | 'interests'
+  | 'status'
+  | 'gates'
+  | 'blocked'
+  | 'log'
+  | 'handoff'
+  | 'snapshot'
+  | 'other'
+  | (string & {});
+
+/**
+ * Item flags, serialised as strings:
+ * `unconfirmed`, `done`, `hasCommand`, `hasReason`, `risk:H|M|L`, `urgency:H|M|L`,
+ * `conf:0.5`, `seen:YYYY-MM-DD`, `obs:N`, `ttl:90d|permanent`, `ref:N`, `type:X`, `date:YYYY-MM-DD`,
+ * `expired`, `promote`, `archive`, `op:add|del|mod|decide`.
+ */
+export type ItemFlag = string;
+
+export interface Item {
+  /** The item's text as written, markup kept, one line (continuation lines joined by a space). */
+  text: string;
+  /** 1-based line of the item's first line. */
+  line: number;
+  flags: ItemFlag[];
+  /** Nesting depth for list items (0 = top level). */
+  depth?: number;
+}
+
+export interface Section {
+  key: SectionKey;
+  /** Heading text as written (without the leading `#`s). */
+  title: string;
+  /** 1-based line of the heading (or of the label line for label-style documents). */
+  line: number;
+  /** 1-based last line that belongs to the section (inclusive). */
+  endLine: number;
+  /** Heading level 1–6; 0 for the preamble or label-style sections. */
+  level: number;
+  items: Item[];
+}
+
+export type Severity = 'block' | 'warn' | 'info' | 'manual';
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'manual-open' | 'manual-done' | 'skipped';
+
+/** A problem found while reading a document (damaged, huge, YAML that does not parse …). */
+export interface Finding {
+  id: string;
+  severity: Exclude<Severity, 'manual'>;
+  message: string;
+  line?: number;
+  hint?: string;
+}
+
+export interface StateDoc {
+  system: SystemId;
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the workspace root, with `/` separators. */
+  relPath: string;
+  role: DocRole;
+  sections: Section[];
+  /** Parsed extras (front matter, YAML config, snapshot block …). */
+  meta: Record<string, unknown>;
+  /** Modification time in ms since the epoch (0 when unknown). */
+  mtime: number;
+  /** Lowercase hex SHA-256 of the raw bytes read ('' when unreadable). */
+  hash: string;
+  /** Size in bytes on disk. */
+  size: number;
+  /** Number of lines, counted as `text.split('\n').length`. */
+  lineCount: number;
+  /** The decoded text ('' when unreadable). */
+  text: string;
+  findings: Finding[];
+}
+
+export interface Check {
+  id: string;
+  system: SystemId;
+  severity: Severity;
+  status: CheckStatus;
+  message: string;
+  /** Path relative to the workspace root. */
+  path?: string;
+  /** 1-based line. */
+  line?: number;
+  hint?: string;
+}
+
+export type Label = 'WORKING' | 'PARTIAL' | 'BROKEN';
+
+export interface SystemReport {
+  id: SystemId;
+  name: string;
+  label: Label;
+  /** The concrete next action as written (S3: the text after `Now ▶`), or null. */
+  next: string | null;
+  /** The system's home document (relative path), the file a resumed session must read. */
+  home: string;
+  docs: StateDoc[];
+  checks: Check[];
+  /** The prompt to paste into a fresh session. */
+  resumePrompt: string;
+  /** Open UNCONFIRMED items (S0's post-clear protocol), with their lines. */
+  unconfirmed: Item[];
+}
+
+export interface WorkspaceReport {
+  root: string;
+  label: Label;
+  systems: SystemReport[];
+}
+
+export interface ContextUsage {
+  agent: 'claude' | 'codex';
+  sessionId: string | null;
+  transcriptPath: string;
+  model: string | null;
+  usedTokens: number;
+  windowTokens: number;
+  percent: number;
+  /** ISO time of the record the figure comes from. */
+  at: string | null;
+  afterCompaction: boolean;
+  source: 'statusline' | 'transcript';
+}
+
+/** Overall label, as S1 names them. Info checks never change the label. */
+export function labelOf(checks: readonly Check[]): Label {
+  if (checks.some((c) => c.severity === 'block' && c.status === 'fail')) return 'BROKEN';
+  if (checks.some((c) => (c.severity === 'warn' && c.status === 'warn') || c.status === 'manual-open')) return 'PARTIAL';
+  return 'WORKING';
+}
+
+/** Worst of several labels. */
+export function worstLabel(labels: readonly Label[]): Label {
+  if (labels.includes('BROKEN')) return 'BROKEN';
+  if (labels.includes('PARTIAL')) return 'PARTIAL';
+  return 'WORKING';
+}

@@ -1,0 +1,119 @@
+/**
+ * The report as the CLI prints it: the exact `--json` shape of `status`/`check`, and readable text.
+ */
+import type { Check, Label, WorkspaceReport } from './model';
+
+export interface JsonCheck {
+  id: string;
+  severity: string;
+  status: string;
+  message: string;
+  path: string | null;
+  line: number | null;
+}
+
+export interface JsonStatus {
+  root: string;
+  label: Label;
+  systems: Array<{
+    id: string;
+    label: Label;
+    next: string | null;
+    docs: Array<{
+      path: string;
+      role: string;
+      sections: Array<{ key: string; title: string; line: number; items: Array<{ text: string; line: number; flags: string[] }> }>;
+    }>;
+    checks: JsonCheck[];
+  }>;
+}
+
+export function jsonCheck(c: Check): JsonCheck {
+  return { id: c.id, severity: c.severity, status: c.status, message: c.message, path: c.path ?? null, line: c.line ?? null };
+}
+
+export function toJsonStatus(r: WorkspaceReport): JsonStatus {
+  return {
+    root: r.root,
+    label: r.label,
+    systems: r.systems.map((s) => ({
+      id: s.id,
+      label: s.label,
+      next: s.next,
+      docs: s.docs.map((d) => ({
+        path: d.relPath,
+        role: d.role,
+        sections: d.sections.map((sec) => ({
+          key: String(sec.key),
+          title: sec.title,
+          line: sec.line,
+          items: sec.items.map((it) => ({ text: it.text, line: it.line, flags: [...it.flags] })),
+        })),
+      })),
+      checks: s.checks.map(jsonCheck),
+    })),
+  };
+}
+
+export function toJsonChecks(r: WorkspaceReport): { root: string; label: Label; systems: Array<{ id: string; label: Label; checks: JsonCheck[] }> } {
+  return { root: r.root, label: r.label, systems: r.systems.map((s) => ({ id: s.id, label: s.label, checks: s.checks.map(jsonCheck) })) };
+}
+
+const MARK: Record<string, string> = {
+  pass: 'ok  ',
+  fail: 'FAIL',
+  warn: 'warn',
+  'manual-open': '[ ] ',
+  'manual-done': '[x] ',
+  skipped: 'skip',
+};
+
+export function checkLine(c: Check): string {
+  const loc = c.path ? `  (${c.path}${c.line ? `:${c.line}` : ''})` : '';
+  const hint = c.hint && c.status !== 'pass' ? `\n          fix: ${c.hint}` : '';
+  return `  ${MARK[c.status] ?? c.status} ${c.id.padEnd(18)} ${c.message}${loc}${hint}`;
+}
+
+/** Human-readable checks of every system. */
+export function checksText(r: WorkspaceReport, onlyProblems = false): string {
+  const out: string[] = [];
+  for (const s of r.systems) {
+    out.push(`${s.id} ${s.name} — ${s.label}`);
+    for (const c of s.checks) {
+      if (onlyProblems && (c.status === 'pass' || c.status === 'skipped')) continue;
+      out.push(checkLine(c));
+    }
+  }
+  return out.join('\n');
+}
+
+/** Human-readable status: documents, sections, items, checks. */
+export function statusText(r: WorkspaceReport): string {
+  const out: string[] = [`Session Ledger — ${r.root}`];
+  if (r.systems.length === 0) {
+    out.push('No state files detected (S0 .agents.yml / .agents/session_ledger.md, S1 memory/session-handoff-LATEST.md,');
+    out.push('S2 .claude/session-ledger.md, S3 docs/state/STATE.md, S4 .agents/STATE.md).');
+    return out.join('\n');
+  }
+  out.push(`Overall: ${r.label}`, '');
+  for (const s of r.systems) {
+    out.push(`${s.id} ${s.name} — ${s.label}`);
+    out.push(`  next: ${s.next ?? '(none)'}`);
+    for (const d of s.docs) {
+      out.push(`  ${d.relPath} [${d.role}]`);
+      for (const sec of d.sections) {
+        out.push(`    ${String(sec.key).padEnd(13)} ${sec.title || '(preamble)'}  :${sec.line}`);
+        for (const it of sec.items.slice(0, 12)) {
+          const flags = it.flags.length ? `  {${it.flags.join(', ')}}` : '';
+          const t = it.text.length > 100 ? `${it.text.slice(0, 99)}…` : it.text;
+          out.push(`      - ${t}${flags}  :${it.line}`);
+        }
+        if (sec.items.length > 12) out.push(`      … ${sec.items.length - 12} more`);
+      }
+    }
+    out.push('  checks:');
+    for (const c of s.checks) out.push(`  ${checkLine(c)}`);
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,152 @@
+/**
+ * A workspace root as the readers and checks see it: cached reads, path kinds, and git facts.
+ */
+import * as path from 'node:path';
+import { DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile } from './fsread';
+import { readGit, type GitInfo } from './git';
+import { parseMarkdown, type MdOutline } from './markdown';
+import type { DocRole, Finding, Section, StateDoc, SystemId } from './model';
+
+export interface EvaluateOptions {
+  /** Manual checks the user ticked, as `S1:feedback-stored` or a bare id (`feedback-stored`) for every system. */
+  confirmed?: Iterable<string>;
+  /** Extra state files (relative to the root) to read as a system's home file: `{ S3: ['notes/STATE.md'] }`. */
+  extraPaths?: Partial<Record<SystemId, string[]>>;
+  /** Clock, for TTL and age rules (ms). Default `Date.now()`. */
+  now?: number;
+  /** Read at most this many bytes of a state file. */
+  maxBytes?: number;
+  /** Skip git entirely (checks that need it say `skipped`). */
+  noGit?: boolean;
+}
+
+export interface ParsedContent {
+  sections: Section[];
+  meta?: Record<string, unknown>;
+  findings?: Finding[];
+}
+
+/** Turn a read failure into the finding a damaged document carries. */
+export function readFinding(f: TextFile & { ok: false }): Finding {
+  const hints: Record<string, string> = {
+    binary: 'Restore the file from git (`git checkout -- <file>`) or let the agent rewrite it as Markdown.',
+    'not-utf8': 'Re-save the file as UTF-8.',
+    permission: 'Fix the file permissions so your user can read it.',
+    directory: 'Move the directory away; the system expects a file here.',
+    loop: 'Fix the symbolic link so it points at a real file.',
+  };
+  return { id: 'readable', severity: 'block', message: `Cannot read the document: ${f.message}.`, hint: hints[f.kind] };
+}
+
+export class Workspace {
+  readonly root: string;
+  readonly options: EvaluateOptions;
+  readonly now: number;
+  private readonly reads = new Map<string, Promise<TextFile>>();
+  private readonly kinds = new Map<string, Promise<PathKind>>();
+  private gitInfo: Promise<GitInfo | null> | undefined;
+  /** Relative paths of every state document read so far (excluded from "work" in git checks). */
+  readonly stateFiles = new Set<string>();
+
+  constructor(root: string, options: EvaluateOptions = {}) {
+    this.root = path.resolve(root);
+    this.options = options;
+    this.now = options.now ?? Date.now();
+  }
+
+  abs(rel: string): string {
+    return path.resolve(this.root, rel);
+  }
+
+  rel(abs: string): string {
+    return path.relative(this.root, abs).split(path.sep).join('/');
+  }
+
+  read(rel: string): Promise<TextFile> {
+    let p = this.reads.get(rel);
+    if (!p) {
+      p = readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES);
+      this.reads.set(rel, p);
+    }
+    return p;
+  }
+
+  kind(rel: string): Promise<PathKind> {
+    let p = this.kinds.get(rel);
+    if (!p) {
+      p = pathKind(this.abs(rel));
+      this.kinds.set(rel, p);
+    }
+    return p;
+  }
+
+  async exists(rel: string): Promise<boolean> {
+    return (await this.kind(rel)) !== 'missing';
+  }
+
+  list(rel: string): Promise<string[]> {
+    return listDir(this.abs(rel));
+  }
+
+  /** Git facts, read once; state files are not counted as work. */
+  git(): Promise<GitInfo | null> {
+    if (this.options.noGit) return Promise.resolve(null);
+    if (!this.gitInfo) {
+      this.gitInfo = readGit(this.root, (rel) => this.stateFiles.has(rel) || rel.startsWith('.claude/.checkpoint-ready') || rel.startsWith('.claude/session-ledger/') || rel.startsWith('.claude/log/'));
+    }
+    return this.gitInfo;
+  }
+
+  /**
+   * Read a document at `rel` and parse it with `parse`. A document that cannot be read (binary,
+   * not UTF-8, a directory, a permission error …) comes back with a blocking `readable` finding
+   * and no sections. A file larger than the read limit is parsed from its first bytes and carries
+   * a `size` finding. `parse` exceptions become findings too: nothing throws out of here.
+   */
+  async loadDoc(
+    rel: string,
+    system: SystemId,
+    role: DocRole,
+    parse: (text: string, outline: MdOutline) => ParsedContent,
+  ): Promise<StateDoc> {
+    this.stateFiles.add(rel);
+    const f = await this.read(rel);
+    const doc: StateDoc = {
+      system,
+      path: this.abs(rel),
+      relPath: rel,
+      role,
+      sections: [],
+      meta: {},
+      mtime: f.mtime,
+      hash: f.ok ? f.hash : '',
+      size: f.size,
+      lineCount: 0,
+      text: '',
+      findings: [],
+    };
+    if (!f.ok) {
+      doc.findings.push(readFinding(f));
+      return doc;
+    }
+    doc.text = f.text;
+    doc.lineCount = f.text.split('\n').length;
+    if (f.truncated) {
+      doc.findings.push({
+        id: 'size',
+        severity: 'warn',
+        message: `The file is ${f.size} bytes; only the first ${f.bytes.length} bytes were read.`,
+        hint: 'A state file this large defeats its purpose: move history out of it.',
+      });
+    }
+    try {
+      const parsed = parse(f.text, parseMarkdown(f.text));
+      doc.sections = parsed.sections;
+      doc.meta = parsed.meta ?? {};
+      doc.findings.push(...(parsed.findings ?? []));
+    } catch (err) {
+      doc.findings.push({ id: 'parse', severity: 'warn', message: `The document could not be parsed: ${(err as Error)?.message ?? String(err)}` });
+    }
+    return doc;
+  }
+}

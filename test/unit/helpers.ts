@@ -1,0 +1,76 @@
+/** Test helpers: real temp workspaces, real git, the shared corpus. */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The repository root (tests run from out/test/unit). */
+export const REPO = path.resolve(__dirname, '..', '..', '..');
+/** The shared corpus of real files (`../shared/corpus` beside the repository). */
+export const CORPUS = process.env.SESSION_LEDGER_CORPUS ?? path.resolve(REPO, '..', 'shared', 'corpus');
+export const SEEDS = path.resolve(CORPUS, '..', 'seeds');
+export const CLI = path.join(REPO, 'dist', 'cli.js');
+export const FIXTURES = path.join(REPO, 'test', 'fixtures');
+
+const made: string[] = [];
+process.on('exit', () => {
+  if (process.env.KEEP_TMP) return;
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temp folder holding `files` (relative path → content). */
+export function workspace(files: Record<string, string | Buffer> = {}, prefix = 'sl-ws-'): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  for (const [rel, content] of Object.entries(files)) write(dir, rel, content);
+  return dir;
+}
+
+export function write(dir: string, rel: string, content: string | Buffer): string {
+  const abs = path.join(dir, rel);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, content);
+  return abs;
+}
+
+/** Run real git in `dir`. */
+export function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' },
+  });
+}
+
+/** `git init` + commit everything in `dir`. */
+export function gitInit(dir: string, message = 'init'): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '--allow-empty', '-m', message);
+}
+
+export function corpusFile(rel: string): string {
+  return path.join(CORPUS, rel);
+}
+
+export function corpusAvailable(): boolean {
+  return existsSync(CORPUS);
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the built CLI as a real process. */
+export function cli(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    env: { ...process.env, ...opts.env },
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
