@@ -32,8 +32,8 @@ export interface Analysis {
 export interface Thresholds {
   /** Percent at which a checkpoint is proposed. */
   propose: number;
-  /** Percent past which it is urgent (may equal propose when the system names one cue). */
-  urgent: number;
+  /** Percent past which it is urgent; null when the seed names a single cue (S2: about 50 %). */
+  urgent: number | null;
 }
 
 export interface SystemModule {
