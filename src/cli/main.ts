@@ -3,40 +3,43 @@
  * Exit codes: 0 ok, 1 a check blocks, 2 bad usage or unreadable root, 3 nothing found (context).
  */
 import { processIo, UsageError, type Io } from './io';
-import * as check from './commands/check';
-import * as status from './commands/status';
 
 export interface Command {
   help: string;
   run(args: string[], io: Io): Promise<number>;
 }
 
-export const COMMANDS: Record<string, Command> = {
-  status,
-  check,
+/**
+ * Commands load lazily (a dynamic import each), so a hook or the status line pays only for the
+ * modules its own command needs: `context` never loads the Markdown and YAML readers.
+ */
+export const COMMANDS: Record<string, () => Promise<Command>> = {
+  status: () => import('./commands/status'),
+  check: () => import('./commands/check'),
 };
 
-export function usage(): string {
-  return ['usage: session-ledger <command> [options]', '', ...Object.values(COMMANDS).map((c) => `  ${c.help}`), '', 'Exit codes: 0 ok, 1 blocked, 2 bad usage, 3 no session found.'].join('\n');
+export async function usage(): Promise<string> {
+  const helps = await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help));
+  return ['usage: session-ledger <command> [options]', '', ...helps.map((h) => `  ${h}`), '', 'Exit codes: 0 ok, 1 blocked, 2 bad usage, 3 no session found.'].join('\n');
 }
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(usage());
+    io.stdout(await usage());
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
     io.stdout(typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev');
     return 0;
   }
-  const cmd = COMMANDS[name];
-  if (!cmd) {
-    io.stderr(`session-ledger: unknown command '${name}'\n${usage()}`);
+  const load = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    io.stderr(`session-ledger: unknown command '${name}'\n${await usage()}`);
     return 2;
   }
   try {
-    return await cmd.run(rest, io);
+    return await (await load()).run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`session-ledger ${name}: ${err.message}`);
