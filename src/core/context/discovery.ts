@@ -1,0 +1,249 @@
+/**
+ * Which transcript belongs to a workspace folder: Claude Code's newest `<session-id>.jsonl` under
+ * `projects/<encoded cwd>/`, and Codex CLI's newest `sessions/YYYY/MM/DD/rollout-*.jsonl` whose
+ * `session_meta` names the folder. Bounded: a handful of directory listings and stats per call.
+ */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseObject, readFirstLine, readHead, statOrNull } from './files';
+
+export interface MeterOptions {
+  /** Claude Code's config folder. Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
+  claudeHome?: string;
+  /** Codex CLI's home. Default: `$CODEX_HOME` or `~/.codex`. */
+  codexHome?: string;
+  /** Override of the context window size (tokens), for figures read from a transcript. */
+  windowTokens?: number;
+  /** Environment to read `CLAUDE_CONFIG_DIR` / `CODEX_HOME` / `HOME` from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SessionRef {
+  agent: 'claude' | 'codex';
+  sessionId: string | null;
+  /** Absolute path of the transcript. */
+  path: string;
+  /** Modification time of the transcript (ms since the epoch). */
+  mtime: number;
+}
+
+function homeDir(env: NodeJS.ProcessEnv): string {
+  return env.HOME || env.USERPROFILE || os.homedir();
+}
+
+export function claudeHome(opts: MeterOptions = {}): string {
+  const env = opts.env ?? process.env;
+  return path.resolve(opts.claudeHome ?? (env.CLAUDE_CONFIG_DIR || path.join(homeDir(env), '.claude')));
+}
+
+export function codexHome(opts: MeterOptions = {}): string {
+  const env = opts.env ?? process.env;
+  return path.resolve(opts.codexHome ?? (env.CODEX_HOME || path.join(homeDir(env), '.codex')));
+}
+
+/** Claude Code's project folder name: every non-alphanumeric character of the absolute path becomes `-`. */
+export function encodeClaudeProjectDir(absPath: string): string {
+  return absPath.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** Claude Code cuts encoded names longer than this and appends a hash suffix. */
+const CLAUDE_MAX_DIR = 200;
+
+const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
+
+function normPath(p: string): string {
+  let r = path.resolve(p);
+  if (r.length > 1 && (r.endsWith('/') || r.endsWith('\\'))) r = r.slice(0, -1);
+  return caseInsensitiveFs ? r.toLowerCase() : r;
+}
+
+/** The folder as given and, when different, its real path (symbolic links resolved). */
+async function rootForms(root: string): Promise<string[]> {
+  const abs = path.resolve(root);
+  const forms = [abs];
+  try {
+    const real = await fs.realpath(abs);
+    if (real !== abs) forms.push(real);
+  } catch {
+    /* keep the given form */
+  }
+  return forms;
+}
+
+function samePath(a: string, b: string): boolean {
+  return normPath(a) === normPath(b);
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Newest top-level `<session-id>.jsonl` of a Claude Code project folder (sidechain `agent-*.jsonl` files excluded). */
+async function newestClaudeTranscript(dir: string): Promise<SessionRef | null> {
+  let best: SessionRef | null = null;
+  for (const name of await listDir(dir)) {
+    if (!name.endsWith('.jsonl') || name.startsWith('agent-')) continue;
+    const p = path.join(dir, name);
+    const st = await statOrNull(p);
+    if (!st || !st.isFile()) continue;
+    if (!best || st.mtimeMs > best.mtime) best = { agent: 'claude', sessionId: name.slice(0, -'.jsonl'.length), path: p, mtime: st.mtimeMs };
+  }
+  return best;
+}
+
+/** The `cwd` the first records of a Claude Code transcript name (read from at most 256 KB of its head). */
+async function claudeTranscriptCwd(file: string): Promise<string | null> {
+  const head = await readHead(file, 256 * 1024);
+  if (!head) return null;
+  const lines = head.toString('utf8').split('\n');
+  for (const line of lines) {
+    const o = parseObject(line);
+    if (o && typeof o.cwd === 'string') return o.cwd;
+  }
+  // The first record may be longer than the head: look for the field itself.
+  const m = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head.toString('utf8'));
+  if (m) {
+    try {
+      return JSON.parse(`"${m[1]}"`) as string;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The newest Claude Code transcript of this workspace folder: `projects/<encoded>/` for the
+ * folder (and its real path). When that folder is absent and the name is long enough to have been
+ * cut by Claude Code, folders sharing the cut prefix are accepted when their transcripts' `cwd` is
+ * this folder. Never a file under `<session-id>/subagents/`.
+ */
+export async function findClaudeSession(root: string, opts: MeterOptions = {}): Promise<SessionRef | null> {
+  const projects = path.join(claudeHome(opts), 'projects');
+  const forms = await rootForms(root);
+  let best: SessionRef | null = null;
+  const consider = (r: SessionRef | null) => {
+    if (r && (!best || r.mtime > best.mtime)) best = r;
+  };
+  let listing: string[] | null = null;
+  for (const form of forms) {
+    const enc = encodeClaudeProjectDir(form);
+    const plain = await newestClaudeTranscript(path.join(projects, enc));
+    if (plain) {
+      consider(plain);
+      continue;
+    }
+    if (enc.length <= CLAUDE_MAX_DIR) continue;
+    // Cut names: `<first 200 chars>-<hash>`. Match the cwd recorded inside the transcripts.
+    listing ??= await listDir(projects);
+    const prefix = enc.slice(0, CLAUDE_MAX_DIR);
+    for (const name of listing) {
+      if (!name.startsWith(prefix) || name === enc) continue;
+      const cand = await newestClaudeTranscript(path.join(projects, name));
+      if (!cand) continue;
+      const cwd = await claudeTranscriptCwd(cand.path);
+      if (cwd !== null && forms.some((f) => samePath(f, cwd))) consider(cand);
+    }
+  }
+  return best;
+}
+
+/** session_meta facts of a rollout, cached by path (the first line of a rollout never changes). */
+interface CodexMeta {
+  cwd: string | null;
+  id: string | null;
+}
+const codexMetaCache = new Map<string, CodexMeta>();
+
+export async function codexSessionMeta(file: string): Promise<CodexMeta> {
+  const cached = codexMetaCache.get(file);
+  if (cached) return cached;
+  const first = await readFirstLine(file);
+  let meta: CodexMeta = { cwd: null, id: null };
+  if (first) {
+    const o = first.complete ? parseObject(first.line) : null;
+    const payload = o && o.type === 'session_meta' && o.payload && typeof o.payload === 'object' ? (o.payload as Record<string, unknown>) : null;
+    if (payload) {
+      meta = { cwd: typeof payload.cwd === 'string' ? payload.cwd : null, id: typeof payload.id === 'string' ? payload.id : null };
+    } else if (!first.complete && first.line.includes('"session_meta"')) {
+      // An enormous first record: take the fields from its text.
+      const cwd = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(first.line);
+      const id = /"payload"\s*:\s*\{\s*"id"\s*:\s*"([^"]*)"/.exec(first.line);
+      try {
+        meta = { cwd: cwd ? (JSON.parse(`"${cwd[1]}"`) as string) : null, id: id ? id[1] : null };
+      } catch {
+        /* leave it empty */
+      }
+    }
+    // Only a complete first line is final; a file still being created is asked again next time.
+    if (first.complete || meta.cwd !== null) {
+      if (codexMetaCache.size > 5000) codexMetaCache.clear();
+      codexMetaCache.set(file, meta);
+    }
+  }
+  return meta;
+}
+
+const ROLLOUT_ID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+
+/** The session id a rollout's file name carries, or null. */
+export function codexIdFromName(file: string): string | null {
+  return ROLLOUT_ID.exec(path.basename(file))?.[1] ?? null;
+}
+
+/** Day folders `sessions/YYYY/MM/DD`, newest first, at most `limit`. */
+async function codexDayDirs(sessions: string, limit: number): Promise<string[]> {
+  const out: string[] = [];
+  const desc = (names: string[]) => names.filter((n) => /^\d+$/.test(n)).sort((a, b) => Number(b) - Number(a));
+  for (const y of desc(await listDir(sessions))) {
+    for (const m of desc(await listDir(path.join(sessions, y)))) {
+      for (const d of desc(await listDir(path.join(sessions, y, m)))) {
+        out.push(path.join(sessions, y, m, d));
+        if (out.length >= limit) return out;
+      }
+    }
+  }
+  return out;
+}
+
+/** Day folders always looked at (a long session keeps its start day's folder). */
+const CODEX_RECENT_DAYS = 14;
+/** When none of those holds this workspace, look this far back, and no further. */
+const CODEX_MAX_DAYS = 120;
+
+/**
+ * The newest Codex CLI rollout whose `session_meta` cwd is this workspace folder. Looks at the 14
+ * most recent day folders (then further back, up to 120, only while nothing matched); each
+ * rollout's first line is read once per process.
+ */
+export async function findCodexSession(root: string, opts: MeterOptions = {}): Promise<SessionRef | null> {
+  const sessions = path.join(codexHome(opts), 'sessions');
+  const forms = await rootForms(root);
+  const days = await codexDayDirs(sessions, CODEX_MAX_DAYS);
+  let best: SessionRef | null = null;
+  for (let i = 0; i < days.length; i++) {
+    if (i >= CODEX_RECENT_DAYS && best) break;
+    const names = (await listDir(days[i])).filter((n) => n.startsWith('rollout-') && n.endsWith('.jsonl'));
+    for (const name of names) {
+      const p = path.join(days[i], name);
+      const st = await statOrNull(p);
+      if (!st || !st.isFile()) continue;
+      if (best && st.mtimeMs <= best.mtime) continue;
+      const meta = await codexSessionMeta(p);
+      if (meta.cwd === null || !forms.some((f) => samePath(f, meta.cwd as string))) continue;
+      best = { agent: 'codex', sessionId: meta.id ?? codexIdFromName(p), path: p, mtime: st.mtimeMs };
+    }
+  }
+  return best;
+}
+
+/** Both agents' newest session of this folder, newest first. */
+export async function findSessions(root: string, opts: MeterOptions = {}): Promise<SessionRef[]> {
+  const [c, x] = await Promise.all([findClaudeSession(root, opts).catch(() => null), findCodexSession(root, opts).catch(() => null)]);
+  return [c, x].filter((r): r is SessionRef => r !== null).sort((a, b) => b.mtime - a.mtime);
+}

@@ -1,0 +1,147 @@
+/**
+ * Bounded byte-level reading of transcripts: the head, the tail (backwards, line by line) and a
+ * byte range. Nothing here reads a file whole.
+ */
+import { promises as fs } from 'node:fs';
+
+export type Handle = fs.FileHandle;
+
+/** Read exactly `buf.length` bytes at `pos` (fewer only at the end of the file). */
+export async function readAt(fh: Handle, buf: Buffer, pos: number): Promise<number> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesRead } = await fh.read(buf, off, buf.length - off, pos + off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  return off;
+}
+
+/** Open a file for reading, or null. */
+export async function openRead(path: string): Promise<Handle | null> {
+  try {
+    return await fs.open(path, 'r');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The first line of a file (without its newline), reading at most `max` bytes. When no newline
+ * comes within `max` bytes, the bytes read so far are returned with `complete: false`.
+ */
+export async function readFirstLine(path: string, max = 1024 * 1024): Promise<{ line: string; complete: boolean } | null> {
+  const fh = await openRead(path);
+  if (!fh) return null;
+  try {
+    const parts: Buffer[] = [];
+    let pos = 0;
+    let chunk = 16 * 1024;
+    while (pos < max) {
+      const buf = Buffer.allocUnsafe(Math.min(chunk, max - pos));
+      const n = await readAt(fh, buf, pos);
+      if (n === 0) break;
+      const got = buf.subarray(0, n);
+      const nl = got.indexOf(10);
+      if (nl >= 0) {
+        parts.push(got.subarray(0, nl));
+        return { line: Buffer.concat(parts).toString('utf8').replace(/\r$/, ''), complete: true };
+      }
+      parts.push(got);
+      pos += n;
+      if (n < buf.length) return { line: Buffer.concat(parts).toString('utf8'), complete: true };
+      chunk = Math.min(chunk * 4, 256 * 1024);
+    }
+    return { line: Buffer.concat(parts).toString('utf8'), complete: false };
+  } catch {
+    return null;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/** The first `max` bytes of a file (fewer when it is shorter), or null. */
+export async function readHead(path: string, max: number): Promise<Buffer | null> {
+  const fh = await openRead(path);
+  if (!fh) return null;
+  try {
+    const buf = Buffer.allocUnsafe(max);
+    const n = await readAt(fh, buf, 0);
+    return buf.subarray(0, n);
+  } catch {
+    return null;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Visit the lines of `[0, end)` from the last to the first, reading `chunk` bytes at a time from
+ * the end. `visit(line, start)` gets each non-empty line's bytes (without `\n`) and its byte offset;
+ * it returns true to stop. The last segment, when `end` is not just after a newline, is visited too
+ * (the caller decides what a torn line is worth: it ends exactly at `end`). Gives up once more than
+ * `budget` bytes were read.
+ */
+export async function scanBackward(
+  fh: Handle,
+  end: number,
+  budget: number,
+  visit: (line: Buffer, start: number) => boolean,
+  chunk = 64 * 1024,
+): Promise<'stopped' | 'start' | 'budget'> {
+  let pos = end;
+  const pending: Buffer[] = [];
+  while (pos > 0) {
+    if (end - pos >= budget) return 'budget';
+    const size = Math.min(chunk, pos);
+    pos -= size;
+    const buf = Buffer.allocUnsafe(size);
+    const n = await readAt(fh, buf, pos);
+    if (n < size) {
+      // The file shrank under us: what we have is not the file any more.
+      return 'budget';
+    }
+    let i = size;
+    while (i > 0) {
+      const nl = buf.lastIndexOf(10, i - 1);
+      if (nl < 0) {
+        pending.unshift(buf.subarray(0, i));
+        break;
+      }
+      const piece = buf.subarray(nl + 1, i);
+      const line = pending.length ? Buffer.concat([piece, ...pending]) : piece;
+      pending.length = 0;
+      if (line.length > 0 && visit(line, pos + nl + 1)) return 'stopped';
+      i = nl;
+    }
+  }
+  if (pending.length) {
+    const line = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+    if (line.length > 0 && visit(line, 0)) return 'stopped';
+  }
+  return 'start';
+}
+
+/** Parse one JSONL line into an object, or null (non-JSON, non-object, empty). Never throws. */
+export function parseObject(line: Buffer | string): Record<string, unknown> | null {
+  let text = typeof line === 'string' ? line : line.toString('utf8');
+  if (text.endsWith('\r')) text = text.slice(0, -1);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const t = text.trimStart();
+  if (!t.startsWith('{')) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `fs.stat` or null. */
+export async function statOrNull(path: string): Promise<import('node:fs').Stats | null> {
+  try {
+    return await fs.stat(path);
+  } catch {
+    return null;
+  }
+}
