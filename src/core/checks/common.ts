@@ -94,29 +94,30 @@ export function isVagueAction(text: string | null | undefined): boolean {
   if (VAGUE.test(t)) return true;
   const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
   if (cjk) return t.replace(/\s+/g, '').length < 4;
-  return t.split(/\s+/).filter((w) => /\w/.test(w)).length < 2;
+  return t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 2;
 }
 
 /**
  * An empty template: no section holds an item with real content. `ignoreKeys` names sections whose
- * content does not count (titles, timestamps).
+ * content does not count (titles, timestamps); `placeholder` says which item texts are template
+ * text (a system whose template writes `[Topic]: [Options]` passes its own test).
  */
-export function isSkeleton(doc: StateDoc, ignoreKeys: readonly string[] = ['title']): boolean {
+export function isSkeleton(doc: StateDoc, ignoreKeys: readonly string[] = ['title'], placeholder: (text: string) => boolean = isPlaceholder): boolean {
   if (!doc.text.trim()) return true;
   for (const s of doc.sections) {
     if (ignoreKeys.includes(s.key)) continue;
     for (const it of s.items) {
       const t = plainText(it.text);
       if (/^_?last updated[:：]/i.test(t)) continue;
-      if (!isPlaceholder(t)) return false;
+      if (!placeholder(t)) return false;
     }
   }
   return true;
 }
 
-export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreKeys?: readonly string[]): Check {
+export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreKeys?: readonly string[], placeholder?: (text: string) => boolean): Check {
   if (!doc || !doc.text) return mk(system, 'not-skeleton', 'block', 'skip', 'No readable document to inspect.');
-  const skel = isSkeleton(doc, ignoreKeys);
+  const skel = isSkeleton(doc, ignoreKeys, placeholder);
   return mk(
     system,
     'not-skeleton',
