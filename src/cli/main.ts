@@ -16,6 +16,8 @@ export interface Command {
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   status: () => import('./commands/status'),
   check: () => import('./commands/check'),
+  context: () => import('./commands/context'),
+  statusline: () => import('./commands/statusline'),
 };
 
 export async function usage(): Promise<string> {

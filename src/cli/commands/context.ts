@@ -1,0 +1,72 @@
+/**
+ * `session-ledger context [--root DIR] [--transcript FILE] [--agent claude|codex] [--json]`:
+ * how full the agent's context window is. Exit 0 with a figure, 3 when no session (or no usage)
+ * is found, 2 for bad usage. Loads only the meter (the system readers only to pick thresholds).
+ */
+import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
+import { detectedThresholds, levelOf, measureDetailed, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
+import { parse, resolveRoot } from '../args';
+import { UsageError, type Io } from '../io';
+
+export const help = 'context [--root DIR] [--transcript FILE] [--agent claude|codex] [--json]   how full the agent\'s context window is; exit 3 when no session is found';
+
+export type ContextJson = ContextUsage & { thresholds: ThresholdProfile; level: Level };
+
+const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
+
+/** `84.6k`, `1M`. */
+export function tokens(n: number): string {
+  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(2)}M`;
+  if (n >= 1000) return `${+(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function levelText(level: Level): string {
+  return level === 'urgent' ? 'checkpoint now' : level === 'propose' ? 'checkpoint soon' : 'ok';
+}
+
+function thresholdText(t: ThresholdProfile): string {
+  return `${t.profile}: ${t.propose}%${t.urgent !== null ? `/${t.urgent}%` : ''}`;
+}
+
+export function usageLine(u: ContextJson): string {
+  const parts = [
+    `${AGENT_NAME[u.agent]} ${u.percent}%`,
+    `${tokens(u.usedTokens)} of ${tokens(u.windowTokens)} tokens`,
+    `${levelText(u.level)} (${thresholdText(u.thresholds)})`,
+  ];
+  if (u.afterCompaction) parts.push('after compaction');
+  if (u.model) parts.push(u.model);
+  parts.push(`session ${u.sessionId ?? '?'}`, `from ${u.source}`);
+  return parts.join(' · ');
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, {
+    root: { type: 'string' },
+    transcript: { type: 'string' },
+    agent: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const agent = values.agent;
+  if (agent !== undefined && agent !== 'claude' && agent !== 'codex') throw new UsageError(`--agent must be claude or codex, not '${agent}'`);
+  const root = await resolveRoot(values.root, io.cwd);
+  let transcript: string | undefined;
+  if (values.transcript !== undefined) {
+    transcript = path.resolve(io.cwd, values.transcript);
+    const st = await fs.stat(transcript).catch(() => null);
+    if (!st) throw new UsageError(`transcript not found: ${transcript}`);
+    if (!st.isFile()) throw new UsageError(`transcript is not a file: ${transcript}`);
+  }
+  const result = await measureDetailed(root, { agent, transcript, env: io.env });
+  if (!result.usages.length) {
+    io.stderr(`session-ledger context: ${result.reasons.join('; ') || 'no usage found'}`);
+    return 3;
+  }
+  const thresholds = await detectedThresholds(root);
+  const out: ContextJson[] = result.usages.map((u) => ({ ...u, thresholds, level: levelOf(u.percent, thresholds) }));
+  if (values.json) io.stdout(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
+  else io.stdout(out.map(usageLine).join('\n'));
+  return 0;
+}

@@ -1,0 +1,123 @@
+/**
+ * `session-ledger statusline [--root DIR] [-- CMD…]`: Claude Code's statusLine command. Reads the
+ * JSON Claude Code passes on stdin, records it atomically per session under the project's
+ * `.claude/session-ledger/` (so the meter can use Claude Code's own figure), then prints either a
+ * one-line status of its own or, when a previous statusLine command follows `--`, that command's
+ * output fed the same stdin (installing the relay never takes the user's status line away).
+ *
+ * After `--`: one argument is run through the shell (it is the previous command line as written in
+ * settings); several arguments are run as they are, without a shell.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeAtomic } from '../../core/atomic';
+import { detectedThresholds, feedPath, figureOfStatusInput, levelOf, measure, type FeedRecord } from '../../core/context';
+import { parse } from '../args';
+import type { Io } from '../io';
+import { levelText, tokens } from './context';
+
+export const help = 'statusline [--root DIR] [-- CMD...]   Claude Code statusLine relay: records its context figure, prints a status line (or CMD\'s)';
+
+const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+
+/** The folder whose `.claude/` receives the feed: --root, else the session's project dir, else its cwd. */
+async function projectDir(input: Record<string, unknown> | null, root: string | undefined, io: Io): Promise<string | null> {
+  if (root !== undefined) return path.resolve(io.cwd, root);
+  const ws = obj(input?.workspace);
+  for (const cand of [ws?.project_dir, input?.cwd, ws?.current_dir, io.cwd]) {
+    if (typeof cand !== 'string' || !path.isAbsolute(cand)) continue;
+    // Only a project that already has its `.claude/` folder (the relay is installed there).
+    const st = await fs.stat(path.join(cand, '.claude')).catch(() => null);
+    if (st?.isDirectory()) return cand;
+  }
+  return null;
+}
+
+/** Record the statusLine JSON for the meter. Never throws: the status line must always print. */
+async function record(input: Record<string, unknown>, dir: string | null): Promise<void> {
+  const sid = input.session_id;
+  if (!dir || typeof sid !== 'string' || !sid) return;
+  const rec: FeedRecord = { version: 1, receivedAt: new Date().toISOString(), sessionId: sid, input };
+  try {
+    await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`);
+  } catch {
+    /* a read-only project still gets its status line */
+  }
+}
+
+/** Run the previous statusLine command with the same stdin; its stdout becomes ours. */
+function relay(cmd: string[], stdin: string, io: Io): Promise<number> {
+  return new Promise((resolve) => {
+    const child =
+      cmd.length === 1
+        ? spawn(cmd[0], { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env: io.env, cwd: io.cwd })
+        : spawn(cmd[0], cmd.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: io.env, cwd: io.cwd });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      io.stderr(`session-ledger statusline: cannot run '${cmd.join(' ')}': ${e.message}`);
+      resolve(1);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const o = Buffer.concat(out).toString('utf8');
+      const e = Buffer.concat(err).toString('utf8');
+      if (o) io.stdout(o);
+      if (e) io.stderr(e);
+      resolve(code ?? 1);
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+/** Our own line: Claude Code's figure when it sent one, else the meter's, with the level. */
+async function ownLine(input: Record<string, unknown> | null, dir: string | null, io: Io): Promise<string> {
+  const root = dir ?? io.cwd;
+  let pct: number | null = null;
+  let used = 0;
+  let window = 0;
+  const f = input ? figureOfStatusInput(input) : null;
+  if (f) {
+    pct = f.percent;
+    used = f.usedTokens;
+    window = f.windowTokens;
+  } else {
+    const transcript = typeof input?.transcript_path === 'string' ? input.transcript_path : undefined;
+    const [u] = await measure(root, { transcript, agent: 'claude', env: io.env }).catch(() => []);
+    if (u) {
+      pct = u.percent;
+      used = u.usedTokens;
+      window = u.windowTokens;
+    }
+  }
+  if (pct === null) return 'ctx --';
+  const t = await detectedThresholds(root);
+  const level = levelOf(pct, t);
+  const line = `ctx ${Math.round(pct * 10) / 10}% (${tokens(used)}/${tokens(window)})`;
+  return level === 'ok' ? line : `${line} · ${levelText(level)}`;
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const sep = args.indexOf('--');
+  const own = sep >= 0 ? args.slice(0, sep) : args;
+  const cmd = sep >= 0 ? args.slice(sep + 1).filter((a) => a !== '') : [];
+  const { values } = parse(own, { root: { type: 'string' } });
+  const stdin = await io.stdin();
+  let input: Record<string, unknown> | null = null;
+  try {
+    input = obj(JSON.parse(stdin));
+  } catch {
+    input = null;
+  }
+  const dir = await projectDir(input, values.root, io);
+  if (input) await record(input, dir);
+  if (cmd.length) return relay(cmd, stdin, io);
+  io.stdout(await ownLine(input, dir, io));
+  return 0;
+}

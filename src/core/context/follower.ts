@@ -1,0 +1,247 @@
+/**
+ * Follows one transcript in constant time: the first read scans backwards from the end until the
+ * figure is found; later reads read only the bytes appended since. A file that shrank, was
+ * replaced, or was rewritten under us is read again from its tail. A torn last line (the agent is
+ * mid-write) is tried and, when it does not parse, skipped until it is complete.
+ */
+import type { ContextUsage } from '../model';
+import type { MeterOptions, SessionRef } from './discovery';
+import { FeedReader, feedPath, type FeedFigure } from './feed';
+import { openRead, parseObject, readAt, scanBackward, statOrNull, type Handle } from './files';
+import { trackerFor, type Figure, type Tracker } from './records';
+import { claudeWindow, CODEX_DEFAULT_WINDOW, percentOf } from './window';
+
+export interface FollowerOptions extends MeterOptions {
+  /** Workspace root: its statusLine feed is consulted (Claude Code only). */
+  root?: string;
+  /** Give up the backward scan after this many bytes ("no usage found yet"). Default 8 MB. */
+  maxScanBytes?: number;
+  /** Once the figure is found, look this much further back for the model it ran on. Default 1 MB. */
+  modelLookback?: number;
+}
+
+export const DEFAULT_MAX_SCAN = 8 * 1024 * 1024;
+const DEFAULT_MODEL_LOOKBACK = 1024 * 1024;
+/** Bytes kept from just before the offset, to notice a file rewritten in place. */
+const FINGERPRINT = 64;
+const FORWARD_CHUNK = 1024 * 1024;
+/** A torn tail longer than this is not worth parsing until it is complete. */
+const MAX_TORN = 4 * 1024 * 1024;
+
+export class ContextFollower {
+  readonly ref: SessionRef;
+  private readonly opts: FollowerOptions;
+  private readonly maxScan: number;
+  /** State from every complete line before `offset`. */
+  private tracker: Tracker;
+  /** Bytes consumed: just after the last complete line read (-1 before the first read). */
+  private offset = -1;
+  private fingerprint: Buffer = Buffer.alloc(0);
+  private ino = -1;
+  private dev = -1;
+  private size = -1;
+  private mtime = -1;
+  /** The figure including the torn tail, when it parsed. */
+  private current: Figure | null = null;
+  private feed: FeedReader | null = null;
+  private feedSession: string | null = null;
+
+  constructor(ref: SessionRef, opts: FollowerOptions = {}) {
+    this.ref = ref;
+    this.opts = opts;
+    this.maxScan = opts.maxScanBytes ?? DEFAULT_MAX_SCAN;
+    this.tracker = trackerFor(ref.agent);
+  }
+
+  /** The figure now, or null when no usage was found yet. Never throws on content. */
+  async read(): Promise<ContextUsage | null> {
+    let transcript: ContextUsage | null = null;
+    try {
+      transcript = await this.readTranscript();
+    } catch {
+      transcript = this.current ? this.usage(this.current) : null;
+    }
+    if (this.ref.agent !== 'claude' || !this.opts.root) return transcript;
+    const feed = await this.readFeed(transcript).catch(() => null);
+    if (!feed) return transcript;
+    const tTime = transcript ? (transcript.at !== null && Number.isFinite(Date.parse(transcript.at)) ? Date.parse(transcript.at) : this.mtime) : -Infinity;
+    if (feed.receivedAt <= tTime) return transcript;
+    return {
+      agent: 'claude',
+      sessionId: feed.sessionId,
+      transcriptPath: this.ref.path,
+      model: feed.model ?? transcript?.model ?? null,
+      usedTokens: feed.usedTokens,
+      windowTokens: feed.windowTokens,
+      percent: feed.percent,
+      at: new Date(feed.receivedAt).toISOString(),
+      afterCompaction: false,
+      source: 'statusline',
+    };
+  }
+
+  private async readFeed(transcript: ContextUsage | null): Promise<FeedFigure | null> {
+    const sid = this.ref.sessionId ?? transcript?.sessionId ?? null;
+    if (!sid || !this.opts.root) return null;
+    if (!this.feed || this.feedSession !== sid) {
+      this.feed = new FeedReader(feedPath(this.opts.root, sid));
+      this.feedSession = sid;
+    }
+    const f = await this.feed.read();
+    return f && f.sessionId === sid ? f : null;
+  }
+
+  private async readTranscript(): Promise<ContextUsage | null> {
+    const st = await statOrNull(this.ref.path);
+    if (!st || !st.isFile()) {
+      this.reset();
+      return null;
+    }
+    const replaced = st.ino !== this.ino || st.dev !== this.dev;
+    if (this.offset >= 0 && !replaced && st.size === this.size && st.mtimeMs === this.mtime) {
+      return this.current ? this.usage(this.current) : null;
+    }
+    const fh = await openRead(this.ref.path);
+    if (!fh) return this.current ? this.usage(this.current) : null;
+    try {
+      const size = (await fh.stat()).size;
+      if (this.offset < 0 || replaced || size < this.offset) {
+        await this.tail(fh, size);
+      } else if (size - this.offset > this.maxScan) {
+        // Too much appended to read forwards: the tail holds the answer (keep ours if it does not).
+        await this.tail(fh, size, true);
+      } else if (!(await this.forward(fh, size))) {
+        await this.tail(fh, size);
+      }
+      this.ino = st.ino;
+      this.dev = st.dev;
+      this.size = size;
+      this.mtime = st.mtimeMs;
+      this.current = await this.withTornTail(fh, size);
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+    return this.current ? this.usage(this.current) : null;
+  }
+
+  private reset(): void {
+    this.tracker = trackerFor(this.ref.agent);
+    this.offset = -1;
+    this.fingerprint = Buffer.alloc(0);
+    this.ino = this.dev = this.size = this.mtime = -1;
+    this.current = null;
+  }
+
+  /** Scan backwards from `size`. With `keepIfNone`, an unsuccessful scan keeps the old state. */
+  private async tail(fh: Handle, size: number, keepIfNone = false): Promise<void> {
+    const t = trackerFor(this.ref.agent);
+    let lastStart = -1;
+    let first = true;
+    let settledAt = -1;
+    const lookback = this.opts.modelLookback ?? DEFAULT_MODEL_LOOKBACK;
+    await scanBackward(fh, size, this.maxScan, (line, start) => {
+      if (first) {
+        first = false;
+        if (start + line.length === size) {
+          // The last line has no newline yet: it is the torn tail, tried separately.
+          lastStart = start;
+          return false;
+        }
+      }
+      if (settledAt >= 0 && settledAt - start > lookback) return true;
+      if (!t.relevant(line)) return false;
+      const o = parseObject(line);
+      if (!o) return false;
+      const r = t.pushBackward(o);
+      if (r === 'done') return true;
+      if (r === 'figure' && settledAt < 0) settledAt = start;
+      return false;
+    });
+    if (keepIfNone && !t.figure()) {
+      // Nothing in reach: keep the old figure, continue after what was appended.
+      this.offset = lastStart >= 0 ? lastStart : size;
+    } else {
+      this.tracker = t;
+      this.offset = lastStart >= 0 ? lastStart : size;
+    }
+    this.fingerprint = await this.fingerprintAt(fh, this.offset);
+  }
+
+  private async fingerprintAt(fh: Handle, offset: number): Promise<Buffer> {
+    const n = Math.min(FINGERPRINT, offset);
+    const buf = Buffer.alloc(n);
+    await readAt(fh, buf, offset - n);
+    return buf;
+  }
+
+  /** Read `[offset, size)` forwards. False when the bytes before the offset changed (rewritten file). */
+  private async forward(fh: Handle, size: number): Promise<boolean> {
+    const fp = this.fingerprint;
+    let pos = this.offset - fp.length;
+    if (fp.length) {
+      const check = Buffer.alloc(fp.length);
+      await readAt(fh, check, pos);
+      if (!check.equals(fp)) return false;
+    }
+    pos = this.offset;
+    let carry: Buffer | null = null;
+    let consumed = this.offset;
+    while (pos < size) {
+      const want = Math.min(FORWARD_CHUNK, size - pos);
+      const buf = Buffer.allocUnsafe(want);
+      const n = await readAt(fh, buf, pos);
+      if (n === 0) break;
+      const data: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+      const dataStart = pos - (carry ? carry.length : 0);
+      let i = 0;
+      for (;;) {
+        const nl = data.indexOf(10, i);
+        if (nl < 0) break;
+        const line = data.subarray(i, nl);
+        if (line.length && this.tracker.relevant(line)) {
+          const o = parseObject(line);
+          if (o) this.tracker.push(o);
+        }
+        i = nl + 1;
+        consumed = dataStart + i;
+      }
+      carry = i < data.length ? Buffer.from(data.subarray(i)) : null;
+      pos += n;
+    }
+    this.offset = consumed;
+    this.fingerprint = await this.fingerprintAt(fh, consumed);
+    return true;
+  }
+
+  /** The figure, counting the bytes after the last newline when they already form a whole record. */
+  private async withTornTail(fh: Handle, size: number): Promise<Figure | null> {
+    const torn = size - this.offset;
+    if (torn <= 0 || torn > MAX_TORN) return this.tracker.figure();
+    const buf = Buffer.alloc(torn);
+    const n = await readAt(fh, buf, this.offset);
+    const line = buf.subarray(0, n);
+    if (!this.tracker.relevant(line)) return this.tracker.figure();
+    const o = parseObject(line);
+    if (!o) return this.tracker.figure();
+    const t = this.tracker.clone();
+    t.push(o);
+    return t.figure();
+  }
+
+  private usage(f: Figure): ContextUsage {
+    const claude = this.ref.agent === 'claude';
+    const window = claude ? claudeWindow(f.model, f.usedTokens, this.opts.windowTokens) : f.windowTokens ?? (this.opts.windowTokens || CODEX_DEFAULT_WINDOW);
+    return {
+      agent: this.ref.agent,
+      sessionId: this.ref.sessionId ?? f.sessionId,
+      transcriptPath: this.ref.path,
+      model: f.model,
+      usedTokens: f.usedTokens,
+      windowTokens: window,
+      percent: percentOf(f.usedTokens, window),
+      at: f.at,
+      afterCompaction: f.afterCompaction,
+      source: 'transcript',
+    };
+  }
+}

@@ -1,0 +1,101 @@
+/** One-shot measurement of a workspace (or one transcript): what `session-ledger context` prints. */
+import * as path from 'node:path';
+import type { ContextUsage } from '../model';
+import { codexIdFromName, codexSessionMeta, findSessions, type MeterOptions, type SessionRef } from './discovery';
+import { parseObject, readHead, statOrNull, openRead, scanBackward } from './files';
+import { ContextFollower, type FollowerOptions } from './follower';
+import { agentOfRecord, type Agent } from './records';
+
+export interface MeasureOptions extends MeterOptions {
+  agent?: Agent;
+  /** Measure this transcript instead of discovering the workspace's sessions. */
+  transcript?: string;
+}
+
+export interface MeasureResult {
+  /** Sessions looked at (discovered, or the one transcript given). */
+  sessions: SessionRef[];
+  usages: ContextUsage[];
+  /** One line per session (or for the workspace) that gave no figure. */
+  reasons: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Which agent wrote a transcript, from its first records (then its last ones), else its name. */
+export async function detectAgent(file: string): Promise<Agent> {
+  const head = await readHead(file, 64 * 1024);
+  if (head) {
+    const lines = head.toString('utf8').split('\n');
+    if (head.length === 64 * 1024) lines.pop();
+    for (const line of lines.slice(0, 50)) {
+      const o = parseObject(line);
+      const a = o ? agentOfRecord(o) : null;
+      if (a) return a;
+    }
+  }
+  const fh = await openRead(file);
+  if (fh) {
+    try {
+      const size = (await fh.stat()).size;
+      let found: Agent | null = null;
+      let n = 0;
+      await scanBackward(fh, size, 1024 * 1024, (line) => {
+        const o = parseObject(line);
+        found = o ? agentOfRecord(o) : null;
+        return found !== null || ++n > 50;
+      });
+      if (found) return found;
+    } catch {
+      /* fall through */
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+  return /(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(file) ? 'codex' : 'claude';
+}
+
+/** A SessionRef for a transcript given by path, or null when it is not a readable file. */
+export async function refForTranscript(file: string, agent?: Agent): Promise<SessionRef | null> {
+  const abs = path.resolve(file);
+  const st = await statOrNull(abs);
+  if (!st || !st.isFile()) return null;
+  const a = agent ?? (await detectAgent(abs));
+  let sessionId: string | null = null;
+  if (a === 'codex') sessionId = codexIdFromName(abs) ?? (await codexSessionMeta(abs)).id;
+  else {
+    const base = path.basename(abs, '.jsonl');
+    sessionId = UUID.test(base) ? base : null;
+  }
+  return { agent: a, sessionId, path: abs, mtime: st.mtimeMs };
+}
+
+/** Measure every session of the workspace (or the one transcript), with reasons for those without a figure. */
+export async function measureDetailed(root: string, opts: MeasureOptions & FollowerOptions = {}): Promise<MeasureResult> {
+  const rootAbs = path.resolve(root);
+  let sessions: SessionRef[];
+  const reasons: string[] = [];
+  if (opts.transcript) {
+    const ref = await refForTranscript(opts.transcript, opts.agent);
+    if (!ref) return { sessions: [], usages: [], reasons: [`transcript not found or not a file: ${path.resolve(opts.transcript)}`] };
+    sessions = [ref];
+  } else {
+    sessions = (await findSessions(rootAbs, opts)).filter((s) => !opts.agent || s.agent === opts.agent);
+    if (!sessions.length) {
+      const who = opts.agent === 'codex' ? 'Codex CLI' : opts.agent === 'claude' ? 'Claude Code' : 'Claude Code or Codex CLI';
+      reasons.push(`no ${who} session found for ${rootAbs}`);
+    }
+  }
+  const usages: ContextUsage[] = [];
+  for (const ref of sessions) {
+    const u = await new ContextFollower(ref, { ...opts, root: rootAbs }).read();
+    if (u) usages.push(u);
+    else reasons.push(`no usage found yet in ${ref.path}`);
+  }
+  return { sessions, usages, reasons };
+}
+
+/** The figure of each agent's newest session of this workspace (or of the one transcript), newest session first. */
+export async function measure(root: string, opts: MeterOptions & { agent?: 'claude' | 'codex'; transcript?: string } = {}): Promise<ContextUsage[]> {
+  return (await measureDetailed(root, opts)).usages;
+}

@@ -1,0 +1,116 @@
+/** `session-ledger context` as a real process. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { encodeClaudeProjectDir } from '../../src/core/context';
+import { SYSTEMS } from '../../src/core/formats';
+import { cli, corpusAvailable, corpusFile, workspace, write } from './helpers';
+import { asst, codexCount, codexMeta, codexTurn, lines } from './context-records';
+
+const SID = '258c7280-ae70-4798-800f-63464d01a85d';
+const XID = '019c8a70-dda7-7f33-98ea-f30553347322';
+
+function homes(root: string, claude: string | null, codex: string | null) {
+  const ch = workspace({}, 'sl-claude-');
+  const xh = workspace({}, 'sl-codex-');
+  if (claude !== null) write(path.join(ch, 'projects', encodeClaudeProjectDir(root)), `${SID}.jsonl`, claude);
+  if (codex !== null) write(xh, `sessions/2026/02/23/rollout-2026-02-23T13-19-38-${XID}.jsonl`, codex);
+  return { CLAUDE_CONFIG_DIR: ch, CODEX_HOME: xh, HOME: workspace({}, 'sl-home-') };
+}
+
+test('context --json: the figure, thresholds and level of the one session found', () => {
+  const root = workspace();
+  const env = homes(root, lines(asst({ input: 10, create: 90, read: 99900, model: 'claude-opus-4-6', session: SID })), null);
+  const r = cli(['context', '--json', '--root', root], { env });
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(Array.isArray(j), false);
+  assert.equal(j.agent, 'claude');
+  assert.equal(j.sessionId, SID);
+  assert.equal(j.usedTokens, 100000);
+  assert.equal(j.windowTokens, 200000);
+  assert.equal(j.percent, 50);
+  assert.equal(j.source, 'transcript');
+  assert.equal(j.afterCompaction, false);
+  assert.equal(j.transcriptPath, path.join(env.CLAUDE_CONFIG_DIR, 'projects', encodeClaudeProjectDir(root), `${SID}.jsonl`));
+  assert.deepEqual(j.thresholds, { profile: 'default', propose: 60, urgent: 80 });
+  assert.equal(j.level, 'ok');
+  // Text output: one line.
+  const t = cli(['context', '--root', root], { env });
+  assert.equal(t.code, 0);
+  assert.match(t.stdout, /^Claude Code 50% · 100k of 200k tokens · ok \(default: 60%\/80%\)/);
+  // cwd is the default root.
+  assert.equal(JSON.parse(cli(['context', '--json'], { env, cwd: root }).stdout).usedTokens, 100000);
+});
+
+test('context --json: an array when both agents have a session; --agent picks one', () => {
+  const root = workspace();
+  const env = homes(root, lines(asst({ read: 1000, input: 0 })), lines(codexMeta(XID, root), codexTurn('gpt-5.3-codex'), codexCount(34900)));
+  const r = cli(['context', '--json', '--root', root], { env });
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.ok(Array.isArray(j));
+  assert.deepEqual(j.map((u: { agent: string }) => u.agent).sort(), ['claude', 'codex']);
+  const x = j.find((u: { agent: string }) => u.agent === 'codex');
+  assert.equal(x.usedTokens, 34900);
+  assert.equal(x.percent, 13.51);
+  assert.equal(x.sessionId, XID);
+  assert.equal(x.level, 'ok');
+  const only = JSON.parse(cli(['context', '--json', '--root', root, '--agent', 'codex'], { env }).stdout);
+  assert.equal(only.agent, 'codex');
+});
+
+test('the level follows the detected system', () => {
+  const s3 = SYSTEMS.find((s) => s.id === 'S3');
+  assert.ok(s3);
+  const root = workspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\n\nNow ▶ write the parser tests\n' });
+  // 45 % of the window: past S3's urgent cue when S3 is 15/40.
+  const env = homes(root, lines(asst({ read: 90000, input: 0 })), null);
+  const j = JSON.parse(cli(['context', '--json', '--root', root], { env }).stdout);
+  assert.equal(j.thresholds.profile, 'S3');
+  assert.equal(j.thresholds.propose, s3.thresholds.propose);
+  assert.equal(j.level, s3.thresholds.urgent !== null && 45 >= s3.thresholds.urgent ? 'urgent' : 45 >= s3.thresholds.propose ? 'propose' : 'ok');
+});
+
+test('exit 3 with a one-line reason when no session (or no usage) is found; 2 for bad usage', () => {
+  const root = workspace();
+  const env = homes(root, null, null);
+  let r = cli(['context', '--root', root], { env });
+  assert.equal(r.code, 3);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^session-ledger context: no Claude Code or Codex CLI session found for .+\n$/);
+  r = cli(['context', '--json', '--root', root, '--agent', 'codex'], { env });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /no Codex CLI session found/);
+  const env2 = homes(root, '', null);
+  r = cli(['context', '--root', root], { env: env2 });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /no usage found yet in .+\.jsonl/);
+  assert.equal(cli(['context', '--agent', 'gemini', '--root', root], { env }).code, 2);
+  assert.equal(cli(['context', '--bogus'], { env }).code, 2);
+  assert.equal(cli(['context', '--root', path.join(root, 'missing')], { env }).code, 2);
+  r = cli(['context', '--transcript', path.join(root, 'nope.jsonl'), '--root', root], { env });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /transcript not found/);
+});
+
+test('context --transcript recognises the agent from the content', { skip: !corpusAvailable() }, () => {
+  const root = workspace();
+  const env = homes(root, null, null);
+  const codexFile = corpusFile('F6/madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl');
+  let j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', codexFile], { env }).stdout);
+  assert.equal(j.agent, 'codex');
+  assert.equal(j.usedTokens, 143469);
+  assert.equal(j.windowTokens, 258400);
+  const ccusageCodex = corpusFile('F6/ryoppippi__ccusage__apps__ccusage__test__fixtures__codex__sessions__project-alpha__session-alpha.jsonl');
+  j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', ccusageCodex], { env }).stdout);
+  assert.equal(j.agent, 'codex');
+  assert.equal(j.usedTokens, 3000);
+  const claudeFile = corpusFile(`F6/marot__spotter__test__fixtures__transcripts__${SID}.jsonl`);
+  j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', claudeFile], { env }).stdout);
+  assert.equal(j.agent, 'claude');
+  assert.equal(j.usedTokens, 38983);
+  assert.equal(j.sessionId, SID);
+  const sub = cli(['context', '--root', root, '--transcript', corpusFile(`F6/marot__spotter__test__fixtures__transcripts__${SID}__subagents__agent-a881341.jsonl`)], { env });
+  assert.equal(sub.code, 3, 'a subagent transcript has only sidechain records');
+});

@@ -1,0 +1,136 @@
+/** `session-ledger statusline [-- CMD…]`: records Claude Code's figure, relays or prints a status line. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
+import { cli, workspace, write } from './helpers';
+import { asst, lines } from './context-records';
+
+const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
+
+function statusInput(root: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    hook_event_name: 'Status',
+    session_id: SID,
+    transcript_path: `/home/u/.claude/projects/x/${SID}.jsonl`,
+    cwd: root,
+    model: { id: 'claude-opus-4-6', display_name: 'Opus' },
+    workspace: { current_dir: root, project_dir: root },
+    version: '2.1.39',
+    context_window: {
+      total_input_tokens: 15234,
+      total_output_tokens: 4521,
+      context_window_size: 200000,
+      used_percentage: 53.87,
+      remaining_percentage: 46.13,
+      current_usage: { input_tokens: 8, output_tokens: 1200, cache_creation_input_tokens: 2000, cache_read_input_tokens: 105733 },
+    },
+    ...extra,
+  };
+}
+
+test('statusline records the JSON atomically per session under .claude/session-ledger and prints its own line', () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  const r = cli(['statusline'], { input: JSON.stringify(statusInput(root)), cwd: '/' });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'ctx 53.9% (107.7k/200k)\n');
+  const file = feedPath(root, SID);
+  assert.equal(file, path.join(root, '.claude', 'session-ledger', `statusline.${SID}.json`));
+  const rec = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(rec.version, 1);
+  assert.equal(rec.sessionId, SID);
+  assert.ok(Math.abs(Date.parse(rec.receivedAt) - Date.now()) < 60_000);
+  assert.deepEqual(rec.input, statusInput(root));
+  assert.deepEqual(readdirSync(path.dirname(file)), [path.basename(file)], 'no temp file left');
+  const f = parseFeed(readFileSync(file, 'utf8'));
+  assert.equal(f?.percent, 53.87);
+  assert.equal(f?.usedTokens, 107741);
+  assert.equal(f?.windowTokens, 200000);
+});
+
+test('statusline shows the level at the thresholds', () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  const input = statusInput(root);
+  (input.context_window as Record<string, unknown>).used_percentage = 85.5;
+  const r = cli(['statusline'], { input: JSON.stringify(input) });
+  assert.equal(r.stdout, 'ctx 85.5% (107.7k/200k) · checkpoint now\n');
+});
+
+test('statusline -- CMD relays the previous status line fed the same stdin (shell for one argument, argv for several)', () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  const input = JSON.stringify(statusInput(root));
+  const script = write(root, 'prev.js', "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);console.log('PREV '+j.model.display_name+' '+j.context_window.used_percentage+' '+process.argv.slice(2).join('|'))})");
+  let r = cli(['statusline', '--', `${JSON.stringify(process.execPath)} ${JSON.stringify(script)} "a b" c`], { input });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'PREV Opus 53.87 a b|c\n');
+  r = cli(['statusline', '--', process.execPath, script, 'a b', 'c'], { input });
+  assert.equal(r.stdout, 'PREV Opus 53.87 a b|c\n');
+  assert.ok(existsSync(feedPath(root, SID)), 'recorded as well');
+  // The previous command's failure is its own: exit code passed through.
+  r = cli(['statusline', '--', 'exit 7'], { input });
+  assert.equal(r.code, 7);
+  // Not JSON: still relayed untouched, nothing recorded.
+  const other = workspace({ '.claude/settings.json': '{}' });
+  r = cli(['statusline', '--', 'cat'], { input: 'not json', cwd: other });
+  assert.equal(r.stdout, 'not json\n');
+  assert.equal(existsSync(path.join(other, '.claude', 'session-ledger')), false);
+});
+
+test('statusline writes only into a project that has .claude/ (or --root); without a figure it asks the meter', () => {
+  const bare = workspace();
+  const input = statusInput(bare);
+  delete input.context_window;
+  let r = cli(['statusline'], { input: JSON.stringify(input), cwd: bare });
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, 'ctx --\n');
+  assert.equal(existsSync(path.join(bare, '.claude')), false);
+  // With a transcript the meter reads it.
+  const t = write(bare, `${SID}.jsonl`, lines(asst({ read: 30000, input: 0 })));
+  r = cli(['statusline'], { input: JSON.stringify({ ...input, transcript_path: t }), cwd: bare });
+  assert.equal(r.stdout, 'ctx 15% (30k/200k)\n');
+  // --root creates the folder.
+  r = cli(['statusline', '--root', bare], { input: JSON.stringify(statusInput(bare)) });
+  assert.equal(r.code, 0);
+  assert.ok(existsSync(feedPath(bare, SID)));
+  assert.equal(cli(['statusline', '--bogus'], { input: '{}' }).code, 2);
+});
+
+test('the meter prefers a feed newer than the transcript figure and says so; an older or foreign feed is ignored', async () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  const home = workspace({}, 'sl-claude-');
+  const transcript = write(path.join(home, 'projects', encodeClaudeProjectDir(root)), `${SID}.jsonl`, lines(asst({ read: 30000, input: 0, session: SID, at: new Date(Date.now() - 60_000).toISOString() })));
+  const ref = { agent: 'claude' as const, sessionId: SID, path: transcript, mtime: 0 };
+  const f = new ContextFollower(ref, { root });
+  let u = await f.read();
+  assert.equal(u?.source, 'transcript');
+  assert.equal(u?.usedTokens, 30000);
+  assert.equal(cli(['statusline'], { input: JSON.stringify(statusInput(root)) }).code, 0);
+  u = await f.read();
+  assert.equal(u?.source, 'statusline');
+  assert.equal(u?.percent, 53.87);
+  assert.equal(u?.usedTokens, 107741);
+  assert.equal(u?.windowTokens, 200000);
+  assert.equal(u?.sessionId, SID);
+  assert.equal(u?.transcriptPath, transcript);
+  // The CLI says the same.
+  const j = JSON.parse(cli(['context', '--json', '--root', root], { env: { CLAUDE_CONFIG_DIR: home } }).stdout);
+  assert.equal(j.source, 'statusline');
+  assert.equal(j.percent, 53.87);
+  // The transcript moves on past the feed: the transcript wins again.
+  const { appendFileSync } = await import('node:fs');
+  appendFileSync(transcript, lines(asst({ read: 40000, input: 0, id: 'm2', session: SID, at: new Date(Date.now() + 60_000).toISOString() })));
+  u = await f.read();
+  assert.equal(u?.source, 'transcript');
+  assert.equal(u?.usedTokens, 40000);
+  // A feed of another session is never used.
+  const other = new ContextFollower({ ...ref, sessionId: 'ffffffff-b87e-4432-8e41-22ba294ea584' }, { root });
+  assert.equal((await other.read())?.source, 'transcript');
+  // A feed with no figure yet (used_percentage null before the first API call) is ignored.
+  const input = statusInput(root);
+  (input.context_window as Record<string, unknown>).used_percentage = null;
+  (input.context_window as Record<string, unknown>).current_usage = null;
+  cli(['statusline'], { input: JSON.stringify(input) });
+  const fresh = new ContextFollower(ref, { root });
+  assert.equal((await fresh.read())?.source, 'transcript');
+});
