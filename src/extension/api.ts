@@ -1,0 +1,40 @@
+/**
+ * What `activate()` returns: a small API for tests and automation, reached through
+ * `vscode.extensions.getExtension('session-ledger.session-ledger')!.exports`.
+ */
+import * as vscode from 'vscode';
+import type { WorkspaceReport } from '../core/model';
+import type { Services } from './services';
+
+export interface SessionLedgerApi {
+  /** Resolves when the first scan of every folder finished. */
+  ready: Promise<void>;
+  /** The latest report of a folder (default: the first folder). */
+  report(folder?: vscode.Uri): WorkspaceReport | undefined;
+  /** Re-scan every folder and re-read the context meter now. */
+  refresh(): Promise<void>;
+  /** The ledger tree as labels and descriptions. */
+  treeSnapshot(): Promise<Array<{ label: string; description?: string; children: Array<{ label: string; description?: string; children: unknown[] }> }>>;
+  /** The context status bar item as shown; undefined when hidden. */
+  statusBar(): { text: string; tooltip: string; background?: string } | undefined;
+  /** Whether the workspace is trusted (writes allowed). */
+  trusted(): boolean;
+}
+
+export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
+  return {
+    ready,
+    report: (folder) => s.store.report(folder),
+    refresh: async () => {
+      await ready;
+      await s.store.refreshAll();
+      await s.meter.refresh();
+    },
+    treeSnapshot: async () => {
+      await ready;
+      return s.tree.snapshot();
+    },
+    statusBar: () => s.statusItem.snapshot(),
+    trusted: () => vscode.workspace.isTrusted,
+  };
+}

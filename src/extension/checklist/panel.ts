@@ -1,0 +1,212 @@
+/**
+ * The checklist: one WebviewPanel (`sessionLedger.checklist`) showing a folder's checks. Strict CSP
+ * with a nonce, scripts only from dist/, typed messages (webview/protocol.ts), a ready handshake.
+ * It re-renders whenever the store changes, so it follows the agent rewriting the files.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { SystemId } from '../../core/model';
+import { parseWebviewMessage, type ChecklistStrings, type HostToWebview, type WebviewToHost } from '../../../webview/protocol';
+import { CHECKLIST_CSS } from '../../../webview/styles';
+import { checklistState } from '../pure/checklistModel';
+import { homeHash } from '../pure/ticks';
+import type { FolderState, LedgerStore } from '../store';
+import type { TickStore } from '../tickStore';
+
+export const CHECKLIST_VIEW_TYPE = 'sessionLedger.checklist';
+
+function strings(): ChecklistStrings {
+  const t = vscode.l10n.t;
+  return {
+    title: t('Session Ledger Checklist'),
+    overall: t('Overall'),
+    writeMarker: t('Write marker & copy resume prompt'),
+    refresh: t('Re-check'),
+    blocked: t('A blocking check fails: fix it (or ask the agent to checkpoint) before the marker can be written.'),
+    manualOpen: t('{0} manual item(s) not ticked yet: tick them when they are true.'),
+    untrusted: t('Restricted Mode: Session Ledger shows the checks but writes nothing.'),
+    nothing: t('No agent state file detected in this folder.'),
+    next: t('Next:'),
+    fix: t('Fix:'),
+    busy: t('Writing the marker…'),
+    status: { pass: t('pass'), fail: t('fail'), warn: t('warning'), 'manual-open': t('to tick'), 'manual-done': t('ticked'), skipped: t('skipped') },
+    severity: { block: t('blocks'), warn: t('warns'), info: t('info'), manual: t('manual') },
+  };
+}
+
+export class ChecklistPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private folderKey: string | undefined;
+  private ready = false;
+  private busy = false;
+  private pendingFocus: { system: SystemId; checkId: string } | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+  private panelSubs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly store: LedgerStore,
+    private readonly ticks: TickStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subs.push(
+      store.onDidChange((f) => {
+        if (!f || f.uri.toString() === this.folderKey) this.postState();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.postState()),
+    );
+  }
+
+  /** Register the serializer so a checklist left open comes back after a reload. */
+  registerSerializer(): vscode.Disposable {
+    return vscode.window.registerWebviewPanelSerializer(CHECKLIST_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel) => {
+        await this.store.ready;
+        const first = this.store.folders().find((f) => f.report?.systems.length) ?? this.store.folder();
+        if (!first) {
+          panel.dispose();
+          return;
+        }
+        this.adopt(panel, first);
+      },
+    });
+  }
+
+  /** The folder the panel shows, when it is open. */
+  folder(): FolderState | undefined {
+    if (!this.panel || !this.folderKey) return undefined;
+    return this.store.folders().find((f) => f.folder.uri.toString() === this.folderKey);
+  }
+
+  isOpen(): boolean {
+    return !!this.panel;
+  }
+
+  /** Open (or reveal) the checklist on a folder, optionally on one check. */
+  show(state: FolderState, focus?: { system: SystemId; checkId: string }): void {
+    this.pendingFocus = focus;
+    if (this.panel) {
+      if (this.folderKey !== state.folder.uri.toString()) {
+        this.folderKey = state.folder.uri.toString();
+        this.postState();
+      }
+      this.panel.reveal(undefined, false);
+      this.flushFocus();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(CHECKLIST_VIEW_TYPE, vscode.l10n.t('Session Ledger Checklist'), vscode.ViewColumn.Active, this.options());
+    this.adopt(panel, state);
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.postState();
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return { enableScripts: true, enableCommandUris: false, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')], retainContextWhenHidden: false };
+  }
+
+  private adopt(panel: vscode.WebviewPanel, state: FolderState): void {
+    this.panel = panel;
+    this.folderKey = state.folder.uri.toString();
+    this.ready = false;
+    panel.webview.options = this.options();
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
+    panel.webview.html = this.html(panel.webview);
+    this.panelSubs = [
+      panel.webview.onDidReceiveMessage((m) => this.onMessage(m)),
+      panel.onDidChangeViewState((e) => {
+        // A hidden webview is torn down (no retainContextWhenHidden): it says ready again when shown.
+        if (!e.webviewPanel.visible) this.ready = false;
+      }),
+      panel.onDidDispose(() => {
+        for (const d of this.panelSubs) d.dispose();
+        this.panelSubs = [];
+        this.panel = undefined;
+        this.folderKey = undefined;
+        this.ready = false;
+      }),
+    ];
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(18).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const csp = [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource} 'nonce-${nonce}'`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`].join('; ');
+    const lang = vscode.env.language.replace(/[^A-Za-z0-9-]/g, '') || 'en';
+    return `<!DOCTYPE html>
+<html lang="${lang}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>Session Ledger Checklist</title>
+<style nonce="${nonce}">${CHECKLIST_CSS}</style>
+</head>
+<body>
+<div id="app" role="main"></div>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  private post(m: HostToWebview): void {
+    if (this.panel && this.ready) void this.panel.webview.postMessage(m);
+  }
+
+  private postState(): void {
+    const f = this.folder();
+    if (!f || !this.panel || !this.ready) return;
+    const state = checklistState(f.report, { name: f.folder.name, uri: f.folder.uri.toString() }, strings(), { busy: this.busy, trusted: vscode.workspace.isTrusted });
+    this.post({ type: 'state', state });
+  }
+
+  private flushFocus(): void {
+    if (this.pendingFocus && this.ready) {
+      this.post({ type: 'focusCheck', ...this.pendingFocus });
+      this.pendingFocus = undefined;
+    }
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const m: WebviewToHost | undefined = parseWebviewMessage(raw);
+    if (!m) {
+      this.log.warn('Checklist: ignored a malformed message from the webview.');
+      return;
+    }
+    const f = this.folder();
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.postState();
+        this.flushFocus();
+        return;
+      case 'refresh':
+        if (f) await this.store.scan(f.folder);
+        return;
+      case 'toggleManual': {
+        const sys = f?.report?.systems.find((s) => s.id === m.system);
+        if (!sys || !sys.checks.some((c) => c.id === m.checkId && c.severity === 'manual')) return;
+        await this.ticks.set(this.store.session(), sys.id, homeHash(sys), m.checkId, m.checked);
+        return;
+      }
+      case 'open': {
+        if (!f) return;
+        const parts = m.path.split('/');
+        if (m.path.startsWith('/') || /^[A-Za-z]:/.test(m.path) || parts.some((p) => p === '..')) return;
+        await vscode.commands.executeCommand('sessionLedger.openStateFile', { uri: vscode.Uri.joinPath(f.folder.uri, ...parts), line: m.line ?? 1 });
+        return;
+      }
+      case 'writeMarker':
+        if (!f) return;
+        await vscode.commands.executeCommand('sessionLedger.checkpointNow', { folderUri: f.folder.uri, fromChecklist: true });
+        return;
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.subs) d.dispose();
+  }
+}

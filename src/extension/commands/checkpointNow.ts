@@ -1,0 +1,107 @@
+/**
+ * Checkpoint now: run the checks; BROKEN → the checklist on the failures; manual items open → the
+ * checklist; otherwise write the marker (core `checkpoint`), copy the resume prompt and say
+ * "Checkpoint saved. Safe to run /compact now." It never runs /compact or /clear.
+ */
+import * as vscode from 'vscode';
+import type { Check, WorkspaceReport } from '../../core/model';
+import { readSettings } from '../config';
+import { confirmedOf } from '../pure/ticks';
+import type { Services } from '../services';
+import { findAgentTerminal } from '../terminals';
+import { requireTrust } from '../trust';
+import { pickFolder } from './pick';
+
+export const id = 'sessionLedger.checkpointNow';
+
+/** Arguments the checklist's action passes. */
+export interface CheckpointArgs {
+  folderUri?: vscode.Uri;
+  /** From the checklist: the user saw the manual items; open ones do not stop the write. */
+  fromChecklist?: boolean;
+}
+
+function isArgs(a: unknown): a is CheckpointArgs {
+  return !!a && typeof a === 'object' && ('fromChecklist' in a || 'folderUri' in a);
+}
+
+/** A state file older than the latest work (the `fresh` check warns). */
+export function isStale(report: WorkspaceReport): boolean {
+  return report.systems.some((x) => x.checks.some((c) => c.id === 'fresh' && c.status === 'warn'));
+}
+
+export async function run(s: Services, arg?: unknown): Promise<void> {
+  if (!requireTrust()) return;
+  const t = vscode.l10n.t;
+  const args = isArgs(arg) ? arg : {};
+  await s.store.ready;
+  const state = await pickFolder(s, args.folderUri ?? arg, { withSystems: true });
+  if (!state) {
+    void vscode.window.showInformationMessage(t('Open a folder first.'));
+    return;
+  }
+  // Fresh checks: the agent may have written the files a moment ago.
+  await s.store.scan(state.folder);
+  const report = s.store.report(state.folder.uri);
+  if (!report || report.systems.length === 0) {
+    const create = t('Create starter file');
+    const pick = await vscode.window.showWarningMessage(t('No agent state file detected in {0}: there is nothing to checkpoint.', state.folder.name), create);
+    if (pick === create) await vscode.commands.executeCommand('sessionLedger.createStarterFile', state.folder.uri);
+    return;
+  }
+  const all: Check[] = report.systems.flatMap((x) => x.checks);
+  const blocking = all.filter((c) => c.severity === 'block' && c.status === 'fail');
+  const agent = blocking.length || isStale(report) ? await findAgentTerminal() : undefined;
+  const ask = t('Ask the agent to checkpoint');
+  const openList = t('Open checklist');
+
+  if (blocking.length) {
+    s.checklist.show(state, { system: blocking[0].system, checkId: blocking[0].id });
+    const buttons = agent ? [ask, openList] : [openList];
+    const pick = await vscode.window.showWarningMessage(
+      t('Checkpoint blocked: {0} blocking check(s) failed ({1}). Nothing was written.', blocking.length, [...new Set(blocking.map((c) => `${c.system} ${c.id}`))].join(', ')),
+      ...buttons,
+    );
+    if (pick === ask) await vscode.commands.executeCommand('sessionLedger.askAgentToCheckpoint', state.folder.uri);
+    else if (pick === openList) s.checklist.show(state);
+    return;
+  }
+  const manual = all.filter((c) => c.status === 'manual-open');
+  if (manual.length && !args.fromChecklist) {
+    s.checklist.show(state, { system: manual[0].system, checkId: manual[0].id });
+    void vscode.window.showInformationMessage(t('Tick the manual items in the checklist when they are true, then write the marker.'));
+    return;
+  }
+
+  s.checklist.setBusy(true);
+  let res: Awaited<ReturnType<typeof import('../../core/checkpoint').checkpoint>>;
+  try {
+    const { checkpoint } = await import('../../core/checkpoint');
+    const settings = readSettings(state.folder.uri);
+    res = await checkpoint(state.folder.uri.fsPath, { confirmed: confirmedOf(report), claudeHome: settings.claudeHome, env: process.env });
+  } catch (err) {
+    s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
+    void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', (err as Error)?.message ?? String(err)));
+    return;
+  } finally {
+    s.checklist.setBusy(false);
+  }
+  for (const l of res.lines) s.log.info(l);
+  if (!res.ok) {
+    s.checklist.show(state);
+    const why = res.lines.filter((l) => l.trim()).find((l) => /not written|blocked/i.test(l)) ?? res.lines.filter((l) => l.trim()).pop() ?? '';
+    void vscode.window.showErrorMessage(t('Checkpoint not written: {0}', why.trim()));
+    return;
+  }
+  await vscode.env.clipboard.writeText(res.resumePrompt);
+  void s.store.scan(state.folder);
+  const copy = t('Copy resume prompt');
+  const buttons = [copy, openList];
+  if (isStale(res.report) && agent) buttons.push(ask);
+  const pick = await vscode.window.showInformationMessage(t('Checkpoint saved. Safe to run /compact now.'), ...buttons);
+  if (pick === copy) {
+    await vscode.env.clipboard.writeText(res.resumePrompt);
+    void vscode.window.showInformationMessage(t('Resume prompt copied: {0}', res.resumePrompt.split('\n')[0]));
+  } else if (pick === openList) s.checklist.show(state);
+  else if (pick === ask) await vscode.commands.executeCommand('sessionLedger.askAgentToCheckpoint', state.folder.uri);
+}

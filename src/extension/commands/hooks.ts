@@ -1,0 +1,51 @@
+/** The shared flow of the hook commands: plan (core), preview the settings change as a diff, confirm, apply (core). */
+import * as vscode from 'vscode';
+import type { HooksPlan } from '../../core/hooks-install';
+import type { Services } from '../services';
+
+/** The extension's own bundled CLI, which the installer copies to .claude/hooks/session-ledger.cjs. */
+export function cliBundle(s: Services): string {
+  return vscode.Uri.joinPath(s.context.extensionUri, 'dist', 'cli.js').fsPath;
+}
+
+export async function previewAndApply(s: Services, plan: HooksPlan, folder: vscode.WorkspaceFolder, verb: 'install' | 'remove'): Promise<void> {
+  const t = vscode.l10n.t;
+  if (plan.error) {
+    void vscode.window.showErrorMessage(t('Cannot change {0}: {1}', plan.settingsPath, plan.error));
+    return;
+  }
+  if (!plan.changed) {
+    void vscode.window.showInformationMessage(verb === 'install' ? t('The guard hooks are already installed in {0}.', plan.settingsPath) : t('No Session Ledger hooks to remove in {0}.', plan.settingsPath));
+    return;
+  }
+  const rel = vscode.workspace.asRelativePath(plan.settingsPath, false);
+  const fileUri = vscode.Uri.file(plan.settingsPath);
+  const details: string[] = [];
+  if (plan.script === 'write') details.push(t('Copies the hook script to {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
+  if (plan.script === 'remove') details.push(t('Removes {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
+  if (plan.deleteSettings) details.push(t('{0} holds nothing else and is removed.', rel));
+  details.push(...plan.notes);
+  const label = verb === 'install' ? t('Install') : t('Remove');
+  const ok = await s.previews.confirm({
+    name: rel,
+    fileUri,
+    before: plan.before,
+    after: plan.deleteSettings ? '' : plan.after,
+    title: verb === 'install' ? t('{0}: install the guard hooks (preview)', rel) : t('{0}: remove the guard hooks (preview)', rel),
+    question: verb === 'install' ? t('Install the Session Ledger guard hooks in {0}?', rel) : t('Remove the Session Ledger guard hooks from {0}?', rel),
+    detail: details.join('\n'),
+    confirmLabel: label,
+  });
+  if (!ok) return;
+  try {
+    const { applyHooksPlan } = await import('../../core/hooks-install');
+    await applyHooksPlan(plan, { cliBundle: cliBundle(s) });
+    s.log.info(`Hooks ${verb}: ${plan.settingsPath}`);
+    void vscode.window.showInformationMessage(
+      verb === 'install' ? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel) : t('Guard hooks removed from {0}.', rel),
+    );
+  } catch (err) {
+    void vscode.window.showErrorMessage(t('Nothing was changed: {0}', (err as Error)?.message ?? String(err)));
+  }
+  void s.store.scan(folder);
+}

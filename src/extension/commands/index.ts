@@ -1,0 +1,32 @@
+/** Every command, one module each; registered in one place with a Disposable each. */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import * as askAgentToCheckpoint from './askAgentToCheckpoint';
+import * as checkpointNow from './checkpointNow';
+import * as copyResumePrompt from './copyResumePrompt';
+import * as createStarterFile from './createStarterFile';
+import * as installHooks from './installHooks';
+import * as openChecklist from './openChecklist';
+import * as openStateFile from './openStateFile';
+import * as refresh from './refresh';
+import * as removeHooks from './removeHooks';
+
+interface CommandModule {
+  id: string;
+  run(s: Services, ...args: unknown[]): Promise<void>;
+}
+
+export const COMMANDS: readonly CommandModule[] = [checkpointNow, copyResumePrompt, openChecklist, openStateFile, refresh, installHooks, removeHooks, createStarterFile, askAgentToCheckpoint];
+
+export function registerCommands(s: Services): vscode.Disposable[] {
+  return COMMANDS.map((c) =>
+    vscode.commands.registerCommand(c.id, async (...args: unknown[]) => {
+      try {
+        await c.run(s, ...args);
+      } catch (err) {
+        s.log.error(`${c.id}: ${(err as Error)?.stack ?? String(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Session Ledger: {0}', (err as Error)?.message ?? String(err)));
+      }
+    }),
+  );
+}

@@ -1,0 +1,16 @@
+/** Open checklist: the checks of a folder in the checklist webview. */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { pickFolder } from './pick';
+
+export const id = 'sessionLedger.openChecklist';
+
+export async function run(s: Services, arg?: unknown): Promise<void> {
+  await s.store.ready;
+  const state = await pickFolder(s, arg, { withSystems: true });
+  if (!state) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder to see its checklist.'));
+    return;
+  }
+  s.checklist.show(state);
+}

@@ -1,0 +1,46 @@
+/** Which folder a command acts on: the one its argument names, the only one, or the user's pick. */
+import * as vscode from 'vscode';
+import type { SystemId, SystemReport } from '../../core/model';
+import type { Services } from '../services';
+import type { FolderState } from '../store';
+import { DocNode } from '../tree/docNode';
+
+/** The folder a command argument names (a tree node, a Uri), if any. */
+export function folderOfArg(s: Services, arg: unknown): FolderState | undefined {
+  if (arg instanceof DocNode) return s.store.folder(arg.folder.uri);
+  if (arg instanceof vscode.Uri) return s.store.folder(arg);
+  if (arg && typeof arg === 'object' && 'uri' in arg && (arg as { uri: unknown }).uri instanceof vscode.Uri) return s.store.folder((arg as { uri: vscode.Uri }).uri);
+  return undefined;
+}
+
+/** Pick a folder: the argument's, the only one, the one with the active editor, or ask. */
+export async function pickFolder(s: Services, arg: unknown, opts: { withSystems?: boolean } = {}): Promise<FolderState | undefined> {
+  const named = folderOfArg(s, arg);
+  if (named) return named;
+  let all = s.store.folders();
+  if (opts.withSystems) {
+    const some = all.filter((f) => (f.report?.systems.length ?? 0) > 0);
+    if (some.length) all = some;
+  }
+  if (all.length <= 1) return all[0];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const byEditor = active ? all.find((f) => vscode.workspace.getWorkspaceFolder(active)?.uri.toString() === f.folder.uri.toString()) : undefined;
+  if (byEditor) return byEditor;
+  const pick = await vscode.window.showQuickPick(
+    all.map((f) => ({ label: f.folder.name, description: f.report ? f.report.label : '', state: f })),
+    { placeHolder: vscode.l10n.t('Choose a workspace folder') },
+  );
+  return pick?.state;
+}
+
+/** Pick one detected system of a folder (the argument's, the only one, or ask). */
+export async function pickSystem(state: FolderState, arg: unknown, placeHolder: string): Promise<SystemReport | undefined> {
+  const systems = state.report?.systems ?? [];
+  if (arg instanceof DocNode) return systems.find((x) => x.id === arg.system.id);
+  if (systems.length <= 1) return systems[0];
+  const pick = await vscode.window.showQuickPick(
+    systems.map((x) => ({ label: `${x.id} · ${x.label}`, description: x.home, id: x.id as SystemId })),
+    { placeHolder },
+  );
+  return systems.find((x) => x.id === pick?.id);
+}

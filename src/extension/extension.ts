@@ -1,0 +1,69 @@
+/**
+ * Session Ledger's VS Code entry point. A thin layer over src/core: it registers the views, the
+ * status item and the commands, returns at once (no I/O before returning), and starts scanning
+ * afterwards. Data flows one way: watcher → store (core `evaluate`) → views.
+ */
+import * as vscode from 'vscode';
+import { createApi, type SessionLedgerApi } from './api';
+import { ChecklistPanel } from './checklist/panel';
+import { registerCommands } from './commands';
+import { bindContextKeys } from './contextKeys';
+import { PreviewDocuments } from './preview';
+import type { Services } from './services';
+import { ContextStatusItem } from './status/contextStatusItem';
+import { SessionMeter } from './status/sessionMeter';
+import { LedgerStore } from './store';
+import { TickStore } from './tickStore';
+import { LedgerTreeProvider } from './tree/provider';
+import { FolderWatchers } from './watch';
+
+export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
+  const t0 = performance.now();
+  const log = vscode.window.createOutputChannel('Session Ledger', { log: true });
+  const ticks = new TickStore(context.workspaceState);
+  const store = new LedgerStore(ticks, log);
+  const tree = new LedgerTreeProvider(store);
+  const meter = new SessionMeter(store, log);
+  const statusItem = new ContextStatusItem(meter);
+  const checklist = new ChecklistPanel(context.extensionUri, store, ticks, log);
+  const previews = new PreviewDocuments();
+  const watchers = new FolderWatchers(store, log);
+  const s: Services = { context, log, store, ticks, tree, meter, statusItem, checklist, previews };
+
+  const view = vscode.window.createTreeView('sessionLedger.ledger', { treeDataProvider: tree, showCollapseAll: true });
+  context.subscriptions.push(
+    log,
+    ticks,
+    store,
+    tree,
+    view,
+    meter,
+    statusItem,
+    checklist,
+    previews,
+    watchers,
+    previews.register(),
+    checklist.registerSerializer(),
+    ...registerCommands(s),
+    bindContextKeys(store),
+  );
+
+  // Everything is registered; the reading starts once activate() has returned.
+  const started = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+    store.start();
+    meter.start();
+    void watchers.start().catch((err) => log.error(`Watchers: ${(err as Error)?.message ?? String(err)}`));
+  });
+  const ready = started.then(() => store.ready);
+  void ready.then(() => {
+    const n = store.folders().reduce((k, f) => k + (f.report?.systems.length ?? 0), 0);
+    log.info(`First scan finished ${Math.round(performance.now() - t0)} ms after activation: ${n} system(s) detected.`);
+  });
+
+  log.info(`Session Ledger activated in ${(performance.now() - t0).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode: read-only'}).`);
+  return createApi(s, ready);
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,40 @@
+/** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
+import type { WorkspaceReport } from '../../core/model';
+import type { ChecklistState, ChecklistStrings } from '../../../webview/protocol';
+
+export function checklistState(
+  report: WorkspaceReport | undefined,
+  folder: { name: string; uri: string },
+  strings: ChecklistStrings,
+  flags: { busy: boolean; trusted: boolean },
+): ChecklistState {
+  const systems = (report?.systems ?? []).map((s) => ({
+    id: s.id,
+    name: s.name,
+    label: s.label,
+    home: s.home,
+    next: s.next,
+    checks: s.checks.map((c) => {
+      const v: ChecklistState['systems'][number]['checks'][number] = { id: c.id, severity: c.severity, status: c.status, message: c.message };
+      if (c.path !== undefined) v.path = c.path;
+      if (c.line !== undefined) v.line = c.line;
+      if (c.hint !== undefined) v.hint = c.hint;
+      return v;
+    }),
+  }));
+  const all = systems.flatMap((s) => s.checks);
+  return {
+    folder: folder.name,
+    folderUri: folder.uri,
+    overall: report && report.systems.length ? report.label : null,
+    systems,
+    blocked: all.some((c) => c.severity === 'block' && c.status === 'fail') || systems.length === 0,
+    manualOpen: all.filter((c) => c.status === 'manual-open').length,
+    busy: flags.busy,
+    trusted: flags.trusted,
+    strings,
+  };
+}
+
+/** Order of checks on screen: failures first, then warnings, manual items, passes, skipped. */
+export const STATUS_ORDER: Record<string, number> = { fail: 0, warn: 1, 'manual-open': 2, 'manual-done': 3, pass: 4, skipped: 5 };

@@ -1,0 +1,70 @@
+/**
+ * The context meter's status bar text, colour and Markdown tooltip, from the core's figure and
+ * threshold profile. vscode-free (unit tested); `t` is the l10n function.
+ */
+import type { ContextUsage } from '../../core/model';
+import type { T } from './treeText';
+
+export type MeterLevel = 'ok' | 'propose' | 'urgent';
+
+export interface MeterProfile {
+  profile: string;
+  propose: number;
+  urgent: number | null;
+}
+
+export interface StatusView {
+  text: string;
+  /** Markdown. */
+  tooltip: string;
+  /** Theme colour id of the background, or undefined. */
+  background?: 'statusBarItem.warningBackground' | 'statusBarItem.errorBackground';
+  /** Accessible name. */
+  ariaLabel: string;
+}
+
+export const BACKGROUND: Record<MeterLevel, StatusView['background']> = {
+  ok: undefined,
+  propose: 'statusBarItem.warningBackground',
+  urgent: 'statusBarItem.errorBackground',
+};
+
+/** Inline code that cannot break out of its span (transcript content is not trusted). */
+export function code(s: string): string {
+  const clean = s.replace(/[`\r\n]/g, ' ').slice(0, 200);
+  return `\`${clean}\``;
+}
+
+/** Percent as shown: whole numbers, one decimal below 10 % (so 0.4 % is not "0%"). */
+export function pct(p: number): string {
+  if (!Number.isFinite(p)) return '?';
+  if (p > 0 && p < 10) return `${Math.round(p * 10) / 10}%`;
+  return `${Math.round(p)}%`;
+}
+
+function tokens(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel): StatusView {
+  const text = `$(pulse) ${pct(u.percent)}`;
+  const agent = u.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
+  const lines: string[] = [];
+  lines.push(`**${t('Session Ledger — context')}**`, '');
+  lines.push(`${t('Agent')}: ${agent}${u.sessionId ? ` · ${t('session')} ${code(u.sessionId)}` : ''}  `);
+  lines.push(`${t('Model')}: ${u.model ? code(u.model) : t('unknown')}  `);
+  lines.push(`${t('Used')}: ${tokens(u.usedTokens)} / ${tokens(u.windowTokens)} ${t('tokens')} (${pct(u.percent)})  `);
+  const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
+  lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
+  const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
+  lines.push(`${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${u.at}` : ''}`);
+  if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
+  else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
+  lines.push('', `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`);
+  return {
+    text,
+    tooltip: lines.join('\n'),
+    background: BACKGROUND[level],
+    ariaLabel: t('Context {0} used ({1}); click to checkpoint now', pct(u.percent), agent),
+  };
+}

@@ -1,0 +1,21 @@
+/** What the commands, views and the API share: created once in `activate`, disposed with the extension. */
+import type * as vscode from 'vscode';
+import type { ChecklistPanel } from './checklist/panel';
+import type { PreviewDocuments } from './preview';
+import type { SessionMeter } from './status/sessionMeter';
+import type { ContextStatusItem } from './status/contextStatusItem';
+import type { LedgerStore } from './store';
+import type { TickStore } from './tickStore';
+import type { LedgerTreeProvider } from './tree/provider';
+
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  readonly store: LedgerStore;
+  readonly ticks: TickStore;
+  readonly tree: LedgerTreeProvider;
+  readonly meter: SessionMeter;
+  readonly statusItem: ContextStatusItem;
+  readonly checklist: ChecklistPanel;
+  readonly previews: PreviewDocuments;
+}

@@ -1,0 +1,50 @@
+/** The context meter in the status bar (`$(pulse) 42%`): one class, one status item. */
+import * as vscode from 'vscode';
+import { statusView, type StatusView } from '../pure/statusText';
+import type { MeterState, SessionMeter } from './sessionMeter';
+
+export const STATUS_ITEM_ID = 'sessionLedger.context';
+
+export class ContextStatusItem implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly sub: vscode.Disposable;
+  private view: StatusView | undefined;
+
+  constructor(meter: SessionMeter) {
+    this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 50);
+    this.item.name = vscode.l10n.t('Session Ledger context');
+    this.item.command = 'sessionLedger.checkpointNow';
+    this.sub = meter.onDidChange((s) => this.render(s));
+    this.render(meter.current());
+  }
+
+  private render(s: MeterState | undefined): void {
+    if (!s || !s.usage) {
+      this.view = undefined;
+      this.item.hide();
+      return;
+    }
+    const v = statusView(vscode.l10n.t, s.usage, s.profile, s.level);
+    this.view = v;
+    this.item.text = v.text;
+    const md = new vscode.MarkdownString(v.tooltip, true);
+    md.isTrusted = { enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist'] };
+    this.item.tooltip = md;
+    this.item.accessibilityInformation = { label: v.ariaLabel, role: 'button' };
+    this.item.backgroundColor = v.background ? new vscode.ThemeColor(v.background) : undefined;
+    this.item.show();
+  }
+
+  /** What the status bar shows now (the test API); undefined when hidden. */
+  snapshot(): { text: string; tooltip: string; background?: string } | undefined {
+    if (!this.view) return undefined;
+    const out: { text: string; tooltip: string; background?: string } = { text: this.view.text, tooltip: this.view.tooltip };
+    if (this.view.background) out.background = this.view.background;
+    return out;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The model store: the latest report of every workspace folder. Scans go through the core
+ * (`evaluate`); views subscribe to `onDidChange` and read from here, never from disk. A scan that is
+ * asked for while one runs for the same folder is coalesced into one more run afterwards.
+ */
+import * as vscode from 'vscode';
+import type { WorkspaceReport } from '../core/model';
+import { readSettings } from './config';
+import { applyTicks, homeHash } from './pure/ticks';
+import type { TickStore } from './tickStore';
+
+export interface FolderState {
+  folder: vscode.WorkspaceFolder;
+  /** The report with the manual ticks applied; undefined until the first scan finished. */
+  report?: WorkspaceReport;
+  /** The report as the core returned it (no ticks). */
+  raw?: WorkspaceReport;
+  /** Set when the last scan failed. */
+  error?: string;
+  /** When the last scan finished (ms). */
+  scannedAt?: number;
+}
+
+interface Entry extends FolderState {
+  running?: Promise<void>;
+  again?: boolean;
+}
+
+export class LedgerStore implements vscode.Disposable {
+  private readonly entries = new Map<string, Entry>();
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.WorkspaceFolder | undefined>();
+  /** Fires with the folder whose report changed (undefined: folders added or removed). */
+  readonly onDidChange = this._onDidChange.event;
+  private sessionId: string | null = null;
+  private resolveReady!: () => void;
+  /** Resolves when the first scan of every folder present at start finished. */
+  readonly ready: Promise<void> = new Promise((r) => (this.resolveReady = r));
+  private started = false;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly ticks: TickStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subs.push(ticks.onDidChange(() => this.reapplyTicks()));
+  }
+
+  /** Start scanning (called once, after activation returned). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const first = folders.map((f) => this.add(f));
+    Promise.allSettled(first).then(() => this.resolveReady());
+    this.subs.push(
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.removed) this.entries.delete(f.uri.toString());
+        for (const f of e.added) void this.add(f);
+        this._onDidChange.fire(undefined);
+      }),
+    );
+  }
+
+  /** Every folder, in workspace order. */
+  folders(): FolderState[] {
+    const order = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+    return [...this.entries.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])).map(([, e]) => e);
+  }
+
+  /** The state of the folder holding `uri` (default: the first folder). */
+  folder(uri?: vscode.Uri): FolderState | undefined {
+    if (!uri) return this.folders()[0];
+    const f = vscode.workspace.getWorkspaceFolder(uri);
+    return f ? this.entries.get(f.uri.toString()) : this.entries.get(uri.toString());
+  }
+
+  report(uri?: vscode.Uri): WorkspaceReport | undefined {
+    return this.folder(uri)?.report;
+  }
+
+  /** The agent session the manual ticks belong to. */
+  setSession(id: string | null): void {
+    if (id === this.sessionId) return;
+    this.sessionId = id;
+    this.reapplyTicks();
+  }
+
+  session(): string | null {
+    return this.sessionId;
+  }
+
+  private add(folder: vscode.WorkspaceFolder): Promise<void> {
+    const key = folder.uri.toString();
+    if (!this.entries.has(key)) this.entries.set(key, { folder });
+    if (folder.uri.scheme !== 'file') {
+      this.log.info(`Skipping ${key}: only folders on the local file system are read.`);
+      return Promise.resolve();
+    }
+    return this.scan(folder);
+  }
+
+  /** Re-read one folder through the core. Concurrent requests coalesce. */
+  scan(folder: vscode.WorkspaceFolder): Promise<void> {
+    const e = this.entries.get(folder.uri.toString());
+    if (!e || folder.uri.scheme !== 'file') return Promise.resolve();
+    if (e.running) {
+      e.again = true;
+      return e.running;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        e.again = false;
+        await this.scanOnce(e);
+      } while (e.again && this.entries.get(folder.uri.toString()) === e);
+    };
+    e.running = run().finally(() => (e.running = undefined));
+    return e.running;
+  }
+
+  /** Re-read every folder. */
+  async refreshAll(): Promise<void> {
+    await Promise.all(this.folders().map((f) => this.scan(f.folder)));
+  }
+
+  private async scanOnce(e: Entry): Promise<void> {
+    const t0 = Date.now();
+    try {
+      const { evaluate } = await import('../core/evaluate');
+      const settings = readSettings(e.folder.uri);
+      const raw = await evaluate(e.folder.uri.fsPath, { extraPaths: settings.extraStatePaths });
+      e.raw = raw;
+      e.report = this.withTicks(raw);
+      e.error = undefined;
+      this.log.debug(`Scanned ${e.folder.name} in ${Date.now() - t0} ms: ${raw.systems.map((s) => `${s.id} ${s.label}`).join(', ') || 'nothing detected'}`);
+    } catch (err) {
+      e.error = (err as Error)?.message ?? String(err);
+      this.log.error(`Scan of ${e.folder.name} failed: ${e.error}`);
+    }
+    e.scannedAt = Date.now();
+    if (this.entries.get(e.folder.uri.toString()) === e) this._onDidChange.fire(e.folder);
+  }
+
+  private withTicks(raw: WorkspaceReport): WorkspaceReport {
+    return applyTicks(raw, (s) => this.ticks.get(this.sessionId, s.id, homeHash(s)));
+  }
+
+  private reapplyTicks(): void {
+    for (const e of this.entries.values()) {
+      if (!e.raw) continue;
+      e.report = this.withTicks(e.raw);
+      this._onDidChange.fire(e.folder);
+    }
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+    for (const s of this.subs) s.dispose();
+    this.entries.clear();
+  }
+}

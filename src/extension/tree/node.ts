@@ -1,0 +1,30 @@
+/** What every node of the ledger tree is: a TreeItem factory with children and, maybe, a place in a file. */
+import * as vscode from 'vscode';
+import type { Icon } from '../pure/treeText';
+
+/** A file and a 1-based line: what "open at the line" opens. */
+export interface OpenTarget {
+  uri: vscode.Uri;
+  line: number;
+}
+
+export interface LedgerNode {
+  readonly target?: OpenTarget;
+  getTreeItem(): vscode.TreeItem;
+  getChildren(): LedgerNode[];
+}
+
+export function themeIcon(icon: Icon): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+}
+
+/** The click command of a node with a place in a file. */
+export function openCommand(target: OpenTarget): vscode.Command {
+  return { command: 'sessionLedger.openStateFile', title: vscode.l10n.t('Open state file'), arguments: [target] };
+}
+
+/** A string tooltip that is also the accessible name (the tests find items by it). */
+export function describe(item: vscode.TreeItem, tooltip: string): void {
+  item.tooltip = tooltip;
+  item.accessibilityInformation = { label: tooltip };
+}

@@ -1,0 +1,51 @@
+/** The ledger tree's data provider: reads the store, refreshes when the store changes. */
+import * as vscode from 'vscode';
+import type { LedgerStore } from '../store';
+import { FolderNode } from './folderNode';
+import type { LedgerNode } from './node';
+import { docNodes } from './roots';
+
+export interface TreeSnapshotNode {
+  label: string;
+  description?: string;
+  children: TreeSnapshotNode[];
+}
+
+export class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<LedgerNode | undefined>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly store: LedgerStore) {
+    this.sub = store.onDidChange(() => this._onDidChangeTreeData.fire(undefined));
+  }
+
+  getTreeItem(node: LedgerNode): vscode.TreeItem {
+    return node.getTreeItem();
+  }
+
+  getChildren(node?: LedgerNode): LedgerNode[] {
+    if (node) return node.getChildren();
+    const folders = this.store.folders();
+    if (folders.length > 1) return folders.map((f) => new FolderNode(f));
+    return folders[0] ? docNodes(folders[0]) : [];
+  }
+
+  /** The whole tree as labels and descriptions (the test API). */
+  snapshot(): TreeSnapshotNode[] {
+    const walk = (nodes: LedgerNode[]): TreeSnapshotNode[] =>
+      nodes.map((n) => {
+        const ti = n.getTreeItem();
+        const label = typeof ti.label === 'string' ? ti.label : (ti.label?.label ?? '');
+        const out: TreeSnapshotNode = { label, children: walk(n.getChildren()) };
+        if (typeof ti.description === 'string' && ti.description) out.description = ti.description;
+        return out;
+      });
+    return walk(this.getChildren());
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this._onDidChangeTreeData.dispose();
+  }
+}

@@ -1,0 +1,138 @@
+/** The extension's vscode-free helpers: tree texts, status bar texts, ticks, terminal matching, the webview protocol. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Check, ContextUsage, Item, Section, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model';
+import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
+import { docDescription, docProblems, docTooltip, isTampered, itemDescription, itemIcon, sectionLabel } from '../../src/extension/pure/treeText';
+import { code, pct, statusView } from '../../src/extension/pure/statusText';
+import { agentInCmdline, agentInText } from '../../src/extension/pure/terminalMatch';
+import { checklistState } from '../../src/extension/pure/checklistModel';
+import { parseWebviewMessage } from '../../webview/protocol';
+import { KeyedDebouncer } from '../../src/extension/pure/debounce';
+
+/** An l10n function that formats like vscode.l10n.t. */
+const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+
+function doc(relPath: string, hash = 'h1'): StateDoc {
+  return { system: 'S3', path: `/w/${relPath}`, relPath, role: 'state', sections: [], meta: {}, mtime: 1, hash, size: 1, lineCount: 1, text: 'x', findings: [] };
+}
+
+function sys(checks: Check[], extra: Partial<SystemReport> = {}): SystemReport {
+  return { id: 'S3', name: 'STATE handoff', label: 'PARTIAL', next: 'wire X', home: 'docs/state/STATE.md', docs: [doc('docs/state/STATE.md')], checks, resumePrompt: 'Read docs/state/STATE.md and continue from the Now ▶ action.', unconfirmed: [], ...extra };
+}
+
+const manual = (id: string): Check => ({ id, system: 'S3', severity: 'manual', status: 'manual-open', message: id });
+const pass = (id: string): Check => ({ id, system: 'S3', severity: 'block', status: 'pass', message: id });
+
+test('ticks: keyed per session and home hash; applied ticks recompute labels', () => {
+  assert.equal(tickKey('abc', 'S1', 'ff'), 'abc|S1|ff');
+  assert.equal(tickKey(null, 'S1', ''), '-|S1|-');
+  const s = sys([pass('exists'), manual('feedback-stored'), manual('last-request')]);
+  assert.equal(homeHash(s), 'h1');
+  const report: WorkspaceReport = { root: '/w', label: 'PARTIAL', systems: [s] };
+  const none = applyTicks(report, () => new Set());
+  assert.equal(none.label, 'PARTIAL');
+  const both = applyTicks(report, () => new Set(['feedback-stored', 'last-request']));
+  assert.equal(both.label, 'WORKING');
+  assert.equal(both.systems[0].label, 'WORKING');
+  assert.deepEqual(confirmedOf(both), ['S3:feedback-stored', 'S3:last-request']);
+  assert.equal(report.systems[0].checks[1].status, 'manual-open', 'input untouched');
+  const big: Record<string, string[]> = {};
+  for (let i = 0; i < 100; i++) big[`k${i}`] = ['x'];
+  assert.deepEqual(Object.keys(pruneTicks(big, 3)), ['k97', 'k98', 'k99']);
+});
+
+test('tree: root description and tooltip follow the contract', () => {
+  const s = sys([pass('exists')]);
+  assert.equal(docDescription(s), 'S3 · PARTIAL');
+  const tip = docTooltip(t, s, 'docs/state/STATE.md', s.docs[0]);
+  assert.ok(tip.startsWith('S3 docs/state/STATE.md — PARTIAL'), tip);
+  assert.match(tip, /Next: wire X/);
+  const missing = docTooltip(t, { ...s, label: 'BROKEN' }, 'docs/state/STATE.md', null);
+  assert.ok(missing.startsWith('S3 docs/state/STATE.md — BROKEN'));
+});
+
+test('tree: tampered and blocking problems of a document', () => {
+  const c: Check = { id: 'attestation', system: 'S1', severity: 'block', status: 'fail', message: 'TAMPERED', path: 'memory/session-handoff-LATEST.md' };
+  const s = sys([c, { ...pass('exists') }], { id: 'S1' });
+  assert.ok(isTampered(s, 'memory/session-handoff-LATEST.md'));
+  assert.deepEqual(docProblems(s, 'memory/session-handoff-LATEST.md'), [c]);
+  assert.deepEqual(docProblems(s, 'other.md'), []);
+});
+
+test('tree: item flags as description and icon', () => {
+  const it = (flags: string[]): Item => ({ text: 'x', line: 3, flags });
+  assert.equal(itemDescription(t, it(['unconfirmed', 'risk:H'])), 'UNCONFIRMED · risk H');
+  assert.equal(itemDescription(t, it(['done'])), 'done');
+  assert.equal(itemDescription(t, it(['hasCommand'])), '');
+  assert.equal(itemIcon(it(['unconfirmed'])).id, 'question');
+  assert.equal(itemIcon(it(['risk:H'])).id, 'flame');
+  assert.equal(itemIcon(it(['done'])).id, 'pass');
+  const sec: Section = { key: 'preamble', title: '', line: 1, endLine: 2, level: 0, items: [] };
+  assert.equal(sectionLabel(t, sec), '(preamble)');
+  assert.equal(sectionLabel(t, { ...sec, title: '## Now ▶' }), '## Now ▶');
+});
+
+test('status bar: text, colours at the thresholds, Markdown tooltip', () => {
+  const u: ContextUsage = { agent: 'claude', sessionId: 'abc-123', transcriptPath: '/t.jsonl', model: 'claude-opus-4`evil`', usedTokens: 84_000, windowTokens: 200_000, percent: 42, at: '2025-01-01T00:00:00Z', afterCompaction: false, source: 'transcript' };
+  const profile = { profile: 'S3', propose: 15, urgent: 40 };
+  const urgent = statusView(t, u, profile, 'urgent');
+  assert.equal(urgent.text, '$(pulse) 42%');
+  assert.equal(urgent.background, 'statusBarItem.errorBackground');
+  assert.equal(statusView(t, u, profile, 'propose').background, 'statusBarItem.warningBackground');
+  assert.equal(statusView(t, u, profile, 'ok').background, undefined);
+  assert.match(urgent.tooltip, /84,000 \/ 200,000/);
+  assert.match(urgent.tooltip, /15% \/ 40%/);
+  assert.match(urgent.tooltip, /command:sessionLedger\.checkpointNow/);
+  assert.match(urgent.tooltip, /`abc-123`/);
+  assert.doesNotMatch(urgent.tooltip, /`evil`/, 'backticks in transcript text cannot break out of code spans');
+  assert.equal(code('a`b\nc'), '`a b c`');
+  assert.equal(pct(0.44), '0.4%');
+  assert.equal(pct(99.6), '100%');
+  assert.match(statusView(t, u, { profile: 'S2', propose: 50, urgent: null }, 'ok').tooltip, /\(S2\): 50%/);
+});
+
+test('terminals: claude and codex by name or command line', () => {
+  assert.equal(agentInText('claude'), 'claude');
+  assert.equal(agentInText('Claude Code'), 'claude');
+  assert.equal(agentInText('codex'), 'codex');
+  assert.equal(agentInText('bash'), undefined);
+  assert.equal(agentInText('claudette'), undefined);
+  assert.equal(agentInCmdline('node\0/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js\0'), 'claude');
+  assert.equal(agentInCmdline('/usr/local/bin/codex\0--model\0x'), 'codex');
+  assert.equal(agentInCmdline('vim\0claude.md'), undefined);
+});
+
+test('webview protocol: only well-formed messages pass', () => {
+  assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
+  assert.deepEqual(parseWebviewMessage({ type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true }), { type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true });
+  assert.equal(parseWebviewMessage({ type: 'toggleManual', system: 'S9', checkId: 'x', checked: true }), undefined);
+  assert.equal(parseWebviewMessage({ type: 'open', path: 5 }), undefined);
+  assert.equal(parseWebviewMessage({ type: 'eval', code: 'x' }), undefined);
+  assert.equal(parseWebviewMessage(null), undefined);
+});
+
+test('checklist state: blocked by a failing block check, manual items counted', () => {
+  const strings = {} as never;
+  const ok = checklistState({ root: '/w', label: 'PARTIAL', systems: [sys([pass('exists'), manual('last-request')])] }, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  assert.equal(ok.blocked, false);
+  assert.equal(ok.manualOpen, 1);
+  assert.equal(ok.overall, 'PARTIAL');
+  const bad = checklistState({ root: '/w', label: 'BROKEN', systems: [sys([{ ...pass('next-action'), status: 'fail' }])] }, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  assert.equal(bad.blocked, true);
+  const none = checklistState({ root: '/w', label: 'WORKING', systems: [] }, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  assert.equal(none.overall, null);
+  assert.equal(none.blocked, true);
+});
+
+test('debouncer: one call per key after the quiet time', async () => {
+  const d = new KeyedDebouncer<string>(20);
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < 5; i++) d.run('a', () => a++);
+  d.run('b', () => b++);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(a, 1);
+  assert.equal(b, 1);
+  d.dispose();
+});

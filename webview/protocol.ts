@@ -1,0 +1,89 @@
+/**
+ * The checklist webview's messages, shared by the extension host (src/extension/checklist/panel.ts)
+ * and the webview (webview/main.ts). The webview sends `ready` once its script runs; the host
+ * answers with the state and sends it again whenever the store changes.
+ */
+import type { Check, CheckStatus, Label, Severity, SystemId } from '../src/core/model';
+
+/** A check as the webview shows it: the core's `Check` without the system (its section says it). */
+export type CheckView = Omit<Check, 'system'>;
+
+export interface SystemView {
+  id: SystemId;
+  name: string;
+  label: Label;
+  /** The home file (relative path). */
+  home: string;
+  next: string | null;
+  checks: CheckView[];
+}
+
+/** The texts the webview shows, localised by the host (the webview has no l10n of its own). */
+export interface ChecklistStrings {
+  title: string;
+  overall: string;
+  writeMarker: string;
+  refresh: string;
+  blocked: string;
+  manualOpen: string;
+  untrusted: string;
+  nothing: string;
+  next: string;
+  fix: string;
+  busy: string;
+  status: Record<CheckStatus, string>;
+  severity: Record<Severity, string>;
+}
+
+export interface ChecklistState {
+  /** Folder name (multi-root) and its URI string. */
+  folder: string;
+  folderUri: string;
+  /** WORKING / PARTIAL / BROKEN, or null when nothing is detected. */
+  overall: Label | null;
+  systems: SystemView[];
+  /** A block check fails: the action is disabled. */
+  blocked: boolean;
+  /** Manual items not ticked yet. */
+  manualOpen: number;
+  /** A write is running. */
+  busy: boolean;
+  /** False in Restricted Mode: no write action. */
+  trusted: boolean;
+  strings: ChecklistStrings;
+}
+
+export type HostToWebview = { type: 'state'; state: ChecklistState } | { type: 'focusCheck'; system: SystemId; checkId: string };
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'toggleManual'; system: SystemId; checkId: string; checked: boolean }
+  | { type: 'open'; path: string; line?: number }
+  | { type: 'writeMarker' }
+  | { type: 'refresh' };
+
+const SYSTEM_IDS = new Set(['S0', 'S1', 'S2', 'S3', 'S4']);
+
+/** Validate a message from the webview (it is untrusted input to the host). */
+export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
+  if (!x || typeof x !== 'object') return undefined;
+  const m = x as Record<string, unknown>;
+  switch (m.type) {
+    case 'ready':
+    case 'writeMarker':
+    case 'refresh':
+      return { type: m.type };
+    case 'toggleManual':
+      if (typeof m.system === 'string' && SYSTEM_IDS.has(m.system) && typeof m.checkId === 'string' && typeof m.checked === 'boolean') {
+        return { type: 'toggleManual', system: m.system as SystemId, checkId: m.checkId, checked: m.checked };
+      }
+      return undefined;
+    case 'open':
+      if (typeof m.path === 'string' && m.path.length < 4096 && (m.line === undefined || (typeof m.line === 'number' && Number.isInteger(m.line) && m.line >= 0))) {
+        return { type: 'open', path: m.path, line: m.line as number | undefined };
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
