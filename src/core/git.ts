@@ -21,7 +21,8 @@ export interface GitInfo {
   newestChangeMtime: number | null;
 }
 
-function git(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
+/** Run the real `git` binary; stdout, or null on any failure. Never throws. */
+export function git(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
   return new Promise((resolve) => {
     try {
       execFile(
