@@ -1,6 +1,6 @@
 /** Test helpers: real temp workspaces, real git, the shared corpus. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -73,4 +73,29 @@ export function cli(args: string[], opts: { cwd?: string; input?: string; env?: 
     timeout: 60_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A temp copy of the fixture workspace `test/fixtures/<rel>` (the fixture itself stays untouched). */
+export function fixtureCopy(rel: string): string {
+  const dir = workspace({}, `sl-${rel.replace(/[^A-Za-z0-9]+/g, '-')}-`);
+  cpSync(path.join(FIXTURES, rel), dir, { recursive: true });
+  return dir;
+}
+
+/** 1-based line of the first line of `file` that contains `needle`, read from the file itself. */
+export function lineOf(file: string, needle: string): number {
+  const i = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
+  if (i < 0) throw new Error(`${needle} not in ${file}`);
+  return i + 1;
+}
+
+/** The checks with this id; `one` throws unless there is exactly one. */
+export function checksWith<T extends { id: string }>(checks: readonly T[], id: string): T[] {
+  return checks.filter((c) => c.id === id);
+}
+
+export function oneCheck<T extends { id: string }>(checks: readonly T[], id: string): T {
+  const cs = checksWith(checks, id);
+  if (cs.length !== 1) throw new Error(`expected one ${id} check, got ${cs.length}: ${JSON.stringify(cs)}`);
+  return cs[0];
 }

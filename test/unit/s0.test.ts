@@ -1,27 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, utimesSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
 import { S0, S0_SKIPPED } from '../../src/core/formats/s0';
-import { cli, FIXTURES, gitInit, workspace, write } from './helpers';
+import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);
-
-/** A temp copy of a fixture workspace (fixtures stay untouched). */
-function fixture(name: string): string {
-  const dir = workspace({}, `sl-s0-${name}-`);
-  cpSync(path.join(FIXTURES, 's0', name), dir, { recursive: true });
-  return dir;
-}
-
-/** 1-based line of the first line containing `needle`, read from the file itself. */
-function lineOf(file: string, needle: string): number {
-  const i = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
-  assert.ok(i >= 0, `${needle} not in ${file}`);
-  return i + 1;
-}
 
 async function s0(dir: string, opts: { noGit?: boolean; confirmed?: string[] } = {}): Promise<SystemReport> {
   const r = await evaluate(dir, { now: NOW, noGit: opts.noGit ?? true, confirmed: opts.confirmed });
@@ -30,15 +16,9 @@ async function s0(dir: string, opts: { noGit?: boolean; confirmed?: string[] } =
   return s;
 }
 
-function only(s: SystemReport, id: string): Check {
-  const cs = s.checks.filter((c) => c.id === id);
-  assert.equal(cs.length, 1, `${id}: ${JSON.stringify(cs)}`);
-  return cs[0];
-}
-
-function all(s: SystemReport, id: string): Check[] {
-  return s.checks.filter((c) => c.id === id);
-}
+const only = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
+const all = (s: SystemReport, id: string): Check[] => checksWith(s.checks, id);
+const fixture = (name: string): string => fixtureCopy(`s0/${name}`);
 
 const LEDGER = '.agents/session_ledger.md';
 
