@@ -23,7 +23,7 @@ function strings(): ChecklistStrings {
     writeMarker: t('Write marker & copy resume prompt'),
     refresh: t('Re-check'),
     blocked: t('A blocking check fails: fix it (or ask the agent to checkpoint) before the marker can be written.'),
-    manualOpen: t('{0} manual item(s) not ticked yet: tick them when they are true.'),
+    manualOpen: t('{0} manual item(s) not ticked yet: tick them when they are true.', '{0}'),
     untrusted: t('Restricted Mode: Session Ledger shows the checks but writes nothing.'),
     nothing: t('No agent state file detected in this folder.'),
     next: t('Next:'),
