@@ -5,7 +5,7 @@
  * "Continuity Ledger": headings, or bare `Label:` lines), `.claude/memory/session_ledger.md`,
  * `.claude/session_ledger.md`.
  */
-import { LineCounter, isMap, parseDocument } from 'yaml';
+import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
 import {
   checkExists,
   checkFresh,
@@ -148,8 +148,10 @@ export function parseAgentsYml(text: string): ParsedContent {
   const js = (ydoc.toJS() ?? {}) as Record<string, unknown>;
   const session = js.session;
   meta.session = session ?? null;
-  const sessionNode = isMap(root) ? root.get('session', true) : undefined;
-  const sessionLine = sessionNode && (sessionNode as { range?: number[] }).range ? lc.linePos((sessionNode as { range: number[] }).range[0]).line : undefined;
+  const sessionPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'session') : undefined;
+  const sessionNode = sessionPair?.value;
+  const keyRange = isScalar(sessionPair?.key) ? sessionPair.key.range : undefined;
+  const sessionLine = keyRange ? lc.linePos(keyRange[0]).line : undefined;
   if (sessionLine) meta.sessionLine = sessionLine;
   if (session !== undefined && session !== null && (typeof session !== 'object' || Array.isArray(session))) {
     findings.push({ id: 'config', severity: 'warn', message: '`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.', line: sessionLine });
