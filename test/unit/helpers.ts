@@ -3,6 +3,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { evaluate, type EvaluateOptions } from '../../src/core/evaluate';
+import type { SystemReport } from '../../src/core/model';
 
 /** The repository root (tests run from out/test/unit). */
 export const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -98,4 +100,12 @@ export function oneCheck<T extends { id: string }>(checks: readonly T[], id: str
   const cs = checksWith(checks, id);
   if (cs.length !== 1) throw new Error(`expected one ${id} check, got ${cs.length}: ${JSON.stringify(cs)}`);
   return cs[0];
+}
+
+/** Evaluate `dir` and return the report of system `id`; throws when that system is not detected. */
+export async function systemIn(dir: string, id: string, options: EvaluateOptions = {}): Promise<SystemReport> {
+  const r = await evaluate(dir, options);
+  const s = r.systems.find((x) => x.id === id);
+  if (!s) throw new Error(`${id} not detected in ${dir}; got ${r.systems.map((x) => x.id).join(',') || 'nothing'}`);
+  return s;
 }

@@ -1,35 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, utimesSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
 import { S2 } from '../../src/core/formats/s2';
 import { hasCommand, hasReason, parseManifest, s2Word, type ManifestInfo } from '../../src/core/formats/s2-ledger';
-import { cli, FIXTURES, gitInit, workspace, write } from './helpers';
+import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, oneCheck, systemIn, workspace, write } from './helpers';
 
-function fixture(name: string): string {
-  const dir = workspace();
-  cpSync(path.join(FIXTURES, 's2', name), dir, { recursive: true });
-  return dir;
-}
-
-async function s2(dir: string, confirmed: string[] = []): Promise<SystemReport> {
-  const r = await evaluate(dir, { confirmed });
-  const s = r.systems.find((x) => x.id === 'S2');
-  assert.ok(s, `S2 not detected in ${dir}`);
-  return s;
-}
-
-function only(s: SystemReport, id: string): Check[] {
-  return s.checks.filter((c) => c.id === id);
-}
-
-function one(s: SystemReport, id: string): Check {
-  const cs = only(s, id);
-  assert.equal(cs.length, 1, `${id}: ${JSON.stringify(cs)}`);
-  return cs[0];
-}
+const fixture = (name: string): string => fixtureCopy(`s2/${name}`);
+const s2 = (dir: string, confirmed: string[] = []): Promise<SystemReport> => systemIn(dir, 'S2', { confirmed });
+const only = (s: SystemReport, id: string): Check[] => checksWith(s.checks, id);
+const one = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
 
 test('S2 good workspace: every check passes, sections and flags as written', async () => {
   const dir = fixture('good');

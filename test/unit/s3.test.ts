@@ -1,38 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
 import { S3 } from '../../src/core/formats/s3';
 import { parseBranchHead, parseField, type S3Structure } from '../../src/core/formats/s3-state';
-import { cli, FIXTURES, git, gitInit, workspace, write } from './helpers';
+import { checksWith, cli, fixtureCopy, git, gitInit, oneCheck, systemIn, workspace, write } from './helpers';
+
+const fixture = (name: string): string => fixtureCopy(`s3/${name}`);
+const s3 = (dir: string, confirmed: string[] = []): Promise<SystemReport> => systemIn(dir, 'S3', { confirmed });
+const only = (s: SystemReport, id: string): Check[] => checksWith(s.checks, id);
+const one = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
 
 const PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
 const STATE = 'docs/state/STATE.md';
-
-function fixture(name: string): string {
-  const dir = workspace();
-  cpSync(path.join(FIXTURES, 's3', name), dir, { recursive: true });
-  return dir;
-}
-
-async function s3(dir: string, confirmed: string[] = []): Promise<SystemReport> {
-  const r = await evaluate(dir, { confirmed });
-  const s = r.systems.find((x) => x.id === 'S3');
-  assert.ok(s, `S3 not detected in ${dir}`);
-  return s;
-}
-
-function only(s: SystemReport, id: string): Check[] {
-  return s.checks.filter((c) => c.id === id);
-}
-
-function one(s: SystemReport, id: string): Check {
-  const cs = only(s, id);
-  assert.equal(cs.length, 1, `${id}: ${JSON.stringify(cs)}`);
-  return cs[0];
-}
 
 /** The good fixture in git, with the real HEAD written into its handoff (uncommitted, as after a checkpoint). */
 function goodRepo(full = false): string {

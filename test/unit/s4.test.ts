@@ -1,37 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
 import { S4 } from '../../src/core/formats/s4';
 import type { ProgressEntry, S4Structure } from '../../src/core/formats/s4-state';
-import { cli, FIXTURES, gitInit, workspace } from './helpers';
+import { cli, fixtureCopy, FIXTURES, gitInit, oneCheck, systemIn, workspace } from './helpers';
+
+const fixture = (name: string): string => fixtureCopy(`s4/${name}`);
+const s4 = (dir: string, confirmed: string[] = []): Promise<SystemReport> => systemIn(dir, 'S4', { confirmed });
+const one = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
 
 const STATE = '.agents/STATE.md';
-
-function fixture(name: string): string {
-  const dir = workspace();
-  cpSync(path.join(FIXTURES, 's4', name), dir, { recursive: true });
-  return dir;
-}
-
-async function s4(dir: string, confirmed: string[] = []): Promise<SystemReport> {
-  const r = await evaluate(dir, { confirmed });
-  const s = r.systems.find((x) => x.id === 'S4');
-  assert.ok(s, `S4 not detected in ${dir}`);
-  return s;
-}
-
-function only(s: SystemReport, id: string): Check[] {
-  return s.checks.filter((c) => c.id === id);
-}
-
-function one(s: SystemReport, id: string): Check {
-  const cs = only(s, id);
-  assert.equal(cs.length, 1, `${id}: ${JSON.stringify(cs)}`);
-  return cs[0];
-}
 
 test('S4 good workspace: every check passes; blocks, progress entries, checkpoint front matter', async () => {
   const dir = fixture('good');
