@@ -14,6 +14,8 @@ const common = {
   logLevel: 'warning',
   define: { __VERSION__: JSON.stringify(pkg.version) },
   legalComments: 'none',
+  // jsonc-parser's `main` is a UMD build whose internal requires esbuild cannot follow: take its ES module build.
+  mainFields: ['module', 'main'],
 };
 
 const targets = [

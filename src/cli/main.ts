@@ -18,6 +18,10 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   check: () => import('./commands/check'),
   context: () => import('./commands/context'),
   statusline: () => import('./commands/statusline'),
+  checkpoint: () => import('./commands/checkpoint'),
+  hook: () => import('./commands/hook'),
+  hooks: () => import('./commands/hooks'),
+  attest: () => import('./commands/attest'),
 };
 
 export async function usage(): Promise<string> {

@@ -1,0 +1,38 @@
+/**
+ * `session-ledger attest [--root DIR] [--dry-run] [--json]`: write S1's attestation sidecar
+ * `memory/.session-handoff.sha256` (lowercase hex SHA-256 of the handoff's bytes, no newline).
+ * Exit 0 written or already matching, 1 no handoff or refused, 2 bad usage.
+ */
+import * as path from 'node:path';
+import { applyAttest, planAttest, S1_HANDOFF_REL } from '../../core/attest';
+import { parse, resolveRoot } from '../args';
+import type { Io } from '../io';
+
+export const help = 'attest [--root DIR] [--dry-run] [--json]   write S1\'s memory/.session-handoff.sha256 for the handoff as it is now';
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { root: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
+  const root = await resolveRoot(values.root, io.cwd);
+  const plan = await planAttest(root);
+  if (!plan) {
+    io.stderr(`session-ledger attest: ${S1_HANDOFF_REL} not found (or not readable); nothing to attest.`);
+    return 1;
+  }
+  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
+  if (!values['dry-run']) {
+    try {
+      await applyAttest(plan);
+    } catch (err) {
+      io.stderr(`session-ledger attest: ${(err as Error)?.message ?? String(err)}`);
+      return 1;
+    }
+  }
+  if (values.json) {
+    io.stdout(JSON.stringify({ handoff: rel(plan.handoff), sidecar: rel(plan.sidecar), sha256: plan.hash, before: plan.status, written: !values['dry-run'] && plan.changed }, null, 2));
+  } else if (!plan.changed) {
+    io.stdout(`${rel(plan.sidecar)} already matches ${rel(plan.handoff)} (MATCH ${plan.hash}).`);
+  } else {
+    io.stdout(`${values['dry-run'] ? 'Would write' : 'Wrote'} ${rel(plan.sidecar)} = ${plan.hash} (was ${plan.status}${plan.current && plan.status === 'TAMPERED' ? `: ${plan.current}` : ''}).`);
+  }
+  return 0;
+}

@@ -1,0 +1,63 @@
+/**
+ * `session-ledger hook pre-compact|session-start [--root DIR]`: the Claude Code hooks. They read the
+ * hook JSON on stdin. pre-compact exits 2 with the reason on stderr to block a manual /compact, 0
+ * otherwise; anything unexpected (bad stdin, an internal error, a bad option) allows and is logged
+ * to `.claude/log/session-ledger-hook.log`. session-start prints the resume block after /clear and
+ * /compact and always exits 0.
+ */
+import { preCompactGuard } from '../../core/guard';
+import { appendHookLog, hookRoot } from '../../core/hook-io';
+import { sessionStartHook } from '../../core/session-start';
+import type { Io } from '../io';
+
+export const help = 'hook pre-compact|session-start [--root DIR]   the Claude Code hooks (hook JSON on stdin; pre-compact exits 2 to block)';
+
+function rootOpt(args: string[]): { root?: string; bad: string[] } {
+  const bad: string[] = [];
+  let root: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--root' && i + 1 < args.length) root = args[++i];
+    else if (a.startsWith('--root=')) root = a.slice(7);
+    else bad.push(a);
+  }
+  return { root, bad };
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const [which, ...rest] = args;
+  // A hook never fails the agent: whatever goes wrong here allows and is logged.
+  let stdin = '';
+  try {
+    stdin = await io.stdin();
+  } catch {
+    stdin = '';
+  }
+  const { root, bad } = rootOpt(rest);
+  try {
+    if (which === 'pre-compact') {
+      const d = await preCompactGuard(stdin, { env: io.env, cwd: io.cwd, root });
+      if (!d.allow) {
+        io.stderr(d.reason);
+        return 2;
+      }
+      return 0;
+    }
+    if (which === 'session-start') {
+      const r = await sessionStartHook(stdin, { env: io.env, cwd: io.cwd, root });
+      if (r.stdout) io.stdout(r.stdout);
+      return 0;
+    }
+    const where = root ?? hookRoot(null, io.env, io.cwd);
+    await appendHookLog(where, 'hook', `unknown hook '${which ?? ''}'${bad.length ? ` (${bad.join(' ')})` : ''}; allowed`);
+    io.stderr(`session-ledger hook: unknown hook '${which ?? ''}' (pre-compact|session-start); allowing.`);
+    return 0;
+  } catch (err) {
+    try {
+      await appendHookLog(root ?? hookRoot(null, io.env, io.cwd), `hook ${which ?? ''}`, `allow (internal error: ${(err as Error)?.message ?? String(err)})`);
+    } catch {
+      /* nothing left to do */
+    }
+    return 0;
+  }
+}

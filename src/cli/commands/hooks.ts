@@ -1,0 +1,71 @@
+/**
+ * `session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]`: wire the
+ * PreCompact guard and the SessionStart resume hook into `.claude/settings.json` (or
+ * `.claude/settings.local.json`) and install `.claude/hooks/session-ledger.cjs`; uninstall removes
+ * exactly that. Exit 0 done (or nothing to do), 1 refused, 2 bad usage.
+ */
+import * as path from 'node:path';
+import { applyHooksPlan, planDiff, planHooksInstall, planHooksUninstall, type HooksPlan } from '../../core/hooks-install';
+import { parse, resolveRoot } from '../args';
+import { UsageError, type Io } from '../io';
+
+export const help = 'hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]   add/remove the Claude Code guard hooks (.claude/settings.json)';
+
+function describe(plan: HooksPlan, root: string, dry: boolean): string[] {
+  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
+  const out: string[] = [];
+  const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
+  const verb = dry ? 'would' : 'did';
+  if (!plan.changed) {
+    out.push(plan.action === 'install' ? `Hooks already installed in ${rel(plan.settingsPath)}; nothing to do.` : `No Session Ledger hooks in ${rel(plan.settingsPath)}; nothing to do.`);
+    return out;
+  }
+  if (plan.action === 'install') {
+    if (plan.script === 'write') out.push(`${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} (the bundled CLI; it needs only node).`);
+    if (settingsChanged) out.push(`${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual) and hooks.SessionStart (matcher clear|compact|startup|resume) to ${rel(plan.settingsPath)}.`);
+  } else {
+    if (settingsChanged) out.push(`${dry ? 'Would remove' : 'Removed'} the Session Ledger hooks from ${rel(plan.settingsPath)}${plan.deleteSettings ? ` (left empty: the file ${verb === 'would' ? 'would be' : 'was'} removed)` : ''}.`);
+    if (plan.script === 'remove') out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.scriptPath)}.`);
+  }
+  out.push(...plan.notes);
+  return out;
+}
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    {
+      root: { type: 'string' },
+      local: { type: 'boolean' },
+      statusline: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      'cli-bundle': { type: 'string' },
+    },
+    true,
+  );
+  const [action, ...extra] = positionals;
+  if ((action !== 'install' && action !== 'uninstall') || extra.length) throw new UsageError('hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]');
+  if (action === 'uninstall' && values.statusline) throw new UsageError('--statusline is for install (uninstall always puts your statusLine back)');
+  const root = await resolveRoot(values.root, io.cwd);
+  const cliBundle = values['cli-bundle'] ? path.resolve(io.cwd, values['cli-bundle']) : undefined;
+  const plan = action === 'install' ? await planHooksInstall(root, { local: values.local, statusline: values.statusline, cliBundle }) : await planHooksUninstall(root, { local: values.local });
+  if (plan.error) {
+    io.stderr(`session-ledger hooks ${action}: ${plan.error}`);
+    return 1;
+  }
+  const dry = Boolean(values['dry-run']);
+  if (dry) {
+    io.stdout([...describe(plan, root, true), ...(plan.deleteSettings || plan.after !== (plan.before ?? '') ? ['', ...planDiff(plan)] : [])].join('\n'));
+    return 0;
+  }
+  try {
+    await applyHooksPlan(plan, { cliBundle });
+  } catch (err) {
+    io.stderr(`session-ledger hooks ${action}: ${(err as Error)?.message ?? String(err)}`);
+    return 1;
+  }
+  const lines = describe(plan, root, false);
+  if (action === 'install' && plan.changed) lines.push('Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : ''));
+  io.stdout(lines.join('\n'));
+  return 0;
+}

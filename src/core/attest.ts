@@ -1,0 +1,80 @@
+/**
+ * S1's attestation sidecar: `memory/.session-handoff.sha256` holds the lowercase hex SHA-256 of
+ * the handoff's raw bytes, no trailing newline (the seed's `write-receipt` refresh, without the
+ * receipt log). Preview with `planAttest`, write with `applyAttest`.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeAtomic, WriteRefused } from './atomic';
+import { readTextFile, sha256 } from './fsread';
+
+export const S1_HANDOFF_REL = 'memory/session-handoff-LATEST.md';
+export const SIDECAR_NAME = '.session-handoff.sha256';
+/** Where S1's handoff may live: the seed's path, then the older `.claude/memory/` default. */
+export const S1_HANDOFF_CANDIDATES = [S1_HANDOFF_REL, '.claude/memory/session-handoff-LATEST.md'];
+
+export interface AttestPlan {
+  /** Absolute path of the handoff. */
+  handoff: string;
+  /** Absolute path of the sidecar. */
+  sidecar: string;
+  /** SHA-256 of the handoff's bytes now. */
+  hash: string;
+  /** The sidecar's content now (trimmed), or null when there is none. */
+  current: string | null;
+  /** MATCH: the sidecar already holds the hash; TAMPERED: it holds another; NO_SIDECAR. */
+  status: 'MATCH' | 'TAMPERED' | 'NO_SIDECAR';
+  changed: boolean;
+  /** SHA-256 of the sidecar's bytes as read (null when missing), for the write. */
+  sidecarHash: string | null;
+}
+
+/** What `attest` would write, or null when there is no handoff (or it cannot be read). */
+export async function planAttest(root: string, handoffRel?: string): Promise<AttestPlan | null> {
+  if (handoffRel === undefined) {
+    for (const c of S1_HANDOFF_CANDIDATES) {
+      const p = await planAttest(root, c);
+      if (p) return p;
+    }
+    return null;
+  }
+  const handoff = path.resolve(root, handoffRel);
+  let bytes: Buffer;
+  try {
+    const st = await fs.stat(handoff);
+    if (!st.isFile()) return null;
+    bytes = await fs.readFile(handoff);
+  } catch {
+    return null;
+  }
+  const hash = sha256(bytes);
+  const sidecar = path.join(path.dirname(handoff), SIDECAR_NAME);
+  const f = await readTextFile(sidecar, 4096);
+  const current = f.ok ? f.text.trim() : null;
+  const sidecarHash = f.ok ? f.hash : null;
+  const status = current === null ? 'NO_SIDECAR' : current.toLowerCase() === hash ? 'MATCH' : 'TAMPERED';
+  // A sidecar that matches but carries a newline or upper case is rewritten to the seed's exact form.
+  const exact = f.ok && f.bytes.toString('utf8') === hash;
+  return { handoff, sidecar, hash, current, status, changed: !exact, sidecarHash };
+}
+
+/**
+ * Write the sidecar for the handoff as it is now. Refuses when the sidecar changed since the plan,
+ * or when the handoff changed between reading and writing (its hash would be wrong).
+ */
+export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
+  if (!plan.changed) return plan;
+  await writeAtomic(plan.sidecar, plan.hash, {
+    expectHash: plan.sidecarHash,
+    beforeRename: async () => {
+      let now: string | null = null;
+      try {
+        now = sha256(await fs.readFile(plan.handoff));
+      } catch {
+        now = null;
+      }
+      if (now !== plan.hash) throw new WriteRefused(`${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`, 'changed');
+    },
+  });
+  return { ...plan, current: plan.hash, status: 'MATCH', changed: false, sidecarHash: sha256(plan.hash) };
+}

@@ -1,0 +1,115 @@
+/**
+ * Claude Code's hook contract as the guard hooks see it: the JSON payload on stdin, the project
+ * root it names, and the one-line log `.claude/log/session-ledger-hook.log`.
+ */
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
+import { writeAtomic } from './atomic';
+import { readTextFile } from './fsread';
+
+export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
+const HOOK_LOG_MAX = 256 * 1024;
+
+/** The fields Claude Code sends (PreCompact and SessionStart); anything else is kept but ignored. */
+export interface HookPayload {
+  session_id?: unknown;
+  transcript_path?: unknown;
+  cwd?: unknown;
+  hook_event_name?: unknown;
+  /** PreCompact: `manual` | `auto`. */
+  trigger?: unknown;
+  custom_instructions?: unknown;
+  /** SessionStart: `startup` | `resume` | `clear` | `compact`. */
+  source?: unknown;
+  [key: string]: unknown;
+}
+
+export type ParsedPayload = { ok: true; payload: HookPayload } | { ok: false; error: string };
+
+/** Parse stdin: a JSON object, or the reason it is not one. */
+export function parsePayload(text: string): ParsedPayload {
+  const t = text.replace(/^\uFEFF/, '').trim();
+  if (t === '') return { ok: false, error: 'empty stdin' };
+  let v: unknown;
+  try {
+    v = JSON.parse(t);
+  } catch (err) {
+    return { ok: false, error: `stdin is not JSON (${(err as Error).message})` };
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { ok: false, error: 'stdin is not a JSON object' };
+  return { ok: true, payload: v as HookPayload };
+}
+
+export function str(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function inside(child: string, parent: string): boolean {
+  const r = path.relative(parent, child);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/**
+ * The project root of a hook run: `$CLAUDE_PROJECT_DIR` when the payload's `cwd` lies inside it
+ * (the agent may have `cd`-ed into a subfolder), else the payload's `cwd`, else
+ * `$CLAUDE_PROJECT_DIR`, else the process's working directory.
+ */
+export function hookRoot(payload: HookPayload | null, env: NodeJS.ProcessEnv, fallback: string): string {
+  const cwdRaw = str(payload?.cwd);
+  const cwd = cwdRaw && path.isAbsolute(cwdRaw) && isDir(cwdRaw) ? path.resolve(cwdRaw) : null;
+  const projRaw = str(env.CLAUDE_PROJECT_DIR);
+  const proj = projRaw && path.isAbsolute(projRaw) && isDir(projRaw) ? path.resolve(projRaw) : null;
+  if (proj && (!cwd || inside(cwd, proj))) return proj;
+  return cwd ?? proj ?? path.resolve(fallback);
+}
+
+export interface HookRunOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Where the hook runs (fallback for the project root). */
+  cwd?: string;
+  /** Overrides the root taken from the payload / `$CLAUDE_PROJECT_DIR`. */
+  root?: string;
+  now?: number;
+  /** Write to `.claude/log/session-ledger-hook.log` (default true). */
+  log?: boolean;
+}
+
+/** One hook run: its options resolved, its stdin parsed, its project root found. */
+export function hookRun(stdin: string, opts: HookRunOptions): { env: NodeJS.ProcessEnv; now: number; parsed: ParsedPayload; root: string } {
+  const env = opts.env ?? process.env;
+  const parsed = parsePayload(stdin);
+  const root = opts.root ? path.resolve(opts.root) : hookRoot(parsed.ok ? parsed.payload : null, env, opts.cwd ?? process.cwd());
+  return { env, now: opts.now ?? Date.now(), parsed, root };
+}
+
+/**
+ * Append one line to `.claude/log/session-ledger-hook.log` (atomically: read, append, replace; the
+ * log keeps its newest 256 KB). Never throws: a log that cannot be written is not worth failing for.
+ */
+export async function appendHookLog(root: string, event: string, message: string, now = Date.now()): Promise<void> {
+  const file = path.join(root, HOOK_LOG_REL);
+  const line = `${new Date(now).toISOString()} ${event} ${message.replace(/[\r\n]+/g, ' ')}\n`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const f = await readTextFile(file, HOOK_LOG_MAX * 2);
+      let old = f.ok ? f.text : '';
+      if (!f.ok && f.kind !== 'missing') return;
+      if (old.length + line.length > HOOK_LOG_MAX) {
+        old = old.slice(old.length + line.length - HOOK_LOG_MAX);
+        old = old.slice(old.indexOf('\n') + 1);
+      }
+      await writeAtomic(file, old + line, { expectHash: f.ok ? (f.truncated ? undefined : f.hash) : null });
+      return;
+    } catch {
+      /* a concurrent hook wrote the log: read it again */
+    }
+  }
+}

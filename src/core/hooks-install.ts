@@ -1,0 +1,419 @@
+/**
+ * `session-ledger hooks install|uninstall`: wire the PreCompact guard and the SessionStart resume
+ * hook into `.claude/settings.json` (or `.claude/settings.local.json`), in Claude Code's shape:
+ *
+ *     "hooks": {
+ *       "PreCompact":   [{ "matcher": "manual", "hooks": [{ "type": "command", "command": "node \"$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs\" hook pre-compact", "timeout": 30 }] }],
+ *       "SessionStart": [{ "matcher": "clear|compact|startup|resume", "hooks": [{ … "hook session-start" … }] }]
+ *     }
+ *
+ * The settings are edited span by span (comments, formatting, every other setting and hook stay
+ * byte for byte); the commands call one self-contained script, `.claude/hooks/session-ledger.cjs`
+ * (the bundled CLI: it needs only `node`). Installing twice changes nothing; uninstall removes
+ * exactly what install added. `statusline` also wires the context meter's relay as `statusLine`,
+ * keeping the user's own statusLine command as the command it wraps (uninstall puts it back).
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { getNodeValue } from 'jsonc-parser';
+import { writeAtomic, WriteRefused } from './atomic';
+import { readTextFile } from './fsread';
+import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
+
+export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
+export const SETTINGS_REL = '.claude/settings.json';
+export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
+/** How every installed command calls the script. */
+export const SCRIPT_CMD = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs"';
+export const HOOK_TIMEOUT_S = 30;
+const OURS = '.claude/hooks/session-ledger.cjs';
+
+export type HookEvent = 'PreCompact' | 'SessionStart';
+export const HOOK_EVENTS: readonly HookEvent[] = ['PreCompact', 'SessionStart'];
+
+interface HookEntry {
+  type: 'command';
+  command: string;
+  timeout: number;
+}
+interface HookGroup {
+  matcher: string;
+  hooks: HookEntry[];
+}
+
+/** The matcher group install adds for each event. */
+export function hookGroup(event: HookEvent): HookGroup {
+  return event === 'PreCompact'
+    ? { matcher: 'manual', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook pre-compact`, timeout: HOOK_TIMEOUT_S }] }
+    : { matcher: 'clear|compact|startup|resume', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook session-start`, timeout: HOOK_TIMEOUT_S }] };
+}
+
+export interface HooksPlan {
+  settingsPath: string;
+  /** The settings text as read (null: the file does not exist). */
+  before: string | null;
+  /** The settings text after the change ('' with `deleteSettings`). */
+  after: string;
+  scriptPath: string;
+  /** Anything to do (settings or script). */
+  changed: boolean;
+  action: 'install' | 'uninstall';
+  /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
+  beforeHash: string | null;
+  /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
+  script: 'write' | 'keep' | 'remove';
+  /** The bundled CLI that install copies. */
+  cliBundle: string | null;
+  /** Uninstall left nothing but `{}`: the settings file is removed. */
+  deleteSettings: boolean;
+  /** Why nothing can be planned (settings that do not parse, a `hooks` that is not an object …). */
+  error?: string;
+  /** What was done to the statusLine, if anything, and other remarks. */
+  notes: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The bundled CLI to copy: the running `dist/cli.js` (or installed script), else the repository's build. */
+export function defaultCliBundle(): string | null {
+  const cands: string[] = [];
+  const main = require.main?.filename;
+  if (main && /^(cli\.js|session-ledger\.cjs)$/.test(path.basename(main))) cands.push(main);
+  cands.push(path.join(__dirname, 'cli.js'), path.resolve(__dirname, '..', '..', 'dist', 'cli.js'), path.resolve(__dirname, '..', '..', '..', 'dist', 'cli.js'));
+  return cands.find((c) => existsSync(c)) ?? null;
+}
+
+/** The bundle's bytes as installed: without the source-map comment (the map is not copied). */
+async function scriptBytes(bundle: string): Promise<Buffer> {
+  const text = (await fs.readFile(bundle)).toString('utf8');
+  return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function isOurHook(h: unknown): boolean {
+  return isObj(h) && typeof h.command === 'string' && h.command.includes(OURS) && / hook (pre-compact|session-start)\b/.test(h.command);
+}
+
+function groupHasOurs(g: unknown): boolean {
+  return isObj(g) && Array.isArray(g.hooks) && g.hooks.some(isOurHook);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** POSIX shell single-quoting (the relay runs one argument after `--` through the shell). */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const RELAY = `${SCRIPT_CMD} statusline`;
+
+/** The statusLine command that relays to `wrapped` (or stands alone). */
+export function relayCommand(wrapped: string | null): string {
+  return wrapped ? `${RELAY} -- ${shellQuote(wrapped)}` : RELAY;
+}
+
+/** Our relay command → the command it wraps (null: none); undefined when it is not ours. */
+export function unwrapRelay(cmd: string): string | null | undefined {
+  if (cmd === RELAY) return null;
+  if (!cmd.startsWith(`${RELAY} -- '`) || !cmd.endsWith("'")) return undefined;
+  const body = cmd.slice(`${RELAY} -- '`.length, -1);
+  // Only what shellQuote produces: `'\''` for each quote, no other quote inside.
+  if (body.replace(/'\\''/g, '').includes("'")) return undefined;
+  return body.replace(/'\\''/g, "'");
+}
+
+interface Loaded {
+  text: string;
+  before: string | null;
+  beforeHash: string | null;
+  value: Record<string, unknown>;
+  error?: string;
+}
+
+async function loadSettings(file: string): Promise<Loaded> {
+  const f = await readTextFile(file, 4 * 1024 * 1024);
+  if (!f.ok) {
+    if (f.kind === 'missing') return { text: '', before: null, beforeHash: null, value: {} };
+    return { text: '', before: null, beforeHash: null, value: {}, error: `${file}: ${f.message}` };
+  }
+  if (f.truncated) return { text: f.text, before: f.text, beforeHash: f.hash, value: {}, error: `${file} is too large to edit safely` };
+  const base = { text: f.text, before: f.text, beforeHash: f.hash };
+  if (f.text.trim() === '') return { ...base, value: {} };
+  const { root, errors } = parse(f.text);
+  if (errors.length || !root || root.type !== 'object') {
+    return { ...base, value: {}, error: `${file} is not a valid JSON object (fix it by hand first; nothing was changed)` };
+  }
+  return { ...base, value: getNodeValue(root) as Record<string, unknown> };
+}
+
+function valueOf(text: string): Record<string, unknown> {
+  const { root } = parse(text);
+  const v = root ? (getNodeValue(root) as unknown) : {};
+  return isObj(v) ? v : {};
+}
+
+function settingsFile(root: string, local?: boolean): string {
+  return path.join(path.resolve(root), local ? SETTINGS_LOCAL_REL : SETTINGS_REL);
+}
+
+function basePlan(action: HooksPlan['action'], settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
+  return {
+    settingsPath,
+    before: l.before,
+    after: l.before ?? '',
+    scriptPath,
+    changed: false,
+    action,
+    beforeHash: l.beforeHash,
+    script: 'keep',
+    cliBundle: null,
+    deleteSettings: false,
+    notes: [],
+    ...(l.error ? { error: l.error } : {}),
+  };
+}
+
+/** Remove our hooks of `event`; drop the event's array when we emptied it. */
+function removeOurs(text: string, event: HookEvent): { text: string; removed: boolean } {
+  let removed = false;
+  for (let guard = 0; guard < 1000; guard++) {
+    const hooks = valueOf(text).hooks;
+    const arr = isObj(hooks) ? hooks[event] : undefined;
+    if (!Array.isArray(arr)) break;
+    const i = arr.map(groupHasOurs).lastIndexOf(true);
+    if (i < 0) break;
+    const g = arr[i] as { hooks: unknown[] };
+    const next = g.hooks.every(isOurHook) ? removeAt(text, ['hooks', event, i]) : removeAt(text, ['hooks', event, i, 'hooks', g.hooks.map(isOurHook).lastIndexOf(true)]);
+    if (next === null) break;
+    text = next;
+    removed = true;
+  }
+  if (removed) {
+    const hooks = valueOf(text).hooks;
+    if (isObj(hooks) && Array.isArray(hooks[event]) && (hooks[event] as unknown[]).length === 0) text = removeAt(text, ['hooks', event]) ?? text;
+  }
+  return { text, removed };
+}
+
+export async function planHooksInstall(root: string, opts: { local?: boolean; statusline?: boolean; cliBundle?: string } = {}): Promise<HooksPlan> {
+  const settingsPath = settingsFile(root, opts.local);
+  const scriptPath = path.join(path.resolve(root), SCRIPT_REL);
+  const l = await loadSettings(settingsPath);
+  const plan = basePlan('install', settingsPath, scriptPath, l);
+  plan.cliBundle = opts.cliBundle ? path.resolve(opts.cliBundle) : defaultCliBundle();
+  if (plan.error) return plan;
+  if (!plan.cliBundle || !existsSync(plan.cliBundle)) {
+    plan.error = `the bundled CLI to install was not found${plan.cliBundle ? ` at ${plan.cliBundle}` : ''} (build it with \`npm run build\`)`;
+    return plan;
+  }
+  const v = l.value;
+  if (v.hooks !== undefined && !isObj(v.hooks)) return { ...plan, error: `"hooks" in ${settingsPath} is not an object; fix it by hand first` };
+  for (const e of HOOK_EVENTS) {
+    const arr = isObj(v.hooks) ? v.hooks[e] : undefined;
+    if (arr !== undefined && !Array.isArray(arr)) return { ...plan, error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first` };
+  }
+
+  let text = l.text.trim() === '' ? '' : l.text;
+  if (text === '') {
+    text = newSettingsText(Boolean(opts.statusline));
+    if (opts.statusline) plan.notes.push('statusLine: the context relay was added.');
+  } else {
+    const missing: HookEvent[] = [];
+    for (const e of HOOK_EVENTS) {
+      const hooks = valueOf(text).hooks;
+      const arr = isObj(hooks) ? hooks[e] : undefined;
+      if (!Array.isArray(arr)) {
+        missing.push(e);
+        continue;
+      }
+      const mine = arr.map((g, i) => (groupHasOurs(g) ? i : -1)).filter((i) => i >= 0);
+      if (mine.length === 1 && sameJson(arr[mine[0]], hookGroup(e))) continue;
+      if (mine.length === 1 && (arr[mine[0]] as HookGroup).hooks.every(isOurHook)) {
+        text = replaceValue(text, ['hooks', e, mine[0]], hookGroup(e)) ?? text;
+        continue;
+      }
+      text = removeOurs(text, e).text;
+      const after = valueOf(text).hooks;
+      text = (isObj(after) && Array.isArray(after[e]) ? insertChild(text, ['hooks', e], hookGroup(e)) : insertChild(text, ['hooks'], [hookGroup(e)], e)) ?? text;
+    }
+    if (missing.length) {
+      const groups = Object.fromEntries(missing.map((e) => [e, [hookGroup(e)]]));
+      if (isObj(valueOf(text).hooks)) for (const e of missing) text = insertChild(text, ['hooks'], groups[e], e) ?? text;
+      else text = insertChild(text, [], groups, 'hooks') ?? text;
+    }
+    if (opts.statusline) text = wireStatusLine(text, plan.notes);
+  }
+  plan.after = text;
+  const want = await scriptBytes(plan.cliBundle);
+  let have: Buffer | null = null;
+  try {
+    have = await fs.readFile(scriptPath);
+  } catch {
+    have = null;
+  }
+  plan.script = have && have.equals(want) ? 'keep' : 'write';
+  plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write';
+  return plan;
+}
+
+/** A new settings file, written whole in Claude Code's usual two-space style. */
+function newSettingsText(statusline: boolean): string {
+  const obj: Record<string, unknown> = { hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, [hookGroup(e)]])) };
+  if (statusline) obj.statusLine = { type: 'command', command: relayCommand(null) };
+  return `${JSON.stringify(obj, null, 2)}\n`;
+}
+
+function wireStatusLine(text: string, notes: string[]): string {
+  const sl = valueOf(text).statusLine;
+  if (sl === undefined) {
+    notes.push('statusLine: the context relay was added.');
+    return insertChild(text, [], { type: 'command', command: relayCommand(null) }, 'statusLine') ?? text;
+  }
+  if (!isObj(sl) || typeof sl.command !== 'string') {
+    notes.push('statusLine: yours is not a command; it was left alone (the relay was not wired).');
+    return text;
+  }
+  if (unwrapRelay(sl.command) !== undefined) return text; // already ours
+  notes.push(`statusLine: the relay now wraps your command (${sl.command}); uninstall puts it back.`);
+  return replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text;
+}
+
+function unwireStatusLine(text: string, notes: string[]): string {
+  const sl = valueOf(text).statusLine;
+  if (!isObj(sl) || typeof sl.command !== 'string') return text;
+  const wrapped = unwrapRelay(sl.command);
+  if (wrapped === undefined) return text;
+  if (wrapped === null) {
+    notes.push('statusLine: the context relay was removed.');
+    return removeAt(text, ['statusLine']) ?? text;
+  }
+  notes.push(`statusLine: your command is back (${wrapped}).`);
+  return replaceValue(text, ['statusLine', 'command'], wrapped) ?? text;
+}
+
+export async function planHooksUninstall(root: string, opts: { local?: boolean } = {}): Promise<HooksPlan> {
+  const abs = path.resolve(root);
+  const settingsPath = settingsFile(abs, opts.local);
+  const scriptPath = path.join(abs, SCRIPT_REL);
+  const l = await loadSettings(settingsPath);
+  const plan = basePlan('uninstall', settingsPath, scriptPath, l);
+  if (plan.error) return plan;
+  let text = l.text;
+  let removed = false;
+  if (l.before !== null && l.text.trim() !== '') {
+    for (const e of HOOK_EVENTS) {
+      const r = removeOurs(text, e);
+      text = r.text;
+      removed ||= r.removed;
+    }
+    if (removed) {
+      const hooks = valueOf(text).hooks;
+      if (isObj(hooks) && Object.keys(hooks).length === 0 && parse(text).root) {
+        const node = parse(text).root!.children?.find((p) => p.children?.[0]?.value === 'hooks');
+        const inner = node?.children?.[1];
+        // Only an empty `{}` goes: a `hooks` holding a comment stays.
+        if (inner && text.slice(inner.offset, inner.offset + inner.length).replace(/\s/g, '') === '{}') text = removeAt(text, ['hooks']) ?? text;
+      }
+    }
+    text = unwireStatusLine(text, plan.notes);
+  }
+  plan.after = text;
+  // A settings file exactly as install creates it from nothing goes away again.
+  if (l.before !== null && removed && [false, true].some((sl) => l.before === newSettingsText(sl))) {
+    plan.deleteSettings = true;
+    plan.after = '';
+  }
+  // The script goes when no settings file calls it any more.
+  const other = settingsFile(abs, !opts.local);
+  const of = await readTextFile(other);
+  const otherText = of.ok ? of.text : '';
+  const stillUsed = otherText.includes(OURS) || (!plan.deleteSettings && plan.after.includes(OURS));
+  plan.script = existsSync(scriptPath) && !stillUsed ? 'remove' : 'keep';
+  plan.changed = plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove';
+  return plan;
+}
+
+/** Carry out a plan. Refuses (WriteRefused) when the settings file changed since the plan was made. */
+export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string } = {}): Promise<void> {
+  if (plan.error) throw new WriteRefused(plan.error, 'io');
+  if (!plan.changed) return;
+  const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
+  if (plan.action === 'install') {
+    // The script first: the settings never name a script that is not there.
+    if (plan.script === 'write') {
+      const bundle = opts.cliBundle ?? plan.cliBundle;
+      if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
+      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755 });
+      await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
+    }
+    if (settingsChanged) await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash });
+    return;
+  }
+  if (settingsChanged) {
+    if (plan.deleteSettings) {
+      const now = await readTextFile(plan.settingsPath);
+      if (!now.ok || now.hash !== plan.beforeHash) throw new WriteRefused(`${plan.settingsPath} changed since it was read; nothing was written. Run it again.`, 'changed');
+      await fs.rm(plan.settingsPath);
+    } else {
+      await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash });
+    }
+  }
+  if (plan.script === 'remove') {
+    await fs.rm(plan.scriptPath, { force: true });
+    // The folder too, when install made it and nothing else lives there.
+    await fs.rmdir(path.dirname(plan.scriptPath)).catch(() => undefined);
+  }
+  // And `.claude/` itself when uninstall left it empty (install created it for a new settings file).
+  await fs.rmdir(path.dirname(plan.settingsPath)).catch(() => undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** A line diff of the settings change, for `--dry-run`. */
+export function planDiff(plan: HooksPlan): string[] {
+  const a = (plan.before ?? '').split(/\r?\n/);
+  const b = plan.deleteSettings ? [] : plan.after.split(/\r?\n/);
+  const out: string[] = [`--- ${plan.settingsPath}${plan.before === null ? ' (new file)' : ''}`, `+++ ${plan.settingsPath}${plan.deleteSettings ? ' (removed)' : ''}`];
+  if (a.length * b.length > 4_000_000) {
+    out.push(...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`));
+    return out;
+  }
+  // Longest common subsequence, then the changed lines with two lines of context.
+  const n = a.length;
+  const m = b.length;
+  const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i][j] = a[i] === b[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
+  const rows: Array<{ t: ' ' | '-' | '+'; s: string }> = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) rows.push({ t: ' ', s: a[i++] }), j++;
+    else if (j < m && (i >= n || dp[i][j + 1] >= dp[i + 1][j])) rows.push({ t: '+', s: b[j++] });
+    else rows.push({ t: '-', s: a[i++] });
+  }
+  const keep = rows.map((r, k) => r.t !== ' ' || rows.slice(Math.max(0, k - 2), k + 3).some((x) => x.t !== ' '));
+  let gap = false;
+  rows.forEach((r, k) => {
+    if (keep[k]) {
+      out.push(`${r.t}${r.s}`);
+      gap = false;
+    } else if (!gap) {
+      out.push('@@');
+      gap = true;
+    }
+  });
+  return out;
+}
+
+/** Does `text`'s settings call our hooks? (For views: "guard installed".) */
+export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {
+  const hooks = valueOf(text).hooks;
+  const has = (e: HookEvent) => isObj(hooks) && Array.isArray(hooks[e]) && (hooks[e] as unknown[]).some(groupHasOurs);
+  return { PreCompact: has('PreCompact'), SessionStart: has('SessionStart') };
+}
+

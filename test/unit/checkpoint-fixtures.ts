@@ -1,0 +1,143 @@
+/** State files and Claude Code hook payloads shared by the checkpoint / guard / hook tests. */
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { cli, gitInit, workspace, type CliResult } from './helpers';
+
+export const S3_STATE = `# State
+
+## Handoff
+
+- **Status:** building the guard hooks
+- **Phase:** 2
+- **Branch / HEAD:** main
+- **Gates:** checks green, tests 42/42
+- **Now ▶** wire the PreCompact hook into .claude/settings.json and run it by hand with a manual payload
+- **Blocked on:** nothing
+
+## Log
+
+### 2026-11-30 - guard hooks
+- Done: marker format
+- Stopped at: hook wiring
+`;
+
+export const S2_SKELETON = `# Session Ledger
+
+## TASK
+
+## NEXT
+
+## OPEN
+
+## DECIDED
+
+## VERIFIED
+
+## DROPPED
+
+## PLAN
+`;
+
+export const S0_CONFIG = `session:\n  ledger: true\n`;
+export const S0_LEDGER = `# Session Ledger
+
+_Last updated: 2026-05-04T14:20:00Z_
+
+## Goal
+Ship CSV export for the invoices page; done when \`npm test\` passes.
+
+## Constraints/Assumptions
+- Node 20, no new runtime dependencies
+- Dates are exported in UTC \`UNCONFIRMED\`
+
+## Key Decisions
+- Stream rows with a generator
+
+## State
+
+### Done
+- Added exportCsv()
+
+### Now
+Wire exportCsv() into the Export button in src/invoices.ts and pass the current filter.
+
+### Next
+Add an end-to-end test that downloads the file.
+
+## Open Questions
+- Should totals include tax? \`UNCONFIRMED\`
+
+## Working Set
+- Commands: \`npm test -- export\`
+`;
+
+/** A git workspace holding S3's STATE.md (committed). */
+export function s3Workspace(extra: Record<string, string> = {}): string {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, ...extra });
+  gitInit(dir);
+  return dir;
+}
+
+export const SID = '0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a';
+export const OTHER_SID = 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f';
+
+/** Claude Code's project folder name for a path. */
+export function encoded(abs: string): string {
+  return abs.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/** The PreCompact payload exactly as Claude Code sends it. */
+export function preCompact(cwd: string, o: { sessionId?: string | null; trigger?: string; extra?: Record<string, unknown> } = {}): string {
+  const sid = o.sessionId === undefined ? SID : o.sessionId;
+  const p: Record<string, unknown> = {
+    ...(sid === null ? {} : { session_id: sid }),
+    transcript_path: `/home/u/.claude/projects/${encoded(cwd)}/${sid ?? 'x'}.jsonl`,
+    cwd,
+    hook_event_name: 'PreCompact',
+    trigger: o.trigger ?? 'manual',
+    custom_instructions: '',
+    ...o.extra,
+  };
+  return JSON.stringify(p);
+}
+
+/** The SessionStart payload exactly as Claude Code sends it. */
+export function sessionStart(cwd: string, source: string, o: { sessionId?: string | null; extra?: Record<string, unknown> } = {}): string {
+  const sid = o.sessionId === undefined ? SID : o.sessionId;
+  return JSON.stringify({
+    ...(sid === null ? {} : { session_id: sid }),
+    transcript_path: `/home/u/.claude/projects/${encoded(cwd)}/${sid ?? 'x'}.jsonl`,
+    cwd,
+    hook_event_name: 'SessionStart',
+    source,
+    ...o.extra,
+  });
+}
+
+/** An empty Claude config folder, so no real transcript of the machine is ever picked up. */
+export function emptyClaudeHome(): string {
+  return workspace({}, 'sl-claude-');
+}
+
+/** Run the CLI with a controlled environment (no real ~/.claude, no project dir of an enclosing session). */
+export function run(args: string[], o: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+  return cli(args, { cwd: o.cwd, input: o.input, env: { CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: '', SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '', ...o.env } });
+}
+
+/** Set a file's mtime to `msAgo` milliseconds before now. */
+export function age(file: string, msAgo: number): void {
+  const t = (Date.now() - msAgo) / 1000;
+  utimesSync(file, t, t);
+}
+
+/** A Claude Code transcript for `root` under `home` (the context meter's discovery reads it). */
+export function transcript(home: string, root: string, sessionId: string): string {
+  const dir = path.join(home, 'projects', encoded(root));
+  mkdirSync(dir, { recursive: true });
+  const f = path.join(dir, `${sessionId}.jsonl`);
+  writeFileSync(
+    f,
+    `${JSON.stringify({ type: 'user', sessionId, cwd: root, message: { role: 'user', content: 'hi' }, uuid: 'u1', timestamp: new Date().toISOString() })}\n`,
+  );
+  return f;
+}

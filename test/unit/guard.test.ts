@@ -1,0 +1,185 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { preCompactGuard } from '../../src/core/guard';
+import { HOOK_LOG_REL } from '../../src/core/hook-io';
+import { parseMarker } from '../../src/core/marker';
+import { workspace, write } from './helpers';
+import { age, OTHER_SID, preCompact, run, s3Workspace, S2_SKELETON, SID } from './checkpoint-fixtures';
+
+const HOUR = 3_600_000;
+
+function hook(dir: string, input: string, env: NodeJS.ProcessEnv = {}) {
+  return run(['hook', 'pre-compact'], { cwd: dir, input, env });
+}
+
+function logOf(dir: string): string {
+  const f = path.join(dir, HOOK_LOG_REL);
+  return existsSync(f) ? readFileSync(f, 'utf8') : '';
+}
+
+test('no marker: a manual /compact is blocked with exit 2 and a reason that says what to do', () => {
+  const dir = s3Workspace();
+  const r = hook(dir, preCompact(dir));
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /Compaction stopped: no checkpoint has run in this session/);
+  assert.match(r.stderr, new RegExp(`\\.claude/\\.checkpoint-ready\\.${SID}`));
+  assert.match(r.stderr, /session-ledger checkpoint/);
+  assert.match(r.stderr, /nothing-to-preserve/);
+  // One paragraph: no blank line inside the reason.
+  assert.doesNotMatch(r.stderr.trim(), /\n\s*\n/);
+  assert.match(logOf(dir), /pre-compact BLOCK \(no marker/);
+});
+
+test('auto compactions always pass, marker or not', () => {
+  const dir = s3Workspace();
+  const r = hook(dir, preCompact(dir, { trigger: 'auto' }));
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  assert.match(logOf(dir), /allow \(trigger=auto/);
+});
+
+test('after `session-ledger checkpoint --session` the same payload is allowed', () => {
+  const dir = s3Workspace();
+  assert.equal(hook(dir, preCompact(dir)).code, 2);
+  const c = run(['checkpoint', '--root', dir, '--session', SID]);
+  assert.equal(c.code, 0, c.stderr);
+  const r = hook(dir, preCompact(dir));
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, '');
+});
+
+test('a marker of another session does not count; the shared marker counts only unsigned or signed by this session', async () => {
+  const dir = s3Workspace();
+  write(dir, `.claude/.checkpoint-ready.${OTHER_SID}`, `${OTHER_SID} 2026-01-01T00:00:00Z WORKING\n`);
+  assert.equal((await preCompactGuard(preCompact(dir), { log: false })).rule, 'no-marker');
+
+  write(dir, '.claude/.checkpoint-ready', `${OTHER_SID}\n`);
+  const foreign = hook(dir, preCompact(dir));
+  assert.equal(foreign.code, 2);
+  assert.match(foreign.stderr, /signed by another session/);
+  assert.match(foreign.stderr, new RegExp(OTHER_SID));
+
+  write(dir, '.claude/.checkpoint-ready', `${SID}\n`);
+  assert.equal(hook(dir, preCompact(dir)).code, 0);
+
+  write(dir, '.claude/.checkpoint-ready', ''); // S2's "an empty touch still counts"
+  assert.equal(hook(dir, preCompact(dir)).code, 0);
+  write(dir, '.claude/.checkpoint-ready', '- 2026-01-01T00:00:00.000Z WORKING\n'); // ours, unsigned
+  assert.equal(hook(dir, preCompact(dir)).code, 0);
+});
+
+test('no usable session id in the payload: the shared marker is the one that counts', () => {
+  const dir = s3Workspace();
+  for (const sessionId of [null, '../../etc/passwd', '']) {
+    const blocked = hook(dir, preCompact(dir, { sessionId }));
+    assert.equal(blocked.code, 2, `${sessionId}`);
+    assert.match(blocked.stderr, /\.claude\/\.checkpoint-ready is missing/);
+  }
+  write(dir, `.claude/.checkpoint-ready.${SID}`, ''); // a per-session marker cannot be attributed without an id
+  assert.equal(hook(dir, preCompact(dir, { sessionId: null })).code, 2);
+  write(dir, '.claude/.checkpoint-ready', `${OTHER_SID}\n`);
+  assert.equal(hook(dir, preCompact(dir, { sessionId: null })).code, 0);
+});
+
+test('nothing-to-preserve allows, in the shared marker (whoever signed it) or in this session marker', () => {
+  const dir = s3Workspace({ '.claude/session-ledger.md': S2_SKELETON });
+  write(dir, '.claude/.checkpoint-ready', `${OTHER_SID} nothing-to-preserve\n`);
+  assert.equal(hook(dir, preCompact(dir)).code, 0);
+  write(dir, '.claude/.checkpoint-ready', `${OTHER_SID}\n`);
+  assert.equal(hook(dir, preCompact(dir)).code, 2);
+  write(dir, `.claude/.checkpoint-ready.${SID}`, 'Nothing-To-Preserve\n');
+  const r = hook(dir, preCompact(dir));
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(logOf(dir), /nothing-to-preserve/);
+});
+
+test('checkpoint --nothing-to-preserve writes a marker the guard honours even over an empty skeleton', () => {
+  const dir = workspace({ '.claude/session-ledger.md': S2_SKELETON });
+  const blocked = run(['checkpoint', '--root', dir, '--session', SID]);
+  assert.equal(blocked.code, 1);
+  const c = run(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
+  assert.equal(c.code, 0, c.stderr);
+  assert.equal(parseMarker(readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8')).nothingToPreserve, true);
+  assert.equal(hook(dir, preCompact(dir)).code, 0);
+});
+
+test('a marker over an empty-skeleton state file blocks, and touching the marker again does not help', () => {
+  const dir = workspace({ '.claude/session-ledger.md': S2_SKELETON });
+  write(dir, `.claude/.checkpoint-ready.${SID}`, '');
+  const r = hook(dir, preCompact(dir));
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /\.claude\/session-ledger\.md is still an empty skeleton/);
+  write(dir, `.claude/.checkpoint-ready.${SID}`, `${SID}\n`);
+  assert.equal(hook(dir, preCompact(dir)).code, 2);
+});
+
+test('idle rule: state untouched since the marker → allowed whatever the marker age', () => {
+  const dir = s3Workspace();
+  const state = path.join(dir, 'docs/state/STATE.md');
+  const marker = write(dir, `.claude/.checkpoint-ready.${SID}`, `${SID}\n`);
+  age(state, 30 * 24 * HOUR);
+  age(marker, 30 * 24 * HOUR - 25_000); // state written 25 s after the marker: inside the grace
+  const r = hook(dir, preCompact(dir));
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(logOf(dir), /idle since checkpoint/);
+});
+
+test('work after the marker: allowed inside SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN, blocked past it', () => {
+  const dir = s3Workspace();
+  const state = path.join(dir, 'docs/state/STATE.md');
+  const marker = write(dir, `.claude/.checkpoint-ready.${SID}`, `${SID}\n`);
+  age(marker, 2 * HOUR);
+  age(state, HOUR); // edited an hour after the checkpoint
+  assert.equal(hook(dir, preCompact(dir)).code, 0, 'default window 480 min');
+  const stale = hook(dir, preCompact(dir), { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '60' });
+  assert.equal(stale.code, 2);
+  assert.match(stale.stderr, /docs\/state\/STATE\.md changed after the last checkpoint/);
+  assert.match(stale.stderr, /120 min old \(window 60 min/);
+  age(marker, 9 * HOUR);
+  assert.equal(hook(dir, preCompact(dir)).code, 2, 'past the default 480 min');
+  assert.equal(hook(dir, preCompact(dir), { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: 'soon' }).code, 2, 'a bad value keeps the default');
+  assert.equal(hook(dir, preCompact(dir), { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '600' }).code, 0);
+});
+
+test('garbage on stdin, another event, or a missing trigger: never trap the user, and say so in the log', () => {
+  const dir = s3Workspace();
+  for (const input of ['', 'not json', '[1,2]', '{"session_id":', 'null', '\u0000\u0001binary']) {
+    const r = hook(dir, input);
+    assert.equal(r.code, 0, JSON.stringify(input));
+    assert.equal(r.stdout, '');
+  }
+  assert.equal((logOf(dir).match(/allow \(malformed stdin/g) ?? []).length, 6);
+  const other = hook(dir, preCompact(dir, { extra: { hook_event_name: 'Stop' } }));
+  assert.equal(other.code, 0);
+  // A payload without `trigger` is treated as manual (S2's guard only lets non-manual triggers through).
+  const noTrigger = JSON.parse(preCompact(dir)) as Record<string, unknown>;
+  delete noTrigger.trigger;
+  assert.equal(hook(dir, JSON.stringify(noTrigger)).code, 2);
+});
+
+test('extra fields and types Claude Code may add are ignored', () => {
+  const dir = s3Workspace();
+  write(dir, `.claude/.checkpoint-ready.${SID}`, `${SID}\n`);
+  const input = preCompact(dir, { extra: { permission_mode: 'default', custom_instructions: 'keep the API notes', model: { id: 'claude-opus' }, future: [1, 2] } });
+  assert.equal(hook(dir, input).code, 0);
+});
+
+test('the root comes from $CLAUDE_PROJECT_DIR when the payload cwd is a subfolder of it', () => {
+  const dir = s3Workspace();
+  const sub = path.join(dir, 'docs');
+  const r = run(['hook', 'pre-compact'], { cwd: '/', input: preCompact(sub), env: { CLAUDE_PROJECT_DIR: dir } });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /docs\/state\/STATE\.md/);
+  writeFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), `${SID}\n`);
+  assert.equal(run(['hook', 'pre-compact'], { cwd: '/', input: preCompact(sub), env: { CLAUDE_PROJECT_DIR: dir } }).code, 0);
+  assert.equal(existsSync(path.join(sub, '.claude')), false, 'nothing written into the subfolder');
+});
+
+test('an unknown hook name or a bad option never blocks', () => {
+  const dir = s3Workspace();
+  assert.equal(run(['hook', 'post-compact'], { cwd: dir, input: preCompact(dir) }).code, 0);
+  assert.equal(run(['hook'], { cwd: dir, input: '' }).code, 0);
+});

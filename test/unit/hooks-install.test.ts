@@ -1,0 +1,295 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { WriteRefused } from '../../src/core/atomic';
+import { sha256 } from '../../src/core/fsread';
+import { applyHooksPlan, hookGroup, planHooksInstall, planHooksUninstall, relayCommand, SCRIPT_REL, unwrapRelay } from '../../src/core/hooks-install';
+import { CLI, REPO, workspace, write } from './helpers';
+import { emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
+
+/** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
+const SETTINGS = `// Project settings — shared with the team
+{
+    "model": "opus",   /* keep */
+    "env": {"FOO": "1", "BAR": "two"},
+    "permissions": {
+        "allow": [ "Bash(npm test:*)",
+                   "Read" ],
+    },
+    "hooks": {
+        // lint after every edit
+        "PostToolUse": [
+            { "matcher": "Edit|Write", "hooks": [ { "type": "command", "command": "npm run lint --silent" } ] }
+        ],
+        "PreCompact": [
+            {"matcher": "", "hooks": [{"type": "command", "command": "echo precompact >> /tmp/log"}]}
+        ]
+    }
+}
+`;
+
+/**
+ * How many contiguous runs of inserted characters turn `before` into `after` (the fewest), or null
+ * when that cannot be done by insertions alone (something of `before` was deleted or changed).
+ */
+function insertedRuns(before: string, after: string): number | null {
+  const n = before.length;
+  const m = after.length;
+  const INF = 0xffff;
+  // match[i][j] / ins[i][j]: fewest runs to align before[i:] with after[j:], the previous step a match / an insertion.
+  const match: Uint16Array[] = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  const ins: Uint16Array[] = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i = n; i >= 0; i--) {
+    for (let j = m; j >= 0; j--) {
+      if (i === n) {
+        match[i][j] = j === m ? 0 : 1;
+        ins[i][j] = 0;
+        continue;
+      }
+      if (j === m) {
+        match[i][j] = ins[i][j] = INF;
+        continue;
+      }
+      const same = before[i] === after[j] ? match[i + 1][j + 1] : INF;
+      match[i][j] = Math.min(same, Math.min(INF, ins[i][j + 1] + 1));
+      ins[i][j] = Math.min(same, ins[i][j + 1]);
+    }
+  }
+  return match[0][0] >= INF ? null : match[0][0];
+}
+
+function settingsOf(dir: string, rel = '.claude/settings.json'): Record<string, any> {
+  return parseJsonc(readFileSync(path.join(dir, rel), 'utf8'));
+}
+
+test('install edits only its own spans: comments, formatting, other settings and hooks stay byte for byte', async () => {
+  const dir = workspace({ '.claude/settings.json': SETTINGS });
+  const plan = await planHooksInstall(dir, { cliBundle: CLI });
+  assert.equal(plan.changed, true);
+  assert.equal(plan.script, 'write');
+  await applyHooksPlan(plan);
+  const after = readFileSync(path.join(dir, '.claude/settings.json'), 'utf8');
+  // Nothing of the original deleted or changed; at most two inserted spans (the PreCompact group, the SessionStart array).
+  const runs = insertedRuns(SETTINGS, after);
+  assert.ok(runs !== null && runs >= 1 && runs <= 2, after);
+  const v = settingsOf(dir);
+  assert.deepEqual(v.hooks.PreCompact, [{ matcher: '', hooks: [{ type: 'command', command: 'echo precompact >> /tmp/log' }] }, hookGroup('PreCompact')]);
+  assert.deepEqual(v.hooks.SessionStart, [hookGroup('SessionStart')]);
+  assert.equal(v.hooks.PreCompact[1].matcher, 'manual');
+  assert.equal(v.hooks.SessionStart[0].matcher, 'clear|compact|startup|resume');
+  assert.match(v.hooks.PreCompact[1].hooks[0].command, /^node "\$CLAUDE_PROJECT_DIR\/\.claude\/hooks\/session-ledger\.cjs" hook pre-compact$/);
+  assert.equal(v.hooks.PreCompact[1].hooks[0].timeout, 30);
+  assert.deepEqual(v.env, { FOO: '1', BAR: 'two' });
+  // The script: the bundled CLI, executable, without the source map comment.
+  const script = path.join(dir, SCRIPT_REL);
+  assert.ok(statSync(script).mode & 0o100);
+  assert.match(readFileSync(script, 'utf8'), /^#!\/usr\/bin\/env node/);
+  assert.doesNotMatch(readFileSync(script, 'utf8'), /\/\/# sourceMappingURL=\S+\s*$/);
+});
+
+test('installing twice changes nothing; uninstall gives back the original bytes and removes the script', async () => {
+  const dir = workspace({ '.claude/settings.json': SETTINGS });
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+  const file = path.join(dir, '.claude/settings.json');
+  const once = readFileSync(file);
+  const mtime = statSync(file).mtimeMs;
+  const again = await planHooksInstall(dir, { cliBundle: CLI });
+  assert.equal(again.changed, false);
+  assert.equal(again.script, 'keep');
+  const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Hooks already installed in \.claude\/settings\.json; nothing to do\.$/m);
+  assert.deepEqual(readFileSync(file), once);
+  assert.equal(statSync(file).mtimeMs, mtime);
+
+  const u = run(['hooks', 'uninstall', '--root', dir]);
+  assert.equal(u.code, 0, u.stderr);
+  assert.equal(readFileSync(file, 'utf8'), SETTINGS);
+  assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
+  assert.equal(existsSync(path.join(dir, '.claude/hooks')), false);
+  const u2 = run(['hooks', 'uninstall', '--root', dir]);
+  assert.match(u2.stdout, /No Session Ledger hooks/);
+  assert.equal(readFileSync(file, 'utf8'), SETTINGS);
+});
+
+test('no settings file: install creates it; uninstall removes it again, and the folders install made', () => {
+  const dir = workspace();
+  const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Remove them with: session-ledger hooks uninstall/);
+  const v = settingsOf(dir);
+  assert.deepEqual(v, { hooks: { PreCompact: [hookGroup('PreCompact')], SessionStart: [hookGroup('SessionStart')] } });
+  const u = run(['hooks', 'uninstall', '--root', dir]);
+  assert.equal(u.code, 0, u.stderr);
+  assert.equal(existsSync(path.join(dir, '.claude')), false);
+});
+
+test('tabs, CRLF and single-line objects keep their style; empty hooks objects are filled in place', async () => {
+  const cases = [
+    '{\r\n\t"model": "sonnet",\r\n\t"hooks": {}\r\n}\r\n',
+    '{"model": "sonnet", "hooks": {"PreCompact": []}}',
+    '{\n  "statusLine": {"type": "command", "command": "echo hi"}\n}',
+    '{\n  // nothing here yet\n}\n',
+  ];
+  for (const before of cases) {
+    const dir = workspace({ '.claude/settings.json': before });
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+    const after = readFileSync(path.join(dir, '.claude/settings.json'), 'utf8');
+    const runs = insertedRuns(before, after);
+    assert.ok(runs !== null && runs <= 2, `only insertions: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+    if (before.includes('\r\n')) assert.doesNotMatch(after.replace(/\r\n/g, ''), /\n/, 'CRLF kept');
+    if (before.includes('\t')) assert.match(after, /\n\t\t"PreCompact"/);
+    assert.deepEqual(settingsOf(dir).hooks.PreCompact, [hookGroup('PreCompact')]);
+    await applyHooksPlan(await planHooksUninstall(dir));
+    const back = readFileSync(path.join(dir, '.claude/settings.json'), 'utf8');
+    // Everything else stays as it was; an empty `hooks` / `PreCompact` left behind goes with our entries
+    // (install cannot tell it from one it created itself).
+    const { hooks, ...rest } = parseJsonc(before);
+    assert.deepEqual(parseJsonc(back), rest);
+    if (!hooks) assert.equal(back, before);
+  }
+});
+
+test('--local edits settings.local.json; the script stays while the other settings file still calls it', async () => {
+  const dir = workspace({ '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]).code, 0);
+  assert.equal(run(['hooks', 'install', '--root', dir, '--local', '--cli-bundle', CLI]).code, 0);
+  assert.deepEqual(settingsOf(dir, '.claude/settings.local.json').hooks.SessionStart, [hookGroup('SessionStart')]);
+  assert.equal(run(['hooks', 'uninstall', '--root', dir, '--local']).code, 0);
+  assert.equal(existsSync(path.join(dir, '.claude/settings.local.json')), false);
+  assert.ok(existsSync(path.join(dir, SCRIPT_REL)), 'settings.json still calls it');
+  assert.equal(run(['hooks', 'uninstall', '--root', dir]).code, 0);
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), '{\n  "model": "opus"\n}\n');
+  assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
+});
+
+test('--dry-run prints the change and writes nothing', () => {
+  const dir = workspace({ '.claude/settings.json': SETTINGS });
+  const r = run(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', CLI]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Would write \.claude\/hooks\/session-ledger\.cjs/);
+  assert.match(r.stdout, /^\+.*"matcher": "manual"/m);
+  assert.match(r.stdout, /^\+.*hook session-start/m);
+  // The only line shown as removed is the one that got a comma (the user's group before ours).
+  const removed = r.stdout.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---'));
+  assert.deepEqual(removed, ['-            {"matcher": "", "hooks": [{"type": "command", "command": "echo precompact >> /tmp/log"}]}']);
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), SETTINGS);
+  assert.equal(existsSync(path.join(dir, '.claude/hooks')), false);
+});
+
+test('--statusline wraps the user statusLine command; uninstall puts it back byte for byte', async () => {
+  const own = `bash -c 'echo "$(whoami) it'"'"'s me"'`;
+  const before = `{\n  "statusLine": {\n    "type": "command",\n    "command": ${JSON.stringify(own)},\n    "padding": 0\n  }\n}\n`;
+  const dir = workspace({ '.claude/settings.json': before });
+  const plan = await planHooksInstall(dir, { cliBundle: CLI, statusline: true });
+  await applyHooksPlan(plan);
+  const sl = settingsOf(dir).statusLine;
+  assert.equal(sl.command, relayCommand(own));
+  assert.equal(sl.padding, 0);
+  assert.equal(unwrapRelay(sl.command), own);
+  // The relay hands the wrapped command exactly one shell word after `--`.
+  const argv = spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${sl.command.slice(sl.command.indexOf('-- ') + 3)}`], { encoding: 'utf8' }).stdout;
+  assert.equal(argv, `${own}\n`);
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI, statusline: true }));
+  assert.equal(settingsOf(dir).statusLine.command, relayCommand(own), 'not wrapped twice');
+  await applyHooksPlan(await planHooksUninstall(dir));
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), before);
+
+  const fresh = workspace();
+  assert.equal(run(['hooks', 'install', '--root', fresh, '--statusline', '--cli-bundle', CLI]).code, 0);
+  assert.equal(settingsOf(fresh).statusLine.command, relayCommand(null));
+  assert.equal(run(['hooks', 'uninstall', '--root', fresh]).code, 0);
+  assert.equal(existsSync(path.join(fresh, '.claude')), false);
+});
+
+test('uninstall removes only our hook from a group the user shares with it; an older install is replaced in place', async () => {
+  const mixed = {
+    hooks: {
+      PreCompact: [{ matcher: 'manual', hooks: [{ type: 'command', command: 'echo mine' }, hookGroup('PreCompact').hooks[0]] }],
+      SessionStart: [{ matcher: 'compact', hooks: [{ ...hookGroup('SessionStart').hooks[0], timeout: 5 }] }],
+    },
+  };
+  const dir = workspace({ '.claude/settings.json': JSON.stringify(mixed, null, 2) });
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+  let v = settingsOf(dir);
+  assert.deepEqual(v.hooks.SessionStart, [hookGroup('SessionStart')], 'the old group replaced, not duplicated');
+  assert.deepEqual(v.hooks.PreCompact[0].hooks, [{ type: 'command', command: 'echo mine' }]);
+  assert.deepEqual(v.hooks.PreCompact[1], hookGroup('PreCompact'));
+  await applyHooksPlan(await planHooksUninstall(dir));
+  v = settingsOf(dir);
+  assert.deepEqual(v, { hooks: { PreCompact: [{ matcher: 'manual', hooks: [{ type: 'command', command: 'echo mine' }] }] } });
+});
+
+test('settings that do not parse, or a hooks value of the wrong type, are refused untouched', () => {
+  for (const bad of ['{ "model": ', '[1, 2]', '{"hooks": []}', '{"hooks": {"PreCompact": {}}}']) {
+    const dir = workspace({ '.claude/settings.json': bad });
+    const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]);
+    assert.equal(r.code, 1, bad);
+    assert.match(r.stderr, /fix it by hand first/);
+    assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), bad);
+    assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
+  }
+  assert.equal(run(['hooks', 'frobnicate']).code, 2);
+});
+
+test('a settings change racing the install is refused and the file is intact', async () => {
+  const dir = workspace({ '.claude/settings.json': SETTINGS });
+  const plan = await planHooksInstall(dir, { cliBundle: CLI });
+  const theirs = SETTINGS.replace('"opus"', '"sonnet"');
+  writeFileSync(path.join(dir, '.claude/settings.json'), theirs);
+  await assert.rejects(applyHooksPlan(plan), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), theirs);
+  // And for uninstall.
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+  const u = await planHooksUninstall(dir);
+  writeFileSync(path.join(dir, '.claude/settings.json'), `${readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')} `);
+  await assert.rejects(applyHooksPlan(u), WriteRefused);
+});
+
+test('a crash between the temp write and the rename leaves the old settings intact', () => {
+  const dir = workspace({ '.claude/settings.json': SETTINGS });
+  const file = path.join(dir, '.claude/settings.json');
+  // A real process, killed (SIGKILL) right before the rename.
+  const script = `
+    const { writeAtomic } = require(${JSON.stringify(path.join(REPO, 'out/src/core/atomic.js'))});
+    writeAtomic(${JSON.stringify(file)}, 'half-installed', { expectHash: ${JSON.stringify(sha256(Buffer.from(SETTINGS)))}, beforeRename: () => process.kill(process.pid, 'SIGKILL') });
+  `;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(r.signal, 'SIGKILL');
+  assert.equal(readFileSync(file, 'utf8'), SETTINGS);
+  // The next install still works over the leftover temp file.
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]).code, 0);
+  assert.deepEqual(settingsOf(dir).hooks.SessionStart, [hookGroup('SessionStart')]);
+});
+
+test('the installed hook, run by plain node from a folder without node_modules: blocks without a marker, allows after checkpoint', () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  for (let d = dir; ; d = path.dirname(d)) {
+    assert.equal(existsSync(path.join(d, 'node_modules')), false, `no node_modules above ${dir}`);
+    if (path.dirname(d) === d) break;
+  }
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]).code, 0);
+  const env = { PATH: process.env.PATH, HOME: dir, CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir, NODE_PATH: '' };
+  // Exactly as Claude Code runs it: the command string from settings.json through a shell.
+  const command = settingsOf(dir).hooks.PreCompact[0].hooks[0].command as string;
+  const sh = (input: string) => spawnSync('/bin/sh', ['-c', command], { cwd: dir, input, env, encoding: 'utf8' });
+  const blocked = sh(preCompact(dir));
+  assert.equal(blocked.status, 2, blocked.stderr);
+  assert.match(blocked.stderr, /Compaction stopped: no checkpoint has run in this session/);
+  assert.match(blocked.stderr, /node \.claude\/hooks\/session-ledger\.cjs checkpoint --session/);
+  const c = spawnSync(process.execPath, [SCRIPT_REL, 'checkpoint', '--session', SID], { cwd: dir, env, encoding: 'utf8' });
+  assert.equal(c.status, 0, c.stderr);
+  assert.match(c.stdout, /Checkpoint saved\. Safe to run \/compact now\.$/m);
+  const allowed = sh(preCompact(dir));
+  assert.equal(allowed.status, 0, allowed.stderr);
+  assert.equal(allowed.stderr, '');
+  // The SessionStart hook through its own command.
+  const ss = settingsOf(dir).hooks.SessionStart[0].hooks[0].command as string;
+  const out = spawnSync('/bin/sh', ['-c', ss], { cwd: dir, input: JSON.stringify({ session_id: SID, transcript_path: '/x.jsonl', cwd: dir, hook_event_name: 'SessionStart', source: 'clear' }), env, encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  assert.match(JSON.parse(out.stdout).hookSpecificOutput.additionalContext, /Read docs\/state\/STATE\.md/);
+});
