@@ -11,7 +11,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, removeRunDir, codeServerEntry } from './lib/code-server.mjs';
+import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, testPayload, removeRunDir, codeServerEntry, readJson } from './lib/code-server.mjs';
+import { prepareWorkspace, writeClaudeHome, SESSION_ID } from './lib/workspace.mjs';
+
+const FIXTURE = join(REPO, 'test', 'fixtures', 'e2e-workspace');
+const OUT = join(REPO, 'out', 'integration');
 
 const argv = process.argv.slice(2);
 const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
@@ -57,6 +61,88 @@ async function phaseHarness() {
   else log('run folder kept:', run);
 }
 
+/** Bundle the integration runner and suites (mocha included) for the Node extension host. */
+async function buildIntegration() {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: { trusted: join(REPO, 'test/integration/trusted.ts'), untrusted: join(REPO, 'test/integration/untrusted.ts') },
+    outdir: OUT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: 'inline',
+    logLevel: 'error',
+  });
+}
+
+/** A fixture workspace + Claude Code home in a new run folder. */
+function fixture(run, percent = 10) {
+  const ws = prepareWorkspace(FIXTURE, join(run, 'shelf'));
+  const claude = writeClaudeHome(join(run, 'claude'), ws, { percent });
+  return { ws, claude };
+}
+
+/**
+ * Run one extensionTestsPath bundle inside the real extension host: open the workbench with the
+ * test payload, collect codeAutomationLog lines, wait for codeAutomationExit.
+ */
+async function runExtensionTests(phase, entry, { trust }) {
+  const run = makeRunDir(phase);
+  const { ws, claude } = fixture(run);
+  const resultsFile = join(run, 'results.json');
+  const started = Date.now();
+  const server = await startCodeServer({
+    runDir: run,
+    trust,
+    env: {
+      CLAUDE_CONFIG_DIR: claude.home,
+      CODEX_HOME: join(run, 'codex'),
+      SESSION_LEDGER_E2E_RESULTS: resultsFile,
+      SESSION_LEDGER_E2E_SESSION_ID: claude.sessionId,
+      SESSION_LEDGER_E2E_TRANSCRIPT: claude.transcript,
+    },
+  });
+  log(`${phase}: code-server up in ${server.healthzMs} ms (${server.url}), workspace ${ws}`);
+  let ctx;
+  let ok = false;
+  try {
+    ctx = await launchBrowser(run);
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    const logs = [];
+    let resolveExit;
+    const exited = new Promise((r) => { resolveExit = r; });
+    await page.exposeFunction('codeAutomationLog', (level, args) => {
+      const line = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+      logs.push(line);
+      if (process.env.SESSION_LEDGER_E2E_VERBOSE) console.log(`    [host] ${line}`);
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
+    const payload = testPayload(server, { extensionDevelopmentPath: REPO, extensionTestsPath: join(OUT, entry) });
+    await page.goto(workbenchUrl(server, { folder: ws, payload }));
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 240_000))]);
+    writeFileSync(join(run, 'host.log'), logs.join('\n'));
+    const res = readJson(resultsFile, null);
+    if (!res) {
+      record(phase, `extension tests ran (${entry})`, false, Date.now() - started, `no results (exit ${code}); last host lines:\n${logs.slice(-30).join('\n')}`);
+    } else {
+      for (const r of res.results) record(phase, r.title, r.ok, r.ms, r.error);
+      ok = code === 0 && res.failed === 0 && res.results.length > 0;
+      if (code !== 0 && res.failed === 0) record(phase, 'the extension host reported exit 0', false, 0, `codeAutomationExit(${code})`);
+    }
+    await page.screenshot({ path: join(run, 'final.png') }).catch(() => {});
+  } catch (e) {
+    record(phase, 'extension tests', false, Date.now() - started, e?.stack || e);
+  } finally {
+    await ctx?.close().catch(() => {});
+    await server.stop();
+  }
+  if (ok && !keep) removeRunDir(run);
+  else log(`${phase}: run folder kept: ${run}`);
+}
+
 async function main() {
   codeServerEntry(); // fails early with a hint when setup-e2e.sh was not run
   if (!argv.includes('--no-build')) {
@@ -64,6 +150,9 @@ async function main() {
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });
   }
   if (want('harness')) await phaseHarness();
+  if (want('integration') || want('untrusted')) await buildIntegration();
+  if (want('integration')) await runExtensionTests('integration', 'trusted.js', { trust: true });
+  if (want('untrusted')) await runExtensionTests('untrusted', 'untrusted.js', { trust: false });
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { SESSION_ID, getApi, markers, sleep, waitFor, workspaceRoot } from '../helpers';
+
+function checklistTab(): vscode.Tab | undefined {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('sessionLedger.checklist'));
+}
+
+describe('checkpoint', () => {
+  before(async () => {
+    await getApi();
+    for (const m of markers(workspaceRoot())) rmSync(join(workspaceRoot(), '.claude', m));
+  });
+
+  it('with manual items still open, "Checkpoint now" writes nothing and opens the checklist', async () => {
+    await vscode.env.clipboard.writeText('untouched');
+    void vscode.commands.executeCommand('sessionLedger.checkpointNow');
+    const tab = await waitFor('the checklist tab', () => checklistTab());
+    assert.equal(tab.label, 'Session Ledger Checklist');
+    await sleep(1500);
+    assert.deepEqual(markers(workspaceRoot()), [], 'no marker yet');
+    assert.equal(await vscode.env.clipboard.readText(), 'untouched');
+  });
+
+  it('from the checklist it writes .claude/.checkpoint-ready.<session id> and copies the resume prompt', async () => {
+    assert.ok(SESSION_ID, 'the fixture session id is known');
+    const root = workspaceRoot();
+    const api = await getApi();
+    const report = api.report()!;
+    await vscode.env.clipboard.writeText('');
+    // the command awaits its notification's buttons, so it is not awaited here
+    void vscode.commands.executeCommand('sessionLedger.checkpointNow', { fromChecklist: true });
+    const marker = join(root, '.claude', `.checkpoint-ready.${SESSION_ID}`);
+    await waitFor(`the marker ${marker}`, () => existsSync(marker));
+    assert.deepEqual(markers(root), [`.checkpoint-ready.${SESSION_ID}`], 'only this session\'s marker (not the older session\'s, not the shared one)');
+    assert.ok(readFileSync(marker, 'utf8').includes(SESSION_ID), 'the marker is signed with the session id');
+    const clip = await waitFor('the resume prompt on the clipboard', async () => (await vscode.env.clipboard.readText()) || undefined);
+    assert.ok(clip.includes('Read docs/state/STATE.md and continue from the Now ▶ action.'), `S3's verbatim resume prompt (got: ${clip})`);
+    for (const s of report.systems) assert.ok(clip.includes(s.resumePrompt.split('\n')[0]), `${s.id}'s resume prompt is in the clipboard`);
+  });
+});

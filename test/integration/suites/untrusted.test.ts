@@ -1,0 +1,42 @@
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, getApi, markers, sleep, workspaceRoot } from '../helpers';
+
+const WRITE_COMMANDS = ['checkpointNow', 'installHooks', 'removeHooks', 'createStarterFile', 'compactAgentState', 'askAgentToCheckpoint'].map((c) => `sessionLedger.${c}`);
+
+describe('untrusted workspace (Restricted Mode)', () => {
+  it('runs with the workspace untrusted', async () => {
+    const api = await getApi();
+    assert.equal(vscode.workspace.isTrusted, false);
+    assert.equal(api.trusted(), false);
+  });
+
+  it('offers no write command in the palette or the menus: each is shown only when isWorkspaceTrusted', () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: { menus: Record<string, { command: string; when?: string }[]> };
+    };
+    for (const [menu, entries] of Object.entries(pkg.contributes.menus)) {
+      for (const e of entries) {
+        if (!WRITE_COMMANDS.includes(e.command)) continue;
+        assert.ok(/(^|&&\s*)isWorkspaceTrusted(\s*&&|$)/.test(e.when ?? ''), `${menu}: ${e.command} has "isWorkspaceTrusted" in its when clause (got ${e.when})`);
+      }
+    }
+    const palette = pkg.contributes.menus.commandPalette ?? [];
+    for (const id of WRITE_COMMANDS) assert.ok(palette.some((e) => e.command === id), `${id} has a commandPalette entry (a when clause)`);
+  });
+
+  it('refuses write commands invoked anyway: no marker, no hooks, no starter file', async () => {
+    const root = workspaceRoot();
+    await vscode.env.clipboard.writeText('untouched');
+    for (const id of ['sessionLedger.checkpointNow', 'sessionLedger.installHooks']) {
+      void vscode.commands.executeCommand(id, { fromChecklist: true });
+    }
+    await sleep(3000);
+    assert.deepEqual(markers(root), [], 'no checkpoint marker');
+    assert.equal(existsSync(join(root, '.claude', 'settings.json')), false, 'no .claude/settings.json');
+    assert.equal(existsSync(join(root, '.claude', 'settings.local.json')), false, 'no .claude/settings.local.json');
+    assert.equal(await vscode.env.clipboard.readText(), 'untouched', 'the clipboard is untouched');
+  });
+});
