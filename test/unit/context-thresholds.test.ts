@@ -51,3 +51,14 @@ test('detectSystems finds the systems present in a workspace (their own load), n
   assert.ok(s3);
   assert.ok(found.includes(s3), `S3 detected (found: ${found.map((s) => s.id).join(',')})`);
 });
+
+test('the presence pre-check covers every system\'s watchGlobs, and finds each of them', async () => {
+  const { PRESENCE_GLOBS, anyPresent } = await import('../../src/core/context/systems');
+  const missing = SYSTEMS.flatMap((m) => m.watchGlobs).filter((g) => !PRESENCE_GLOBS.includes(g));
+  assert.deepEqual(missing, [], 'add these to PRESENCE_GLOBS in src/core/context/systems.ts');
+  assert.equal(await anyPresent(workspace({ 'README.md': '# x', 'docs/state/OTHER.md': 'x' })), false);
+  for (const g of PRESENCE_GLOBS) {
+    const rel = g.replace(/\*/g, 'v2').replace(/\?/g, 'x');
+    assert.equal(await anyPresent(workspace({ [rel]: 'x' })), true, g);
+  }
+});
