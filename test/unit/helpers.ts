@@ -109,3 +109,7 @@ export async function systemIn(dir: string, id: string, options: EvaluateOptions
   if (!s) throw new Error(`${id} not detected in ${dir}; got ${r.systems.map((x) => x.id).join(',') || 'nothing'}`);
   return s;
 }
+
+/** Hostile YAML: nested aliases that would expand to 9^4 nodes (the yaml package refuses to). */
+export const YAML_ALIAS_BOMB =
+  'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nsession: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
 import { S0, S0_SKIPPED } from '../../src/core/formats/s0';
-import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write } from './helpers';
+import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);
 
@@ -243,6 +243,10 @@ test('S0 .agents.yml that is not a mapping, or whose session is a scalar: findin
   assert.equal(only(s, 'config').severity, 'warn');
   s = await s0(workspace({ '.agents.yml': 'session: yes please\n' }));
   assert.deepEqual(s.checks.map((c) => c.status), ['skipped']);
+  // A YAML alias bomb is refused as a finding, not expanded and not thrown.
+  s = await s0(workspace({ '.agents.yml': YAML_ALIAS_BOMB }));
+  assert.deepEqual([only(s, 'config').severity, only(s, 'config').status], ['block', 'fail']);
+  assert.match(only(s, 'config').message, /cannot be read/);
   s = await s0(workspace({ '.agents.yml': 'session:\n  ledger: true\n  ledger_path: 42\n', [LEDGER]: '# Session Ledger\n\n## Now\nShip it today please.\n' }));
   assert.equal(s.home, LEDGER);
   assert.equal(only(s, 'config').severity, 'warn');

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
 import { S1 } from '../../src/core/formats/s1';
-import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write } from './helpers';
+import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);
 const HANDOFF = 'memory/session-handoff-LATEST.md';
@@ -173,6 +173,11 @@ test('S1 snapshot rules: caps, a list instead of a mapping, YAML that does not p
   s = await s1(dir);
   assert.deepEqual([only(s, 'snapshot').status, only(s, 'snapshot').line], ['warn', lineOf(file, 'blocked:')]);
   assert.match(only(s, 'snapshot').message, /does not parse/);
+  dir = fixture('good');
+  write(dir, HANDOFF, `<!-- state-snapshot v1 -->\n\`\`\`yaml\n${YAML_ALIAS_BOMB}\`\`\`\n\n## What to do now\n1. Wire the export button into onExport.\n`);
+  s = await s1(dir);
+  assert.match(only(s, 'snapshot').message, /cannot be read/);
+  assert.equal(s.next, 'Wire the export button into onExport.');
   s = await s1(fixture('snapshot-marker-inside'));
   assert.equal(only(s, 'snapshot').status, 'pass');
   assert.equal(s.docs[0].sections[0].key, 'snapshot');

@@ -28,7 +28,7 @@ import type { Check, Finding, Item, Section, StateDoc } from '../model';
 import { matchKey, type KeyTable } from '../sections';
 import type { Analysis, Loaded, SystemModule } from '../system';
 import type { ParsedContent, Workspace } from '../workspace';
-import { firstRealItem, sectionsOf, templateTagItem } from './s1-util';
+import { firstRealItem, sectionsOf, templateTagItem, yamlData } from './s1-util';
 
 export const S0_CONFIG = '.agents.yml';
 export const S0_DEFAULT_LEDGER = '.agents/session_ledger.md';
@@ -145,7 +145,13 @@ export function parseAgentsYml(text: string): ParsedContent {
     meta.broken = true;
     return { sections: [], meta, findings };
   }
-  const js = (ydoc.toJS() ?? {}) as Record<string, unknown>;
+  const data = yamlData(ydoc);
+  if (data.error) {
+    findings.push({ id: 'config', severity: 'block', message: `.agents.yml cannot be read: ${data.error}.`, line: 1 });
+    meta.broken = true;
+    return { sections, meta, findings };
+  }
+  const js = (data.value ?? {}) as Record<string, unknown>;
   const session = js.session;
   meta.session = session ?? null;
   const sessionPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'session') : undefined;
@@ -248,16 +254,14 @@ function checkTimestamp(doc: StateDoc): Check {
   return mk('S0', 'timestamp', 'warn', false, `${doc.relPath} has no \`_Last updated: <timestamp>_\` line.`, { path: doc.relPath, line: 1 }, 'Add `_Last updated: <timestamp>_` under the title, as the seed format has it.');
 }
 
-export function unconfirmedItems(docs: readonly StateDoc[]): Array<{ doc: StateDoc; item: Item }> {
-  const out: Array<{ doc: StateDoc; item: Item }> = [];
-  for (const d of docs) for (const s of d.sections) for (const it of s.items) if (it.flags.includes('unconfirmed')) out.push({ doc: d, item: it });
-  return out;
+/** The ledger's UNCONFIRMED items, template placeholders (`<question 2> \`UNCONFIRMED\``) left out. */
+export function unconfirmedItems(ledger: StateDoc): Item[] {
+  return ledger.sections.flatMap((s) => s.items.filter((it) => it.flags.includes('unconfirmed') && !isPlaceholder(withoutMarker(it.text))));
 }
 
-function checkUnconfirmed(ledger: StateDoc): Check[] {
-  const items = unconfirmedItems([ledger]).filter(({ item }) => !isPlaceholder(withoutMarker(item.text)));
+function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {
   if (items.length === 0) return [mk('S0', 'unconfirmed', 'info', true, 'No UNCONFIRMED items.', { path: ledger.relPath })];
-  return items.map(({ item }) =>
+  return items.map((item) =>
     mk('S0', 'unconfirmed', 'info', false, `validate after /clear: ${clip(item.text)}`, { path: ledger.relPath, line: item.line }, 'Ask the user to confirm or correct it, then drop the marker.'),
   );
 }
@@ -335,8 +339,8 @@ async function analyse(ws: Workspace, loaded: Loaded): Promise<Analysis> {
     checks.push(await checkWorkExplained('S0', ws, [readable], readable.relPath));
     checks.push(...(await checkStalePaths('S0', ws, workingSetRefs(readable), 'Working Set files')));
     checks.push(checkTimestamp(readable));
-    checks.push(...checkUnconfirmed(readable));
-    unconfirmed = unconfirmedItems([readable]).map(({ item }) => item).filter((i) => !isPlaceholder(withoutMarker(i.text)));
+    unconfirmed = unconfirmedItems(readable);
+    checks.push(...checkUnconfirmed(readable, unconfirmed));
   }
   checks.push(...checkNoSecrets('S0', loaded.docs));
   return {

@@ -7,6 +7,7 @@
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YNode } from 'yaml';
 import type { MdOutline } from '../markdown';
 import type { Item, Section } from '../model';
+import { yamlData } from './s1-util';
 
 const MARKER_COMMENT_RE = /<!--\s*state-snapshot\s+v1\b[^>]*-->/i;
 /** The marker as the first line inside the fence: as an HTML comment or a YAML comment. */
@@ -117,11 +118,13 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     const rel = lc.linePos(e.pos[0]).line;
     problems.push({ message: `the block's YAML does not parse: ${e.message.split('\n')[0]}`, line: loc.yamlLine + rel - 1 });
   } else if (!isMap(ydoc.contents)) {
-    data = ydoc.contents === null ? null : ydoc.toJS();
+    data = yamlData(ydoc).value;
     problems.push({ message: loc.yaml.trim() === '' ? 'the block is empty' : 'the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys)', line: loc.line });
+  } else if (yamlData(ydoc).error) {
+    problems.push({ message: `the block cannot be read: ${yamlData(ydoc).error}`, line: loc.line });
   } else {
     const map = ydoc.contents;
-    data = ydoc.toJS();
+    data = yamlData(ydoc).value;
     const get = (k: string) => map.get(k, true) as YNode | undefined;
     const js = data as Record<string, unknown>;
     if (js.ts === undefined || js.ts === null || str(js.ts).trim() === '') problems.push({ message: '`ts` is missing', line: loc.line });
