@@ -222,6 +222,11 @@ test('S0 bad input: binary ledger, CRLF + BOM ledger, a directory at the ledger 
   );
   assert.equal(s.next, lf.next);
 
+  // An .agents.yml that is not text: the system is there, its config damaged.
+  s = await s0(workspace({ '.agents.yml': Buffer.from([0x00, 0x01, 0x02]) }));
+  assert.deepEqual([only(s, 'readable').status, only(s, 'readable').path], ['fail', '.agents.yml']);
+  assert.equal(only(s, 'exists').path, LEDGER);
+
   dir = workspace({ [`${LEDGER}/x`]: 'not a file' });
   s = await s0(dir);
   assert.equal(only(s, 'exists').status, 'fail');

@@ -310,6 +310,7 @@ export const S1: SystemModule = {
     `memory/${S1_LATEST}`,
     `.claude/memory/${S1_LATEST}`,
     'memory/session-handoff*.md',
+    '.claude/memory/session-handoff*.md',
     `memory/${S1_SIDECAR}`,
     'memory/MEMORY.md',
     'MEMORY.md',
