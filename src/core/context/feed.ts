@@ -4,8 +4,7 @@
  * `.claude/session-ledger/`, and the meter prefers it when it is newer than the transcript's figure.
  */
 import * as path from 'node:path';
-import { readTextFile } from '../fsread';
-import { statOrNull } from './files';
+import { readHead, statOrNull } from './files';
 
 /** Where the relay records the feed of one session. */
 export function feedPath(root: string, sessionId: string): string {
@@ -95,10 +94,10 @@ export class FeedReader {
       return null;
     }
     if (st.mtimeMs === this.mtime && st.size === this.size) return this.cached;
-    const f = await readTextFile(this.file, 1024 * 1024);
+    const bytes = await readHead(this.file, st.size);
     this.mtime = st.mtimeMs;
     this.size = st.size;
-    this.cached = f.ok ? parseFeed(f.text) : null;
+    this.cached = bytes ? parseFeed(bytes.toString('utf8')) : null;
     return this.cached;
   }
 }
