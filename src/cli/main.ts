@@ -22,6 +22,8 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   hook: () => import('./commands/hook'),
   hooks: () => import('./commands/hooks'),
   attest: () => import('./commands/attest'),
+  'compact-state': () => import('./commands/compact-state'),
+  'rotate-log': () => import('./commands/rotate-log'),
 };
 
 export async function usage(): Promise<string> {

@@ -1,0 +1,65 @@
+/**
+ * `session-ledger compact-state [--root DIR] [--apply] [--expect-hash H] [--json]`: S4's compact phase.
+ * Without --apply: print the compacted state and its hash (nothing written). With --apply: write it
+ * (refused when .agents/STATE.md changed since it was read, or since the preview named by
+ * --expect-hash). Exit 0 done / nothing to do, 1 refused or no S4 state, 2 bad usage.
+ */
+import { applyCompactState, planCompactState, S4_STATE_REL } from '../../core/compact-state';
+import { parse, resolveRoot } from '../args';
+import { UsageError, type Io } from '../io';
+
+export const help = 'compact-state [--root DIR] [--apply] [--expect-hash H] [--json]   S4: keep the newest Current Project|Feature|Bug Fix block of each kind (preview, then --apply)';
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { root: { type: 'string' }, apply: { type: 'boolean' }, 'expect-hash': { type: 'string' }, json: { type: 'boolean' } });
+  const expect = values['expect-hash'];
+  if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect)) throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
+  const root = await resolveRoot(values.root, io.cwd);
+  const plan = await planCompactState(root);
+  if (!plan) {
+    io.stderr(`session-ledger compact-state: no S4 state (${S4_STATE_REL} with "# Agent State") under ${root}.`);
+    return 1;
+  }
+  const summary = plan.prunedBlocks.map((b) => `  - ${b.title} (lines ${b.line}-${b.endLine})`);
+  let written = false;
+  if (values.apply && plan.changed) {
+    try {
+      await applyCompactState(root, expect ?? plan.hash);
+      written = true;
+    } catch (err) {
+      io.stderr(`session-ledger compact-state: ${(err as Error)?.message ?? String(err)}`);
+      return 1;
+    }
+  }
+  if (values.json) {
+    io.stdout(
+      JSON.stringify(
+        { path: S4_STATE_REL, state_hash_before: plan.hash, changed: plan.changed, written, blocks_pruned: plan.prunedBlocks, structure_ok: plan.structureOk, problems: plan.problems, ...(values.apply ? {} : { composed: plan.after }) },
+        null,
+        2,
+      ),
+    );
+    return plan.structureOk || !plan.changed ? 0 : 1;
+  }
+  if (!plan.changed) {
+    io.stdout(`${S4_STATE_REL}: one Current block of each kind at most; nothing to compact (state_hash_before ${plan.hash}).`);
+    return 0;
+  }
+  if (written) {
+    io.stdout([`Compacted ${S4_STATE_REL}: ${plan.prunedBlocks.length} older block(s) removed, everything else kept verbatim.`, ...summary, 'Structure checked: one # Agent State, one ## Progress Tracker.'].join('\n'));
+    return 0;
+  }
+  io.stdout(
+    [
+      plan.after.replace(/^\uFEFF/, '').replace(/\n$/, ''),
+      '',
+      '---- session-ledger compact-state preview (nothing written) ----',
+      `blocks pruned (${plan.prunedBlocks.length}):`,
+      ...summary,
+      plan.structureOk ? 'structure: ok (one # Agent State, one ## Progress Tracker)' : `structure: INVALID — ${plan.problems.join('; ')}`,
+      `state_hash_before: ${plan.hash}`,
+      `apply: session-ledger compact-state --apply --expect-hash ${plan.hash}`,
+    ].join('\n'),
+  );
+  return plan.structureOk ? 0 : 1;
+}
