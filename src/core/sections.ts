@@ -9,7 +9,9 @@ const EMOJI_RE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{FE0E}\u{FE0
 
 /** Normalise a heading or label for matching. Keeps letters of every script. */
 export function normalizeTitle(title: string): string {
+  // A real section name is short; capping keeps every pattern below linear on a hostile heading.
   let t = title
+    .slice(0, 500)
     .replace(EMOJI_RE, ' ')
     .replace(/<!--.*?-->/g, ' ')
     .replace(/`([^`]*)`/g, '$1')

@@ -238,3 +238,20 @@ test('F5 tickreplay STATE: one Current Feature with no written next step', { ski
   assert.equal(one(s, 'compaction').status, 'pass');
   assert.equal(s.label, 'BROKEN');
 });
+
+test('hostile input: 60,000-character lines of unclosed brackets in every S2–S4 field read in linear time; a bad %-escape does not throw', async () => {
+  const n = 20_000;
+  const big = '['.repeat(n) + '('.repeat(n) + '<!--'.repeat(n / 10) + ' a'.repeat(n);
+  const dir = workspace({
+    '.claude/session-ledger.md': `## NEXT\n${big}\n\n## VERIFIED\n- ${big}\n\n## DROPPED\n- ${big}\n\n## PLAN\n- [plan](docs/%25E0.md) ${big}\n`,
+    'docs/state/STATE.md': `## ${big}\n\n## Handoff\n- **Branch / HEAD:** ${big}\n- **Now ▶** ${big}\n\n## Log\n### 2026-01-01 ${big}\n- Docs touched: [x](%E0%A4%A.md) ${big}\n`,
+    '.agents/STATE.md': `# Agent State\n\n## Current Feature: ${big}\n<!-- orchestra:block-id: ${big} -->\n\n### Decisions\n- next step ${big}\n`,
+  });
+  const t0 = Date.now();
+  const r = await evaluate(dir, { noGit: true });
+  assert.deepEqual(r.systems.map((s) => s.id), ['S2', 'S3', 'S4']);
+  assert.ok(Date.now() - t0 < 20_000, `took ${Date.now() - t0} ms`);
+  assert.ok(r.systems.every((s) => !s.checks.some((c) => c.id === 'internal')));
+  const s2 = r.systems[0];
+  assert.deepEqual(s2.checks.filter((c) => c.id === 'stale-paths').map((c) => c.message), ['STALE PATH: docs/%E0.md does not exist.']);
+});

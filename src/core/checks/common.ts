@@ -61,7 +61,7 @@ const PLACEHOLDER_ONLY = /^(?:<[^<>]*>|\{\{[^{}]*\}\}|\[[^\][]*\]|\.\.\.|…|tbd
 /** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
 export function plainText(text: string): string {
   return text
-    .replace(/<!--.*?-->/g, ' ')
+    .replace(/<!--.{0,2000}?-->/g, ' ')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/\*\*|__|~~/g, '')
     .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
@@ -319,9 +319,10 @@ export function extractPaths(text: string): string[] {
     if (!/\.[A-Za-z0-9]{1,8}$/.test(t) && !t.endsWith('/')) return; // need an extension or a trailing slash
     out.add(t);
   };
-  for (const m of text.matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)) add(decodeURI(safeDecode(m[1])));
+  // Bounded repeats: a line of thousands of unclosed `[` must not take quadratic time. safeDecode never throws (decodeURI does).
+  for (const m of text.matchAll(/\[[^\][]{0,1000}\]\(([^()\s]{1,1000})\)/g)) add(safeDecode(m[1]));
   for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]);
-  const bare = text.replace(/`[^`]*`/g, ' ').replace(/\[[^\]]*\]\([^)]*\)/g, ' ');
+  const bare = text.replace(/`[^`]*`/g, ' ').replace(/\[[^\][]{0,1000}\]\([^()]{0,1000}\)/g, ' ');
   for (const m of bare.matchAll(/(?:^|[\s(,])((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w-]+\.(?:md|ts|tsx|js|mjs|cjs|py|rs|go|json|ya?ml|toml|sh|sql|css|html))(?=$|[\s),;:])/g)) add(m[1]);
   return [...out];
 }

@@ -61,7 +61,7 @@ function keyOf(title: string, extra?: KeyTable): SectionKey {
 /** A VERIFIED item carries the command or probe that proved it. */
 const COMMAND_RES: RegExp[] = [
   /`[^`]+`/, // `npm test`
-  /\[[^\][]*[^\][\s][^\][]*\](?!\()/, // [npm test] — the kit's template format, not a Markdown link
+  /\[\s*[^\][\s][^\][]{0,300}\](?!\()/, // [npm test] — the kit's template format, not a Markdown link (bounded: linear on hostile input)
   /(?:^|\s)\$\s*[\w./~-]/, // $ npm test
   /(?:^|[\s(—–-])(?:via|by running|ran|running|command|cmd|probe|checked with|proved by)\s*[:：]?\s*\S/i,
 ];
@@ -72,7 +72,7 @@ const REASON_RES: RegExp[] = [
   /\s[—–]\s*\S|\s--?\s+\S/, // approach — why
   /[→⇒]|->|=>/,
   /\b(?:because|since|as it|as the|due to|reason|why|caused|fails?|failed|failing|broke|breaks|instead|superseded|replaced by|not needed|no longer|too (?:slow|big|large|complex|expensive|risky|brittle|fragile))\b/i,
-  /\([^)]{3,}\)/,
+  /\([^()]{3,300}\)/,
   /\b(?:weil|wegen|denn)\b|потому|из-за|因为|ため|ので|때문/i,
 ];
 

@@ -160,7 +160,8 @@ export function hasS3Headings(outline: MdOutline): boolean {
 
 /** Branch name and commit hash out of a `Branch / HEAD` value (`main @ 4f3e2d1`, `` `feat/x` · abc1234 ``). */
 export function parseBranchHead(value: string): { branch: string | null; head: string | null } {
-  let v = stripComments(value).replace(/[`*"']/g, ' ').replace(/\([^)]*\)/g, ' ');
+  // A Branch / HEAD value is short: the cap keeps the patterns below linear on hostile input.
+  let v = stripComments(value.slice(0, 500)).replace(/[`*"']/g, ' ').replace(/\([^)]{0,200}\)/g, ' ');
   const m = /(?:^|[\s@:=,;·|])([0-9a-f]{7,40})(?=$|[\s,;.·|)])/i.exec(v);
   const head = m ? m[1].toLowerCase() : null;
   if (m) v = v.slice(0, m.index) + ' ' + v.slice(m.index + m[0].length);

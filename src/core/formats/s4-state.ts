@@ -64,7 +64,7 @@ export function readS4Structure(outline: MdOutline): S4Structure {
     const endLine = nxt ? nxt.line - 1 : lines.length;
     let blockId: string | null = null;
     for (let l = h.line; l < endLine && l <= lines.length; l++) {
-      const m = /<!--\s*orchestra:block-id:\s*([^\s]+?)\s*-->/.exec(lines[l]);
+      const m = /<!--\s*orchestra:block-id:\s*(\S{1,200}?)\s*-->/.exec(lines[l]);
       if (m) {
         blockId = m[1];
         break;
