@@ -1,17 +1,29 @@
 /**
- * File watchers on every system's home files (the core's `watchGlobs`) and the extra state paths,
- * per workspace folder. Events are debounced per folder and turned into one re-scan of that folder.
+ * Watchers on every system's home files (the core's `watchGlobs`), the extra state paths and the
+ * folders of the documents detected, per workspace folder. Two sources feed one debounced re-scan
+ * of that folder: VS Code's file watchers (they also see folders created later) and direct
+ * directory watches (`fs.watch`) on the folders that exist, which report a write in milliseconds
+ * where the workbench's watcher can take a second or more.
  */
+import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { onDidChangeSettings, readSettings } from './config';
 import { KeyedDebouncer } from './pure/debounce';
+import { dirWatchOf } from './pure/globs';
 import type { LedgerStore } from './store';
 
 /** Milliseconds of quiet before a folder is re-read (an agent writes a file in several steps). */
-export const DEBOUNCE_MS = 150;
+export const DEBOUNCE_MS = 100;
+
+interface FolderWatch {
+  subs: vscode.Disposable[];
+  /** Directory watches: absolute folder → its watcher and the file-name tests. */
+  dirs: Map<string, { watcher: FSWatcher; names: RegExp[] }>;
+}
 
 export class FolderWatchers implements vscode.Disposable {
-  private readonly perFolder = new Map<string, vscode.Disposable[]>();
+  private readonly perFolder = new Map<string, FolderWatch>();
   private readonly debounce = new KeyedDebouncer<string>(DEBOUNCE_MS);
   private readonly subs: vscode.Disposable[] = [];
   private globs: readonly string[] = [];
@@ -37,7 +49,16 @@ export class FolderWatchers implements vscode.Disposable {
         }
         void this.store.refreshAll();
       }),
+      // Documents found at paths no glob names (a custom ledger_path, older places): watch their folders too.
+      this.store.onDidChange((f) => {
+        if (f) this.watchDocs(f);
+      }),
     );
+  }
+
+  private changed(folder: vscode.WorkspaceFolder, what: string): void {
+    this.log.trace(`Changed: ${what}`);
+    this.debounce.run(folder.uri.toString(), () => void this.store.scan(folder));
   }
 
   private watch(folder: vscode.WorkspaceFolder): void {
@@ -45,27 +66,74 @@ export class FolderWatchers implements vscode.Disposable {
     const key = folder.uri.toString();
     const extra = Object.values(readSettings(folder.uri).extraStatePaths).flat();
     const globs = [...new Set([...this.globs, ...extra])];
-    const subs: vscode.Disposable[] = [];
-    const fire = (uri: vscode.Uri) => {
-      this.log.trace(`Changed: ${uri.fsPath}`);
-      this.debounce.run(key, () => void this.store.scan(folder));
-    };
+    const fw: FolderWatch = { subs: [], dirs: new Map() };
+    this.perFolder.set(key, fw);
+    const fire = (uri: vscode.Uri) => this.changed(folder, uri.fsPath);
     for (const g of globs) {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, g));
-      subs.push(w, w.onDidCreate(fire), w.onDidChange(fire), w.onDidDelete(fire));
+      fw.subs.push(w, w.onDidCreate(fire), w.onDidChange(fire), w.onDidDelete(fire));
+      const d = dirWatchOf(g);
+      if (d) this.watchDir(folder, fw, d.dir, d.name);
     }
-    this.perFolder.set(key, subs);
+    this.watchDocs(folder);
+  }
+
+  private watchDocs(folder: vscode.WorkspaceFolder): void {
+    const fw = this.perFolder.get(folder.uri.toString());
+    const report = this.store.report(folder.uri);
+    if (!fw || !report) return;
+    for (const s of report.systems) {
+      for (const rel of [s.home, ...s.docs.map((d) => d.relPath)]) {
+        const i = rel.lastIndexOf('/');
+        const name = rel.slice(i + 1);
+        this.watchDir(folder, fw, i < 0 ? '' : rel.slice(0, i), new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+      }
+    }
+  }
+
+  private watchDir(folder: vscode.WorkspaceFolder, fw: FolderWatch, dir: string, name: RegExp): void {
+    const abs = path.join(folder.uri.fsPath, ...dir.split('/').filter(Boolean));
+    const have = fw.dirs.get(abs);
+    if (have) {
+      if (!have.names.some((n) => n.source === name.source)) have.names.push(name);
+      return;
+    }
+    let watcher: FSWatcher;
+    try {
+      watcher = fsWatch(abs, { persistent: false }, (_event, file) => {
+        const entry = fw.dirs.get(abs);
+        const f = typeof file === 'string' ? file : file ? String(file) : '';
+        // No name (some platforms): re-read anyway. Temp files of atomic writes end in .tmp: their rename reports the real name.
+        if (!f || (entry?.names.some((n) => n.test(f)) && !f.endsWith('.tmp'))) this.changed(folder, path.join(abs, f));
+      });
+      watcher.on('error', () => {
+        watcher.close();
+        fw.dirs.delete(abs);
+      });
+    } catch {
+      return; // The folder does not exist (yet): VS Code's watcher covers it.
+    }
+    fw.dirs.set(abs, { watcher, names: [name] });
   }
 
   private unwatch(folder: vscode.WorkspaceFolder): void {
     const key = folder.uri.toString();
-    for (const d of this.perFolder.get(key) ?? []) d.dispose();
+    const fw = this.perFolder.get(key);
+    if (fw) {
+      for (const d of fw.subs) d.dispose();
+      for (const { watcher } of fw.dirs.values()) watcher.close();
+    }
     this.perFolder.delete(key);
     this.debounce.cancel(key);
   }
 
   dispose(): void {
-    for (const subs of this.perFolder.values()) for (const d of subs) d.dispose();
+    for (const f of vscode.workspace.workspaceFolders ?? []) this.unwatch(f);
+    for (const key of [...this.perFolder.keys()]) {
+      const fw = this.perFolder.get(key);
+      for (const d of fw?.subs ?? []) d.dispose();
+      for (const { watcher } of fw?.dirs.values() ?? []) watcher.close();
+    }
     this.perFolder.clear();
     for (const s of this.subs) s.dispose();
     this.debounce.dispose();

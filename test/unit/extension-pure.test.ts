@@ -9,6 +9,7 @@ import { agentInCmdline, agentInText } from '../../src/extension/pure/terminalMa
 import { checklistState } from '../../src/extension/pure/checklistModel';
 import { parseWebviewMessage } from '../../webview/protocol';
 import { KeyedDebouncer } from '../../src/extension/pure/debounce';
+import { dirWatchOf } from '../../src/extension/pure/globs';
 
 /** An l10n function that formats like vscode.l10n.t. */
 const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
@@ -135,4 +136,18 @@ test('debouncer: one call per key after the quiet time', async () => {
   assert.equal(a, 1);
   assert.equal(b, 1);
   d.dispose();
+});
+
+test('globs: literal folder and file-name test for a directory watch', () => {
+  const d = dirWatchOf('.claude/session-ledger*.md');
+  assert.equal(d?.dir, '.claude');
+  assert.ok(d?.name.test('session-ledger.md'));
+  assert.ok(d?.name.test('session-ledger-2.md'));
+  assert.ok(!d?.name.test('session-ledger.md.tmp'));
+  assert.deepEqual(dirWatchOf('.agents.yml')?.dir, '');
+  assert.ok(dirWatchOf('.agents.yml')?.name.test('.agents.yml'));
+  assert.ok(!dirWatchOf('.agents.yml')?.name.test('xagents.yml'));
+  assert.equal(dirWatchOf('.agents/checkpoints/*.md')?.dir, '.agents/checkpoints');
+  assert.equal(dirWatchOf('**/STATE.md'), null);
+  assert.equal(dirWatchOf('{a,b}/x.md'), null);
 });

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import * as askAgentToCheckpoint from './askAgentToCheckpoint';
 import * as checkpointNow from './checkpointNow';
+import * as compactAgentState from './compactAgentState';
 import * as copyResumePrompt from './copyResumePrompt';
 import * as createStarterFile from './createStarterFile';
 import * as installHooks from './installHooks';
@@ -16,7 +17,7 @@ interface CommandModule {
   run(s: Services, ...args: unknown[]): Promise<void>;
 }
 
-export const COMMANDS: readonly CommandModule[] = [checkpointNow, copyResumePrompt, openChecklist, openStateFile, refresh, installHooks, removeHooks, createStarterFile, askAgentToCheckpoint];
+export const COMMANDS: readonly CommandModule[] = [checkpointNow, copyResumePrompt, openChecklist, openStateFile, refresh, installHooks, removeHooks, createStarterFile, compactAgentState, askAgentToCheckpoint];
 
 export function registerCommands(s: Services): vscode.Disposable[] {
   return COMMANDS.map((c) =>

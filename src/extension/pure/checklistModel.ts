@@ -36,5 +36,5 @@ export function checklistState(
   };
 }
 
-/** Order of checks on screen: failures first, then warnings, manual items, passes, skipped. */
-export const STATUS_ORDER: Record<string, number> = { fail: 0, warn: 1, 'manual-open': 2, 'manual-done': 3, pass: 4, skipped: 5 };
+/** Order of checks on screen: failures, warnings, manual items (ticked or not: they stay in place), passes, skipped. */
+export const STATUS_ORDER: Record<string, number> = { fail: 0, warn: 1, 'manual-open': 2, 'manual-done': 2, pass: 3, info: 3, skipped: 4 };

@@ -19,8 +19,6 @@ export interface StatusView {
   tooltip: string;
   /** Theme colour id of the background, or undefined. */
   background?: 'statusBarItem.warningBackground' | 'statusBarItem.errorBackground';
-  /** Accessible name. */
-  ariaLabel: string;
 }
 
 export const BACKGROUND: Record<MeterLevel, StatusView['background']> = {
@@ -65,6 +63,5 @@ export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: 
     text,
     tooltip: lines.join('\n'),
     background: BACKGROUND[level],
-    ariaLabel: t('Context {0} used ({1}); click to checkpoint now', pct(u.percent), agent),
   };
 }

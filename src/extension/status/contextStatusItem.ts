@@ -30,7 +30,6 @@ export class ContextStatusItem implements vscode.Disposable {
     const md = new vscode.MarkdownString(v.tooltip, true);
     md.isTrusted = { enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist'] };
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: v.ariaLabel, role: 'button' };
     this.item.backgroundColor = v.background ? new vscode.ThemeColor(v.background) : undefined;
     this.item.show();
   }

@@ -58,11 +58,15 @@ export class SessionMeter implements vscode.Disposable {
       this.store.onDidChange(() => void this.update(false)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()),
     );
-    this.timers.push(
-      setInterval(() => void this.update(false), READ_MS),
-      setInterval(() => void this.update(true), DISCOVER_MS),
-    );
-    void this.update(true);
+    // The first figure waits for the first scan, so its thresholds are the detected system's.
+    void this.store.ready.then(() => {
+      if (this.disposed) return;
+      this.timers.push(
+        setInterval(() => void this.update(false), READ_MS),
+        setInterval(() => void this.update(true), DISCOVER_MS),
+      );
+      void this.update(true);
+    });
   }
 
   /** Find the newest session again and read it. */

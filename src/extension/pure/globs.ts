@@ -1,0 +1,29 @@
+/** Split a watch glob into its literal folder and a test for the file name (for a non-recursive directory watch). vscode-free. */
+
+export interface DirWatch {
+  /** Folder relative to the root, `/`-separated ('' = the root). */
+  dir: string;
+  /** Matches file names in that folder. */
+  name: RegExp;
+}
+
+function nameRegex(glob: string): RegExp {
+  let re = '';
+  for (const ch of glob) {
+    if (ch === '*') re += '[^/]*';
+    else if (ch === '?') re += '[^/]';
+    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** `.claude/session-ledger*.md` → `{ dir: '.claude', name: /^session-ledger[^/]*\.md$/ }`; null when the folder part has wildcards or braces. */
+export function dirWatchOf(glob: string): DirWatch | null {
+  const g = glob.replace(/^\.\//, '');
+  if (/[{}[\]]/.test(g)) return null;
+  const i = g.lastIndexOf('/');
+  const dir = i < 0 ? '' : g.slice(0, i);
+  const name = i < 0 ? g : g.slice(i + 1);
+  if (/[*?]/.test(dir) || !name || name === '**') return null;
+  return { dir, name: nameRegex(name) };
+}

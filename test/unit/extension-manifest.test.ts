@@ -1,0 +1,123 @@
+/** The manifest keeps the extension contract, and every string has its Japanese and Korean text. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { REPO } from './helpers';
+
+const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+const nls = (suffix: string): Record<string, string> => JSON.parse(readFileSync(path.join(REPO, `package.nls${suffix}.json`), 'utf8'));
+const en = nls('');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+const resolve = (s: string): string => s.replace(/^%(.+)%$/, (_, k: string) => en[k] ?? `<missing ${k}>`);
+
+const CONTRACT_COMMANDS: Record<string, string> = {
+  'sessionLedger.checkpointNow': 'Checkpoint now',
+  'sessionLedger.copyResumePrompt': 'Copy resume prompt',
+  'sessionLedger.openChecklist': 'Open checklist',
+  'sessionLedger.openStateFile': 'Open state file',
+  'sessionLedger.refresh': 'Refresh',
+  'sessionLedger.installHooks': 'Install Claude Code guard hooks',
+  'sessionLedger.removeHooks': 'Remove Claude Code guard hooks',
+  'sessionLedger.createStarterFile': 'Create starter file',
+  'sessionLedger.compactAgentState': 'Compact agent state (S4)',
+  'sessionLedger.askAgentToCheckpoint': 'Ask the agent to checkpoint',
+};
+const WRITE_COMMANDS = ['checkpointNow', 'installHooks', 'removeHooks', 'createStarterFile', 'compactAgentState', 'askAgentToCheckpoint'].map((c) => `sessionLedger.${c}`);
+
+test('manifest: identity, entry points, container, view, welcome', () => {
+  assert.equal(`${pkg.publisher}.${pkg.name}`, 'session-ledger.session-ledger');
+  assert.equal(pkg.main, './dist/extension.js');
+  assert.equal(pkg.engines.vscode, '^1.100.0');
+  const c = pkg.contributes;
+  assert.deepEqual(c.viewsContainers.activitybar.map((v: { id: string; title: string; icon: string }) => [v.id, resolve(v.title), v.icon]), [['sessionLedger', 'Session Ledger', 'media/icon.svg']]);
+  assert.deepEqual(c.views.sessionLedger.map((v: { id: string; name: string }) => [v.id, resolve(v.name)]), [['sessionLedger.ledger', 'Ledger']]);
+  const welcome = c.viewsWelcome.filter((w: { view: string }) => w.view === 'sessionLedger.ledger').map((w: { contents: string }) => resolve(w.contents)).join('\n');
+  assert.match(welcome, /\(command:sessionLedger\.createStarterFile\)/);
+  assert.ok(readFileSync(path.join(REPO, 'media/icon.svg'), 'utf8').includes('<svg'));
+});
+
+test('manifest: the contract commands, category "Session Ledger", codicons, one module each', () => {
+  const cmds: Array<{ command: string; title: string; category: string; icon: string }> = pkg.contributes.commands;
+  assert.deepEqual(Object.fromEntries(cmds.map((c) => [c.command, resolve(c.title)])), CONTRACT_COMMANDS);
+  for (const c of cmds) {
+    assert.equal(resolve(c.category), 'Session Ledger');
+    assert.match(c.icon, /^\$\([a-z-]+\)$/);
+  }
+  const registered = walk(path.join(REPO, 'src/extension/commands'))
+    .map((f) => /export const id = '([^']+)'/.exec(readFileSync(f, 'utf8'))?.[1])
+    .filter(Boolean);
+  assert.deepEqual([...registered].sort(), Object.keys(CONTRACT_COMMANDS).sort());
+});
+
+test('manifest: write commands hidden without trust; limited support in untrusted workspaces', () => {
+  const palette: Array<{ command: string; when: string }> = pkg.contributes.menus.commandPalette;
+  for (const id of WRITE_COMMANDS) assert.match(palette.find((p) => p.command === id)?.when ?? '', /isWorkspaceTrusted/, id);
+  for (const [where, items] of Object.entries(pkg.contributes.menus) as Array<[string, Array<{ command: string; when?: string }>]>) {
+    for (const m of items) if (WRITE_COMMANDS.includes(m.command)) assert.match(m.when ?? '', /isWorkspaceTrusted/, `${where} ${m.command}`);
+  }
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('sessionLedger.claudeHome'));
+});
+
+test('manifest: settings have markdownDescription; activation by the home files', () => {
+  const props: Record<string, { markdownDescription?: string }> = pkg.contributes.configuration.properties;
+  for (const k of ['sessionLedger.claudeHome', 'sessionLedger.codexHome', 'sessionLedger.thresholds.profile', 'sessionLedger.contextWindow', 'sessionLedger.extraStatePaths', 'sessionLedger.markerMaxAgeMinutes']) {
+    assert.ok(props[k], k);
+  }
+  for (const [k, v] of Object.entries(props)) assert.ok(v.markdownDescription && !resolve(v.markdownDescription).startsWith('<missing'), k);
+  for (const f of ['docs/state/STATE.md', '.agents/STATE.md', '.claude/session-ledger.md', 'memory/session-handoff-LATEST.md', '.agents.yml']) {
+    assert.ok(pkg.activationEvents.includes(`workspaceContains:${f}`), f);
+  }
+  assert.ok(!pkg.activationEvents.includes('*'));
+});
+
+test('l10n: every manifest string in English, Japanese and Korean', () => {
+  const keys = new Set<string>();
+  JSON.stringify(pkg.contributes, (_, v) => {
+    if (typeof v === 'string') for (const m of v.matchAll(/^%(.+)%$/g)) keys.add(m[1]);
+    return v;
+  });
+  for (const k of JSON.stringify(pkg.capabilities).matchAll(/"%([^%"]+)%"/g)) keys.add(k[1]);
+  for (const suffix of ['', '.ja', '.ko']) {
+    const table = nls(suffix);
+    for (const k of keys) assert.ok(table[k], `package.nls${suffix}.json lacks ${k}`);
+  }
+});
+
+test('l10n: every vscode.l10n string of the extension has a Japanese and a Korean bundle entry', () => {
+  const strings = new Set<string>();
+  for (const f of walk(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'))) {
+    const src = readFileSync(f, 'utf8');
+    for (const m of src.matchAll(/\bt\(\s*(['"])((?:\\.|(?!\1).)*)\1/g)) strings.add(m[2].replace(/\\(['"\\])/g, '$1'));
+    assert.doesNotMatch(src, /\bt\(\s*`/, `${path.relative(REPO, f)}: l10n strings must be literals`);
+  }
+  assert.ok(strings.size > 50);
+  for (const lang of ['ja', 'ko']) {
+    const bundle: Record<string, string> = JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'));
+    const missing = [...strings].filter((s) => !bundle[s]);
+    assert.deepEqual(missing, [], `l10n/bundle.l10n.${lang}.json lacks strings`);
+    for (const [k, v] of Object.entries(bundle)) {
+      const need = [...k.matchAll(/\{\d+\}/g)].map((m) => m[0]).sort();
+      const have = [...v.matchAll(/\{\d+\}/g)].map((m) => m[0]).sort();
+      assert.deepEqual(have, need, `${lang}: placeholders of "${k}"`);
+    }
+  }
+});
+
+test('extension layer: no parsing in src/extension (no markdown-it, yaml or jsonc there)', () => {
+  for (const f of walk(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'))) {
+    const src = readFileSync(f, 'utf8');
+    assert.doesNotMatch(src, /from ['"](?:markdown-it|yaml|jsonc-parser)['"]/, path.relative(REPO, f));
+  }
+  for (const f of walk(path.join(REPO, 'webview')).filter((f) => f.endsWith('.ts'))) {
+    assert.doesNotMatch(readFileSync(f, 'utf8'), /innerHTML|outerHTML|insertAdjacentHTML|document\.write/, path.relative(REPO, f));
+  }
+});
