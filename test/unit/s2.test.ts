@@ -158,6 +158,13 @@ test('S2 per-session ledgers: the newest is home and named in the resume prompt'
   assert.equal(s.home, '.claude/session-ledger.abc-123.md');
   assert.equal(s.next, 'Run the per-session migration dry run');
   assert.equal(s.resumePrompt, 'Read .claude/session-ledger.abc-123.md and continue from its NEXT action.');
+  // Same mtime: the shared ledger wins.
+  utimesSync(path.join(dir, '.claude/session-ledger.abc-123.md'), old, old);
+  assert.equal((await s2(dir)).home, '.claude/session-ledger.md');
+  // No ledger at the kit's path: an extra path configured for S2 is read as the ledger.
+  const extra = workspace({ 'notes/ledger.md': '## NEXT\nMove this ledger to .claude/session-ledger.md\n' });
+  const e = await systemIn(extra, 'S2', { extraPaths: { S2: ['notes/ledger.md'] } });
+  assert.deepEqual([e.home, e.next], ['notes/ledger.md', 'Move this ledger to .claude/session-ledger.md']);
 });
 
 test('S2 budget: 150 lines / 5,200 chars', async () => {

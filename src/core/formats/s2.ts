@@ -50,18 +50,27 @@ export const S2_LEDGER_MAX_CHARS = 5200;
 
 const LEDGER_NAME = /^session-ledger(?:\.[A-Za-z0-9._-]+)?\.md$/;
 
-/** The ledger candidates: the shared one and per-session ones; the newest (by mtime) is home. */
+/**
+ * The ledger: the newest (by mtime) of the shared `.claude/session-ledger.md` and the per-session
+ * `.claude/session-ledger.<id>.md` files (ties go to the shared one); else the first existing
+ * extra path configured for S2.
+ */
 async function findLedger(ws: Workspace): Promise<string | null> {
-  const names = (await ws.list('.claude')).filter((n) => LEDGER_NAME.test(n)).sort();
+  const shared = 'session-ledger.md';
+  const names = (await ws.list('.claude')).filter((n) => LEDGER_NAME.test(n)).sort((a, b) => (a === shared ? -1 : b === shared ? 1 : a.localeCompare(b)));
   let best: { rel: string; mtime: number } | null = null;
   for (const n of names) {
     const rel = `.claude/${n}`;
     const f = await ws.read(rel);
     if (!f.ok && f.kind === 'missing') continue;
-    // Ties go to the shared ledger, which sorts first.
     if (!best || f.mtime > best.mtime) best = { rel, mtime: f.mtime };
   }
-  return best?.rel ?? null;
+  if (best) return best.rel;
+  for (const rel of ws.options.extraPaths?.S2 ?? []) {
+    const f = await ws.read(rel);
+    if (f.ok || f.kind !== 'missing') return rel;
+  }
+  return null;
 }
 
 /** The plan file the PLAN section points at: its paths other than the project state file, plan-like first. */
