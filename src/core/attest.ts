@@ -52,7 +52,9 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
   const f = await readTextFile(sidecar, 4096);
   const current = f.ok ? f.text.trim() : null;
   const sidecarHash = f.ok ? f.hash : null;
-  const status = current === null ? 'NO_SIDECAR' : current.toLowerCase() === hash ? 'MATCH' : 'TAMPERED';
+  // Read the digest as the S1 reader does: the first token (a `sha256sum`-style `<hash>  <file>` line agrees).
+  const digest = current === null ? null : (current.split(/\s+/)[0] ?? '').toLowerCase();
+  const status = digest === null ? 'NO_SIDECAR' : digest === hash ? 'MATCH' : 'TAMPERED';
   // A sidecar that matches but carries a newline or upper case is rewritten to the seed's exact form.
   const exact = f.ok && f.bytes.toString('utf8') === hash;
   return { handoff, sidecar, hash, current, status, changed: !exact, sidecarHash };

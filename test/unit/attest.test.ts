@@ -78,3 +78,12 @@ test('a sidecar or handoff changed after the plan: refused, files intact', async
   await assert.rejects(applyAttest(plan2), WriteRefused);
   assert.equal(readFileSync(side, 'utf8'), 'written by the agent meanwhile');
 });
+
+test('attest and the S1 reader agree on a sha256sum-style sidecar (`<hash>  <file>`): MATCH, rewritten to the exact form', async () => {
+  const dir = workspace({ 'memory/session-handoff-LATEST.md': HANDOFF, 'memory/.session-handoff.sha256': `${hex(HANDOFF)}  session-handoff-LATEST.md\n` });
+  const plan = await planAttest(dir);
+  assert.equal(plan?.status, 'MATCH');
+  assert.equal(plan?.changed, true);
+  const check = (await evaluate(dir)).systems.find((s) => s.id === 'S1')?.checks.find((c) => c.id === 'attestation');
+  assert.match(check?.message ?? '', /^MATCH/);
+});
