@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 // Real VS Code tests: code-server 4.100.3 (installed by scripts/setup-e2e.sh) + Debian Chromium.
-//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui] [--keep] [--no-build]
+//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui] [--keep] [--no-build] [--screenshots]
 // Phases:
 //   harness      code-server answers /healthz and the workbench loads in Chromium
 //   integration  mocha suites inside the Node extension host (test/integration), trusted folder
 //   untrusted    the same runner on an untrusted folder (test/integration/untrusted)
 //   ui           Playwright UI tests (test/e2e)
 // Each run's state lives in its own folder under /tmp/slr (kept with --keep or on failure).
+// --screenshots (or SESSION_LEDGER_SCREENSHOTS=1) copies the UI tests' screenshots to media/screenshots/.
 // Closing line: "N passed, N failed".
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, testPayload, removeRunDir, codeServerEntry, readJson } from './lib/code-server.mjs';
+import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, testPayload, removeRunDir, codeServerEntry, readJson, installExtension } from './lib/code-server.mjs';
 import { prepareWorkspace, writeClaudeHome, SESSION_ID } from './lib/workspace.mjs';
 
 const FIXTURE = join(REPO, 'test', 'fixtures', 'e2e-workspace');
@@ -143,6 +144,81 @@ async function runExtensionTests(phase, entry, { trust }) {
   else log(`${phase}: run folder kept: ${run}`);
 }
 
+/** Build the .vsix exactly as `npm run package` does. */
+function packageVsix() {
+  execFileSync('npm', ['run', '--silent', 'package'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const vsix = join(REPO, 'dist', 'session-ledger.vsix');
+  if (!existsSync(vsix)) throw new Error('npm run package made no dist/session-ledger.vsix');
+  return vsix;
+}
+
+/** Playwright UI tests (test/e2e/ui.mjs) with the packaged extension installed into code-server. */
+async function phaseUi() {
+  const phase = 'ui';
+  const run = makeRunDir(phase);
+  const started = Date.now();
+  let vsix;
+  try {
+    vsix = packageVsix();
+    const out = installExtension(vsix, join(run, 'extensions'), run);
+    if (!/successfully installed/i.test(out)) throw new Error(`install: ${out}`);
+    record(phase, 'npm run package builds the .vsix and code-server installs it', true, Date.now() - started);
+  } catch (e) {
+    record(phase, 'npm run package builds the .vsix and code-server installs it', false, Date.now() - started, e?.stack || e);
+    log(`${phase}: run folder kept: ${run}`);
+    return;
+  }
+  const { ws, claude } = fixture(run);
+  const server = await startCodeServer({
+    runDir: run,
+    env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
+  });
+  log(`${phase}: code-server up in ${server.healthzMs} ms (${server.url}), workspace ${ws}`);
+  const shots = join(run, 'screenshots');
+  let ctx;
+  let failed = 0;
+  try {
+    ctx = await launchBrowser(run);
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    const workbench = async () => {
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+      // the extension is active once its status bar item shows
+      await page.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
+      await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } }).catch(() => {});
+    };
+    await page.goto(workbenchUrl(server, { folder: ws }));
+    await workbench();
+    const { uiTests, publishScreenshots } = await import('../test/e2e/ui.mjs');
+    let n = 0;
+    const test = async (name, fn) => {
+      const t = Date.now();
+      try {
+        await fn();
+        record(phase, name, true, Date.now() - t);
+      } catch (e) {
+        failed++;
+        record(phase, name, false, Date.now() - t, e?.stack || e);
+        await page.screenshot({ path: join(run, `failure-${++n}.png`) }).catch(() => {});
+      }
+    };
+    await uiTests({ page, ws, claude, shots, test, workbench });
+    if (!failed && (argv.includes('--screenshots') || process.env.SESSION_LEDGER_SCREENSHOTS)) {
+      publishScreenshots(shots, join(REPO, 'media', 'screenshots'));
+      log('screenshots copied to media/screenshots/');
+    }
+  } catch (e) {
+    failed++;
+    record(phase, 'ui tests', false, Date.now() - started, e?.stack || e);
+  } finally {
+    await ctx?.close().catch(() => {});
+    await server.stop();
+  }
+  if (!failed && !keep) removeRunDir(run);
+  else log(`${phase}: run folder kept: ${run} (screenshots in ${shots})`);
+}
+
 async function main() {
   codeServerEntry(); // fails early with a hint when setup-e2e.sh was not run
   if (!argv.includes('--no-build')) {
@@ -153,6 +229,7 @@ async function main() {
   if (want('integration') || want('untrusted')) await buildIntegration();
   if (want('integration')) await runExtensionTests('integration', 'trusted.js', { trust: true });
   if (want('untrusted')) await runExtensionTests('untrusted', 'untrusted.js', { trust: false });
+  if (want('ui')) await phaseUi();
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -55,6 +55,7 @@ export function freePort() {
 
 const DEFAULT_SETTINGS = {
   'workbench.startupEditor': 'none',
+  'workbench.view.alwaysShowHeaderActions': true,
   'workbench.tips.enabled': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.enableExperiments': false,

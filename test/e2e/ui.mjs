@@ -1,0 +1,201 @@
+// Playwright UI tests against the real workbench (code-server) in Debian's Chromium, with the
+// extension installed from the packaged .vsix. Run by scripts/e2e.mjs (phase "ui"); each test is
+// one step of a user's session, in order, on one window:
+//   view → checklist (ticks survive a reload) → Checkpoint now from the palette → edit on disk →
+//   transcript past the thresholds.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync, readdirSync, mkdirSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendTurn } from '../../scripts/lib/workspace.mjs';
+
+export const STATUS_ID = 'session-ledger.session-ledger.sessionLedger.context';
+const HOMES = {
+  S0: '.agents/session_ledger.md',
+  S1: 'memory/session-handoff-LATEST.md',
+  S2: '.claude/session-ledger.md',
+  S3: 'docs/state/STATE.md',
+  S4: '.agents/STATE.md',
+};
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Open the command palette and run the command whose label is exactly `label`. */
+export async function runCommand(page, label) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${label}`);
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+  await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+}
+
+/** The palette's rows for a filter (then closes it). */
+export async function paletteRows(page, filter) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${filter}`);
+  await page.waitForTimeout(800);
+  const rows = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts();
+  await page.keyboard.press('Escape');
+  return rows.map((r) => r.split('\n')[0].trim());
+}
+
+/** Open the Session Ledger container from the activity bar (a click on the active one would close it). */
+async function showView(page) {
+  const tab = page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true });
+  await tab.waitFor({ state: 'visible', timeout: 60_000 });
+  const open = (await tab.getAttribute('aria-selected')) === 'true' && (await page.locator('.part.sidebar').isVisible());
+  if (!open) await tab.click();
+  await page.locator('.part.sidebar').getByRole('tree').first().waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** The ledger view's "Collapse All" title action: every root in view, none expanded. */
+async function collapseAll(page) {
+  // one view in the container: its title actions sit in the side bar's title, the pane header is hidden
+  const btn = page.locator('.part.sidebar').getByRole('button', { name: 'Collapse All' }).filter({ visible: true });
+  await btn.first().waitFor({ state: 'visible', timeout: 30_000 });
+  await btn.first().click();
+}
+
+/** Expand a tree row with its twistie (a click on the row itself opens the file). */
+async function expand(row) {
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  if ((await row.getAttribute('aria-expanded')) === 'true') return;
+  await row.locator('.monaco-tl-twistie').click();
+  await waitUntil('the row to expand', async () => (await row.getAttribute('aria-expanded')) === 'true', 10_000);
+}
+
+const checklist = (page) => page.frameLocator('iframe.webview').frameLocator('#active-frame');
+
+export async function waitUntil(what, probe, timeout = 20_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() - t0 > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const markers = (ws) => (existsSync(join(ws, '.claude')) ? readdirSync(join(ws, '.claude')).filter((n) => n.startsWith('.checkpoint-ready')) : []);
+
+/**
+ * ctx: { page, server, ws, claude: { transcript, sessionId }, shots (folder for screenshots), test }
+ * test(name, fn) runs and records one test.
+ */
+export async function uiTests({ page, ws, claude, shots, test, workbench }) {
+  mkdirSync(shots, { recursive: true });
+  const shot = (name) => page.screenshot({ path: join(shots, name) });
+
+  await test('the Session Ledger view shows each detected system as a root', async () => {
+    await showView(page);
+    await collapseAll(page);
+    for (const [id, rel] of Object.entries(HOMES)) {
+      await page.getByRole('treeitem', { name: new RegExp(`^${id} ${esc(rel)} — (WORKING|PARTIAL|BROKEN)`) }).waitFor({ state: 'visible', timeout: 30_000 });
+    }
+    // the S3 root opens onto its sections; the handoff's Now ▶ line is an item
+    await expand(page.getByRole('treeitem', { name: new RegExp(`^S3 ${esc(HOMES.S3)} — `) }));
+    await expand(page.getByRole('treeitem', { name: /^Handoff: read this first/ }));
+    await page.getByRole('treeitem', { name: /Now ▶/ }).first().waitFor({ state: 'visible' });
+    await shot('ledger-tree.png');
+  });
+
+  await test('the status bar shows the session\'s context usage (10 %) without a warning colour', async () => {
+    const item = page.locator(`[id="${STATUS_ID}"]`);
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitUntil('10% in the status bar', async () => (await item.innerText()).includes('10%'));
+    await item.locator('.codicon-pulse').waitFor();
+    assert.match((await item.getAttribute('aria-label')) ?? '', /10%/);
+    const cls = (await item.getAttribute('class')) ?? '';
+    assert.ok(!/warning-kind|error-kind/.test(cls), `no warning/error colour at 10 % (class: ${cls})`);
+  });
+
+  await test('the checklist lists the checks and the overall label; manual ticks survive a reload', async () => {
+    await runCommand(page, 'Session Ledger: Open checklist');
+    const f = checklist(page);
+    const overall = f.locator('#overall');
+    await overall.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await overall.innerText(), /^(WORKING|PARTIAL|BROKEN)$/);
+    for (const id of Object.keys(HOMES)) await f.locator(`section.system[data-system="${id}"]`).waitFor();
+    await f.locator('section.system[data-system="S3"] .check[data-check-id="handoff-block"][data-status="pass"]').waitFor();
+    await f.locator('section.system[data-system="S4"] .check[data-check-id="compaction"][data-status="warn"]').waitFor();
+    await f.locator('section.system[data-system="S1"] .check[data-check-id="attestation"][data-status="pass"]').waitFor();
+    const write = f.locator('#write-marker');
+    assert.match(await write.innerText(), /Write marker & copy resume prompt/);
+    const boxes = f.locator('input[type="checkbox"][data-manual]');
+    const n = await boxes.count();
+    assert.ok(n >= 2, `manual items to tick (found ${n})`);
+    // the list re-renders after each tick: always take the first box still open
+    for (let i = 0; i < n; i++) {
+      const open = f.locator('input[type="checkbox"][data-manual]:not(:checked)');
+      if ((await open.count()) === 0) break;
+      await open.first().click();
+      await page.waitForTimeout(300);
+    }
+    await waitUntil('every manual item ticked', async () => (await f.locator('input[type="checkbox"][data-manual]:checked').count()) === n, 10_000);
+    await shot('checklist.png');
+    // reload the whole window; the ticks are kept by the extension, not by the page
+    let t = Date.now();
+    await page.reload();
+    await workbench();
+    console.log(`      (window reloaded in ${Date.now() - t} ms)`);
+    t = Date.now();
+    await runCommand(page, 'Session Ledger: Open checklist');
+    const f2 = checklist(page);
+    await f2.locator('#overall').waitFor({ state: 'visible', timeout: 30_000 });
+    const boxes2 = f2.locator('input[type="checkbox"][data-manual]');
+    await waitUntil('the manual boxes after the reload', async () => (await boxes2.count()) === n);
+    for (let i = 0; i < n; i++) assert.equal(await boxes2.nth(i).isChecked(), true, `manual item ${await boxes2.nth(i).getAttribute('data-manual')} is still ticked`);
+    assert.equal(await f2.locator('#write-marker').isDisabled(), false, 'nothing blocks: the write button is enabled');
+    console.log(`      (checklist re-read in ${Date.now() - t} ms)`);
+  });
+
+  await test('"Session Ledger: Checkpoint now" from the command palette writes the marker on disk', async () => {
+    assert.deepEqual(markers(ws), [], 'no marker before');
+    await runCommand(page, 'Session Ledger: Checkpoint now');
+    const marker = join(ws, '.claude', `.checkpoint-ready.${claude.sessionId}`);
+    await waitUntil(`the marker ${marker}`, () => existsSync(marker), 30_000);
+    assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
+    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Checkpoint saved. Safe to run /compact now.' });
+    await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await shot('checkpoint.png');
+    await page.keyboard.press('Escape');
+  });
+
+  await test('an edit of a ledger on disk shows in the tree', async () => {
+    await showView(page);
+    await collapseAll(page);
+    const file = join(ws, HOMES.S2);
+    const next = 'Write the renewal migration in migrations/004_renewed.sql and run npm test.';
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/## NEXT\n.*\n/, `## NEXT\n${next}\n`));
+    await expand(page.getByRole('treeitem', { name: new RegExp(`^S2 ${esc(HOMES.S2)} — `) }));
+    await expand(page.getByRole('treeitem', { name: /^NEXT/ }).first());
+    await page.getByRole('treeitem', { name: /Write the renewal migration/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
+  });
+
+  await test('usage appended to the transcript turns the status bar to the warning, then the error colour', async () => {
+    const item = page.locator(`[id="${STATUS_ID}"]`);
+    appendTurn(claude.transcript, ws, 30, { sessionId: claude.sessionId });
+    await waitUntil('30% in the status bar', async () => (await item.innerText()).includes('30%'));
+    await waitUntil('the warning colour', async () => /warning-kind/.test((await item.getAttribute('class')) ?? ''), 10_000);
+    const warnBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
+    await item.hover();
+    await page.waitForTimeout(600);
+    await shot('status-warning.png');
+    appendTurn(claude.transcript, ws, 45, { sessionId: claude.sessionId });
+    await waitUntil('45% in the status bar', async () => (await item.innerText()).includes('45%'));
+    await waitUntil('the error colour', async () => /error-kind/.test((await item.getAttribute('class')) ?? ''), 10_000);
+    const errBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.notEqual(errBg, warnBg, 'the background colour changed');
+    await page.mouse.move(700, 400);
+    await shot('status-error.png');
+  });
+}
+
+/** Copy the screenshots a run made into media/screenshots/ (for the README). */
+export function publishScreenshots(from, to) {
+  mkdirSync(to, { recursive: true });
+  for (const n of readdirSync(from).filter((x) => x.endsWith('.png'))) copyFileSync(join(from, n), join(to, n));
+}
