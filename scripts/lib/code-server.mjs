@@ -208,7 +208,7 @@ export async function launchBrowser(runDir, { viewport = { width: 1400, height: 
   const { chromium } = await import('playwright-core');
   const profile = join(runDir, 'chromium-profile');
   mkdirSync(profile, { recursive: true });
-  mkdirSync(join(runDir, 'xdg', 'config'), { recursive: true });
+  for (const d of [join(runDir, 'xdg', 'config'), join(runDir, 'tmp'), join(runDir, 'home')]) mkdirSync(d, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,

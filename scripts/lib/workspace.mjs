@@ -38,6 +38,7 @@ export function prepareWorkspace(template, dest) {
   mkdirSync(dest, { recursive: true });
   cpSync(template, dest, { recursive: true });
   const ws = realpathSync(dest);
+  attestS1(ws);
   writeFileSync(join(ws, '.gitignore'), 'node_modules/\n.claude/.checkpoint-ready*\n.claude/settings.local.json\n');
   const hour = new Date(Date.now() - 3600_000).toISOString();
   const later = new Date(Date.now() - 3000_000).toISOString();
@@ -51,7 +52,6 @@ export function prepareWorkspace(template, dest) {
     git(ws, ['add', 'docs/state/STATE.md']);
     git(ws, ['commit', '-q', '-m', 'state: handoff'], { date: later });
   }
-  attestS1(ws);
   // everything on disk is newer than the last commit (the agent wrote the state files after it)
   return ws;
 }
@@ -84,7 +84,7 @@ function assistantRecords(ws, sessionId, text, used, parentUuid, { sidechain = f
   const out = [];
   let parent = parentUuid;
   for (let b = 0; b < blocks; b++) {
-    const content = b === 0 ? [{ type: 'text', text }] : [{ type: 'tool_use', id: `toolu_${randomUUID().slice(0, 8)}`, name: 'Read', input: { file_path: join(ws, 'src/loans.ts') } }];
+    const content = b === 0 ? [{ type: 'text', text }] : [{ type: 'tool_use', id: `toolu_${randomUUID().slice(0, 8)}`, name: 'Read', input: { file_path: join(ws, 'README.md') } }];
     const rec = {
       parentUuid: parent, isSidechain: sidechain, userType: 'external', cwd: ws, sessionId, version: '2.0.14', gitBranch: 'main',
       message: { model: MODEL, id, type: 'message', role: 'assistant', content, stop_reason: null, stop_sequence: null, usage },
@@ -97,17 +97,9 @@ function assistantRecords(ws, sessionId, text, used, parentUuid, { sidechain = f
 }
 
 /** The JSONL lines of a conversation whose last main-chain usage is `finalUsed` tokens. */
-export function conversation(ws, sessionId, finalUsed, turns = 6) {
+export function conversation(ws, sessionId, finalUsed, turns = 6, prompts = SHELF_PROMPTS) {
   const lines = [];
   let parent = null;
-  const prompts = [
-    'Add renewals: a member may renew a loan once unless someone reserved the book.',
-    'Run the tests.',
-    'Why does the overdue test fail in New York time?',
-    'Update the session ledger with what we decided.',
-    'Now the reservation queue: FIFO per book.',
-    'Checkpoint the session state, I want to compact soon.',
-  ];
   for (let i = 0; i < turns; i++) {
     const u = userRecord(ws, sessionId, prompts[i % prompts.length], parent);
     lines.push(u);
@@ -117,10 +109,34 @@ export function conversation(ws, sessionId, finalUsed, turns = 6) {
     parent = recs[recs.length - 1].uuid;
     if (i === 2) {
       // a subagent's records are in the same file but are not the main chain: never counted
-      lines.push(...assistantRecords(ws, sessionId, 'Subagent: searching for dueDate callers.', WINDOW - 1000, parent, { sidechain: true, blocks: 1 }));
+      lines.push(...assistantRecords(ws, sessionId, 'Subagent: searching the code base.', WINDOW - 1000, parent, { sidechain: true, blocks: 1 }));
     }
   }
   return lines;
+}
+
+const SHELF_PROMPTS = [
+    'Add renewals: a member may renew a loan once unless someone reserved the book.',
+    'Run the tests.',
+    'Why does the overdue test fail in New York time?',
+    'Update the session ledger with what we decided.',
+    'Now the reservation queue: FIFO per book.',
+    'Checkpoint the session state, I want to compact soon.',
+];
+
+/**
+ * A Claude Code home with a transcript taken from a file (the demo's examples/demo-transcript.jsonl):
+ * the placeholder path and every `cwd` become `ws`, so the transcript belongs to that workspace.
+ */
+export function claudeHomeFromTranscript(home, ws, transcriptFile, placeholder = '/path/to/demo-workspace') {
+  const text = readFileSync(transcriptFile, 'utf8').replaceAll(placeholder, JSON.stringify(ws).slice(1, -1));
+  const lines = text.split('\n').filter((l) => l.trim());
+  const sessionId = JSON.parse(lines[0]).sessionId;
+  const projectDir = join(home, 'projects', encodeProjectDir(ws));
+  mkdirSync(projectDir, { recursive: true });
+  const transcript = join(projectDir, `${sessionId}.jsonl`);
+  writeFileSync(transcript, lines.map((l) => JSON.stringify({ ...JSON.parse(l), cwd: ws })).join('\n') + '\n');
+  return { home, transcript, sessionId, projectDir };
 }
 
 /**
