@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Extension benchmark (npm run bench runs every scripts/bench-*.mjs; reported, never asserted):
+//   - the .vsix that `npm run package` builds: its size and the size of each bundle in it;
+//   - in a real VS Code (code-server 4.100.3 + Debian Chromium, from scripts/setup-e2e.sh), with the
+//     .vsix installed and the e2e fixture workspace (all five systems) open: the activation time and
+//     the first scan's time that the extension logs in its "Session Ledger" output channel, and the
+//     wall time from opening the page to the status bar item showing.
+// Environment: BENCH_EXT_RUNS=N windows (3). Without code-server installed only the size is reported.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, installExtension, codeServerEntry, removeRunDir } from './lib/code-server.mjs';
+import { prepareWorkspace, writeClaudeHome } from './lib/workspace.mjs';
+
+const runs = Number(process.env.BENCH_EXT_RUNS || 3);
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+execFileSync('npm', ['run', '--silent', 'package'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+const vsix = join(REPO, 'dist', 'session-ledger.vsix');
+console.log(`vsix: dist/session-ledger.vsix ${kb(statSync(vsix).size)} (${statSync(vsix).size} bytes)`);
+for (const f of ['extension.js', 'webview.js', 'cli.js']) {
+  const p = join(REPO, 'dist', f);
+  if (existsSync(p)) console.log(`  dist/${f} ${kb(statSync(p).size)} (production build, unpacked)`);
+}
+
+try {
+  codeServerEntry();
+} catch (e) {
+  console.log(`activation: not measured (${e.message})`);
+  process.exit(0);
+}
+
+/** Find the extension's output channel log under the user-data dir and read its numbers. */
+function readChannel(userData) {
+  const logs = join(userData, 'logs');
+  const found = [];
+  const walk = (d) => {
+    for (const n of existsSync(d) ? readdirSync(d) : []) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (n === 'Session Ledger.log') found.push(p);
+    }
+  };
+  walk(logs);
+  const text = found.map((p) => readFileSync(p, 'utf8')).join('\n');
+  const act = /activated in ([\d.]+) ms/.exec(text);
+  const scan = /First scan finished (\d+) ms after activation: (\d+) system/.exec(text);
+  return { activateMs: act ? Number(act[1]) : null, scanMs: scan ? Number(scan[1]) : null, systems: scan ? Number(scan[2]) : null };
+}
+
+const act = [];
+const scan = [];
+const wall = [];
+for (let i = 0; i < runs; i++) {
+  const run = makeRunDir('bench');
+  installExtension(vsix, join(run, 'extensions'), run);
+  const ws = prepareWorkspace(join(REPO, 'test', 'fixtures', 'e2e-workspace'), join(run, 'shelf'));
+  const claude = writeClaudeHome(join(run, 'claude'), ws, { percent: 10 });
+  const server = await startCodeServer({ runDir: run, workspace: ws, env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') } });
+  const ctx = await launchBrowser(run);
+  try {
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    const t0 = Date.now();
+    await page.goto(workbenchUrl(server, { folder: ws }));
+    await page.locator('[id="session-ledger.session-ledger.sessionLedger.context"]').waitFor({ state: 'visible', timeout: 120_000 });
+    const w = Date.now() - t0;
+    let r = readChannel(server.dirs.userData);
+    for (let k = 0; k < 50 && (r.activateMs === null || r.scanMs === null); k++) {
+      await new Promise((res) => setTimeout(res, 200));
+      r = readChannel(server.dirs.userData);
+    }
+    console.log(`run ${i + 1}: activate() ${r.activateMs ?? '?'} ms, first scan ${r.scanMs ?? '?'} ms after activation (${r.systems ?? '?'} systems), page open → status bar item ${w} ms`);
+    if (r.activateMs !== null) act.push(r.activateMs);
+    if (r.scanMs !== null) scan.push(r.scanMs);
+    wall.push(w);
+  } finally {
+    await ctx.close().catch(() => {});
+    await server.stop();
+    removeRunDir(run);
+  }
+}
+if (act.length) console.log(`activation (extension's own log, median of ${act.length}): activate() ${median(act).toFixed(1)} ms; first scan of the five systems ${median(scan)} ms after activation`);
+console.log(`page open → context status bar item visible (median of ${wall.length}): ${median(wall)} ms (includes loading the workbench and starting the extension host)`);
