@@ -7,7 +7,7 @@ import type { WorkspaceReport } from '../core/model';
 import type { Services } from './services';
 
 export interface SessionLedgerApi {
-  /** Resolves when the first scan of every folder finished. */
+  /** Resolves when the first scan of every folder finished (and the context meter looked for a session once). */
   ready: Promise<void>;
   /** The latest report of a folder (default: the first folder). */
   report(folder?: vscode.Uri): WorkspaceReport | undefined;

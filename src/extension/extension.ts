@@ -54,7 +54,8 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     meter.start();
     void watchers.start().catch((err) => log.error(`Watchers: ${(err as Error)?.message ?? String(err)}`));
   });
-  const ready = started.then(() => store.ready);
+  // Ready: every folder scanned once and the context meter looked for a session once.
+  const ready = started.then(() => store.ready).then(() => meter.firstRead);
   void ready.then(() => {
     const n = store.folders().reduce((k, f) => k + (f.report?.systems.length ?? 0), 0);
     log.info(`First scan finished ${Math.round(performance.now() - t0)} ms after activation: ${n} system(s) detected.`);

@@ -45,6 +45,9 @@ export class SessionMeter implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
+  /** Resolves when the first session lookup (and read) after the first scan finished. */
+  firstRead: Promise<void> = Promise.resolve();
+
   current(): MeterState | undefined {
     return this.state;
   }
@@ -59,13 +62,13 @@ export class SessionMeter implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()),
     );
     // The first figure waits for the first scan, so its thresholds are the detected system's.
-    void this.store.ready.then(() => {
+    this.firstRead = this.store.ready.then(() => {
       if (this.disposed) return;
       this.timers.push(
         setInterval(() => void this.update(false), READ_MS),
         setInterval(() => void this.update(true), DISCOVER_MS),
       );
-      void this.update(true);
+      return this.update(true);
     });
   }
 
