@@ -314,7 +314,9 @@ async function main() {
       const env = { CLAUDE_CONFIG_DIR: home, CODEX_HOME: codex, HOME: userHome, USERPROFILE: userHome, XDG_CONFIG_HOME: path.join(userHome, '.config') };
       const row = { label, expect: gen.expect };
 
-      // (b) the CLI as a whole process, interleaved with node -e 0.
+      // (b) the CLI as a whole process, interleaved with node -e 0 (one discarded warm-up run each).
+      runProcess(process.execPath, ['-e', '0'], { env, cwd: root, tmp });
+      runProcess(process.execPath, [cli, 'context', '--json', '--root', root], { env, cwd: root, tmp });
       const b = [];
       const floor = [];
       for (let i = 0; i < runs; i++) {
@@ -341,6 +343,11 @@ async function main() {
       // (d) ccstatusline and (e) ccusage, fed a statusLine JSON without context_window.
       if (tools) {
         const input = JSON.stringify({ hook_event_name: 'Status', session_id: sid, transcript_path: file, cwd: root, model: { id: MODEL, display_name: 'Opus 4.6' }, workspace: { current_dir: root, project_dir: root }, version: '2.1.39', output_style: { name: 'default' }, cost: { total_cost_usd: 1.5, total_duration_ms: 60000, total_api_duration_ms: 30000, total_lines_added: 10, total_lines_removed: 2 } });
+        if (rows.length === 0) {
+          // Warm-up on the first (small) size: first runs pay for disk caches and settings files.
+          runProcess(process.execPath, [tools.ccs], { input, env, cwd: root, tmp });
+          runProcess(process.execPath, [tools.ccu, 'statusline', '--no-cache'], { input, env, cwd: root, tmp });
+        }
         row.d = repeat(heavyRuns, () => runProcess(process.execPath, [tools.ccs], { input, env, cwd: root, tmp }));
         row.e = repeat(heavyRuns, () => runProcess(process.execPath, [tools.ccu, 'statusline', '--no-cache'], { input, env, cwd: root, tmp }));
         // eslint-disable-next-line no-control-regex

@@ -53,8 +53,17 @@ export class ContextFollower {
     this.tracker = trackerFor(ref.agent);
   }
 
+  /** Reads in flight run one after the other (a watcher may fire twice). */
+  private queue: Promise<unknown> = Promise.resolve();
+
   /** The figure now, or null when no usage was found yet. Never throws on content. */
-  async read(): Promise<ContextUsage | null> {
+  read(): Promise<ContextUsage | null> {
+    const next = this.queue.then(() => this.readNow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async readNow(): Promise<ContextUsage | null> {
     let transcript: ContextUsage | null = null;
     try {
       transcript = await this.readTranscript();
