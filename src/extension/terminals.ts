@@ -49,9 +49,10 @@ export async function agentOfTerminal(t: vscode.Terminal): Promise<AgentName | u
 
 /** The terminal running an agent: the active one first, then the others. */
 export async function findAgentTerminal(): Promise<{ terminal: vscode.Terminal; agent: AgentName } | undefined> {
-  const all = vscode.window.terminals;
+  // Only terminals still open (a disposed one can linger as the active terminal for a moment).
+  const all = vscode.window.terminals.filter((t) => t.exitStatus === undefined);
   const active = vscode.window.activeTerminal;
-  const ordered = active ? [active, ...all.filter((t) => t !== active)] : [...all];
+  const ordered = active && all.includes(active) ? [active, ...all.filter((t) => t !== active)] : all;
   for (const t of ordered) {
     const agent = await agentOfTerminal(t);
     if (agent) return { terminal: t, agent };
