@@ -133,6 +133,7 @@ async function runExtensionTests(phase, entry, { trust }) {
       ok = code === 0 && res.failed === 0 && res.results.length > 0;
       if (code !== 0 && res.failed === 0) record(phase, 'the extension host reported exit 0', false, 0, `codeAutomationExit(${code})`);
     }
+    if (!trust) ok = (await untrustedPalette(page, phase)) && ok;
     await page.screenshot({ path: join(run, 'final.png') }).catch(() => {});
   } catch (e) {
     record(phase, 'extension tests', false, Date.now() - started, e?.stack || e);
@@ -142,6 +143,28 @@ async function runExtensionTests(phase, entry, { trust }) {
   }
   if (ok && !keep) removeRunDir(run);
   else log(`${phase}: run folder kept: ${run}`);
+}
+
+/** In Restricted Mode the palette lists the read commands and none of the write commands. */
+async function untrustedPalette(page, phase) {
+  const t = Date.now();
+  const name = 'the command palette in Restricted Mode offers the read commands and no write command';
+  try {
+    const { paletteRows } = await import('../test/e2e/ui.mjs');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
+    const rows = await paletteRows(page, 'Session Ledger:');
+    for (const r of ['Session Ledger: Open checklist', 'Session Ledger: Copy resume prompt', 'Session Ledger: Refresh']) {
+      if (!rows.includes(r)) throw new Error(`"${r}" missing from the palette: ${JSON.stringify(rows)}`);
+    }
+    const write = ['Checkpoint now', 'Install Claude Code guard hooks', 'Remove Claude Code guard hooks', 'Create starter file', 'Compact agent state (S4)', 'Ask the agent to checkpoint'];
+    const shown = rows.filter((r) => write.some((w) => r === `Session Ledger: ${w}`));
+    if (shown.length) throw new Error(`write commands offered in Restricted Mode: ${shown.join(', ')}`);
+    record(phase, name, true, Date.now() - t);
+    return true;
+  } catch (e) {
+    record(phase, name, false, Date.now() - t, e?.stack || e);
+    return false;
+  }
 }
 
 /** Build the .vsix exactly as `npm run package` does. */
