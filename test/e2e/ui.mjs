@@ -192,6 +192,25 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await page.mouse.move(700, 400);
     await shot('status-error.png');
   });
+
+  await test('a click on the status bar runs Checkpoint now; the ledger edit reset its ticks, so the checklist asks for them; its button writes the marker', async () => {
+    const marker = join(ws, '.claude', `.checkpoint-ready.${claude.sessionId}`);
+    const before = readFileSync(marker, 'utf8');
+    await page.locator(`[id="${STATUS_ID}"]`).click();
+    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Tick the manual items' });
+    await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
+    const f = checklist(page);
+    const open = f.locator('section.system[data-system="S2"] input[type="checkbox"][data-manual]:not(:checked)');
+    await waitUntil('S2\'s manual items open again after its ledger changed', async () => (await open.count()) > 0, 10_000);
+    assert.equal(await f.locator('section.system[data-system="S0"] input[type="checkbox"][data-manual]:not(:checked)').count(), 0, 'S0 keeps its ticks');
+    while ((await open.count()) > 0) {
+      await open.first().click();
+      await page.waitForTimeout(300);
+    }
+    await f.locator('#write-marker').click();
+    await waitUntil('the marker rewritten by the checklist\'s button', () => readFileSync(marker, 'utf8') !== before, 15_000);
+    assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
+  });
 }
 
 /** Copy the screenshots a run made into media/screenshots/ (for the README). */
