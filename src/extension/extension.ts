@@ -11,6 +11,7 @@ import { bindContextKeys } from './contextKeys';
 import { PreviewDocuments } from './preview';
 import type { Services } from './services';
 import { ContextStatusItem } from './status/contextStatusItem';
+import { GuardPreview } from './status/guardPreview';
 import { SessionMeter } from './status/sessionMeter';
 import { LedgerStore } from './store';
 import { TickStore } from './tickStore';
@@ -24,7 +25,8 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const store = new LedgerStore(ticks, log);
   const tree = new LedgerTreeProvider(store);
   const meter = new SessionMeter(store, log);
-  const statusItem = new ContextStatusItem(meter);
+  const guard = new GuardPreview(store, meter, log);
+  const statusItem = new ContextStatusItem(meter, guard);
   const checklist = new ChecklistPanel(context.extensionUri, store, ticks, log);
   const previews = new PreviewDocuments();
   const watchers = new FolderWatchers(store, log);
@@ -38,6 +40,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     tree,
     view,
     meter,
+    guard,
     statusItem,
     checklist,
     previews,

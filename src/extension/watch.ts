@@ -34,8 +34,9 @@ export class FolderWatchers implements vscode.Disposable {
   ) {}
 
   async start(): Promise<void> {
-    const { SYSTEMS } = await import('../core/formats');
-    this.globs = [...new Set(SYSTEMS.flatMap((s) => s.watchGlobs))];
+    const [{ SYSTEMS }, { SHARED_MARKER_REL }] = await Promise.all([import('../core/formats'), import('../core/marker')]);
+    // The checkpoint markers too: the guard preview in the status bar follows them.
+    this.globs = [...new Set([...SYSTEMS.flatMap((s) => s.watchGlobs), `${SHARED_MARKER_REL}*`])];
     for (const f of vscode.workspace.workspaceFolders ?? []) this.watch(f);
     this.subs.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Check, ContextUsage, Item, Section, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model';
 import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
 import { docDescription, docProblems, docTooltip, isTampered, itemDescription, itemIcon, sectionLabel } from '../../src/extension/pure/treeText';
-import { code, pct, statusView } from '../../src/extension/pure/statusText';
+import { code, guardLine, pct, statusView } from '../../src/extension/pure/statusText';
 import { agentInCmdline, agentInText } from '../../src/extension/pure/terminalMatch';
 import { checklistState } from '../../src/extension/pure/checklistModel';
 import { parseWebviewMessage } from '../../webview/protocol';
@@ -150,4 +150,13 @@ test('globs: literal folder and file-name test for a directory watch', () => {
   assert.equal(dirWatchOf('.agents/checkpoints/*.md')?.dir, '.agents/checkpoints');
   assert.equal(dirWatchOf('**/STATE.md'), null);
   assert.equal(dirWatchOf('{a,b}/x.md'), null);
+});
+
+test('status bar: the guard preview line', () => {
+  const u: ContextUsage = { agent: 'claude', sessionId: 's', transcriptPath: '/t', model: null, usedTokens: 1, windowTokens: 100, percent: 1, at: null, afterCompaction: false, source: 'transcript' };
+  const p = { profile: 'S3', propose: 15, urgent: 40 };
+  assert.match(statusView(t, u, p, 'ok', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480 }).tooltip, /stopped by the guard: no checkpoint in this session/);
+  assert.match(statusView(t, u, p, 'ok', { allow: true, rule: 'fresh', marker: '.claude/.checkpoint-ready.s', maxAgeMin: 480 }).tooltip, /pass the guard: a fresh checkpoint marker/);
+  assert.match(guardLine(t, { allow: false, rule: 'stale', marker: 'm', maxAgeMin: 30 }), /older than 30 min/);
+  assert.doesNotMatch(statusView(t, u, p, 'ok').tooltip, /guard/);
 });

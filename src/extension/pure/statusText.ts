@@ -13,6 +13,31 @@ export interface MeterProfile {
   urgent: number | null;
 }
 
+/** What the PreCompact guard would decide now (core `preCompactGuard`, read-only). */
+export interface GuardView {
+  allow: boolean;
+  /** The guard's rule: fresh, idle, opt-out, no-marker, foreign-marker, skeleton, stale … */
+  rule: string;
+  /** The marker it used (relative path), or null. */
+  marker: string | null;
+  /** The marker max age it applied (minutes). */
+  maxAgeMin: number;
+}
+
+export function guardLine(t: T, g: GuardView): string {
+  const rules: Record<string, string> = {
+    fresh: t('a fresh checkpoint marker'),
+    idle: t('no work since the checkpoint'),
+    'opt-out': t('marked nothing-to-preserve'),
+    'no-marker': t('no checkpoint in this session'),
+    'foreign-marker': t('the marker belongs to another session'),
+    skeleton: t('the state file is an empty skeleton'),
+    stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
+  };
+  const why = rules[g.rule] ?? g.rule;
+  return g.allow ? `$(shield) ${t('/compact would pass the guard: {0}.', why)}` : `$(circle-slash) ${t('/compact would be stopped by the guard: {0}.', why)}`;
+}
+
 export interface StatusView {
   text: string;
   /** Markdown. */
@@ -44,7 +69,7 @@ function tokens(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel): StatusView {
+export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView): StatusView {
   const text = `$(pulse) ${pct(u.percent)}`;
   const agent = u.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
   const lines: string[] = [];
@@ -56,6 +81,7 @@ export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: 
   lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
   lines.push(`${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${u.at}` : ''}`);
+  if (guard) lines.push('', guardLine(t, guard));
   if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
   lines.push('', `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`);

@@ -1,20 +1,24 @@
 /** The context meter in the status bar (`$(pulse) 42%`): one class, one status item. */
 import * as vscode from 'vscode';
 import { statusView, type StatusView } from '../pure/statusText';
+import type { GuardPreview } from './guardPreview';
 import type { MeterState, SessionMeter } from './sessionMeter';
 
 export const STATUS_ITEM_ID = 'sessionLedger.context';
 
 export class ContextStatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  private readonly sub: vscode.Disposable;
+  private readonly subs: vscode.Disposable[];
   private view: StatusView | undefined;
 
-  constructor(meter: SessionMeter) {
+  constructor(
+    private readonly meter: SessionMeter,
+    private readonly guard: GuardPreview,
+  ) {
     this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Session Ledger context');
     this.item.command = 'sessionLedger.checkpointNow';
-    this.sub = meter.onDidChange((s) => this.render(s));
+    this.subs = [meter.onDidChange((s) => this.render(s)), guard.onDidChange(() => this.render(meter.current()))];
     this.render(meter.current());
   }
 
@@ -24,7 +28,7 @@ export class ContextStatusItem implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const v = statusView(vscode.l10n.t, s.usage, s.profile, s.level);
+    const v = statusView(vscode.l10n.t, s.usage, s.profile, s.level, this.guard.current());
     this.view = v;
     this.item.text = v.text;
     const md = new vscode.MarkdownString(v.tooltip, true);
@@ -43,7 +47,7 @@ export class ContextStatusItem implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.sub.dispose();
+    for (const d of this.subs) d.dispose();
     this.item.dispose();
   }
 }
