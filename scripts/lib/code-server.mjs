@@ -137,6 +137,8 @@ export async function startCodeServer(opts) {
     detached: true, // its own process group: stopped by that group, never by name
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  live.add(proc.pid);
+  proc.on('exit', () => live.delete(proc.pid));
   let output = '';
   const onData = (b) => {
     logStream.write(b);
@@ -171,6 +173,14 @@ export async function startCodeServer(opts) {
   }
   return { url, port, pid: proc.pid, runDir, workspace: opts.workspace, dirs, stop, healthzMs: Date.now() - t0, log: () => output, logPath, exited: () => exited };
 }
+
+// Process groups started here and not stopped yet: killed when this process exits, however it exits.
+const live = new Set();
+process.on('exit', () => {
+  for (const pid of live) {
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+});
 
 /** Drop variables that would make the server or the extension host behave unlike a user's. */
 function cleanEnv(env) {
