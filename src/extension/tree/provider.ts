@@ -27,6 +27,8 @@ export class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode>, 
   getChildren(node?: LedgerNode): LedgerNode[] {
     if (node) return node.getChildren();
     const folders = this.store.folders();
+    // Nothing detected anywhere: no nodes, so the welcome content (with "Create starter file") shows.
+    if (!folders.some((f) => (f.report?.systems.length ?? 0) > 0)) return [];
     if (folders.length > 1) return folders.map((f) => new FolderNode(f));
     return folders[0] ? docNodes(folders[0]) : [];
   }
