@@ -242,7 +242,13 @@ async function phaseUi() {
 }
 
 async function main() {
-  codeServerEntry(); // fails early with a hint when setup-e2e.sh was not run
+  try {
+    codeServerEntry();
+  } catch (e) {
+    log(`${e.message.split(':')[0]}: running scripts/setup-e2e.sh`);
+    execFileSync('bash', [join(REPO, 'scripts', 'setup-e2e.sh')], { stdio: 'inherit' });
+    codeServerEntry();
+  }
   if (!argv.includes('--no-build')) {
     log('building (scripts/build.mjs)');
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: REPO, stdio: 'inherit' });
