@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   });
   // Ready: every folder scanned once and the context meter looked for a session once.
   const ready = started.then(() => store.ready).then(() => meter.firstRead);
-  void ready.then(() => {
+  void started.then(() => store.ready).then(() => {
     const n = store.folders().reduce((k, f) => k + (f.report?.systems.length ?? 0), 0);
     log.info(`First scan finished ${Math.round(performance.now() - t0)} ms after activation: ${n} system(s) detected.`);
   });
