@@ -18,11 +18,29 @@ const HOMES = {
 };
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * Open the command palette. Right after a reload the workbench may not have keyboard focus yet, so a
+ * key press can go nowhere: focus the editor area and press again (F1, then Ctrl+Shift+P), a few times.
+ */
+async function openPalette(page) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const keys = ['F1', 'Control+Shift+P', 'F1', 'Control+Shift+P'];
+  for (let i = 0; i < keys.length; i++) {
+    await page.keyboard.press(keys[i]);
+    try {
+      await input.waitFor({ state: 'visible', timeout: i === keys.length - 1 ? 30_000 : 7_500 });
+      return input;
+    } catch (err) {
+      if (i === keys.length - 1) throw err;
+      await page.locator('.part.editor').click({ position: { x: 40, y: 40 }, timeout: 5_000 }).catch(() => {});
+    }
+  }
+  return input;
+}
+
 /** Open the command palette and run the command whose label is exactly `label`. */
 export async function runCommand(page, label) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible' });
+  const input = await openPalette(page);
   await input.fill(`>${label}`);
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: 15_000 });
@@ -32,9 +50,7 @@ export async function runCommand(page, label) {
 
 /** The palette's rows for a filter (then closes it). */
 export async function paletteRows(page, filter) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible' });
+  const input = await openPalette(page);
   await input.fill(`>${filter}`);
   await page.waitForTimeout(800);
   const rows = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts();

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Check, ContextUsage, Item, Section, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model';
 import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
-import { docDescription, docProblems, docTooltip, isTampered, itemDescription, itemIcon, sectionLabel } from '../../src/extension/pure/treeText';
+import { docDescription, docProblems, docTooltip, isTampered, itemDescription, itemIcon, itemLabel, sectionLabel } from '../../src/extension/pure/treeText';
 import { code, guardLine, pct, statusView } from '../../src/extension/pure/statusText';
 import { agentInCmdline, agentInText } from '../../src/extension/pure/terminalMatch';
 import { checklistState } from '../../src/extension/pure/checklistModel';
@@ -159,4 +159,13 @@ test('status bar: the guard preview line', () => {
   assert.match(statusView(t, u, p, 'ok', { allow: true, rule: 'fresh', marker: '.claude/.checkpoint-ready.s', maxAgeMin: 480 }).tooltip, /pass the guard: a fresh checkpoint marker/);
   assert.match(guardLine(t, { allow: false, rule: 'stale', marker: 'm', maxAgeMin: 30 }), /older than 30 min/);
   assert.doesNotMatch(statusView(t, u, p, 'ok').tooltip, /guard/);
+});
+
+test('tree labels drop emphasis markers, HTML comments and link targets, and keep code spans', () => {
+  const it = (text: string) => ({ text, line: 1, flags: [] });
+  assert.equal(itemLabel(it('**Status:** winter release half done')), 'Status: winter release half done');
+  assert.equal(itemLabel(it('**Phase:** build <!-- prepare | build | ship -->')), 'Phase: build');
+  assert.equal(itemLabel(it('**Now ▶** add `renew(db, loanId, now)` to [loans](src/loans.ts)')), 'Now ▶ add `renew(db, loanId, now)` to loans');
+  assert.equal(itemLabel(it('2 ** 3 = 8')), '2 ** 3 = 8');
+  assert.equal(itemLabel(it('<!-- only a comment -->')), '<!-- only a comment -->');
 });

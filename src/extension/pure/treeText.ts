@@ -134,6 +134,21 @@ export function itemDescription(t: T, item: Item): string {
   return out.join(' · ');
 }
 
+/**
+ * An item's text for a one-line tree label: emphasis markers, HTML comments and link targets are
+ * dropped (`**Status:** x <!-- note -->` → `Status: x`), code spans and every word are kept. The
+ * tooltip keeps the text as written.
+ */
+export function itemLabel(item: Item): string {
+  const t = item.text
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return t || item.text;
+}
+
 export function itemIcon(item: Item): Icon {
   const f = item.flags;
   const risk = flagValue(f, 'risk');

@@ -1,7 +1,7 @@
 /** An item of a section: its text as written, its flags as description and icon. */
 import * as vscode from 'vscode';
 import type { Item } from '../../core/model';
-import { itemDescription, itemIcon, itemTooltip } from '../pure/treeText';
+import { itemDescription, itemIcon, itemLabel, itemTooltip } from '../pure/treeText';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
 
 export class ItemNode implements LedgerNode {
@@ -18,7 +18,7 @@ export class ItemNode implements LedgerNode {
 
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
-    const ti = new vscode.TreeItem(this.item.text, vscode.TreeItemCollapsibleState.None);
+    const ti = new vscode.TreeItem(itemLabel(this.item), vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     ti.description = itemDescription(t, this.item) || undefined;
     describe(ti, itemTooltip(t, this.item, this.relPath));
