@@ -27,7 +27,7 @@ async function benchStatus() {
     g('add', '-A');
     g('commit', '-qm', 'bench');
     const { evaluate } = await import(path.join(repo, 'out', 'src', 'core', 'evaluate.js')).catch(() => ({}));
-    console.log(`\n## status on a workspace with ${files.length} corpus files (all five systems)`);
+    console.log(`\n## status on a workspace with ${files.length} corpus files from repositories of the five systems`);
     if (evaluate) {
       const times = [];
       let systems = 0;
