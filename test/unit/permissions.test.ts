@@ -1,0 +1,68 @@
+/**
+ * Permission errors, for real: the CLI runs as an unprivileged user (as root, through `setpriv` to
+ * `nobody`; as anyone else, directly) over files and folders it may not read. Each gets a clear
+ * finding or a one-line message, never a crash.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { CLI, workspace } from './helpers';
+
+const isRoot = process.getuid?.() === 0;
+const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+const skip = process.platform === 'win32' ? 'POSIX permissions' : isRoot && !setpriv ? 'root without setpriv cannot drop privileges' : false;
+
+function asUser(args: string[]): { code: number; stdout: string; stderr: string } {
+  const cmd = isRoot ? [setpriv!, '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, ...args] : [process.execPath, CLI, ...args];
+  const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A temp workspace every user can enter (mkdtemp makes it 0700). */
+function openWorkspace(files: Record<string, string>): string {
+  const dir = workspace(files);
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+test('an unreadable state file is its system, damaged: a blocking "permission denied" finding with its path', { skip }, () => {
+  const dir = openWorkspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\n- Now ▶ ship it\n', '.agents/STATE.md': '# Agent State\n' });
+  for (const d of ['docs', 'docs/state', '.agents']) chmodSync(path.join(dir, d), 0o755);
+  chmodSync(path.join(dir, 'docs/state/STATE.md'), 0o000);
+  chmodSync(path.join(dir, '.agents/STATE.md'), 0o000);
+  const r = asUser(['status', '--json', '--root', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  for (const [id, rel] of [['S3', 'docs/state/STATE.md'], ['S4', '.agents/STATE.md']]) {
+    const s = j.systems.find((x: { id: string }) => x.id === id);
+    assert.ok(s, `${id} detected`);
+    assert.equal(s.label, 'BROKEN');
+    const c = s.checks.find((x: { id: string }) => x.id === 'readable');
+    assert.equal(c?.status, 'fail');
+    assert.equal(c?.path, rel);
+    assert.match(c?.message ?? '', /permission denied/);
+  }
+  assert.equal(asUser(['check', '--root', dir]).code, 1);
+});
+
+test('an unreadable folder on the way to a state file does not crash the readers', { skip }, () => {
+  const dir = openWorkspace({ 'memory/session-handoff-LATEST.md': '# Handoff\n## What to do now\n1. Write the migration\n' });
+  chmodSync(path.join(dir, 'memory'), 0o000);
+  const r = asUser(['status', '--json', '--root', dir]);
+  chmodSync(path.join(dir, 'memory'), 0o755);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  JSON.parse(r.stdout);
+});
+
+test('an unreadable root is a usage error: exit 2 with one line', { skip }, () => {
+  const dir = openWorkspace({});
+  chmodSync(dir, 0o000);
+  const r = asUser(['check', '--root', dir]);
+  chmodSync(dir, 0o755);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /cannot read root .*EACCES/);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+});
