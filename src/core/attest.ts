@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from './atomic';
+import { currentHash, writeAtomic, WriteRefused } from './atomic';
 import { readTextFile, sha256 } from './fsread';
 
 export const S1_HANDOFF_REL = 'memory/session-handoff-LATEST.md';
@@ -69,12 +69,7 @@ export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
   await writeAtomic(plan.sidecar, plan.hash, {
     expectHash: plan.sidecarHash,
     beforeRename: async () => {
-      let now: string | null = null;
-      try {
-        now = sha256(await fs.readFile(plan.handoff));
-      } catch {
-        now = null;
-      }
+      const now = await currentHash(plan.handoff).catch(() => null);
       if (now !== plan.hash) throw new WriteRefused(`${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`, 'changed');
     },
   });
