@@ -3,7 +3,7 @@
  */
 import { findingChecks, manualChecks, mk } from './checks/common';
 import { SYSTEMS } from './formats';
-import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from './model';
+import { labelOf, worstLabel, type Check, type DocRole, type SystemReport, type WorkspaceReport } from './model';
 import type { Loaded, SystemModule } from './system';
 import { Workspace, type EvaluateOptions } from './workspace';
 
@@ -51,13 +51,28 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
   };
 }
 
+const HOME_ROLE: Record<SystemModule['id'], DocRole> = { S0: 'ledger', S1: 'handoff', S2: 'ledger', S3: 'state', S4: 'state' };
+
+/**
+ * A system whose reader found nothing may still be there behind a folder the user cannot read
+ * (EACCES on the way to a home file): report it as present and damaged rather than absent.
+ */
+async function behindUnreadableFolder(ws: Workspace, mod: SystemModule): Promise<Loaded | null> {
+  for (const g of mod.watchGlobs) {
+    if (/[*?[{]/.test(g) || (await ws.kind(g)) !== 'error') continue;
+    const doc = await ws.loadDoc(g, mod.id, HOME_ROLE[mod.id], () => ({ sections: [] }));
+    return { home: doc, homeRel: g, docs: [doc] };
+  }
+  return null;
+}
+
 /** Detect, read and check every system under `root`. Never throws on content. */
 export async function evaluate(root: string, options: EvaluateOptions = {}, systems: readonly SystemModule[] = SYSTEMS): Promise<WorkspaceReport> {
   const ws = new Workspace(root, options);
   const loaded = await Promise.all(
     systems.map(async (m) => {
       try {
-        return await m.load(ws);
+        return (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
       } catch (err) {
         return { home: null, homeRel: m.watchGlobs[0] ?? '', docs: [], extra: { error: String(err) } } as Loaded;
       }

@@ -47,14 +47,19 @@ test('an unreadable state file is its system, damaged: a blocking "permission de
   assert.equal(asUser(['check', '--root', dir]).code, 1);
 });
 
-test('an unreadable folder on the way to a state file does not crash the readers', { skip }, () => {
+test('an unreadable folder on the way to a state file: the system is reported, damaged, not missing', { skip }, () => {
   const dir = openWorkspace({ 'memory/session-handoff-LATEST.md': '# Handoff\n## What to do now\n1. Write the migration\n' });
   chmodSync(path.join(dir, 'memory'), 0o000);
   const r = asUser(['status', '--json', '--root', dir]);
   chmodSync(path.join(dir, 'memory'), 0o755);
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
-  JSON.parse(r.stdout);
+  const s1 = JSON.parse(r.stdout).systems.find((x: { id: string }) => x.id === 'S1');
+  assert.ok(s1, 'S1 reported');
+  assert.equal(s1.label, 'BROKEN');
+  const c = s1.checks.find((x: { id: string }) => x.id === 'readable');
+  assert.equal(c?.path, 'memory/session-handoff-LATEST.md');
+  assert.match(c?.message ?? '', /permission denied/);
 });
 
 test('an unreadable root is a usage error: exit 2 with one line', { skip }, () => {
