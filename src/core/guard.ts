@@ -52,7 +52,10 @@ export interface GuardDecision {
   marker: string | null;
 }
 
-export type GuardOptions = HookRunOptions;
+export interface GuardOptions extends HookRunOptions {
+  /** A report of the root the caller already has (the extension's store): the guard then does not evaluate again. */
+  report?: WorkspaceReport;
+}
 
 /** `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN`, or 480 when unset or not a non-negative number. */
 export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
@@ -90,7 +93,7 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
   const { env, now, parsed, root } = hookRun(stdin, opts);
   let d: GuardDecision;
   try {
-    d = parsed.ok ? await decide(parsed.payload, root, env, now) : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
+    d = parsed.ok ? await decide(parsed.payload, root, env, now, opts.report) : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
   } catch (err) {
     d = allow('error', root, null, null, `allow (internal error: ${(err as Error)?.message ?? String(err)})`);
   }
@@ -106,7 +109,7 @@ function block(rule: GuardRule, root: string, sessionId: string | null, marker: 
   return { allow: false, exitCode: 2, rule, reason, log, root, sessionId, marker };
 }
 
-async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now: number): Promise<GuardDecision> {
+async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now: number, known?: WorkspaceReport): Promise<GuardDecision> {
   const event = str(p.hook_event_name);
   if (event && event !== 'PreCompact') return allow('not-precompact', root, null, null, `allow (hook_event_name is ${event}, not PreCompact)`);
   const trigger = str(p.trigger);
@@ -127,11 +130,13 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
   }
   const cli = cliCommand(root);
   const wanted = markerRel(sid);
-  let report: WorkspaceReport | null = null;
-  try {
-    report = await evaluate(root, { now });
-  } catch {
-    report = null; // the rules that need the state files are skipped; the marker rules still hold
+  let report: WorkspaceReport | null = known ?? null;
+  if (!report) {
+    try {
+      report = await evaluate(root, { now });
+    } catch {
+      report = null; // the rules that need the state files are skipped; the marker rules still hold
+    }
   }
 
   if (!marker) {

@@ -183,3 +183,17 @@ test('an unknown hook name or a bad option never blocks', () => {
   assert.equal(run(['hook', 'post-compact'], { cwd: dir, input: preCompact(dir) }).code, 0);
   assert.equal(run(['hook'], { cwd: dir, input: '' }).code, 0);
 });
+
+test('a report the caller already has is used as is (the extension preview does not evaluate twice)', async () => {
+  // The skeleton is on disk, but the caller's report was taken from a workspace where the ledger is real:
+  // the decision follows the given report, which proves the guard did not read the folder again.
+  const skeleton = workspace({ '.claude/session-ledger.md': S2_SKELETON });
+  write(skeleton, `.claude/.checkpoint-ready.${SID}`, `${SID}\n`);
+  const payload = preCompact(skeleton);
+  const own = await preCompactGuard(payload, { root: skeleton, log: false });
+  assert.equal(own.rule, 'skeleton');
+  const { evaluate } = await import('../../src/core/evaluate');
+  const real = await evaluate(s3Workspace());
+  const given = await preCompactGuard(payload, { root: skeleton, log: false, report: real });
+  assert.notEqual(given.rule, 'skeleton');
+});
