@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { writeAtomic } from './atomic';
 import { readTextFile } from './fsread';
+import { str } from './hook-io';
 import { isSessionId } from './marker';
 
 export const SESSION_RECORD_REL = '.claude/session-ledger/session.json';
@@ -17,10 +18,6 @@ export interface SessionRecord {
   cwd: string | null;
   /** ISO time the hook ran. */
   at: string;
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
 }
 
 export async function writeSessionRecord(root: string, rec: SessionRecord): Promise<string> {
