@@ -55,7 +55,12 @@ verify() {
   [ -L "$cs/lib/vscode/node_modules.asar" ] || { echo "code-server postinstall did not run" >&2; return 1; }
   [ -d "$cs/lib/vscode/extensions/node_modules/typescript" ] || { echo "built-in extensions' deps missing" >&2; return 1; }
   local v
-  v=$(node "$cs/out/node/entry.js" --version 2>/dev/null | head -1) || return 1
+  # code-server writes a default config under XDG_CONFIG_HOME on its first run and says so on stdout:
+  # keep that out of the user's home and out of the version line.
+  local xdg
+  xdg=$(mktemp -d)
+  v=$(XDG_CONFIG_HOME="$xdg" node "$cs/out/node/entry.js" --version 2>/dev/null | grep -m1 -E '^[0-9]') || { rm -rf "$xdg"; return 1; }
+  rm -rf "$xdg"
   case "$v" in "$CODE_SERVER_VERSION"*) ;; *) echo "unexpected version: $v" >&2; return 1 ;; esac
 }
 
@@ -116,4 +121,4 @@ EOF
 fi
 
 echo "$CS_DIR/node_modules/code-server/out/node/entry.js" >"$TOOLS/code-server.path"
-say "ready in $(( $(date +%s) - t0 )) s: code-server $(node "$CS_DIR/node_modules/code-server/out/node/entry.js" --version | head -1), $(chromium --version 2>/dev/null | head -1)"
+say "ready in $(( $(date +%s) - t0 )) s: code-server $CODE_SERVER_VERSION, $(chromium --version 2>/dev/null | head -1)"
