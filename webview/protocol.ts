@@ -3,7 +3,7 @@
  * and the webview (webview/main.ts). The webview sends `ready` once its script runs; the host
  * answers with the state and sends it again whenever the store changes.
  */
-import type { Check, CheckStatus, Label, Severity, SystemId } from '../src/core/model';
+import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type Severity, type SystemId } from '../src/core/model';
 
 /** A check as the webview shows it: the core's `Check` without the system (its section says it). */
 export type CheckView = Omit<Check, 'system'>;
@@ -62,7 +62,7 @@ export type WebviewToHost =
   | { type: 'writeMarker' }
   | { type: 'refresh' };
 
-const SYSTEM_IDS = new Set(['S0', 'S1', 'S2', 'S3', 'S4']);
+const SYSTEM_IDS = new Set<string>(IDS);
 
 /** Validate a message from the webview (it is untrusted input to the host). */
 export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {

@@ -7,11 +7,12 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { currentHash, writeAtomic, WriteRefused } from './atomic';
 import { readTextFile, sha256 } from './fsread';
+import { companionPath, FACTS } from './facts';
 
-export const S1_HANDOFF_REL = 'memory/session-handoff-LATEST.md';
-export const SIDECAR_NAME = '.session-handoff.sha256';
+export const S1_HANDOFF_REL = FACTS.S1.home;
+export const SIDECAR_NAME = path.posix.basename(companionPath('S1', 'sidecar'));
 /** Where S1's handoff may live: the seed's path, then the older `.claude/memory/` default. */
-export const S1_HANDOFF_CANDIDATES = [S1_HANDOFF_REL, '.claude/memory/session-handoff-LATEST.md'];
+export const S1_HANDOFF_CANDIDATES = [S1_HANDOFF_REL, ...FACTS.S1.homeAlternatives];
 
 export interface AttestPlan {
   /** Absolute path of the handoff. */

@@ -8,15 +8,12 @@ import * as path from 'node:path';
 import { writeAtomic } from './atomic';
 import { findClaudeSession } from './context';
 import { evaluate } from './evaluate';
+import { closingLine, resumePrompt as promptFor } from './facts';
 import { readTextFile } from './fsread';
 import { formatMarker, isSessionId, markerRel } from './marker';
 import type { Check, SystemReport, WorkspaceReport } from './model';
 import { checkLine } from './report';
 import { readSessionRecord } from './session-record';
-
-export const CHECKPOINT_SAVED = 'Checkpoint saved. Safe to run /compact now.';
-/** S3's resume prompt, verbatim. */
-export const S3_RESUME_PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
 
 export interface CheckpointOptions {
   sessionId?: string;
@@ -45,9 +42,7 @@ export interface CheckpointResult {
 }
 
 function fallbackPrompt(s: SystemReport): string {
-  if (s.id === 'S3' && s.home === 'docs/state/STATE.md') return S3_RESUME_PROMPT;
-  if (s.id === 'S0' && s.unconfirmed.length) return `Read ${s.home}, validate its UNCONFIRMED items with me first, then continue from its Now section.`;
-  return `Read ${s.home} and continue from its next action.`;
+  return promptFor(s.id, s.home, null, s.unconfirmed.length);
 }
 
 /** The prompt to paste into a fresh session: each detected system's own, one per line. */
@@ -136,6 +131,6 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     lines.push('', 'Resume prompt (paste it into the fresh session):');
     for (const l of resumePrompt.split('\n')) lines.push(`  ${l}`);
   }
-  lines.push('', CHECKPOINT_SAVED);
+  lines.push('', closingLine('S2'));
   return res;
 }

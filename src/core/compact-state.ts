@@ -10,8 +10,9 @@ import { writeAtomic, WriteRefused } from './atomic';
 import { readTextFile } from './fsread';
 import { parseMarkdown } from './markdown';
 import { hasS4Headings, readS4Structure, type S4BlockKind } from './formats/s4-state';
+import { FACTS } from './facts';
 
-export const S4_STATE_REL = '.agents/STATE.md';
+export const S4_STATE_REL = FACTS.S4.home;
 
 export interface CompactPlan {
   /** Absolute path of `.agents/STATE.md`. */

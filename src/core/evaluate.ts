@@ -1,9 +1,10 @@
 /**
  * Run every system reader over a workspace root and put the results into one report.
  */
+import { SYSTEMS } from './checks';
 import { findingChecks, manualChecks, mk } from './checks/common';
-import { SYSTEMS } from './formats';
-import { labelOf, worstLabel, type Check, type DocRole, type SystemReport, type WorkspaceReport } from './model';
+import { FACTS, resumePrompt as promptFor } from './facts';
+import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from './model';
 import type { Loaded, SystemModule } from './system';
 import { Workspace, type EvaluateOptions } from './workspace';
 
@@ -17,7 +18,7 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
   let checks: Check[];
   let next: string | null = null;
   let unconfirmed: SystemReport['unconfirmed'] = [];
-  let resumePrompt = `Read ${loaded.homeRel} and continue from its next action.`;
+  let resumePrompt = promptFor(mod.id, loaded.homeRel);
   if (loaded.skipped) {
     checks = [mk(mod.id, 'exists', 'block', 'skip', loaded.skipped)];
   } else {
@@ -40,7 +41,7 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
   }
   return {
     id: mod.id,
-    name: mod.name,
+    name: FACTS[mod.id].name,
     label: labelOf(checks),
     next,
     home: loaded.homeRel,
@@ -51,16 +52,15 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
   };
 }
 
-const HOME_ROLE: Record<SystemModule['id'], DocRole> = { S0: 'ledger', S1: 'handoff', S2: 'ledger', S3: 'state', S4: 'state' };
-
 /**
  * A system whose reader found nothing may still be there behind a folder the user cannot read
  * (EACCES on the way to a home file): report it as present and damaged rather than absent.
  */
 async function behindUnreadableFolder(ws: Workspace, mod: SystemModule): Promise<Loaded | null> {
-  for (const g of mod.watchGlobs) {
+  const f = FACTS[mod.id];
+  for (const g of f.presence) {
     if (/[*?[{]/.test(g) || (await ws.kind(g)) !== 'error') continue;
-    const doc = await ws.loadDoc(g, mod.id, HOME_ROLE[mod.id], () => ({ sections: [] }));
+    const doc = await ws.loadDoc(g, mod.id, f.homeRole, () => ({ sections: [] }));
     return { home: doc, homeRel: g, docs: [doc] };
   }
   return null;
@@ -74,7 +74,7 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
       try {
         return (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
       } catch (err) {
-        return { home: null, homeRel: m.watchGlobs[0] ?? '', docs: [], extra: { error: String(err) } } as Loaded;
+        return { home: null, homeRel: FACTS[m.id].home, docs: [], extra: { error: String(err) } } as Loaded;
       }
     }),
   );

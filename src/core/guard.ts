@@ -15,7 +15,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from './evaluate';
-import { systemById } from './formats';
+import { FACTS } from './facts';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './hook-io';
 import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from './marker';
 import type { WorkspaceReport } from './model';
@@ -82,8 +82,7 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
 function prepareHint(report: WorkspaceReport | null): string {
   const parts: string[] = [];
   for (const s of report?.systems ?? []) {
-    const trigger = systemById(s.id)?.checkpointTrigger;
-    parts.push(trigger ? `${s.home} (your agent's ${trigger})` : s.home);
+    parts.push(`${s.home} (your agent's ${FACTS[s.id].checkpointTrigger})`);
   }
   return parts.length ? `bring ${parts.join(' and ')} up to date` : 'bring your state file up to date';
 }

@@ -13,8 +13,9 @@ import { writeAtomic, WriteRefused } from './atomic';
 import { readTextFile, sha256 } from './fsread';
 import { parseMarkdown } from './markdown';
 import { readS3Structure, type S3LogEntry } from './formats/s3-state';
+import { FACTS } from './facts';
 
-export const S3_STATE_REL = 'docs/state/STATE.md';
+export const S3_STATE_REL = FACTS.S3.home;
 export const S3_LOG_DIR = 'docs/state/log';
 export const DEFAULT_STATE_BUDGET = 150;
 

@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from './atomic';
 import { pathKind } from './fsread';
-import type { SystemId } from './model';
+import { companionPath, FACTS } from './facts';
+import { SYSTEM_IDS, type SystemId } from './model';
 
 export interface StarterFile {
   /** Relative to the workspace root, `/`-separated. */
@@ -173,48 +174,48 @@ const S4_PROGRESS = `# Progress
 const STARTERS: Record<SystemId, Starter> = {
   S0: {
     system: 'S0',
-    title: 'S0 — Session ledger (.agents/session_ledger.md)',
+    title: `S0 — Session ledger (${FACTS.S0.home})`,
     description: 'A ledger with Goal, Constraints, Decisions, Done/Now/Next, Open Questions and Working Set; .agents.yml switches it on.',
     files: [
-      { path: '.agents.yml', content: S0_YML, optional: true },
-      { path: '.agents/session_ledger.md', content: S0_LEDGER },
+      { path: companionPath('S0', 'config'), content: S0_YML, optional: true },
+      { path: FACTS.S0.home, content: S0_LEDGER },
     ],
-    home: '.agents/session_ledger.md',
+    home: FACTS.S0.home,
   },
   S1: {
     system: 'S1',
-    title: 'S1 — Session handoff (memory/session-handoff-LATEST.md)',
+    title: `S1 — Session handoff (${FACTS.S1.home})`,
     description: 'One forward-only handoff with a state-snapshot block: what to do now, pending decisions, outstanding issues.',
-    files: [{ path: 'memory/session-handoff-LATEST.md', content: S1_HANDOFF }],
-    home: 'memory/session-handoff-LATEST.md',
+    files: [{ path: FACTS.S1.home, content: S1_HANDOFF }],
+    home: FACTS.S1.home,
   },
   S2: {
     system: 'S2',
-    title: 'S2 — Session ledger for prepare-then-compact (.claude/session-ledger.md)',
+    title: `S2 — Session ledger for prepare-then-compact (${FACTS.S2.home})`,
     description: 'TASK, NEXT, OPEN, DECIDED, VERIFIED, DROPPED, PLAN: the working set a PreCompact guard checks.',
-    files: [{ path: '.claude/session-ledger.md', content: S2_LEDGER }],
-    home: '.claude/session-ledger.md',
+    files: [{ path: FACTS.S2.home, content: S2_LEDGER }],
+    home: FACTS.S2.home,
   },
   S3: {
     system: 'S3',
-    title: 'S3 — STATE handoff (docs/state/STATE.md)',
+    title: `S3 — STATE handoff (${FACTS.S3.home})`,
     description: 'A handoff block (Status, Gates, Now ▶, Blocked on) and a dated log, newest first.',
-    files: [{ path: 'docs/state/STATE.md', content: S3_STATE }],
-    home: 'docs/state/STATE.md',
+    files: [{ path: FACTS.S3.home, content: S3_STATE }],
+    home: FACTS.S3.home,
   },
   S4: {
     system: 'S4',
-    title: 'S4 — Agent state (.agents/STATE.md)',
+    title: `S4 — Agent state (${FACTS.S4.home})`,
     description: 'One # Agent State with a Progress Tracker; PROGRESS.md keeps the latest five checkpoints.',
     files: [
-      { path: '.agents/STATE.md', content: S4_STATE },
-      { path: 'PROGRESS.md', content: S4_PROGRESS, optional: true },
+      { path: FACTS.S4.home, content: S4_STATE },
+      { path: companionPath('S4', 'progress'), content: S4_PROGRESS, optional: true },
     ],
-    home: '.agents/STATE.md',
+    home: FACTS.S4.home,
   },
 };
 
-export const STARTER_SYSTEMS: readonly SystemId[] = ['S0', 'S1', 'S2', 'S3', 'S4'];
+export const STARTER_SYSTEMS: readonly SystemId[] = SYSTEM_IDS;
 
 export function starterFor(system: SystemId): Starter {
   return STARTERS[system];

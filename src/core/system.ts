@@ -1,6 +1,8 @@
 /**
- * The contract every system reader (S0–S4) fulfils. A module finds and reads its documents, then
- * reports its checks, its next action and its resume prompt. `evaluate.ts` runs them all.
+ * The two halves of every system (S0–S4). A reader (`formats/sN.ts`) finds and reads the system's
+ * documents into the model; an analyser (`checks/sN.ts`) judges them: its checks, its next action
+ * and its resume prompt. The facts both use (paths, thresholds, prompts, budgets) are in `facts.ts`.
+ * `evaluate.ts` runs them all.
  */
 import type { Check, Item, StateDoc, SystemId } from './model';
 import type { Workspace } from './workspace';
@@ -14,7 +16,7 @@ export interface Loaded {
   docs: StateDoc[];
   /** When set, the system is present but switched off (S0 without `session.ledger: true`): checks are skipped with this message. */
   skipped?: string;
-  /** Anything else the module wants to carry from load to analyse. */
+  /** Anything else the reader wants to carry from load to analyse. */
   extra?: Record<string, unknown>;
 }
 
@@ -29,25 +31,17 @@ export interface Analysis {
   resumePrompt: string;
 }
 
-export interface Thresholds {
-  /** Percent at which a checkpoint is proposed. */
-  propose: number;
-  /** Percent past which it is urgent; null when the seed names a single cue (S2: about 50 %). */
-  urgent: number | null;
+/** A system's reader: detection and parsing, no rules. */
+export interface SystemReader {
+  id: SystemId;
+  /** Find and read this system's documents; null when the system is not present under the root. Never throws on content. */
+  load(ws: Workspace): Promise<Loaded | null>;
 }
 
-export interface SystemModule {
-  id: SystemId;
-  /** Human name, e.g. "Session Ledger (majestic)". */
-  name: string;
-  /** The home files this system is detected by, for watchers and `workspaceContains:` (globs relative to a root). */
-  watchGlobs: string[];
-  /** Context thresholds of this system's seed (SPEC §4). */
-  thresholds: Thresholds;
-  /** What to type into the agent to fire this system's own checkpoint (e.g. `/checkpoint`). */
-  checkpointTrigger: string;
-  /** Find and read this system's documents; null when the system is not present under the root. */
-  load(ws: Workspace): Promise<Loaded | null>;
-  /** Checks, next action, UNCONFIRMED items and resume prompt. Never throws on content. */
-  analyse(ws: Workspace, loaded: Loaded): Promise<Analysis>;
+/** A system's rules: checks, next action, UNCONFIRMED items and resume prompt. Never throws on content. */
+export type Analyser = (ws: Workspace, loaded: Loaded) => Promise<Analysis>;
+
+/** A reader and its analyser, as `evaluate` runs them. */
+export interface SystemModule extends SystemReader {
+  analyse: Analyser;
 }

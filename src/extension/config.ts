@@ -3,7 +3,7 @@
  * defaults. Everything else asks `readSettings()` and never touches `getConfiguration` itself.
  */
 import * as vscode from 'vscode';
-import type { SystemId } from '../core/model';
+import { SYSTEM_IDS, type SystemId } from '../core/model';
 
 export const SECTION = 'sessionLedger';
 
@@ -29,7 +29,7 @@ export interface LedgerSettings {
   checkpointTriggers: Partial<Record<SystemId, string>>;
 }
 
-const SYSTEM_KEYS: readonly SystemId[] = ['S0', 'S1', 'S2', 'S3', 'S4'];
+const SYSTEM_KEYS = SYSTEM_IDS;
 
 function num(v: unknown, min: number, max: number): number | null {
   return typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? v : null;

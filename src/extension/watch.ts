@@ -1,5 +1,5 @@
 /**
- * Watchers on every system's home files (the core's `watchGlobs`), the extra state paths and the
+ * Watchers on every system's presence globs (the core's facts table), the extra state paths and the
  * folders of the documents detected, per workspace folder. Two sources feed one debounced re-scan
  * of that folder: VS Code's file watchers (they also see folders created later) and direct
  * directory watches (`fs.watch`) on the folders that exist, which report a write in milliseconds
@@ -34,9 +34,9 @@ export class FolderWatchers implements vscode.Disposable {
   ) {}
 
   async start(): Promise<void> {
-    const [{ SYSTEMS }, { SHARED_MARKER_REL }] = await Promise.all([import('../core/formats'), import('../core/marker')]);
+    const [{ watchGlobs }, { SHARED_MARKER_REL }] = await Promise.all([import('./pure/globs'), import('../core/marker')]);
     // The checkpoint markers too: the guard preview in the status bar follows them.
-    this.globs = [...new Set([...SYSTEMS.flatMap((s) => s.watchGlobs), `${SHARED_MARKER_REL}*`])];
+    this.globs = watchGlobs([`${SHARED_MARKER_REL}*`]);
     for (const f of vscode.workspace.workspaceFolders ?? []) this.watch(f);
     this.subs.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {

@@ -29,3 +29,54 @@ test('src/core never reads a transcript whole (no readFile in context/)', () => 
   }
   for (const f of files) assert.doesNotMatch(readFileSync(f, 'utf8'), /readFileSync|\.readFile\(/, path.relative(REPO, f));
 });
+
+/** Relative module specifiers a TypeScript file imports (static and dynamic). */
+function importsOf(file: string): string[] {
+  const src = readFileSync(file, 'utf8');
+  return [...src.matchAll(/(?:from\s+|import\(\s*|require\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]);
+}
+
+function importsInto(fromDir: string, target: string): string[] {
+  const bad: string[] = [];
+  for (const f of walk(path.join(REPO, fromDir)).filter((x) => x.endsWith('.ts'))) {
+    for (const spec of importsOf(f)) {
+      if (!spec.startsWith('.')) continue;
+      const resolved = path.relative(REPO, path.resolve(path.dirname(f), spec)).split(path.sep).join('/');
+      if (resolved === target || resolved.startsWith(`${target}/`)) bad.push(`${path.relative(REPO, f)} imports ${spec}`);
+    }
+  }
+  return bad;
+}
+
+test('readers read, checks judge: src/core/formats never imports src/core/checks', () => {
+  assert.deepEqual(importsInto('src/core/formats', 'src/core/checks'), []);
+});
+
+test('activationEvents are workspaceContains: of every presence glob in the facts table', async () => {
+  const { presenceGlobs } = await import('../../src/core/facts');
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] };
+  const contains = pkg.activationEvents.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
+  assert.deepEqual(contains, presenceGlobs(), 'package.json activationEvents must list workspaceContains:<glob> for every presence glob, in the order of src/core/facts.ts');
+});
+
+test('the extension watches the presence globs of the facts table and declares no list of its own', async () => {
+  const { presenceGlobs } = await import('../../src/core/facts');
+  const { watchGlobs } = await import('../../src/extension/pure/globs');
+  const globs = watchGlobs(['extra/x.md']);
+  for (const g of presenceGlobs()) assert.ok(globs.includes(g), g);
+  assert.ok(globs.includes('extra/x.md'));
+  // No other file of the extension or the webview spells out a presence glob.
+  for (const dir of ['src/extension', 'webview']) {
+    for (const f of walk(path.join(REPO, dir)).filter((x) => x.endsWith('.ts'))) {
+      const src = readFileSync(f, 'utf8');
+      for (const g of presenceGlobs()) assert.ok(!src.includes(`'${g}'`), `${path.relative(REPO, f)} declares '${g}': read it from src/core/facts.ts`);
+    }
+  }
+});
+
+test('the facts table has one entry per system id, each naming its own id', async () => {
+  const { FACTS, ALL_FACTS } = await import('../../src/core/facts');
+  const { SYSTEM_IDS } = await import('../../src/core/model');
+  assert.deepEqual(Object.keys(FACTS), [...SYSTEM_IDS]);
+  assert.deepEqual(ALL_FACTS.map((f) => f.id), [...SYSTEM_IDS]);
+});

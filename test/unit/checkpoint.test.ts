@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkpoint, CHECKPOINT_SAVED, resumePromptFor } from '../../src/core/checkpoint';
+import { checkpoint, resumePromptFor } from '../../src/core/checkpoint';
+import { FACTS } from '../../src/core/facts';
+
+const CHECKPOINT_SAVED = FACTS.S2.freshContext.line;
 import { evaluate } from '../../src/core/evaluate';
 import { sha256 } from '../../src/core/fsread';
 import { formatMarker, isSessionId, markerRel, parseMarker } from '../../src/core/marker';

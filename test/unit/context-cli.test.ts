@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { encodeClaudeProjectDir } from '../../src/core/context';
-import { SYSTEMS } from '../../src/core/formats';
+import { FACTS } from '../../src/core/facts';
 import { cli, corpusAvailable, corpusFile, workspace, write } from './helpers';
 import { asst, codexCount, codexMeta, codexTurn, lines } from './context-records';
 
@@ -61,8 +61,7 @@ test('context --json: an array when both agents have a session; --agent picks on
 });
 
 test('the level follows the detected system', () => {
-  const s3 = SYSTEMS.find((s) => s.id === 'S3');
-  assert.ok(s3);
+  const s3 = FACTS.S3;
   const root = workspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\n\nNow ▶ write the parser tests\n' });
   // 45 % of the window: past S3's urgent cue when S3 is 15/40.
   const env = homes(root, lines(asst({ read: 90000, input: 0 })), null);

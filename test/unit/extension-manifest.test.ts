@@ -73,8 +73,9 @@ test('manifest: settings have markdownDescription; activation by the home files'
     assert.ok(props[k], k);
   }
   for (const [k, v] of Object.entries(props)) assert.ok(v.markdownDescription && !resolve(v.markdownDescription).startsWith('<missing'), k);
-  for (const f of ['docs/state/STATE.md', '.agents/STATE.md', '.claude/session-ledger.md', 'memory/session-handoff-LATEST.md', '.agents.yml']) {
-    assert.ok(pkg.activationEvents.includes(`workspaceContains:${f}`), f);
+  const globs = (pkg.activationEvents as string[]).filter((e) => e.startsWith('workspaceContains:')).map((e) => new RegExp(`^${e.slice(18).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
+  for (const f of ['docs/state/STATE.md', '.agents/STATE.md', '.claude/session-ledger.md', 'memory/session-handoff-LATEST.md', '.agents.yml', 'CONTINUITY.md']) {
+    assert.ok(globs.some((re) => re.test(f)), f);
   }
   assert.ok(!pkg.activationEvents.includes('*'));
 });

@@ -4,7 +4,8 @@ import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
-import { S0, S0_SKIPPED } from '../../src/core/formats/s0';
+import { FACTS } from '../../src/core/facts';
+import { S0_SKIPPED } from '../../src/core/formats/s0';
 import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);
@@ -73,9 +74,9 @@ test('S0 good ledger: sections, UNCONFIRMED items, next action, every check pass
 });
 
 test('S0 module facts: thresholds 70/85 from the seed, the skill as trigger, watch globs', () => {
-  assert.deepEqual(S0.thresholds, { propose: 70, urgent: 85 });
-  assert.match(S0.checkpointTrigger, /session-checkpoint/);
-  assert.ok(S0.watchGlobs.includes('.agents.yml') && S0.watchGlobs.includes(LEDGER));
+  assert.deepEqual(FACTS.S0.thresholds, { propose: 70, urgent: 85 });
+  assert.match(FACTS.S0.checkpointTrigger, /session-checkpoint/);
+  assert.ok(FACTS.S0.presence.includes('.agents.yml') && FACTS.S0.presence.includes(LEDGER));
 });
 
 test('S0 through the CLI: status --json carries sections, next and checks; check exits 0/1', () => {

@@ -5,7 +5,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
-import { S1 } from '../../src/core/formats/s1';
+import { FACTS } from '../../src/core/facts';
 import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);
@@ -79,9 +79,9 @@ test('S1 good handoff: sections by meaning, snapshot, attestation MATCH, every c
 });
 
 test('S1 module facts: /session-checkpoint, thresholds 50/80, watch globs', () => {
-  assert.equal(S1.checkpointTrigger, '/session-checkpoint');
-  assert.deepEqual(S1.thresholds, { propose: 50, urgent: 80 });
-  assert.ok(S1.watchGlobs.includes(HANDOFF) && S1.watchGlobs.includes(SIDECAR));
+  assert.equal(FACTS.S1.checkpointTrigger, '/session-checkpoint');
+  assert.deepEqual(FACTS.S1.thresholds, { propose: 50, urgent: 80 });
+  assert.ok(FACTS.S1.presence.includes(HANDOFF) && FACTS.S1.presence.includes(SIDECAR));
 });
 
 test('S1 through the CLI: status --json and check exit codes', () => {

@@ -4,7 +4,7 @@ import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
-import { S2 } from '../../src/core/formats/s2';
+import { FACTS } from '../../src/core/facts';
 import { hasCommand, hasReason, parseManifest, s2Word, type ManifestInfo } from '../../src/core/formats/s2-ledger';
 import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, oneCheck, systemIn, workspace, write } from './helpers';
 
@@ -52,8 +52,8 @@ test('S2 good workspace: every check passes, sections and flags as written', asy
   assert.equal(info.maxAgeMin, 480);
   assert.match(one(s, 'plan-size').message, /docs\/plan\.md spine is \d+ chars, within the 20,000 chars/);
   assert.match(one(s, 'stale-paths').message, /3 PLAN pointers and manifest stores checked/);
-  assert.deepEqual(S2.thresholds, { propose: 50, urgent: null });
-  assert.equal(S2.checkpointTrigger, '/checkpoint');
+  assert.deepEqual(FACTS.S2.thresholds, { propose: 50, urgent: null });
+  assert.equal(FACTS.S2.checkpointTrigger, '/checkpoint');
 
   // The same through the built CLI.
   const r = cli(['status', '--root', dir, '--json', '--confirm', 'feedback-stored,last-request']);

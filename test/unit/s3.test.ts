@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
-import { S3 } from '../../src/core/formats/s3';
+import { FACTS } from '../../src/core/facts';
 import { parseBranchHead, parseField, type S3Structure } from '../../src/core/formats/s3-state';
 import { checksWith, cli, fixtureCopy, git, gitInit, oneCheck, systemIn, workspace, write } from './helpers';
 
@@ -47,7 +47,7 @@ test('S3 good STATE in git: every check passes; fields, entries and resume promp
   assert.match(one(s, 'branch-head').message, /^Branch main and HEAD [0-9a-f]{7} match git\.$/);
   assert.deepEqual(s.docs[0].sections.map((x) => x.key), ['title', 'handoff', 'log', 'log-entry', 'log-entry']);
   assert.ok(s.docs[0].sections[1].items.every((i) => i.flags.some((f) => f.startsWith('field:'))));
-  assert.deepEqual(S3.thresholds, { propose: 15, urgent: 40 });
+  assert.deepEqual(FACTS.S3.thresholds, { propose: 15, urgent: 40 });
 
   const j = JSON.parse(cli(['status', '--root', dir, '--json']).stdout);
   assert.deepEqual(j.systems.map((x: { id: string }) => x.id), ['S3']);

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Check, SystemReport } from '../../src/core/model';
-import { S4 } from '../../src/core/formats/s4';
+import { FACTS } from '../../src/core/facts';
 import type { ProgressEntry, S4Structure } from '../../src/core/formats/s4-state';
 import { cli, fixtureCopy, FIXTURES, gitInit, oneCheck, systemIn, workspace } from './helpers';
 
@@ -41,8 +41,8 @@ test('S4 good workspace: every check passes; blocks, progress entries, checkpoin
   ]);
   assert.deepEqual(s.docs[2].meta.frontMatter, { timestamp: '2026-03-05T17:12:00+01:00', since: '2026-03-01T09:00:00+01:00', commits: 4, files_changed: 7 });
   assert.equal(one(s, 'pending-recorded').line, 31);
-  assert.deepEqual(S4.thresholds, { propose: 50, urgent: 80 });
-  assert.equal(S4.checkpointTrigger, '/checkpointing');
+  assert.deepEqual(FACTS.S4.thresholds, { propose: 50, urgent: 80 });
+  assert.equal(FACTS.S4.checkpointTrigger, '/checkpointing');
 
   const j = JSON.parse(cli(['status', '--root', dir, '--json', '--confirm', 'feedback-stored', '--confirm', 'last-request']).stdout);
   assert.equal(j.label, 'WORKING');

@@ -4,13 +4,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import { WriteRefused } from '../../src/core/atomic';
-import { SYSTEMS } from '../../src/core/formats';
+import { FACTS } from '../../src/core/facts';
 import { planStarter, starterFor, STARTER_SYSTEMS, writeStarter } from '../../src/core/starter';
 import { workspace, write } from './helpers';
 
 for (const id of STARTER_SYSTEMS) {
-  const reader = SYSTEMS.find((s) => s.id === id);
-  const placeholder = !reader || reader.watchGlobs.length === 0;
+  const placeholder = FACTS[id].presence.length === 0;
 
   test(`starter ${id}: detected as ${id}, flagged as an empty template`, { skip: placeholder ? `the ${id} reader has not landed` : false }, async () => {
     const root = workspace();

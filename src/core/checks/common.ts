@@ -4,6 +4,7 @@
  * git- and path-based ones, which go through the `Workspace`.
  */
 import type { Check, CheckStatus, Item, Section, Severity, StateDoc, SystemId } from '../model';
+import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../text';
 import type { Workspace } from '../workspace';
 
 export interface Loc {
@@ -54,48 +55,7 @@ export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: str
 }
 
 // ---------------------------------------------------------------------------------------------
-// Placeholders, vagueness, skeletons
-
-const PLACEHOLDER_ONLY = /^(?:<[^<>]*>|\{\{[^{}]*\}\}|\[[^\][]*\]|\.\.\.|…|tbd|tba|todo|n\/?a|-+|—|_+|\?+|xxx|placeholder|none yet)$/i;
-
-/** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
-export function plainText(text: string): string {
-  return text
-    .replace(/<!--.{0,2000}?-->/g, ' ')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/\*\*|__|~~/g, '')
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
-    .replace(/^\s*\[[ xX]\]\s+/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** True when the text is only a template placeholder (`<goal>`, `TBD`, `Files: <key files>` …). */
-export function isPlaceholder(text: string): boolean {
-  let t = plainText(text).replace(/^_+|_+$/g, '').trim();
-  if (t === '') return true;
-  // "Label: <value>" → test the value.
-  const m = /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t);
-  if (m) t = m[2].trim();
-  if (t === '') return true;
-  // Several placeholders in one line: "<a> / <b>".
-  const rest = t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '').replace(/[\s,/|;·•()\-–—:.`]+/g, '');
-  if (rest === '') return true;
-  return PLACEHOLDER_ONLY.test(t.replace(/[.!。]+$/, ''));
-}
-
-const VAGUE = /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
-
-/** A next action that cannot be started cold: empty, a placeholder, or "continue work". */
-export function isVagueAction(text: string | null | undefined): boolean {
-  if (text == null) return true;
-  const t = plainText(text).replace(/^(?:now|next|next action|now ▶|▶)\s*[:：▶]?\s*/i, '').trim();
-  if (isPlaceholder(t)) return true;
-  if (VAGUE.test(t)) return true;
-  const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
-  if (cjk) return t.replace(/\s+/g, '').length < 4;
-  return t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 2;
-}
+// Skeletons and next actions
 
 /**
  * An empty template: no section holds an item with real content. `ignoreKeys` names sections whose
@@ -152,10 +112,6 @@ export function checkNextAction(system: SystemId, next: NextAction | null, where
   );
 }
 
-export function clip(s: string, n = 120): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
-}
 
 /** `pending-recorded` (warn): pending decisions / open questions recorded, or explicitly none. */
 export function checkPending(system: SystemId, section: Section | undefined, doc: StateDoc | null, what: string): Check {
@@ -305,35 +261,6 @@ export interface PathRef {
   line: number;
 }
 
-/** Extract file-like paths from a line of text: `code spans`, Markdown links, bare `dir/file.ext`. */
-export function extractPaths(text: string): string[] {
-  const out = new Set<string>();
-  const add = (p: string) => {
-    let t = p.trim().replace(/^["'(<]+|["')>,;:.]+$/g, '');
-    t = t.replace(/#L?\d+(?:-L?\d+)?$/, '').replace(/:\d+(?::\d+)?$/, '');
-    if (!t || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || t.startsWith('mailto:') || t.startsWith('#')) return;
-    if (/[\s*?{}<>|]/.test(t)) return;
-    if (t.startsWith('~') || t.startsWith('$')) return;
-    if (!/[./]/.test(t)) return;
-    if (/^\d+(?:\.\d+)*$/.test(t)) return; // version numbers
-    if (!/\.[A-Za-z0-9]{1,8}$/.test(t) && !t.endsWith('/')) return; // need an extension or a trailing slash
-    out.add(t);
-  };
-  // Bounded repeats: a line of thousands of unclosed `[` must not take quadratic time. safeDecode never throws (decodeURI does).
-  for (const m of text.matchAll(/\[[^\][]{0,1000}\]\(([^()\s]{1,1000})\)/g)) add(safeDecode(m[1]));
-  for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]);
-  const bare = text.replace(/`[^`]*`/g, ' ').replace(/\[[^\][]{0,1000}\]\([^()]{0,1000}\)/g, ' ');
-  for (const m of bare.matchAll(/(?:^|[\s(,])((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w-]+\.(?:md|ts|tsx|js|mjs|cjs|py|rs|go|json|ya?ml|toml|sh|sql|css|html))(?=$|[\s),;:])/g)) add(m[1]);
-  return [...out];
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 /** `stale-paths` (warn): every path a state document points to as existing exists. One check per missing path. */
 export async function checkStalePaths(system: SystemId, ws: Workspace, refs: readonly PathRef[], what = 'referenced paths'): Promise<Check[]> {

@@ -15,7 +15,7 @@ export {
 } from './discovery';
 export { ContextFollower, DEFAULT_MAX_SCAN, type FollowerOptions } from './follower';
 export { detectAgent, measure, measureDetailed, refForTranscript, type MeasureOptions, type MeasureResult } from './measure';
-export { DEFAULT_THRESHOLDS, levelOf, thresholdProfile, type Level, type ThresholdProfile } from './thresholds';
+export { DEFAULT_THRESHOLDS, levelOf, thresholdProfile, type Level, type ThresholdProfile, type ThresholdSettings } from './thresholds';
 export { feedPath, figureOfStatusInput, parseFeed, safeId, type FeedFigure, type FeedRecord } from './feed';
 export { claudeWindow, isOneMillionModel, CLAUDE_WINDOW, CLAUDE_WINDOW_1M, CODEX_DEFAULT_WINDOW } from './window';
 export type { ContextUsage } from '../model';

@@ -1,4 +1,10 @@
-/** When to propose a checkpoint and when to urge it, from the detected system (SPEC §4). */
+/**
+ * When to propose a checkpoint and when to urge it: each system's seed names its own figures (in
+ * the facts table); the profile follows the systems detected and the user's settings. The CLI
+ * (`context`, `statusline`) and the extension's status bar both build it with `thresholdProfile`.
+ */
+import { FACTS, isSystemId } from '../facts';
+import type { SystemId } from '../model';
 
 export interface ThresholdProfile {
   /** The system the figures come from (`S3`), `default`, or `custom` when settings set them. */
@@ -16,27 +22,33 @@ export const DEFAULT_THRESHOLDS: ThresholdProfile = { profile: 'default', propos
 
 const validPct = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 100;
 
+/** What the user's settings say about thresholds; null or missing fields are not set. */
+export interface ThresholdSettings {
+  /** `auto` (or missing) follows the detected systems; a system id takes that system's figures. */
+  profile?: 'auto' | SystemId | null;
+  propose?: number | null;
+  urgent?: number | null;
+}
+
 /**
- * The profile of the detected systems: the one that cues earliest (lowest `propose`; in id order
- * on a tie) so no system's checkpoint comes too late, or the default when none is detected. Set
- * fields of `override` (from settings) win; a profile with overridden figures is called `custom`
- * unless the override names it.
+ * The one threshold profile: the figures of the detected systems (`ids`), or of the system the
+ * settings name; among several, the one that cues earliest (lowest `propose`; in id order on a
+ * tie) so no system's checkpoint comes too late; the default when none. The settings' `propose` /
+ * `urgent` win when set to a valid percent; a profile with overridden figures is called `custom`.
  */
-export function thresholdProfile(
-  systems: readonly { id: string; thresholds: { propose: number; urgent: number | null } }[],
-  override?: Partial<ThresholdProfile>,
-): ThresholdProfile {
+export function thresholdProfile(ids: readonly string[], settings: ThresholdSettings = {}): ThresholdProfile {
+  const chosen = settings.profile && settings.profile !== 'auto' && isSystemId(settings.profile) ? [settings.profile] : ids;
   let base = DEFAULT_THRESHOLDS;
-  for (const s of systems) {
-    if (!s || !validPct(s.thresholds?.propose)) continue;
-    const cand: ThresholdProfile = { profile: s.id, propose: s.thresholds.propose, urgent: validPct(s.thresholds.urgent) ? s.thresholds.urgent : null };
+  for (const id of chosen) {
+    if (!isSystemId(id)) continue;
+    const t = FACTS[id].thresholds;
+    const cand: ThresholdProfile = { profile: id, propose: t.propose, urgent: t.urgent };
     if (base === DEFAULT_THRESHOLDS || cand.propose < base.propose) base = cand;
   }
-  if (!override) return { ...base };
-  const propose = validPct(override.propose) ? override.propose : base.propose;
-  const urgent = override.urgent === null ? null : validPct(override.urgent) ? override.urgent : base.urgent;
+  const propose = validPct(settings.propose) ? settings.propose : base.propose;
+  const urgent = validPct(settings.urgent) ? settings.urgent : base.urgent;
   const changed = propose !== base.propose || urgent !== base.urgent;
-  return { profile: override.profile ?? (changed ? 'custom' : base.profile), propose, urgent };
+  return { profile: changed ? 'custom' : base.profile, propose, urgent };
 }
 
 /** `urgent` at or past the urgent threshold, `propose` at or past the proposal, else `ok`. */

@@ -1,13 +1,16 @@
-/** Every system reader, in id order. */
-import type { SystemModule } from '../system';
+/** Every system reader, in id order (the order of the facts table). Readers only: no rules load from here. */
+import { SYSTEM_IDS, type SystemId } from '../model';
+import type { SystemReader } from '../system';
 import { S0 } from './s0';
 import { S1 } from './s1';
 import { S2 } from './s2';
 import { S3 } from './s3';
 import { S4 } from './s4';
 
-export const SYSTEMS: readonly SystemModule[] = [S0, S1, S2, S3, S4];
+const BY_ID: Readonly<Record<SystemId, SystemReader>> = { S0, S1, S2, S3, S4 };
 
-export function systemById(id: string): SystemModule | undefined {
-  return SYSTEMS.find((s) => s.id === id);
+export const READERS: readonly SystemReader[] = SYSTEM_IDS.map((id) => BY_ID[id]);
+
+export function readerById(id: SystemId): SystemReader {
+  return BY_ID[id];
 }

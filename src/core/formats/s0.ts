@@ -6,35 +6,19 @@
  * `.claude/session_ledger.md`.
  */
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
-import {
-  checkExists,
-  checkFresh,
-  checkNextAction,
-  checkNoSecrets,
-  checkNotSkeleton,
-  checkPending,
-  checkStalePaths,
-  checkWorkExplained,
-  clip,
-  extractPaths,
-  isPlaceholder,
-  isVagueAction,
-  mk,
-  plainText,
-  type PathRef,
-} from '../checks/common';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
-import type { Check, Finding, Item, Section, StateDoc } from '../model';
+import { companionPath, FACTS } from '../facts';
+import type { Finding, Item, Section, StateDoc } from '../model';
 import { matchKey, type KeyTable } from '../sections';
-import type { Analysis, Loaded, SystemModule } from '../system';
+import type { Loaded, SystemReader } from '../system';
 import type { ParsedContent, Workspace } from '../workspace';
-import { firstRealItem, sectionsOf, templateTagItem, yamlData } from './s1-util';
+import { templateTagItem, yamlData } from './s1-util';
 
-export const S0_CONFIG = '.agents.yml';
-export const S0_DEFAULT_LEDGER = '.agents/session_ledger.md';
+export const S0_CONFIG = companionPath('S0', 'config');
+export const S0_DEFAULT_LEDGER = FACTS.S0.home;
 /** Older places a ledger was kept; read only when they hold the S0 sections. */
-export const S0_OLDER_PATHS = ['CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'];
-export const S0_SKIPPED = 'Checkpoint skipped - session.ledger not enabled in .agents.yml';
+export const S0_OLDER_PATHS = FACTS.S0.homeAlternatives;
+export const S0_SKIPPED = FACTS.S0.switchedOff ?? '';
 
 /** Section names by meaning (normalised titles), English as in the seed plus the corpus' Russian. */
 export const S0_KEYS: KeyTable = [
@@ -198,87 +182,6 @@ function relLedgerPath(ws: Workspace, p: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Analysis helpers
-
-/** Now text that says the work is finished rather than what to do ("Done.", "Готово к публикации.", "… выполнена."). */
-const FINISHED_RE =
-  /^(?:all )?(?:done|complete|completed|finished|nothing(?: left)?(?: to do)?)\b[.!]?$|(?:^|[\s(])(?:готово|выполнен[аоы]?|завершен[аоы]?|сделано)(?=$|[\s.,;:!)])|\b(?:is|are|was|were|has been|have been) (?:done|complete|completed|finished)\b|완료|完了/iu;
-
-export interface S0Next {
-  text: string;
-  line: number;
-  from: 'now' | 'next';
-}
-
-/** The Now item (falling back to Next when Now is missing, vague or says the work is done). */
-export function s0NextAction(doc: StateDoc): S0Next | null {
-  const now = firstRealItem(sectionsOf(doc, 'now'));
-  const next = firstRealItem(sectionsOf(doc, 'next'));
-  if (now && !isVagueAction(now.text) && !FINISHED_RE.test(plainText(now.text))) return { text: now.text, line: now.line, from: 'now' };
-  if (next) return { text: next.text, line: next.line, from: 'next' };
-  if (now) return { text: now.text, line: now.line, from: 'now' };
-  return null;
-}
-
-const WS_LABEL_RE = /^(files?|ids?|commands?|cmds?|paths?)\s*[:：]\s*(.*)$/i;
-
-/** Paths the Working Set names as existing: `Files:` items, and unlabelled items (older ledgers list bare paths). */
-export function workingSetRefs(doc: StateDoc): PathRef[] {
-  const out: PathRef[] = [];
-  for (const s of sectionsOf(doc, 'working-set')) {
-    for (const it of s.items) {
-      const plain = it.text.replace(/^\s*(?:\*\*)?/, '').replace(/^([A-Za-z]+)(?:\*\*)?\s*[:：](?:\*\*)?/, '$1:');
-      const m = WS_LABEL_RE.exec(plain);
-      if (m && !/^(?:files?|paths?)$/i.test(m[1])) continue;
-      const value = m ? m[2] : it.text;
-      if (isPlaceholder(value)) continue;
-      for (const t of extractPaths(value)) out.push({ target: t, doc, line: it.line });
-    }
-  }
-  return out;
-}
-
-const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обновлено)[_*]{0,2}\s*[:：]\s*(.*?)[_*]*\s*$/iu;
-
-function checkTimestamp(doc: StateDoc): Check {
-  const lines = doc.text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = TIMESTAMP_RE.exec(lines[i].replace(/\r$/, ''));
-    if (!m) continue;
-    const value = m[1].trim();
-    if (isPlaceholder(value)) {
-      return mk('S0', 'timestamp', 'warn', false, `_Last updated:_ is still the template placeholder (${value || 'empty'}).`, { path: doc.relPath, line: i + 1 }, 'Write the real time of this checkpoint after `_Last updated:`.');
-    }
-    return mk('S0', 'timestamp', 'warn', true, `Last updated: ${clip(value, 60)}`, { path: doc.relPath, line: i + 1 });
-  }
-  return mk('S0', 'timestamp', 'warn', false, `${doc.relPath} has no \`_Last updated: <timestamp>_\` line.`, { path: doc.relPath, line: 1 }, 'Add `_Last updated: <timestamp>_` under the title, as the seed format has it.');
-}
-
-/** The ledger's UNCONFIRMED items, template placeholders (`<question 2> \`UNCONFIRMED\``) left out. */
-export function unconfirmedItems(ledger: StateDoc): Item[] {
-  return ledger.sections.flatMap((s) => s.items.filter((it) => it.flags.includes('unconfirmed') && !isPlaceholder(withoutMarker(it.text))));
-}
-
-function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {
-  if (items.length === 0) return [mk('S0', 'unconfirmed', 'info', true, 'No UNCONFIRMED items.', { path: ledger.relPath })];
-  return items.map((item) =>
-    mk('S0', 'unconfirmed', 'info', false, `validate after /clear: ${clip(item.text)}`, { path: ledger.relPath, line: item.line }, 'Ask the user to confirm or correct it, then drop the marker.'),
-  );
-}
-
-/** Item text with the UNCONFIRMED marker taken out, so `- <question 2> \`UNCONFIRMED\`` reads as the placeholder it is. */
-function withoutMarker(text: string): string {
-  return text.replace(/`?\bUNCONFIRMED\b`?/g, '').trim();
-}
-
-export function s0ResumePrompt(home: string, next: S0Next | null, unconfirmed: number): string {
-  const where = next?.from === 'next' ? 'the Next section' : 'the Now section';
-  return unconfirmed > 0
-    ? `Read ${home}, validate its UNCONFIRMED items with me first, then continue from ${where}.`
-    : `Read ${home} and continue from ${where}.`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The module
 
 async function loadLedger(ws: Workspace, rel: string): Promise<StateDoc> {
@@ -314,49 +217,4 @@ async function load(ws: Workspace): Promise<Loaded | null> {
   return null;
 }
 
-async function analyse(ws: Workspace, loaded: Loaded): Promise<Analysis> {
-  const home = loaded.home;
-  const checks: Check[] = [];
-  const enabled = loaded.extra?.enabled === true;
-  const configured = loaded.extra?.configured === true;
-  checks.push(checkExists('S0', home, loaded.homeRel));
-  if (configured && !enabled && home && !loaded.extra?.broken) {
-    checks.push(mk('S0', 'config', 'info', false, `session.ledger is not enabled in .agents.yml; ${home.relPath} is checked anyway, but the checkpoint will not update it.`, { path: S0_CONFIG }, 'Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.'));
-  }
-  if (loaded.extra?.older && home) {
-    checks.push(mk('S0', 'location', 'info', false, `Ledger read from the older place ${home.relPath}; the seed's default is ${S0_DEFAULT_LEDGER}.`, { path: home.relPath }, `Move it to ${S0_DEFAULT_LEDGER} (or point session.ledger_path at it in .agents.yml).`));
-  }
-  const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
-  let next: S0Next | null = null;
-  let unconfirmed: Item[] = [];
-  if (readable) {
-    const plainDoc: StateDoc = { ...readable, sections: readable.sections.map((s) => ({ ...s, items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })) })) };
-    checks.push(checkNotSkeleton('S0', plainDoc, ['title']));
-    next = s0NextAction(readable);
-    checks.push(checkNextAction('S0', next && { text: next.text, path: readable.relPath, line: next.line }, '## State → ### Now / ### Next', readable.relPath));
-    checks.push(checkPending('S0', sectionsOf(plainDoc, 'open')[0], readable, 'Open Questions'));
-    checks.push(await checkFresh('S0', ws, readable));
-    checks.push(await checkWorkExplained('S0', ws, [readable], readable.relPath));
-    checks.push(...(await checkStalePaths('S0', ws, workingSetRefs(readable), 'Working Set files')));
-    checks.push(checkTimestamp(readable));
-    unconfirmed = unconfirmedItems(readable);
-    checks.push(...checkUnconfirmed(readable, unconfirmed));
-  }
-  checks.push(...checkNoSecrets('S0', loaded.docs));
-  return {
-    checks,
-    next: next ? next.text : null,
-    unconfirmed,
-    resumePrompt: s0ResumePrompt(loaded.homeRel, next, unconfirmed.length),
-  };
-}
-
-export const S0: SystemModule = {
-  id: 'S0',
-  name: 'Session Ledger (majestic session-checkpoint)',
-  watchGlobs: [S0_CONFIG, S0_DEFAULT_LEDGER, ...S0_OLDER_PATHS],
-  thresholds: { propose: 70, urgent: 85 },
-  checkpointTrigger: 'Apply the session-checkpoint skill',
-  load,
-  analyse,
-};
+export const S0: SystemReader = { id: 'S0', load };

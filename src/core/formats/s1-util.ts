@@ -1,7 +1,7 @@
 /**
  * Small helpers the S0 and S1 readers share: sections by key, the first real item, dates.
  */
-import { isPlaceholder } from '../checks/common';
+import { isPlaceholder } from '../text';
 import type { MdBlock } from '../markdown';
 import type { Item, Section, StateDoc } from '../model';
 

@@ -4,36 +4,22 @@
  * `.session-handoff.sha256`, `MEMORY.md`, `context-log.md` and `tasks/lessons.md` beside it.
  * Section names are matched by meaning in English and Korean (the corpus handoffs).
  */
-import {
-  checkBudget,
-  checkExists,
-  checkFresh,
-  checkNoSecrets,
-  checkNotSkeleton,
-  checkPending,
-  checkStalePaths,
-  checkWorkExplained,
-  checkNextAction,
-  clip,
-  isPlaceholder,
-  mk,
-  plainText,
-  refsInSections,
-} from '../checks/common';
 import { defaultItem, sectionize, type MdBlockKind, type MdOutline } from '../markdown';
-import type { Check, Item, Section, StateDoc } from '../model';
+import { companionPath, FACTS } from '../facts';
+import type { Item, StateDoc } from '../model';
 import { matchKey, type KeyTable } from '../sections';
-import type { Analysis, Loaded, SystemModule } from '../system';
+import type { Loaded, SystemReader } from '../system';
 import type { ParsedContent, Workspace } from '../workspace';
-import { checkAttestation } from './s1-attest';
-import { checkContextLog, checkLessons, parseContextLog, parseLessons, parseMemory } from './s1-memory';
-import { readSnapshot, SNAPSHOT_CAPS, type SnapshotInfo } from './s1-snapshot';
-import { sectionsOf } from './s1-util';
+import { parseContextLog, parseLessons, parseMemory } from './s1-memory';
+import { readSnapshot } from './s1-snapshot';
 
-export const S1_LATEST = 'session-handoff-LATEST.md';
-export const S1_DIRS = ['memory', '.claude/memory'];
-export const S1_SIDECAR = '.session-handoff.sha256';
-export const S1_MAX_LINES = 200;
+const dirOf = (rel: string): string => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+const nameOf = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
+
+export const S1_LATEST = nameOf(FACTS.S1.home);
+/** The folders a handoff is kept in: the home's and its alternatives'. */
+export const S1_DIRS = [FACTS.S1.home, ...FACTS.S1.homeAlternatives].map(dirOf);
+export const S1_SIDECAR = nameOf(companionPath('S1', 'sidecar'));
 
 /**
  * Section names by meaning (normalised titles). Order matters: "this session's fixes" is `done`
@@ -98,23 +84,6 @@ function mergeParagraphs(items: Item[]): Item[] {
   return out;
 }
 
-/** Instruction lines the seed's template carries inside its sections. */
-const TEMPLATE_LINES = /^if none, this section can be omitted\.?$/i;
-
-/** Template text of the seed (`[Most urgent] — include execution command`, `Top priority: [what]`). */
-export function isTemplateText(text: string): boolean {
-  if (isPlaceholder(text)) return true;
-  const p = plainText(text);
-  if (TEMPLATE_LINES.test(p)) return true;
-  const v = p.replace(/^[^:：[\]]{1,40}[:：]\s*/u, '');
-  return /^\[(?![A-Z0-9_ -]+\])(?!\d{4}-)[^\][]+\](?!\()/.test(v);
-}
-
-/** The section with its template items left out (for checks that count real items). */
-function realItems(section: Section | undefined): Section | undefined {
-  return section && { ...section, items: section.items.filter((i) => !isTemplateText(i.text)) };
-}
-
 /** Parse a handoff: headings by meaning, paragraphs as items, the snapshot block as its own section. */
 export function parseHandoff(_text: string, outline: MdOutline): ParsedContent {
   const sections = sectionize(outline, (t, h) => (h.level === 1 && matchKey(t, S1_KEYS) === 'other' ? 'title' : matchKey(t, S1_KEYS)), {
@@ -139,100 +108,11 @@ export function parseHandoff(_text: string, outline: MdOutline): ParsedContent {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The next action: item 1 of "What to do now"
-
-export interface S1Next {
-  item: Item;
-  section: Section;
-  /** The item's number as written (`2.`), else its position. */
-  number: number;
-}
-
-export function s1NextAction(doc: StateDoc, outline: MdOutline | null = null): S1Next | null {
-  const listLines = new Set((doc.meta.listItems as number[] | undefined) ?? []);
-  const lines = outline?.lines ?? doc.text.split('\n');
-  for (const section of sectionsOf(doc, 'next')) {
-    const top = section.items.filter((i) => (i.depth ?? 0) === 0);
-    const listed = top.filter((i) => listLines.has(i.line));
-    const candidates = listed.length ? listed : top;
-    const idx = candidates.findIndex((i) => !i.flags.includes('done'));
-    if (idx < 0) continue;
-    const item = candidates[idx];
-    const n = /^\s*(?:>\s*)?(\d+)[.)]\s/.exec(lines[item.line - 1] ?? '');
-    return { item, section, number: n ? Number(n[1]) : idx + 1 };
-  }
-  return null;
-}
-
-function checkS1NextAction(doc: StateDoc, next: S1Next | null): Check {
-  if (next && isTemplateText(next.item.text)) {
-    return mk('S1', 'next-action', 'block', false, `Item ${next.number} of "${next.section.title}" is still template text: "${clip(next.item.text)}".`, { path: doc.relPath, line: next.item.line }, 'Write the most urgent concrete action, with its execution command, as item 1.');
-  }
-  return checkNextAction('S1', next && { text: next.item.text, path: doc.relPath, line: next.item.line }, '## What to do now (priority order), item 1', doc.relPath);
-}
-
-// ---------------------------------------------------------------------------------------------
-// S1-specific checks
-
-/** Invariant 1: only `session-handoff-LATEST.md`; any other `session-handoff*.md` beside it is a violation. */
-function checkSingleHandoff(homeRel: string, others: readonly string[]): Check[] {
-  if (others.length === 0) return [mk('S1', 'single-handoff', 'block', true, `Only ${homeRel} exists.`, { path: homeRel })];
-  return others.map((p) =>
-    mk('S1', 'single-handoff', 'block', false, `${p} stands beside ${homeRel}: a second handoff breaks Invariant 1 (the next session cannot tell which one is latest).`, { path: p }, `Merge what is still open into ${homeRel} and delete ${p} (git history keeps it).`),
-  );
-}
-
-const DONE_LINE_RE = /^\s*(?:\*\*)?(?:done|completed|accomplished|finished)\b[^:：]{0,40}[:：]|^\s*(?:\*\*)?(?:이번 세션 )?완료(?:된 작업| 작업)?\s*(?:\*\*)?\s*[:：]/iu;
-
-/** Invariant 2: no "things done this session" in the handoff. */
-function checkFutureOriented(doc: StateDoc): Check[] {
-  const out: Check[] = [];
-  for (const s of doc.sections) {
-    if (s.key === 'done' || s.key === 'log') {
-      out.push(mk('S1', 'future-oriented', 'warn', false, `"${clip(s.title, 80)}" lists work already done: the handoff must say only what the next session does (Invariant 2).`, { path: doc.relPath, line: s.line }, 'Delete the section; git history and context-log.md keep what was done.'));
-      continue;
-    }
-    for (const it of s.items) {
-      if ((it.depth ?? 0) === 0 && DONE_LINE_RE.test(it.text)) {
-        out.push(mk('S1', 'future-oriented', 'warn', false, `A list of finished work: "${clip(it.text, 80)}" (Invariant 2).`, { path: doc.relPath, line: it.line }, 'Delete it; the handoff is forward-only.'));
-      }
-    }
-  }
-  if (out.length === 0) out.push(mk('S1', 'future-oriented', 'warn', true, 'No done/accomplished section: the handoff is forward-only.', { path: doc.relPath }));
-  return out;
-}
-
-function checkSnapshot(doc: StateDoc): Check[] {
-  const info = doc.meta.snapshot as SnapshotInfo | undefined;
-  if (!info) {
-    return [mk('S1', 'snapshot', 'warn', false, 'No `<!-- state-snapshot v1 -->` block: the next session cannot recover from one compact block.', { path: doc.relPath, line: 1 }, 'Insert the Phase 2.3 YAML block (ts, ctx, next, diff, blocked) right after the front matter, before the title.')];
-  }
-  if (info.problems.length === 0) {
-    const c = info.counts;
-    return [mk('S1', 'snapshot', 'warn', true, `state-snapshot v1: ctx ${c.ctxWords}/${SNAPSHOT_CAPS.ctxWords} words, next ${c.next}/${SNAPSHOT_CAPS.next}, diff ${c.diff}/${SNAPSHOT_CAPS.diff}, blocked ${c.blocked}/${SNAPSHOT_CAPS.blocked}.`, { path: doc.relPath, line: info.line })];
-  }
-  return info.problems.map((p) => mk('S1', 'snapshot', 'warn', false, `state-snapshot v1: ${p.message}.`, { path: doc.relPath, line: p.line }, 'Keep the block within the seed\'s caps; what does not fit stays in the prose.'));
-}
-
-function checkCompression(doc: StateDoc): Check {
-  const info = doc.meta.snapshot as SnapshotInfo | undefined;
-  if (!info || info.blockBytes === 0) return mk('S1', 'compression', 'warn', 'skip', 'No snapshot block to measure.', { path: doc.relPath });
-  const ratio = info.proseBytes / info.blockBytes;
-  const msg = `[Memento] prose: ${info.proseBytes} bytes → compact block: ${info.blockBytes} bytes (${ratio.toFixed(1)}x reduction)`;
-  return mk('S1', 'compression', 'warn', ratio >= 2, ratio >= 2 ? `${msg}.` : `${msg}: under 2x.`, { path: doc.relPath, line: info.line }, 'Shorten next/diff entries in the block: verb + object only, no descriptions.');
-}
-
-// ---------------------------------------------------------------------------------------------
 // The module
 
 async function firstExisting(ws: Workspace, rels: readonly string[]): Promise<string | null> {
   for (const r of rels) if ((await ws.kind(r)) === 'file') return r;
   return null;
-}
-
-function dirOf(rel: string): string {
-  const i = rel.lastIndexOf('/');
-  return i < 0 ? '' : rel.slice(0, i);
 }
 
 async function load(ws: Workspace): Promise<Loaded | null> {
@@ -261,66 +141,4 @@ async function load(ws: Workspace): Promise<Loaded | null> {
   return { home, homeRel, docs, extra: { strays, sidecar: `${dir}/${S1_SIDECAR}` } };
 }
 
-function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
-  return loaded.docs.find((d) => d.role === role && d !== loaded.home) ?? null;
-}
-
-async function analyse(ws: Workspace, loaded: Loaded): Promise<Analysis> {
-  const home = loaded.home;
-  const strays = (loaded.extra?.strays as string[] | undefined) ?? [];
-  const checks: Check[] = [checkExists('S1', home, loaded.homeRel), ...checkSingleHandoff(loaded.homeRel, strays)];
-  const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
-  let next: S1Next | null = null;
-  if (readable) {
-    next = s1NextAction(readable);
-    checks.push(checkNotSkeleton('S1', readable, ['title', 'snapshot'], isTemplateText));
-    checks.push(checkS1NextAction(readable, next));
-    checks.push(checkPending('S1', realItems(sectionsOf(readable, 'pending')[0]), readable, 'Pending decisions'));
-    checks.push(await checkFresh('S1', ws, readable));
-    checks.push(await checkWorkExplained('S1', ws, [readable], readable.relPath));
-    checks.push(checkBudget('S1', readable, { maxLines: S1_MAX_LINES }));
-    checks.push(...checkFutureOriented(readable));
-    checks.push(...checkSnapshot(readable));
-    checks.push(checkCompression(readable));
-  }
-  const memory = docOf(loaded, 'memory');
-  const keyFiles = sectionsOf(memory, 'key-files');
-  checks.push(
-    ...(memory && keyFiles.length
-      ? await checkStalePaths('S1', ws, refsInSections(memory, keyFiles), 'MEMORY.md Key Files paths')
-      : [mk('S1', 'stale-paths', 'warn', 'skip', memory ? `${memory.relPath} has no Key Files section.` : 'No MEMORY.md.', { path: memory?.relPath })]),
-  );
-  checks.push((await checkAttestation(ws, readable, String(loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`))).check);
-  checks.push(checkLessons(docOf(loaded, 'lessons'), ws.now));
-  checks.push(...checkContextLog(docOf(loaded, 'contextLog')));
-  checks.push(...checkNoSecrets('S1', loaded.docs));
-  const where = next ? `item ${next.number} of "${next.section.title}"` : 'its first action';
-  return {
-    checks,
-    next: next ? next.item.text : null,
-    unconfirmed: [],
-    resumePrompt: `Read ${loaded.homeRel} and start with ${where}.`,
-  };
-}
-
-export const S1: SystemModule = {
-  id: 'S1',
-  name: 'Session Handoff (session-checkpoint, LATEST + attestation)',
-  watchGlobs: [
-    `memory/${S1_LATEST}`,
-    `.claude/memory/${S1_LATEST}`,
-    'memory/session-handoff*.md',
-    '.claude/memory/session-handoff*.md',
-    `memory/${S1_SIDECAR}`,
-    'memory/MEMORY.md',
-    'MEMORY.md',
-    'memory/context-log.md',
-    'context-log.md',
-    'tasks/lessons.md',
-    'memory/tasks/lessons.md',
-  ],
-  thresholds: { propose: 50, urgent: 80 },
-  checkpointTrigger: '/session-checkpoint',
-  load,
-  analyse,
-};
+export const S1: SystemReader = { id: 'S1', load };

@@ -16,7 +16,7 @@
  *   evidence / archive / done section).
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
-import { isPlaceholder, plainText } from '../checks/common';
+import { isPlaceholder, plainText } from '../text';
 import { sectionize, type MdOutline } from '../markdown';
 import type { Finding, Item, Section, SectionKey } from '../model';
 import { matchKey, normalizeTitle, type KeyTable } from '../sections';
@@ -274,13 +274,6 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
 
 // ---------------------------------------------------------------------------------------------
 // Plan files
-
-/**
- * The plan budget. The seed measured one plan at 116,000 characters, "roughly 29,000 tokens" (about
- * 4 characters a token), and asks that the spine stay "small enough to read in full". 20,000
- * characters is about 5,000 tokens: under a fifth of that plan, and under four ledgers' worth.
- */
-export const PLAN_SPINE_MAX_CHARS = 20_000;
 
 /** Headings below which a plan holds evidence, archive or finished work (not the spine). */
 const NOT_SPINE = /^(?:evidence|archive|archived|appendix|done|completed|finished|sources|references|research|transcripts?|measurements|reasoning|belege|archiv|erledigt)\b/;

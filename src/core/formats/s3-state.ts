@@ -12,7 +12,7 @@
  * - `parseS3(text, outline)`: the `StateDoc` content (sections keyed `title`, `handoff`, `log`,
  *   `log-entry`, `other`; `meta.s3` holds the structure above).
  */
-import { plainText } from '../checks/common';
+import { plainText } from '../text';
 import { sectionize, type MdBlock, type MdOutline } from '../markdown';
 import type { Item, SectionKey } from '../model';
 import { normalizeTitle } from '../sections';

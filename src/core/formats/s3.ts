@@ -9,173 +9,13 @@
  * with its status in the H1): S3 is not detected. A file there that cannot be read as text is S3's
  * document, damaged.
  */
-import * as path from 'node:path';
-import {
-  checkBudget,
-  checkExists,
-  checkFresh,
-  checkNextAction,
-  checkNoSecrets,
-  checkStalePaths,
-  checkWorkExplained,
-  clip,
-  extractPaths,
-  isPlaceholder,
-  isSkeleton,
-  mk,
-  plainText,
-  type PathRef,
-} from '../checks/common';
-import { git } from '../git';
 import { parseMarkdown } from '../markdown';
-import type { Check, StateDoc } from '../model';
-import type { Analysis, Loaded, SystemModule } from '../system';
+import { FACTS } from '../facts';
+import type { Loaded, SystemReader } from '../system';
 import type { Workspace } from '../workspace';
-import { hasS3Headings, parseBranchHead, parseS3, type S3Field, type S3FieldName, type S3Structure } from './s3-state';
+import { hasS3Headings, parseS3 } from './s3-state';
 
-export const S3_HOME = 'docs/state/STATE.md';
-export const S3_MAX_LINES = 150;
-export const S3_RESUME_PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
-const COMPANIONS = ['docs/state/DEBT.md', 'docs/state/INTAKE.md', 'docs/state/log', 'docs/decisions'];
-
-function structure(doc: StateDoc | null): S3Structure | null {
-  return (doc?.meta.s3 as S3Structure | undefined) ?? null;
-}
-
-function field(s: S3Structure | null, name: S3FieldName): S3Field | undefined {
-  return s?.fields.find((f) => f.name === name);
-}
-
-/** The line budget: `budgets.stateMdLines` of Groundwork's `checks/config.json` when set, else 150. */
-async function lineBudget(ws: Workspace): Promise<{ max: number; from: string }> {
-  const f = await ws.read('checks/config.json');
-  if (f.ok) {
-    try {
-      const n = (JSON.parse(f.text) as { budgets?: { stateMdLines?: unknown } })?.budgets?.stateMdLines;
-      if (typeof n === 'number' && n > 0) return { max: n, from: 'checks/config.json' };
-    } catch {
-      /* not JSON: the default holds */
-    }
-  }
-  return { max: S3_MAX_LINES, from: 'default' };
-}
-
-function notSkeleton(home: StateDoc, s: S3Structure): Check {
-  const blank = (n: S3FieldName) => {
-    const f = field(s, n);
-    return !f || isPlaceholder(f.value);
-  };
-  const template = blank('phase') && blank('gates') && blank('branchHead') && blank('branch') && blank('head') && !s.entries.some((e) => e.date);
-  const skel = isSkeleton(home) || template;
-  return mk(
-    'S3',
-    'not-skeleton',
-    'block',
-    !skel,
-    skel
-      ? `${home.relPath} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.`
-      : `${home.relPath} holds real content.`,
-    { path: home.relPath, line: skel ? (s.handoff?.line ?? 1) : undefined },
-    'Run the checkpoint: make the handoff block literally true right now and add one dated Log entry.',
-  );
-}
-
-function handoffBlock(home: StateDoc, s: S3Structure): Check {
-  const missing: string[] = [];
-  if (!s.handoff) missing.push('a "## Handoff" block');
-  if (s.nowLines.length === 0 && !field(s, 'now')) missing.push('a "Now ▶" line');
-  return mk(
-    'S3',
-    'handoff-block',
-    'block',
-    missing.length === 0,
-    missing.length ? `${home.relPath} is missing ${missing.join(' and ')}.` : `"## ${s.handoff?.title}" with Now ▶ present.`,
-    { path: home.relPath, line: s.handoff?.line ?? 1 },
-    'Add the handoff block at the top: Status, Phase, Branch / HEAD, Gates, "Now ▶ <the single exact next action>", Blocked on.',
-  );
-}
-
-const NONE = /^(?:none|nothing|no|no blockers?|nothing blocked|not blocked|clear(?:ed)?|n\/a|-|—|–)\.?$/i;
-
-function pending(home: StateDoc, s: S3Structure): Check {
-  const f = field(s, 'blocked');
-  if (!f) {
-    return mk('S3', 'pending-recorded', 'warn', false, 'No "Blocked on:" field in the handoff.', { path: home.relPath, line: s.handoff?.line }, 'Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.');
-  }
-  const v = plainText(f.value);
-  if (v === '' || NONE.test(v)) return mk('S3', 'pending-recorded', 'warn', true, 'Blocked on: nothing (cleared).', { path: home.relPath, line: f.line });
-  if (isPlaceholder(v)) {
-    return mk('S3', 'pending-recorded', 'warn', false, `"Blocked on" is a placeholder: "${clip(f.value, 60)}".`, { path: home.relPath, line: f.line }, 'Name what waits on the user or an external thing, else clear the field.');
-  }
-  return mk('S3', 'pending-recorded', 'warn', true, `Blocked on: ${clip(f.value, 100)}`, { path: home.relPath, line: f.line });
-}
-
-function gates(home: StateDoc, s: S3Structure): Check {
-  const f = field(s, 'gates');
-  const hint = 'Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".';
-  if (!f) return mk('S3', 'gates', 'warn', false, 'No "Gates:" field in the handoff.', { path: home.relPath, line: s.handoff?.line }, hint);
-  const v = plainText(f.value);
-  if (isPlaceholder(v)) return mk('S3', 'gates', 'warn', false, `Gates not recorded: "${clip(f.value, 60)}".`, { path: home.relPath, line: f.line }, hint);
-  const ok = /\d/.test(v);
-  return mk('S3', 'gates', 'warn', ok, ok ? `Gates: ${clip(f.value, 100)}` : `Gates carry no numbers: "${clip(f.value, 80)}".`, { path: home.relPath, line: f.line }, hint);
-}
-
-/** True when every commit after `recorded` up to HEAD touches only `docs/state/` (the handoff committed after it was written). */
-async function onlyStateCommitsSince(ws: Workspace, top: string, recorded: string): Promise<boolean> {
-  const full = (await git(ws.root, ['rev-parse', '--verify', '--quiet', `${recorded}^{commit}`]))?.trim();
-  if (!full) return false;
-  const isAncestor = await git(ws.root, ['merge-base', '--is-ancestor', full, 'HEAD']);
-  if (isAncestor === null) return false;
-  const files = await git(ws.root, ['diff', '--name-only', full, 'HEAD']);
-  if (files === null) return false;
-  const stateDir = path.relative(top, ws.abs('docs/state')).split(path.sep).join('/');
-  const changed = files.split('\n').filter(Boolean);
-  return changed.length > 0 && changed.every((p) => p === stateDir || p.startsWith(`${stateDir}/`));
-}
-
-async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promise<Check> {
-  const combined = field(s, 'branchHead');
-  const bf = field(s, 'branch');
-  const hf = field(s, 'head');
-  const line = (combined ?? bf ?? hf)?.line ?? s.handoff?.line;
-  const hint = 'Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.';
-  const loc = { path: home.relPath, line };
-  const written = [combined, bf, hf].filter((f): f is S3Field => !!f && !isPlaceholder(f.value));
-  if (written.length === 0) return mk('S3', 'branch-head', 'warn', false, 'Branch / HEAD not recorded in the handoff.', loc, hint);
-  const g = await ws.git();
-  if (!g) return mk('S3', 'branch-head', 'warn', 'skip', 'Not a git repository: Branch / HEAD cannot be compared.', loc);
-  const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };
-  const branch = (bf && !isPlaceholder(bf.value) ? parseBranchHead(bf.value).branch : null) ?? c.branch;
-  const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
-  const problems: string[] = [];
-  const notes: string[] = [];
-  if (!branch) problems.push('no branch recorded');
-  else if (g.branch === null) {
-    if (!/detached/i.test(branch)) problems.push(`HEAD is detached, the handoff says branch ${branch}`);
-  } else if (branch !== g.branch) problems.push(`the branch is ${g.branch}, the handoff says ${branch}`);
-  if (!head) problems.push('no HEAD hash recorded');
-  else if (!g.head) notes.push('the repository has no commits yet');
-  else if (!g.head.startsWith(head)) {
-    if (await onlyStateCommitsSince(ws, g.top, head)) notes.push(`HEAD ${g.head.slice(0, 7)} moved past ${head} only by commits to docs/state/`);
-    else problems.push(`HEAD is ${g.head.slice(0, 7)}, the handoff says ${head}`);
-  }
-  if (problems.length) return mk('S3', 'branch-head', 'warn', false, `Branch / HEAD out of date: ${problems.join('; ')}.`, loc, hint);
-  return mk('S3', 'branch-head', 'warn', true, `Branch ${branch} and HEAD ${head} match git${notes.length ? ` (${notes.join('; ')})` : ''}.`, loc);
-}
-
-function logOrder(home: StateDoc, s: S3Structure): Check[] {
-  const dated = s.entries.filter((e) => e.date);
-  if (dated.length < 2) return [mk('S3', 'log-order', 'warn', 'skip', `${dated.length} dated Log entr${dated.length === 1 ? 'y' : 'ies'}: nothing to order.`, { path: home.relPath, line: s.log?.line })];
-  const out: Check[] = [];
-  for (let i = 1; i < dated.length; i++) {
-    const a = dated[i - 1];
-    const b = dated[i];
-    if ((b.date ?? '') > (a.date ?? '')) {
-      out.push(mk('S3', 'log-order', 'warn', false, `Log entry ${b.date} (line ${b.line}) is newer than the entry above it (${a.date}, line ${a.line}): the Log is newest first.`, { path: home.relPath, line: b.line }, 'Move the newest entry to the top of the Log; overflow goes to docs/state/log/YYYY-MM.md.'));
-    }
-  }
-  return out.length ? out : [mk('S3', 'log-order', 'warn', true, `${dated.length} dated Log entries, newest first.`, { path: home.relPath, line: s.log?.line })];
-}
+export const S3_HOME = FACTS.S3.home;
 
 async function findHome(ws: Workspace): Promise<string | null> {
   for (const rel of [S3_HOME, ...(ws.options.extraPaths?.S3 ?? [])]) {
@@ -188,48 +28,15 @@ async function findHome(ws: Workspace): Promise<string | null> {
   return null;
 }
 
-export const S3: SystemModule = {
+export const S3: SystemReader = {
   id: 'S3',
-  name: 'STATE handoff (Groundwork)',
-  watchGlobs: [S3_HOME],
-  thresholds: { propose: 15, urgent: 40 },
-  checkpointTrigger: '/checkpoint',
-
   async load(ws: Workspace): Promise<Loaded | null> {
     const homeRel = await findHome(ws);
     if (!homeRel) return null;
     const home = await ws.loadDoc(homeRel, 'S3', 'state', parseS3);
     const companions: string[] = [];
-    for (const c of COMPANIONS) if (await ws.exists(c)) companions.push(c);
+    for (const { path: c } of FACTS.S3.companions) if (await ws.exists(c)) companions.push(c);
     home.meta.companions = companions;
     return { home, homeRel, docs: [home] };
-  },
-
-  async analyse(ws: Workspace, loaded: Loaded): Promise<Analysis> {
-    const home = loaded.home;
-    const s = structure(home);
-    const checks: Check[] = [checkExists('S3', home, loaded.homeRel)];
-    const nowField = field(s, 'now');
-    const next = nowField && nowField.value ? nowField.value : null;
-    const resumePrompt = loaded.homeRel === S3_HOME ? S3_RESUME_PROMPT : `Read ${loaded.homeRel} and continue from the Now ▶ action.`;
-    if (!home || !home.text || !s) {
-      const why = 'No readable STATE.md to inspect.';
-      for (const id of ['not-skeleton', 'handoff-block', 'next-action']) checks.push(mk('S3', id, 'block', 'skip', why, { path: loaded.homeRel }));
-      return { checks, next: null, unconfirmed: [], resumePrompt };
-    }
-    checks.push(notSkeleton(home, s), handoffBlock(home, s));
-    checks.push(checkNextAction('S3', nowField ? { text: nowField.value, path: home.relPath, line: nowField.line } : null, '`Now ▶` in ## Handoff', home.relPath));
-    checks.push(pending(home, s));
-    checks.push(await checkFresh('S3', ws, home));
-    checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));
-    checks.push(...checkNoSecrets('S3', loaded.docs));
-    const budget = await lineBudget(ws);
-    const b = checkBudget('S3', home, { maxLines: budget.max });
-    if (b.status === 'warn') b.hint = 'Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.';
-    checks.push(b);
-    const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));
-    checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
-    checks.push(await branchHead(ws, home, s), gates(home, s), ...logOrder(home, s));
-    return { checks, next, unconfirmed: [], resumePrompt };
   },
 };

@@ -35,8 +35,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   }
   const sys = systems.length > 1 ? ((await pickSystem(state, arg, t('Whose checkpoint should the agent run?'))) ?? undefined) : worst(systems);
   if (!sys) return;
-  const { systemById } = await import('../../core/formats');
-  const trigger = readSettings(state.folder.uri).checkpointTriggers[sys.id] ?? systemById(sys.id)?.checkpointTrigger ?? '/checkpoint';
+  const { FACTS } = await import('../../core/facts');
+  const trigger = readSettings(state.folder.uri).checkpointTriggers[sys.id] ?? FACTS[sys.id].checkpointTrigger;
   found.terminal.show(false);
   // No Enter: the user reads it and sends it.
   found.terminal.sendText(trigger, false);

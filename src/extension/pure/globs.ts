@@ -1,4 +1,12 @@
-/** Split a watch glob into its literal folder and a test for the file name (for a non-recursive directory watch). vscode-free. */
+/** The globs the extension watches, and how a glob becomes a directory watch. vscode-free. */
+import { presenceGlobs } from '../../core/facts';
+
+/** Every system's presence globs (the core's facts table), then `extra`, deduplicated. */
+export function watchGlobs(extra: readonly string[] = []): string[] {
+  return [...new Set([...presenceGlobs(), ...extra])];
+}
+
+/** A watch glob split into its literal folder and a test for the file name (for a non-recursive directory watch). */
 
 export interface DirWatch {
   /** Folder relative to the root, `/`-separated ('' = the root). */

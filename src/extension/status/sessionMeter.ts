@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextFollower as Follower, SessionRef } from '../../core/context';
-import type { ContextUsage, SystemId } from '../../core/model';
+import type { ContextUsage } from '../../core/model';
 import { onDidChangeSettings, readSettings } from '../config';
 import type { MeterLevel, MeterProfile } from '../pure/statusText';
 import type { LedgerStore } from '../store';
@@ -137,14 +137,9 @@ export class SessionMeter implements vscode.Disposable {
   }
 
   private async profileFor(folder: vscode.WorkspaceFolder, s: ReturnType<typeof readSettings>): Promise<MeterProfile> {
-    const [{ thresholdProfile }, { SYSTEMS }] = await Promise.all([import('../../core/context'), import('../../core/formats')]);
-    let ids: SystemId[] = (this.store.report(folder.uri)?.systems ?? []).map((x) => x.id);
-    if (s.profile !== 'auto') ids = [s.profile];
-    const mods = SYSTEMS.filter((m) => ids.includes(m.id));
-    const override: { propose?: number; urgent?: number; profile?: string } = {};
-    if (s.propose !== null) override.propose = s.propose;
-    if (s.urgent !== null) override.urgent = s.urgent;
-    return thresholdProfile(mods, Object.keys(override).length ? override : undefined);
+    const { thresholdProfile } = await import('../../core/context');
+    const ids = (this.store.report(folder.uri)?.systems ?? []).map((x) => x.id);
+    return thresholdProfile(ids, { profile: s.profile, propose: s.propose, urgent: s.urgent });
   }
 
   private setFollower(f: Follower | undefined, key: string | undefined): void {

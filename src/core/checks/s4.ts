@@ -1,0 +1,185 @@
+/**
+ * S4's rules (seed 004, checkpointing skill): one `# Agent State` and one `## Progress Tracker`,
+ * a Current block with content and a next step, risks / open questions recorded, one Current block
+ * per kind (compaction), at most five PROGRESS.md entries. Reading is in `formats/s4*.ts`.
+ *
+ * The next action: the newest Current block is, among the newest block of each kind, the one the
+ * newest PROGRESS entry (else the newest checkpoint) names by its `orchestra:block-id` or its
+ * name; when none or several are named, the one last in the file. Its next step is the first item
+ * of a "Next"-like subsection, else the first sentence in it that speaks of the next step / next
+ * session (the corpus writes it into Decisions), else the newest PROGRESS entry's 将来のアクション.
+ */
+import { FACTS, resumePrompt as promptFor } from '../facts';
+import { S4_PROGRESS, type S4Extra } from '../formats/s4';
+import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from '../formats/s4-state';
+import type { Check, Section, StateDoc } from '../model';
+import type { Analysis, Loaded } from '../system';
+import { isPlaceholder } from '../text';
+import type { Workspace } from '../workspace';
+import { checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkWorkExplained, mk, type NextAction } from './common';
+
+const MAX_ENTRIES = FACTS.S4.budgets.progressEntries ?? 5;
+
+const KIND_TITLE: Record<S4BlockKind, string> = { project: 'Current Project', feature: 'Current Feature', bugfix: 'Current Bug Fix' };
+
+function structure(doc: StateDoc | null): S4Structure | null {
+  return (doc?.meta.s4 as S4Structure | undefined) ?? null;
+}
+
+function within(doc: StateDoc, from: number, to: number): Section[] {
+  return doc.sections.filter((s) => s.line >= from && s.line <= to);
+}
+
+function entries(progress: StateDoc | null): ProgressEntry[] {
+  return (progress?.meta.entries as ProgressEntry[] | undefined) ?? [];
+}
+
+/** The newest PROGRESS entry's text, then the newest checkpoint's: where the last session is described. */
+function recentTexts(x: S4Extra): string[] {
+  const out: string[] = [];
+  const e = entries(x.progress)[0];
+  if (x.progress && e) out.push(x.progress.text.split('\n').slice(e.line - 1, e.endLine).join('\n'));
+  if (x.checkpoint?.text) out.push(x.checkpoint.text);
+  return out;
+}
+
+/** The newest Current block (see the module comment). */
+export function newestBlock(s4: S4Structure, recent: readonly string[]): S4Block | null {
+  const cands = s4.blocks.filter((b) => b.newestOfKind);
+  if (cands.length === 0) return null;
+  for (const text of recent) {
+    const low = text.toLowerCase();
+    const hit = cands.filter((b) => (b.blockId && low.includes(b.blockId.toLowerCase())) || (b.name.length >= 8 && low.includes(b.name.toLowerCase())));
+    if (hit.length === 1) return hit[0];
+  }
+  return cands.reduce((a, b) => (b.line > a.line ? b : a));
+}
+
+function firstReal(sections: readonly Section[], key: string): { text: string; line: number } | null {
+  for (const s of sections) {
+    if (s.key !== key) continue;
+    const it = s.items.find((i) => !isPlaceholder(i.text));
+    if (it) return it;
+  }
+  return null;
+}
+
+function nextAction(home: StateDoc, block: S4Block | null, x: S4Extra): NextAction | null {
+  if (block) {
+    const secs = within(home, block.line, block.endLine);
+    const sub = firstReal(secs, 'next');
+    if (sub) return { text: sub.text, path: home.relPath, line: sub.line };
+    for (const s of secs) {
+      const it = s.items.find((i) => NEXT_STEP_RE.test(i.text));
+      if (it) return { text: nextSentence(it.text), path: home.relPath, line: it.line };
+    }
+  }
+  const e = entries(x.progress)[0];
+  if (x.progress && e) {
+    const it = firstReal(within(x.progress, e.line, e.endLine), 'next');
+    if (it) return { text: it.text, path: x.progress.relPath, line: it.line };
+  }
+  if (x.checkpoint) {
+    const it = firstReal(x.checkpoint.sections, 'next');
+    if (it) return { text: it.text, path: x.checkpoint.relPath, line: it.line };
+  }
+  return null;
+}
+
+function structureCheck(home: StateDoc, s4: S4Structure): Check {
+  const a = s4.agentState;
+  const t = s4.progressTracker;
+  const ok = a.length === 1 && t.length === 1;
+  const say = (n: number[], h: string) => (n.length === 1 ? '' : n.length === 0 ? `no "${h}" heading` : `${n.length} "${h}" headings (lines ${n.join(', ')})`);
+  const problems = [say(a, '# Agent State'), say(t, '## Progress Tracker')].filter(Boolean);
+  return mk(
+    'S4',
+    'structure',
+    'block',
+    ok,
+    ok ? 'Exactly one "# Agent State" and one "## Progress Tracker".' : `${home.relPath} has ${problems.join(' and ')}; exactly one of each is required.`,
+    { path: home.relPath, line: ok ? undefined : (a[1] ?? t[1] ?? a[0] ?? t[0] ?? 1) },
+    'Restore the shared-state structure (refresh_guard.py --mode check must exit 0) before checkpointing.',
+  );
+}
+
+function compaction(home: StateDoc, s4: S4Structure): Check[] {
+  const out: Check[] = [];
+  for (const kind of ['project', 'feature', 'bugfix'] as const) {
+    const of = s4.blocks.filter((b) => b.kind === kind);
+    if (of.length < 2) continue;
+    const newest = of[of.length - 1];
+    out.push(
+      mk(
+        'S4',
+        'compaction',
+        'warn',
+        false,
+        `${of.length} "## ${KIND_TITLE[kind]}" blocks (lines ${of.map((b) => b.line).join(', ')}): compaction keeps only the newest (line ${newest.line}).`,
+        { path: home.relPath, line: of[0].line },
+        'Run the compact phase: refresh_guard.py --mode plan, review, then --mode apply after approval. Everything else stays verbatim.',
+      ),
+    );
+  }
+  return out.length ? out : [mk('S4', 'compaction', 'warn', true, `One block per kind (${s4.blocks.length} Current block(s)).`, { path: home.relPath })];
+}
+
+function progressEntries(progress: StateDoc | null): Check {
+  if (!progress || !progress.text) return mk('S4', 'progress-entries', 'warn', 'skip', `No readable ${S4_PROGRESS}.`);
+  const es = entries(progress);
+  const ok = es.length <= MAX_ENTRIES;
+  return mk(
+    'S4',
+    'progress-entries',
+    'warn',
+    ok,
+    ok ? `${progress.relPath} holds ${es.length} entr${es.length === 1 ? 'y' : 'ies'} (at most ${MAX_ENTRIES}).` : `${progress.relPath} holds ${es.length} entries; at most ${MAX_ENTRIES} (the latest checkpoints) belong there.`,
+    { path: progress.relPath, line: ok ? undefined : es[MAX_ENTRIES].line },
+    'Let the checkpoint script rebuild PROGRESS.md; full checkpoints stay in .agents/checkpoints/.',
+  );
+}
+
+function notSkeleton(home: StateDoc, s4: S4Structure): Check {
+  const filled = s4.blocks.some((b) => within(home, b.line, b.endLine).some((s) => s.items.some((i) => !isPlaceholder(i.text))));
+  return mk(
+    'S4',
+    'not-skeleton',
+    'block',
+    filled,
+    filled ? `${home.relPath} holds working state.` : `${home.relPath} holds no working state: no "## Current Project|Feature|Bug Fix" block with content.`,
+    { path: home.relPath, line: filled ? undefined : 1 },
+    'Have the agent write the current work into a Current block (context, decisions, next step) before checkpointing.',
+  );
+}
+
+/** S4's checks, next action and resume prompt. */
+export async function analyseS4(ws: Workspace, loaded: Loaded): Promise<Analysis> {
+  const { home, homeRel, docs } = loaded;
+  const x = loaded.extra as unknown as S4Extra;
+  const s4 = structure(home);
+  const checks: Check[] = [checkExists('S4', home, homeRel)];
+  const block = s4 ? newestBlock(s4, recentTexts(x)) : null;
+  const resumePrompt = promptFor('S4', homeRel, block ? `${FACTS.S4.resume.next} (${block.title})` : null);
+  if (!home || !home.text || !s4) {
+    const why = `No readable ${homeRel} to inspect.`;
+    for (const id of ['not-skeleton', 'structure', 'next-action']) checks.push(mk('S4', id, 'block', 'skip', why, { path: homeRel }));
+    checks.push(progressEntries(x.progress));
+    return { checks, next: null, unconfirmed: [], resumePrompt };
+  }
+  const next = nextAction(home, block, x);
+  checks.push(notSkeleton(home, s4), structureCheck(home, s4));
+  checks.push(checkNextAction('S4', next, block ? `the newest Current block, "## ${block.title}"` : 'a "## Current Project|Feature|Bug Fix" block', homeRel));
+  const e = entries(x.progress)[0];
+  let pendDoc = home;
+  let openSec = block ? within(home, block.line, block.endLine).find((s) => s.key === 'open') : undefined;
+  if (!openSec && x.progress && e) {
+    openSec = within(x.progress, e.line, e.endLine).find((s) => s.key === 'issues' || s.key === 'open');
+    if (openSec) pendDoc = x.progress;
+  }
+  checks.push(checkPending('S4', openSec, pendDoc, 'risks / open questions'));
+  checks.push(await checkFresh('S4', ws, home));
+  checks.push(await checkWorkExplained('S4', ws, docs, homeRel));
+  checks.push(...checkNoSecrets('S4', docs));
+  checks.push(...compaction(home, s4), progressEntries(x.progress));
+  return { checks, next: next?.text ?? null, unconfirmed: [], resumePrompt };
+}
