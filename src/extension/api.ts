@@ -17,6 +17,8 @@ export interface SessionLedgerApi {
   treeSnapshot(): Promise<Array<{ label: string; description?: string; children: Array<{ label: string; description?: string; children: unknown[] }> }>>;
   /** The context status bar item as shown; undefined when hidden. */
   statusBar(): { text: string; tooltip: string; background?: string } | undefined;
+  /** What the Problems panel holds from Session Ledger: file, line, severity, check id, message. */
+  diagnostics(): Array<{ path: string; line: number; severity: string; code: string; message: string }>;
   /** Whether the workspace is trusted (writes allowed). */
   trusted(): boolean;
 }
@@ -35,6 +37,7 @@ export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
       return s.tree.snapshot();
     },
     statusBar: () => s.statusItem.snapshot(),
+    diagnostics: () => s.diagnostics.snapshot(),
     trusted: () => vscode.workspace.isTrusted,
   };
 }

@@ -27,6 +27,8 @@ export interface LedgerSettings {
   codexHome: string | undefined;
   /** What "Ask the agent to checkpoint" types, per system (overrides the seed's trigger). */
   checkpointTriggers: Partial<Record<SystemId, string>>;
+  /** Findings also in the Problems panel (default true). */
+  diagnosticsEnabled: boolean;
 }
 
 const SYSTEM_KEYS = SYSTEM_IDS;
@@ -67,6 +69,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LedgerSettings 
     claudeHome: str(c.get('claudeHome')),
     codexHome: str(c.get('codexHome')),
     checkpointTriggers: perSystem(c.get('checkpointTriggers'), isString),
+    diagnosticsEnabled: c.get<unknown>('diagnostics.enabled', true) !== false,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { createApi, type SessionLedgerApi } from './api';
+import { LedgerDiagnostics } from './diagnostics';
 import { ChecklistPanel } from './checklist/panel';
 import { registerCommands } from './commands';
 import { bindContextKeys } from './contextKeys';
@@ -30,7 +31,8 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const checklist = new ChecklistPanel(context.extensionUri, store, ticks, log);
   const previews = new PreviewDocuments();
   const watchers = new FolderWatchers(store, log);
-  const s: Services = { context, log, store, ticks, tree, meter, statusItem, checklist, previews };
+  const diagnostics = new LedgerDiagnostics(store, context.extensionUri);
+  const s: Services = { context, log, store, ticks, tree, meter, statusItem, checklist, previews, diagnostics };
 
   const view = vscode.window.createTreeView('sessionLedger.ledger', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(
@@ -44,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     statusItem,
     checklist,
     previews,
+    diagnostics,
     watchers,
     previews.register(),
     checklist.registerSerializer(),

@@ -1,6 +1,7 @@
 /** What the commands, views and the API share: created once in `activate`, disposed with the extension. */
 import type * as vscode from 'vscode';
 import type { ChecklistPanel } from './checklist/panel';
+import type { LedgerDiagnostics } from './diagnostics';
 import type { PreviewDocuments } from './preview';
 import type { SessionMeter } from './status/sessionMeter';
 import type { ContextStatusItem } from './status/contextStatusItem';
@@ -18,4 +19,5 @@ export interface Services {
   readonly statusItem: ContextStatusItem;
   readonly checklist: ChecklistPanel;
   readonly previews: PreviewDocuments;
+  readonly diagnostics: LedgerDiagnostics;
 }

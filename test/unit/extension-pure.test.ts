@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Check, ContextUsage, Item, Section, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model';
 import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
-import { docDescription, docProblems, docTooltip, isTampered, itemDescription, itemIcon, itemLabel, sectionLabel } from '../../src/extension/pure/treeText';
+import { docTooltip, shownSections, isTampered, itemDescription, itemIcon, itemLabel, sectionLabel } from '../../src/extension/pure/treeText';
 import { code, guardLine, pct, statusView } from '../../src/extension/pure/statusText';
 import { agentInCmdline, agentInText } from '../../src/extension/pure/terminalMatch';
 import { checklistState } from '../../src/extension/pure/checklistModel';
@@ -45,7 +45,6 @@ test('ticks: keyed per session and home hash; applied ticks recompute labels', (
 
 test('tree: root description and tooltip follow the contract', () => {
   const s = sys([pass('exists')]);
-  assert.equal(docDescription(s), 'S3 · PARTIAL');
   const tip = docTooltip(t, s, 'docs/state/STATE.md', s.docs[0]);
   assert.ok(tip.startsWith('S3 docs/state/STATE.md — PARTIAL'), tip);
   assert.match(tip, /Next: wire X/);
@@ -53,12 +52,17 @@ test('tree: root description and tooltip follow the contract', () => {
   assert.ok(missing.startsWith('S3 docs/state/STATE.md — BROKEN'));
 });
 
-test('tree: tampered and blocking problems of a document', () => {
+test('tree: a tampered document', () => {
   const c: Check = { id: 'attestation', system: 'S1', severity: 'block', status: 'fail', message: 'TAMPERED', path: 'memory/session-handoff-LATEST.md' };
   const s = sys([c, { ...pass('exists') }], { id: 'S1' });
   assert.ok(isTampered(s, 'memory/session-handoff-LATEST.md'));
-  assert.deepEqual(docProblems(s, 'memory/session-handoff-LATEST.md'), [c]);
-  assert.deepEqual(docProblems(s, 'other.md'), []);
+  assert.ok(!isTampered(sys([pass('attestation')], { id: 'S1' }), 'memory/session-handoff-LATEST.md'));
+});
+
+test('tree: a document shows its sections with items, without title and preamble rows', () => {
+  const sec = (key: string, title: string, n: number): Section => ({ key, title, line: 1, endLine: 2, level: key === 'preamble' ? 0 : 2, items: Array.from({ length: n }, (_, i) => ({ text: `i${i}`, line: 2 + i, flags: [] })) });
+  const d = { ...doc('a.md'), sections: [sec('title', 'Plan', 0), sec('preamble', '', 2), sec('now', 'Now', 1), sec('open', 'Open', 0), sec('other', 'Notes', 3)] };
+  assert.deepEqual(shownSections(d).map((s) => s.title), ['Now', 'Notes']);
 });
 
 test('tree: item flags as description and icon', () => {

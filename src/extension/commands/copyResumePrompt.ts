@@ -1,8 +1,7 @@
 /** Copy resume prompt: the prompt to paste into a fresh session (the core builds it; secrets are masked there). */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { DocNode } from '../tree/docNode';
-import { pickFolder } from './pick';
+import { nodeOf, pickFolder } from './pick';
 
 export const id = 'sessionLedger.copyResumePrompt';
 
@@ -15,7 +14,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     return;
   }
   const { resumePromptFor } = await import('../../core/checkpoint');
-  const scoped = arg instanceof DocNode ? { ...report, systems: report.systems.filter((x) => x.id === arg.system.id) } : report;
+  const node = nodeOf(arg);
+  const scoped = node ? { ...report, systems: report.systems.filter((x) => x.id === node.system.id) } : report;
   const prompt = resumePromptFor(scoped);
   await vscode.env.clipboard.writeText(prompt);
   void vscode.window.showInformationMessage(vscode.l10n.t('Resume prompt copied: {0}', prompt.split('\n')[0] + (prompt.includes('\n') ? ' …' : '')));

@@ -4,10 +4,17 @@ import type { SystemId, SystemReport } from '../../core/model';
 import type { Services } from '../services';
 import type { FolderState } from '../store';
 import { DocNode } from '../tree/docNode';
+import { SystemNode } from '../tree/systemNode';
+
+/** The system a tree node (a system root or one of its documents) stands for, if the argument is one. */
+export function nodeOf(arg: unknown): { folder: vscode.WorkspaceFolder; system: SystemReport } | undefined {
+  return arg instanceof DocNode || arg instanceof SystemNode ? arg : undefined;
+}
 
 /** The folder a command argument names (a tree node, a Uri), if any. */
 export function folderOfArg(s: Services, arg: unknown): FolderState | undefined {
-  if (arg instanceof DocNode) return s.store.folder(arg.folder.uri);
+  const node = nodeOf(arg);
+  if (node) return s.store.folder(node.folder.uri);
   if (arg instanceof vscode.Uri) return s.store.folder(arg);
   if (arg && typeof arg === 'object' && 'uri' in arg && (arg as { uri: unknown }).uri instanceof vscode.Uri) return s.store.folder((arg as { uri: vscode.Uri }).uri);
   return undefined;
@@ -36,7 +43,8 @@ export async function pickFolder(s: Services, arg: unknown, opts: { withSystems?
 /** Pick one detected system of a folder (the argument's, the only one, or ask). */
 export async function pickSystem(state: FolderState, arg: unknown, placeHolder: string): Promise<SystemReport | undefined> {
   const systems = state.report?.systems ?? [];
-  if (arg instanceof DocNode) return systems.find((x) => x.id === arg.system.id);
+  const node = nodeOf(arg);
+  if (node) return systems.find((x) => x.id === node.system.id);
   if (systems.length <= 1) return systems[0];
   const pick = await vscode.window.showQuickPick(
     systems.map((x) => ({ label: `${x.id} · ${x.label}`, description: x.home, id: x.id as SystemId })),

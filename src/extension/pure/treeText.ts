@@ -4,6 +4,7 @@
  * (`vscode.l10n.t` in the extension).
  */
 import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../core/model';
+import { checkHint, checkMessage, countsOf } from './findings';
 
 export type T = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -25,24 +26,6 @@ export function labelIcon(label: Label): Icon {
   }
 }
 
-/** A root item's description: `S3 · PARTIAL`. */
-export function docDescription(s: SystemReport): string {
-  return `${s.id} · ${s.label}`;
-}
-
-function counts(checks: readonly Check[]): { block: number; warn: number; manual: number } {
-  return {
-    block: checks.filter((c) => c.severity === 'block' && c.status === 'fail').length,
-    warn: checks.filter((c) => c.severity === 'warn' && c.status === 'warn').length,
-    manual: checks.filter((c) => c.status === 'manual-open').length,
-  };
-}
-
-/** Failing checks that point at this document (TAMPERED, secrets, unreadable …). */
-export function docProblems(s: SystemReport, relPath: string): Check[] {
-  return s.checks.filter((c) => c.severity === 'block' && c.status === 'fail' && c.path === relPath && c.id !== 'exists');
-}
-
 /** True when the S1 attestation check says the handoff was changed after it was attested. */
 export function isTampered(s: SystemReport, relPath: string): boolean {
   return s.checks.some((c) => c.id === 'attestation' && c.status === 'fail' && (!c.path || c.path === relPath));
@@ -56,7 +39,7 @@ export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc
   if (!doc) lines.push(t('The file does not exist yet.'));
   if (isTampered(s, relPath)) lines.push(t('TAMPERED: the file changed after it was attested.'));
   if (relPath === s.home) lines.push(t('Next: {0}', s.next ?? t('(none)')));
-  const n = counts(s.checks);
+  const n = countsOf(s);
   lines.push(t('{0} blocking · {1} warnings · {2} manual items open', n.block, n.warn, n.manual));
   if (s.unconfirmed.length) lines.push(t('{0} UNCONFIRMED item(s) to validate after /clear', s.unconfirmed.length));
   return lines.join('\n');
@@ -91,6 +74,14 @@ const SECTION_ICONS: Record<string, string> = {
 
 export function sectionIcon(section: Section): Icon {
   return { id: SECTION_ICONS[String(section.key)] ?? 'symbol-namespace' };
+}
+
+/**
+ * The sections a document shows in the tree: those with items, without the title and the untitled
+ * preamble (metadata such as `_started …` lines) — no empty or metadata rows.
+ */
+export function shownSections(doc: StateDoc): Section[] {
+  return doc.sections.filter((s) => s.items.length > 0 && s.key !== 'title' && s.key !== 'preamble');
 }
 
 /** The label of a section: its title as written, or a name for the untitled preamble. */
@@ -168,8 +159,9 @@ export function itemTooltip(t: T, item: Item, relPath: string): string {
 }
 
 export function problemTooltip(t: T, c: Check): string {
-  const lines = [`${c.system} ${c.id}: ${c.message}`];
+  const lines = [`${c.system} ${c.id}: ${checkMessage(t, c)}`];
   if (c.path) lines.push(`${c.path}${c.line ? `:${c.line}` : ''}`);
-  if (c.hint) lines.push(t('Fix: {0}', c.hint));
+  const hint = checkHint(t, c);
+  if (hint) lines.push(t('Fix: {0}', hint));
   return lines.join('\n');
 }

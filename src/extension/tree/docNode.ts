@@ -1,13 +1,11 @@
 /**
- * A root of the ledger tree: one detected state document (or the missing home file of a detected
- * system). Label: the relative path; description: `S3 · PARTIAL`; tooltip (= accessible name):
- * `S3 docs/state/STATE.md — PARTIAL` and details.
+ * A document of a system, under its "Documents" row: label the relative path, description its role;
+ * children its sections as written (empty sections and the title/preamble metadata are left out).
  */
 import * as vscode from 'vscode';
 import type { StateDoc, SystemReport } from '../../core/model';
-import { docDescription, docProblems, docTooltip, isTampered, labelIcon } from '../pure/treeText';
+import { docTooltip, isTampered, shownSections } from '../pure/treeText';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
-import { ProblemNode } from './problemNode';
 import { SectionNode } from './sectionNode';
 
 export class DocNode implements LedgerNode {
@@ -27,22 +25,20 @@ export class DocNode implements LedgerNode {
 
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
-    const hasChildren = !!this.doc && (this.doc.sections.length > 0 || docProblems(this.system, this.relPath).length > 0);
-    const ti = new vscode.TreeItem(this.relPath, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const sections = this.doc ? shownSections(this.doc) : [];
+    const ti = new vscode.TreeItem(this.relPath, sections.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
-    ti.description = docDescription(this.system);
+    const home = this.relPath === this.system.home;
+    ti.description = !this.doc ? t('missing') : home ? t('home file') : this.doc.role;
     describe(ti, docTooltip(t, this.system, this.relPath, this.doc));
-    ti.iconPath = isTampered(this.system, this.relPath) ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.errorForeground')) : themeIcon(labelIcon(this.system.label));
-    const home = this.relPath === this.system.home ? '.home' : '';
-    ti.contextValue = this.doc ? `doc.${this.system.id}${home}` : `missing.${this.system.id}`;
+    ti.iconPath = isTampered(this.system, this.relPath) ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.errorForeground')) : themeIcon({ id: this.doc ? 'file' : 'circle-slash' });
+    ti.contextValue = this.doc ? `doc.${this.system.id}${home ? '.home' : ''}` : `missing.${this.system.id}`;
     if (this.target) ti.command = openCommand(this.target);
     return ti;
   }
 
   getChildren(): LedgerNode[] {
     if (!this.doc) return [];
-    const problems = docProblems(this.system, this.relPath).map((c, i) => new ProblemNode(`${this.id}/!${i}`, c, this.uri));
-    const sections = this.doc.sections.map((s, i) => new SectionNode(`${this.id}/${s.line}:${i}`, s, this.relPath, this.uri));
-    return [...problems, ...sections];
+    return shownSections(this.doc).map((s, i) => new SectionNode(`${this.id}/${s.line}:${i}`, s, this.relPath, this.uri));
   }
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { FolderState } from '../store';
 import { labelIcon } from '../pure/treeText';
 import { describe, themeIcon, type LedgerNode } from './node';
-import { docNodes } from './roots';
+import { systemNodes } from './roots';
 
 export class FolderNode implements LedgerNode {
   constructor(private readonly state: FolderState) {}
@@ -23,6 +23,6 @@ export class FolderNode implements LedgerNode {
   }
 
   getChildren(): LedgerNode[] {
-    return docNodes(this.state);
+    return systemNodes(this.state);
   }
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { LedgerStore } from '../store';
 import { FolderNode } from './folderNode';
 import type { LedgerNode } from './node';
-import { docNodes } from './roots';
+import { systemNodes } from './roots';
 
 export interface TreeSnapshotNode {
   label: string;
@@ -30,7 +30,7 @@ export class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode>, 
     // Nothing detected anywhere: no nodes, so the welcome content (with "Create starter file") shows.
     if (!folders.some((f) => (f.report?.systems.length ?? 0) > 0)) return [];
     if (folders.length > 1) return folders.map((f) => new FolderNode(f));
-    return folders[0] ? docNodes(folders[0]) : [];
+    return folders[0] ? systemNodes(folders[0]) : [];
   }
 
   /** The whole tree as labels and descriptions (the test API). */

@@ -28,7 +28,7 @@ describe('watching the disk', () => {
     writeFileSync(file, text.replace(/## NEXT\n.*\n/, `## NEXT\n${next}\n`));
     await waitFor('the new NEXT item in the tree', async () => {
       const roots = (await api.treeSnapshot()) as TreeNode[];
-      const s2 = roots.find((r) => r.label === '.claude/session-ledger.md');
+      const s2 = roots.find((r) => r.label.startsWith('S2 '));
       return s2 && flatten(s2.children).some((i) => i.label.startsWith('Write the renewal migration'));
     });
     assert.equal(api.report()!.systems.find((s) => s.id === 'S2')!.next, next);

@@ -1,0 +1,129 @@
+/**
+ * Findings: the checks that fail or warn, each placed on a file and a line, as the Problems panel,
+ * the tree and the CodeLens show them. vscode-free so it is unit tested; the extension wraps the
+ * result into `Diagnostic`s and tree rows.
+ */
+import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model';
+import type { T } from './treeText';
+
+export type FindingLevel = 'error' | 'warning' | 'information';
+
+export interface Finding {
+  check: Check;
+  system: SystemReport;
+  /** Path relative to the folder: the check's own, else the system's home file. */
+  path: string;
+  /** 1-based line (1 when the check names none). */
+  line: number;
+  level: FindingLevel;
+}
+
+/** A check is a finding when it fails or warns; passes, skips and manual items are not. */
+export function isFinding(c: Check): boolean {
+  return c.status === 'fail' || c.status === 'warn';
+}
+
+/** block → error, warn → warning, info → information. */
+export function levelOf(c: Check): FindingLevel {
+  if (c.severity === 'block') return 'error';
+  if (c.severity === 'warn') return 'warning';
+  return 'information';
+}
+
+const RANK: Record<FindingLevel, number> = { error: 0, warning: 1, information: 2 };
+
+/** One system's findings, errors first, then by file and line. */
+export function systemFindings(s: SystemReport): Finding[] {
+  return s.checks
+    .filter(isFinding)
+    .map((c) => ({ check: c, system: s, path: c.path ?? s.home, line: c.line && c.line > 0 ? c.line : 1, level: levelOf(c) }))
+    .sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
+}
+
+export function reportFindings(r: WorkspaceReport | undefined): Finding[] {
+  return (r?.systems ?? []).flatMap(systemFindings);
+}
+
+/**
+ * A check's message in the user's language: the core's English template (`messageId`) with its
+ * arguments through `t` when the check carries one, else the message as the core wrote it.
+ */
+export function checkMessage(t: T, c: Check): string {
+  const x = c as Check & { messageId?: string; args?: Array<string | number | boolean> };
+  return x.messageId ? t(x.messageId, ...(x.args ?? [])) : c.message;
+}
+
+/** A check's fix hint in the user's language (see `checkMessage`), or undefined. */
+export function checkHint(t: T, c: Check): string | undefined {
+  const x = c as Check & { hintId?: string; hintArgs?: Array<string | number | boolean> };
+  if (x.hintId) return t(x.hintId, ...(x.hintArgs ?? []));
+  return c.hint;
+}
+
+export interface Counts {
+  block: number;
+  warn: number;
+  info: number;
+  manual: number;
+}
+
+export function countsOf(s: SystemReport): Counts {
+  const n: Counts = { block: 0, warn: 0, info: 0, manual: 0 };
+  for (const c of s.checks) {
+    if (c.status === 'manual-open') n.manual++;
+    else if (isFinding(c)) n[c.severity === 'block' ? 'block' : c.severity === 'warn' ? 'warn' : 'info']++;
+  }
+  return n;
+}
+
+/** `2 blocking · 1 warning · 3 manual` — only the non-zero parts; '' when nothing is open. */
+export function countsText(t: T, n: Counts): string {
+  const parts: string[] = [];
+  if (n.block) parts.push(t('{0} blocking', n.block));
+  if (n.warn) parts.push(n.warn === 1 ? t('1 warning') : t('{0} warnings', n.warn));
+  if (n.info) parts.push(t('{0} info', n.info));
+  if (n.manual) parts.push(t('{0} manual to tick', n.manual));
+  return parts.join(' · ');
+}
+
+/**
+ * A short name of a system for a tree root, so the label fits the default sidebar width: the first
+ * name in its parentheses (`STATE handoff (Groundwork)` → `Groundwork`), its first word when that is
+ * longer than 20 characters, else the name itself.
+ */
+export function shortName(s: Pick<SystemReport, 'name'>): string {
+  const m = /\(([^(),]+)/.exec(s.name);
+  const n = (m ? m[1] : s.name).trim();
+  return n.length > 20 ? n.split(/\s+/)[0] : n;
+}
+
+/** A system root's label: `S3 Groundwork — PARTIAL`. */
+export function systemLabel(s: Pick<SystemReport, 'id' | 'name'> & { label: Label }): string {
+  return `${s.id} ${shortName(s)} — ${s.label}`;
+}
+
+/** 0-based line and the character range of its text without leading blanks (for a diagnostic). */
+export function lineRange(text: string, line: number): { line: number; start: number; end: number } {
+  const lines = text.split('\n');
+  const i = Math.min(Math.max(line, 1), Math.max(lines.length, 1)) - 1;
+  const l = (lines[i] ?? '').replace(/\r$/, '');
+  const start = l.length - l.trimStart().length;
+  return { line: i, start: start === l.length ? 0 : start, end: l.length };
+}
+
+/**
+ * The documents a system shows under "Documents": its home first, then its companions, each once
+ * in the whole tree — a file that is another detected system's home is shown under that system.
+ */
+export function systemDocs(r: WorkspaceReport, s: SystemReport): Array<{ relPath: string; doc: StateDoc | null }> {
+  const homes = new Set(r.systems.filter((x) => x !== s).map((x) => x.home));
+  const out: Array<{ relPath: string; doc: StateDoc | null }> = [{ relPath: s.home, doc: s.docs.find((d) => d.relPath === s.home) ?? null }];
+  const seen = new Set([s.home]);
+  const earlier = r.systems.slice(0, r.systems.indexOf(s)).flatMap((x) => x.docs.map((d) => d.relPath));
+  for (const d of s.docs) {
+    if (seen.has(d.relPath) || homes.has(d.relPath) || earlier.includes(d.relPath)) continue;
+    seen.add(d.relPath);
+    out.push({ relPath: d.relPath, doc: d });
+  }
+  return out;
+}
