@@ -8,6 +8,10 @@ import type Token from 'markdown-it/lib/token.mjs';
 import type { Item, Section, SectionKey } from './model';
 
 const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+// Only the block structure is read (headings, list items, paragraphs, tables, fences, HTML blocks,
+// with their raw inline text): the inline pass (emphasis, links, entities) and the rules that work
+// on its output are switched off, so parsing costs one pass over the blocks.
+md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
 
 export interface MdHeading {
   level: number;
@@ -230,24 +234,30 @@ export function sectionize(outline: MdOutline, keyOf: KeyOf, opts: SectionizeOpt
   const starts = outline.headings.filter((h) => h.level <= maxLevel);
   const sections: Section[] = [];
   const total = outline.lines.length;
+  const blocks = outline.blocks;
+  // One pass: blocks are in line order, so each section takes the run of blocks after its heading.
+  let b = 0;
+  const itemsUntil = (last: number, after: number): { items: Item[]; first: number } => {
+    const items: Item[] = [];
+    let first = -1;
+    for (; b < blocks.length && blocks[b].line <= last; b++) {
+      if (blocks[b].line <= after) continue;
+      if (first < 0) first = blocks[b].line;
+      const it = toItem(blocks[b]);
+      if (it) items.push(it);
+    }
+    return { items, first };
+  };
   const firstLine = starts.length ? starts[0].line : total + 1;
-  const pre = outline.blocks.filter((b) => b.line < firstLine);
-  const preItems = pre.map(toItem).filter((x): x is Item => x !== null);
-  if (preItems.length) {
-    sections.push({ key: 'preamble', title: '', line: pre[0].line, endLine: firstLine - 1, level: 0, items: preItems });
+  const pre = itemsUntil(firstLine - 1, 0);
+  if (pre.items.length) {
+    sections.push({ key: 'preamble', title: '', line: pre.first, endLine: firstLine - 1, level: 0, items: pre.items });
   }
-  starts.forEach((h, idx) => {
+  for (let idx = 0; idx < starts.length; idx++) {
+    const h = starts[idx];
     const end = idx + 1 < starts.length ? starts[idx + 1].line - 1 : total;
-    const items = outline.blocks
-      .filter((b) => b.line > h.line && b.line <= end)
-      .map(toItem)
-      .filter((x): x is Item => x !== null);
+    const { items } = itemsUntil(end, h.line);
     sections.push({ key: keyOf(h.title, h), title: h.title, line: h.line, endLine: end, level: h.level, items });
-  });
+  }
   return sections;
-}
-
-/** The blocks of an outline that fall inside a section's line range. */
-export function blocksIn(outline: MdOutline, s: Pick<Section, 'line' | 'endLine'>): MdBlock[] {
-  return outline.blocks.filter((b) => b.line >= s.line && b.line <= s.endLine);
 }

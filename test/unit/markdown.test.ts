@@ -62,3 +62,22 @@ test('hostile input never throws', () => {
     parseMarkdown(s);
   }
 });
+
+test('sectionize reads each block once: work is linear in the number of headings and blocks', () => {
+  const parts: string[] = [];
+  for (let i = 0; i < 2000; i++) parts.push(`## Entry ${i}`, `line ${i}`, '', `- item ${i}`, '');
+  const o = parseMarkdown(parts.join('\n'));
+  assert.equal(o.headings.length, 2000);
+  let reads = 0;
+  const blocks = new Proxy(o.blocks, {
+    get(target, key, recv) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+      return Reflect.get(target, key, recv);
+    },
+  });
+  const sections = sectionize({ ...o, blocks }, () => 'other');
+  assert.equal(sections.length, 2000);
+  assert.deepEqual(sections[1999].items.map((x) => x.text), ['line 1999', 'item 1999']);
+  // A rescan per heading would read 2000 × 4000 blocks; one pass reads each of the 4000 a few times.
+  assert.ok(reads <= 4 * o.blocks.length, `${reads} block reads for ${o.blocks.length} blocks`);
+});
