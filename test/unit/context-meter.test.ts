@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, measure, type ContextUsage } from '../../src/core/context';
 import { corpusAvailable, corpusFile, workspace, write } from './helpers';
@@ -154,15 +155,65 @@ test('a long run of large user/tool records after the last assistant record (3 M
   assert.equal(u?.usedTokens, 70007);
 });
 
-test('the backward scan is bounded: past the budget it says "no usage found yet"', async () => {
-  const tail = Array.from({ length: 40 }, () => toolResult(256 * 1024)); // ~10 MB > 8 MB
+test('more than 8 MB of records after the last usage (a long tool run) still gives the figure', async () => {
+  const tail = Array.from({ length: 40 }, () => toolResult(256 * 1024)); // ~20 MB of records
   const u = await one(lines(asst({ input: 7, read: 70000 }), ...tail));
-  assert.equal(u, undefined);
-  // A single huge record (larger than the budget) too.
+  assert.equal(u?.usedTokens, 70007);
+});
+
+test('a budget given by the caller bounds the backward scan: past it, "no usage found yet"', async () => {
   const dir = workspace();
   const file = write(dir, 's.jsonl', lines(asst({ read: 5 }), toolResult(200 * 1024)));
   const f = new ContextFollower({ agent: 'claude', sessionId: 's', path: file, mtime: 0 }, { maxScanBytes: 64 * 1024 });
   assert.equal(await f.read(), null);
+});
+
+/** A user record with a pasted image of `bytes` of base64 (and the word "assistant" in its text). */
+function pastedImage(bytes: number): string {
+  return JSON.stringify({
+    isSidechain: false,
+    type: 'user',
+    sessionId: 'sess-1',
+    message: { role: 'user', content: [{ type: 'text', text: 'the assistant said "type":"assistant" here' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.padEnd(bytes, 'A') } }] },
+    timestamp: '2026-02-11T21:19:50.000Z',
+  });
+}
+
+/** Count JSON.parse calls on strings longer than `min` while `fn` runs. */
+async function bigParses<T>(min: number, fn: () => Promise<T>): Promise<{ value: T; parses: number }> {
+  const real = JSON.parse;
+  let parses = 0;
+  JSON.parse = ((text: string, reviver?: (k: string, v: unknown) => unknown) => {
+    if (typeof text === 'string' && text.length > min) parses++;
+    return real(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    return { value: await fn(), parses };
+  } finally {
+    JSON.parse = real;
+  }
+}
+
+test('a newest record larger than 8 MB (a pasted image) is passed over, unparsed, and the figure is found behind it', async () => {
+  const { value: u, parses } = await bigParses(1024 * 1024, () => one(lines(asst({ input: 3, read: 42000 }), pastedImage(9 * 1024 * 1024), progress())));
+  assert.equal(u?.usedTokens, 42003);
+  assert.equal(parses, 0, 'the 9 MB line mentions "assistant" but is not JSON-parsed');
+  // Longer than any usage record can be (over 16 MB): never held whole, still passed over.
+  const v = await one(lines(asst({ input: 4, read: 43000 }), pastedImage(17 * 1024 * 1024)));
+  assert.equal(v?.usedTokens, 43004);
+});
+
+test('following: a huge record appended, then a reply: the figure moves on', async () => {
+  const dir = workspace();
+  const file = write(dir, 's.jsonl', lines(asst({ read: 100, input: 0 })));
+  const f = new ContextFollower({ agent: 'claude', sessionId: 's', path: file, mtime: 0 });
+  assert.equal((await f.read())?.usedTokens, 100);
+  appendFileSync(file, lines(pastedImage(17 * 1024 * 1024)));
+  const { value: same, parses } = await bigParses(1024 * 1024, () => f.read());
+  assert.equal(same?.usedTokens, 100);
+  assert.equal(parses, 0);
+  appendFileSync(file, lines(pastedImage(5 * 1024 * 1024), asst({ read: 300, input: 0, id: 'm3' })));
+  assert.equal((await f.read())?.usedTokens, 300);
 });
 
 test('non-JSON and non-object lines, CRLF and blank lines are skipped', async () => {

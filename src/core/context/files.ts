@@ -79,7 +79,8 @@ export async function readHead(path: string, max: number): Promise<Buffer | null
  * Visit the lines of `[0, end)` from the last to the first, reading `chunk` bytes at a time from
  * the end. `visit(line, start)` gets each non-empty line's bytes (without `\n`) and its byte offset;
  * it returns true to stop. The last segment, when `end` is not just after a newline, is visited too
- * (the caller decides what a torn line is worth: it ends exactly at `end`). Gives up once more than
+ * (the caller decides what a torn line is worth: it ends exactly at `end`). A line longer than
+ * `maxLine` is never held: its bytes are passed over and it is not visited. Gives up once more than
  * `budget` bytes were read.
  */
 export async function scanBackward(
@@ -88,12 +89,17 @@ export async function scanBackward(
   budget: number,
   visit: (line: Buffer, start: number) => boolean,
   chunk = 64 * 1024,
+  maxLine = Infinity,
 ): Promise<'stopped' | 'start' | 'budget'> {
   let pos = end;
   const pending: Buffer[] = [];
+  let pendingLen = 0;
+  /** The line being read is longer than `maxLine`: its bytes are dropped until its start. */
+  let oversized = false;
+  let size = chunk;
   while (pos > 0) {
     if (end - pos >= budget) return 'budget';
-    const size = Math.min(chunk, pos);
+    size = Math.min(size, pos);
     pos -= size;
     const buf = Buffer.allocUnsafe(size);
     const n = await readAt(fh, buf, pos);
@@ -105,19 +111,33 @@ export async function scanBackward(
     while (i > 0) {
       const nl = buf.lastIndexOf(10, i - 1);
       if (nl < 0) {
-        pending.unshift(buf.subarray(0, i));
+        if (!oversized) {
+          pending.unshift(buf.subarray(0, i));
+          pendingLen += i;
+          if (pendingLen > maxLine) {
+            oversized = true;
+            pending.length = 0;
+            pendingLen = 0;
+          }
+        }
         break;
       }
+      const wasOversized = oversized;
       const piece = buf.subarray(nl + 1, i);
-      const line = pending.length ? Buffer.concat([piece, ...pending]) : piece;
+      const line = wasOversized ? null : pending.length ? Buffer.concat([piece, ...pending]) : piece;
       pending.length = 0;
-      if (line.length > 0 && visit(line, pos + nl + 1)) return 'stopped';
+      pendingLen = 0;
+      oversized = false;
+      if (line && line.length > 0 && line.length <= maxLine && visit(line, pos + nl + 1)) return 'stopped';
       i = nl;
     }
+    // Inside a long line, read bigger chunks (up to 1 MB): fewer reads for the same bytes.
+    if (pending.length || oversized) size = Math.min(size * 2, 1024 * 1024);
+    else size = chunk;
   }
-  if (pending.length) {
+  if (pending.length && !oversized) {
     const line = pending.length === 1 ? pending[0] : Buffer.concat(pending);
-    if (line.length > 0 && visit(line, 0)) return 'stopped';
+    if (line.length > 0 && line.length <= maxLine && visit(line, 0)) return 'stopped';
   }
   return 'start';
 }

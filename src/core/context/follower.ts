@@ -14,13 +14,19 @@ import { claudeWindow, CODEX_DEFAULT_WINDOW, percentOf } from './window';
 export interface FollowerOptions extends MeterOptions {
   /** Workspace root: its statusLine feed is consulted (Claude Code only). */
   root?: string;
-  /** Give up the backward scan after this many bytes ("no usage found yet"). Default 8 MB. */
+  /**
+   * Give up the backward scan after this many bytes ("no usage found yet"). Default 64 MB: the scan
+   * stops at the newest usage record, so it reads only what came after it (a pasted image, a long
+   * tool run); the cap only bounds a file that holds no usage at all.
+   */
   maxScanBytes?: number;
   /** Once the figure is found, look this much further back for the model it ran on. Default 1 MB. */
   modelLookback?: number;
 }
 
-export const DEFAULT_MAX_SCAN = 8 * 1024 * 1024;
+export const DEFAULT_MAX_SCAN = 64 * 1024 * 1024;
+/** A record longer than this (a pasted image or document) is passed over unread: no usage record is that long. */
+export const MAX_RECORD = 16 * 1024 * 1024;
 const DEFAULT_MODEL_LOOKBACK = 1024 * 1024;
 /** Bytes kept from just before the offset, to notice a file rewritten in place. */
 const FINGERPRINT = 64;
@@ -165,7 +171,7 @@ export class ContextFollower {
       if (r === 'done') return true;
       if (r === 'figure' && settledAt < 0) settledAt = start;
       return false;
-    });
+    }, undefined, MAX_RECORD);
     if (keepIfNone && !t.figure()) {
       // Nothing in reach: keep the old figure, continue after what was appended.
       this.offset = lastStart >= 0 ? lastStart : size;
@@ -195,6 +201,8 @@ export class ContextFollower {
     pos = this.offset;
     let carry: Buffer | null = null;
     let consumed = this.offset;
+    /** Inside a record longer than MAX_RECORD: its bytes are passed over up to its newline. */
+    let skipping = false;
     while (pos < size) {
       const want = Math.min(FORWARD_CHUNK, size - pos);
       const buf = Buffer.allocUnsafe(want);
@@ -203,6 +211,16 @@ export class ContextFollower {
       const data: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
       const dataStart = pos - (carry ? carry.length : 0);
       let i = 0;
+      if (skipping) {
+        const nl = data.indexOf(10);
+        if (nl < 0) {
+          pos += n;
+          continue;
+        }
+        skipping = false;
+        i = nl + 1;
+        consumed = dataStart + i;
+      }
       for (;;) {
         const nl = data.indexOf(10, i);
         if (nl < 0) break;
@@ -215,6 +233,10 @@ export class ContextFollower {
         consumed = dataStart + i;
       }
       carry = i < data.length ? Buffer.from(data.subarray(i)) : null;
+      if (carry && carry.length > MAX_RECORD) {
+        carry = null;
+        skipping = true;
+      }
       pos += n;
     }
     this.offset = consumed;

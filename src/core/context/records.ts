@@ -78,6 +78,21 @@ export function claudeCompact(o: Obj): ClaudeCompact | null {
 const B_ASSISTANT = Buffer.from('assistant');
 const B_COMPACT = Buffer.from('compact_boundary');
 
+/**
+ * Above this size a line is parsed only when it names a record type that matters as a JSON member
+ * (`"type":"assistant"`): a pasted image or a long tool result that merely contains the word is
+ * passed over without being parsed. (Inside a JSON string the quotes would be escaped, `\"type\"`.)
+ */
+export const BIG_LINE = 256 * 1024;
+const marks = (...xs: string[]) => xs.flatMap((x) => [Buffer.from(x), Buffer.from(x.replace(':', ': '))]);
+const CLAUDE_MARKS = marks('"type":"assistant"', '"role":"assistant"', '"subtype":"compact_boundary"');
+const CODEX_MARKS = marks('"type":"token_count"', '"type":"turn_context"', '"type":"session_meta"');
+
+function hasAny(line: Buffer, needles: readonly Buffer[]): boolean {
+  for (const n of needles) if (line.includes(n)) return true;
+  return false;
+}
+
 export class ClaudeTracker implements Tracker {
   readonly agent = 'claude' as const;
   last: ClaudeAssistant | null = null;
@@ -85,6 +100,7 @@ export class ClaudeTracker implements Tracker {
   compact: ClaudeCompact | null = null;
 
   relevant(line: Buffer): boolean {
+    if (line.length > BIG_LINE) return hasAny(line, CLAUDE_MARKS);
     return line.includes(B_ASSISTANT) || line.includes(B_COMPACT);
   }
 
@@ -178,6 +194,7 @@ export class CodexTracker implements Tracker {
   sessionId: string | null = null;
 
   relevant(line: Buffer): boolean {
+    if (line.length > BIG_LINE) return hasAny(line, CODEX_MARKS);
     return line.includes(B_TOKEN) || line.includes(B_TURN) || line.includes(B_META);
   }
 
