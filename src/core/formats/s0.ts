@@ -6,7 +6,7 @@
  * `.claude/session_ledger.md`.
  */
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
-import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
+import { blocksIn, defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
 import { companionPath, FACTS } from '../facts';
 import type { Finding, Item, Section, StateDoc } from '../model';
 import { matchKey, type KeyTable } from '../sections';
@@ -20,23 +20,29 @@ export const S0_DEFAULT_LEDGER = FACTS.S0.home;
 export const S0_OLDER_PATHS = FACTS.S0.homeAlternatives;
 export const S0_SKIPPED = FACTS.S0.switchedOff ?? '';
 
-/** Section names by meaning (normalised titles), English as in the seed plus the corpus' Russian. */
+/**
+ * Section names by meaning (normalised titles): the seed's English, and what ledgers committed in
+ * public repositories write for the same sections in English, Russian, Japanese, Chinese and
+ * Korean ("Current Task", "What Was Done", "Next Step", "Текущий фокус", "Блокеры", "次", "下一步",
+ * "다음" …). Order matters: the first match wins ("Текущая задача" is the goal, "Текущий фокус"
+ * the current focus; "未完了" is not "完了").
+ */
 export const S0_KEYS: KeyTable = [
-  ['title', /^(?:session |continuity )?ledger$/],
-  ['goal', /^goals?\b|^цел[ьи]/u],
-  ['constraints', /^constraints?\b|^assumptions?\b|^ограничени|^допущени/u],
-  ['decisions', /^(?:key )?decisions?\b|^(?:ключевые )?решени/u],
-  ['open', /^open(?: questions?)?\b|^questions?\b|^(?:открытые )?вопрос/u],
-  ['working-set', /^working[ -]?set\b|^рабоч/u],
-  ['done', /^done\b|^completed?\b|^сделано|^выполнено/u],
-  ['now', /^now\b|^current(?: focus)?$|^сейчас|^текущ/u],
-  ['next', /^next(?: steps?)?$|^next\b|^далее|^дальше|^следующ/u],
-  ['state', /^state\b|^состояни/u],
+  ['title', /^(?:session |continuity )?ledger$|^(?:журнал (?:непрерывности|сессии)|セッション台帳|会话台账|세션 원장)$/u],
+  ['goal', /^goals?\b|^objectives?\b|^current task\b|^цел[ьи]|^(?:текущая )?задача|^目[標标的]|^목표/u],
+  ['constraints', /^constraints?\b|^assumptions?\b|^invariants?\b|^ограничени|^допущени|制約|前提|约束|假设|제약|가정/u],
+  ['decisions', /^(?:key )?decisions?\b|^(?:ключевые )?решени|決定|决策|决定|결정/u],
+  ['open', /^open(?: questions?)?\b|^questions?\b|^blockers?\b|^blocked\b|^(?:открытые )?вопрос|^блокер|未解決|未決|質問|ブロッカー|未决|待决|阻塞|问题|미해결|미결|질문|블로커/u],
+  ['working-set', /^working[ -]?set\b|^рабоч|作業セット|作業ファイル|工作集|工作文件|작업 ?세트|작업 ?파일/u],
+  ['done', /^done\b|^completed?\b|^what (?:was|we|i) (?:done|did)\b|^what was done\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u],
+  ['now', /^now\b|^current(?: focus)?$|^сейчас|^текущ|^現在|^いま|^当前|^进行中|^正在|^현재|^지금/u],
+  ['next', /^next(?: steps?)?$|^next\b|^далее|^дальше|^следующ|^次|^今後|^下一步|^接下来|^后续|^다음/u],
+  ['state', /^state\b|^current (?:state|status)\b|^status\b|^progress\b|^состояни|^статус|^прогресс|状態|状況|进度|状态|상태|진행/u],
 ];
 
 const UNCONFIRMED_RE = /\bUNCONFIRMED\b/;
 
-/** A `Label:` line of a heading-less ledger (`Goal (incl. success criteria):`, `Now: …`). */
+/** A `Label:` line (or list item) of a heading-less ledger (`Goal (incl. success criteria):`, `Now: …`). */
 const LABEL_RE = /^(?:\*\*)?([^:*：]{1,60}?)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.*)$/u;
 
 function s0Item(b: MdBlock): Item | null {
@@ -45,17 +51,25 @@ function s0Item(b: MdBlock): Item | null {
   return it;
 }
 
-/** Label-style sections: every paragraph line `Known label:` starts one; its inline value is its first item. */
-function labelSections(outline: MdOutline): Section[] {
+/**
+ * Label-style sections over a run of blocks: a paragraph line or a list item `Known label:` starts
+ * one (its inline value is its first item); the blocks after it are its items until the next label.
+ * A list-item label's nested items are re-based to depth 0 (`- State:` / `  - Now:` / `    - do X`
+ * gives a Now section whose first item is "do X"). `only` restricts the labels to some keys.
+ */
+function labelSections(blocks: readonly MdBlock[], endLine: number, level: number, only?: ReadonlySet<string>): { pre: Item[]; sections: Section[] } {
   const sections: Section[] = [];
   const pre: Item[] = [];
   let cur: Section | null = null;
-  for (const b of outline.blocks) {
-    const m = b.kind === 'line' && !b.quoted ? LABEL_RE.exec(b.text) : null;
+  /** List depth of the current label (-1 for a paragraph-line label). */
+  let labelDepth = -1;
+  for (const b of blocks) {
+    const m = (b.kind === 'line' || b.kind === 'list-item') && !b.quoted ? LABEL_RE.exec(b.text) : null;
     const key = m ? matchKey(m[1], S0_KEYS) : 'other';
-    if (m && key !== 'other' && key !== 'title') {
+    if (m && key !== 'other' && key !== 'title' && (!only || only.has(key))) {
       if (cur) cur.endLine = b.line - 1;
-      cur = { key, title: m[1].trim(), line: b.line, endLine: outline.lines.length, level: 0, items: [] };
+      cur = { key, title: m[1].trim(), line: b.line, endLine, level, items: [] };
+      labelDepth = b.kind === 'list-item' ? b.depth : -1;
       sections.push(cur);
       const value = m[2].replace(/\*\*$/, '').trim();
       if (value) {
@@ -67,11 +81,11 @@ function labelSections(outline: MdOutline): Section[] {
     }
     const it = s0Item(b);
     if (!it) continue;
+    if (cur && b.kind === 'list-item') it.depth = Math.max(0, b.depth - (labelDepth + 1));
     if (cur) cur.items.push(it);
     else pre.push(it);
   }
-  if (pre.length) sections.unshift({ key: 'preamble', title: '', line: pre[0].line, endLine: (sections[0]?.line ?? outline.lines.length + 1) - 1, level: 0, items: pre });
-  return sections;
+  return { pre, sections };
 }
 
 function markDone(sections: Section[]): Section[] {
@@ -79,13 +93,34 @@ function markDone(sections: Section[]): Section[] {
   return sections;
 }
 
-/** Read a ledger: headings when any heading names an S0 section, else `Label:` lines. */
+const STATE_LABELS: ReadonlySet<string> = new Set(['done', 'now', 'next']);
+
+/** `## State` written as `- Done:` / `- Now: …` / `- Next: …` list items: those labels become its subsections. */
+function splitStateLabels(outline: MdOutline, sections: Section[]): Section[] {
+  const out: Section[] = [];
+  for (const s of sections) {
+    out.push(s);
+    if (s.key !== 'state') continue;
+    const blocks = blocksIn(outline, { line: s.line + 1, endLine: s.endLine });
+    const { pre, sections: subs } = labelSections(blocks, s.endLine, s.level + 1, STATE_LABELS);
+    if (subs.length === 0) continue;
+    s.items = pre;
+    s.endLine = subs[0].line - 1;
+    out.push(...subs);
+  }
+  return out;
+}
+
+/** Read a ledger: headings when any heading names an S0 section, else `Label:` lines and list items. */
 export function parseS0Ledger(_text: string, outline: MdOutline): ParsedContent {
   const byHeading = sectionize(outline, (t) => matchKey(t, S0_KEYS), { toItem: s0Item });
   const known = byHeading.filter((s) => s.key !== 'other' && s.key !== 'preamble' && s.key !== 'title');
-  if (known.length > 0) return { sections: markDone(byHeading) };
-  const byLabel = labelSections(outline);
-  if (byLabel.some((s) => s.key !== 'preamble')) return { sections: markDone(byLabel) };
+  if (known.length > 0) return { sections: markDone(splitStateLabels(outline, byHeading)) };
+  const { pre, sections: byLabel } = labelSections(outline.blocks, outline.lines.length, 0);
+  if (byLabel.length > 0) {
+    if (pre.length) byLabel.unshift({ key: 'preamble', title: '', line: pre[0].line, endLine: byLabel[0].line - 1, level: 0, items: pre });
+    return { sections: markDone(byLabel) };
+  }
   return { sections: markDone(byHeading) };
 }
 

@@ -42,13 +42,19 @@ export function s2Word(title: string): string | null {
   return null;
 }
 
-/** Headings a project state file uses besides the ledger's own words (the corpus's Latest/Now/Next/Blockers/Decisions variant). */
+/**
+ * Headings a project state file uses besides the ledger's own words, by meaning: the corpus's
+ * Latest/Now/Next/Blockers/Decisions variant and the same sections as project state files in
+ * public repositories write them in English, Russian, Japanese, Chinese and Korean ("Current
+ * Focus", "Completed", "Текущий фокус", "次のステップ", "当前焦点", "블로커" …).
+ */
 export const PROJECT_STATE_KEYS: KeyTable = [
-  ['now', /^(?:now|current(?: state)?|where we are|status)\b/],
-  ['done', /^(?:latest|done|shipped|recent(?:ly)?|history)\b/],
-  ['open', /^(?:blockers?|open questions?|questions|risks?)\b/],
-  ['decisions', /^decisions?\b/],
-  ['goal', /^(?:goal|objective|mission)\b/],
+  ['now', /^(?:now|current(?: state| focus| work)?|where we are|status)\b|^текущ|^сейчас|^статус|^現在|焦点|^いま|^当前|^进行中|^현재|초점|^지금/u],
+  ['done', /^(?:latest|done|shipped|recent(?:ly)?|history|completed?|what (?:was )?done)\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u],
+  ['next', /^следующ|^далее|^次|^今後|^下一步|^接下来|^다음/u],
+  ['open', /^(?:blockers?|blocked|open questions?|questions|risks?)\b|^блокер|^(?:открытые )?вопрос|^риск|未解決|ブロッカー|リスク|質問|懸念|未决|阻塞|风险|问题|疑问|블로커|질문|위험|미해결/u],
+  ['decisions', /^decisions?\b|^решени|決定|决策|决定|결정/u],
+  ['goal', /^(?:goal|objective|mission)\b|^цел[ьи]|^目[標标的]|^목표/u],
 ];
 
 function keyOf(title: string, extra?: KeyTable): SectionKey {
@@ -136,7 +142,10 @@ export function parseLedger(_text: string, outline: MdOutline, extra?: KeyTable)
   for (const s of raw) {
     if (s.key === 'next') nextLineCount += writtenLines(outline, s.line + 1, s.endLine);
     const canonical = s.key !== 'other' && s.key !== 'preamble';
-    const prev = canonical ? first.get(String(s.key)) : undefined;
+    // Duplicates of the kit's seven words merge (as ledger_render.py merges them); two headings
+    // that mean the same by meaning only ("Open Questions" and "Blockers") stay two sections.
+    const word = canonical && WORD_KEY.has(s2Word(s.title) ?? '');
+    const prev = word ? first.get(String(s.key)) : undefined;
     if (prev) {
       prev.items.push(...s.items);
       prev.endLine = Math.max(prev.endLine, s.endLine);
@@ -149,7 +158,7 @@ export function parseLedger(_text: string, outline: MdOutline, extra?: KeyTable)
       });
       continue;
     }
-    if (canonical) first.set(String(s.key), s);
+    if (word) first.set(String(s.key), s);
     else if (s.key === 'other' && !extra) {
       findings.push({
         id: 'non-canonical',

@@ -88,24 +88,28 @@ export function hasS4Headings(outline: MdOutline): boolean {
   });
 }
 
-/** Subsection keys inside Current blocks, PROGRESS entries and checkpoints (the Japanese five-part summary included). */
+/**
+ * Subsection keys inside Current blocks, PROGRESS entries and checkpoints (the Japanese five-part
+ * summary included), by meaning: the corpus's English and Japanese and the same subsections in
+ * Chinese, Korean and Russian ("次のステップ", "下一步", "다음 단계", "Следующие шаги", "残りのリスク" …).
+ */
 export const S4_KEYS: KeyTable = [
   ['title', /^agent state$/],
   ['agent', /^main agent\b/],
   ['identity', /^repository identity\b/],
   ['tracker', /^progress tracker\b/],
   ['current', KIND_RE],
-  ['next', /^(?:next(?: steps?| actions?)?\b|future actions?\b|follow[- ]?ups?\b|todo\b|将来のアクション|次のアクション|次にやること|今後のアクション)/],
-  ['open', /(?:risks?|remaining|open questions?|blockers?|pending|未解決|懸念)/],
-  ['issues', /(?:課題|^issues?\b|^problems?\b|^challenges?\b)/],
-  ['done', /^(?:何をしたのか|what (?:was|we) did\b|what changed\b|done\b|summary\b)/],
+  ['next', /^(?:next(?: steps?| actions?)?\b|future actions?\b|follow[- ]?ups?\b|todo\b|将来のアクション|次のアクション|次にやること|今後のアクション|次のステップ)|^次|^下一步|^接下来|^后续|^다음|^следующ|^дальнейш/u],
+  ['open', /(?:risks?|remaining|open questions?|blockers?|pending|未解決|懸念|リスク|ブロッカー|风险|未决|阻塞|위험|미해결|블로커)|^риск|^блокер|^(?:открытые )?вопрос/u],
+  ['issues', /(?:課題|^issues?\b|^problems?\b|^challenges?\b|问题|문제|이슈)|^проблем/u],
+  ['done', /^(?:何をしたのか|what (?:was|we) did\b|what was done\b|what changed\b|done\b|summary\b)|(?<!未)完了|^已完成|(?<!미)완료|^(?:что )?сделано/u],
   ['interactions', /(?:やり取り|^interactions?\b|^conversation\b)/],
-  ['how', /^(?:どうやったのか|how\b)/],
-  ['verified', /(?:validation|verified|verification)/],
-  ['decisions', /^decisions?\b/],
-  ['context', /^context\b/],
-  ['plan', /^(?:fix approach|approach|plan)\b/],
-  ['understanding', /^(?:architecture|integration points)\b/],
+  ['how', /^(?:どうやったのか|how\b)|^如何|^방법|^как /u],
+  ['verified', /(?:validation|verified|verification|検証|验证|검증)|^провер|^валидац/u],
+  ['decisions', /^decisions?\b|決定|决策|决定|결정|^решени/u],
+  ['context', /^context\b|背景|上下文|배경|맥락|^контекст/u],
+  ['plan', /^(?:fix approach|approach|plan)\b|方針|方案|计划|계획|^план|^подход/u],
+  ['understanding', /^(?:architecture|integration points)\b|アーキテクチャ|架构|아키텍처|^архитектур/u],
 ];
 
 /** Next-step wording inside a block's items, in the corpus's English and Japanese. */
