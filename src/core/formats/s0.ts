@@ -6,7 +6,7 @@
  * `.claude/session_ledger.md`.
  */
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
-import { blocksIn, defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
+import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
 import { companionPath, FACTS } from '../facts';
 import type { Finding, Item, Section, StateDoc } from '../model';
 import { matchKey, type KeyTable } from '../sections';
@@ -101,7 +101,7 @@ function splitStateLabels(outline: MdOutline, sections: Section[]): Section[] {
   for (const s of sections) {
     out.push(s);
     if (s.key !== 'state') continue;
-    const blocks = blocksIn(outline, { line: s.line + 1, endLine: s.endLine });
+    const blocks = outline.blocks.filter((b) => b.line > s.line && b.line <= s.endLine);
     const { pre, sections: subs } = labelSections(blocks, s.endLine, s.level + 1, STATE_LABELS);
     if (subs.length === 0) continue;
     s.items = pre;
