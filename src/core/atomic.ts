@@ -1,16 +1,21 @@
 /**
  * Atomic writes to the user's workspace: a temp file in the same folder, fsync, rename. A write
  * that names the hash it expects refuses when the target changed since it was read.
+ *
+ * Symbolic links are written through: a link (`settings.json -> ../shared/settings.json`) stays a
+ * link and its target gets the new bytes. With `root`, the real target (every link on the way
+ * followed, the file's folders included) must lie inside the real root, or nothing is written: a
+ * `.claude` that links out of the workspace is refused for writes.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from './fsread';
+import { readRegularFile, sha256 } from './fsread';
 
 export class WriteRefused extends Error {
   constructor(
     message: string,
-    readonly reason: 'changed' | 'exists' | 'io',
+    readonly reason: 'changed' | 'exists' | 'io' | 'outside',
   ) {
     super(message);
   }
@@ -28,24 +33,74 @@ export interface AtomicWriteOptions {
   mkdir?: boolean;
   /** Test hook: called after the temp file is written and before the rename. */
   beforeRename?: (tmp: string) => Promise<void> | void;
+  /** The workspace root: the real target must lie inside it (links followed), else WriteRefused('outside'). */
+  root?: string;
 }
 
-/** SHA-256 of a file's bytes now, or null when it does not exist. Throws on other errors. */
+/**
+ * SHA-256 of a file's bytes now, or null when it does not exist. Throws on other errors, and
+ * (WriteRefused) on anything but a regular file: a FIFO is never opened.
+ */
 export async function currentHash(file: string): Promise<string | null> {
+  let st;
   try {
-    return sha256(await fs.readFile(file));
+    st = await fs.stat(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  if (!st.isFile()) throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io');
+  const bytes = await readRegularFile(file, Number.MAX_SAFE_INTEGER);
+  if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io');
+  return sha256(bytes);
 }
 
-async function verify(file: string, expectHash: string | null | undefined): Promise<void> {
-  if (expectHash === undefined) return;
+/** True when `child` is `parent` or lies below it (both absolute, already real). */
+export function isInside(child: string, parent: string): boolean {
+  const r = path.relative(parent, child);
+  return r === '' || (!r.startsWith(`..${path.sep}`) && r !== '..' && !path.isAbsolute(r));
+}
+
+/** The real path `file` stands for: existing links followed, a missing tail appended to its real parent. */
+export async function realTarget(file: string, hops = 0): Promise<string> {
+  try {
+    return await fs.realpath(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const st = await fs.lstat(file).catch(() => null);
+  if (st?.isSymbolicLink()) {
+    if (hops > 40) throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io');
+    return realTarget(path.resolve(path.dirname(file), await fs.readlink(file)), hops + 1);
+  }
+  const parent = path.dirname(file);
+  if (parent === file) return file;
+  return path.join(await realTarget(parent, hops), path.basename(file));
+}
+
+/** Where a write of `file` really lands; refused (WriteRefused 'outside') when that is outside `root`. */
+export async function writeTarget(file: string, root?: string): Promise<string> {
+  const real = await realTarget(path.resolve(file));
+  if (root !== undefined) {
+    const realRoot = await realTarget(path.resolve(root));
+    if (!isInside(real, realRoot)) {
+      throw new WriteRefused(`${file} leads outside the workspace (to ${real}); nothing was written.`, 'outside');
+    }
+  }
+  return real;
+}
+
+async function verify(file: string, expectHash: string | null | undefined, shown: string): Promise<void> {
+  if (expectHash === undefined) {
+    // No hash to compare, but the target must still be a regular file (or missing) to be replaced.
+    const st = await fs.stat(file).catch(() => null);
+    if (st && !st.isFile()) throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io');
+    return;
+  }
   const now = await currentHash(file);
-  if (expectHash === null && now !== null) throw new WriteRefused(`${file} already exists; refusing to overwrite it.`, 'exists');
-  if (expectHash !== null && now !== expectHash) {
-    throw new WriteRefused(`${file} changed since it was read; nothing was written. Re-read it and try again.`, 'changed');
+  if (expectHash === null && now !== null) throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists');
+  if (expectHash !== null && now !== expectHash.toLowerCase()) {
+    throw new WriteRefused(`${shown} changed since it was read; nothing was written. Re-read it and try again.`, 'changed');
   }
 }
 
@@ -53,10 +108,11 @@ async function verify(file: string, expectHash: string | null | undefined): Prom
  * Write `data` to `file` atomically. The old file stays intact until the rename; on any failure the
  * temp file is removed and the target is untouched.
  */
-export async function writeAtomic(file: string, data: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeAtomic(target: string, data: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
+  const file = await writeTarget(target, opts.root);
   const dir = path.dirname(file);
   if (opts.mkdir !== false) await fs.mkdir(dir, { recursive: true });
-  await verify(file, opts.expectHash);
+  await verify(file, opts.expectHash, target);
   let mode = opts.mode ?? 0o644;
   try {
     mode = (await fs.stat(file)).mode & 0o7777;
@@ -73,7 +129,7 @@ export async function writeAtomic(file: string, data: string | Buffer, opts: Ato
     handle = undefined;
     if (opts.beforeRename) await opts.beforeRename(tmp);
     // Check once more right before the rename: the window for a lost update is as small as it gets.
-    await verify(file, opts.expectHash);
+    await verify(file, opts.expectHash, target);
     await fs.rename(tmp, file);
   } catch (err) {
     if (handle) await handle.close().catch(() => undefined);

@@ -3,10 +3,9 @@
  * the handoff's raw bytes, no trailing newline (the seed's `write-receipt` refresh, without the
  * receipt log). Preview with `planAttest`, write with `applyAttest`.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { currentHash, writeAtomic, WriteRefused } from './atomic';
-import { readTextFile, sha256 } from './fsread';
+import { currentHash, isInside, realTarget, writeAtomic, WriteRefused } from './atomic';
+import { readRegularFile, readTextFile, sha256 } from './fsread';
 import { companionPath, FACTS } from './facts';
 
 export const S1_HANDOFF_REL = FACTS.S1.home;
@@ -15,6 +14,8 @@ export const SIDECAR_NAME = path.posix.basename(companionPath('S1', 'sidecar'));
 export const S1_HANDOFF_CANDIDATES = [S1_HANDOFF_REL, ...FACTS.S1.homeAlternatives];
 
 export interface AttestPlan {
+  /** The workspace root (the sidecar is written only inside it). */
+  root: string;
   /** Absolute path of the handoff. */
   handoff: string;
   /** Absolute path of the sidecar. */
@@ -40,14 +41,12 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
     return null;
   }
   const handoff = path.resolve(root, handoffRel);
-  let bytes: Buffer;
-  try {
-    const st = await fs.stat(handoff);
-    if (!st.isFile()) return null;
-    bytes = await fs.readFile(handoff);
-  } catch {
-    return null;
-  }
+  // Only a regular file inside the root is read (a FIFO is never opened, a link out of the root never followed).
+  const real = await realTarget(handoff).catch(() => null);
+  const realRoot = await realTarget(path.resolve(root)).catch(() => null);
+  if (!real || !realRoot || !isInside(real, realRoot)) return null;
+  const bytes = await readRegularFile(handoff);
+  if (!bytes) return null;
   const hash = sha256(bytes);
   const sidecar = path.join(path.dirname(handoff), SIDECAR_NAME);
   const f = await readTextFile(sidecar, 4096);
@@ -58,7 +57,7 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
   const status = digest === null ? 'NO_SIDECAR' : digest === hash ? 'MATCH' : 'TAMPERED';
   // A sidecar that matches but carries a newline or upper case is rewritten to the seed's exact form.
   const exact = f.ok && f.bytes.toString('utf8') === hash;
-  return { handoff, sidecar, hash, current, status, changed: !exact, sidecarHash };
+  return { root: path.resolve(root), handoff, sidecar, hash, current, status, changed: !exact, sidecarHash };
 }
 
 /**
@@ -68,6 +67,7 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
 export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
   if (!plan.changed) return plan;
   await writeAtomic(plan.sidecar, plan.hash, {
+    root: plan.root,
     expectHash: plan.sidecarHash,
     beforeRename: async () => {
       const now = await currentHash(plan.handoff).catch(() => null);

@@ -14,6 +14,8 @@ export type ReadFailure =
   | 'loop'
   | 'binary'
   | 'not-utf8'
+  | 'too-large'
+  | 'outside'
   | 'error';
 
 export interface TextFileOk {
@@ -88,55 +90,93 @@ function decodeUtf8(buf: Buffer, truncated: boolean): string | null {
   return null;
 }
 
-/** Read a text file the user (or their agent) wrote. Never throws. */
-export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES): Promise<TextFile> {
+export interface ReadOptions {
+  /** Refuse (kind `too-large`) instead of reading the first `maxBytes` of a larger file. */
+  refuseLarger?: boolean;
+  /** Test hook: called after the bytes of an attempt were read, before the file is looked at again. */
+  afterRead?: (attempt: number) => Promise<void> | void;
+}
+
+/** How many times a file that changes while it is read is read again. */
+const TORN_RETRIES = 3;
+
+/**
+ * Read a text file the user (or their agent) wrote. Never throws. Only a regular file is opened
+ * (a FIFO, socket or device is refused before any open, so nothing can block here). A file that
+ * changed while it was read (an agent writing it in place: size, mtime or ctime differ before and
+ * after) is read again, so a half-written file is not judged.
+ */
+export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, opts: ReadOptions = {}): Promise<TextFile> {
   let st;
   try {
     st = await fs.stat(path);
   } catch (err) {
     return { ok: false, ...errnoKind(err), mtime: 0, size: 0 };
   }
-  const mtime = st.mtimeMs;
-  const size = st.size;
-  if (st.isDirectory()) return { ok: false, kind: 'directory', message: 'a directory stands where a file is expected', mtime, size };
-  if (!st.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file', mtime, size };
+  if (st.isDirectory()) return { ok: false, kind: 'directory', message: 'a directory stands where a file is expected', mtime: st.mtimeMs, size: st.size };
+  if (!st.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file (a pipe, socket or device is never opened)', mtime: st.mtimeMs, size: st.size };
+  if (opts.refuseLarger && st.size > maxBytes) {
+    return { ok: false, kind: 'too-large', message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, mtime: st.mtimeMs, size: st.size };
+  }
   let handle;
   try {
-    handle = await fs.open(path, fsc.O_RDONLY);
+    // O_NONBLOCK: should the path be swapped for a FIFO after the stat, the open does not wait for a writer.
+    handle = await fs.open(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
   } catch (err) {
-    return { ok: false, ...errnoKind(err), mtime, size };
+    return { ok: false, ...errnoKind(err), mtime: st.mtimeMs, size: st.size };
   }
   try {
-    const want = Math.min(size, maxBytes);
-    const buf = Buffer.alloc(want);
-    let off = 0;
-    while (off < want) {
-      const { bytesRead } = await handle.read(buf, off, want - off, off);
-      if (bytesRead === 0) break;
-      off += bytesRead;
+    for (let attempt = 1; ; attempt++) {
+      const before = await handle.stat();
+      if (!before.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file (a pipe, socket or device is never opened)', mtime: before.mtimeMs, size: before.size };
+      if (opts.refuseLarger && before.size > maxBytes) {
+        return { ok: false, kind: 'too-large', message: `${before.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, mtime: before.mtimeMs, size: before.size };
+      }
+      const want = Math.min(before.size, maxBytes);
+      const buf = Buffer.alloc(want);
+      let off = 0;
+      while (off < want) {
+        const { bytesRead } = await handle.read(buf, off, want - off, off);
+        if (bytesRead === 0) break;
+        off += bytesRead;
+      }
+      if (opts.afterRead) await opts.afterRead(attempt);
+      const after = await handle.stat();
+      const torn = after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs || off !== want;
+      if (torn && attempt < TORN_RETRIES) continue;
+      return decodeRead(buf.subarray(0, off), after.size, after.mtimeMs, maxBytes);
     }
-    const bytes = buf.subarray(0, off);
-    const truncated = size > maxBytes;
-    if (looksBinary(bytes)) return { ok: false, kind: 'binary', message: 'binary content (NUL bytes): not a text file', mtime, size };
-    const decoded = decodeUtf8(bytes, truncated);
-    if (decoded === null) return { ok: false, kind: 'not-utf8', message: 'not valid UTF-8 text', mtime, size };
-    const bom = decoded.charCodeAt(0) === 0xfeff;
-    const text = bom ? decoded.slice(1) : decoded;
-    return {
-      ok: true,
-      text,
-      bytes,
-      hash: sha256(bytes),
-      mtime,
-      size,
-      truncated,
-      bom,
-      crlf: text.includes('\r\n'),
-    };
   } catch (err) {
-    return { ok: false, ...errnoKind(err), mtime, size };
+    return { ok: false, ...errnoKind(err), mtime: st.mtimeMs, size: st.size };
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+function decodeRead(bytes: Buffer, size: number, mtime: number, maxBytes: number): TextFile {
+  const truncated = size > maxBytes;
+  if (looksBinary(bytes)) return { ok: false, kind: 'binary', message: 'binary content (NUL bytes): not a text file', mtime, size };
+  const decoded = decodeUtf8(bytes, truncated);
+  if (decoded === null) return { ok: false, kind: 'not-utf8', message: 'not valid UTF-8 text', mtime, size };
+  const bom = decoded.charCodeAt(0) === 0xfeff;
+  const text = bom ? decoded.slice(1) : decoded;
+  return { ok: true, text, bytes, hash: sha256(bytes), mtime, size, truncated, bom, crlf: text.includes('\r\n') };
+}
+
+/** Read a regular file's bytes (for hashing or copying), refusing anything else. Never opens a FIFO. */
+export async function readRegularFile(path: string, maxBytes = 64 * 1024 * 1024): Promise<Buffer | null> {
+  try {
+    const st = await fs.stat(path);
+    if (!st.isFile() || st.size > maxBytes) return null;
+    const h = await fs.open(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+    try {
+      if (!(await h.stat()).isFile()) return null;
+      return await h.readFile();
+    } finally {
+      await h.close().catch(() => undefined);
+    }
+  } catch {
+    return null;
   }
 }
 

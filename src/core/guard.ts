@@ -2,7 +2,8 @@
  * The PreCompact guard (SPEC §3: S2's guard, generalised to every system). It decides from Claude
  * Code's hook JSON whether a `/compact` may go ahead:
  *
- * 1. malformed stdin, a payload of another event, or an internal error → allow (never trap the user), logged;
+ * 1. malformed stdin, a payload of another event, an internal error, or a marker that exists but
+ *    cannot be read (permission, I/O error: not "missing") → allow (never trap the user), logged;
  * 2. `trigger` `auto` → allow (only manual compactions are guarded);
  * 3. `nothing-to-preserve` in the shared marker or in this session's marker → allow;
  * 4. no usable marker → block (a shared marker signed by another valid session id is not used);
@@ -16,6 +17,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from './evaluate';
 import { FACTS } from './facts';
+import { readTextFile } from './fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './hook-io';
 import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from './marker';
 import type { WorkspaceReport } from './model';
@@ -28,6 +30,7 @@ export type GuardRule =
   | 'malformed'
   | 'not-precompact'
   | 'error'
+  | 'marker-error'
   | 'auto'
   | 'opt-out'
   | 'no-marker'
@@ -55,6 +58,8 @@ export interface GuardDecision {
 export interface GuardOptions extends HookRunOptions {
   /** A report of the root the caller already has (the extension's store): the guard then does not evaluate again. */
   report?: WorkspaceReport;
+  /** Evaluate without git (Restricted Mode spawns no process). */
+  noGit?: boolean;
 }
 
 /** `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN`, or 480 when unset or not a non-negative number. */
@@ -92,7 +97,7 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
   const { env, now, parsed, root } = hookRun(stdin, opts);
   let d: GuardDecision;
   try {
-    d = parsed.ok ? await decide(parsed.payload, root, env, now, opts.report) : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
+    d = parsed.ok ? await decide(parsed.payload, root, env, now, opts) : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
   } catch (err) {
     d = allow('error', root, null, null, `allow (internal error: ${(err as Error)?.message ?? String(err)})`);
   }
@@ -108,18 +113,32 @@ function block(rule: GuardRule, root: string, sessionId: string | null, marker: 
   return { allow: false, exitCode: 2, rule, reason, log, root, sessionId, marker };
 }
 
-async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now: number, known?: WorkspaceReport): Promise<GuardDecision> {
+/** A marker, or why an existing one cannot be read (null error: it is simply missing). */
+async function markerAt(root: string, rel: string): Promise<{ marker: MarkerFile | null; error: string | null }> {
+  const marker = await readMarker(root, rel);
+  if (marker) return { marker, error: null };
+  const f = await readTextFile(path.join(root, rel), 1);
+  return { marker: null, error: f.ok || f.kind === 'missing' ? null : f.message };
+}
+
+async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now: number, opts: GuardOptions): Promise<GuardDecision> {
+  const known = opts.report;
   const event = str(p.hook_event_name);
   if (event && event !== 'PreCompact') return allow('not-precompact', root, null, null, `allow (hook_event_name is ${event}, not PreCompact)`);
   const trigger = str(p.trigger);
   const sid = isSessionId(p.session_id) ? p.session_id : null;
   if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
 
-  const shared = await readMarker(root, SHARED_MARKER_REL);
+  const sharedRead = await markerAt(root, SHARED_MARKER_REL);
+  const shared = sharedRead.marker;
   if (shared?.content.nothingToPreserve) return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
 
-  // Which marker speaks for this session.
-  const own = sid ? await readMarker(root, markerRel(sid)) : null;
+  // Which marker speaks for this session. A marker that is there but cannot be read is the guard's
+  // own failure, not the user's: it allows (and the log says why).
+  const ownRead = sid ? await markerAt(root, markerRel(sid)) : { marker: null, error: null };
+  const unreadable = ownRead.error ? { rel: markerRel(sid), error: ownRead.error } : !ownRead.marker && sharedRead.error ? { rel: SHARED_MARKER_REL, error: sharedRead.error } : null;
+  if (unreadable) return allow('marker-error', root, sid, unreadable.rel, `allow (cannot read the marker ${unreadable.rel}: ${unreadable.error})`);
+  const own = ownRead.marker;
   let marker: MarkerFile | null = own;
   let foreign: string | null = null;
   if (!marker && shared) {
@@ -132,7 +151,7 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {
-      report = await evaluate(root, { now });
+      report = await evaluate(root, { now, noGit: opts.noGit });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }

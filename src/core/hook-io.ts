@@ -3,8 +3,9 @@
  * root it names, and the one-line log `.claude/log/session-ledger-hook.log`.
  */
 import { statSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeAtomic } from './atomic';
+import { writeAtomic, WriteRefused } from './atomic';
 import { readTextFile } from './fsread';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
@@ -52,23 +53,30 @@ function isDir(p: string): boolean {
   }
 }
 
-function inside(child: string, parent: string): boolean {
-  const r = path.relative(parent, child);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+/**
+ * The project root of a hook run: `$CLAUDE_PROJECT_DIR` whenever it is set (Claude Code sets it for
+ * every hook; a payload `cwd` inside it is a subfolder the agent `cd`-ed into, one outside it is
+ * ignored), else the payload's `cwd`, else the process's working directory.
+ */
+export function hookRoot(payload: HookPayload | null, env: NodeJS.ProcessEnv, fallback: string): string {
+  const projRaw = str(env.CLAUDE_PROJECT_DIR);
+  const proj = projRaw && path.isAbsolute(projRaw) && isDir(projRaw) ? path.resolve(projRaw) : null;
+  if (proj) return proj;
+  const cwdRaw = str(payload?.cwd);
+  const cwd = cwdRaw && path.isAbsolute(cwdRaw) && isDir(cwdRaw) ? path.resolve(cwdRaw) : null;
+  return cwd ?? path.resolve(fallback);
 }
 
 /**
- * The project root of a hook run: `$CLAUDE_PROJECT_DIR` when the payload's `cwd` lies inside it
- * (the agent may have `cd`-ed into a subfolder), else the payload's `cwd`, else
- * `$CLAUDE_PROJECT_DIR`, else the process's working directory.
+ * Why the hooks must not write under `root`, or null when they may: a file-system root or the
+ * user's home folder is no project (a payload `cwd: "/"` must not create `/.claude/log/`; the home's
+ * `.claude/` is Claude Code's own configuration).
  */
-export function hookRoot(payload: HookPayload | null, env: NodeJS.ProcessEnv, fallback: string): string {
-  const cwdRaw = str(payload?.cwd);
-  const cwd = cwdRaw && path.isAbsolute(cwdRaw) && isDir(cwdRaw) ? path.resolve(cwdRaw) : null;
-  const projRaw = str(env.CLAUDE_PROJECT_DIR);
-  const proj = projRaw && path.isAbsolute(projRaw) && isDir(projRaw) ? path.resolve(projRaw) : null;
-  if (proj && (!cwd || inside(cwd, proj))) return proj;
-  return cwd ?? proj ?? path.resolve(fallback);
+export function notAProject(root: string, home = os.homedir()): string | null {
+  const r = path.resolve(root);
+  if (path.parse(r).root === r) return `${r} is the root of the file system, not a project`;
+  if (home && path.resolve(home) === r) return `${r} is the home folder, not a project`;
+  return null;
 }
 
 export interface HookRunOptions {
@@ -95,6 +103,7 @@ export function hookRun(stdin: string, opts: HookRunOptions): { env: NodeJS.Proc
  * log keeps its newest 256 KB). Never throws: a log that cannot be written is not worth failing for.
  */
 export async function appendHookLog(root: string, event: string, message: string, now = Date.now()): Promise<void> {
+  if (notAProject(root)) return;
   const file = path.join(root, HOOK_LOG_REL);
   const line = `${new Date(now).toISOString()} ${event} ${message.replace(/[\r\n]+/g, ' ')}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -106,9 +115,10 @@ export async function appendHookLog(root: string, event: string, message: string
         old = old.slice(old.length + line.length - HOOK_LOG_MAX);
         old = old.slice(old.indexOf('\n') + 1);
       }
-      await writeAtomic(file, old + line, { expectHash: f.ok ? (f.truncated ? undefined : f.hash) : null });
+      await writeAtomic(file, old + line, { root, expectHash: f.ok ? (f.truncated ? undefined : f.hash) : null });
       return;
-    } catch {
+    } catch (err) {
+      if (err instanceof WriteRefused && err.reason !== 'changed' && err.reason !== 'exists') return;
       /* a concurrent hook wrote the log: read it again */
     }
   }

@@ -16,8 +16,8 @@
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue } from 'jsonc-parser';
-import { writeAtomic, WriteRefused } from './atomic';
-import { readTextFile } from './fsread';
+import { writeAtomic, writeTarget, WriteRefused } from './atomic';
+import { readRegularFile, readTextFile } from './fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 
 export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -49,6 +49,8 @@ export function hookGroup(event: HookEvent): HookGroup {
 }
 
 export interface HooksPlan {
+  /** The workspace root: every write must land inside it. */
+  root: string;
   settingsPath: string;
   /** The settings text as read (null: the file does not exist). */
   before: string | null;
@@ -85,7 +87,9 @@ export function defaultCliBundle(): string | null {
 
 /** The bundle's bytes as installed: without the source-map comment (the map is not copied). */
 async function scriptBytes(bundle: string): Promise<Buffer> {
-  const text = (await fs.readFile(bundle)).toString('utf8');
+  const raw = await readRegularFile(bundle);
+  if (!raw) throw new WriteRefused(`the bundled CLI ${bundle} is not a readable regular file`, 'io');
+  const text = raw.toString('utf8');
   return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
 }
 
@@ -161,8 +165,15 @@ function settingsFile(root: string, local?: boolean): string {
   return path.join(path.resolve(root), local ? SETTINGS_LOCAL_REL : SETTINGS_REL);
 }
 
-function basePlan(action: HooksPlan['action'], settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
+/** Both files a plan writes must really lie inside the root (a `.claude` linking elsewhere is refused). */
+async function writesInside(plan: HooksPlan): Promise<void> {
+  await writeTarget(plan.settingsPath, plan.root);
+  await writeTarget(plan.scriptPath, plan.root);
+}
+
+function basePlan(action: HooksPlan['action'], root: string, settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
   return {
+    root: path.resolve(root),
     settingsPath,
     before: l.before,
     after: l.before ?? '',
@@ -204,7 +215,7 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   const settingsPath = settingsFile(root, opts.local);
   const scriptPath = path.join(path.resolve(root), SCRIPT_REL);
   const l = await loadSettings(settingsPath);
-  const plan = basePlan('install', settingsPath, scriptPath, l);
+  const plan = basePlan('install', root, settingsPath, scriptPath, l);
   plan.cliBundle = opts.cliBundle ? path.resolve(opts.cliBundle) : defaultCliBundle();
   if (plan.error) return plan;
   if (!plan.cliBundle || !existsSync(plan.cliBundle)) {
@@ -249,13 +260,15 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
     if (opts.statusline) text = wireStatusLine(text, plan.notes);
   }
   plan.after = text;
-  const want = await scriptBytes(plan.cliBundle);
-  let have: Buffer | null = null;
+  let want: Buffer;
   try {
-    have = await fs.readFile(scriptPath);
-  } catch {
-    have = null;
+    await writesInside(plan);
+    want = await scriptBytes(plan.cliBundle);
+  } catch (err) {
+    return { ...plan, error: (err as Error).message };
   }
+  // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
+  const have = await readRegularFile(scriptPath);
   plan.script = have && have.equals(want) ? 'keep' : 'write';
   plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write';
   return plan;
@@ -301,7 +314,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   const settingsPath = settingsFile(abs, opts.local);
   const scriptPath = path.join(abs, SCRIPT_REL);
   const l = await loadSettings(settingsPath);
-  const plan = basePlan('uninstall', settingsPath, scriptPath, l);
+  const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
   let text = l.text;
   let removed = false;
@@ -323,6 +336,11 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
     text = unwireStatusLine(text, plan.notes);
   }
   plan.after = text;
+  try {
+    await writesInside(plan);
+  } catch (err) {
+    return { ...plan, error: (err as Error).message };
+  }
   // A settings file exactly as install creates it from nothing goes away again.
   if (l.before !== null && removed && [false, true].some((sl) => l.before === newSettingsText(sl))) {
     plan.deleteSettings = true;
@@ -348,10 +366,10 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
     if (plan.script === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
-      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755 });
+      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root });
       await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
     }
-    if (settingsChanged) await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash });
+    if (settingsChanged) await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash, root: plan.root });
     return;
   }
   if (settingsChanged) {
@@ -360,7 +378,7 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
       if (!now.ok || now.hash !== plan.beforeHash) throw new WriteRefused(`${plan.settingsPath} changed since it was read; nothing was written. Run it again.`, 'changed');
       await fs.rm(plan.settingsPath);
     } else {
-      await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash });
+      await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash, root: plan.root });
     }
   }
   if (plan.script === 'remove') {

@@ -140,15 +140,16 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
 export async function applyRotateLog(root: string, expectHash: string, opts: { budget?: number } = {}): Promise<RotatePlan> {
   const plan = await planRotateLog(root, opts);
   if (!plan) throw new WriteRefused(`${S3_STATE_REL} is missing or has no ## Log; nothing was written.`, 'changed');
-  if (plan.hash !== expectHash) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed');
+  if (plan.hash !== expectHash.toLowerCase()) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed');
   if (!plan.changed) return plan;
+  const abs = path.resolve(root);
   const done: RotateArchive[] = [];
   try {
     for (const a of plan.archives) {
-      await writeAtomic(a.path, a.after, { expectHash: a.beforeHash });
+      await writeAtomic(a.path, a.after, { root: abs, expectHash: a.beforeHash });
       done.push(a);
     }
-    await writeAtomic(plan.path, plan.after, { expectHash });
+    await writeAtomic(plan.path, plan.after, { root: abs, expectHash });
   } catch (err) {
     // Put the archives back as they were, so no entry ends up in two places.
     for (const a of done.reverse()) {
@@ -157,7 +158,7 @@ export async function applyRotateLog(root: string, expectHash: string, opts: { b
           const now = await readTextFile(a.path);
           if (now.ok && now.hash === sha256(a.after)) await fs.rm(a.path);
         } else {
-          await writeAtomic(a.path, a.before, { expectHash: sha256(a.after) });
+          await writeAtomic(a.path, a.before, { root: abs, expectHash: sha256(a.after) });
         }
       } catch {
         /* best effort: the error below says what happened */

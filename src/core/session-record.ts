@@ -4,9 +4,9 @@
  * `session-ledger checkpoint` falls back to it when no transcript names the session.
  */
 import * as path from 'node:path';
-import { writeAtomic } from './atomic';
+import { writeAtomic, WriteRefused } from './atomic';
 import { readTextFile } from './fsread';
-import { str } from './hook-io';
+import { notAProject, str } from './hook-io';
 import { isSessionId } from './marker';
 
 export const SESSION_RECORD_REL = '.claude/session-ledger/session.json';
@@ -21,8 +21,10 @@ export interface SessionRecord {
 }
 
 export async function writeSessionRecord(root: string, rec: SessionRecord): Promise<string> {
+  const why = notAProject(root);
+  if (why) throw new WriteRefused(`${why}: the session is not recorded`, 'outside');
   const file = path.join(root, SESSION_RECORD_REL);
-  await writeAtomic(file, `${JSON.stringify(rec, null, 2)}\n`);
+  await writeAtomic(file, `${JSON.stringify(rec, null, 2)}\n`, { root });
   return file;
 }
 

@@ -1,7 +1,9 @@
 /**
  * A workspace root as the readers and checks see it: cached reads, path kinds, and git facts.
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isInside } from './atomic';
 import { DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile } from './fsread';
 import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
@@ -34,8 +36,17 @@ export function readFinding(f: TextFile & { ok: false }): Finding {
     permission: 'Fix the file permissions so your user can read it.',
     directory: 'Move the directory away; the system expects a file here.',
     loop: 'Fix the symbolic link so it points at a real file.',
+    outside: 'Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.',
+    'too-large': 'A config file this large is not a config file: shorten it.',
   };
   return { id: 'readable', severity: 'block', message: `Cannot read the document: ${f.message}.`, hint: hints[f.kind] };
+}
+
+/** YAML config files (`.agents.yml`, `context-manifest.yaml`) are read only up to this size, far below a state file's. */
+export const CONFIG_MAX_BYTES = 256 * 1024;
+
+function outsideFailure(rel: string): TextFile {
+  return { ok: false, kind: 'outside', message: `${rel} leads outside the workspace folder, so it is not read`, mtime: 0, size: 0 };
 }
 
 export class Workspace {
@@ -45,6 +56,7 @@ export class Workspace {
   private readonly reads = new Map<string, Promise<TextFile>>();
   private readonly kinds = new Map<string, Promise<PathKind>>();
   private gitInfo: Promise<GitInfo | null> | undefined;
+  private realRoot: Promise<string> | undefined;
   /** Relative paths of every state document read so far (excluded from "work" in git checks). */
   readonly stateFiles = new Set<string>();
 
@@ -62,10 +74,32 @@ export class Workspace {
     return path.relative(this.root, abs).split(path.sep).join('/');
   }
 
+  /**
+   * Is `rel` inside the root, links followed? A path from the repository (a configured ledger path,
+   * a manifest store, a symbolic link, an extra path setting) is never followed out of the root.
+   */
+  async inside(rel: string): Promise<boolean> {
+    const abs = this.abs(rel);
+    if (!isInside(abs, this.root)) return false;
+    this.realRoot ??= fs.realpath(this.root).catch(() => this.root);
+    const root = await this.realRoot;
+    // The nearest existing ancestor's real path decides (a missing file cannot lead anywhere yet).
+    for (let p = abs; ; p = path.dirname(p)) {
+      try {
+        return isInside(await fs.realpath(p), root);
+      } catch {
+        if (p === this.root || path.dirname(p) === p) return true;
+      }
+    }
+  }
+
   read(rel: string): Promise<TextFile> {
     let p = this.reads.get(rel);
     if (!p) {
-      p = readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES);
+      const yaml = /\.ya?ml$/i.test(rel);
+      p = this.inside(rel).then((ok) =>
+        !ok ? outsideFailure(rel) : yaml ? readTextFile(this.abs(rel), CONFIG_MAX_BYTES, { refuseLarger: true }) : readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES),
+      );
       this.reads.set(rel, p);
     }
     return p;
@@ -84,8 +118,8 @@ export class Workspace {
     return (await this.kind(rel)) !== 'missing';
   }
 
-  list(rel: string): Promise<string[]> {
-    return listDir(this.abs(rel));
+  async list(rel: string): Promise<string[]> {
+    return (await this.inside(rel)) ? listDir(this.abs(rel)) : [];
   }
 
   /** Git facts, read once; state files are not counted as work. */

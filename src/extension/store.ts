@@ -42,7 +42,11 @@ export class LedgerStore implements vscode.Disposable {
     private readonly ticks: TickStore,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subs.push(ticks.onDidChange(() => this.reapplyTicks()));
+    this.subs.push(
+      ticks.onDidChange(() => this.reapplyTicks()),
+      // Trust granted: read again, now with git.
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refreshAll()),
+    );
   }
 
   /** Start scanning (called once, after activation returned). */
@@ -127,7 +131,10 @@ export class LedgerStore implements vscode.Disposable {
     try {
       const { evaluate } = await import('../core/evaluate');
       const settings = readSettings(e.folder.uri);
-      const raw = await evaluate(e.folder.uri.fsPath, { extraPaths: settings.extraStatePaths });
+      // Restricted Mode spawns no process: no git (the repository's config could name a command), and
+      // no configured extra paths (a workspace setting is repository content too).
+      const trusted = vscode.workspace.isTrusted;
+      const raw = await evaluate(e.folder.uri.fsPath, trusted ? { extraPaths: settings.extraStatePaths } : { noGit: true });
       e.raw = raw;
       e.report = this.withTicks(raw);
       e.error = undefined;

@@ -31,6 +31,7 @@ export function guardLine(t: T, g: GuardView): string {
     'opt-out': t('marked nothing-to-preserve'),
     'no-marker': t('no checkpoint in this session'),
     'foreign-marker': t('the marker belongs to another session'),
+    'marker-error': t('the marker cannot be read (the guard allows on its own errors)'),
     skeleton: t('the state file is an empty skeleton'),
     stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
   };
@@ -52,10 +53,21 @@ export const BACKGROUND: Record<MeterLevel, StatusView['background']> = {
   urgent: 'statusBarItem.errorBackground',
 };
 
+/** Control characters (C0 but tab, DEL, C1) and Unicode line/paragraph separators. */
+const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
 /** Inline code that cannot break out of its span (transcript content is not trusted). */
 export function code(s: string): string {
-  const clean = s.replace(/[`\r\n]/g, ' ').slice(0, 200);
+  const clean = s.replace(CONTROLS, ' ').replace(/`/g, ' ').slice(0, 200);
   return `\`${clean}\``;
+}
+
+/** Plain text for a Markdown tooltip: no control characters, every Markdown, HTML and theme-icon character escaped. */
+export function mdText(s: string): string {
+  return s
+    .replace(CONTROLS, ' ')
+    .slice(0, 200)
+    .replace(/[\\`*_{}[\]()#+\-.!|<>~$&:]/g, (c) => `\\${c}`);
 }
 
 /** Percent as shown: whole numbers, one decimal below 10 % (so 0.4 % is not "0%"). */
@@ -80,7 +92,7 @@ export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: 
   const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
   lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
-  lines.push(`${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${u.at}` : ''}`);
+  lines.push(`${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${mdText(u.at)}` : ''}`);
   if (guard) lines.push('', guardLine(t, guard));
   if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);

@@ -39,4 +39,13 @@ describe('untrusted workspace (Restricted Mode)', () => {
     assert.equal(existsSync(join(root, '.claude', 'settings.local.json')), false, 'no .claude/settings.local.json');
     assert.equal(await vscode.env.clipboard.readText(), 'untouched', 'the clipboard is untouched');
   });
+
+  it('spawns no process: git is not run, so every check that needs it is skipped (the trusted run of this fixture passes them)', async () => {
+    const api = await getApi();
+    const report = api.report();
+    assert.ok(report && report.systems.length > 0, 'the fixture is read in Restricted Mode');
+    const gitChecks = report.systems.flatMap((s) => s.checks.filter((c) => c.id === 'fresh' || c.id === 'work-explained'));
+    assert.ok(gitChecks.length > 0, 'the fixture has git-based checks');
+    for (const c of gitChecks) assert.equal(c.status, 'skipped', `${c.system} ${c.id}: ${c.message}`);
+  });
 });

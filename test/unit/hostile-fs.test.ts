@@ -1,0 +1,283 @@
+/**
+ * Hostile repositories on disk: Restricted Mode spawns nothing, configured paths and links stay
+ * inside the root, FIFOs never hang a read, writes follow links only inside the root, the hooks
+ * judge and write in the project only, a marker that cannot be read lets /compact through.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { writeAtomic, WriteRefused } from '../../src/core/atomic';
+import { evaluate } from '../../src/core/evaluate';
+import { readTextFile } from '../../src/core/fsread';
+import { preCompactGuard } from '../../src/core/guard';
+import { HOOK_LOG_REL, hookRoot } from '../../src/core/hook-io';
+import { sessionStartHook } from '../../src/core/session-start';
+import { CONFIG_MAX_BYTES } from '../../src/core/workspace';
+import { gitInit, workspace, write } from './helpers';
+import { runIn } from './hostile-helpers';
+import { preCompact, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
+
+const S0_LEDGER = `# Session Ledger
+
+## Goal
+- Ship the export button
+
+## Now
+- Wire exportCsv() into src/export.ts
+
+## Next
+- Add the end-to-end test
+`;
+
+const mkfifo = (p: string) => execFileSync('mkfifo', [p]);
+
+/** Resolve within `ms` or fail: a FIFO opened for reading would block forever. */
+async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`${what} did not finish in ${ms} ms (blocked on a FIFO?)`)), ms)));
+  try {
+    return await Promise.race([p, t]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Restricted Mode at the core boundary: noGit spawns no process at all
+
+test('noGit spawns nothing: a git on PATH that leaves a trace is never run (and is run without noGit)', async () => {
+  const dir = s3Workspace();
+  const bin = workspace({}, 'sl-bin-');
+  const trace = path.join(bin, 'git-ran');
+  write(bin, 'git', `#!/bin/sh\necho "$@" >> '${trace}'\nexit 1\n`);
+  execFileSync('chmod', ['+x', path.join(bin, 'git')]);
+  const oldPath = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${oldPath}`;
+  try {
+    const r = await evaluate(dir, { noGit: true });
+    assert.equal(existsSync(trace), false, 'no git process in Restricted Mode');
+    const fresh = r.systems[0].checks.find((c) => c.id === 'fresh');
+    assert.equal(fresh?.status, 'skipped');
+    const g = await preCompactGuard(preCompact(dir), { root: dir, log: false, noGit: true });
+    assert.equal(g.rule, 'no-marker');
+    assert.equal(existsSync(trace), false, 'the guard preview spawns nothing either');
+    await evaluate(dir);
+    assert.ok(existsSync(trace), 'control: without noGit the (fake) git does run');
+  } finally {
+    process.env.PATH = oldPath;
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// 2. Paths from repository config stay inside the root
+
+test('.agents.yml ledger_path outside the root (../x, /etc/passwd, a link out) is refused with a finding and never read', async () => {
+  const outside = workspace({ 'secret.md': `${S0_LEDGER}- TOPSECRET-OUTSIDE\n` }, 'sl-outside-');
+  for (const lp of ['../' + path.basename(outside) + '/secret.md', path.join(outside, 'secret.md'), '/etc/passwd', 'linked/ledger.md']) {
+    const dir = workspace({ '.agents.yml': `session:\n  ledger: true\n  ledger_path: ${lp}\n` });
+    // `../<outside>/secret.md` is a real file: both folders live in the temp folder.
+    mkdirSync(path.join(dir, 'linked'));
+    symlinkSync(path.join(outside, 'secret.md'), path.join(dir, 'linked/ledger.md'));
+    const r = await evaluate(dir, { noGit: true });
+    const s0 = r.systems.find((s) => s.id === 'S0');
+    assert.ok(s0, lp);
+    const home = s0.docs.find((d) => d.role === 'ledger');
+    assert.equal(home?.text ?? '', '', `${lp}: nothing of the file is read`);
+    assert.ok(s0.checks.some((c) => c.status === 'fail' && /outside the workspace/.test(c.message)), `${lp}: a finding says why: ${s0.checks.map((c) => c.message).join(' | ')}`);
+    const out = await runIn(['status', '--root', dir, '--json']);
+    assert.doesNotMatch(out.stdout, /TOPSECRET|root:x:0/);
+    const ss = await sessionStartHook(JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: SID, cwd: dir }), { root: dir, log: false });
+    assert.doesNotMatch(ss.stdout ?? '', /TOPSECRET|root:x:0/);
+  }
+});
+
+test('a home file that is itself a link out of the root, the manifest project_state and extraPaths settings are refused too', async () => {
+  const outside = workspace({ 'STATE.md': S3_STATE.replace('building the guard hooks', 'TOPSECRET-OUTSIDE'), 'ps.md': '# Project State\n\n## Goal\n- TOPSECRET-OUTSIDE\n' }, 'sl-outside-');
+  const dir = workspace({ '.claude/session-ledger.md': '# Session Ledger\n\n## TASK\n- real task\n\n## NEXT\n- do it\n', 'context-manifest.yaml': `ledger: .claude/session-ledger.md\ncompaction:\n  checkpoint:\n    durable_context:\n      project_state: ${path.join(outside, 'ps.md')}\n` });
+  mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
+  symlinkSync(path.join(outside, 'STATE.md'), path.join(dir, 'docs/state/STATE.md'));
+  const r = await evaluate(dir, { noGit: true, extraPaths: { S4: ['../' + path.basename(outside) + '/STATE.md'] } });
+  const all = JSON.stringify(r);
+  assert.doesNotMatch(all, /TOPSECRET/);
+  const s3 = r.systems.find((s) => s.id === 'S3');
+  assert.ok(s3?.checks.some((c) => c.status === 'fail' && /outside the workspace/.test(c.message)), 'the linked STATE.md carries a finding');
+  const s2 = r.systems.find((s) => s.id === 'S2');
+  assert.ok(s2?.checks.some((c) => /outside the workspace/.test(c.message)), 'the outside project_state carries a finding');
+});
+
+test('YAML config files are capped far below the state-file cap: a huge .agents.yml is refused with a finding, unparsed', async () => {
+  const big = `session:\n  ledger: true\n${'# padding padding padding padding padding padding padding\n'.repeat(Math.ceil((CONFIG_MAX_BYTES + 10) / 58))}`;
+  const dir = workspace({ '.agents.yml': big, '.agents/session_ledger.md': S0_LEDGER });
+  const r = await evaluate(dir, { noGit: true });
+  const s0 = r.systems.find((s) => s.id === 'S0');
+  assert.ok(s0?.checks.some((c) => c.status === 'fail' && /limit for this file/.test(c.message)), s0?.checks.map((c) => c.message).join(' | '));
+  assert.ok(CONFIG_MAX_BYTES <= 256 * 1024);
+});
+
+// ---------------------------------------------------------------------------------------------
+// 4. FIFOs never hang a read
+
+test('attest (even --dry-run) with a FIFO as handoff or sidecar returns at once', async () => {
+  const dir = workspace({ 'memory/session-handoff-LATEST.md': '# Session Handoff\n\n## What to do now\n1. x\n' });
+  mkfifo(path.join(dir, 'memory/.session-handoff.sha256'));
+  const dry = await within(5000, 'attest --dry-run', runIn(['attest', '--root', dir, '--dry-run']));
+  assert.equal(dry.code, 0, dry.stderr);
+  const real = await within(5000, 'attest', runIn(['attest', '--root', dir]));
+  assert.equal(real.code, 1);
+  assert.match(real.stderr, /not a regular file/);
+  const dir2 = workspace({});
+  mkdirSync(path.join(dir2, 'memory'));
+  mkfifo(path.join(dir2, 'memory/session-handoff-LATEST.md'));
+  const none = await within(5000, 'attest on a FIFO handoff', runIn(['attest', '--root', dir2, '--dry-run']));
+  assert.equal(none.code, 1);
+});
+
+test('hooks install (even --dry-run) with a FIFO at the script path, the settings path or as --cli-bundle returns at once', async () => {
+  for (const where of ['.claude/hooks/session-ledger.cjs', '.claude/settings.json']) {
+    const dir = workspace({});
+    mkdirSync(path.dirname(path.join(dir, where)), { recursive: true });
+    mkfifo(path.join(dir, where));
+    for (const dry of [['--dry-run'], []]) {
+      const r = await within(5000, `hooks install ${dry.join(' ')} (${where})`, runIn(['hooks', 'install', '--root', dir, ...dry]));
+      assert.notEqual(r.code, 2, r.stderr);
+    }
+  }
+  const dir = workspace({});
+  mkfifo(path.join(dir, 'bundle.js'));
+  const r = await within(5000, 'hooks install --cli-bundle FIFO', runIn(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', path.join(dir, 'bundle.js')]));
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /not a readable regular file/);
+});
+
+test('every state-file read refuses a FIFO (the evaluation of a folder full of pipes finishes)', async () => {
+  const dir = workspace({});
+  for (const rel of ['.agents.yml', '.claude/session-ledger.md', 'docs/state/STATE.md', '.agents/STATE.md', 'memory/session-handoff-LATEST.md', 'context-manifest.yaml']) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    mkfifo(path.join(dir, rel));
+  }
+  const r = await within(10_000, 'evaluate', evaluate(dir, { noGit: true }));
+  assert.ok(r.systems.length >= 1);
+});
+
+// ---------------------------------------------------------------------------------------------
+// 6. The hooks' root and their writes
+
+test('hooks: the root is $CLAUDE_PROJECT_DIR; a payload cwd outside it is ignored; "/" and the home folder are never written', async () => {
+  const dir = s3Workspace();
+  const other = s3Workspace();
+  assert.equal(hookRoot({ cwd: other }, { CLAUDE_PROJECT_DIR: dir }, '/'), dir);
+  assert.equal(hookRoot({ cwd: path.join(dir, 'docs') }, { CLAUDE_PROJECT_DIR: dir }, '/'), dir);
+  const d = await preCompactGuard(preCompact(other), { env: { CLAUDE_PROJECT_DIR: dir } });
+  assert.equal(d.root, dir);
+  assert.equal(existsSync(path.join(other, '.claude')), false, 'nothing written where the payload cwd points');
+  assert.ok(existsSync(path.join(dir, HOOK_LOG_REL)));
+
+  const slashLog = path.join('/', HOOK_LOG_REL);
+  const before = existsSync(slashLog);
+  const r = await runIn(['hook', 'pre-compact'], { cwd: '/', stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'manual', session_id: SID, cwd: '/' }), env: { CLAUDE_PROJECT_DIR: '' } });
+  assert.ok(r.code === 0 || r.code === 2);
+  await runIn(['hook', 'session-start'], { cwd: '/', stdin: JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', session_id: SID, cwd: '/' }), env: { CLAUDE_PROJECT_DIR: '' } });
+  if (!before) assert.equal(existsSync(slashLog), false, '/.claude/log was not created');
+  assert.equal(existsSync('/.claude/session-ledger/session.json') && !before, false);
+  const home = os.homedir();
+  const homeLog = path.join(home, HOOK_LOG_REL);
+  const homeBefore = existsSync(homeLog) ? readFileSync(homeLog, 'utf8') : null;
+  await runIn(['hook', 'pre-compact'], { cwd: home, stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'auto', cwd: home }), env: { CLAUDE_PROJECT_DIR: '' } });
+  assert.equal(existsSync(homeLog) ? readFileSync(homeLog, 'utf8') : null, homeBefore, "the home folder's .claude is not written");
+});
+
+// ---------------------------------------------------------------------------------------------
+// 7. The guard allows on its own read error
+
+test('a marker that exists but cannot be read (a symlink loop, a directory) allows, and the log says why', async () => {
+  for (const make of [(p: string) => symlinkSync(path.basename(p), p), (p: string) => mkdirSync(p)]) {
+    const dir = s3Workspace();
+    mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    make(path.join(dir, `.claude/.checkpoint-ready.${SID}`));
+    const d = await preCompactGuard(preCompact(dir), { root: dir });
+    assert.equal(d.allow, true);
+    assert.equal(d.rule, 'marker-error');
+    assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /allow \(cannot read the marker \.claude\/\.checkpoint-ready\./);
+  }
+  // Missing is not an error: it still blocks.
+  const dir = s3Workspace();
+  assert.equal((await preCompactGuard(preCompact(dir), { root: dir, log: false })).rule, 'no-marker');
+});
+
+// ---------------------------------------------------------------------------------------------
+// 8. Symlinks on write
+
+test('a symlinked settings.json or .agents/STATE.md is written through (the link stays); a target outside the root is refused', async () => {
+  const dir = workspace({ 'shared/settings.json': '{\n  "model": "opus"\n}\n' });
+  gitInit(dir);
+  mkdirSync(path.join(dir, '.claude'));
+  symlinkSync('../shared/settings.json', path.join(dir, '.claude/settings.json'));
+  const r = await runIn(['hooks', 'install', '--root', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(lstatSync(path.join(dir, '.claude/settings.json')).isSymbolicLink(), 'still a link');
+  assert.equal(readlinkSync(path.join(dir, '.claude/settings.json')), '../shared/settings.json');
+  assert.match(readFileSync(path.join(dir, 'shared/settings.json'), 'utf8'), /PreCompact/);
+
+  const outside = workspace({ 'settings.json': '{}\n' }, 'sl-outside-');
+  const dir2 = workspace({});
+  mkdirSync(path.join(dir2, '.claude'));
+  symlinkSync(path.join(outside, 'settings.json'), path.join(dir2, '.claude/settings.json'));
+  const r2 = await runIn(['hooks', 'install', '--root', dir2]);
+  assert.equal(r2.code, 1);
+  assert.match(r2.stderr, /leads outside the workspace/);
+  assert.equal(readFileSync(path.join(outside, 'settings.json'), 'utf8'), '{}\n');
+
+  // A whole .claude that links out of the root: no write at all (hooks, checkpoint marker, hook log).
+  const dir3 = s3Workspace();
+  const out3 = workspace({}, 'sl-outside-');
+  symlinkSync(out3, path.join(dir3, '.claude'));
+  assert.equal((await runIn(['hooks', 'install', '--root', dir3])).code, 1);
+  const cp = await runIn(['checkpoint', '--root', dir3, '--nothing-to-preserve']);
+  assert.equal(cp.code, 1, cp.stdout);
+  await preCompactGuard(preCompact(dir3), { root: dir3 });
+  assert.deepEqual(require('node:fs').readdirSync(out3), [], 'nothing was written outside the root');
+
+  // The atomic writer itself: through a link inside, refused outside.
+  const dir4 = workspace({ 'real/STATE.md': 'old\n' });
+  mkdirSync(path.join(dir4, '.agents'));
+  symlinkSync('../real/STATE.md', path.join(dir4, '.agents/STATE.md'));
+  await writeAtomic(path.join(dir4, '.agents/STATE.md'), 'new\n', { root: dir4 });
+  assert.ok(lstatSync(path.join(dir4, '.agents/STATE.md')).isSymbolicLink());
+  assert.equal(readFileSync(path.join(dir4, 'real/STATE.md'), 'utf8'), 'new\n');
+  await assert.rejects(writeAtomic(path.join(dir4, '.agents/STATE.md'), 'x', { root: path.join(dir4, '.agents') }), (e: unknown) => e instanceof WriteRefused && e.reason === 'outside');
+});
+
+// ---------------------------------------------------------------------------------------------
+// 11. --expect-hash is case-insensitive
+
+test('compact-state and rotate-log accept the preview hash in upper case', async () => {
+  const s4 = `# Agent State\n\n## Current Project\n- old\n\n## Current Project\n- new\n\n## Progress Tracker\n- [ ] x\n`;
+  const dir = workspace({ '.agents/STATE.md': s4 });
+  const prev = await runIn(['compact-state', '--root', dir, '--json']);
+  const hash = JSON.parse(prev.stdout).state_hash_before as string;
+  const r = await runIn(['compact-state', '--root', dir, '--apply', '--expect-hash', hash.toUpperCase()]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(readFileSync(path.join(dir, '.agents/STATE.md'), 'utf8'), /- old/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// 14. Torn reads
+
+test('a state file that changes while it is read is read again: the result is the file as it stands after the change', async () => {
+  const dir = workspace({ 'STATE.md': '# State\n\n## Now\n- half' });
+  const file = path.join(dir, 'STATE.md');
+  let attempts = 0;
+  const f = await readTextFile(file, undefined, {
+    afterRead: (n) => {
+      attempts = n;
+      // The agent finishes writing the file in place while we read it.
+      if (n === 1) writeFileSync(file, '# State\n\n## Now\n- half of it is done, the rest is next\n');
+    },
+  });
+  assert.equal(attempts, 2);
+  assert.ok(f.ok);
+  assert.equal(f.text, '# State\n\n## Now\n- half of it is done, the rest is next\n');
+});

@@ -1,0 +1,130 @@
+/**
+ * A cloned repository whose own config names commands (fsmonitor hook, filter driver, pager,
+ * external diff, textconv): reading it runs none of them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { findGitDirs, git as safeGit, parseStatusV2, readGit, repoFilterDrivers } from '../../src/core/git';
+import { git, gitInit, workspace, write } from './helpers';
+import { runIn } from './hostile-helpers';
+
+const S3 = `# State
+
+## Handoff
+
+- **Status:** hostile repo
+- **Branch / HEAD:** main
+- **Now ▶** read the config and run nothing from it
+
+## Log
+
+### 2026-11-30 - start
+- Done: nothing
+`;
+
+/** A repository with a committed S3 state, then a config that names a command for every hook git has. */
+function hostileRepo(): { dir: string; pwned: string[] } {
+  const dir = workspace({ 'docs/state/STATE.md': S3, 'src/a.txt': 'hello\n', '.gitattributes': '* filter=evil diff=evil\n' });
+  gitInit(dir);
+  const marks = ['fsmonitor', 'filter', 'pager', 'extdiff', 'textconv', 'incfilter'].map((n) => path.join(dir, `PWNED-${n}`));
+  const script = (name: string) => {
+    const f = write(dir, `.git/evil-${name}.sh`, `#!/bin/sh\ntouch '${path.join(dir, `PWNED-${name}`)}'\ncat\n`);
+    chmodSync(f, 0o755);
+    return f;
+  };
+  const cfg = [
+    '[core]',
+    `\tfsmonitor = ${script('fsmonitor')}`,
+    `\tpager = ${script('pager')}`,
+    '[diff]',
+    `\texternal = ${script('extdiff')}`,
+    '[diff "evil"]',
+    `\ttextconv = ${script('textconv')}`,
+    '[filter "evil"]',
+    `\tclean = ${script('filter')}`,
+    '[include]',
+    '\tpath = extra.config',
+  ].join('\n');
+  writeFileSync(path.join(dir, '.git/config'), `${require('node:fs').readFileSync(path.join(dir, '.git/config'), 'utf8')}\n${cfg}\n`);
+  // A second driver, defined only in an included file, in the old `[filter.name]` spelling.
+  write(dir, '.git/extra.config', `[filter.inc]\n\tclean = ${script('incfilter')}\n`);
+  write(dir, '.gitattributes', '* filter=evil diff=evil\n*.txt filter=inc\n');
+  // A tracked file with a new mtime and the same size: git must look at its content (the clean filter).
+  const a = path.join(dir, 'src/a.txt');
+  writeFileSync(a, 'HELLO\n');
+  utimesSync(a, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+  return { dir, pwned: marks };
+}
+
+test('the hostile config is real: plain git status runs its fsmonitor and filter commands', () => {
+  const { dir, pwned } = hostileRepo();
+  git(dir, 'status', '--porcelain');
+  assert.ok(existsSync(pwned[0]), 'plain git ran the fsmonitor hook');
+  assert.ok(existsSync(pwned[1]) || existsSync(pwned[5]), 'plain git ran a clean filter');
+});
+
+test('status, check and the hooks read a hostile repository without running anything it names', async () => {
+  const { dir, pwned } = hostileRepo();
+  const r = await runIn(['status', '--root', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /S3/);
+  await runIn(['check', '--root', dir, '--json']);
+  const info = await readGit(dir);
+  assert.ok(info, 'git facts were read');
+  assert.equal(info.branch, 'main');
+  assert.match(info.head ?? '', /^[0-9a-f]{40}$/);
+  assert.ok(info.headTime && info.headTime > 0);
+  assert.ok(info.changed.includes('src/a.txt'), `changed: ${info.changed.join(', ')}`);
+  // Commands that diff or log, as the S3 branch check uses them.
+  await safeGit(dir, ['diff', 'HEAD', '--', '.']);
+  await safeGit(dir, ['log', '-1', '-p']);
+  for (const p of pwned) assert.equal(existsSync(p), false, `${path.basename(p)} must not exist`);
+});
+
+test('the filter drivers are found in the config and its includes (both spellings)', async () => {
+  const { dir } = hostileRepo();
+  const dirs = await findGitDirs(path.join(dir, 'docs'));
+  assert.equal(dirs?.top, dir);
+  assert.deepEqual((await repoFilterDrivers(dirs!))?.sort(), ['evil', 'inc']);
+});
+
+test('a config that is a FIFO, or a driver name -c cannot express, means git is not run at all (no hang)', async () => {
+  const { dir } = hostileRepo();
+  const fifo = path.join(dir, '.git/extra.config');
+  rmSync(fifo);
+  require('node:child_process').execFileSync('mkfifo', [fifo]);
+  assert.equal(await readGit(dir), null);
+  rmSync(fifo);
+  write(dir, '.git/extra.config', '[filter "a=b"]\n\tclean = x\n');
+  assert.equal(await readGit(dir), null);
+});
+
+test('HEAD time comes from a loose object, a packed object, or git itself, and agrees with git', async () => {
+  const dir = workspace({ 'a.md': 'a\n' });
+  gitInit(dir);
+  const want = Number(git(dir, 'log', '-1', '--format=%ct').trim()) * 1000;
+  assert.equal((await readGit(dir))?.headTime, want);
+  git(dir, 'gc', '-q');
+  assert.equal(existsSync(path.join(dir, '.git/objects', git(dir, 'rev-parse', 'HEAD').trim().slice(0, 2))), false, 'HEAD is packed now');
+  assert.equal((await readGit(dir))?.headTime, want);
+});
+
+test('porcelain v2 parsing: renames, unmerged, untracked, paths with spaces, detached HEAD', () => {
+  const out = [
+    '# branch.oid 0123456789abcdef0123456789abcdef01234567',
+    '# branch.head (detached)',
+    '1 .M N... 100644 100644 100644 aaaa bbbb src/with space.ts',
+    '2 R. N... 100644 100644 100644 aaaa bbbb R100 new name.md',
+    'old name.md',
+    'u UU N... 100644 100644 100644 100644 a b c conflict.txt',
+    '? untracked dir/file.txt',
+    '',
+  ].join('\0');
+  assert.deepEqual(parseStatusV2(out), {
+    branch: null,
+    head: '0123456789abcdef0123456789abcdef01234567',
+    paths: ['src/with space.ts', 'new name.md', 'conflict.txt', 'untracked dir/file.txt'],
+  });
+});
