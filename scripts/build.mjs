@@ -1,66 +1,29 @@
-// Bundles the CLI, the extension and the webview with esbuild.
-// Usage: node scripts/build.mjs [--watch] [--production]
-import * as esbuild from 'esbuild';
-import { existsSync, readFileSync, chmodSync } from 'node:fs';
+// Bundles the CLI, the extension and the webview with esbuild into dist/.
+// Usage: node scripts/build.mjs [--production] [--tests] [--watch]
+//   --tests    also transpile src/, webview/ and test/unit/ into out/ for node --test (what `npm test` runs first;
+//              on a fresh clone it installs the npm dependencies first)
+//   --watch    rebuild dist/ on every change (`npm run watch`; VS Code's F5 starts it as its build task)
+import { ensureDeps } from './ensure-deps.mjs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
 
-const common = {
-  bundle: true,
-  sourcemap: !production,
-  minify: production,
-  logLevel: 'warning',
-  define: { __VERSION__: JSON.stringify(pkg.version) },
-  legalComments: 'none',
-  // jsonc-parser's `main` is a UMD build whose internal requires esbuild cannot follow: take its ES module build.
-  mainFields: ['module', 'main'],
-  // markdown-it's inline-only dependencies, unused by the block outline the readers take from it
-  // (see scripts/shims/): 90 KB less in every bundle that reads Markdown.
-  alias: {
-    entities: './scripts/shims/entities.mjs',
-    'linkify-it': './scripts/shims/linkify-it.mjs',
-    'punycode.js': './scripts/shims/punycode.mjs',
-  },
-};
-
-const targets = [
-  {
-    ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-  },
-];
-if (existsSync('src/extension/extension.ts')) {
-  targets.push({
-    ...common,
-    entryPoints: ['src/extension/extension.ts'],
-    outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-  });
-}
-if (existsSync('webview/main.ts')) {
-  targets.push({
-    ...common,
-    entryPoints: ['webview/main.ts'],
-    outfile: 'dist/webview.js',
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-  });
-}
+if (tests) ensureDeps();
+const { buildBundles, buildTests, watchBundles } = await import('./lib/build.mjs');
 
 if (watch) {
-  for (const t of targets) (await esbuild.context(t)).watch();
+  // One line per build, in a form the VS Code task's problem matcher reads (.vscode/tasks.json).
+  await watchBundles(
+    () => console.log('[watch] build started'),
+    (r) => {
+      for (const m of r.errors) {
+        const l = m.location;
+        console.log(l ? `${l.file}:${l.line}:${l.column + 1}: error: ${m.text}` : `error: ${m.text}`);
+      }
+      console.log(`[watch] build finished${r.errors.length ? ` with ${r.errors.length} error(s)` : ''}`);
+    },
+  );
 } else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
-  chmodSync('dist/cli.js', 0o755);
+  await Promise.all([buildBundles({ production }), tests ? buildTests() : null]);
 }

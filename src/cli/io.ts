@@ -10,13 +10,38 @@ export interface Io {
 
 export class UsageError extends Error {}
 
+/** Every write is a whole line: a missing final newline is added. */
+const line = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
+
 export function processIo(): Io {
   return {
-    stdout: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
-    stderr: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+    stdout: (s) => process.stdout.write(line(s)),
+    stderr: (s) => process.stderr.write(line(s)),
     stdin: () => readStdin(),
     env: process.env,
     cwd: process.cwd(),
+  };
+}
+
+/**
+ * An Io that keeps what the command prints, for running the CLI inside another program (the tests,
+ * a benchmark): stdin is `input`, the environment and working directory are the ones given.
+ */
+export function bufferIo(o: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Io & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: (s) => {
+      out += line(s);
+    },
+    stderr: (s) => {
+      err += line(s);
+    },
+    stdin: async () => o.input ?? '',
+    env: o.env ?? process.env,
+    cwd: o.cwd ?? process.cwd(),
+    out: () => out,
+    err: () => err,
   };
 }
 

@@ -94,7 +94,7 @@ export interface HookRunOptions {
 export function hookRun(stdin: string, opts: HookRunOptions): { env: NodeJS.ProcessEnv; now: number; parsed: ParsedPayload; root: string } {
   const env = opts.env ?? process.env;
   const parsed = parsePayload(stdin);
-  const root = opts.root ? path.resolve(opts.root) : hookRoot(parsed.ok ? parsed.payload : null, env, opts.cwd ?? process.cwd());
+  const root = opts.root ? path.resolve(opts.cwd ?? process.cwd(), opts.root) : hookRoot(parsed.ok ? parsed.payload : null, env, opts.cwd ?? process.cwd());
   return { env, now: opts.now ?? Date.now(), parsed, root };
 }
 

@@ -6,7 +6,7 @@ import { WriteRefused } from '../../src/core/atomic';
 import { applyCompactState, planCompactState } from '../../src/core/compact-state';
 import { evaluate } from '../../src/core/evaluate';
 import { sha256 } from '../../src/core/fsread';
-import { corpusAvailable, corpusFile, workspace } from './helpers';
+import { CORPUS_SKIP, corpusFile, workspace } from './helpers';
 import { run } from './checkpoint-fixtures';
 
 const HEAD = `# Agent State
@@ -116,7 +116,7 @@ test('CRLF line ends and a BOM are kept; no S4 state → null and exit 1', async
   assert.equal(await planCompactState(workspace()), null);
 });
 
-test('corpus: sasaco/fempy .agents/STATE.md (two Current Bug Fix blocks, Japanese text) loses the older bug fix only', { skip: !corpusAvailable() }, async () => {
+test('corpus: sasaco/fempy .agents/STATE.md (two Current Bug Fix blocks, Japanese text) loses the older bug fix only', { skip: CORPUS_SKIP }, async () => {
   const src = corpusFile('F5/sasaco__fempy__.agents__STATE.md');
   if (!existsSync(src)) return;
   const text = readFileSync(src, 'utf8');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { encodeClaudeProjectDir } from '../../src/core/context';
 import { FACTS } from '../../src/core/facts';
-import { cli, corpusAvailable, corpusFile, workspace, write } from './helpers';
+import { cli, CORPUS_SKIP, corpusFile, workspace, write } from './helpers';
 import { asst, codexCount, codexMeta, codexTurn, lines } from './context-records';
 
 const SID = '258c7280-ae70-4798-800f-63464d01a85d';
@@ -93,7 +93,7 @@ test('exit 3 with a one-line reason when no session (or no usage) is found; 2 fo
   assert.match(r.stderr, /transcript not found/);
 });
 
-test('context --transcript recognises the agent from the content', { skip: !corpusAvailable() }, () => {
+test('context --transcript recognises the agent from the content', { skip: CORPUS_SKIP }, () => {
   const root = workspace();
   const env = homes(root, null, null);
   const codexFile = corpusFile('F6/madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl');

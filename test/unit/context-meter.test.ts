@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, measure, type ContextUsage } from '../../src/core/context';
-import { corpusAvailable, corpusFile, workspace, write } from './helpers';
+import { CORPUS_SKIP, corpusFile, workspace, write } from './helpers';
 import { asst, codexCount, codexItem, codexMeta, codexTurn, compact, lines, progress, toolResult } from './context-records';
 
 interface Expect {
@@ -65,7 +65,7 @@ function check(u: ContextUsage | undefined, e: Expect, file: string): void {
   assert.equal(u.transcriptPath, file);
 }
 
-test('every transcript of corpus F6 gives the independently computed figure', { skip: !corpusAvailable() }, async () => {
+test('every transcript of corpus F6 gives the independently computed figure', { skip: CORPUS_SKIP }, async () => {
   const root = workspace();
   const { readdirSync } = await import('node:fs');
   const files = readdirSync(corpusFile(F6)).filter((f) => f.endsWith('.jsonl')).sort();
@@ -79,7 +79,7 @@ test('every transcript of corpus F6 gives the independently computed figure', { 
   }
 });
 
-test('corpus: the real session read with a tiny backward budget still finds its figure (answer near the end)', { skip: !corpusAvailable() }, async () => {
+test('corpus: the real session read with a tiny backward budget still finds its figure (answer near the end)', { skip: CORPUS_SKIP }, async () => {
   const file = corpusFile(`${F6}marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl`);
   const f = new ContextFollower({ agent: 'claude', sessionId: null, path: file, mtime: 0 }, { maxScanBytes: 64 * 1024 });
   assert.equal((await f.read())?.usedTokens, 38983);

@@ -1,8 +1,10 @@
-/** Test helpers: real temp workspaces, real git, the shared corpus. */
+/** Test helpers: real temp workspaces, real git, the shared corpus, the CLI in process and as a process. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync, rmSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { evaluate, type EvaluateOptions } from '../../src/core/evaluate';
 import type { SystemReport } from '../../src/core/model';
 
@@ -10,6 +12,13 @@ import type { SystemReport } from '../../src/core/model';
 export const REPO = path.resolve(__dirname, '..', '..', '..');
 /** The shared corpus of real files (`../shared/corpus` beside the repository). */
 export const CORPUS = process.env.SESSION_LEDGER_CORPUS ?? path.resolve(REPO, '..', 'shared', 'corpus');
+/**
+ * `{ skip: CORPUS_SKIP }` for a test that reads the corpus: false when it is there, else the reason
+ * the runner prints (a fresh clone has no ../shared; the fixtures in test/fixtures cover every format).
+ */
+export const CORPUS_SKIP: string | false = existsSync(CORPUS)
+  ? false
+  : `no corpus at ${CORPUS} (a clone without ../shared/corpus; set SESSION_LEDGER_CORPUS to run this test)`;
 export const SEEDS = path.resolve(CORPUS, '..', 'seeds');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 export const FIXTURES = path.join(REPO, 'test', 'fixtures');
@@ -37,18 +46,67 @@ export function write(dir: string, rel: string, content: string | Buffer): strin
 
 /** Run real git in `dir`. */
 export function git(dir: string, ...args: string[]): string {
+  return gitWith(dir, {}, args);
+}
+
+function gitWith(dir: string, env: NodeJS.ProcessEnv, args: string[]): string {
   return execFileSync('git', args, {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' },
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', ...env },
   });
 }
 
-/** `git init` + commit everything in `dir`. */
+/** Regular files and folders under `dir` (not .git), or null when it holds anything else (a link, a FIFO). */
+function treeOf(dir: string, rel = ''): Array<[string, Stats]> | null {
+  const out: Array<[string, Stats]> = [];
+  for (const name of readdirSync(path.join(dir, rel)).sort()) {
+    if (!rel && name === '.git') return null;
+    const r = rel ? `${rel}/${name}` : name;
+    const st = statSync(path.join(dir, r), { throwIfNoEntry: false });
+    if (!st) return null;
+    if (st.isDirectory()) {
+      const sub = treeOf(dir, r);
+      if (!sub) return null;
+      out.push([r, st], ...sub);
+    } else if (st.isFile()) out.push([r, st]);
+    else return null;
+  }
+  return out;
+}
+
+/** Repositories made by gitInit in this process, by content: copied instead of made again. */
+const repos = new Map<string, string>();
+
+/**
+ * `git init` + commit everything in `dir`, the commit dated when the newest file was written. The
+ * first time a given set of files (paths, bytes, modes) and message is committed in this process,
+ * real git does it; later calls copy that repository's .git and its files' modification times, which
+ * leaves the same commit, the same HEAD and the same "written before/after the commit" order.
+ */
 export function gitInit(dir: string, message = 'init'): void {
+  const tree = treeOf(dir);
+  const key = tree && createHash('sha256').update(message).update(JSON.stringify(tree.map(([r, st]) => [r, st.mode, st.isFile() ? createHash('sha256').update(readFileSync(path.join(dir, r))).digest('hex') : '']))).digest('hex');
+  const made = key ? repos.get(key) : undefined;
+  if (made && tree) {
+    cpSync(path.join(made, '.git'), path.join(dir, '.git'), { recursive: true, preserveTimestamps: true });
+    for (const [r] of tree) {
+      const st = statSync(path.join(made, r));
+      utimesSync(path.join(dir, r), st.atime, st.mtime);
+    }
+    return;
+  }
+  // The commit is dated when its newest file was written (as if committed at once), not when git got
+  // to run: on a busy machine that can be seconds later, and `fresh` would see files older than it.
+  const newest = Math.max(0, ...(tree ?? []).filter(([, st]) => st.isFile()).map(([, st]) => st.mtimeMs));
+  const date = newest ? { GIT_AUTHOR_DATE: `@${Math.floor(newest / 1000)} +0000`, GIT_COMMITTER_DATE: `@${Math.floor(newest / 1000)} +0000` } : {};
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '--allow-empty', '-m', message);
+  gitWith(dir, date, ['commit', '-q', '--allow-empty', '-m', message]);
+  if (!key || !tree) return;
+  const copy = workspace({}, 'sl-repo-');
+  cpSync(dir, copy, { recursive: true, preserveTimestamps: true });
+  repos.set(key, copy);
 }
 
 export function corpusFile(rel: string): string {
@@ -56,7 +114,7 @@ export function corpusFile(rel: string): string {
 }
 
 export function corpusAvailable(): boolean {
-  return existsSync(CORPUS);
+  return CORPUS_SKIP === false;
 }
 
 export interface CliResult {
@@ -65,8 +123,43 @@ export interface CliResult {
   stderr: string;
 }
 
+export interface CliOptions {
+  cwd?: string;
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+let worker: { worker: Worker; port: MessagePort; flag: Int32Array } | null = null;
+
+/**
+ * Run the built CLI (dist/cli.js, the bundle users run) in this process: its `main(args, io)` in a
+ * worker thread, with `input` as stdin, the environment `{...process.env, ...env}` and `cwd`. Same
+ * result as `cliProcess` without starting Node for every call; use `cliProcess` where the process
+ * itself is under test (exit status, another user, a signal).
+ */
+export function cli(args: string[], opts: CliOptions = {}): CliResult {
+  if (!worker) {
+    const { port1, port2 } = new MessageChannel();
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const w = new Worker(path.join(__dirname, 'cli-worker.js'), { workerData: { cli: CLI, flag: flag.buffer, port: port2 }, transferList: [port2] });
+    w.unref();
+    worker = { worker: w, port: port1, flag };
+  }
+  const { port, flag } = worker;
+  Atomics.store(flag, 0, 0);
+  worker.worker.postMessage({ args, cwd: opts.cwd ?? process.cwd(), input: opts.input ?? '', env: { ...process.env, ...opts.env } });
+  if (Atomics.wait(flag, 0, 0, 120_000) === 'timed-out') {
+    void worker.worker.terminate();
+    worker = null;
+    throw new Error(`session-ledger ${args.join(' ')}: no answer in 120 s`);
+  }
+  const reply = receiveMessageOnPort(port);
+  if (!reply) throw new Error(`session-ledger ${args.join(' ')}: the worker signalled without a reply`);
+  return reply.message as CliResult;
+}
+
 /** Run the built CLI as a real process. */
-export function cli(args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+export function cliProcess(args: string[], opts: CliOptions = {}): CliResult {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd,
     input: opts.input ?? '',
@@ -113,3 +206,23 @@ export async function systemIn(dir: string, id: string, options: EvaluateOptions
 /** Hostile YAML: nested aliases that would expand to 9^4 nodes (the yaml package refuses to). */
 export const YAML_ALIAS_BOMB =
   'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nsession: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+
+/**
+ * A copy of the CLI bundle that every user can read and run (a folder under the system temp dir,
+ * mode 755), for tests that run it as another user: the repository itself may sit in a private
+ * folder (mkdtemp makes them 0700) that user cannot enter. Returns the bundle's path, or the reason
+ * that user could not reach it (a temp dir inside a private folder).
+ */
+export function sharedCli(): { cli: string } | { reason: string } {
+  for (let d = os.tmpdir(); ; d = path.dirname(d)) {
+    const st = statSync(d, { throwIfNoEntry: false });
+    if (!st || (st.mode & 0o001) === 0) return { reason: `another user cannot enter ${d} (on the way to the temp folder ${os.tmpdir()}); set TMPDIR to a folder every user can reach` };
+    if (path.dirname(d) === d) break;
+  }
+  const dir = workspace({}, 'sl-cli-');
+  chmodSync(dir, 0o755);
+  const cli = path.join(dir, 'cli.js');
+  copyFileSync(CLI, cli);
+  chmodSync(cli, 0o755);
+  return { cli };
+}
