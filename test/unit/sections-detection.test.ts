@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import type { Section, SystemId } from '../../src/core/model';
-import { corpusAvailable, corpusFile, FIXTURES, workspace } from './helpers';
+import { CORPUS_SKIP, corpusFile, FIXTURES, workspace } from './helpers';
 
 interface Entry {
   file: string;
@@ -99,7 +99,7 @@ test('section detection and next-action extraction on the fixture set (every lan
   assert.deepEqual(all.misses, []);
 });
 
-test('section detection on the shared corpus (headings annotated by line)', { skip: !corpusAvailable() && 'corpus not available' }, async (t) => {
+test('section detection on the shared corpus (headings annotated by line)', { skip: CORPUS_SKIP }, async (t) => {
   const all = tally();
   const byLang = new Map<string, Tally>();
   for (const e of table.corpus) await measure(e, readFileSync(corpusFile(e.file), 'utf8'), all, byLang);
