@@ -161,8 +161,12 @@ export interface ContextUsage {
   transcriptPath: string;
   model: string | null;
   usedTokens: number;
-  windowTokens: number;
-  percent: number;
+  /** The context window, or null when it is unknown (a model Claude Code's table does not name, and no report from the client). */
+  windowTokens: number | null;
+  /** Where the window came from: the client's own report, the user's setting, the model's table, the usage itself, or unknown. */
+  windowSource?: 'client' | 'setting' | 'model' | 'usage' | 'unknown';
+  /** Percent of the window in use, or null when the window is unknown (tokens without a percentage). */
+  percent: number | null;
   /** ISO time of the record the figure comes from. */
   at: string | null;
   afterCompaction: boolean;

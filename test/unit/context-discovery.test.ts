@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
-import { encodeClaudeProjectDir, findClaudeSession, findCodexSession, findSessions } from '../../src/core/context';
+import { claudeProjectDirName, encodeClaudeProjectDir, findClaudeSession, findCodexSession, findSessions } from '../../src/core/context';
 import { workspace, write } from './helpers';
 
 function touch(file: string, secondsAgo: number): void {
@@ -62,6 +62,22 @@ test('findClaudeSession: a cut long name with a hash suffix is matched by the cw
   const ref = await findClaudeSession(root, { claudeHome: home });
   assert.equal(ref?.path, mine);
   assert.equal(ref?.sessionId, 'mine');
+});
+
+test('claudeProjectDirName: names over 200 characters are cut to 200 + `-` + the base-36 Java hash of the path, as Claude Code 2.1.332 names them', async () => {
+  // Seen with the real client: this 242-character path went to `<first 200>-rwt8zd`.
+  const seen = '/tmp/rc-explore/run5/' + 'a-very-long-folder-name-'.repeat(9) + '/proj';
+  const enc = encodeClaudeProjectDir(seen);
+  assert.equal(claudeProjectDirName(seen), `${enc.slice(0, 200)}-rwt8zd`);
+  // Short names are the plain encoding (every non [A-Za-z0-9] UTF-16 unit becomes '-').
+  assert.equal(claudeProjectDirName('/tmp/x/ünïcødé-名前'), '-tmp-x--n-c-d----');
+  assert.equal(claudeProjectDirName('/tmp/x/at@scope/with space/dots.v1.2'), '-tmp-x-at-scope-with-space-dots-v1-2');
+  // The named folder is found without reading any transcript's cwd.
+  const home = workspace({}, 'sl-claude-');
+  const root = path.join(workspace({}, 'sl-root-'), 'a-very-long-folder-name-'.repeat(10), 'p');
+  mkdirSync(root, { recursive: true });
+  const f = write(path.join(home, 'projects', claudeProjectDirName(root)), 'abc.jsonl', '{}\n');
+  assert.equal((await findClaudeSession(root, { claudeHome: home }))?.path, f);
 });
 
 test('findClaudeSession: a symbolic link to the workspace finds the real path folder', async () => {

@@ -31,11 +31,12 @@ function thresholdText(t: ThresholdProfile): string {
 }
 
 export function usageLine(u: ContextJson): string {
-  const parts = [
-    `${AGENT_NAME[u.agent]} ${u.percent}%`,
-    `${tokens(u.usedTokens)} of ${tokens(u.windowTokens)} tokens`,
-    `${levelText(u.level)} (${thresholdText(u.thresholds)})`,
-  ];
+  const parts =
+    u.percent === null || u.windowTokens === null
+      ? [`${AGENT_NAME[u.agent]} ${tokens(u.usedTokens)} tokens`, 'window unknown (no percentage)']
+      : [`${AGENT_NAME[u.agent]} ${u.percent}%`, `${tokens(u.usedTokens)} of ${tokens(u.windowTokens)} tokens`];
+  // Without a window there is no level to tell.
+  if (u.percent !== null) parts.push(`${levelText(u.level)} (${thresholdText(u.thresholds)})`);
   if (u.afterCompaction) parts.push('after compaction');
   if (u.model) parts.push(u.model);
   parts.push(`session ${u.sessionId ?? '?'}`, `from ${u.source}`);

@@ -80,8 +80,8 @@ function relay(cmd: string[], stdin: string, io: Io): Promise<number> {
 async function ownLine(input: Record<string, unknown> | null, dir: string | null, io: Io): Promise<string> {
   const root = dir ?? io.cwd;
   let pct: number | null = null;
-  let used = 0;
-  let window = 0;
+  let used: number | null = null;
+  let window: number | null = null;
   const f = input ? figureOfStatusInput(input) : null;
   if (f) {
     pct = f.percent;
@@ -96,7 +96,10 @@ async function ownLine(input: Record<string, unknown> | null, dir: string | null
       window = u.windowTokens;
     }
   }
-  if (pct === null) return 'ctx --';
+  // No figure yet (start-up, right after /compact): Claude Code's null is not 0 %.
+  if (used === null) return 'ctx --';
+  // A model whose window is unknown: tokens, no percentage.
+  if (pct === null || window === null) return `ctx ${tokens(used)} tokens`;
   const t = await detectedThresholds(root);
   const level = levelOf(pct, t);
   const line = `ctx ${Math.round(pct * 10) / 10}% (${tokens(used)}/${tokens(window)})`;

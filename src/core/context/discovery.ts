@@ -50,6 +50,25 @@ export function encodeClaudeProjectDir(absPath: string): string {
 /** Claude Code cuts encoded names longer than this and appends a hash suffix. */
 const CLAUDE_MAX_DIR = 200;
 
+/** Java's `String.hashCode` over UTF-16 code units, as a signed 32-bit integer. */
+function javaHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The folder Claude Code keeps a project's transcripts in, under `projects/`: the encoded path, or,
+ * when that is longer than 200 characters, its first 200 characters, `-`, and the base-36 absolute
+ * value of the Java string hash of the path itself (seen in Claude Code 2.1.332: a 242-character
+ * path went to `<200 chars>-rwt8zd`).
+ */
+export function claudeProjectDirName(absPath: string): string {
+  const enc = encodeClaudeProjectDir(absPath);
+  if (enc.length <= CLAUDE_MAX_DIR) return enc;
+  return `${enc.slice(0, CLAUDE_MAX_DIR)}-${Math.abs(javaHash(absPath)).toString(36)}`;
+}
+
 const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
 
 function normPath(p: string): string {
@@ -118,10 +137,10 @@ async function claudeTranscriptCwd(file: string): Promise<string | null> {
 }
 
 /**
- * The newest Claude Code transcript of this workspace folder: `projects/<encoded>/` for the
- * folder (and its real path). When that folder is absent and the name is long enough to have been
- * cut by Claude Code, folders sharing the cut prefix are accepted when their transcripts' `cwd` is
- * this folder. Never a file under `<session-id>/subagents/`.
+ * The newest Claude Code transcript of this workspace folder: `projects/<name>/` for the folder
+ * (and its real path), named as Claude Code names it (`claudeProjectDirName`). When that folder is
+ * absent and the name is long enough to have been cut, folders sharing the cut prefix are accepted
+ * when their transcripts' `cwd` is this folder. Never a file under `<session-id>/subagents/`.
  */
 export async function findClaudeSession(root: string, opts: MeterOptions = {}): Promise<SessionRef | null> {
   const projects = path.join(claudeHome(opts), 'projects');
@@ -133,17 +152,19 @@ export async function findClaudeSession(root: string, opts: MeterOptions = {}): 
   let listing: string[] | null = null;
   for (const form of forms) {
     const enc = encodeClaudeProjectDir(form);
-    const plain = await newestClaudeTranscript(path.join(projects, enc));
+    const named = claudeProjectDirName(form);
+    const plain = await newestClaudeTranscript(path.join(projects, named));
     if (plain) {
       consider(plain);
       continue;
     }
     if (enc.length <= CLAUDE_MAX_DIR) continue;
-    // Cut names: `<first 200 chars>-<hash>`. Match the cwd recorded inside the transcripts.
+    // Cut names whose hash we did not reproduce (another client version, another hash): match the
+    // cwd recorded inside the transcripts of the folders sharing the cut prefix.
     listing ??= await listDir(projects);
     const prefix = enc.slice(0, CLAUDE_MAX_DIR);
     for (const name of listing) {
-      if (!name.startsWith(prefix) || name === enc) continue;
+      if (!name.startsWith(prefix) || name === named) continue;
       const cand = await newestClaudeTranscript(path.join(projects, name));
       if (!cand) continue;
       const cwd = await claudeTranscriptCwd(cand.path);

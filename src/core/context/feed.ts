@@ -36,33 +36,53 @@ export interface FeedFigure {
   receivedAt: number;
 }
 
+/**
+ * What a feed record says about its session: the window Claude Code reported for it (also when
+ * there is no figure yet) and the figure, or null for "no figure yet" (`used_percentage` null: at
+ * start-up and right after /compact — never 0 %).
+ */
+export interface FeedInfo {
+  sessionId: string;
+  transcriptPath: string | null;
+  model: string | null;
+  /** `context_window.context_window_size`, or null when the record has none. */
+  windowTokens: number | null;
+  figure: FeedFigure | null;
+  receivedAt: number;
+}
+
 const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 const fin = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
+/** The model and window in Claude Code's statusLine JSON (each null when absent). Never throws. */
+export function windowOfStatusInput(input: Record<string, unknown>): { model: string | null; windowTokens: number | null; transcriptPath: string | null } {
+  const cw = obj(input.context_window);
+  const size = cw ? fin(cw.context_window_size) : null;
+  const model = obj(input.model);
+  return {
+    model: model && typeof model.id === 'string' ? model.id : null,
+    windowTokens: size && size > 0 ? size : null,
+    transcriptPath: typeof input.transcript_path === 'string' ? input.transcript_path : null,
+  };
+}
+
 /**
  * The figure in Claude Code's statusLine JSON, or null when it carries none (`context_window`
- * absent, or `used_percentage` null before the first API call). Never throws.
+ * absent, or `used_percentage` null: no figure yet, at start-up and right after /compact). Never throws.
  */
 export function figureOfStatusInput(input: Record<string, unknown>): Omit<FeedFigure, 'receivedAt' | 'sessionId'> | null {
   const cw = obj(input.context_window);
   if (!cw) return null;
-  const size = fin(cw.context_window_size);
+  const { model, windowTokens, transcriptPath } = windowOfStatusInput(input);
   const pct = fin(cw.used_percentage);
-  if (!size || pct === null) return null;
+  if (!windowTokens || pct === null) return null;
   const cu = obj(cw.current_usage);
-  const used = cu ? (fin(cu.input_tokens) ?? 0) + (fin(cu.cache_creation_input_tokens) ?? 0) + (fin(cu.cache_read_input_tokens) ?? 0) : Math.round((pct * size) / 100);
-  const model = obj(input.model);
-  return {
-    transcriptPath: typeof input.transcript_path === 'string' ? input.transcript_path : null,
-    model: model && typeof model.id === 'string' ? model.id : null,
-    usedTokens: used,
-    windowTokens: size,
-    percent: pct,
-  };
+  const used = cu ? (fin(cu.input_tokens) ?? 0) + (fin(cu.cache_creation_input_tokens) ?? 0) + (fin(cu.cache_read_input_tokens) ?? 0) : Math.round((pct * windowTokens) / 100);
+  return { transcriptPath, model, usedTokens: used, windowTokens, percent: pct };
 }
 
-/** Parse a feed file's text. Never throws. */
-export function parseFeed(text: string): FeedFigure | null {
+/** Parse a feed file's text into what it says about its session. Never throws. */
+export function parseFeedInfo(text: string): FeedInfo | null {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -74,19 +94,25 @@ export function parseFeed(text: string): FeedFigure | null {
   const input = obj(rec.input);
   const at = typeof rec.receivedAt === 'string' ? Date.parse(rec.receivedAt) : NaN;
   if (!input || !Number.isFinite(at)) return null;
+  const w = windowOfStatusInput(input);
   const f = figureOfStatusInput(input);
-  return f ? { ...f, sessionId: rec.sessionId, receivedAt: at } : null;
+  return { sessionId: rec.sessionId, ...w, figure: f ? { ...f, sessionId: rec.sessionId, receivedAt: at } : null, receivedAt: at };
+}
+
+/** Parse a feed file's text into Claude Code's figure, or null (none yet, or not a feed). Never throws. */
+export function parseFeed(text: string): FeedFigure | null {
+  return parseFeedInfo(text)?.figure ?? null;
 }
 
 /** Reads one feed file, re-parsing only when it changed. */
 export class FeedReader {
   private mtime = -1;
   private size = -1;
-  private cached: FeedFigure | null = null;
+  private cached: FeedInfo | null = null;
 
   constructor(readonly file: string) {}
 
-  async read(): Promise<FeedFigure | null> {
+  async read(): Promise<FeedInfo | null> {
     const st = await statOrNull(this.file);
     if (!st || !st.isFile() || st.size > 1024 * 1024) {
       this.mtime = -1;
@@ -97,7 +123,7 @@ export class FeedReader {
     const bytes = await readHead(this.file, st.size);
     this.mtime = st.mtimeMs;
     this.size = st.size;
-    this.cached = bytes ? parseFeed(bytes.toString('utf8')) : null;
+    this.cached = bytes ? parseFeedInfo(bytes.toString('utf8')) : null;
     return this.cached;
   }
 }

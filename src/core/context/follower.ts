@@ -6,10 +6,10 @@
  */
 import type { ContextUsage } from '../model';
 import type { MeterOptions, SessionRef } from './discovery';
-import { FeedReader, feedPath, type FeedFigure } from './feed';
+import { FeedReader, feedPath, type FeedInfo } from './feed';
 import { openRead, parseObject, readAt, scanBackward, statOrNull, type Handle } from './files';
 import { trackerFor, type Figure, type Tracker } from './records';
-import { claudeWindow, CODEX_DEFAULT_WINDOW, percentOf } from './window';
+import { baseModel, claudeWindow, CODEX_DEFAULT_WINDOW, percentOf, type WindowChoice } from './window';
 
 export interface FollowerOptions extends MeterOptions {
   /** Workspace root: its statusLine feed is consulted (Claude Code only). */
@@ -70,33 +70,36 @@ export class ContextFollower {
   }
 
   private async readNow(): Promise<ContextUsage | null> {
-    let transcript: ContextUsage | null = null;
+    let fig: Figure | null = null;
     try {
-      transcript = await this.readTranscript();
+      fig = await this.readTranscript();
     } catch {
-      transcript = this.current ? this.usage(this.current) : null;
+      fig = this.current;
     }
-    if (this.ref.agent !== 'claude' || !this.opts.root) return transcript;
-    const feed = await this.readFeed(transcript).catch(() => null);
-    if (!feed) return transcript;
+    const feed = this.ref.agent === 'claude' && this.opts.root ? await this.readFeed(fig).catch(() => null) : null;
+    const transcript = fig ? this.usage(fig, feed) : null;
+    if (!feed?.figure) return transcript;
     const tTime = transcript ? (transcript.at !== null && Number.isFinite(Date.parse(transcript.at)) ? Date.parse(transcript.at) : this.mtime) : -Infinity;
-    if (feed.receivedAt <= tTime) return transcript;
+    if (feed.figure.receivedAt <= tTime) return transcript;
+    const f = feed.figure;
     return {
       agent: 'claude',
-      sessionId: feed.sessionId,
+      sessionId: f.sessionId,
       transcriptPath: this.ref.path,
-      model: feed.model ?? transcript?.model ?? null,
-      usedTokens: feed.usedTokens,
-      windowTokens: feed.windowTokens,
-      percent: feed.percent,
-      at: new Date(feed.receivedAt).toISOString(),
+      model: f.model ?? transcript?.model ?? null,
+      usedTokens: f.usedTokens,
+      windowTokens: f.windowTokens,
+      windowSource: 'client',
+      percent: f.percent,
+      at: new Date(f.receivedAt).toISOString(),
       afterCompaction: false,
       source: 'statusline',
     };
   }
 
-  private async readFeed(transcript: ContextUsage | null): Promise<FeedFigure | null> {
-    const sid = this.ref.sessionId ?? transcript?.sessionId ?? null;
+  /** This session's statusLine record (its figure and the window Claude Code reported), or null. */
+  private async readFeed(fig: Figure | null): Promise<FeedInfo | null> {
+    const sid = this.ref.sessionId ?? fig?.sessionId ?? null;
     if (!sid || !this.opts.root) return null;
     if (!this.feed || this.feedSession !== sid) {
       this.feed = new FeedReader(feedPath(this.opts.root, sid));
@@ -106,18 +109,16 @@ export class ContextFollower {
     return f && f.sessionId === sid ? f : null;
   }
 
-  private async readTranscript(): Promise<ContextUsage | null> {
+  private async readTranscript(): Promise<Figure | null> {
     const st = await statOrNull(this.ref.path);
     if (!st || !st.isFile()) {
       this.reset();
       return null;
     }
     const replaced = st.ino !== this.ino || st.dev !== this.dev;
-    if (this.offset >= 0 && !replaced && st.size === this.size && st.mtimeMs === this.mtime) {
-      return this.current ? this.usage(this.current) : null;
-    }
+    if (this.offset >= 0 && !replaced && st.size === this.size && st.mtimeMs === this.mtime) return this.current;
     const fh = await openRead(this.ref.path);
-    if (!fh) return this.current ? this.usage(this.current) : null;
+    if (!fh) return this.current;
     try {
       const size = (await fh.stat()).size;
       if (this.offset < 0 || replaced || size < this.offset) {
@@ -136,7 +137,7 @@ export class ContextFollower {
     } finally {
       await fh.close().catch(() => undefined);
     }
-    return this.current ? this.usage(this.current) : null;
+    return this.current;
   }
 
   private reset(): void {
@@ -259,17 +260,28 @@ export class ContextFollower {
     return t.figure();
   }
 
-  private usage(f: Figure): ContextUsage {
-    const claude = this.ref.agent === 'claude';
-    const window = claude ? claudeWindow(f.model, f.usedTokens, this.opts.windowTokens) : f.windowTokens ?? (this.opts.windowTokens || CODEX_DEFAULT_WINDOW);
+  /**
+   * The transcript's figure as a ContextUsage. Claude Code: the window it reported for this session
+   * (when the statusLine record names the same model), else the setting, the model's window, or
+   * unknown (no percentage). Codex: the window the rollout names.
+   */
+  private usage(f: Figure, feed: FeedInfo | null): ContextUsage {
+    let window: WindowChoice;
+    if (this.ref.agent === 'claude') {
+      const sameModel = feed && (f.model === null || feed.model === null || baseModel(feed.model) === baseModel(f.model));
+      window = claudeWindow(f.model, f.usedTokens, this.opts.windowTokens, sameModel ? feed.windowTokens : null);
+    } else {
+      window = f.windowTokens ? { tokens: f.windowTokens, source: 'client' } : { tokens: this.opts.windowTokens || CODEX_DEFAULT_WINDOW, source: this.opts.windowTokens ? 'setting' : 'model' };
+    }
     return {
       agent: this.ref.agent,
       sessionId: this.ref.sessionId ?? f.sessionId,
       transcriptPath: this.ref.path,
       model: f.model,
       usedTokens: f.usedTokens,
-      windowTokens: window,
-      percent: percentOf(f.usedTokens, window),
+      windowTokens: window.tokens,
+      windowSource: window.source,
+      percent: percentOf(f.usedTokens, window.tokens),
       at: f.at,
       afterCompaction: f.afterCompaction,
       source: 'transcript',

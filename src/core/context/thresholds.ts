@@ -52,8 +52,8 @@ export function thresholdProfile(ids: readonly string[], settings: ThresholdSett
 }
 
 /** `urgent` at or past the urgent threshold, `propose` at or past the proposal, else `ok`. */
-export function levelOf(percent: number, t: ThresholdProfile): Level {
-  if (!Number.isFinite(percent)) return 'ok';
+export function levelOf(percent: number | null, t: ThresholdProfile): Level {
+  if (percent === null || !Number.isFinite(percent)) return 'ok';
   if (t.urgent !== null && percent >= t.urgent) return 'urgent';
   if (percent >= t.propose) return 'propose';
   return 'ok';

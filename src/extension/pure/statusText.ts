@@ -81,14 +81,23 @@ function tokens(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
+/** `84.6k`, `1.2M`: tokens in the status bar when the window (and so a percentage) is unknown. */
+function shortTokens(n: number): string {
+  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(2)}M`;
+  if (n >= 1000) return `${+(n / 1000).toFixed(1)}k`;
+  return String(Math.round(n));
+}
+
 export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView): StatusView {
-  const text = `$(pulse) ${pct(u.percent)}`;
+  const known = u.percent !== null && u.windowTokens !== null;
+  const text = known ? `$(pulse) ${pct(u.percent as number)}` : `$(pulse) ${shortTokens(u.usedTokens)} ${t('tokens')}`;
   const agent = u.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
   const lines: string[] = [];
   lines.push(`**${t('Session Ledger — context')}**`, '');
   lines.push(`${t('Agent')}: ${agent}${u.sessionId ? ` · ${t('session')} ${code(u.sessionId)}` : ''}  `);
   lines.push(`${t('Model')}: ${u.model ? code(u.model) : t('unknown')}  `);
-  lines.push(`${t('Used')}: ${tokens(u.usedTokens)} / ${tokens(u.windowTokens)} ${t('tokens')} (${pct(u.percent)})  `);
+  if (known) lines.push(`${t('Used')}: ${tokens(u.usedTokens)} / ${tokens(u.windowTokens as number)} ${t('tokens')} (${pct(u.percent as number)})  `);
+  else lines.push(`${t('Used')}: ${tokens(u.usedTokens)} ${t('tokens')} · ${t('context window unknown for this model (no percentage)')}  `);
   const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
   lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
