@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { appendTurn } from '../../scripts/lib/workspace.mjs';
 
 export const STATUS_ID = 'session-ledger.session-ledger.sessionLedger.context';
-const HOMES = {
+/** Each system's home file in the fixture workspaces. */
+export const HOMES = {
   S0: '.agents/session_ledger.md',
   S1: 'memory/session-handoff-LATEST.md',
   S2: '.claude/session-ledger.md',
