@@ -84,7 +84,7 @@ function render(state: ChecklistState): void {
   const refresh = el('button', { id: 'refresh', class: 'secondary', 'data-key': 'refresh' }, state.strings.refresh);
   refresh.addEventListener('click', () => post({ type: 'refresh' }));
   const write = el('button', { id: 'write-marker', 'data-key': 'write-marker' }, state.strings.writeMarker);
-  write.disabled = state.blocked || state.busy || !state.trusted;
+  write.disabled = !state.canWrite;
   write.addEventListener('click', () => {
     write.disabled = true;
     post({ type: 'writeMarker' });

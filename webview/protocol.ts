@@ -46,6 +46,8 @@ export interface ChecklistState {
   blocked: boolean;
   /** Manual items not ticked yet. */
   manualOpen: number;
+  /** The write button is enabled: nothing blocks, every manual item is ticked, trusted, not busy. */
+  canWrite: boolean;
   /** A write is running. */
   busy: boolean;
   /** False in Restricted Mode: no write action. */

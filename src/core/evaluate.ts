@@ -39,7 +39,7 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
     }
     checks.push(...manualChecks(mod.id, confirmed));
   }
-  return {
+  const r: SystemReport = {
     id: mod.id,
     name: FACTS[mod.id].name,
     label: labelOf(checks),
@@ -50,6 +50,9 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
     resumePrompt,
     unconfirmed,
   };
+  const off = loaded.skipped ?? (typeof loaded.extra?.off === 'string' ? loaded.extra.off : undefined);
+  if (off) r.skipped = off;
+  return r;
 }
 
 /**

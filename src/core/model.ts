@@ -147,6 +147,11 @@ export interface SystemReport {
   resumePrompt: string;
   /** Open UNCONFIRMED items (S0's post-clear protocol), with their lines. */
   unconfirmed: Item[];
+  /**
+   * Set when the system is present but switched off by its own configuration (S0 without
+   * `session.ledger: true`): its seed's skip line. A checkpoint writes nothing for it.
+   */
+  skipped?: string;
 }
 
 export interface WorkspaceReport {

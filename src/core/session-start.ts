@@ -10,7 +10,7 @@ import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './hook-io';
 import { isSessionId, markerRel } from './marker';
 import type { WorkspaceReport } from './model';
-import { writeSessionRecord } from './session-record';
+import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from './checkpoint';
 
 export type SessionStartOptions = HookRunOptions;
@@ -87,6 +87,7 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
           source,
           cwd: str(p.cwd),
           at: new Date(now).toISOString(),
+          pids: await parentPids(),
         });
         logs.push(`recorded session ${sid ?? '(no id)'}`);
       } catch (err) {

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { WorkspaceReport } from '../core/model';
+import { homeHash } from './pure/ticks';
 import type { Services } from './services';
 
 export interface SessionLedgerApi {
@@ -21,6 +22,8 @@ export interface SessionLedgerApi {
   diagnostics(): Array<{ path: string; line: number; severity: string; code: string; message: string }>;
   /** Whether the workspace is trusted (writes allowed). */
   trusted(): boolean;
+  /** Tick (or untick) every manual item of a folder, as the checklist's boxes do. */
+  tickManualItems(ticked: boolean, folder?: vscode.Uri): Promise<void>;
 }
 
 export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
@@ -39,5 +42,11 @@ export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
     statusBar: () => s.statusItem.snapshot(),
     diagnostics: () => s.diagnostics.snapshot(),
     trusted: () => vscode.workspace.isTrusted,
+    tickManualItems: async (ticked, folder) => {
+      await ready;
+      for (const sys of s.store.report(folder)?.systems ?? []) {
+        for (const c of sys.checks) if (c.severity === 'manual') await s.ticks.set(s.store.session(), sys.id, homeHash(sys), c.id, ticked);
+      }
+    },
   };
 }

@@ -29,6 +29,8 @@ export interface LedgerSettings {
   checkpointTriggers: Partial<Record<SystemId, string>>;
   /** Findings also in the Problems panel (default true). */
   diagnosticsEnabled: boolean;
+  /** Sessions that wrote within this many minutes make "which session?" a question; null: env or 30. */
+  sessionWindowMinutes: number | null;
 }
 
 const SYSTEM_KEYS = SYSTEM_IDS;
@@ -70,6 +72,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): LedgerSettings 
     codexHome: str(c.get('codexHome')),
     checkpointTriggers: perSystem(c.get('checkpointTriggers'), isString),
     diagnosticsEnabled: c.get<unknown>('diagnostics.enabled', true) !== false,
+    sessionWindowMinutes: num(c.get('sessionWindowMinutes'), 1, 1_000_000),
   };
 }
 

@@ -78,6 +78,10 @@ export function s3Workspace(extra: Record<string, string> = {}): string {
   return dir;
 }
 
+/** `--confirm` with every manual item (S1 Phase 4: feedback stored, last request done), as a user says YES to them. */
+export const CONFIRM_ALL = ['--confirm', 'feedback-stored,last-request'];
+export const CONFIRMED = ['feedback-stored', 'last-request'];
+
 export const SID = '0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a';
 export const OTHER_SID = 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f';
 

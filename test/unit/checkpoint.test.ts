@@ -3,15 +3,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint, resumePromptFor } from '../../src/core/checkpoint';
-import { FACTS } from '../../src/core/facts';
-
-const CHECKPOINT_SAVED = FACTS.S2.freshContext.line;
 import { evaluate } from '../../src/core/evaluate';
 import { sha256 } from '../../src/core/fsread';
 import { formatMarker, isSessionId, markerRel, parseMarker } from '../../src/core/marker';
 import { writeSessionRecord } from '../../src/core/session-record';
 import { gitInit, workspace, write } from './helpers';
-import { emptyClaudeHome, OTHER_SID, run, s3Workspace, S3_STATE, SID, transcript } from './checkpoint-fixtures';
+import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, OTHER_SID, run, s3Workspace, S3_STATE, SID, transcript } from './checkpoint-fixtures';
 
 const S3_PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
 
@@ -32,11 +29,10 @@ test('marker naming: per session, or the shared file; never a path from a bad id
 
 test('checkpoint --session writes the per-session marker: id first, then time, label, state hashes; prints the S3 prompt verbatim', () => {
   const dir = s3Workspace();
-  const r = run(['checkpoint', '--root', dir, '--session', SID]);
+  const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
   assert.equal(r.code, 0, r.stderr);
   const out = r.stdout.trimEnd().split('\n');
-  assert.equal(out[out.length - 1], CHECKPOINT_SAVED);
-  assert.ok(out.includes(`  ${S3_PROMPT}`), r.stdout);
+  assert.deepEqual(out.slice(-3), ['```', S3_PROMPT, '```']);
   const marker = readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8');
   const m = parseMarker(marker);
   assert.equal(marker.split(/\s+/)[0], SID);
@@ -53,7 +49,7 @@ test('something blocks: nothing is written, each blocking check is printed with 
   gitInit(dir);
   const r = run(['checkpoint', '--root', dir, '--session', SID]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /Checkpoint blocked: \d+ blocking checks? failed; nothing was written\./);
+  assert.match(r.stderr, /Checkpoint not written:\n\d+ blocking checks? failed:/);
   assert.match(r.stderr, /S3 FAIL next-action .*\(docs\/state\/STATE\.md:6\)/);
   assert.doesNotMatch(r.stdout + r.stderr, /Checkpoint saved/);
   assert.equal(existsSync(path.join(dir, '.claude')), false);
@@ -68,13 +64,13 @@ test('something blocks: nothing is written, each blocking check is printed with 
 test('no id known: the shared marker, saying so; never an id taken from the ledger', async () => {
   // An S2 ledger that names an old session id in its preamble: that id belongs to another session.
   const dir = s3Workspace({ 'notes.md': `_session: ${OTHER_SID}_\n` });
-  const r = run(['checkpoint', '--root', dir]);
+  const r = run(['checkpoint', '--root', dir, ...CONFIRM_ALL]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Marker written: \.claude\/\.checkpoint-ready — the shared marker, because no session id is known/);
   const m = parseMarker(readFileSync(path.join(dir, '.claude/.checkpoint-ready'), 'utf8'));
   assert.equal(m.sessionId, null);
   assert.equal(readdirSync(path.join(dir, '.claude')).length, 1);
-  const res = await checkpoint(dir, { claudeHome: emptyClaudeHome() });
+  const res = await checkpoint(dir, { claudeHome: emptyClaudeHome(), confirmed: CONFIRMED });
   assert.equal(res.shared, true);
   assert.equal(res.sessionSource, null);
 });
@@ -83,18 +79,18 @@ test('the session id comes from the newest Claude Code transcript of the workspa
   const dir = s3Workspace();
   const home = emptyClaudeHome();
   await writeSessionRecord(dir, { session_id: OTHER_SID, transcript_path: null, source: 'startup', cwd: dir, at: new Date().toISOString() });
-  let res = await checkpoint(dir, { claudeHome: home });
+  let res = await checkpoint(dir, { claudeHome: home, confirmed: CONFIRMED });
   assert.equal(res.sessionId, OTHER_SID);
   assert.equal(res.sessionSource, 'session-start');
   transcript(home, dir, SID);
-  res = await checkpoint(dir, { claudeHome: home });
+  res = await checkpoint(dir, { claudeHome: home, confirmed: CONFIRMED });
   assert.equal(res.sessionId, SID);
   assert.equal(res.sessionSource, 'transcript');
   assert.equal(res.markerPath, path.join(dir, `.claude/.checkpoint-ready.${SID}`));
-  res = await checkpoint(dir, { claudeHome: home, sessionId: 'explicit-1' });
+  res = await checkpoint(dir, { claudeHome: home, sessionId: 'explicit-1', confirmed: CONFIRMED });
   assert.equal(res.sessionSource, 'option');
   // The CLI finds the transcript through CLAUDE_CONFIG_DIR.
-  const r = run(['checkpoint', '--root', dir], { env: { CLAUDE_CONFIG_DIR: home } });
+  const r = run(['checkpoint', '--root', dir, ...CONFIRM_ALL], { env: { CLAUDE_CONFIG_DIR: home } });
   assert.match(r.stdout, new RegExp(`session ${SID}, from the newest Claude Code transcript`));
 });
 
@@ -114,13 +110,17 @@ test('manual items can be confirmed; --json carries the resume prompt and the ma
   assert.equal(j.marker, `.claude/.checkpoint-ready.${SID}`);
   assert.equal(j.resumePrompt, S3_PROMPT);
   assert.equal(j.sessionSource, 'option');
-  assert.equal(j.lines[j.lines.length - 1], CHECKPOINT_SAVED);
+  assert.equal(j.outcome, 'written');
+  assert.deepEqual(
+    j.closing.map((c: { system: string; step: string }) => [c.system, c.step]),
+    [['S3', '/clear']],
+  );
 });
 
 test('a checkpoint replaces a marker the agent touched (S2 style) with a signed one', async () => {
   const dir = s3Workspace();
   const f = write(dir, `.claude/.checkpoint-ready.${SID}`, ''); // S2's `touch`
-  const res = await checkpoint(dir, { sessionId: SID });
+  const res = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED });
   assert.equal(res.ok, true);
   assert.equal(parseMarker(readFileSync(f, 'utf8')).sessionId, SID);
 });
@@ -136,8 +136,8 @@ test('the marker write is atomic: an existing marker survives a failed write', (
   const dir = s3Workspace();
   // `.claude` is a file here: the marker cannot be written, and the command says so instead of crashing.
   writeFileSync(path.join(dir, '.claude'), 'not a folder');
-  const r = run(['checkpoint', '--root', dir, '--session', SID]);
+  const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /Checkpoint not written/);
+  assert.match(r.stderr, /Checkpoint not written:\nThe marker could not be written/);
   assert.equal(readFileSync(path.join(dir, '.claude'), 'utf8'), 'not a folder');
 });

@@ -6,7 +6,7 @@ import { preCompactGuard } from '../../src/core/guard';
 import { HOOK_LOG_REL } from '../../src/core/hook-io';
 import { parseMarker } from '../../src/core/marker';
 import { workspace, write } from './helpers';
-import { age, OTHER_SID, preCompact, run, s3Workspace, S2_SKELETON, SID } from './checkpoint-fixtures';
+import { age, CONFIRM_ALL, OTHER_SID, preCompact, run, s3Workspace, S2_SKELETON, SID } from './checkpoint-fixtures';
 
 const HOUR = 3_600_000;
 
@@ -44,7 +44,7 @@ test('auto compactions always pass, marker or not', () => {
 test('after `session-ledger checkpoint --session` the same payload is allowed', () => {
   const dir = s3Workspace();
   assert.equal(hook(dir, preCompact(dir)).code, 2);
-  const c = run(['checkpoint', '--root', dir, '--session', SID]);
+  const c = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
   assert.equal(c.code, 0, c.stderr);
   const r = hook(dir, preCompact(dir));
   assert.equal(r.code, 0, r.stderr);

@@ -8,7 +8,7 @@ import { WriteRefused } from '../../src/core/atomic';
 import { sha256 } from '../../src/core/fsread';
 import { applyHooksPlan, hookGroup, planHooksInstall, planHooksUninstall, relayCommand, SCRIPT_REL, unwrapRelay } from '../../src/core/hooks-install';
 import { CLI, REPO, workspace, write } from './helpers';
-import { emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
+import { CONFIRM_ALL, emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
 const SETTINGS = `// Project settings — shared with the team
@@ -281,9 +281,9 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   assert.equal(blocked.status, 2, blocked.stderr);
   assert.match(blocked.stderr, /Compaction stopped: no checkpoint has run in this session/);
   assert.match(blocked.stderr, /node \.claude\/hooks\/session-ledger\.cjs checkpoint --session/);
-  const c = spawnSync(process.execPath, [SCRIPT_REL, 'checkpoint', '--session', SID], { cwd: dir, env, encoding: 'utf8' });
+  const c = spawnSync(process.execPath, [SCRIPT_REL, 'checkpoint', '--session', SID, ...CONFIRM_ALL], { cwd: dir, env, encoding: 'utf8' });
   assert.equal(c.status, 0, c.stderr);
-  assert.match(c.stdout, /Checkpoint saved\. Safe to run \/compact now\.$/m);
+  assert.match(c.stdout, /^Start a fresh session: \/clear$/m); // S3's closing step
   const allowed = sh(preCompact(dir));
   assert.equal(allowed.status, 0, allowed.stderr);
   assert.equal(allowed.stderr, '');

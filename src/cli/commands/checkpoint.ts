@@ -1,15 +1,17 @@
 /**
  * `session-ledger checkpoint [--root DIR] [--session ID] [--nothing-to-preserve] [--confirm ID,…] [--json]`:
- * exit 0 with the marker written, 1 when something blocks (nothing written), 2 bad usage.
+ * exit 0 with the marker written; 1 when no marker was written (something blocks, manual items
+ * unconfirmed, nothing detected, the session ambiguous, every system switched off); 2 bad usage
+ * (a bad --session, an unknown --confirm id).
  */
-import { checkpoint } from '../../core/checkpoint';
-import { isSessionId, markerRel } from '../../core/marker';
+import { checkpoint, refusalLines } from '../../core/checkpoint';
+import { isSessionId } from '../../core/marker';
 import { jsonCheck } from '../../core/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
 export const help =
-  'checkpoint [--root DIR] [--session ID] [--nothing-to-preserve] [--confirm ID,...] [--json]   check, then write the marker .claude/.checkpoint-ready.<id> and print the resume prompt';
+  'checkpoint [--root DIR] [--session ID] [--nothing-to-preserve] [--confirm ID,...] [--json]   check, then (only when every system is ready and the session is known) write the marker .claude/.checkpoint-ready.<id> and print each system\'s closing step';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -27,20 +29,33 @@ export async function run(args: string[], io: Io): Promise<number> {
     confirmed: listOpt(values.confirm),
     env: io.env,
   });
+  const unknown = r.refusals.find((x) => x.code === 'unknown-confirm');
+  if (unknown) throw new UsageError(refusalLines(unknown).join(' '));
   if (values.json) {
     io.stdout(
       JSON.stringify(
         {
           ok: r.ok,
+          outcome: r.kind,
           root: r.report.root,
           label: r.report.label,
           sessionId: r.sessionId,
           sessionSource: r.sessionSource,
-          marker: r.markerPath ? markerRel(r.sessionId) : null,
+          marker: r.marker,
           markerPath: r.markerPath,
           shared: r.shared,
           resumePrompt: r.resumePrompt,
+          refusals: r.refusals.map((x) => ({
+            code: x.code,
+            checks: x.checks.map((c) => ({ system: c.system, ...jsonCheck(c) })),
+            ...(x.ids ? { ids: x.ids } : {}),
+            ...(x.sessions ? { sessions: x.sessions.map((s) => ({ ...s, lastWrite: new Date(s.lastWrite).toISOString() })), windowMinutes: x.windowMinutes } : {}),
+            ...(x.lookedFor ? { lookedFor: x.lookedFor } : {}),
+            ...(x.error ? { error: x.error } : {}),
+          })),
           blocking: r.blocking.map(jsonCheck),
+          closing: r.closing.map((c) => ({ system: c.system, step: c.step, home: c.home, resumePrompt: c.resumePrompt, lines: c.lines, ...(c.s0 ? { s0: c.s0 } : {}) })),
+          skipped: r.skipped,
           lines: r.lines,
         },
         null,
@@ -48,7 +63,7 @@ export async function run(args: string[], io: Io): Promise<number> {
       ),
     );
   } else {
-    (r.ok ? io.stdout : io.stderr)(r.lines.join('\n'));
+    (r.ok || r.kind === 'skipped' ? io.stdout : io.stderr)(r.lines.join('\n').replace(/^\n+/, ''));
   }
   return r.ok ? 0 : 1;
 }

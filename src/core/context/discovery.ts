@@ -48,7 +48,7 @@ export function encodeClaudeProjectDir(absPath: string): string {
 }
 
 /** Claude Code cuts encoded names longer than this and appends a hash suffix. */
-const CLAUDE_MAX_DIR = 200;
+export const CLAUDE_MAX_DIR = 200;
 
 /** Java's `String.hashCode` over UTF-16 code units, as a signed 32-bit integer. */
 function javaHash(s: string): number {
@@ -78,7 +78,7 @@ function normPath(p: string): string {
 }
 
 /** The folder as given and, when different, its real path (symbolic links resolved). */
-async function rootForms(root: string): Promise<string[]> {
+export async function rootForms(root: string): Promise<string[]> {
   const abs = path.resolve(root);
   const forms = [abs];
   try {
@@ -90,11 +90,11 @@ async function rootForms(root: string): Promise<string[]> {
   return forms;
 }
 
-function samePath(a: string, b: string): boolean {
+export function samePath(a: string, b: string): boolean {
   return normPath(a) === normPath(b);
 }
 
-async function listDir(dir: string): Promise<string[]> {
+export async function listDir(dir: string): Promise<string[]> {
   try {
     return await fs.readdir(dir);
   } catch {
@@ -116,7 +116,7 @@ async function newestClaudeTranscript(dir: string): Promise<SessionRef | null> {
 }
 
 /** The `cwd` the first records of a Claude Code transcript name (read from at most 256 KB of its head). */
-async function claudeTranscriptCwd(file: string): Promise<string | null> {
+export async function claudeTranscriptCwd(file: string): Promise<string | null> {
   const head = await readHead(file, 256 * 1024);
   if (!head) return null;
   const lines = head.toString('utf8').split('\n');
@@ -218,7 +218,7 @@ export function codexIdFromName(file: string): string | null {
 }
 
 /** Day folders `sessions/YYYY/MM/DD`, newest first, at most `limit`. */
-async function codexDayDirs(sessions: string, limit: number): Promise<string[]> {
+export async function codexDayDirs(sessions: string, limit: number): Promise<string[]> {
   const out: string[] = [];
   const desc = (names: string[]) => names.filter((n) => /^\d+$/.test(n)).sort((a, b) => Number(b) - Number(a));
   for (const y of desc(await listDir(sessions))) {
@@ -233,7 +233,7 @@ async function codexDayDirs(sessions: string, limit: number): Promise<string[]> 
 }
 
 /** Day folders always looked at (a long session keeps its start day's folder). */
-const CODEX_RECENT_DAYS = 14;
+export const CODEX_RECENT_DAYS = 14;
 /** When none of those holds this workspace, look this far back, and no further. */
 const CODEX_MAX_DAYS = 120;
 

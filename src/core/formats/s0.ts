@@ -205,7 +205,8 @@ export function configOf(doc: StateDoc | null): S0Config {
   const s = doc.meta.session as Record<string, unknown> | null | undefined;
   if (!s || typeof s !== 'object' || Array.isArray(s)) return { enabled: false, ledgerPath: null, broken: false };
   const v = s.ledger;
-  const enabled = v === true || (typeof v === 'string' && /^(?:true|yes|on)$/i.test(v.trim()));
+  // Only a YAML boolean `true` switches the ledger on; a quoted "true", `yes` as a string, 1 … do not.
+  const enabled = v === true;
   const lp = typeof s.ledger_path === 'string' && s.ledger_path.trim() ? s.ledger_path.trim() : null;
   return { enabled, ledgerPath: lp, broken: false };
 }
@@ -232,7 +233,9 @@ async function load(ws: Workspace): Promise<Loaded | null> {
   }
   const cfg = configOf(config);
   const homeRel = cfg.ledgerPath ? relLedgerPath(ws, cfg.ledgerPath) : S0_DEFAULT_LEDGER;
-  const extra = { enabled: cfg.enabled, configured: config !== null, broken: cfg.broken };
+  const off = config !== null && !cfg.enabled && !cfg.broken;
+  // `off`: the seed's skip line; a ledger file present while switched off is still checked, never checkpointed.
+  const extra = { enabled: cfg.enabled, configured: config !== null, broken: cfg.broken, ...(off ? { off: S0_SKIPPED } : {}) };
   if (await ws.exists(homeRel)) {
     const home = await loadLedger(ws, homeRel);
     docs.push(home);

@@ -1,14 +1,18 @@
 /**
  * Checkpoint now: run the checks; BROKEN → the checklist on the failures; manual items open → the
- * checklist; otherwise write the marker (core `checkpoint`), copy the resume prompt and say
- * "Checkpoint saved. Safe to run /compact now." It never runs /compact or /clear.
+ * checklist; several agent sessions of the folder wrote recently → ask which one (naming the
+ * terminal that runs each where it can tell); then the core `checkpoint` writes the marker, the
+ * resume prompt goes to the clipboard and the notification says each system's closing step, all
+ * rendered from the typed outcome. It never runs /compact or /clear.
  */
 import * as vscode from 'vscode';
+import type { CheckpointOutcome } from '../../core/checkpoint';
 import type { Check, WorkspaceReport } from '../../core/model';
 import { readSettings } from '../config';
+import { outcomeMessage } from '../pure/checkpointText';
 import { confirmedOf } from '../pure/ticks';
 import type { Services } from '../services';
-import { findAgentTerminal } from '../terminals';
+import { findAgentTerminal, pickSession } from '../terminals';
 import { requireTrust } from '../trust';
 import { pickFolder } from './pick';
 
@@ -17,8 +21,10 @@ export const id = 'sessionLedger.checkpointNow';
 /** Arguments the checklist's action passes. */
 export interface CheckpointArgs {
   folderUri?: vscode.Uri;
-  /** From the checklist: the user saw the manual items; open ones do not stop the write. */
+  /** From the checklist's write button. */
   fromChecklist?: boolean;
+  /** The agent session the checkpoint is for (skips the question when several wrote recently). */
+  sessionId?: string;
 }
 
 function isArgs(a: unknown): a is CheckpointArgs {
@@ -43,13 +49,14 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   // Fresh checks: the agent may have written the files a moment ago.
   await s.store.scan(state.folder);
   const report = s.store.report(state.folder.uri);
+  const active = report?.systems.filter((x) => !x.skipped) ?? [];
   if (!report || report.systems.length === 0) {
     const create = t('Create starter file');
     const pick = await vscode.window.showWarningMessage(t('No agent state file detected in {0}: there is nothing to checkpoint.', state.folder.name), create);
     if (pick === create) await vscode.commands.executeCommand('sessionLedger.createStarterFile', state.folder.uri);
     return;
   }
-  const all: Check[] = report.systems.flatMap((x) => x.checks);
+  const all: Check[] = active.flatMap((x) => x.checks);
   const blocking = all.filter((c) => c.severity === 'block' && c.status === 'fail');
   const agent = blocking.length || isStale(report) ? await findAgentTerminal() : undefined;
   const ask = t('Ask the agent to checkpoint');
@@ -66,19 +73,40 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     else if (pick === openList) s.checklist.show(state);
     return;
   }
+  // Every manual item must be YES (S1 Invariant 3): they are ticked in the checklist, nowhere else.
   const manual = all.filter((c) => c.status === 'manual-open');
-  if (manual.length && !args.fromChecklist) {
+  if (manual.length) {
     s.checklist.show(state, { system: manual[0].system, checkId: manual[0].id });
     void vscode.window.showInformationMessage(t('Tick the manual items in the checklist when they are true, then write the marker.'));
     return;
   }
 
+  const settings = readSettings(state.folder.uri);
+  const root = state.folder.uri.fsPath;
+  let sessionId = args.sessionId;
+  if (sessionId === undefined && active.length) {
+    const { ambiguous, recentSessions, sessionWindowMinutes } = await import('../../core/context/sessions');
+    const windowMinutes = settings.sessionWindowMinutes ?? sessionWindowMinutes(process.env);
+    const recent = await recentSessions(root, { claudeHome: settings.claudeHome, codexHome: settings.codexHome, env: process.env, windowMinutes });
+    if (ambiguous(recent)) {
+      const picked = await pickSession(root, recent, windowMinutes);
+      if (!picked) return;
+      sessionId = picked.sessionId;
+    }
+  }
+
   s.checklist.setBusy(true);
-  let res: Awaited<ReturnType<typeof import('../../core/checkpoint').checkpoint>>;
+  let res: CheckpointOutcome;
   try {
     const { checkpoint } = await import('../../core/checkpoint');
-    const settings = readSettings(state.folder.uri);
-    res = await checkpoint(state.folder.uri.fsPath, { confirmed: confirmedOf(report), claudeHome: settings.claudeHome, env: process.env });
+    res = await checkpoint(root, {
+      confirmed: confirmedOf(report),
+      claudeHome: settings.claudeHome,
+      codexHome: settings.codexHome,
+      env: process.env,
+      sessionId,
+      sessionWindowMinutes: settings.sessionWindowMinutes ?? undefined,
+    });
   } catch (err) {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
     void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', (err as Error)?.message ?? String(err)));
@@ -86,19 +114,20 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   } finally {
     s.checklist.setBusy(false);
   }
-  for (const l of res.lines) s.log.info(l);
-  if (!res.ok) {
-    s.checklist.show(state);
-    const why = res.lines.filter((l) => l.trim()).find((l) => /not written|blocked/i.test(l)) ?? res.lines.filter((l) => l.trim()).pop() ?? '';
-    void vscode.window.showErrorMessage(t('Checkpoint not written: {0}', why.trim()));
+  for (const l of res.lines) if (l.trim()) s.log.info(l);
+  const msg = outcomeMessage(res, t);
+  if (res.kind === 'refused' || res.kind === 'skipped') {
+    if (res.kind === 'refused') s.checklist.show(state);
+    const show = res.kind === 'refused' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(msg.text);
     return;
   }
-  await vscode.env.clipboard.writeText(res.resumePrompt);
+  if (res.resumePrompt) await vscode.env.clipboard.writeText(res.resumePrompt);
   void s.store.scan(state.folder);
   const copy = t('Copy resume prompt');
-  const buttons = [copy, openList];
+  const buttons = res.resumePrompt ? [copy, openList] : [openList];
   if (isStale(res.report) && agent) buttons.push(ask);
-  const pick = await vscode.window.showInformationMessage(t('Checkpoint saved. Safe to run /compact now.'), ...buttons);
+  const pick = await vscode.window.showInformationMessage(msg.text, ...buttons);
   if (pick === copy) {
     await vscode.env.clipboard.writeText(res.resumePrompt);
     void vscode.window.showInformationMessage(t('Resume prompt copied: {0}', res.resumePrompt.split('\n')[0]));

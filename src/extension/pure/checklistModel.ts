@@ -23,13 +23,18 @@ export function checklistState(
     }),
   }));
   const all = systems.flatMap((s) => s.checks);
+  // Nothing to vouch for: no system, or every one switched off by its own configuration (S0 without `session.ledger: true`).
+  const blocked = all.some((c) => c.severity === 'block' && c.status === 'fail') || systems.length === 0 || (report?.systems ?? []).every((x) => !!x.skipped);
+  const manualOpen = all.filter((c) => c.status === 'manual-open').length;
   return {
     folder: folder.name,
     folderUri: folder.uri,
     overall: report && report.systems.length ? report.label : null,
     systems,
-    blocked: all.some((c) => c.severity === 'block' && c.status === 'fail') || systems.length === 0,
-    manualOpen: all.filter((c) => c.status === 'manual-open').length,
+    blocked,
+    manualOpen,
+    // The go-signal needs every manual item ticked (any NO blocks it) and nothing blocking.
+    canWrite: !blocked && manualOpen === 0 && !flags.busy && flags.trusted,
     busy: flags.busy,
     trusted: flags.trusted,
     strings,

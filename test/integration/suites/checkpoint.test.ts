@@ -26,10 +26,18 @@ describe('checkpoint', () => {
     assert.equal(await vscode.env.clipboard.readText(), 'untouched');
   });
 
-  it('from the checklist it writes .claude/.checkpoint-ready.<session id> and copies the resume prompt', async () => {
+  it('from the checklist, still with a manual item open, it writes nothing (any NO blocks the go-signal)', async () => {
+    void vscode.commands.executeCommand('sessionLedger.checkpointNow', { fromChecklist: true });
+    await sleep(1500);
+    assert.deepEqual(markers(workspaceRoot()), [], 'no marker');
+  });
+
+  it('once the manual items are ticked it writes .claude/.checkpoint-ready.<session id> and copies the resume prompt', async () => {
     assert.ok(SESSION_ID, 'the fixture session id is known');
     const root = workspaceRoot();
     const api = await getApi();
+    await api.tickManualItems(true);
+    await waitFor('the ticks applied', () => (api.report()!.systems.every((s) => s.checks.every((c) => c.status !== 'manual-open')) ? true : undefined));
     const report = api.report()!;
     await vscode.env.clipboard.writeText('');
     // the command awaits its notification's buttons, so it is not awaited here

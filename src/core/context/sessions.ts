@@ -1,0 +1,197 @@
+/**
+ * The agent sessions of a workspace that wrote recently: every Claude Code transcript
+ * (`projects/<encoded cwd>/<session-id>.jsonl`) and Codex CLI rollout of this folder modified within
+ * the last N minutes, newest first, each with the first line the user typed. A checkpoint never
+ * vouches for a guessed session: when more than one of these is there and none was named, it
+ * refuses and lists them.
+ *
+ * Bounded: directory listings and a stat per transcript; for each recent one only its head
+ * (256 KB) is read, never the whole file.
+ */
+import * as path from 'node:path';
+import { isSessionId } from '../marker';
+import {
+  claudeHome,
+  claudeTranscriptCwd,
+  CLAUDE_MAX_DIR,
+  codexDayDirs,
+  codexHome,
+  codexIdFromName,
+  codexSessionMeta,
+  CODEX_RECENT_DAYS,
+  encodeClaudeProjectDir,
+  listDir,
+  rootForms,
+  samePath,
+  type MeterOptions,
+} from './discovery';
+import { parseObject, readHead, statOrNull } from './files';
+
+export const DEFAULT_SESSION_WINDOW_MIN = 30;
+export const SESSION_WINDOW_ENV = 'SESSION_LEDGER_SESSION_WINDOW_MIN';
+
+export interface RecentSession {
+  agent: 'claude' | 'codex';
+  sessionId: string;
+  /** Absolute path of the transcript / rollout. */
+  transcriptPath: string;
+  /** Modification time of the transcript (ms since the epoch). */
+  lastWrite: number;
+  /** The first line of the first thing the user typed in the session (clipped), or null. */
+  firstUserLine: string | null;
+  /** The integrated terminal that runs the session, when the caller (the extension) can tell. */
+  terminal?: string;
+}
+
+export interface RecentSessionsOptions extends MeterOptions {
+  /** Sessions that wrote within this many minutes count. Default: the env, else 30. */
+  windowMinutes?: number;
+  /** Clock (ms since the epoch). */
+  now?: number;
+}
+
+/** `SESSION_LEDGER_SESSION_WINDOW_MIN`, or 30 when unset or not a positive number. */
+export function sessionWindowMinutes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[SESSION_WINDOW_ENV];
+  if (raw === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(raw) || Number(raw) <= 0) return DEFAULT_SESSION_WINDOW_MIN;
+  return Number(raw);
+}
+
+const HEAD_BYTES = 256 * 1024;
+
+function clipLine(text: string, n = 120): string | null {
+  const line = text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
+  if (!line) return null;
+  return line.length > n ? `${line.slice(0, n - 1)}…` : line;
+}
+
+/** Text the client injects as a user record (slash-command echoes, reminders, caveats), not typed by the user. */
+function isInjected(text: string): boolean {
+  const t = text.trimStart();
+  return /^<(?:command-|local-command-|system-reminder|user-prompt-submit-hook|environment_context|user_instructions|bash-)/.test(t) || /^Caveat: The messages below/.test(t);
+}
+
+function textOfContent(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return null;
+  for (const b of content) {
+    if (b && typeof b === 'object') {
+      const o = b as Record<string, unknown>;
+      if ((o.type === 'text' || o.type === 'input_text') && typeof o.text === 'string') return o.text;
+      if (o.type === 'tool_result') return null;
+    }
+  }
+  return null;
+}
+
+/** The first line the user typed, from the records of a transcript's head. */
+export function firstUserLineOf(head: string, agent: 'claude' | 'codex'): string | null {
+  const lines = head.split('\n');
+  // The last line of a head may be cut: only complete lines are read.
+  if (!head.endsWith('\n')) lines.pop();
+  for (const line of lines) {
+    if (!line.includes('user')) continue;
+    const o = parseObject(line);
+    if (!o) continue;
+    let text: string | null = null;
+    if (agent === 'claude') {
+      if (o.type !== 'user' || o.isMeta === true || o.isSidechain === true || o.isCompactSummary === true) continue;
+      const m = o.message as Record<string, unknown> | undefined;
+      text = m && typeof m === 'object' ? textOfContent(m.content) : null;
+    } else {
+      const p = o.payload as Record<string, unknown> | undefined;
+      if (o.type === 'event_msg' && p && p.type === 'user_message' && typeof p.message === 'string') text = p.message;
+    }
+    if (text === null || isInjected(text)) continue;
+    const l = clipLine(text);
+    if (l) return l;
+  }
+  return null;
+}
+
+async function firstUserLine(file: string, agent: 'claude' | 'codex'): Promise<string | null> {
+  const head = await readHead(file, HEAD_BYTES);
+  return head ? firstUserLineOf(head.toString('utf8'), agent) : null;
+}
+
+/** Claude Code transcripts of this folder (top-level `<id>.jsonl`, subagent files excluded) modified since `since`. */
+async function recentClaude(root: string, opts: MeterOptions, since: number): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
+  const projects = path.join(claudeHome(opts), 'projects');
+  const forms = await rootForms(root);
+  const dirs = new Set<string>();
+  let listing: string[] | null = null;
+  const cut: string[] = [];
+  for (const form of forms) {
+    const enc = encodeClaudeProjectDir(form);
+    dirs.add(enc);
+    if (enc.length > CLAUDE_MAX_DIR) {
+      listing ??= await listDir(projects);
+      for (const name of listing) if (name !== enc && name.startsWith(enc.slice(0, CLAUDE_MAX_DIR))) cut.push(name);
+    }
+  }
+  const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
+  const seen = new Set<string>();
+  for (const dir of [...dirs, ...cut]) {
+    const isCut = !dirs.has(dir);
+    for (const name of await listDir(path.join(projects, dir))) {
+      if (!name.endsWith('.jsonl') || name.startsWith('agent-')) continue;
+      const id = name.slice(0, -'.jsonl'.length);
+      if (!isSessionId(id) || seen.has(id)) continue;
+      const p = path.join(projects, dir, name);
+      const st = await statOrNull(p);
+      if (!st || !st.isFile() || st.mtimeMs < since) continue;
+      if (isCut) {
+        const cwd = await claudeTranscriptCwd(p);
+        if (cwd === null || !forms.some((f) => samePath(f, cwd))) continue;
+      }
+      seen.add(id);
+      out.push({ agent: 'claude', sessionId: id, transcriptPath: p, lastWrite: st.mtimeMs });
+    }
+  }
+  return out;
+}
+
+/** Codex CLI rollouts of this folder modified since `since` (the 14 newest day folders). */
+async function recentCodex(root: string, opts: MeterOptions, since: number): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
+  const sessions = path.join(codexHome(opts), 'sessions');
+  const forms = await rootForms(root);
+  const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
+  for (const day of await codexDayDirs(sessions, CODEX_RECENT_DAYS)) {
+    for (const name of await listDir(day)) {
+      if (!name.startsWith('rollout-') || !name.endsWith('.jsonl')) continue;
+      const p = path.join(day, name);
+      const st = await statOrNull(p);
+      if (!st || !st.isFile() || st.mtimeMs < since) continue;
+      const meta = await codexSessionMeta(p);
+      if (meta.cwd === null || !forms.some((f) => samePath(f, meta.cwd as string))) continue;
+      const id = meta.id ?? codexIdFromName(p);
+      if (!id) continue;
+      out.push({ agent: 'codex', sessionId: id, transcriptPath: p, lastWrite: st.mtimeMs });
+    }
+  }
+  return out;
+}
+
+/**
+ * Every Claude Code and Codex CLI session of this workspace folder that wrote within the window
+ * (`windowMinutes`, else `SESSION_LEDGER_SESSION_WINDOW_MIN`, else 30 minutes), newest first.
+ * Never throws: an unreadable folder counts as no sessions.
+ */
+export async function recentSessions(root: string, opts: RecentSessionsOptions = {}): Promise<RecentSession[]> {
+  const now = opts.now ?? Date.now();
+  const minutes = opts.windowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
+  const since = now - minutes * 60_000;
+  const [c, x] = await Promise.all([recentClaude(root, opts, since).catch(() => []), recentCodex(root, opts, since).catch(() => [])]);
+  const all = [...c, ...x].sort((a, b) => b.lastWrite - a.lastWrite);
+  return Promise.all(all.map(async (s) => ({ ...s, firstUserLine: await firstUserLine(s.transcriptPath, s.agent).catch(() => null) })));
+}
+
+/** More than one session of one agent wrote recently: a checkpoint cannot tell which one is meant. */
+export function ambiguous(sessions: readonly RecentSession[]): boolean {
+  const n = { claude: 0, codex: 0 };
+  for (const s of sessions) n[s.agent]++;
+  return n.claude > 1 || n.codex > 1;
+}

@@ -1,0 +1,177 @@
+/**
+ * The go-signal of `checkpoint`: said only when true, for every detected system by its own seed,
+ * for a session that is known. Real files in temp workspaces, real git, the built CLI.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { checkpoint, CHECKPOINT_SAVED } from '../../src/core/checkpoint';
+import { parseMarker } from '../../src/core/marker';
+import { fixtureCopy, gitInit, workspace, write } from './helpers';
+import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, run, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
+
+const S3_PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
+const S1_LINE = 'checkpoint complete. Run /compact to compress context. Handoff: memory/session-handoff-LATEST.md';
+const S0_SKIP = 'Checkpoint skipped - session.ledger not enabled in .agents.yml';
+
+function markers(dir: string): string[] {
+  return existsSync(path.join(dir, '.claude')) ? readdirSync(path.join(dir, '.claude')).filter((n) => n.startsWith('.checkpoint-ready')) : [];
+}
+
+function gitFixture(rel: string): string {
+  const dir = fixtureCopy(rel);
+  gitInit(dir);
+  return dir;
+}
+
+test('nothing detected: no marker, exit 1, and the message says what was looked for; --nothing-to-preserve writes the opt-out marker', () => {
+  const dir = workspace({ 'README.md': '# a project\n' });
+  gitInit(dir);
+  const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /No state file detected in this folder/);
+  for (const p of ['docs/state/STATE.md', '.agents.yml', '.agents/session_ledger.md', 'memory/session-handoff-LATEST.md', '.claude/session-ledger*.md', '.agents/STATE.md']) {
+    assert.ok(r.stderr.includes(p), `looked for ${p}:\n${r.stderr}`);
+  }
+  assert.doesNotMatch(r.stdout + r.stderr, /Safe to run|checkpoint complete|Marker written/);
+  assert.deepEqual(markers(dir), []);
+  const j = JSON.parse(run(['checkpoint', '--root', dir, '--session', SID, '--json']).stdout);
+  assert.equal(j.outcome, 'refused');
+  assert.deepEqual(
+    j.refusals.map((x: { code: string }) => x.code),
+    ['nothing-detected'],
+  );
+  assert.ok(j.refusals[0].lookedFor.some((l: { system: string; paths: string[] }) => l.system === 'S3' && l.paths.includes('docs/state/STATE.md')));
+
+  const n = run(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
+  assert.equal(n.code, 0, n.stderr);
+  assert.equal(parseMarker(readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8')).nothingToPreserve, true);
+  assert.match(n.stdout, /nothing-to-preserve/);
+});
+
+test('manual items unconfirmed: no marker, exit 1, the items listed; --confirm naming them writes; an unknown id is a usage error', () => {
+  const dir = s3Workspace();
+  const r = run(['checkpoint', '--root', dir, '--session', SID]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /2 manual items not confirmed/);
+  assert.match(r.stderr, /S3 feedback-stored: This session's feedback is stored in memory\./);
+  assert.match(r.stderr, /S3 last-request: The user's last request is completed or recorded\./);
+  assert.match(r.stderr, /--confirm feedback-stored,last-request/);
+  assert.deepEqual(markers(dir), []);
+
+  // One of two confirmed: still refused, only the other one listed.
+  const half = run(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'S3:feedback-stored']);
+  assert.equal(half.code, 1);
+  assert.match(half.stderr, /1 manual item not confirmed/);
+  assert.doesNotMatch(half.stderr, /feedback-stored:/);
+  assert.deepEqual(markers(dir), []);
+
+  const bad = run(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,all-good']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--confirm: unknown item all-good/);
+  assert.deepEqual(markers(dir), []);
+
+  const ok = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
+});
+
+test('S1: while a Phase 4 item is NO not a word of /compact; once all are YES its own line, verbatim', async () => {
+  const dir = gitFixture('s1/good');
+  const r = run(['checkpoint', '--root', dir, '--session', SID]);
+  assert.equal(r.code, 1);
+  assert.doesNotMatch(r.stdout + r.stderr, /\/compact/);
+  const j = JSON.parse(run(['checkpoint', '--root', dir, '--session', SID, '--json']).stdout);
+  assert.equal(j.outcome, 'refused');
+  assert.doesNotMatch(j.lines.join('\n'), /\/compact/);
+
+  const ok = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.equal(ok.kind, 'written', ok.lines.join('\n'));
+  assert.deepEqual(
+    ok.closing.map((c) => [c.system, c.step]),
+    [['S1', '/compact']],
+  );
+  assert.equal(ok.lines[ok.lines.length - 1], S1_LINE);
+});
+
+test('S2 and S4 end with S2\'s go-signal line; S3 with /clear and its prompt verbatim, no /compact', async () => {
+  for (const rel of ['s2/good', 's4/good']) {
+    const dir = gitFixture(rel);
+    const r = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+    assert.equal(r.kind, 'written', `${rel}: ${r.lines.join('\n')}`);
+    assert.equal(r.lines[r.lines.length - 1], CHECKPOINT_SAVED, rel);
+    assert.equal(r.closing[0].step, '/compact');
+  }
+  const dir = s3Workspace();
+  const c = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(c.code, 0, c.stderr);
+  assert.doesNotMatch(c.stdout, /\/compact/);
+  const out = c.stdout.trimEnd().split('\n');
+  const at = out.indexOf('Start a fresh session: /clear');
+  assert.ok(at > 0, c.stdout);
+  assert.equal(out[at - 1], 'Handoff written to docs/state/STATE.md.');
+  assert.deepEqual(out.slice(at + 1), ['Run /clear, then paste the resume prompt into the fresh session.', '```', S3_PROMPT, '```']);
+});
+
+test('several systems in one workspace: each gets its own closing step', async () => {
+  const dir = fixtureCopy('s2/good');
+  write(dir, 'docs/state/STATE.md', readFileSync(path.join(s3Workspace(), 'docs/state/STATE.md'), 'utf8'));
+  gitInit(dir);
+  const r = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.equal(r.kind, 'written', r.lines.join('\n'));
+  assert.deepEqual(
+    r.closing.map((c) => [c.system, c.step]),
+    [
+      ['S2', '/compact'],
+      ['S3', '/clear'],
+    ],
+  );
+  const text = r.lines.join('\n');
+  assert.match(text, /\nS2:\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/);
+  assert.match(text, /\nS3:\n {2}Handoff written to docs\/state\/STATE\.md\.\n {2}Start a fresh session: \/clear\n/);
+});
+
+test('S0: only a YAML boolean true switches the ledger on; off → the seed\'s skip line and nothing else, no marker', async () => {
+  for (const cfg of ['session:\n  ledger: "true"\n', 'session:\n  ledger: yes\n', 'session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger_path: .agents/session_ledger.md\n']) {
+    const dir = workspace({ '.agents.yml': cfg, '.agents/session_ledger.md': S0_LEDGER });
+    gitInit(dir);
+    const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+    assert.equal(r.code, 1, cfg);
+    assert.equal(r.stdout.trim(), S0_SKIP, cfg);
+    assert.equal(r.stderr, '', cfg);
+    assert.deepEqual(markers(dir), [], cfg);
+    const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED });
+    assert.equal(o.kind, 'skipped');
+    assert.deepEqual(o.skipped, [{ system: 'S0', line: S0_SKIP }]);
+  }
+});
+
+test('S0 switched off beside another system: its skip line, and the other system is checkpointed', async () => {
+  const dir = s3Workspace({ '.agents.yml': 'session:\n  ledger: false\n' });
+  const r = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.equal(r.kind, 'written', r.lines.join('\n'));
+  assert.equal(r.lines[0], S0_SKIP);
+  assert.deepEqual(
+    r.closing.map((c) => c.system),
+    ['S3'],
+  );
+  assert.doesNotMatch(r.resumePrompt, /session_ledger/);
+});
+
+test('S0 on: its Step 5 confirmation (saved to, Goal, State: N done, now, next), then /clear and reload the ledger', async () => {
+  const dir = gitFixture('s0/good');
+  const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = r.stdout.split('\n');
+  const at = out.indexOf('Checkpoint saved to .agents/session_ledger.md');
+  assert.ok(at > 0, r.stdout);
+  assert.equal(out[at + 1], '- Goal: Ship CSV export for the invoices page; done when `npm test` passes and the export opens in Excel.');
+  assert.equal(out[at + 2], '- State: 2 done, now: Wire `exportCsv()` into the Export button in src/invoices.ts and pass the current filter., next: Add an end-to-end test that downloads the file and opens it with the csv parser.');
+  assert.equal(out[at + 3], 'Run /clear, then reload the ledger (.agents/session_ledger.md): /clear + ledger reload is preferred over repeated /compact.');
+  assert.match(out[at + 5], /^ {4}Read \.agents\/session_ledger\.md, validate its UNCONFIRMED items with me first/);
+  assert.doesNotMatch(r.stdout, /Safe to run \/compact/);
+  const j = JSON.parse(run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL, '--json']).stdout);
+  assert.equal(j.closing[0].step, '/clear');
+  assert.equal(j.closing[0].s0.done, 2);
+});

@@ -1,0 +1,71 @@
+/** The extension's rendering of a checkpoint outcome: from the typed fields, through l10n, never from the core's prose. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkpoint } from '../../src/core/checkpoint';
+import { closingMessage, outcomeMessage } from '../../src/extension/pure/checkpointText';
+import { checklistState } from '../../src/extension/pure/checklistModel';
+import { evaluate } from '../../src/core/evaluate';
+import type { ChecklistStrings } from '../../webview/protocol';
+import { fixtureCopy, gitInit, workspace } from './helpers';
+import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
+
+/** Formats like vscode.l10n.t, and marks every string it translated, so prose that bypassed it shows. */
+const t = (m: string, ...args: Array<string | number | boolean>) => `«${m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]))}»`;
+
+test('written: each system\'s closing step through l10n (S3 /clear, S2 its go-signal line), prefixed by the system when several', async () => {
+  const dir = fixtureCopy('s2/good');
+  const s3 = s3Workspace();
+  const { readFileSync, writeFileSync, mkdirSync } = await import('node:fs');
+  mkdirSync(`${dir}/docs/state`, { recursive: true });
+  writeFileSync(`${dir}/docs/state/STATE.md`, readFileSync(`${s3}/docs/state/STATE.md`));
+  gitInit(dir);
+  const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  const m = outcomeMessage(o, t);
+  assert.equal(m.severity, 'info');
+  assert.equal(
+    m.text,
+    'S2: «Checkpoint saved. Safe to run /compact now.»  S3: «Handoff written to docs/state/STATE.md. Start a fresh session with /clear, then paste the resume prompt (it is on the clipboard).»',
+  );
+});
+
+test('refused: the reasons by code and check id; S1 with manual items open says no /compact', async () => {
+  const dir = fixtureCopy('s1/good');
+  gitInit(dir);
+  const o = await checkpoint(dir, { sessionId: SID, claudeHome: emptyClaudeHome() });
+  assert.equal(o.kind, 'refused');
+  const m = outcomeMessage(o, t);
+  assert.equal(m.severity, 'warning');
+  assert.equal(m.text, '«Checkpoint not written: «2 manual item(s) not confirmed (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»');
+  assert.doesNotMatch(m.text, /\/compact/);
+});
+
+test('S0 switched off: the seed\'s skip line only; S0 on: the Step 5 figures in the closing step', async () => {
+  const off = workspace({ '.agents.yml': 'session:\n  ledger: false\n', '.agents/session_ledger.md': S0_LEDGER });
+  gitInit(off);
+  const o = await checkpoint(off, { sessionId: SID, confirmed: CONFIRMED });
+  assert.deepEqual(outcomeMessage(o, t), { severity: 'info', text: '«Checkpoint skipped - session.ledger not enabled in .agents.yml»' });
+  const on = fixtureCopy('s0/good');
+  gitInit(on);
+  const w = await checkpoint(on, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.match(closingMessage(w.closing, t), /^«Checkpoint saved to \.agents\/session_ledger\.md \(Goal: Ship CSV export.*; 2 done, now: Wire .*next: Add an end-to-end test.*\)\. Then run \/clear and reload the ledger/);
+});
+
+const strings = new Proxy({}, { get: (_, k) => (k === 'status' || k === 'severity' ? {} : String(k)) }) as ChecklistStrings;
+
+test('checklist: the write button is off while manual items are open, and when every system is switched off', async () => {
+  const dir = s3Workspace();
+  const open = checklistState(await evaluate(dir), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  assert.equal(open.blocked, false);
+  assert.equal(open.manualOpen, 2);
+  assert.equal(open.canWrite, false);
+  const done = checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  assert.equal(done.manualOpen, 0);
+  assert.equal(done.canWrite, true);
+  assert.equal(checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, { busy: true, trusted: true }).canWrite, false);
+  assert.equal(checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: false }).canWrite, false);
+  const off = workspace({ '.agents.yml': 'session:\n  ledger: false\n' });
+  const s = checklistState(await evaluate(off), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  assert.equal(s.systems.length, 1);
+  assert.equal(s.blocked, true);
+  assert.equal(s.canWrite, false);
+});
