@@ -41,8 +41,14 @@ export interface FreshContextFacts {
 }
 
 export interface BudgetFacts {
-  /** Lines of the home file, counted as `text.split('\n').length`. */
+  /** Lines of the home file, counted as `lineCounting` says. */
   lines?: number;
+  /**
+   * How the seed counts lines: `lines` as a line count does (a final newline ends the last line,
+   * it does not start another: a 200-line file is 200 lines), `split` as S3's own checker does
+   * (`text.split('\n').length`, so a final newline counts one more).
+   */
+  lineCounting?: 'lines' | 'split';
   /** Characters (code points) of the home file. */
   chars?: number;
   /** Characters of the plan's spine (the part a checkpoint reads in full). */
@@ -148,7 +154,7 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
     checkpointTrigger: '/session-checkpoint',
     resume: { verbatim: null, template: 'Read {home} and start with {next}.', next: 'its first action', unconfirmedTemplate: null },
     freshContext: { prescribed: true, command: '/compact', line: 'checkpoint complete. Run /compact to compress context. Handoff: {home}' },
-    budgets: { lines: 200 },
+    budgets: { lines: 200, lineCounting: 'lines' },
   },
   S2: {
     id: 'S2',
@@ -170,7 +176,7 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
     // The plan budget: the seed measured one plan at 116,000 characters, "roughly 29,000 tokens"
     // (about 4 characters a token), and asks that the spine stay "small enough to read in full".
     // 20,000 characters is about 5,000 tokens: under a fifth of that plan, under four ledgers' worth.
-    budgets: { lines: 150, chars: 5200, planSpineChars: 20_000 },
+    budgets: { lines: 150, lineCounting: 'lines', chars: 5200, planSpineChars: 20_000 },
   },
   S3: {
     id: 'S3',
@@ -195,7 +201,7 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
       unconfirmedTemplate: null,
     },
     freshContext: { prescribed: true, command: '/clear', line: 'Run /clear, then paste the resume prompt into the fresh session.' },
-    budgets: { lines: 150 },
+    budgets: { lines: 150, lineCounting: 'split' },
   },
   S4: {
     id: 'S4',
@@ -207,6 +213,8 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
     companions: [
       { what: 'progress', path: 'PROGRESS.md' },
       { what: 'checkpoints', path: '.agents/checkpoints' },
+      // The summary draft `checkpoint.py --apply --consume-summary` deletes on success.
+      { what: 'pendingSummary', path: '.agents/logs/pending-summary.md' },
     ],
     presence: ['.agents/STATE.md', '.agents/checkpoints/*.md', 'PROGRESS.md'],
     thresholds: { propose: 50, urgent: 80 },

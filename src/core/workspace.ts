@@ -20,6 +20,8 @@ export interface EvaluateOptions {
   maxBytes?: number;
   /** Skip git entirely (checks that need it say `skipped`). */
   noGit?: boolean;
+  /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
+  claudeHome?: string;
 }
 
 export interface ParsedContent {

@@ -37,7 +37,7 @@ test('S4 good workspace: every check passes; blocks, progress entries, checkpoin
   const es = s.docs[1].meta.entries as ProgressEntry[];
   assert.deepEqual(es.map((e) => [e.timestamp, e.link, e.line]), [
     ['2026-03-05-171200', '.agents/checkpoints/2026-03-05-171200.md', 5],
-    ['2026-03-01-090000', '.agents/checkpoints/2026-03-01-090000.md', 15],
+    ['2026-03-01-090000', '.agents/checkpoints/2026-03-01-090000.md', 27],
   ]);
   assert.deepEqual(s.docs[2].meta.frontMatter, { timestamp: '2026-03-05T17:12:00+01:00', since: '2026-03-01T09:00:00+01:00', commits: 4, files_changed: 7 });
   assert.equal(one(s, 'pending-recorded').line, 31);

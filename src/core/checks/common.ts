@@ -242,9 +242,15 @@ export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Che
 // ---------------------------------------------------------------------------------------------
 // Budget and paths
 
-export function checkBudget(system: SystemId, doc: StateDoc | null, limits: { maxLines?: number; maxChars?: number }, id = 'budget'): Check {
+/** Lines of `text` as a seed counts them (see `BudgetFacts.lineCounting`). */
+export function countLines(text: string, how: 'lines' | 'split' = 'split'): number {
+  const n = text.split('\n').length;
+  return how === 'lines' && text.endsWith('\n') ? n - 1 : n;
+}
+
+export function checkBudget(system: SystemId, doc: StateDoc | null, limits: { maxLines?: number; maxChars?: number; lineCounting?: 'lines' | 'split' }, id = 'budget'): Check {
   if (!doc || !doc.text) return mk(system, id, 'warn', 'skip', 'No readable document.');
-  const lines = doc.text.split('\n').length;
+  const lines = countLines(doc.text, limits.lineCounting);
   const chars = [...doc.text].length;
   const over: string[] = [];
   if (limits.maxLines !== undefined && lines > limits.maxLines) over.push(`${lines} lines > ${limits.maxLines}`);

@@ -149,7 +149,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
     checks.push(checkPending('S1', realItems(sectionsOf(readable, 'pending')[0]), readable, 'Pending decisions'));
     checks.push(await checkFresh('S1', ws, readable));
     checks.push(await checkWorkExplained('S1', ws, [readable], readable.relPath));
-    checks.push(checkBudget('S1', readable, { maxLines: FACTS.S1.budgets.lines }));
+    checks.push(checkBudget('S1', readable, { maxLines: FACTS.S1.budgets.lines, lineCounting: FACTS.S1.budgets.lineCounting }));
     checks.push(...checkFutureOriented(readable));
     checks.push(...checkSnapshot(readable));
     checks.push(checkCompression(readable));

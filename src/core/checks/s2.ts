@@ -126,7 +126,7 @@ export async function analyseS2(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(await checkFresh('S2', ws, home));
   checks.push(await checkWorkExplained('S2', ws, docs, homeRel));
   checks.push(...checkNoSecrets('S2', docs));
-  const budget = checkBudget('S2', home, { maxLines: FACTS.S2.budgets.lines, maxChars: FACTS.S2.budgets.chars });
+  const budget = checkBudget('S2', home, { maxLines: FACTS.S2.budgets.lines, maxChars: FACTS.S2.budgets.chars, lineCounting: FACTS.S2.budgets.lineCounting });
   checks.push(budget);
 
   const refs: PathRef[] = [];

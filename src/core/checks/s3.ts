@@ -173,7 +173,7 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));
   checks.push(...checkNoSecrets('S3', loaded.docs));
   const budget = await lineBudget(ws);
-  const b = checkBudget('S3', home, { maxLines: budget.max });
+  const b = checkBudget('S3', home, { maxLines: budget.max, lineCounting: FACTS.S3.budgets.lineCounting });
   if (b.status === 'warn') b.hint = 'Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.';
   checks.push(b);
   const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));

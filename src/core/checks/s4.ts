@@ -9,7 +9,7 @@
  * of a "Next"-like subsection, else the first sentence in it that speaks of the next step / next
  * session (the corpus writes it into Decisions), else the newest PROGRESS entry's 将来のアクション.
  */
-import { FACTS, resumePrompt as promptFor } from '../facts';
+import { companionPath, FACTS, resumePrompt as promptFor } from '../facts';
 import { S4_PROGRESS, type S4Extra } from '../formats/s4';
 import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from '../formats/s4-state';
 import type { Check, Section, StateDoc } from '../model';
@@ -152,6 +152,64 @@ function notSkeleton(home: StateDoc, s4: S4Structure): Check {
   );
 }
 
+/** The five parts of the Japanese checkpoint summary, by the key the reader gives each heading. */
+const SUMMARY_PARTS: ReadonlyArray<readonly [string, string]> = [
+  ['done', '何をしたのか'],
+  ['interactions', 'どういうやり取りをユーザーと行ったのか'],
+  ['how', 'どうやったのか'],
+  ['issues', '途中でどういう課題が起こったのか'],
+  ['next', '将来のアクション'],
+];
+
+/**
+ * `summary` (warn): the newest PROGRESS entry (else the newest checkpoint) carries the five-part
+ * summary, each part with content. The seed's script aborts a checkpoint whose summary is missing,
+ * empty or incomplete; an entry without it was not written by a complete run.
+ */
+function summaryCheck(x: S4Extra): Check {
+  const e = entries(x.progress)[0];
+  const doc = x.progress && e ? x.progress : x.checkpoint;
+  if (!doc || !doc.text) return mk('S4', 'summary', 'warn', 'skip', 'No PROGRESS.md entry or checkpoint to read the summary from.');
+  const secs = doc === x.progress && e ? within(doc, e.line + 1, e.endLine) : doc.sections;
+  const line = doc === x.progress && e ? e.line : 1;
+  const missing = SUMMARY_PARTS.filter(([key]) => !secs.some((s) => s.key === key && s.items.some((i) => !isPlaceholder(i.text)))).map(([, name]) => name);
+  return mk(
+    'S4',
+    'summary',
+    'warn',
+    missing.length === 0,
+    missing.length === 0 ? `The newest checkpoint summary has all five parts (${doc.relPath}).` : `The newest checkpoint summary in ${doc.relPath} lacks ${missing.join(', ')}.`,
+    { path: doc.relPath, line },
+    'Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.',
+  );
+}
+
+/** `pending-summary` (warn): the draft summary is consumed by a successful run; one left behind would be embedded by the next session. */
+async function pendingSummary(ws: Workspace): Promise<Check> {
+  const rel = companionPath('S4', 'pendingSummary');
+  const left = (await ws.kind(rel)) === 'file';
+  return mk(
+    'S4',
+    'pending-summary',
+    'warn',
+    !left,
+    left ? `${rel} is still there: the last run did not consume its summary draft (--apply --consume-summary).` : 'No summary draft left behind.',
+    left ? { path: rel, line: 1 } : {},
+    'Finish the checkpoint with `checkpoint.py --summary-file .agents/logs/pending-summary.md --apply --consume-summary`, or delete the stale draft.',
+  );
+}
+
+/** Risks / open questions: the newest Current block's subsection, else a top-level section outside every Current block, else the newest PROGRESS entry's. */
+function pendingSection(home: StateDoc, s4: S4Structure, block: S4Block | null, x: S4Extra): { section: Section | undefined; doc: StateDoc } {
+  const inBlock = block ? within(home, block.line, block.endLine).find((s) => s.key === 'open') : undefined;
+  if (inBlock) return { section: inBlock, doc: home };
+  const top = home.sections.find((s) => s.key === 'open' && s.level <= 2 && !s4.blocks.some((b) => s.line >= b.line && s.line <= b.endLine));
+  if (top) return { section: top, doc: home };
+  const e = entries(x.progress)[0];
+  const fromProgress = x.progress && e ? within(x.progress, e.line, e.endLine).find((s) => s.key === 'issues' || s.key === 'open') : undefined;
+  return fromProgress && x.progress ? { section: fromProgress, doc: x.progress } : { section: undefined, doc: home };
+}
+
 /** S4's checks, next action and resume prompt. */
 export async function analyseS4(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
@@ -169,17 +227,12 @@ export async function analyseS4(ws: Workspace, loaded: Loaded): Promise<Analysis
   const next = nextAction(home, block, x);
   checks.push(notSkeleton(home, s4), structureCheck(home, s4));
   checks.push(checkNextAction('S4', next, block ? `the newest Current block, "## ${block.title}"` : 'a "## Current Project|Feature|Bug Fix" block', homeRel));
-  const e = entries(x.progress)[0];
-  let pendDoc = home;
-  let openSec = block ? within(home, block.line, block.endLine).find((s) => s.key === 'open') : undefined;
-  if (!openSec && x.progress && e) {
-    openSec = within(x.progress, e.line, e.endLine).find((s) => s.key === 'issues' || s.key === 'open');
-    if (openSec) pendDoc = x.progress;
-  }
-  checks.push(checkPending('S4', openSec, pendDoc, 'risks / open questions'));
+  const pend = pendingSection(home, s4, block, x);
+  checks.push(checkPending('S4', pend.section, pend.doc, 'risks / open questions'));
   checks.push(await checkFresh('S4', ws, home));
   checks.push(await checkWorkExplained('S4', ws, docs, homeRel));
   checks.push(...checkNoSecrets('S4', docs));
   checks.push(...compaction(home, s4), progressEntries(x.progress));
+  checks.push(summaryCheck(x), await pendingSummary(ws));
   return { checks, next: next?.text ?? null, unconfirmed: [], resumePrompt };
 }

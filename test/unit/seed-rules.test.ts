@@ -1,0 +1,108 @@
+/**
+ * Seed rules the audit found wrong or missing (issue 8), each tested through `evaluate` on a real
+ * temp workspace: line budgets counted as each seed counts them; S1's completed items, hook
+ * candidates, item-1 command, HANDOFF_CLARITY_LOW, snapshot position, missing memory stores and
+ * the ~/.claude/STATE.md review; S2's project state and manifest stores; S3's skeleton, concrete
+ * `Now ▶` and newest Log entry; S4's top-level Risks / Open Questions, five-part summary and
+ * leftover draft.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { evaluate } from '../../src/core/evaluate';
+import type { Check, SystemReport } from '../../src/core/model';
+import { checksWith, fixtureCopy, lineOf, oneCheck, workspace, write } from './helpers';
+
+const NOW = Date.UTC(2026, 4, 5);
+
+async function sys(dir: string, id: string, opts: { confirmed?: string[]; claudeHome?: string } = {}): Promise<SystemReport> {
+  const r = await evaluate(dir, { now: NOW, noGit: true, confirmed: opts.confirmed, claudeHome: opts.claudeHome ?? workspace({}, 'sl-home-') });
+  const s = r.systems.find((x) => x.id === id);
+  assert.ok(s, `${id} not detected in ${dir}`);
+  return s;
+}
+
+const only = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
+const all = (s: SystemReport, id: string): Check[] => checksWith(s.checks, id);
+const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n');
+const HANDOFF = 'memory/session-handoff-LATEST.md';
+
+function setMtime(file: string, ms: number): void {
+  utimesSync(file, ms / 1000, ms / 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Budgets
+
+/** A handoff of exactly `n` lines (each ending in a newline) that is otherwise a good S1 handoff. */
+function handoffOfLines(n: number): string {
+  const head = readFileSync(path.join(fixtureCopy('s1/good'), HANDOFF), 'utf8').trimEnd().split('\n');
+  const pad = Array.from({ length: n - head.length - 1 }, (_, i) => `- context line ${i + 1}`);
+  return [...head, '', ...pad].slice(0, n).join('\n') + '\n';
+}
+
+test('budget: a 200-line S1 handoff ending in a newline is within; 201 lines is over', async () => {
+  for (const [n, status] of [[200, 'pass'], [201, 'warn']] as const) {
+    const dir = fixtureCopy('s1/good');
+    write(dir, HANDOFF, handoffOfLines(n));
+    const b = only(await sys(dir, 'S1'), 'budget');
+    assert.equal(b.status, status, `${n} lines: ${b.message}`);
+    assert.match(b.message, new RegExp(`${n}(/200)? lines`));
+  }
+});
+
+test('budget: a 150-line S2 ledger ending in a newline is within; 151 lines is over', async () => {
+  const body = (n: number) => `# Session Ledger\n\n## TASK\nShip it.\n\n## NEXT\nRun \`npm test\`.\n\n## OPEN\n${lines(n - 9, '- q')}\n`;
+  for (const [n, status] of [[150, 'pass'], [151, 'warn']] as const) {
+    const text = body(n);
+    assert.equal(text.split('\n').length - 1, n);
+    const dir = workspace({ '.claude/session-ledger.md': text });
+    const b = only(await sys(dir, 'S2'), 'budget');
+    assert.equal(b.status, status, `${n} lines: ${b.message}`);
+  }
+});
+
+test('budget: S3 counts as its own checker does (split on newline), so 150 lines plus a final newline is 151', async () => {
+  const state = (n: number, final: string) =>
+    ['# STATE', '', '## Handoff', '', '- **Status:** building', '- **Now ▶** run `npm test -- export`', '', '## Log', '', lines(n - 9, '- note')].join('\n') + final;
+  const within = only(await sys(workspace({ 'docs/state/STATE.md': state(150, '') }), 'S3'), 'budget');
+  assert.equal(within.status, 'pass', within.message);
+  const over = only(await sys(workspace({ 'docs/state/STATE.md': state(150, '\n') }), 'S3'), 'budget');
+  assert.equal(over.status, 'warn', over.message);
+  assert.match(over.message, /151 lines > 150/);
+});
+
+// ---------------------------------------------------------------------------------------------
+// S4
+
+test('S4: a top-level Risks / Open Questions section records what is pending ("- none" counts)', async () => {
+  const dir = fixtureCopy('s4/good');
+  const file = path.join(dir, '.agents/STATE.md');
+  // No Open Questions inside the Current block: the top-level section is what the workspace keeps.
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/### Open Questions\n\n- .*\n\n/, '').replace('## Progress Tracker', '## Risks / Open Questions\n\n- none\n\n## Progress Tracker'));
+  const c = only(await sys(dir, 'S4'), 'pending-recorded');
+  assert.equal(c.status, 'pass', c.message);
+  assert.equal(c.line, lineOf(file, '## Risks / Open Questions'));
+});
+
+test('S4: the newest PROGRESS entry carries the Japanese five-part summary', async () => {
+  const ok = only(await sys(fixtureCopy('s4/good'), 'S4'), 'summary');
+  assert.equal(ok.status, 'pass', ok.message);
+  const dir = fixtureCopy('s4/good');
+  const file = path.join(dir, 'PROGRESS.md');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/### どうやったのか\n\n- .*\n\n/, ''));
+  const c = only(await sys(dir, 'S4'), 'summary');
+  assert.equal(c.status, 'warn');
+  assert.match(c.message, /どうやったのか/);
+  assert.equal(c.path, 'PROGRESS.md');
+});
+
+test('S4: a leftover .agents/logs/pending-summary.md (the draft the run should have consumed) is a warning', async () => {
+  assert.equal(only(await sys(fixtureCopy('s4/good'), 'S4'), 'pending-summary').status, 'pass');
+  const dir = fixtureCopy('s4/good');
+  write(dir, '.agents/logs/pending-summary.md', '## サマリ\n\n### 何をしたのか\n- draft\n');
+  const c = only(await sys(dir, 'S4'), 'pending-summary');
+  assert.equal(c.status, 'warn');
+  assert.equal(c.path, '.agents/logs/pending-summary.md');
+});
