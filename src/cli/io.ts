@@ -13,6 +13,24 @@ export class UsageError extends Error {}
 /** Every write is a whole line: a missing final newline is added. */
 const line = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
 
+/**
+ * Text safe for a terminal: escape sequences (CSI `ESC[…`, OSC `ESC]…BEL|ST`, other `ESC x`) removed
+ * whole, then every other control character (C0 but newline and tab, DEL, C1) dropped. Ledger text
+ * is repository content: it must not move the cursor, retitle the window or write a hyperlink.
+ */
+export function terminalSafe(s: string): string {
+  return s
+    .replace(/\u001b\[[\u0030-\u003f]{0,64}[\u0020-\u002f]{0,16}[\u0040-\u007e]?/g, '')
+    .replace(/(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)?/g, '')
+    .replace(/\u001b[\u0020-\u002f]{0,16}[\u0030-\u007e]?/g, '')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** The same streams, every line passed through `terminalSafe`. */
+export function terminalSafeIo(io: Io): Io {
+  return { ...io, stdout: (s) => io.stdout(terminalSafe(s)), stderr: (s) => io.stderr(terminalSafe(s)) };
+}
+
 export function processIo(): Io {
   return {
     stdout: (s) => process.stdout.write(line(s)),

@@ -2,7 +2,7 @@
  * session-ledger: the command-line tool over the core, used by the Claude Code hooks and in CI.
  * Exit codes: 0 ok, 1 a check blocks, 2 bad usage or unreadable root, 3 nothing found (context).
  */
-import { processIo, UsageError, type Io } from './io';
+import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 export interface Command {
   help: string;
@@ -47,7 +47,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 2;
   }
   try {
-    return await (await load()).run(rest, io);
+    // Every text we print is terminal-safe; the statusline relay prints the user's own command's output as it is.
+    return await (await load()).run(rest, name === 'statusline' ? io : terminalSafeIo(io));
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`session-ledger ${name}: ${err.message}`);

@@ -104,6 +104,42 @@ async function verify(file: string, expectHash: string | null | undefined, shown
   }
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove this tool's temp files for `file` left by a writer that was killed before its rename
+ * (`.<name>.<pid>.<hex>.tmp` whose process is gone). Best effort, never throws.
+ */
+export async function removeStaleTemps(file: string): Promise<string[]> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return removed;
+  }
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(n.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    const p = path.join(dir, n);
+    const st = await fs.lstat(p).catch(() => null);
+    if (!st?.isFile()) continue;
+    await fs.rm(p, { force: true }).catch(() => undefined);
+    removed.push(p);
+  }
+  return removed;
+}
+
 /**
  * Write `data` to `file` atomically. The old file stays intact until the rename; on any failure the
  * temp file is removed and the target is untouched.
@@ -119,6 +155,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
   } catch {
     /* new file */
   }
+  await removeStaleTemps(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let handle: fs.FileHandle | undefined;
   try {

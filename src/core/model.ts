@@ -113,8 +113,10 @@ export interface StateDoc {
   size: number;
   /** Number of lines, counted as `text.split('\n').length`. */
   lineCount: number;
-  /** The decoded text ('' when unreadable). */
+  /** The decoded text ('' when unreadable), every secret value in it masked (`ghp_… (40 chars)`). */
   text: string;
+  /** The secrets found when the document was loaded (masked samples; the text holds only the masked form). */
+  secrets?: Array<{ rule: string; line: number; masked: string }>;
   findings: Finding[];
 }
 

@@ -85,6 +85,17 @@ function chooseMoves(entries: readonly S3LogEntry[], lines: number, budget: numb
   return out;
 }
 
+/** Does `archive` already hold `entry` as a whole block (its lines, in order, from a line start to a line end)? */
+function archived(archive: string, entry: string): boolean {
+  const a = archive.replace(/\r\n/g, '\n');
+  const e = entry.replace(/\r\n/g, '\n');
+  for (let at = a.indexOf(e); at >= 0; at = a.indexOf(e, at + 1)) {
+    const end = at + e.length;
+    if ((at === 0 || a[at - 1] === '\n') && (end === a.length || a[end] === '\n')) return true;
+  }
+  return false;
+}
+
 export async function planRotateLog(root: string, opts: { budget?: number } = {}): Promise<RotatePlan | null> {
   const abs = path.resolve(root);
   const file = path.join(abs, S3_STATE_REL);
@@ -118,8 +129,12 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
     const a = await readTextFile(abs2);
     if (!a.ok && a.kind !== 'missing') throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io');
     const old = a.ok ? a.text : null;
+    // An entry the archive already holds verbatim was moved by a run that stopped before it could
+    // rewrite STATE.md (killed between the two renames): it only leaves STATE.md now, never twice.
+    const fresh = old === null ? texts : texts.filter((t) => !archived(old, t));
+    if (fresh.length === 0) continue;
     const head = old === null ? `# Log ${dest.slice(S3_LOG_DIR.length + 1, -3)}${eol}${eol}` : old.replace(/(?:\r?\n)*$/, '') + (old.trim() ? `${eol}${eol}` : '');
-    archives.push({ rel: dest, path: abs2, before: old, beforeHash: a.ok ? a.hash : null, after: head + texts.join(`${eol}${eol}`) + eol });
+    archives.push({ rel: dest, path: abs2, before: old, beforeHash: a.ok ? a.hash : null, after: head + fresh.join(`${eol}${eol}`) + eol });
   }
   return {
     path: file,
@@ -137,7 +152,7 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
 }
 
 /** Apply the rotation to the STATE.md whose hash is `expectHash` (the preview's). */
-export async function applyRotateLog(root: string, expectHash: string, opts: { budget?: number } = {}): Promise<RotatePlan> {
+export async function applyRotateLog(root: string, expectHash: string, opts: { budget?: number; beforeStateRename?: () => Promise<void> | void } = {}): Promise<RotatePlan> {
   const plan = await planRotateLog(root, opts);
   if (!plan) throw new WriteRefused(`${S3_STATE_REL} is missing or has no ## Log; nothing was written.`, 'changed');
   if (plan.hash !== expectHash.toLowerCase()) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed');
@@ -149,7 +164,7 @@ export async function applyRotateLog(root: string, expectHash: string, opts: { b
       await writeAtomic(a.path, a.after, { root: abs, expectHash: a.beforeHash });
       done.push(a);
     }
-    await writeAtomic(plan.path, plan.after, { root: abs, expectHash });
+    await writeAtomic(plan.path, plan.after, { root: abs, expectHash, beforeRename: opts.beforeStateRename });
   } catch (err) {
     // Put the archives back as they were, so no entry ends up in two places.
     for (const a of done.reverse()) {

@@ -7,6 +7,7 @@ import { isInside } from './atomic';
 import { DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile } from './fsread';
 import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
+import { maskSecrets } from './secrets';
 import type { DocRole, Finding, Section, StateDoc, SystemId } from './model';
 
 export interface EvaluateOptions {
@@ -165,8 +166,11 @@ export class Workspace {
       doc.findings.push(readFinding(f));
       return doc;
     }
-    doc.text = f.text;
-    doc.lineCount = f.text.split('\n').length;
+    // Secrets are masked here, before parsing: no surface built from the model can show a raw value.
+    const { text, hits } = maskSecrets(f.text);
+    doc.text = text;
+    doc.secrets = hits;
+    doc.lineCount = text.split('\n').length;
     if (f.truncated) {
       doc.findings.push({
         id: 'size',
@@ -176,7 +180,7 @@ export class Workspace {
       });
     }
     try {
-      const parsed = parse(f.text, parseMarkdown(f.text));
+      const parsed = parse(text, parseMarkdown(text));
       doc.sections = parsed.sections;
       doc.meta = parsed.meta ?? {};
       doc.findings.push(...(parsed.findings ?? []));

@@ -5,6 +5,7 @@
  */
 import type { Check, CheckStatus, Item, Section, Severity, StateDoc, SystemId } from '../model';
 import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../text';
+import { findSecrets } from '../secrets';
 import type { Workspace } from '../workspace';
 
 export interface Loc {
@@ -172,64 +173,14 @@ export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: 
 // ---------------------------------------------------------------------------------------------
 // Secrets
 
-interface SecretRule {
-  name: string;
-  re: RegExp;
-}
-
-const SECRET_RULES: SecretRule[] = [
-  { name: 'private key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
-  { name: 'AWS access key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
-  { name: 'GitHub token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/ },
-  { name: 'Anthropic API key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
-  { name: 'OpenAI API key', re: /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}/ },
-  { name: 'Slack token', re: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
-  { name: 'Google API key', re: /\bAIza[0-9A-Za-z_-]{35}\b/ },
-  { name: 'Stripe key', re: /\b(?:sk|rk)_live_[0-9a-zA-Z]{20,}/ },
-  { name: 'npm token', re: /\bnpm_[A-Za-z0-9]{36}\b/ },
-  { name: 'JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/ },
-  { name: 'URL with embedded credentials', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"<>]+:[^\s@/'"<>]+@[^\s/'"<>]+/i },
-  {
-    name: 'assigned secret',
-    re: /\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)\b["']?\s*[:=]\s*["']?(?![<{$])[A-Za-z0-9_\-+/=.]{12,}/i,
-  },
-];
-
-/** Placeholders that look like secrets but are not. */
-const NOT_SECRET = /(?:x{6,}|\*{4,}|example|placeholder|your[_-]|<[^>]+>|\$\{|changeme|dummy|redacted|fake)/i;
-
-export interface SecretHit {
-  rule: string;
-  line: number;
-  /** Masked sample: first 4 characters and the length. */
-  masked: string;
-}
-
-export function mask(s: string): string {
-  return `${s.slice(0, 4)}… (${s.length} chars)`;
-}
-
-export function findSecrets(text: string): SecretHit[] {
-  const hits: SecretHit[] = [];
-  const lines = text.split('\n');
-  lines.forEach((l, i) => {
-    if (l.length > 20_000) return;
-    for (const r of SECRET_RULES) {
-      const m = r.re.exec(l);
-      if (m && !NOT_SECRET.test(m[0])) {
-        hits.push({ rule: r.name, line: i + 1, masked: mask(m[0]) });
-        break;
-      }
-    }
-  });
-  return hits;
-}
+// The patterns and the masking live in ../secrets (documents are masked when they are loaded).
+export { findSecrets, mask, type SecretHit } from '../secrets';
 
 /** `no-secrets` (block): no API keys, tokens, private keys or URLs with credentials. Values are masked. */
 export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Check[] {
   const out: Check[] = [];
   for (const d of docs) {
-    for (const h of findSecrets(d.text)) {
+    for (const h of d.secrets ?? findSecrets(d.text)) {
       out.push(
         mk(system, 'no-secrets', 'block', false, `Possible ${h.rule} in ${d.relPath}:${h.line} (${h.masked}).`, { path: d.relPath, line: h.line }, 'Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.'),
       );

@@ -1,0 +1,238 @@
+/**
+ * Secrets in state files: API keys, tokens, private keys, passwords in URLs and assignments.
+ *
+ * Found values are masked AT THE MODEL: `maskSecrets` runs when a document is loaded, before it is
+ * parsed, so the document's text, its section titles and item texts, the next action, the JSON,
+ * the checklist, the SessionStart context and the resume prompt only ever hold the masked form
+ * (`ghp_… (40 chars)`). The document's hash still comes from the raw bytes.
+ *
+ * Time is linear in the input, whatever it holds: every pattern is either anchored on a literal
+ * prefix with no failing unbounded scan after it, or is a small hand-written scanner (JWTs, URLs
+ * with credentials, private key blocks) that looks at each character a bounded number of times.
+ * Lines of any length are scanned.
+ */
+
+export interface SecretHit {
+  rule: string;
+  /** 1-based line. */
+  line: number;
+  /** The masked form that replaces the value: a few leading characters and the length. */
+  masked: string;
+}
+
+interface Span {
+  rule: string;
+  /** Where the whole match starts (a key name before the value included): placeholders are judged on it. */
+  from: number;
+  /** Offsets in the line of the value to mask. */
+  start: number;
+  end: number;
+  /** How many leading characters stay visible (a public prefix such as `ghp_`), 0 for passwords. */
+  keep: number;
+}
+
+interface RegexRule {
+  name: string;
+  /** Global; group 1 (when present) is the value, else the whole match. */
+  re: RegExp;
+  keep: number;
+}
+
+/** Not preceded by a letter or digit: `_` and `-` may stand before a token (`DB_PASSWORD`, `x-ghp_…`). */
+const START = '(?<![A-Za-z0-9])';
+
+const REGEX_RULES: RegexRule[] = [
+  { name: 'AWS access key', re: new RegExp(`${START}(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])`, 'g'), keep: 4 },
+  { name: 'GitHub token', re: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`, 'g'), keep: 4 },
+  { name: 'Anthropic API key', re: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), keep: 4 },
+  { name: 'OpenAI API key', re: new RegExp(`${START}sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}`, 'g'), keep: 4 },
+  { name: 'Slack token', re: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}`, 'g'), keep: 4 },
+  { name: 'Google API key', re: new RegExp(`${START}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g'), keep: 4 },
+  { name: 'Stripe key', re: new RegExp(`${START}(?:sk|rk)_live_[0-9a-zA-Z]{20,}`, 'g'), keep: 4 },
+  { name: 'npm token', re: new RegExp(`${START}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`, 'g'), keep: 4 },
+  {
+    name: 'assigned secret',
+    // `password = …`, `DB_PASSWORD=…`, `OPENAI_API_KEY: …`, `aws_secret_access_key = …`, `GITHUB_TOKEN=…`:
+    // a key name (up to four `word_` / `word-` parts before the secret word), `=` or `:`, a value of 12+.
+    // Bare `token` / `secret` count only as the last part of such a compound name.
+    re: new RegExp(
+      `${START}(?:(?:[A-Za-z0-9]{1,32}[_-]){0,4}(?:api[_-]?key|secret[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key|password|passwd)|(?:[A-Za-z0-9]{1,32}[_-]){1,4}(?:token|secret))` +
+        `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}["']?(?![<{$])([A-Za-z0-9_\\-+/=.]{12,})`,
+      'gi',
+    ),
+    keep: 0,
+  },
+];
+
+/** Placeholders that look like secrets but are not. */
+const NOT_SECRET = /(?:x{6,}|\*{4,}|example|placeholder|your[_-]|<[^>]{0,200}>|\$\{|changeme|dummy|redacted|fake)/i;
+
+/** The masked form of a value: `keep` leading characters, an ellipsis and the length. */
+export function mask(s: string, keep = 4): string {
+  return `${keep > 0 ? s.slice(0, keep) : ''}… (${s.length} chars)`;
+}
+
+/** [A-Za-z0-9_-] by char code (a RegExp test per character is slow on long lines). */
+function b64url(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+}
+
+/** JSON Web Tokens `eyJ….eyJ….sig` (segments of 10+): one pass over the runs of base64url characters. */
+function jwtSpans(line: string): Span[] {
+  const out: Span[] = [];
+  // Runs of [A-Za-z0-9_-] separated by single dots form a chain; a JWT is three consecutive runs.
+  const runs: Array<{ s: number; e: number }> = [];
+  let i = 0;
+  const n = line.length;
+  const flush = () => {
+    for (let k = 0; k + 2 < runs.length; k++) {
+      const a = runs[k];
+      const b = runs[k + 1];
+      const c = runs[k + 2];
+      if (b.s !== a.e + 1 || c.s !== b.e + 1) continue;
+      if (line.startsWith('eyJ', b.s) && b.e - b.s >= 13 && c.e - c.s >= 10) {
+        // The header: the first `eyJ` in run a at its start or after a `-`, with 10+ characters after it.
+        let h = -1;
+        for (let p = line.indexOf('eyJ', a.s); p !== -1 && p < a.e; p = line.indexOf('eyJ', p + 1)) {
+          if ((p === a.s || line[p - 1] === '-') && a.e - p >= 13) {
+            h = p;
+            break;
+          }
+        }
+        if (h >= 0) {
+          out.push({ rule: 'JSON Web Token', from: h, start: h, end: c.e, keep: 4 });
+          k += 2;
+        }
+      }
+    }
+    runs.length = 0;
+  };
+  while (i < n) {
+    if (b64url(line.charCodeAt(i))) {
+      const s = i;
+      while (i < n && b64url(line.charCodeAt(i))) i++;
+      // A run that does not continue a chain (no single dot before it) starts a new one.
+      if (runs.length && runs[runs.length - 1].e + 1 !== s) flush();
+      runs.push({ s, e: i });
+    } else {
+      if (!(line.charCodeAt(i) === 46 && i + 1 < n && b64url(line.charCodeAt(i + 1)) && runs.length && runs[runs.length - 1].e === i)) flush();
+      i++;
+    }
+  }
+  flush();
+  return out;
+}
+
+/** White space, `/`, `@`, quotes and angle brackets end a URL's user info. */
+function urlStop(c: number): boolean {
+  return c <= 32 || c === 47 || c === 64 || c === 39 || c === 34 || c === 60 || c === 62 || c === 0x85 || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0xfeff;
+}
+
+/** [A-Za-z0-9+.-]: a URL scheme's characters. */
+function schemeChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 46 || c === 45;
+}
+
+/** `scheme://user:password@host`: the password is masked. Linear: each `://` looks back at most 32 characters and forward to the next stop. */
+function urlSpans(line: string): Span[] {
+  const out: Span[] = [];
+  let from = 0;
+  for (;;) {
+    const at = line.indexOf('://', from);
+    if (at < 0) break;
+    from = at + 3;
+    // The scheme: a letter, then letters, digits, + . - (at most 32), not glued to a word before it.
+    let s = at;
+    while (s > 0 && at - s < 32 && schemeChar(line.charCodeAt(s - 1))) s--;
+    if (s === at || !/[A-Za-z]/.test(line[s]) || (s > 0 && /[A-Za-z0-9_]/.test(line[s - 1]))) continue;
+    // user:password@ — no stop character before the `@`.
+    let colon = -1;
+    let j = at + 3;
+    while (j < line.length && !urlStop(line.charCodeAt(j))) {
+      if (colon < 0 && line.charCodeAt(j) === 58) colon = j;
+      j++;
+    }
+    if (line[j] !== '@' || colon <= at + 3 || colon + 1 >= j) continue;
+    const host = j + 1;
+    if (host >= line.length || urlStop(line.charCodeAt(host))) continue;
+    out.push({ rule: 'URL with embedded credentials', from: s, start: colon + 1, end: j, keep: 0 });
+    from = j;
+  }
+  return out;
+}
+
+const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]{1,20} ){0,6}PRIVATE KEY(?: BLOCK)?-----/;
+
+/** The spans of one line, in order, without overlaps (the earliest, then the longest, wins). */
+function lineSpans(line: string): Span[] {
+  const spans: Span[] = [];
+  for (const r of REGEX_RULES) {
+    r.re.lastIndex = 0;
+    for (let m = r.re.exec(line); m; m = r.re.exec(line)) {
+      const value = m[1] ?? m[0];
+      const start = m[1] !== undefined ? m.index + m[0].length - m[1].length : m.index;
+      spans.push({ rule: r.name, from: m.index, start, end: start + value.length, keep: r.keep });
+      if (m[0].length === 0) r.re.lastIndex++;
+    }
+  }
+  if (line.includes('eyJ')) spans.push(...jwtSpans(line));
+  if (line.includes('://')) spans.push(...urlSpans(line));
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Span[] = [];
+  let end = -1;
+  for (const s of spans) {
+    if (s.start < end) continue;
+    // A placeholder (`sk-example…`, `password = xxxxxxxxxxxx`) is judged on the whole match, key name included.
+    if (NOT_SECRET.test(line.slice(s.from, s.end))) continue;
+    out.push(s);
+    end = s.end;
+  }
+  return out;
+}
+
+/**
+ * Find every secret in `text` and replace its value by the masked form. Lines keep their number
+ * (a private key's body lines are masked one by one, up to its END line).
+ */
+export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
+  const hits: SecretHit[] = [];
+  const lines = text.split('\n');
+  let changed = false;
+  let inKey = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (inKey > 0) {
+      if (/-----END [A-Z0-9 ]{0,140}-----/.test(line) || --inKey === 0) inKey = 0;
+      else if (line.trim()) {
+        const lead = /^\s*/.exec(line)![0];
+        lines[i] = `${lead}${mask(line.trim(), 0)}`;
+        changed = true;
+      }
+      continue;
+    }
+    if (line.includes('-----BEGIN') && PEM_BEGIN.test(line)) {
+      hits.push({ rule: 'private key', line: i + 1, masked: mask('PRIVATE KEY block', 0) });
+      inKey = 200;
+      continue;
+    }
+    const spans = lineSpans(line);
+    if (!spans.length) continue;
+    let out = '';
+    let at = 0;
+    for (const s of spans) {
+      const v = line.slice(s.start, s.end);
+      const m = mask(v, s.keep);
+      hits.push({ rule: s.rule, line: i + 1, masked: m });
+      out += line.slice(at, s.start) + m;
+      at = s.end;
+    }
+    lines[i] = out + line.slice(at);
+    changed = true;
+  }
+  return { text: changed ? lines.join('\n') : text, hits };
+}
+
+/** The secrets in `text` (masked samples, one per value). */
+export function findSecrets(text: string): SecretHit[] {
+  return maskSecrets(text).hits;
+}

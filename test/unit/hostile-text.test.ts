@@ -1,0 +1,175 @@
+/**
+ * Hostile text in state files: secrets (found in every spelling, masked in the model so no surface
+ * shows them), pathological lines (linear time for every rule family), terminal escapes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { evaluate } from '../../src/core/evaluate';
+import { findSecrets, maskSecrets } from '../../src/core/secrets';
+import { sessionStartHook } from '../../src/core/session-start';
+import { resumeBlock } from '../../src/core/session-start';
+import { toJsonStatus } from '../../src/core/report';
+import { workspace } from './helpers';
+import { runIn } from './hostile-helpers';
+import { SID } from './checkpoint-fixtures';
+
+const GH = ['ghp', 'Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Jh0GfEdCbA9Y8'].join('_');
+const PW = 'hunter2-Correct-Horse-77';
+const OPENAI = ['sk', 'proj', 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8L9z0'].join('-');
+const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq9Tb3kLw2';
+
+const S3_WITH_SECRETS = `# State
+
+## Handoff
+
+- **Status:** deploy pipeline wired; DB_PASSWORD=${PW} is in the CI env
+- **Branch / HEAD:** main @ 1234567
+- **Now ▶** rotate ${GH} in the vault, then set OPENAI_API_KEY=${OPENAI} on the runner
+- **Blocked on:** aws_secret_access_key = ${AWS_SECRET} expires Friday
+
+## Log
+
+### 2026-11-30 - deploy
+- Done: pipeline via https://deploy:${PW}@ci.internal.net/hook
+`;
+
+const RAW = [GH, PW, OPENAI, AWS_SECRET];
+
+function noRaw(where: string, text: string | null | undefined): void {
+  for (const v of RAW) assert.ok(!(text ?? '').includes(v), `${where} shows the raw value ${v.slice(0, 6)}…`);
+}
+
+test('secrets after an underscore and in every assignment spelling are found', () => {
+  const lines = [
+    `DB_PASSWORD=${PW}`,
+    `export OPENAI_API_KEY="${OPENAI}"`,
+    `aws_secret_access_key = ${AWS_SECRET}`,
+    `GITHUB_TOKEN: ${'a1b2c3d4e5f6a7b8c9d0'}`,
+    `x_${GH}`,
+    `password: ${PW}`,
+  ];
+  for (const l of lines) assert.equal(findSecrets(l).length, 1, l);
+  // Placeholders and prose are not secrets.
+  for (const l of ['password: <your-password>', 'OPENAI_API_KEY=${OPENAI_API_KEY}', 'api_key = xxxxxxxxxxxxxxxx', 'the token budget is large', 'password_hash: bcrypt-cost-12-rounds']) {
+    assert.deepEqual(findSecrets(l), [], l);
+  }
+});
+
+test('a line over 20,000 characters is scanned too', () => {
+  const line = `${'lorem ipsum '.repeat(5000)} token ${GH} ${'dolor '.repeat(5000)}`;
+  assert.ok(line.length > 20_000);
+  const hits = findSecrets(line);
+  assert.equal(hits.length, 1);
+  assert.equal(hits[0].rule, 'GitHub token');
+});
+
+test('masking keeps lines and hides values: prefix and length only', () => {
+  const { text, hits } = maskSecrets(`a\nkey ${GH}\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1234\nabcdEFGH5678\n-----END RSA PRIVATE KEY-----\nafter`);
+  assert.equal(text.split('\n').length, 7);
+  assert.match(text, /key ghp_… \(\d+ chars\)/);
+  assert.doesNotMatch(text, /MIIEpAIBAAKCAQEA1234|abcdEFGH5678/);
+  assert.match(text, /-----END RSA PRIVATE KEY-----\nafter$/);
+  assert.deepEqual(hits.map((h) => [h.rule, h.line]), [['GitHub token', 2], ['private key', 3]]);
+});
+
+test('masked at the model: no surface shows a raw value (JSON, text, check, next action, SessionStart, checkpoint, resume prompt); the hash is of the raw bytes', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_WITH_SECRETS });
+  const raw = readFileSync(path.join(dir, 'docs/state/STATE.md'));
+  const r = await evaluate(dir, { noGit: true });
+  const s3 = r.systems[0];
+  assert.equal(s3.docs[0].hash, createHash('sha256').update(raw).digest('hex'), 'the hash is of the raw bytes');
+  assert.ok(s3.checks.filter((c) => c.id === 'no-secrets' && c.status === 'fail').length >= 4, 'every secret is reported');
+  noRaw('the model', JSON.stringify(r));
+  noRaw('next action', s3.next);
+  assert.match(s3.next ?? '', /rotate ghp_… \(\d+ chars\) in the vault/);
+  noRaw('status --json', JSON.stringify(toJsonStatus(r)));
+  noRaw('resume block', resumeBlock(r, SID, 'clear'));
+  for (const args of [['status'], ['status', '--json'], ['check'], ['check', '--json'], ['checkpoint', '--json'], ['checkpoint', '--nothing-to-preserve']]) {
+    const out = await runIn([...args, '--root', dir]);
+    noRaw(args.join(' '), out.stdout + out.stderr);
+  }
+  const ss = await sessionStartHook(JSON.stringify({ hook_event_name: 'SessionStart', source: 'compact', session_id: SID, cwd: dir }), { root: dir, log: false });
+  assert.ok(ss.additionalContext);
+  noRaw('SessionStart additionalContext', ss.stdout);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Linear time, per rule family: the same pathological line at n and 4n, both warmed up, best of
+// three; a quadratic rule takes ~16x, a linear one ~4x. The bound (10x, the small run counted as at
+// least 10 ms so cache effects on fast rules do not count) leaves room for a busy
+// machine; no absolute timing is asserted. n is large enough that one run takes tens of ms.
+
+const FAMILIES: Record<string, (n: number) => string> = {
+  'JWT (eyJ runs without dots)': (n) => '-eyJ'.repeat(n / 4),
+  'JWT (dotted chains)': (n) => 'eyJaaaaaaaaaaaa.'.repeat(n / 16),
+  'URL credentials (schemes without @)': (n) => 'a://b:'.repeat(n / 6),
+  'URL credentials (long userinfo)': (n) => `x://${'u:'.repeat(n / 2)}`,
+  'assigned secret (key parts)': (n) => 'a_'.repeat(n / 2),
+  'assigned secret (keys without value)': (n) => 'password '.repeat(n / 9),
+  'tokens (sk- runs)': (n) => 'sk-'.repeat(n / 3),
+  'GitHub (ghp_ runs)': (n) => 'ghp_'.repeat(n / 4),
+  'private key header': (n) => '-----BEGIN A '.repeat(n / 13),
+  'placeholders (<<<)': (n) => `password=${'<'.repeat(n)}`,
+  'letters only': (n) => 'a'.repeat(n),
+};
+
+function timeOf(f: () => void): number {
+  const t0 = process.hrtime.bigint();
+  f();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/** The best of three runs (ms): the machine is shared, the minimum is the least disturbed. */
+function best(f: () => void): number {
+  return Math.min(timeOf(f), timeOf(f), timeOf(f));
+}
+
+test('every secret rule family is linear on pathological lines (n vs 4n)', () => {
+  const n = 100_000;
+  for (const [name, make] of Object.entries(FAMILIES)) {
+    const small = make(n);
+    const big = make(4 * n);
+    findSecrets(small);
+    findSecrets(big);
+    const a = Math.max(10, best(() => findSecrets(small)));
+    const b = best(() => findSecrets(big));
+    assert.ok(b / a < 10, `${name}: ${a.toFixed(1)} ms for ${small.length} chars, ${b.toFixed(1)} ms for ${big.length} chars (ratio ${(b / a).toFixed(1)})`);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Terminal escapes
+
+const ESCAPES = '\u001b[2J\u001b[31mRED\u001b[0m \u001b]0;pwned title\u0007 \u001b]8;;https://evil.invalid\u001b\\link\u001b]8;;\u001b\\ bell\u0007 \u009b1m c1 \r';
+
+test('terminal escapes in ledger text never reach the terminal: status, check, checkpoint, both hooks', async () => {
+  const state = S3_WITH_SECRETS.replace('rotate', `rotate ${ESCAPES}`).replace('## Log', `## Log\n\n### 2026-11-29 - ${ESCAPES}\n- Done: ${ESCAPES}`);
+  const dir = workspace({ 'docs/state/STATE.md': state, '.claude/settings.json': '{}\n' });
+  const outs: Array<[string, string]> = [];
+  for (const args of [['status'], ['check'], ['checkpoint'], ['checkpoint', '--nothing-to-preserve'], ['status', '--json']]) {
+    const r = await runIn([...args, '--root', dir]);
+    outs.push([args.join(' '), r.stdout + r.stderr]);
+  }
+  const env = { CLAUDE_PROJECT_DIR: dir };
+  const rmMarkers = () => require('node:fs').rmSync(path.join(dir, '.claude', `.checkpoint-ready`), { force: true });
+  rmMarkers();
+  const pre = await runIn(['hook', 'pre-compact'], { stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'manual', session_id: SID, cwd: dir }), env });
+  outs.push(['hook pre-compact', pre.stdout + pre.stderr]);
+  const ss = await runIn(['hook', 'session-start'], { stdin: JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: SID, cwd: dir }), env });
+  outs.push(['hook session-start', ss.stdout + ss.stderr]);
+  assert.match(outs[0][1], /RED/, 'the text itself is kept');
+  for (const [what, out] of outs) assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} prints a control character`);
+});
+
+test("the status bar tooltip escapes the transcript's timestamp (Markdown, theme icons, controls)", async () => {
+  const { statusView } = await import('../../src/extension/pure/statusText');
+  const t = (s: string, ...a: unknown[]) => s.replace(/\{(\d+)\}/g, (_, i) => String(a[Number(i)]));
+  const at = '2026-12-01T00:00:00Z [click](command:sessionLedger.checkpointNow) $(alert) <img src=x> \u001b[31m\n# heading';
+  const v = statusView(t, { agent: 'claude', sessionId: 's', transcriptPath: '/t', model: null, usedTokens: 1, windowTokens: 100, percent: 1, at, afterCompaction: false, source: 'transcript' }, { profile: 'p', propose: 50, urgent: null }, 'ok');
+  const line = v.tooltip.split('\n').find((l) => l.includes('click'))!;
+  assert.doesNotMatch(line, /(?<!\\)\[click\]|(?<!\\)\$\(alert|(?<!\\)<img|\u001b/);
+  assert.equal(v.tooltip.split('\n').filter((l) => l.startsWith('# heading')).length, 0, 'no new Markdown line from the timestamp');
+});
