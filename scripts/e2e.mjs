@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Real VS Code tests: code-server 4.100.3 (installed by scripts/setup-e2e.sh) + Debian Chromium.
-//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui] [--keep] [--no-build] [--screenshots]
+//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui,claude] [--keep] [--no-build] [--screenshots]
 // Phases:
 //   harness      code-server answers /healthz and the workbench loads in Chromium (only with --only)
 //   integration  mocha suites inside the Node extension host (test/integration), trusted folder
 //   untrusted    the same runner on an untrusted folder (test/integration/untrusted)
 //   ui           Playwright UI tests (test/e2e)
+//   claude       the real Claude Code in the integrated terminal feeds the status bar (test/e2e/claude.mjs)
 // Each run's state lives in its own folder under /tmp/slr (kept with --keep or on failure).
 // --screenshots (or SESSION_LEDGER_SCREENSHOTS=1) copies the UI tests' screenshots to media/screenshots/.
 // Closing line: "N passed, N failed".
@@ -182,7 +183,8 @@ async function phaseUi() {
   const started = Date.now();
   let vsix;
   try {
-    vsix = packageVsix();
+    packageVsixOnce();
+    vsix = join(REPO, 'dist', 'session-ledger.vsix');
     const out = installExtension(vsix, join(run, 'extensions'), run);
     if (!/successfully installed/i.test(out)) throw new Error(`install: ${out}`);
     record(phase, 'npm run package builds the .vsix and code-server installs it', true, Date.now() - started);
@@ -241,6 +243,78 @@ async function phaseUi() {
   else log(`${phase}: run folder kept: ${run} (screenshots in ${shots})`);
 }
 
+/**
+ * The extension fed by a real Claude Code session (test/e2e/claude.mjs): the packaged extension in
+ * code-server, the real client in its integrated terminal against the stand-in, one CLAUDE_CONFIG_DIR.
+ */
+async function phaseClaude() {
+  const phase = 'claude';
+  const run = makeRunDir(phase);
+  const started = Date.now();
+  const { ensureClaudeCode, claudeWorld } = await import('./lib/claude-code.mjs');
+  const { startStandin } = await import('./lib/standin.mjs');
+  let standin;
+  let server;
+  let ctx;
+  let failed = 0;
+  try {
+    const bin = ensureClaudeCode({ log });
+    packageVsixOnce();
+    const out = installExtension(join(REPO, 'dist', 'session-ledger.vsix'), join(run, 'extensions'), run);
+    if (!/successfully installed/i.test(out)) throw new Error(`install: ${out}`);
+    standin = await startStandin();
+    const world = claudeWorld(join(run, 'client'), { standinUrl: standin.url, bin });
+    const ws = prepareWorkspace(FIXTURE, join(run, 'shelf'));
+    world.trust(ws);
+    // As a user sets it up: the guard hooks and the statusLine relay.
+    execFileSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'hooks', 'install', '--statusline', '--root', ws], { stdio: 'pipe' });
+    // The client's world for the terminal: its config dir, the stand-in, no network, its binary on PATH.
+    const termEnv = {};
+    for (const k of ['CLAUDE_CONFIG_DIR', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'DISABLE_TELEMETRY', 'DISABLE_AUTOUPDATER', 'DISABLE_ERROR_REPORTING', 'PATH']) termEnv[k] = world.env[k];
+    server = await startCodeServer({
+      runDir: run,
+      env: { ...termEnv, CODEX_HOME: join(run, 'codex') },
+      settings: { 'terminal.integrated.gpuAcceleration': 'off', 'terminal.integrated.env.linux': termEnv, 'terminal.integrated.defaultProfile.linux': 'bash' },
+    });
+    log(`${phase}: code-server up in ${server.healthzMs} ms (${server.url}), workspace ${ws}, stand-in ${standin.url}`);
+    ctx = await launchBrowser(run);
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    await page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true }).waitFor({ state: 'visible', timeout: 120_000 });
+    const { claudeTests } = await import('../test/e2e/claude.mjs');
+    let n = 0;
+    const test = async (name, fn) => {
+      const t = Date.now();
+      try {
+        await fn();
+        record(phase, name, true, Date.now() - t);
+      } catch (e) {
+        failed++;
+        record(phase, name, false, Date.now() - t, e?.stack || e);
+        await page.screenshot({ path: join(run, `failure-${++n}.png`) }).catch(() => {});
+      }
+    };
+    await claudeTests({ page, ws, standin, test });
+  } catch (e) {
+    failed++;
+    record(phase, 'the real Claude Code in the integrated terminal', false, Date.now() - started, e?.stack || e);
+  } finally {
+    await ctx?.close().catch(() => {});
+    await server?.stop();
+    await standin?.close();
+  }
+  if (!failed && !keep) removeRunDir(run);
+  else log(`${phase}: run folder kept: ${run}`);
+}
+
+let packaged = false;
+/** The .vsix, built once per run. */
+function packageVsixOnce() {
+  if (!packaged) packageVsix();
+  packaged = true;
+}
+
 async function main() {
   try {
     codeServerEntry();
@@ -258,6 +332,7 @@ async function main() {
   if (want('integration')) await runExtensionTests('integration', 'trusted.js', { trust: true });
   if (want('untrusted')) await runExtensionTests('untrusted', 'untrusted.js', { trust: false });
   if (want('ui')) await phaseUi();
+  if (want('claude')) await phaseClaude();
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
