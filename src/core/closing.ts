@@ -73,6 +73,21 @@ export function s0ConfirmationLines(c: S0Confirmation): string[] {
   return [`Checkpoint saved to ${c.ledger}`, `- Goal: ${c.goal ?? '(none)'}`, `- State: ${c.done} done, now: ${c.now ?? '(none)'}, next: ${c.next ?? '(none)'}`];
 }
 
+/**
+ * S2's hand-off, at most four lines: what was persisted, the NEXT line verbatim (so it survives the
+ * summary), a bloat warning when the ledger or the plan is over budget, then its go-signal line.
+ */
+export function s2HandOff(s: SystemReport, goSignal: string): string[] {
+  const doc = s.docs.find((d) => d.relPath === s.home) ?? null;
+  const count = (key: string) => sectionsOf(doc, key).flatMap((x) => x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text))).length;
+  const out = [`Ledger ${s.home} persisted: ${count('decisions')} decided, ${count('verified')} verified, ${count('open')} open, ${count('dropped')} dropped.`];
+  out.push(`NEXT: ${s.next ? s.next.replace(/\r?\n/g, ' ') : '(none recorded)'}`);
+  const bloat = s.checks.find((c) => (c.id === 'budget' || c.id === 'plan-size') && c.status === 'warn');
+  if (bloat) out.push(`Bloat: ${bloat.message.replace(/\s+/g, ' ')}`);
+  out.push(goSignal);
+  return out;
+}
+
 /** The closing step of one system whose checkpoint went through. */
 export function closingStep(s: SystemReport): ClosingStep {
   const prompt = s.resumePrompt?.trim() || `Read ${s.home} and continue from its next action.`;
@@ -87,8 +102,10 @@ export function closingStep(s: SystemReport): ClosingStep {
     case 'S3':
       // S3 hands control back with: the handoff is written, the literal command, the prompt in a code block.
       return { ...base, lines: [`Handoff written to ${s.home}.`, `Start a fresh session: ${base.step}`, line, '```', prompt, '```'] };
+    case 'S2':
+      return { ...base, lines: s2HandOff(s, line) };
     default:
-      // S1's and S2's own lines; S4 prescribes none (S2's).
+      // S1's own line; S4 prescribes none (S2's).
       return { ...base, lines: [line] };
   }
 }

@@ -1,15 +1,20 @@
 /**
  * The SessionStart hook: records the session Claude Code announces (`.claude/session-ledger/session.json`)
- * and, after `/clear` or `/compact`, hands the new context the resume block through
- * `hookSpecificOutput.additionalContext`: the file to read, the next action, the open UNCONFIRMED
- * items to validate first (S0's post-clear protocol) and the blocking findings. `startup` and
- * `resume` print nothing. Nothing here can block `/clear`, and nothing here throws.
+ * and hands the new context, through `hookSpecificOutput.additionalContext`, on every source
+ * (startup, resume, clear, compact):
+ * - S1's attestation, verified at every start: a TAMPERED handoff is said at once, first;
+ * - S2's line `Checkpoint marker for this session: <path>` (the file the checkpoint writes);
+ * - after `/clear` or `/compact` also the resume block: the file to read, the next action (S2's
+ *   NEXT verbatim, within its lines), the open UNCONFIRMED items to validate first (S0's
+ *   post-clear protocol) and the blocking findings.
+ * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
+ * here throws.
  */
 import { evaluate } from './evaluate';
 import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './hook-io';
 import { isSessionId, markerRel } from './marker';
-import type { WorkspaceReport } from './model';
+import type { SystemReport, WorkspaceReport } from './model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from './checkpoint';
 
@@ -32,14 +37,41 @@ function clip(s: string, n = 240): string {
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 }
 
+/** The Next action line of a system: S2's NEXT verbatim (one line by its rule, never cut), others clipped. */
+function nextLine(s: SystemReport): string {
+  if (!s.next) return '(none recorded — ask the user what to do next)';
+  return s.id === 'S2' ? s.next.replace(/\r?\n/g, ' ') : clip(s.next);
+}
+
+/** S1's attestation at session start: TAMPERED loudly, MATCH and NO_SIDECAR in one line; null without S1. */
+export function attestationLine(report: WorkspaceReport): { line: string; tampered: boolean } | null {
+  const s1 = report.systems.find((s) => s.id === 'S1' && !s.skipped);
+  const c = s1?.checks.find((x) => x.id === 'attestation');
+  if (!s1 || !c || c.status === 'skipped') return null;
+  if (c.severity === 'block' && c.status === 'fail') {
+    return {
+      tampered: true,
+      line: `S1 handoff attestation: TAMPERED — ${c.message.replace(/^TAMPERED:\s*/, '')} Do not trust ${s1.home} until the user confirms it; tell them now.${c.hint ? ` ${c.hint}` : ''}`,
+    };
+  }
+  if (c.status === 'pass') return { tampered: false, line: `S1 handoff attestation: MATCH (${s1.home} is what the last checkpoint attested).` };
+  return { tampered: false, line: `S1 handoff attestation: NO_SIDECAR (${c.path ?? 'memory/.session-handoff.sha256'} is missing: ${s1.home} is not attested).` };
+}
+
+/** S2's line naming this session's marker (what the checkpoint writes before the next /compact). */
+export function markerLine(sessionId: string | null, cli = 'session-ledger'): string {
+  return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} — written by \`${cli} checkpoint\` before the next /compact.`;
+}
+
 /** The resume block for a fresh context, or null when no state file is detected. */
 export function resumeBlock(report: WorkspaceReport, sessionId: string | null, source: string, cli = 'session-ledger'): string | null {
   if (report.systems.length === 0) return null;
   const out: string[] = [`Session Ledger — resuming after /${source === 'compact' ? 'compact' : 'clear'}. Before any other work:`];
   let n = 1;
   for (const s of report.systems) {
+    if (s.skipped) continue;
     out.push(`${n++}. Read ${s.home} (${s.id} ${s.name}, ${s.label}).`);
-    out.push(`   Next action: ${s.next ? clip(s.next) : '(none recorded — ask the user what to do next)'}`);
+    out.push(`   Next action: ${nextLine(s)}`);
   }
   const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
   if (unconfirmed.length) {
@@ -53,7 +85,25 @@ export function resumeBlock(report: WorkspaceReport, sessionId: string | null, s
     for (const c of blocking.slice(0, 12)) out.push(`   - ${c.system} ${c.id}: ${clip(c.message)}${c.path ? ` (${c.path}${c.line ? `:${c.line}` : ''})` : ''}`);
   }
   out.push(`Resume prompt: ${resumePromptFor(report)}`);
-  out.push(`Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} — written by \`${cli} checkpoint\` before the next /compact.`);
+  out.push(markerLine(sessionId, cli));
+  return out.join('\n');
+}
+
+/** What SessionStart tells the new context for `source`, or null when no state file is detected. */
+export function sessionStartContext(report: WorkspaceReport, sessionId: string | null, source: string | null, cli = 'session-ledger'): string | null {
+  if (!report.systems.some((s) => !s.skipped)) return null;
+  const out: string[] = [];
+  const att = attestationLine(report);
+  // TAMPERED is said at once: before anything else.
+  if (att?.tampered) out.push(att.line);
+  if (source === 'clear' || source === 'compact') {
+    const block = resumeBlock(report, sessionId, source, cli);
+    if (block) out.push(block);
+  } else {
+    out.push(`Session Ledger — session ${source ?? 'start'}: ${report.systems.filter((s) => !s.skipped).map((s) => `${s.id} ${s.home} (${s.label})`).join(', ')}.`);
+    out.push(markerLine(sessionId, cli));
+  }
+  if (att && !att.tampered) out.push(att.line);
   return out.join('\n');
 }
 
@@ -96,18 +146,15 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
     } else {
       logs.push('no session id to record');
     }
-    if (source === 'clear' || source === 'compact') {
-      const report = await evaluate(root, { now });
-      const block = resumeBlock(report, sid, source, cliCommand(root));
-      if (block) {
-        res.additionalContext = block;
-        res.stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: block } });
-        logs.push(`resume block for ${report.systems.map((s) => s.id).join(',')} (source=${source})`);
-      } else {
-        logs.push(`no state file detected (source=${source})`);
-      }
+    // Claude Code always names the source; a payload without one is not a session start to speak to.
+    const report = source ? await evaluate(root, { now }) : null;
+    const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root)) : null;
+    if (ctx) {
+      res.additionalContext = ctx;
+      res.stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: ctx } });
+      logs.push(`context for ${report?.systems.map((s) => s.id).join(',')} (source=${source})`);
     } else {
-      logs.push(`nothing to print (source=${source ?? 'missing'})`);
+      logs.push(`no state file detected (source=${source ?? 'missing'})`);
     }
   } catch (err) {
     res.stdout = null;

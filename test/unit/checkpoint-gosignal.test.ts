@@ -102,6 +102,14 @@ test('S2 and S4 end with S2\'s go-signal line; S3 with /clear and its prompt ver
     assert.equal(r.kind, 'written', `${rel}: ${r.lines.join('\n')}`);
     assert.equal(r.lines[r.lines.length - 1], CHECKPOINT_SAVED, rel);
     assert.equal(r.closing[0].step, '/compact');
+    if (rel === 's2/good') {
+      // S2's hand-off: at most four lines, NEXT verbatim, the go-signal last.
+      assert.deepEqual(r.closing[0].lines, [
+        'Ledger .claude/session-ledger.md persisted: 2 decided, 3 verified, 1 open, 2 dropped.',
+        'NEXT: Stream rows from `InvoiceRepo.cursor()` into `csvWriter` in src/export/csv.ts and run `npm test -- export`.',
+        CHECKPOINT_SAVED,
+      ]);
+    }
   }
   const dir = s3Workspace();
   const c = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
@@ -128,7 +136,7 @@ test('several systems in one workspace: each gets its own closing step', async (
     ],
   );
   const text = r.lines.join('\n');
-  assert.match(text, /\nS2:\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/);
+  assert.match(text, /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/);
   assert.match(text, /\nS3:\n {2}Handoff written to docs\/state\/STATE\.md\.\n {2}Start a fresh session: \/clear\n/);
 });
 

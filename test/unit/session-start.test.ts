@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HOOK_LOG_REL } from '../../src/core/hook-io';
 import { SESSION_RECORD_REL } from '../../src/core/session-record';
-import { gitInit, workspace } from './helpers';
+import { fixtureCopy, gitInit, workspace } from './helpers';
 import { run, s3Workspace, S0_CONFIG, S0_LEDGER, sessionStart, SID } from './checkpoint-fixtures';
 
 function hook(dir: string, input: string) {
@@ -17,18 +17,24 @@ function context(stdout: string): string {
   return out.hookSpecificOutput.additionalContext;
 }
 
-test('startup and resume: the session is recorded, nothing is printed', () => {
+test('startup and resume: the session is recorded (with the hook\'s parent chain); the context names this session\'s marker', () => {
   const dir = s3Workspace();
   for (const source of ['startup', 'resume']) {
     const r = hook(dir, sessionStart(dir, source));
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, '');
+    const ctx = context(r.stdout);
+    assert.equal(ctx.split('\n').length, 2, ctx);
+    assert.match(ctx, new RegExp(`^Session Ledger — session ${source}: S3 docs/state/STATE\\.md \\((WORKING|PARTIAL)\\)\\.$`, 'm'));
+    assert.match(ctx, new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} — `, 'm'));
+    assert.doesNotMatch(ctx, /Next action|Resume prompt/, 'the resume block only after /clear and /compact');
     const rec = JSON.parse(readFileSync(path.join(dir, SESSION_RECORD_REL), 'utf8'));
     assert.equal(rec.session_id, SID);
     assert.equal(rec.source, source);
     assert.equal(rec.cwd, dir);
     assert.match(rec.transcript_path, new RegExp(`${SID}\\.jsonl$`));
     assert.ok(!Number.isNaN(Date.parse(rec.at)));
+    assert.ok(Array.isArray(rec.pids) && rec.pids.length >= 1 && rec.pids.every((p: unknown) => Number.isInteger(p)), JSON.stringify(rec.pids));
+    assert.deepEqual(JSON.parse(readFileSync(path.join(dir, `.claude/session-ledger/sessions/${SID}.json`), 'utf8')), rec);
   }
 });
 
@@ -85,7 +91,42 @@ test('garbage stdin, unknown sources and extra fields: exit 0, never a stack tra
   assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /session-start nothing \(malformed stdin/);
   const odd = hook(dir, sessionStart(dir, 'teleport', { extra: { model: 'claude-x', agent_type: 'main' } }));
   assert.equal(odd.code, 0);
-  assert.equal(odd.stdout, '');
+  assert.match(context(odd.stdout), /^Checkpoint marker for this session: /m);
   const extra = hook(dir, sessionStart(dir, 'clear', { extra: { model: 'claude-x', permission_mode: 'plan' } }));
   assert.match(context(extra.stdout), /Read docs\/state\/STATE\.md/);
+});
+
+test('S1 at every start: its sidecar verified; TAMPERED said at once, first, on startup as after /compact', () => {
+  const dir = fixtureCopy('s1/good');
+  gitInit(dir);
+  for (const source of ['startup', 'resume', 'clear', 'compact']) {
+    const ctx = context(hook(dir, sessionStart(dir, source)).stdout);
+    assert.match(ctx, /^S1 handoff attestation: MATCH/m, source);
+    assert.match(ctx, /^Checkpoint marker for this session: /m, source);
+  }
+  const handoff = path.join(dir, 'memory/session-handoff-LATEST.md');
+  writeFileSync(handoff, `${readFileSync(handoff, 'utf8')}\n- an edit nobody attested\n`);
+  for (const source of ['startup', 'resume', 'clear', 'compact']) {
+    const ctx = context(hook(dir, sessionStart(dir, source)).stdout);
+    const first = ctx.split('\n')[0];
+    assert.match(first, /^S1 handoff attestation: TAMPERED — /, `${source}: ${ctx}`);
+    assert.match(first, /Do not trust memory\/session-handoff-LATEST\.md until the user confirms it/);
+    assert.doesNotMatch(ctx, /attestation: MATCH/);
+  }
+  rmSync(path.join(dir, 'memory/.session-handoff.sha256'));
+  assert.match(context(hook(dir, sessionStart(dir, 'startup')).stdout), /^S1 handoff attestation: NO_SIDECAR/m);
+});
+
+test('S2 after /compact: NEXT verbatim however long, within its two lines of the block, and the marker line', () => {
+  const dir = fixtureCopy('s2/good');
+  const ledger = path.join(dir, '.claude/session-ledger.md');
+  const next = `Stream rows from \`InvoiceRepo.cursor()\` into \`csvWriter\` in src/export/csv.ts, ${'then check each column against the fixture '.repeat(8)}and run \`npm test -- export\`.`;
+  writeFileSync(ledger, readFileSync(ledger, 'utf8').replace(/## NEXT\n.*\n/, `## NEXT\n${next}\n`));
+  gitInit(dir);
+  const ctx = context(hook(dir, sessionStart(dir, 'compact')).stdout);
+  const lines = ctx.split('\n');
+  const at = lines.findIndex((l) => l.includes('Read .claude/session-ledger.md'));
+  assert.ok(at > 0, ctx);
+  assert.equal(lines[at + 1], `   Next action: ${next}`);
+  assert.match(ctx, new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID}`, 'm'));
 });
