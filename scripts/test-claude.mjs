@@ -29,6 +29,8 @@ const keep = argv.includes('--keep') || !!process.env.SESSION_LEDGER_KEEP;
 const jobs = Math.max(1, Number(arg('--jobs') ?? 2));
 const want = (group) => !only || only.includes(group);
 const CLI = join(REPO, 'dist', 'cli.js');
+/** The manual items (S1 Phase 4) confirmed, as a user who says YES to them: without it no checkpoint is written. */
+const CONFIRM = ['--confirm', 'feedback-stored,last-request'];
 const CLAUDE_TIMEOUT = 180_000;
 
 const t0 = Date.now();
@@ -145,7 +147,7 @@ async function main() {
     });
     if (!ok) return;
     ok = await test(`${sys}: after \`session-ledger checkpoint\` the same /compact goes through`, async () => {
-      const c = await sl(ws, ['checkpoint', '--session', sid]);
+      const c = await sl(ws, ['checkpoint', ...CONFIRM, '--session', sid]);
       assert.equal(c.code, 0, c.stdout + c.stderr);
       assert.ok(existsSync(join(ws, '.claude', `.checkpoint-ready.${sid}`)));
       assertCompacted(await compact(ws, sid), sid);
@@ -185,7 +187,7 @@ async function main() {
     await test('blocked again when the state file changed after a checkpoint older than the max age (SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN in the client\'s environment)', async () => {
       await install(ws2);
       const sid = await newSession(ws2);
-      const c = await sl(ws2, ['checkpoint', '--session', sid]);
+      const c = await sl(ws2, ['checkpoint', ...CONFIRM, '--session', sid]);
       assert.equal(c.code, 0, c.stdout + c.stderr);
       // The checkpoint is 10 minutes old; the ledger was written after it.
       const marker = join(ws2, '.claude', `.checkpoint-ready.${sid}`);
@@ -206,7 +208,15 @@ async function main() {
       const a = await newSession(ws, 'first session');
       const b = await newSession(ws, 'second session');
       assert.notEqual(a, b);
-      const c = await sl(ws, ['checkpoint', '--session', a]);
+      // Without --session the checkpoint does not guess between them: it refuses and lists both.
+      const guess = await sl(ws, ['checkpoint', ...CONFIRM]);
+      assert.equal(guess.code, 1, guess.stdout + guess.stderr);
+      assert.match(guess.stderr, /2 agent sessions of this folder wrote within the last 30 minutes/);
+      for (const id of [a, b]) assert.ok(guess.stderr.includes(id), `it lists ${id}`);
+      assert.match(guess.stderr, /"first session"/);
+      assert.match(guess.stderr, /"second session"/);
+      assert.ok(!existsSync(join(ws, '.claude', '.checkpoint-ready')) && !existsSync(join(ws, '.claude', `.checkpoint-ready.${a}`)), 'no marker');
+      const c = await sl(ws, ['checkpoint', ...CONFIRM, '--session', a]);
       assert.equal(c.code, 0, c.stdout + c.stderr);
       assertBlocked(await compact(ws, b), b, new RegExp(`\\.checkpoint-ready\\.${b} is missing`));
       // The shared marker, signed by session A, does not count for B either.
@@ -301,7 +311,7 @@ async function main() {
         await tui.type('/compact');
         await tui.waitFor(BLOCKED, 90_000, n);
         await tui.waitFor('no checkpoint has run in this session', 10_000, n);
-        const c = await sl(ws, ['checkpoint', '--session', sid]);
+        const c = await sl(ws, ['checkpoint', ...CONFIRM, '--session', sid]);
         assert.equal(c.code, 0, c.stdout + c.stderr);
         n = tui.screen().length;
         await tui.type('/compact');
