@@ -80,3 +80,27 @@ function safeDecode(s: string): string {
     return s;
   }
 }
+
+/** Commands a next action names by the tool that runs them (`run pytest`, `git push`, `npm test`). */
+const TOOL_RE =
+  /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|node|git|gh|make|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|bundle|rake|rails|composer|php|ruby|curl|bash|sh|just|tox|nox)(?=$|[\s),.;:])/;
+
+/**
+ * A next action concrete enough to start cold, tested positively: it names a file (a path), a
+ * command (a code span, or a tool such as `npm`, `pytest`, `git`), a symbol (`fn()`, `camelCase`,
+ * `PascalCase.member`, `snake_case`) or a test by its quoted name. "Keep going on the alerts"
+ * names none of them: it is vague even though no stop-list word says so.
+ */
+export function isConcreteAction(text: string): boolean {
+  if (/`[^`]+`/.test(text)) return true;
+  if (extractPaths(text).length > 0) return true;
+  const t = plainText(text);
+  if (TOOL_RE.test(t)) return true;
+  if (/\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/.test(t)) return true; // fn(), obj.fn()
+  if (/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // camelCase
+  if (/\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // PascalCase
+  if (/\b[A-Za-z][A-Za-z0-9]+\.[a-z][A-Za-z0-9]+\b/.test(t)) return true; // Type.member
+  if (/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.test(t)) return true; // snake_case, SCREAMING_CASE
+  if (/\btests?\b[^"“”«»]{0,40}["“«][^"”»]{2,200}["”»]|["“«][^"”»]{2,200}["”»]\s*(?:test|spec)\b/i.test(t)) return true; // the test "name"
+  return false;
+}

@@ -74,6 +74,77 @@ test('budget: S3 counts as its own checker does (split on newline), so 150 lines
 });
 
 // ---------------------------------------------------------------------------------------------
+// S3
+
+const S3_STATE = 'docs/state/STATE.md';
+
+test('S3: a STATE whose fields are all template placeholders is a skeleton (`<…>`, TBD, YYYY-MM-DD, a lone HTML comment)', async () => {
+  const skeleton = [
+    '# STATE',
+    '',
+    '## Handoff',
+    '',
+    '- **Status:** <one line>',
+    '- **Phase:** TBD',
+    '- **Branch / HEAD:** <!-- branch @ sha -->',
+    '- **Gates:** TBD',
+    '- **Now ▶** <the single exact next action>',
+    '- **Blocked on:** TBD',
+    '',
+    '## Log',
+    '',
+    '### 2026-11-02 - <title>',
+    '',
+    '- Done: <what changed>',
+    '- Stopped at: <where>',
+    '',
+    '### YYYY-MM-DD - <title>',
+    '',
+    '- Done: <!-- what changed -->',
+    '',
+  ].join('\n');
+  const s = await sys(workspace({ [S3_STATE]: skeleton }), 'S3');
+  const c = only(s, 'not-skeleton');
+  assert.equal(c.status, 'fail', c.message);
+  assert.equal(s.label, 'BROKEN');
+  const good = only(await sys(fixtureCopy('s3/good'), 'S3'), 'not-skeleton');
+  assert.equal(good.status, 'pass');
+});
+
+test('S3: Now ▶ is concrete only when it names a file, command, symbol or test', async () => {
+  const state = (now: string) => `# STATE\n\n## Handoff\n\n- **Status:** building\n- **Phase:** build\n- **Gates:** tests 4/4\n- **Now ▶** ${now}\n- **Blocked on:** nothing\n\n## Log\n`;
+  const cases: Array<[string, 'pass' | 'fail']> = [
+    ['keep going on the alerts', 'fail'],
+    ['finish the remaining work on the dashboard', 'fail'],
+    ['continue', 'fail'],
+    ['wire the Stop hook into settings.json per the plan in the log entry below', 'pass'],
+    ['run `npm test -- export` and fix what fails', 'pass'],
+    ['make `flatLines()` return runs instead of indices', 'pass'],
+    ['fix the failing test "alerts once per run"', 'pass'],
+    ['add RedisStore.take to the middleware', 'pass'],
+  ];
+  for (const [now, status] of cases) {
+    const c = only(await sys(workspace({ [S3_STATE]: state(now) }), 'S3'), 'next-action');
+    assert.equal(c.status, status, `${now}: ${c.message}`);
+  }
+});
+
+test('S3: the newest Log entry has Done, Docs touched, Lessons and Stopped at', async () => {
+  const ok = only(await sys(fixtureCopy('s3/good'), 'S3'), 'log-entry');
+  assert.equal(ok.status, 'pass', ok.message);
+  const dir = fixtureCopy('s3/good');
+  const file = path.join(dir, S3_STATE);
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/- Lessons \/ gotchas:.*\n/, '').replace('- Stopped at: middleware wiring, mirroring Now ▶.\n', ''));
+  const c = only(await sys(dir, 'S3'), 'log-entry');
+  assert.equal(c.status, 'warn');
+  assert.match(c.message, /Lessons/);
+  assert.match(c.message, /Stopped at/);
+  assert.doesNotMatch(c.message, /Docs touched/);
+  assert.equal(c.line, lineOf(file, '### 2026-03-04'));
+});
+
+
+// ---------------------------------------------------------------------------------------------
 // S4
 
 test('S4: a top-level Risks / Open Questions section records what is pending ("- none" counts)', async () => {

@@ -10,7 +10,7 @@ import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } fro
 import { git } from '../git';
 import type { Check, StateDoc } from '../model';
 import type { Analysis, Loaded } from '../system';
-import { clip, extractPaths, isPlaceholder, plainText } from '../text';
+import { clip, extractPaths, isConcreteAction, isPlaceholder, plainText } from '../text';
 import type { Workspace } from '../workspace';
 import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkStalePaths, checkWorkExplained, isSkeleton, mk, type PathRef } from './common';
 
@@ -36,23 +36,83 @@ async function lineBudget(ws: Workspace): Promise<{ max: number; from: string }>
   return { max: FACTS.S3.budgets.lines ?? 150, from: 'default' };
 }
 
+/** A template value: a placeholder (`<…>`, `TBD`, empty: an HTML comment as the only value is removed on reading) or a date pattern such as `YYYY-MM-DD`. */
+function templateValue(v: string): boolean {
+  return isPlaceholder(v) || /^[YMDH]{2,4}(?:[-/.:][YMDHhms]{1,4})+$/i.test(plainText(v));
+}
+
+/** Every line of a Log entry is template text: its title after the date and each item. */
+function templateEntry(home: StateDoc, e: S3Structure['entries'][number]): boolean {
+  const title = e.title.replace(/^\W*(?:\d{4}-\d{2}-\d{2}|[Yy]{4}-[Mm]{2}-[Dd]{2})\s*[-–—:]?\s*/, '');
+  if (!templateValue(title)) return false;
+  const lines = home.text.split('\n').slice(e.line, e.endLine);
+  return lines.every((l) => l.trim() === '' || /^\s*<!--.*-->\s*$/.test(l) || templateValue(l));
+}
+
 function notSkeleton(home: StateDoc, s: S3Structure): Check {
   const blank = (n: S3FieldName) => {
     const f = field(s, n);
     return !f || isPlaceholder(f.value);
   };
   const template = blank('phase') && blank('gates') && blank('branchHead') && blank('branch') && blank('head') && !s.entries.some((e) => e.date);
-  const skel = isSkeleton(home) || template;
+  // Every handoff field still a placeholder and every Log entry template text: a skeleton, whatever its dates say.
+  const allTemplate = s.fields.length > 0 && s.fields.every((f) => templateValue(f.value)) && s.entries.every((e) => templateEntry(home, e));
+  const skel = isSkeleton(home) || template || allTemplate;
   return mk(
     'S3',
     'not-skeleton',
     'block',
     !skel,
     skel
-      ? `${home.relPath} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.`
+      ? allTemplate && !template
+        ? `${home.relPath} is still the template: every handoff field is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).`
+        : `${home.relPath} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.`
       : `${home.relPath} holds real content.`,
     { path: home.relPath, line: skel ? (s.handoff?.line ?? 1) : undefined },
     'Run the checkpoint: make the handoff block literally true right now and add one dated Log entry.',
+  );
+}
+
+/** `next-action` for S3: present, not vague, and concrete: it names a file, command, symbol or test. */
+function nowAction(home: StateDoc, nowField: S3Field | undefined): Check {
+  const c = checkNextAction('S3', nowField ? { text: nowField.value, path: home.relPath, line: nowField.line } : null, '`Now ▶` in ## Handoff', home.relPath);
+  if (c.status !== 'pass' || !nowField || isConcreteAction(nowField.value)) return c;
+  return mk(
+    'S3',
+    'next-action',
+    'block',
+    false,
+    `Now ▶ names no file, command, symbol or test: "${clip(nowField.value)}".`,
+    { path: home.relPath, line: nowField.line },
+    'Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below".',
+  );
+}
+
+/** The parts a Log entry has (S3 step 2): Done, Docs touched, Lessons / gotchas, Stopped at. */
+const ENTRY_PARTS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['Done', /^done\b/i],
+  ['Docs touched', /^docs touched\b/i],
+  ['Lessons / gotchas', /^(?:lessons?|gotchas?)\b/i],
+  ['Stopped at', /^stopped at\b/i],
+];
+
+/** `log-entry` (warn): the newest Log entry has Done, Docs touched, Lessons and Stopped at. */
+function logEntry(home: StateDoc, s: S3Structure): Check {
+  const newest = [...s.entries].sort((a, b) => a.line - b.line)[0];
+  if (!newest) return mk('S3', 'log-entry', 'warn', 'skip', 'No Log entry yet.', { path: home.relPath, line: s.log?.line });
+  const labels = home.text
+    .split('\n')
+    .slice(newest.line, newest.endLine)
+    .map((l) => plainText(l.replace(/^\s*#{1,6}\s+/, '')));
+  const missing = ENTRY_PARTS.filter(([, re]) => !labels.some((l) => re.test(l))).map(([name]) => name);
+  return mk(
+    'S3',
+    'log-entry',
+    'warn',
+    missing.length === 0,
+    missing.length === 0 ? `The newest Log entry (line ${newest.line}) has Done, Docs touched, Lessons and Stopped at.` : `The newest Log entry (line ${newest.line}) has no ${missing.join(', ')}.`,
+    { path: home.relPath, line: newest.line },
+    'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).',
   );
 }
 
@@ -167,7 +227,7 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
   checks.push(notSkeleton(home, s), handoffBlock(home, s));
-  checks.push(checkNextAction('S3', nowField ? { text: nowField.value, path: home.relPath, line: nowField.line } : null, '`Now ▶` in ## Handoff', home.relPath));
+  checks.push(nowAction(home, nowField));
   checks.push(pending(home, s));
   checks.push(await checkFresh('S3', ws, home));
   checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));
@@ -178,6 +238,6 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(b);
   const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));
   checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
-  checks.push(await branchHead(ws, home, s), gates(home, s), ...logOrder(home, s));
+  checks.push(await branchHead(ws, home, s), gates(home, s), ...logOrder(home, s), logEntry(home, s));
   return { checks, next, unconfirmed: [], resumePrompt };
 }
