@@ -8,8 +8,16 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(parseError(err as Error & { code?: string }));
   }
+}
+
+/** node:util's parse errors in a line: the argument and what is wrong with it. */
+function parseError(err: Error & { code?: string }): string {
+  const arg = /'([^']*)'/.exec(err.message)?.[1];
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && arg) return `unknown option '${arg}'`;
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && arg) return `unexpected argument '${arg}'`;
+  return err.message;
 }
 
 /** Resolve `--root` (default: cwd) and make sure it is a readable directory. */

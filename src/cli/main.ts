@@ -2,16 +2,17 @@
  * session-ledger: the command-line tool over the core, used by the Claude Code hooks and in CI.
  * Exit codes: 0 ok, 1 a check blocks, 2 bad usage or unreadable root, 3 nothing found (context).
  */
+import { helpRequest, MANUALS, overview } from './help';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 export interface Command {
-  help: string;
   run(args: string[], io: Io): Promise<number>;
 }
 
 /**
  * Commands load lazily (a dynamic import each), so a hook or the status line pays only for the
- * modules its own command needs: `context` never loads the Markdown and YAML readers.
+ * modules its own command needs: `context` never loads the Markdown and YAML readers. Their help
+ * (./help) loads none of them.
  */
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   status: () => import('./commands/status'),
@@ -26,32 +27,42 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   'rotate-log': () => import('./commands/rotate-log'),
 };
 
-export async function usage(): Promise<string> {
-  const helps = await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).help));
-  return ['usage: session-ledger <command> [options]', '', ...helps.map((h) => `  ${h}`), '', 'Exit codes: 0 ok, 1 blocked, 2 bad usage, 3 no session found.'].join('\n');
-}
+const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(await usage());
-    return name ? 0 : 2;
+  if (!name) {
+    io.stderr(`${overview(VERSION)}\n\nsession-ledger: no command given.`);
+    return 2;
   }
-  if (name === '--version' || name === '-v') {
-    io.stdout(typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev');
+  if (name === '--help' || name === '-h' || name === 'help') {
+    // `session-ledger help check` is `session-ledger check --help`.
+    const topic = name === 'help' ? rest[0] : undefined;
+    io.stdout(topic && has(MANUALS, topic) ? (helpRequest(topic, [...rest.slice(1), '--help']) as string) : overview(VERSION));
     return 0;
   }
-  const load = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (name === '--version' || name === '-V' || name === '-v') {
+    io.stdout(VERSION);
+    return 0;
+  }
+  const load = has(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
-    io.stderr(`session-ledger: unknown command '${name}'\n${await usage()}`);
+    terminalSafeIo(io).stderr(`session-ledger: unknown command '${name}'. The commands: ${Object.keys(COMMANDS).join(', ')}. Run \`session-ledger --help\` for what each does.`);
     return 2;
+  }
+  // Help is answered before the command loads: it reads no stdin and writes no file.
+  const help = helpRequest(name, rest);
+  if (help) {
+    io.stdout(help);
+    return 0;
   }
   try {
     // Every text we print is terminal-safe; the statusline relay prints the user's own command's output as it is.
     return await (await load()).run(rest, name === 'statusline' ? io : terminalSafeIo(io));
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`session-ledger ${name}: ${err.message}`);
+      io.stderr(`session-ledger ${name}: ${err.message}\nUsage: ${MANUALS[name].usage}\nRun \`session-ledger ${name} --help\` for the options.`);
       return 2;
     }
     // Never a stack trace for the user's content: one line, and exit 2.

@@ -8,8 +8,6 @@ import { applyAttest, planAttest, S1_HANDOFF_REL } from '../../core/attest';
 import { parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 
-export const help = 'attest [--root DIR] [--dry-run] [--json]   write S1\'s memory/.session-handoff.sha256 for the handoff as it is now';
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { root: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
   const root = await resolveRoot(values.root, io.cwd);

@@ -4,8 +4,6 @@ import { checksText, toJsonChecks } from '../../core/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 
-export const help = 'check  [--root DIR] [--json] [--strict] [--confirm ID,...]   the checks; exit 1 when something blocks (--strict: also PARTIAL)';
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
     root: { type: 'string' },

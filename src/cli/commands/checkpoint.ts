@@ -10,9 +10,6 @@ import { jsonCheck } from '../../core/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-export const help =
-  'checkpoint [--root DIR] [--session ID] [--nothing-to-preserve] [--confirm ID,...] [--json]   check, then (only when every system is ready and the session is known) write the marker .claude/.checkpoint-ready.<id> and print each system\'s closing step';
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
     root: { type: 'string' },

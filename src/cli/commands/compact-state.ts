@@ -8,8 +8,6 @@ import { applyCompactState, planCompactState, S4_STATE_REL } from '../../core/co
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-export const help = 'compact-state [--root DIR] [--apply] [--expect-hash H] [--json]   S4: keep the newest Current Project|Feature|Bug Fix block of each kind (preview, then --apply)';
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { root: { type: 'string' }, apply: { type: 'boolean' }, 'expect-hash': { type: 'string' }, json: { type: 'boolean' } });
   const expect = values['expect-hash'];

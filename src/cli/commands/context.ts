@@ -9,8 +9,6 @@ import { detectedThresholds, levelOf, measureDetailed, type ContextUsage, type L
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-export const help = 'context [--root DIR] [--transcript FILE] [--agent claude|codex] [--json]   how full the agent\'s context window is; exit 3 when no session is found';
-
 export type ContextJson = ContextUsage & { thresholds: ThresholdProfile; level: Level };
 
 const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;

@@ -10,8 +10,6 @@ import { appendHookLog, hookRoot } from '../../core/hook-io';
 import { sessionStartHook } from '../../core/session-start';
 import type { Io } from '../io';
 
-export const help = 'hook pre-compact|session-start [--root DIR]   the Claude Code hooks (hook JSON on stdin; pre-compact exits 2 to block)';
-
 function rootOpt(args: string[]): { root?: string; bad: string[] } {
   const bad: string[] = [];
   let root: string | undefined;

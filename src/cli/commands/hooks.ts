@@ -9,8 +9,6 @@ import { applyHooksPlan, planDiff, planHooksInstall, planHooksUninstall, type Ho
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-export const help = 'hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]   add/remove the Claude Code guard hooks (.claude/settings.json)';
-
 function describe(plan: HooksPlan, root: string, dry: boolean): string[] {
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
   const out: string[] = [];

@@ -8,8 +8,6 @@ import { applyRotateLog, planRotateLog, S3_STATE_REL } from '../../core/rotate-l
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-export const help = 'rotate-log [--root DIR] [--apply] [--expect-hash H] [--json]   S3: move the oldest Log entries to docs/state/log/YYYY-MM.md until STATE.md fits 150 lines';
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { root: { type: 'string' }, apply: { type: 'boolean' }, 'expect-hash': { type: 'string' }, json: { type: 'boolean' } });
   const expect = values['expect-hash'];

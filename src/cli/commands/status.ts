@@ -4,8 +4,6 @@ import { statusText, toJsonStatus } from '../../core/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 
-export const help = 'status [--root DIR] [--json] [--confirm ID,...]   what was detected: documents, sections, items, checks, label';
-
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
     root: { type: 'string' },

@@ -17,8 +17,6 @@ import { parse } from '../args';
 import type { Io } from '../io';
 import { levelText, tokens } from './context';
 
-export const help = 'statusline [--root DIR] [-- CMD...]   Claude Code statusLine relay: records its context figure, prints a status line (or CMD\'s)';
-
 const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
 /** The folder whose `.claude/` receives the feed: --root, else the session's project dir, else its cwd. */

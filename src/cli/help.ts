@@ -1,0 +1,237 @@
+/**
+ * What `session-ledger --help` and `session-ledger <command> --help` print: for every command (and
+ * each subcommand of `hook` and `hooks`) its usage, options, exit codes and one example. Help is
+ * text only: printing it loads no command and writes no file.
+ */
+
+export interface Manual {
+  /** One line for the command list. */
+  summary: string;
+  usage: string;
+  /** What it does, a few lines. */
+  about?: string;
+  options: Array<[flag: string, text: string]>;
+  exit: Array<[code: number, text: string]>;
+  example: string;
+  /** `hook pre-compact`, `hooks install`, …: their own manuals. */
+  sub?: Record<string, Manual>;
+}
+
+const ROOT: [string, string] = ['--root DIR', 'the project folder (default: the current folder)'];
+const JSON_OPT: [string, string] = ['--json', 'print JSON instead of text'];
+const CONFIRM: [string, string] = ['--confirm ID,...', 'manual items you confirm were done: feedback-stored, last-request (repeatable)'];
+const USAGE_EXIT: [number, string] = [2, 'bad usage, or the root cannot be read'];
+
+const PRE_COMPACT: Manual = {
+  summary: 'the PreCompact guard: blocks a manual /compact until a checkpoint was written',
+  usage: 'session-ledger hook pre-compact [--root DIR]   (Claude Code\'s hook JSON on stdin)',
+  about:
+    'Claude Code runs it before /compact. A manual /compact is refused until `session-ledger checkpoint` wrote\n' +
+    '.claude/.checkpoint-ready.<session-id> (or the marker says nothing-to-preserve); automatic compactions pass.\n' +
+    'Anything unexpected (bad stdin, an internal error) allows and is logged to .claude/log/session-ledger-hook.log.',
+  options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
+  exit: [
+    [0, 'allow the compaction'],
+    [2, 'block it; the reason, on stderr, says what to do'],
+  ],
+  example: 'echo \'{"session_id":"abc","cwd":"\'$PWD\'","hook_event_name":"PreCompact","trigger":"manual"}\' | session-ledger hook pre-compact',
+};
+
+const SESSION_START: Manual = {
+  summary: 'the SessionStart hook: records the session; after /clear or /compact prints the resume block',
+  usage: 'session-ledger hook session-start [--root DIR]   (Claude Code\'s hook JSON on stdin)',
+  about:
+    'Records the session in .claude/session-ledger/session.json. After /clear or /compact it prints, for the new\n' +
+    'context, the file to read, the next action, the UNCONFIRMED items and any blocking findings.',
+  options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
+  exit: [[0, 'always (nothing can block /clear)']],
+  example: 'echo \'{"session_id":"abc","cwd":"\'$PWD\'","hook_event_name":"SessionStart","source":"clear"}\' | session-ledger hook session-start',
+};
+
+const HOOKS_OPTIONS: Array<[string, string]> = [
+  ROOT,
+  ['--local', 'use .claude/settings.local.json (not shared with the team) instead of .claude/settings.json'],
+  ['--dry-run', 'print the change as a diff and write nothing'],
+];
+
+const HOOKS_INSTALL: Manual = {
+  summary: 'add the guard hooks to .claude/settings.json and write .claude/hooks/session-ledger.cjs',
+  usage: 'session-ledger hooks install [--root DIR] [--local] [--statusline] [--dry-run]',
+  about:
+    'Writes .claude/hooks/session-ledger.cjs (this CLI in one file; it needs only node) and appends hooks.PreCompact\n' +
+    '(matcher manual) and hooks.SessionStart to the settings file, leaving the rest of it byte for byte. Twice changes nothing.',
+  options: [
+    ...HOOKS_OPTIONS,
+    ['--statusline', 'also set statusLine to the context meter relay (a status line you had keeps running inside it)'],
+    ['--cli-bundle FILE', 'the CLI bundle to copy as the hook script (default: this CLI)'],
+  ],
+  exit: [
+    [0, 'installed, or already installed'],
+    [1, 'refused: the settings file does not parse, or changed while it was being edited; nothing written'],
+    USAGE_EXIT,
+  ],
+  example: 'session-ledger hooks install --dry-run',
+};
+
+const HOOKS_UNINSTALL: Manual = {
+  summary: 'remove exactly what install added',
+  usage: 'session-ledger hooks uninstall [--root DIR] [--local] [--dry-run]',
+  about:
+    'Removes the two hook entries, the status line relay (your own status line is put back), the script, and the\n' +
+    'settings file when install created it. Installed with --local? Uninstall with --local.',
+  options: HOOKS_OPTIONS,
+  exit: [
+    [0, 'removed, or nothing to remove'],
+    [1, 'refused: the settings file does not parse, or changed while it was being edited; nothing written'],
+    USAGE_EXIT,
+  ],
+  example: 'session-ledger hooks uninstall',
+};
+
+export const MANUALS: Record<string, Manual> = {
+  status: {
+    summary: 'what was detected: documents, sections, items, checks, label',
+    usage: 'session-ledger status [--root DIR] [--json] [--confirm ID,...]',
+    options: [ROOT, JSON_OPT, CONFIRM],
+    exit: [[0, 'printed (whatever the label)'], USAGE_EXIT],
+    example: 'session-ledger status --json --root ~/src/shop',
+  },
+  check: {
+    summary: 'the checks; exit 1 when something blocks',
+    usage: 'session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]',
+    options: [ROOT, JSON_OPT, ['--strict', 'also exit 1 when the label is PARTIAL (a warning or an unticked manual item)'], CONFIRM],
+    exit: [
+      [0, 'nothing blocks (WORKING, or PARTIAL without --strict), or no state file'],
+      [1, 'a check blocks (BROKEN; with --strict also PARTIAL)'],
+      USAGE_EXIT,
+    ],
+    example: 'session-ledger check --strict --confirm feedback-stored,last-request',
+  },
+  context: {
+    summary: "how full the agent's context window is",
+    usage: 'session-ledger context [--root DIR] [--transcript FILE] [--agent claude|codex] [--json]',
+    about: 'Claude Code: the newest ~/.claude/projects/<encoded root>/<session>.jsonl ($CLAUDE_CONFIG_DIR honoured).\nCodex CLI: the newest ~/.codex/sessions/**/rollout-*.jsonl of this folder ($CODEX_HOME honoured).',
+    options: [ROOT, ['--transcript FILE', 'read this transcript instead of finding the newest one'], ['--agent claude|codex', 'only this agent (default: both)'], JSON_OPT],
+    exit: [[0, 'a figure was printed'], USAGE_EXIT, [3, 'no agent session (or no usage in it) was found; the reason is on stderr']],
+    example: 'session-ledger context --agent claude',
+  },
+  statusline: {
+    summary: "Claude Code's statusLine relay: records its context figure, prints a status line (or CMD's)",
+    usage: 'session-ledger statusline [--root DIR] [-- CMD...]   (Claude Code\'s statusLine JSON on stdin)',
+    about:
+      'Records the JSON under .claude/session-ledger/ so the meter can use Claude Code\'s own figure, then prints\n' +
+      'its own line, or runs CMD (your previous status line) with the same stdin and prints its output.',
+    options: [['--root DIR', 'the project folder (default: the payload\'s project dir, else its cwd)'], ['-- CMD...', 'the previous statusLine command: one argument runs through the shell, several run as they are']],
+    exit: [[0, 'printed'], [2, 'bad usage'], [-1, "with -- CMD: CMD's own exit code"]],
+    example: 'session-ledger statusline -- "npx ccstatusline"',
+  },
+  checkpoint: {
+    summary: "check, then write the marker .claude/.checkpoint-ready.<id> and print each system's closing step",
+    usage: 'session-ledger checkpoint [--root DIR] [--session ID] [--nothing-to-preserve] [--confirm ID,...] [--json]',
+    about:
+      'Runs the checks of every detected system. Only when every system is ready and the session is known does it\n' +
+      "write the marker the PreCompact guard looks for, and print each system's closing step and resume prompt.",
+    options: [
+      ROOT,
+      ['--session ID', 'the Claude Code session (default: the newest transcript of the project, else the SessionStart record)'],
+      ['--nothing-to-preserve', 'write a marker that allows /compact although the state files say nothing new'],
+      CONFIRM,
+      JSON_OPT,
+    ],
+    exit: [
+      [0, 'marker written, closing steps printed'],
+      [1, 'no marker written: something blocks, manual items unconfirmed, nothing detected, the session unclear (each reason printed)'],
+      [2, 'bad usage (a bad --session, an unknown --confirm id), or the root cannot be read'],
+    ],
+    example: 'session-ledger checkpoint --session 0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a --confirm feedback-stored,last-request',
+  },
+  hook: {
+    summary: 'the Claude Code hooks (hook JSON on stdin): pre-compact, session-start',
+    usage: 'session-ledger hook pre-compact|session-start [--root DIR]',
+    about: 'Run by Claude Code after `session-ledger hooks install`. A hook never fails the agent: anything unexpected\nallows and is logged to .claude/log/session-ledger-hook.log.',
+    options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
+    exit: [[0, 'allow (session-start: always)'], [2, 'pre-compact blocks the compaction; the reason is on stderr']],
+    example: 'session-ledger hook pre-compact --help',
+    sub: { 'pre-compact': PRE_COMPACT, 'session-start': SESSION_START },
+  },
+  hooks: {
+    summary: 'add or remove the Claude Code guard hooks (.claude/settings.json)',
+    usage: 'session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]',
+    options: [...HOOKS_OPTIONS, ['--statusline', 'install only: also wire the context meter relay into statusLine']],
+    exit: [[0, 'done, or nothing to do'], [1, 'refused; nothing written'], USAGE_EXIT],
+    example: 'session-ledger hooks install --dry-run',
+    sub: { install: HOOKS_INSTALL, uninstall: HOOKS_UNINSTALL },
+  },
+  attest: {
+    summary: "S1: write memory/.session-handoff.sha256 for the handoff as it is now",
+    usage: 'session-ledger attest [--root DIR] [--dry-run] [--json]',
+    about: 'The sidecar holds the lowercase hex SHA-256 of memory/session-handoff-LATEST.md, no newline.',
+    options: [ROOT, ['--dry-run', 'say what would be written, write nothing'], JSON_OPT],
+    exit: [[0, 'written, or already matching'], [1, 'no handoff, or the write was refused'], USAGE_EXIT],
+    example: 'session-ledger attest --dry-run',
+  },
+  'compact-state': {
+    summary: 'S4: keep the newest Current Project|Feature|Bug Fix block of each kind (preview, then --apply)',
+    usage: 'session-ledger compact-state [--root DIR] [--apply] [--expect-hash H] [--json]',
+    about: 'Without --apply it prints the compacted .agents/STATE.md and its hash and writes nothing.',
+    options: [ROOT, ['--apply', 'write it'], ['--expect-hash H', 'refuse unless .agents/STATE.md still has the hash the preview printed'], JSON_OPT],
+    exit: [[0, 'done, previewed, or nothing to compact'], [1, 'no S4 state, an invalid result, or refused (the file changed)'], USAGE_EXIT],
+    example: 'session-ledger compact-state && session-ledger compact-state --apply --expect-hash <hash it printed>',
+  },
+  'rotate-log': {
+    summary: 'S3: move the oldest Log entries to docs/state/log/YYYY-MM.md until STATE.md fits 150 lines',
+    usage: 'session-ledger rotate-log [--root DIR] [--apply] [--expect-hash H] [--json]',
+    about: 'Without --apply it says which entries would move and writes nothing. The newest entry never moves.',
+    options: [ROOT, ['--apply', 'move them'], ['--expect-hash H', 'refuse unless docs/state/STATE.md still has the hash the preview printed'], JSON_OPT],
+    exit: [[0, 'done, previewed, or nothing to move'], [1, 'no S3 state, or refused (the file changed)'], USAGE_EXIT],
+    example: 'session-ledger rotate-log && session-ledger rotate-log --apply --expect-hash <hash it printed>',
+  },
+};
+
+const HELP_OPT: [string, string] = ['-h, --help', 'show this help'];
+
+function table(rows: Array<[string, string]>): string[] {
+  const w = Math.max(...rows.map(([a]) => a.length));
+  return rows.map(([a, b]) => `  ${a.padEnd(w)}  ${b}`);
+}
+
+/** The manual of `name` (`hook pre-compact` → its subcommand's), as printed by --help. */
+export function manualText(name: string, m: Manual): string {
+  const out = [`session-ledger ${name}: ${m.summary}`, '', `Usage: ${m.usage}`];
+  if (m.about) out.push('', ...m.about.split('\n'));
+  if (m.sub) out.push('', 'Subcommands:', ...table(Object.entries(m.sub).map(([k, s]) => [k, s.summary])), `  (session-ledger ${name} <subcommand> --help for each)`);
+  out.push('', 'Options:', ...table([...m.options, HELP_OPT]));
+  out.push('', 'Exit codes:', ...table(m.exit.map(([c, t]) => [c < 0 ? '*' : String(c), t])));
+  out.push('', 'Example:', `  ${m.example}`);
+  return out.join('\n');
+}
+
+/** `session-ledger --help`. */
+export function overview(version: string): string {
+  return [
+    `session-ledger ${version}: read, check and guard the files an AI coding agent keeps its working memory in.`,
+    '',
+    'Usage: session-ledger <command> [options]',
+    '',
+    'Commands:',
+    ...table(Object.entries(MANUALS).map(([k, m]) => [k, m.summary])),
+    '',
+    'Options:',
+    ...table([HELP_OPT, ['-V, --version', 'print the version']]),
+    '',
+    'Run `session-ledger <command> --help` for its options, exit codes and an example.',
+    'Exit codes: 0 ok, 1 a check blocks, 2 bad usage, 3 no agent session found (context).',
+  ].join('\n');
+}
+
+/**
+ * When `args` (a command's arguments) ask for help: the manual to print (a subcommand's when one is
+ * named first), else null. Arguments after `--` belong to another program and are not looked at.
+ */
+export function helpRequest(name: string, args: readonly string[]): string | null {
+  const own = args.indexOf('--') >= 0 ? args.slice(0, args.indexOf('--')) : args;
+  if (!own.includes('--help') && !own.includes('-h')) return null;
+  const m = MANUALS[name];
+  const sub = m.sub && own[0] && Object.prototype.hasOwnProperty.call(m.sub, own[0]) ? own[0] : null;
+  return sub ? manualText(`${name} ${sub}`, m.sub![sub]) : manualText(name, m);
+}
