@@ -62,7 +62,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return await (await load()).run(rest, name === 'statusline' ? io : terminalSafeIo(io));
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`session-ledger ${name}: ${err.message}\nUsage: ${MANUALS[name].usage}\nRun \`session-ledger ${name} --help\` for the options.`);
+      // One line: what is wrong, then where the options are.
+      io.stderr(`session-ledger ${name}: ${err.message} (usage: ${MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`);
       return 2;
     }
     // Never a stack trace for the user's content: one line, and exit 2.

@@ -76,13 +76,13 @@ test('--version and -V print the package version (the bundle as a process)', () 
   }
 });
 
-test('errors say what to do next: the command list, the usage line and where the help is', () => {
+test('errors say what to do next, in one line: the command list, the usage and where the help is', () => {
   const unknown = cli(['frobnicate']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command 'frobnicate'.*status, check.*session-ledger --help/);
   const bad = cli(['check', '--bogus']);
   assert.equal(bad.code, 2);
-  assert.equal(bad.stderr, "session-ledger check: unknown option '--bogus'\nUsage: session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]\nRun `session-ledger check --help` for the options.\n");
+  assert.equal(bad.stderr, "session-ledger check: unknown option '--bogus' (usage: session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]; more: session-ledger check --help)\n");
   const extra = cli(['status', 'here']);
   assert.equal(extra.code, 2);
   assert.match(extra.stderr, /unexpected argument 'here'/);
