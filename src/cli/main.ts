@@ -63,7 +63,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (err) {
     if (err instanceof UsageError) {
       // One line: what is wrong, then where the options are.
-      io.stderr(`session-ledger ${name}: ${err.message} (usage: ${MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`);
+      terminalSafeIo(io).stderr(`session-ledger ${name}: ${err.message} (usage: ${MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`);
       return 2;
     }
     // Never a stack trace for the user's content: one line, and exit 2.
