@@ -4,6 +4,7 @@
 import { SYSTEMS } from './checks';
 import { findingChecks, manualChecks, mk } from './checks/common';
 import { FACTS, resumePrompt as promptFor } from './facts';
+import { t } from './messages';
 import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from './model';
 import type { Loaded, SystemModule } from './system';
 import { Workspace, type EvaluateOptions } from './workspace';
@@ -30,7 +31,7 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
       resumePrompt = a.resumePrompt;
     } catch (err) {
       // A reader bug must not take the report down: say so as a blocking finding.
-      checks = [mk(mod.id, 'internal', 'block', false, `Internal error while checking ${mod.id}: ${(err as Error)?.message ?? String(err)}`)];
+      checks = [mk(mod.id, 'internal', 'block', false, t('Internal error while checking {0}: {1}', mod.id, (err as Error)?.message ?? String(err)))];
     }
     // Findings of damaged documents the module did not already report.
     const have = new Set(checks.map((c) => `${c.id}\0${c.path ?? ''}\0${c.line ?? ''}`));
@@ -50,7 +51,7 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
     resumePrompt,
     unconfirmed,
   };
-  const off = loaded.skipped ?? (typeof loaded.extra?.off === 'string' ? loaded.extra.off : undefined);
+  const off = loaded.skipped?.text ?? (typeof loaded.extra?.off === 'string' ? loaded.extra.off : undefined);
   if (off) r.skipped = off;
   return r;
 }

@@ -8,6 +8,7 @@
  * no imports beyond the model's types, so the hot paths (statusline, hooks) can load it cheaply.
  */
 import type { DocRole, SystemId } from './model';
+import { t, type Msg } from './messages';
 import { SYSTEM_IDS } from './model';
 
 export interface ThresholdFacts {
@@ -75,7 +76,7 @@ export interface SystemFacts {
   /** Other places the home file is accepted (older or alternative locations), in the order they are tried. */
   homeAlternatives: readonly string[];
   /** What the seed prints when the system is present but switched off, or null. */
-  switchedOff: string | null;
+  switchedOff: Msg | null;
   /** The system's other files and folders (configuration, sidecars, logs, stores), each with what it is. */
   companions: readonly Companion[];
   /**
@@ -102,7 +103,7 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
     homeRole: 'ledger',
     // Older places a ledger was kept; read only when they hold the S0 sections.
     homeAlternatives: ['CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
-    switchedOff: 'Checkpoint skipped - session.ledger not enabled in .agents.yml',
+    switchedOff: t('Checkpoint skipped - session.ledger not enabled in .agents.yml'),
     companions: [{ what: 'config', path: '.agents.yml' }],
     presence: ['.agents.yml', '.agents/session_ledger.md', 'CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
     thresholds: { propose: 70, urgent: 85 },

@@ -86,13 +86,25 @@ export interface Section {
 export type Severity = 'block' | 'warn' | 'info' | 'manual';
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'manual-open' | 'manual-done' | 'skipped';
 
+/**
+ * A message's translation handle: `messageId` is its English template (`{0}`, `{1}` … for the
+ * arguments, as `vscode.l10n.t` takes them), `args` the arguments; `message` is the English text.
+ * The same for the fix hint.
+ */
+export interface Said {
+  message: string;
+  messageId: string;
+  args: string[];
+  hint?: string;
+  hintId?: string;
+  hintArgs?: string[];
+}
+
 /** A problem found while reading a document (damaged, huge, YAML that does not parse …). */
-export interface Finding {
+export interface Finding extends Said {
   id: string;
   severity: Exclude<Severity, 'manual'>;
-  message: string;
   line?: number;
-  hint?: string;
 }
 
 export interface StateDoc {
@@ -120,17 +132,15 @@ export interface StateDoc {
   findings: Finding[];
 }
 
-export interface Check {
+export interface Check extends Said {
   id: string;
   system: SystemId;
   severity: Severity;
   status: CheckStatus;
-  message: string;
   /** Path relative to the workspace root. */
   path?: string;
   /** 1-based line. */
   line?: number;
-  hint?: string;
 }
 
 export type Label = 'WORKING' | 'PARTIAL' | 'BROKEN';

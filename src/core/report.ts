@@ -10,6 +10,13 @@ export interface JsonCheck {
   message: string;
   path: string | null;
   line: number | null;
+  /** The message's English template (`{0}` … for the arguments) and its arguments, for translation. */
+  messageId: string;
+  args: string[];
+  /** The fix hint, its template and arguments, when there is one. */
+  hint?: string;
+  hintId?: string;
+  hintArgs?: string[];
 }
 
 export interface JsonStatus {
@@ -29,7 +36,13 @@ export interface JsonStatus {
 }
 
 export function jsonCheck(c: Check): JsonCheck {
-  return { id: c.id, severity: c.severity, status: c.status, message: c.message, path: c.path ?? null, line: c.line ?? null };
+  const j: JsonCheck = { id: c.id, severity: c.severity, status: c.status, message: c.message, path: c.path ?? null, line: c.line ?? null, messageId: c.messageId, args: [...c.args] };
+  if (c.hint !== undefined) {
+    j.hint = c.hint;
+    if (c.hintId !== undefined) j.hintId = c.hintId;
+    if (c.hintArgs !== undefined) j.hintArgs = [...c.hintArgs];
+  }
+  return j;
 }
 
 export function toJsonStatus(r: WorkspaceReport): JsonStatus {

@@ -4,6 +4,7 @@
  * and its resume prompt. The facts both use (paths, thresholds, prompts, budgets) are in `facts.ts`.
  * `evaluate.ts` runs them all.
  */
+import type { Msg } from './messages';
 import type { Check, Item, StateDoc, SystemId } from './model';
 import type { Workspace } from './workspace';
 
@@ -15,7 +16,7 @@ export interface Loaded {
   /** Every document read, the home one included. */
   docs: StateDoc[];
   /** When set, the system is present but switched off (S0 without `session.ledger: true`): checks are skipped with this message. */
-  skipped?: string;
+  skipped?: Msg;
   /** Anything else the reader wants to carry from load to analyse. */
   extra?: Record<string, unknown>;
 }

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type
 import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
 import { maskSecrets } from './secrets';
+import { finding, t, type Msg } from './messages';
 import type { DocRole, Finding, Section, StateDoc, SystemId } from './model';
 
 export interface EvaluateOptions {
@@ -33,16 +34,16 @@ export interface ParsedContent {
 
 /** Turn a read failure into the finding a damaged document carries. */
 export function readFinding(f: TextFile & { ok: false }): Finding {
-  const hints: Record<string, string> = {
-    binary: 'Restore the file from git (`git checkout -- <file>`) or let the agent rewrite it as Markdown.',
-    'not-utf8': 'Re-save the file as UTF-8.',
-    permission: 'Fix the file permissions so your user can read it.',
-    directory: 'Move the directory away; the system expects a file here.',
-    loop: 'Fix the symbolic link so it points at a real file.',
-    outside: 'Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.',
-    'too-large': 'A config file this large is not a config file: shorten it.',
+  const hints: Record<string, Msg> = {
+    binary: t('Restore the file from git (`git checkout -- <file>`) or let the agent rewrite it as Markdown.'),
+    'not-utf8': t('Re-save the file as UTF-8.'),
+    permission: t('Fix the file permissions so your user can read it.'),
+    directory: t('Move the directory away; the system expects a file here.'),
+    loop: t('Fix the symbolic link so it points at a real file.'),
+    outside: t('Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.'),
+    'too-large': t('A config file this large is not a config file: shorten it.'),
   };
-  return { id: 'readable', severity: 'block', message: `Cannot read the document: ${f.message}.`, hint: hints[f.kind] };
+  return finding('readable', 'block', t('Cannot read the document: {0}.', f.message), undefined, hints[f.kind]);
 }
 
 /** YAML config files (`.agents.yml`, `context-manifest.yaml`) are read only up to this size, far below a state file's. */
@@ -172,12 +173,7 @@ export class Workspace {
     doc.secrets = hits;
     doc.lineCount = text.split('\n').length;
     if (f.truncated) {
-      doc.findings.push({
-        id: 'size',
-        severity: 'warn',
-        message: `The file is ${f.size} bytes; only the first ${f.bytes.length} bytes were read.`,
-        hint: 'A state file this large defeats its purpose: move history out of it.',
-      });
+      doc.findings.push(finding('size', 'warn', t('The file is {0} bytes; only the first {1} bytes were read.', f.size, f.bytes.length), undefined, t('A state file this large defeats its purpose: move history out of it.')));
     }
     try {
       const parsed = parse(text, parseMarkdown(text));
@@ -185,7 +181,7 @@ export class Workspace {
       doc.meta = parsed.meta ?? {};
       doc.findings.push(...(parsed.findings ?? []));
     } catch (err) {
-      doc.findings.push({ id: 'parse', severity: 'warn', message: `The document could not be parsed: ${(err as Error)?.message ?? String(err)}` });
+      doc.findings.push(finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))));
     }
     return doc;
   }

@@ -22,8 +22,8 @@ function sys(checks: Check[], extra: Partial<SystemReport> = {}): SystemReport {
   return { id: 'S3', name: 'STATE handoff', label: 'PARTIAL', next: 'wire X', home: 'docs/state/STATE.md', docs: [doc('docs/state/STATE.md')], checks, resumePrompt: 'Read docs/state/STATE.md and continue from the Now ▶ action.', unconfirmed: [], ...extra };
 }
 
-const manual = (id: string): Check => ({ id, system: 'S3', severity: 'manual', status: 'manual-open', message: id });
-const pass = (id: string): Check => ({ id, system: 'S3', severity: 'block', status: 'pass', message: id });
+const manual = (id: string): Check => ({ id, system: 'S3', severity: 'manual', status: 'manual-open', message: id, messageId: id, args: [] });
+const pass = (id: string): Check => ({ id, system: 'S3', severity: 'block', status: 'pass', message: id, messageId: id, args: [] });
 
 test('ticks: keyed per session and home hash; applied ticks recompute labels', () => {
   assert.equal(tickKey('abc', 'S1', 'ff'), 'abc|S1|ff');
@@ -53,7 +53,7 @@ test('tree: root description and tooltip follow the contract', () => {
 });
 
 test('tree: a tampered document', () => {
-  const c: Check = { id: 'attestation', system: 'S1', severity: 'block', status: 'fail', message: 'TAMPERED', path: 'memory/session-handoff-LATEST.md' };
+  const c: Check = { id: 'attestation', system: 'S1', severity: 'block', status: 'fail', message: 'TAMPERED', messageId: 'TAMPERED', args: [], path: 'memory/session-handoff-LATEST.md' };
   const s = sys([c, { ...pass('exists') }], { id: 'S1' });
   assert.ok(isTampered(s, 'memory/session-handoff-LATEST.md'));
   assert.ok(!isTampered(sys([pass('attestation')], { id: 'S1' }), 'memory/session-handoff-LATEST.md'));

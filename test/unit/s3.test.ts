@@ -60,6 +60,8 @@ test('S3 good STATE in git: every check passes; fields, entries and resume promp
     message: '"## Handoff: read this first" with Now ▶ present.',
     path: STATE,
     line: 5,
+    messageId: '"## {0}" with Now ▶ present.',
+    args: ['Handoff: read this first'],
   });
 });
 

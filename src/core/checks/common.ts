@@ -3,6 +3,7 @@
  * found. Every function returns finished `Check`s; none reads more than it is given except the
  * git- and path-based ones, which go through the `Workspace`.
  */
+import { said, saidOf, t, type Msg } from '../messages';
 import type { Check, CheckStatus, Item, Section, Severity, StateDoc, SystemId } from '../model';
 import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../text';
 import { findSecrets } from '../secrets';
@@ -13,33 +14,38 @@ export interface Loc {
   line?: number;
 }
 
-/** Build a check; `ok` true → pass, false → fail (block) or warn (warn/info), 'skip' → skipped. */
+/**
+ * Build a check; `ok` true → pass, false → fail (block) or warn (warn/info), 'skip' → skipped.
+ * The message and the hint are `t(…)` messages: the check carries their ids and arguments.
+ */
 export function mk(
   system: SystemId,
   id: string,
   severity: Severity,
   ok: boolean | 'skip',
-  message: string,
+  message: Msg,
   loc: Loc = {},
-  hint?: string,
+  hint?: Msg,
 ): Check {
   let status: CheckStatus;
   if (ok === 'skip') status = 'skipped';
   else if (ok) status = 'pass';
   else status = severity === 'block' ? 'fail' : 'warn';
-  const c: Check = { id, system, severity, status, message };
+  const c: Check = { id, system, severity, status, ...said(message, ok !== true ? hint : undefined) };
   if (loc.path !== undefined) c.path = loc.path;
   if (loc.line !== undefined) c.line = loc.line;
-  if (hint && ok !== true) c.hint = hint;
   return c;
 }
 
-/** Findings of the documents (damaged, huge, YAML that does not parse) as checks. */
+/** Findings of the documents (damaged, huge, YAML that does not parse) as checks, with their message ids. */
 export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Check[] {
   const out: Check[] = [];
   for (const d of docs) {
     for (const f of d.findings) {
-      out.push(mk(system, f.id, f.severity, false, f.message, { path: d.relPath, line: f.line }, f.hint));
+      const c: Check = { id: f.id, system, severity: f.severity, status: f.severity === 'block' ? 'fail' : 'warn', ...saidOf(f) };
+      c.path = d.relPath;
+      if (f.line !== undefined) c.line = f.line;
+      out.push(c);
     }
   }
   return out;
@@ -47,12 +53,12 @@ export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Chec
 
 export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {
   if (!doc) {
-    return mk(system, 'exists', 'block', false, `${homeRel} does not exist.`, { path: homeRel }, `Ask the agent to write ${homeRel} (run its checkpoint).`);
+    return mk(system, 'exists', 'block', false, t('{0} does not exist.', homeRel), { path: homeRel }, t('Ask the agent to write {0} (run its checkpoint).', homeRel));
   }
   if (doc.findings.some((f) => f.id === 'readable')) {
-    return mk(system, 'exists', 'block', false, `${doc.relPath} exists but cannot be read as text.`, { path: doc.relPath });
+    return mk(system, 'exists', 'block', false, t('{0} exists but cannot be read as text.', doc.relPath), { path: doc.relPath });
   }
-  return mk(system, 'exists', 'block', true, `${doc.relPath} exists.`, { path: doc.relPath });
+  return mk(system, 'exists', 'block', true, t('{0} exists.', doc.relPath), { path: doc.relPath });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,16 +83,16 @@ export function isSkeleton(doc: StateDoc, ignoreKeys: readonly string[] = ['titl
 }
 
 export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreKeys?: readonly string[], placeholder?: (text: string) => boolean): Check {
-  if (!doc || !doc.text) return mk(system, 'not-skeleton', 'block', 'skip', 'No readable document to inspect.');
+  if (!doc || !doc.text) return mk(system, 'not-skeleton', 'block', 'skip', t('No readable document to inspect.'));
   const skel = isSkeleton(doc, ignoreKeys, placeholder);
   return mk(
     system,
     'not-skeleton',
     'block',
     !skel,
-    skel ? `${doc.relPath} is an empty template: every section is empty or a placeholder.` : `${doc.relPath} holds real content.`,
+    skel ? t('{0} is an empty template: every section is empty or a placeholder.', doc.relPath) : t('{0} holds real content.', doc.relPath),
     { path: doc.relPath, line: skel ? 1 : undefined },
-    'Have the agent fill the sections from the session (goal, state, next action) before checkpointing.',
+    t('Have the agent fill the sections from the session (goal, state, next action) before checkpointing.'),
   );
 }
 
@@ -99,7 +105,7 @@ export interface NextAction {
 /** `next-action` (block): a concrete next action exists; vague text fails. `where` names the place, e.g. "### Now / ### Next". */
 export function checkNextAction(system: SystemId, next: NextAction | null, where: string, homeRel: string): Check {
   if (!next) {
-    return mk(system, 'next-action', 'block', false, `No next action found (${where}).`, { path: homeRel }, `Write the single exact next action under ${where}, concrete enough to start cold.`);
+    return mk(system, 'next-action', 'block', false, t('No next action found ({0}).', where), { path: homeRel }, t('Write the single exact next action under {0}, concrete enough to start cold.', where));
   }
   const vague = isVagueAction(next.text);
   return mk(
@@ -107,33 +113,33 @@ export function checkNextAction(system: SystemId, next: NextAction | null, where
     'next-action',
     'block',
     !vague,
-    vague ? `The next action is vague: "${clip(next.text)}".` : `Next action: ${clip(next.text)}`,
+    vague ? t('The next action is vague: "{0}".', clip(next.text)) : t('Next action: {0}', clip(next.text)),
     { path: next.path, line: next.line },
-    'Replace it with an action concrete enough to start cold: not "continue work" but "wire X into Y per Z".',
+    t('Replace it with an action concrete enough to start cold: not "continue work" but "wire X into Y per Z".'),
   );
 }
 
 
 /** `pending-recorded` (warn): pending decisions / open questions recorded, or explicitly none. */
 export function checkPending(system: SystemId, section: Section | undefined, doc: StateDoc | null, what: string): Check {
-  if (!doc) return mk(system, 'pending-recorded', 'warn', 'skip', 'No document.');
+  if (!doc) return mk(system, 'pending-recorded', 'warn', 'skip', t('No document.'));
   if (!section) {
-    return mk(system, 'pending-recorded', 'warn', false, `No ${what} section: pending decisions and open questions are not recorded.`, { path: doc.relPath }, `Add a ${what} section, or write "none" in it when nothing is pending.`);
+    return mk(system, 'pending-recorded', 'warn', false, t('No {0} section: pending decisions and open questions are not recorded.', what), { path: doc.relPath }, t('Add a {0} section, or write "none" in it when nothing is pending.', what));
   }
   const real = section.items.filter((i) => !isPlaceholder(i.text));
   if (real.length === 0) {
-    return mk(system, 'pending-recorded', 'warn', false, `${section.title || what} is empty or a placeholder.`, { path: doc.relPath, line: section.line }, 'List what is pending, or write "none" explicitly.');
+    return mk(system, 'pending-recorded', 'warn', false, t('{0} is empty or a placeholder.', section.title || what), { path: doc.relPath, line: section.line }, t('List what is pending, or write "none" explicitly.'));
   }
-  return mk(system, 'pending-recorded', 'warn', true, `${section.title || what}: ${real.length} item(s).`, { path: doc.relPath, line: section.line });
+  return mk(system, 'pending-recorded', 'warn', true, t('{0}: {1} item(s).', section.title || what, real.length), { path: doc.relPath, line: section.line });
 }
 
 /** `fresh` (warn): the doc was updated after the latest work (uncommitted changes or newer commits). */
 export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc | null): Promise<Check> {
-  if (!doc || !doc.mtime) return mk(system, 'fresh', 'warn', 'skip', 'No document.');
+  if (!doc || !doc.mtime) return mk(system, 'fresh', 'warn', 'skip', t('No document.'));
   const g = await ws.git();
-  if (!g) return mk(system, 'fresh', 'warn', 'skip', 'Not a git repository: freshness cannot be judged.', { path: doc.relPath });
+  if (!g) return mk(system, 'fresh', 'warn', 'skip', t('Not a git repository: freshness cannot be judged.'), { path: doc.relPath });
   const latest = Math.max(g.headTime ?? 0, g.newestChangeMtime ?? 0);
-  if (!latest) return mk(system, 'fresh', 'warn', true, 'No commits or changes yet.', { path: doc.relPath });
+  if (!latest) return mk(system, 'fresh', 'warn', true, t('No commits or changes yet.'), { path: doc.relPath });
   // One second of slack: commit times have second resolution.
   const fresh = doc.mtime + 1000 >= latest;
   const what = (g.newestChangeMtime ?? 0) > (g.headTime ?? 0) ? 'uncommitted changes' : 'the last commit';
@@ -142,20 +148,20 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
     'fresh',
     'warn',
     fresh,
-    fresh ? `${doc.relPath} was updated after the latest work.` : `${doc.relPath} is older than ${what} (${new Date(latest).toISOString()}).`,
+    fresh ? t('{0} was updated after the latest work.', doc.relPath) : t('{0} is older than {1} ({2}).', doc.relPath, what, new Date(latest).toISOString()),
     { path: doc.relPath },
-    'Have the agent update the state file from this session before compacting.',
+    t('Have the agent update the state file from this session before compacting.'),
   );
 }
 
 /** `work-explained` (warn): with uncommitted changes, the doc names a changed path or states work in progress. */
 export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: readonly StateDoc[], homeRel: string): Promise<Check> {
   const g = await ws.git();
-  if (!g) return mk(system, 'work-explained', 'warn', 'skip', 'Not a git repository.', { path: homeRel });
-  if (g.changed.length === 0) return mk(system, 'work-explained', 'warn', true, 'No uncommitted changes.', { path: homeRel });
+  if (!g) return mk(system, 'work-explained', 'warn', 'skip', t('Not a git repository.'), { path: homeRel });
+  if (g.changed.length === 0) return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });
   const text = docs.map((d) => d.text).join('\n');
   const named = g.changed.find((p) => text.includes(p) || text.includes(p.split('/').pop() ?? p));
-  if (named) return mk(system, 'work-explained', 'warn', true, `Uncommitted work is explained (names ${named}).`, { path: homeRel });
+  if (named) return mk(system, 'work-explained', 'warn', true, t('Uncommitted work is explained (names {0}).', named), { path: homeRel });
   const inProgress = /\b(?:in[- ]progress|wip|uncommitted|not (?:yet )?committed|half[- ]done|mid[- ]way|partially)\b|진행 ?중|작업 ?중|進行中|作業中|未コミット|в процессе|в работе/i.test(text);
   return mk(
     system,
@@ -163,10 +169,10 @@ export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: 
     'warn',
     inProgress,
     inProgress
-      ? `${g.changed.length} uncommitted change(s); the document has an in-progress statement.`
-      : `${g.changed.length} uncommitted change(s) (e.g. ${g.changed.slice(0, 3).join(', ')}) that the document does not mention.`,
+      ? t('{0} uncommitted change(s); the document has an in-progress statement.', g.changed.length)
+      : t('{0} uncommitted change(s) (e.g. {1}) that the document does not mention.', g.changed.length, g.changed.slice(0, 3).join(', ')),
     { path: homeRel },
-    'Name the changed files and what state they are in, so the next session knows what the diff is.',
+    t('Name the changed files and what state they are in, so the next session knows what the diff is.'),
   );
 }
 
@@ -182,11 +188,11 @@ export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Che
   for (const d of docs) {
     for (const h of d.secrets ?? findSecrets(d.text)) {
       out.push(
-        mk(system, 'no-secrets', 'block', false, `Possible ${h.rule} in ${d.relPath}:${h.line} (${h.masked}).`, { path: d.relPath, line: h.line }, 'Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.'),
+        mk(system, 'no-secrets', 'block', false, t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked), { path: d.relPath, line: h.line }, t('Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.')),
       );
     }
   }
-  if (out.length === 0) out.push(mk(system, 'no-secrets', 'block', true, 'No secrets found.'));
+  if (out.length === 0) out.push(mk(system, 'no-secrets', 'block', true, t('No secrets found.')));
   return out;
 }
 
@@ -199,15 +205,30 @@ export function countLines(text: string, how: 'lines' | 'split' = 'split'): numb
   return how === 'lines' && text.endsWith('\n') ? n - 1 : n;
 }
 
-export function checkBudget(system: SystemId, doc: StateDoc | null, limits: { maxLines?: number; maxChars?: number; lineCounting?: 'lines' | 'split' }, id = 'budget'): Check {
-  if (!doc || !doc.text) return mk(system, id, 'warn', 'skip', 'No readable document.');
+/** `budget` (warn): the document within its line and character budgets (lines counted as its seed counts them). */
+export function checkBudget(
+  system: SystemId,
+  doc: StateDoc | null,
+  limits: { maxLines?: number; maxChars?: number; lineCounting?: 'lines' | 'split' },
+  hint: Msg = t('Move finished items and old history out of the file.'),
+): Check {
+  if (!doc || !doc.text) return mk(system, 'budget', 'warn', 'skip', t('No readable document.'));
+  const rel = doc.relPath;
   const lines = countLines(doc.text, limits.lineCounting);
   const chars = [...doc.text].length;
-  const over: string[] = [];
-  if (limits.maxLines !== undefined && lines > limits.maxLines) over.push(`${lines} lines > ${limits.maxLines}`);
-  if (limits.maxChars !== undefined && chars > limits.maxChars) over.push(`${chars} chars > ${limits.maxChars}`);
-  const within = [limits.maxLines !== undefined ? `${lines}/${limits.maxLines} lines` : '', limits.maxChars !== undefined ? `${chars}/${limits.maxChars} chars` : ''].filter(Boolean).join(', ');
-  return mk(system, id, 'warn', over.length === 0, over.length ? `${doc.relPath} is over budget: ${over.join(', ')}.` : `${doc.relPath} within budget (${within}).`, { path: doc.relPath }, 'Move finished items and old history out of the file.');
+  const L = limits.maxLines;
+  const C = limits.maxChars;
+  const overL = L !== undefined && lines > L;
+  const overC = C !== undefined && chars > C;
+  let msg: Msg;
+  if (overL && overC) msg = t('{0} is over budget: {1} lines > {2}, {3} chars > {4}.', rel, lines, L, chars, C);
+  else if (overL) msg = t('{0} is over budget: {1} lines > {2}.', rel, lines, L);
+  else if (overC) msg = t('{0} is over budget: {1} chars > {2}.', rel, chars, C);
+  else if (L !== undefined && C !== undefined) msg = t('{0} within budget ({1}/{2} lines, {3}/{4} chars).', rel, lines, L, chars, C);
+  else if (L !== undefined) msg = t('{0} within budget ({1}/{2} lines).', rel, lines, L);
+  else if (C !== undefined) msg = t('{0} within budget ({1}/{2} chars).', rel, chars, C);
+  else msg = t('{0} has no budget.', rel);
+  return mk(system, 'budget', 'warn', !overL && !overC, msg, { path: rel }, hint);
 }
 
 export interface PathRef {
@@ -221,7 +242,7 @@ export interface PathRef {
 
 /** `stale-paths` (warn): every path a state document points to as existing exists. One check per missing path. */
 export async function checkStalePaths(system: SystemId, ws: Workspace, refs: readonly PathRef[], what = 'referenced paths'): Promise<Check[]> {
-  if (refs.length === 0) return [mk(system, 'stale-paths', 'warn', 'skip', `No ${what} to verify.`)];
+  if (refs.length === 0) return [mk(system, 'stale-paths', 'warn', 'skip', t('No {0} to verify.', what))];
   const out: Check[] = [];
   const seen = new Set<string>();
   for (const r of refs) {
@@ -240,10 +261,10 @@ export async function checkStalePaths(system: SystemId, ws: Workspace, refs: rea
       }
     }
     if (!found) {
-      out.push(mk(system, 'stale-paths', 'warn', false, `STALE PATH: ${r.target} does not exist.`, { path: r.doc.relPath, line: r.line }, 'Update or remove the line: the file moved or was never written.'));
+      out.push(mk(system, 'stale-paths', 'warn', false, t('STALE PATH: {0} does not exist.', r.target), { path: r.doc.relPath, line: r.line }, t('Update or remove the line: the file moved or was never written.')));
     }
   }
-  if (out.length === 0) out.push(mk(system, 'stale-paths', 'warn', true, `${seen.size} ${what} checked — all exist.`));
+  if (out.length === 0) out.push(mk(system, 'stale-paths', 'warn', true, t('{0} {1} checked — all exist.', seen.size, what)));
   return out;
 }
 
@@ -257,14 +278,14 @@ export function refsInSections(doc: StateDoc, sections: readonly Section[], filt
 // ---------------------------------------------------------------------------------------------
 // Manual items (S1 Phase 4)
 
-export const MANUAL_CHECKS: ReadonlyArray<{ id: string; message: string }> = [
-  { id: 'feedback-stored', message: "This session's feedback is stored in memory." },
-  { id: 'last-request', message: "The user's last request is completed or recorded." },
+export const MANUAL_CHECKS: ReadonlyArray<{ id: string; message: Msg }> = [
+  { id: 'feedback-stored', message: t('This session\'s feedback is stored in memory.') },
+  { id: 'last-request', message: t('The user\'s last request is completed or recorded.') },
 ];
 
 export function manualChecks(system: SystemId, confirmed: ReadonlySet<string>): Check[] {
   return MANUAL_CHECKS.map(({ id, message }) => {
     const done = confirmed.has(`${system}:${id}`) || confirmed.has(id);
-    return { id, system, severity: 'manual' as const, status: done ? ('manual-done' as const) : ('manual-open' as const), message };
+    return { id, system, severity: 'manual' as const, status: done ? ('manual-done' as const) : ('manual-open' as const), ...said(message) };
   });
 }

@@ -3,6 +3,7 @@
  * `_Last updated:` timestamp, its UNCONFIRMED items (to validate after /clear), the Working Set
  * files, and the config notes (switched off, older place). Reading is in `formats/s0.ts`.
  */
+import { t } from '../messages';
 import { resumePrompt } from '../facts';
 import type { Check, Item, StateDoc } from '../model';
 import { sectionsOf, firstRealItem } from '../formats/s1-util';
@@ -70,11 +71,11 @@ function checkTimestamp(doc: StateDoc): Check {
     if (!m) continue;
     const value = m[1].trim();
     if (isPlaceholder(value)) {
-      return mk('S0', 'timestamp', 'warn', false, `_Last updated:_ is still the template placeholder (${value || 'empty'}).`, { path: doc.relPath, line: i + 1 }, 'Write the real time of this checkpoint after `_Last updated:`.');
+      return mk('S0', 'timestamp', 'warn', false, value ? t('_Last updated:_ is still the template placeholder ({0}).', value) : t('_Last updated:_ is empty.'), { path: doc.relPath, line: i + 1 }, t('Write the real time of this checkpoint after `_Last updated:`.'));
     }
-    return mk('S0', 'timestamp', 'warn', true, `Last updated: ${clip(value, 60)}`, { path: doc.relPath, line: i + 1 });
+    return mk('S0', 'timestamp', 'warn', true, t('Last updated: {0}', clip(value, 60)), { path: doc.relPath, line: i + 1 });
   }
-  return mk('S0', 'timestamp', 'warn', false, `${doc.relPath} has no \`_Last updated: <timestamp>_\` line.`, { path: doc.relPath, line: 1 }, 'Add `_Last updated: <timestamp>_` under the title, as the seed format has it.');
+  return mk('S0', 'timestamp', 'warn', false, t('{0} has no `_Last updated: <timestamp>_` line.', doc.relPath), { path: doc.relPath, line: 1 }, t('Add `_Last updated: <timestamp>_` under the title, as the seed format has it.'));
 }
 
 /** The ledger's UNCONFIRMED items, template placeholders (`<question 2> \`UNCONFIRMED\``) left out. */
@@ -83,9 +84,9 @@ export function unconfirmedItems(ledger: StateDoc): Item[] {
 }
 
 function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {
-  if (items.length === 0) return [mk('S0', 'unconfirmed', 'info', true, 'No UNCONFIRMED items.', { path: ledger.relPath })];
+  if (items.length === 0) return [mk('S0', 'unconfirmed', 'info', true, t('No UNCONFIRMED items.'), { path: ledger.relPath })];
   return items.map((item) =>
-    mk('S0', 'unconfirmed', 'info', false, `validate after /clear: ${clip(item.text)}`, { path: ledger.relPath, line: item.line }, 'Ask the user to confirm or correct it, then drop the marker.'),
+    mk('S0', 'unconfirmed', 'info', false, t('validate after /clear: {0}', clip(item.text)), { path: ledger.relPath, line: item.line }, t('Ask the user to confirm or correct it, then drop the marker.')),
   );
 }
 
@@ -107,10 +108,10 @@ export async function analyseS0(ws: Workspace, loaded: Loaded): Promise<Analysis
   const configured = loaded.extra?.configured === true;
   checks.push(checkExists('S0', home, loaded.homeRel));
   if (configured && !enabled && home && !loaded.extra?.broken) {
-    checks.push(mk('S0', 'config', 'info', false, `session.ledger is not enabled in .agents.yml; ${home.relPath} is checked anyway, but the checkpoint will not update it.`, { path: S0_CONFIG }, 'Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.'));
+    checks.push(mk('S0', 'config', 'info', false, t('session.ledger is not enabled in .agents.yml; {0} is checked anyway, but the checkpoint will not update it.', home.relPath), { path: S0_CONFIG }, t('Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.')));
   }
   if (loaded.extra?.older && home) {
-    checks.push(mk('S0', 'location', 'info', false, `Ledger read from the older place ${home.relPath}; the seed's default is ${S0_DEFAULT_LEDGER}.`, { path: home.relPath }, `Move it to ${S0_DEFAULT_LEDGER} (or point session.ledger_path at it in .agents.yml).`));
+    checks.push(mk('S0', 'location', 'info', false, t('Ledger read from the older place {0}; the seed\'s default is {1}.', home.relPath, S0_DEFAULT_LEDGER), { path: home.relPath }, t('Move it to {0} (or point session.ledger_path at it in .agents.yml).', S0_DEFAULT_LEDGER)));
   }
   const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
   let next: S0Next | null = null;

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { FACTS, resumePrompt } from '../facts';
+import { joinTexts, t, type Msg } from '../messages';
 import type { MdOutline } from '../markdown';
 import type { Check, Item, Section, StateDoc } from '../model';
 import { S1_SIDECAR } from '../formats/s1';
@@ -75,7 +76,7 @@ export function s1NextAction(doc: StateDoc, outline: MdOutline | null = null): S
 
 function checkS1NextAction(doc: StateDoc, next: S1Next | null): Check {
   if (next && isTemplateText(next.item.text)) {
-    return mk('S1', 'next-action', 'block', false, `Item ${next.number} of "${next.section.title}" is still template text: "${clip(next.item.text)}".`, { path: doc.relPath, line: next.item.line }, 'Write the most urgent concrete action, with its execution command, as item 1.');
+    return mk('S1', 'next-action', 'block', false, t('Item {0} of "{1}" is still template text: "{2}".', next.number, next.section.title, clip(next.item.text)), { path: doc.relPath, line: next.item.line }, t('Write the most urgent concrete action, with its execution command, as item 1.'));
   }
   return checkNextAction('S1', next && { text: next.item.text, path: doc.relPath, line: next.item.line }, '## What to do now (priority order), item 1', doc.relPath);
 }
@@ -85,9 +86,9 @@ function checkS1NextAction(doc: StateDoc, next: S1Next | null): Check {
 
 /** Invariant 1: only `session-handoff-LATEST.md`; any other `session-handoff*.md` beside it is a violation. */
 function checkSingleHandoff(homeRel: string, others: readonly string[]): Check[] {
-  if (others.length === 0) return [mk('S1', 'single-handoff', 'block', true, `Only ${homeRel} exists.`, { path: homeRel })];
+  if (others.length === 0) return [mk('S1', 'single-handoff', 'block', true, t('Only {0} exists.', homeRel), { path: homeRel })];
   return others.map((p) =>
-    mk('S1', 'single-handoff', 'block', false, `${p} stands beside ${homeRel}: a second handoff breaks Invariant 1 (the next session cannot tell which one is latest).`, { path: p }, `Merge what is still open into ${homeRel} and delete ${p} (git history keeps it).`),
+    mk('S1', 'single-handoff', 'block', false, t('{0} stands beside {1}: a second handoff breaks Invariant 1 (the next session cannot tell which one is latest).', p, homeRel), { path: p }, t('Merge what is still open into {0} and delete {1} (git history keeps it).', homeRel, p)),
   );
 }
 
@@ -98,37 +99,37 @@ function checkFutureOriented(doc: StateDoc): Check[] {
   const out: Check[] = [];
   for (const s of doc.sections) {
     if (s.key === 'done' || s.key === 'log') {
-      out.push(mk('S1', 'future-oriented', 'warn', false, `"${clip(s.title, 80)}" lists work already done: the handoff must say only what the next session does (Invariant 2).`, { path: doc.relPath, line: s.line }, 'Delete the section; git history and context-log.md keep what was done.'));
+      out.push(mk('S1', 'future-oriented', 'warn', false, t('"{0}" lists work already done: the handoff must say only what the next session does (Invariant 2).', clip(s.title, 80)), { path: doc.relPath, line: s.line }, t('Delete the section; git history and context-log.md keep what was done.')));
       continue;
     }
     for (const it of s.items) {
       if ((it.depth ?? 0) === 0 && DONE_LINE_RE.test(it.text)) {
-        out.push(mk('S1', 'future-oriented', 'warn', false, `A list of finished work: "${clip(it.text, 80)}" (Invariant 2).`, { path: doc.relPath, line: it.line }, 'Delete it; the handoff is forward-only.'));
+        out.push(mk('S1', 'future-oriented', 'warn', false, t('A list of finished work: "{0}" (Invariant 2).', clip(it.text, 80)), { path: doc.relPath, line: it.line }, t('Delete it; the handoff is forward-only.')));
       }
     }
   }
-  if (out.length === 0) out.push(mk('S1', 'future-oriented', 'warn', true, 'No done/accomplished section: the handoff is forward-only.', { path: doc.relPath }));
+  if (out.length === 0) out.push(mk('S1', 'future-oriented', 'warn', true, t('No done/accomplished section: the handoff is forward-only.'), { path: doc.relPath }));
   return out;
 }
 
 function checkSnapshot(doc: StateDoc): Check[] {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
   if (!info) {
-    return [mk('S1', 'snapshot', 'warn', false, 'No `<!-- state-snapshot v1 -->` block: the next session cannot recover from one compact block.', { path: doc.relPath, line: 1 }, 'Insert the Phase 2.3 YAML block (ts, ctx, next, diff, blocked) right after the front matter, before the title.')];
+    return [mk('S1', 'snapshot', 'warn', false, t('No `<!-- state-snapshot v1 -->` block: the next session cannot recover from one compact block.'), { path: doc.relPath, line: 1 }, t('Insert the Phase 2.3 YAML block (ts, ctx, next, diff, blocked) right after the front matter, before the title.'))];
   }
   if (info.problems.length === 0) {
     const c = info.counts;
-    return [mk('S1', 'snapshot', 'warn', true, `state-snapshot v1: ctx ${c.ctxWords}/${SNAPSHOT_CAPS.ctxWords} words, next ${c.next}/${SNAPSHOT_CAPS.next}, diff ${c.diff}/${SNAPSHOT_CAPS.diff}, blocked ${c.blocked}/${SNAPSHOT_CAPS.blocked}.`, { path: doc.relPath, line: info.line })];
+    return [mk('S1', 'snapshot', 'warn', true, t('state-snapshot v1: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.', c.ctxWords, SNAPSHOT_CAPS.ctxWords, c.next, SNAPSHOT_CAPS.next, c.diff, SNAPSHOT_CAPS.diff, c.blocked, SNAPSHOT_CAPS.blocked), { path: doc.relPath, line: info.line })];
   }
-  return info.problems.map((p) => mk('S1', 'snapshot', 'warn', false, `state-snapshot v1: ${p.message}.`, { path: doc.relPath, line: p.line }, 'Keep the block within the seed\'s caps; what does not fit stays in the prose.'));
+  return info.problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')));
 }
 
 function checkCompression(doc: StateDoc): Check {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
-  if (!info || info.blockBytes === 0) return mk('S1', 'compression', 'warn', 'skip', 'No snapshot block to measure.', { path: doc.relPath });
+  if (!info || info.blockBytes === 0) return mk('S1', 'compression', 'warn', 'skip', t('No snapshot block to measure.'), { path: doc.relPath });
   const ratio = info.proseBytes / info.blockBytes;
   const msg = `[Memento] prose: ${info.proseBytes} bytes → compact block: ${info.blockBytes} bytes (${ratio.toFixed(1)}x reduction)`;
-  return mk('S1', 'compression', 'warn', ratio >= 2, ratio >= 2 ? `${msg}.` : `${msg}: under 2x.`, { path: doc.relPath, line: info.line }, 'Shorten next/diff entries in the block: verb + object only, no descriptions.');
+  return mk('S1', 'compression', 'warn', ratio >= 2, ratio >= 2 ? t('{0}.', msg) : t('{0}: under 2x.', msg), { path: doc.relPath, line: info.line }, t('Shorten next/diff entries in the block: verb + object only, no descriptions.'));
 }
 
 function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
@@ -159,7 +160,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(
     ...(memory && keyFiles.length
       ? await checkStalePaths('S1', ws, refsInSections(memory, keyFiles), 'MEMORY.md Key Files paths')
-      : [mk('S1', 'stale-paths', 'warn', 'skip', memory ? `${memory.relPath} has no Key Files section.` : 'No MEMORY.md.', { path: memory?.relPath })]),
+      : [mk('S1', 'stale-paths', 'warn', 'skip', memory ? t('{0} has no Key Files section.', memory.relPath) : t('No MEMORY.md.'), { path: memory?.relPath })]),
   );
   checks.push((await checkAttestation(ws, readable, String(loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`))).check);
   checks.push(checkLessons(docOf(loaded, 'lessons'), ws.now));
@@ -184,26 +185,33 @@ function flag(it: Item, name: string): string | undefined {
 }
 
 export function checkLessons(doc: StateDoc | null, now: number): Check {
-  if (!doc) return mk('S1', 'lessons', 'info', 'skip', 'No tasks/lessons.md.');
-  if (!doc.text) return mk('S1', 'lessons', 'info', 'skip', `${doc.relPath} cannot be read.`, { path: doc.relPath });
+  if (!doc) return mk('S1', 'lessons', 'info', 'skip', t('No tasks/lessons.md.'));
+  if (!doc.text) return mk('S1', 'lessons', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath });
   const lessons = doc.sections.filter((s) => s.key === 'lesson');
   const metas = lessons.flatMap((s) => s.items.filter((i) => flag(i, 'conf') !== undefined).slice(0, 1).map((i) => ({ s, i })));
   const noSeen = metas.filter(({ i }) => flag(i, 'seen') === undefined).length;
   const archive = metas.filter(({ i }) => i.flags.includes('archive'));
   const headed = doc.sections.filter((s) => s.level >= 3 && s.key !== 'lesson').length;
-  const extra = [noSeen ? `${noSeen} without seen:` : '', headed ? `${headed} heading(s) without a meta line` : ''].filter(Boolean).join(', ');
+  const extra: Msg[] = [];
+  if (noSeen) extra.push(t('{0} without seen:', noSeen));
+  if (headed) extra.push(t('{0} heading(s) without a meta line', headed));
   if (archive.length === 0) {
-    return mk('S1', 'lessons', 'info', true, `${metas.length} lesson(s) with conf/seen/obs meta${extra ? ` (${extra})` : ''}; no archive candidates.`, { path: doc.relPath });
+    const msg = extra.length
+      ? t('{0} lesson(s) with conf/seen/obs meta ({1}); no archive candidates.', metas.length, joinTexts(extra, ', '))
+      : t('{0} lesson(s) with conf/seen/obs meta; no archive candidates.', metas.length);
+    return mk('S1', 'lessons', 'info', true, msg, { path: doc.relPath });
   }
-  const list = archive.slice(0, 5).map(({ s, i }) => `"${clip(s.title, 60)}" (conf ${flag(i, 'conf')}, seen ${flag(i, 'seen')}, ${daysSince(parseDay(flag(i, 'seen') ?? '') ?? now, now)} days ago)`);
+  const list = archive.slice(0, 5).map(({ s, i }) => t('"{0}" (conf {1}, seen {2}, {3} days ago)', clip(s.title, 60), flag(i, 'conf') ?? '', flag(i, 'seen') ?? '', daysSince(parseDay(flag(i, 'seen') ?? '') ?? now, now)));
   return mk(
     'S1',
     'lessons',
     'info',
     false,
-    `${archive.length} archive candidate(s) (conf < ${ARCHIVE.conf} and seen > ${ARCHIVE.days} days ago): ${list.join('; ')}${archive.length > 5 ? '; …' : ''}.`,
+    archive.length > 5
+      ? t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}; ….', archive.length, ARCHIVE.conf, ARCHIVE.days, joinTexts(list, '; '))
+      : t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}.', archive.length, ARCHIVE.conf, ARCHIVE.days, joinTexts(list, '; ')),
     { path: doc.relPath, line: archive[0].s.line },
-    'Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed\'s monthly cleanup).',
+    t('Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed\'s monthly cleanup).'),
   );
 }
 
@@ -212,23 +220,23 @@ function lineList(items: Item[]): string {
 }
 
 export function checkContextLog(doc: StateDoc | null): Check[] {
-  if (!doc) return [mk('S1', 'context-log', 'info', 'skip', 'No context-log.md.')];
-  if (!doc.text) return [mk('S1', 'context-log', 'info', 'skip', `${doc.relPath} cannot be read.`, { path: doc.relPath })];
+  if (!doc) return [mk('S1', 'context-log', 'info', 'skip', t('No context-log.md.'))];
+  if (!doc.text) return [mk('S1', 'context-log', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath })];
   const entries = doc.sections.flatMap((s) => s.items).filter((i) => i.flags.some((f) => f.startsWith('date:')));
   const expired = entries.filter((i) => i.flags.includes('expired'));
   const promote = entries.filter((i) => i.flags.includes('promote'));
   const noTtl = entries.filter((i) => !i.flags.some((f) => f.startsWith('ttl:')));
   const out: Check[] = [];
   if (expired.length) {
-    out.push(mk('S1', 'context-log', 'info', false, `${expired.length} of ${entries.length} entries are past their TTL (lines ${lineList(expired)}).`, { path: doc.relPath, line: expired[0].line }, 'Delete expired entries, or promote the ones still true to MEMORY.md.'));
+    out.push(mk('S1', 'context-log', 'info', false, t('{0} of {1} entries are past their TTL (lines {2}).', expired.length, entries.length, lineList(expired)), { path: doc.relPath, line: expired[0].line }, t('Delete expired entries, or promote the ones still true to MEMORY.md.')));
   }
   if (promote.length) {
-    out.push(mk('S1', 'context-log', 'info', false, `${promote.length} promotion candidate(s) with ref ≥ 3 (lines ${lineList(promote)}): review them for MEMORY.md.`, { path: doc.relPath, line: promote[0].line }, 'Move lasting facts into MEMORY.md.'));
+    out.push(mk('S1', 'context-log', 'info', false, t('{0} promotion candidate(s) with ref ≥ 3 (lines {1}): review them for MEMORY.md.', promote.length, lineList(promote)), { path: doc.relPath, line: promote[0].line }, t('Move lasting facts into MEMORY.md.')));
   }
   if (noTtl.length) {
-    out.push(mk('S1', 'context-log', 'info', false, `${noTtl.length} entr${noTtl.length === 1 ? 'y has' : 'ies have'} no ttl tag (lines ${lineList(noTtl)}); the seed makes TTL tagging mandatory.`, { path: doc.relPath, line: noTtl[0].line }, 'Tag each entry `[ttl:90d]`, `[ttl:30d]` or `[ttl:permanent]`.'));
+    out.push(mk('S1', 'context-log', 'info', false, noTtl.length === 1 ? t('1 entry has no ttl tag (line {0}); the seed makes TTL tagging mandatory.', lineList(noTtl)) : t('{0} entries have no ttl tag (lines {1}); the seed makes TTL tagging mandatory.', noTtl.length, lineList(noTtl)), { path: doc.relPath, line: noTtl[0].line }, t('Tag each entry `[ttl:90d]`, `[ttl:30d]` or `[ttl:permanent]`.')));
   }
-  if (out.length === 0) out.push(mk('S1', 'context-log', 'info', true, `${entries.length} entries; none past its TTL; no promotion candidates.`, { path: doc.relPath }));
+  if (out.length === 0) out.push(mk('S1', 'context-log', 'info', true, t('{0} entries; none past its TTL; no promotion candidates.', entries.length), { path: doc.relPath }));
   return out;
 }
 
@@ -260,27 +268,33 @@ export async function checkAttestation(ws: Workspace, home: StateDoc | null, sid
   if (kind === 'missing') {
     return {
       state: 'NO_SIDECAR',
-      check: mk('S1', 'attestation', 'info', false, `NO_SIDECAR: ${sidecarRel} does not exist; the handoff is not attested.`, { path: sidecarRel }, 'Run the checkpoint (Phase 2.4 write-receipt writes the sidecar).'),
+      check: mk('S1', 'attestation', 'info', false, t('NO_SIDECAR: {0} does not exist; the handoff is not attested.', sidecarRel), { path: sidecarRel }, t('Run the checkpoint (Phase 2.4 write-receipt writes the sidecar).')),
     };
   }
-  if (!home || !home.hash) return { state: null, check: mk('S1', 'attestation', 'block', 'skip', 'No readable handoff to attest.', { path: sidecarRel }) };
+  if (!home || !home.hash) return { state: null, check: mk('S1', 'attestation', 'block', 'skip', t('No readable handoff to attest.'), { path: sidecarRel }) };
   ws.stateFiles.add(sidecarRel);
   const f = await ws.read(sidecarRel);
-  const tampered = (why: string, line?: number) => ({
+  const tampered = (why: Msg, line?: number) => ({
     state: 'TAMPERED' as const,
-    check: mk('S1', 'attestation', 'block', false, `TAMPERED: ${why}`, { path: home.relPath, line }, `If you edited ${home.relPath} yourself, re-run the checkpoint so write-receipt refreshes ${sidecarRel}; otherwise restore the handoff from git and find out who changed it.`),
+    check: mk('S1', 'attestation', 'block', false, why, { path: home.relPath, line }, t('If you edited {0} yourself, re-run the checkpoint so write-receipt refreshes {1}; otherwise restore the handoff from git and find out who changed it.', home.relPath, sidecarRel)),
   });
-  if (!f.ok) return tampered(`${sidecarRel} cannot be read (${f.message}).`);
+  if (!f.ok) return tampered(t('TAMPERED: {0} cannot be read ({1}).', sidecarRel, f.message));
   const token = f.text.trim().split(/\s+/)[0] ?? '';
-  if (!/^[0-9a-fA-F]{64}$/.test(token)) return tampered(`${sidecarRel} does not hold a SHA-256 hex digest ("${token.slice(0, 20)}").`);
+  if (!/^[0-9a-fA-F]{64}$/.test(token)) return tampered(t('TAMPERED: {0} does not hold a SHA-256 hex digest ("{1}").', sidecarRel, token.slice(0, 20)));
   const actual = home.findings.some((x) => x.id === 'size') ? await hashFile(home.path) : home.hash;
-  if (!actual) return tampered(`${home.relPath} could not be hashed.`);
+  if (!actual) return tampered(t('TAMPERED: {0} could not be hashed.', home.relPath));
   if (token.toLowerCase() !== actual) {
-    return tampered(`${home.relPath} does not match ${sidecarRel} (sidecar ${token.slice(0, 12)}…, file ${actual.slice(0, 12)}…): it changed after the checkpoint attested it.`);
+    return tampered(t('TAMPERED: {0} does not match {1} (sidecar {2}…, file {3}…): it changed after the checkpoint attested it.', home.relPath, sidecarRel, token.slice(0, 12), actual.slice(0, 12)));
   }
-  const notes = [token !== token.toLowerCase() ? 'the sidecar is upper-case hex' : '', /\n$/.test(f.text) ? 'the sidecar ends with a newline' : ''].filter(Boolean);
-  return {
-    state: 'MATCH',
-    check: mk('S1', 'attestation', 'block', true, `MATCH: ${sidecarRel} matches the SHA-256 of ${home.relPath}${notes.length ? ` (${notes.join('; ')})` : ''}.`, { path: home.relPath }),
-  };
+  const upper = token !== token.toLowerCase();
+  const newline = /\n$/.test(f.text);
+  const said =
+    upper && newline
+      ? t('MATCH: {0} matches the SHA-256 of {1} (the sidecar is upper-case hex; the sidecar ends with a newline).', sidecarRel, home.relPath)
+      : upper
+        ? t('MATCH: {0} matches the SHA-256 of {1} (the sidecar is upper-case hex).', sidecarRel, home.relPath)
+        : newline
+          ? t('MATCH: {0} matches the SHA-256 of {1} (the sidecar ends with a newline).', sidecarRel, home.relPath)
+          : t('MATCH: {0} matches the SHA-256 of {1}.', sidecarRel, home.relPath);
+  return { state: 'MATCH', check: mk('S1', 'attestation', 'block', true, said, { path: home.relPath }) };
 }

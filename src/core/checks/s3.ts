@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import { FACTS, resumePrompt as promptFor } from '../facts';
+import { joinTexts, t, type Msg } from '../messages';
 import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } from '../formats/s3-state';
 import { git } from '../git';
 import type { Check, StateDoc } from '../model';
@@ -65,11 +66,11 @@ function notSkeleton(home: StateDoc, s: S3Structure): Check {
     !skel,
     skel
       ? allTemplate && !template
-        ? `${home.relPath} is still the template: every handoff field is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).`
-        : `${home.relPath} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.`
-      : `${home.relPath} holds real content.`,
+        ? t('{0} is still the template: every handoff field is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).', home.relPath)
+        : t('{0} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.', home.relPath)
+      : t('{0} holds real content.', home.relPath),
     { path: home.relPath, line: skel ? (s.handoff?.line ?? 1) : undefined },
-    'Run the checkpoint: make the handoff block literally true right now and add one dated Log entry.',
+    t('Run the checkpoint: make the handoff block literally true right now and add one dated Log entry.'),
   );
 }
 
@@ -82,9 +83,9 @@ function nowAction(home: StateDoc, nowField: S3Field | undefined): Check {
     'next-action',
     'block',
     false,
-    `Now ▶ names no file, command, symbol or test: "${clip(nowField.value)}".`,
+    t('Now ▶ names no file, command, symbol or test: "{0}".', clip(nowField.value)),
     { path: home.relPath, line: nowField.line },
-    'Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below".',
+    t('Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below".'),
   );
 }
 
@@ -99,7 +100,7 @@ const ENTRY_PARTS: ReadonlyArray<readonly [string, RegExp]> = [
 /** `log-entry` (warn): the newest Log entry has Done, Docs touched, Lessons and Stopped at. */
 function logEntry(home: StateDoc, s: S3Structure): Check {
   const newest = [...s.entries].sort((a, b) => a.line - b.line)[0];
-  if (!newest) return mk('S3', 'log-entry', 'warn', 'skip', 'No Log entry yet.', { path: home.relPath, line: s.log?.line });
+  if (!newest) return mk('S3', 'log-entry', 'warn', 'skip', t('No Log entry yet.'), { path: home.relPath, line: s.log?.line });
   const labels = home.text
     .split('\n')
     .slice(newest.line, newest.endLine)
@@ -110,24 +111,29 @@ function logEntry(home: StateDoc, s: S3Structure): Check {
     'log-entry',
     'warn',
     missing.length === 0,
-    missing.length === 0 ? `The newest Log entry (line ${newest.line}) has Done, Docs touched, Lessons and Stopped at.` : `The newest Log entry (line ${newest.line}) has no ${missing.join(', ')}.`,
+    missing.length === 0 ? t('The newest Log entry (line {0}) has Done, Docs touched, Lessons and Stopped at.', newest.line) : t('The newest Log entry (line {0}) has no {1}.', newest.line, missing.join(', ')),
     { path: home.relPath, line: newest.line },
-    'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).',
+    t('Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).'),
   );
 }
 
 function handoffBlock(home: StateDoc, s: S3Structure): Check {
-  const missing: string[] = [];
-  if (!s.handoff) missing.push('a "## Handoff" block');
-  if (s.nowLines.length === 0 && !field(s, 'now')) missing.push('a "Now ▶" line');
+  const noBlock = !s.handoff;
+  const noNow = s.nowLines.length === 0 && !field(s, 'now');
   return mk(
     'S3',
     'handoff-block',
     'block',
-    missing.length === 0,
-    missing.length ? `${home.relPath} is missing ${missing.join(' and ')}.` : `"## ${s.handoff?.title}" with Now ▶ present.`,
+    !noBlock && !noNow,
+    noBlock && noNow
+      ? t('{0} is missing a "## Handoff" block and a "Now ▶" line.', home.relPath)
+      : noBlock
+        ? t('{0} is missing a "## Handoff" block.', home.relPath)
+        : noNow
+          ? t('{0} is missing a "Now ▶" line.', home.relPath)
+          : t('"## {0}" with Now ▶ present.', s.handoff?.title ?? ''),
     { path: home.relPath, line: s.handoff?.line ?? 1 },
-    'Add the handoff block at the top: Status, Phase, Branch / HEAD, Gates, "Now ▶ <the single exact next action>", Blocked on.',
+    t('Add the handoff block at the top: Status, Phase, Branch / HEAD, Gates, "Now ▶ <the single exact next action>", Blocked on.'),
   );
 }
 
@@ -136,24 +142,24 @@ const NONE = /^(?:none|nothing|no|no blockers?|nothing blocked|not blocked|clear
 function pending(home: StateDoc, s: S3Structure): Check {
   const f = field(s, 'blocked');
   if (!f) {
-    return mk('S3', 'pending-recorded', 'warn', false, 'No "Blocked on:" field in the handoff.', { path: home.relPath, line: s.handoff?.line }, 'Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.');
+    return mk('S3', 'pending-recorded', 'warn', false, t('No "Blocked on:" field in the handoff.'), { path: home.relPath, line: s.handoff?.line }, t('Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.'));
   }
   const v = plainText(f.value);
-  if (v === '' || NONE.test(v)) return mk('S3', 'pending-recorded', 'warn', true, 'Blocked on: nothing (cleared).', { path: home.relPath, line: f.line });
+  if (v === '' || NONE.test(v)) return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: nothing (cleared).'), { path: home.relPath, line: f.line });
   if (isPlaceholder(v)) {
-    return mk('S3', 'pending-recorded', 'warn', false, `"Blocked on" is a placeholder: "${clip(f.value, 60)}".`, { path: home.relPath, line: f.line }, 'Name what waits on the user or an external thing, else clear the field.');
+    return mk('S3', 'pending-recorded', 'warn', false, t('"Blocked on" is a placeholder: "{0}".', clip(f.value, 60)), { path: home.relPath, line: f.line }, t('Name what waits on the user or an external thing, else clear the field.'));
   }
-  return mk('S3', 'pending-recorded', 'warn', true, `Blocked on: ${clip(f.value, 100)}`, { path: home.relPath, line: f.line });
+  return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: {0}', clip(f.value, 100)), { path: home.relPath, line: f.line });
 }
 
 function gates(home: StateDoc, s: S3Structure): Check {
   const f = field(s, 'gates');
-  const hint = 'Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".';
-  if (!f) return mk('S3', 'gates', 'warn', false, 'No "Gates:" field in the handoff.', { path: home.relPath, line: s.handoff?.line }, hint);
+  const hint = t('Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".');
+  if (!f) return mk('S3', 'gates', 'warn', false, t('No "Gates:" field in the handoff.'), { path: home.relPath, line: s.handoff?.line }, hint);
   const v = plainText(f.value);
-  if (isPlaceholder(v)) return mk('S3', 'gates', 'warn', false, `Gates not recorded: "${clip(f.value, 60)}".`, { path: home.relPath, line: f.line }, hint);
+  if (isPlaceholder(v)) return mk('S3', 'gates', 'warn', false, t('Gates not recorded: "{0}".', clip(f.value, 60)), { path: home.relPath, line: f.line }, hint);
   const ok = /\d/.test(v);
-  return mk('S3', 'gates', 'warn', ok, ok ? `Gates: ${clip(f.value, 100)}` : `Gates carry no numbers: "${clip(f.value, 80)}".`, { path: home.relPath, line: f.line }, hint);
+  return mk('S3', 'gates', 'warn', ok, ok ? t('Gates: {0}', clip(f.value, 100)) : t('Gates carry no numbers: "{0}".', clip(f.value, 80)), { path: home.relPath, line: f.line }, hint);
 }
 
 /** True when every commit after `recorded` up to HEAD touches only `docs/state/` (the handoff committed after it was written). */
@@ -174,43 +180,45 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const bf = field(s, 'branch');
   const hf = field(s, 'head');
   const line = (combined ?? bf ?? hf)?.line ?? s.handoff?.line;
-  const hint = 'Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.';
+  const hint = t('Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.');
   const loc = { path: home.relPath, line };
   const written = [combined, bf, hf].filter((f): f is S3Field => !!f && !isPlaceholder(f.value));
-  if (written.length === 0) return mk('S3', 'branch-head', 'warn', false, 'Branch / HEAD not recorded in the handoff.', loc, hint);
+  if (written.length === 0) return mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint);
   const g = await ws.git();
-  if (!g) return mk('S3', 'branch-head', 'warn', 'skip', 'Not a git repository: Branch / HEAD cannot be compared.', loc);
+  if (!g) return mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc);
   const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };
   const branch = (bf && !isPlaceholder(bf.value) ? parseBranchHead(bf.value).branch : null) ?? c.branch;
   const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
-  const problems: string[] = [];
-  const notes: string[] = [];
-  if (!branch) problems.push('no branch recorded');
+  // Each problem and note is a message of its own; the check joins their English texts.
+  const problems: Msg[] = [];
+  const notes: Msg[] = [];
+  if (!branch) problems.push(t('no branch recorded'));
   else if (g.branch === null) {
-    if (!/detached/i.test(branch)) problems.push(`HEAD is detached, the handoff says branch ${branch}`);
-  } else if (branch !== g.branch) problems.push(`the branch is ${g.branch}, the handoff says ${branch}`);
-  if (!head) problems.push('no HEAD hash recorded');
-  else if (!g.head) notes.push('the repository has no commits yet');
+    if (!/detached/i.test(branch)) problems.push(t('HEAD is detached, the handoff says branch {0}', branch));
+  } else if (branch !== g.branch) problems.push(t('the branch is {0}, the handoff says {1}', g.branch, branch));
+  if (!head) problems.push(t('no HEAD hash recorded'));
+  else if (!g.head) notes.push(t('the repository has no commits yet'));
   else if (!g.head.startsWith(head)) {
-    if (await onlyStateCommitsSince(ws, g.top, head)) notes.push(`HEAD ${g.head.slice(0, 7)} moved past ${head} only by commits to docs/state/`);
-    else problems.push(`HEAD is ${g.head.slice(0, 7)}, the handoff says ${head}`);
+    if (await onlyStateCommitsSince(ws, g.top, head)) notes.push(t('HEAD {0} moved past {1} only by commits to docs/state/', g.head.slice(0, 7), head));
+    else problems.push(t('HEAD is {0}, the handoff says {1}', g.head.slice(0, 7), head));
   }
-  if (problems.length) return mk('S3', 'branch-head', 'warn', false, `Branch / HEAD out of date: ${problems.join('; ')}.`, loc, hint);
-  return mk('S3', 'branch-head', 'warn', true, `Branch ${branch} and HEAD ${head} match git${notes.length ? ` (${notes.join('; ')})` : ''}.`, loc);
+  if (problems.length) return mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD out of date: {0}.', joinTexts(problems, '; ')), loc, hint);
+  if (notes.length) return mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git ({2}).', branch ?? '', head ?? '', joinTexts(notes, '; ')), loc);
+  return mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git.', branch ?? '', head ?? ''), loc);
 }
 
 function logOrder(home: StateDoc, s: S3Structure): Check[] {
   const dated = s.entries.filter((e) => e.date);
-  if (dated.length < 2) return [mk('S3', 'log-order', 'warn', 'skip', `${dated.length} dated Log entr${dated.length === 1 ? 'y' : 'ies'}: nothing to order.`, { path: home.relPath, line: s.log?.line })];
+  if (dated.length < 2) return [mk('S3', 'log-order', 'warn', 'skip', dated.length === 1 ? t('1 dated Log entry: nothing to order.') : t('{0} dated Log entries: nothing to order.', dated.length), { path: home.relPath, line: s.log?.line })];
   const out: Check[] = [];
   for (let i = 1; i < dated.length; i++) {
     const a = dated[i - 1];
     const b = dated[i];
     if ((b.date ?? '') > (a.date ?? '')) {
-      out.push(mk('S3', 'log-order', 'warn', false, `Log entry ${b.date} (line ${b.line}) is newer than the entry above it (${a.date}, line ${a.line}): the Log is newest first.`, { path: home.relPath, line: b.line }, 'Move the newest entry to the top of the Log; overflow goes to docs/state/log/YYYY-MM.md.'));
+      out.push(mk('S3', 'log-order', 'warn', false, t('Log entry {0} (line {1}) is newer than the entry above it ({2}, line {3}): the Log is newest first.', b.date ?? '', b.line, a.date ?? '', a.line), { path: home.relPath, line: b.line }, t('Move the newest entry to the top of the Log; overflow goes to docs/state/log/YYYY-MM.md.')));
     }
   }
-  return out.length ? out : [mk('S3', 'log-order', 'warn', true, `${dated.length} dated Log entries, newest first.`, { path: home.relPath, line: s.log?.line })];
+  return out.length ? out : [mk('S3', 'log-order', 'warn', true, t('{0} dated Log entries, newest first.', dated.length), { path: home.relPath, line: s.log?.line })];
 }
 
 /** S3's checks, next action and resume prompt. */
@@ -222,7 +230,7 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   const next = nowField && nowField.value ? nowField.value : null;
   const resumePrompt = promptFor('S3', loaded.homeRel);
   if (!home || !home.text || !s) {
-    const why = 'No readable STATE.md to inspect.';
+    const why = t('No readable STATE.md to inspect.');
     for (const id of ['not-skeleton', 'handoff-block', 'next-action']) checks.push(mk('S3', id, 'block', 'skip', why, { path: loaded.homeRel }));
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
@@ -233,9 +241,7 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));
   checks.push(...checkNoSecrets('S3', loaded.docs));
   const budget = await lineBudget(ws);
-  const b = checkBudget('S3', home, { maxLines: budget.max, lineCounting: FACTS.S3.budgets.lineCounting });
-  if (b.status === 'warn') b.hint = 'Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.';
-  checks.push(b);
+  checks.push(checkBudget('S3', home, { maxLines: budget.max, lineCounting: FACTS.S3.budgets.lineCounting }, t('Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.')));
   const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));
   checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
   checks.push(await branchHead(ws, home, s), gates(home, s), ...logOrder(home, s), logEntry(home, s));

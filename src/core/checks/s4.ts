@@ -10,6 +10,7 @@
  * session (the corpus writes it into Decisions), else the newest PROGRESS entry's 将来のアクション.
  */
 import { companionPath, FACTS, resumePrompt as promptFor } from '../facts';
+import { joinTexts, t, type Msg } from '../messages';
 import { S4_PROGRESS, type S4Extra } from '../formats/s4';
 import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from '../formats/s4-state';
 import type { Check, Section, StateDoc } from '../model';
@@ -88,18 +89,21 @@ function nextAction(home: StateDoc, block: S4Block | null, x: S4Extra): NextActi
 
 function structureCheck(home: StateDoc, s4: S4Structure): Check {
   const a = s4.agentState;
-  const t = s4.progressTracker;
-  const ok = a.length === 1 && t.length === 1;
-  const say = (n: number[], h: string) => (n.length === 1 ? '' : n.length === 0 ? `no "${h}" heading` : `${n.length} "${h}" headings (lines ${n.join(', ')})`);
-  const problems = [say(a, '# Agent State'), say(t, '## Progress Tracker')].filter(Boolean);
+  const tr = s4.progressTracker;
+  const ok = a.length === 1 && tr.length === 1;
+  const say = (n: number[], none: Msg, many: Msg): Msg | null => (n.length === 1 ? null : n.length === 0 ? none : many);
+  const problems = [
+    say(a, t('no "# Agent State" heading'), t('{0} "# Agent State" headings (lines {1})', a.length, a.join(', '))),
+    say(tr, t('no "## Progress Tracker" heading'), t('{0} "## Progress Tracker" headings (lines {1})', tr.length, tr.join(', '))),
+  ].filter((m): m is Msg => m !== null);
   return mk(
     'S4',
     'structure',
     'block',
     ok,
-    ok ? 'Exactly one "# Agent State" and one "## Progress Tracker".' : `${home.relPath} has ${problems.join(' and ')}; exactly one of each is required.`,
-    { path: home.relPath, line: ok ? undefined : (a[1] ?? t[1] ?? a[0] ?? t[0] ?? 1) },
-    'Restore the shared-state structure (refresh_guard.py --mode check must exit 0) before checkpointing.',
+    ok ? t('Exactly one "# Agent State" and one "## Progress Tracker".') : t('{0} has {1}; exactly one of each is required.', home.relPath, joinTexts(problems, ' and ')),
+    { path: home.relPath, line: ok ? undefined : (a[1] ?? tr[1] ?? a[0] ?? tr[0] ?? 1) },
+    t('Restore the shared-state structure (refresh_guard.py --mode check must exit 0) before checkpointing.'),
   );
 }
 
@@ -115,17 +119,17 @@ function compaction(home: StateDoc, s4: S4Structure): Check[] {
         'compaction',
         'warn',
         false,
-        `${of.length} "## ${KIND_TITLE[kind]}" blocks (lines ${of.map((b) => b.line).join(', ')}): compaction keeps only the newest (line ${newest.line}).`,
+        t('{0} "## {1}" blocks (lines {2}): compaction keeps only the newest (line {3}).', of.length, KIND_TITLE[kind], of.map((b) => b.line).join(', '), newest.line),
         { path: home.relPath, line: of[0].line },
-        'Run the compact phase: refresh_guard.py --mode plan, review, then --mode apply after approval. Everything else stays verbatim.',
+        t('Run the compact phase: refresh_guard.py --mode plan, review, then --mode apply after approval. Everything else stays verbatim.'),
       ),
     );
   }
-  return out.length ? out : [mk('S4', 'compaction', 'warn', true, `One block per kind (${s4.blocks.length} Current block(s)).`, { path: home.relPath })];
+  return out.length ? out : [mk('S4', 'compaction', 'warn', true, t('One block per kind ({0} Current block(s)).', s4.blocks.length), { path: home.relPath })];
 }
 
 function progressEntries(progress: StateDoc | null): Check {
-  if (!progress || !progress.text) return mk('S4', 'progress-entries', 'warn', 'skip', `No readable ${S4_PROGRESS}.`);
+  if (!progress || !progress.text) return mk('S4', 'progress-entries', 'warn', 'skip', t('No readable {0}.', S4_PROGRESS));
   const es = entries(progress);
   const ok = es.length <= MAX_ENTRIES;
   return mk(
@@ -133,9 +137,9 @@ function progressEntries(progress: StateDoc | null): Check {
     'progress-entries',
     'warn',
     ok,
-    ok ? `${progress.relPath} holds ${es.length} entr${es.length === 1 ? 'y' : 'ies'} (at most ${MAX_ENTRIES}).` : `${progress.relPath} holds ${es.length} entries; at most ${MAX_ENTRIES} (the latest checkpoints) belong there.`,
+    ok ? (es.length === 1 ? t('{0} holds 1 entry (at most {1}).', progress.relPath, MAX_ENTRIES) : t('{0} holds {1} entries (at most {2}).', progress.relPath, es.length, MAX_ENTRIES)) : t('{0} holds {1} entries; at most {2} (the latest checkpoints) belong there.', progress.relPath, es.length, MAX_ENTRIES),
     { path: progress.relPath, line: ok ? undefined : es[MAX_ENTRIES].line },
-    'Let the checkpoint script rebuild PROGRESS.md; full checkpoints stay in .agents/checkpoints/.',
+    t('Let the checkpoint script rebuild PROGRESS.md; full checkpoints stay in .agents/checkpoints/.'),
   );
 }
 
@@ -146,9 +150,9 @@ function notSkeleton(home: StateDoc, s4: S4Structure): Check {
     'not-skeleton',
     'block',
     filled,
-    filled ? `${home.relPath} holds working state.` : `${home.relPath} holds no working state: no "## Current Project|Feature|Bug Fix" block with content.`,
+    filled ? t('{0} holds working state.', home.relPath) : t('{0} holds no working state: no "## Current Project|Feature|Bug Fix" block with content.', home.relPath),
     { path: home.relPath, line: filled ? undefined : 1 },
-    'Have the agent write the current work into a Current block (context, decisions, next step) before checkpointing.',
+    t('Have the agent write the current work into a Current block (context, decisions, next step) before checkpointing.'),
   );
 }
 
@@ -169,7 +173,7 @@ const SUMMARY_PARTS: ReadonlyArray<readonly [string, string]> = [
 function summaryCheck(x: S4Extra): Check {
   const e = entries(x.progress)[0];
   const doc = x.progress && e ? x.progress : x.checkpoint;
-  if (!doc || !doc.text) return mk('S4', 'summary', 'warn', 'skip', 'No PROGRESS.md entry or checkpoint to read the summary from.');
+  if (!doc || !doc.text) return mk('S4', 'summary', 'warn', 'skip', t('No PROGRESS.md entry or checkpoint to read the summary from.'));
   const secs = doc === x.progress && e ? within(doc, e.line + 1, e.endLine) : doc.sections;
   const line = doc === x.progress && e ? e.line : 1;
   const missing = SUMMARY_PARTS.filter(([key]) => !secs.some((s) => s.key === key && s.items.some((i) => !isPlaceholder(i.text)))).map(([, name]) => name);
@@ -178,9 +182,9 @@ function summaryCheck(x: S4Extra): Check {
     'summary',
     'warn',
     missing.length === 0,
-    missing.length === 0 ? `The newest checkpoint summary has all five parts (${doc.relPath}).` : `The newest checkpoint summary in ${doc.relPath} lacks ${missing.join(', ')}.`,
+    missing.length === 0 ? t('The newest checkpoint summary has all five parts ({0}).', doc.relPath) : t('The newest checkpoint summary in {0} lacks {1}.', doc.relPath, missing.join(', ')),
     { path: doc.relPath, line },
-    'Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.',
+    t('Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.'),
   );
 }
 
@@ -193,9 +197,9 @@ async function pendingSummary(ws: Workspace): Promise<Check> {
     'pending-summary',
     'warn',
     !left,
-    left ? `${rel} is still there: the last run did not consume its summary draft (--apply --consume-summary).` : 'No summary draft left behind.',
+    left ? t('{0} is still there: the last run did not consume its summary draft (--apply --consume-summary).', rel) : t('No summary draft left behind.'),
     left ? { path: rel, line: 1 } : {},
-    'Finish the checkpoint with `checkpoint.py --summary-file .agents/logs/pending-summary.md --apply --consume-summary`, or delete the stale draft.',
+    t('Finish the checkpoint with `checkpoint.py --summary-file .agents/logs/pending-summary.md --apply --consume-summary`, or delete the stale draft.'),
   );
 }
 
@@ -219,7 +223,7 @@ export async function analyseS4(ws: Workspace, loaded: Loaded): Promise<Analysis
   const block = s4 ? newestBlock(s4, recentTexts(x)) : null;
   const resumePrompt = promptFor('S4', homeRel, block ? `${FACTS.S4.resume.next} (${block.title})` : null);
   if (!home || !home.text || !s4) {
-    const why = `No readable ${homeRel} to inspect.`;
+    const why = t('No readable {0} to inspect.', homeRel);
     for (const id of ['not-skeleton', 'structure', 'next-action']) checks.push(mk('S4', id, 'block', 'skip', why, { path: homeRel }));
     checks.push(progressEntries(x.progress));
     return { checks, next: null, unconfirmed: [], resumePrompt };

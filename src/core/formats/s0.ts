@@ -5,6 +5,7 @@
  * "Continuity Ledger": headings, or bare `Label:` lines), `.claude/memory/session_ledger.md`,
  * `.claude/session_ledger.md`.
  */
+import { finding, t } from '../messages';
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
 import { companionPath, FACTS } from '../facts';
@@ -18,7 +19,7 @@ export const S0_CONFIG = companionPath('S0', 'config');
 export const S0_DEFAULT_LEDGER = FACTS.S0.home;
 /** Older places a ledger was kept; read only when they hold the S0 sections. */
 export const S0_OLDER_PATHS = FACTS.S0.homeAlternatives;
-export const S0_SKIPPED = FACTS.S0.switchedOff ?? '';
+export const S0_SKIPPED = FACTS.S0.switchedOff?.text ?? '';
 
 /**
  * Section names by meaning (normalised titles): the seed's English, and what ledgers committed in
@@ -148,25 +149,19 @@ export function parseAgentsYml(text: string): ParsedContent {
   if (ydoc.errors.length) {
     const e = ydoc.errors[0];
     const line = lc.linePos(e.pos[0]).line;
-    findings.push({
-      id: 'config',
-      severity: 'block',
-      message: `.agents.yml does not parse as YAML (line ${line}): ${e.message.split('\n')[0]}. The checkpoint cannot read session.ledger.`,
-      line,
-      hint: 'Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.',
-    });
+    findings.push(finding('config', 'block', t('.agents.yml does not parse as YAML (line {0}): {1}. The checkpoint cannot read session.ledger.', line, e.message.split('\n')[0]), line, t('Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.')));
     meta.broken = true;
     return { sections: [], meta, findings };
   }
   const root = ydoc.contents;
   if (root !== null && !isMap(root)) {
-    findings.push({ id: 'config', severity: 'warn', message: '.agents.yml is not a mapping of settings; session.ledger cannot be read from it.', line: 1 });
+    findings.push(finding('config', 'warn', t('.agents.yml is not a mapping of settings; session.ledger cannot be read from it.'), 1));
     meta.broken = true;
     return { sections: [], meta, findings };
   }
   const data = yamlData(ydoc);
   if (data.error) {
-    findings.push({ id: 'config', severity: 'block', message: `.agents.yml cannot be read: ${data.error}.`, line: 1 });
+    findings.push(finding('config', 'block', t('.agents.yml cannot be read: {0}.', data.error), 1));
     meta.broken = true;
     return { sections, meta, findings };
   }
@@ -179,7 +174,7 @@ export function parseAgentsYml(text: string): ParsedContent {
   const sessionLine = keyRange ? lc.linePos(keyRange[0]).line : undefined;
   if (sessionLine) meta.sessionLine = sessionLine;
   if (session !== undefined && session !== null && (typeof session !== 'object' || Array.isArray(session))) {
-    findings.push({ id: 'config', severity: 'warn', message: '`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.', line: sessionLine });
+    findings.push(finding('config', 'warn', t('`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.'), sessionLine));
   } else if (session && typeof session === 'object') {
     const s = session as Record<string, unknown>;
     // The session block as a section, so views show what the config says and where.
@@ -193,7 +188,7 @@ export function parseAgentsYml(text: string): ParsedContent {
     }
     const lp = s.ledger_path;
     if (lp !== undefined && lp !== null && (typeof lp !== 'string' || lp.trim() === '')) {
-      findings.push({ id: 'config', severity: 'warn', message: '`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.', line: sessionLine });
+      findings.push(finding('config', 'warn', t('`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.'), sessionLine));
     }
   }
   return { sections, meta, findings };
@@ -251,7 +246,7 @@ async function load(ws: Workspace): Promise<Loaded | null> {
     if (s0KeyCount(doc) >= 3) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true } };
     ws.stateFiles.delete(rel);
   }
-  if (config) return { home: null, homeRel, docs, skipped: S0_SKIPPED };
+  if (config) return { home: null, homeRel, docs, skipped: FACTS.S0.switchedOff ?? undefined };
   return null;
 }
 

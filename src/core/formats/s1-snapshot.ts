@@ -4,6 +4,7 @@
  * and held to the seed's caps: ctx ≤ 20 words, next ≤ 5, diff ≤ 5 with op add|del|mod|decide and
  * why ≤ 10 words, blocked ≤ 3 with risk H|M|L. Also the prose/block byte ratio (target ≥ 2×).
  */
+import { t, type Msg } from '../messages';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YNode } from 'yaml';
 import type { MdOutline } from '../markdown';
 import type { Item, Section } from '../model';
@@ -18,7 +19,8 @@ const OPS = ['add', 'del', 'mod', 'decide'];
 const RISKS = ['H', 'M', 'L'];
 
 export interface SnapshotProblem {
-  message: string;
+  /** The whole message, `state-snapshot v1: …`. */
+  message: Msg;
   line: number;
 }
 
@@ -116,66 +118,66 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   if (ydoc.errors.length) {
     const e = ydoc.errors[0];
     const rel = lc.linePos(e.pos[0]).line;
-    problems.push({ message: `the block's YAML does not parse: ${e.message.split('\n')[0]}`, line: loc.yamlLine + rel - 1 });
+    problems.push({ message: t('state-snapshot v1: the block\'s YAML does not parse: {0}.', e.message.split('\n')[0]), line: loc.yamlLine + rel - 1 });
   } else if (!isMap(ydoc.contents)) {
     data = yamlData(ydoc).value;
-    problems.push({ message: loc.yaml.trim() === '' ? 'the block is empty' : 'the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys)', line: loc.line });
+    problems.push({ message: loc.yaml.trim() === '' ? t('state-snapshot v1: the block is empty.') : t('state-snapshot v1: the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys).'), line: loc.line });
   } else if (yamlData(ydoc).error) {
-    problems.push({ message: `the block cannot be read: ${yamlData(ydoc).error}`, line: loc.line });
+    problems.push({ message: t('state-snapshot v1: the block cannot be read: {0}.', yamlData(ydoc).error ?? ''), line: loc.line });
   } else {
     const map = ydoc.contents;
     data = yamlData(ydoc).value;
     const get = (k: string) => map.get(k, true) as YNode | undefined;
     const js = data as Record<string, unknown>;
-    if (js.ts === undefined || js.ts === null || str(js.ts).trim() === '') problems.push({ message: '`ts` is missing', line: loc.line });
+    if (js.ts === undefined || js.ts === null || str(js.ts).trim() === '') problems.push({ message: t('state-snapshot v1: `ts` is missing.'), line: loc.line });
     // ctx
-    if (js.ctx === undefined || js.ctx === null) problems.push({ message: '`ctx` is missing', line: loc.line });
+    if (js.ctx === undefined || js.ctx === null) problems.push({ message: t('state-snapshot v1: `ctx` is missing.'), line: loc.line });
     else {
       const ctx = str(js.ctx);
       counts.ctxWords = words(ctx);
       items.push({ text: `ctx: ${ctx}`, line: lineOf(get('ctx')), flags: [] });
-      if (counts.ctxWords > SNAPSHOT_CAPS.ctxWords) problems.push({ message: `ctx has ${counts.ctxWords} words (cap ${SNAPSHOT_CAPS.ctxWords})`, line: lineOf(get('ctx')) });
+      if (counts.ctxWords > SNAPSHOT_CAPS.ctxWords) problems.push({ message: t('state-snapshot v1: ctx has {0} words (cap {1}).', counts.ctxWords, SNAPSHOT_CAPS.ctxWords), line: lineOf(get('ctx')) });
     }
     /** A capped list field: each entry goes to `each` with its line; returns the entry count. */
     const list = (key: 'next' | 'diff' | 'blocked', required: boolean, each: (entry: unknown, k: number, line: number) => void): number => {
       const value = js[key];
       const node = get(key);
       if (value === undefined || value === null) {
-        if (required) problems.push({ message: `\`${key}\` is missing`, line: loc.line });
+        if (required) problems.push({ message: t('state-snapshot v1: `{0}` is missing.', key), line: loc.line });
         return 0;
       }
       if (!isSeq(node)) {
-        problems.push({ message: `\`${key}\` is not a list`, line: lineOf(node) });
+        problems.push({ message: t('state-snapshot v1: `{0}` is not a list.', key), line: lineOf(node) });
         return 0;
       }
       const n = node.items.length;
       const cap = SNAPSHOT_CAPS[key];
-      if (required && n === 0) problems.push({ message: `\`${key}\` is empty`, line: lineOf(node) });
+      if (required && n === 0) problems.push({ message: t('state-snapshot v1: `{0}` is empty.', key), line: lineOf(node) });
       node.items.forEach((it, k) => each((value as unknown[])[k], k, lineOf(it as YNode)));
-      if (n > cap) problems.push({ message: `${key} has ${n} items (cap ${cap})`, line: lineOf(node.items[cap] as YNode) });
+      if (n > cap) problems.push({ message: t('state-snapshot v1: {0} has {1} items (cap {2}).', key, n, cap), line: lineOf(node.items[cap] as YNode) });
       return n;
     };
     counts.next = list('next', true, (e, _k, line) => {
-      const t = str(e);
-      const u = /urgency\s*[:：]\s*([HML])(?![\w/])/i.exec(t);
-      items.push({ text: `next: ${t}`, line, flags: u ? [`urgency:${u[1].toUpperCase()}`] : [] });
+      const v = str(e);
+      const u = /urgency\s*[:：]\s*([HML])(?![\w/])/i.exec(v);
+      items.push({ text: `next: ${v}`, line, flags: u ? [`urgency:${u[1].toUpperCase()}`] : [] });
     });
     counts.diff = list('diff', false, (e, k, line) => {
       if (!e || typeof e !== 'object' || Array.isArray(e)) {
-        problems.push({ message: `diff item ${k + 1} is not a mapping with op/item/why`, line });
+        problems.push({ message: t('state-snapshot v1: diff item {0} is not a mapping with op/item/why.', k + 1), line });
         return;
       }
       const r = e as Record<string, unknown>;
       const op = str(r.op).trim();
-      if (!OPS.includes(op)) problems.push({ message: `diff item ${k + 1} has op "${op}" (allowed: ${OPS.join('|')})`, line });
+      if (!OPS.includes(op)) problems.push({ message: t('state-snapshot v1: diff item {0} has op "{1}" (allowed: {2}).', k + 1, op, OPS.join('|')), line });
       const why = str(r.why);
-      if (words(why) > SNAPSHOT_CAPS.whyWords) problems.push({ message: `diff item ${k + 1}: why has ${words(why)} words (cap ${SNAPSHOT_CAPS.whyWords})`, line });
+      if (words(why) > SNAPSHOT_CAPS.whyWords) problems.push({ message: t('state-snapshot v1: diff item {0}: why has {1} words (cap {2}).', k + 1, words(why), SNAPSHOT_CAPS.whyWords), line });
       items.push({ text: `${op || '?'} ${str(r.item)}${why ? ` — ${why}` : ''}`, line, flags: OPS.includes(op) ? [`op:${op}`] : [] });
     });
     counts.blocked = list('blocked', false, (e, k, line) => {
       const r = e && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : { item: e };
       const risk = str(r.risk).trim().toUpperCase();
-      if (!RISKS.includes(risk)) problems.push({ message: `blocked item ${k + 1} has risk "${str(r.risk)}" (allowed: H|M|L)`, line });
+      if (!RISKS.includes(risk)) problems.push({ message: t('state-snapshot v1: blocked item {0} has risk "{1}" (allowed: H|M|L).', k + 1, str(r.risk)), line });
       items.push({ text: str(r.item), line, flags: RISKS.includes(risk) ? [`risk:${risk}`] : [] });
     });
   }

@@ -15,6 +15,7 @@
  * - `planSpine(text, outline)`: the part of a plan a checkpoint reads (everything above the first
  *   evidence / archive / done section).
  */
+import { finding, t } from '../messages';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { isPlaceholder, plainText } from '../text';
 import { sectionize, type MdOutline } from '../markdown';
@@ -149,24 +150,12 @@ export function parseLedger(_text: string, outline: MdOutline, extra?: KeyTable)
     if (prev) {
       prev.items.push(...s.items);
       prev.endLine = Math.max(prev.endLine, s.endLine);
-      findings.push({
-        id: 'duplicate-section',
-        severity: 'info',
-        message: `"## ${s.title}" (line ${s.line}) repeats "## ${prev.title}" (line ${prev.line}); merged in file order.`,
-        line: s.line,
-        hint: 'Write into the existing section instead of appending a second one.',
-      });
+      findings.push(finding('duplicate-section', 'info', t('"## {0}" (line {1}) repeats "## {2}" (line {3}); merged in file order.', s.title, s.line, prev.title, prev.line), s.line, t('Write into the existing section instead of appending a second one.')));
       continue;
     }
     if (word) first.set(String(s.key), s);
     else if (s.key === 'other' && !extra) {
-      findings.push({
-        id: 'non-canonical',
-        severity: 'info',
-        message: `"## ${s.title}" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.`,
-        line: s.line,
-        hint: 'Durable knowledge belongs in the project state file, the knowledge docs or memory, not in the ledger.',
-      });
+      findings.push(finding('non-canonical', 'info', t('"## {0}" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.', s.title), s.line, t('Durable knowledge belongs in the project state file, the knowledge docs or memory, not in the ledger.')));
     }
     sections.push(s);
   }
@@ -233,20 +222,14 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
   try {
     doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
   } catch (err) {
-    findings.push({ id: 'manifest-yaml', severity: 'warn', message: `context-manifest.yaml does not parse: ${(err as Error).message}` });
+    findings.push(finding('manifest-yaml', 'warn', t('context-manifest.yaml does not parse: {0}', (err as Error).message)));
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, findings, info };
   }
   if (doc.errors.length) {
     const e = doc.errors[0];
     const line = e.linePos?.[0]?.line ?? (e.pos ? lc.linePos(e.pos[0]).line : undefined);
-    findings.push({
-      id: 'manifest-yaml',
-      severity: 'warn',
-      message: `context-manifest.yaml does not parse${line ? ` (line ${line})` : ''}: ${e.message.split('\n')[0]}`,
-      line,
-      hint: 'Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.',
-    });
+    findings.push(finding('manifest-yaml', 'warn', line ? t('context-manifest.yaml does not parse (line {0}): {1}', line, e.message.split('\n')[0]) : t('context-manifest.yaml does not parse: {0}', e.message.split('\n')[0]), line, t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.')));
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, findings, info };
   }

@@ -14,6 +14,7 @@
  * - `parseS4State`, `parseProgress`, `parseCheckpoint`: the `StateDoc` contents; `meta.s4`,
  *   `meta.entries`, `meta.frontMatter` carry the structures above.
  */
+import { finding, t } from '../messages';
 import { parse as parseYaml } from 'yaml';
 import { sectionize, type MdOutline } from '../markdown';
 import type { Finding, SectionKey } from '../model';
@@ -166,13 +167,7 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
     try {
       meta.frontMatter = parseYaml(outline.frontMatter.text, { prettyErrors: false }) ?? {};
     } catch (err) {
-      findings.push({
-        id: 'front-matter',
-        severity: 'warn',
-        message: `The checkpoint's YAML front matter does not parse: ${(err as Error).message.split('\n')[0]}`,
-        line: outline.frontMatter.line,
-        hint: 'Let the checkpointing script rewrite it; never edit a checkpoint by hand.',
-      });
+      findings.push(finding('front-matter', 'warn', t('The checkpoint\'s YAML front matter does not parse: {0}', (err as Error).message.split('\n')[0]), outline.frontMatter.line, t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.')));
     }
   }
   const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, S4_KEYS)));

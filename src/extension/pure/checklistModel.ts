@@ -15,10 +15,12 @@ export function checklistState(
     home: s.home,
     next: s.next,
     checks: s.checks.map((c) => {
-      const v: ChecklistState['systems'][number]['checks'][number] = { id: c.id, severity: c.severity, status: c.status, message: c.message };
+      const v: ChecklistState['systems'][number]['checks'][number] = { id: c.id, severity: c.severity, status: c.status, message: c.message, messageId: c.messageId, args: c.args };
       if (c.path !== undefined) v.path = c.path;
       if (c.line !== undefined) v.line = c.line;
       if (c.hint !== undefined) v.hint = c.hint;
+      if (c.hintId !== undefined) v.hintId = c.hintId;
+      if (c.hintArgs !== undefined) v.hintArgs = c.hintArgs;
       return v;
     }),
   }));

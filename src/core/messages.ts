@@ -1,0 +1,70 @@
+/**
+ * Messages with ids, for translation. Every check message, fix hint and finding is built with
+ * `t(template, ...args)`: the template is the English text with `{0}`, `{1}` … where the arguments
+ * go (as `vscode.l10n.t` takes them), and it is the message's id. The CLI prints the English text;
+ * the extension renders the id and the arguments through `vscode.l10n` in the user's language.
+ *
+ * `t` takes a string literal only (a computed string is a type error), so every template appears
+ * literally in the sources as `t('…')`: `scripts/messages.mjs` lists them all, and a test checks
+ * that every check and finding carries one of them.
+ */
+import type { Finding, Said } from './model';
+
+/** A message: its id (the English template), its arguments, and the English text. */
+export interface Msg {
+  readonly id: string;
+  readonly args: readonly string[];
+  readonly text: string;
+}
+
+/** A string literal type; a computed `string` does not fit, so templates stay greppable. */
+export type Literal<T extends string> = string extends T ? never : T;
+
+/** Fill `{0}`, `{1}` … with the arguments; other braces are left as written. */
+export function format(template: string, args: readonly string[]): string {
+  return template.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? args[Number(i)] : m));
+}
+
+/** A message from its English template (a string literal) and its arguments. */
+export function t<T extends string>(template: Literal<T>, ...args: Array<string | number>): Msg {
+  const a = args.map(String);
+  return { id: template, args: a, text: format(template, a) };
+}
+
+/** The English texts of several messages joined (a list inside one message). */
+export function joinTexts(msgs: readonly Msg[], sep: string): string {
+  return msgs.map((m) => m.text).join(sep);
+}
+
+/** The fields of a check or finding that carry a message and its hint. */
+export function said(message: Msg, hint?: Msg): Said {
+  const out: Said = { message: message.text, messageId: message.id, args: [...message.args] };
+  if (hint) {
+    out.hint = hint.text;
+    out.hintId = hint.id;
+    out.hintArgs = [...hint.args];
+  }
+  return out;
+}
+
+/** The message fields of `x` alone (a finding turned into a check). */
+export function saidOf(x: Said): Said {
+  const out: Said = { message: x.message, messageId: x.messageId, args: [...x.args] };
+  if (x.hint !== undefined) {
+    out.hint = x.hint;
+    if (x.hintId !== undefined) out.hintId = x.hintId;
+    if (x.hintArgs !== undefined) out.hintArgs = [...x.hintArgs];
+  }
+  return out;
+}
+
+/** A finding: a problem found while reading a document. */
+export function finding(id: string, severity: Finding['severity'], message: Msg, line?: number, hint?: Msg): Finding {
+  const f: Finding = { id, severity, ...said(message, hint) };
+  if (line !== undefined) f.line = line;
+  return f;
+}
+
+export function isMsg(x: unknown): x is Msg {
+  return !!x && typeof x === 'object' && typeof (x as Msg).id === 'string' && Array.isArray((x as Msg).args) && typeof (x as Msg).text === 'string';
+}
