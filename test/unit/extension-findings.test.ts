@@ -9,7 +9,7 @@ const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\
 function doc(system: SystemReport['id'], relPath: string): StateDoc {
   return { system, path: `/w/${relPath}`, relPath, role: 'state', sections: [], meta: {}, mtime: 1, hash: 'h', size: 1, lineCount: 1, text: 'x', findings: [] };
 }
-const chk = (id: string, severity: Check['severity'], status: Check['status'], extra: Partial<Check> = {}): Check => ({ id, system: 'S3', severity, status, message: `${id} says`, messageId: '{0} says', args: [id], ...extra });
+const chk = (id: string, severity: Check['severity'], status: Check['status'], extra: Partial<Check> = {}): Check => ({ id, system: 'S3', severity, status, message: `${id} says`, messageId: `${id} says`, args: [], ...extra });
 function sys(id: SystemReport['id'], name: string, home: string, checks: Check[], docs: StateDoc[] = [doc(id, home)]): SystemReport {
   return { id, name, label: 'PARTIAL', next: null, home, docs, checks, resumePrompt: '', unconfirmed: [] };
 }
