@@ -13,15 +13,24 @@ if (tests) ensureDeps();
 const { buildBundles, buildTests, watchBundles } = await import('./lib/build.mjs');
 
 if (watch) {
-  // One line per build, in a form the VS Code task's problem matcher reads (.vscode/tasks.json).
+  // One line per round of rebuilds (the three bundles rebuild together), in a form the VS Code task's
+  // problem matcher reads (.vscode/tasks.json).
+  let active = 0;
+  let errors = 0;
   await watchBundles(
-    () => console.log('[watch] build started'),
+    () => {
+      if (active++ === 0) {
+        errors = 0;
+        console.log('[watch] build started');
+      }
+    },
     (r) => {
       for (const m of r.errors) {
         const l = m.location;
         console.log(l ? `${l.file}:${l.line}:${l.column + 1}: error: ${m.text}` : `error: ${m.text}`);
       }
-      console.log(`[watch] build finished${r.errors.length ? ` with ${r.errors.length} error(s)` : ''}`);
+      errors += r.errors.length;
+      if (--active === 0) console.log(`[watch] build finished${errors ? ` with ${errors} error(s)` : ''}`);
     },
   );
 } else {

@@ -14,10 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, testPayload, removeRunDir, codeServerEntry, readJson, installExtension } from './lib/code-server.mjs';
-import { prepareWorkspace, writeClaudeHome, SESSION_ID } from './lib/workspace.mjs';
+import { prepareWorkspace, FIXTURE, integrationFixture as fixture } from './lib/workspace.mjs';
+import { buildIntegration, INTEGRATION_OUT as OUT } from './lib/build.mjs';
 
-const FIXTURE = join(REPO, 'test', 'fixtures', 'e2e-workspace');
-const OUT = join(REPO, 'out', 'integration');
 
 const argv = process.argv.slice(2);
 const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
@@ -61,29 +60,6 @@ async function phaseHarness() {
   }
   if (ok && !keep) removeRunDir(run);
   else log('run folder kept:', run);
-}
-
-/** Bundle the integration runner and suites (mocha included) for the Node extension host. */
-async function buildIntegration() {
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: { trusted: join(REPO, 'test/integration/trusted.ts'), untrusted: join(REPO, 'test/integration/untrusted.ts') },
-    outdir: OUT,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    sourcemap: 'inline',
-    logLevel: 'error',
-  });
-}
-
-/** A fixture workspace + Claude Code home in a new run folder. */
-function fixture(run, percent = 10) {
-  const ws = prepareWorkspace(FIXTURE, join(run, 'shelf'));
-  const claude = writeClaudeHome(join(run, 'claude'), ws, { percent });
-  return { ws, claude };
 }
 
 /**

@@ -64,7 +64,7 @@ export async function watchBundles(onStart, onEnd) {
       b.onEnd((r) => onEnd?.(r));
     },
   };
-  for (const t of bundleTargets()) await (await esbuild.context({ ...t, plugins: [report] })).watch();
+  for (const t of bundleTargets()) await (await esbuild.context({ ...t, logLevel: 'silent', plugins: [report] })).watch();
 }
 
 const TEST_SOURCES = ['src', 'webview', 'test/unit'];
@@ -99,5 +99,23 @@ export async function buildTests() {
     // import() becomes require(), as tsc's CommonJS output does: Node's own import() would not find
     // `../core/context` (a folder) or files without their .js.
     supported: { 'dynamic-import': false },
+  });
+}
+
+/** Where the integration suites' bundles go (trusted.js, untrusted.js: extensionTestsPath modules). */
+export const INTEGRATION_OUT = join(REPO, 'out', 'integration');
+
+/** Bundle the integration runner and suites (mocha included) for the Node extension host. */
+export async function buildIntegration() {
+  await esbuild.build({
+    entryPoints: { trusted: join(REPO, 'test/integration/trusted.ts'), untrusted: join(REPO, 'test/integration/untrusted.ts') },
+    outdir: INTEGRATION_OUT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: 'inline',
+    logLevel: 'error',
   });
 }

@@ -2,9 +2,14 @@
 // (all five checkpoint systems), a real git repository with its history, and a Claude Code home
 // whose projects/<encoded workspace path>/<session-id>.jsonl transcript belongs to that workspace.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync, appendFileSync, existsSync, utimesSync, realpathSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync, appendFileSync, existsSync, utimesSync, realpathSync, rmSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+/** The fixture workspace of the real-VS-Code tests (all five systems). */
+export const FIXTURE = join(REPO, 'test', 'fixtures', 'e2e-workspace');
 
 export const SESSION_ID = '5b0c2f8e-7a41-4d2c-9b3e-1f6a8d2c4e71';
 export const OLD_SESSION_ID = '0d9e6c11-3f0a-4b8e-8a55-2c7d41b9e0a3';
@@ -162,4 +167,24 @@ export function appendTurn(transcript, ws, percent, { sessionId = SESSION_ID, te
   const u = userRecord(ws, sessionId, 'Go on.', null);
   const recs = assistantRecords(ws, sessionId, text, Math.round((WINDOW * percent) / 100), u.uuid);
   appendFileSync(transcript, [u, ...recs].map((r) => JSON.stringify(r)).join('\n') + '\n');
+}
+
+/** The integration tests' world in `run`: the fixture as a git workspace (`shelf/`) and its Claude Code home (`claude/`). */
+export function integrationFixture(run, percent = 10) {
+  const ws = prepareWorkspace(FIXTURE, join(run, 'shelf'));
+  const claude = writeClaudeHome(join(run, 'claude'), ws, { percent });
+  return { ws, claude };
+}
+
+/**
+ * The demo `npm start` opens, in `run`: examples/demo-workspace as a git workspace (`tidewatch/`, kept
+ * between starts unless `fresh`) and a Claude Code home (`claude/`) holding the demo transcript.
+ */
+export function prepareDemo(run, { fresh = false } = {}) {
+  if (fresh) rmSync(run, { recursive: true, force: true });
+  mkdirSync(run, { recursive: true });
+  const wsDir = join(run, 'tidewatch');
+  const ws = existsSync(join(wsDir, '.git')) ? realpathSync(wsDir) : prepareWorkspace(join(REPO, 'examples', 'demo-workspace'), wsDir);
+  const claude = claudeHomeFromTranscript(join(run, 'claude'), ws, join(REPO, 'examples', 'demo-transcript.jsonl'));
+  return { ws, claude };
 }

@@ -7,8 +7,13 @@ import type { SessionLedgerApi } from '../../src/extension/api';
 
 export const EXTENSION_ID = 'session-ledger.session-ledger';
 /** The fixture's current Claude Code session (scripts/lib/workspace.mjs SESSION_ID). */
-export const SESSION_ID = process.env.SESSION_LEDGER_E2E_SESSION_ID ?? '';
-export const TRANSCRIPT = process.env.SESSION_LEDGER_E2E_TRANSCRIPT ?? '';
+export const SESSION_ID = process.env.SESSION_LEDGER_E2E_SESSION_ID || '5b0c2f8e-7a41-4d2c-9b3e-1f6a8d2c4e71';
+/** Its transcript: named by the runner, else where Claude Code keeps it for the open folder (the F5 "Extension Tests"). */
+export const TRANSCRIPT =
+  process.env.SESSION_LEDGER_E2E_TRANSCRIPT ||
+  (process.env.CLAUDE_CONFIG_DIR && vscode.workspace.workspaceFolders?.[0]
+    ? join(process.env.CLAUDE_CONFIG_DIR, 'projects', vscode.workspace.workspaceFolders[0].uri.fsPath.replace(/[^a-zA-Z0-9]/g, '-'), `${SESSION_ID}.jsonl`)
+    : '');
 
 export function workspaceRoot(): string {
   const f = vscode.workspace.workspaceFolders?.[0];
