@@ -15,7 +15,7 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { getNodeValue } from 'jsonc-parser';
+import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { writeAtomic, writeTarget, WriteRefused } from './atomic';
 import { readRegularFile, readTextFile } from './fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
@@ -72,6 +72,90 @@ export interface HooksPlan {
   error?: string;
   /** What was done to the statusLine, if anything, and other remarks. */
   notes: string[];
+  /** The settings file starts with a byte order mark: it is written back with it. */
+  bom: boolean;
+  /** The change to the root `.gitignore` (install adds the lines for this tool's own files; uninstall takes them out again), or null. */
+  gitignore: GitignoreChange | null;
+  /** What install records about what it added (`.claude/session-ledger/install.json`), for an exact uninstall. */
+  record: InstallRecord;
+}
+
+export interface GitignoreChange {
+  path: string;
+  before: string | null;
+  beforeHash: string | null;
+  /** '' with `remove`. */
+  after: string;
+  /** The file goes (uninstall of a .gitignore install created). */
+  remove: boolean;
+  /** The lines added or removed. */
+  lines: string[];
+}
+
+/** What install added, per settings file and to .gitignore, so uninstall can give back the exact bytes. */
+export interface InstallRecord {
+  /** Settings file name → install created its `hooks` key (false: the key, maybe `{}`, was there before). */
+  hooksKeyAdded?: Record<string, boolean>;
+  /** The exact text appended to .gitignore, and whether install created the file. */
+  gitignore?: { appended: string; created: boolean };
+}
+
+export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
+export const GITIGNORE_HEADER = '# Session Ledger: checkpoint markers, hook log, session record (added by `session-ledger hooks install`)';
+/** The product's own files, never to be committed: markers, the hook log, the session record and feed. */
+export const GITIGNORE_LINES = ['.claude/.checkpoint-ready*', '.claude/log/', '.claude/session-ledger/'];
+
+async function readRecord(root: string): Promise<InstallRecord> {
+  const f = await readTextFile(path.join(root, INSTALL_RECORD_REL), 64 * 1024);
+  if (!f.ok) return {};
+  try {
+    const v = JSON.parse(f.text) as unknown;
+    return isObj(v) ? (v as InstallRecord) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Lines a .gitignore already covers (the exact line, or `.claude/` as a whole). */
+function ignoredAlready(text: string, line: string): boolean {
+  const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  return have.has(line) || have.has(`/${line}`) || ['.claude', '.claude/', '/.claude', '/.claude/', '.claude/**', '.claude/*'].some((l) => have.has(l));
+}
+
+async function planGitignoreAdd(root: string, record: InstallRecord): Promise<GitignoreChange | null> {
+  const file = path.join(root, '.gitignore');
+  const f = await readTextFile(file, 1024 * 1024);
+  if (!f.ok && f.kind !== 'missing') return null;
+  const text = f.ok ? f.text : '';
+  const missing = GITIGNORE_LINES.filter((l) => !ignoredAlready(text, l));
+  if (missing.length === 0) return null;
+  const eol = f.ok && f.crlf ? '\r\n' : '\n';
+  const appended = (text === '' || /\n$/.test(text) ? '' : eol) + [GITIGNORE_HEADER, ...missing].join(eol) + eol;
+  record.gitignore = { appended, created: !f.ok };
+  return { path: file, before: f.ok ? text : null, beforeHash: f.ok ? f.hash : null, after: (f.ok && f.bom ? '\uFEFF' : '') + text + appended, remove: false, lines: missing };
+}
+
+async function planGitignoreRemove(root: string, record: InstallRecord): Promise<GitignoreChange | null> {
+  const file = path.join(root, '.gitignore');
+  const f = await readTextFile(file, 1024 * 1024);
+  if (!f.ok) return null;
+  const text = f.text;
+  const bom = f.bom ? '\uFEFF' : '';
+  const rec = record.gitignore;
+  let after: string | null = null;
+  if (rec && text.endsWith(rec.appended)) after = text.slice(0, text.length - rec.appended.length);
+  else {
+    // No record (another clone installed it): take out the header and our lines right after it.
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.replace(/\r$/, '') === GITIGNORE_HEADER);
+    if (at < 0) return null;
+    let end = at + 1;
+    while (end < lines.length && GITIGNORE_LINES.includes(lines[end].replace(/\r$/, ''))) end++;
+    after = [...lines.slice(0, at), ...lines.slice(end)].join('\n');
+  }
+  const removedLines = GITIGNORE_LINES.filter((l) => !after!.split(/\r?\n/).includes(l) && text.split(/\r?\n/).includes(l));
+  const remove = Boolean(rec?.created) && after === '';
+  return { path: file, before: text, beforeHash: f.hash, after: remove ? '' : bom + after, remove, lines: removedLines };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +220,33 @@ interface Loaded {
   before: string | null;
   beforeHash: string | null;
   value: Record<string, unknown>;
+  /** The file starts with a byte order mark (kept on write). */
+  bom?: boolean;
   error?: string;
+}
+
+/** 1-based line and column of a character offset. */
+function lineCol(text: string, offset: number): string {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return `${line}:${offset - last}`;
+}
+
+/** Keys given twice in one object (Claude Code reads the last, an edit would change the first). */
+function duplicateKeys(node: JsonNode | undefined, where: string): string | null {
+  if (!node || node.type !== 'object') return null;
+  const seen = new Set<string>();
+  for (const p of node.children ?? []) {
+    const k = p.children?.[0]?.value;
+    if (typeof k !== 'string') continue;
+    if (seen.has(k)) return `${where}"${k}"`;
+    seen.add(k);
+  }
+  return null;
 }
 
 async function loadSettings(file: string): Promise<Loaded> {
@@ -146,11 +256,22 @@ async function loadSettings(file: string): Promise<Loaded> {
     return { text: '', before: null, beforeHash: null, value: {}, error: `${file}: ${f.message}` };
   }
   if (f.truncated) return { text: f.text, before: f.text, beforeHash: f.hash, value: {}, error: `${file} is too large to edit safely` };
-  const base = { text: f.text, before: f.text, beforeHash: f.hash };
+  const base = { text: f.text, before: f.text, beforeHash: f.hash, bom: f.bom };
   if (f.text.trim() === '') return { ...base, value: {} };
   const { root, errors } = parse(f.text);
-  if (errors.length || !root || root.type !== 'object') {
-    return { ...base, value: {}, error: `${file} is not a valid JSON object (fix it by hand first; nothing was changed)` };
+  if (errors.length) {
+    const e = errors[0];
+    return { ...base, value: {}, error: `${file}:${lineCol(f.text, e.offset)}: ${printParseErrorCode(e.error)}: not valid JSON: fix it by hand first (nothing was changed).` };
+  }
+  if (!root || root.type !== 'object') return { ...base, value: {}, error: `${file} is not a JSON object (fix it by hand first; nothing was changed)` };
+  const hooksNode = root.children?.find((p) => p.children?.[0]?.value === 'hooks')?.children?.[1];
+  const dup = duplicateKeys(root, '') ?? duplicateKeys(hooksNode, 'hooks.');
+  if (dup) {
+    return {
+      ...base,
+      value: {},
+      error: `${file} has the key ${dup} twice: Claude Code reads the last one, an edit would change the first. Merge them into one: fix it by hand first (nothing was changed).`,
+    };
   }
   return { ...base, value: getNodeValue(root) as Record<string, unknown> };
 }
@@ -185,6 +306,9 @@ function basePlan(action: HooksPlan['action'], root: string, settingsPath: strin
     cliBundle: null,
     deleteSettings: false,
     notes: [],
+    bom: Boolean(l.bom),
+    gitignore: null,
+    record: {},
     ...(l.error ? { error: l.error } : {}),
   };
 }
@@ -224,6 +348,8 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   }
   const v = l.value;
   if (v.hooks !== undefined && !isObj(v.hooks)) return { ...plan, error: `"hooks" in ${settingsPath} is not an object; fix it by hand first` };
+  plan.record = await readRecord(plan.root);
+  plan.record.hooksKeyAdded = { ...plan.record.hooksKeyAdded, [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined };
   for (const e of HOOK_EVENTS) {
     const arr = isObj(v.hooks) ? v.hooks[e] : undefined;
     if (arr !== undefined && !Array.isArray(arr)) return { ...plan, error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first` };
@@ -270,7 +396,8 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
   const have = await readRegularFile(scriptPath);
   plan.script = have && have.equals(want) ? 'keep' : 'write';
-  plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write';
+  plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
+  plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write' || plan.gitignore !== null;
   return plan;
 }
 
@@ -316,6 +443,8 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   const l = await loadSettings(settingsPath);
   const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
+  plan.record = await readRecord(abs);
+  const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
   let text = l.text;
   let removed = false;
   if (l.before !== null && l.text.trim() !== '') {
@@ -329,8 +458,8 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
       if (isObj(hooks) && Object.keys(hooks).length === 0 && parse(text).root) {
         const node = parse(text).root!.children?.find((p) => p.children?.[0]?.value === 'hooks');
         const inner = node?.children?.[1];
-        // Only an empty `{}` goes: a `hooks` holding a comment stays.
-        if (inner && text.slice(inner.offset, inner.offset + inner.length).replace(/\s/g, '') === '{}') text = removeAt(text, ['hooks']) ?? text;
+        // Only an empty `{}` that install added goes: a `hooks` holding a comment stays, and so does a `{}` that was there before.
+        if (inner && keyAdded !== false && text.slice(inner.offset, inner.offset + inner.length).replace(/\s/g, '') === '{}') text = removeAt(text, ['hooks']) ?? text;
       }
     }
     text = unwireStatusLine(text, plan.notes);
@@ -352,8 +481,30 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   const otherText = of.ok ? of.text : '';
   const stillUsed = otherText.includes(OURS) || (!plan.deleteSettings && plan.after.includes(OURS));
   plan.script = existsSync(scriptPath) && !stillUsed ? 'remove' : 'keep';
-  plan.changed = plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove';
+  if (!removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
+    // Nothing of ours here, but the other settings file has the hooks: say which flag finds them.
+    const otherRel = opts.local ? SETTINGS_REL : SETTINGS_LOCAL_REL;
+    plan.error = `no Session Ledger hooks in ${opts.local ? SETTINGS_LOCAL_REL : SETTINGS_REL}: they are installed in ${otherRel}: ${opts.local ? 'drop --local' : 'add --local'}.`;
+    return plan;
+  }
+  if (!stillUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);
+  if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
+  if (!stillUsed) delete plan.record.gitignore;
+  plan.changed = plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove' || plan.gitignore !== null;
   return plan;
+}
+
+/** Write the install record, or remove it (and its folder, when empty) once it holds nothing. */
+async function writeRecord(plan: HooksPlan): Promise<void> {
+  const file = path.join(plan.root, INSTALL_RECORD_REL);
+  const r = plan.record;
+  const empty = (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) && !r.gitignore;
+  if (empty) {
+    await fs.rm(file, { force: true }).catch(() => undefined);
+    await fs.rmdir(path.dirname(file)).catch(() => undefined);
+    return;
+  }
+  await writeAtomic(file, `${JSON.stringify(r, null, 2)}\n`, { root: plan.root });
 }
 
 /** Carry out a plan. Refuses (WriteRefused) when the settings file changed since the plan was made. */
@@ -369,7 +520,9 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
       await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root });
       await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
     }
-    if (settingsChanged) await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash, root: plan.root });
+    if (settingsChanged) await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });
+    if (plan.gitignore) await writeAtomic(plan.gitignore.path, plan.gitignore.after, { expectHash: plan.gitignore.beforeHash, root: plan.root });
+    await writeRecord(plan);
     return;
   }
   if (settingsChanged) {
@@ -378,9 +531,16 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
       if (!now.ok || now.hash !== plan.beforeHash) throw new WriteRefused(`${plan.settingsPath} changed since it was read; nothing was written. Run it again.`, 'changed');
       await fs.rm(plan.settingsPath);
     } else {
-      await writeAtomic(plan.settingsPath, plan.after, { expectHash: plan.beforeHash, root: plan.root });
+      await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });
     }
   }
+  if (plan.gitignore) {
+    if (plan.gitignore.remove) {
+      const now = await readTextFile(plan.gitignore.path);
+      if (now.ok && now.hash === plan.gitignore.beforeHash) await fs.rm(plan.gitignore.path);
+    } else await writeAtomic(plan.gitignore.path, plan.gitignore.after, { expectHash: plan.gitignore.beforeHash, root: plan.root });
+  }
+  await writeRecord(plan);
   if (plan.script === 'remove') {
     await fs.rm(plan.scriptPath, { force: true });
     // The folder too, when install made it and nothing else lives there.

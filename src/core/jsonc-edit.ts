@@ -90,9 +90,10 @@ export function insertChild(text: string, containerPath: JSONPath, value: unknow
   const at = c.offset + 1;
   const rest = text.slice(at);
   const body = `${style.eol}${inner}${head}${render(value, inner, style)}`;
-  // What the empty container held (line breaks, a comment) follows the new member as it was;
-  // `{}` and `{ }` get their closing bracket on a line of its own.
-  if (/^[ \t]*\r?\n/.test(rest)) return text.slice(0, at) + body + rest;
+  // What the empty container held (line breaks, a comment) follows the new member as it was, so
+  // removing the member gives back the exact bytes; `{}` and `{ }` get their closing bracket on a
+  // line of its own.
+  if (/^[ \t]*\r?\n/.test(rest) || text.slice(at, end(c) - 1).trim() !== '') return text.slice(0, at) + body + rest;
   return text.slice(0, at) + body + style.eol + outer + rest.replace(/^[ \t]*(?=[}\]])/, '');
 }
 
