@@ -190,7 +190,7 @@ async function phaseUi() {
     };
     await page.goto(workbenchUrl(server, { folder: ws }));
     await workbench();
-    const { uiTests, publishScreenshots } = await import('../test/e2e/ui.mjs');
+    const { uiTests, nativeTests, japaneseTests, publishScreenshots } = await import('../test/e2e/ui.mjs');
     let n = 0;
     const test = async (name, fn) => {
       const t = Date.now();
@@ -204,6 +204,28 @@ async function phaseUi() {
       }
     };
     await uiTests({ page, ws, claude, shots, test, workbench });
+    await nativeTests({ page, ws, shots, test });
+    await ctx.close().catch(() => {});
+    ctx = undefined;
+    await server.stop();
+    // The same extension in a window whose display language is Japanese (no language pack: the
+    // workbench stays English, the extension's own strings and bundle are Japanese).
+    const jaRun = join(run, 'ja');
+    mkdirSync(jaRun);
+    const jaFix = fixture(jaRun);
+    const ja = await startCodeServer({ runDir: jaRun, extensionsDir: join(run, 'extensions'), locale: 'ja', env: { CLAUDE_CONFIG_DIR: jaFix.claude.home, CODEX_HOME: join(jaRun, 'codex') } });
+    try {
+      ctx = await launchBrowser(jaRun);
+      const jaPage = ctx.pages()[0] || (await ctx.newPage());
+      await jaPage.goto(workbenchUrl(ja, { folder: jaFix.ws }));
+      await jaPage.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await jaPage.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
+      const nlsJa = readJson(join(REPO, 'package.nls.ja.json'), {});
+      const bundleJa = readJson(join(REPO, 'l10n', 'bundle.l10n.ja.json'), {});
+      await japaneseTests({ page: jaPage, test, shots, nlsJa, bundleJa });
+    } finally {
+      await ja.stop();
+    }
     if (!failed && (argv.includes('--screenshots') || process.env.SESSION_LEDGER_SCREENSHOTS)) {
       publishScreenshots(shots, join(REPO, 'media', 'screenshots'));
       log('screenshots copied to media/screenshots/');

@@ -79,7 +79,7 @@ const DEFAULT_SETTINGS = {
  * { url, port, pid, runDir, workspace, stop(), log }.
  * opts: workspace (folder to open), runDir, trust (false: keep workspace trust on, the folder
  * untrusted), env (extra environment for the server and so the extension host), settings (user
- * settings merged over the defaults), extensionsDir, port.
+ * settings merged over the defaults), extensionsDir, port, locale (display language, e.g. 'ja').
  */
 export async function startCodeServer(opts) {
   const entry = codeServerEntry();
@@ -116,6 +116,8 @@ export async function startCodeServer(opts) {
     '--extensions-dir', dirs.extensions,
   ];
   if (opts.trust !== false) args.push('--disable-workspace-trust');
+  // VS Code's display language (vscode.env.language); without a language pack only the extension's own bundles translate
+  if (opts.locale) args.push('--locale', opts.locale);
   if (opts.workspace) args.push(opts.workspace);
 
   const env = {

@@ -5,7 +5,9 @@
  */
 import * as vscode from 'vscode';
 import { createApi, type SessionLedgerApi } from './api';
+import { LedgerCodeLens } from './codeLens';
 import { LedgerDiagnostics } from './diagnostics';
+import { LedgerQuickFixes } from './quickFixes';
 import { ChecklistPanel } from './checklist/panel';
 import { registerCommands } from './commands';
 import { bindContextKeys } from './contextKeys';
@@ -32,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const previews = new PreviewDocuments();
   const watchers = new FolderWatchers(store, log);
   const diagnostics = new LedgerDiagnostics(store, context.extensionUri);
+  const codeLens = new LedgerCodeLens(store);
   const s: Services = { context, log, store, ticks, tree, meter, statusItem, checklist, previews, diagnostics };
 
   const view = vscode.window.createTreeView('sessionLedger.ledger', { treeDataProvider: tree, showCollapseAll: true });
@@ -47,11 +50,14 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     checklist,
     previews,
     diagnostics,
+    new LedgerQuickFixes(diagnostics, log).register(),
+    codeLens,
+    codeLens.register(),
     watchers,
     previews.register(),
     checklist.registerSerializer(),
     ...registerCommands(s),
-    bindContextKeys(store),
+    bindContextKeys(store, meter),
   );
 
   // Everything is registered; the reading starts once activate() has returned.

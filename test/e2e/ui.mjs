@@ -251,6 +251,95 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
   });
 }
 
+/** The Problems panel's rows (opened with its command), as text. */
+async function problemsRows(page) {
+  const panel = page.locator('.markers-panel');
+  if (!(await panel.isVisible().catch(() => false))) await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  await panel.waitFor({ state: 'visible', timeout: 15_000 });
+  return panel.locator('.monaco-list-row');
+}
+
+/** The editor's cursor position as the status bar shows it ("Ln 19, Col 1"). */
+async function cursorAt(page) {
+  return (await page.locator('[id="status.editor.selection"]').innerText().catch(() => '')).trim();
+}
+
+/**
+ * Part two, on the same window: the Problems panel, a quick fix, the walkthrough.
+ */
+export async function nativeTests({ page, ws, shots, test }) {
+  const shot = (name) => page.screenshot({ path: join(shots, name) });
+
+  await test('the Problems panel lists a failing check with its id; a click opens the right line', async () => {
+    const rows = await problemsRows(page);
+    const row = rows.filter({ hasText: 'compaction' }).filter({ hasText: 'Session Ledger' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await row.innerText();
+    assert.match(text, /Current Feature/, text);
+    assert.match(text, /\[Ln 19, Col 1\]/, text);
+    await shot('problems.png');
+    await row.click();
+    await waitUntil('.agents/STATE.md open at line 19', async () => /^Ln 19, Col \d+/.test(await cursorAt(page)), 15_000);
+    const tab = page.locator('.tabs-container .tab.active');
+    assert.match(await tab.innerText(), /STATE\.md/);
+  });
+
+  await test('a quick fix applies from the editor (Ctrl+.) and its finding disappears', async () => {
+    const file = join(ws, HOMES.S0);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/_Last updated: [^_]*_/, '_Last updated: <timestamp>_'));
+    const rows = await problemsRows(page);
+    const row = rows.filter({ hasText: 'timestamp' }).filter({ hasText: 'Session Ledger' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await row.innerText(), /\[Ln 3, Col 1\]/);
+    await row.click();
+    await waitUntil('the ledger open at line 3', async () => /^Ln 3, Col \d+/.test(await cursorAt(page)), 15_000);
+    await page.locator('.monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+.');
+    const item = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'Set _Last updated:_ to now' });
+    await item.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await shot('quick-fix.png');
+    await item.first().click();
+    await page.keyboard.press('Control+S');
+    await waitUntil('the timestamp written to disk', () => /_Last updated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ_/.test(readFileSync(file, 'utf8')), 15_000);
+    await waitUntil('the timestamp finding gone from the Problems panel', async () => (await rows.filter({ hasText: 'timestamp' }).filter({ hasText: 'Session Ledger' }).count()) === 0, 20_000);
+  });
+
+  await test('the walkthrough opens with its four steps; the steps already done are ticked', async () => {
+    await runCommand(page, 'Session Ledger: Get started');
+    const box = page.locator('.gettingStartedContainer');
+    await box.getByText('Get started with Session Ledger').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const step = (id) => box.locator(`button.getting-started-step[data-step-id$="${id}"]`);
+    for (const id of ['stateFile', 'hooks', 'meter', 'checkpoint']) await step(id).waitFor({ state: 'attached', timeout: 15_000 });
+    await waitUntil('the state-file step ticked (a home file exists)', async () => (await step('stateFile').getAttribute('aria-checked')) === 'true', 15_000);
+    await waitUntil('the meter step ticked (the meter follows the session)', async () => (await step('meter').getAttribute('aria-checked')) === 'true', 15_000);
+    assert.equal(await step('hooks').getAttribute('aria-checked'), 'false', 'the hooks were not installed');
+    await step('stateFile').click();
+    await page.waitForTimeout(800);
+    await shot('walkthrough.png');
+  });
+}
+
+/**
+ * A window whose display language is Japanese (code-server --locale ja). Without a language pack
+ * the workbench stays English; the extension's manifest strings and its l10n bundle are Japanese.
+ */
+export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
+  await test('with VS Code in Japanese, the command palette and the checklist speak Japanese', async () => {
+    const title = `${nlsJa['command.category']}: ${nlsJa['command.openChecklist.title']}`;
+    await runCommand(page, title);
+    const f = checklist(page);
+    await f.locator('#overall').waitFor({ state: 'visible', timeout: 30_000 });
+    const row = f.locator('section.system[data-system="S4"] .check[data-check-id="compaction"]');
+    await row.waitFor({ state: 'visible', timeout: 15_000 });
+    const text = await row.innerText();
+    console.log(`      (S4 compaction row in Japanese: ${JSON.stringify(text.slice(0, 200))})`);
+    assert.ok(text.includes(bundleJa.warning), `the status word "${bundleJa.warning}" in ${JSON.stringify(text)}`);
+    assert.match(text, /[\u3040-\u30ff\u4e00-\u9fff]/, 'Japanese text in the row');
+    assert.match(await f.locator('#write-marker').innerText(), new RegExp(bundleJa['Write marker & copy resume prompt'].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await page.screenshot({ path: join(shots, 'checklist-ja.png') });
+  });
+}
+
 /** Copy the screenshots a run made into media/screenshots/ (for the README). */
 export function publishScreenshots(from, to) {
   mkdirSync(to, { recursive: true });

@@ -8,5 +8,6 @@ export function run(): Promise<void> {
     await import('./suites/status.test');
     await import('./suites/checkpoint.test');
     await import('./suites/watch.test');
+    await import('./suites/fixes.test');
   });
 }

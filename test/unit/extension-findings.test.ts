@@ -90,3 +90,16 @@ test('findings: the real e2e fixture workspace (all five systems) yields warning
   assert.ok(compaction.line > 1);
   assert.ok(f.every((x) => x.line >= 1 && x.path.length > 0));
 });
+
+test('findings: a finding about a file that is not one of the system\'s documents is shown on the home file', () => {
+  const s = sys('S1', 'Handoff (session-checkpoint)', 'memory/session-handoff-LATEST.md', [
+    { ...chk('attestation', 'info', 'warn'), system: 'S1', path: 'memory/.session-handoff.sha256' },
+    { ...chk('budget', 'warn', 'warn'), system: 'S1', path: 'memory/session-handoff-LATEST.md', line: 7 },
+  ]);
+  assert.deepEqual(systemFindings(s).map((f) => [f.check.id, f.path, f.line]), [
+    ['budget', 'memory/session-handoff-LATEST.md', 7],
+    ['attestation', 'memory/session-handoff-LATEST.md', 1],
+  ]);
+  const missing = sys('S3', 'STATE handoff (Groundwork)', 'docs/state/STATE.md', [chk('exists', 'block', 'fail', { path: 'docs/state/STATE.md' })], []);
+  assert.deepEqual(systemFindings(missing).map((f) => [f.path, f.line]), [['docs/state/STATE.md', 1]]);
+});

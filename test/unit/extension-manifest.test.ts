@@ -29,6 +29,8 @@ const CONTRACT_COMMANDS: Record<string, string> = {
   'sessionLedger.createStarterFile': 'Create starter file',
   'sessionLedger.compactAgentState': 'Compact agent state (S4)',
   'sessionLedger.askAgentToCheckpoint': 'Ask the agent to checkpoint',
+  'sessionLedger.showLog': 'Show log',
+  'sessionLedger.getStarted': 'Get started',
 };
 const WRITE_COMMANDS = ['checkpointNow', 'installHooks', 'removeHooks', 'createStarterFile', 'compactAgentState', 'askAgentToCheckpoint'].map((c) => `sessionLedger.${c}`);
 
@@ -78,6 +80,21 @@ test('manifest: settings have markdownDescription; activation by the home files'
     assert.ok(globs.some((re) => re.test(f)), f);
   }
   assert.ok(!pkg.activationEvents.includes('*'));
+});
+
+test('manifest: the walkthrough has four steps, each with its media and its own completion event', () => {
+  const [w] = pkg.contributes.walkthroughs;
+  assert.equal(w.id, 'sessionLedger.start');
+  assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['stateFile', 'hooks', 'meter', 'checkpoint']);
+  const events = w.steps.map((s: { completionEvents: string[] }) => s.completionEvents.join(','));
+  assert.deepEqual(events, ['onContext:sessionLedger.hasStateFile', 'onCommand:sessionLedger.installHooks', 'onContext:sessionLedger.meterActive', 'onCommand:sessionLedger.checkpointNow']);
+  for (const s of w.steps) {
+    assert.ok(readFileSync(path.join(REPO, s.media.markdown), 'utf8').startsWith('# '), s.media.markdown);
+    for (const m of resolve(s.description).matchAll(/\(command:([\w.]+)\)/g)) assert.ok(pkg.contributes.commands.some((c: { command: string }) => c.command === m[1]), `${s.id}: ${m[1]} is a command`);
+  }
+  const keys = readFileSync(path.join(REPO, 'src/extension/contextKeys.ts'), 'utf8');
+  for (const k of ['sessionLedger.hasStateFile', 'sessionLedger.meterActive']) assert.ok(keys.includes(`'${k}'`), `${k} is set`);
+  assert.equal(pkg.contributes.configuration.properties['sessionLedger.diagnostics.enabled'].default, true);
 });
 
 test('l10n: every manifest string in English, Japanese and Korean', () => {

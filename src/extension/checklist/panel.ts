@@ -159,7 +159,7 @@ export class ChecklistPanel implements vscode.Disposable {
   private postState(): void {
     const f = this.folder();
     if (!f || !this.panel || !this.ready) return;
-    const state = checklistState(f.report, { name: f.folder.name, uri: f.folder.uri.toString() }, strings(), { busy: this.busy, trusted: vscode.workspace.isTrusted });
+    const state = checklistState(f.report, { name: f.folder.name, uri: f.folder.uri.toString() }, strings(), { busy: this.busy, trusted: vscode.workspace.isTrusted }, vscode.l10n.t);
     this.post({ type: 'state', state });
   }
 

@@ -6,18 +6,20 @@ import * as checkpointNow from './checkpointNow';
 import * as compactAgentState from './compactAgentState';
 import * as copyResumePrompt from './copyResumePrompt';
 import * as createStarterFile from './createStarterFile';
+import * as getStarted from './getStarted';
 import * as installHooks from './installHooks';
 import * as openChecklist from './openChecklist';
 import * as openStateFile from './openStateFile';
 import * as refresh from './refresh';
 import * as removeHooks from './removeHooks';
+import * as showLog from './showLog';
 
 interface CommandModule {
   id: string;
   run(s: Services, ...args: unknown[]): Promise<void>;
 }
 
-export const COMMANDS: readonly CommandModule[] = [checkpointNow, copyResumePrompt, openChecklist, openStateFile, refresh, installHooks, removeHooks, createStarterFile, compactAgentState, askAgentToCheckpoint];
+export const COMMANDS: readonly CommandModule[] = [checkpointNow, copyResumePrompt, openChecklist, openStateFile, refresh, installHooks, removeHooks, createStarterFile, compactAgentState, askAgentToCheckpoint, showLog, getStarted];
 
 export function registerCommands(s: Services): vscode.Disposable[] {
   return COMMANDS.map((c) =>

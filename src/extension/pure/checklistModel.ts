@@ -1,12 +1,17 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
 import type { WorkspaceReport } from '../../core/model';
 import type { ChecklistState, ChecklistStrings } from '../../../webview/protocol';
+import { checkHint, checkMessage } from './findings';
+import type { T } from './treeText';
+
+const asWritten: T = (m, ...a) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
 
 export function checklistState(
   report: WorkspaceReport | undefined,
   folder: { name: string; uri: string },
   strings: ChecklistStrings,
   flags: { busy: boolean; trusted: boolean },
+  t: T = asWritten,
 ): ChecklistState {
   const systems = (report?.systems ?? []).map((s) => ({
     id: s.id,
@@ -15,10 +20,12 @@ export function checklistState(
     home: s.home,
     next: s.next,
     checks: s.checks.map((c) => {
-      const v: ChecklistState['systems'][number]['checks'][number] = { id: c.id, severity: c.severity, status: c.status, message: c.message, messageId: c.messageId, args: c.args };
+      // Messages and hints in the user's language (the core's English templates through `t`); the ids travel along.
+      const v: ChecklistState['systems'][number]['checks'][number] = { id: c.id, severity: c.severity, status: c.status, message: checkMessage(t, c), messageId: c.messageId, args: c.args };
       if (c.path !== undefined) v.path = c.path;
       if (c.line !== undefined) v.line = c.line;
-      if (c.hint !== undefined) v.hint = c.hint;
+      const hint = checkHint(t, c);
+      if (hint !== undefined) v.hint = hint;
       if (c.hintId !== undefined) v.hintId = c.hintId;
       if (c.hintArgs !== undefined) v.hintArgs = c.hintArgs;
       return v;

@@ -32,11 +32,21 @@ export function levelOf(c: Check): FindingLevel {
 
 const RANK: Record<FindingLevel, number> = { error: 0, warning: 1, information: 2 };
 
+/**
+ * Where a finding is shown: on the check's own file and line when that file is one of the system's
+ * documents (or the missing home file `exists` reports), else on the home file's first line — a
+ * finding about a file that is not there (S1's missing sidecar) stays where the user can act on it.
+ */
+function placeOf(s: SystemReport, c: Check): { path: string; line: number } {
+  if (c.path && (c.id === 'exists' || s.docs.some((d) => d.relPath === c.path))) return { path: c.path, line: c.line && c.line > 0 ? c.line : 1 };
+  return { path: s.home, line: c.path ? 1 : c.line && c.line > 0 ? c.line : 1 };
+}
+
 /** One system's findings, errors first, then by file and line. */
 export function systemFindings(s: SystemReport): Finding[] {
   return s.checks
     .filter(isFinding)
-    .map((c) => ({ check: c, system: s, path: c.path ?? s.home, line: c.line && c.line > 0 ? c.line : 1, level: levelOf(c) }))
+    .map((c) => ({ check: c, system: s, ...placeOf(s, c), level: levelOf(c) }))
     .sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
 }
 
@@ -126,4 +136,32 @@ export function systemDocs(r: WorkspaceReport, s: SystemReport): Array<{ relPath
     out.push({ relPath: d.relPath, doc: d });
   }
   return out;
+}
+
+/**
+ * The mechanical fixes a finding offers (the quick fixes), by system and check. Only findings on
+ * their own file and line qualify: the fix edits that line (or the whole file for compaction and
+ * the Log rotation).
+ */
+export type FixKind = 'timestamp' | 'branch-head' | 'attest' | 'compact' | 'rotate-log' | 'delete-stale-line' | 'delete-done';
+
+export function fixKindsOf(f: Finding): FixKind[] {
+  const c = f.check;
+  const home = f.path === f.system.home;
+  switch (`${f.system.id} ${c.id}`) {
+    case 'S0 timestamp':
+      return home ? ['timestamp'] : [];
+    case 'S3 branch-head':
+      return home && c.line ? ['branch-head'] : [];
+    case 'S1 attestation':
+      return ['attest'];
+    case 'S4 compaction':
+      return home ? ['compact'] : [];
+    case 'S3 budget':
+      return home ? ['rotate-log'] : [];
+    case 'S1 future-oriented':
+      return c.line && f.path === c.path ? ['delete-done'] : [];
+  }
+  if (c.id === 'stale-paths' && c.line && f.path === c.path) return ['delete-stale-line'];
+  return [];
 }

@@ -49,3 +49,15 @@ describe('untrusted workspace (Restricted Mode)', () => {
     for (const c of gitChecks) assert.equal(c.status, 'skipped', `${c.system} ${c.id}: ${c.message}`);
   });
 });
+
+describe('untrusted workspace: findings without fixes', () => {
+  it('shows the findings in the Problems panel and offers no quick fix', async () => {
+    const api = await getApi();
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, '.agents', 'STATE.md');
+    const d = vscode.languages.getDiagnostics(uri).find((x) => x.source === 'Session Ledger' && typeof x.code === 'object' && x.code.value === 'compaction');
+    assert.ok(d, `the compaction warning is in the Problems panel (got ${JSON.stringify(api.diagnostics())})`);
+    await vscode.workspace.openTextDocument(uri);
+    const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range)) ?? [];
+    assert.deepEqual(actions.filter((a) => /Compact/.test(a.title)).map((a) => a.title), [], 'no quick fix in Restricted Mode');
+  });
+});
