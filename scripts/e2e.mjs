@@ -99,7 +99,8 @@ async function runExtensionTests(phase, entry, { trust }) {
     });
     await page.exposeFunction('codeAutomationExit', (code) => resolveExit(code));
     const payload = testPayload(server, { extensionDevelopmentPath: REPO, extensionTestsPath: join(OUT, entry) });
-    await page.goto(workbenchUrl(server, { folder: ws, payload }));
+    // a shared, loaded machine can take longer than Playwright's default 30 s to load the workbench
+    await page.goto(workbenchUrl(server, { folder: ws, payload }), { timeout: 120_000 });
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 240_000))]);
     writeFileSync(join(run, 'host.log'), logs.join('\n'));
     const res = readJson(resultsFile, null);
@@ -217,7 +218,7 @@ async function phaseUi() {
     try {
       ctx = await launchBrowser(jaRun);
       const jaPage = ctx.pages()[0] || (await ctx.newPage());
-      await jaPage.goto(workbenchUrl(ja, { folder: jaFix.ws }));
+      await jaPage.goto(workbenchUrl(ja, { folder: jaFix.ws }), { timeout: 120_000 });
       await jaPage.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await jaPage.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
       const nlsJa = readJson(join(REPO, 'package.nls.ja.json'), {});

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { LineEdit } from '../core/fixes';
-import type { LedgerDiagnostics, PlacedFinding } from './diagnostics';
+import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
 import { fixKindsOf, type FixKind } from './pure/findings';
 
 class FixAction extends vscode.CodeAction {
@@ -58,7 +58,10 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): FixAction[] {
     if (!vscode.workspace.isTrusted) return [];
     const out: FixAction[] = [];
-    for (const p of this.diagnostics.findingsFor(document.uri, context.diagnostics)) {
+    const placed = this.diagnostics.findingsFor(document.uri, context.diagnostics);
+    this.log.info(`QFDEBUG ${document.uri.toString()} ctx=${JSON.stringify(context.diagnostics.map((d) => [d.source, typeof d.code === 'object' ? d.code.value : d.code, d.range.start.line]))} mine=${JSON.stringify(this.diagnostics.onFile(document.uri).map((p) => [p.finding.check.id, p.diagnostic.range.start.line, p.finding.path, p.finding.system.home]))} placed=${placed.length}`);
+    if (!placed.length && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE)) this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
+    for (const p of placed) {
       for (const kind of fixKindsOf(p.finding)) {
         const a = new FixAction(this.title(kind, p), kind, p, document);
         a.isPreferred = kind === 'timestamp' || kind === 'branch-head';

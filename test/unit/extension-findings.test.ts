@@ -53,6 +53,7 @@ test('tree text: short system names and root labels', () => {
   assert.equal(shortName({ name: 'STATE handoff (Groundwork)' }), 'Groundwork');
   assert.equal(shortName({ name: 'Session Handoff (session-checkpoint, LATEST + attestation)' }), 'session-checkpoint');
   assert.equal(shortName({ name: 'Session Ledger (majestic session-checkpoint)' }), 'majestic');
+  assert.equal(shortName({ name: 'Agent State checkpoints (checkpointing skill)' }), 'checkpointing');
   assert.equal(shortName({ name: 'Plain' }), 'Plain');
   assert.equal(systemLabel({ id: 'S3', name: 'STATE handoff (Groundwork)', label: 'PARTIAL' }), 'S3 Groundwork — PARTIAL');
 });

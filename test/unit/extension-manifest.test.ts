@@ -87,7 +87,12 @@ test('manifest: the walkthrough has four steps, each with its media and its own 
   assert.equal(w.id, 'sessionLedger.start');
   assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['stateFile', 'hooks', 'meter', 'checkpoint']);
   const events = w.steps.map((s: { completionEvents: string[] }) => s.completionEvents.join(','));
-  assert.deepEqual(events, ['onContext:sessionLedger.hasStateFile', 'onCommand:sessionLedger.installHooks', 'onContext:sessionLedger.meterActive', 'onCommand:sessionLedger.checkpointNow']);
+  assert.deepEqual(events, [
+    'onContext:sessionLedger.hasStateFile,onCommand:sessionLedger.openStateFile,onCommand:sessionLedger.createStarterFile',
+    'onCommand:sessionLedger.installHooks',
+    'onContext:sessionLedger.meterActive,onCommand:sessionLedger.refresh',
+    'onCommand:sessionLedger.checkpointNow',
+  ]);
   for (const s of w.steps) {
     assert.ok(readFileSync(path.join(REPO, s.media.markdown), 'utf8').startsWith('# '), s.media.markdown);
     for (const m of resolve(s.description).matchAll(/\(command:([\w.]+)\)/g)) assert.ok(pkg.contributes.commands.some((c: { command: string }) => c.command === m[1]), `${s.id}: ${m[1]} is a command`);

@@ -63,6 +63,10 @@ test('tree: a document shows its sections with items, without title and preamble
   const sec = (key: string, title: string, n: number): Section => ({ key, title, line: 1, endLine: 2, level: key === 'preamble' ? 0 : 2, items: Array.from({ length: n }, (_, i) => ({ text: `i${i}`, line: 2 + i, flags: [] })) });
   const d = { ...doc('a.md'), sections: [sec('title', 'Plan', 0), sec('preamble', '', 2), sec('now', 'Now', 1), sec('open', 'Open', 0), sec('other', 'Notes', 3)] };
   assert.deepEqual(shownSections(d).map((s) => s.title), ['Now', 'Notes']);
+  // a heading whose subsections hold items stays (S4's Current Feature over its ### Next Steps)
+  const sub = (title: string, level: number, n: number): Section => ({ ...sec('other', title, n), level });
+  const s4 = { ...doc('b.md'), sections: [sub('Current Feature: x', 2, 0), sub('Next Steps', 3, 2), sub('Empty parent', 2, 0), sub('Empty child', 3, 0), sub('Last', 2, 0)] };
+  assert.deepEqual(shownSections(s4).map((s) => s.title), ['Current Feature: x', 'Next Steps']);
 });
 
 test('tree: item flags as description and icon', () => {

@@ -98,13 +98,12 @@ export function countsText(t: T, n: Counts): string {
 
 /**
  * A short name of a system for a tree root, so the label fits the default sidebar width: the first
- * name in its parentheses (`STATE handoff (Groundwork)` → `Groundwork`), its first word when that is
- * longer than 20 characters, else the name itself.
+ * word of the first name in its parentheses (`STATE handoff (Groundwork)` → `Groundwork`,
+ * `(checkpointing skill)` → `checkpointing`), else the name itself.
  */
 export function shortName(s: Pick<SystemReport, 'name'>): string {
   const m = /\(([^(),]+)/.exec(s.name);
-  const n = (m ? m[1] : s.name).trim();
-  return n.length > 20 ? n.split(/\s+/)[0] : n;
+  return m ? m[1].trim().split(/\s+/)[0] : s.name.trim();
 }
 
 /** A system root's label: `S3 Groundwork — PARTIAL`. */

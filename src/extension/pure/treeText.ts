@@ -77,11 +77,18 @@ export function sectionIcon(section: Section): Icon {
 }
 
 /**
- * The sections a document shows in the tree: those with items, without the title and the untitled
+ * The sections a document shows in the tree: those with items, and headings whose subsections hold
+ * items (S4's `## Current Feature: …` over its `### Next Steps`); never the title or the untitled
  * preamble (metadata such as `_started …` lines) — no empty or metadata rows.
  */
 export function shownSections(doc: StateDoc): Section[] {
-  return doc.sections.filter((s) => s.items.length > 0 && s.key !== 'title' && s.key !== 'preamble');
+  const secs = doc.sections;
+  const hasItemsBelow = (i: number): boolean => {
+    const lvl = secs[i].level;
+    for (let j = i + 1; j < secs.length && lvl > 0 && secs[j].level > lvl; j++) if (secs[j].items.length) return true;
+    return false;
+  };
+  return secs.filter((s, i) => s.key !== 'title' && s.key !== 'preamble' && (s.items.length > 0 || hasItemsBelow(i)));
 }
 
 /** The label of a section: its title as written, or a name for the untitled preamble. */

@@ -29,8 +29,9 @@ describe('quick fixes', () => {
     assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     await vscode.window.showTextDocument(doc);
-    const fix = (await actionsAt(S0, d.range)).find((a) => a.title === 'Set _Last updated:_ to now');
-    assert.ok(fix?.edit, 'the quick fix is offered with its edit');
+    const all = await actionsAt(S0, d.range);
+    const fix = all.find((a) => a.title === 'Set _Last updated:_ to now');
+    assert.ok(fix?.edit, `the quick fix is offered with its edit (got ${JSON.stringify(all.map((a) => [a.title, !!a.edit]))}; diagnostics ${JSON.stringify((await getApi()).diagnostics().filter((x) => x.code === 'timestamp'))})`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
     assert.match(doc.lineAt(2).text, /^_Last updated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ_$/);
     assert.equal(doc.getText().replace(/_Last updated: [^_]*_/, ''), before.replace(/_Last updated: [^_]*_/, ''), 'nothing else changed');
@@ -64,7 +65,7 @@ describe('quick fixes', () => {
       return l.length ? l : undefined;
     });
     const titles = lenses.filter((l) => l.range.start.line === 0).map((l) => l.command?.title);
-    assert.match(titles[0] ?? '', /^S4 checkpointing skill — (PARTIAL|WORKING)$/);
+    assert.match(titles[0] ?? '', /^S4 checkpointing — (PARTIAL|WORKING)$/);
     assert.match(titles[1] ?? '', /^1 warning( · \d manual to tick)?$/);
     assert.deepEqual(titles.slice(2), ['$(save) Checkpoint now', '$(checklist) Open checklist']);
   });
