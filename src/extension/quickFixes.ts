@@ -7,6 +7,7 @@
  * and in Restricted Mode none is offered (the workspace writes nothing and runs no git).
  */
 import * as vscode from 'vscode';
+import { companionPath } from '../core/facts';
 import type { LineEdit } from '../core/fixes';
 import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
 import { fixKindsOf, type FixKind } from './pure/findings';
@@ -59,7 +60,6 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     if (!vscode.workspace.isTrusted) return [];
     const out: FixAction[] = [];
     const placed = this.diagnostics.findingsFor(document.uri, context.diagnostics);
-    this.log.info(`QFDEBUG ${document.uri.toString()} ctx=${JSON.stringify(context.diagnostics.map((d) => [d.source, typeof d.code === 'object' ? d.code.value : d.code, d.range.start.line]))} mine=${JSON.stringify(this.diagnostics.onFile(document.uri).map((p) => [p.finding.check.id, p.diagnostic.range.start.line, p.finding.path, p.finding.system.home]))} placed=${placed.length}`);
     if (!placed.length && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE)) this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
     for (const p of placed) {
       for (const kind of fixKindsOf(p.finding)) {
@@ -90,7 +90,7 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
       case 'branch-head':
         return t('Update Branch / HEAD from git');
       case 'attest':
-        return p.finding.check.status === 'fail' ? t('I changed the handoff myself: attest it as it is now…') : t('Attest the handoff: write {0}', 'memory/.session-handoff.sha256');
+        return p.finding.check.status === 'fail' ? t('I changed the handoff myself: attest it as it is now…') : t('Attest the handoff: write {0}', companionPath('S1', 'sidecar'));
       case 'compact':
         return t('Compact {0}: keep the newest block of each kind (preview)…', p.finding.path);
       case 'rotate-log':

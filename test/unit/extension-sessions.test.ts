@@ -1,7 +1,7 @@
 /** The context meter's choice among several live sessions: the active terminal's, else the newest; the others in the tooltip. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { liveSessions, otherSessionsLines, pickSession, type LiveSession } from '../../src/extension/pure/sessionPick';
+import { liveSessions, otherSessionsLines, chooseShownSession, type LiveSession } from '../../src/extension/pure/sessionPick';
 
 const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 const NOW = Date.parse('2026-12-02T17:00:00Z');
@@ -15,17 +15,17 @@ test('sessions: live means written within 30 minutes, newest first', () => {
 
 test('sessions: the active terminal\'s session is shown (by its process, else by its agent), the others listed', () => {
   const all = [s('claude', 'a', 5, { terminal: 4242 }), s('claude', 'c', 2, { terminal: 777 }), s('codex', 'b', 1)];
-  const byPid = pickSession(all, { agent: 'claude', pids: [4242, 4243] }, NOW)!;
+  const byPid = chooseShownSession(all, { agent: 'claude', pids: [4242, 4243] }, NOW)!;
   assert.equal(byPid.shown.sessionId, 'a');
   assert.equal(byPid.byTerminal, true);
   assert.deepEqual(byPid.others.map((x) => x.sessionId), ['b', 'c']);
-  const byAgent = pickSession(all, { agent: 'codex', pids: [1] }, NOW)!;
+  const byAgent = chooseShownSession(all, { agent: 'codex', pids: [1] }, NOW)!;
   assert.equal(byAgent.shown.sessionId, 'b');
-  const none = pickSession(all, undefined, NOW)!;
+  const none = chooseShownSession(all, undefined, NOW)!;
   assert.equal(none.shown.sessionId, 'b', 'no agent terminal: the newest');
   assert.equal(none.byTerminal, false);
-  assert.equal(pickSession([], undefined, NOW), null);
-  const stale = pickSession([s('claude', 'x', 120)], undefined, NOW)!;
+  assert.equal(chooseShownSession([], undefined, NOW), null);
+  const stale = chooseShownSession([s('claude', 'x', 120)], undefined, NOW)!;
   assert.equal(stale.shown.sessionId, 'x', 'nothing live: the newest session still shows');
   assert.deepEqual(stale.others, []);
 });

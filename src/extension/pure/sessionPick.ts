@@ -36,7 +36,7 @@ export function liveSessions<S extends LiveSession>(all: readonly S[], now: numb
 }
 
 /** The session to show and the others, newest first. `null` when there is none. */
-export function pickSession<S extends LiveSession>(all: readonly S[], active: ActiveTerminal | undefined, now: number): { shown: S; others: S[]; byTerminal: boolean } | null {
+export function chooseShownSession<S extends LiveSession>(all: readonly S[], active: ActiveTerminal | undefined, now: number): { shown: S; others: S[]; byTerminal: boolean } | null {
   const live = liveSessions(all, now);
   const pool = live.length ? live : [...all].sort((a, b) => b.lastWrite - a.lastWrite).slice(0, 1);
   if (pool.length === 0) return null;

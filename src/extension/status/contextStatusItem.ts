@@ -1,5 +1,6 @@
 /** The context meter in the status bar (`$(pulse) 42%`): one class, one status item. */
 import * as vscode from 'vscode';
+import { otherSessionsLines } from '../pure/sessionPick';
 import { statusView, type StatusView } from '../pure/statusText';
 import type { GuardPreview } from './guardPreview';
 import type { MeterState, SessionMeter } from './sessionMeter';
@@ -28,7 +29,9 @@ export class ContextStatusItem implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const v = statusView(vscode.l10n.t, s.usage, s.profile, s.level, this.guard.current());
+    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, this.guard.current());
+    // Several live sessions: the one shown is the active terminal's; the others are listed.
+    const v = s.others.length ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') } : base;
     this.view = v;
     this.item.text = v.text;
     const md = new vscode.MarkdownString(v.tooltip, true);

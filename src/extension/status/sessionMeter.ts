@@ -10,12 +10,16 @@ import * as vscode from 'vscode';
 import type { ContextFollower as Follower, SessionRef } from '../../core/context';
 import type { ContextUsage } from '../../core/model';
 import { onDidChangeSettings, readSettings } from '../config';
+import { chooseShownSession, type LiveSession } from '../pure/sessionPick';
 import type { MeterLevel, MeterProfile } from '../pure/statusText';
+import { agentOfTerminal, terminalsOfSessions } from '../terminals';
 import type { LedgerStore } from '../store';
 
 export interface MeterState {
   folder: vscode.WorkspaceFolder;
   ref: SessionRef;
+  /** The other live sessions of the folder (several agents at once), newest first. */
+  others: LiveSession[];
   usage: ContextUsage | null;
   profile: MeterProfile;
   level: MeterLevel;
@@ -39,6 +43,7 @@ export class SessionMeter implements vscode.Disposable {
   private busy: Promise<void> | undefined;
   private again = false;
   private disposed = false;
+  private others: LiveSession[] = [];
 
   constructor(
     private readonly store: LedgerStore,
@@ -60,6 +65,10 @@ export class SessionMeter implements vscode.Disposable {
       }),
       this.store.onDidChange(() => void this.update(false)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()),
+      // With several live sessions, the one in the active terminal is shown: follow the focus.
+      vscode.window.onDidChangeActiveTerminal(() => {
+        if (this.others.length) void this.refresh();
+      }),
     );
     // The first figure waits for the first scan, so its thresholds are the detected system's.
     this.firstRead = this.store.ready.then(() => {
@@ -115,6 +124,14 @@ export class SessionMeter implements vscode.Disposable {
       }
       folder = best?.folder;
       ref = best?.ref;
+      this.others = [];
+      if (folder) {
+        const several = await this.pickAmongLive(folder, ctx);
+        if (several) {
+          ref = several.ref;
+          this.others = several.others;
+        }
+      }
     }
     if (!folder || !ref) {
       this.setFollower(undefined, undefined);
@@ -133,7 +150,27 @@ export class SessionMeter implements vscode.Disposable {
     const profile = await this.profileFor(folder, s);
     const level = usage ? ctx.levelOf(usage.percent, profile) : 'ok';
     this.store.setSession(usage?.sessionId ?? ref.sessionId);
-    this.publish({ folder, ref, usage, profile, level });
+    this.publish({ folder, ref, usage, profile, level, others: this.others });
+  }
+
+  /**
+   * Several sessions of the folder wrote recently (two agents, or two terminals): the one running in
+   * the active terminal is shown — by the terminal the SessionStart hook recorded for it or the agent
+   * process under the terminal's shell, else by the agent the terminal runs — else the newest.
+   */
+  private async pickAmongLive(folder: vscode.WorkspaceFolder, ctx: typeof import('../../core/context')): Promise<{ ref: SessionRef; others: LiveSession[] } | undefined> {
+    const s = readSettings(folder.uri);
+    const { recentSessions } = await import('../../core/context/sessions');
+    const live = await recentSessions(folder.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome }).catch(() => []);
+    if (live.length < 2) return undefined;
+    const names = await terminalsOfSessions(folder.uri.fsPath, live).catch(() => new Map<string, string>());
+    const sessions: LiveSession[] = live.map((x) => ({ ...x, terminal: names.get(x.sessionId) ?? null }));
+    const active = vscode.window.activeTerminal;
+    const agent = active && active.exitStatus === undefined ? await agentOfTerminal(active).catch(() => undefined) : undefined;
+    const pick = chooseShownSession(sessions, active ? { agent, name: active.name } : undefined, Date.now());
+    if (!pick) return undefined;
+    const ref = await ctx.refForTranscript(pick.shown.transcriptPath, pick.shown.agent);
+    return ref ? { ref, others: pick.others } : undefined;
   }
 
   private async profileFor(folder: vscode.WorkspaceFolder, s: ReturnType<typeof readSettings>): Promise<MeterProfile> {
@@ -172,6 +209,7 @@ export class SessionMeter implements vscode.Disposable {
         !!next &&
         prev.ref.path === next.ref.path &&
         prev.level === next.level &&
+        prev.others.map((o) => o.transcriptPath).join('|') === next.others.map((o) => o.transcriptPath).join('|') &&
         JSON.stringify(prev.usage) === JSON.stringify(next.usage) &&
         JSON.stringify(prev.profile) === JSON.stringify(next.profile));
     if (!same) this._onDidChange.fire(next);

@@ -78,10 +78,11 @@ describe('ledger tree', () => {
     const names = docs.map((d) => d.label);
     assert.deepEqual(names, [...new Set(names)], 'no document twice');
     for (const d of docs) {
-      for (const sec of d.children) {
-        assert.ok(sec.children.length > 0, `${d.label}: section "${sec.label}" has items`);
+      d.children.forEach((sec, i) => {
+        // an empty heading stays only as the parent of subsections with items (S4's Current Feature)
+        assert.ok(sec.children.length > 0 || (d.children[i + 1]?.children.length ?? 0) > 0, `${d.label}: section "${sec.label}" has items or a subsection with items`);
         assert.notEqual(sec.label, '(preamble)', `${d.label}: no preamble row`);
-      }
+      });
     }
   });
 });
