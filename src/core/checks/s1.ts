@@ -5,9 +5,11 @@
  * archive candidates and the context log's TTL and promotion candidates. Reading is in `formats/s1*.ts`.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { claudeHome } from '../context/discovery';
 import { FACTS, resumePrompt } from '../facts';
-import { joinTexts, t, type Msg } from '../messages';
+import { joinTexts, said, t, type Msg } from '../messages';
 import type { MdOutline } from '../markdown';
 import type { Check, Item, Section, StateDoc } from '../model';
 import { S1_SIDECAR } from '../formats/s1';
@@ -15,7 +17,7 @@ import { ARCHIVE } from '../formats/s1-memory';
 import { SNAPSHOT_CAPS, type SnapshotInfo } from '../formats/s1-snapshot';
 import { daysSince, parseDay, sectionsOf } from '../formats/s1-util';
 import type { Analysis, Loaded } from '../system';
-import { clip, isPlaceholder, plainText } from '../text';
+import { clip, isPlaceholder, isVagueAction, plainText } from '../text';
 import type { Workspace } from '../workspace';
 import {
   checkBudget,
@@ -117,11 +119,31 @@ function checkSnapshot(doc: StateDoc): Check[] {
   if (!info) {
     return [mk('S1', 'snapshot', 'warn', false, t('No `<!-- state-snapshot v1 -->` block: the next session cannot recover from one compact block.'), { path: doc.relPath, line: 1 }, t('Insert the Phase 2.3 YAML block (ts, ctx, next, diff, blocked) right after the front matter, before the title.'))];
   }
+  const misplaced = snapshotMisplaced(doc, info);
+  if (misplaced) return [misplaced, ...info.problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')))];
   if (info.problems.length === 0) {
     const c = info.counts;
     return [mk('S1', 'snapshot', 'warn', true, t('state-snapshot v1: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.', c.ctxWords, SNAPSHOT_CAPS.ctxWords, c.next, SNAPSHOT_CAPS.next, c.diff, SNAPSHOT_CAPS.diff, c.blocked, SNAPSHOT_CAPS.blocked), { path: doc.relPath, line: info.line })];
   }
   return info.problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')));
+}
+
+/** Phase 2.3 "Insertion location": the block goes right after the front matter, before the title line. */
+function snapshotMisplaced(doc: StateDoc, info: SnapshotInfo): Check | null {
+  const lines = doc.text.split('\n');
+  let fmEnd = 0;
+  if (lines[0]?.trim() === '---') {
+    const close = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
+    if (close > 0) fmEnd = close + 1;
+  }
+  const title = doc.sections.find((s) => s.level === 1);
+  const before = lines.slice(fmEnd, info.line - 1).filter((l) => l.trim() !== '' && !/^\s*<!--.*-->\s*$/.test(l));
+  if (before.length === 0 && (!title || title.line > info.line)) return null;
+  const msg =
+    title && title.line < info.line
+      ? t('The state-snapshot v1 block sits after the title (line {0}): the seed puts it right after the front matter, before the title.', title.line)
+      : t('The state-snapshot v1 block sits below other text (line {0}): the seed puts it right after the front matter, before the title.', fmEnd + lines.slice(fmEnd).findIndex((l) => l.trim() !== '') + 1);
+  return mk('S1', 'snapshot', 'warn', false, msg, { path: doc.relPath, line: info.line }, t('Move the block up, directly below the front matter (or to the top when there is none).'));
 }
 
 function checkCompression(doc: StateDoc): Check {
@@ -130,6 +152,113 @@ function checkCompression(doc: StateDoc): Check {
   const ratio = info.proseBytes / info.blockBytes;
   const msg = `[Memento] prose: ${info.proseBytes} bytes → compact block: ${info.blockBytes} bytes (${ratio.toFixed(1)}x reduction)`;
   return mk('S1', 'compression', 'warn', ratio >= 2, ratio >= 2 ? t('{0}.', msg) : t('{0}: under 2x.', msg), { path: doc.relPath, line: info.line }, t('Shorten next/diff entries in the block: verb + object only, no descriptions.'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phase 2 rules, Phase 3.9 clarity, Phase 4 item 6, Error Recovery missing_data
+
+/** Rule 1 and the Scope Boundary: completed items are deleted from "What to do now", never kept. */
+function checkCompletedItems(doc: StateDoc): Check[] {
+  const nexts = sectionsOf(doc, 'next');
+  if (nexts.length === 0) return [mk('S1', 'completed-items', 'warn', 'skip', t('No "What to do now" section.'), { path: doc.relPath })];
+  const done = nexts.flatMap((s) => s.items.filter((i) => i.flags.includes('done')).map((i) => ({ s, i })));
+  if (done.length === 0) return [mk('S1', 'completed-items', 'warn', true, t('No completed item left under "{0}".', nexts[0].title), { path: doc.relPath, line: nexts[0].line })];
+  return done.map(({ s, i }) =>
+    mk('S1', 'completed-items', 'warn', false, t('A completed item is still under "{0}": "{1}". Completed items are deleted, not kept.', clip(s.title, 60), clip(i.text, 80)), { path: doc.relPath, line: i.line }, t('Delete it: git history and context-log.md keep what was done.')),
+  );
+}
+
+/** Tools a bare one-word code span may name as a command (`make`, `pytest`). */
+const ONE_WORD_COMMANDS = /^(?:make|pytest|tox|nox|just|cargo|npm|yarn|pnpm|bun|ls|pwd|tsc|jest|vitest|rspec|phpunit)$/;
+
+/** A code span that reads as a command: a program (word or path) followed by arguments, `$ …`, or a known one-word tool. `exportCsv(rows)` and `src/a.ts` are not commands. */
+function commandSpan(code: string): boolean {
+  const c = code.trim().replace(/^\$\s*/, '');
+  if (ONE_WORD_COMMANDS.test(c)) return true;
+  const m = /^(\S+)\s+\S/.exec(c);
+  return !!m && /^(?:\.{0,2}\/)?[\w@.+-]+(?:\/[\w@.+-]+)*$/.test(m[1]) && !/[()]/.test(m[1]);
+}
+
+/** The lines of item 1: its own line through the line before the next top-level item of its section. */
+function itemLines(doc: StateDoc, next: S1Next): string[] {
+  const later = next.section.items.filter((i) => (i.depth ?? 0) === 0 && i.line > next.item.line).map((i) => i.line);
+  const end = later.length ? Math.min(...later) - 1 : next.section.endLine;
+  return doc.text.split('\n').slice(next.item.line - 1, end);
+}
+
+/** Phase 2 template: "1. [Most urgent] — include execution command". A fenced block, `$ cmd` or a command code span under item 1 counts. */
+function checkNextCommand(doc: StateDoc, next: S1Next | null): Check {
+  if (!next) return mk('S1', 'next-command', 'warn', 'skip', t('No item 1 under "What to do now" (see next-action).'), { path: doc.relPath });
+  const text = itemLines(doc, next).join('\n');
+  const spans = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
+  const cmd = /^\s*(?:>\s*)?(?:`{3,}|~{3,})/m.test(text) ? 'a code block' : (spans.find(commandSpan) ?? (/(?:^|\s)\$\s+\S/.test(text) ? '$ …' : null));
+  return mk(
+    'S1',
+    'next-command',
+    'warn',
+    cmd !== null,
+    cmd !== null ? t('Item {0} carries its execution command ({1}).', next.number, clip(cmd, 60)) : t('Item {0} of "{1}" carries no execution command.', next.number, clip(next.section.title, 60)),
+    { path: doc.relPath, line: next.item.line },
+    t('Add the exact command that starts it, e.g. `npm test -- invoices` (the seed: "[Most urgent] — include execution command").'),
+  );
+}
+
+/** Items of a section that are real content (not the seed's template text). */
+function hasContent(doc: StateDoc, key: string): boolean {
+  return sectionsOf(doc, key).some((s) => s.items.some((i) => !isTemplateText(i.text)));
+}
+
+/**
+ * Phase 3.9, read mechanically. The writer's own `HANDOFF_CLARITY_LOW` tag is reported as written.
+ * Q1 "can a reader understand what was done this session?": something says where the work stands —
+ * Current work status, System understanding, or the snapshot's ctx / diff (the handoff may not
+ * list done items, Invariant 2). Q2 "can the next session know what to do first?": item 1 of
+ * What to do now exists and is concrete.
+ */
+function checkClarity(doc: StateDoc, next: S1Next | null): Check {
+  const lines = doc.text.split('\n');
+  const tagAt = lines.findIndex((l) => /HANDOFF_CLARITY_LOW/.test(l));
+  const info = doc.meta.snapshot as SnapshotInfo | undefined;
+  const q1 = hasContent(doc, 'status') || hasContent(doc, 'understanding') || (!!info && (info.counts.ctxWords > 0 || info.counts.diff > 0));
+  const q2 = !!next && !isTemplateText(next.item.text) && !isVagueAction(next.item.text);
+  const fails: Msg[] = [];
+  if (tagAt >= 0) fails.push(t('the handoff carries the writer\'s ⚠️ HANDOFF_CLARITY_LOW tag'));
+  if (!q1) fails.push(t('Q1 fails: nothing says what was done or where the work stands (no Current work status, System understanding, or snapshot ctx/diff)'));
+  if (!q2) fails.push(t('Q2 fails: the next session cannot tell what to do first (no concrete item 1 under What to do now)'));
+  return mk(
+    'S1',
+    'clarity',
+    'warn',
+    fails.length === 0,
+    fails.length === 0 ? t('Handoff clarity: both anchor questions answered.') : t('HANDOFF_CLARITY_LOW: {0}.', joinTexts(fails, '; ')),
+    { path: doc.relPath, line: tagAt >= 0 ? tagAt + 1 : fails.length ? (next?.item.line ?? 1) : undefined },
+    t('Rewrite the handoff once: say where the work stands (Current work status, System understanding) and put the first concrete action, with its command, as item 1.'),
+  );
+}
+
+/** Error Recovery `missing_data`: MEMORY.md and context-log.md are Phase 3's storage targets; the seed creates them (empty template) when missing. */
+function checkMissingData(loaded: Loaded): Check {
+  const missing = [docOf(loaded, 'memory') ? '' : 'MEMORY.md', docOf(loaded, 'contextLog') ? '' : 'context-log.md'].filter(Boolean);
+  const dir = path.posix.dirname(loaded.homeRel);
+  return mk(
+    'S1',
+    'missing-data',
+    'warn',
+    missing.length === 0,
+    missing.length === 0 ? t('MEMORY.md and context-log.md exist.') : t('missing_data: {0} not found (next to {1} or at the root); Phase 3 has nowhere to save.', missing.join(' and '), loaded.homeRel),
+    missing.length ? { path: `${dir}/${missing[0]}` } : {},
+    t('Create the missing file(s) with an empty template, then re-run the checkpoint (the seed\'s Error Recovery for missing_data).'),
+  );
+}
+
+/** Phase 4 item 6: "Did you review STATE.md update? (skip OK if no changes)", asked only when `~/.claude/STATE.md` exists. */
+async function stateReviewed(ws: Workspace): Promise<Check[]> {
+  const file = path.join(claudeHome({ claudeHome: ws.options.claudeHome }), 'STATE.md');
+  const st = await fsp.stat(file).catch(() => null);
+  if (!st || !st.isFile()) return [];
+  const confirmed = new Set(ws.options.confirmed ?? []);
+  const done = confirmed.has('state-reviewed') || confirmed.has('S1:state-reviewed');
+  return [{ id: 'state-reviewed', system: 'S1', severity: 'manual', status: done ? 'manual-done' : 'manual-open', ...said(t('You reviewed {0} for this session\'s changes (PENDING items met, blockers resolved, milestones); skip is OK if nothing changed.', file)) }];
 }
 
 function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
@@ -154,7 +283,9 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
     checks.push(...checkFutureOriented(readable));
     checks.push(...checkSnapshot(readable));
     checks.push(checkCompression(readable));
+    checks.push(...checkCompletedItems(readable), checkNextCommand(readable, next), checkClarity(readable, next));
   }
+  checks.push(checkMissingData(loaded));
   const memory = docOf(loaded, 'memory');
   const keyFiles = sectionsOf(memory, 'key-files');
   checks.push(
@@ -163,9 +294,10 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
       : [mk('S1', 'stale-paths', 'warn', 'skip', memory ? t('{0} has no Key Files section.', memory.relPath) : t('No MEMORY.md.'), { path: memory?.relPath })]),
   );
   checks.push((await checkAttestation(ws, readable, String(loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`))).check);
-  checks.push(checkLessons(docOf(loaded, 'lessons'), ws.now));
+  checks.push(checkLessons(docOf(loaded, 'lessons'), ws.now), checkHookCandidates(docOf(loaded, 'lessons')));
   checks.push(...checkContextLog(docOf(loaded, 'contextLog')));
   checks.push(...checkNoSecrets('S1', loaded.docs));
+  checks.push(...(await stateReviewed(ws)));
   const where = next ? `item ${next.number} of "${next.section.title}"` : 'its first action';
   return {
     checks,
@@ -213,6 +345,28 @@ export function checkLessons(doc: StateDoc | null, now: number): Check {
     { path: doc.relPath, line: archive[0].s.line },
     t('Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed\'s monthly cleanup).'),
   );
+}
+
+/**
+ * Phase 3 step 3, hook-promotion flag: a lesson with conf ≥ 0.9 and obs ≥ 3 is a candidate for an
+ * enforcement hook (whether its violation is machine-detectable is the user's call; the seed flags
+ * only). Reported as "Hook-promotion candidate: {lesson title}", with `> hook_candidate: true` noted.
+ */
+function checkHookCandidates(doc: StateDoc | null): Check {
+  if (!doc || !doc.text) return mk('S1', 'hook-promotion', 'info', 'skip', t('No readable tasks/lessons.md.'));
+  const cands = doc.sections
+    .filter((s) => s.key === 'lesson')
+    .map((s) => ({ s, meta: s.items.find((i) => flag(i, 'conf') !== undefined) }))
+    .filter(({ meta }) => meta && Number(flag(meta, 'conf')) >= 0.9 && Number(flag(meta, 'obs') ?? 0) >= 3);
+  if (cands.length === 0) return mk('S1', 'hook-promotion', 'info', true, t('No lesson with conf ≥ 0.9 and obs ≥ 3: no hook-promotion candidate.'), { path: doc.relPath });
+  const tagged = (sec: Section) => sec.items.some((i) => /hook_candidate\s*:\s*true/i.test(i.text));
+  const list = cands.slice(0, 5).map(({ s, meta }) =>
+    tagged(s)
+      ? t('"{0}" (conf {1}, obs {2}, tagged hook_candidate)', clip(s.title, 60), flag(meta as Item, 'conf') ?? '', flag(meta as Item, 'obs') ?? '')
+      : t('"{0}" (conf {1}, obs {2})', clip(s.title, 60), flag(meta as Item, 'conf') ?? '', flag(meta as Item, 'obs') ?? ''),
+  );
+  const msg = cands.length > 5 ? t('Hook-promotion candidate: {0}; ….', joinTexts(list, '; Hook-promotion candidate: ')) : t('Hook-promotion candidate: {0}.', joinTexts(list, '; Hook-promotion candidate: '));
+  return mk('S1', 'hook-promotion', 'info', false, msg, { path: doc.relPath, line: cands[0].s.line }, t('If the violation is machine-detectable, propose an enforcement hook (flag only: authoring it needs the user\'s approval) and add `> hook_candidate: true` under the lesson.'));
 }
 
 function lineList(items: Item[]): string {
