@@ -19,19 +19,25 @@ t0=$(date +%s)
 say() { echo "== setup-e2e: $*"; }
 
 # ---------------------------------------------------------------- Debian packages
-SUDO=
-if [ "$(id -u)" != 0 ]; then
-  if command -v sudo >/dev/null; then SUDO=sudo; fi
-fi
 missing=()
 for p in chromium libkrb5-dev ripgrep; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then missing+=("$p"); fi
 done
 if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=
+  if [ "$(id -u)" != 0 ]; then
+    # Not root: only a sudo that needs no password here; otherwise say exactly what to run.
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo -n"; else
+      echo "setup-e2e: the Debian packages ${missing[*]} are missing, and installing them needs root. Run:" >&2
+      echo "    sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+      echo "then run this again (npm start / npm run test:e2e do). With VS Code installed, npm start needs none of this." >&2
+      exit 1
+    fi
+  fi
   say "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq chromium libkrb5-dev ripgrep >/dev/null
+  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 else
   say "Debian packages already installed (chromium libkrb5-dev ripgrep)"
 fi
@@ -71,8 +77,13 @@ flock 9
 if [ -f "$STAMP" ] && verify; then
   say "code-server $CODE_SERVER_VERSION already in $CS_DIR"
 else
-  say "installing code-server $CODE_SERVER_VERSION into $CS_DIR (about 70 s)"
+  # A folder without the stamp is a half-finished install (interrupted, or failed): removed and redone.
+  [ -d "$CS_DIR" ] && say "removing the unfinished install in $CS_DIR"
+  say "installing code-server $CODE_SERVER_VERSION into $CS_DIR: download about 90 MB from the npm registry, then compile its"
+  say "native modules (node-pty, spdlog, argon2, …); measured 4 to 9 minutes on a busy 2-core machine. Log: $TOOLS/install.log"
   rm -rf "$CS_DIR"
+  # Interrupted (Ctrl-C) or failed: nothing half-finished stays behind to be mistaken for an install.
+  trap 'rm -rf "$CS_DIR"; echo "setup-e2e: interrupted; the unfinished install was removed" >&2; exit 130' INT TERM
   mkdir -p "$CS_DIR/tmp"
   # Pre-seed @vscode/ripgrep's download cache with Debian's rg (it would fetch from GitHub).
   rgcache="$CS_DIR/tmp/vscode-ripgrep-cache-$RIPGREP_CACHE_VERSION"
@@ -95,7 +106,9 @@ else
   "allowScripts": { "code-server": true, "argon2": true }
 }
 EOF
-  nested_allow="@parcel/watcher,@vscode/deviceid,@vscode/ripgrep,@vscode/spdlog,kerberos,native-watchdog,node-pty,esbuild"
+  # kerberos is left out: VS Code loads it only to authenticate to a Kerberos proxy (import() on demand),
+  # and compiling it is one of the slow steps.
+  nested_allow="@parcel/watcher,@vscode/deviceid,@vscode/ripgrep,@vscode/spdlog,native-watchdog,node-pty,esbuild"
   (
     set -e
     cd "$CS_DIR"
@@ -110,14 +123,36 @@ EOF
       printf 'allow-scripts=%s\n' "$nested_allow" >"$d/.npmrc"
     done
     npm rebuild --foreground-scripts argon2 code-server
-  ) >"$TOOLS/install.log" 2>&1 || { tail -60 "$TOOLS/install.log" >&2; echo "code-server install failed (log: $TOOLS/install.log)" >&2; exit 1; }
+  ) >"$TOOLS/install.log" 2>&1 &
+  installer=$!
+  # A line at least every 10 s: how long, and which step npm is at (the last step header in the log).
+  started=$(date +%s)
+  while kill -0 "$installer" 2>/dev/null; do
+    for _ in 1 2 3 4 5 6 7 8; do kill -0 "$installer" 2>/dev/null || break; sleep 1; done
+    kill -0 "$installer" 2>/dev/null || break
+    step=$(grep -E '^> [^ ]+@[^ ]+ [a-z]+$|^Installing Code dependencies|^added [0-9]+ packages|^gyp info spawn make|^rebuilt dependencies' "$TOOLS/install.log" 2>/dev/null | tail -1 | cut -c1-90)
+    case "$step" in
+      "") step="downloading code-server and its packages" ;;
+      "> "*) step="running ${step#> }" ;;
+      "gyp info spawn make") step="compiling a native module" ;;
+    esac
+    say "  $(( $(date +%s) - started )) s: $step (log: $TOOLS/install.log)"
+  done
+  if ! wait "$installer"; then
+    tail -60 "$TOOLS/install.log" >&2
+    rm -rf "$CS_DIR"
+    echo "code-server install failed after $(( $(date +%s) - started )) s (log: $TOOLS/install.log); the unfinished install was removed" >&2
+    exit 1
+  fi
   if grep -q "install-scripts" "$TOOLS/install.log"; then
-    say "npm's install-script report (the Windows-only modules are expected here; verify() checks the rest):"
+    say "npm's install-script report (kerberos and the Windows-only modules are expected here; verify() checks the rest):"
     grep "install-scripts" "$TOOLS/install.log" | grep -v '^npm warn install-scripts *$' | head -20 | sed 's/^/    /' >&2
   fi
-  verify || { tail -40 "$TOOLS/install.log" >&2; echo "code-server installed but incomplete (log: $TOOLS/install.log)" >&2; exit 1; }
+  verify || { tail -40 "$TOOLS/install.log" >&2; rm -rf "$CS_DIR"; echo "code-server installed but incomplete (log: $TOOLS/install.log); the unfinished install was removed" >&2; exit 1; }
   rm -rf "$CS_DIR/tmp"
   date -u +%FT%TZ >"$STAMP"
+  trap - INT TERM
+  say "installed in $(( $(date +%s) - started )) s"
 fi
 
 echo "$CS_DIR/node_modules/code-server/out/node/entry.js" >"$TOOLS/code-server.path"

@@ -24,8 +24,10 @@ export const CHROMIUM_ARGS = [
 
 /** The code-server entry script installed by scripts/setup-e2e.sh. */
 export function codeServerEntry() {
-  const p = join(TOOLS, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-  if (!existsSync(p)) {
+  const dir = join(TOOLS, `code-server-${CODE_SERVER_VERSION}`);
+  const p = join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  // Only a completed install counts: setup-e2e.sh writes the stamp last (a half-finished one is redone).
+  if (!existsSync(p) || !existsSync(join(dir, '.installed'))) {
     throw new Error(`code-server ${CODE_SERVER_VERSION} is not installed in ${TOOLS}: run "bash scripts/setup-e2e.sh" first`);
   }
   return p;
