@@ -144,3 +144,13 @@ test('extension layer: no parsing in src/extension (no markdown-it, yaml or json
     assert.doesNotMatch(readFileSync(f, 'utf8'), /innerHTML|outerHTML|insertAdjacentHTML|document\.write/, path.relative(REPO, f));
   }
 });
+
+test('l10n: every message template of the core (check messages, fix hints, findings) has a Japanese and a Korean entry', async () => {
+  const { coreTemplates } = (await import(path.join(REPO, 'scripts', 'messages.mjs'))) as { coreTemplates: () => string[] };
+  const templates = coreTemplates();
+  assert.ok(templates.length > 100, `${templates.length} templates`);
+  for (const lang of ['ja', 'ko']) {
+    const bundle: Record<string, string> = JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'));
+    assert.deepEqual(templates.filter((m) => !bundle[m]), [], `l10n/bundle.l10n.${lang}.json lacks core templates`);
+  }
+});
