@@ -130,7 +130,7 @@ EOF
   while kill -0 "$installer" 2>/dev/null; do
     for _ in 1 2 3 4 5 6 7 8; do kill -0 "$installer" 2>/dev/null || break; sleep 1; done
     kill -0 "$installer" 2>/dev/null || break
-    step=$(grep -E '^> [^ ]+@[^ ]+ [a-z]+$|^Installing Code dependencies|^added [0-9]+ packages|^gyp info spawn make|^rebuilt dependencies' "$TOOLS/install.log" 2>/dev/null | tail -1 | cut -c1-90)
+    step=$( (grep -E '^> [^ ]+@[^ ]+ [a-z]+$|^Installing Code dependencies|^added [0-9]+ packages|^gyp info spawn make|^rebuilt dependencies' "$TOOLS/install.log" 2>/dev/null || true) | tail -1 | cut -c1-90)
     case "$step" in
       "") step="downloading code-server and its packages" ;;
       "> "*) step="running ${step#> }" ;;
