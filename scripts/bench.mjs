@@ -1,64 +1,217 @@
-// npm run bench: how long `status` takes on a workspace holding all five systems, then every
-// scripts/bench-*.mjs (context meter, extension). Figures are reported, never asserted.
+// npm run bench: the paths that run all day, each as a ratio to `node -e 0` measured in the same run,
+// then every scripts/bench-*.mjs (context meter with its peers, the extension). Figures are reported,
+// never asserted.
+//
+// Process rows run round-robin with `node -e 0` (one of each per round, BENCH_ROUNDS rounds, 15 by
+// default): the ratio is the median of the command over the median of `node -e 0`; "spread" is the
+// 25th–75th percentile of the per-round ratios, which says how noisy the machine was.
+// Environment: BENCH_ROUNDS=N; BENCH_ONLY=main skips the bench-*.mjs files.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { layOut } from './corpus-layout.mjs';
+import { prepareWorkspace, writeClaudeHome, SESSION_ID } from './lib/workspace.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
-const corpus = process.env.SESSION_LEDGER_CORPUS ?? path.resolve(repo, '..', 'shared', 'corpus');
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 15);
+const cli = path.join(repo, 'dist', 'cli.js');
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+const quantile = (xs, q) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
+};
+const median = (xs) => quantile(xs, 0.5);
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
+
+function timeOnce(argv, { input = '', cwd, env } = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), { input, cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { ms: ms(t0), code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function benchStatus() {
-  const ws = mkdtempSync(path.join(os.tmpdir(), 'sl-bench-ws-'));
-  try {
-    // One repository of each system from the corpus, laid out at their real paths, in a git repo.
-    const pick = new Set(['dpaluy/review-lens', 'IT-for-Prof/bird2-bgp-prefix-updater', 'kyle-agent/bombom', 'kaposty/context-kit', 'Tradebaas/Groundwork', 'sasaco/fempy']);
-    const files = layOut(corpus, ws, (r) => pick.has(r.repo));
-    const g = (...a) => execFileSync('git', a, { cwd: ws, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x.invalid', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x.invalid' } });
-    g('init', '-q');
-    g('add', '-A');
-    g('commit', '-qm', 'bench');
-    const { evaluate } = await import(path.join(repo, 'out', 'src', 'core', 'evaluate.js')).catch(() => ({}));
-    console.log(`\n## status on a workspace with ${files.length} corpus files from repositories of the five systems`);
-    if (evaluate) {
-      const times = [];
-      let systems = 0;
-      for (let i = 0; i < 30; i++) {
-        const t0 = process.hrtime.bigint();
-        const r = await evaluate(ws);
-        times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-        systems = r.systems.length;
-      }
-      console.log(`in process (evaluate, ${systems} systems detected): median ${median(times).toFixed(1)} ms, first ${times[0].toFixed(1)} ms over ${times.length} runs`);
-    }
-    const cli = path.join(repo, 'dist', 'cli.js');
-    const proc = [];
-    const floor = [];
-    for (let i = 0; i < 10; i++) {
-      let t0 = process.hrtime.bigint();
-      spawnSync(process.execPath, [cli, 'status', '--json', '--root', ws], { encoding: 'utf8' });
-      proc.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      t0 = process.hrtime.bigint();
-      spawnSync(process.execPath, ['-e', '0']);
-      floor.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-    console.log(`as a process (session-ledger status --json): median ${median(proc).toFixed(1)} ms; node -e 0: median ${median(floor).toFixed(1)} ms`);
-  } finally {
-    rmSync(ws, { recursive: true, force: true });
+/**
+ * Run every row and `node -e 0` round-robin; returns per row { ms, floor, ratio, lo, hi, last }.
+ * Each row: { name, argv, input?, cwd?, env?, before?() } (before runs untimed ahead of each run).
+ */
+function interleaved(rows) {
+  const floor = [];
+  const times = rows.map(() => []);
+  const lasts = rows.map(() => null);
+  // One untimed warm-up of each (disk cache).
+  timeOnce([process.execPath, '-e', '0']);
+  for (const r of rows) {
+    r.before?.();
+    timeOnce(r.argv, r);
+  }
+  for (let k = 0; k < ROUNDS; k++) {
+    floor.push(timeOnce([process.execPath, '-e', '0']).ms);
+    rows.forEach((r, i) => {
+      r.before?.();
+      const t = timeOnce(r.argv, r);
+      times[i].push(t.ms);
+      lasts[i] = t;
+    });
+  }
+  const f = median(floor);
+  return rows.map((r, i) => {
+    const perRound = times[i].map((t, k) => t / floor[k]);
+    return { name: r.name, ms: median(times[i]), floor: f, ratio: median(times[i]) / f, lo: quantile(perRound, 0.25), hi: quantile(perRound, 0.75), last: lasts[i] };
+  });
+}
+
+const git = (cwd, ...a) =>
+  execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...a], {
+    cwd,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x.invalid', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x.invalid' },
+    stdio: 'ignore',
+  });
+
+/** Each system's home file padded to about `n` lines (list items in its last section). */
+function padHomes(ws, n) {
+  for (const rel of ['.agents/session_ledger.md', 'memory/session-handoff-LATEST.md', '.claude/session-ledger.md', 'docs/state/STATE.md', '.agents/STATE.md']) {
+    const f = path.join(ws, rel);
+    if (!existsSync(f)) continue;
+    const have = readFileSync(f, 'utf8').split('\n').length;
+    const extra = [];
+    for (let i = have; i < n; i++) extra.push(`- bench line ${i}: checked the loan renewal path and its test`);
+    appendFileSync(f, `\n${extra.join('\n')}\n`);
   }
 }
 
-await benchStatus();
-for (const f of readdirSync(here).filter((f) => /^bench-.+\.mjs$/.test(f)).sort()) {
-  console.log(`\n## ${f}`);
-  const r = spawnSync(process.execPath, [path.join(here, f)], { stdio: 'inherit', cwd: repo });
-  if (r.status !== 0) console.log(`(${f} exited ${r.status})`);
+function installHooks(ws, env) {
+  const r = spawnSync(process.execPath, [cli, 'hooks', 'install', '--statusline', '--root', ws], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`hooks install failed: ${r.stderr}`);
+  return path.join(ws, '.claude', 'hooks', 'session-ledger.cjs');
+}
+
+function fmtRow(r, goal) {
+  const ok = goal === undefined ? '' : r.ratio <= goal ? ' ✓' : ` ✗ (goal ≤ ${goal}×)`;
+  return `| ${r.name} | ${r.ms.toFixed(0)} ms | ${r.floor.toFixed(0)} ms | **${r.ratio.toFixed(2)}×**${ok} | ${r.lo.toFixed(2)}–${r.hi.toFixed(2)} |`;
+}
+
+async function main() {
+  if (!existsSync(cli)) throw new Error('dist/cli.js missing: run npm run build');
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'sl-bench-'));
+  try {
+    // The demo workspace (all five systems, a git history, a Claude Code home with this workspace's session).
+    const demo = prepareWorkspace(path.join(repo, 'test', 'fixtures', 'e2e-workspace'), path.join(tmp, 'demo'));
+    const home = writeClaudeHome(path.join(tmp, 'claude'), demo, { percent: 42 });
+    const env = { CLAUDE_CONFIG_DIR: home.home, CODEX_HOME: path.join(tmp, 'codex'), CLAUDE_PROJECT_DIR: demo };
+    const script = installHooks(demo, env);
+    // The same with every system's home file at 10,000 lines.
+    const long = prepareWorkspace(path.join(repo, 'test', 'fixtures', 'e2e-workspace'), path.join(tmp, 'long'));
+    padHomes(long, 10_000);
+    const longHome = writeClaudeHome(path.join(tmp, 'claude-long'), long, { percent: 42 });
+    const longScript = installHooks(long, { ...env, CLAUDE_CONFIG_DIR: longHome.home, CLAUDE_PROJECT_DIR: long });
+    // An empty project (only its .claude/ folder, where the relay records the figure).
+    const empty = path.join(tmp, 'empty');
+    mkdirSync(path.join(empty, '.claude'), { recursive: true });
+
+    const statusInput = (ws, transcript) =>
+      JSON.stringify({
+        hook_event_name: 'Status',
+        session_id: SESSION_ID,
+        transcript_path: transcript,
+        cwd: ws,
+        model: { id: 'claude-sonnet-4-5-20250929', display_name: 'Sonnet 4.5' },
+        workspace: { current_dir: ws, project_dir: ws },
+        version: '2.0.14',
+        context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 4000, cache_read_input_tokens: 76000 } },
+      });
+    const preCompact = (ws) => JSON.stringify({ session_id: SESSION_ID, transcript_path: home.transcript, cwd: ws, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' });
+    const sessionStart = (ws) => JSON.stringify({ session_id: SESSION_ID, transcript_path: home.transcript, cwd: ws, hook_event_name: 'SessionStart', source: 'compact' });
+    const node = process.execPath;
+
+    console.log(`\n## Paths that run all day: ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`);
+    console.log(`Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)} (goal ≤ 120 KB)`);
+    const rows = interleaved([
+      { name: '`statusline` relay, empty project', argv: [node, script, 'statusline'], input: statusInput(empty, ''), cwd: empty, env: { ...env, CLAUDE_PROJECT_DIR: empty } },
+      { name: '`statusline` relay, demo (five systems)', argv: [node, script, 'statusline'], input: statusInput(demo, home.transcript), cwd: demo, env },
+      { name: '`statusline` relay, five 10k-line state files', argv: [node, longScript, 'statusline'], input: statusInput(long, longHome.transcript), cwd: long, env: { ...env, CLAUDE_CONFIG_DIR: longHome.home, CLAUDE_PROJECT_DIR: long } },
+      { name: '`statusline` relay, demo, figure from the transcript', argv: [node, script, 'statusline'], input: JSON.stringify({ session_id: SESSION_ID, transcript_path: home.transcript, cwd: demo, workspace: { current_dir: demo, project_dir: demo } }), cwd: demo, env },
+      { name: '`hook pre-compact`, demo', argv: [node, script, 'hook', 'pre-compact'], input: preCompact(demo), cwd: demo, env },
+      { name: '`hook session-start`, demo', argv: [node, script, 'hook', 'session-start'], input: sessionStart(demo), cwd: demo, env },
+      { name: '`status --json`, demo (five systems)', argv: [node, cli, 'status', '--json', '--root', demo], cwd: demo, env },
+      { name: '`context --json`, demo', argv: [node, cli, 'context', '--json', '--root', demo], cwd: demo, env },
+    ]);
+    const goals = [1.15, 1.15, 1.15, 1.15, 1.15, 1.15, 1.5, 1.15];
+    console.log('\n| path | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) |');
+    console.log('|---|---|---|---|---|');
+    rows.forEach((r, i) => console.log(fmtRow(r, goals[i])));
+    for (const r of rows) if (r.last.code !== 0 && !/pre-compact/.test(r.name)) console.log(`  (${r.name} exited ${r.last.code}: ${r.last.stderr.slice(0, 200)})`);
+
+    await linearity(tmp);
+    await hugeRecords(tmp);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** `status` on long state files: time at n lines and at 10·n lines, in process (evaluate), best of 3. */
+async function linearity(tmp) {
+  const { evaluate } = await import(path.join(repo, 'out', 'src', 'core', 'evaluate.js')).catch(() => ({}));
+  if (!evaluate) return console.log('\nlinearity: out/ missing (npm run bench compiles it)');
+  const best = async (root) => {
+    const ts = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = process.hrtime.bigint();
+      await evaluate(root, { noGit: true });
+      ts.push(ms(t0));
+    }
+    return Math.min(...ts);
+  };
+  const make = (name, rel, head, entry, n) => {
+    const root = path.join(tmp, `${name}-${n}`);
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    const parts = [head];
+    for (let i = 0; parts.length < n; i++) parts.push(...entry(i));
+    writeFileSync(path.join(root, rel), parts.join('\n') + '\n');
+    return root;
+  };
+  const cases = [
+    ['S3 STATE.md, list items', 'docs/state/STATE.md', '# STATE\n\n## Handoff\nNow ▶ write the renewal test\n\n## Log', (i) => [`- 2026-01-01 entry ${i}: renewal path checked`]],
+    ['S4 STATE.md, headings', '.agents/STATE.md', '# Agent State\n\n## Progress Tracker\n- [ ] step', (i) => [`### Note ${i}`, `- checked ${i}`, '']],
+    ['S4 PROGRESS.md, entries', 'PROGRESS.md', '# Progress', (i) => [`## 2026-01-01 Session ${i}`, `- did ${i}`, '']],
+    ['S0 ledger, headings', '.agents/session_ledger.md', '# Session Ledger\n\n## Goal\nship', (i) => [`## Note ${i}`, `- item ${i}`]],
+  ];
+  console.log('\n## `status` on long state files (in process, best of 3): 10× the lines should take ≤ 11× the time');
+  console.log('| file | 10k lines | 100k lines | ratio |');
+  console.log('|---|---|---|---|');
+  for (const [label, rel, head, entry] of cases) {
+    const a = make(label.replace(/\W+/g, '-'), rel, head, entry, 10_000);
+    const b = make(label.replace(/\W+/g, '-'), rel, head, entry, 100_000);
+    // PROGRESS.md belongs to an S4 workspace: give it its STATE.md.
+    if (rel === 'PROGRESS.md') for (const r of [a, b]) {
+      mkdirSync(path.join(r, '.agents'), { recursive: true });
+      writeFileSync(path.join(r, '.agents', 'STATE.md'), '# Agent State\n\n## Progress Tracker\n- [ ] step\n');
+    }
+    const ta = await best(a);
+    const tb = await best(b);
+    console.log(`| ${label} | ${ta.toFixed(0)} ms | ${tb.toFixed(0)} ms | **${(tb / ta).toFixed(1)}×**${tb / ta <= 11 ? ' ✓' : ' ✗'} |`);
+  }
+}
+
+/** The meter when the newest record is huge (a pasted image of 9 MB): a figure, and how long it takes. */
+async function hugeRecords(tmp) {
+  const ctx = await import(path.join(repo, 'out', 'src', 'core', 'context', 'index.js')).catch(() => null);
+  if (!ctx) return;
+  const file = path.join(tmp, 'huge.jsonl');
+  const asst = JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: 's', message: { model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 90000 } }, timestamp: '2026-02-11T21:19:35.672Z' });
+  const image = JSON.stringify({ isSidechain: false, type: 'user', sessionId: 's', message: { role: 'user', content: [{ type: 'text', text: 'what does the assistant make of this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(9 * 1024 * 1024) } }] } });
+  writeFileSync(file, `${asst}\n${image}\n`);
+  const t0 = process.hrtime.bigint();
+  const u = await new ctx.ContextFollower({ agent: 'claude', sessionId: 's', path: file, mtime: 0 }).read();
+  console.log(`\n## Meter, huge records: newest record a 9 MB pasted image → ${u ? `figure ${u.usedTokens} tokens` : 'NO FIGURE'} in ${ms(t0).toFixed(1)} ms (goal: a figure always)`);
+}
+
+await main();
+if (process.env.BENCH_ONLY !== 'main') {
+  for (const f of readdirSync(here).filter((f) => /^bench-.+\.mjs$/.test(f)).sort()) {
+    console.log(`\n## ${f}`);
+    const r = spawnSync(process.execPath, [path.join(here, f)], { stdio: 'inherit', cwd: repo });
+    if (r.status !== 0) console.log(`(${f} exited ${r.status})`);
+  }
 }
