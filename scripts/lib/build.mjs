@@ -49,9 +49,26 @@ export function bundleTargets({ production = false } = {}) {
   return targets;
 }
 
+/**
+ * The hook script that `hooks install` copies to `.claude/hooks/session-ledger.cjs`, always minified
+ * (it is committed into users' repositories; no source map goes with it). Its hot entry
+ * (src/cli/hot.ts) holds the status line's commands as code and the whole CLI as source text,
+ * compiled only when another command runs.
+ */
+export async function buildHookScript() {
+  const [cli] = bundleTargets({ production: true });
+  const core = await esbuild.build({ ...cli, banner: {}, write: false });
+  await esbuild.build({
+    ...cli,
+    entryPoints: ['src/cli/hot.ts'],
+    outfile: 'dist/session-ledger.cjs',
+    define: { ...cli.define, __CORE_SOURCE__: JSON.stringify(core.outputFiles[0].text) },
+  });
+}
+
 /** Build dist/ once. */
 export async function buildBundles(opts = {}) {
-  await Promise.all(bundleTargets(opts).map((t) => esbuild.build(t)));
+  await Promise.all([...bundleTargets(opts).map((t) => esbuild.build(t)), buildHookScript()]);
   chmodSync(join(REPO, 'dist', 'cli.js'), 0o755);
 }
 
@@ -65,6 +82,7 @@ export async function watchBundles(onStart, onEnd) {
     },
   };
   for (const t of bundleTargets()) await (await esbuild.context({ ...t, logLevel: 'silent', plugins: [report] })).watch();
+  await buildHookScript();
 }
 
 const TEST_SOURCES = ['src', 'webview', 'test/unit'];

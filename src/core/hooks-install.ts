@@ -9,7 +9,7 @@
  *
  * The settings are edited span by span (comments, formatting, every other setting and hook stay
  * byte for byte); the commands call one self-contained script, `.claude/hooks/session-ledger.cjs`
- * (the bundled CLI: it needs only `node`). Installing twice changes nothing; uninstall removes
+ * (the bundled CLI: it needs only `node`; see `defaultCliBundle`). Installing twice changes nothing; uninstall removes
  * exactly what install added. `statusline` also wires the context meter's relay as `statusLine`,
  * keeping the user's own statusLine command as the command it wraps (uninstall puts it back).
  */
@@ -160,12 +160,17 @@ async function planGitignoreRemove(root: string, record: InstallRecord): Promise
 
 // ---------------------------------------------------------------------------------------------
 
-/** The bundled CLI to copy: the running `dist/cli.js` (or installed script), else the repository's build. */
+/**
+ * The hook script to copy (the build's `dist/session-ledger.cjs`: the status line's commands as
+ * code, the rest of the CLI compiled only when used): the running installed script itself, else
+ * the one beside the running `dist/cli.js`, else the repository's build.
+ */
 export function defaultCliBundle(): string | null {
   const cands: string[] = [];
   const main = require.main?.filename;
-  if (main && /^(cli\.js|session-ledger\.cjs)$/.test(path.basename(main))) cands.push(main);
-  cands.push(path.join(__dirname, 'cli.js'), path.resolve(__dirname, '..', '..', 'dist', 'cli.js'), path.resolve(__dirname, '..', '..', '..', 'dist', 'cli.js'));
+  if (main && path.basename(main) === 'session-ledger.cjs') cands.push(main);
+  if (main && path.basename(main) === 'cli.js') cands.push(path.join(path.dirname(main), 'session-ledger.cjs'));
+  cands.push(path.join(__dirname, 'session-ledger.cjs'), path.resolve(__dirname, '..', '..', 'dist', 'session-ledger.cjs'), path.resolve(__dirname, '..', '..', '..', 'dist', 'session-ledger.cjs'));
   return cands.find((c) => existsSync(c)) ?? null;
 }
 

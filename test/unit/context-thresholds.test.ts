@@ -48,11 +48,13 @@ test('levelOf: ok below propose, propose from it, urgent from urgent; single-cue
   assert.equal(levelOf(NaN, s0), 'ok');
 });
 
-test('detectSystems finds the systems present in a workspace (their own load), none in an empty one', async () => {
+test('detectSystems finds the systems present in a workspace by their presence globs, none in an empty one', async () => {
   assert.deepEqual(await detectSystems(workspace()), []);
   const root = workspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\n\nNow ▶ write the parser tests\n' });
-  const found = await detectSystems(root);
-  assert.deepEqual(found, ['S3']);
+  assert.deepEqual(await detectSystems(root), ['S3']);
+  // File existence only: the content is never parsed (the status line's cost does not grow with it).
+  const mixed = workspace({ 'docs/state/STATE.md': '\u0000\u0001 not markdown', '.claude/session-ledger-x.md': '', 'PROGRESS.md': '# p' });
+  assert.deepEqual(await detectSystems(mixed), ['S2', 'S3', 'S4']);
 });
 
 test('the presence pre-check uses every system\'s presence globs from the facts table, and finds each of them', async () => {

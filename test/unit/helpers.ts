@@ -21,6 +21,8 @@ export const CORPUS_SKIP: string | false = existsSync(CORPUS)
   : `no corpus at ${CORPUS} (a clone without ../shared/corpus; set SESSION_LEDGER_CORPUS to run this test)`;
 export const SEEDS = path.resolve(CORPUS, '..', 'seeds');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
+/** The hook script build that `hooks install` copies to `.claude/hooks/session-ledger.cjs`. */
+export const HOOK_SCRIPT = path.join(REPO, 'dist', 'session-ledger.cjs');
 export const FIXTURES = path.join(REPO, 'test', 'fixtures');
 
 const made: string[] = [];

@@ -7,7 +7,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { WriteRefused } from '../../src/core/atomic';
 import { sha256 } from '../../src/core/fsread';
 import { applyHooksPlan, hookGroup, planHooksInstall, planHooksUninstall, relayCommand, SCRIPT_REL, unwrapRelay } from '../../src/core/hooks-install';
-import { CLI, REPO, workspace, write } from './helpers';
+import { HOOK_SCRIPT, REPO, workspace, write } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
@@ -67,7 +67,7 @@ function settingsOf(dir: string, rel = '.claude/settings.json'): Record<string, 
 
 test('install edits only its own spans: comments, formatting, other settings and hooks stay byte for byte', async () => {
   const dir = workspace({ '.claude/settings.json': SETTINGS });
-  const plan = await planHooksInstall(dir, { cliBundle: CLI });
+  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
   assert.equal(plan.changed, true);
   assert.equal(plan.script, 'write');
   await applyHooksPlan(plan);
@@ -92,14 +92,14 @@ test('install edits only its own spans: comments, formatting, other settings and
 
 test('installing twice changes nothing; uninstall gives back the original bytes and removes the script', async () => {
   const dir = workspace({ '.claude/settings.json': SETTINGS });
-  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
   const file = path.join(dir, '.claude/settings.json');
   const once = readFileSync(file);
   const mtime = statSync(file).mtimeMs;
-  const again = await planHooksInstall(dir, { cliBundle: CLI });
+  const again = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
   assert.equal(again.changed, false);
   assert.equal(again.script, 'keep');
-  const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]);
+  const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^Hooks already installed in \.claude\/settings\.json; nothing to do\.$/m);
   assert.deepEqual(readFileSync(file), once);
@@ -117,7 +117,7 @@ test('installing twice changes nothing; uninstall gives back the original bytes 
 
 test('no settings file: install creates it; uninstall removes it again, and the folders install made', () => {
   const dir = workspace();
-  const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]);
+  const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Remove them with: session-ledger hooks uninstall/);
   const v = settingsOf(dir);
@@ -136,7 +136,7 @@ test('tabs, CRLF and single-line objects keep their style; empty hooks objects a
   ];
   for (const before of cases) {
     const dir = workspace({ '.claude/settings.json': before });
-    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
     const after = readFileSync(path.join(dir, '.claude/settings.json'), 'utf8');
     const runs = insertedRuns(before, after);
     assert.ok(runs !== null && runs <= 2, `only insertions: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
@@ -155,8 +155,8 @@ test('tabs, CRLF and single-line objects keep their style; empty hooks objects a
 
 test('--local edits settings.local.json; the script stays while the other settings file still calls it', async () => {
   const dir = workspace({ '.claude/settings.json': '{\n  "model": "opus"\n}\n' });
-  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]).code, 0);
-  assert.equal(run(['hooks', 'install', '--root', dir, '--local', '--cli-bundle', CLI]).code, 0);
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  assert.equal(run(['hooks', 'install', '--root', dir, '--local', '--cli-bundle', HOOK_SCRIPT]).code, 0);
   assert.deepEqual(settingsOf(dir, '.claude/settings.local.json').hooks.SessionStart, [hookGroup('SessionStart')]);
   assert.equal(run(['hooks', 'uninstall', '--root', dir, '--local']).code, 0);
   assert.equal(existsSync(path.join(dir, '.claude/settings.local.json')), false);
@@ -168,7 +168,7 @@ test('--local edits settings.local.json; the script stays while the other settin
 
 test('--dry-run prints the change and writes nothing', () => {
   const dir = workspace({ '.claude/settings.json': SETTINGS });
-  const r = run(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', CLI]);
+  const r = run(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', HOOK_SCRIPT]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Would write \.claude\/hooks\/session-ledger\.cjs/);
   assert.match(r.stdout, /^\+.*"matcher": "manual"/m);
@@ -184,7 +184,7 @@ test('--statusline wraps the user statusLine command; uninstall puts it back byt
   const own = `bash -c 'echo "$(whoami) it'"'"'s me"'`;
   const before = `{\n  "statusLine": {\n    "type": "command",\n    "command": ${JSON.stringify(own)},\n    "padding": 0\n  }\n}\n`;
   const dir = workspace({ '.claude/settings.json': before });
-  const plan = await planHooksInstall(dir, { cliBundle: CLI, statusline: true });
+  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
   await applyHooksPlan(plan);
   const sl = settingsOf(dir).statusLine;
   assert.equal(sl.command, relayCommand(own));
@@ -193,13 +193,13 @@ test('--statusline wraps the user statusLine command; uninstall puts it back byt
   // The relay hands the wrapped command exactly one shell word after `--`.
   const argv = spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${sl.command.slice(sl.command.indexOf('-- ') + 3)}`], { encoding: 'utf8' }).stdout;
   assert.equal(argv, `${own}\n`);
-  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI, statusline: true }));
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true }));
   assert.equal(settingsOf(dir).statusLine.command, relayCommand(own), 'not wrapped twice');
   await applyHooksPlan(await planHooksUninstall(dir));
   assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), before);
 
   const fresh = workspace();
-  assert.equal(run(['hooks', 'install', '--root', fresh, '--statusline', '--cli-bundle', CLI]).code, 0);
+  assert.equal(run(['hooks', 'install', '--root', fresh, '--statusline', '--cli-bundle', HOOK_SCRIPT]).code, 0);
   assert.equal(settingsOf(fresh).statusLine.command, relayCommand(null));
   assert.equal(run(['hooks', 'uninstall', '--root', fresh]).code, 0);
   assert.equal(existsSync(path.join(fresh, '.claude')), false);
@@ -213,7 +213,7 @@ test('uninstall removes only our hook from a group the user shares with it; an o
     },
   };
   const dir = workspace({ '.claude/settings.json': JSON.stringify(mixed, null, 2) });
-  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
   let v = settingsOf(dir);
   assert.deepEqual(v.hooks.SessionStart, [hookGroup('SessionStart')], 'the old group replaced, not duplicated');
   assert.deepEqual(v.hooks.PreCompact[0].hooks, [{ type: 'command', command: 'echo mine' }]);
@@ -226,7 +226,7 @@ test('uninstall removes only our hook from a group the user shares with it; an o
 test('settings that do not parse, or a hooks value of the wrong type, are refused untouched', () => {
   for (const bad of ['{ "model": ', '[1, 2]', '{"hooks": []}', '{"hooks": {"PreCompact": {}}}']) {
     const dir = workspace({ '.claude/settings.json': bad });
-    const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]);
+    const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
     assert.equal(r.code, 1, bad);
     assert.match(r.stderr, /fix it by hand first/);
     assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), bad);
@@ -237,13 +237,13 @@ test('settings that do not parse, or a hooks value of the wrong type, are refuse
 
 test('a settings change racing the install is refused and the file is intact', async () => {
   const dir = workspace({ '.claude/settings.json': SETTINGS });
-  const plan = await planHooksInstall(dir, { cliBundle: CLI });
+  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
   const theirs = SETTINGS.replace('"opus"', '"sonnet"');
   writeFileSync(path.join(dir, '.claude/settings.json'), theirs);
   await assert.rejects(applyHooksPlan(plan), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
   assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), theirs);
   // And for uninstall.
-  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: CLI }));
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
   const u = await planHooksUninstall(dir);
   writeFileSync(path.join(dir, '.claude/settings.json'), `${readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')} `);
   await assert.rejects(applyHooksPlan(u), WriteRefused);
@@ -261,7 +261,7 @@ test('a crash between the temp write and the rename leaves the old settings inta
   assert.equal(r.signal, 'SIGKILL');
   assert.equal(readFileSync(file, 'utf8'), SETTINGS);
   // The next install still works over the leftover temp file.
-  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]).code, 0);
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
   assert.deepEqual(settingsOf(dir).hooks.SessionStart, [hookGroup('SessionStart')]);
 });
 
@@ -272,7 +272,7 @@ test('the installed hook, run by plain node from a folder without node_modules: 
     assert.equal(existsSync(path.join(d, 'node_modules')), false, `no node_modules above ${dir}`);
     if (path.dirname(d) === d) break;
   }
-  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', CLI]).code, 0);
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
   const env = { PATH: process.env.PATH, HOME: dir, CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir, NODE_PATH: '' };
   // Exactly as Claude Code runs it: the command string from settings.json through a shell.
   const command = settingsOf(dir).hooks.PreCompact[0].hooks[0].command as string;
@@ -292,4 +292,14 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   const out = spawnSync('/bin/sh', ['-c', ss], { cwd: dir, input: JSON.stringify({ session_id: SID, transcript_path: '/x.jsonl', cwd: dir, hook_event_name: 'SessionStart', source: 'clear' }), env, encoding: 'utf8' });
   assert.equal(out.status, 0, out.stderr);
   assert.match(JSON.parse(out.stdout).hookSpecificOutput.additionalContext, /Read docs\/state\/STATE\.md/);
+  // The status line relay (the script's own hot commands) and a command of the embedded CLI.
+  const status = { session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } };
+  const sl = spawnSync(process.execPath, [SCRIPT_REL, 'statusline'], { cwd: dir, env, input: JSON.stringify(status), encoding: 'utf8' });
+  assert.equal(sl.status, 0, sl.stderr);
+  assert.equal(sl.stdout, 'ctx 42% (84k/200k) · checkpoint now\n', 'S3 is present: urgent from 40 %');
+  assert.ok(existsSync(path.join(dir, '.claude', 'session-ledger', `statusline.${SID}.json`)));
+  const st = spawnSync(process.execPath, [SCRIPT_REL, 'status', '--json'], { cwd: dir, env, encoding: 'utf8' });
+  assert.equal(st.status, 0, st.stderr);
+  assert.deepEqual(JSON.parse(st.stdout).systems.map((x: { id: string }) => x.id), ['S3']);
+  assert.equal(spawnSync(process.execPath, [SCRIPT_REL, 'nonsense'], { cwd: dir, env, encoding: 'utf8' }).status, 2);
 });

@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import type { HooksPlan } from '../../core/hooks-install';
 import type { Services } from '../services';
 
-/** The extension's own bundled CLI, which the installer copies to .claude/hooks/session-ledger.cjs. */
+/** The extension's own hook script build, which the installer copies to .claude/hooks/session-ledger.cjs. */
 export function cliBundle(s: Services): string {
-  return vscode.Uri.joinPath(s.context.extensionUri, 'dist', 'cli.js').fsPath;
+  return vscode.Uri.joinPath(s.context.extensionUri, 'dist', 'session-ledger.cjs').fsPath;
 }
 
 export async function previewAndApply(s: Services, plan: HooksPlan, folder: vscode.WorkspaceFolder, verb: 'install' | 'remove'): Promise<void> {
