@@ -261,3 +261,46 @@ export function sectionize(outline: MdOutline, keyOf: KeyOf, opts: SectionizeOpt
   }
   return sections;
 }
+
+/**
+ * For every heading, the last line of its part of the document: the line before the next heading
+ * of level `upTo` or above (of its own level or above when `upTo` is not given), else the last
+ * line. One pass from the end, whatever the number of headings.
+ */
+export function headingEnds(outline: Pick<MdOutline, 'headings' | 'lines'>, upTo?: number): number[] {
+  const { headings } = outline;
+  const total = outline.lines.length;
+  const ends = new Array<number>(headings.length);
+  if (upTo !== undefined) {
+    let next = total + 1;
+    for (let i = headings.length - 1; i >= 0; i--) {
+      ends[i] = next - 1;
+      if (headings[i].level <= upTo) next = headings[i].line;
+    }
+    return ends;
+  }
+  // The next heading of the same level or above: a stack of the headings after i, levels rising.
+  const stack: MdHeading[] = [];
+  for (let i = headings.length - 1; i >= 0; i--) {
+    const h = headings[i];
+    while (stack.length && stack[stack.length - 1].level > h.level) stack.pop();
+    ends[i] = stack.length ? stack[stack.length - 1].line - 1 : total;
+    stack.push(h);
+  }
+  return ends;
+}
+
+/** The blocks whose first line is within `[from, to]` (blocks are in line order): a binary search and a slice. */
+export function blocksBetween(outline: Pick<MdOutline, 'blocks'>, from: number, to: number): MdBlock[] {
+  const { blocks } = outline;
+  let lo = 0;
+  let hi = blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (blocks[mid].line < from) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < blocks.length && blocks[end].line <= to) end++;
+  return blocks.slice(lo, end);
+}

@@ -13,7 +13,7 @@
  *   `log-entry`, `other`; `meta.s3` holds the structure above).
  */
 import { plainText } from '../text';
-import { sectionize, type MdBlock, type MdOutline } from '../markdown';
+import { blocksBetween, headingEnds, sectionize, type MdBlock, type MdOutline } from '../markdown';
 import type { Item, SectionKey } from '../model';
 import { normalizeTitle } from '../sections';
 import type { ParsedContent } from '../workspace';
@@ -101,17 +101,13 @@ function docsTouched(blocks: readonly MdBlock[]): Array<{ text: string; line: nu
 }
 
 function textBlocks(outline: MdOutline, from: number, to: number): MdBlock[] {
-  return outline.blocks.filter((b) => b.line >= from && b.line <= to && (b.kind === 'list-item' || b.kind === 'line'));
+  return blocksBetween(outline, from, to).filter((b) => b.kind === 'list-item' || b.kind === 'line');
 }
 
 export function readS3Structure(outline: MdOutline): S3Structure {
-  const { headings, lines } = outline;
-  const total = lines.length;
-  const endOf = (idx: number): number => {
-    const lvl = headings[idx].level;
-    const nxt = headings.slice(idx + 1).find((h) => h.level <= lvl);
-    return nxt ? nxt.line - 1 : total;
-  };
+  const { headings } = outline;
+  const ends = headingEnds(outline);
+  const endOf = (idx: number): number => ends[idx];
   const h1 = headings.find((h) => h.level === 1);
   const hi = headings.findIndex((h) => h.level <= 2 && isHandoff(h.title));
   const handoff = hi >= 0 ? { title: headings[hi].title, line: headings[hi].line, endLine: endOf(hi) } : null;
@@ -138,11 +134,11 @@ export function readS3Structure(outline: MdOutline): S3Structure {
     const heads = inner.filter(({ h }) => h.level === entryLevel);
     const firstHead = heads.length ? heads[0].h.line : log.endLine + 1;
     // Dated list items directly under the Log heading (before any entry heading).
-    const items = outline.blocks.filter((b) => b.kind === 'list-item' && b.depth === 0 && b.line > log.line && b.line < firstHead && DATED_ITEM.test(b.text));
-    const top = outline.blocks.filter((b) => b.kind === 'list-item' && b.depth === 0 && b.line > log.line && b.line < firstHead);
-    for (const it of items) {
-      const nextTop = top.find((b) => b.line > it.line);
-      const endLine = nextTop ? nextTop.line - 1 : firstHead - 1;
+    const top = blocksBetween(outline, log.line + 1, firstHead - 1).filter((b) => b.kind === 'list-item' && b.depth === 0);
+    for (let k = 0; k < top.length; k++) {
+      const it = top[k];
+      if (!DATED_ITEM.test(it.text)) continue;
+      const endLine = k + 1 < top.length ? top[k + 1].line - 1 : firstHead - 1;
       entries.push({ date: DATED_ITEM.exec(it.text)?.[1] ?? null, title: it.text, line: it.line, endLine, level: 0, docsTouched: docsTouched(textBlocks(outline, it.line, endLine)) });
     }
     heads.forEach(({ h }, k) => {

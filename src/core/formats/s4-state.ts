@@ -16,7 +16,7 @@
  */
 import { finding, t } from '../messages';
 import { parse as parseYaml } from 'yaml';
-import { sectionize, type MdOutline } from '../markdown';
+import { headingEnds, sectionize, type MdOutline } from '../markdown';
 import type { Finding, SectionKey } from '../model';
 import { matchKey, normalizeTitle, type KeyTable } from '../sections';
 import type { ParsedContent } from '../workspace';
@@ -58,11 +58,11 @@ export function readS4Structure(outline: MdOutline): S4Structure {
   const agentState = headings.filter((h) => h.level === 1 && normalizeTitle(h.title) === 'agent state').map((h) => h.line);
   const progressTracker = headings.filter((h) => h.level === 2 && normalizeTitle(h.title) === 'progress tracker').map((h) => h.line);
   const blocks: S4Block[] = [];
+  const ends = headingEnds(outline, 2);
   headings.forEach((h, i) => {
     const kind = h.level === 2 ? blockKind(h.title) : null;
     if (!kind) return;
-    const nxt = headings.slice(i + 1).find((x) => x.level <= 2);
-    const endLine = nxt ? nxt.line - 1 : lines.length;
+    const endLine = ends[i];
     let blockId: string | null = null;
     for (let l = h.line; l < endLine && l <= lines.length; l++) {
       const m = /<!--\s*orchestra:block-id:\s*(\S{1,200}?)\s*-->/.exec(lines[l]);
@@ -139,17 +139,15 @@ export interface ProgressEntry {
 }
 
 export function readProgressEntries(outline: MdOutline): ProgressEntry[] {
+  const ends = headingEnds(outline, 2);
   const h2 = outline.headings.map((h, i) => ({ h, i })).filter(({ h }) => h.level === 2);
-  return h2.map(({ h, i }) => {
-    const nxt = outline.headings.slice(i + 1).find((x) => x.level <= 2);
-    return {
-      title: h.title,
-      timestamp: /\d{4}-\d{2}-\d{2}(?:[-T _]\d{2}:?\d{2}(?::?\d{2})?)?/.exec(h.title)?.[0] ?? null,
-      link: /\]\(([^)\s]+)\)/.exec(h.title)?.[1] ?? null,
-      line: h.line,
-      endLine: nxt ? nxt.line - 1 : outline.lines.length,
-    };
-  });
+  return h2.map(({ h, i }) => ({
+    title: h.title,
+    timestamp: /\d{4}-\d{2}-\d{2}(?:[-T _]\d{2}:?\d{2}(?::?\d{2})?)?/.exec(h.title)?.[0] ?? null,
+    link: /\]\(([^)\s]+)\)/.exec(h.title)?.[1] ?? null,
+    line: h.line,
+    endLine: ends[i],
+  }));
 }
 
 const ENTRY_KEY: SectionKey = 'entry';

@@ -1,0 +1,63 @@
+/**
+ * The readers' work grows linearly with the document: counted in reads of the outline's heading
+ * and block lists (no timing), on long files of the shapes that once took quadratic time (a
+ * heading list searched again for every heading, every block filtered for every entry).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseMarkdown, type MdOutline } from '../../src/core/markdown';
+import { readS3Structure } from '../../src/core/formats/s3-state';
+import { readProgressEntries, readS4Structure } from '../../src/core/formats/s4-state';
+
+/** The outline with its heading and block lists counting every element read. */
+function counted(o: MdOutline): { outline: MdOutline; reads: () => number } {
+  let n = 0;
+  const wrap = <T extends object>(xs: T[]): T[] =>
+    new Proxy(xs, {
+      get(target, key, recv) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) n++;
+        return Reflect.get(target, key, recv);
+      },
+    });
+  return { outline: { ...o, headings: wrap(o.headings), blocks: wrap(o.blocks) }, reads: () => n };
+}
+
+function doc(head: string, entry: (i: number) => string[], n: number): MdOutline {
+  const parts = [head];
+  for (let i = 0; i < n; i++) parts.push(...entry(i));
+  return parseMarkdown(parts.join('\n'));
+}
+
+/** Reads per element of the outline, at n and at 4n entries: about the same when the work is linear. */
+function perElement(make: (n: number) => MdOutline, read: (o: MdOutline) => unknown): [number, number] {
+  const at = (n: number) => {
+    const o = make(n);
+    const c = counted(o);
+    read(c.outline);
+    return c.reads() / (o.headings.length + o.blocks.length);
+  };
+  return [at(500), at(2000)];
+}
+
+test('S4: PROGRESS entries and the STATE blocks are found in one pass over the headings', () => {
+  const progress = (n: number) => doc('# Progress', (i) => [`## 2026-01-01 Session ${i}`, `### What we did`, `- did ${i}`, ''], n);
+  const [a, b] = perElement(progress, readProgressEntries);
+  assert.ok(b <= a * 1.5 && b < 20, `reads per element ${a.toFixed(1)} at 500 entries, ${b.toFixed(1)} at 2000`);
+  const state = (n: number) => doc('# Agent State\n\n## Progress Tracker\n- [ ] step', (i) => [`## Current Feature: f${i}`, `### Notes`, `- note ${i}`, ''], n);
+  const [c, d] = perElement(state, readS4Structure);
+  assert.ok(d <= c * 1.5 && d < 20, `reads per element ${c.toFixed(1)} at 500 blocks, ${d.toFixed(1)} at 2000`);
+  assert.equal(readS4Structure(state(50)).blocks.length, 50);
+  assert.equal(readProgressEntries(progress(50))[49].endLine, progress(50).lines.length);
+});
+
+test('S3: the Log\'s dated items and entry headings are read in one pass', () => {
+  const items = (n: number) => doc('# STATE\n\n## Handoff\nNow ▶ write the renewal test\n\n## Log', (i) => [`- 2026-01-01 entry ${i}: renewal checked`, `  - Docs touched: docs/x${i}.md`], n);
+  const [a, b] = perElement(items, readS3Structure);
+  assert.ok(b <= a * 1.5 && b < 20, `reads per element ${a.toFixed(1)} at 500 items, ${b.toFixed(1)} at 2000`);
+  const heads = (n: number) => doc('# STATE\n\n## Handoff\nNow ▶ go\n\n## Log', (i) => [`### 2026-01-01 entry ${i}`, `- Docs touched: docs/y${i}.md`, ''], n);
+  const [c, d] = perElement(heads, readS3Structure);
+  assert.ok(d <= c * 1.5 && d < 20, `reads per element ${c.toFixed(1)} at 500 entries, ${d.toFixed(1)} at 2000`);
+  const s = readS3Structure(items(20));
+  assert.equal(s.entries.length, 20);
+  assert.deepEqual(s.entries[3].docsTouched.map((x) => x.text), ['Docs touched: docs/x3.md']);
+});
