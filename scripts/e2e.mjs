@@ -153,6 +153,22 @@ function packageVsix() {
   return vsix;
 }
 
+/** test(name, fn) for a phase on one page: records the result; a failure adds a screenshot to the run folder. */
+function pageTest(phase, run, page, onFail) {
+  let n = 0;
+  return async (name, fn) => {
+    const t = Date.now();
+    try {
+      await fn();
+      record(phase, name, true, Date.now() - t);
+    } catch (e) {
+      onFail();
+      record(phase, name, false, Date.now() - t, e?.stack || e);
+      await page.screenshot({ path: join(run, `failure-${++n}.png`) }).catch(() => {});
+    }
+  };
+}
+
 /** Playwright UI tests (test/e2e/ui.mjs) with the packaged extension installed into code-server. */
 async function phaseUi() {
   const phase = 'ui';
@@ -192,18 +208,7 @@ async function phaseUi() {
     await page.goto(workbenchUrl(server, { folder: ws }));
     await workbench();
     const { uiTests, nativeTests, japaneseTests, publishScreenshots } = await import('../test/e2e/ui.mjs');
-    let n = 0;
-    const test = async (name, fn) => {
-      const t = Date.now();
-      try {
-        await fn();
-        record(phase, name, true, Date.now() - t);
-      } catch (e) {
-        failed++;
-        record(phase, name, false, Date.now() - t, e?.stack || e);
-        await page.screenshot({ path: join(run, `failure-${++n}.png`) }).catch(() => {});
-      }
-    };
+    const test = pageTest(phase, run, page, () => failed++);
     await uiTests({ page, ws, claude, shots, test, workbench });
     await nativeTests({ page, ws, shots, test });
     await ctx.close().catch(() => {});
@@ -282,18 +287,7 @@ async function phaseClaude() {
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     await page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true }).waitFor({ state: 'visible', timeout: 120_000 });
     const { claudeTests } = await import('../test/e2e/claude.mjs');
-    let n = 0;
-    const test = async (name, fn) => {
-      const t = Date.now();
-      try {
-        await fn();
-        record(phase, name, true, Date.now() - t);
-      } catch (e) {
-        failed++;
-        record(phase, name, false, Date.now() - t, e?.stack || e);
-        await page.screenshot({ path: join(run, `failure-${++n}.png`) }).catch(() => {});
-      }
-    };
+    const test = pageTest(phase, run, page, () => failed++);
     await claudeTests({ page, ws, standin, test });
   } catch (e) {
     failed++;

@@ -103,6 +103,14 @@ async function main() {
     throw new Error(`no transcript ${sid}.jsonl under ${projects}`);
   };
   const boundaries = (sid) => readJsonl(transcriptOf(sid)).filter((r) => r.type === 'system' && r.subtype === 'compact_boundary');
+  /** The client's own figure for a one-request `-p` run: the request's usage and the model's window it reports. */
+  const clientFigure = (out) => {
+    const [model, mu] = Object.entries(out.modelUsage ?? {}).find(([, v]) => v?.contextWindow) ?? [];
+    const u = out.usage ?? {};
+    return { model, window: mu?.contextWindow, used: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) };
+  };
+  /** The client's own figure of each session's first run, by session id. */
+  const figures = new Map();
   /** A new session in `ws`: `claude -p`; its id as the client itself reports it (and sent it to the stand-in). */
   const newSession = async (ws, prompt = 'hello') => {
     const r = await claude(ws, ['-p', prompt, '--output-format', 'json']);
@@ -110,7 +118,18 @@ async function main() {
     const out = JSON.parse(r.stdout);
     assert.match(out.result, /Stand-in reply/);
     assert.ok(standin.messages(out.session_id).length, `the stand-in saw session ${out.session_id}`);
+    figures.set(out.session_id, clientFigure(out));
     return out.session_id;
+  };
+  /** `session-ledger context --json` in `ws` agrees with the client's own figure (window and tokens). */
+  const assertMeterAgrees = async (ws, sid, fig) => {
+    const r = await sl(ws, ['context', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.sessionId, sid);
+    assert.equal(j.model, fig.model);
+    assert.equal(j.windowTokens, fig.window, `the window the client reports for ${fig.model}`);
+    assert.equal(j.usedTokens, fig.used, 'the tokens the client reports');
   };
   const compact = (ws, sid, extraEnv) => claude(ws, ['--resume', sid, '-p', '/compact'], extraEnv);
   const BLOCKED = 'Compaction blocked by PreCompact hook';
@@ -138,6 +157,7 @@ async function main() {
       assert.equal(rec.session_id, sid);
       assert.equal(rec.source, 'startup');
       assert.equal(rec.transcript_path, transcriptOf(sid));
+      await assertMeterAgrees(ws, sid, figures.get(sid));
     });
     if (!ok) return;
     ok = await test(`${sys}: /compact without a checkpoint is blocked; the client's "${BLOCKED}" line carries our reason`, async () => {
@@ -366,11 +386,15 @@ async function main() {
         const r = await sl(wss[i], ['context', '--json']);
         assert.equal(r.code, 0, `${wss[i]}: ${r.stderr}`);
         const j = JSON.parse(r.stdout);
-        assert.equal(j.sessionId, sids[i], wss[i]);
-        assert.equal(j.transcriptPath, transcriptOf(sids[i]), wss[i]);
-        // Print mode runs no statusLine: the window is the model table's, and it is the client's 1M.
+        const sid = sids[i];
+        const fig = figures.get(sid);
+        assert.equal(j.sessionId, sid, wss[i]);
+        assert.equal(j.transcriptPath, transcriptOf(sid), wss[i]);
+        // Print mode runs no statusLine: the window is the model table's, and it is the client's own (1M).
         assert.equal(j.model, 'claude-opus-5-5');
-        assert.equal(j.windowTokens, 1_000_000);
+        assert.equal(fig.window, 1_000_000);
+        assert.equal(j.windowTokens, fig.window);
+        assert.equal(j.usedTokens, fig.used);
         assert.equal(j.windowSource, 'model');
       }
     });

@@ -15,12 +15,34 @@ async function terminalText(page) {
   return (await page.locator('.xterm .xterm-rows').allInnerTexts().catch(() => [])).join('\n');
 }
 
-/** Keys typed into the focused terminal. */
+const squash = (t) => t.replace(/\s+/g, '');
+const occurrences = (hay, needle) => hay.split(needle).length - 1;
+
+/**
+ * Type into the terminal as a user does: focus its input (xterm's helper textarea), type, see the
+ * text echoed once more than before (the shell's line or the client's input box), then Enter.
+ * Keys typed before the terminal has focus go nowhere: then again.
+ */
 async function typeInTerminal(page, text, { enter = true } = {}) {
-  await runCommand(page, 'Terminal: Focus Terminal');
-  await page.keyboard.type(text, { delay: 15 });
+  const want = squash(text);
+  for (let attempt = 1; ; attempt++) {
+    const before = occurrences(squash(await terminalText(page)), want);
+    await runCommand(page, 'Terminal: Focus Terminal');
+    const input = page.locator('.xterm .xterm-helper-textarea').first();
+    await input.focus();
+    await waitUntil('the terminal to have the keyboard focus', () => page.evaluate(() => !!document.activeElement?.classList.contains('xterm-helper-textarea')), 10_000);
+    await page.keyboard.type(text, { delay: 20 });
+    try {
+      await waitUntil(`"${text}" echoed in the terminal`, async () => occurrences(squash(await terminalText(page)), want) > before, 10_000);
+      break;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      // Whatever part of it arrived goes: Ctrl+U clears the shell's line and the client's input.
+      await page.keyboard.press('Control+U');
+    }
+  }
   if (enter) {
-    await page.waitForTimeout(600);
+    await page.waitForTimeout(500);
     await page.keyboard.press('Enter');
   }
 }
@@ -37,7 +59,7 @@ export async function claudeTests({ page, ws, standin, test }) {
   await test('the real Claude Code runs in the integrated terminal; its SessionStart hook records the session', async () => {
     await runCommand(page, 'Terminal: Create New Terminal');
     await page.locator('.xterm').first().waitFor({ state: 'visible', timeout: 30_000 });
-    await page.waitForTimeout(1500); // the shell's prompt
+    await waitUntil("the shell's prompt", async () => /[#$]\s*$/m.test(await terminalText(page)), 60_000);
     standin.setUsage({ cache_read_input_tokens: 123_000 });
     await typeInTerminal(page, 'claude');
     sid = await waitUntil('the SessionStart record of the new session', () => {
@@ -82,6 +104,7 @@ export async function claudeTests({ page, ws, standin, test }) {
     assert.equal(standin.messages(sid).filter((q) => JSON.stringify(q.body ?? {}).includes(trigger)).length, 0, 'not sent: no Enter was pressed');
     const n = standin.messages(sid).length;
     await runCommand(page, 'Terminal: Focus Terminal');
+    await page.locator('.xterm .xterm-helper-textarea').first().focus();
     await page.keyboard.press('Enter');
     const sent = await waitUntil('the request carrying the trigger', () => standin.messages(sid).slice(n).find((q) => q.kind === 'chat'), 90_000);
     const users = (sent.body?.messages ?? []).filter((m) => m.role === 'user');
