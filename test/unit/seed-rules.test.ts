@@ -189,6 +189,27 @@ test('S1: Phase 4 item 6 (review ~/.claude/STATE.md) is a manual item only when 
 });
 
 // ---------------------------------------------------------------------------------------------
+// S2
+
+test('S2: the project state must not be older than the ledger; each manifest store is checked', async () => {
+  const dir = fixtureCopy('s2/good');
+  const ledger = path.join(dir, '.claude/session-ledger.md');
+  const ps = path.join(dir, '.claude/project-state.md');
+  setMtime(ledger, NOW - 60_000);
+  setMtime(ps, NOW - 30_000);
+  let s = await sys(dir, 'S2');
+  assert.equal(only(s, 'project-state').status, 'pass', only(s, 'project-state').message);
+  setMtime(ps, NOW - 3_600_000);
+  s = await sys(dir, 'S2');
+  const c = only(s, 'project-state');
+  assert.equal(c.status, 'warn');
+  assert.equal(c.path, '.claude/project-state.md');
+  assert.match(c.message, /older than/);
+  const stores = all(s, 'store-fresh');
+  assert.ok(stores.length >= 1, JSON.stringify(s.checks.map((x) => x.id)));
+});
+
+// ---------------------------------------------------------------------------------------------
 // S3
 
 const S3_STATE = 'docs/state/STATE.md';

@@ -112,10 +112,85 @@ async function staleChecks(ws: Workspace, refs: PathRef[]): Promise<Check[]> {
   return out.length ? [...out, ...rest.filter((c) => c.status !== 'pass' && c.status !== 'skipped')] : rest;
 }
 
+/**
+ * `project-state` (warn): phase 6 reconciles the project state "every pass", so after a checkpoint
+ * it is not older than the ledger's last change. Missing, or switched off in the manifest: skipped.
+ */
+function projectStateCheck(home: StateDoc | null, ps: StateDoc | null, psRel: string | null): Check {
+  if (!home || !home.mtime) return mk('S2', 'project-state', 'warn', 'skip', t('No ledger to compare the project state with.'));
+  if (psRel === null) return mk('S2', 'project-state', 'warn', 'skip', t('The manifest switches the project state off (durable_context.project_state: null).'));
+  if (!ps || !ps.mtime) return mk('S2', 'project-state', 'warn', 'skip', t('No project state file at {0}: nothing to reconcile.', psRel), { path: psRel });
+  // One second of slack: file times of two writes in one pass.
+  const ok = ps.mtime + 1000 >= home.mtime;
+  return mk(
+    'S2',
+    'project-state',
+    'warn',
+    ok,
+    ok ? t('{0} was reconciled with the ledger (not older than {1}).', ps.relPath, home.relPath) : t('{0} is older than {1} ({2} before it): this pass did not reconcile it.', ps.relPath, home.relPath, ago(home.mtime - ps.mtime)),
+    { path: ps.relPath, line: ok ? undefined : 1 },
+    t('Reconcile the project state with what this session established: correct or delete what became false, rewrite what was refined; never append a log.'),
+  );
+}
+
+function ago(ms: number): string {
+  const min = Math.round(ms / 60_000);
+  return min < 120 ? `${min} min` : `${Math.round(min / 60)} h`;
+}
+
+/** Newest modification time of a store: the file, or the files of its folder (a glob's folder), at most 50 read. */
+async function storeMtime(ws: Workspace, target: string): Promise<number | null> {
+  const glob = /[*?[{]/.test(target);
+  const base = glob ? target.split('/').filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg))).join('/') : target;
+  const kind = await ws.kind(base);
+  if (kind === 'file') {
+    const f = await ws.read(base);
+    return f.mtime || null;
+  }
+  if (kind !== 'directory') return null;
+  let newest = 0;
+  for (const name of (await ws.list(base)).slice(0, 50)) {
+    const rel = `${base}/${name}`;
+    if ((await ws.kind(rel)) !== 'file') continue;
+    newest = Math.max(newest, (await ws.read(rel)).mtime || 0);
+  }
+  return newest || null;
+}
+
+/**
+ * `store-fresh` (info): each durable store the manifest names (memory, knowledge_docs, curated_ssot)
+ * is compared with the ledger's last change. A store older than the ledger may be right (reconcile
+ * only what this session made false), so this is information, not a warning; the curated SSOT is
+ * the human's: flag it, never clobber it.
+ */
+async function storeFresh(ws: Workspace, home: StateDoc | null, manifest: StateDoc | null): Promise<Check[]> {
+  const info = manifest?.meta.manifest as ManifestInfo | undefined;
+  const stores = (info?.stores ?? []).filter((st) => st.kind !== 'project_state');
+  if (!home || !home.mtime || !manifest || stores.length === 0) return [mk('S2', 'store-fresh', 'info', 'skip', t('No manifest store besides the project state to compare with the ledger.'))];
+  const out: Check[] = [];
+  for (const st of stores) {
+    const m = await storeMtime(ws, st.path);
+    if (m === null) continue; // a missing store is stale-paths' finding
+    const ok = m + 1000 >= home.mtime;
+    out.push(
+      mk(
+        'S2',
+        'store-fresh',
+        'info',
+        ok,
+        ok ? t('{0} store {1} was touched since the ledger changed.', st.kind, st.path) : t('{0} store {1} was not touched since {2} changed: reconcile it if this session made anything in it false.', st.kind, st.path, home.relPath),
+        { path: manifest.relPath, line: st.line },
+        st.kind === 'curated_ssot' ? t('The curated file is the human\'s: flag what is stale, do not rewrite it.') : t('Correct or delete what became false, rewrite what was refined; genuinely new knowledge becomes a new entry.'),
+      ),
+    );
+  }
+  return out.length ? out : [mk('S2', 'store-fresh', 'info', 'skip', t('None of the manifest stores exists yet.'))];
+}
+
 /** S2's checks, next action and resume prompt. */
 export async function analyseS2(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
-  const x = loaded.extra as { manifest: StateDoc | null; plan: StateDoc | null; pointer: string | null };
+  const x = loaded.extra as { manifest: StateDoc | null; plan: StateDoc | null; pointer: string | null; projectState: StateDoc | null; psRel: string | null };
   const checks: Check[] = [checkExists('S2', home, homeRel), notSkeleton(home)];
   const readable = !!home && !!home.text;
 
@@ -143,6 +218,7 @@ export async function analyseS2(ws: Workspace, loaded: Loaded): Promise<Analysis
     checks.push(...perItem(home, 'verified'), ...perItem(home, 'dropped'));
   }
   checks.push(planSize(x.plan, x.pointer));
+  checks.push(projectStateCheck(home, x.projectState, x.psRel), ...(await storeFresh(ws, home, x.manifest)));
   return {
     checks,
     next: next?.text ?? null,
