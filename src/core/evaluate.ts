@@ -88,5 +88,7 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
     const l = loaded[i];
     if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
   }
-  return { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
+  const report: WorkspaceReport = { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
+  if (ws.notRead.length) report.notRead = [...ws.notRead].sort((a, b) => a.system.localeCompare(b.system) || a.path.localeCompare(b.path));
+  return report;
 }

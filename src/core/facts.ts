@@ -246,6 +246,19 @@ export function companionPath(id: SystemId, what: string): string {
   return c.path;
 }
 
+function globRe(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+}
+
+/** The system whose home or presence glob names `rel` (a root-relative path), or null. */
+export function systemOfPath(rel: string): SystemId | null {
+  const p = rel.replace(/^(?:\.\/)+/, '');
+  for (const f of ALL_FACTS) {
+    if (p === f.home || f.homeAlternatives.includes(p) || f.presence.some((g) => globRe(g).test(p))) return f.id;
+  }
+  return null;
+}
+
 /** Every presence glob of every system, deduplicated, in id order. */
 export function presenceGlobs(): string[] {
   return [...new Set(ALL_FACTS.flatMap((f) => f.presence))];

@@ -130,6 +130,8 @@ export interface StateDoc {
   /** The secrets found when the document was loaded (masked samples; the text holds only the masked form). */
   secrets?: Array<{ rule: string; line: number; masked: string }>;
   findings: Finding[];
+  /** State files of other systems this document points to (an S2 PLAN pointer to docs/state/STATE.md). */
+  links?: DocLink[];
 }
 
 export interface Check extends Said {
@@ -166,10 +168,36 @@ export interface SystemReport {
   skipped?: string;
 }
 
+/**
+ * A file at one of a system's paths that is not in that system's format: it is there, and it was
+ * not read as that system's document (someone else's file at a generic path). `reason` says why,
+ * e.g. "docs/state/STATE.md has no `## Handoff`, `## Log` or `Now ▶` line: not read as S3".
+ */
+export interface NotRead {
+  /** Path relative to the workspace root. */
+  path: string;
+  system: SystemId;
+  reason: string;
+  reasonId: string;
+  args: string[];
+}
+
+/** A state file another system's document points to: shown as a link on that document, read only by its own system. */
+export interface DocLink {
+  /** Path relative to the workspace root, as resolved. */
+  path: string;
+  /** The line of the pointer in the linking document. */
+  line: number;
+  /** The system whose file it is. */
+  system: SystemId;
+}
+
 export interface WorkspaceReport {
   root: string;
   label: Label;
   systems: SystemReport[];
+  /** Files at a system's path that are not in its format (present, not read), with the reason. */
+  notRead?: NotRead[];
 }
 
 export interface ContextUsage {

@@ -1,7 +1,8 @@
 /**
  * The report as the CLI prints it: the exact `--json` shape of `status`/`check`, and readable text.
  */
-import type { Check, Label, WorkspaceReport } from './model';
+import { ALL_FACTS } from './facts';
+import type { Check, Label, NotRead, WorkspaceReport } from './model';
 
 export interface JsonCheck {
   id: string;
@@ -22,6 +23,8 @@ export interface JsonCheck {
 export interface JsonStatus {
   root: string;
   label: Label;
+  /** Files at a system's path not in its format (present, not read), with the reason; present only when there are some. */
+  notRead?: NotRead[];
   systems: Array<{
     id: string;
     label: Label;
@@ -49,6 +52,7 @@ export function toJsonStatus(r: WorkspaceReport): JsonStatus {
   return {
     root: r.root,
     label: r.label,
+    ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
     systems: r.systems.map((s) => ({
       id: s.id,
       label: s.label,
@@ -68,8 +72,30 @@ export function toJsonStatus(r: WorkspaceReport): JsonStatus {
   };
 }
 
-export function toJsonChecks(r: WorkspaceReport): { root: string; label: Label; systems: Array<{ id: string; label: Label; checks: JsonCheck[] }> } {
-  return { root: r.root, label: r.label, systems: r.systems.map((s) => ({ id: s.id, label: s.label, checks: s.checks.map(jsonCheck) })) };
+export function toJsonChecks(r: WorkspaceReport): { root: string; label: Label; notRead?: NotRead[]; systems: Array<{ id: string; label: Label; checks: JsonCheck[] }> } {
+  return {
+    root: r.root,
+    label: r.label,
+    ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
+    systems: r.systems.map((s) => ({ id: s.id, label: s.label, checks: s.checks.map(jsonCheck) })),
+  };
+}
+
+/** What was looked for, from the facts table: `S0 .agents/session_ledger.md, S1 …`. */
+export function lookedFor(): string {
+  return ALL_FACTS.map((f) => `${f.id} ${f.home}`).join(', ');
+}
+
+/** The files present but not read, one line each ("Present, not read:" first), or nothing. */
+export function notReadText(r: WorkspaceReport): string[] {
+  if (!r.notRead?.length) return [];
+  return ['Present, not read:', ...r.notRead.map((n) => `  ${n.path} — ${n.reason}`)];
+}
+
+/** What to say when no system was detected: what was looked for, and the files that are there but not read. */
+export function nothingDetectedText(r: WorkspaceReport): string {
+  const out = r.notRead?.length ? ['No state file read.', ...notReadText(r)] : [`No state files detected (looked for ${lookedFor()}).`];
+  return out.join('\n');
 }
 
 const MARK: Record<string, string> = {
@@ -90,6 +116,7 @@ export function checkLine(c: Check): string {
 /** Human-readable checks of every system. */
 export function checksText(r: WorkspaceReport, onlyProblems = false): string {
   const out: string[] = [];
+  if (r.notRead?.length) out.push(...notReadText(r), '');
   for (const s of r.systems) {
     out.push(`${s.id} ${s.name} — ${s.label}`);
     for (const c of s.checks) {
@@ -104,11 +131,11 @@ export function checksText(r: WorkspaceReport, onlyProblems = false): string {
 export function statusText(r: WorkspaceReport): string {
   const out: string[] = [`Session Ledger — ${r.root}`];
   if (r.systems.length === 0) {
-    out.push('No state files detected (S0 .agents.yml / .agents/session_ledger.md, S1 memory/session-handoff-LATEST.md,');
-    out.push('S2 .claude/session-ledger.md, S3 docs/state/STATE.md, S4 .agents/STATE.md).');
+    out.push(nothingDetectedText(r));
     return out.join('\n');
   }
   out.push(`Overall: ${r.label}`, '');
+  if (r.notRead?.length) out.push(...notReadText(r), '');
   for (const s of r.systems) {
     out.push(`${s.id} ${s.name} — ${s.label}`);
     out.push(`  next: ${s.next ?? '(none)'}`);

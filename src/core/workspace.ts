@@ -9,7 +9,7 @@ import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
 import { maskSecrets } from './secrets';
 import { finding, t, type Msg } from './messages';
-import type { DocRole, Finding, Section, StateDoc, SystemId } from './model';
+import type { DocRole, Finding, NotRead, Section, StateDoc, SystemId } from './model';
 
 export interface EvaluateOptions {
   /** Manual checks the user ticked, as `S1:feedback-stored` or a bare id (`feedback-stored`) for every system. */
@@ -63,6 +63,8 @@ export class Workspace {
   private realRoot: Promise<string> | undefined;
   /** Relative paths of every state document read so far (excluded from "work" in git checks). */
   readonly stateFiles = new Set<string>();
+  /** Files a reader found at its system's path and did not read, with the reason (see `NotRead`). */
+  readonly notRead: NotRead[] = [];
 
   constructor(root: string, options: EvaluateOptions = {}) {
     this.root = path.resolve(root);
@@ -124,6 +126,12 @@ export class Workspace {
 
   async list(rel: string): Promise<string[]> {
     return (await this.inside(rel)) ? listDir(this.abs(rel)) : [];
+  }
+
+  /** Record a file at `system`'s path that is not in its format: present, not read, and why. */
+  notOurs(rel: string, system: SystemId, reason: Msg): void {
+    if (this.notRead.some((n) => n.path === rel && n.system === system)) return;
+    this.notRead.push({ path: rel, system, reason: reason.text, reasonId: reason.id, args: [...reason.args] });
   }
 
   /** Git facts, read once; state files are not counted as work. */

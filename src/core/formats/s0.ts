@@ -245,6 +245,7 @@ async function load(ws: Workspace): Promise<Loaded | null> {
     const doc = await loadLedger(ws, rel);
     if (s0KeyCount(doc) >= 3) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true } };
     ws.stateFiles.delete(rel);
+    ws.notOurs(rel, 'S0', t('{0} has fewer than three of the ledger sections (Goal, Constraints, Decisions, Done, Now, Next, Open Questions, Working Set): not read as S0.', rel));
   }
   if (config) return { home: null, homeRel, docs, skipped: FACTS.S0.switchedOff ?? undefined };
   return null;

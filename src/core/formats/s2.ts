@@ -10,7 +10,8 @@
  * other words (the corpus's Latest/Now/Next/Blockers/Decisions file) is someone else's file.
  */
 import { parseMarkdown } from '../markdown';
-import { companionPath, FACTS } from '../facts';
+import { companionPath, FACTS, systemOfPath } from '../facts';
+import { t } from '../messages';
 import type { Section, StateDoc } from '../model';
 import { extractPaths, plainText } from '../text';
 import type { Loaded, SystemReader } from '../system';
@@ -80,7 +81,9 @@ export const S2: SystemReader = {
     if (!ledgerRel && !manifest && psRel) {
       const f = await ws.read(psRel);
       psOurs = f.ok && hasS2Vocabulary(parseMarkdown(f.text));
+      if (f.ok && !psOurs) ws.notOurs(psRel, 'S2', t('{0} has no TASK, DECIDED, VERIFIED or DROPPED section: not read as S2.', psRel));
     }
+    if (mf.ok && !manifestIsKit) ws.notOurs(S2_MANIFEST, 'S2', t('{0} has no `ledger` or `compaction` key: not read as S2.', S2_MANIFEST));
     if (!ledgerRel && !manifest && !psOurs) return null;
 
     const homeRel = ledgerRel ?? S2_HOME;
@@ -93,7 +96,15 @@ export const S2: SystemReader = {
       projectState = await ws.loadDoc(psRel, 'S2', 'projectState', parseProjectState);
       docs.push(projectState);
     }
-    const pointer = planPointer(sectionOf(home, 'plan'), psRel);
+    let pointer = planPointer(sectionOf(home, 'plan'), psRel);
+    // A PLAN pointer to another system's state file (docs/state/STATE.md) is a link on the ledger:
+    // that file is read by its own system only, never a second time as S2's plan.
+    const owner = pointer ? systemOfPath(pointer) : null;
+    if (home && pointer && owner && owner !== 'S2') {
+      const line = sectionOf(home, 'plan')?.items.find((i) => i.text.includes(pointer ?? ''))?.line ?? sectionOf(home, 'plan')?.line ?? 1;
+      home.links = [...(home.links ?? []), { path: pointer, line, system: owner }];
+      pointer = null;
+    }
     let plan: StateDoc | null = null;
     if (pointer && (await ws.kind(pointer)) === 'file') {
       plan = await ws.loadDoc(pointer, 'S2', 'plan', parsePlan);

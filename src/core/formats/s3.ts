@@ -11,6 +11,7 @@
  */
 import { parseMarkdown } from '../markdown';
 import { FACTS } from '../facts';
+import { t } from '../messages';
 import type { Loaded, SystemReader } from '../system';
 import type { Workspace } from '../workspace';
 import { hasS3Headings, parseS3 } from './s3-state';
@@ -22,7 +23,10 @@ async function findHome(ws: Workspace): Promise<string | null> {
     const f = await ws.read(rel);
     if (!f.ok && f.kind === 'missing') continue;
     // Someone else's readable file is not S3; an unreadable one is S3's, damaged.
-    if (f.ok && !hasS3Headings(parseMarkdown(f.text))) continue;
+    if (f.ok && !hasS3Headings(parseMarkdown(f.text))) {
+      ws.notOurs(rel, 'S3', t('{0} has no `## Handoff`, `## Log` or `Now ▶` line: not read as S3.', rel));
+      continue;
+    }
     return rel;
   }
   return null;

@@ -11,6 +11,7 @@
  */
 import { parseMarkdown } from '../markdown';
 import { companionPath, FACTS } from '../facts';
+import { t } from '../messages';
 import type { StateDoc } from '../model';
 import type { Loaded, SystemReader } from '../system';
 import type { Workspace } from '../workspace';
@@ -43,7 +44,10 @@ export const S4: SystemReader = {
     for (const n of (await ws.list(S4_CHECKPOINTS)).filter((n) => n.endsWith('.md')).sort()) {
       if ((await ws.kind(`${S4_CHECKPOINTS}/${n}`)) === 'file') cps.push(`${S4_CHECKPOINTS}/${n}`);
     }
-    if (!(found?.ours || cps.length > 0)) return null;
+    if (!(found?.ours || cps.length > 0)) {
+      if (found) ws.notOurs(found.rel, 'S4', t('{0} has no `# Agent State`, `## Progress Tracker` or `## Current …` block: not read as S4.', found.rel));
+      return null;
+    }
     const homeRel = found?.rel ?? S4_HOME;
     const home = found ? await ws.loadDoc(homeRel, 'S4', 'state', parseS4State) : null;
     const docs: StateDoc[] = home ? [home] : [];

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { LedgerStore } from '../store';
 import { FolderNode } from './folderNode';
 import type { LedgerNode } from './node';
-import { systemNodes } from './roots';
+import { hasRows, systemNodes } from './roots';
 
 export interface TreeSnapshotNode {
   label: string;
@@ -27,8 +27,8 @@ export class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode>, 
   getChildren(node?: LedgerNode): LedgerNode[] {
     if (node) return node.getChildren();
     const folders = this.store.folders();
-    // Nothing detected anywhere: no nodes, so the welcome content (with "Create starter file") shows.
-    if (!folders.some((f) => (f.report?.systems.length ?? 0) > 0)) return [];
+    // Nothing detected and nothing present-but-not-read anywhere: no nodes, so the welcome content (with "Create starter file") shows.
+    if (!folders.some(hasRows)) return [];
     if (folders.length > 1) return folders.map((f) => new FolderNode(f));
     return folders[0] ? systemNodes(folders[0]) : [];
   }
