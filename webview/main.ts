@@ -97,6 +97,7 @@ function render(state: ChecklistState): void {
   if (state.systems.length === 0) notes.append(el('p', { class: 'note' }, state.strings.nothing));
   else if (state.blocked) notes.append(el('p', { class: 'note block' }, state.strings.blocked));
   else if (state.manualOpen > 0) notes.append(el('p', { class: 'note' }, state.strings.manualOpen.replace('{0}', String(state.manualOpen))));
+  if (state.compactionAdvice !== null) notes.append(el('p', { class: 'note', id: 'compaction-advice' }, state.strings.compactions.replace('{0}', String(state.compactionAdvice))));
   if (state.busy) notes.append(el('p', { class: 'note' }, state.strings.busy));
   root.append(notes);
 

@@ -31,6 +31,8 @@ export interface ChecklistStrings {
   next: string;
   fix: string;
   busy: string;
+  /** S0's advice after 2–3 compactions in one session; `{0}` is the count. */
+  compactions: string;
   status: Record<CheckStatus, string>;
   severity: Record<Severity, string>;
 }
@@ -48,6 +50,8 @@ export interface ChecklistState {
   manualOpen: number;
   /** The write button is enabled: nothing blocks, every manual item is ticked, trusted, not busy. */
   canWrite: boolean;
+  /** S0 is on and this session was compacted 2+ times: the count (its seed advises checkpoint, then /clear); else null. */
+  compactionAdvice: number | null;
   /** A write is running. */
   busy: boolean;
   /** False in Restricted Mode: no write action. */

@@ -39,6 +39,11 @@ export interface FreshContextFacts {
   command: '/clear' | '/compact';
   /** The closing line, in the seed's wording; `{home}` is the home file. */
   line: string;
+  /**
+   * After this many compactions in one session the seed advises a checkpoint and `/clear` instead of
+   * another `/compact` (S0: "after 2-3 compactions"); null when it says nothing about it.
+   */
+  clearAfterCompactions?: number | null;
 }
 
 export interface BudgetFacts {
@@ -118,6 +123,7 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
       prescribed: true,
       command: '/clear',
       line: 'Run /clear, then reload the ledger ({home}): /clear + ledger reload is preferred over repeated /compact.',
+      clearAfterCompactions: 2,
     },
     budgets: {},
   },

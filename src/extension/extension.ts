@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const meter = new SessionMeter(store, log);
   const guard = new GuardPreview(store, meter, log);
   const statusItem = new ContextStatusItem(meter, guard);
-  const checklist = new ChecklistPanel(context.extensionUri, store, ticks, log);
+  const checklist = new ChecklistPanel(context.extensionUri, store, ticks, log, meter);
   const previews = new PreviewDocuments();
   const watchers = new FolderWatchers(store, log);
   const diagnostics = new LedgerDiagnostics(store, context.extensionUri);

@@ -5,11 +5,22 @@
  */
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { detectedThresholds, levelOf, measureDetailed, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
+import { detectSystems, levelOf, measureDetailed, thresholdProfile, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
+import { adviseClear, countCompactions } from '../../core/context/compactions';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-export type ContextJson = ContextUsage & { thresholds: ThresholdProfile; level: Level };
+export type ContextJson = ContextUsage & {
+  thresholds: ThresholdProfile;
+  level: Level;
+  /** Claude Code: the session's compactions so far (its `compact_boundary` records); null for Codex. */
+  compactions: number | null;
+  /** S0 detected and compacted 2+ times in this session: its seed's advice, else null. */
+  advice: string | null;
+};
+
+/** S0's guideline after 2–3 compactions in one session. */
+export const S0_COMPACTIONS_ADVICE = 'checkpoint, then /clear (S0: after 2-3 compactions in one session, a fresh context with the ledger reloaded beats another /compact)';
 
 const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
 
@@ -36,6 +47,8 @@ export function usageLine(u: ContextJson): string {
   // Without a window there is no level to tell.
   if (u.percent !== null) parts.push(`${levelText(u.level)} (${thresholdText(u.thresholds)})`);
   if (u.afterCompaction) parts.push('after compaction');
+  if (u.compactions) parts.push(`${u.compactions} compaction${u.compactions === 1 ? '' : 's'}`);
+  if (u.advice) parts.push(u.advice);
   if (u.model) parts.push(u.model);
   parts.push(`session ${u.sessionId ?? '?'}`, `from ${u.source}`);
   return parts.join(' · ');
@@ -63,8 +76,15 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr(`session-ledger context: ${result.reasons.join('; ') || 'no usage found'}`);
     return 3;
   }
-  const thresholds = await detectedThresholds(root);
-  const out: ContextJson[] = result.usages.map((u) => ({ ...u, thresholds, level: levelOf(u.percent, thresholds) }));
+  const systems = await detectSystems(root);
+  const thresholds = thresholdProfile(systems);
+  const out: ContextJson[] = await Promise.all(
+    result.usages.map(async (u) => {
+      const compactions = u.agent === 'claude' ? (await countCompactions(u.transcriptPath)).count : null;
+      const advice = compactions !== null && systems.includes('S0') && adviseClear(compactions) ? S0_COMPACTIONS_ADVICE : null;
+      return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice };
+    }),
+  );
   if (values.json) io.stdout(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
   else io.stdout(out.map(usageLine).join('\n'));
   return 0;

@@ -11,6 +11,7 @@ import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklistModel';
 import { homeHash } from '../pure/ticks';
 import type { FolderState, LedgerStore } from '../store';
+import type { SessionMeter } from '../status/sessionMeter';
 import type { TickStore } from '../tickStore';
 
 export const CHECKLIST_VIEW_TYPE = 'sessionLedger.checklist';
@@ -29,6 +30,7 @@ function strings(): ChecklistStrings {
     next: t('Next:'),
     fix: t('Fix:'),
     busy: t('Writing the marker…'),
+    compactions: t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', '{0}'),
     status: { pass: t('pass'), fail: t('fail'), warn: t('warning'), 'manual-open': t('to tick'), 'manual-done': t('ticked'), skipped: t('skipped') },
     severity: { block: t('blocks'), warn: t('warns'), info: t('info'), manual: t('manual') },
   };
@@ -48,7 +50,9 @@ export class ChecklistPanel implements vscode.Disposable {
     private readonly store: LedgerStore,
     private readonly ticks: TickStore,
     private readonly log: vscode.LogOutputChannel,
+    private readonly meter?: SessionMeter,
   ) {
+    if (meter) this.subs.push(meter.onDidChange(() => this.postState()));
     this.subs.push(
       store.onDidChange((f) => {
         if (!f || f.uri.toString() === this.folderKey) this.postState();
@@ -159,7 +163,9 @@ export class ChecklistPanel implements vscode.Disposable {
   private postState(): void {
     const f = this.folder();
     if (!f || !this.panel || !this.ready) return;
-    const state = checklistState(f.report, { name: f.folder.name, uri: f.folder.uri.toString() }, strings(), { busy: this.busy, trusted: vscode.workspace.isTrusted }, vscode.l10n.t);
+    const m = this.meter?.current();
+    const compactions = m && m.folder.uri.toString() === this.folderKey ? m.compactions : null;
+    const state = checklistState(f.report, { name: f.folder.name, uri: f.folder.uri.toString() }, strings(), { busy: this.busy, trusted: vscode.workspace.isTrusted, compactions }, vscode.l10n.t);
     this.post({ type: 'state', state });
   }
 

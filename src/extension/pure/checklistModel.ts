@@ -1,4 +1,5 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
+import { FACTS } from '../../core/facts';
 import type { WorkspaceReport } from '../../core/model';
 import type { ChecklistState, ChecklistStrings } from '../../../webview/protocol';
 import { checkHint, checkMessage } from './findings';
@@ -10,7 +11,7 @@ export function checklistState(
   report: WorkspaceReport | undefined,
   folder: { name: string; uri: string },
   strings: ChecklistStrings,
-  flags: { busy: boolean; trusted: boolean },
+  flags: { busy: boolean; trusted: boolean; compactions?: number | null },
   t: T = asWritten,
 ): ChecklistState {
   const systems = (report?.systems ?? []).map((s) => ({
@@ -44,6 +45,7 @@ export function checklistState(
     manualOpen,
     // The go-signal needs every manual item ticked (any NO blocks it) and nothing blocking.
     canWrite: !blocked && manualOpen === 0 && !flags.busy && flags.trusted,
+    compactionAdvice: (report?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped) && (flags.compactions ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity) ? (flags.compactions as number) : null,
     busy: flags.busy,
     trusted: flags.trusted,
     strings,

@@ -2,6 +2,7 @@
  * The context meter's status bar text, colour and Markdown tooltip, from the core's figure and
  * threshold profile. vscode-free (unit tested); `t` is the l10n function.
  */
+import { FACTS } from '../../core/facts';
 import type { ContextUsage } from '../../core/model';
 import type { T } from './treeText';
 
@@ -88,7 +89,18 @@ function shortTokens(n: number): string {
   return String(Math.round(n));
 }
 
-export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView): StatusView {
+/** A session's compactions (Claude Code), and whether S0 (whose seed advises /clear after 2–3) is on. */
+export interface CompactionsView {
+  count: number | null;
+  s0: boolean;
+}
+
+/** S0's guideline: after 2–3 compactions in one session, checkpoint and /clear. */
+export function adviseClearAfterCompactions(c: CompactionsView | undefined): boolean {
+  return !!c && c.s0 && (c.count ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity);
+}
+
+export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView, compactions?: CompactionsView): StatusView {
   const known = u.percent !== null && u.windowTokens !== null;
   const text = known ? `$(pulse) ${pct(u.percent as number)}` : `$(pulse) ${shortTokens(u.usedTokens)} ${t('tokens')}`;
   const agent = u.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
@@ -102,7 +114,11 @@ export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: 
   lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
   lines.push(`${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${mdText(u.at)}` : ''}`);
+  if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
   if (guard) lines.push('', guardLine(t, guard));
+  if (adviseClearAfterCompactions(compactions)) {
+    lines.push('', `$(history) ${t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', compactions?.count ?? 0)}`);
+  }
   if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
   lines.push('', `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`);

@@ -29,7 +29,7 @@ export class ContextStatusItem implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, this.guard.current());
+    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, this.guard.current(), { count: s.compactions, s0: s.s0 });
     // Several live sessions: the one shown is the active terminal's; the others are listed.
     const v = s.others.length ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') } : base;
     this.view = v;

@@ -23,6 +23,10 @@ export interface MeterState {
   usage: ContextUsage | null;
   profile: MeterProfile;
   level: MeterLevel;
+  /** Claude Code: compactions of this session so far (core `countCompactions`, incremental); null otherwise. */
+  compactions: number | null;
+  /** S0 is detected and switched on (its seed advises checkpoint + /clear after 2–3 compactions). */
+  s0: boolean;
 }
 
 const READ_MS = 2000;
@@ -150,7 +154,9 @@ export class SessionMeter implements vscode.Disposable {
     const profile = await this.profileFor(folder, s);
     const level = usage ? ctx.levelOf(usage.percent, profile) : 'ok';
     this.store.setSession(usage?.sessionId ?? ref.sessionId);
-    this.publish({ folder, ref, usage, profile, level, others: this.others });
+    const compactions = ref.agent === 'claude' ? (await (await import('../../core/context/compactions')).countCompactions(ref.path)).count : null;
+    const s0 = (this.store.report(folder.uri)?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped);
+    this.publish({ folder, ref, usage, profile, level, others: this.others, compactions, s0 });
   }
 
   /**
@@ -210,6 +216,8 @@ export class SessionMeter implements vscode.Disposable {
         prev.ref.path === next.ref.path &&
         prev.level === next.level &&
         prev.others.map((o) => o.transcriptPath).join('|') === next.others.map((o) => o.transcriptPath).join('|') &&
+        prev.compactions === next.compactions &&
+        prev.s0 === next.s0 &&
         JSON.stringify(prev.usage) === JSON.stringify(next.usage) &&
         JSON.stringify(prev.profile) === JSON.stringify(next.profile));
     if (!same) this._onDidChange.fire(next);

@@ -1,0 +1,119 @@
+/**
+ * How many times a Claude Code session was compacted: its `compact_boundary` records
+ * (`{"type":"system","subtype":"compact_boundary","compactMetadata":{…}}`, main chain, this
+ * session's id). S0's seed: after 2–3 compactions in one session, checkpoint to the ledger and
+ * `/clear` for a fresh context with the state preserved (each /compact cycle loses detail).
+ *
+ * Counting needs every line once, so it is a forward pass, done incrementally: per transcript the
+ * count and the offset read so far are cached (by file identity and size), and each call reads
+ * only the bytes appended since. Only short lines that contain the marker text are parsed; a line
+ * longer than 64 KB is a message, never a boundary record, and is skipped without being kept.
+ */
+import * as path from 'node:path';
+import { FACTS } from '../facts';
+import { openRead, parseObject, readAt, statOrNull } from './files';
+
+/** S0's guideline: after this many compactions in one session, advise a checkpoint and /clear. */
+export const COMPACTIONS_ADVICE_AT = FACTS.S0.freshContext.clearAfterCompactions ?? 2;
+
+const CHUNK = 1024 * 1024;
+const MAX_LINE = 64 * 1024;
+const NEEDLE = Buffer.from('compact_boundary');
+
+interface Entry {
+  dev: number;
+  ino: number;
+  /** Bytes consumed: just after the last complete line. */
+  offset: number;
+  count: number;
+  /** ISO time of the newest boundary, or null. */
+  last: string | null;
+}
+
+const cache = new Map<string, Entry>();
+
+export interface Compactions {
+  /** `compact_boundary` records of this session in the transcript. */
+  count: number;
+  /** ISO time of the newest one, or null. */
+  last: string | null;
+}
+
+function isBoundary(line: Buffer, sessionId: string | null): { at: string | null } | null {
+  if (line.indexOf(NEEDLE) < 0) return null;
+  const o = parseObject(line);
+  if (!o || o.type !== 'system' || o.subtype !== 'compact_boundary' || o.isSidechain === true) return null;
+  if (sessionId && typeof o.sessionId === 'string' && o.sessionId !== sessionId) return null;
+  return { at: typeof o.timestamp === 'string' ? o.timestamp : null };
+}
+
+/**
+ * The compactions of the session a Claude Code transcript belongs to (its file name is the session
+ * id). Reads only what was appended since the last call for the same file; a file replaced or cut
+ * shorter is counted again from the start. Never throws: an unreadable file counts 0.
+ */
+export async function countCompactions(file: string): Promise<Compactions> {
+  const st = await statOrNull(file);
+  if (!st || !st.isFile()) {
+    cache.delete(file);
+    return { count: 0, last: null };
+  }
+  let e = cache.get(file);
+  if (!e || e.dev !== st.dev || e.ino !== st.ino || st.size < e.offset) e = { dev: st.dev, ino: st.ino, offset: 0, count: 0, last: null };
+  if (st.size > e.offset) {
+    const base = path.basename(file, '.jsonl');
+    const sessionId = /^[0-9a-f-]{8,}$/i.test(base) ? base : null;
+    const fh = await openRead(file);
+    if (fh) {
+      try {
+        const buf = Buffer.allocUnsafe(CHUNK);
+        let pos = e.offset;
+        let carry: Buffer | null = null;
+        let skipping = false;
+        while (pos < st.size) {
+          const n = await readAt(fh, buf.subarray(0, Math.min(CHUNK, st.size - pos)), pos);
+          if (n <= 0) break;
+          let start = 0;
+          for (;;) {
+            const nl = buf.indexOf(10, start);
+            if (nl < 0 || nl >= n) break;
+            const piece = buf.subarray(start, nl);
+            if (!skipping) {
+              const line = carry ? Buffer.concat([carry, piece]) : piece;
+              const b = isBoundary(line, sessionId);
+              if (b) {
+                e.count++;
+                e.last = b.at ?? e.last;
+              }
+            }
+            carry = null;
+            skipping = false;
+            start = nl + 1;
+            e.offset = pos + nl + 1;
+          }
+          if (start < n && !skipping) {
+            const rest = buf.subarray(start, n);
+            const len = (carry?.length ?? 0) + rest.length;
+            if (len > MAX_LINE) {
+              carry = null;
+              skipping = true;
+            } else carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
+          }
+          pos += n;
+        }
+      } catch {
+        /* keep what was counted; the next call goes on from the last complete line */
+      } finally {
+        await fh.close().catch(() => undefined);
+      }
+    }
+  }
+  if (cache.size > 256) cache.clear();
+  cache.set(file, e);
+  return { count: e.count, last: e.last };
+}
+
+/** S0's advice for this many compactions, or null below the guideline. */
+export function adviseClear(count: number): boolean {
+  return count >= COMPACTIONS_ADVICE_AT;
+}
