@@ -3,7 +3,7 @@
  * `projects/<encoded cwd>/`, and Codex CLI's newest `sessions/YYYY/MM/DD/rollout-*.jsonl` whose
  * `session_meta` names the folder. Bounded: a handful of directory listings and stats per call.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseObject, readFirstLine, readHead, statOrNull } from './files';
@@ -105,14 +105,35 @@ export async function listDir(dir: string): Promise<string[]> {
 /** Newest top-level `<session-id>.jsonl` of a Claude Code project folder (sidechain `agent-*.jsonl` files excluded). */
 async function newestClaudeTranscript(dir: string): Promise<SessionRef | null> {
   let best: SessionRef | null = null;
-  for (const name of await listDir(dir)) {
-    if (!name.endsWith('.jsonl') || name.startsWith('agent-')) continue;
+  for (const name of await transcriptNames(dir)) {
     const p = path.join(dir, name);
-    const st = await statOrNull(p);
+    // A folder can hold thousands of sessions: one synchronous stat each (microseconds) instead
+    // of a round trip through the thread pool per file.
+    let st: Stats | undefined;
+    try {
+      st = statSync(p, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
     if (!st || !st.isFile()) continue;
     if (!best || st.mtimeMs > best.mtime) best = { agent: 'claude', sessionId: name.slice(0, -'.jsonl'.length), path: p, mtime: st.mtimeMs };
   }
   return best;
+}
+
+/** Top-level `<session-id>.jsonl` names of a project folder, listed again only when the folder's mtime changed (a session added or removed). */
+const namesCache = new Map<string, { mtimeMs: number; names: string[] }>();
+
+async function transcriptNames(dir: string): Promise<string[]> {
+  const st = await statOrNull(dir);
+  if (!st || !st.isDirectory()) return [];
+  const cached = namesCache.get(dir);
+  if (cached && cached.mtimeMs === st.mtimeMs) return cached.names;
+  const names = (await listDir(dir)).filter((n) => n.endsWith('.jsonl') && !n.startsWith('agent-'));
+  if (namesCache.size > 256) namesCache.clear();
+  // A folder changed in the last seconds may change again within its mtime's resolution: list it again next time.
+  if (Date.now() - st.mtimeMs > 2000) namesCache.set(dir, { mtimeMs: st.mtimeMs, names });
+  return names;
 }
 
 /** The `cwd` the first records of a Claude Code transcript name (read from at most 256 KB of its head). */

@@ -43,6 +43,8 @@ export class ContextFollower {
   /** Bytes consumed: just after the last complete line read (-1 before the first read). */
   private offset = -1;
   private fingerprint: Buffer = Buffer.alloc(0);
+  /** The bytes after the offset as the last forward read saw them (a record not ended by a newline yet), or null. */
+  private tornTail: Buffer | null = null;
   private ino = -1;
   private dev = -1;
   private size = -1;
@@ -120,7 +122,9 @@ export class ContextFollower {
     const fh = await openRead(this.ref.path);
     if (!fh) return this.current;
     try {
-      const size = (await fh.stat()).size;
+      // The size from the stat above: bytes appended since are read next time.
+      const size = st.size;
+      this.tornTail = null;
       if (this.offset < 0 || replaced || size < this.offset) {
         await this.tail(fh, size);
       } else if (size - this.offset > this.maxScan) {
@@ -190,27 +194,35 @@ export class ContextFollower {
     return buf;
   }
 
-  /** Read `[offset, size)` forwards. False when the bytes before the offset changed (rewritten file). */
+  /**
+   * Read `[offset, size)` forwards. False when the bytes before the offset changed (rewritten file).
+   * An append is usually one read: the fingerprint comes with the first chunk, the next fingerprint
+   * and the torn tail are taken from the bytes read.
+   */
   private async forward(fh: Handle, size: number): Promise<boolean> {
     const fp = this.fingerprint;
-    let pos = this.offset - fp.length;
-    if (fp.length) {
-      const check = Buffer.alloc(fp.length);
-      await readAt(fh, check, pos);
-      if (!check.equals(fp)) return false;
-    }
-    pos = this.offset;
+    let pos = this.offset;
     let carry: Buffer | null = null;
     let consumed = this.offset;
+    let last: { data: Buffer; start: number } | null = null;
     /** Inside a record longer than MAX_RECORD: its bytes are passed over up to its newline. */
     let skipping = false;
+    let first = true;
     while (pos < size) {
+      const head = first ? fp.length : 0;
       const want = Math.min(FORWARD_CHUNK, size - pos);
-      const buf = Buffer.allocUnsafe(want);
-      const n = await readAt(fh, buf, pos);
-      if (n === 0) break;
-      const data: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+      const buf = Buffer.allocUnsafe(head + want);
+      const got = await readAt(fh, buf, pos - head);
+      if (first) {
+        first = false;
+        if (got < head || !buf.subarray(0, head).equals(fp)) return false;
+      }
+      const n = got - head;
+      if (n <= 0) break;
+      const chunk = buf.subarray(head, got);
+      const data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
       const dataStart = pos - (carry ? carry.length : 0);
+      last = { data, start: dataStart };
       let i = 0;
       if (skipping) {
         const nl = data.indexOf(10);
@@ -241,7 +253,12 @@ export class ContextFollower {
       pos += n;
     }
     this.offset = consumed;
-    this.fingerprint = await this.fingerprintAt(fh, consumed);
+    const fpLen = Math.min(FINGERPRINT, consumed);
+    this.fingerprint =
+      last && consumed - fpLen >= last.start && consumed <= last.start + last.data.length
+        ? Buffer.from(last.data.subarray(consumed - fpLen - last.start, consumed - last.start))
+        : await this.fingerprintAt(fh, consumed);
+    if (!skipping && carry && consumed + carry.length === pos) this.tornTail = carry;
     return true;
   }
 
@@ -249,9 +266,13 @@ export class ContextFollower {
   private async withTornTail(fh: Handle, size: number): Promise<Figure | null> {
     const torn = size - this.offset;
     if (torn <= 0 || torn > MAX_TORN) return this.tracker.figure();
-    const buf = Buffer.alloc(torn);
-    const n = await readAt(fh, buf, this.offset);
-    const line = buf.subarray(0, n);
+    let line: Buffer;
+    if (this.tornTail && this.tornTail.length === torn) line = this.tornTail;
+    else {
+      const buf = Buffer.alloc(torn);
+      const n = await readAt(fh, buf, this.offset);
+      line = buf.subarray(0, n);
+    }
     if (!this.tracker.relevant(line)) return this.tracker.figure();
     const o = parseObject(line);
     if (!o) return this.tracker.figure();
