@@ -145,6 +145,26 @@ async function untrustedPalette(page, phase) {
   }
 }
 
+/**
+ * A stub language pack for Japanese (ours, written here): it declares `ja` with an empty
+ * translation file, so the workbench stays English while VS Code's display language becomes ja.
+ */
+function installJapaneseStub(runDir, extensionsDir) {
+  const dir = join(runDir, 'ja-stub');
+  mkdirSync(join(dir, 'translations'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({
+    name: 'ja-stub', publisher: 'session-ledger-tests', displayName: 'Japanese stub (tests)', version: '0.0.1', license: 'MIT',
+    repository: { type: 'git', url: 'https://example.invalid/ja-stub.git' },
+    engines: { vscode: '^1.100.0' }, categories: ['Language Packs'],
+    contributes: { localizations: [{ languageId: 'ja', languageName: 'Japanese', localizedLanguageName: '日本語', translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }] },
+  }, null, 2));
+  writeFileSync(join(dir, 'translations', 'main.i18n.json'), JSON.stringify({ version: '1.0.0', contents: {} }));
+  writeFileSync(join(dir, 'README.md'), '# Japanese stub language pack for tests\n');
+  const vsix = join(runDir, 'ja-stub.vsix');
+  execFileSync(process.execPath, [join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  return installExtension(vsix, extensionsDir, runDir).trim().split('\n').pop();
+}
+
 /** Build the .vsix exactly as `npm run package` does. */
 function packageVsix() {
   execFileSync('npm', ['run', '--silent', 'package'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -219,6 +239,11 @@ async function phaseUi() {
     const jaRun = join(run, 'ja');
     mkdirSync(jaRun);
     const jaFix = fixture(jaRun);
+    // code-server resolves --locale ja to English unless a Japanese language pack is installed, and
+    // none can be downloaded here: install a stub pack of our own (it declares the language and
+    // translates nothing), so VS Code's display language is ja and the extension loads its ja bundle.
+    const stub = installJapaneseStub(jaRun, join(run, 'extensions'));
+    log(`ui: Japanese stub language pack: ${stub}`);
     const ja = await startCodeServer({ runDir: jaRun, extensionsDir: join(run, 'extensions'), locale: 'ja', env: { CLAUDE_CONFIG_DIR: jaFix.claude.home, CODEX_HOME: join(jaRun, 'codex') } });
     try {
       ctx = await launchBrowser(jaRun);

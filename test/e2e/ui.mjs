@@ -113,9 +113,13 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       await page.getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — (WORKING|PARTIAL|BROKEN)`) }).first().waitFor({ state: 'visible', timeout: 30_000 });
     }
     // S4: expand its root alone; its rows in order are Now ▶, then the compaction warning
-    await expand(page.getByRole('treeitem', { name: /^S4 \S.* — / }));
-    const child = (n) => page.locator('.part.sidebar [role="treeitem"][aria-level="2"][aria-posinset="' + n + '"]');
-    await waitUntil('S4\'s first row', async () => /^Now ▶ Add `expireHolds/.test((await child(1).getAttribute('aria-label')) ?? ''));
+    const s4root = page.getByRole('treeitem', { name: /^S4 \S.* — / });
+    await expand(s4root);
+    // the rows right under the S4 root, by their place in the list
+    const at = Number(await s4root.getAttribute('data-index'));
+    const child = (n) => page.locator(`.part.sidebar [role="treeitem"][data-index="${at + n}"]`);
+    await waitUntil('S4\'s first row', async () => /^Now ▶ Add `expireHolds/.test((await child(1).getAttribute('aria-label').catch(() => '')) ?? ''));
+    assert.equal(await child(1).getAttribute('aria-level'), '2');
     assert.match((await child(2).getAttribute('aria-label')) ?? '', /^S4 compaction: /);
     // the root's label is whole at the default sidebar width
     const s4 = page.getByRole('treeitem', { name: /^S4 \S.* — / });
