@@ -225,7 +225,7 @@ async function phaseUi() {
       // the extension is active once its status bar item shows
       await page.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
     };
-    await page.goto(workbenchUrl(server, { folder: ws }));
+    await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
     await workbench();
     const { uiTests, nativeTests, japaneseTests, publishScreenshots } = await import('../test/e2e/ui.mjs');
     const test = pageTest(phase, run, page, () => failed++);
