@@ -2,8 +2,7 @@
  * The checklist webview: renders the host's state with DOM calls and textContent only (ledger text
  * is never parsed as HTML), sends typed messages back. Runs in the webview's browser sandbox.
  */
-import type { ChecklistState, CheckView, HostToWebview, SystemView, WebviewToHost } from './protocol';
-import { STATUS_ORDER } from '../src/extension/pure/checklistModel';
+import { STATUS_ORDER, type ChecklistState, type CheckView, type HostToWebview, type SystemView, type WebviewToHost } from '../src/protocol/checklist';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;

@@ -26,7 +26,7 @@ import { evaluate } from './evaluate';
 import { ALL_FACTS, resumePrompt as promptFor } from './facts';
 import { readTextFile } from './fsread';
 import { formatMarker, isSessionId, markerRel } from './marker';
-import type { Check, SystemId, SystemReport, WorkspaceReport } from './model';
+import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from './model';
 import { checkLine } from './report';
 import { readSessionRecord } from './session-record';
 
@@ -250,7 +250,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   for (const s of active) lines.push(`${s.id} ${s.name} (${s.home}) — ${s.label}`);
 
   const checks = active.flatMap((s) => s.checks);
-  res.blocking = checks.filter((c) => c.severity === 'block' && c.status === 'fail');
+  res.blocking = checks.filter(isBlocking);
   const manualOpen = checks.filter((c) => c.status === 'manual-open');
   const refusals: Refusal[] = [];
   if (!opts.nothingToPreserve) {

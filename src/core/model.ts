@@ -218,9 +218,14 @@ export interface ContextUsage {
   source: 'statusline' | 'transcript';
 }
 
+/** A check that blocks the go-signal: severity block and status fail. */
+export function isBlocking(c: Pick<Check, 'severity' | 'status'>): boolean {
+  return c.severity === 'block' && c.status === 'fail';
+}
+
 /** Overall label, as S1 names them. Info checks never change the label. */
 export function labelOf(checks: readonly Check[]): Label {
-  if (checks.some((c) => c.severity === 'block' && c.status === 'fail')) return 'BROKEN';
+  if (checks.some(isBlocking)) return 'BROKEN';
   if (checks.some((c) => (c.severity === 'warn' && c.status === 'warn') || c.status === 'manual-open')) return 'PARTIAL';
   return 'WORKING';
 }

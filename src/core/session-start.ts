@@ -14,7 +14,7 @@ import { evaluate } from './evaluate';
 import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './hook-io';
 import { isSessionId, markerRel } from './marker';
-import type { SystemReport, WorkspaceReport } from './model';
+import { isBlocking, type SystemReport, type WorkspaceReport } from './model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from './checkpoint';
 
@@ -48,7 +48,7 @@ export function attestationLine(report: WorkspaceReport): { line: string; tamper
   const s1 = report.systems.find((s) => s.id === 'S1' && !s.skipped);
   const c = s1?.checks.find((x) => x.id === 'attestation');
   if (!s1 || !c || c.status === 'skipped') return null;
-  if (c.severity === 'block' && c.status === 'fail') {
+  if (isBlocking(c)) {
     return {
       tampered: true,
       line: `S1 handoff attestation: TAMPERED — ${c.message.replace(/^TAMPERED:\s*/, '')} Do not trust ${s1.home} until the user confirms it; tell them now.${c.hint ? ` ${c.hint}` : ''}`,
@@ -79,7 +79,7 @@ export function resumeBlock(report: WorkspaceReport, sessionId: string | null, s
     for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${s.home}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
-  const blocking = report.systems.flatMap((s) => s.checks.filter((c) => c.severity === 'block' && c.status === 'fail'));
+  const blocking = report.systems.flatMap((s) => s.checks.filter(isBlocking));
   if (blocking.length) {
     out.push(`${n++}. Blocking findings (fix them before the next checkpoint):`);
     for (const c of blocking.slice(0, 12)) out.push(`   - ${c.system} ${c.id}: ${clip(c.message)}${c.path ? ` (${c.path}${c.line ? `:${c.line}` : ''})` : ''}`);

@@ -80,3 +80,12 @@ test('the facts table has one entry per system id, each naming its own id', asyn
   assert.deepEqual(Object.keys(FACTS), [...SYSTEM_IDS]);
   assert.deepEqual(ALL_FACTS.map((f) => f.id), [...SYSTEM_IDS]);
 });
+
+test('the webview never imports from src/extension/; the protocol both sides use is src/protocol/', () => {
+  assert.deepEqual(importsInto('webview', 'src/extension'), []);
+  assert.deepEqual(importsInto('src/protocol', 'src/extension'), []);
+  const panel = readFileSync(path.join(REPO, 'src/extension/checklist/panel.ts'), 'utf8');
+  const main = readFileSync(path.join(REPO, 'webview/main.ts'), 'utf8');
+  assert.match(panel, /from '\.\.\/\.\.\/protocol\/checklist'/);
+  assert.match(main, /from '\.\.\/src\/protocol\/checklist'/);
+});

@@ -5,7 +5,7 @@ import { checkpoint } from '../../src/core/checkpoint';
 import { closingMessage, outcomeMessage } from '../../src/extension/pure/checkpointText';
 import { checklistState } from '../../src/extension/pure/checklistModel';
 import { evaluate } from '../../src/core/evaluate';
-import type { ChecklistStrings } from '../../webview/protocol';
+import type { ChecklistStrings } from '../../src/protocol/checklist';
 import { fixtureCopy, gitInit, workspace } from './helpers';
 import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
 

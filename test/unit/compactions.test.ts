@@ -10,7 +10,7 @@ import { countCompactions } from '../../src/core/context/compactions';
 import { checklistState } from '../../src/extension/pure/checklistModel';
 import { statusView } from '../../src/extension/pure/statusText';
 import { evaluate } from '../../src/core/evaluate';
-import type { ChecklistStrings } from '../../webview/protocol';
+import type { ChecklistStrings } from '../../src/protocol/checklist';
 import { corpusAvailable, corpusFile, fixtureCopy, gitInit, workspace } from './helpers';
 import { encoded, run, s3Workspace } from './checkpoint-fixtures';
 

@@ -7,7 +7,7 @@ import { docTooltip, shownSections, isTampered, itemDescription, itemIcon, itemL
 import { code, guardLine, pct, statusView } from '../../src/extension/pure/statusText';
 import { agentInCmdline, agentInText } from '../../src/extension/pure/terminalMatch';
 import { checklistState } from '../../src/extension/pure/checklistModel';
-import { parseWebviewMessage } from '../../webview/protocol';
+import { parseWebviewMessage } from '../../src/protocol/checklist';
 import { KeyedDebouncer } from '../../src/extension/pure/debounce';
 import { dirWatchOf } from '../../src/extension/pure/globs';
 

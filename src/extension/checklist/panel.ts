@@ -1,12 +1,12 @@
 /**
  * The checklist: one WebviewPanel (`sessionLedger.checklist`) showing a folder's checks. Strict CSP
- * with a nonce, scripts only from dist/, typed messages (webview/protocol.ts), a ready handshake.
+ * with a nonce, scripts only from dist/, typed messages (src/protocol/checklist.ts), a ready handshake.
  * It re-renders whenever the store changes, so it follows the agent rewriting the files.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SystemId } from '../../core/model';
-import { parseWebviewMessage, type ChecklistStrings, type HostToWebview, type WebviewToHost } from '../../../webview/protocol';
+import { parseWebviewMessage, type ChecklistStrings, type HostToWebview, type WebviewToHost } from '../../protocol/checklist';
 import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklistModel';
 import { homeHash } from '../pure/ticks';

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { CheckpointOutcome } from '../../core/checkpoint';
-import type { Check, WorkspaceReport } from '../../core/model';
+import { isBlocking, type Check, type WorkspaceReport } from '../../core/model';
 import { readSettings } from '../config';
 import { outcomeMessage } from '../pure/checkpointText';
 import { confirmedOf } from '../pure/ticks';
@@ -57,7 +57,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     return;
   }
   const all: Check[] = active.flatMap((x) => x.checks);
-  const blocking = all.filter((c) => c.severity === 'block' && c.status === 'fail');
+  const blocking = all.filter(isBlocking);
   const agent = blocking.length || isStale(report) ? await findAgentTerminal() : undefined;
   const ask = t('Ask the agent to checkpoint');
   const openList = t('Open checklist');

@@ -1,7 +1,7 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
 import { FACTS } from '../../core/facts';
-import type { WorkspaceReport } from '../../core/model';
-import type { ChecklistState, ChecklistStrings } from '../../../webview/protocol';
+import { isBlocking, type WorkspaceReport } from '../../core/model';
+import type { ChecklistState, ChecklistStrings } from '../../protocol/checklist';
 import { checkHint, checkMessage } from './findings';
 import type { T } from './treeText';
 
@@ -34,7 +34,7 @@ export function checklistState(
   }));
   const all = systems.flatMap((s) => s.checks);
   // Nothing to vouch for: no system, or every one switched off by its own configuration (S0 without `session.ledger: true`).
-  const blocked = all.some((c) => c.severity === 'block' && c.status === 'fail') || systems.length === 0 || (report?.systems ?? []).every((x) => !!x.skipped);
+  const blocked = all.some(isBlocking) || systems.length === 0 || (report?.systems ?? []).every((x) => !!x.skipped);
   const manualOpen = all.filter((c) => c.status === 'manual-open').length;
   return {
     folder: folder.name,
@@ -52,5 +52,3 @@ export function checklistState(
   };
 }
 
-/** Order of checks on screen: failures, warnings, manual items (ticked or not: they stay in place), passes, skipped. */
-export const STATUS_ORDER: Record<string, number> = { fail: 0, warn: 1, 'manual-open': 2, 'manual-done': 2, pass: 3, info: 3, skipped: 4 };

@@ -1,9 +1,10 @@
 /**
  * The checklist webview's messages, shared by the extension host (src/extension/checklist/panel.ts)
- * and the webview (webview/main.ts). The webview sends `ready` once its script runs; the host
+ * and the webview (webview/main.ts): both import this folder, and the webview never imports from
+ * src/extension/ (architecture test). The webview sends `ready` once its script runs; the host
  * answers with the state and sends it again whenever the store changes.
  */
-import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type Severity, type SystemId } from '../src/core/model';
+import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type Severity, type SystemId } from '../core/model';
 
 /** A check as the webview shows it: the core's `Check` without the system (its section says it). */
 export type CheckView = Omit<Check, 'system'>;
@@ -93,3 +94,6 @@ export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
       return undefined;
   }
 }
+
+/** Order of checks on screen: failures, warnings, manual items (ticked or not: they stay in place), passes, skipped. */
+export const STATUS_ORDER: Record<string, number> = { fail: 0, warn: 1, 'manual-open': 2, 'manual-done': 2, pass: 3, info: 3, skipped: 4 };
