@@ -202,15 +202,22 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (inKey > 0) {
-      if (/-----END [A-Z0-9 ]{0,140}-----/.test(line) || --inKey === 0) inKey = 0;
-      else if (line.trim()) {
+      // The key's body: base64 lines (and PEM header fields) up to the END line; anything else ends it.
+      if (/-----END [A-Z0-9 ]{0,140}-----/.test(line) || --inKey === 0) {
+        inKey = 0;
+        continue;
+      }
+      if (/^\s*(?:[A-Za-z0-9+/=]{8,}|(?:Proc-Type|DEK-Info|Comment):.{0,400})\s*$/.test(line)) {
         const lead = /^\s*/.exec(line)![0];
         lines[i] = `${lead}${mask(line.trim(), 0)}`;
         changed = true;
+        continue;
       }
-      continue;
+      if (line.trim() === '') continue;
+      inKey = 0;
     }
     if (line.includes('-----BEGIN') && PEM_BEGIN.test(line)) {
+      // The header names the key; the body lines that follow are the secret.
       hits.push({ rule: 'private key', line: i + 1, masked: mask('PRIVATE KEY block', 0) });
       inKey = 200;
       continue;

@@ -75,6 +75,11 @@ test('masking keeps lines and hides values: prefix and length only', () => {
   assert.deepEqual(hits.map((h) => [h.rule, h.line]), [['GitHub token', 2], ['private key', 3]]);
 });
 
+test('a private key header mentioned in prose masks no following line that is not key material', () => {
+  const { text } = maskSecrets('- never paste a -----BEGIN RSA PRIVATE KEY----- block here\n- Now: rotate the deploy key\n- Next: tell the team');
+  assert.match(text, /Now: rotate the deploy key\n- Next: tell the team$/);
+});
+
 test('masked at the model: no surface shows a raw value (JSON, text, check, next action, SessionStart, checkpoint, resume prompt); the hash is of the raw bytes', async () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_WITH_SECRETS });
   const raw = readFileSync(path.join(dir, 'docs/state/STATE.md'));
@@ -134,9 +139,15 @@ test('every secret rule family is linear on pathological lines (n vs 4n)', () =>
     const big = make(4 * n);
     findSecrets(small);
     findSecrets(big);
-    const a = Math.max(10, best(() => findSecrets(small)));
-    const b = best(() => findSecrets(big));
-    assert.ok(b / a < 10, `${name}: ${a.toFixed(1)} ms for ${small.length} chars, ${b.toFixed(1)} ms for ${big.length} chars (ratio ${(b / a).toFixed(1)})`);
+    // A busy machine can stall one measurement; a quadratic rule is slow on every attempt.
+    let seen = '';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const a = Math.max(10, best(() => findSecrets(small)));
+      const b = best(() => findSecrets(big));
+      seen += ` ${a.toFixed(1)}/${b.toFixed(1)} ms`;
+      if (b / a < 10) break;
+      assert.ok(attempt < 2, `${name}: ${small.length} vs ${big.length} chars took${seen} (ratio over 10 on every attempt)`);
+    }
   }
 });
 
