@@ -106,6 +106,12 @@ test('a home file that is itself a link out of the root, the manifest project_st
   assert.ok(s3?.checks.some((c) => c.status === 'fail' && /outside the workspace/.test(c.message)), 'the linked STATE.md carries a finding');
   const s2 = r.systems.find((s) => s.id === 'S2');
   assert.ok(s2?.checks.some((c) => /outside the workspace/.test(c.message)), 'the outside project_state carries a finding');
+  // Manifest stores that lead outside: refused with a finding, not even looked at.
+  const dir2 = workspace({ '.claude/session-ledger.md': '## NEXT\n- do it\n', 'context-manifest.yaml': `ledger: .claude/session-ledger.md\nmemory:\n  dir: ../${path.basename(outside)}\ncompaction:\n  checkpoint:\n    durable_context:\n      knowledge_docs: [/etc/*.conf, docs/notes.md]\n` });
+  const r2 = await evaluate(dir2, { noGit: true });
+  const outsideChecks = r2.systems[0].checks.filter((c) => c.id === 'outside-root');
+  assert.deepEqual(outsideChecks.map((c) => c.message).sort(), [`Store ../${path.basename(outside)} leads outside the workspace folder; it is not read.`, 'Store /etc/*.conf leads outside the workspace folder; it is not read.']);
+  assert.ok(r2.systems[0].checks.some((c) => c.id === 'stale-paths' && /docs\/notes\.md/.test(c.message)), 'a store inside is still checked');
 });
 
 test('YAML config files are capped far below the state-file cap: a huge .agents.yml is refused with a finding, unparsed', async () => {

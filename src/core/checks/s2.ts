@@ -211,7 +211,13 @@ export async function analyseS2(ws: Workspace, loaded: Loaded): Promise<Analysis
   const refs: PathRef[] = [];
   const planSec = sectionOf(home, 'plan');
   if (home && planSec) for (const it of planSec.items) for (const t of extractPaths(it.text)) refs.push({ target: t, doc: home, line: it.line });
-  refs.push(...storeRefs(x.manifest));
+  // A manifest store that leads outside the workspace (`../x`, `/etc`, a link out) is refused: never read, never looked at.
+  for (const r of storeRefs(x.manifest)) {
+    const base = r.target.split('/').filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg))).join('/') || '.';
+    const rel = base.startsWith('/') ? ws.rel(base) : base;
+    if (await ws.inside(rel)) refs.push(r);
+    else checks.push(mk('S2', 'outside-root', 'warn', false, t('Store {0} leads outside the workspace folder; it is not read.', r.target), { path: r.doc.relPath, line: r.line }, t('Name stores inside the project: a path from the repository is never followed out of it.')));
+  }
   checks.push(...(await staleChecks(ws, refs)));
 
   if (readable && home) {
