@@ -137,9 +137,10 @@ export function claudeWorld(root, { standinUrl, bin, extraEnv = {} }) {
   };
 }
 
-// Process groups started here and still running: killed when this process exits, however it exits.
+// Process groups started here and still running: killed when this process exits, however it exits
+// (also on Ctrl+C or a SIGTERM from CI, which would otherwise skip the exit handlers).
 const live = new Set();
-process.on('exit', () => {
+const killLive = () => {
   for (const pid of live) {
     try {
       process.kill(-pid, 'SIGKILL');
@@ -147,7 +148,14 @@ process.on('exit', () => {
       /* gone */
     }
   }
-});
+};
+process.on('exit', killLive);
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.once(sig, () => {
+    killLive();
+    process.exit(code);
+  });
+}
 
 /**
  * Run a command in its own process group; resolves { code, signal, stdout, stderr, ms, timedOut }.

@@ -50,7 +50,9 @@ while True:
     if stdin in r:
         data = os.read(stdin, 65536)
         if not data:
+            # Our caller is gone (its end of the pipe closed): end the program too.
             inputs = [fd]
+            stop()
         else:
             os.write(fd, data)
 _, status = os.waitpid(pid, 0)
