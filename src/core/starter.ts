@@ -258,7 +258,7 @@ export async function writeStarter(root: string, system: SystemId): Promise<{ wr
   const order = [...plan.write.filter((f) => !f.optional), ...plan.write.filter((f) => f.optional)];
   for (const f of order) {
     try {
-      await writeAtomic(path.join(root, ...f.path.split('/')), f.content, { expectHash: null });
+      await writeAtomic(path.join(root, ...f.path.split('/')), f.content, { expectHash: null, root });
       written.push(f.path);
     } catch (err) {
       if (f.optional && err instanceof WriteRefused && err.reason === 'exists') {

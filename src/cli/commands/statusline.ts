@@ -38,7 +38,7 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
   if (!dir || typeof sid !== 'string' || !sid) return;
   const rec: FeedRecord = { version: 1, receivedAt: new Date().toISOString(), sessionId: sid, input };
   try {
-    await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`);
+    await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`, { root: dir });
   } catch {
     /* a read-only project still gets its status line */
   }
