@@ -5,14 +5,17 @@
 import * as vscode from 'vscode';
 import type { SystemId } from '../core/model';
 import { pruneTicks, tickKey } from './pure/ticks';
+import { Disposable } from './dispose';
 
 const KEY = 'sessionLedger.ticks';
 
-export class TickStore implements vscode.Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
+export class TickStore extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this._onDidChange.event;
 
-  constructor(private readonly memento: vscode.Memento) {}
+  constructor(private readonly memento: vscode.Memento) {
+    super();
+  }
 
   private table(): Record<string, string[]> {
     return this.memento.get<Record<string, string[]>>(KEY, {});
@@ -32,9 +35,5 @@ export class TickStore implements vscode.Disposable {
     if (cur.size) table[key] = [...cur].sort();
     await this.memento.update(KEY, pruneTicks(table));
     this._onDidChange.fire();
-  }
-
-  dispose(): void {
-    this._onDidChange.dispose();
   }
 }

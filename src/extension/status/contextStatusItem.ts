@@ -1,5 +1,6 @@
 /** The context meter in the status bar (`$(pulse) 42%`): one class, one status item. */
 import * as vscode from 'vscode';
+import { Disposable } from '../dispose';
 import { otherSessionsLines } from '../pure/sessionPick';
 import { statusView, type StatusView } from '../pure/statusText';
 import type { GuardPreview } from './guardPreview';
@@ -7,19 +8,20 @@ import type { MeterState, SessionMeter } from './sessionMeter';
 
 export const STATUS_ITEM_ID = 'sessionLedger.context';
 
-export class ContextStatusItem implements vscode.Disposable {
+export class ContextStatusItem extends Disposable {
   private readonly item: vscode.StatusBarItem;
-  private readonly subs: vscode.Disposable[];
   private view: StatusView | undefined;
 
   constructor(
     private readonly meter: SessionMeter,
     private readonly guard: GuardPreview,
   ) {
-    this.item = vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 50);
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 50));
     this.item.name = vscode.l10n.t('Session Ledger context');
     this.item.command = 'sessionLedger.checkpointNow';
-    this.subs = [meter.onDidChange((s) => this.render(s)), guard.onDidChange(() => this.render(meter.current()))];
+    this._register(meter.onDidChange((s) => this.render(s)));
+    this._register(guard.onDidChange(() => this.render(meter.current())));
     this.render(meter.current());
   }
 
@@ -47,10 +49,5 @@ export class ContextStatusItem implements vscode.Disposable {
     const out: { text: string; tooltip: string; background?: string } = { text: this.view.text, tooltip: this.view.tooltip };
     if (this.view.background) out.background = this.view.background;
     return out;
-  }
-
-  dispose(): void {
-    for (const d of this.subs) d.dispose();
-    this.item.dispose();
   }
 }

@@ -1,5 +1,6 @@
 /** The ledger tree's data provider: reads the store, refreshes when the store changes. */
 import * as vscode from 'vscode';
+import { Disposable } from '../dispose';
 import type { LedgerStore } from '../store';
 import { FolderNode } from './folderNode';
 import type { LedgerNode } from './node';
@@ -11,13 +12,13 @@ export interface TreeSnapshotNode {
   children: TreeSnapshotNode[];
 }
 
-export class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<LedgerNode | undefined>();
+export class LedgerTreeProvider extends Disposable implements vscode.TreeDataProvider<LedgerNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<LedgerNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly sub: vscode.Disposable;
 
   constructor(private readonly store: LedgerStore) {
-    this.sub = store.onDidChange(() => this._onDidChangeTreeData.fire(undefined));
+    super();
+    this._register(store.onDidChange(() => this._onDidChangeTreeData.fire(undefined)));
   }
 
   getTreeItem(node: LedgerNode): vscode.TreeItem {
@@ -44,10 +45,5 @@ export class LedgerTreeProvider implements vscode.TreeDataProvider<LedgerNode>, 
         return out;
       });
     return walk(this.getChildren());
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this._onDidChangeTreeData.dispose();
   }
 }
