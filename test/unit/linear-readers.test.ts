@@ -61,3 +61,40 @@ test('S3: the Log\'s dated items and entry headings are read in one pass', () =>
   assert.equal(s.entries.length, 20);
   assert.deepEqual(s.entries[3].docsTouched.map((x) => x.text), ['Docs touched: docs/x3.md']);
 });
+
+test('S4 checks: asking for the sections of every Current block stays linear (no blocks × sections filter)', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const { Workspace } = await import('../../src/core/workspace');
+  const { readerById } = await import('../../src/core/formats');
+  const { analyseS4 } = await import('../../src/core/checks/s4');
+  const perSection = async (n: number): Promise<number> => {
+    const root = mkdtempSync(path.join(tmpdir(), 'sl-lin4-'));
+    try {
+      mkdirSync(path.join(root, '.agents'));
+      const parts = ['# Agent State', '', '## Progress Tracker', '- [PROGRESS.md](../PROGRESS.md)', ''];
+      for (let i = 0; i < n; i++) parts.push(`## Current Feature: f${i}`, '### Notes', '- TBD', '');
+      writeFileSync(path.join(root, '.agents/STATE.md'), parts.join('\n'));
+      const ws = new Workspace(root, { noGit: true });
+      const loaded = await readerById('S4').load(ws);
+      assert.ok(loaded?.home, 'S4 detected');
+      const home = loaded.home;
+      let reads = 0;
+      const sections = home.sections;
+      home.sections = new Proxy(sections, {
+        get(target, key, recv) {
+          if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+          return Reflect.get(target, key, recv);
+        },
+      });
+      await analyseS4(ws, loaded);
+      return reads / sections.length;
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  const a = await perSection(300);
+  const b = await perSection(1200);
+  assert.ok(b <= a * 1.5 && b < 40, `section reads per section ${a.toFixed(1)} at 300 blocks, ${b.toFixed(1)} at 1200`);
+});

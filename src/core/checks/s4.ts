@@ -27,8 +27,32 @@ function structure(doc: StateDoc | null): S4Structure | null {
   return (doc?.meta.s4 as S4Structure | undefined) ?? null;
 }
 
+/** First index in `items` (sorted by `line`) whose line is at least `line`: a binary search. */
+function firstAtOrAfter(items: readonly { line: number }[], line: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid].line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The sections whose heading lies in lines `from`..`to`. Sections come in line order, so this is a
+ * binary search plus the slice: asking it once per block stays linear in the file, not blocks × sections.
+ */
 function within(doc: StateDoc, from: number, to: number): Section[] {
-  return doc.sections.filter((s) => s.line >= from && s.line <= to);
+  const out: Section[] = [];
+  for (let i = firstAtOrAfter(doc.sections, from); i < doc.sections.length && doc.sections[i].line <= to; i++) out.push(doc.sections[i]);
+  return out;
+}
+
+/** True when `line` lies inside one of the blocks (sorted by line, not overlapping). */
+function insideABlock(blocks: readonly S4Block[], line: number): boolean {
+  const i = firstAtOrAfter(blocks, line + 1) - 1;
+  return i >= 0 && line <= blocks[i].endLine;
 }
 
 function entries(progress: StateDoc | null): ProgressEntry[] {
@@ -207,7 +231,7 @@ async function pendingSummary(ws: Workspace): Promise<Check> {
 function pendingSection(home: StateDoc, s4: S4Structure, block: S4Block | null, x: S4Extra): { section: Section | undefined; doc: StateDoc } {
   const inBlock = block ? within(home, block.line, block.endLine).find((s) => s.key === 'open') : undefined;
   if (inBlock) return { section: inBlock, doc: home };
-  const top = home.sections.find((s) => s.key === 'open' && s.level <= 2 && !s4.blocks.some((b) => s.line >= b.line && s.line <= b.endLine));
+  const top = home.sections.find((s) => s.key === 'open' && s.level <= 2 && !insideABlock(s4.blocks, s.line));
   if (top) return { section: top, doc: home };
   const e = entries(x.progress)[0];
   const fromProgress = x.progress && e ? within(x.progress, e.line, e.endLine).find((s) => s.key === 'issues' || s.key === 'open') : undefined;
