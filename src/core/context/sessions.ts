@@ -112,9 +112,24 @@ export function firstUserLineOf(head: string, agent: 'claude' | 'codex'): string
   return null;
 }
 
+/**
+ * First user lines already found, by transcript path. A transcript only grows at its end, so a line
+ * once found in its head stays true: the status bar asks every 10 s without reading the head again.
+ * A miss is not kept (the first prompt may not be written yet).
+ */
+const firstLines = new Map<string, string>();
+const FIRST_LINES_MAX = 256;
+
 async function firstUserLine(file: string, agent: 'claude' | 'codex'): Promise<string | null> {
+  const known = firstLines.get(file);
+  if (known !== undefined) return known;
   const head = await readHead(file, HEAD_BYTES);
-  return head ? firstUserLineOf(head.toString('utf8'), agent) : null;
+  const line = head ? firstUserLineOf(head.toString('utf8'), agent) : null;
+  if (line !== null) {
+    if (firstLines.size >= FIRST_LINES_MAX) firstLines.clear();
+    firstLines.set(file, line);
+  }
+  return line;
 }
 
 /** Claude Code transcripts of this folder (top-level `<id>.jsonl`, subagent files excluded) modified since `since`. */
