@@ -11,7 +11,7 @@ import { checklistState } from '../../src/extension/pure/checklistModel';
 import { statusView } from '../../src/extension/pure/statusText';
 import { evaluate } from '../../src/core/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { corpusAvailable, corpusFile, fixtureCopy, gitInit, workspace } from './helpers';
+import { CORPUS_SKIP, corpusFile, fixtureCopy, gitInit, workspace } from './helpers';
 import { encoded, run, s3Workspace } from './checkpoint-fixtures';
 
 const REAL = 'F6/marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl';
@@ -35,7 +35,7 @@ function place(root: string): { home: string; file: string; text: string } {
   return { home, file, text };
 }
 
-test('a real transcript: its one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not', { skip: !corpusAvailable() }, async () => {
+test('a real transcript: its one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not', { skip: CORPUS_SKIP }, async () => {
   const { file, text } = place(workspace());
   assert.deepEqual(await countCompactions(file), { count: 1, last: '2026-02-11T21:18:41.543Z' });
   appendFileSync(file, boundary(text));
@@ -63,7 +63,7 @@ test('a real transcript: its one compaction; appended ones counted from the new 
   assert.deepEqual(await countCompactions(`${file}.missing`), { count: 0, last: null });
 });
 
-test('context --json carries `compactions`; with S0 on and 2+ of them, its advice: checkpoint, then /clear', { skip: !corpusAvailable() }, async () => {
+test('context --json carries `compactions`; with S0 on and 2+ of them, its advice: checkpoint, then /clear', { skip: CORPUS_SKIP }, async () => {
   const s0 = fixtureCopy('s0/good');
   gitInit(s0);
   const { home, file, text } = place(s0);

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint';
 import { firstUserLineOf, recentSessions, sessionWindowMinutes } from '../../src/core/context/sessions';
-import { corpusAvailable, corpusFile, workspace } from './helpers';
+import { CORPUS_SKIP, corpusFile, workspace } from './helpers';
 import { age, CONFIRM_ALL, CONFIRMED, encoded, OTHER_SID, run, s3Workspace, SID, transcript } from './checkpoint-fixtures';
 
 const REAL = 'F6/marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl';
@@ -42,7 +42,7 @@ test('the first user line skips injected records (meta, commands, reminders, too
   assert.equal(firstUserLineOf(JSON.stringify({ type: 'event_msg', payload: { type: 'user_message', message: 'add a --json flag' } }) + '\n', 'codex'), 'add a --json flag');
 });
 
-test('recentSessions: a real Claude Code transcript and a real Codex rollout of the folder, newest first, with their first user line', { skip: !corpusAvailable() }, async () => {
+test('recentSessions: a real Claude Code transcript and a real Codex rollout of the folder, newest first, with their first user line', { skip: CORPUS_SKIP }, async () => {
   const root = workspace();
   const home = workspace({}, 'sl-claude-');
   const codex = workspace({}, 'sl-codex-');
@@ -75,7 +75,7 @@ test('recentSessions: a real Claude Code transcript and a real Codex rollout of 
   assert.equal(sessionWindowMinutes({ SESSION_LEDGER_SESSION_WINDOW_MIN: 'soon' }), 30);
 });
 
-test('two Claude Code sessions of the folder wrote recently: no marker, exit 1, both listed; --session picks one', { skip: !corpusAvailable() }, async () => {
+test('two Claude Code sessions of the folder wrote recently: no marker, exit 1, both listed; --session picks one', { skip: CORPUS_SKIP }, async () => {
   const dir = s3Workspace();
   const home = workspace({}, 'sl-claude-');
   realTranscript(home, dir);
