@@ -61,6 +61,32 @@ export interface BudgetFacts {
   planSpineChars?: number;
   /** Entries in the progress file. */
   progressEntries?: number;
+  /** Caps and vocabulary of the handoff's compact snapshot block (S1's `state-snapshot v1`). */
+  snapshot?: SnapshotBudget;
+}
+
+export interface SnapshotBudget {
+  /** Words of `ctx`. */
+  ctxWords: number;
+  /** Entries of `next`, `diff` and `blocked`. */
+  next: number;
+  diff: number;
+  blocked: number;
+  /** Words of a diff entry's `why`. */
+  whyWords: number;
+  /** The allowed `op` of a diff entry and `risk` of a blocked entry. */
+  ops: readonly string[];
+  risks: readonly string[];
+}
+
+/** When the memory stores' entries are due for curation (S1's lessons and context log). */
+export interface CurationFacts {
+  /** A lesson is an archive candidate at confidence below `conf` and last seen more than `days` days ago. */
+  archive: { conf: number; days: number };
+  /** A lesson is a hook-promotion candidate at confidence ≥ `conf` and seen ≥ `obs` times. */
+  hookPromotion: { conf: number; obs: number };
+  /** A context-log entry referenced this many times or more is a MEMORY.md promotion candidate. */
+  promoteRefs: number;
 }
 
 export interface Companion {
@@ -95,7 +121,18 @@ export interface SystemFacts {
   resume: ResumeFacts;
   freshContext: FreshContextFacts;
   budgets: BudgetFacts;
+  /** Curation thresholds of the system's memory stores, when it keeps any. */
+  curation?: CurationFacts;
 }
+
+/**
+ * S1's snapshot caps (ctx ≤ 20 words, next ≤ 5, diff ≤ 5 with op add|del|mod|decide and why ≤ 10
+ * words, blocked ≤ 3 with risk H|M|L), named so the reader and the checks take them without a fallback.
+ */
+export const S1_SNAPSHOT: SnapshotBudget = { ctxWords: 20, next: 5, diff: 5, blocked: 3, whyWords: 10, ops: ['add', 'del', 'mod', 'decide'], risks: ['H', 'M', 'L'] };
+
+/** S1's curation: archive a lesson at conf < 0.4 unseen for 90 days; flag it for a hook at conf ≥ 0.9 seen ≥ 3 times; promote a context-log entry at ref ≥ 3. */
+export const S1_CURATION: CurationFacts = { archive: { conf: 0.4, days: 90 }, hookPromotion: { conf: 0.9, obs: 3 }, promoteRefs: 3 };
 
 /** S2's closing line, also used by a system whose seed prescribes none. */
 const S2_CLOSING = 'Checkpoint saved. Safe to run /compact now.';
@@ -161,7 +198,12 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
     checkpointTrigger: '/session-checkpoint',
     resume: { verbatim: null, template: 'Read {home} and start with {next}.', next: 'its first action', unconfirmedTemplate: null },
     freshContext: { prescribed: true, command: '/compact', line: 'checkpoint complete. Run /compact to compress context. Handoff: {home}' },
-    budgets: { lines: 200, lineCounting: 'lines' },
+    budgets: {
+      lines: 200,
+      lineCounting: 'lines',
+      snapshot: S1_SNAPSHOT,
+    },
+    curation: S1_CURATION,
   },
   S2: {
     id: 'S2',

@@ -56,7 +56,8 @@ export type SectionKey =
  * Item flags, serialised as strings:
  * `unconfirmed`, `done`, `hasCommand`, `hasReason`, `risk:H|M|L`, `urgency:H|M|L`,
  * `conf:0.5`, `seen:YYYY-MM-DD`, `obs:N`, `ttl:90d|permanent`, `ref:N`, `type:X`, `date:YYYY-MM-DD`,
- * `expired`, `promote`, `archive`, `op:add|del|mod|decide`.
+ * `op:add|del|mod|decide`, set by the readers; `expired`, `promote`, `archive`, the verdicts S1's
+ * checks put on the memory stores' entries.
  */
 export type ItemFlag = string;
 

@@ -52,6 +52,16 @@ test('readers read, checks judge: src/core/formats never imports src/core/checks
   assert.deepEqual(importsInto('src/core/formats', 'src/core/checks'), []);
 });
 
+test('readers read, checks judge: the S1 readers build no findings or messages and hold no caps or thresholds', () => {
+  for (const f of walk(path.join(REPO, 'src/core/formats')).filter((x) => /[\\/]s1[^\\/]*\.ts$/.test(x))) {
+    const rel = path.relative(REPO, f);
+    const src = readFileSync(f, 'utf8');
+    assert.ok(!importsOf(f).some((spec) => /(?:^|\/)messages$/.test(spec)), `${rel} imports messages: findings and their texts belong to checks/`);
+    assert.doesNotMatch(src, /\bseverity\s*:|\bproblems\s*[:.=]|\bfinding\(/, `${rel} constructs a finding`);
+    assert.doesNotMatch(src, /\b(?:CAPS|ARCHIVE|CURATION)\b|\bnow\s*:\s*number|\bDate\.now\(/, `${rel} judges against a cap, a threshold or the clock`);
+  }
+});
+
 test('activationEvents are workspaceContains: of every presence glob in the facts table', async () => {
   const { presenceGlobs } = await import('../../src/core/facts');
   const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] };

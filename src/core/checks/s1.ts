@@ -8,14 +8,13 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { claudeHome } from '../context/discovery';
-import { FACTS, resumePrompt } from '../facts';
+import { FACTS, resumePrompt, S1_CURATION, S1_SNAPSHOT } from '../facts';
 import { joinTexts, said, t, type Msg } from '../messages';
 import type { MdOutline } from '../markdown';
 import type { Check, Item, Section, StateDoc } from '../model';
 import { S1_SIDECAR } from '../formats/s1';
-import { ARCHIVE } from '../formats/s1-memory';
-import { SNAPSHOT_CAPS, type SnapshotInfo } from '../formats/s1-snapshot';
-import { daysSince, parseDay, sectionsOf } from '../formats/s1-util';
+import type { SnapshotInfo, SnapshotList } from '../formats/s1-snapshot';
+import { parseDay, sectionsOf } from '../formats/s1-util';
 import type { Analysis, Loaded } from '../system';
 import { clip, isPlaceholder, isVagueAction, plainText } from '../text';
 import type { Workspace } from '../workspace';
@@ -114,18 +113,78 @@ function checkFutureOriented(doc: StateDoc): Check[] {
   return out;
 }
 
+/** The caps and vocabulary of the snapshot block, and the memory stores' curation thresholds. */
+const CAPS = S1_SNAPSHOT;
+const CURATION = S1_CURATION;
+
+/** What is wrong with the snapshot block as read, each with its line, in the block's order. */
+export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: number }[] {
+  const out: { message: Msg; line: number }[] = [];
+  const at = (message: Msg, line: number) => out.push({ message, line });
+  switch (info.shape) {
+    case 'yaml-error':
+      at(t('state-snapshot v1: the block\'s YAML does not parse: {0}.', info.error ?? ''), info.errorLine ?? info.line);
+      return out;
+    case 'empty':
+      at(t('state-snapshot v1: the block is empty.'), info.line);
+      return out;
+    case 'not-mapping':
+      at(t('state-snapshot v1: the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys).'), info.line);
+      return out;
+    case 'unreadable':
+      at(t('state-snapshot v1: the block cannot be read: {0}.', info.error ?? ''), info.line);
+      return out;
+    case 'mapping':
+      break;
+  }
+  if (info.ts.trim() === '') at(t('state-snapshot v1: `ts` is missing.'), info.line);
+  if (!info.ctx) at(t('state-snapshot v1: `ctx` is missing.'), info.line);
+  else if (info.ctx.words > CAPS.ctxWords) at(t('state-snapshot v1: ctx has {0} words (cap {1}).', info.ctx.words, CAPS.ctxWords), info.ctx.line);
+  /** A capped list field; `each` adds the problems of its entries. */
+  const list = (key: 'next' | 'diff' | 'blocked', l: SnapshotList | null, required: boolean, each: () => void): void => {
+    if (!l) {
+      if (required) at(t('state-snapshot v1: `{0}` is missing.', key), info.line);
+      return;
+    }
+    if (!l.isList) {
+      at(t('state-snapshot v1: `{0}` is not a list.', key), l.line);
+      return;
+    }
+    const n = l.itemLines.length;
+    const cap = CAPS[key];
+    if (required && n === 0) at(t('state-snapshot v1: `{0}` is empty.', key), l.line);
+    each();
+    if (n > cap) at(t('state-snapshot v1: {0} has {1} items (cap {2}).', key, n, cap), l.itemLines[cap]);
+  };
+  list('next', info.next, true, () => undefined);
+  list('diff', info.diff, false, () =>
+    info.diffEntries.forEach((e, k) => {
+      if (!e.mapping) return void at(t('state-snapshot v1: diff item {0} is not a mapping with op/item/why.', k + 1), e.line);
+      if (!CAPS.ops.includes(e.op)) at(t('state-snapshot v1: diff item {0} has op "{1}" (allowed: {2}).', k + 1, e.op, CAPS.ops.join('|')), e.line);
+      if (e.whyWords > CAPS.whyWords) at(t('state-snapshot v1: diff item {0}: why has {1} words (cap {2}).', k + 1, e.whyWords, CAPS.whyWords), e.line);
+    }),
+  );
+  list('blocked', info.blocked, false, () =>
+    info.blockedEntries.forEach((e, k) => {
+      if (!CAPS.risks.includes(e.risk.trim().toUpperCase())) at(t('state-snapshot v1: blocked item {0} has risk "{1}" (allowed: H|M|L).', k + 1, e.risk), e.line);
+    }),
+  );
+  return out;
+}
+
 function checkSnapshot(doc: StateDoc): Check[] {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
   if (!info) {
     return [mk('S1', 'snapshot', 'warn', false, t('No `<!-- state-snapshot v1 -->` block: the next session cannot recover from one compact block.'), { path: doc.relPath, line: 1 }, t('Insert the Phase 2.3 YAML block (ts, ctx, next, diff, blocked) right after the front matter, before the title.'))];
   }
+  const problems = snapshotProblems(info);
   const misplaced = snapshotMisplaced(doc, info);
-  if (misplaced) return [misplaced, ...info.problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')))];
-  if (info.problems.length === 0) {
+  if (misplaced) return [misplaced, ...problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')))];
+  if (problems.length === 0) {
     const c = info.counts;
-    return [mk('S1', 'snapshot', 'warn', true, t('state-snapshot v1: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.', c.ctxWords, SNAPSHOT_CAPS.ctxWords, c.next, SNAPSHOT_CAPS.next, c.diff, SNAPSHOT_CAPS.diff, c.blocked, SNAPSHOT_CAPS.blocked), { path: doc.relPath, line: info.line })];
+    return [mk('S1', 'snapshot', 'warn', true, t('state-snapshot v1: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.', c.ctxWords, CAPS.ctxWords, c.next, CAPS.next, c.diff, CAPS.diff, c.blocked, CAPS.blocked), { path: doc.relPath, line: info.line })];
   }
-  return info.problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')));
+  return problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')));
 }
 
 /** Phase 2.3 "Insertion location": the block goes right after the front matter, before the title line. */
@@ -295,7 +354,8 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
   );
   checks.push((await checkAttestation(ws, readable, String(loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`))).check);
   checks.push(checkLessons(docOf(loaded, 'lessons'), ws.now), checkHookCandidates(docOf(loaded, 'lessons')));
-  checks.push(...checkContextLog(docOf(loaded, 'contextLog')));
+  checks.push(...checkContextLog(docOf(loaded, 'contextLog'), ws.now));
+  markVerdicts(loaded, ws.now);
   checks.push(...checkNoSecrets('S1', loaded.docs));
   checks.push(...(await stateReviewed(ws)));
   const where = next ? `item ${next.number} of "${next.section.title}"` : 'its first action';
@@ -316,13 +376,58 @@ function flag(it: Item, name: string): string | undefined {
   return f?.slice(name.length + 1);
 }
 
+const DAY_MS = 86_400_000;
+
+/** Whole days from `day` (ms) to `now` (ms). */
+function daysSince(day: number, now: number): number {
+  return Math.floor((now - day) / DAY_MS);
+}
+
+/** A lesson's meta line is an archive candidate: confidence below the archive threshold and last seen more than its days before `now`. */
+export function isArchiveCandidate(meta: Item, now: number): boolean {
+  const conf = flag(meta, 'conf');
+  const day = parseDay(flag(meta, 'seen') ?? '');
+  return conf !== undefined && Number(conf) < CURATION.archive.conf && day !== null && daysSince(day, now) > CURATION.archive.days;
+}
+
+/** A context-log entry is past its TTL: more than `ttl:Nd` days between its date and `now` (`permanent` never expires). */
+export function isExpired(entry: Item, now: number): boolean {
+  const day = parseDay(flag(entry, 'date') ?? '');
+  const days = /^(\d+)d$/.exec(flag(entry, 'ttl') ?? '');
+  return day !== null && !!days && daysSince(day, now) > Number(days[1]);
+}
+
+/** A context-log entry referenced often enough (`ref:N`) is a MEMORY.md promotion candidate. */
+export function isPromotionCandidate(entry: Item): boolean {
+  const ref = flag(entry, 'ref');
+  return ref !== undefined && Number(ref) >= CURATION.promoteRefs;
+}
+
+/**
+ * The verdicts on the memory stores' entries, put on the items as flags (`archive`, `expired`,
+ * `promote`) so that every view of the document shows what the checks found. Idempotent.
+ */
+function markVerdicts(loaded: Loaded, now: number): void {
+  const mark = (it: Item, name: string, yes: boolean) => {
+    if (yes && !it.flags.includes(name)) it.flags.push(name);
+  };
+  for (const s of docOf(loaded, 'lessons')?.sections ?? []) for (const it of s.items) mark(it, 'archive', isArchiveCandidate(it, now));
+  for (const s of docOf(loaded, 'contextLog')?.sections ?? []) {
+    for (const it of s.items) {
+      if (flag(it, 'date') === undefined) continue;
+      mark(it, 'expired', isExpired(it, now));
+      mark(it, 'promote', isPromotionCandidate(it));
+    }
+  }
+}
+
 export function checkLessons(doc: StateDoc | null, now: number): Check {
   if (!doc) return mk('S1', 'lessons', 'info', 'skip', t('No tasks/lessons.md.'));
   if (!doc.text) return mk('S1', 'lessons', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath });
   const lessons = doc.sections.filter((s) => s.key === 'lesson');
   const metas = lessons.flatMap((s) => s.items.filter((i) => flag(i, 'conf') !== undefined).slice(0, 1).map((i) => ({ s, i })));
   const noSeen = metas.filter(({ i }) => flag(i, 'seen') === undefined).length;
-  const archive = metas.filter(({ i }) => i.flags.includes('archive'));
+  const archive = metas.filter(({ i }) => isArchiveCandidate(i, now));
   const headed = doc.sections.filter((s) => s.level >= 3 && s.key !== 'lesson').length;
   const extra: Msg[] = [];
   if (noSeen) extra.push(t('{0} without seen:', noSeen));
@@ -340,8 +445,8 @@ export function checkLessons(doc: StateDoc | null, now: number): Check {
     'info',
     false,
     archive.length > 5
-      ? t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}; ….', archive.length, ARCHIVE.conf, ARCHIVE.days, joinTexts(list, '; '))
-      : t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}.', archive.length, ARCHIVE.conf, ARCHIVE.days, joinTexts(list, '; ')),
+      ? t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}; ….', archive.length, CURATION.archive.conf, CURATION.archive.days, joinTexts(list, '; '))
+      : t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}.', archive.length, CURATION.archive.conf, CURATION.archive.days, joinTexts(list, '; ')),
     { path: doc.relPath, line: archive[0].s.line },
     t('Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed\'s monthly cleanup).'),
   );
@@ -357,7 +462,7 @@ function checkHookCandidates(doc: StateDoc | null): Check {
   const cands = doc.sections
     .filter((s) => s.key === 'lesson')
     .map((s) => ({ s, meta: s.items.find((i) => flag(i, 'conf') !== undefined) }))
-    .filter(({ meta }) => meta && Number(flag(meta, 'conf')) >= 0.9 && Number(flag(meta, 'obs') ?? 0) >= 3);
+    .filter(({ meta }) => meta && Number(flag(meta, 'conf')) >= CURATION.hookPromotion.conf && Number(flag(meta, 'obs') ?? 0) >= CURATION.hookPromotion.obs);
   if (cands.length === 0) return mk('S1', 'hook-promotion', 'info', true, t('No lesson with conf ≥ 0.9 and obs ≥ 3: no hook-promotion candidate.'), { path: doc.relPath });
   const tagged = (sec: Section) => sec.items.some((i) => /hook_candidate\s*:\s*true/i.test(i.text));
   const list = cands.slice(0, 5).map(({ s, meta }) =>
@@ -373,12 +478,12 @@ function lineList(items: Item[]): string {
   return items.slice(0, 5).map((i) => i.line).join(', ') + (items.length > 5 ? ', …' : '');
 }
 
-export function checkContextLog(doc: StateDoc | null): Check[] {
+export function checkContextLog(doc: StateDoc | null, now: number): Check[] {
   if (!doc) return [mk('S1', 'context-log', 'info', 'skip', t('No context-log.md.'))];
   if (!doc.text) return [mk('S1', 'context-log', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath })];
   const entries = doc.sections.flatMap((s) => s.items).filter((i) => i.flags.some((f) => f.startsWith('date:')));
-  const expired = entries.filter((i) => i.flags.includes('expired'));
-  const promote = entries.filter((i) => i.flags.includes('promote'));
+  const expired = entries.filter((i) => isExpired(i, now));
+  const promote = entries.filter(isPromotionCandidate);
   const noTtl = entries.filter((i) => !i.flags.some((f) => f.startsWith('ttl:')));
   const out: Check[] = [];
   if (expired.length) {

@@ -1,13 +1,13 @@
 /**
  * S1's companion stores: `tasks/lessons.md` (v2 meta lines `> conf: 0.5 · seen: YYYY-MM-DD · obs: 1`),
  * `context-log.md` (`[DATE] [TYPE] [ttl:Nd|permanent] [risk:X] [ref:N] text`) and `MEMORY.md`
- * (its "Key Files" section is what Phase 3 step 8 verifies).
+ * (its "Key Files" section is what Phase 3 step 8 verifies). The reader records the tags as item
+ * flags; which entries are due (archive, expired, promotion) is judged by S1's checks.
  */
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
 import type { Item } from '../model';
 import { matchKey, type KeyTable } from '../sections';
 import type { ParsedContent } from '../workspace';
-import { daysSince, parseDay } from './s1-util';
 
 // ---------------------------------------------------------------------------------------------
 // Lessons
@@ -16,10 +16,7 @@ const CONF_RE = /\bconf\s*[:：=]?\s*(\d(?:\.\d+)?)\b/i;
 const SEEN_RE = /\bseen\s*[:：=]?\s*(\d{4}-\d{2}-\d{2})\b/i;
 const OBS_RE = /\bobs\s*[:：=]?\s*(\d+)\b/i;
 
-/** Archive rule of the seed: conf < 0.4 and last seen more than 90 days ago. */
-export const ARCHIVE = { conf: 0.4, days: 90 } as const;
-
-function lessonItem(b: MdBlock, now: number): Item | null {
+function lessonItem(b: MdBlock): Item | null {
   const it = defaultItem(b);
   if (!it) return null;
   const conf = b.quoted || /^>/.test(it.text) ? CONF_RE.exec(it.text) : null;
@@ -29,8 +26,6 @@ function lessonItem(b: MdBlock, now: number): Item | null {
     if (seen) it.flags.push(`seen:${seen[1]}`);
     const obs = OBS_RE.exec(it.text);
     if (obs) it.flags.push(`obs:${obs[1]}`);
-    const day = seen ? parseDay(seen[1]) : null;
-    if (Number(conf[1]) < ARCHIVE.conf && day !== null && daysSince(day, now) > ARCHIVE.days) it.flags.push('archive');
   }
   return it;
 }
@@ -40,8 +35,8 @@ const LESSON_KEYS: KeyTable = [
   ['pending', /^pending patterns?\b/],
 ];
 
-export function parseLessons(outline: MdOutline, now: number): ParsedContent {
-  const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, LESSON_KEYS)), { toItem: (b) => lessonItem(b, now) });
+export function parseLessons(outline: MdOutline): ParsedContent {
+  const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, LESSON_KEYS)), { toItem: lessonItem });
   for (const s of sections) if (s.items.some((i) => i.flags.some((f) => f.startsWith('conf:')))) s.key = 'lesson';
   return { sections };
 }
@@ -54,7 +49,7 @@ const TAG_RE = /[[`]\s*(ttl|risk|ref)\s*[:：]\s*([^\]`\s]+)\s*[\]`]/gi;
 const TYPE_RE = /^\[\d{4}-\d{2}-\d{2}\]\s*\[([A-Za-z_][A-Za-z0-9_ -]*)\]/;
 
 /** Entry flags of one context-log line, or null when it is not an entry. */
-export function contextEntryFlags(text: string, now: number): string[] | null {
+export function contextEntryFlags(text: string): string[] | null {
   const t = text.trim();
   const m = ENTRY_RE.exec(t);
   if (!m) return null;
@@ -75,19 +70,15 @@ export function contextEntryFlags(text: string, now: number): string[] | null {
       flags.push(`ref:${ref}`);
     }
   }
-  const day = parseDay(m[1]);
-  const days = ttl ? /^(\d+)d$/.exec(ttl) : null;
-  if (day !== null && days && daysSince(day, now) > Number(days[1])) flags.push('expired');
-  if (ref !== null && ref >= 3) flags.push('promote');
   return flags;
 }
 
-export function parseContextLog(outline: MdOutline, now: number): ParsedContent {
+export function parseContextLog(outline: MdOutline): ParsedContent {
   const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : 'log'), {
     toItem: (b) => {
       const it = defaultItem(b);
       if (!it) return null;
-      const flags = contextEntryFlags(it.text, now);
+      const flags = contextEntryFlags(it.text);
       if (flags) it.flags.push(...flags);
       return it;
     },

@@ -1,11 +1,12 @@
 /**
  * S1 Phase 2.3 "Memento" block: `<!-- state-snapshot v1 -->` followed by a YAML fence (the marker
- * may also be the fence's first line, or the YAML may follow the marker bare), read with `yaml`
- * and held to the seed's caps: ctx ≤ 20 words, next ≤ 5, diff ≤ 5 with op add|del|mod|decide and
- * why ≤ 10 words, blocked ≤ 3 with risk H|M|L. Also the prose/block byte ratio (target ≥ 2×).
+ * may also be the fence's first line, or the YAML may follow the marker bare), read with `yaml`.
+ * The reader records what the block holds — its shape, each field's value, line and entry count,
+ * each diff and blocked entry — and the prose/block byte sizes; whether that is within the caps
+ * (`budgets.snapshot` of the facts table) is judged by S1's checks.
  */
-import { t, type Msg } from '../messages';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YNode } from 'yaml';
+import { S1_SNAPSHOT } from '../facts';
 import type { MdOutline } from '../markdown';
 import type { Item, Section } from '../model';
 import { yamlData } from './s1-util';
@@ -14,14 +15,37 @@ const MARKER_COMMENT_RE = /<!--\s*state-snapshot\s+v1\b[^>]*-->/i;
 /** The marker as the first line inside the fence: as an HTML comment or a YAML comment. */
 const MARKER_LINE_RE = /^\s*(?:<!--\s*state-snapshot\s+v1\b[^>]*-->|#\s*state-snapshot\s+v1\b.*)\s*$/i;
 
-export const SNAPSHOT_CAPS = { ctxWords: 20, next: 5, diff: 5, whyWords: 10, blocked: 3 } as const;
-const OPS = ['add', 'del', 'mod', 'decide'];
-const RISKS = ['H', 'M', 'L'];
+const VOCAB = S1_SNAPSHOT;
 
-export interface SnapshotProblem {
-  /** The whole message, `state-snapshot v1: …`. */
-  message: Msg;
+/**
+ * How the block's YAML came out: a mapping (the fields below are filled in), a YAML syntax error
+ * (`error` holds the parser's first line, `errorLine` its document line), an empty block, a value
+ * that is not a mapping, or a mapping that cannot be turned into data (`error` says why).
+ */
+export type SnapshotShape = 'mapping' | 'yaml-error' | 'empty' | 'not-mapping' | 'unreadable';
+
+/** A list field of the block (`next`, `diff`, `blocked`) as found; null in `SnapshotInfo` when absent. */
+export interface SnapshotList {
+  /** The value is a YAML sequence. */
+  isList: boolean;
+  /** Line of the field's value. */
   line: number;
+  /** Line of each entry, in order (empty when not a list). */
+  itemLines: number[];
+}
+
+export interface SnapshotDiffEntry {
+  line: number;
+  /** The entry is a mapping (op/item/why); when not, `op` and `whyWords` are empty. */
+  mapping: boolean;
+  op: string;
+  whyWords: number;
+}
+
+export interface SnapshotBlockedEntry {
+  line: number;
+  /** `risk` as written (empty when absent). */
+  risk: string;
 }
 
 /** What the handoff's snapshot block holds, as stored in `StateDoc.meta.snapshot`. */
@@ -34,7 +58,20 @@ export interface SnapshotInfo {
   fenced: boolean;
   /** The parsed value (null when the YAML does not parse). */
   data: unknown;
-  problems: SnapshotProblem[];
+  shape: SnapshotShape;
+  /** The parse error's text ('yaml-error', 'unreadable') and line ('yaml-error'). */
+  error: string | null;
+  errorLine: number | null;
+  /** `ts` as written ('' when absent). */
+  ts: string;
+  /** `ctx` with its word count and line; null when absent. */
+  ctx: { words: number; line: number } | null;
+  next: SnapshotList | null;
+  diff: SnapshotList | null;
+  blocked: SnapshotList | null;
+  diffEntries: SnapshotDiffEntry[];
+  blockedEntries: SnapshotBlockedEntry[];
+  /** Words of ctx and entries of each list (0 when absent or not a list). */
   counts: { ctxWords: number; next: number; diff: number; blocked: number };
   /** UTF-8 bytes of the YAML, and of every other line of the file (front matter excluded). */
   blockBytes: number;
@@ -101,11 +138,10 @@ function str(v: unknown): string {
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-/** Find and check the snapshot block. Returns null when the handoff has none. Never throws. */
+/** Find and read the snapshot block. Returns null when the handoff has none. Never throws. */
 export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section: Section } | null {
   const loc = locate(outline);
   if (!loc) return null;
-  const problems: SnapshotProblem[] = [];
   const items: Item[] = [];
   const lc = new LineCounter();
   const ydoc = parseDocument(loc.yaml, { lineCounter: lc, prettyErrors: false });
@@ -114,71 +150,73 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     return r ? loc.yamlLine + lc.linePos(r[0]).line - 1 : loc.line;
   };
   let data: unknown = null;
+  let shape: SnapshotShape = 'mapping';
+  let error: string | null = null;
+  let errorLine: number | null = null;
+  let ts = '';
+  let ctx: SnapshotInfo['ctx'] = null;
+  const lists: Record<'next' | 'diff' | 'blocked', SnapshotList | null> = { next: null, diff: null, blocked: null };
+  const diffEntries: SnapshotDiffEntry[] = [];
+  const blockedEntries: SnapshotBlockedEntry[] = [];
   const counts = { ctxWords: 0, next: 0, diff: 0, blocked: 0 };
   if (ydoc.errors.length) {
     const e = ydoc.errors[0];
-    const rel = lc.linePos(e.pos[0]).line;
-    problems.push({ message: t('state-snapshot v1: the block\'s YAML does not parse: {0}.', e.message.split('\n')[0]), line: loc.yamlLine + rel - 1 });
+    shape = 'yaml-error';
+    error = e.message.split('\n')[0];
+    errorLine = loc.yamlLine + lc.linePos(e.pos[0]).line - 1;
   } else if (!isMap(ydoc.contents)) {
     data = yamlData(ydoc).value;
-    problems.push({ message: loc.yaml.trim() === '' ? t('state-snapshot v1: the block is empty.') : t('state-snapshot v1: the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys).'), line: loc.line });
+    shape = loc.yaml.trim() === '' ? 'empty' : 'not-mapping';
   } else if (yamlData(ydoc).error) {
-    problems.push({ message: t('state-snapshot v1: the block cannot be read: {0}.', yamlData(ydoc).error ?? ''), line: loc.line });
+    shape = 'unreadable';
+    error = yamlData(ydoc).error ?? '';
   } else {
     const map = ydoc.contents;
     data = yamlData(ydoc).value;
     const get = (k: string) => map.get(k, true) as YNode | undefined;
     const js = data as Record<string, unknown>;
-    if (js.ts === undefined || js.ts === null || str(js.ts).trim() === '') problems.push({ message: t('state-snapshot v1: `ts` is missing.'), line: loc.line });
-    // ctx
-    if (js.ctx === undefined || js.ctx === null) problems.push({ message: t('state-snapshot v1: `ctx` is missing.'), line: loc.line });
-    else {
-      const ctx = str(js.ctx);
-      counts.ctxWords = words(ctx);
-      items.push({ text: `ctx: ${ctx}`, line: lineOf(get('ctx')), flags: [] });
-      if (counts.ctxWords > SNAPSHOT_CAPS.ctxWords) problems.push({ message: t('state-snapshot v1: ctx has {0} words (cap {1}).', counts.ctxWords, SNAPSHOT_CAPS.ctxWords), line: lineOf(get('ctx')) });
+    ts = str(js.ts);
+    if (js.ctx !== undefined && js.ctx !== null) {
+      const text = str(js.ctx);
+      ctx = { words: words(text), line: lineOf(get('ctx')) };
+      counts.ctxWords = ctx.words;
+      items.push({ text: `ctx: ${text}`, line: ctx.line, flags: [] });
     }
-    /** A capped list field: each entry goes to `each` with its line; returns the entry count. */
-    const list = (key: 'next' | 'diff' | 'blocked', required: boolean, each: (entry: unknown, k: number, line: number) => void): number => {
+    /** A list field: each entry goes to `each` with its line; returns the entry count. */
+    const list = (key: 'next' | 'diff' | 'blocked', each: (entry: unknown, line: number) => void): number => {
       const value = js[key];
       const node = get(key);
-      if (value === undefined || value === null) {
-        if (required) problems.push({ message: t('state-snapshot v1: `{0}` is missing.', key), line: loc.line });
-        return 0;
-      }
+      if (value === undefined || value === null) return 0;
       if (!isSeq(node)) {
-        problems.push({ message: t('state-snapshot v1: `{0}` is not a list.', key), line: lineOf(node) });
+        lists[key] = { isList: false, line: lineOf(node), itemLines: [] };
         return 0;
       }
-      const n = node.items.length;
-      const cap = SNAPSHOT_CAPS[key];
-      if (required && n === 0) problems.push({ message: t('state-snapshot v1: `{0}` is empty.', key), line: lineOf(node) });
-      node.items.forEach((it, k) => each((value as unknown[])[k], k, lineOf(it as YNode)));
-      if (n > cap) problems.push({ message: t('state-snapshot v1: {0} has {1} items (cap {2}).', key, n, cap), line: lineOf(node.items[cap] as YNode) });
-      return n;
+      const itemLines = node.items.map((it) => lineOf(it as YNode));
+      lists[key] = { isList: true, line: lineOf(node), itemLines };
+      node.items.forEach((_it, k) => each((value as unknown[])[k], itemLines[k]));
+      return itemLines.length;
     };
-    counts.next = list('next', true, (e, _k, line) => {
+    counts.next = list('next', (e, line) => {
       const v = str(e);
       const u = /urgency\s*[:：]\s*([HML])(?![\w/])/i.exec(v);
       items.push({ text: `next: ${v}`, line, flags: u ? [`urgency:${u[1].toUpperCase()}`] : [] });
     });
-    counts.diff = list('diff', false, (e, k, line) => {
+    counts.diff = list('diff', (e, line) => {
       if (!e || typeof e !== 'object' || Array.isArray(e)) {
-        problems.push({ message: t('state-snapshot v1: diff item {0} is not a mapping with op/item/why.', k + 1), line });
+        diffEntries.push({ line, mapping: false, op: '', whyWords: 0 });
         return;
       }
       const r = e as Record<string, unknown>;
       const op = str(r.op).trim();
-      if (!OPS.includes(op)) problems.push({ message: t('state-snapshot v1: diff item {0} has op "{1}" (allowed: {2}).', k + 1, op, OPS.join('|')), line });
       const why = str(r.why);
-      if (words(why) > SNAPSHOT_CAPS.whyWords) problems.push({ message: t('state-snapshot v1: diff item {0}: why has {1} words (cap {2}).', k + 1, words(why), SNAPSHOT_CAPS.whyWords), line });
-      items.push({ text: `${op || '?'} ${str(r.item)}${why ? ` — ${why}` : ''}`, line, flags: OPS.includes(op) ? [`op:${op}`] : [] });
+      diffEntries.push({ line, mapping: true, op, whyWords: words(why) });
+      items.push({ text: `${op || '?'} ${str(r.item)}${why ? ` — ${why}` : ''}`, line, flags: VOCAB.ops.includes(op) ? [`op:${op}`] : [] });
     });
-    counts.blocked = list('blocked', false, (e, k, line) => {
+    counts.blocked = list('blocked', (e, line) => {
       const r = e && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : { item: e };
       const risk = str(r.risk).trim().toUpperCase();
-      if (!RISKS.includes(risk)) problems.push({ message: t('state-snapshot v1: blocked item {0} has risk "{1}" (allowed: H|M|L).', k + 1, str(r.risk)), line });
-      items.push({ text: str(r.item), line, flags: RISKS.includes(risk) ? [`risk:${risk}`] : [] });
+      blockedEntries.push({ line, risk: str(r.risk) });
+      items.push({ text: str(r.item), line, flags: VOCAB.risks.includes(risk) ? [`risk:${risk}`] : [] });
     });
   }
   // Compression: the YAML against every other line (front matter excluded).
@@ -195,7 +233,14 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     markerInside: loc.markerInside,
     fenced: loc.fenced,
     data,
-    problems,
+    shape,
+    error,
+    errorLine,
+    ts,
+    ctx,
+    ...lists,
+    diffEntries,
+    blockedEntries,
     counts,
     blockBytes: Buffer.byteLength(loc.yaml.trim(), 'utf8'),
     proseBytes: Buffer.byteLength(prose.join('\n').trim(), 'utf8'),

@@ -15,8 +15,6 @@ export function firstRealItem(sections: readonly Section[], placeholder: (t: str
   return items.find((i) => !placeholder(i.text)) ?? items[0] ?? null;
 }
 
-export const DAY_MS = 86_400_000;
-
 /** `YYYY-MM-DD` → ms at UTC midnight, or null when it is not a real date. */
 export function parseDay(s: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s.trim());
@@ -24,11 +22,6 @@ export function parseDay(s: string): number | null {
   const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   const d = new Date(t);
   return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]) ? t : null;
-}
-
-/** Whole days from `day` (ms) to `now` (ms). */
-export function daysSince(day: number, now: number): number {
-  return Math.floor((now - day) / DAY_MS);
 }
 
 /**

@@ -140,9 +140,9 @@ async function load(ws: Workspace): Promise<Loaded | null> {
   const memRel = await firstExisting(ws, [`${dir}/MEMORY.md`, 'MEMORY.md']);
   if (memRel) docs.push(await ws.loadDoc(memRel, 'S1', 'memory', (_t, o) => parseMemory(o)));
   const logRel = await firstExisting(ws, [`${dir}/context-log.md`, 'context-log.md']);
-  if (logRel) docs.push(await ws.loadDoc(logRel, 'S1', 'contextLog', (_t, o) => parseContextLog(o, ws.now)));
+  if (logRel) docs.push(await ws.loadDoc(logRel, 'S1', 'contextLog', (_t, o) => parseContextLog(o)));
   const lessonsRel = await firstExisting(ws, ['tasks/lessons.md', `${dir}/tasks/lessons.md`]);
-  if (lessonsRel) docs.push(await ws.loadDoc(lessonsRel, 'S1', 'lessons', (_t, o) => parseLessons(o, ws.now)));
+  if (lessonsRel) docs.push(await ws.loadDoc(lessonsRel, 'S1', 'lessons', (_t, o) => parseLessons(o)));
   return { home, homeRel, docs, extra: { strays, sidecar: `${dir}/${S1_SIDECAR}` } };
 }
 
