@@ -2,7 +2,9 @@
 // out/ (every .ts of src/, webview/ and test/unit/ transpiled one to one, no type check: `npm run
 // typecheck` does that, and the landing script and CI run it).
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import zlib from 'node:zlib';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,30 +51,117 @@ export function bundleTargets({ production = false } = {}) {
   return targets;
 }
 
+/** The file beside the hook script that holds the rest of the CLI, brotli-compressed (src/core/hook-files.ts). */
+export const HOOK_CORE = 'session-ledger-core.br';
+
+const rel = (f) => relative(REPO, f).split('\\').join('/');
+
+/** The src/ modules a build's metafile lists (the keys of a layer's module table). */
+function srcInputs(metafile) {
+  return Object.keys(metafile.inputs).filter((f) => /^(src|webview)\/.*\.ts$/.test(f));
+}
+
 /**
- * The hook script that `hooks install` copies to `.claude/hooks/session-ledger.cjs`, always minified
- * (it is committed into users' repositories; no source map goes with it). Its hot entry
- * (src/cli/hot.ts) holds the status line's commands as code and the whole CLI as source text,
- * compiled only when another command runs.
+ * An entry that re-exports `entry` and adds `__m`: every src/ module of the layer by its path, so
+ * that the next layer (and the extension) use this layer's instance of a module instead of
+ * bundling a second copy.
+ */
+function tableEntry(entry, modules) {
+  const lines = [`export * from ${JSON.stringify(`./${entry}`)};`];
+  modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(`./${m}`)};`));
+  lines.push(`export const __m = {${modules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')}};`);
+  return { contents: lines.join('\n'), resolveDir: REPO, sourcefile: `${entry}.table.ts`, loader: 'ts' };
+}
+
+/**
+ * An esbuild plugin that takes every module of the given tables from there instead of bundling it:
+ * `tables` is a list of { modules: Set of src paths, expr: the JavaScript expression of that layer's `__m` }.
+ */
+function fromTables(tables, external = []) {
+  return {
+    name: 'from-tables',
+    setup(b) {
+      for (const x of external) b.onResolve({ filter: new RegExp(`^${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, () => ({ path: x, external: true }));
+      b.onResolve({ filter: /^\.\.?\// }, async (a) => {
+        if (a.pluginData === 'inner') return undefined;
+        const r = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: 'inner' });
+        if (r.errors.length || !r.path) return undefined;
+        const key = rel(r.path);
+        const t = tables.find((x) => x.modules.has(key));
+        return t ? { path: key, namespace: 'table', pluginData: t.expr } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'table' }, (a) => ({ contents: `module.exports = (${a.pluginData})[${JSON.stringify(a.path)}];`, loader: 'js' }));
+    },
+  };
+}
+
+/** Build `entry` as a layer with its module table, until the table lists every src module it holds. */
+async function buildLayer(opts, entry, plugins = []) {
+  let modules = [];
+  for (let i = 0; i < 4; i++) {
+    const r = await esbuild.build({ ...opts, entryPoints: undefined, stdin: tableEntry(entry, modules), plugins, write: false, metafile: true });
+    const found = srcInputs(r.metafile).filter((m) => !m.endsWith('.table.ts'));
+    if (found.length === modules.length && found.every((m) => modules.includes(m))) return { text: r.outputFiles[0].text, modules: new Set(modules) };
+    modules = found;
+  }
+  throw new Error(`the module table of ${entry} does not settle`);
+}
+
+/**
+ * The hook script that `hooks install` copies to `.claude/hooks/session-ledger.cjs`, and the file it
+ * copies beside it, always minified (both are committed into users' repositories; no source map
+ * goes with them):
+ * - dist/session-ledger.cjs: src/cli/hot.ts (the status line's commands) as code, with its module table;
+ * - dist/session-ledger-core.br: the rest of the CLI (src/cli/main.ts), brotli-compressed, taking
+ *   every module the hot entry already holds from it (`__hot`, passed in by `loadCore`).
+ * Returns both module tables (for the extension, which loads the same two files).
  */
 export async function buildHookScript() {
   const [cli] = bundleTargets({ production: true });
-  const core = await esbuild.build({ ...cli, banner: {}, write: false });
-  await esbuild.build({
-    ...cli,
-    entryPoints: ['src/cli/hot.ts'],
-    outfile: 'dist/session-ledger.cjs',
-    define: { ...cli.define, __CORE_SOURCE__: JSON.stringify(core.outputFiles[0].text) },
+  const common = { ...cli, banner: {}, outfile: undefined };
+  // Two passes: the hot layer's table first, then the core without those modules.
+  const hot0 = await buildLayer(common, 'src/cli/hot.ts');
+  const rest = await buildLayer(common, 'src/cli/main.ts', [fromTables([{ modules: hot0.modules, expr: '__hot' }])]);
+  const br = zlib.brotliCompressSync(Buffer.from(rest.text), {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_LGWIN]: 24, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: rest.text.length },
   });
+  const digest = createHash('sha256').update(br).digest('hex');
+  const hot = await buildLayer({ ...common, banner: cli.banner, define: { ...cli.define, __CORE_SHA256__: JSON.stringify(digest) } }, 'src/cli/hot.ts');
+  mkdirSync(join(REPO, 'dist'), { recursive: true });
+  writeFileSync(join(REPO, 'dist', HOOK_CORE), br);
+  writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), hot.text);
+  return { hot: hot.modules, core: rest.modules };
+}
+
+/**
+ * The extension's build options over the hook script's two layers: every module they hold is taken
+ * from dist/session-ledger.cjs (and the core it loads) at run time, so the .vsix carries one copy.
+ */
+export function sharedExtension(target, tables) {
+  const hot = 'require("./session-ledger.cjs")';
+  return {
+    ...target,
+    plugins: [...(target.plugins ?? []), fromTables([{ modules: tables.hot, expr: `${hot}.__m` }, { modules: tables.core, expr: `${hot}.loadCore().__m` }], ['./session-ledger.cjs'])],
+  };
 }
 
 /** Build dist/ once. */
 export async function buildBundles(opts = {}) {
-  await Promise.all([...bundleTargets(opts).map((t) => esbuild.build(t)), buildHookScript()]);
+  const targets = bundleTargets(opts);
+  const ext = targets.find((t) => t.outfile === 'dist/extension.js');
+  const tables = buildHookScript();
+  await Promise.all([
+    ...targets.filter((t) => t !== ext).map((t) => esbuild.build(t)),
+    tables.then((t) => ext && esbuild.build(sharedExtension(ext, t))),
+  ]);
   chmodSync(join(REPO, 'dist', 'cli.js'), 0o755);
 }
 
-/** Rebuild dist/ on every change until the process ends; `onEnd(result)` after each build. */
+/**
+ * Rebuild dist/ on every change until the process ends; `onEnd(result)` after each build. Here the
+ * extension bundles its own copy of the core (with source maps), so a change to the core reaches
+ * it without rebuilding the hook script, which is built once at the start.
+ */
 export async function watchBundles(onStart, onEnd) {
   const report = {
     name: 'report',

@@ -2,11 +2,21 @@
  * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`). The status line runs on
  * every refresh of Claude Code's status line, so its commands (`statusline`, `context`) are
  * bundled here as code and load nothing else. Every other command (the hooks, `checkpoint`,
- * `status` …), help, and any usage error run the whole CLI (./main), which the build embeds in this
- * file as source text (`__CORE_SOURCE__`) and which is compiled only then: the status line never
- * pays for the Markdown and YAML readers.
+ * `status` …), help, and any usage error run the whole CLI (./main), which the build writes beside
+ * this file brotli-compressed (`session-ledger-core.br`, checked against the digest built into this
+ * file) and which is decompressed and compiled only then: the status line never pays for the
+ * Markdown and YAML readers. The core takes every module this file already holds from this file's
+ * module table (`__m`), so no module is there twice. V8's code cache of the core is kept per user in
+ * the temporary folder, keyed by the core's digest and the V8 version: a later run skips most of
+ * the compile. The cache is an optimisation only: any failure to read or write it is ignored.
  */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vm from 'node:vm';
+import * as zlib from 'node:zlib';
+import { HOOK_CORE_NAME } from '../core/hook-files';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 interface Hot {
@@ -20,16 +30,86 @@ const HOT: Record<string, () => Promise<Hot>> = {
 
 interface Core {
   main(argv: string[], io?: Io): Promise<number>;
+  __m: Record<string, unknown>;
 }
 
-declare const __CORE_SOURCE__: string;
+declare const __CORE_SHA256__: string;
 
-/** Compile and run the embedded CLI as a CommonJS module of this file. */
+/** The core beside this script is missing, unreadable or from another build. */
+export class CoreUnavailable extends Error {}
+
+let core: Core | undefined;
+let saveCache: (() => void) | undefined;
+
+/**
+ * This user's own cache folder (mode 0700, owned by this user), or null. A code cache runs as code
+ * without a checksum check, so it is never taken from a folder another user can write to.
+ */
+function cacheDir(): string | null {
+  try {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+    const dir = path.join(os.tmpdir(), `session-ledger-${uid ?? 'user'}`);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory() || (uid !== null && (st.uid !== uid || (st.mode & 0o077) !== 0))) return null;
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+function writeCache(file: string, data: Buffer): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, data, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* an optimisation only */
+    }
+  }
+}
+
+/** Write the code cache of the core when this run compiled it without one (the CLI calls it when done). */
+export function saveCoreCache(): void {
+  const save = saveCache;
+  saveCache = undefined;
+  save?.();
+}
+
+/** Decompress, compile and run the CLI's core (once per process) with this file's module table. */
 export function loadCore(): Core {
+  if (core) return core;
+  const file = path.join(__dirname, HOOK_CORE_NAME);
+  let br: Buffer;
+  try {
+    br = fs.readFileSync(file);
+  } catch (err) {
+    throw new CoreUnavailable(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const digest = createHash('sha256').update(br).digest('hex');
+  if (typeof __CORE_SHA256__ === 'string' && digest !== __CORE_SHA256__) throw new CoreUnavailable(`${file} belongs to another build of the hook script`);
+  const source = `(function (exports, require, module, __filename, __dirname, __hot) {${zlib.brotliDecompressSync(br).toString('utf8')}\n})`;
+  const dir = cacheDir();
+  const cacheFile = dir && path.join(dir, `core-${digest.slice(0, 20)}-${process.versions.v8}-${process.arch}.v8cache`);
+  let cachedData: Buffer | undefined;
+  try {
+    if (cacheFile) cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new vm.Script(source, { filename: file.replace(/\.br$/, '.js'), cachedData });
   const mod = { exports: {} as Core };
-  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${__CORE_SOURCE__}\n})`, { filename: __filename });
-  wrapper.call(mod.exports, mod.exports, require, mod, __filename, __dirname);
-  return mod.exports;
+  script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname, (module.exports as { __m: unknown }).__m);
+  core = mod.exports;
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+    saveCache = () => writeCache(cacheFile, script.createCachedData());
+    // A long-lived host (the extension) saves it once the first work is done; a CLI run saves it when it ends.
+    setTimeout(saveCoreCache, 3000).unref();
+  }
+  return core;
 }
 
 export async function hotMain(argv: string[], io: Io = processIo()): Promise<number> {
@@ -47,16 +127,32 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
       }
     }
   }
-  return loadCore().main(argv, io);
+  let main: Core['main'];
+  try {
+    main = loadCore().main;
+  } catch (err) {
+    if (!(err instanceof CoreUnavailable)) throw err;
+    // A hook never fails the agent (exit 2 would block /compact): it allows and says why.
+    io.stderr(`session-ledger: ${err.message}; run \`hooks install\` again (it writes both files).${name === 'hook' ? ' Allowing.' : ''}`);
+    return name === 'hook' ? 0 : 2;
+  }
+  try {
+    return await main(argv, io);
+  } finally {
+    saveCoreCache();
+  }
 }
 
 if (require.main === module) {
-  hotMain(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 2;
-    },
-  );
+  // After this file's module table (`__m`, defined after this module in the bundle) exists.
+  Promise.resolve()
+    .then(() => hotMain(process.argv.slice(2)))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      () => {
+        process.exitCode = 2;
+      },
+    );
 }

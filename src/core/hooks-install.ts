@@ -8,8 +8,9 @@
  *     }
  *
  * The settings are edited span by span (comments, formatting, every other setting and hook stay
- * byte for byte); the commands call one self-contained script, `.claude/hooks/session-ledger.cjs`
- * (the bundled CLI: it needs only `node`; see `defaultCliBundle`). Installing twice changes nothing; uninstall removes
+ * byte for byte); the commands call one script, `.claude/hooks/session-ledger.cjs` (the bundled CLI:
+ * it needs only `node`; see `defaultCliBundle`), which loads the rest of the CLI from the file
+ * installed beside it, `.claude/hooks/session-ledger-core.br`: install writes both, uninstall removes both. Installing twice changes nothing; uninstall removes
  * exactly what install added. `statusline` also wires the context meter's relay as `statusLine`,
  * keeping the user's own statusLine command as the command it wraps (uninstall puts it back).
  */
@@ -17,10 +18,13 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { writeAtomic, writeTarget, WriteRefused } from './atomic';
+import { HOOK_CORE_NAME } from './hook-files';
 import { readRegularFile, readTextFile } from './fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 
 export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
+/** The rest of the CLI, compressed, which the script loads for every command but the status line's. */
+export const CORE_REL = `.claude/hooks/${HOOK_CORE_NAME}`;
 export const SETTINGS_REL = '.claude/settings.json';
 export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
 /** How every installed command calls the script. */
@@ -57,12 +61,14 @@ export interface HooksPlan {
   /** The settings text after the change ('' with `deleteSettings`). */
   after: string;
   scriptPath: string;
+  /** The script's core beside it (written, kept and removed with the script). */
+  corePath: string;
   /** Anything to do (settings or script). */
   changed: boolean;
   action: 'install' | 'uninstall';
   /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
   beforeHash: string | null;
-  /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
+  /** install: copy the bundle and its core (`write`) or both are already there (`keep`); uninstall: `remove` both when no settings file uses them any more. */
   script: 'write' | 'keep' | 'remove';
   /** The bundled CLI that install copies. */
   cliBundle: string | null;
@@ -182,6 +188,14 @@ async function scriptBytes(bundle: string): Promise<Buffer> {
   return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
 }
 
+/** The core that goes beside the script: the build's file beside the bundle, byte for byte. */
+async function coreBytes(bundle: string): Promise<Buffer> {
+  const file = path.join(path.dirname(bundle), HOOK_CORE_NAME);
+  const raw = await readRegularFile(file);
+  if (!raw) throw new WriteRefused(`the hook script's core ${file} is not a readable regular file`, 'io');
+  return raw;
+}
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -295,6 +309,7 @@ function settingsFile(root: string, local?: boolean): string {
 async function writesInside(plan: HooksPlan): Promise<void> {
   await writeTarget(plan.settingsPath, plan.root);
   await writeTarget(plan.scriptPath, plan.root);
+  await writeTarget(plan.corePath, plan.root);
 }
 
 function basePlan(action: HooksPlan['action'], root: string, settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
@@ -304,6 +319,7 @@ function basePlan(action: HooksPlan['action'], root: string, settingsPath: strin
     before: l.before,
     after: l.before ?? '',
     scriptPath,
+    corePath: path.join(path.dirname(scriptPath), HOOK_CORE_NAME),
     changed: false,
     action,
     beforeHash: l.beforeHash,
@@ -392,15 +408,18 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   }
   plan.after = text;
   let want: Buffer;
+  let wantCore: Buffer;
   try {
     await writesInside(plan);
     want = await scriptBytes(plan.cliBundle);
+    wantCore = await coreBytes(plan.cliBundle);
   } catch (err) {
     return { ...plan, error: (err as Error).message };
   }
   // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
   const have = await readRegularFile(scriptPath);
-  plan.script = have && have.equals(want) ? 'keep' : 'write';
+  const haveCore = await readRegularFile(plan.corePath);
+  plan.script = have && have.equals(want) && haveCore && haveCore.equals(wantCore) ? 'keep' : 'write';
   plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
   plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write' || plan.gitignore !== null;
   return plan;
@@ -485,7 +504,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   const of = await readTextFile(other);
   const otherText = of.ok ? of.text : '';
   const stillUsed = otherText.includes(OURS) || (!plan.deleteSettings && plan.after.includes(OURS));
-  plan.script = existsSync(scriptPath) && !stillUsed ? 'remove' : 'keep';
+  plan.script = (existsSync(scriptPath) || existsSync(plan.corePath)) && !stillUsed ? 'remove' : 'keep';
   if (!removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
     // Nothing of ours here, but the other settings file has the hooks: say which flag finds them.
     const otherRel = opts.local ? SETTINGS_REL : SETTINGS_LOCAL_REL;
@@ -518,10 +537,11 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
   if (!plan.changed) return;
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   if (plan.action === 'install') {
-    // The script first: the settings never name a script that is not there.
+    // The core, then the script: the settings never name a script that is not there, nor the script a core that is not.
     if (plan.script === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
+      await writeAtomic(plan.corePath, await coreBytes(bundle), { mode: 0o644, root: plan.root });
       await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root });
       await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
     }
@@ -548,6 +568,7 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
   await writeRecord(plan);
   if (plan.script === 'remove') {
     await fs.rm(plan.scriptPath, { force: true });
+    await fs.rm(plan.corePath, { force: true });
     // The folder too, when install made it and nothing else lives there.
     await fs.rmdir(path.dirname(plan.scriptPath)).catch(() => undefined);
   }
