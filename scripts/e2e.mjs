@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Real VS Code tests: code-server 4.100.3 (installed by scripts/setup-e2e.sh) + Debian Chromium.
-//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui,claude] [--keep] [--no-build] [--screenshots]
+//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui,claude] [--parts main,native,ja] [--keep] [--no-build] [--screenshots]
 // Phases:
 //   harness      code-server answers /healthz and the workbench loads in Chromium (only with --only)
 //   integration  mocha suites inside the Node extension host (test/integration), trusted folder
 //   untrusted    the same runner on an untrusted folder (test/integration/untrusted)
-//   ui           Playwright UI tests (test/e2e)
+//   ui           Playwright UI tests (test/e2e); --parts picks its groups: main (view, checklist, status
+//                bar), native (Problems, quick fix, walkthrough), ja (a window in Japanese)
 //   claude       the real Claude Code in the integrated terminal feeds the status bar (test/e2e/claude.mjs)
 // Each run's state lives in its own folder under /tmp/slr (kept with --keep or on failure).
 // --screenshots (or SESSION_LEDGER_SCREENSHOTS=1) copies the UI tests' screenshots to media/screenshots/.
@@ -23,6 +24,9 @@ const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1
 const only = arg('--only')?.split(',');
 const keep = argv.includes('--keep') || !!process.env.SESSION_LEDGER_KEEP;
 const want = (phase) => !only || only.includes(phase);
+// --parts main,native,ja: which groups of the ui phase run (all by default; each needs no other)
+const parts = arg('--parts')?.split(',');
+const part = (p) => !parts || parts.includes(p);
 
 const results = []; // { phase, name, ok, ms, error }
 const t0 = Date.now();
@@ -148,8 +152,9 @@ async function untrustedPalette(page, phase) {
 /**
  * A stub language pack for Japanese (ours, written here): it declares `ja` with an empty
  * translation file, so the workbench stays English while VS Code's display language becomes ja.
+ * Returns the .vsix; the test installs it through the running workbench (see japaneseWindow).
  */
-function installJapaneseStub(runDir, extensionsDir) {
+function buildJapaneseStub(runDir) {
   const dir = join(runDir, 'ja-stub');
   mkdirSync(join(dir, 'translations'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({
@@ -162,7 +167,7 @@ function installJapaneseStub(runDir, extensionsDir) {
   writeFileSync(join(dir, 'README.md'), '# Japanese stub language pack for tests\n');
   const vsix = join(runDir, 'ja-stub.vsix');
   execFileSync(process.execPath, [join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  return installExtension(vsix, extensionsDir, runDir).trim().split('\n').pop();
+  return vsix;
 }
 
 /** Build the .vsix exactly as `npm run package` does. */
@@ -227,35 +232,49 @@ async function phaseUi() {
     };
     await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
     await workbench();
-    const { uiTests, nativeTests, japaneseTests, publishScreenshots } = await import('../test/e2e/ui.mjs');
+    const { uiTests, nativeTests, japaneseTests, installVsixFromUi, publishScreenshots } = await import('../test/e2e/ui.mjs');
     const test = pageTest(phase, run, page, () => failed++);
-    await uiTests({ page, ws, claude, shots, test, workbench });
-    await nativeTests({ page, ws, shots, test });
+    if (part('main')) await uiTests({ page, ws, claude, shots, test, workbench });
+    if (part('native')) await nativeTests({ page, ws, shots, test });
     await ctx.close().catch(() => {});
     ctx = undefined;
     await server.stop();
-    // The same extension in a window whose display language is Japanese (no language pack: the
-    // workbench stays English, the extension's own strings and bundle are Japanese).
-    const jaRun = join(run, 'ja');
-    mkdirSync(jaRun);
-    const jaFix = fixture(jaRun);
-    // code-server resolves --locale ja to English unless a Japanese language pack is installed, and
-    // none can be downloaded here: install a stub pack of our own (it declares the language and
-    // translates nothing), so VS Code's display language is ja and the extension loads its ja bundle.
-    const stub = installJapaneseStub(jaRun, join(run, 'extensions'));
-    log(`ui: Japanese stub language pack: ${stub}`);
-    const ja = await startCodeServer({ runDir: jaRun, extensionsDir: join(run, 'extensions'), locale: 'ja', env: { CLAUDE_CONFIG_DIR: jaFix.claude.home, CODEX_HOME: join(jaRun, 'codex') } });
-    try {
-      ctx = await launchBrowser(jaRun);
-      const jaPage = ctx.pages()[0] || (await ctx.newPage());
-      await jaPage.goto(workbenchUrl(ja, { folder: jaFix.ws }), { timeout: 120_000 });
-      await jaPage.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await jaPage.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
-      const nlsJa = readJson(join(REPO, 'package.nls.ja.json'), {});
-      const bundleJa = readJson(join(REPO, 'l10n', 'bundle.l10n.ja.json'), {});
-      await japaneseTests({ page: jaPage, test, shots, nlsJa, bundleJa });
-    } finally {
-      await ja.stop();
+    if (part('ja')) {
+      // The same extension in a window whose display language is Japanese. code-server --locale ja
+      // only takes effect when a Japanese language pack is listed in the user data's
+      // languagepacks.json; the server writes that list when it installs a pack itself (a CLI
+      // --install-extension does not), and none can be downloaded here. So: our stub pack, installed
+      // through the running workbench as a user installs one, then a reload.
+      const jaRun = join(run, 'ja');
+      mkdirSync(jaRun);
+      const jaFix = fixture(jaRun);
+      const stub = buildJapaneseStub(jaRun);
+      const ja = await startCodeServer({ runDir: jaRun, extensionsDir: join(run, 'extensions'), locale: 'ja', env: { CLAUDE_CONFIG_DIR: jaFix.claude.home, CODEX_HOME: join(jaRun, 'codex') } });
+      try {
+        ctx = await launchBrowser(jaRun);
+        const jaPage = ctx.pages()[0] || (await ctx.newPage());
+        const jaTest = pageTest(phase, jaRun, jaPage, () => failed++);
+        const jaWorkbench = async () => {
+          await jaPage.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+          await jaPage.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
+        };
+        await jaPage.goto(workbenchUrl(ja, { folder: jaFix.ws }), { timeout: 120_000 });
+        await jaWorkbench();
+        await jaTest('a Japanese language pack installed from the workbench makes VS Code\'s display language ja after a reload', async () => {
+          await installVsixFromUi(jaPage, stub);
+          const packs = readJson(join(ja.dirs.userData, 'languagepacks.json'), {});
+          if (!packs.ja) throw new Error(`the server listed no ja pack in languagepacks.json: ${JSON.stringify(packs)}`);
+          await jaPage.reload();
+          await jaWorkbench();
+          const lang = await jaPage.evaluate(() => globalThis._VSCODE_NLS_LANGUAGE);
+          if (lang !== 'ja') throw new Error(`the workbench's NLS language is ${JSON.stringify(lang)} after the reload, not "ja"`);
+        });
+        const nlsJa = readJson(join(REPO, 'package.nls.ja.json'), {});
+        const bundleJa = readJson(join(REPO, 'l10n', 'bundle.l10n.ja.json'), {});
+        await japaneseTests({ page: jaPage, test: jaTest, shots, nlsJa, bundleJa });
+      } finally {
+        await ja.stop();
+      }
     }
     if (!failed && (argv.includes('--screenshots') || process.env.SESSION_LEDGER_SCREENSHOTS)) {
       publishScreenshots(shots, join(REPO, 'media', 'screenshots'));
@@ -326,6 +345,15 @@ async function phaseClaude() {
   else log(`${phase}: run folder kept: ${run}`);
 }
 
+/** A font for Japanese text is installed (fontconfig, as Chromium finds fonts). */
+function japaneseFont() {
+  try {
+    return execFileSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' }).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
 let packaged = false;
 /** The .vsix, built once per run. */
 function packageVsixOnce() {
@@ -334,10 +362,16 @@ function packageVsixOnce() {
 }
 
 async function main() {
+  let missing = null;
   try {
     codeServerEntry();
   } catch (e) {
-    log(`${e.message.split(':')[0]}: running scripts/setup-e2e.sh`);
+    missing = e.message.split(':')[0];
+  }
+  // the Japanese window's screenshots need a Japanese font (else Chromium draws boxes)
+  if (!missing && want('ui') && part('ja') && !japaneseFont()) missing = 'no Japanese font (fc-list :lang=ja)';
+  if (missing) {
+    log(`${missing}: running scripts/setup-e2e.sh`);
     execFileSync('bash', [join(REPO, 'scripts', 'setup-e2e.sh')], { stdio: 'inherit' });
     codeServerEntry();
   }

@@ -20,7 +20,8 @@ say() { echo "== setup-e2e: $*"; }
 
 # ---------------------------------------------------------------- Debian packages
 missing=()
-for p in chromium libkrb5-dev ripgrep; do
+# fonts-ipafont-gothic: a Japanese font, so the tests' screenshots of VS Code in Japanese show the text
+for p in chromium libkrb5-dev ripgrep fonts-ipafont-gothic; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then missing+=("$p"); fi
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -39,7 +40,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 else
-  say "Debian packages already installed (chromium libkrb5-dev ripgrep)"
+  say "Debian packages already installed (chromium libkrb5-dev ripgrep fonts-ipafont-gothic)"
 fi
 command -v chromium >/dev/null || { echo "chromium missing after apt-get" >&2; exit 1; }
 command -v rg >/dev/null || { echo "rg missing after apt-get" >&2; exit 1; }

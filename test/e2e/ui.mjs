@@ -340,39 +340,58 @@ export async function nativeTests({ page, ws, shots, test }) {
 }
 
 /**
- * A window whose display language is Japanese (code-server --locale ja). Without a language pack
- * the workbench stays English; the extension's manifest strings and its l10n bundle are Japanese.
+ * Install a .vsix through the running workbench ("Extensions: Install from VSIX...", its simple file
+ * dialog filled with the path), as a user does; resolves once the workbench says it is installed.
+ */
+export async function installVsixFromUi(page, vsix) {
+  await runCommand(page, 'Extensions: Install from VSIX...');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  // the dialog fills in its folder a moment after it opens: wait for that, then replace it
+  await waitUntil('the file dialog\'s path', async () => (await input.inputValue()).startsWith('/'), 10_000);
+  await input.fill(vsix);
+  await waitUntil('the typed path to stay', async () => (await input.inputValue()) === vsix, 5_000);
+  await page.locator('.quick-input-widget').getByRole('button', { name: 'Install', exact: true }).click();
+  const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Completed installing/ });
+  await toast.first().waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/**
+ * A window whose display language is Japanese (code-server --locale ja and a Japanese language pack
+ * that translates nothing of the workbench): the workbench stays English; the extension's manifest
+ * strings and its l10n bundle are Japanese.
  */
 export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
-  await test('with VS Code in Japanese, the checklist speaks Japanese (the workbench itself stays English: no language pack)', async () => {
-    // What the palette shows for the extension's commands: Japanese titles when VS Code localizes the
-    // manifest for the display language, else English. Recorded, then the checklist is opened either way.
-    // VS Code marks its display language on the page; code-server 4.100.3 resolves --locale ja to en
-    // when it knows no Japanese language pack (none can be downloaded here). Then nothing of ours can
-    // be Japanese: say so instead of failing on an environment limit.
-    const lang = await page.evaluate(() => document.documentElement.lang);
-    if (!/^ja/.test(lang)) {
-      console.log(`      (SKIPPED: the workbench's display language is "${lang}", not ja: no Japanese language pack, so VS Code does not hand the extension its ja bundle)`);
-      return;
-    }
-    const rows = await paletteRows(page, 'Session Ledger');
+  await test('with VS Code in Japanese, the checklist and the tree show the checks\' messages in Japanese', async () => {
+    const lang = await page.evaluate(() => globalThis._VSCODE_NLS_LANGUAGE);
+    assert.equal(lang, 'ja', 'VS Code\'s display language');
+    // the manifest's strings (package.nls.ja.json): the palette lists the commands in Japanese
     const jaTitle = `${nlsJa['command.category']}: ${nlsJa['command.openChecklist.title']}`;
-    const paletteJa = rows.includes(jaTitle);
-    console.log(`      (palette rows: ${JSON.stringify(rows.slice(0, 6))}; Japanese command titles: ${paletteJa ? 'yes' : 'no'})`);
-    await runCommand(page, paletteJa ? jaTitle : 'Session Ledger: Open checklist');
+    const rows = await paletteRows(page, nlsJa['command.category']);
+    console.log(`      (palette rows: ${JSON.stringify(rows.slice(0, 4))})`);
+    assert.ok(rows.includes(jaTitle), `"${jaTitle}" in the palette: ${JSON.stringify(rows)}`);
+    await runCommand(page, jaTitle);
     const f = checklist(page);
     await f.locator('#overall').waitFor({ state: 'visible', timeout: 30_000 });
     const row = f.locator('section.system[data-system="S4"] .check[data-check-id="compaction"]');
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     const text = await row.innerText();
     console.log(`      (S4 compaction row: ${JSON.stringify(text.slice(0, 240))})`);
-    await page.screenshot({ path: join(shots, 'checklist-ja.png') });
     assert.ok(text.includes(bundleJa.warning), `the status word "${bundleJa.warning}" in ${JSON.stringify(text)}`);
+    // the check's own message, rendered from its id and parameters through the ja bundle
+    assert.match(text, /「## Current Feature」ブロックが \d+ 個あります \(行 .*\): コンパクト化では最新のもの \(行 \d+\) だけが残ります。/);
+    assert.doesNotMatch(text, /compaction keeps only the newest/);
     assert.equal((await f.locator('#write-marker').innerText()).trim(), bundleJa['Write marker & copy resume prompt']);
-    // the check's own message: Japanese when the core's template for it has a Japanese bundle entry
-    const translated = Object.entries(bundleJa).some(([k]) => k.includes('compaction keeps only the newest'));
-    if (translated) assert.doesNotMatch(text, /compaction keeps only the newest/, 'the message itself is in Japanese');
-    console.log(`      (the compaction message itself: ${translated ? 'Japanese' : 'English — its template has no bundle entry yet'})`);
+    // in view for the screenshot below, beside the tree
+    await row.scrollIntoViewIfNeeded();
+    // the tree's finding row under the S4 root: the same message in Japanese
+    await showView(page);
+    await collapseAll(page);
+    await expand(page.getByRole('treeitem', { name: /^S4 \S.* — / }));
+    const finding = page.getByRole('treeitem', { name: /^S4 compaction: .*コンパクト化では最新のもの/ });
+    await finding.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.mouse.move(700, 400);
+    await page.screenshot({ path: join(shots, 'tree-ja.png') });
   });
 }
 
