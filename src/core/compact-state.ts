@@ -28,8 +28,10 @@ export interface CompactPlan {
   prunedBlocks: Array<{ kind: S4BlockKind; title: string; line: number; endLine: number }>;
   /** The composed text has exactly one `# Agent State` and one `## Progress Tracker`. */
   structureOk: boolean;
-  /** What is wrong with the structure, when it is not ok. */
+  /** What is wrong with the structure, when it is not ok (English, for the CLI). */
   problems: string[];
+  /** The lines of the composed text's `# Agent State` and `## Progress Tracker` headings (the data behind `problems`). */
+  headings: { agentState: number[]; progressTracker: number[] };
 }
 
 const KIND_TITLE: Record<S4BlockKind, string> = { project: 'Current Project', feature: 'Current Feature', bugfix: 'Current Bug Fix' };
@@ -70,6 +72,7 @@ export async function planCompactState(root: string): Promise<CompactPlan | null
   const after = f.bom ? `\uFEFF${body}` : body;
   const before = f.bom ? `\uFEFF${f.text}` : f.text;
   const problems = structureProblems(body);
+  const st = readS4Structure(parseMarkdown(body));
   return {
     path: file,
     hash: f.hash,
@@ -80,6 +83,7 @@ export async function planCompactState(root: string): Promise<CompactPlan | null
     prunedBlocks: pruned,
     structureOk: problems.length === 0,
     problems,
+    headings: { agentState: st.agentState, progressTracker: st.progressTracker },
   };
 }
 

@@ -36,7 +36,14 @@ export interface TextFileOk {
 export interface TextFileErr {
   ok: false;
   kind: ReadFailure;
+  /** The failure in English (logs, errors); the checks build their messages from `kind` and the data below. */
   message: string;
+  /** The error code when `kind` is 'error' (e.g. `EIO`). */
+  code?: string;
+  /** The byte limit when `kind` is 'too-large'. */
+  limit?: number;
+  /** The path as the workspace named it when `kind` is 'outside'. */
+  rel?: string;
   mtime: number;
   size: number;
 }
@@ -47,7 +54,7 @@ export function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-function errnoKind(err: unknown): { kind: ReadFailure; message: string } {
+function errnoKind(err: unknown): { kind: ReadFailure; message: string; code?: string } {
   const code = (err as NodeJS.ErrnoException)?.code;
   switch (code) {
     case 'ENOENT':
@@ -61,7 +68,7 @@ function errnoKind(err: unknown): { kind: ReadFailure; message: string } {
     case 'EISDIR':
       return { kind: 'directory', message: 'a directory stands where a file is expected' };
     default:
-      return { kind: 'error', message: `cannot be read (${code ?? String(err)})` };
+      return { kind: 'error', message: `cannot be read (${code ?? String(err)})`, code: code ?? String(err) };
   }
 }
 
@@ -116,7 +123,7 @@ export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, o
   if (st.isDirectory()) return { ok: false, kind: 'directory', message: 'a directory stands where a file is expected', mtime: st.mtimeMs, size: st.size };
   if (!st.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file (a pipe, socket or device is never opened)', mtime: st.mtimeMs, size: st.size };
   if (opts.refuseLarger && st.size > maxBytes) {
-    return { ok: false, kind: 'too-large', message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, mtime: st.mtimeMs, size: st.size };
+    return { ok: false, kind: 'too-large', message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, limit: maxBytes, mtime: st.mtimeMs, size: st.size };
   }
   let handle;
   try {
@@ -130,7 +137,7 @@ export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, o
       const before = await handle.stat();
       if (!before.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file (a pipe, socket or device is never opened)', mtime: before.mtimeMs, size: before.size };
       if (opts.refuseLarger && before.size > maxBytes) {
-        return { ok: false, kind: 'too-large', message: `${before.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, mtime: before.mtimeMs, size: before.size };
+        return { ok: false, kind: 'too-large', message: `${before.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, limit: maxBytes, mtime: before.mtimeMs, size: before.size };
       }
       const want = Math.min(before.size, maxBytes);
       const buf = Buffer.alloc(want);

@@ -31,11 +31,6 @@ export function t<T extends string>(template: Literal<T>, ...args: Array<string 
   return { id: template, args: a, text: format(template, a) };
 }
 
-/** The English texts of several messages joined (a list inside one message). */
-export function joinTexts(msgs: readonly Msg[], sep: string): string {
-  return msgs.map((m) => m.text).join(sep);
-}
-
 /** The fields of a check or finding that carry a message and its hint. */
 export function said(message: Msg, hint?: Msg): Said {
   const out: Said = { message: message.text, messageId: message.id, args: [...message.args] };

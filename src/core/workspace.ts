@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from './atomic';
-import { DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile } from './fsread';
+import { DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile, type TextFileErr } from './fsread';
 import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
 import { maskSecrets } from './secrets';
@@ -33,7 +33,7 @@ export interface ParsedContent {
 }
 
 /** Turn a read failure into the finding a damaged document carries. */
-export function readFinding(f: TextFile & { ok: false }): Finding {
+export function readFinding(f: TextFileErr): Finding {
   const hints: Record<string, Msg> = {
     binary: t('Restore the file from git (`git checkout -- <file>`) or let the agent rewrite it as Markdown.'),
     'not-utf8': t('Re-save the file as UTF-8.'),
@@ -43,14 +43,66 @@ export function readFinding(f: TextFile & { ok: false }): Finding {
     outside: t('Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.'),
     'too-large': t('A config file this large is not a config file: shorten it.'),
   };
-  return finding('readable', 'block', t('Cannot read the document: {0}.', f.message), undefined, hints[f.kind]);
+  return finding('readable', 'block', cannotReadDocument(f), undefined, hints[f.kind]);
+}
+
+/** "Cannot read the document: …", one message per kind of failure (codes, sizes and paths as data). */
+function cannotReadDocument(f: TextFileErr): Msg {
+  switch (f.kind) {
+    case 'missing':
+      return t('Cannot read the document: file not found.');
+    case 'permission':
+      return t('Cannot read the document: permission denied: the file cannot be read.');
+    case 'loop':
+      return t('Cannot read the document: symbolic link loop: the path never reaches a file.');
+    case 'directory':
+      return t('Cannot read the document: a directory stands where a file is expected.');
+    case 'not-a-file':
+      return t('Cannot read the document: not a regular file (a pipe, socket or device is never opened).');
+    case 'too-large':
+      return t('Cannot read the document: {0} bytes, over the {1}-byte limit for this file: it is not read.', f.size, f.limit ?? '');
+    case 'binary':
+      return t('Cannot read the document: binary content (NUL bytes): not a text file.');
+    case 'not-utf8':
+      return t('Cannot read the document: not valid UTF-8 text.');
+    case 'outside':
+      return t('Cannot read the document: {0} leads outside the workspace folder, so it is not read.', f.rel ?? '');
+    default:
+      return t('Cannot read the document: cannot be read ({0}).', f.code ?? f.kind);
+  }
+}
+
+/** "TAMPERED: <sidecar> cannot be read (…)": an attestation sidecar that cannot be read, one message per kind of failure. */
+export function sidecarUnreadable(rel: string, f: TextFileErr): Msg {
+  switch (f.kind) {
+    case 'missing':
+      return t('TAMPERED: {0} cannot be read (file not found).', rel);
+    case 'permission':
+      return t('TAMPERED: {0} cannot be read (permission denied: the file cannot be read).', rel);
+    case 'loop':
+      return t('TAMPERED: {0} cannot be read (symbolic link loop: the path never reaches a file).', rel);
+    case 'directory':
+      return t('TAMPERED: {0} cannot be read (a directory stands where a file is expected).', rel);
+    case 'not-a-file':
+      return t('TAMPERED: {0} cannot be read (not a regular file: a pipe, socket or device is never opened).', rel);
+    case 'too-large':
+      return t('TAMPERED: {0} cannot be read ({1} bytes, over the {2}-byte limit for this file: it is not read).', rel, f.size, f.limit ?? '');
+    case 'binary':
+      return t('TAMPERED: {0} cannot be read (binary content (NUL bytes): not a text file).', rel);
+    case 'not-utf8':
+      return t('TAMPERED: {0} cannot be read (not valid UTF-8 text).', rel);
+    case 'outside':
+      return t('TAMPERED: {0} cannot be read ({1} leads outside the workspace folder, so it is not read).', rel, f.rel ?? '');
+    default:
+      return t('TAMPERED: {0} cannot be read ({1}).', rel, f.code ?? f.kind);
+  }
 }
 
 /** YAML config files (`.agents.yml`, `context-manifest.yaml`) are read only up to this size, far below a state file's. */
 export const CONFIG_MAX_BYTES = 256 * 1024;
 
 function outsideFailure(rel: string): TextFile {
-  return { ok: false, kind: 'outside', message: `${rel} leads outside the workspace folder, so it is not read`, mtime: 0, size: 0 };
+  return { ok: false, kind: 'outside', message: `${rel} leads outside the workspace folder, so it is not read`, rel, mtime: 0, size: 0 };
 }
 
 export class Workspace {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { companionPath } from '../core/facts';
 import type { LineEdit } from '../core/fixes';
 import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
-import { fixKindsOf, type FixKind } from './pure/findings';
+import { fixKindsOf, notCompactedText, type FixKind } from './pure/findings';
 
 class FixAction extends vscode.CodeAction {
   constructor(
@@ -141,7 +141,7 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         const { planCompactState } = await import('../core/compact-state');
         const plan = await planCompactState(root);
         if (!plan || !plan.changed) throw new Error(t('{0} is already compact: one block of each kind.', f.path));
-        if (!plan.structureOk) throw new Error(t('Not compacted: {0}', plan.problems.join('; ')));
+        if (!plan.structureOk) throw new Error(notCompactedText(t, plan.headings));
         if (plan.before !== doc.getText()) throw new Error(t('{0} changed since it was read; try again.', f.path));
         const we = new vscode.WorkspaceEdit();
         we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, { label, needsConfirmation: true, description: t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length) });

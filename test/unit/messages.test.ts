@@ -58,3 +58,44 @@ test('every check and finding of every fixture carries a catalogued message id, 
   }
   assert.ok(checks > 200, `${checks} checks seen`);
 });
+
+/** The literal runs of a template (between its `{n}` slots) that hold at least three words. */
+function wordyPieces(template: string): string[] {
+  return template.split(/\{\d+\}/).filter((p) => (p.match(/\p{L}{2,}/gu) ?? []).length >= 3).map((p) => p.trim());
+}
+
+test('no message argument is English prose: arguments are data, every sentence is a template of its own', async () => {
+  const templates = (await loadTemplates()).coreTemplates();
+  const pieces = [...new Set(templates.flatMap(wordyPieces))];
+  const roots = [
+    ...fixtureRoots(),
+    workspace({ 'docs/state/STATE.md': Buffer.from([0, 1, 2, 0, 255]) }),
+    workspace({ 'memory/session-handoff-LATEST.md': '# Session Handoff\n\n## What to do now\n1. x\n', 'memory/.session-handoff.sha256': Buffer.from([0, 1, 2, 0]) }),
+  ];
+  const bad: string[] = [];
+  for (const root of roots) {
+    const r = await evaluate(root, { noGit: true });
+    for (const s of r.systems) {
+      const said = [...s.checks, ...s.docs.flatMap((d) => d.findings)];
+      for (const x of said) {
+        for (const a of [...x.args, ...(x.hintArgs ?? [])]) {
+          const hit = pieces.find((p) => a.includes(p));
+          if (hit) bad.push(`${path.relative(FIXTURES, root)} ${s.id} ${x.messageId}: argument "${a}" holds the sentence "${hit}"`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
+test('read failures are messages of their own per kind: no English reason travels as an argument', async () => {
+  const root = workspace({ 'docs/state/STATE.md': Buffer.from([0, 1, 2, 0, 255]) });
+  const r = await evaluate(root, { noGit: true });
+  const f = r.systems.flatMap((s) => s.docs.flatMap((d) => d.findings)).find((x) => x.id === 'readable');
+  assert.ok(f);
+  assert.deepEqual([f.messageId, f.args], ['Cannot read the document: binary content (NUL bytes): not a text file.', []]);
+  const s1 = workspace({ 'memory/session-handoff-LATEST.md': '# Session Handoff\n', 'memory/.session-handoff.sha256': Buffer.from([0, 1, 2, 0]) });
+  const a = (await evaluate(s1, { noGit: true })).systems.find((s) => s.id === 'S1')?.checks.find((c) => c.id === 'attestation');
+  assert.ok(a);
+  assert.deepEqual([a.status, a.messageId, a.args], ['fail', 'TAMPERED: {0} cannot be read (binary content (NUL bytes): not a text file).', ['memory/.session-handoff.sha256']]);
+});

@@ -84,8 +84,15 @@ test('S3 branch-head: full hash, moved HEAD, state-only commits, other branch, o
   assert.deepEqual([c2.status, c2.line], ['warn', 9]);
   assert.match(c2.message, /HEAD is [0-9a-f]{7}, the handoff says [0-9a-f]{7}/);
 
+  // Each out-of-date field is a finding of its own.
   git(dir, 'checkout', '-q', '-b', 'feat/other');
-  assert.match(one(await s3(dir), 'branch-head').message, /the branch is feat\/other, the handoff says main/);
+  assert.deepEqual(
+    (await s3(dir)).checks.filter((c) => c.id === 'branch-head').map((c) => [c.status, c.line, c.message.replace(/[0-9a-f]{7}/g, 'HASH')]),
+    [
+      ['warn', 9, 'Branch / HEAD out of date: the branch is feat/other, the handoff says main.'],
+      ['warn', 9, 'Branch / HEAD out of date: HEAD is HASH, the handoff says HASH.'],
+    ],
+  );
 
   const nogit = fixture('good');
   assert.equal(one(await s3(nogit), 'branch-head').status, 'skipped');
@@ -114,9 +121,10 @@ test('S3 broken STATE: every rule reports with its line', async () => {
   assert.equal(one(s, 'pending-recorded').status, 'warn');
   assert.deepEqual([one(s, 'gates').status, one(s, 'gates').line], ['warn', 9]);
   assert.match(one(s, 'gates').message, /no numbers: "all green"/);
-  const bh = one(s, 'branch-head');
-  assert.deepEqual([bh.status, bh.line], ['warn', 7]);
-  assert.match(bh.message, /the branch is main, the handoff says feature\/search-index; HEAD is [0-9a-f]{7}, the handoff says deadbee/);
+  const bh = s.checks.filter((c) => c.id === 'branch-head');
+  assert.deepEqual(bh.map((c) => [c.status, c.line]), [['warn', 7], ['warn', 7]]);
+  assert.match(bh[0].message, /the branch is main, the handoff says feature\/search-index\.$/);
+  assert.match(bh[1].message, /HEAD is [0-9a-f]{7}, the handoff says deadbee\.$/);
   assert.deepEqual(only(s, 'log-order').map((c) => [c.status, c.line]), [['warn', 19]]);
   assert.deepEqual(only(s, 'stale-paths').map((c) => [c.status, c.line, c.message]), [
     ['warn', 17, 'STALE PATH: ../decisions/0007-icu.md does not exist.'],

@@ -68,9 +68,14 @@ test('S4 broken workspace: structure, compaction, progress-entries, front matter
   const dir = fixture('broken');
   const s = await s4(dir);
   assert.equal(s.label, 'BROKEN');
-  const st = one(s, 'structure');
-  assert.deepEqual([st.status, st.line], ['fail', 7]);
-  assert.equal(st.message, '.agents/STATE.md has 2 "# Agent State" headings (lines 1, 7) and no "## Progress Tracker" heading; exactly one of each is required.');
+  // Each broken heading is a finding of its own (each message its own translatable template).
+  assert.deepEqual(
+    s.checks.filter((c) => c.id === 'structure').map((c) => [c.status, c.line, c.message]),
+    [
+      ['fail', 7, '.agents/STATE.md has 2 "# Agent State" headings (lines 1, 7); exactly one of each is required.'],
+      ['fail', 7, '.agents/STATE.md has no "## Progress Tracker" heading; exactly one of each is required.'],
+    ],
+  );
   const cp = one(s, 'compaction');
   assert.deepEqual([cp.status, cp.line], ['warn', 9]);
   assert.equal(cp.message, '2 "## Current Feature" blocks (lines 9, 26): compaction keeps only the newest (line 26).');

@@ -9,7 +9,7 @@ import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { claudeHome } from '../context/discovery';
 import { FACTS, resumePrompt, S1_CURATION, S1_SNAPSHOT } from '../facts';
-import { joinTexts, said, t, type Msg } from '../messages';
+import { said, t, type Msg } from '../messages';
 import type { MdOutline } from '../markdown';
 import type { Check, Item, Section, StateDoc } from '../model';
 import { S1_SIDECAR } from '../formats/s1';
@@ -17,7 +17,7 @@ import type { SnapshotInfo, SnapshotList } from '../formats/s1-snapshot';
 import { parseDay, sectionsOf } from '../formats/s1-util';
 import type { Analysis, Loaded } from '../system';
 import { clip, isPlaceholder, isVagueAction, plainText } from '../text';
-import type { Workspace } from '../workspace';
+import { sidecarUnreadable, type Workspace } from '../workspace';
 import {
   checkBudget,
   checkExists,
@@ -209,8 +209,12 @@ function checkCompression(doc: StateDoc): Check {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
   if (!info || info.blockBytes === 0) return mk('S1', 'compression', 'warn', 'skip', t('No snapshot block to measure.'), { path: doc.relPath });
   const ratio = info.proseBytes / info.blockBytes;
-  const msg = `[Memento] prose: ${info.proseBytes} bytes → compact block: ${info.blockBytes} bytes (${ratio.toFixed(1)}x reduction)`;
-  return mk('S1', 'compression', 'warn', ratio >= 2, ratio >= 2 ? t('{0}.', msg) : t('{0}: under 2x.', msg), { path: doc.relPath, line: info.line }, t('Shorten next/diff entries in the block: verb + object only, no descriptions.'));
+  const x = ratio.toFixed(1);
+  const msg =
+    ratio >= 2
+      ? t('[Memento] prose: {0} bytes → compact block: {1} bytes ({2}x reduction).', info.proseBytes, info.blockBytes, x)
+      : t('[Memento] prose: {0} bytes → compact block: {1} bytes ({2}x reduction): under 2x.', info.proseBytes, info.blockBytes, x);
+  return mk('S1', 'compression', 'warn', ratio >= 2, msg, { path: doc.relPath, line: info.line }, t('Shorten next/diff entries in the block: verb + object only, no descriptions.'));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,37 +278,39 @@ function hasContent(doc: StateDoc, key: string): boolean {
  * list done items, Invariant 2). Q2 "can the next session know what to do first?": item 1 of
  * What to do now exists and is concrete.
  */
-function checkClarity(doc: StateDoc, next: S1Next | null): Check {
+function checkClarity(doc: StateDoc, next: S1Next | null): Check[] {
   const lines = doc.text.split('\n');
   const tagAt = lines.findIndex((l) => /HANDOFF_CLARITY_LOW/.test(l));
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
   const q1 = hasContent(doc, 'status') || hasContent(doc, 'understanding') || (!!info && (info.counts.ctxWords > 0 || info.counts.diff > 0));
   const q2 = !!next && !isTemplateText(next.item.text) && !isVagueAction(next.item.text);
+  // Each failing condition is a finding of its own.
   const fails: Msg[] = [];
-  if (tagAt >= 0) fails.push(t('the handoff carries the writer\'s ⚠️ HANDOFF_CLARITY_LOW tag'));
-  if (!q1) fails.push(t('Q1 fails: nothing says what was done or where the work stands (no Current work status, System understanding, or snapshot ctx/diff)'));
-  if (!q2) fails.push(t('Q2 fails: the next session cannot tell what to do first (no concrete item 1 under What to do now)'));
-  return mk(
-    'S1',
-    'clarity',
-    'warn',
-    fails.length === 0,
-    fails.length === 0 ? t('Handoff clarity: both anchor questions answered.') : t('HANDOFF_CLARITY_LOW: {0}.', joinTexts(fails, '; ')),
-    { path: doc.relPath, line: tagAt >= 0 ? tagAt + 1 : fails.length ? (next?.item.line ?? 1) : undefined },
-    t('Rewrite the handoff once: say where the work stands (Current work status, System understanding) and put the first concrete action, with its command, as item 1.'),
-  );
+  if (tagAt >= 0) fails.push(t('HANDOFF_CLARITY_LOW: the handoff carries the writer\'s ⚠️ HANDOFF_CLARITY_LOW tag.'));
+  if (!q1) fails.push(t('HANDOFF_CLARITY_LOW: Q1 fails: nothing says what was done or where the work stands (no Current work status, System understanding, or snapshot ctx/diff).'));
+  if (!q2) fails.push(t('HANDOFF_CLARITY_LOW: Q2 fails: the next session cannot tell what to do first (no concrete item 1 under What to do now).'));
+  const hint = t('Rewrite the handoff once: say where the work stands (Current work status, System understanding) and put the first concrete action, with its command, as item 1.');
+  if (fails.length === 0) return [mk('S1', 'clarity', 'warn', true, t('Handoff clarity: both anchor questions answered.'), { path: doc.relPath }, hint)];
+  const line = tagAt >= 0 ? tagAt + 1 : (next?.item.line ?? 1);
+  return fails.map((m) => mk('S1', 'clarity', 'warn', false, m, { path: doc.relPath, line }, hint));
 }
 
 /** Error Recovery `missing_data`: MEMORY.md and context-log.md are Phase 3's storage targets; the seed creates them (empty template) when missing. */
 function checkMissingData(loaded: Loaded): Check {
   const missing = [docOf(loaded, 'memory') ? '' : 'MEMORY.md', docOf(loaded, 'contextLog') ? '' : 'context-log.md'].filter(Boolean);
+  const msg =
+    missing.length === 0
+      ? t('MEMORY.md and context-log.md exist.')
+      : missing.length === 1
+        ? t('missing_data: {0} not found (next to {1} or at the root); Phase 3 has nowhere to save.', missing[0], loaded.homeRel)
+        : t('missing_data: {0} and {1} not found (next to {2} or at the root); Phase 3 has nowhere to save.', missing[0], missing[1], loaded.homeRel);
   const dir = path.posix.dirname(loaded.homeRel);
   return mk(
     'S1',
     'missing-data',
     'warn',
     missing.length === 0,
-    missing.length === 0 ? t('MEMORY.md and context-log.md exist.') : t('missing_data: {0} not found (next to {1} or at the root); Phase 3 has nowhere to save.', missing.join(' and '), loaded.homeRel),
+    msg,
     missing.length ? { path: `${dir}/${missing[0]}` } : {},
     t('Create the missing file(s) with an empty template, then re-run the checkpoint (the seed\'s Error Recovery for missing_data).'),
   );
@@ -342,7 +348,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
     checks.push(...checkFutureOriented(readable));
     checks.push(...checkSnapshot(readable));
     checks.push(checkCompression(readable));
-    checks.push(...checkCompletedItems(readable), checkNextCommand(readable, next), checkClarity(readable, next));
+    checks.push(...checkCompletedItems(readable), checkNextCommand(readable, next), ...checkClarity(readable, next));
   }
   checks.push(checkMissingData(loaded));
   const memory = docOf(loaded, 'memory');
@@ -353,7 +359,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
       : [mk('S1', 'stale-paths', 'warn', 'skip', memory ? t('{0} has no Key Files section.', memory.relPath) : t('No MEMORY.md.'), { path: memory?.relPath })]),
   );
   checks.push((await checkAttestation(ws, readable, String(loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`))).check);
-  checks.push(checkLessons(docOf(loaded, 'lessons'), ws.now), checkHookCandidates(docOf(loaded, 'lessons')));
+  checks.push(...checkLessons(docOf(loaded, 'lessons'), ws.now), ...checkHookCandidates(docOf(loaded, 'lessons')));
   checks.push(...checkContextLog(docOf(loaded, 'contextLog'), ws.now));
   markVerdicts(loaded, ws.now);
   checks.push(...checkNoSecrets('S1', loaded.docs));
@@ -421,57 +427,62 @@ function markVerdicts(loaded: Loaded, now: number): void {
   }
 }
 
-export function checkLessons(doc: StateDoc | null, now: number): Check {
-  if (!doc) return mk('S1', 'lessons', 'info', 'skip', t('No tasks/lessons.md.'));
-  if (!doc.text) return mk('S1', 'lessons', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath });
+/** At most this many candidates are named one by one; the rest are counted in one more finding. */
+const NAMED = 5;
+
+export function checkLessons(doc: StateDoc | null, now: number): Check[] {
+  if (!doc) return [mk('S1', 'lessons', 'info', 'skip', t('No tasks/lessons.md.'))];
+  if (!doc.text) return [mk('S1', 'lessons', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath })];
   const lessons = doc.sections.filter((s) => s.key === 'lesson');
   const metas = lessons.flatMap((s) => s.items.filter((i) => flag(i, 'conf') !== undefined).slice(0, 1).map((i) => ({ s, i })));
   const noSeen = metas.filter(({ i }) => flag(i, 'seen') === undefined).length;
   const archive = metas.filter(({ i }) => isArchiveCandidate(i, now));
   const headed = doc.sections.filter((s) => s.level >= 3 && s.key !== 'lesson').length;
-  const extra: Msg[] = [];
-  if (noSeen) extra.push(t('{0} without seen:', noSeen));
-  if (headed) extra.push(t('{0} heading(s) without a meta line', headed));
   if (archive.length === 0) {
-    const msg = extra.length
-      ? t('{0} lesson(s) with conf/seen/obs meta ({1}); no archive candidates.', metas.length, joinTexts(extra, ', '))
-      : t('{0} lesson(s) with conf/seen/obs meta; no archive candidates.', metas.length);
-    return mk('S1', 'lessons', 'info', true, msg, { path: doc.relPath });
+    const n = metas.length;
+    const msg =
+      noSeen && headed
+        ? t('{0} lesson(s) with conf/seen/obs meta ({1} without seen:, {2} heading(s) without a meta line); no archive candidates.', n, noSeen, headed)
+        : noSeen
+          ? t('{0} lesson(s) with conf/seen/obs meta ({1} without seen:); no archive candidates.', n, noSeen)
+          : headed
+            ? t('{0} lesson(s) with conf/seen/obs meta ({1} heading(s) without a meta line); no archive candidates.', n, headed)
+            : t('{0} lesson(s) with conf/seen/obs meta; no archive candidates.', n);
+    return [mk('S1', 'lessons', 'info', true, msg, { path: doc.relPath })];
   }
-  const list = archive.slice(0, 5).map(({ s, i }) => t('"{0}" (conf {1}, seen {2}, {3} days ago)', clip(s.title, 60), flag(i, 'conf') ?? '', flag(i, 'seen') ?? '', daysSince(parseDay(flag(i, 'seen') ?? '') ?? now, now)));
-  return mk(
-    'S1',
-    'lessons',
-    'info',
-    false,
-    archive.length > 5
-      ? t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}; ….', archive.length, CURATION.archive.conf, CURATION.archive.days, joinTexts(list, '; '))
-      : t('{0} archive candidate(s) (conf < {1} and seen > {2} days ago): {3}.', archive.length, CURATION.archive.conf, CURATION.archive.days, joinTexts(list, '; ')),
-    { path: doc.relPath, line: archive[0].s.line },
-    t('Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed\'s monthly cleanup).'),
-  );
+  // One finding per candidate (its own line), the ones past the first few counted in one more.
+  const hint = t('Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed\'s monthly cleanup).');
+  const out = archive.slice(0, NAMED).map(({ s, i }) => {
+    const seen = flag(i, 'seen') ?? '';
+    const msg = t('Archive candidate (conf < {0} and seen > {1} days ago): "{2}" (conf {3}, seen {4}, {5} days ago).', CURATION.archive.conf, CURATION.archive.days, clip(s.title, 60), flag(i, 'conf') ?? '', seen, daysSince(parseDay(seen) ?? now, now));
+    return mk('S1', 'lessons', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
+  });
+  if (archive.length > NAMED) out.push(mk('S1', 'lessons', 'info', false, t('{0} more archive candidate(s).', archive.length - NAMED), { path: doc.relPath, line: archive[NAMED].s.line }, hint));
+  return out;
 }
 
 /**
  * Phase 3 step 3, hook-promotion flag: a lesson with conf ≥ 0.9 and obs ≥ 3 is a candidate for an
  * enforcement hook (whether its violation is machine-detectable is the user's call; the seed flags
- * only). Reported as "Hook-promotion candidate: {lesson title}", with `> hook_candidate: true` noted.
+ * only). Reported as "Hook-promotion candidate: {lesson title}", one finding per lesson, with
+ * `> hook_candidate: true` noted.
  */
-function checkHookCandidates(doc: StateDoc | null): Check {
-  if (!doc || !doc.text) return mk('S1', 'hook-promotion', 'info', 'skip', t('No readable tasks/lessons.md.'));
+function checkHookCandidates(doc: StateDoc | null): Check[] {
+  if (!doc || !doc.text) return [mk('S1', 'hook-promotion', 'info', 'skip', t('No readable tasks/lessons.md.'))];
   const cands = doc.sections
     .filter((s) => s.key === 'lesson')
     .map((s) => ({ s, meta: s.items.find((i) => flag(i, 'conf') !== undefined) }))
-    .filter(({ meta }) => meta && Number(flag(meta, 'conf')) >= CURATION.hookPromotion.conf && Number(flag(meta, 'obs') ?? 0) >= CURATION.hookPromotion.obs);
-  if (cands.length === 0) return mk('S1', 'hook-promotion', 'info', true, t('No lesson with conf ≥ 0.9 and obs ≥ 3: no hook-promotion candidate.'), { path: doc.relPath });
+    .filter((x): x is { s: Section; meta: Item } => !!x.meta && Number(flag(x.meta, 'conf')) >= CURATION.hookPromotion.conf && Number(flag(x.meta, 'obs') ?? 0) >= CURATION.hookPromotion.obs);
+  if (cands.length === 0) return [mk('S1', 'hook-promotion', 'info', true, t('No lesson with conf ≥ 0.9 and obs ≥ 3: no hook-promotion candidate.'), { path: doc.relPath })];
+  const hint = t('If the violation is machine-detectable, propose an enforcement hook (flag only: authoring it needs the user\'s approval) and add `> hook_candidate: true` under the lesson.');
   const tagged = (sec: Section) => sec.items.some((i) => /hook_candidate\s*:\s*true/i.test(i.text));
-  const list = cands.slice(0, 5).map(({ s, meta }) =>
-    tagged(s)
-      ? t('"{0}" (conf {1}, obs {2}, tagged hook_candidate)', clip(s.title, 60), flag(meta as Item, 'conf') ?? '', flag(meta as Item, 'obs') ?? '')
-      : t('"{0}" (conf {1}, obs {2})', clip(s.title, 60), flag(meta as Item, 'conf') ?? '', flag(meta as Item, 'obs') ?? ''),
-  );
-  const msg = cands.length > 5 ? t('Hook-promotion candidate: {0}; ….', joinTexts(list, '; Hook-promotion candidate: ')) : t('Hook-promotion candidate: {0}.', joinTexts(list, '; Hook-promotion candidate: '));
-  return mk('S1', 'hook-promotion', 'info', false, msg, { path: doc.relPath, line: cands[0].s.line }, t('If the violation is machine-detectable, propose an enforcement hook (flag only: authoring it needs the user\'s approval) and add `> hook_candidate: true` under the lesson.'));
+  const out = cands.slice(0, NAMED).map(({ s, meta }) => {
+    const [title, conf, obs] = [clip(s.title, 60), flag(meta, 'conf') ?? '', flag(meta, 'obs') ?? ''];
+    const msg = tagged(s) ? t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}, tagged hook_candidate).', title, conf, obs) : t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}).', title, conf, obs);
+    return mk('S1', 'hook-promotion', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
+  });
+  if (cands.length > NAMED) out.push(mk('S1', 'hook-promotion', 'info', false, t('{0} more hook-promotion candidate(s).', cands.length - NAMED), { path: doc.relPath, line: cands[NAMED].s.line }, hint));
+  return out;
 }
 
 function lineList(items: Item[]): string {
@@ -537,7 +548,7 @@ export async function checkAttestation(ws: Workspace, home: StateDoc | null, sid
     state: 'TAMPERED' as const,
     check: mk('S1', 'attestation', 'block', false, why, { path: home.relPath, line }, t('If you edited {0} yourself, re-run the checkpoint so write-receipt refreshes {1}; otherwise restore the handoff from git and find out who changed it.', home.relPath, sidecarRel)),
   });
-  if (!f.ok) return tampered(t('TAMPERED: {0} cannot be read ({1}).', sidecarRel, f.message));
+  if (!f.ok) return tampered(sidecarUnreadable(sidecarRel, f));
   const token = f.text.trim().split(/\s+/)[0] ?? '';
   if (!/^[0-9a-fA-F]{64}$/.test(token)) return tampered(t('TAMPERED: {0} does not hold a SHA-256 hex digest ("{1}").', sidecarRel, token.slice(0, 20)));
   const actual = home.findings.some((x) => x.id === 'size') ? await hashFile(home.path) : home.hash;

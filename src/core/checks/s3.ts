@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { FACTS, resumePrompt as promptFor } from '../facts';
-import { joinTexts, t, type Msg } from '../messages';
+import { t, type Msg } from '../messages';
 import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } from '../formats/s3-state';
 import { git } from '../git';
 import type { Check, StateDoc } from '../model';
@@ -175,7 +175,7 @@ async function onlyStateCommitsSince(ws: Workspace, top: string, recorded: strin
   return changed.length > 0 && changed.every((p) => p === stateDir || p.startsWith(`${stateDir}/`));
 }
 
-async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promise<Check> {
+async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promise<Check[]> {
   const combined = field(s, 'branchHead');
   const bf = field(s, 'branch');
   const hf = field(s, 'head');
@@ -183,28 +183,28 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const hint = t('Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.');
   const loc = { path: home.relPath, line };
   const written = [combined, bf, hf].filter((f): f is S3Field => !!f && !isPlaceholder(f.value));
-  if (written.length === 0) return mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint);
+  if (written.length === 0) return [mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint)];
   const g = await ws.git();
-  if (!g) return mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc);
+  if (!g) return [mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc)];
   const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };
   const branch = (bf && !isPlaceholder(bf.value) ? parseBranchHead(bf.value).branch : null) ?? c.branch;
   const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
-  // Each problem and note is a message of its own; the check joins their English texts.
+  // Each problem is a finding of its own, each note a message of its own, so every word is translatable.
   const problems: Msg[] = [];
-  const notes: Msg[] = [];
-  if (!branch) problems.push(t('no branch recorded'));
+  if (!branch) problems.push(t('Branch / HEAD out of date: no branch recorded.'));
   else if (g.branch === null) {
-    if (!/detached/i.test(branch)) problems.push(t('HEAD is detached, the handoff says branch {0}', branch));
-  } else if (branch !== g.branch) problems.push(t('the branch is {0}, the handoff says {1}', g.branch, branch));
-  if (!head) problems.push(t('no HEAD hash recorded'));
-  else if (!g.head) notes.push(t('the repository has no commits yet'));
+    if (!/detached/i.test(branch)) problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
+  } else if (branch !== g.branch) problems.push(t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', g.branch, branch));
+  let note: Msg | null = null;
+  if (!head) problems.push(t('Branch / HEAD out of date: no HEAD hash recorded.'));
+  else if (!g.head) note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
   else if (!g.head.startsWith(head)) {
-    if (await onlyStateCommitsSince(ws, g.top, head)) notes.push(t('HEAD {0} moved past {1} only by commits to docs/state/', g.head.slice(0, 7), head));
-    else problems.push(t('HEAD is {0}, the handoff says {1}', g.head.slice(0, 7), head));
+    if (await onlyStateCommitsSince(ws, g.top, head)) note = t('Branch {0} and HEAD {1} match git (HEAD {2} moved past {1} only by commits to docs/state/).', branch ?? '', head, g.head.slice(0, 7));
+    else problems.push(t('Branch / HEAD out of date: HEAD is {0}, the handoff says {1}.', g.head.slice(0, 7), head));
   }
-  if (problems.length) return mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD out of date: {0}.', joinTexts(problems, '; ')), loc, hint);
-  if (notes.length) return mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git ({2}).', branch ?? '', head ?? '', joinTexts(notes, '; ')), loc);
-  return mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git.', branch ?? '', head ?? ''), loc);
+  if (problems.length) return problems.map((m) => mk('S3', 'branch-head', 'warn', false, m, loc, hint));
+  if (note) return [mk('S3', 'branch-head', 'warn', true, note, loc)];
+  return [mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git.', branch ?? '', head ?? ''), loc)];
 }
 
 function logOrder(home: StateDoc, s: S3Structure): Check[] {
@@ -244,6 +244,6 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(checkBudget('S3', home, { maxLines: budget.max, lineCounting: FACTS.S3.budgets.lineCounting }, t('Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.')));
   const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));
   checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
-  checks.push(await branchHead(ws, home, s), gates(home, s), ...logOrder(home, s), logEntry(home, s));
+  checks.push(...(await branchHead(ws, home, s)), gates(home, s), ...logOrder(home, s), logEntry(home, s));
   return { checks, next, unconfirmed: [], resumePrompt };
 }

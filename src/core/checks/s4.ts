@@ -10,7 +10,7 @@
  * session (the corpus writes it into Decisions), else the newest PROGRESS entry's 将来のアクション.
  */
 import { companionPath, FACTS, resumePrompt as promptFor } from '../facts';
-import { joinTexts, t, type Msg } from '../messages';
+import { t, type Msg } from '../messages';
 import { S4_PROGRESS, type S4Extra } from '../formats/s4';
 import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from '../formats/s4-state';
 import type { Check, Section, StateDoc } from '../model';
@@ -111,24 +111,20 @@ function nextAction(home: StateDoc, block: S4Block | null, x: S4Extra): NextActi
   return null;
 }
 
-function structureCheck(home: StateDoc, s4: S4Structure): Check {
+/** One finding per broken heading (none, or several with their lines), each its own message. */
+function structureCheck(home: StateDoc, s4: S4Structure): Check[] {
   const a = s4.agentState;
   const tr = s4.progressTracker;
-  const ok = a.length === 1 && tr.length === 1;
-  const say = (n: number[], none: Msg, many: Msg): Msg | null => (n.length === 1 ? null : n.length === 0 ? none : many);
-  const problems = [
-    say(a, t('no "# Agent State" heading'), t('{0} "# Agent State" headings (lines {1})', a.length, a.join(', '))),
-    say(tr, t('no "## Progress Tracker" heading'), t('{0} "## Progress Tracker" headings (lines {1})', tr.length, tr.join(', '))),
-  ].filter((m): m is Msg => m !== null);
-  return mk(
-    'S4',
-    'structure',
-    'block',
-    ok,
-    ok ? t('Exactly one "# Agent State" and one "## Progress Tracker".') : t('{0} has {1}; exactly one of each is required.', home.relPath, joinTexts(problems, ' and ')),
-    { path: home.relPath, line: ok ? undefined : (a[1] ?? tr[1] ?? a[0] ?? tr[0] ?? 1) },
-    t('Restore the shared-state structure (refresh_guard.py --mode check must exit 0) before checkpointing.'),
-  );
+  const hint = t('Restore the shared-state structure (refresh_guard.py --mode check must exit 0) before checkpointing.');
+  if (a.length === 1 && tr.length === 1) return [mk('S4', 'structure', 'block', true, t('Exactly one "# Agent State" and one "## Progress Tracker".'), { path: home.relPath }, hint)];
+  const line = a[1] ?? tr[1] ?? a[0] ?? tr[0] ?? 1;
+  const out: Check[] = [];
+  const add = (m: Msg, at: number) => out.push(mk('S4', 'structure', 'block', false, m, { path: home.relPath, line: at }, hint));
+  if (a.length === 0) add(t('{0} has no "# Agent State" heading; exactly one of each is required.', home.relPath), line);
+  else if (a.length > 1) add(t('{0} has {1} "# Agent State" headings (lines {2}); exactly one of each is required.', home.relPath, a.length, a.join(', ')), a[1]);
+  if (tr.length === 0) add(t('{0} has no "## Progress Tracker" heading; exactly one of each is required.', home.relPath), line);
+  else if (tr.length > 1) add(t('{0} has {1} "## Progress Tracker" headings (lines {2}); exactly one of each is required.', home.relPath, tr.length, tr.join(', ')), tr[1]);
+  return out;
 }
 
 function compaction(home: StateDoc, s4: S4Structure): Check[] {
@@ -253,7 +249,7 @@ export async function analyseS4(ws: Workspace, loaded: Loaded): Promise<Analysis
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
   const next = nextAction(home, block, x);
-  checks.push(notSkeleton(home, s4), structureCheck(home, s4));
+  checks.push(notSkeleton(home, s4), ...structureCheck(home, s4));
   checks.push(checkNextAction('S4', next, block ? `the newest Current block, "## ${block.title}"` : 'a "## Current Project|Feature|Bug Fix" block', homeRel));
   const pend = pendingSection(home, s4, block, x);
   checks.push(checkPending('S4', pend.section, pend.doc, 'risks / open questions'));

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
+import { notCompactedText } from '../pure/findings';
 import { pickFolder } from './pick';
 
 export const id = 'sessionLedger.compactAgentState';
@@ -29,7 +30,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     return;
   }
   if (!plan.structureOk) {
-    void vscode.window.showErrorMessage(t('Not compacted: {0}', plan.problems.join('; ')));
+    void vscode.window.showErrorMessage(notCompactedText(t, plan.headings));
     return;
   }
   const ok = await s.previews.confirm({

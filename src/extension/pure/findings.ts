@@ -64,6 +64,11 @@ export function checkMessage(t: T, c: Check): string {
 }
 
 /** A check's fix hint in the user's language (see `checkMessage`), or undefined. */
+/** Why an S4 compaction was not applied, in the user's language: the heading counts of the composed state. */
+export function notCompactedText(t: T, headings: { agentState: readonly number[]; progressTracker: readonly number[] }): string {
+  return t('Not compacted: the result would have {0} "# Agent State" and {1} "## Progress Tracker" headings; exactly one of each is valid.', headings.agentState.length, headings.progressTracker.length);
+}
+
 export function checkHint(t: T, c: Check): string | undefined {
   const x = c as Check & { hintId?: string; hintArgs?: Array<string | number | boolean> };
   if (x.hintId) return t(x.hintId, ...(x.hintArgs ?? []));
