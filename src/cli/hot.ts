@@ -6,9 +6,10 @@
  * this file brotli-compressed (`session-ledger-core.br`, checked against the digest built into this
  * file) and which is decompressed and compiled only then: the status line never pays for the
  * Markdown and YAML readers. The core takes every module this file already holds from this file's
- * module table (`__m`), so no module is there twice. V8's code cache of the core is kept per user in
- * the temporary folder, keyed by the core's digest and the V8 version: a later run skips most of
- * the compile. The cache is an optimisation only: any failure to read or write it is ignored.
+ * module table (`__m`), so no module is there twice. The decompressed core and V8's code cache of
+ * it are kept per user in the temporary folder, keyed by the core's digest (and the V8 version): a
+ * later run skips brotli and most of the compile. The cache is an optimisation only: any failure to
+ * read or write it is ignored.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -91,21 +92,31 @@ export function loadCore(): Core {
   }
   const digest = createHash('sha256').update(br).digest('hex');
   if (typeof __CORE_SHA256__ === 'string' && digest !== __CORE_SHA256__) throw new CoreUnavailable(`${file} belongs to another build of the hook script`);
-  const source = `(function (exports, require, module, __filename, __dirname, __hot) {${zlib.brotliDecompressSync(br).toString('utf8')}\n})`;
   const dir = cacheDir();
-  const cacheFile = dir && path.join(dir, `core-${digest.slice(0, 20)}-${process.versions.v8}-${process.arch}.v8cache`);
-  let cachedData: Buffer | undefined;
-  try {
-    if (cacheFile) cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
+  const base = dir && path.join(dir, `core-${digest.slice(0, 20)}`);
+  // The decompressed core, kept beside the code cache: reading it back is cheaper than brotli.
+  const textFile = base && `${base}.js`;
+  const cacheFile = base && `${base}-${process.versions.v8}-${process.arch}.v8cache`;
+  const readCached = (file: string | null): Buffer | undefined => {
+    try {
+      return file ? fs.readFileSync(file) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const plain = readCached(textFile);
+  const text = plain ?? zlib.brotliDecompressSync(br);
+  const source = `(function (exports, require, module, __filename, __dirname, __hot) {${text.toString('utf8')}\n})`;
+  let cachedData = readCached(cacheFile);
   const script = new vm.Script(source, { filename: file.replace(/\.br$/, '.js'), cachedData });
   const mod = { exports: {} as Core };
   script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname, (module.exports as { __m: unknown }).__m);
   core = mod.exports;
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
-    saveCache = () => writeCache(cacheFile, script.createCachedData());
+  if (textFile && cacheFile && (!plain || !cachedData || script.cachedDataRejected)) {
+    saveCache = () => {
+      if (!plain) writeCache(textFile, text);
+      if (!cachedData || script.cachedDataRejected) writeCache(cacheFile, script.createCachedData());
+    };
     // A long-lived host (the extension) saves it once the first work is done; a CLI run saves it when it ends.
     setTimeout(saveCoreCache, 3000).unref();
   }

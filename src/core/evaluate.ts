@@ -5,6 +5,7 @@ import { SYSTEMS } from './checks';
 import { findingChecks, manualChecks, mk } from './checks/common';
 import { FACTS, resumePrompt as promptFor } from './facts';
 import { t } from './messages';
+import { byCodeUnits } from './text';
 import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from './model';
 import type { Loaded, SystemModule } from './system';
 import { Workspace, type EvaluateOptions } from './workspace';
@@ -89,6 +90,6 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
     if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
   }
   const report: WorkspaceReport = { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
-  if (ws.notRead.length) report.notRead = [...ws.notRead].sort((a, b) => a.system.localeCompare(b.system) || a.path.localeCompare(b.path));
+  if (ws.notRead.length) report.notRead = [...ws.notRead].sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
   return report;
 }

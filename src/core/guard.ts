@@ -58,7 +58,7 @@ export interface GuardDecision {
 export interface GuardOptions extends HookRunOptions {
   /** A report of the root the caller already has (the extension's store): the guard then does not evaluate again. */
   report?: WorkspaceReport;
-  /** Evaluate without git (Restricted Mode spawns no process). */
+  /** Evaluate without git (Restricted Mode spawns no process); the guard's own evaluation never runs git anyway. */
   noGit?: boolean;
 }
 
@@ -151,7 +151,8 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {
-      report = await evaluate(root, { now, noGit: opts.noGit });
+      // Without git: the rules read only the skeleton checks and the home documents' mtimes, and no git fact changes them.
+      report = await evaluate(root, { now, noGit: true });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }

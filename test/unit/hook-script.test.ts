@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { applyHooksPlan, CORE_REL, planHooksInstall, planHooksUninstall, SCRIPT_REL } from '../../src/core/hooks-install';
 import { HOOK_CORE_NAME } from '../../src/core/hook-files';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
@@ -65,7 +66,7 @@ test('install writes the script and its core byte for byte; a missing or foreign
   assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
 });
 
-test('the core\'s code cache is written once into the user\'s own cache folder; a damaged cache is ignored', () => {
+test('the core, decompressed, and its code cache are written once into the user\'s own cache folder; a damaged cache is ignored', () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
   const tmp = workspace({}, 'sl-tmp-');
   const status = () => spawnSync(process.execPath, [HOOK_SCRIPT, 'status', '--json', '--root', dir], { env: env(dir, tmp), encoding: 'utf8' });
@@ -75,12 +76,16 @@ test('the core\'s code cache is written once into the user\'s own cache folder; 
   assert.equal(folders.length, 1);
   const folder = path.join(tmp, folders[0]);
   if (process.platform !== 'win32') assert.equal(statSync(folder).mode & 0o077, 0, 'not readable or writable by others');
-  const caches = readdirSync(folder);
-  assert.equal(caches.length, 1);
-  assert.match(caches[0], /^core-[0-9a-f]{20}-.+\.v8cache$/);
-  writeFileSync(path.join(folder, caches[0]), Buffer.from('garbage'));
+  const files = readdirSync(folder).sort();
+  assert.equal(files.length, 2, files.join(' '));
+  const text = files.find((f) => f.endsWith('.js')) ?? '';
+  const cache = files.find((f) => f.endsWith('.v8cache')) ?? '';
+  assert.match(text, /^core-[0-9a-f]{20}\.js$/);
+  assert.match(cache, /^core-[0-9a-f]{20}-.+\.v8cache$/);
+  assert.deepEqual(readFileSync(path.join(folder, text)), zlib.brotliDecompressSync(readFileSync(HOOK_CORE)), 'the core, decompressed');
+  writeFileSync(path.join(folder, cache), Buffer.from('garbage'));
   const second = status();
   assert.equal(second.status, 0, second.stderr);
   assert.equal(second.stdout, first.stdout);
-  assert.ok(statSync(path.join(folder, caches[0])).size > 1000, 'rewritten after being rejected');
+  assert.ok(statSync(path.join(folder, cache)).size > 1000, 'rewritten after being rejected');
 });

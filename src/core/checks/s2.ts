@@ -10,7 +10,7 @@ import { sectionOf } from '../formats/s2';
 import { realTopItems, s2Placeholder, type ManifestInfo, type PlanSpine } from '../formats/s2-ledger';
 import type { Check, StateDoc } from '../model';
 import type { Analysis, Loaded } from '../system';
-import { clip, extractPaths, isPlaceholder } from '../text';
+import { clip, extractPaths, isPlaceholder, withThousands } from '../text';
 import type { Workspace } from '../workspace';
 import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkStalePaths, checkWorkExplained, mk, type PathRef } from './common';
 
@@ -69,7 +69,7 @@ function planSize(plan: StateDoc | null, pointer: string | null): Check {
   if (!plan || !plan.text) return mk('S2', 'plan-size', 'warn', 'skip', t('The plan file {0} cannot be read.', pointer), { path: pointer });
   const sp = plan.meta.spine as PlanSpine | undefined;
   if (!sp) return mk('S2', 'plan-size', 'warn', 'skip', t('The plan could not be measured.'), { path: plan.relPath });
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = withThousands;
   const ok = sp.chars <= PLAN_MAX;
   const [rel, chars, max, tokens] = [plan.relPath, n(sp.chars), n(PLAN_MAX), n(PLAN_MAX / 4)];
   let msg: Msg;

@@ -166,10 +166,9 @@ function gates(home: StateDoc, s: S3Structure): Check {
 async function onlyStateCommitsSince(ws: Workspace, top: string, recorded: string): Promise<boolean> {
   const full = (await git(ws.root, ['rev-parse', '--verify', '--quiet', `${recorded}^{commit}`]))?.trim();
   if (!full) return false;
-  const isAncestor = await git(ws.root, ['merge-base', '--is-ancestor', full, 'HEAD']);
-  if (isAncestor === null) return false;
-  const files = await git(ws.root, ['diff', '--name-only', full, 'HEAD']);
-  if (files === null) return false;
+  // Both at once: one git process's start-up is most of each call's time.
+  const [isAncestor, files] = await Promise.all([git(ws.root, ['merge-base', '--is-ancestor', full, 'HEAD']), git(ws.root, ['diff', '--name-only', full, 'HEAD'])]);
+  if (isAncestor === null || files === null) return false;
   const stateDir = path.relative(top, ws.abs('docs/state')).split(path.sep).join('/');
   const changed = files.split('\n').filter(Boolean);
   return changed.length > 0 && changed.every((p) => p === stateDir || p.startsWith(`${stateDir}/`));

@@ -13,7 +13,7 @@ import { parseMarkdown } from '../markdown';
 import { companionPath, FACTS, systemOfPath } from '../facts';
 import { t } from '../messages';
 import type { Section, StateDoc } from '../model';
-import { extractPaths, plainText } from '../text';
+import { byCodeUnits, extractPaths, plainText } from '../text';
 import type { Loaded, SystemReader } from '../system';
 import type { Workspace } from '../workspace';
 import { hasS2Vocabulary, parseLedger, parseManifest, parsePlan, parseProjectState, type ManifestInfo } from './s2-ledger';
@@ -31,7 +31,7 @@ const LEDGER_NAME = /^session-ledger(?:\.[A-Za-z0-9._-]+)?\.md$/;
  */
 async function findLedger(ws: Workspace): Promise<string | null> {
   const shared = 'session-ledger.md';
-  const names = (await ws.list('.claude')).filter((n) => LEDGER_NAME.test(n)).sort((a, b) => (a === shared ? -1 : b === shared ? 1 : a.localeCompare(b)));
+  const names = (await ws.list('.claude')).filter((n) => LEDGER_NAME.test(n)).sort((a, b) => (a === shared ? -1 : b === shared ? 1 : byCodeUnits(a, b)));
   let best: { rel: string; mtime: number } | null = null;
   for (const n of names) {
     const rel = `.claude/${n}`;
