@@ -140,7 +140,7 @@ export const MANUALS: Record<string, Manual> = {
       JSON_OPT,
     ],
     exit: [
-      [0, 'marker written, closing steps printed'],
+      [0, 'marker written, closing steps printed; or every detected system is switched off by its own configuration (S0 without session.ledger: true): its skip line, no marker'],
       [1, 'no marker written: something blocks, manual items unconfirmed, nothing detected, the session unclear (each reason printed)'],
       [2, 'bad usage (a bad --session, an unknown --confirm id), or the root cannot be read'],
     ],

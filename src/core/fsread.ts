@@ -104,6 +104,9 @@ export interface ReadOptions {
   afterRead?: (attempt: number) => Promise<void> | void;
 }
 
+/** YAML config files (`.agents.yml`, `context-manifest.yaml`) are read only up to this size, far below a state file's. */
+export const CONFIG_MAX_BYTES = 256 * 1024;
+
 /** How many times a file that changes while it is read is read again. */
 const TORN_RETRIES = 3;
 

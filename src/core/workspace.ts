@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from './atomic';
-import { DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile, type TextFileErr } from './fsread';
+import { CONFIG_MAX_BYTES, DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile, type TextFileErr } from './fsread';
 import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
 import { maskSecrets } from './secrets';
@@ -98,8 +98,7 @@ export function sidecarUnreadable(rel: string, f: TextFileErr): Msg {
   }
 }
 
-/** YAML config files (`.agents.yml`, `context-manifest.yaml`) are read only up to this size, far below a state file's. */
-export const CONFIG_MAX_BYTES = 256 * 1024;
+export { CONFIG_MAX_BYTES };
 
 function outsideFailure(rel: string): TextFile {
   return { ok: false, kind: 'outside', message: `${rel} leads outside the workspace folder, so it is not read`, rel, mtime: 0, size: 0 };

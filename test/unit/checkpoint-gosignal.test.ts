@@ -140,12 +140,15 @@ test('several systems in one workspace: each gets its own closing step', async (
   assert.match(text, /\nS3:\n {2}Handoff written to docs\/state\/STATE\.md\.\n {2}Start a fresh session: \/clear\n/);
 });
 
-test('S0: only a YAML boolean true switches the ledger on; off → the seed\'s skip line and nothing else, no marker', async () => {
+test('S0: only a YAML boolean true switches the ledger on; off → the seed\'s skip line and nothing else, no marker, exit 0 (skipping is the seed\'s normal return)', async () => {
   for (const cfg of ['session:\n  ledger: "true"\n', 'session:\n  ledger: yes\n', 'session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger_path: .agents/session_ledger.md\n']) {
     const dir = workspace({ '.agents.yml': cfg, '.agents/session_ledger.md': S0_LEDGER });
     gitInit(dir);
     const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
-    assert.equal(r.code, 1, cfg);
+    assert.equal(r.code, 0, cfg);
+    const j = run(['checkpoint', '--root', dir, '--session', SID, '--json', ...CONFIRM_ALL]);
+    assert.equal(j.code, 0, cfg);
+    assert.deepEqual([JSON.parse(j.stdout).outcome, JSON.parse(j.stdout).ok], ['skipped', false], cfg);
     assert.equal(r.stdout.trim(), S0_SKIP, cfg);
     assert.equal(r.stderr, '', cfg);
     assert.deepEqual(markers(dir), [], cfg);

@@ -11,7 +11,7 @@ import { checklistState } from '../../src/extension/pure/checklistModel';
 import { statusView } from '../../src/extension/pure/statusText';
 import { evaluate } from '../../src/core/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { CORPUS_SKIP, corpusFile, fixtureCopy, gitInit, workspace } from './helpers';
+import { CORPUS_SKIP, corpusFile, fixtureCopy, gitInit, REPO, workspace } from './helpers';
 import { encoded, run, s3Workspace } from './checkpoint-fixtures';
 
 const REAL = 'F6/marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl';
@@ -84,6 +84,49 @@ test('context --json carries `compactions`; with S0 on and 2+ of them, its advic
   j = JSON.parse(run(['context', '--root', s3, '--json'], { env: { CLAUDE_CONFIG_DIR: other.home } }).stdout);
   assert.equal(j.compactions, 2);
   assert.equal(j.advice, null);
+  // S0 present but switched off (session.ledger not true): counted, no advice, in JSON and in the line.
+  for (const cfg of ['session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger: "true"\n']) {
+    const off = fixtureCopy('s0/good');
+    writeFileSync(path.join(off, '.agents.yml'), cfg);
+    const o = place(off);
+    appendFileSync(o.file, boundary(o.text));
+    j = JSON.parse(run(['context', '--root', off, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout);
+    assert.deepEqual([j.compactions, j.advice], [2, null], cfg);
+    assert.doesNotMatch(run(['context', '--root', off], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout, /\/clear/, cfg);
+  }
+});
+
+test('the meter\'s light reading of session.ledger agrees with the S0 reader, without loading the YAML library', async () => {
+  const { s0LedgerOnText } = await import('../../src/core/context/systems');
+  const { configOf, parseAgentsYml } = await import('../../src/core/formats/s0');
+  const configs = [
+    'session:\n  ledger: true\n',
+    'session:\n  ledger: True  # on\n  ledger_path: .agents/x.md\n',
+    'session:\n    ledger_path: a.md\n    ledger: TRUE\n',
+    'session: { ledger: true }\n',
+    'session: {ledger: true, ledger_path: x.md}\n',
+    '# c\nconfig_version: 1\nsession:\n\n  # note\n  ledger: true\nother: 1\n',
+    'session:\n  ledger: "true"\n',
+    "session:\n  ledger: 'true'\n",
+    'session:\n  ledger: yes\n',
+    'session:\n  ledger: 1\n',
+    'session:\n  ledger: false\n',
+    'session:\n  ledger:\n',
+    'session: true\n',
+    'session:\n  nested:\n    ledger: true\n',
+    '# session:\n#   ledger: true\n',
+    'config_version: 1\n',
+    'ledger: true\n',
+    'session:\n  ledger: true\n  ledger: false\n',
+    '',
+  ];
+  for (const text of configs) {
+    const doc = { findings: [], meta: parseAgentsYml(text).meta ?? {} } as unknown as Parameters<typeof configOf>[0];
+    const reader = (parseAgentsYml(text).findings ?? []).length === 0 && configOf(doc).enabled;
+    assert.equal(s0LedgerOnText(text), reader, JSON.stringify(text));
+  }
+  // The meter's modules never import the YAML library.
+  assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', 'context', 'systems.ts'), 'utf8'), /from ['"]yaml['"]/);
 });
 
 test('the status bar tooltip and the checklist advise checkpoint + /clear after 2 compactions when S0 is on', async () => {

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { detectSystems, levelOf, measureDetailed, thresholdProfile, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
+import { detectSystems, levelOf, measureDetailed, s0On, thresholdProfile, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
 import { adviseClear, countCompactions } from '../../core/context/compactions';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
@@ -15,7 +15,7 @@ export type ContextJson = ContextUsage & {
   level: Level;
   /** Claude Code: the session's compactions so far (its `compact_boundary` records); null for Codex. */
   compactions: number | null;
-  /** S0 detected and compacted 2+ times in this session: its seed's advice, else null. */
+  /** S0 on (present, `session.ledger: true`) and compacted 2+ times in this session: its seed's advice, else null. */
   advice: string | null;
 };
 
@@ -78,10 +78,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const systems = await detectSystems(root);
   const thresholds = thresholdProfile(systems);
+  // S0's advice only while S0 is on: present and not switched off by `.agents.yml`.
+  const advises = await s0On(root, systems);
   const out: ContextJson[] = await Promise.all(
     result.usages.map(async (u) => {
       const compactions = u.agent === 'claude' ? (await countCompactions(u.transcriptPath)).count : null;
-      const advice = compactions !== null && systems.includes('S0') && adviseClear(compactions) ? S0_COMPACTIONS_ADVICE : null;
+      const advice = compactions !== null && advises && adviseClear(compactions) ? S0_COMPACTIONS_ADVICE : null;
       return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice };
     }),
   );

@@ -6,7 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ALL_FACTS, presenceGlobs } from '../facts';
+import { ALL_FACTS, companionPath, presenceGlobs } from '../facts';
+import { CONFIG_MAX_BYTES, readTextFile } from '../fsread';
 import type { SystemId } from '../model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
 
@@ -56,4 +57,64 @@ export async function detectSystems(root: string): Promise<SystemId[]> {
 /** The profile of the systems present under `root`, with the settings applied. */
 export async function detectedThresholds(root: string, settings?: ThresholdSettings): Promise<ThresholdProfile> {
   return thresholdProfile(await detectSystems(root), settings);
+}
+
+/** The YAML 1.2 core schema's `true` (what the YAML reader turns into the boolean). */
+const YAML_TRUE = /^(?:true|True|TRUE)$/;
+
+/** A scalar as written: without a trailing comment; null for a quoted or otherwise non-plain value. */
+function plainScalar(v: string): string | null {
+  const s = v.replace(/(?:^|\s)#.*$/, '').trim();
+  return /^["'!&*|>]/.test(s) ? null : s;
+}
+
+/**
+ * Whether `.agents.yml` text says `session.ledger: true`, read without the YAML library (the status
+ * line and `context` never load it): a top-level `session:` whose block holds `ledger:` with the
+ * boolean true, or the flow form `session: { ledger: true }`. Anything it cannot read plainly
+ * (anchors, tags, quoted keys, a broken file) is not "on". A test holds it to the S0 reader's answer.
+ */
+export function s0LedgerOnText(text: string): boolean {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^session\s*:(.*)$/.exec(lines[i]);
+    if (!m) continue;
+    const rest = m[1].replace(/(?:^|\s)#.*$/, '').trim();
+    if (rest.startsWith('{')) {
+      const body = /^\{([^{}]*)\}$/.exec(rest);
+      if (!body) return false;
+      const pairs = body[1].split(',').map((x) => /^\s*ledger\s*:\s*(.*?)\s*$/.exec(x)).filter(Boolean) as RegExpExecArray[];
+      return pairs.length === 1 && YAML_TRUE.test(pairs[0][1]);
+    }
+    if (rest !== '') return false;
+    let indent: string | null = null;
+    let on = false;
+    for (let k = i + 1; k < lines.length; k++) {
+      const l = lines[k];
+      if (/^\s*(?:#.*)?$/.test(l)) continue;
+      const ind = /^(\s*)/.exec(l)?.[1] ?? '';
+      if (ind === '') break;
+      indent ??= ind;
+      if (ind !== indent) continue;
+      const kv = /^\s*ledger\s*:(.*)$/.exec(l);
+      if (kv) {
+        const v = plainScalar(kv[1]);
+        on = v !== null && YAML_TRUE.test(v);
+      }
+    }
+    return on;
+  }
+  return false;
+}
+
+/**
+ * S0 is on for the meter's advice: present, and switched on by `.agents.yml` (`session.ledger: true`);
+ * without an `.agents.yml`, a ledger at one of S0's places counts as on (the reader checks it as S0).
+ * Never throws.
+ */
+export async function s0On(root: string, present?: readonly SystemId[]): Promise<boolean> {
+  const ids = present ?? (await detectSystems(root));
+  if (!ids.includes('S0')) return false;
+  const f = await readTextFile(path.join(root, companionPath('S0', 'config')), CONFIG_MAX_BYTES, { refuseLarger: true });
+  return f.ok ? s0LedgerOnText(f.text) : f.kind === 'missing';
 }
