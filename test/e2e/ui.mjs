@@ -17,6 +17,8 @@ export const HOMES = {
   S3: 'docs/state/STATE.md',
   S4: '.agents/STATE.md',
 };
+/** The walkthrough's steps, in order (package.json contributes.walkthroughs). */
+const WALKTHROUGH_STEPS = ['stateFile', 'hooks', 'meter', 'checkpoint'];
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -317,21 +319,62 @@ export async function nativeTests({ page, ws, shots, test }) {
     await waitUntil('the timestamp finding gone from the Problems panel', async () => (await rows.filter({ hasText: 'timestamp' }).filter({ hasText: 'Session Ledger' }).count()) === 0, 20_000);
   });
 
-  await test('the walkthrough opens with its four steps; the first one ticks itself when its button ran', async () => {
-    await runCommand(page, 'Session Ledger: Get started');
+  await test('the walkthrough\'s steps tick on their own events: state file and meter found, hooks installed from the step, first checkpoint', async () => {
     const box = page.locator('.gettingStartedContainer');
-    await box.getByText('Get started with Session Ledger').first().waitFor({ state: 'visible', timeout: 30_000 });
     const step = (id) => box.locator(`button.getting-started-step[data-step-id$="${id}"]`);
-    for (const id of ['stateFile', 'hooks', 'meter', 'checkpoint']) await step(id).waitFor({ state: 'attached', timeout: 15_000 });
-    for (const id of ['stateFile', 'hooks', 'meter', 'checkpoint']) console.log(`      (walkthrough step ${id}: ticked ${await step(id).getAttribute('aria-checked')})`);
-    // the first step's own button: "Open state file" completes it
-    await step('stateFile').click();
-    const open = box.getByRole('button', { name: 'Open state file' }).first();
-    await open.waitFor({ state: 'visible', timeout: 10_000 });
-    await open.click();
-    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 15_000 });
-    await page.keyboard.press('Escape');
-    await waitUntil('the state-file step ticked by its button', async () => (await step('stateFile').getAttribute('aria-checked')) === 'true', 15_000);
+    const ticked = async (id) => (await step(id).getAttribute('aria-checked')) === 'true';
+    const open = async () => {
+      await runCommand(page, 'Session Ledger: Get started');
+      await box.getByText('Get started with Session Ledger').first().waitFor({ state: 'visible', timeout: 30_000 });
+      for (const id of WALKTHROUGH_STEPS) await step(id).waitFor({ state: 'attached', timeout: 15_000 });
+    };
+    await open();
+    const before = {};
+    for (const id of WALKTHROUGH_STEPS) before[id] = await ticked(id);
+    console.log(`      (ticked when opened: ${JSON.stringify(before)})`);
+    // the fixture has the state files and a live Claude Code session: those two steps are done already
+    await waitUntil('the state-file step ticked (the files exist)', () => ticked('stateFile'), 15_000);
+    await waitUntil('the meter step ticked (the meter follows the session)', () => ticked('meter'), 15_000);
+    // hooks: none in the fixture; the step's own button installs them (two choices, the preview, Install)
+    assert.equal(before.hooks, false, 'no hooks installed yet');
+    await step('hooks').click();
+    await box.getByRole('button', { name: 'Install guard hooks' }).first().click();
+    const pick = async (re) => {
+      const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: re }).first();
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      await row.click();
+    };
+    await pick(/^\.claude\/settings\.json/);
+    await pick(/^Hooks only/);
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.getByRole('button', { name: 'Install', exact: true }).click();
+    await waitUntil('.claude/settings.json written', () => existsSync(join(ws, '.claude', 'settings.json')), 15_000);
+    await open();
+    await waitUntil('the hooks step ticked by the settings written', () => ticked('hooks'), 15_000);
+    // the first checkpoint: a marker on disk ticks it, whoever wrote it (an earlier part of this run may have)
+    if (markers(ws).length === 0) {
+      assert.equal(await ticked('checkpoint'), false, 'no checkpoint yet');
+      await step('checkpoint').click();
+      await box.getByRole('button', { name: 'Checkpoint now' }).first().click();
+      // with manual items open, Checkpoint now opens the checklist on them: tick them, then write the marker
+      const f = checklist(page);
+      await waitUntil('the marker or the checklist', async () => markers(ws).length > 0 || (await f.locator('#overall').isVisible().catch(() => false)), 30_000);
+      const boxes = f.locator('input[type="checkbox"][data-manual]:not(:checked)');
+      while ((await boxes.count()) > 0) {
+        await boxes.first().click();
+        await page.waitForTimeout(300);
+      }
+      if (markers(ws).length === 0) await f.locator('#write-marker').click();
+      await waitUntil('the checkpoint marker on disk', () => markers(ws).length > 0, 15_000);
+      await open();
+    }
+    await waitUntil('the checkpoint step ticked by the marker', () => ticked('checkpoint'), 15_000);
+    for (const id of WALKTHROUGH_STEPS) assert.equal(await ticked(id), true, `${id} ticked`);
+    // for the screenshot: no toasts, no panel, the walkthrough on its first step
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await runCommand(page, 'View: Hide Panel').catch(() => {});
+    await open();
     await step('stateFile').click();
     await page.mouse.move(5, 5);
     await page.waitForTimeout(800);

@@ -82,23 +82,23 @@ test('manifest: settings have markdownDescription; activation by the home files'
   assert.ok(!pkg.activationEvents.includes('*'));
 });
 
-test('manifest: the walkthrough has four steps, each with its media and its own completion event', () => {
+test('manifest: the walkthrough has four steps, each with its media and completed by what it asks for (a context key the extension sets), not by a command that may be cancelled', () => {
   const [w] = pkg.contributes.walkthroughs;
   assert.equal(w.id, 'sessionLedger.start');
   assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['stateFile', 'hooks', 'meter', 'checkpoint']);
   const events = w.steps.map((s: { completionEvents: string[] }) => s.completionEvents.join(','));
   assert.deepEqual(events, [
-    'onContext:sessionLedger.hasStateFile,onCommand:sessionLedger.openStateFile,onCommand:sessionLedger.createStarterFile',
-    'onCommand:sessionLedger.installHooks',
-    'onContext:sessionLedger.meterActive,onCommand:sessionLedger.refresh',
-    'onCommand:sessionLedger.checkpointNow',
+    'onContext:sessionLedger.hasStateFile',
+    'onContext:sessionLedger.hooksInstalled',
+    'onContext:sessionLedger.meterActive',
+    'onContext:sessionLedger.hasCheckpoint',
   ]);
   for (const s of w.steps) {
     assert.ok(readFileSync(path.join(REPO, s.media.markdown), 'utf8').startsWith('# '), s.media.markdown);
     for (const m of resolve(s.description).matchAll(/\(command:([\w.]+)\)/g)) assert.ok(pkg.contributes.commands.some((c: { command: string }) => c.command === m[1]), `${s.id}: ${m[1]} is a command`);
   }
   const keys = readFileSync(path.join(REPO, 'src/extension/contextKeys.ts'), 'utf8');
-  for (const k of ['sessionLedger.hasStateFile', 'sessionLedger.meterActive']) assert.ok(keys.includes(`'${k}'`), `${k} is set`);
+  for (const k of ['sessionLedger.hasStateFile', 'sessionLedger.hooksInstalled', 'sessionLedger.meterActive', 'sessionLedger.hasCheckpoint']) assert.ok(keys.includes(`'${k}'`), `${k} is set`);
   assert.equal(pkg.contributes.configuration.properties['sessionLedger.diagnostics.enabled'].default, true);
 });
 
