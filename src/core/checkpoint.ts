@@ -73,7 +73,7 @@ export interface Refusal {
   code: RefusalCode;
   /** The checks behind it (blocking-checks, manual-unconfirmed). */
   checks: Check[];
-  /** unknown-confirm: the ids; bad-session-id: the id given. */
+  /** unknown-confirm: the ids; bad-session-id: the id given; manual-unconfirmed: the `--confirm` ids of the open items. */
   ids?: string[];
   /** ambiguous-session: the sessions that wrote within `windowMinutes`. */
   sessions?: RecentSession[];
@@ -150,6 +150,21 @@ export function knownConfirmIds(report: WorkspaceReport): Set<string> {
   return out;
 }
 
+/**
+ * The manual items a checkpoint refuses on (open in a system that is not switched off), with the
+ * `--confirm` ids that say they are true. The checkpoint's refusal and the guard's hint both use it.
+ */
+export function openManualItems(report: WorkspaceReport): { checks: Check[]; ids: string[] } {
+  const checks = report.systems.filter((s) => !s.skipped).flatMap((s) => s.checks.filter((c) => c.status === 'manual-open'));
+  return { checks, ids: [...new Set(checks.map((c) => c.id))] };
+}
+
+/** The checkpoint command that succeeds once the manual items are true: `--session` when known, `--confirm` naming every open item. */
+export function checkpointCommand(cli: string, sessionId: string | null, report: WorkspaceReport | null): string {
+  const ids = report ? openManualItems(report).ids : [];
+  return `${cli} checkpoint${sessionId ? ` --session ${sessionId}` : ''}${ids.length ? ` --confirm ${ids.join(',')}` : ''}`;
+}
+
 /** What detection looks for, per system (the presence paths and globs of the facts table). */
 export function lookedFor(): Array<{ system: SystemId; paths: string[] }> {
   return ALL_FACTS.map((f) => ({ system: f.id, paths: [...f.presence] }));
@@ -182,7 +197,7 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     case 'blocking-checks':
       return [`${r.checks.length} blocking check${r.checks.length === 1 ? '' : 's'} failed:`, ...r.checks.map((c) => `${c.system} ${checkLine(c).trimStart()}`)];
     case 'manual-unconfirmed': {
-      const ids = [...new Set(r.checks.map((c) => c.id))];
+      const ids = r.ids ?? [...new Set(r.checks.map((c) => c.id))];
       return [
         `${r.checks.length} manual item${r.checks.length === 1 ? '' : 's'} not confirmed (every one must be YES):`,
         ...r.checks.map((c) => `  ${c.system} ${c.id}: ${c.message}`),
@@ -251,12 +266,13 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
 
   const checks = active.flatMap((s) => s.checks);
   res.blocking = checks.filter(isBlocking);
-  const manualOpen = checks.filter((c) => c.status === 'manual-open');
+  const manual = openManualItems(report);
+  const manualOpen = manual.checks;
   const refusals: Refusal[] = [];
   if (!opts.nothingToPreserve) {
     if (active.length === 0) refusals.push({ code: 'nothing-detected', checks: [], lookedFor: lookedFor() });
     if (res.blocking.length) refusals.push({ code: 'blocking-checks', checks: res.blocking });
-    if (manualOpen.length) refusals.push({ code: 'manual-unconfirmed', checks: manualOpen });
+    if (manualOpen.length) refusals.push({ code: 'manual-unconfirmed', checks: manualOpen, ids: manual.ids });
   }
 
   // The session: named, or the only one that wrote recently, else (nothing recent) the newest / the recorded one.

@@ -15,6 +15,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { checkpointCommand, openManualItems } from './checkpoint';
 import { evaluate } from './evaluate';
 import { FACTS } from './facts';
 import { readTextFile } from './fsread';
@@ -92,6 +93,14 @@ function prepareHint(report: WorkspaceReport | null): string {
   return parts.length ? `bring ${parts.join(' and ')} up to date` : 'bring your state file up to date';
 }
 
+/** What `--confirm` vouches for: the open manual items, so the user checks them before confirming ('' when none are open). */
+function manualNote(report: WorkspaceReport | null): string {
+  const open = report ? openManualItems(report).checks : [];
+  if (!open.length) return '';
+  const items = [...new Map(open.map((c) => [c.id, c.message])).entries()].map(([id, m]) => `${id}: ${m.replace(/\.$/, '')}`);
+  return ` once these manual items are true (--confirm says so: ${items.join('; ')})`;
+}
+
 /** Decide a PreCompact hook run from its raw stdin. Never throws; errors allow. */
 export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): Promise<GuardDecision> {
   const { env, now, parsed, root } = hookRun(stdin, opts);
@@ -163,12 +172,13 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
       ? ` The shared ${SHARED_MARKER_REL} is signed by another session (${foreign}); a marker from another session does not count for this one.`
       : '';
     const idNote = sid ? '' : ' (Claude Code sent no usable session id, so the shared marker is the one that counts.)';
+    const cmd = checkpointCommand(cli, sid, report);
     return block(
       foreign ? 'foreign-marker' : 'no-marker',
       root,
       sid,
       null,
-      `Compaction stopped: no checkpoint has run in this session (${wanted} is missing).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cli} checkpoint${sid ? ` --session ${sid}` : ''}\`: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
+      `Compaction stopped: no checkpoint has run in this session (${wanted} is missing).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
       foreign ? `BLOCK (no marker for this session; shared marker signed by ${foreign})` : `BLOCK (no marker: ${wanted})`,
     );
   }
@@ -182,7 +192,7 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
       root,
       sid,
       marker.rel,
-      `Compaction stopped: a checkpoint ran, but ${files} is still an empty skeleton, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${cli} checkpoint\` and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
+      `Compaction stopped: a checkpoint ran, but ${files} is still an empty skeleton, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
       `BLOCK (marker ${marker.rel} present, but ${files} is an empty skeleton)`,
     );
   }
@@ -203,7 +213,7 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
     root,
     sid,
     marker.rel,
-    `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, run \`${cli} checkpoint\` again, then /compact goes through.`,
+    `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`,
     `BLOCK (work since checkpoint in ${changed || '?'} and marker ${marker.rel} ${ageMin} min > ${max} min)`,
   );
 }

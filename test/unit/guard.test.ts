@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/guard';
 import { HOOK_LOG_REL } from '../../src/core/hook-io';
 import { parseMarker } from '../../src/core/marker';
-import { workspace, write } from './helpers';
+import { fixtureCopy, gitInit, workspace, write } from './helpers';
 import { age, CONFIRM_ALL, OTHER_SID, preCompact, run, s3Workspace, S2_SKELETON, SID } from './checkpoint-fixtures';
 
 const HOUR = 3_600_000;
@@ -31,6 +31,42 @@ test('no marker: a manual /compact is blocked with exit 2 and a reason that says
   // One paragraph: no blank line inside the reason.
   assert.doesNotMatch(r.stderr.trim(), /\n\s*\n/);
   assert.match(logOf(dir), /pre-compact BLOCK \(no marker/);
+});
+
+/** The checkpoint command the block reason tells the user to run, as CLI arguments. */
+function hintedCheckpoint(reason: string): string[] {
+  const m = /`session-ledger (checkpoint[^`]*)`/.exec(reason);
+  assert.ok(m, reason);
+  return m[1].split(' ');
+}
+
+test('the block reason names the open manual items with --confirm, so following it writes the marker and /compact passes', () => {
+  const dir = s3Workspace();
+  const r = hook(dir, preCompact(dir));
+  assert.equal(r.code, 2);
+  assert.deepEqual(hintedCheckpoint(r.stderr), ['checkpoint', '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.match(r.stderr, /once these manual items are true \(--confirm says so: feedback-stored: This session's feedback is stored in memory; last-request: The user's last request is completed or recorded\)/);
+  // The plain command the reason used to give is refused: the manual items are unconfirmed.
+  assert.equal(run(['checkpoint', '--root', dir, '--session', SID]).code, 1);
+  const c = run([...hintedCheckpoint(r.stderr), '--root', dir]);
+  assert.equal(c.code, 0, c.stderr);
+  assert.equal(hook(dir, preCompact(dir)).code, 0);
+});
+
+test('S1 with ~/.claude/STATE.md: the hint also confirms state-reviewed (Phase 4 item 6), and following it succeeds', () => {
+  const dir = fixtureCopy('s1/good');
+  gitInit(dir);
+  const home = workspace({ 'STATE.md': '# STATE\n\n## PENDING\n- renew the certificate\n' }, 'sl-claude-');
+  const env = { CLAUDE_CONFIG_DIR: home };
+  const r = hook(dir, preCompact(dir), env);
+  assert.equal(r.code, 2, r.stderr);
+  const args = hintedCheckpoint(r.stderr);
+  assert.deepEqual(args.slice(0, 4), ['checkpoint', '--session', SID, '--confirm']);
+  assert.deepEqual(args[4].split(',').sort(), ['feedback-stored', 'last-request', 'state-reviewed']);
+  assert.equal(run(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request'], { env }).code, 1);
+  const c = run([...args, '--root', dir], { env });
+  assert.equal(c.code, 0, c.stderr);
+  assert.equal(hook(dir, preCompact(dir), env).code, 0);
 });
 
 test('auto compactions always pass, marker or not', () => {
