@@ -95,3 +95,11 @@ test('after --, --help belongs to the relayed status line command', () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, '--help\n');
 });
+
+test('checkpoint --help: exit 0 also when every detected system is switched off (S0 without session.ledger: true)', () => {
+  const r = cli(['checkpoint', '--help']);
+  assert.equal(r.code, 0);
+  const exit = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
+  assert.match(exit, /0\s+marker written, closing steps printed; or every detected system is switched off by its own configuration \(S0 without session\.ledger: true\): its skip line, no marker/);
+  assert.match(exit, /1\s+no marker written: something blocks/);
+});
