@@ -67,9 +67,11 @@ function srcInputs(metafile) {
  * bundling a second copy.
  */
 function tableEntry(entry, modules) {
-  const lines = [`export * from ${JSON.stringify(`./${entry}`)};`];
-  modules.forEach((m, i) => lines.push(`import * as m${i} from ${JSON.stringify(`./${m}`)};`));
-  lines.push(`export const __m = {${modules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')}};`);
+  // Getters over require(): esbuild then initialises each module on first use, as a dynamic import
+  // does, instead of all of them when the file loads (a static import would).
+  const lines = [`export * from ${JSON.stringify(`./${entry}`)};`, 'export const __m = {'];
+  for (const m of modules) lines.push(`  get ${JSON.stringify(m)}() { return require(${JSON.stringify(`./${m}`)}); },`);
+  lines.push('};');
   return { contents: lines.join('\n'), resolveDir: REPO, sourcefile: `${entry}.table.ts`, loader: 'ts' };
 }
 

@@ -11,12 +11,9 @@
  * later run skips brotli and most of the compile. The cache is an optimisation only: any failure to
  * read or write it is ignored.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as vm from 'node:vm';
-import * as zlib from 'node:zlib';
 import { HOOK_CORE_NAME } from '../core/hook-files';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
@@ -83,6 +80,10 @@ export function saveCoreCache(): void {
 /** Decompress, compile and run the CLI's core (once per process) with this file's module table. */
 export function loadCore(): Core {
   if (core) return core;
+  // Loaded only here: the status line's commands never pay for them.
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  const vm = require('node:vm') as typeof import('node:vm');
+  const zlib = require('node:zlib') as typeof import('node:zlib');
   const file = path.join(__dirname, HOOK_CORE_NAME);
   let br: Buffer;
   try {

@@ -7,7 +7,6 @@
  * followed, the file's folders included) must lie inside the real root, or nothing is written: a
  * `.claude` that links out of the workspace is refused for writes.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile, sha256 } from './fsread';
@@ -156,7 +155,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
     /* new file */
   }
   await removeStaleTemps(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0')}.tmp`);
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(tmp, 'wx', mode);

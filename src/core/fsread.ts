@@ -1,7 +1,6 @@
 /**
  * Tolerant reading of the user's files: never throws, always says what went wrong.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
 
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -51,6 +50,8 @@ export interface TextFileErr {
 export type TextFile = TextFileOk | TextFileErr;
 
 export function sha256(data: Buffer | string): string {
+  // Loaded on first use: node:crypto costs 3-10 ms to load, and the status line never hashes.
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(data).digest('hex');
 }
 

@@ -33,3 +33,17 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
   assert.equal(spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'session-start'], { cwd: dir, env, input: ss, encoding: 'utf8' }).status, 0);
   assert.match(readFileSync(log, 'utf8'), /status --porcelain=v2/);
 });
+
+test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded', () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
+  // Preloaded: records every built-in module the script requires, printed when the process ends.
+  const recorder = write(workspace({}, 'sl-rec-'), 'rec.js', `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => process.stderr.write('LOADED ' + [...seen].join(' ') + '\\n'));`);
+  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } });
+  const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
+  const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'statusline'], { cwd: dir, env, input, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'ctx 42% (84k/200k) · checkpoint now\n');
+  const loaded = (/LOADED (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
+  assert.ok(loaded.includes('fs'), r.stderr);
+  for (const m of ['crypto', 'zlib', 'vm', 'child_process']) assert.ok(!loaded.includes(m), `${m} loaded: ${loaded.join(' ')}`);
+});

@@ -8,7 +8,6 @@
  * After `--`: one argument is run through the shell (it is the previous command line as written in
  * settings); several arguments are run as they are, without a shell.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic } from '../../core/atomic';
@@ -46,6 +45,8 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
 
 /** Run the previous statusLine command with the same stdin; its stdout becomes ours. */
 function relay(cmd: string[], stdin: string, io: Io): Promise<number> {
+  // Loaded here: without a command to relay, the status line never pays for node:child_process.
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
     const child =
       cmd.length === 1
