@@ -212,33 +212,38 @@ async function phaseUi() {
     return;
   }
   const { ws, claude } = fixture(run);
-  const server = await startCodeServer({
+  // the English window, unless only the Japanese one was asked for
+  const english = part('main') || part('native');
+  const server = english ? await startCodeServer({
     runDir: run,
     env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
-  });
-  log(`${phase}: code-server up in ${server.healthzMs} ms (${server.url}), workspace ${ws}`);
+  }) : null;
+  if (server) log(`${phase}: code-server up in ${server.healthzMs} ms (${server.url}), workspace ${ws}`);
   const shots = join(run, 'screenshots');
+  mkdirSync(shots, { recursive: true });
   let ctx;
   let failed = 0;
   try {
-    ctx = await launchBrowser(run);
-    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    const page = ctx.pages()[0] || (await ctx.newPage());
-    const workbench = async () => {
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
-      // the extension is active once its status bar item shows
-      await page.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
-    };
-    await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
-    await workbench();
     const { uiTests, nativeTests, japaneseTests, installVsixFromUi, publishScreenshots } = await import('../test/e2e/ui.mjs');
-    const test = pageTest(phase, run, page, () => failed++);
-    if (part('main')) await uiTests({ page, ws, claude, shots, test, workbench });
-    if (part('native')) await nativeTests({ page, ws, shots, test });
-    await ctx.close().catch(() => {});
-    ctx = undefined;
-    await server.stop();
+    if (server) {
+      ctx = await launchBrowser(run);
+      await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      const page = ctx.pages()[0] || (await ctx.newPage());
+      const workbench = async () => {
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        await page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+        // the extension is active once its status bar item shows
+        await page.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
+      };
+      await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
+      await workbench();
+      const test = pageTest(phase, run, page, () => failed++);
+      if (part('main')) await uiTests({ page, ws, claude, shots, test, workbench });
+      if (part('native')) await nativeTests({ page, ws, shots, test });
+      await ctx.close().catch(() => {});
+      ctx = undefined;
+      await server.stop();
+    }
     if (part('ja')) {
       // The same extension in a window whose display language is Japanese. code-server --locale ja
       // only takes effect when a Japanese language pack is listed in the user data's
@@ -285,7 +290,7 @@ async function phaseUi() {
     record(phase, 'ui tests', false, Date.now() - started, e?.stack || e);
   } finally {
     await ctx?.close().catch(() => {});
-    await server.stop();
+    await server?.stop();
   }
   if (!failed && !keep) removeRunDir(run);
   else log(`${phase}: run folder kept: ${run} (screenshots in ${shots})`);
