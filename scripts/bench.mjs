@@ -126,8 +126,9 @@ async function main() {
     const node = process.execPath;
 
     console.log(`\n## Paths that run all day: ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`);
-    console.log(`Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)} (goal ≤ 120 KB)`);
-    const rows = interleaved([
+    const coreFile = path.join(path.dirname(script), 'session-ledger-core.br');
+    console.log(`Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)} (goal ≤ 120 KB), beside it session-ledger-core.br ${kb(statSync(coreFile).size)}: ${kb(statSync(script).size + statSync(coreFile).size)} committed`);
+    const rowsIn = [
       { name: '`statusline` relay, empty project', argv: [node, script, 'statusline'], input: statusInput(empty, ''), cwd: empty, env: { ...env, CLAUDE_PROJECT_DIR: empty } },
       { name: '`statusline` relay, demo (five systems)', argv: [node, script, 'statusline'], input: statusInput(demo, home.transcript), cwd: demo, env },
       { name: '`statusline` relay, five 10k-line state files', argv: [node, longScript, 'statusline'], input: statusInput(long, longHome.transcript), cwd: long, env: { ...env, CLAUDE_CONFIG_DIR: longHome.home, CLAUDE_PROJECT_DIR: long } },
@@ -136,17 +137,36 @@ async function main() {
       { name: '`hook session-start`, demo', argv: [node, script, 'hook', 'session-start'], input: sessionStart(demo), cwd: demo, env },
       { name: '`status --json`, demo (five systems)', argv: [node, cli, 'status', '--json', '--root', demo], cwd: demo, env },
       { name: '`context --json`, demo', argv: [node, cli, 'context', '--json', '--root', demo], cwd: demo, env },
-    ]);
+    ];
+    const rows = interleaved(rowsIn);
     const goals = [1.15, 1.15, 1.15, 1.15, 1.15, 1.15, 1.5, 1.15];
     console.log('\n| path | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) |');
     console.log('|---|---|---|---|---|');
     rows.forEach((r, i) => console.log(fmtRow(r, goals[i])));
     for (const r of rows) if (r.last.code !== 0 && !/pre-compact/.test(r.name)) console.log(`  (${r.name} exited ${r.last.code}: ${r.last.stderr.slice(0, 200)})`);
+    if (process.env.BENCH_INSTR) instructions([{ name: '`node -e 0`', argv: [node, '-e', '0'] }, ...[1, 4, 5, 6].map((i) => rowsIn[i])]);
 
     await linearity(tmp);
     await hugeRecords(tmp);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * BENCH_INSTR=1: the instructions each row executes (valgrind's callgrind, every thread of the Node
+ * process, child processes such as git not counted), which a busy machine does not change.
+ */
+function instructions(rows) {
+  if (spawnSync('valgrind', ['--version']).status !== 0) return console.log('\ninstructions: valgrind not found');
+  console.log('\n| path (instructions, callgrind) | instructions | ratio to `node -e 0` |\n|---|---|---|');
+  let floor = null;
+  for (const r of rows) {
+    r.before?.();
+    const out = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...r.argv], { input: r.input ?? '', cwd: r.cwd, env: { ...process.env, ...r.env }, encoding: 'utf8' });
+    const n = Number(/Collected : (\d+)/.exec(out.stderr)?.[1]);
+    floor ??= n;
+    console.log(`| ${r.name} | ${(n / 1e6).toFixed(0)} M | ${(n / floor).toFixed(2)}× |`);
   }
 }
 

@@ -164,11 +164,16 @@ function gates(home: StateDoc, s: S3Structure): Check {
 
 /** True when every commit after `recorded` up to HEAD touches only `docs/state/` (the handoff committed after it was written). */
 async function onlyStateCommitsSince(ws: Workspace, top: string, recorded: string): Promise<boolean> {
-  const full = (await git(ws.root, ['rev-parse', '--verify', '--quiet', `${recorded}^{commit}`]))?.trim();
-  if (!full) return false;
-  // Both at once: one git process's start-up is most of each call's time.
-  const [isAncestor, files] = await Promise.all([git(ws.root, ['merge-base', '--is-ancestor', full, 'HEAD']), git(ws.root, ['diff', '--name-only', full, 'HEAD'])]);
-  if (isAncestor === null || files === null) return false;
+  // `recorded` is a hex hash (parseBranchHead): the three calls take it as `<hash>^{commit}` and run
+  // at once, since one git process's start-up is most of each call's time. Any of them failing
+  // (no such commit, an ambiguous short hash, not an ancestor) means no.
+  const rev = `${recorded}^{commit}`;
+  const [full, isAncestor, files] = await Promise.all([
+    git(ws.root, ['rev-parse', '--verify', '--quiet', rev]),
+    git(ws.root, ['merge-base', '--is-ancestor', rev, 'HEAD']),
+    git(ws.root, ['diff', '--name-only', rev, 'HEAD']),
+  ]);
+  if (!full?.trim() || isAncestor === null || files === null) return false;
   const stateDir = path.relative(top, ws.abs('docs/state')).split(path.sep).join('/');
   const changed = files.split('\n').filter(Boolean);
   return changed.length > 0 && changed.every((p) => p === stateDir || p.startsWith(`${stateDir}/`));
