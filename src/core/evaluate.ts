@@ -3,6 +3,7 @@
  */
 import { SYSTEMS } from './checks';
 import { findingChecks, manualChecks, mk } from './checks/common';
+import { notReadOf } from './checks/not-read';
 import { FACTS, resumePrompt as promptFor } from './facts';
 import { t } from './messages';
 import { byCodeUnits } from './text';
@@ -90,6 +91,6 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
     if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
   }
   const report: WorkspaceReport = { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
-  if (ws.notRead.length) report.notRead = [...ws.notRead].sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
+  if (ws.notRead.length) report.notRead = ws.notRead.map(notReadOf).sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
   return report;
 }

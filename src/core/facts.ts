@@ -106,6 +106,8 @@ export interface SystemFacts {
   homeRole: DocRole;
   /** Other places the home file is accepted (older or alternative locations), in the order they are tried. */
   homeAlternatives: readonly string[];
+  /** A file at one of `homeAlternatives` is the system's only when it holds this many distinct sections of the system (generic paths), when set. */
+  homeAlternativesMinSections?: number;
   /** What the seed prints when the system is present but switched off, or null. */
   switchedOff: Msg | null;
   /** The system's other files and folders (configuration, sidecars, logs, stores), each with what it is. */
@@ -145,6 +147,7 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
     homeRole: 'ledger',
     // Older places a ledger was kept; read only when they hold the S0 sections.
     homeAlternatives: ['CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
+    homeAlternativesMinSections: 3,
     switchedOff: t('Checkpoint skipped - session.ledger not enabled in .agents.yml'),
     companions: [{ what: 'config', path: '.agents.yml' }],
     presence: ['.agents.yml', '.agents/session_ledger.md', 'CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],

@@ -183,6 +183,21 @@ export interface NotRead {
   args: string[];
 }
 
+/**
+ * Why a reader did not read a file at its system's path, as the reader records it (the text is the
+ * system's checks' to say): S0's older place with fewer than the ledger sections it needs; S2's
+ * project state file without S2's own section words, or its manifest without the kit's keys; S3's
+ * STATE without a Handoff, Log or `Now ▶` line; S4's state file without its blocks.
+ */
+export type NotReadWhy = 'S0-few-sections' | 'S2-project-state-words' | 'S2-manifest-keys' | 'S3-no-handoff' | 'S4-no-blocks';
+
+/** A file a reader found at its system's path and did not read, before its reason is put in words. */
+export interface NotOurs {
+  path: string;
+  system: SystemId;
+  why: NotReadWhy;
+}
+
 /** A state file another system's document points to: shown as a link on that document, read only by its own system. */
 export interface DocLink {
   /** Path relative to the workspace root, as resolved. */

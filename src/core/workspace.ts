@@ -9,7 +9,7 @@ import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
 import { maskSecrets } from './secrets';
 import { finding, t, type Msg } from './messages';
-import type { DocRole, Finding, NotRead, Section, StateDoc, SystemId } from './model';
+import type { DocRole, Finding, NotOurs, NotReadWhy, Section, StateDoc, SystemId } from './model';
 
 export interface EvaluateOptions {
   /** Manual checks the user ticked, as `S1:feedback-stored` or a bare id (`feedback-stored`) for every system. */
@@ -26,10 +26,10 @@ export interface EvaluateOptions {
   claudeHome?: string;
 }
 
+/** What a reader's parser makes of a document: its sections and what else it recorded. Readers judge nothing: findings are the checks'. */
 export interface ParsedContent {
   sections: Section[];
   meta?: Record<string, unknown>;
-  findings?: Finding[];
 }
 
 /** Turn a read failure into the finding a damaged document carries. */
@@ -114,8 +114,8 @@ export class Workspace {
   private realRoot: Promise<string> | undefined;
   /** Relative paths of every state document read so far (excluded from "work" in git checks). */
   readonly stateFiles = new Set<string>();
-  /** Files a reader found at its system's path and did not read, with the reason (see `NotRead`). */
-  readonly notRead: NotRead[] = [];
+  /** Files a reader found at its system's path and did not read, with why (put in words by `evaluate`, see `NotRead`). */
+  readonly notRead: NotOurs[] = [];
 
   constructor(root: string, options: EvaluateOptions = {}) {
     this.root = path.resolve(root);
@@ -180,9 +180,9 @@ export class Workspace {
   }
 
   /** Record a file at `system`'s path that is not in its format: present, not read, and why. */
-  notOurs(rel: string, system: SystemId, reason: Msg): void {
+  notOurs(rel: string, system: SystemId, why: NotReadWhy): void {
     if (this.notRead.some((n) => n.path === rel && n.system === system)) return;
-    this.notRead.push({ path: rel, system, reason: reason.text, reasonId: reason.id, args: [...reason.args] });
+    this.notRead.push({ path: rel, system, why });
   }
 
   /** Git facts, read once; state files are not counted as work. */
@@ -238,7 +238,6 @@ export class Workspace {
       const parsed = parse(text, parseMarkdown(text));
       doc.sections = parsed.sections;
       doc.meta = parsed.meta ?? {};
-      doc.findings.push(...(parsed.findings ?? []));
     } catch (err) {
       doc.findings.push(finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))));
     }

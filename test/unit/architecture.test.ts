@@ -52,13 +52,22 @@ test('readers read, checks judge: src/core/formats never imports src/core/checks
   assert.deepEqual(importsInto('src/core/formats', 'src/core/checks'), []);
 });
 
-test('readers read, checks judge: the S1 readers build no findings or messages and hold no caps or thresholds', () => {
-  for (const f of walk(path.join(REPO, 'src/core/formats')).filter((x) => /[\\/]s1[^\\/]*\.ts$/.test(x))) {
+/** Comparisons of a count against a literal number of 2 or more (`n >= 3`), heading levels excepted. */
+function literalThresholds(src: string): string[] {
+  const code = src.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+  return [...code.matchAll(/([\w.)\]]+)\s*(?:>=?|<=?)\s*(\d+(?:\.\d+)?)\b/g)].filter((m) => Number(m[2]) >= 2 && !/level$/.test(m[1])).map((m) => m[0]);
+}
+
+test('readers read, checks judge: no reader in src/core/formats builds a finding or a message, or holds a cap, a threshold or the clock', () => {
+  const files = walk(path.join(REPO, 'src/core/formats')).filter((x) => x.endsWith('.ts'));
+  assert.ok(files.length >= 12, 'every reader is looked at');
+  for (const f of files) {
     const rel = path.relative(REPO, f);
     const src = readFileSync(f, 'utf8');
     assert.ok(!importsOf(f).some((spec) => /(?:^|\/)messages$/.test(spec)), `${rel} imports messages: findings and their texts belong to checks/`);
-    assert.doesNotMatch(src, /\bseverity\s*:|\bproblems\s*[:.=]|\bfinding\(/, `${rel} constructs a finding`);
+    assert.doesNotMatch(src, /\bseverity\s*:|\bproblems\s*[:.=]|\bfindings?\(|\bfindings\s*(?::|\.push)|\bFinding\b/, `${rel} constructs a finding`);
     assert.doesNotMatch(src, /\b(?:CAPS|ARCHIVE|CURATION)\b|\bnow\s*:\s*number|\bDate\.now\(/, `${rel} judges against a cap, a threshold or the clock`);
+    assert.deepEqual(literalThresholds(src), [], `${rel} compares against a literal threshold: it belongs in the facts table`);
   }
 });
 

@@ -122,7 +122,7 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, wi
   ];
   for (const text of configs) {
     const doc = { findings: [], meta: parseAgentsYml(text).meta ?? {} } as unknown as Parameters<typeof configOf>[0];
-    const reader = (parseAgentsYml(text).findings ?? []).length === 0 && configOf(doc).enabled;
+    const reader = ((parseAgentsYml(text).meta?.issues as unknown[] | undefined) ?? []).length === 0 && configOf(doc).enabled;
     assert.equal(s0LedgerOnText(text), reader, JSON.stringify(text));
   }
   // The meter's modules never import the YAML library.

@@ -4,7 +4,7 @@
  * git- and path-based ones, which go through the `Workspace`.
  */
 import { said, saidOf, t, type Msg } from '../messages';
-import type { Check, CheckStatus, Item, Section, Severity, StateDoc, SystemId } from '../model';
+import type { Check, CheckStatus, Finding, Item, Section, Severity, StateDoc, SystemId } from '../model';
 import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../text';
 import { findSecrets } from '../secrets';
 import type { Workspace } from '../workspace';
@@ -49,6 +49,17 @@ export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Chec
     }
   }
   return out;
+}
+
+/**
+ * Put the findings a system's checks judged from what its reader recorded (a YAML error, a
+ * duplicate section …) on their document, beside the ones reading itself raised (unreadable,
+ * truncated); a finding already there (same id, line and message) is not added twice.
+ */
+export function addFindings(doc: StateDoc, found: readonly Finding[]): void {
+  for (const f of found) {
+    if (!doc.findings.some((x) => x.id === f.id && x.line === f.line && x.message === f.message)) doc.findings.push(f);
+  }
 }
 
 export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {

@@ -3,11 +3,11 @@
  * `_Last updated:` timestamp, its UNCONFIRMED items (to validate after /clear), the Working Set
  * files, and the config notes (switched off, older place). Reading is in `formats/s0.ts`.
  */
-import { t } from '../messages';
+import { finding, t } from '../messages';
 import { resumePrompt } from '../facts';
-import type { Check, Item, StateDoc } from '../model';
+import type { Check, Finding, Item, StateDoc } from '../model';
 import { sectionsOf, firstRealItem } from '../formats/s1-util';
-import { S0_CONFIG, S0_DEFAULT_LEDGER } from '../formats/s0';
+import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue } from '../formats/s0';
 import type { Analysis, Loaded } from '../system';
 import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../text';
 import type { Workspace } from '../workspace';
@@ -20,6 +20,7 @@ import {
   checkPending,
   checkStalePaths,
   checkWorkExplained,
+  addFindings,
   mk,
   type PathRef,
 } from './common';
@@ -100,12 +101,35 @@ export function s0ResumePrompt(home: string, next: S0Next | null, unconfirmed: n
   return resumePrompt('S0', home, next?.from === 'next' ? 'the Next section' : null, unconfirmed);
 }
 
+/**
+ * What the problems the reader recorded in `.agents.yml` mean: a YAML error or unreadable data
+ * blocks (the checkpoint cannot tell whether the ledger is on); a document or `session` that is not
+ * a mapping, or a `ledger_path` that is not a path, is a warning.
+ */
+export function configFindings(doc: StateDoc): Finding[] {
+  return ((doc.meta.issues as AgentsYmlIssue[] | undefined) ?? []).map((i) => {
+    switch (i.kind) {
+      case 'yaml-error':
+        return finding('config', 'block', t('.agents.yml does not parse as YAML (line {0}): {1}. The checkpoint cannot read session.ledger.', i.line, i.error), i.line, t('Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.'));
+      case 'not-mapping':
+        return finding('config', 'warn', t('.agents.yml is not a mapping of settings; session.ledger cannot be read from it.'), 1);
+      case 'unreadable':
+        return finding('config', 'block', t('.agents.yml cannot be read: {0}.', i.error), 1);
+      case 'session-not-mapping':
+        return finding('config', 'warn', t('`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.'), i.line);
+      case 'ledger-path-not-path':
+        return finding('config', 'warn', t('`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.'), i.line);
+    }
+  });
+}
+
 /** S0's checks, next action, UNCONFIRMED items and resume prompt. */
 export async function analyseS0(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const home = loaded.home;
   const checks: Check[] = [];
   const enabled = loaded.extra?.enabled === true;
   const configured = loaded.extra?.configured === true;
+  for (const d of loaded.docs) if (d.role === 'config') addFindings(d, configFindings(d));
   checks.push(checkExists('S0', home, loaded.homeRel));
   if (configured && !enabled && home && !loaded.extra?.broken) {
     checks.push(mk('S0', 'config', 'info', false, t('session.ledger is not enabled in .agents.yml; {0} is checked anyway, but the checkpoint will not update it.', home.relPath), { path: S0_CONFIG }, t('Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.')));

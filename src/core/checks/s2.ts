@@ -5,14 +5,14 @@
  * `formats/s2*.ts`.
  */
 import { FACTS, resumePrompt } from '../facts';
-import { t, type Msg } from '../messages';
+import { finding, t, type Msg } from '../messages';
 import { sectionOf } from '../formats/s2';
-import { realTopItems, s2Placeholder, type ManifestInfo, type PlanSpine } from '../formats/s2-ledger';
-import type { Check, StateDoc } from '../model';
+import { realTopItems, s2Placeholder, type DuplicateSection, type ManifestInfo, type PlanSpine } from '../formats/s2-ledger';
+import type { Check, Finding, StateDoc } from '../model';
 import type { Analysis, Loaded } from '../system';
 import { clip, extractPaths, isPlaceholder, withThousands } from '../text';
 import type { Workspace } from '../workspace';
-import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkStalePaths, checkWorkExplained, mk, type PathRef } from './common';
+import { addFindings, checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkStalePaths, checkWorkExplained, mk, type PathRef } from './common';
 
 /** The plan budget (characters of the spine). */
 const PLAN_MAX = FACTS.S2.budgets.planSpineChars ?? 20_000;
@@ -188,9 +188,32 @@ async function storeFresh(ws: Workspace, home: StateDoc | null, manifest: StateD
 }
 
 /** S2's checks, next action and resume prompt. */
+/**
+ * What the reader recorded means, as findings on the document: a `##` section repeated (merged in
+ * file order) and a ledger heading outside the seven words are notes; a manifest whose YAML does
+ * not parse is a warning (the checkpoint falls back to guessing the stores).
+ */
+export function s2Findings(doc: StateDoc): Finding[] {
+  const out: Finding[] = [];
+  for (const d of (doc.meta.duplicates as DuplicateSection[] | undefined) ?? []) {
+    out.push(finding('duplicate-section', 'info', t('"## {0}" (line {1}) repeats "## {2}" (line {3}); merged in file order.', d.title, d.line, d.firstTitle, d.firstLine), d.line, t('Write into the existing section instead of appending a second one.')));
+  }
+  for (const n of (doc.meta.nonCanonical as Array<{ title: string; line: number }> | undefined) ?? []) {
+    out.push(finding('non-canonical', 'info', t('"## {0}" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.', n.title), n.line, t('Durable knowledge belongs in the project state file, the knowledge docs or memory, not in the ledger.')));
+  }
+  const e = (doc.meta.manifest as ManifestInfo | undefined)?.error;
+  if (e?.thrown) out.push(finding('manifest-yaml', 'warn', t('context-manifest.yaml does not parse: {0}', e.message)));
+  else if (e) {
+    const msg = e.line ? t('context-manifest.yaml does not parse (line {0}): {1}', e.line, e.message) : t('context-manifest.yaml does not parse: {0}', e.message);
+    out.push(finding('manifest-yaml', 'warn', msg, e.line, t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.')));
+  }
+  return out;
+}
+
 export async function analyseS2(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
   const x = loaded.extra as { manifest: StateDoc | null; plan: StateDoc | null; pointer: string | null; projectState: StateDoc | null; psRel: string | null };
+  for (const d of docs) addFindings(d, s2Findings(d));
   const checks: Check[] = [checkExists('S2', home, homeRel), notSkeleton(home)];
   const readable = !!home && !!home.text;
 

@@ -10,14 +10,14 @@
  * session (the corpus writes it into Decisions), else the newest PROGRESS entry's 将来のアクション.
  */
 import { companionPath, FACTS, resumePrompt as promptFor } from '../facts';
-import { t, type Msg } from '../messages';
+import { finding, t, type Msg } from '../messages';
 import { S4_PROGRESS, type S4Extra } from '../formats/s4';
 import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from '../formats/s4-state';
-import type { Check, Section, StateDoc } from '../model';
+import type { Check, Finding, Section, StateDoc } from '../model';
 import type { Analysis, Loaded } from '../system';
 import { isPlaceholder } from '../text';
 import type { Workspace } from '../workspace';
-import { checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkWorkExplained, mk, type NextAction } from './common';
+import { addFindings, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkWorkExplained, mk, type NextAction } from './common';
 
 const MAX_ENTRIES = FACTS.S4.budgets.progressEntries ?? 5;
 
@@ -235,9 +235,16 @@ function pendingSection(home: StateDoc, s4: S4Structure, block: S4Block | null, 
 }
 
 /** S4's checks, next action and resume prompt. */
+/** A checkpoint whose YAML front matter does not parse (recorded by the reader) is a warning: the script rewrites it, nobody edits it by hand. */
+export function s4Findings(doc: StateDoc): Finding[] {
+  const e = doc.meta.frontMatterError as { message: string; line: number } | undefined;
+  return e ? [finding('front-matter', 'warn', t('The checkpoint\'s YAML front matter does not parse: {0}', e.message), e.line, t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.'))] : [];
+}
+
 export async function analyseS4(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
   const x = loaded.extra as unknown as S4Extra;
+  for (const d of docs) addFindings(d, s4Findings(d));
   const s4 = structure(home);
   const checks: Check[] = [checkExists('S4', home, homeRel)];
   const block = s4 ? newestBlock(s4, recentTexts(x)) : null;

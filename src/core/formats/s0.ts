@@ -5,11 +5,10 @@
  * "Continuity Ledger": headings, or bare `Label:` lines), `.claude/memory/session_ledger.md`,
  * `.claude/session_ledger.md`.
  */
-import { finding, t } from '../messages';
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../markdown';
 import { companionPath, FACTS } from '../facts';
-import type { Finding, Item, Section, StateDoc } from '../model';
+import type { Item, Section, StateDoc } from '../model';
 import { matchKey, type KeyTable } from '../sections';
 import type { Loaded, SystemReader } from '../system';
 import type { ParsedContent, Workspace } from '../workspace';
@@ -140,30 +139,42 @@ export interface S0Config {
   broken: boolean;
 }
 
+/**
+ * What is wrong in `.agents.yml`, as read: a YAML syntax error (its first line and document line),
+ * a document that is not a mapping, data that cannot be read (why), a `session` that is not a
+ * mapping, a `session.ledger_path` that is not a path (both at the `session:` line). Stored in
+ * `meta.issues`; S0's checks say what each means.
+ */
+export type AgentsYmlIssue =
+  | { kind: 'yaml-error'; line: number; error: string }
+  | { kind: 'not-mapping' }
+  | { kind: 'unreadable'; error: string }
+  | { kind: 'session-not-mapping'; line?: number }
+  | { kind: 'ledger-path-not-path'; line?: number };
+
 export function parseAgentsYml(text: string): ParsedContent {
-  const findings: Finding[] = [];
+  const issues: AgentsYmlIssue[] = [];
   const sections: Section[] = [];
   const lc = new LineCounter();
-  const meta: Record<string, unknown> = {};
+  const meta: Record<string, unknown> = { issues };
   const ydoc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (ydoc.errors.length) {
     const e = ydoc.errors[0];
-    const line = lc.linePos(e.pos[0]).line;
-    findings.push(finding('config', 'block', t('.agents.yml does not parse as YAML (line {0}): {1}. The checkpoint cannot read session.ledger.', line, e.message.split('\n')[0]), line, t('Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.')));
+    issues.push({ kind: 'yaml-error', line: lc.linePos(e.pos[0]).line, error: e.message.split('\n')[0] });
     meta.broken = true;
-    return { sections: [], meta, findings };
+    return { sections: [], meta };
   }
   const root = ydoc.contents;
   if (root !== null && !isMap(root)) {
-    findings.push(finding('config', 'warn', t('.agents.yml is not a mapping of settings; session.ledger cannot be read from it.'), 1));
+    issues.push({ kind: 'not-mapping' });
     meta.broken = true;
-    return { sections: [], meta, findings };
+    return { sections: [], meta };
   }
   const data = yamlData(ydoc);
   if (data.error) {
-    findings.push(finding('config', 'block', t('.agents.yml cannot be read: {0}.', data.error), 1));
+    issues.push({ kind: 'unreadable', error: data.error });
     meta.broken = true;
-    return { sections, meta, findings };
+    return { sections, meta };
   }
   const js = (data.value ?? {}) as Record<string, unknown>;
   const session = js.session;
@@ -174,7 +185,7 @@ export function parseAgentsYml(text: string): ParsedContent {
   const sessionLine = keyRange ? lc.linePos(keyRange[0]).line : undefined;
   if (sessionLine) meta.sessionLine = sessionLine;
   if (session !== undefined && session !== null && (typeof session !== 'object' || Array.isArray(session))) {
-    findings.push(finding('config', 'warn', t('`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.'), sessionLine));
+    issues.push({ kind: 'session-not-mapping', line: sessionLine });
   } else if (session && typeof session === 'object') {
     const s = session as Record<string, unknown>;
     // The session block as a section, so views show what the config says and where.
@@ -188,10 +199,10 @@ export function parseAgentsYml(text: string): ParsedContent {
     }
     const lp = s.ledger_path;
     if (lp !== undefined && lp !== null && (typeof lp !== 'string' || lp.trim() === '')) {
-      findings.push(finding('config', 'warn', t('`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.'), sessionLine));
+      issues.push({ kind: 'ledger-path-not-path', line: sessionLine });
     }
   }
-  return { sections, meta, findings };
+  return { sections, meta };
 }
 
 export function configOf(doc: StateDoc | null): S0Config {
@@ -243,9 +254,9 @@ async function load(ws: Workspace): Promise<Loaded | null> {
     const f = await ws.read(rel);
     if (!f.ok) continue; // an unreadable file at a generic path is not known to be ours
     const doc = await loadLedger(ws, rel);
-    if (s0KeyCount(doc) >= 3) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true } };
+    if (s0KeyCount(doc) >= (FACTS.S0.homeAlternativesMinSections ?? 0)) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true } };
     ws.stateFiles.delete(rel);
-    ws.notOurs(rel, 'S0', t('{0} has fewer than three of the ledger sections (Goal, Constraints, Decisions, Done, Now, Next, Open Questions, Working Set): not read as S0.', rel));
+    ws.notOurs(rel, 'S0', 'S0-few-sections');
   }
   if (config) return { home: null, homeRel, docs, skipped: FACTS.S0.switchedOff ?? undefined };
   return null;

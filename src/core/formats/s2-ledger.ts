@@ -7,19 +7,19 @@
  *   first `##` outside a code fence is the `preamble`; a section name is its first word that starts
  *   with a letter, with `:*_-` removed, case and emoji ignored (TASK NEXT OPEN DECIDED VERIFIED
  *   DROPPED PLAN, as the kit's `ledger-lint.sh` matches them); duplicate sections are merged into
- *   the first one in file order (as `ledger_render.py` merges them). `meta.nextLineCount` counts
- *   the written lines of NEXT; `meta.sessionId` is the `_session: <id>_` stamp.
+ *   the first one in file order (as `ledger_render.py` merges them) and recorded in
+ *   `meta.duplicates`; headings outside the seven words are recorded in `meta.nonCanonical`.
+ *   `meta.nextLineCount` counts the written lines of NEXT; `meta.sessionId` is the `_session: <id>_` stamp.
  * - `parseManifest(text)`: `context-manifest.yaml` read with `yaml`, giving the durable stores the
  *   checkpoint reconciles (memory dir, durable_context.project_state / knowledge_docs / curated_ssot)
- *   with their lines.
+ *   with their lines, or the parser's error and its line.
  * - `planSpine(text, outline)`: the part of a plan a checkpoint reads (everything above the first
  *   evidence / archive / done section).
  */
-import { finding, t } from '../messages';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { isPlaceholder, plainText } from '../text';
 import { sectionize, type MdOutline } from '../markdown';
-import type { Finding, Item, Section, SectionKey } from '../model';
+import type { Item, Section, SectionKey } from '../model';
 import { matchKey, normalizeTitle, type KeyTable } from '../sections';
 import type { ParsedContent } from '../workspace';
 
@@ -129,6 +129,14 @@ function writtenLines(outline: MdOutline, from: number, to: number): number {
   return n;
 }
 
+/** A `##` section whose word repeats an earlier one's, merged into it: both headings and lines. */
+export interface DuplicateSection {
+  title: string;
+  line: number;
+  firstTitle: string;
+  firstLine: number;
+}
+
 /**
  * Parse a ledger-shaped document. `extra` adds meaning-based keys for headings outside the
  * seven words (used for the project state file). Never throws on content.
@@ -136,7 +144,8 @@ function writtenLines(outline: MdOutline, from: number, to: number): number {
 export function parseLedger(_text: string, outline: MdOutline, extra?: KeyTable): ParsedContent {
   const h2 = outline.headings.filter((h) => h.level === 2);
   const raw = sectionize({ ...outline, headings: h2 }, (t) => keyOf(t, extra));
-  const findings: Finding[] = [];
+  const duplicates: DuplicateSection[] = [];
+  const nonCanonical: Array<{ title: string; line: number }> = [];
   const sections: Section[] = [];
   const first = new Map<string, Section>();
   let nextLineCount = 0;
@@ -150,22 +159,22 @@ export function parseLedger(_text: string, outline: MdOutline, extra?: KeyTable)
     if (prev) {
       prev.items.push(...s.items);
       prev.endLine = Math.max(prev.endLine, s.endLine);
-      findings.push(finding('duplicate-section', 'info', t('"## {0}" (line {1}) repeats "## {2}" (line {3}); merged in file order.', s.title, s.line, prev.title, prev.line), s.line, t('Write into the existing section instead of appending a second one.')));
+      duplicates.push({ title: s.title, line: s.line, firstTitle: prev.title, firstLine: prev.line });
       continue;
     }
     if (word) first.set(String(s.key), s);
     else if (s.key === 'other' && !extra) {
-      findings.push(finding('non-canonical', 'info', t('"## {0}" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.', s.title), s.line, t('Durable knowledge belongs in the project state file, the knowledge docs or memory, not in the ledger.')));
+      nonCanonical.push({ title: s.title, line: s.line });
     }
     sections.push(s);
   }
   for (const s of sections) flagItems(s);
   const session = outline.lines.slice(0, 20).map((l) => /^_session:\s*(\S+?)(?:\s.*)?_\s*$/.exec(l.trim())).find(Boolean);
-  const meta: Record<string, unknown> = { nextLineCount };
+  const meta: Record<string, unknown> = { nextLineCount, duplicates, nonCanonical };
   if (session) meta.sessionId = session[1];
   const h1 = outline.headings.find((h) => h.level === 1);
   if (h1) meta.title = h1.title;
-  return { sections, meta, findings };
+  return { sections, meta };
 }
 
 /** A project state file is ledger-shaped: the seven words plus the variant's Latest/Now/Blockers/Decisions. */
@@ -206,6 +215,11 @@ export interface ManifestInfo {
   maxAgeMin?: number;
   /** `ledger.budget_chars` / `ledger.max_lines`, when set. */
   ledgerBudget?: { chars?: number; lines?: number };
+  /**
+   * The YAML does not parse: the parser's message (its first line; all of it when the parser threw)
+   * and the line it names, when it names one.
+   */
+  error?: { message: string; line?: number; thrown?: boolean };
 }
 
 function lineOf(lc: LineCounter, node: unknown): number | undefined {
@@ -213,30 +227,29 @@ function lineOf(lc: LineCounter, node: unknown): number | undefined {
   return r ? lc.linePos(r[0]).line : undefined;
 }
 
-/** Read `context-manifest.yaml`. Never throws; YAML errors become findings with their line. */
+/** Read `context-manifest.yaml`. Never throws; a YAML error is recorded in `info.error` with its line. */
 export function parseManifest(text: string): ParsedContent & { info: ManifestInfo } {
   const info: ManifestInfo = { ok: false, kit: false, stores: [] };
-  const findings: Finding[] = [];
   const lc = new LineCounter();
   let doc;
   try {
     doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
   } catch (err) {
-    findings.push(finding('manifest-yaml', 'warn', t('context-manifest.yaml does not parse: {0}', (err as Error).message)));
+    info.error = { message: (err as Error).message, thrown: true };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
-    return { sections: [], meta: { manifest: info }, findings, info };
+    return { sections: [], meta: { manifest: info }, info };
   }
   if (doc.errors.length) {
     const e = doc.errors[0];
     const line = e.linePos?.[0]?.line ?? (e.pos ? lc.linePos(e.pos[0]).line : undefined);
-    findings.push(finding('manifest-yaml', 'warn', line ? t('context-manifest.yaml does not parse (line {0}): {1}', line, e.message.split('\n')[0]) : t('context-manifest.yaml does not parse: {0}', e.message.split('\n')[0]), line, t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.')));
+    info.error = { message: e.message.split('\n')[0], ...(line ? { line } : {}) };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
-    return { sections: [], meta: { manifest: info }, findings, info };
+    return { sections: [], meta: { manifest: info }, info };
   }
   const root = doc.contents;
   if (!isMap(root)) {
     info.kit = false;
-    return { sections: [], meta: { manifest: info }, findings, info };
+    return { sections: [], meta: { manifest: info }, info };
   }
   info.ok = true;
   info.kit = doc.has('ledger') || doc.has('compaction') || (doc.has('memory') && doc.has('always_on'));
@@ -261,7 +274,7 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
   if (typeof chars === 'number' || typeof lines === 'number') {
     info.ledgerBudget = { chars: typeof chars === 'number' ? chars : undefined, lines: typeof lines === 'number' ? lines : undefined };
   }
-  return { sections: [], meta: { manifest: info }, findings, info };
+  return { sections: [], meta: { manifest: info }, info };
 }
 
 // ---------------------------------------------------------------------------------------------

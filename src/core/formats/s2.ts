@@ -11,7 +11,6 @@
  */
 import { parseMarkdown } from '../markdown';
 import { companionPath, FACTS, systemOfPath } from '../facts';
-import { t } from '../messages';
 import type { Section, StateDoc } from '../model';
 import { byCodeUnits, extractPaths, plainText } from '../text';
 import type { Loaded, SystemReader } from '../system';
@@ -81,9 +80,9 @@ export const S2: SystemReader = {
     if (!ledgerRel && !manifest && psRel) {
       const f = await ws.read(psRel);
       psOurs = f.ok && hasS2Vocabulary(parseMarkdown(f.text));
-      if (f.ok && !psOurs) ws.notOurs(psRel, 'S2', t('{0} has no TASK, DECIDED, VERIFIED or DROPPED section: not read as S2.', psRel));
+      if (f.ok && !psOurs) ws.notOurs(psRel, 'S2', 'S2-project-state-words');
     }
-    if (mf.ok && !manifestIsKit) ws.notOurs(S2_MANIFEST, 'S2', t('{0} has no `ledger` or `compaction` key: not read as S2.', S2_MANIFEST));
+    if (mf.ok && !manifestIsKit) ws.notOurs(S2_MANIFEST, 'S2', 'S2-manifest-keys');
     if (!ledgerRel && !manifest && !psOurs) return null;
 
     const homeRel = ledgerRel ?? S2_HOME;

@@ -171,8 +171,8 @@ export function parseBranchHead(value: string): { branch: string | null; head: s
 const KEY_TABLE: ReadonlyArray<readonly [SectionKey, (t: string, level: number) => boolean]> = [
   ['handoff', (t) => /^handoff\b/.test(t)],
   ['log', (t) => /^(?:log|session log|work log)\b/.test(t)],
-  ['log-entry', (t, l) => l >= 3 && /^\d{4}-\d{2}-\d{2}\b/.test(t)],
-  ['title', (t, l) => l === 1 && /^state\b/.test(t)],
+  ['log-entry', (t, level) => level >= 3 && /^\d{4}-\d{2}-\d{2}\b/.test(t)],
+  ['title', (t, level) => level === 1 && /^state\b/.test(t)],
 ];
 
 function fieldFlag(it: Item): Item {

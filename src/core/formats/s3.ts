@@ -11,7 +11,6 @@
  */
 import { parseMarkdown } from '../markdown';
 import { FACTS } from '../facts';
-import { t } from '../messages';
 import type { Loaded, SystemReader } from '../system';
 import type { Workspace } from '../workspace';
 import { hasS3Headings, parseS3 } from './s3-state';
@@ -24,7 +23,7 @@ async function findHome(ws: Workspace): Promise<string | null> {
     if (!f.ok && f.kind === 'missing') continue;
     // Someone else's readable file is not S3; an unreadable one is S3's, damaged.
     if (f.ok && !hasS3Headings(parseMarkdown(f.text))) {
-      ws.notOurs(rel, 'S3', t('{0} has no `## Handoff`, `## Log` or `Now ▶` line: not read as S3.', rel));
+      ws.notOurs(rel, 'S3', 'S3-no-handoff');
       continue;
     }
     return rel;

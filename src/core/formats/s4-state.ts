@@ -14,10 +14,9 @@
  * - `parseS4State`, `parseProgress`, `parseCheckpoint`: the `StateDoc` contents; `meta.s4`,
  *   `meta.entries`, `meta.frontMatter` carry the structures above.
  */
-import { finding, t } from '../messages';
 import { parse as parseYaml } from 'yaml';
 import { headingEnds, sectionize, type MdOutline } from '../markdown';
-import type { Finding, SectionKey } from '../model';
+import type { SectionKey } from '../model';
 import { matchKey, normalizeTitle, type KeyTable } from '../sections';
 import type { ParsedContent } from '../workspace';
 
@@ -157,17 +156,20 @@ export function parseProgress(_text: string, outline: MdOutline): ParsedContent 
   return { sections, meta: { entries: readProgressEntries(outline) } };
 }
 
-/** A checkpoint file: YAML front matter (read with `yaml`) and the five-part summary. */
+/**
+ * A checkpoint file: YAML front matter (read with `yaml`) and the five-part summary. Front matter
+ * that does not parse is recorded as `meta.frontMatterError` (the parser's first line and the
+ * front matter's line).
+ */
 export function parseCheckpoint(_text: string, outline: MdOutline): ParsedContent {
-  const findings: Finding[] = [];
   const meta: Record<string, unknown> = {};
   if (outline.frontMatter) {
     try {
       meta.frontMatter = parseYaml(outline.frontMatter.text, { prettyErrors: false }) ?? {};
     } catch (err) {
-      findings.push(finding('front-matter', 'warn', t('The checkpoint\'s YAML front matter does not parse: {0}', (err as Error).message.split('\n')[0]), outline.frontMatter.line, t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.')));
+      meta.frontMatterError = { message: (err as Error).message.split('\n')[0], line: outline.frontMatter.line };
     }
   }
   const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, S4_KEYS)));
-  return { sections, meta, findings };
+  return { sections, meta };
 }

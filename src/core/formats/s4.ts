@@ -11,7 +11,6 @@
  */
 import { parseMarkdown } from '../markdown';
 import { companionPath, FACTS } from '../facts';
-import { t } from '../messages';
 import type { StateDoc } from '../model';
 import type { Loaded, SystemReader } from '../system';
 import type { Workspace } from '../workspace';
@@ -45,7 +44,7 @@ export const S4: SystemReader = {
       if ((await ws.kind(`${S4_CHECKPOINTS}/${n}`)) === 'file') cps.push(`${S4_CHECKPOINTS}/${n}`);
     }
     if (!(found?.ours || cps.length > 0)) {
-      if (found) ws.notOurs(found.rel, 'S4', t('{0} has no `# Agent State`, `## Progress Tracker` or `## Current …` block: not read as S4.', found.rel));
+      if (found) ws.notOurs(found.rel, 'S4', 'S4-no-blocks');
       return null;
     }
     const homeRel = found?.rel ?? S4_HOME;

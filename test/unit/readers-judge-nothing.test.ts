@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseMarkdown } from '../../src/core/markdown';
+import { parseAgentsYml } from '../../src/core/formats/s0';
+import { parseLedger, parseManifest } from '../../src/core/formats/s2-ledger';
+import { parseCheckpoint } from '../../src/core/formats/s4-state';
+import { configFindings } from '../../src/core/checks/s0';
+import { s2Findings } from '../../src/core/checks/s2';
+import { s4Findings } from '../../src/core/checks/s4';
+import { notReadOf } from '../../src/core/checks/not-read';
+import type { StateDoc } from '../../src/core/model';
+
+/** A document carrying what a reader recorded, as the checks receive it. */
+function docOf(meta: Record<string, unknown> | undefined): StateDoc {
+  return { meta: meta ?? {}, findings: [] } as unknown as StateDoc;
+}
+
+test('S0 reader records what is wrong in .agents.yml as data; the check says it with the same id, severity, line and text', () => {
+  const broken = parseAgentsYml('session:\n  ledger: [true\n');
+  assert.equal('findings' in broken, false);
+  const issue = (broken.meta?.issues as Array<{ kind: string; line: number; error: string }>)[0];
+  assert.equal(issue.kind, 'yaml-error');
+  assert.equal(typeof issue.line, 'number');
+  const [f] = configFindings(docOf(broken.meta));
+  assert.deepEqual([f.id, f.severity, f.line], ['config', 'block', issue.line]);
+  assert.equal(f.message, `.agents.yml does not parse as YAML (line ${issue.line}): ${issue.error}. The checkpoint cannot read session.ledger.`);
+  const odd = parseAgentsYml('x: 1\nsession:\n  ledger: true\n  ledger_path: 5\n');
+  assert.deepEqual(odd.meta?.issues, [{ kind: 'ledger-path-not-path', line: 2 }]);
+  assert.deepEqual(configFindings(docOf(odd.meta)).map((x) => [x.severity, x.line, x.message]), [['warn', 2, '`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.']]);
+  assert.deepEqual(parseAgentsYml('- a\n').meta?.issues, [{ kind: 'not-mapping' }]);
+  assert.deepEqual(parseAgentsYml('session: on\n').meta?.issues, [{ kind: 'session-not-mapping', line: 1 }]);
+});
+
+test('S2 reader records repeated and non-canonical sections and a manifest parse error; the check makes the findings', () => {
+  const text = '# L\n## TASK\n- a\n## NEXT\n- b\n## Notes\n- c\n## TASK\n- d\n';
+  const p = parseLedger(text, parseMarkdown(text));
+  assert.equal('findings' in p, false);
+  assert.deepEqual(p.meta?.duplicates, [{ title: 'TASK', line: 8, firstTitle: 'TASK', firstLine: 2 }]);
+  assert.deepEqual(p.meta?.nonCanonical, [{ title: 'Notes', line: 6 }]);
+  assert.deepEqual(s2Findings(docOf(p.meta)).map((f) => [f.id, f.severity, f.line, f.message]), [
+    ['duplicate-section', 'info', 8, '"## TASK" (line 8) repeats "## TASK" (line 2); merged in file order.'],
+    ['non-canonical', 'info', 6, '"## Notes" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.'],
+  ]);
+  const m = parseManifest('ledger:\n  budget_chars: [1\n');
+  assert.equal('findings' in m, false);
+  assert.ok(m.info.error && m.info.error.line);
+  const [f] = s2Findings(docOf(m.meta));
+  assert.deepEqual([f.id, f.severity, f.line], ['manifest-yaml', 'warn', m.info.error.line]);
+  assert.match(f.message, /^context-manifest\.yaml does not parse \(line \d+\): /);
+});
+
+test('S4 reader records a checkpoint front matter that does not parse; the check makes the finding', () => {
+  const text = '---\ntitle: [x\n---\n# Checkpoint\n';
+  const p = parseCheckpoint(text, parseMarkdown(text));
+  assert.equal('findings' in p, false);
+  const e = p.meta?.frontMatterError as { message: string; line: number };
+  assert.equal(e.line, 1);
+  assert.deepEqual(s4Findings(docOf(p.meta)).map((f) => [f.id, f.severity, f.line, f.message]), [['front-matter', 'warn', 1, `The checkpoint's YAML front matter does not parse: ${e.message}`]]);
+});
+
+test('a file not read is recorded with why; its reason is put in words by the checks', () => {
+  assert.deepEqual(notReadOf({ path: 'docs/state/STATE.md', system: 'S3', why: 'S3-no-handoff' }), {
+    path: 'docs/state/STATE.md',
+    system: 'S3',
+    reason: 'docs/state/STATE.md has no `## Handoff`, `## Log` or `Now ▶` line: not read as S3.',
+    reasonId: '{0} has no `## Handoff`, `## Log` or `Now ▶` line: not read as S3.',
+    args: ['docs/state/STATE.md'],
+  });
+});
