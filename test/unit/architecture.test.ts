@@ -71,6 +71,13 @@ test('readers read, checks judge: no reader in src/core/formats builds a finding
   }
 });
 
+test('a check message states a threshold through an argument from the facts table, never as a literal number in its template', () => {
+  for (const f of walk(path.join(REPO, 'src/core/checks')).filter((x) => x.endsWith('.ts'))) {
+    const literal = [...readFileSync(f, 'utf8').matchAll(/\bt\('((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]).filter((tpl) => /(?:≥|≤|<|>)\s*\d/.test(tpl));
+    assert.deepEqual(literal, [], path.relative(REPO, f));
+  }
+});
+
 test('activationEvents are workspaceContains: of every presence glob in the facts table', async () => {
   const { presenceGlobs } = await import('../../src/core/facts');
   const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] };

@@ -6,9 +6,10 @@ import { S1_CURATION, S1_SNAPSHOT } from '../../src/core/facts';
 import { parseMarkdown } from '../../src/core/markdown';
 import { contextEntryFlags, parseLessons } from '../../src/core/formats/s1-memory';
 import { readSnapshot } from '../../src/core/formats/s1-snapshot';
-import { isArchiveCandidate, isExpired, isPromotionCandidate, snapshotProblems } from '../../src/core/checks/s1';
+import { checkContextLog, isArchiveCandidate, isExpired, isPromotionCandidate, snapshotProblems } from '../../src/core/checks/s1';
+import { evaluate } from '../../src/core/evaluate';
 import type { Item } from '../../src/core/model';
-import { FIXTURES } from './helpers';
+import { fixtureCopy, FIXTURES } from './helpers';
 
 const CAPS_FILE = path.join(FIXTURES, 's1/snapshot-caps/memory/session-handoff-LATEST.md');
 
@@ -88,4 +89,22 @@ test('S1 lessons and context log: the reader records conf/seen/obs and date/ttl/
   assert.deepEqual(ref.flags, ['date:2026-03-02', 'type:DECISION', 'ttl:permanent', 'ref:4']);
   assert.deepEqual([isExpired(old, now), isExpired(old, Date.UTC(2026, 2, 20)), isExpired(ref, now)], [true, false, false]);
   assert.deepEqual([isPromotionCandidate(old), isPromotionCandidate(ref)], [false, true]);
+});
+
+test('S1 curation texts name the thresholds of the facts table, as message arguments', async () => {
+  const { conf, obs } = S1_CURATION.hookPromotion;
+  const r = await evaluate(fixtureCopy('s1/good'), { noGit: true });
+  const pass = r.systems.find((x) => x.id === 'S1')?.checks.find((c) => c.id === 'hook-promotion');
+  assert.ok(pass);
+  assert.equal(pass.status, 'pass');
+  assert.equal(pass.messageId, 'No lesson with conf ≥ {0} and obs ≥ {1}: no hook-promotion candidate.');
+  assert.deepEqual(pass.args, [String(conf), String(obs)]);
+  assert.equal(pass.message, `No lesson with conf ≥ ${conf} and obs ≥ ${obs}: no hook-promotion candidate.`);
+
+  const text = '# Context log\n- [2026-03-02] [DECISION] [ttl:permanent] [ref:4] Exports stream rows\n';
+  const doc = { relPath: 'memory/context-log.md', text, sections: [{ key: 'other', title: '', line: 1, endLine: 2, level: 0, items: [{ text: 'x', line: 2, flags: ['date:2026-03-02', 'type:DECISION', 'ttl:permanent', 'ref:4'] }] }], findings: [], meta: {} } as unknown as Parameters<typeof checkContextLog>[0];
+  const promote = checkContextLog(doc, Date.UTC(2026, 4, 5)).find((c) => /promotion candidate/.test(c.message));
+  assert.ok(promote);
+  assert.deepEqual(promote.args, ['1', String(S1_CURATION.promoteRefs), '2']);
+  assert.equal(promote.message, `1 promotion candidate(s) with ref ≥ ${S1_CURATION.promoteRefs} (lines 2): review them for MEMORY.md.`);
 });

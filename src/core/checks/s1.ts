@@ -462,7 +462,7 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
 }
 
 /**
- * Phase 3 step 3, hook-promotion flag: a lesson with conf ≥ 0.9 and obs ≥ 3 is a candidate for an
+ * Phase 3 step 3, hook-promotion flag: a lesson with conf and obs at or above `curation.hookPromotion` is a candidate for an
  * enforcement hook (whether its violation is machine-detectable is the user's call; the seed flags
  * only). Reported as "Hook-promotion candidate: {lesson title}", one finding per lesson, with
  * `> hook_candidate: true` noted.
@@ -473,7 +473,7 @@ function checkHookCandidates(doc: StateDoc | null): Check[] {
     .filter((s) => s.key === 'lesson')
     .map((s) => ({ s, meta: s.items.find((i) => flag(i, 'conf') !== undefined) }))
     .filter((x): x is { s: Section; meta: Item } => !!x.meta && Number(flag(x.meta, 'conf')) >= CURATION.hookPromotion.conf && Number(flag(x.meta, 'obs') ?? 0) >= CURATION.hookPromotion.obs);
-  if (cands.length === 0) return [mk('S1', 'hook-promotion', 'info', true, t('No lesson with conf ≥ 0.9 and obs ≥ 3: no hook-promotion candidate.'), { path: doc.relPath })];
+  if (cands.length === 0) return [mk('S1', 'hook-promotion', 'info', true, t('No lesson with conf ≥ {0} and obs ≥ {1}: no hook-promotion candidate.', CURATION.hookPromotion.conf, CURATION.hookPromotion.obs), { path: doc.relPath })];
   const hint = t('If the violation is machine-detectable, propose an enforcement hook (flag only: authoring it needs the user\'s approval) and add `> hook_candidate: true` under the lesson.');
   const tagged = (sec: Section) => sec.items.some((i) => /hook_candidate\s*:\s*true/i.test(i.text));
   const out = cands.slice(0, NAMED).map(({ s, meta }) => {
@@ -501,7 +501,7 @@ export function checkContextLog(doc: StateDoc | null, now: number): Check[] {
     out.push(mk('S1', 'context-log', 'info', false, t('{0} of {1} entries are past their TTL (lines {2}).', expired.length, entries.length, lineList(expired)), { path: doc.relPath, line: expired[0].line }, t('Delete expired entries, or promote the ones still true to MEMORY.md.')));
   }
   if (promote.length) {
-    out.push(mk('S1', 'context-log', 'info', false, t('{0} promotion candidate(s) with ref ≥ 3 (lines {1}): review them for MEMORY.md.', promote.length, lineList(promote)), { path: doc.relPath, line: promote[0].line }, t('Move lasting facts into MEMORY.md.')));
+    out.push(mk('S1', 'context-log', 'info', false, t('{0} promotion candidate(s) with ref ≥ {1} (lines {2}): review them for MEMORY.md.', promote.length, CURATION.promoteRefs, lineList(promote)), { path: doc.relPath, line: promote[0].line }, t('Move lasting facts into MEMORY.md.')));
   }
   if (noTtl.length) {
     out.push(mk('S1', 'context-log', 'info', false, noTtl.length === 1 ? t('1 entry has no ttl tag (line {0}); the seed makes TTL tagging mandatory.', lineList(noTtl)) : t('{0} entries have no ttl tag (lines {1}); the seed makes TTL tagging mandatory.', noTtl.length, lineList(noTtl)), { path: doc.relPath, line: noTtl[0].line }, t('Tag each entry `[ttl:90d]`, `[ttl:30d]` or `[ttl:permanent]`.')));
