@@ -224,7 +224,8 @@ export function sharedCli(): { cli: string } | { reason: string } {
   const dir = workspace({}, 'sl-cli-');
   chmodSync(dir, 0o755);
   const cli = path.join(dir, 'cli.js');
-  copyFileSync(CLI, cli);
+  // The CLI with the hook script and the core it loads from beside it.
+  for (const f of ['cli.js', 'session-ledger.cjs', 'session-ledger-core.br']) copyFileSync(path.join(path.dirname(CLI), f), path.join(dir, f));
   chmodSync(cli, 0o755);
   return { cli };
 }
