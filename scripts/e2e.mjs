@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, testPayload, removeRunDir, codeServerEntry, readJson, installExtension } from './lib/code-server.mjs';
+import { REPO, CHROMIUM, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, testPayload, removeRunDir, codeServerEntry, readJson, installExtension } from './lib/code-server.mjs';
 import { prepareWorkspace, FIXTURE, integrationFixture as fixture } from './lib/workspace.mjs';
 import { buildIntegration, INTEGRATION_OUT as OUT } from './lib/build.mjs';
 
@@ -370,6 +370,8 @@ async function main() {
   let missing = null;
   try {
     codeServerEntry();
+    // npm start installs code-server without Chromium; the tests need both
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
   } catch (e) {
     missing = e.message.split(':')[0];
   }

@@ -7,7 +7,7 @@
 //   its Claude Code home (CLAUDE_CONFIG_DIR) in the environment. Seconds, no download. The demo lives
 //   in .run/demo/ and is kept between starts.
 // - Otherwise (or with --code-server): packages the .vsix, installs it into code-server 4.100.3
-//   (scripts/setup-e2e.sh installs code-server the first time) and serves the demo on 127.0.0.1:PORT
+//   (scripts/setup-e2e.sh --no-browser installs code-server the first time) and serves the demo on 127.0.0.1:PORT
 //   until Ctrl-C. Its demo lives in the tools folder's demo/ folder.
 // --fresh lays the demo out anew; --prepare only lays out .run/demo/ (the "Run Extension" launch
 // configuration runs it first).
@@ -73,8 +73,14 @@ if (code) {
 try {
   codeServerEntry();
 } catch (e) {
-  say(`${e.message.split(':')[0]}: no VS Code on PATH (--vscode PATH names one), so the browser version: running scripts/setup-e2e.sh`);
-  execFileSync('bash', [join(REPO, 'scripts', 'setup-e2e.sh')], { stdio: 'inherit' });
+  // Serving needs no Chromium: the user opens the URL in their own browser.
+  say(`${e.message.split(':')[0]}: no VS Code on PATH (--vscode PATH names one), so the browser version: running scripts/setup-e2e.sh --no-browser`);
+  try {
+    execFileSync('bash', [join(REPO, 'scripts', 'setup-e2e.sh'), '--no-browser'], { stdio: 'inherit' });
+  } catch {
+    // setup-e2e.sh has said what went wrong and what to do (its log, or the packages to install)
+    process.exit(1);
+  }
 }
 
 say('building and packaging (npm run package)');

@@ -8,8 +8,9 @@ import { homedir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CODE_SERVER_VERSION = '4.100.3';
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The code-server version scripts/code-server/package.json pins (setup-e2e.sh installs that folder). */
+export const CODE_SERVER_VERSION = JSON.parse(readFileSync(join(REPO, 'scripts', 'code-server', 'package.json'), 'utf8')).dependencies['code-server'];
 export const TOOLS = process.env.SESSION_LEDGER_TOOLS || join(homedir(), '.cache', 'session-ledger-tools');
 export const CHROMIUM = process.env.SESSION_LEDGER_CHROMIUM || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
