@@ -96,8 +96,8 @@ test('context --json carries `compactions`; with S0 on and 2+ of them, its advic
   }
 });
 
-test('the meter\'s light reading of session.ledger agrees with the S0 reader, without loading the YAML library', async () => {
-  const { s0LedgerOnText } = await import('../../src/core/context/systems');
+test('the meter\'s light reading of session.ledger agrees with the S0 reader (on, off, broken), without loading the YAML library', async () => {
+  const { s0ConfigText } = await import('../../src/core/context/systems');
   const { configOf, parseAgentsYml } = await import('../../src/core/formats/s0');
   const configs = [
     'session:\n  ledger: true\n',
@@ -119,14 +119,58 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, wi
     'ledger: true\n',
     'session:\n  ledger: true\n  ledger: false\n',
     '',
+    // Valid YAML in shapes the line reader must not mistake for broken.
+    '---\nsession:\n  ledger: true\n...\n',
+    'session:\n  ledger: true\n  ledger_path: 5\n',
+    'name: x\ndescription: >\n  folded: text\n  more: text\nsession:\n  ledger: true\n',
+    'tools:\n- a\n- b: 1\n  c: 2\nsession:\n  ledger: true\n',
+    'tools:\n  - "x: y"\n  - [a, b]\nsession:\n  ledger: true\n',
+    'title: a long\n  plain value\nsession:\n  ledger: true\n',
+    'session: { ledger: true,\n  ledger_path: a.md }\n',
+    "note: 'it''s # fine'\nsession:\n  ledger: true # yes\n",
+    'a: &x 1\nb: *x\nsession:\n  ledger: false\n',
+    'session:\n  ledger:\ttrue\n',
+    // Broken: the S0 reader blocks (or warns) and checks S0; the meter must say the same.
+    'session:\n  ledger: [true\n',
+    'session:\n  ledger: "true\n',
+    'session:\n\tledger: true\n',
+    'session:\n  ledger: true\nsession:\n  ledger: false\n',
+    'session:\n  ledger: true # c\n  "ledger": false\n',
+    '- session\n- ledger\n',
+    '[session, ledger]\n',
+    'just a sentence\n',
+    'session: x\n  ledger: true\n',
+    'session:\n    ledger: true\n  other: 1\n',
+    'session:\n  ledger: true\n ledger_path: x\n',
+    'session: {ledger: true\n',
+    'session:\n  ledger: true\n  bad\n',
+    'session:\n  ledger: true\n  ledger_path: "a.md" x\n',
+    'session:\n  ledger: true\n]\n',
+    'session:\n  ledger: true\n---\nother: 1\n',
+    'session:\n  ledger: *nowhere\n',
   ];
   for (const text of configs) {
-    const doc = { findings: [], meta: parseAgentsYml(text).meta ?? {} } as unknown as Parameters<typeof configOf>[0];
-    const reader = ((parseAgentsYml(text).meta?.issues as unknown[] | undefined) ?? []).length === 0 && configOf(doc).enabled;
-    assert.equal(s0LedgerOnText(text), reader, JSON.stringify(text));
+    const meta = parseAgentsYml(text).meta ?? {};
+    const cfg = configOf({ findings: [], meta } as unknown as Parameters<typeof configOf>[0]);
+    const reader = cfg.broken ? 'broken' : cfg.enabled ? 'on' : 'off';
+    assert.equal(s0ConfigText(text), reader, JSON.stringify(text));
   }
   // The meter's modules never import the YAML library.
-  assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', 'context', 'systems.ts'), 'utf8'), /from ['"]yaml['"]/);
+  for (const f of ['systems.ts', 'yaml-broken.ts']) assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', 'context', f), 'utf8'), /from ['"]yaml['"]/);
+});
+
+test('a broken .agents.yml does not switch S0 off: context advises checkpoint + /clear after 2 compactions, as the S0 reader checks S0 with a blocking finding', { skip: CORPUS_SKIP }, async () => {
+  const { evaluate } = await import('../../src/core/evaluate');
+  const dir = fixtureCopy('s0/good');
+  writeFileSync(path.join(dir, '.agents.yml'), 'session:\n  ledger: [true\n');
+  const s0 = (await evaluate(dir, { noGit: true })).systems.find((x) => x.id === 'S0');
+  assert.equal(s0?.skipped, undefined);
+  assert.equal(s0?.checks.find((c) => c.id === 'config')?.severity, 'block');
+  const o = place(dir);
+  appendFileSync(o.file, boundary(o.text));
+  const j = JSON.parse(run(['context', '--root', dir, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout);
+  assert.equal(j.compactions, 2);
+  assert.match(j.advice, /^checkpoint, then \/clear/);
 });
 
 test('the status bar tooltip and the checklist advise checkpoint + /clear after 2 compactions when S0 is on', async () => {

@@ -10,6 +10,7 @@ import { ALL_FACTS, companionPath, presenceGlobs } from '../facts';
 import { CONFIG_MAX_BYTES, readTextFile } from '../fsread';
 import type { SystemId } from '../model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
+import { yamlLooksBroken } from './yaml-broken';
 
 function globRe(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
@@ -72,7 +73,7 @@ function plainScalar(v: string): string | null {
  * Whether `.agents.yml` text says `session.ledger: true`, read without the YAML library (the status
  * line and `context` never load it): a top-level `session:` whose block holds `ledger:` with the
  * boolean true, or the flow form `session: { ledger: true }`. Anything it cannot read plainly
- * (anchors, tags, quoted keys, a broken file) is not "on". A test holds it to the S0 reader's answer.
+ * (anchors, tags, quoted keys) is not "on"; whether the file is broken is `s0ConfigText`'s question.
  */
 export function s0LedgerOnText(text: string): boolean {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -81,7 +82,10 @@ export function s0LedgerOnText(text: string): boolean {
     if (!m) continue;
     const rest = m[1].replace(/(?:^|\s)#.*$/, '').trim();
     if (rest.startsWith('{')) {
-      const body = /^\{([^{}]*)\}$/.exec(rest);
+      // The flow form may run over several lines: read up to its closing brace.
+      let flow = rest;
+      for (let k = i + 1; !flow.includes('}') && k < lines.length; k++) flow += ` ${lines[k].replace(/(?:^|\s)#.*$/, '').trim()}`;
+      const body = /^\{([^{}]*)\}$/.exec(flow.trim());
       if (!body) return false;
       const pairs = body[1].split(',').map((x) => /^\s*ledger\s*:\s*(.*?)\s*$/.exec(x)).filter(Boolean) as RegExpExecArray[];
       return pairs.length === 1 && YAML_TRUE.test(pairs[0][1]);
@@ -108,13 +112,25 @@ export function s0LedgerOnText(text: string): boolean {
 }
 
 /**
- * S0 is on for the meter's advice: present, and switched on by `.agents.yml` (`session.ledger: true`);
- * without an `.agents.yml`, a ledger at one of S0's places counts as on (the reader checks it as S0).
- * Never throws.
+ * What `.agents.yml` text says of S0, as the S0 reader would: `on` (`session.ledger: true`), `off`,
+ * or `broken` (the YAML reader would refuse it or find no mapping of settings). A broken config does
+ * not switch S0 off: the reader checks S0 with a blocking finding, so the meter treats it as on.
+ */
+export function s0ConfigText(text: string): 'on' | 'off' | 'broken' {
+  if (yamlLooksBroken(text)) return 'broken';
+  return s0LedgerOnText(text) ? 'on' : 'off';
+}
+
+/**
+ * S0 is on for the meter's advice: present, and not switched off by `.agents.yml` (switched on with
+ * `session.ledger: true`, or a config that cannot be read, which the reader checks as S0 with a
+ * blocking finding); without an `.agents.yml`, a ledger at one of S0's places counts as on (the
+ * reader checks it as S0). Never throws.
  */
 export async function s0On(root: string, present?: readonly SystemId[]): Promise<boolean> {
   const ids = present ?? (await detectSystems(root));
   if (!ids.includes('S0')) return false;
   const f = await readTextFile(path.join(root, companionPath('S0', 'config')), CONFIG_MAX_BYTES, { refuseLarger: true });
-  return f.ok ? s0LedgerOnText(f.text) : f.kind === 'missing';
+  // Missing: the ledger is checked as S0; unreadable (binary, too large, no permission): S0 is checked with a blocking finding.
+  return f.ok ? s0ConfigText(f.text) !== 'off' : true;
 }
