@@ -9,6 +9,7 @@ import { s2Findings } from '../../src/core/checks/s2';
 import { s4Findings } from '../../src/core/checks/s4';
 import { notReadOf } from '../../src/core/checks/not-read';
 import type { StateDoc } from '../../src/core/model';
+import { FACTS } from '../../src/core/facts';
 
 /** A document carrying what a reader recorded, as the checks receive it. */
 function docOf(meta: Record<string, unknown> | undefined): StateDoc {
@@ -66,4 +67,12 @@ test('a file not read is recorded with why; its reason is put in words by the ch
     reasonId: '{0} has no `## Handoff`, `## Log` or `Now ▶` line: not read as S3.',
     args: ['docs/state/STATE.md'],
   });
+});
+
+test('S0\'s older-place minimum is the facts table\'s, in the reason as an argument', () => {
+  const min = FACTS.S0.homeAlternativesMinSections;
+  assert.equal(min, 3);
+  const n = notReadOf({ path: 'CONTINUITY.md', system: 'S0', why: 'S0-few-sections' });
+  assert.deepEqual(n.args, ['CONTINUITY.md', String(min)]);
+  assert.match(n.reason, new RegExp(`^CONTINUITY\\.md has fewer than ${min} of the ledger sections \\(Goal, .*\\): not read as S0\\.$`));
 });

@@ -2,13 +2,14 @@
  * The reasons a file at a system's path was not read as that system's document, in words: the
  * readers record why (`NotReadWhy`), these say it.
  */
+import { FACTS } from '../facts';
 import { t, type Msg } from '../messages';
 import type { NotOurs, NotRead, NotReadWhy } from '../model';
 
 function reason(why: NotReadWhy, rel: string): Msg {
   switch (why) {
     case 'S0-few-sections':
-      return t('{0} has fewer than three of the ledger sections (Goal, Constraints, Decisions, Done, Now, Next, Open Questions, Working Set): not read as S0.', rel);
+      return t('{0} has fewer than {1} of the ledger sections (Goal, Constraints, Decisions, Done, Now, Next, Open Questions, Working Set): not read as S0.', rel, FACTS.S0.homeAlternativesMinSections ?? 0);
     case 'S2-project-state-words':
       return t('{0} has no TASK, DECIDED, VERIFIED or DROPPED section: not read as S2.', rel);
     case 'S2-manifest-keys':
