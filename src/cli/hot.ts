@@ -12,9 +12,9 @@
  * read or write it is ignored.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { HOOK_CORE_NAME } from '../core/hook-files';
+import { userCacheDir, writeCacheFile } from '../core/user-cache';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 interface Hot {
@@ -39,37 +39,6 @@ export class CoreUnavailable extends Error {}
 let core: Core | undefined;
 let saveCache: (() => void) | undefined;
 
-/**
- * This user's own cache folder (mode 0700, owned by this user), or null. A code cache runs as code
- * without a checksum check, so it is never taken from a folder another user can write to.
- */
-function cacheDir(): string | null {
-  try {
-    const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-    const dir = path.join(os.tmpdir(), `session-ledger-${uid ?? 'user'}`);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = fs.lstatSync(dir);
-    if (!st.isDirectory() || (uid !== null && (st.uid !== uid || (st.mode & 0o077) !== 0))) return null;
-    return dir;
-  } catch {
-    return null;
-  }
-}
-
-function writeCache(file: string, data: Buffer): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, data, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch {
-    try {
-      fs.rmSync(tmp, { force: true });
-    } catch {
-      /* an optimisation only */
-    }
-  }
-}
-
 /** Write the code cache of the core when this run compiled it without one (the CLI calls it when done). */
 export function saveCoreCache(): void {
   const save = saveCache;
@@ -93,7 +62,7 @@ export function loadCore(): Core {
   }
   const digest = createHash('sha256').update(br).digest('hex');
   if (typeof __CORE_SHA256__ === 'string' && digest !== __CORE_SHA256__) throw new CoreUnavailable(`${file} belongs to another build of the hook script`);
-  const dir = cacheDir();
+  const dir = userCacheDir();
   const base = dir && path.join(dir, `core-${digest.slice(0, 20)}`);
   // The decompressed core, kept beside the code cache: reading it back is cheaper than brotli.
   const textFile = base && `${base}.js`;
@@ -115,8 +84,8 @@ export function loadCore(): Core {
   core = mod.exports;
   if (textFile && cacheFile && (!plain || !cachedData || script.cachedDataRejected)) {
     saveCache = () => {
-      if (!plain) writeCache(textFile, text);
-      if (!cachedData || script.cachedDataRejected) writeCache(cacheFile, script.createCachedData());
+      if (!plain) writeCacheFile(textFile, text);
+      if (!cachedData || script.cachedDataRejected) writeCacheFile(cacheFile, script.createCachedData());
     };
     // A long-lived host (the extension) saves it once the first work is done; a CLI run saves it when it ends.
     setTimeout(saveCoreCache, 3000).unref();

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { byCodeUnits, withThousands } from '../../src/core/text';
-import { HOOK_SCRIPT, workspace, write } from './helpers';
+import { HOOK_SCRIPT, REPO, workspace, write } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 
 test('withThousands writes numbers as toLocaleString("en-US") does', () => {
@@ -46,4 +46,35 @@ test('the status line loads no module it does not use: node:crypto, node:zlib, n
   const loaded = (/LOADED (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
   assert.ok(loaded.includes('fs'), r.stderr);
   for (const m of ['crypto', 'zlib', 'vm', 'child_process']) assert.ok(!loaded.includes(m), `${m} loaded: ${loaded.join(' ')}`);
+});
+
+test('the compaction count is kept for the next process: it reads only what was appended, and counts a replaced file again', () => {
+  const tmp = workspace({}, 'sl-tmp-');
+  const dir = workspace();
+  const file = path.join(dir, `${SID}.jsonl`);
+  const boundary = (i: number) => `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: SID, timestamp: `2026-01-0${i}T00:00:00Z`, compactMetadata: { trigger: 'manual' } })}\n`;
+  const user = `${JSON.stringify({ type: 'user', sessionId: SID, message: { role: 'user', content: 'go on' } })}\n`;
+  writeFileSync(file, user + boundary(1) + user + boundary(2) + user);
+  const count = () => {
+    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(REPO, 'out/src/core/context/compactions.js'))}).countCompactions(${JSON.stringify(file)}).then((c) => console.log(JSON.stringify(c)))`], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { count: number; last: string | null };
+  };
+  assert.deepEqual(count(), { count: 2, last: '2026-01-02T00:00:00Z' });
+  const folder = path.join(tmp, readdirSync(tmp).find((f) => f.startsWith('session-ledger-')) ?? '');
+  const stored = path.join(folder, readdirSync(folder).find((f) => /^compactions-[0-9a-f]{16}\.json$/.test(f)) ?? '');
+  const entry = JSON.parse(readFileSync(stored, 'utf8'));
+  assert.equal(entry.file, file);
+  // The next process takes the kept count as it is (nothing before the kept offset is read again).
+  writeFileSync(stored, JSON.stringify({ ...entry, count: 5 }));
+  assert.equal(count().count, 5);
+  appendFileSync(file, boundary(3));
+  assert.deepEqual(count(), { count: 6, last: '2026-01-03T00:00:00Z' });
+  // Another file at the same path (a new inode) is counted from its start.
+  writeFileSync(`${file}.new`, boundary(1) + user);
+  renameSync(`${file}.new`, file);
+  assert.deepEqual(count(), { count: 1, last: '2026-01-01T00:00:00Z' });
+  // A kept entry for another path is not used.
+  writeFileSync(stored, JSON.stringify({ ...JSON.parse(readFileSync(stored, 'utf8')), file: '/elsewhere.jsonl', count: 9 }));
+  assert.equal(count().count, 1);
 });

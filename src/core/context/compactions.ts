@@ -5,12 +5,14 @@
  * `/clear` for a fresh context with the state preserved (each /compact cycle loses detail).
  *
  * Counting needs every line once, so it is a forward pass, done incrementally: per transcript the
- * count and the offset read so far are cached (by file identity and size), and each call reads
- * only the bytes appended since. Only short lines that contain the marker text are parsed; a line
+ * count and the offset read so far are cached (by file identity and size), in memory and in the
+ * user's cache folder for the next process (a CLI run, a hook), and each call reads only the bytes
+ * appended since. Only short lines that contain the marker text are parsed; a line
  * longer than 64 KB is a message, never a boundary record, and is skipped without being kept.
  */
 import * as path from 'node:path';
 import { FACTS } from '../facts';
+import { cacheKey, readCacheText, userCacheDir, writeCacheFile } from '../user-cache';
 import { openRead, parseObject, readAt, statOrNull } from './files';
 
 /** S0's guideline: after this many compactions in one session, advise a checkpoint and /clear. */
@@ -31,6 +33,28 @@ interface Entry {
 }
 
 const cache = new Map<string, Entry>();
+
+/** Where the count of `file` is kept between processes, or null. */
+function storeFile(file: string): string | null {
+  const dir = userCacheDir();
+  return dir && path.join(dir, `compactions-${cacheKey(file)}.json`);
+}
+
+/** The count another process kept for `file`, when it is for this very file. */
+function storedEntry(file: string): Entry | undefined {
+  const f = storeFile(file);
+  if (!f) return undefined;
+  const text = readCacheText(f);
+  if (text === null) return undefined;
+  try {
+    const o = JSON.parse(text) as Record<string, unknown>;
+    const num = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+    if (o.file !== file || !num(o.dev) || !num(o.ino) || !num(o.offset) || !num(o.count) || !(o.last === null || typeof o.last === 'string')) return undefined;
+    return { dev: o.dev as number, ino: o.ino as number, offset: o.offset as number, count: o.count as number, last: o.last as string | null };
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Compactions {
   /** `compact_boundary` records of this session in the transcript. */
@@ -58,7 +82,8 @@ export async function countCompactions(file: string): Promise<Compactions> {
     cache.delete(file);
     return { count: 0, last: null };
   }
-  let e = cache.get(file);
+  let e = cache.get(file) ?? storedEntry(file);
+  const from = e?.offset;
   if (!e || e.dev !== st.dev || e.ino !== st.ino || st.size < e.offset) e = { dev: st.dev, ino: st.ino, offset: 0, count: 0, last: null };
   if (st.size > e.offset) {
     const base = path.basename(file, '.jsonl');
@@ -110,6 +135,10 @@ export async function countCompactions(file: string): Promise<Compactions> {
   }
   if (cache.size > 256) cache.clear();
   cache.set(file, e);
+  if (e.offset !== from) {
+    const f = storeFile(file);
+    if (f) writeCacheFile(f, JSON.stringify({ file, dev: e.dev, ino: e.ino, offset: e.offset, count: e.count, last: e.last }));
+  }
   return { count: e.count, last: e.last };
 }
 

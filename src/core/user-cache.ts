@@ -1,0 +1,65 @@
+/**
+ * This user's own cache folder under the temporary folder (`session-ledger-<uid>`, mode 0700, owned
+ * by this user), for what a process may keep for the next one: the hook script's decompressed core
+ * and V8 code cache, the compaction counts of transcripts. What is kept there is an optimisation
+ * only: every reader checks it and every failure to read or write it is ignored.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/**
+ * The folder, or null when it cannot be made or another user could write to it (a code cache runs
+ * as code without a checksum check, so it is never taken from such a folder).
+ */
+export function userCacheDir(): string | null {
+  try {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+    const dir = path.join(os.tmpdir(), `session-ledger-${uid ?? 'user'}`);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory() || (uid !== null && (st.uid !== uid || (st.mode & 0o077) !== 0))) return null;
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+/** A small file of the cache folder as text, or null (missing, unreadable, or over 64 KB). */
+export function readCacheText(file: string): string | null {
+  try {
+    const st = fs.statSync(file);
+    return st.isFile() && st.size <= 64 * 1024 ? fs.readFileSync(file, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Write `data` to `file` through a temp file and a rename; false on any failure (nothing is left behind). */
+export function writeCacheFile(file: string, data: string | Buffer): boolean {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, data, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+    return true;
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* an optimisation only */
+    }
+    return false;
+  }
+}
+
+/** A short stable key for a string (two 32-bit FNV-1a hashes), for a cache file's name; no crypto to load. */
+export function cacheKey(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193 + 2) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
