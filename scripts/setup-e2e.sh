@@ -108,8 +108,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   say "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  # apt-get says nothing with -qq for tens of seconds (Chromium is about 100 MB): a line every 8 s.
+  ( $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null ) &
+  apt_pid=$!
+  apt_t=0
+  while kill -0 "$apt_pid" 2>/dev/null; do
+    sleep 1
+    apt_t=$((apt_t + 1))
+    [ $((apt_t % 8)) = 0 ] && say "  $apt_t s: apt-get install ${missing[*]}"
+  done
+  wait "$apt_pid" || { echo "setup-e2e: apt-get install ${missing[*]} failed (exit $?)" >&2; exit 1; }
   for pair in "${need[@]}"; do command -v "${pair%%:*}" >/dev/null || { echo "${pair%%:*} still missing after apt-get install ${pair#*:}" >&2; exit 1; }; done
   if [ "$browser" = 1 ] && ! japanese_font; then echo "no Japanese font after apt-get install fonts-ipafont-gothic" >&2; exit 1; fi
 fi
