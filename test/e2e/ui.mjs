@@ -341,6 +341,9 @@ export async function nativeTests({ page, ws, shots, test }) {
     // hooks: none in the fixture; the step's own button installs them (two choices, the preview, Install)
     assert.equal(before.hooks, false, 'no hooks installed yet');
     await step('hooks').click();
+    // VS Code focuses a step it expands once its slide transition ends (~250 ms); a quick pick opened
+    // before that loses the focus to the step and closes. A user is slower: wait for that focus too.
+    await waitUntil('the hooks step expanded and focused', () => step('hooks').evaluate((el) => el.getAttribute('aria-expanded') === 'true' && document.activeElement === el), 10_000);
     await box.getByRole('button', { name: 'Install guard hooks' }).first().click();
     const pick = async (re) => {
       const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: re }).first();
