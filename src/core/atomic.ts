@@ -11,10 +11,18 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile, sha256 } from './fsread';
 
+/**
+ * A write that was refused, nothing written. `message` is English (the CLI prints it); `reason`,
+ * `file` and `detail` let the extension say the same in the user's language.
+ */
 export class WriteRefused extends Error {
   constructor(
     message: string,
     readonly reason: 'changed' | 'exists' | 'io' | 'outside',
+    /** The file it is about: relative to the workspace root when the writer knows the root. */
+    readonly file = '',
+    /** Finer than `reason` where the sentence differs: changed since the preview, missing, not a regular file… */
+    readonly detail?: 'preview' | 'missing' | 'not-file' | 'unreadable' | 'links' | 'invalid' | 'invalid-written',
   ) {
     super(message);
   }
@@ -40,7 +48,7 @@ export interface AtomicWriteOptions {
  * SHA-256 of a file's bytes now, or null when it does not exist. Throws on other errors, and
  * (WriteRefused) on anything but a regular file: a FIFO is never opened.
  */
-export async function currentHash(file: string): Promise<string | null> {
+export async function currentHash(file: string, shown = file): Promise<string | null> {
   let st;
   try {
     st = await fs.stat(file);
@@ -48,9 +56,9 @@ export async function currentHash(file: string): Promise<string | null> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  if (!st.isFile()) throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io');
+  if (!st.isFile()) throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io', shown, 'not-file');
   const bytes = await readRegularFile(file, Number.MAX_SAFE_INTEGER);
-  if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io');
+  if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io', shown, 'unreadable');
   return sha256(bytes);
 }
 
@@ -69,7 +77,7 @@ export async function realTarget(file: string, hops = 0): Promise<string> {
   }
   const st = await fs.lstat(file).catch(() => null);
   if (st?.isSymbolicLink()) {
-    if (hops > 40) throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io');
+    if (hops > 40) throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io', file, 'links');
     return realTarget(path.resolve(path.dirname(file), await fs.readlink(file)), hops + 1);
   }
   const parent = path.dirname(file);
@@ -83,23 +91,24 @@ export async function writeTarget(file: string, root?: string): Promise<string> 
   if (root !== undefined) {
     const realRoot = await realTarget(path.resolve(root));
     if (!isInside(real, realRoot)) {
-      throw new WriteRefused(`${file} leads outside the workspace (to ${real}); nothing was written.`, 'outside');
+      throw new WriteRefused(`${file} leads outside the workspace (to ${real}); nothing was written.`, 'outside', path.relative(root, file));
     }
   }
   return real;
 }
 
-async function verify(file: string, expectHash: string | null | undefined, shown: string): Promise<void> {
+/** `shown` names the file in the English message, `rel` in WriteRefused's `file`. */
+async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
   if (expectHash === undefined) {
     // No hash to compare, but the target must still be a regular file (or missing) to be replaced.
     const st = await fs.stat(file).catch(() => null);
-    if (st && !st.isFile()) throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io');
+    if (st && !st.isFile()) throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
     return;
   }
-  const now = await currentHash(file);
-  if (expectHash === null && now !== null) throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists');
+  const now = await currentHash(file, rel);
+  if (expectHash === null && now !== null) throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists', rel);
   if (expectHash !== null && now !== expectHash.toLowerCase()) {
-    throw new WriteRefused(`${shown} changed since it was read; nothing was written. Re-read it and try again.`, 'changed');
+    throw new WriteRefused(`${shown} changed since it was read; nothing was written. Re-read it and try again.`, 'changed', rel);
   }
 }
 
@@ -145,9 +154,10 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
  */
 export async function writeAtomic(target: string, data: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
   const file = await writeTarget(target, opts.root);
+  const rel = opts.root ? path.relative(opts.root, target) : target;
   const dir = path.dirname(file);
   if (opts.mkdir !== false) await fs.mkdir(dir, { recursive: true });
-  await verify(file, opts.expectHash, target);
+  await verify(file, opts.expectHash, target, rel);
   let mode = opts.mode ?? 0o644;
   try {
     mode = (await fs.stat(file)).mode & 0o7777;
@@ -165,7 +175,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
     handle = undefined;
     if (opts.beforeRename) await opts.beforeRename(tmp);
     // Check once more right before the rename: the window for a lost update is as small as it gets.
-    await verify(file, opts.expectHash, target);
+    await verify(file, opts.expectHash, target, rel);
     await fs.rename(tmp, file);
   } catch (err) {
     if (handle) await handle.close().catch(() => undefined);

@@ -71,7 +71,7 @@ export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
     expectHash: plan.sidecarHash,
     beforeRename: async () => {
       const now = await currentHash(plan.handoff).catch(() => null);
-      if (now !== plan.hash) throw new WriteRefused(`${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`, 'changed');
+      if (now !== plan.hash) throw new WriteRefused(`${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`, 'changed', path.relative(plan.root, plan.handoff));
     },
   });
   return { ...plan, current: plan.hash, status: 'MATCH', changed: false, sidecarHash: sha256(plan.hash) };

@@ -80,8 +80,10 @@ export interface Refusal {
   windowMinutes?: number;
   /** nothing-detected: what was looked for (relative paths and globs, per system). */
   lookedFor?: Array<{ system: SystemId; paths: string[] }>;
-  /** write-failed: the error. */
+  /** write-failed: the error's message (English). */
   error?: string;
+  /** write-failed: the error itself (a WriteRefused carries what the extension words in the user's language). */
+  cause?: unknown;
 }
 
 export interface CheckpointOutcome {
@@ -308,7 +310,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   try {
     await writeAtomic(file, content, { root: abs, expectHash: old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined });
   } catch (err) {
-    return refuse(res, now, { code: 'write-failed', checks: [], error: (err as Error)?.message ?? String(err) });
+    return refuse(res, now, { code: 'write-failed', checks: [], error: (err as Error)?.message ?? String(err), cause: err });
   }
   res.ok = true;
   res.kind = opts.nothingToPreserve ? 'nothing-to-preserve' : 'written';

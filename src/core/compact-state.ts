@@ -94,15 +94,15 @@ export async function planCompactState(root: string): Promise<CompactPlan | null
  */
 export async function applyCompactState(root: string, expectHash: string): Promise<CompactPlan> {
   const plan = await planCompactState(root);
-  if (!plan) throw new WriteRefused(`${S4_STATE_REL} is missing or holds no S4 state; nothing was written.`, 'changed');
+  if (!plan) throw new WriteRefused(`${S4_STATE_REL} is missing or holds no S4 state; nothing was written.`, 'changed', S4_STATE_REL, 'missing');
   if (plan.hash !== expectHash.toLowerCase()) {
-    throw new WriteRefused(`${S4_STATE_REL} changed since the preview (hash ${plan.hash.slice(0, 12)}…, expected ${expectHash.slice(0, 12)}…); nothing was written. Preview it again.`, 'changed');
+    throw new WriteRefused(`${S4_STATE_REL} changed since the preview (hash ${plan.hash.slice(0, 12)}…, expected ${expectHash.slice(0, 12)}…); nothing was written. Preview it again.`, 'changed', S4_STATE_REL, 'preview');
   }
-  if (!plan.structureOk) throw new WriteRefused(`the compacted state would be invalid: ${plan.problems.join('; ')}. Fix the structure first; nothing was written.`, 'io');
+  if (!plan.structureOk) throw new WriteRefused(`the compacted state would be invalid: ${plan.problems.join('; ')}. Fix the structure first; nothing was written.`, 'io', S4_STATE_REL, 'invalid');
   if (!plan.changed) return plan;
   await writeAtomic(plan.path, plan.after, { expectHash, root });
   const now = await readTextFile(plan.path);
   const problems = now.ok ? structureProblems(now.text) : [`cannot read it back: ${now.message}`];
-  if (problems.length) throw new WriteRefused(`${S4_STATE_REL} was written, but its structure is not valid on disk: ${problems.join('; ')}.`, 'io');
+  if (problems.length) throw new WriteRefused(`${S4_STATE_REL} was written, but its structure is not valid on disk: ${problems.join('; ')}.`, 'io', S4_STATE_REL, 'invalid-written');
   return plan;
 }

@@ -183,7 +183,7 @@ export function defaultCliBundle(): string | null {
 /** The bundle's bytes as installed: without the source-map comment (the map is not copied). */
 async function scriptBytes(bundle: string): Promise<Buffer> {
   const raw = await readRegularFile(bundle);
-  if (!raw) throw new WriteRefused(`the bundled CLI ${bundle} is not a readable regular file`, 'io');
+  if (!raw) throw new WriteRefused(`the bundled CLI ${bundle} is not a readable regular file`, 'io', bundle, 'unreadable');
   const text = raw.toString('utf8');
   return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
 }
@@ -192,7 +192,7 @@ async function scriptBytes(bundle: string): Promise<Buffer> {
 async function coreBytes(bundle: string): Promise<Buffer> {
   const file = path.join(path.dirname(bundle), HOOK_CORE_NAME);
   const raw = await readRegularFile(file);
-  if (!raw) throw new WriteRefused(`the hook script's core ${file} is not a readable regular file`, 'io');
+  if (!raw) throw new WriteRefused(`the hook script's core ${file} is not a readable regular file`, 'io', file, 'unreadable');
   return raw;
 }
 
@@ -533,7 +533,7 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
 
 /** Carry out a plan. Refuses (WriteRefused) when the settings file changed since the plan was made. */
 export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string } = {}): Promise<void> {
-  if (plan.error) throw new WriteRefused(plan.error, 'io');
+  if (plan.error) throw new WriteRefused(plan.error, 'io', path.relative(plan.root, plan.settingsPath));
   if (!plan.changed) return;
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   if (plan.action === 'install') {
@@ -553,7 +553,7 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
   if (settingsChanged) {
     if (plan.deleteSettings) {
       const now = await readTextFile(plan.settingsPath);
-      if (!now.ok || now.hash !== plan.beforeHash) throw new WriteRefused(`${plan.settingsPath} changed since it was read; nothing was written. Run it again.`, 'changed');
+      if (!now.ok || now.hash !== plan.beforeHash) throw new WriteRefused(`${plan.settingsPath} changed since it was read; nothing was written. Run it again.`, 'changed', path.relative(plan.root, plan.settingsPath));
       await fs.rm(plan.settingsPath);
     } else {
       await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });

@@ -127,7 +127,7 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
     const texts = mine.map((m) => raw.slice(m.line - 1, m.endLine).join('\n').replace(/(?:\r?\n|[ \t])+$/, ''));
     const abs2 = path.join(abs, dest);
     const a = await readTextFile(abs2);
-    if (!a.ok && a.kind !== 'missing') throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io');
+    if (!a.ok && a.kind !== 'missing') throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io', dest, 'unreadable');
     const old = a.ok ? a.text : null;
     // An entry the archive already holds verbatim was moved by a run that stopped before it could
     // rewrite STATE.md (killed between the two renames): it only leaves STATE.md now, never twice.
@@ -154,8 +154,8 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
 /** Apply the rotation to the STATE.md whose hash is `expectHash` (the preview's). */
 export async function applyRotateLog(root: string, expectHash: string, opts: { budget?: number; beforeStateRename?: () => Promise<void> | void } = {}): Promise<RotatePlan> {
   const plan = await planRotateLog(root, opts);
-  if (!plan) throw new WriteRefused(`${S3_STATE_REL} is missing or has no ## Log; nothing was written.`, 'changed');
-  if (plan.hash !== expectHash.toLowerCase()) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed');
+  if (!plan) throw new WriteRefused(`${S3_STATE_REL} is missing or has no ## Log; nothing was written.`, 'changed', S3_STATE_REL, 'missing');
+  if (plan.hash !== expectHash.toLowerCase()) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed', S3_STATE_REL, 'preview');
   if (!plan.changed) return plan;
   const abs = path.resolve(root);
   const done: RotateArchive[] = [];

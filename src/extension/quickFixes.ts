@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { companionPath } from '../core/facts';
 import type { LineEdit } from '../core/fixes';
 import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
+import { errorText } from './pure/errorText';
 import { fixKindsOf, notCompactedText, type FixKind } from './pure/findings';
 
 class FixAction extends vscode.CodeAction {
@@ -75,9 +76,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     try {
       a.edit = await this.editFor(a);
     } catch (err) {
-      const msg = (err as Error)?.message ?? String(err);
-      this.log.warn(`Quick fix ${a.fix}: ${msg}`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('Session Ledger: {0}', msg));
+      this.log.warn(`Quick fix ${a.fix}: ${(err as Error)?.message ?? String(err)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Session Ledger: {0}', errorText(vscode.l10n.t, err)));
     }
     return a;
   }

@@ -6,7 +6,8 @@ import { WriteRefused } from '../../src/core/atomic';
 import { applyCompactState, planCompactState } from '../../src/core/compact-state';
 import { evaluate } from '../../src/core/evaluate';
 import { sha256 } from '../../src/core/fsread';
-import { CORPUS_SKIP, corpusFile, workspace } from './helpers';
+import { errorText } from '../../src/extension/pure/errorText';
+import { CORPUS_SKIP, corpusFile, jaT, workspace } from './helpers';
 import { run } from './checkpoint-fixtures';
 
 const HEAD = `# Agent State
@@ -86,6 +87,9 @@ test('apply refuses a hash mismatch or a state changed since the preview; the fi
   const edited = `${STATE}\n- a note the agent added meanwhile\n`;
   writeFileSync(file, edited);
   await assert.rejects(applyCompactState(dir, plan.hash), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
+  // The extension says it in the user's language, from the reason and the file.
+  const err = await applyCompactState(dir, plan.hash).catch((e: unknown) => e);
+  assert.equal(errorText(jaT, err), '.agents/STATE.md はプレビューの後に変更されました。何も書き込んでいません。もう一度プレビューしてください。');
   assert.equal(readFileSync(file, 'utf8'), edited);
   assert.equal(run(['compact-state', '--root', dir, '--expect-hash', 'xyz']).code, 2);
 });

@@ -25,6 +25,13 @@ export const CLI = path.join(REPO, 'dist', 'cli.js');
 export const HOOK_SCRIPT = path.join(REPO, 'dist', 'session-ledger.cjs');
 export const FIXTURES = path.join(REPO, 'test', 'fixtures');
 
+/** vscode.l10n.t with the extension's Japanese bundle; a string the bundle lacks stays English, so a test sees it. */
+export function jaT(m: string, ...args: Array<string | number | boolean>): string {
+  jaBundle ??= JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.ja.json'), 'utf8')) as Record<string, string>;
+  return (jaBundle[m] ?? m).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+}
+let jaBundle: Record<string, string> | undefined;
+
 const made: string[] = [];
 process.on('exit', () => {
   if (process.env.KEEP_TMP) return;

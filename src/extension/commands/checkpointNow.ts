@@ -10,6 +10,7 @@ import type { CheckpointOutcome } from '../../core/checkpoint';
 import { isBlocking, type Check, type WorkspaceReport } from '../../core/model';
 import { readSettings } from '../config';
 import { outcomeMessage } from '../pure/checkpointText';
+import { errorText } from '../pure/errorText';
 import { confirmedOf } from '../pure/ticks';
 import type { Services } from '../services';
 import { findAgentTerminal, pickSession } from '../terminals';
@@ -109,7 +110,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     });
   } catch (err) {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
-    void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', (err as Error)?.message ?? String(err)));
+    void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', errorText(t, err)));
     return;
   } finally {
     s.checklist.setBusy(false);

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
+import { errorText } from '../pure/errorText';
 import { notCompactedText } from '../pure/findings';
 import { pickFolder } from './pick';
 
@@ -49,7 +50,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     s.log.info(`Compacted ${plan.path}: ${plan.prunedBlocks.length} block(s) removed.`);
     void vscode.window.showInformationMessage(t('Compacted {0}: {1} block(s) removed.', rel, plan.prunedBlocks.length));
   } catch (err) {
-    void vscode.window.showErrorMessage(t('Not compacted: {0}', (err as Error)?.message ?? String(err)));
+    void vscode.window.showErrorMessage(t('Not compacted: {0}', errorText(t, err)));
   }
   void s.store.scan(state.folder);
 }

@@ -1,6 +1,7 @@
 /** Create starter file: the empty template of a chosen system's home file. Refuses to overwrite. */
 import * as vscode from 'vscode';
 import type { SystemId } from '../../core/model';
+import { errorText } from '../pure/errorText';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
 import { openAt } from './openStateFile';
@@ -41,6 +42,6 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     const kept = res.kept.length ? ` ${t('Kept the existing {0}.', res.kept.join(', '))}` : '';
     void vscode.window.showInformationMessage(t('Created {0}. It is an empty template: the checks flag it until the agent fills it in.', res.written.join(', ')) + kept);
   } catch (err) {
-    void vscode.window.showErrorMessage(t('Starter not written: {0}', (err as Error)?.message ?? String(err)));
+    void vscode.window.showErrorMessage(t('Starter not written: {0}', errorText(t, err)));
   }
 }

@@ -1,6 +1,7 @@
 /** The shared flow of the hook commands: plan (core), preview the settings change as a diff, confirm, apply (core). */
 import * as vscode from 'vscode';
 import type { HooksPlan } from '../../core/hooks-install';
+import { errorText } from '../pure/errorText';
 import type { Services } from '../services';
 
 /** The extension's own hook script build, which the installer copies to .claude/hooks/session-ledger.cjs. */
@@ -45,7 +46,7 @@ export async function previewAndApply(s: Services, plan: HooksPlan, folder: vsco
       verb === 'install' ? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel) : t('Guard hooks removed from {0}.', rel),
     );
   } catch (err) {
-    void vscode.window.showErrorMessage(t('Nothing was changed: {0}', (err as Error)?.message ?? String(err)));
+    void vscode.window.showErrorMessage(t('Nothing was changed: {0}', errorText(t, err)));
   }
   void s.store.scan(folder);
 }

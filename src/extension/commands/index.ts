@@ -1,5 +1,6 @@
 /** Every command, one module each; registered in one place with a Disposable each. */
 import * as vscode from 'vscode';
+import { errorText } from '../pure/errorText';
 import type { Services } from '../services';
 import * as askAgentToCheckpoint from './askAgentToCheckpoint';
 import * as checkpointNow from './checkpointNow';
@@ -28,7 +29,7 @@ export function registerCommands(s: Services): vscode.Disposable[] {
         await c.run(s, ...args);
       } catch (err) {
         s.log.error(`${c.id}: ${(err as Error)?.stack ?? String(err)}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Session Ledger: {0}', (err as Error)?.message ?? String(err)));
+        void vscode.window.showErrorMessage(vscode.l10n.t('Session Ledger: {0}', errorText(vscode.l10n.t, err)));
       }
     }),
   );

@@ -5,6 +5,7 @@
  */
 import type { CheckpointOutcome, Refusal } from '../../core/checkpoint';
 import type { ClosingStep } from '../../core/closing';
+import { errorText } from './errorText';
 
 export type L10n = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -62,7 +63,7 @@ export function refusalText(r: Refusal, t: L10n): string {
     case 'unknown-confirm':
       return t('Unknown manual item(s): {0}.', (r.ids ?? []).join(', '));
     case 'write-failed':
-      return t('The marker could not be written: {0}', r.error ?? '');
+      return t('The marker could not be written: {0}', r.cause !== undefined ? errorText(t, r.cause) : (r.error ?? ''));
   }
 }
 
