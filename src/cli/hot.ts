@@ -49,10 +49,9 @@ export function saveCoreCache(): void {
 /** Decompress, compile and run the CLI's core (once per process) with this file's module table. */
 export function loadCore(): Core {
   if (core) return core;
-  // Loaded only here: the status line's commands never pay for them.
+  // Loaded only here: the status line's commands never pay for them (zlib only without the decompressed copy).
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const vm = require('node:vm') as typeof import('node:vm');
-  const zlib = require('node:zlib') as typeof import('node:zlib');
   const file = path.join(__dirname, HOOK_CORE_NAME);
   let br: Buffer;
   try {
@@ -75,9 +74,12 @@ export function loadCore(): Core {
     }
   };
   const plain = readCached(textFile);
-  const text = plain ?? zlib.brotliDecompressSync(br);
+  const text = plain ?? (require('node:zlib') as typeof import('node:zlib')).brotliDecompressSync(br);
   const source = `(function (exports, require, module, __filename, __dirname, __hot) {${text.toString('utf8')}\n})`;
   let cachedData = readCached(cacheFile);
+  // The run that writes the code cache keeps every function it compiled until then: V8 would
+  // otherwise drop the bytecode of functions it ran a while ago, and the cache would miss them.
+  if (!cachedData && cacheFile) (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-flush-bytecode');
   const script = new vm.Script(source, { filename: file.replace(/\.br$/, '.js'), cachedData });
   const mod = { exports: {} as Core };
   script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname, (module.exports as { __m: unknown }).__m);

@@ -19,11 +19,9 @@
  * object database directly (a loose object, or a whole object in a pack); only a deltified packed
  * commit costs a second run (`git cat-file commit`).
  */
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { readTextFile } from './fsread';
 
 export interface GitInfo {
@@ -162,6 +160,8 @@ export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
 function run(cwd: string, argv: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     try {
+      // Loaded on the first git run: the hooks that run no git never pay for node:child_process.
+      const { execFile } = require('node:child_process') as typeof import('node:child_process');
       execFile('git', argv, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true, env: gitEnv() }, (err, stdout) => resolve(err ? null : stdout));
     } catch {
       resolve(null);
@@ -276,7 +276,7 @@ async function commitTime(dirs: GitDirs, oid: string): Promise<number | null> {
     const loose = path.join(objects, oid.slice(0, 2), oid.slice(2));
     const st = await fs.lstat(loose).catch(() => null);
     if (st?.isFile() && st.size < INFLATE_MAX) {
-      const raw = inflateSync(await fs.readFile(loose), { maxOutputLength: INFLATE_MAX });
+      const raw = (require('node:zlib') as typeof import('node:zlib')).inflateSync(await fs.readFile(loose), { maxOutputLength: INFLATE_MAX });
       const nul = raw.indexOf(0);
       if (nul > 0 && raw.subarray(0, 7).toString('latin1') === 'commit ') return committerTime(raw.subarray(nul + 1));
       return null;
@@ -343,7 +343,7 @@ async function packedCommitTime(pack: string, offset: number): Promise<number | 
     const type = (c >> 4) & 7;
     while (c & 0x80 && i < bytesRead) c = buf[i++];
     if (type !== 1) return null; // 1 = commit; 6/7 are deltas
-    const body = inflateSync(buf.subarray(i, bytesRead), { maxOutputLength: INFLATE_MAX, finishFlush: 2 /* Z_SYNC_FLUSH: the buffer may hold more than this object */ });
+    const body = (require('node:zlib') as typeof import('node:zlib')).inflateSync(buf.subarray(i, bytesRead), { maxOutputLength: INFLATE_MAX, finishFlush: 2 /* Z_SYNC_FLUSH: the buffer may hold more than this object */ });
     return committerTime(body);
   } finally {
     await h.close();

@@ -110,6 +110,7 @@ export class Workspace {
   readonly now: number;
   private readonly reads = new Map<string, Promise<TextFile>>();
   private readonly kinds = new Map<string, Promise<PathKind>>();
+  private readonly outlines = new Map<string, MdOutline>();
   private gitInfo: Promise<GitInfo | null> | undefined;
   private realRoot: Promise<string> | undefined;
   /** Relative paths of every state document read so far (excluded from "work" in git checks). */
@@ -160,6 +161,19 @@ export class Workspace {
       this.reads.set(rel, p);
     }
     return p;
+  }
+
+  /**
+   * The Markdown outline of `text`, parsed once per evaluation: a reader's format test and its
+   * `loadDoc` of the same file share one parse (readers only read an outline, never change it).
+   */
+  outline(text: string): MdOutline {
+    let o = this.outlines.get(text);
+    if (!o) {
+      o = parseMarkdown(text);
+      this.outlines.set(text, o);
+    }
+    return o;
   }
 
   kind(rel: string): Promise<PathKind> {
@@ -235,7 +249,7 @@ export class Workspace {
       doc.findings.push(finding('size', 'warn', t('The file is {0} bytes; only the first {1} bytes were read.', f.size, f.bytes.length), undefined, t('A state file this large defeats its purpose: move history out of it.')));
     }
     try {
-      const parsed = parse(text, parseMarkdown(text));
+      const parsed = parse(text, this.outline(text));
       doc.sections = parsed.sections;
       doc.meta = parsed.meta ?? {};
     } catch (err) {

@@ -98,3 +98,42 @@ test('S4 checks: asking for the sections of every Current block stays linear (no
   const b = await perSection(1200);
   assert.ok(b <= a * 1.5 && b < 40, `section reads per section ${a.toFixed(1)} at 300 blocks, ${b.toFixed(1)} at 1200`);
 });
+
+test('each state file is parsed once per evaluation: a reader\'s format test and its loadDoc share the outline', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  // markdown-it's own parse is counted: every outline of a file is one call of it
+  const MarkdownIt = (await import('markdown-it')).default as unknown as { prototype: { parse: (src: string, env: unknown) => unknown } };
+  const { evaluate } = await import('../../src/core/evaluate');
+  const root = mkdtempSync(path.join(tmpdir(), 'sl-outline-'));
+  const files: Record<string, string> = {
+    // S3 and S4 test their headings before reading; S2's project-state test reads its words first
+    'docs/state/STATE.md': '# STATE\n\n## Handoff\nNow ▶ run `npm test` in test/unit/outline.test.ts\n\n## Log\n- 2026-01-01 entry\n',
+    '.agents/STATE.md': '# Agent State\n\n## Progress Tracker\n- [ ] step\n\n## Current Feature: f\n### Notes\n- note\n',
+    '.claude/project-state.md': '# Project state\n\n## Verified\n- `npm test` passes\n\n## Dropped\n- nothing, because it held\n\n## Next\n- write the guard test\n',
+  };
+  const parsed = new Map<string, number>();
+  const proto = MarkdownIt.prototype;
+  const original = proto.parse;
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+    proto.parse = function (this: unknown, src: string, env: unknown) {
+      parsed.set(src, (parsed.get(src) ?? 0) + 1);
+      return original.call(this, src, env);
+    };
+    const report = await evaluate(root, { noGit: true });
+    const seen = report.systems.flatMap((s) => s.docs.map((d) => d.relPath));
+    for (const [rel, text] of Object.entries(files)) {
+      if (!seen.includes(rel)) continue;
+      assert.equal(parsed.get(text), 1, `${rel} parsed ${parsed.get(text)} times`);
+    }
+    assert.ok(seen.includes('docs/state/STATE.md') && seen.includes('.agents/STATE.md'), `S3 and S4 read: ${seen.join(', ')}`);
+  } finally {
+    proto.parse = original;
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -9,7 +9,6 @@
  * or a project state file that uses S2's own section words. A `.claude/project-state.md` written in
  * other words (the corpus's Latest/Now/Next/Blockers/Decisions file) is someone else's file.
  */
-import { parseMarkdown } from '../markdown';
 import { companionPath, FACTS, systemOfPath } from '../facts';
 import type { Section, StateDoc } from '../model';
 import { byCodeUnits, extractPaths, plainText } from '../text';
@@ -79,7 +78,7 @@ export const S2: SystemReader = {
     let psOurs = false;
     if (!ledgerRel && !manifest && psRel) {
       const f = await ws.read(psRel);
-      psOurs = f.ok && hasS2Vocabulary(parseMarkdown(f.text));
+      psOurs = f.ok && hasS2Vocabulary(ws.outline(f.text));
       if (f.ok && !psOurs) ws.notOurs(psRel, 'S2', 'S2-project-state-words');
     }
     if (mf.ok && !manifestIsKit) ws.notOurs(S2_MANIFEST, 'S2', 'S2-manifest-keys');

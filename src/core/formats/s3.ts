@@ -9,7 +9,6 @@
  * with its status in the H1): S3 is not detected. A file there that cannot be read as text is S3's
  * document, damaged.
  */
-import { parseMarkdown } from '../markdown';
 import { FACTS } from '../facts';
 import type { Loaded, SystemReader } from '../system';
 import type { Workspace } from '../workspace';
@@ -22,7 +21,7 @@ async function findHome(ws: Workspace): Promise<string | null> {
     const f = await ws.read(rel);
     if (!f.ok && f.kind === 'missing') continue;
     // Someone else's readable file is not S3; an unreadable one is S3's, damaged.
-    if (f.ok && !hasS3Headings(parseMarkdown(f.text))) {
+    if (f.ok && !hasS3Headings(ws.outline(f.text))) {
       ws.notOurs(rel, 'S3', 'S3-no-handoff');
       continue;
     }

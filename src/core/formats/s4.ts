@@ -9,7 +9,6 @@
  * S4's document, damaged. Checkpoint files under `.agents/checkpoints/` also detect S4. The rules
  * are in `checks/s4.ts`.
  */
-import { parseMarkdown } from '../markdown';
 import { companionPath, FACTS } from '../facts';
 import type { StateDoc } from '../model';
 import type { Loaded, SystemReader } from '../system';
@@ -30,7 +29,7 @@ async function findHome(ws: Workspace): Promise<{ rel: string; ours: boolean } |
   for (const rel of [S4_HOME, ...(ws.options.extraPaths?.S4 ?? [])]) {
     const f = await ws.read(rel);
     if (!f.ok && f.kind === 'missing') continue;
-    return { rel, ours: !f.ok || hasS4Headings(parseMarkdown(f.text)) };
+    return { rel, ours: !f.ok || hasS4Headings(ws.outline(f.text)) };
   }
   return null;
 }
