@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HOOK_CORE_NAME } from '../core/hook-files';
-import { userCacheDir, writeCacheFile } from '../core/user-cache';
+import { pruneCache, userCacheDir, writeCacheFile } from '../core/user-cache';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 interface Hot {
@@ -86,7 +86,11 @@ export function loadCore(): Core {
   core = mod.exports;
   if (textFile && cacheFile && (!plain || !cachedData || script.cachedDataRejected)) {
     saveCache = () => {
-      if (!plain) writeCacheFile(textFile, text);
+      if (!plain) {
+        writeCacheFile(textFile, text);
+        // A new build: what older builds left behind is no longer needed here.
+        if (dir) pruneCache(dir, `core-${digest.slice(0, 20)}`);
+      }
       if (!cachedData || script.cachedDataRejected) writeCacheFile(cacheFile, script.createCachedData());
     };
     // A long-lived host (the extension) saves it once the first work is done; a CLI run saves it when it ends.

@@ -63,3 +63,31 @@ export function cacheKey(s: string): string {
   }
   return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
+
+/**
+ * Drop what other builds and old transcripts left in the cache folder: another build's decompressed
+ * core and code cache (`core-*` not named `keep`) not written for a day, a transcript's compaction
+ * count not written for 30 days (the next reader counts again). Called when a new build writes its core cache, so rarely; failures are ignored.
+ */
+export function pruneCache(dir: string, keep: string, now = Date.now()): number {
+  let removed = 0;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      const age = name.startsWith('core-') && !name.startsWith(keep) ? 86_400_000 : name.startsWith('compactions-') ? 30 * 86_400_000 : 0;
+      if (!age) continue;
+      const file = path.join(dir, name);
+      try {
+        const st = fs.lstatSync(file);
+        if (st.isFile() && now - st.mtimeMs > age) {
+          fs.rmSync(file, { force: true });
+          removed++;
+        }
+      } catch {
+        /* an optimisation only */
+      }
+    }
+  } catch {
+    /* an optimisation only */
+  }
+  return removed;
+}

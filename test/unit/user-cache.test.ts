@@ -1,0 +1,35 @@
+/** The user's cache folder: what older builds and old transcripts left there is pruned, nothing else. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pruneCache } from '../../src/core/user-cache';
+
+test('pruneCache drops other builds\' core files after a day and compaction counts after 30 days, and nothing else', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sl-cache-'));
+  const now = Date.now();
+  const DAY = 86_400_000;
+  const files: Record<string, number> = {
+    'core-aaaa.js': 2 * DAY, // another build, old: pruned
+    'core-aaaa-11.3-x64.v8cache': 2 * DAY,
+    'core-bbbb.js': 40 * DAY, // this build: kept, however old
+    'core-bbbb-11.3-x64.v8cache': 40 * DAY,
+    'core-cccc.js': DAY / 2, // another build in use today (another project): kept
+    'compactions-0001.json': 31 * DAY, // pruned
+    'compactions-0002.json': 2 * DAY,
+    'notes.txt': 400 * DAY, // not ours to judge
+  };
+  try {
+    for (const [name, age] of Object.entries(files)) {
+      const f = path.join(dir, name);
+      writeFileSync(f, 'x');
+      utimesSync(f, (now - age) / 1000, (now - age) / 1000);
+    }
+    assert.equal(pruneCache(dir, 'core-bbbb', now), 3);
+    assert.deepEqual(readdirSync(dir).sort(), ['compactions-0002.json', 'core-bbbb-11.3-x64.v8cache', 'core-bbbb.js', 'core-cccc.js', 'notes.txt']);
+    assert.equal(pruneCache(path.join(dir, 'missing'), 'core-bbbb', now), 0, 'a missing folder is no error');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
