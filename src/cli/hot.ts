@@ -13,6 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { NeedsFullReader } from '../core/context/full-reader';
 import { HOOK_CORE_NAME } from '../core/hook-files';
 import { pruneCache, userCacheDir, writeCacheFile } from '../core/user-cache';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
@@ -107,8 +108,9 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
       // As the CLI does: every text is terminal-safe, but the relay prints the user's own command's output as it is.
       return await (await HOT[name]()).run(rest, name === 'statusline' ? io : terminalSafeIo(io));
     } catch (err) {
-      // A usage error is reported by the whole CLI, in its words (these commands read no stdin before parsing options).
-      if (!(err instanceof UsageError)) {
+      // A usage error is reported by the whole CLI, in its words (these commands read no stdin before parsing options);
+      // an .agents.yml only the YAML reader can answer for is read by the whole CLI, which holds it.
+      if (!(err instanceof UsageError) && !(err instanceof NeedsFullReader)) {
         io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
         return 2;
       }

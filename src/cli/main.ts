@@ -2,6 +2,7 @@
  * session-ledger: the command-line tool over the core, used by the Claude Code hooks and in CI.
  * Exit codes: 0 ok, 1 a check blocks, 2 bad usage or unreadable root, 3 nothing found (context).
  */
+import { useFullConfigReader } from '../core/context/full-reader';
 import { helpRequest, MANUALS, overview } from './help';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
@@ -26,6 +27,9 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   'compact-state': () => import('./commands/compact-state'),
   'rotate-log': () => import('./commands/rotate-log'),
 };
+
+// `context` asks the YAML reader about an .agents.yml its light reader is unsure of (loaded then only).
+useFullConfigReader(async () => (await import('../core/formats/s0')).s0ConfigOfText);
 
 const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);

@@ -10,19 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/evaluate';
 import { findSecrets, maskSecrets } from '../../src/core/secrets';
-import { workspace } from './helpers';
-
-/** mulberry32: a tiny, good-enough PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng, workspace } from './helpers';
 
 /** Secrets still found in masked text, a private key's header (which stays) aside. */
 function valuesLeft(text: string): string[] {

@@ -1,4 +1,5 @@
 /** Test helpers: real temp workspaces, real git, the shared corpus, the CLI in process and as a process. */
+import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync, rmSync, type Stats } from 'node:fs';
@@ -31,6 +32,46 @@ export function jaT(m: string, ...args: Array<string | number | boolean>): strin
   return (jaBundle[m] ?? m).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 }
 let jaBundle: Record<string, string> | undefined;
+
+/** mulberry32: a tiny, good-enough seeded PRNG (the same inputs on every run). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** CPU time of this process (ms), not wall time: time the scheduler gives to other processes on a busy machine is not counted. */
+function cpuMs(f: () => void): number {
+  const t0 = process.cpuUsage();
+  f();
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1e3;
+}
+
+/**
+ * Linear time: `f` on `small` and on `big` (4x the size), both warmed up, best of three, in CPU time;
+ * a quadratic step takes ~16x, a linear one ~4x. The bound (10x, the small run counted as at least
+ * 10 ms so cache effects on fast inputs do not count) leaves room for a busy machine, which can stall
+ * one measurement: a quadratic step is slow on every one of three attempts. No absolute timing.
+ */
+export function assertLinear(name: string, f: (input: string) => unknown, small: string, big: string): void {
+  f(small);
+  f(big);
+  const best = (x: string) => Math.min(cpuMs(() => f(x)), cpuMs(() => f(x)), cpuMs(() => f(x)));
+  let seen = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const a = Math.max(10, best(small));
+    const b = best(big);
+    seen += ` ${a.toFixed(1)}/${b.toFixed(1)} ms`;
+    if (b / a < 10) return;
+  }
+  assert.fail(`${name}: ${small.length} vs ${big.length} chars took${seen} (ratio over 10 on every attempt)`);
+}
 
 const made: string[] = [];
 process.on('exit', () => {

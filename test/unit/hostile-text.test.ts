@@ -12,7 +12,7 @@ import { findSecrets, maskSecrets } from '../../src/core/secrets';
 import { sessionStartHook } from '../../src/core/session-start';
 import { resumeBlock } from '../../src/core/session-start';
 import { toJsonStatus } from '../../src/core/report';
-import { workspace } from './helpers';
+import { assertLinear, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { SID } from './checkpoint-fixtures';
 
@@ -102,10 +102,8 @@ test('masked at the model: no surface shows a raw value (JSON, text, check, next
 });
 
 // ---------------------------------------------------------------------------------------------
-// Linear time, per rule family: the same pathological line at n and 4n, both warmed up, best of
-// three, in CPU time of this process; a quadratic rule takes ~16x, a linear one ~4x. The bound (10x, the small run counted as at
-// least 10 ms so cache effects on fast rules do not count) leaves room for a busy
-// machine; no absolute timing is asserted. n is large enough that one run takes tens of ms.
+// Linear time, per rule family: the same pathological line at n and 4n (helpers' assertLinear).
+// n is large enough that one run takes tens of ms.
 
 const FAMILIES: Record<string, (n: number) => string> = {
   'JWT (eyJ runs without dots)': (n) => '-eyJ'.repeat(n / 4),
@@ -121,37 +119,9 @@ const FAMILIES: Record<string, (n: number) => string> = {
   'letters only': (n) => 'a'.repeat(n),
 };
 
-/** CPU time of this process (ms), not wall time: time the scheduler gives to other processes on a
- * busy machine (other test files, other jobs) is not counted. */
-function timeOf(f: () => void): number {
-  const t0 = process.cpuUsage();
-  f();
-  const d = process.cpuUsage(t0);
-  return (d.user + d.system) / 1e3;
-}
-
-/** The best of three runs (ms): the machine is shared, the minimum is the least disturbed. */
-function best(f: () => void): number {
-  return Math.min(timeOf(f), timeOf(f), timeOf(f));
-}
-
 test('every secret rule family is linear on pathological lines (n vs 4n)', () => {
   const n = 100_000;
-  for (const [name, make] of Object.entries(FAMILIES)) {
-    const small = make(n);
-    const big = make(4 * n);
-    findSecrets(small);
-    findSecrets(big);
-    // A busy machine can stall one measurement; a quadratic rule is slow on every attempt.
-    let seen = '';
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const a = Math.max(10, best(() => findSecrets(small)));
-      const b = best(() => findSecrets(big));
-      seen += ` ${a.toFixed(1)}/${b.toFixed(1)} ms`;
-      if (b / a < 10) break;
-      assert.ok(attempt < 2, `${name}: ${small.length} vs ${big.length} chars took${seen} (ratio over 10 on every attempt)`);
-    }
-  }
+  for (const [name, make] of Object.entries(FAMILIES)) assertLinear(name, findSecrets, make(n), make(4 * n));
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -207,8 +207,19 @@ export function parseAgentsYml(text: string): ParsedContent {
 
 export function configOf(doc: StateDoc | null): S0Config {
   if (!doc) return { enabled: false, ledgerPath: null, broken: false };
-  if (doc.findings.some((f) => f.id === 'readable') || doc.meta.broken) return { enabled: false, ledgerPath: null, broken: true };
-  const s = doc.meta.session as Record<string, unknown> | null | undefined;
+  if (doc.findings.some((f) => f.id === 'readable')) return { enabled: false, ledgerPath: null, broken: true };
+  return configOfMeta(doc.meta);
+}
+
+/** What `.agents.yml` text says of S0, as this reader checks it: `on`, `off`, or `broken` (S0 checked with a blocking finding). */
+export function s0ConfigOfText(text: string): 'on' | 'off' | 'broken' {
+  const c = configOfMeta(parseAgentsYml(text).meta ?? {});
+  return c.broken ? 'broken' : c.enabled ? 'on' : 'off';
+}
+
+function configOfMeta(meta: Record<string, unknown>): S0Config {
+  if (meta.broken) return { enabled: false, ledgerPath: null, broken: true };
+  const s = meta.session as Record<string, unknown> | null | undefined;
   if (!s || typeof s !== 'object' || Array.isArray(s)) return { enabled: false, ledgerPath: null, broken: false };
   const v = s.ledger;
   // Only a YAML boolean `true` switches the ledger on; a quoted "true", `yes` as a string, 1 … do not.
