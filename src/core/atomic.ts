@@ -42,6 +42,11 @@ export interface AtomicWriteOptions {
   beforeRename?: (tmp: string) => Promise<void> | void;
   /** The workspace root: the real target must lie inside it (links followed), else WriteRefused('outside'). */
   root?: string;
+  /**
+   * false: no fsync of the file and its folder, for a cache the next run rewrites (the status line's
+   * record of Claude Code's figure, written on every refresh): the rename still makes it atomic.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -170,7 +175,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
   try {
     handle = await fs.open(tmp, 'wx', mode);
     await handle.writeFile(data);
-    await handle.sync();
+    if (opts.durable !== false) await handle.sync();
     await handle.close();
     handle = undefined;
     if (opts.beforeRename) await opts.beforeRename(tmp);
@@ -183,6 +188,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
     throw err;
   }
   // Make the rename durable (best effort: not every platform can fsync a directory).
+  if (opts.durable === false) return;
   try {
     const d = await fs.open(dir, 'r');
     await d.sync().catch(() => undefined);
