@@ -64,10 +64,11 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   if (why) throw new WriteRefused(`${why}: the session is not recorded`, 'outside');
   const file = path.join(root, SESSION_RECORD_REL);
   const text = `${JSON.stringify(rec, null, 2)}\n`;
-  await writeAtomic(file, text, { root });
+  // Rewritten at every session start and only a pointer for naming terminals: atomic, not fsynced.
+  await writeAtomic(file, text, { root, durable: false });
   if (isSessionId(rec.session_id)) {
     const dir = path.join(root, SESSION_RECORDS_DIR_REL);
-    await writeAtomic(path.join(dir, `${rec.session_id}.json`), text, { root });
+    await writeAtomic(path.join(dir, `${rec.session_id}.json`), text, { root, durable: false });
     await prune(dir);
   }
   return file;
