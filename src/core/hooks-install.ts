@@ -74,8 +74,10 @@ export interface HooksPlan {
   cliBundle: string | null;
   /** Uninstall left nothing but `{}`: the settings file is removed. */
   deleteSettings: boolean;
-  /** Why nothing can be planned (settings that do not parse, a `hooks` that is not an object …). */
+  /** Why nothing can be planned (settings that do not parse, a `hooks` that is not an object …), in English. */
   error?: string;
+  /** The same as data, for the extension to say in the user's language. */
+  problem?: HooksProblem;
   /** What was done to the statusLine, if anything, and other remarks. */
   notes: string[];
   /** The settings file starts with a byte order mark: it is written back with it. */
@@ -234,6 +236,16 @@ export function unwrapRelay(cmd: string): string | null | undefined {
   return body.replace(/'\\''/g, "'");
 }
 
+/** Why a hooks plan cannot be carried out: each kind about the plan's settings file unless it names another. */
+export type HooksProblem =
+  | { kind: 'unreadable' | 'too-large' | 'not-object' | 'no-bundle' }
+  | { kind: 'not-json'; line: number; column: number }
+  | { kind: 'duplicate-key' | 'key-not-object' | 'key-not-array'; key: string }
+  /** No hooks of ours in this settings file; they are in `other` (workspace-relative). */
+  | { kind: 'elsewhere'; other: string }
+  /** A write would be refused (WriteRefused: a link out of the workspace …), or another error. */
+  | { kind: 'refused'; cause: unknown };
+
 interface Loaded {
   text: string;
   before: string | null;
@@ -242,17 +254,18 @@ interface Loaded {
   /** The file starts with a byte order mark (kept on write). */
   bom?: boolean;
   error?: string;
+  problem?: HooksProblem;
 }
 
 /** 1-based line and column of a character offset. */
-function lineCol(text: string, offset: number): string {
+function lineCol(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let last = -1;
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
     line++;
     last = i;
   }
-  return `${line}:${offset - last}`;
+  return { line, column: offset - last };
 }
 
 /** Keys given twice in one object (Claude Code reads the last, an edit would change the first). */
@@ -272,17 +285,22 @@ async function loadSettings(file: string): Promise<Loaded> {
   const f = await readTextFile(file, 4 * 1024 * 1024);
   if (!f.ok) {
     if (f.kind === 'missing') return { text: '', before: null, beforeHash: null, value: {} };
-    return { text: '', before: null, beforeHash: null, value: {}, error: `${file}: ${f.message}` };
+    return { text: '', before: null, beforeHash: null, value: {}, error: `${file}: ${f.message}`, problem: { kind: 'unreadable' } };
   }
-  if (f.truncated) return { text: f.text, before: f.text, beforeHash: f.hash, value: {}, error: `${file} is too large to edit safely` };
+  if (f.truncated) return { text: f.text, before: f.text, beforeHash: f.hash, value: {}, error: `${file} is too large to edit safely`, problem: { kind: 'too-large' } };
   const base = { text: f.text, before: f.text, beforeHash: f.hash, bom: f.bom };
   if (f.text.trim() === '') return { ...base, value: {} };
   const { root, errors } = parse(f.text);
   if (errors.length) {
-    const e = errors[0];
-    return { ...base, value: {}, error: `${file}:${lineCol(f.text, e.offset)}: ${printParseErrorCode(e.error)}: not valid JSON: fix it by hand first (nothing was changed).` };
+    const at = lineCol(f.text, errors[0].offset);
+    return {
+      ...base,
+      value: {},
+      error: `${file}:${at.line}:${at.column}: ${printParseErrorCode(errors[0].error)}: not valid JSON: fix it by hand first (nothing was changed).`,
+      problem: { kind: 'not-json', ...at },
+    };
   }
-  if (!root || root.type !== 'object') return { ...base, value: {}, error: `${file} is not a JSON object (fix it by hand first; nothing was changed)` };
+  if (!root || root.type !== 'object') return { ...base, value: {}, error: `${file} is not a JSON object (fix it by hand first; nothing was changed)`, problem: { kind: 'not-object' } };
   const hooksNode = root.children?.find((p) => p.children?.[0]?.value === 'hooks')?.children?.[1];
   const dup = duplicateKeys(root, '') ?? duplicateKeys(hooksNode, 'hooks.');
   if (dup) {
@@ -290,6 +308,7 @@ async function loadSettings(file: string): Promise<Loaded> {
       ...base,
       value: {},
       error: `${file} has the key ${dup} twice: Claude Code reads the last one, an edit would change the first. Merge them into one: fix it by hand first (nothing was changed).`,
+      problem: { kind: 'duplicate-key', key: dup },
     };
   }
   return { ...base, value: getNodeValue(root) as Record<string, unknown> };
@@ -330,7 +349,7 @@ function basePlan(action: HooksPlan['action'], root: string, settingsPath: strin
     bom: Boolean(l.bom),
     gitignore: null,
     record: {},
-    ...(l.error ? { error: l.error } : {}),
+    ...(l.error ? { error: l.error, problem: l.problem } : {}),
   };
 }
 
@@ -365,15 +384,16 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   if (plan.error) return plan;
   if (!plan.cliBundle || !existsSync(plan.cliBundle)) {
     plan.error = `the bundled CLI to install was not found${plan.cliBundle ? ` at ${plan.cliBundle}` : ''} (build it with \`npm run build\`)`;
+    plan.problem = { kind: 'no-bundle' };
     return plan;
   }
   const v = l.value;
-  if (v.hooks !== undefined && !isObj(v.hooks)) return { ...plan, error: `"hooks" in ${settingsPath} is not an object; fix it by hand first` };
+  if (v.hooks !== undefined && !isObj(v.hooks)) return { ...plan, error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`, problem: { kind: 'key-not-object', key: 'hooks' } };
   plan.record = await readRecord(plan.root);
   plan.record.hooksKeyAdded = { ...plan.record.hooksKeyAdded, [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined };
   for (const e of HOOK_EVENTS) {
     const arr = isObj(v.hooks) ? v.hooks[e] : undefined;
-    if (arr !== undefined && !Array.isArray(arr)) return { ...plan, error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first` };
+    if (arr !== undefined && !Array.isArray(arr)) return { ...plan, error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first`, problem: { kind: 'key-not-array', key: `hooks.${e}` } };
   }
 
   let text = l.text.trim() === '' ? '' : l.text;
@@ -414,7 +434,7 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
     want = await scriptBytes(plan.cliBundle);
     wantCore = await coreBytes(plan.cliBundle);
   } catch (err) {
-    return { ...plan, error: (err as Error).message };
+    return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
   }
   // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
   const have = await readRegularFile(scriptPath);
@@ -492,7 +512,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   try {
     await writesInside(plan);
   } catch (err) {
-    return { ...plan, error: (err as Error).message };
+    return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
   }
   // A settings file exactly as install creates it from nothing goes away again.
   if (l.before !== null && removed && [false, true].some((sl) => l.before === newSettingsText(sl))) {
@@ -509,6 +529,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
     // Nothing of ours here, but the other settings file has the hooks: say which flag finds them.
     const otherRel = opts.local ? SETTINGS_REL : SETTINGS_LOCAL_REL;
     plan.error = `no Session Ledger hooks in ${opts.local ? SETTINGS_LOCAL_REL : SETTINGS_REL}: they are installed in ${otherRel}: ${opts.local ? 'drop --local' : 'add --local'}.`;
+    plan.problem = { kind: 'elsewhere', other: otherRel };
     return plan;
   }
   if (!stillUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);

@@ -10,13 +10,14 @@ import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../src/core/atomic';
 import { applyCompactState } from '../../src/core/compact-state';
 import { checkpoint } from '../../src/core/checkpoint';
+import { applyHooksPlan, planHooksInstall, planHooksUninstall } from '../../src/core/hooks-install';
 import { sha256 } from '../../src/core/fsread';
 import { markerRel } from '../../src/core/marker';
 import { writeStarter } from '../../src/core/starter';
 import { outcomeMessage } from '../../src/extension/pure/checkpointText';
-import { errorText } from '../../src/extension/pure/errorText';
+import { errorText, hooksProblemText } from '../../src/extension/pure/errorText';
 import { CONFIRMED, emptyClaudeHome, SID } from './checkpoint-fixtures';
-import { fixtureCopy, gitInit, jaT, workspace, write } from './helpers';
+import { fixtureCopy, gitInit, HOOK_SCRIPT, jaT, workspace, write } from './helpers';
 
 const ja = jaT;
 
@@ -94,4 +95,35 @@ test('errno errors and unknown errors keep their own message', async () => {
   assert.equal(errorText(ja, undefined), 'undefined');
   // A refusal that names no file (the hook path's) falls back to its message too.
   assert.equal(errorText(ja, new WriteRefused('no bundled CLI to install', 'io')), 'no bundled CLI to install');
+});
+
+test('guard hooks that cannot be planned: the reason in Japanese from the plan\'s problem, the CLI\'s English error unchanged', async () => {
+  const settings = path.join('.claude', 'settings.json');
+  const planFor = async (text: string) => {
+    const dir = workspace({ '.claude/settings.json': text });
+    const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
+    assert.ok(plan.error, text);
+    return hooksProblemText(jaT, settings, plan.problem, plan.error);
+  };
+  assert.equal(await planFor('{ "a": 1,, }'), `${settings} は有効な JSON ではありません（1 行 10 列）。先に手で直してください。何も変更していません。`);
+  assert.equal(await planFor('[1]'), `${settings} は JSON オブジェクトではありません。先に手で直してください。何も変更していません。`);
+  assert.match(await planFor('{ "hooks": {}, "hooks": {} }'), /にはキー "hooks" が 2 回あります。/);
+  assert.equal(await planFor('{ "hooks": 1 }'), `${settings} の「hooks」がオブジェクトではありません。先に手で直してください。何も変更していません。`);
+  assert.equal(await planFor('{ "hooks": { "PreCompact": {} } }'), `${settings} の「hooks.PreCompact」がリストではありません。先に手で直してください。何も変更していません。`);
+
+  // Installed in the local settings, removed from the shared ones: where they are.
+  const dir = workspace();
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, local: true }));
+  const un = await planHooksUninstall(dir);
+  assert.match(un.error ?? '', /they are installed in \.claude\/settings\.local\.json/);
+  assert.equal(hooksProblemText(jaT, settings, un.problem, un.error ?? ''), `${settings} には Session Ledger のフックがありません。フックは .claude/settings.local.json にインストールされています。`);
+
+  // A settings file that links out of the workspace: the refusal, worded by errorText.
+  const linked = workspace();
+  const outside = workspace({ 'settings.json': '{}' });
+  mkdirSync(path.join(linked, '.claude'));
+  symlinkSync(path.join(outside, 'settings.json'), path.join(linked, '.claude', 'settings.json'));
+  const out = await planHooksInstall(linked, { cliBundle: HOOK_SCRIPT });
+  assert.match(out.error ?? '', /leads outside the workspace/);
+  assert.equal(hooksProblemText(jaT, settings, out.problem, out.error ?? ''), `${settings} を変更できません: ${settings} はワークスペースの外を指しています。何も書き込んでいません。`);
 });

@@ -1,7 +1,7 @@
 /** The shared flow of the hook commands: plan (core), preview the settings change as a diff, confirm, apply (core). */
 import * as vscode from 'vscode';
 import type { HooksPlan } from '../../core/hooks-install';
-import { errorText } from '../pure/errorText';
+import { errorText, hooksProblemText } from '../pure/errorText';
 import type { Services } from '../services';
 
 /** The extension's own hook script build, which the installer copies to .claude/hooks/session-ledger.cjs. */
@@ -12,7 +12,7 @@ export function cliBundle(s: Services): string {
 export async function previewAndApply(s: Services, plan: HooksPlan, folder: vscode.WorkspaceFolder, verb: 'install' | 'remove'): Promise<void> {
   const t = vscode.l10n.t;
   if (plan.error) {
-    void vscode.window.showErrorMessage(t('Cannot change {0}: {1}', plan.settingsPath, plan.error));
+    void vscode.window.showErrorMessage(hooksProblemText(t, vscode.workspace.asRelativePath(plan.settingsPath, false), plan.problem, plan.error));
     return;
   }
   if (!plan.changed) {

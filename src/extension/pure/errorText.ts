@@ -3,9 +3,11 @@
  * from its reason, detail and file, never from the core's English message; an operating-system
  * error (errno text such as `EACCES: permission denied, open '…'`) and any other error keep their
  * own message, which already names the cause (the extension's own errors are localized when thrown).
+ * Likewise a guard-hooks plan that cannot be carried out, from its `problem`.
  * vscode-free so it is unit tested; `t` is vscode.l10n.t.
  */
 import { WriteRefused } from '../../core/atomic';
+import type { HooksProblem } from '../../core/hooks-install';
 import type { T } from './treeText';
 
 export function errorText(t: T, err: unknown): string {
@@ -39,4 +41,34 @@ export function errorText(t: T, err: unknown): string {
     }
   }
   return (err as Error)?.message ?? String(err);
+}
+
+/**
+ * Why a guard-hooks plan cannot be carried out, about its settings file `rel`, in the user's
+ * language; `english` (the plan's `error`) only when the plan gives no problem.
+ */
+export function hooksProblemText(t: T, rel: string, problem: HooksProblem | undefined, english: string): string {
+  switch (problem?.kind) {
+    case 'unreadable':
+      return t('{0} cannot be read; nothing was changed.', rel);
+    case 'too-large':
+      return t('{0} is too large to edit safely; nothing was changed.', rel);
+    case 'not-json':
+      return t('{0} is not valid JSON (line {1}, column {2}): fix it by hand first; nothing was changed.', rel, problem.line, problem.column);
+    case 'not-object':
+      return t('{0} is not a JSON object: fix it by hand first; nothing was changed.', rel);
+    case 'duplicate-key':
+      return t('{0} has the key {1} twice: Claude Code reads the last one, an edit would change the first. Merge them into one by hand first; nothing was changed.', rel, problem.key);
+    case 'key-not-object':
+      return t('"{1}" in {0} is not an object: fix it by hand first; nothing was changed.', rel, problem.key);
+    case 'key-not-array':
+      return t('"{1}" in {0} is not a list: fix it by hand first; nothing was changed.', rel, problem.key);
+    case 'no-bundle':
+      return t("The extension's hook script was not found; nothing was changed. Reinstall the extension.");
+    case 'elsewhere':
+      return t('No Session Ledger hooks in {0}: they are installed in {1}.', rel, problem.other);
+    case 'refused':
+      return t('Cannot change {0}: {1}', rel, errorText(t, problem.cause));
+  }
+  return t('Cannot change {0}: {1}', rel, english);
 }
