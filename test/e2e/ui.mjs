@@ -43,12 +43,24 @@ async function openPalette(page) {
 
 /** Open the command palette and run the command whose label is exactly `label`. */
 export async function runCommand(page, label) {
-  const input = await openPalette(page);
-  await input.fill(`>${label}`);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
-  await row.click();
-  await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+  // A view that takes the focus a moment after it opened (a walkthrough step at the end of its slide)
+  // closes the palette under the pointer: open it again, as a user would.
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt === 3;
+    const input = await openPalette(page);
+    await input.fill(`>${label}`);
+    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: last ? 15_000 : 5_000 });
+      await row.click({ timeout: last ? 30_000 : 5_000 });
+    } catch (err) {
+      if (last) throw err;
+      await page.keyboard.press('Escape');
+      continue;
+    }
+    await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+    return;
+  }
 }
 
 /** The palette's rows for a filter (then closes it). */
