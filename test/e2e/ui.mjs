@@ -405,14 +405,25 @@ export async function nativeTests({ page, ws, shots, test }) {
  * dialog filled with the path), as a user does; resolves once the workbench says it is installed.
  */
 export async function installVsixFromUi(page, vsix) {
-  await runCommand(page, 'Extensions: Install from VSIX...');
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  // the dialog fills in its folder a moment after it opens: wait for that, then replace it
-  await waitUntil('the file dialog\'s path', async () => (await input.inputValue()).startsWith('/'), 10_000);
-  await input.fill(vsix);
-  await waitUntil('the typed path to stay', async () => (await input.inputValue()) === vsix, 5_000);
-  await page.locator('.quick-input-widget').getByRole('button', { name: 'Install', exact: true }).click();
+  // A dialog that loses the focus to a view finishing its own start (or that rewrites the typed path
+  // as it completes it) is opened again, as a user would.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runCommand(page, 'Extensions: Install from VSIX...');
+      await input.waitFor({ state: 'visible', timeout: 15_000 });
+      // the dialog fills in its folder a moment after it opens: wait for that, then replace it
+      await waitUntil('the file dialog\'s path', async () => (await input.inputValue()).startsWith('/'), 10_000);
+      await input.fill(vsix);
+      await waitUntil('the typed path to stay', async () => (await input.isVisible()) && (await input.inputValue()) === vsix, 5_000);
+      await page.locator('.quick-input-widget').getByRole('button', { name: 'Install', exact: true }).click({ timeout: 10_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      console.log(`      (Install from VSIX, attempt ${attempt}: ${String(err?.message ?? err).split('\n')[0]}; again)`);
+      await page.keyboard.press('Escape');
+    }
+  }
   const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: /Completed installing/ });
   await toast.first().waitFor({ state: 'visible', timeout: 60_000 });
 }
