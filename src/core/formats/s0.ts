@@ -157,7 +157,7 @@ export function parseAgentsYml(text: string): ParsedContent {
   const sections: Section[] = [];
   const lc = new LineCounter();
   const meta: Record<string, unknown> = { issues };
-  const ydoc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  const ydoc = parseDocument(text, { lineCounter: lc, prettyErrors: false, logLevel: 'error' });
   if (ydoc.errors.length) {
     const e = ydoc.errors[0];
     issues.push({ kind: 'yaml-error', line: lc.linePos(e.pos[0]).line, error: e.message.split('\n')[0] });

@@ -144,7 +144,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   if (!loc) return null;
   const items: Item[] = [];
   const lc = new LineCounter();
-  const ydoc = parseDocument(loc.yaml, { lineCounter: lc, prettyErrors: false });
+  const ydoc = parseDocument(loc.yaml, { lineCounter: lc, prettyErrors: false, logLevel: 'error' });
   const lineOf = (n: YNode | null | undefined): number => {
     const r = (n as { range?: [number, number, number] } | null | undefined)?.range;
     return r ? loc.yamlLine + lc.linePos(r[0]).line - 1 : loc.line;

@@ -233,7 +233,7 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
   const lc = new LineCounter();
   let doc;
   try {
-    doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+    doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   } catch (err) {
     info.error = { message: (err as Error).message, thrown: true };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);

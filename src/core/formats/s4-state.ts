@@ -165,7 +165,7 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
   const meta: Record<string, unknown> = {};
   if (outline.frontMatter) {
     try {
-      meta.frontMatter = parseYaml(outline.frontMatter.text, { prettyErrors: false }) ?? {};
+      meta.frontMatter = parseYaml(outline.frontMatter.text, { prettyErrors: false, logLevel: 'error' }) ?? {};
     } catch (err) {
       meta.frontMatterError = { message: (err as Error).message.split('\n')[0], line: outline.frontMatter.line };
     }
