@@ -1,6 +1,6 @@
 /**
  * S0's "after 2–3 compactions, checkpoint then /clear": counting a Claude Code session's
- * `compact_boundary` records, incrementally, in a real transcript from the corpus.
+ * `compact_boundary` records, incrementally, in a real transcript from the corpus and in the project's own transcript fixture.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,15 +24,25 @@ function boundary(realText: string, o: Record<string, unknown> = {}): string {
   return `${JSON.stringify({ ...JSON.parse(line), uuid: `b-${Math.random()}`, timestamp: new Date().toISOString(), ...o })}\n`;
 }
 
-/** The real transcript, its cwd rewritten to `root`, in a Claude home for `root`. */
-function place(root: string): { home: string; file: string; text: string } {
-  const text = readFileSync(corpusFile(REAL), 'utf8').replaceAll('/home/USER/projects/spotter-worktrees/spotter-gqc', root);
+/** A transcript with `cwd` rewritten to `root`, in a Claude home for `root`. */
+function placeText(root: string, text: string, id: string): { home: string; file: string; text: string } {
   const home = workspace({}, 'sl-claude-');
   const dir = path.join(home, 'projects', encoded(root));
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${ID}.jsonl`);
+  const file = path.join(dir, `${id}.jsonl`);
   writeFileSync(file, text);
   return { home, file, text };
+}
+
+/** The real transcript of the corpus, its cwd rewritten to `root`. */
+function place(root: string): { home: string; file: string; text: string } {
+  return placeText(root, readFileSync(corpusFile(REAL), 'utf8').replaceAll('/home/USER/projects/spotter-worktrees/spotter-gqc', root), ID);
+}
+
+/** The project's own transcript fixture (one compaction, usage before and after it), its cwd rewritten to `root`. */
+function placeOwn(root: string): { home: string; file: string; text: string } {
+  const text = readFileSync(path.join(REPO, 'test', 'fixtures', 'transcripts', 'claude-one-compaction.jsonl'), 'utf8').replaceAll('"/WORKSPACE"', JSON.stringify(root));
+  return placeText(root, text, '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10');
 }
 
 test('a real transcript: its one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not', { skip: CORPUS_SKIP }, async () => {
@@ -237,7 +247,7 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, or
   for (const f of ['systems.ts', 'agents-yml-light.ts', 'full-reader.ts']) assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', 'context', f), 'utf8'), /from ['"]yaml['"]/);
 });
 
-test('context reads an .agents.yml with anchors, aliases or merge keys as the S0 reader does: the hook script hands it to the whole CLI, which holds the YAML reader', { skip: CORPUS_SKIP }, async () => {
+test('context reads an .agents.yml with anchors, aliases or merge keys as the S0 reader does: the hook script hands it to the whole CLI, which holds the YAML reader', async () => {
   const cases: Array<[string, boolean]> = [
     ['defaults: &d {ledger: true}\nsession: *d\n', true],
     ['defaults: &d {ledger: false}\nsession: *d\n', false],
@@ -249,7 +259,7 @@ test('context reads an .agents.yml with anchors, aliases or merge keys as the S0
   for (const [cfg, on] of cases) {
     const dir = fixtureCopy('s0/good');
     writeFileSync(path.join(dir, '.agents.yml'), cfg);
-    const o = place(dir);
+    const o = placeOwn(dir);
     appendFileSync(o.file, boundary(o.text));
     const r = run(['context', '--root', dir, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } });
     assert.equal(r.code, 0, r.stderr);
@@ -259,14 +269,14 @@ test('context reads an .agents.yml with anchors, aliases or merge keys as the S0
   }
 });
 
-test('a broken .agents.yml does not switch S0 off: context advises checkpoint + /clear after 2 compactions, as the S0 reader checks S0 with a blocking finding', { skip: CORPUS_SKIP }, async () => {
+test('a broken .agents.yml does not switch S0 off: context advises checkpoint + /clear after 2 compactions, as the S0 reader checks S0 with a blocking finding', async () => {
   const { evaluate } = await import('../../src/core/evaluate');
   const dir = fixtureCopy('s0/good');
   writeFileSync(path.join(dir, '.agents.yml'), 'session:\n  ledger: [true\n');
   const s0 = (await evaluate(dir, { noGit: true })).systems.find((x) => x.id === 'S0');
   assert.equal(s0?.skipped, undefined);
   assert.equal(s0?.checks.find((c) => c.id === 'config')?.severity, 'block');
-  const o = place(dir);
+  const o = placeOwn(dir);
   appendFileSync(o.file, boundary(o.text));
   const j = JSON.parse(run(['context', '--root', dir, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout);
   assert.equal(j.compactions, 2);
