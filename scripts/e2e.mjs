@@ -302,7 +302,9 @@ async function phaseUi() {
  */
 async function phaseClaude() {
   const phase = 'claude';
-  const run = makeRunDir(phase);
+  // The folder's name shows in the shell's prompt, and the test sees its typing echoed by counting the
+  // typed text on screen: a folder named after what it types ("claude") made a re-printed prompt count.
+  const run = makeRunDir('client');
   const started = Date.now();
   const { ensureClaudeCode, claudeWorld } = await import('./lib/claude-code.mjs');
   const { startStandin } = await import('./lib/standin.mjs');
