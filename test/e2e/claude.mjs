@@ -6,6 +6,7 @@
 //   2. "Ask the agent to checkpoint" types the system's trigger into that terminal, into the
 //      client's own input: Enter then sends exactly that text to the model.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand, waitUntil, STATUS_ID } from './ui.mjs';
@@ -61,15 +62,26 @@ export async function claudeTests({ page, ws, standin, test }) {
     await page.locator('.xterm').first().waitFor({ state: 'visible', timeout: 30_000 });
     await waitUntil("the shell's prompt", async () => /[#$]\s*$/m.test(await terminalText(page)), 60_000);
     standin.setUsage({ cache_read_input_tokens: 123_000 });
-    await typeInTerminal(page, 'claude');
-    sid = await waitUntil('the SessionStart record of the new session', () => {
+    const recorded = () => {
       try {
         const rec = JSON.parse(readFileSync(sessionFile, 'utf8'));
         return rec.source === 'startup' && rec.session_id;
       } catch {
         return null;
       }
-    }, 90_000);
+    };
+    const clientRuns = () => spawnSync('pgrep', ['-f', '(^|/)claude( |$)|claude\\.exe'], { encoding: 'utf8' }).stdout.trim() !== '';
+    await typeInTerminal(page, 'claude');
+    // Seen twice in a row on one machine, never alone: the client was started (the shell's history has
+    // it) and was gone again before its SessionStart hooks, leaving a bare prompt and no word on screen.
+    // Say what the screen and the process table show, then start it once more, as its user would.
+    sid = await waitUntil('the SessionStart record of the new session', recorded, 45_000).catch(async () => {
+      console.log(`      (no SessionStart record after 45 s; client process running: ${clientRuns()}; terminal: ${JSON.stringify((await terminalText(page)).slice(-300))})`);
+      if (clientRuns()) return null;
+      await typeInTerminal(page, 'claude');
+      return null;
+    });
+    sid ??= await waitUntil('the SessionStart record of the new session', recorded, 60_000);
     await waitUntil('the client\'s screen in the terminal', async () => /claude code/i.test(await terminalText(page)), 60_000);
   });
   if (!sid) return;
