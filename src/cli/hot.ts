@@ -80,7 +80,9 @@ export function loadCore(): Core {
   let cachedData = readCached(cacheFile);
   // The run that writes the code cache keeps every function it compiled until then: V8 would
   // otherwise drop the bytecode of functions it ran a while ago, and the cache would miss them.
-  if (!cachedData && cacheFile) (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-flush-bytecode');
+  // Only in a process of its own (the CLI, a hook): never in a host that loads this file (VS Code's
+  // extension host runs other extensions, whose memory this flag would change too).
+  if (!cachedData && cacheFile && require.main === module) (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-flush-bytecode');
   const script = new vm.Script(source, { filename: file.replace(/\.br$/, '.js'), cachedData });
   const mod = { exports: {} as Core };
   script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname, (module.exports as { __m: unknown }).__m);
