@@ -157,6 +157,9 @@ export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
   return { ...out, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_ASKPASS: '', LC_ALL: 'C' };
 }
 
+/** node:zlib, loaded when a commit object is first read (the hooks that read none never load it). */
+const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');
+
 function run(cwd: string, argv: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     try {
@@ -276,7 +279,7 @@ async function commitTime(dirs: GitDirs, oid: string): Promise<number | null> {
     const loose = path.join(objects, oid.slice(0, 2), oid.slice(2));
     const st = await fs.lstat(loose).catch(() => null);
     if (st?.isFile() && st.size < INFLATE_MAX) {
-      const raw = (require('node:zlib') as typeof import('node:zlib')).inflateSync(await fs.readFile(loose), { maxOutputLength: INFLATE_MAX });
+      const raw = zlib().inflateSync(await fs.readFile(loose), { maxOutputLength: INFLATE_MAX });
       const nul = raw.indexOf(0);
       if (nul > 0 && raw.subarray(0, 7).toString('latin1') === 'commit ') return committerTime(raw.subarray(nul + 1));
       return null;
@@ -343,7 +346,7 @@ async function packedCommitTime(pack: string, offset: number): Promise<number | 
     const type = (c >> 4) & 7;
     while (c & 0x80 && i < bytesRead) c = buf[i++];
     if (type !== 1) return null; // 1 = commit; 6/7 are deltas
-    const body = (require('node:zlib') as typeof import('node:zlib')).inflateSync(buf.subarray(i, bytesRead), { maxOutputLength: INFLATE_MAX, finishFlush: 2 /* Z_SYNC_FLUSH: the buffer may hold more than this object */ });
+    const body = zlib().inflateSync(buf.subarray(i, bytesRead), { maxOutputLength: INFLATE_MAX, finishFlush: 2 /* Z_SYNC_FLUSH: the buffer may hold more than this object */ });
     return committerTime(body);
   } finally {
     await h.close();

@@ -107,7 +107,8 @@ test('context --json carries `compactions`; with S0 on and 2+ of them, its advic
 });
 
 test('the meter\'s light reading of session.ledger agrees with the S0 reader, or is unsure and asks it; it never loads the YAML library', async () => {
-  const { s0ConfigText, s0On } = await import('../../src/core/context/systems');
+  const { s0On } = await import('../../src/core/context/systems');
+  const { agentsYmlLight } = await import('../../src/core/context/agents-yml-light');
   const { NeedsFullReader, useFullConfigReader } = await import('../../src/core/context/full-reader');
   const { s0ConfigOfText } = await import('../../src/core/formats/s0');
   // The plain forms a settings file is written in: read lightly, never handed to the YAML reader.
@@ -228,12 +229,12 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, or
   const unsure: string[] = [];
   for (const text of configs) {
     const full = s0ConfigOfText(text);
-    const light = s0ConfigText(text);
+    const light = agentsYmlLight(text);
     if (light === 'unsure') unsure.push(text);
     else assert.equal(light, full, JSON.stringify(text));
   }
-  for (const text of sure) assert.notEqual(s0ConfigText(text), 'unsure', JSON.stringify(text));
-  for (const text of anchored) assert.equal(s0ConfigText(text), 'unsure', JSON.stringify(text));
+  for (const text of sure) assert.notEqual(agentsYmlLight(text), 'unsure', JSON.stringify(text));
+  for (const text of anchored) assert.equal(agentsYmlLight(text), 'unsure', JSON.stringify(text));
   assert.ok(unsure.length > anchored.length);
   // s0On: the light answer when it has one; else the YAML reader's, once one is registered (the CLI's core does).
   writeFileSync(path.join(root, '.agents.yml'), anchored[0]);

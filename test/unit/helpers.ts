@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { evaluate, type EvaluateOptions } from '../../src/core/evaluate';
 import type { SystemReport } from '../../src/core/model';
+import { format } from '../../src/core/messages';
 
 /** The repository root (tests run from out/test/unit). */
 export const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -29,7 +30,7 @@ export const FIXTURES = path.join(REPO, 'test', 'fixtures');
 /** vscode.l10n.t with the extension's Japanese bundle; a string the bundle lacks stays English, so a test sees it. */
 export function jaT(m: string, ...args: Array<string | number | boolean>): string {
   jaBundle ??= JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.ja.json'), 'utf8')) as Record<string, string>;
-  return (jaBundle[m] ?? m).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+  return format(jaBundle[m] ?? m, args.map(String));
 }
 let jaBundle: Record<string, string> | undefined;
 

@@ -101,6 +101,20 @@ function valueOf(raw: string): Value {
   return plainOk(p) ? { kind: 'scalar', plain: p } : null;
 }
 
+/** A key (or `- `) with no value on its line: at this indent, whether it was the top-level `session`, whether a `- `. */
+interface Pending {
+  indent: number;
+  session: boolean;
+  item: boolean;
+}
+
+/** Inside a block scalar: its key's indent, the indent of its first content line once seen, the widest blank line before it. */
+interface Scalar {
+  parent: number;
+  indent: number | null;
+  blank: number;
+}
+
 interface Level {
   indent: number;
   kind: 'map' | 'seq';
@@ -113,10 +127,8 @@ interface Level {
 export function agentsYmlLight(source: string): LightAnswer {
   const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
   const levels: Level[] = [];
-  /** The last key (or `- `) had no value on its line: at this indent, and whether it was the top-level `session`. */
-  let pending: { indent: number; session: boolean; item: boolean } | null = null;
-  /** Inside a block scalar: its key's indent, and the indent of its first content line once seen. */
-  let scalar: { parent: number; indent: number | null; blank: number } | null = null;
+  let pending: Pending | null = null;
+  let scalar: Scalar | null = null;
   /** Content seen; a `---` seen; a `...` seen (only comments may follow). */
   let seen = false;
   let started = false;
@@ -142,7 +154,7 @@ export function agentsYmlLight(source: string): LightAnswer {
     const ind = line.length - line.trimStart().length;
     const body = line.slice(ind);
     if (scalar) {
-      const sc: { parent: number; indent: number | null; blank: number } = scalar;
+      const sc: Scalar = scalar;
       if (body === '') {
         // A blank line inside the scalar; more spaces than its content's indent before that content is an error.
         if (sc.indent === null) sc.blank = Math.max(sc.blank, line.length);
@@ -171,7 +183,7 @@ export function agentsYmlLight(source: string): LightAnswer {
     seen = true;
     const item = body[0] === '-' && (body.length === 1 || body[1] === ' ');
     if (pending !== null) {
-      const p: { indent: number; session: boolean; item: boolean } = pending;
+      const p: Pending = pending;
       pending = null;
       if (ind > p.indent || (ind === p.indent && item && !p.item)) {
         levels.push({ indent: ind, kind: item ? 'seq' : 'map', keys: new Set(), session: p.session && !item });

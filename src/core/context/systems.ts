@@ -10,7 +10,7 @@ import { ALL_FACTS, companionPath, presenceGlobs } from '../facts';
 import { CONFIG_MAX_BYTES, readTextFile } from '../fsread';
 import type { SystemId } from '../model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
-import { agentsYmlLight, type LightAnswer } from './agents-yml-light';
+import { agentsYmlLight } from './agents-yml-light';
 import { fullConfigReader } from './full-reader';
 
 function globRe(glob: string): RegExp {
@@ -62,15 +62,6 @@ export async function detectedThresholds(root: string, settings?: ThresholdSetti
 }
 
 /**
- * What `.agents.yml` text says of S0 without the YAML reader: `on` (`session.ledger: true`), `off`,
- * or `unsure` (anchors, aliases, tags, a form the light reader does not read, or a broken file): then
- * only the YAML reader can tell.
- */
-export function s0ConfigText(text: string): LightAnswer {
-  return agentsYmlLight(text);
-}
-
-/**
  * S0 is on for the meter's advice: present, and not switched off by `.agents.yml` (switched on with
  * `session.ledger: true`, or a config that cannot be read, which the reader checks as S0 with a
  * blocking finding); without an `.agents.yml`, a ledger at one of S0's places counts as on (the
@@ -83,7 +74,7 @@ export async function s0On(root: string, present?: readonly SystemId[]): Promise
   const f = await readTextFile(path.join(root, companionPath('S0', 'config')), CONFIG_MAX_BYTES, { refuseLarger: true });
   // Missing: the ledger is checked as S0; unreadable (binary, too large, no permission): S0 is checked with a blocking finding.
   if (!f.ok) return true;
-  const light = s0ConfigText(f.text);
+  const light = agentsYmlLight(f.text);
   if (light !== 'unsure') return light === 'on';
   return (await fullConfigReader(companionPath('S0', 'config')))(f.text) !== 'off';
 }
