@@ -1,7 +1,8 @@
 /**
  * Tolerant reading of the user's files: never throws, always says what went wrong.
  */
-import { promises as fs, constants as fsc } from 'node:fs';
+import * as fs from 'node:fs';
+import { constants as fsc } from 'node:fs';
 
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -116,11 +117,16 @@ const TORN_RETRIES = 3;
  * (a FIFO, socket or device is refused before any open, so nothing can block here). A file that
  * changed while it was read (an agent writing it in place: size, mtime or ctime differ before and
  * after) is read again, so a half-written file is not judged.
+ *
+ * The system calls are synchronous on purpose: a state file is small (read up to `maxBytes`), and
+ * each asynchronous call is a round trip through the thread pool and the event loop, where a host
+ * that runs other work (VS Code's extension host, with its git extension spawning processes at
+ * start-up) makes every one of the six calls of a read wait behind that work.
  */
 export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, opts: ReadOptions = {}): Promise<TextFile> {
   let st;
   try {
-    st = await fs.stat(path);
+    st = fs.statSync(path);
   } catch (err) {
     return { ok: false, ...errnoKind(err), mtime: 0, size: 0 };
   }
@@ -129,30 +135,30 @@ export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, o
   if (opts.refuseLarger && st.size > maxBytes) {
     return { ok: false, kind: 'too-large', message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, limit: maxBytes, mtime: st.mtimeMs, size: st.size };
   }
-  let handle;
+  let fd: number;
   try {
     // O_NONBLOCK: should the path be swapped for a FIFO after the stat, the open does not wait for a writer.
-    handle = await fs.open(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+    fd = fs.openSync(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
   } catch (err) {
     return { ok: false, ...errnoKind(err), mtime: st.mtimeMs, size: st.size };
   }
   try {
     for (let attempt = 1; ; attempt++) {
-      const before = await handle.stat();
+      const before = fs.fstatSync(fd);
       if (!before.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file (a pipe, socket or device is never opened)', mtime: before.mtimeMs, size: before.size };
       if (opts.refuseLarger && before.size > maxBytes) {
         return { ok: false, kind: 'too-large', message: `${before.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, limit: maxBytes, mtime: before.mtimeMs, size: before.size };
       }
       const want = Math.min(before.size, maxBytes);
-      const buf = Buffer.alloc(want);
+      const buf = Buffer.allocUnsafe(want);
       let off = 0;
       while (off < want) {
-        const { bytesRead } = await handle.read(buf, off, want - off, off);
+        const bytesRead = fs.readSync(fd, buf, off, want - off, off);
         if (bytesRead === 0) break;
         off += bytesRead;
       }
       if (opts.afterRead) await opts.afterRead(attempt);
-      const after = await handle.stat();
+      const after = fs.fstatSync(fd);
       const torn = after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs || off !== want;
       if (torn && attempt < TORN_RETRIES) continue;
       return decodeRead(buf.subarray(0, off), after.size, after.mtimeMs, maxBytes);
@@ -160,7 +166,11 @@ export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, o
   } catch (err) {
     return { ok: false, ...errnoKind(err), mtime: st.mtimeMs, size: st.size };
   } finally {
-    await handle.close().catch(() => undefined);
+    try {
+      fs.closeSync(fd);
+    } catch {
+      /* closing a descriptor that was read cannot lose anything */
+    }
   }
 }
 
@@ -177,9 +187,9 @@ function decodeRead(bytes: Buffer, size: number, mtime: number, maxBytes: number
 /** Read a regular file's bytes (for hashing or copying), refusing anything else. Never opens a FIFO. */
 export async function readRegularFile(path: string, maxBytes = 64 * 1024 * 1024): Promise<Buffer | null> {
   try {
-    const st = await fs.stat(path);
+    const st = await fs.promises.stat(path);
     if (!st.isFile() || st.size > maxBytes) return null;
-    const h = await fs.open(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+    const h = await fs.promises.open(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
     try {
       if (!(await h.stat()).isFile()) return null;
       return await h.readFile();
@@ -193,10 +203,10 @@ export async function readRegularFile(path: string, maxBytes = 64 * 1024 * 1024)
 
 export type PathKind = 'file' | 'directory' | 'other' | 'missing' | 'error';
 
-/** What stands at a path (following links). Never throws. */
+/** What stands at a path (following links). Never throws. Synchronous inside, as `readTextFile` is. */
 export async function pathKind(path: string): Promise<PathKind> {
   try {
-    const st = await fs.stat(path);
+    const st = fs.statSync(path);
     return st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
   } catch (err) {
     const code = (err as NodeJS.ErrnoException)?.code;
@@ -204,10 +214,10 @@ export async function pathKind(path: string): Promise<PathKind> {
   }
 }
 
-/** Directory entries, or [] when the directory cannot be listed. */
+/** Directory entries, or [] when the directory cannot be listed. Synchronous inside, as `readTextFile` is. */
 export async function listDir(path: string): Promise<string[]> {
   try {
-    return await fs.readdir(path);
+    return fs.readdirSync(path);
   } catch {
     return [];
   }

@@ -1,7 +1,7 @@
 /**
  * A workspace root as the readers and checks see it: cached reads, path kinds, and git facts.
  */
-import { promises as fs } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from './atomic';
 import { CONFIG_MAX_BYTES, DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile, type TextFileErr } from './fsread';
@@ -30,6 +30,15 @@ export interface EvaluateOptions {
 export interface ParsedContent {
   sections: Section[];
   meta?: Record<string, unknown>;
+}
+
+/** The real path of `p` (links resolved), or `fallback` when it cannot be resolved. */
+function realpathOr(p: string, fallback: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return fallback;
+  }
 }
 
 /** Turn a read failure into the finding a damaged document carries. */
@@ -112,7 +121,7 @@ export class Workspace {
   private readonly kinds = new Map<string, Promise<PathKind>>();
   private readonly outlines = new Map<string, MdOutline>();
   private gitInfo: Promise<GitInfo | null> | undefined;
-  private realRoot: Promise<string> | undefined;
+  private realRoot: string | undefined;
   /** Relative paths of every state document read so far (excluded from "work" in git checks). */
   readonly stateFiles = new Set<string>();
   /** Files a reader found at its system's path and did not read, with why (put in words by `evaluate`, see `NotRead`). */
@@ -139,12 +148,12 @@ export class Workspace {
   async inside(rel: string): Promise<boolean> {
     const abs = this.abs(rel);
     if (!isInside(abs, this.root)) return false;
-    this.realRoot ??= fs.realpath(this.root).catch(() => this.root);
-    const root = await this.realRoot;
-    // The nearest existing ancestor's real path decides (a missing file cannot lead anywhere yet).
+    this.realRoot ??= realpathOr(this.root, this.root);
+    const root = this.realRoot;
+    // Synchronous, as the reads are (src/core/fsread.ts says why). The nearest existing ancestor's real path decides (a missing file cannot lead anywhere yet).
     for (let p = abs; ; p = path.dirname(p)) {
       try {
-        return isInside(await fs.realpath(p), root);
+        return isInside(realpathSync.native(p), root);
       } catch {
         if (p === this.root || path.dirname(p) === p) return true;
       }
