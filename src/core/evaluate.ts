@@ -85,12 +85,23 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
     }),
   );
   const confirmed = confirmedSet(options);
-  const reports: SystemReport[] = [];
-  for (let i = 0; i < systems.length; i++) {
-    const l = loaded[i];
-    if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
+  const reportAll = async (): Promise<WorkspaceReport> => {
+    const reports: SystemReport[] = [];
+    for (let i = 0; i < systems.length; i++) {
+      const l = loaded[i];
+      if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
+    }
+    const report: WorkspaceReport = { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
+    if (ws.notRead.length) report.notRead = ws.notRead.map(notReadOf).sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
+    return report;
+  };
+  if (options.onGitPending && !options.noGit && loaded.some(Boolean)) {
+    // The first results: every check that needs no git, before git's run starts.
+    ws.gitDeferred = true;
+    const first = await reportAll();
+    ws.gitDeferred = false;
+    first.gitPending = true;
+    options.onGitPending(first);
   }
-  const report: WorkspaceReport = { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
-  if (ws.notRead.length) report.notRead = ws.notRead.map(notReadOf).sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
-  return report;
+  return reportAll();
 }

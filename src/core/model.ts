@@ -144,6 +144,8 @@ export interface Check extends Said {
   path?: string;
   /** 1-based line. */
   line?: number;
+  /** Set while the fact this check needs (git's) is still being read: not judged yet, and not passed. */
+  pending?: true;
 }
 
 export type Label = 'WORKING' | 'PARTIAL' | 'BROKEN';
@@ -214,6 +216,11 @@ export interface WorkspaceReport {
   systems: SystemReport[];
   /** Files at a system's path that are not in its format (present, not read), with the reason. */
   notRead?: NotRead[];
+  /**
+   * Set on the first results of a scan, given while git's facts are still being read: the checks
+   * that need them are `pending`, and no label is better than PARTIAL until the full report.
+   */
+  gitPending?: true;
 }
 
 export interface ContextUsage {
@@ -242,7 +249,8 @@ export function isBlocking(c: Pick<Check, 'severity' | 'status'>): boolean {
 /** Overall label, as S1 names them. Info checks never change the label. */
 export function labelOf(checks: readonly Check[]): Label {
   if (checks.some(isBlocking)) return 'BROKEN';
-  if (checks.some((c) => (c.severity === 'warn' && c.status === 'warn') || c.status === 'manual-open')) return 'PARTIAL';
+  // A check still waiting for its facts is not a pass: the system cannot be WORKING yet.
+  if (checks.some((c) => (c.severity === 'warn' && c.status === 'warn') || c.status === 'manual-open' || c.pending)) return 'PARTIAL';
   return 'WORKING';
 }
 

@@ -9,11 +9,17 @@ import { readGit, type GitInfo } from './git';
 import { parseMarkdown, type MdOutline } from './markdown';
 import { maskSecrets } from './secrets';
 import { finding, t, type Msg } from './messages';
-import type { DocRole, Finding, NotOurs, NotReadWhy, Section, StateDoc, SystemId } from './model';
+import type { DocRole, Finding, NotOurs, NotReadWhy, Section, StateDoc, SystemId, WorkspaceReport } from './model';
 
 export interface EvaluateOptions {
   /** Manual checks the user ticked, as `S1:feedback-stored` or a bare id (`feedback-stored`) for every system. */
   confirmed?: Iterable<string>;
+  /**
+   * Called once with the first results of the scan, when the documents are read and checked but
+   * git's facts are not in yet (the checks that need them are `pending`; the report has
+   * `gitPending`). Not called without git. The full report is what `evaluate` resolves to.
+   */
+  onGitPending?: (report: WorkspaceReport) => void;
   /** Extra state files (relative to the root) to read as a system's home file: `{ S3: ['notes/STATE.md'] }`. */
   extraPaths?: Partial<Record<SystemId, string[]>>;
   /** Clock, for TTL and age rules (ms). Default `Date.now()`. */
@@ -120,6 +126,8 @@ export class Workspace {
   private readonly reads = new Map<string, Promise<TextFile>>();
   private readonly kinds = new Map<string, Promise<PathKind>>();
   private readonly outlines = new Map<string, MdOutline>();
+  /** True while the checks run for the first results (`onGitPending`): a check that needs git says it is pending. */
+  gitDeferred = false;
   private gitInfo: Promise<GitInfo | null> | undefined;
   private realRoot: string | undefined;
   /** Relative paths of every state document read so far (excluded from "work" in git checks). */

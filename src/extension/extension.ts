@@ -70,7 +70,8 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const ready = started.then(() => store.ready).then(() => meter.firstRead);
   void started.then(() => store.ready).then(() => {
     const n = store.folders().reduce((k, f) => k + (f.report?.systems.length ?? 0), 0);
-    log.info(`First scan finished ${Math.round(performance.now() - t0)} ms after activation: ${n} system(s) detected.`);
+    const shown = store.firstShown?.gitPending ? ` First results shown ${Math.round(store.firstShown.at - t0)} ms after activation, while git was read.` : '';
+    log.info(`First scan finished ${Math.round(performance.now() - t0)} ms after activation: ${n} system(s) detected.${shown}`);
   });
 
   log.info(`Session Ledger activated in ${(performance.now() - t0).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode: read-only'}).`);

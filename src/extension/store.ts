@@ -36,6 +36,8 @@ export class LedgerStore implements vscode.Disposable {
   /** Resolves when the first scan of every folder present at start finished. */
   readonly ready: Promise<void> = new Promise((r) => (this.resolveReady = r));
   private started = false;
+  /** When the first report of any folder was put into the store (performance.now()), and whether it was first results without git's facts. */
+  firstShown: { at: number; gitPending: boolean } | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -134,17 +136,29 @@ export class LedgerStore implements vscode.Disposable {
       // Restricted Mode spawns no process: no git (the repository's config could name a command), and
       // no configured extra paths (a workspace setting is repository content too).
       const trusted = vscode.workspace.isTrusted;
-      const raw = await evaluate(e.folder.uri.fsPath, trusted ? { extraPaths: settings.extraStatePaths } : { noGit: true });
-      e.raw = raw;
-      e.report = this.withTicks(raw);
-      e.error = undefined;
+      // A folder's first scan shows its first results as soon as the documents are checked, while
+      // git's run is still out (the report says so, and no system is WORKING before git's answer).
+      const first = e.raw ? undefined : (r: WorkspaceReport) => this.publish(e, r);
+      const raw = await evaluate(e.folder.uri.fsPath, trusted ? { extraPaths: settings.extraStatePaths, onGitPending: first } : { noGit: true });
+      this.publish(e, raw, false);
       this.log.debug(`Scanned ${e.folder.name} in ${Date.now() - t0} ms: ${raw.systems.map((s) => `${s.id} ${s.label}`).join(', ') || 'nothing detected'}`);
     } catch (err) {
       e.error = (err as Error)?.message ?? String(err);
       this.log.error(`Scan of ${e.folder.name} failed: ${e.error}`);
+      // First results whose scan failed are not kept: their pending checks would wait forever.
+      if (e.raw?.gitPending) e.raw = e.report = undefined;
     }
     e.scannedAt = Date.now();
     if (this.entries.get(e.folder.uri.toString()) === e) this._onDidChange.fire(e.folder);
+  }
+
+  /** Put a report into the store (firing, for the first results; the full report fires once its scan ends). */
+  private publish(e: Entry, raw: WorkspaceReport, fire = true): void {
+    e.raw = raw;
+    e.report = this.withTicks(raw);
+    e.error = undefined;
+    this.firstShown ??= { at: performance.now(), gitPending: !!raw.gitPending };
+    if (fire && this.entries.get(e.folder.uri.toString()) === e) this._onDidChange.fire(e.folder);
   }
 
   private withTicks(raw: WorkspaceReport): WorkspaceReport {

@@ -144,9 +144,15 @@ export function checkPending(system: SystemId, section: Section | undefined, doc
   return mk(system, 'pending-recorded', 'warn', true, t('{0}: {1} item(s).', section.title || what, real.length), { path: doc.relPath, line: section.line });
 }
 
+/** A check that needs git's facts while they are still being read (the first results of a scan): not judged yet. */
+export function gitPendingCheck(system: SystemId, id: string, loc: Loc): Check {
+  return { ...mk(system, id, 'warn', 'skip', t('Waiting for git…'), loc), pending: true };
+}
+
 /** `fresh` (warn): the doc was updated after the latest work (uncommitted changes or newer commits). */
 export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc | null): Promise<Check> {
   if (!doc || !doc.mtime) return mk(system, 'fresh', 'warn', 'skip', t('No document.'));
+  if (ws.gitDeferred) return gitPendingCheck(system, 'fresh', { path: doc.relPath });
   const g = await ws.git();
   if (!g) return mk(system, 'fresh', 'warn', 'skip', t('Not a git repository: freshness cannot be judged.'), { path: doc.relPath });
   const latest = Math.max(g.headTime ?? 0, g.newestChangeMtime ?? 0);
@@ -167,6 +173,7 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
 
 /** `work-explained` (warn): with uncommitted changes, the doc names a changed path or states work in progress. */
 export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: readonly StateDoc[], homeRel: string): Promise<Check> {
+  if (ws.gitDeferred) return gitPendingCheck(system, 'work-explained', { path: homeRel });
   const g = await ws.git();
   if (!g) return mk(system, 'work-explained', 'warn', 'skip', t('Not a git repository.'), { path: homeRel });
   if (g.changed.length === 0) return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });

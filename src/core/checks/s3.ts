@@ -13,7 +13,7 @@ import type { Check, StateDoc } from '../model';
 import type { Analysis, Loaded } from '../system';
 import { clip, extractPaths, isConcreteAction, isPlaceholder, plainText } from '../text';
 import type { Workspace } from '../workspace';
-import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkStalePaths, checkWorkExplained, isSkeleton, mk, type PathRef } from './common';
+import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkStalePaths, checkWorkExplained, gitPendingCheck, isSkeleton, mk, type PathRef } from './common';
 
 function structure(doc: StateDoc | null): S3Structure | null {
   return (doc?.meta.s3 as S3Structure | undefined) ?? null;
@@ -188,6 +188,7 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const loc = { path: home.relPath, line };
   const written = [combined, bf, hf].filter((f): f is S3Field => !!f && !isPlaceholder(f.value));
   if (written.length === 0) return [mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint)];
+  if (ws.gitDeferred) return [gitPendingCheck('S3', 'branch-head', loc)];
   const g = await ws.git();
   if (!g) return [mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc)];
   const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };

@@ -30,7 +30,9 @@ export class SystemNode implements LedgerNode {
     const ti = new vscode.TreeItem(systemLabel(s), vscode.TreeItemCollapsibleState.Expanded);
     ti.id = this.id;
     const counts = countsText(t, countsOf(s));
-    ti.description = counts || undefined;
+    // First results of a scan: the checks that need git are not judged yet.
+    const waiting = s.checks.some((c) => c.pending) ? t('Waiting for git…') : '';
+    ti.description = [counts, waiting].filter(Boolean).join(' · ') || undefined;
     describe(ti, [`${systemLabel(s)}`, `${s.name} · ${s.home}`, t('Next: {0}', s.next ?? t('(none)')), counts].filter(Boolean).join('\n'));
     ti.iconPath = themeIcon(labelIcon(s.label));
     ti.contextValue = `system.${s.id}`;
