@@ -103,8 +103,9 @@ test('each state file is parsed once per evaluation: a reader\'s format test and
   const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const path = await import('node:path');
-  // markdown-it's own parse is counted: every outline of a file is one call of it
-  const MarkdownIt = (await import('markdown-it')).default as unknown as { prototype: { parse: (src: string, env: unknown) => unknown } };
+  // markdown-it's block parses are counted: every outline of a file makes one block state of its text
+  type StateClass = new (src: string, ...rest: unknown[]) => object;
+  const MarkdownIt = (await import('markdown-it')).default as unknown as new () => { block: { State: StateClass } };
   const { evaluate } = await import('../../src/core/evaluate');
   const root = mkdtempSync(path.join(tmpdir(), 'sl-outline-'));
   const files: Record<string, string> = {
@@ -114,16 +115,18 @@ test('each state file is parsed once per evaluation: a reader\'s format test and
     '.claude/project-state.md': '# Project state\n\n## Verified\n- `npm test` passes\n\n## Dropped\n- nothing, because it held\n\n## Next\n- write the guard test\n',
   };
   const parsed = new Map<string, number>();
-  const proto = MarkdownIt.prototype;
-  const original = proto.parse;
+  const proto = Object.getPrototypeOf(new MarkdownIt().block) as { State: StateClass };
+  const original = proto.State;
   try {
     for (const [rel, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       writeFileSync(path.join(root, rel), text);
     }
-    proto.parse = function (this: unknown, src: string, env: unknown) {
-      parsed.set(src, (parsed.get(src) ?? 0) + 1);
-      return original.call(this, src, env);
+    proto.State = class extends original {
+      constructor(src: string, ...rest: unknown[]) {
+        super(src, ...rest);
+        parsed.set(src, (parsed.get(src) ?? 0) + 1);
+      }
     };
     const report = await evaluate(root, { noGit: true });
     const seen = report.systems.flatMap((s) => s.docs.map((d) => d.relPath));
@@ -133,7 +136,7 @@ test('each state file is parsed once per evaluation: a reader\'s format test and
     }
     assert.ok(seen.includes('docs/state/STATE.md') && seen.includes('.agents/STATE.md'), `S3 and S4 read: ${seen.join(', ')}`);
   } finally {
-    proto.parse = original;
+    proto.State = original;
     rmSync(root, { recursive: true, force: true });
   }
 });
