@@ -81,19 +81,24 @@ const TASK_RE = /^\[([ xX])\]\s+/;
  */
 export const CHUNK_LINES = 2000;
 
+const CUT_HEADING = /^#{1,6}(?:[ \t]|$)/;
+const CUT_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+
 /**
- * Where a long document may be cut (0-based lines): an ATX heading at column 0, at least `every`
- * lines after the previous cut and before the end. Such a line starts a new top-level block unless
- * a fence or an HTML block is still open there (the only blocks an unindented heading line does
- * not end: it ends every paragraph, list item, block quote, table and indented code block), which
- * `parseMarkdown` checks.
+ * Where a long document may be cut (0-based lines), at least `every` lines after the previous cut
+ * and before the end: an ATX heading at column 0, or a list item at column 0 right after another
+ * (a long list, S3's Log, has no heading to cut at). A heading there
+ * starts a new top-level block unless a fence or an HTML block is still open (the only blocks an
+ * unindented heading line does not end: it ends every paragraph, list item, block quote, table and
+ * indented code block); a list item there is the next item of a top-level list when the block
+ * before it is that list. `parseMarkdown` checks both after parsing the chunk before the cut.
  */
 export function cutLines(lines: readonly string[], every = CHUNK_LINES): number[] {
   const cuts: number[] = [];
   if (lines.length < 2 * every) return cuts;
   let last = 0;
   for (let i = every; i <= lines.length - every; i++) {
-    if (i - last >= every && /^#{1,6}(?:[ \t]|$)/.test(lines[i])) {
+    if (i - last >= every && (CUT_HEADING.test(lines[i]) || (CUT_ITEM.test(lines[i]) && CUT_ITEM.test(lines[i - 1])))) {
       cuts.push(i);
       last = i;
     }
@@ -101,14 +106,18 @@ export function cutLines(lines: readonly string[], every = CHUNK_LINES): number[
   return cuts;
 }
 
-/** True when the last top-level block of a chunk ran into its end: a fence or HTML block still open there. */
-function openAtEnd(tokens: readonly Token[], end: number): boolean {
+/**
+ * True when a chunk must not end at `end`: its last top-level block is a fence or HTML block that
+ * ran into the cut, or the cut is at a list item and the block before it is not a top-level list.
+ */
+function badCut(tokens: readonly Token[], end: number, atItem: boolean): boolean {
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i];
     if (t.level !== 0 || !t.map) continue;
+    if (atItem) return t.type !== 'bullet_list_open' && t.type !== 'ordered_list_open';
     return (t.type === 'fence' || t.type === 'html_block') && t.map[1] >= end;
   }
-  return false;
+  return atItem;
 }
 
 /** Parse Markdown into an outline. Never throws on content. */
@@ -127,14 +136,15 @@ export function parseMarkdown(text: string, chunkLines = CHUNK_LINES): MdOutline
     const src = source.join('\n').replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
     const state = new md.block.State(src, md, {}, []);
     const total = state.lineMax;
-    const cuts = total >= 2 * chunkLines ? cutLines(src.split('\n'), chunkLines) : [];
+    const srcLines = total >= 2 * chunkLines ? src.split('\n') : [];
+    const cuts = cutLines(srcLines, chunkLines);
     let from = 0;
     for (const to of [...cuts, total]) {
       state.tokens = [];
       state.lineMax = to;
       md.block.tokenize(state, from, to);
-      if (to < total && openAtEnd(state.tokens, to)) {
-        // A fence or HTML block runs on past the cut: the rest is parsed in one piece (at most twice the work).
+      if (to < total && badCut(state.tokens, to, !CUT_HEADING.test(srcLines[to]))) {
+        // The cut is not where a block starts: the rest is parsed in one piece (at most twice the work).
         state.tokens = [];
         state.lineMax = total;
         md.block.tokenize(state, from, total);

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { byCodeUnits, withThousands } from '../../src/core/text';
-import { HOOK_SCRIPT, REPO, workspace, write } from './helpers';
+import { byCodeUnits, codePointCount, withThousands } from '../../src/core/text';
+import { HOOK_SCRIPT, REPO, rng, workspace, write } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 
 test('withThousands writes numbers as toLocaleString("en-US") does', () => {
@@ -77,4 +77,14 @@ test('the compaction count is kept for the next process: it reads only what was 
   // A kept entry for another path is not used.
   writeFileSync(stored, JSON.stringify({ ...JSON.parse(readFileSync(stored, 'utf8')), file: '/elsewhere.jsonl', count: 9 }));
   assert.equal(count().count, 1);
+});
+
+test('codePointCount counts what [...s].length counts (a surrogate pair is one, a lone surrogate is one), on seeded random strings', () => {
+  const next = rng(7);
+  const units = [0x41, 0xe9, 0x4e2d, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0x0a, 0xfeff];
+  for (let k = 0; k < 2000; k++) {
+    const s = String.fromCharCode(...Array.from({ length: Math.floor(next() * 40) }, () => units[Math.floor(next() * units.length)]));
+    assert.equal(codePointCount(s), [...s].length, JSON.stringify(s));
+  }
+  assert.equal(codePointCount('a😀b'), 3);
 });

@@ -13,7 +13,7 @@ import { FIXTURES, rng } from './helpers';
 const LINES = [
   '', '', '', '# Heading', '## Now', '### Log', '#no-space', '#', '###### six', '####### seven',
   '- item', '- [ ] task', '- [x] done', '  - nested', '    deep', '1. first', '2) second', '* star', '+ plus',
-  'text', 'more text', '  indented text', '    code', '\tcode', '===', '---', '***', '___',
+  'text', 'more text', '- a\n  - b\n- c', '1. one', '-', '*', '- - nested', '-\ttab', '  indented text', '    code', '\tcode', '===', '---', '***', '___',
   '```', '```js', '````', '~~~', '~~~ info', '``` `bad`', '```\u00a0', ' ```', '  ~~~', '   ```', '> ```', '- ```', '  ```',
   '<pre>', '</pre>', '<pre>one line</pre>', '<script>', '</script>', '<style>', '</style>', '<textarea>', '</textarea>',
   '<!--', '-->', '<!-- one -->', '<?php', '?>', '<!DOCTYPE html>', '<!doctype', '<!X', '>', '<![CDATA[', ']]>',
@@ -25,7 +25,7 @@ function randomDoc(next: () => number, n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     // Headings often, after blank lines and after anything else, so that there are many places to cut.
-    if (i > 0 && next() < (out[i - 1] === '' ? 0.5 : 0.15)) out.push(next() < 0.5 ? '# Cut here' : '## Cut ' + i);
+    if (i > 0 && next() < (out[i - 1] === '' ? 0.5 : 0.15)) out.push(['# Cut here', '## Cut ' + i, '- cut item', '* star item', '3. numbered', '-', '10) paren'][Math.floor(next() * 7)]);
     else if (next() < 0.2) out.push('');
     else out.push(LINES[Math.floor(next() * LINES.length)]);
   }

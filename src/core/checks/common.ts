@@ -5,7 +5,7 @@
  */
 import { said, saidOf, t, type Msg } from '../messages';
 import type { Check, CheckStatus, Finding, Item, Section, Severity, StateDoc, SystemId } from '../model';
-import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../text';
+import { clip, codePointCount, extractPaths, isPlaceholder, isVagueAction, plainText } from '../text';
 import { findSecrets } from '../secrets';
 import type { Workspace } from '../workspace';
 
@@ -233,7 +233,7 @@ export function checkBudget(
   if (!doc || !doc.text) return mk(system, 'budget', 'warn', 'skip', t('No readable document.'));
   const rel = doc.relPath;
   const lines = countLines(doc.text, limits.lineCounting);
-  const chars = [...doc.text].length;
+  const chars = codePointCount(doc.text);
   const L = limits.maxLines;
   const C = limits.maxChars;
   const overL = L !== undefined && lines > L;

@@ -17,7 +17,7 @@
  *   evidence / archive / done section).
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
-import { isPlaceholder, plainText } from '../text';
+import { codePointCount, isPlaceholder, plainText } from '../text';
 import { sectionize, type MdOutline } from '../markdown';
 import type { Item, Section, SectionKey } from '../model';
 import { matchKey, normalizeTitle, type KeyTable } from '../sections';
@@ -298,7 +298,7 @@ export function planSpine(text: string, outline: MdOutline): PlanSpine {
   const cut = outline.headings.find((h) => h.line > 1 && NOT_SPINE.test(normalizeTitle(h.title)));
   const endLine = cut ? cut.line - 1 : outline.lines.length;
   const spine = cut ? outline.lines.slice(0, endLine).join('\n') : text;
-  return { chars: [...spine].length, totalChars: [...text].length, endLine, cutAt: cut?.line };
+  return { chars: codePointCount(spine), totalChars: codePointCount(text), endLine, cutAt: cut?.line };
 }
 
 export function parsePlan(text: string, outline: MdOutline): ParsedContent {
