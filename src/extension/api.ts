@@ -10,6 +10,8 @@ import type { Services } from './services';
 export interface SessionLedgerApi {
   /** Resolves when the first scan of every folder finished (and the context meter looked for a session once). */
   ready: Promise<void>;
+  /** The first report this window showed: a folder's first results while git was read (`gitPending`), else its full report. */
+  firstShown(): WorkspaceReport | undefined;
   /** The latest report of a folder (default: the first folder). */
   report(folder?: vscode.Uri): WorkspaceReport | undefined;
   /** Re-scan every folder and re-read the context meter now. */
@@ -29,6 +31,7 @@ export interface SessionLedgerApi {
 export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
   return {
     ready,
+    firstShown: () => s.store.firstShown?.report,
     report: (folder) => s.store.report(folder),
     refresh: async () => {
       await ready;

@@ -70,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const ready = started.then(() => store.ready).then(() => meter.firstRead);
   void started.then(() => store.ready).then(() => {
     const n = store.folders().reduce((k, f) => k + (f.report?.systems.length ?? 0), 0);
-    const shown = store.firstShown?.gitPending ? ` First results shown ${Math.round(store.firstShown.at - t0)} ms after activation, while git was read.` : '';
+    const shown = store.firstShown?.report.gitPending ? ` First results shown ${Math.round(store.firstShown.at - t0)} ms after activation, while git was read.` : '';
     log.info(`First scan finished ${Math.round(performance.now() - t0)} ms after activation: ${n} system(s) detected.${shown}`);
   });
 

@@ -36,8 +36,8 @@ export class LedgerStore implements vscode.Disposable {
   /** Resolves when the first scan of every folder present at start finished. */
   readonly ready: Promise<void> = new Promise((r) => (this.resolveReady = r));
   private started = false;
-  /** When the first report of any folder was put into the store (performance.now()), and whether it was first results without git's facts. */
-  firstShown: { at: number; gitPending: boolean } | undefined;
+  /** The first report of any folder put into the store, and when (performance.now()): first results without git's facts when `report.gitPending`. */
+  firstShown: { at: number; report: WorkspaceReport } | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
   constructor(
@@ -157,7 +157,7 @@ export class LedgerStore implements vscode.Disposable {
     e.raw = raw;
     e.report = this.withTicks(raw);
     e.error = undefined;
-    this.firstShown ??= { at: performance.now(), gitPending: !!raw.gitPending };
+    this.firstShown ??= { at: performance.now(), report: raw };
     if (fire && this.entries.get(e.folder.uri.toString()) === e) this._onDidChange.fire(e.folder);
   }
 

@@ -31,6 +31,22 @@ describe('activation', () => {
     assert.equal(s4.label, 'PARTIAL');
   });
 
+  it('showed first results before git answered: the checks that need git waited, no system was WORKING, and the full report replaced them', async () => {
+    const api = await getApi();
+    const first = api.firstShown();
+    assert.ok(first, 'a first report was shown');
+    assert.equal(first.gitPending, true, 'the first report was the first results, given while git ran');
+    const waiting = first.systems.flatMap((s) => s.checks.filter((c) => c.pending));
+    assert.ok(waiting.length > 0, 'some check waited for git');
+    for (const c of waiting) assert.ok(['fresh', 'work-explained', 'branch-head'].includes(c.id), `${c.system} ${c.id} needs git`);
+    for (const s of first.systems) assert.notEqual(s.label, 'WORKING', `${s.id} was not WORKING before git answered`);
+    const full = api.report();
+    assert.ok(full && !full.gitPending, 'the full report replaced the first results');
+    assert.deepEqual(full.systems.flatMap((s) => s.checks.filter((c) => c.pending)), []);
+    const tree = JSON.stringify(await api.treeSnapshot());
+    assert.ok(!tree.includes('Waiting for git'), 'the tree no longer waits for git');
+  });
+
   it('contributes every command of the contract, in the "Session Ledger" category', async () => {
     const all = await vscode.commands.getCommands(true);
     const ids = [

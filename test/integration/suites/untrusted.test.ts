@@ -47,6 +47,8 @@ describe('untrusted workspace (Restricted Mode)', () => {
     const gitChecks = report.systems.flatMap((s) => s.checks.filter((c) => c.id === 'fresh' || c.id === 'work-explained'));
     assert.ok(gitChecks.length > 0, 'the fixture has git-based checks');
     for (const c of gitChecks) assert.equal(c.status, 'skipped', `${c.system} ${c.id}: ${c.message}`);
+    // Without git there is nothing to wait for: the first report shown was the full one.
+    assert.equal(api.firstShown()?.gitPending, undefined);
   });
 });
 
