@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 /** What a CLI command talks to: streams, environment, clock. Tests pass their own. */
 export interface Io {
   stdout: (s: string) => void;
@@ -33,8 +34,8 @@ export function terminalSafeIo(io: Io): Io {
 
 export function processIo(): Io {
   return {
-    stdout: (s) => process.stdout.write(line(s)),
-    stderr: (s) => process.stderr.write(line(s)),
+    stdout: (s) => writeFd(1, line(s)),
+    stderr: (s) => writeFd(2, line(s)),
     stdin: () => readStdin(),
     env: process.env,
     cwd: process.cwd(),
@@ -63,24 +64,61 @@ export function bufferIo(o: { input?: string; env?: NodeJS.ProcessEnv; cwd?: str
   };
 }
 
-/** Read stdin to the end, at most `max` bytes, giving up after `timeoutMs` of silence from a TTY-less pipe. */
+/**
+ * Write all of `s` to a standard stream's descriptor, synchronously (as Node writes to pipes and
+ * files on Linux anyway), without `process.stdout`: creating it loads Node's stream modules, a fifth
+ * of the status line's own time. A full non-blocking pipe is waited for; a closed one (EPIPE) drops
+ * the text, as a reader that went away wants nothing more.
+ */
+export function writeFd(fd: 1 | 2, s: string): void {
+  const buf = Buffer.from(s, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(fd, buf, off, buf.length - off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
+  }
+}
+
+/**
+ * Read stdin to the end, at most `max` bytes ('' from a terminal, /dev/null or a closed descriptor),
+ * giving up after `timeoutMs` of waiting. A pipe is read in libuv's thread pool (`fs.read`), so the
+ * wait never blocks the thread, and without `process.stdin`, whose creation loads Node's stream and
+ * net modules. A non-blocking descriptor that has nothing yet (EAGAIN) is asked again shortly.
+ */
 export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<string> {
+  let st: fs.Stats;
+  try {
+    st = fs.fstatSync(0);
+  } catch {
+    return Promise.resolve('');
+  }
+  if (st.isCharacterDevice() || st.isDirectory()) return Promise.resolve('');
   return new Promise((resolve) => {
-    if (process.stdin.isTTY) return resolve('');
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = () => {
+    let finished = false;
+    const done = (): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
-      process.stdin.removeAllListeners();
-      process.stdin.pause();
       resolve(Buffer.concat(chunks).toString('utf8'));
     };
     const timer = setTimeout(done, timeoutMs);
-    process.stdin.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= max) chunks.push(c);
-    });
-    process.stdin.on('end', done);
-    process.stdin.on('error', done);
+    const next = (): void => {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      fs.read(0, buf, 0, buf.length, null, (err, n) => {
+        if (finished) return;
+        if (err && (err as NodeJS.ErrnoException).code === 'EAGAIN') return void setTimeout(next, 2);
+        if (err || n === 0) return done();
+        size += n;
+        if (size <= max) chunks.push(buf.subarray(0, n));
+        next();
+      });
+    };
+    next();
   });
 }

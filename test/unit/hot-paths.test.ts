@@ -34,10 +34,10 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
   assert.match(readFileSync(log, 'utf8'), /status --porcelain=v2/);
 });
 
-test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded', () => {
+test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin and stdout are read and written without net or tty', () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
   // Preloaded: records every built-in module the script requires, printed when the process ends.
-  const recorder = write(workspace({}, 'sl-rec-'), 'rec.js', `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => process.stderr.write('LOADED ' + [...seen].join(' ') + '\\n'));`);
+  const recorder = write(workspace({}, 'sl-rec-'), 'rec.js', `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => process.stderr.write('LOADED ' + [...seen].join(' ') + '\\nINTERNAL ' + process.moduleLoadList.join(' ') + '\\n'));`);
   const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } });
   const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
   const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'statusline'], { cwd: dir, env, input, encoding: 'utf8' });
@@ -46,6 +46,31 @@ test('the status line loads no module it does not use: node:crypto, node:zlib, n
   const loaded = (/LOADED (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
   assert.ok(loaded.includes('fs'), r.stderr);
   for (const m of ['crypto', 'zlib', 'vm', 'child_process']) assert.ok(!loaded.includes(m), `${m} loaded: ${loaded.join(' ')}`);
+  // process.stdin / process.stdout would load these (a pipe is a net.Socket) before the first byte is read.
+  const internal = (/INTERNAL (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
+  assert.ok(internal.length > 10, r.stderr);
+  for (const m of ['net', 'tty']) assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
+});
+
+test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads as nothing', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
+  const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
+  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42 } });
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [HOOK_SCRIPT, 'statusline'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdin.write(input.slice(0, 40));
+  await new Promise((r) => setTimeout(r, 300));
+  child.stdin.end(input.slice(40));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  assert.equal(code, 0);
+  assert.match(out, /^ctx 42% /);
+  for (const stdin of ['ignore', 'pipe'] as const) {
+    const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'statusline'], { cwd: dir, env, stdio: [stdin, 'pipe', 'pipe'], input: stdin === 'pipe' ? '' : undefined, encoding: 'utf8', timeout: 10_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'ctx --\n');
+  }
 });
 
 test('the compaction count is kept for the next process: it reads only what was appended, and counts a replaced file again', () => {
