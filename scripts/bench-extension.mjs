@@ -5,7 +5,7 @@
 //     .vsix installed and the e2e fixture workspace (all five systems) open: the activation time and
 //     the first results' and the first scan's times that the extension logs in its "Session Ledger" output channel, and the
 //     wall time from opening the page to the status bar item showing.
-// Environment: BENCH_EXT_RUNS=N windows (3). Without code-server installed only the size is reported.
+// Environment: BENCH_EXT_RUNS=N windows (3); BENCH_EXT_LOG=1 prints the extension's log of each window. Without code-server installed only the size is reported.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ try {
 }
 
 /** Find the extension's output channel log under the user-data dir and read its numbers. */
-function readChannel(userData) {
+function readChannel(userData, print = false) {
   const logs = join(userData, 'logs');
   const found = [];
   const walk = (d) => {
@@ -44,15 +44,18 @@ function readChannel(userData) {
   };
   walk(logs);
   const text = found.map((p) => readFileSync(p, 'utf8')).join('\n');
-  const act = /activated in ([\d.]+) ms/.exec(text);
-  const scan = /First scan finished (\d+) ms after activation: (\d+) system/.exec(text);
-  const shown = /First results shown (\d+) ms after activation/.exec(text);
-  return { activateMs: act ? Number(act[1]) : null, scanMs: scan ? Number(scan[1]) : null, shownMs: shown ? Number(shown[1]) : null, systems: scan ? Number(scan[2]) : null };
+  if (print) console.log(text.trimEnd());
+  const act = /activated in ([\d.]+) ms .*; its modules loaded in ([\d.]+) ms, activate\(\) was called ([\d.]+) ms after loading began/.exec(text);
+  const scan = /First scan finished (\d+) ms after loading began: (\d+) system/.exec(text);
+  const shown = /First results shown (\d+) ms after loading began/.exec(text);
+  return { activateMs: act ? Number(act[1]) : null, modulesMs: act ? Number(act[2]) : null, loadMs: act ? Number(act[3]) : null, scanMs: scan ? Number(scan[1]) : null, shownMs: shown ? Number(shown[1]) : null, systems: scan ? Number(scan[2]) : null };
 }
 
 const act = [];
 const scan = [];
 const shown = [];
+const load = [];
+const modules = [];
 const wall = [];
 for (let i = 0; i < runs; i++) {
   const run = makeRunDir('bench');
@@ -72,8 +75,11 @@ for (let i = 0; i < runs; i++) {
       await new Promise((res) => setTimeout(res, 200));
       r = readChannel(server.dirs.userData);
     }
-    console.log(`run ${i + 1}: activate() ${r.activateMs ?? '?'} ms, first results (before git's facts) ${r.shownMs ?? '?'} ms and first scan ${r.scanMs ?? '?'} ms after activation (${r.systems ?? '?'} systems), page open → status bar item ${w} ms`);
+    if (process.env.BENCH_EXT_LOG) readChannel(server.dirs.userData, true);
+    console.log(`run ${i + 1}: modules loaded ${r.modulesMs ?? '?'} ms, activate() called ${r.loadMs ?? '?'} ms after loading began and took ${r.activateMs ?? '?'} ms; first results (before git's facts) ${r.shownMs ?? '?'} ms and first scan ${r.scanMs ?? '?'} ms after loading began (${r.systems ?? '?'} systems); page open → status bar item ${w} ms`);
     if (r.activateMs !== null) act.push(r.activateMs);
+    if (r.loadMs !== null) load.push(r.loadMs);
+    if (r.modulesMs !== null) modules.push(r.modulesMs);
     if (r.shownMs !== null) shown.push(r.shownMs);
     if (r.scanMs !== null) scan.push(r.scanMs);
     wall.push(w);
@@ -83,5 +89,5 @@ for (let i = 0; i < runs; i++) {
     removeRunDir(run);
   }
 }
-if (act.length) console.log(`activation (extension's own log, median of ${act.length}): activate() ${median(act).toFixed(1)} ms; first results of the five systems (every check that needs no git) ${shown.length ? median(shown) : '?'} ms, first scan (git's facts in) ${median(scan)} ms after activation`);
+if (act.length) console.log(`activation (extension's own log, median of ${act.length}): modules loaded ${modules.length ? median(modules).toFixed(1) : '?'} ms, activate() called ${load.length ? median(load).toFixed(1) : '?'} ms after loading began (VS Code's own wait in between) and took ${median(act).toFixed(1)} ms; first results of the five systems (every check that needs no git) ${shown.length ? median(shown) : '?'} ms, first scan (git's facts in) ${median(scan)} ms after loading began`);
 console.log(`page open → context status bar item visible (median of ${wall.length}): ${median(wall)} ms (includes loading the workbench and starting the extension host)`);
