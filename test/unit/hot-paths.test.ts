@@ -73,6 +73,29 @@ test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads
   }
 });
 
+// libuv makes a child's standard streams blocking, so the parent here is python3, which keeps O_NONBLOCK.
+const PYTHON = spawnSync('python3', ['-c', 'pass']).status === 0;
+test('a non-blocking stdin that has nothing yet (EAGAIN) is asked again until its writer sends and closes', { skip: PYTHON ? false : 'python3 is not installed (the parent that hands over a non-blocking stdin)' }, () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
+  const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
+  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42 } });
+  const parent = [
+    'import os, subprocess, sys, time, fcntl',
+    'r, w = os.pipe()',
+    'fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)',
+    'p = subprocess.Popen(sys.argv[1:], stdin=r, stdout=subprocess.PIPE)',
+    'os.close(r)',
+    'data = os.environ["SL_INPUT"].encode()',
+    'time.sleep(0.3); os.write(w, data[:40]); time.sleep(0.2); os.write(w, data[40:]); os.close(w)',
+    'out = p.communicate()[0]',
+    'sys.stdout.write(out.decode())',
+    'sys.exit(p.returncode)',
+  ].join('\n');
+  const r = spawnSync('python3', ['-c', parent, process.execPath, HOOK_SCRIPT, 'statusline'], { cwd: dir, env: { ...env, SL_INPUT: input }, encoding: 'utf8', timeout: 20_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^ctx 42% /);
+});
+
 test('the compaction count is kept for the next process: it reads only what was appended, and counts a replaced file again', () => {
   const tmp = workspace({}, 'sl-tmp-');
   const dir = workspace();
