@@ -87,11 +87,11 @@ const CUT_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 /**
  * Where a long document may be cut (0-based lines), at least `every` lines after the previous cut
  * and before the end: an ATX heading at column 0, or a list item at column 0 right after another
- * (a long list, S3's Log, has no heading to cut at). A heading there
- * starts a new top-level block unless a fence or an HTML block is still open (the only blocks an
- * unindented heading line does not end: it ends every paragraph, list item, block quote, table and
- * indented code block); a list item there is the next item of a top-level list when the block
- * before it is that list. `parseMarkdown` checks both after parsing the chunk before the cut.
+ * (a long list, S3's Log, has no heading to cut at). A heading there starts a new top-level block
+ * unless a fence or an HTML block is still open (the only blocks an unindented heading line does
+ * not end: it ends every paragraph, list item, block quote, table and indented code block); a list
+ * item there is the next item of a top-level list when the block before it is that list.
+ * `parseMarkdown` checks both after parsing the chunk before the cut.
  */
 export function cutLines(lines: readonly string[], every = CHUNK_LINES): number[] {
   const cuts: number[] = [];
@@ -276,7 +276,6 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
     }
   }
 }
-
 
 export type KeyOf = (title: string, heading: MdHeading) => SectionKey;
 
