@@ -6,8 +6,12 @@
  * link and its target gets the new bytes. With `root`, the real target (every link on the way
  * followed, the file's folders included) must lie inside the real root, or nothing is written: a
  * `.claude` that links out of the workspace is refused for writes.
+ *
+ * The file calls are synchronous, as the readers' are (src/core/fsread.ts says why): a write is a
+ * handful of small calls, and the status line writes its record on every refresh without loading
+ * `fs.promises` (and with it Node's stream modules).
  */
-import { promises as fs } from 'node:fs';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile, sha256 } from './fsread';
 
@@ -56,7 +60,7 @@ export interface AtomicWriteOptions {
 export async function currentHash(file: string, shown = file): Promise<string | null> {
   let st;
   try {
-    st = await fs.stat(file);
+    st = fs.statSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
@@ -76,14 +80,14 @@ export function isInside(child: string, parent: string): boolean {
 /** The real path `file` stands for: existing links followed, a missing tail appended to its real parent. */
 export async function realTarget(file: string, hops = 0): Promise<string> {
   try {
-    return await fs.realpath(file);
+    return fs.realpathSync.native(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const st = await fs.lstat(file).catch(() => null);
+  const st = lstatOrNull(file);
   if (st?.isSymbolicLink()) {
     if (hops > 40) throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io', file, 'links');
-    return realTarget(path.resolve(path.dirname(file), await fs.readlink(file)), hops + 1);
+    return realTarget(path.resolve(path.dirname(file), fs.readlinkSync(file)), hops + 1);
   }
   const parent = path.dirname(file);
   if (parent === file) return file;
@@ -106,7 +110,7 @@ export async function writeTarget(file: string, root?: string): Promise<string> 
 async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
   if (expectHash === undefined) {
     // No hash to compare, but the target must still be a regular file (or missing) to be replaced.
-    const st = await fs.stat(file).catch(() => null);
+    const st = statOrNull(file);
     if (st && !st.isFile()) throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
     return;
   }
@@ -136,7 +140,7 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
   const removed: string[] = [];
   let names: string[];
   try {
-    names = await fs.readdir(dir);
+    names = fs.readdirSync(dir);
   } catch {
     return removed;
   }
@@ -145,9 +149,8 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
     const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(n.slice(prefix.length));
     if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
     const p = path.join(dir, n);
-    const st = await fs.lstat(p).catch(() => null);
-    if (!st?.isFile()) continue;
-    await fs.rm(p, { force: true }).catch(() => undefined);
+    if (!lstatOrNull(p)?.isFile()) continue;
+    rmQuietly(p);
     removed.push(p);
   }
   return removed;
@@ -161,39 +164,70 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
   const file = await writeTarget(target, opts.root);
   const rel = opts.root ? path.relative(opts.root, target) : target;
   const dir = path.dirname(file);
-  if (opts.mkdir !== false) await fs.mkdir(dir, { recursive: true });
+  if (opts.mkdir !== false) fs.mkdirSync(dir, { recursive: true });
   await verify(file, opts.expectHash, target, rel);
   let mode = opts.mode ?? 0o644;
-  try {
-    mode = (await fs.stat(file)).mode & 0o7777;
-  } catch {
-    /* new file */
-  }
+  const before = statOrNull(file);
+  if (before) mode = before.mode & 0o7777;
   await removeStaleTemps(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0')}.tmp`);
-  let handle: fs.FileHandle | undefined;
+  let fd: number | undefined;
   try {
-    handle = await fs.open(tmp, 'wx', mode);
-    await handle.writeFile(data);
-    if (opts.durable !== false) await handle.sync();
-    await handle.close();
-    handle = undefined;
+    fd = fs.openSync(tmp, 'wx', mode);
+    fs.writeFileSync(fd, data);
+    if (opts.durable !== false) fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
     if (opts.beforeRename) await opts.beforeRename(tmp);
     // Check once more right before the rename: the window for a lost update is as small as it gets.
     await verify(file, opts.expectHash, target, rel);
-    await fs.rename(tmp, file);
+    fs.renameSync(tmp, file);
   } catch (err) {
-    if (handle) await handle.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failed: the temp file goes below */
+      }
+    }
+    rmQuietly(tmp);
     throw err;
   }
   // Make the rename durable (best effort: not every platform can fsync a directory).
   if (opts.durable === false) return;
   try {
-    const d = await fs.open(dir, 'r');
-    await d.sync().catch(() => undefined);
-    await d.close();
+    const d = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(d);
+    } catch {
+      /* ignore */
+    }
+    fs.closeSync(d);
   } catch {
     /* ignore */
+  }
+}
+
+function statOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function rmQuietly(p: string): void {
+  try {
+    fs.rmSync(p, { force: true });
+  } catch {
+    /* a temp file that cannot be removed is left for the next write's clean-up */
   }
 }

@@ -184,17 +184,17 @@ function decodeRead(bytes: Buffer, size: number, mtime: number, maxBytes: number
   return { ok: true, text, bytes, hash: sha256(bytes), mtime, size, truncated, bom, crlf: text.includes('\r\n') };
 }
 
-/** Read a regular file's bytes (for hashing or copying), refusing anything else. Never opens a FIFO. */
+/** Read a regular file's bytes (for hashing or copying), refusing anything else. Never opens a FIFO. Synchronous inside, as `readTextFile` is. */
 export async function readRegularFile(path: string, maxBytes = 64 * 1024 * 1024): Promise<Buffer | null> {
   try {
-    const st = await fs.promises.stat(path);
+    const st = fs.statSync(path);
     if (!st.isFile() || st.size > maxBytes) return null;
-    const h = await fs.promises.open(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+    const fd = fs.openSync(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
     try {
-      if (!(await h.stat()).isFile()) return null;
-      return await h.readFile();
+      if (!fs.fstatSync(fd).isFile()) return null;
+      return fs.readFileSync(fd);
     } finally {
-      await h.close().catch(() => undefined);
+      fs.closeSync(fd);
     }
   } catch {
     return null;

@@ -34,10 +34,10 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
   assert.match(readFileSync(log, 'utf8'), /status --porcelain=v2/);
 });
 
-test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin and stdout are read and written without net or tty', () => {
+test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin, stdout and the write of its record load neither net, tty, the streams nor fs.promises', () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
   // Preloaded: records every built-in module the script requires, printed when the process ends.
-  const recorder = write(workspace({}, 'sl-rec-'), 'rec.js', `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => process.stderr.write('LOADED ' + [...seen].join(' ') + '\\nINTERNAL ' + process.moduleLoadList.join(' ') + '\\n'));`);
+  const recorder = write(workspace({}, 'sl-rec-'), 'rec.js', `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => { const internal = process.moduleLoadList.join('|'); require('fs').writeSync(2, 'LOADED ' + [...seen].join(' ') + '\\nINTERNAL ' + internal + '\\n'); });`);
   const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } });
   const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
   const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'statusline'], { cwd: dir, env, input, encoding: 'utf8' });
@@ -46,10 +46,11 @@ test('the status line loads no module it does not use: node:crypto, node:zlib, n
   const loaded = (/LOADED (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
   assert.ok(loaded.includes('fs'), r.stderr);
   for (const m of ['crypto', 'zlib', 'vm', 'child_process']) assert.ok(!loaded.includes(m), `${m} loaded: ${loaded.join(' ')}`);
-  // process.stdin / process.stdout would load these (a pipe is a net.Socket) before the first byte is read.
-  const internal = (/INTERNAL (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
+  // process.stdin / process.stdout would load net, tty and the stream modules (a pipe is a net.Socket),
+  // and the first use of fs.promises loads internal/fs/promises and the streams too.
+  const internal = (/INTERNAL (.*)/.exec(r.stderr)?.[1] ?? '').split('|');
   assert.ok(internal.length > 10, r.stderr);
-  for (const m of ['net', 'tty']) assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
+  for (const m of ['net', 'tty', 'stream', 'internal/fs/promises']) assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
 });
 
 test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads as nothing', async () => {

@@ -8,7 +8,7 @@
  * After `--`: one argument is run through the shell (it is the previous command line as written in
  * settings); several arguments are run as they are, without a shell.
  */
-import { promises as fs } from 'node:fs';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic } from '../../core/atomic';
 import { detectedThresholds, feedPath, figureOfStatusInput, levelOf, measure, type FeedRecord } from '../../core/context';
@@ -18,6 +18,15 @@ import { levelText, tokens } from './context';
 
 const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
+/** A folder stands at `p` (synchronous: the status line never loads `fs.promises`). */
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The folder whose `.claude/` receives the feed: --root, else the session's project dir, else its cwd. */
 async function projectDir(input: Record<string, unknown> | null, root: string | undefined, io: Io): Promise<string | null> {
   if (root !== undefined) return path.resolve(io.cwd, root);
@@ -25,8 +34,7 @@ async function projectDir(input: Record<string, unknown> | null, root: string | 
   for (const cand of [ws?.project_dir, input?.cwd, ws?.current_dir, io.cwd]) {
     if (typeof cand !== 'string' || !path.isAbsolute(cand)) continue;
     // Only a project that already has its `.claude/` folder (the relay is installed there).
-    const st = await fs.stat(path.join(cand, '.claude')).catch(() => null);
-    if (st?.isDirectory()) return cand;
+    if (isDir(path.join(cand, '.claude'))) return cand;
   }
   return null;
 }

@@ -4,7 +4,7 @@
  * of a state file, so the status line and `session-ledger context` cost the same whatever the size
  * of the state files, and load neither the Markdown nor the YAML reader.
  */
-import { promises as fs } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { ALL_FACTS, companionPath, presenceGlobs } from '../facts';
 import { CONFIG_MAX_BYTES, readTextFile } from '../fsread';
@@ -17,21 +17,25 @@ function globRe(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
 }
 
-/** A matcher of presence globs under one root: each folder a glob names is listed once. */
+/** A matcher of presence globs under one root: each folder a glob names is listed once (synchronously, as the readers' file calls are). */
 function presenceMatcher(root: string): (glob: string) => Promise<boolean> {
-  const lists = new Map<string, Promise<Set<string>>>();
-  const list = (dir: string) => {
-    let p = lists.get(dir);
-    if (!p) {
-      p = fs.readdir(path.join(root, dir)).then((names) => new Set(names), () => new Set<string>());
-      lists.set(dir, p);
+  const lists = new Map<string, Set<string>>();
+  const list = (dir: string): Set<string> => {
+    let names = lists.get(dir);
+    if (!names) {
+      try {
+        names = new Set(readdirSync(path.join(root, dir)));
+      } catch {
+        names = new Set<string>();
+      }
+      lists.set(dir, names);
     }
-    return p;
+    return names;
   };
   return async (g) => {
     const dir = path.posix.dirname(g);
     const base = path.posix.basename(g);
-    const names = await list(dir === '.' ? '' : dir);
+    const names = list(dir === '.' ? '' : dir);
     if (!/[*?]/.test(base)) return names.has(base);
     const re = globRe(base);
     for (const n of names) if (re.test(n)) return true;
