@@ -24,8 +24,8 @@ export interface TextFileOk {
   text: string;
   /** Raw bytes that were read (at most maxBytes). */
   bytes: Buffer;
-  /** SHA-256 of the raw bytes read (the whole file unless truncated). */
-  hash: string;
+  /** SHA-256 of the raw bytes read (the whole file unless truncated), computed on first use. */
+  readonly hash: string;
   mtime: number;
   size: number;
   truncated: boolean;
@@ -181,7 +181,21 @@ function decodeRead(bytes: Buffer, size: number, mtime: number, maxBytes: number
   if (decoded === null) return { ok: false, kind: 'not-utf8', message: 'not valid UTF-8 text', mtime, size };
   const bom = decoded.charCodeAt(0) === 0xfeff;
   const text = bom ? decoded.slice(1) : decoded;
-  return { ok: true, text, bytes, hash: sha256(bytes), mtime, size, truncated, bom, crlf: text.includes('\r\n') };
+  // The hash is taken on first use: the hot paths that only read a config (the status line, `context`) never load node:crypto.
+  let hash: string | undefined;
+  return {
+    ok: true,
+    text,
+    bytes,
+    get hash() {
+      return (hash ??= sha256(bytes));
+    },
+    mtime,
+    size,
+    truncated,
+    bom,
+    crlf: text.includes('\r\n'),
+  };
 }
 
 /** Read a regular file's bytes (for hashing or copying), refusing anything else. Never opens a FIFO. Synchronous inside, as `readTextFile` is. */
