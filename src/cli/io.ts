@@ -66,9 +66,10 @@ export function bufferIo(o: { input?: string; env?: NodeJS.ProcessEnv; cwd?: str
 
 /**
  * Write all of `s` to a standard stream's descriptor, synchronously (as Node writes to pipes and
- * files on Linux anyway), without `process.stdout`: creating it loads Node's stream modules, a fifth
- * of the status line's own time. A full non-blocking pipe is waited for; a closed one (EPIPE) drops
- * the text, as a reader that went away wants nothing more.
+ * files on Linux anyway), without `process.stdout`: for a pipe, creating it loads Node's `net` and
+ * stream modules (with `process.stdin`, about 20 M instructions of the status line's run). A full
+ * non-blocking pipe is waited for; a closed one (EPIPE) drops the text, as a reader that went away
+ * wants nothing more.
  */
 export function writeFd(fd: 1 | 2, s: string): void {
   const buf = Buffer.from(s, 'utf8');
