@@ -51,11 +51,8 @@ function readChannel(userData, print = false) {
   return { activateMs: act ? Number(act[1]) : null, modulesMs: act ? Number(act[2]) : null, loadMs: act ? Number(act[3]) : null, scanMs: scan ? Number(scan[1]) : null, shownMs: shown ? Number(shown[1]) : null, systems: scan ? Number(scan[2]) : null };
 }
 
-const act = [];
-const scan = [];
-const shown = [];
-const load = [];
-const modules = [];
+/** Each number the log gave, per name, over the windows; and the page-open times. */
+const samples = {};
 const wall = [];
 for (let i = 0; i < runs; i++) {
   const run = makeRunDir('bench');
@@ -77,11 +74,7 @@ for (let i = 0; i < runs; i++) {
     }
     if (process.env.BENCH_EXT_LOG) readChannel(server.dirs.userData, true);
     console.log(`run ${i + 1}: modules loaded ${r.modulesMs ?? '?'} ms, activate() called ${r.loadMs ?? '?'} ms after loading began and took ${r.activateMs ?? '?'} ms; first results (before git's facts) ${r.shownMs ?? '?'} ms and first scan ${r.scanMs ?? '?'} ms after loading began (${r.systems ?? '?'} systems); page open → status bar item ${w} ms`);
-    if (r.activateMs !== null) act.push(r.activateMs);
-    if (r.loadMs !== null) load.push(r.loadMs);
-    if (r.modulesMs !== null) modules.push(r.modulesMs);
-    if (r.shownMs !== null) shown.push(r.shownMs);
-    if (r.scanMs !== null) scan.push(r.scanMs);
+    for (const [k, v] of Object.entries(r)) if (v !== null) (samples[k] ??= []).push(v);
     wall.push(w);
   } finally {
     await ctx.close().catch(() => {});
@@ -89,5 +82,6 @@ for (let i = 0; i < runs; i++) {
     removeRunDir(run);
   }
 }
-if (act.length) console.log(`activation (extension's own log, median of ${act.length}): modules loaded ${modules.length ? median(modules).toFixed(1) : '?'} ms, activate() called ${load.length ? median(load).toFixed(1) : '?'} ms after loading began (VS Code's own wait in between) and took ${median(act).toFixed(1)} ms; first results of the five systems (every check that needs no git) ${shown.length ? median(shown) : '?'} ms, first scan (git's facts in) ${median(scan)} ms after loading began`);
+const med = (k, digits = 0) => (samples[k] ? median(samples[k]).toFixed(digits) : '?');
+if (samples.activateMs) console.log(`activation (extension's own log, median of ${samples.activateMs.length}): modules loaded ${med('modulesMs', 1)} ms, activate() called ${med('loadMs', 1)} ms after loading began (VS Code's own wait in between) and took ${med('activateMs', 1)} ms; first results of the five systems (every check that needs no git) ${med('shownMs')} ms, first scan (git's facts in) ${med('scanMs')} ms after loading began`);
 console.log(`page open → context status bar item visible (median of ${wall.length}): ${median(wall)} ms (includes loading the workbench and starting the extension host)`);

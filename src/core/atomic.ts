@@ -13,7 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readRegularFile, sha256 } from './fsread';
+import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync } from './fsread';
 
 /**
  * A write that was refused, nothing written. `message` is English (the CLI prints it); `reason`,
@@ -57,7 +57,7 @@ export interface AtomicWriteOptions {
  * SHA-256 of a file's bytes now, or null when it does not exist. Throws on other errors, and
  * (WriteRefused) on anything but a regular file: a FIFO is never opened.
  */
-export async function currentHash(file: string, shown = file): Promise<string | null> {
+export async function currentHash(file: string, rel = file): Promise<string | null> {
   let st;
   try {
     st = fs.statSync(file);
@@ -65,9 +65,9 @@ export async function currentHash(file: string, shown = file): Promise<string | 
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  if (!st.isFile()) throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io', shown, 'not-file');
+  if (!st.isFile()) throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
   const bytes = await readRegularFile(file, Number.MAX_SAFE_INTEGER);
-  if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io', shown, 'unreadable');
+  if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io', rel, 'unreadable');
   return sha256(bytes);
 }
 
@@ -84,7 +84,7 @@ export async function realTarget(file: string, hops = 0): Promise<string> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const st = lstatOrNull(file);
+  const st = lstatOrNullSync(file);
   if (st?.isSymbolicLink()) {
     if (hops > 40) throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io', file, 'links');
     return realTarget(path.resolve(path.dirname(file), fs.readlinkSync(file)), hops + 1);
@@ -110,7 +110,7 @@ export async function writeTarget(file: string, root?: string): Promise<string> 
 async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
   if (expectHash === undefined) {
     // No hash to compare, but the target must still be a regular file (or missing) to be replaced.
-    const st = statOrNull(file);
+    const st = statOrNullSync(file);
     if (st && !st.isFile()) throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
     return;
   }
@@ -149,7 +149,7 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
     const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(n.slice(prefix.length));
     if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
     const p = path.join(dir, n);
-    if (!lstatOrNull(p)?.isFile()) continue;
+    if (!lstatOrNullSync(p)?.isFile()) continue;
     rmQuietly(p);
     removed.push(p);
   }
@@ -167,7 +167,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
   if (opts.mkdir !== false) fs.mkdirSync(dir, { recursive: true });
   await verify(file, opts.expectHash, target, rel);
   let mode = opts.mode ?? 0o644;
-  const before = statOrNull(file);
+  const before = statOrNullSync(file);
   if (before) mode = before.mode & 0o7777;
   await removeStaleTemps(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0')}.tmp`);
@@ -199,28 +199,11 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
     const d = fs.openSync(dir, 'r');
     try {
       fs.fsyncSync(d);
-    } catch {
-      /* ignore */
+    } finally {
+      fs.closeSync(d);
     }
-    fs.closeSync(d);
   } catch {
     /* ignore */
-  }
-}
-
-function statOrNull(p: string): fs.Stats | null {
-  try {
-    return fs.statSync(p);
-  } catch {
-    return null;
-  }
-}
-
-function lstatOrNull(p: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return null;
   }
 }
 

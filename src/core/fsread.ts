@@ -2,7 +2,8 @@
  * Tolerant reading of the user's files: never throws, always says what went wrong.
  */
 import * as fs from 'node:fs';
-import { constants as fsc } from 'node:fs';
+
+const fsc = fs.constants;
 
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -213,6 +214,29 @@ export async function readRegularFile(path: string, maxBytes = 64 * 1024 * 1024)
   } catch {
     return null;
   }
+}
+
+/** `fs.statSync` (links followed), or null when nothing can be looked at there. */
+export function statOrNullSync(path: string): fs.Stats | null {
+  try {
+    return fs.statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** `fs.lstatSync` (the link itself), or null when nothing can be looked at there. */
+export function lstatOrNullSync(path: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** A folder stands at `path` (links followed). */
+export function isDir(path: string): boolean {
+  return statOrNullSync(path)?.isDirectory() ?? false;
 }
 
 export type PathKind = 'file' | 'directory' | 'other' | 'missing' | 'error';

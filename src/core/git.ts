@@ -19,10 +19,10 @@
  * object database directly (a loose object, or a whole object in a pack); only a deltified packed
  * commit costs a second run (`git cat-file commit`).
  */
-import { lstatSync, promises as fs, statSync, type Stats } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readTextFile } from './fsread';
+import { lstatOrNullSync, readTextFile, statOrNullSync } from './fsread';
 
 export interface GitInfo {
   /** Top level of the repository. */
@@ -68,13 +68,8 @@ export async function findGitDirs(dir: string): Promise<GitDirs | null> {
   let d = path.resolve(dir);
   for (let depth = 0; depth < 256; depth++) {
     const dotgit = path.join(d, '.git');
-    let st: Stats | null = null;
-    try {
-      // Synchronous, as the readers' file calls are (src/core/fsread.ts says why).
-      st = statSync(dotgit);
-    } catch {
-      /* not here: look further up */
-    }
+    // Synchronous, as the readers' file calls are (src/core/fsread.ts says why).
+    const st = statOrNullSync(dotgit);
     if (st?.isDirectory()) return { top: d, gitDir: dotgit, commonDir: await commonDirOf(dotgit) };
     if (st?.isFile()) {
       const f = await readTextFile(dotgit, 4096);
@@ -216,12 +211,9 @@ export async function readGit(root: string, ignore: (rel: string) => boolean = (
   }
   let newest: number | null = null;
   for (const rel of changed.slice(0, MAX_CHANGED_STAT)) {
-    try {
-      const s = lstatSync(path.join(root, rel));
-      if (newest === null || s.mtimeMs > newest) newest = s.mtimeMs;
-    } catch {
-      /* deleted files carry no time */
-    }
+    // A deleted file carries no time.
+    const s = lstatOrNullSync(path.join(root, rel));
+    if (s && (newest === null || s.mtimeMs > newest)) newest = s.mtimeMs;
   }
   let headTime: number | null = null;
   if (st.head) headTime = (await commitTime(dirs, st.head)) ?? (await commitTimeByGit(root, drivers, st.head));

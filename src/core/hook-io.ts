@@ -2,11 +2,10 @@
  * Claude Code's hook contract as the guard hooks see it: the JSON payload on stdin, the project
  * root it names, and the one-line log `.claude/log/session-ledger-hook.log`.
  */
-import { statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from './atomic';
-import { readTextFile } from './fsread';
+import { isDir, readTextFile } from './fsread';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
 const HOOK_LOG_MAX = 256 * 1024;
@@ -43,14 +42,6 @@ export function parsePayload(text: string): ParsedPayload {
 
 export function str(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**

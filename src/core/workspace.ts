@@ -38,12 +38,12 @@ export interface ParsedContent {
   meta?: Record<string, unknown>;
 }
 
-/** The real path of `p` (links resolved), or `fallback` when it cannot be resolved. */
-function realpathOr(p: string, fallback: string): string {
+/** The real path of `p` (links resolved), or `p` itself when it cannot be resolved. */
+function realpathOrSelf(p: string): string {
   try {
     return realpathSync.native(p);
   } catch {
-    return fallback;
+    return p;
   }
 }
 
@@ -156,8 +156,7 @@ export class Workspace {
   async inside(rel: string): Promise<boolean> {
     const abs = this.abs(rel);
     if (!isInside(abs, this.root)) return false;
-    this.realRoot ??= realpathOr(this.root, this.root);
-    const root = this.realRoot;
+    const root = (this.realRoot ??= realpathOrSelf(this.root));
     // Synchronous, as the reads are (src/core/fsread.ts says why). The nearest existing ancestor's real path decides (a missing file cannot lead anywhere yet).
     for (let p = abs; ; p = path.dirname(p)) {
       try {

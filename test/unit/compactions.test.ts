@@ -303,15 +303,15 @@ test('the status bar tooltip and the checklist advise checkpoint + /clear after 
 
 test('context --json reads .agents.yml and the transcript without loading node:crypto (a file read is hashed only when asked)', async () => {
   const { spawnSync } = await import('node:child_process');
-  const { HOOK_SCRIPT, write } = await import('./helpers');
+  const { HOOK_SCRIPT, loadedModules, moduleRecorder } = await import('./helpers');
   const root = workspace({ '.agents.yml': 'session:\n  ledger: true\n', '.agents/session_ledger.md': '# Session Ledger\n\n## Goal\nship\n' });
   const { home } = placeOwn(root);
-  const recorder = write(workspace({}, 'sl-rec-'), 'rec.js', `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => require('fs').writeSync(2, 'LOADED ' + [...seen].join(' ') + '\\n'));`);
+  const recorder = moduleRecorder();
   const env = { PATH: process.env.PATH, HOME: root, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: home, CODEX_HOME: path.join(root, 'no-codex') };
   const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'context', '--json', '--root', root], { cwd: root, env, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).compactions, 1);
-  const loaded = (/LOADED (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
+  const loaded = loadedModules(r.stderr).required;
   assert.ok(loaded.includes('fs'), r.stderr);
   assert.ok(!loaded.includes('crypto'), `crypto loaded: ${loaded.join(' ')}`);
 });

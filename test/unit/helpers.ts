@@ -95,6 +95,24 @@ export function write(dir: string, rel: string, content: string | Buffer): strin
   return abs;
 }
 
+/**
+ * A script to preload (`--require`) into a process under test: when it ends, it writes to stderr
+ * every module it required (`LOADED`) and every module Node loaded inside (`INTERNAL`). Read them
+ * back with `loadedModules`.
+ */
+export function moduleRecorder(): string {
+  return write(
+    workspace({}, 'sl-rec-'),
+    'rec.js',
+    `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => { const internal = process.moduleLoadList.join('|'); require('fs').writeSync(2, 'LOADED ' + [...seen].join(' ') + '\\nINTERNAL ' + internal + '\\n'); });`,
+  );
+}
+
+/** What `moduleRecorder` wrote: the modules required (`node:` dropped) and Node's internal load list (`NativeModule x`, …). */
+export function loadedModules(stderr: string): { required: string[]; internal: string[] } {
+  return { required: (/LOADED (.*)/.exec(stderr)?.[1] ?? '').split(' '), internal: (/INTERNAL (.*)/.exec(stderr)?.[1] ?? '').split('|') };
+}
+
 /** Run real git in `dir`. */
 export function git(dir: string, ...args: string[]): string {
   return gitWith(dir, {}, args);

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { byCodeUnits, codePointCount, withThousands } from '../../src/core/text';
-import { HOOK_SCRIPT, REPO, rng, workspace, write } from './helpers';
+import { HOOK_SCRIPT, loadedModules, moduleRecorder, REPO, rng, workspace, write } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 
 test('withThousands writes numbers as toLocaleString("en-US") does', () => {
@@ -34,29 +34,33 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
   assert.match(readFileSync(log, 'utf8'), /status --porcelain=v2/);
 });
 
-test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin, stdout and the write of its record load neither net, tty, the streams nor fs.promises', () => {
+/** A workspace with an S3 state and its `.claude/` folder, the status line's environment there, and Claude Code's input at 42 %. */
+function statusLineCase(): { dir: string; env: NodeJS.ProcessEnv; input: string } {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
-  // Preloaded: records every built-in module the script requires, printed when the process ends.
-  const recorder = write(workspace({}, 'sl-rec-'), 'rec.js', `const M = require('module'); const seen = new Set(); const load = M._load; M._load = function (r, ...a) { seen.add(r.replace(/^node:/, '')); return load.call(this, r, ...a); }; process.on('exit', () => { const internal = process.moduleLoadList.join('|'); require('fs').writeSync(2, 'LOADED ' + [...seen].join(' ') + '\\nINTERNAL ' + internal + '\\n'); });`);
-  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } });
   const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
+  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42 } });
+  return { dir, env, input };
+}
+
+test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin, stdout and the write of its record load neither net, tty, the streams nor fs.promises', () => {
+  const { dir, env } = statusLineCase();
+  // Preloaded: records every built-in module the script requires, printed when the process ends.
+  const recorder = moduleRecorder();
+  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } });
   const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'statusline'], { cwd: dir, env, input, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, 'ctx 42% (84k/200k) · checkpoint now\n');
-  const loaded = (/LOADED (.*)/.exec(r.stderr)?.[1] ?? '').split(' ');
+  const { required: loaded, internal } = loadedModules(r.stderr);
   assert.ok(loaded.includes('fs'), r.stderr);
   for (const m of ['crypto', 'zlib', 'vm', 'child_process']) assert.ok(!loaded.includes(m), `${m} loaded: ${loaded.join(' ')}`);
   // process.stdin / process.stdout would load net, tty and the stream modules (a pipe is a net.Socket),
   // and the first use of fs.promises loads internal/fs/promises and the streams too.
-  const internal = (/INTERNAL (.*)/.exec(r.stderr)?.[1] ?? '').split('|');
   assert.ok(internal.length > 10, r.stderr);
   for (const m of ['net', 'tty', 'stream', 'internal/fs/promises']) assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
 });
 
 test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads as nothing', async () => {
-  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
-  const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
-  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42 } });
+  const { dir, env, input } = statusLineCase();
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [HOOK_SCRIPT, 'statusline'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
@@ -77,9 +81,7 @@ test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads
 // libuv makes a child's standard streams blocking, so the parent here is python3, which keeps O_NONBLOCK.
 const PYTHON = spawnSync('python3', ['-c', 'pass']).status === 0;
 test('a non-blocking stdin that has nothing yet (EAGAIN) is asked again until its writer sends and closes', { skip: PYTHON ? false : 'python3 is not installed (the parent that hands over a non-blocking stdin)' }, () => {
-  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
-  const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
-  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42 } });
+  const { dir, env, input } = statusLineCase();
   const parent = [
     'import os, subprocess, sys, time, fcntl',
     'r, w = os.pipe()',

@@ -8,9 +8,9 @@
  * After `--`: one argument is run through the shell (it is the previous command line as written in
  * settings); several arguments are run as they are, without a shell.
  */
-import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic } from '../../core/atomic';
+import { isDir } from '../../core/fsread';
 import { detectedThresholds, feedPath, figureOfStatusInput, levelOf, measure, type FeedRecord } from '../../core/context';
 import { parse } from '../args';
 import type { Io } from '../io';
@@ -18,22 +18,13 @@ import { levelText, tokens } from './context';
 
 const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
 
-/** A folder stands at `p` (synchronous: the status line never loads `fs.promises`). */
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** The folder whose `.claude/` receives the feed: --root, else the session's project dir, else its cwd. */
 async function projectDir(input: Record<string, unknown> | null, root: string | undefined, io: Io): Promise<string | null> {
   if (root !== undefined) return path.resolve(io.cwd, root);
   const ws = obj(input?.workspace);
   for (const cand of [ws?.project_dir, input?.cwd, ws?.current_dir, io.cwd]) {
     if (typeof cand !== 'string' || !path.isAbsolute(cand)) continue;
-    // Only a project that already has its `.claude/` folder (the relay is installed there).
+    // Only a project that already has its `.claude/` folder (the relay is installed there); a synchronous stat, no fs.promises.
     if (isDir(path.join(cand, '.claude'))) return cand;
   }
   return null;
