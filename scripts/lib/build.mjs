@@ -52,7 +52,7 @@ export function bundleTargets({ production = false } = {}) {
   return targets;
 }
 
-/** The file beside the hook script that holds the rest of the CLI, brotli-compressed (src/core/hook-files.ts). */
+/** The file beside the hook script that holds the rest of the CLI, brotli-compressed (src/core/hooks/files.ts). */
 export const HOOK_CORE = 'session-ledger-core.br';
 
 const rel = (f) => relative(REPO, f).split('\\').join('/');

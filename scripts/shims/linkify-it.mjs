@@ -1,4 +1,4 @@
-// Bundled in place of `linkify-it`: markdown-it builds one in its constructor, and src/core/markdown.ts
+// Bundled in place of `linkify-it`: markdown-it builds one in its constructor, and src/core/markdown/markdown.ts
 // runs with `linkify: false` and without the inline pass, so it never asks it anything.
 export default class LinkifyIt {
   test() { return false; }

@@ -14,8 +14,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NeedsFullReader } from '../core/context/full-reader';
-import { HOOK_CORE_NAME } from '../core/hook-files';
-import { pruneCache, userCacheDir, writeCacheFile } from '../core/user-cache';
+import { HOOK_CORE_NAME } from '../core/hooks/files';
+import { pruneCache, userCacheDir, writeCacheFile } from '../core/files/user-cache';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 interface Hot {

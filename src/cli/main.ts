@@ -29,7 +29,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 // `context` asks the YAML reader about an .agents.yml its light reader is unsure of (loaded then only).
-useFullConfigReader(async () => (await import('../core/formats/s0')).s0ConfigOfText);
+useFullConfigReader(async () => (await import('../core/systems/s0/reader')).s0ConfigOfText);
 
 const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);

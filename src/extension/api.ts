@@ -3,7 +3,7 @@
  * `vscode.extensions.getExtension('session-ledger.session-ledger')!.exports`.
  */
 import * as vscode from 'vscode';
-import type { WorkspaceReport } from '../core/model';
+import type { WorkspaceReport } from '../core/model/model';
 import { homeHash } from './pure/ticks';
 import type { Services } from './services';
 

@@ -3,7 +3,7 @@
  * defaults. Everything else asks `readSettings()` and never touches `getConfiguration` itself.
  */
 import * as vscode from 'vscode';
-import { SYSTEM_IDS, type SystemId } from '../core/model';
+import { SYSTEM_IDS, type SystemId } from '../core/model/model';
 
 export const SECTION = 'sessionLedger';
 

@@ -5,19 +5,19 @@
  */
 import * as vscode from 'vscode';
 import { createApi, type SessionLedgerApi } from './api';
-import { LedgerCodeLens } from './codeLens';
+import { LedgerCodeLens } from './code-lens';
 import { LedgerDiagnostics } from './diagnostics';
-import { LedgerQuickFixes } from './quickFixes';
+import { LedgerQuickFixes } from './quick-fixes';
 import { ChecklistPanel } from './checklist/panel';
 import { registerCommands } from './commands';
-import { bindContextKeys } from './contextKeys';
+import { bindContextKeys } from './context-keys';
 import { PreviewDocuments } from './preview';
 import type { Services } from './services';
-import { ContextStatusItem } from './status/contextStatusItem';
-import { GuardPreview } from './status/guardPreview';
-import { SessionMeter } from './status/sessionMeter';
+import { ContextStatusItem } from './status/context-status-item';
+import { GuardPreview } from './status/guard-preview';
+import { SessionMeter } from './status/session-meter';
 import { LedgerStore } from './store';
-import { TickStore } from './tickStore';
+import { TickStore } from './tick-store';
 import { LedgerTreeProvider } from './tree/provider';
 import { FolderWatchers } from './watch';
 

@@ -3,10 +3,10 @@ import type * as vscode from 'vscode';
 import type { ChecklistPanel } from './checklist/panel';
 import type { LedgerDiagnostics } from './diagnostics';
 import type { PreviewDocuments } from './preview';
-import type { SessionMeter } from './status/sessionMeter';
-import type { ContextStatusItem } from './status/contextStatusItem';
+import type { SessionMeter } from './status/session-meter';
+import type { ContextStatusItem } from './status/context-status-item';
 import type { LedgerStore } from './store';
-import type { TickStore } from './tickStore';
+import type { TickStore } from './tick-store';
 import type { LedgerTreeProvider } from './tree/provider';
 
 export interface Services {

@@ -4,10 +4,10 @@
  * asked for while one runs for the same folder is coalesced into one more run afterwards.
  */
 import * as vscode from 'vscode';
-import type { WorkspaceReport } from '../core/model';
+import type { WorkspaceReport } from '../core/model/model';
 import { readSettings } from './config';
 import { applyTicks, homeHash } from './pure/ticks';
-import type { TickStore } from './tickStore';
+import type { TickStore } from './tick-store';
 
 export interface FolderState {
   folder: vscode.WorkspaceFolder;
@@ -131,7 +131,7 @@ export class LedgerStore implements vscode.Disposable {
   private async scanOnce(e: Entry): Promise<void> {
     const t0 = Date.now();
     try {
-      const { evaluate } = await import('../core/evaluate');
+      const { evaluate } = await import('../core/report/evaluate');
       const settings = readSettings(e.folder.uri);
       // Restricted Mode spawns no process: no git (the repository's config could name a command), and
       // no configured extra paths (a workspace setting is repository content too).

@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { RecentSession } from '../core/context/sessions';
-import { readSessionRecordFor } from '../core/session-record';
-import { agentInCmdline, agentInText, type AgentName } from './pure/terminalMatch';
+import { readSessionRecordFor } from '../core/hooks/session-record';
+import { agentInCmdline, agentInText, type AgentName } from './pure/terminal-match';
 
 async function children(pid: number): Promise<number[]> {
   try {

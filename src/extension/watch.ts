@@ -34,7 +34,7 @@ export class FolderWatchers implements vscode.Disposable {
   ) {}
 
   async start(): Promise<void> {
-    const [{ watchGlobs }, { SHARED_MARKER_REL }] = await Promise.all([import('./pure/globs'), import('../core/marker')]);
+    const [{ watchGlobs }, { SHARED_MARKER_REL }] = await Promise.all([import('./pure/globs'), import('../core/checkpoint/marker')]);
     // The checkpoint markers too: the guard preview in the status bar follows them.
     this.globs = watchGlobs([`${SHARED_MARKER_REL}*`]);
     for (const f of vscode.workspace.workspaceFolders ?? []) this.watch(f);

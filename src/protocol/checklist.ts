@@ -4,7 +4,7 @@
  * src/extension/ (architecture test). The webview sends `ready` once its script runs; the host
  * answers with the state and sends it again whenever the store changes.
  */
-import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type Severity, type SystemId } from '../core/model';
+import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type Severity, type SystemId } from '../core/model/model';
 
 /** A check as the webview shows it: the core's `Check` without the system (its section says it). */
 export type CheckView = Omit<Check, 'system'>;

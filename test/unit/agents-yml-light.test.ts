@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentsYmlLight } from '../../src/core/context/agents-yml-light';
-import { s0ConfigOfText } from '../../src/core/formats/s0';
+import { s0ConfigOfText } from '../../src/core/systems/s0/reader';
 import { assertLinear, rng } from './helpers';
 
 const SEED = Number(process.env.SL_FUZZ_SEED ?? 20261203);

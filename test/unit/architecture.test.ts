@@ -48,8 +48,29 @@ function importsInto(fromDir: string, target: string): string[] {
   return bad;
 }
 
-test('readers read, checks judge: src/core/formats never imports src/core/checks', () => {
-  assert.deepEqual(importsInto('src/core/formats', 'src/core/checks'), []);
+/** Every reader: each system's `reader*.ts`, the readers' index and the shared item helpers. */
+function readerFiles(): string[] {
+  const systems = path.join(REPO, 'src/core/systems');
+  const inHomes = walk(systems).filter((f) => /\/s\d\/reader[^/]*\.ts$/.test(f));
+  return [...inHomes, path.join(systems, 'readers.ts'), path.join(REPO, 'src/core/markdown/items.ts')];
+}
+
+/** Every rule file: each system's `rules.ts` and the shared rules in `src/core/rules/`. */
+function ruleFiles(): string[] {
+  return [...walk(path.join(REPO, 'src/core/systems')).filter((f) => /\/s\d\/rules\.ts$/.test(f)), ...walk(path.join(REPO, 'src/core/rules')).filter((f) => f.endsWith('.ts'))];
+}
+
+test('readers read, rules judge: no reader imports a rule file', () => {
+  const rules = new Set(ruleFiles().map((f) => path.relative(REPO, f).split(path.sep).join('/').replace(/\.ts$/, '')));
+  const bad: string[] = [];
+  for (const f of readerFiles()) {
+    for (const spec of importsOf(f)) {
+      if (!spec.startsWith('.')) continue;
+      const resolved = path.relative(REPO, path.resolve(path.dirname(f), spec)).split(path.sep).join('/');
+      if (rules.has(resolved) || resolved === 'src/core/rules' || resolved.startsWith('src/core/rules/')) bad.push(`${path.relative(REPO, f)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(bad, []);
 });
 
 /** Comparisons of a count against a literal number of 2 or more (`n >= 3`), heading levels excepted. */
@@ -58,13 +79,13 @@ function literalThresholds(src: string): string[] {
   return [...code.matchAll(/([\w.)\]]+)\s*(?:>=?|<=?)\s*(\d+(?:\.\d+)?)\b/g)].filter((m) => Number(m[2]) >= 2 && !/level$/.test(m[1])).map((m) => m[0]);
 }
 
-test('readers read, checks judge: no reader in src/core/formats builds a finding or a message, or holds a cap, a threshold or the clock', () => {
-  const files = walk(path.join(REPO, 'src/core/formats')).filter((x) => x.endsWith('.ts'));
+test('readers read, rules judge: no reader builds a finding or a message, or holds a cap, a threshold or the clock', () => {
+  const files = readerFiles();
   assert.ok(files.length >= 12, 'every reader is looked at');
   for (const f of files) {
     const rel = path.relative(REPO, f);
     const src = readFileSync(f, 'utf8');
-    assert.ok(!importsOf(f).some((spec) => /(?:^|\/)messages$/.test(spec)), `${rel} imports messages: findings and their texts belong to checks/`);
+    assert.ok(!importsOf(f).some((spec) => /(?:^|\/)messages$/.test(spec)), `${rel} imports messages: findings and their texts belong to the rules`);
     assert.doesNotMatch(src, /\bseverity\s*:|\bproblems\s*[:.=]|\bfindings?\(|\bfindings\s*(?::|\.push)|\bFinding\b/, `${rel} constructs a finding`);
     assert.doesNotMatch(src, /\b(?:CAPS|ARCHIVE|CURATION)\b|\bnow\s*:\s*number|\bDate\.now\(/, `${rel} judges against a cap, a threshold or the clock`);
     assert.deepEqual(literalThresholds(src), [], `${rel} compares against a literal threshold: it belongs in the facts table`);
@@ -72,21 +93,21 @@ test('readers read, checks judge: no reader in src/core/formats builds a finding
 });
 
 test('a check message states a threshold through an argument from the facts table, never as a literal number in its template', () => {
-  for (const f of walk(path.join(REPO, 'src/core/checks')).filter((x) => x.endsWith('.ts'))) {
+  for (const f of ruleFiles()) {
     const literal = [...readFileSync(f, 'utf8').matchAll(/\bt\('((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]).filter((tpl) => /(?:≥|≤|<|>)\s*\d/.test(tpl));
     assert.deepEqual(literal, [], path.relative(REPO, f));
   }
 });
 
 test('activationEvents are workspaceContains: of every presence glob in the facts table', async () => {
-  const { presenceGlobs } = await import('../../src/core/facts');
+  const { presenceGlobs } = await import('../../src/core/systems/facts');
   const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] };
   const contains = pkg.activationEvents.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
-  assert.deepEqual(contains, presenceGlobs(), 'package.json activationEvents must list workspaceContains:<glob> for every presence glob, in the order of src/core/facts.ts');
+  assert.deepEqual(contains, presenceGlobs(), 'package.json activationEvents must list workspaceContains:<glob> for every presence glob, in the order of src/core/systems/facts.ts');
 });
 
 test('the extension watches the presence globs of the facts table and declares no list of its own', async () => {
-  const { presenceGlobs } = await import('../../src/core/facts');
+  const { presenceGlobs } = await import('../../src/core/systems/facts');
   const { watchGlobs } = await import('../../src/extension/pure/globs');
   const globs = watchGlobs(['extra/x.md']);
   for (const g of presenceGlobs()) assert.ok(globs.includes(g), g);
@@ -95,14 +116,14 @@ test('the extension watches the presence globs of the facts table and declares n
   for (const dir of ['src/extension', 'webview']) {
     for (const f of walk(path.join(REPO, dir)).filter((x) => x.endsWith('.ts'))) {
       const src = readFileSync(f, 'utf8');
-      for (const g of presenceGlobs()) assert.ok(!src.includes(`'${g}'`), `${path.relative(REPO, f)} declares '${g}': read it from src/core/facts.ts`);
+      for (const g of presenceGlobs()) assert.ok(!src.includes(`'${g}'`), `${path.relative(REPO, f)} declares '${g}': read it from src/core/systems/facts.ts`);
     }
   }
 });
 
 test('the facts table has one entry per system id, each naming its own id', async () => {
-  const { FACTS, ALL_FACTS } = await import('../../src/core/facts');
-  const { SYSTEM_IDS } = await import('../../src/core/model');
+  const { FACTS, ALL_FACTS } = await import('../../src/core/systems/facts');
+  const { SYSTEM_IDS } = await import('../../src/core/model/model');
   assert.deepEqual(Object.keys(FACTS), [...SYSTEM_IDS]);
   assert.deepEqual(ALL_FACTS.map((f) => f.id), [...SYSTEM_IDS]);
 });

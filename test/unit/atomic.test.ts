@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../../src/core/atomic';
-import { sha256 } from '../../src/core/fsread';
+import { writeAtomic, WriteRefused } from '../../src/core/files/atomic';
+import { sha256 } from '../../src/core/files/fsread';
 import { workspace, write } from './helpers';
 
 test('writes atomically and keeps no temp file', async () => {

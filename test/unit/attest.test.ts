@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { WriteRefused } from '../../src/core/atomic';
-import { applyAttest, planAttest } from '../../src/core/attest';
-import { evaluate } from '../../src/core/evaluate';
+import { WriteRefused } from '../../src/core/files/atomic';
+import { applyAttest, planAttest } from '../../src/core/systems/s1/attest';
+import { evaluate } from '../../src/core/report/evaluate';
 import { workspace, write } from './helpers';
 import { run } from './checkpoint-fixtures';
 

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkpoint, CHECKPOINT_SAVED } from '../../src/core/checkpoint';
-import { parseMarker } from '../../src/core/marker';
+import { checkpoint, CHECKPOINT_SAVED } from '../../src/core/checkpoint/checkpoint';
+import { parseMarker } from '../../src/core/checkpoint/marker';
 import { fixtureCopy, gitInit, workspace, write } from './helpers';
 import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, run, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
 

@@ -1,10 +1,10 @@
 /** The extension's rendering of a checkpoint outcome: from the typed fields, through l10n, never from the core's prose. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkpoint } from '../../src/core/checkpoint';
-import { closingMessage, outcomeMessage } from '../../src/extension/pure/checkpointText';
-import { checklistState } from '../../src/extension/pure/checklistModel';
-import { evaluate } from '../../src/core/evaluate';
+import { checkpoint } from '../../src/core/checkpoint/checkpoint';
+import { closingMessage, outcomeMessage } from '../../src/extension/pure/checkpoint-text';
+import { checklistState } from '../../src/extension/pure/checklist-model';
+import { evaluate } from '../../src/core/report/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
 import { fixtureCopy, gitInit, workspace } from './helpers';
 import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkpoint, resumePromptFor } from '../../src/core/checkpoint';
-import { evaluate } from '../../src/core/evaluate';
-import { sha256 } from '../../src/core/fsread';
-import { formatMarker, isSessionId, markerRel, parseMarker } from '../../src/core/marker';
-import { writeSessionRecord } from '../../src/core/session-record';
+import { checkpoint, resumePromptFor } from '../../src/core/checkpoint/checkpoint';
+import { evaluate } from '../../src/core/report/evaluate';
+import { sha256 } from '../../src/core/files/fsread';
+import { formatMarker, isSessionId, markerRel, parseMarker } from '../../src/core/checkpoint/marker';
+import { writeSessionRecord } from '../../src/core/hooks/session-record';
 import { gitInit, workspace, write } from './helpers';
 import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, OTHER_SID, run, s3Workspace, S3_STATE, SID, transcript } from './checkpoint-fixtures';
 

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { WriteRefused } from '../../src/core/atomic';
-import { applyCompactState, planCompactState } from '../../src/core/compact-state';
-import { evaluate } from '../../src/core/evaluate';
-import { sha256 } from '../../src/core/fsread';
-import { errorText } from '../../src/extension/pure/errorText';
+import { WriteRefused } from '../../src/core/files/atomic';
+import { applyCompactState, planCompactState } from '../../src/core/systems/s4/compact-state';
+import { evaluate } from '../../src/core/report/evaluate';
+import { sha256 } from '../../src/core/files/fsread';
+import { errorText } from '../../src/extension/pure/error-text';
 import { CORPUS_SKIP, corpusFile, jaT, workspace } from './helpers';
 import { run } from './checkpoint-fixtures';
 

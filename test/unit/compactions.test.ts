@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { countCompactions } from '../../src/core/context/compactions';
-import { checklistState } from '../../src/extension/pure/checklistModel';
-import { statusView } from '../../src/extension/pure/statusText';
-import { evaluate } from '../../src/core/evaluate';
+import { checklistState } from '../../src/extension/pure/checklist-model';
+import { statusView } from '../../src/extension/pure/status-text';
+import { evaluate } from '../../src/core/report/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
 import { CORPUS_SKIP, corpusFile, fixtureCopy, gitInit, REPO, workspace } from './helpers';
 import { encoded, run, s3Workspace } from './checkpoint-fixtures';
@@ -110,7 +110,7 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, or
   const { s0On } = await import('../../src/core/context/systems');
   const { agentsYmlLight } = await import('../../src/core/context/agents-yml-light');
   const { NeedsFullReader, useFullConfigReader } = await import('../../src/core/context/full-reader');
-  const { s0ConfigOfText } = await import('../../src/core/formats/s0');
+  const { s0ConfigOfText } = await import('../../src/core/systems/s0/reader');
   // The plain forms a settings file is written in: read lightly, never handed to the YAML reader.
   const sure = [
     'session:\n  ledger: true\n',
@@ -271,7 +271,7 @@ test('context reads an .agents.yml with anchors, aliases or merge keys as the S0
 });
 
 test('a broken .agents.yml does not switch S0 off: context advises checkpoint + /clear after 2 compactions, as the S0 reader checks S0 with a blocking finding', async () => {
-  const { evaluate } = await import('../../src/core/evaluate');
+  const { evaluate } = await import('../../src/core/report/evaluate');
   const dir = fixtureCopy('s0/good');
   writeFileSync(path.join(dir, '.agents.yml'), 'session:\n  ledger: [true\n');
   const s0 = (await evaluate(dir, { noGit: true })).systems.find((x) => x.id === 'S0');

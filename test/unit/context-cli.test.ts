@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { encodeClaudeProjectDir } from '../../src/core/context';
-import { FACTS } from '../../src/core/facts';
+import { FACTS } from '../../src/core/systems/facts';
 import { cli, CORPUS_SKIP, corpusFile, workspace, write } from './helpers';
 import { asst, codexCount, codexMeta, codexTurn, lines } from './context-records';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_THRESHOLDS, detectSystems, levelOf, thresholdProfile } from '../../src/core/context';
-import { FACTS, presenceGlobs } from '../../src/core/facts';
-import { READERS } from '../../src/core/formats';
+import { FACTS, presenceGlobs } from '../../src/core/systems/facts';
+import { READERS } from '../../src/core/systems/readers';
 import { workspace } from './helpers';
 
 const S0 = 'S0';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ContextFollower, claudeWindow, encodeClaudeProjectDir, modelWindow, parseFeedInfo, percentOf } from '../../src/core/context';
-import { statusView } from '../../src/extension/pure/statusText';
+import { statusView } from '../../src/extension/pure/status-text';
 import { cli, workspace, write } from './helpers';
 import { asst, compact, lines } from './context-records';
 

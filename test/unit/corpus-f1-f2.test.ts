@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model';
-import { S0_SKIPPED } from '../../src/core/formats/s0';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model/model';
+import { S0_SKIPPED } from '../../src/core/systems/s0/reader';
 import { checksWith, cli, CORPUS, CORPUS_SKIP, oneCheck, workspace } from './helpers';
 
 const NOW = Date.UTC(2026, 6, 1);

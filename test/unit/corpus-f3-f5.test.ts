@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, SystemReport } from '../../src/core/model';
-import { parseManifest } from '../../src/core/formats/s2-ledger';
-import type { S3Structure } from '../../src/core/formats/s3-state';
-import type { ProgressEntry, S4Structure } from '../../src/core/formats/s4-state';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, SystemReport } from '../../src/core/model/model';
+import { parseManifest } from '../../src/core/systems/s2/reader-ledger';
+import type { S3Structure } from '../../src/core/systems/s3/reader-state';
+import type { ProgressEntry, S4Structure } from '../../src/core/systems/s4/reader-state';
 import { CORPUS, CORPUS_SKIP, oneCheck, systemIn, workspace, write } from './helpers';
 
 const skip = CORPUS_SKIP;

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import { toJsonStatus } from '../../src/core/report';
+import { evaluate } from '../../src/core/report/evaluate';
+import { toJsonStatus } from '../../src/core/report/report';
 import { CORPUS, CORPUS_SKIP, workspace } from './helpers';
 
 interface Row {

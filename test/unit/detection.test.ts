@@ -1,7 +1,7 @@
 /** Detection: a file at a system's path in another format is present and not read (with the reason); a document shows under one system only. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate } from '../../src/core/evaluate';
+import { evaluate } from '../../src/core/report/evaluate';
 import { cli, workspace } from './helpers';
 
 const FOREIGN_STATE = '# Project status\n\nShipping the alerts view this week.\n\n## Streams\n- api: green\n- web: amber\n';

@@ -1,5 +1,5 @@
 /**
- * The extension's sentence for an error (src/extension/pure/errorText.ts), through the Japanese
+ * The extension's sentence for an error (src/extension/pure/error-text.ts), through the Japanese
  * bundle: refused writes are worded from their reason and file, in the user's language, never
  * from the core's English message; errno and unknown errors keep their own message.
  */
@@ -7,15 +7,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../../src/core/atomic';
-import { applyCompactState } from '../../src/core/compact-state';
-import { checkpoint } from '../../src/core/checkpoint';
-import { applyHooksPlan, planHooksInstall, planHooksUninstall } from '../../src/core/hooks-install';
-import { sha256 } from '../../src/core/fsread';
-import { markerRel } from '../../src/core/marker';
-import { writeStarter } from '../../src/core/starter';
-import { outcomeMessage } from '../../src/extension/pure/checkpointText';
-import { errorText, hooksProblemText } from '../../src/extension/pure/errorText';
+import { writeAtomic, WriteRefused } from '../../src/core/files/atomic';
+import { applyCompactState } from '../../src/core/systems/s4/compact-state';
+import { checkpoint } from '../../src/core/checkpoint/checkpoint';
+import { applyHooksPlan, planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
+import { sha256 } from '../../src/core/files/fsread';
+import { markerRel } from '../../src/core/checkpoint/marker';
+import { writeStarter } from '../../src/core/systems/starter';
+import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
+import { errorText, hooksProblemText } from '../../src/extension/pure/error-text';
 import { CONFIRMED, emptyClaudeHome, SID } from './checkpoint-fixtures';
 import { fixtureCopy, gitInit, HOOK_SCRIPT, jaT, workspace, write } from './helpers';
 

@@ -1,7 +1,7 @@
 /** Findings (Problems panel, tree rows, CodeLens counts) from a real evaluated workspace and from hand-made reports. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Check, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model';
+import type { Check, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model/model';
 import { checkMessage, countsOf, countsText, isFinding, levelOf, lineRange, reportFindings, shortName, systemDocs, systemFindings, systemLabel } from '../../src/extension/pure/findings';
 
 const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
@@ -79,7 +79,7 @@ test('findings: the range of a line is its text without leading blanks; lines pa
 });
 
 test('findings: the real e2e fixture workspace (all five systems) yields warnings with files and lines', async () => {
-  const { evaluate } = await import('../../src/core/evaluate');
+  const { evaluate } = await import('../../src/core/report/evaluate');
   const path = await import('node:path');
   const { REPO } = await import('./helpers');
   const r = await evaluate(path.join(REPO, 'test/fixtures/e2e-workspace'));

@@ -97,7 +97,7 @@ test('manifest: the walkthrough has four steps, each with its media and complete
     assert.ok(readFileSync(path.join(REPO, s.media.markdown), 'utf8').startsWith('# '), s.media.markdown);
     for (const m of resolve(s.description).matchAll(/\(command:([\w.]+)\)/g)) assert.ok(pkg.contributes.commands.some((c: { command: string }) => c.command === m[1]), `${s.id}: ${m[1]} is a command`);
   }
-  const keys = readFileSync(path.join(REPO, 'src/extension/contextKeys.ts'), 'utf8');
+  const keys = readFileSync(path.join(REPO, 'src/extension/context-keys.ts'), 'utf8');
   for (const k of ['sessionLedger.hasStateFile', 'sessionLedger.hooksInstalled', 'sessionLedger.meterActive', 'sessionLedger.hasCheckpoint']) assert.ok(keys.includes(`'${k}'`), `${k} is set`);
   assert.equal(pkg.contributes.configuration.properties['sessionLedger.diagnostics.enabled'].default, true);
 });

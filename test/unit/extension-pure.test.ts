@@ -1,12 +1,12 @@
 /** The extension's vscode-free helpers: tree texts, status bar texts, ticks, terminal matching, the webview protocol. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Check, ContextUsage, Item, Section, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model';
+import type { Check, ContextUsage, Item, Section, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model/model';
 import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
-import { docTooltip, shownSections, isTampered, itemDescription, itemIcon, itemLabel, sectionLabel } from '../../src/extension/pure/treeText';
-import { code, guardLine, pct, statusView } from '../../src/extension/pure/statusText';
-import { agentInCmdline, agentInText } from '../../src/extension/pure/terminalMatch';
-import { checklistState } from '../../src/extension/pure/checklistModel';
+import { docTooltip, shownSections, isTampered, itemDescription, itemIcon, itemLabel, sectionLabel } from '../../src/extension/pure/tree-text';
+import { code, guardLine, pct, statusView } from '../../src/extension/pure/status-text';
+import { agentInCmdline, agentInText } from '../../src/extension/pure/terminal-match';
+import { checklistState } from '../../src/extension/pure/checklist-model';
 import { parseWebviewMessage } from '../../src/protocol/checklist';
 import { KeyedDebouncer } from '../../src/extension/pure/debounce';
 import { dirWatchOf } from '../../src/extension/pure/globs';

@@ -1,7 +1,7 @@
 /** The context meter's choice among several live sessions: the active terminal's, else the newest; the others in the tooltip. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { liveSessions, otherSessionsLines, chooseShownSession, type LiveSession } from '../../src/extension/pure/sessionPick';
+import { liveSessions, otherSessionsLines, chooseShownSession, type LiveSession } from '../../src/extension/pure/session-pick';
 
 const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 const NOW = Date.parse('2026-12-02T17:00:00Z');

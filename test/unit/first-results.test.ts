@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import { labelOf, type Check, type WorkspaceReport } from '../../src/core/model';
+import { evaluate } from '../../src/core/report/evaluate';
+import { labelOf, type Check, type WorkspaceReport } from '../../src/core/model/model';
 import { fixtureCopy, git, gitInit } from './helpers';
 
 const GIT_CHECKS = new Set(['fresh', 'work-explained', 'branch-head']);

@@ -1,7 +1,7 @@
 /** The quick fixes' line edits: S0 timestamp, S3 Branch / HEAD from git, deleting lines. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyLineEdits, branchHeadFix, deleteLines, timestampFix } from '../../src/core/fixes';
+import { applyLineEdits, branchHeadFix, deleteLines, timestampFix } from '../../src/core/systems/fixes';
 
 const NOW = '2026-12-02T17:00:00Z';
 

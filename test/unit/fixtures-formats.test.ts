@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
+import { evaluate } from '../../src/core/report/evaluate';
 import { fixtureCopy, lineOf } from './helpers';
 
 test('S0 CONTINUITY.md at the root: Done/Now/Next as H2 siblings, checked State items, UNCONFIRMED items, Now is next', async () => {

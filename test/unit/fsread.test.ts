@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
-import { readTextFile, sha256 } from '../../src/core/fsread';
+import { readTextFile, sha256 } from '../../src/core/files/fsread';
 import { workspace, write } from './helpers';
 
 test('reads text, strips a BOM, reports CRLF and hashes the raw bytes', async () => {

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import { findSecrets, maskSecrets } from '../../src/core/secrets';
+import { evaluate } from '../../src/core/report/evaluate';
+import { findSecrets, maskSecrets } from '../../src/core/secrets/secrets';
 import { rng, workspace } from './helpers';
 
 /** Secrets still found in masked text, a private key's header (which stays) aside. */

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { preCompactGuard } from '../../src/core/guard';
-import { HOOK_LOG_REL } from '../../src/core/hook-io';
-import { parseMarker } from '../../src/core/marker';
+import { preCompactGuard } from '../../src/core/hooks/guard';
+import { HOOK_LOG_REL } from '../../src/core/hooks/io';
+import { parseMarker } from '../../src/core/checkpoint/marker';
 import { fixtureCopy, gitInit, workspace, write } from './helpers';
 import { age, CONFIRM_ALL, OTHER_SID, preCompact, run, s3Workspace, S2_SKELETON, SID } from './checkpoint-fixtures';
 
@@ -228,7 +228,7 @@ test('a report the caller already has is used as is (the extension preview does 
   const payload = preCompact(skeleton);
   const own = await preCompactGuard(payload, { root: skeleton, log: false });
   assert.equal(own.rule, 'skeleton');
-  const { evaluate } = await import('../../src/core/evaluate');
+  const { evaluate } = await import('../../src/core/report/evaluate');
   const real = await evaluate(s3Workspace());
   const given = await preCompactGuard(payload, { root: skeleton, log: false, report: real });
   assert.notEqual(given.rule, 'skeleton');

@@ -6,9 +6,9 @@ import { chmodSync, copyFileSync, cpSync, mkdtempSync, mkdirSync, readdirSync, r
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { evaluate, type EvaluateOptions } from '../../src/core/evaluate';
-import type { SystemReport } from '../../src/core/model';
-import { format } from '../../src/core/messages';
+import { evaluate, type EvaluateOptions } from '../../src/core/report/evaluate';
+import type { SystemReport } from '../../src/core/model/model';
+import { format } from '../../src/core/model/messages';
 
 /** The repository root (tests run from out/test/unit). */
 export const REPO = path.resolve(__dirname, '..', '..', '..');

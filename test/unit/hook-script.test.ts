@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { applyHooksPlan, CORE_REL, planHooksInstall, planHooksUninstall, SCRIPT_REL } from '../../src/core/hooks-install';
-import { HOOK_CORE_NAME } from '../../src/core/hook-files';
+import { applyHooksPlan, CORE_REL, planHooksInstall, planHooksUninstall, SCRIPT_REL } from '../../src/core/hooks/install';
+import { HOOK_CORE_NAME } from '../../src/core/hooks/files';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE } from './checkpoint-fixtures';
 

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { WriteRefused } from '../../src/core/atomic';
-import { sha256 } from '../../src/core/fsread';
-import { applyHooksPlan, hookGroup, planHooksInstall, planHooksUninstall, relayCommand, SCRIPT_REL, unwrapRelay } from '../../src/core/hooks-install';
+import { WriteRefused } from '../../src/core/files/atomic';
+import { sha256 } from '../../src/core/files/fsread';
+import { applyHooksPlan, hookGroup, planHooksInstall, planHooksUninstall, relayCommand, SCRIPT_REL, unwrapRelay } from '../../src/core/hooks/install';
 import { HOOK_SCRIPT, REPO, workspace, write } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
 
@@ -254,7 +254,7 @@ test('a crash between the temp write and the rename leaves the old settings inta
   const file = path.join(dir, '.claude/settings.json');
   // A real process, killed (SIGKILL) right before the rename.
   const script = `
-    const { writeAtomic } = require(${JSON.stringify(path.join(REPO, 'out/src/core/atomic.js'))});
+    const { writeAtomic } = require(${JSON.stringify(path.join(REPO, 'out/src/core/files/atomic.js'))});
     writeAtomic(${JSON.stringify(file)}, 'half-installed', { expectHash: ${JSON.stringify(sha256(Buffer.from(SETTINGS)))}, beforeRename: () => process.kill(process.pid, 'SIGKILL') });
   `;
   const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });

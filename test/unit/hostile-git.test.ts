@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { findGitDirs, git as safeGit, parseStatusV2, readGit, repoFilterDrivers } from '../../src/core/git';
+import { findGitDirs, git as safeGit, parseStatusV2, readGit, repoFilterDrivers } from '../../src/core/git/git';
 import { git, gitInit, workspace, write } from './helpers';
 import { runIn } from './hostile-helpers';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { planRotateLog } from '../../src/core/rotate-log';
+import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 
@@ -28,7 +28,7 @@ test('a kill after the archives were renamed and before STATE.md was: the re-run
   const plan = await planRotateLog(dir);
   assert.ok(plan && plan.moves.length >= 2);
   // The real crash: a separate process runs the move and is SIGKILLed right before STATE.md's rename.
-  const mod = path.resolve(__dirname, '../../src/core/rotate-log.js');
+  const mod = path.resolve(__dirname, '../../src/core/systems/s3/rotate-log.js');
   const child = spawnSync(
     process.execPath,
     ['-e', `require(${JSON.stringify(mod)}).applyRotateLog(${JSON.stringify(dir)}, ${JSON.stringify(plan.hash)}, { beforeStateRename: () => process.kill(process.pid, 'SIGKILL') })`],

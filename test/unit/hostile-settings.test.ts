@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { GITIGNORE_LINES } from '../../src/core/hooks-install';
+import { GITIGNORE_LINES } from '../../src/core/hooks/install';
 import { CLI, REPO, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 

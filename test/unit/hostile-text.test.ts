@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import { findSecrets, maskSecrets } from '../../src/core/secrets';
-import { sessionStartHook } from '../../src/core/session-start';
-import { resumeBlock } from '../../src/core/session-start';
-import { toJsonStatus } from '../../src/core/report';
+import { evaluate } from '../../src/core/report/evaluate';
+import { findSecrets, maskSecrets } from '../../src/core/secrets/secrets';
+import { sessionStartHook } from '../../src/core/hooks/session-start';
+import { resumeBlock } from '../../src/core/hooks/session-start';
+import { toJsonStatus } from '../../src/core/report/report';
 import { assertLinear, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { SID } from './checkpoint-fixtures';
@@ -149,7 +149,7 @@ test('terminal escapes in ledger text never reach the terminal: status, check, c
 });
 
 test("the status bar tooltip escapes the transcript's timestamp (Markdown, theme icons, controls)", async () => {
-  const { statusView } = await import('../../src/extension/pure/statusText');
+  const { statusView } = await import('../../src/extension/pure/status-text');
   const t = (s: string, ...a: unknown[]) => s.replace(/\{(\d+)\}/g, (_, i) => String(a[Number(i)]));
   const at = '2026-12-01T00:00:00Z [click](command:sessionLedger.checkpointNow) $(alert) <img src=x> \u001b[31m\n# heading';
   const v = statusView(t, { agent: 'claude', sessionId: 's', transcriptPath: '/t', model: null, usedTokens: 1, windowTokens: 100, percent: 1, at, afterCompaction: false, source: 'transcript' }, { profile: 'p', propose: 50, urgent: null }, 'ok');

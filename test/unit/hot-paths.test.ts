@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { byCodeUnits, codePointCount, withThousands } from '../../src/core/text';
+import { byCodeUnits, codePointCount, withThousands } from '../../src/core/markdown/text';
 import { HOOK_SCRIPT, loadedModules, moduleRecorder, REPO, rng, workspace, write } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 

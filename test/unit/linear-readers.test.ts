@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMarkdown, type MdOutline } from '../../src/core/markdown';
-import { readS3Structure } from '../../src/core/formats/s3-state';
-import { readProgressEntries, readS4Structure } from '../../src/core/formats/s4-state';
+import { parseMarkdown, type MdOutline } from '../../src/core/markdown/markdown';
+import { readS3Structure } from '../../src/core/systems/s3/reader-state';
+import { readProgressEntries, readS4Structure } from '../../src/core/systems/s4/reader-state';
 
 /** The outline with its heading and block lists counting every element read. */
 function counted(o: MdOutline): { outline: MdOutline; reads: () => number } {
@@ -66,9 +66,9 @@ test('S4 checks: asking for the sections of every Current block stays linear (no
   const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const path = await import('node:path');
-  const { Workspace } = await import('../../src/core/workspace');
-  const { readerById } = await import('../../src/core/formats');
-  const { analyseS4 } = await import('../../src/core/checks/s4');
+  const { Workspace } = await import('../../src/core/model/workspace');
+  const { readerById } = await import('../../src/core/systems/readers');
+  const { analyseS4 } = await import('../../src/core/systems/s4/rules');
   const perSection = async (n: number): Promise<number> => {
     const root = mkdtempSync(path.join(tmpdir(), 'sl-lin4-'));
     try {
@@ -106,7 +106,7 @@ test('each state file is parsed once per evaluation: a reader\'s format test and
   // markdown-it's block parses are counted: every outline of a file makes one block state of its text
   type StateClass = new (src: string, ...rest: unknown[]) => object;
   const MarkdownIt = (await import('markdown-it')).default as unknown as new () => { block: { State: StateClass } };
-  const { evaluate } = await import('../../src/core/evaluate');
+  const { evaluate } = await import('../../src/core/report/evaluate');
   const root = mkdtempSync(path.join(tmpdir(), 'sl-outline-'));
   const files: Record<string, string> = {
     // S3 and S4 test their headings before reading; S2's project-state test reads its words first

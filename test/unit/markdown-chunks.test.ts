@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { CHUNK_LINES, cutLines, parseMarkdown } from '../../src/core/markdown';
+import { CHUNK_LINES, cutLines, parseMarkdown } from '../../src/core/markdown/markdown';
 import { FIXTURES, rng } from './helpers';
 
 const LINES = [

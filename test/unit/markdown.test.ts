@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMarkdown, sectionize } from '../../src/core/markdown';
-import { matchKey, normalizeTitle } from '../../src/core/sections';
+import { parseMarkdown, sectionize } from '../../src/core/markdown/markdown';
+import { matchKey, normalizeTitle } from '../../src/core/markdown/sections';
 
 test('a # comment inside a code fence is never a heading', () => {
   const o = parseMarkdown('# Title\n\n```bash\n# not a heading\necho hi\n```\n\n## Next\n- do it\n');

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import { format, t } from '../../src/core/messages';
-import type { Said } from '../../src/core/model';
+import { evaluate } from '../../src/core/report/evaluate';
+import { format, t } from '../../src/core/model/messages';
+import type { Said } from '../../src/core/model/model';
 import { FIXTURES, workspace } from './helpers';
 
 const loadTemplates = async (): Promise<{ coreTemplates: () => string[]; templatesIn: (src: string) => string[] }> => import(path.join(FIXTURES, '..', '..', 'scripts', 'messages.mjs'));

@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMarkdown } from '../../src/core/markdown';
-import { parseAgentsYml } from '../../src/core/formats/s0';
-import { parseLedger, parseManifest } from '../../src/core/formats/s2-ledger';
-import { parseCheckpoint } from '../../src/core/formats/s4-state';
-import { configFindings } from '../../src/core/checks/s0';
-import { s2Findings } from '../../src/core/checks/s2';
-import { s4Findings } from '../../src/core/checks/s4';
-import { notReadOf } from '../../src/core/checks/not-read';
-import type { StateDoc } from '../../src/core/model';
-import { FACTS } from '../../src/core/facts';
+import { parseMarkdown } from '../../src/core/markdown/markdown';
+import { parseAgentsYml } from '../../src/core/systems/s0/reader';
+import { parseLedger, parseManifest } from '../../src/core/systems/s2/reader-ledger';
+import { parseCheckpoint } from '../../src/core/systems/s4/reader-state';
+import { configFindings } from '../../src/core/systems/s0/rules';
+import { s2Findings } from '../../src/core/systems/s2/rules';
+import { s4Findings } from '../../src/core/systems/s4/rules';
+import { notReadOf } from '../../src/core/rules/not-read';
+import type { StateDoc } from '../../src/core/model/model';
+import { FACTS } from '../../src/core/systems/facts';
 
 /** A document carrying what a reader recorded, as the checks receive it. */
 function docOf(meta: Record<string, unknown> | undefined): StateDoc {

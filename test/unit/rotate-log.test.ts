@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { WriteRefused } from '../../src/core/atomic';
-import { evaluate } from '../../src/core/evaluate';
-import { sha256 } from '../../src/core/fsread';
-import { applyRotateLog, planRotateLog } from '../../src/core/rotate-log';
+import { WriteRefused } from '../../src/core/files/atomic';
+import { evaluate } from '../../src/core/report/evaluate';
+import { sha256 } from '../../src/core/files/fsread';
+import { applyRotateLog, planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { gitInit, workspace } from './helpers';
 import { run } from './checkpoint-fixtures';
 

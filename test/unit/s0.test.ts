@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, SystemReport } from '../../src/core/model';
-import { FACTS } from '../../src/core/facts';
-import { S0_SKIPPED } from '../../src/core/formats/s0';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, SystemReport } from '../../src/core/model/model';
+import { FACTS } from '../../src/core/systems/facts';
+import { S0_SKIPPED } from '../../src/core/systems/s0/reader';
 import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);

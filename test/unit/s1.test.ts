@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, SystemReport } from '../../src/core/model';
-import { FACTS } from '../../src/core/facts';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, SystemReport } from '../../src/core/model/model';
+import { FACTS } from '../../src/core/systems/facts';
 import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, SystemReport } from '../../src/core/model';
-import { FACTS } from '../../src/core/facts';
-import { hasCommand, hasReason, parseManifest, s2Word, type ManifestInfo } from '../../src/core/formats/s2-ledger';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, SystemReport } from '../../src/core/model/model';
+import { FACTS } from '../../src/core/systems/facts';
+import { hasCommand, hasReason, parseManifest, s2Word, type ManifestInfo } from '../../src/core/systems/s2/reader-ledger';
 import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, oneCheck, systemIn, workspace, write } from './helpers';
 
 const fixture = (name: string): string => fixtureCopy(`s2/${name}`);

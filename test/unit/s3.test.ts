@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, SystemReport } from '../../src/core/model';
-import { FACTS } from '../../src/core/facts';
-import { parseBranchHead, parseField, type S3Structure } from '../../src/core/formats/s3-state';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, SystemReport } from '../../src/core/model/model';
+import { FACTS } from '../../src/core/systems/facts';
+import { parseBranchHead, parseField, type S3Structure } from '../../src/core/systems/s3/reader-state';
 import { checksWith, cli, fixtureCopy, git, gitInit, oneCheck, systemIn, workspace, write } from './helpers';
 
 const fixture = (name: string): string => fixtureCopy(`s3/${name}`);

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, SystemReport } from '../../src/core/model';
-import { FACTS } from '../../src/core/facts';
-import type { ProgressEntry, S4Structure } from '../../src/core/formats/s4-state';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, SystemReport } from '../../src/core/model/model';
+import { FACTS } from '../../src/core/systems/facts';
+import type { ProgressEntry, S4Structure } from '../../src/core/systems/s4/reader-state';
 import { cli, fixtureCopy, FIXTURES, gitInit, oneCheck, systemIn, workspace } from './helpers';
 
 const fixture = (name: string): string => fixtureCopy(`s4/${name}`);

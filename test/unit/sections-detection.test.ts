@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Section, SystemId } from '../../src/core/model';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Section, SystemId } from '../../src/core/model/model';
 import { CORPUS_SKIP, corpusFile, FIXTURES, workspace } from './helpers';
 
 interface Entry {

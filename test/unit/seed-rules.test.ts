@@ -10,8 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import type { Check, SystemReport } from '../../src/core/model';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, SystemReport } from '../../src/core/model/model';
 import { checksWith, fixtureCopy, lineOf, oneCheck, workspace, write } from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);

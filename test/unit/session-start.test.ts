@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { HOOK_LOG_REL } from '../../src/core/hook-io';
-import { SESSION_RECORD_REL } from '../../src/core/session-record';
+import { HOOK_LOG_REL } from '../../src/core/hooks/io';
+import { SESSION_RECORD_REL } from '../../src/core/hooks/session-record';
 import { fixtureCopy, gitInit, workspace } from './helpers';
 import { run, s3Workspace, S0_CONFIG, S0_LEDGER, sessionStart, SID } from './checkpoint-fixtures';
 

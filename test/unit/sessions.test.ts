@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkpoint } from '../../src/core/checkpoint';
+import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { firstUserLineOf, recentSessions, sessionWindowMinutes } from '../../src/core/context/sessions';
 import { CORPUS_SKIP, corpusFile, workspace } from './helpers';
 import { age, CONFIRM_ALL, CONFIRMED, encoded, OTHER_SID, run, s3Workspace, SID, transcript } from './checkpoint-fixtures';

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
-import { WriteRefused } from '../../src/core/atomic';
-import { FACTS } from '../../src/core/facts';
-import { planStarter, starterFor, STARTER_SYSTEMS, writeStarter } from '../../src/core/starter';
+import { evaluate } from '../../src/core/report/evaluate';
+import { WriteRefused } from '../../src/core/files/atomic';
+import { FACTS } from '../../src/core/systems/facts';
+import { planStarter, starterFor, STARTER_SYSTEMS, writeStarter } from '../../src/core/systems/starter';
 import { workspace, write } from './helpers';
 
 for (const id of STARTER_SYSTEMS) {

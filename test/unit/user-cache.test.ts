@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pruneCache } from '../../src/core/user-cache';
+import { pruneCache } from '../../src/core/files/user-cache';
 
 test('pruneCache drops other builds\' core files after a day and compaction counts after 30 days, and nothing else', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sl-cache-'));

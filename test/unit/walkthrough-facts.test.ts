@@ -1,8 +1,8 @@
 /** What the walkthrough's hooks and checkpoint steps wait for, read from a real folder after the real install and checkpoint. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyHooksPlan, planHooksInstall, planHooksUninstall } from '../../src/core/hooks-install';
-import { walkthroughFacts } from '../../src/extension/pure/walkthroughFacts';
+import { applyHooksPlan, planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
+import { walkthroughFacts } from '../../src/extension/pure/walkthrough-facts';
 import { HOOK_SCRIPT, workspace, write } from './helpers';
 import { CONFIRM_ALL, run, s3Workspace, SID } from './checkpoint-fixtures';
 

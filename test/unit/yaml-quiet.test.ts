@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/evaluate';
+import { evaluate } from '../../src/core/report/evaluate';
 
 test('YAML with a collection as a key (.agents.yml, context-manifest.yaml, STATE.md front matter) emits no process warning', async () => {
   const root = mkdtempSync(path.join(tmpdir(), 'sl-yaml-quiet-'));

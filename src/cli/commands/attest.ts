@@ -4,7 +4,7 @@
  * Exit 0 written or already matching, 1 no handoff or refused, 2 bad usage.
  */
 import * as path from 'node:path';
-import { applyAttest, planAttest, S1_HANDOFF_REL } from '../../core/attest';
+import { applyAttest, planAttest, S1_HANDOFF_REL } from '../../core/systems/s1/attest';
 import { parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 

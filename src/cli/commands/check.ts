@@ -1,6 +1,6 @@
 /** `session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,…]`: exit 0 ok, 1 BROKEN (or PARTIAL with --strict), 2 usage. */
-import { evaluate } from '../../core/evaluate';
-import { checksText, nothingDetectedText, toJsonChecks } from '../../core/report';
+import { evaluate } from '../../core/report/evaluate';
+import { checksText, nothingDetectedText, toJsonChecks } from '../../core/report/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 

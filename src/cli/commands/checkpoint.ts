@@ -4,9 +4,9 @@
  * unconfirmed, nothing detected, the session ambiguous, every system switched off); 2 bad usage
  * (a bad --session, an unknown --confirm id).
  */
-import { checkpoint, refusalLines } from '../../core/checkpoint';
-import { isSessionId } from '../../core/marker';
-import { jsonCheck } from '../../core/report';
+import { checkpoint, refusalLines } from '../../core/checkpoint/checkpoint';
+import { isSessionId } from '../../core/checkpoint/marker';
+import { jsonCheck } from '../../core/report/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 

@@ -4,7 +4,7 @@
  * (refused when .agents/STATE.md changed since it was read, or since the preview named by
  * --expect-hash). Exit 0 done / nothing to do, 1 refused or no S4 state, 2 bad usage.
  */
-import { applyCompactState, planCompactState, S4_STATE_REL } from '../../core/compact-state';
+import { applyCompactState, planCompactState, S4_STATE_REL } from '../../core/systems/s4/compact-state';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 

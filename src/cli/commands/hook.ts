@@ -5,9 +5,9 @@
  * to `.claude/log/session-ledger-hook.log`. session-start prints the resume block after /clear and
  * /compact and always exits 0.
  */
-import { preCompactGuard } from '../../core/guard';
-import { appendHookLog, hookRoot } from '../../core/hook-io';
-import { sessionStartHook } from '../../core/session-start';
+import { preCompactGuard } from '../../core/hooks/guard';
+import { appendHookLog, hookRoot } from '../../core/hooks/io';
+import { sessionStartHook } from '../../core/hooks/session-start';
 import type { Io } from '../io';
 
 function rootOpt(args: string[]): { root?: string; bad: string[] } {

@@ -5,7 +5,7 @@
  * exactly that. Exit 0 done (or nothing to do), 1 refused, 2 bad usage.
  */
 import * as path from 'node:path';
-import { applyHooksPlan, planDiff, planHooksInstall, planHooksUninstall, type HooksPlan } from '../../core/hooks-install';
+import { applyHooksPlan, planDiff, planHooksInstall, planHooksUninstall, type HooksPlan } from '../../core/hooks/install';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 

@@ -4,7 +4,7 @@
  * (nothing written). With --apply: move them (refused when STATE.md changed since it was read).
  * Exit 0 done / nothing to do, 1 refused or no S3 state, 2 bad usage.
  */
-import { applyRotateLog, planRotateLog, S3_STATE_REL } from '../../core/rotate-log';
+import { applyRotateLog, planRotateLog, S3_STATE_REL } from '../../core/systems/s3/rotate-log';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 

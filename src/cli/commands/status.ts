@@ -1,6 +1,6 @@
 /** `session-ledger status [--root DIR] [--json] [--confirm ID,…]` */
-import { evaluate } from '../../core/evaluate';
-import { statusText, toJsonStatus } from '../../core/report';
+import { evaluate } from '../../core/report/evaluate';
+import { statusText, toJsonStatus } from '../../core/report/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 

@@ -9,8 +9,8 @@
  * settings); several arguments are run as they are, without a shell.
  */
 import * as path from 'node:path';
-import { writeAtomic } from '../../core/atomic';
-import { isDir } from '../../core/fsread';
+import { writeAtomic } from '../../core/files/atomic';
+import { isDir } from '../../core/files/fsread';
 import { detectedThresholds, feedPath, figureOfStatusInput, levelOf, measure, type FeedRecord } from '../../core/context';
 import { parse } from '../args';
 import type { Io } from '../io';

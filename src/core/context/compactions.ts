@@ -11,8 +11,8 @@
  * longer than 64 KB is a message, never a boundary record, and is skipped without being kept.
  */
 import * as path from 'node:path';
-import { FACTS } from '../facts';
-import { cacheKey, readCacheText, userCacheDir, writeCacheFile } from '../user-cache';
+import { FACTS } from '../systems/facts';
+import { cacheKey, readCacheText, userCacheDir, writeCacheFile } from '../files/user-cache';
 import { openRead, parseObject, readAt, statOrNull } from './files';
 
 /** S0's guideline: after this many compactions in one session, advise a checkpoint and /clear. */

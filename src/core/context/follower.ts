@@ -4,7 +4,7 @@
  * replaced, or was rewritten under us is read again from its tail. A torn last line (the agent is
  * mid-write) is tried and, when it does not parse, skipped until it is complete.
  */
-import type { ContextUsage } from '../model';
+import type { ContextUsage } from '../model/model';
 import type { MeterOptions, SessionRef } from './discovery';
 import { FeedReader, feedPath, type FeedInfo } from './feed';
 import { openRead, parseObject, readAt, scanBackward, statOrNull, type Handle } from './files';

@@ -5,7 +5,7 @@
  * No imports: the hook script's entry loads this module on every run.
  */
 
-/** What the YAML reader says of `.agents.yml` text for S0 (formats/s0's `s0ConfigOfText`). */
+/** What the YAML reader says of `.agents.yml` text for S0 (systems/s0/reader's `s0ConfigOfText`). */
 export type FullConfigReader = (text: string) => 'on' | 'off' | 'broken';
 
 let registered: (() => Promise<FullConfigReader>) | undefined;

@@ -1,6 +1,6 @@
 /** One-shot measurement of a workspace (or one transcript): what `session-ledger context` prints. */
 import * as path from 'node:path';
-import type { ContextUsage } from '../model';
+import type { ContextUsage } from '../model/model';
 import { codexIdFromName, codexSessionMeta, findSessions, type MeterOptions, type SessionRef } from './discovery';
 import { parseObject, readHead, statOrNull, openRead, scanBackward } from './files';
 import { ContextFollower, type FollowerOptions } from './follower';

@@ -9,7 +9,7 @@
  * (256 KB) is read, never the whole file.
  */
 import * as path from 'node:path';
-import { isSessionId } from '../marker';
+import { isSessionId } from '../checkpoint/marker';
 import {
   claudeHome,
   claudeTranscriptCwd,

@@ -6,9 +6,9 @@
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { ALL_FACTS, companionPath, presenceGlobs } from '../facts';
-import { CONFIG_MAX_BYTES, readTextFile } from '../fsread';
-import type { SystemId } from '../model';
+import { ALL_FACTS, companionPath, presenceGlobs } from '../systems/facts';
+import { CONFIG_MAX_BYTES, readTextFile } from '../files/fsread';
+import type { SystemId } from '../model/model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
 import { agentsYmlLight } from './agents-yml-light';
 import { fullConfigReader } from './full-reader';

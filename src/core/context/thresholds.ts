@@ -3,8 +3,8 @@
  * the facts table); the profile follows the systems detected and the user's settings. The CLI
  * (`context`, `statusline`) and the extension's status bar both build it with `thresholdProfile`.
  */
-import { FACTS, isSystemId } from '../facts';
-import type { SystemId } from '../model';
+import { FACTS, isSystemId } from '../systems/facts';
+import type { SystemId } from '../model/model';
 
 export interface ThresholdProfile {
   /** The system the figures come from (`S3`), `default`, or `custom` when settings set them. */

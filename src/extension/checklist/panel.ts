@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { SystemId } from '../../core/model';
+import type { SystemId } from '../../core/model/model';
 import { parseWebviewMessage, type ChecklistStrings, type HostToWebview, type WebviewToHost } from '../../protocol/checklist';
 import { CHECKLIST_CSS } from '../../../webview/styles';
-import { checklistState } from '../pure/checklistModel';
+import { checklistState } from '../pure/checklist-model';
 import { homeHash } from '../pure/ticks';
 import type { FolderState, LedgerStore } from '../store';
-import type { SessionMeter } from '../status/sessionMeter';
-import type { TickStore } from '../tickStore';
+import type { SessionMeter } from '../status/session-meter';
+import type { TickStore } from '../tick-store';
 
 export const CHECKLIST_VIEW_TYPE = 'sessionLedger.checklist';
 

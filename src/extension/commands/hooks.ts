@@ -1,7 +1,7 @@
 /** The shared flow of the hook commands: plan (core), preview the settings change as a diff, confirm, apply (core). */
 import * as vscode from 'vscode';
-import type { HooksPlan } from '../../core/hooks-install';
-import { errorText, hooksProblemText } from '../pure/errorText';
+import type { HooksPlan } from '../../core/hooks/install';
+import { errorText, hooksProblemText } from '../pure/error-text';
 import type { Services } from '../services';
 
 /** The extension's own hook script build, which the installer copies to .claude/hooks/session-ledger.cjs. */
@@ -39,7 +39,7 @@ export async function previewAndApply(s: Services, plan: HooksPlan, folder: vsco
   });
   if (!ok) return;
   try {
-    const { applyHooksPlan } = await import('../../core/hooks-install');
+    const { applyHooksPlan } = await import('../../core/hooks/install');
     await applyHooksPlan(plan, { cliBundle: cliBundle(s) });
     s.log.info(`Hooks ${verb}: ${plan.settingsPath}`);
     void vscode.window.showInformationMessage(

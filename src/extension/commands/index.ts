@@ -1,19 +1,19 @@
 /** Every command, one module each; registered in one place with a Disposable each. */
 import * as vscode from 'vscode';
-import { errorText } from '../pure/errorText';
+import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
-import * as askAgentToCheckpoint from './askAgentToCheckpoint';
-import * as checkpointNow from './checkpointNow';
-import * as compactAgentState from './compactAgentState';
-import * as copyResumePrompt from './copyResumePrompt';
-import * as createStarterFile from './createStarterFile';
-import * as getStarted from './getStarted';
-import * as installHooks from './installHooks';
-import * as openChecklist from './openChecklist';
-import * as openStateFile from './openStateFile';
+import * as askAgentToCheckpoint from './ask-agent-to-checkpoint';
+import * as checkpointNow from './checkpoint-now';
+import * as compactAgentState from './compact-agent-state';
+import * as copyResumePrompt from './copy-resume-prompt';
+import * as createStarterFile from './create-starter-file';
+import * as getStarted from './get-started';
+import * as installHooks from './install-hooks';
+import * as openChecklist from './open-checklist';
+import * as openStateFile from './open-state-file';
 import * as refresh from './refresh';
-import * as removeHooks from './removeHooks';
-import * as showLog from './showLog';
+import * as removeHooks from './remove-hooks';
+import * as showLog from './show-log';
 
 interface CommandModule {
   id: string;

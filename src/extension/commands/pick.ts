@@ -1,10 +1,10 @@
 /** Which folder a command acts on: the one its argument names, the only one, or the user's pick. */
 import * as vscode from 'vscode';
-import type { SystemId, SystemReport } from '../../core/model';
+import type { SystemId, SystemReport } from '../../core/model/model';
 import type { Services } from '../services';
 import type { FolderState } from '../store';
-import { DocNode } from '../tree/docNode';
-import { SystemNode } from '../tree/systemNode';
+import { DocNode } from '../tree/doc-node';
+import { SystemNode } from '../tree/system-node';
 
 /** The system a tree node (a system root or one of its documents) stands for, if the argument is one. */
 export function nodeOf(arg: unknown): { folder: vscode.WorkspaceFolder; system: SystemReport } | undefined {

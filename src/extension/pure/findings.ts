@@ -3,8 +3,8 @@
  * the tree and the CodeLens show them. vscode-free so it is unit tested; the extension wraps the
  * result into `Diagnostic`s and tree rows.
  */
-import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model';
-import type { T } from './treeText';
+import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model/model';
+import type { T } from './tree-text';
 
 export type FindingLevel = 'error' | 'warning' | 'information';
 

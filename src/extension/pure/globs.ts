@@ -1,5 +1,5 @@
 /** The globs the extension watches, and how a glob becomes a directory watch. vscode-free. */
-import { presenceGlobs } from '../../core/facts';
+import { presenceGlobs } from '../../core/systems/facts';
 
 /** Every system's presence globs (the core's facts table), then `extra`, deduplicated. */
 export function watchGlobs(extra: readonly string[] = []): string[] {

@@ -3,7 +3,7 @@
  * the system's home document: when the file changes (another hash) or another session starts, the
  * ticks no longer apply and the items are open again. vscode-free.
  */
-import { labelOf, worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../../core/model';
+import { labelOf, worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../../core/model/model';
 
 /** The key a set of ticks is stored under. */
 export function tickKey(sessionId: string | null | undefined, system: SystemId, homeHash: string): string {

@@ -1,6 +1,6 @@
 /** What every node of the ledger tree is: a TreeItem factory with children and, maybe, a place in a file. */
 import * as vscode from 'vscode';
-import type { Icon } from '../pure/treeText';
+import type { Icon } from '../pure/tree-text';
 
 /** A file and a 1-based line: what "open at the line" opens. */
 export interface OpenTarget {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../dispose';
 import type { LedgerStore } from '../store';
-import { FolderNode } from './folderNode';
+import { FolderNode } from './folder-node';
 import type { LedgerNode } from './node';
 import { hasRows, systemNodes } from './roots';
 

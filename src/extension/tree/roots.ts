@@ -1,8 +1,8 @@
 /** The roots of one folder: one node per detected system, in the report's order, then the files present but not read. */
 import type { FolderState } from '../store';
 import type { LedgerNode } from './node';
-import { NotReadNode } from './notReadNode';
-import { SystemNode } from './systemNode';
+import { NotReadNode } from './not-read-node';
+import { SystemNode } from './system-node';
 
 export function systemNodes(state: FolderState): LedgerNode[] {
   const r = state.report;

@@ -1,0 +1,339 @@
+/**
+ * `checkpoint`: run the checks and, only when it is true that the agent's memory is complete for
+ * every detected system, write the marker (`.claude/.checkpoint-ready.<session-id>`) and hand back
+ * the resume prompt and each system's closing step. The result is a typed outcome; the CLI and the
+ * extension render it (neither reads its prose).
+ *
+ * The go-signal is given only when:
+ * - something was detected (or the user said `nothing-to-preserve`); a system switched off by its
+ *   own configuration (S0 without `session.ledger: true`) is not "something": its seed's skip line;
+ * - no blocking check fails;
+ * - every manual item is confirmed (S1 Invariant 3: any NO in its Phase 4 checklist blocks the
+ *   go-signal, and nothing may mention /compact then);
+ * - the session is known: named by the caller, or the only Claude Code (or Codex) session of this
+ *   folder that wrote within the last N minutes. Several and none named → refused, listed.
+ *
+ * The session id is never invented and never taken from a ledger: it comes from the caller, the
+ * newest transcript of the folder, or what the SessionStart hook recorded.
+ */
+import * as path from 'node:path';
+import { writeAtomic } from '../files/atomic';
+import { closingSteps, type ClosingStep } from '../report/closing';
+import { MANUAL_CHECKS } from '../rules/common';
+import { findClaudeSession } from '../context';
+import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } from '../context/sessions';
+import { evaluate } from '../report/evaluate';
+import { ALL_FACTS, resumePrompt as promptFor } from '../systems/facts';
+import { readTextFile } from '../files/fsread';
+import { formatMarker, isSessionId, markerRel } from './marker';
+import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
+import { checkLine } from '../report/report';
+import { readSessionRecord } from '../hooks/session-record';
+
+export { CHECKPOINT_SAVED, type ClosingStep } from '../report/closing';
+
+export interface CheckpointOptions {
+  sessionId?: string;
+  nothingToPreserve?: boolean;
+  /** Manual items the user confirms: `feedback-stored` or `S1:feedback-stored`. */
+  confirmed?: Iterable<string>;
+  claudeHome?: string;
+  codexHome?: string;
+  env?: NodeJS.ProcessEnv;
+  now?: number;
+  /** Minutes within which another session's write makes the session ambiguous. Default: env, else 30. */
+  sessionWindowMinutes?: number;
+}
+
+/**
+ * - `written`: the marker is written; the go-signal holds for every detected system.
+ * - `nothing-to-preserve`: the user said there is nothing to keep; the marker says so.
+ * - `refused`: no marker; `refusals` say why.
+ * - `skipped`: every detected system is switched off by its own configuration; no marker.
+ */
+export type CheckpointKind = 'written' | 'nothing-to-preserve' | 'refused' | 'skipped';
+
+export type RefusalCode =
+  /** `--session` is not a session id. */
+  | 'bad-session-id'
+  /** `--confirm` names an item that does not exist (a usage error for the CLI). */
+  | 'unknown-confirm'
+  /** No state file of any system: nothing to vouch for. */
+  | 'nothing-detected'
+  /** A block check fails. */
+  | 'blocking-checks'
+  /** Manual items are not confirmed. */
+  | 'manual-unconfirmed'
+  /** Several sessions of this folder wrote recently and none was named. */
+  | 'ambiguous-session'
+  /** The marker could not be written. */
+  | 'write-failed';
+
+export interface Refusal {
+  code: RefusalCode;
+  /** The checks behind it (blocking-checks, manual-unconfirmed). */
+  checks: Check[];
+  /** unknown-confirm: the ids; bad-session-id: the id given; manual-unconfirmed: the `--confirm` ids of the open items. */
+  ids?: string[];
+  /** ambiguous-session: the sessions that wrote within `windowMinutes`. */
+  sessions?: RecentSession[];
+  windowMinutes?: number;
+  /** nothing-detected: what was looked for (relative paths and globs, per system). */
+  lookedFor?: Array<{ system: SystemId; paths: string[] }>;
+  /** write-failed: the error's message (English). */
+  error?: string;
+  /** write-failed: the error itself (a WriteRefused carries what the extension words in the user's language). */
+  cause?: unknown;
+}
+
+export interface CheckpointOutcome {
+  kind: CheckpointKind;
+  /** The marker is written (`written` or `nothing-to-preserve`). */
+  ok: boolean;
+  /** Empty unless `refused`. */
+  refusals: Refusal[];
+  report: WorkspaceReport;
+  /** Block checks that fail (also when `nothing-to-preserve` wrote over them). */
+  blocking: Check[];
+  /** Absolute path written, or null. */
+  markerPath: string | null;
+  /** `.claude/.checkpoint-ready[.<id>]` written, or null. */
+  marker: string | null;
+  sessionId: string | null;
+  sessionSource: 'option' | 'transcript' | 'session-start' | null;
+  /** Wrote the shared `.claude/.checkpoint-ready`. */
+  shared: boolean;
+  /** For the detected systems, one line each. */
+  resumePrompt: string;
+  /** Each checkpointed system's closing step (empty unless `written`). */
+  closing: ClosingStep[];
+  /** Systems switched off by their own configuration, with their seed's skip line. */
+  skipped: Array<{ system: SystemId; line: string }>;
+  /** What the CLI prints (English). The extension renders from the fields above. */
+  lines: string[];
+}
+
+/** Former name. */
+export type CheckpointResult = CheckpointOutcome;
+
+function fallbackPrompt(s: SystemReport): string {
+  return promptFor(s.id, s.home, null, s.unconfirmed.length);
+}
+
+/** The prompt to paste into a fresh session: each detected (and switched-on) system's own, one per line. */
+export function resumePromptFor(report: WorkspaceReport): string {
+  const prompts = report.systems.filter((s) => !s.skipped).map((s) => (s.resumePrompt && s.resumePrompt.trim()) || fallbackPrompt(s));
+  return [...new Set(prompts)].join('\n');
+}
+
+/** Where the session id comes from: the option, the newest transcript, the SessionStart record. */
+export async function resolveSessionId(
+  root: string,
+  opts: Pick<CheckpointOptions, 'sessionId' | 'claudeHome' | 'env'> = {},
+): Promise<{ sessionId: string | null; source: CheckpointOutcome['sessionSource'] }> {
+  if (opts.sessionId !== undefined) return { sessionId: isSessionId(opts.sessionId) ? opts.sessionId : null, source: isSessionId(opts.sessionId) ? 'option' : null };
+  try {
+    const t = await findClaudeSession(root, { claudeHome: opts.claudeHome, env: opts.env });
+    if (t && isSessionId(t.sessionId)) return { sessionId: t.sessionId, source: 'transcript' };
+  } catch {
+    /* no transcript: try the record */
+  }
+  const rec = await readSessionRecord(root);
+  if (rec?.session_id) return { sessionId: rec.session_id, source: 'session-start' };
+  return { sessionId: null, source: null };
+}
+
+/** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */
+export function knownConfirmIds(report: WorkspaceReport): Set<string> {
+  const ids = new Set<string>(MANUAL_CHECKS.map((m) => m.id));
+  for (const s of report.systems) for (const c of s.checks) if (c.severity === 'manual') ids.add(c.id);
+  const out = new Set<string>(ids);
+  for (const f of ALL_FACTS) for (const id of ids) out.add(`${f.id}:${id}`);
+  return out;
+}
+
+/**
+ * The manual items a checkpoint refuses on (open in a system that is not switched off), with the
+ * `--confirm` ids that say they are true. The checkpoint's refusal and the guard's hint both use it.
+ */
+export function openManualItems(report: WorkspaceReport): { checks: Check[]; ids: string[] } {
+  const checks = report.systems.filter((s) => !s.skipped).flatMap((s) => s.checks.filter((c) => c.status === 'manual-open'));
+  return { checks, ids: [...new Set(checks.map((c) => c.id))] };
+}
+
+/** The checkpoint command that succeeds once the manual items are true: `--session` when known, `--confirm` naming every open item. */
+export function checkpointCommand(cli: string, sessionId: string | null, report: WorkspaceReport | null): string {
+  const ids = report ? openManualItems(report).ids : [];
+  return `${cli} checkpoint${sessionId ? ` --session ${sessionId}` : ''}${ids.length ? ` --confirm ${ids.join(',')}` : ''}`;
+}
+
+/** What detection looks for, per system (the presence paths and globs of the facts table). */
+export function lookedFor(): Array<{ system: SystemId; paths: string[] }> {
+  return ALL_FACTS.map((f) => ({ system: f.id, paths: [...f.presence] }));
+}
+
+const SOURCE_TEXT: Record<string, string> = {
+  option: 'given with --session',
+  transcript: 'from the newest Claude Code transcript of this folder',
+  'session-start': 'recorded by the SessionStart hook',
+};
+
+function ago(ms: number, now: number): string {
+  const m = Math.max(0, Math.round((now - ms) / 60_000));
+  return m < 1 ? 'just now' : `${m} min ago`;
+}
+
+/** The English text of a refusal (the CLI's; the extension renders its own from the fields). */
+export function refusalLines(r: Refusal, now = Date.now()): string[] {
+  switch (r.code) {
+    case 'bad-session-id':
+      return [`'${r.ids?.[0] ?? ''}' is not a session id (letters, digits, '.', '_', '-').`];
+    case 'unknown-confirm':
+      return [`--confirm: unknown item${(r.ids?.length ?? 0) === 1 ? '' : 's'} ${(r.ids ?? []).join(', ')} (known: ${MANUAL_CHECKS.map((m) => m.id).join(', ')}, also as S1:<id>).`];
+    case 'nothing-detected': {
+      const out = ['No state file detected in this folder: there is nothing to vouch for. Looked for:'];
+      for (const l of r.lookedFor ?? []) out.push(`  ${l.system}: ${l.paths.join(', ')}`);
+      out.push('Nothing worth preserving? Run it again with --nothing-to-preserve.');
+      return out;
+    }
+    case 'blocking-checks':
+      return [`${r.checks.length} blocking check${r.checks.length === 1 ? '' : 's'} failed:`, ...r.checks.map((c) => `${c.system} ${checkLine(c).trimStart()}`)];
+    case 'manual-unconfirmed': {
+      const ids = r.ids ?? [...new Set(r.checks.map((c) => c.id))];
+      return [
+        `${r.checks.length} manual item${r.checks.length === 1 ? '' : 's'} not confirmed (every one must be YES):`,
+        ...r.checks.map((c) => `  ${c.system} ${c.id}: ${c.message}`),
+        `When they are true, confirm them: --confirm ${ids.join(',')}`,
+      ];
+    }
+    case 'ambiguous-session': {
+      const out = [`${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${r.windowMinutes ?? sessionWindowMinutes()} minutes; which one is this checkpoint for? Name it with --session ID:`];
+      for (const s of r.sessions ?? []) out.push(`  ${s.sessionId}  ${s.agent === 'claude' ? 'Claude Code' : 'Codex CLI'}, last write ${ago(s.lastWrite, now)}${s.terminal ? `, terminal "${s.terminal}"` : ''}: ${s.firstUserLine ? JSON.stringify(s.firstUserLine) : '(no user message yet)'}`);
+      return out;
+    }
+    case 'write-failed':
+      return [`The marker could not be written: ${r.error ?? 'unknown error'}`];
+  }
+}
+
+function emptyOutcome(report: WorkspaceReport, resumePrompt: string): CheckpointOutcome {
+  return {
+    kind: 'refused',
+    ok: false,
+    refusals: [],
+    report,
+    blocking: [],
+    markerPath: null,
+    marker: null,
+    sessionId: null,
+    sessionSource: null,
+    shared: false,
+    resumePrompt,
+    closing: [],
+    skipped: [],
+    lines: [],
+  };
+}
+
+function refuse(res: CheckpointOutcome, now: number, ...refusals: Refusal[]): CheckpointOutcome {
+  res.kind = 'refused';
+  res.refusals.push(...refusals);
+  res.lines.push('', 'Checkpoint not written:');
+  for (const r of refusals) for (const l of refusalLines(r, now)) res.lines.push(l);
+  return res;
+}
+
+export async function checkpoint(root: string, opts: CheckpointOptions = {}): Promise<CheckpointOutcome> {
+  const abs = path.resolve(root);
+  const now = opts.now ?? Date.now();
+  const confirmed = [...(opts.confirmed ?? [])];
+  const report = await evaluate(abs, { confirmed, now });
+  const res = emptyOutcome(report, resumePromptFor(report));
+  const lines = res.lines;
+
+  if (opts.sessionId !== undefined && !isSessionId(opts.sessionId)) return refuse(res, now, { code: 'bad-session-id', checks: [], ids: [opts.sessionId] });
+  const known = knownConfirmIds(report);
+  const unknown = confirmed.filter((c) => !known.has(c));
+  if (unknown.length) return refuse(res, now, { code: 'unknown-confirm', checks: [], ids: unknown });
+
+  res.skipped = report.systems.filter((s) => s.skipped).map((s) => ({ system: s.id, line: s.skipped as string }));
+  const active = report.systems.filter((s) => !s.skipped);
+  // A system switched off says its seed's skip line and nothing else.
+  for (const s of res.skipped) lines.push(s.line);
+  if (active.length === 0 && res.skipped.length && !opts.nothingToPreserve) {
+    res.kind = 'skipped';
+    return res;
+  }
+  for (const s of active) lines.push(`${s.id} ${s.name} (${s.home}) — ${s.label}`);
+
+  const checks = active.flatMap((s) => s.checks);
+  res.blocking = checks.filter(isBlocking);
+  const manual = openManualItems(report);
+  const manualOpen = manual.checks;
+  const refusals: Refusal[] = [];
+  if (!opts.nothingToPreserve) {
+    if (active.length === 0) refusals.push({ code: 'nothing-detected', checks: [], lookedFor: lookedFor() });
+    if (res.blocking.length) refusals.push({ code: 'blocking-checks', checks: res.blocking });
+    if (manualOpen.length) refusals.push({ code: 'manual-unconfirmed', checks: manualOpen, ids: manual.ids });
+  }
+
+  // The session: named, or the only one that wrote recently, else (nothing recent) the newest / the recorded one.
+  let sessionId: string | null = null;
+  let source: CheckpointOutcome['sessionSource'] = null;
+  if (opts.sessionId !== undefined) {
+    sessionId = opts.sessionId;
+    source = 'option';
+  } else {
+    const windowMinutes = opts.sessionWindowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
+    const recent = await recentSessions(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env, now, windowMinutes });
+    if (ambiguous(recent)) refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes });
+    else {
+      const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
+      sessionId = r.sessionId;
+      source = r.source;
+    }
+  }
+  if (refusals.length) return refuse(res, now, ...refusals);
+
+  for (const s of active) {
+    for (const c of s.checks) {
+      if (c.status === 'warn' || (c.status === 'fail' && opts.nothingToPreserve)) lines.push(`  ${c.system} ${checkLine(c).trimStart()}`);
+    }
+  }
+  res.sessionId = sessionId;
+  res.sessionSource = source;
+  const rel = markerRel(sessionId);
+  const file = path.join(abs, rel);
+  const hashes = active.flatMap((s) => s.docs.filter((d) => d.hash).map((d) => ({ hash: d.hash, path: d.relPath })));
+  const content = formatMarker({ sessionId, at: new Date(now).toISOString(), label: report.label, nothingToPreserve: opts.nothingToPreserve, hashes });
+  const old = await readTextFile(file, 1024 * 1024);
+  try {
+    await writeAtomic(file, content, { root: abs, expectHash: old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined });
+  } catch (err) {
+    return refuse(res, now, { code: 'write-failed', checks: [], error: (err as Error)?.message ?? String(err), cause: err });
+  }
+  res.ok = true;
+  res.kind = opts.nothingToPreserve ? 'nothing-to-preserve' : 'written';
+  res.markerPath = file;
+  res.marker = rel;
+  res.shared = sessionId === null;
+  lines.push('');
+  if (sessionId) lines.push(`Marker written: ${rel} (session ${sessionId}, ${SOURCE_TEXT[source ?? ''] ?? ''}).`);
+  else {
+    lines.push(
+      `Marker written: ${rel} — the shared marker, because no session id is known (no --session, no Claude Code transcript for this folder, nothing recorded by the SessionStart hook). Where several sessions share this folder, pass --session ID.`,
+    );
+  }
+  if (opts.nothingToPreserve) {
+    lines.push('Marked nothing-to-preserve: the PreCompact guard lets /compact through, and /clear loses nothing worth keeping.');
+    return res;
+  }
+  res.closing = closingSteps(active);
+  const several = res.closing.length > 1;
+  for (const c of res.closing) {
+    lines.push('');
+    if (several) lines.push(`${c.system}:`);
+    for (const l of c.lines) lines.push(several ? `  ${l}` : l);
+  }
+  return res;
+}

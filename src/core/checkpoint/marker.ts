@@ -1,0 +1,96 @@
+/**
+ * The checkpoint marker of SPEC §3 (S2's `.claude/.checkpoint-ready.<session-id>`).
+ *
+ * Content, one line then one line per vouched state file (the second part is `sha256sum` format):
+ *
+ *     <session-id|-> <ISO time> <LABEL>[ nothing-to-preserve]
+ *     <sha256>  <relative path>
+ *
+ * The first whitespace-separated token is the session id, so every guard that reads it agrees on
+ * who signed it; `-` (or an empty file, as S2's `touch` writes it) means "unsigned".
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { readTextFile } from '../files/fsread';
+
+export const MARKER_DIR = '.claude';
+export const SHARED_MARKER_REL = '.claude/.checkpoint-ready';
+export const NOTHING_TO_PRESERVE = 'nothing-to-preserve';
+
+/**
+ * A session id as it may become part of a file name: letters, digits, `.`, `_`, `-`, starting with a
+ * letter or digit (Claude Code's ids are UUIDs). Anything else counts as no id at all.
+ */
+export function isSessionId(s: unknown): s is string {
+  return typeof s === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(s) && s.toLowerCase() !== NOTHING_TO_PRESERVE;
+}
+
+/** `.claude/.checkpoint-ready.<id>`, or the shared `.claude/.checkpoint-ready` without an id. */
+export function markerRel(sessionId: string | null | undefined): string {
+  return isSessionId(sessionId) ? `${SHARED_MARKER_REL}.${sessionId}` : SHARED_MARKER_REL;
+}
+
+export interface MarkerContent {
+  /** The signing session id (first token), or null when unsigned (`-`, empty, or not an id). */
+  sessionId: string | null;
+  /** ISO time written by `session-ledger checkpoint`, or null. */
+  at: string | null;
+  label: string | null;
+  /** The content says `nothing-to-preserve` anywhere (case-insensitive, as S2's guard greps). */
+  nothingToPreserve: boolean;
+  /** State files the marker vouches for. */
+  hashes: Array<{ hash: string; path: string }>;
+}
+
+export function formatMarker(m: { sessionId: string | null; at: string; label: string; nothingToPreserve?: boolean; hashes?: ReadonlyArray<{ hash: string; path: string }> }): string {
+  const head = [isSessionId(m.sessionId) ? m.sessionId : '-', m.at, m.label];
+  if (m.nothingToPreserve) head.push(NOTHING_TO_PRESERVE);
+  const lines = [head.join(' ')];
+  for (const h of m.hashes ?? []) lines.push(`${h.hash}  ${h.path}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Read marker content tolerantly: whatever an agent or another tool wrote. */
+export function parseMarker(text: string): MarkerContent {
+  const lines = text.split(/\r?\n/);
+  const head = (lines[0] ?? '').trim().split(/\s+/).filter(Boolean);
+  const first = text.trim().split(/\s+/)[0] ?? '';
+  const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
+  const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
+  const hashes: MarkerContent['hashes'] = [];
+  for (const l of lines.slice(1)) {
+    const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(l);
+    if (m) hashes.push({ hash: m[1], path: m[2] });
+  }
+  return { sessionId: isSessionId(first) ? first : null, at, label, nothingToPreserve: /nothing-to-preserve/i.test(text), hashes };
+}
+
+export interface MarkerFile {
+  /** Relative path (`.claude/.checkpoint-ready…`). */
+  rel: string;
+  path: string;
+  mtime: number;
+  text: string;
+  content: MarkerContent;
+}
+
+/** A marker that exists as a readable regular file, or null. Never throws. */
+export async function readMarker(root: string, rel: string): Promise<MarkerFile | null> {
+  const abs = path.join(root, rel);
+  const f = await readTextFile(abs, 64 * 1024);
+  if (!f.ok) {
+    // An empty file reads fine; a binary one is still a marker that exists (S2's `touch` semantics).
+    if (f.kind === 'binary' || f.kind === 'not-utf8') return { rel, path: abs, mtime: f.mtime, text: '', content: parseMarker('') };
+    return null;
+  }
+  return { rel, path: abs, mtime: f.mtime, text: f.text, content: parseMarker(f.text) };
+}
+
+/** Every per-session marker under `.claude/` (names only), for views and clean-up. */
+export async function listMarkers(root: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(path.join(root, MARKER_DIR))).filter((n) => n === '.checkpoint-ready' || n.startsWith('.checkpoint-ready.')).map((n) => `${MARKER_DIR}/${n}`);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Atomic writes to the user's workspace: a temp file in the same folder, fsync, rename. A write
+ * that names the hash it expects refuses when the target changed since it was read.
+ *
+ * Symbolic links are written through: a link (`settings.json -> ../shared/settings.json`) stays a
+ * link and its target gets the new bytes. With `root`, the real target (every link on the way
+ * followed, the file's folders included) must lie inside the real root, or nothing is written: a
+ * `.claude` that links out of the workspace is refused for writes.
+ *
+ * The file calls are synchronous, as the readers' are (src/core/files/fsread.ts says why): a write is a
+ * handful of small calls, and the status line writes its record on every refresh without loading
+ * `fs.promises` (and with it Node's stream modules).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync } from './fsread';
+
+/**
+ * A write that was refused, nothing written. `message` is English (the CLI prints it); `reason`,
+ * `file` and `detail` let the extension say the same in the user's language.
+ */
+export class WriteRefused extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'changed' | 'exists' | 'io' | 'outside',
+    /** The file it is about: relative to the workspace root when the writer knows the root. */
+    readonly file = '',
+    /** Finer than `reason` where the sentence differs: changed since the preview, missing, not a regular file… */
+    readonly detail?: 'preview' | 'missing' | 'not-file' | 'unreadable' | 'links' | 'invalid' | 'invalid-written',
+  ) {
+    super(message);
+  }
+}
+
+export interface AtomicWriteOptions {
+  /**
+   * The SHA-256 the target had when it was read: the write refuses when the file on disk now has
+   * another hash. `null` means "the file must not exist"; `undefined` means no check.
+   */
+  expectHash?: string | null;
+  /** File mode for a new file (an existing file keeps its mode). */
+  mode?: number;
+  /** Create missing parent folders. Default true. */
+  mkdir?: boolean;
+  /** Test hook: called after the temp file is written and before the rename. */
+  beforeRename?: (tmp: string) => Promise<void> | void;
+  /** The workspace root: the real target must lie inside it (links followed), else WriteRefused('outside'). */
+  root?: string;
+  /**
+   * false: no fsync of the file and its folder, for a cache the next run rewrites (the status line's
+   * record of Claude Code's figure, written on every refresh): the rename still makes it atomic.
+   */
+  durable?: boolean;
+}
+
+/**
+ * SHA-256 of a file's bytes now, or null when it does not exist. Throws on other errors, and
+ * (WriteRefused) on anything but a regular file: a FIFO is never opened.
+ */
+export async function currentHash(file: string, rel = file): Promise<string | null> {
+  let st;
+  try {
+    st = fs.statSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  if (!st.isFile()) throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
+  const bytes = await readRegularFile(file, Number.MAX_SAFE_INTEGER);
+  if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io', rel, 'unreadable');
+  return sha256(bytes);
+}
+
+/** True when `child` is `parent` or lies below it (both absolute, already real). */
+export function isInside(child: string, parent: string): boolean {
+  const r = path.relative(parent, child);
+  return r === '' || (!r.startsWith(`..${path.sep}`) && r !== '..' && !path.isAbsolute(r));
+}
+
+/** The real path `file` stands for: existing links followed, a missing tail appended to its real parent. */
+export async function realTarget(file: string, hops = 0): Promise<string> {
+  try {
+    return fs.realpathSync.native(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const st = lstatOrNullSync(file);
+  if (st?.isSymbolicLink()) {
+    if (hops > 40) throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io', file, 'links');
+    return realTarget(path.resolve(path.dirname(file), fs.readlinkSync(file)), hops + 1);
+  }
+  const parent = path.dirname(file);
+  if (parent === file) return file;
+  return path.join(await realTarget(parent, hops), path.basename(file));
+}
+
+/** Where a write of `file` really lands; refused (WriteRefused 'outside') when that is outside `root`. */
+export async function writeTarget(file: string, root?: string): Promise<string> {
+  const real = await realTarget(path.resolve(file));
+  if (root !== undefined) {
+    const realRoot = await realTarget(path.resolve(root));
+    if (!isInside(real, realRoot)) {
+      throw new WriteRefused(`${file} leads outside the workspace (to ${real}); nothing was written.`, 'outside', path.relative(root, file));
+    }
+  }
+  return real;
+}
+
+/** `shown` names the file in the English message, `rel` in WriteRefused's `file`. */
+async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
+  if (expectHash === undefined) {
+    // No hash to compare, but the target must still be a regular file (or missing) to be replaced.
+    const st = statOrNullSync(file);
+    if (st && !st.isFile()) throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
+    return;
+  }
+  const now = await currentHash(file, rel);
+  if (expectHash === null && now !== null) throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists', rel);
+  if (expectHash !== null && now !== expectHash.toLowerCase()) {
+    throw new WriteRefused(`${shown} changed since it was read; nothing was written. Re-read it and try again.`, 'changed', rel);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove this tool's temp files for `file` left by a writer that was killed before its rename
+ * (`.<name>.<pid>.<hex>.tmp` whose process is gone). Best effort, never throws.
+ */
+export async function removeStaleTemps(file: string): Promise<string[]> {
+  const dir = path.dirname(file);
+  const prefix = `.${path.basename(file)}.`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(n.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    const p = path.join(dir, n);
+    if (!lstatOrNullSync(p)?.isFile()) continue;
+    rmQuietly(p);
+    removed.push(p);
+  }
+  return removed;
+}
+
+/**
+ * Write `data` to `file` atomically. The old file stays intact until the rename; on any failure the
+ * temp file is removed and the target is untouched.
+ */
+export async function writeAtomic(target: string, data: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
+  const file = await writeTarget(target, opts.root);
+  const rel = opts.root ? path.relative(opts.root, target) : target;
+  const dir = path.dirname(file);
+  if (opts.mkdir !== false) fs.mkdirSync(dir, { recursive: true });
+  await verify(file, opts.expectHash, target, rel);
+  let mode = opts.mode ?? 0o644;
+  const before = statOrNullSync(file);
+  if (before) mode = before.mode & 0o7777;
+  await removeStaleTemps(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0')}.tmp`);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tmp, 'wx', mode);
+    fs.writeFileSync(fd, data);
+    if (opts.durable !== false) fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    if (opts.beforeRename) await opts.beforeRename(tmp);
+    // Check once more right before the rename: the window for a lost update is as small as it gets.
+    await verify(file, opts.expectHash, target, rel);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failed: the temp file goes below */
+      }
+    }
+    rmQuietly(tmp);
+    throw err;
+  }
+  // Make the rename durable (best effort: not every platform can fsync a directory).
+  if (opts.durable === false) return;
+  try {
+    const d = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(d);
+    } finally {
+      fs.closeSync(d);
+    }
+  } catch {
+    /* ignore */
+  }
+}
+
+function rmQuietly(p: string): void {
+  try {
+    fs.rmSync(p, { force: true });
+  } catch {
+    /* a temp file that cannot be removed is left for the next write's clean-up */
+  }
+}

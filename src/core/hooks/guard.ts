@@ -1,0 +1,219 @@
+/**
+ * The PreCompact guard (SPEC §3: S2's guard, generalised to every system). It decides from Claude
+ * Code's hook JSON whether a `/compact` may go ahead:
+ *
+ * 1. malformed stdin, a payload of another event, an internal error, or a marker that exists but
+ *    cannot be read (permission, I/O error: not "missing") → allow (never trap the user), logged;
+ * 2. `trigger` `auto` → allow (only manual compactions are guarded);
+ * 3. `nothing-to-preserve` in the shared marker or in this session's marker → allow;
+ * 4. no usable marker → block (a shared marker signed by another valid session id is not used);
+ * 5. a state file that is an empty skeleton → block;
+ * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
+ * 7. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
+ *
+ * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
+import { evaluate } from '../report/evaluate';
+import { FACTS } from '../systems/facts';
+import { readTextFile } from '../files/fsread';
+import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
+import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
+import type { WorkspaceReport } from '../model/model';
+
+export const IDLE_GRACE_MS = 30_000;
+export const DEFAULT_MAX_AGE_MIN = 480;
+export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
+
+export type GuardRule =
+  | 'malformed'
+  | 'not-precompact'
+  | 'error'
+  | 'marker-error'
+  | 'auto'
+  | 'opt-out'
+  | 'no-marker'
+  | 'foreign-marker'
+  | 'skeleton'
+  | 'idle'
+  | 'fresh'
+  | 'stale';
+
+export interface GuardDecision {
+  allow: boolean;
+  /** 0 allows, 2 blocks (Claude Code shows stderr to the user). */
+  exitCode: 0 | 2;
+  rule: GuardRule;
+  /** The paragraph for stderr when blocked; '' when allowed. */
+  reason: string;
+  /** The line written to the hook log. */
+  log: string;
+  root: string;
+  sessionId: string | null;
+  /** The marker that was used (relative path), or null. */
+  marker: string | null;
+}
+
+export interface GuardOptions extends HookRunOptions {
+  /** A report of the root the caller already has (the extension's store): the guard then does not evaluate again. */
+  report?: WorkspaceReport;
+  /** Evaluate without git (Restricted Mode spawns no process); the guard's own evaluation never runs git anyway. */
+  noGit?: boolean;
+}
+
+/** `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN`, or 480 when unset or not a non-negative number. */
+export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
+  const raw = env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN;
+  if (raw === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(raw)) return DEFAULT_MAX_AGE_MIN;
+  return Number(raw);
+}
+
+/** How the user runs the CLI in this workspace: the installed hook script when there is one. */
+export function cliCommand(root: string): string {
+  return existsSync(path.join(root, INSTALLED_SCRIPT_REL)) ? `node ${INSTALLED_SCRIPT_REL}` : 'session-ledger';
+}
+
+/** The state files the guard watches: the home document of every detected system that exists. */
+function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: number }> {
+  const out: Array<{ rel: string; mtime: number }> = [];
+  for (const s of report?.systems ?? []) {
+    const d = s.docs.find((x) => x.relPath === s.home);
+    if (d && d.mtime > 0) out.push({ rel: d.relPath, mtime: d.mtime });
+  }
+  return out;
+}
+
+function prepareHint(report: WorkspaceReport | null): string {
+  const parts: string[] = [];
+  for (const s of report?.systems ?? []) {
+    parts.push(`${s.home} (your agent's ${FACTS[s.id].checkpointTrigger})`);
+  }
+  return parts.length ? `bring ${parts.join(' and ')} up to date` : 'bring your state file up to date';
+}
+
+/** What `--confirm` vouches for: the open manual items, so the user checks them before confirming ('' when none are open). */
+function manualNote(report: WorkspaceReport | null): string {
+  const open = report ? openManualItems(report).checks : [];
+  if (!open.length) return '';
+  const items = [...new Map(open.map((c) => [c.id, c.message])).entries()].map(([id, m]) => `${id}: ${m.replace(/\.$/, '')}`);
+  return ` once these manual items are true (--confirm says so: ${items.join('; ')})`;
+}
+
+/** Decide a PreCompact hook run from its raw stdin. Never throws; errors allow. */
+export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): Promise<GuardDecision> {
+  const { env, now, parsed, root } = hookRun(stdin, opts);
+  let d: GuardDecision;
+  try {
+    d = parsed.ok ? await decide(parsed.payload, root, env, now, opts) : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
+  } catch (err) {
+    d = allow('error', root, null, null, `allow (internal error: ${(err as Error)?.message ?? String(err)})`);
+  }
+  if (opts.log !== false) await appendHookLog(root, 'pre-compact', d.log, now);
+  return d;
+}
+
+function allow(rule: GuardRule, root: string, sessionId: string | null, marker: string | null, log: string): GuardDecision {
+  return { allow: true, exitCode: 0, rule, reason: '', log, root, sessionId, marker };
+}
+
+function block(rule: GuardRule, root: string, sessionId: string | null, marker: string | null, reason: string, log: string): GuardDecision {
+  return { allow: false, exitCode: 2, rule, reason, log, root, sessionId, marker };
+}
+
+/** A marker, or why an existing one cannot be read (null error: it is simply missing). */
+async function markerAt(root: string, rel: string): Promise<{ marker: MarkerFile | null; error: string | null }> {
+  const marker = await readMarker(root, rel);
+  if (marker) return { marker, error: null };
+  const f = await readTextFile(path.join(root, rel), 1);
+  return { marker: null, error: f.ok || f.kind === 'missing' ? null : f.message };
+}
+
+async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now: number, opts: GuardOptions): Promise<GuardDecision> {
+  const known = opts.report;
+  const event = str(p.hook_event_name);
+  if (event && event !== 'PreCompact') return allow('not-precompact', root, null, null, `allow (hook_event_name is ${event}, not PreCompact)`);
+  const trigger = str(p.trigger);
+  const sid = isSessionId(p.session_id) ? p.session_id : null;
+  if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
+
+  const sharedRead = await markerAt(root, SHARED_MARKER_REL);
+  const shared = sharedRead.marker;
+  if (shared?.content.nothingToPreserve) return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
+
+  // Which marker speaks for this session. A marker that is there but cannot be read is the guard's
+  // own failure, not the user's: it allows (and the log says why).
+  const ownRead = sid ? await markerAt(root, markerRel(sid)) : { marker: null, error: null };
+  const unreadable = ownRead.error ? { rel: markerRel(sid), error: ownRead.error } : !ownRead.marker && sharedRead.error ? { rel: SHARED_MARKER_REL, error: sharedRead.error } : null;
+  if (unreadable) return allow('marker-error', root, sid, unreadable.rel, `allow (cannot read the marker ${unreadable.rel}: ${unreadable.error})`);
+  const own = ownRead.marker;
+  let marker: MarkerFile | null = own;
+  let foreign: string | null = null;
+  if (!marker && shared) {
+    const signer = shared.content.sessionId;
+    if (!sid || signer === null || signer === sid) marker = shared;
+    else foreign = signer;
+  }
+  const cli = cliCommand(root);
+  const wanted = markerRel(sid);
+  let report: WorkspaceReport | null = known ?? null;
+  if (!report) {
+    try {
+      // Without git: the rules read only the skeleton checks and the home documents' mtimes, and no git fact changes them.
+      report = await evaluate(root, { now, noGit: true });
+    } catch {
+      report = null; // the rules that need the state files are skipped; the marker rules still hold
+    }
+  }
+
+  if (!marker) {
+    const foreignNote = foreign
+      ? ` The shared ${SHARED_MARKER_REL} is signed by another session (${foreign}); a marker from another session does not count for this one.`
+      : '';
+    const idNote = sid ? '' : ' (Claude Code sent no usable session id, so the shared marker is the one that counts.)';
+    const cmd = checkpointCommand(cli, sid, report);
+    return block(
+      foreign ? 'foreign-marker' : 'no-marker',
+      root,
+      sid,
+      null,
+      `Compaction stopped: no checkpoint has run in this session (${wanted} is missing).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
+      foreign ? `BLOCK (no marker for this session; shared marker signed by ${foreign})` : `BLOCK (no marker: ${wanted})`,
+    );
+  }
+  if (marker.content.nothingToPreserve) return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
+
+  const skeleton = report?.systems.flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
+  if (skeleton.length) {
+    const files = [...new Set(skeleton.map((c) => c.path ?? c.system))].join(', ');
+    return block(
+      'skeleton',
+      root,
+      sid,
+      marker.rel,
+      `Compaction stopped: a checkpoint ran, but ${files} is still an empty skeleton, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
+      `BLOCK (marker ${marker.rel} present, but ${files} is an empty skeleton)`,
+    );
+  }
+
+  const ageMin = Math.max(0, Math.floor((now - marker.mtime) / 60_000));
+  const docs = homeDocs(report);
+  const worked = docs.filter((x) => x.mtime > marker.mtime + IDLE_GRACE_MS);
+  if (docs.length && worked.length === 0) {
+    return allow('idle', root, sid, marker.rel, `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant)`);
+  }
+  const max = maxAgeMinutes(env);
+  if (now - marker.mtime <= max * 60_000) {
+    return allow('fresh', root, sid, marker.rel, `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min)`);
+  }
+  const changed = worked.map((x) => x.rel).join(', ');
+  return block(
+    'stale',
+    root,
+    sid,
+    marker.rel,
+    `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`,
+    `BLOCK (work since checkpoint in ${changed || '?'} and marker ${marker.rel} ${ageMin} min > ${max} min)`,
+  );
+}

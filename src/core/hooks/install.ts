@@ -1,0 +1,646 @@
+/**
+ * `session-ledger hooks install|uninstall`: wire the PreCompact guard and the SessionStart resume
+ * hook into `.claude/settings.json` (or `.claude/settings.local.json`), in Claude Code's shape:
+ *
+ *     "hooks": {
+ *       "PreCompact":   [{ "matcher": "manual", "hooks": [{ "type": "command", "command": "node \"$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs\" hook pre-compact", "timeout": 30 }] }],
+ *       "SessionStart": [{ "matcher": "clear|compact|startup|resume", "hooks": [{ … "hook session-start" … }] }]
+ *     }
+ *
+ * The settings are edited span by span (comments, formatting, every other setting and hook stay
+ * byte for byte); the commands call one script, `.claude/hooks/session-ledger.cjs` (the bundled CLI:
+ * it needs only `node`; see `defaultCliBundle`), which loads the rest of the CLI from the file
+ * installed beside it, `.claude/hooks/session-ledger-core.br`: install writes both, uninstall removes both. Installing twice changes nothing; uninstall removes
+ * exactly what install added. `statusline` also wires the context meter's relay as `statusLine`,
+ * keeping the user's own statusLine command as the command it wraps (uninstall puts it back).
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
+import { writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
+import { HOOK_CORE_NAME } from './files';
+import { readRegularFile, readTextFile } from '../files/fsread';
+import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
+
+export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
+/** The rest of the CLI, compressed, which the script loads for every command but the status line's. */
+export const CORE_REL = `.claude/hooks/${HOOK_CORE_NAME}`;
+export const SETTINGS_REL = '.claude/settings.json';
+export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
+/** How every installed command calls the script. */
+export const SCRIPT_CMD = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs"';
+export const HOOK_TIMEOUT_S = 30;
+const OURS = '.claude/hooks/session-ledger.cjs';
+
+export type HookEvent = 'PreCompact' | 'SessionStart';
+export const HOOK_EVENTS: readonly HookEvent[] = ['PreCompact', 'SessionStart'];
+
+interface HookEntry {
+  type: 'command';
+  command: string;
+  timeout: number;
+}
+interface HookGroup {
+  matcher: string;
+  hooks: HookEntry[];
+}
+
+/** The matcher group install adds for each event. */
+export function hookGroup(event: HookEvent): HookGroup {
+  return event === 'PreCompact'
+    ? { matcher: 'manual', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook pre-compact`, timeout: HOOK_TIMEOUT_S }] }
+    : { matcher: 'clear|compact|startup|resume', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook session-start`, timeout: HOOK_TIMEOUT_S }] };
+}
+
+export interface HooksPlan {
+  /** The workspace root: every write must land inside it. */
+  root: string;
+  settingsPath: string;
+  /** The settings text as read (null: the file does not exist). */
+  before: string | null;
+  /** The settings text after the change ('' with `deleteSettings`). */
+  after: string;
+  scriptPath: string;
+  /** The script's core beside it (written, kept and removed with the script). */
+  corePath: string;
+  /** Anything to do (settings or script). */
+  changed: boolean;
+  action: 'install' | 'uninstall';
+  /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
+  beforeHash: string | null;
+  /** install: copy the bundle and its core (`write`) or both are already there (`keep`); uninstall: `remove` both when no settings file uses them any more. */
+  script: 'write' | 'keep' | 'remove';
+  /** The bundled CLI that install copies. */
+  cliBundle: string | null;
+  /** Uninstall left nothing but `{}`: the settings file is removed. */
+  deleteSettings: boolean;
+  /** Why nothing can be planned (settings that do not parse, a `hooks` that is not an object …), in English. */
+  error?: string;
+  /** The same as data, for the extension to say in the user's language. */
+  problem?: HooksProblem;
+  /** What was done to the statusLine, if anything, and other remarks. */
+  notes: string[];
+  /** The settings file starts with a byte order mark: it is written back with it. */
+  bom: boolean;
+  /** The change to the root `.gitignore` (install adds the lines for this tool's own files; uninstall takes them out again), or null. */
+  gitignore: GitignoreChange | null;
+  /** What install records about what it added (`.claude/session-ledger/install.json`), for an exact uninstall. */
+  record: InstallRecord;
+}
+
+export interface GitignoreChange {
+  path: string;
+  before: string | null;
+  beforeHash: string | null;
+  /** '' with `remove`. */
+  after: string;
+  /** The file goes (uninstall of a .gitignore install created). */
+  remove: boolean;
+  /** The lines added or removed. */
+  lines: string[];
+}
+
+/** What install added, per settings file and to .gitignore, so uninstall can give back the exact bytes. */
+export interface InstallRecord {
+  /** Settings file name → install created its `hooks` key (false: the key, maybe `{}`, was there before). */
+  hooksKeyAdded?: Record<string, boolean>;
+  /** The exact text appended to .gitignore, and whether install created the file. */
+  gitignore?: { appended: string; created: boolean };
+}
+
+export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
+export const GITIGNORE_HEADER = '# Session Ledger: checkpoint markers, hook log, session record (added by `session-ledger hooks install`)';
+/** The product's own files, never to be committed: markers, the hook log, the session record and feed. */
+export const GITIGNORE_LINES = ['.claude/.checkpoint-ready*', '.claude/log/', '.claude/session-ledger/'];
+
+async function readRecord(root: string): Promise<InstallRecord> {
+  const f = await readTextFile(path.join(root, INSTALL_RECORD_REL), 64 * 1024);
+  if (!f.ok) return {};
+  try {
+    const v = JSON.parse(f.text) as unknown;
+    return isObj(v) ? (v as InstallRecord) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Lines a .gitignore already covers (the exact line, or `.claude/` as a whole). */
+function ignoredAlready(text: string, line: string): boolean {
+  const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  return have.has(line) || have.has(`/${line}`) || ['.claude', '.claude/', '/.claude', '/.claude/', '.claude/**', '.claude/*'].some((l) => have.has(l));
+}
+
+async function planGitignoreAdd(root: string, record: InstallRecord): Promise<GitignoreChange | null> {
+  const file = path.join(root, '.gitignore');
+  const f = await readTextFile(file, 1024 * 1024);
+  if (!f.ok && f.kind !== 'missing') return null;
+  const text = f.ok ? f.text : '';
+  const missing = GITIGNORE_LINES.filter((l) => !ignoredAlready(text, l));
+  if (missing.length === 0) return null;
+  const eol = f.ok && f.crlf ? '\r\n' : '\n';
+  const appended = (text === '' || /\n$/.test(text) ? '' : eol) + [GITIGNORE_HEADER, ...missing].join(eol) + eol;
+  record.gitignore = { appended, created: !f.ok };
+  return { path: file, before: f.ok ? text : null, beforeHash: f.ok ? f.hash : null, after: (f.ok && f.bom ? '\uFEFF' : '') + text + appended, remove: false, lines: missing };
+}
+
+async function planGitignoreRemove(root: string, record: InstallRecord): Promise<GitignoreChange | null> {
+  const file = path.join(root, '.gitignore');
+  const f = await readTextFile(file, 1024 * 1024);
+  if (!f.ok) return null;
+  const text = f.text;
+  const bom = f.bom ? '\uFEFF' : '';
+  const rec = record.gitignore;
+  let after: string | null = null;
+  if (rec && text.endsWith(rec.appended)) after = text.slice(0, text.length - rec.appended.length);
+  else {
+    // No record (another clone installed it): take out the header and our lines right after it.
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.replace(/\r$/, '') === GITIGNORE_HEADER);
+    if (at < 0) return null;
+    let end = at + 1;
+    while (end < lines.length && GITIGNORE_LINES.includes(lines[end].replace(/\r$/, ''))) end++;
+    after = [...lines.slice(0, at), ...lines.slice(end)].join('\n');
+  }
+  const removedLines = GITIGNORE_LINES.filter((l) => !after!.split(/\r?\n/).includes(l) && text.split(/\r?\n/).includes(l));
+  const remove = Boolean(rec?.created) && after === '';
+  return { path: file, before: text, beforeHash: f.hash, after: remove ? '' : bom + after, remove, lines: removedLines };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The hook script to copy (the build's `dist/session-ledger.cjs`: the status line's commands as
+ * code, the rest of the CLI compiled only when used): the running installed script itself, else
+ * the one beside the running `dist/cli.js`, else the repository's build.
+ */
+export function defaultCliBundle(): string | null {
+  const cands: string[] = [];
+  const main = require.main?.filename;
+  if (main && path.basename(main) === 'session-ledger.cjs') cands.push(main);
+  if (main && path.basename(main) === 'cli.js') cands.push(path.join(path.dirname(main), 'session-ledger.cjs'));
+  // Beside this module (the bundle in dist/), or the repository's dist/ above the compiled tree (out/src/core/hooks/).
+  cands.push(path.join(__dirname, 'session-ledger.cjs'));
+  for (const up of [2, 3, 4]) cands.push(path.resolve(__dirname, ...Array<string>(up).fill('..'), 'dist', 'session-ledger.cjs'));
+  return cands.find((c) => existsSync(c)) ?? null;
+}
+
+/** The bundle's bytes as installed: without the source-map comment (the map is not copied). */
+async function scriptBytes(bundle: string): Promise<Buffer> {
+  const raw = await readRegularFile(bundle);
+  if (!raw) throw new WriteRefused(`the bundled CLI ${bundle} is not a readable regular file`, 'io', bundle, 'unreadable');
+  const text = raw.toString('utf8');
+  return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
+}
+
+/** The core that goes beside the script: the build's file beside the bundle, byte for byte. */
+async function coreBytes(bundle: string): Promise<Buffer> {
+  const file = path.join(path.dirname(bundle), HOOK_CORE_NAME);
+  const raw = await readRegularFile(file);
+  if (!raw) throw new WriteRefused(`the hook script's core ${file} is not a readable regular file`, 'io', file, 'unreadable');
+  return raw;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function isOurHook(h: unknown): boolean {
+  return isObj(h) && typeof h.command === 'string' && h.command.includes(OURS) && / hook (pre-compact|session-start)\b/.test(h.command);
+}
+
+function groupHasOurs(g: unknown): boolean {
+  return isObj(g) && Array.isArray(g.hooks) && g.hooks.some(isOurHook);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** POSIX shell single-quoting (the relay runs one argument after `--` through the shell). */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+const RELAY = `${SCRIPT_CMD} statusline`;
+
+/** The statusLine command that relays to `wrapped` (or stands alone). */
+export function relayCommand(wrapped: string | null): string {
+  return wrapped ? `${RELAY} -- ${shellQuote(wrapped)}` : RELAY;
+}
+
+/** Our relay command → the command it wraps (null: none); undefined when it is not ours. */
+export function unwrapRelay(cmd: string): string | null | undefined {
+  if (cmd === RELAY) return null;
+  if (!cmd.startsWith(`${RELAY} -- '`) || !cmd.endsWith("'")) return undefined;
+  const body = cmd.slice(`${RELAY} -- '`.length, -1);
+  // Only what shellQuote produces: `'\''` for each quote, no other quote inside.
+  if (body.replace(/'\\''/g, '').includes("'")) return undefined;
+  return body.replace(/'\\''/g, "'");
+}
+
+/** Why a hooks plan cannot be carried out: each kind about the plan's settings file unless it names another. */
+export type HooksProblem =
+  | { kind: 'unreadable' | 'too-large' | 'not-object' | 'no-bundle' }
+  | { kind: 'not-json'; line: number; column: number }
+  | { kind: 'duplicate-key' | 'key-not-object' | 'key-not-array'; key: string }
+  /** No hooks of ours in this settings file; they are in `other` (workspace-relative). */
+  | { kind: 'elsewhere'; other: string }
+  /** A write would be refused (WriteRefused: a link out of the workspace …), or another error. */
+  | { kind: 'refused'; cause: unknown };
+
+interface Loaded {
+  text: string;
+  before: string | null;
+  beforeHash: string | null;
+  value: Record<string, unknown>;
+  /** The file starts with a byte order mark (kept on write). */
+  bom?: boolean;
+  error?: string;
+  problem?: HooksProblem;
+}
+
+/** 1-based line and column of a character offset. */
+function lineCol(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: offset - last };
+}
+
+/** Keys given twice in one object (Claude Code reads the last, an edit would change the first). */
+function duplicateKeys(node: JsonNode | undefined, where: string): string | null {
+  if (!node || node.type !== 'object') return null;
+  const seen = new Set<string>();
+  for (const p of node.children ?? []) {
+    const k = p.children?.[0]?.value;
+    if (typeof k !== 'string') continue;
+    if (seen.has(k)) return `${where}"${k}"`;
+    seen.add(k);
+  }
+  return null;
+}
+
+async function loadSettings(file: string): Promise<Loaded> {
+  const f = await readTextFile(file, 4 * 1024 * 1024);
+  if (!f.ok) {
+    if (f.kind === 'missing') return { text: '', before: null, beforeHash: null, value: {} };
+    return { text: '', before: null, beforeHash: null, value: {}, error: `${file}: ${f.message}`, problem: { kind: 'unreadable' } };
+  }
+  if (f.truncated) return { text: f.text, before: f.text, beforeHash: f.hash, value: {}, error: `${file} is too large to edit safely`, problem: { kind: 'too-large' } };
+  const base = { text: f.text, before: f.text, beforeHash: f.hash, bom: f.bom };
+  if (f.text.trim() === '') return { ...base, value: {} };
+  const { root, errors } = parse(f.text);
+  if (errors.length) {
+    const at = lineCol(f.text, errors[0].offset);
+    return {
+      ...base,
+      value: {},
+      error: `${file}:${at.line}:${at.column}: ${printParseErrorCode(errors[0].error)}: not valid JSON: fix it by hand first (nothing was changed).`,
+      problem: { kind: 'not-json', ...at },
+    };
+  }
+  if (!root || root.type !== 'object') return { ...base, value: {}, error: `${file} is not a JSON object (fix it by hand first; nothing was changed)`, problem: { kind: 'not-object' } };
+  const hooksNode = root.children?.find((p) => p.children?.[0]?.value === 'hooks')?.children?.[1];
+  const dup = duplicateKeys(root, '') ?? duplicateKeys(hooksNode, 'hooks.');
+  if (dup) {
+    return {
+      ...base,
+      value: {},
+      error: `${file} has the key ${dup} twice: Claude Code reads the last one, an edit would change the first. Merge them into one: fix it by hand first (nothing was changed).`,
+      problem: { kind: 'duplicate-key', key: dup },
+    };
+  }
+  return { ...base, value: getNodeValue(root) as Record<string, unknown> };
+}
+
+function valueOf(text: string): Record<string, unknown> {
+  const { root } = parse(text);
+  const v = root ? (getNodeValue(root) as unknown) : {};
+  return isObj(v) ? v : {};
+}
+
+function settingsFile(root: string, local?: boolean): string {
+  return path.join(path.resolve(root), local ? SETTINGS_LOCAL_REL : SETTINGS_REL);
+}
+
+/** Both files a plan writes must really lie inside the root (a `.claude` linking elsewhere is refused). */
+async function writesInside(plan: HooksPlan): Promise<void> {
+  await writeTarget(plan.settingsPath, plan.root);
+  await writeTarget(plan.scriptPath, plan.root);
+  await writeTarget(plan.corePath, plan.root);
+}
+
+function basePlan(action: HooksPlan['action'], root: string, settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
+  return {
+    root: path.resolve(root),
+    settingsPath,
+    before: l.before,
+    after: l.before ?? '',
+    scriptPath,
+    corePath: path.join(path.dirname(scriptPath), HOOK_CORE_NAME),
+    changed: false,
+    action,
+    beforeHash: l.beforeHash,
+    script: 'keep',
+    cliBundle: null,
+    deleteSettings: false,
+    notes: [],
+    bom: Boolean(l.bom),
+    gitignore: null,
+    record: {},
+    ...(l.error ? { error: l.error, problem: l.problem } : {}),
+  };
+}
+
+/** Remove our hooks of `event`; drop the event's array when we emptied it. */
+function removeOurs(text: string, event: HookEvent): { text: string; removed: boolean } {
+  let removed = false;
+  for (let guard = 0; guard < 1000; guard++) {
+    const hooks = valueOf(text).hooks;
+    const arr = isObj(hooks) ? hooks[event] : undefined;
+    if (!Array.isArray(arr)) break;
+    const i = arr.map(groupHasOurs).lastIndexOf(true);
+    if (i < 0) break;
+    const g = arr[i] as { hooks: unknown[] };
+    const next = g.hooks.every(isOurHook) ? removeAt(text, ['hooks', event, i]) : removeAt(text, ['hooks', event, i, 'hooks', g.hooks.map(isOurHook).lastIndexOf(true)]);
+    if (next === null) break;
+    text = next;
+    removed = true;
+  }
+  if (removed) {
+    const hooks = valueOf(text).hooks;
+    if (isObj(hooks) && Array.isArray(hooks[event]) && (hooks[event] as unknown[]).length === 0) text = removeAt(text, ['hooks', event]) ?? text;
+  }
+  return { text, removed };
+}
+
+export async function planHooksInstall(root: string, opts: { local?: boolean; statusline?: boolean; cliBundle?: string } = {}): Promise<HooksPlan> {
+  const settingsPath = settingsFile(root, opts.local);
+  const scriptPath = path.join(path.resolve(root), SCRIPT_REL);
+  const l = await loadSettings(settingsPath);
+  const plan = basePlan('install', root, settingsPath, scriptPath, l);
+  plan.cliBundle = opts.cliBundle ? path.resolve(opts.cliBundle) : defaultCliBundle();
+  if (plan.error) return plan;
+  if (!plan.cliBundle || !existsSync(plan.cliBundle)) {
+    plan.error = `the bundled CLI to install was not found${plan.cliBundle ? ` at ${plan.cliBundle}` : ''} (build it with \`npm run build\`)`;
+    plan.problem = { kind: 'no-bundle' };
+    return plan;
+  }
+  const v = l.value;
+  if (v.hooks !== undefined && !isObj(v.hooks)) return { ...plan, error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`, problem: { kind: 'key-not-object', key: 'hooks' } };
+  plan.record = await readRecord(plan.root);
+  plan.record.hooksKeyAdded = { ...plan.record.hooksKeyAdded, [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined };
+  for (const e of HOOK_EVENTS) {
+    const arr = isObj(v.hooks) ? v.hooks[e] : undefined;
+    if (arr !== undefined && !Array.isArray(arr)) return { ...plan, error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first`, problem: { kind: 'key-not-array', key: `hooks.${e}` } };
+  }
+
+  let text = l.text.trim() === '' ? '' : l.text;
+  if (text === '') {
+    text = newSettingsText(Boolean(opts.statusline));
+    if (opts.statusline) plan.notes.push('statusLine: the context relay was added.');
+  } else {
+    const missing: HookEvent[] = [];
+    for (const e of HOOK_EVENTS) {
+      const hooks = valueOf(text).hooks;
+      const arr = isObj(hooks) ? hooks[e] : undefined;
+      if (!Array.isArray(arr)) {
+        missing.push(e);
+        continue;
+      }
+      const mine = arr.map((g, i) => (groupHasOurs(g) ? i : -1)).filter((i) => i >= 0);
+      if (mine.length === 1 && sameJson(arr[mine[0]], hookGroup(e))) continue;
+      if (mine.length === 1 && (arr[mine[0]] as HookGroup).hooks.every(isOurHook)) {
+        text = replaceValue(text, ['hooks', e, mine[0]], hookGroup(e)) ?? text;
+        continue;
+      }
+      text = removeOurs(text, e).text;
+      const after = valueOf(text).hooks;
+      text = (isObj(after) && Array.isArray(after[e]) ? insertChild(text, ['hooks', e], hookGroup(e)) : insertChild(text, ['hooks'], [hookGroup(e)], e)) ?? text;
+    }
+    if (missing.length) {
+      const groups = Object.fromEntries(missing.map((e) => [e, [hookGroup(e)]]));
+      if (isObj(valueOf(text).hooks)) for (const e of missing) text = insertChild(text, ['hooks'], groups[e], e) ?? text;
+      else text = insertChild(text, [], groups, 'hooks') ?? text;
+    }
+    if (opts.statusline) text = wireStatusLine(text, plan.notes);
+  }
+  plan.after = text;
+  let want: Buffer;
+  let wantCore: Buffer;
+  try {
+    await writesInside(plan);
+    want = await scriptBytes(plan.cliBundle);
+    wantCore = await coreBytes(plan.cliBundle);
+  } catch (err) {
+    return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
+  }
+  // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
+  const have = await readRegularFile(scriptPath);
+  const haveCore = await readRegularFile(plan.corePath);
+  plan.script = have && have.equals(want) && haveCore && haveCore.equals(wantCore) ? 'keep' : 'write';
+  plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
+  plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write' || plan.gitignore !== null;
+  return plan;
+}
+
+/** A new settings file, written whole in Claude Code's usual two-space style. */
+function newSettingsText(statusline: boolean): string {
+  const obj: Record<string, unknown> = { hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, [hookGroup(e)]])) };
+  if (statusline) obj.statusLine = { type: 'command', command: relayCommand(null) };
+  return `${JSON.stringify(obj, null, 2)}\n`;
+}
+
+function wireStatusLine(text: string, notes: string[]): string {
+  const sl = valueOf(text).statusLine;
+  if (sl === undefined) {
+    notes.push('statusLine: the context relay was added.');
+    return insertChild(text, [], { type: 'command', command: relayCommand(null) }, 'statusLine') ?? text;
+  }
+  if (!isObj(sl) || typeof sl.command !== 'string') {
+    notes.push('statusLine: yours is not a command; it was left alone (the relay was not wired).');
+    return text;
+  }
+  if (unwrapRelay(sl.command) !== undefined) return text; // already ours
+  notes.push(`statusLine: the relay now wraps your command (${sl.command}); uninstall puts it back.`);
+  return replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text;
+}
+
+function unwireStatusLine(text: string, notes: string[]): string {
+  const sl = valueOf(text).statusLine;
+  if (!isObj(sl) || typeof sl.command !== 'string') return text;
+  const wrapped = unwrapRelay(sl.command);
+  if (wrapped === undefined) return text;
+  if (wrapped === null) {
+    notes.push('statusLine: the context relay was removed.');
+    return removeAt(text, ['statusLine']) ?? text;
+  }
+  notes.push(`statusLine: your command is back (${wrapped}).`);
+  return replaceValue(text, ['statusLine', 'command'], wrapped) ?? text;
+}
+
+export async function planHooksUninstall(root: string, opts: { local?: boolean } = {}): Promise<HooksPlan> {
+  const abs = path.resolve(root);
+  const settingsPath = settingsFile(abs, opts.local);
+  const scriptPath = path.join(abs, SCRIPT_REL);
+  const l = await loadSettings(settingsPath);
+  const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
+  if (plan.error) return plan;
+  plan.record = await readRecord(abs);
+  const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
+  let text = l.text;
+  let removed = false;
+  if (l.before !== null && l.text.trim() !== '') {
+    for (const e of HOOK_EVENTS) {
+      const r = removeOurs(text, e);
+      text = r.text;
+      removed ||= r.removed;
+    }
+    if (removed) {
+      const hooks = valueOf(text).hooks;
+      if (isObj(hooks) && Object.keys(hooks).length === 0 && parse(text).root) {
+        const node = parse(text).root!.children?.find((p) => p.children?.[0]?.value === 'hooks');
+        const inner = node?.children?.[1];
+        // Only an empty `{}` that install added goes: a `hooks` holding a comment stays, and so does a `{}` that was there before.
+        if (inner && keyAdded !== false && text.slice(inner.offset, inner.offset + inner.length).replace(/\s/g, '') === '{}') text = removeAt(text, ['hooks']) ?? text;
+      }
+    }
+    text = unwireStatusLine(text, plan.notes);
+  }
+  plan.after = text;
+  try {
+    await writesInside(plan);
+  } catch (err) {
+    return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
+  }
+  // A settings file exactly as install creates it from nothing goes away again.
+  if (l.before !== null && removed && [false, true].some((sl) => l.before === newSettingsText(sl))) {
+    plan.deleteSettings = true;
+    plan.after = '';
+  }
+  // The script goes when no settings file calls it any more.
+  const other = settingsFile(abs, !opts.local);
+  const of = await readTextFile(other);
+  const otherText = of.ok ? of.text : '';
+  const stillUsed = otherText.includes(OURS) || (!plan.deleteSettings && plan.after.includes(OURS));
+  plan.script = (existsSync(scriptPath) || existsSync(plan.corePath)) && !stillUsed ? 'remove' : 'keep';
+  if (!removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
+    // Nothing of ours here, but the other settings file has the hooks: say which flag finds them.
+    const otherRel = opts.local ? SETTINGS_REL : SETTINGS_LOCAL_REL;
+    plan.error = `no Session Ledger hooks in ${opts.local ? SETTINGS_LOCAL_REL : SETTINGS_REL}: they are installed in ${otherRel}: ${opts.local ? 'drop --local' : 'add --local'}.`;
+    plan.problem = { kind: 'elsewhere', other: otherRel };
+    return plan;
+  }
+  if (!stillUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);
+  if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
+  if (!stillUsed) delete plan.record.gitignore;
+  plan.changed = plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove' || plan.gitignore !== null;
+  return plan;
+}
+
+/** Write the install record, or remove it (and its folder, when empty) once it holds nothing. */
+async function writeRecord(plan: HooksPlan): Promise<void> {
+  const file = path.join(plan.root, INSTALL_RECORD_REL);
+  const r = plan.record;
+  const empty = (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) && !r.gitignore;
+  if (empty) {
+    await fs.rm(file, { force: true }).catch(() => undefined);
+    await fs.rmdir(path.dirname(file)).catch(() => undefined);
+    return;
+  }
+  await writeAtomic(file, `${JSON.stringify(r, null, 2)}\n`, { root: plan.root });
+}
+
+/** Carry out a plan. Refuses (WriteRefused) when the settings file changed since the plan was made. */
+export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string } = {}): Promise<void> {
+  if (plan.error) throw new WriteRefused(plan.error, 'io', path.relative(plan.root, plan.settingsPath));
+  if (!plan.changed) return;
+  const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
+  if (plan.action === 'install') {
+    // The core, then the script: the settings never name a script that is not there, nor the script a core that is not.
+    if (plan.script === 'write') {
+      const bundle = opts.cliBundle ?? plan.cliBundle;
+      if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
+      await writeAtomic(plan.corePath, await coreBytes(bundle), { mode: 0o644, root: plan.root });
+      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root });
+      await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
+    }
+    if (settingsChanged) await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });
+    if (plan.gitignore) await writeAtomic(plan.gitignore.path, plan.gitignore.after, { expectHash: plan.gitignore.beforeHash, root: plan.root });
+    await writeRecord(plan);
+    return;
+  }
+  if (settingsChanged) {
+    if (plan.deleteSettings) {
+      const now = await readTextFile(plan.settingsPath);
+      if (!now.ok || now.hash !== plan.beforeHash) throw new WriteRefused(`${plan.settingsPath} changed since it was read; nothing was written. Run it again.`, 'changed', path.relative(plan.root, plan.settingsPath));
+      await fs.rm(plan.settingsPath);
+    } else {
+      await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });
+    }
+  }
+  if (plan.gitignore) {
+    if (plan.gitignore.remove) {
+      const now = await readTextFile(plan.gitignore.path);
+      if (now.ok && now.hash === plan.gitignore.beforeHash) await fs.rm(plan.gitignore.path);
+    } else await writeAtomic(plan.gitignore.path, plan.gitignore.after, { expectHash: plan.gitignore.beforeHash, root: plan.root });
+  }
+  await writeRecord(plan);
+  if (plan.script === 'remove') {
+    await fs.rm(plan.scriptPath, { force: true });
+    await fs.rm(plan.corePath, { force: true });
+    // The folder too, when install made it and nothing else lives there.
+    await fs.rmdir(path.dirname(plan.scriptPath)).catch(() => undefined);
+  }
+  // And `.claude/` itself when uninstall left it empty (install created it for a new settings file).
+  await fs.rmdir(path.dirname(plan.settingsPath)).catch(() => undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** A line diff of the settings change, for `--dry-run`. */
+export function planDiff(plan: HooksPlan): string[] {
+  const a = (plan.before ?? '').split(/\r?\n/);
+  const b = plan.deleteSettings ? [] : plan.after.split(/\r?\n/);
+  const out: string[] = [`--- ${plan.settingsPath}${plan.before === null ? ' (new file)' : ''}`, `+++ ${plan.settingsPath}${plan.deleteSettings ? ' (removed)' : ''}`];
+  if (a.length * b.length > 4_000_000) {
+    out.push(...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`));
+    return out;
+  }
+  // Longest common subsequence, then the changed lines with two lines of context.
+  const n = a.length;
+  const m = b.length;
+  const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i][j] = a[i] === b[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
+  const rows: Array<{ t: ' ' | '-' | '+'; s: string }> = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) rows.push({ t: ' ', s: a[i++] }), j++;
+    else if (j < m && (i >= n || dp[i][j + 1] >= dp[i + 1][j])) rows.push({ t: '+', s: b[j++] });
+    else rows.push({ t: '-', s: a[i++] });
+  }
+  const keep = rows.map((r, k) => r.t !== ' ' || rows.slice(Math.max(0, k - 2), k + 3).some((x) => x.t !== ' '));
+  let gap = false;
+  rows.forEach((r, k) => {
+    if (keep[k]) {
+      out.push(`${r.t}${r.s}`);
+      gap = false;
+    } else if (!gap) {
+      out.push('@@');
+      gap = true;
+    }
+  });
+  return out;
+}
+
+/** Does `text`'s settings call our hooks? (For views: "guard installed".) */
+export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {
+  const hooks = valueOf(text).hooks;
+  const has = (e: HookEvent) => isObj(hooks) && Array.isArray(hooks[e]) && (hooks[e] as unknown[]).some(groupHasOurs);
+  return { PreCompact: has('PreCompact'), SessionStart: has('SessionStart') };
+}
+

@@ -1,0 +1,117 @@
+/**
+ * Claude Code's hook contract as the guard hooks see it: the JSON payload on stdin, the project
+ * root it names, and the one-line log `.claude/log/session-ledger-hook.log`.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { writeAtomic, WriteRefused } from '../files/atomic';
+import { isDir, readTextFile } from '../files/fsread';
+
+export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
+const HOOK_LOG_MAX = 256 * 1024;
+
+/** The fields Claude Code sends (PreCompact and SessionStart); anything else is kept but ignored. */
+export interface HookPayload {
+  session_id?: unknown;
+  transcript_path?: unknown;
+  cwd?: unknown;
+  hook_event_name?: unknown;
+  /** PreCompact: `manual` | `auto`. */
+  trigger?: unknown;
+  custom_instructions?: unknown;
+  /** SessionStart: `startup` | `resume` | `clear` | `compact`. */
+  source?: unknown;
+  [key: string]: unknown;
+}
+
+export type ParsedPayload = { ok: true; payload: HookPayload } | { ok: false; error: string };
+
+/** Parse stdin: a JSON object, or the reason it is not one. */
+export function parsePayload(text: string): ParsedPayload {
+  const t = text.replace(/^\uFEFF/, '').trim();
+  if (t === '') return { ok: false, error: 'empty stdin' };
+  let v: unknown;
+  try {
+    v = JSON.parse(t);
+  } catch (err) {
+    return { ok: false, error: `stdin is not JSON (${(err as Error).message})` };
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { ok: false, error: 'stdin is not a JSON object' };
+  return { ok: true, payload: v as HookPayload };
+}
+
+export function str(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+/**
+ * The project root of a hook run: `$CLAUDE_PROJECT_DIR` whenever it is set (Claude Code sets it for
+ * every hook; a payload `cwd` inside it is a subfolder the agent `cd`-ed into, one outside it is
+ * ignored), else the payload's `cwd`, else the process's working directory.
+ */
+export function hookRoot(payload: HookPayload | null, env: NodeJS.ProcessEnv, fallback: string): string {
+  const projRaw = str(env.CLAUDE_PROJECT_DIR);
+  const proj = projRaw && path.isAbsolute(projRaw) && isDir(projRaw) ? path.resolve(projRaw) : null;
+  if (proj) return proj;
+  const cwdRaw = str(payload?.cwd);
+  const cwd = cwdRaw && path.isAbsolute(cwdRaw) && isDir(cwdRaw) ? path.resolve(cwdRaw) : null;
+  return cwd ?? path.resolve(fallback);
+}
+
+/**
+ * Why the hooks must not write under `root`, or null when they may: a file-system root or the
+ * user's home folder is no project (a payload `cwd: "/"` must not create `/.claude/log/`; the home's
+ * `.claude/` is Claude Code's own configuration).
+ */
+export function notAProject(root: string, home = os.homedir()): string | null {
+  const r = path.resolve(root);
+  if (path.parse(r).root === r) return `${r} is the root of the file system, not a project`;
+  if (home && path.resolve(home) === r) return `${r} is the home folder, not a project`;
+  return null;
+}
+
+export interface HookRunOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Where the hook runs (fallback for the project root). */
+  cwd?: string;
+  /** Overrides the root taken from the payload / `$CLAUDE_PROJECT_DIR`. */
+  root?: string;
+  now?: number;
+  /** Write to `.claude/log/session-ledger-hook.log` (default true). */
+  log?: boolean;
+}
+
+/** One hook run: its options resolved, its stdin parsed, its project root found. */
+export function hookRun(stdin: string, opts: HookRunOptions): { env: NodeJS.ProcessEnv; now: number; parsed: ParsedPayload; root: string } {
+  const env = opts.env ?? process.env;
+  const parsed = parsePayload(stdin);
+  const root = opts.root ? path.resolve(opts.cwd ?? process.cwd(), opts.root) : hookRoot(parsed.ok ? parsed.payload : null, env, opts.cwd ?? process.cwd());
+  return { env, now: opts.now ?? Date.now(), parsed, root };
+}
+
+/**
+ * Append one line to `.claude/log/session-ledger-hook.log` (atomically: read, append, replace; the
+ * log keeps its newest 256 KB). Never throws: a log that cannot be written is not worth failing for.
+ */
+export async function appendHookLog(root: string, event: string, message: string, now = Date.now()): Promise<void> {
+  if (notAProject(root)) return;
+  const file = path.join(root, HOOK_LOG_REL);
+  const line = `${new Date(now).toISOString()} ${event} ${message.replace(/[\r\n]+/g, ' ')}\n`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const f = await readTextFile(file, HOOK_LOG_MAX * 2);
+      let old = f.ok ? f.text : '';
+      if (!f.ok && f.kind !== 'missing') return;
+      if (old.length + line.length > HOOK_LOG_MAX) {
+        old = old.slice(old.length + line.length - HOOK_LOG_MAX);
+        old = old.slice(old.indexOf('\n') + 1);
+      }
+      // A diagnostic log: atomic, not fsynced (a hook never waits on the disk for it).
+      await writeAtomic(file, old + line, { root, expectHash: f.ok ? (f.truncated ? undefined : f.hash) : null, durable: false });
+      return;
+    } catch (err) {
+      if (err instanceof WriteRefused && err.reason !== 'changed' && err.reason !== 'exists') return;
+      /* a concurrent hook wrote the log: read it again */
+    }
+  }
+}

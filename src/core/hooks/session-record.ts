@@ -1,0 +1,108 @@
+/**
+ * What the SessionStart hook records about the running Claude Code session:
+ * `<root>/.claude/session-ledger/session.json` = `{ session_id, transcript_path, source, cwd, at, pids }`
+ * (the newest start), and the same per session in `.claude/session-ledger/sessions/<id>.json`.
+ * `pids` is the hook's chain of parent processes (nearest first: the shell Claude Code ran the hook
+ * through, Claude Code itself, the terminal's shell, …), so the extension can tell which integrated
+ * terminal runs which session (a terminal's shell pid is in the chain). `session-ledger checkpoint`
+ * falls back to the newest record when no transcript names the session.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeAtomic, WriteRefused } from '../files/atomic';
+import { readTextFile } from '../files/fsread';
+import { notAProject, str } from './io';
+import { isSessionId } from '../checkpoint/marker';
+
+export const SESSION_RECORD_REL = '.claude/session-ledger/session.json';
+export const SESSION_RECORDS_DIR_REL = '.claude/session-ledger/sessions';
+/** Per-session records kept (the newest by time); older ones are removed when a session starts. */
+const MAX_RECORDS = 32;
+
+export interface SessionRecord {
+  session_id: string | null;
+  transcript_path: string | null;
+  source: string | null;
+  cwd: string | null;
+  /** ISO time the hook ran. */
+  at: string;
+  /** The hook's parent process chain, nearest first (empty where it cannot be read). */
+  pids?: number[];
+}
+
+/** The parent chain of this process, nearest first, up to `max` (Linux: /proc; elsewhere only the parent). */
+export async function parentPids(max = 12): Promise<number[]> {
+  const out: number[] = [];
+  let pid = process.ppid;
+  while (pid > 1 && out.length < max) {
+    out.push(pid);
+    if (process.platform !== 'linux') break;
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
+    const m = /\)\s+\S+\s+(\d+)/.exec(stat.slice(stat.lastIndexOf(')')));
+    if (!m) break;
+    pid = Number(m[1]);
+  }
+  return out;
+}
+
+async function prune(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json'));
+  } catch {
+    return;
+  }
+  if (names.length <= MAX_RECORDS) return;
+  const withTime = await Promise.all(names.map(async (n) => ({ n, t: (await fs.stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
+  withTime.sort((a, b) => b.t - a.t);
+  for (const { n } of withTime.slice(MAX_RECORDS)) await fs.rm(path.join(dir, n), { force: true }).catch(() => undefined);
+}
+
+export async function writeSessionRecord(root: string, rec: SessionRecord): Promise<string> {
+  const why = notAProject(root);
+  if (why) throw new WriteRefused(`${why}: the session is not recorded`, 'outside');
+  const file = path.join(root, SESSION_RECORD_REL);
+  const text = `${JSON.stringify(rec, null, 2)}\n`;
+  // Rewritten at every session start and only a pointer for naming terminals: atomic, not fsynced.
+  await writeAtomic(file, text, { root, durable: false });
+  if (isSessionId(rec.session_id)) {
+    const dir = path.join(root, SESSION_RECORDS_DIR_REL);
+    await writeAtomic(path.join(dir, `${rec.session_id}.json`), text, { root, durable: false });
+    await prune(dir);
+  }
+  return file;
+}
+
+function parseRecord(text: string, mtime: number): SessionRecord | null {
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+    const id = str(v.session_id);
+    const pids = Array.isArray(v.pids) ? v.pids.filter((p): p is number => typeof p === 'number' && Number.isInteger(p) && p > 0).slice(0, 32) : [];
+    return {
+      session_id: isSessionId(id) ? id : null,
+      transcript_path: str(v.transcript_path),
+      source: str(v.source),
+      cwd: str(v.cwd),
+      at: str(v.at) ?? new Date(mtime).toISOString(),
+      pids,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The newest recorded session, or null when there is none or it cannot be read. Never throws. */
+export async function readSessionRecord(root: string): Promise<SessionRecord | null> {
+  const f = await readTextFile(path.join(root, SESSION_RECORD_REL), 64 * 1024);
+  return f.ok ? parseRecord(f.text, f.mtime) : null;
+}
+
+/** The record of one session, or null. Never throws. */
+export async function readSessionRecordFor(root: string, sessionId: string): Promise<SessionRecord | null> {
+  if (!isSessionId(sessionId)) return null;
+  const f = await readTextFile(path.join(root, SESSION_RECORDS_DIR_REL, `${sessionId}.json`), 64 * 1024);
+  const r = f.ok ? parseRecord(f.text, f.mtime) : null;
+  return r && r.session_id === sessionId ? r : null;
+}

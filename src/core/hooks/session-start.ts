@@ -1,0 +1,168 @@
+/**
+ * The SessionStart hook: records the session Claude Code announces (`.claude/session-ledger/session.json`)
+ * and hands the new context, through `hookSpecificOutput.additionalContext`, on every source
+ * (startup, resume, clear, compact):
+ * - S1's attestation, verified at every start: a TAMPERED handoff is said at once, first;
+ * - S2's line `Checkpoint marker for this session: <path>` (the file the checkpoint writes);
+ * - after `/clear` or `/compact` also the resume block: the file to read, the next action (S2's
+ *   NEXT verbatim, within its lines), the open UNCONFIRMED items to validate first (S0's
+ *   post-clear protocol) and the blocking findings.
+ * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
+ * here throws.
+ */
+import { evaluate } from '../report/evaluate';
+import { cliCommand } from './guard';
+import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
+import { isSessionId, markerRel } from '../checkpoint/marker';
+import { isBlocking, type SystemReport, type WorkspaceReport } from '../model/model';
+import { parentPids, writeSessionRecord } from './session-record';
+import { resumePromptFor } from '../checkpoint/checkpoint';
+
+export type SessionStartOptions = HookRunOptions;
+
+export interface SessionStartResult {
+  /** What the hook prints on stdout (the hook JSON), or null for nothing. */
+  stdout: string | null;
+  additionalContext: string | null;
+  source: string | null;
+  sessionId: string | null;
+  /** Absolute path of the session record written, or null. */
+  recorded: string | null;
+  root: string;
+  log: string;
+}
+
+function clip(s: string, n = 240): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+/** The Next action line of a system: S2's NEXT verbatim (one line by its rule, never cut), others clipped. */
+function nextLine(s: SystemReport): string {
+  if (!s.next) return '(none recorded — ask the user what to do next)';
+  return s.id === 'S2' ? s.next.replace(/\r?\n/g, ' ') : clip(s.next);
+}
+
+/** S1's attestation at session start: TAMPERED loudly, MATCH and NO_SIDECAR in one line; null without S1. */
+export function attestationLine(report: WorkspaceReport): { line: string; tampered: boolean } | null {
+  const s1 = report.systems.find((s) => s.id === 'S1' && !s.skipped);
+  const c = s1?.checks.find((x) => x.id === 'attestation');
+  if (!s1 || !c || c.status === 'skipped') return null;
+  if (isBlocking(c)) {
+    return {
+      tampered: true,
+      line: `S1 handoff attestation: TAMPERED — ${c.message.replace(/^TAMPERED:\s*/, '')} Do not trust ${s1.home} until the user confirms it; tell them now.${c.hint ? ` ${c.hint}` : ''}`,
+    };
+  }
+  if (c.status === 'pass') return { tampered: false, line: `S1 handoff attestation: MATCH (${s1.home} is what the last checkpoint attested).` };
+  return { tampered: false, line: `S1 handoff attestation: NO_SIDECAR (${c.path ?? 'memory/.session-handoff.sha256'} is missing: ${s1.home} is not attested).` };
+}
+
+/** S2's line naming this session's marker (what the checkpoint writes before the next /compact). */
+export function markerLine(sessionId: string | null, cli = 'session-ledger'): string {
+  return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} — written by \`${cli} checkpoint\` before the next /compact.`;
+}
+
+/** The resume block for a fresh context, or null when no state file is detected. */
+export function resumeBlock(report: WorkspaceReport, sessionId: string | null, source: string, cli = 'session-ledger'): string | null {
+  if (report.systems.length === 0) return null;
+  const out: string[] = [`Session Ledger — resuming after /${source === 'compact' ? 'compact' : 'clear'}. Before any other work:`];
+  let n = 1;
+  for (const s of report.systems) {
+    if (s.skipped) continue;
+    out.push(`${n++}. Read ${s.home} (${s.id} ${s.name}, ${s.label}).`);
+    out.push(`   Next action: ${nextLine(s)}`);
+  }
+  const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
+  if (unconfirmed.length) {
+    out.push(`${n++}. Validate these UNCONFIRMED items with the user before continuing (ask 1-3 short questions, then resume from the next action):`);
+    for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${s.home}:${it.line})`);
+    if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
+  }
+  const blocking = report.systems.flatMap((s) => s.checks.filter(isBlocking));
+  if (blocking.length) {
+    out.push(`${n++}. Blocking findings (fix them before the next checkpoint):`);
+    for (const c of blocking.slice(0, 12)) out.push(`   - ${c.system} ${c.id}: ${clip(c.message)}${c.path ? ` (${c.path}${c.line ? `:${c.line}` : ''})` : ''}`);
+  }
+  out.push(`Resume prompt: ${resumePromptFor(report)}`);
+  out.push(markerLine(sessionId, cli));
+  return out.join('\n');
+}
+
+/** What SessionStart tells the new context for `source`, or null when no state file is detected. */
+export function sessionStartContext(report: WorkspaceReport, sessionId: string | null, source: string | null, cli = 'session-ledger'): string | null {
+  if (!report.systems.some((s) => !s.skipped)) return null;
+  const out: string[] = [];
+  const att = attestationLine(report);
+  // TAMPERED is said at once: before anything else.
+  if (att?.tampered) out.push(att.line);
+  if (source === 'clear' || source === 'compact') {
+    const block = resumeBlock(report, sessionId, source, cli);
+    if (block) out.push(block);
+  } else {
+    out.push(`Session Ledger — session ${source ?? 'start'}: ${report.systems.filter((s) => !s.skipped).map((s) => `${s.id} ${s.home} (${s.label})`).join(', ')}.`);
+    out.push(markerLine(sessionId, cli));
+  }
+  if (att && !att.tampered) out.push(att.line);
+  return out.join('\n');
+}
+
+/** Run the SessionStart hook from its raw stdin. Never throws. */
+export async function sessionStartHook(stdin: string, opts: SessionStartOptions = {}): Promise<SessionStartResult> {
+  const { now, parsed, root } = hookRun(stdin, opts);
+  const res: SessionStartResult = { stdout: null, additionalContext: null, source: null, sessionId: null, recorded: null, root, log: '' };
+  if (!parsed.ok) {
+    res.log = `nothing (malformed stdin: ${parsed.error})`;
+    if (opts.log !== false) await appendHookLog(root, 'session-start', res.log, now);
+    return res;
+  }
+  const p = parsed.payload;
+  const source = str(p.source);
+  const sid = isSessionId(p.session_id) ? p.session_id : null;
+  res.source = source;
+  res.sessionId = sid;
+  const logs: string[] = [];
+  try {
+    const event = str(p.hook_event_name);
+    if (event && event !== 'SessionStart') {
+      res.log = `nothing (hook_event_name is ${event}, not SessionStart)`;
+      if (opts.log !== false) await appendHookLog(root, 'session-start', res.log, now);
+      return res;
+    }
+    if (sid || str(p.transcript_path)) {
+      try {
+        res.recorded = await writeSessionRecord(root, {
+          session_id: sid,
+          transcript_path: str(p.transcript_path),
+          source,
+          cwd: str(p.cwd),
+          at: new Date(now).toISOString(),
+          pids: await parentPids(),
+        });
+        logs.push(`recorded session ${sid ?? '(no id)'}`);
+      } catch (err) {
+        logs.push(`could not record the session: ${(err as Error)?.message ?? String(err)}`);
+      }
+    } else {
+      logs.push('no session id to record');
+    }
+    // Claude Code always names the source; a payload without one is not a session start to speak to.
+    const report = source ? await evaluate(root, { now }) : null;
+    const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root)) : null;
+    if (ctx) {
+      res.additionalContext = ctx;
+      res.stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: ctx } });
+      logs.push(`context for ${report?.systems.map((s) => s.id).join(',')} (source=${source})`);
+    } else {
+      logs.push(`no state file detected (source=${source ?? 'missing'})`);
+    }
+  } catch (err) {
+    res.stdout = null;
+    res.additionalContext = null;
+    logs.push(`internal error: ${(err as Error)?.message ?? String(err)}`);
+  }
+  res.log = logs.join('; ');
+  // Only unusual runs are logged: a session start is routine.
+  if (opts.log !== false && /error|malformed|could not/.test(res.log)) await appendHookLog(root, 'session-start', res.log, now);
+  return res;
+}

@@ -1,0 +1,38 @@
+/**
+ * Matching section names by meaning: case, trailing decorations (`(priority order)`, `:`, emoji,
+ * dates in parentheses), numbering, markup and heading level are ignored.
+ */
+import type { SectionKey } from '../model/model';
+
+/** Emoji and pictographs, variation selectors, joiners, keycaps, regional indicators. */
+const EMOJI_RE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{FE0E}\u{FE0F}\u{200D}\u{20E3}]/gu;
+
+/** Normalise a heading or label for matching. Keeps letters of every script. */
+export function normalizeTitle(title: string): string {
+  // A real section name is short; capping keeps every pattern below linear on a hostile heading.
+  let t = title
+    .slice(0, 500)
+    .replace(EMOJI_RE, ' ')
+    .replace(/<!--.*?-->/g, ' ')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_~]+/g, ' ');
+  // Strip leading numbering ("1.", "2)", "Phase 3 -", "§4").
+  t = t.replace(/^\s*(?:§\s*)?\d+(?:\.\d+)*[.)]?\s+/, '');
+  // Strip trailing parenthesised decorations, repeatedly: "(priority order)", "(2026-01-02)", "（...）".
+  for (let k = 0; k < 3; k++) t = t.replace(/\s*[(（\[][^()（）[\]]*[)）\]]\s*$/u, '');
+  t = t.replace(/[:：\-–—|·•.]+\s*$/u, '');
+  return t.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+export type KeyTable = ReadonlyArray<readonly [SectionKey, RegExp]>;
+
+/**
+ * The first key whose pattern matches the normalised title, else `other`.
+ * Patterns are tested against the normalised title (lowercase, decorations stripped).
+ */
+export function matchKey(title: string, table: KeyTable): SectionKey {
+  const n = normalizeTitle(title);
+  for (const [key, re] of table) if (re.test(n)) return key;
+  return 'other';
+}

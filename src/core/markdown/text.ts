@@ -1,0 +1,141 @@
+/**
+ * Text helpers shared by the systems' readers and rules: plain text of a Markdown
+ * line, template placeholders, vague next actions, clipping, and the file paths a line names.
+ * Pure functions, no I/O.
+ */
+
+const PLACEHOLDER_ONLY = /^(?:<[^<>]*>|\{\{[^{}]*\}\}|\[[^\][]*\]|\.\.\.|…|tbd|tba|todo|n\/?a|-+|—|_+|\?+|xxx|placeholder|none yet)$/i;
+
+/** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
+export function plainText(text: string): string {
+  return text
+    .replace(/<!--.{0,2000}?-->/g, ' ')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\*\*|__|~~/g, '')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    .replace(/^\s*\[[ xX]\]\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** True when the text is only a template placeholder (`<goal>`, `TBD`, `Files: <key files>` …). */
+export function isPlaceholder(text: string): boolean {
+  let t = plainText(text).replace(/^_+|_+$/g, '').trim();
+  if (t === '') return true;
+  // "Label: <value>" → test the value.
+  const m = /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t);
+  if (m) t = m[2].trim();
+  if (t === '') return true;
+  // Several placeholders in one line: "<a> / <b>".
+  const rest = t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '').replace(/[\s,/|;·•()\-–—:.`]+/g, '');
+  if (rest === '') return true;
+  return PLACEHOLDER_ONLY.test(t.replace(/[.!。]+$/, ''));
+}
+
+const VAGUE = /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
+
+/** A next action that cannot be started cold: empty, a placeholder, or "continue work". */
+export function isVagueAction(text: string | null | undefined): boolean {
+  if (text == null) return true;
+  const t = plainText(text).replace(/^(?:now|next|next action|now ▶|▶)\s*[:：▶]?\s*/i, '').trim();
+  if (isPlaceholder(t)) return true;
+  if (VAGUE.test(t)) return true;
+  const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
+  if (cjk) return t.replace(/\s+/g, '').length < 4;
+  return t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 2;
+}
+
+
+export function clip(s: string, n = 120): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+}
+
+/** Extract file-like paths from a line of text: `code spans`, Markdown links, bare `dir/file.ext`. */
+export function extractPaths(text: string): string[] {
+  const out = new Set<string>();
+  const add = (p: string) => {
+    let t = p.trim().replace(/^["'(<]+|["')>,;:.]+$/g, '');
+    t = t.replace(/#L?\d+(?:-L?\d+)?$/, '').replace(/:\d+(?::\d+)?$/, '');
+    if (!t || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || t.startsWith('mailto:') || t.startsWith('#')) return;
+    if (/[\s*?{}<>|]/.test(t)) return;
+    if (t.startsWith('~') || t.startsWith('$')) return;
+    if (!/[./]/.test(t)) return;
+    if (/^\d+(?:\.\d+)*$/.test(t)) return; // version numbers
+    if (!/\.[A-Za-z0-9]{1,8}$/.test(t) && !t.endsWith('/')) return; // need an extension or a trailing slash
+    out.add(t);
+  };
+  // Bounded repeats: a line of thousands of unclosed `[` must not take quadratic time. safeDecode never throws (decodeURI does).
+  for (const m of text.matchAll(/\[[^\][]{0,1000}\]\(([^()\s]{1,1000})\)/g)) add(safeDecode(m[1]));
+  for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]);
+  const bare = text.replace(/`[^`]*`/g, ' ').replace(/\[[^\][]{0,1000}\]\([^()]{0,1000}\)/g, ' ');
+  for (const m of bare.matchAll(/(?:^|[\s(,])((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w-]+\.(?:md|ts|tsx|js|mjs|cjs|py|rs|go|json|ya?ml|toml|sh|sql|css|html))(?=$|[\s),;:])/g)) add(m[1]);
+  return [...out];
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Commands a next action names by the tool that runs them (`run pytest`, `git push`, `npm test`). */
+const TOOL_RE =
+  /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|node|git|gh|make|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|bundle|rake|rails|composer|php|ruby|curl|bash|sh|just|tox|nox)(?=$|[\s),.;:])/;
+
+/**
+ * A next action concrete enough to start cold, tested positively: it names a file (a path), a
+ * command (a code span, or a tool such as `npm`, `pytest`, `git`), a symbol (`fn()`, `camelCase`,
+ * `PascalCase.member`, `snake_case`) or a test by its quoted name. "Keep going on the alerts"
+ * names none of them: it is vague even though no stop-list word says so.
+ */
+export function isConcreteAction(text: string): boolean {
+  if (/`[^`]+`/.test(text)) return true;
+  if (extractPaths(text).length > 0) return true;
+  const t = plainText(text);
+  if (TOOL_RE.test(t)) return true;
+  if (/\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/.test(t)) return true; // fn(), obj.fn()
+  if (/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // camelCase
+  if (/\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // PascalCase
+  if (/\b[A-Za-z][A-Za-z0-9]+\.[a-z][A-Za-z0-9]+\b/.test(t)) return true; // Type.member
+  if (/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.test(t)) return true; // snake_case, SCREAMING_CASE
+  if (/\btests?\b[^"“”«»]{0,40}["“«][^"”»]{2,200}["”»]|["“«][^"”»]{2,200}["”»]\s*(?:test|spec)\b/i.test(t)) return true; // the test "name"
+  return false;
+}
+
+/**
+ * A number with comma thousands separators and at most three decimals, as `toLocaleString('en-US')`
+ * writes it, without loading ICU's locale data (30 ms on the first call: a hook pays it on every run).
+ */
+export function withThousands(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  const [int, frac] = Math.abs(Math.round(x * 1000) / 1000).toString().split('.');
+  return `${x < 0 && (int !== '0' || frac) ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+}
+
+/** Order strings by UTF-16 code units: stable across machines, and no ICU collator to load (14 ms on first use). */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The number of Unicode code points in `s` (what `[...s].length` counts: a surrogate pair is one),
+ * without building an array of every character: on a 4 MB state file that array was most of a
+ * budget check's time and garbage.
+ */
+export function codePointCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

@@ -1,0 +1,276 @@
+/**
+ * A workspace root as the readers and checks see it: cached reads, path kinds, and git facts.
+ */
+import { realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { isInside } from '../files/atomic';
+import { CONFIG_MAX_BYTES, DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile, type TextFileErr } from '../files/fsread';
+import { readGit, type GitInfo } from '../git/git';
+import { parseMarkdown, type MdOutline } from '../markdown/markdown';
+import { maskSecrets } from '../secrets/secrets';
+import { finding, t, type Msg } from './messages';
+import type { DocRole, Finding, NotOurs, NotReadWhy, Section, StateDoc, SystemId, WorkspaceReport } from './model';
+
+export interface EvaluateOptions {
+  /** Manual checks the user ticked, as `S1:feedback-stored` or a bare id (`feedback-stored`) for every system. */
+  confirmed?: Iterable<string>;
+  /**
+   * Called once with the first results of the scan, when the documents are read and checked but
+   * git's facts are not in yet (the checks that need them are `pending`; the report has
+   * `gitPending`). Not called without git. The full report is what `evaluate` resolves to.
+   */
+  onGitPending?: (report: WorkspaceReport) => void;
+  /** Extra state files (relative to the root) to read as a system's home file: `{ S3: ['notes/STATE.md'] }`. */
+  extraPaths?: Partial<Record<SystemId, string[]>>;
+  /** Clock, for TTL and age rules (ms). Default `Date.now()`. */
+  now?: number;
+  /** Read at most this many bytes of a state file. */
+  maxBytes?: number;
+  /** Skip git entirely (checks that need it say `skipped`). */
+  noGit?: boolean;
+  /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
+  claudeHome?: string;
+}
+
+/** What a reader's parser makes of a document: its sections and what else it recorded. Readers judge nothing: findings are the checks'. */
+export interface ParsedContent {
+  sections: Section[];
+  meta?: Record<string, unknown>;
+}
+
+/** The real path of `p` (links resolved), or `p` itself when it cannot be resolved. */
+function realpathOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Turn a read failure into the finding a damaged document carries. */
+export function readFinding(f: TextFileErr): Finding {
+  const hints: Record<string, Msg> = {
+    binary: t('Restore the file from git (`git checkout -- <file>`) or let the agent rewrite it as Markdown.'),
+    'not-utf8': t('Re-save the file as UTF-8.'),
+    permission: t('Fix the file permissions so your user can read it.'),
+    directory: t('Move the directory away; the system expects a file here.'),
+    loop: t('Fix the symbolic link so it points at a real file.'),
+    outside: t('Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.'),
+    'too-large': t('A config file this large is not a config file: shorten it.'),
+  };
+  return finding('readable', 'block', cannotReadDocument(f), undefined, hints[f.kind]);
+}
+
+/** "Cannot read the document: …", one message per kind of failure (codes, sizes and paths as data). */
+function cannotReadDocument(f: TextFileErr): Msg {
+  switch (f.kind) {
+    case 'missing':
+      return t('Cannot read the document: file not found.');
+    case 'permission':
+      return t('Cannot read the document: permission denied: the file cannot be read.');
+    case 'loop':
+      return t('Cannot read the document: symbolic link loop: the path never reaches a file.');
+    case 'directory':
+      return t('Cannot read the document: a directory stands where a file is expected.');
+    case 'not-a-file':
+      return t('Cannot read the document: not a regular file (a pipe, socket or device is never opened).');
+    case 'too-large':
+      return t('Cannot read the document: {0} bytes, over the {1}-byte limit for this file: it is not read.', f.size, f.limit ?? '');
+    case 'binary':
+      return t('Cannot read the document: binary content (NUL bytes): not a text file.');
+    case 'not-utf8':
+      return t('Cannot read the document: not valid UTF-8 text.');
+    case 'outside':
+      return t('Cannot read the document: {0} leads outside the workspace folder, so it is not read.', f.rel ?? '');
+    default:
+      return t('Cannot read the document: cannot be read ({0}).', f.code ?? f.kind);
+  }
+}
+
+/** "TAMPERED: <sidecar> cannot be read (…)": an attestation sidecar that cannot be read, one message per kind of failure. */
+export function sidecarUnreadable(rel: string, f: TextFileErr): Msg {
+  switch (f.kind) {
+    case 'missing':
+      return t('TAMPERED: {0} cannot be read (file not found).', rel);
+    case 'permission':
+      return t('TAMPERED: {0} cannot be read (permission denied: the file cannot be read).', rel);
+    case 'loop':
+      return t('TAMPERED: {0} cannot be read (symbolic link loop: the path never reaches a file).', rel);
+    case 'directory':
+      return t('TAMPERED: {0} cannot be read (a directory stands where a file is expected).', rel);
+    case 'not-a-file':
+      return t('TAMPERED: {0} cannot be read (not a regular file: a pipe, socket or device is never opened).', rel);
+    case 'too-large':
+      return t('TAMPERED: {0} cannot be read ({1} bytes, over the {2}-byte limit for this file: it is not read).', rel, f.size, f.limit ?? '');
+    case 'binary':
+      return t('TAMPERED: {0} cannot be read (binary content (NUL bytes): not a text file).', rel);
+    case 'not-utf8':
+      return t('TAMPERED: {0} cannot be read (not valid UTF-8 text).', rel);
+    case 'outside':
+      return t('TAMPERED: {0} cannot be read ({1} leads outside the workspace folder, so it is not read).', rel, f.rel ?? '');
+    default:
+      return t('TAMPERED: {0} cannot be read ({1}).', rel, f.code ?? f.kind);
+  }
+}
+
+export { CONFIG_MAX_BYTES };
+
+function outsideFailure(rel: string): TextFile {
+  return { ok: false, kind: 'outside', message: `${rel} leads outside the workspace folder, so it is not read`, rel, mtime: 0, size: 0 };
+}
+
+export class Workspace {
+  readonly root: string;
+  readonly options: EvaluateOptions;
+  readonly now: number;
+  private readonly reads = new Map<string, Promise<TextFile>>();
+  private readonly kinds = new Map<string, Promise<PathKind>>();
+  private readonly outlines = new Map<string, MdOutline>();
+  /** True while the checks run for the first results (`onGitPending`): a check that needs git says it is pending. */
+  gitDeferred = false;
+  private gitInfo: Promise<GitInfo | null> | undefined;
+  private realRoot: string | undefined;
+  /** Relative paths of every state document read so far (excluded from "work" in git checks). */
+  readonly stateFiles = new Set<string>();
+  /** Files a reader found at its system's path and did not read, with why (put in words by `evaluate`, see `NotRead`). */
+  readonly notRead: NotOurs[] = [];
+
+  constructor(root: string, options: EvaluateOptions = {}) {
+    this.root = path.resolve(root);
+    this.options = options;
+    this.now = options.now ?? Date.now();
+  }
+
+  abs(rel: string): string {
+    return path.resolve(this.root, rel);
+  }
+
+  rel(abs: string): string {
+    return path.relative(this.root, abs).split(path.sep).join('/');
+  }
+
+  /**
+   * Is `rel` inside the root, links followed? A path from the repository (a configured ledger path,
+   * a manifest store, a symbolic link, an extra path setting) is never followed out of the root.
+   */
+  async inside(rel: string): Promise<boolean> {
+    const abs = this.abs(rel);
+    if (!isInside(abs, this.root)) return false;
+    const root = (this.realRoot ??= realpathOrSelf(this.root));
+    // Synchronous, as the reads are (src/core/files/fsread.ts says why). The nearest existing ancestor's real path decides (a missing file cannot lead anywhere yet).
+    for (let p = abs; ; p = path.dirname(p)) {
+      try {
+        return isInside(realpathSync.native(p), root);
+      } catch {
+        if (p === this.root || path.dirname(p) === p) return true;
+      }
+    }
+  }
+
+  read(rel: string): Promise<TextFile> {
+    let p = this.reads.get(rel);
+    if (!p) {
+      const yaml = /\.ya?ml$/i.test(rel);
+      p = this.inside(rel).then((ok) =>
+        !ok ? outsideFailure(rel) : yaml ? readTextFile(this.abs(rel), CONFIG_MAX_BYTES, { refuseLarger: true }) : readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES),
+      );
+      this.reads.set(rel, p);
+    }
+    return p;
+  }
+
+  /**
+   * The Markdown outline of `text`, parsed once per evaluation: a reader's format test and its
+   * `loadDoc` of the same file share one parse (readers only read an outline, never change it).
+   */
+  outline(text: string): MdOutline {
+    let o = this.outlines.get(text);
+    if (!o) {
+      o = parseMarkdown(text);
+      this.outlines.set(text, o);
+    }
+    return o;
+  }
+
+  kind(rel: string): Promise<PathKind> {
+    let p = this.kinds.get(rel);
+    if (!p) {
+      p = pathKind(this.abs(rel));
+      this.kinds.set(rel, p);
+    }
+    return p;
+  }
+
+  async exists(rel: string): Promise<boolean> {
+    return (await this.kind(rel)) !== 'missing';
+  }
+
+  async list(rel: string): Promise<string[]> {
+    return (await this.inside(rel)) ? listDir(this.abs(rel)) : [];
+  }
+
+  /** Record a file at `system`'s path that is not in its format: present, not read, and why. */
+  notOurs(rel: string, system: SystemId, why: NotReadWhy): void {
+    if (this.notRead.some((n) => n.path === rel && n.system === system)) return;
+    this.notRead.push({ path: rel, system, why });
+  }
+
+  /** Git facts, read once; state files are not counted as work. */
+  git(): Promise<GitInfo | null> {
+    if (this.options.noGit) return Promise.resolve(null);
+    if (!this.gitInfo) {
+      this.gitInfo = readGit(this.root, (rel) => this.stateFiles.has(rel) || rel.startsWith('.claude/.checkpoint-ready') || rel.startsWith('.claude/session-ledger/') || rel.startsWith('.claude/log/'));
+    }
+    return this.gitInfo;
+  }
+
+  /**
+   * Read a document at `rel` and parse it with `parse`. A document that cannot be read (binary,
+   * not UTF-8, a directory, a permission error …) comes back with a blocking `readable` finding
+   * and no sections. A file larger than the read limit is parsed from its first bytes and carries
+   * a `size` finding. `parse` exceptions become findings too: nothing throws out of here.
+   */
+  async loadDoc(
+    rel: string,
+    system: SystemId,
+    role: DocRole,
+    parse: (text: string, outline: MdOutline) => ParsedContent,
+  ): Promise<StateDoc> {
+    this.stateFiles.add(rel);
+    const f = await this.read(rel);
+    const doc: StateDoc = {
+      system,
+      path: this.abs(rel),
+      relPath: rel,
+      role,
+      sections: [],
+      meta: {},
+      mtime: f.mtime,
+      hash: f.ok ? f.hash : '',
+      size: f.size,
+      lineCount: 0,
+      text: '',
+      findings: [],
+    };
+    if (!f.ok) {
+      doc.findings.push(readFinding(f));
+      return doc;
+    }
+    // Secrets are masked here, before parsing: no surface built from the model can show a raw value.
+    const { text, hits } = maskSecrets(f.text);
+    doc.text = text;
+    doc.secrets = hits;
+    doc.lineCount = text.split('\n').length;
+    if (f.truncated) {
+      doc.findings.push(finding('size', 'warn', t('The file is {0} bytes; only the first {1} bytes were read.', f.size, f.bytes.length), undefined, t('A state file this large defeats its purpose: move history out of it.')));
+    }
+    try {
+      const parsed = parse(text, this.outline(text));
+      doc.sections = parsed.sections;
+      doc.meta = parsed.meta ?? {};
+    } catch (err) {
+      doc.findings.push(finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))));
+    }
+    return doc;
+  }
+}

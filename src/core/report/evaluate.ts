@@ -1,0 +1,107 @@
+/**
+ * Run every system reader over a workspace root and put the results into one report.
+ */
+import { SYSTEMS } from '../systems/index';
+import { findingChecks, manualChecks, mk } from '../rules/common';
+import { notReadOf } from '../rules/not-read';
+import { FACTS, resumePrompt as promptFor } from '../systems/facts';
+import { t } from '../model/messages';
+import { byCodeUnits } from '../markdown/text';
+import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from '../model/model';
+import type { Loaded, SystemModule } from '../model/system';
+import { Workspace, type EvaluateOptions } from '../model/workspace';
+
+export type { EvaluateOptions } from '../model/workspace';
+
+function confirmedSet(o: EvaluateOptions): Set<string> {
+  return new Set(o.confirmed ?? []);
+}
+
+async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confirmed: Set<string>): Promise<SystemReport> {
+  let checks: Check[];
+  let next: string | null = null;
+  let unconfirmed: SystemReport['unconfirmed'] = [];
+  let resumePrompt = promptFor(mod.id, loaded.homeRel);
+  if (loaded.skipped) {
+    checks = [mk(mod.id, 'exists', 'block', 'skip', loaded.skipped)];
+  } else {
+    try {
+      const a = await mod.analyse(ws, loaded);
+      checks = a.checks;
+      next = a.next;
+      unconfirmed = a.unconfirmed;
+      resumePrompt = a.resumePrompt;
+    } catch (err) {
+      // A reader bug must not take the report down: say so as a blocking finding.
+      checks = [mk(mod.id, 'internal', 'block', false, t('Internal error while checking {0}: {1}', mod.id, (err as Error)?.message ?? String(err)))];
+    }
+    // Findings of damaged documents the module did not already report.
+    const have = new Set(checks.map((c) => `${c.id}\0${c.path ?? ''}\0${c.line ?? ''}`));
+    for (const f of findingChecks(mod.id, loaded.docs)) {
+      if (!have.has(`${f.id}\0${f.path ?? ''}\0${f.line ?? ''}`)) checks.push(f);
+    }
+    checks.push(...manualChecks(mod.id, confirmed));
+  }
+  const r: SystemReport = {
+    id: mod.id,
+    name: FACTS[mod.id].name,
+    label: labelOf(checks),
+    next,
+    home: loaded.homeRel,
+    docs: loaded.docs,
+    checks,
+    resumePrompt,
+    unconfirmed,
+  };
+  const off = loaded.skipped?.text ?? (typeof loaded.extra?.off === 'string' ? loaded.extra.off : undefined);
+  if (off) r.skipped = off;
+  return r;
+}
+
+/**
+ * A system whose reader found nothing may still be there behind a folder the user cannot read
+ * (EACCES on the way to a home file): report it as present and damaged rather than absent.
+ */
+async function behindUnreadableFolder(ws: Workspace, mod: SystemModule): Promise<Loaded | null> {
+  const f = FACTS[mod.id];
+  for (const g of f.presence) {
+    if (/[*?[{]/.test(g) || (await ws.kind(g)) !== 'error') continue;
+    const doc = await ws.loadDoc(g, mod.id, f.homeRole, () => ({ sections: [] }));
+    return { home: doc, homeRel: g, docs: [doc] };
+  }
+  return null;
+}
+
+/** Detect, read and check every system under `root`. Never throws on content. */
+export async function evaluate(root: string, options: EvaluateOptions = {}, systems: readonly SystemModule[] = SYSTEMS): Promise<WorkspaceReport> {
+  const ws = new Workspace(root, options);
+  const loaded = await Promise.all(
+    systems.map(async (m) => {
+      try {
+        return (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
+      } catch (err) {
+        return { home: null, homeRel: FACTS[m.id].home, docs: [], extra: { error: String(err) } } as Loaded;
+      }
+    }),
+  );
+  const confirmed = confirmedSet(options);
+  const reportAll = async (): Promise<WorkspaceReport> => {
+    const reports: SystemReport[] = [];
+    for (let i = 0; i < systems.length; i++) {
+      const l = loaded[i];
+      if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
+    }
+    const report: WorkspaceReport = { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
+    if (ws.notRead.length) report.notRead = ws.notRead.map(notReadOf).sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
+    return report;
+  };
+  if (options.onGitPending && !options.noGit && loaded.some(Boolean)) {
+    // The first results: every check that needs no git, before git's run starts.
+    ws.gitDeferred = true;
+    const first = await reportAll();
+    ws.gitDeferred = false;
+    first.gitPending = true;
+    options.onGitPending(first);
+  }
+  return reportAll();
+}

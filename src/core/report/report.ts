@@ -1,0 +1,159 @@
+/**
+ * The report as the CLI prints it: the exact `--json` shape of `status`/`check`, and readable text.
+ */
+import { ALL_FACTS } from '../systems/facts';
+import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
+
+export interface JsonCheck {
+  id: string;
+  severity: string;
+  status: string;
+  message: string;
+  path: string | null;
+  line: number | null;
+  /** The message's English template (`{0}` … for the arguments) and its arguments, for translation. */
+  messageId: string;
+  args: string[];
+  /** The fix hint, its template and arguments, when there is one. */
+  hint?: string;
+  hintId?: string;
+  hintArgs?: string[];
+}
+
+export interface JsonStatus {
+  root: string;
+  label: Label;
+  /** Files at a system's path not in its format (present, not read), with the reason; present only when there are some. */
+  notRead?: NotRead[];
+  systems: Array<{
+    id: string;
+    label: Label;
+    next: string | null;
+    docs: Array<{
+      path: string;
+      role: string;
+      sections: Array<{ key: string; title: string; line: number; items: Array<{ text: string; line: number; flags: string[] }> }>;
+    }>;
+    checks: JsonCheck[];
+  }>;
+}
+
+export function jsonCheck(c: Check): JsonCheck {
+  const j: JsonCheck = { id: c.id, severity: c.severity, status: c.status, message: c.message, path: c.path ?? null, line: c.line ?? null, messageId: c.messageId, args: [...c.args] };
+  if (c.hint !== undefined) {
+    j.hint = c.hint;
+    if (c.hintId !== undefined) j.hintId = c.hintId;
+    if (c.hintArgs !== undefined) j.hintArgs = [...c.hintArgs];
+  }
+  return j;
+}
+
+export function toJsonStatus(r: WorkspaceReport): JsonStatus {
+  return {
+    root: r.root,
+    label: r.label,
+    ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
+    systems: r.systems.map((s) => ({
+      id: s.id,
+      label: s.label,
+      next: s.next,
+      docs: s.docs.map((d) => ({
+        path: d.relPath,
+        role: d.role,
+        sections: d.sections.map((sec) => ({
+          key: String(sec.key),
+          title: sec.title,
+          line: sec.line,
+          items: sec.items.map((it) => ({ text: it.text, line: it.line, flags: [...it.flags] })),
+        })),
+      })),
+      checks: s.checks.map(jsonCheck),
+    })),
+  };
+}
+
+export function toJsonChecks(r: WorkspaceReport): { root: string; label: Label; notRead?: NotRead[]; systems: Array<{ id: string; label: Label; checks: JsonCheck[] }> } {
+  return {
+    root: r.root,
+    label: r.label,
+    ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
+    systems: r.systems.map((s) => ({ id: s.id, label: s.label, checks: s.checks.map(jsonCheck) })),
+  };
+}
+
+/** What was looked for, from the facts table: `S0 .agents/session_ledger.md, S1 …`. */
+export function lookedFor(): string {
+  return ALL_FACTS.map((f) => `${f.id} ${f.home}`).join(', ');
+}
+
+/** The files present but not read, one line each ("Present, not read:" first), or nothing. */
+export function notReadText(r: WorkspaceReport): string[] {
+  if (!r.notRead?.length) return [];
+  return ['Present, not read:', ...r.notRead.map((n) => `  ${n.path} — ${n.reason}`)];
+}
+
+/** What to say when no system was detected: what was looked for, and the files that are there but not read. */
+export function nothingDetectedText(r: WorkspaceReport): string {
+  const out = r.notRead?.length ? ['No state file read.', ...notReadText(r)] : [`No state files detected (looked for ${lookedFor()}).`];
+  return out.join('\n');
+}
+
+const MARK: Record<string, string> = {
+  pass: 'ok  ',
+  fail: 'FAIL',
+  warn: 'warn',
+  'manual-open': '[ ] ',
+  'manual-done': '[x] ',
+  skipped: 'skip',
+};
+
+export function checkLine(c: Check): string {
+  const loc = c.path ? `  (${c.path}${c.line ? `:${c.line}` : ''})` : '';
+  const hint = c.hint && c.status !== 'pass' ? `\n          fix: ${c.hint}` : '';
+  return `  ${MARK[c.status] ?? c.status} ${c.id.padEnd(18)} ${c.message}${loc}${hint}`;
+}
+
+/** Human-readable checks of every system. */
+export function checksText(r: WorkspaceReport, onlyProblems = false): string {
+  const out: string[] = [];
+  if (r.notRead?.length) out.push(...notReadText(r), '');
+  for (const s of r.systems) {
+    out.push(`${s.id} ${s.name} — ${s.label}`);
+    for (const c of s.checks) {
+      if (onlyProblems && (c.status === 'pass' || c.status === 'skipped')) continue;
+      out.push(checkLine(c));
+    }
+  }
+  return out.join('\n');
+}
+
+/** Human-readable status: documents, sections, items, checks. */
+export function statusText(r: WorkspaceReport): string {
+  const out: string[] = [`Session Ledger — ${r.root}`];
+  if (r.systems.length === 0) {
+    out.push(nothingDetectedText(r));
+    return out.join('\n');
+  }
+  out.push(`Overall: ${r.label}`, '');
+  if (r.notRead?.length) out.push(...notReadText(r), '');
+  for (const s of r.systems) {
+    out.push(`${s.id} ${s.name} — ${s.label}`);
+    out.push(`  next: ${s.next ?? '(none)'}`);
+    for (const d of s.docs) {
+      out.push(`  ${d.relPath} [${d.role}]`);
+      for (const sec of d.sections) {
+        out.push(`    ${String(sec.key).padEnd(13)} ${sec.title || '(preamble)'}  :${sec.line}`);
+        for (const it of sec.items.slice(0, 12)) {
+          const flags = it.flags.length ? `  {${it.flags.join(', ')}}` : '';
+          const t = it.text.length > 100 ? `${it.text.slice(0, 99)}…` : it.text;
+          out.push(`      - ${t}${flags}  :${it.line}`);
+        }
+        if (sec.items.length > 12) out.push(`      … ${sec.items.length - 12} more`);
+      }
+    }
+    out.push('  checks:');
+    for (const c of s.checks) out.push(`  ${checkLine(c)}`);
+    out.push('');
+  }
+  return out.join('\n');
+}

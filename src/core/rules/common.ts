@@ -1,0 +1,309 @@
+/**
+ * The checks common to every system (SPEC §2), as small functions each system calls with what it
+ * found. Every function returns finished `Check`s; none reads more than it is given except the
+ * git- and path-based ones, which go through the `Workspace`.
+ */
+import { said, saidOf, t, type Msg } from '../model/messages';
+import type { Check, CheckStatus, Finding, Item, Section, Severity, StateDoc, SystemId } from '../model/model';
+import { clip, codePointCount, extractPaths, isPlaceholder, isVagueAction, plainText } from '../markdown/text';
+import { findSecrets } from '../secrets/secrets';
+import type { Workspace } from '../model/workspace';
+
+export interface Loc {
+  path?: string;
+  line?: number;
+}
+
+/**
+ * Build a check; `ok` true → pass, false → fail (block) or warn (warn/info), 'skip' → skipped.
+ * The message and the hint are `t(…)` messages: the check carries their ids and arguments.
+ */
+export function mk(
+  system: SystemId,
+  id: string,
+  severity: Severity,
+  ok: boolean | 'skip',
+  message: Msg,
+  loc: Loc = {},
+  hint?: Msg,
+): Check {
+  let status: CheckStatus;
+  if (ok === 'skip') status = 'skipped';
+  else if (ok) status = 'pass';
+  else status = severity === 'block' ? 'fail' : 'warn';
+  const c: Check = { id, system, severity, status, ...said(message, ok !== true ? hint : undefined) };
+  if (loc.path !== undefined) c.path = loc.path;
+  if (loc.line !== undefined) c.line = loc.line;
+  return c;
+}
+
+/** Findings of the documents (damaged, huge, YAML that does not parse) as checks, with their message ids. */
+export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Check[] {
+  const out: Check[] = [];
+  for (const d of docs) {
+    for (const f of d.findings) {
+      const c: Check = { id: f.id, system, severity: f.severity, status: f.severity === 'block' ? 'fail' : 'warn', ...saidOf(f) };
+      c.path = d.relPath;
+      if (f.line !== undefined) c.line = f.line;
+      out.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * Put the findings a system's checks judged from what its reader recorded (a YAML error, a
+ * duplicate section …) on their document, beside the ones reading itself raised (unreadable,
+ * truncated); a finding already there (same id, line and message) is not added twice.
+ */
+export function addFindings(doc: StateDoc, found: readonly Finding[]): void {
+  for (const f of found) {
+    if (!doc.findings.some((x) => x.id === f.id && x.line === f.line && x.message === f.message)) doc.findings.push(f);
+  }
+}
+
+export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {
+  if (!doc) {
+    return mk(system, 'exists', 'block', false, t('{0} does not exist.', homeRel), { path: homeRel }, t('Ask the agent to write {0} (run its checkpoint).', homeRel));
+  }
+  if (doc.findings.some((f) => f.id === 'readable')) {
+    return mk(system, 'exists', 'block', false, t('{0} exists but cannot be read as text.', doc.relPath), { path: doc.relPath });
+  }
+  return mk(system, 'exists', 'block', true, t('{0} exists.', doc.relPath), { path: doc.relPath });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Skeletons and next actions
+
+/**
+ * An empty template: no section holds an item with real content. `ignoreKeys` names sections whose
+ * content does not count (titles, timestamps); `placeholder` says which item texts are template
+ * text (a system whose template writes `[Topic]: [Options]` passes its own test).
+ */
+export function isSkeleton(doc: StateDoc, ignoreKeys: readonly string[] = ['title'], placeholder: (text: string) => boolean = isPlaceholder): boolean {
+  if (!doc.text.trim()) return true;
+  for (const s of doc.sections) {
+    if (ignoreKeys.includes(s.key)) continue;
+    for (const it of s.items) {
+      const t = plainText(it.text);
+      if (/^_?last updated[:：]/i.test(t)) continue;
+      if (!placeholder(t)) return false;
+    }
+  }
+  return true;
+}
+
+export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreKeys?: readonly string[], placeholder?: (text: string) => boolean): Check {
+  if (!doc || !doc.text) return mk(system, 'not-skeleton', 'block', 'skip', t('No readable document to inspect.'));
+  const skel = isSkeleton(doc, ignoreKeys, placeholder);
+  return mk(
+    system,
+    'not-skeleton',
+    'block',
+    !skel,
+    skel ? t('{0} is an empty template: every section is empty or a placeholder.', doc.relPath) : t('{0} holds real content.', doc.relPath),
+    { path: doc.relPath, line: skel ? 1 : undefined },
+    t('Have the agent fill the sections from the session (goal, state, next action) before checkpointing.'),
+  );
+}
+
+export interface NextAction {
+  text: string;
+  path: string;
+  line: number;
+}
+
+/** `next-action` (block): a concrete next action exists; vague text fails. `where` names the place, e.g. "### Now / ### Next". */
+export function checkNextAction(system: SystemId, next: NextAction | null, where: string, homeRel: string): Check {
+  if (!next) {
+    return mk(system, 'next-action', 'block', false, t('No next action found ({0}).', where), { path: homeRel }, t('Write the single exact next action under {0}, concrete enough to start cold.', where));
+  }
+  const vague = isVagueAction(next.text);
+  return mk(
+    system,
+    'next-action',
+    'block',
+    !vague,
+    vague ? t('The next action is vague: "{0}".', clip(next.text)) : t('Next action: {0}', clip(next.text)),
+    { path: next.path, line: next.line },
+    t('Replace it with an action concrete enough to start cold: not "continue work" but "wire X into Y per Z".'),
+  );
+}
+
+
+/** `pending-recorded` (warn): pending decisions / open questions recorded, or explicitly none. */
+export function checkPending(system: SystemId, section: Section | undefined, doc: StateDoc | null, what: string): Check {
+  if (!doc) return mk(system, 'pending-recorded', 'warn', 'skip', t('No document.'));
+  if (!section) {
+    return mk(system, 'pending-recorded', 'warn', false, t('No {0} section: pending decisions and open questions are not recorded.', what), { path: doc.relPath }, t('Add a {0} section, or write "none" in it when nothing is pending.', what));
+  }
+  const real = section.items.filter((i) => !isPlaceholder(i.text));
+  if (real.length === 0) {
+    return mk(system, 'pending-recorded', 'warn', false, t('{0} is empty or a placeholder.', section.title || what), { path: doc.relPath, line: section.line }, t('List what is pending, or write "none" explicitly.'));
+  }
+  return mk(system, 'pending-recorded', 'warn', true, t('{0}: {1} item(s).', section.title || what, real.length), { path: doc.relPath, line: section.line });
+}
+
+/** A check that needs git's facts while they are still being read (the first results of a scan): not judged yet. */
+export function gitPendingCheck(system: SystemId, id: string, loc: Loc): Check {
+  return { ...mk(system, id, 'warn', 'skip', t('Waiting for git…'), loc), pending: true };
+}
+
+/** `fresh` (warn): the doc was updated after the latest work (uncommitted changes or newer commits). */
+export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc | null): Promise<Check> {
+  if (!doc || !doc.mtime) return mk(system, 'fresh', 'warn', 'skip', t('No document.'));
+  if (ws.gitDeferred) return gitPendingCheck(system, 'fresh', { path: doc.relPath });
+  const g = await ws.git();
+  if (!g) return mk(system, 'fresh', 'warn', 'skip', t('Not a git repository: freshness cannot be judged.'), { path: doc.relPath });
+  const latest = Math.max(g.headTime ?? 0, g.newestChangeMtime ?? 0);
+  if (!latest) return mk(system, 'fresh', 'warn', true, t('No commits or changes yet.'), { path: doc.relPath });
+  // One second of slack: commit times have second resolution.
+  const fresh = doc.mtime + 1000 >= latest;
+  const what = (g.newestChangeMtime ?? 0) > (g.headTime ?? 0) ? 'uncommitted changes' : 'the last commit';
+  return mk(
+    system,
+    'fresh',
+    'warn',
+    fresh,
+    fresh ? t('{0} was updated after the latest work.', doc.relPath) : t('{0} is older than {1} ({2}).', doc.relPath, what, new Date(latest).toISOString()),
+    { path: doc.relPath },
+    t('Have the agent update the state file from this session before compacting.'),
+  );
+}
+
+/** `work-explained` (warn): with uncommitted changes, the doc names a changed path or states work in progress. */
+export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: readonly StateDoc[], homeRel: string): Promise<Check> {
+  if (ws.gitDeferred) return gitPendingCheck(system, 'work-explained', { path: homeRel });
+  const g = await ws.git();
+  if (!g) return mk(system, 'work-explained', 'warn', 'skip', t('Not a git repository.'), { path: homeRel });
+  if (g.changed.length === 0) return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });
+  const text = docs.map((d) => d.text).join('\n');
+  const named = g.changed.find((p) => text.includes(p) || text.includes(p.split('/').pop() ?? p));
+  if (named) return mk(system, 'work-explained', 'warn', true, t('Uncommitted work is explained (names {0}).', named), { path: homeRel });
+  const inProgress = /\b(?:in[- ]progress|wip|uncommitted|not (?:yet )?committed|half[- ]done|mid[- ]way|partially)\b|진행 ?중|작업 ?중|進行中|作業中|未コミット|в процессе|в работе/i.test(text);
+  return mk(
+    system,
+    'work-explained',
+    'warn',
+    inProgress,
+    inProgress
+      ? t('{0} uncommitted change(s); the document has an in-progress statement.', g.changed.length)
+      : t('{0} uncommitted change(s) (e.g. {1}) that the document does not mention.', g.changed.length, g.changed.slice(0, 3).join(', ')),
+    { path: homeRel },
+    t('Name the changed files and what state they are in, so the next session knows what the diff is.'),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets
+
+// The patterns and the masking live in ../secrets (documents are masked when they are loaded).
+export { findSecrets, mask, type SecretHit } from '../secrets/secrets';
+
+/** `no-secrets` (block): no API keys, tokens, private keys or URLs with credentials. Values are masked. */
+export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Check[] {
+  const out: Check[] = [];
+  for (const d of docs) {
+    for (const h of d.secrets ?? findSecrets(d.text)) {
+      out.push(
+        mk(system, 'no-secrets', 'block', false, t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked), { path: d.relPath, line: h.line }, t('Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.')),
+      );
+    }
+  }
+  if (out.length === 0) out.push(mk(system, 'no-secrets', 'block', true, t('No secrets found.')));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Budget and paths
+
+/** Lines of `text` as a seed counts them (see `BudgetFacts.lineCounting`). */
+export function countLines(text: string, how: 'lines' | 'split' = 'split'): number {
+  const n = text.split('\n').length;
+  return how === 'lines' && text.endsWith('\n') ? n - 1 : n;
+}
+
+/** `budget` (warn): the document within its line and character budgets (lines counted as its seed counts them). */
+export function checkBudget(
+  system: SystemId,
+  doc: StateDoc | null,
+  limits: { maxLines?: number; maxChars?: number; lineCounting?: 'lines' | 'split' },
+  hint: Msg = t('Move finished items and old history out of the file.'),
+): Check {
+  if (!doc || !doc.text) return mk(system, 'budget', 'warn', 'skip', t('No readable document.'));
+  const rel = doc.relPath;
+  const lines = countLines(doc.text, limits.lineCounting);
+  const chars = codePointCount(doc.text);
+  const L = limits.maxLines;
+  const C = limits.maxChars;
+  const overL = L !== undefined && lines > L;
+  const overC = C !== undefined && chars > C;
+  let msg: Msg;
+  if (overL && overC) msg = t('{0} is over budget: {1} lines > {2}, {3} chars > {4}.', rel, lines, L, chars, C);
+  else if (overL) msg = t('{0} is over budget: {1} lines > {2}.', rel, lines, L);
+  else if (overC) msg = t('{0} is over budget: {1} chars > {2}.', rel, chars, C);
+  else if (L !== undefined && C !== undefined) msg = t('{0} within budget ({1}/{2} lines, {3}/{4} chars).', rel, lines, L, chars, C);
+  else if (L !== undefined) msg = t('{0} within budget ({1}/{2} lines).', rel, lines, L);
+  else if (C !== undefined) msg = t('{0} within budget ({1}/{2} chars).', rel, chars, C);
+  else msg = t('{0} has no budget.', rel);
+  return mk(system, 'budget', 'warn', !overL && !overC, msg, { path: rel }, hint);
+}
+
+export interface PathRef {
+  /** The referenced path as written (relative to the root, or absolute). */
+  target: string;
+  /** The document that points at it. */
+  doc: StateDoc;
+  line: number;
+}
+
+
+/** `stale-paths` (warn): every path a state document points to as existing exists. One check per missing path. */
+export async function checkStalePaths(system: SystemId, ws: Workspace, refs: readonly PathRef[], what = 'referenced paths'): Promise<Check[]> {
+  if (refs.length === 0) return [mk(system, 'stale-paths', 'warn', 'skip', t('No {0} to verify.', what))];
+  const out: Check[] = [];
+  const seen = new Set<string>();
+  for (const r of refs) {
+    const key = `${r.doc.relPath}\0${r.target}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const candidates = [r.target];
+    // Links in a document are relative to that document; also try the root.
+    const docDir = r.doc.relPath.includes('/') ? r.doc.relPath.slice(0, r.doc.relPath.lastIndexOf('/')) : '';
+    if (docDir && !r.target.startsWith('/')) candidates.push(`${docDir}/${r.target}`);
+    let found = false;
+    for (const c of candidates) {
+      if (await ws.exists(c.startsWith('/') ? c : c.replace(/^\.\//, ''))) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      out.push(mk(system, 'stale-paths', 'warn', false, t('STALE PATH: {0} does not exist.', r.target), { path: r.doc.relPath, line: r.line }, t('Update or remove the line: the file moved or was never written.')));
+    }
+  }
+  if (out.length === 0) out.push(mk(system, 'stale-paths', 'warn', true, t('{0} {1} checked — all exist.', seen.size, what)));
+  return out;
+}
+
+/** Path references found in the items of the given sections. */
+export function refsInSections(doc: StateDoc, sections: readonly Section[], filter: (item: Item) => boolean = () => true): PathRef[] {
+  const out: PathRef[] = [];
+  for (const s of sections) for (const it of s.items) if (filter(it)) for (const t of extractPaths(it.text)) out.push({ target: t, doc, line: it.line });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manual items (S1 Phase 4)
+
+export const MANUAL_CHECKS: ReadonlyArray<{ id: string; message: Msg }> = [
+  { id: 'feedback-stored', message: t('This session\'s feedback is stored in memory.') },
+  { id: 'last-request', message: t('The user\'s last request is completed or recorded.') },
+];
+
+export function manualChecks(system: SystemId, confirmed: ReadonlySet<string>): Check[] {
+  return MANUAL_CHECKS.map(({ id, message }) => {
+    const done = confirmed.has(`${system}:${id}`) || confirmed.has(id);
+    return { id, system, severity: 'manual' as const, status: done ? ('manual-done' as const) : ('manual-open' as const), ...said(message) };
+  });
+}

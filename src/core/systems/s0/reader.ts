@@ -1,0 +1,276 @@
+/**
+ * S0 (seed 000, majestic `session-checkpoint`): `.agents.yml` switches the ledger on with
+ * `session.ledger: true`; the ledger lives at `session.ledger_path` or `.agents/session_ledger.md`.
+ * Older places are tolerated when they hold the S0 sections: a root `CONTINUITY.md` (the Codex
+ * "Continuity Ledger": headings, or bare `Label:` lines), `.claude/memory/session_ledger.md`,
+ * `.claude/session_ledger.md`.
+ */
+import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
+import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
+import { companionPath, FACTS } from '../facts';
+import type { Item, Section, StateDoc } from '../../model/model';
+import { matchKey, type KeyTable } from '../../markdown/sections';
+import type { Loaded, SystemReader } from '../../model/system';
+import type { ParsedContent, Workspace } from '../../model/workspace';
+import { templateTagItem, yamlData } from '../../markdown/items';
+
+export const S0_CONFIG = companionPath('S0', 'config');
+export const S0_DEFAULT_LEDGER = FACTS.S0.home;
+/** Older places a ledger was kept; read only when they hold the S0 sections. */
+export const S0_OLDER_PATHS = FACTS.S0.homeAlternatives;
+export const S0_SKIPPED = FACTS.S0.switchedOff?.text ?? '';
+
+/**
+ * Section names by meaning (normalised titles): the seed's English, and what ledgers committed in
+ * public repositories write for the same sections in English, Russian, Japanese, Chinese and
+ * Korean ("Current Task", "What Was Done", "Next Step", "Текущий фокус", "Блокеры", "次", "下一步",
+ * "다음" …). Order matters: the first match wins ("Текущая задача" is the goal, "Текущий фокус"
+ * the current focus; "未完了" is not "完了").
+ */
+export const S0_KEYS: KeyTable = [
+  ['title', /^(?:session |continuity )?ledger$|^(?:журнал (?:непрерывности|сессии)|セッション台帳|会话台账|세션 원장)$/u],
+  ['goal', /^goals?\b|^objectives?\b|^current task\b|^цел[ьи]|^(?:текущая )?задача|^目[標标的]|^목표/u],
+  ['constraints', /^constraints?\b|^assumptions?\b|^invariants?\b|^ограничени|^допущени|制約|前提|约束|假设|제약|가정/u],
+  ['decisions', /^(?:key )?decisions?\b|^(?:ключевые )?решени|決定|决策|决定|결정/u],
+  ['open', /^open(?: questions?)?\b|^questions?\b|^blockers?\b|^blocked\b|^(?:открытые )?вопрос|^блокер|未解決|未決|質問|ブロッカー|未决|待决|阻塞|问题|미해결|미결|질문|블로커/u],
+  ['working-set', /^working[ -]?set\b|^рабоч|作業セット|作業ファイル|工作集|工作文件|작업 ?세트|작업 ?파일/u],
+  ['done', /^done\b|^completed?\b|^what (?:was|we|i) (?:done|did)\b|^what was done\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u],
+  ['now', /^now\b|^current(?: focus)?$|^сейчас|^текущ|^現在|^いま|^当前|^进行中|^正在|^현재|^지금/u],
+  ['next', /^next(?: steps?)?$|^next\b|^далее|^дальше|^следующ|^次|^今後|^下一步|^接下来|^后续|^다음/u],
+  ['state', /^state\b|^current (?:state|status)\b|^status\b|^progress\b|^состояни|^статус|^прогресс|状態|状況|进度|状态|상태|진행/u],
+];
+
+const UNCONFIRMED_RE = /\bUNCONFIRMED\b/;
+
+/** A `Label:` line (or list item) of a heading-less ledger (`Goal (incl. success criteria):`, `Now: …`). */
+const LABEL_RE = /^(?:\*\*)?([^:*：]{1,60}?)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.*)$/u;
+
+function s0Item(b: MdBlock): Item | null {
+  const it = defaultItem(b) ?? templateTagItem(b);
+  if (it && UNCONFIRMED_RE.test(it.text)) it.flags.push('unconfirmed');
+  return it;
+}
+
+/**
+ * Label-style sections over a run of blocks: a paragraph line or a list item `Known label:` starts
+ * one (its inline value is its first item); the blocks after it are its items until the next label.
+ * A list-item label's nested items are re-based to depth 0 (`- State:` / `  - Now:` / `    - do X`
+ * gives a Now section whose first item is "do X"). `only` restricts the labels to some keys.
+ */
+function labelSections(blocks: readonly MdBlock[], endLine: number, level: number, only?: ReadonlySet<string>): { pre: Item[]; sections: Section[] } {
+  const sections: Section[] = [];
+  const pre: Item[] = [];
+  let cur: Section | null = null;
+  /** List depth of the current label (-1 for a paragraph-line label). */
+  let labelDepth = -1;
+  for (const b of blocks) {
+    const m = (b.kind === 'line' || b.kind === 'list-item') && !b.quoted ? LABEL_RE.exec(b.text) : null;
+    const key = m ? matchKey(m[1], S0_KEYS) : 'other';
+    if (m && key !== 'other' && key !== 'title' && (!only || only.has(key))) {
+      if (cur) cur.endLine = b.line - 1;
+      cur = { key, title: m[1].trim(), line: b.line, endLine, level, items: [] };
+      labelDepth = b.kind === 'list-item' ? b.depth : -1;
+      sections.push(cur);
+      const value = m[2].replace(/\*\*$/, '').trim();
+      if (value) {
+        const it: Item = { text: value, line: b.line, flags: [], depth: 0 };
+        if (UNCONFIRMED_RE.test(value)) it.flags.push('unconfirmed');
+        cur.items.push(it);
+      }
+      continue;
+    }
+    const it = s0Item(b);
+    if (!it) continue;
+    if (cur && b.kind === 'list-item') it.depth = Math.max(0, b.depth - (labelDepth + 1));
+    if (cur) cur.items.push(it);
+    else pre.push(it);
+  }
+  return { pre, sections };
+}
+
+function markDone(sections: Section[]): Section[] {
+  for (const s of sections) if (s.key === 'done') for (const it of s.items) if (!it.flags.includes('done')) it.flags.push('done');
+  return sections;
+}
+
+const STATE_LABELS: ReadonlySet<string> = new Set(['done', 'now', 'next']);
+
+/** `## State` written as `- Done:` / `- Now: …` / `- Next: …` list items: those labels become its subsections. */
+function splitStateLabels(outline: MdOutline, sections: Section[]): Section[] {
+  const out: Section[] = [];
+  for (const s of sections) {
+    out.push(s);
+    if (s.key !== 'state') continue;
+    const blocks = outline.blocks.filter((b) => b.line > s.line && b.line <= s.endLine);
+    const { pre, sections: subs } = labelSections(blocks, s.endLine, s.level + 1, STATE_LABELS);
+    if (subs.length === 0) continue;
+    s.items = pre;
+    s.endLine = subs[0].line - 1;
+    out.push(...subs);
+  }
+  return out;
+}
+
+/** Read a ledger: headings when any heading names an S0 section, else `Label:` lines and list items. */
+export function parseS0Ledger(_text: string, outline: MdOutline): ParsedContent {
+  const byHeading = sectionize(outline, (t) => matchKey(t, S0_KEYS), { toItem: s0Item });
+  const known = byHeading.filter((s) => s.key !== 'other' && s.key !== 'preamble' && s.key !== 'title');
+  if (known.length > 0) return { sections: markDone(splitStateLabels(outline, byHeading)) };
+  const { pre, sections: byLabel } = labelSections(outline.blocks, outline.lines.length, 0);
+  if (byLabel.length > 0) {
+    if (pre.length) byLabel.unshift({ key: 'preamble', title: '', line: pre[0].line, endLine: byLabel[0].line - 1, level: 0, items: pre });
+    return { sections: markDone(byLabel) };
+  }
+  return { sections: markDone(byHeading) };
+}
+
+/** Distinct S0 section keys a document holds (detection of the older, generic paths). */
+export function s0KeyCount(doc: StateDoc): number {
+  return new Set(doc.sections.map((s) => s.key).filter((k) => k !== 'other' && k !== 'preamble' && k !== 'title' && k !== 'state')).size;
+}
+
+// ---------------------------------------------------------------------------------------------
+// .agents.yml
+
+export interface S0Config {
+  enabled: boolean;
+  ledgerPath: string | null;
+  /** The config could not be understood (YAML error, not a mapping, unreadable). */
+  broken: boolean;
+}
+
+/**
+ * What is wrong in `.agents.yml`, as read: a YAML syntax error (its first line and document line),
+ * a document that is not a mapping, data that cannot be read (why), a `session` that is not a
+ * mapping, a `session.ledger_path` that is not a path (both at the `session:` line). Stored in
+ * `meta.issues`; S0's checks say what each means.
+ */
+export type AgentsYmlIssue =
+  | { kind: 'yaml-error'; line: number; error: string }
+  | { kind: 'not-mapping' }
+  | { kind: 'unreadable'; error: string }
+  | { kind: 'session-not-mapping'; line?: number }
+  | { kind: 'ledger-path-not-path'; line?: number };
+
+export function parseAgentsYml(text: string): ParsedContent {
+  const issues: AgentsYmlIssue[] = [];
+  const sections: Section[] = [];
+  const lc = new LineCounter();
+  const meta: Record<string, unknown> = { issues };
+  const ydoc = parseDocument(text, { lineCounter: lc, prettyErrors: false, logLevel: 'error' });
+  if (ydoc.errors.length) {
+    const e = ydoc.errors[0];
+    issues.push({ kind: 'yaml-error', line: lc.linePos(e.pos[0]).line, error: e.message.split('\n')[0] });
+    meta.broken = true;
+    return { sections: [], meta };
+  }
+  const root = ydoc.contents;
+  if (root !== null && !isMap(root)) {
+    issues.push({ kind: 'not-mapping' });
+    meta.broken = true;
+    return { sections: [], meta };
+  }
+  const data = yamlData(ydoc);
+  if (data.error) {
+    issues.push({ kind: 'unreadable', error: data.error });
+    meta.broken = true;
+    return { sections, meta };
+  }
+  const js = (data.value ?? {}) as Record<string, unknown>;
+  const session = js.session;
+  meta.session = session ?? null;
+  const sessionPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'session') : undefined;
+  const sessionNode = sessionPair?.value;
+  const keyRange = isScalar(sessionPair?.key) ? sessionPair.key.range : undefined;
+  const sessionLine = keyRange ? lc.linePos(keyRange[0]).line : undefined;
+  if (sessionLine) meta.sessionLine = sessionLine;
+  if (session !== undefined && session !== null && (typeof session !== 'object' || Array.isArray(session))) {
+    issues.push({ kind: 'session-not-mapping', line: sessionLine });
+  } else if (session && typeof session === 'object') {
+    const s = session as Record<string, unknown>;
+    // The session block as a section, so views show what the config says and where.
+    if (isMap(sessionNode)) {
+      const items: Item[] = sessionNode.items.map((pair) => {
+        const k = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
+        const r = (pair.key as { range?: number[] } | null)?.range;
+        return { text: `${k}: ${JSON.stringify(s[k] ?? null)}`, line: r ? lc.linePos(r[0]).line : sessionLine ?? 1, flags: [] };
+      });
+      sections.push({ key: 'session', title: 'session', line: sessionLine ?? 1, endLine: Math.max(sessionLine ?? 1, ...items.map((i) => i.line)), level: 0, items });
+    }
+    const lp = s.ledger_path;
+    if (lp !== undefined && lp !== null && (typeof lp !== 'string' || lp.trim() === '')) {
+      issues.push({ kind: 'ledger-path-not-path', line: sessionLine });
+    }
+  }
+  return { sections, meta };
+}
+
+export function configOf(doc: StateDoc | null): S0Config {
+  if (!doc) return { enabled: false, ledgerPath: null, broken: false };
+  if (doc.findings.some((f) => f.id === 'readable')) return { enabled: false, ledgerPath: null, broken: true };
+  return configOfMeta(doc.meta);
+}
+
+/** What `.agents.yml` text says of S0, as this reader checks it: `on`, `off`, or `broken` (S0 checked with a blocking finding). */
+export function s0ConfigOfText(text: string): 'on' | 'off' | 'broken' {
+  const c = configOfMeta(parseAgentsYml(text).meta ?? {});
+  return c.broken ? 'broken' : c.enabled ? 'on' : 'off';
+}
+
+function configOfMeta(meta: Record<string, unknown>): S0Config {
+  if (meta.broken) return { enabled: false, ledgerPath: null, broken: true };
+  const s = meta.session as Record<string, unknown> | null | undefined;
+  if (!s || typeof s !== 'object' || Array.isArray(s)) return { enabled: false, ledgerPath: null, broken: false };
+  const v = s.ledger;
+  // Only a YAML boolean `true` switches the ledger on; a quoted "true", `yes` as a string, 1 … do not.
+  const enabled = v === true;
+  const lp = typeof s.ledger_path === 'string' && s.ledger_path.trim() ? s.ledger_path.trim() : null;
+  return { enabled, ledgerPath: lp, broken: false };
+}
+
+/** A configured ledger path as a workspace-relative path (`./x` → `x`, absolute inside the root → relative). */
+function relLedgerPath(ws: Workspace, p: string): string {
+  const rel = p.startsWith('/') ? ws.rel(p) : p;
+  return rel.replace(/^(?:\.\/)+/, '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The module
+
+async function loadLedger(ws: Workspace, rel: string): Promise<StateDoc> {
+  return ws.loadDoc(rel, 'S0', 'ledger', parseS0Ledger);
+}
+
+async function load(ws: Workspace): Promise<Loaded | null> {
+  const docs: StateDoc[] = [];
+  let config: StateDoc | null = null;
+  if (await ws.exists(S0_CONFIG)) {
+    config = await ws.loadDoc(S0_CONFIG, 'S0', 'config', (text) => parseAgentsYml(text));
+    docs.push(config);
+  }
+  const cfg = configOf(config);
+  const homeRel = cfg.ledgerPath ? relLedgerPath(ws, cfg.ledgerPath) : S0_DEFAULT_LEDGER;
+  const off = config !== null && !cfg.enabled && !cfg.broken;
+  // `off`: the seed's skip line; a ledger file present while switched off is still checked, never checkpointed.
+  const extra = { enabled: cfg.enabled, configured: config !== null, broken: cfg.broken, ...(off ? { off: S0_SKIPPED } : {}) };
+  if (await ws.exists(homeRel)) {
+    const home = await loadLedger(ws, homeRel);
+    docs.push(home);
+    return { home, homeRel, docs, extra };
+  }
+  // Switched on (or unreadable config): the ledger is the system's own file, missing.
+  if (config && (cfg.enabled || cfg.broken)) return { home: null, homeRel, docs, extra };
+  for (const rel of S0_OLDER_PATHS) {
+    if ((await ws.kind(rel)) !== 'file') continue;
+    const f = await ws.read(rel);
+    if (!f.ok) continue; // an unreadable file at a generic path is not known to be ours
+    const doc = await loadLedger(ws, rel);
+    if (s0KeyCount(doc) >= (FACTS.S0.homeAlternativesMinSections ?? 0)) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true } };
+    ws.stateFiles.delete(rel);
+    ws.notOurs(rel, 'S0', 'S0-few-sections');
+  }
+  if (config) return { home: null, homeRel, docs, skipped: FACTS.S0.switchedOff ?? undefined };
+  return null;
+}
+
+export const S0: SystemReader = { id: 'S0', load };

@@ -1,0 +1,164 @@
+/**
+ * S0's rules (seed 000, majestic `session-checkpoint`): the common checks on the ledger, its
+ * `_Last updated:` timestamp, its UNCONFIRMED items (to validate after /clear), the Working Set
+ * files, and the config notes (switched off, older place). Reading is in `reader*.ts` beside it.
+ */
+import { finding, t } from '../../model/messages';
+import { resumePrompt } from '../facts';
+import type { Check, Finding, Item, StateDoc } from '../../model/model';
+import { sectionsOf, firstRealItem } from '../../markdown/items';
+import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue } from './reader';
+import type { Analysis, Loaded } from '../../model/system';
+import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../../markdown/text';
+import type { Workspace } from '../../model/workspace';
+import {
+  checkExists,
+  checkFresh,
+  checkNextAction,
+  checkNoSecrets,
+  checkNotSkeleton,
+  checkPending,
+  checkStalePaths,
+  checkWorkExplained,
+  addFindings,
+  mk,
+  type PathRef,
+} from '../../rules/common';
+
+/** Now text that says the work is finished rather than what to do ("Done.", "Готово к публикации.", "… выполнена."). */
+const FINISHED_RE =
+  /^(?:all )?(?:done|complete|completed|finished|nothing(?: left)?(?: to do)?)\b[.!]?$|(?:^|[\s(])(?:готово|выполнен[аоы]?|завершен[аоы]?|сделано)(?=$|[\s.,;:!)])|\b(?:is|are|was|were|has been|have been) (?:done|complete|completed|finished)\b|완료|完了/iu;
+
+export interface S0Next {
+  text: string;
+  line: number;
+  from: 'now' | 'next';
+}
+
+/** The Now item (falling back to Next when Now is missing, vague or says the work is done). */
+export function s0NextAction(doc: StateDoc): S0Next | null {
+  const now = firstRealItem(sectionsOf(doc, 'now'));
+  const next = firstRealItem(sectionsOf(doc, 'next'));
+  if (now && !isVagueAction(now.text) && !FINISHED_RE.test(plainText(now.text))) return { text: now.text, line: now.line, from: 'now' };
+  if (next) return { text: next.text, line: next.line, from: 'next' };
+  if (now) return { text: now.text, line: now.line, from: 'now' };
+  return null;
+}
+
+const WS_LABEL_RE = /^(files?|ids?|commands?|cmds?|paths?)\s*[:：]\s*(.*)$/i;
+
+/** Paths the Working Set names as existing: `Files:` items, and unlabelled items (older ledgers list bare paths). */
+export function workingSetRefs(doc: StateDoc): PathRef[] {
+  const out: PathRef[] = [];
+  for (const s of sectionsOf(doc, 'working-set')) {
+    for (const it of s.items) {
+      const plain = it.text.replace(/^\s*(?:\*\*)?/, '').replace(/^([A-Za-z]+)(?:\*\*)?\s*[:：](?:\*\*)?/, '$1:');
+      const m = WS_LABEL_RE.exec(plain);
+      if (m && !/^(?:files?|paths?)$/i.test(m[1])) continue;
+      const value = m ? m[2] : it.text;
+      if (isPlaceholder(value)) continue;
+      for (const t of extractPaths(value)) out.push({ target: t, doc, line: it.line });
+    }
+  }
+  return out;
+}
+
+const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обновлено)[_*]{0,2}\s*[:：]\s*(.*?)[_*]*\s*$/iu;
+
+function checkTimestamp(doc: StateDoc): Check {
+  const lines = doc.text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = TIMESTAMP_RE.exec(lines[i].replace(/\r$/, ''));
+    if (!m) continue;
+    const value = m[1].trim();
+    if (isPlaceholder(value)) {
+      return mk('S0', 'timestamp', 'warn', false, value ? t('_Last updated:_ is still the template placeholder ({0}).', value) : t('_Last updated:_ is empty.'), { path: doc.relPath, line: i + 1 }, t('Write the real time of this checkpoint after `_Last updated:`.'));
+    }
+    return mk('S0', 'timestamp', 'warn', true, t('Last updated: {0}', clip(value, 60)), { path: doc.relPath, line: i + 1 });
+  }
+  return mk('S0', 'timestamp', 'warn', false, t('{0} has no `_Last updated: <timestamp>_` line.', doc.relPath), { path: doc.relPath, line: 1 }, t('Add `_Last updated: <timestamp>_` under the title, as the seed format has it.'));
+}
+
+/** The ledger's UNCONFIRMED items, template placeholders (`<question 2> \`UNCONFIRMED\``) left out. */
+export function unconfirmedItems(ledger: StateDoc): Item[] {
+  return ledger.sections.flatMap((s) => s.items.filter((it) => it.flags.includes('unconfirmed') && !isPlaceholder(withoutMarker(it.text))));
+}
+
+function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {
+  if (items.length === 0) return [mk('S0', 'unconfirmed', 'info', true, t('No UNCONFIRMED items.'), { path: ledger.relPath })];
+  return items.map((item) =>
+    mk('S0', 'unconfirmed', 'info', false, t('validate after /clear: {0}', clip(item.text)), { path: ledger.relPath, line: item.line }, t('Ask the user to confirm or correct it, then drop the marker.')),
+  );
+}
+
+/** Item text with the UNCONFIRMED marker taken out, so `- <question 2> \`UNCONFIRMED\`` reads as the placeholder it is. */
+function withoutMarker(text: string): string {
+  return text.replace(/`?\bUNCONFIRMED\b`?/g, '').trim();
+}
+
+/** S0's resume prompt: from the Next section when the Now item is not the next action; UNCONFIRMED items validated first. */
+export function s0ResumePrompt(home: string, next: S0Next | null, unconfirmed: number): string {
+  return resumePrompt('S0', home, next?.from === 'next' ? 'the Next section' : null, unconfirmed);
+}
+
+/**
+ * What the problems the reader recorded in `.agents.yml` mean: a YAML error or unreadable data
+ * blocks (the checkpoint cannot tell whether the ledger is on); a document or `session` that is not
+ * a mapping, or a `ledger_path` that is not a path, is a warning.
+ */
+export function configFindings(doc: StateDoc): Finding[] {
+  return ((doc.meta.issues as AgentsYmlIssue[] | undefined) ?? []).map((i) => {
+    switch (i.kind) {
+      case 'yaml-error':
+        return finding('config', 'block', t('.agents.yml does not parse as YAML (line {0}): {1}. The checkpoint cannot read session.ledger.', i.line, i.error), i.line, t('Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.'));
+      case 'not-mapping':
+        return finding('config', 'warn', t('.agents.yml is not a mapping of settings; session.ledger cannot be read from it.'), 1);
+      case 'unreadable':
+        return finding('config', 'block', t('.agents.yml cannot be read: {0}.', i.error), 1);
+      case 'session-not-mapping':
+        return finding('config', 'warn', t('`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.'), i.line);
+      case 'ledger-path-not-path':
+        return finding('config', 'warn', t('`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.'), i.line);
+    }
+  });
+}
+
+/** S0's checks, next action, UNCONFIRMED items and resume prompt. */
+export async function analyseS0(ws: Workspace, loaded: Loaded): Promise<Analysis> {
+  const home = loaded.home;
+  const checks: Check[] = [];
+  const enabled = loaded.extra?.enabled === true;
+  const configured = loaded.extra?.configured === true;
+  for (const d of loaded.docs) if (d.role === 'config') addFindings(d, configFindings(d));
+  checks.push(checkExists('S0', home, loaded.homeRel));
+  if (configured && !enabled && home && !loaded.extra?.broken) {
+    checks.push(mk('S0', 'config', 'info', false, t('session.ledger is not enabled in .agents.yml; {0} is checked anyway, but the checkpoint will not update it.', home.relPath), { path: S0_CONFIG }, t('Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.')));
+  }
+  if (loaded.extra?.older && home) {
+    checks.push(mk('S0', 'location', 'info', false, t('Ledger read from the older place {0}; the seed\'s default is {1}.', home.relPath, S0_DEFAULT_LEDGER), { path: home.relPath }, t('Move it to {0} (or point session.ledger_path at it in .agents.yml).', S0_DEFAULT_LEDGER)));
+  }
+  const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
+  let next: S0Next | null = null;
+  let unconfirmed: Item[] = [];
+  if (readable) {
+    const plainDoc: StateDoc = { ...readable, sections: readable.sections.map((s) => ({ ...s, items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })) })) };
+    checks.push(checkNotSkeleton('S0', plainDoc, ['title']));
+    next = s0NextAction(readable);
+    checks.push(checkNextAction('S0', next && { text: next.text, path: readable.relPath, line: next.line }, '## State → ### Now / ### Next', readable.relPath));
+    checks.push(checkPending('S0', sectionsOf(plainDoc, 'open')[0], readable, 'Open Questions'));
+    checks.push(await checkFresh('S0', ws, readable));
+    checks.push(await checkWorkExplained('S0', ws, [readable], readable.relPath));
+    checks.push(...(await checkStalePaths('S0', ws, workingSetRefs(readable), 'Working Set files')));
+    checks.push(checkTimestamp(readable));
+    unconfirmed = unconfirmedItems(readable);
+    checks.push(...checkUnconfirmed(readable, unconfirmed));
+  }
+  checks.push(...checkNoSecrets('S0', loaded.docs));
+  return {
+    checks,
+    next: next ? next.text : null,
+    unconfirmed,
+    resumePrompt: s0ResumePrompt(loaded.homeRel, next, unconfirmed.length),
+  };
+}
+

@@ -1,0 +1,78 @@
+/**
+ * S1's attestation sidecar: `memory/.session-handoff.sha256` holds the lowercase hex SHA-256 of
+ * the handoff's raw bytes, no trailing newline (the seed's `write-receipt` refresh, without the
+ * receipt log). Preview with `planAttest`, write with `applyAttest`.
+ */
+import * as path from 'node:path';
+import { currentHash, isInside, realTarget, writeAtomic, WriteRefused } from '../../files/atomic';
+import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
+import { companionPath, FACTS } from '../facts';
+
+export const S1_HANDOFF_REL = FACTS.S1.home;
+export const SIDECAR_NAME = path.posix.basename(companionPath('S1', 'sidecar'));
+/** Where S1's handoff may live: the seed's path, then the older `.claude/memory/` default. */
+export const S1_HANDOFF_CANDIDATES = [S1_HANDOFF_REL, ...FACTS.S1.homeAlternatives];
+
+export interface AttestPlan {
+  /** The workspace root (the sidecar is written only inside it). */
+  root: string;
+  /** Absolute path of the handoff. */
+  handoff: string;
+  /** Absolute path of the sidecar. */
+  sidecar: string;
+  /** SHA-256 of the handoff's bytes now. */
+  hash: string;
+  /** The sidecar's content now (trimmed), or null when there is none. */
+  current: string | null;
+  /** MATCH: the sidecar already holds the hash; TAMPERED: it holds another; NO_SIDECAR. */
+  status: 'MATCH' | 'TAMPERED' | 'NO_SIDECAR';
+  changed: boolean;
+  /** SHA-256 of the sidecar's bytes as read (null when missing), for the write. */
+  sidecarHash: string | null;
+}
+
+/** What `attest` would write, or null when there is no handoff (or it cannot be read). */
+export async function planAttest(root: string, handoffRel?: string): Promise<AttestPlan | null> {
+  if (handoffRel === undefined) {
+    for (const c of S1_HANDOFF_CANDIDATES) {
+      const p = await planAttest(root, c);
+      if (p) return p;
+    }
+    return null;
+  }
+  const handoff = path.resolve(root, handoffRel);
+  // Only a regular file inside the root is read (a FIFO is never opened, a link out of the root never followed).
+  const real = await realTarget(handoff).catch(() => null);
+  const realRoot = await realTarget(path.resolve(root)).catch(() => null);
+  if (!real || !realRoot || !isInside(real, realRoot)) return null;
+  const bytes = await readRegularFile(handoff);
+  if (!bytes) return null;
+  const hash = sha256(bytes);
+  const sidecar = path.join(path.dirname(handoff), SIDECAR_NAME);
+  const f = await readTextFile(sidecar, 4096);
+  const current = f.ok ? f.text.trim() : null;
+  const sidecarHash = f.ok ? f.hash : null;
+  // Read the digest as the S1 reader does: the first token (a `sha256sum`-style `<hash>  <file>` line agrees).
+  const digest = current === null ? null : (current.split(/\s+/)[0] ?? '').toLowerCase();
+  const status = digest === null ? 'NO_SIDECAR' : digest === hash ? 'MATCH' : 'TAMPERED';
+  // A sidecar that matches but carries a newline or upper case is rewritten to the seed's exact form.
+  const exact = f.ok && f.bytes.toString('utf8') === hash;
+  return { root: path.resolve(root), handoff, sidecar, hash, current, status, changed: !exact, sidecarHash };
+}
+
+/**
+ * Write the sidecar for the handoff as it is now. Refuses when the sidecar changed since the plan,
+ * or when the handoff changed between reading and writing (its hash would be wrong).
+ */
+export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
+  if (!plan.changed) return plan;
+  await writeAtomic(plan.sidecar, plan.hash, {
+    root: plan.root,
+    expectHash: plan.sidecarHash,
+    beforeRename: async () => {
+      const now = await currentHash(plan.handoff).catch(() => null);
+      if (now !== plan.hash) throw new WriteRefused(`${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`, 'changed', path.relative(plan.root, plan.handoff));
+    },
+  });
+  return { ...plan, current: plan.hash, status: 'MATCH', changed: false, sidecarHash: sha256(plan.hash) };
+}

@@ -1,0 +1,97 @@
+/**
+ * S1's companion stores: `tasks/lessons.md` (v2 meta lines `> conf: 0.5 · seen: YYYY-MM-DD · obs: 1`),
+ * `context-log.md` (`[DATE] [TYPE] [ttl:Nd|permanent] [risk:X] [ref:N] text`) and `MEMORY.md`
+ * (its "Key Files" section is what Phase 3 step 8 verifies). The reader records the tags as item
+ * flags; which entries are due (archive, expired, promotion) is judged by S1's checks.
+ */
+import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
+import type { Item } from '../../model/model';
+import { matchKey, type KeyTable } from '../../markdown/sections';
+import type { ParsedContent } from '../../model/workspace';
+
+// ---------------------------------------------------------------------------------------------
+// Lessons
+
+const CONF_RE = /\bconf\s*[:：=]?\s*(\d(?:\.\d+)?)\b/i;
+const SEEN_RE = /\bseen\s*[:：=]?\s*(\d{4}-\d{2}-\d{2})\b/i;
+const OBS_RE = /\bobs\s*[:：=]?\s*(\d+)\b/i;
+
+function lessonItem(b: MdBlock): Item | null {
+  const it = defaultItem(b);
+  if (!it) return null;
+  const conf = b.quoted || /^>/.test(it.text) ? CONF_RE.exec(it.text) : null;
+  if (conf) {
+    it.flags.push(`conf:${conf[1]}`);
+    const seen = SEEN_RE.exec(it.text);
+    if (seen) it.flags.push(`seen:${seen[1]}`);
+    const obs = OBS_RE.exec(it.text);
+    if (obs) it.flags.push(`obs:${obs[1]}`);
+  }
+  return it;
+}
+
+const LESSON_KEYS: KeyTable = [
+  ['synthesis', /^synthesis\b/],
+  ['pending', /^pending patterns?\b/],
+];
+
+export function parseLessons(outline: MdOutline): ParsedContent {
+  const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, LESSON_KEYS)), { toItem: lessonItem });
+  for (const s of sections) if (s.items.some((i) => i.flags.some((f) => f.startsWith('conf:')))) s.key = 'lesson';
+  return { sections };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Context log
+
+const ENTRY_RE = /^\[(\d{4}-\d{2}-\d{2})\]/;
+const TAG_RE = /[[`]\s*(ttl|risk|ref)\s*[:：]\s*([^\]`\s]+)\s*[\]`]/gi;
+const TYPE_RE = /^\[\d{4}-\d{2}-\d{2}\]\s*\[([A-Za-z_][A-Za-z0-9_ -]*)\]/;
+
+/** Entry flags of one context-log line, or null when it is not an entry. */
+export function contextEntryFlags(text: string): string[] | null {
+  const t = text.trim();
+  const m = ENTRY_RE.exec(t);
+  if (!m) return null;
+  const flags = [`date:${m[1]}`];
+  const type = TYPE_RE.exec(t);
+  if (type && !/^(?:ttl|risk|ref)\b/i.test(type[1])) flags.push(`type:${type[1].trim().toUpperCase()}`);
+  let ttl: string | null = null;
+  let ref: number | null = null;
+  for (const tag of t.matchAll(TAG_RE)) {
+    const k = tag[1].toLowerCase();
+    const v = tag[2];
+    if (k === 'ttl' && ttl === null) {
+      ttl = v.toLowerCase();
+      flags.push(`ttl:${ttl}`);
+    } else if (k === 'risk' && !flags.some((f) => f.startsWith('risk:'))) flags.push(`risk:${v.toUpperCase()}`);
+    else if (k === 'ref' && ref === null && /^\d+$/.test(v)) {
+      ref = Number(v);
+      flags.push(`ref:${ref}`);
+    }
+  }
+  return flags;
+}
+
+export function parseContextLog(outline: MdOutline): ParsedContent {
+  const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : 'log'), {
+    toItem: (b) => {
+      const it = defaultItem(b);
+      if (!it) return null;
+      const flags = contextEntryFlags(it.text);
+      if (flags) it.flags.push(...flags);
+      return it;
+    },
+  });
+  for (const s of sections) if (s.key === 'preamble' && s.items.some((i) => i.flags.some((f) => f.startsWith('date:')))) s.key = 'log';
+  return { sections };
+}
+
+// ---------------------------------------------------------------------------------------------
+// MEMORY.md
+
+const MEMORY_KEYS: KeyTable = [['key-files', /key files|key paths|important files|핵심 ?파일|주요 ?파일|重要ファイル/u]];
+
+export function parseMemory(outline: MdOutline): ParsedContent {
+  return { sections: sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, MEMORY_KEYS))) };
+}

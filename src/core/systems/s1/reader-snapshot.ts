@@ -1,0 +1,250 @@
+/**
+ * S1 Phase 2.3 "Memento" block: `<!-- state-snapshot v1 -->` followed by a YAML fence (the marker
+ * may also be the fence's first line, or the YAML may follow the marker bare), read with `yaml`.
+ * The reader records what the block holds — its shape, each field's value, line and entry count,
+ * each diff and blocked entry — and the prose/block byte sizes; whether that is within the caps
+ * (`budgets.snapshot` of the facts table) is judged by S1's checks.
+ */
+import { LineCounter, isMap, isSeq, parseDocument, type Node as YNode } from 'yaml';
+import { S1_SNAPSHOT } from '../facts';
+import type { MdOutline } from '../../markdown/markdown';
+import type { Item, Section } from '../../model/model';
+import { yamlData } from '../../markdown/items';
+
+const MARKER_COMMENT_RE = /<!--\s*state-snapshot\s+v1\b[^>]*-->/i;
+/** The marker as the first line inside the fence: as an HTML comment or a YAML comment. */
+const MARKER_LINE_RE = /^\s*(?:<!--\s*state-snapshot\s+v1\b[^>]*-->|#\s*state-snapshot\s+v1\b.*)\s*$/i;
+
+const VOCAB = S1_SNAPSHOT;
+
+/**
+ * How the block's YAML came out: a mapping (the fields below are filled in), a YAML syntax error
+ * (`error` holds the parser's first line, `errorLine` its document line), an empty block, a value
+ * that is not a mapping, or a mapping that cannot be turned into data (`error` says why).
+ */
+export type SnapshotShape = 'mapping' | 'yaml-error' | 'empty' | 'not-mapping' | 'unreadable';
+
+/** A list field of the block (`next`, `diff`, `blocked`) as found; null in `SnapshotInfo` when absent. */
+export interface SnapshotList {
+  /** The value is a YAML sequence. */
+  isList: boolean;
+  /** Line of the field's value. */
+  line: number;
+  /** Line of each entry, in order (empty when not a list). */
+  itemLines: number[];
+}
+
+export interface SnapshotDiffEntry {
+  line: number;
+  /** The entry is a mapping (op/item/why); when not, `op` and `whyWords` are empty. */
+  mapping: boolean;
+  op: string;
+  whyWords: number;
+}
+
+export interface SnapshotBlockedEntry {
+  line: number;
+  /** `risk` as written (empty when absent). */
+  risk: string;
+}
+
+/** What the handoff's snapshot block holds, as stored in `StateDoc.meta.snapshot`. */
+export interface SnapshotInfo {
+  /** 1-based first and last line of the block (marker through closing fence). */
+  line: number;
+  endLine: number;
+  /** The marker sat inside the fence rather than before it. */
+  markerInside: boolean;
+  fenced: boolean;
+  /** The parsed value (null when the YAML does not parse). */
+  data: unknown;
+  shape: SnapshotShape;
+  /** The parse error's text ('yaml-error', 'unreadable') and line ('yaml-error'). */
+  error: string | null;
+  errorLine: number | null;
+  /** `ts` as written ('' when absent). */
+  ts: string;
+  /** `ctx` with its word count and line; null when absent. */
+  ctx: { words: number; line: number } | null;
+  next: SnapshotList | null;
+  diff: SnapshotList | null;
+  blocked: SnapshotList | null;
+  diffEntries: SnapshotDiffEntry[];
+  blockedEntries: SnapshotBlockedEntry[];
+  /** Words of ctx and entries of each list (0 when absent or not a list). */
+  counts: { ctxWords: number; next: number; diff: number; blocked: number };
+  /** UTF-8 bytes of the YAML, and of every other line of the file (front matter excluded). */
+  blockBytes: number;
+  proseBytes: number;
+}
+
+interface Located {
+  line: number;
+  endLine: number;
+  yaml: string;
+  /** Document line of the YAML text's first line. */
+  yamlLine: number;
+  markerInside: boolean;
+  fenced: boolean;
+}
+
+function isFenceLine(s: string | undefined): boolean {
+  return s !== undefined && /^\s{0,3}(?:`{3,}|~{3,})/.test(s);
+}
+
+function locate(outline: MdOutline): Located | null {
+  const { blocks, lines } = outline;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
+    if (b.kind === 'html' && MARKER_COMMENT_RE.test(b.text)) {
+      const off = b.text.split('\n').findIndex((l) => MARKER_COMMENT_RE.test(l));
+      const markerLine = b.line + Math.max(0, off);
+      const nb = blocks[i + 1];
+      const gapBlank = nb ? lines.slice(b.endLine, nb.line - 1).every((l) => l.trim() === '') : false;
+      if (nb && nb.kind === 'code' && gapBlank) {
+        const fenced = isFenceLine(lines[nb.line - 1]);
+        return { line: markerLine, endLine: nb.endLine, yaml: nb.text, yamlLine: fenced ? nb.line + 1 : nb.line, markerInside: false, fenced };
+      }
+      // Bare YAML right after the marker, up to a blank line, a heading or a rule.
+      const body: string[] = [];
+      for (let k = markerLine; k < lines.length; k++) {
+        const l = lines[k];
+        if (l.trim() === '' || /^\s{0,3}#{1,6}\s/.test(l) || /^\s*(?:---|\*\*\*|___)\s*$/.test(l) || isFenceLine(l)) break;
+        body.push(l);
+      }
+      if (body.length) return { line: markerLine, endLine: markerLine + body.length, yaml: body.join('\n'), yamlLine: markerLine + 1, markerInside: false, fenced: false };
+      return { line: markerLine, endLine: markerLine, yaml: '', yamlLine: markerLine + 1, markerInside: false, fenced: false };
+    }
+    if (b.kind === 'code') {
+      const ls = b.text.split('\n');
+      const first = ls.findIndex((l) => l.trim() !== '');
+      if (first >= 0 && MARKER_LINE_RE.test(ls[first])) {
+        ls[first] = ''; // keep the line numbering of the rest
+        const fenced = isFenceLine(lines[b.line - 1]);
+        return { line: b.line, endLine: b.endLine, yaml: ls.join('\n'), yamlLine: fenced ? b.line + 1 : b.line, markerInside: true, fenced };
+      }
+    }
+  }
+  return null;
+}
+
+function words(s: string): number {
+  return s.trim() ? s.trim().split(/\s+/).length : 0;
+}
+
+function str(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** Find and read the snapshot block. Returns null when the handoff has none. Never throws. */
+export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section: Section } | null {
+  const loc = locate(outline);
+  if (!loc) return null;
+  const items: Item[] = [];
+  const lc = new LineCounter();
+  const ydoc = parseDocument(loc.yaml, { lineCounter: lc, prettyErrors: false, logLevel: 'error' });
+  const lineOf = (n: YNode | null | undefined): number => {
+    const r = (n as { range?: [number, number, number] } | null | undefined)?.range;
+    return r ? loc.yamlLine + lc.linePos(r[0]).line - 1 : loc.line;
+  };
+  let data: unknown = null;
+  let shape: SnapshotShape = 'mapping';
+  let error: string | null = null;
+  let errorLine: number | null = null;
+  let ts = '';
+  let ctx: SnapshotInfo['ctx'] = null;
+  const lists: Record<'next' | 'diff' | 'blocked', SnapshotList | null> = { next: null, diff: null, blocked: null };
+  const diffEntries: SnapshotDiffEntry[] = [];
+  const blockedEntries: SnapshotBlockedEntry[] = [];
+  const counts = { ctxWords: 0, next: 0, diff: 0, blocked: 0 };
+  if (ydoc.errors.length) {
+    const e = ydoc.errors[0];
+    shape = 'yaml-error';
+    error = e.message.split('\n')[0];
+    errorLine = loc.yamlLine + lc.linePos(e.pos[0]).line - 1;
+  } else if (!isMap(ydoc.contents)) {
+    data = yamlData(ydoc).value;
+    shape = loc.yaml.trim() === '' ? 'empty' : 'not-mapping';
+  } else if (yamlData(ydoc).error) {
+    shape = 'unreadable';
+    error = yamlData(ydoc).error ?? '';
+  } else {
+    const map = ydoc.contents;
+    data = yamlData(ydoc).value;
+    const get = (k: string) => map.get(k, true) as YNode | undefined;
+    const js = data as Record<string, unknown>;
+    ts = str(js.ts);
+    if (js.ctx !== undefined && js.ctx !== null) {
+      const text = str(js.ctx);
+      ctx = { words: words(text), line: lineOf(get('ctx')) };
+      counts.ctxWords = ctx.words;
+      items.push({ text: `ctx: ${text}`, line: ctx.line, flags: [] });
+    }
+    /** A list field: each entry goes to `each` with its line; returns the entry count. */
+    const list = (key: 'next' | 'diff' | 'blocked', each: (entry: unknown, line: number) => void): number => {
+      const value = js[key];
+      const node = get(key);
+      if (value === undefined || value === null) return 0;
+      if (!isSeq(node)) {
+        lists[key] = { isList: false, line: lineOf(node), itemLines: [] };
+        return 0;
+      }
+      const itemLines = node.items.map((it) => lineOf(it as YNode));
+      lists[key] = { isList: true, line: lineOf(node), itemLines };
+      node.items.forEach((_it, k) => each((value as unknown[])[k], itemLines[k]));
+      return itemLines.length;
+    };
+    counts.next = list('next', (e, line) => {
+      const v = str(e);
+      const u = /urgency\s*[:：]\s*([HML])(?![\w/])/i.exec(v);
+      items.push({ text: `next: ${v}`, line, flags: u ? [`urgency:${u[1].toUpperCase()}`] : [] });
+    });
+    counts.diff = list('diff', (e, line) => {
+      if (!e || typeof e !== 'object' || Array.isArray(e)) {
+        diffEntries.push({ line, mapping: false, op: '', whyWords: 0 });
+        return;
+      }
+      const r = e as Record<string, unknown>;
+      const op = str(r.op).trim();
+      const why = str(r.why);
+      diffEntries.push({ line, mapping: true, op, whyWords: words(why) });
+      items.push({ text: `${op || '?'} ${str(r.item)}${why ? ` — ${why}` : ''}`, line, flags: VOCAB.ops.includes(op) ? [`op:${op}`] : [] });
+    });
+    counts.blocked = list('blocked', (e, line) => {
+      const r = e && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : { item: e };
+      const risk = str(r.risk).trim().toUpperCase();
+      blockedEntries.push({ line, risk: str(r.risk) });
+      items.push({ text: str(r.item), line, flags: VOCAB.risks.includes(risk) ? [`risk:${risk}`] : [] });
+    });
+  }
+  // Compression: the YAML against every other line (front matter excluded).
+  const fm = outline.frontMatter;
+  const prose = outline.lines.filter((_, k) => {
+    const ln = k + 1;
+    if (ln >= loc.line && ln <= loc.endLine) return false;
+    if (fm && ln >= fm.line && ln <= fm.endLine) return false;
+    return true;
+  });
+  const info: SnapshotInfo = {
+    line: loc.line,
+    endLine: loc.endLine,
+    markerInside: loc.markerInside,
+    fenced: loc.fenced,
+    data,
+    shape,
+    error,
+    errorLine,
+    ts,
+    ctx,
+    ...lists,
+    diffEntries,
+    blockedEntries,
+    counts,
+    blockBytes: Buffer.byteLength(loc.yaml.trim(), 'utf8'),
+    proseBytes: Buffer.byteLength(prose.join('\n').trim(), 'utf8'),
+  };
+  const section: Section = { key: 'snapshot', title: 'state-snapshot v1', line: loc.line, endLine: loc.endLine, level: 0, items };
+  return { info, section };
+}

@@ -1,0 +1,149 @@
+/**
+ * S1 (seed 001, `session-checkpoint` with a single forward-only handoff): the home file is
+ * `memory/session-handoff-LATEST.md` (also `.claude/memory/…`), with its attestation sidecar
+ * `.session-handoff.sha256`, `MEMORY.md`, `context-log.md` and `tasks/lessons.md` beside it.
+ * Section names are matched by meaning in English and Korean (the corpus handoffs).
+ */
+import { defaultItem, sectionize, type MdBlockKind, type MdOutline } from '../../markdown/markdown';
+import { companionPath, FACTS } from '../facts';
+import type { Item, StateDoc } from '../../model/model';
+import { matchKey, type KeyTable } from '../../markdown/sections';
+import type { Loaded, SystemReader } from '../../model/system';
+import type { ParsedContent, Workspace } from '../../model/workspace';
+import { parseContextLog, parseLessons, parseMemory } from './reader-memory';
+import { readSnapshot } from './reader-snapshot';
+
+const dirOf = (rel: string): string => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
+const nameOf = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
+
+export const S1_LATEST = nameOf(FACTS.S1.home);
+/** The folders a handoff is kept in: the home's and its alternatives'. */
+export const S1_DIRS = [FACTS.S1.home, ...FACTS.S1.homeAlternatives].map(dirOf);
+export const S1_SIDECAR = nameOf(companionPath('S1', 'sidecar'));
+
+/**
+ * Section names by meaning (normalised titles), in the seed's English and in the other words
+ * handoffs committed in public repositories use for the same sections, in English, Korean,
+ * Japanese, Chinese and Russian ("Next Actions", "Files Modified This Session", "다음에 해야 할 것",
+ * "次の最小作業", "下一步", "Что делать сейчас" …). Order matters: "this session's fixes" is `done`
+ * before "issues" can claim it; "未完了" (unfinished) is status, never `done`; "What to do now" is
+ * `next` (item 1 is the next action).
+ */
+export const S1_KEYS: KeyTable = [
+  ['title', /^(?:session )?handoff\b|^세션 ?(?:핸드오프|인계)|^핸드오프|^(?:セッション)?引き継ぎ|^(?:会话)?交接|^передача(?: сессии)?$/u],
+  [
+    'done',
+    /^(?:done|completed?|accomplished|finished|shipped)\b|accomplishments?|(?:done|completed|finished|shipped|fixed) (?:this|today|in this)|(?:this|today'?s?|last) session'?s? (?:work|changes|fixes|accomplishments|progress|results|done|completed)|^today'?s?\b|^what (?:was|we|i) (?:done|did)|^files (?:modified|changed|touched)\b|(?:modified|changed|touched) this session|^(?:что )?сделано|^выполнено|(?<!미)완료|이번 세션.*(?:수정|작업|변경|결과|성과)|수정된|해결된|한 일|한 것|성과|(?<!未)完了|やったこと|実施内容|^已完成|本次完成|完成的工作/u,
+  ],
+  ['next', /^what to do\b|^next\b|^priorit(?:y|ies)\b|^to ?do\b|^action items?|^active tasks?|^pick next|^immediate|^up next|^start here|^что делать|^следующ|^дальнейшие шаги|^план действий|다음|할 ?일|우선 ?순위|지금|^次|やること|^今すぐ|^下一步|要做的|^待办|^接下来|^后续(?:步骤)?$/u],
+  ['pending', /^pending\b|^open decisions?|decisions? (?:pending|needed|to make|required)|^undecided|^awaiting decision|^ожидающ|^нерешённ|^решени[яй] (?:ожида|нужн)|미결|결정 ?대기|의사 ?결정|보류|保留|判断待ち|未決|要確認|確認が必要|要判断|待决|待定|待确认|需要确认|需要决策/u],
+  ['decisions', /^(?:key )?decisions?\b|^decided\b|^решения|^決定事項|^决策|^决定|^결정 ?사항/u],
+  ['issues', /^(?:outstanding|remaining|open|known|current) (?:issues?|problems?|bugs?|blockers?)|^known (?:risks?|limitations?)|^(?:open )?investigations?\b|^issues?\b|^blockers?\b|^blocked\b|^risks?\b|^(?:открытые )?проблем|^блокер|^риск|이슈|블로커|문제|장애|課題|問題|ブロッカー|リスク|障害|问题|阻塞|风险|^已知|限制|障碍/u],
+  ['status', /^current (?:work )?(?:status|state|focus|work)|^current branch|working state|^(?:work )?status\b|^state\b|^where (?:things|we) (?:are|stand)|^in[- ]progress|^progress\b|^uncommitted|^текущее состояние|^состояние|^статус|^прогресс|현재 ?(?:상태|작업|진행)|진행 ?(?:중|상황)|상태|^現在|作業状況|進捗|未完了|^状況|^状態|^当前(?:工作)?状态|进展|进度|现状/u],
+  ['understanding', /^system understanding|^understanding|^context\b|^(?:key )?(?:context|notes?|insights?|learnings?|facts?)\b|^(?:project )?(?:key )?info(?:rmation)?\b|^background|^dead ends?\b|^(?:do not|don't) retry|^failed (?:approaches|attempts)|^понимание|^контекст|^заметки|컨텍스트|맥락|이해|메모|핵심 ?정보|理解|文脈|背景|メモ|前提知識|上下文|接手所需|须知/u],
+  ['interests', /^user'?s?\b.*(?:interests?|priorit|focus|wants?)|^interests?\b|^интерес|пользовател|관심|유저|사용자|関心|^ユーザー|关注|^用户/u],
+  ['log', /history|changelog|^log\b|^журнал|^история|이력|히스토리|디버깅|履歴|^ログ|日志|历史/u],
+];
+
+// ---------------------------------------------------------------------------------------------
+// Items
+
+/** An item that says it is finished: `[x]`, `~~…~~`, `✅ …`, `… → 완료`, `(done)`, `DONE …`. */
+const DONE_RES: RegExp[] = [
+  /^\s*~~.+~~\s*$/,
+  /^\s*(?:✅|✔️?|☑️?)/u,
+  /(?:→|->|=>)\s*(?:\*\*)?(?:완료|done|completed?|finished|resolved|해결)/iu,
+  /[(（]\s*(?:done|완료|completed?|finished|resolved)\s*[)）]/iu,
+  /^\s*(?:\*\*)?(?:done|completed)\b/i,
+];
+
+const kinds = new WeakMap<Item, MdBlockKind>();
+
+export function itemFlags(text: string): string[] {
+  const flags: string[] = [];
+  const u = /urgency\s*[:：]\s*\**\s*([HML])(?![\w/])/i.exec(text);
+  if (u) flags.push(`urgency:${u[1].toUpperCase()}`);
+  const r = /\brisk\s*[:：]\s*\**\s*([HML])(?![\w/])/i.exec(text);
+  if (r) flags.push(`risk:${r[1].toUpperCase()}`);
+  if (DONE_RES.some((re) => re.test(text))) flags.push('done');
+  return flags;
+}
+
+/** Merge the lines of one paragraph (consecutive `line` blocks) into one item, as the model wants. */
+function mergeParagraphs(items: Item[]): Item[] {
+  const out: Item[] = [];
+  let lastLine = -1;
+  for (const it of items) {
+    const prev = out[out.length - 1];
+    if (prev && kinds.get(prev) === 'line' && kinds.get(it) === 'line' && it.line === lastLine + 1) {
+      prev.text = `${prev.text} ${it.text}`;
+      lastLine = it.line;
+      continue;
+    }
+    out.push(it);
+    lastLine = it.line;
+  }
+  for (const it of out) {
+    for (const f of itemFlags(it.text)) if (!it.flags.includes(f)) it.flags.push(f);
+  }
+  return out;
+}
+
+/** Parse a handoff: headings by meaning, paragraphs as items, the snapshot block as its own section. */
+export function parseHandoff(_text: string, outline: MdOutline): ParsedContent {
+  const sections = sectionize(outline, (t, h) => (h.level === 1 && matchKey(t, S1_KEYS) === 'other' ? 'title' : matchKey(t, S1_KEYS)), {
+    toItem: (b) => {
+      const it = defaultItem(b);
+      if (it) kinds.set(it, b.kind);
+      return it;
+    },
+  });
+  for (const s of sections) s.items = mergeParagraphs(s.items);
+  const meta: Record<string, unknown> = {};
+  const snap = readSnapshot(outline);
+  if (snap) {
+    meta.snapshot = snap.info;
+    for (const s of sections) s.items = s.items.filter((i) => i.line < snap.info.line || i.line > snap.info.endLine);
+    const at = sections.findIndex((s) => s.line > snap.section.line);
+    sections.splice(at < 0 ? sections.length : at, 0, snap.section);
+  }
+  // Keep the item kinds reachable after the copy into the doc (for "item 1" of a list).
+  meta.listItems = sections.flatMap((s) => s.items.filter((i) => kinds.get(i) === 'list-item').map((i) => i.line));
+  return { sections: sections.filter((s) => s.key !== 'preamble' || s.items.length > 0), meta };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The module
+
+async function firstExisting(ws: Workspace, rels: readonly string[]): Promise<string | null> {
+  for (const r of rels) if ((await ws.kind(r)) === 'file') return r;
+  return null;
+}
+
+async function load(ws: Workspace): Promise<Loaded | null> {
+  const latest: string[] = [];
+  const others: string[] = [];
+  for (const dir of S1_DIRS) {
+    for (const name of (await ws.list(dir)).sort()) {
+      if (name === S1_LATEST) latest.push(`${dir}/${name}`);
+      else if (/^session[-_]handoff.*\.md$/i.test(name)) others.push(`${dir}/${name}`);
+    }
+  }
+  if (latest.length === 0 && others.length === 0) return null;
+  const homeRel = latest[0] ?? `${dirOf(others[0])}/${S1_LATEST}`;
+  const dir = dirOf(homeRel);
+  const docs: StateDoc[] = [];
+  const home = latest.length ? await ws.loadDoc(homeRel, 'S1', 'handoff', parseHandoff) : null;
+  if (home) docs.push(home);
+  const strays = [...latest.slice(1), ...others];
+  for (const p of strays) docs.push(await ws.loadDoc(p, 'S1', 'handoff', parseHandoff));
+  const memRel = await firstExisting(ws, [`${dir}/MEMORY.md`, 'MEMORY.md']);
+  if (memRel) docs.push(await ws.loadDoc(memRel, 'S1', 'memory', (_t, o) => parseMemory(o)));
+  const logRel = await firstExisting(ws, [`${dir}/context-log.md`, 'context-log.md']);
+  if (logRel) docs.push(await ws.loadDoc(logRel, 'S1', 'contextLog', (_t, o) => parseContextLog(o)));
+  const lessonsRel = await firstExisting(ws, ['tasks/lessons.md', `${dir}/tasks/lessons.md`]);
+  if (lessonsRel) docs.push(await ws.loadDoc(lessonsRel, 'S1', 'lessons', (_t, o) => parseLessons(o)));
+  return { home, homeRel, docs, extra: { strays, sidecar: `${dir}/${S1_SIDECAR}` } };
+}
+
+export const S1: SystemReader = { id: 'S1', load };

@@ -1,0 +1,113 @@
+/**
+ * S2 reader: the context-kit checkpoint (seed 002, corpus F3). Home `.claude/session-ledger.md`
+ * (or the newest per-session `.claude/session-ledger.<id>.md`), `context-manifest.yaml` for the
+ * durable stores, `.claude/project-state.md` (or the manifest's `project_state`), and the plan file
+ * the ledger's PLAN section points at. Parsing lives in `s2-ledger.ts`.
+ *
+ * Detection: a ledger at `.claude/session-ledger*.md`, or a `context-manifest.yaml` that is the
+ * kit's (it has `ledger`/`compaction` keys; an unrelated tool's manifest is someone else's file),
+ * or a project state file that uses S2's own section words. A `.claude/project-state.md` written in
+ * other words (the corpus's Latest/Now/Next/Blockers/Decisions file) is someone else's file.
+ */
+import { companionPath, FACTS, systemOfPath } from '../facts';
+import type { Section, StateDoc } from '../../model/model';
+import { byCodeUnits, extractPaths, plainText } from '../../markdown/text';
+import type { Loaded, SystemReader } from '../../model/system';
+import type { Workspace } from '../../model/workspace';
+import { hasS2Vocabulary, parseLedger, parseManifest, parsePlan, parseProjectState, type ManifestInfo } from './reader-ledger';
+
+export const S2_HOME = FACTS.S2.home;
+export const S2_MANIFEST = companionPath('S2', 'manifest');
+export const S2_PROJECT_STATE = companionPath('S2', 'projectState');
+
+const LEDGER_NAME = /^session-ledger(?:\.[A-Za-z0-9._-]+)?\.md$/;
+
+/**
+ * The ledger: the newest (by mtime) of the shared `.claude/session-ledger.md` and the per-session
+ * `.claude/session-ledger.<id>.md` files (ties go to the shared one); else the first existing
+ * extra path configured for S2.
+ */
+async function findLedger(ws: Workspace): Promise<string | null> {
+  const shared = 'session-ledger.md';
+  const names = (await ws.list('.claude')).filter((n) => LEDGER_NAME.test(n)).sort((a, b) => (a === shared ? -1 : b === shared ? 1 : byCodeUnits(a, b)));
+  let best: { rel: string; mtime: number } | null = null;
+  for (const n of names) {
+    const rel = `.claude/${n}`;
+    const f = await ws.read(rel);
+    if (!f.ok && f.kind === 'missing') continue;
+    if (!best || f.mtime > best.mtime) best = { rel, mtime: f.mtime };
+  }
+  if (best) return best.rel;
+  for (const rel of ws.options.extraPaths?.S2 ?? []) {
+    const f = await ws.read(rel);
+    if (f.ok || f.kind !== 'missing') return rel;
+  }
+  return null;
+}
+
+/** The plan file the PLAN section points at: its paths other than the project state file, plan-like first. */
+function planPointer(plan: Section | undefined, projectState: string | null): string | null {
+  if (!plan) return null;
+  const cands: Array<{ p: string; planish: boolean }> = [];
+  for (const it of plan.items) {
+    for (const p of extractPaths(it.text)) {
+      if (p === projectState || /project-state/i.test(p) || !/\.(?:md|markdown|txt|ya?ml)$/i.test(p)) continue;
+      cands.push({ p, planish: /plan/i.test(p) || /^\W*plan\b/i.test(plainText(it.text)) });
+    }
+  }
+  return (cands.find((c) => c.planish) ?? cands[0])?.p ?? null;
+}
+
+export function sectionOf(doc: StateDoc | null, key: string): Section | undefined {
+  return doc?.sections.find((s) => s.key === key);
+}
+
+export const S2: SystemReader = {
+  id: 'S2',
+
+  async load(ws: Workspace): Promise<Loaded | null> {
+    const ledgerRel = await findLedger(ws);
+    const mf = await ws.read(S2_MANIFEST);
+    // With a ledger present the root manifest is the kit's whatever it holds; alone it must look like the kit's.
+    // A damaged file at the kit's path is reported as the kit's.
+    const manifestIsKit = mf.ok ? !!ledgerRel || parseManifest(mf.text).info.kit : mf.kind !== 'missing';
+    const manifest = manifestIsKit ? await ws.loadDoc(S2_MANIFEST, 'S2', 'manifest', (t) => parseManifest(t)) : null;
+    const info = manifest?.meta.manifest as ManifestInfo | undefined;
+    const psRel = info?.projectState === null ? null : (info?.projectState ?? S2_PROJECT_STATE);
+
+    let psOurs = false;
+    if (!ledgerRel && !manifest && psRel) {
+      const f = await ws.read(psRel);
+      psOurs = f.ok && hasS2Vocabulary(ws.outline(f.text));
+      if (f.ok && !psOurs) ws.notOurs(psRel, 'S2', 'S2-project-state-words');
+    }
+    if (mf.ok && !manifestIsKit) ws.notOurs(S2_MANIFEST, 'S2', 'S2-manifest-keys');
+    if (!ledgerRel && !manifest && !psOurs) return null;
+
+    const homeRel = ledgerRel ?? S2_HOME;
+    const home = ledgerRel ? await ws.loadDoc(ledgerRel, 'S2', 'ledger', parseLedger) : null;
+    const docs: StateDoc[] = [];
+    if (home) docs.push(home);
+    if (manifest) docs.push(manifest);
+    let projectState: StateDoc | null = null;
+    if (psRel && (await ws.kind(psRel)) === 'file') {
+      projectState = await ws.loadDoc(psRel, 'S2', 'projectState', parseProjectState);
+      docs.push(projectState);
+    }
+    let pointer = planPointer(sectionOf(home, 'plan'), psRel);
+    // A PLAN pointer to another system's state file (docs/state/STATE.md) is a link on the ledger:
+    // that file is read by its own system only, never a second time as S2's plan.
+    const owner = pointer ? systemOfPath(pointer) : null;
+    if (home && pointer && owner && owner !== 'S2') {
+      const line = sectionOf(home, 'plan')?.items.find((i) => i.text.includes(pointer ?? ''))?.line ?? sectionOf(home, 'plan')?.line ?? 1;
+      home.links = [...(home.links ?? []), { path: pointer, line, system: owner }];
+      pointer = null;
+    }
+    let plan: StateDoc | null = null;
+    if (pointer && (await ws.kind(pointer)) === 'file') {
+      plan = await ws.loadDoc(pointer, 'S2', 'plan', parsePlan);
+      docs.push(plan);
+    }
+    return { home, homeRel, docs, extra: { manifest, projectState, plan, pointer, psRel } };
+  },
+};

@@ -1,0 +1,185 @@
+/**
+ * S3's Log overflow (seed 003, step 4): while `docs/state/STATE.md` is over its 150-line budget
+ * (counted as S3's checker counts: split on newline; `budgets.stateMdLines` of
+ * `checks/config.json` when set), move the oldest dated Log entries, verbatim, to
+ * `docs/state/log/YYYY-MM.md` (appended). The newest entry never moves ("do not trim the new
+ * entry"); undated entries stay (they have no month to go to). Preview with `planRotateLog`,
+ * write with `applyRotateLog`: the archives first, then STATE.md; a STATE.md that changed since the
+ * preview is refused and the archives are put back as they were.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { readTextFile, sha256 } from '../../files/fsread';
+import { parseMarkdown } from '../../markdown/markdown';
+import { readS3Structure, type S3LogEntry } from './reader-state';
+import { FACTS } from '../facts';
+
+export const S3_STATE_REL = FACTS.S3.home;
+export const S3_LOG_DIR = 'docs/state/log';
+export const DEFAULT_STATE_BUDGET = 150;
+
+export interface RotateMove {
+  date: string;
+  title: string;
+  line: number;
+  endLine: number;
+  /** Relative path of the archive it goes to. */
+  dest: string;
+}
+
+export interface RotateArchive {
+  rel: string;
+  path: string;
+  /** The archive as read (null: it does not exist yet). */
+  before: string | null;
+  beforeHash: string | null;
+  after: string;
+}
+
+export interface RotatePlan {
+  path: string;
+  hash: string;
+  before: string;
+  after: string;
+  budget: number;
+  linesBefore: number;
+  linesAfter: number;
+  moves: RotateMove[];
+  archives: RotateArchive[];
+  changed: boolean;
+  /** STATE.md fits the budget after the moves (false: even moving every old entry is not enough). */
+  withinBudget: boolean;
+}
+
+/** `budgets.stateMdLines` from Groundwork's `checks/config.json`, else 150. */
+export async function stateBudget(root: string): Promise<number> {
+  const f = await readTextFile(path.join(root, 'checks/config.json'), 1024 * 1024);
+  let n: unknown;
+  try {
+    n = f.ok ? (JSON.parse(f.text) as { budgets?: { stateMdLines?: unknown } })?.budgets?.stateMdLines : undefined;
+  } catch {
+    n = undefined;
+  }
+  return typeof n === 'number' && n > 0 ? n : DEFAULT_STATE_BUDGET;
+}
+
+function lineCount(text: string): number {
+  return text.split('\n').length;
+}
+
+/** Which entries move, oldest first, until the text fits `budget` (never the newest dated entry). */
+function chooseMoves(entries: readonly S3LogEntry[], lines: number, budget: number): S3LogEntry[] {
+  const dated = entries.filter((e) => e.date && /^\d{4}-\d{2}-\d{2}$/.test(e.date));
+  if (dated.length < 2 || lines <= budget) return [];
+  // Newest: latest date, then highest in the file (the Log is newest first).
+  const byAge = [...dated].sort((a, b) => (a.date! < b.date! ? -1 : a.date! > b.date! ? 1 : b.line - a.line));
+  const newest = byAge[byAge.length - 1];
+  const out: S3LogEntry[] = [];
+  let n = lines;
+  for (const e of byAge) {
+    if (n <= budget || e === newest) break;
+    out.push(e);
+    n -= e.endLine - e.line + 1;
+  }
+  return out;
+}
+
+/** Does `archive` already hold `entry` as a whole block (its lines, in order, from a line start to a line end)? */
+function archived(archive: string, entry: string): boolean {
+  const a = archive.replace(/\r\n/g, '\n');
+  const e = entry.replace(/\r\n/g, '\n');
+  for (let at = a.indexOf(e); at >= 0; at = a.indexOf(e, at + 1)) {
+    const end = at + e.length;
+    if ((at === 0 || a[at - 1] === '\n') && (end === a.length || a[end] === '\n')) return true;
+  }
+  return false;
+}
+
+export async function planRotateLog(root: string, opts: { budget?: number } = {}): Promise<RotatePlan | null> {
+  const abs = path.resolve(root);
+  const file = path.join(abs, S3_STATE_REL);
+  const f = await readTextFile(file);
+  if (!f.ok || f.truncated) return null;
+  const s3 = readS3Structure(parseMarkdown(f.text));
+  if (!s3.log) return null;
+  const budget = opts.budget ?? (await stateBudget(abs));
+  const raw = f.text.split('\n');
+  const eol = f.crlf ? '\r\n' : '\n';
+  const chosen = chooseMoves(s3.entries, raw.length, budget);
+  const drop = new Set<number>();
+  const moves: RotateMove[] = [];
+  for (const e of chosen) {
+    for (let l = e.line; l <= e.endLine; l++) drop.add(l - 1);
+    moves.push({ date: e.date!, title: e.title, line: e.line, endLine: e.endLine, dest: `${S3_LOG_DIR}/${e.date!.slice(0, 7)}.md` });
+  }
+  if (raw.length > 1 && raw[raw.length - 1] === '') drop.delete(raw.length - 1);
+  let body = raw.filter((_, i) => !drop.has(i)).join('\n');
+  // Entries that stood at the end leave the blank line before them behind: the file keeps the ending it had.
+  const ending = (t: string) => /(?:\r?\n)*$/.exec(t)![0];
+  if (moves.length && ending(body).length > ending(f.text).length) body = body.slice(0, body.length - ending(body).length) + ending(f.text);
+  const bom = f.bom ? '\uFEFF' : '';
+
+  // Each archive gets its entries in the order they stood in the Log, appended after what it holds.
+  const archives: RotateArchive[] = [];
+  for (const dest of [...new Set(moves.map((m) => m.dest))].sort()) {
+    const mine = moves.filter((m) => m.dest === dest).sort((a, b) => a.line - b.line);
+    const texts = mine.map((m) => raw.slice(m.line - 1, m.endLine).join('\n').replace(/(?:\r?\n|[ \t])+$/, ''));
+    const abs2 = path.join(abs, dest);
+    const a = await readTextFile(abs2);
+    if (!a.ok && a.kind !== 'missing') throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io', dest, 'unreadable');
+    const old = a.ok ? a.text : null;
+    // An entry the archive already holds verbatim was moved by a run that stopped before it could
+    // rewrite STATE.md (killed between the two renames): it only leaves STATE.md now, never twice.
+    const fresh = old === null ? texts : texts.filter((t) => !archived(old, t));
+    if (fresh.length === 0) continue;
+    const head = old === null ? `# Log ${dest.slice(S3_LOG_DIR.length + 1, -3)}${eol}${eol}` : old.replace(/(?:\r?\n)*$/, '') + (old.trim() ? `${eol}${eol}` : '');
+    archives.push({ rel: dest, path: abs2, before: old, beforeHash: a.ok ? a.hash : null, after: head + fresh.join(`${eol}${eol}`) + eol });
+  }
+  return {
+    path: file,
+    hash: f.hash,
+    before: bom + f.text,
+    after: bom + body,
+    budget,
+    linesBefore: lineCount(f.text),
+    linesAfter: lineCount(body),
+    moves,
+    archives,
+    changed: moves.length > 0,
+    withinBudget: lineCount(body) <= budget,
+  };
+}
+
+/** Apply the rotation to the STATE.md whose hash is `expectHash` (the preview's). */
+export async function applyRotateLog(root: string, expectHash: string, opts: { budget?: number; beforeStateRename?: () => Promise<void> | void } = {}): Promise<RotatePlan> {
+  const plan = await planRotateLog(root, opts);
+  if (!plan) throw new WriteRefused(`${S3_STATE_REL} is missing or has no ## Log; nothing was written.`, 'changed', S3_STATE_REL, 'missing');
+  if (plan.hash !== expectHash.toLowerCase()) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed', S3_STATE_REL, 'preview');
+  if (!plan.changed) return plan;
+  const abs = path.resolve(root);
+  const done: RotateArchive[] = [];
+  try {
+    for (const a of plan.archives) {
+      await writeAtomic(a.path, a.after, { root: abs, expectHash: a.beforeHash });
+      done.push(a);
+    }
+    await writeAtomic(plan.path, plan.after, { root: abs, expectHash, beforeRename: opts.beforeStateRename });
+  } catch (err) {
+    // Put the archives back as they were, so no entry ends up in two places.
+    for (const a of done.reverse()) {
+      try {
+        if (a.before === null) {
+          const now = await readTextFile(a.path);
+          if (now.ok && now.hash === sha256(a.after)) await fs.rm(a.path);
+        } else {
+          await writeAtomic(a.path, a.before, { root: abs, expectHash: sha256(a.after) });
+        }
+      } catch {
+        /* best effort: the error below says what happened */
+      }
+    }
+    throw err;
+  }
+  return plan;
+}

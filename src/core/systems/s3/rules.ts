@@ -1,0 +1,254 @@
+/**
+ * S3's rules (seed 003, Groundwork checkpoint): the handoff block with `Now ▶`, not a template,
+ * Blocked on recorded, Gates with numbers, Branch / HEAD against git, the Log newest first, the
+ * 150-line budget (or `budgets.stateMdLines` of `checks/config.json`) and the "Docs touched" links.
+ * Reading is in `reader*.ts` beside it.
+ */
+import * as path from 'node:path';
+import { FACTS, resumePrompt as promptFor } from '../facts';
+import { t, type Msg } from '../../model/messages';
+import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } from './reader-state';
+import { git } from '../../git/git';
+import type { Check, StateDoc } from '../../model/model';
+import type { Analysis, Loaded } from '../../model/system';
+import { clip, extractPaths, isConcreteAction, isPlaceholder, plainText } from '../../markdown/text';
+import type { Workspace } from '../../model/workspace';
+import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkStalePaths, checkWorkExplained, gitPendingCheck, isSkeleton, mk, type PathRef } from '../../rules/common';
+
+function structure(doc: StateDoc | null): S3Structure | null {
+  return (doc?.meta.s3 as S3Structure | undefined) ?? null;
+}
+
+function field(s: S3Structure | null, name: S3FieldName): S3Field | undefined {
+  return s?.fields.find((f) => f.name === name);
+}
+
+/** The line budget: `budgets.stateMdLines` of Groundwork's `checks/config.json` when set, else 150. */
+async function lineBudget(ws: Workspace): Promise<{ max: number; from: string }> {
+  const f = await ws.read('checks/config.json');
+  if (f.ok) {
+    try {
+      const n = (JSON.parse(f.text) as { budgets?: { stateMdLines?: unknown } })?.budgets?.stateMdLines;
+      if (typeof n === 'number' && n > 0) return { max: n, from: 'checks/config.json' };
+    } catch {
+      /* not JSON: the default holds */
+    }
+  }
+  return { max: FACTS.S3.budgets.lines ?? 150, from: 'default' };
+}
+
+/** A template value: a placeholder (`<…>`, `TBD`, empty: an HTML comment as the only value is removed on reading) or a date pattern such as `YYYY-MM-DD`. */
+function templateValue(v: string): boolean {
+  return isPlaceholder(v) || /^[YMDH]{2,4}(?:[-/.:][YMDHhms]{1,4})+$/i.test(plainText(v));
+}
+
+/** Every line of a Log entry is template text: its title after the date and each item. */
+function templateEntry(home: StateDoc, e: S3Structure['entries'][number]): boolean {
+  const title = e.title.replace(/^\W*(?:\d{4}-\d{2}-\d{2}|[Yy]{4}-[Mm]{2}-[Dd]{2})\s*[-–—:]?\s*/, '');
+  if (!templateValue(title)) return false;
+  const lines = home.text.split('\n').slice(e.line, e.endLine);
+  return lines.every((l) => l.trim() === '' || /^\s*<!--.*-->\s*$/.test(l) || templateValue(l));
+}
+
+function notSkeleton(home: StateDoc, s: S3Structure): Check {
+  const blank = (n: S3FieldName) => {
+    const f = field(s, n);
+    return !f || isPlaceholder(f.value);
+  };
+  const template = blank('phase') && blank('gates') && blank('branchHead') && blank('branch') && blank('head') && !s.entries.some((e) => e.date);
+  // Every handoff field still a placeholder and every Log entry template text: a skeleton, whatever its dates say.
+  const allTemplate = s.fields.length > 0 && s.fields.every((f) => templateValue(f.value)) && s.entries.every((e) => templateEntry(home, e));
+  const skel = isSkeleton(home) || template || allTemplate;
+  return mk(
+    'S3',
+    'not-skeleton',
+    'block',
+    !skel,
+    skel
+      ? allTemplate && !template
+        ? t('{0} is still the template: every handoff field is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).', home.relPath)
+        : t('{0} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.', home.relPath)
+      : t('{0} holds real content.', home.relPath),
+    { path: home.relPath, line: skel ? (s.handoff?.line ?? 1) : undefined },
+    t('Run the checkpoint: make the handoff block literally true right now and add one dated Log entry.'),
+  );
+}
+
+/** `next-action` for S3: present, not vague, and concrete: it names a file, command, symbol or test. */
+function nowAction(home: StateDoc, nowField: S3Field | undefined): Check {
+  const c = checkNextAction('S3', nowField ? { text: nowField.value, path: home.relPath, line: nowField.line } : null, '`Now ▶` in ## Handoff', home.relPath);
+  if (c.status !== 'pass' || !nowField || isConcreteAction(nowField.value)) return c;
+  return mk(
+    'S3',
+    'next-action',
+    'block',
+    false,
+    t('Now ▶ names no file, command, symbol or test: "{0}".', clip(nowField.value)),
+    { path: home.relPath, line: nowField.line },
+    t('Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below".'),
+  );
+}
+
+/** The parts a Log entry has (S3 step 2): Done, Docs touched, Lessons / gotchas, Stopped at. */
+const ENTRY_PARTS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['Done', /^done\b/i],
+  ['Docs touched', /^docs touched\b/i],
+  ['Lessons / gotchas', /^(?:lessons?|gotchas?)\b/i],
+  ['Stopped at', /^stopped at\b/i],
+];
+
+/** `log-entry` (warn): the newest Log entry has Done, Docs touched, Lessons and Stopped at. */
+function logEntry(home: StateDoc, s: S3Structure): Check {
+  const newest = [...s.entries].sort((a, b) => a.line - b.line)[0];
+  if (!newest) return mk('S3', 'log-entry', 'warn', 'skip', t('No Log entry yet.'), { path: home.relPath, line: s.log?.line });
+  const labels = home.text
+    .split('\n')
+    .slice(newest.line, newest.endLine)
+    .map((l) => plainText(l.replace(/^\s*#{1,6}\s+/, '')));
+  const missing = ENTRY_PARTS.filter(([, re]) => !labels.some((l) => re.test(l))).map(([name]) => name);
+  return mk(
+    'S3',
+    'log-entry',
+    'warn',
+    missing.length === 0,
+    missing.length === 0 ? t('The newest Log entry (line {0}) has Done, Docs touched, Lessons and Stopped at.', newest.line) : t('The newest Log entry (line {0}) has no {1}.', newest.line, missing.join(', ')),
+    { path: home.relPath, line: newest.line },
+    t('Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).'),
+  );
+}
+
+function handoffBlock(home: StateDoc, s: S3Structure): Check {
+  const noBlock = !s.handoff;
+  const noNow = s.nowLines.length === 0 && !field(s, 'now');
+  return mk(
+    'S3',
+    'handoff-block',
+    'block',
+    !noBlock && !noNow,
+    noBlock && noNow
+      ? t('{0} is missing a "## Handoff" block and a "Now ▶" line.', home.relPath)
+      : noBlock
+        ? t('{0} is missing a "## Handoff" block.', home.relPath)
+        : noNow
+          ? t('{0} is missing a "Now ▶" line.', home.relPath)
+          : t('"## {0}" with Now ▶ present.', s.handoff?.title ?? ''),
+    { path: home.relPath, line: s.handoff?.line ?? 1 },
+    t('Add the handoff block at the top: Status, Phase, Branch / HEAD, Gates, "Now ▶ <the single exact next action>", Blocked on.'),
+  );
+}
+
+const NONE = /^(?:none|nothing|no|no blockers?|nothing blocked|not blocked|clear(?:ed)?|n\/a|-|—|–)\.?$/i;
+
+function pending(home: StateDoc, s: S3Structure): Check {
+  const f = field(s, 'blocked');
+  if (!f) {
+    return mk('S3', 'pending-recorded', 'warn', false, t('No "Blocked on:" field in the handoff.'), { path: home.relPath, line: s.handoff?.line }, t('Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.'));
+  }
+  const v = plainText(f.value);
+  if (v === '' || NONE.test(v)) return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: nothing (cleared).'), { path: home.relPath, line: f.line });
+  if (isPlaceholder(v)) {
+    return mk('S3', 'pending-recorded', 'warn', false, t('"Blocked on" is a placeholder: "{0}".', clip(f.value, 60)), { path: home.relPath, line: f.line }, t('Name what waits on the user or an external thing, else clear the field.'));
+  }
+  return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: {0}', clip(f.value, 100)), { path: home.relPath, line: f.line });
+}
+
+function gates(home: StateDoc, s: S3Structure): Check {
+  const f = field(s, 'gates');
+  const hint = t('Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".');
+  if (!f) return mk('S3', 'gates', 'warn', false, t('No "Gates:" field in the handoff.'), { path: home.relPath, line: s.handoff?.line }, hint);
+  const v = plainText(f.value);
+  if (isPlaceholder(v)) return mk('S3', 'gates', 'warn', false, t('Gates not recorded: "{0}".', clip(f.value, 60)), { path: home.relPath, line: f.line }, hint);
+  const ok = /\d/.test(v);
+  return mk('S3', 'gates', 'warn', ok, ok ? t('Gates: {0}', clip(f.value, 100)) : t('Gates carry no numbers: "{0}".', clip(f.value, 80)), { path: home.relPath, line: f.line }, hint);
+}
+
+/** True when every commit after `recorded` up to HEAD touches only `docs/state/` (the handoff committed after it was written). */
+async function onlyStateCommitsSince(ws: Workspace, top: string, recorded: string): Promise<boolean> {
+  // `recorded` is a hex hash (parseBranchHead): the three calls take it as `<hash>^{commit}` and run
+  // at once, since one git process's start-up is most of each call's time. Any of them failing
+  // (no such commit, an ambiguous short hash, not an ancestor) means no.
+  const rev = `${recorded}^{commit}`;
+  const [full, isAncestor, files] = await Promise.all([
+    git(ws.root, ['rev-parse', '--verify', '--quiet', rev]),
+    git(ws.root, ['merge-base', '--is-ancestor', rev, 'HEAD']),
+    git(ws.root, ['diff', '--name-only', rev, 'HEAD']),
+  ]);
+  if (!full?.trim() || isAncestor === null || files === null) return false;
+  const stateDir = path.relative(top, ws.abs('docs/state')).split(path.sep).join('/');
+  const changed = files.split('\n').filter(Boolean);
+  return changed.length > 0 && changed.every((p) => p === stateDir || p.startsWith(`${stateDir}/`));
+}
+
+async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promise<Check[]> {
+  const combined = field(s, 'branchHead');
+  const bf = field(s, 'branch');
+  const hf = field(s, 'head');
+  const line = (combined ?? bf ?? hf)?.line ?? s.handoff?.line;
+  const hint = t('Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.');
+  const loc = { path: home.relPath, line };
+  const written = [combined, bf, hf].filter((f): f is S3Field => !!f && !isPlaceholder(f.value));
+  if (written.length === 0) return [mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint)];
+  if (ws.gitDeferred) return [gitPendingCheck('S3', 'branch-head', loc)];
+  const g = await ws.git();
+  if (!g) return [mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc)];
+  const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };
+  const branch = (bf && !isPlaceholder(bf.value) ? parseBranchHead(bf.value).branch : null) ?? c.branch;
+  const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
+  // Each problem is a finding of its own, each note a message of its own, so every word is translatable.
+  const problems: Msg[] = [];
+  if (!branch) problems.push(t('Branch / HEAD out of date: no branch recorded.'));
+  else if (g.branch === null) {
+    if (!/detached/i.test(branch)) problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
+  } else if (branch !== g.branch) problems.push(t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', g.branch, branch));
+  let note: Msg | null = null;
+  if (!head) problems.push(t('Branch / HEAD out of date: no HEAD hash recorded.'));
+  else if (!g.head) note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
+  else if (!g.head.startsWith(head)) {
+    if (await onlyStateCommitsSince(ws, g.top, head)) note = t('Branch {0} and HEAD {1} match git (HEAD {2} moved past {1} only by commits to docs/state/).', branch ?? '', head, g.head.slice(0, 7));
+    else problems.push(t('Branch / HEAD out of date: HEAD is {0}, the handoff says {1}.', g.head.slice(0, 7), head));
+  }
+  if (problems.length) return problems.map((m) => mk('S3', 'branch-head', 'warn', false, m, loc, hint));
+  if (note) return [mk('S3', 'branch-head', 'warn', true, note, loc)];
+  return [mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git.', branch ?? '', head ?? ''), loc)];
+}
+
+function logOrder(home: StateDoc, s: S3Structure): Check[] {
+  const dated = s.entries.filter((e) => e.date);
+  if (dated.length < 2) return [mk('S3', 'log-order', 'warn', 'skip', dated.length === 1 ? t('1 dated Log entry: nothing to order.') : t('{0} dated Log entries: nothing to order.', dated.length), { path: home.relPath, line: s.log?.line })];
+  const out: Check[] = [];
+  for (let i = 1; i < dated.length; i++) {
+    const a = dated[i - 1];
+    const b = dated[i];
+    if ((b.date ?? '') > (a.date ?? '')) {
+      out.push(mk('S3', 'log-order', 'warn', false, t('Log entry {0} (line {1}) is newer than the entry above it ({2}, line {3}): the Log is newest first.', b.date ?? '', b.line, a.date ?? '', a.line), { path: home.relPath, line: b.line }, t('Move the newest entry to the top of the Log; overflow goes to docs/state/log/YYYY-MM.md.')));
+    }
+  }
+  return out.length ? out : [mk('S3', 'log-order', 'warn', true, t('{0} dated Log entries, newest first.', dated.length), { path: home.relPath, line: s.log?.line })];
+}
+
+/** S3's checks, next action and resume prompt. */
+export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis> {
+  const home = loaded.home;
+  const s = structure(home);
+  const checks: Check[] = [checkExists('S3', home, loaded.homeRel)];
+  const nowField = field(s, 'now');
+  const next = nowField && nowField.value ? nowField.value : null;
+  const resumePrompt = promptFor('S3', loaded.homeRel);
+  if (!home || !home.text || !s) {
+    const why = t('No readable STATE.md to inspect.');
+    for (const id of ['not-skeleton', 'handoff-block', 'next-action']) checks.push(mk('S3', id, 'block', 'skip', why, { path: loaded.homeRel }));
+    return { checks, next: null, unconfirmed: [], resumePrompt };
+  }
+  checks.push(notSkeleton(home, s), handoffBlock(home, s));
+  checks.push(nowAction(home, nowField));
+  checks.push(pending(home, s));
+  checks.push(await checkFresh('S3', ws, home));
+  checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));
+  checks.push(...checkNoSecrets('S3', loaded.docs));
+  const budget = await lineBudget(ws);
+  checks.push(checkBudget('S3', home, { maxLines: budget.max, lineCounting: FACTS.S3.budgets.lineCounting }, t('Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.')));
+  const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));
+  checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
+  checks.push(...(await branchHead(ws, home, s)), gates(home, s), ...logOrder(home, s), logEntry(home, s));
+  return { checks, next, unconfirmed: [], resumePrompt };
+}

@@ -1,0 +1,108 @@
+/**
+ * S4's compact phase (`refresh_guard.py --mode plan|apply`): keep the newest `## Current Project`,
+ * `## Current Feature` and `## Current Bug Fix` block of each kind and every other line verbatim,
+ * in document order. The preview names the state hash; apply refuses when `.agents/STATE.md` no
+ * longer has it, validates the composed bytes (exactly one `# Agent State`, one `## Progress
+ * Tracker`), writes atomically, and checks the structure on disk again.
+ */
+import * as path from 'node:path';
+import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { readTextFile } from '../../files/fsread';
+import { parseMarkdown } from '../../markdown/markdown';
+import { hasS4Headings, readS4Structure, type S4BlockKind } from './reader-state';
+import { FACTS } from '../facts';
+
+export const S4_STATE_REL = FACTS.S4.home;
+
+export interface CompactPlan {
+  /** Absolute path of `.agents/STATE.md`. */
+  path: string;
+  /** SHA-256 of the state bytes as read (`state_hash_before`). */
+  hash: string;
+  before: string;
+  after: string;
+  /** The blocks that go: kind and heading line (in the file as read). */
+  pruned: Array<{ kind: string; line: number }>;
+  changed: boolean;
+  /** Every pruned block, with its title and line range (for the preview). */
+  prunedBlocks: Array<{ kind: S4BlockKind; title: string; line: number; endLine: number }>;
+  /** The composed text has exactly one `# Agent State` and one `## Progress Tracker`. */
+  structureOk: boolean;
+  /** What is wrong with the structure, when it is not ok (English, for the CLI). */
+  problems: string[];
+  /** The lines of the composed text's `# Agent State` and `## Progress Tracker` headings (the data behind `problems`). */
+  headings: { agentState: number[]; progressTracker: number[] };
+}
+
+const KIND_TITLE: Record<S4BlockKind, string> = { project: 'Current Project', feature: 'Current Feature', bugfix: 'Current Bug Fix' };
+
+/** Structure problems of an S4 state text: anything but one `# Agent State` and one `## Progress Tracker`. */
+export function structureProblems(text: string): string[] {
+  const s = readS4Structure(parseMarkdown(text));
+  const out: string[] = [];
+  if (s.agentState.length !== 1) out.push(`${s.agentState.length} "# Agent State" headings (exactly one is valid)${s.agentState.length ? ` at lines ${s.agentState.join(', ')}` : ''}`);
+  if (s.progressTracker.length !== 1) out.push(`${s.progressTracker.length} "## Progress Tracker" headings (exactly one is valid)${s.progressTracker.length ? ` at lines ${s.progressTracker.join(', ')}` : ''}`);
+  return out;
+}
+
+/** Compose the compacted text: the older blocks of each kind removed, every other line as it was. */
+export function composeCompaction(text: string): { after: string; pruned: CompactPlan['prunedBlocks'] } {
+  const s = readS4Structure(parseMarkdown(text));
+  const raw = text.split('\n');
+  const drop = new Set<number>();
+  const pruned: CompactPlan['prunedBlocks'] = [];
+  for (const b of s.blocks) {
+    if (b.newestOfKind) continue;
+    pruned.push({ kind: b.kind, title: b.title, line: b.line, endLine: b.endLine });
+    for (let l = b.line; l <= b.endLine; l++) drop.add(l - 1);
+  }
+  // The empty string after a final newline is the file's last "line": it stays (the file keeps its newline).
+  if (raw.length > 1 && raw[raw.length - 1] === '') drop.delete(raw.length - 1);
+  const after = raw.filter((_, i) => !drop.has(i)).join('\n');
+  return { after, pruned };
+}
+
+/** The compaction preview, or null when there is no S4 state (no file, unreadable, or none of S4's headings). */
+export async function planCompactState(root: string): Promise<CompactPlan | null> {
+  const file = path.join(path.resolve(root), S4_STATE_REL);
+  const f = await readTextFile(file);
+  if (!f.ok || f.truncated) return null;
+  if (!hasS4Headings(parseMarkdown(f.text))) return null;
+  const { after: body, pruned } = composeCompaction(f.text);
+  const after = f.bom ? `\uFEFF${body}` : body;
+  const before = f.bom ? `\uFEFF${f.text}` : f.text;
+  const problems = structureProblems(body);
+  const st = readS4Structure(parseMarkdown(body));
+  return {
+    path: file,
+    hash: f.hash,
+    before,
+    after,
+    pruned: pruned.map((p) => ({ kind: KIND_TITLE[p.kind], line: p.line })),
+    changed: after !== before,
+    prunedBlocks: pruned,
+    structureOk: problems.length === 0,
+    problems,
+    headings: { agentState: st.agentState, progressTracker: st.progressTracker },
+  };
+}
+
+/**
+ * Apply the compaction to the state whose hash is `expectHash` (the preview's). Throws WriteRefused
+ * when the file changed since (or is gone), when the composed text breaks the structure, or when
+ * the structure on disk is not right after the write.
+ */
+export async function applyCompactState(root: string, expectHash: string): Promise<CompactPlan> {
+  const plan = await planCompactState(root);
+  if (!plan) throw new WriteRefused(`${S4_STATE_REL} is missing or holds no S4 state; nothing was written.`, 'changed', S4_STATE_REL, 'missing');
+  if (plan.hash !== expectHash.toLowerCase()) {
+    throw new WriteRefused(`${S4_STATE_REL} changed since the preview (hash ${plan.hash.slice(0, 12)}…, expected ${expectHash.slice(0, 12)}…); nothing was written. Preview it again.`, 'changed', S4_STATE_REL, 'preview');
+  }
+  if (!plan.structureOk) throw new WriteRefused(`the compacted state would be invalid: ${plan.problems.join('; ')}. Fix the structure first; nothing was written.`, 'io', S4_STATE_REL, 'invalid');
+  if (!plan.changed) return plan;
+  await writeAtomic(plan.path, plan.after, { expectHash, root });
+  const now = await readTextFile(plan.path);
+  const problems = now.ok ? structureProblems(now.text) : [`cannot read it back: ${now.message}`];
+  if (problems.length) throw new WriteRefused(`${S4_STATE_REL} was written, but its structure is not valid on disk: ${problems.join('; ')}.`, 'io', S4_STATE_REL, 'invalid-written');
+  return plan;
+}

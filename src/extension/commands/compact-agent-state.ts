@@ -1,0 +1,56 @@
+/**
+ * Compact agent state (S4): keep the newest Current Project / Feature / Bug Fix block of each kind,
+ * everything else verbatim (core `planCompactState`). The change opens in the diff editor; only
+ * after the user confirms does the core write it, pinned to the hash that was previewed.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { requireTrust } from '../trust';
+import { errorText } from '../pure/error-text';
+import { notCompactedText } from '../pure/findings';
+import { pickFolder } from './pick';
+
+export const id = 'sessionLedger.compactAgentState';
+
+export async function run(s: Services, arg?: unknown): Promise<void> {
+  if (!requireTrust()) return;
+  const t = vscode.l10n.t;
+  await s.store.ready;
+  const withS4 = s.store.folders().filter((f) => f.report?.systems.some((x) => x.id === 'S4'));
+  const state = withS4.length === 1 && !arg ? withS4[0] : await pickFolder(s, arg, { withSystems: true });
+  if (!state) return;
+  const { planCompactState, applyCompactState } = await import('../../core/systems/s4/compact-state');
+  const plan = await planCompactState(state.folder.uri.fsPath);
+  if (!plan) {
+    void vscode.window.showInformationMessage(t('No S4 agent state (.agents/STATE.md) in this workspace.'));
+    return;
+  }
+  const rel = vscode.workspace.asRelativePath(plan.path, false);
+  if (!plan.changed) {
+    void vscode.window.showInformationMessage(t('{0} is already compact: one block of each kind.', rel));
+    return;
+  }
+  if (!plan.structureOk) {
+    void vscode.window.showErrorMessage(notCompactedText(t, plan.headings));
+    return;
+  }
+  const ok = await s.previews.confirm({
+    name: rel,
+    fileUri: vscode.Uri.file(plan.path),
+    before: plan.before,
+    after: plan.after,
+    title: t('{0}: compact the working blocks (preview)', rel),
+    question: t('Replace {0} with the compacted version?', rel),
+    detail: [t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length), ...plan.prunedBlocks.map((b) => `- ${b.title} (${b.line}–${b.endLine})`)].join('\n'),
+    confirmLabel: t('Compact'),
+  });
+  if (!ok) return;
+  try {
+    await applyCompactState(state.folder.uri.fsPath, plan.hash);
+    s.log.info(`Compacted ${plan.path}: ${plan.prunedBlocks.length} block(s) removed.`);
+    void vscode.window.showInformationMessage(t('Compacted {0}: {1} block(s) removed.', rel, plan.prunedBlocks.length));
+  } catch (err) {
+    void vscode.window.showErrorMessage(t('Not compacted: {0}', errorText(t, err)));
+  }
+  void s.store.scan(state.folder);
+}

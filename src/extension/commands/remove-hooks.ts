@@ -1,0 +1,32 @@
+/** Remove Claude Code guard hooks: only Session Ledger's own entries, after a preview. */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { requireTrust } from '../trust';
+import { previewAndApply } from './hooks';
+import { pickFolder } from './pick';
+
+export const id = 'sessionLedger.removeHooks';
+
+export async function run(s: Services, arg?: unknown): Promise<void> {
+  if (!requireTrust()) return;
+  const t = vscode.l10n.t;
+  const state = await pickFolder(s, arg);
+  if (!state) return;
+  const { planHooksUninstall } = await import('../../core/hooks/install');
+  const root = state.folder.uri.fsPath;
+  const plans = (await Promise.all([planHooksUninstall(root, { local: false }), planHooksUninstall(root, { local: true })])).filter((p) => p.changed || p.error);
+  if (plans.length === 0) {
+    void vscode.window.showInformationMessage(t('No Session Ledger hooks are installed in {0}.', state.folder.name));
+    return;
+  }
+  let plan = plans[0];
+  if (plans.length > 1) {
+    const pick = await vscode.window.showQuickPick(
+      plans.map((p) => ({ label: vscode.workspace.asRelativePath(p.settingsPath, false), plan: p })),
+      { placeHolder: t('Remove the hooks from which settings file?') },
+    );
+    if (!pick) return;
+    plan = pick.plan;
+  }
+  await previewAndApply(s, plan, state.folder, 'remove');
+}

@@ -1,0 +1,54 @@
+/** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
+import { FACTS } from '../../core/systems/facts';
+import { isBlocking, type WorkspaceReport } from '../../core/model/model';
+import type { ChecklistState, ChecklistStrings } from '../../protocol/checklist';
+import { checkHint, checkMessage } from './findings';
+import type { T } from './tree-text';
+
+const asWritten: T = (m, ...a) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
+
+export function checklistState(
+  report: WorkspaceReport | undefined,
+  folder: { name: string; uri: string },
+  strings: ChecklistStrings,
+  flags: { busy: boolean; trusted: boolean; compactions?: number | null },
+  t: T = asWritten,
+): ChecklistState {
+  const systems = (report?.systems ?? []).map((s) => ({
+    id: s.id,
+    name: s.name,
+    label: s.label,
+    home: s.home,
+    next: s.next,
+    checks: s.checks.map((c) => {
+      // Messages and hints in the user's language (the core's English templates through `t`); the ids travel along.
+      const v: ChecklistState['systems'][number]['checks'][number] = { id: c.id, severity: c.severity, status: c.status, message: checkMessage(t, c), messageId: c.messageId, args: c.args };
+      if (c.path !== undefined) v.path = c.path;
+      if (c.line !== undefined) v.line = c.line;
+      const hint = checkHint(t, c);
+      if (hint !== undefined) v.hint = hint;
+      if (c.hintId !== undefined) v.hintId = c.hintId;
+      if (c.hintArgs !== undefined) v.hintArgs = c.hintArgs;
+      return v;
+    }),
+  }));
+  const all = systems.flatMap((s) => s.checks);
+  // Nothing to vouch for: no system, or every one switched off by its own configuration (S0 without `session.ledger: true`).
+  const blocked = all.some(isBlocking) || systems.length === 0 || (report?.systems ?? []).every((x) => !!x.skipped);
+  const manualOpen = all.filter((c) => c.status === 'manual-open').length;
+  return {
+    folder: folder.name,
+    folderUri: folder.uri,
+    overall: report && report.systems.length ? report.label : null,
+    systems,
+    blocked,
+    manualOpen,
+    // The go-signal needs every manual item ticked (any NO blocks it) and nothing blocking.
+    canWrite: !blocked && manualOpen === 0 && !flags.busy && flags.trusted,
+    compactionAdvice: (report?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped) && (flags.compactions ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity) ? (flags.compactions as number) : null,
+    busy: flags.busy,
+    trusted: flags.trusted,
+    strings,
+  };
+}
+

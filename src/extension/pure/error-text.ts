@@ -1,0 +1,74 @@
+/**
+ * An error as one sentence in the user's language. A refused write (WriteRefused) is worded here
+ * from its reason, detail and file, never from the core's English message; an operating-system
+ * error (errno text such as `EACCES: permission denied, open '…'`) and any other error keep their
+ * own message, which already names the cause (the extension's own errors are localized when thrown).
+ * Likewise a guard-hooks plan that cannot be carried out, from its `problem`.
+ * vscode-free so it is unit tested; `t` is vscode.l10n.t.
+ */
+import { WriteRefused } from '../../core/files/atomic';
+import type { HooksProblem } from '../../core/hooks/install';
+import type { T } from './tree-text';
+
+export function errorText(t: T, err: unknown): string {
+  if (err instanceof WriteRefused && err.file) {
+    const f = err.file;
+    switch (err.detail) {
+      case 'preview':
+        return t('{0} changed since the preview; nothing was written. Preview it again.', f);
+      case 'missing':
+        return t('{0} is missing or no longer holds what was previewed; nothing was written.', f);
+      case 'not-file':
+        return t('{0} is not a regular file; nothing was written.', f);
+      case 'unreadable':
+        return t('{0} cannot be read; nothing was written.', f);
+      case 'links':
+        return t('{0}: too many symbolic links; nothing was written.', f);
+      case 'invalid':
+        return t('The compacted {0} would not be valid; nothing was written. Fix its structure first.', f);
+      case 'invalid-written':
+        return t('{0} was written, but its structure on disk is not valid.', f);
+    }
+    switch (err.reason) {
+      case 'changed':
+        return t('{0} changed since it was read; nothing was written. Try again.', f);
+      case 'exists':
+        return t('{0} already exists; nothing was overwritten.', f);
+      case 'outside':
+        return t('{0} leads outside the workspace; nothing was written.', f);
+      case 'io':
+        return t('{0} cannot be changed safely; nothing was written.', f);
+    }
+  }
+  return (err as Error)?.message ?? String(err);
+}
+
+/**
+ * Why a guard-hooks plan cannot be carried out, about its settings file `rel`, in the user's
+ * language; `english` (the plan's `error`) only when the plan gives no problem.
+ */
+export function hooksProblemText(t: T, rel: string, problem: HooksProblem | undefined, english: string): string {
+  switch (problem?.kind) {
+    case 'unreadable':
+      return t('{0} cannot be read; nothing was changed.', rel);
+    case 'too-large':
+      return t('{0} is too large to edit safely; nothing was changed.', rel);
+    case 'not-json':
+      return t('{0} is not valid JSON (line {1}, column {2}): fix it by hand first; nothing was changed.', rel, problem.line, problem.column);
+    case 'not-object':
+      return t('{0} is not a JSON object: fix it by hand first; nothing was changed.', rel);
+    case 'duplicate-key':
+      return t('{0} has the key {1} twice: Claude Code reads the last one, an edit would change the first. Merge them into one by hand first; nothing was changed.', rel, problem.key);
+    case 'key-not-object':
+      return t('"{1}" in {0} is not an object: fix it by hand first; nothing was changed.', rel, problem.key);
+    case 'key-not-array':
+      return t('"{1}" in {0} is not a list: fix it by hand first; nothing was changed.', rel, problem.key);
+    case 'no-bundle':
+      return t("The extension's hook script was not found; nothing was changed. Reinstall the extension.");
+    case 'elsewhere':
+      return t('No Session Ledger hooks in {0}: they are installed in {1}.', rel, problem.other);
+    case 'refused':
+      return t('Cannot change {0}: {1}', rel, errorText(t, problem.cause));
+  }
+  return t('Cannot change {0}: {1}', rel, english);
+}

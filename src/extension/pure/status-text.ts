@@ -1,0 +1,130 @@
+/**
+ * The context meter's status bar text, colour and Markdown tooltip, from the core's figure and
+ * threshold profile. vscode-free (unit tested); `t` is the l10n function.
+ */
+import { FACTS } from '../../core/systems/facts';
+import type { ContextUsage } from '../../core/model/model';
+import type { T } from './tree-text';
+
+export type MeterLevel = 'ok' | 'propose' | 'urgent';
+
+export interface MeterProfile {
+  profile: string;
+  propose: number;
+  urgent: number | null;
+}
+
+/** What the PreCompact guard would decide now (core `preCompactGuard`, read-only). */
+export interface GuardView {
+  allow: boolean;
+  /** The guard's rule: fresh, idle, opt-out, no-marker, foreign-marker, skeleton, stale … */
+  rule: string;
+  /** The marker it used (relative path), or null. */
+  marker: string | null;
+  /** The marker max age it applied (minutes). */
+  maxAgeMin: number;
+}
+
+export function guardLine(t: T, g: GuardView): string {
+  const rules: Record<string, string> = {
+    fresh: t('a fresh checkpoint marker'),
+    idle: t('no work since the checkpoint'),
+    'opt-out': t('marked nothing-to-preserve'),
+    'no-marker': t('no checkpoint in this session'),
+    'foreign-marker': t('the marker belongs to another session'),
+    'marker-error': t('the marker cannot be read (the guard allows on its own errors)'),
+    skeleton: t('the state file is an empty skeleton'),
+    stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
+  };
+  const why = rules[g.rule] ?? g.rule;
+  return g.allow ? `$(shield) ${t('/compact would pass the guard: {0}.', why)}` : `$(circle-slash) ${t('/compact would be stopped by the guard: {0}.', why)}`;
+}
+
+export interface StatusView {
+  text: string;
+  /** Markdown. */
+  tooltip: string;
+  /** Theme colour id of the background, or undefined. */
+  background?: 'statusBarItem.warningBackground' | 'statusBarItem.errorBackground';
+}
+
+export const BACKGROUND: Record<MeterLevel, StatusView['background']> = {
+  ok: undefined,
+  propose: 'statusBarItem.warningBackground',
+  urgent: 'statusBarItem.errorBackground',
+};
+
+/** Control characters (C0 but tab, DEL, C1) and Unicode line/paragraph separators. */
+const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** Inline code that cannot break out of its span (transcript content is not trusted). */
+export function code(s: string): string {
+  const clean = s.replace(CONTROLS, ' ').replace(/`/g, ' ').slice(0, 200);
+  return `\`${clean}\``;
+}
+
+/** Plain text for a Markdown tooltip: no control characters, every Markdown, HTML and theme-icon character escaped. */
+export function mdText(s: string): string {
+  return s
+    .replace(CONTROLS, ' ')
+    .slice(0, 200)
+    .replace(/[\\`*_{}[\]()#+\-.!|<>~$&:]/g, (c) => `\\${c}`);
+}
+
+/** Percent as shown: whole numbers, one decimal below 10 % (so 0.4 % is not "0%"). */
+export function pct(p: number): string {
+  if (!Number.isFinite(p)) return '?';
+  if (p > 0 && p < 10) return `${Math.round(p * 10) / 10}%`;
+  return `${Math.round(p)}%`;
+}
+
+function tokens(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** `84.6k`, `1.2M`: tokens in the status bar when the window (and so a percentage) is unknown. */
+function shortTokens(n: number): string {
+  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(2)}M`;
+  if (n >= 1000) return `${+(n / 1000).toFixed(1)}k`;
+  return String(Math.round(n));
+}
+
+/** A session's compactions (Claude Code), and whether S0 (whose seed advises /clear after 2–3) is on. */
+export interface CompactionsView {
+  count: number | null;
+  s0: boolean;
+}
+
+/** S0's guideline: after 2–3 compactions in one session, checkpoint and /clear. */
+export function adviseClearAfterCompactions(c: CompactionsView | undefined): boolean {
+  return !!c && c.s0 && (c.count ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity);
+}
+
+export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView, compactions?: CompactionsView): StatusView {
+  const known = u.percent !== null && u.windowTokens !== null;
+  const text = known ? `$(pulse) ${pct(u.percent as number)}` : `$(pulse) ${shortTokens(u.usedTokens)} ${t('tokens')}`;
+  const agent = u.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
+  const lines: string[] = [];
+  lines.push(`**${t('Session Ledger — context')}**`, '');
+  lines.push(`${t('Agent')}: ${agent}${u.sessionId ? ` · ${t('session')} ${code(u.sessionId)}` : ''}  `);
+  lines.push(`${t('Model')}: ${u.model ? code(u.model) : t('unknown')}  `);
+  if (known) lines.push(`${t('Used')}: ${tokens(u.usedTokens)} / ${tokens(u.windowTokens as number)} ${t('tokens')} (${pct(u.percent as number)})  `);
+  else lines.push(`${t('Used')}: ${tokens(u.usedTokens)} ${t('tokens')} · ${t('context window unknown for this model (no percentage)')}  `);
+  const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
+  lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
+  const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
+  lines.push(`${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${mdText(u.at)}` : ''}`);
+  if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
+  if (guard) lines.push('', guardLine(t, guard));
+  if (adviseClearAfterCompactions(compactions)) {
+    lines.push('', `$(history) ${t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', compactions?.count ?? 0)}`);
+  }
+  if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
+  else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
+  lines.push('', `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`);
+  return {
+    text,
+    tooltip: lines.join('\n'),
+    background: BACKGROUND[level],
+  };
+}

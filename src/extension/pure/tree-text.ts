@@ -1,0 +1,174 @@
+/**
+ * Texts and icon choices of the ledger tree, from the core's model. vscode-free so they are unit
+ * tested; the tree node classes only wrap them into `TreeItem`s. `t` is the l10n function
+ * (`vscode.l10n.t` in the extension).
+ */
+import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
+import { checkHint, checkMessage, countsOf } from './findings';
+
+export type T = (message: string, ...args: Array<string | number | boolean>) => string;
+
+export interface Icon {
+  /** Codicon id. */
+  id: string;
+  /** Theme colour id, or undefined for the default foreground. */
+  color?: string;
+}
+
+export function labelIcon(label: Label): Icon {
+  switch (label) {
+    case 'WORKING':
+      return { id: 'pass', color: 'testing.iconPassed' };
+    case 'PARTIAL':
+      return { id: 'warning', color: 'list.warningForeground' };
+    default:
+      return { id: 'error', color: 'list.errorForeground' };
+  }
+}
+
+/** True when the S1 attestation check says the handoff was changed after it was attested. */
+export function isTampered(s: SystemReport, relPath: string): boolean {
+  return s.checks.some((c) => c.id === 'attestation' && c.status === 'fail' && (!c.path || c.path === relPath));
+}
+
+/** A root item's tooltip, which is also its accessible name: it starts with `S3 docs/state/STATE.md — PARTIAL`. */
+export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc | null): string {
+  const lines = [`${s.id} ${relPath} — ${s.label}`];
+  const role = doc ? doc.role : t('missing');
+  lines.push(`${s.name} · ${role}${relPath === s.home ? ` · ${t('home file')}` : ''}`);
+  if (!doc) lines.push(t('The file does not exist yet.'));
+  if (isTampered(s, relPath)) lines.push(t('TAMPERED: the file changed after it was attested.'));
+  if (relPath === s.home) lines.push(t('Next: {0}', s.next ?? t('(none)')));
+  const n = countsOf(s);
+  lines.push(t('{0} blocking · {1} warnings · {2} manual items open', n.block, n.warn, n.manual));
+  if (s.unconfirmed.length) lines.push(t('{0} UNCONFIRMED item(s) to validate after /clear', s.unconfirmed.length));
+  return lines.join('\n');
+}
+
+const SECTION_ICONS: Record<string, string> = {
+  preamble: 'note',
+  title: 'symbol-string',
+  goal: 'target',
+  constraints: 'lock',
+  decisions: 'law',
+  state: 'pulse',
+  done: 'check-all',
+  now: 'play',
+  next: 'arrow-right',
+  open: 'question',
+  verified: 'verified',
+  dropped: 'circle-slash',
+  plan: 'milestone',
+  'working-set': 'files',
+  pending: 'watch',
+  issues: 'bug',
+  understanding: 'lightbulb',
+  interests: 'heart',
+  status: 'dashboard',
+  gates: 'beaker',
+  blocked: 'stop-circle',
+  log: 'history',
+  handoff: 'arrow-swap',
+  snapshot: 'json',
+};
+
+export function sectionIcon(section: Section): Icon {
+  return { id: SECTION_ICONS[String(section.key)] ?? 'symbol-namespace' };
+}
+
+/**
+ * The sections a document shows in the tree: those with items, and headings whose subsections hold
+ * items (S4's `## Current Feature: …` over its `### Next Steps`); never the title or the untitled
+ * preamble (metadata such as `_started …` lines) — no empty or metadata rows.
+ */
+export function shownSections(doc: StateDoc): Section[] {
+  const secs = doc.sections;
+  const hasItemsBelow = (i: number): boolean => {
+    const lvl = secs[i].level;
+    for (let j = i + 1; j < secs.length && lvl > 0 && secs[j].level > lvl; j++) if (secs[j].items.length) return true;
+    return false;
+  };
+  return secs.filter((s, i) => s.key !== 'title' && s.key !== 'preamble' && (s.items.length > 0 || hasItemsBelow(i)));
+}
+
+/** The label of a section: its title as written, or a name for the untitled preamble. */
+export function sectionLabel(t: T, section: Section): string {
+  return section.title.trim() || t('(preamble)');
+}
+
+export function sectionDescription(t: T, section: Section): string {
+  const key = String(section.key);
+  const n = section.items.length;
+  const unc = section.items.filter((i) => i.flags.includes('unconfirmed')).length;
+  const parts = [key === 'other' || key === 'preamble' ? '' : key, n === 1 ? t('1 item') : t('{0} items', n)];
+  if (unc) parts.push(`${unc} UNCONFIRMED`);
+  return parts.filter(Boolean).join(' · ');
+}
+
+export function sectionTooltip(t: T, section: Section, relPath: string): string {
+  return `${sectionLabel(t, section)}\n${relPath}:${section.line}–${section.endLine}\n${sectionDescription(t, section)}`;
+}
+
+function flagValue(flags: readonly string[], name: string): string | undefined {
+  const f = flags.find((x) => x.startsWith(`${name}:`));
+  return f ? f.slice(name.length + 1) : undefined;
+}
+
+/** The flags worth a glance, in order: UNCONFIRMED, risk, urgency, done, expired, promote, archive, op. */
+export function itemDescription(t: T, item: Item): string {
+  const f = item.flags;
+  const out: string[] = [];
+  if (f.includes('unconfirmed')) out.push('UNCONFIRMED');
+  const risk = flagValue(f, 'risk');
+  if (risk) out.push(t('risk {0}', risk));
+  const urgency = flagValue(f, 'urgency');
+  if (urgency) out.push(t('urgency {0}', urgency));
+  if (f.includes('done')) out.push(t('done'));
+  if (f.includes('expired')) out.push(t('expired'));
+  if (f.includes('promote')) out.push(t('promote'));
+  if (f.includes('archive')) out.push(t('archive'));
+  const op = flagValue(f, 'op');
+  if (op) out.push(op);
+  return out.join(' · ');
+}
+
+/**
+ * An item's text for a one-line tree label: emphasis markers, HTML comments and link targets are
+ * dropped (`**Status:** x <!-- note -->` → `Status: x`), code spans and every word are kept. The
+ * tooltip keeps the text as written.
+ */
+export function itemLabel(item: Item): string {
+  const t = item.text
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return t || item.text;
+}
+
+export function itemIcon(item: Item): Icon {
+  const f = item.flags;
+  const risk = flagValue(f, 'risk');
+  if (f.includes('unconfirmed')) return { id: 'question', color: 'list.warningForeground' };
+  if (risk === 'H') return { id: 'flame', color: 'list.errorForeground' };
+  if (f.includes('expired')) return { id: 'clock', color: 'list.warningForeground' };
+  if (f.includes('done')) return { id: 'pass', color: 'testing.iconPassed' };
+  if (risk === 'M') return { id: 'warning', color: 'list.warningForeground' };
+  return { id: 'circle-small' };
+}
+
+export function itemTooltip(t: T, item: Item, relPath: string): string {
+  const lines = [item.text, `${relPath}:${item.line}`];
+  if (item.flags.length) lines.push(t('Flags: {0}', item.flags.join(', ')));
+  if (item.flags.includes('unconfirmed')) lines.push(t('Validate this after /clear before relying on it.'));
+  return lines.join('\n');
+}
+
+export function problemTooltip(t: T, c: Check): string {
+  const lines = [`${c.system} ${c.id}: ${checkMessage(t, c)}`];
+  if (c.path) lines.push(`${c.path}${c.line ? `:${c.line}` : ''}`);
+  const hint = checkHint(t, c);
+  if (hint) lines.push(t('Fix: {0}', hint));
+  return lines.join('\n');
+}

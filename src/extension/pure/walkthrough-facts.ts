@@ -1,0 +1,48 @@
+/**
+ * What the walkthrough's steps wait for in a workspace folder, read from disk (vscode-free):
+ * the guard hooks are installed when `.claude/settings.json` or `.claude/settings.local.json` calls
+ * the Session Ledger PreCompact guard; a checkpoint was made when a checkpoint marker
+ * (`.claude/.checkpoint-ready`, with or without a session id) is there. Never throws: a missing,
+ * unreadable or malformed file counts as "not yet".
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { readTextFile } from '../../core/files/fsread';
+import { SETTINGS_LOCAL_REL, SETTINGS_REL, hooksInstalledIn } from '../../core/hooks/install';
+import { MARKER_DIR, SHARED_MARKER_REL } from '../../core/checkpoint/marker';
+
+export interface WalkthroughFacts {
+  hooksInstalled: boolean;
+  hasCheckpoint: boolean;
+}
+
+/** Settings files over this size are not ours to judge here (the installer refuses them too). */
+const SETTINGS_MAX_BYTES = 1024 * 1024;
+
+export async function walkthroughFacts(root: string): Promise<WalkthroughFacts> {
+  const [hooksInstalled, hasCheckpoint] = await Promise.all([guardInstalled(root), markerPresent(root)]);
+  return { hooksInstalled, hasCheckpoint };
+}
+
+async function guardInstalled(root: string): Promise<boolean> {
+  for (const rel of [SETTINGS_REL, SETTINGS_LOCAL_REL]) {
+    const f = await readTextFile(path.join(root, ...rel.split('/')), SETTINGS_MAX_BYTES, { refuseLarger: true });
+    if (!f.ok) continue;
+    try {
+      if (hooksInstalledIn(f.text).PreCompact) return true;
+    } catch {
+      // not JSON: no hooks of ours
+    }
+  }
+  return false;
+}
+
+async function markerPresent(root: string): Promise<boolean> {
+  const prefix = SHARED_MARKER_REL.slice(MARKER_DIR.length + 1);
+  try {
+    const names = await fs.readdir(path.join(root, MARKER_DIR));
+    return names.some((n) => n === prefix || (n.startsWith(`${prefix}.`) && !n.endsWith('.tmp')));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Quick fixes for the findings whose fix is mechanical, each a `WorkspaceEdit` the user sees and
+ * can undo: S0 `_Last updated:` now; S3 Branch / HEAD from git; S1 attest the handoff (write the
+ * sidecar); S4 compact the state and S3 rotate the Log (both through the Refactor Preview); delete
+ * a stale path line; delete a finished S1 item or section. The edits come from the core (`fixes`,
+ * `compact-state`, `rotate-log`, `attest`, `git`); nothing is applied unless the user picks it,
+ * and in Restricted Mode none is offered (the workspace writes nothing and runs no git).
+ */
+import * as vscode from 'vscode';
+import { companionPath } from '../core/systems/facts';
+import type { LineEdit } from '../core/systems/fixes';
+import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
+import { errorText } from './pure/error-text';
+import { fixKindsOf, notCompactedText, type FixKind } from './pure/findings';
+
+class FixAction extends vscode.CodeAction {
+  constructor(
+    title: string,
+    readonly fix: FixKind,
+    readonly placed: PlacedFinding,
+    readonly document: vscode.TextDocument,
+  ) {
+    super(title, vscode.CodeActionKind.QuickFix);
+    this.diagnostics = [placed.diagnostic];
+  }
+}
+
+/** A core line edit as a range replacement in the open document (a deletion takes its line break along). */
+function toRange(doc: vscode.TextDocument, e: LineEdit): { range: vscode.Range; text: string } {
+  const last = doc.lineCount - 1;
+  const first = Math.min(e.line - 1, last);
+  const end = Math.min(e.endLine - 1, last);
+  if (e.lines.length) return { range: new vscode.Range(first, 0, end, doc.lineAt(end).text.length), text: e.lines.join(doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n') };
+  if (end < last) return { range: new vscode.Range(first, 0, end + 1, 0), text: '' };
+  if (first > 0) return { range: new vscode.Range(first - 1, doc.lineAt(first - 1).text.length, end, doc.lineAt(end).text.length), text: '' };
+  return { range: new vscode.Range(0, 0, end, doc.lineAt(end).text.length), text: '' };
+}
+
+function lineEdits(doc: vscode.TextDocument, edits: readonly LineEdit[], label: string): vscode.WorkspaceEdit {
+  const we = new vscode.WorkspaceEdit();
+  for (const e of edits) {
+    const r = toRange(doc, e);
+    we.replace(doc.uri, r.range, r.text, { label, needsConfirmation: false });
+  }
+  return we;
+}
+
+export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  constructor(
+    private readonly diagnostics: LedgerDiagnostics,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  register(): vscode.Disposable {
+    return vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this, LedgerQuickFixes.metadata);
+  }
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): FixAction[] {
+    if (!vscode.workspace.isTrusted) return [];
+    const out: FixAction[] = [];
+    const placed = this.diagnostics.findingsFor(document.uri, context.diagnostics);
+    if (!placed.length && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE)) this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
+    for (const p of placed) {
+      for (const kind of fixKindsOf(p.finding)) {
+        const a = new FixAction(this.title(kind, p), kind, p, document);
+        a.isPreferred = kind === 'timestamp' || kind === 'branch-head';
+        out.push(a);
+      }
+    }
+    return out;
+  }
+
+  async resolveCodeAction(a: FixAction): Promise<FixAction> {
+    try {
+      a.edit = await this.editFor(a);
+    } catch (err) {
+      this.log.warn(`Quick fix ${a.fix}: ${(err as Error)?.message ?? String(err)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Session Ledger: {0}', errorText(vscode.l10n.t, err)));
+    }
+    return a;
+  }
+
+  private title(kind: FixKind, p: PlacedFinding): string {
+    const t = vscode.l10n.t;
+    switch (kind) {
+      case 'timestamp':
+        return t('Set _Last updated:_ to now');
+      case 'branch-head':
+        return t('Update Branch / HEAD from git');
+      case 'attest':
+        return p.finding.check.status === 'fail' ? t('I changed the handoff myself: attest it as it is now…') : t('Attest the handoff: write {0}', companionPath('S1', 'sidecar'));
+      case 'compact':
+        return t('Compact {0}: keep the newest block of each kind (preview)…', p.finding.path);
+      case 'rotate-log':
+        return t('Rotate the Log: move the oldest entries to docs/state/log/ (preview)…');
+      case 'delete-stale-line':
+        return t('Delete this line (the path does not exist)');
+      case 'delete-done':
+        return t('Delete this finished work (git keeps it)');
+    }
+  }
+
+  private async editFor(a: FixAction): Promise<vscode.WorkspaceEdit | undefined> {
+    const t = vscode.l10n.t;
+    const doc = a.document;
+    const root = a.placed.folder.uri.fsPath;
+    const f = a.placed.finding;
+    const label = this.title(a.fix, a.placed);
+    const fixes = await import('../core/systems/fixes');
+    switch (a.fix) {
+      case 'timestamp':
+        return lineEdits(doc, [fixes.timestampFix(doc.getText(), f.line, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))], label);
+      case 'delete-stale-line':
+        return lineEdits(doc, [fixes.deleteLines(f.line)], label);
+      case 'delete-done': {
+        // A finished section goes whole (heading to its last line); a finished item, its line.
+        const sec = f.system.docs.find((d) => d.relPath === f.path)?.sections.find((s) => s.line === f.line && s.level > 0);
+        return lineEdits(doc, [fixes.deleteLines(f.line, sec ? sec.endLine : f.line)], label);
+      }
+      case 'branch-head': {
+        const { readGit } = await import('../core/git/git');
+        const g = await readGit(root);
+        if (!g) throw new Error(t('git gave no branch or HEAD for {0}.', a.placed.folder.name));
+        const edits = fixes.branchHeadFix(doc.getText(), { branch: g.branch, head: g.head });
+        if (!edits.length) throw new Error(t('Branch / HEAD already match git, or none is written in the handoff.'));
+        return lineEdits(doc, edits, label);
+      }
+      case 'attest': {
+        if (doc.isDirty) throw new Error(t('Save {0} first: the attestation is the hash of the file on disk.', f.path));
+        const { planAttest } = await import('../core/systems/s1/attest');
+        const plan = await planAttest(root, f.system.home);
+        if (!plan) throw new Error(t('{0} cannot be read.', f.system.home));
+        const we = new vscode.WorkspaceEdit();
+        we.createFile(vscode.Uri.file(plan.sidecar), { overwrite: true, contents: new TextEncoder().encode(plan.hash) }, { label, needsConfirmation: a.placed.finding.check.status === 'fail' });
+        return we;
+      }
+      case 'compact': {
+        if (doc.isDirty) throw new Error(t('Save {0} first: the compaction starts from the file on disk.', f.path));
+        const { planCompactState } = await import('../core/systems/s4/compact-state');
+        const plan = await planCompactState(root);
+        if (!plan || !plan.changed) throw new Error(t('{0} is already compact: one block of each kind.', f.path));
+        if (!plan.structureOk) throw new Error(notCompactedText(t, plan.headings));
+        if (plan.before !== doc.getText()) throw new Error(t('{0} changed since it was read; try again.', f.path));
+        const we = new vscode.WorkspaceEdit();
+        we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, { label, needsConfirmation: true, description: t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length) });
+        return we;
+      }
+      case 'rotate-log': {
+        if (doc.isDirty) throw new Error(t('Save {0} first: the Log is rotated from the file on disk.', f.path));
+        const { planRotateLog } = await import('../core/systems/s3/rotate-log');
+        const plan = await planRotateLog(root);
+        if (!plan || !plan.changed) throw new Error(t('No dated Log entry can move: the newest entry always stays.'));
+        if (plan.before !== doc.getText()) throw new Error(t('{0} changed since it was read; try again.', f.path));
+        const we = new vscode.WorkspaceEdit();
+        const meta = { label, needsConfirmation: true, description: t('{0} Log entries move, verbatim, to {1}.', plan.moves.length, plan.archives.map((x) => x.rel).join(', ')) };
+        for (const arch of plan.archives) we.createFile(vscode.Uri.file(arch.path), { overwrite: true, contents: new TextEncoder().encode(arch.after) }, meta);
+        we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, meta);
+        return we;
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/** The context meter in the status bar (`$(pulse) 42%`): one class, one status item. */
+import * as vscode from 'vscode';
+import { Disposable } from '../dispose';
+import { otherSessionsLines } from '../pure/session-pick';
+import { statusView, type StatusView } from '../pure/status-text';
+import type { GuardPreview } from './guard-preview';
+import type { MeterState, SessionMeter } from './session-meter';
+
+export const STATUS_ITEM_ID = 'sessionLedger.context';
+
+export class ContextStatusItem extends Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private view: StatusView | undefined;
+
+  constructor(
+    private readonly meter: SessionMeter,
+    private readonly guard: GuardPreview,
+  ) {
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 50));
+    this.item.name = vscode.l10n.t('Session Ledger context');
+    this.item.command = 'sessionLedger.checkpointNow';
+    this._register(meter.onDidChange((s) => this.render(s)));
+    this._register(guard.onDidChange(() => this.render(meter.current())));
+    this.render(meter.current());
+  }
+
+  private render(s: MeterState | undefined): void {
+    if (!s || !s.usage) {
+      this.view = undefined;
+      this.item.hide();
+      return;
+    }
+    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, this.guard.current(), { count: s.compactions, s0: s.s0 });
+    // Several live sessions: the one shown is the active terminal's; the others are listed.
+    const v = s.others.length ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') } : base;
+    this.view = v;
+    this.item.text = v.text;
+    const md = new vscode.MarkdownString(v.tooltip, true);
+    md.isTrusted = { enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist'] };
+    this.item.tooltip = md;
+    this.item.backgroundColor = v.background ? new vscode.ThemeColor(v.background) : undefined;
+    this.item.show();
+  }
+
+  /** What the status bar shows now (the test API); undefined when hidden. */
+  snapshot(): { text: string; tooltip: string; background?: string } | undefined {
+    if (!this.view) return undefined;
+    const out: { text: string; tooltip: string; background?: string } = { text: this.view.text, tooltip: this.view.tooltip };
+    if (this.view.background) out.background = this.view.background;
+    return out;
+  }
+}

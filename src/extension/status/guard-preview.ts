@@ -1,0 +1,80 @@
+/**
+ * What the PreCompact guard would say right now for the session the meter follows: the core's own
+ * `preCompactGuard` run read-only (no hook log) with the marker max age from the settings. Shown in
+ * the status bar tooltip; recomputed when the folder's files or the session change.
+ */
+import * as vscode from 'vscode';
+import { readSettings } from '../config';
+import type { GuardView } from '../pure/status-text';
+import type { LedgerStore } from '../store';
+import type { MeterState, SessionMeter } from './session-meter';
+
+export class GuardPreview implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<GuardView | undefined>();
+  readonly onDidChange = this._onDidChange.event;
+  private view: GuardView | undefined;
+  private key = '';
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subs: vscode.Disposable[];
+  private seq = 0;
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly meter: SessionMeter,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subs = [
+      meter.onDidChange((s) => {
+        const k = s ? `${s.folder.uri.toString()}|${s.ref.agent}|${s.ref.sessionId}` : '';
+        if (k !== this.key) {
+          this.key = k;
+          this.schedule();
+        }
+      }),
+      store.onDidChange((f) => {
+        const s = meter.current();
+        if (s && (!f || f.uri.toString() === s.folder.uri.toString())) this.schedule();
+      }),
+    ];
+  }
+
+  current(): GuardView | undefined {
+    return this.view;
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.compute(this.meter.current()), 200);
+  }
+
+  private async compute(s: MeterState | undefined): Promise<void> {
+    const seq = ++this.seq;
+    let next: GuardView | undefined;
+    // The guard is Claude Code's PreCompact hook: it speaks for Claude sessions only.
+    if (s && s.ref.agent === 'claude' && s.ref.sessionId) {
+      try {
+        const { preCompactGuard, maxAgeMinutes } = await import('../../core/hooks/guard');
+        const max = readSettings(s.folder.uri).markerMaxAgeMinutes;
+        const env = { ...process.env };
+        if (max !== null) env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN = String(max);
+        const payload = { session_id: s.ref.sessionId, transcript_path: s.ref.path, cwd: s.folder.uri.fsPath, hook_event_name: 'PreCompact', trigger: 'manual' };
+        // The store's report of this folder is current (the preview recomputes on every store change): no second evaluation.
+        const report = this.store.report(s.folder.uri);
+        const d = await preCompactGuard(JSON.stringify(payload), { root: s.folder.uri.fsPath, env, log: false, report, noGit: !vscode.workspace.isTrusted });
+        next = { allow: d.allow, rule: d.rule, marker: d.marker, maxAgeMin: maxAgeMinutes(env) };
+      } catch (err) {
+        this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
+    if (seq !== this.seq) return;
+    if (JSON.stringify(next) === JSON.stringify(this.view)) return;
+    this.view = next;
+    this._onDidChange.fire(next);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.subs) d.dispose();
+    this._onDidChange.dispose();
+  }
+}

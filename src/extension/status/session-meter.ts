@@ -1,0 +1,233 @@
+/**
+ * Follows this workspace's newest agent session: finds it (core `findSessions`), follows its
+ * transcript (core `ContextFollower`: the tail once, then only appended bytes), and publishes the
+ * figure with the threshold profile of the detected system. Watches the transcript's folder; a
+ * cheap timer re-checks too (a stat when nothing changed), because watchers outside the workspace
+ * are not reliable everywhere.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ContextFollower as Follower, SessionRef } from '../../core/context';
+import type { ContextUsage } from '../../core/model/model';
+import { onDidChangeSettings, readSettings } from '../config';
+import { chooseShownSession, type LiveSession } from '../pure/session-pick';
+import type { MeterLevel, MeterProfile } from '../pure/status-text';
+import { agentOfTerminal, terminalsOfSessions } from '../terminals';
+import type { LedgerStore } from '../store';
+
+export interface MeterState {
+  folder: vscode.WorkspaceFolder;
+  ref: SessionRef;
+  /** The other live sessions of the folder (several agents at once), newest first. */
+  others: LiveSession[];
+  usage: ContextUsage | null;
+  profile: MeterProfile;
+  level: MeterLevel;
+  /** Claude Code: compactions of this session so far (core `countCompactions`, incremental); null otherwise. */
+  compactions: number | null;
+  /** S0 is detected and switched on (its seed advises checkpoint + /clear after 2–3 compactions). */
+  s0: boolean;
+}
+
+const READ_MS = 2000;
+const DISCOVER_MS = 10_000;
+const DEBOUNCE_MS = 150;
+
+export class SessionMeter implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<MeterState | undefined>();
+  readonly onDidChange = this._onDidChange.event;
+  private state: MeterState | undefined;
+  private follower: Follower | undefined;
+  private followerKey = '';
+  private watcher: vscode.Disposable[] = [];
+  private watchedDir = '';
+  private readonly subs: vscode.Disposable[] = [];
+  private timers: Array<ReturnType<typeof setInterval>> = [];
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+  private busy: Promise<void> | undefined;
+  private again = false;
+  private disposed = false;
+  private others: LiveSession[] = [];
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** Resolves when the first session lookup (and read) after the first scan finished. */
+  firstRead: Promise<void> = Promise.resolve();
+
+  current(): MeterState | undefined {
+    return this.state;
+  }
+
+  start(): void {
+    this.subs.push(
+      onDidChangeSettings(() => {
+        this.followerKey = '';
+        void this.refresh();
+      }),
+      this.store.onDidChange(() => void this.update(false)),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()),
+      // With several live sessions, the one in the active terminal is shown: follow the focus.
+      vscode.window.onDidChangeActiveTerminal(() => {
+        if (this.others.length) void this.refresh();
+      }),
+    );
+    // The first figure waits for the first scan, so its thresholds are the detected system's.
+    this.firstRead = this.store.ready.then(() => {
+      if (this.disposed) return;
+      this.timers.push(
+        setInterval(() => void this.update(false), READ_MS),
+        setInterval(() => void this.update(true), DISCOVER_MS),
+      );
+      return this.update(true);
+    });
+  }
+
+  /** Find the newest session again and read it. */
+  refresh(): Promise<void> {
+    return this.update(true);
+  }
+
+  private update(discover: boolean): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.busy) {
+      this.again ||= discover;
+      return this.busy;
+    }
+    this.busy = (async () => {
+      try {
+        await this.run(discover);
+        while (this.again && !this.disposed) {
+          this.again = false;
+          await this.run(true);
+        }
+      } catch (err) {
+        this.log.warn(`Context meter: ${(err as Error)?.message ?? String(err)}`);
+      } finally {
+        this.busy = undefined;
+      }
+    })();
+    return this.busy;
+  }
+
+  private async run(discover: boolean): Promise<void> {
+    const ctx = await import('../../core/context');
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    let folder = this.state?.folder;
+    let ref = this.state?.ref;
+    // Without a session, only the slower discovery timer looks for one.
+    if (!discover && (!ref || !folder)) return;
+    if (discover) {
+      let best: { folder: vscode.WorkspaceFolder; ref: SessionRef } | undefined;
+      for (const f of folders) {
+        const s = readSettings(f.uri);
+        const refs = await ctx.findSessions(f.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome, windowTokens: s.contextWindow ?? undefined }).catch(() => []);
+        if (refs[0] && (!best || refs[0].mtime > best.ref.mtime)) best = { folder: f, ref: refs[0] };
+      }
+      folder = best?.folder;
+      ref = best?.ref;
+      this.others = [];
+      if (folder) {
+        const several = await this.pickAmongLive(folder, ctx);
+        if (several) {
+          ref = several.ref;
+          this.others = several.others;
+        }
+      }
+    }
+    if (!folder || !ref) {
+      this.setFollower(undefined, undefined);
+      this.publish(undefined);
+      return;
+    }
+    const s = readSettings(folder.uri);
+    const key = `${ref.agent}|${ref.path}|${folder.uri.toString()}|${s.claudeHome}|${s.codexHome}|${s.contextWindow}`;
+    if (key !== this.followerKey || !this.follower) {
+      this.followerKey = key;
+      this.follower = new ctx.ContextFollower(ref, { root: folder.uri.fsPath, claudeHome: s.claudeHome, codexHome: s.codexHome, windowTokens: s.contextWindow ?? undefined });
+      this.log.info(`Following ${ref.agent} session ${ref.sessionId ?? '(no id)'}: ${ref.path}`);
+      this.watchDir(path.dirname(ref.path));
+    }
+    const usage = await this.follower.read();
+    const profile = await this.profileFor(folder, s);
+    const level = usage ? ctx.levelOf(usage.percent, profile) : 'ok';
+    this.store.setSession(usage?.sessionId ?? ref.sessionId);
+    const compactions = ref.agent === 'claude' ? (await (await import('../../core/context/compactions')).countCompactions(ref.path)).count : null;
+    const s0 = (this.store.report(folder.uri)?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped);
+    this.publish({ folder, ref, usage, profile, level, others: this.others, compactions, s0 });
+  }
+
+  /**
+   * Several sessions of the folder wrote recently (two agents, or two terminals): the one running in
+   * the active terminal is shown — by the terminal the SessionStart hook recorded for it or the agent
+   * process under the terminal's shell, else by the agent the terminal runs — else the newest.
+   */
+  private async pickAmongLive(folder: vscode.WorkspaceFolder, ctx: typeof import('../../core/context')): Promise<{ ref: SessionRef; others: LiveSession[] } | undefined> {
+    const s = readSettings(folder.uri);
+    const { recentSessions } = await import('../../core/context/sessions');
+    const live = await recentSessions(folder.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome }).catch(() => []);
+    if (live.length < 2) return undefined;
+    const names = await terminalsOfSessions(folder.uri.fsPath, live).catch(() => new Map<string, string>());
+    const sessions: LiveSession[] = live.map((x) => ({ ...x, terminal: names.get(x.sessionId) ?? null }));
+    const active = vscode.window.activeTerminal;
+    const agent = active && active.exitStatus === undefined ? await agentOfTerminal(active).catch(() => undefined) : undefined;
+    const pick = chooseShownSession(sessions, active ? { agent, name: active.name } : undefined, Date.now());
+    if (!pick) return undefined;
+    const ref = await ctx.refForTranscript(pick.shown.transcriptPath, pick.shown.agent);
+    return ref ? { ref, others: pick.others } : undefined;
+  }
+
+  private async profileFor(folder: vscode.WorkspaceFolder, s: ReturnType<typeof readSettings>): Promise<MeterProfile> {
+    const { thresholdProfile } = await import('../../core/context');
+    const ids = (this.store.report(folder.uri)?.systems ?? []).map((x) => x.id);
+    return thresholdProfile(ids, { profile: s.profile, propose: s.propose, urgent: s.urgent });
+  }
+
+  private setFollower(f: Follower | undefined, key: string | undefined): void {
+    this.follower = f;
+    this.followerKey = key ?? '';
+    if (!f) this.watchDir('');
+  }
+
+  /** Watch the transcript's folder: growth re-reads (debounced), a new file re-discovers. */
+  private watchDir(dir: string): void {
+    if (dir === this.watchedDir) return;
+    for (const d of this.watcher) d.dispose();
+    this.watcher = [];
+    this.watchedDir = dir;
+    if (!dir) return;
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '*.jsonl'));
+    const poke = (discover: boolean) => () => {
+      if (this.debounce) clearTimeout(this.debounce);
+      this.debounce = setTimeout(() => void this.update(discover), DEBOUNCE_MS);
+    };
+    this.watcher.push(w, w.onDidChange(poke(false)), w.onDidCreate(poke(true)), w.onDidDelete(poke(true)));
+  }
+
+  private publish(next: MeterState | undefined): void {
+    const prev = this.state;
+    this.state = next;
+    const same =
+      prev === next ||
+      (!!prev &&
+        !!next &&
+        prev.ref.path === next.ref.path &&
+        prev.level === next.level &&
+        prev.others.map((o) => o.transcriptPath).join('|') === next.others.map((o) => o.transcriptPath).join('|') &&
+        prev.compactions === next.compactions &&
+        prev.s0 === next.s0 &&
+        JSON.stringify(prev.usage) === JSON.stringify(next.usage) &&
+        JSON.stringify(prev.profile) === JSON.stringify(next.profile));
+    if (!same) this._onDidChange.fire(next);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const t of this.timers) clearInterval(t);
+    if (this.debounce) clearTimeout(this.debounce);
+    for (const d of [...this.watcher, ...this.subs]) d.dispose();
+    this._onDidChange.dispose();
+  }
+}

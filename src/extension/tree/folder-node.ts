@@ -1,0 +1,28 @@
+/** A workspace folder, shown only in a multi-root workspace: its state documents are its children. */
+import * as vscode from 'vscode';
+import type { FolderState } from '../store';
+import { labelIcon } from '../pure/tree-text';
+import { describe, themeIcon, type LedgerNode } from './node';
+import { systemNodes } from './roots';
+
+export class FolderNode implements LedgerNode {
+  constructor(private readonly state: FolderState) {}
+
+  getTreeItem(): vscode.TreeItem {
+    const t = vscode.l10n.t;
+    const r = this.state.report;
+    const ti = new vscode.TreeItem(this.state.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+    ti.id = `folder:${this.state.folder.uri.toString()}`;
+    if (!r) ti.description = this.state.error ? t('scan failed') : t('scanning…');
+    else if (r.systems.length === 0) ti.description = t('nothing detected');
+    else ti.description = r.label;
+    describe(ti, [this.state.folder.name, ti.description as string, this.state.error ?? ''].filter(Boolean).join(' — '));
+    ti.iconPath = r && r.systems.length ? themeIcon(labelIcon(r.label)) : new vscode.ThemeIcon('root-folder');
+    ti.contextValue = 'folder';
+    return ti;
+  }
+
+  getChildren(): LedgerNode[] {
+    return systemNodes(this.state);
+  }
+}

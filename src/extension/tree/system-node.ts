@@ -1,0 +1,129 @@
+/**
+ * A root of the ledger tree: one detected system, labelled `S3 Groundwork — PARTIAL`. Its children
+ * answer first what the user came for: the next action (`Now ▶ …`), then one row per finding that
+ * blocks or warns, the manual items still to tick, and last "Documents" with the files as written.
+ */
+import * as vscode from 'vscode';
+import type { SystemReport, WorkspaceReport } from '../../core/model/model';
+import { countsOf, countsText, systemDocs, systemFindings, systemLabel } from '../pure/findings';
+import { labelIcon } from '../pure/tree-text';
+import { DocNode } from './doc-node';
+import { FindingNode } from './finding-node';
+import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
+
+export class SystemNode implements LedgerNode {
+  readonly target: OpenTarget;
+  private readonly id: string;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly report: WorkspaceReport,
+    readonly system: SystemReport,
+  ) {
+    this.id = `${folder.uri.toString()}|${system.id}`;
+    this.target = { uri: vscode.Uri.joinPath(folder.uri, ...system.home.split('/')), line: 1 };
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const t = vscode.l10n.t;
+    const s = this.system;
+    const ti = new vscode.TreeItem(systemLabel(s), vscode.TreeItemCollapsibleState.Expanded);
+    ti.id = this.id;
+    const counts = countsText(t, countsOf(s));
+    // First results of a scan: the checks that need git are not judged yet.
+    const waiting = s.checks.some((c) => c.pending) ? t('Waiting for git…') : '';
+    ti.description = [counts, waiting].filter(Boolean).join(' · ') || undefined;
+    describe(ti, [`${systemLabel(s)}`, `${s.name} · ${s.home}`, t('Next: {0}', s.next ?? t('(none)')), counts].filter(Boolean).join('\n'));
+    ti.iconPath = themeIcon(labelIcon(s.label));
+    ti.contextValue = `system.${s.id}`;
+    return ti;
+  }
+
+  getChildren(): LedgerNode[] {
+    const s = this.system;
+    const out: LedgerNode[] = [];
+    if (s.next) {
+      const at = s.checks.find((c) => c.id === 'next-action' && c.line);
+      const path = at?.path ?? s.home;
+      out.push(new NextNode(`${this.id}|next`, s.next, { uri: vscode.Uri.joinPath(this.folder.uri, ...path.split('/')), line: at?.line ?? 1 }));
+    }
+    systemFindings(s).forEach((f, i) => out.push(new FindingNode(`${this.id}|!${f.check.id}:${f.path}:${f.line}:${i}`, f, vscode.Uri.joinPath(this.folder.uri, ...f.path.split('/')))));
+    const manual = countsOf(s).manual;
+    if (manual) out.push(new ManualNode(`${this.id}|manual`, manual, this.folder));
+    const docs = systemDocs(this.report, s);
+    out.push(new DocumentsNode(`${this.id}|docs`, docs.map((d) => new DocNode(`${this.id}|${d.relPath}`, this.folder, s, d.relPath, d.doc))));
+    return out;
+  }
+}
+
+/** `Now ▶ <the next action>`: a click opens it in its file. */
+class NextNode implements LedgerNode {
+  constructor(
+    private readonly id: string,
+    private readonly next: string,
+    readonly target: OpenTarget,
+  ) {}
+
+  getTreeItem(): vscode.TreeItem {
+    const text = this.next.replace(/^\s*now\s*▶\s*/i, '');
+    const ti = new vscode.TreeItem(`Now ▶ ${text}`, vscode.TreeItemCollapsibleState.None);
+    ti.id = this.id;
+    describe(ti, `Now ▶ ${text}\n${vscode.workspace.asRelativePath(this.target.uri, false)}:${this.target.line}`);
+    ti.iconPath = new vscode.ThemeIcon('play', new vscode.ThemeColor('testing.iconPassed'));
+    ti.contextValue = 'next';
+    ti.command = openCommand(this.target);
+    return ti;
+  }
+
+  getChildren(): LedgerNode[] {
+    return [];
+  }
+}
+
+/** The manual items still to tick: a click opens the checklist. */
+class ManualNode implements LedgerNode {
+  constructor(
+    private readonly id: string,
+    private readonly n: number,
+    private readonly folder: vscode.WorkspaceFolder,
+  ) {}
+
+  getTreeItem(): vscode.TreeItem {
+    const t = vscode.l10n.t;
+    const label = this.n === 1 ? t('1 manual item to tick') : t('{0} manual items to tick', this.n);
+    const ti = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    ti.id = this.id;
+    describe(ti, `${label}\n${t('Open the checklist to tick them.')}`);
+    ti.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('list.warningForeground'));
+    ti.contextValue = 'manual';
+    ti.command = { command: 'sessionLedger.openChecklist', title: t('Open checklist'), arguments: [this.folder.uri] };
+    return ti;
+  }
+
+  getChildren(): LedgerNode[] {
+    return [];
+  }
+}
+
+/** "Documents": the system's files, each once in the tree, with their sections and items. */
+class DocumentsNode implements LedgerNode {
+  constructor(
+    private readonly id: string,
+    private readonly docs: DocNode[],
+  ) {}
+
+  getTreeItem(): vscode.TreeItem {
+    const t = vscode.l10n.t;
+    const ti = new vscode.TreeItem(t('Documents'), vscode.TreeItemCollapsibleState.Collapsed);
+    ti.id = this.id;
+    ti.description = String(this.docs.length);
+    describe(ti, t('Documents') + '\n' + this.docs.map((d) => d.relPath).join('\n'));
+    ti.iconPath = new vscode.ThemeIcon('files');
+    ti.contextValue = 'documents';
+    return ti;
+  }
+
+  getChildren(): LedgerNode[] {
+    return this.docs;
+  }
+}
