@@ -34,12 +34,43 @@ export function isPlaceholder(text: string): boolean {
 
 const VAGUE = /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
 
-/** A next action that cannot be started cold: empty, a placeholder, or "continue work". */
+/**
+ * A generic "keep going" or "fix what is left" phrase. Naming where (`in X`, `on X`, `with `npm test``)
+ * does not make it startable cold: the reader still does not know which change to make.
+ */
+const VAGUE_HEAD = new RegExp(
+  '^(?:please\\s+)?(?:' +
+    // continue / resume / carry on … [the remaining work]
+    '(?:continue|resume|finish|finish up|complete|wrap up|keep going|keep working|keep at it|carry on|go on|proceed|pick up|pick it up|move on|press on|push on|get back to|go back to|return to|work|working)' +
+    '(?:\\s+(?:with|on|at))?(?:\\s+(?:the|this|that|my|our|any))?(?:\\s+(?:rest of(?: the)?|remaining|current|ongoing|existing|same|previous|open|pending))?' +
+    '(?:\\s+(?:work|working|task|tasks|implementation|coding|development|changes|refactor|refactoring|effort|stuff|things|job|items?|session|progress|it|where (?:we|i) left off))?' +
+    '|' +
+    // fix / finish / address … the remaining issues, the rest, any problems
+    '(?:fix|fix up|address|handle|resolve|finish|finish up|complete|clean up|tidy up|wrap up|sort out|deal with|look at|look into|go through|work through|polish|tackle|do)' +
+    '(?:\\s+(?:the|any|all(?: of)?(?: the)?|whatever|what(?:ever)? is))?' +
+    '(?:\\s+(?:rest(?: of(?: the)?)?|remaining|outstanding|leftover|left|other|open|pending|last|final|various|some|few))' +
+    '(?:\\s+(?:issues?|problems?|bugs?|errors?|failures?|todos?|items?|things?|stuff|work|tasks?|bits|parts|details|loose ends|nits|warnings|tests|cases))?' +
+    '|' +
+    '(?:fix|fix up|address|handle|resolve|clean up|sort out|deal with|look at|look into|go through|work through|tackle)' +
+    '(?:\\s+(?:the|any|all(?: of)?(?: the)?))?\\s+(?:issues|problems|bugs|errors|failures|todos|things|stuff|items|nits|warnings)' +
+    ')' +
+    // an optional "in / on / with / for X" naming only where: at most six words, no further clause
+    '(?:\\s+(?:in|on|with|at|for|from|inside|within|of|across|around|to|left in|left on)\\s+(?:\\S+)(?:\\s+\\S+){0,5})?$',
+  'i',
+);
+
+/** The same in Japanese and Korean: "X の作業を続ける", "X 계속 진행". */
+const VAGUE_CJK = /^.{0,30}?(?:作業を?)?(?:続ける|続行する?|継続する?|再開する?|続きをやる|残りを(?:直す|片付ける|やる)|계속(?:하기|한다| ?진행(?:하기|한다)?)?|이어서 (?:작업|진행)(?:하기|한다)?|나머지(?:를)? (?:수정|처리)(?:하기|한다)?)[。.]?$/;
+
+/** A next action that cannot be started cold: empty, a placeholder, "continue work", "fix the remaining issues in X". */
 export function isVagueAction(text: string | null | undefined): boolean {
   if (text == null) return true;
   const t = plainText(text).replace(/^(?:now|next|next action|now ▶|▶)\s*[:：▶]?\s*/i, '').trim();
   if (isPlaceholder(t)) return true;
   if (VAGUE.test(t)) return true;
+  // The urgency/priority tags a system appends ("(urgency: H)", "· risk: M") do not make a phrase concrete.
+  const bare = t.replace(/\s*[(\[]?\s*(?:urgency|priority|risk)\s*[:：]\s*[HML]\s*[)\]]?\s*$/i, '').replace(/^\[[^\]]{0,40}\]\s*/, '').replace(/[.!。:]+$/, '').trim();
+  if (VAGUE_HEAD.test(bare) || VAGUE_CJK.test(bare)) return true;
   const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
   if (cjk) return t.replace(/\s+/g, '').length < 4;
   return t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 2;

@@ -9,7 +9,7 @@ import type { Check, Finding, Item, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem } from '../../markdown/items';
 import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, extractPaths, isPlaceholder, isVagueAction, plainText } from '../../markdown/text';
+import { clip, extractPaths, isPlaceholder, plainText } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import {
   checkExists,
@@ -35,11 +35,15 @@ export interface S0Next {
   from: 'now' | 'next';
 }
 
-/** The Now item (falling back to Next when Now is missing, vague or says the work is done). */
+/**
+ * The Now item: the seed resumes from "Now". Next stands in only when Now is missing, still the
+ * template's placeholder or says the work is done; a vague Now ("continue work in X") stays the
+ * next action, so it is judged, not hidden behind a concrete Next.
+ */
 export function s0NextAction(doc: StateDoc): S0Next | null {
   const now = firstRealItem(sectionsOf(doc, 'now'));
   const next = firstRealItem(sectionsOf(doc, 'next'));
-  if (now && !isVagueAction(now.text) && !FINISHED_RE.test(plainText(now.text))) return { text: now.text, line: now.line, from: 'now' };
+  if (now && !isPlaceholder(now.text) && !FINISHED_RE.test(plainText(now.text))) return { text: now.text, line: now.line, from: 'now' };
   if (next) return { text: next.text, line: next.line, from: 'next' };
   if (now) return { text: now.text, line: now.line, from: 'now' };
   return null;

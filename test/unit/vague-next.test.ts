@@ -1,0 +1,87 @@
+/**
+ * A concrete next action is one you could start cold. Naming a file or a command does not make
+ * "continue work in X", "fix the remaining issues in X" or "carry on with `npm test`" concrete:
+ * every system's next action refuses them, and the good fixtures' actions still pass.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync } from 'node:fs';
+import * as path from 'node:path';
+import { isVagueAction } from '../../src/core/markdown/text';
+import { REPO, workspace } from './helpers';
+import { assertNoRefusal, assertRefuses, goodWith, HOME, report, swap } from './probe-helpers';
+
+const VAGUE = [
+  'continue work in src/export.ts',
+  'Continue working on `src/limiter/middleware.ts`',
+  'fix the remaining issues in src/invoices.ts',
+  'Fix remaining issues in `parser.ts`.',
+  'carry on with `npm test`',
+  'Carry on with npm test',
+  'keep going on the alerts',
+  'resume the work on internal/ledger/balance.go',
+  'finish the remaining tasks in docs/plan.md',
+  'address the outstanding bugs in the auth module',
+  'fix the issues in src/export.ts',
+  'pick up where we left off',
+  'continue the implementation in `RedisStore`',
+  'work on src/export.ts',
+  'do the rest',
+  'clean up the leftover todos in src/',
+  'continue work in src/export.ts (urgency: H)',
+  'src/export.ts の作業を続ける',
+  'src/export.ts 계속 진행',
+];
+
+const CONCRETE = [
+  'Wire `exportCsv()` into the Export button in src/invoices.ts and pass the current filter.',
+  'wire `RedisStore.take()` into `src/limiter/middleware.ts` per the plan in the 2026-03-04 Log entry below',
+  'Stream rows from `InvoiceRepo.cursor()` into `csvWriter` in src/export/csv.ts and run `npm test -- export`.',
+  'Add `BalanceByCurrency` to `internal/ledger/balance.go` and make `go test ./internal/ledger/...` pass.',
+  'continue wiring the Stop hook into settings.json per the plan in the log entry below',
+  'fix the off-by-one in `paginate()` in src/list.ts: the last page repeats its first row',
+  'run `npm test -- export` and fix the failing quoting test "escapes quotes"',
+  'wire exportCsv into Export button (urgency: H)',
+];
+
+test('vague next actions are vague whatever file or command they name; concrete ones are not', () => {
+  for (const v of VAGUE) assert.equal(isVagueAction(v), true, `should be vague: ${v}`);
+  for (const c of CONCRETE) assert.equal(isVagueAction(c), false, `should be concrete: ${c}`);
+});
+
+/** Where each system's good fixture keeps its next action, and how to replace it with `text`. */
+const NEXT: Record<string, { file: string; edit: (text: string) => (t: string) => string }> = {
+  S0: { file: HOME.S0, edit: (x) => swap(/### Now\n[^\n]+/, `### Now\n${x}`) },
+  S1: { file: HOME.S1, edit: (x) => swap(/1\. \*\*Wire the Export button\*\*[^\n]+/, `1. ${x}`) },
+  S2: { file: HOME.S2, edit: (x) => swap(/## NEXT\n[^\n]+/, `## NEXT\n${x}`) },
+  S3: { file: HOME.S3, edit: (x) => swap(/\*\*Now ▶\*\* [^\n]+/, `**Now ▶** ${x}`) },
+  S4: { file: HOME.S4, edit: (x) => swap(/### Next Steps\n\n- [^\n]+/, `### Next Steps\n\n- ${x}`) },
+};
+
+for (const [system, where] of Object.entries(NEXT)) {
+  test(`${system}: "continue work in X", "fix the remaining issues in X", "carry on with \`npm test\`" refuse the next action`, async () => {
+    for (const v of ['continue work in src/export.ts', 'fix the remaining issues in `src/invoices.ts`', 'carry on with `npm test`']) {
+      const s = await report(goodWith(system, { [where.file]: where.edit(v) }), system);
+      assertRefuses(s, 'next-action', v);
+    }
+  });
+}
+
+test('the good fixtures\' next actions pass next-action in every system', async () => {
+  for (const system of Object.keys(NEXT)) {
+    const s = await report(goodWith(system), system);
+    const c = s.checks.find((x) => x.id === 'next-action');
+    assert.ok(c && c.status === 'pass', `${system} next-action: ${c?.status} ${c?.message}`);
+  }
+});
+
+test('a good fixture with a concrete next action refuses nothing it did not refuse before (S0, S2)', async () => {
+  // S0 and S2's good fixtures are complete without git: nothing blocks.
+  for (const system of ['S0', 'S2']) assertNoRefusal(await report(goodWith(system), system), 'on its good fixture');
+});
+
+test('the demo workspace (examples/demo-workspace): no system refuses its next action or anything else', async () => {
+  const dir = workspace({}, 'sl-demo-');
+  cpSync(path.join(REPO, 'examples', 'demo-workspace'), dir, { recursive: true });
+  for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) assertNoRefusal(await report(dir, system), 'in the demo workspace');
+});
