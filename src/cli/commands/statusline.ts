@@ -37,7 +37,7 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
   const rec: FeedRecord = { version: 1, receivedAt: new Date().toISOString(), sessionId: sid, input };
   try {
     // Rewritten on every refresh and only a cache of the client's figure: atomic, not fsynced.
-    await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`, { root: dir, durable: false });
+    await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
   } catch {
     /* a read-only project still gets its status line */
   }

@@ -308,7 +308,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const content = formatMarker({ sessionId, at: new Date(now).toISOString(), label: report.label, nothingToPreserve: opts.nothingToPreserve, hashes });
   const old = await readTextFile(file, 1024 * 1024);
   try {
-    await writeAtomic(file, content, { root: abs, expectHash: old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined });
+    await writeAtomic(file, content, { root: abs, own: true, expectHash: old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined });
   } catch (err) {
     return refuse(res, now, { code: 'write-failed', checks: [], error: (err as Error)?.message ?? String(err), cause: err });
   }

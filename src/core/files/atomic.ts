@@ -7,6 +7,11 @@
  * followed, the file's folders included) must lie inside the real root, or nothing is written: a
  * `.claude` that links out of the workspace is refused for writes.
  *
+ * The tool's own files (`own`: the hook log, session records, the hook script, markers, the S1
+ * sidecar, the status line's records, the install record) are never written through a link: a
+ * symbolic link at the file or at any folder between the root and it, or a file with more than one
+ * hard link, refuses the write (WriteRefused 'link') before anything is written or created.
+ *
  * The file calls are synchronous, as the readers' are (src/core/files/fsread.ts says why): a write is a
  * handful of small calls, and the status line writes its record on every refresh without loading
  * `fs.promises` (and with it Node's stream modules).
@@ -22,7 +27,7 @@ import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync } from './fsre
 export class WriteRefused extends Error {
   constructor(
     message: string,
-    readonly reason: 'changed' | 'exists' | 'io' | 'outside',
+    readonly reason: 'changed' | 'exists' | 'io' | 'outside' | 'link',
     /** The file it is about: relative to the workspace root when the writer knows the root. */
     readonly file = '',
     /** Finer than `reason` where the sentence differs: changed since the preview, missing, not a regular file… */
@@ -51,6 +56,43 @@ export interface AtomicWriteOptions {
    * record of Claude Code's figure, written on every refresh): the rename still makes it atomic.
    */
   durable?: boolean;
+  /**
+   * One of the tool's own files (needs `root`): refused (WriteRefused 'link') when the file or a
+   * folder between the root and it is a symbolic link, or the file has more than one hard link.
+   */
+  own?: boolean;
+}
+
+/**
+ * Why `file` cannot be written as one of the tool's own files under `root`, in English, or null when
+ * it can: a symbolic link at the file or at a folder between the root and it (the root itself may
+ * be reached through links), or a file with more than one hard link (writing it would change, or
+ * show, what another path holds). Outside the root counts too.
+ */
+export function ownFileLinkProblem(file: string, root: string): string | null {
+  const absRoot = path.resolve(root);
+  const rel = path.relative(absRoot, path.resolve(file));
+  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return `${file} is not inside ${absRoot}`;
+  const parts = rel.split(path.sep);
+  let p = absRoot;
+  for (let i = 0; i < parts.length; i++) {
+    p = path.join(p, parts[i]);
+    const st = lstatOrNullSync(p);
+    if (!st) return null;
+    const shown = parts.slice(0, i + 1).join('/');
+    if (st.isSymbolicLink()) return i === parts.length - 1 ? `${shown} is a symbolic link` : `${shown} (a folder on the way to ${parts.join('/')}) is a symbolic link`;
+    if (i === parts.length - 1 && st.isFile() && st.nlink > 1) return `${shown} has ${st.nlink} hard links`;
+  }
+  return null;
+}
+
+/** Throw WriteRefused('link') when `file` cannot be written as one of the tool's own files (see ownFileLinkProblem). */
+export function refuseOwnFileLink(file: string, root: string): void {
+  const why = ownFileLinkProblem(file, root);
+  if (why) {
+    const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+    throw new WriteRefused(`${why}: Session Ledger never writes its own files through a link; nothing was written. Remove the link and run it again.`, 'link', rel);
+  }
 }
 
 /**
@@ -161,7 +203,12 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
  * temp file is removed and the target is untouched.
  */
 export async function writeAtomic(target: string, data: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
-  const file = await writeTarget(target, opts.root);
+  if (opts.own) {
+    if (opts.root === undefined) throw new Error('writeAtomic: an own file needs its root');
+    refuseOwnFileLink(target, opts.root);
+  }
+  // An own file has no link on its way (checked above): the path is where it lands.
+  const file = opts.own ? path.resolve(target) : await writeTarget(target, opts.root);
   const rel = opts.root ? path.relative(opts.root, target) : target;
   const dir = path.dirname(file);
   if (opts.mkdir !== false) fs.mkdirSync(dir, { recursive: true });
@@ -181,6 +228,8 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
     if (opts.beforeRename) await opts.beforeRename(tmp);
     // Check once more right before the rename: the window for a lost update is as small as it gets.
     await verify(file, opts.expectHash, target, rel);
+    // A link planted since the first check is refused too (the rename itself never follows a link at the file).
+    if (opts.own) refuseOwnFileLink(target, opts.root!);
     fs.renameSync(tmp, file);
   } catch (err) {
     if (fd !== undefined) {

@@ -17,7 +17,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
-import { writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
+import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { HOOK_CORE_NAME } from './files';
 import { readRegularFile, readTextFile } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
@@ -329,8 +329,8 @@ function settingsFile(root: string, local?: boolean): string {
 /** Both files a plan writes must really lie inside the root (a `.claude` linking elsewhere is refused). */
 async function writesInside(plan: HooksPlan): Promise<void> {
   await writeTarget(plan.settingsPath, plan.root);
-  await writeTarget(plan.scriptPath, plan.root);
-  await writeTarget(plan.corePath, plan.root);
+  // The tool's own files are never written through a link (a dry run refuses as the install would).
+  for (const own of [plan.scriptPath, plan.corePath, path.join(plan.root, INSTALL_RECORD_REL)]) refuseOwnFileLink(own, plan.root);
 }
 
 function basePlan(action: HooksPlan['action'], root: string, settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
@@ -551,7 +551,7 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
     await fs.rmdir(path.dirname(file)).catch(() => undefined);
     return;
   }
-  await writeAtomic(file, `${JSON.stringify(r, null, 2)}\n`, { root: plan.root });
+  await writeAtomic(file, `${JSON.stringify(r, null, 2)}\n`, { root: plan.root, own: true });
 }
 
 /** Carry out a plan. Refuses (WriteRefused) when the settings file changed since the plan was made. */
@@ -564,8 +564,8 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
     if (plan.script === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
-      await writeAtomic(plan.corePath, await coreBytes(bundle), { mode: 0o644, root: plan.root });
-      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root });
+      await writeAtomic(plan.corePath, await coreBytes(bundle), { mode: 0o644, root: plan.root, own: true });
+      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root, own: true });
       await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
     }
     if (settingsChanged) await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });

@@ -107,7 +107,7 @@ export async function appendHookLog(root: string, event: string, message: string
         old = old.slice(old.indexOf('\n') + 1);
       }
       // A diagnostic log: atomic, not fsynced (a hook never waits on the disk for it).
-      await writeAtomic(file, old + line, { root, expectHash: f.ok ? (f.truncated ? undefined : f.hash) : null, durable: false });
+      await writeAtomic(file, old + line, { root, own: true, expectHash: f.ok ? (f.truncated ? undefined : f.hash) : null, durable: false });
       return;
     } catch (err) {
       if (err instanceof WriteRefused && err.reason !== 'changed' && err.reason !== 'exists') return;

@@ -9,7 +9,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../files/atomic';
+import { refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
 import { readTextFile } from '../files/fsread';
 import { notAProject, str } from './io';
 import { isSessionId } from '../checkpoint/marker';
@@ -64,11 +64,15 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   if (why) throw new WriteRefused(`${why}: the session is not recorded`, 'outside');
   const file = path.join(root, SESSION_RECORD_REL);
   const text = `${JSON.stringify(rec, null, 2)}\n`;
+  const dir = path.join(root, SESSION_RECORDS_DIR_REL);
+  const each = isSessionId(rec.session_id) ? path.join(dir, `${rec.session_id}.json`) : null;
+  // Both are the tool's own files: a link at either refuses both, before anything is written.
+  refuseOwnFileLink(file, root);
+  if (each) refuseOwnFileLink(each, root);
   // Rewritten at every session start and only a pointer for naming terminals: atomic, not fsynced.
-  await writeAtomic(file, text, { root, durable: false });
-  if (isSessionId(rec.session_id)) {
-    const dir = path.join(root, SESSION_RECORDS_DIR_REL);
-    await writeAtomic(path.join(dir, `${rec.session_id}.json`), text, { root, durable: false });
+  await writeAtomic(file, text, { root, own: true, durable: false });
+  if (each) {
+    await writeAtomic(each, text, { root, own: true, durable: false });
     await prune(dir);
   }
   return file;

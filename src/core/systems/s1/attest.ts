@@ -4,7 +4,7 @@
  * receipt log). Preview with `planAttest`, write with `applyAttest`.
  */
 import * as path from 'node:path';
-import { currentHash, isInside, realTarget, writeAtomic, WriteRefused } from '../../files/atomic';
+import { currentHash, isInside, ownFileLinkProblem, realTarget, writeAtomic, WriteRefused } from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
 import { companionPath, FACTS } from '../facts';
 
@@ -29,6 +29,8 @@ export interface AttestPlan {
   changed: boolean;
   /** SHA-256 of the sidecar's bytes as read (null when missing), for the write. */
   sidecarHash: string | null;
+  /** Why the sidecar cannot be written (a link at it or on its way: the tool's own file is never written through one), or null. */
+  linkProblem: string | null;
 }
 
 /** What `attest` would write, or null when there is no handoff (or it cannot be read). */
@@ -57,7 +59,7 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
   const status = digest === null ? 'NO_SIDECAR' : digest === hash ? 'MATCH' : 'TAMPERED';
   // A sidecar that matches but carries a newline or upper case is rewritten to the seed's exact form.
   const exact = f.ok && f.bytes.toString('utf8') === hash;
-  return { root: path.resolve(root), handoff, sidecar, hash, current, status, changed: !exact, sidecarHash };
+  return { root: path.resolve(root), handoff, sidecar, hash, current, status, changed: !exact, sidecarHash, linkProblem: ownFileLinkProblem(sidecar, root) };
 }
 
 /**
@@ -68,6 +70,7 @@ export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
   if (!plan.changed) return plan;
   await writeAtomic(plan.sidecar, plan.hash, {
     root: plan.root,
+    own: true,
     expectHash: plan.sidecarHash,
     beforeRename: async () => {
       const now = await currentHash(plan.handoff).catch(() => null);

@@ -1,0 +1,138 @@
+/**
+ * The tool's own files are never written through a link a repository planted: a symbolic link at
+ * the file or at a folder on its way, or a file with more than one hard link, refuses the write (and
+ * says so), writes nothing, and a dry run says what it would refuse. Each case starts from the
+ * hostile repository: a link from one of the tool's paths to the agent's state file.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import * as path from 'node:path';
+import { ownFileLinkProblem, writeAtomic, WriteRefused } from '../../src/core/files/atomic';
+import { preCompactGuard } from '../../src/core/hooks/guard';
+import { HOOK_LOG_REL } from '../../src/core/hooks/io';
+import { sessionStartHook } from '../../src/core/hooks/session-start';
+import { SESSION_RECORD_REL, SESSION_RECORDS_DIR_REL } from '../../src/core/hooks/session-record';
+import { INSTALL_RECORD_REL, SCRIPT_REL } from '../../src/core/hooks/install';
+import { feedPath } from '../../src/core/context/feed';
+import { workspace } from './helpers';
+import { runIn } from './hostile-helpers';
+import { preCompact, S3_STATE, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
+
+const STATE = 'docs/state/STATE.md';
+
+/** A git workspace with S3's STATE.md, and `rel` (one of the tool's paths) linked to it: symbolically, or hard. */
+function planted(rel: string, how: 'symlink' | 'hardlink' | 'folder'): string {
+  const dir = s3Workspace();
+  const at = path.join(dir, rel);
+  if (how === 'folder') {
+    // The folder that holds the tool's file is a link to the state file's folder.
+    mkdirSync(path.dirname(path.dirname(at)), { recursive: true });
+    symlinkSync(path.join(dir, 'docs/state'), path.dirname(at));
+    return dir;
+  }
+  mkdirSync(path.dirname(at), { recursive: true });
+  if (how === 'symlink') symlinkSync(path.relative(path.dirname(at), path.join(dir, STATE)), at);
+  else linkSync(path.join(dir, STATE), at);
+  return dir;
+}
+
+/** The state file and its folder are as they were: nothing written through the link, nothing created beside it. */
+function untouched(dir: string, what: string): void {
+  assert.equal(readFileSync(path.join(dir, STATE), 'utf8'), S3_STATE, `${what}: STATE.md is unchanged`);
+  assert.deepEqual(readdirSync(path.join(dir, 'docs/state')), ['STATE.md'], `${what}: nothing was created in docs/state`);
+}
+
+const HOWS = ['symlink', 'hardlink', 'folder'] as const;
+
+test('the hook log is never written through a link: the PreCompact guard still decides, the state file keeps its bytes', async () => {
+  for (const how of HOWS) {
+    const dir = planted(HOOK_LOG_REL, how);
+    const d = await preCompactGuard(preCompact(dir), { root: dir });
+    assert.equal(d.rule, 'no-marker', how);
+    untouched(dir, `hook log (${how})`);
+  }
+});
+
+test('the session records are never written through a link: SessionStart logs that it refused', async () => {
+  for (const rel of [SESSION_RECORD_REL, `${SESSION_RECORDS_DIR_REL}/${SID}.json`]) {
+    for (const how of HOWS) {
+      const dir = planted(rel, how);
+      const r = await sessionStartHook(sessionStart(dir, 'startup'), { root: dir });
+      untouched(dir, `${rel} (${how})`);
+      assert.match(r.log, /could not record the session: .*never writes its own files through a link/, `${rel} (${how})`);
+      assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /link/, 'the hook log says so');
+    }
+  }
+});
+
+test('hooks install never writes the hook script or its install record through a link; --dry-run says it would refuse', async () => {
+  for (const rel of [SCRIPT_REL, INSTALL_RECORD_REL]) {
+    for (const how of HOWS) {
+      const dir = planted(rel, how);
+      const dry = await runIn(['hooks', 'install', '--root', dir, '--dry-run']);
+      assert.equal(dry.code, 1, `${rel} (${how}) dry run: ${dry.stdout}`);
+      assert.match(dry.stderr, /never writes its own files through a link/);
+      const r = await runIn(['hooks', 'install', '--root', dir]);
+      assert.equal(r.code, 1, `${rel} (${how}): ${r.stdout}`);
+      assert.match(r.stderr, /never writes its own files through a link; nothing was written/);
+      untouched(dir, `${rel} (${how})`);
+      assert.equal(existsSync(path.join(dir, '.claude/settings.json')), false, `${rel} (${how}): no settings written either`);
+    }
+  }
+});
+
+test('checkpoint never writes the marker through a link', async () => {
+  for (const how of HOWS) {
+    const dir = planted(`.claude/.checkpoint-ready.${SID}`, how);
+    const r = await runIn(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
+    assert.equal(r.code, 1, `${how}: ${r.stdout}`);
+    assert.match(r.stdout + r.stderr, /never writes its own files through a link/);
+    untouched(dir, `marker (${how})`);
+  }
+});
+
+test('attest never writes the S1 sidecar through a link; --dry-run says it would refuse', async () => {
+  for (const how of ['symlink', 'hardlink'] as const) {
+    const dir = s3Workspace({ 'memory/session-handoff-LATEST.md': '# Handoff\n\n## Now\n- x\n' });
+    const at = path.join(dir, 'memory/.session-handoff.sha256');
+    if (how === 'symlink') symlinkSync(`../${STATE}`, at);
+    else linkSync(path.join(dir, STATE), at);
+    const dry = await runIn(['attest', '--root', dir, '--dry-run']);
+    assert.equal(dry.code, 1, dry.stdout);
+    assert.match(dry.stderr, /would refuse to write memory\/\.session-handoff\.sha256: .*(symbolic link|hard links)/);
+    const r = await runIn(['attest', '--root', dir]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /never writes its own files through a link/);
+    untouched(dir, `sidecar (${how})`);
+  }
+});
+
+test("the status line's record is never written through a link, and the status line still prints", async () => {
+  for (const how of ['symlink', 'hardlink'] as const) {
+    const dir = s3Workspace();
+    const at = feedPath(dir, SID);
+    mkdirSync(path.dirname(at), { recursive: true });
+    if (how === 'symlink') symlinkSync(path.join(dir, STATE), at);
+    else linkSync(path.join(dir, STATE), at);
+    const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir }, context_window: { context_window_size: 200000, current_usage: { input_tokens: 1000 } } });
+    const r = await runIn(['statusline'], { stdin: input, cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    untouched(dir, `status line record (${how})`);
+  }
+});
+
+test('writeAtomic with own: a link anywhere under the root refuses before any folder is made; a plain path is written', async () => {
+  const dir = workspace({ 'victim/a.txt': 'keep\n' });
+  symlinkSync(path.join(dir, 'victim'), path.join(dir, 'own'));
+  await assert.rejects(writeAtomic(path.join(dir, 'own/new/file.json'), 'x', { root: dir, own: true }), (e: unknown) => e instanceof WriteRefused && e.reason === 'link' && e.file === 'own/new/file.json');
+  assert.deepEqual(readdirSync(path.join(dir, 'victim')), ['a.txt'], 'no folder was made through the link');
+  assert.equal(ownFileLinkProblem(path.join(dir, 'mine/file.json'), dir), null);
+  await writeAtomic(path.join(dir, 'mine/file.json'), 'ok', { root: dir, own: true });
+  assert.equal(readFileSync(path.join(dir, 'mine/file.json'), 'utf8'), 'ok');
+  // The root itself may be reached through a link (a workspace opened by a linked path).
+  const viaLink = `${dir}-link`;
+  symlinkSync(dir, viaLink);
+  await writeAtomic(path.join(viaLink, 'mine/file.json'), 'again', { root: viaLink, own: true });
+  assert.equal(readFileSync(path.join(dir, 'mine/file.json'), 'utf8'), 'again');
+});
