@@ -119,10 +119,16 @@ export function readS3Structure(outline: MdOutline): S3Structure {
     }
   }
   const nowLines = outline.blocks.filter((b) => b.kind !== 'code' && /Now\s*▶/.test(b.text)).map((b) => b.line);
-  // A `Now ▶` written outside the handoff block still counts as the next action.
+  // A `Now ▶` line written outside the handoff block still counts as the next action: a line its
+  // label starts, not a mention in prose ("Stopped at: mirroring Now ▶") nor one in a comment.
   if (!fields.some((f) => f.name === 'now')) {
-    const b = outline.blocks.find((x) => x.kind !== 'code' && x.kind !== 'html' && /Now\s*▶/.test(x.text));
-    if (b) fields.push({ name: 'now', label: 'Now ▶', value: stripComments(b.text.slice(b.text.search(/Now\s*▶/)).replace(/^Now\s*▶\s*(?:\*\*|__)?\s*[:：]?\s*/, '')), line: b.line });
+    for (const b of outline.blocks) {
+      const f = b.kind === 'code' || b.kind === 'html' ? null : parseField(b.text, b.line);
+      if (f?.name === 'now') {
+        fields.push(f);
+        break;
+      }
+    }
   }
 
   const li = headings.findIndex((h) => h.level <= 2 && isLog(h.title));

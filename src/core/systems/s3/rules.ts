@@ -119,7 +119,9 @@ function logEntry(home: StateDoc, s: S3Structure): Check {
 
 function handoffBlock(home: StateDoc, s: S3Structure): Check {
   const noBlock = !s.handoff;
-  const noNow = s.nowLines.length === 0 && !field(s, 'now');
+  // The `Now ▶` line the handoff needs is the `now` field (a line its label starts): a mention of
+  // `Now ▶` in prose or in a comment is not one, so the check and its message agree.
+  const noNow = !field(s, 'now');
   return mk(
     'S3',
     'handoff-block',

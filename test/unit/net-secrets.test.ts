@@ -1,0 +1,240 @@
+/**
+ * Every secret family `secrets.ts` knows: an input that must be found and masked (the raw value
+ * gone from the text, the masked form in its place, the rule named) and near misses that must not
+ * be (one character short, glued to a word, a placeholder). Removing a pattern, shortening or
+ * lengthening a quantifier, or dropping a guard makes one of these fail.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mask, maskSecrets } from '../../src/core/secrets/secrets';
+import { evaluate } from '../../src/core/report/evaluate';
+import { workspace } from './helpers';
+
+/** `n` characters cycling through `alphabet` (deterministic, no real token). */
+function chars(n: number, alphabet = 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphabet[i % alphabet.length];
+  return s;
+}
+
+const UP = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+interface Family {
+  rule: string;
+  /** Inputs whose secret must be masked, with the exact value that is masked and how many characters stay. */
+  hits: Array<{ line: string; value: string; keep?: number }>;
+  /** Lines with nothing to mask. */
+  misses: string[];
+}
+
+const gh36 = chars(36);
+const FAMILIES: Family[] = [
+  {
+    rule: 'AWS access key',
+    hits: [
+      { line: `aws key AKIA${UP.slice(0, 16)} in the env`, value: `AKIA${UP.slice(0, 16)}` },
+      { line: `temp ASIA${UP.slice(4, 20)}`, value: `ASIA${UP.slice(4, 20)}` },
+    ],
+    misses: [`AKIA${UP.slice(0, 15)} is 15`, `AKIA${UP.slice(0, 17)} is 17`, `xAKIA${UP.slice(0, 16)}`, `AKIB${UP.slice(0, 16)}`],
+  },
+  {
+    rule: 'GitHub token',
+    hits: [
+      ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].map((p) => ({ line: `token ${p}${gh36} end`, value: `${p}${gh36}` })),
+      { line: `GH ${'github_pat_'}${chars(40)}`, value: `github_pat_${chars(40)}` },
+      { line: `x-ghp_${gh36}`, value: `ghp_${gh36}` },
+    ],
+    misses: [`ghp_${chars(35)}`, `ghx_${gh36}`, `github_pat_${chars(39)}`, `aghp_${gh36}`],
+  },
+  {
+    rule: 'Anthropic API key',
+    hits: [{ line: `ANTHROPIC sk-ant-${chars(20)}`, value: `sk-ant-${chars(20)}` }],
+    // sk-ant- with 19 characters is too short for Anthropic and for OpenAI (which needs 32 after sk-).
+    misses: [`sk-ant-${chars(19)}`],
+  },
+  {
+    rule: 'OpenAI API key',
+    hits: [
+      { line: `key sk-${chars(32)}`, value: `sk-${chars(32)}` },
+      { line: `key sk-proj-${chars(32)}`, value: `sk-proj-${chars(32)}` },
+      { line: `key sk-svcacct-${chars(32)}`, value: `sk-svcacct-${chars(32)}` },
+    ],
+    misses: [`sk-${chars(31)}`, `ask-${chars(32)}`, `sk-proj-${chars(26)}`],
+  },
+  {
+    rule: 'Slack token',
+    hits: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-'].map((p) => ({ line: `slack ${p}${chars(10)}`, value: `${p}${chars(10)}` })),
+    misses: [`xoxb-${chars(9)}`, `xoxc-${chars(12)}`, `axoxb-${chars(12)}`],
+  },
+  {
+    rule: 'Google API key',
+    hits: [{ line: `maps AIza${chars(35)} here`, value: `AIza${chars(35)}` }],
+    misses: [`AIza${chars(34)}`, `AIza${chars(36)}`, `xAIza${chars(35)}`],
+  },
+  {
+    rule: 'Stripe key',
+    hits: [
+      { line: `stripe sk_live_${chars(20)}`, value: `sk_live_${chars(20)}` },
+      { line: `stripe rk_live_${chars(24)}`, value: `rk_live_${chars(24)}` },
+    ],
+    misses: [`sk_live_${chars(19)}`, `sk_test_${chars(24)}`, `ask_live_${chars(24)}`],
+  },
+  {
+    rule: 'npm token',
+    hits: [{ line: `//registry.npmjs.org/:_authToken npm_${chars(36)}`, value: `npm_${chars(36)}` }],
+    misses: [`npm_${chars(35)}`, `npm_${chars(37)}`, `anpm_${chars(36)}`],
+  },
+  {
+    rule: 'assigned secret',
+    hits: [
+      { line: `password = ${chars(12)}`, value: chars(12), keep: 0 },
+      { line: `DB_PASSWORD=${chars(16)}`, value: chars(16), keep: 0 },
+      { line: `OPENAI_API_KEY: "${chars(20)}"`, value: chars(20), keep: 0 },
+      { line: `aws_secret_access_key = ${chars(40)}`, value: chars(40), keep: 0 },
+      { line: `GITHUB_TOKEN=${chars(20)}`, value: chars(20), keep: 0 },
+      { line: `client_secret: ${chars(24)}`, value: chars(24), keep: 0 },
+      { line: `MY_APP_SECRET=${chars(24)}`, value: chars(24), keep: 0 },
+      { line: `passwd:${chars(12)}`, value: chars(12), keep: 0 },
+      { line: `private_key = ${chars(30)}`, value: chars(30), keep: 0 },
+      { line: `auth-token = ${chars(30)}`, value: chars(30), keep: 0 },
+      { line: `access_token = ${chars(30)}`, value: chars(30), keep: 0 },
+      { line: `secret_key = ${chars(30)}`, value: chars(30), keep: 0 },
+      { line: `accesskey = ${chars(30)}`, value: chars(30), keep: 0 },
+    ],
+    misses: [
+      `password = ${chars(11)}`,
+      `token = ${chars(30)}`,
+      `secret = ${chars(30)}`,
+      `password = xxxxxxxxxxxxxxxx`,
+      `password = ********************`,
+      `API_KEY = your_api_key_goes_here`,
+      `password = \${DB_PASSWORD_FROM_ENV}`,
+      `password = <the password>`,
+      `password = example-password-123`,
+      `password = changeme-changeme`,
+      `password: dummy-value-here`,
+      `password: redacted-redacted`,
+      `password: fake-password-xyz`,
+      `mypassword_hint is remembered elsewhere`,
+      `passwords are kept in the vault`,
+    ],
+  },
+  {
+    rule: 'JSON Web Token',
+    hits: [
+      { line: `bearer eyJ${chars(10)}.eyJ${chars(11)}.${chars(10)}`, value: `eyJ${chars(10)}.eyJ${chars(11)}.${chars(10)}` },
+      { line: `a-eyJ${chars(12)}.eyJ${chars(12)}.${chars(12)} b`, value: `eyJ${chars(12)}.eyJ${chars(12)}.${chars(12)}` },
+    ],
+    misses: [
+      `eyJ${chars(9)}.eyJ${chars(11)}.${chars(10)}`,
+      `eyJ${chars(10)}.eyJ${chars(9)}.${chars(10)}`,
+      `eyJ${chars(10)}.eyJ${chars(11)}.${chars(9)}`,
+      `eyJ${chars(10)}.abc${chars(11)}.${chars(10)}`,
+      `eyJ${chars(10)}..eyJ${chars(11)}.${chars(10)}`,
+      `xeyJ${chars(10)}.eyJ${chars(11)}.${chars(10)}`,
+    ],
+  },
+  {
+    rule: 'URL with embedded credentials',
+    hits: [
+      { line: 'deploy via https://deploy:hunter2secret@ci.internal.net/hook', value: 'hunter2secret', keep: 0 },
+      { line: 'db postgres+ssl://app:pw@db', value: 'pw', keep: 0 },
+      { line: '"mongodb://u:p4ss@h"', value: 'p4ss', keep: 0 },
+    ],
+    misses: [
+      'see https://example.net/a:b@c',
+      'https://user@host.net/ has no password',
+      'https://user:@host.net/ empty password',
+      'https://:pw@host.net/ no user',
+      'https://user:pw@ no host',
+      'https://user:pw@/path no host',
+      '_https://user:pw@host.net glued to a word',
+      '://user:pw@host no scheme',
+      '1http://user:pw@host scheme starts with a digit',
+    ],
+  },
+];
+
+for (const f of FAMILIES) {
+  test(`secret family ${f.rule}: found and masked; near misses left alone`, () => {
+    for (const h of f.hits) {
+      const { text, hits } = maskSecrets(`# Notes\n${h.line}\n`);
+      assert.equal(hits.length, 1, `${h.line}: ${JSON.stringify(hits)}`);
+      assert.equal(hits[0].rule, f.rule, h.line);
+      assert.equal(hits[0].line, 2);
+      const masked = mask(h.value, h.keep ?? 4);
+      assert.equal(hits[0].masked, masked, h.line);
+      assert.ok(!text.includes(h.value), `raw value left in: ${text}`);
+      assert.equal(text, `# Notes\n${h.line.replace(h.value, masked)}\n`);
+    }
+    for (const m of f.misses) {
+      const r = maskSecrets(`${m}\n`);
+      assert.deepEqual(r.hits, [], `near miss masked: ${m}`);
+      assert.equal(r.text, `${m}\n`);
+    }
+  });
+}
+
+test('secret mask: the public prefix and the length, nothing else', () => {
+  assert.equal(mask('ghp_abcdefgh'), 'ghp_… (12 chars)');
+  assert.equal(mask('hunter2', 0), '… (7 chars)');
+  assert.equal(mask('ab', 4), 'ab… (2 chars)');
+});
+
+test('secret family private key: the BEGIN line is named, every body line masked, lines after END untouched', () => {
+  const body = ['MIIEowIBAAKCAQEAx1', 'b2c3d4e5f6g7h8i9j0+/=', 'Proc-Type: 4,ENCRYPTED', 'DEK-Info: AES-128-CBC,00'];
+  for (const kind of ['RSA PRIVATE KEY', 'PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'PGP PRIVATE KEY BLOCK']) {
+    const text = ['intro', `-----BEGIN ${kind}-----`, ...body, '', `-----END ${kind}-----`, 'after stays', 'MIIEowIBAAKCAQEAx1'].join('\n');
+    const r = maskSecrets(text);
+    assert.deepEqual(r.hits.map((h) => [h.rule, h.line]), [['private key', 2]], kind);
+    const lines = r.text.split('\n');
+    assert.equal(lines.length, 10);
+    assert.deepEqual(lines.slice(2, 6), body.map((b) => mask(b, 0)), kind);
+    assert.deepEqual([lines[0], lines[1], lines[6], lines[7], lines[8], lines[9]], ['intro', `-----BEGIN ${kind}-----`, '', `-----END ${kind}-----`, 'after stays', 'MIIEowIBAAKCAQEAx1']);
+  }
+  // Near misses: a public key, a certificate, and a body line too short to be base64 of a key.
+  for (const kind of ['PUBLIC KEY', 'CERTIFICATE']) {
+    const text = `-----BEGIN ${kind}-----\nMIIEowIBAAKCAQEAx1\n-----END ${kind}-----\n`;
+    assert.deepEqual(maskSecrets(text), { text, hits: [] }, kind);
+  }
+  const short = maskSecrets('-----BEGIN PRIVATE KEY-----\nabc\nMIIEowIBAAKCAQEAx1\n');
+  assert.deepEqual(short.text.split('\n').slice(1), ['abc', 'MIIEowIBAAKCAQEAx1', ''], 'prose ends the key body');
+  // Without an END line the body ends after 200 lines at most.
+  const long = maskSecrets(['-----BEGIN PRIVATE KEY-----', ...Array.from({ length: 205 }, () => 'MIIEowIBAAKCAQEAx1')].join('\n'));
+  const ll = long.text.split('\n');
+  assert.equal(ll[199], mask('MIIEowIBAAKCAQEAx1', 0));
+  assert.equal(ll[200], 'MIIEowIBAAKCAQEAx1');
+});
+
+test('secret masking: two secrets on one line both masked, in order; overlapping matches masked once', () => {
+  const a = `ghp_${gh36}`;
+  const b = `xoxb-${chars(12)}`;
+  const r = maskSecrets(`${a} and ${b}`);
+  assert.deepEqual(r.hits.map((h) => h.rule), ['GitHub token', 'Slack token']);
+  assert.equal(r.text, `${mask(a)} and ${mask(b)}`);
+  // `GITHUB_TOKEN=ghp_…` is both an assignment and a GitHub token: one mask, the longest earliest match.
+  const both = maskSecrets(`GITHUB_TOKEN=${a}`);
+  assert.equal(both.hits.length, 1);
+  assert.equal(both.text, `GITHUB_TOKEN=${mask(a, both.hits[0].rule === 'GitHub token' ? 4 : 0)}`);
+  // A text with no secret is returned as the same string.
+  const plain = 'nothing here\n';
+  assert.equal(maskSecrets(plain).text, plain);
+});
+
+test('secrets are masked in what every surface reads: the document text, items, next action and JSON', async () => {
+  const token = `sk-ant-${chars(30)}`;
+  const slack = `xoxp-${chars(20)}`;
+  const dir = workspace({
+    'docs/state/STATE.md': `# STATE\n\n## Handoff\n- **Gates:** tests 1/1\n- **Now ▶** rotate ${token} in \`config/app.ts\`\n\n## Log\n- 2026-03-01 ${slack}\n`,
+  });
+  const report = await evaluate(dir);
+  const json = JSON.stringify(report);
+  for (const raw of [token, slack]) assert.ok(!json.includes(raw), `raw ${raw.slice(0, 8)} in the report`);
+  assert.ok(json.includes(mask(token)));
+  assert.ok(json.includes(mask(slack)));
+  const s3 = report.systems.find((s) => s.id === 'S3');
+  assert.ok(s3);
+  assert.equal(s3.next, `rotate ${mask(token)} in \`config/app.ts\``);
+  const sec = s3.checks.filter((c) => c.id === 'no-secrets');
+  assert.deepEqual(sec.map((c) => [c.status, c.line]), [['fail', 5], ['fail', 8]]);
+});
