@@ -129,7 +129,7 @@ export interface StateDoc {
   /** The decoded text ('' when unreadable), every secret value in it masked (`ghp_… (40 chars)`). */
   text: string;
   /** The secrets found when the document was loaded (masked samples; the text holds only the masked form). */
-  secrets?: Array<{ rule: string; line: number; masked: string }>;
+  secrets?: Array<{ rule: string; line: number; masked: string; kind?: 'personal' }>;
   findings: Finding[];
   /** State files of other systems this document points to (an S2 PLAN pointer to docs/state/STATE.md). */
   links?: DocLink[];

@@ -200,18 +200,27 @@ export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: 
 // The patterns and the masking live in ../secrets (documents are masked when they are loaded).
 export { findSecrets, mask, type SecretHit } from '../secrets/secrets';
 
-/** `no-secrets` (block): no API keys, tokens, private keys or URLs with credentials. Values are masked. */
+/**
+ * `no-secrets` (block): no API keys, tokens, private keys, URLs with credentials or assigned
+ * secrets; `no-personal-data` (block): no e-mail addresses, phone numbers or postal addresses.
+ * A state file is tracked and travels with the repository. Values are masked.
+ */
 export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Check[] {
-  const out: Check[] = [];
+  const secrets: Check[] = [];
+  const personal: Check[] = [];
   for (const d of docs) {
     for (const h of d.secrets ?? findSecrets(d.text)) {
-      out.push(
-        mk(system, 'no-secrets', 'block', false, t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked), { path: d.relPath, line: h.line }, t('Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.')),
-      );
+      const loc = { path: d.relPath, line: h.line };
+      if (h.kind === 'personal') {
+        personal.push(mk(system, 'no-personal-data', 'block', false, t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked), loc, t('Remove the personal data; name the person by role, never their address or number.')));
+      } else {
+        secrets.push(mk(system, 'no-secrets', 'block', false, t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked), loc, t('Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.')));
+      }
     }
   }
-  if (out.length === 0) out.push(mk(system, 'no-secrets', 'block', true, t('No secrets found.')));
-  return out;
+  if (secrets.length === 0) secrets.push(mk(system, 'no-secrets', 'block', true, t('No secrets found.')));
+  if (personal.length === 0) personal.push(mk(system, 'no-personal-data', 'block', true, t('No personal data found.')));
+  return [...secrets, ...personal];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 /**
- * Secrets in state files: API keys, tokens, private keys, passwords in URLs and assignments.
+ * Secrets and personal data in state files: API keys, tokens, private keys, passwords in URLs and
+ * assignments (whatever characters the value holds), e-mail addresses, phone numbers and postal
+ * addresses. A state file is tracked and travels with the repository: none of them belongs in it.
  *
  * Found values are masked AT THE MODEL: `maskSecrets` runs when a document is loaded, before it is
  * parsed, so the document's text, its section titles and item texts, the next action, the JSON,
@@ -14,6 +16,8 @@
 
 export interface SecretHit {
   rule: string;
+  /** `personal` for personal data (e-mail, phone, postal address); absent for a credential. */
+  kind?: 'personal';
   /** 1-based line. */
   line: number;
   /** The masked form that replaces the value: a few leading characters and the length. */
@@ -22,6 +26,7 @@ export interface SecretHit {
 
 interface Span {
   rule: string;
+  kind?: 'personal';
   /** Where the whole match starts (a key name before the value included): placeholders are judged on it. */
   from: number;
   /** Offsets in the line of the value to mask. */
@@ -36,7 +41,27 @@ interface RegexRule {
   /** Global; group 1 (when present) is the value, else the whole match. */
   re: RegExp;
   keep: number;
+  /** A further test of the value (the match stands when absent). */
+  value?: (v: string) => boolean;
+  kind?: 'personal';
 }
+
+/** A value is any run of characters up to white space, a quote, a backtick or an angle bracket: `Qz7#wR4$x!` is one value. */
+const VALUE = '[^\\s"\'`<>]';
+
+/**
+ * A value that looks generated rather than a word (`SORT_KEY=created_at` is a setting, `KEY=Qz7#wR4$…`
+ * a secret): three of lower case, upper case, digits and other signs, or 20+ characters with two.
+ */
+function looksGenerated(v: string): boolean {
+  let classes = 0;
+  if (/[a-z]/.test(v)) classes++;
+  if (/[A-Z]/.test(v)) classes++;
+  if (/[0-9]/.test(v)) classes++;
+  if (/[^A-Za-z0-9_./-]/.test(v)) classes++;
+  return classes >= 3 || (classes >= 2 && v.length >= 20);
+}
+
 
 /** Not preceded by a letter or digit: `_` and `-` may stand before a token (`DB_PASSWORD`, `x-ghp_…`). */
 const START = '(?<![A-Za-z0-9])';
@@ -57,12 +82,70 @@ const REGEX_RULES: RegexRule[] = [
     // Bare `token` / `secret` count only as the last part of such a compound name.
     re: new RegExp(
       `${START}(?:(?:[A-Za-z0-9]{1,32}[_-]){0,4}(?:api[_-]?key|secret[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key|password|passwd)|(?:[A-Za-z0-9]{1,32}[_-]){1,4}(?:token|secret))` +
-        `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}["']?(?![<{$])([A-Za-z0-9_\\-+/=.]{12,})`,
+        `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}["'\`]?(?![<{$])(${VALUE}{12,})`,
       'gi',
     ),
     keep: 0,
   },
+  {
+    name: 'assigned secret',
+    // Environment style, `KEY=Qz7#wR4$…`, `STRIPE_KEY=…`, `DB_PASS=…`: an upper-case name ending in a
+    // secret word, `=`, a value of 8+ that looks generated (so `SORT_KEY=created_at` is not one).
+    re: new RegExp(`${START}(?:[A-Z0-9]{1,32}_){0,4}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)(?![A-Za-z0-9])[ \\t]{0,4}=[ \\t]{0,4}["'\`]?(?![<{$])(${VALUE}{8,})`, 'g'),
+    keep: 0,
+    value: looksGenerated,
+  },
+  {
+    name: 'phone number',
+    // International (`+49 30 1234 5678`, `+1 (415) 555-0123`) and North American (`(415) 555-0123`,
+    // `415-555-0123`) numbers, 8 to 15 digits; dates (`2026-03-04`), versions and counts have other shapes.
+    re: /(?<![\w+./-])(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]\d{2,5}){1,4}|\(\d{3}\)[ .-]?\d{3}[ .-]\d{4}|\d{3}[.-]\d{3}[.-]\d{4})(?![\w/-]|\.\d)/g,
+    keep: 0,
+    value: (v) => {
+      const digits = v.replace(/\D/g, '').length;
+      return digits >= 8 && digits <= 15;
+    },
+    kind: 'personal',
+  },
+  {
+    name: 'postal address',
+    // A house number and a street (`221B Baker Street`, `1600 Amphitheatre Pkwy`), a street and a
+    // number (`Hauptstraße 12`, `Rue de Rivoli 4`), a Japanese postal code (`〒100-0001`).
+    re: /(?<![\w.-])(?:\d{1,5}[A-Za-z]?,? (?:[A-Z][A-Za-z'-]{1,30} ){1,3}(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.|Boulevard|Blvd\.?|Lane|Ln\.|Drive|Dr\.|Court|Ct\.|Place|Pl\.|Parkway|Pkwy\.?|Terrace|Square|Highway|Hwy\.?)(?![A-Za-z])|[A-ZÄÖÜ][a-zäöüß]{2,30}(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer) \d{1,4}[a-z]?(?![\w.])|(?:Rue|Avenue|Boulevard|Calle|Via|Rua) (?:[A-Za-zÀ-ÿ'-]{1,20} ){0,3}[A-ZÀ-Ý][A-Za-zÀ-ÿ'-]{1,30},? \d{1,4}(?![\w.])|〒 ?\d{3}-\d{4})/g,
+    keep: 0,
+    kind: 'personal',
+  },
 ];
+
+/** Addresses that name no person: documentation examples, reserved test domains, bots, git remotes, `name@2x.png`. */
+const NOT_PERSONAL_MAIL =
+  /@(?:[a-z0-9-]+\.)*(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:invalid|test|example|localhost|local)|users\.noreply\.github\.com)$|^(?:git|noreply|no-reply|donotreply|do-not-reply)@|\.(?:png|jpe?g|gif|svg|webp|md|ts|js|json|ya?ml)$/i;
+
+/** [A-Za-z0-9_-.+%]: the characters of an address's local part. */
+function mailLocal(c: number): boolean {
+  return b64url(c) || c === 46 || c === 43 || c === 37;
+}
+
+/** `name@domain.tld`: from each `@`, one look back (64 characters at most) and forward (253): linear. */
+function mailSpans(line: string): Span[] {
+  const out: Span[] = [];
+  for (let at = line.indexOf('@'); at !== -1; at = line.indexOf('@', at + 1)) {
+    let s = at;
+    while (s > 0 && at - s < 64 && mailLocal(line.charCodeAt(s - 1))) s--;
+    // `/x@y` is a path or a package, `user:password@host` a URL's credentials (masked as such); `mailto:` an address.
+    if (s === at || (s > 0 && mailLocal(line.charCodeAt(s - 1))) || line[s - 1] === '/') continue;
+    if (line[s - 1] === ':' && !/mailto:$/i.test(line.slice(Math.max(0, s - 7), s))) continue;
+    let e = at + 1;
+    while (e < line.length && e - at <= 253 && (b64url(line.charCodeAt(e)) || line.charCodeAt(e) === 46)) e++;
+    while (e > at + 1 && line[e - 1] === '.') e--;
+    if (!/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}$/.test(line.slice(at + 1, e))) continue;
+    if (NOT_PERSONAL_MAIL.test(line.slice(s, e))) continue;
+    out.push({ rule: 'e-mail address', kind: 'personal', from: s, start: s, end: e, keep: 0 });
+    at = e - 1;
+  }
+  return out;
+}
+
 
 /** Placeholders that look like secrets but are not. */
 const NOT_SECRET = /(?:x{6,}|\*{4,}|example|placeholder|your[_-]|<[^>]{0,200}>|\$\{|changeme|dummy|redacted|fake)/i;
@@ -171,12 +254,13 @@ function lineSpans(line: string): Span[] {
     for (let m = r.re.exec(line); m; m = r.re.exec(line)) {
       const value = m[1] ?? m[0];
       const start = m[1] !== undefined ? m.index + m[0].length - m[1].length : m.index;
-      spans.push({ rule: r.name, from: m.index, start, end: start + value.length, keep: r.keep });
+      if (!r.value || r.value(value)) spans.push({ rule: r.name, from: m.index, start, end: start + value.length, keep: r.keep, ...(r.kind ? { kind: r.kind } : {}) });
       if (m[0].length === 0) r.re.lastIndex++;
     }
   }
   if (line.includes('eyJ')) spans.push(...jwtSpans(line));
   if (line.includes('://')) spans.push(...urlSpans(line));
+  if (line.includes('@')) spans.push(...mailSpans(line));
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Span[] = [];
   let end = -1;
@@ -229,7 +313,7 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
     for (const s of spans) {
       const v = line.slice(s.start, s.end);
       const m = mask(v, s.keep);
-      hits.push({ rule: s.rule, line: i + 1, masked: m });
+      hits.push({ rule: s.rule, line: i + 1, masked: m, ...(s.kind ? { kind: s.kind } : {}) });
       out += line.slice(at, s.start) + m;
       at = s.end;
     }
