@@ -30,7 +30,7 @@ import { isBlocking, type Check, type SystemId, type SystemReport, type Workspac
 import { checkLine } from '../report/report';
 import { readSessionRecord } from '../hooks/session-record';
 
-export { CHECKPOINT_SAVED, type ClosingStep } from '../report/closing';
+export type { ClosingStep } from '../report/closing';
 
 export interface CheckpointOptions {
   sessionId?: string;

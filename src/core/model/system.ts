@@ -1,14 +1,18 @@
 /**
  * The two halves of every system (S0–S4). A reader (`systems/sN/reader*.ts`) finds and reads the system's
  * documents into the model; an analyser (`systems/sN/rules.ts`) judges them: its checks, its next action
- * and its resume prompt. The facts both use (paths, thresholds, prompts, budgets) are in `facts.ts`.
- * `evaluate.ts` runs them all.
+ * and its resume prompt. The facts both use (paths, thresholds, prompts, budgets) are in the
+ * system's `facts.ts`. `evaluate.ts` runs them all.
+ *
+ * What a reader carries to its rules beyond the documents is typed per system (`Loaded<S4Extra>`),
+ * and a system's module pairs its `load` and `analyse` over that one type, so the rules receive
+ * the very type their reader produced, without a cast.
  */
 import type { Msg } from './messages';
 import type { Check, Item, StateDoc, SystemId } from './model';
 import type { Workspace } from './workspace';
 
-export interface Loaded {
+export interface Loaded<E = unknown> {
   /** The home document: the file a resumed session reads. Null when the system is detected but its home file is missing. */
   home: StateDoc | null;
   /** Relative path of the home file (also when it is missing). */
@@ -17,8 +21,10 @@ export interface Loaded {
   docs: StateDoc[];
   /** When set, the system is present but switched off (S0 without `session.ledger: true`): checks are skipped with this message. */
   skipped?: Msg;
-  /** Anything else the reader wants to carry from load to analyse. */
-  extra?: Record<string, unknown>;
+  /** When set, the system's files are present and checked, but its own configuration switches it off: never checkpointed, this line says so. */
+  off?: string;
+  /** What else the reader carries from load to analyse (its own type per system); absent when the reader failed or found only an unreadable folder. */
+  extra?: E;
 }
 
 export interface Analysis {
@@ -33,16 +39,20 @@ export interface Analysis {
 }
 
 /** A system's reader: detection and parsing, no rules. */
-export interface SystemReader {
+export interface SystemReader<E = unknown> {
   id: SystemId;
   /** Find and read this system's documents; null when the system is not present under the root. Never throws on content. */
-  load(ws: Workspace): Promise<Loaded | null>;
+  load(ws: Workspace): Promise<Loaded<E> | null>;
 }
 
 /** A system's rules: checks, next action, UNCONFIRMED items and resume prompt. Never throws on content. */
-export type Analyser = (ws: Workspace, loaded: Loaded) => Promise<Analysis>;
+export type Analyser<E = unknown> = (ws: Workspace, loaded: Loaded<E>) => Promise<Analysis>;
 
-/** A reader and its analyser, as `evaluate` runs them. */
-export interface SystemModule extends SystemReader {
-  analyse: Analyser;
+/**
+ * A reader and its analyser over one `extra` type, as `evaluate` runs them. `analyse` is declared as
+ * a method so the modules of all five systems fit one list (`SystemModule[]`): `evaluate` hands
+ * `analyse` only what the same module's `load` returned, or a `Loaded` without `extra`.
+ */
+export interface SystemModule<E = unknown> extends SystemReader<E> {
+  analyse(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
 }

@@ -53,7 +53,7 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
     resumePrompt,
     unconfirmed,
   };
-  const off = loaded.skipped?.text ?? (typeof loaded.extra?.off === 'string' ? loaded.extra.off : undefined);
+  const off = loaded.skipped?.text ?? loaded.off;
   if (off) r.skipped = off;
   return r;
 }
@@ -80,7 +80,8 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
       try {
         return (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
       } catch (err) {
-        return { home: null, homeRel: FACTS[m.id].home, docs: [], extra: { error: String(err) } } as Loaded;
+        const failed: Loaded = { home: null, homeRel: FACTS[m.id].home, docs: [] };
+        return failed;
       }
     }),
   );

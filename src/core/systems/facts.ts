@@ -1,14 +1,19 @@
 /**
- * The one table of system facts: for each system S0–S4 its name, where its files live, the globs
- * that say it may be present, its context thresholds, the agent's own checkpoint trigger, its
- * resume prompt, the fresh-context step its seed prescribes, and its budgets. Every consumer reads
- * this table (the readers, the checks, detection, the context meter, the CLI, the extension's
- * watchers and status bar, and `activationEvents` in package.json, which a test keeps equal to the
- * presence globs). Nothing else declares these facts. Pure data and small pure functions: no I/O,
- * no imports beyond the model's types, so the hot paths (statusline, hooks) can load it cheaply.
+ * The facts of every system S0–S4, gathered: each system declares its own in its home
+ * (`systems/<sN>/facts.ts`: its name, where its files live, the globs that say it may be present,
+ * its context thresholds, the agent's own checkpoint trigger, its resume prompt, the fresh-context
+ * step its seed prescribes, its budgets). This file holds only their shared shape and the functions
+ * over all five (detection's globs, `activationEvents` in package.json, which a test keeps equal to
+ * the presence globs, the resume prompt and closing line by id). Pure data and small pure functions:
+ * no I/O, no Markdown or YAML, so the hot paths (statusline, hooks) can load it cheaply.
  */
 import type { DocRole, SystemId } from '../model/model';
-import { t, type Msg } from '../model/messages';
+import type { Msg } from '../model/messages';
+import { S0_FACTS } from './s0/facts';
+import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './s1/facts';
+import { S2_FACTS } from './s2/facts';
+import { S3_FACTS } from './s3/facts';
+import { S4_FACTS } from './s4/facts';
 import { SYSTEM_IDS } from '../model/model';
 
 export interface ThresholdFacts {
@@ -127,156 +132,9 @@ export interface SystemFacts {
   curation?: CurationFacts;
 }
 
-/**
- * S1's snapshot caps (ctx ≤ 20 words, next ≤ 5, diff ≤ 5 with op add|del|mod|decide and why ≤ 10
- * words, blocked ≤ 3 with risk H|M|L), named so the reader and the checks take them without a fallback.
- */
-export const S1_SNAPSHOT: SnapshotBudget = { ctxWords: 20, next: 5, diff: 5, blocked: 3, whyWords: 10, ops: ['add', 'del', 'mod', 'decide'], risks: ['H', 'M', 'L'] };
+export { S1_CURATION, S1_SNAPSHOT };
 
-/** S1's curation: archive a lesson at conf < 0.4 unseen for 90 days; flag it for a hook at conf ≥ 0.9 seen ≥ 3 times; promote a context-log entry at ref ≥ 3. */
-export const S1_CURATION: CurationFacts = { archive: { conf: 0.4, days: 90 }, hookPromotion: { conf: 0.9, obs: 3 }, promoteRefs: 3 };
-
-/** S2's closing line, also used by a system whose seed prescribes none. */
-const S2_CLOSING = 'Checkpoint saved. Safe to run /compact now.';
-
-export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
-  S0: {
-    id: 'S0',
-    name: 'Session Ledger (majestic session-checkpoint)',
-    home: '.agents/session_ledger.md',
-    homeRole: 'ledger',
-    // Older places a ledger was kept; read only when they hold the S0 sections.
-    homeAlternatives: ['CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
-    homeAlternativesMinSections: 3,
-    switchedOff: t('Checkpoint skipped - session.ledger not enabled in .agents.yml'),
-    companions: [{ what: 'config', path: '.agents.yml' }],
-    presence: ['.agents.yml', '.agents/session_ledger.md', 'CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
-    thresholds: { propose: 70, urgent: 85 },
-    checkpointTrigger: 'Apply the session-checkpoint skill',
-    resume: {
-      verbatim: null,
-      template: 'Read {home} and continue from {next}.',
-      next: 'the Now section',
-      unconfirmedTemplate: 'Read {home}, validate its UNCONFIRMED items with me first, then continue from {next}.',
-    },
-    freshContext: {
-      prescribed: true,
-      command: '/clear',
-      line: 'Run /clear, then reload the ledger ({home}): /clear + ledger reload is preferred over repeated /compact.',
-      clearAfterCompactions: 2,
-    },
-    budgets: {},
-  },
-  S1: {
-    id: 'S1',
-    name: 'Session Handoff (session-checkpoint, LATEST + attestation)',
-    home: 'memory/session-handoff-LATEST.md',
-    homeRole: 'handoff',
-    homeAlternatives: ['.claude/memory/session-handoff-LATEST.md'],
-    switchedOff: null,
-    // MEMORY.md and context-log.md are looked for beside the handoff first, then at the root.
-    companions: [
-      { what: 'sidecar', path: 'memory/.session-handoff.sha256' },
-      { what: 'memory', path: 'memory/MEMORY.md' },
-      { what: 'memory', path: 'MEMORY.md' },
-      { what: 'contextLog', path: 'memory/context-log.md' },
-      { what: 'contextLog', path: 'context-log.md' },
-      { what: 'lessons', path: 'tasks/lessons.md' },
-      { what: 'lessons', path: 'memory/tasks/lessons.md' },
-    ],
-    presence: [
-      'memory/session-handoff-LATEST.md',
-      '.claude/memory/session-handoff-LATEST.md',
-      'memory/session-handoff*.md',
-      '.claude/memory/session-handoff*.md',
-      'memory/.session-handoff.sha256',
-      'memory/MEMORY.md',
-      'MEMORY.md',
-      'memory/context-log.md',
-      'context-log.md',
-      'tasks/lessons.md',
-      'memory/tasks/lessons.md',
-    ],
-    thresholds: { propose: 50, urgent: 80 },
-    checkpointTrigger: '/session-checkpoint',
-    resume: { verbatim: null, template: 'Read {home} and start with {next}.', next: 'its first action', unconfirmedTemplate: null },
-    freshContext: { prescribed: true, command: '/compact', line: 'checkpoint complete. Run /compact to compress context. Handoff: {home}' },
-    budgets: {
-      lines: 200,
-      lineCounting: 'lines',
-      snapshot: S1_SNAPSHOT,
-    },
-    curation: S1_CURATION,
-  },
-  S2: {
-    id: 'S2',
-    name: 'Checkpoint + PreCompact guard (context-kit)',
-    home: '.claude/session-ledger.md',
-    homeRole: 'ledger',
-    // Per-session ledgers `.claude/session-ledger.<id>.md` are found by listing `.claude/`.
-    homeAlternatives: [],
-    switchedOff: null,
-    companions: [
-      { what: 'manifest', path: 'context-manifest.yaml' },
-      { what: 'projectState', path: '.claude/project-state.md' },
-    ],
-    presence: ['.claude/session-ledger*.md', 'context-manifest.yaml', '.claude/project-state.md'],
-    thresholds: { propose: 50, urgent: null },
-    checkpointTrigger: '/checkpoint',
-    resume: { verbatim: null, template: 'Read {home} and continue from {next}.', next: 'its NEXT action', unconfirmedTemplate: null },
-    freshContext: { prescribed: true, command: '/compact', line: S2_CLOSING },
-    // The plan budget: the seed measured one plan at 116,000 characters, "roughly 29,000 tokens"
-    // (about 4 characters a token), and asks that the spine stay "small enough to read in full".
-    // 20,000 characters is about 5,000 tokens: under a fifth of that plan, under four ledgers' worth.
-    budgets: { lines: 150, lineCounting: 'lines', chars: 5200, planSpineChars: 20_000 },
-  },
-  S3: {
-    id: 'S3',
-    name: 'STATE handoff (Groundwork)',
-    home: 'docs/state/STATE.md',
-    homeRole: 'state',
-    homeAlternatives: [],
-    switchedOff: null,
-    companions: [
-      { what: 'debt', path: 'docs/state/DEBT.md' },
-      { what: 'intake', path: 'docs/state/INTAKE.md' },
-      { what: 'logArchive', path: 'docs/state/log' },
-      { what: 'decisions', path: 'docs/decisions' },
-    ],
-    presence: ['docs/state/STATE.md'],
-    thresholds: { propose: 15, urgent: 40 },
-    checkpointTrigger: '/checkpoint',
-    resume: {
-      verbatim: 'Read docs/state/STATE.md and continue from the Now ▶ action.',
-      template: 'Read {home} and continue from {next}.',
-      next: 'the Now ▶ action',
-      unconfirmedTemplate: null,
-    },
-    freshContext: { prescribed: true, command: '/clear', line: 'Run /clear, then paste the resume prompt into the fresh session.' },
-    budgets: { lines: 150, lineCounting: 'split' },
-  },
-  S4: {
-    id: 'S4',
-    name: 'Agent State checkpoints (checkpointing skill)',
-    home: '.agents/STATE.md',
-    homeRole: 'state',
-    homeAlternatives: [],
-    switchedOff: null,
-    companions: [
-      { what: 'progress', path: 'PROGRESS.md' },
-      { what: 'checkpoints', path: '.agents/checkpoints' },
-      // The summary draft `checkpoint.py --apply --consume-summary` deletes on success.
-      { what: 'pendingSummary', path: '.agents/logs/pending-summary.md' },
-    ],
-    presence: ['.agents/STATE.md', '.agents/checkpoints/*.md', 'PROGRESS.md'],
-    thresholds: { propose: 50, urgent: 80 },
-    checkpointTrigger: '/checkpointing',
-    resume: { verbatim: null, template: 'Read {home} and continue from {next}.', next: 'the newest Current block', unconfirmedTemplate: null },
-    // The seed prescribes no fresh-context step: S2's line.
-    freshContext: { prescribed: false, command: '/compact', line: S2_CLOSING },
-    budgets: { progressEntries: 5 },
-  },
-};
+export const FACTS: Readonly<Record<SystemId, SystemFacts>> = { S0: S0_FACTS, S1: S1_FACTS, S2: S2_FACTS, S3: S3_FACTS, S4: S4_FACTS };
 
 /** The facts of every system, in id order. */
 export const ALL_FACTS: readonly SystemFacts[] = SYSTEM_IDS.map((id) => FACTS[id]);

@@ -1,14 +1,25 @@
-/** Every system's rules, by id; with the readers they make the modules `evaluate` runs. */
-import { READERS } from './readers';
-import type { SystemId } from '../model/model';
-import type { Analyser, SystemModule } from '../model/system';
-import { analyseS0 } from './s0/rules';
-import { analyseS1 } from './s1/rules';
-import { analyseS2 } from './s2/rules';
-import { analyseS3 } from './s3/rules';
-import { analyseS4 } from './s4/rules';
+/**
+ * Every system's home, by id: each `systems/<sN>/index.ts` exports its facts, reader, rules, closing
+ * words and starter; `evaluate` runs their readers and rules. The hot paths never load this file:
+ * they read `facts.ts`, which gathers only the facts.
+ */
+import { SYSTEM_IDS, type SystemId } from '../model/model';
+import type { SystemModule } from '../model/system';
+import type { SystemHome } from './home';
+import { S0_SYSTEM } from './s0';
+import { S1_SYSTEM } from './s1';
+import { S2_SYSTEM } from './s2';
+import { S3_SYSTEM } from './s3';
+import { S4_SYSTEM } from './s4';
 
-export const ANALYSERS: Readonly<Record<SystemId, Analyser>> = { S0: analyseS0, S1: analyseS1, S2: analyseS2, S3: analyseS3, S4: analyseS4 };
+const BY_ID: Readonly<Record<SystemId, SystemHome>> = { S0: S0_SYSTEM, S1: S1_SYSTEM, S2: S2_SYSTEM, S3: S3_SYSTEM, S4: S4_SYSTEM };
+
+/** Every system's home, in id order. */
+export const HOMES: readonly SystemHome[] = SYSTEM_IDS.map((id) => BY_ID[id]);
+
+export function homeOf(id: SystemId): SystemHome {
+  return BY_ID[id];
+}
 
 /** Reader and rules of every system, in id order. */
-export const SYSTEMS: readonly SystemModule[] = READERS.map((r) => ({ id: r.id, load: r.load, analyse: ANALYSERS[r.id] }));
+export const SYSTEMS: readonly SystemModule[] = HOMES;

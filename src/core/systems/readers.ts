@@ -7,10 +7,11 @@ import { S2 } from './s2/reader';
 import { S3 } from './s3/reader';
 import { S4 } from './s4/reader';
 
-const BY_ID: Readonly<Record<SystemId, SystemReader>> = { S0, S1, S2, S3, S4 };
+const BY_ID = { S0, S1, S2, S3, S4 } satisfies Record<SystemId, SystemReader>;
 
 export const READERS: readonly SystemReader[] = SYSTEM_IDS.map((id) => BY_ID[id]);
 
-export function readerById(id: SystemId): SystemReader {
+/** A system's reader, typed with what it carries to its rules. */
+export function readerById<K extends SystemId>(id: K): (typeof BY_ID)[K] {
   return BY_ID[id];
 }

@@ -7,7 +7,8 @@
  */
 import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
-import { companionPath, FACTS } from '../facts';
+import { companionPath } from '../facts';
+import { S0_FACTS } from './facts';
 import type { Item, Section, StateDoc } from '../../model/model';
 import { matchKey, type KeyTable } from '../../markdown/sections';
 import type { Loaded, SystemReader } from '../../model/system';
@@ -15,10 +16,10 @@ import type { ParsedContent, Workspace } from '../../model/workspace';
 import { templateTagItem, yamlData } from '../../markdown/items';
 
 export const S0_CONFIG = companionPath('S0', 'config');
-export const S0_DEFAULT_LEDGER = FACTS.S0.home;
+export const S0_DEFAULT_LEDGER = S0_FACTS.home;
 /** Older places a ledger was kept; read only when they hold the S0 sections. */
-export const S0_OLDER_PATHS = FACTS.S0.homeAlternatives;
-export const S0_SKIPPED = FACTS.S0.switchedOff?.text ?? '';
+export const S0_OLDER_PATHS = S0_FACTS.homeAlternatives;
+export const S0_SKIPPED = S0_FACTS.switchedOff?.text ?? '';
 
 /**
  * Section names by meaning (normalised titles): the seed's English, and what ledgers committed in
@@ -241,7 +242,19 @@ async function loadLedger(ws: Workspace, rel: string): Promise<StateDoc> {
   return ws.loadDoc(rel, 'S0', 'ledger', parseS0Ledger);
 }
 
-async function load(ws: Workspace): Promise<Loaded | null> {
+/** What S0's reader carries to its rules: how `.agents.yml` configures the ledger, and whether it was found at an older place. */
+export interface S0Extra {
+  /** `session.ledger: true` in `.agents.yml`. */
+  enabled: boolean;
+  /** `.agents.yml` exists. */
+  configured: boolean;
+  /** `.agents.yml` cannot be read as YAML. */
+  broken: boolean;
+  /** The ledger was read from one of the older places. */
+  older?: boolean;
+}
+
+async function load(ws: Workspace): Promise<Loaded<S0Extra> | null> {
   const docs: StateDoc[] = [];
   let config: StateDoc | null = null;
   if (await ws.exists(S0_CONFIG)) {
@@ -252,25 +265,26 @@ async function load(ws: Workspace): Promise<Loaded | null> {
   const homeRel = cfg.ledgerPath ? relLedgerPath(ws, cfg.ledgerPath) : S0_DEFAULT_LEDGER;
   const off = config !== null && !cfg.enabled && !cfg.broken;
   // `off`: the seed's skip line; a ledger file present while switched off is still checked, never checkpointed.
-  const extra = { enabled: cfg.enabled, configured: config !== null, broken: cfg.broken, ...(off ? { off: S0_SKIPPED } : {}) };
+  const extra: S0Extra = { enabled: cfg.enabled, configured: config !== null, broken: cfg.broken };
+  const offLine = off ? { off: S0_SKIPPED } : {};
   if (await ws.exists(homeRel)) {
     const home = await loadLedger(ws, homeRel);
     docs.push(home);
-    return { home, homeRel, docs, extra };
+    return { home, homeRel, docs, extra, ...offLine };
   }
   // Switched on (or unreadable config): the ledger is the system's own file, missing.
-  if (config && (cfg.enabled || cfg.broken)) return { home: null, homeRel, docs, extra };
+  if (config && (cfg.enabled || cfg.broken)) return { home: null, homeRel, docs, extra, ...offLine };
   for (const rel of S0_OLDER_PATHS) {
     if ((await ws.kind(rel)) !== 'file') continue;
     const f = await ws.read(rel);
     if (!f.ok) continue; // an unreadable file at a generic path is not known to be ours
     const doc = await loadLedger(ws, rel);
-    if (s0KeyCount(doc) >= (FACTS.S0.homeAlternativesMinSections ?? 0)) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true } };
+    if (s0KeyCount(doc) >= (S0_FACTS.homeAlternativesMinSections ?? 0)) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true }, ...offLine };
     ws.stateFiles.delete(rel);
     ws.notOurs(rel, 'S0', 'S0-few-sections');
   }
-  if (config) return { home: null, homeRel, docs, skipped: FACTS.S0.switchedOff ?? undefined };
+  if (config) return { home: null, homeRel, docs, skipped: S0_FACTS.switchedOff ?? undefined };
   return null;
 }
 
-export const S0: SystemReader = { id: 'S0', load };
+export const S0: SystemReader<S0Extra> = { id: 'S0', load };

@@ -7,7 +7,7 @@ import { finding, t } from '../../model/messages';
 import { resumePrompt } from '../facts';
 import type { Check, Finding, Item, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem } from '../../markdown/items';
-import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue } from './reader';
+import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue, type S0Extra } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isPlaceholder, plainText } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
@@ -128,7 +128,7 @@ export function configFindings(doc: StateDoc): Finding[] {
 }
 
 /** S0's checks, next action, UNCONFIRMED items and resume prompt. */
-export async function analyseS0(ws: Workspace, loaded: Loaded): Promise<Analysis> {
+export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise<Analysis> {
   const home = loaded.home;
   const checks: Check[] = [];
   const enabled = loaded.extra?.enabled === true;

@@ -6,12 +6,13 @@
 import * as path from 'node:path';
 import { currentHash, isInside, ownFileLinkProblem, realTarget, writeAtomic, WriteRefused } from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
-import { companionPath, FACTS } from '../facts';
+import { companionPath } from '../facts';
+import { S1_FACTS } from './facts';
 
-export const S1_HANDOFF_REL = FACTS.S1.home;
+export const S1_HANDOFF_REL = S1_FACTS.home;
 export const SIDECAR_NAME = path.posix.basename(companionPath('S1', 'sidecar'));
 /** Where S1's handoff may live: the seed's path, then the older `.claude/memory/` default. */
-export const S1_HANDOFF_CANDIDATES = [S1_HANDOFF_REL, ...FACTS.S1.homeAlternatives];
+export const S1_HANDOFF_CANDIDATES = [S1_HANDOFF_REL, ...S1_FACTS.homeAlternatives];
 
 export interface AttestPlan {
   /** The workspace root (the sidecar is written only inside it). */

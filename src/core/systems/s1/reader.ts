@@ -5,7 +5,8 @@
  * Section names are matched by meaning in English and Korean (the corpus handoffs).
  */
 import { defaultItem, sectionize, type MdBlockKind, type MdOutline } from '../../markdown/markdown';
-import { companionPath, FACTS } from '../facts';
+import { companionPath } from '../facts';
+import { S1_FACTS } from './facts';
 import type { Item, StateDoc } from '../../model/model';
 import { matchKey, type KeyTable } from '../../markdown/sections';
 import type { Loaded, SystemReader } from '../../model/system';
@@ -16,9 +17,9 @@ import { readSnapshot } from './reader-snapshot';
 const dirOf = (rel: string): string => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
 const nameOf = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
 
-export const S1_LATEST = nameOf(FACTS.S1.home);
+export const S1_LATEST = nameOf(S1_FACTS.home);
 /** The folders a handoff is kept in: the home's and its alternatives'. */
-export const S1_DIRS = [FACTS.S1.home, ...FACTS.S1.homeAlternatives].map(dirOf);
+export const S1_DIRS = [S1_FACTS.home, ...S1_FACTS.homeAlternatives].map(dirOf);
 export const S1_SIDECAR = nameOf(companionPath('S1', 'sidecar'));
 
 /**
@@ -120,7 +121,13 @@ async function firstExisting(ws: Workspace, rels: readonly string[]): Promise<st
   return null;
 }
 
-async function load(ws: Workspace): Promise<Loaded | null> {
+/** What S1's reader carries to its rules: handoff files besides the LATEST one, and where the sidecar belongs. */
+export interface S1Extra {
+  strays: string[];
+  sidecar: string;
+}
+
+async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
   const latest: string[] = [];
   const others: string[] = [];
   for (const dir of S1_DIRS) {
@@ -146,4 +153,4 @@ async function load(ws: Workspace): Promise<Loaded | null> {
   return { home, homeRel, docs, extra: { strays, sidecar: `${dir}/${S1_SIDECAR}` } };
 }
 
-export const S1: SystemReader = { id: 'S1', load };
+export const S1: SystemReader<S1Extra> = { id: 'S1', load };

@@ -8,11 +8,12 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { claudeHome } from '../../context/discovery';
-import { FACTS, resumePrompt, S1_CURATION, S1_SNAPSHOT } from '../facts';
+import { resumePrompt } from '../facts';
+import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './facts';
 import { said, t, type Msg } from '../../model/messages';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Check, Item, Section, StateDoc } from '../../model/model';
-import { S1_SIDECAR } from './reader';
+import { S1_SIDECAR, type S1Extra } from './reader';
 import type { SnapshotInfo, SnapshotList } from './reader-snapshot';
 import { parseDay, sectionsOf } from '../../markdown/items';
 import type { Analysis, Loaded } from '../../model/system';
@@ -331,9 +332,9 @@ function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
 }
 
 /** S1's checks, next action and resume prompt. */
-export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis> {
+export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
   const home = loaded.home;
-  const strays = (loaded.extra?.strays as string[] | undefined) ?? [];
+  const strays = loaded.extra?.strays ?? [];
   const checks: Check[] = [checkExists('S1', home, loaded.homeRel), ...checkSingleHandoff(loaded.homeRel, strays)];
   const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
   let next: S1Next | null = null;
@@ -344,7 +345,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
     checks.push(checkPending('S1', realItems(sectionsOf(readable, 'pending')[0]), readable, 'Pending decisions'));
     checks.push(await checkFresh('S1', ws, readable));
     checks.push(await checkWorkExplained('S1', ws, [readable], readable.relPath));
-    checks.push(checkBudget('S1', readable, { maxLines: FACTS.S1.budgets.lines, lineCounting: FACTS.S1.budgets.lineCounting }));
+    checks.push(checkBudget('S1', readable, { maxLines: S1_FACTS.budgets.lines, lineCounting: S1_FACTS.budgets.lineCounting }));
     checks.push(...checkFutureOriented(readable));
     checks.push(...checkSnapshot(readable));
     checks.push(checkCompression(readable));
@@ -358,7 +359,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded): Promise<Analysis
       ? await checkStalePaths('S1', ws, refsInSections(memory, keyFiles), 'MEMORY.md Key Files paths')
       : [mk('S1', 'stale-paths', 'warn', 'skip', memory ? t('{0} has no Key Files section.', memory.relPath) : t('No MEMORY.md.'), { path: memory?.relPath })]),
   );
-  checks.push((await checkAttestation(ws, readable, String(loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`))).check);
+  checks.push((await checkAttestation(ws, readable, loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`)).check);
   checks.push(...checkLessons(docOf(loaded, 'lessons'), ws.now), ...checkHookCandidates(docOf(loaded, 'lessons')));
   checks.push(...checkContextLog(docOf(loaded, 'contextLog'), ws.now));
   markVerdicts(loaded, ws.now);

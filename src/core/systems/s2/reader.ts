@@ -9,14 +9,15 @@
  * or a project state file that uses S2's own section words. A `.claude/project-state.md` written in
  * other words (the corpus's Latest/Now/Next/Blockers/Decisions file) is someone else's file.
  */
-import { companionPath, FACTS, systemOfPath } from '../facts';
+import { companionPath, systemOfPath } from '../facts';
+import { S2_FACTS } from './facts';
 import type { Section, StateDoc } from '../../model/model';
 import { byCodeUnits, extractPaths, plainText } from '../../markdown/text';
 import type { Loaded, SystemReader } from '../../model/system';
 import type { Workspace } from '../../model/workspace';
 import { hasS2Vocabulary, parseLedger, parseManifest, parsePlan, parseProjectState, type ManifestInfo } from './reader-ledger';
 
-export const S2_HOME = FACTS.S2.home;
+export const S2_HOME = S2_FACTS.home;
 export const S2_MANIFEST = companionPath('S2', 'manifest');
 export const S2_PROJECT_STATE = companionPath('S2', 'projectState');
 
@@ -62,10 +63,19 @@ export function sectionOf(doc: StateDoc | null, key: string): Section | undefine
   return doc?.sections.find((s) => s.key === key);
 }
 
-export const S2: SystemReader = {
+/** What S2's reader carries to its rules: the manifest, the project state, the plan and the PLAN pointer. */
+export interface S2Extra {
+  manifest: StateDoc | null;
+  projectState: StateDoc | null;
+  plan: StateDoc | null;
+  pointer: string | null;
+  psRel: string | null;
+}
+
+export const S2: SystemReader<S2Extra> = {
   id: 'S2',
 
-  async load(ws: Workspace): Promise<Loaded | null> {
+  async load(ws: Workspace): Promise<Loaded<S2Extra> | null> {
     const ledgerRel = await findLedger(ws);
     const mf = await ws.read(S2_MANIFEST);
     // With a ledger present the root manifest is the kit's whatever it holds; alone it must look like the kit's.

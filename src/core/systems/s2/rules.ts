@@ -4,9 +4,10 @@
  * budgets, and the PLAN pointer and manifest stores as paths that must exist. Reading is in
  * `reader*.ts` beside it.
  */
-import { FACTS, resumePrompt } from '../facts';
+import { resumePrompt } from '../facts';
+import { S2_FACTS } from './facts';
 import { finding, t, type Msg } from '../../model/messages';
-import { sectionOf } from './reader';
+import { sectionOf, type S2Extra } from './reader';
 import { realTopItems, s2Placeholder, type DuplicateSection, type ManifestInfo, type PlanSpine } from './reader-ledger';
 import type { Check, Finding, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
@@ -15,7 +16,7 @@ import type { Workspace } from '../../model/workspace';
 import { addFindings, checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkStalePaths, checkWorkExplained, mk, type PathRef } from '../../rules/common';
 
 /** The plan budget (characters of the spine). */
-const PLAN_MAX = FACTS.S2.budgets.planSpineChars ?? 20_000;
+const PLAN_MAX = S2_FACTS.budgets.planSpineChars ?? 20_000;
 
 function notSkeleton(home: StateDoc | null): Check {
   if (!home || !home.text) return mk('S2', 'not-skeleton', 'block', 'skip', t('No readable ledger to inspect.'));
@@ -210,9 +211,9 @@ export function s2Findings(doc: StateDoc): Finding[] {
   return out;
 }
 
-export async function analyseS2(ws: Workspace, loaded: Loaded): Promise<Analysis> {
+export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
-  const x = loaded.extra as { manifest: StateDoc | null; plan: StateDoc | null; pointer: string | null; projectState: StateDoc | null; psRel: string | null };
+  const x: S2Extra = loaded.extra ?? { manifest: null, plan: null, pointer: null, projectState: null, psRel: null };
   for (const d of docs) addFindings(d, s2Findings(d));
   const checks: Check[] = [checkExists('S2', home, homeRel), notSkeleton(home)];
   const readable = !!home && !!home.text;
@@ -228,7 +229,7 @@ export async function analyseS2(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(await checkFresh('S2', ws, home));
   checks.push(await checkWorkExplained('S2', ws, docs, homeRel));
   checks.push(...checkNoSecrets('S2', docs));
-  const budget = checkBudget('S2', home, { maxLines: FACTS.S2.budgets.lines, maxChars: FACTS.S2.budgets.chars, lineCounting: FACTS.S2.budgets.lineCounting });
+  const budget = checkBudget('S2', home, { maxLines: S2_FACTS.budgets.lines, maxChars: S2_FACTS.budgets.chars, lineCounting: S2_FACTS.budgets.lineCounting });
   checks.push(budget);
 
   const refs: PathRef[] = [];

@@ -9,12 +9,12 @@
  * with its status in the H1): S3 is not detected. A file there that cannot be read as text is S3's
  * document, damaged.
  */
-import { FACTS } from '../facts';
+import { S3_FACTS } from './facts';
 import type { Loaded, SystemReader } from '../../model/system';
 import type { Workspace } from '../../model/workspace';
 import { hasS3Headings, parseS3 } from './reader-state';
 
-export const S3_HOME = FACTS.S3.home;
+export const S3_HOME = S3_FACTS.home;
 
 async function findHome(ws: Workspace): Promise<string | null> {
   for (const rel of [S3_HOME, ...(ws.options.extraPaths?.S3 ?? [])]) {
@@ -37,7 +37,7 @@ export const S3: SystemReader = {
     if (!homeRel) return null;
     const home = await ws.loadDoc(homeRel, 'S3', 'state', parseS3);
     const companions: string[] = [];
-    for (const { path: c } of FACTS.S3.companions) if (await ws.exists(c)) companions.push(c);
+    for (const { path: c } of S3_FACTS.companions) if (await ws.exists(c)) companions.push(c);
     home.meta.companions = companions;
     return { home, homeRel, docs: [home] };
   },

@@ -13,9 +13,9 @@ import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { readTextFile, sha256 } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { readS3Structure, type S3LogEntry } from './reader-state';
-import { FACTS } from '../facts';
+import { S3_FACTS } from './facts';
 
-export const S3_STATE_REL = FACTS.S3.home;
+export const S3_STATE_REL = S3_FACTS.home;
 export const S3_LOG_DIR = 'docs/state/log';
 export const DEFAULT_STATE_BUDGET = 150;
 

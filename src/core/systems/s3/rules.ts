@@ -5,7 +5,8 @@
  * Reading is in `reader*.ts` beside it.
  */
 import * as path from 'node:path';
-import { FACTS, resumePrompt as promptFor } from '../facts';
+import { resumePrompt as promptFor } from '../facts';
+import { S3_FACTS } from './facts';
 import { t, type Msg } from '../../model/messages';
 import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } from './reader-state';
 import { git } from '../../git/git';
@@ -34,7 +35,7 @@ async function lineBudget(ws: Workspace): Promise<{ max: number; from: string }>
       /* not JSON: the default holds */
     }
   }
-  return { max: FACTS.S3.budgets.lines ?? 150, from: 'default' };
+  return { max: S3_FACTS.budgets.lines ?? 150, from: 'default' };
 }
 
 /** A template value: a placeholder (`<…>`, `TBD`, empty: an HTML comment as the only value is removed on reading) or a date pattern such as `YYYY-MM-DD`. */
@@ -248,7 +249,7 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));
   checks.push(...checkNoSecrets('S3', loaded.docs));
   const budget = await lineBudget(ws);
-  checks.push(checkBudget('S3', home, { maxLines: budget.max, lineCounting: FACTS.S3.budgets.lineCounting }, t('Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.')));
+  checks.push(checkBudget('S3', home, { maxLines: budget.max, lineCounting: S3_FACTS.budgets.lineCounting }, t('Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.')));
   const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));
   checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
   checks.push(...(await branchHead(ws, home, s)), gates(home, s), ...logOrder(home, s), logEntry(home, s));

@@ -10,9 +10,9 @@ import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { readTextFile } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { hasS4Headings, readS4Structure, type S4BlockKind } from './reader-state';
-import { FACTS } from '../facts';
+import { S4_FACTS } from './facts';
 
-export const S4_STATE_REL = FACTS.S4.home;
+export const S4_STATE_REL = S4_FACTS.home;
 
 export interface CompactPlan {
   /** Absolute path of `.agents/STATE.md`. */

@@ -9,13 +9,14 @@
  * S4's document, damaged. Checkpoint files under `.agents/checkpoints/` also detect S4. The rules
  * are in `rules.ts` beside it.
  */
-import { companionPath, FACTS } from '../facts';
+import { companionPath } from '../facts';
+import { S4_FACTS } from './facts';
 import type { StateDoc } from '../../model/model';
 import type { Loaded, SystemReader } from '../../model/system';
 import type { Workspace } from '../../model/workspace';
 import { hasS4Headings, parseCheckpoint, parseProgress, parseS4State } from './reader-state';
 
-export const S4_HOME = FACTS.S4.home;
+export const S4_HOME = S4_FACTS.home;
 export const S4_PROGRESS = companionPath('S4', 'progress');
 export const S4_CHECKPOINTS = companionPath('S4', 'checkpoints');
 
@@ -34,9 +35,9 @@ async function findHome(ws: Workspace): Promise<{ rel: string; ours: boolean } |
   return null;
 }
 
-export const S4: SystemReader = {
+export const S4: SystemReader<S4Extra> = {
   id: 'S4',
-  async load(ws: Workspace): Promise<Loaded | null> {
+  async load(ws: Workspace): Promise<Loaded<S4Extra> | null> {
     const found = await findHome(ws);
     const cps: string[] = [];
     for (const n of (await ws.list(S4_CHECKPOINTS)).filter((n) => n.endsWith('.md')).sort()) {
@@ -55,7 +56,6 @@ export const S4: SystemReader = {
     const cpRel = cps[cps.length - 1];
     const checkpoint = cpRel ? await ws.loadDoc(cpRel, 'S4', 'checkpoint', parseCheckpoint) : null;
     if (checkpoint) docs.push(checkpoint);
-    const extra: S4Extra = { progress, checkpoint };
-    return { home, homeRel, docs, extra: { ...extra } };
+    return { home, homeRel, docs, extra: { progress, checkpoint } };
   },
 };

@@ -9,7 +9,8 @@
  * of a "Next"-like subsection, else the first sentence in it that speaks of the next step / next
  * session (the corpus writes it into Decisions), else the newest PROGRESS entry's 将来のアクション.
  */
-import { companionPath, FACTS, resumePrompt as promptFor } from '../facts';
+import { companionPath, resumePrompt as promptFor } from '../facts';
+import { S4_FACTS } from './facts';
 import { finding, t, type Msg } from '../../model/messages';
 import { S4_PROGRESS, type S4Extra } from './reader';
 import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from './reader-state';
@@ -19,7 +20,7 @@ import { isPlaceholder } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import { addFindings, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkWorkExplained, mk, type NextAction } from '../../rules/common';
 
-const MAX_ENTRIES = FACTS.S4.budgets.progressEntries ?? 5;
+const MAX_ENTRIES = S4_FACTS.budgets.progressEntries ?? 5;
 
 const KIND_TITLE: Record<S4BlockKind, string> = { project: 'Current Project', feature: 'Current Feature', bugfix: 'Current Bug Fix' };
 
@@ -241,14 +242,14 @@ export function s4Findings(doc: StateDoc): Finding[] {
   return e ? [finding('front-matter', 'warn', t('The checkpoint\'s YAML front matter does not parse: {0}', e.message), e.line, t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.'))] : [];
 }
 
-export async function analyseS4(ws: Workspace, loaded: Loaded): Promise<Analysis> {
+export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
-  const x = loaded.extra as unknown as S4Extra;
+  const x: S4Extra = loaded.extra ?? { progress: null, checkpoint: null };
   for (const d of docs) addFindings(d, s4Findings(d));
   const s4 = structure(home);
   const checks: Check[] = [checkExists('S4', home, homeRel)];
   const block = s4 ? newestBlock(s4, recentTexts(x)) : null;
-  const resumePrompt = promptFor('S4', homeRel, block ? `${FACTS.S4.resume.next} (${block.title})` : null);
+  const resumePrompt = promptFor('S4', homeRel, block ? `${S4_FACTS.resume.next} (${block.title})` : null);
   if (!home || !home.text || !s4) {
     const why = t('No readable {0} to inspect.', homeRel);
     for (const id of ['not-skeleton', 'structure', 'next-action']) checks.push(mk('S4', id, 'block', 'skip', why, { path: homeRel }));

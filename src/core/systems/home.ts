@@ -1,0 +1,15 @@
+/**
+ * What every system's home (`systems/<sN>/index.ts`) exports: its facts, its reader and rules over
+ * one loaded-document type, its closing words and its starter. Its write actions and fixes are in
+ * the same folder, called by the commands that apply them.
+ */
+import type { SystemModule } from '../model/system';
+import type { ClosingOf } from '../report/closing';
+import type { SystemFacts } from './facts';
+import type { Starter } from './starter';
+
+export interface SystemHome<E = unknown> extends SystemModule<E> {
+  facts: SystemFacts;
+  closing: ClosingOf;
+  starter: Starter;
+}

@@ -1,0 +1,31 @@
+/** S0's facts (majestic session-checkpoint): the ledger, its older places, `.agents.yml` that switches it on, the seed's skip line, its thresholds and its `/clear` + reload closing step. Pure data: no I/O, cheap for the hot paths. */
+import type { SystemFacts } from '../facts';
+import { t } from '../../model/messages';
+
+export const S0_FACTS: SystemFacts = {
+  id: 'S0',
+  name: 'Session Ledger (majestic session-checkpoint)',
+  home: '.agents/session_ledger.md',
+  homeRole: 'ledger',
+  // Older places a ledger was kept; read only when they hold the S0 sections.
+  homeAlternatives: ['CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
+  homeAlternativesMinSections: 3,
+  switchedOff: t('Checkpoint skipped - session.ledger not enabled in .agents.yml'),
+  companions: [{ what: 'config', path: '.agents.yml' }],
+  presence: ['.agents.yml', '.agents/session_ledger.md', 'CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
+  thresholds: { propose: 70, urgent: 85 },
+  checkpointTrigger: 'Apply the session-checkpoint skill',
+  resume: {
+    verbatim: null,
+    template: 'Read {home} and continue from {next}.',
+    next: 'the Now section',
+    unconfirmedTemplate: 'Read {home}, validate its UNCONFIRMED items with me first, then continue from {next}.',
+  },
+  freshContext: {
+    prescribed: true,
+    command: '/clear',
+    line: 'Run /clear, then reload the ledger ({home}): /clear + ledger reload is preferred over repeated /compact.',
+    clearAfterCompactions: 2,
+  },
+  budgets: {},
+};

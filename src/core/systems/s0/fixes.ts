@@ -1,0 +1,19 @@
+/** S0's mechanical fixes: the ledger's `_Last updated:` line set to now. */
+import { linesOf, type LineEdit } from '../line-edit';
+
+// A `_Last updated: <value>_` line: what comes before the value, the value, what follows it.
+const TIMESTAMP_RE = /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?\s*)(.*?)([_*]*\s*)$/iu;
+
+/**
+ * S0's `_Last updated:` set to `now` (an ISO time): the value on `line` is replaced and the rest of
+ * the line kept; without such a line, `_Last updated: <now>_` goes under the title (or first).
+ */
+export function timestampFix(text: string, line: number, now: string): LineEdit {
+  const lines = linesOf(text);
+  const at = lines[line - 1];
+  const m = at === undefined ? null : TIMESTAMP_RE.exec(at);
+  if (m) return { line, endLine: line, lines: [`${m[1]}${now}${m[3] || (m[1].trimStart().startsWith('_') ? '_' : '')}`] };
+  const title = lines.findIndex((l) => /^#\s/.test(l));
+  if (title >= 0) return { line: title + 1, endLine: title + 1, lines: [lines[title], '', `_Last updated: ${now}_`] };
+  return { line: 1, endLine: 1, lines: [`_Last updated: ${now}_`, '', lines[0] ?? ''] };
+}

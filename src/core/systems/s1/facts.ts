@@ -1,0 +1,53 @@
+/** S1's facts (session handoff with attestation): the LATEST handoff, its sidecar and memory stores, the snapshot caps, the curation thresholds and its `/compact` closing line. Pure data: no I/O, cheap for the hot paths. */
+import type { CurationFacts, SnapshotBudget, SystemFacts } from '../facts';
+
+/**
+ * S1's snapshot caps (ctx ≤ 20 words, next ≤ 5, diff ≤ 5 with op add|del|mod|decide and why ≤ 10
+ * words, blocked ≤ 3 with risk H|M|L), named so the reader and the checks take them without a fallback.
+ */
+export const S1_SNAPSHOT: SnapshotBudget = { ctxWords: 20, next: 5, diff: 5, blocked: 3, whyWords: 10, ops: ['add', 'del', 'mod', 'decide'], risks: ['H', 'M', 'L'] };
+
+/** S1's curation: archive a lesson at conf < 0.4 unseen for 90 days; flag it for a hook at conf ≥ 0.9 seen ≥ 3 times; promote a context-log entry at ref ≥ 3. */
+export const S1_CURATION: CurationFacts = { archive: { conf: 0.4, days: 90 }, hookPromotion: { conf: 0.9, obs: 3 }, promoteRefs: 3 };
+
+export const S1_FACTS: SystemFacts = {
+  id: 'S1',
+  name: 'Session Handoff (session-checkpoint, LATEST + attestation)',
+  home: 'memory/session-handoff-LATEST.md',
+  homeRole: 'handoff',
+  homeAlternatives: ['.claude/memory/session-handoff-LATEST.md'],
+  switchedOff: null,
+  // MEMORY.md and context-log.md are looked for beside the handoff first, then at the root.
+  companions: [
+    { what: 'sidecar', path: 'memory/.session-handoff.sha256' },
+    { what: 'memory', path: 'memory/MEMORY.md' },
+    { what: 'memory', path: 'MEMORY.md' },
+    { what: 'contextLog', path: 'memory/context-log.md' },
+    { what: 'contextLog', path: 'context-log.md' },
+    { what: 'lessons', path: 'tasks/lessons.md' },
+    { what: 'lessons', path: 'memory/tasks/lessons.md' },
+  ],
+  presence: [
+    'memory/session-handoff-LATEST.md',
+    '.claude/memory/session-handoff-LATEST.md',
+    'memory/session-handoff*.md',
+    '.claude/memory/session-handoff*.md',
+    'memory/.session-handoff.sha256',
+    'memory/MEMORY.md',
+    'MEMORY.md',
+    'memory/context-log.md',
+    'context-log.md',
+    'tasks/lessons.md',
+    'memory/tasks/lessons.md',
+  ],
+  thresholds: { propose: 50, urgent: 80 },
+  checkpointTrigger: '/session-checkpoint',
+  resume: { verbatim: null, template: 'Read {home} and start with {next}.', next: 'its first action', unconfirmedTemplate: null },
+  freshContext: { prescribed: true, command: '/compact', line: 'checkpoint complete. Run /compact to compress context. Handoff: {home}' },
+  budgets: {
+    lines: 200,
+    lineCounting: 'lines',
+    snapshot: S1_SNAPSHOT,
+  },
+  curation: S1_CURATION,
+};

@@ -1,0 +1,49 @@
+/** S1's starter: the LATEST handoff's empty template with its state-snapshot block, as the seed writes it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
+import type { Starter } from '../starter';
+import { S1_FACTS } from './facts';
+
+const S1_HANDOFF = `---
+name: Session Handoff — Latest
+---
+<!-- state-snapshot v1 -->
+\`\`\`yaml
+ts: YYYY-MM-DD
+ctx: "<this session summary, max 20 words>"
+next:
+  - "<task (urgency: H)>"
+diff: []
+blocked: []
+\`\`\`
+
+# Session Handoff (<date> — <title>)
+
+## What to do now (priority order)
+1. [Most urgent] — include execution command
+2. [Next]
+
+## Current work status
+- In-progress work: [file name, function name, progress]
+
+## Pending decisions
+- [Topic]: [Options] — opinion: [if any] · urgency: H/M/L
+
+## Outstanding issues
+- [Unresolved bug/problem] · risk: H/M/L
+
+## System understanding (context needed next session)
+- [Key causal relationships discovered this session]
+- [Attempted approaches that failed — don't repeat]
+- [Critical file paths and function names — restore after compact]
+
+## User's current interests
+- Top priority: [what]
+- Dissatisfied: [what]
+`;
+
+export const S1_STARTER: Starter = {
+  system: 'S1',
+  title: `S1 — Session handoff (${S1_FACTS.home})`,
+  description: 'One forward-only handoff with a state-snapshot block: what to do now, pending decisions, outstanding issues.',
+  files: [{ path: S1_FACTS.home, content: S1_HANDOFF }],
+  home: S1_FACTS.home,
+};

@@ -1,0 +1,28 @@
+/** S2's facts (context-kit checkpoint + PreCompact guard): the ledger, the manifest and project state, its budgets and its go-signal line. Pure data: no I/O, cheap for the hot paths. */
+import type { SystemFacts } from '../facts';
+
+/** S2's closing line, the go-signal its seed prints (also used by a system whose seed prescribes none: S4). */
+export const S2_CLOSING = 'Checkpoint saved. Safe to run /compact now.';
+
+export const S2_FACTS: SystemFacts = {
+  id: 'S2',
+  name: 'Checkpoint + PreCompact guard (context-kit)',
+  home: '.claude/session-ledger.md',
+  homeRole: 'ledger',
+  // Per-session ledgers `.claude/session-ledger.<id>.md` are found by listing `.claude/`.
+  homeAlternatives: [],
+  switchedOff: null,
+  companions: [
+    { what: 'manifest', path: 'context-manifest.yaml' },
+    { what: 'projectState', path: '.claude/project-state.md' },
+  ],
+  presence: ['.claude/session-ledger*.md', 'context-manifest.yaml', '.claude/project-state.md'],
+  thresholds: { propose: 50, urgent: null },
+  checkpointTrigger: '/checkpoint',
+  resume: { verbatim: null, template: 'Read {home} and continue from {next}.', next: 'its NEXT action', unconfirmedTemplate: null },
+  freshContext: { prescribed: true, command: '/compact', line: S2_CLOSING },
+  // The plan budget: the seed measured one plan at 116,000 characters, "roughly 29,000 tokens"
+  // (about 4 characters a token), and asks that the spine stay "small enough to read in full".
+  // 20,000 characters is about 5,000 tokens: under a fifth of that plan, under four ledgers' worth.
+  budgets: { lines: 150, lineCounting: 'lines', chars: 5200, planSpineChars: 20_000 },
+};

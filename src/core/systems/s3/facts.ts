@@ -1,0 +1,28 @@
+/** S3's facts (Groundwork STATE handoff): STATE.md and its companions, the verbatim resume prompt, the line budget as its checker counts it, and its `/clear` closing step. Pure data: no I/O, cheap for the hot paths. */
+import type { SystemFacts } from '../facts';
+
+export const S3_FACTS: SystemFacts = {
+  id: 'S3',
+  name: 'STATE handoff (Groundwork)',
+  home: 'docs/state/STATE.md',
+  homeRole: 'state',
+  homeAlternatives: [],
+  switchedOff: null,
+  companions: [
+    { what: 'debt', path: 'docs/state/DEBT.md' },
+    { what: 'intake', path: 'docs/state/INTAKE.md' },
+    { what: 'logArchive', path: 'docs/state/log' },
+    { what: 'decisions', path: 'docs/decisions' },
+  ],
+  presence: ['docs/state/STATE.md'],
+  thresholds: { propose: 15, urgent: 40 },
+  checkpointTrigger: '/checkpoint',
+  resume: {
+    verbatim: 'Read docs/state/STATE.md and continue from the Now ▶ action.',
+    template: 'Read {home} and continue from {next}.',
+    next: 'the Now ▶ action',
+    unconfirmedTemplate: null,
+  },
+  freshContext: { prescribed: true, command: '/clear', line: 'Run /clear, then paste the resume prompt into the fresh session.' },
+  budgets: { lines: 150, lineCounting: 'split' },
+};
