@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const tree = new LedgerTreeProvider(store);
   const meter = new SessionMeter(store, log);
   const guard = new GuardPreview(store, meter, log);
-  const statusItem = new ContextStatusItem(meter, guard);
+  const statusItem = new ContextStatusItem(guard);
   const checklist = new ChecklistPanel(context.extensionUri, store, ticks, log, meter);
   const previews = new PreviewDocuments();
   const watchers = new FolderWatchers(store, log);

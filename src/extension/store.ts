@@ -24,6 +24,10 @@ export interface FolderState {
 interface Entry extends FolderState {
   running?: Promise<void>;
   again?: boolean;
+  /** Paths (relative to the folder) changed since the last read began; 'all' reads every system. */
+  changed?: Set<string> | 'all';
+  /** A read again of systems held while their files were being written. */
+  recheck?: ReturnType<typeof setTimeout>;
 }
 
 export class LedgerStore implements vscode.Disposable {
@@ -60,7 +64,10 @@ export class LedgerStore implements vscode.Disposable {
     Promise.allSettled(first).then(() => this.resolveReady());
     this.subs.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-        for (const f of e.removed) this.entries.delete(f.uri.toString());
+        for (const f of e.removed) {
+          clearTimeout(this.entries.get(f.uri.toString())?.recheck);
+          this.entries.delete(f.uri.toString());
+        }
         for (const f of e.added) void this.add(f);
         this._onDidChange.fire(undefined);
       }),
@@ -105,10 +112,15 @@ export class LedgerStore implements vscode.Disposable {
     return this.scan(folder);
   }
 
-  /** Re-read one folder through the core. Concurrent requests coalesce. */
-  scan(folder: vscode.WorkspaceFolder): Promise<void> {
+  /**
+   * Re-read one folder through the core: only the systems `changed` (paths relative to the folder)
+   * touch, every system without it. Concurrent requests coalesce into one more read.
+   */
+  scan(folder: vscode.WorkspaceFolder, changed?: readonly string[]): Promise<void> {
     const e = this.entries.get(folder.uri.toString());
     if (!e || folder.uri.scheme !== 'file') return Promise.resolve();
+    if (!changed || e.changed === 'all') e.changed = 'all';
+    else e.changed = new Set([...(e.changed ?? []), ...changed]);
     if (e.running) {
       e.again = true;
       return e.running;
@@ -130,8 +142,12 @@ export class LedgerStore implements vscode.Disposable {
 
   private async scanOnce(e: Entry): Promise<void> {
     const t0 = Date.now();
+    const changed = e.changed === 'all' || !e.changed ? undefined : [...e.changed];
+    e.changed = undefined;
+    if (e.recheck) clearTimeout(e.recheck);
+    e.recheck = undefined;
     try {
-      const { evaluate } = await import('../core/report/evaluate');
+      const [{ evaluateChanged }, { settledRead }] = await Promise.all([import('../core/report/evaluate'), import('../core/report/settle')]);
       const settings = readSettings(e.folder.uri);
       // Restricted Mode spawns no process: no git (the repository's config could name a command), and
       // no configured extra paths (a workspace setting is repository content too).
@@ -139,9 +155,18 @@ export class LedgerStore implements vscode.Disposable {
       // A folder's first scan shows its first results as soon as the documents are checked, while
       // git's run is still out (the report says so, and no system is WORKING before git's answer).
       const first = e.raw ? undefined : (r: WorkspaceReport) => this.publish(e, r);
-      const raw = await evaluate(e.folder.uri.fsPath, trusted ? { extraPaths: settings.extraStatePaths, onGitPending: first } : { noGit: true });
+      const options = trusted ? { extraPaths: settings.extraStatePaths, onGitPending: first } : { noGit: true };
+      const root = e.folder.uri.fsPath;
+      const prev = e.raw?.gitPending ? undefined : e.raw;
+      // A file that does not parse while it is being written is read again; still unparsed, the
+      // system's last good report stays (marked updating) and the folder is read again once it is quiet.
+      const { report: raw, recheckAt } = await settledRead(root, prev, () => evaluateChanged(root, options, prev, changed));
       this.publish(e, raw, false);
-      this.log.debug(`Scanned ${e.folder.name} in ${Date.now() - t0} ms: ${raw.systems.map((s) => `${s.id} ${s.label}`).join(', ') || 'nothing detected'}`);
+      if (recheckAt !== undefined) {
+        e.recheck = setTimeout(() => void this.scan(e.folder), Math.max(0, recheckAt - Date.now()) + 50);
+        this.log.debug(`${e.folder.name}: ${raw.systems.filter((s) => s.updating).map((s) => s.id).join(', ')} being written; shown as last read, read again in ${Math.max(0, recheckAt - Date.now()) + 50} ms`);
+      }
+      this.log.debug(`Scanned ${e.folder.name}${changed ? ` (${changed.join(', ')})` : ''} in ${Date.now() - t0} ms: ${raw.systems.map((s) => `${s.id} ${s.label}${s.updating ? ' (updating)' : ''}`).join(', ') || 'nothing detected'}`);
     } catch (err) {
       e.error = (err as Error)?.message ?? String(err);
       this.log.error(`Scan of ${e.folder.name} failed: ${e.error}`);
@@ -176,6 +201,7 @@ export class LedgerStore implements vscode.Disposable {
   dispose(): void {
     this._onDidChange.dispose();
     for (const s of this.subs) s.dispose();
+    for (const e of this.entries.values()) if (e.recheck) clearTimeout(e.recheck);
     this.entries.clear();
   }
 }

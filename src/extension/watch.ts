@@ -15,6 +15,8 @@ import type { LedgerStore } from './store';
 
 /** Milliseconds of quiet before a folder is re-read (an agent writes a file in several steps). */
 export const DEBOUNCE_MS = 100;
+/** A folder written to without pause is re-read at the latest this long after the first change (ms): the views stay within about a second of the disk. */
+export const MAX_WAIT_MS = 400;
 
 interface FolderWatch {
   subs: vscode.Disposable[];
@@ -24,7 +26,9 @@ interface FolderWatch {
 
 export class FolderWatchers implements vscode.Disposable {
   private readonly perFolder = new Map<string, FolderWatch>();
-  private readonly debounce = new KeyedDebouncer<string>(DEBOUNCE_MS);
+  private readonly debounce = new KeyedDebouncer<string>(DEBOUNCE_MS, MAX_WAIT_MS);
+  /** The paths changed in each folder's current burst ('all': one the platform did not name). */
+  private readonly bursts = new Map<string, Set<string> | 'all'>();
   private readonly subs: vscode.Disposable[] = [];
   private globs: readonly string[] = [];
 
@@ -57,9 +61,19 @@ export class FolderWatchers implements vscode.Disposable {
     );
   }
 
-  private changed(folder: vscode.WorkspaceFolder, what: string): void {
-    this.log.trace(`Changed: ${what}`);
-    this.debounce.run(folder.uri.toString(), () => void this.store.scan(folder));
+  /** A file changed (absolute path; '' when the platform did not say which): its systems are read again, once per burst. */
+  private changed(folder: vscode.WorkspaceFolder, abs: string): void {
+    this.log.trace(`Changed: ${abs || folder.uri.fsPath}`);
+    const key = folder.uri.toString();
+    const rel = abs ? path.relative(folder.uri.fsPath, abs).split(path.sep).join('/') : '';
+    const burst = this.bursts.get(key);
+    if (!rel || rel.startsWith('..') || burst === 'all') this.bursts.set(key, 'all');
+    else this.bursts.set(key, (burst ?? new Set()).add(rel));
+    this.debounce.run(key, () => {
+      const paths = this.bursts.get(key);
+      this.bursts.delete(key);
+      void this.store.scan(folder, paths === 'all' || !paths ? undefined : [...paths]);
+    });
   }
 
   private watch(folder: vscode.WorkspaceFolder): void {
@@ -105,7 +119,8 @@ export class FolderWatchers implements vscode.Disposable {
         const entry = fw.dirs.get(abs);
         const f = typeof file === 'string' ? file : file ? String(file) : '';
         // No name (some platforms): re-read anyway. Temp files of atomic writes end in .tmp: their rename reports the real name.
-        if (!f || (entry?.names.some((n) => n.test(f)) && !f.endsWith('.tmp'))) this.changed(folder, path.join(abs, f));
+        if (!f) this.changed(folder, '');
+        else if (entry?.names.some((n) => n.test(f)) && !f.endsWith('.tmp')) this.changed(folder, path.join(abs, f));
       });
       watcher.on('error', () => {
         watcher.close();
@@ -126,6 +141,7 @@ export class FolderWatchers implements vscode.Disposable {
     }
     this.perFolder.delete(key);
     this.debounce.cancel(key);
+    this.bursts.delete(key);
   }
 
   dispose(): void {

@@ -146,6 +146,20 @@ test('debouncer: one call per key after the quiet time', async () => {
   d.dispose();
 });
 
+test('debouncer with a maximum wait: a steady stream of calls still runs within the maximum wait', async () => {
+  const d = new KeyedDebouncer<string>(50, 120);
+  const ran: number[] = [];
+  const t0 = Date.now();
+  // A call every 10 ms for 400 ms: without the bound the quiet time never comes.
+  while (Date.now() - t0 < 400) {
+    d.run('a', () => ran.push(Date.now() - t0));
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  d.dispose();
+  assert.ok(ran.length >= 2, `ran ${ran.length} times during 400 ms of calls: ${ran.join(', ')}`);
+  assert.ok(ran[0] < 300, `the first run came ${ran[0]} ms after the first call`);
+});
+
 test('globs: literal folder and file-name test for a directory watch', () => {
   const d = dirWatchOf('.claude/session-ledger*.md');
   assert.equal(d?.dir, '.claude');

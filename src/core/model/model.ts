@@ -169,6 +169,11 @@ export interface SystemReport {
    * `session.ledger: true`): its seed's skip line. A checkpoint writes nothing for it.
    */
   skipped?: string;
+  /**
+   * Set when a file of this system was being rewritten and did not parse (read twice): this is the
+   * system's last good report, kept on screen until the file reads again or stays unreadable.
+   */
+  updating?: true;
 }
 
 /**

@@ -30,6 +30,8 @@ export interface EvaluateOptions {
   noGit?: boolean;
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeHome?: string;
+  /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */
+  otherStateFile?: (rel: string) => boolean;
 }
 
 /** What a reader's parser makes of a document: its sections and what else it recorded. Readers judge nothing: findings are the checks'. */
@@ -219,7 +221,7 @@ export class Workspace {
   git(): Promise<GitInfo | null> {
     if (this.options.noGit) return Promise.resolve(null);
     if (!this.gitInfo) {
-      this.gitInfo = readGit(this.root, (rel) => this.stateFiles.has(rel) || rel.startsWith('.claude/.checkpoint-ready') || rel.startsWith('.claude/session-ledger/') || rel.startsWith('.claude/log/'));
+      this.gitInfo = readGit(this.root, (rel) => this.stateFiles.has(rel) || !!this.options.otherStateFile?.(rel) || rel.startsWith('.claude/.checkpoint-ready') || rel.startsWith('.claude/session-ledger/') || rel.startsWith('.claude/log/'));
     }
     return this.gitInfo;
   }

@@ -10,6 +10,7 @@ import { byCodeUnits } from '../markdown/text';
 import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from '../model/model';
 import type { Loaded, SystemModule } from '../model/system';
 import { Workspace, type EvaluateOptions } from '../model/workspace';
+import { globTest, mergeReread, systemsOfChange } from './settle';
 
 export type { EvaluateOptions } from '../model/workspace';
 
@@ -105,4 +106,25 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
     options.onGitPending(first);
   }
   return reportAll();
+}
+
+/**
+ * Read again only the systems a change touched: `changed` (paths relative to the root) against each
+ * system's documents in `prev` and its presence globs; a path no system claims, or no `prev`, reads
+ * every system. The other systems stay as `prev` has them, and their files still count as state
+ * files, not work, in the git checks. A re-read that finds a system appear or go, or another set of
+ * documents, reads every system (which files are state files changed for all of them). Git runs
+ * once, as in `evaluate`.
+ */
+export async function evaluateChanged(root: string, options: EvaluateOptions, prev: WorkspaceReport | undefined, changed: readonly string[] | undefined): Promise<WorkspaceReport> {
+  const ids = prev && changed ? systemsOfChange(prev, changed, options.extraPaths) : undefined;
+  if (!prev || !ids) return evaluate(root, options);
+  const kept = prev.systems.filter((s) => !ids.has(s.id));
+  const docs = new Set(kept.flatMap((s) => [s.home, ...s.docs.map((d) => d.relPath)]));
+  const globs = kept.flatMap((s) => [...FACTS[s.id].presence, ...(options.extraPaths?.[s.id] ?? [])].map(globTest));
+  const otherStateFile = (rel: string) => docs.has(rel) || globs.some((g) => g.test(rel)) || !!options.otherStateFile?.(rel);
+  const raw = await evaluate(root, { ...options, otherStateFile }, SYSTEMS.filter((m) => ids.has(m.id)));
+  const docsOf = (r: WorkspaceReport) => r.systems.filter((s) => ids.has(s.id)).map((s) => `${s.id}:${s.docs.map((d) => d.relPath).join(',')}`).join('|');
+  if (docsOf(raw) !== docsOf(prev)) return evaluate(root, options);
+  return mergeReread(prev, raw, ids);
 }

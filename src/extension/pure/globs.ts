@@ -1,4 +1,5 @@
 /** The globs the extension watches, and how a glob becomes a directory watch. vscode-free. */
+import { globTest } from '../../core/report/settle';
 import { presenceGlobs } from '../../core/systems/facts';
 
 /** Every system's presence globs (the core's facts table), then `extra`, deduplicated. */
@@ -15,16 +16,6 @@ export interface DirWatch {
   name: RegExp;
 }
 
-function nameRegex(glob: string): RegExp {
-  let re = '';
-  for (const ch of glob) {
-    if (ch === '*') re += '[^/]*';
-    else if (ch === '?') re += '[^/]';
-    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
-
 /** `.claude/session-ledger*.md` → `{ dir: '.claude', name: /^session-ledger[^/]*\.md$/ }`; null when the folder part has wildcards or braces. */
 export function dirWatchOf(glob: string): DirWatch | null {
   const g = glob.replace(/^\.\//, '');
@@ -33,5 +24,5 @@ export function dirWatchOf(glob: string): DirWatch | null {
   const dir = i < 0 ? '' : g.slice(0, i);
   const name = i < 0 ? g : g.slice(i + 1);
   if (/[*?]/.test(dir) || !name || name === '**') return null;
-  return { dir, name: nameRegex(name) };
+  return { dir, name: globTest(name) };
 }

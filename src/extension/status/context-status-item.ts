@@ -3,8 +3,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../dispose';
 import { otherSessionsLines } from '../pure/session-pick';
 import { statusView, type StatusView } from '../pure/status-text';
-import type { GuardPreview } from './guard-preview';
-import type { MeterState, SessionMeter } from './session-meter';
+import type { GuardPreview, StatusState } from './guard-preview';
 
 export const STATUS_ITEM_ID = 'sessionLedger.context';
 
@@ -12,26 +11,23 @@ export class ContextStatusItem extends Disposable {
   private readonly item: vscode.StatusBarItem;
   private view: StatusView | undefined;
 
-  constructor(
-    private readonly meter: SessionMeter,
-    private readonly guard: GuardPreview,
-  ) {
+  /** `source` is the one state the item shows (the meter's figure with the guard's verdict). */
+  constructor(source: GuardPreview) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 50));
     this.item.name = vscode.l10n.t('Session Ledger context');
     this.item.command = 'sessionLedger.checkpointNow';
-    this._register(meter.onDidChange((s) => this.render(s)));
-    this._register(guard.onDidChange(() => this.render(meter.current())));
-    this.render(meter.current());
+    this._register(source.onDidChangeStatus((st) => this.render(st)));
+    this.render(source.status());
   }
 
-  private render(s: MeterState | undefined): void {
+  private render({ meter: s, guard }: StatusState): void {
     if (!s || !s.usage) {
       this.view = undefined;
       this.item.hide();
       return;
     }
-    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, this.guard.current(), { count: s.compactions, s0: s.s0 });
+    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, guard, { count: s.compactions, s0: s.s0 });
     // Several live sessions: the one shown is the active terminal's; the others are listed.
     const v = s.others.length ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') } : base;
     this.view = v;

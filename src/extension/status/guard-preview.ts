@@ -2,6 +2,9 @@
  * What the PreCompact guard would say right now for the session the meter follows: the core's own
  * `preCompactGuard` run read-only (no hook log) with the marker max age from the settings. Shown in
  * the status bar tooltip; recomputed when the folder's files or the session change.
+ *
+ * It is also the status item's one source: `onDidChangeStatus` fires the meter's figure and the
+ * guard's verdict together, whenever either changes, so the item renders one state from one event.
  */
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
@@ -9,9 +12,16 @@ import type { GuardView } from '../pure/status-text';
 import type { LedgerStore } from '../store';
 import type { MeterState, SessionMeter } from './session-meter';
 
+/** What the status item shows: the meter's figure and the guard's verdict for the same session. */
+export interface StatusState {
+  meter: MeterState | undefined;
+  guard: GuardView | undefined;
+}
+
 export class GuardPreview implements vscode.Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<GuardView | undefined>();
-  readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidChangeStatus = new vscode.EventEmitter<StatusState>();
+  /** The meter's figure or the guard's verdict changed: both, as they are now. */
+  readonly onDidChangeStatus = this._onDidChangeStatus.event;
   private view: GuardView | undefined;
   private key = '';
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -28,8 +38,11 @@ export class GuardPreview implements vscode.Disposable {
         const k = s ? `${s.folder.uri.toString()}|${s.ref.agent}|${s.ref.sessionId}` : '';
         if (k !== this.key) {
           this.key = k;
+          // The verdict was another session's: none until this one's is computed.
+          this.view = undefined;
           this.schedule();
         }
+        this._onDidChangeStatus.fire(this.status());
       }),
       store.onDidChange((f) => {
         const s = meter.current();
@@ -40,6 +53,11 @@ export class GuardPreview implements vscode.Disposable {
 
   current(): GuardView | undefined {
     return this.view;
+  }
+
+  /** The meter's figure and the guard's verdict, as the status item shows them. */
+  status(): StatusState {
+    return { meter: this.meter.current(), guard: this.view };
   }
 
   private schedule(): void {
@@ -69,12 +87,12 @@ export class GuardPreview implements vscode.Disposable {
     if (seq !== this.seq) return;
     if (JSON.stringify(next) === JSON.stringify(this.view)) return;
     this.view = next;
-    this._onDidChange.fire(next);
+    this._onDidChangeStatus.fire(this.status());
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     for (const d of this.subs) d.dispose();
-    this._onDidChange.dispose();
+    this._onDidChangeStatus.dispose();
   }
 }

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { ContextFollower as Follower, SessionRef } from '../../core/context';
 import type { ContextUsage } from '../../core/model/model';
 import { onDidChangeSettings, readSettings } from '../config';
+import { KeyedDebouncer } from '../pure/debounce';
 import { chooseShownSession, type LiveSession } from '../pure/session-pick';
 import type { MeterLevel, MeterProfile } from '../pure/status-text';
 import { agentOfTerminal, terminalsOfSessions } from '../terminals';
@@ -32,6 +33,7 @@ export interface MeterState {
 const READ_MS = 2000;
 const DISCOVER_MS = 10_000;
 const DEBOUNCE_MS = 150;
+const MAX_WAIT_MS = 400;
 
 export class SessionMeter implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<MeterState | undefined>();
@@ -43,11 +45,15 @@ export class SessionMeter implements vscode.Disposable {
   private watchedDir = '';
   private readonly subs: vscode.Disposable[] = [];
   private timers: Array<ReturnType<typeof setInterval>> = [];
-  private debounce: ReturnType<typeof setTimeout> | undefined;
   private busy: Promise<void> | undefined;
   private again = false;
   private disposed = false;
   private others: LiveSession[] = [];
+  /** Compactions counted per transcript, and the count under way. */
+  private readonly counts = new Map<string, number>();
+  private counting: Promise<void> | undefined;
+  /** Transcript changes: read again after a short quiet, and at the latest after MAX_WAIT_MS of steady appends. */
+  private readonly pokes = new KeyedDebouncer<'read'>(DEBOUNCE_MS, MAX_WAIT_MS);
 
   constructor(
     private readonly store: LedgerStore,
@@ -154,9 +160,30 @@ export class SessionMeter implements vscode.Disposable {
     const profile = await this.profileFor(folder, s);
     const level = usage ? ctx.levelOf(usage.percent, profile) : 'ok';
     this.store.setSession(usage?.sessionId ?? ref.sessionId);
-    const compactions = ref.agent === 'claude' ? (await (await import('../../core/context/compactions')).countCompactions(ref.path)).count : null;
+    // The figure does not wait for the compactions count (a forward pass over the whole transcript the
+    // first time): the count known so far is shown, and the new one follows when counted.
+    const compactions = ref.agent === 'claude' ? (this.counts.get(ref.path) ?? null) : null;
     const s0 = (this.store.report(folder.uri)?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped);
     this.publish({ folder, ref, usage, profile, level, others: this.others, compactions, s0 });
+    if (ref.agent === 'claude') this.countCompactions(ref.path);
+  }
+
+  /** Count the compactions of `file` (only what was appended since the last count) outside the figure's path, then show the count. */
+  private countCompactions(file: string): void {
+    if (this.counting) return;
+    this.counting = (async () => {
+      try {
+        const { count } = await (await import('../../core/context/compactions')).countCompactions(file);
+        if (this.counts.size > 16) this.counts.clear();
+        this.counts.set(file, count);
+        const s = this.state;
+        if (!this.disposed && s && s.ref.path === file && s.compactions !== count) this.publish({ ...s, compactions: count });
+      } catch (err) {
+        this.log.warn(`Context meter: counting compactions: ${(err as Error)?.message ?? String(err)}`);
+      } finally {
+        this.counting = undefined;
+      }
+    })();
   }
 
   /**
@@ -199,9 +226,14 @@ export class SessionMeter implements vscode.Disposable {
     this.watchedDir = dir;
     if (!dir) return;
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '*.jsonl'));
-    const poke = (discover: boolean) => () => {
-      if (this.debounce) clearTimeout(this.debounce);
-      this.debounce = setTimeout(() => void this.update(discover), DEBOUNCE_MS);
+    let discover = false;
+    const poke = (d: boolean) => () => {
+      discover ||= d;
+      this.pokes.run('read', () => {
+        const again = discover;
+        discover = false;
+        void this.update(again);
+      });
     };
     this.watcher.push(w, w.onDidChange(poke(false)), w.onDidCreate(poke(true)), w.onDidDelete(poke(true)));
   }
@@ -226,7 +258,7 @@ export class SessionMeter implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     for (const t of this.timers) clearInterval(t);
-    if (this.debounce) clearTimeout(this.debounce);
+    this.pokes.dispose();
     for (const d of [...this.watcher, ...this.subs]) d.dispose();
     this._onDidChange.dispose();
   }

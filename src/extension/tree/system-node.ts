@@ -32,8 +32,10 @@ export class SystemNode implements LedgerNode {
     const counts = countsText(t, countsOf(s));
     // First results of a scan: the checks that need git are not judged yet.
     const waiting = s.checks.some((c) => c.pending) ? t('Waiting for git…') : '';
-    ti.description = [counts, waiting].filter(Boolean).join(' · ') || undefined;
-    describe(ti, [`${systemLabel(s)}`, `${s.name} · ${s.home}`, t('Next: {0}', s.next ?? t('(none)')), counts].filter(Boolean).join('\n'));
+    // A file of the system is being written and did not parse: this is its last good read.
+    const updating = s.updating ? t('Updating…') : '';
+    ti.description = [counts, waiting, updating].filter(Boolean).join(' · ') || undefined;
+    describe(ti, [`${systemLabel(s)}`, `${s.name} · ${s.home}`, t('Next: {0}', s.next ?? t('(none)')), counts, s.updating ? t('A file of this system is being written: shown as last read.') : ''].filter(Boolean).join('\n'));
     ti.iconPath = themeIcon(labelIcon(s.label));
     ti.contextValue = `system.${s.id}`;
     return ti;

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { TRANSCRIPT, flatten, getApi, waitFor, workspaceRoot, type TreeNode } from '../helpers';
+import { TRANSCRIPT, flatten, getApi, sleep, waitFor, workspaceRoot, type TreeNode } from '../helpers';
 
 const MODEL = 'claude-sonnet-4-5-20250929';
 
@@ -43,5 +43,68 @@ describe('watching the disk', () => {
     appendFileSync(TRANSCRIPT, assistantLine(45));
     const err = await waitFor('45 % in the status bar', () => (api.statusBar()?.text === '$(pulse) 45%' ? api.statusBar() : undefined));
     assert.equal(err.background, 'statusBarItem.errorBackground');
+  });
+
+  it('a state file written in pieces is never shown half-written, and one that stays unreadable becomes a finding', async function () {
+    this.timeout(90_000);
+    const api = await getApi();
+    const rel = 'docs/state/STATE.md';
+    const file = join(workspaceRoot(), ...rel.split('/'));
+    const whole = readFileSync(file, 'utf8');
+    // The first piece ends before `## Handoff`: on its own it is not an S3 state file.
+    const cut = whole.indexOf('## Handoff');
+    assert.ok(cut > 0, 'the fixture has a Handoff block');
+    const s3Shown = () => {
+      const r = api.report();
+      const s3 = r?.systems.find((s) => s.id === 'S3');
+      const notRead = (r?.notRead ?? []).some((n) => n.path === rel);
+      const unreadable = (s3?.checks ?? []).some((c) => c.id === 'readable' || c.id === 'parse');
+      const problem = api.diagnostics().some((d) => d.path.endsWith(rel) && /not read as S3|Cannot read the document/.test(d.message));
+      return { present: !!s3 && !notRead && !unreadable && !problem, s3, notRead, problem };
+    };
+    await waitFor('S3 in the report', () => s3Shown().present);
+    const bad: string[] = [];
+    let sampling = true;
+    let samples = 0;
+    const sampler = (async () => {
+      while (sampling) {
+        const s = s3Shown();
+        samples++;
+        if (!s.present) bad.push(`S3 ${s.s3 ? 'with a finding of an unreadable file' : 'gone'}${s.notRead ? ', "not read as S3"' : ''}${s.problem ? ', in Problems' : ''}`);
+        await sleep(20);
+      }
+    })();
+    try {
+      // An agent rewriting the file in place: truncate, write the head, pause (longer than any quiet
+      // period a re-read waits for), write the rest. Five times.
+      for (let i = 0; i < 5; i++) {
+        const fd = openSync(file, 'w');
+        try {
+          writeSync(fd, whole.slice(0, cut));
+          fsyncSync(fd);
+          await sleep(400);
+          writeSync(fd, whole.slice(cut));
+        } finally {
+          closeSync(fd);
+        }
+        await sleep(300);
+      }
+      await sleep(1500);
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+    assert.ok(samples > 50, `the report was sampled (${samples} samples)`);
+    assert.deepEqual(bad.slice(0, 3), [], `${bad.length} of ${samples} samples showed the half-written file`);
+    // The last good state was shown while the file changed; now the file is whole again and no longer marked as updating.
+    await waitFor('S3 read again, not updating', () => s3Shown().present && !s3Shown().s3?.updating);
+    // A file that stays half-written is not hidden: it becomes a finding once it stopped changing.
+    writeFileSync(file, whole.slice(0, cut));
+    try {
+      await waitFor('the half-written file reported as not read', () => s3Shown().notRead, 10_000, 50);
+    } finally {
+      writeFileSync(file, whole);
+    }
+    await waitFor('S3 back', () => s3Shown().present && !s3Shown().s3?.updating);
   });
 });

@@ -1,0 +1,151 @@
+/**
+ * A read taken while an agent rewrites a state file. An agent (or an editor) that rewrites a file in
+ * place truncates it and writes it in pieces: a read between two pieces is consistent (nothing moved
+ * while it was read) and still only half the file. A read that does not parse while the file is
+ * changing is therefore not believed at once:
+ *
+ * - A system read before whose files now do not parse (the system is gone, a file of it is "not read
+ *   as" it, or a document of it cannot be read or parsed) is suspect when one of those files was
+ *   modified less than `SETTLE_MS` ago: it is still being written.
+ * - A suspect read is read again after `RETRY_MS`. Still suspect, the system's last good report is
+ *   kept (marked `updating`) and nothing found in the unparsed read is published; the caller reads
+ *   again once the file has been quiet for `SETTLE_MS` (`recheckAt`).
+ * - A file that stays unreadable after it stopped changing is reported as it is.
+ */
+import { statOrNullSync } from '../files/fsread';
+import { worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
+import { FACTS } from '../systems/facts';
+import * as path from 'node:path';
+
+/** A file modified less than this long ago (ms) is taken to be still being written. */
+export const SETTLE_MS = 1000;
+/** How long to wait before the second read of a file that did not parse while it changed (ms). */
+export const RETRY_MS = 150;
+/** Findings that say a document was not read as text or not parsed. */
+const UNREAD_FINDINGS = new Set(['readable', 'parse']);
+
+/** Systems whose read did not parse while their files changed, and when those files will have been quiet for `SETTLE_MS`. */
+export interface Unsettled {
+  systems: Set<SystemId>;
+  /** When (ms, the clock of `now`) to read again. */
+  recheckAt: number;
+}
+
+/** The relative paths, per system, whose read in `next` did not parse (and that `prev` had read, for a system gone). */
+export function unparsedPaths(prev: WorkspaceReport | undefined, next: WorkspaceReport): Map<SystemId, Set<string>> {
+  const out = new Map<SystemId, Set<string>>();
+  const add = (id: SystemId, rel: string) => {
+    let s = out.get(id);
+    if (!s) out.set(id, (s = new Set()));
+    s.add(rel);
+  };
+  for (const s of next.systems) {
+    for (const d of s.docs) if (d.findings.some((f) => UNREAD_FINDINGS.has(f.id))) add(s.id, d.relPath);
+  }
+  for (const n of next.notRead ?? []) add(n.system, n.path);
+  const now = new Set(next.systems.map((s) => s.id));
+  for (const s of prev?.systems ?? []) {
+    if (now.has(s.id)) continue;
+    for (const rel of new Set([s.home, ...s.docs.map((d) => d.relPath)])) add(s.id, rel);
+  }
+  return out;
+}
+
+/**
+ * The systems of `next` whose files did not parse while they were being written (modified within
+ * `SETTLE_MS` of `now`), or null when every read can be believed.
+ */
+export function unsettled(root: string, prev: WorkspaceReport | undefined, next: WorkspaceReport, now = Date.now()): Unsettled | null {
+  const systems = new Set<SystemId>();
+  let recheckAt = 0;
+  for (const [id, rels] of unparsedPaths(prev, next)) {
+    for (const rel of rels) {
+      const st = statOrNullSync(path.resolve(root, rel));
+      // A file with no time (gone) or last written long ago (or far in the future) is what it is.
+      if (!st || st.mtimeMs <= now - SETTLE_MS || st.mtimeMs > now + SETTLE_MS) continue;
+      systems.add(id);
+      recheckAt = Math.max(recheckAt, st.mtimeMs + SETTLE_MS);
+    }
+  }
+  return systems.size ? { systems, recheckAt } : null;
+}
+
+/**
+ * `next` with the systems in `held` shown as they were in `prev` (marked `updating`) and nothing
+ * from their unparsed read: no "not read" entry and no finding of theirs. A held system that `prev`
+ * did not have is left out until it reads.
+ */
+export function holdLastGood(prev: WorkspaceReport | undefined, next: WorkspaceReport, held: ReadonlySet<SystemId>): WorkspaceReport {
+  const systems: SystemReport[] = next.systems.filter((s) => !held.has(s.id));
+  for (const s of prev?.systems ?? []) if (held.has(s.id)) systems.push(s.updating ? s : { ...s, updating: true });
+  systems.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const out: WorkspaceReport = { ...next, systems, label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING' };
+  const notRead = (next.notRead ?? []).filter((n) => !held.has(n.system));
+  if (notRead.length) out.notRead = notRead;
+  else delete out.notRead;
+  return out;
+}
+
+/**
+ * `next`, a read of only the systems `reread`, merged into `prev`: those systems (and their "not
+ * read" entries) replaced, every other system as `prev` had it.
+ */
+export function mergeReread(prev: WorkspaceReport, next: WorkspaceReport, reread: ReadonlySet<SystemId>): WorkspaceReport {
+  const systems = [...prev.systems.filter((s) => !reread.has(s.id)), ...next.systems].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const notRead = [...(prev.notRead ?? []).filter((n) => !reread.has(n.system)), ...(next.notRead ?? [])];
+  const out: WorkspaceReport = { ...next, systems, label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING' };
+  if (notRead.length) out.notRead = notRead;
+  else delete out.notRead;
+  return out;
+}
+
+export interface SettledRead {
+  /** What to show: the read, with the systems still being written kept as they were (`updating`). */
+  report: WorkspaceReport;
+  /** When to read again (ms, `Date.now()` clock): set when a system was held. */
+  recheckAt?: number;
+}
+
+/**
+ * Read with `read()` and believe it only where it parses or its files stopped changing: a suspect
+ * read is read once more after `retryMs`, and what is still suspect is held at `prev`'s report.
+ */
+export async function settledRead(root: string, prev: WorkspaceReport | undefined, read: () => Promise<WorkspaceReport>, retryMs = RETRY_MS): Promise<SettledRead> {
+  let next = await read();
+  let u = unsettled(root, prev, next);
+  if (!u) return { report: next };
+  await new Promise((r) => setTimeout(r, retryMs));
+  next = await read();
+  u = unsettled(root, prev, next);
+  if (!u) return { report: next };
+  return { report: holdLastGood(prev, next, u.systems), recheckAt: u.recheckAt };
+}
+
+/** A presence glob (`*` and `?` within one path segment) as a test of a relative path or file name. */
+export function globTest(glob: string): RegExp {
+  let re = '';
+  for (const ch of glob.replace(/^\.\//, '')) re += ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * The systems a change of the files `changed` (relative paths) touches: a document of the system in
+ * `prev`, one of its presence globs, or one of its extra paths. Undefined when some path is claimed
+ * by no system (a config or marker file: every system is read again).
+ */
+export function systemsOfChange(prev: WorkspaceReport, changed: readonly string[], extraPaths: Partial<Record<SystemId, string[]>> = {}): Set<SystemId> | undefined {
+  const ids = new Set<SystemId>();
+  for (const rel of changed) {
+    let claimed = false;
+    for (const id of Object.keys(FACTS) as SystemId[]) {
+      const sys = prev.systems.find((s) => s.id === id);
+      const globs = [...FACTS[id].presence, ...(extraPaths[id] ?? [])];
+      if (sys?.home === rel || sys?.docs.some((d) => d.relPath === rel) || globs.some((g) => globTest(g).test(rel))) {
+        ids.add(id);
+        claimed = true;
+      }
+    }
+    if (!claimed) return undefined;
+  }
+  return ids;
+}
