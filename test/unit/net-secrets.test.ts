@@ -153,10 +153,65 @@ const FAMILIES: Family[] = [
       '1http://user:pw@host scheme starts with a digit',
     ],
   },
+  {
+    rule: 'e-mail address',
+    hits: [
+      { line: 'write to jane.doe@acme-corp.com today', value: 'jane.doe@acme-corp.com', keep: 0 },
+      { line: '<a.b+c%d@mail.tidewatch.co.uk>', value: 'a.b+c%d@mail.tidewatch.co.uk', keep: 0 },
+      { line: '[mail](mailto:ops@acme.io)', value: 'ops@acme.io', keep: 0 },
+      { line: 'end of a sentence: ops@acme.io.', value: 'ops@acme.io', keep: 0 },
+    ],
+    misses: [
+      'docs say a.person@example.com',
+      'a reserved ops@build.test and ops@host.invalid',
+      'bot 1+bot@users.noreply.github.com',
+      'git@github.com:tidewatch/tidewatch.git',
+      'noreply@acme.io sends the digest',
+      'icons logo@2x.png',
+      'a package path /node_modules/@types/node@20.1',
+      'npm@10.8.2 and @scope/pkg',
+      'nothing @ here',
+    ],
+  },
+  {
+    rule: 'phone number',
+    hits: [
+      { line: 'call +49 30 1234 5678 now', value: '+49 30 1234 5678', keep: 0 },
+      { line: 'call +1 (415) 555-0123', value: '+1 (415) 555-0123', keep: 0 },
+      { line: 'desk (415) 555-0199', value: '(415) 555-0199', keep: 0 },
+      { line: 'cell 415.555.0123', value: '415.555.0123', keep: 0 },
+      // 8 digits (the least) and 15 (the most).
+      { line: 'short +49 123 456', value: '+49 123 456', keep: 0 },
+      { line: 'long +123 4567 8901 2345', value: '+123 4567 8901 2345', keep: 0 },
+    ],
+    misses: ['seven +49 12 345', 'sixteen +123 4567 8901 23456', 'date 2026-03-04', 'version 1.22.3', 'a path a/415-555-0123', '415-555-01234', 'ratio 415-555-0123/2'],
+  },
+  {
+    rule: 'postal address',
+    hits: [
+      { line: 'ship to 221B Baker Street, London', value: '221B Baker Street', keep: 0 },
+      { line: 'at 1600 Amphitheatre Pkwy', value: '1600 Amphitheatre Pkwy', keep: 0 },
+      { line: 'Hauptstraße 12, Berlin', value: 'Hauptstraße 12', keep: 0 },
+      { line: 'Lindenallee 4a', value: 'Lindenallee 4a', keep: 0 },
+      { line: 'at Rue de Rivoli, 4 in Paris', value: 'Rue de Rivoli, 4', keep: 0 },
+      { line: '〒100-0001 東京都', value: '〒100-0001', keep: 0 },
+    ],
+    misses: ['221B is a flat', 'run 3 Baker jobs', '12 tests in Hauptstraße', 'Hauptstraße12', 'the main street 12', '100-0001 without the mark'],
+  },
+  {
+    rule: 'assigned secret',
+    hits: [
+      { line: 'KEY=Qz7#wR4$', value: 'Qz7#wR4$', keep: 0 },
+      { line: 'STRIPE_KEY=Qz7#wR4$xY9!', value: 'Qz7#wR4$xY9!', keep: 0 },
+      { line: 'DB_PASS="Ab3dEf6hIj9k"', value: 'Ab3dEf6hIj9k', keep: 0 },
+      { line: 'APP_CREDENTIALS=aB3dE5gH7jK9mN1pQ2rS', value: 'aB3dE5gH7jK9mN1pQ2rS', keep: 0 },
+    ],
+    misses: ['SORT_KEY=created_at', 'CACHE_KEY=invoices', 'KEY=Qz7#wR4', 'key=Qz7#wR4$ (lower case is not env style)', 'MONKEY=Qz7#wR4$xY9!'],
+  },
 ];
 
 for (const f of FAMILIES) {
-  test(`secret family ${f.rule}: found and masked; near misses left alone`, () => {
+  test(`secret family ${f.rule} (${f.hits[0].value.slice(0, 6)}…): found and masked; near misses left alone`, () => {
     for (const h of f.hits) {
       const { text, hits } = maskSecrets(`# Notes\n${h.line}\n`);
       assert.equal(hits.length, 1, `${h.line}: ${JSON.stringify(hits)}`);
@@ -174,6 +229,10 @@ for (const f of FAMILIES) {
     }
   });
 }
+
+test('a URL\'s user:password@host is its credentials, not an e-mail address', () => {
+  assert.deepEqual(maskSecrets('https://user:pw@host.io/x').hits.map((h) => h.rule), ['URL with embedded credentials']);
+});
 
 test('secret mask: the public prefix and the length, nothing else', () => {
   assert.equal(mask('ghp_abcdefgh'), 'ghp_… (12 chars)');
