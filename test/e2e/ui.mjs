@@ -253,7 +253,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     const marker = join(ws, '.claude', `.checkpoint-ready.${claude.sessionId}`);
     const before = readFileSync(marker, 'utf8');
     await page.locator(`[id="${STATUS_ID}"]`).click();
-    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Tick the manual items' });
+    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'manual item(s) not confirmed' });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
     const f = checklist(page);
     const open = f.locator('section.system[data-system="S2"] input[type="checkbox"][data-manual]:not(:checked)');

@@ -155,7 +155,7 @@ test('S0: only a YAML boolean true switches the ledger on; off → the seed\'s s
     assert.deepEqual(markers(dir), [], cfg);
     const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED });
     assert.equal(o.kind, 'skipped');
-    assert.deepEqual(o.skipped, [{ system: 'S0', line: S0_SKIP }]);
+    assert.deepEqual(o.skipped, [{ system: 'S0', line: S0_SKIP, said: { id: S0_SKIP, args: [], text: S0_SKIP } }]);
   }
 });
 

@@ -15,6 +15,11 @@
  *
  * The session id is never invented and never taken from a ledger: it comes from the caller, the
  * newest transcript of the folder, or what the SessionStart hook recorded.
+ *
+ * One decision for every surface: the CLI, the extension's "Checkpoint now" and the checklist call
+ * this function and render its outcome (kind, refusal codes with their message ids, closing steps);
+ * none of them refuses or words a closing step of its own. A caller that already holds the report
+ * (the extension's store, manual ticks applied) passes it, and nothing is evaluated a second time.
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../files/atomic';
@@ -23,12 +28,13 @@ import { MANUAL_CHECKS } from '../rules/common';
 import { findClaudeSession } from '../context';
 import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } from '../context/sessions';
 import { evaluate } from '../report/evaluate';
-import { ALL_FACTS, resumePrompt as promptFor } from '../systems/facts';
+import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
 import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, markerRel } from './marker';
 import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { checkLine } from '../report/report';
 import { readSessionRecord } from '../hooks/session-record';
+import { t, type Msg } from '../model/messages';
 
 export type { ClosingStep } from '../report/closing';
 
@@ -43,6 +49,12 @@ export interface CheckpointOptions {
   now?: number;
   /** Minutes within which another session's write makes the session ambiguous. Default: env, else 30. */
   sessionWindowMinutes?: number;
+  /**
+   * The report the caller already holds (checks run, manual ticks applied as `manual-done`): the
+   * decision is taken on it and the workspace is not evaluated again. `confirmed` then only names
+   * items for the unknown-id check; the report's own statuses decide.
+   */
+  report?: WorkspaceReport;
 }
 
 /**
@@ -71,6 +83,8 @@ export type RefusalCode =
 
 export interface Refusal {
   code: RefusalCode;
+  /** The refusal in one sentence, as a message id and its arguments (a UI translates it; the CLI prints `refusalLines`). */
+  said: Msg;
   /** The checks behind it (blocking-checks, manual-unconfirmed). */
   checks: Check[];
   /** unknown-confirm: the ids; bad-session-id: the id given; manual-unconfirmed: the `--confirm` ids of the open items. */
@@ -107,8 +121,10 @@ export interface CheckpointOutcome {
   resumePrompt: string;
   /** Each checkpointed system's closing step (empty unless `written`). */
   closing: ClosingStep[];
-  /** Systems switched off by their own configuration, with their seed's skip line. */
-  skipped: Array<{ system: SystemId; line: string }>;
+  /** Systems switched off by their own configuration, with their seed's skip line (and its message id when the system declares one). */
+  skipped: Array<{ system: SystemId; line: string; said?: Msg }>;
+  /** `nothing-to-preserve`: what the marker means, as a message id. */
+  said: Msg | null;
   /** What the CLI prints (English). The extension renders from the fields above. */
   lines: string[];
 }
@@ -216,6 +232,12 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
   }
 }
 
+/** A switched-off system's skip line, with its message id when its facts declare one. */
+function skippedOf(system: SystemId, line: string): CheckpointOutcome['skipped'][number] {
+  const said = factsOf(system).switchedOff;
+  return said && said.text === line ? { system, line, said } : { system, line };
+}
+
 function emptyOutcome(report: WorkspaceReport, resumePrompt: string): CheckpointOutcome {
   return {
     kind: 'refused',
@@ -231,11 +253,42 @@ function emptyOutcome(report: WorkspaceReport, resumePrompt: string): Checkpoint
     resumePrompt,
     closing: [],
     skipped: [],
+    said: null,
     lines: [],
   };
 }
 
-function refuse(res: CheckpointOutcome, now: number, ...refusals: Refusal[]): CheckpointOutcome {
+/** A refusal with its sentence: the typed fields and the message id a UI translates. */
+function refusal(r: Omit<Refusal, 'said'>): Refusal {
+  return { ...r, said: refusalSaid(r) };
+}
+
+function checkIds(checks: readonly Check[]): string {
+  return [...new Set(checks.map((c) => `${c.system} ${c.id}`))].join(', ');
+}
+
+/** One refusal in one sentence (message id and arguments). */
+export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
+  switch (r.code) {
+    case 'nothing-detected':
+      return t('No agent state file detected: looked for {0}.', (r.lookedFor ?? []).flatMap((l) => l.paths).join(', '));
+    case 'blocking-checks':
+      return t('{0} blocking check(s) failed ({1}).', r.checks.length, checkIds(r.checks));
+    case 'manual-unconfirmed':
+      return t('{0} manual item(s) not confirmed ({1}): tick them in the checklist when they are true.', r.checks.length, checkIds(r.checks));
+    case 'ambiguous-session':
+      return t('{0} agent sessions of this folder wrote in the last {1} minutes; pick the one this checkpoint is for.', r.sessions?.length ?? 0, r.windowMinutes ?? 0);
+    case 'bad-session-id':
+      return t('{0} is not a session id.', r.ids?.[0] ?? '');
+    case 'unknown-confirm':
+      return t('Unknown manual item(s): {0}.', (r.ids ?? []).join(', '));
+    case 'write-failed':
+      return t('The marker could not be written: {0}', r.error ?? '');
+  }
+}
+
+function refuse(res: CheckpointOutcome, now: number, ...given: Array<Omit<Refusal, 'said'>>): CheckpointOutcome {
+  const refusals = given.map(refusal);
   res.kind = 'refused';
   res.refusals.push(...refusals);
   res.lines.push('', 'Checkpoint not written:');
@@ -247,7 +300,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const abs = path.resolve(root);
   const now = opts.now ?? Date.now();
   const confirmed = [...(opts.confirmed ?? [])];
-  const report = await evaluate(abs, { confirmed, now });
+  const report = opts.report ?? (await evaluate(abs, { confirmed, now }));
   const res = emptyOutcome(report, resumePromptFor(report));
   const lines = res.lines;
 
@@ -256,7 +309,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const unknown = confirmed.filter((c) => !known.has(c));
   if (unknown.length) return refuse(res, now, { code: 'unknown-confirm', checks: [], ids: unknown });
 
-  res.skipped = report.systems.filter((s) => s.skipped).map((s) => ({ system: s.id, line: s.skipped as string }));
+  res.skipped = report.systems.filter((s) => s.skipped).map((s) => skippedOf(s.id, s.skipped as string));
   const active = report.systems.filter((s) => !s.skipped);
   // A system switched off says its seed's skip line and nothing else.
   for (const s of res.skipped) lines.push(s.line);
@@ -270,7 +323,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   res.blocking = checks.filter(isBlocking);
   const manual = openManualItems(report);
   const manualOpen = manual.checks;
-  const refusals: Refusal[] = [];
+  const refusals: Array<Omit<Refusal, 'said'>> = [];
   if (!opts.nothingToPreserve) {
     if (active.length === 0) refusals.push({ code: 'nothing-detected', checks: [], lookedFor: lookedFor() });
     if (res.blocking.length) refusals.push({ code: 'blocking-checks', checks: res.blocking });
@@ -326,6 +379,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   }
   if (opts.nothingToPreserve) {
     lines.push('Marked nothing-to-preserve: the PreCompact guard lets /compact through, and /clear loses nothing worth keeping.');
+    res.said = t('Marker written (nothing to preserve): the PreCompact guard lets /compact through.');
     return res;
   }
   res.closing = closingSteps(active);

@@ -1,17 +1,18 @@
 /**
- * Checkpoint now: run the checks; BROKEN → the checklist on the failures; manual items open → the
- * checklist; several agent sessions of the folder wrote recently → ask which one (naming the
- * terminal that runs each where it can tell); then the core `checkpoint` writes the marker, the
- * resume prompt goes to the clipboard and the notification says each system's closing step, all
- * rendered from the typed outcome. It never runs /compact or /clear.
+ * Checkpoint now: one evaluation, one decision, one write, one rescan (`checkpointFlow`). The core's
+ * `checkpoint` decides on the report just read; this command only renders its typed outcome:
+ * blocking checks → the checklist on the first failure; manual items open → the checklist on the
+ * first; several agent sessions wrote recently → ask which one (naming the terminal that runs each
+ * where it can tell) and decide the same report for it; nothing detected → offer a starter file;
+ * written → the resume prompt on the clipboard and each system's closing notice. It never runs
+ * /compact or /clear.
  */
 import * as vscode from 'vscode';
-import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
-import { isBlocking, type Check, type WorkspaceReport } from '../../core/model/model';
+import type { WorkspaceReport } from '../../core/model/model';
 import { readSettings } from '../config';
+import { checkpointFlow } from '../pure/checkpoint-flow';
 import { outcomeMessage } from '../pure/checkpoint-text';
 import { errorText } from '../pure/error-text';
-import { confirmedOf } from '../pure/ticks';
 import type { Services } from '../services';
 import { findAgentTerminal, pickSession } from '../terminals';
 import { requireTrust } from '../trust';
@@ -47,87 +48,85 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     void vscode.window.showInformationMessage(t('Open a folder first.'));
     return;
   }
-  // Fresh checks: the agent may have written the files a moment ago.
-  await s.store.scan(state.folder);
-  const report = s.store.report(state.folder.uri);
-  const active = report?.systems.filter((x) => !x.skipped) ?? [];
-  if (!report || report.systems.length === 0) {
-    const create = t('Create starter file');
-    const pick = await vscode.window.showWarningMessage(t('No agent state file detected in {0}: there is nothing to checkpoint.', state.folder.name), create);
-    if (pick === create) await vscode.commands.executeCommand('sessionLedger.createStarterFile', state.folder.uri);
-    return;
-  }
-  const all: Check[] = active.flatMap((x) => x.checks);
-  const blocking = all.filter(isBlocking);
-  const agent = blocking.length || isStale(report) ? await findAgentTerminal() : undefined;
-  const ask = t('Ask the agent to checkpoint');
-  const openList = t('Open checklist');
-
-  if (blocking.length) {
-    s.checklist.show(state, { system: blocking[0].system, checkId: blocking[0].id });
-    const buttons = agent ? [ask, openList] : [openList];
-    const pick = await vscode.window.showWarningMessage(
-      t('Checkpoint blocked: {0} blocking check(s) failed ({1}). Nothing was written.', blocking.length, [...new Set(blocking.map((c) => `${c.system} ${c.id}`))].join(', ')),
-      ...buttons,
-    );
-    if (pick === ask) await vscode.commands.executeCommand('sessionLedger.askAgentToCheckpoint', state.folder.uri);
-    else if (pick === openList) s.checklist.show(state);
-    return;
-  }
-  // Every manual item must be YES (S1 Invariant 3): they are ticked in the checklist, nowhere else.
-  const manual = all.filter((c) => c.status === 'manual-open');
-  if (manual.length) {
-    s.checklist.show(state, { system: manual[0].system, checkId: manual[0].id });
-    void vscode.window.showInformationMessage(t('Tick the manual items in the checklist when they are true, then write the marker.'));
-    return;
-  }
-
   const settings = readSettings(state.folder.uri);
   const root = state.folder.uri.fsPath;
-  let sessionId = args.sessionId;
-  if (sessionId === undefined && active.length) {
-    const { ambiguous, recentSessions, sessionWindowMinutes } = await import('../../core/context/sessions');
-    const windowMinutes = settings.sessionWindowMinutes ?? sessionWindowMinutes(process.env);
-    const recent = await recentSessions(root, { claudeHome: settings.claudeHome, codexHome: settings.codexHome, env: process.env, windowMinutes });
-    if (ambiguous(recent)) {
-      const picked = await pickSession(root, recent, windowMinutes);
-      if (!picked) return;
-      sessionId = picked.sessionId;
-    }
-  }
+  const create = t('Create starter file');
+  const offerStarter = async (text: string) => {
+    const pick = await vscode.window.showWarningMessage(text, create);
+    if (pick === create) await vscode.commands.executeCommand('sessionLedger.createStarterFile', state.folder.uri);
+  };
 
-  s.checklist.setBusy(true);
-  let res: CheckpointOutcome;
+  let flow;
   try {
-    const { checkpoint } = await import('../../core/checkpoint/checkpoint');
-    res = await checkpoint(root, {
-      confirmed: confirmedOf(report),
-      claudeHome: settings.claudeHome,
-      codexHome: settings.codexHome,
-      env: process.env,
-      sessionId,
-      sessionWindowMinutes: settings.sessionWindowMinutes ?? undefined,
-    });
+    flow = await checkpointFlow(
+      {
+        // Fresh checks: the agent may have written the files a moment ago.
+        scan: async () => {
+          await s.store.scan(state.folder);
+          return s.store.report(state.folder.uri) ?? null;
+        },
+        decide: async (report, sessionId) => {
+          s.checklist.setBusy(true);
+          try {
+            const { checkpoint } = await import('../../core/checkpoint/checkpoint');
+            return await checkpoint(root, {
+              report,
+              claudeHome: settings.claudeHome,
+              codexHome: settings.codexHome,
+              env: process.env,
+              sessionId,
+              sessionWindowMinutes: settings.sessionWindowMinutes ?? undefined,
+            });
+          } finally {
+            s.checklist.setBusy(false);
+          }
+        },
+        pickSession: async (sessions, windowMinutes) => (await pickSession(root, sessions, windowMinutes))?.sessionId,
+        rescan: () => void s.store.scan(state.folder),
+      },
+      args.sessionId,
+    );
   } catch (err) {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
     void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', errorText(t, err)));
     return;
-  } finally {
-    s.checklist.setBusy(false);
   }
+  if (flow.kind === 'no-report') {
+    await offerStarter(t('No agent state file detected in {0}: there is nothing to checkpoint.', state.folder.name));
+    return;
+  }
+  if (flow.kind === 'cancelled') return;
+  const res = flow.outcome;
   for (const l of res.lines) if (l.trim()) s.log.info(l);
   const msg = outcomeMessage(res, t);
-  if (res.kind === 'refused' || res.kind === 'skipped') {
-    if (res.kind === 'refused') s.checklist.show(state);
-    const show = res.kind === 'refused' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(msg.text);
+  const openList = t('Open checklist');
+  const ask = t('Ask the agent to checkpoint');
+  if (res.kind === 'refused') {
+    const code = (c: string) => res.refusals.find((r) => r.code === c);
+    if (code('nothing-detected')) {
+      await offerStarter(msg.text);
+      return;
+    }
+    const blocking = code('blocking-checks')?.checks ?? [];
+    const manual = code('manual-unconfirmed')?.checks ?? [];
+    const first = blocking[0] ?? manual[0];
+    s.checklist.show(state, first ? { system: first.system, checkId: first.id } : undefined);
+    const agent = blocking.length || isStale(res.report) ? await findAgentTerminal() : undefined;
+    const buttons = blocking.length && agent ? [ask, openList] : blocking.length ? [openList] : [];
+    const pick = await vscode.window.showWarningMessage(msg.text, ...buttons);
+    if (pick === ask) await vscode.commands.executeCommand('sessionLedger.askAgentToCheckpoint', state.folder.uri);
+    else if (pick === openList) s.checklist.show(state);
+    return;
+  }
+  if (res.kind === 'skipped') {
+    void vscode.window.showInformationMessage(msg.text);
     return;
   }
   if (res.resumePrompt) await vscode.env.clipboard.writeText(res.resumePrompt);
-  void s.store.scan(state.folder);
+  const agent = isStale(res.report) ? await findAgentTerminal() : undefined;
   const copy = t('Copy resume prompt');
   const buttons = res.resumePrompt ? [copy, openList] : [openList];
-  if (isStale(res.report) && agent) buttons.push(ask);
+  if (agent) buttons.push(ask);
   const pick = await vscode.window.showInformationMessage(msg.text, ...buttons);
   if (pick === copy) {
     await vscode.env.clipboard.writeText(res.resumePrompt);

@@ -1,0 +1,37 @@
+/**
+ * "Checkpoint now" as one decision: read the folder once, hand that report to the core's
+ * `checkpoint` (which decides and writes the marker, or refuses with typed reasons), and re-read
+ * once after a write so the views show it. When the only reason to refuse is that several agent
+ * sessions wrote recently, the user picks one and the same report is decided again for it: nothing
+ * is evaluated a second time. vscode-free: the command passes its store, its picker and the core.
+ */
+import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
+import type { RecentSession } from '../../core/context/sessions';
+import type { WorkspaceReport } from '../../core/model/model';
+
+export interface CheckpointPorts {
+  /** Read the folder's state files and run the checks (the one evaluation); null without a report. */
+  scan(): Promise<WorkspaceReport | null>;
+  /** The core's decision over that report, for a session (undefined: the core finds it or refuses as ambiguous). */
+  decide(report: WorkspaceReport, sessionId: string | undefined): Promise<CheckpointOutcome>;
+  /** Ask which session the checkpoint is for; undefined when the user cancels. */
+  pickSession(sessions: readonly RecentSession[], windowMinutes: number): Promise<string | undefined>;
+  /** Re-read the folder after a write (the one rescan). */
+  rescan(): void;
+}
+
+export type CheckpointFlowResult = { kind: 'no-report' } | { kind: 'cancelled'; outcome: CheckpointOutcome } | { kind: 'decided'; outcome: CheckpointOutcome };
+
+export async function checkpointFlow(p: CheckpointPorts, sessionId?: string): Promise<CheckpointFlowResult> {
+  const report = await p.scan();
+  if (!report) return { kind: 'no-report' };
+  let outcome = await p.decide(report, sessionId);
+  const only = outcome.refusals.length === 1 ? outcome.refusals[0] : undefined;
+  if (only?.code === 'ambiguous-session' && sessionId === undefined) {
+    const picked = await p.pickSession(only.sessions ?? [], only.windowMinutes ?? 0);
+    if (picked === undefined) return { kind: 'cancelled', outcome };
+    outcome = await p.decide(report, picked);
+  }
+  if (outcome.ok) p.rescan();
+  return { kind: 'decided', outcome };
+}

@@ -1,0 +1,123 @@
+/**
+ * "Checkpoint now"'s core path (src/extension/pure/checkpoint-flow.ts, what the command runs with
+ * its store and picker): one click reads the folder once, decides once with the core's
+ * `checkpoint` on that very report (no second evaluation inside), writes the marker once and
+ * rescans once. Real workspace, real git, real transcripts; the ports only count.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { checkpoint, type CheckpointOutcome } from '../../src/core/checkpoint/checkpoint';
+import type { RecentSession } from '../../src/core/context/sessions';
+import type { WorkspaceReport } from '../../src/core/model/model';
+import { evaluate } from '../../src/core/report/evaluate';
+import { checkpointFlow, type CheckpointPorts } from '../../src/extension/pure/checkpoint-flow';
+import { workspace } from './helpers';
+import { age, CONFIRMED, emptyClaudeHome, OTHER_SID, s3Workspace, SID, transcript } from './checkpoint-fixtures';
+
+interface Counts {
+  evaluations: number;
+  decisions: number;
+  writes: number;
+  rescans: number;
+  picks: number;
+  reports: WorkspaceReport[];
+  outcomes: CheckpointOutcome[];
+}
+
+function ports(root: string, claudeHome: string, pick?: (s: readonly RecentSession[]) => string | undefined): { p: CheckpointPorts; n: Counts } {
+  const n: Counts = { evaluations: 0, decisions: 0, writes: 0, rescans: 0, picks: 0, reports: [], outcomes: [] };
+  const p: CheckpointPorts = {
+    async scan() {
+      n.evaluations++;
+      const r = await evaluate(root, { confirmed: CONFIRMED });
+      n.reports.push(r);
+      return r;
+    },
+    async decide(report, sessionId) {
+      n.decisions++;
+      const o = await checkpoint(root, { report, sessionId, claudeHome, codexHome: emptyClaudeHome(), env: {} });
+      if (o.ok) n.writes++;
+      n.outcomes.push(o);
+      return o;
+    },
+    async pickSession(sessions) {
+      n.picks++;
+      return pick?.(sessions);
+    },
+    rescan() {
+      n.rescans++;
+    },
+  };
+  return { p, n };
+}
+
+function markers(root: string): string[] {
+  const dir = path.join(root, '.claude');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('.checkpoint-ready')) : [];
+}
+
+test('one click: one evaluation, one decision on that report, one write, one rescan', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  transcript(home, root, SID);
+  const { p, n } = ports(root, home);
+  const r = await checkpointFlow(p);
+  assert.equal(r.kind, 'decided');
+  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans, n.picks], [1, 1, 1, 1, 0]);
+  // The decision used the report the caller held: had it evaluated again, the outcome would carry another object.
+  assert.equal(n.outcomes[0].report, n.reports[0]);
+  assert.equal(n.outcomes[0].kind, 'written');
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`]);
+});
+
+test('refused (manual items open in the report): one evaluation, one decision, nothing written, no rescan', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  const { p, n } = ports(root, home);
+  p.scan = async () => {
+    n.evaluations++;
+    return evaluate(root);
+  };
+  const r = await checkpointFlow(p);
+  assert.equal(r.kind, 'decided');
+  assert.equal(r.kind === 'decided' && r.outcome.refusals.map((x) => x.code).join(), 'manual-unconfirmed');
+  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans], [1, 1, 0, 0]);
+  assert.deepEqual(markers(root), []);
+});
+
+test('two sessions wrote recently: the user picks one and the same report is decided for it (still one evaluation, one write)', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  transcript(home, root, SID);
+  age(transcript(home, root, OTHER_SID), 60_000);
+  const { p, n } = ports(root, home, (s) => s.find((x) => x.sessionId === SID)?.sessionId);
+  const r = await checkpointFlow(p);
+  assert.equal(r.kind, 'decided');
+  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans, n.picks], [1, 2, 1, 1, 1]);
+  assert.equal(n.outcomes[0].refusals[0].code, 'ambiguous-session');
+  assert.equal(n.outcomes[1].report, n.reports[0], 'the second decision is on the same report');
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`]);
+});
+
+test('two sessions, the user cancels the question: nothing written, no rescan', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  transcript(home, root, SID);
+  transcript(home, root, OTHER_SID);
+  const { p, n } = ports(root, home, () => undefined);
+  const r = await checkpointFlow(p);
+  assert.equal(r.kind, 'cancelled');
+  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans, n.picks], [1, 1, 0, 0, 1]);
+  assert.deepEqual(markers(root), []);
+});
+
+test('nothing detected: the core refuses with its reason; no starter guessed here', async () => {
+  const root = workspace({ 'README.md': '# x\n' });
+  const { p, n } = ports(root, emptyClaudeHome());
+  const r = await checkpointFlow(p);
+  assert.equal(r.kind === 'decided' && r.outcome.refusals[0].code, 'nothing-detected');
+  assert.equal(r.kind === 'decided' && r.outcome.refusals[0].said.id, 'No agent state file detected: looked for {0}.');
+  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans], [1, 1, 0, 0]);
+});

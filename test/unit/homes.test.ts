@@ -1,0 +1,149 @@
+/**
+ * One home per system: nothing outside `src/core/systems/<sN>/` knows that system's rules or
+ * wording. Checked in two ways over every `.ts` file of src/ and webview/ (comments left out):
+ *
+ * 1. Wording: each message template a home's files write (`t('…')`) and each string its facts
+ *    declare (paths, globs, closing line, skip line, resume prompts, trigger) appears in no string
+ *    literal outside that home. A string two homes both declare is shared and not looked for.
+ * 2. Rules by id: no code outside a home picks a system by its id to treat it specially
+ *    (`=== 'S0'`, `case 'S3':`, `includes('S0')`, `FACTS.S4`, `companionPath('S1', …)` …); a home
+ *    may name its own id.
+ *
+ * The places that still do are listed in KNOWN, each with why it is not moved yet; the test fails
+ * on any other place, and on a KNOWN entry that no longer occurs (so the list only shrinks).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { REPO } from './helpers';
+
+const HOMES = ['s0', 's1', 's2', 's3', 's4'];
+
+/** Places outside the homes that still know a system, and why. Key: `file: what`. */
+const KNOWN: Record<string, string> = {
+  "src/cli/help.ts: s1 'memory/session-handoff-LATEST.md'": 'the help text of `attest`, S1\'s own write action, names its default handoff',
+  "src/cli/help.ts: s3 'docs/state/STATE.md'": 'the help text of `rotate-log`, S3\'s own write action',
+  "src/cli/help.ts: s3 'docs/state/log'": 'the help text of `rotate-log`, S3\'s own write action',
+  "src/cli/help.ts: s4 '.agents/STATE.md'": 'the help text of `compact-state`, S4\'s own write action',
+  "src/extension/commands/compact-agent-state.ts: s4 '.agents/STATE.md'": 'the command of S4\'s own write action (compact-state)',
+  "src/extension/commands/compact-agent-state.ts: id === 'S4'": 'the command of S4\'s own write action offers the folders where S4 is present',
+  "src/extension/context-keys.ts: id === 'S4'": 'the context key that shows S4\'s compact command',
+  "src/core/context/compactions.ts: id FACTS.S0": 'the meter\'s "/clear after N compactions" advice is S0\'s; to become a per-system fact read for every detected system',
+  "src/core/context/systems.ts: id includes('S0')": 'the meter asks whether S0 is switched on (hot path: reads .agents.yml with the light reader); to move to S0\'s home as a cheap switch',
+  "src/core/context/systems.ts: id companionPath('S0'": 'as above',
+  "src/extension/pure/checklist-model.ts: id === 'S0'": 'the checklist\'s compaction advice is S0\'s (see compactions.ts)',
+  "src/extension/pure/checklist-model.ts: id FACTS.S0": 'as above',
+  "src/extension/pure/status-text.ts: id FACTS.S0": 'the status item\'s compaction advice is S0\'s (see compactions.ts)',
+  "src/extension/status/session-meter.ts: id === 'S0'": 'the meter\'s compaction advice is S0\'s (see compactions.ts)',
+  "src/core/hooks/session-start.ts: s1 'memory/.session-handoff.sha256'": 'the SessionStart re-injection words S1\'s attestation line; to move to S1\'s home',
+  "src/core/hooks/session-start.ts: id === 'S1'": 'as above',
+  "src/core/hooks/session-start.ts: id === 'S2'": 'the SessionStart re-injection keeps S2\'s NEXT verbatim (its rule); to become a fact of S2',
+  "src/core/rules/not-read.ts: id FACTS.S0": 'the reason a file at an older S0 place is not read states S0\'s section minimum; to move with S0\'s not-read reasons',
+  "src/extension/quick-fixes.ts: s3 'docs/state/log'": 'the quick-fix titles of S1/S3/S4\'s write actions are worded in the extension; to move to each home\'s fixes',
+  "src/extension/quick-fixes.ts: id companionPath('S1'": 'as above',
+};
+
+/** Templates a home writes that say nothing of its system (the same words fit any file). */
+const GENERIC = new Set(['{0} cannot be read.']);
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+const rel = (f: string) => path.relative(REPO, f).split(path.sep).join('/');
+const code = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+/** String literals of a source, import specifiers left out. */
+function literals(src: string): string[] {
+  const noImports = src.replace(/\b(?:from|import)\s*\(?\s*'[^']*'/g, '');
+  return [...noImports.matchAll(/'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`/g)].map((m) => (m[1] ?? m[2]).replace(/\\(.)/g, '$1'));
+}
+
+/**
+ * What each home words: its message templates (looked for as whole literals), and the strings its
+ * facts declare (paths, globs, lines, prompts: looked for inside any literal).
+ */
+function wordsOfHomes(): Record<string, Map<string, 'template' | 'fact'>> {
+  const out: Record<string, Map<string, 'template' | 'fact'>> = {};
+  for (const h of HOMES) {
+    const words = new Map<string, 'template' | 'fact'>();
+    for (const f of walk(path.join(REPO, 'src/core/systems', h)).filter((x) => x.endsWith('.ts'))) {
+      const c = code(readFileSync(f, 'utf8'));
+      for (const m of c.matchAll(/(?<![\w$.])t\(\s*'((?:[^'\\]|\\.)*)'/g)) {
+        const w = m[1].replace(/\\(.)/g, '$1');
+        if (!GENERIC.has(w)) words.set(w, 'template');
+      }
+      if (f.endsWith(`${path.sep}facts.ts`)) for (const l of literals(c)) if (l.length >= 6 && /[/ .]/.test(l)) words.set(l, 'fact');
+    }
+    out[h] = words;
+  }
+  return out;
+}
+
+const ID_RULE =
+  /(?:[=!]==\s*'S[0-4]'|'S[0-4]'\s*[=!]==|case\s+'S[0-4]'|includes\(\s*'S[0-4]'\s*\)|\bFACTS\.S[0-4]\b|\bFACTS\[\s*'S[0-4]'\s*\]|\b(?:companionPath|factsOf|closingLine|resumePrompt|homeOf|readerById)\(\s*'S[0-4]')/g;
+
+function leaks(): string[] {
+  const words = wordsOfHomes();
+  const homesOf = new Map<string, number>();
+  for (const h of HOMES) for (const w of words[h].keys()) homesOf.set(w, (homesOf.get(w) ?? 0) + 1);
+  const out = new Set<string>();
+  for (const f of [...walk(path.join(REPO, 'src')), ...walk(path.join(REPO, 'webview'))].filter((x) => x.endsWith('.ts'))) {
+    const r = rel(f);
+    const c = code(readFileSync(f, 'utf8'));
+    const lits = literals(c);
+    const own = /^src\/core\/systems\/(s[0-4])\//.exec(r)?.[1];
+    for (const h of HOMES) {
+      if (h === own) continue;
+      for (const [w, kind] of words[h]) {
+        if ((homesOf.get(w) ?? 0) !== 1) continue;
+        if (kind === 'template' ? lits.includes(w) : lits.some((l) => l.includes(w))) out.add(`${r}: ${h} '${w}'`);
+      }
+    }
+    for (const m of c.matchAll(ID_RULE)) if (!own || !m[0].includes(`'${own.toUpperCase()}'`)) out.add(`${r}: id ${m[0]}`);
+  }
+  return [...out].sort();
+}
+
+test("nothing outside a system's home words that system or picks it by id (except the places KNOWN lists, each with its reason)", () => {
+  const found = leaks();
+  assert.deepEqual(
+    found.filter((x) => !(x in KNOWN)),
+    [],
+    'a system\'s wording or rule outside its home: move it into src/core/systems/<sN>/',
+  );
+  assert.deepEqual(
+    Object.keys(KNOWN).filter((k) => !found.includes(k)),
+    [],
+    'no longer found: remove it from KNOWN',
+  );
+});
+
+test('the homes check finds what it looks for: a closing line or an id rule written outside the home', () => {
+  const words = wordsOfHomes();
+  assert.ok(words.s2.has('Checkpoint saved. Safe to run /compact now.'), "S2's closing line is S2's wording");
+  assert.ok(words.s3.has('docs/state/STATE.md'), "S3's home path is S3's wording");
+  assert.ok(words.s1.has('checkpoint complete. Run /compact to compress context. Handoff: {0}'), "S1's closing notice is S1's wording");
+  assert.ok([...'x === \'S0\' || case \'S3\':'.matchAll(ID_RULE)].length === 2);
+});
+
+test('every home has its index, facts, reader, rules, closing and starter, and its index links its requirement table', () => {
+  for (const h of HOMES) {
+    const dir = path.join(REPO, 'src/core/systems', h);
+    for (const f of ['index.ts', 'facts.ts', 'reader.ts', 'rules.ts', 'closing.ts', 'starter.ts']) assert.ok(readdirSync(dir).includes(f), `${h}/${f}`);
+    assert.match(readFileSync(path.join(dir, 'index.ts'), 'utf8'), /\.\/REQUIREMENTS\.md/, `${h}/index.ts links ./REQUIREMENTS.md`);
+  }
+});
+
+test("facts stay cheap: no home's facts.ts imports anything but types, messages and another home's facts", () => {
+  for (const h of HOMES) {
+    const src = readFileSync(path.join(REPO, 'src/core/systems', h, 'facts.ts'), 'utf8');
+    for (const m of src.matchAll(/^import\s+(type\s+)?[^'"]*['"]([^'"]+)['"]/gm)) {
+      if (m[1]) continue;
+      assert.match(m[2], /^(?:\.\.\/\.\.\/model\/messages|\.\.\/s[0-4]\/facts)$/, `${h}/facts.ts imports ${m[2]}`);
+    }
+  }
+});
