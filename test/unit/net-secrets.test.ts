@@ -230,6 +230,19 @@ for (const f of FAMILIES) {
   });
 }
 
+test('env-style assigned secret: a value that looks generated (3 character classes, or 2 and 20+ characters)', () => {
+  const found = (v: string) => maskSecrets(`DB_PASS=${v}`).hits.length === 1;
+  // Three classes at the least length (8).
+  assert.deepEqual(['aB3dE5gH', 'ab3de5g#', 'AB3DE5G#', 'abCDef#!'].map(found), [true, true, true, true]);
+  // Two classes: 19 characters is a setting, 20 a secret.
+  assert.deepEqual([found('ab3de5gh7jk9mn1pq2r'), found('ab3de5gh7jk9mn1pq2rs')], [false, true]);
+  assert.deepEqual([found('abcdefghijKLMNOPQRS'), found('abcdefghijKLMNOPQRST')], [false, true]);
+  // One class, however long, is a word or a number.
+  assert.deepEqual([found('abcdefghijklmnopqrstuvwxyz'), found('12345678901234567890123')], [false, false]);
+  // Under 8 characters: not a value of this rule at all.
+  assert.equal(found('aB3#eF7'), false);
+});
+
 test('a URL\'s user:password@host is its credentials, not an e-mail address', () => {
   assert.deepEqual(maskSecrets('https://user:pw@host.io/x').hits.map((h) => h.rule), ['URL with embedded credentials']);
 });

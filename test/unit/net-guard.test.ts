@@ -1,0 +1,109 @@
+/**
+ * The PreCompact guard's decision, in process: which marker speaks for the session (its own, the
+ * shared one signed by it or by nobody, never one signed by another session), the opt-out, the
+ * skeleton, and what the block reason tells the user to run. guard.test.ts runs the built CLI as
+ * Claude Code does; these call the core's decision directly, so a one-line change to it fails here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { utimesSync } from 'node:fs';
+import * as path from 'node:path';
+import { preCompactGuard } from '../../src/core/hooks/guard';
+import { workspace, write } from './helpers';
+import { OTHER_SID, preCompact, S2_SKELETON, S3_STATE, SID } from './checkpoint-fixtures';
+
+const MIN = 60_000;
+const OWN = `.claude/.checkpoint-ready.${SID}`;
+const SHARED = '.claude/.checkpoint-ready';
+
+/** A workspace whose files have the given ages (minutes after `t0`); returns `t0`. */
+function setAt(dir: string, t0: number, files: Record<string, number>): void {
+  for (const [rel, min] of Object.entries(files)) {
+    const t = (t0 + min * MIN) / 1000;
+    utimesSync(path.join(dir, rel), t, t);
+  }
+}
+
+const T0 = Math.floor(Date.now() / 1000) * 1000 - 10 * 24 * 60 * MIN;
+const guard = (dir: string, nowMin: number, payload = preCompact(dir)) => preCompactGuard(payload, { cwd: dir, root: dir, now: T0 + nowMin * MIN, env: {}, log: false });
+
+test('guard: the session\'s own marker speaks for it even when an older shared marker exists', async () => {
+  for (const signer of [SID, '-']) {
+    const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+    write(dir, SHARED, `${signer}\n`);
+    write(dir, OWN, `${SID}\n`);
+    // Shared marker at 0, work at 60, own checkpoint at 120, /compact at 600: only the own marker is fresh.
+    setAt(dir, T0, { [SHARED]: 0, 'docs/state/STATE.md': 60, [OWN]: 120 });
+    const d = await guard(dir, 600);
+    assert.deepEqual([d.rule, d.marker, d.allow], ['idle', OWN, true], d.log);
+    setAt(dir, T0, { 'docs/state/STATE.md': 200 });
+    const w = await guard(dir, 600);
+    assert.deepEqual([w.rule, w.marker, w.allow], ['fresh', OWN, true], w.log);
+  }
+});
+
+test('guard: without its own marker, the shared one counts when signed by this session or by nobody, never by another', async () => {
+  for (const [content, rule] of [[`${SID}\n`, 'idle'], ['\n', 'idle'], ['-\n', 'idle'], [`${OTHER_SID}\n`, 'foreign-marker']] as const) {
+    const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+    write(dir, SHARED, content);
+    setAt(dir, T0, { 'docs/state/STATE.md': 0, [SHARED]: 10 });
+    const d = await guard(dir, 20);
+    assert.equal(d.rule, rule, `${JSON.stringify(content)}: ${d.log}`);
+    assert.equal(d.allow, rule === 'idle');
+    if (rule === 'foreign-marker') {
+      assert.equal(d.marker, null);
+      assert.match(d.reason, new RegExp(`signed by another session \\(${OTHER_SID}\\)`));
+      assert.match(d.log, new RegExp(`shared marker signed by ${OTHER_SID}`));
+    } else assert.equal(d.marker, SHARED);
+  }
+  // Claude Code sent no session id: the shared marker is the one, whoever signed it.
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  write(dir, SHARED, `${OTHER_SID}\n`);
+  setAt(dir, T0, { 'docs/state/STATE.md': 0, [SHARED]: 10 });
+  const d = await guard(dir, 20, preCompact(dir, { sessionId: null }));
+  assert.deepEqual([d.rule, d.marker], ['idle', SHARED]);
+});
+
+test('guard: no marker blocks, naming the open manual items and the command that confirms them', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  const d = await guard(dir, 0);
+  assert.deepEqual([d.allow, d.exitCode, d.rule], [false, 2, 'no-marker']);
+  assert.match(d.reason, new RegExp(`\\(${OWN.replace(/\./g, '\\.')} is missing\\)`));
+  assert.match(d.reason, new RegExp(`\`session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request\``));
+  assert.match(d.reason, /once these manual items are true \(--confirm says so: feedback-stored: [^;]+; last-request: [^)]+\)/);
+  assert.match(d.reason, new RegExp(`checkpoint --nothing-to-preserve --session ${SID}`));
+  assert.equal(d.log, `BLOCK (no marker: ${OWN})`);
+  // It names the state file and the agent's own checkpoint trigger.
+  assert.match(d.reason, /First bring docs\/state\/STATE\.md \(your agent's \/checkpoint\) up to date, then run/);
+  // Without a session id the reason says so and names the shared marker.
+  const n = await guard(dir, 0, preCompact(dir, { sessionId: null }));
+  assert.match(n.reason, /Claude Code sent no usable session id/);
+  assert.match(n.reason, /\(\.claude\/\.checkpoint-ready is missing\)/);
+});
+
+test('guard: nothing-to-preserve in the shared or the own marker allows at once; an empty skeleton blocks despite a marker', async () => {
+  for (const rel of [SHARED, OWN]) {
+    const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+    write(dir, rel, 'nothing-to-preserve\n');
+    setAt(dir, T0, { [rel]: 0, 'docs/state/STATE.md': 60 });
+    const d = await guard(dir, 100_000);
+    assert.deepEqual([d.rule, d.allow, d.marker], ['opt-out', true, rel]);
+  }
+  const dir = workspace({ '.claude/session-ledger.md': S2_SKELETON });
+  write(dir, OWN, `${SID}\n`);
+  const d = await guard(dir, 0);
+  assert.deepEqual([d.rule, d.allow, d.exitCode], ['skeleton', false, 2]);
+  assert.match(d.reason, /\.claude\/session-ledger\.md is still an empty skeleton/);
+});
+
+test('guard: auto compactions, other events and malformed input are allowed and logged as such', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  assert.equal((await guard(dir, 0, preCompact(dir, { trigger: 'auto' }))).rule, 'auto');
+  assert.equal((await guard(dir, 0, preCompact(dir, { extra: { hook_event_name: 'Stop' } }))).rule, 'not-precompact');
+  const m = await guard(dir, 0, '{"session_id":');
+  assert.deepEqual([m.rule, m.allow], ['malformed', true]);
+  // No trigger at all is a manual compaction.
+  const p = JSON.parse(preCompact(dir)) as Record<string, unknown>;
+  delete p.trigger;
+  assert.equal((await guard(dir, 0, JSON.stringify(p))).rule, 'no-marker');
+});
