@@ -14,6 +14,7 @@ import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
 import { isArchiveCandidate, isExpired, isPromotionCandidate, snapshotProblems } from '../../src/core/systems/s1/rules';
 import { countLines } from '../../src/core/rules/common';
+import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import type { Check, Item, SystemReport } from '../../src/core/model/model';
 import { checksWith, fixtureCopy, oneCheck, systemIn, workspace, write } from './helpers';
 import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
@@ -281,4 +282,38 @@ test('guard max age: with work after it, a marker up to 480 min old allows; olde
     [0, 90, 7.5, 480, 480, 480, 480],
   );
   assert.equal(maxAgeMinutes({}), 480);
+});
+
+// ---------------------------------------------------------------------------------------------
+// S3's log rotation: moves the oldest entries only while STATE.md is over its budget
+
+test('S3 rotate-log: at the budget nothing moves; one line over moves the oldest; it stops as soon as the file fits', async () => {
+  const entries = ['2026-03-05', '2026-03-04', '2026-03-03', '2026-03-02'].map((d) => `### ${d} - work of ${d}\n- Done: step\n`).join('\n');
+  const text = `# STATE\n\n## Handoff\n- **Now ▶** run \`npm test\`\n\n## Log\n\n${entries}`;
+  const lines = text.split('\n').length;
+  const dir = workspace({ 'docs/state/STATE.md': text });
+  const plan = async (budget: number) => {
+    const p = await planRotateLog(dir, { budget });
+    assert.ok(p);
+    return p;
+  };
+  const at = await plan(lines);
+  assert.deepEqual([at.changed, at.moves.length, at.withinBudget], [false, 0, true]);
+  // Each entry is 3 lines (heading, item, blank line): one over moves the oldest, and so does 3 over.
+  for (const over of [1, 3]) {
+    const p = await plan(lines - over);
+    assert.deepEqual(p.moves.map((m) => m.date), ['2026-03-02'], `${over} over`);
+    assert.equal(p.linesAfter, lines - 3);
+    assert.equal(p.withinBudget, true, 'exactly at the budget after the move');
+  }
+  assert.deepEqual((await plan(lines - 4)).moves.map((m) => m.date), ['2026-03-02', '2026-03-03']);
+  // The newest entry never moves, even when the file still does not fit.
+  const tight = await plan(5);
+  assert.deepEqual(tight.moves.map((m) => m.date), ['2026-03-02', '2026-03-03', '2026-03-04']);
+  assert.equal(tight.withinBudget, false);
+  // An archive that already ends with an entry (no final newline) is not given it twice.
+  write(dir, 'docs/state/log/2026-03.md', '# Log 2026-03\n\n### 2026-03-02 - work of 2026-03-02\n- Done: step');
+  const again = await plan(lines - 1);
+  assert.deepEqual(again.moves.map((m) => m.date), ['2026-03-02']);
+  assert.deepEqual(again.archives, []);
 });
