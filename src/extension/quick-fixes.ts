@@ -1,17 +1,15 @@
 /**
  * Quick fixes for the findings whose fix is mechanical, each a `WorkspaceEdit` the user sees and
- * can undo: S0 `_Last updated:` now; S3 Branch / HEAD from git; S1 attest the handoff (write the
- * sidecar); S4 compact the state and S3 rotate the Log (both through the Refactor Preview); delete
- * a stale path line; delete a finished S1 item or section. The edits come from the core (`fixes`,
- * `compact-state`, `rotate-log`, `attest`, `git`); nothing is applied unless the user picks it,
- * and in Restricted Mode none is offered (the workspace writes nothing and runs no git).
+ * can undo. Which finding offers which fix, and its title, come from the system's home
+ * (`core/systems/<sN>/fixes.ts`); the edits from the core (`fixes`, `compact-state`, `rotate-log`,
+ * `attest`, `git`), the whole-file ones through the Refactor Preview. Nothing is applied unless the
+ * user picks it, and in Restricted Mode none is offered (the workspace writes nothing and runs no git).
  */
 import * as vscode from 'vscode';
-import { companionPath } from '../core/systems/facts';
-import type { LineEdit } from '../core/systems/fixes';
+import type { FixKind, LineEdit } from '../core/systems/fixes';
 import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
 import { errorText } from './pure/error-text';
-import { fixKindsOf, notCompactedText, type FixKind } from './pure/findings';
+import { fixOffersOf, notCompactedText } from './pure/findings';
 
 class FixAction extends vscode.CodeAction {
   constructor(
@@ -63,9 +61,9 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     const placed = this.diagnostics.findingsFor(document.uri, context.diagnostics);
     if (!placed.length && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE)) this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
     for (const p of placed) {
-      for (const kind of fixKindsOf(p.finding)) {
-        const a = new FixAction(this.title(kind, p), kind, p, document);
-        a.isPreferred = kind === 'timestamp' || kind === 'branch-head';
+      for (const offer of fixOffersOf(p.finding)) {
+        const a = new FixAction(vscode.l10n.t(offer.title.id, ...offer.title.args), offer.kind, p, document);
+        a.isPreferred = offer.kind === 'timestamp' || offer.kind === 'branch-head';
         out.push(a);
       }
     }
@@ -82,32 +80,12 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     return a;
   }
 
-  private title(kind: FixKind, p: PlacedFinding): string {
-    const t = vscode.l10n.t;
-    switch (kind) {
-      case 'timestamp':
-        return t('Set _Last updated:_ to now');
-      case 'branch-head':
-        return t('Update Branch / HEAD from git');
-      case 'attest':
-        return p.finding.check.status === 'fail' ? t('I changed the handoff myself: attest it as it is now…') : t('Attest the handoff: write {0}', companionPath('S1', 'sidecar'));
-      case 'compact':
-        return t('Compact {0}: keep the newest block of each kind (preview)…', p.finding.path);
-      case 'rotate-log':
-        return t('Rotate the Log: move the oldest entries to docs/state/log/ (preview)…');
-      case 'delete-stale-line':
-        return t('Delete this line (the path does not exist)');
-      case 'delete-done':
-        return t('Delete this finished work (git keeps it)');
-    }
-  }
-
   private async editFor(a: FixAction): Promise<vscode.WorkspaceEdit | undefined> {
     const t = vscode.l10n.t;
     const doc = a.document;
     const root = a.placed.folder.uri.fsPath;
     const f = a.placed.finding;
-    const label = this.title(a.fix, a.placed);
+    const label = a.title;
     const fixes = await import('../core/systems/fixes');
     switch (a.fix) {
       case 'timestamp':

@@ -3,6 +3,32 @@
  * quick fixes). Pure: text in, edits out; nothing here reads or writes a file, so a fix is computed
  * against the text the user sees, and applied (and undone) by the editor.
  */
+import { t, type Msg } from '../model/messages';
+import type { Check } from '../model/model';
+
+/** The mechanical fixes a finding can offer; what each edits is computed by its system's home or the write action it names. */
+export type FixKind = 'timestamp' | 'branch-head' | 'attest' | 'compact' | 'rotate-log' | 'delete-stale-line' | 'delete-done';
+
+/** A fix a finding offers, with its title (a message id the editor translates). */
+export interface FixOffer {
+  kind: FixKind;
+  title: Msg;
+}
+
+/** Where a finding sits: its check, whether it is on the system's home file, whether it is on the check's own file and line. */
+export interface FixPlace {
+  check: Check;
+  /** The finding's file (relative to the root). */
+  path: string;
+  onHome: boolean;
+  onCheckLine: boolean;
+}
+
+/** The fix every system shares: a line naming a path that does not exist is deleted. */
+export function sharedFixOffers(p: FixPlace): FixOffer[] {
+  return p.check.id === 'stale-paths' && p.onCheckLine ? [{ kind: 'delete-stale-line', title: t('Delete this line (the path does not exist)') }] : [];
+}
+
 /** Replace lines `line`..`endLine` (1-based, inclusive) with `lines`; an empty `lines` deletes them. */
 export interface LineEdit {
   line: number;

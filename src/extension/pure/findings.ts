@@ -4,6 +4,7 @@
  * result into `Diagnostic`s and tree rows.
  */
 import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model/model';
+import { fixOffers, type FixOffer } from '../../core/systems/fixes';
 import type { T } from './tree-text';
 
 export type FindingLevel = 'error' | 'warning' | 'information';
@@ -143,29 +144,11 @@ export function systemDocs(r: WorkspaceReport, s: SystemReport): Array<{ relPath
 }
 
 /**
- * The mechanical fixes a finding offers (the quick fixes), by system and check. Only findings on
- * their own file and line qualify: the fix edits that line (or the whole file for compaction and
- * the Log rotation).
+ * The mechanical fixes a finding offers (the quick fixes), as its system's home declares them, with
+ * their titles. Only findings on their own file and line qualify: the fix edits that line (or the
+ * whole file for compaction and the Log rotation).
  */
-export type FixKind = 'timestamp' | 'branch-head' | 'attest' | 'compact' | 'rotate-log' | 'delete-stale-line' | 'delete-done';
-
-export function fixKindsOf(f: Finding): FixKind[] {
+export function fixOffersOf(f: Finding): FixOffer[] {
   const c = f.check;
-  const home = f.path === f.system.home;
-  switch (`${f.system.id} ${c.id}`) {
-    case 'S0 timestamp':
-      return home ? ['timestamp'] : [];
-    case 'S3 branch-head':
-      return home && c.line ? ['branch-head'] : [];
-    case 'S1 attestation':
-      return ['attest'];
-    case 'S4 compaction':
-      return home ? ['compact'] : [];
-    case 'S3 budget':
-      return home ? ['rotate-log'] : [];
-    case 'S1 future-oriented':
-      return c.line && f.path === c.path ? ['delete-done'] : [];
-  }
-  if (c.id === 'stale-paths' && c.line && f.path === c.path) return ['delete-stale-line'];
-  return [];
+  return fixOffers(f.system.id, { check: c, path: f.path, onHome: f.path === f.system.home, onCheckLine: !!c.line && f.path === c.path });
 }

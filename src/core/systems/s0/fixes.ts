@@ -1,5 +1,11 @@
 /** S0's mechanical fixes: the ledger's `_Last updated:` line set to now. */
-import { linesOf, type LineEdit } from '../line-edit';
+import { t } from '../../model/messages';
+import { linesOf, type FixOffer, type FixPlace, type LineEdit } from '../line-edit';
+
+/** The fixes S0's findings offer: a stale or missing `_Last updated:` on the ledger is set to now. */
+export function fixOffersS0(p: FixPlace): FixOffer[] {
+  return p.check.id === 'timestamp' && p.onHome ? [{ kind: 'timestamp', title: t('Set _Last updated:_ to now') }] : [];
+}
 
 // A `_Last updated: <value>_` line: what comes before the value, the value, what follows it.
 const TIMESTAMP_RE = /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?\s*)(.*?)([_*]*\s*)$/iu;
