@@ -360,6 +360,11 @@ function coveredLines(covDir, workDir, files) {
   return out;
 }
 
+/** The source lines some compiled line of the module starts on, ascending. */
+function mappedLines(file) {
+  return [...new Set(jsLines(file).lineMap.filter((l) => l !== undefined))].sort((a, b) => a - b);
+}
+
 const jsLineCache = new Map();
 /** For a module's compiled JS: the offset of each line's first non-blank character, and the source line it maps to. */
 function jsLines(file) {
@@ -536,10 +541,14 @@ async function main() {
           writeFileSync(target, js.code);
           // The test files whose unmutated run executed the mutated line; the one that killed the
           // last mutant of this file first, then direct importers, fastest first.
+          // A source line that no compiled line starts on (inside a chain esbuild joined into one
+          // line) counts as the line its statement starts on: the nearest mapped line above it.
+          const mapped = mappedLines(m.file);
+          const first = mapped.filter((l) => l <= m.line).pop() ?? m.line;
           const endLine = m.line + (m.from.match(/\n/g)?.length ?? 0);
           const killer = killers.get(m.file);
           const tests = testsFor(m.file)
-            .filter((t) => baseline[t.rel]?.ok && (baseline[t.rel].lines?.[m.file] ?? []).some((l) => l >= m.line && l <= endLine))
+            .filter((t) => baseline[t.rel]?.ok && (baseline[t.rel].lines?.[m.file] ?? []).some((l) => l >= first && l <= endLine))
             .sort((a, b) => Number(b.rel === killer) - Number(a.rel === killer) || Number(b.direct) - Number(a.direct) || baseline[a.rel].ms - baseline[b.rel].ms);
           res = { status: 'survived', tests: tests.length };
           for (const t of tests) {

@@ -4,10 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Check, SystemReport } from '../../src/core/model/model';
-import { checksWith, fixtureCopy, systemIn, workspace } from './helpers';
+import { checksWith, fixtureCopy, git, gitInit, systemIn, workspace } from './helpers';
 
 const S0_CONFIG = { '.agents.yml': 'session:\n  ledger: true\n' };
 const ledger = (now: string) => `# Session Ledger\n\n## Goal\nShip CSV export.\n\n## Decisions\n- UTC dates\n\n## Now\n${now}\n\n## Next\n- Wire exportCsv() into the Export button in src/invoices.ts\n\n## Open Questions\n- none\n`;
@@ -68,4 +69,101 @@ test('S1 snapshot place: right after the front matter (blank lines and comments 
   const a = only(afterTitle, 'snapshot');
   assert.equal(a[0].status, 'warn');
   assert.match(a[0].message, /^The state-snapshot v1 block sits after the title \(line \d+\)/);
+});
+
+const one = (s: SystemReport, id: string): Check => {
+  const c = only(s, id);
+  assert.equal(c.length, 1, `${id}: ${JSON.stringify(c)}`);
+  return c[0];
+};
+
+test('S1 next-command: a call like `exportCsv(rows, filter)` or a path is no command; `npm test -- invoices` is', async () => {
+  const item1 = (s: string) => (t: string) => t.replace(/^1\. .*$/m, `1. **Wire the Export button** — ${s}.`);
+  assert.equal(one(await s1With(item1('run `npm test -- invoices` to confirm')), 'next-command').status, 'pass');
+  for (const s of ['call `exportCsv(rows, filter)` from the handler', 'edit `src/invoices.ts` and `onExport()`', 'see `docs/plan.md`']) {
+    const c = one(await s1With(item1(s)), 'next-command');
+    assert.deepEqual([c.status, c.message], ['warn', 'Item 1 of "What to do now (priority order)" carries no execution command.'], s);
+  }
+});
+
+test('S1 clarity Q1: the snapshot\'s ctx answers "where does the work stand" without a status or understanding section', async () => {
+  const strip = (t: string) => t.replace(/## Current work status[\s\S]*?(?=## Pending decisions)/, '').replace(/## System understanding[\s\S]*?(?=## User)/, '');
+  const c = only(await s1With(strip), 'clarity');
+  assert.deepEqual(c.map((x) => x.status), ['pass'], JSON.stringify(c));
+  const noCtx = only(await s1With((t) => strip(t).replace(/^ctx: .*$/m, 'ctx: ""').replace(/^diff:[\s\S]*?(?=^blocked:)/m, '')), 'clarity');
+  assert.equal(noCtx[0].status, 'warn');
+});
+
+test('S1 lessons: the summary counts lessons without seen: and headings without a meta line', async () => {
+  const dir = fixtureCopy('s1/good');
+  const lessons = (body: string) => {
+    writeFileSync(path.join(dir, 'tasks/lessons.md'), `# Lessons\n\n${body}`);
+    return systemIn(dir, 'S1');
+  };
+  const L = (title: string, meta: string) => `### ${title}\n> ${meta}\n\n`;
+  const msg = async (body: string) => one(await lessons(body), 'lessons').message;
+  assert.equal(await msg(L('A', 'conf: 0.8 · seen: 2026-04-28 · obs: 2')), '1 lesson(s) with conf/seen/obs meta; no archive candidates.');
+  assert.equal(await msg(L('A', 'conf: 0.8 · obs: 2')), '1 lesson(s) with conf/seen/obs meta (1 without seen:); no archive candidates.');
+  assert.equal(await msg(`${L('A', 'conf: 0.8 · seen: 2026-04-28 · obs: 2')}### B without meta\n- text\n\n`), '1 lesson(s) with conf/seen/obs meta (1 heading(s) without a meta line); no archive candidates.');
+  assert.equal(await msg(`${L('A', 'conf: 0.8 · obs: 2')}### B without meta\n- text\n\n`), '1 lesson(s) with conf/seen/obs meta (1 without seen:, 1 heading(s) without a meta line); no archive candidates.');
+  // A level-2 section without meta is not a lesson heading.
+  assert.equal(await msg(`## Notes\n- text\n\n${L('A', 'conf: 0.8 · seen: 2026-04-28 · obs: 2')}`), '1 lesson(s) with conf/seen/obs meta; no archive candidates.');
+});
+
+test('S1 attestation: an upper-case sidecar matches and says so; lower case with a newline says that', async () => {
+  const dir = fixtureCopy('s1/good');
+  const hash = createHash('sha256').update(readFileSync(path.join(dir, HANDOFF))).digest('hex');
+  const side = path.join(dir, 'memory/.session-handoff.sha256');
+  const at = async () => one(await systemIn(dir, 'S1'), 'attestation');
+  writeFileSync(side, hash.toUpperCase());
+  let c = await at();
+  assert.deepEqual([c.status, c.message], ['pass', 'MATCH: memory/.session-handoff.sha256 matches the SHA-256 of memory/session-handoff-LATEST.md (the sidecar is upper-case hex).']);
+  writeFileSync(side, `${hash}\n`);
+  c = await at();
+  assert.equal(c.message, 'MATCH: memory/.session-handoff.sha256 matches the SHA-256 of memory/session-handoff-LATEST.md (the sidecar ends with a newline).');
+  writeFileSync(side, hash);
+  c = await at();
+  assert.equal(c.message, 'MATCH: memory/.session-handoff.sha256 matches the SHA-256 of memory/session-handoff-LATEST.md.');
+});
+
+test('S2 store-fresh: a manifest with stores but no ledger is skipped, not a crash', async () => {
+  const manifest = 'version: 1\ncompaction:\n  checkpoint:\n    durable_context:\n      project_state: .claude/project-state.md\n      curated_ssot:\n        - PROJECT_STATUS.md\n';
+  const s = await systemIn(workspace({ 'context-manifest.yaml': manifest, 'PROJECT_STATUS.md': '# Status\n' }), 'S2');
+  const c = one(s, 'store-fresh');
+  assert.deepEqual([c.status, c.message], ['skipped', 'No manifest store besides the project state to compare with the ledger.']);
+  assert.ok(!s.checks.some((x) => /internal|error/i.test(x.id)), JSON.stringify(s.checks.map((x) => x.id)));
+});
+
+test('S4: a Current block whose items stand right under its heading is filled, not a skeleton', async () => {
+  const dir = fixtureCopy('s4/good');
+  const state = `# Agent State\n\n## Main Agent\n\nClaude Code\n\n## Current Feature: multi-currency balances\n- Goal: report balances per currency.\n- Next: add \`BalanceByCurrency\` to internal/ledger/balance.go\n`;
+  writeFileSync(path.join(dir, '.agents/STATE.md'), state);
+  const c = one(await systemIn(dir, 'S4'), 'not-skeleton');
+  assert.equal(c.status, 'pass', c.message);
+});
+
+test('S4: with no PROGRESS entry, the newest checkpoint names the block the next action comes from', async () => {
+  const dir = fixtureCopy('s4/good');
+  const block = (kind: string, id: string, next: string) => `## Current ${kind}: ${id} work\n<!-- orchestra:block-id: ${id} -->\n\n### Next Steps\n\n- ${next}\n\n`;
+  writeFileSync(path.join(dir, '.agents/STATE.md'), `# Agent State\n\n## Main Agent\n\nClaude Code\n\n${block('Feature', 'alpha-balances', 'Add `Alpha` to internal/a.go')}${block('Bug Fix', 'beta-rounding', 'Fix `Beta` in internal/b.go')}`);
+  writeFileSync(path.join(dir, 'PROGRESS.md'), '# PROGRESS\n');
+  const cp = (body: string) => writeFileSync(path.join(dir, '.agents/checkpoints/2026-03-09-120000.md'), `---\ntimestamp: 2026-03-09T12:00:00+01:00\n---\n\n# Checkpoint 2026-03-09-120000\n\n## What was done\n\n- ${body}\n`);
+  cp('Worked on alpha-balances: the first half.');
+  assert.equal((await systemIn(dir, 'S4')).next, 'Add `Alpha` to internal/a.go');
+  cp('Worked on beta-rounding.');
+  assert.equal((await systemIn(dir, 'S4')).next, 'Fix `Beta` in internal/b.go');
+});
+
+test('S3 branch-head on a detached HEAD: a branch name is out of date, "detached" is right', async () => {
+  const state = (branch: string) => `# STATE\n\n## Handoff\n- **Branch / HEAD:** ${branch} @ {{HEAD}}\n- **Gates:** 1/1\n- **Now ▶** run \`npm test\`\n\n## Log\n`;
+  const dir = workspace({ 'docs/state/STATE.md': state('main'), 'a.txt': 'a' });
+  gitInit(dir);
+  git(dir, 'checkout', '-q', '--detach');
+  const head = git(dir, 'rev-parse', '--short', 'HEAD').trim();
+  const file = path.join(dir, 'docs/state/STATE.md');
+  writeFileSync(file, state('main').replace('{{HEAD}}', head));
+  const c = only(await systemIn(dir, 'S3'), 'branch-head');
+  assert.deepEqual(c.map((x) => [x.status, x.message]), [['warn', 'Branch / HEAD out of date: HEAD is detached, the handoff says branch main.']]);
+  writeFileSync(file, state('(detached)').replace('{{HEAD}}', head).replace('(detached)', 'detached'));
+  assert.deepEqual(only(await systemIn(dir, 'S3'), 'branch-head').map((x) => x.status), ['pass']);
 });

@@ -310,3 +310,10 @@ test('secrets are masked in what every surface reads: the document text, items, 
   const sec = s3.checks.filter((c) => c.id === 'no-secrets');
   assert.deepEqual(sec.map((c) => [c.status, c.line]), [['fail', 5], ['fail', 8]]);
 });
+
+test('URL credentials: Unicode spaces end a URL like ASCII ones (no credentials read across them)', () => {
+  for (const sp of ['\u0085', '\u00a0', '\u2028', '\u2029', '\u3000', '\ufeff']) {
+    assert.deepEqual(maskSecrets(`https://host.io${sp}me:pw@y.io`).hits, [], JSON.stringify(sp));
+    assert.equal(maskSecrets(`https://me:pw@y.io${sp}x`).hits.length, 1, JSON.stringify(sp));
+  }
+});
