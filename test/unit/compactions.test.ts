@@ -47,7 +47,7 @@ function placeOwn(root: string): { home: string; file: string; text: string } {
 
 test('a real transcript: its one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not', { skip: CORPUS_SKIP }, async () => {
   const { file, text } = place(workspace());
-  assert.deepEqual(await countCompactions(file), { count: 1, last: '2026-02-11T21:18:41.543Z' });
+  assert.deepEqual(await countCompactions(file), { count: 1, last: '2026-02-11T21:18:41.543Z', complete: true });
   appendFileSync(file, boundary(text));
   assert.equal((await countCompactions(file)).count, 2);
   // A torn boundary (the client mid-write) counts once it is complete, not before.
@@ -70,7 +70,47 @@ test('a real transcript: its one compaction; appended ones counted from the new 
   writeFileSync(other, text + boundary(text) + boundary(text));
   renameSync(other, file);
   assert.equal((await countCompactions(file)).count, 3);
-  assert.deepEqual(await countCompactions(`${file}.missing`), { count: 0, last: null });
+  assert.deepEqual(await countCompactions(`${file}.missing`), { count: 0, last: null, complete: true });
+});
+
+test('with a byte budget each call counts only that much further and says whether it reached the end; the count comes out the same, long lines and all', async () => {
+  const sid = '4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+  const dir = workspace();
+  const file = path.join(dir, `${sid}.jsonl`);
+  const b = (i: number) => `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: sid, timestamp: `2026-01-0${i}T00:00:00Z`, compactMetadata: { trigger: 'auto' } })}\n`;
+  const user = (n: number) => `${JSON.stringify({ type: 'user', sessionId: sid, message: { role: 'user', content: 'x'.repeat(n) } })}\n`;
+  // A boundary, a 300 KB message (longer than any boundary, longer than the budget), two more boundaries among short lines.
+  writeFileSync(file, user(100) + b(1) + user(300_000) + user(50) + b(2) + user(5000) + b(3) + user(10));
+  const size = readFileSync(file).length;
+  const budget = 130_000;
+  const seen: Array<{ count: number; complete: boolean }> = [];
+  for (let i = 0; i < 20; i++) {
+    const c = await countCompactions(file, budget);
+    seen.push({ count: c.count, complete: c.complete });
+    if (c.complete) break;
+  }
+  const last = seen[seen.length - 1];
+  assert.deepEqual(last, { count: 3, complete: true }, JSON.stringify(seen));
+  assert.ok(seen.length >= Math.ceil(size / budget), `${seen.length} calls for ${size} bytes with a ${budget}-byte budget`);
+  assert.equal(seen[0].complete, false);
+  assert.deepEqual(await countCompactions(file), { count: 3, last: '2026-01-03T00:00:00Z', complete: true });
+  // Appended later: the next budgeted call reads just that.
+  appendFileSync(file, b(4));
+  assert.deepEqual(await countCompactions(file, budget), { count: 4, last: '2026-01-04T00:00:00Z', complete: true });
+});
+
+test('context on a long transcript gives its figure without counting the whole file: compactions null until a later run finished counting', async () => {
+  const root = s3Workspace();
+  const own = placeOwn(root);
+  // 9 MB of earlier conversation before the fixture's lines: more than one run counts (8 MB).
+  const filler = `${JSON.stringify({ type: 'user', sessionId: '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10', message: { role: 'user', content: 'y'.repeat(1000) } })}\n`.repeat(9 * 1024);
+  writeFileSync(own.file, filler + own.text);
+  const first = JSON.parse(run(['context', '--root', root, '--json'], { env: { CLAUDE_CONFIG_DIR: own.home } }).stdout);
+  assert.ok(first.usedTokens > 0, 'the figure is there');
+  assert.equal(first.compactions, null, 'not counted yet');
+  const second = JSON.parse(run(['context', '--root', root, '--json'], { env: { CLAUDE_CONFIG_DIR: own.home } }).stdout);
+  assert.equal(second.usedTokens, first.usedTokens);
+  assert.equal(second.compactions, 1, 'the next run goes on from where the first stopped');
 });
 
 test('context --json carries `compactions`; with S0 on and 2+ of them, its advice: checkpoint, then /clear', { skip: CORPUS_SKIP }, async () => {

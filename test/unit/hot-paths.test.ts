@@ -109,7 +109,9 @@ test('the compaction count is kept for the next process: it reads only what was 
   const count = () => {
     const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(REPO, 'out/src/core/context/compactions.js'))}).countCompactions(${JSON.stringify(file)}).then((c) => console.log(JSON.stringify(c)))`], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
-    return JSON.parse(r.stdout) as { count: number; last: string | null };
+    const { complete, ...c } = JSON.parse(r.stdout) as { count: number; last: string | null; complete: boolean };
+    assert.equal(complete, true);
+    return c;
   };
   assert.deepEqual(count(), { count: 2, last: '2026-01-02T00:00:00Z' });
   const folder = path.join(tmp, readdirSync(tmp).find((f) => f.startsWith('session-ledger-')) ?? '');

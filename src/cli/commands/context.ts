@@ -6,14 +6,18 @@
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { detectSystems, levelOf, measureDetailed, s0On, thresholdProfile, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
-import { adviseClear, countCompactions } from '../../core/context/compactions';
+import { adviseClear, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
 export type ContextJson = ContextUsage & {
   thresholds: ThresholdProfile;
   level: Level;
-  /** Claude Code: the session's compactions so far (its `compact_boundary` records); null for Codex. */
+  /**
+   * Claude Code: the session's compactions so far (its `compact_boundary` records); null for Codex,
+   * and while a long transcript is still being counted (each run counts the next 8 MB, so the
+   * figure never waits for a pass over the whole file).
+   */
   compactions: number | null;
   /** S0 on (present, `session.ledger: true`) and compacted 2+ times in this session: its seed's advice, else null. */
   advice: string | null;
@@ -82,7 +86,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const advises = await s0On(root, systems);
   const out: ContextJson[] = await Promise.all(
     result.usages.map(async (u) => {
-      const compactions = u.agent === 'claude' ? (await countCompactions(u.transcriptPath)).count : null;
+      const counted = u.agent === 'claude' ? await countCompactions(u.transcriptPath, COUNT_BUDGET_BYTES) : null;
+      const compactions = counted?.complete ? counted.count : null;
       const advice = compactions !== null && advises && adviseClear(compactions) ? S0_COMPACTIONS_ADVICE : null;
       return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice };
     }),

@@ -9,6 +9,10 @@
  * user's cache folder for the next process (a CLI run, a hook), and each call reads only the bytes
  * appended since. Only short lines that contain the marker text are parsed; a line
  * longer than 64 KB is a message, never a boundary record, and is skipped without being kept.
+ *
+ * A short-lived process passes a byte budget: it counts at most that much further and says whether
+ * the count is complete, so its figure never waits for a pass over a 1 GB transcript; the next
+ * process goes on from where it stopped.
  */
 import * as path from 'node:path';
 import { FACTS } from '../systems/facts';
@@ -17,6 +21,9 @@ import { openRead, parseObject, readAt, statOrNull } from './files';
 
 /** S0's guideline: after this many compactions in one session, advise a checkpoint and /clear. */
 export const COMPACTIONS_ADVICE_AT = FACTS.S0.freshContext.clearAfterCompactions ?? 2;
+
+/** What one short-lived process (`context`) reads of a transcript to count its compactions: about 5 ms from the page cache. */
+export const COUNT_BUDGET_BYTES = 8 * 1024 * 1024;
 
 const CHUNK = 1024 * 1024;
 const MAX_LINE = 64 * 1024;
@@ -30,6 +37,8 @@ interface Entry {
   count: number;
   /** ISO time of the newest boundary, or null. */
   last: string | null;
+  /** `offset` is inside a line longer than the longest boundary record: the rest of it up to its newline is skipped. */
+  skipping?: boolean;
 }
 
 const cache = new Map<string, Entry>();
@@ -50,7 +59,7 @@ function storedEntry(file: string): Entry | undefined {
     const o = JSON.parse(text) as Record<string, unknown>;
     const num = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
     if (o.file !== file || !num(o.dev) || !num(o.ino) || !num(o.offset) || !num(o.count) || !(o.last === null || typeof o.last === 'string')) return undefined;
-    return { dev: o.dev as number, ino: o.ino as number, offset: o.offset as number, count: o.count as number, last: o.last as string | null };
+    return { dev: o.dev as number, ino: o.ino as number, offset: o.offset as number, count: o.count as number, last: o.last as string | null, skipping: o.skipping === true };
   } catch {
     return undefined;
   }
@@ -61,6 +70,8 @@ export interface Compactions {
   count: number;
   /** ISO time of the newest one, or null. */
   last: string | null;
+  /** False when the byte budget ran out before the end of the file: `count` is what was counted so far. */
+  complete: boolean;
 }
 
 function isBoundary(line: Buffer, sessionId: string | null): { at: string | null } | null {
@@ -73,19 +84,22 @@ function isBoundary(line: Buffer, sessionId: string | null): { at: string | null
 
 /**
  * The compactions of the session a Claude Code transcript belongs to (its file name is the session
- * id). Reads only what was appended since the last call for the same file; a file replaced or cut
- * shorter is counted again from the start. Never throws: an unreadable file counts 0.
+ * id). Reads only what was appended since the last call for the same file, and at most `maxBytes`
+ * of it (the result says whether it reached the end); a file replaced or cut shorter is counted
+ * again from the start. Never throws: an unreadable file counts 0.
  */
-export async function countCompactions(file: string): Promise<Compactions> {
+export async function countCompactions(file: string, maxBytes = Infinity): Promise<Compactions> {
   const st = await statOrNull(file);
   if (!st || !st.isFile()) {
     cache.delete(file);
-    return { count: 0, last: null };
+    return { count: 0, last: null, complete: true };
   }
   let e = cache.get(file) ?? storedEntry(file);
   const from = e?.offset;
   if (!e || e.dev !== st.dev || e.ino !== st.ino || st.size < e.offset) e = { dev: st.dev, ino: st.ino, offset: 0, count: 0, last: null };
-  if (st.size > e.offset) {
+  // A budget over twice the longest boundary always gets past a long line (it is then skipped, across calls).
+  const end = Math.min(st.size, e.offset + Math.max(maxBytes, 2 * MAX_LINE + 1));
+  if (end > e.offset) {
     const base = path.basename(file, '.jsonl');
     const sessionId = /^[0-9a-f-]{8,}$/i.test(base) ? base : null;
     const fh = await openRead(file);
@@ -94,9 +108,9 @@ export async function countCompactions(file: string): Promise<Compactions> {
         const buf = Buffer.allocUnsafe(CHUNK);
         let pos = e.offset;
         let carry: Buffer | null = null;
-        let skipping = false;
-        while (pos < st.size) {
-          const n = await readAt(fh, buf.subarray(0, Math.min(CHUNK, st.size - pos)), pos);
+        let skipping = e.skipping === true;
+        while (pos < end) {
+          const n = await readAt(fh, buf.subarray(0, Math.min(CHUNK, end - pos)), pos);
           if (n <= 0) break;
           let start = 0;
           for (;;) {
@@ -115,6 +129,7 @@ export async function countCompactions(file: string): Promise<Compactions> {
             skipping = false;
             start = nl + 1;
             e.offset = pos + nl + 1;
+            e.skipping = false;
           }
           if (start < n && !skipping) {
             const rest = buf.subarray(start, n);
@@ -125,6 +140,11 @@ export async function countCompactions(file: string): Promise<Compactions> {
             } else carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
           }
           pos += n;
+        }
+        // Stopped inside a line too long to be a boundary: the next call skips the rest of it from here.
+        if (skipping) {
+          e.offset = pos;
+          e.skipping = true;
         }
       } catch {
         /* keep what was counted; the next call goes on from the last complete line */
@@ -137,9 +157,9 @@ export async function countCompactions(file: string): Promise<Compactions> {
   cache.set(file, e);
   if (e.offset !== from) {
     const f = storeFile(file);
-    if (f) writeCacheFile(f, JSON.stringify({ file, dev: e.dev, ino: e.ino, offset: e.offset, count: e.count, last: e.last }));
+    if (f) writeCacheFile(f, JSON.stringify({ file, dev: e.dev, ino: e.ino, offset: e.offset, count: e.count, last: e.last, skipping: e.skipping === true }));
   }
-  return { count: e.count, last: e.last };
+  return { count: e.count, last: e.last, complete: end >= st.size };
 }
 
 /** S0's advice for this many compactions, or null below the guideline. */
