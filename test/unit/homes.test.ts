@@ -39,7 +39,6 @@ const KNOWN: Record<string, string> = {
   "src/core/hooks/session-start.ts: s1 'memory/.session-handoff.sha256'": 'the SessionStart re-injection words S1\'s attestation line; to move to S1\'s home',
   "src/core/hooks/session-start.ts: id === 'S1'": 'as above',
   "src/core/hooks/session-start.ts: id === 'S2'": 'the SessionStart re-injection keeps S2\'s NEXT verbatim (its rule); to become a fact of S2',
-  "src/core/rules/not-read.ts: id FACTS.S0": 'the reason a file at an older S0 place is not read states S0\'s section minimum; to move with S0\'s not-read reasons',
 };
 
 /** Templates a home writes that say nothing of its system (the same words fit any file). */

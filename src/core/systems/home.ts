@@ -3,6 +3,8 @@
  * one loaded-document type, its closing words and its starter. Its write actions and fixes are in
  * the same folder, called by the commands that apply them.
  */
+import type { Msg } from '../model/messages';
+import type { NotReadWhy } from '../model/model';
 import type { SystemModule } from '../model/system';
 import type { ClosingOf } from '../report/closing';
 import type { SystemFacts } from './facts';
@@ -12,4 +14,6 @@ export interface SystemHome<E = unknown> extends SystemModule<E> {
   facts: SystemFacts;
   closing: ClosingOf;
   starter: Starter;
+  /** Why a file at one of the system's paths was not read as its document, in words (for the reason codes its reader records). */
+  notRead?: (why: NotReadWhy, rel: string) => Msg;
 }

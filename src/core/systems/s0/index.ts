@@ -2,13 +2,14 @@
  * S0 — Session Ledger (majestic session-checkpoint): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
- * Files: facts.ts, reader.ts, rules.ts, closing.ts, starter.ts, fixes.ts (the _Last updated: line).
+ * Files: facts.ts, reader.ts, rules.ts, closing.ts, starter.ts, not-read.ts, fixes.ts (the _Last updated: line).
  */
 import type { SystemHome } from '../home';
 import { closingS0 } from './closing';
 import { S0_FACTS } from './facts';
 import { S0, type S0Extra } from './reader';
+import { notReadS0 } from './not-read';
 import { analyseS0 } from './rules';
 import { S0_STARTER } from './starter';
 
-export const S0_SYSTEM: SystemHome<S0Extra> = { id: 'S0', facts: S0_FACTS, load: S0.load, analyse: analyseS0, closing: closingS0, starter: S0_STARTER };
+export const S0_SYSTEM: SystemHome<S0Extra> = { id: 'S0', facts: S0_FACTS, load: S0.load, analyse: analyseS0, closing: closingS0, starter: S0_STARTER, notRead: notReadS0 };

@@ -2,13 +2,14 @@
  * S3 — STATE handoff (Groundwork): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
- * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, fixes.ts (Branch / HEAD), rotate-log.ts (the Log rotation write).
+ * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, not-read.ts, fixes.ts (Branch / HEAD), rotate-log.ts (the Log rotation write).
  */
 import type { SystemHome } from '../home';
 import { closingS3 } from './closing';
 import { S3_FACTS } from './facts';
 import { S3 } from './reader';
+import { notReadS3 } from './not-read';
 import { analyseS3 } from './rules';
 import { S3_STARTER } from './starter';
 
-export const S3_SYSTEM: SystemHome = { id: 'S3', facts: S3_FACTS, load: S3.load, analyse: analyseS3, closing: closingS3, starter: S3_STARTER };
+export const S3_SYSTEM: SystemHome = { id: 'S3', facts: S3_FACTS, load: S3.load, analyse: analyseS3, closing: closingS3, starter: S3_STARTER, notRead: notReadS3 };

@@ -2,13 +2,14 @@
  * S4 — Agent State checkpoints (checkpointing skill): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
- * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, compact-state.ts (the STATE compaction write).
+ * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, not-read.ts, compact-state.ts (the STATE compaction write).
  */
 import type { SystemHome } from '../home';
 import { closingS4 } from './closing';
 import { S4_FACTS } from './facts';
 import { S4, type S4Extra } from './reader';
+import { notReadS4 } from './not-read';
 import { analyseS4 } from './rules';
 import { S4_STARTER } from './starter';
 
-export const S4_SYSTEM: SystemHome<S4Extra> = { id: 'S4', facts: S4_FACTS, load: S4.load, analyse: analyseS4, closing: closingS4, starter: S4_STARTER };
+export const S4_SYSTEM: SystemHome<S4Extra> = { id: 'S4', facts: S4_FACTS, load: S4.load, analyse: analyseS4, closing: closingS4, starter: S4_STARTER, notRead: notReadS4 };
