@@ -36,9 +36,6 @@ const KNOWN: Record<string, string> = {
   "src/extension/pure/checklist-model.ts: id FACTS.S0": 'as above',
   "src/extension/pure/status-text.ts: id FACTS.S0": 'the status item\'s compaction advice is S0\'s (see compactions.ts)',
   "src/extension/status/session-meter.ts: id === 'S0'": 'the meter\'s compaction advice is S0\'s (see compactions.ts)',
-  "src/core/hooks/session-start.ts: s1 'memory/.session-handoff.sha256'": 'the SessionStart re-injection words S1\'s attestation line; to move to S1\'s home',
-  "src/core/hooks/session-start.ts: id === 'S1'": 'as above',
-  "src/core/hooks/session-start.ts: id === 'S2'": 'the SessionStart re-injection keeps S2\'s NEXT verbatim (its rule); to become a fact of S2',
 };
 
 /** Templates a home writes that say nothing of its system (the same words fit any file). */

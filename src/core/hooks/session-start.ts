@@ -17,6 +17,8 @@ import { isSessionId, markerRel } from '../checkpoint/marker';
 import { isBlocking, type SystemReport, type WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
+import { factsOf } from '../systems/facts';
+import { homeOf } from '../systems/index';
 
 export type SessionStartOptions = HookRunOptions;
 
@@ -37,25 +39,15 @@ function clip(s: string, n = 240): string {
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 }
 
-/** The Next action line of a system: S2's NEXT verbatim (one line by its rule, never cut), others clipped. */
+/** The Next action line of a system: verbatim where its facts say so (S2's NEXT, one line by its rule, never cut), others clipped. */
 function nextLine(s: SystemReport): string {
   if (!s.next) return '(none recorded — ask the user what to do next)';
-  return s.id === 'S2' ? s.next.replace(/\r?\n/g, ' ') : clip(s.next);
+  return factsOf(s.id).resume.nextVerbatim ? s.next.replace(/\r?\n/g, ' ') : clip(s.next);
 }
 
-/** S1's attestation at session start: TAMPERED loudly, MATCH and NO_SIDECAR in one line; null without S1. */
-export function attestationLine(report: WorkspaceReport): { line: string; tampered: boolean } | null {
-  const s1 = report.systems.find((s) => s.id === 'S1' && !s.skipped);
-  const c = s1?.checks.find((x) => x.id === 'attestation');
-  if (!s1 || !c || c.status === 'skipped') return null;
-  if (isBlocking(c)) {
-    return {
-      tampered: true,
-      line: `S1 handoff attestation: TAMPERED — ${c.message.replace(/^TAMPERED:\s*/, '')} Do not trust ${s1.home} until the user confirms it; tell them now.${c.hint ? ` ${c.hint}` : ''}`,
-    };
-  }
-  if (c.status === 'pass') return { tampered: false, line: `S1 handoff attestation: MATCH (${s1.home} is what the last checkpoint attested).` };
-  return { tampered: false, line: `S1 handoff attestation: NO_SIDECAR (${c.path ?? 'memory/.session-handoff.sha256'} is missing: ${s1.home} is not attested).` };
+/** What a system says first at session start (S1: its attestation, TAMPERED loudly): each system's home decides. */
+export function startLines(report: WorkspaceReport): Array<{ line: string; loud: boolean }> {
+  return report.systems.filter((s) => !s.skipped).flatMap((s) => homeOf(s.id).atStart?.(s) ?? []);
 }
 
 /** S2's line naming this session's marker (what the checkpoint writes before the next /compact). */
@@ -93,9 +85,9 @@ export function resumeBlock(report: WorkspaceReport, sessionId: string | null, s
 export function sessionStartContext(report: WorkspaceReport, sessionId: string | null, source: string | null, cli = 'session-ledger'): string | null {
   if (!report.systems.some((s) => !s.skipped)) return null;
   const out: string[] = [];
-  const att = attestationLine(report);
-  // TAMPERED is said at once: before anything else.
-  if (att?.tampered) out.push(att.line);
+  const first = startLines(report);
+  // What a system says loudly (S1's TAMPERED) is said at once: before anything else.
+  for (const a of first) if (a.loud) out.push(a.line);
   if (source === 'clear' || source === 'compact') {
     const block = resumeBlock(report, sessionId, source, cli);
     if (block) out.push(block);
@@ -103,7 +95,7 @@ export function sessionStartContext(report: WorkspaceReport, sessionId: string |
     out.push(`Session Ledger — session ${source ?? 'start'}: ${report.systems.filter((s) => !s.skipped).map((s) => `${s.id} ${s.home} (${s.label})`).join(', ')}.`);
     out.push(markerLine(sessionId, cli));
   }
-  if (att && !att.tampered) out.push(att.line);
+  for (const a of first) if (!a.loud) out.push(a.line);
   return out.join('\n');
 }
 

@@ -35,6 +35,8 @@ export interface ResumeFacts {
   next: string;
   /** The prompt when there are UNCONFIRMED items to validate first (S0's post-clear protocol), or null. */
   unconfirmedTemplate: string | null;
+  /** The next action is re-injected verbatim, never cut (S2's NEXT: one line by its rule, the first thing needed after a compaction). */
+  nextVerbatim?: boolean;
 }
 
 export interface FreshContextFacts {

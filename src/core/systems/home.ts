@@ -4,7 +4,7 @@
  * the same folder, called by the commands that apply them.
  */
 import type { Msg } from '../model/messages';
-import type { NotReadWhy } from '../model/model';
+import type { NotReadWhy, SystemReport } from '../model/model';
 import type { SystemModule } from '../model/system';
 import type { ClosingOf } from '../report/closing';
 import type { SystemFacts } from './facts';
@@ -16,4 +16,6 @@ export interface SystemHome<E = unknown> extends SystemModule<E> {
   starter: Starter;
   /** Why a file at one of the system's paths was not read as its document, in words (for the reason codes its reader records). */
   notRead?: (why: NotReadWhy, rel: string) => Msg;
+  /** What the system says at every session start, before the resume block when `loud` (S1's attestation). */
+  atStart?: (s: SystemReport) => Array<{ line: string; loud: boolean }>;
 }

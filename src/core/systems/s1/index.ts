@@ -2,13 +2,14 @@
  * S1 — Session Handoff (session-checkpoint, LATEST + attestation): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
- * Files: facts.ts, reader.ts + reader-snapshot.ts + reader-memory.ts, rules.ts, closing.ts, starter.ts, attest.ts (the sidecar write).
+ * Files: facts.ts, reader.ts + reader-snapshot.ts + reader-memory.ts, rules.ts, closing.ts, starter.ts, session-start.ts (the attestation line), attest.ts (the sidecar write).
  */
 import type { SystemHome } from '../home';
 import { closingS1 } from './closing';
 import { S1_FACTS } from './facts';
 import { S1, type S1Extra } from './reader';
 import { analyseS1 } from './rules';
+import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
 
-export const S1_SYSTEM: SystemHome<S1Extra> = { id: 'S1', facts: S1_FACTS, load: S1.load, analyse: analyseS1, closing: closingS1, starter: S1_STARTER };
+export const S1_SYSTEM: SystemHome<S1Extra> = { id: 'S1', facts: S1_FACTS, load: S1.load, analyse: analyseS1, closing: closingS1, starter: S1_STARTER, atStart: attestationAtStart };
