@@ -48,6 +48,18 @@ const SESSION_START: Manual = {
   example: 'echo \'{"session_id":"abc","cwd":"\'$PWD\'","hook_event_name":"SessionStart","source":"clear"}\' | session-ledger hook session-start',
 };
 
+const REMIND: Manual = {
+  summary: 'the UserPromptSubmit reminder (hooks install --remind): suggests a checkpoint once the context crosses a mark',
+  usage: 'session-ledger hook remind [--root DIR]   (Claude Code\'s hook JSON on stdin)',
+  about:
+    'Before each prompt: when the context has crossed a detected system\'s mark (S3 15 % and 40 %, S0 70 % and 85 % …),\n' +
+    'adds one line for the agent: which system, which mark, its checkpoint trigger. Once per mark per session (again\n' +
+    'after a compaction); silent below the first mark, with no system, and while a fresh checkpoint marker covers the state.',
+  options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
+  exit: [[0, 'always (it never blocks a prompt)']],
+  example: 'echo \'{"session_id":"abc","transcript_path":"/path/to/abc.jsonl","hook_event_name":"UserPromptSubmit"}\' | session-ledger hook remind',
+};
+
 const HOOKS_OPTIONS: Array<[string, string]> = [
   ROOT,
   ['--local', 'use .claude/settings.local.json (not shared with the team) instead of .claude/settings.json'],
@@ -56,7 +68,7 @@ const HOOKS_OPTIONS: Array<[string, string]> = [
 
 const HOOKS_INSTALL: Manual = {
   summary: 'add the guard hooks to .claude/settings.json and write .claude/hooks/session-ledger.cjs',
-  usage: 'session-ledger hooks install [--root DIR] [--local] [--statusline] [--dry-run]',
+  usage: 'session-ledger hooks install [--root DIR] [--local] [--statusline] [--remind] [--dry-run]',
   about:
     'Writes .claude/hooks/session-ledger.cjs (this CLI; it needs only node) and, beside it, session-ledger-core.br (the rest\n' +
     'of the CLI, compressed; the script loads it for every command but the status line) and appends hooks.PreCompact\n' +
@@ -64,6 +76,7 @@ const HOOKS_INSTALL: Manual = {
   options: [
     ...HOOKS_OPTIONS,
     ['--statusline', 'also set statusLine to the context meter relay (a status line you had keeps running inside it)'],
+    ['--remind', 'also add hooks.UserPromptSubmit: the reminder that suggests a checkpoint to the agent at each system\'s marks'],
     ['--cli-bundle FILE', 'the hook script to copy, with the session-ledger-core.br beside it (default: this CLI\'s)'],
   ],
   exit: [
@@ -78,7 +91,7 @@ const HOOKS_UNINSTALL: Manual = {
   summary: 'remove exactly what install added',
   usage: 'session-ledger hooks uninstall [--root DIR] [--local] [--dry-run]',
   about:
-    'Removes the two hook entries, the status line relay (your own status line is put back), the script, and the\n' +
+    'Removes the hook entries (the reminder\'s too), the status line relay (your own status line is put back), the script, and the\n' +
     'settings file when install created it. Installed with --local? Uninstall with --local.',
   options: HOOKS_OPTIONS,
   exit: [
@@ -147,13 +160,13 @@ export const MANUALS: Record<string, Manual> = {
     example: 'session-ledger checkpoint --session 0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a --confirm feedback-stored,last-request',
   },
   hook: {
-    summary: 'the Claude Code hooks (hook JSON on stdin): pre-compact, session-start',
-    usage: 'session-ledger hook pre-compact|session-start [--root DIR]',
+    summary: 'the Claude Code hooks (hook JSON on stdin): pre-compact, session-start, remind',
+    usage: 'session-ledger hook pre-compact|session-start|remind [--root DIR]',
     about: 'Run by Claude Code after `session-ledger hooks install`. A hook never fails the agent: anything unexpected\nallows and is logged to .claude/log/session-ledger-hook.log.',
     options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
     exit: [[0, 'allow (session-start: always)'], [2, 'pre-compact blocks the compaction; the reason is on stderr']],
     example: 'session-ledger hook pre-compact --help',
-    sub: { 'pre-compact': PRE_COMPACT, 'session-start': SESSION_START },
+    sub: { 'pre-compact': PRE_COMPACT, 'session-start': SESSION_START, remind: REMIND },
   },
   hooks: {
     summary: 'add or remove the Claude Code guard hooks (.claude/settings.json)',

@@ -25,6 +25,8 @@ interface Hot {
 const HOT: Record<string, () => Promise<Hot>> = {
   statusline: () => import('./commands/statusline'),
   context: () => import('./commands/context'),
+  // The reminder runs before every prompt: as hot as the status line.
+  'hook remind': () => import('./commands/hook-remind'),
 };
 
 interface Core {
@@ -103,7 +105,12 @@ export function loadCore(): Core {
 }
 
 export async function hotMain(argv: string[], io: Io = processIo()): Promise<number> {
-  const [name, ...rest] = argv;
+  const hook = argv[0] === 'hook' && argv[1] === 'remind';
+  const [name, ...rest] = hook ? ['hook remind', ...argv.slice(2)] : argv;
+  // Read once: a command that hands over to the whole CLI after reading stdin hands it over too.
+  const stdin = io.stdin;
+  let read: Promise<string> | undefined;
+  io = { ...io, stdin: () => (read ??= stdin()) };
   const help = rest.some((a) => a === '--help' || a === '-h');
   if (name !== undefined && Object.prototype.hasOwnProperty.call(HOT, name) && !help) {
     try {
@@ -114,7 +121,8 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
       // an .agents.yml only the YAML reader can answer for is read by the whole CLI, which holds it.
       if (!(err instanceof UsageError) && !(err instanceof NeedsFullReader)) {
         io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
-        return 2;
+        // A hook never fails the agent.
+        return hook ? 0 : 2;
       }
     }
   }

@@ -1,29 +1,19 @@
 /**
- * `session-ledger hook pre-compact|session-start [--root DIR]`: the Claude Code hooks. They read the
+ * `session-ledger hook pre-compact|session-start|remind [--root DIR]`: the Claude Code hooks. They read the
  * hook JSON on stdin. pre-compact exits 2 with the reason on stderr to block a manual /compact, 0
  * otherwise; anything unexpected (bad stdin, an internal error, a bad option) allows and is logged
  * to `.claude/log/session-ledger-hook.log`. session-start prints the resume block after /clear and
- * /compact and always exits 0.
+ * /compact and always exits 0. remind (./hook-remind) only ever adds a suggestion and exits 0.
  */
 import { preCompactGuard } from '../../core/hooks/guard';
 import { appendHookLog, hookRoot } from '../../core/hooks/io';
 import { sessionStartHook } from '../../core/hooks/session-start';
 import type { Io } from '../io';
-
-function rootOpt(args: string[]): { root?: string; bad: string[] } {
-  const bad: string[] = [];
-  let root: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--root' && i + 1 < args.length) root = args[++i];
-    else if (a.startsWith('--root=')) root = a.slice(7);
-    else bad.push(a);
-  }
-  return { root, bad };
-}
+import { rootOpt, run as runRemind } from './hook-remind';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const [which, ...rest] = args;
+  if (which === 'remind') return runRemind(rest, io);
   // A hook never fails the agent: whatever goes wrong here allows and is logged.
   let stdin = '';
   try {
@@ -48,7 +38,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
     const where = root ?? hookRoot(null, io.env, io.cwd);
     await appendHookLog(where, 'hook', `unknown hook '${which ?? ''}'${bad.length ? ` (${bad.join(' ')})` : ''}; allowed`);
-    io.stderr(`session-ledger hook: unknown hook '${which ?? ''}' (pre-compact|session-start); allowing.`);
+    io.stderr(`session-ledger hook: unknown hook '${which ?? ''}' (pre-compact|session-start|remind); allowing.`);
     return 0;
   } catch (err) {
     try {

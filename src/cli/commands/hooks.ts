@@ -1,6 +1,6 @@
 /**
- * `session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]`: wire the
- * PreCompact guard and the SessionStart resume hook into `.claude/settings.json` (or
+ * `session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--dry-run]`: wire
+ * the PreCompact guard and the SessionStart resume hook (with --remind also the UserPromptSubmit reminder) into `.claude/settings.json` (or
  * `.claude/settings.local.json`) and install `.claude/hooks/session-ledger.cjs`; uninstall removes
  * exactly that. Exit 0 done (or nothing to do), 1 refused, 2 bad usage.
  */
@@ -9,7 +9,7 @@ import { applyHooksPlan, planDiff, planHooksInstall, planHooksUninstall, type Ho
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-function describe(plan: HooksPlan, root: string, dry: boolean): string[] {
+function describe(plan: HooksPlan, root: string, dry: boolean, remind = false): string[] {
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
   const out: string[] = [];
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
@@ -20,7 +20,7 @@ function describe(plan: HooksPlan, root: string, dry: boolean): string[] {
   }
   if (plan.action === 'install') {
     if (plan.script === 'write') out.push(`${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} and ${rel(plan.corePath)} (the bundled CLI and its compressed core; they need only node).`);
-    if (settingsChanged) out.push(`${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual) and hooks.SessionStart (matcher clear|compact|startup|resume) to ${rel(plan.settingsPath)}.`);
+    if (settingsChanged) out.push(`${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ' and hooks.SessionStart (matcher clear|compact|startup|resume)'} to ${rel(plan.settingsPath)}.`);
     if (plan.gitignore) out.push(`${dry ? 'Would add' : 'Added'} to ${rel(plan.gitignore.path)} (this tool's own files stay out of git): ${plan.gitignore.lines.join('  ')}`);
   } else {
     if (settingsChanged) out.push(`${dry ? 'Would remove' : 'Removed'} the Session Ledger hooks from ${rel(plan.settingsPath)}${plan.deleteSettings ? ` (left empty: the file ${verb === 'would' ? 'would be' : 'was'} removed)` : ''}.`);
@@ -38,24 +38,26 @@ export async function run(args: string[], io: Io): Promise<number> {
       root: { type: 'string' },
       local: { type: 'boolean' },
       statusline: { type: 'boolean' },
+      remind: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       'cli-bundle': { type: 'string' },
     },
     true,
   );
   const [action, ...extra] = positionals;
-  if ((action !== 'install' && action !== 'uninstall') || extra.length) throw new UsageError('hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]');
+  if ((action !== 'install' && action !== 'uninstall') || extra.length) throw new UsageError('hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--dry-run]');
   if (action === 'uninstall' && values.statusline) throw new UsageError('--statusline is for install (uninstall always puts your statusLine back)');
+  if (action === 'uninstall' && values.remind) throw new UsageError('--remind is for install (uninstall always removes the reminder too)');
   const root = await resolveRoot(values.root, io.cwd);
   const cliBundle = values['cli-bundle'] ? path.resolve(io.cwd, values['cli-bundle']) : undefined;
-  const plan = action === 'install' ? await planHooksInstall(root, { local: values.local, statusline: values.statusline, cliBundle }) : await planHooksUninstall(root, { local: values.local });
+  const plan = action === 'install' ? await planHooksInstall(root, { local: values.local, statusline: values.statusline, remind: values.remind, cliBundle }) : await planHooksUninstall(root, { local: values.local });
   if (plan.error) {
     io.stderr(`session-ledger hooks ${action}: ${plan.error}`);
     return 1;
   }
   const dry = Boolean(values['dry-run']);
   if (dry) {
-    io.stdout([...describe(plan, root, true), ...(plan.deleteSettings || plan.after !== (plan.before ?? '') ? ['', ...planDiff(plan)] : [])].join('\n'));
+    io.stdout([...describe(plan, root, true, values.remind), ...(plan.deleteSettings || plan.after !== (plan.before ?? '') ? ['', ...planDiff(plan)] : [])].join('\n'));
     return 0;
   }
   try {
@@ -64,7 +66,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr(`session-ledger hooks ${action}: ${(err as Error)?.message ?? String(err)}`);
     return 1;
   }
-  const lines = describe(plan, root, false);
+  const lines = describe(plan, root, false, values.remind);
   if (action === 'install' && plan.changed) lines.push('Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : ''));
   io.stdout(lines.join('\n'));
   return 0;

@@ -16,6 +16,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
+import { IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 import { evaluate } from '../report/evaluate';
 import { FACTS } from '../systems/facts';
 import { readTextFile } from '../files/fsread';
@@ -23,8 +24,7 @@ import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } fr
 import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import type { WorkspaceReport } from '../model/model';
 
-export const IDLE_GRACE_MS = 30_000;
-export const DEFAULT_MAX_AGE_MIN = 480;
+export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
 
 export type GuardRule =
@@ -61,13 +61,6 @@ export interface GuardOptions extends HookRunOptions {
   report?: WorkspaceReport;
   /** Evaluate without git (Restricted Mode spawns no process); the guard's own evaluation never runs git anyway. */
   noGit?: boolean;
-}
-
-/** `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN`, or 480 when unset or not a non-negative number. */
-export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
-  const raw = env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN;
-  if (raw === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(raw)) return DEFAULT_MAX_AGE_MIN;
-  return Number(raw);
 }
 
 /** How the user runs the CLI in this workspace: the installed hook script when there is one. */

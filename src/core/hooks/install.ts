@@ -32,8 +32,13 @@ export const SCRIPT_CMD = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledge
 export const HOOK_TIMEOUT_S = 30;
 const OURS = '.claude/hooks/session-ledger.cjs';
 
-export type HookEvent = 'PreCompact' | 'SessionStart';
+export type HookEvent = 'PreCompact' | 'SessionStart' | 'UserPromptSubmit';
+/** The events every install wires. */
 export const HOOK_EVENTS: readonly HookEvent[] = ['PreCompact', 'SessionStart'];
+/** The reminder's event, wired only by `install --remind` (it adds context to a prompt and never blocks it). */
+export const REMIND_EVENT: HookEvent = 'UserPromptSubmit';
+/** Every event that can hold a hook of ours (uninstall takes them all out). */
+export const ALL_HOOK_EVENTS: readonly HookEvent[] = [...HOOK_EVENTS, REMIND_EVENT];
 
 interface HookEntry {
   type: 'command';
@@ -41,15 +46,22 @@ interface HookEntry {
   timeout: number;
 }
 interface HookGroup {
-  matcher: string;
+  /** None for UserPromptSubmit, whose hooks run for every prompt. */
+  matcher?: string;
   hooks: HookEntry[];
 }
 
 /** The matcher group install adds for each event. */
 export function hookGroup(event: HookEvent): HookGroup {
+  if (event === 'UserPromptSubmit') return { hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook remind`, timeout: HOOK_TIMEOUT_S }] };
   return event === 'PreCompact'
     ? { matcher: 'manual', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook pre-compact`, timeout: HOOK_TIMEOUT_S }] }
     : { matcher: 'clear|compact|startup|resume', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook session-start`, timeout: HOOK_TIMEOUT_S }] };
+}
+
+/** The events an install wires: the guard's two, and the reminder's with `remind`. */
+function eventsOf(remind: boolean | undefined): readonly HookEvent[] {
+  return remind ? ALL_HOOK_EVENTS : HOOK_EVENTS;
 }
 
 export interface HooksPlan {
@@ -205,7 +217,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 function isOurHook(h: unknown): boolean {
-  return isObj(h) && typeof h.command === 'string' && h.command.includes(OURS) && / hook (pre-compact|session-start)\b/.test(h.command);
+  return isObj(h) && typeof h.command === 'string' && h.command.includes(OURS) && / hook (pre-compact|session-start|remind)\b/.test(h.command);
 }
 
 function groupHasOurs(g: unknown): boolean {
@@ -377,7 +389,8 @@ function removeOurs(text: string, event: HookEvent): { text: string; removed: bo
   return { text, removed };
 }
 
-export async function planHooksInstall(root: string, opts: { local?: boolean; statusline?: boolean; cliBundle?: string } = {}): Promise<HooksPlan> {
+export async function planHooksInstall(root: string, opts: { local?: boolean; statusline?: boolean; remind?: boolean; cliBundle?: string } = {}): Promise<HooksPlan> {
+  const events = eventsOf(opts.remind);
   const settingsPath = settingsFile(root, opts.local);
   const scriptPath = path.join(path.resolve(root), SCRIPT_REL);
   const l = await loadSettings(settingsPath);
@@ -393,18 +406,18 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   if (v.hooks !== undefined && !isObj(v.hooks)) return { ...plan, error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`, problem: { kind: 'key-not-object', key: 'hooks' } };
   plan.record = await readRecord(plan.root);
   plan.record.hooksKeyAdded = { ...plan.record.hooksKeyAdded, [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined };
-  for (const e of HOOK_EVENTS) {
+  for (const e of events) {
     const arr = isObj(v.hooks) ? v.hooks[e] : undefined;
     if (arr !== undefined && !Array.isArray(arr)) return { ...plan, error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first`, problem: { kind: 'key-not-array', key: `hooks.${e}` } };
   }
 
   let text = l.text.trim() === '' ? '' : l.text;
   if (text === '') {
-    text = newSettingsText(Boolean(opts.statusline));
+    text = newSettingsText(Boolean(opts.statusline), Boolean(opts.remind));
     if (opts.statusline) plan.notes.push('statusLine: the context relay was added.');
   } else {
     const missing: HookEvent[] = [];
-    for (const e of HOOK_EVENTS) {
+    for (const e of events) {
       const hooks = valueOf(text).hooks;
       const arr = isObj(hooks) ? hooks[e] : undefined;
       if (!Array.isArray(arr)) {
@@ -448,8 +461,8 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
 }
 
 /** A new settings file, written whole in Claude Code's usual two-space style. */
-function newSettingsText(statusline: boolean): string {
-  const obj: Record<string, unknown> = { hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, [hookGroup(e)]])) };
+function newSettingsText(statusline: boolean, remind = false): string {
+  const obj: Record<string, unknown> = { hooks: Object.fromEntries(eventsOf(remind).map((e) => [e, [hookGroup(e)]])) };
   if (statusline) obj.statusLine = { type: 'command', command: relayCommand(null) };
   return `${JSON.stringify(obj, null, 2)}\n`;
 }
@@ -494,7 +507,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   let text = l.text;
   let removed = false;
   if (l.before !== null && l.text.trim() !== '') {
-    for (const e of HOOK_EVENTS) {
+    for (const e of ALL_HOOK_EVENTS) {
       const r = removeOurs(text, e);
       text = r.text;
       removed ||= r.removed;
@@ -517,7 +530,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
     return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
   }
   // A settings file exactly as install creates it from nothing goes away again.
-  if (l.before !== null && removed && [false, true].some((sl) => l.before === newSettingsText(sl))) {
+  if (l.before !== null && removed && [false, true].some((sl) => [false, true].some((rm) => l.before === newSettingsText(sl, rm)))) {
     plan.deleteSettings = true;
     plan.after = '';
   }
@@ -641,6 +654,6 @@ export function planDiff(plan: HooksPlan): string[] {
 export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {
   const hooks = valueOf(text).hooks;
   const has = (e: HookEvent) => isObj(hooks) && Array.isArray(hooks[e]) && (hooks[e] as unknown[]).some(groupHasOurs);
-  return { PreCompact: has('PreCompact'), SessionStart: has('SessionStart') };
+  return { PreCompact: has('PreCompact'), SessionStart: has('SessionStart'), UserPromptSubmit: has('UserPromptSubmit') };
 }
 

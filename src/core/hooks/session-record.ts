@@ -46,7 +46,8 @@ export async function parentPids(max = 12): Promise<number[]> {
   return out;
 }
 
-async function prune(dir: string): Promise<void> {
+/** Keep the newest MAX_RECORDS `.json` records of a folder of per-session records (by time); remove the rest. Never throws. */
+export async function pruneRecords(dir: string): Promise<void> {
   let names: string[];
   try {
     names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json'));
@@ -73,7 +74,7 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   await writeAtomic(file, text, { root, own: true, durable: false });
   if (each) {
     await writeAtomic(each, text, { root, own: true, durable: false });
-    await prune(dir);
+    await pruneRecords(dir);
   }
   return file;
 }

@@ -1,0 +1,186 @@
+/**
+ * The reminder (opt-in: `hooks install --remind`): before each prompt, when the session's context
+ * has crossed a mark of a detected system (its seed's own figures in the facts table), one short
+ * suggestion for the agent: which system, which mark, what to run (the system's own checkpoint
+ * trigger). Nothing else. It only ever suggests: it never blocks, never runs a checkpoint, and
+ * writes nothing but its own per-session record `.claude/session-ledger/remind/<session>.json`.
+ *
+ * Once per band per session: each system's level (below its first mark, past it, past the urgent
+ * one) is recorded; a suggestion comes only when a level rises above the recorded one. When the
+ * context falls back (a compaction), the lower level is recorded, so crossing the mark again counts
+ * again. Silent below the first mark, when nothing is detected, and when a fresh checkpoint marker
+ * covers the state files.
+ *
+ * Cost: a few directory listings (presence), the transcript's tail (the meter), one small record.
+ * `.agents.yml` (S0's switch) and the marker are read only when a level rose. The agent-specific
+ * output (Claude Code's hook JSON) is the caller's; this module takes a session and a transcript.
+ */
+import * as path from 'node:path';
+import { writeAtomic } from '../files/atomic';
+import { lstatOrNullSync, readTextFile } from '../files/fsread';
+import { detectSystems, measure, s0On } from '../context';
+import { levelOf, type Level } from '../context/thresholds';
+import { FACTS } from '../systems/facts';
+import { markerCovers } from '../checkpoint/freshness';
+import { NeedsFullReader } from '../context/full-reader';
+import { isSessionId } from '../checkpoint/marker';
+import type { SystemId } from '../model/model';
+import { notAProject } from './io';
+import { pruneRecords } from './session-record';
+
+export const REMIND_DIR_REL = '.claude/session-ledger/remind';
+
+/** A system's level: 0 below its first mark, 1 past the proposal, 2 past the urgent mark. */
+export type Band = 0 | 1 | 2;
+export type Bands = Partial<Record<SystemId, Band>>;
+
+const BAND: Record<Level, Band> = { ok: 0, propose: 1, urgent: 2 };
+
+/** The band of `percent` for one system's marks (at the mark counts as past it). */
+export function bandOf(id: SystemId, percent: number | null): Band {
+  return BAND[levelOf(percent, { profile: id, ...FACTS[id].thresholds })];
+}
+
+/**
+ * Compare the bands now with the recorded ones: the systems whose band rose (to be suggested), and
+ * what to record. After a compaction (`fresh`) nothing recorded counts: every band now is new.
+ */
+export function compareBands(now: Bands, recorded: Bands, fresh = false): { rose: SystemId[]; record: Bands; changed: boolean } {
+  const rose: SystemId[] = [];
+  const record: Bands = {};
+  let changed = false;
+  for (const id of Object.keys(now) as SystemId[]) {
+    const b = now[id] ?? 0;
+    const before = fresh ? 0 : (recorded[id] ?? 0);
+    if (b > before) rose.push(id);
+    record[id] = b;
+    if (b !== (recorded[id] ?? 0)) changed = true;
+  }
+  for (const id of Object.keys(recorded) as SystemId[]) if (!(id in now)) changed = true;
+  return { rose, record, changed };
+}
+
+/** The suggestion for one system whose band rose to `band` at `percent`. */
+export function suggestionLine(id: SystemId, band: Band, percent: number): string {
+  const f = FACTS[id];
+  const mark = band === 2 && f.thresholds.urgent !== null ? f.thresholds.urgent : f.thresholds.propose;
+  const pct = Math.floor(percent * 10) / 10;
+  const what = band === 2 ? 'checkpoint now, before the handoff turns lossy' : 'propose a checkpoint to the user';
+  return `Session Ledger: context is at ${pct}%, past ${id}'s ${mark}% mark (${f.name}): ${what}. To run: ${f.checkpointTrigger}`;
+}
+
+export interface RemindInput {
+  root: string;
+  sessionId: string | null;
+  /** The session's transcript (Claude Code's `transcript_path`, a Codex rollout). */
+  transcript: string | null;
+  agent: 'claude' | 'codex';
+  env: NodeJS.ProcessEnv;
+  now?: number;
+}
+
+export interface RemindResult {
+  /** The suggestion (one line per system whose band rose), or null: say nothing. */
+  text: string | null;
+  /** Why, in one line (the hook prints it on stderr with SESSION_LEDGER_REMIND_DEBUG=1). */
+  log: string;
+}
+
+function recordPath(root: string, sessionId: string): string {
+  return path.join(root, REMIND_DIR_REL, `${sessionId}.json`);
+}
+
+/** What the record keeps: each system's band, and which compaction the bands were last reset for. */
+interface Recorded {
+  bands: Bands;
+  /** The time of the compaction whose figure the bands were taken from (reset once per compaction), or null. */
+  compaction: string | null;
+}
+
+async function readRecord(root: string, sessionId: string): Promise<Recorded> {
+  const none: Recorded = { bands: {}, compaction: null };
+  const f = await readTextFile(recordPath(root, sessionId), 16 * 1024);
+  if (!f.ok) return none;
+  try {
+    const v = JSON.parse(f.text) as { sessionId?: unknown; bands?: unknown; compaction?: unknown };
+    const bands: Bands = {};
+    if (v.sessionId !== sessionId || !v.bands || typeof v.bands !== 'object') return none;
+    for (const [k, b] of Object.entries(v.bands as Record<string, unknown>)) if (k in FACTS && (b === 0 || b === 1 || b === 2)) bands[k as SystemId] = b;
+    return { bands, compaction: typeof v.compaction === 'string' ? v.compaction : null };
+  } catch {
+    return none;
+  }
+}
+
+/**
+ * Record the bands. Never through a link: `.claude`, its `session-ledger/remind` folders and the
+ * record itself must be what they say (a repository can plant a link there); false when refused or
+ * failed, and then the hook says nothing (an unrecorded suggestion would come on every prompt).
+ */
+async function writeRecord(root: string, sessionId: string, rec: Recorded, percent: number, now: number): Promise<boolean> {
+  const file = recordPath(root, sessionId);
+  try {
+    const isNew = !lstatOrNullSync(file);
+    // One of the tool's own files: refused when it, or a folder on the way from the root, is a link.
+    await writeAtomic(file, `${JSON.stringify({ version: 1, sessionId, bands: rec.bands, compaction: rec.compaction, percent, at: new Date(now).toISOString() })}\n`, { root, own: true, durable: false });
+    if (isNew) await pruneRecords(path.dirname(file));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Decide one prompt. Throws only NeedsFullReader (an `.agents.yml` only the YAML reader can answer
+ * for, asked where that reader is not loaded: the caller runs the whole CLI); nothing is written
+ * before that question. Whatever else goes wrong says nothing.
+ */
+export async function remind(input: RemindInput): Promise<RemindResult> {
+  try {
+    return await decide(input);
+  } catch (err) {
+    if (err instanceof NeedsFullReader) throw err;
+    return { text: null, log: `silent (internal error: ${(err as Error)?.message ?? String(err)})` };
+  }
+}
+
+async function decide(input: RemindInput): Promise<RemindResult> {
+  const { root, env } = input;
+  const now = input.now ?? Date.now();
+  const sid = isSessionId(input.sessionId) ? input.sessionId : null;
+  if (!sid) return { text: null, log: 'silent (no usable session id)' };
+  if (notAProject(root)) return { text: null, log: `silent (${notAProject(root)})` };
+  const present = await detectSystems(root);
+  if (!present.length) return { text: null, log: 'silent (no system detected)' };
+  // This session's figure: its transcript's tail (and Claude Code's own statusLine figure when newer).
+  const usages = await measure(root, { transcript: input.transcript ?? undefined, agent: input.agent, env }).catch(() => []);
+  const usage = usages.find((u) => input.transcript || u.sessionId === sid);
+  if (!usage || usage.percent === null) return { text: null, log: 'silent (no context figure yet)' };
+  const percent = usage.percent;
+  const bands: Bands = {};
+  for (const id of present) bands[id] = bandOf(id, percent);
+  const recorded = await readRecord(root, sid);
+  // The figure is a compaction's (no turn since): the first prompt after it starts the bands afresh.
+  const compaction = usage.afterCompaction ? (usage.at ?? 'unknown') : recorded.compaction;
+  const { rose, record: nextBands, changed: bandsChanged } = compareBands(bands, recorded.bands, compaction !== recorded.compaction);
+  const record: Recorded = { bands: nextBands, compaction };
+  const changed = bandsChanged || compaction !== recorded.compaction;
+  const at = `${Math.floor(percent * 10) / 10}%`;
+  if (!rose.length) {
+    if (changed) await writeRecord(root, sid, record, percent, now);
+    return { text: null, log: `silent (${at}: no band crossed${changed ? '; bands recorded' : ''})` };
+  }
+  // Only now: S0's switch (its config) and the marker.
+  const suggest = rose.includes('S0') && !(await s0On(root, present)) ? rose.filter((id) => id !== 'S0') : rose;
+  if (!suggest.length) {
+    await writeRecord(root, sid, record, percent, now);
+    return { text: null, log: `silent (${at}: S0 is switched off in .agents.yml)` };
+  }
+  if (await markerCovers(root, sid, present.map((id) => FACTS[id].home), env, now)) {
+    // Not recorded: once the state changes after the checkpoint, the suggestion is due again.
+    return { text: null, log: `silent (${at}: a fresh checkpoint marker covers the state)` };
+  }
+  if (!(await writeRecord(root, sid, record, percent, now))) return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
+  const text = suggest.map((id) => suggestionLine(id, bands[id] ?? 0, percent)).join('\n');
+  return { text, log: `suggested ${suggest.map((id) => `${id} band ${bands[id]}`).join(', ')} at ${at}` };
+}

@@ -1,0 +1,253 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { bandOf, compareBands, remind, REMIND_DIR_REL, suggestionLine, type RemindInput } from '../../src/core/hooks/remind';
+import { applyHooksPlan, planHooksInstall, SCRIPT_REL } from '../../src/core/hooks/install';
+import { FACTS } from '../../src/core/systems/facts';
+import { SYSTEM_IDS } from '../../src/core/model/model';
+import { formatMarker } from '../../src/core/checkpoint/marker';
+import { HOOK_SCRIPT, loadedModules, moduleRecorder, workspace, write } from './helpers';
+import { emptyClaudeHome, run, S0_CONFIG, S0_LEDGER, S3_STATE, SID } from './checkpoint-fixtures';
+
+// ------------------------------------------------------------------ the bands, at their edges
+
+test('bands at each system\'s marks: at the mark is past it, one below is not, one above is', () => {
+  for (const id of SYSTEM_IDS) {
+    const { propose, urgent } = FACTS[id].thresholds;
+    assert.equal(bandOf(id, propose), 1, `${id} at ${propose}`);
+    assert.equal(bandOf(id, propose - 1), 0, `${id} at ${propose - 1}`);
+    assert.equal(bandOf(id, propose - 0.001), 0, `${id} just below ${propose}`);
+    assert.equal(bandOf(id, propose + 1), 1, `${id} at ${propose + 1}`);
+    if (urgent === null) {
+      assert.equal(bandOf(id, 100), 1, `${id} names one cue: never urgent`);
+      continue;
+    }
+    assert.equal(bandOf(id, urgent), 2, `${id} at ${urgent}`);
+    assert.equal(bandOf(id, urgent - 1), 1, `${id} at ${urgent - 1}`);
+    assert.equal(bandOf(id, urgent + 1), 2, `${id} at ${urgent + 1}`);
+  }
+  // The seeds' own figures: S3 15 / 40, S0 70 / 85, S2 one cue at 50.
+  assert.deepEqual([bandOf('S3', 14), bandOf('S3', 15), bandOf('S3', 16), bandOf('S3', 39), bandOf('S3', 40), bandOf('S3', 41)], [0, 1, 1, 1, 2, 2]);
+  assert.deepEqual([bandOf('S0', 69), bandOf('S0', 70), bandOf('S0', 71), bandOf('S0', 84), bandOf('S0', 85), bandOf('S0', 86)], [0, 1, 1, 1, 2, 2]);
+  assert.deepEqual([bandOf('S2', 49), bandOf('S2', 50), bandOf('S2', 99)], [0, 1, 1]);
+  assert.equal(bandOf('S3', null), 0);
+});
+
+test('once per band: a band that rose is suggested, the same band is not, a band reached again after falling back is', () => {
+  assert.deepEqual(compareBands({ S3: 0 }, {}), { rose: [], record: { S3: 0 }, changed: false });
+  assert.deepEqual(compareBands({ S3: 1 }, {}), { rose: ['S3'], record: { S3: 1 }, changed: true });
+  assert.deepEqual(compareBands({ S3: 1 }, { S3: 1 }), { rose: [], record: { S3: 1 }, changed: false });
+  assert.deepEqual(compareBands({ S3: 2 }, { S3: 1 }), { rose: ['S3'], record: { S3: 2 }, changed: true });
+  assert.deepEqual(compareBands({ S3: 2 }, { S3: 2 }), { rose: [], record: { S3: 2 }, changed: false });
+  // Fell back (a compaction): the lower band is recorded, so the next crossing counts again.
+  assert.deepEqual(compareBands({ S3: 0 }, { S3: 2 }), { rose: [], record: { S3: 0 }, changed: true });
+  assert.deepEqual(compareBands({ S3: 1 }, { S3: 0 }), { rose: ['S3'], record: { S3: 1 }, changed: true });
+  // Right after a compaction nothing recorded counts.
+  assert.deepEqual(compareBands({ S3: 1 }, { S3: 1 }, true).rose, ['S3']);
+  // Each system on its own marks.
+  assert.deepEqual(compareBands({ S0: 0, S3: 2 }, { S0: 0, S3: 1 }).rose, ['S3']);
+});
+
+test('the suggestion says which system, which mark and what to run, in one line', () => {
+  const s3 = suggestionLine('S3', 1, 15.04);
+  assert.equal(s3, "Session Ledger: context is at 15%, past S3's 15% mark (STATE handoff (Groundwork)): propose a checkpoint to the user. To run: /checkpoint");
+  assert.match(suggestionLine('S3', 2, 41.27), /at 41\.2%, past S3's 40% mark .*checkpoint now.*To run: \/checkpoint$/);
+  assert.match(suggestionLine('S0', 2, 90), /past S0's 85% mark .*To run: Apply the session-checkpoint skill$/);
+  for (const id of SYSTEM_IDS) assert.ok(!suggestionLine(id, 2, 99).includes('\n'));
+});
+
+// ------------------------------------------------------------------ over real files
+
+/** A Claude Code transcript whose last assistant record used `tokens` of claude-sonnet-4-5's 200,000. */
+function usageLine(tokens: number): string {
+  return `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, message: { model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: tokens } }, timestamp: new Date().toISOString() })}\n`;
+}
+
+/** A workspace of `files` and a transcript; `at(pct)` appends a turn at that percentage and runs the reminder. */
+function session(files: Record<string, string>) {
+  const root = workspace(files);
+  const transcript = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
+  writeFileSync(transcript, '');
+  const input: RemindInput = { root, sessionId: SID, transcript, agent: 'claude', env: { CLAUDE_CONFIG_DIR: emptyClaudeHome() } };
+  const at = async (pct: number) => {
+    appendFileSync(transcript, usageLine(Math.round(pct * 2000)));
+    return (await remind(input)).text;
+  };
+  return { root, transcript, input, at };
+}
+
+test('S3: silent below 15 %, once at 15 %, once at 40 %, again after the context fell back and crossed again', async () => {
+  const s = session({ 'docs/state/STATE.md': S3_STATE });
+  assert.equal(await s.at(5), null);
+  assert.equal(await s.at(14.9), null, 'one below the mark');
+  assert.match((await s.at(15)) ?? '', /past S3's 15% mark/);
+  assert.equal(await s.at(15), null, 'the same band again');
+  assert.equal(await s.at(39), null);
+  assert.match((await s.at(40)) ?? '', /past S3's 40% mark/);
+  assert.equal(await s.at(60), null);
+  // A compaction: the context falls back, then grows past the mark again.
+  assert.equal(await s.at(3), null);
+  assert.match((await s.at(16)) ?? '', /past S3's 15% mark/);
+  const rec = JSON.parse(readFileSync(path.join(s.root, REMIND_DIR_REL, `${SID}.json`), 'utf8'));
+  assert.deepEqual(rec.bands, { S3: 1 });
+  // Its own record is all it wrote: the state file is untouched, nothing else appeared under .claude/.
+  assert.equal(readFileSync(path.join(s.root, 'docs/state/STATE.md'), 'utf8'), S3_STATE);
+  assert.deepEqual(readdirSync(path.join(s.root, '.claude')), ['session-ledger']);
+  assert.deepEqual(readdirSync(path.join(s.root, '.claude/session-ledger')), ['remind']);
+});
+
+test('right after a compaction (the compact boundary is the newest figure) a band already past counts again', async () => {
+  const s = session({ 'docs/state/STATE.md': S3_STATE });
+  assert.match((await s.at(20)) ?? '', /15% mark/);
+  appendFileSync(s.transcript, `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: SID, timestamp: new Date().toISOString(), compactMetadata: { trigger: 'manual', preTokens: 40000, postTokens: 34000 } })}\n`);
+  assert.match((await remind(s.input)).text ?? '', /at 17%, past S3's 15% mark/);
+  assert.equal((await remind(s.input)).text, null, 'once');
+});
+
+test('silent when nothing is detected, and without a session id or a figure', async () => {
+  const s = session({ 'README.md': '# a project\n' });
+  assert.equal(await s.at(90), null);
+  assert.equal(existsSync(path.join(s.root, '.claude')), false, 'nothing written');
+  const t = session({ 'docs/state/STATE.md': S3_STATE });
+  assert.equal((await remind({ ...t.input, sessionId: null })).text, null);
+  assert.equal((await remind(t.input)).text, null, 'an empty transcript gives no figure');
+});
+
+test('a fresh marker that covers the state keeps it silent; work after the marker, an old marker, or no marker does not', async () => {
+  const s = session({ 'docs/state/STATE.md': S3_STATE });
+  const marker = write(s.root, `.claude/.checkpoint-ready.${SID}`, formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }));
+  const state = path.join(s.root, 'docs/state/STATE.md');
+  const past = (ms: number) => new Date(Date.now() - ms);
+  utimesSync(state, past(60_000), past(60_000));
+  assert.equal(await s.at(20), null, 'the checkpoint covers the state');
+  // The state file changed after the checkpoint: the marker no longer covers it.
+  utimesSync(marker, past(120_000), past(120_000));
+  utimesSync(state, past(0), past(0));
+  assert.match((await s.at(21)) ?? '', /15% mark/);
+  // Covered again at 40 % by a new marker; then the marker grows older than the window.
+  writeFileSync(marker, formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }));
+  assert.equal(await s.at(45), null);
+  assert.match((await remind({ ...s.input, env: { ...s.input.env, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '0' }, now: Date.now() + 60_000 })).text ?? '', /40% mark/);
+  // Another session's marker speaks not for this one; nothing-to-preserve does.
+  const t = session({ 'docs/state/STATE.md': S3_STATE });
+  write(t.root, '.claude/.checkpoint-ready', formatMarker({ sessionId: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f', at: new Date().toISOString(), label: 'WORKING' }));
+  utimesSync(path.join(t.root, 'docs/state/STATE.md'), past(60_000), past(60_000));
+  assert.match((await t.at(20)) ?? '', /15% mark/);
+  const u = session({ 'docs/state/STATE.md': S3_STATE });
+  write(u.root, `.claude/.checkpoint-ready.${SID}`, 'nothing-to-preserve\n');
+  assert.equal(await u.at(50), null);
+});
+
+test('S0: silent below 70 %, once at 70 % and 85 % with its own trigger; silent when .agents.yml switches it off', async () => {
+  const s = session({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER });
+  assert.equal(await s.at(69), null);
+  assert.match((await s.at(70)) ?? '', /past S0's 70% mark .*To run: Apply the session-checkpoint skill/);
+  assert.equal(await s.at(71), null);
+  assert.match((await s.at(85)) ?? '', /past S0's 85% mark/);
+  const off = session({ '.agents.yml': 'session:\n  ledger: false\n', '.agents/session_ledger.md': S0_LEDGER });
+  assert.equal(await off.at(90), null);
+});
+
+test('the record is never written through a link a repository planted: then the reminder says nothing', async () => {
+  const s = session({ 'docs/state/STATE.md': S3_STATE });
+  const elsewhere = workspace({}, 'sl-elsewhere-');
+  mkdirSync(path.join(s.root, '.claude'), { recursive: true });
+  symlinkSync(elsewhere, path.join(s.root, '.claude/session-ledger'));
+  assert.equal(await s.at(50), null);
+  assert.deepEqual(readdirSync(elsewhere), []);
+  // A link inside the workspace is refused as well.
+  const t = session({ 'docs/state/STATE.md': S3_STATE, 'docs/other.md': 'x\n' });
+  mkdirSync(path.join(t.root, '.claude/session-ledger/remind'), { recursive: true });
+  symlinkSync(path.join(t.root, 'docs/other.md'), path.join(t.root, '.claude/session-ledger/remind', `${SID}.json`));
+  assert.equal(await t.at(50), null);
+  assert.equal(readFileSync(path.join(t.root, 'docs/other.md'), 'utf8'), 'x\n');
+});
+
+// ------------------------------------------------------------------ the installed hook, as Claude Code runs it
+
+test('`hook remind` in the installed script: Claude Code\'s additionalContext JSON once, exit 0, without loading the rest of the CLI', async () => {
+  const s = session({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
+  const recorder = moduleRecorder();
+  const env = { PATH: process.env.PATH, HOME: workspace({}, 'sl-home-'), TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: s.root };
+  const input = JSON.stringify({ session_id: SID, transcript_path: s.transcript, cwd: s.root, hook_event_name: 'UserPromptSubmit', prompt: 'go on' });
+  const hook = () => spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'hook', 'remind'], { cwd: s.root, env, input, encoding: 'utf8' });
+  appendFileSync(s.transcript, usageLine(20_000));
+  let r = hook();
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '');
+  appendFileSync(s.transcript, usageLine(32_000));
+  r = hook();
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
+  assert.match(out.hookSpecificOutput.additionalContext, /^Session Ledger: context is at 16%, past S3's 15% mark .*To run: \/checkpoint$/);
+  assert.equal(out.decision, undefined, 'never blocks');
+  // The rest of the CLI (compressed beside the script) is never unpacked: no zlib, no vm.
+  const { required } = loadedModules(r.stderr);
+  for (const m of ['zlib', 'vm', 'child_process']) assert.ok(!required.includes(m), `${m} loaded: ${required.join(' ')}`);
+  r = hook();
+  assert.equal(r.stdout, '', 'once per band');
+  // Nothing but its own record: not even the hook log.
+  assert.deepEqual(readdirSync(path.join(s.root, '.claude')).sort(), ['session-ledger', 'settings.json']);
+  const why = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: s.root, env: { ...env, SESSION_LEDGER_REMIND_DEBUG: '1' }, input, encoding: 'utf8' });
+  assert.match(why.stderr, /silent \(16%: no band crossed\)/);
+  // Bad stdin says nothing and exits 0.
+  const bad = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: s.root, env, input: 'not json', encoding: 'utf8' });
+  assert.equal(bad.status, 0);
+  assert.equal(bad.stdout, '');
+});
+
+test('an .agents.yml only the YAML reader can answer for: the hook script hands stdin over to the whole CLI', () => {
+  const root = workspace({ '.agents.yml': 'session: &s\n  ledger: true\nother: *s\n', '.agents/session_ledger.md': S0_LEDGER });
+  const transcript = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
+  writeFileSync(transcript, usageLine(150_000));
+  const env = { PATH: process.env.PATH, HOME: workspace({}, 'sl-home-'), TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: root };
+  const input = JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: root, hook_event_name: 'UserPromptSubmit', prompt: 'go on' });
+  const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: root, env, input, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /past S0's 70% mark/);
+});
+
+// ------------------------------------------------------------------ install and uninstall
+
+const SETTINGS = `{
+  // mine
+  "hooks": {
+    "UserPromptSubmit": [ { "hooks": [ { "type": "command", "command": "echo my-own-prompt-hook" } ] } ]
+  },
+  "model": "opus"
+}
+`;
+
+test('`hooks install --remind` adds the UserPromptSubmit hook beside the user\'s; uninstall gives back the exact bytes', async () => {
+  const dir = workspace({ '.claude/settings.json': SETTINGS });
+  const file = path.join(dir, '.claude/settings.json');
+  const r = run(['hooks', 'install', '--remind', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /hooks\.UserPromptSubmit \(the reminder\)/);
+  const after = readFileSync(file, 'utf8');
+  assert.ok(after.includes('echo my-own-prompt-hook'));
+  assert.ok(after.includes('session-ledger.cjs\\" hook remind'));
+  assert.ok(after.includes('// mine'));
+  // Twice: nothing to do; without --remind an installed reminder stays.
+  assert.equal((await planHooksInstall(dir, { remind: true, cliBundle: HOOK_SCRIPT })).changed, false);
+  assert.equal((await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT })).changed, false);
+  const u = run(['hooks', 'uninstall', '--root', dir]);
+  assert.equal(u.code, 0, u.stderr);
+  assert.equal(readFileSync(file, 'utf8'), SETTINGS);
+  assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
+  assert.equal(run(['hooks', 'uninstall', '--remind', '--root', dir]).code, 2, '--remind is for install');
+});
+
+test('without --remind no reminder is installed; a settings file install --remind created goes away on uninstall', async () => {
+  const plain = workspace();
+  await applyHooksPlan(await planHooksInstall(plain, { cliBundle: HOOK_SCRIPT }));
+  assert.ok(!readFileSync(path.join(plain, '.claude/settings.json'), 'utf8').includes('UserPromptSubmit'));
+  const dir = workspace();
+  await applyHooksPlan(await planHooksInstall(dir, { remind: true, statusline: true, cliBundle: HOOK_SCRIPT }));
+  assert.ok(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8').includes('"UserPromptSubmit"'));
+  assert.equal(run(['hooks', 'uninstall', '--root', dir]).code, 0);
+  assert.equal(existsSync(path.join(dir, '.claude')), false);
+});
