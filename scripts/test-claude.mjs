@@ -9,7 +9,7 @@
 //
 //   node scripts/test-claude.mjs [--only NAME,…] [--keep] [--no-build] [--jobs N]
 //
-// NAMEs: systems, options, sessions, auto, screen, discovery. Closing line: "N passed, N failed".
+// NAMEs: systems, options, sessions, auto, remind, screen, discovery. Closing line: "N passed, N failed".
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,8 +88,8 @@ async function main() {
     world.trust(ws);
     return ws;
   };
-  const install = async (ws, statusline = false) => {
-    const r = await sl(ws, ['hooks', 'install', ...(statusline ? ['--statusline'] : [])]);
+  const install = async (ws, statusline = false, extra = []) => {
+    const r = await sl(ws, ['hooks', 'install', ...(statusline ? ['--statusline'] : []), ...extra]);
     assert.equal(r.code, 0, `hooks install: ${r.stdout}${r.stderr}`);
   };
   const sessionRecord = (ws) => JSON.parse(readFileSync(join(ws, '.claude', 'session-ledger', 'session.json'), 'utf8'));
@@ -273,6 +273,77 @@ async function main() {
     });
   };
 
+  // ------------------------------------------------------------------ the reminder (hooks install --remind)
+  const SUGGESTION = 'Session Ledger: context is at ';
+  /**
+   * One turn of `sid` whose own model request reports `used` tokens (of the default model's 1,000,000),
+   * so the reminder sees that figure before the next prompt. Returns how many suggestions this turn's
+   * request carried beyond the previous request's (the history repeats the earlier ones).
+   */
+  const remindTurn = async (ws, sid, used, prompt) => {
+    const sent = () => standin.requests.filter((q) => q.kind === 'chat' && q.sessionId === sid);
+    const count = (q) => (JSON.stringify(q?.body ?? {}).match(new RegExp(SUGGESTION, 'g')) ?? []).length;
+    const before = count(sent().at(-1));
+    standin.setUsage({ input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: used }, sid);
+    try {
+      const r = await claude(ws, ['--resume', sid, '-p', prompt]);
+      assert.equal(r.code, 0, r.all);
+      assert.doesNotMatch(r.all, /UserPromptSubmit|blocked/i, 'the prompt went through untouched');
+    } finally {
+      standin.setUsage(null, sid);
+    }
+    const last = sent().at(-1);
+    const text = JSON.stringify(last?.body ?? {});
+    const lines = [...text.matchAll(/Session Ledger: context is at [^"\\]*/g)].map((m) => m[0]);
+    return { added: count(last) - before, newest: lines.at(-1) ?? '' };
+  };
+  const remindGroup = async (sys) => {
+    const ws = fixture(sys, `remind-${sys}`);
+    const [first, urgent] = sys === 'S3' ? [15, 40] : [70, 85];
+    const trigger = sys === 'S3' ? '/checkpoint' : 'Apply the session-checkpoint skill';
+    await test(`remind ${sys}: the real client carries the suggestion to the model in the next request, once, at ${first} % (not at one token below), and again at ${urgent} %${sys === 'S3' ? '' : ' (S0: reached by the turn after 70 %)'}`, async () => {
+      await install(ws, false, ['--remind']);
+      assert.match(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), /"UserPromptSubmit"[\s\S]*hook remind/);
+      const sid = await newSession(ws, 'start');
+      // Each turn's request reports `used`; the reminder reads it before the following prompt.
+      let t = await remindTurn(ws, sid, first * 10_000 - 1, 'turn one');
+      assert.equal(t.added, 0, 'nothing before the first figure');
+      t = await remindTurn(ws, sid, first * 10_000, 'turn two');
+      assert.equal(t.added, 0, `one token below ${first} %: silent (${t.newest})`);
+      t = await remindTurn(ws, sid, first * 10_000 + 5_000, 'turn three');
+      assert.equal(t.added, 1, `at ${first} %: one suggestion`);
+      assert.equal(t.newest, `Session Ledger: context is at ${first}%, past ${sys}'s ${first}% mark (${sys === 'S3' ? 'STATE handoff (Groundwork)' : 'Session Ledger (majestic session-checkpoint)'}): propose a checkpoint to the user. To run: ${trigger}`);
+      t = await remindTurn(ws, sid, urgent * 10_000, 'turn four');
+      assert.equal(t.added, 0, `still the ${first} % band: not again`);
+      t = await remindTurn(ws, sid, urgent * 10_000, 'turn five');
+      assert.equal(t.added, 1, `at ${urgent} %: one suggestion`);
+      assert.match(t.newest, new RegExp(`past ${sys}'s ${urgent}% mark .*checkpoint now.*To run: ${trigger}$`));
+      t = await remindTurn(ws, sid, urgent * 10_000, 'turn six');
+      assert.equal(t.added, 0, 'once per band');
+      assert.ok(!existsSync(join(ws, '.claude', `.checkpoint-ready.${sid}`)), 'it ran no checkpoint');
+      assert.deepEqual(readdirSync(join(ws, '.claude', 'session-ledger', 'remind')), [`${sid}.json`]);
+    });
+    if (sys !== 'S3') return;
+    const ws2 = fixture(sys, 'remind-S3-marker');
+    await test('remind S3: never while a fresh checkpoint marker covers the state; after the state changes it suggests', async () => {
+      await install(ws2, false, ['--remind']);
+      const sid = await newSession(ws2, 'start');
+      const c = await sl(ws2, ['checkpoint', ...CONFIRM, '--session', sid]);
+      assert.equal(c.code, 0, c.stdout + c.stderr);
+      let t = await remindTurn(ws2, sid, 200_000, 'turn one');
+      t = await remindTurn(ws2, sid, 200_000, 'turn two');
+      assert.equal(t.added, 0, `20 % with a fresh marker: silent (${t.newest})`);
+      // Work after the checkpoint (more than the grace after the marker): the marker no longer covers the state.
+      const marker = join(ws2, '.claude', `.checkpoint-ready.${sid}`);
+      const old = new Date(Date.now() - 120_000);
+      utimesSync(marker, old, old);
+      appendFileSync(join(ws2, HOMES.S3), '\n- 2026-02-12 renewals go through the reservation queue first.\n');
+      t = await remindTurn(ws2, sid, 200_000, 'turn three');
+      assert.equal(t.added, 1, 'the state changed after the checkpoint: one suggestion');
+      assert.match(t.newest, /past S3's 15% mark/);
+    });
+  };
+
   // ------------------------------------------------------------------ the interactive screen, the statusLine relay and the meter
   const screen = async () => {
     const ws = fixture('S0', 'screen');
@@ -405,6 +476,7 @@ async function main() {
   if (want('options')) groups.push(options);
   if (want('sessions')) groups.push(sessions);
   if (want('auto')) groups.push(auto);
+  if (want('remind')) for (const sys of ['S3', 'S0']) groups.push(() => remindGroup(sys));
   if (want('discovery')) groups.push(discovery);
   // The screen is timing-sensitive: it runs alone, after the rest.
   await pool(jobs, groups);

@@ -350,7 +350,7 @@ export async function nativeTests({ page, ws, shots, test }) {
     // the fixture has the state files and a live Claude Code session: those two steps are done already
     await waitUntil('the state-file step ticked (the files exist)', () => ticked('stateFile'), 15_000);
     await waitUntil('the meter step ticked (the meter follows the session)', () => ticked('meter'), 15_000);
-    // hooks: none in the fixture; the step's own button installs them (two choices, the preview, Install)
+    // hooks: none in the fixture; the step's own button installs them (three choices, the preview, Install)
     assert.equal(before.hooks, false, 'no hooks installed yet');
     await step('hooks').click();
     // VS Code focuses a step it expands once its slide transition ends (~250 ms); a quick pick opened
@@ -364,6 +364,7 @@ export async function nativeTests({ page, ws, shots, test }) {
     };
     await pick(/^\.claude\/settings\.json/);
     await pick(/^Hooks only/);
+    await pick(/^No reminder/);
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     await dialog.getByRole('button', { name: 'Install', exact: true }).click();

@@ -1,4 +1,4 @@
-/** Install Claude Code guard hooks (PreCompact guard + SessionStart resume block), after a preview. */
+/** Install Claude Code guard hooks (PreCompact guard + SessionStart resume block; the UserPromptSubmit reminder when chosen, off by default), after a preview. */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
@@ -29,7 +29,20 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     { placeHolder: t('Also relay the context figure from the status line?'), ignoreFocusOut: true },
   );
   if (!relay) return;
+  // Off by default: the first item is no reminder.
+  const remind = await vscode.window.showQuickPick(
+    [
+      { label: t('No reminder'), remind: false },
+      {
+        label: t('Also remind the agent at the context marks'),
+        detail: t("Before a prompt, once the context crosses a detected system's mark, Claude Code adds one line for the agent: which system, which mark, its checkpoint command. It only suggests."),
+        remind: true,
+      },
+    ],
+    { placeHolder: t('Remind the agent to checkpoint when the context crosses a mark?'), ignoreFocusOut: true },
+  );
+  if (!remind) return;
   const { planHooksInstall } = await import('../../core/hooks/install');
-  const plan = await planHooksInstall(state.folder.uri.fsPath, { local: where.local, statusline: relay.statusline, cliBundle: cliBundle(s) });
+  const plan = await planHooksInstall(state.folder.uri.fsPath, { local: where.local, statusline: relay.statusline, remind: remind.remind, cliBundle: cliBundle(s) });
   await previewAndApply(s, plan, state.folder, 'install');
 }
