@@ -301,7 +301,7 @@ async function main() {
     const ws = fixture(sys, `remind-${sys}`);
     const [first, urgent] = sys === 'S3' ? [15, 40] : [70, 85];
     const trigger = sys === 'S3' ? '/checkpoint' : 'Apply the session-checkpoint skill';
-    await test(`remind ${sys}: the real client carries the suggestion to the model in the next request, once, at ${first} % (not at one token below), and again at ${urgent} %${sys === 'S3' ? '' : ' (S0: reached by the turn after 70 %)'}`, async () => {
+    await test(`remind ${sys}: the real client carries the suggestion to the model in the next request, once, at ${first} % (not at one token below), and again at ${urgent} %`, async () => {
       await install(ws, false, ['--remind']);
       assert.match(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'), /"UserPromptSubmit"[\s\S]*hook remind/);
       const sid = await newSession(ws, 'start');

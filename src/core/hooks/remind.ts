@@ -156,7 +156,8 @@ async function decide(input: RemindInput): Promise<RemindResult> {
   const usages = await measure(root, { transcript: input.transcript ?? undefined, agent: input.agent, env }).catch(() => []);
   const usage = usages.find((u) => input.transcript || u.sessionId === sid);
   if (!usage || usage.percent === null) return { text: null, log: 'silent (no context figure yet)' };
-  const percent = usage.percent;
+  // Unrounded (the meter's percent has two decimals: one token below 70 % of 1,000,000 would read 70.00).
+  const percent = usage.windowTokens ? (usage.usedTokens * 100) / usage.windowTokens : usage.percent;
   const bands: Bands = {};
   for (const id of present) bands[id] = bandOf(id, percent);
   const recorded = await readRecord(root, sid);
