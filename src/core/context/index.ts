@@ -20,4 +20,4 @@ export { DEFAULT_THRESHOLDS, levelOf, thresholdProfile, type Level, type Thresho
 export { feedPath, figureOfStatusInput, parseFeed, parseFeedInfo, safeId, windowOfStatusInput, type FeedFigure, type FeedInfo, type FeedRecord } from './feed';
 export { claudeWindow, isOneMillionModel, modelWindow, percentOf, CLAUDE_WINDOW, CLAUDE_WINDOW_1M, CODEX_DEFAULT_WINDOW, type WindowSource } from './window';
 export type { ContextUsage } from '../model/model';
-export { detectSystems, detectedThresholds, s0On } from './systems';
+export { detectSystems, detectedThresholds, s0On, switchedOn } from './systems';

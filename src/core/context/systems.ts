@@ -6,7 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { ALL_FACTS, companionPath, presenceGlobs } from '../systems/facts';
+import { ALL_FACTS, companionPath, FACTS, presenceGlobs } from '../systems/facts';
 import { CONFIG_MAX_BYTES, readTextFile } from '../files/fsread';
 import type { SystemId } from '../model/model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
@@ -81,4 +81,14 @@ export async function s0On(root: string, present?: readonly SystemId[]): Promise
   const light = agentsYmlLight(f.text);
   if (light !== 'unsure') return light === 'on';
   return (await fullConfigReader(companionPath('S0', 'config')))(f.text) !== 'off';
+}
+
+/**
+ * The systems of `ids` that are switched on: a system that cannot be switched off (no `switchedOff`
+ * line in the facts) is on whenever present; S0 as `s0On` says (`present`: the systems detected).
+ * Throws only NeedsFullReader, as s0On.
+ */
+export async function switchedOn(root: string, ids: readonly SystemId[], present: readonly SystemId[] = ids): Promise<SystemId[]> {
+  if (!ids.includes('S0') || (await s0On(root, present))) return [...ids];
+  return ids.filter((id) => FACTS[id].switchedOff === null);
 }

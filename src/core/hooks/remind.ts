@@ -12,13 +12,13 @@
  * covers the state files.
  *
  * Cost: a few directory listings (presence), the transcript's tail (the meter), one small record.
- * `.agents.yml` (S0's switch) and the marker are read only when a level rose. The agent-specific
+ * A system's switch (S0's `.agents.yml`) and the marker are read only when a level rose. The agent-specific
  * output (Claude Code's hook JSON) is the caller's; this module takes a session and a transcript.
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../files/atomic';
 import { lstatOrNullSync, readTextFile } from '../files/fsread';
-import { detectSystems, measure, s0On } from '../context';
+import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
 import { FACTS } from '../systems/facts';
 import { markerCovers } from '../checkpoint/freshness';
@@ -171,11 +171,11 @@ async function decide(input: RemindInput): Promise<RemindResult> {
     if (changed) await writeRecord(root, sid, record, percent, now);
     return { text: null, log: `silent (${at}: no band crossed${changed ? '; bands recorded' : ''})` };
   }
-  // Only now: S0's switch (its config) and the marker.
-  const suggest = rose.includes('S0') && !(await s0On(root, present)) ? rose.filter((id) => id !== 'S0') : rose;
+  // Only now: a system's own switch (S0's .agents.yml) and the marker.
+  const suggest = await switchedOn(root, rose, present);
   if (!suggest.length) {
     await writeRecord(root, sid, record, percent, now);
-    return { text: null, log: `silent (${at}: S0 is switched off in .agents.yml)` };
+    return { text: null, log: `silent (${at}: ${rose.join(', ')} switched off by its own configuration)` };
   }
   if (await markerCovers(root, sid, present.map((id) => FACTS[id].home), env, now)) {
     // Not recorded: once the state changes after the checkpoint, the suggestion is due again.
