@@ -18,6 +18,8 @@ export const S3_STATE = `# State
 
 ### 2026-11-30 - guard hooks
 - Done: marker format
+- Docs touched: none
+- Lessons / gotchas: the marker is written last, after the state files
 - Stopped at: hook wiring
 `;
 

@@ -32,6 +32,14 @@ export function isPlaceholder(text: string): boolean {
   return PLACEHOLDER_ONLY.test(t.replace(/[.!。]+$/, ''));
 }
 
+/**
+ * Template text of any seed: a placeholder (`<…>`, `TBD`, empty) or a date or time pattern
+ * (`YYYY-MM-DD`, `HH:MM`) standing where the real value goes.
+ */
+export function isTemplateValue(text: string): boolean {
+  return isPlaceholder(text) || /^[YMDH]{2,4}(?:[-/.:][YMDHhms]{1,4})+$/i.test(plainText(text));
+}
+
 const VAGUE = /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
 
 /**

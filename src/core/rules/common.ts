@@ -5,7 +5,7 @@
  */
 import { said, saidOf, t, type Msg } from '../model/messages';
 import type { Check, CheckStatus, Finding, Item, Section, Severity, StateDoc, SystemId } from '../model/model';
-import { clip, codePointCount, extractPaths, isPlaceholder, isVagueAction, plainText } from '../markdown/text';
+import { clip, codePointCount, extractPaths, isPlaceholder, isTemplateValue, isVagueAction, plainText } from '../markdown/text';
 import { findSecrets } from '../secrets/secrets';
 import type { Workspace } from '../model/workspace';
 
@@ -105,6 +105,45 @@ export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreK
     { path: doc.relPath, line: skel ? 1 : undefined },
     t('Have the agent fill the sections from the session (goal, state, next action) before checkpointing.'),
   );
+}
+
+/** One required part of a system's template, as its rules found it. */
+export interface TemplatePart {
+  /** The part as the seed names it (`## Goal`, `Gates`, `urgency: H/M/L tag`). */
+  name: string;
+  /** `missing`: not there at all; `empty`: there, but empty or still template text. */
+  state: 'filled' | 'missing' | 'empty';
+  path: string;
+  line?: number;
+}
+
+/**
+ * `template` (block): every required part of the system's own template is there and filled. A file
+ * where one field is real and the rest are the seed's placeholders is still a skeleton: each part
+ * that is missing or empty is a refusal of its own, with its line.
+ */
+export function checkTemplate(system: SystemId, homeRel: string, parts: readonly TemplatePart[], skeleton = false): Check[] {
+  if (skeleton) return [mk(system, 'template', 'block', 'skip', t('{0} is still the empty template as a whole (see not-skeleton).', homeRel), { path: homeRel })];
+  const open = parts.filter((p) => p.state !== 'filled');
+  if (open.length === 0) return [mk(system, 'template', 'block', true, t('Every required part of the template is filled ({0}).', parts.map((p) => p.name).join(', ')), { path: homeRel })];
+  return open.map((p) =>
+    mk(
+      system,
+      'template',
+      'block',
+      false,
+      p.state === 'missing' ? t('{0} has no {1}: the seed\'s format requires it.', p.path, p.name) : t('{1} in {0} is empty or still template text.', p.path, p.name),
+      { path: p.path, line: p.line ?? 1 },
+      t('Write {0} from the session; a placeholder does not count.', p.name),
+    ),
+  );
+}
+
+/** A part that is a section: `missing` without one, `empty` when no item is real content. */
+export function sectionPart(doc: StateDoc, name: string, sections: readonly Section[], template: (text: string) => boolean = isTemplateValue): TemplatePart {
+  if (sections.length === 0) return { name, state: 'missing', path: doc.relPath };
+  const filled = sections.some((s) => s.items.some((i) => !template(i.text)));
+  return { name, state: filled ? 'filled' : 'empty', path: doc.relPath, line: sections[0].line };
 }
 
 export interface NextAction {

@@ -19,10 +19,13 @@ import {
   checkNotSkeleton,
   checkPending,
   checkStalePaths,
+  checkTemplate,
   checkWorkExplained,
   addFindings,
   mk,
+  sectionPart,
   type PathRef,
+  type TemplatePart,
 } from '../../rules/common';
 
 /** Now text that says the work is finished rather than what to do ("Done.", "Готово к публикации.", "… выполнена."). */
@@ -127,6 +130,17 @@ export function configFindings(doc: StateDoc): Finding[] {
   });
 }
 
+/** The seed's format: Goal, State (Done / Now / Next) and Working Set, each with real content. */
+function templateParts(doc: StateDoc): TemplatePart[] {
+  return [
+    sectionPart(doc, '## Goal', sectionsOf(doc, 'goal')),
+    sectionPart(doc, '## State → ### Done', sectionsOf(doc, 'done')),
+    sectionPart(doc, '## State → ### Now', sectionsOf(doc, 'now')),
+    sectionPart(doc, '## State → ### Next', sectionsOf(doc, 'next')),
+    sectionPart(doc, '## Working Set', sectionsOf(doc, 'working-set')),
+  ];
+}
+
 /** S0's checks, next action, UNCONFIRMED items and resume prompt. */
 export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise<Analysis> {
   const home = loaded.home;
@@ -146,7 +160,9 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
   let unconfirmed: Item[] = [];
   if (readable) {
     const plainDoc: StateDoc = { ...readable, sections: readable.sections.map((s) => ({ ...s, items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })) })) };
-    checks.push(checkNotSkeleton('S0', plainDoc, ['title']));
+    const skeleton = checkNotSkeleton('S0', plainDoc, ['title']);
+    checks.push(skeleton);
+    checks.push(...checkTemplate('S0', readable.relPath, templateParts(plainDoc), skeleton.status === 'fail'));
     next = s0NextAction(readable);
     checks.push(checkNextAction('S0', next && { text: next.text, path: readable.relPath, line: next.line }, '## State → ### Now / ### Next', readable.relPath));
     checks.push(checkPending('S0', sectionsOf(plainDoc, 'open')[0], readable, 'Open Questions'));

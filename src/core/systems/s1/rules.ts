@@ -28,9 +28,12 @@ import {
   checkNotSkeleton,
   checkPending,
   checkStalePaths,
+  checkTemplate,
   checkWorkExplained,
   mk,
   refsInSections,
+  sectionPart,
+  type TemplatePart,
 } from '../../rules/common';
 
 /** Instruction lines the seed's template carries inside its sections. */
@@ -331,6 +334,33 @@ function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
   return loaded.docs.find((d) => d.role === role && d !== loaded.home) ?? null;
 }
 
+/** An explicit "nothing here" in a section the seed requires ("none", "없음", "なし"). */
+const NONE_ITEM = /^(?:none|nothing|n\/a)\b|^no (?:open |known |outstanding )?(?:blockers?|issues?|pending decisions?|decisions?|risks?|problems?)\b|^(?:없음|해당 ?없음|なし|特になし|无|нет)/iu;
+
+/**
+ * Phase 2 "Required sections": What to do now, Pending decisions (each with `urgency: H/M/L`),
+ * Outstanding issues (each with `risk: H/M/L`), System understanding and User's current interests.
+ * Current work status may be omitted ("If none, this section can be omitted").
+ */
+function templateParts(doc: StateDoc): TemplatePart[] {
+  const parts: TemplatePart[] = [
+    sectionPart(doc, '## What to do now', sectionsOf(doc, 'next'), isTemplateText),
+    sectionPart(doc, '## Pending decisions', sectionsOf(doc, 'pending'), isTemplateText),
+    sectionPart(doc, '## Outstanding issues', sectionsOf(doc, 'issues'), isTemplateText),
+    sectionPart(doc, '## System understanding', sectionsOf(doc, 'understanding'), isTemplateText),
+    sectionPart(doc, "## User's current interests", sectionsOf(doc, 'interests'), isTemplateText),
+  ];
+  const tagged = (key: string, tag: string, re: RegExp): void => {
+    for (const it of sectionsOf(doc, key).flatMap((x) => x.items)) {
+      if ((it.depth ?? 0) !== 0 || isTemplateText(it.text) || NONE_ITEM.test(plainText(it.text))) continue;
+      parts.push({ name: `${tag} on "${clip(plainText(it.text), 50)}"`, state: re.test(it.text) ? 'filled' : 'missing', path: doc.relPath, line: it.line });
+    }
+  };
+  tagged('pending', 'urgency: H/M/L', /\burgency\s*[:：]\s*[HML]\b/i);
+  tagged('issues', 'risk: H/M/L', /\brisk\s*[:：]\s*[HML]\b/i);
+  return parts;
+}
+
 /** S1's checks, next action and resume prompt. */
 export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
   const home = loaded.home;
@@ -340,7 +370,8 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
   let next: S1Next | null = null;
   if (readable) {
     next = s1NextAction(readable);
-    checks.push(checkNotSkeleton('S1', readable, ['title', 'snapshot'], isTemplateText));
+    const skeleton = checkNotSkeleton('S1', readable, ['title', 'snapshot'], isTemplateText);
+    checks.push(skeleton, ...checkTemplate('S1', readable.relPath, templateParts(readable), skeleton.status === 'fail'));
     checks.push(checkS1NextAction(readable, next));
     checks.push(checkPending('S1', realItems(sectionsOf(readable, 'pending')[0]), readable, 'Pending decisions'));
     checks.push(await checkFresh('S1', ws, readable));

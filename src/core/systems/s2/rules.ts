@@ -13,7 +13,7 @@ import type { Check, Finding, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isPlaceholder, withThousands } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
-import { addFindings, checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkStalePaths, checkWorkExplained, mk, type PathRef } from '../../rules/common';
+import { addFindings, checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkStalePaths, checkTemplate, checkWorkExplained, mk, sectionPart, type PathRef } from '../../rules/common';
 
 /** The plan budget (characters of the spine). */
 const PLAN_MAX = S2_FACTS.budgets.planSpineChars ?? 20_000;
@@ -215,8 +215,17 @@ export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise
   const { home, homeRel, docs } = loaded;
   const x: S2Extra = loaded.extra ?? { manifest: null, plan: null, pointer: null, projectState: null, psRel: null };
   for (const d of docs) addFindings(d, s2Findings(d));
-  const checks: Check[] = [checkExists('S2', home, homeRel), notSkeleton(home)];
+  const skeleton = notSkeleton(home);
+  const checks: Check[] = [checkExists('S2', home, homeRel), skeleton];
   const readable = !!home && !!home.text;
+  if (readable && home) {
+    // The seed's two sections a restore needs first: TASK (the goal) and NEXT (the one next action).
+    const part = (name: string, key: string) => {
+      const sec = sectionOf(home, key);
+      return sectionPart(home, name, sec ? [sec] : [], s2Placeholder);
+    };
+    checks.push(...checkTemplate('S2', home.relPath, [part('## TASK', 'goal'), part('## NEXT', 'next')], skeleton.status === 'fail'));
+  }
 
   const nextSec = sectionOf(home, 'next');
   const first = nextSec?.items.find((i) => !isPlaceholder(i.text)) ?? null;

@@ -12,9 +12,9 @@ import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } fro
 import { git } from '../../git/git';
 import type { Check, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, extractPaths, isConcreteAction, isPlaceholder, plainText } from '../../markdown/text';
+import { clip, extractPaths, isConcreteAction, isPlaceholder, isTemplateValue, plainText } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
-import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkStalePaths, checkWorkExplained, gitPendingCheck, isSkeleton, mk, type PathRef } from '../../rules/common';
+import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkStalePaths, checkTemplate, checkWorkExplained, gitPendingCheck, isSkeleton, mk, type PathRef, type TemplatePart } from '../../rules/common';
 
 function structure(doc: StateDoc | null): S3Structure | null {
   return (doc?.meta.s3 as S3Structure | undefined) ?? null;
@@ -39,9 +39,7 @@ async function lineBudget(ws: Workspace): Promise<{ max: number; from: string }>
 }
 
 /** A template value: a placeholder (`<…>`, `TBD`, empty: an HTML comment as the only value is removed on reading) or a date pattern such as `YYYY-MM-DD`. */
-function templateValue(v: string): boolean {
-  return isPlaceholder(v) || /^[YMDH]{2,4}(?:[-/.:][YMDHhms]{1,4})+$/i.test(plainText(v));
-}
+const templateValue = isTemplateValue;
 
 /** Every line of a Log entry is template text: its title after the date and each item. */
 function templateEntry(home: StateDoc, e: S3Structure['entries'][number]): boolean {
@@ -118,10 +116,56 @@ function logEntry(home: StateDoc, s: S3Structure): Check {
   );
 }
 
+/** The handoff field `name`, only when it stands inside the `## Handoff` block. */
+function handoffField(s: S3Structure, name: S3FieldName): S3Field | undefined {
+  const f = field(s, name);
+  return f && s.handoff && f.line > s.handoff.line && f.line <= s.handoff.endLine ? f : undefined;
+}
+
+/**
+ * The seed's step 1 and 2 as a template: Status, Phase, Branch / HEAD, Gates and Blocked on in the
+ * handoff block (Blocked on may be cleared, not left a placeholder), and one dated Log entry whose
+ * Done, Docs touched, Lessons / gotchas and Stopped at each say something. `Now ▶` is handoff-block's.
+ */
+function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
+  const rel = home.relPath;
+  const at = s.handoff?.line;
+  const part = (name: string, f: S3Field | undefined, emptyOk = false): TemplatePart => {
+    if (!f) return { name, state: 'missing', path: rel, line: at };
+    const v = plainText(f.value);
+    return { name, state: (emptyOk && v === '') || !templateValue(f.value) ? 'filled' : 'empty', path: rel, line: f.line };
+  };
+  const bh = handoffField(s, 'branchHead') ?? (handoffField(s, 'branch') && handoffField(s, 'head') ? handoffField(s, 'branch') : undefined);
+  const parts = [part('Status', handoffField(s, 'status')), part('Phase', handoffField(s, 'phase')), part('Branch / HEAD', bh), part('Gates', handoffField(s, 'gates')), part('Blocked on', handoffField(s, 'blocked'), true)];
+  if (bh && !handoffField(s, 'branchHead')) parts.push(part('HEAD', handoffField(s, 'head')));
+  const newest = s.entries.filter((e) => e.date).sort((a, b) => a.line - b.line)[0];
+  if (!newest) {
+    parts.push({ name: 'dated Log entry', state: 'missing', path: rel, line: s.log?.line });
+    return parts;
+  }
+  const lines = home.text.split('\n').slice(newest.line - 1, newest.endLine);
+  const labelOf = (l: string): number => ENTRY_PARTS.findIndex(([, re]) => re.test(plainText(l.replace(/^\s*#{1,6}\s+/, ''))));
+  ENTRY_PARTS.forEach(([name], k) => {
+    const i = lines.findIndex((l) => labelOf(l) === k);
+    if (i < 0) return void parts.push({ name: `${name} in the Log entry of ${newest.date}`, state: 'missing', path: rel, line: newest.line });
+    // The label's own value, then the lines below it up to the next part.
+    const own = plainText(lines[i]).replace(/^[^:：]{1,40}[:：]\s*/, '');
+    const below: string[] = [];
+    for (let j = i + 1; j < lines.length && labelOf(lines[j]) < 0; j++) below.push(lines[j]);
+    const filled = [own, ...below].some((x) => plainText(x) !== '' && !/^\s*<!--.*-->\s*$/.test(x) && !templateValue(x));
+    parts.push({ name: `${name} in the Log entry of ${newest.date}`, state: filled ? 'filled' : 'empty', path: rel, line: newest.line + i });
+  });
+  return parts;
+}
+
 function handoffBlock(home: StateDoc, s: S3Structure): Check {
   const noBlock = !s.handoff;
-  // The `Now ▶` line the handoff needs is the `now` field (a line its label starts): a mention of
-  // `Now ▶` in prose or in a comment is not one, so the check and its message agree.
+  // The `Now ▶` line the handoff needs is the `now` field (a line its label starts) inside the
+  // handoff block: a `Now ▶` elsewhere in the file, a mention in prose or in a comment is not one.
+  const stray = !noBlock && !handoffField(s, 'now') ? field(s, 'now') : undefined;
+  if (stray) {
+    return mk('S3', 'handoff-block', 'block', false, t('{0} has "Now ▶" outside the "## {1}" block (line {2}); only the one inside the block counts.', home.relPath, s.handoff?.title ?? '', stray.line), { path: home.relPath, line: stray.line }, t('Move the Now ▶ line into the handoff block at the top of STATE.md.'));
+  }
   const noNow = !field(s, 'now');
   return mk(
     'S3',
@@ -242,7 +286,8 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
     for (const id of ['not-skeleton', 'handoff-block', 'next-action']) checks.push(mk('S3', id, 'block', 'skip', why, { path: loaded.homeRel }));
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
-  checks.push(notSkeleton(home, s), handoffBlock(home, s));
+  const skeleton = notSkeleton(home, s);
+  checks.push(skeleton, handoffBlock(home, s), ...checkTemplate('S3', home.relPath, templateParts(home, s), skeleton.status === 'fail'));
   checks.push(nowAction(home, nowField));
   checks.push(pending(home, s));
   checks.push(await checkFresh('S3', ws, home));

@@ -12,13 +12,13 @@
 import { companionPath, resumePrompt as promptFor } from '../facts';
 import { S4_FACTS } from './facts';
 import { finding, t, type Msg } from '../../model/messages';
-import { S4_PROGRESS, type S4Extra } from './reader';
+import { S4_CHECKPOINTS, S4_PROGRESS, type S4Extra } from './reader';
 import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from './reader-state';
 import type { Check, Finding, Section, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
-import { isPlaceholder } from '../../markdown/text';
+import { extractPaths, isPlaceholder, isTemplateValue } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
-import { addFindings, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkWorkExplained, mk, type NextAction } from '../../rules/common';
+import { addFindings, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkTemplate, checkWorkExplained, mk, type NextAction, type TemplatePart } from '../../rules/common';
 
 const MAX_ENTRIES = S4_FACTS.budgets.progressEntries ?? 5;
 
@@ -209,6 +209,56 @@ function summaryCheck(x: S4Extra): Check {
   );
 }
 
+/**
+ * The seed's owned paths as a template: `## Progress Tracker` links PROGRESS.md, PROGRESS.md
+ * exists, and the newest checkpoint in `.agents/checkpoints/` carries the five-part summary itself
+ * (the script writes it there; PROGRESS.md only repeats it), each part with content.
+ */
+function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
+  const tracker = home.sections.filter((sec) => /^progress tracker\b/i.test(sec.title.trim()));
+  const links = tracker.some((sec) => sec.items.some((i) => extractPaths(i.text).some((p) => /(?:^|\/)PROGRESS\.md$/.test(p))));
+  const parts: TemplatePart[] = [
+    { name: `a link to ${S4_PROGRESS} under ## Progress Tracker`, state: tracker.length === 0 ? 'missing' : links ? 'filled' : 'empty', path: home.relPath, line: tracker[0]?.line },
+    { name: S4_PROGRESS, state: x.progress ? 'filled' : 'missing', path: S4_PROGRESS },
+  ];
+  const cp = x.checkpoint;
+  if (!cp) {
+    parts.push({ name: `checkpoint in ${S4_CHECKPOINTS}/`, state: 'missing', path: S4_CHECKPOINTS });
+    return parts;
+  }
+  for (const [key, name] of SUMMARY_PARTS) {
+    const secs = cp.sections.filter((sec) => sec.key === key);
+    parts.push({ name, state: secs.length === 0 ? 'missing' : secs.some((sec) => sec.items.some((i) => !isTemplateValue(i.text))) ? 'filled' : 'empty', path: cp.relPath, line: secs[0]?.line });
+  }
+  return parts;
+}
+
+/** A timestamp as digits only (`2026-03-05-171200` → `20260305171200`), for ordering. */
+function stamp(ts: string): string {
+  return ts.replace(/\D/g, '');
+}
+
+/**
+ * `progress-order` (block): PROGRESS.md holds the latest checkpoints newest first, and its first
+ * entry is the newest checkpoint file. Out of order, the next session reads an old summary as the last one.
+ */
+function progressOrder(progress: StateDoc | null, checkpoint: StateDoc | null): Check[] {
+  const es = entries(progress).filter((e) => e.timestamp);
+  if (!progress || es.length === 0) return [mk('S4', 'progress-order', 'block', 'skip', t('No dated {0} entries to order.', S4_PROGRESS))];
+  const out: Check[] = [];
+  const hint = t('Let checkpoint.py rebuild PROGRESS.md: newest first, the newest checkpoint on top.');
+  for (let i = 1; i < es.length; i++) {
+    const [a, b] = [es[i - 1], es[i]];
+    if (stamp(b.timestamp ?? '') > stamp(a.timestamp ?? '')) out.push(mk('S4', 'progress-order', 'block', false, t('{0} entry {1} (line {2}) is newer than the entry above it ({3}, line {4}): entries are newest first.', progress.relPath, b.timestamp ?? '', b.line, a.timestamp ?? '', a.line), { path: progress.relPath, line: b.line }, hint));
+  }
+  const cpStamp = checkpoint ? /\d{4}-\d{2}-\d{2}(?:[-T _]\d{2}:?\d{2}(?::?\d{2})?)?/.exec(checkpoint.relPath.split('/').pop() ?? '')?.[0] : undefined;
+  const top = es.reduce((m, e) => (stamp(e.timestamp ?? '') > stamp(m.timestamp ?? '') ? e : m));
+  if (checkpoint && cpStamp && stamp(top.timestamp ?? '') < stamp(cpStamp)) {
+    out.push(mk('S4', 'progress-order', 'block', false, t('The newest checkpoint {0} has no entry in {1} (its newest is {2}).', checkpoint.relPath, progress.relPath, top.timestamp ?? ''), { path: progress.relPath, line: es[0].line }, hint));
+  }
+  return out.length ? out : [mk('S4', 'progress-order', 'block', true, t('{0}: {1} dated entries, newest first.', progress.relPath, es.length), { path: progress.relPath })];
+}
+
 /** `pending-summary` (warn): the draft summary is consumed by a successful run; one left behind would be embedded by the next session. */
 async function pendingSummary(ws: Workspace): Promise<Check> {
   const rel = companionPath('S4', 'pendingSummary');
@@ -257,7 +307,8 @@ export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
   const next = nextAction(home, block, x);
-  checks.push(notSkeleton(home, s4), ...structureCheck(home, s4));
+  const skeleton = notSkeleton(home, s4);
+  checks.push(skeleton, ...structureCheck(home, s4), ...checkTemplate('S4', homeRel, templateParts(home, x), skeleton.status === 'fail'), ...progressOrder(x.progress, x.checkpoint));
   checks.push(checkNextAction('S4', next, block ? `the newest Current block, "## ${block.title}"` : 'a "## Current Project|Feature|Bug Fix" block', homeRel));
   const pend = pendingSection(home, s4, block, x);
   checks.push(checkPending('S4', pend.section, pend.doc, 'risks / open questions'));
