@@ -510,6 +510,8 @@ async function main() {
   const results = Object.fromEntries(areaNames.map((a) => [a, loadResults(a)]));
   // Resuming: a mutant killed before is not tried again (--fresh tries all); a survivor is, since tests may have been added.
   const pending = plan.filter((m) => flag('fresh') || !['killed', 'timeout', 'invalid'].includes(results[m.area][m.id]?.status));
+  // The survivors of the last run first: they are the ones new tests were written for.
+  pending.sort((a, b) => Number(results[b.area][b.id]?.status === 'survived') - Number(results[a.area][a.id]?.status === 'survived'));
   for (const a of areaNames) {
     // Results of mutants no longer made (the code changed) are dropped.
     const ids = new Set(plan.filter((m) => m.area === a).map((m) => m.id));
@@ -571,7 +573,7 @@ async function main() {
         const { area, ...rest } = m;
         results[area][m.id] = { ...rest, ...res };
         done++;
-        if (done % 10 === 0 || res.status === 'survived') save(area);
+        save(area);
         const el = ((Date.now() - t0) / 1000).toFixed(0);
         console.log(`[${done}/${pending.length} ${el}s] ${res.status.padEnd(8)} ${m.file}:${m.line} ${m.op} ${JSON.stringify(m.from.slice(0, 50))} → ${JSON.stringify(m.to.slice(0, 30))}${res.by ? ` (${path.basename(res.by)})` : ''}`);
       }

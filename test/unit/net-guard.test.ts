@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { utimesSync } from 'node:fs';
+import { mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { workspace, write } from './helpers';
@@ -106,4 +106,16 @@ test('guard: auto compactions, other events and malformed input are allowed and 
   const p = JSON.parse(preCompact(dir)) as Record<string, unknown>;
   delete p.trigger;
   assert.equal((await guard(dir, 0, JSON.stringify(p))).rule, 'no-marker');
+});
+
+test('guard: a state file that cannot be read (a link out of the workspace) is no evidence of idleness: an old marker blocks', async () => {
+  const outside = workspace({ 'STATE.md': S3_STATE });
+  const dir = workspace({});
+  mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
+  symlinkSync(path.join(outside, 'STATE.md'), path.join(dir, 'docs/state/STATE.md'));
+  write(dir, OWN, `${SID}\n`);
+  setAt(dir, T0, { [OWN]: 0 });
+  const d = await guard(dir, 481);
+  assert.deepEqual([d.rule, d.allow], ['stale', false], d.log);
+  assert.deepEqual([(await guard(dir, 480)).rule], ['fresh']);
 });

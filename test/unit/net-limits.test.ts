@@ -288,8 +288,10 @@ test('guard max age: with work after it, a marker up to 480 min old allows; olde
 // S3's log rotation: moves the oldest entries only while STATE.md is over its budget
 
 test('S3 rotate-log: at the budget nothing moves; one line over moves the oldest; it stops as soon as the file fits', async () => {
-  const entries = ['2026-03-05', '2026-03-04', '2026-03-03', '2026-03-02'].map((d) => `### ${d} - work of ${d}\n- Done: step\n`).join('\n');
-  const text = `# STATE\n\n## Handoff\n- **Now ▶** run \`npm test\`\n\n## Log\n\n${entries}`;
+  const entry = (d: string) => `### ${d} - work of ${d}\n- Done: step\n`;
+  const head = '# STATE\n\n## Handoff\n- **Now ▶** run `npm test`\n\n## Log\n\n';
+  const entries = ['2026-03-05', '2026-03-04', '2026-03-03', '2026-03-02'].map(entry).join('\n');
+  const text = `${head}${entries}`;
   const lines = text.split('\n').length;
   const dir = workspace({ 'docs/state/STATE.md': text });
   const plan = async (budget: number) => {
@@ -306,11 +308,22 @@ test('S3 rotate-log: at the budget nothing moves; one line over moves the oldest
     assert.equal(p.linesAfter, lines - 3);
     assert.equal(p.withinBudget, true, 'exactly at the budget after the move');
   }
-  assert.deepEqual((await plan(lines - 4)).moves.map((m) => m.date), ['2026-03-02', '2026-03-03']);
+  const two = await plan(lines - 4);
+  assert.deepEqual(two.moves.map((m) => m.date), ['2026-03-02', '2026-03-03']);
+  // Every line of a moved entry leaves (its blank line too); what stays is byte for byte the rest.
+  assert.equal(two.after, `${head}${entry('2026-03-05')}\n${entry('2026-03-04')}`);
+  assert.equal(two.linesAfter, lines - 6);
+  assert.equal(two.archives[0].after, `# Log 2026-03\n\n${entry('2026-03-03')}\n${entry('2026-03-02')}`);
   // The newest entry never moves, even when the file still does not fit.
   const tight = await plan(5);
   assert.deepEqual(tight.moves.map((m) => m.date), ['2026-03-02', '2026-03-03', '2026-03-04']);
   assert.equal(tight.withinBudget, false);
+  // An entry in the middle of a Log out of order leaves with its blank line: no gap is left behind.
+  const mixedText = `${head}${['2026-03-05', '2026-03-02', '2026-03-04'].map(entry).join('\n')}`;
+  const mixed = workspace({ 'docs/state/STATE.md': mixedText });
+  const mid = await planRotateLog(mixed, { budget: mixedText.split('\n').length - 1 });
+  assert.deepEqual(mid?.moves.map((m) => m.date), ['2026-03-02']);
+  assert.equal(mid?.after, `${head}${entry('2026-03-05')}\n${entry('2026-03-04')}`);
   // An archive that already ends with an entry (no final newline) is not given it twice.
   write(dir, 'docs/state/log/2026-03.md', '# Log 2026-03\n\n### 2026-03-02 - work of 2026-03-02\n- Done: step');
   const again = await plan(lines - 1);

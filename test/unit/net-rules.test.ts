@@ -80,7 +80,7 @@ const one = (s: SystemReport, id: string): Check => {
 test('S1 next-command: a call like `exportCsv(rows, filter)` or a path is no command; `npm test -- invoices` is', async () => {
   const item1 = (s: string) => (t: string) => t.replace(/^1\. .*$/m, `1. **Wire the Export button** — ${s}.`);
   assert.equal(one(await s1With(item1('run `npm test -- invoices` to confirm')), 'next-command').status, 'pass');
-  for (const s of ['call `exportCsv(rows, filter)` from the handler', 'edit `src/invoices.ts` and `onExport()`', 'see `docs/plan.md`']) {
+  for (const s of ['call `exportCsv(rows, filter)` from the handler', 'edit `src/invoices.ts` and `onExport()`', 'see `docs/plan.md`', 'pass `rows, filter` along']) {
     const c = one(await s1With(item1(s)), 'next-command');
     assert.deepEqual([c.status, c.message], ['warn', 'Item 1 of "What to do now (priority order)" carries no execution command.'], s);
   }
@@ -166,4 +166,16 @@ test('S3 branch-head on a detached HEAD: a branch name is out of date, "detached
   assert.deepEqual(c.map((x) => [x.status, x.message]), [['warn', 'Branch / HEAD out of date: HEAD is detached, the handoff says branch main.']]);
   writeFileSync(file, state('(detached)').replace('{{HEAD}}', head).replace('(detached)', 'detached'));
   assert.deepEqual(only(await systemIn(dir, 'S3'), 'branch-head').map((x) => x.status), ['pass']);
+});
+
+test('S4 summary: a PROGRESS.md without entries sends the check to the newest checkpoint; a level-3 Risks outside every block is no open section', async () => {
+  const dir = fixtureCopy('s4/good');
+  writeFileSync(path.join(dir, 'PROGRESS.md'), '# PROGRESS\n');
+  const parts = ['What was done', 'Interactions with the user', 'How it was done', 'Issues', 'Future actions'];
+  writeFileSync(path.join(dir, '.agents/checkpoints/2026-03-09-120000.md'), `---\ntimestamp: 2026-03-09T12:00:00+01:00\n---\n\n# Checkpoint\n\n${parts.map((p) => `## ${p}\n\n- something real about ${p.toLowerCase()}\n`).join('\n')}`);
+  const s = await systemIn(dir, 'S4');
+  assert.equal(one(s, 'summary').status, 'pass', one(s, 'summary').message);
+  writeFileSync(path.join(dir, '.agents/STATE.md'), '# Agent State\n\n## Main Agent\n\nClaude Code\n\n### Risks\n- rates may drift\n\n## Current Feature: multi-currency balances\n<!-- orchestra:block-id: mcb -->\n\n### Next Steps\n\n- Add `BalanceByCurrency` to internal/ledger/balance.go\n');
+  const p = one(await systemIn(dir, 'S4'), 'pending-recorded');
+  assert.equal(p.status, 'warn', p.message);
 });

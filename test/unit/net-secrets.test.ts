@@ -311,8 +311,9 @@ test('secrets are masked in what every surface reads: the document text, items, 
   assert.deepEqual(sec.map((c) => [c.status, c.line]), [['fail', 5], ['fail', 8]]);
 });
 
-test('URL credentials: Unicode spaces end a URL like ASCII ones (no credentials read across them)', () => {
-  for (const sp of ['\u0085', '\u00a0', '\u2028', '\u2029', '\u3000', '\ufeff']) {
+test('URL credentials: white space (Unicode too), quotes, angle brackets, / and @ end the user info (nothing read across them)', () => {
+  assert.deepEqual(maskSecrets('https://a@b:pw@y.io').hits, []);
+  for (const sp of [' ', '\t', '"', "'", '<', '>', '/', '\u0085', '\u00a0', '\u2028', '\u2029', '\u3000', '\ufeff']) {
     assert.deepEqual(maskSecrets(`https://host.io${sp}me:pw@y.io`).hits, [], JSON.stringify(sp));
     assert.equal(maskSecrets(`https://me:pw@y.io${sp}x`).hits.length, 1, JSON.stringify(sp));
   }
