@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Check, SystemReport } from '../../src/core/model/model';
+import type { Check, Finding, StateDoc, SystemReport } from '../../src/core/model/model';
+import { addFindings, checkNotSkeleton } from '../../src/core/rules/common';
 import { checksWith, fixtureCopy, git, gitInit, systemIn, workspace } from './helpers';
 
 const S0_CONFIG = { '.agents.yml': 'session:\n  ledger: true\n' };
@@ -178,4 +179,26 @@ test('S4 summary: a PROGRESS.md without entries sends the check to the newest ch
   writeFileSync(path.join(dir, '.agents/STATE.md'), '# Agent State\n\n## Main Agent\n\nClaude Code\n\n### Risks\n- rates may drift\n\n## Current Feature: multi-currency balances\n<!-- orchestra:block-id: mcb -->\n\n### Next Steps\n\n- Add `BalanceByCurrency` to internal/ledger/balance.go\n');
   const p = one(await systemIn(dir, 'S4'), 'pending-recorded');
   assert.equal(p.status, 'warn', p.message);
+});
+
+test('addFindings: a finding is added once, and the same finding on another line or with another message is its own', () => {
+  const doc = { findings: [] } as unknown as StateDoc;
+  const f = (line: number, text: string) => ({ id: 'S2-yaml', severity: 'warn', line, message: text }) as unknown as Finding;
+  addFindings(doc, [f(3, 'a'), f(3, 'a'), f(7, 'a'), f(3, 'b')]);
+  addFindings(doc, [f(7, 'a')]);
+  assert.deepEqual(doc.findings.map((x) => [x.line, x.message]), [[3, 'a'], [7, 'a'], [3, 'b']]);
+});
+
+test('checkNotSkeleton: an empty or unreadable document is skipped, not called a template', () => {
+  const doc = (text: string) => ({ text, relPath: 'x.md', sections: [] }) as unknown as StateDoc;
+  assert.equal(checkNotSkeleton('S2', doc('')).status, 'skipped');
+  assert.equal(checkNotSkeleton('S2', null).status, 'skipped');
+  assert.equal(checkNotSkeleton('S2', doc('# Title\n')).status, 'fail');
+});
+
+test('S4 in git has its fresh check (state file newer than the work)', async () => {
+  const dir = fixtureCopy('s4/good');
+  gitInit(dir);
+  const c = one(await systemIn(dir, 'S4'), 'fresh');
+  assert.equal(c.status, 'pass', c.message);
 });
