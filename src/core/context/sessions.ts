@@ -10,6 +10,7 @@
  */
 import * as path from 'node:path';
 import { isSessionId } from '../checkpoint/marker';
+import { readSessionRecordFor, SESSION_RECORDS_DIR_REL } from '../hooks/session-record';
 import {
   claudeHome,
   claudeTranscriptCwd,
@@ -191,6 +192,26 @@ async function recentCodex(root: string, opts: MeterOptions, since: number): Pro
 }
 
 /**
+ * Sessions the SessionStart hook recorded (`.claude/session-ledger/sessions/<id>.json`) within the
+ * window: when no transcript is found, a live session known only from its start is as much a
+ * candidate as one whose transcript wrote, and two of them are as ambiguous as two transcripts. Never throws.
+ */
+async function recordedSessions(root: string, since: number, known: ReadonlySet<string>): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
+  const dir = path.join(root, SESSION_RECORDS_DIR_REL);
+  const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
+  for (const name of await listDir(dir)) {
+    const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+    if (!isSessionId(id) || known.has(id)) continue;
+    const st = await statOrNull(path.join(dir, name));
+    if (!st || !st.isFile() || st.mtimeMs < since) continue;
+    const rec = await readSessionRecordFor(root, id);
+    if (!rec) continue;
+    out.push({ agent: 'claude', sessionId: id, transcriptPath: rec.transcript_path ?? '', lastWrite: st.mtimeMs });
+  }
+  return out;
+}
+
+/**
  * Every Claude Code and Codex CLI session of this workspace folder that wrote within the window
  * (`windowMinutes`, else `SESSION_LEDGER_SESSION_WINDOW_MIN`, else 30 minutes), newest first.
  * Never throws: an unreadable folder counts as no sessions.
@@ -200,8 +221,10 @@ export async function recentSessions(root: string, opts: RecentSessionsOptions =
   const minutes = opts.windowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
   const since = now - minutes * 60_000;
   const [c, x] = await Promise.all([recentClaude(root, opts, since).catch(() => []), recentCodex(root, opts, since).catch(() => [])]);
-  const all = [...c, ...x].sort((a, b) => b.lastWrite - a.lastWrite);
-  return Promise.all(all.map(async (s) => ({ ...s, firstUserLine: await firstUserLine(s.transcriptPath, s.agent).catch(() => null) })));
+  // With no transcript found at all, the sessions the SessionStart hook recorded are the candidates.
+  const r = c.length + x.length === 0 ? await recordedSessions(root, since, new Set()).catch(() => []) : [];
+  const all = [...c, ...x, ...r].sort((a, b) => b.lastWrite - a.lastWrite);
+  return Promise.all(all.map(async (s) => ({ ...s, firstUserLine: s.transcriptPath ? await firstUserLine(s.transcriptPath, s.agent).catch(() => null) : null })));
 }
 
 /** More than one session of one agent wrote recently: a checkpoint cannot tell which one is meant. */
