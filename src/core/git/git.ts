@@ -8,8 +8,8 @@
  * - passes `-c` overrides that switch those off (`core.fsmonitor=false`, hooks to the null device,
  *   `cat` as the pager, no external diff, no signature check, no protocol at all), and empties the
  *   `clean`/`smudge`/`process` command of every filter driver the repository's own config files
- *   define (found by reading them, includes followed; a driver name `-c` cannot express, or a
- *   config file that is not a regular file, means git is not run at all);
+ *   define, as git itself parses them (`git config --file F --list -z`, includes followed; a driver
+ *   name `-c` cannot express, or a config file that is not a regular file, means git is not run);
  * - runs with a clean environment: no inherited `GIT_*` variable (no `GIT_DIR` or
  *   `GIT_CONFIG_PARAMETERS` from a caller), `GIT_OPTIONAL_LOCKS=0` so a read never takes the index
  *   lock from the agent's own git, `GIT_TERMINAL_PROMPT=0`, and a 10 s timeout.
@@ -19,7 +19,7 @@
  * object database directly (a loose object, or a whole object in a pack); only a deltified packed
  * commit costs a second run (`git cat-file commit`).
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
@@ -90,10 +90,16 @@ async function commonDirOf(gitDir: string): Promise<string> {
   return f.ok && f.text.trim() ? path.resolve(gitDir, f.text.trim()) : gitDir;
 }
 
+/** A repository config file over this size is not handed to git (nor is git run on the repository). */
+const CONFIG_MAX = 1024 * 1024;
+
 /**
- * The filter drivers defined in the repository's config files (`[filter "x"]`), following
- * `include.path` / `includeIf.*.path`. null when a config file cannot be read safely (a FIFO, a
- * permission error, too large): then git is not run, since git itself would read it.
+ * The filter drivers defined in the repository's config files (`[filter "x"]`, any spelling git
+ * accepts), as git itself reads them: each file is parsed by `git config --file F --list -z
+ * --no-includes`, and every `include.path` / `includeIf.*.path` it names (whatever the condition)
+ * is followed the same way. Only a regular file is handed to git (a FIFO would block it); null when
+ * a config file cannot be read that way (a FIFO, a permission error, too large, git refusing it):
+ * then git is not run, since git itself would read it.
  */
 export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null> {
   const names = new Set<string>();
@@ -103,34 +109,30 @@ export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null>
   const visit = async (file: string, depth: number): Promise<boolean> => {
     if (seen.has(file) || depth > 10) return true;
     seen.add(file);
-    const f = await readTextFile(file, 256 * 1024);
-    if (!f.ok) return f.kind === 'missing';
-    if (f.truncated) return false;
-    let section = '';
-    for (const raw of f.text.split('\n')) {
-      let line = raw.trim();
-      const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\\n]|\\.)*)")?\s*\]/.exec(line);
-      if (head) {
-        section = head[1].toLowerCase();
-        let sub = head[2] !== undefined ? head[2].replace(/\\(.)/g, '$1') : null;
-        // The old `[filter.name]` spelling.
-        if (sub === null && section.startsWith('filter.')) {
-          sub = section.slice('filter.'.length);
-          section = 'filter';
-        } else if (section.startsWith('includeif')) section = 'includeif';
-        if (section === 'filter' && sub !== null) names.add(sub);
-        line = line.slice(head[0].length).trim();
-        if (!line) continue;
+    let st;
+    try {
+      st = statSync(file);
+    } catch (err) {
+      // A missing file is skipped by git too; anything else it could not read either.
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR';
+    }
+    if (!st.isFile() || st.size > CONFIG_MAX) return false;
+    const out = await run(path.dirname(file), ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
+    if (out === null) return false;
+    for (const entry of out.split('\0')) {
+      const nl = entry.indexOf('\n');
+      const key = nl < 0 ? entry : entry.slice(0, nl);
+      const value = nl < 0 ? null : entry.slice(nl + 1);
+      const dot = key.indexOf('.');
+      const last = key.lastIndexOf('.');
+      if (dot < 0) continue;
+      const section = key.slice(0, dot).toLowerCase();
+      if (section === 'filter' && last > dot) names.add(key.slice(dot + 1, last));
+      if ((section === 'include' || section === 'includeif') && key.slice(last + 1).toLowerCase() === 'path' && value) {
+        const inc = value.startsWith('~/') ? path.join(os.homedir(), value.slice(2)) : path.resolve(path.dirname(file), value);
+        if (!(await visit(inc, depth + 1))) return false;
       }
-      if (section !== 'include' && section !== 'includeif') continue;
-      const kv = /^path\s*=\s*(.*)$/i.exec(line);
-      if (!kv) continue;
-      let v = kv[1].trim();
-      const q = /^"((?:[^"\\]|\\.)*)"/.exec(v);
-      v = q ? q[1].replace(/\\(.)/g, '$1') : v.replace(/\s[#;].*$/, '').trim();
-      if (!v) continue;
-      const inc = v.startsWith('~/') ? path.join(os.homedir(), v.slice(2)) : path.resolve(path.dirname(file), v);
-      if (!(await visit(inc, depth + 1))) return false;
     }
     return true;
   };
@@ -145,6 +147,8 @@ function overrides(drivers: readonly string[]): string[] | null {
     // `-c` splits at the first `=`; a name with one (or a control character) cannot be overridden.
     if (/[=\u0000-\u001f\u007f]/.test(n)) return null;
     for (const k of ['clean', 'smudge', 'process']) out.push(`filter.${n}.${k}=`);
+    // A required filter without a command is an error for git: not required, it is simply not run.
+    out.push(`filter.${n}.required=false`);
   }
   return out;
 }
