@@ -2,9 +2,7 @@
 // out/ (every .ts of src/, webview/ and test/unit/ transpiled one to one, no type check: `npm run
 // typecheck` does that, and the landing script and CI run it).
 import * as esbuild from 'esbuild';
-import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import zlib from 'node:zlib';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,8 +50,11 @@ export function bundleTargets({ production = false } = {}) {
   return targets;
 }
 
-/** The file beside the hook script that holds the rest of the CLI, brotli-compressed (src/core/hooks/files.ts). */
-export const HOOK_CORE = 'session-ledger-core.br';
+/** What versions before the one-file hook script wrote beside it: removed from dist/ by the build. */
+const LEGACY_HOOK_CORE = 'session-ledger-core.br';
+
+/** The line of the hook script after which the core follows, each of its lines behind `// ` (src/core/hooks/files.ts). */
+export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
 
 const rel = (f) => relative(REPO, f).split('\\').join('/');
 
@@ -111,28 +112,28 @@ async function buildLayer(opts, entry, plugins = []) {
 }
 
 /**
- * The hook script that `hooks install` copies to `.claude/hooks/session-ledger.cjs`, and the file it
- * copies beside it, always minified (both are committed into users' repositories; no source map
- * goes with them):
- * - dist/session-ledger.cjs: src/cli/hot.ts (the status line's commands) as code, with its module table;
- * - dist/session-ledger-core.br: the rest of the CLI (src/cli/main.ts), brotli-compressed, taking
- *   every module the hot entry already holds from it (`__hot`, passed in by `loadCore`).
- * Returns both module tables (for the extension, which loads the same two files).
+ * The hook script that `hooks install` copies to `.claude/hooks/session-ledger.cjs`: one plain
+ * JavaScript file, not minified and without a source map (it is committed into users' repositories,
+ * where a reviewer reads it), nothing compressed, nothing compiled ahead, nothing kept elsewhere:
+ * - first src/cli/hot.ts (the status line's commands) as code, with its module table;
+ * - then, after the line HOOK_CORE_MARKER, the rest of the CLI (src/cli/main.ts, taking every
+ *   module the hot part already holds from it: `__hot`, passed in by `loadCore`), each line behind
+ *   `// `. Node skips those lines as comments when it loads the file (scanning a comment costs a
+ *   small part of parsing code: the status line stays near Node's start-up); `loadCore` reads them
+ *   from this same file and compiles them for every other command.
+ * Returns both module tables (for the extension, which loads the same file).
  */
 export async function buildHookScript() {
   const [cli] = bundleTargets({ production: true });
-  const common = { ...cli, banner: {}, outfile: undefined };
-  // Two passes: the hot layer's table first, then the core without those modules.
-  const hot0 = await buildLayer(common, 'src/cli/hot.ts');
-  const rest = await buildLayer(common, 'src/cli/main.ts', [fromTables([{ modules: hot0.modules, expr: '__hot' }])]);
-  const br = zlib.brotliCompressSync(Buffer.from(rest.text), {
-    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_LGWIN]: 24, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: rest.text.length },
-  });
-  const digest = createHash('sha256').update(br).digest('hex');
-  const hot = await buildLayer({ ...common, banner: cli.banner, define: { ...cli.define, __CORE_SHA256__: JSON.stringify(digest) } }, 'src/cli/hot.ts');
+  const common = { ...cli, banner: {}, outfile: undefined, minify: false, sourcemap: false };
+  const hot = await buildLayer({ ...common, banner: cli.banner }, 'src/cli/hot.ts');
+  const rest = await buildLayer(common, 'src/cli/main.ts', [fromTables([{ modules: hot.modules, expr: '__hot' }])]);
+  // A line comment ends at any line terminator: the core must hold none but \n, or its next line would run as code.
+  if (/[\r\u2028\u2029]/.test(rest.text)) throw new Error('the hook core holds a \\r, U+2028 or U+2029: it cannot be kept behind line comments');
+  const core = rest.text.replace(/\n$/, '').split('\n').map((l) => (l ? `// ${l}` : '//')).join('\n');
   mkdirSync(join(REPO, 'dist'), { recursive: true });
-  writeFileSync(join(REPO, 'dist', HOOK_CORE), br);
-  writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), hot.text);
+  rmSync(join(REPO, 'dist', LEGACY_HOOK_CORE), { force: true });
+  writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), `${hot.text.replace(/\n*$/, '\n')}${HOOK_CORE_MARKER}\n${core}\n`);
   return { hot: hot.modules, core: rest.modules };
 }
 
@@ -149,12 +150,11 @@ export function sharedExtension(target, tables) {
 }
 
 /**
- * dist/cli.js, the `session-ledger` command: the hook script beside it and its core, so the CLI
- * shares their V8 code cache instead of compiling a bundle of its own on every run.
+ * dist/cli.js, the `session-ledger` command: the hook script beside it (one file for both).
  */
 const CLI_ENTRY = `#!/usr/bin/env node
 "use strict";
-// The session-ledger CLI: the hook script beside this file (session-ledger.cjs) and the core it loads (session-ledger-core.br).
+// The session-ledger CLI: the hook script beside this file (session-ledger.cjs), which holds all of it.
 const hot = require("./session-ledger.cjs");
 module.exports = { main: hot.hotMain };
 if (require.main === module) {

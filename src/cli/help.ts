@@ -70,14 +70,14 @@ const HOOKS_INSTALL: Manual = {
   summary: 'add the guard hooks to .claude/settings.json and write .claude/hooks/session-ledger.cjs',
   usage: 'session-ledger hooks install [--root DIR] [--local] [--statusline] [--remind] [--dry-run]',
   about:
-    'Writes .claude/hooks/session-ledger.cjs (this CLI; it needs only node) and, beside it, session-ledger-core.br (the rest\n' +
-    'of the CLI, compressed; the script loads it for every command but the status line) and appends hooks.PreCompact\n' +
-    '(matcher manual) and hooks.SessionStart to the settings file, leaving the rest of it byte for byte. Twice changes nothing.',
+    'Writes .claude/hooks/session-ledger.cjs (this CLI as one plain JavaScript file; it needs only node) and appends\n' +
+    'hooks.PreCompact (matcher manual) and hooks.SessionStart to the settings file, leaving the rest of it byte for byte.\n' +
+    'Twice changes nothing.',
   options: [
     ...HOOKS_OPTIONS,
     ['--statusline', 'also set statusLine to the context meter relay (a status line you had keeps running inside it)'],
     ['--remind', 'also add hooks.UserPromptSubmit: the reminder that suggests a checkpoint to the agent at each system\'s marks'],
-    ['--cli-bundle FILE', 'the hook script to copy, with the session-ledger-core.br beside it (default: this CLI\'s)'],
+    ['--cli-bundle FILE', 'the hook script to copy (default: this CLI\'s)'],
   ],
   exit: [
     [0, 'installed, or already installed'],

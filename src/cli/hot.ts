@@ -1,21 +1,17 @@
 /**
- * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`). The status line runs on
- * every refresh of Claude Code's status line, so its commands (`statusline`, `context`) are
- * bundled here as code and load nothing else. Every other command (the hooks, `checkpoint`,
- * `status` …), help, and any usage error run the whole CLI (./main), which the build writes beside
- * this file brotli-compressed (`session-ledger-core.br`, checked against the digest built into this
- * file) and which is decompressed and compiled only then: the status line never pays for the
- * Markdown and YAML readers. The core takes every module this file already holds from this file's
- * module table (`__m`), so no module is there twice. The decompressed core and V8's code cache of
- * it are kept per user in the temporary folder, keyed by the core's digest (and the V8 version): a
- * later run skips brotli and most of the compile. The cache is an optimisation only: any failure to
- * read or write it is ignored.
+ * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`, one plain JavaScript file).
+ * The status line runs on every refresh of Claude Code's status line, so its commands
+ * (`statusline`, `context`) are bundled here as code and load nothing else. Every other command
+ * (the hooks, `checkpoint`, `status` …), help, and any usage error run the whole CLI (./main),
+ * which the build puts in the same file after the line HOOK_CORE_MARKER, each of its lines behind
+ * `// ` (Node skips them as comments when it loads the file, so the status line never parses them).
+ * `loadCore` reads them from this very file and compiles them: nothing compressed, nothing cached,
+ * nothing read from anywhere else. The core takes every module this file already holds from this
+ * file's module table (`__m`), so no module is there twice.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { NeedsFullReader } from '../core/context/full-reader';
-import { HOOK_CORE_NAME } from '../core/hooks/files';
-import { pruneCache, userCacheDir, writeCacheFile } from '../core/files/user-cache';
+import { HOOK_CORE_MARKER } from '../core/hooks/files';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 interface Hot {
@@ -34,73 +30,34 @@ interface Core {
   __m: Record<string, unknown>;
 }
 
-declare const __CORE_SHA256__: string;
-
-/** The core beside this script is missing, unreadable or from another build. */
+/** This file holds no core (a build from source without one, or a damaged copy). */
 export class CoreUnavailable extends Error {}
 
 let core: Core | undefined;
-let saveCache: (() => void) | undefined;
 
-/** Write the code cache of the core when this run compiled it without one (the CLI calls it when done). */
-export function saveCoreCache(): void {
-  const save = saveCache;
-  saveCache = undefined;
-  save?.();
-}
-
-/** Decompress, compile and run the CLI's core (once per process) with this file's module table. */
+/** Compile and run the CLI's core (once per process) from the lines after the marker in this very file. */
 export function loadCore(): Core {
   if (core) return core;
-  // Loaded only here: the status line's commands never pay for them (zlib only without the decompressed copy).
-  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  // Loaded only here: the status line's commands never pay for it.
   const vm = require('node:vm') as typeof import('node:vm');
-  const file = path.join(__dirname, HOOK_CORE_NAME);
-  let br: Buffer;
+  const file = __filename;
+  let text: string;
   try {
-    br = fs.readFileSync(file);
+    text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     throw new CoreUnavailable(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  const digest = createHash('sha256').update(br).digest('hex');
-  if (typeof __CORE_SHA256__ === 'string' && digest !== __CORE_SHA256__) throw new CoreUnavailable(`${file} belongs to another build of the hook script`);
-  const dir = userCacheDir();
-  const base = dir && path.join(dir, `core-${digest.slice(0, 20)}`);
-  // The decompressed core, kept beside the code cache: reading it back is cheaper than brotli.
-  const textFile = base && `${base}.js`;
-  const cacheFile = base && `${base}-${process.versions.v8}-${process.arch}.v8cache`;
-  const readCached = (file: string | null): Buffer | undefined => {
-    try {
-      return file ? fs.readFileSync(file) : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const plain = readCached(textFile);
-  const text = plain ?? (require('node:zlib') as typeof import('node:zlib')).brotliDecompressSync(br);
-  const source = `(function (exports, require, module, __filename, __dirname, __hot) {${text.toString('utf8')}\n})`;
-  let cachedData = readCached(cacheFile);
-  // The run that writes the code cache keeps every function it compiled until then: V8 would
-  // otherwise drop the bytecode of functions it ran a while ago, and the cache would miss them.
-  // Only in a process of its own (the CLI, a hook): never in a host that loads this file (VS Code's
-  // extension host runs other extensions, whose memory this flag would change too).
-  if (!cachedData && cacheFile && require.main === module) (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-flush-bytecode');
-  const script = new vm.Script(source, { filename: file.replace(/\.br$/, '.js'), cachedData });
+  const at = text.indexOf(`\n${HOOK_CORE_MARKER}\n`);
+  if (at < 0) throw new CoreUnavailable(`${file} holds no core (the line "${HOOK_CORE_MARKER}" is missing)`);
+  const head = text.slice(0, at + HOOK_CORE_MARKER.length + 2);
+  const lines = text.slice(head.length).split('\n');
+  for (let i = 0; i < lines.length; i++) lines[i] = lines[i].startsWith('// ') ? lines[i].slice(3) : lines[i] === '//' ? '' : lines[i];
+  const source = `(function (exports, require, module, __filename, __dirname, __hot) {${lines.join('\n')}\n})`;
+  // Stack traces name this file and the line the code stands on in it.
+  const script = new vm.Script(source, { filename: file, lineOffset: head.split('\n').length - 1 });
   const mod = { exports: {} as Core };
   script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname, (module.exports as { __m: unknown }).__m);
   core = mod.exports;
-  if (textFile && cacheFile && (!plain || !cachedData || script.cachedDataRejected)) {
-    saveCache = () => {
-      if (!plain) {
-        writeCacheFile(textFile, text);
-        // A new build: what older builds left behind is no longer needed here.
-        if (dir) pruneCache(dir, `core-${digest.slice(0, 20)}`);
-      }
-      if (!cachedData || script.cachedDataRejected) writeCacheFile(cacheFile, script.createCachedData());
-    };
-    // A long-lived host (the extension) saves it once the first work is done; a CLI run saves it when it ends.
-    setTimeout(saveCoreCache, 3000).unref();
-  }
   return core;
 }
 
@@ -132,14 +89,10 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
   } catch (err) {
     if (!(err instanceof CoreUnavailable)) throw err;
     // A hook never fails the agent (exit 2 would block /compact): it allows and says why.
-    io.stderr(`session-ledger: ${err.message}; run \`hooks install\` again (it writes both files).${name === 'hook' ? ' Allowing.' : ''}`);
+    io.stderr(`session-ledger: ${err.message}; run \`hooks install\` again.${name === 'hook' ? ' Allowing.' : ''}`);
     return name === 'hook' ? 0 : 2;
   }
-  try {
-    return await main(argv, io);
-  } finally {
-    saveCoreCache();
-  }
+  return main(argv, io);
 }
 
 if (require.main === module) {

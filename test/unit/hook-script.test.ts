@@ -1,25 +1,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { applyHooksPlan, CORE_REL, planHooksInstall, planHooksUninstall, SCRIPT_REL } from '../../src/core/hooks/install';
-import { HOOK_CORE_NAME } from '../../src/core/hooks/files';
+import { HOOK_CORE_MARKER } from '../../src/core/hooks/files';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE } from './checkpoint-fixtures';
 
-const HOOK_CORE = path.join(path.dirname(HOOK_SCRIPT), HOOK_CORE_NAME);
-
-test('the hook script committed into users\' repositories is at most 120 KB; its compressed core beside it at most 120 KB', () => {
-  assert.ok(statSync(HOOK_SCRIPT).size <= 120 * 1024, `${HOOK_SCRIPT}: ${statSync(HOOK_SCRIPT).size} bytes`);
-  assert.ok(statSync(HOOK_CORE).size <= 120 * 1024, `${HOOK_CORE}: ${statSync(HOOK_CORE).size} bytes`);
-  // The status line's part holds no Markdown or YAML reader: those are in the core.
-  const script = readFileSync(HOOK_SCRIPT, 'utf8');
-  assert.doesNotMatch(script, /markdown-it|linkify|YAMLParseError/);
+test('the installed hook is one plain JavaScript file a reviewer can read: nothing beside it, no compressed or minified code', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  assert.deepEqual(readdirSync(path.join(dir, '.claude/hooks')), ['session-ledger.cjs']);
+  const bytes = readFileSync(path.join(dir, SCRIPT_REL));
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  assert.equal(text.includes('\0'), false, 'no binary');
+  const lines = text.split('\n');
+  const at = lines.indexOf(HOOK_CORE_MARKER);
+  assert.ok(at > 0, 'the core follows the marker line');
+  // Everything after the marker is the rest of the CLI as plain code, one line comment per line.
+  assert.ok(lines.slice(at + 1).every((l) => l === '' || l.startsWith('//')));
+  assert.match(text, /YAMLParseError/, 'the YAML reader is in the file as text');
+  // Not minified: lines a reader can follow.
+  const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
+  assert.ok(lengths[Math.floor(lengths.length * 0.5)] < 100, `median line length ${lengths[Math.floor(lengths.length * 0.5)]}`);
+  assert.ok(lengths[Math.floor(lengths.length * 0.99)] < 300, `99th percentile line length ${lengths[Math.floor(lengths.length * 0.99)]}`);
 });
 
-test('the extension takes the core from the hook script\'s two files instead of bundling a second copy', () => {
+test('the extension takes the core from the hook script instead of bundling a second copy', () => {
   const ext = path.join(REPO, 'dist', 'extension.js');
   if (!existsSync(ext)) return;
   const text = readFileSync(ext, 'utf8');
@@ -32,60 +41,63 @@ function env(dir: string, tmp: string): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: dir, TMPDIR: tmp, CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir, NODE_PATH: '' };
 }
 
-test('install writes the script and its core byte for byte; a missing or foreign core lets the hooks allow, and install puts it back', async () => {
+test('nothing is read from the temporary folder and run: code planted there never runs, and nothing is written there', () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/keep': '' });
+  const tmp = workspace({}, 'sl-tmp-');
+  // A second user prepared the cache folder the hook script of earlier versions read its core from,
+  // under every name it could use (the core's digest, when a build still has one).
+  const cacheDir = path.join(tmp, `session-ledger-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(cacheDir, { mode: 0o700 });
+  const trace = path.join(tmp, 'PLANTED-CODE-RAN');
+  const planted = `require('fs').writeFileSync(${JSON.stringify(trace)}, 'x'); module.exports = { main: async () => 0, __m: {} };`;
+  const br = path.join(path.dirname(HOOK_SCRIPT), 'session-ledger-core.br');
+  const digest = existsSync(br) ? createHash('sha256').update(readFileSync(br)).digest('hex').slice(0, 20) : '0'.repeat(20);
+  writeFileSync(path.join(cacheDir, `core-${digest}.js`), planted);
+  const before = readdirSync(cacheDir).sort();
+  const node = (args: string[], input = '') => spawnSync(process.execPath, [HOOK_SCRIPT, ...args], { cwd: dir, env: env(dir, tmp), input, encoding: 'utf8' });
+  const hook = node(['hook', 'pre-compact'], preCompact(dir));
+  assert.equal(hook.status, 2, `no marker: the guard blocks (${hook.stderr})`);
+  const st = node(['status', '--json', '--root', dir]);
+  assert.equal(st.status, 0, st.stderr);
+  assert.match(st.stdout, /"S3"/);
+  assert.equal(existsSync(trace), false, 'the planted code never ran');
+  assert.deepEqual(readdirSync(cacheDir).sort(), before, 'nothing was written into the cache folder');
+  assert.deepEqual(readdirSync(tmp).sort(), [path.basename(cacheDir)].sort(), 'nothing else in the temporary folder');
+});
+
+test('a hook script without its core lets the hooks allow and says why; install puts the whole file back; both remove what older versions put beside it', async () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
   const tmp = workspace({}, 'sl-tmp-');
   const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
-  assert.equal(plan.corePath, path.join(dir, CORE_REL));
   await applyHooksPlan(plan);
-  assert.deepEqual(readFileSync(path.join(dir, CORE_REL)), readFileSync(HOOK_CORE));
   const node = (args: string[], input = '') => spawnSync(process.execPath, [SCRIPT_REL, ...args], { cwd: dir, env: env(dir, tmp), input, encoding: 'utf8' });
   assert.equal(node(['hook', 'pre-compact'], preCompact(dir)).status, 2, 'no marker: blocks');
 
-  // A core of another build (a half-updated checkout): the hook allows, the other commands say why.
-  writeFileSync(path.join(dir, CORE_REL), Buffer.from('not the core'));
+  // A copy cut short before its core (a half-written checkout): the hook allows, the other commands say why.
+  const full = readFileSync(path.join(dir, SCRIPT_REL), 'utf8');
+  writeFileSync(path.join(dir, SCRIPT_REL), full.slice(0, full.indexOf(`\n${HOOK_CORE_MARKER}\n`) + 1));
   const hook = node(['hook', 'pre-compact'], preCompact(dir));
   assert.equal(hook.status, 0, hook.stderr);
-  assert.match(hook.stderr, /belongs to another build.*hooks install.*Allowing/);
+  assert.match(hook.stderr, /holds no core.*hooks install.*Allowing/);
   const st = node(['status']);
   assert.equal(st.status, 2);
-  assert.match(st.stderr, /session-ledger-core\.br belongs to another build/);
+  assert.match(st.stderr, /session-ledger\.cjs holds no core/);
   // The status line needs no core.
   assert.equal(node(['context', '--json']).status, 3);
 
+  // An older version's compressed core beside the script goes with the next install.
+  writeFileSync(path.join(dir, CORE_REL), 'old core');
   const again = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
   assert.equal(again.script, 'write');
   await applyHooksPlan(again);
-  assert.deepEqual(readFileSync(path.join(dir, CORE_REL)), readFileSync(HOOK_CORE));
+  assert.equal(readFileSync(path.join(dir, SCRIPT_REL), 'utf8'), full);
+  assert.equal(existsSync(path.join(dir, CORE_REL)), false);
   assert.equal(node(['hook', 'pre-compact'], preCompact(dir)).status, 2);
 
+  writeFileSync(path.join(dir, CORE_REL), 'old core');
   const u = await planHooksUninstall(dir);
   assert.equal(u.script, 'remove');
   await applyHooksPlan(u);
   assert.equal(existsSync(path.join(dir, CORE_REL)), false);
   assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
-});
-
-test('the core, decompressed, and its code cache are written once into the user\'s own cache folder; a damaged cache is ignored', () => {
-  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
-  const tmp = workspace({}, 'sl-tmp-');
-  const status = () => spawnSync(process.execPath, [HOOK_SCRIPT, 'status', '--json', '--root', dir], { env: env(dir, tmp), encoding: 'utf8' });
-  const first = status();
-  assert.equal(first.status, 0, first.stderr);
-  const folders = readdirSync(tmp).filter((f) => f.startsWith('session-ledger-'));
-  assert.equal(folders.length, 1);
-  const folder = path.join(tmp, folders[0]);
-  if (process.platform !== 'win32') assert.equal(statSync(folder).mode & 0o077, 0, 'not readable or writable by others');
-  const files = readdirSync(folder).sort();
-  assert.equal(files.length, 2, files.join(' '));
-  const text = files.find((f) => f.endsWith('.js')) ?? '';
-  const cache = files.find((f) => f.endsWith('.v8cache')) ?? '';
-  assert.match(text, /^core-[0-9a-f]{20}\.js$/);
-  assert.match(cache, /^core-[0-9a-f]{20}-.+\.v8cache$/);
-  assert.deepEqual(readFileSync(path.join(folder, text)), zlib.brotliDecompressSync(readFileSync(HOOK_CORE)), 'the core, decompressed');
-  writeFileSync(path.join(folder, cache), Buffer.from('garbage'));
-  const second = status();
-  assert.equal(second.status, 0, second.stderr);
-  assert.equal(second.stdout, first.stdout);
-  assert.ok(statSync(path.join(folder, cache)).size > 1000, 'rewritten after being rejected');
 });

@@ -19,12 +19,12 @@ function describe(plan: HooksPlan, root: string, dry: boolean, remind = false): 
     return out;
   }
   if (plan.action === 'install') {
-    if (plan.script === 'write') out.push(`${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} and ${rel(plan.corePath)} (the bundled CLI and its compressed core; they need only node).`);
+    if (plan.script === 'write') out.push(`${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} (the bundled CLI, one plain JavaScript file; it needs only node).`);
     if (settingsChanged) out.push(`${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ' and hooks.SessionStart (matcher clear|compact|startup|resume)'} to ${rel(plan.settingsPath)}.`);
     if (plan.gitignore) out.push(`${dry ? 'Would add' : 'Added'} to ${rel(plan.gitignore.path)} (this tool's own files stay out of git): ${plan.gitignore.lines.join('  ')}`);
   } else {
     if (settingsChanged) out.push(`${dry ? 'Would remove' : 'Removed'} the Session Ledger hooks from ${rel(plan.settingsPath)}${plan.deleteSettings ? ` (left empty: the file ${verb === 'would' ? 'would be' : 'was'} removed)` : ''}.`);
-    if (plan.script === 'remove') out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.scriptPath)} and ${rel(plan.corePath)}.`);
+    if (plan.script === 'remove') out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.scriptPath)}.`);
     if (plan.gitignore) out.push(`${dry ? 'Would remove' : 'Removed'} from ${rel(plan.gitignore.path)}${plan.gitignore.remove ? ' (left empty: the file goes)' : ''}: ${plan.gitignore.lines.join('  ') || 'the Session Ledger block'}`);
   }
   out.push(...plan.notes);

@@ -16,7 +16,7 @@
  */
 import * as path from 'node:path';
 import { FACTS } from '../systems/facts';
-import { cacheKey, readCacheText, userCacheDir, writeCacheFile } from '../files/user-cache';
+import { cacheKey, pruneCache, readCacheText, userCacheDir, writeCacheFile } from '../files/user-cache';
 import { openRead, parseObject, readAt, statOrNull } from './files';
 
 /** S0's guideline: after this many compactions in one session, advise a checkpoint and /clear. */
@@ -157,8 +157,11 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
   cache.set(file, e);
   if (e.offset !== from) {
     const f = storeFile(file);
-    if (f) writeCacheFile(f, JSON.stringify({ file, dev: e.dev, ino: e.ino, offset: e.offset, count: e.count, last: e.last, skipping: e.skipping === true }));
-  }
+    if (f) {
+      // A transcript counted for the first time: what old ones left behind goes.
+      if (from === undefined) pruneCache(path.dirname(f));
+      writeCacheFile(f, JSON.stringify({ file, dev: e.dev, ino: e.ino, offset: e.offset, count: e.count, last: e.last, skipping: e.skipping === true }));
+    }  }
   return { count: e.count, last: e.last, complete: end >= st.size };
 }
 

@@ -1,17 +1,14 @@
 /**
  * This user's own cache folder under the temporary folder (`session-ledger-<uid>`, mode 0700, owned
- * by this user), for what a process may keep for the next one: the hook script's decompressed core
- * and V8 code cache, the compaction counts of transcripts. What is kept there is an optimisation
- * only: every reader checks it and every failure to read or write it is ignored.
+ * by this user), for data a process may keep for the next one: the compaction counts of transcripts
+ * (JSON, checked field by field when read). No code is kept there or run from there. What is kept
+ * there is an optimisation only: every failure to read or write it is ignored.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/**
- * The folder, or null when it cannot be made or another user could write to it (a code cache runs
- * as code without a checksum check, so it is never taken from such a folder).
- */
+/** The folder, or null when it cannot be made or another user could write to it. */
 export function userCacheDir(): string | null {
   try {
     const uid = typeof process.getuid === 'function' ? process.getuid() : null;
@@ -39,7 +36,8 @@ export function readCacheText(file: string): string | null {
 export function writeCacheFile(file: string, data: string | Buffer): boolean {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, data, { mode: 0o600 });
+    // 'wx': a file (or link) already at the temp name is never written through.
+    fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
     return true;
   } catch {
@@ -65,20 +63,21 @@ export function cacheKey(s: string): string {
 }
 
 /**
- * Drop what other builds and old transcripts left in the cache folder: another build's decompressed
- * core and code cache (`core-*` not named `keep`) not written for a day, a transcript's compaction
- * count not written for 30 days (the next reader counts again). Called when a new build writes its core cache, so rarely; failures are ignored.
+ * Drop what old transcripts and older builds left in the cache folder: a transcript's compaction
+ * count not written for 30 days (the next reader counts again), and the decompressed core and code
+ * cache (`core-*`) that builds before the one-file hook script kept there (nothing reads them now).
+ * Called when a new count file is written, so rarely; failures are ignored.
  */
-export function pruneCache(dir: string, keep: string, now = Date.now()): number {
+export function pruneCache(dir: string, now = Date.now()): number {
   let removed = 0;
   try {
     for (const name of fs.readdirSync(dir)) {
-      const age = name.startsWith('core-') && !name.startsWith(keep) ? 86_400_000 : name.startsWith('compactions-') ? 30 * 86_400_000 : 0;
-      if (!age) continue;
+      const age = name.startsWith('core-') ? 0 : name.startsWith('compactions-') ? 30 * 86_400_000 : -1;
+      if (age < 0) continue;
       const file = path.join(dir, name);
       try {
         const st = fs.lstatSync(file);
-        if (st.isFile() && now - st.mtimeMs > age) {
+        if (st.isFile() && now - st.mtimeMs >= age) {
           fs.rmSync(file, { force: true });
           removed++;
         }

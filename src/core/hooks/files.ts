@@ -1,7 +1,9 @@
 /**
- * The files `hooks install` writes into `.claude/hooks/`: the hook script, which holds the status
- * line's commands as code, and beside it the rest of the CLI, brotli-compressed, which the script
- * loads only for the other commands (the hooks, `checkpoint`, `status` …).
+ * The file `hooks install` writes into `.claude/hooks/`: the hook script, the whole CLI as one plain
+ * JavaScript file (src/cli/hot.ts is its entry; scripts/lib/build.mjs says how it is laid out).
  */
 export const HOOK_SCRIPT_NAME = 'session-ledger.cjs';
-export const HOOK_CORE_NAME = 'session-ledger-core.br';
+/** What versions before the one-file script installed beside it (the rest of the CLI, brotli-compressed): install and uninstall remove it. */
+export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
+/** The line of the hook script after which the rest of the CLI follows, each line behind `// ` (scripts/lib/build.mjs has the same). */
+export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';

@@ -9,8 +9,9 @@
  *
  * The settings are edited span by span (comments, formatting, every other setting and hook stay
  * byte for byte); the commands call one script, `.claude/hooks/session-ledger.cjs` (the bundled CLI:
- * it needs only `node`; see `defaultCliBundle`), which loads the rest of the CLI from the file
- * installed beside it, `.claude/hooks/session-ledger-core.br`: install writes both, uninstall removes both. Installing twice changes nothing; uninstall removes
+ * one plain JavaScript file that needs only `node`; see `defaultCliBundle`): install writes it,
+ * uninstall removes it (and both remove the compressed core older versions put beside it,
+ * `.claude/hooks/session-ledger-core.br`). Installing twice changes nothing; uninstall removes
  * exactly what install added. `statusline` also wires the context meter's relay as `statusLine`,
  * keeping the user's own statusLine command as the command it wraps (uninstall puts it back).
  */
@@ -18,13 +19,13 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
-import { HOOK_CORE_NAME } from './files';
-import { readRegularFile, readTextFile } from '../files/fsread';
+import { LEGACY_HOOK_CORE_NAME } from './files';
+import { lstatOrNullSync, readRegularFile, readTextFile } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 
 export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
-/** The rest of the CLI, compressed, which the script loads for every command but the status line's. */
-export const CORE_REL = `.claude/hooks/${HOOK_CORE_NAME}`;
+/** What versions before the one-file script installed beside it (the rest of the CLI, compressed): install and uninstall remove it. */
+export const CORE_REL = `.claude/hooks/${LEGACY_HOOK_CORE_NAME}`;
 export const SETTINGS_REL = '.claude/settings.json';
 export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
 /** How every installed command calls the script. */
@@ -73,14 +74,14 @@ export interface HooksPlan {
   /** The settings text after the change ('' with `deleteSettings`). */
   after: string;
   scriptPath: string;
-  /** The script's core beside it (written, kept and removed with the script). */
+  /** What older versions installed beside the script (CORE_REL): removed by install and uninstall. */
   corePath: string;
   /** Anything to do (settings or script). */
   changed: boolean;
   action: 'install' | 'uninstall';
   /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
   beforeHash: string | null;
-  /** install: copy the bundle and its core (`write`) or both are already there (`keep`); uninstall: `remove` both when no settings file uses them any more. */
+  /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
   script: 'write' | 'keep' | 'remove';
   /** The bundled CLI that install copies. */
   cliBundle: string | null;
@@ -204,13 +205,6 @@ async function scriptBytes(bundle: string): Promise<Buffer> {
   return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
 }
 
-/** The core that goes beside the script: the build's file beside the bundle, byte for byte. */
-async function coreBytes(bundle: string): Promise<Buffer> {
-  const file = path.join(path.dirname(bundle), HOOK_CORE_NAME);
-  const raw = await readRegularFile(file);
-  if (!raw) throw new WriteRefused(`the hook script's core ${file} is not a readable regular file`, 'io', file, 'unreadable');
-  return raw;
-}
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -342,7 +336,7 @@ function settingsFile(root: string, local?: boolean): string {
 async function writesInside(plan: HooksPlan): Promise<void> {
   await writeTarget(plan.settingsPath, plan.root);
   // The tool's own files are never written through a link (a dry run refuses as the install would).
-  for (const own of [plan.scriptPath, plan.corePath, path.join(plan.root, INSTALL_RECORD_REL)]) refuseOwnFileLink(own, plan.root);
+  for (const own of [plan.scriptPath, path.join(plan.root, INSTALL_RECORD_REL)]) refuseOwnFileLink(own, plan.root);
 }
 
 function basePlan(action: HooksPlan['action'], root: string, settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
@@ -352,7 +346,7 @@ function basePlan(action: HooksPlan['action'], root: string, settingsPath: strin
     before: l.before,
     after: l.before ?? '',
     scriptPath,
-    corePath: path.join(path.dirname(scriptPath), HOOK_CORE_NAME),
+    corePath: path.join(path.dirname(scriptPath), LEGACY_HOOK_CORE_NAME),
     changed: false,
     action,
     beforeHash: l.beforeHash,
@@ -443,18 +437,15 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   }
   plan.after = text;
   let want: Buffer;
-  let wantCore: Buffer;
   try {
     await writesInside(plan);
     want = await scriptBytes(plan.cliBundle);
-    wantCore = await coreBytes(plan.cliBundle);
   } catch (err) {
     return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
   }
   // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
   const have = await readRegularFile(scriptPath);
-  const haveCore = await readRegularFile(plan.corePath);
-  plan.script = have && have.equals(want) && haveCore && haveCore.equals(wantCore) ? 'keep' : 'write';
+  plan.script = have && have.equals(want) && !lstatOrNullSync(plan.corePath) ? 'keep' : 'write';
   plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
   plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write' || plan.gitignore !== null;
   return plan;
@@ -573,13 +564,14 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
   if (!plan.changed) return;
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   if (plan.action === 'install') {
-    // The core, then the script: the settings never name a script that is not there, nor the script a core that is not.
+    // The script before the settings: the settings never name a script that is not there.
     if (plan.script === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
-      await writeAtomic(plan.corePath, await coreBytes(bundle), { mode: 0o644, root: plan.root, own: true });
       await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root, own: true });
       await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
+      // An older version's compressed core beside it is no longer read by anything.
+      await fs.rm(plan.corePath, { force: true });
     }
     if (settingsChanged) await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });
     if (plan.gitignore) await writeAtomic(plan.gitignore.path, plan.gitignore.after, { expectHash: plan.gitignore.beforeHash, root: plan.root });
