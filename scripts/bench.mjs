@@ -126,8 +126,7 @@ async function main() {
     const node = process.execPath;
 
     console.log(`\n## Paths that run all day: ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`);
-    const coreFile = path.join(path.dirname(script), 'session-ledger-core.br');
-    console.log(`Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)} (goal ≤ 120 KB), beside it session-ledger-core.br ${kb(statSync(coreFile).size)}: ${kb(statSync(script).size + statSync(coreFile).size)} committed`);
+    console.log(`Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; its core behind line comments)`);
     const rowsIn = [
       { name: '`statusline` relay, empty project', argv: [node, script, 'statusline'], input: statusInput(empty, ''), cwd: empty, env: { ...env, CLAUDE_PROJECT_DIR: empty } },
       { name: '`statusline` relay, demo (five systems)', argv: [node, script, 'statusline'], input: statusInput(demo, home.transcript), cwd: demo, env },
