@@ -23,6 +23,7 @@
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../files/atomic';
+import { withWriteLock } from '../files/lock';
 import { closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
 import { findClaudeSession } from '../context';
@@ -359,9 +360,12 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const file = path.join(abs, rel);
   const hashes = active.flatMap((s) => s.docs.filter((d) => d.hash).map((d) => ({ hash: d.hash, path: d.relPath })));
   const content = formatMarker({ sessionId, at: new Date(now).toISOString(), label: report.label, nothingToPreserve: opts.nothingToPreserve, hashes });
-  const old = await readTextFile(file, 1024 * 1024);
   try {
-    await writeAtomic(file, content, { root: abs, own: true, expectHash: old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined });
+    // One marker write at a time: the one that waited compares with the marker as it then is.
+    await withWriteLock(file, abs, async () => {
+      const old = await readTextFile(file, 1024 * 1024);
+      await writeAtomic(file, content, { root: abs, own: true, expectHash: old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined });
+    });
   } catch (err) {
     return refuse(res, now, { code: 'write-failed', checks: [], error: (err as Error)?.message ?? String(err), cause: err });
   }

@@ -27,7 +27,7 @@ import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync } from './fsre
 export class WriteRefused extends Error {
   constructor(
     message: string,
-    readonly reason: 'changed' | 'exists' | 'io' | 'outside' | 'link',
+    readonly reason: 'changed' | 'exists' | 'io' | 'outside' | 'link' | 'busy',
     /** The file it is about: relative to the workspace root when the writer knows the root. */
     readonly file = '',
     /** Finer than `reason` where the sentence differs: changed since the preview, missing, not a regular file… */
@@ -163,7 +163,8 @@ async function verify(file: string, expectHash: string | null | undefined, shown
   }
 }
 
-function alive(pid: number): boolean {
+/** A process with this pid exists (another user's counts too). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -189,7 +190,7 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
   for (const n of names) {
     if (!n.startsWith(prefix)) continue;
     const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(n.slice(prefix.length));
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
     const p = path.join(dir, n);
     if (!lstatOrNullSync(p)?.isFile()) continue;
     rmQuietly(p);

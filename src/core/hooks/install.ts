@@ -19,6 +19,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
+import { withWriteLock } from '../files/lock';
 import { LEGACY_HOOK_CORE_NAME } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
@@ -562,6 +563,13 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
 export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string } = {}): Promise<void> {
   if (plan.error) throw new WriteRefused(plan.error, 'io', path.relative(plan.root, plan.settingsPath));
   if (!plan.changed) return;
+  // One install or uninstall at a time; the one that waited refuses when the settings changed since its plan.
+  await withWriteLock(plan.settingsPath, plan.root, () => applyLocked(plan, opts));
+  // And `.claude/` itself when uninstall left it empty (install created it for a new settings file), once the lock beside the settings is gone.
+  if (plan.action === 'uninstall') await fs.rmdir(path.dirname(plan.settingsPath)).catch(() => undefined);
+}
+
+async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promise<void> {
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   if (plan.action === 'install') {
     // The script before the settings: the settings never name a script that is not there.
@@ -600,8 +608,6 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
     // The folder too, when install made it and nothing else lives there.
     await fs.rmdir(path.dirname(plan.scriptPath)).catch(() => undefined);
   }
-  // And `.claude/` itself when uninstall left it empty (install created it for a new settings file).
-  await fs.rmdir(path.dirname(plan.settingsPath)).catch(() => undefined);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -36,6 +36,8 @@ export function errorText(t: T, err: unknown): string {
         return t('{0} already exists; nothing was overwritten.', f);
       case 'outside':
         return t('{0} leads outside the workspace; nothing was written.', f);
+      case 'busy':
+        return t('{0} is being changed by another Session Ledger run; nothing was written. Try again once it is done.', f);
       case 'link':
         return t('{0} is a link or lies behind one: Session Ledger never writes its own files through a link; nothing was written. Remove the link and try again.', f);
       case 'io':

@@ -4,6 +4,7 @@
  * receipt log). Preview with `planAttest`, write with `applyAttest`.
  */
 import * as path from 'node:path';
+import { withWriteLock } from '../../files/lock';
 import { currentHash, isInside, ownFileLinkProblem, realTarget, writeAtomic, WriteRefused } from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
 import { companionPath } from '../facts';
@@ -69,7 +70,7 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
  */
 export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
   if (!plan.changed) return plan;
-  await writeAtomic(plan.sidecar, plan.hash, {
+  await withWriteLock(plan.sidecar, plan.root, () => writeAtomic(plan.sidecar, plan.hash, {
     root: plan.root,
     own: true,
     expectHash: plan.sidecarHash,
@@ -77,6 +78,6 @@ export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
       const now = await currentHash(plan.handoff).catch(() => null);
       if (now !== plan.hash) throw new WriteRefused(`${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`, 'changed', path.relative(plan.root, plan.handoff));
     },
-  });
+  }));
   return { ...plan, current: plan.hash, status: 'MATCH', changed: false, sidecarHash: sha256(plan.hash) };
 }

@@ -10,6 +10,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { withWriteLock } from '../../files/lock';
 import { readTextFile, sha256 } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { readS3Structure, type S3LogEntry } from './reader-state';
@@ -153,6 +154,12 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
 
 /** Apply the rotation to the STATE.md whose hash is `expectHash` (the preview's). */
 export async function applyRotateLog(root: string, expectHash: string, opts: { budget?: number; beforeStateRename?: () => Promise<void> | void } = {}): Promise<RotatePlan> {
+  // STATE.md and its archives are read and written by one run at a time.
+  const abs0 = path.resolve(root);
+  return withWriteLock(path.join(abs0, S3_STATE_REL), abs0, () => rotateLocked(root, expectHash, opts));
+}
+
+async function rotateLocked(root: string, expectHash: string, opts: { budget?: number; beforeStateRename?: () => Promise<void> | void }): Promise<RotatePlan> {
   const plan = await planRotateLog(root, opts);
   if (!plan) throw new WriteRefused(`${S3_STATE_REL} is missing or has no ## Log; nothing was written.`, 'changed', S3_STATE_REL, 'missing');
   if (plan.hash !== expectHash.toLowerCase()) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed', S3_STATE_REL, 'preview');

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { withWriteLock } from '../../files/lock';
 import { readTextFile } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { hasS4Headings, readS4Structure, type S4BlockKind } from './reader-state';
@@ -93,6 +94,12 @@ export async function planCompactState(root: string): Promise<CompactPlan | null
  * the structure on disk is not right after the write.
  */
 export async function applyCompactState(root: string, expectHash: string): Promise<CompactPlan> {
+  // Read and written by one run at a time.
+  const abs = path.resolve(root);
+  return withWriteLock(path.join(abs, S4_STATE_REL), abs, () => compactLocked(root, expectHash));
+}
+
+async function compactLocked(root: string, expectHash: string): Promise<CompactPlan> {
   const plan = await planCompactState(root);
   if (!plan) throw new WriteRefused(`${S4_STATE_REL} is missing or holds no S4 state; nothing was written.`, 'changed', S4_STATE_REL, 'missing');
   if (plan.hash !== expectHash.toLowerCase()) {

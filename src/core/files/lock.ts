@@ -1,0 +1,79 @@
+/**
+ * One write action at a time per file: a write action (rotate-log, compact-state, attest, the
+ * checkpoint marker, hooks install/uninstall) holds `.<name>.session-ledger.lock` beside the file it
+ * reads and rewrites, from its read to its last rename. A second run waits for it (up to `waitMs`),
+ * then reads the file again as it now is (and refuses when it changed since its preview); one that
+ * waited too long refuses. The lock is created with O_EXCL (never through a link), holds the
+ * holder's pid, and is taken over when that process is gone.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { processAlive, refuseOwnFileLink, WriteRefused } from './atomic';
+
+/** How long a second run waits for the first, by default. */
+export const LOCK_WAIT_MS = 10_000;
+/** A lock with no pid written yet (its writer died between create and write) is stale after this. */
+const EMPTY_STALE_MS = 30_000;
+
+/** The lock file that guards `file`. */
+export function lockPath(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.session-ledger.lock`);
+}
+
+/** The holder of a lock: its pid, or null while it is being written (or cannot be read). */
+function holder(lock: string): { pid: number | null; mtime: number } | null {
+  try {
+    const st = fs.lstatSync(lock);
+    const m = /^(\d+)\s/.exec(fs.readFileSync(lock, 'utf8'));
+    return { pid: m ? Number(m[1]) : null, mtime: st.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Run `fn` holding the lock of `file` (inside `root`). Throws WriteRefused('busy') when another
+ * process holds it longer than `waitMs`, WriteRefused('link') when the lock's path is a link.
+ */
+export async function withWriteLock<T>(file: string, root: string, fn: () => Promise<T>, opts: { waitMs?: number } = {}): Promise<T> {
+  const lock = lockPath(path.resolve(file));
+  const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+  refuseOwnFileLink(lock, root);
+  const deadline = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);
+  for (;;) {
+    try {
+      fs.mkdirSync(path.dirname(lock), { recursive: true });
+      const fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
+      try {
+        fs.writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
+      } finally {
+        fs.closeSync(fd);
+      }
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const h = holder(lock);
+      const stale = h && (h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS);
+      if (stale) {
+        fs.rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        throw new WriteRefused(
+          `${rel} is being changed by another Session Ledger run${h?.pid ? ` (process ${h.pid})` : ''}; nothing was written. Run it again once that one is done.`,
+          'busy',
+          rel,
+        );
+      }
+      await sleep(50);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    // Only our own lock goes (a stale-lock takeover by another run is not undone here).
+    if (holder(lock)?.pid === process.pid) fs.rmSync(lock, { force: true });
+  }
+}

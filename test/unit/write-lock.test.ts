@@ -1,0 +1,90 @@
+/**
+ * Two write actions at once never lose data: two real `rotate-log --apply` processes on one
+ * STATE.md, the first slowed between writing the archives and its last rename; the second waits for
+ * it and then refuses, and every Log entry is in exactly one file. A lock whose holder is gone is
+ * taken over; one held too long refuses.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { WriteRefused } from '../../src/core/files/atomic';
+import { lockPath, withWriteLock } from '../../src/core/files/lock';
+import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
+import { CLI, workspace } from './helpers';
+
+const TITLES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo'];
+
+/** An S3 STATE.md with 11 dated Log entries, far over its 150-line budget. */
+function state(): string {
+  const head = `# STATE\n\n## Handoff\n\n- **Status:** building\n- **Branch / HEAD:** main\n- **Gates:** tests 42/42\n- **Now ▶** write the lock test in test/unit/write-lock.test.ts\n- **Blocked on:** nothing\n\n## Log\n`;
+  // Newest first, one entry a month.
+  const entries = TITLES.map((t, i) => `\n### 2026-${String(12 - i).padStart(2, '0')}-01 - ${t}\n\n${Array.from({ length: 20 }, (_, k) => `- ${t} step ${k + 1}`).join('\n')}\n`);
+  return head + entries.join('');
+}
+
+/** How many times each entry's heading stands in STATE.md and the archives together. */
+function placements(dir: string): Record<string, number> {
+  const files = [path.join(dir, 'docs/state/STATE.md')];
+  const logDir = path.join(dir, 'docs/state/log');
+  if (existsSync(logDir)) for (const f of readdirSync(logDir)) files.push(path.join(logDir, f));
+  const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+  return Object.fromEntries(TITLES.map((t) => [t, text.split(`- ${t}\n`).length - 1]));
+}
+
+const ROTATE = path.join(__dirname, '..', '..', 'src', 'core', 'systems', 's3', 'rotate-log.js');
+
+test('two rotate-log --apply at once, the first slowed before its last rename: the second waits and refuses, no entry is lost or doubled', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': state() });
+  const plan = await planRotateLog(dir);
+  assert.ok(plan && plan.moves.length > 0, 'entries to move');
+  const entered = path.join(dir, 'A-WAITING');
+  // Process A: the rotation, slowed by 1.5 s after the archives are written and before STATE.md is replaced.
+  const a = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require(${JSON.stringify(ROTATE)}).applyRotateLog(process.argv[1], process.argv[2], { beforeStateRename: () => { require('fs').writeFileSync(process.argv[3], ''); return new Promise((r) => setTimeout(r, 1500)); } })
+        .then(() => process.stdout.write('A done'), (e) => { process.stdout.write('A refused: ' + e.message); process.exitCode = 1; });`,
+      dir,
+      plan.hash,
+      entered,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let aOut = '';
+  a.stdout.on('data', (c) => (aOut += c));
+  a.stderr.on('data', (c) => (aOut += c));
+  const aDone = new Promise<number | null>((r) => a.on('close', r));
+  for (let i = 0; i < 600 && !existsSync(entered); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(existsSync(entered), `A reached its last rename (${aOut})`);
+  // Process B: the CLI, with the same preview hash, while A sleeps.
+  const b = spawnSync(process.execPath, [CLI, 'rotate-log', '--root', dir, '--apply', '--expect-hash', plan.hash], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(await aDone, 0, aOut);
+  assert.match(aOut, /A done/);
+  assert.equal(b.status, 1, `B: ${b.stdout}${b.stderr}`);
+  assert.match(b.stderr, /changed since the preview/);
+  assert.deepEqual(placements(dir), Object.fromEntries(TITLES.map((t) => [t, 1])), 'every entry in exactly one file');
+  assert.equal(existsSync(lockPath(path.join(dir, 'docs/state/STATE.md'))), false, 'the lock is gone');
+});
+
+test("a lock held longer than the wait refuses with the holder's pid; a lock whose process is gone is taken over", async () => {
+  const dir = workspace({ 'f.md': 'x\n' });
+  const file = path.join(dir, 'f.md');
+  // A live holder: another process, sleeping.
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+  try {
+    writeFileSync(lockPath(file), `${holder.pid} 2026-12-03T10:00:00Z\n`);
+    await assert.rejects(
+      withWriteLock(file, dir, async () => 'ran', { waitMs: 200 }),
+      (e: unknown) => e instanceof WriteRefused && e.reason === 'busy' && e.message.includes(`process ${holder.pid}`) && e.file === 'f.md',
+    );
+  } finally {
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.on('close', r));
+  }
+  // The holder is gone now: its lock is stale and taken over.
+  assert.equal(await withWriteLock(file, dir, async () => 'ran', { waitMs: 200 }), 'ran');
+  assert.equal(existsSync(lockPath(file)), false);
+});
