@@ -12,7 +12,10 @@
 import * as fs from 'node:fs';
 import { NeedsFullReader } from '../core/context/full-reader';
 import { HOOK_CORE_MARKER } from '../core/hooks/files';
-import { processIo, terminalSafeIo, UsageError, type Io } from './io';
+import * as path from 'node:path';
+import { isDir } from '../core/files/fsread';
+import { appendHookLog } from '../core/hooks/io';
+import { cwdOrNull, processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 interface Hot {
   run(args: string[], io: Io): Promise<number>;
@@ -68,6 +71,20 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
   const stdin = io.stdin;
   let read: Promise<string> | undefined;
   io = { ...io, stdin: () => (read ??= stdin()) };
+  if (cwdOrNull() === null) {
+    // The working directory was deleted under the agent: a hook runs in the project Claude Code names (and logs that), anything else says so.
+    const gone = `the working directory${io.env.PWD ? ` ${io.env.PWD}` : ''} no longer exists (deleted or moved)`;
+    const proj = io.env.CLAUDE_PROJECT_DIR;
+    const isHook = argv[0] === 'hook';
+    if (isHook && proj && path.isAbsolute(proj) && isDir(proj)) {
+      process.chdir(proj);
+      io = { ...io, cwd: proj };
+      await appendHookLog(proj, `hook ${argv[1] ?? ''}`, `${gone}; running in the project folder ${proj}`);
+    } else {
+      io.stderr(`session-ledger: ${gone}. Run it again from an existing folder${isHook ? '; allowing' : ''}.`);
+      return isHook ? 0 : 2;
+    }
+  }
   const help = rest.some((a) => a === '--help' || a === '-h');
   if (name !== undefined && Object.prototype.hasOwnProperty.call(HOT, name) && !help) {
     try {

@@ -16,20 +16,32 @@ const line = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
 
 /**
  * Text safe for a terminal: escape sequences (CSI `ESC[…`, OSC `ESC]…BEL|ST`, other `ESC x`) removed
- * whole, then every other control character (C0 but newline and tab, DEL, C1) dropped. Ledger text
- * is repository content: it must not move the cursor, retitle the window or write a hyperlink.
+ * whole, then every other control character (C0 but newline and tab, DEL, C1) dropped, and every
+ * format character (Unicode Cf: bidi overrides and isolates, zero-width characters, tags) and line or
+ * paragraph separator dropped. Ledger text is repository content: it must not move the cursor,
+ * retitle the window, write a hyperlink, or show text in another order than it is stored.
  */
 export function terminalSafe(s: string): string {
   return s
     .replace(/\u001b\[[\u0030-\u003f]{0,64}[\u0020-\u002f]{0,16}[\u0040-\u007e]?/g, '')
     .replace(/(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)?/g, '')
     .replace(/\u001b[\u0020-\u002f]{0,16}[\u0030-\u007e]?/g, '')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+    .replace(/[\p{Cf}\u2028\u2029]/gu, '');
 }
 
 /** The same streams, every line passed through `terminalSafe`. */
 export function terminalSafeIo(io: Io): Io {
   return { ...io, stdout: (s) => io.stdout(terminalSafe(s)), stderr: (s) => io.stderr(terminalSafe(s)) };
+}
+
+/** The working directory, or null when it no longer exists (deleted or moved away under the process). */
+export function cwdOrNull(): string | null {
+  try {
+    return process.cwd();
+  } catch {
+    return null;
+  }
 }
 
 export function processIo(): Io {
@@ -38,7 +50,8 @@ export function processIo(): Io {
     stderr: (s) => writeFd(2, line(s)),
     stdin: () => readStdin(),
     env: process.env,
-    cwd: process.cwd(),
+    // '' when the working directory is gone: hotMain says so before any command runs.
+    cwd: cwdOrNull() ?? '',
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Two write actions at once never lose data: two real `rotate-log --apply` processes on one
- * STATE.md, the first slowed between writing the archives and its last rename; the second waits for
- * it and then refuses, and every Log entry is in exactly one file. A lock whose holder is gone is
+ * STATE.md, the first held between writing the archives and its last rename until the second has
+ * finished; the second waits for it and then refuses, and every Log entry is in exactly one file. A lock whose holder is gone is
  * taken over; one held too long refuses.
  */
 import { test } from 'node:test';
@@ -35,21 +35,25 @@ function placements(dir: string): Record<string, number> {
 
 const ROTATE = path.join(__dirname, '..', '..', 'src', 'core', 'systems', 's3', 'rotate-log.js');
 
-test('two rotate-log --apply at once, the first slowed before its last rename: the second waits and refuses, no entry is lost or doubled', async () => {
+test('two rotate-log --apply at once, the first held before its last rename until the second has finished: the second waits and refuses, no entry is lost or doubled', async () => {
   const dir = workspace({ 'docs/state/STATE.md': state() });
   const plan = await planRotateLog(dir);
   assert.ok(plan && plan.moves.length > 0, 'entries to move');
   const entered = path.join(dir, 'A-WAITING');
-  // Process A: the rotation, slowed by 1.5 s after the archives are written and before STATE.md is replaced.
+  const go = path.join(dir, 'A-GO');
+  // Process A: the rotation, held after the archives are written and before STATE.md is replaced, until B is done (at most 30 s).
   const a = spawn(
     process.execPath,
     [
       '-e',
-      `require(${JSON.stringify(ROTATE)}).applyRotateLog(process.argv[1], process.argv[2], { beforeStateRename: () => { require('fs').writeFileSync(process.argv[3], ''); return new Promise((r) => setTimeout(r, 1500)); } })
+      `const fs = require('fs');
+      const held = () => new Promise((r) => { const t0 = Date.now(); const i = setInterval(() => { if (fs.existsSync(process.argv[4]) || Date.now() - t0 > 30000) { clearInterval(i); r(); } }, 50); });
+      require(${JSON.stringify(ROTATE)}).applyRotateLog(process.argv[1], process.argv[2], { beforeStateRename: () => { fs.writeFileSync(process.argv[3], ''); return held(); } })
         .then(() => process.stdout.write('A done'), (e) => { process.stdout.write('A refused: ' + e.message); process.exitCode = 1; });`,
       dir,
       plan.hash,
       entered,
+      go,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -59,12 +63,14 @@ test('two rotate-log --apply at once, the first slowed before its last rename: t
   const aDone = new Promise<number | null>((r) => a.on('close', r));
   for (let i = 0; i < 600 && !existsSync(entered); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(existsSync(entered), `A reached its last rename (${aOut})`);
-  // Process B: the CLI, with the same preview hash, while A sleeps.
+  // Process B: the CLI, with the same preview hash, while A is held; then A goes on.
   const b = spawnSync(process.execPath, [CLI, 'rotate-log', '--root', dir, '--apply', '--expect-hash', plan.hash], { encoding: 'utf8', timeout: 60_000 });
+  writeFileSync(go, '');
   assert.equal(await aDone, 0, aOut);
   assert.match(aOut, /A done/);
+  // B waited its 10 s for A's lock, then refused without writing.
   assert.equal(b.status, 1, `B: ${b.stdout}${b.stderr}`);
-  assert.match(b.stderr, /changed since the preview/);
+  assert.match(b.stderr, /being changed by another Session Ledger run \(process \d+\); nothing was written/);
   assert.deepEqual(placements(dir), Object.fromEntries(TITLES.map((t) => [t, 1])), 'every entry in exactly one file');
   assert.equal(existsSync(lockPath(path.join(dir, 'docs/state/STATE.md'))), false, 'the lock is gone');
 });

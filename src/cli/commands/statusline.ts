@@ -43,20 +43,41 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
   }
 }
 
-/** Run the previous statusLine command with the same stdin; its stdout becomes ours. */
-function relay(cmd: string[], stdin: string, io: Io): Promise<number> {
+/** The most of the relayed command's output (each stream) that is kept; the rest is dropped. */
+export const RELAY_OUTPUT_MAX = 64 * 1024;
+/** The relayed command's time limit. */
+export const RELAY_TIMEOUT_MS = 30_000;
+
+/**
+ * Run the previous statusLine command with the same stdin; its stdout becomes ours. It runs in a
+ * process group of its own, and the time limit kills the whole group (a shell's children too); at
+ * most RELAY_OUTPUT_MAX bytes of each stream are kept.
+ */
+export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TIMEOUT_MS): Promise<number> {
   // Loaded here: without a command to relay, the status line never pays for node:child_process.
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
-    const child =
-      cmd.length === 1
-        ? spawn(cmd[0], { shell: true, stdio: ['pipe', 'pipe', 'pipe'], env: io.env, cwd: io.cwd })
-        : spawn(cmd[0], cmd.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: io.env, cwd: io.cwd });
+    const opts = { stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'], env: io.env, cwd: io.cwd, detached: process.platform !== 'win32' };
+    const child = cmd.length === 1 ? spawn(cmd[0], { ...opts, shell: true }) : spawn(cmd[0], cmd.slice(1), opts);
+    const kill = () => {
+      try {
+        if (opts.detached && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    };
+    const keep = (chunks: Buffer[], size: { n: number }) => (c: Buffer) => {
+      if (size.n >= RELAY_OUTPUT_MAX) return;
+      const part = c.subarray(0, RELAY_OUTPUT_MAX - size.n);
+      chunks.push(part);
+      size.n += part.length;
+    };
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
+    const timer = setTimeout(kill, timeoutMs);
+    child.stdout.on('data', keep(out, { n: 0 }));
+    child.stderr.on('data', keep(err, { n: 0 }));
     child.stdin.on('error', () => undefined);
     child.on('error', (e) => {
       clearTimeout(timer);

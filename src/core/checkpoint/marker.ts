@@ -46,7 +46,9 @@ export function formatMarker(m: { sessionId: string | null; at: string; label: s
   const head = [isSessionId(m.sessionId) ? m.sessionId : '-', m.at, m.label];
   if (m.nothingToPreserve) head.push(NOTHING_TO_PRESERVE);
   const lines = [head.join(' ')];
-  for (const h of m.hashes ?? []) lines.push(`${h.hash}  ${h.path}`);
+  // As `sha256sum` writes a name with a backslash or a line break: the line starts with `\` and the
+  // name is escaped, so a file name can never start a line of its own in the marker.
+  for (const h of m.hashes ?? []) lines.push(/[\\\n\r]/.test(h.path) ? `\\${h.hash}  ${h.path.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}` : `${h.hash}  ${h.path}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -59,8 +61,8 @@ export function parseMarker(text: string): MarkerContent {
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {
-    const m = /^([0-9a-f]{64}) [ *](.+)$/.exec(l);
-    if (m) hashes.push({ hash: m[1], path: m[2] });
+    const m = /^(\\?)([0-9a-f]{64}) [ *](.+)$/.exec(l);
+    if (m) hashes.push({ hash: m[2], path: m[1] ? m[3].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : m[3] });
   }
   return { sessionId: isSessionId(first) ? first : null, at, label, nothingToPreserve: /nothing-to-preserve/i.test(text), hashes };
 }

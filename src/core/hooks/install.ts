@@ -20,8 +20,8 @@ import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
-import { LEGACY_HOOK_CORE_NAME } from './files';
-import { lstatOrNullSync, readRegularFile, readTextFile } from '../files/fsread';
+import { HOOK_CORE_MARKER, LEGACY_HOOK_CORE_NAME } from './files';
+import { lstatOrNullSync, readRegularFile, readTextFile, sha256 } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 
 export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -120,6 +120,8 @@ export interface InstallRecord {
   hooksKeyAdded?: Record<string, boolean>;
   /** The exact text appended to .gitignore, and whether install created the file. */
   gitignore?: { appended: string; created: boolean };
+  /** SHA-256 of the hook script install wrote: a script that no longer has it was changed by someone, and is not replaced. */
+  script?: string;
 }
 
 export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
@@ -253,7 +255,9 @@ export type HooksProblem =
   /** No hooks of ours in this settings file; they are in `other` (workspace-relative). */
   | { kind: 'elsewhere'; other: string }
   /** A write would be refused (WriteRefused: a link out of the workspace …), or another error. */
-  | { kind: 'refused'; cause: unknown };
+  | { kind: 'refused'; cause: unknown }
+  /** The installed hook script was changed since install wrote it (workspace-relative path). */
+  | { kind: 'modified'; file: string };
 
 interface Loaded {
   text: string;
@@ -446,7 +450,17 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   }
   // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
   const have = await readRegularFile(scriptPath);
+  // A script changed since install wrote it is someone's work: never replaced without being asked (one cut
+  // short before its core is damaged, not changed: the hooks say to run install again, and it is replaced).
+  if (have && !have.equals(want) && plan.record.script && sha256(have) !== plan.record.script && have.includes(`\n${HOOK_CORE_MARKER}\n`)) {
+    return {
+      ...plan,
+      error: `${SCRIPT_REL} was changed since \`hooks install\` wrote it; nothing was changed. Keep your version elsewhere (or delete the file), then run hooks install again.`,
+      problem: { kind: 'modified', file: SCRIPT_REL },
+    };
+  }
   plan.script = have && have.equals(want) && !lstatOrNullSync(plan.corePath) ? 'keep' : 'write';
+  plan.record.script = sha256(want);
   plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
   plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write' || plan.gitignore !== null;
   return plan;
@@ -541,7 +555,10 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   }
   if (!stillUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);
   if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
-  if (!stillUsed) delete plan.record.gitignore;
+  if (!stillUsed) {
+    delete plan.record.gitignore;
+    delete plan.record.script;
+  }
   plan.changed = plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove' || plan.gitignore !== null;
   return plan;
 }
@@ -550,7 +567,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
 async function writeRecord(plan: HooksPlan): Promise<void> {
   const file = path.join(plan.root, INSTALL_RECORD_REL);
   const r = plan.record;
-  const empty = (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) && !r.gitignore;
+  const empty = (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) && !r.gitignore && !r.script;
   if (empty) {
     await fs.rm(file, { force: true }).catch(() => undefined);
     await fs.rmdir(path.dirname(file)).catch(() => undefined);

@@ -4,8 +4,9 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../files/atomic';
-import { isDir, readTextFile } from '../files/fsread';
+import * as fs from 'node:fs';
+import { ownFileLinkProblem } from '../files/atomic';
+import { isDir } from '../files/fsread';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
 const HOOK_LOG_MAX = 256 * 1024;
@@ -90,28 +91,33 @@ export function hookRun(stdin: string, opts: HookRunOptions): { env: NodeJS.Proc
 }
 
 /**
- * Append one line to `.claude/log/session-ledger-hook.log` (atomically: read, append, replace; the
- * log keeps its newest 256 KB). Never throws: a log that cannot be written is not worth failing for.
+ * Append one line to `.claude/log/session-ledger-hook.log`: one write of the whole line to a file
+ * opened with O_APPEND, so hooks running at the same time never lose or mix a line. Never through a
+ * link (the tool's own file: a symbolic link at it or on its way, or a second hard link, and nothing
+ * is written). Past 256 KB the log is moved to `session-ledger-hook.log.1` (replacing the one before)
+ * and a new one starts; a hook that still holds the old one appends its line there. Never throws: a
+ * log that cannot be written is not worth failing for.
  */
 export async function appendHookLog(root: string, event: string, message: string, now = Date.now()): Promise<void> {
   if (notAProject(root)) return;
   const file = path.join(root, HOOK_LOG_REL);
-  const line = `${new Date(now).toISOString()} ${event} ${message.replace(/[\r\n]+/g, ' ')}\n`;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  const line = Buffer.from(`${new Date(now).toISOString()} ${event} ${message.replace(/[\r\n]+/g, ' ')}\n`);
+  try {
+    if (ownFileLinkProblem(file, root)) return;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
     try {
-      const f = await readTextFile(file, HOOK_LOG_MAX * 2);
-      let old = f.ok ? f.text : '';
-      if (!f.ok && f.kind !== 'missing') return;
-      if (old.length + line.length > HOOK_LOG_MAX) {
-        old = old.slice(old.length + line.length - HOOK_LOG_MAX);
-        old = old.slice(old.indexOf('\n') + 1);
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || st.nlink > 1) return;
+      fs.writeSync(fd, line);
+      if (st.size + line.length > HOOK_LOG_MAX) {
+        const old = `${file}.1`;
+        if (!ownFileLinkProblem(old, root)) fs.renameSync(file, old);
       }
-      // A diagnostic log: atomic, not fsynced (a hook never waits on the disk for it).
-      await writeAtomic(file, old + line, { root, own: true, expectHash: f.ok ? (f.truncated ? undefined : f.hash) : null, durable: false });
-      return;
-    } catch (err) {
-      if (err instanceof WriteRefused && err.reason !== 'changed' && err.reason !== 'exists') return;
-      /* a concurrent hook wrote the log: read it again */
+    } finally {
+      fs.closeSync(fd);
     }
+  } catch {
+    /* a diagnostic log only */
   }
 }

@@ -73,6 +73,8 @@ export function hooksProblemText(t: T, rel: string, problem: HooksProblem | unde
       return t('No Session Ledger hooks in {0}: they are installed in {1}.', rel, problem.other);
     case 'refused':
       return t('Cannot change {0}: {1}', rel, errorText(t, problem.cause));
+    case 'modified':
+      return t('{0} was changed since it was installed; nothing was changed. Keep your version elsewhere (or delete the file), then install the hooks again.', problem.file);
   }
   return t('Cannot change {0}: {1}', rel, english);
 }
