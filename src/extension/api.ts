@@ -19,7 +19,7 @@ export interface SessionLedgerApi {
   /** The ledger tree as labels and descriptions. */
   treeSnapshot(): Promise<Array<{ label: string; description?: string; children: Array<{ label: string; description?: string; children: unknown[] }> }>>;
   /** The context status bar item as shown; undefined when hidden. */
-  statusBar(): { text: string; tooltip: string; background?: string } | undefined;
+  statusBar(): { text: string; label: string; tooltip: string; background?: string } | undefined;
   /** What the Problems panel holds from Session Ledger: file, line, severity, check id, message. */
   diagnostics(): Array<{ path: string; line: number; severity: string; code: string; message: string }>;
   /** Whether the workspace is trusted (writes allowed). */

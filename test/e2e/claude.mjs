@@ -94,7 +94,7 @@ export async function claudeTests({ page, ws, standin, test }) {
     await waitUntil('the relay\'s record', () => existsSync(feed), 30_000);
     assert.equal(JSON.parse(readFileSync(feed, 'utf8')).input.context_window.context_window_size, 1_000_000);
     const tip = (await item.getAttribute('aria-label')) ?? '';
-    assert.match(tip, /12%/);
+    assert.match(tip, /context 12 percent/);
     standin.setUsage({ cache_read_input_tokens: 423_000 });
     const n = standin.messages(sid).length;
     await typeInTerminal(page, 'a bigger turn');

@@ -161,7 +161,8 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     await waitUntil('10% in the status bar', async () => (await item.innerText()).includes('10%'));
     await item.locator('.codicon-pulse').waitFor();
-    assert.match((await item.getAttribute('aria-label')) ?? '', /10%/);
+    // a screen reader hears the plain label, not the tooltip's Markdown
+    assert.match((await item.getAttribute('aria-label')) ?? '', /^Session Ledger: context 10 percent, under the checkpoint mark for S3 \(15 percent\)\./);
     const cls = (await item.getAttribute('class')) ?? '';
     assert.ok(!/warning-kind|error-kind/.test(cls), `no warning/error colour at 10 % (class: ${cls})`);
   });
@@ -236,6 +237,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     appendTurn(claude.transcript, ws, 30, { sessionId: claude.sessionId });
     await waitUntil('30% in the status bar', async () => (await item.innerText()).includes('30%'));
     await waitUntil('the warning colour', async () => /warning-kind/.test((await item.getAttribute('class')) ?? ''), 10_000);
+    await item.locator('.codicon-warning').waitFor();
     const warnBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
     await item.hover();
     await page.waitForTimeout(600);
@@ -243,6 +245,8 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     appendTurn(claude.transcript, ws, 45, { sessionId: claude.sessionId });
     await waitUntil('45% in the status bar', async () => (await item.innerText()).includes('45%'));
     await waitUntil('the error colour', async () => /error-kind/.test((await item.getAttribute('class')) ?? ''), 10_000);
+    await item.locator('.codicon-error').waitFor();
+    assert.match((await item.getAttribute('aria-label')) ?? '', /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint now\./);
     const errBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.notEqual(errBg, warnBg, 'the background colour changed');
     await page.mouse.move(700, 400);

@@ -86,7 +86,7 @@ test('status bar: text, colours at the thresholds, Markdown tooltip', () => {
   const u: ContextUsage = { agent: 'claude', sessionId: 'abc-123', transcriptPath: '/t.jsonl', model: 'claude-opus-4`evil`', usedTokens: 84_000, windowTokens: 200_000, percent: 42, at: '2025-01-01T00:00:00Z', afterCompaction: false, source: 'transcript' };
   const profile = { profile: 'S3', propose: 15, urgent: 40 };
   const urgent = statusView(t, u, profile, 'urgent');
-  assert.equal(urgent.text, '$(pulse) 42%');
+  assert.equal(urgent.text, '$(error) 42%');
   assert.equal(urgent.background, 'statusBarItem.errorBackground');
   assert.equal(statusView(t, u, profile, 'propose').background, 'statusBarItem.warningBackground');
   assert.equal(statusView(t, u, profile, 'ok').background, undefined);

@@ -25,7 +25,8 @@ export interface GuardView {
   maxAgeMin: number;
 }
 
-export function guardLine(t: T, g: GuardView): string {
+/** What the guard would decide, as one plain sentence (no icon). */
+export function guardSentence(t: T, g: GuardView): string {
   const rules: Record<string, string> = {
     fresh: t('a fresh checkpoint marker'),
     idle: t('no work since the checkpoint'),
@@ -37,11 +38,19 @@ export function guardLine(t: T, g: GuardView): string {
     stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
   };
   const why = rules[g.rule] ?? g.rule;
-  return g.allow ? `$(shield) ${t('/compact would pass the guard: {0}.', why)}` : `$(circle-slash) ${t('/compact would be stopped by the guard: {0}.', why)}`;
+  return g.allow ? t('/compact would pass the guard: {0}.', why) : t('/compact would be stopped by the guard: {0}.', why);
+}
+
+/** The guard's line in the tooltip: the sentence after its icon. */
+export function guardLine(t: T, g: GuardView): string {
+  return `${g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g)}`;
 }
 
 export interface StatusView {
+  /** Visible text: the level's icon and the figure, so the level shows without the background colour (High Contrast has none). */
   text: string;
+  /** Plain text a screen reader speaks for the item (its accessibilityInformation label): no Markdown, no icon names. */
+  label: string;
   /** Markdown. */
   tooltip: string;
   /** Theme colour id of the background, or undefined. */
@@ -52,6 +61,13 @@ export const BACKGROUND: Record<MeterLevel, StatusView['background']> = {
   ok: undefined,
   propose: 'statusBarItem.warningBackground',
   urgent: 'statusBarItem.errorBackground',
+};
+
+/** The icon before the figure: the level shows in the icon's shape, not only in the background colour. */
+export const LEVEL_ICON: Record<MeterLevel, string> = {
+  ok: '$(pulse)',
+  propose: '$(warning)',
+  urgent: '$(error)',
 };
 
 /** Control characters (C0 but tab, DEL, C1) and Unicode line/paragraph separators. */
@@ -100,9 +116,45 @@ export function adviseClearAfterCompactions(c: CompactionsView | undefined): boo
   return !!c && c.s0 && (c.count ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity);
 }
 
+/** A percent as spoken: `46`, `4.4` (the word "percent" follows in the sentence). */
+function spokenPct(p: number): string {
+  return pct(p).replace(/%$/, '');
+}
+
+/**
+ * The item's accessible label, one plain sentence: the figure, the mark it passed and whose mark
+ * it is (`Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now.`), then
+ * what the guard would decide. A system's figures are named by its id; the default or the user's
+ * own figures by their percent.
+ */
+export function statusLabel(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView): string {
+  const bySystem = /^S\d$/.test(profile.profile);
+  let head: string;
+  if (u.percent === null || u.windowTokens === null) {
+    head = t('Session Ledger: context {0} tokens used; the window of this model is unknown, so there is no percentage.', tokens(u.usedTokens));
+  } else {
+    const p = spokenPct(u.percent);
+    if (level === 'urgent') {
+      head = bySystem
+        ? t('Session Ledger: context {0} percent, past the urgent mark for {1}. Checkpoint now.', p, profile.profile)
+        : t('Session Ledger: context {0} percent, past the urgent mark ({1} percent). Checkpoint now.', p, profile.urgent ?? profile.propose);
+    } else if (level === 'propose') {
+      head = bySystem
+        ? t('Session Ledger: context {0} percent, past the checkpoint mark for {1}. Checkpoint proposed.', p, profile.profile)
+        : t('Session Ledger: context {0} percent, past the checkpoint mark ({1} percent). Checkpoint proposed.', p, profile.propose);
+    } else {
+      head = bySystem
+        ? t('Session Ledger: context {0} percent, under the checkpoint mark for {1} ({2} percent).', p, profile.profile, profile.propose)
+        : t('Session Ledger: context {0} percent, under the checkpoint mark ({1} percent).', p, profile.propose);
+    }
+  }
+  return guard ? `${head} ${guardSentence(t, guard)}` : head;
+}
+
 export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView, compactions?: CompactionsView): StatusView {
   const known = u.percent !== null && u.windowTokens !== null;
-  const text = known ? `$(pulse) ${pct(u.percent as number)}` : `$(pulse) ${shortTokens(u.usedTokens)} ${t('tokens')}`;
+  const icon = LEVEL_ICON[level];
+  const text = known ? `${icon} ${pct(u.percent as number)}` : `${icon} ${shortTokens(u.usedTokens)} ${t('tokens')}`;
   const agent = u.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
   const lines: string[] = [];
   lines.push(`**${t('Session Ledger — context')}**`, '');
@@ -124,6 +176,7 @@ export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: 
   lines.push('', `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`);
   return {
     text,
+    label: statusLabel(t, u, profile, level, guard),
     tooltip: lines.join('\n'),
     background: BACKGROUND[level],
   };

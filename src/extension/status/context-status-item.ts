@@ -32,6 +32,8 @@ export class ContextStatusItem extends Disposable {
     const v = s.others.length ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') } : base;
     this.view = v;
     this.item.text = v.text;
+    // Spoken instead of the tooltip's Markdown: the figure, the mark passed, what to do.
+    this.item.accessibilityInformation = { label: v.label };
     const md = new vscode.MarkdownString(v.tooltip, true);
     md.isTrusted = { enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist'] };
     this.item.tooltip = md;
@@ -40,9 +42,9 @@ export class ContextStatusItem extends Disposable {
   }
 
   /** What the status bar shows now (the test API); undefined when hidden. */
-  snapshot(): { text: string; tooltip: string; background?: string } | undefined {
+  snapshot(): { text: string; label: string; tooltip: string; background?: string } | undefined {
     if (!this.view) return undefined;
-    const out: { text: string; tooltip: string; background?: string } = { text: this.view.text, tooltip: this.view.tooltip };
+    const out: { text: string; label: string; tooltip: string; background?: string } = { text: this.view.text, label: this.view.label, tooltip: this.view.tooltip };
     if (this.view.background) out.background = this.view.background;
     return out;
   }

@@ -38,10 +38,10 @@ describe('watching the disk', () => {
     assert.ok(TRANSCRIPT, 'the fixture transcript is known');
     const api = await getApi();
     appendFileSync(TRANSCRIPT, assistantLine(30));
-    const warn = await waitFor('30 % in the status bar', () => (api.statusBar()?.text === '$(pulse) 30%' ? api.statusBar() : undefined));
+    const warn = await waitFor('30 % in the status bar', () => (api.statusBar()?.text === '$(warning) 30%' ? api.statusBar() : undefined));
     assert.equal(warn.background, 'statusBarItem.warningBackground');
     appendFileSync(TRANSCRIPT, assistantLine(45));
-    const err = await waitFor('45 % in the status bar', () => (api.statusBar()?.text === '$(pulse) 45%' ? api.statusBar() : undefined));
+    const err = await waitFor('45 % in the status bar', () => (api.statusBar()?.text === '$(error) 45%' ? api.statusBar() : undefined));
     assert.equal(err.background, 'statusBarItem.errorBackground');
   });
 

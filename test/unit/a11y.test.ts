@@ -1,0 +1,52 @@
+/** What a screen reader hears and what shows without colour: the status item's label and icon. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ContextUsage } from '../../src/core/model/model';
+import { statusLabel, statusView } from '../../src/extension/pure/status-text';
+
+const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const usage = (percent: number | null, o: Partial<ContextUsage> = {}): ContextUsage => ({
+  agent: 'claude',
+  sessionId: 'abc-123',
+  transcriptPath: '/t.jsonl',
+  model: 'claude-opus-4',
+  usedTokens: 92_000,
+  windowTokens: percent === null ? null : 200_000,
+  percent,
+  at: '2026-12-01T00:00:00Z',
+  afterCompaction: false,
+  source: 'transcript',
+  ...o,
+});
+const S3 = { profile: 'S3', propose: 15, urgent: 40 };
+
+test('status label: the figure, the mark passed and whose mark, in plain words', () => {
+  assert.equal(statusLabel(t, usage(46), S3, 'urgent'), 'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now.');
+  assert.equal(statusLabel(t, usage(30), S3, 'propose'), 'Session Ledger: context 30 percent, past the checkpoint mark for S3. Checkpoint proposed.');
+  assert.equal(statusLabel(t, usage(10), S3, 'ok'), 'Session Ledger: context 10 percent, under the checkpoint mark for S3 (15 percent).');
+  assert.equal(statusLabel(t, usage(4.44), S3, 'ok'), 'Session Ledger: context 4.4 percent, under the checkpoint mark for S3 (15 percent).');
+  const def = { profile: 'default', propose: 60, urgent: 80 };
+  assert.equal(statusLabel(t, usage(85), def, 'urgent'), 'Session Ledger: context 85 percent, past the urgent mark (80 percent). Checkpoint now.');
+  assert.equal(statusLabel(t, usage(65), { profile: 'custom', propose: 55, urgent: 90 }, 'propose'), 'Session Ledger: context 65 percent, past the checkpoint mark (55 percent). Checkpoint proposed.');
+  assert.equal(statusLabel(t, usage(null), def, 'ok'), 'Session Ledger: context 92,000 tokens used; the window of this model is unknown, so there is no percentage.');
+});
+
+test('status label: what the guard would decide follows as a sentence, without icon syntax', () => {
+  const l = statusLabel(t, usage(46), S3, 'urgent', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480 });
+  assert.equal(l, 'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. /compact would be stopped by the guard: no checkpoint in this session.');
+});
+
+test('status label: no Markdown, icon names, command links or transcript text in it', () => {
+  const hostile = usage(46, { model: '**bold** $(alert) [x](command:evil)', sessionId: '`id`', at: '<img src=x>' });
+  for (const level of ['ok', 'propose', 'urgent'] as const) {
+    const v = statusView(t, hostile, S3, level, { allow: true, rule: 'fresh', marker: 'm', maxAgeMin: 480 }, { count: 3, s0: true });
+    assert.doesNotMatch(v.label, /[*`$[\]<>]|\(\w*\)|command:/, v.label);
+    assert.ok(v.label.startsWith('Session Ledger: context 46 percent'), v.label);
+  }
+});
+
+test('status text: the level shows in the icon, not only in the background colour', () => {
+  const icons = (['ok', 'propose', 'urgent'] as const).map((level) => statusView(t, usage(46), S3, level).text);
+  assert.deepEqual(icons, ['$(pulse) 46%', '$(warning) 46%', '$(error) 46%']);
+  assert.equal(statusView(t, usage(null), S3, 'urgent').text, '$(error) 92k tokens');
+});
