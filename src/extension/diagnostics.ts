@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { onDidChangeSettings, readSettings } from './config';
 import { checkHint, checkMessage, reportFindings, lineRange, type Finding, type FindingLevel } from './pure/findings';
+import { plainText } from './pure/tree-text';
 import type { LedgerStore } from './store';
 
 export const DIAGNOSTIC_SOURCE = 'Session Ledger';
@@ -52,7 +53,8 @@ export class LedgerDiagnostics implements vscode.Disposable {
         const r = lineRange(doc?.text ?? '', finding.line);
         const range = new vscode.Range(r.line, r.start, r.line, r.end);
         const hint = checkHint(t, finding.check);
-        const message = `${checkMessage(t, finding.check)}${hint ? `\n${t('Fix: {0}', hint)}` : ''}`;
+        // Plain text, as the Problems panel shows and speaks it (it renders no Markdown): no backticks or emphasis markers.
+        const message = `${plainText(checkMessage(t, finding.check))}${hint ? `\n${plainText(t('Fix: {0}', hint))}` : ''}`;
         const d = new vscode.Diagnostic(range, message, SEVERITY[finding.level]);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = { value: finding.check.id, target: this.docsUri };

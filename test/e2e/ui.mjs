@@ -132,9 +132,10 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     // the rows right under the S4 root, by their place in the list
     const at = Number(await s4root.getAttribute('data-index'));
     const child = (n) => page.locator(`.part.sidebar [role="treeitem"][data-index="${at + n}"]`);
-    await waitUntil('S4\'s first row', async () => /^Now ▶ Add `expireHolds/.test((await child(1).getAttribute('aria-label').catch(() => '')) ?? ''));
+    // rows are named in plain words for a screen reader: no backticks, the severity first
+    await waitUntil('S4\'s first row', async () => /^Now: Add expireHolds/.test((await child(1).getAttribute('aria-label').catch(() => '')) ?? ''));
     assert.equal(await child(1).getAttribute('aria-level'), '2');
-    assert.match((await child(2).getAttribute('aria-label')) ?? '', /^S4 compaction: /);
+    assert.match((await child(2).getAttribute('aria-label')) ?? '', /^Warning: S4 compaction: /);
     // the root's label is whole at the default sidebar width
     const s4 = page.getByRole('treeitem', { name: /^S4 \S.* — / });
     const fits = await s4.locator('.label-name').first().evaluate((el) => {
@@ -465,7 +466,7 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
     await showView(page);
     await collapseAll(page);
     await expand(page.getByRole('treeitem', { name: /^S4 \S.* — / }));
-    const finding = page.getByRole('treeitem', { name: /^S4 compaction: .*コンパクト化では最新のもの/ });
+    const finding = page.getByRole('treeitem', { name: new RegExp(`^${bundleJa.Warning}: S4 compaction: .*コンパクト化では最新のもの`) });
     await finding.first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.mouse.move(700, 400);
     await page.screenshot({ path: join(shots, 'tree-ja.png') });

@@ -56,7 +56,7 @@ export function markers(root: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith('.checkpoint-ready')) : [];
 }
 
-export type TreeNode = { label: string; description?: string; children: TreeNode[] };
+export type TreeNode = { label: string; description?: string; name?: string; children: TreeNode[] };
 
 export function flatten(nodes: readonly TreeNode[]): TreeNode[] {
   return nodes.flatMap((n) => [n, ...flatten((n.children ?? []) as TreeNode[])]);

@@ -1,8 +1,9 @@
-/** What a screen reader hears and what shows without colour: the status item's label and icon. */
+/** What a screen reader hears and what shows without colour: the status item's label and icon, the tree rows' names. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ContextUsage } from '../../src/core/model/model';
+import type { Check, ContextUsage, Item } from '../../src/core/model/model';
 import { statusLabel, statusView } from '../../src/extension/pure/status-text';
+import { findingName, itemLabel, itemName, plainText, spoken } from '../../src/extension/pure/tree-text';
 
 const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 const usage = (percent: number | null, o: Partial<ContextUsage> = {}): ContextUsage => ({
@@ -49,4 +50,28 @@ test('status text: the level shows in the icon, not only in the background colou
   const icons = (['ok', 'propose', 'urgent'] as const).map((level) => statusView(t, usage(46), S3, level).text);
   assert.deepEqual(icons, ['$(pulse) 46%', '$(warning) 46%', '$(error) 46%']);
   assert.equal(statusView(t, usage(null), S3, 'urgent').text, '$(error) 92k tokens');
+});
+
+test('plain text: emphasis, code-span backticks, comments and link targets dropped; the words kept', () => {
+  assert.equal(plainText('**Status:** add `renew(db, __id__)` to [loans](src/loans.ts) <!-- note -->'), 'Status: add renew(db, __id__) to loans');
+  assert.equal(plainText('`__init__.py` and __bold__'), '__init__.py and bold');
+  assert.equal(plainText('a stray ` tick'), 'a stray tick');
+  assert.equal(itemLabel({ text: 'add `renew(db, __id__)`', line: 1, flags: [] }), 'add `renew(db, __id__)`', 'the visible label keeps its code span whole');
+  assert.equal(spoken(['S3 handoff', 'docs/state/STATE.md, line 4', 'Fix: do it.']), 'S3 handoff. docs/state/STATE.md, line 4. Fix: do it.');
+  assert.equal(spoken(['Done.', undefined, '']), 'Done.');
+});
+
+test('tree: an item is named by its words, its flags as words and its place; never raw flags', () => {
+  const item: Item = { text: '**Now ▶** add `renew()` [x](y)', line: 12, flags: ['field:now', 'unconfirmed', 'risk:H', 'hasCommand'] };
+  const name = itemName(t, item, 'docs/state/STATE.md');
+  assert.equal(name, 'Now ▶ add renew() x (UNCONFIRMED · risk H). docs/state/STATE.md, line 12. Validate this after /clear before relying on it.');
+  assert.doesNotMatch(name, /Flags|field:|hasCommand|[*`]/);
+});
+
+test('tree: a finding row says its severity first, then system, check, message, place and fix, as plain text', () => {
+  const check = (o: Partial<Check>): Check => ({ id: 'compaction', system: 'S4', severity: 'warn', status: 'warn', message: '2 `## Current Feature` blocks', messageId: '', args: [], hint: 'Run `checkpoint.py --apply`.', ...o });
+  assert.equal(findingName(t, check({}), '.agents/STATE.md', 19), 'Warning: S4 compaction: 2 ## Current Feature blocks. .agents/STATE.md, line 19. Fix: Run checkpoint.py --apply.');
+  assert.match(findingName(t, check({ severity: 'block', status: 'fail', system: 'S3', id: 'handoff-block' }), 'docs/state/STATE.md', 1), /^Blocking: S3 handoff-block: /);
+  assert.match(findingName(t, check({ severity: 'info', status: 'warn' }), 'a.md', 1), /^Info: /);
+  assert.match(findingName(t, check({ severity: 'block', status: 'fail', system: 'S1', id: 'attestation' }), 'memory/x.md', 1), /^Blocking: S1 attestation \(TAMPERED\): /);
 });

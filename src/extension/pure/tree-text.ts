@@ -138,13 +138,61 @@ export function itemDescription(t: T, item: Item): string {
  * tooltip keeps the text as written.
  */
 export function itemLabel(item: Item): string {
-  const t = item.text
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return t || item.text;
+  return withoutMarkup(item.text, true) || item.text;
+}
+
+/**
+ * Markdown text on one line without HTML comments, link targets and emphasis markers; code spans
+ * keep their backticks when `keepCode`, else only their words. Emphasis is not looked for inside a
+ * code span (`__init__.py` stays whole).
+ */
+function withoutMarkup(text: string, keepCode: boolean): string {
+  const prose = (x: string) => x.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2');
+  const parts = text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').split(/(`+)([^`]*?)\1/);
+  // split() with two groups: prose, fence, code, prose, fence, code, …, prose
+  let out = '';
+  for (let i = 0; i < parts.length; i += 3) {
+    out += prose(parts[i]);
+    if (i + 2 < parts.length) out += keepCode ? `${parts[i + 1]}${parts[i + 2]}${parts[i + 1]}` : parts[i + 2];
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** Text as a screen reader should hear it: no Markdown markers, no backticks, one line. */
+export function plainText(text: string): string {
+  return withoutMarkup(text, false).replace(/`/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** Accessible-name sentences: each plain, joined with a full stop unless one ends a sentence already. */
+export function spoken(parts: ReadonlyArray<string | undefined>): string {
+  const ps = parts.map((p) => (p ? plainText(p) : '')).filter(Boolean);
+  return ps.map((p, i) => (i < ps.length - 1 && !/[.!?:;。！？]$/.test(p) ? `${p}.` : p)).join(' ');
+}
+
+/** A place in a file, spoken: `docs/state/STATE.md, line 12`. */
+export function placeName(t: T, relPath: string, line: number | undefined): string {
+  return line ? t('{0}, line {1}', relPath, line) : relPath;
+}
+
+/** An item's accessible name: its words, its flags as the description says them, its place; never the raw flags. */
+export function itemName(t: T, item: Item, relPath: string): string {
+  const desc = itemDescription(t, item);
+  return spoken([desc ? `${itemLabel(item)} (${desc})` : itemLabel(item), placeName(t, relPath, item.line), item.flags.includes('unconfirmed') ? t('Validate this after /clear before relying on it.') : undefined]);
+}
+
+/** Severity first, so a screen reader says it before the message (the icon alone says nothing). */
+export function severityPrefix(t: T, c: Check): string {
+  if (c.severity === 'block') return t('Blocking');
+  if (c.severity === 'warn') return t('Warning');
+  if (c.severity === 'manual') return t('Manual item');
+  return t('Info');
+}
+
+/** A finding row's accessible name: `Warning: S4 compaction: <message>. .agents/STATE.md, line 19. Fix: <hint>`. */
+export function findingName(t: T, c: Check, path: string, line: number): string {
+  const tampered = c.id === 'attestation' && c.status === 'fail' ? ' (TAMPERED)' : '';
+  const hint = checkHint(t, c);
+  return spoken([`${severityPrefix(t, c)}: ${c.system} ${c.id}${tampered}: ${checkMessage(t, c)}`, placeName(t, path, line), hint ? t('Fix: {0}', hint) : undefined]);
 }
 
 export function itemIcon(item: Item): Icon {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Finding } from '../pure/findings';
 import { checkMessage } from '../pure/findings';
-import { problemTooltip } from '../pure/tree-text';
+import { findingName, problemTooltip } from '../pure/tree-text';
 import { describe, openCommand, type LedgerNode, type OpenTarget } from './node';
 
 const ICON = { error: ['error', 'list.errorForeground'], warning: ['warning', 'list.warningForeground'], information: ['info', 'foreground'] } as const;
@@ -24,7 +24,7 @@ export class FindingNode implements LedgerNode {
     const ti = new vscode.TreeItem(checkMessage(t, c), vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     ti.description = c.id === 'attestation' && c.status === 'fail' ? `TAMPERED · ${c.id}` : c.id;
-    describe(ti, problemTooltip(t, c));
+    describe(ti, problemTooltip(t, c), findingName(t, c, this.finding.path, this.finding.line));
     const [icon, color] = ICON[this.finding.level];
     ti.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     ti.contextValue = `finding.${c.id}`;

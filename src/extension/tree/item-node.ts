@@ -1,7 +1,7 @@
 /** An item of a section: its text as written, its flags as description and icon. */
 import * as vscode from 'vscode';
 import type { Item } from '../../core/model/model';
-import { itemDescription, itemIcon, itemLabel, itemTooltip } from '../pure/tree-text';
+import { itemDescription, itemIcon, itemLabel, itemName, itemTooltip } from '../pure/tree-text';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
 
 export class ItemNode implements LedgerNode {
@@ -21,7 +21,7 @@ export class ItemNode implements LedgerNode {
     const ti = new vscode.TreeItem(itemLabel(this.item), vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     ti.description = itemDescription(t, this.item) || undefined;
-    describe(ti, itemTooltip(t, this.item, this.relPath));
+    describe(ti, itemTooltip(t, this.item, this.relPath), itemName(t, this.item, this.relPath));
     ti.iconPath = themeIcon(itemIcon(this.item));
     ti.contextValue = this.item.flags.includes('unconfirmed') ? 'item.unconfirmed' : 'item';
     ti.command = openCommand(this.target);

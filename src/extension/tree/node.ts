@@ -1,6 +1,6 @@
 /** What every node of the ledger tree is: a TreeItem factory with children and, maybe, a place in a file. */
 import * as vscode from 'vscode';
-import type { Icon } from '../pure/tree-text';
+import { spoken, type Icon } from '../pure/tree-text';
 
 /** A file and a 1-based line: what "open at the line" opens. */
 export interface OpenTarget {
@@ -23,8 +23,11 @@ export function openCommand(target: OpenTarget): vscode.Command {
   return { command: 'sessionLedger.openStateFile', title: vscode.l10n.t('Open state file'), arguments: [target] };
 }
 
-/** A string tooltip that is also the accessible name (the tests find items by it). */
-export function describe(item: vscode.TreeItem, tooltip: string): void {
+/**
+ * A string tooltip, and the accessible name a screen reader speaks (the tests find items by it):
+ * `name` when given, else the tooltip read as plain text (no Markdown markers, one line).
+ */
+export function describe(item: vscode.TreeItem, tooltip: string, name?: string): void {
   item.tooltip = tooltip;
-  item.accessibilityInformation = { label: tooltip };
+  item.accessibilityInformation = { label: name ?? spoken(tooltip.split('\n')) };
 }

@@ -9,6 +9,8 @@ import { hasRows, systemNodes } from './roots';
 export interface TreeSnapshotNode {
   label: string;
   description?: string;
+  /** What a screen reader speaks for the row (its accessibilityInformation label). */
+  name?: string;
   children: TreeSnapshotNode[];
 }
 
@@ -42,6 +44,7 @@ export class LedgerTreeProvider extends Disposable implements vscode.TreeDataPro
         const label = typeof ti.label === 'string' ? ti.label : (ti.label?.label ?? '');
         const out: TreeSnapshotNode = { label, children: walk(n.getChildren()) };
         if (typeof ti.description === 'string' && ti.description) out.description = ti.description;
+        if (ti.accessibilityInformation) out.name = ti.accessibilityInformation.label;
         return out;
       });
     return walk(this.getChildren());

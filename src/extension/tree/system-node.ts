@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
-import { countsOf, countsText, systemDocs, systemFindings, systemLabel } from '../pure/findings';
-import { labelIcon } from '../pure/tree-text';
+import { countsOf, countsText, shortName, systemDocs, systemFindings, systemLabel } from '../pure/findings';
+import { labelIcon, placeName, spoken } from '../pure/tree-text';
 import { DocNode } from './doc-node';
 import { FindingNode } from './finding-node';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
@@ -51,7 +51,7 @@ export class SystemNode implements LedgerNode {
     }
     systemFindings(s).forEach((f, i) => out.push(new FindingNode(`${this.id}|!${f.check.id}:${f.path}:${f.line}:${i}`, f, vscode.Uri.joinPath(this.folder.uri, ...f.path.split('/')))));
     const manual = countsOf(s).manual;
-    if (manual) out.push(new ManualNode(`${this.id}|manual`, manual, this.folder));
+    if (manual) out.push(new ManualNode(`${this.id}|manual`, manual, this.folder, s));
     const docs = systemDocs(this.report, s);
     out.push(new DocumentsNode(`${this.id}|docs`, docs.map((d) => new DocNode(`${this.id}|${d.relPath}`, this.folder, s, d.relPath, d.doc))));
     return out;
@@ -70,7 +70,8 @@ class NextNode implements LedgerNode {
     const text = this.next.replace(/^\s*now\s*▶\s*/i, '');
     const ti = new vscode.TreeItem(`Now ▶ ${text}`, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
-    describe(ti, `Now ▶ ${text}\n${vscode.workspace.asRelativePath(this.target.uri, false)}:${this.target.line}`);
+    const rel = vscode.workspace.asRelativePath(this.target.uri, false);
+    describe(ti, `Now ▶ ${text}\n${rel}:${this.target.line}`, spoken([vscode.l10n.t('Now: {0}', text), placeName(vscode.l10n.t, rel, this.target.line)]));
     ti.iconPath = new vscode.ThemeIcon('play', new vscode.ThemeColor('testing.iconPassed'));
     ti.contextValue = 'next';
     ti.command = openCommand(this.target);
@@ -88,14 +89,17 @@ class ManualNode implements LedgerNode {
     private readonly id: string,
     private readonly n: number,
     private readonly folder: vscode.WorkspaceFolder,
+    private readonly system: SystemReport,
   ) {}
 
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
     const label = this.n === 1 ? t('1 manual item to tick') : t('{0} manual items to tick', this.n);
+    // Whose items: two systems' rows would otherwise be spoken alike.
+    const whose = `${this.system.id} ${shortName(this.system)}`;
     const ti = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
-    describe(ti, `${label}\n${t('Open the checklist to tick them.')}`);
+    describe(ti, `${label}\n${t('Open the checklist to tick them.')}`, spoken([`${whose}: ${label}`, t('Open the checklist to tick them.')]));
     ti.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('list.warningForeground'));
     ti.contextValue = 'manual';
     ti.command = { command: 'sessionLedger.openChecklist', title: t('Open checklist'), arguments: [this.folder.uri] };

@@ -85,6 +85,27 @@ describe('ledger tree', () => {
       });
     }
   });
+
+  it('names every row for a screen reader in plain words: severity first on findings, the system on manual rows, no Markdown or raw flags', async () => {
+    const report = (await getApi()).report()!;
+    const all = flatten(roots);
+    for (const n of all) {
+      assert.ok(n.name, `"${n.label}" has an accessible name`);
+      assert.doesNotMatch(n.name, /\*\*|`|Flags:|field:|\$\(/, `"${n.label}" is named in plain words: ${n.name}`);
+    }
+    for (const s of report.systems) {
+      const rows = root(s.id).children;
+      const findings = s.checks.filter((c) => c.status === 'fail' || c.status === 'warn');
+      const named = rows.filter((r) => /^(Blocking|Warning|Info): /.test(r.name ?? ''));
+      assert.equal(named.length, findings.length, `${s.id}: each finding row says its severity (${rows.map((r) => r.name).join(' | ')})`);
+      for (const c of findings) {
+        const word = c.severity === 'block' ? 'Blocking' : c.severity === 'warn' ? 'Warning' : 'Info';
+        assert.ok(named.some((r) => r.name!.startsWith(`${word}: ${s.id} ${c.id}`)), `${s.id} ${c.id} is spoken as "${word}"`);
+      }
+      const manual = rows.find((r) => /manual items? to tick/.test(r.label));
+      if (manual) assert.match(manual.name!, new RegExp(`^${s.id} \\S+: \\d+ manual items? to tick`), `${s.id}'s manual row names its system`);
+    }
+  });
 });
 
 describe('Problems panel', () => {
@@ -103,5 +124,7 @@ describe('Problems panel', () => {
     // the report and the panel agree: one diagnostic per finding
     const findings = api.report()!.systems.flatMap((s) => s.checks).filter((c) => c.status === 'fail' || c.status === 'warn');
     assert.equal(api.diagnostics().length, findings.length);
+    // plain text, as the panel shows and speaks it (the panel says the severity itself)
+    for (const d of api.diagnostics()) assert.doesNotMatch(d.message, /`|\*\*/, `${d.path}:${d.line} ${d.code}: ${d.message}`);
   });
 });
