@@ -6,7 +6,8 @@
 //   integration  mocha suites inside the Node extension host (test/integration), trusted folder
 //   untrusted    the same runner on an untrusted folder (test/integration/untrusted)
 //   ui           Playwright UI tests (test/e2e); --parts picks its groups: main (view, checklist, status
-//                bar), native (Problems, quick fix, walkthrough), ja (a window in Japanese)
+//                bar), native (Problems, quick fix, walkthrough), ja (a window in Japanese), a11y (axe-core
+//                in the checklist in three themes, the checklist by keyboard alone, the status item's label)
 //   claude       the real Claude Code in the integrated terminal feeds the status bar (test/e2e/claude.mjs)
 // Each run's state lives in its own folder under /tmp/slr (kept with --keep or on failure).
 // --screenshots (or SESSION_LEDGER_SCREENSHOTS=1) copies the UI tests' screenshots to media/screenshots/.
@@ -213,7 +214,7 @@ async function phaseUi() {
   }
   const { ws, claude } = fixture(run);
   // the English window, unless only the Japanese one was asked for
-  const english = part('main') || part('native');
+  const english = part('main') || part('native') || part('a11y');
   const server = english ? await startCodeServer({
     runDir: run,
     env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
@@ -240,6 +241,7 @@ async function phaseUi() {
       const test = pageTest(phase, run, page, () => failed++);
       if (part('main')) await uiTests({ page, ws, claude, shots, test, workbench });
       if (part('native')) await nativeTests({ page, ws, shots, test });
+      if (part('a11y')) await (await import('../test/e2e/a11y.mjs')).a11yTests({ page, ws, claude, shots, test });
       await ctx.close().catch(() => {});
       ctx = undefined;
       await server.stop();

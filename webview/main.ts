@@ -1,8 +1,14 @@
 /**
  * The checklist webview: renders the host's state with DOM calls and textContent only (ledger text
  * is never parsed as HTML), sends typed messages back. Runs in the webview's browser sandbox.
+ *
+ * For keyboard and screen-reader users: one `main` holds everything; the page's frame (heading,
+ * Re-check, the write button, its reason, the outcome) is built once and only updated, so focus
+ * and the live region survive every redraw; the write button follows the items, stays focusable
+ * when it cannot be used (`aria-disabled`, the reason as its description) and takes the focus when
+ * the last manual item is ticked; after a write the focus moves to the outcome.
  */
-import { STATUS_ORDER, type ChecklistState, type CheckView, type HostToWebview, type SystemView, type WebviewToHost } from '../src/protocol/checklist';
+import { STATUS_ORDER, type ChecklistState, type CheckView, type HostToWebview, type SystemView, type WebviewToHost, type WriteResult } from '../src/protocol/checklist';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -23,10 +29,43 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
+/** The page's frame, built once: redraws replace the systems and the notes, never these. */
+const main = el('main', { id: 'app' });
+const title = el('h1');
+const overallLine = el('p', { class: 'overall' });
+const overallWord = document.createTextNode('');
+const overall = el('span', { id: 'overall', class: 'badge' });
+overallLine.append(overallWord, overall);
+const refresh = el('button', { id: 'refresh', class: 'secondary', 'data-key': 'refresh', type: 'button' });
+const header = el('header');
+header.append(title, overallLine, el('span', { class: 'spacer' }), refresh);
+const notes = el('div', { id: 'notes' });
+const systems = el('div', { id: 'systems' });
+const write = el('button', { id: 'write-marker', 'data-key': 'write-marker', type: 'button', 'aria-describedby': 'write-reason' });
+/** Why the button cannot be used, or that it can: its description, and the one live region (polite). */
+const reason = el('p', { id: 'write-reason', role: 'status', 'aria-live': 'polite' });
+const actions = el('div', { id: 'actions' });
+actions.append(write, reason);
+/** The outcome of the last write; focused after it (tabindex -1: reachable by script, not a Tab stop). */
+const result = el('div', { id: 'result', tabindex: '-1', hidden: '' });
+main.append(header, notes, systems, actions, result);
+(document.getElementById('app') ?? document.body).replaceWith(main);
+
+let last: ChecklistState | undefined;
+
+refresh.addEventListener('click', () => post({ type: 'refresh' }));
+write.addEventListener('click', () => {
+  if (write.getAttribute('aria-disabled') === 'true') return;
+  write.setAttribute('aria-disabled', 'true');
+  result.hidden = true;
+  result.replaceChildren();
+  post({ type: 'writeMarker' });
+});
+
 function locationLink(c: CheckView): HTMLAnchorElement | null {
   if (!c.path) return null;
   const text = c.line ? `${c.path}:${c.line}` : c.path;
-  const a = el('a', { href: '#', class: 'location', 'data-key': `loc:${text}`, title: text }, text);
+  const a = el('a', { href: '#', class: 'location', 'data-key': `loc:${text}` }, text);
   a.addEventListener('click', (ev) => {
     ev.preventDefault();
     post({ type: 'open', path: c.path as string, line: c.line });
@@ -44,7 +83,8 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     const box = el('input', { type: 'checkbox', 'data-manual': key, 'data-key': `manual:${key}` });
     box.checked = c.status === 'manual-done';
     box.addEventListener('change', () => post({ type: 'toggleManual', system: s.id, checkId: c.id, checked: box.checked }));
-    label.append(box, document.createTextNode(c.message));
+    // The system's id is part of the name: two systems may ask the same question.
+    label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(c.message));
     body.append(label);
   } else {
     body.append(el('span', { class: 'id' }, c.id), document.createTextNode(c.message));
@@ -70,44 +110,65 @@ function systemSection(s: SystemView, state: ChecklistState): HTMLElement {
   return sec;
 }
 
+/** Why the marker cannot be written now (the first reason that holds), or that it can. */
+function reasonText(state: ChecklistState): string {
+  const s = state.strings;
+  if (!state.trusted) return s.untrusted;
+  if (state.busy) return s.busy;
+  if (state.systems.length === 0) return s.nothing;
+  if (state.blocked) return s.blocked;
+  if (state.manualOpen > 0) return s.manualOpen.replace('{0}', String(state.manualOpen));
+  return state.canWrite ? s.ready : '';
+}
+
+/** Set a text only when it changed: a live region re-set to the same words would be spoken again. */
+function setText(node: Node, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 function render(state: ChecklistState): void {
-  const focusKey = (document.activeElement as HTMLElement | null)?.getAttribute('data-key');
+  const active = document.activeElement as HTMLElement | null;
+  const focusKey = active?.getAttribute('data-key');
+  const wasManual = !!active?.hasAttribute('data-manual');
+  const couldWrite = last?.canWrite ?? false;
+  last = state;
   document.title = state.strings.title;
-  const root = document.getElementById('app') as HTMLElement;
-  root.replaceChildren();
 
-  const header = el('header');
-  header.append(el('h1', {}, state.folder ? `${state.strings.title} — ${state.folder}` : state.strings.title));
-  const overall = el('span', { id: 'overall', class: `badge label-${state.overall ?? 'none'}`, 'aria-label': `${state.strings.overall} ${state.overall ?? ''}` }, state.overall ?? '');
-  header.append(overall, el('span', { class: 'spacer' }));
-  const refresh = el('button', { id: 'refresh', class: 'secondary', 'data-key': 'refresh' }, state.strings.refresh);
-  refresh.addEventListener('click', () => post({ type: 'refresh' }));
-  const write = el('button', { id: 'write-marker', 'data-key': 'write-marker' }, state.strings.writeMarker);
-  write.disabled = !state.canWrite;
-  write.addEventListener('click', () => {
-    write.disabled = true;
-    post({ type: 'writeMarker' });
-  });
-  header.append(refresh, write);
-  root.append(header);
+  setText(title, state.folder ? `${state.strings.title} — ${state.folder}` : state.strings.title);
+  setText(overallWord, state.overall ? `${state.strings.overall}: ` : '');
+  overall.className = `badge label-${state.overall ?? 'none'}`;
+  overall.hidden = !state.overall;
+  setText(overall, state.overall ?? '');
+  setText(refresh, state.strings.refresh);
+  setText(write, state.strings.writeMarker);
+  write.setAttribute('aria-disabled', String(!state.canWrite));
+  setText(reason, reasonText(state));
+  reason.className = state.blocked && state.systems.length ? 'note block' : 'note';
 
-  const notes = el('div', { id: 'notes', role: 'status', 'aria-live': 'polite' });
-  if (!state.trusted) notes.append(el('p', { class: 'note' }, state.strings.untrusted));
-  if (state.systems.length === 0) notes.append(el('p', { class: 'note' }, state.strings.nothing));
-  else if (state.blocked) notes.append(el('p', { class: 'note block' }, state.strings.blocked));
-  else if (state.manualOpen > 0) notes.append(el('p', { class: 'note' }, state.strings.manualOpen.replace('{0}', String(state.manualOpen))));
-  if (state.compactionAdvice !== null) notes.append(el('p', { class: 'note', id: 'compaction-advice' }, state.strings.compactions.replace('{0}', String(state.compactionAdvice))));
-  if (state.busy) notes.append(el('p', { class: 'note' }, state.strings.busy));
-  root.append(notes);
+  // What holds for the whole page, at its top (not live: the reason below the items is).
+  const top: HTMLElement[] = [];
+  if (!state.trusted) top.push(el('p', { class: 'note' }, state.strings.untrusted));
+  if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));
+  else if (state.blocked) top.push(el('p', { class: 'note block' }, state.strings.blocked));
+  if (state.compactionAdvice !== null) top.push(el('p', { class: 'note', id: 'compaction-advice' }, state.strings.compactions.replace('{0}', String(state.compactionAdvice))));
+  notes.replaceChildren(...top);
 
-  const main = el('main', { id: 'systems' });
-  for (const s of state.systems) main.append(systemSection(s, state));
-  root.append(main);
+  systems.replaceChildren(...state.systems.map((s) => systemSection(s, state)));
 
-  if (focusKey) {
-    const again = root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (again && !(again as HTMLButtonElement).disabled) again.focus();
+  if (state.canWrite && !couldWrite && wasManual) {
+    // The last manual item was just ticked: the next step is the button.
+    write.focus();
+  } else if (focusKey && !main.contains(active)) {
+    main.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
   }
+}
+
+function showResult(r: WriteResult): void {
+  const strings = last?.strings;
+  result.className = `result result-${r.kind}`;
+  result.replaceChildren(el('h2', {}, strings?.result ?? ''), el('p', {}, r.text));
+  result.hidden = false;
+  result.focus();
 }
 
 function focusCheck(system: string, checkId: string): void {
@@ -123,6 +184,7 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
   if (!m || typeof m !== 'object') return;
   if (m.type === 'state') render(m.state);
   else if (m.type === 'focusCheck') focusCheck(m.system, m.checkId);
+  else if (m.type === 'result') showResult(m.result);
 });
 
 post({ type: 'ready' });

@@ -32,6 +32,10 @@ export interface ChecklistStrings {
   next: string;
   fix: string;
   busy: string;
+  /** Said beside the write button when it can be used. */
+  ready: string;
+  /** The heading over the outcome of a write. */
+  result: string;
   /** S0's advice after 2–3 compactions in one session; `{0}` is the count. */
   compactions: string;
   status: Record<CheckStatus, string>;
@@ -60,7 +64,13 @@ export interface ChecklistState {
   strings: ChecklistStrings;
 }
 
-export type HostToWebview = { type: 'state'; state: ChecklistState } | { type: 'focusCheck'; system: SystemId; checkId: string };
+/** What became of a write started by the checklist's button: the outcome's kind and its message, localised. */
+export interface WriteResult {
+  kind: 'written' | 'nothing-to-preserve' | 'refused' | 'skipped' | 'failed';
+  text: string;
+}
+
+export type HostToWebview = { type: 'state'; state: ChecklistState } | { type: 'focusCheck'; system: SystemId; checkId: string } | { type: 'result'; result: WriteResult };
 
 export type WebviewToHost =
   | { type: 'ready' }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SystemId } from '../../core/model/model';
-import { parseWebviewMessage, type ChecklistStrings, type HostToWebview, type WebviewToHost } from '../../protocol/checklist';
+import { parseWebviewMessage, type ChecklistStrings, type HostToWebview, type WebviewToHost, type WriteResult } from '../../protocol/checklist';
 import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklist-model';
 import { homeHash } from '../pure/ticks';
@@ -30,6 +30,8 @@ function strings(): ChecklistStrings {
     next: t('Next:'),
     fix: t('Fix:'),
     busy: t('Writing the marker…'),
+    ready: t('Nothing blocks and every manual item is ticked: the marker can be written.'),
+    result: t('Result'),
     compactions: t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', '{0}'),
     status: { pass: t('pass'), fail: t('fail'), warn: t('warning'), 'manual-open': t('to tick'), 'manual-done': t('ticked'), skipped: t('skipped') },
     severity: { block: t('blocks'), warn: t('warns'), info: t('info'), manual: t('manual') },
@@ -42,6 +44,7 @@ export class ChecklistPanel implements vscode.Disposable {
   private ready = false;
   private busy = false;
   private pendingFocus: { system: SystemId; checkId: string } | undefined;
+  private pendingResult: WriteResult | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private panelSubs: vscode.Disposable[] = [];
 
@@ -107,6 +110,20 @@ export class ChecklistPanel implements vscode.Disposable {
     this.postState();
   }
 
+  /** The outcome of a write the checklist's button started: shown under the button, which gives it the focus. */
+  showResult(result: WriteResult): void {
+    if (!this.panel) return;
+    this.pendingResult = result;
+    this.flushResult();
+  }
+
+  private flushResult(): void {
+    if (this.pendingResult && this.ready) {
+      this.post({ type: 'result', result: this.pendingResult });
+      this.pendingResult = undefined;
+    }
+  }
+
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
     return { enableScripts: true, enableCommandUris: false, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')], retainContextWhenHidden: false };
   }
@@ -150,7 +167,7 @@ export class ChecklistPanel implements vscode.Disposable {
 <style nonce="${nonce}">${CHECKLIST_CSS}</style>
 </head>
 <body>
-<div id="app" role="main"></div>
+<div id="app"></div>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
@@ -188,6 +205,7 @@ export class ChecklistPanel implements vscode.Disposable {
         this.ready = true;
         this.postState();
         this.flushFocus();
+        this.flushResult();
         return;
       case 'refresh':
         if (f) await this.store.scan(f.folder);
@@ -208,6 +226,8 @@ export class ChecklistPanel implements vscode.Disposable {
       case 'writeMarker':
         if (!f) return;
         await vscode.commands.executeCommand('sessionLedger.checkpointNow', { folderUri: f.folder.uri, fromChecklist: true });
+        // The button said "busy" when pressed; whatever the command did, the page shows the state again.
+        this.postState();
         return;
     }
   }

@@ -89,6 +89,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   } catch (err) {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
     void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', errorText(t, err)));
+    if (args.fromChecklist) s.checklist.showResult({ kind: 'failed', text: t('Checkpoint failed: {0}', errorText(t, err)) });
     return;
   }
   if (flow.kind === 'no-report') {
@@ -99,6 +100,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const res = flow.outcome;
   for (const l of res.lines) if (l.trim()) s.log.info(l);
   const msg = outcomeMessage(res, t);
+  // The checklist's button started it: the outcome also shows there, under the button, with the focus.
+  if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.text });
   const openList = t('Open checklist');
   const ask = t('Ask the agent to checkpoint');
   if (res.kind === 'refused') {
