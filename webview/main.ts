@@ -53,6 +53,23 @@ main.append(header, notes, systems, actions, result);
 
 let last: ChecklistState | undefined;
 
+/**
+ * Keys held down now. The focus never moves while one is: a Space that ticked the last item would
+ * otherwise be released on the write button, and a button acts on Space's release — the marker
+ * would be written by the tick. The move waits for the release, then happens.
+ */
+const held = new Set<string>();
+let focusWriteOnRelease = false;
+window.addEventListener('keydown', (e) => held.add(e.key), true);
+window.addEventListener('keyup', (e) => {
+  held.delete(e.key);
+  if (focusWriteOnRelease && held.size === 0) {
+    focusWriteOnRelease = false;
+    setTimeout(() => write.focus(), 0);
+  }
+}, true);
+window.addEventListener('blur', () => held.clear());
+
 refresh.addEventListener('click', () => post({ type: 'refresh' }));
 write.addEventListener('click', () => {
   if (write.getAttribute('aria-disabled') === 'true') return;
@@ -156,8 +173,9 @@ function render(state: ChecklistState): void {
   systems.replaceChildren(...state.systems.map((s) => systemSection(s, state)));
 
   if (state.canWrite && !couldWrite && wasManual) {
-    // The last manual item was just ticked: the next step is the button.
-    write.focus();
+    // The last manual item was just ticked: the next step is the button (once the key that ticked it is up).
+    if (held.size) focusWriteOnRelease = true;
+    else write.focus();
   } else if (focusKey && !main.contains(active)) {
     main.querySelector<HTMLElement>(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
   }

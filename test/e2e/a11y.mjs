@@ -130,7 +130,10 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
         break;
       }
       if (a?.manual && !a.checked) {
-        await page.keyboard.press('Space');
+        // held as a person holds it: the host answers (and the last tick makes the button usable) before the release
+        await page.keyboard.down('Space');
+        await page.waitForTimeout(700);
+        await page.keyboard.up('Space');
         ticked++;
         // the list redraws after each tick; the focus stays on the box (or moves to the button after the last)
         await waitUntil('the tick taken', async () => {
@@ -147,7 +150,9 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
     assert.ok(ticked > 0, 'manual items ticked by keyboard');
     assert.equal(await f.locator('input[type="checkbox"][data-manual]:not(:checked)').count(), 0, 'no manual item left open');
     assert.ok(onButton, 'the focus reached the write button');
-    assert.equal(await f.locator('#write-marker').getAttribute('aria-disabled'), 'false', 'the button can be used now');
+    await waitUntil('the button usable', async () => (await f.locator('#write-marker').getAttribute('aria-disabled')) === 'false', 15_000);
+    // the Space that ticked the last item, released on the button, must not have pressed it
+    assert.equal(existsSync(marker) ? readFileSync(marker, 'utf8') : null, before, 'no marker written before Enter');
     assert.match((await f.locator('#write-reason').innerText()).trim(), /the marker can be written/);
     await page.keyboard.press('Enter');
     await waitUntil('the marker written by the keyboard', () => existsSync(marker) && readFileSync(marker, 'utf8') !== before, 30_000);
