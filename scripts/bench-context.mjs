@@ -356,7 +356,6 @@ async function main() {
         }
         row.d = repeat(heavyRuns, () => runProcess(process.execPath, [tools.ccs], { input, env, cwd: root, tmp }));
         row.e = repeat(heavyRuns, () => runProcess(process.execPath, [tools.ccu, 'statusline', '--no-cache'], { input, env, cwd: root, tmp }));
-        // eslint-disable-next-line no-control-regex
         const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 110);
         console.log(`  ccstatusline says: ${strip(row.d.last.stdout) || row.d.last.stderr.slice(0, 100)}`);
         console.log(`  ccusage says:      ${strip(row.e.last.stdout) || row.e.last.stderr.slice(0, 100)}`);

@@ -62,13 +62,6 @@ function interleaved(rows) {
   });
 }
 
-const git = (cwd, ...a) =>
-  execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...a], {
-    cwd,
-    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@x.invalid', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@x.invalid' },
-    stdio: 'ignore',
-  });
-
 /** Each system's home file padded to about `n` lines (list items in its last section). */
 function padHomes(ws, n) {
   for (const rel of ['.agents/session_ledger.md', 'memory/session-handoff-LATEST.md', '.claude/session-ledger.md', 'docs/state/STATE.md', '.agents/STATE.md']) {

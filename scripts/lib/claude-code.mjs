@@ -219,7 +219,6 @@ export function startTui(argv, { cwd, env, cols = 140, rows = 45 }) {
       resolve(c);
     }),
   );
-  // eslint-disable-next-line no-control-regex
   const ANSI = /\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78DEHMc]/g;
   // The screen moves the cursor over blanks instead of writing spaces: count those as one space.
   const screen = () => raw.replace(/\x1b\[\d*C/g, ' ').replace(ANSI, '');

@@ -14,7 +14,6 @@ interface Request {
 
 const { cli, flag, port } = workerData as { cli: string; flag: SharedArrayBuffer; port: MessagePort };
 const signal = new Int32Array(flag);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { main } = require(cli) as { main: (argv: string[], io: unknown) => Promise<number> };
 const { bufferIo } = require('../../src/cli/io') as typeof import('../../src/cli/io');
 

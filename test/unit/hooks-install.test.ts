@@ -7,7 +7,7 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { WriteRefused } from '../../src/core/files/atomic';
 import { sha256 } from '../../src/core/files/fsread';
 import { applyHooksPlan, hookGroup, planHooksInstall, planHooksUninstall, relayCommand, SCRIPT_REL, unwrapRelay } from '../../src/core/hooks/install';
-import { HOOK_SCRIPT, REPO, workspace, write } from './helpers';
+import { HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
@@ -61,6 +61,7 @@ function insertedRuns(before: string, after: string): number | null {
   return match[0][0] >= INF ? null : match[0][0];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test walks parsed JSON of any shape
 function settingsOf(dir: string, rel = '.claude/settings.json'): Record<string, any> {
   return parseJsonc(readFileSync(path.join(dir, rel), 'utf8'));
 }

@@ -235,7 +235,7 @@ test('S0 bad input: binary ledger, CRLF + BOM ledger, a directory at the ledger 
 
 test('S0 older places: a CONTINUITY.md with the S0 sections is read; one without them is someone else\'s', async () => {
   const good = readFileSync(path.join(FIXTURES, 's0', 'good', LEDGER), 'utf8');
-  let s = await s0(workspace({ 'CONTINUITY.md': good }));
+  const s = await s0(workspace({ 'CONTINUITY.md': good }));
   assert.equal(s.home, 'CONTINUITY.md');
   assert.deepEqual([only(s, 'location').severity, only(s, 'location').status], ['info', 'warn']);
   const r = await evaluate(workspace({ 'CONTINUITY.md': '# Continuity\n\nWe keep the lights on.\n\n## Contacts\n- ops@example.invalid\n' }), { noGit: true });

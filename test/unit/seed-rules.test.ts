@@ -124,7 +124,7 @@ test('S1: HANDOFF_CLARITY_LOW — the tag, or the two anchor questions failing, 
   assert.equal(only(await sys(fixtureCopy('s1/good'), 'S1'), 'clarity').status, 'pass');
   // The writer's own tag.
   let dir = fixtureCopy('s1/good');
-  let file = path.join(dir, HANDOFF);
+  const file = path.join(dir, HANDOFF);
   writeFileSync(file, readFileSync(file, 'utf8').replace('## What to do now', '⚠️ HANDOFF_CLARITY_LOW\n\n## What to do now'));
   let c = only(await sys(dir, 'S1'), 'clarity');
   assert.equal(c.status, 'warn');

@@ -1,0 +1,36 @@
+// `npm test`: the type check (tsc), the linter (ESLint) and the unit tests (node:test over out/, which
+// `pretest` builds), run side by side because they are independent; exits non-zero when any of them fails.
+// The tests' report streams as it comes; the type check's and the linter's output follows, each with its verdict.
+// Arguments after `--` replace the list of test files: `npm test -- out/test/unit/s0.test.js`.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(repo, 'node_modules', '.bin', name);
+const unitDir = path.join(repo, 'out', 'test', 'unit');
+const files = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : readdirSync(unitDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join('out', 'test', 'unit', f));
+
+function run(name, cmd, args, stream) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: repo, stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    if (!stream) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (out += d));
+    child.on('error', (e) => resolve({ name, code: 1, out: String(e), s: 0 }));
+    child.on('close', (code) => resolve({ name, code: code ?? 1, out, s: (Date.now() - started) / 1000 }));
+  });
+}
+
+const results = await Promise.all([
+  run('unit tests', process.execPath, ['--test', '--test-concurrency=4', '--test-reporter=spec', ...files], true),
+  run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], false),
+  run('lint (eslint)', bin('eslint'), ['.'], false),
+]);
+for (const r of results.slice(1)) if (r.out.trim()) process.stdout.write(`\n── ${r.name}\n${r.out.trimEnd()}\n`);
+console.log('');
+for (const r of results) console.log(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name} (${r.s.toFixed(1)} s)`);
+process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
