@@ -200,6 +200,18 @@ export const MANUALS: Record<string, Manual> = {
     exit: [[0, 'done, previewed, or nothing to move'], [1, 'no S3 state, or refused (the file changed)'], USAGE_EXIT],
     example: 'session-ledger rotate-log && session-ledger rotate-log --apply --expect-hash <hash it printed>',
   },
+  init: {
+    summary: "write a system's starter file (the extension's Create starter file); never overwrites",
+    usage: 'session-ledger init [S0|S1|S2|S3|S4] [--root DIR] [--dry-run]',
+    about:
+      'Writes the empty template of the system\'s home file, placeholders to fill in (the checks flag them until then):\n' +
+      'S0 .agents/session_ledger.md (+ .agents.yml), S1 memory/session-handoff-LATEST.md, S2 .claude/session-ledger.md,\n' +
+      'S3 docs/state/STATE.md, S4 .agents/STATE.md (+ PROGRESS.md). A home file that exists refuses; a companion that\n' +
+      'exists is left as it is. Without a system it lists the starters and writes nothing.',
+    options: [ROOT, ['--dry-run', 'say what would be written, write nothing']],
+    exit: [[0, 'written, listed or previewed'], [1, 'refused: the home file exists (or a write was refused); nothing overwritten'], USAGE_EXIT],
+    example: 'session-ledger init S3',
+  },
 };
 
 const HELP_OPT: [string, string] = ['-h, --help', 'show this help'];

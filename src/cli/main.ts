@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   attest: () => import('./commands/attest'),
   'compact-state': () => import('./commands/compact-state'),
   'rotate-log': () => import('./commands/rotate-log'),
+  init: () => import('./commands/init'),
 };
 
 // `context` asks the YAML reader about an .agents.yml its light reader is unsure of (loaded then only).

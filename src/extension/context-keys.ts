@@ -1,6 +1,8 @@
 /**
  * Context keys for `when` clauses and the walkthrough's completion events:
- * `sessionLedger.ready` (first scan done), `sessionLedger.hasS4`, `sessionLedger.hasStateFile` (a
+ * `sessionLedger.ready` (first scan done), `sessionLedger.detected` (a folder holds a system: the
+ * view and its activity bar icon show only then, or once the user ran one of its commands, which
+ * sets `sessionLedger.viewRequested`), `sessionLedger.hasS4`, `sessionLedger.hasStateFile` (a
  * system's home file exists), `sessionLedger.meterActive` (the context meter follows a session),
  * `sessionLedger.hooksInstalled` (a folder's Claude Code settings call the PreCompact guard) and
  * `sessionLedger.hasCheckpoint` (a folder holds a checkpoint marker). The last two are read from disk
@@ -54,6 +56,7 @@ export function bindContextKeys(store: LedgerStore, meter: SessionMeter): vscode
   };
   const update = () => {
     const systems = store.folders().flatMap((f) => f.report?.systems ?? []);
+    set('sessionLedger.detected', systems.length > 0);
     set('sessionLedger.hasS4', systems.some((s) => s.id === 'S4'));
     set('sessionLedger.hasStateFile', systems.some((s) => s.docs.some((d) => d.relPath === s.home)));
     void readDisk();

@@ -1,6 +1,6 @@
 /**
  * Findings in the Problems panel: every failing or warning check becomes a diagnostic on its file
- * and line (`source` "Session Ledger", `code` the check id linked to the README's "What is
+ * and line (`source` "Session Ledger", `code` the check id linked to docs/reference.md's "What is
  * checked"), rebuilt from the store whenever a folder's report changes — so a finding disappears
  * as soon as the file is fixed. Reading only: it works in Restricted Mode too. Off with
  * `sessionLedger.diagnostics.enabled`.
@@ -37,7 +37,7 @@ export class LedgerDiagnostics implements vscode.Disposable {
     private readonly store: LedgerStore,
     extensionUri: vscode.Uri,
   ) {
-    this.docsUri = vscode.Uri.joinPath(extensionUri, 'README.md').with({ fragment: 'what-is-checked' });
+    this.docsUri = vscode.Uri.joinPath(extensionUri, 'docs', 'reference.md').with({ fragment: 'what-is-checked' });
     this.subs = [store.onDidChange(() => this.update()), onDidChangeSettings(() => this.update())];
   }
 

@@ -99,11 +99,37 @@ test('a check message states a threshold through an argument from the facts tabl
   }
 });
 
-test('activationEvents are workspaceContains: of every presence glob in the facts table', async () => {
-  const { presenceGlobs } = await import('../../src/core/systems/facts');
+test('activationEvents are workspaceContains: of every distinctive presence glob in the facts table, none of the generic names', async () => {
+  const { activationGlobs, GENERIC_PRESENCE, presenceGlobs } = await import('../../src/core/systems/facts');
   const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] };
   const contains = pkg.activationEvents.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
-  assert.deepEqual(contains, presenceGlobs(), 'package.json activationEvents must list workspaceContains:<glob> for every presence glob, in the order of src/core/systems/facts.ts');
+  assert.deepEqual(contains, activationGlobs(), 'package.json activationEvents must list workspaceContains:<glob> for every distinctive presence glob, in the order of src/core/systems/facts.ts');
+  for (const g of GENERIC_PRESENCE) {
+    assert.ok(presenceGlobs().includes(g), `${g} is a presence glob of a system`);
+    assert.ok(!contains.includes(g), `${g} is a generic name: it must not activate the extension`);
+  }
+  // No other activation event wakes the extension everywhere (its view and commands activate it on use).
+  assert.deepEqual(pkg.activationEvents.filter((e) => !e.startsWith('workspaceContains:')), []);
+});
+
+test('the view (and its activity bar icon) shows only where a system was detected or the user ran a Session Ledger command', () => {
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { views: Record<string, Array<{ when?: string }>> } };
+  for (const v of pkg.contributes.views.sessionLedger) assert.equal(v.when, 'sessionLedger.detected || sessionLedger.viewRequested');
+  const keys = readFileSync(path.join(REPO, 'src/extension/context-keys.ts'), 'utf8');
+  assert.match(keys, /set\('sessionLedger\.detected', systems\.length > 0\)/);
+  const commands = readFileSync(path.join(REPO, 'src/extension/commands/index.ts'), 'utf8');
+  assert.match(commands, /'setContext', 'sessionLedger\.viewRequested', true/);
+});
+
+test('the README states the activation events: every distinctive glob, and each generic name as one that does not activate', async () => {
+  const { activationGlobs, GENERIC_PRESENCE } = await import('../../src/core/systems/facts');
+  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## When the extension starts'));
+  const body = section.slice(0, section.indexOf('\n## ', 5));
+  const [activates, generic] = body.split('Generic names');
+  const spans = (t: string) => [...t.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+  assert.deepEqual(spans(activates), activationGlobs());
+  for (const g of GENERIC_PRESENCE) assert.ok(spans(generic).includes(g), g);
 });
 
 test('the extension watches the presence globs of the facts table and declares no list of its own', async () => {

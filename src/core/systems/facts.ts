@@ -175,6 +175,18 @@ export function presenceGlobs(): string[] {
   return [...new Set(ALL_FACTS.flatMap((f) => f.presence))];
 }
 
+/**
+ * Presence globs whose names many projects use for files of their own (a root PROGRESS.md or
+ * MEMORY.md is seldom an agent's state file). Their presence alone does not activate the extension
+ * nor show its view; once it runs, detection reads such a file as a system's only by its content.
+ */
+export const GENERIC_PRESENCE: readonly string[] = ['CONTINUITY.md', 'MEMORY.md', 'context-log.md', 'tasks/lessons.md', 'PROGRESS.md'];
+
+/** The presence globs distinctive of a system: `activationEvents` in package.json lists exactly these, as `workspaceContains:`. */
+export function activationGlobs(): string[] {
+  return presenceGlobs().filter((g) => !GENERIC_PRESENCE.includes(g));
+}
+
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
 }

@@ -25,6 +25,8 @@ export const COMMANDS: readonly CommandModule[] = [checkpointNow, copyResumeProm
 export function registerCommands(s: Services): vscode.Disposable[] {
   return COMMANDS.map((c) =>
     vscode.commands.registerCommand(c.id, async (...args: unknown[]) => {
+      // The user asked for Session Ledger in this window: its view shows even where no system was found.
+      void vscode.commands.executeCommand('setContext', 'sessionLedger.viewRequested', true);
       try {
         await c.run(s, ...args);
       } catch (err) {

@@ -1,0 +1,55 @@
+/**
+ * `session-ledger init [S0|S1|S2|S3|S4] [--root DIR] [--dry-run]`: write a system's starter file, the
+ * same template the extension's "Create starter file" writes. It never overwrites: a home file that
+ * exists refuses the whole starter (exit 1, nothing written); an optional companion that exists
+ * (S0's .agents.yml, S4's PROGRESS.md) is left as it is. Without a system it lists the starters.
+ * Exit 0 written (or listed, or previewed), 1 refused, 2 bad usage.
+ */
+import { WriteRefused } from '../../core/files/atomic';
+import { isSystemId } from '../../core/systems/facts';
+import { planStarter, STARTER_SYSTEMS, starterFor, writeStarter } from '../../core/systems/starter';
+import { parse, resolveRoot } from '../args';
+import { UsageError, type Io } from '../io';
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { root: { type: 'string' }, 'dry-run': { type: 'boolean' } }, true);
+  if (positionals.length > 1) throw new UsageError(`one system at a time, got '${positionals.join(' ')}'`);
+  const id = positionals[0]?.toUpperCase();
+  if (id !== undefined && !isSystemId(id)) throw new UsageError(`unknown system '${positionals[0]}': one of ${STARTER_SYSTEMS.join(', ')}`);
+  const root = await resolveRoot(values.root, io.cwd);
+  if (id === undefined) {
+    const lines = ['Starter files (session-ledger init <system> writes one; nothing was written):'];
+    for (const s of STARTER_SYSTEMS.map(starterFor)) lines.push(`  ${s.system}  ${s.files.map((f) => f.path).join(' + ')}  ${s.description}`);
+    lines.push('Example: session-ledger init S3');
+    io.stdout(lines.join('\n'));
+    return 0;
+  }
+  const plan = await planStarter(root, id);
+  if (plan.conflicts.length) {
+    io.stderr(`session-ledger init: ${plan.conflicts.join(', ')} already exists; the starter never overwrites, nothing was written. Run \`session-ledger status\` to check it.`);
+    return 1;
+  }
+  const kept = plan.keep.map((f) => `${f.path} exists and was left as it is.`);
+  if (values['dry-run']) {
+    io.stdout([`Would write ${plan.write.map((f) => f.path).join(' and ')} (the ${id} starter); nothing was written.`, ...kept].join('\n'));
+    return 0;
+  }
+  try {
+    const res = await writeStarter(root, id);
+    const keptNow = res.kept.map((p) => `${p} exists and was left as it is.`);
+    io.stdout(
+      [
+        `Wrote ${res.written.join(' and ')} (the ${id} starter).`,
+        ...keptNow,
+        `Next: replace its placeholders with this session's state, then run \`session-ledger check\`.`,
+      ].join('\n'),
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof WriteRefused) {
+      io.stderr(`session-ledger init: ${err.message} Nothing more was written.`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { STARTER_SYSTEMS, starterFor } from '../../src/core/systems/starter';
+import { cli, workspace, write } from './helpers';
+
+const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), 'utf8');
+
+test('init <system> writes the same starter files as the extension\'s "Create starter file", then status finds that system', () => {
+  for (const id of STARTER_SYSTEMS) {
+    const dir = workspace();
+    const r = cli(['init', id.toLowerCase(), '--root', dir]);
+    assert.equal(r.code, 0, `${id}: ${r.stderr}`);
+    for (const f of starterFor(id).files) assert.equal(read(dir, f.path), f.content, `${id} ${f.path}`);
+    assert.match(r.stdout, new RegExp(`^Wrote ${starterFor(id).home.replace(/[.]/g, '\\.')}`));
+    assert.match(r.stdout, /session-ledger check/);
+    const status = JSON.parse(cli(['status', '--root', dir, '--json']).stdout) as { systems: Array<{ id: string }> };
+    assert.deepEqual(status.systems.map((s) => s.id), [id]);
+  }
+});
+
+test('init refuses to overwrite a home file that exists: exit 1, the file byte for byte, no companion written', () => {
+  const dir = workspace({ '.agents/session_ledger.md': '# mine\n' });
+  const r = cli(['init', 'S0', '--root', dir]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /\.agents\/session_ledger\.md already exists; the starter never overwrites, nothing was written/);
+  assert.equal(read(dir, '.agents/session_ledger.md'), '# mine\n');
+  assert.equal(existsSync(path.join(dir, '.agents.yml')), false);
+  assert.equal(r.stdout, '');
+});
+
+test('init leaves an optional companion that exists as it is and says so', () => {
+  const dir = workspace();
+  write(dir, 'PROGRESS.md', '# my progress\n');
+  const r = cli(['init', 'S4', '--root', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(read(dir, 'PROGRESS.md'), '# my progress\n');
+  assert.match(r.stdout, /PROGRESS\.md exists and was left as it is/);
+  assert.equal(read(dir, '.agents/STATE.md'), starterFor('S4').files[0].content);
+});
+
+test('init without a system lists the five starters and writes nothing; --dry-run writes nothing; a bad system is a usage error', () => {
+  const dir = workspace();
+  const list = cli(['init', '--root', dir]);
+  assert.equal(list.code, 0);
+  for (const id of STARTER_SYSTEMS) assert.match(list.stdout, new RegExp(`^  ${id}  ${starterFor(id).files[0].path.replace(/[.]/g, '\\.')}`, 'm'));
+  const dry = cli(['init', 'S3', '--dry-run', '--root', dir]);
+  assert.equal(dry.code, 0);
+  assert.match(dry.stdout, /^Would write docs\/state\/STATE\.md \(the S3 starter\); nothing was written\./);
+  assert.deepEqual(readdirSync(dir), []);
+  for (const args of [['init', 'S9'], ['init', 'S1', 'S2'], ['init', '--bogus']]) {
+    const bad = cli([...args, '--root', dir]);
+    assert.equal(bad.code, 2, args.join(' '));
+    assert.match(bad.stderr, /^session-ledger init: .*\(usage: session-ledger init/);
+  }
+  assert.deepEqual(readdirSync(dir), []);
+});
