@@ -225,7 +225,7 @@ async function phaseUi() {
   let ctx;
   let failed = 0;
   try {
-    const { uiTests, nativeTests, japaneseTests, installVsixFromUi, publishScreenshots } = await import('../test/e2e/ui.mjs');
+    const { uiTests, nativeTests, japaneseTests, installVsixFromUi, publishScreenshots, detailsPageTests } = await import('../test/e2e/ui.mjs');
     if (server) {
       ctx = await launchBrowser(run);
       await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
@@ -240,6 +240,7 @@ async function phaseUi() {
       await workbench();
       const test = pageTest(phase, run, page, () => failed++);
       if (part('main')) await uiTests({ page, ws, claude, shots, test, workbench });
+      if (part('main')) await detailsPageTests({ page, test, repo: REPO });
       if (part('native')) await nativeTests({ page, ws, shots, test });
       if (part('a11y')) await (await import('../test/e2e/a11y.mjs')).a11yTests({ page, ws, claude, shots, test });
       await ctx.close().catch(() => {});

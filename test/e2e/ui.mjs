@@ -407,6 +407,57 @@ export async function nativeTests({ page, ws, shots, test }) {
 }
 
 /**
+ * The installed .vsix's details page (Extensions view → Session Ledger): the README renders and every
+ * image in it loads. VS Code's details page takes images only from https: (its CSP), and vsce requires
+ * https too, so the README names its screenshot by its GitHub address (package.json's repository).
+ * This machine has no network: the browser's requests to that address are answered with the
+ * repository's own file — the file the address names once the repository is public.
+ */
+export async function detailsPageTests({ page, test, repo }) {
+  await test('the installed .vsix\'s details page shows its README and every image in it (GitHub addresses answered from the repository\'s files)', async () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    const base = `${pkg.repository.url.replace(/\.git$/, '')}/raw/HEAD/`;
+    const served = [];
+    await page.context().route(`${base}**`, (route) => {
+      const rel = decodeURIComponent(route.request().url().slice(base.length));
+      served.push(rel);
+      return route.fulfill({ path: join(repo, rel) });
+    });
+    await runCommand(page, 'Extensions: Show Installed Extensions');
+    const item = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'Session Ledger' }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await item.click();
+    await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 30_000 });
+    // the README is rendered into a webview: find its frame by its title, then wait for every image
+    let images = null;
+    await waitUntil('the README frame with its images loaded', async () => {
+      for (const f of page.frames()) {
+        const got = await f
+          .evaluate(() => {
+            if (!document.querySelector('h1') || !/Session Ledger/.test(document.querySelector('h1').textContent || '')) return null;
+            return [...document.images].map((img) => ({ src: img.getAttribute('src'), ok: img.complete && img.naturalWidth > 0 }));
+          })
+          .catch(() => null);
+        if (got && got.length && got.every((x) => x.ok)) {
+          images = got;
+          return true;
+        }
+        if (got) images = got;
+      }
+      return false;
+    }, 60_000).catch(() => {
+      throw new Error(`README images on the details page: ${JSON.stringify(images)}; served: ${JSON.stringify(served)}`);
+    });
+    const inReadme = [...readFileSync(join(repo, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    assert.deepEqual(images.map((x) => x.src), inReadme);
+    // the icon comes from the .vsix itself
+    const icon = page.locator('.extension-editor .header .icon');
+    await waitUntil('the extension icon loaded', () => icon.evaluate((img) => img.complete && img.naturalWidth > 0).catch(() => false), 30_000);
+    await page.context().unroute(`${base}**`);
+  });
+}
+
+/**
  * Install a .vsix through the running workbench ("Extensions: Install from VSIX...", its simple file
  * dialog filled with the path), as a user does; resolves once the workbench says it is installed.
  */

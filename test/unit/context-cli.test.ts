@@ -71,13 +71,13 @@ test('the level follows the detected system', () => {
   assert.equal(j.level, s3.thresholds.urgent !== null && 45 >= s3.thresholds.urgent ? 'urgent' : 45 >= s3.thresholds.propose ? 'propose' : 'ok');
 });
 
-test('exit 3 with a one-line reason when no session (or no usage) is found; 2 for bad usage', () => {
+test('exit 3 with the reason, where it looked and what to do when no session (or no usage) is found; 2 for bad usage', () => {
   const root = workspace();
   const env = homes(root, null, null);
   let r = cli(['context', '--root', root], { env });
   assert.equal(r.code, 3);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /^session-ledger context: no Claude Code or Codex CLI session found for .+\n$/);
+  assert.match(r.stderr, /^session-ledger context: no Claude Code or Codex CLI session found for .+\nLooked in .+projects\/.+ and .+sessions\/\. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR \(Claude Code\) or CODEX_HOME \(Codex CLI\) when the agent keeps its sessions elsewhere\.\n$/);
   r = cli(['context', '--json', '--root', root, '--agent', 'codex'], { env });
   assert.equal(r.code, 3);
   assert.match(r.stderr, /no Codex CLI session found/);

@@ -69,16 +69,17 @@ test('manifest: write commands hidden without trust; limited support in untruste
   assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('sessionLedger.claudeHome'));
 });
 
-test('manifest: settings have markdownDescription; activation by the home files', () => {
+test('manifest: settings have markdownDescription; activation by the home files, not by a generic root name', () => {
   const props: Record<string, { markdownDescription?: string }> = pkg.contributes.configuration.properties;
   for (const k of ['sessionLedger.claudeHome', 'sessionLedger.codexHome', 'sessionLedger.thresholds.profile', 'sessionLedger.contextWindow', 'sessionLedger.extraStatePaths', 'sessionLedger.markerMaxAgeMinutes']) {
     assert.ok(props[k], k);
   }
   for (const [k, v] of Object.entries(props)) assert.ok(v.markdownDescription && !resolve(v.markdownDescription).startsWith('<missing'), k);
   const globs = (pkg.activationEvents as string[]).filter((e) => e.startsWith('workspaceContains:')).map((e) => new RegExp(`^${e.slice(18).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
-  for (const f of ['docs/state/STATE.md', '.agents/STATE.md', '.claude/session-ledger.md', 'memory/session-handoff-LATEST.md', '.agents.yml', 'CONTINUITY.md']) {
+  for (const f of ['docs/state/STATE.md', '.agents/STATE.md', '.claude/session-ledger.md', 'memory/session-handoff-LATEST.md', '.agents.yml']) {
     assert.ok(globs.some((re) => re.test(f)), f);
   }
+  for (const f of ['CONTINUITY.md', 'MEMORY.md', 'PROGRESS.md', 'context-log.md', 'tasks/lessons.md']) assert.ok(!globs.some((re) => re.test(f)), f);
   assert.ok(!pkg.activationEvents.includes('*'));
 });
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { detectSystems, levelOf, measureDetailed, s0On, thresholdProfile, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
 import { adviseClear, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
+import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
@@ -78,6 +79,16 @@ export async function run(args: string[], io: Io): Promise<number> {
   const result = await measureDetailed(root, { agent, transcript, env: io.env });
   if (!result.usages.length) {
     io.stderr(`session-ledger context: ${result.reasons.join('; ') || 'no usage found'}`);
+    if (!transcript && !result.sessions.length) {
+      const opts = { env: io.env };
+      const where = [
+        ...(agent !== 'codex' ? [path.join(claudeHome(opts), 'projects', claudeProjectDirName(root)) + path.sep] : []),
+        ...(agent !== 'claude' ? [path.join(codexHome(opts), 'sessions') + path.sep] : []),
+      ];
+      io.stderr(
+        `Looked in ${where.join(' and ')}. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR (Claude Code) or CODEX_HOME (Codex CLI) when the agent keeps its sessions elsewhere.`,
+      );
+    }
     return 3;
   }
   const systems = await detectSystems(root);

@@ -33,7 +33,7 @@ import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts'
 import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, markerRel } from './marker';
 import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
-import { checkLine } from '../report/report';
+import { checkLine, START_ONE } from '../report/report';
 import { readSessionRecord } from '../hooks/session-record';
 import { t, type Msg } from '../model/messages';
 
@@ -184,9 +184,9 @@ export function checkpointCommand(cli: string, sessionId: string | null, report:
   return `${cli} checkpoint${sessionId ? ` --session ${sessionId}` : ''}${ids.length ? ` --confirm ${ids.join(',')}` : ''}`;
 }
 
-/** What detection looks for, per system (the presence paths and globs of the facts table). */
+/** What was looked for, per system: its home file (the one list every command and the extension name). */
 export function lookedFor(): Array<{ system: SystemId; paths: string[] }> {
-  return ALL_FACTS.map((f) => ({ system: f.id, paths: [...f.presence] }));
+  return ALL_FACTS.map((f) => ({ system: f.id, paths: [f.home] }));
 }
 
 const SOURCE_TEXT: Record<string, string> = {
@@ -208,10 +208,11 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     case 'unknown-confirm':
       return [`--confirm: unknown item${(r.ids?.length ?? 0) === 1 ? '' : 's'} ${(r.ids ?? []).join(', ')} (known: ${MANUAL_CHECKS.map((m) => m.id).join(', ')}, also as S1:<id>).`];
     case 'nothing-detected': {
-      const out = ['No state file detected in this folder: there is nothing to vouch for. Looked for:'];
-      for (const l of r.lookedFor ?? []) out.push(`  ${l.system}: ${l.paths.join(', ')}`);
-      out.push('Nothing worth preserving? Run it again with --nothing-to-preserve.');
-      return out;
+      return [
+        `No state files detected (looked for ${(r.lookedFor ?? []).map((l) => `${l.system} ${l.paths.join(', ')}`).join(', ')}): there is nothing to vouch for.`,
+        START_ONE,
+        'Nothing worth preserving? Run it again with --nothing-to-preserve.',
+      ];
     }
     case 'blocking-checks':
       return [`${r.checks.length} blocking check${r.checks.length === 1 ? '' : 's'} failed:`, ...r.checks.map((c) => `${c.system} ${checkLine(c).trimStart()}`)];

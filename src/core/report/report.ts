@@ -92,9 +92,13 @@ export function notReadText(r: WorkspaceReport): string[] {
   return ['Present, not read:', ...r.notRead.map((n) => `  ${n.path} — ${n.reason}`)];
 }
 
+/** What to do when no state file is there: the CLI's starter command. */
+export const START_ONE = 'Start one with `session-ledger init S0` … `S4` (`session-ledger init` lists them).';
+
 /** What to say when no system was detected: what was looked for, and the files that are there but not read. */
 export function nothingDetectedText(r: WorkspaceReport): string {
   const out = r.notRead?.length ? ['No state file read.', ...notReadText(r)] : [`No state files detected (looked for ${lookedFor()}).`];
+  out.push(START_ONE);
   return out.join('\n');
 }
 
@@ -134,7 +138,6 @@ export function statusText(r: WorkspaceReport): string {
     out.push(nothingDetectedText(r));
     return out.join('\n');
   }
-  out.push(`Overall: ${r.label}`, '');
   if (r.notRead?.length) out.push(...notReadText(r), '');
   for (const s of r.systems) {
     out.push(`${s.id} ${s.name} — ${s.label}`);
@@ -155,5 +158,7 @@ export function statusText(r: WorkspaceReport): string {
     for (const c of s.checks) out.push(`  ${checkLine(c)}`);
     out.push('');
   }
+  // The verdict last, as `check` prints it.
+  out.push(`Overall: ${r.label}`);
   return out.join('\n');
 }

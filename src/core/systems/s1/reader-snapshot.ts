@@ -6,7 +6,7 @@
  * (`budgets.snapshot` of the facts table) is judged by S1's checks.
  */
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YNode } from 'yaml';
-import { S1_FACTS, S1_SNAPSHOT } from './facts';
+import { S1_SNAPSHOT } from './facts';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Item, Section } from '../../model/model';
 import { yamlData } from '../../markdown/items';

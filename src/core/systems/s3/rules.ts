@@ -243,12 +243,12 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
   // Each problem is a finding of its own, each note a message of its own, so every word is translatable.
   const problems: Msg[] = [];
-  if (!branch) problems.push(t('Branch / HEAD out of date: no branch recorded.'));
+  if (!branch) problems.push(t('Branch / HEAD incomplete: the handoff records no branch.'));
   else if (g.branch === null) {
     if (!/detached/i.test(branch)) problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
   } else if (branch !== g.branch) problems.push(t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', g.branch, branch));
   let note: Msg | null = null;
-  if (!head) problems.push(t('Branch / HEAD out of date: no HEAD hash recorded.'));
+  if (!head) problems.push(t('Branch / HEAD incomplete: the handoff records no HEAD hash.'));
   else if (!g.head) note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
   else if (!g.head.startsWith(head)) {
     if (await onlyStateCommitsSince(ws, g.top, head)) note = t('Branch {0} and HEAD {1} match git (HEAD {2} moved past {1} only by commits to docs/state/).', branch ?? '', head, g.head.slice(0, 7));
