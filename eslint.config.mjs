@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'out/', '.run/', '.tools/', 'test-results/', '.vscode-test/', 'examples/', 'test/fixtures/'],
+    ignores: ['node_modules/', 'dist/', 'out/', '.run/', '.tools/', 'test-results/', '.vscode-test/', 'examples/', 'test/fixtures/', '.mutation/'],
   },
   {
     files: ['**/*.ts'],
