@@ -260,15 +260,6 @@ function sampled(m) {
 // ---------------------------------------------------------------------------------------------
 // Which compiled test files exercise a module
 
-function jsIn(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return jsIn(p);
-    return e.isFile() && e.name.endsWith('.js') ? [p] : [];
-  });
-}
-
 function requiresOf(file) {
   const dir = path.dirname(file);
   const out = [];
