@@ -204,10 +204,9 @@ export const MANUALS: Record<string, Manual> = {
     summary: "write a system's starter file (the extension's Create starter file); never overwrites",
     usage: 'session-ledger init [S0|S1|S2|S3|S4] [--root DIR] [--dry-run]',
     about:
-      'Writes the empty template of the system\'s home file, placeholders to fill in (the checks flag them until then):\n' +
-      'S0 .agents/session_ledger.md (+ .agents.yml), S1 memory/session-handoff-LATEST.md, S2 .claude/session-ledger.md,\n' +
-      'S3 docs/state/STATE.md, S4 .agents/STATE.md (+ PROGRESS.md). A home file that exists refuses; a companion that\n' +
-      'exists is left as it is. Without a system it lists the starters and writes nothing.',
+      'Writes the empty template of the system\'s home file (and its companion, if any), placeholders to fill in: the\n' +
+      'checks flag them until then. A home file that exists refuses; a companion that exists is left as it is.\n' +
+      'Without a system it lists each starter\'s files and writes nothing.',
     options: [ROOT, ['--dry-run', 'say what would be written, write nothing']],
     exit: [[0, 'written, listed or previewed'], [1, 'refused: the home file exists (or a write was refused); nothing overwritten'], USAGE_EXIT],
     example: 'session-ledger init S3',

@@ -100,11 +100,12 @@ test('a check message states a threshold through an argument from the facts tabl
 });
 
 test('activationEvents are workspaceContains: of every distinctive presence glob in the facts table, none of the generic names', async () => {
-  const { activationGlobs, GENERIC_PRESENCE, presenceGlobs } = await import('../../src/core/systems/facts');
+  const { activationGlobs, genericGlobs, presenceGlobs } = await import('../../src/core/systems/facts');
   const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] };
   const contains = pkg.activationEvents.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
   assert.deepEqual(contains, activationGlobs(), 'package.json activationEvents must list workspaceContains:<glob> for every distinctive presence glob, in the order of src/core/systems/facts.ts');
-  for (const g of GENERIC_PRESENCE) {
+  assert.deepEqual(genericGlobs(), ['CONTINUITY.md', 'MEMORY.md', 'context-log.md', 'tasks/lessons.md', 'PROGRESS.md']);
+  for (const g of genericGlobs()) {
     assert.ok(presenceGlobs().includes(g), `${g} is a presence glob of a system`);
     assert.ok(!contains.includes(g), `${g} is a generic name: it must not activate the extension`);
   }
@@ -122,14 +123,14 @@ test('the view (and its activity bar icon) shows only where a system was detecte
 });
 
 test('the README states the activation events: every distinctive glob, and each generic name as one that does not activate', async () => {
-  const { activationGlobs, GENERIC_PRESENCE } = await import('../../src/core/systems/facts');
+  const { activationGlobs, genericGlobs } = await import('../../src/core/systems/facts');
   const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## When the extension starts'));
   const body = section.slice(0, section.indexOf('\n## ', 5));
   const [activates, generic] = body.split('Generic names');
   const spans = (t: string) => [...t.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
   assert.deepEqual(spans(activates), activationGlobs());
-  for (const g of GENERIC_PRESENCE) assert.ok(spans(generic).includes(g), g);
+  for (const g of genericGlobs()) assert.ok(spans(generic).includes(g), g);
 });
 
 test('the extension watches the presence globs of the facts table and declares no list of its own', async () => {

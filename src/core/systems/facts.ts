@@ -124,6 +124,12 @@ export interface SystemFacts {
    * be present: detection's pre-check, the watchers, the context meter and `activationEvents`.
    */
   presence: readonly string[];
+  /**
+   * The presence globs whose names many projects use for files of their own (a root PROGRESS.md or
+   * MEMORY.md is seldom an agent's state file): their presence alone does not activate the extension
+   * nor show its view; once it runs, detection reads such a file as the system's only by its content.
+   */
+  genericPresence?: readonly string[];
   thresholds: ThresholdFacts;
   /** What to type into the agent to fire this system's own checkpoint. */
   checkpointTrigger: string;
@@ -175,16 +181,15 @@ export function presenceGlobs(): string[] {
   return [...new Set(ALL_FACTS.flatMap((f) => f.presence))];
 }
 
-/**
- * Presence globs whose names many projects use for files of their own (a root PROGRESS.md or
- * MEMORY.md is seldom an agent's state file). Their presence alone does not activate the extension
- * nor show its view; once it runs, detection reads such a file as a system's only by its content.
- */
-export const GENERIC_PRESENCE: readonly string[] = ['CONTINUITY.md', 'MEMORY.md', 'context-log.md', 'tasks/lessons.md', 'PROGRESS.md'];
+/** Every system's generic presence globs (names many projects use for their own files), in id order. */
+export function genericGlobs(): string[] {
+  return [...new Set(ALL_FACTS.flatMap((f) => f.genericPresence ?? []))];
+}
 
 /** The presence globs distinctive of a system: `activationEvents` in package.json lists exactly these, as `workspaceContains:`. */
 export function activationGlobs(): string[] {
-  return presenceGlobs().filter((g) => !GENERIC_PRESENCE.includes(g));
+  const generic = genericGlobs();
+  return presenceGlobs().filter((g) => !generic.includes(g));
 }
 
 function fill(template: string, values: Record<string, string>): string {

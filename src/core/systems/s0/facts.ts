@@ -13,6 +13,7 @@ export const S0_FACTS: SystemFacts = {
   switchedOff: t('Checkpoint skipped - session.ledger not enabled in .agents.yml'),
   companions: [{ what: 'config', path: '.agents.yml' }],
   presence: ['.agents.yml', '.agents/session_ledger.md', 'CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
+  genericPresence: ['CONTINUITY.md'],
   thresholds: { propose: 70, urgent: 85 },
   checkpointTrigger: 'Apply the session-checkpoint skill',
   resume: {

@@ -40,6 +40,8 @@ export const S1_FACTS: SystemFacts = {
     'tasks/lessons.md',
     'memory/tasks/lessons.md',
   ],
+  // At the root these names are common in projects without S1; under memory/ they are S1's.
+  genericPresence: ['MEMORY.md', 'context-log.md', 'tasks/lessons.md'],
   thresholds: { propose: 50, urgent: 80 },
   checkpointTrigger: '/session-checkpoint',
   resume: { verbatim: null, template: 'Read {home} and start with {next}.', next: 'its first action', unconfirmedTemplate: null },

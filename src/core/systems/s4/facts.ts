@@ -16,6 +16,7 @@ export const S4_FACTS: SystemFacts = {
     { what: 'pendingSummary', path: '.agents/logs/pending-summary.md' },
   ],
   presence: ['.agents/STATE.md', '.agents/checkpoints/*.md', 'PROGRESS.md'],
+  genericPresence: ['PROGRESS.md'],
   thresholds: { propose: 50, urgent: 80 },
   checkpointTrigger: '/checkpointing',
   resume: { verbatim: null, template: 'Read {home} and continue from {next}.', next: 'the newest Current block', unconfirmedTemplate: null },
