@@ -253,7 +253,16 @@ test('F2 Unitree_g1_workspace: "Active Task" list whose item 1 is marked → 완
   );
   assert.match(only(s, 'attestation').message, /^NO_SIDECAR: memory\/\.session-handoff\.sha256/);
   assert.equal(only(s, 'attestation').severity, 'info');
-  assert.equal(s.label, 'PARTIAL');
+  // The seed's handoff requires Pending decisions, Outstanding issues and User's current interests; this one has none.
+  assert.deepEqual(
+    s.checks.filter((c) => c.id === 'template' && c.status === 'fail').map((c) => c.message),
+    [
+      "memory/session-handoff-LATEST.md has no ## Pending decisions: the seed's format requires it.",
+      "memory/session-handoff-LATEST.md has no ## Outstanding issues: the seed's format requires it.",
+      "memory/session-handoff-LATEST.md has no ## User's current interests: the seed's format requires it.",
+    ],
+  );
+  assert.equal(s.label, 'BROKEN');
 });
 
 test('F2 Thesis: Korean headings (Priority 1/2, 미결 의사결정, 잔존 이슈 / 블로커), paragraph next action, v2 lessons without seen', { skip }, async () => {

@@ -160,7 +160,12 @@ test('F4 Groundwork dogfood STATE (@0e22a75): two dated Log entries, TBD handoff
   assert.deepEqual([one(s, 'branch-head').status, one(s, 'branch-head').message], ['warn', 'Branch / HEAD not recorded in the handoff.']);
   assert.deepEqual([one(s, 'pending-recorded').status, one(s, 'pending-recorded').line], ['warn', 13]);
   assert.equal(one(s, 'stale-paths').status, 'skipped'); // no "Docs touched" in these entries
-  assert.equal(s.label, 'PARTIAL');
+  // TBD handoff fields and Log entries without the seed's four parts are a template, not a finished state.
+  assert.deepEqual(
+    s.checks.filter((c) => c.id === 'template' && c.status === 'fail').map((c) => c.line),
+    [9, 10, 11, 13, 21, 21, 21, 21],
+  );
+  assert.equal(s.label, 'BROKEN');
 });
 
 test('F4 masalai multi-stream STATE is someone else\'s file: nothing detected, even beside Groundwork\'s DEBT', { skip }, async () => {
@@ -197,7 +202,12 @@ test('F5 fempy STATE + PROGRESS: 2x Current Bug Fix + 1 Current Feature; the new
   const ctx = s.docs[0].sections.find((x) => x.line === 30)!;
   assert.equal(ctx.key, 'context');
   assert.match(ctx.items[0].text, /^Error: Ct桁プリセットの計算で汎用通信エラー/);
-  assert.equal(s.label, 'PARTIAL');
+  // Laid out without .agents/checkpoints/: the seed's newest checkpoint (and its five-part summary) is missing.
+  assert.deepEqual(
+    s.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.message]),
+    [['template', ".agents/checkpoints has no checkpoint in .agents/checkpoints/: the seed's format requires it."]],
+  );
+  assert.equal(s.label, 'BROKEN');
 });
 
 test('F5 fempy STATE alone: without PROGRESS the newest block is the last in the file', { skip }, async () => {
