@@ -48,9 +48,10 @@ export async function runCommand(page, label) {
   for (let attempt = 1; ; attempt++) {
     const last = attempt === 3;
     const input = await openPalette(page);
-    await input.fill(`>${label}`);
     const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
     try {
+      // The same late focus can close the palette between opening it and typing: the fill is retried too.
+      await input.fill(`>${label}`, { timeout: last ? 30_000 : 5_000 });
       await row.waitFor({ state: 'visible', timeout: last ? 15_000 : 5_000 });
       await row.click({ timeout: last ? 30_000 : 5_000 });
     } catch (err) {
