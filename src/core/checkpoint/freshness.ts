@@ -18,14 +18,21 @@ export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
-/** The marker that speaks for a session: its own, else the shared one when unsigned or signed by it. Null when none. */
+/**
+ * Which marker speaks for a session: its own, else the shared one when unsigned or signed by it (or
+ * when no session is known). `foreign` is the other session that signed a shared marker not used.
+ */
+export function speakingMarker(own: MarkerFile | null, shared: MarkerFile | null, sessionId: string | null): { marker: MarkerFile | null; foreign: string | null } {
+  if (own) return { marker: own, foreign: null };
+  if (!shared) return { marker: null, foreign: null };
+  const signer = shared.content.sessionId;
+  return !isSessionId(sessionId) || signer === null || signer === sessionId ? { marker: shared, foreign: null } : { marker: null, foreign: signer };
+}
+
+/** The marker that speaks for a session (`speakingMarker`), read from disk. Null when none. */
 export async function markerFor(root: string, sessionId: string | null): Promise<MarkerFile | null> {
   const own = isSessionId(sessionId) ? await readMarker(root, markerRel(sessionId)) : null;
-  if (own) return own;
-  const shared = await readMarker(root, SHARED_MARKER_REL);
-  if (!shared) return null;
-  const signer = shared.content.sessionId;
-  return !isSessionId(sessionId) || signer === null || signer === sessionId ? shared : null;
+  return speakingMarker(own, own ? null : await readMarker(root, SHARED_MARKER_REL), sessionId).marker;
 }
 
 /** A root-relative path a marker names, when it stays inside the root. */

@@ -6,16 +6,12 @@
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { ALL_FACTS, companionPath, FACTS, presenceGlobs } from '../systems/facts';
+import { ALL_FACTS, companionPath, FACTS, globRe, presenceGlobs } from '../systems/facts';
 import { CONFIG_MAX_BYTES, readTextFile } from '../files/fsread';
 import type { SystemId } from '../model/model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
 import { agentsYmlLight } from './agents-yml-light';
 import { fullConfigReader } from './full-reader';
-
-function globRe(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
-}
 
 /** A matcher of presence globs under one root: each folder a glob names is listed once (synchronously, as the readers' file calls are). */
 function presenceMatcher(root: string): (glob: string) => Promise<boolean> {

@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
+import { IDLE_GRACE_MS, maxAgeMinutes, speakingMarker } from '../checkpoint/freshness';
 import { evaluate } from '../report/evaluate';
 import { FACTS } from '../systems/facts';
 import { readTextFile } from '../files/fsread';
@@ -140,14 +140,7 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
   const ownRead = sid ? await markerAt(root, markerRel(sid)) : { marker: null, error: null };
   const unreadable = ownRead.error ? { rel: markerRel(sid), error: ownRead.error } : !ownRead.marker && sharedRead.error ? { rel: SHARED_MARKER_REL, error: sharedRead.error } : null;
   if (unreadable) return allow('marker-error', root, sid, unreadable.rel, `allow (cannot read the marker ${unreadable.rel}: ${unreadable.error})`);
-  const own = ownRead.marker;
-  let marker: MarkerFile | null = own;
-  let foreign: string | null = null;
-  if (!marker && shared) {
-    const signer = shared.content.sessionId;
-    if (!sid || signer === null || signer === sid) marker = shared;
-    else foreign = signer;
-  }
+  const { marker, foreign } = speakingMarker(ownRead.marker, shared, sid);
   const cli = cliCommand(root);
   const wanted = markerRel(sid);
   let report: WorkspaceReport | null = known ?? null;

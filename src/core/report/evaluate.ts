@@ -4,13 +4,13 @@
 import { SYSTEMS } from '../systems/index';
 import { findingChecks, manualChecks, mk } from '../rules/common';
 import { notReadOf } from '../rules/not-read';
-import { FACTS, resumePrompt as promptFor } from '../systems/facts';
+import { FACTS, globRe, resumePrompt as promptFor } from '../systems/facts';
 import { t } from '../model/messages';
 import { byCodeUnits } from '../markdown/text';
 import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from '../model/model';
 import type { Loaded, SystemModule } from '../model/system';
 import { Workspace, type EvaluateOptions } from '../model/workspace';
-import { globTest, mergeReread, systemsOfChange } from './settle';
+import { mergeReread, systemsOfChange } from './settle';
 
 export type { EvaluateOptions } from '../model/workspace';
 
@@ -121,7 +121,7 @@ export async function evaluateChanged(root: string, options: EvaluateOptions, pr
   if (!prev || !ids) return evaluate(root, options);
   const kept = prev.systems.filter((s) => !ids.has(s.id));
   const docs = new Set(kept.flatMap((s) => [s.home, ...s.docs.map((d) => d.relPath)]));
-  const globs = kept.flatMap((s) => [...FACTS[s.id].presence, ...(options.extraPaths?.[s.id] ?? [])].map(globTest));
+  const globs = kept.flatMap((s) => [...FACTS[s.id].presence, ...(options.extraPaths?.[s.id] ?? [])].map(globRe));
   const otherStateFile = (rel: string) => docs.has(rel) || globs.some((g) => g.test(rel)) || !!options.otherStateFile?.(rel);
   const raw = await evaluate(root, { ...options, otherStateFile }, SYSTEMS.filter((m) => ids.has(m.id)));
   const docsOf = (r: WorkspaceReport) => r.systems.filter((s) => ids.has(s.id)).map((s) => `${s.id}:${s.docs.map((d) => d.relPath).join(',')}`).join('|');

@@ -14,7 +14,7 @@
  */
 import { statOrNullSync } from '../files/fsread';
 import { worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
-import { FACTS } from '../systems/facts';
+import { FACTS, globRe } from '../systems/facts';
 import * as path from 'node:path';
 
 /** A file modified less than this long ago (ms) is taken to be still being written. */
@@ -78,12 +78,7 @@ export function unsettled(root: string, prev: WorkspaceReport | undefined, next:
 export function holdLastGood(prev: WorkspaceReport | undefined, next: WorkspaceReport, held: ReadonlySet<SystemId>): WorkspaceReport {
   const systems: SystemReport[] = next.systems.filter((s) => !held.has(s.id));
   for (const s of prev?.systems ?? []) if (held.has(s.id)) systems.push(s.updating ? s : { ...s, updating: true });
-  systems.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const out: WorkspaceReport = { ...next, systems, label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING' };
-  const notRead = (next.notRead ?? []).filter((n) => !held.has(n.system));
-  if (notRead.length) out.notRead = notRead;
-  else delete out.notRead;
-  return out;
+  return withSystems(next, systems, (next.notRead ?? []).filter((n) => !held.has(n.system)));
 }
 
 /**
@@ -91,9 +86,14 @@ export function holdLastGood(prev: WorkspaceReport | undefined, next: WorkspaceR
  * read" entries) replaced, every other system as `prev` had it.
  */
 export function mergeReread(prev: WorkspaceReport, next: WorkspaceReport, reread: ReadonlySet<SystemId>): WorkspaceReport {
-  const systems = [...prev.systems.filter((s) => !reread.has(s.id)), ...next.systems].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const notRead = [...(prev.notRead ?? []).filter((n) => !reread.has(n.system)), ...(next.notRead ?? [])];
-  const out: WorkspaceReport = { ...next, systems, label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING' };
+  const systems = [...prev.systems.filter((s) => !reread.has(s.id)), ...next.systems];
+  return withSystems(next, systems, [...(prev.notRead ?? []).filter((n) => !reread.has(n.system)), ...(next.notRead ?? [])]);
+}
+
+/** `base` with these systems (in id order, the overall label theirs) and these "not read" entries (none: no field). */
+function withSystems(base: WorkspaceReport, systems: SystemReport[], notRead: NonNullable<WorkspaceReport['notRead']>): WorkspaceReport {
+  systems.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const out: WorkspaceReport = { ...base, systems, label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING' };
   if (notRead.length) out.notRead = notRead;
   else delete out.notRead;
   return out;
@@ -121,13 +121,6 @@ export async function settledRead(root: string, prev: WorkspaceReport | undefine
   return { report: holdLastGood(prev, next, u.systems), recheckAt: u.recheckAt };
 }
 
-/** A presence glob (`*` and `?` within one path segment) as a test of a relative path or file name. */
-export function globTest(glob: string): RegExp {
-  let re = '';
-  for (const ch of glob.replace(/^\.\//, '')) re += ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${re}$`);
-}
-
 /**
  * The systems a change of the files `changed` (relative paths) touches: a document of the system in
  * `prev`, one of its presence globs, or one of its extra paths. Undefined when some path is claimed
@@ -140,7 +133,7 @@ export function systemsOfChange(prev: WorkspaceReport, changed: readonly string[
     for (const id of Object.keys(FACTS) as SystemId[]) {
       const sys = prev.systems.find((s) => s.id === id);
       const globs = [...FACTS[id].presence, ...(extraPaths[id] ?? [])];
-      if (sys?.home === rel || sys?.docs.some((d) => d.relPath === rel) || globs.some((g) => globTest(g).test(rel))) {
+      if (sys?.home === rel || sys?.docs.some((d) => d.relPath === rel) || globs.some((g) => globRe(g).test(rel))) {
         ids.add(id);
         claimed = true;
       }

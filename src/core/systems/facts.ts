@@ -163,8 +163,9 @@ export function companionPath(id: SystemId, what: string): string {
   return c.path;
 }
 
-function globRe(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+/** A presence glob (`*` and `?` within one path segment; a leading `./` ignored) as a test of a relative path or file name. */
+export function globRe(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/^\.\//, '').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
 }
 
 /** The system whose home or presence glob names `rel` (a root-relative path), or null. */

@@ -1,6 +1,5 @@
 /** The globs the extension watches, and how a glob becomes a directory watch. vscode-free. */
-import { globTest } from '../../core/report/settle';
-import { presenceGlobs } from '../../core/systems/facts';
+import { globRe, presenceGlobs } from '../../core/systems/facts';
 
 /** Every system's presence globs (the core's facts table), then `extra`, deduplicated. */
 export function watchGlobs(extra: readonly string[] = []): string[] {
@@ -24,5 +23,5 @@ export function dirWatchOf(glob: string): DirWatch | null {
   const dir = i < 0 ? '' : g.slice(0, i);
   const name = i < 0 ? g : g.slice(i + 1);
   if (/[*?]/.test(dir) || !name || name === '**') return null;
-  return { dir, name: globTest(name) };
+  return { dir, name: globRe(name) };
 }
