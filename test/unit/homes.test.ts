@@ -52,8 +52,10 @@ const rel = (f: string) => path.relative(REPO, f).split(path.sep).join('/');
 const code = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 /** String literals of a source, import specifiers left out. */
 function literals(src: string): string[] {
-  const noImports = src.replace(/\b(?:from|import)\s*\(?\s*'[^']*'/g, '');
-  return [...noImports.matchAll(/'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`/g)].map((m) => (m[1] ?? m[2]).replace(/\\(.)/g, '$1'));
+  const noImports = src.replace(/\b(?:from|import)\s*\(?\s*(?:'[^']*'|"[^"]*")/g, '');
+  return [...noImports.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`/g)].map((m) =>
+    (m[1] ?? m[2] ?? m[3]).replace(/\\(.)/g, '$1'),
+  );
 }
 
 /**
@@ -66,8 +68,8 @@ function wordsOfHomes(): Record<string, Map<string, 'template' | 'fact'>> {
     const words = new Map<string, 'template' | 'fact'>();
     for (const f of walk(path.join(REPO, 'src/core/systems', h)).filter((x) => x.endsWith('.ts'))) {
       const c = code(readFileSync(f, 'utf8'));
-      for (const m of c.matchAll(/(?<![\w$.])t\(\s*'((?:[^'\\]|\\.)*)'/g)) {
-        const w = m[1].replace(/\\(.)/g, '$1');
+      for (const m of c.matchAll(/(?<![\w$.])t\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)) {
+        const w = (m[1] ?? m[2]).replace(/\\(.)/g, '$1');
         if (!GENERIC.has(w)) words.set(w, 'template');
       }
       if (f.endsWith(`${path.sep}facts.ts`)) for (const l of literals(c)) if (l.length >= 6 && /[/ .]/.test(l)) words.set(l, 'fact');
