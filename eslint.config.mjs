@@ -7,7 +7,18 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'out/', '.run/', '.tools/', 'test-results/', '.vscode-test/', 'examples/', 'test/fixtures/', '.mutation/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'out/',
+      '.run/',
+      '.tools/',
+      'test-results/',
+      '.vscode-test/',
+      'examples/',
+      'test/fixtures/',
+      '.mutation/',
+    ],
   },
   {
     files: ['**/*.ts'],
@@ -17,7 +28,10 @@ export default tseslint.config(
       // Node's start-up (measured in `npm run bench`).
       '@typescript-eslint/no-require-imports': 'off',
       // A leading underscore marks a value left unused on purpose; an unused `catch (err)` is fine.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

@@ -16,7 +16,16 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { join } from 'node:path';
-import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, installExtension, codeServerEntry, removeRunDir } from './lib/code-server.mjs';
+import {
+  REPO,
+  startCodeServer,
+  makeRunDir,
+  launchBrowser,
+  workbenchUrl,
+  installExtension,
+  codeServerEntry,
+  removeRunDir,
+} from './lib/code-server.mjs';
 import { prepareWorkspace, writeClaudeHome, appendTurn, SESSION_ID } from './lib/workspace.mjs';
 
 if (process.env.BENCH_BUSY === '0') process.exit(0);
@@ -71,7 +80,12 @@ async function extensionHost(server, timeoutMs = 60_000) {
   for (;;) {
     const p = groupProcesses(server.pid).find((x) => /extensionHost/.test(x.cmd));
     if (p) return p.pid;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`no extension host among: ${groupProcesses(server.pid).map((x) => x.cmd.slice(0, 120)).join(' | ')}`);
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(
+        `no extension host among: ${groupProcesses(server.pid)
+          .map((x) => x.cmd.slice(0, 120))
+          .join(' | ')}`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -86,7 +100,13 @@ function startAgent(ws, transcript) {
   let k = 0;
   const timer = setInterval(() => {
     const now = Date.now();
-    writeFileSync(file, text.replace(/\*\*Now ▶\*\*[^\n]*/, `**Now ▶** busy-step ${k} at ${now}: add \`renew(db, loanId, now)\` to \`src/loans.ts\``));
+    writeFileSync(
+      file,
+      text.replace(
+        /\*\*Now ▶\*\*[^\n]*/,
+        `**Now ▶** busy-step ${k} at ${now}: add \`renew(db, loanId, now)\` to \`src/loans.ts\``,
+      ),
+    );
     writes.push(now);
     appendFileSync(transcript, pad);
     appendTurn(transcript, ws, percentOf(k));
@@ -103,7 +123,11 @@ async function window(withExtension, vsix) {
   if (withExtension) installExtension(vsix, join(run, 'extensions'), run);
   const ws = prepareWorkspace(join(REPO, 'test', 'fixtures', 'e2e-workspace'), join(run, 'shelf'));
   const claude = writeClaudeHome(join(run, 'claude'), ws, { percent: 10 });
-  const server = await startCodeServer({ runDir: run, workspace: ws, env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') } });
+  const server = await startCodeServer({
+    runDir: run,
+    workspace: ws,
+    env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
+  });
   const ctx = await launchBrowser(run, { viewport: { width: 1400, height: 2400 } });
   const out = { withExtension, tree: [], status: [], unreadable: 0, samples: 0 };
   let agent;
@@ -112,9 +136,15 @@ async function window(withExtension, vsix) {
     await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     if (withExtension) {
-      await page.locator('[id="session-ledger.session-ledger.sessionLedger.context"]').waitFor({ state: 'visible', timeout: 120_000 });
+      await page
+        .locator('[id="session-ledger.session-ledger.sessionLedger.context"]')
+        .waitFor({ state: 'visible', timeout: 120_000 });
       await page.getByRole('tab', { name: 'Session Ledger' }).first().click();
-      await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'Now ▶' }).first().waitFor({ timeout: 60_000 });
+      await page
+        .locator('.part.sidebar .monaco-list-row')
+        .filter({ hasText: 'Now ▶' })
+        .first()
+        .waitFor({ timeout: 60_000 });
     }
     const host = await extensionHost(server);
     // Let start-up settle before the load begins.
@@ -134,7 +164,10 @@ async function window(withExtension, vsix) {
       if (!s3 || rows.some((r) => /not read as S3/.test(r))) out.unreadable++;
       const m = rows.map((r) => /busy-step (\d+) at (\d+)/.exec(r)).find(Boolean);
       if (m) out.tree.push(now - Number(m[2]));
-      const st = await page.locator('[id="session-ledger.session-ledger.sessionLedger.context"]').textContent().catch(() => '');
+      const st = await page
+        .locator('[id="session-ledger.session-ledger.sessionLedger.context"]')
+        .textContent()
+        .catch(() => '');
       const p = Number(/(\d+)%/.exec(st ?? '')?.[1]);
       const n = agent.appends.length;
       // The newest append whose figure is the one shown.
@@ -166,15 +199,22 @@ execFileSync('npm', ['run', '--silent', 'package'], { cwd: REPO, stdio: ['ignore
 const vsix = join(REPO, 'dist', 'session-ledger.vsix');
 if (!existsSync(vsix)) throw new Error('npm run package made no dist/session-ledger.vsix');
 const load0 = os.loadavg();
-console.log(`\n## Busy agent: ${SECONDS} s of 10 writes/s to docs/state/STATE.md and +1 MB/s to the transcript, in code-server; ${os.cpus().length} CPUs, load average ${load0.map((x) => x.toFixed(1)).join(' ')} at the start`);
+console.log(
+  `\n## Busy agent: ${SECONDS} s of 10 writes/s to docs/state/STATE.md and +1 MB/s to the transcript, in code-server; ${os.cpus().length} CPUs, load average ${load0.map((x) => x.toFixed(1)).join(' ')} at the start`,
+);
 const without = await window(false, vsix);
 const withExt = await window(true, vsix);
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '?');
 for (const w of [without, withExt]) {
-  console.log(`${w.withExtension ? 'with' : 'without'} the extension: extension host ${f(w.cpuPoints)} points of one core, RSS ${f(w.rss.start, 0)} → ${f(w.rss.end, 0)} MB (peak ${f(w.rss.peak, 0)}), ${w.writes} writes in ${f(w.wall, 0)} s; load average at the end ${w.load.map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `${w.withExtension ? 'with' : 'without'} the extension: extension host ${f(w.cpuPoints)} points of one core, RSS ${f(w.rss.start, 0)} → ${f(w.rss.end, 0)} MB (peak ${f(w.rss.peak, 0)}), ${w.writes} writes in ${f(w.wall, 0)} s; load average at the end ${w.load.map((x) => x.toFixed(1)).join(' ')}`,
+  );
 }
-const s = (xs) => `median ${f(median(xs) / 1000, 2)} s, p90 ${f(pct(xs, 90) / 1000, 2)} s, max ${f(Math.max(...xs) / 1000, 2)} s (${xs.length} samples)`;
+const s = (xs) =>
+  `median ${f(median(xs) / 1000, 2)} s, p90 ${f(pct(xs, 90) / 1000, 2)} s, max ${f(Math.max(...xs) / 1000, 2)} s (${xs.length} samples)`;
 console.log(`tree lag: ${s(withExt.tree)}; S3 shown unreadable in ${withExt.unreadable} of ${withExt.samples} samples`);
 console.log(`status bar lag: ${s(withExt.status)}`);
-console.log(`extra CPU of the extension host with the extension: ${f(withExt.cpuPoints - without.cpuPoints)} points of one core; its memory growth over the run: ${f(withExt.rss.end - withExt.rss.start, 0)} MB (without: ${f(without.rss.end - without.rss.start, 0)} MB)`);
+console.log(
+  `extra CPU of the extension host with the extension: ${f(withExt.cpuPoints - without.cpuPoints)} points of one core; its memory growth over the run: ${f(withExt.rss.end - withExt.rss.start, 0)} MB (without: ${f(without.rss.end - without.rss.start, 0)} MB)`,
+);
 console.log('Goals: tree lag max ≤ 1.5 s, median ≤ 1 s; no sample unreadable; extra CPU ≤ 5 points of one core.');

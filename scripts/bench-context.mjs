@@ -14,7 +14,19 @@
 // BENCH_HEAVY_RUNS=N runs of (c)(d)(e) (3); BENCH_TOOLS=0 skips (d)(e); BENCH_TOOLS_DIR reuses a tools
 // folder; KEEP_TMP=1 keeps the generated files.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync, appendFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  appendFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +61,10 @@ function rng(seed) {
 }
 
 const FILLER = (() => {
-  const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua const let function return await import export'.split(' ');
+  const words =
+    'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua const let function return await import export'.split(
+      ' ',
+    );
   const r = rng(7);
   let s = '';
   while (s.length < 70000) s += words[Math.floor(r() * words.length)] + (r() < 0.1 ? '\n' : ' ');
@@ -59,23 +74,85 @@ const FILLER = (() => {
 function makeWriter(sid, cwd) {
   let n = 0;
   let time = Date.parse('2026-02-11T09:00:00.000Z');
-  const base = () => ({ parentUuid: `u${n - 1}`, isSidechain: false, userType: 'external', cwd, sessionId: sid, version: '2.1.39', gitBranch: 'main' });
+  const base = () => ({
+    parentUuid: `u${n - 1}`,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: sid,
+    version: '2.1.39',
+    gitBranch: 'main',
+  });
   const stamp = () => new Date((time += 1500)).toISOString();
   return {
-    user: (text) => JSON.stringify({ ...base(), type: 'user', message: { role: 'user', content: text }, uuid: `u${n++}`, timestamp: stamp() }),
+    user: (text) =>
+      JSON.stringify({
+        ...base(),
+        type: 'user',
+        message: { role: 'user', content: text },
+        uuid: `u${n++}`,
+        timestamp: stamp(),
+      }),
     assistant: (id, content, used) =>
       JSON.stringify({
         ...base(),
-        message: { model: MODEL, id, type: 'message', role: 'assistant', content, stop_reason: null, stop_sequence: null, usage: { input_tokens: used.input, cache_creation_input_tokens: used.create, cache_read_input_tokens: used.read, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: used.create }, output_tokens: 120, service_tier: 'standard' } },
+        message: {
+          model: MODEL,
+          id,
+          type: 'message',
+          role: 'assistant',
+          content,
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: used.input,
+            cache_creation_input_tokens: used.create,
+            cache_read_input_tokens: used.read,
+            cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: used.create },
+            output_tokens: 120,
+            service_tier: 'standard',
+          },
+        },
         requestId: `req_${id}`,
         type: 'assistant',
         uuid: `u${n++}`,
         timestamp: stamp(),
       }),
     tool: (toolId, out) =>
-      JSON.stringify({ ...base(), type: 'user', message: { role: 'user', content: [{ tool_use_id: toolId, type: 'tool_result', content: out, is_error: false }] }, uuid: `u${n++}`, timestamp: stamp(), toolUseResult: { stdout: out, stderr: '', interrupted: false, isImage: false } }),
-    progress: (toolId) => JSON.stringify({ ...base(), type: 'progress', data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Bash', command: 'echo' }, parentToolUseID: toolId, toolUseID: toolId, uuid: `u${n++}`, timestamp: stamp() }),
-    compact: (pre, post) => JSON.stringify({ ...base(), parentUuid: null, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, timestamp: stamp(), uuid: `u${n++}`, level: 'info', compactMetadata: { trigger: 'auto', preTokens: pre, postTokens: post } }),
+      JSON.stringify({
+        ...base(),
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ tool_use_id: toolId, type: 'tool_result', content: out, is_error: false }],
+        },
+        uuid: `u${n++}`,
+        timestamp: stamp(),
+        toolUseResult: { stdout: out, stderr: '', interrupted: false, isImage: false },
+      }),
+    progress: (toolId) =>
+      JSON.stringify({
+        ...base(),
+        type: 'progress',
+        data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Bash', command: 'echo' },
+        parentToolUseID: toolId,
+        toolUseID: toolId,
+        uuid: `u${n++}`,
+        timestamp: stamp(),
+      }),
+    compact: (pre, post) =>
+      JSON.stringify({
+        ...base(),
+        parentUuid: null,
+        type: 'system',
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        isMeta: false,
+        timestamp: stamp(),
+        uuid: `u${n++}`,
+        level: 'info',
+        compactMetadata: { trigger: 'auto', preTokens: pre, postTokens: post },
+      }),
   };
 }
 
@@ -108,7 +185,8 @@ function generate(file, target, sid, cwd) {
   const tail = 24 * 1024;
   while (written + bufLen < target - tail - 4096) {
     turn++;
-    if (turn % 6 === 1) put(w.user(`Please continue with step ${turn}: ${FILLER.slice(0, 200 + Math.floor(r() * 800))}`));
+    if (turn % 6 === 1)
+      put(w.user(`Please continue with step ${turn}: ${FILLER.slice(0, 200 + Math.floor(r() * 800))}`));
     const id = `msg_${turn.toString(36).padStart(8, '0')}`;
     const toolId = `toolu_${turn.toString(36).padStart(8, '0')}`;
     const create = 200 + Math.floor(r() * 3000);
@@ -116,7 +194,13 @@ function generate(file, target, sid, cwd) {
     // One message over several records (thinking, text, tool_use), the same usage on each.
     put(w.assistant(id, [{ type: 'thinking', thinking: FILLER.slice(0, 300), signature: 'sig' }], used));
     put(w.assistant(id, [{ type: 'text', text: FILLER.slice(100, 400) }], used));
-    put(w.assistant(id, [{ type: 'tool_use', id: toolId, name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } }], used));
+    put(
+      w.assistant(
+        id,
+        [{ type: 'tool_use', id: toolId, name: 'Bash', input: { command: 'npm test', description: 'Run the tests' } }],
+        used,
+      ),
+    );
     last = used.input + used.create + used.read;
     put(w.progress(toolId));
     const outLen = 2048 + Math.floor(r() * r() * 60000);
@@ -166,15 +250,44 @@ async function childMeter(bundle, file, sid, expect, runs) {
   const update = [];
   for (let i = 0; i < runs; i++) {
     const used = 50000 + i;
-    const rec = JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: sid, message: { model: MODEL, id: `msg_upd_${i}`, role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: used, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 5 } }, timestamp: new Date().toISOString() });
-    const out = JSON.stringify({ isSidechain: false, type: 'user', sessionId: sid, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: FILLER.slice(0, 16 * 1024) }] } });
+    const rec = JSON.stringify({
+      isSidechain: false,
+      type: 'assistant',
+      sessionId: sid,
+      message: {
+        model: MODEL,
+        id: `msg_upd_${i}`,
+        role: 'assistant',
+        content: [{ type: 'text', text: 'ok' }],
+        usage: { input_tokens: used, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 5 },
+      },
+      timestamp: new Date().toISOString(),
+    });
+    const out = JSON.stringify({
+      isSidechain: false,
+      type: 'user',
+      sessionId: sid,
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 't', content: FILLER.slice(0, 16 * 1024) }],
+      },
+    });
     appendFileSync(file, `${rec}\n${out}\n`);
     const t0 = process.hrtime.bigint();
     const u = await f.read();
     update.push(ms(t0));
     ok &&= u?.usedTokens === used;
   }
-  console.log(JSON.stringify({ first: median(first), update: median(update), firstMax: Math.max(...first.slice(1)), ok, rssKb: process.resourceUsage().maxRSS, firstRssKb: firstRss }));
+  console.log(
+    JSON.stringify({
+      first: median(first),
+      update: median(update),
+      firstMax: Math.max(...first.slice(1)),
+      ok,
+      rssKb: process.resourceUsage().maxRSS,
+      firstRssKb: firstRss,
+    }),
+  );
 }
 
 /** Child (c): what most peers do: read the whole file, split it, parse every line. */
@@ -215,11 +328,22 @@ function runProcess(cmd, args, { input, env, cwd, tmp }) {
   } else {
     const preload = path.join(tmp, 'rss-preload.cjs');
     // No /usr/bin/time: Node processes report their own peak (a native binary is not measured).
-    if (!existsSync(preload)) writeFileSync(preload, "process.on('exit',()=>{try{require('fs').writeFileSync(process.env.SL_MEM_FILE,String(process.resourceUsage().maxRSS))}catch{}})");
+    if (!existsSync(preload))
+      writeFileSync(
+        preload,
+        "process.on('exit',()=>{try{require('fs').writeFileSync(process.env.SL_MEM_FILE,String(process.resourceUsage().maxRSS))}catch{}})",
+      );
     e = { ...e, NODE_OPTIONS: `${e.NODE_OPTIONS ?? ''} --require ${preload}`, SL_MEM_FILE: memFile };
   }
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(file, argv, { input: input ?? '', env: e, cwd, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 300_000 });
+  const r = spawnSync(file, argv, {
+    input: input ?? '',
+    env: e,
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    timeout: 300_000,
+  });
   const wall = ms(t0);
   let rssMb = NaN;
   try {
@@ -234,7 +358,12 @@ function runProcess(cmd, args, { input, env, cwd, tmp }) {
 function repeat(n, fn) {
   const rs = [];
   for (let i = 0; i < n; i++) rs.push(fn(i));
-  return { wall: median(rs.map((r) => r.wall)), rssMb: Math.max(...rs.map((r) => (Number.isFinite(r.rssMb) ? r.rssMb : -1))), last: rs[rs.length - 1], all: rs };
+  return {
+    wall: median(rs.map((r) => r.wall)),
+    rssMb: Math.max(...rs.map((r) => (Number.isFinite(r.rssMb) ? r.rssMb : -1))),
+    last: rs[rs.length - 1],
+    all: rs,
+  };
 }
 
 function installTools(tmp) {
@@ -246,9 +375,15 @@ function installTools(tmp) {
     mkdirSync(dir, { recursive: true });
     console.log(`installing ${CCSTATUSLINE} ${CCUSAGE} into ${dir} (not a dependency of this package)`);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', CCSTATUSLINE, CCUSAGE], { encoding: 'utf8', timeout: 300_000 });
+    const r = spawnSync(
+      npm,
+      ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', CCSTATUSLINE, CCUSAGE],
+      { encoding: 'utf8', timeout: 300_000 },
+    );
     if (r.status !== 0 || !existsSync(ccs) || !existsSync(ccu)) {
-      console.log(`(d)(e) skipped: npm install failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`);
+      console.log(
+        `(d)(e) skipped: npm install failed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`,
+      );
       return null;
     }
   }
@@ -264,11 +399,19 @@ function fmtMs(x) {
   return `${(x / 1000).toFixed(2)} s`;
 }
 const fmtMb = (x) => (Number.isFinite(x) && x >= 0 ? `${x.toFixed(0)} MB` : 'n/a');
-const ratio = (x, base) => (Number.isFinite(x) && Number.isFinite(base) && base > 0 ? `${(x / base).toFixed(x / base < 10 ? 1 : 0)}x` : 'n/a');
+const ratio = (x, base) =>
+  Number.isFinite(x) && Number.isFinite(base) && base > 0 ? `${(x / base).toFixed(x / base < 10 ? 1 : 0)}x` : 'n/a';
 
 async function main() {
   const mode = process.argv[2];
-  if (mode === '--child-meter') return childMeter(process.argv[3], process.argv[4], process.argv[5], Number(process.argv[6]), Number(process.argv[7]));
+  if (mode === '--child-meter')
+    return childMeter(
+      process.argv[3],
+      process.argv[4],
+      process.argv[5],
+      Number(process.argv[6]),
+      Number(process.argv[7]),
+    );
   if (mode === '--child-baseline') return childBaseline(process.argv[3]);
 
   const cli = path.join(repo, 'dist', 'cli.js');
@@ -288,13 +431,26 @@ async function main() {
     // The meter as the extension loads it: one bundle of src/core/context.
     const esbuild = await import('esbuild');
     const bundle = path.join(tmp, 'meter.cjs');
-    await esbuild.build({ entryPoints: [path.join(repo, 'src', 'core', 'context', 'index.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bundle, logLevel: 'warning' });
+    await esbuild.build({
+      entryPoints: [path.join(repo, 'src', 'core', 'context', 'index.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outfile: bundle,
+      logLevel: 'warning',
+    });
     const tools = installTools(tmp);
-    const sizesMb = (process.env.BENCH_CONTEXT_SIZES ?? '1,100,500,1024').split(',').map(Number).filter((n) => n > 0);
+    const sizesMb = (process.env.BENCH_CONTEXT_SIZES ?? '1,100,500,1024')
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0);
     const runs = Number(process.env.BENCH_RUNS ?? 5);
     const heavyRuns = Number(process.env.BENCH_HEAVY_RUNS ?? 3);
     const rows = [];
-    console.log(`\n## Context meter: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}; medians, peak RSS; files in the page cache`);
+    console.log(
+      `\n## Context meter: ${os.cpus().length} CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, Node ${process.version}; medians, peak RSS; files in the page cache`,
+    );
     for (const mb of sizesMb) {
       const label = mb >= 1024 ? `${mb / 1024} GB` : `${mb} MB`;
       const dir = path.join(tmp, `s${mb}`);
@@ -311,8 +467,16 @@ async function main() {
       const file = path.join(projDir, `${sid}.jsonl`);
       let t0 = process.hrtime.bigint();
       const gen = generate(file, mb * 1024 * 1024, sid, root);
-      console.log(`${label}: ${(gen.bytes / 2 ** 20).toFixed(1)} MiB written in ${fmtMs(ms(t0))}, ${gen.compactions} compactions, expected figure ${gen.expect} tokens`);
-      const env = { CLAUDE_CONFIG_DIR: home, CODEX_HOME: codex, HOME: userHome, USERPROFILE: userHome, XDG_CONFIG_HOME: path.join(userHome, '.config') };
+      console.log(
+        `${label}: ${(gen.bytes / 2 ** 20).toFixed(1)} MiB written in ${fmtMs(ms(t0))}, ${gen.compactions} compactions, expected figure ${gen.expect} tokens`,
+      );
+      const env = {
+        CLAUDE_CONFIG_DIR: home,
+        CODEX_HOME: codex,
+        HOME: userHome,
+        USERPROFILE: userHome,
+        XDG_CONFIG_HOME: path.join(userHome, '.config'),
+      };
       const row = { label, expect: gen.expect };
 
       // (b) the CLI as a whole process, interleaved with node -e 0 (one discarded warm-up run each).
@@ -325,7 +489,13 @@ async function main() {
         floor.push(runProcess(process.execPath, ['-e', '0'], { env, cwd: root, tmp }));
         b.push(runProcess(process.execPath, [cli, 'context', '--json', '--root', root], { env, cwd: root, tmp }));
         // The first figure on a new machine: an empty cache folder (TMPDIR), nothing counted yet.
-        b0.push(runProcess(process.execPath, [cli, 'context', '--json', '--root', root], { env: { ...env, TMPDIR: mkdtempSync(path.join(tmp, 'empty-cache-')) }, cwd: root, tmp }));
+        b0.push(
+          runProcess(process.execPath, [cli, 'context', '--json', '--root', root], {
+            env: { ...env, TMPDIR: mkdtempSync(path.join(tmp, 'empty-cache-')) },
+            cwd: root,
+            tmp,
+          }),
+        );
       }
       row.b = { wall: median(b.map((r) => r.wall)), rssMb: Math.max(...b.map((r) => r.rssMb)) };
       row.b0 = { wall: median(b0.map((r) => r.wall)), rssMb: Math.max(...b0.map((r) => r.rssMb)) };
@@ -338,31 +508,65 @@ async function main() {
         }
       };
       row.bOk = [...b, ...b0].every((r) => r.code === 0 && figure(r) === gen.expect);
-      if (!row.bOk) console.log(`  (b) unexpected: exit ${b[0].code}, ${b[0].stdout.slice(0, 200)} ${b[0].stderr.slice(0, 200)}`);
+      if (!row.bOk)
+        console.log(`  (b) unexpected: exit ${b[0].code}, ${b[0].stdout.slice(0, 200)} ${b[0].stderr.slice(0, 200)}`);
 
       // (c) the whole-file baseline, in a child so a crash there cannot take the bench down.
-      const c = repeat(mb >= 1024 ? 1 : heavyRuns, () => runProcess(process.execPath, [SELF, '--child-baseline', file], { env, cwd: root, tmp }));
+      const c = repeat(mb >= 1024 ? 1 : heavyRuns, () =>
+        runProcess(process.execPath, [SELF, '--child-baseline', file], { env, cwd: root, tmp }),
+      );
       row.c = c;
       row.cOk = c.last.code === 0 && JSON.parse(c.last.stdout || '{}').used === gen.expect;
-      if (c.last.code !== 0) row.cFail = /ERR_STRING_TOO_LONG|Cannot create a string longer/.test(c.last.stderr) ? 'fails: string too long' : /heap out of memory/.test(c.last.stderr) ? 'fails: out of memory' : `fails: exit ${c.last.code}`;
+      if (c.last.code !== 0)
+        row.cFail = /ERR_STRING_TOO_LONG|Cannot create a string longer/.test(c.last.stderr)
+          ? 'fails: string too long'
+          : /heap out of memory/.test(c.last.stderr)
+            ? 'fails: out of memory'
+            : `fails: exit ${c.last.code}`;
 
       // (d) ccstatusline and (e) ccusage, fed a statusLine JSON without context_window.
       if (tools) {
-        const input = JSON.stringify({ hook_event_name: 'Status', session_id: sid, transcript_path: file, cwd: root, model: { id: MODEL, display_name: 'Opus 4.6' }, workspace: { current_dir: root, project_dir: root }, version: '2.1.39', output_style: { name: 'default' }, cost: { total_cost_usd: 1.5, total_duration_ms: 60000, total_api_duration_ms: 30000, total_lines_added: 10, total_lines_removed: 2 } });
+        const input = JSON.stringify({
+          hook_event_name: 'Status',
+          session_id: sid,
+          transcript_path: file,
+          cwd: root,
+          model: { id: MODEL, display_name: 'Opus 4.6' },
+          workspace: { current_dir: root, project_dir: root },
+          version: '2.1.39',
+          output_style: { name: 'default' },
+          cost: {
+            total_cost_usd: 1.5,
+            total_duration_ms: 60000,
+            total_api_duration_ms: 30000,
+            total_lines_added: 10,
+            total_lines_removed: 2,
+          },
+        });
         if (rows.length === 0) {
           // Warm-up on the first (small) size: first runs pay for disk caches and settings files.
           runProcess(process.execPath, [tools.ccs], { input, env, cwd: root, tmp });
           runProcess(process.execPath, [tools.ccu, 'statusline', '--no-cache'], { input, env, cwd: root, tmp });
         }
         row.d = repeat(heavyRuns, () => runProcess(process.execPath, [tools.ccs], { input, env, cwd: root, tmp }));
-        row.e = repeat(heavyRuns, () => runProcess(process.execPath, [tools.ccu, 'statusline', '--no-cache'], { input, env, cwd: root, tmp }));
-        const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 110);
+        row.e = repeat(heavyRuns, () =>
+          runProcess(process.execPath, [tools.ccu, 'statusline', '--no-cache'], { input, env, cwd: root, tmp }),
+        );
+        const strip = (s) =>
+          s
+            .replace(/\x1b\[[0-9;]*m/g, '')
+            .split('\n')[0]
+            .slice(0, 110);
         console.log(`  ccstatusline says: ${strip(row.d.last.stdout) || row.d.last.stderr.slice(0, 100)}`);
         console.log(`  ccusage says:      ${strip(row.e.last.stdout) || row.e.last.stderr.slice(0, 100)}`);
       }
 
       // (a) last: its update runs append to the file.
-      const a = runProcess(process.execPath, [SELF, '--child-meter', bundle, file, sid, String(gen.expect), String(Math.max(20, runs * 4))], { env, cwd: root, tmp });
+      const a = runProcess(
+        process.execPath,
+        [SELF, '--child-meter', bundle, file, sid, String(gen.expect), String(Math.max(20, runs * 4))],
+        { env, cwd: root, tmp },
+      );
       try {
         row.a = JSON.parse(a.stdout.trim().split('\n').pop());
         row.a.rssMb = a.rssMb;
@@ -371,17 +575,29 @@ async function main() {
         console.log(`  (a) failed: ${a.stderr.slice(0, 300)}`);
       }
       rows.push(row);
-      const line = [`  (a) first ${fmtMs(row.a.first)}, update ${fmtMs(row.a.update)}, ${fmtMb(row.a.rssMb)}${row.a.ok ? '' : ' WRONG FIGURE'}`, `(b) ${fmtMs(row.b.wall)} ${fmtMb(row.b.rssMb)}${row.bOk ? '' : ' WRONG'}`, `(b0) empty cache folder ${fmtMs(row.b0.wall)} (${ratio(row.b0.wall, row.floor.wall)} node)`, `node -e 0 ${fmtMs(row.floor.wall)}`, `(c) ${row.cFail ?? `${fmtMs(row.c.wall)} ${fmtMb(row.c.rssMb)}`}`];
-      if (row.d) line.push(`(d) ${fmtMs(row.d.wall)} ${fmtMb(row.d.rssMb)}`, `(e) ${fmtMs(row.e.wall)} ${fmtMb(row.e.rssMb)}`);
+      const line = [
+        `  (a) first ${fmtMs(row.a.first)}, update ${fmtMs(row.a.update)}, ${fmtMb(row.a.rssMb)}${row.a.ok ? '' : ' WRONG FIGURE'}`,
+        `(b) ${fmtMs(row.b.wall)} ${fmtMb(row.b.rssMb)}${row.bOk ? '' : ' WRONG'}`,
+        `(b0) empty cache folder ${fmtMs(row.b0.wall)} (${ratio(row.b0.wall, row.floor.wall)} node)`,
+        `node -e 0 ${fmtMs(row.floor.wall)}`,
+        `(c) ${row.cFail ?? `${fmtMs(row.c.wall)} ${fmtMb(row.c.rssMb)}`}`,
+      ];
+      if (row.d)
+        line.push(`(d) ${fmtMs(row.d.wall)} ${fmtMb(row.d.rssMb)}`, `(e) ${fmtMs(row.e.wall)} ${fmtMb(row.e.rssMb)}`);
       console.log(line.join(' · '));
       rmSync(dir, { recursive: true, force: true });
     }
 
     // The table (Markdown, for the README).
-    console.log('\n| transcript | (a) meter in process: first / update / peak RSS | (b) `session-ledger context --json` | (b0) the same, empty cache folder (first figure) | `node -e 0` | (b) / `node -e 0` | (b0) / `node -e 0` | (c) whole-file baseline | (d) ccstatusline | (e) ccusage statusline |');
+    console.log(
+      '\n| transcript | (a) meter in process: first / update / peak RSS | (b) `session-ledger context --json` | (b0) the same, empty cache folder (first figure) | `node -e 0` | (b) / `node -e 0` | (b0) / `node -e 0` | (c) whole-file baseline | (d) ccstatusline | (e) ccusage statusline |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
-      const cell = (x, name) => (x ? `${fmtMs(x.wall)} / ${fmtMb(x.rssMb)} (${ratio(x.wall, r.b.wall)} (b), ${ratio(x.wall, r.a.first)} (a))` : name);
+      const cell = (x, name) =>
+        x
+          ? `${fmtMs(x.wall)} / ${fmtMb(x.rssMb)} (${ratio(x.wall, r.b.wall)} (b), ${ratio(x.wall, r.a.first)} (a))`
+          : name;
       console.log(
         `| ${r.label} | ${fmtMs(r.a.first)} / ${fmtMs(r.a.update)} / ${fmtMb(r.a.rssMb)}${r.a.ok ? '' : ' (wrong figure)'} | ${fmtMs(r.b.wall)} / ${fmtMb(r.b.rssMb)}${r.bOk ? '' : ' (wrong figure)'} | ${fmtMs(r.b0.wall)} / ${fmtMb(r.b0.rssMb)} | ${fmtMs(r.floor.wall)} / ${fmtMb(r.floor.rssMb)} | ${ratio(r.b.wall, r.floor.wall)} | ${ratio(r.b0.wall, r.floor.wall)} | ${r.cFail ?? cell(r.c)} | ${cell(r.d, 'not run')} | ${cell(r.e, 'not run')} |`,
       );
@@ -389,9 +605,13 @@ async function main() {
     if (rows.length > 1) {
       const f = rows[0];
       const l = rows[rows.length - 1];
-      console.log(`\n(b) at ${l.label} / (b) at ${f.label}: ${ratio(l.b.wall, f.b.wall)}; (a) first figure at ${l.label} / at ${f.label}: ${ratio(l.a.first, f.a.first)}`);
+      console.log(
+        `\n(b) at ${l.label} / (b) at ${f.label}: ${ratio(l.b.wall, f.b.wall)}; (a) first figure at ${l.label} / at ${f.label}: ${ratio(l.a.first, f.a.first)}`,
+      );
     }
-    console.log('Goals: (a) < 5 ms first, < 1 ms update, memory flat; (b) within 1.3x of node -e 0, 1 GB within 1.5x of 1 MB, < 64 MB; (b0) within 1.5x of node -e 0 at any size.');
+    console.log(
+      'Goals: (a) < 5 ms first, < 1 ms update, memory flat; (b) within 1.3x of node -e 0, 1 GB within 1.5x of 1 MB, < 64 MB; (b0) within 1.5x of node -e 0 at any size.',
+    );
   } finally {
     cleanup();
   }

@@ -9,12 +9,24 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, installExtension, codeServerEntry, removeRunDir } from './lib/code-server.mjs';
+import {
+  REPO,
+  startCodeServer,
+  makeRunDir,
+  launchBrowser,
+  workbenchUrl,
+  installExtension,
+  codeServerEntry,
+  removeRunDir,
+} from './lib/code-server.mjs';
 import { prepareWorkspace, writeClaudeHome } from './lib/workspace.mjs';
 
 const runs = Number(process.env.BENCH_EXT_RUNS || 3);
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 
 execFileSync('npm', ['run', '--silent', 'package'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
 const vsix = join(REPO, 'dist', 'session-ledger.vsix');
@@ -45,10 +57,20 @@ function readChannel(userData, print = false) {
   walk(logs);
   const text = found.map((p) => readFileSync(p, 'utf8')).join('\n');
   if (print) console.log(text.trimEnd());
-  const act = /activated in ([\d.]+) ms .*; its modules loaded in ([\d.]+) ms, activate\(\) was called ([\d.]+) ms after loading began/.exec(text);
+  const act =
+    /activated in ([\d.]+) ms .*; its modules loaded in ([\d.]+) ms, activate\(\) was called ([\d.]+) ms after loading began/.exec(
+      text,
+    );
   const scan = /First scan finished (\d+) ms after loading began: (\d+) system/.exec(text);
   const shown = /First results shown (\d+) ms after loading began/.exec(text);
-  return { activateMs: act ? Number(act[1]) : null, modulesMs: act ? Number(act[2]) : null, loadMs: act ? Number(act[3]) : null, scanMs: scan ? Number(scan[1]) : null, shownMs: shown ? Number(shown[1]) : null, systems: scan ? Number(scan[2]) : null };
+  return {
+    activateMs: act ? Number(act[1]) : null,
+    modulesMs: act ? Number(act[2]) : null,
+    loadMs: act ? Number(act[3]) : null,
+    scanMs: scan ? Number(scan[1]) : null,
+    shownMs: shown ? Number(shown[1]) : null,
+    systems: scan ? Number(scan[2]) : null,
+  };
 }
 
 /** Each number the log gave, per name, over the windows; and the page-open times. */
@@ -59,13 +81,19 @@ for (let i = 0; i < runs; i++) {
   installExtension(vsix, join(run, 'extensions'), run);
   const ws = prepareWorkspace(join(REPO, 'test', 'fixtures', 'e2e-workspace'), join(run, 'shelf'));
   const claude = writeClaudeHome(join(run, 'claude'), ws, { percent: 10 });
-  const server = await startCodeServer({ runDir: run, workspace: ws, env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') } });
+  const server = await startCodeServer({
+    runDir: run,
+    workspace: ws,
+    env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
+  });
   const ctx = await launchBrowser(run);
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
     const t0 = Date.now();
     await page.goto(workbenchUrl(server, { folder: ws }));
-    await page.locator('[id="session-ledger.session-ledger.sessionLedger.context"]').waitFor({ state: 'visible', timeout: 120_000 });
+    await page
+      .locator('[id="session-ledger.session-ledger.sessionLedger.context"]')
+      .waitFor({ state: 'visible', timeout: 120_000 });
     const w = Date.now() - t0;
     let r = readChannel(server.dirs.userData);
     for (let k = 0; k < 50 && (r.activateMs === null || r.scanMs === null); k++) {
@@ -73,7 +101,9 @@ for (let i = 0; i < runs; i++) {
       r = readChannel(server.dirs.userData);
     }
     if (process.env.BENCH_EXT_LOG) readChannel(server.dirs.userData, true);
-    console.log(`run ${i + 1}: modules loaded ${r.modulesMs ?? '?'} ms, activate() called ${r.loadMs ?? '?'} ms after loading began and took ${r.activateMs ?? '?'} ms; first results (before git's facts) ${r.shownMs ?? '?'} ms and first scan ${r.scanMs ?? '?'} ms after loading began (${r.systems ?? '?'} systems); page open → status bar item ${w} ms`);
+    console.log(
+      `run ${i + 1}: modules loaded ${r.modulesMs ?? '?'} ms, activate() called ${r.loadMs ?? '?'} ms after loading began and took ${r.activateMs ?? '?'} ms; first results (before git's facts) ${r.shownMs ?? '?'} ms and first scan ${r.scanMs ?? '?'} ms after loading began (${r.systems ?? '?'} systems); page open → status bar item ${w} ms`,
+    );
     for (const [k, v] of Object.entries(r)) if (v !== null) (samples[k] ??= []).push(v);
     wall.push(w);
   } finally {
@@ -83,5 +113,10 @@ for (let i = 0; i < runs; i++) {
   }
 }
 const med = (k, digits = 0) => (samples[k] ? median(samples[k]).toFixed(digits) : '?');
-if (samples.activateMs) console.log(`activation (extension's own log, median of ${samples.activateMs.length}): modules loaded ${med('modulesMs', 1)} ms, activate() called ${med('loadMs', 1)} ms after loading began (VS Code's own wait in between) and took ${med('activateMs', 1)} ms; first results of the five systems (every check that needs no git) ${med('shownMs')} ms, first scan (git's facts in) ${med('scanMs')} ms after loading began`);
-console.log(`page open → context status bar item visible (median of ${wall.length}): ${median(wall)} ms (includes loading the workbench and starting the extension host)`);
+if (samples.activateMs)
+  console.log(
+    `activation (extension's own log, median of ${samples.activateMs.length}): modules loaded ${med('modulesMs', 1)} ms, activate() called ${med('loadMs', 1)} ms after loading began (VS Code's own wait in between) and took ${med('activateMs', 1)} ms; first results of the five systems (every check that needs no git) ${med('shownMs')} ms, first scan (git's facts in) ${med('scanMs')} ms after loading began`,
+  );
+console.log(
+  `page open → context status bar item visible (median of ${wall.length}): ${median(wall)} ms (includes loading the workbench and starting the extension host)`,
+);

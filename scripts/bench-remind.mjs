@@ -18,16 +18,39 @@ import { fileURLToPath } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(repo, 'dist', 'cli.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 15);
-const SIZES = (process.env.BENCH_REMIND_SIZES ?? '1,1024').split(',').map(Number).filter((n) => n > 0);
+const SIZES = (process.env.BENCH_REMIND_SIZES ?? '1,1024')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const SID = '7e1a0c55-3b8d-4f2e-9c61-0d4b5a6e7f80';
 const WINDOW = 200_000;
 
 /** An assistant record of claude-sonnet-4-5 (200,000-token window) that used `tokens`. */
 const assistant = (tokens, i) =>
-  JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, uuid: `a${i}`, message: { id: `msg_${i}`, model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'done' }], usage: { input_tokens: 3, cache_creation_input_tokens: 200, cache_read_input_tokens: tokens - 203 } }, timestamp: '2026-12-03T09:00:00.000Z' });
+  JSON.stringify({
+    isSidechain: false,
+    type: 'assistant',
+    sessionId: SID,
+    uuid: `a${i}`,
+    message: {
+      id: `msg_${i}`,
+      model: 'claude-sonnet-4-5-20250929',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'done' }],
+      usage: { input_tokens: 3, cache_creation_input_tokens: 200, cache_read_input_tokens: tokens - 203 },
+    },
+    timestamp: '2026-12-03T09:00:00.000Z',
+  });
 
 /** A tool result of `n` bytes of text. */
-const toolResult = (n, i) => JSON.stringify({ isSidechain: false, type: 'user', sessionId: SID, uuid: `u${i}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: 'x'.repeat(n) }] } });
+const toolResult = (n, i) =>
+  JSON.stringify({
+    isSidechain: false,
+    type: 'user',
+    sessionId: SID,
+    uuid: `u${i}`,
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: 'x'.repeat(n) }] },
+  });
 
 /**
  * Write a transcript of about `bytes`: turns of a 64 KB tool result and an assistant record, the
@@ -68,7 +91,10 @@ try {
     mkdirSync(home, { recursive: true });
     mkdirSync(claude, { recursive: true });
     const env = { PATH: process.env.PATH, HOME: home, CLAUDE_CONFIG_DIR: claude, CLAUDE_PROJECT_DIR: ws };
-    const install = spawnSync(process.execPath, [cli, 'hooks', 'install', '--remind', '--root', ws], { env, encoding: 'utf8' });
+    const install = spawnSync(process.execPath, [cli, 'hooks', 'install', '--remind', '--root', ws], {
+      env,
+      encoding: 'utf8',
+    });
     if (install.status !== 0) throw new Error(`hooks install --remind: ${install.stderr}`);
     const script = path.join(ws, '.claude', 'hooks', 'session-ledger.cjs');
     const record = path.join(ws, '.claude', 'session-ledger', 'remind', `${SID}.json`);
@@ -79,14 +105,46 @@ try {
     transcript(below, mb * 1024 * 1024, 0.1 * WINDOW);
     transcript(past, mb * 1024 * 1024, 0.2 * WINDOW);
     console.log(`${label}: two transcripts written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const input = (file) => JSON.stringify({ session_id: SID, transcript_path: file, cwd: ws, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: 'go on' });
+    const input = (file) =>
+      JSON.stringify({
+        session_id: SID,
+        transcript_path: file,
+        cwd: ws,
+        permission_mode: 'default',
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'go on',
+      });
     const argv = [process.execPath, script, 'hook', 'remind'];
     const clearRecord = () => rmSync(record, { force: true });
     rows.push(
-      { name: `${label}, below the first mark (silent)`, argv, input: input(below), cwd: ws, env, before: clearRecord, says: '' },
-      { name: `${label}, crossing 15 % (the suggestion)`, argv, input: input(past), cwd: ws, env, before: clearRecord, says: 'past S3\'s 15% mark' },
+      {
+        name: `${label}, below the first mark (silent)`,
+        argv,
+        input: input(below),
+        cwd: ws,
+        env,
+        before: clearRecord,
+        says: '',
+      },
+      {
+        name: `${label}, crossing 15 % (the suggestion)`,
+        argv,
+        input: input(past),
+        cwd: ws,
+        env,
+        before: clearRecord,
+        says: "past S3's 15% mark",
+      },
       // Runs right after the crossing, which recorded the band.
-      { name: `${label}, past 15 %, band recorded (silent)`, argv, input: input(past), cwd: ws, env, before: () => undefined, says: '' },
+      {
+        name: `${label}, past 15 %, band recorded (silent)`,
+        argv,
+        input: input(past),
+        cwd: ws,
+        env,
+        before: () => undefined,
+        says: '',
+      },
     );
   }
   // Round-robin: node -e 0, then each row once; a warm-up of each first (page cache, the record in place).
@@ -106,22 +164,43 @@ try {
     });
   }
   const f = median(floor);
-  console.log(`\n## Reminder hook (\`hook remind\`, the installed script): ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`);
-  console.log('| transcript, case | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) | it said |');
+  console.log(
+    `\n## Reminder hook (\`hook remind\`, the installed script): ${os.cpus().length} CPUs, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`,
+  );
+  console.log(
+    '| transcript, case | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) | it said |',
+  );
   console.log('|---|---|---|---|---|---|');
   rows.forEach((r, i) => {
     const ratio = median(times[i]) / f;
     const per = times[i].map((t, k) => t / floor[k]);
-    const said = r.last.code === 0 && r.last.stdout.includes(r.says) && (r.says !== '' || r.last.stdout === '') ? (r.says ? 'the suggestion' : 'nothing') : `UNEXPECTED: exit ${r.last.code} ${r.last.stdout.slice(0, 120)} ${r.last.stderr.slice(0, 120)}`;
-    console.log(`| ${r.name} | ${median(times[i]).toFixed(0)} ms | ${f.toFixed(0)} ms | **${ratio.toFixed(2)}×**${ratio <= 1.2 ? ' ✓' : ' ✗ (goal ≤ 1.2×)'} | ${quantile(per, 0.25).toFixed(2)}–${quantile(per, 0.75).toFixed(2)} | ${said} |`);
+    const said =
+      r.last.code === 0 && r.last.stdout.includes(r.says) && (r.says !== '' || r.last.stdout === '')
+        ? r.says
+          ? 'the suggestion'
+          : 'nothing'
+        : `UNEXPECTED: exit ${r.last.code} ${r.last.stdout.slice(0, 120)} ${r.last.stderr.slice(0, 120)}`;
+    console.log(
+      `| ${r.name} | ${median(times[i]).toFixed(0)} ms | ${f.toFixed(0)} ms | **${ratio.toFixed(2)}×**${ratio <= 1.2 ? ' ✓' : ' ✗ (goal ≤ 1.2×)'} | ${quantile(per, 0.25).toFixed(2)}–${quantile(per, 0.75).toFixed(2)} | ${said} |`,
+    );
   });
   if (process.env.BENCH_INSTR) {
     const count = (argv, o = {}) => {
-      const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...argv], { input: o.input ?? '', cwd: o.cwd, env: { ...process.env, ...o.env }, encoding: 'utf8' });
+      const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...argv], {
+        input: o.input ?? '',
+        cwd: o.cwd,
+        env: { ...process.env, ...o.env },
+        encoding: 'utf8',
+      });
       return Number(/Collected : (\d+)/.exec(r.stderr)?.[1]);
     };
     const base = count([process.execPath, '-e', '0']);
-    console.log(`\n| transcript, case (instructions, callgrind) | instructions | ratio to \`node -e 0\` (${(base / 1e6).toFixed(0)} M) |\n|---|---|---|`);
+    console.log(
+      `\n| transcript, case (instructions, callgrind) | instructions | ratio to \`node -e 0\` (${(base / 1e6).toFixed(0)} M) |\n|---|---|---|`,
+    );
     for (const r of rows) {
       r.before();
       const n = count(r.argv, r);

@@ -7,7 +7,17 @@
 // 25th–75th percentile of the per-round ratios, which says how noisy the machine was.
 // Environment: BENCH_ROUNDS=N; BENCH_ONLY=main skips the bench-*.mjs files.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,13 +68,27 @@ function interleaved(rows) {
   const f = median(floor);
   return rows.map((r, i) => {
     const perRound = times[i].map((t, k) => t / floor[k]);
-    return { name: r.name, ms: median(times[i]), floor: f, ratio: median(times[i]) / f, lo: quantile(perRound, 0.25), hi: quantile(perRound, 0.75), last: lasts[i] };
+    return {
+      name: r.name,
+      ms: median(times[i]),
+      floor: f,
+      ratio: median(times[i]) / f,
+      lo: quantile(perRound, 0.25),
+      hi: quantile(perRound, 0.75),
+      last: lasts[i],
+    };
   });
 }
 
 /** Each system's home file padded to about `n` lines (list items in its last section). */
 function padHomes(ws, n) {
-  for (const rel of ['.agents/session_ledger.md', 'memory/session-handoff-LATEST.md', '.claude/session-ledger.md', 'docs/state/STATE.md', '.agents/STATE.md']) {
+  for (const rel of [
+    '.agents/session_ledger.md',
+    'memory/session-handoff-LATEST.md',
+    '.claude/session-ledger.md',
+    'docs/state/STATE.md',
+    '.agents/STATE.md',
+  ]) {
     const f = path.join(ws, rel);
     if (!existsSync(f)) continue;
     const have = readFileSync(f, 'utf8').split('\n').length;
@@ -75,7 +99,10 @@ function padHomes(ws, n) {
 }
 
 function installHooks(ws, env) {
-  const r = spawnSync(process.execPath, [cli, 'hooks', 'install', '--statusline', '--root', ws], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [cli, 'hooks', 'install', '--statusline', '--root', ws], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`hooks install failed: ${r.stderr}`);
   return path.join(ws, '.claude', 'hooks', 'session-ledger.cjs');
 }
@@ -112,22 +139,94 @@ async function main() {
         model: { id: 'claude-sonnet-4-5-20250929', display_name: 'Sonnet 4.5' },
         workspace: { current_dir: ws, project_dir: ws },
         version: '2.0.14',
-        context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 4000, cache_read_input_tokens: 76000 } },
+        context_window: {
+          context_window_size: 200000,
+          used_percentage: 42,
+          current_usage: { input_tokens: 4000, cache_creation_input_tokens: 4000, cache_read_input_tokens: 76000 },
+        },
       });
-    const preCompact = (ws) => JSON.stringify({ session_id: SESSION_ID, transcript_path: home.transcript, cwd: ws, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' });
-    const sessionStart = (ws) => JSON.stringify({ session_id: SESSION_ID, transcript_path: home.transcript, cwd: ws, hook_event_name: 'SessionStart', source: 'compact' });
+    const preCompact = (ws) =>
+      JSON.stringify({
+        session_id: SESSION_ID,
+        transcript_path: home.transcript,
+        cwd: ws,
+        hook_event_name: 'PreCompact',
+        trigger: 'manual',
+        custom_instructions: '',
+      });
+    const sessionStart = (ws) =>
+      JSON.stringify({
+        session_id: SESSION_ID,
+        transcript_path: home.transcript,
+        cwd: ws,
+        hook_event_name: 'SessionStart',
+        source: 'compact',
+      });
     const node = process.execPath;
 
-    console.log(`\n## Paths that run all day: ${os.cpus().length} CPUs, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`);
-    console.log(`Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; its core behind line comments)`);
+    console.log(
+      `\n## Paths that run all day: ${os.cpus().length} CPUs, load ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`,
+    );
+    console.log(
+      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; its core behind line comments)`,
+    );
     const rowsIn = [
-      { name: '`statusline` relay, empty project', argv: [node, script, 'statusline'], input: statusInput(empty, ''), cwd: empty, env: { ...env, CLAUDE_PROJECT_DIR: empty } },
-      { name: '`statusline` relay, demo (five systems)', argv: [node, script, 'statusline'], input: statusInput(demo, home.transcript), cwd: demo, env },
-      { name: '`statusline` relay, five 10k-line state files', argv: [node, longScript, 'statusline'], input: statusInput(long, longHome.transcript), cwd: long, env: { ...env, CLAUDE_CONFIG_DIR: longHome.home, CLAUDE_PROJECT_DIR: long } },
-      { name: '`statusline` relay, demo, figure from the transcript', argv: [node, script, 'statusline'], input: JSON.stringify({ session_id: SESSION_ID, transcript_path: home.transcript, cwd: demo, workspace: { current_dir: demo, project_dir: demo } }), cwd: demo, env },
-      { name: '`hook pre-compact`, demo', argv: [node, script, 'hook', 'pre-compact'], input: preCompact(demo), cwd: demo, env },
-      { name: '`hook session-start`, demo', argv: [node, script, 'hook', 'session-start'], input: sessionStart(demo), cwd: demo, env },
-      { name: '`status --json`, demo (five systems)', argv: [node, cli, 'status', '--json', '--root', demo], cwd: demo, env },
+      {
+        name: '`statusline` relay, empty project',
+        argv: [node, script, 'statusline'],
+        input: statusInput(empty, ''),
+        cwd: empty,
+        env: { ...env, CLAUDE_PROJECT_DIR: empty },
+      },
+      {
+        name: '`statusline` relay, demo (five systems)',
+        argv: [node, script, 'statusline'],
+        input: statusInput(demo, home.transcript),
+        cwd: demo,
+        env,
+      },
+      {
+        name: '`statusline` relay, five 10k-line state files',
+        argv: [node, longScript, 'statusline'],
+        input: statusInput(long, longHome.transcript),
+        cwd: long,
+        env: { ...env, CLAUDE_CONFIG_DIR: longHome.home, CLAUDE_PROJECT_DIR: long },
+      },
+      {
+        name: '`statusline` relay, demo, figure from the transcript',
+        argv: [node, script, 'statusline'],
+        input: JSON.stringify({
+          session_id: SESSION_ID,
+          transcript_path: home.transcript,
+          cwd: demo,
+          workspace: { current_dir: demo, project_dir: demo },
+        }),
+        cwd: demo,
+        env,
+      },
+      {
+        name: '`hook pre-compact`, demo',
+        argv: [node, script, 'hook', 'pre-compact'],
+        input: preCompact(demo),
+        cwd: demo,
+        env,
+      },
+      {
+        name: '`hook session-start`, demo',
+        argv: [node, script, 'hook', 'session-start'],
+        input: sessionStart(demo),
+        cwd: demo,
+        env,
+      },
+      {
+        name: '`status --json`, demo (five systems)',
+        argv: [node, cli, 'status', '--json', '--root', demo],
+        cwd: demo,
+        env,
+      },
       { name: '`context --json`, demo', argv: [node, cli, 'context', '--json', '--root', demo], cwd: demo, env },
     ];
     const rows = interleaved(rowsIn);
@@ -136,8 +235,11 @@ async function main() {
     console.log('\n| path | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) |');
     console.log('|---|---|---|---|---|');
     rows.forEach((r, i) => console.log(fmtRow(r, goals[i])));
-    for (const r of rows) if (r.last.code !== 0 && !/pre-compact/.test(r.name)) console.log(`  (${r.name} exited ${r.last.code}: ${r.last.stderr.slice(0, 200)})`);
-    if (process.env.BENCH_INSTR) instructions([{ name: '`node -e 0`', argv: [node, '-e', '0'] }, ...[1, 4, 5, 6].map((i) => rowsIn[i])]);
+    for (const r of rows)
+      if (r.last.code !== 0 && !/pre-compact/.test(r.name))
+        console.log(`  (${r.name} exited ${r.last.code}: ${r.last.stderr.slice(0, 200)})`);
+    if (process.env.BENCH_INSTR)
+      instructions([{ name: '`node -e 0`', argv: [node, '-e', '0'] }, ...[1, 4, 5, 6].map((i) => rowsIn[i])]);
 
     await linearity(tmp);
     await hugeRecords(tmp);
@@ -156,7 +258,12 @@ function instructions(rows) {
   let floor = null;
   for (const r of rows) {
     r.before?.();
-    const out = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...r.argv], { input: r.input ?? '', cwd: r.cwd, env: { ...process.env, ...r.env }, encoding: 'utf8' });
+    const out = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...r.argv], {
+      input: r.input ?? '',
+      cwd: r.cwd,
+      env: { ...process.env, ...r.env },
+      encoding: 'utf8',
+    });
     const n = Number(/Collected : (\d+)/.exec(out.stderr)?.[1]);
     floor ??= n;
     console.log(`| ${r.name} | ${(n / 1e6).toFixed(0)} M | ${(n / floor).toFixed(2)}× |`);
@@ -176,7 +283,8 @@ async function linearity(tmp) {
     (async () => { let best = Infinity;
       for (let i = 0; i < Number(process.argv[2]); i++) { const t0 = process.hrtime.bigint(); await evaluate(process.argv[1], { noGit: true }); best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6); }
       process.stdout.write(String(best)); })();`;
-  const best = async (root, runs) => Number(execFileSync(process.execPath, ['-e', child, root, String(runs)], { encoding: 'utf8' }));
+  const best = async (root, runs) =>
+    Number(execFileSync(process.execPath, ['-e', child, root, String(runs)], { encoding: 'utf8' }));
   const make = (name, rel, head, entry, n) => {
     const root = path.join(tmp, `${name}-${n}`);
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -186,12 +294,29 @@ async function linearity(tmp) {
     return root;
   };
   const cases = [
-    ['S3 STATE.md, list items', 'docs/state/STATE.md', '# STATE\n\n## Handoff\nNow ▶ write the renewal test\n\n## Log', (i) => [`- 2026-01-01 entry ${i}: renewal path checked`]],
-    ['S4 STATE.md, headings', '.agents/STATE.md', '# Agent State\n\n## Progress Tracker\n- [ ] step', (i) => [`### Note ${i}`, `- checked ${i}`, '']],
+    [
+      'S3 STATE.md, list items',
+      'docs/state/STATE.md',
+      '# STATE\n\n## Handoff\nNow ▶ write the renewal test\n\n## Log',
+      (i) => [`- 2026-01-01 entry ${i}: renewal path checked`],
+    ],
+    [
+      'S4 STATE.md, headings',
+      '.agents/STATE.md',
+      '# Agent State\n\n## Progress Tracker\n- [ ] step',
+      (i) => [`### Note ${i}`, `- checked ${i}`, ''],
+    ],
     ['S4 PROGRESS.md, entries', 'PROGRESS.md', '# Progress', (i) => [`## 2026-01-01 Session ${i}`, `- did ${i}`, '']],
-    ['S0 ledger, headings', '.agents/session_ledger.md', '# Session Ledger\n\n## Goal\nship', (i) => [`## Note ${i}`, `- item ${i}`]],
+    [
+      'S0 ledger, headings',
+      '.agents/session_ledger.md',
+      '# Session Ledger\n\n## Goal\nship',
+      (i) => [`## Note ${i}`, `- item ${i}`],
+    ],
   ];
-  console.log('\n## `status` on long state files (evaluate; the best of 9 runs at 10k and 20k lines, of 3 at 100k; a process per file): 10× the lines should take ≤ 11× the time');
+  console.log(
+    '\n## `status` on long state files (evaluate; the best of 9 runs at 10k and 20k lines, of 3 at 100k; a process per file): 10× the lines should take ≤ 11× the time',
+  );
   console.log('| file | 10k lines | 20k | 100k | 10k → 100k | µs a line at 10k / 20k / 100k |');
   console.log('|---|---|---|---|---|---|');
   for (const [label, rel, head, entry] of cases) {
@@ -207,7 +332,9 @@ async function linearity(tmp) {
     }
     const r = t[100_000] / t[10_000];
     const per = [10_000, 20_000, 100_000].map((n) => ((t[n] * 1000) / n).toFixed(1)).join(' / ');
-    console.log(`| ${label} | ${t[10_000].toFixed(0)} ms | ${t[20_000].toFixed(0)} ms | ${t[100_000].toFixed(0)} ms | **${r.toFixed(1)}×**${r <= 11 ? ' ✓' : ' ✗'} | ${per} |`);
+    console.log(
+      `| ${label} | ${t[10_000].toFixed(0)} ms | ${t[20_000].toFixed(0)} ms | ${t[100_000].toFixed(0)} ms | **${r.toFixed(1)}×**${r <= 11 ? ' ✓' : ' ✗'} | ${per} |`,
+    );
   }
 }
 
@@ -216,17 +343,43 @@ async function hugeRecords(tmp) {
   const ctx = await import(path.join(repo, 'out', 'src', 'core', 'context', 'index.js')).catch(() => null);
   if (!ctx) return;
   const file = path.join(tmp, 'huge.jsonl');
-  const asst = JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: 's', message: { model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 90000 } }, timestamp: '2026-02-11T21:19:35.672Z' });
-  const image = JSON.stringify({ isSidechain: false, type: 'user', sessionId: 's', message: { role: 'user', content: [{ type: 'text', text: 'what does the assistant make of this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(9 * 1024 * 1024) } }] } });
+  const asst = JSON.stringify({
+    isSidechain: false,
+    type: 'assistant',
+    sessionId: 's',
+    message: {
+      model: 'claude-opus-4-6',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      usage: { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 90000 },
+    },
+    timestamp: '2026-02-11T21:19:35.672Z',
+  });
+  const image = JSON.stringify({
+    isSidechain: false,
+    type: 'user',
+    sessionId: 's',
+    message: {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what does the assistant make of this?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(9 * 1024 * 1024) } },
+      ],
+    },
+  });
   writeFileSync(file, `${asst}\n${image}\n`);
   const t0 = process.hrtime.bigint();
   const u = await new ctx.ContextFollower({ agent: 'claude', sessionId: 's', path: file, mtime: 0 }).read();
-  console.log(`\n## Meter, huge records: newest record a 9 MB pasted image → ${u ? `figure ${u.usedTokens} tokens` : 'NO FIGURE'} in ${ms(t0).toFixed(1)} ms (goal: a figure always)`);
+  console.log(
+    `\n## Meter, huge records: newest record a 9 MB pasted image → ${u ? `figure ${u.usedTokens} tokens` : 'NO FIGURE'} in ${ms(t0).toFixed(1)} ms (goal: a figure always)`,
+  );
 }
 
 await main();
 if (process.env.BENCH_ONLY !== 'main') {
-  for (const f of readdirSync(here).filter((f) => /^bench-.+\.mjs$/.test(f)).sort()) {
+  for (const f of readdirSync(here)
+    .filter((f) => /^bench-.+\.mjs$/.test(f))
+    .sort()) {
     console.log(`\n## ${f}`);
     const r = spawnSync(process.execPath, [path.join(here, f)], { stdio: 'inherit', cwd: repo });
     if (r.status !== 0) console.log(`(${f} exited ${r.status})`);

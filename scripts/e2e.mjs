@@ -15,13 +15,27 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, CHROMIUM, startCodeServer, makeRunDir, launchBrowser, workbenchUrl, testPayload, removeRunDir, codeServerEntry, readJson, installExtension } from './lib/code-server.mjs';
+import {
+  REPO,
+  CHROMIUM,
+  startCodeServer,
+  makeRunDir,
+  launchBrowser,
+  workbenchUrl,
+  testPayload,
+  removeRunDir,
+  codeServerEntry,
+  readJson,
+  installExtension,
+} from './lib/code-server.mjs';
 import { prepareWorkspace, FIXTURE, integrationFixture as fixture } from './lib/workspace.mjs';
 import { buildIntegration, INTEGRATION_OUT as OUT } from './lib/build.mjs';
 
-
 const argv = process.argv.slice(2);
-const arg = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const arg = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const only = arg('--only')?.split(',');
 const keep = argv.includes('--keep') || !!process.env.SESSION_LEDGER_KEEP;
 const want = (phase) => !only || only.includes(phase);
@@ -35,7 +49,9 @@ const log = (...a) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)}
 
 function record(phase, name, ok, ms, error) {
   results.push({ phase, name, ok, ms, error });
-  console.log(`  ${ok ? '✔' : '✘'} ${phase}: ${name} (${ms} ms)${ok ? '' : `\n      ${String(error).split('\n').join('\n      ')}`}`);
+  console.log(
+    `  ${ok ? '✔' : '✘'} ${phase}: ${name} (${ms} ms)${ok ? '' : `\n      ${String(error).split('\n').join('\n      ')}`}`,
+  );
 }
 
 async function phaseHarness() {
@@ -96,9 +112,13 @@ async function runExtensionTests(phase, entry, { trust }) {
     const page = ctx.pages()[0] || (await ctx.newPage());
     const logs = [];
     let resolveExit;
-    const exited = new Promise((r) => { resolveExit = r; });
+    const exited = new Promise((r) => {
+      resolveExit = r;
+    });
     await page.exposeFunction('codeAutomationLog', (level, args) => {
-      const line = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+      const line = (Array.isArray(args) ? args : [args])
+        .map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))
+        .join(' ');
       logs.push(line);
       if (process.env.SESSION_LEDGER_E2E_VERBOSE) console.log(`    [host] ${line}`);
     });
@@ -110,11 +130,18 @@ async function runExtensionTests(phase, entry, { trust }) {
     writeFileSync(join(run, 'host.log'), logs.join('\n'));
     const res = readJson(resultsFile, null);
     if (!res) {
-      record(phase, `extension tests ran (${entry})`, false, Date.now() - started, `no results (exit ${code}); last host lines:\n${logs.slice(-30).join('\n')}`);
+      record(
+        phase,
+        `extension tests ran (${entry})`,
+        false,
+        Date.now() - started,
+        `no results (exit ${code}); last host lines:\n${logs.slice(-30).join('\n')}`,
+      );
     } else {
       for (const r of res.results) record(phase, r.title, r.ok, r.ms, r.error);
       ok = code === 0 && res.failed === 0 && res.results.length > 0;
-      if (code !== 0 && res.failed === 0) record(phase, 'the extension host reported exit 0', false, 0, `codeAutomationExit(${code})`);
+      if (code !== 0 && res.failed === 0)
+        record(phase, 'the extension host reported exit 0', false, 0, `codeAutomationExit(${code})`);
     }
     if (!trust) ok = (await untrustedPalette(page, phase)) && ok;
     await page.screenshot({ path: join(run, 'final.png') }).catch(() => {});
@@ -136,10 +163,21 @@ async function untrustedPalette(page, phase) {
     const { paletteRows } = await import('../test/e2e/ui.mjs');
     await page.locator('.monaco-workbench').waitFor({ timeout: 30_000 });
     const rows = await paletteRows(page, 'Session Ledger:');
-    for (const r of ['Session Ledger: Open checklist', 'Session Ledger: Copy resume prompt', 'Session Ledger: Refresh']) {
+    for (const r of [
+      'Session Ledger: Open checklist',
+      'Session Ledger: Copy resume prompt',
+      'Session Ledger: Refresh',
+    ]) {
       if (!rows.includes(r)) throw new Error(`"${r}" missing from the palette: ${JSON.stringify(rows)}`);
     }
-    const write = ['Checkpoint now', 'Install Claude Code guard hooks', 'Remove Claude Code guard hooks', 'Create starter file', 'Compact agent state (S4)', 'Ask the agent to checkpoint'];
+    const write = [
+      'Checkpoint now',
+      'Install Claude Code guard hooks',
+      'Remove Claude Code guard hooks',
+      'Create starter file',
+      'Compact agent state (S4)',
+      'Ask the agent to checkpoint',
+    ];
     const shown = rows.filter((r) => write.some((w) => r === `Session Ledger: ${w}`));
     if (shown.length) throw new Error(`write commands offered in Restricted Mode: ${shown.join(', ')}`);
     record(phase, name, true, Date.now() - t);
@@ -158,16 +196,48 @@ async function untrustedPalette(page, phase) {
 function buildJapaneseStub(runDir) {
   const dir = join(runDir, 'ja-stub');
   mkdirSync(join(dir, 'translations'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({
-    name: 'ja-stub', publisher: 'session-ledger-tests', displayName: 'Japanese stub (tests)', version: '0.0.1', license: 'MIT',
-    repository: { type: 'git', url: 'https://example.invalid/ja-stub.git' },
-    engines: { vscode: '^1.100.0' }, categories: ['Language Packs'],
-    contributes: { localizations: [{ languageId: 'ja', languageName: 'Japanese', localizedLanguageName: '日本語', translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }] },
-  }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'ja-stub',
+        publisher: 'session-ledger-tests',
+        displayName: 'Japanese stub (tests)',
+        version: '0.0.1',
+        license: 'MIT',
+        repository: { type: 'git', url: 'https://example.invalid/ja-stub.git' },
+        engines: { vscode: '^1.100.0' },
+        categories: ['Language Packs'],
+        contributes: {
+          localizations: [
+            {
+              languageId: 'ja',
+              languageName: 'Japanese',
+              localizedLanguageName: '日本語',
+              translations: [{ id: 'vscode', path: './translations/main.i18n.json' }],
+            },
+          ],
+        },
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(join(dir, 'translations', 'main.i18n.json'), JSON.stringify({ version: '1.0.0', contents: {} }));
   writeFileSync(join(dir, 'README.md'), '# Japanese stub language pack for tests\n');
   const vsix = join(runDir, 'ja-stub.vsix');
-  execFileSync(process.execPath, [join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'),
+      'package',
+      '--allow-missing-repository',
+      '--skip-license',
+      '-o',
+      vsix,
+    ],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   return vsix;
 }
 
@@ -208,33 +278,47 @@ async function phaseUi() {
     if (!/successfully installed/i.test(out)) throw new Error(`install: ${out}`);
     record(phase, 'npm run package builds the .vsix and code-server installs it', true, Date.now() - started);
   } catch (e) {
-    record(phase, 'npm run package builds the .vsix and code-server installs it', false, Date.now() - started, e?.stack || e);
+    record(
+      phase,
+      'npm run package builds the .vsix and code-server installs it',
+      false,
+      Date.now() - started,
+      e?.stack || e,
+    );
     log(`${phase}: run folder kept: ${run}`);
     return;
   }
   const { ws, claude } = fixture(run);
   // the English window, unless only the Japanese one was asked for
   const english = part('main') || part('native') || part('a11y');
-  const server = english ? await startCodeServer({
-    runDir: run,
-    env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
-  }) : null;
+  const server = english
+    ? await startCodeServer({
+        runDir: run,
+        env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
+      })
+    : null;
   if (server) log(`${phase}: code-server up in ${server.healthzMs} ms (${server.url}), workspace ${ws}`);
   const shots = join(run, 'screenshots');
   mkdirSync(shots, { recursive: true });
   let ctx;
   let failed = 0;
   try {
-    const { uiTests, nativeTests, japaneseTests, installVsixFromUi, publishScreenshots, detailsPageTests } = await import('../test/e2e/ui.mjs');
+    const { uiTests, nativeTests, japaneseTests, installVsixFromUi, publishScreenshots, detailsPageTests } =
+      await import('../test/e2e/ui.mjs');
     if (server) {
       ctx = await launchBrowser(run);
       await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
       const page = ctx.pages()[0] || (await ctx.newPage());
       const workbench = async () => {
         await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-        await page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+        await page
+          .locator('.part.activitybar')
+          .getByRole('tab', { name: 'Session Ledger', exact: true })
+          .waitFor({ state: 'visible', timeout: 60_000 });
         // the extension is active once its status bar item shows
-        await page.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
+        await page
+          .locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`)
+          .waitFor({ state: 'visible', timeout: 60_000 });
       };
       await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
       await workbench();
@@ -258,26 +342,38 @@ async function phaseUi() {
       mkdirSync(jaRun);
       const jaFix = fixture(jaRun);
       const stub = buildJapaneseStub(jaRun);
-      const ja = await startCodeServer({ runDir: jaRun, extensionsDir: join(run, 'extensions'), locale: 'ja', env: { CLAUDE_CONFIG_DIR: jaFix.claude.home, CODEX_HOME: join(jaRun, 'codex') } });
+      const ja = await startCodeServer({
+        runDir: jaRun,
+        extensionsDir: join(run, 'extensions'),
+        locale: 'ja',
+        env: { CLAUDE_CONFIG_DIR: jaFix.claude.home, CODEX_HOME: join(jaRun, 'codex') },
+      });
       try {
         ctx = await launchBrowser(jaRun);
         const jaPage = ctx.pages()[0] || (await ctx.newPage());
         const jaTest = pageTest(phase, jaRun, jaPage, () => failed++);
         const jaWorkbench = async () => {
           await jaPage.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-          await jaPage.locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`).waitFor({ state: 'visible', timeout: 60_000 });
+          await jaPage
+            .locator(`[id="session-ledger.session-ledger.sessionLedger.context"]`)
+            .waitFor({ state: 'visible', timeout: 60_000 });
         };
         await jaPage.goto(workbenchUrl(ja, { folder: jaFix.ws }), { timeout: 120_000 });
         await jaWorkbench();
-        await jaTest('a Japanese language pack installed from the workbench makes VS Code\'s display language ja after a reload', async () => {
-          await installVsixFromUi(jaPage, stub);
-          const packs = readJson(join(ja.dirs.userData, 'languagepacks.json'), {});
-          if (!packs.ja) throw new Error(`the server listed no ja pack in languagepacks.json: ${JSON.stringify(packs)}`);
-          await jaPage.reload();
-          await jaWorkbench();
-          const lang = await jaPage.evaluate(() => globalThis._VSCODE_NLS_LANGUAGE);
-          if (lang !== 'ja') throw new Error(`the workbench's NLS language is ${JSON.stringify(lang)} after the reload, not "ja"`);
-        });
+        await jaTest(
+          "a Japanese language pack installed from the workbench makes VS Code's display language ja after a reload",
+          async () => {
+            await installVsixFromUi(jaPage, stub);
+            const packs = readJson(join(ja.dirs.userData, 'languagepacks.json'), {});
+            if (!packs.ja)
+              throw new Error(`the server listed no ja pack in languagepacks.json: ${JSON.stringify(packs)}`);
+            await jaPage.reload();
+            await jaWorkbench();
+            const lang = await jaPage.evaluate(() => globalThis._VSCODE_NLS_LANGUAGE);
+            if (lang !== 'ja')
+              throw new Error(`the workbench's NLS language is ${JSON.stringify(lang)} after the reload, not "ja"`);
+          },
+        );
         const nlsJa = readJson(join(REPO, 'package.nls.ja.json'), {});
         const bundleJa = readJson(join(REPO, 'l10n', 'bundle.l10n.ja.json'), {});
         await japaneseTests({ page: jaPage, test: jaTest, shots, nlsJa, bundleJa });
@@ -326,21 +422,40 @@ async function phaseClaude() {
     const ws = prepareWorkspace(FIXTURE, join(run, 'shelf'));
     world.trust(ws);
     // As a user sets it up: the guard hooks and the statusLine relay.
-    execFileSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'hooks', 'install', '--statusline', '--root', ws], { stdio: 'pipe' });
+    execFileSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'hooks', 'install', '--statusline', '--root', ws], {
+      stdio: 'pipe',
+    });
     // The client's world for the terminal: its config dir, the stand-in, no network, its binary on PATH.
     const termEnv = {};
-    for (const k of ['CLAUDE_CONFIG_DIR', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'DISABLE_TELEMETRY', 'DISABLE_AUTOUPDATER', 'DISABLE_ERROR_REPORTING', 'PATH']) termEnv[k] = world.env[k];
+    for (const k of [
+      'CLAUDE_CONFIG_DIR',
+      'ANTHROPIC_BASE_URL',
+      'ANTHROPIC_API_KEY',
+      'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC',
+      'DISABLE_TELEMETRY',
+      'DISABLE_AUTOUPDATER',
+      'DISABLE_ERROR_REPORTING',
+      'PATH',
+    ])
+      termEnv[k] = world.env[k];
     server = await startCodeServer({
       runDir: run,
       env: { ...termEnv, CODEX_HOME: join(run, 'codex') },
-      settings: { 'terminal.integrated.gpuAcceleration': 'off', 'terminal.integrated.env.linux': termEnv, 'terminal.integrated.defaultProfile.linux': 'bash' },
+      settings: {
+        'terminal.integrated.gpuAcceleration': 'off',
+        'terminal.integrated.env.linux': termEnv,
+        'terminal.integrated.defaultProfile.linux': 'bash',
+      },
     });
     log(`${phase}: code-server up in ${server.healthzMs} ms (${server.url}), workspace ${ws}, stand-in ${standin.url}`);
     ctx = await launchBrowser(run);
     const page = ctx.pages()[0] || (await ctx.newPage());
     await page.goto(workbenchUrl(server, { folder: ws }), { timeout: 120_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
-    await page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true }).waitFor({ state: 'visible', timeout: 120_000 });
+    await page
+      .locator('.part.activitybar')
+      .getByRole('tab', { name: 'Session Ledger', exact: true })
+      .waitFor({ state: 'visible', timeout: 120_000 });
     const { claudeTests } = await import('../test/e2e/claude.mjs');
     const test = pageTest(phase, run, page, () => failed++);
     await claudeTests({ page, ws, standin, test });
@@ -401,9 +516,16 @@ async function main() {
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  if (results.length === 0) { console.log('no e2e test ran'); process.exit(1); }
+  if (results.length === 0) {
+    console.log('no e2e test ran');
+    process.exit(1);
+  }
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
 
-main().catch((e) => { console.error(e?.stack || e); console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`); process.exit(1); });
+main().catch((e) => {
+  console.error(e?.stack || e);
+  console.log(`${results.filter((r) => r.ok).length} passed, ${results.filter((r) => !r.ok).length + 1} failed`);
+  process.exit(1);
+});

@@ -37,7 +37,8 @@ export function templatesIn(src) {
 /** Every template under src/core, deduplicated, sorted. */
 export function coreTemplates(root = REPO) {
   const all = new Set();
-  for (const f of walk(path.join(root, 'src/core')).filter((x) => x.endsWith('.ts'))) for (const t of templatesIn(readFileSync(f, 'utf8'))) all.add(t);
+  for (const f of walk(path.join(root, 'src/core')).filter((x) => x.endsWith('.ts')))
+    for (const t of templatesIn(readFileSync(f, 'utf8'))) all.add(t);
   return [...all].sort();
 }
 

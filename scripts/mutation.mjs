@@ -27,7 +27,17 @@
 import { execFileSync } from 'node:child_process';
 import { runGroup } from './lib/claude-code.mjs';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire, SourceMap } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +87,10 @@ const AREAS = {
   guard: () => ['src/core/hooks/guard.ts'],
   checkpoint: () => tsIn('src/core/checkpoint'),
   secrets: () => ['src/core/secrets/secrets.ts'],
-  writes: () => ['src/core/files/atomic.ts', ...tsIn('src/core/systems', (n) => /^(?:rotate-log|compact-state)\.ts$/.test(n))],
+  writes: () => [
+    'src/core/files/atomic.ts',
+    ...tsIn('src/core/systems', (n) => /^(?:rotate-log|compact-state)\.ts$/.test(n)),
+  ],
 };
 const areaNames = (opt('area', '') || Object.keys(AREAS).join(',')).split(',').filter(Boolean);
 for (const a of areaNames) if (!AREAS[a]) throw new Error(`unknown area ${a}; known: ${Object.keys(AREAS).join(' ')}`);
@@ -104,9 +117,21 @@ function mutantsOf(file) {
     out.push({ file, line, op, from, to, start, end });
   };
   const K = ts.SyntaxKind;
-  const boundary = { [K.LessThanToken]: '<=', [K.LessThanEqualsToken]: '<', [K.GreaterThanToken]: '>=', [K.GreaterThanEqualsToken]: '>' };
+  const boundary = {
+    [K.LessThanToken]: '<=',
+    [K.LessThanEqualsToken]: '<',
+    [K.GreaterThanToken]: '>=',
+    [K.GreaterThanEqualsToken]: '>',
+  };
   const negate = { [K.EqualsEqualsEqualsToken]: '!==', [K.ExclamationEqualsEqualsToken]: '===' };
-  const comparison = new Set([K.LessThanToken, K.LessThanEqualsToken, K.GreaterThanToken, K.GreaterThanEqualsToken, K.EqualsEqualsEqualsToken, K.ExclamationEqualsEqualsToken]);
+  const comparison = new Set([
+    K.LessThanToken,
+    K.LessThanEqualsToken,
+    K.GreaterThanToken,
+    K.GreaterThanEqualsToken,
+    K.EqualsEqualsEqualsToken,
+    K.ExclamationEqualsEqualsToken,
+  ]);
   const isFacts = /facts/.test(path.basename(file));
 
   /** True when `node` sits in a top-level declaration (a table), not inside a function. */
@@ -120,7 +145,11 @@ function mutantsOf(file) {
   /** Inside a message (`t('…', …)`, `new Error(…)`): its words and numbers are not behaviour under test here. */
   const inMessage = (node) => {
     for (let p = node.parent; p; p = p.parent) {
-      if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && /^(?:t|Error|WriteRefused|format)$/.test(p.expression.getText(sf))) return true;
+      if (
+        (ts.isCallExpression(p) || ts.isNewExpression(p)) &&
+        /^(?:t|Error|WriteRefused|format)$/.test(p.expression.getText(sf))
+      )
+        return true;
       if (ts.isFunctionLike(p)) return false;
     }
     return false;
@@ -129,7 +158,12 @@ function mutantsOf(file) {
   /** A decision's condition: of an `if`, a `?:`, a loop, a `return`, a `!`, or a boolean chain inside one. */
   const isCondition = (node) => {
     let n = node;
-    while (ts.isParenthesizedExpression(n.parent) || (ts.isBinaryExpression(n.parent) && [K.AmpersandAmpersandToken, K.BarBarToken].includes(n.parent.operatorToken.kind))) n = n.parent;
+    while (
+      ts.isParenthesizedExpression(n.parent) ||
+      (ts.isBinaryExpression(n.parent) &&
+        [K.AmpersandAmpersandToken, K.BarBarToken].includes(n.parent.operatorToken.kind))
+    )
+      n = n.parent;
     const p = n.parent;
     return (
       (ts.isIfStatement(p) && p.expression === n) ||
@@ -143,7 +177,14 @@ function mutantsOf(file) {
   };
 
   const visit = (node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
+    if (
+      ts.isImportDeclaration(node) ||
+      ts.isExportDeclaration(node) ||
+      ts.isTypeNode(node) ||
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeAliasDeclaration(node)
+    )
+      return;
     if (ts.isBinaryExpression(node)) {
       const k = node.operatorToken.kind;
       const tok = node.operatorToken;
@@ -154,7 +195,10 @@ function mutantsOf(file) {
         add(node, 'drop-condition', node.right.getText(sf));
       }
       if (comparison.has(k)) {
-        for (const [side, other] of [[node.left, node.right], [node.right, node.left]]) {
+        for (const [side, other] of [
+          [node.left, node.right],
+          [node.right, node.left],
+        ]) {
           // A character code's range (`c >= 48 && c <= 57`) is a character class, not a limit.
           if (ts.isNumericLiteral(side) && !/^(?:c|code|ch)$|charCodeAt/.test(other.getText(sf))) {
             const v = Number(side.text.replace(/_/g, ''));
@@ -164,11 +208,13 @@ function mutantsOf(file) {
         }
       }
     }
-    if (ts.isPrefixUnaryExpression(node) && node.operator === K.ExclamationToken && !inMessage(node)) add(node, 'negation', node.operand.getText(sf));
+    if (ts.isPrefixUnaryExpression(node) && node.operator === K.ExclamationToken && !inMessage(node))
+      add(node, 'negation', node.operand.getText(sf));
     // A named limit (`const IDLE_GRACE_MS = 30_000`) and the facts table's numbers.
     if (ts.isNumericLiteral(node) && !inMessage(node)) {
       const p = node.parent;
-      const named = ts.isVariableDeclaration(p) && p.parent?.parent?.parent === sf && /^[A-Z0-9_]+$/.test(p.name.getText(sf));
+      const named =
+        ts.isVariableDeclaration(p) && p.parent?.parent?.parent === sf && /^[A-Z0-9_]+$/.test(p.name.getText(sf));
       const factsValue = isFacts && ts.isPropertyAssignment(p) && inTable(node);
       if (named || factsValue) {
         const v = Number(node.text.replace(/_/g, ''));
@@ -192,7 +238,10 @@ function mutantsOf(file) {
       const alts = topLevelAlternatives(lit.slice(1, close));
       if (alts.length >= 2) {
         alts.forEach((a, i) => {
-          const rest = alts.filter((_, j) => j !== i).map((x) => x.text).join('|');
+          const rest = alts
+            .filter((_, j) => j !== i)
+            .map((x) => x.text)
+            .join('|');
           add(node, 'remove-alternative', `/${rest}/${lit.slice(close + 1)}`);
           out[out.length - 1].from = a.text;
         });
@@ -318,7 +367,11 @@ function firstFailure(out) {
 }
 
 async function testFile(workDir, rel, timeoutMs, env = {}) {
-  const r = await runGroup('nice', ['-n', '10', process.execPath, '--test-reporter=tap', rel], { cwd: workDir, env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0', ...env }, timeoutMs });
+  const r = await runGroup('nice', ['-n', '10', process.execPath, '--test-reporter=tap', rel], {
+    cwd: workDir,
+    env: { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0', ...env },
+    timeoutMs,
+  });
   return { ...r, out: r.stdout + r.stderr };
 }
 
@@ -342,7 +395,13 @@ function coveredLines(covDir, workDir, files) {
         const tsLine = lineMap[jsLine];
         if (tsLine === undefined || offset < 0) return;
         let best = null;
-        for (const r of ranges) if (r.startOffset <= offset && offset < r.endOffset && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)) best = r;
+        for (const r of ranges)
+          if (
+            r.startOffset <= offset &&
+            offset < r.endOffset &&
+            (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)
+          )
+            best = r;
         if (best && best.count > 0) lines.add(tsLine);
       });
       out[file] = [...lines].sort((a, b) => a - b);
@@ -361,7 +420,9 @@ const jsLineCache = new Map();
 function jsLines(file) {
   if (jsLineCache.has(file)) return jsLineCache.get(file);
   const js = readFileSync(path.join(WORK, 'w0', 'out', file.replace(/\.ts$/, '.js')), 'utf8');
-  const map = new SourceMap(JSON.parse(readFileSync(path.join(WORK, 'w0', 'out', file.replace(/\.ts$/, '.js.map')), 'utf8')));
+  const map = new SourceMap(
+    JSON.parse(readFileSync(path.join(WORK, 'w0', 'out', file.replace(/\.ts$/, '.js.map')), 'utf8')),
+  );
   const starts = [];
   const lineMap = [];
   let at = 0;
@@ -409,10 +470,24 @@ function summarize(areas) {
     invalid += r.filter((x) => x.status === 'invalid').length;
     killed += k;
     survived += s.length;
-    rows.push({ area, mutants: k + s.length, killed: k, survived: s.length, score: k + s.length ? ((100 * k) / (k + s.length)).toFixed(1) : '-' });
+    rows.push({
+      area,
+      mutants: k + s.length,
+      killed: k,
+      survived: s.length,
+      score: k + s.length ? ((100 * k) / (k + s.length)).toFixed(1) : '-',
+    });
     survivors.push(...s.map((x) => ({ area, ...x })));
   }
-  return { rows, survivors, killed, survived, invalid, timeouts, score: killed + survived ? (100 * killed) / (killed + survived) : 0 };
+  return {
+    rows,
+    survivors,
+    killed,
+    survived,
+    invalid,
+    timeouts,
+    score: killed + survived ? (100 * killed) / (killed + survived) : 0,
+  };
 }
 
 function printSummary(areas) {
@@ -424,7 +499,9 @@ function printSummary(areas) {
   if (s.survivors.length) {
     console.log('\nSurvivors:');
     for (const x of s.survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)) {
-      console.log(`- ${x.file}:${x.line} ${x.op}: \`${x.from.replace(/\s+/g, ' ').slice(0, 90)}\` → \`${x.to.replace(/\s+/g, ' ').slice(0, 60)}\``);
+      console.log(
+        `- ${x.file}:${x.line} ${x.op}: \`${x.from.replace(/\s+/g, ' ').slice(0, 90)}\` → \`${x.to.replace(/\s+/g, ' ').slice(0, 60)}\``,
+      );
     }
   }
   return s;
@@ -453,17 +530,21 @@ async function main() {
   const moduleOf = (file) => path.join(outDir, file.replace(/\.ts$/, '.js'));
   const testsFor = (file) => {
     const mod = moduleOf(file);
-    return graph.filter((g) => g.all.has(mod)).map((g) => ({ rel: path.relative(outDir, g.test), direct: g.direct.has(mod) }));
+    return graph
+      .filter((g) => g.all.has(mod))
+      .map((g) => ({ rel: path.relative(outDir, g.test), direct: g.direct.has(mod) }));
   };
 
   if (flag('list')) {
-    for (const m of plan) console.log(`${m.area} ${m.file}:${m.line} ${m.op} ${JSON.stringify(m.from.slice(0, 60))} → ${JSON.stringify(m.to.slice(0, 40))} (${testsFor(m.file).length} test files)`);
+    for (const m of plan)
+      console.log(
+        `${m.area} ${m.file}:${m.line} ${m.op} ${JSON.stringify(m.from.slice(0, 60))} → ${JSON.stringify(m.to.slice(0, 40))} (${testsFor(m.file).length} test files)`,
+      );
     const byOp = {};
     for (const m of plan) byOp[m.op] = (byOp[m.op] ?? 0) + 1;
     console.log(`${plan.length} mutants`, byOp);
     return;
   }
-
 
   // Baseline: every test file a mutant would run, unmutated; its time orders the runs, a failing one is left out.
   const allFiles = Object.values(AREAS).flatMap((f) => f());
@@ -476,8 +557,15 @@ async function main() {
     /* first run */
   }
   // A test file's baseline holds while it and the mutated sources are unchanged.
-  const sourcesStamp = createHash('sha256').update(allFiles.map((f) => SOURCES.get(f) ?? readFileSync(path.join(REPO, f), 'utf8')).join('\0')).digest('hex').slice(0, 12);
-  const stamp = (rel) => `${createHash('sha256').update(readFileSync(path.join(outDir, rel))).digest('hex').slice(0, 12)}-${sourcesStamp}`;
+  const sourcesStamp = createHash('sha256')
+    .update(allFiles.map((f) => SOURCES.get(f) ?? readFileSync(path.join(REPO, f), 'utf8')).join('\0'))
+    .digest('hex')
+    .slice(0, 12);
+  const stamp = (rel) =>
+    `${createHash('sha256')
+      .update(readFileSync(path.join(outDir, rel)))
+      .digest('hex')
+      .slice(0, 12)}-${sourcesStamp}`;
   const todo = needed.filter((rel) => baseline[rel]?.stamp !== stamp(rel));
   console.log(`baseline: ${todo.length} of ${needed.length} test files to time unmutated`);
   {
@@ -489,7 +577,12 @@ async function main() {
           const covDir = path.join(w, '.coverage');
           rmSync(covDir, { recursive: true, force: true });
           const r = await testFile(w, path.join('out', rel), TIMEOUT_MS * 3, { NODE_V8_COVERAGE: covDir });
-          baseline[rel] = { stamp: stamp(rel), ok: r.code === 0 && !r.timedOut, ms: r.ms, lines: coveredLines(covDir, w, allFiles) };
+          baseline[rel] = {
+            stamp: stamp(rel),
+            ok: r.code === 0 && !r.timedOut,
+            ms: r.ms,
+            lines: coveredLines(covDir, w, allFiles),
+          };
           rmSync(covDir, { recursive: true, force: true });
           if (!baseline[rel].ok) console.log(`  left out (fails unmutated): ${rel} ${firstFailure(r.out)}`);
         }
@@ -500,15 +593,22 @@ async function main() {
 
   const results = Object.fromEntries(areaNames.map((a) => [a, loadResults(a)]));
   // Resuming: a mutant killed before is not tried again (--fresh tries all); a survivor is, since tests may have been added.
-  const pending = plan.filter((m) => flag('fresh') || !['killed', 'timeout', 'invalid'].includes(results[m.area][m.id]?.status));
+  const pending = plan.filter(
+    (m) => flag('fresh') || !['killed', 'timeout', 'invalid'].includes(results[m.area][m.id]?.status),
+  );
   // The survivors of the last run first: they are the ones new tests were written for.
-  pending.sort((a, b) => Number(results[b.area][b.id]?.status === 'survived') - Number(results[a.area][a.id]?.status === 'survived'));
+  pending.sort(
+    (a, b) =>
+      Number(results[b.area][b.id]?.status === 'survived') - Number(results[a.area][a.id]?.status === 'survived'),
+  );
   for (const a of areaNames) {
     // Results of mutants no longer made (the code changed) are dropped.
     const ids = new Set(plan.filter((m) => m.area === a).map((m) => m.id));
     for (const id of Object.keys(results[a])) if (!ids.has(id)) delete results[a][id];
   }
-  console.log(`${plan.length} mutants, ${plan.length - pending.length} already tried, ${pending.length} to run with ${JOBS} at once`);
+  console.log(
+    `${plan.length} mutants, ${plan.length - pending.length} already tried, ${pending.length} to run with ${JOBS} at once`,
+  );
   const t0 = Date.now();
   let done = 0;
   let next = 0;
@@ -530,7 +630,14 @@ async function main() {
         const original = readFileSync(target);
         let res;
         try {
-          const js = await esbuild.transform(mutated, { loader: 'ts', format: 'cjs', platform: 'node', target: 'node20', sourcefile: m.file, supported: { 'dynamic-import': false } });
+          const js = await esbuild.transform(mutated, {
+            loader: 'ts',
+            format: 'cjs',
+            platform: 'node',
+            target: 'node20',
+            sourcefile: m.file,
+            supported: { 'dynamic-import': false },
+          });
           writeFileSync(target, js.code);
           // The test files whose unmutated run executed the mutated line; the one that killed the
           // last mutant of this file first, then direct importers, fastest first.
@@ -541,8 +648,16 @@ async function main() {
           const endLine = m.line + (m.from.match(/\n/g)?.length ?? 0);
           const killer = killers.get(m.file);
           const tests = testsFor(m.file)
-            .filter((t) => baseline[t.rel]?.ok && (baseline[t.rel].lines?.[m.file] ?? []).some((l) => l >= first && l <= endLine))
-            .sort((a, b) => Number(b.rel === killer) - Number(a.rel === killer) || Number(b.direct) - Number(a.direct) || baseline[a.rel].ms - baseline[b.rel].ms);
+            .filter(
+              (t) =>
+                baseline[t.rel]?.ok && (baseline[t.rel].lines?.[m.file] ?? []).some((l) => l >= first && l <= endLine),
+            )
+            .sort(
+              (a, b) =>
+                Number(b.rel === killer) - Number(a.rel === killer) ||
+                Number(b.direct) - Number(a.direct) ||
+                baseline[a.rel].ms - baseline[b.rel].ms,
+            );
           res = { status: 'survived', tests: tests.length };
           for (const t of tests) {
             const r = await testFile(w, path.join('out', t.rel), TIMEOUT_MS);
@@ -566,7 +681,9 @@ async function main() {
         done++;
         save(area);
         const el = ((Date.now() - t0) / 1000).toFixed(0);
-        console.log(`[${done}/${pending.length} ${el}s] ${res.status.padEnd(8)} ${m.file}:${m.line} ${m.op} ${JSON.stringify(m.from.slice(0, 50))} → ${JSON.stringify(m.to.slice(0, 30))}${res.by ? ` (${path.basename(res.by)})` : ''}`);
+        console.log(
+          `[${done}/${pending.length} ${el}s] ${res.status.padEnd(8)} ${m.file}:${m.line} ${m.op} ${JSON.stringify(m.from.slice(0, 50))} → ${JSON.stringify(m.to.slice(0, 30))}${res.by ? ` (${path.basename(res.by)})` : ''}`,
+        );
       }
     }),
   );

@@ -15,11 +15,21 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { buildBundles } from './lib/build.mjs';
-import { REPO, TOOLS, CODE_SERVER_VERSION, startCodeServer, installExtension, codeServerEntry } from './lib/code-server.mjs';
+import {
+  REPO,
+  TOOLS,
+  CODE_SERVER_VERSION,
+  startCodeServer,
+  installExtension,
+  codeServerEntry,
+} from './lib/code-server.mjs';
 import { prepareDemo } from './lib/workspace.mjs';
 
 const argv = process.argv.slice(2);
-const arg = (n) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : undefined; };
+const arg = (n) => {
+  const i = argv.indexOf(n);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const port = Number(arg('--port') || process.env.PORT || 8080);
 const fresh = argv.includes('--fresh');
 const t0 = Date.now();
@@ -63,10 +73,14 @@ if (code) {
   say(`opening VS Code (${code}) as an Extension Development Host on ${ws}`);
   const r = spawnSync(code, args, { env, stdio: 'inherit', timeout: 60_000 });
   if (r.status !== 0) {
-    console.error(`start: ${code} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}); use --code-server for the browser version`);
+    console.error(
+      `start: ${code} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`}); use --code-server for the browser version`,
+    );
     process.exit(1);
   }
-  console.log(`\n  VS Code shows the demo workspace with this repository's extension (window title: [Extension Development Host]).\n  Claude Code home: ${claude.home}. After a change: npm run build (or npm run watch), then "Developer: Reload Window".\n`);
+  console.log(
+    `\n  VS Code shows the demo workspace with this repository's extension (window title: [Extension Development Host]).\n  Claude Code home: ${claude.home}. After a change: npm run build (or npm run watch), then "Developer: Reload Window".\n`,
+  );
   process.exit(0);
 }
 
@@ -74,7 +88,9 @@ try {
   codeServerEntry();
 } catch (e) {
   // Serving needs no Chromium: the user opens the URL in their own browser.
-  say(`${e.message.split(':')[0]}: no VS Code on PATH (--vscode PATH names one), so the browser version: running scripts/setup-e2e.sh --no-browser`);
+  say(
+    `${e.message.split(':')[0]}: no VS Code on PATH (--vscode PATH names one), so the browser version: running scripts/setup-e2e.sh --no-browser`,
+  );
   try {
     execFileSync('bash', [join(REPO, 'scripts', 'setup-e2e.sh'), '--no-browser'], { stdio: 'inherit' });
   } catch {

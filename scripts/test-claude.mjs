@@ -11,11 +11,27 @@
 //
 // NAMEs: systems, options, sessions, auto, remind, screen, discovery. Closing line: "N passed, N failed".
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  utimesSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { REPO, makeRunDir, removeRunDir } from './lib/code-server.mjs';
-import { CLAUDE_CODE_VERSION, claudeWorld, ensureClaudeCode, readJsonl, runGroup, startTui } from './lib/claude-code.mjs';
+import {
+  CLAUDE_CODE_VERSION,
+  claudeWorld,
+  ensureClaudeCode,
+  readJsonl,
+  runGroup,
+  startTui,
+} from './lib/claude-code.mjs';
 import { startStandin } from './lib/standin.mjs';
 import { HOMES } from '../test/e2e/ui.mjs';
 
@@ -47,7 +63,11 @@ async function test(name, fn) {
     return true;
   } catch (e) {
     results.push({ name, ok: false });
-    console.log(`  ✘ ${name} (${Date.now() - t} ms)\n      ${String(e?.stack || e).split('\n').join('\n      ')}`);
+    console.log(
+      `  ✘ ${name} (${Date.now() - t} ms)\n      ${String(e?.stack || e)
+        .split('\n')
+        .join('\n      ')}`,
+    );
     return false;
   }
 }
@@ -55,11 +75,12 @@ async function test(name, fn) {
 /** Run async tasks with at most `n` at once. */
 async function pool(n, tasks) {
   const queue = [...tasks];
-  await Promise.all(Array.from({ length: Math.min(n, queue.length) }, async () => {
-    while (queue.length) await queue.shift()();
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, queue.length) }, async () => {
+      while (queue.length) await queue.shift()();
+    }),
+  );
 }
-
 
 async function main() {
   const bin = ensureClaudeCode({ log });
@@ -75,12 +96,18 @@ async function main() {
   // ------------------------------------------------------------------ helpers
   /** The real client in `ws` (print mode unless the arguments say otherwise). */
   const claude = async (ws, args, extraEnv = {}) => {
-    const r = await runGroup('claude', args, { cwd: ws, env: { ...world.env, ...extraEnv }, timeoutMs: CLAUDE_TIMEOUT });
-    if (r.timedOut) throw new Error(`claude ${args.join(' ')} timed out after ${CLAUDE_TIMEOUT} ms\n${r.stdout}\n${r.stderr}`);
+    const r = await runGroup('claude', args, {
+      cwd: ws,
+      env: { ...world.env, ...extraEnv },
+      timeoutMs: CLAUDE_TIMEOUT,
+    });
+    if (r.timedOut)
+      throw new Error(`claude ${args.join(' ')} timed out after ${CLAUDE_TIMEOUT} ms\n${r.stdout}\n${r.stderr}`);
     return { ...r, all: `${r.stdout}\n${r.stderr}` };
   };
   /** `session-ledger ARGS` in `ws`, in the same shell environment as the client. */
-  const sl = async (ws, args, extraEnv = {}) => runGroup(process.execPath, [CLI, ...args], { cwd: ws, env: { ...world.env, ...extraEnv }, timeoutMs: 60_000 });
+  const sl = async (ws, args, extraEnv = {}) =>
+    runGroup(process.execPath, [CLI, ...args], { cwd: ws, env: { ...world.env, ...extraEnv }, timeoutMs: 60_000 });
   /** A copy of the system's fixture workspace at `dir` (under the run folder), trusted by the client. */
   const fixture = (sys, dir) => {
     const ws = join(run, dir);
@@ -102,12 +129,17 @@ async function main() {
     }
     throw new Error(`no transcript ${sid}.jsonl under ${projects}`);
   };
-  const boundaries = (sid) => readJsonl(transcriptOf(sid)).filter((r) => r.type === 'system' && r.subtype === 'compact_boundary');
+  const boundaries = (sid) =>
+    readJsonl(transcriptOf(sid)).filter((r) => r.type === 'system' && r.subtype === 'compact_boundary');
   /** The client's own figure for a one-request `-p` run: the request's usage and the model's window it reports. */
   const clientFigure = (out) => {
     const [model, mu] = Object.entries(out.modelUsage ?? {}).find(([, v]) => v?.contextWindow) ?? [];
     const u = out.usage ?? {};
-    return { model, window: mu?.contextWindow, used: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) };
+    return {
+      model,
+      window: mu?.contextWindow,
+      used: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+    };
   };
   /** The client's own figure of each session's first run, by session id. */
   const figures = new Map();
@@ -150,21 +182,27 @@ async function main() {
   const systems = async (sys) => {
     const ws = fixture(sys, `sys-${sys}`);
     let sid;
-    let ok = await test(`${sys}: hooks install; the SessionStart hook records the real session id and transcript path`, async () => {
-      await install(ws);
-      sid = await newSession(ws);
-      const rec = sessionRecord(ws);
-      assert.equal(rec.session_id, sid);
-      assert.equal(rec.source, 'startup');
-      assert.equal(rec.transcript_path, transcriptOf(sid));
-      await assertMeterAgrees(ws, sid, figures.get(sid));
-    });
+    let ok =
+      await test(`${sys}: hooks install; the SessionStart hook records the real session id and transcript path`, async () => {
+        await install(ws);
+        sid = await newSession(ws);
+        const rec = sessionRecord(ws);
+        assert.equal(rec.session_id, sid);
+        assert.equal(rec.source, 'startup');
+        assert.equal(rec.transcript_path, transcriptOf(sid));
+        await assertMeterAgrees(ws, sid, figures.get(sid));
+      });
     if (!ok) return;
-    ok = await test(`${sys}: /compact without a checkpoint is blocked; the client's "${BLOCKED}" line carries our reason`, async () => {
-      const r = await compact(ws, sid);
-      assertBlocked(r, sid, new RegExp(`no checkpoint has run in this session \\(\\.claude/\\.checkpoint-ready\\.${sid} is missing\\)`));
-      assert.match(r.all, new RegExp(`checkpoint --session ${sid}`), 'it says what to run');
-    });
+    ok =
+      await test(`${sys}: /compact without a checkpoint is blocked; the client's "${BLOCKED}" line carries our reason`, async () => {
+        const r = await compact(ws, sid);
+        assertBlocked(
+          r,
+          sid,
+          new RegExp(`no checkpoint has run in this session \\(\\.claude/\\.checkpoint-ready\\.${sid} is missing\\)`),
+        );
+        assert.match(r.all, new RegExp(`checkpoint --session ${sid}`), 'it says what to run');
+      });
     if (!ok) return;
     ok = await test(`${sys}: after \`session-ledger checkpoint\` the same /compact goes through`, async () => {
       const c = await sl(ws, ['checkpoint', ...CONFIRM, '--session', sid]);
@@ -204,7 +242,7 @@ async function main() {
       assertCompacted(await compact(ws, sid), sid);
     });
     const ws2 = fixture('S2', 'opt-stale');
-    await test('blocked again when the state file changed after a checkpoint older than the max age (SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN in the client\'s environment)', async () => {
+    await test("blocked again when the state file changed after a checkpoint older than the max age (SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN in the client's environment)", async () => {
       await install(ws2);
       const sid = await newSession(ws2);
       const c = await sl(ws2, ['checkpoint', ...CONFIRM, '--session', sid]);
@@ -215,7 +253,11 @@ async function main() {
       utimesSync(marker, old, old);
       appendFileSync(join(ws2, HOMES.S2), '\n- Decided: renewals go through the reservation queue first.\n');
       const env = { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '5' };
-      assertBlocked(await compact(ws2, sid, env), sid, /changed after the last checkpoint, and that checkpoint is \d+ min old \(window 5 min/);
+      assertBlocked(
+        await compact(ws2, sid, env),
+        sid,
+        /changed after the last checkpoint, and that checkpoint is \d+ min old \(window 5 min/,
+      );
       // Within the window (the user's default, 480 min) the same marker passes.
       assertCompacted(await compact(ws2, sid), sid);
     });
@@ -235,12 +277,19 @@ async function main() {
       for (const id of [a, b]) assert.ok(guess.stderr.includes(id), `it lists ${id}`);
       assert.match(guess.stderr, /"first session"/);
       assert.match(guess.stderr, /"second session"/);
-      assert.ok(!existsSync(join(ws, '.claude', '.checkpoint-ready')) && !existsSync(join(ws, '.claude', `.checkpoint-ready.${a}`)), 'no marker');
+      assert.ok(
+        !existsSync(join(ws, '.claude', '.checkpoint-ready')) &&
+          !existsSync(join(ws, '.claude', `.checkpoint-ready.${a}`)),
+        'no marker',
+      );
       const c = await sl(ws, ['checkpoint', ...CONFIRM, '--session', a]);
       assert.equal(c.code, 0, c.stdout + c.stderr);
       assertBlocked(await compact(ws, b), b, new RegExp(`\\.checkpoint-ready\\.${b} is missing`));
       // The shared marker, signed by session A, does not count for B either.
-      writeFileSync(join(ws, '.claude', '.checkpoint-ready'), readFileSync(join(ws, '.claude', `.checkpoint-ready.${a}`)));
+      writeFileSync(
+        join(ws, '.claude', '.checkpoint-ready'),
+        readFileSync(join(ws, '.claude', `.checkpoint-ready.${a}`)),
+      );
       assertBlocked(await compact(ws, b), b, new RegExp(`signed by another session \\(${a}\\)`));
       // A's own /compact goes through.
       assertCompacted(await compact(ws, a), a);
@@ -269,7 +318,10 @@ async function main() {
       assert.equal(b.length, 1, 'one compaction');
       assert.equal(b[0].compactMetadata?.trigger, 'auto');
       assert.ok(b[0].compactMetadata.preTokens >= 990_000, `preTokens ${b[0].compactMetadata.preTokens}`);
-      assert.ok(!existsSync(join(ws, '.claude', `.checkpoint-ready.${sid}`)), 'still no marker: the guard was not asked to allow it');
+      assert.ok(
+        !existsSync(join(ws, '.claude', `.checkpoint-ready.${sid}`)),
+        'still no marker: the guard was not asked to allow it',
+      );
     });
   };
 
@@ -312,7 +364,10 @@ async function main() {
       assert.equal(t.added, 0, `one token below ${first} %: silent (${t.newest})`);
       t = await remindTurn(ws, sid, first * 10_000 + 5_000, 'turn three');
       assert.equal(t.added, 1, `at ${first} %: one suggestion`);
-      assert.equal(t.newest, `Session Ledger: context is at ${first}%, past ${sys}'s ${first}% mark (${sys === 'S3' ? 'STATE handoff (Groundwork)' : 'Session Ledger (majestic session-checkpoint)'}): propose a checkpoint to the user. To run: ${trigger}`);
+      assert.equal(
+        t.newest,
+        `Session Ledger: context is at ${first}%, past ${sys}'s ${first}% mark (${sys === 'S3' ? 'STATE handoff (Groundwork)' : 'Session Ledger (majestic session-checkpoint)'}): propose a checkpoint to the user. To run: ${trigger}`,
+      );
       t = await remindTurn(ws, sid, urgent * 10_000, 'turn four');
       assert.equal(t.added, 0, `still the ${first} % band: not again`);
       t = await remindTurn(ws, sid, urgent * 10_000, 'turn five');
@@ -349,7 +404,10 @@ async function main() {
     const ws = fixture('S0', 'screen');
     mkdirSync(join(ws, '.claude'), { recursive: true });
     const prevLog = join(run, 'previous-statusline.log');
-    writeFileSync(join(ws, '.claude', 'settings.json'), `${JSON.stringify({ statusLine: { type: 'command', command: `cat >> '${prevLog}'; echo >> '${prevLog}'; echo MY-OWN-STATUS-LINE` } }, null, 2)}\n`);
+    writeFileSync(
+      join(ws, '.claude', 'settings.json'),
+      `${JSON.stringify({ statusLine: { type: 'command', command: `cat >> '${prevLog}'; echo >> '${prevLog}'; echo MY-OWN-STATUS-LINE` } }, null, 2)}\n`,
+    );
     const feedDir = join(ws, '.claude', 'session-ledger');
     const feedOf = (sid) => JSON.parse(readFileSync(join(feedDir, `statusline.${sid}.json`), 'utf8'));
     const until = async (what, probe, ms = 60_000) => {
@@ -371,14 +429,18 @@ async function main() {
     const tui = startTui(['claude'], { cwd: ws, env: world.env });
     let sid;
     try {
-      await test('screen: the statusLine relay runs in the real client and keeps the previous status line\'s output', async () => {
+      await test("screen: the statusLine relay runs in the real client and keeps the previous status line's output", async () => {
         await tui.waitFor('MY-OWN-STATUS-LINE', 90_000);
         sid = await until('the SessionStart record', () => sessionRecord(ws).session_id);
         assert.ok(existsSync(join(feedDir, `statusline.${sid}.json`)), 'the relay recorded the session');
-        assert.match(readFileSync(prevLog, 'utf8'), new RegExp(`"session_id":"${sid}"`), 'the previous command got the same JSON');
+        assert.match(
+          readFileSync(prevLog, 'utf8'),
+          new RegExp(`"session_id":"${sid}"`),
+          'the previous command got the same JSON',
+        );
       });
       if (!sid) return;
-      await test('screen: after a turn the relay records context_window; `session-ledger context` agrees with the client\'s own used_percentage', async () => {
+      await test("screen: after a turn the relay records context_window; `session-ledger context` agrees with the client's own used_percentage", async () => {
         const n = tui.screen().length;
         await tui.type('hello from the screen');
         await tui.waitFor('Stand-in reply', 90_000, n);
@@ -392,12 +454,18 @@ async function main() {
         const j = JSON.parse(r.stdout);
         assert.equal(j.sessionId, sid);
         assert.equal(j.windowTokens, cw.context_window_size);
-        const used = cw.current_usage.input_tokens + cw.current_usage.cache_creation_input_tokens + cw.current_usage.cache_read_input_tokens;
+        const used =
+          cw.current_usage.input_tokens +
+          cw.current_usage.cache_creation_input_tokens +
+          cw.current_usage.cache_read_input_tokens;
         assert.equal(j.usedTokens, used);
         // The client shows a whole percentage; ours agrees within that rounding.
-        assert.ok(Math.abs(j.percent - cw.used_percentage) < 1, `ours ${j.percent} %, the client's ${cw.used_percentage} %`);
+        assert.ok(
+          Math.abs(j.percent - cw.used_percentage) < 1,
+          `ours ${j.percent} %, the client's ${cw.used_percentage} %`,
+        );
       });
-      await test('screen: /compact typed without a checkpoint shows the client\'s blocked line with our reason; after checkpoint it compacts', async () => {
+      await test("screen: /compact typed without a checkpoint shows the client's blocked line with our reason; after checkpoint it compacts", async () => {
         let n = tui.screen().length;
         await tui.type('/compact');
         await tui.waitFor(BLOCKED, 90_000, n);
@@ -441,7 +509,13 @@ async function main() {
 
   // ------------------------------------------------------------------ where the client writes, and the meter finds it
   const discovery = async () => {
-    const names = ['with space', 'dots.v1.2', 'at@scope', 'ünïcødé-名前', `${'a-very-long-folder-name-'.repeat(9)}/end`];
+    const names = [
+      'with space',
+      'dots.v1.2',
+      'at@scope',
+      'ünïcødé-名前',
+      `${'a-very-long-folder-name-'.repeat(9)}/end`,
+    ];
     await test('discovery: workspaces whose path has spaces, dots, @, non-ASCII letters, or more than 200 characters are found where the client writes them', async () => {
       const wss = names.map((n) => {
         const ws = join(run, 'paths', n);
@@ -450,9 +524,12 @@ async function main() {
       });
       assert.ok(wss[4].length > 200, `a path of ${wss[4].length} characters`);
       const sids = [];
-      await pool(jobs, wss.map((ws, i) => async () => {
-        sids[i] = await newSession(ws);
-      }));
+      await pool(
+        jobs,
+        wss.map((ws, i) => async () => {
+          sids[i] = await newSession(ws);
+        }),
+      );
       for (let i = 0; i < wss.length; i++) {
         const r = await sl(wss[i], ['context', '--json']);
         assert.equal(r.code, 0, `${wss[i]}: ${r.stderr}`);

@@ -13,7 +13,10 @@ import { readJson } from './lib/code-server.mjs';
 import { integrationFixture } from './lib/workspace.mjs';
 
 const argv = process.argv.slice(2);
-const arg = (n) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : undefined; };
+const arg = (n) => {
+  const i = argv.indexOf(n);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const only = arg('--only')?.split(',') ?? ['integration', 'untrusted'];
 const RUN = join(REPO, '.run', 'vscode-test');
 
@@ -36,15 +39,24 @@ const { downloadAndUnzipVSCode, runTests } = await import('@vscode/test-electron
 let vscode;
 try {
   // Quiet: on failure the one line below says what happened.
-  vscode = await downloadAndUnzipVSCode({ version: 'stable', cachePath: join(REPO, '.vscode-test'), reporter: { report() {}, error() {} }, timeout: 30_000 });
+  vscode = await downloadAndUnzipVSCode({
+    version: 'stable',
+    cachePath: join(REPO, '.vscode-test'),
+    reporter: { report() {}, error() {} },
+    timeout: 30_000,
+  });
 } catch (e) {
   const why = String(e?.message ?? e).split('\n')[0];
-  console.error(`test:vscode: cannot download VS Code stable (${why}); offline or blocked here, so run the same suites in code-server: npm run test:e2e`);
+  console.error(
+    `test:vscode: cannot download VS Code stable (${why}); offline or blocked here, so run the same suites in code-server: npm run test:e2e`,
+  );
   process.exit(1);
 }
 await Promise.all([buildBundles(), buildIntegration()]);
 if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-  console.error('test:vscode: no display (DISPLAY is not set); on a headless machine run: xvfb-run -a npm run test:vscode');
+  console.error(
+    'test:vscode: no display (DISPLAY is not set); on a headless machine run: xvfb-run -a npm run test:vscode',
+  );
 }
 
 let failed = 0;
@@ -58,7 +70,15 @@ for (const phase of only) {
       vscodeExecutablePath: vscode,
       extensionDevelopmentPath: REPO,
       extensionTestsPath: join(INTEGRATION_OUT, trusted ? 'trusted.js' : 'untrusted.js'),
-      launchArgs: [ws, '--user-data-dir', join(run, 'user-data'), '--extensions-dir', join(run, 'extensions'), '--disable-extensions', ...(trusted ? ['--disable-workspace-trust'] : [])],
+      launchArgs: [
+        ws,
+        '--user-data-dir',
+        join(run, 'user-data'),
+        '--extensions-dir',
+        join(run, 'extensions'),
+        '--disable-extensions',
+        ...(trusted ? ['--disable-workspace-trust'] : []),
+      ],
       extensionTestsEnv: {
         CLAUDE_CONFIG_DIR: claude.home,
         CODEX_HOME: join(run, 'codex'),
@@ -74,7 +94,9 @@ for (const phase of only) {
   const r = readJson(results, null);
   if (!r) {
     failed++;
-    console.error(`${phase}: the suites wrote no results (${existsSync(results) ? 'unreadable' : 'missing'} ${results})`);
+    console.error(
+      `${phase}: the suites wrote no results (${existsSync(results) ? 'unreadable' : 'missing'} ${results})`,
+    );
   }
 }
 process.exit(failed ? 1 : 0);

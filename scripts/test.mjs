@@ -12,7 +12,10 @@ const bin = (name) => path.join(repo, 'node_modules', '.bin', name);
 const unitDir = path.join(repo, 'out', 'test', 'unit');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
-  : readdirSync(unitDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => path.join('out', 'test', 'unit', f));
+  : readdirSync(unitDir)
+      .filter((f) => f.endsWith('.test.js'))
+      .sort()
+      .map((f) => path.join('out', 'test', 'unit', f));
 
 function run(name, cmd, args, stream) {
   const started = Date.now();

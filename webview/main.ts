@@ -8,7 +8,15 @@
  * when it cannot be used (`aria-disabled`, the reason as its description) and takes the focus when
  * the last manual item is ticked; after a write the focus moves to the outcome.
  */
-import { STATUS_ORDER, type ChecklistState, type CheckView, type HostToWebview, type SystemView, type WebviewToHost, type WriteResult } from '../src/protocol/checklist';
+import {
+  STATUS_ORDER,
+  type ChecklistState,
+  type CheckView,
+  type HostToWebview,
+  type SystemView,
+  type WebviewToHost,
+  type WriteResult,
+} from '../src/protocol/checklist';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -20,9 +28,20 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const post = (m: WebviewToHost): void => vscode.postMessage(m);
 
-const ICON: Record<string, string> = { pass: '✓', fail: '✗', warn: '!', skipped: '–', 'manual-open': '', 'manual-done': '' };
+const ICON: Record<string, string> = {
+  pass: '✓',
+  fail: '✗',
+  warn: '!',
+  skipped: '–',
+  'manual-open': '',
+  'manual-done': '',
+};
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
@@ -41,7 +60,12 @@ const header = el('header');
 header.append(title, overallLine, el('span', { class: 'spacer' }), refresh);
 const notes = el('div', { id: 'notes' });
 const systems = el('div', { id: 'systems' });
-const write = el('button', { id: 'write-marker', 'data-key': 'write-marker', type: 'button', 'aria-describedby': 'write-reason' });
+const write = el('button', {
+  id: 'write-marker',
+  'data-key': 'write-marker',
+  type: 'button',
+  'aria-describedby': 'write-reason',
+});
 /** Why the button cannot be used, or that it can: its description, and the one live region (polite). */
 const reason = el('p', { id: 'write-reason', role: 'status', 'aria-live': 'polite' });
 const actions = el('div', { id: 'actions' });
@@ -61,13 +85,17 @@ let last: ChecklistState | undefined;
 const held = new Set<string>();
 let focusWriteOnRelease = false;
 window.addEventListener('keydown', (e) => held.add(e.key), true);
-window.addEventListener('keyup', (e) => {
-  held.delete(e.key);
-  if (focusWriteOnRelease && held.size === 0) {
-    focusWriteOnRelease = false;
-    setTimeout(() => write.focus(), 0);
-  }
-}, true);
+window.addEventListener(
+  'keyup',
+  (e) => {
+    held.delete(e.key);
+    if (focusWriteOnRelease && held.size === 0) {
+      focusWriteOnRelease = false;
+      setTimeout(() => write.focus(), 0);
+    }
+  },
+  true,
+);
 window.addEventListener('blur', () => held.clear());
 
 refresh.addEventListener('click', () => post({ type: 'refresh' }));
@@ -99,7 +127,9 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     const label = el('label');
     const box = el('input', { type: 'checkbox', 'data-manual': key, 'data-key': `manual:${key}` });
     box.checked = c.status === 'manual-done';
-    box.addEventListener('change', () => post({ type: 'toggleManual', system: s.id, checkId: c.id, checked: box.checked }));
+    box.addEventListener('change', () =>
+      post({ type: 'toggleManual', system: s.id, checkId: c.id, checked: box.checked }),
+    );
     // The system's id is part of the name: two systems may ask the same question.
     label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(c.message));
     body.append(label);
@@ -107,8 +137,15 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     body.append(el('span', { class: 'id' }, c.id), document.createTextNode(c.message));
     const link = locationLink(c);
     if (link) body.append(link);
-    body.append(el('span', { class: 'sev' }, `${state.strings.status[c.status] ?? c.status} · ${state.strings.severity[c.severity] ?? c.severity}`));
-    if (c.hint && c.status !== 'pass' && c.status !== 'skipped') body.append(el('div', { class: 'hint' }, `${state.strings.fix} ${c.hint}`));
+    body.append(
+      el(
+        'span',
+        { class: 'sev' },
+        `${state.strings.status[c.status] ?? c.status} · ${state.strings.severity[c.severity] ?? c.severity}`,
+      ),
+    );
+    if (c.hint && c.status !== 'pass' && c.status !== 'skipped')
+      body.append(el('div', { class: 'hint' }, `${state.strings.fix} ${c.hint}`));
   }
   li.append(body);
   return li;
@@ -117,7 +154,10 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
 function systemSection(s: SystemView, state: ChecklistState): HTMLElement {
   const sec = el('section', { class: 'system', 'data-system': s.id, 'aria-labelledby': `sys-${s.id}` });
   const h = el('h2', { id: `sys-${s.id}` });
-  h.append(document.createTextNode(`${s.id} ${s.name} `), el('span', { class: `badge label-${s.label}`, 'data-label': s.label }, s.label));
+  h.append(
+    document.createTextNode(`${s.id} ${s.name} `),
+    el('span', { class: `badge label-${s.label}`, 'data-label': s.label }, s.label),
+  );
   sec.append(h);
   sec.append(el('p', { class: 'meta' }, `${s.home}${s.next ? ` · ${state.strings.next} ${s.next}` : ''}`));
   const ul = el('ul', { class: 'checks' });
@@ -167,7 +207,14 @@ function render(state: ChecklistState): void {
   if (!state.trusted) top.push(el('p', { class: 'note' }, state.strings.untrusted));
   if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));
   else if (state.blocked) top.push(el('p', { class: 'note block' }, state.strings.blocked));
-  if (state.compactionAdvice !== null) top.push(el('p', { class: 'note', id: 'compaction-advice' }, state.strings.compactions.replace('{0}', String(state.compactionAdvice))));
+  if (state.compactionAdvice !== null)
+    top.push(
+      el(
+        'p',
+        { class: 'note', id: 'compaction-advice' },
+        state.strings.compactions.replace('{0}', String(state.compactionAdvice)),
+      ),
+    );
   notes.replaceChildren(...top);
 
   systems.replaceChildren(...state.systems.map((s) => systemSection(s, state)));
@@ -190,7 +237,9 @@ function showResult(r: WriteResult): void {
 }
 
 function focusCheck(system: string, checkId: string): void {
-  const row = document.querySelector<HTMLElement>(`section[data-system="${CSS.escape(system)}"] .check[data-check-id="${CSS.escape(checkId)}"]`);
+  const row = document.querySelector<HTMLElement>(
+    `section[data-system="${CSS.escape(system)}"] .check[data-check-id="${CSS.escape(checkId)}"]`,
+  );
   if (!row) return;
   row.classList.add('focus');
   row.scrollIntoView({ block: 'center' });

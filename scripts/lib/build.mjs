@@ -42,10 +42,26 @@ export function bundleTargets({ production = false } = {}) {
   ];
   if (existsSync(join(REPO, 'src/extension/extension.ts'))) {
     // The banner marks when the extension host starts running the bundle: the first scan is timed from there (code loading included).
-    targets.push({ ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: 'var __sessionLedgerLoadStart = performance.now();' } });
+    targets.push({
+      ...common,
+      entryPoints: ['src/extension/extension.ts'],
+      outfile: 'dist/extension.js',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['vscode'],
+      banner: { js: 'var __sessionLedgerLoadStart = performance.now();' },
+    });
   }
   if (existsSync(join(REPO, 'webview/main.ts'))) {
-    targets.push({ ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' });
+    targets.push({
+      ...common,
+      entryPoints: ['webview/main.ts'],
+      outfile: 'dist/webview.js',
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+    });
   }
   return targets;
 }
@@ -85,16 +101,28 @@ function fromTables(tables, external = []) {
   return {
     name: 'from-tables',
     setup(b) {
-      for (const x of external) b.onResolve({ filter: new RegExp(`^${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, () => ({ path: x, external: true }));
+      for (const x of external)
+        b.onResolve({ filter: new RegExp(`^${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, () => ({
+          path: x,
+          external: true,
+        }));
       b.onResolve({ filter: /^\.\.?\// }, async (a) => {
         if (a.pluginData === 'inner') return undefined;
-        const r = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, pluginData: 'inner' });
+        const r = await b.resolve(a.path, {
+          kind: a.kind,
+          importer: a.importer,
+          resolveDir: a.resolveDir,
+          pluginData: 'inner',
+        });
         if (r.errors.length || !r.path) return undefined;
         const key = rel(r.path);
         const t = tables.find((x) => x.modules.has(key));
         return t ? { path: key, namespace: 'table', pluginData: t.expr } : undefined;
       });
-      b.onLoad({ filter: /.*/, namespace: 'table' }, (a) => ({ contents: `module.exports = (${a.pluginData})[${JSON.stringify(a.path)}];`, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'table' }, (a) => ({
+        contents: `module.exports = (${a.pluginData})[${JSON.stringify(a.path)}];`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -103,9 +131,17 @@ function fromTables(tables, external = []) {
 async function buildLayer(opts, entry, plugins = []) {
   let modules = [];
   for (let i = 0; i < 4; i++) {
-    const r = await esbuild.build({ ...opts, entryPoints: undefined, stdin: tableEntry(entry, modules), plugins, write: false, metafile: true });
+    const r = await esbuild.build({
+      ...opts,
+      entryPoints: undefined,
+      stdin: tableEntry(entry, modules),
+      plugins,
+      write: false,
+      metafile: true,
+    });
     const found = srcInputs(r.metafile).filter((m) => !m.endsWith('.table.ts'));
-    if (found.length === modules.length && found.every((m) => modules.includes(m))) return { text: r.outputFiles[0].text, modules: new Set(modules) };
+    if (found.length === modules.length && found.every((m) => modules.includes(m)))
+      return { text: r.outputFiles[0].text, modules: new Set(modules) };
     modules = found;
   }
   throw new Error(`the module table of ${entry} does not settle`);
@@ -129,11 +165,19 @@ export async function buildHookScript() {
   const hot = await buildLayer({ ...common, banner: cli.banner }, 'src/cli/hot.ts');
   const rest = await buildLayer(common, 'src/cli/main.ts', [fromTables([{ modules: hot.modules, expr: '__hot' }])]);
   // A line comment ends at any line terminator: the core must hold none but \n, or its next line would run as code.
-  if (/[\r\u2028\u2029]/.test(rest.text)) throw new Error('the hook core holds a \\r, U+2028 or U+2029: it cannot be kept behind line comments');
-  const core = rest.text.replace(/\n$/, '').split('\n').map((l) => (l ? `// ${l}` : '//')).join('\n');
+  if (/[\r\u2028\u2029]/.test(rest.text))
+    throw new Error('the hook core holds a \\r, U+2028 or U+2029: it cannot be kept behind line comments');
+  const core = rest.text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => (l ? `// ${l}` : '//'))
+    .join('\n');
   mkdirSync(join(REPO, 'dist'), { recursive: true });
   rmSync(join(REPO, 'dist', LEGACY_HOOK_CORE), { force: true });
-  writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), `${hot.text.replace(/\n*$/, '\n')}${HOOK_CORE_MARKER}\n${core}\n`);
+  writeFileSync(
+    join(REPO, 'dist', 'session-ledger.cjs'),
+    `${hot.text.replace(/\n*$/, '\n')}${HOOK_CORE_MARKER}\n${core}\n`,
+  );
   return { hot: hot.modules, core: rest.modules };
 }
 
@@ -145,7 +189,16 @@ export function sharedExtension(target, tables) {
   const hot = 'require("./session-ledger.cjs")';
   return {
     ...target,
-    plugins: [...(target.plugins ?? []), fromTables([{ modules: tables.hot, expr: `${hot}.__m` }, { modules: tables.core, expr: `${hot}.loadCore().__m` }], ['./session-ledger.cjs'])],
+    plugins: [
+      ...(target.plugins ?? []),
+      fromTables(
+        [
+          { modules: tables.hot, expr: `${hot}.__m` },
+          { modules: tables.core, expr: `${hot}.loadCore().__m` },
+        ],
+        ['./session-ledger.cjs'],
+      ),
+    ],
   };
 }
 
@@ -199,7 +252,8 @@ export async function watchBundles(onStart, onEnd) {
       b.onEnd((r) => onEnd?.(r));
     },
   };
-  for (const t of bundleTargets()) await (await esbuild.context({ ...t, logLevel: 'silent', plugins: [report] })).watch();
+  for (const t of bundleTargets())
+    await (await esbuild.context({ ...t, logLevel: 'silent', plugins: [report] })).watch();
   await buildHookScript();
 }
 
@@ -244,7 +298,10 @@ export const INTEGRATION_OUT = join(REPO, 'out', 'integration');
 /** Bundle the integration runner and suites (mocha included) for the Node extension host. */
 export async function buildIntegration() {
   await esbuild.build({
-    entryPoints: { trusted: join(REPO, 'test/integration/trusted.ts'), untrusted: join(REPO, 'test/integration/untrusted.ts') },
+    entryPoints: {
+      trusted: join(REPO, 'test/integration/trusted.ts'),
+      untrusted: join(REPO, 'test/integration/untrusted.ts'),
+    },
     outdir: INTEGRATION_OUT,
     bundle: true,
     platform: 'node',

@@ -21,13 +21,20 @@ function binaryIn(dir) {
   if (existsSync(bin)) return bin;
   // Install scripts skipped: the platform package carries the binary itself.
   const scoped = join(dir, 'node_modules', '@anthropic-ai');
-  const plat = existsSync(scoped) ? readdirSync(scoped).find((n) => n.startsWith(`claude-code-${process.platform}-`)) : undefined;
+  const plat = existsSync(scoped)
+    ? readdirSync(scoped).find((n) => n.startsWith(`claude-code-${process.platform}-`))
+    : undefined;
   return plat ? join(scoped, plat, 'claude') : null;
 }
 
 function versionOf(bin) {
   try {
-    return execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DISABLE_AUTOUPDATER: '1' } }).trim();
+    return execFileSync(bin, ['--version'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
+    }).trim();
   } catch {
     return '';
   }
@@ -65,18 +72,33 @@ export function ensureClaudeCode({ log = console.log } = {}) {
     log(`installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} into ${CC_DIR}`);
     rmSync(CC_DIR, { recursive: true, force: true });
     mkdirSync(CC_DIR, { recursive: true });
-    writeFileSync(join(CC_DIR, 'package.json'), JSON.stringify({ name: 'session-ledger-claude-code', private: true }, null, 2));
+    writeFileSync(
+      join(CC_DIR, 'package.json'),
+      JSON.stringify({ name: 'session-ledger-claude-code', private: true }, null, 2),
+    );
     const env = { ...process.env };
     for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], {
-      cwd: CC_DIR,
-      env,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      timeout: 600_000,
-    });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        '--no-save',
+        `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+      ],
+      {
+        cwd: CC_DIR,
+        env,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        timeout: 600_000,
+      },
+    );
     const bin = binaryIn(CC_DIR);
     const v = bin ? versionOf(bin) : '';
-    if (!v.startsWith(CLAUDE_CODE_VERSION)) throw new Error(`claude --version after install: '${v}' (expected ${CLAUDE_CODE_VERSION})`);
+    if (!v.startsWith(CLAUDE_CODE_VERSION))
+      throw new Error(`claude --version after install: '${v}' (expected ${CLAUDE_CODE_VERSION})`);
     writeFileSync(STAMP, `${v}\n`);
     log(`installed ${v} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return bin;
@@ -98,7 +120,11 @@ export function claudeWorld(root, { standinUrl, bin, extraEnv = {} }) {
   mkdirSync(home, { recursive: true });
   mkdirSync(config, { recursive: true });
   const key = 'sk-standin-not-a-real-key-0000';
-  const state = { hasCompletedOnboarding: true, customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] }, projects: {} };
+  const state = {
+    hasCompletedOnboarding: true,
+    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+    projects: {},
+  };
   const save = () => writeFileSync(join(config, '.claude.json'), JSON.stringify(state, null, 2));
   save();
   const base = {};
@@ -131,7 +157,10 @@ export function claudeWorld(root, { standinUrl, bin, extraEnv = {} }) {
       } catch {
         /* keep ours */
       }
-      now.projects = { ...(now.projects ?? {}), [dir]: { ...(now.projects?.[dir] ?? {}), hasTrustDialogAccepted: true } };
+      now.projects = {
+        ...(now.projects ?? {}),
+        [dir]: { ...(now.projects?.[dir] ?? {}), hasTrustDialogAccepted: true },
+      };
       writeFileSync(join(config, '.claude.json'), JSON.stringify(now, null, 2));
     },
   };
@@ -150,7 +179,10 @@ const killLive = () => {
   }
 };
 process.on('exit', killLive);
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+for (const [sig, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
   process.once(sig, () => {
     killLive();
     process.exit(code);
@@ -190,7 +222,14 @@ export function runGroup(cmd, args, { cwd, env, input = '', timeoutMs = 120_000 
       } catch {
         /* gone */
       }
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - t0, timedOut });
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ms: Date.now() - t0,
+        timedOut,
+      });
     });
     child.stdin.end(input);
   });
@@ -201,7 +240,12 @@ export function runGroup(cmd, args, { cwd, env, input = '', timeoutMs = 120_000 
  * returns { write(text), type(text), screen(), waitFor(re|string, ms), exited, kill() }.
  */
 export function startTui(argv, { cwd, env, cols = 140, rows = 45 }) {
-  const child = spawn('python3', [PTY_BRIDGE, String(cols), String(rows), ...argv], { cwd, env: { ...env, TERM: 'xterm-256color' }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('python3', [PTY_BRIDGE, String(cols), String(rows), ...argv], {
+    cwd,
+    env: { ...env, TERM: 'xterm-256color' },
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   live.add(child.pid);
   let raw = '';
   let code = null;
@@ -245,8 +289,14 @@ export function startTui(argv, { cwd, env, cols = 140, rows = 45 }) {
         const s = screen().slice(from);
         // Strings are compared without white space (the screen's layout decides where it goes).
         if (typeof what === 'string' ? squash(s).includes(squash(what)) : what.test(s)) return true;
-        if (code !== null) throw new Error(`the client exited (${code}) before the screen showed ${what}\n--- screen tail ---\n${s.slice(-2000)}`);
-        if (Date.now() - t0 > ms) throw new Error(`timed out after ${ms} ms waiting for ${what} on the screen\n--- screen tail ---\n${s.slice(-2000)}`);
+        if (code !== null)
+          throw new Error(
+            `the client exited (${code}) before the screen showed ${what}\n--- screen tail ---\n${s.slice(-2000)}`,
+          );
+        if (Date.now() - t0 > ms)
+          throw new Error(
+            `timed out after ${ms} ms waiting for ${what} on the screen\n--- screen tail ---\n${s.slice(-2000)}`,
+          );
         await sleep(200);
       }
     },

@@ -3,14 +3,25 @@
 // run folder. Shared by scripts/e2e.mjs (tests) and scripts/start.mjs (demo).
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync, createWriteStream, realpathSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+  rmSync,
+  createWriteStream,
+  realpathSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The code-server version scripts/code-server/package.json pins (setup-e2e.sh installs that folder). */
-export const CODE_SERVER_VERSION = JSON.parse(readFileSync(join(REPO, 'scripts', 'code-server', 'package.json'), 'utf8')).dependencies['code-server'];
+export const CODE_SERVER_VERSION = JSON.parse(
+  readFileSync(join(REPO, 'scripts', 'code-server', 'package.json'), 'utf8'),
+).dependencies['code-server'];
 export const TOOLS = process.env.SESSION_LEDGER_TOOLS || join(homedir(), '.cache', 'session-ledger-tools');
 export const CHROMIUM = process.env.SESSION_LEDGER_CHROMIUM || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -29,7 +40,9 @@ export function codeServerEntry() {
   const p = join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
   // Only a completed install counts: setup-e2e.sh writes the stamp last (a half-finished one is redone).
   if (!existsSync(p) || !existsSync(join(dir, '.installed'))) {
-    throw new Error(`code-server ${CODE_SERVER_VERSION} is not installed in ${TOOLS}: run "bash scripts/setup-e2e.sh" first`);
+    throw new Error(
+      `code-server ${CODE_SERVER_VERSION} is not installed in ${TOOLS}: run "bash scripts/setup-e2e.sh" first`,
+    );
   }
   return p;
 }
@@ -108,15 +121,20 @@ export async function startCodeServer(opts) {
 
   const args = [
     entry,
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--config', config,
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
+    '--config',
+    config,
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
   ];
   if (opts.trust !== false) args.push('--disable-workspace-trust');
   // VS Code's display language (vscode.env.language); without a language pack only the extension's own bundles translate
@@ -152,38 +170,79 @@ export async function startCodeServer(opts) {
   proc.stdout.on('data', onData);
   proc.stderr.on('data', onData);
   let exited = null;
-  const exitPromise = new Promise((res) => proc.on('exit', (code, sig) => { exited = { code, sig }; res(exited); }));
+  const exitPromise = new Promise((res) =>
+    proc.on('exit', (code, sig) => {
+      exited = { code, sig };
+      res(exited);
+    }),
+  );
 
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (exited) return;
-    try { process.kill(-proc.pid, 'SIGTERM'); } catch { /* gone */ }
-    const t = setTimeout(() => { try { process.kill(-proc.pid, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+    try {
+      process.kill(-proc.pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+    const t = setTimeout(() => {
+      try {
+        process.kill(-proc.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 5000);
     await exitPromise;
     clearTimeout(t);
     // the group may still hold the extension host or pty host for a moment
-    try { process.kill(-proc.pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-proc.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
     logStream.end();
   };
 
   const t0 = Date.now();
   for (;;) {
-    if (exited) throw new Error(`code-server exited (${JSON.stringify(exited)}) before it answered:\n${output.slice(-3000)}`);
-    if (Date.now() - t0 > 60_000) { await stop(); throw new Error(`code-server did not answer /healthz in 60 s:\n${output.slice(-3000)}`); }
+    if (exited)
+      throw new Error(`code-server exited (${JSON.stringify(exited)}) before it answered:\n${output.slice(-3000)}`);
+    if (Date.now() - t0 > 60_000) {
+      await stop();
+      throw new Error(`code-server did not answer /healthz in 60 s:\n${output.slice(-3000)}`);
+    }
     try {
       const r = await fetch(`${url}/healthz`);
       if (r.ok) break;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, pid: proc.pid, runDir, workspace: opts.workspace, dirs, stop, healthzMs: Date.now() - t0, log: () => output, logPath, exited: () => exited };
+  return {
+    url,
+    port,
+    pid: proc.pid,
+    runDir,
+    workspace: opts.workspace,
+    dirs,
+    stop,
+    healthzMs: Date.now() - t0,
+    log: () => output,
+    logPath,
+    exited: () => exited,
+  };
 }
 
 // Process groups started here and not stopped yet: killed when this process exits, however it exits.
 const live = new Set();
 process.on('exit', () => {
   for (const pid of live) {
-    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
 });
 
@@ -209,13 +268,24 @@ export function installExtension(vsix, extensionsDir, runDir) {
     XDG_CACHE_HOME: join(runDir, 'xdg', 'cache'),
     TMPDIR: join(runDir, 'tmp'),
   };
-  for (const k of ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'TMPDIR']) mkdirSync(env[k], { recursive: true });
-  return execFileSync(process.execPath, [
-    entry, '--install-extension', vsix, '--force',
-    '--extensions-dir', extensionsDir,
-    '--user-data-dir', join(runDir, 'user-data'),
-    '--config', join(runDir, 'code-server.yaml'),
-  ], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  for (const k of ['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'TMPDIR'])
+    mkdirSync(env[k], { recursive: true });
+  return execFileSync(
+    process.execPath,
+    [
+      entry,
+      '--install-extension',
+      vsix,
+      '--force',
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      join(runDir, 'user-data'),
+      '--config',
+      join(runDir, 'code-server.yaml'),
+    ],
+    { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
+  );
 }
 
 /** Launch Debian's Chromium headless through playwright-core with a fresh profile in runDir. */
@@ -223,13 +293,19 @@ export async function launchBrowser(runDir, { viewport = { width: 1400, height: 
   const { chromium } = await import('playwright-core');
   const profile = join(runDir, 'chromium-profile');
   mkdirSync(profile, { recursive: true });
-  for (const d of [join(runDir, 'xdg', 'config'), join(runDir, 'tmp'), join(runDir, 'home')]) mkdirSync(d, { recursive: true });
+  for (const d of [join(runDir, 'xdg', 'config'), join(runDir, 'tmp'), join(runDir, 'home')])
+    mkdirSync(d, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport,
-    env: { ...cleanEnv(process.env), HOME: join(runDir, 'home'), XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'), TMPDIR: join(runDir, 'tmp') },
+    env: {
+      ...cleanEnv(process.env),
+      HOME: join(runDir, 'home'),
+      XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'),
+      TMPDIR: join(runDir, 'tmp'),
+    },
   });
   return context;
 }
@@ -252,7 +328,11 @@ export function testPayload(server, { extensionDevelopmentPath, extensionTestsPa
 }
 
 export function readJson(p, fallback) {
-  try { return JSON.parse(readFileSync(p, 'utf8')); } catch { return fallback; }
+  try {
+    return JSON.parse(readFileSync(p, 'utf8'));
+  } catch {
+    return fallback;
+  }
 }
 
 export function removeRunDir(dir) {

@@ -30,13 +30,18 @@ export function contentText(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((b) => (b?.type === 'text' ? b.text ?? '' : b?.type === 'tool_result' ? contentText(b.content) : ''))
+    .map((b) => (b?.type === 'text' ? (b.text ?? '') : b?.type === 'tool_result' ? contentText(b.content) : ''))
     .join('\n');
 }
 
 /** Everything a request body says, as one string (system prompt and every message). */
 export function requestText(body) {
-  const sys = typeof body?.system === 'string' ? body.system : Array.isArray(body?.system) ? body.system.map((b) => b?.text ?? '').join('\n') : '';
+  const sys =
+    typeof body?.system === 'string'
+      ? body.system
+      : Array.isArray(body?.system)
+        ? body.system.map((b) => b?.text ?? '').join('\n')
+        : '';
   const msgs = Array.isArray(body?.messages) ? body.messages : [];
   return [sys, ...msgs.map((m) => contentText(m?.content))].join('\n');
 }
@@ -47,7 +52,9 @@ function lastUserWords(body) {
   const last = [...msgs].reverse().find((m) => m?.role === 'user');
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
-  const texts = (Array.isArray(last.content) ? last.content : []).filter((b) => b?.type === 'text' && !/^\s*<system-reminder>/.test(b.text ?? '')).map((b) => b.text);
+  const texts = (Array.isArray(last.content) ? last.content : [])
+    .filter((b) => b?.type === 'text' && !/^\s*<system-reminder>/.test(b.text ?? ''))
+    .map((b) => b.text);
   return texts.length ? texts[texts.length - 1] : contentText(last.content);
 }
 
@@ -55,10 +62,16 @@ function lastUserWords(body) {
 export function classify(body) {
   const msgs = Array.isArray(body?.messages) ? body.messages : [];
   const lastUser = [...msgs].reverse().find((m) => m?.role === 'user');
-  const sys = typeof body?.system === 'string' ? body.system : Array.isArray(body?.system) ? body.system.map((b) => b?.text ?? '').join('\n') : '';
+  const sys =
+    typeof body?.system === 'string'
+      ? body.system
+      : Array.isArray(body?.system)
+        ? body.system.map((b) => b?.text ?? '').join('\n')
+        : '';
   const ask = `${sys}\n${lastUser ? contentText(lastUser.content) : ''}`;
   if (/summary of the conversation/i.test(ask)) return { kind: 'compact-summary', text: SUMMARY };
-  if (/\btitle\b|\btopic\b/i.test(sys) && msgs.length <= 2 && !(body?.tools?.length)) return { kind: 'aux', text: '{"title": "Stand-in session", "isNewTopic": true}' };
+  if (/\btitle\b|\btopic\b/i.test(sys) && msgs.length <= 2 && !body?.tools?.length)
+    return { kind: 'aux', text: '{"title": "Stand-in session", "isNewTopic": true}' };
   const words = lastUserWords(body).replace(/\s+/g, ' ').slice(0, 200);
   return { kind: 'chat', text: `Stand-in reply. You said: ${words}` };
 }
@@ -97,7 +110,15 @@ export async function startStandin({ delayMs = 0 } = {}) {
       }
       const url = new URL(req.url, 'http://127.0.0.1');
       const sessionId = req.headers['x-claude-code-session-id'] || null;
-      const entry = { seq: requests.length + 1, at: Date.now(), method: req.method, path: url.pathname, sessionId, body, kind: 'other' };
+      const entry = {
+        seq: requests.length + 1,
+        at: Date.now(),
+        method: req.method,
+        path: url.pathname,
+        sessionId,
+        body,
+        kind: 'other',
+      };
       requests.push(entry);
       const json = (status, obj) => {
         res.writeHead(status, { 'content-type': 'application/json' });
@@ -113,21 +134,59 @@ export async function startStandin({ delayMs = 0 } = {}) {
           const id = `msg_standin_${entry.seq}`;
           const model = body?.model || 'claude-standin';
           if (!body?.stream) {
-            return json(200, { id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage });
+            return json(200, {
+              id,
+              type: 'message',
+              role: 'assistant',
+              model,
+              content: [{ type: 'text', text }],
+              stop_reason: 'end_turn',
+              stop_sequence: null,
+              usage,
+            });
           }
-          res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_standin_${entry.seq}` });
+          res.writeHead(200, {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache',
+            connection: 'keep-alive',
+            'request-id': `req_standin_${entry.seq}`,
+          });
           const send = async (event, data) => {
             res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
             await sleep(delayMs);
           };
-          await send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
-          await send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+          await send('message_start', {
+            type: 'message_start',
+            message: {
+              id,
+              type: 'message',
+              role: 'assistant',
+              model,
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage: { ...usage, output_tokens: 1 },
+            },
+          });
+          await send('content_block_start', {
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          });
           for (const piece of text.match(/[\s\S]{1,60}/g) ?? ['']) {
-            await send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
+            await send('content_block_delta', {
+              type: 'content_block_delta',
+              index: 0,
+              delta: { type: 'text_delta', text: piece },
+            });
           }
           await send('content_block_stop', { type: 'content_block_stop', index: 0 });
           const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens } = usage;
-          await send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens: out } });
+          await send('message_delta', {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens: out },
+          });
           await send('message_stop', { type: 'message_stop' });
           return res.end();
         }
@@ -143,7 +202,10 @@ export async function startStandin({ delayMs = 0 } = {}) {
           res.writeHead(200);
           return res.end();
         }
-        return json(404, { type: 'error', error: { type: 'not_found_error', message: `stand-in: no handler for ${req.method} ${url.pathname}` } });
+        return json(404, {
+          type: 'error',
+          error: { type: 'not_found_error', message: `stand-in: no handler for ${req.method} ${url.pathname}` },
+        });
       } catch (e) {
         try {
           json(500, { type: 'error', error: { type: 'api_error', message: String(e) } });
@@ -163,7 +225,8 @@ export async function startStandin({ delayMs = 0 } = {}) {
     port,
     requests,
     /** The /v1/messages requests (of one session when given). */
-    messages: (sessionId) => requests.filter((r) => r.path === '/v1/messages' && (!sessionId || r.sessionId === sessionId)),
+    messages: (sessionId) =>
+      requests.filter((r) => r.path === '/v1/messages' && (!sessionId || r.sessionId === sessionId)),
     setUsage(fields, sessionId = '') {
       if (fields) overrides.set(sessionId, fields);
       else overrides.delete(sessionId);

@@ -2,7 +2,17 @@
 // (all five checkpoint systems), a real git repository with its history, and a Claude Code home
 // whose projects/<encoded workspace path>/<session-id>.jsonl transcript belongs to that workspace.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync, appendFileSync, existsSync, utimesSync, realpathSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  appendFileSync,
+  existsSync,
+  utimesSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +39,16 @@ function git(cwd, args, { date } = {}) {
     GIT_COMMITTER_NAME: 'Ada Librarian',
     GIT_COMMITTER_EMAIL: 'ada@shelf.invalid',
   };
-  if (date) { env.GIT_AUTHOR_DATE = date; env.GIT_COMMITTER_DATE = date; }
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  if (date) {
+    env.GIT_AUTHOR_DATE = date;
+    env.GIT_COMMITTER_DATE = date;
+  }
+  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 /**
@@ -74,8 +92,17 @@ const tick = () => new Date((clock += 7_000)).toISOString();
 
 function userRecord(ws, sessionId, text, parentUuid) {
   return {
-    parentUuid, isSidechain: false, userType: 'external', cwd: ws, sessionId, version: '2.0.14', gitBranch: 'main',
-    type: 'user', message: { role: 'user', content: text }, uuid: randomUUID(), timestamp: tick(),
+    parentUuid,
+    isSidechain: false,
+    userType: 'external',
+    cwd: ws,
+    sessionId,
+    version: '2.0.14',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: randomUUID(),
+    timestamp: tick(),
   };
 }
 
@@ -85,15 +112,49 @@ function assistantRecords(ws, sessionId, text, used, parentUuid, { sidechain = f
   const cacheRead = Math.floor(used * 0.8);
   const cacheCreate = Math.floor(used * 0.15);
   const input = used - cacheRead - cacheCreate;
-  const usage = { input_tokens: input, cache_creation_input_tokens: cacheCreate, cache_read_input_tokens: cacheRead, output_tokens: 240, service_tier: 'standard' };
+  const usage = {
+    input_tokens: input,
+    cache_creation_input_tokens: cacheCreate,
+    cache_read_input_tokens: cacheRead,
+    output_tokens: 240,
+    service_tier: 'standard',
+  };
   const out = [];
   let parent = parentUuid;
   for (let b = 0; b < blocks; b++) {
-    const content = b === 0 ? [{ type: 'text', text }] : [{ type: 'tool_use', id: `toolu_${randomUUID().slice(0, 8)}`, name: 'Read', input: { file_path: join(ws, 'README.md') } }];
+    const content =
+      b === 0
+        ? [{ type: 'text', text }]
+        : [
+            {
+              type: 'tool_use',
+              id: `toolu_${randomUUID().slice(0, 8)}`,
+              name: 'Read',
+              input: { file_path: join(ws, 'README.md') },
+            },
+          ];
     const rec = {
-      parentUuid: parent, isSidechain: sidechain, userType: 'external', cwd: ws, sessionId, version: '2.0.14', gitBranch: 'main',
-      message: { model: MODEL, id, type: 'message', role: 'assistant', content, stop_reason: null, stop_sequence: null, usage },
-      requestId: `req_${randomUUID().slice(0, 12)}`, type: 'assistant', uuid: randomUUID(), timestamp: tick(),
+      parentUuid: parent,
+      isSidechain: sidechain,
+      userType: 'external',
+      cwd: ws,
+      sessionId,
+      version: '2.0.14',
+      gitBranch: 'main',
+      message: {
+        model: MODEL,
+        id,
+        type: 'message',
+        role: 'assistant',
+        content,
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      },
+      requestId: `req_${randomUUID().slice(0, 12)}`,
+      type: 'assistant',
+      uuid: randomUUID(),
+      timestamp: tick(),
     };
     parent = rec.uuid;
     out.push(rec);
@@ -114,19 +175,24 @@ export function conversation(ws, sessionId, finalUsed, turns = 6, prompts = SHEL
     parent = recs[recs.length - 1].uuid;
     if (i === 2) {
       // a subagent's records are in the same file but are not the main chain: never counted
-      lines.push(...assistantRecords(ws, sessionId, 'Subagent: searching the code base.', WINDOW - 1000, parent, { sidechain: true, blocks: 1 }));
+      lines.push(
+        ...assistantRecords(ws, sessionId, 'Subagent: searching the code base.', WINDOW - 1000, parent, {
+          sidechain: true,
+          blocks: 1,
+        }),
+      );
     }
   }
   return lines;
 }
 
 const SHELF_PROMPTS = [
-    'Add renewals: a member may renew a loan once unless someone reserved the book.',
-    'Run the tests.',
-    'Why does the overdue test fail in New York time?',
-    'Update the session ledger with what we decided.',
-    'Now the reservation queue: FIFO per book.',
-    'Checkpoint the session state, I want to compact soon.',
+  'Add renewals: a member may renew a loan once unless someone reserved the book.',
+  'Run the tests.',
+  'Why does the overdue test fail in New York time?',
+  'Update the session ledger with what we decided.',
+  'Now the reservation queue: FIFO per book.',
+  'Checkpoint the session state, I want to compact soon.',
 ];
 
 /**
@@ -154,16 +220,31 @@ export function writeClaudeHome(home, ws, { percent = 10, sessionId = SESSION_ID
   mkdirSync(projectDir, { recursive: true });
   writeFileSync(join(home, 'settings.json'), '{}\n');
   const old = join(projectDir, `${OLD_SESSION_ID}.jsonl`);
-  writeFileSync(old, conversation(ws, OLD_SESSION_ID, Math.round(WINDOW * 0.9), 3).map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(
+    old,
+    conversation(ws, OLD_SESSION_ID, Math.round(WINDOW * 0.9), 3)
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
   const twoDaysAgo = new Date(Date.now() - 2 * 86400_000);
   utimesSync(old, twoDaysAgo, twoDaysAgo);
   const transcript = join(projectDir, `${sessionId}.jsonl`);
-  writeFileSync(transcript, conversation(ws, sessionId, Math.round((WINDOW * percent) / 100)).map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(
+    transcript,
+    conversation(ws, sessionId, Math.round((WINDOW * percent) / 100))
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
   return { home, transcript, sessionId, projectDir };
 }
 
 /** Append one user turn and one assistant turn that brings the session's usage to `percent`. */
-export function appendTurn(transcript, ws, percent, { sessionId = SESSION_ID, text = 'Continuing with the reservation queue.' } = {}) {
+export function appendTurn(
+  transcript,
+  ws,
+  percent,
+  { sessionId = SESSION_ID, text = 'Continuing with the reservation queue.' } = {},
+) {
   const u = userRecord(ws, sessionId, 'Go on.', null);
   const recs = assistantRecords(ws, sessionId, text, Math.round((WINDOW * percent) / 100), u.uuid);
   appendFileSync(transcript, [u, ...recs].map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -184,7 +265,9 @@ export function prepareDemo(run, { fresh = false } = {}) {
   if (fresh) rmSync(run, { recursive: true, force: true });
   mkdirSync(run, { recursive: true });
   const wsDir = join(run, 'tidewatch');
-  const ws = existsSync(join(wsDir, '.git')) ? realpathSync(wsDir) : prepareWorkspace(join(REPO, 'examples', 'demo-workspace'), wsDir);
+  const ws = existsSync(join(wsDir, '.git'))
+    ? realpathSync(wsDir)
+    : prepareWorkspace(join(REPO, 'examples', 'demo-workspace'), wsDir);
   const claude = claudeHomeFromTranscript(join(run, 'claude'), ws, join(REPO, 'examples', 'demo-transcript.jsonl'));
   return { ws, claude };
 }

@@ -4,7 +4,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from './io';
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: T,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {
@@ -42,5 +46,8 @@ export async function resolveRoot(root: string | undefined, cwd: string): Promis
 /** `--confirm a,b` (repeatable) into a flat list. */
 export function listOpt(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
-  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  return (Array.isArray(v) ? v : [v])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

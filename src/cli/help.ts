@@ -19,45 +19,52 @@ export interface Manual {
 
 const ROOT: [string, string] = ['--root DIR', 'the project folder (default: the current folder)'];
 const JSON_OPT: [string, string] = ['--json', 'print JSON instead of text'];
-const CONFIRM: [string, string] = ['--confirm ID,...', 'manual items you confirm were done: feedback-stored, last-request (repeatable)'];
+const CONFIRM: [string, string] = [
+  '--confirm ID,...',
+  'manual items you confirm were done: feedback-stored, last-request (repeatable)',
+];
 const USAGE_EXIT: [number, string] = [2, 'bad usage, or the root cannot be read'];
 
 const PRE_COMPACT: Manual = {
   summary: 'the PreCompact guard: blocks a manual /compact until a checkpoint was written',
-  usage: 'session-ledger hook pre-compact [--root DIR]   (Claude Code\'s hook JSON on stdin)',
+  usage: "session-ledger hook pre-compact [--root DIR]   (Claude Code's hook JSON on stdin)",
   about:
     'Claude Code runs it before /compact. A manual /compact is refused until `session-ledger checkpoint` wrote\n' +
     '.claude/.checkpoint-ready.<session-id> (or the marker says nothing-to-preserve); automatic compactions pass.\n' +
     'Anything unexpected (bad stdin, an internal error) allows and is logged to .claude/log/session-ledger-hook.log.',
-  options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
+  options: [['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"]],
   exit: [
     [0, 'allow the compaction'],
     [2, 'block it; the reason, on stderr, says what to do'],
   ],
-  example: 'echo \'{"session_id":"abc","cwd":"\'$PWD\'","hook_event_name":"PreCompact","trigger":"manual"}\' | session-ledger hook pre-compact',
+  example:
+    'echo \'{"session_id":"abc","cwd":"\'$PWD\'","hook_event_name":"PreCompact","trigger":"manual"}\' | session-ledger hook pre-compact',
 };
 
 const SESSION_START: Manual = {
   summary: 'the SessionStart hook: records the session; after /clear or /compact prints the resume block',
-  usage: 'session-ledger hook session-start [--root DIR]   (Claude Code\'s hook JSON on stdin)',
+  usage: "session-ledger hook session-start [--root DIR]   (Claude Code's hook JSON on stdin)",
   about:
     'Records the session in .claude/session-ledger/session.json. After /clear or /compact it prints, for the new\n' +
     'context, the file to read, the next action, the UNCONFIRMED items and any blocking findings.',
-  options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
+  options: [['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"]],
   exit: [[0, 'always (nothing can block /clear)']],
-  example: 'echo \'{"session_id":"abc","cwd":"\'$PWD\'","hook_event_name":"SessionStart","source":"clear"}\' | session-ledger hook session-start',
+  example:
+    'echo \'{"session_id":"abc","cwd":"\'$PWD\'","hook_event_name":"SessionStart","source":"clear"}\' | session-ledger hook session-start',
 };
 
 const REMIND: Manual = {
-  summary: 'the UserPromptSubmit reminder (hooks install --remind): suggests a checkpoint once the context crosses a mark',
-  usage: 'session-ledger hook remind [--root DIR]   (Claude Code\'s hook JSON on stdin)',
+  summary:
+    'the UserPromptSubmit reminder (hooks install --remind): suggests a checkpoint once the context crosses a mark',
+  usage: "session-ledger hook remind [--root DIR]   (Claude Code's hook JSON on stdin)",
   about:
-    'Before each prompt: when the context has crossed a detected system\'s mark (S3 15 % and 40 %, S0 70 % and 85 % …),\n' +
+    "Before each prompt: when the context has crossed a detected system's mark (S3 15 % and 40 %, S0 70 % and 85 % …),\n" +
     'adds one line for the agent: which system, which mark, its checkpoint trigger. Once per mark per session (again\n' +
     'after a compaction); silent below the first mark, with no system, and while a fresh checkpoint marker covers the state.',
-  options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
+  options: [['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"]],
   exit: [[0, 'always (it never blocks a prompt)']],
-  example: 'echo \'{"session_id":"abc","transcript_path":"/path/to/abc.jsonl","hook_event_name":"UserPromptSubmit"}\' | session-ledger hook remind',
+  example:
+    'echo \'{"session_id":"abc","transcript_path":"/path/to/abc.jsonl","hook_event_name":"UserPromptSubmit"}\' | session-ledger hook remind',
 };
 
 const HOOKS_OPTIONS: Array<[string, string]> = [
@@ -76,8 +83,11 @@ const HOOKS_INSTALL: Manual = {
   options: [
     ...HOOKS_OPTIONS,
     ['--statusline', 'also set statusLine to the context meter relay (a status line you had keeps running inside it)'],
-    ['--remind', 'also add hooks.UserPromptSubmit: the reminder that suggests a checkpoint to the agent at each system\'s marks'],
-    ['--cli-bundle FILE', 'the hook script to copy (default: this CLI\'s)'],
+    [
+      '--remind',
+      "also add hooks.UserPromptSubmit: the reminder that suggests a checkpoint to the agent at each system's marks",
+    ],
+    ['--cli-bundle FILE', "the hook script to copy (default: this CLI's)"],
   ],
   exit: [
     [0, 'installed, or already installed'],
@@ -91,7 +101,7 @@ const HOOKS_UNINSTALL: Manual = {
   summary: 'remove exactly what install added',
   usage: 'session-ledger hooks uninstall [--root DIR] [--local] [--dry-run]',
   about:
-    'Removes the hook entries (the reminder\'s too), the status line relay (your own status line is put back), the script, and the\n' +
+    "Removes the hook entries (the reminder's too), the status line relay (your own status line is put back), the script, and the\n" +
     'settings file when install created it. Installed with --local? Uninstall with --local.',
   options: HOOKS_OPTIONS,
   exit: [
@@ -113,7 +123,12 @@ export const MANUALS: Record<string, Manual> = {
   check: {
     summary: 'the checks; exit 1 when something blocks',
     usage: 'session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]',
-    options: [ROOT, JSON_OPT, ['--strict', 'also exit 1 when the label is PARTIAL (a warning or an unticked manual item)'], CONFIRM],
+    options: [
+      ROOT,
+      JSON_OPT,
+      ['--strict', 'also exit 1 when the label is PARTIAL (a warning or an unticked manual item)'],
+      CONFIRM,
+    ],
     exit: [
       [0, 'nothing blocks (WORKING, or PARTIAL without --strict), or no state file'],
       [1, 'a check blocks (BROKEN; with --strict also PARTIAL)'],
@@ -124,19 +139,36 @@ export const MANUALS: Record<string, Manual> = {
   context: {
     summary: "how full the agent's context window is",
     usage: 'session-ledger context [--root DIR] [--transcript FILE] [--agent claude|codex] [--json]',
-    about: 'Claude Code: the newest ~/.claude/projects/<encoded root>/<session>.jsonl ($CLAUDE_CONFIG_DIR honoured).\nCodex CLI: the newest ~/.codex/sessions/**/rollout-*.jsonl of this folder ($CODEX_HOME honoured).',
-    options: [ROOT, ['--transcript FILE', 'read this transcript instead of finding the newest one'], ['--agent claude|codex', 'only this agent (default: both)'], JSON_OPT],
-    exit: [[0, 'a figure was printed'], USAGE_EXIT, [3, 'no agent session (or no usage in it) was found; the reason is on stderr']],
+    about:
+      'Claude Code: the newest ~/.claude/projects/<encoded root>/<session>.jsonl ($CLAUDE_CONFIG_DIR honoured).\nCodex CLI: the newest ~/.codex/sessions/**/rollout-*.jsonl of this folder ($CODEX_HOME honoured).',
+    options: [
+      ROOT,
+      ['--transcript FILE', 'read this transcript instead of finding the newest one'],
+      ['--agent claude|codex', 'only this agent (default: both)'],
+      JSON_OPT,
+    ],
+    exit: [
+      [0, 'a figure was printed'],
+      USAGE_EXIT,
+      [3, 'no agent session (or no usage in it) was found; the reason is on stderr'],
+    ],
     example: 'session-ledger context --agent claude',
   },
   statusline: {
     summary: "Claude Code's statusLine relay: records its context figure, prints a status line (or CMD's)",
-    usage: 'session-ledger statusline [--root DIR] [-- CMD...]   (Claude Code\'s statusLine JSON on stdin)',
+    usage: "session-ledger statusline [--root DIR] [-- CMD...]   (Claude Code's statusLine JSON on stdin)",
     about:
-      'Records the JSON under .claude/session-ledger/ so the meter can use Claude Code\'s own figure, then prints\n' +
+      "Records the JSON under .claude/session-ledger/ so the meter can use Claude Code's own figure, then prints\n" +
       'its own line, or runs CMD (your previous status line) with the same stdin and prints its output.',
-    options: [['--root DIR', 'the project folder (default: the payload\'s project dir, else its cwd)'], ['-- CMD...', 'the previous statusLine command: one argument runs through the shell, several run as they are']],
-    exit: [[0, 'printed'], [2, 'bad usage'], [-1, "with -- CMD: CMD's own exit code"]],
+    options: [
+      ['--root DIR', "the project folder (default: the payload's project dir, else its cwd)"],
+      ['-- CMD...', 'the previous statusLine command: one argument runs through the shell, several run as they are'],
+    ],
+    exit: [
+      [0, 'printed'],
+      [2, 'bad usage'],
+      [-1, "with -- CMD: CMD's own exit code"],
+    ],
     example: 'session-ledger statusline -- "npx ccstatusline"',
   },
   checkpoint: {
@@ -147,24 +179,38 @@ export const MANUALS: Record<string, Manual> = {
       "write the marker the PreCompact guard looks for, and print each system's closing step and resume prompt.",
     options: [
       ROOT,
-      ['--session ID', 'the Claude Code session (default: the newest transcript of the project, else the SessionStart record)'],
+      [
+        '--session ID',
+        'the Claude Code session (default: the newest transcript of the project, else the SessionStart record)',
+      ],
       ['--nothing-to-preserve', 'write a marker that allows /compact although the state files say nothing new'],
       CONFIRM,
       JSON_OPT,
     ],
     exit: [
-      [0, 'marker written, closing steps printed; or every detected system is switched off by its own configuration (S0 without session.ledger: true): its skip line, no marker'],
-      [1, 'no marker written: something blocks, manual items unconfirmed, nothing detected, the session unclear (each reason printed)'],
+      [
+        0,
+        'marker written, closing steps printed; or every detected system is switched off by its own configuration (S0 without session.ledger: true): its skip line, no marker',
+      ],
+      [
+        1,
+        'no marker written: something blocks, manual items unconfirmed, nothing detected, the session unclear (each reason printed)',
+      ],
       [2, 'bad usage (a bad --session, an unknown --confirm id), or the root cannot be read'],
     ],
-    example: 'session-ledger checkpoint --session 0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a --confirm feedback-stored,last-request',
+    example:
+      'session-ledger checkpoint --session 0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a --confirm feedback-stored,last-request',
   },
   hook: {
     summary: 'the Claude Code hooks (hook JSON on stdin): pre-compact, session-start, remind',
     usage: 'session-ledger hook pre-compact|session-start|remind [--root DIR]',
-    about: 'Run by Claude Code after `session-ledger hooks install`. A hook never fails the agent: anything unexpected\nallows and is logged to .claude/log/session-ledger-hook.log.',
-    options: [['--root DIR', 'the project folder (default: $CLAUDE_PROJECT_DIR, else the payload\'s cwd)']],
-    exit: [[0, 'allow (session-start: always)'], [2, 'pre-compact blocks the compaction; the reason is on stderr']],
+    about:
+      'Run by Claude Code after `session-ledger hooks install`. A hook never fails the agent: anything unexpected\nallows and is logged to .claude/log/session-ledger-hook.log.',
+    options: [['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"]],
+    exit: [
+      [0, 'allow (session-start: always)'],
+      [2, 'pre-compact blocks the compaction; the reason is on stderr'],
+    ],
     example: 'session-ledger hook pre-compact --help',
     sub: { 'pre-compact': PRE_COMPACT, 'session-start': SESSION_START, remind: REMIND },
   },
@@ -177,7 +223,7 @@ export const MANUALS: Record<string, Manual> = {
     sub: { install: HOOKS_INSTALL, uninstall: HOOKS_UNINSTALL },
   },
   attest: {
-    summary: "S1: write memory/.session-handoff.sha256 for the handoff as it is now",
+    summary: 'S1: write memory/.session-handoff.sha256 for the handoff as it is now',
     usage: 'session-ledger attest [--root DIR] [--dry-run] [--json]',
     about: 'The sidecar holds the lowercase hex SHA-256 of memory/session-handoff-LATEST.md, no newline.',
     options: [ROOT, ['--dry-run', 'say what would be written, write nothing'], JSON_OPT],
@@ -188,15 +234,29 @@ export const MANUALS: Record<string, Manual> = {
     summary: 'S4: keep the newest Current Project|Feature|Bug Fix block of each kind (preview, then --apply)',
     usage: 'session-ledger compact-state [--root DIR] [--apply] [--expect-hash H] [--json]',
     about: 'Without --apply it prints the compacted .agents/STATE.md and its hash and writes nothing.',
-    options: [ROOT, ['--apply', 'write it'], ['--expect-hash H', 'refuse unless .agents/STATE.md still has the hash the preview printed'], JSON_OPT],
-    exit: [[0, 'done, previewed, or nothing to compact'], [1, 'no S4 state, an invalid result, or refused (the file changed)'], USAGE_EXIT],
+    options: [
+      ROOT,
+      ['--apply', 'write it'],
+      ['--expect-hash H', 'refuse unless .agents/STATE.md still has the hash the preview printed'],
+      JSON_OPT,
+    ],
+    exit: [
+      [0, 'done, previewed, or nothing to compact'],
+      [1, 'no S4 state, an invalid result, or refused (the file changed)'],
+      USAGE_EXIT,
+    ],
     example: 'session-ledger compact-state && session-ledger compact-state --apply --expect-hash <hash it printed>',
   },
   'rotate-log': {
     summary: 'S3: move the oldest Log entries to docs/state/log/YYYY-MM.md until STATE.md fits 150 lines',
     usage: 'session-ledger rotate-log [--root DIR] [--apply] [--expect-hash H] [--json]',
     about: 'Without --apply it says which entries would move and writes nothing. The newest entry never moves.',
-    options: [ROOT, ['--apply', 'move them'], ['--expect-hash H', 'refuse unless docs/state/STATE.md still has the hash the preview printed'], JSON_OPT],
+    options: [
+      ROOT,
+      ['--apply', 'move them'],
+      ['--expect-hash H', 'refuse unless docs/state/STATE.md still has the hash the preview printed'],
+      JSON_OPT,
+    ],
     exit: [[0, 'done, previewed, or nothing to move'], [1, 'no S3 state, or refused (the file changed)'], USAGE_EXIT],
     example: 'session-ledger rotate-log && session-ledger rotate-log --apply --expect-hash <hash it printed>',
   },
@@ -204,11 +264,15 @@ export const MANUALS: Record<string, Manual> = {
     summary: "write a system's starter file (the extension's Create starter file); never overwrites",
     usage: 'session-ledger init [S0|S1|S2|S3|S4] [--root DIR] [--dry-run]',
     about:
-      'Writes the empty template of the system\'s home file (and its companion, if any), placeholders to fill in: the\n' +
+      "Writes the empty template of the system's home file (and its companion, if any), placeholders to fill in: the\n" +
       'checks flag them until then. A home file that exists refuses; a companion that exists is left as it is.\n' +
-      'Without a system it lists each starter\'s files and writes nothing.',
+      "Without a system it lists each starter's files and writes nothing.",
     options: [ROOT, ['--dry-run', 'say what would be written, write nothing']],
-    exit: [[0, 'written, listed or previewed'], [1, 'refused: the home file exists (or a write was refused); nothing overwritten'], USAGE_EXIT],
+    exit: [
+      [0, 'written, listed or previewed'],
+      [1, 'refused: the home file exists (or a write was refused); nothing overwritten'],
+      USAGE_EXIT,
+    ],
     example: 'session-ledger init S3',
   },
 };
@@ -224,7 +288,13 @@ function table(rows: Array<[string, string]>): string[] {
 export function manualText(name: string, m: Manual): string {
   const out = [`session-ledger ${name}: ${m.summary}`, '', `Usage: ${m.usage}`];
   if (m.about) out.push('', ...m.about.split('\n'));
-  if (m.sub) out.push('', 'Subcommands:', ...table(Object.entries(m.sub).map(([k, s]) => [k, s.summary])), `  (session-ledger ${name} <subcommand> --help for each)`);
+  if (m.sub)
+    out.push(
+      '',
+      'Subcommands:',
+      ...table(Object.entries(m.sub).map(([k, s]) => [k, s.summary])),
+      `  (session-ledger ${name} <subcommand> --help for each)`,
+    );
   out.push('', 'Options:', ...table([...m.options, HELP_OPT]));
   out.push('', 'Exit codes:', ...table(m.exit.map(([c, t]) => [c < 0 ? '*' : String(c), t])));
   out.push('', 'Example:', `  ${m.example}`);

@@ -48,18 +48,23 @@ export function loadCore(): Core {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new CoreUnavailable(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new CoreUnavailable(
+      `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   const at = text.indexOf(`\n${HOOK_CORE_MARKER}\n`);
   if (at < 0) throw new CoreUnavailable(`${file} holds no core (the line "${HOOK_CORE_MARKER}" is missing)`);
   const head = text.slice(0, at + HOOK_CORE_MARKER.length + 2);
   const lines = text.slice(head.length).split('\n');
-  for (let i = 0; i < lines.length; i++) lines[i] = lines[i].startsWith('// ') ? lines[i].slice(3) : lines[i] === '//' ? '' : lines[i];
+  for (let i = 0; i < lines.length; i++)
+    lines[i] = lines[i].startsWith('// ') ? lines[i].slice(3) : lines[i] === '//' ? '' : lines[i];
   const source = `(function (exports, require, module, __filename, __dirname, __hot) {${lines.join('\n')}\n})`;
   // Stack traces name this file and the line the code stands on in it.
   const script = new vm.Script(source, { filename: file, lineOffset: head.split('\n').length - 1 });
   const mod = { exports: {} as Core };
-  script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname, (module.exports as { __m: unknown }).__m);
+  script
+    .runInThisContext()
+    .call(mod.exports, mod.exports, require, mod, file, __dirname, (module.exports as { __m: unknown }).__m);
   core = mod.exports;
   return core;
 }

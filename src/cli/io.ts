@@ -59,7 +59,9 @@ export function processIo(): Io {
  * An Io that keeps what the command prints, for running the CLI inside another program (the tests,
  * a benchmark): stdin is `input`, the environment and working directory are the ones given.
  */
-export function bufferIo(o: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Io & { out: () => string; err: () => string } {
+export function bufferIo(
+  o: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Io & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
   return {

@@ -44,7 +44,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   if (name === '--help' || name === '-h' || name === 'help') {
     // `session-ledger help check` is `session-ledger check --help`.
     const topic = name === 'help' ? rest[0] : undefined;
-    io.stdout(topic && has(MANUALS, topic) ? (helpRequest(topic, [...rest.slice(1), '--help']) as string) : overview(VERSION));
+    io.stdout(
+      topic && has(MANUALS, topic) ? (helpRequest(topic, [...rest.slice(1), '--help']) as string) : overview(VERSION),
+    );
     return 0;
   }
   if (name === '--version' || name === '-V' || name === '-v') {
@@ -53,7 +55,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   const load = has(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
-    terminalSafeIo(io).stderr(`session-ledger: unknown command '${name}'. The commands: ${Object.keys(COMMANDS).join(', ')}. Run \`session-ledger --help\` for what each does.`);
+    terminalSafeIo(io).stderr(
+      `session-ledger: unknown command '${name}'. The commands: ${Object.keys(COMMANDS).join(', ')}. Run \`session-ledger --help\` for what each does.`,
+    );
     return 2;
   }
   // Help is answered before the command loads: it reads no stdin and writes no file.
@@ -68,7 +72,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (err) {
     if (err instanceof UsageError) {
       // One line: what is wrong, then where the options are.
-      terminalSafeIo(io).stderr(`session-ledger ${name}: ${err.message} (usage: ${MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`);
+      terminalSafeIo(io).stderr(
+        `session-ledger ${name}: ${err.message} (usage: ${MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`,
+      );
       return 2;
     }
     // Never a stack trace for the user's content: one line, and exit 2.

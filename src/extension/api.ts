@@ -17,7 +17,13 @@ export interface SessionLedgerApi {
   /** Re-scan every folder and re-read the context meter now. */
   refresh(): Promise<void>;
   /** The ledger tree as labels and descriptions. */
-  treeSnapshot(): Promise<Array<{ label: string; description?: string; children: Array<{ label: string; description?: string; children: unknown[] }> }>>;
+  treeSnapshot(): Promise<
+    Array<{
+      label: string;
+      description?: string;
+      children: Array<{ label: string; description?: string; children: unknown[] }>;
+    }>
+  >;
   /** The context status bar item as shown; undefined when hidden. */
   statusBar(): { text: string; label: string; tooltip: string; background?: string } | undefined;
   /** What the Problems panel holds from Session Ledger: file, line, severity, check id, message. */
@@ -48,7 +54,8 @@ export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
     tickManualItems: async (ticked, folder) => {
       await ready;
       for (const sys of s.store.report(folder)?.systems ?? []) {
-        for (const c of sys.checks) if (c.severity === 'manual') await s.ticks.set(s.store.session(), sys.id, homeHash(sys), c.id, ticked);
+        for (const c of sys.checks)
+          if (c.severity === 'manual') await s.ticks.set(s.store.session(), sys.id, homeHash(sys), c.id, ticked);
       }
     },
   };

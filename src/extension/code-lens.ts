@@ -32,11 +32,27 @@ export class LedgerCodeLens implements vscode.CodeLensProvider, vscode.Disposabl
     for (const s of r.systems) {
       if (!systemDocs(r, s).some((d) => d.relPath === rel && d.doc)) continue;
       const show = { command: 'workbench.view.extension.sessionLedger', title: '' };
-      out.push(new vscode.CodeLens(top, { ...show, title: systemLabel(s), tooltip: t('Show the Session Ledger view') }));
+      out.push(
+        new vscode.CodeLens(top, { ...show, title: systemLabel(s), tooltip: t('Show the Session Ledger view') }),
+      );
       const counts = countsText(t, countsOf(s));
-      if (counts) out.push(new vscode.CodeLens(top, { ...show, title: counts, tooltip: t('Show the Session Ledger view') }));
-      if (vscode.workspace.isTrusted) out.push(new vscode.CodeLens(top, { command: 'sessionLedger.checkpointNow', title: `$(save) ${t('Checkpoint now')}`, arguments: [{ folderUri: state.folder.uri }] }));
-      out.push(new vscode.CodeLens(top, { command: 'sessionLedger.openChecklist', title: `$(checklist) ${t('Open checklist')}`, arguments: [state.folder.uri] }));
+      if (counts)
+        out.push(new vscode.CodeLens(top, { ...show, title: counts, tooltip: t('Show the Session Ledger view') }));
+      if (vscode.workspace.isTrusted)
+        out.push(
+          new vscode.CodeLens(top, {
+            command: 'sessionLedger.checkpointNow',
+            title: `$(save) ${t('Checkpoint now')}`,
+            arguments: [{ folderUri: state.folder.uri }],
+          }),
+        );
+      out.push(
+        new vscode.CodeLens(top, {
+          command: 'sessionLedger.openChecklist',
+          title: `$(checklist) ${t('Open checklist')}`,
+          arguments: [state.folder.uri],
+        }),
+      );
     }
     return out;
   }

@@ -40,25 +40,42 @@ export function bindContextKeys(store: LedgerStore, meter: SessionMeter): vscode
     void vscode.commands.executeCommand('setContext', key, v);
     const step = STEP_OF[key];
     // a host without the Welcome contribution has no such command: nothing to tick there
-    if (v && step) void vscode.commands.executeCommand('welcome.markStepComplete', `${WALKTHROUGH}#${step}`).then(undefined, () => undefined);
+    if (v && step)
+      void vscode.commands
+        .executeCommand('welcome.markStepComplete', `${WALKTHROUGH}#${step}`)
+        .then(undefined, () => undefined);
   };
   let disposed = false;
   let generation = 0;
   const readDisk = async () => {
     const mine = ++generation;
     const { walkthroughFacts } = await import('./pure/walkthrough-facts');
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const roots = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
     const facts = await Promise.all(roots.map((r) => walkthroughFacts(r)));
     // a newer read started meanwhile: it decides
     if (disposed || mine !== generation) return;
-    set('sessionLedger.hooksInstalled', facts.some((f) => f.hooksInstalled));
-    set('sessionLedger.hasCheckpoint', facts.some((f) => f.hasCheckpoint));
+    set(
+      'sessionLedger.hooksInstalled',
+      facts.some((f) => f.hooksInstalled),
+    );
+    set(
+      'sessionLedger.hasCheckpoint',
+      facts.some((f) => f.hasCheckpoint),
+    );
   };
   const update = () => {
     const systems = store.folders().flatMap((f) => f.report?.systems ?? []);
     set('sessionLedger.detected', systems.length > 0);
-    set('sessionLedger.hasS4', systems.some((s) => s.id === 'S4'));
-    set('sessionLedger.hasStateFile', systems.some((s) => s.docs.some((d) => d.relPath === s.home)));
+    set(
+      'sessionLedger.hasS4',
+      systems.some((s) => s.id === 'S4'),
+    );
+    set(
+      'sessionLedger.hasStateFile',
+      systems.some((s) => s.docs.some((d) => d.relPath === s.home)),
+    );
     void readDisk();
   };
   void store.ready.then(() => {
@@ -68,7 +85,11 @@ export function bindContextKeys(store: LedgerStore, meter: SessionMeter): vscode
   const settings = vscode.workspace.createFileSystemWatcher(`**/${SETTINGS_GLOB}`);
   const onSettings = () => void readDisk();
   return vscode.Disposable.from(
-    { dispose: () => { disposed = true; } },
+    {
+      dispose: () => {
+        disposed = true;
+      },
+    },
     store.onDidChange(update),
     meter.onDidChange((m) => set('sessionLedger.meterActive', !!m)),
     settings,

@@ -68,7 +68,10 @@ export class LedgerDiagnostics implements vscode.Disposable {
     this.byUri.clear();
     for (const [key, list] of next) {
       this.byUri.set(key, list);
-      this.collection.set(list[0].uri, list.map((p) => p.diagnostic));
+      this.collection.set(
+        list[0].uri,
+        list.map((p) => p.diagnostic),
+      );
     }
   }
 
@@ -76,7 +79,14 @@ export class LedgerDiagnostics implements vscode.Disposable {
   findingsFor(uri: vscode.Uri, diagnostics: readonly vscode.Diagnostic[]): PlacedFinding[] {
     const placed = this.byUri.get(uri.toString()) ?? [];
     const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code ?? ''));
-    return placed.filter((p) => diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE && codeOf(d) === codeOf(p.diagnostic) && d.range.start.line === p.diagnostic.range.start.line));
+    return placed.filter((p) =>
+      diagnostics.some(
+        (d) =>
+          d.source === DIAGNOSTIC_SOURCE &&
+          codeOf(d) === codeOf(p.diagnostic) &&
+          d.range.start.line === p.diagnostic.range.start.line,
+      ),
+    );
   }
 
   /** Every finding on a file. */

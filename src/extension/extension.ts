@@ -75,11 +75,17 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   });
   // Ready: every folder scanned once and the context meter looked for a session once.
   const ready = started.then(() => store.ready).then(() => meter.firstRead);
-  void started.then(() => store.ready).then(() => {
-    const n = store.folders().reduce((k, f) => k + (f.report?.systems.length ?? 0), 0);
-    const shown = store.firstShown?.report.gitPending ? ` First results shown ${Math.round(store.firstShown.at - loaded)} ms after loading began, while git was read.` : '';
-    log.info(`First scan finished ${Math.round(performance.now() - loaded)} ms after loading began: ${n} system(s) detected.${shown}`);
-  });
+  void started
+    .then(() => store.ready)
+    .then(() => {
+      const n = store.folders().reduce((k, f) => k + (f.report?.systems.length ?? 0), 0);
+      const shown = store.firstShown?.report.gitPending
+        ? ` First results shown ${Math.round(store.firstShown.at - loaded)} ms after loading began, while git was read.`
+        : '';
+      log.info(
+        `First scan finished ${Math.round(performance.now() - loaded)} ms after loading began: ${n} system(s) detected.${shown}`,
+      );
+    });
 
   log.info(
     `Session Ledger activated in ${(performance.now() - t0).toFixed(1)} ms (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode: read-only'}); its modules loaded in ${(MODULES_LOADED - loaded).toFixed(1)} ms, activate() was called ${(t0 - loaded).toFixed(1)} ms after loading began.`,

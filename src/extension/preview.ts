@@ -33,11 +33,24 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider, vsc
    * Show `before` (the file on disk, or text) against `after` in the diff editor, then ask. Returns
    * true when the user confirmed with `confirmLabel`. The preview tab is closed afterwards.
    */
-  async confirm(opts: { name: string; fileUri?: vscode.Uri; before: string | null; after: string; title: string; question: string; detail?: string; confirmLabel: string }): Promise<boolean> {
+  async confirm(opts: {
+    name: string;
+    fileUri?: vscode.Uri;
+    before: string | null;
+    after: string;
+    title: string;
+    question: string;
+    detail?: string;
+    confirmLabel: string;
+  }): Promise<boolean> {
     const left = opts.fileUri && opts.before !== null ? opts.fileUri : this.put(opts.name, opts.before ?? '', 'before');
     const right = this.put(opts.name, opts.after, 'after');
     await vscode.commands.executeCommand('vscode.diff', left, right, opts.title, { preview: true });
-    const pick = await vscode.window.showInformationMessage(opts.question, { modal: true, detail: opts.detail }, opts.confirmLabel);
+    const pick = await vscode.window.showInformationMessage(
+      opts.question,
+      { modal: true, detail: opts.detail },
+      opts.confirmLabel,
+    );
     await this.close(right);
     return pick === opts.confirmLabel;
   }
@@ -47,7 +60,8 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider, vsc
     for (const g of vscode.window.tabGroups.all) {
       for (const tab of g.tabs) {
         const input = tab.input;
-        if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === key) await vscode.window.tabGroups.close(tab);
+        if (input instanceof vscode.TabInputTextDiff && input.modified.toString() === key)
+          await vscode.window.tabGroups.close(tab);
       }
     }
     // Drop the content once nobody shows it.

@@ -28,9 +28,17 @@ function toRange(doc: vscode.TextDocument, e: LineEdit): { range: vscode.Range; 
   const last = doc.lineCount - 1;
   const first = Math.min(e.line - 1, last);
   const end = Math.min(e.endLine - 1, last);
-  if (e.lines.length) return { range: new vscode.Range(first, 0, end, doc.lineAt(end).text.length), text: e.lines.join(doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n') };
+  if (e.lines.length)
+    return {
+      range: new vscode.Range(first, 0, end, doc.lineAt(end).text.length),
+      text: e.lines.join(doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n'),
+    };
   if (end < last) return { range: new vscode.Range(first, 0, end + 1, 0), text: '' };
-  if (first > 0) return { range: new vscode.Range(first - 1, doc.lineAt(first - 1).text.length, end, doc.lineAt(end).text.length), text: '' };
+  if (first > 0)
+    return {
+      range: new vscode.Range(first - 1, doc.lineAt(first - 1).text.length, end, doc.lineAt(end).text.length),
+      text: '',
+    };
   return { range: new vscode.Range(0, 0, end, doc.lineAt(end).text.length), text: '' };
 }
 
@@ -44,7 +52,9 @@ function lineEdits(doc: vscode.TextDocument, edits: readonly LineEdit[], label: 
 }
 
 export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+  static readonly metadata: vscode.CodeActionProviderMetadata = {
+    providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+  };
 
   constructor(
     private readonly diagnostics: LedgerDiagnostics,
@@ -55,11 +65,16 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     return vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this, LedgerQuickFixes.metadata);
   }
 
-  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): FixAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): FixAction[] {
     if (!vscode.workspace.isTrusted) return [];
     const out: FixAction[] = [];
     const placed = this.diagnostics.findingsFor(document.uri, context.diagnostics);
-    if (!placed.length && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE)) this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
+    if (!placed.length && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE))
+      this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
     for (const p of placed) {
       for (const offer of fixOffersOf(p.finding)) {
         const a = new FixAction(vscode.l10n.t(offer.title.id, ...offer.title.args), offer.kind, p, document);
@@ -89,12 +104,18 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     const fixes = await import('../core/systems/fixes');
     switch (a.fix) {
       case 'timestamp':
-        return lineEdits(doc, [fixes.timestampFix(doc.getText(), f.line, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))], label);
+        return lineEdits(
+          doc,
+          [fixes.timestampFix(doc.getText(), f.line, new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'))],
+          label,
+        );
       case 'delete-stale-line':
         return lineEdits(doc, [fixes.deleteLines(f.line)], label);
       case 'delete-done': {
         // A finished section goes whole (heading to its last line); a finished item, its line.
-        const sec = f.system.docs.find((d) => d.relPath === f.path)?.sections.find((s) => s.line === f.line && s.level > 0);
+        const sec = f.system.docs
+          .find((d) => d.relPath === f.path)
+          ?.sections.find((s) => s.line === f.line && s.level > 0);
         return lineEdits(doc, [fixes.deleteLines(f.line, sec ? sec.endLine : f.line)], label);
       }
       case 'branch-head': {
@@ -111,7 +132,11 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         const plan = await planAttest(root, f.system.home);
         if (!plan) throw new Error(t('{0} cannot be read.', f.system.home));
         const we = new vscode.WorkspaceEdit();
-        we.createFile(vscode.Uri.file(plan.sidecar), { overwrite: true, contents: new TextEncoder().encode(plan.hash) }, { label, needsConfirmation: a.placed.finding.check.status === 'fail' });
+        we.createFile(
+          vscode.Uri.file(plan.sidecar),
+          { overwrite: true, contents: new TextEncoder().encode(plan.hash) },
+          { label, needsConfirmation: a.placed.finding.check.status === 'fail' },
+        );
         return we;
       }
       case 'compact': {
@@ -122,7 +147,14 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         if (!plan.structureOk) throw new Error(notCompactedText(t, plan.headings));
         if (plan.before !== doc.getText()) throw new Error(t('{0} changed since it was read; try again.', f.path));
         const we = new vscode.WorkspaceEdit();
-        we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, { label, needsConfirmation: true, description: t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length) });
+        we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, {
+          label,
+          needsConfirmation: true,
+          description: t(
+            '{0} older block(s) are removed; every other section is kept verbatim, in order.',
+            plan.prunedBlocks.length,
+          ),
+        });
         return we;
       }
       case 'rotate-log': {
@@ -132,8 +164,21 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         if (!plan || !plan.changed) throw new Error(t('No dated Log entry can move: the newest entry always stays.'));
         if (plan.before !== doc.getText()) throw new Error(t('{0} changed since it was read; try again.', f.path));
         const we = new vscode.WorkspaceEdit();
-        const meta = { label, needsConfirmation: true, description: t('{0} Log entries move, verbatim, to {1}.', plan.moves.length, plan.archives.map((x) => x.rel).join(', ')) };
-        for (const arch of plan.archives) we.createFile(vscode.Uri.file(arch.path), { overwrite: true, contents: new TextEncoder().encode(arch.after) }, meta);
+        const meta = {
+          label,
+          needsConfirmation: true,
+          description: t(
+            '{0} Log entries move, verbatim, to {1}.',
+            plan.moves.length,
+            plan.archives.map((x) => x.rel).join(', '),
+          ),
+        };
+        for (const arch of plan.archives)
+          we.createFile(
+            vscode.Uri.file(arch.path),
+            { overwrite: true, contents: new TextEncoder().encode(arch.after) },
+            meta,
+          );
         we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, meta);
         return we;
       }

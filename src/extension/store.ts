@@ -147,7 +147,10 @@ export class LedgerStore implements vscode.Disposable {
     if (e.recheck) clearTimeout(e.recheck);
     e.recheck = undefined;
     try {
-      const [{ evaluateChanged }, { settledRead }] = await Promise.all([import('../core/report/evaluate'), import('../core/report/settle')]);
+      const [{ evaluateChanged }, { settledRead }] = await Promise.all([
+        import('../core/report/evaluate'),
+        import('../core/report/settle'),
+      ]);
       const settings = readSettings(e.folder.uri);
       // Restricted Mode spawns no process: no git (the repository's config could name a command), and
       // no configured extra paths (a workspace setting is repository content too).
@@ -160,13 +163,24 @@ export class LedgerStore implements vscode.Disposable {
       const prev = e.raw?.gitPending ? undefined : e.raw;
       // A file that does not parse while it is being written is read again; still unparsed, the
       // system's last good report stays (marked updating) and the folder is read again once it is quiet.
-      const { report: raw, recheckAt } = await settledRead(root, prev, () => evaluateChanged(root, options, prev, changed));
+      const { report: raw, recheckAt } = await settledRead(root, prev, () =>
+        evaluateChanged(root, options, prev, changed),
+      );
       this.publish(e, raw, false);
       if (recheckAt !== undefined) {
         e.recheck = setTimeout(() => void this.scan(e.folder), Math.max(0, recheckAt - Date.now()) + 50);
-        this.log.debug(`${e.folder.name}: ${raw.systems.filter((s) => s.updating).map((s) => s.id).join(', ')} being written; shown as last read, read again in ${Math.max(0, recheckAt - Date.now()) + 50} ms`);
+        this.log.debug(
+          `${e.folder.name}: ${raw.systems
+            .filter((s) => s.updating)
+            .map((s) => s.id)
+            .join(
+              ', ',
+            )} being written; shown as last read, read again in ${Math.max(0, recheckAt - Date.now()) + 50} ms`,
+        );
       }
-      this.log.debug(`Scanned ${e.folder.name}${changed ? ` (${changed.join(', ')})` : ''} in ${Date.now() - t0} ms: ${raw.systems.map((s) => `${s.id} ${s.label}${s.updating ? ' (updating)' : ''}`).join(', ') || 'nothing detected'}`);
+      this.log.debug(
+        `Scanned ${e.folder.name}${changed ? ` (${changed.join(', ')})` : ''} in ${Date.now() - t0} ms: ${raw.systems.map((s) => `${s.id} ${s.label}${s.updating ? ' (updating)' : ''}`).join(', ') || 'nothing detected'}`,
+      );
     } catch (err) {
       e.error = (err as Error)?.message ?? String(err);
       this.log.error(`Scan of ${e.folder.name} failed: ${e.error}`);

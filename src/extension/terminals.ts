@@ -81,7 +81,8 @@ async function processRunsSession(pid: number, session: RecentSession): Promise<
   if (!agentInCmdline(cmd)) return false;
   if (cmd.split('\0').some((a) => a === session.sessionId || a.endsWith(`=${session.sessionId}`))) return true;
   const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  for (const fd of fds.slice(0, 256)) if ((await fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === session.transcriptPath) return true;
+  for (const fd of fds.slice(0, 256))
+    if ((await fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === session.transcriptPath) return true;
   return false;
 }
 
@@ -94,14 +95,19 @@ async function shellPid(t: vscode.Terminal): Promise<number | undefined> {
  * record holds its parent chain (a terminal's shell pid is in it), or an agent process under the
  * terminal's shell names the session id or holds its transcript open.
  */
-export async function terminalsOfSessions(root: string, sessions: readonly RecentSession[]): Promise<Map<string, string>> {
+export async function terminalsOfSessions(
+  root: string,
+  sessions: readonly RecentSession[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const terminals = vscode.window.terminals.filter((t) => t.exitStatus === undefined);
   const pids = await Promise.all(terminals.map((t) => shellPid(t)));
   const trees = new Map<number, number[]>();
   for (const s of sessions) {
     const rec = await readSessionRecordFor(root, s.sessionId);
-    let hit = rec?.pids?.length ? terminals.find((_, i) => pids[i] !== undefined && rec.pids?.includes(pids[i] as number)) : undefined;
+    let hit = rec?.pids?.length
+      ? terminals.find((_, i) => pids[i] !== undefined && rec.pids?.includes(pids[i] as number))
+      : undefined;
     for (let i = 0; !hit && i < terminals.length; i++) {
       const pid = pids[i];
       if (pid === undefined) continue;
@@ -119,7 +125,11 @@ export async function terminalsOfSessions(root: string, sessions: readonly Recen
 }
 
 /** Ask which of several recent sessions a checkpoint is for. Undefined when the user cancels. */
-export async function pickSession(root: string, sessions: readonly RecentSession[], windowMinutes: number): Promise<RecentSession | undefined> {
+export async function pickSession(
+  root: string,
+  sessions: readonly RecentSession[],
+  windowMinutes: number,
+): Promise<RecentSession | undefined> {
   const t = vscode.l10n.t;
   const names = await terminalsOfSessions(root, sessions).catch(() => new Map<string, string>());
   const now = Date.now();

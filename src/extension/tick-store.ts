@@ -25,7 +25,13 @@ export class TickStore extends Disposable {
     return new Set(this.table()[tickKey(sessionId, system, hash)] ?? []);
   }
 
-  async set(sessionId: string | null | undefined, system: SystemId, hash: string, checkId: string, ticked: boolean): Promise<void> {
+  async set(
+    sessionId: string | null | undefined,
+    system: SystemId,
+    hash: string,
+    checkId: string,
+    ticked: boolean,
+  ): Promise<void> {
     const table = { ...this.table() };
     const key = tickKey(sessionId, system, hash);
     const cur = new Set(table[key] ?? []);

@@ -4,6 +4,10 @@ import * as vscode from 'vscode';
 /** True when the workspace is trusted; otherwise says why nothing happens and returns false. */
 export function requireTrust(): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window.showWarningMessage(vscode.l10n.t('This workspace is in Restricted Mode: Session Ledger reads and shows the state files but writes nothing. Trust the workspace to use this command.'));
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      'This workspace is in Restricted Mode: Session Ledger reads and shows the state files but writes nothing. Trust the workspace to use this command.',
+    ),
+  );
   return false;
 }

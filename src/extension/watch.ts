@@ -38,7 +38,10 @@ export class FolderWatchers implements vscode.Disposable {
   ) {}
 
   async start(): Promise<void> {
-    const [{ watchGlobs }, { SHARED_MARKER_REL }] = await Promise.all([import('./pure/globs'), import('../core/checkpoint/marker')]);
+    const [{ watchGlobs }, { SHARED_MARKER_REL }] = await Promise.all([
+      import('./pure/globs'),
+      import('../core/checkpoint/marker'),
+    ]);
     // The checkpoint markers too: the guard preview in the status bar follows them.
     this.globs = watchGlobs([`${SHARED_MARKER_REL}*`]);
     for (const f of vscode.workspace.workspaceFolders ?? []) this.watch(f);
@@ -101,7 +104,12 @@ export class FolderWatchers implements vscode.Disposable {
       for (const rel of [s.home, ...s.docs.map((d) => d.relPath)]) {
         const i = rel.lastIndexOf('/');
         const name = rel.slice(i + 1);
-        this.watchDir(folder, fw, i < 0 ? '' : rel.slice(0, i), new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+        this.watchDir(
+          folder,
+          fw,
+          i < 0 ? '' : rel.slice(0, i),
+          new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+        );
       }
     }
   }

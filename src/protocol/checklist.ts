@@ -4,7 +4,14 @@
  * src/extension/ (architecture test). The webview sends `ready` once its script runs; the host
  * answers with the state and sends it again whenever the store changes.
  */
-import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type Severity, type SystemId } from '../core/model/model';
+import {
+  SYSTEM_IDS as IDS,
+  type Check,
+  type CheckStatus,
+  type Label,
+  type Severity,
+  type SystemId,
+} from '../core/model/model';
 
 /** A check as the webview shows it: the core's `Check` without the system (its section says it). */
 export type CheckView = Omit<Check, 'system'>;
@@ -70,7 +77,10 @@ export interface WriteResult {
   text: string;
 }
 
-export type HostToWebview = { type: 'state'; state: ChecklistState } | { type: 'focusCheck'; system: SystemId; checkId: string } | { type: 'result'; result: WriteResult };
+export type HostToWebview =
+  | { type: 'state'; state: ChecklistState }
+  | { type: 'focusCheck'; system: SystemId; checkId: string }
+  | { type: 'result'; result: WriteResult };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -91,12 +101,21 @@ export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
     case 'refresh':
       return { type: m.type };
     case 'toggleManual':
-      if (typeof m.system === 'string' && SYSTEM_IDS.has(m.system) && typeof m.checkId === 'string' && typeof m.checked === 'boolean') {
+      if (
+        typeof m.system === 'string' &&
+        SYSTEM_IDS.has(m.system) &&
+        typeof m.checkId === 'string' &&
+        typeof m.checked === 'boolean'
+      ) {
         return { type: 'toggleManual', system: m.system as SystemId, checkId: m.checkId, checked: m.checked };
       }
       return undefined;
     case 'open':
-      if (typeof m.path === 'string' && m.path.length < 4096 && (m.line === undefined || (typeof m.line === 'number' && Number.isInteger(m.line) && m.line >= 0))) {
+      if (
+        typeof m.path === 'string' &&
+        m.path.length < 4096 &&
+        (m.line === undefined || (typeof m.line === 'number' && Number.isInteger(m.line) && m.line >= 0))
+      ) {
         return { type: 'open', path: m.path, line: m.line as number | undefined };
       }
       return undefined;
@@ -106,4 +125,12 @@ export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
 }
 
 /** Order of checks on screen: failures, warnings, manual items (ticked or not: they stay in place), passes, skipped. */
-export const STATUS_ORDER: Record<string, number> = { fail: 0, warn: 1, 'manual-open': 2, 'manual-done': 2, pass: 3, info: 3, skipped: 4 };
+export const STATUS_ORDER: Record<string, number> = {
+  fail: 0,
+  warn: 1,
+  'manual-open': 2,
+  'manual-done': 2,
+  pass: 3,
+  info: 3,
+  skipped: 4,
+};

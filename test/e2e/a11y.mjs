@@ -23,7 +23,9 @@ async function checklistFrame(page) {
   // A rescan while the panel opens may load its document again: a frame detached under us is looked up anew.
   for (let attempt = 1; ; attempt++) {
     try {
-      const outer = await (await page.locator('iframe.webview').first().elementHandle({ timeout: 30_000 })).contentFrame();
+      const outer = await (
+        await page.locator('iframe.webview').first().elementHandle({ timeout: 30_000 })
+      ).contentFrame();
       const inner = await (await outer.locator('#active-frame').elementHandle({ timeout: 30_000 })).contentFrame();
       await inner.locator('#write-marker').waitFor({ state: 'attached', timeout: 30_000 });
       return inner;
@@ -43,7 +45,12 @@ export async function axeViolations(frame) {
   await frame.evaluate(AXE);
   return frame.evaluate(async () => {
     const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`.slice(0, 400)) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`.slice(0, 400)),
+    }));
   });
 }
 
@@ -54,14 +61,24 @@ async function setTheme(page, theme) {
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(theme.label);
-    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused').filter({ hasText: theme.label });
+    const row = page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused')
+      .filter({ hasText: theme.label });
     await row.first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
   }
-  await waitUntil(`the workbench in ${theme.id}`, async () => (await page.locator('.monaco-workbench').getAttribute('class'))?.split(/\s+/).includes(theme.workbench), 30_000);
+  await waitUntil(
+    `the workbench in ${theme.id}`,
+    async () => (await page.locator('.monaco-workbench').getAttribute('class'))?.split(/\s+/).includes(theme.workbench),
+    30_000,
+  );
   const frame = await checklistFrame(page);
-  await waitUntil(`the checklist in ${theme.id}`, () => frame.evaluate((cls) => document.body.classList.contains(cls), theme.body), 15_000);
+  await waitUntil(
+    `the checklist in ${theme.id}`,
+    () => frame.evaluate((cls) => document.body.classList.contains(cls), theme.body),
+    15_000,
+  );
   return frame;
 }
 
@@ -70,11 +87,21 @@ async function paletteByKeyboard(page, label) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   for (let i = 0; ; i++) {
     await page.keyboard.press('F1');
-    if (await input.waitFor({ state: 'visible', timeout: 7_500 }).then(() => true, () => false)) break;
+    if (
+      await input.waitFor({ state: 'visible', timeout: 7_500 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (i === 3) throw new Error('F1 opened no command palette');
   }
   await page.keyboard.type(label);
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused').filter({ hasText: label }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused')
+    .filter({ hasText: label })
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
 }
@@ -83,7 +110,16 @@ async function paletteByKeyboard(page, label) {
 const focused = (frame) =>
   frame.evaluate(() => {
     const a = document.activeElement;
-    return a ? { tag: a.tagName, id: a.id, key: a.getAttribute('data-key'), manual: a.getAttribute('data-manual'), checked: a.checked === true, text: (a.textContent ?? '').trim().slice(0, 120) } : null;
+    return a
+      ? {
+          tag: a.tagName,
+          id: a.id,
+          key: a.getAttribute('data-key'),
+          manual: a.getAttribute('data-manual'),
+          checked: a.checked === true,
+          text: (a.textContent ?? '').trim().slice(0, 120),
+        }
+      : null;
   });
 
 const markerOf = (ws, sessionId) => join(ws, '.claude', `.checkpoint-ready.${sessionId}`);
@@ -109,16 +145,23 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
   // Open bug: run after the other ui parts (a ledger edit just before, then the panel's redraws), a Space
   // on a manual item is sometimes not taken (the focus stays on an unticked box); with --parts a11y alone it passed.
   // Until that is fixed the test runs only with E2E_A11Y_KEYBOARD=1, so the suite does not hide it as a flake.
-  if (process.env.E2E_A11Y_KEYBOARD === '1') await test('the checklist is completed with the keyboard alone: Tab and Space tick the manual items, the focus moves to the write button, Enter writes the marker and the focus moves to the outcome', async () => {
-    await keyboardRun();
-  });
+  if (process.env.E2E_A11Y_KEYBOARD === '1')
+    await test('the checklist is completed with the keyboard alone: Tab and Space tick the manual items, the focus moves to the write button, Enter writes the marker and the focus moves to the outcome', async () => {
+      await keyboardRun();
+    });
   else await paletteByKeyboard(page, 'Session Ledger: Open checklist');
 
   async function keyboardRun() {
     // Open manual items: after the other parts every item may be ticked; a ledger edit re-opens S2's (ticks are per file version).
     const s2 = join(ws, HOMES.S2);
     const text = readFileSync(s2, 'utf8');
-    writeFileSync(s2, text.replace(/## NEXT\n.*\n/, `## NEXT\nWrite the renewal migration in migrations/00${text.includes('004_renewed') ? 5 : 4}_renewed.sql and run npm test.\n`));
+    writeFileSync(
+      s2,
+      text.replace(
+        /## NEXT\n.*\n/,
+        `## NEXT\nWrite the renewal migration in migrations/00${text.includes('004_renewed') ? 5 : 4}_renewed.sql and run npm test.\n`,
+      ),
+    );
     const marker = markerOf(ws, claude.sessionId);
     const before = existsSync(marker) ? readFileSync(marker, 'utf8') : null;
     // Let the rescan that edit starts finish before the checklist opens (it redraws the panel).
@@ -126,14 +169,30 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
     await page.keyboard.press('Escape');
     await paletteByKeyboard(page, 'Session Ledger: Open checklist');
     const f = await checklistFrame(page);
-    await waitUntil('open manual items in the checklist', async () => (await f.locator('input[type="checkbox"][data-manual]:not(:checked)').count()) > 0, 20_000);
-    await waitUntil('the keyboard focus inside the checklist', async () => (await f.evaluate(() => document.hasFocus())) === true, 15_000);
-    assert.equal(await f.locator('#write-marker').getAttribute('aria-disabled'), 'true', 'the button cannot be used yet');
+    await waitUntil(
+      'open manual items in the checklist',
+      async () => (await f.locator('input[type="checkbox"][data-manual]:not(:checked)').count()) > 0,
+      20_000,
+    );
+    await waitUntil(
+      'the keyboard focus inside the checklist',
+      async () => (await f.evaluate(() => document.hasFocus())) === true,
+      15_000,
+    );
+    assert.equal(
+      await f.locator('#write-marker').getAttribute('aria-disabled'),
+      'true',
+      'the button cannot be used yet',
+    );
     // the button is focusable and says why it cannot be used
     const described = await f.evaluate(() => {
       const b = document.getElementById('write-marker');
       const id = b?.getAttribute('aria-describedby');
-      return { disabled: b?.hasAttribute('disabled'), tabIndex: b?.tabIndex, reason: id ? document.getElementById(id)?.textContent : null };
+      return {
+        disabled: b?.hasAttribute('disabled'),
+        tabIndex: b?.tabIndex,
+        reason: id ? document.getElementById(id)?.textContent : null,
+      };
     });
     assert.equal(described.disabled, false, 'no `disabled` attribute: it stays in the Tab order');
     assert.equal(described.tabIndex, 0);
@@ -154,26 +213,44 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
         await page.keyboard.up('Space');
         ticked++;
         // the list redraws after each tick; the focus stays on the box (or moves to the button after the last)
-        await waitUntil('the tick taken', async () => {
-          const b = await focused(f);
-          return b?.id === 'write-marker' || (b?.manual === a.manual && b.checked);
-        }, 10_000);
+        await waitUntil(
+          'the tick taken',
+          async () => {
+            const b = await focused(f);
+            return b?.id === 'write-marker' || (b?.manual === a.manual && b.checked);
+          },
+          10_000,
+        );
         continue;
       }
       await page.keyboard.press('Tab');
       presses++;
     }
-    console.log(`      (${ticked} item(s) ticked with Space, ${presses} Tab presses, focus on the write button: ${onButton})`);
+    console.log(
+      `      (${ticked} item(s) ticked with Space, ${presses} Tab presses, focus on the write button: ${onButton})`,
+    );
     // (the count of open items can grow while the edited ledger is re-read: count what is left instead)
     assert.ok(ticked > 0, 'manual items ticked by keyboard');
-    assert.equal(await f.locator('input[type="checkbox"][data-manual]:not(:checked)').count(), 0, 'no manual item left open');
+    assert.equal(
+      await f.locator('input[type="checkbox"][data-manual]:not(:checked)').count(),
+      0,
+      'no manual item left open',
+    );
     assert.ok(onButton, 'the focus reached the write button');
-    await waitUntil('the button usable', async () => (await f.locator('#write-marker').getAttribute('aria-disabled')) === 'false', 15_000);
+    await waitUntil(
+      'the button usable',
+      async () => (await f.locator('#write-marker').getAttribute('aria-disabled')) === 'false',
+      15_000,
+    );
     // the Space that ticked the last item, released on the button, must not have pressed it
     assert.equal(existsSync(marker) ? readFileSync(marker, 'utf8') : null, before, 'no marker written before Enter');
     assert.match((await f.locator('#write-reason').innerText()).trim(), /the marker can be written/);
     await page.keyboard.press('Enter');
-    await waitUntil('the marker written by the keyboard', () => existsSync(marker) && readFileSync(marker, 'utf8') !== before, 30_000);
+    await waitUntil(
+      'the marker written by the keyboard',
+      () => existsSync(marker) && readFileSync(marker, 'utf8') !== before,
+      30_000,
+    );
     await waitUntil('the focus on the outcome', async () => (await focused(f))?.id === 'result', 15_000);
     const outcome = (await f.locator('#result').innerText()).trim();
     console.log(`      (outcome under the button: ${JSON.stringify(outcome.slice(0, 160))})`);
@@ -186,7 +263,9 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
       const f = await setTheme(page, theme);
       const v = await axeViolations(f);
       results[theme.id] = v.length;
-      console.log(`      (axe in ${theme.id}: ${v.length} violation(s)${v.length ? `: ${v.map((x) => `${x.id} (${x.impact}, ${x.nodes.length})`).join(', ')}` : ''})`);
+      console.log(
+        `      (axe in ${theme.id}: ${v.length} violation(s)${v.length ? `: ${v.map((x) => `${x.id} (${x.impact}, ${x.nodes.length})`).join(', ')}` : ''})`,
+      );
       assert.deepEqual(v, [], JSON.stringify(v, null, 2));
       if (theme.workbench === 'hc-black') {
         // the urgent state in High Contrast, where status bar backgrounds are gone: its icon says it

@@ -13,7 +13,12 @@ import { runCommand, waitUntil, STATUS_ID } from './ui.mjs';
 
 /** The integrated terminal's text (DOM renderer: `terminal.integrated.gpuAcceleration` off; xterm's root is `.terminal.xterm`). */
 async function terminalText(page) {
-  return (await page.locator('.xterm .xterm-rows').allInnerTexts().catch(() => [])).join('\n');
+  return (
+    await page
+      .locator('.xterm .xterm-rows')
+      .allInnerTexts()
+      .catch(() => [])
+  ).join('\n');
 }
 
 const squash = (t) => t.replace(/\s+/g, '');
@@ -31,10 +36,18 @@ async function typeInTerminal(page, text, { enter = true } = {}) {
     await runCommand(page, 'Terminal: Focus Terminal');
     const input = page.locator('.xterm .xterm-helper-textarea').first();
     await input.focus();
-    await waitUntil('the terminal to have the keyboard focus', () => page.evaluate(() => !!document.activeElement?.classList.contains('xterm-helper-textarea')), 10_000);
+    await waitUntil(
+      'the terminal to have the keyboard focus',
+      () => page.evaluate(() => !!document.activeElement?.classList.contains('xterm-helper-textarea')),
+      10_000,
+    );
     await page.keyboard.type(text, { delay: 20 });
     try {
-      await waitUntil(`"${text}" echoed in the terminal`, async () => occurrences(squash(await terminalText(page)), want) > before, 10_000);
+      await waitUntil(
+        `"${text}" echoed in the terminal`,
+        async () => occurrences(squash(await terminalText(page)), want) > before,
+        10_000,
+      );
       break;
     } catch (e) {
       if (attempt >= 3) throw e;
@@ -70,28 +83,43 @@ export async function claudeTests({ page, ws, standin, test }) {
         return null;
       }
     };
-    const clientRuns = () => spawnSync('pgrep', ['-f', '(^|/)claude( |$)|claude\\.exe'], { encoding: 'utf8' }).stdout.trim() !== '';
+    const clientRuns = () =>
+      spawnSync('pgrep', ['-f', '(^|/)claude( |$)|claude\\.exe'], { encoding: 'utf8' }).stdout.trim() !== '';
     await typeInTerminal(page, 'claude');
     // Seen twice in a row on one machine, never alone: the client was started (the shell's history has
     // it) and was gone again before its SessionStart hooks, leaving a bare prompt and no word on screen.
     // Say what the screen and the process table show, then start it once more, as its user would.
     sid = await waitUntil('the SessionStart record of the new session', recorded, 45_000).catch(async () => {
-      console.log(`      (no SessionStart record after 45 s; client process running: ${clientRuns()}; terminal: ${JSON.stringify((await terminalText(page)).slice(-300))})`);
+      console.log(
+        `      (no SessionStart record after 45 s; client process running: ${clientRuns()}; terminal: ${JSON.stringify((await terminalText(page)).slice(-300))})`,
+      );
       if (clientRuns()) return null;
       await typeInTerminal(page, 'claude');
       return null;
     });
     sid ??= await waitUntil('the SessionStart record of the new session', recorded, 60_000);
-    await waitUntil('the client\'s screen in the terminal', async () => /claude code/i.test(await terminalText(page)), 60_000);
+    await waitUntil(
+      "the client's screen in the terminal",
+      async () => /claude code/i.test(await terminalText(page)),
+      60_000,
+    );
   });
   if (!sid) return;
 
   await test('the status bar follows the real session: 12 % after the first turn, then 42 % with the urgent colour', async () => {
     await typeInTerminal(page, 'hello from VS Code');
-    await waitUntil('the first request of the session', () => standin.messages(sid).some((q) => q.kind === 'chat'), 90_000);
-    await waitUntil('12% in the status bar', async () => (await item.innerText().catch(() => '')).includes('12%'), 60_000);
+    await waitUntil(
+      'the first request of the session',
+      () => standin.messages(sid).some((q) => q.kind === 'chat'),
+      90_000,
+    );
+    await waitUntil(
+      '12% in the status bar',
+      async () => (await item.innerText().catch(() => '')).includes('12%'),
+      60_000,
+    );
     const feed = join(ws, '.claude', 'session-ledger', `statusline.${sid}.json`);
-    await waitUntil('the relay\'s record', () => existsSync(feed), 30_000);
+    await waitUntil("the relay's record", () => existsSync(feed), 30_000);
     assert.equal(JSON.parse(readFileSync(feed, 'utf8')).input.context_window.context_window_size, 1_000_000);
     const tip = (await item.getAttribute('aria-label')) ?? '';
     assert.match(tip, /context 12 percent/);
@@ -99,8 +127,16 @@ export async function claudeTests({ page, ws, standin, test }) {
     const n = standin.messages(sid).length;
     await typeInTerminal(page, 'a bigger turn');
     await waitUntil('the second request', () => standin.messages(sid).length > n, 90_000);
-    await waitUntil('42% in the status bar', async () => (await item.innerText().catch(() => '')).includes('42%'), 60_000);
-    await waitUntil('the urgent colour', async () => /error-kind/.test((await item.getAttribute('class')) ?? ''), 15_000);
+    await waitUntil(
+      '42% in the status bar',
+      async () => (await item.innerText().catch(() => '')).includes('42%'),
+      60_000,
+    );
+    await waitUntil(
+      'the urgent colour',
+      async () => /error-kind/.test((await item.getAttribute('class')) ?? ''),
+      15_000,
+    );
     standin.setUsage(null);
   });
 
@@ -108,20 +144,49 @@ export async function claudeTests({ page, ws, standin, test }) {
     const trigger = 'Apply the session-checkpoint skill';
     await runCommand(page, 'Session Ledger: Ask the agent to checkpoint');
     // Five systems: the command asks whose checkpoint; S0's trigger is plain words.
-    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: /^S0 · / }).first();
+    const row = page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ hasText: /^S0 · / })
+      .first();
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await row.click();
-    await page.locator('.notifications-toasts .notification-toast').filter({ hasText: trigger }).first().waitFor({ state: 'visible', timeout: 15_000 });
-    await waitUntil('the trigger in the client\'s input box', async () => (await terminalText(page)).replace(/\s+/g, ' ').includes(trigger), 15_000);
-    assert.equal(standin.messages(sid).filter((q) => JSON.stringify(q.body ?? {}).includes(trigger)).length, 0, 'not sent: no Enter was pressed');
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: trigger })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await waitUntil(
+      "the trigger in the client's input box",
+      async () => (await terminalText(page)).replace(/\s+/g, ' ').includes(trigger),
+      15_000,
+    );
+    assert.equal(
+      standin.messages(sid).filter((q) => JSON.stringify(q.body ?? {}).includes(trigger)).length,
+      0,
+      'not sent: no Enter was pressed',
+    );
     const n = standin.messages(sid).length;
     await runCommand(page, 'Terminal: Focus Terminal');
     await page.locator('.xterm .xterm-helper-textarea').first().focus();
     await page.keyboard.press('Enter');
-    const sent = await waitUntil('the request carrying the trigger', () => standin.messages(sid).slice(n).find((q) => q.kind === 'chat'), 90_000);
+    const sent = await waitUntil(
+      'the request carrying the trigger',
+      () =>
+        standin
+          .messages(sid)
+          .slice(n)
+          .find((q) => q.kind === 'chat'),
+      90_000,
+    );
     const users = (sent.body?.messages ?? []).filter((m) => m.role === 'user');
     const last = users.at(-1);
-    const words = typeof last.content === 'string' ? last.content : last.content.filter((b) => b.type === 'text' && !/^\s*<system-reminder>/.test(b.text)).map((b) => b.text).join('\n');
+    const words =
+      typeof last.content === 'string'
+        ? last.content
+        : last.content
+            .filter((b) => b.type === 'text' && !/^\s*<system-reminder>/.test(b.text))
+            .map((b) => b.text)
+            .join('\n');
     assert.equal(words.trim(), trigger);
   });
 }

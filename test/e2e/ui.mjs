@@ -35,7 +35,10 @@ async function openPalette(page) {
       return input;
     } catch (err) {
       if (i === keys.length - 1) throw err;
-      await page.locator('.part.editor').click({ position: { x: 40, y: 40 }, timeout: 5_000 }).catch(() => {});
+      await page
+        .locator('.part.editor')
+        .click({ position: { x: 40, y: 40 }, timeout: 5_000 })
+        .catch(() => {});
     }
   }
   return input;
@@ -48,7 +51,10 @@ export async function runCommand(page, label) {
   for (let attempt = 1; ; attempt++) {
     const last = attempt === 3;
     const input = await openPalette(page);
-    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: label }).first();
+    const row = page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ hasText: label })
+      .first();
     try {
       // The same late focus can close the palette between opening it and typing: the fill is retried too.
       await input.fill(`>${label}`, { timeout: last ? 30_000 : 5_000 });
@@ -78,7 +84,8 @@ export async function paletteRows(page, filter) {
 async function showView(page) {
   const tab = page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true });
   await tab.waitFor({ state: 'visible', timeout: 60_000 });
-  const open = (await tab.getAttribute('aria-selected')) === 'true' && (await page.locator('.part.sidebar').isVisible());
+  const open =
+    (await tab.getAttribute('aria-selected')) === 'true' && (await page.locator('.part.sidebar').isVisible());
   if (!open) await tab.click();
   await page.locator('.part.sidebar').getByRole('tree').first().waitFor({ state: 'visible', timeout: 15_000 });
 }
@@ -111,7 +118,10 @@ export async function waitUntil(what, probe, timeout = 20_000) {
   }
 }
 
-const markers = (ws) => (existsSync(join(ws, '.claude')) ? readdirSync(join(ws, '.claude')).filter((n) => n.startsWith('.checkpoint-ready')) : []);
+const markers = (ws) =>
+  existsSync(join(ws, '.claude'))
+    ? readdirSync(join(ws, '.claude')).filter((n) => n.startsWith('.checkpoint-ready'))
+    : [];
 
 /**
  * ctx: { page, server, ws, claude: { transcript, sessionId }, shots (folder for screenshots), test }
@@ -125,7 +135,10 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await showView(page);
     await collapseAll(page);
     for (const id of Object.keys(HOMES)) {
-      await page.getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — (WORKING|PARTIAL|BROKEN)`) }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page
+        .getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — (WORKING|PARTIAL|BROKEN)`) })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
     }
     // S4: expand its root alone; its rows in order are Now ▶, then the compaction warning
     const s4root = page.getByRole('treeitem', { name: /^S4 \S.* — / });
@@ -134,15 +147,24 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     const at = Number(await s4root.getAttribute('data-index'));
     const child = (n) => page.locator(`.part.sidebar [role="treeitem"][data-index="${at + n}"]`);
     // rows are named in plain words for a screen reader: no backticks, the severity first
-    await waitUntil('S4\'s first row', async () => /^Now: Add expireHolds/.test((await child(1).getAttribute('aria-label').catch(() => '')) ?? ''));
+    await waitUntil("S4's first row", async () =>
+      /^Now: Add expireHolds/.test(
+        (await child(1)
+          .getAttribute('aria-label')
+          .catch(() => '')) ?? '',
+      ),
+    );
     assert.equal(await child(1).getAttribute('aria-level'), '2');
     assert.match((await child(2).getAttribute('aria-label')) ?? '', /^Warning: S4 compaction: /);
     // the root's label is whole at the default sidebar width
     const s4 = page.getByRole('treeitem', { name: /^S4 \S.* — / });
-    const fits = await s4.locator('.label-name').first().evaluate((el) => {
-      const box = el.closest('.monaco-icon-label-container') ?? el.parentElement;
-      return el.getBoundingClientRect().right <= box.getBoundingClientRect().right + 1;
-    });
+    const fits = await s4
+      .locator('.label-name')
+      .first()
+      .evaluate((el) => {
+        const box = el.closest('.monaco-icon-label-container') ?? el.parentElement;
+        return el.getBoundingClientRect().right <= box.getBoundingClientRect().right + 1;
+      });
     assert.equal(fits, true, 'the S4 root label is not cut');
     await collapseAll(page);
     // S3: Documents → docs/state/STATE.md → Handoff → the Now ▶ item
@@ -158,13 +180,16 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await shot('ledger-tree.png');
   });
 
-  await test('the status bar shows the session\'s context usage (10 %) without a warning colour', async () => {
+  await test("the status bar shows the session's context usage (10 %) without a warning colour", async () => {
     const item = page.locator(`[id="${STATUS_ID}"]`);
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     await waitUntil('10% in the status bar', async () => (await item.innerText()).includes('10%'));
     await item.locator('.codicon-pulse').waitFor();
     // a screen reader hears the plain label, not the tooltip's Markdown
-    assert.match((await item.getAttribute('aria-label')) ?? '', /^Session Ledger: context 10 percent, under the checkpoint mark for S3 \(15 percent\)\./);
+    assert.match(
+      (await item.getAttribute('aria-label')) ?? '',
+      /^Session Ledger: context 10 percent, under the checkpoint mark for S3 \(15 percent\)\./,
+    );
     const cls = (await item.getAttribute('class')) ?? '';
     assert.ok(!/warning-kind|error-kind/.test(cls), `no warning/error colour at 10 % (class: ${cls})`);
   });
@@ -176,9 +201,15 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await overall.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await overall.innerText(), /^(WORKING|PARTIAL|BROKEN)$/);
     for (const id of Object.keys(HOMES)) await f.locator(`section.system[data-system="${id}"]`).waitFor();
-    await f.locator('section.system[data-system="S3"] .check[data-check-id="handoff-block"][data-status="pass"]').waitFor();
-    await f.locator('section.system[data-system="S4"] .check[data-check-id="compaction"][data-status="warn"]').waitFor();
-    await f.locator('section.system[data-system="S1"] .check[data-check-id="attestation"][data-status="pass"]').waitFor();
+    await f
+      .locator('section.system[data-system="S3"] .check[data-check-id="handoff-block"][data-status="pass"]')
+      .waitFor();
+    await f
+      .locator('section.system[data-system="S4"] .check[data-check-id="compaction"][data-status="warn"]')
+      .waitFor();
+    await f
+      .locator('section.system[data-system="S1"] .check[data-check-id="attestation"][data-status="pass"]')
+      .waitFor();
     const write = f.locator('#write-marker');
     assert.match(await write.innerText(), /Write marker & copy resume prompt/);
     const boxes = f.locator('input[type="checkbox"][data-manual]');
@@ -191,7 +222,11 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       await open.first().click();
       await page.waitForTimeout(300);
     }
-    await waitUntil('every manual item ticked', async () => (await f.locator('input[type="checkbox"][data-manual]:checked').count()) === n, 10_000);
+    await waitUntil(
+      'every manual item ticked',
+      async () => (await f.locator('input[type="checkbox"][data-manual]:checked').count()) === n,
+      10_000,
+    );
     await shot('checklist.png');
     // reload the whole window; the ticks are kept by the extension, not by the page
     let t = Date.now();
@@ -204,8 +239,17 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await f2.locator('#overall').waitFor({ state: 'visible', timeout: 30_000 });
     const boxes2 = f2.locator('input[type="checkbox"][data-manual]');
     await waitUntil('the manual boxes after the reload', async () => (await boxes2.count()) === n);
-    for (let i = 0; i < n; i++) assert.equal(await boxes2.nth(i).isChecked(), true, `manual item ${await boxes2.nth(i).getAttribute('data-manual')} is still ticked`);
-    assert.equal(await f2.locator('#write-marker').getAttribute('aria-disabled'), 'false', 'nothing blocks: the write button can be used');
+    for (let i = 0; i < n; i++)
+      assert.equal(
+        await boxes2.nth(i).isChecked(),
+        true,
+        `manual item ${await boxes2.nth(i).getAttribute('data-manual')} is still ticked`,
+      );
+    assert.equal(
+      await f2.locator('#write-marker').getAttribute('aria-disabled'),
+      'false',
+      'nothing blocks: the write button can be used',
+    );
     console.log(`      (checklist re-read in ${Date.now() - t} ms)`);
   });
 
@@ -215,7 +259,9 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     const marker = join(ws, '.claude', `.checkpoint-ready.${claude.sessionId}`);
     await waitUntil(`the marker ${marker}`, () => existsSync(marker), 30_000);
     assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
-    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Checkpoint saved. Safe to run /compact now.' });
+    const toast = page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: 'Checkpoint saved. Safe to run /compact now.' });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
     await shot('checkpoint.png');
     await page.keyboard.press('Escape');
@@ -231,14 +277,21 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await expand(page.getByRole('treeitem', { name: /^Documents/ }).first());
     await expand(page.getByRole('treeitem', { name: new RegExp(`^S2 ${esc(HOMES.S2)} — `) }));
     await expand(page.getByRole('treeitem', { name: /^NEXT/ }).first());
-    await page.getByRole('treeitem', { name: /Write the renewal migration/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await page
+      .getByRole('treeitem', { name: /Write the renewal migration/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 20_000 });
   });
 
   await test('usage appended to the transcript turns the status bar to the warning, then the error colour', async () => {
     const item = page.locator(`[id="${STATUS_ID}"]`);
     appendTurn(claude.transcript, ws, 30, { sessionId: claude.sessionId });
     await waitUntil('30% in the status bar', async () => (await item.innerText()).includes('30%'));
-    await waitUntil('the warning colour', async () => /warning-kind/.test((await item.getAttribute('class')) ?? ''), 10_000);
+    await waitUntil(
+      'the warning colour',
+      async () => /warning-kind/.test((await item.getAttribute('class')) ?? ''),
+      10_000,
+    );
     await item.locator('.codicon-warning').waitFor();
     const warnBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
     await item.hover();
@@ -246,9 +299,16 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await shot('status-warning.png');
     appendTurn(claude.transcript, ws, 45, { sessionId: claude.sessionId });
     await waitUntil('45% in the status bar', async () => (await item.innerText()).includes('45%'));
-    await waitUntil('the error colour', async () => /error-kind/.test((await item.getAttribute('class')) ?? ''), 10_000);
+    await waitUntil(
+      'the error colour',
+      async () => /error-kind/.test((await item.getAttribute('class')) ?? ''),
+      10_000,
+    );
     await item.locator('.codicon-error').waitFor();
-    assert.match((await item.getAttribute('aria-label')) ?? '', /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint now\./);
+    assert.match(
+      (await item.getAttribute('aria-label')) ?? '',
+      /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint now\./,
+    );
     const errBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.notEqual(errBg, warnBg, 'the background colour changed');
     await page.mouse.move(700, 400);
@@ -259,18 +319,32 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     const marker = join(ws, '.claude', `.checkpoint-ready.${claude.sessionId}`);
     const before = readFileSync(marker, 'utf8');
     await page.locator(`[id="${STATUS_ID}"]`).click();
-    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'manual item(s) not confirmed' });
+    const toast = page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: 'manual item(s) not confirmed' });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
     const f = checklist(page);
     const open = f.locator('section.system[data-system="S2"] input[type="checkbox"][data-manual]:not(:checked)');
-    await waitUntil('S2\'s manual items open again after its ledger changed', async () => (await open.count()) > 0, 10_000);
-    assert.equal(await f.locator('section.system[data-system="S0"] input[type="checkbox"][data-manual]:not(:checked)').count(), 0, 'S0 keeps its ticks');
+    await waitUntil(
+      "S2's manual items open again after its ledger changed",
+      async () => (await open.count()) > 0,
+      10_000,
+    );
+    assert.equal(
+      await f.locator('section.system[data-system="S0"] input[type="checkbox"][data-manual]:not(:checked)').count(),
+      0,
+      'S0 keeps its ticks',
+    );
     while ((await open.count()) > 0) {
       await open.first().click();
       await page.waitForTimeout(300);
     }
     await f.locator('#write-marker').click();
-    await waitUntil('the marker rewritten by the checklist\'s button', () => readFileSync(marker, 'utf8') !== before, 15_000);
+    await waitUntil(
+      "the marker rewritten by the checklist's button",
+      () => readFileSync(marker, 'utf8') !== before,
+      15_000,
+    );
     assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
   });
 }
@@ -278,14 +352,20 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
 /** The Problems panel's rows (opened with its command), as text. */
 async function problemsRows(page) {
   const panel = page.locator('.markers-panel');
-  if (!(await panel.isVisible().catch(() => false))) await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  if (!(await panel.isVisible().catch(() => false)))
+    await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
   await panel.waitFor({ state: 'visible', timeout: 15_000 });
   return panel.locator('.monaco-list-row');
 }
 
 /** The editor's cursor position as the status bar shows it ("Ln 19, Col 1"). */
 async function cursorAt(page) {
-  return (await page.locator('[id="status.editor.selection"]').innerText().catch(() => '')).trim();
+  return (
+    await page
+      .locator('[id="status.editor.selection"]')
+      .innerText()
+      .catch(() => '')
+  ).trim();
 }
 
 /**
@@ -303,7 +383,11 @@ export async function nativeTests({ page, ws, shots, test }) {
     assert.match(text, /\[Ln 19, Col 1\]/, text);
     await shot('problems.png');
     await row.click();
-    await waitUntil('.agents/STATE.md open at line 19', async () => /^Ln 19, Col \d+/.test(await cursorAt(page)), 15_000);
+    await waitUntil(
+      '.agents/STATE.md open at line 19',
+      async () => /^Ln 19, Col \d+/.test(await cursorAt(page)),
+      15_000,
+    );
     const tab = page.locator('.tabs-container .tab.active');
     assert.match(await tab.innerText(), /STATE\.md/);
   });
@@ -322,25 +406,44 @@ export async function nativeTests({ page, ws, shots, test }) {
     await waitUntil('the ledger open at line 3', async () => /^Ln 3, Col \d+/.test(await cursorAt(page)), 15_000);
     // Ctrl+. on the line; the diagnostic can reach the editor a moment after the panel: ask again then
     const item = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'Set _Last updated:_ to now' });
-    await waitUntil('the quick fix in the Ctrl+. menu', async () => {
-      await page.locator('.monaco-editor textarea').first().focus();
-      await page.keyboard.press('Control+.');
-      const ok = await item.first().waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false);
-      if (!ok) await page.keyboard.press('Escape');
-      return ok;
-    }, 40_000);
+    await waitUntil(
+      'the quick fix in the Ctrl+. menu',
+      async () => {
+        await page.locator('.monaco-editor textarea').first().focus();
+        await page.keyboard.press('Control+.');
+        const ok = await item
+          .first()
+          .waitFor({ state: 'visible', timeout: 4_000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!ok) await page.keyboard.press('Escape');
+        return ok;
+      },
+      40_000,
+    );
     await shot('quick-fix.png');
     // Enter applies the focused entry (a click can be taken by a hover): move the focus onto the fix first
     const focused = page.locator('.action-widget .monaco-list-row.focused');
-    for (let i = 0; i < 10 && !/Set _Last updated:_ to now/.test(await focused.innerText().catch(() => '')); i++) await page.keyboard.press('ArrowDown');
+    for (let i = 0; i < 10 && !/Set _Last updated:_ to now/.test(await focused.innerText().catch(() => '')); i++)
+      await page.keyboard.press('ArrowDown');
     assert.match(await focused.innerText(), /Set _Last updated:_ to now/, 'the fix is the focused entry');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+S');
-    await waitUntil('the timestamp written to disk', () => /_Last updated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ_/.test(readFileSync(file, 'utf8')), 15_000);
-    await waitUntil('the timestamp finding gone from the Problems panel', async () => (await rows.filter({ hasText: 'timestamp' }).filter({ hasText: 'Session Ledger' }).count()) === 0, 20_000);
+    await waitUntil(
+      'the timestamp written to disk',
+      () => /_Last updated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ_/.test(readFileSync(file, 'utf8')),
+      15_000,
+    );
+    await waitUntil(
+      'the timestamp finding gone from the Problems panel',
+      async () => (await rows.filter({ hasText: 'timestamp' }).filter({ hasText: 'Session Ledger' }).count()) === 0,
+      20_000,
+    );
   });
 
-  await test('the walkthrough\'s steps tick on their own events: state file and meter found, hooks installed from the step, first checkpoint', async () => {
+  await test("the walkthrough's steps tick on their own events: state file and meter found, hooks installed from the step, first checkpoint", async () => {
     const box = page.locator('.gettingStartedContainer');
     const step = (id) => box.locator(`button.getting-started-step[data-step-id$="${id}"]`);
     const ticked = async (id) => (await step(id).getAttribute('aria-checked')) === 'true';
@@ -361,10 +464,18 @@ export async function nativeTests({ page, ws, shots, test }) {
     await step('hooks').click();
     // VS Code focuses a step it expands once its slide transition ends (~250 ms); a quick pick opened
     // before that loses the focus to the step and closes. A user is slower: wait for that focus too.
-    await waitUntil('the hooks step expanded and focused', () => step('hooks').evaluate((el) => el.getAttribute('aria-expanded') === 'true' && document.activeElement === el), 10_000);
+    await waitUntil(
+      'the hooks step expanded and focused',
+      () =>
+        step('hooks').evaluate((el) => el.getAttribute('aria-expanded') === 'true' && document.activeElement === el),
+      10_000,
+    );
     await box.getByRole('button', { name: 'Install guard hooks' }).first().click();
     const pick = async (re) => {
-      const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: re }).first();
+      const row = page
+        .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+        .filter({ hasText: re })
+        .first();
       await row.waitFor({ state: 'visible', timeout: 15_000 });
       await row.click();
     };
@@ -384,7 +495,16 @@ export async function nativeTests({ page, ws, shots, test }) {
       await box.getByRole('button', { name: 'Checkpoint now' }).first().click();
       // with manual items open, Checkpoint now opens the checklist on them: tick them, then write the marker
       const f = checklist(page);
-      await waitUntil('the marker or the checklist', async () => markers(ws).length > 0 || (await f.locator('#overall').isVisible().catch(() => false)), 30_000);
+      await waitUntil(
+        'the marker or the checklist',
+        async () =>
+          markers(ws).length > 0 ||
+          (await f
+            .locator('#overall')
+            .isVisible()
+            .catch(() => false)),
+        30_000,
+      );
       const boxes = f.locator('input[type="checkbox"][data-manual]:not(:checked)');
       while ((await boxes.count()) > 0) {
         await boxes.first().click();
@@ -415,7 +535,7 @@ export async function nativeTests({ page, ws, shots, test }) {
  * repository's own file — the file the address names once the repository is public.
  */
 export async function detailsPageTests({ page, test, repo }) {
-  await test('the installed .vsix\'s details page shows its README and every image in it (GitHub addresses answered from the repository\'s files)', async () => {
+  await test("the installed .vsix's details page shows its README and every image in it (GitHub addresses answered from the repository's files)", async () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
     const base = `${pkg.repository.url.replace(/\.git$/, '')}/raw/HEAD/`;
     const served = [];
@@ -431,29 +551,51 @@ export async function detailsPageTests({ page, test, repo }) {
     await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 30_000 });
     // the README is rendered into a webview: find its frame by its title, then wait for every image
     let images = null;
-    await waitUntil('the README frame with its images loaded', async () => {
-      for (const f of page.frames()) {
-        const got = await f
-          .evaluate(() => {
-            if (!document.querySelector('h1') || !/Session Ledger/.test(document.querySelector('h1').textContent || '')) return null;
-            return [...document.images].map((img) => ({ src: img.getAttribute('src'), ok: img.complete && img.naturalWidth > 0 }));
-          })
-          .catch(() => null);
-        if (got && got.length && got.every((x) => x.ok)) {
-          images = got;
-          return true;
+    await waitUntil(
+      'the README frame with its images loaded',
+      async () => {
+        for (const f of page.frames()) {
+          const got = await f
+            .evaluate(() => {
+              if (
+                !document.querySelector('h1') ||
+                !/Session Ledger/.test(document.querySelector('h1').textContent || '')
+              )
+                return null;
+              return [...document.images].map((img) => ({
+                src: img.getAttribute('src'),
+                ok: img.complete && img.naturalWidth > 0,
+              }));
+            })
+            .catch(() => null);
+          if (got && got.length && got.every((x) => x.ok)) {
+            images = got;
+            return true;
+          }
+          if (got) images = got;
         }
-        if (got) images = got;
-      }
-      return false;
-    }, 60_000).catch(() => {
-      throw new Error(`README images on the details page: ${JSON.stringify(images)}; served: ${JSON.stringify(served)}`);
+        return false;
+      },
+      60_000,
+    ).catch(() => {
+      throw new Error(
+        `README images on the details page: ${JSON.stringify(images)}; served: ${JSON.stringify(served)}`,
+      );
     });
-    const inReadme = [...readFileSync(join(repo, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
-    assert.deepEqual(images.map((x) => x.src), inReadme);
+    const inReadme = [...readFileSync(join(repo, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map(
+      (m) => m[1],
+    );
+    assert.deepEqual(
+      images.map((x) => x.src),
+      inReadme,
+    );
     // the icon comes from the .vsix itself
     const icon = page.locator('.extension-editor .header .icon');
-    await waitUntil('the extension icon loaded', () => icon.evaluate((img) => img.complete && img.naturalWidth > 0).catch(() => false), 30_000);
+    await waitUntil(
+      'the extension icon loaded',
+      () => icon.evaluate((img) => img.complete && img.naturalWidth > 0).catch(() => false),
+      30_000,
+    );
     await page.context().unroute(`${base}**`);
   });
 }
@@ -471,14 +613,23 @@ export async function installVsixFromUi(page, vsix) {
       await runCommand(page, 'Extensions: Install from VSIX...');
       await input.waitFor({ state: 'visible', timeout: 15_000 });
       // the dialog fills in its folder a moment after it opens: wait for that, then replace it
-      await waitUntil('the file dialog\'s path', async () => (await input.inputValue()).startsWith('/'), 10_000);
+      await waitUntil("the file dialog's path", async () => (await input.inputValue()).startsWith('/'), 10_000);
       await input.fill(vsix);
-      await waitUntil('the typed path to stay', async () => (await input.isVisible()) && (await input.inputValue()) === vsix, 5_000);
-      await page.locator('.quick-input-widget').getByRole('button', { name: 'Install', exact: true }).click({ timeout: 10_000 });
+      await waitUntil(
+        'the typed path to stay',
+        async () => (await input.isVisible()) && (await input.inputValue()) === vsix,
+        5_000,
+      );
+      await page
+        .locator('.quick-input-widget')
+        .getByRole('button', { name: 'Install', exact: true })
+        .click({ timeout: 10_000 });
       break;
     } catch (err) {
       if (attempt === 3) throw err;
-      console.log(`      (Install from VSIX, attempt ${attempt}: ${String(err?.message ?? err).split('\n')[0]}; again)`);
+      console.log(
+        `      (Install from VSIX, attempt ${attempt}: ${String(err?.message ?? err).split('\n')[0]}; again)`,
+      );
       await page.keyboard.press('Escape');
     }
   }
@@ -492,9 +643,9 @@ export async function installVsixFromUi(page, vsix) {
  * strings and its l10n bundle are Japanese.
  */
 export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
-  await test('with VS Code in Japanese, the checklist and the tree show the checks\' messages in Japanese', async () => {
+  await test("with VS Code in Japanese, the checklist and the tree show the checks' messages in Japanese", async () => {
     const lang = await page.evaluate(() => globalThis._VSCODE_NLS_LANGUAGE);
-    assert.equal(lang, 'ja', 'VS Code\'s display language');
+    assert.equal(lang, 'ja', "VS Code's display language");
     // the manifest's strings (package.nls.ja.json): the palette lists the commands in Japanese
     const jaTitle = `${nlsJa['command.category']}: ${nlsJa['command.openChecklist.title']}`;
     const rows = await paletteRows(page, nlsJa['command.category']);
@@ -509,7 +660,10 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
     console.log(`      (S4 compaction row: ${JSON.stringify(text.slice(0, 240))})`);
     assert.ok(text.includes(bundleJa.warning), `the status word "${bundleJa.warning}" in ${JSON.stringify(text)}`);
     // the check's own message, rendered from its id and parameters through the ja bundle
-    assert.match(text, /「## Current Feature」ブロックが \d+ 個あります \(行 .*\): コンパクト化では最新のもの \(行 \d+\) だけが残ります。/);
+    assert.match(
+      text,
+      /「## Current Feature」ブロックが \d+ 個あります \(行 .*\): コンパクト化では最新のもの \(行 \d+\) だけが残ります。/,
+    );
     assert.doesNotMatch(text, /compaction keeps only the newest/);
     assert.equal((await f.locator('#write-marker').innerText()).trim(), bundleJa['Write marker & copy resume prompt']);
     // in view for the screenshot below, beside the tree
@@ -518,7 +672,9 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
     await showView(page);
     await collapseAll(page);
     await expand(page.getByRole('treeitem', { name: /^S4 \S.* — / }));
-    const finding = page.getByRole('treeitem', { name: new RegExp(`^${bundleJa.Warning}: S4 compaction: .*コンパクト化では最新のもの`) });
+    const finding = page.getByRole('treeitem', {
+      name: new RegExp(`^${bundleJa.Warning}: S4 compaction: .*コンパクト化では最新のもの`),
+    });
     await finding.first().waitFor({ state: 'visible', timeout: 15_000 });
     await page.mouse.move(700, 400);
     await page.screenshot({ path: join(shots, 'tree-ja.png') });

@@ -12,7 +12,12 @@ export const SESSION_ID = process.env.SESSION_LEDGER_E2E_SESSION_ID || '5b0c2f8e
 export const TRANSCRIPT =
   process.env.SESSION_LEDGER_E2E_TRANSCRIPT ||
   (process.env.CLAUDE_CONFIG_DIR && vscode.workspace.workspaceFolders?.[0]
-    ? join(process.env.CLAUDE_CONFIG_DIR, 'projects', vscode.workspace.workspaceFolders[0].uri.fsPath.replace(/[^a-zA-Z0-9]/g, '-'), `${SESSION_ID}.jsonl`)
+    ? join(
+        process.env.CLAUDE_CONFIG_DIR,
+        'projects',
+        vscode.workspace.workspaceFolders[0].uri.fsPath.replace(/[^a-zA-Z0-9]/g, '-'),
+        `${SESSION_ID}.jsonl`,
+      )
     : '');
 
 export function workspaceRoot(): string {
@@ -33,7 +38,12 @@ export async function getApi(): Promise<SessionLedgerApi> {
   return api;
 }
 
-export async function waitFor<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000, everyMs = 200): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  timeoutMs = 20_000,
+  everyMs = 200,
+): Promise<NonNullable<T>> {
   const t0 = Date.now();
   let last: unknown;
   for (;;) {
@@ -44,7 +54,10 @@ export async function waitFor<T>(what: string, probe: () => T | Promise<T>, time
     } catch (e) {
       last = e;
     }
-    if (Date.now() - t0 > timeoutMs) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    if (Date.now() - t0 > timeoutMs)
+      assert.fail(
+        `timed out after ${timeoutMs} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`,
+      );
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

@@ -5,7 +5,8 @@ import type { Check, ContextUsage, Item } from '../../src/core/model/model';
 import { statusLabel, statusView } from '../../src/extension/pure/status-text';
 import { findingName, itemLabel, itemName, plainText, spoken } from '../../src/extension/pure/tree-text';
 
-const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const t = (m: string, ...args: Array<string | number | boolean>) =>
+  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 const usage = (percent: number | null, o: Partial<ContextUsage> = {}): ContextUsage => ({
   agent: 'claude',
   sessionId: 'abc-123',
@@ -22,25 +23,56 @@ const usage = (percent: number | null, o: Partial<ContextUsage> = {}): ContextUs
 const S3 = { profile: 'S3', propose: 15, urgent: 40 };
 
 test('status label: the figure, the mark passed and whose mark, in plain words', () => {
-  assert.equal(statusLabel(t, usage(46), S3, 'urgent'), 'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now.');
-  assert.equal(statusLabel(t, usage(30), S3, 'propose'), 'Session Ledger: context 30 percent, past the checkpoint mark for S3. Checkpoint proposed.');
-  assert.equal(statusLabel(t, usage(10), S3, 'ok'), 'Session Ledger: context 10 percent, under the checkpoint mark for S3 (15 percent).');
-  assert.equal(statusLabel(t, usage(4.44), S3, 'ok'), 'Session Ledger: context 4.4 percent, under the checkpoint mark for S3 (15 percent).');
+  assert.equal(
+    statusLabel(t, usage(46), S3, 'urgent'),
+    'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now.',
+  );
+  assert.equal(
+    statusLabel(t, usage(30), S3, 'propose'),
+    'Session Ledger: context 30 percent, past the checkpoint mark for S3. Checkpoint proposed.',
+  );
+  assert.equal(
+    statusLabel(t, usage(10), S3, 'ok'),
+    'Session Ledger: context 10 percent, under the checkpoint mark for S3 (15 percent).',
+  );
+  assert.equal(
+    statusLabel(t, usage(4.44), S3, 'ok'),
+    'Session Ledger: context 4.4 percent, under the checkpoint mark for S3 (15 percent).',
+  );
   const def = { profile: 'default', propose: 60, urgent: 80 };
-  assert.equal(statusLabel(t, usage(85), def, 'urgent'), 'Session Ledger: context 85 percent, past the urgent mark (80 percent). Checkpoint now.');
-  assert.equal(statusLabel(t, usage(65), { profile: 'custom', propose: 55, urgent: 90 }, 'propose'), 'Session Ledger: context 65 percent, past the checkpoint mark (55 percent). Checkpoint proposed.');
-  assert.equal(statusLabel(t, usage(null), def, 'ok'), 'Session Ledger: context 92,000 tokens used; the window of this model is unknown, so there is no percentage.');
+  assert.equal(
+    statusLabel(t, usage(85), def, 'urgent'),
+    'Session Ledger: context 85 percent, past the urgent mark (80 percent). Checkpoint now.',
+  );
+  assert.equal(
+    statusLabel(t, usage(65), { profile: 'custom', propose: 55, urgent: 90 }, 'propose'),
+    'Session Ledger: context 65 percent, past the checkpoint mark (55 percent). Checkpoint proposed.',
+  );
+  assert.equal(
+    statusLabel(t, usage(null), def, 'ok'),
+    'Session Ledger: context 92,000 tokens used; the window of this model is unknown, so there is no percentage.',
+  );
 });
 
 test('status label: what the guard would decide follows as a sentence, without icon syntax', () => {
   const l = statusLabel(t, usage(46), S3, 'urgent', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480 });
-  assert.equal(l, 'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. /compact would be stopped by the guard: no checkpoint in this session.');
+  assert.equal(
+    l,
+    'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. /compact would be stopped by the guard: no checkpoint in this session.',
+  );
 });
 
 test('status label: no Markdown, icon names, command links or transcript text in it', () => {
   const hostile = usage(46, { model: '**bold** $(alert) [x](command:evil)', sessionId: '`id`', at: '<img src=x>' });
   for (const level of ['ok', 'propose', 'urgent'] as const) {
-    const v = statusView(t, hostile, S3, level, { allow: true, rule: 'fresh', marker: 'm', maxAgeMin: 480 }, { count: 3, s0: true });
+    const v = statusView(
+      t,
+      hostile,
+      S3,
+      level,
+      { allow: true, rule: 'fresh', marker: 'm', maxAgeMin: 480 },
+      { count: 3, s0: true },
+    );
     assert.doesNotMatch(v.label, /[*`$[\]<>]|\(\w*\)|command:/, v.label);
     assert.ok(v.label.startsWith('Session Ledger: context 46 percent'), v.label);
   }
@@ -53,25 +85,66 @@ test('status text: the level shows in the icon, not only in the background colou
 });
 
 test('plain text: emphasis, code-span backticks, comments and link targets dropped; the words kept', () => {
-  assert.equal(plainText('**Status:** add `renew(db, __id__)` to [loans](src/loans.ts) <!-- note -->'), 'Status: add renew(db, __id__) to loans');
+  assert.equal(
+    plainText('**Status:** add `renew(db, __id__)` to [loans](src/loans.ts) <!-- note -->'),
+    'Status: add renew(db, __id__) to loans',
+  );
   assert.equal(plainText('`__init__.py` and __bold__'), '__init__.py and bold');
   assert.equal(plainText('a stray ` tick'), 'a stray tick');
-  assert.equal(itemLabel({ text: 'add `renew(db, __id__)`', line: 1, flags: [] }), 'add `renew(db, __id__)`', 'the visible label keeps its code span whole');
-  assert.equal(spoken(['S3 handoff', 'docs/state/STATE.md, line 4', 'Fix: do it.']), 'S3 handoff. docs/state/STATE.md, line 4. Fix: do it.');
+  assert.equal(
+    itemLabel({ text: 'add `renew(db, __id__)`', line: 1, flags: [] }),
+    'add `renew(db, __id__)`',
+    'the visible label keeps its code span whole',
+  );
+  assert.equal(
+    spoken(['S3 handoff', 'docs/state/STATE.md, line 4', 'Fix: do it.']),
+    'S3 handoff. docs/state/STATE.md, line 4. Fix: do it.',
+  );
   assert.equal(spoken(['Done.', undefined, '']), 'Done.');
 });
 
 test('tree: an item is named by its words, its flags as words and its place; never raw flags', () => {
-  const item: Item = { text: '**Now ▶** add `renew()` [x](y)', line: 12, flags: ['field:now', 'unconfirmed', 'risk:H', 'hasCommand'] };
+  const item: Item = {
+    text: '**Now ▶** add `renew()` [x](y)',
+    line: 12,
+    flags: ['field:now', 'unconfirmed', 'risk:H', 'hasCommand'],
+  };
   const name = itemName(t, item, 'docs/state/STATE.md');
-  assert.equal(name, 'Now ▶ add renew() x (UNCONFIRMED · risk H). docs/state/STATE.md, line 12. Validate this after /clear before relying on it.');
+  assert.equal(
+    name,
+    'Now ▶ add renew() x (UNCONFIRMED · risk H). docs/state/STATE.md, line 12. Validate this after /clear before relying on it.',
+  );
   assert.doesNotMatch(name, /Flags|field:|hasCommand|[*`]/);
 });
 
 test('tree: a finding row says its severity first, then system, check, message, place and fix, as plain text', () => {
-  const check = (o: Partial<Check>): Check => ({ id: 'compaction', system: 'S4', severity: 'warn', status: 'warn', message: '2 `## Current Feature` blocks', messageId: '', args: [], hint: 'Run `checkpoint.py --apply`.', ...o });
-  assert.equal(findingName(t, check({}), '.agents/STATE.md', 19), 'Warning: S4 compaction: 2 ## Current Feature blocks. .agents/STATE.md, line 19. Fix: Run checkpoint.py --apply.');
-  assert.match(findingName(t, check({ severity: 'block', status: 'fail', system: 'S3', id: 'handoff-block' }), 'docs/state/STATE.md', 1), /^Blocking: S3 handoff-block: /);
+  const check = (o: Partial<Check>): Check => ({
+    id: 'compaction',
+    system: 'S4',
+    severity: 'warn',
+    status: 'warn',
+    message: '2 `## Current Feature` blocks',
+    messageId: '',
+    args: [],
+    hint: 'Run `checkpoint.py --apply`.',
+    ...o,
+  });
+  assert.equal(
+    findingName(t, check({}), '.agents/STATE.md', 19),
+    'Warning: S4 compaction: 2 ## Current Feature blocks. .agents/STATE.md, line 19. Fix: Run checkpoint.py --apply.',
+  );
+  assert.match(
+    findingName(
+      t,
+      check({ severity: 'block', status: 'fail', system: 'S3', id: 'handoff-block' }),
+      'docs/state/STATE.md',
+      1,
+    ),
+    /^Blocking: S3 handoff-block: /,
+  );
   assert.match(findingName(t, check({ severity: 'info', status: 'warn' }), 'a.md', 1), /^Info: /);
-  assert.match(findingName(t, check({ severity: 'block', status: 'fail', system: 'S1', id: 'attestation' }), 'memory/x.md', 1), /^Blocking: S1 attestation \(TAMPERED\): /);
+  assert.match(
+    findingName(t, check({ severity: 'block', status: 'fail', system: 'S1', id: 'attestation' }), 'memory/x.md', 1),
+    /^Blocking: S1 attestation \(TAMPERED\): /,
+  );
 });

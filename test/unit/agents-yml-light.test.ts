@@ -11,9 +11,56 @@ import { assertLinear, rng } from './helpers';
 
 const SEED = Number(process.env.SL_FUZZ_SEED ?? 20261203);
 const KEYS = ['session', 'ledger', 'ledger_path', 'a', 'tools', 'k1'];
-const VALUES = ['true', 'True', 'TRUE', 'false', 'yes', '1', '~', '"true"', "'true'", "''", '{ledger: true}', '{a: 1, ledger: true}', '{ledger: true,}', '[a, b]', '[]', 'a b', 'true # c', 'http://x', '-1', 'a#b', '"x" # c'];
+const VALUES = [
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'yes',
+  '1',
+  '~',
+  '"true"',
+  "'true'",
+  "''",
+  '{ledger: true}',
+  '{a: 1, ledger: true}',
+  '{ledger: true,}',
+  '[a, b]',
+  '[]',
+  'a b',
+  'true # c',
+  'http://x',
+  '-1',
+  'a#b',
+  '"x" # c',
+];
 /** What one edit inserts somewhere: anchors, aliases, tags, merge keys, quotes, indicators, tabs, markers. */
-const EDITS = ['&a ', '*a', '!!str ', '? ', '"', "'", '\t', ' ', '  ', '- ', ':', '#', '{', '[', '}', ']', ',', '|', '>', '<<: ', '---', '...', '%YAML 1.1\n', '\\'];
+const EDITS = [
+  '&a ',
+  '*a',
+  '!!str ',
+  '? ',
+  '"',
+  "'",
+  '\t',
+  ' ',
+  '  ',
+  '- ',
+  ':',
+  '#',
+  '{',
+  '[',
+  '}',
+  ']',
+  ',',
+  '|',
+  '>',
+  '<<: ',
+  '---',
+  '...',
+  '%YAML 1.1\n',
+  '\\',
+];
 
 /** A settings file of nested block mappings, sequences and block scalars, then (mostly) one random edit. */
 function config(r: () => number): string {
@@ -29,7 +76,8 @@ function config(r: () => number): string {
       } else if (depth < 3 && x < 0.4) {
         lines.push(`${key}:`);
         const col = ind + pick([0, 2]);
-        for (let j = 0; j < 2; j++) lines.push(`${' '.repeat(col)}- ${r() < 0.5 ? pick(VALUES) : `${pick(KEYS)}: ${pick(VALUES)}`}`);
+        for (let j = 0; j < 2; j++)
+          lines.push(`${' '.repeat(col)}- ${r() < 0.5 ? pick(VALUES) : `${pick(KEYS)}: ${pick(VALUES)}`}`);
       } else if (x < 0.45) {
         lines.push(`${key}: ${pick(['|', '>', '|-'])}`, `${' '.repeat(ind + 2)}${pick(['text', 'a: b', '# x', '&x'])}`);
       } else lines.push(`${key}: ${pick(VALUES)}`);
@@ -66,7 +114,8 @@ test(`random settings files (seed ${SEED}): the light reader answers as the YAML
 const HOSTILE: Record<string, (n: number) => string> = {
   'quoted values, one a line': (n) => Array.from({ length: n / 10 }, (_, i) => `k${i}: "v"`).join('\n'),
   'a flow sequence of quotes': (n) => `session: [${"'a', ".repeat(n / 5)}]`,
-  'a flow mapping of many entries': (n) => `session: {${Array.from({ length: n / 8 }, (_, i) => `k${i}: 1`).join(', ')}}`,
+  'a flow mapping of many entries': (n) =>
+    `session: {${Array.from({ length: n / 8 }, (_, i) => `k${i}: 1`).join(', ')}}`,
   'an unclosed flow': (n) => `a: ${'['.repeat(n)}`,
   'spaces inside a key': (n) => `a${' '.repeat(n)}b: 1`,
   'spaces before a colon': (n) => `a${' '.repeat(n)}:`,

@@ -15,7 +15,11 @@ test("src/core and src/cli never import 'vscode'", () => {
   for (const dir of ['src/core', 'src/cli']) {
     for (const f of walk(path.join(REPO, dir)).filter((f) => f.endsWith('.ts'))) {
       const src = readFileSync(f, 'utf8');
-      assert.doesNotMatch(src, /from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)/, `${path.relative(REPO, f)} imports vscode`);
+      assert.doesNotMatch(
+        src,
+        /from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)/,
+        `${path.relative(REPO, f)} imports vscode`,
+      );
     }
   }
 });
@@ -27,7 +31,8 @@ test('src/core never reads a transcript whole (no readFile in context/)', () => 
   } catch {
     return;
   }
-  for (const f of files) assert.doesNotMatch(readFileSync(f, 'utf8'), /readFileSync|\.readFile\(/, path.relative(REPO, f));
+  for (const f of files)
+    assert.doesNotMatch(readFileSync(f, 'utf8'), /readFileSync|\.readFile\(/, path.relative(REPO, f));
 });
 
 /** Relative module specifiers a TypeScript file imports (static and dynamic). */
@@ -41,8 +46,12 @@ function importsInto(fromDir: string, target: string): string[] {
   for (const f of walk(path.join(REPO, fromDir)).filter((x) => x.endsWith('.ts'))) {
     for (const spec of importsOf(f)) {
       if (!spec.startsWith('.')) continue;
-      const resolved = path.relative(REPO, path.resolve(path.dirname(f), spec)).split(path.sep).join('/');
-      if (resolved === target || resolved.startsWith(`${target}/`)) bad.push(`${path.relative(REPO, f)} imports ${spec}`);
+      const resolved = path
+        .relative(REPO, path.resolve(path.dirname(f), spec))
+        .split(path.sep)
+        .join('/');
+      if (resolved === target || resolved.startsWith(`${target}/`))
+        bad.push(`${path.relative(REPO, f)} imports ${spec}`);
     }
   }
   return bad;
@@ -57,7 +66,10 @@ function readerFiles(): string[] {
 
 /** Every rule file: each system's `rules.ts` and the shared rules in `src/core/rules/`. */
 function ruleFiles(): string[] {
-  return [...walk(path.join(REPO, 'src/core/systems')).filter((f) => /\/s\d\/rules\.ts$/.test(f)), ...walk(path.join(REPO, 'src/core/rules')).filter((f) => f.endsWith('.ts'))];
+  return [
+    ...walk(path.join(REPO, 'src/core/systems')).filter((f) => /\/s\d\/rules\.ts$/.test(f)),
+    ...walk(path.join(REPO, 'src/core/rules')).filter((f) => f.endsWith('.ts')),
+  ];
 }
 
 test('readers read, rules judge: no reader imports a rule file', () => {
@@ -66,8 +78,12 @@ test('readers read, rules judge: no reader imports a rule file', () => {
   for (const f of readerFiles()) {
     for (const spec of importsOf(f)) {
       if (!spec.startsWith('.')) continue;
-      const resolved = path.relative(REPO, path.resolve(path.dirname(f), spec)).split(path.sep).join('/');
-      if (rules.has(resolved) || resolved === 'src/core/rules' || resolved.startsWith('src/core/rules/')) bad.push(`${path.relative(REPO, f)} imports ${spec}`);
+      const resolved = path
+        .relative(REPO, path.resolve(path.dirname(f), spec))
+        .split(path.sep)
+        .join('/');
+      if (rules.has(resolved) || resolved === 'src/core/rules' || resolved.startsWith('src/core/rules/'))
+        bad.push(`${path.relative(REPO, f)} imports ${spec}`);
     }
   }
   assert.deepEqual(bad, []);
@@ -76,7 +92,9 @@ test('readers read, rules judge: no reader imports a rule file', () => {
 /** Comparisons of a count against a literal number of 2 or more (`n >= 3`), heading levels excepted. */
 function literalThresholds(src: string): string[] {
   const code = src.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-  return [...code.matchAll(/([\w.)\]]+)\s*(?:>=?|<=?)\s*(\d+(?:\.\d+)?)\b/g)].filter((m) => Number(m[2]) >= 2 && !/level$/.test(m[1])).map((m) => m[0]);
+  return [...code.matchAll(/([\w.)\]]+)\s*(?:>=?|<=?)\s*(\d+(?:\.\d+)?)\b/g)]
+    .filter((m) => Number(m[2]) >= 2 && !/level$/.test(m[1]))
+    .map((m) => m[0]);
 }
 
 test('readers read, rules judge: no reader builds a finding or a message, or holds a cap, a threshold or the clock', () => {
@@ -85,16 +103,33 @@ test('readers read, rules judge: no reader builds a finding or a message, or hol
   for (const f of files) {
     const rel = path.relative(REPO, f);
     const src = readFileSync(f, 'utf8');
-    assert.ok(!importsOf(f).some((spec) => /(?:^|\/)messages$/.test(spec)), `${rel} imports messages: findings and their texts belong to the rules`);
-    assert.doesNotMatch(src, /\bseverity\s*:|\bproblems\s*[:.=]|\bfindings?\(|\bfindings\s*(?::|\.push)|\bFinding\b/, `${rel} constructs a finding`);
-    assert.doesNotMatch(src, /\b(?:CAPS|ARCHIVE|CURATION)\b|\bnow\s*:\s*number|\bDate\.now\(/, `${rel} judges against a cap, a threshold or the clock`);
-    assert.deepEqual(literalThresholds(src), [], `${rel} compares against a literal threshold: it belongs in the facts table`);
+    assert.ok(
+      !importsOf(f).some((spec) => /(?:^|\/)messages$/.test(spec)),
+      `${rel} imports messages: findings and their texts belong to the rules`,
+    );
+    assert.doesNotMatch(
+      src,
+      /\bseverity\s*:|\bproblems\s*[:.=]|\bfindings?\(|\bfindings\s*(?::|\.push)|\bFinding\b/,
+      `${rel} constructs a finding`,
+    );
+    assert.doesNotMatch(
+      src,
+      /\b(?:CAPS|ARCHIVE|CURATION)\b|\bnow\s*:\s*number|\bDate\.now\(/,
+      `${rel} judges against a cap, a threshold or the clock`,
+    );
+    assert.deepEqual(
+      literalThresholds(src),
+      [],
+      `${rel} compares against a literal threshold: it belongs in the facts table`,
+    );
   }
 });
 
 test('a check message states a threshold through an argument from the facts table, never as a literal number in its template', () => {
   for (const f of ruleFiles()) {
-    const literal = [...readFileSync(f, 'utf8').matchAll(/\bt\((?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)].map((m) => m[1] ?? m[2]).filter((tpl) => /(?:≥|≤|<|>)\s*\d/.test(tpl));
+    const literal = [...readFileSync(f, 'utf8').matchAll(/\bt\((?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)]
+      .map((m) => m[1] ?? m[2])
+      .filter((tpl) => /(?:≥|≤|<|>)\s*\d/.test(tpl));
     assert.deepEqual(literal, [], path.relative(REPO, f));
   }
 });
@@ -102,20 +137,32 @@ test('a check message states a threshold through an argument from the facts tabl
 test('activationEvents are workspaceContains: of every distinctive presence glob in the facts table, none of the generic names', async () => {
   const { activationGlobs, genericGlobs, presenceGlobs } = await import('../../src/core/systems/facts');
   const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { activationEvents: string[] };
-  const contains = pkg.activationEvents.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
-  assert.deepEqual(contains, activationGlobs(), 'package.json activationEvents must list workspaceContains:<glob> for every distinctive presence glob, in the order of src/core/systems/facts.ts');
+  const contains = pkg.activationEvents
+    .filter((e) => e.startsWith('workspaceContains:'))
+    .map((e) => e.slice('workspaceContains:'.length));
+  assert.deepEqual(
+    contains,
+    activationGlobs(),
+    'package.json activationEvents must list workspaceContains:<glob> for every distinctive presence glob, in the order of src/core/systems/facts.ts',
+  );
   assert.deepEqual(genericGlobs(), ['CONTINUITY.md', 'MEMORY.md', 'context-log.md', 'tasks/lessons.md', 'PROGRESS.md']);
   for (const g of genericGlobs()) {
     assert.ok(presenceGlobs().includes(g), `${g} is a presence glob of a system`);
     assert.ok(!contains.includes(g), `${g} is a generic name: it must not activate the extension`);
   }
   // No other activation event wakes the extension everywhere (its view and commands activate it on use).
-  assert.deepEqual(pkg.activationEvents.filter((e) => !e.startsWith('workspaceContains:')), []);
+  assert.deepEqual(
+    pkg.activationEvents.filter((e) => !e.startsWith('workspaceContains:')),
+    [],
+  );
 });
 
 test('the view (and its activity bar icon) shows only where a system was detected or the user ran a Session Ledger command', () => {
-  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { views: Record<string, Array<{ when?: string }>> } };
-  for (const v of pkg.contributes.views.sessionLedger) assert.equal(v.when, 'sessionLedger.detected || sessionLedger.viewRequested');
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+    contributes: { views: Record<string, Array<{ when?: string }>> };
+  };
+  for (const v of pkg.contributes.views.sessionLedger)
+    assert.equal(v.when, 'sessionLedger.detected || sessionLedger.viewRequested');
   const keys = readFileSync(path.join(REPO, 'src/extension/context-keys.ts'), 'utf8');
   assert.match(keys, /set\('sessionLedger\.detected', systems\.length > 0\)/);
   const commands = readFileSync(path.join(REPO, 'src/extension/commands/index.ts'), 'utf8');
@@ -143,7 +190,11 @@ test('the extension watches the presence globs of the facts table and declares n
   for (const dir of ['src/extension', 'webview']) {
     for (const f of walk(path.join(REPO, dir)).filter((x) => x.endsWith('.ts'))) {
       const src = readFileSync(f, 'utf8');
-      for (const g of presenceGlobs()) assert.ok(!src.includes(`'${g}'`), `${path.relative(REPO, f)} declares '${g}': read it from src/core/systems/facts.ts`);
+      for (const g of presenceGlobs())
+        assert.ok(
+          !src.includes(`'${g}'`),
+          `${path.relative(REPO, f)} declares '${g}': read it from src/core/systems/facts.ts`,
+        );
     }
   }
 });
@@ -152,7 +203,10 @@ test('the facts table has one entry per system id, each naming its own id', asyn
   const { FACTS, ALL_FACTS } = await import('../../src/core/systems/facts');
   const { SYSTEM_IDS } = await import('../../src/core/model/model');
   assert.deepEqual(Object.keys(FACTS), [...SYSTEM_IDS]);
-  assert.deepEqual(ALL_FACTS.map((f) => f.id), [...SYSTEM_IDS]);
+  assert.deepEqual(
+    ALL_FACTS.map((f) => f.id),
+    [...SYSTEM_IDS],
+  );
 });
 
 test('the webview never imports from src/extension/; the protocol both sides use is src/protocol/', () => {

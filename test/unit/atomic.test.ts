@@ -19,7 +19,10 @@ test('refuses when the file changed since it was read; the file is intact', asyn
   const f = write(dir, 's.md', 'original');
   const h = sha256(Buffer.from('original'));
   writeFileSync(f, 'changed by the agent');
-  await assert.rejects(writeAtomic(f, 'mine', { expectHash: h }), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
+  await assert.rejects(
+    writeAtomic(f, 'mine', { expectHash: h }),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'changed',
+  );
   assert.equal(readFileSync(f, 'utf8'), 'changed by the agent');
 });
 
@@ -27,7 +30,10 @@ test('a change racing between temp write and rename is refused', async () => {
   const dir = workspace();
   const f = write(dir, 's.md', 'v1');
   await assert.rejects(
-    writeAtomic(f, 'v2', { expectHash: sha256(Buffer.from('v1')), beforeRename: () => writeFileSync(f, 'agent wrote this') }),
+    writeAtomic(f, 'v2', {
+      expectHash: sha256(Buffer.from('v1')),
+      beforeRename: () => writeFileSync(f, 'agent wrote this'),
+    }),
     WriteRefused,
   );
   assert.equal(readFileSync(f, 'utf8'), 'agent wrote this');
@@ -37,7 +43,13 @@ test('a change racing between temp write and rename is refused', async () => {
 test('a crash between temp write and rename leaves the old file intact', async () => {
   const dir = workspace();
   const f = write(dir, 's.md', 'old');
-  await assert.rejects(writeAtomic(f, 'new', { beforeRename: () => { throw new Error('crash'); } }));
+  await assert.rejects(
+    writeAtomic(f, 'new', {
+      beforeRename: () => {
+        throw new Error('crash');
+      },
+    }),
+  );
   assert.equal(readFileSync(f, 'utf8'), 'old');
   assert.deepEqual(readdirSync(dir), ['s.md']);
 });
@@ -45,5 +57,8 @@ test('a crash between temp write and rename leaves the old file intact', async (
 test('expectHash null refuses to overwrite an existing file', async () => {
   const dir = workspace();
   const f = write(dir, 's.md', 'x');
-  await assert.rejects(writeAtomic(f, 'y', { expectHash: null }), (e: unknown) => e instanceof WriteRefused && e.reason === 'exists');
+  await assert.rejects(
+    writeAtomic(f, 'y', { expectHash: null }),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'exists',
+  );
 });

@@ -27,7 +27,10 @@ test('attest writes the lowercase hex SHA-256 of the handoff bytes, no newline; 
   const bytes = Buffer.concat([Buffer.from('\uFEFF'), Buffer.from(HANDOFF.replace(/\n/g, '\r\n'))]); // raw bytes, BOM and CRLF included
   const dir = workspace({ 'memory/session-handoff-LATEST.md': bytes });
   const before = await evaluate(dir);
-  assert.match(before.systems.find((s) => s.id === 'S1')?.checks.find((c) => c.id === 'attestation')?.message ?? '', /NO_SIDECAR/);
+  assert.match(
+    before.systems.find((s) => s.id === 'S1')?.checks.find((c) => c.id === 'attestation')?.message ?? '',
+    /NO_SIDECAR/,
+  );
   const r = run(['attest', '--root', dir]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Wrote memory\/\.session-handoff\.sha256 = [0-9a-f]{64} \(was NO_SIDECAR\)/);
@@ -43,13 +46,22 @@ test('attest writes the lowercase hex SHA-256 of the handoff bytes, no newline; 
 });
 
 test('a tampered sidecar is rewritten; --dry-run shows it and writes nothing', () => {
-  const dir = workspace({ 'memory/session-handoff-LATEST.md': HANDOFF, 'memory/.session-handoff.sha256': `${'0'.repeat(64)}\n` });
+  const dir = workspace({
+    'memory/session-handoff-LATEST.md': HANDOFF,
+    'memory/.session-handoff.sha256': `${'0'.repeat(64)}\n`,
+  });
   const dry = run(['attest', '--root', dir, '--dry-run']);
   assert.equal(dry.code, 0);
   assert.match(dry.stdout, /Would write .* \(was TAMPERED: 0{64}\)/);
   assert.equal(readFileSync(path.join(dir, 'memory/.session-handoff.sha256'), 'utf8'), `${'0'.repeat(64)}\n`);
   const j = JSON.parse(run(['attest', '--root', dir, '--json']).stdout);
-  assert.deepEqual(j, { handoff: 'memory/session-handoff-LATEST.md', sidecar: 'memory/.session-handoff.sha256', sha256: hex(HANDOFF), before: 'TAMPERED', written: true });
+  assert.deepEqual(j, {
+    handoff: 'memory/session-handoff-LATEST.md',
+    sidecar: 'memory/.session-handoff.sha256',
+    sha256: hex(HANDOFF),
+    before: 'TAMPERED',
+    written: true,
+  });
   assert.equal(readFileSync(path.join(dir, 'memory/.session-handoff.sha256'), 'utf8'), hex(HANDOFF));
 });
 
@@ -80,7 +92,10 @@ test('a sidecar or handoff changed after the plan: refused, files intact', async
 });
 
 test('attest and the S1 reader agree on a sha256sum-style sidecar (`<hash>  <file>`): MATCH, rewritten to the exact form', async () => {
-  const dir = workspace({ 'memory/session-handoff-LATEST.md': HANDOFF, 'memory/.session-handoff.sha256': `${hex(HANDOFF)}  session-handoff-LATEST.md\n` });
+  const dir = workspace({
+    'memory/session-handoff-LATEST.md': HANDOFF,
+    'memory/.session-handoff.sha256': `${hex(HANDOFF)}  session-handoff-LATEST.md\n`,
+  });
   const plan = await planAttest(dir);
   assert.equal(plan?.status, 'MATCH');
   assert.equal(plan?.changed, true);

@@ -93,7 +93,10 @@ export function encoded(abs: string): string {
 }
 
 /** The PreCompact payload exactly as Claude Code sends it. */
-export function preCompact(cwd: string, o: { sessionId?: string | null; trigger?: string; extra?: Record<string, unknown> } = {}): string {
+export function preCompact(
+  cwd: string,
+  o: { sessionId?: string | null; trigger?: string; extra?: Record<string, unknown> } = {},
+): string {
   const sid = o.sessionId === undefined ? SID : o.sessionId;
   const p: Record<string, unknown> = {
     ...(sid === null ? {} : { session_id: sid }),
@@ -108,7 +111,11 @@ export function preCompact(cwd: string, o: { sessionId?: string | null; trigger?
 }
 
 /** The SessionStart payload exactly as Claude Code sends it. */
-export function sessionStart(cwd: string, source: string, o: { sessionId?: string | null; extra?: Record<string, unknown> } = {}): string {
+export function sessionStart(
+  cwd: string,
+  source: string,
+  o: { sessionId?: string | null; extra?: Record<string, unknown> } = {},
+): string {
   const sid = o.sessionId === undefined ? SID : o.sessionId;
   return JSON.stringify({
     ...(sid === null ? {} : { session_id: sid }),
@@ -127,7 +134,16 @@ export function emptyClaudeHome(): string {
 
 /** Run the CLI with a controlled environment (no real ~/.claude, no project dir of an enclosing session). */
 export function run(args: string[], o: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
-  return cli(args, { cwd: o.cwd, input: o.input, env: { CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: '', SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '', ...o.env } });
+  return cli(args, {
+    cwd: o.cwd,
+    input: o.input,
+    env: {
+      CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+      CLAUDE_PROJECT_DIR: '',
+      SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '',
+      ...o.env,
+    },
+  });
 }
 
 /** Set a file's mtime to `msAgo` milliseconds before now. */

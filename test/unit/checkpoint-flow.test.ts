@@ -26,7 +26,11 @@ interface Counts {
   outcomes: CheckpointOutcome[];
 }
 
-function ports(root: string, claudeHome: string, pick?: (s: readonly RecentSession[]) => string | undefined): { p: CheckpointPorts; n: Counts } {
+function ports(
+  root: string,
+  claudeHome: string,
+  pick?: (s: readonly RecentSession[]) => string | undefined,
+): { p: CheckpointPorts; n: Counts } {
   const n: Counts = { evaluations: 0, decisions: 0, writes: 0, rescans: 0, picks: 0, reports: [], outcomes: [] };
   const p: CheckpointPorts = {
     async scan() {

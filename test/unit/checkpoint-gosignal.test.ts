@@ -17,7 +17,9 @@ const S1_LINE = 'checkpoint complete. Run /compact to compress context. Handoff:
 const S0_SKIP = 'Checkpoint skipped - session.ledger not enabled in .agents.yml';
 
 function markers(dir: string): string[] {
-  return existsSync(path.join(dir, '.claude')) ? readdirSync(path.join(dir, '.claude')).filter((n) => n.startsWith('.checkpoint-ready')) : [];
+  return existsSync(path.join(dir, '.claude'))
+    ? readdirSync(path.join(dir, '.claude')).filter((n) => n.startsWith('.checkpoint-ready'))
+    : [];
 }
 
 function gitFixture(rel: string): string {
@@ -32,7 +34,12 @@ test('nothing detected: no marker, exit 1, and the message says what was looked 
   const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
   assert.equal(r.code, 1);
   // the same list status and check print: each system's home file, and how to start one
-  assert.ok(r.stderr.includes('No state files detected (looked for S0 .agents/session_ledger.md, S1 memory/session-handoff-LATEST.md, S2 .claude/session-ledger.md, S3 docs/state/STATE.md, S4 .agents/STATE.md): there is nothing to vouch for.'), r.stderr);
+  assert.ok(
+    r.stderr.includes(
+      'No state files detected (looked for S0 .agents/session_ledger.md, S1 memory/session-handoff-LATEST.md, S2 .claude/session-ledger.md, S3 docs/state/STATE.md, S4 .agents/STATE.md): there is nothing to vouch for.',
+    ),
+    r.stderr,
+  );
   assert.match(r.stderr, /session-ledger init/);
   assert.doesNotMatch(r.stdout + r.stderr, /Safe to run|checkpoint complete|Marker written/);
   assert.deepEqual(markers(dir), []);
@@ -42,11 +49,18 @@ test('nothing detected: no marker, exit 1, and the message says what was looked 
     j.refusals.map((x: { code: string }) => x.code),
     ['nothing-detected'],
   );
-  assert.ok(j.refusals[0].lookedFor.some((l: { system: string; paths: string[] }) => l.system === 'S3' && l.paths.includes('docs/state/STATE.md')));
+  assert.ok(
+    j.refusals[0].lookedFor.some(
+      (l: { system: string; paths: string[] }) => l.system === 'S3' && l.paths.includes('docs/state/STATE.md'),
+    ),
+  );
 
   const n = run(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
   assert.equal(n.code, 0, n.stderr);
-  assert.equal(parseMarker(readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8')).nothingToPreserve, true);
+  assert.equal(
+    parseMarker(readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8')).nothingToPreserve,
+    true,
+  );
   assert.match(n.stdout, /nothing-to-preserve/);
 });
 
@@ -95,7 +109,7 @@ test('S1: while a Phase 4 item is NO not a word of /compact; once all are YES it
   assert.equal(ok.lines[ok.lines.length - 1], S1_LINE);
 });
 
-test('S2 and S4 end with S2\'s go-signal line; S3 with /clear and its prompt verbatim, no /compact', async () => {
+test("S2 and S4 end with S2's go-signal line; S3 with /clear and its prompt verbatim, no /compact", async () => {
   for (const rel of ['s2/good', 's4/good']) {
     const dir = gitFixture(rel);
     const r = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
@@ -138,12 +152,21 @@ test('several systems in one workspace: each gets its own closing step', async (
     ],
   );
   const text = r.lines.join('\n');
-  assert.match(text, /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/);
+  assert.match(
+    text,
+    /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/,
+  );
   assert.match(text, /\nS3:\n {2}Handoff written to docs\/state\/STATE\.md\.\n {2}Start a fresh session: \/clear\n/);
 });
 
-test('S0: only a YAML boolean true switches the ledger on; off → the seed\'s skip line and nothing else, no marker, exit 0 (skipping is the seed\'s normal return)', async () => {
-  for (const cfg of ['session:\n  ledger: "true"\n', 'session:\n  ledger: yes\n', 'session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger_path: .agents/session_ledger.md\n']) {
+test("S0: only a YAML boolean true switches the ledger on; off → the seed's skip line and nothing else, no marker, exit 0 (skipping is the seed's normal return)", async () => {
+  for (const cfg of [
+    'session:\n  ledger: "true"\n',
+    'session:\n  ledger: yes\n',
+    'session:\n  ledger: false\n',
+    'config_version: 1\n',
+    'session:\n  ledger_path: .agents/session_ledger.md\n',
+  ]) {
     const dir = workspace({ '.agents.yml': cfg, '.agents/session_ledger.md': S0_LEDGER });
     gitInit(dir);
     const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
@@ -179,9 +202,18 @@ test('S0 on: its Step 5 confirmation (saved to, Goal, State: N done, now, next),
   const out = r.stdout.split('\n');
   const at = out.indexOf('Checkpoint saved to .agents/session_ledger.md');
   assert.ok(at > 0, r.stdout);
-  assert.equal(out[at + 1], '- Goal: Ship CSV export for the invoices page; done when `npm test` passes and the export opens in Excel.');
-  assert.equal(out[at + 2], '- State: 2 done, now: Wire `exportCsv()` into the Export button in src/invoices.ts and pass the current filter., next: Add an end-to-end test that downloads the file and opens it with the csv parser.');
-  assert.equal(out[at + 3], 'Run /clear, then reload the ledger (.agents/session_ledger.md): /clear + ledger reload is preferred over repeated /compact.');
+  assert.equal(
+    out[at + 1],
+    '- Goal: Ship CSV export for the invoices page; done when `npm test` passes and the export opens in Excel.',
+  );
+  assert.equal(
+    out[at + 2],
+    '- State: 2 done, now: Wire `exportCsv()` into the Export button in src/invoices.ts and pass the current filter., next: Add an end-to-end test that downloads the file and opens it with the csv parser.',
+  );
+  assert.equal(
+    out[at + 3],
+    'Run /clear, then reload the ledger (.agents/session_ledger.md): /clear + ledger reload is preferred over repeated /compact.',
+  );
   assert.match(out[at + 5], /^ {4}Read \.agents\/session_ledger\.md, validate its UNCONFIRMED items with me first/);
   assert.doesNotMatch(r.stdout, /Safe to run \/compact/);
   const j = JSON.parse(run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL, '--json']).stdout);

@@ -10,9 +10,10 @@ import { fixtureCopy, gitInit, workspace } from './helpers';
 import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
 
 /** Formats like vscode.l10n.t, and marks every string it translated, so prose that bypassed it shows. */
-const t = (m: string, ...args: Array<string | number | boolean>) => `«${m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]))}»`;
+const t = (m: string, ...args: Array<string | number | boolean>) =>
+  `«${m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]))}»`;
 
-test('written: each system\'s closing step through l10n (S3 /clear, S2 its go-signal line), prefixed by the system when several', async () => {
+test("written: each system's closing step through l10n (S3 /clear, S2 its go-signal line), prefixed by the system when several", async () => {
   const dir = fixtureCopy('s2/good');
   const s3 = s3Workspace();
   const { readFileSync, writeFileSync, mkdirSync } = await import('node:fs');
@@ -35,36 +36,69 @@ test('refused: the reasons by code and check id; S1 with manual items open says 
   assert.equal(o.kind, 'refused');
   const m = outcomeMessage(o, t);
   assert.equal(m.severity, 'warning');
-  assert.equal(m.text, '«Checkpoint not written: «2 manual item(s) not confirmed (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»');
+  assert.equal(
+    m.text,
+    '«Checkpoint not written: «2 manual item(s) not confirmed (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»',
+  );
   assert.doesNotMatch(m.text, /\/compact/);
 });
 
-test('S0 switched off: the seed\'s skip line only; S0 on: the Step 5 figures in the closing step', async () => {
+test("S0 switched off: the seed's skip line only; S0 on: the Step 5 figures in the closing step", async () => {
   const off = workspace({ '.agents.yml': 'session:\n  ledger: false\n', '.agents/session_ledger.md': S0_LEDGER });
   gitInit(off);
   const o = await checkpoint(off, { sessionId: SID, confirmed: CONFIRMED });
-  assert.deepEqual(outcomeMessage(o, t), { severity: 'info', text: '«Checkpoint skipped - session.ledger not enabled in .agents.yml»' });
+  assert.deepEqual(outcomeMessage(o, t), {
+    severity: 'info',
+    text: '«Checkpoint skipped - session.ledger not enabled in .agents.yml»',
+  });
   const on = fixtureCopy('s0/good');
   gitInit(on);
   const w = await checkpoint(on, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
-  assert.match(closingMessage(w.closing, t), /^«Checkpoint saved to \.agents\/session_ledger\.md \(Goal: Ship CSV export.*; 2 done, now: Wire .*next: Add an end-to-end test.*\)\. Then run \/clear and reload the ledger/);
+  assert.match(
+    closingMessage(w.closing, t),
+    /^«Checkpoint saved to \.agents\/session_ledger\.md \(Goal: Ship CSV export.*; 2 done, now: Wire .*next: Add an end-to-end test.*\)\. Then run \/clear and reload the ledger/,
+  );
 });
 
-const strings = new Proxy({}, { get: (_, k) => (k === 'status' || k === 'severity' ? {} : String(k)) }) as ChecklistStrings;
+const strings = new Proxy(
+  {},
+  { get: (_, k) => (k === 'status' || k === 'severity' ? {} : String(k)) },
+) as ChecklistStrings;
 
 test('checklist: the write button is off while manual items are open, and when every system is switched off', async () => {
   const dir = s3Workspace();
-  const open = checklistState(await evaluate(dir), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  const open = checklistState(await evaluate(dir), { name: 'w', uri: 'file:///w' }, strings, {
+    busy: false,
+    trusted: true,
+  });
   assert.equal(open.blocked, false);
   assert.equal(open.manualOpen, 2);
   assert.equal(open.canWrite, false);
-  const done = checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  const done = checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, {
+    busy: false,
+    trusted: true,
+  });
   assert.equal(done.manualOpen, 0);
   assert.equal(done.canWrite, true);
-  assert.equal(checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, { busy: true, trusted: true }).canWrite, false);
-  assert.equal(checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: false }).canWrite, false);
+  assert.equal(
+    checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, {
+      busy: true,
+      trusted: true,
+    }).canWrite,
+    false,
+  );
+  assert.equal(
+    checklistState(await evaluate(dir, { confirmed: CONFIRMED }), { name: 'w', uri: 'file:///w' }, strings, {
+      busy: false,
+      trusted: false,
+    }).canWrite,
+    false,
+  );
   const off = workspace({ '.agents.yml': 'session:\n  ledger: false\n' });
-  const s = checklistState(await evaluate(off), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  const s = checklistState(await evaluate(off), { name: 'w', uri: 'file:///w' }, strings, {
+    busy: false,
+    trusted: true,
+  });
   assert.equal(s.systems.length, 1);
   assert.equal(s.blocked, true);
   assert.equal(s.canWrite, false);

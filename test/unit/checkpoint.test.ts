@@ -8,7 +8,17 @@ import { sha256 } from '../../src/core/files/fsread';
 import { formatMarker, isSessionId, markerRel, parseMarker } from '../../src/core/checkpoint/marker';
 import { writeSessionRecord } from '../../src/core/hooks/session-record';
 import { gitInit, workspace, write } from './helpers';
-import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, OTHER_SID, run, s3Workspace, S3_STATE, SID, transcript } from './checkpoint-fixtures';
+import {
+  CONFIRM_ALL,
+  CONFIRMED,
+  emptyClaudeHome,
+  OTHER_SID,
+  run,
+  s3Workspace,
+  S3_STATE,
+  SID,
+  transcript,
+} from './checkpoint-fixtures';
 
 const S3_PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
 
@@ -19,10 +29,24 @@ test('marker naming: per session, or the shared file; never a path from a bad id
     assert.equal(isSessionId(bad), false, bad);
     assert.equal(markerRel(bad), '.claude/.checkpoint-ready');
   }
-  const text = formatMarker({ sessionId: SID, at: '2026-05-01T10:00:00.000Z', label: 'WORKING', hashes: [{ hash: 'a'.repeat(64), path: 'docs/state/STATE.md' }] });
+  const text = formatMarker({
+    sessionId: SID,
+    at: '2026-05-01T10:00:00.000Z',
+    label: 'WORKING',
+    hashes: [{ hash: 'a'.repeat(64), path: 'docs/state/STATE.md' }],
+  });
   assert.equal(text, `${SID} 2026-05-01T10:00:00.000Z WORKING\n${'a'.repeat(64)}  docs/state/STATE.md\n`);
-  assert.deepEqual(parseMarker(text), { sessionId: SID, at: '2026-05-01T10:00:00.000Z', label: 'WORKING', nothingToPreserve: false, hashes: [{ hash: 'a'.repeat(64), path: 'docs/state/STATE.md' }] });
-  assert.equal(parseMarker(formatMarker({ sessionId: null, at: '2026-05-01T10:00:00.000Z', label: 'PARTIAL' })).sessionId, null);
+  assert.deepEqual(parseMarker(text), {
+    sessionId: SID,
+    at: '2026-05-01T10:00:00.000Z',
+    label: 'WORKING',
+    nothingToPreserve: false,
+    hashes: [{ hash: 'a'.repeat(64), path: 'docs/state/STATE.md' }],
+  });
+  assert.equal(
+    parseMarker(formatMarker({ sessionId: null, at: '2026-05-01T10:00:00.000Z', label: 'PARTIAL' })).sessionId,
+    null,
+  );
   assert.equal(parseMarker('').sessionId, null);
   assert.equal(parseMarker(`  ${SID}\n`).sessionId, SID, 'S2 style: just the id');
 });
@@ -45,7 +69,9 @@ test('checkpoint --session writes the per-session marker: id first, then time, l
 });
 
 test('something blocks: nothing is written, each blocking check is printed with its location, exit 1', () => {
-  const dir = workspace({ 'docs/state/STATE.md': '# State\n\n## Handoff\n\n- **Status:** tbd\n- **Now ▶** continue work\n\n## Log\n' });
+  const dir = workspace({
+    'docs/state/STATE.md': '# State\n\n## Handoff\n\n- **Status:** tbd\n- **Now ▶** continue work\n\n## Log\n',
+  });
   gitInit(dir);
   const r = run(['checkpoint', '--root', dir, '--session', SID]);
   assert.equal(r.code, 1);
@@ -58,7 +84,12 @@ test('something blocks: nothing is written, each blocking check is printed with 
   const body = JSON.parse(j.stdout);
   assert.equal(body.ok, false);
   assert.equal(body.marker, null);
-  assert.ok(body.blocking.some((c: { id: string; path: string; line: number }) => c.id === 'next-action' && c.path === 'docs/state/STATE.md' && c.line === 6));
+  assert.ok(
+    body.blocking.some(
+      (c: { id: string; path: string; line: number }) =>
+        c.id === 'next-action' && c.path === 'docs/state/STATE.md' && c.line === 6,
+    ),
+  );
 });
 
 test('no id known: the shared marker, saying so; never an id taken from the ledger', async () => {
@@ -66,7 +97,10 @@ test('no id known: the shared marker, saying so; never an id taken from the ledg
   const dir = s3Workspace({ 'notes.md': `_session: ${OTHER_SID}_\n` });
   const r = run(['checkpoint', '--root', dir, ...CONFIRM_ALL]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /Marker written: \.claude\/\.checkpoint-ready — the shared marker, because no session id is known/);
+  assert.match(
+    r.stdout,
+    /Marker written: \.claude\/\.checkpoint-ready — the shared marker, because no session id is known/,
+  );
   const m = parseMarker(readFileSync(path.join(dir, '.claude/.checkpoint-ready'), 'utf8'));
   assert.equal(m.sessionId, null);
   assert.equal(readdirSync(path.join(dir, '.claude')).length, 1);
@@ -78,7 +112,13 @@ test('no id known: the shared marker, saying so; never an id taken from the ledg
 test('the session id comes from the newest Claude Code transcript of the workspace, else from the SessionStart record', async () => {
   const dir = s3Workspace();
   const home = emptyClaudeHome();
-  await writeSessionRecord(dir, { session_id: OTHER_SID, transcript_path: null, source: 'startup', cwd: dir, at: new Date().toISOString() });
+  await writeSessionRecord(dir, {
+    session_id: OTHER_SID,
+    transcript_path: null,
+    source: 'startup',
+    cwd: dir,
+    at: new Date().toISOString(),
+  });
   let res = await checkpoint(dir, { claudeHome: home, confirmed: CONFIRMED });
   assert.equal(res.sessionId, OTHER_SID);
   assert.equal(res.sessionSource, 'session-start');

@@ -8,7 +8,10 @@ import { COMMANDS } from '../../src/cli/main';
 import { cli, cliProcess, REPO, workspace, write } from './helpers';
 
 /** Every command and subcommand, as typed: ['check'], ['hooks', 'install'], … */
-const ALL: string[][] = Object.entries(MANUALS).flatMap(([name, m]) => [[name], ...Object.keys(m.sub ?? {}).map((s) => [name, s])]);
+const ALL: string[][] = Object.entries(MANUALS).flatMap(([name, m]) => [
+  [name],
+  ...Object.keys(m.sub ?? {}).map((s) => [name, s]),
+]);
 
 /** Every file and folder under `dir`. */
 function tree(dir: string): string[] {
@@ -32,10 +35,21 @@ test('<command> --help and -h: usage, options, exit codes and an example on stdo
       assert.equal(r.code, 0, `${what}: ${r.stderr}`);
       assert.equal(r.stderr, '', what);
       const usage = `Usage: session-ledger ${words.join(' ')}`;
-      for (const part of [`session-ledger ${words.join(' ')}: `, usage, '\nOptions:\n', '--help', '\nExit codes:\n', '\nExample:\n  ']) {
+      for (const part of [
+        `session-ledger ${words.join(' ')}: `,
+        usage,
+        '\nOptions:\n',
+        '--help',
+        '\nExit codes:\n',
+        '\nExample:\n  ',
+      ]) {
         assert.ok(r.stdout.includes(part), `${what} prints ${JSON.stringify(part)}:\n${r.stdout}`);
       }
-      assert.match(r.stdout.split('\nExample:\n')[1], new RegExp(`session-ledger ${words.join(' ')}`), `${what}: the example runs it`);
+      assert.match(
+        r.stdout.split('\nExample:\n')[1],
+        new RegExp(`session-ledger ${words.join(' ')}`),
+        `${what}: the example runs it`,
+      );
     }
   }
   assert.deepEqual(tree(dir), [], 'no command wrote anything for --help');
@@ -50,7 +64,9 @@ test('every option a command parses is in its manual', () => {
     assert.ok(m, `${name} has a manual`);
     const documented = [m, ...Object.values(m.sub ?? {})].flatMap((x) => x.options.map(([flag]) => flag.split(' ')[0]));
     const src = readFileSync(path.join(dir, file), 'utf8');
-    const parsed = [...src.matchAll(/['"]?([a-z][a-z-]*)['"]?:\s*\{\s*type:\s*'(?:string|boolean)'/g)].map((x) => `--${x[1]}`);
+    const parsed = [...src.matchAll(/['"]?([a-z][a-z-]*)['"]?:\s*\{\s*type:\s*'(?:string|boolean)'/g)].map(
+      (x) => `--${x[1]}`,
+    );
     for (const opt of parsed) assert.ok(documented.includes(opt), `${name}: ${opt} is parsed but not in its --help`);
   }
 });
@@ -83,7 +99,10 @@ test('errors say what to do next, in one line: the command list, the usage and w
   assert.match(unknown.stderr, /unknown command 'frobnicate'.*status, check.*session-ledger --help/);
   const bad = cli(['check', '--bogus']);
   assert.equal(bad.code, 2);
-  assert.equal(bad.stderr, "session-ledger check: unknown option '--bogus' (usage: session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]; more: session-ledger check --help)\n");
+  assert.equal(
+    bad.stderr,
+    "session-ledger check: unknown option '--bogus' (usage: session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]; more: session-ledger check --help)\n",
+  );
   const extra = cli(['status', 'here']);
   assert.equal(extra.code, 2);
   assert.match(extra.stderr, /unexpected argument 'here'/);
@@ -101,6 +120,9 @@ test('checkpoint --help: exit 0 also when every detected system is switched off 
   const r = cli(['checkpoint', '--help']);
   assert.equal(r.code, 0);
   const exit = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
-  assert.match(exit, /0\s+marker written, closing steps printed; or every detected system is switched off by its own configuration \(S0 without session\.ledger: true\): its skip line, no marker/);
+  assert.match(
+    exit,
+    /0\s+marker written, closing steps printed; or every detected system is switched off by its own configuration \(S0 without session\.ledger: true\): its skip line, no marker/,
+  );
   assert.match(exit, /1\s+no marker written: something blocks/);
 });

@@ -16,7 +16,10 @@ test('init <system> writes the same starter files as the extension\'s "Create st
     assert.match(r.stdout, new RegExp(`^Wrote ${starterFor(id).home.replace(/[.]/g, '\\.')}`));
     assert.match(r.stdout, /session-ledger check/);
     const status = JSON.parse(cli(['status', '--root', dir, '--json']).stdout) as { systems: Array<{ id: string }> };
-    assert.deepEqual(status.systems.map((s) => s.id), [id]);
+    assert.deepEqual(
+      status.systems.map((s) => s.id),
+      [id],
+    );
   }
 });
 
@@ -24,7 +27,10 @@ test('init refuses to overwrite a home file that exists: exit 1, the file byte f
   const dir = workspace({ '.agents/session_ledger.md': '# mine\n' });
   const r = cli(['init', 'S0', '--root', dir]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /\.agents\/session_ledger\.md already exists; the starter never overwrites, nothing was written/);
+  assert.match(
+    r.stderr,
+    /\.agents\/session_ledger\.md already exists; the starter never overwrites, nothing was written/,
+  );
   assert.equal(read(dir, '.agents/session_ledger.md'), '# mine\n');
   assert.equal(existsSync(path.join(dir, '.agents.yml')), false);
   assert.equal(r.stdout, '');
@@ -44,12 +50,17 @@ test('init without a system lists the five starters and writes nothing; --dry-ru
   const dir = workspace();
   const list = cli(['init', '--root', dir]);
   assert.equal(list.code, 0);
-  for (const id of STARTER_SYSTEMS) assert.match(list.stdout, new RegExp(`^  ${id}  ${starterFor(id).files[0].path.replace(/[.]/g, '\\.')}`, 'm'));
+  for (const id of STARTER_SYSTEMS)
+    assert.match(list.stdout, new RegExp(`^  ${id}  ${starterFor(id).files[0].path.replace(/[.]/g, '\\.')}`, 'm'));
   const dry = cli(['init', 'S3', '--dry-run', '--root', dir]);
   assert.equal(dry.code, 0);
   assert.match(dry.stdout, /^Would write docs\/state\/STATE\.md \(the S3 starter\); nothing was written\./);
   assert.deepEqual(readdirSync(dir), []);
-  for (const args of [['init', 'S9'], ['init', 'S1', 'S2'], ['init', '--bogus']]) {
+  for (const args of [
+    ['init', 'S9'],
+    ['init', 'S1', 'S2'],
+    ['init', '--bogus'],
+  ]) {
     const bad = cli([...args, '--root', dir]);
     assert.equal(bad.code, 2, args.join(' '));
     assert.match(bad.stderr, /^session-ledger init: .*\(usage: session-ledger init/);

@@ -86,10 +86,16 @@ test('apply refuses a hash mismatch or a state changed since the preview; the fi
   assert.ok(plan);
   const edited = `${STATE}\n- a note the agent added meanwhile\n`;
   writeFileSync(file, edited);
-  await assert.rejects(applyCompactState(dir, plan.hash), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
+  await assert.rejects(
+    applyCompactState(dir, plan.hash),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'changed',
+  );
   // The extension says it in the user's language, from the reason and the file.
   const err = await applyCompactState(dir, plan.hash).catch((e: unknown) => e);
-  assert.equal(errorText(jaT, err), '.agents/STATE.md はプレビューの後に変更されました。何も書き込んでいません。もう一度プレビューしてください。');
+  assert.equal(
+    errorText(jaT, err),
+    '.agents/STATE.md はプレビューの後に変更されました。何も書き込んでいません。もう一度プレビューしてください。',
+  );
   assert.equal(readFileSync(file, 'utf8'), edited);
   assert.equal(run(['compact-state', '--root', dir, '--expect-hash', 'xyz']).code, 2);
 });
@@ -120,18 +126,28 @@ test('CRLF line ends and a BOM are kept; no S4 state → null and exit 1', async
   assert.equal(await planCompactState(workspace()), null);
 });
 
-test('corpus: sasaco/fempy .agents/STATE.md (two Current Bug Fix blocks, Japanese text) loses the older bug fix only', { skip: CORPUS_SKIP }, async () => {
-  const src = corpusFile('F5/sasaco__fempy__.agents__STATE.md');
-  if (!existsSync(src)) return;
-  const text = readFileSync(src, 'utf8');
-  const dir = workspace({ '.agents/STATE.md': text });
-  const plan = await planCompactState(dir);
-  assert.ok(plan);
-  assert.deepEqual(plan.pruned.map((p) => p.kind), ['Current Bug Fix']);
-  const lines = text.split('\n');
-  const { line, endLine } = plan.prunedBlocks[0];
-  assert.equal(plan.after, [...lines.slice(0, line - 1), ...lines.slice(endLine)].join('\n'));
-  assert.equal(plan.structureOk, true);
-  await applyCompactState(dir, plan.hash);
-  assert.match(readFileSync(path.join(dir, '.agents/STATE.md'), 'utf8'), /## Current Bug Fix: framewebforjs-results-not-displayed/);
-});
+test(
+  'corpus: sasaco/fempy .agents/STATE.md (two Current Bug Fix blocks, Japanese text) loses the older bug fix only',
+  { skip: CORPUS_SKIP },
+  async () => {
+    const src = corpusFile('F5/sasaco__fempy__.agents__STATE.md');
+    if (!existsSync(src)) return;
+    const text = readFileSync(src, 'utf8');
+    const dir = workspace({ '.agents/STATE.md': text });
+    const plan = await planCompactState(dir);
+    assert.ok(plan);
+    assert.deepEqual(
+      plan.pruned.map((p) => p.kind),
+      ['Current Bug Fix'],
+    );
+    const lines = text.split('\n');
+    const { line, endLine } = plan.prunedBlocks[0];
+    assert.equal(plan.after, [...lines.slice(0, line - 1), ...lines.slice(endLine)].join('\n'));
+    assert.equal(plan.structureOk, true);
+    await applyCompactState(dir, plan.hash);
+    assert.match(
+      readFileSync(path.join(dir, '.agents/STATE.md'), 'utf8'),
+      /## Current Bug Fix: framewebforjs-results-not-displayed/,
+    );
+  },
+);

@@ -16,7 +16,8 @@ import { encoded, run, s3Workspace } from './checkpoint-fixtures';
 
 const REAL = 'F6/marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl';
 const ID = '258c7280-ae70-4798-800f-63464d01a85d';
-const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const t = (m: string, ...args: Array<string | number | boolean>) =>
+  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 
 /** The real boundary record of the corpus transcript, as another compaction of the same session. */
 function boundary(realText: string, o: Record<string, unknown> = {}): string {
@@ -36,49 +37,68 @@ function placeText(root: string, text: string, id: string): { home: string; file
 
 /** The real transcript of the corpus, its cwd rewritten to `root`. */
 function place(root: string): { home: string; file: string; text: string } {
-  return placeText(root, readFileSync(corpusFile(REAL), 'utf8').replaceAll('/home/USER/projects/spotter-worktrees/spotter-gqc', root), ID);
+  return placeText(
+    root,
+    readFileSync(corpusFile(REAL), 'utf8').replaceAll('/home/USER/projects/spotter-worktrees/spotter-gqc', root),
+    ID,
+  );
 }
 
 /** The project's own transcript fixture (one compaction, usage before and after it), its cwd rewritten to `root`. */
 function placeOwn(root: string): { home: string; file: string; text: string } {
-  const text = readFileSync(path.join(REPO, 'test', 'fixtures', 'transcripts', 'claude-one-compaction.jsonl'), 'utf8').replaceAll('"/WORKSPACE"', JSON.stringify(root));
+  const text = readFileSync(
+    path.join(REPO, 'test', 'fixtures', 'transcripts', 'claude-one-compaction.jsonl'),
+    'utf8',
+  ).replaceAll('"/WORKSPACE"', JSON.stringify(root));
   return placeText(root, text, '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10');
 }
 
-test('a real transcript: its one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not', { skip: CORPUS_SKIP }, async () => {
-  const { file, text } = place(workspace());
-  assert.deepEqual(await countCompactions(file), { count: 1, last: '2026-02-11T21:18:41.543Z', complete: true });
-  appendFileSync(file, boundary(text));
-  assert.equal((await countCompactions(file)).count, 2);
-  // A torn boundary (the client mid-write) counts once it is complete, not before.
-  const b = boundary(text);
-  appendFileSync(file, b.slice(0, 40));
-  assert.equal((await countCompactions(file)).count, 2);
-  appendFileSync(file, b.slice(40));
-  assert.equal((await countCompactions(file)).count, 3);
-  // A subagent's, another session's, and the words inside a long message are not compactions of this session.
-  appendFileSync(file, boundary(text, { isSidechain: true }));
-  appendFileSync(file, boundary(text, { sessionId: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f' }));
-  appendFileSync(file, `${JSON.stringify({ type: 'user', sessionId: ID, message: { role: 'user', content: `"type":"system","subtype":"compact_boundary" ${'x'.repeat(200_000)}` } })}\n`);
-  appendFileSync(file, `${JSON.stringify({ type: 'user', sessionId: ID, message: { role: 'user', content: 'why did the "compact_boundary" record appear?' } })}\n`);
-  assert.equal((await countCompactions(file)).count, 3);
-  // Cut shorter (rewritten): counted again from the start.
-  truncateSync(file, Buffer.byteLength(text));
-  assert.equal((await countCompactions(file)).count, 1);
-  // Replaced by another file (new inode): counted afresh.
-  const other = `${file}.new`;
-  writeFileSync(other, text + boundary(text) + boundary(text));
-  renameSync(other, file);
-  assert.equal((await countCompactions(file)).count, 3);
-  assert.deepEqual(await countCompactions(`${file}.missing`), { count: 0, last: null, complete: true });
-});
+test(
+  'a real transcript: its one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not',
+  { skip: CORPUS_SKIP },
+  async () => {
+    const { file, text } = place(workspace());
+    assert.deepEqual(await countCompactions(file), { count: 1, last: '2026-02-11T21:18:41.543Z', complete: true });
+    appendFileSync(file, boundary(text));
+    assert.equal((await countCompactions(file)).count, 2);
+    // A torn boundary (the client mid-write) counts once it is complete, not before.
+    const b = boundary(text);
+    appendFileSync(file, b.slice(0, 40));
+    assert.equal((await countCompactions(file)).count, 2);
+    appendFileSync(file, b.slice(40));
+    assert.equal((await countCompactions(file)).count, 3);
+    // A subagent's, another session's, and the words inside a long message are not compactions of this session.
+    appendFileSync(file, boundary(text, { isSidechain: true }));
+    appendFileSync(file, boundary(text, { sessionId: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f' }));
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'user', sessionId: ID, message: { role: 'user', content: `"type":"system","subtype":"compact_boundary" ${'x'.repeat(200_000)}` } })}\n`,
+    );
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: 'user', sessionId: ID, message: { role: 'user', content: 'why did the "compact_boundary" record appear?' } })}\n`,
+    );
+    assert.equal((await countCompactions(file)).count, 3);
+    // Cut shorter (rewritten): counted again from the start.
+    truncateSync(file, Buffer.byteLength(text));
+    assert.equal((await countCompactions(file)).count, 1);
+    // Replaced by another file (new inode): counted afresh.
+    const other = `${file}.new`;
+    writeFileSync(other, text + boundary(text) + boundary(text));
+    renameSync(other, file);
+    assert.equal((await countCompactions(file)).count, 3);
+    assert.deepEqual(await countCompactions(`${file}.missing`), { count: 0, last: null, complete: true });
+  },
+);
 
 test('with a byte budget each call counts only that much further and says whether it reached the end; the count comes out the same, long lines and all', async () => {
   const sid = '4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
   const dir = workspace();
   const file = path.join(dir, `${sid}.jsonl`);
-  const b = (i: number) => `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: sid, timestamp: `2026-01-0${i}T00:00:00Z`, compactMetadata: { trigger: 'auto' } })}\n`;
-  const user = (n: number) => `${JSON.stringify({ type: 'user', sessionId: sid, message: { role: 'user', content: 'x'.repeat(n) } })}\n`;
+  const b = (i: number) =>
+    `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: sid, timestamp: `2026-01-0${i}T00:00:00Z`, compactMetadata: { trigger: 'auto' } })}\n`;
+  const user = (n: number) =>
+    `${JSON.stringify({ type: 'user', sessionId: sid, message: { role: 'user', content: 'x'.repeat(n) } })}\n`;
   // A boundary, a 300 KB message (longer than any boundary, longer than the budget), two more boundaries among short lines.
   writeFileSync(file, user(100) + b(1) + user(300_000) + user(50) + b(2) + user(5000) + b(3) + user(10));
   const size = readFileSync(file).length;
@@ -91,7 +111,10 @@ test('with a byte budget each call counts only that much further and says whethe
   }
   const last = seen[seen.length - 1];
   assert.deepEqual(last, { count: 3, complete: true }, JSON.stringify(seen));
-  assert.ok(seen.length >= Math.ceil(size / budget), `${seen.length} calls for ${size} bytes with a ${budget}-byte budget`);
+  assert.ok(
+    seen.length >= Math.ceil(size / budget),
+    `${seen.length} calls for ${size} bytes with a ${budget}-byte budget`,
+  );
   assert.equal(seen[0].complete, false);
   assert.deepEqual(await countCompactions(file), { count: 3, last: '2026-01-03T00:00:00Z', complete: true });
   // Appended later: the next budgeted call reads just that.
@@ -103,50 +126,66 @@ test('context on a long transcript gives its figure without counting the whole f
   const root = s3Workspace();
   const own = placeOwn(root);
   // 9 MB of earlier conversation before the fixture's lines: more than one run counts (8 MB).
-  const filler = `${JSON.stringify({ type: 'user', sessionId: '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10', message: { role: 'user', content: 'y'.repeat(1000) } })}\n`.repeat(9 * 1024);
+  const filler =
+    `${JSON.stringify({ type: 'user', sessionId: '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10', message: { role: 'user', content: 'y'.repeat(1000) } })}\n`.repeat(
+      9 * 1024,
+    );
   writeFileSync(own.file, filler + own.text);
   const first = JSON.parse(run(['context', '--root', root, '--json'], { env: { CLAUDE_CONFIG_DIR: own.home } }).stdout);
   assert.ok(first.usedTokens > 0, 'the figure is there');
   assert.equal(first.compactions, null, 'not counted yet');
-  const second = JSON.parse(run(['context', '--root', root, '--json'], { env: { CLAUDE_CONFIG_DIR: own.home } }).stdout);
+  const second = JSON.parse(
+    run(['context', '--root', root, '--json'], { env: { CLAUDE_CONFIG_DIR: own.home } }).stdout,
+  );
   assert.equal(second.usedTokens, first.usedTokens);
   assert.equal(second.compactions, 1, 'the next run goes on from where the first stopped');
 });
 
-test('context --json carries `compactions`; with S0 on and 2+ of them, its advice: checkpoint, then /clear', { skip: CORPUS_SKIP }, async () => {
-  const s0 = fixtureCopy('s0/good');
-  gitInit(s0);
-  const { home, file, text } = place(s0);
-  let j = JSON.parse(run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } }).stdout);
-  assert.equal(j.sessionId, ID);
-  assert.equal(j.compactions, 1);
-  assert.equal(j.advice, null);
-  appendFileSync(file, boundary(text));
-  const r = run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } });
-  j = JSON.parse(r.stdout);
-  assert.equal(j.compactions, 2);
-  assert.match(j.advice, /^checkpoint, then \/clear/);
-  assert.match(run(['context', '--root', s0], { env: { CLAUDE_CONFIG_DIR: home } }).stdout, /2 compactions · checkpoint, then \/clear/);
-  // Another system: counted, no S0 advice.
-  const s3 = s3Workspace();
-  const other = place(s3);
-  appendFileSync(other.file, boundary(other.text));
-  j = JSON.parse(run(['context', '--root', s3, '--json'], { env: { CLAUDE_CONFIG_DIR: other.home } }).stdout);
-  assert.equal(j.compactions, 2);
-  assert.equal(j.advice, null);
-  // S0 present but switched off (session.ledger not true): counted, no advice, in JSON and in the line.
-  for (const cfg of ['session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger: "true"\n']) {
-    const off = fixtureCopy('s0/good');
-    writeFileSync(path.join(off, '.agents.yml'), cfg);
-    const o = place(off);
-    appendFileSync(o.file, boundary(o.text));
-    j = JSON.parse(run(['context', '--root', off, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout);
-    assert.deepEqual([j.compactions, j.advice], [2, null], cfg);
-    assert.doesNotMatch(run(['context', '--root', off], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout, /\/clear/, cfg);
-  }
-});
+test(
+  'context --json carries `compactions`; with S0 on and 2+ of them, its advice: checkpoint, then /clear',
+  { skip: CORPUS_SKIP },
+  async () => {
+    const s0 = fixtureCopy('s0/good');
+    gitInit(s0);
+    const { home, file, text } = place(s0);
+    let j = JSON.parse(run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } }).stdout);
+    assert.equal(j.sessionId, ID);
+    assert.equal(j.compactions, 1);
+    assert.equal(j.advice, null);
+    appendFileSync(file, boundary(text));
+    const r = run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } });
+    j = JSON.parse(r.stdout);
+    assert.equal(j.compactions, 2);
+    assert.match(j.advice, /^checkpoint, then \/clear/);
+    assert.match(
+      run(['context', '--root', s0], { env: { CLAUDE_CONFIG_DIR: home } }).stdout,
+      /2 compactions · checkpoint, then \/clear/,
+    );
+    // Another system: counted, no S0 advice.
+    const s3 = s3Workspace();
+    const other = place(s3);
+    appendFileSync(other.file, boundary(other.text));
+    j = JSON.parse(run(['context', '--root', s3, '--json'], { env: { CLAUDE_CONFIG_DIR: other.home } }).stdout);
+    assert.equal(j.compactions, 2);
+    assert.equal(j.advice, null);
+    // S0 present but switched off (session.ledger not true): counted, no advice, in JSON and in the line.
+    for (const cfg of ['session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger: "true"\n']) {
+      const off = fixtureCopy('s0/good');
+      writeFileSync(path.join(off, '.agents.yml'), cfg);
+      const o = place(off);
+      appendFileSync(o.file, boundary(o.text));
+      j = JSON.parse(run(['context', '--root', off, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout);
+      assert.deepEqual([j.compactions, j.advice], [2, null], cfg);
+      assert.doesNotMatch(
+        run(['context', '--root', off], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout,
+        /\/clear/,
+        cfg,
+      );
+    }
+  },
+);
 
-test('the meter\'s light reading of session.ledger agrees with the S0 reader, or is unsure and asks it; it never loads the YAML library', async () => {
+test("the meter's light reading of session.ledger agrees with the S0 reader, or is unsure and asks it; it never loads the YAML library", async () => {
   const { s0On } = await import('../../src/core/context/systems');
   const { agentsYmlLight } = await import('../../src/core/context/agents-yml-light');
   const { NeedsFullReader, useFullConfigReader } = await import('../../src/core/context/full-reader');
@@ -160,7 +199,7 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, or
     'session: {ledger: true, ledger_path: x.md}\n',
     '# c\nconfig_version: 1\nsession:\n\n  # note\n  ledger: true\nother: 1\n',
     'session:\n  ledger: "true"\n',
-    'session:\n  ledger: \'true\'\n',
+    "session:\n  ledger: 'true'\n",
     'session:\n  ledger: yes\n',
     'session:\n  ledger: 1\n',
     'session:\n  ledger: false\n',
@@ -237,7 +276,7 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, or
     '--- {session: {ledger: true}}\n',
     '  session:\n    ledger: true\n',
     '"session":\n  ledger: true\n',
-    '\'session\': {ledger: true}\n',
+    "'session': {ledger: true}\n",
     'session:\n  "ledger": true\n',
     'session: {"ledger": true}\n',
     '"sess\\u0069on":\n  ledger: true\n',
@@ -256,12 +295,12 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, or
     'a: |\n    x\n  y\nsession:\n  ledger: true\n',
     'a: "*x &y !z"\nb: c*d&e!f\nsession:\n  ledger: true\n',
     'session:\n  ledger: true\n  list:\n    - &a 1\n    - *a\n',
-    'session:\n  ledger: \'\'\nnote: \'\'\n',
+    "session:\n  ledger: ''\nnote: ''\n",
     'session:\n  ledger: true\nsession2: {ledger: false}\n',
     'session: [ledger, true]\n',
     'session: {ledger}\n',
     'session: {ledger: true,}\n',
-    'session: {ledger: \'true\'}\n',
+    "session: {ledger: 'true'}\n",
     'session:\n  ledger: >\n    true\n',
     'session:\n  ledger: true\r\n  ledger_path: x\r\n',
   ];
@@ -285,7 +324,8 @@ test('the meter\'s light reading of session.ledger agrees with the S0 reader, or
     assert.equal(await s0On(root, ['S0']), s0ConfigOfText(text) !== 'off', JSON.stringify(text));
   }
   // The meter's modules never import the YAML library.
-  for (const f of ['systems.ts', 'agents-yml-light.ts', 'full-reader.ts']) assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', 'context', f), 'utf8'), /from ['"]yaml['"]/);
+  for (const f of ['systems.ts', 'agents-yml-light.ts', 'full-reader.ts'])
+    assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', 'context', f), 'utf8'), /from ['"]yaml['"]/);
 });
 
 test('context reads an .agents.yml with anchors, aliases or merge keys as the S0 reader does: the hook script hands it to the whole CLI, which holds the YAML reader', async () => {
@@ -325,30 +365,75 @@ test('a broken .agents.yml does not switch S0 off: context advises checkpoint + 
 });
 
 test('the status bar tooltip and the checklist advise checkpoint + /clear after 2 compactions when S0 is on', async () => {
-  const u = { agent: 'claude' as const, sessionId: ID, transcriptPath: '/x.jsonl', model: null, usedTokens: 1000, windowTokens: 200_000, percent: 0.5, at: null, afterCompaction: true, source: 'transcript' as const };
+  const u = {
+    agent: 'claude' as const,
+    sessionId: ID,
+    transcriptPath: '/x.jsonl',
+    model: null,
+    usedTokens: 1000,
+    windowTokens: 200_000,
+    percent: 0.5,
+    at: null,
+    afterCompaction: true,
+    source: 'transcript' as const,
+  };
   const profile = { profile: 'S0', propose: 70, urgent: 85 };
   const advice = /\$\(history\) 2 compactions in this session: checkpoint, then \/clear and reload the ledger/;
   assert.match(statusView(t, u, profile, 'ok', undefined, { count: 2, s0: true }).tooltip, advice);
-  assert.match(statusView(t, u, profile, 'ok', undefined, { count: 2, s0: true }).tooltip, /Compactions in this session: 2/);
+  assert.match(
+    statusView(t, u, profile, 'ok', undefined, { count: 2, s0: true }).tooltip,
+    /Compactions in this session: 2/,
+  );
   assert.doesNotMatch(statusView(t, u, profile, 'ok', undefined, { count: 1, s0: true }).tooltip, /\$\(history\)/);
   assert.doesNotMatch(statusView(t, u, profile, 'ok', undefined, { count: 3, s0: false }).tooltip, /\$\(history\)/);
-  const strings = new Proxy({}, { get: (_, k) => (k === 'status' || k === 'severity' ? {} : String(k)) }) as ChecklistStrings;
+  const strings = new Proxy(
+    {},
+    { get: (_, k) => (k === 'status' || k === 'severity' ? {} : String(k)) },
+  ) as ChecklistStrings;
   const s0 = fixtureCopy('s0/good');
   const report = await evaluate(s0);
-  assert.equal(checklistState(report, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true, compactions: 3 }).compactionAdvice, 3);
-  assert.equal(checklistState(report, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true, compactions: 1 }).compactionAdvice, null);
+  assert.equal(
+    checklistState(report, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true, compactions: 3 })
+      .compactionAdvice,
+    3,
+  );
+  assert.equal(
+    checklistState(report, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true, compactions: 1 })
+      .compactionAdvice,
+    null,
+  );
   const off = workspace({ '.agents.yml': 'session:\n  ledger: false\n' });
-  assert.equal(checklistState(await evaluate(off), { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true, compactions: 3 }).compactionAdvice, null);
+  assert.equal(
+    checklistState(await evaluate(off), { name: 'w', uri: 'file:///w' }, strings, {
+      busy: false,
+      trusted: true,
+      compactions: 3,
+    }).compactionAdvice,
+    null,
+  );
 });
 
 test('context --json reads .agents.yml and the transcript without loading node:crypto (a file read is hashed only when asked)', async () => {
   const { spawnSync } = await import('node:child_process');
   const { HOOK_SCRIPT, loadedModules, moduleRecorder } = await import('./helpers');
-  const root = workspace({ '.agents.yml': 'session:\n  ledger: true\n', '.agents/session_ledger.md': '# Session Ledger\n\n## Goal\nship\n' });
+  const root = workspace({
+    '.agents.yml': 'session:\n  ledger: true\n',
+    '.agents/session_ledger.md': '# Session Ledger\n\n## Goal\nship\n',
+  });
   const { home } = placeOwn(root);
   const recorder = moduleRecorder();
-  const env = { PATH: process.env.PATH, HOME: root, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: home, CODEX_HOME: path.join(root, 'no-codex') };
-  const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'context', '--json', '--root', root], { cwd: root, env, encoding: 'utf8' });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: root,
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: home,
+    CODEX_HOME: path.join(root, 'no-codex'),
+  };
+  const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'context', '--json', '--root', root], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).compactions, 1);
   const loaded = loadedModules(r.stderr).required;

@@ -20,7 +20,11 @@ function homes(root: string, claude: string | null, codex: string | null) {
 
 test('context --json: the figure, thresholds and level of the one session found', () => {
   const root = workspace();
-  const env = homes(root, lines(asst({ input: 10, create: 90, read: 99900, model: 'claude-opus-4-6', session: SID })), null);
+  const env = homes(
+    root,
+    lines(asst({ input: 10, create: 90, read: 99900, model: 'claude-opus-4-6', session: SID })),
+    null,
+  );
   const r = cli(['context', '--json', '--root', root], { env });
   assert.equal(r.code, 0, r.stderr);
   const j = JSON.parse(r.stdout);
@@ -32,7 +36,10 @@ test('context --json: the figure, thresholds and level of the one session found'
   assert.equal(j.percent, 50);
   assert.equal(j.source, 'transcript');
   assert.equal(j.afterCompaction, false);
-  assert.equal(j.transcriptPath, path.join(env.CLAUDE_CONFIG_DIR, 'projects', encodeClaudeProjectDir(root), `${SID}.jsonl`));
+  assert.equal(
+    j.transcriptPath,
+    path.join(env.CLAUDE_CONFIG_DIR, 'projects', encodeClaudeProjectDir(root), `${SID}.jsonl`),
+  );
   assert.deepEqual(j.thresholds, { profile: 'default', propose: 60, urgent: 80 });
   assert.equal(j.level, 'ok');
   // Text output: one line.
@@ -45,7 +52,11 @@ test('context --json: the figure, thresholds and level of the one session found'
 
 test('context --json: an array when both agents have a session; --agent picks one', () => {
   const root = workspace();
-  const env = homes(root, lines(asst({ read: 1000, input: 0 })), lines(codexMeta(XID, root), codexTurn('gpt-5.3-codex'), codexCount(34900)));
+  const env = homes(
+    root,
+    lines(asst({ read: 1000, input: 0 })),
+    lines(codexMeta(XID, root), codexTurn('gpt-5.3-codex'), codexCount(34900)),
+  );
   const r = cli(['context', '--json', '--root', root], { env });
   assert.equal(r.code, 0, r.stderr);
   const j = JSON.parse(r.stdout);
@@ -68,7 +79,14 @@ test('the level follows the detected system', () => {
   const j = JSON.parse(cli(['context', '--json', '--root', root], { env }).stdout);
   assert.equal(j.thresholds.profile, 'S3');
   assert.equal(j.thresholds.propose, s3.thresholds.propose);
-  assert.equal(j.level, s3.thresholds.urgent !== null && 45 >= s3.thresholds.urgent ? 'urgent' : 45 >= s3.thresholds.propose ? 'propose' : 'ok');
+  assert.equal(
+    j.level,
+    s3.thresholds.urgent !== null && 45 >= s3.thresholds.urgent
+      ? 'urgent'
+      : 45 >= s3.thresholds.propose
+        ? 'propose'
+        : 'ok',
+  );
 });
 
 test('exit 3 with the reason, where it looked and what to do when no session (or no usage) is found; 2 for bad usage', () => {
@@ -77,7 +95,10 @@ test('exit 3 with the reason, where it looked and what to do when no session (or
   let r = cli(['context', '--root', root], { env });
   assert.equal(r.code, 3);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /^session-ledger context: no Claude Code or Codex CLI session found for .+\nLooked in .+projects\/.+ and .+sessions\/\. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR \(Claude Code\) or CODEX_HOME \(Codex CLI\) when the agent keeps its sessions elsewhere\.\n$/);
+  assert.match(
+    r.stderr,
+    /^session-ledger context: no Claude Code or Codex CLI session found for .+\nLooked in .+projects\/.+ and .+sessions\/\. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR \(Claude Code\) or CODEX_HOME \(Codex CLI\) when the agent keeps its sessions elsewhere\.\n$/,
+  );
   r = cli(['context', '--json', '--root', root, '--agent', 'codex'], { env });
   assert.equal(r.code, 3);
   assert.match(r.stderr, /no Codex CLI session found/);
@@ -96,12 +117,16 @@ test('exit 3 with the reason, where it looked and what to do when no session (or
 test('context --transcript recognises the agent from the content', { skip: CORPUS_SKIP }, () => {
   const root = workspace();
   const env = homes(root, null, null);
-  const codexFile = corpusFile('F6/madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl');
+  const codexFile = corpusFile(
+    'F6/madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl',
+  );
   let j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', codexFile], { env }).stdout);
   assert.equal(j.agent, 'codex');
   assert.equal(j.usedTokens, 143469);
   assert.equal(j.windowTokens, 258400);
-  const ccusageCodex = corpusFile('F6/ryoppippi__ccusage__apps__ccusage__test__fixtures__codex__sessions__project-alpha__session-alpha.jsonl');
+  const ccusageCodex = corpusFile(
+    'F6/ryoppippi__ccusage__apps__ccusage__test__fixtures__codex__sessions__project-alpha__session-alpha.jsonl',
+  );
   j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', ccusageCodex], { env }).stdout);
   assert.equal(j.agent, 'codex');
   assert.equal(j.usedTokens, 3000);
@@ -110,6 +135,15 @@ test('context --transcript recognises the agent from the content', { skip: CORPU
   assert.equal(j.agent, 'claude');
   assert.equal(j.usedTokens, 38983);
   assert.equal(j.sessionId, SID);
-  const sub = cli(['context', '--root', root, '--transcript', corpusFile(`F6/marot__spotter__test__fixtures__transcripts__${SID}__subagents__agent-a881341.jsonl`)], { env });
+  const sub = cli(
+    [
+      'context',
+      '--root',
+      root,
+      '--transcript',
+      corpusFile(`F6/marot__spotter__test__fixtures__transcripts__${SID}__subagents__agent-a881341.jsonl`),
+    ],
+    { env },
+  );
   assert.equal(sub.code, 3, 'a subagent transcript has only sidechain records');
 });

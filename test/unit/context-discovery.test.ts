@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
-import { claudeProjectDirName, encodeClaudeProjectDir, findClaudeSession, findCodexSession, findSessions } from '../../src/core/context';
+import {
+  claudeProjectDirName,
+  encodeClaudeProjectDir,
+  findClaudeSession,
+  findCodexSession,
+  findSessions,
+} from '../../src/core/context';
 import { workspace, write } from './helpers';
 
 function touch(file: string, secondsAgo: number): void {
@@ -10,10 +16,24 @@ function touch(file: string, secondsAgo: number): void {
   utimesSync(file, t, t);
 }
 
-const asst = (sid: string) => JSON.stringify({ type: 'assistant', sessionId: sid, cwd: '/x', message: { id: 'm', role: 'assistant', model: 'claude-opus-4-6', usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3, output_tokens: 4 } } }) + '\n';
+const asst = (sid: string) =>
+  JSON.stringify({
+    type: 'assistant',
+    sessionId: sid,
+    cwd: '/x',
+    message: {
+      id: 'm',
+      role: 'assistant',
+      model: 'claude-opus-4-6',
+      usage: { input_tokens: 1, cache_creation_input_tokens: 2, cache_read_input_tokens: 3, output_tokens: 4 },
+    },
+  }) + '\n';
 
 test('encodeClaudeProjectDir replaces every non-alphanumeric character with -', () => {
-  assert.equal(encodeClaudeProjectDir('/home/USER/projects/spotter-worktrees/spotter-gqc'), '-home-USER-projects-spotter-worktrees-spotter-gqc');
+  assert.equal(
+    encodeClaudeProjectDir('/home/USER/projects/spotter-worktrees/spotter-gqc'),
+    '-home-USER-projects-spotter-worktrees-spotter-gqc',
+  );
   assert.equal(encodeClaudeProjectDir('/a/b.c_d e/ü'), '-a-b-c-d-e--');
   assert.equal(encodeClaudeProjectDir('C:\\Users\\me\\proj'), 'C--Users-me-proj');
 });
@@ -26,7 +46,11 @@ test('findClaudeSession: newest <session-id>.jsonl of the encoded folder, never 
   const newer = write(dir, 'bbbbbbbb-1111-2222-3333-444444444444.jsonl', asst('b'));
   const sub = write(dir, 'bbbbbbbb-1111-2222-3333-444444444444/subagents/agent-a1.jsonl', asst('b'));
   const side = write(dir, 'agent-deadbeef.jsonl', asst('b'));
-  write(path.join(home, 'projects', encodeClaudeProjectDir(root + '-other')), 'cccccccc-1111-2222-3333-444444444444.jsonl', asst('c'));
+  write(
+    path.join(home, 'projects', encodeClaudeProjectDir(root + '-other')),
+    'cccccccc-1111-2222-3333-444444444444.jsonl',
+    asst('c'),
+  );
   touch(older, 100);
   touch(newer, 50);
   touch(sub, 1);
@@ -54,7 +78,11 @@ test('findClaudeSession: a cut long name with a hash suffix is matched by the cw
   assert.ok(enc.length > 200);
   const cut = `${enc.slice(0, 200)}-1x2y3z`;
   const other = `${enc.slice(0, 200)}-9q8w7e`;
-  const rec = (cwd: string) => JSON.stringify({ type: 'file-history-snapshot', snapshot: {} }) + '\n' + JSON.stringify({ type: 'user', cwd, sessionId: 's', message: { role: 'user', content: 'hi' } }) + '\n';
+  const rec = (cwd: string) =>
+    JSON.stringify({ type: 'file-history-snapshot', snapshot: {} }) +
+    '\n' +
+    JSON.stringify({ type: 'user', cwd, sessionId: 's', message: { role: 'user', content: 'hi' } }) +
+    '\n';
   const mine = write(path.join(home, 'projects', cut), 'mine.jsonl', rec(root));
   const theirs = write(path.join(home, 'projects', other), 'theirs.jsonl', rec(root + '-sibling'));
   touch(mine, 100);
@@ -91,7 +119,11 @@ test('findClaudeSession: a symbolic link to the workspace finds the real path fo
 
 function rollout(cwd: string, id: string): string {
   return (
-    JSON.stringify({ timestamp: '2026-02-23T11:40:29.275Z', type: 'session_meta', payload: { id, cwd, base_instructions: { text: 'x'.repeat(40000) } } }) +
+    JSON.stringify({
+      timestamp: '2026-02-23T11:40:29.275Z',
+      type: 'session_meta',
+      payload: { id, cwd, base_instructions: { text: 'x'.repeat(40000) } },
+    }) +
     '\n' +
     JSON.stringify({ type: 'event_msg', payload: { type: 'token_count', info: null } }) +
     '\n'
@@ -106,7 +138,11 @@ test('findCodexSession: newest rollout whose session_meta cwd is this folder, re
   const id3 = '019c8a70-dda7-7f33-98ea-f30553347322';
   const a = write(home, `sessions/2026/02/23/rollout-2026-02-23T12-40-23-${id1}.jsonl`, rollout(root, id1));
   const b = write(home, `sessions/2026/02/24/rollout-2026-02-24T08-00-00-${id2}.jsonl`, rollout(root, id2));
-  const c = write(home, `sessions/2026/02/24/rollout-2026-02-24T09-00-00-${id3}.jsonl`, rollout('/somewhere/else', id3));
+  const c = write(
+    home,
+    `sessions/2026/02/24/rollout-2026-02-24T09-00-00-${id3}.jsonl`,
+    rollout('/somewhere/else', id3),
+  );
   touch(a, 300);
   touch(b, 200);
   touch(c, 1);
@@ -126,8 +162,13 @@ test('findCodexSession: newest rollout whose session_meta cwd is this folder, re
 test('findCodexSession: an old session is still found when no recent day holds this folder, within bounds', async () => {
   const home = workspace({}, 'sl-codex-');
   const root = workspace({}, 'sl-root-');
-  const old = write(home, 'sessions/2025/11/02/rollout-2025-11-02T10-00-00-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee.jsonl', rollout(root, 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee'));
-  for (let d = 1; d <= 20; d++) write(home, `sessions/2026/01/${String(d).padStart(2, '0')}/rollout-x-${d}.jsonl`, rollout('/other', `id${d}`));
+  const old = write(
+    home,
+    'sessions/2025/11/02/rollout-2025-11-02T10-00-00-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee.jsonl',
+    rollout(root, 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee'),
+  );
+  for (let d = 1; d <= 20; d++)
+    write(home, `sessions/2026/01/${String(d).padStart(2, '0')}/rollout-x-${d}.jsonl`, rollout('/other', `id${d}`));
   assert.equal((await findCodexSession(root, { codexHome: home }))?.path, old);
 });
 
@@ -135,14 +176,24 @@ test('findSessions: both agents, newest first', async () => {
   const home = workspace({}, 'sl-home-');
   const root = workspace({}, 'sl-root-');
   const cl = write(path.join(home, '.claude', 'projects', encodeClaudeProjectDir(root)), 'c1.jsonl', asst('c1'));
-  const cx = write(home, '.codex/sessions/2026/03/01/rollout-2026-03-01T00-00-00-11111111-2222-3333-4444-555555555555.jsonl', rollout(root, '11111111-2222-3333-4444-555555555555'));
+  const cx = write(
+    home,
+    '.codex/sessions/2026/03/01/rollout-2026-03-01T00-00-00-11111111-2222-3333-4444-555555555555.jsonl',
+    rollout(root, '11111111-2222-3333-4444-555555555555'),
+  );
   touch(cl, 100);
   touch(cx, 10);
   const env = { HOME: home };
   let refs = await findSessions(root, { env });
-  assert.deepEqual(refs.map((r) => r.agent), ['codex', 'claude']);
+  assert.deepEqual(
+    refs.map((r) => r.agent),
+    ['codex', 'claude'],
+  );
   touch(cl, 1);
   refs = await findSessions(root, { env });
-  assert.deepEqual(refs.map((r) => r.agent), ['claude', 'codex']);
+  assert.deepEqual(
+    refs.map((r) => r.agent),
+    ['claude', 'codex'],
+  );
   assert.deepEqual(await findSessions(workspace(), { env }), []);
 });

@@ -1,12 +1,26 @@
 /** ContextFollower: first read from the tail, then only appended bytes; shrink, replace and rewrite. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, openSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync, closeSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  openSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+  statSync,
+} from 'node:fs';
 import { ContextFollower, type SessionRef } from '../../src/core/context';
 import { workspace, write } from './helpers';
 import { asst, codexCount, codexMeta, codexTurn, compact, lines, progress, toolResult } from './context-records';
 
-function follow(file: string, agent: 'claude' | 'codex' = 'claude', sessionId: string | null = 'sess-1'): ContextFollower {
+function follow(
+  file: string,
+  agent: 'claude' | 'codex' = 'claude',
+  sessionId: string | null = 'sess-1',
+): ContextFollower {
   const ref: SessionRef = { agent, sessionId, path: file, mtime: 0 };
   return new ContextFollower(ref);
 }
@@ -59,7 +73,11 @@ test('later reads read only the appended bytes (an in-place change further back 
 
 test('a file truncated and rewritten while followed is read again from its tail', async () => {
   const dir = workspace();
-  const file = write(dir, 's.jsonl', lines(asst({ read: 50000, input: 0 }), toolResult(30000), asst({ read: 60000, input: 0, id: 'm2' })));
+  const file = write(
+    dir,
+    's.jsonl',
+    lines(asst({ read: 50000, input: 0 }), toolResult(30000), asst({ read: 60000, input: 0, id: 'm2' })),
+  );
   const f = follow(file);
   assert.equal((await f.read())?.usedTokens, 60000);
   // Shrunk: truncated to nothing, then a new short session written.
@@ -89,7 +107,10 @@ test('a huge append (more than the scan budget) is answered from the tail', asyn
   const file = write(dir, 's.jsonl', lines(asst({ read: 100, input: 0 })));
   const f = new ContextFollower({ agent: 'claude', sessionId: 's', path: file, mtime: 0 }, { maxScanBytes: 64 * 1024 });
   assert.equal((await f.read())?.usedTokens, 100);
-  appendFileSync(file, lines(...Array.from({ length: 10 }, () => toolResult(20000)), asst({ read: 200, input: 0, id: 'm2' })));
+  appendFileSync(
+    file,
+    lines(...Array.from({ length: 10 }, () => toolResult(20000)), asst({ read: 200, input: 0, id: 'm2' })),
+  );
   assert.equal((await f.read())?.usedTokens, 200);
   // More than the budget of records without usage: the last figure stays.
   appendFileSync(file, lines(...Array.from({ length: 10 }, () => toolResult(20000))));
@@ -98,7 +119,11 @@ test('a huge append (more than the scan budget) is answered from the tail', asyn
 
 test('Codex rollout followed: token_count events appended, null info ignored', async () => {
   const dir = workspace();
-  const file = write(dir, 'rollout.jsonl', lines(codexMeta('id-1', '/p'), codexTurn('gpt-5.3-codex'), codexCount(null)));
+  const file = write(
+    dir,
+    'rollout.jsonl',
+    lines(codexMeta('id-1', '/p'), codexTurn('gpt-5.3-codex'), codexCount(null)),
+  );
   const f = follow(file, 'codex', null);
   assert.equal(await f.read(), null);
   appendFileSync(file, lines(codexCount(12000)));

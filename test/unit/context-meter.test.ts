@@ -9,7 +9,17 @@ import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, measure, type ContextUsage } from '../../src/core/context';
 import { CORPUS_SKIP, corpusFile, workspace, write } from './helpers';
-import { asst, codexCount, codexItem, codexMeta, codexTurn, compact, lines, progress, toolResult } from './context-records';
+import {
+  asst,
+  codexCount,
+  codexItem,
+  codexMeta,
+  codexTurn,
+  compact,
+  lines,
+  progress,
+  toolResult,
+} from './context-records';
 
 interface Expect {
   agent: 'claude' | 'codex';
@@ -23,29 +33,154 @@ interface Expect {
 
 const F6 = 'F6/';
 const CORPUS_EXPECT: Record<string, Expect | null> = {
-  'daaain__claude-code-log__test__test_data__edge_cases.jsonl': { agent: 'claude', used: 168, window: 200000, percent: 0.08, model: 'claude-sonnet-4', session: 'todowrite_session', at: '2025-06-14T10:02:00Z' },
-  'daaain__claude-code-log__test__test_data__representative_messages.jsonl': { agent: 'claude', used: 45, window: 200000, percent: 0.02, model: 'claude-3-sonnet-20240229', session: 'test_session', at: '2025-06-14T10:03:30Z' },
-  'daaain__claude-code-log__test__test_data__session_b.jsonl': { agent: 'claude', used: 20, window: 200000, percent: 0.01, model: 'claude-3-sonnet-20240229', session: 'session_b', at: '2025-06-14T12:00:30Z' },
-  'daaain__claude-code-log__test__test_data__todowrite_examples.jsonl': { agent: 'claude', used: 270, window: 200000, percent: 0.14, model: 'claude-sonnet-4', session: 'todowrite_session', at: '2025-06-14T10:04:00Z' },
-  'madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl': { agent: 'codex', used: 164699, window: 258400, percent: 63.74, model: 'gpt-5.3-codex', session: '019c8a4c-ed82-79a1-aa28-7738fc5ab61a', at: '2026-02-23T12:45:33.360Z' },
-  'madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl': { agent: 'codex', used: 143469, window: 258400, percent: 55.52, model: 'gpt-5.3-codex', session: '019c8a53-a0dd-7130-bcd7-95445d84846a', at: '2026-02-23T12:42:26.678Z' },
+  'daaain__claude-code-log__test__test_data__edge_cases.jsonl': {
+    agent: 'claude',
+    used: 168,
+    window: 200000,
+    percent: 0.08,
+    model: 'claude-sonnet-4',
+    session: 'todowrite_session',
+    at: '2025-06-14T10:02:00Z',
+  },
+  'daaain__claude-code-log__test__test_data__representative_messages.jsonl': {
+    agent: 'claude',
+    used: 45,
+    window: 200000,
+    percent: 0.02,
+    model: 'claude-3-sonnet-20240229',
+    session: 'test_session',
+    at: '2025-06-14T10:03:30Z',
+  },
+  'daaain__claude-code-log__test__test_data__session_b.jsonl': {
+    agent: 'claude',
+    used: 20,
+    window: 200000,
+    percent: 0.01,
+    model: 'claude-3-sonnet-20240229',
+    session: 'session_b',
+    at: '2025-06-14T12:00:30Z',
+  },
+  'daaain__claude-code-log__test__test_data__todowrite_examples.jsonl': {
+    agent: 'claude',
+    used: 270,
+    window: 200000,
+    percent: 0.14,
+    model: 'claude-sonnet-4',
+    session: 'todowrite_session',
+    at: '2025-06-14T10:04:00Z',
+  },
+  'madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl':
+    {
+      agent: 'codex',
+      used: 164699,
+      window: 258400,
+      percent: 63.74,
+      model: 'gpt-5.3-codex',
+      session: '019c8a4c-ed82-79a1-aa28-7738fc5ab61a',
+      at: '2026-02-23T12:45:33.360Z',
+    },
+  'madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl':
+    {
+      agent: 'codex',
+      used: 143469,
+      window: 258400,
+      percent: 55.52,
+      model: 'gpt-5.3-codex',
+      session: '019c8a53-a0dd-7130-bcd7-95445d84846a',
+      at: '2026-02-23T12:42:26.678Z',
+    },
   // Its first token_count has `info: null`; the second is the figure.
-  'madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl': { agent: 'codex', used: 34900, window: 258400, percent: 13.51, model: 'gpt-5.3-codex', session: '019c8a70-dda7-7f33-98ea-f30553347322', at: '2026-02-23T12:19:52.689Z' },
+  'madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl':
+    {
+      agent: 'codex',
+      used: 34900,
+      window: 258400,
+      percent: 13.51,
+      model: 'gpt-5.3-codex',
+      session: '019c8a70-dda7-7f33-98ea-f30553347322',
+      at: '2026-02-23T12:19:52.689Z',
+    },
   // Real session with a compact_boundary at line 1256 and assistant records after it: 1 + 214 + 38768.
-  'marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl': { agent: 'claude', used: 38983, window: 200000, percent: 19.49, model: 'claude-opus-4-6', session: '258c7280-ae70-4798-800f-63464d01a85d', at: '2026-02-11T21:19:35.672Z' },
+  'marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl': {
+    agent: 'claude',
+    used: 38983,
+    window: 200000,
+    percent: 19.49,
+    model: 'claude-opus-4-6',
+    session: '258c7280-ae70-4798-800f-63464d01a85d',
+    at: '2026-02-11T21:19:35.672Z',
+  },
   // Subagent transcripts: every record is a sidechain record, so no main-chain usage.
-  'marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d__subagents__agent-a881341.jsonl': null,
-  'marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d__subagents__agent-acompact-fffbd0.jsonl': null,
-  'marot__spotter__test__fixtures__transcripts__short.jsonl': { agent: 'claude', used: 25353, window: 200000, percent: 12.68, model: 'claude-opus-4-6', session: '55604662-cf2a-4331-851a-ec234028f8ca', at: '2026-02-10T21:12:01.669Z' },
-  'marot__spotter__test__fixtures__transcripts__subagent.jsonl': { agent: 'claude', used: 43861, window: 200000, percent: 21.93, model: 'claude-opus-4-6', session: '491e126e-1e71-469c-ade2-fcc8af567c74', at: '2026-02-10T22:03:51.679Z' },
-  'marot__spotter__test__fixtures__transcripts__tool_heavy.jsonl': { agent: 'claude', used: 27666, window: 200000, percent: 13.83, model: 'claude-opus-4-6', session: 'd6e0bada-1959-4eec-a9d2-0bfade768d8f', at: '2026-02-10T22:59:37.598Z' },
+  'marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d__subagents__agent-a881341.jsonl':
+    null,
+  'marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d__subagents__agent-acompact-fffbd0.jsonl':
+    null,
+  'marot__spotter__test__fixtures__transcripts__short.jsonl': {
+    agent: 'claude',
+    used: 25353,
+    window: 200000,
+    percent: 12.68,
+    model: 'claude-opus-4-6',
+    session: '55604662-cf2a-4331-851a-ec234028f8ca',
+    at: '2026-02-10T21:12:01.669Z',
+  },
+  'marot__spotter__test__fixtures__transcripts__subagent.jsonl': {
+    agent: 'claude',
+    used: 43861,
+    window: 200000,
+    percent: 21.93,
+    model: 'claude-opus-4-6',
+    session: '491e126e-1e71-469c-ade2-fcc8af567c74',
+    at: '2026-02-10T22:03:51.679Z',
+  },
+  'marot__spotter__test__fixtures__transcripts__tool_heavy.jsonl': {
+    agent: 'claude',
+    used: 27666,
+    window: 200000,
+    percent: 13.83,
+    model: 'claude-opus-4-6',
+    session: 'd6e0bada-1959-4eec-a9d2-0bfade768d8f',
+    at: '2026-02-10T22:59:37.598Z',
+  },
   // ccusage fixtures: records without `type`, only `message.role`: 300 + 0 + 40.
-  'ryoppippi__ccusage__apps__ccusage__test__fixtures__claude__projects__project-alpha__session-alpha__chat.jsonl': { agent: 'claude', used: 340, window: 200000, percent: 0.17, model: 'claude-sonnet-4-20250514', session: 'session-alpha', at: '2026-01-10T09:15:00.000Z' },
-  'ryoppippi__ccusage__apps__ccusage__test__fixtures__claude__projects__project-beta__session-beta__chat.jsonl': { agent: 'claude', used: 115, window: 200000, percent: 0.06, model: 'claude-haiku-4-5-20251001', session: 'session-beta', at: '2026-02-03T11:45:00.000Z' },
+  'ryoppippi__ccusage__apps__ccusage__test__fixtures__claude__projects__project-alpha__session-alpha__chat.jsonl': {
+    agent: 'claude',
+    used: 340,
+    window: 200000,
+    percent: 0.17,
+    model: 'claude-sonnet-4-20250514',
+    session: 'session-alpha',
+    at: '2026-01-10T09:15:00.000Z',
+  },
+  'ryoppippi__ccusage__apps__ccusage__test__fixtures__claude__projects__project-beta__session-beta__chat.jsonl': {
+    agent: 'claude',
+    used: 115,
+    window: 200000,
+    percent: 0.06,
+    model: 'claude-haiku-4-5-20251001',
+    session: 'session-beta',
+    at: '2026-02-03T11:45:00.000Z',
+  },
   // No session_meta, no model_context_window: the Codex default window (258,400) stands in; model from `info.model`.
-  'ryoppippi__ccusage__apps__ccusage__test__fixtures__codex__sessions__project-alpha__session-alpha.jsonl': { agent: 'codex', used: 3000, window: 258400, percent: 1.16, model: 'gpt-5.3-codex', session: null, at: '2026-05-14T10:00:00.000Z' },
+  'ryoppippi__ccusage__apps__ccusage__test__fixtures__codex__sessions__project-alpha__session-alpha.jsonl': {
+    agent: 'codex',
+    used: 3000,
+    window: 258400,
+    percent: 1.16,
+    model: 'gpt-5.3-codex',
+    session: null,
+    at: '2026-05-14T10:00:00.000Z',
+  },
   // 2000 + 200 + 800, no model, no timestamps: the window is unknown, so tokens without a percentage.
-  'ryoppippi__ccusage__apps__ccusage__test__test-transcript.jsonl': { agent: 'claude', used: 3000, window: null, percent: null, model: null, session: null, at: null },
+  'ryoppippi__ccusage__apps__ccusage__test__test-transcript.jsonl': {
+    agent: 'claude',
+    used: 3000,
+    window: null,
+    percent: null,
+    model: null,
+    session: null,
+    at: null,
+  },
   // No token_count at all / no usage at all.
   'simonw__claude-code-transcripts__tests__sample_codex_session.jsonl': null,
   'simonw__claude-code-transcripts__tests__sample_session.jsonl': null,
@@ -68,7 +203,9 @@ function check(u: ContextUsage | undefined, e: Expect, file: string): void {
 test('every transcript of corpus F6 gives the independently computed figure', { skip: CORPUS_SKIP }, async () => {
   const root = workspace();
   const { readdirSync } = await import('node:fs');
-  const files = readdirSync(corpusFile(F6)).filter((f) => f.endsWith('.jsonl')).sort();
+  const files = readdirSync(corpusFile(F6))
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort();
   assert.deepEqual(files, Object.keys(CORPUS_EXPECT).sort(), 'the table covers every transcript of F6');
   for (const name of files) {
     const file = corpusFile(F6 + name);
@@ -79,13 +216,26 @@ test('every transcript of corpus F6 gives the independently computed figure', { 
   }
 });
 
-test('corpus: the real session read with a tiny backward budget still finds its figure (answer near the end)', { skip: CORPUS_SKIP }, async () => {
-  const file = corpusFile(`${F6}marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl`);
-  const f = new ContextFollower({ agent: 'claude', sessionId: null, path: file, mtime: 0 }, { maxScanBytes: 64 * 1024 });
-  assert.equal((await f.read())?.usedTokens, 38983);
-});
+test(
+  'corpus: the real session read with a tiny backward budget still finds its figure (answer near the end)',
+  { skip: CORPUS_SKIP },
+  async () => {
+    const file = corpusFile(
+      `${F6}marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl`,
+    );
+    const f = new ContextFollower(
+      { agent: 'claude', sessionId: null, path: file, mtime: 0 },
+      { maxScanBytes: 64 * 1024 },
+    );
+    assert.equal((await f.read())?.usedTokens, 38983);
+  },
+);
 
-async function one(content: string | Buffer, opts: Parameters<typeof measure>[1] = {}, name = 'session.jsonl'): Promise<ContextUsage | undefined> {
+async function one(
+  content: string | Buffer,
+  opts: Parameters<typeof measure>[1] = {},
+  name = 'session.jsonl',
+): Promise<ContextUsage | undefined> {
   const dir = workspace();
   const file = write(dir, name, content);
   const got = await measure(dir, { transcript: file, ...opts });
@@ -94,7 +244,14 @@ async function one(content: string | Buffer, opts: Parameters<typeof measure>[1]
 }
 
 test('a transcript ending in a compaction: postTokens, flagged, with the model of the last assistant record', async () => {
-  const u = await one(lines(asst({ input: 10, create: 2000, read: 150000, model: 'claude-opus-4-6' }), toolResult(2000), compact(12345), progress()));
+  const u = await one(
+    lines(
+      asst({ input: 10, create: 2000, read: 150000, model: 'claude-opus-4-6' }),
+      toolResult(2000),
+      compact(12345),
+      progress(),
+    ),
+  );
   assert.equal(u?.usedTokens, 12345);
   assert.equal(u?.afterCompaction, true);
   assert.equal(u?.model, 'claude-opus-4-6');
@@ -105,7 +262,9 @@ test('a transcript ending in a compaction: postTokens, flagged, with the model o
   assert.equal(z?.usedTokens, 0);
   assert.equal(z?.afterCompaction, true);
   // An assistant record after the boundary ends the compaction state.
-  const a = await one(lines(asst({ read: 150000 }), compact(9000), asst({ input: 5, create: 100, read: 20000, id: 'msg_2' })));
+  const a = await one(
+    lines(asst({ read: 150000 }), compact(9000), asst({ input: 5, create: 100, read: 20000, id: 'msg_2' })),
+  );
   assert.equal(a?.usedTokens, 20105);
   assert.equal(a?.afterCompaction, false);
   // A compaction only (no assistant record anywhere): the figure, no model.
@@ -115,20 +274,27 @@ test('a transcript ending in a compaction: postTokens, flagged, with the model o
 });
 
 test('sidechain records after the last main-chain record are ignored', async () => {
-  const u = await one(lines(asst({ input: 3, create: 500, read: 50000 }), asst({ input: 1, read: 99999, sidechain: true, id: 'side' }), compact(7, undefined).replace('"isSidechain":false', '"isSidechain":true')));
+  const u = await one(
+    lines(
+      asst({ input: 3, create: 500, read: 50000 }),
+      asst({ input: 1, read: 99999, sidechain: true, id: 'side' }),
+      compact(7, undefined).replace('"isSidechain":false', '"isSidechain":true'),
+    ),
+  );
   assert.equal(u?.usedTokens, 50503);
   assert.equal(u?.afterCompaction, false);
 });
 
 test('one message repeated over several records counts once (output excluded)', async () => {
-  const rec = (text: string, output: number) => asst({ id: 'msg_same', input: 2, create: 300, read: 40000, output, text });
+  const rec = (text: string, output: number) =>
+    asst({ id: 'msg_same', input: 2, create: 300, read: 40000, output, text });
   const u = await one(lines(asst({ id: 'msg_0', read: 10 }), rec('thinking', 1), rec('text', 1), rec('tool_use', 812)));
   assert.equal(u?.usedTokens, 40302);
 });
 
 test('a torn last line is skipped; a complete last line without newline counts', async () => {
   const good = asst({ input: 1, read: 30000 });
-  const torn = asst({ input: 1, read: 90000, id: "msg_9" }).slice(0, -3);
+  const torn = asst({ input: 1, read: 90000, id: 'msg_9' }).slice(0, -3);
   const u = await one(lines(good) + torn);
   assert.equal(u?.usedTokens, 30001);
   const v = await one(lines(good) + asst({ input: 1, read: 90000, id: 'msg_9' }));
@@ -144,7 +310,9 @@ test('a [1m] model has a 1,000,000 window; usage past 200k implies it; the overr
   const plain = await one(lines(asst({ model: 'claude-sonnet-4-5-20250929', read: 150000, input: 0 })));
   assert.equal(plain?.windowTokens, 200_000);
   assert.equal(plain?.percent, 75);
-  const over = await one(lines(asst({ model: 'claude-sonnet-4-5-20250929', read: 150000, input: 0 })), { windowTokens: 500_000 });
+  const over = await one(lines(asst({ model: 'claude-sonnet-4-5-20250929', read: 150000, input: 0 })), {
+    windowTokens: 500_000,
+  });
   assert.equal(over?.windowTokens, 500_000);
   assert.equal(over?.percent, 30);
 });
@@ -174,7 +342,13 @@ function pastedImage(bytes: number): string {
     isSidechain: false,
     type: 'user',
     sessionId: 'sess-1',
-    message: { role: 'user', content: [{ type: 'text', text: 'the assistant said "type":"assistant" here' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.padEnd(bytes, 'A') } }] },
+    message: {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'the assistant said "type":"assistant" here' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo'.padEnd(bytes, 'A') } },
+      ],
+    },
     timestamp: '2026-02-11T21:19:50.000Z',
   });
 }
@@ -195,7 +369,9 @@ async function bigParses<T>(min: number, fn: () => Promise<T>): Promise<{ value:
 }
 
 test('a newest record larger than 8 MB (a pasted image) is passed over, unparsed, and the figure is found behind it', async () => {
-  const { value: u, parses } = await bigParses(1024 * 1024, () => one(lines(asst({ input: 3, read: 42000 }), pastedImage(9 * 1024 * 1024), progress())));
+  const { value: u, parses } = await bigParses(1024 * 1024, () =>
+    one(lines(asst({ input: 3, read: 42000 }), pastedImage(9 * 1024 * 1024), progress())),
+  );
   assert.equal(u?.usedTokens, 42003);
   assert.equal(parses, 0, 'the 9 MB line mentions "assistant" but is not JSON-parsed');
   // Longer than any usage record can be (over 16 MB): never held whole, still passed over.
@@ -217,7 +393,19 @@ test('following: a huge record appended, then a reply: the figure moves on', asy
 });
 
 test('non-JSON and non-object lines, CRLF and blank lines are skipped', async () => {
-  const junk = ['garbage', '42', '[1]', '"massive error"', 'null', '{', '{"type":"assistant","message":"error"}', '{"type":"assistant","message":{"usage":"x"}}', '', '   ', '\u0000\u0001'];
+  const junk = [
+    'garbage',
+    '42',
+    '[1]',
+    '"massive error"',
+    'null',
+    '{',
+    '{"type":"assistant","message":"error"}',
+    '{"type":"assistant","message":{"usage":"x"}}',
+    '',
+    '   ',
+    '\u0000\u0001',
+  ];
   const u = await one(lines(asst({ input: 1, create: 1, read: 1000 }), ...junk));
   assert.equal(u?.usedTokens, 1002);
   const crlf = await one([asst({ read: 10 }), asst({ read: 2000, id: 'm2' }), toolResult(10)].join('\r\n') + '\r\n');
@@ -235,7 +423,19 @@ test('an empty file and a file without usage give no figure', async () => {
 
 test('Codex: last token_count with non-null info; model from turn_context; window from the record', async () => {
   const id = '019c8a70-dda7-7f33-98ea-f30553347322';
-  const u = await one(lines(codexMeta(id, '/p'), codexTurn('gpt-5.2-codex'), codexCount(50000), codexTurn('gpt-5.3-codex'), codexCount(60000, 272000), codexItem(40000), codexCount(null)), {}, `rollout-2026-02-23T13-19-38-${id}.jsonl`);
+  const u = await one(
+    lines(
+      codexMeta(id, '/p'),
+      codexTurn('gpt-5.2-codex'),
+      codexCount(50000),
+      codexTurn('gpt-5.3-codex'),
+      codexCount(60000, 272000),
+      codexItem(40000),
+      codexCount(null),
+    ),
+    {},
+    `rollout-2026-02-23T13-19-38-${id}.jsonl`,
+  );
   assert.equal(u?.agent, 'codex');
   assert.equal(u?.usedTokens, 60000);
   assert.equal(u?.windowTokens, 272000);
@@ -261,14 +461,25 @@ test('measure(root) uses discovery for both agents; a missing transcript gives n
   const home = workspace({}, 'sl-home-');
   const root = workspace();
   const { encodeClaudeProjectDir } = await import('../../src/core/context');
-  write(path.join(home, 'projects', encodeClaudeProjectDir(root)), '11111111-2222-3333-4444-555555555555.jsonl', lines(asst({ read: 1000, input: 0 })));
+  write(
+    path.join(home, 'projects', encodeClaudeProjectDir(root)),
+    '11111111-2222-3333-4444-555555555555.jsonl',
+    lines(asst({ read: 1000, input: 0 })),
+  );
   const codex = workspace({}, 'sl-codex-');
-  write(codex, 'sessions/2026/03/01/rollout-2026-03-01T00-00-00-aaaaaaaa-2222-3333-4444-555555555555.jsonl', lines(codexMeta('aaaaaaaa-2222-3333-4444-555555555555', root), codexCount(5000)));
+  write(
+    codex,
+    'sessions/2026/03/01/rollout-2026-03-01T00-00-00-aaaaaaaa-2222-3333-4444-555555555555.jsonl',
+    lines(codexMeta('aaaaaaaa-2222-3333-4444-555555555555', root), codexCount(5000)),
+  );
   const all = await measure(root, { claudeHome: home, codexHome: codex });
   assert.deepEqual(all.map((u) => [u.agent, u.usedTokens, u.sessionId]).sort(), [
     ['claude', 1000, '11111111-2222-3333-4444-555555555555'],
     ['codex', 5000, 'aaaaaaaa-2222-3333-4444-555555555555'],
   ]);
-  assert.deepEqual((await measure(root, { claudeHome: home, codexHome: codex, agent: 'codex' })).map((u) => u.agent), ['codex']);
+  assert.deepEqual(
+    (await measure(root, { claudeHome: home, codexHome: codex, agent: 'codex' })).map((u) => u.agent),
+    ['codex'],
+  );
   assert.deepEqual(await measure(root, { transcript: path.join(root, 'nope.jsonl') }), []);
 });

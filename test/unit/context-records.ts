@@ -36,7 +36,7 @@ export function asst(o: AsstOpts = {}): string {
         service_tier: 'standard',
       },
     },
-    uuid: `u-${o.id ?? "msg_1"}`,
+    uuid: `u-${o.id ?? 'msg_1'}`,
     timestamp: o.at ?? '2026-02-11T21:19:35.672Z',
   });
 }
@@ -48,44 +48,93 @@ export function toolResult(bytes: number, at = '2026-02-11T21:19:40.000Z'): stri
     isSidechain: false,
     type: 'user',
     sessionId: 'sess-1',
-    message: { role: 'user', content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: out, is_error: false }] },
+    message: {
+      role: 'user',
+      content: [{ tool_use_id: 'toolu_1', type: 'tool_result', content: out, is_error: false }],
+    },
     toolUseResult: { stdout: out, stderr: '' },
     timestamp: at,
   });
 }
 
 export function progress(): string {
-  return JSON.stringify({ isSidechain: false, type: 'progress', data: { type: 'hook_progress', hookEvent: 'PostToolUse' }, timestamp: '2026-02-11T21:19:41.000Z' });
+  return JSON.stringify({
+    isSidechain: false,
+    type: 'progress',
+    data: { type: 'hook_progress', hookEvent: 'PostToolUse' },
+    timestamp: '2026-02-11T21:19:41.000Z',
+  });
 }
 
 export function compact(postTokens?: number, at = '2026-02-11T21:30:00.000Z', preTokens = 167094): string {
   const meta: Record<string, unknown> = { trigger: 'auto', preTokens };
   if (postTokens !== undefined) meta.postTokens = postTokens;
-  return JSON.stringify({ parentUuid: null, isSidechain: false, sessionId: 'sess-1', type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', timestamp: at, compactMetadata: meta });
+  return JSON.stringify({
+    parentUuid: null,
+    isSidechain: false,
+    sessionId: 'sess-1',
+    type: 'system',
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    timestamp: at,
+    compactMetadata: meta,
+  });
 }
 
 export function codexMeta(id: string, cwd: string): string {
-  return JSON.stringify({ timestamp: '2026-02-23T11:40:29.275Z', type: 'session_meta', payload: { id, cwd, originator: 'codex_cli_rs', cli_version: '0.104.0' } });
+  return JSON.stringify({
+    timestamp: '2026-02-23T11:40:29.275Z',
+    type: 'session_meta',
+    payload: { id, cwd, originator: 'codex_cli_rs', cli_version: '0.104.0' },
+  });
 }
 
 export function codexTurn(model: string): string {
-  return JSON.stringify({ timestamp: '2026-02-23T11:40:30.000Z', type: 'turn_context', payload: { cwd: '/x', model, approval_policy: 'on-request' } });
+  return JSON.stringify({
+    timestamp: '2026-02-23T11:40:30.000Z',
+    type: 'turn_context',
+    payload: { cwd: '/x', model, approval_policy: 'on-request' },
+  });
 }
 
-export function codexCount(total: number | null, window: number | undefined = 258400, at = '2026-02-23T12:45:33.360Z'): string {
+export function codexCount(
+  total: number | null,
+  window: number | undefined = 258400,
+  at = '2026-02-23T12:45:33.360Z',
+): string {
   const info =
     total === null
       ? null
       : {
-          total_token_usage: { input_tokens: total * 10, cached_input_tokens: 0, output_tokens: 5, reasoning_output_tokens: 0, total_tokens: total * 10 + 5 },
-          last_token_usage: { input_tokens: total - 100, cached_input_tokens: 0, output_tokens: 100, reasoning_output_tokens: 10, total_tokens: total },
+          total_token_usage: {
+            input_tokens: total * 10,
+            cached_input_tokens: 0,
+            output_tokens: 5,
+            reasoning_output_tokens: 0,
+            total_tokens: total * 10 + 5,
+          },
+          last_token_usage: {
+            input_tokens: total - 100,
+            cached_input_tokens: 0,
+            output_tokens: 100,
+            reasoning_output_tokens: 10,
+            total_tokens: total,
+          },
           ...(window !== undefined ? { model_context_window: window } : {}),
         };
-  return JSON.stringify({ timestamp: at, type: 'event_msg', payload: { type: 'token_count', info, rate_limits: null } });
+  return JSON.stringify({
+    timestamp: at,
+    type: 'event_msg',
+    payload: { type: 'token_count', info, rate_limits: null },
+  });
 }
 
 export function codexItem(bytes: number): string {
-  return JSON.stringify({ timestamp: '2026-02-23T12:45:34.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output: 'y'.repeat(bytes) } });
+  return JSON.stringify({
+    timestamp: '2026-02-23T12:45:34.000Z',
+    type: 'response_item',
+    payload: { type: 'function_call_output', call_id: 'c', output: 'y'.repeat(bytes) },
+  });
 }
 
 export const lines = (...ls: string[]): string => ls.map((l) => `${l}\n`).join('');

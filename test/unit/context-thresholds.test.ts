@@ -23,12 +23,28 @@ test('the profile follows the detected system; the earliest cue wins; default wh
 
 test('settings override wins, field by field', () => {
   assert.deepEqual(thresholdProfile([S3], { propose: 30 }), { profile: 'custom', propose: 30, urgent: 40 });
-  assert.deepEqual(thresholdProfile([S3], { urgent: null, propose: null }), { profile: 'S3', propose: 15, urgent: 40 }, 'null is "not set"');
+  assert.deepEqual(
+    thresholdProfile([S3], { urgent: null, propose: null }),
+    { profile: 'S3', propose: 15, urgent: 40 },
+    'null is "not set"',
+  );
   assert.deepEqual(thresholdProfile([], { propose: 20, urgent: 30 }), { profile: 'custom', propose: 20, urgent: 30 });
-  assert.deepEqual(thresholdProfile([S3], { profile: 'S0' }), { profile: 'S0', propose: 70, urgent: 85 }, 'a profile setting names the system');
-  assert.deepEqual(thresholdProfile([S0], { profile: 'auto', urgent: 90 }), { profile: 'custom', propose: 70, urgent: 90 });
+  assert.deepEqual(
+    thresholdProfile([S3], { profile: 'S0' }),
+    { profile: 'S0', propose: 70, urgent: 85 },
+    'a profile setting names the system',
+  );
+  assert.deepEqual(thresholdProfile([S0], { profile: 'auto', urgent: 90 }), {
+    profile: 'custom',
+    propose: 70,
+    urgent: 90,
+  });
   assert.deepEqual(thresholdProfile([S0], {}), { profile: 'S0', propose: 70, urgent: 85 });
-  assert.deepEqual(thresholdProfile([S0], { propose: 150 }), { profile: 'S0', propose: 70, urgent: 85 }, 'invalid override ignored');
+  assert.deepEqual(
+    thresholdProfile([S0], { propose: 150 }),
+    { profile: 'S0', propose: 70, urgent: 85 },
+    'invalid override ignored',
+  );
 });
 
 test('levelOf: ok below propose, propose from it, urgent from urgent; single-cue systems never urgent', () => {
@@ -53,14 +69,22 @@ test('detectSystems finds the systems present in a workspace by their presence g
   const root = workspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\n\nNow ▶ write the parser tests\n' });
   assert.deepEqual(await detectSystems(root), ['S3']);
   // File existence only: the content is never parsed (the status line's cost does not grow with it).
-  const mixed = workspace({ 'docs/state/STATE.md': '\u0000\u0001 not markdown', '.claude/session-ledger-x.md': '', 'PROGRESS.md': '# p' });
+  const mixed = workspace({
+    'docs/state/STATE.md': '\u0000\u0001 not markdown',
+    '.claude/session-ledger-x.md': '',
+    'PROGRESS.md': '# p',
+  });
   assert.deepEqual(await detectSystems(mixed), ['S2', 'S3', 'S4']);
 });
 
-test('the presence pre-check uses every system\'s presence globs from the facts table, and finds each of them', async () => {
+test("the presence pre-check uses every system's presence globs from the facts table, and finds each of them", async () => {
   const { anyPresent } = await import('../../src/core/context/systems');
   const PRESENCE_GLOBS = presenceGlobs();
-  assert.deepEqual(READERS.map((r) => r.id), Object.keys(FACTS), 'one reader per system, in the order of the facts table');
+  assert.deepEqual(
+    READERS.map((r) => r.id),
+    Object.keys(FACTS),
+    'one reader per system, in the order of the facts table',
+  );
   assert.equal(await anyPresent(workspace({ 'README.md': '# x', 'docs/state/OTHER.md': 'x' })), false);
   for (const g of PRESENCE_GLOBS) {
     const rel = g.replace(/\*/g, 'v2').replace(/\?/g, 'x');

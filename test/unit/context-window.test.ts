@@ -7,7 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { ContextFollower, claudeWindow, encodeClaudeProjectDir, modelWindow, parseFeedInfo, percentOf } from '../../src/core/context';
+import {
+  ContextFollower,
+  claudeWindow,
+  encodeClaudeProjectDir,
+  modelWindow,
+  parseFeedInfo,
+  percentOf,
+} from '../../src/core/context';
 import { statusView } from '../../src/extension/pure/status-text';
 import { cli, workspace, write } from './helpers';
 import { asst, compact, lines } from './context-records';
@@ -46,11 +53,15 @@ test('model table: the windows Claude Code 2.1.332 reports for its model ids (mo
   assert.equal(modelWindow('claude-sonnet-4'), 200_000);
   assert.equal(modelWindow('claude-3-sonnet-20240229'), 200_000);
   // What the table does not know is unknown, not 200,000.
-  for (const id of [null, '', 'gpt-5.3-codex', 'my-proxy-model', 'claude-standin']) assert.equal(modelWindow(id), null, String(id));
+  for (const id of [null, '', 'gpt-5.3-codex', 'my-proxy-model', 'claude-standin'])
+    assert.equal(modelWindow(id), null, String(id));
 });
 
-test('window order: the client\'s report, then the setting, then the table (raised when the usage cannot fit), else unknown', () => {
-  assert.deepEqual(claudeWindow('claude-sonnet-4-5', 1000, 500_000, 1_000_000), { tokens: 1_000_000, source: 'client' });
+test("window order: the client's report, then the setting, then the table (raised when the usage cannot fit), else unknown", () => {
+  assert.deepEqual(claudeWindow('claude-sonnet-4-5', 1000, 500_000, 1_000_000), {
+    tokens: 1_000_000,
+    source: 'client',
+  });
   assert.deepEqual(claudeWindow('claude-sonnet-4-5', 1000, 500_000, null), { tokens: 500_000, source: 'setting' });
   assert.deepEqual(claudeWindow('claude-opus-5-5', 1000), { tokens: 1_000_000, source: 'model' });
   assert.deepEqual(claudeWindow('claude-sonnet-4-5', 1000), { tokens: 200_000, source: 'model' });
@@ -61,7 +72,11 @@ test('window order: the client\'s report, then the setting, then the table (rais
   assert.equal(percentOf(3129, null), null);
 });
 
-function statusInput(root: string, cw: Record<string, unknown> | undefined, model = 'claude-opus-5-5'): Record<string, unknown> {
+function statusInput(
+  root: string,
+  cw: Record<string, unknown> | undefined,
+  model = 'claude-opus-5-5',
+): Record<string, unknown> {
   return {
     session_id: SID,
     transcript_path: `/x/${SID}.jsonl`,
@@ -74,12 +89,23 @@ function statusInput(root: string, cw: Record<string, unknown> | undefined, mode
 }
 
 /** What Claude Code 2.1.332 sent its statusLine right after /compact (seen in the real client). */
-const AFTER_COMPACT = { total_input_tokens: 0, total_output_tokens: 0, context_window_size: 1_000_000, current_usage: null, used_percentage: null, remaining_percentage: null };
+const AFTER_COMPACT = {
+  total_input_tokens: 0,
+  total_output_tokens: 0,
+  context_window_size: 1_000_000,
+  current_usage: null,
+  used_percentage: null,
+  remaining_percentage: null,
+};
 
 function session(model: string, used: number, at = new Date(Date.now() - 60_000).toISOString()) {
   const root = workspace({ '.claude/settings.json': '{}' });
   const home = workspace({}, 'cw-claude-');
-  const transcript = write(path.join(home, 'projects', encodeClaudeProjectDir(root)), `${SID}.jsonl`, lines(asst({ read: used, input: 0, model, session: SID, at })));
+  const transcript = write(
+    path.join(home, 'projects', encodeClaudeProjectDir(root)),
+    `${SID}.jsonl`,
+    lines(asst({ read: used, input: 0, model, session: SID, at })),
+  );
   return { root, home, transcript, ref: { agent: 'claude' as const, sessionId: SID, path: transcript, mtime: 0 } };
 }
 
@@ -95,7 +121,14 @@ test('a transcript figure takes the window the client reported for that session,
   u = await new ContextFollower(p.ref, { root: p.root }).read();
   assert.equal(u?.windowTokens, null, 'unknown model, no report: window unknown');
   assert.equal(u?.percent, null);
-  assert.equal(cli(['statusline'], { input: JSON.stringify(statusInput(p.root, { ...AFTER_COMPACT, context_window_size: 400_000 }, 'claude-proxy-large')) }).code, 0);
+  assert.equal(
+    cli(['statusline'], {
+      input: JSON.stringify(
+        statusInput(p.root, { ...AFTER_COMPACT, context_window_size: 400_000 }, 'claude-proxy-large'),
+      ),
+    }).code,
+    0,
+  );
   u = await new ContextFollower(p.ref, { root: p.root }).read();
   assert.equal(u?.source, 'transcript', 'a report without a figure is no figure');
   assert.equal(u?.usedTokens, 50_000);
@@ -117,11 +150,18 @@ test('a transcript figure takes the window the client reported for that session,
   assert.equal(u?.percent, 30);
 });
 
-test('after /compact: the client\'s null used_percentage is no figure (not 0 %); the transcript\'s postTokens count against the reported window', async () => {
+test("after /compact: the client's null used_percentage is no figure (not 0 %); the transcript's postTokens count against the reported window", async () => {
   const s = session('claude-opus-5-5', 14_209);
   const { appendFileSync } = await import('node:fs');
   appendFileSync(s.transcript, lines(compact(3129)));
-  const info = parseFeedInfo(JSON.stringify({ version: 1, receivedAt: new Date().toISOString(), sessionId: SID, input: statusInput(s.root, AFTER_COMPACT) }));
+  const info = parseFeedInfo(
+    JSON.stringify({
+      version: 1,
+      receivedAt: new Date().toISOString(),
+      sessionId: SID,
+      input: statusInput(s.root, AFTER_COMPACT),
+    }),
+  );
   assert.equal(info?.figure, null);
   assert.equal(info?.windowTokens, 1_000_000);
   // The relay's own line says "no figure yet" rather than 0 %.

@@ -18,7 +18,10 @@ const skip = CORPUS_SKIP;
 
 /** INDEX.tsv: saved file name → its path in its repository. */
 function realPaths(): Map<string, string> {
-  const [head, ...rows] = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+  const [head, ...rows] = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'));
   const saved = head.indexOf('saved_as');
   const p = head.indexOf('path');
   return new Map(rows.map((r) => [r[saved], r[p]]));
@@ -51,29 +54,41 @@ const FEMPY = 'F5/sasaco__fempy__.agents__STATE.md';
 const FEMPY_PROGRESS = 'F5/sasaco__fempy__PROGRESS.md';
 const TICK = 'F5/UNKNOWN__tickreplay-project__.agents__STATE.md';
 
-test('each F3–F5 file alone at its real path: which system it is (someone else\'s files are nobody\'s)', { skip }, async () => {
-  const expected: Record<string, string[]> = {
-    [F3_PS]: [],
-    [F3_MANIFEST]: [],
-    [`${GW}STATE.md`]: ['S3'],
-    [`${GW}STATE.md@0e22a75`]: ['S3'],
-    [`${GW}DEBT.md`]: [],
-    [`${GW}TEMPLATE-DEBT.md`]: [],
-    [`${GW}INTAKE.md`]: [],
-    [MASALAI]: [],
-    [FEMPY]: ['S4'],
-    [FEMPY_PROGRESS]: [],
-    [TICK]: ['S4'],
-  };
-  for (const [saved, ids] of Object.entries(expected)) {
-    const r = await evaluate(layOut([saved]), { noGit: true });
-    assert.deepEqual(r.systems.map((s) => s.id), ids, saved);
-  }
-});
+test(
+  "each F3–F5 file alone at its real path: which system it is (someone else's files are nobody's)",
+  { skip },
+  async () => {
+    const expected: Record<string, string[]> = {
+      [F3_PS]: [],
+      [F3_MANIFEST]: [],
+      [`${GW}STATE.md`]: ['S3'],
+      [`${GW}STATE.md@0e22a75`]: ['S3'],
+      [`${GW}DEBT.md`]: [],
+      [`${GW}TEMPLATE-DEBT.md`]: [],
+      [`${GW}INTAKE.md`]: [],
+      [MASALAI]: [],
+      [FEMPY]: ['S4'],
+      [FEMPY_PROGRESS]: [],
+      [TICK]: ['S4'],
+    };
+    for (const [saved, ids] of Object.entries(expected)) {
+      const r = await evaluate(layOut([saved]), { noGit: true });
+      assert.deepEqual(
+        r.systems.map((s) => s.id),
+        ids,
+        saved,
+      );
+    }
+  },
+);
 
 test('F3 josharsh project-state.md: read with meaning-based keys once S2 is present', { skip }, async () => {
   const dir = layOut([F3_PS]);
-  write(dir, '.claude/session-ledger.md', '## TASK\nv0.3.0 review\n\n## NEXT\nBump to 0.3.0 and npm publish once Harsh approves the redline\n');
+  write(
+    dir,
+    '.claude/session-ledger.md',
+    '## TASK\nv0.3.0 review\n\n## NEXT\nBump to 0.3.0 and npm publish once Harsh approves the redline\n',
+  );
   const s = await system(dir, 'S2');
   const ps = s.docs.find((d) => d.role === 'projectState')!;
   assert.equal(ps.relPath, '.claude/project-state.md');
@@ -108,12 +123,18 @@ test('F3 kaposty manifest: the durable stores and budgets; as the live manifest 
   const dir = layOut([F3_PS]);
   write(dir, 'context-manifest.yaml', text);
   const s = await system(dir, 'S2');
-  assert.deepEqual(s.docs.map((d) => d.role), ['manifest', 'projectState']);
+  assert.deepEqual(
+    s.docs.map((d) => d.role),
+    ['manifest', 'projectState'],
+  );
   assert.deepEqual([one(s, 'exists').status, one(s, 'exists').path], ['fail', '.claude/session-ledger.md']);
   assert.match(one(s, 'stale-paths').message, /1 PLAN pointers and manifest stores checked — all exist/);
   const gone = workspace({ 'context-manifest.yaml': text });
   const st = (await system(gone, 'S2')).checks.filter((c) => c.id === 'stale-paths');
-  assert.deepEqual(st.map((c) => [c.status, c.path, c.line]), [['warn', 'context-manifest.yaml', 122]]);
+  assert.deepEqual(
+    st.map((c) => [c.status, c.path, c.line]),
+    [['warn', 'context-manifest.yaml', 122]],
+  );
 });
 
 test('F4 Groundwork template STATE (HEAD): S3, the untouched template', { skip }, async () => {
@@ -157,7 +178,10 @@ test('F4 Groundwork dogfood STATE (@0e22a75): two dated Log entries, TBD handoff
   assert.equal(one(s, 'log-order').status, 'pass');
   assert.equal(one(s, 'budget').message, 'docs/state/STATE.md within budget (40/150 lines).');
   assert.deepEqual([one(s, 'gates').status, one(s, 'gates').line], ['warn', 11]);
-  assert.deepEqual([one(s, 'branch-head').status, one(s, 'branch-head').message], ['warn', 'Branch / HEAD not recorded in the handoff.']);
+  assert.deepEqual(
+    [one(s, 'branch-head').status, one(s, 'branch-head').message],
+    ['warn', 'Branch / HEAD not recorded in the handoff.'],
+  );
   assert.deepEqual([one(s, 'pending-recorded').status, one(s, 'pending-recorded').line], ['warn', 13]);
   assert.equal(one(s, 'stale-paths').status, 'skipped'); // no "Docs touched" in these entries
   // TBD handoff fields and Log entries without the seed's four parts are a template, not a finished state.
@@ -168,47 +192,80 @@ test('F4 Groundwork dogfood STATE (@0e22a75): two dated Log entries, TBD handoff
   assert.equal(s.label, 'BROKEN');
 });
 
-test('F4 masalai multi-stream STATE is someone else\'s file: nothing detected, even beside Groundwork\'s DEBT', { skip }, async () => {
-  const r = await evaluate(layOut([MASALAI, `${GW}DEBT.md`]), { noGit: true });
-  assert.deepEqual(r.systems, []);
-});
+test(
+  "F4 masalai multi-stream STATE is someone else's file: nothing detected, even beside Groundwork's DEBT",
+  { skip },
+  async () => {
+    const r = await evaluate(layOut([MASALAI, `${GW}DEBT.md`]), { noGit: true });
+    assert.deepEqual(r.systems, []);
+  },
+);
 
-test('F5 fempy STATE + PROGRESS: 2x Current Bug Fix + 1 Current Feature; the newest block is the one PROGRESS names', { skip }, async () => {
-  const s = await system(layOut([FEMPY, FEMPY_PROGRESS]), 'S4');
-  const st = s.docs[0].meta.s4 as S4Structure;
-  assert.deepEqual(st.agentState, [1]);
-  assert.deepEqual(st.progressTracker, [19]);
-  assert.deepEqual(
-    st.blocks.map((b) => [b.kind, b.line, b.endLine, b.blockId, b.newestOfKind]),
-    [
-      ['bugfix', 27, 63, 'framewebforjs-calculation-communication-error', false],
-      ['bugfix', 64, 102, 'framewebforjs-results-not-displayed', true],
-      ['feature', 103, 135, 'c-frameweb-desktop-client-step-2', true],
-    ],
-  );
-  assert.equal(st.blocks[2].name, 'C# FrameWeb Desktop Client Step 2');
-  assert.equal(s.next, '次セッションはlegacy-cases-v1の選択方法を確定し、contract testから開始する。');
-  assert.deepEqual([one(s, 'next-action').status, one(s, 'next-action').line], ['pass', 98]);
-  assert.equal(s.resumePrompt, 'Read .agents/STATE.md and continue from the newest Current block (Current Bug Fix: framewebforjs-results-not-displayed).');
-  assert.equal(one(s, 'structure').status, 'pass');
-  const c = one(s, 'compaction');
-  assert.deepEqual([c.status, c.line, c.message], ['warn', 27, '2 "## Current Bug Fix" blocks (lines 27, 64): compaction keeps only the newest (line 64).']);
-  assert.deepEqual([one(s, 'pending-recorded').status, one(s, 'pending-recorded').line], ['pass', 86]);
-  assert.equal(one(s, 'progress-entries').message, 'PROGRESS.md holds 1 entry (at most 5).');
-  const es = s.docs[1].meta.entries as ProgressEntry[];
-  assert.deepEqual(es, [{ title: '[2026-09-18-055240](.agents/checkpoints/2026-09-18-055240.md)', timestamp: '2026-09-18-055240', link: '.agents/checkpoints/2026-09-18-055240.md', line: 6, endLine: 45 }]);
-  assert.deepEqual(s.docs[1].sections.map((x) => [x.key, x.line]), [['title', 1], ['entry', 6], ['done', 8], ['interactions', 16], ['how', 22], ['issues', 30], ['next', 38]]);
-  // Japanese text and the block-id comments survive as written.
-  const ctx = s.docs[0].sections.find((x) => x.line === 30)!;
-  assert.equal(ctx.key, 'context');
-  assert.match(ctx.items[0].text, /^Error: Ct桁プリセットの計算で汎用通信エラー/);
-  // Laid out without .agents/checkpoints/: the seed's newest checkpoint (and its five-part summary) is missing.
-  assert.deepEqual(
-    s.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.message]),
-    [['template', ".agents/checkpoints has no checkpoint in .agents/checkpoints/: the seed's format requires it."]],
-  );
-  assert.equal(s.label, 'BROKEN');
-});
+test(
+  'F5 fempy STATE + PROGRESS: 2x Current Bug Fix + 1 Current Feature; the newest block is the one PROGRESS names',
+  { skip },
+  async () => {
+    const s = await system(layOut([FEMPY, FEMPY_PROGRESS]), 'S4');
+    const st = s.docs[0].meta.s4 as S4Structure;
+    assert.deepEqual(st.agentState, [1]);
+    assert.deepEqual(st.progressTracker, [19]);
+    assert.deepEqual(
+      st.blocks.map((b) => [b.kind, b.line, b.endLine, b.blockId, b.newestOfKind]),
+      [
+        ['bugfix', 27, 63, 'framewebforjs-calculation-communication-error', false],
+        ['bugfix', 64, 102, 'framewebforjs-results-not-displayed', true],
+        ['feature', 103, 135, 'c-frameweb-desktop-client-step-2', true],
+      ],
+    );
+    assert.equal(st.blocks[2].name, 'C# FrameWeb Desktop Client Step 2');
+    assert.equal(s.next, '次セッションはlegacy-cases-v1の選択方法を確定し、contract testから開始する。');
+    assert.deepEqual([one(s, 'next-action').status, one(s, 'next-action').line], ['pass', 98]);
+    assert.equal(
+      s.resumePrompt,
+      'Read .agents/STATE.md and continue from the newest Current block (Current Bug Fix: framewebforjs-results-not-displayed).',
+    );
+    assert.equal(one(s, 'structure').status, 'pass');
+    const c = one(s, 'compaction');
+    assert.deepEqual(
+      [c.status, c.line, c.message],
+      ['warn', 27, '2 "## Current Bug Fix" blocks (lines 27, 64): compaction keeps only the newest (line 64).'],
+    );
+    assert.deepEqual([one(s, 'pending-recorded').status, one(s, 'pending-recorded').line], ['pass', 86]);
+    assert.equal(one(s, 'progress-entries').message, 'PROGRESS.md holds 1 entry (at most 5).');
+    const es = s.docs[1].meta.entries as ProgressEntry[];
+    assert.deepEqual(es, [
+      {
+        title: '[2026-09-18-055240](.agents/checkpoints/2026-09-18-055240.md)',
+        timestamp: '2026-09-18-055240',
+        link: '.agents/checkpoints/2026-09-18-055240.md',
+        line: 6,
+        endLine: 45,
+      },
+    ]);
+    assert.deepEqual(
+      s.docs[1].sections.map((x) => [x.key, x.line]),
+      [
+        ['title', 1],
+        ['entry', 6],
+        ['done', 8],
+        ['interactions', 16],
+        ['how', 22],
+        ['issues', 30],
+        ['next', 38],
+      ],
+    );
+    // Japanese text and the block-id comments survive as written.
+    const ctx = s.docs[0].sections.find((x) => x.line === 30)!;
+    assert.equal(ctx.key, 'context');
+    assert.match(ctx.items[0].text, /^Error: Ct桁プリセットの計算で汎用通信エラー/);
+    // Laid out without .agents/checkpoints/: the seed's newest checkpoint (and its five-part summary) is missing.
+    assert.deepEqual(
+      s.checks.filter((c) => c.status === 'fail').map((c) => [c.id, c.message]),
+      [['template', ".agents/checkpoints has no checkpoint in .agents/checkpoints/: the seed's format requires it."]],
+    );
+    assert.equal(s.label, 'BROKEN');
+  },
+);
 
 test('F5 fempy STATE alone: without PROGRESS the newest block is the last in the file', { skip }, async () => {
   const s = await system(layOut([FEMPY]), 'S4');
@@ -219,10 +276,19 @@ test('F5 fempy STATE alone: without PROGRESS the newest block is the last in the
 
 test('F5 fempy in CRLF with a BOM reads exactly as in LF', { skip }, async () => {
   const lf = await system(layOut([FEMPY, FEMPY_PROGRESS]), 'S4');
-  const crlf = await system(layOut([FEMPY, FEMPY_PROGRESS], (t) => `\uFEFF${t.replace(/\n/g, '\r\n')}`), 'S4');
-  assert.deepEqual(crlf.docs.map((d) => [d.sections, d.meta]), lf.docs.map((d) => [d.sections, d.meta]));
+  const crlf = await system(
+    layOut([FEMPY, FEMPY_PROGRESS], (t) => `\uFEFF${t.replace(/\n/g, '\r\n')}`),
+    'S4',
+  );
+  assert.deepEqual(
+    crlf.docs.map((d) => [d.sections, d.meta]),
+    lf.docs.map((d) => [d.sections, d.meta]),
+  );
   assert.equal(crlf.next, lf.next);
-  assert.deepEqual(crlf.checks.map((c) => [c.id, c.status, c.line]), lf.checks.map((c) => [c.id, c.status, c.line]));
+  assert.deepEqual(
+    crlf.checks.map((c) => [c.id, c.status, c.line]),
+    lf.checks.map((c) => [c.id, c.status, c.line]),
+  );
 });
 
 test('F5 tickreplay STATE: one Current Feature with no written next step', { skip }, async () => {
@@ -259,8 +325,14 @@ test('hostile input: 60,000-character lines of unclosed brackets in every S2–S
   });
   // How long it takes is for `npm run bench` to say (a timed assertion fails on a busy machine).
   const r = await evaluate(dir, { noGit: true });
-  assert.deepEqual(r.systems.map((s) => s.id), ['S2', 'S3', 'S4']);
+  assert.deepEqual(
+    r.systems.map((s) => s.id),
+    ['S2', 'S3', 'S4'],
+  );
   assert.ok(r.systems.every((s) => !s.checks.some((c) => c.id === 'internal')));
   const s2 = r.systems[0];
-  assert.deepEqual(s2.checks.filter((c) => c.id === 'stale-paths').map((c) => c.message), ['STALE PATH: docs/%E0.md does not exist.']);
+  assert.deepEqual(
+    s2.checks.filter((c) => c.id === 'stale-paths').map((c) => c.message),
+    ['STALE PATH: docs/%E0.md does not exist.'],
+  );
 });

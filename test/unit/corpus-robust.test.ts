@@ -21,7 +21,9 @@ interface Row {
 function rows(): Row[] {
   const lines = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8').split('\n').filter(Boolean);
   const head = lines.shift()!.split('\t');
-  return lines.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])) as unknown as Row).filter((r) => /^F[1-5]$/.test(r.format));
+  return lines
+    .map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])) as unknown as Row)
+    .filter((r) => /^F[1-5]$/.test(r.format));
 }
 
 function layOut(dir: string, rs: Row[]): void {
@@ -40,11 +42,15 @@ async function assertSound(dir: string, label: string): Promise<void> {
       const lineCount = readFileSync(path.join(dir, d.path), 'utf8').split('\n').length;
       for (const sec of d.sections) {
         assert.ok(sec.line >= 1 && sec.line <= lineCount, `${label}: ${d.path} section line ${sec.line}`);
-        for (const it of sec.items) assert.ok(it.line >= 1 && it.line <= lineCount, `${label}: ${d.path} item line ${it.line}`);
+        for (const it of sec.items)
+          assert.ok(it.line >= 1 && it.line <= lineCount, `${label}: ${d.path} item line ${it.line}`);
       }
     }
     for (const c of s.checks) {
-      assert.ok(['pass', 'fail', 'warn', 'manual-open', 'manual-done', 'skipped'].includes(c.status), `${label}: status ${c.status}`);
+      assert.ok(
+        ['pass', 'fail', 'warn', 'manual-open', 'manual-done', 'skipped'].includes(c.status),
+        `${label}: status ${c.status}`,
+      );
       if (c.line !== null) assert.ok(c.line >= 1, `${label}: check ${c.id} line ${c.line}`);
     }
   }

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { evaluate } from '../../src/core/report/evaluate';
 import { cli, workspace } from './helpers';
 
-const FOREIGN_STATE = '# Project status\n\nShipping the alerts view this week.\n\n## Streams\n- api: green\n- web: amber\n';
+const FOREIGN_STATE =
+  '# Project status\n\nShipping the alerts view this week.\n\n## Streams\n- api: green\n- web: amber\n';
 
 test('a docs/state/STATE.md without S3 headings is present and not read, with the reason; never "No state files detected"', async () => {
   const root = workspace({ 'docs/state/STATE.md': FOREIGN_STATE });
@@ -21,14 +22,30 @@ test('a docs/state/STATE.md without S3 headings is present and not read, with th
   for (const cmd of ['status', 'check']) {
     const text = cli([cmd, '--root', root]).stdout;
     assert.doesNotMatch(text, /No state files detected/, cmd);
-    assert.match(text, /Present, not read:\n {2}docs\/state\/STATE\.md — docs\/state\/STATE\.md has no `## Handoff`/, cmd);
+    assert.match(
+      text,
+      /Present, not read:\n {2}docs\/state\/STATE\.md — docs\/state\/STATE\.md has no `## Handoff`/,
+      cmd,
+    );
     const j = JSON.parse(cli([cmd, '--root', root, '--json']).stdout);
     assert.deepEqual(j.systems, []);
-    assert.deepEqual(j.notRead, [{ path: 'docs/state/STATE.md', system: 'S3', reason: n?.reason, reasonId: n?.reasonId, args: ['docs/state/STATE.md'] }], cmd);
+    assert.deepEqual(
+      j.notRead,
+      [
+        {
+          path: 'docs/state/STATE.md',
+          system: 'S3',
+          reason: n?.reason,
+          reasonId: n?.reasonId,
+          args: ['docs/state/STATE.md'],
+        },
+      ],
+      cmd,
+    );
   }
 });
 
-test('someone else\'s .agents/STATE.md, CONTINUITY.md and project-state.md are each reported under their system', async () => {
+test("someone else's .agents/STATE.md, CONTINUITY.md and project-state.md are each reported under their system", async () => {
   const root = workspace({
     '.agents/STATE.md': FOREIGN_STATE,
     'CONTINUITY.md': '# Continuity\n\nWe keep the lights on.\n\n## Contacts\n- ops@example.invalid\n',
@@ -36,22 +53,37 @@ test('someone else\'s .agents/STATE.md, CONTINUITY.md and project-state.md are e
   });
   const r = await evaluate(root, { noGit: true });
   assert.deepEqual(r.systems, []);
-  assert.deepEqual(r.notRead?.map((n) => [n.system, n.path]), [['S0', 'CONTINUITY.md'], ['S2', '.claude/project-state.md'], ['S4', '.agents/STATE.md']]);
+  assert.deepEqual(
+    r.notRead?.map((n) => [n.system, n.path]),
+    [
+      ['S0', 'CONTINUITY.md'],
+      ['S2', '.claude/project-state.md'],
+      ['S4', '.agents/STATE.md'],
+    ],
+  );
   for (const n of r.notRead ?? []) assert.match(n.reason, new RegExp(`: not read as ${n.system}\\.$`));
 });
 
 test('nothing at any path: "No state files detected" names what was looked for, from the facts table', () => {
   const text = cli(['status', '--root', workspace({ 'README.md': '# x\n' })]).stdout;
-  assert.match(text, /No state files detected \(looked for S0 \.agents\/session_ledger\.md, S1 memory\/session-handoff-LATEST\.md, S2 \.claude\/session-ledger\.md, S3 docs\/state\/STATE\.md, S4 \.agents\/STATE\.md\)\./);
+  assert.match(
+    text,
+    /No state files detected \(looked for S0 \.agents\/session_ledger\.md, S1 memory\/session-handoff-LATEST\.md, S2 \.claude\/session-ledger\.md, S3 docs\/state\/STATE\.md, S4 \.agents\/STATE\.md\)\./,
+  );
 });
 
-test('a state file another system\'s ledger points to is a link on that ledger, read only by its own system', async () => {
+test("a state file another system's ledger points to is a link on that ledger, read only by its own system", async () => {
   const root = workspace({
-    '.claude/session-ledger.md': '# Session ledger\n\n## TASK\n- ship the alerts view\n\n## NEXT\n- wire the Stop hook into settings.json\n\n## PLAN\n- plan: docs/state/STATE.md\n',
-    'docs/state/STATE.md': '# STATE\n\n## Handoff\n\nNow ▶ write the parser tests in test/unit/parser.test.ts\n\n## Log\n',
+    '.claude/session-ledger.md':
+      '# Session ledger\n\n## TASK\n- ship the alerts view\n\n## NEXT\n- wire the Stop hook into settings.json\n\n## PLAN\n- plan: docs/state/STATE.md\n',
+    'docs/state/STATE.md':
+      '# STATE\n\n## Handoff\n\nNow ▶ write the parser tests in test/unit/parser.test.ts\n\n## Log\n',
   });
   const r = await evaluate(root, { noGit: true });
-  assert.deepEqual(r.systems.map((s) => s.id), ['S2', 'S3']);
+  assert.deepEqual(
+    r.systems.map((s) => s.id),
+    ['S2', 'S3'],
+  );
   const owners = r.systems.flatMap((s) => s.docs.filter((d) => d.relPath === 'docs/state/STATE.md').map(() => s.id));
   assert.deepEqual(owners, ['S3'], 'docs/state/STATE.md appears once, under S3');
   const ledger = r.systems[0].docs.find((d) => d.relPath === '.claude/session-ledger.md');

@@ -16,7 +16,11 @@ test('Disposable: _register, dispose newest first and once, a late registration 
   const o = new Owner();
   o.add('a', log);
   o.add('b', log);
-  (o as unknown as { _register: (d: { dispose(): void }) => void })._register({ dispose: () => { throw new Error('boom'); } });
+  (o as unknown as { _register: (d: { dispose(): void }) => void })._register({
+    dispose: () => {
+      throw new Error('boom');
+    },
+  });
   o.add('c', log);
   o.dispose();
   assert.deepEqual(log, ['c', 'b', 'a']);

@@ -38,7 +38,10 @@ test('a stale expectHash: "changed since it was read", the file relative to the 
   const err = await refusal(writeAtomic(f, 'mine', { root: dir, expectHash: sha256(Buffer.from('original')) }));
   assert.ok(err instanceof WriteRefused);
   assert.match(err.message, /changed since it was read/, 'the CLI still prints the English message');
-  assert.equal(errorText(ja, err), `${path.join('docs', 'state', 'STATE.md')} は読み取り後に変更されました。何も書き込んでいません。もう一度お試しください。`);
+  assert.equal(
+    errorText(ja, err),
+    `${path.join('docs', 'state', 'STATE.md')} は読み取り後に変更されました。何も書き込んでいません。もう一度お試しください。`,
+  );
 });
 
 test('an existing file where none may be (expectHash null): "already exists"', async () => {
@@ -55,7 +58,10 @@ test('a link that leads outside the workspace: "leads outside the workspace"', a
   symlinkSync(path.join(outside, 'settings.json'), path.join(dir, '.claude', 'settings.json'));
   const err = await refusal(writeAtomic(path.join(dir, '.claude', 'settings.json'), '{"x":1}', { root: dir }));
   assert.ok(err instanceof WriteRefused && err.reason === 'outside');
-  assert.equal(errorText(ja, err), `${path.join('.claude', 'settings.json')} はワークスペースの外を指しています。何も書き込んでいません。`);
+  assert.equal(
+    errorText(ja, err),
+    `${path.join('.claude', 'settings.json')} はワークスペースの外を指しています。何も書き込んでいません。`,
+  );
   assert.equal(readFileSync(path.join(outside, 'settings.json'), 'utf8'), '{}');
 });
 
@@ -68,9 +74,15 @@ test('a folder where the file should be: "not a regular file"', async () => {
 
 test('compacting a state that is gone, and a starter over an existing home file, in Japanese', async () => {
   const dir = workspace();
-  assert.equal(errorText(ja, await refusal(applyCompactState(dir, '0'.repeat(64)))), '.agents/STATE.md が見つからないか、プレビューした内容がもうありません。何も書き込んでいません。');
+  assert.equal(
+    errorText(ja, await refusal(applyCompactState(dir, '0'.repeat(64)))),
+    '.agents/STATE.md が見つからないか、プレビューした内容がもうありません。何も書き込んでいません。',
+  );
   write(dir, 'docs/state/STATE.md', 'mine\n');
-  assert.equal(errorText(ja, await refusal(writeStarter(dir, 'S3'))), 'docs/state/STATE.md は既に存在します。上書きしていません。');
+  assert.equal(
+    errorText(ja, await refusal(writeStarter(dir, 'S3'))),
+    'docs/state/STATE.md は既に存在します。上書きしていません。',
+  );
 });
 
 test('a checkpoint whose marker cannot be written: the refusal in Japanese, the CLI lines in English', async () => {
@@ -82,7 +94,10 @@ test('a checkpoint whose marker cannot be written: the refusal in Japanese, the 
   assert.equal(o.refusals[0].code, 'write-failed');
   assert.match(o.refusals[0].error ?? '', /is not a regular file; nothing was written/);
   assert.match(o.lines.join('\n'), /is not a regular file/);
-  assert.match(outcomeMessage(o, ja).text, new RegExp(`${markerRel(SID).replace(/\./g, '\\.')} は通常のファイルではありません。何も書き込んでいません。`));
+  assert.match(
+    outcomeMessage(o, ja).text,
+    new RegExp(`${markerRel(SID).replace(/\./g, '\\.')} は通常のファイルではありません。何も書き込んでいません。`),
+  );
 });
 
 test('errno errors and unknown errors keep their own message', async () => {
@@ -97,7 +112,7 @@ test('errno errors and unknown errors keep their own message', async () => {
   assert.equal(errorText(ja, new WriteRefused('no bundled CLI to install', 'io')), 'no bundled CLI to install');
 });
 
-test('guard hooks that cannot be planned: the reason in Japanese from the plan\'s problem, the CLI\'s English error unchanged', async () => {
+test("guard hooks that cannot be planned: the reason in Japanese from the plan's problem, the CLI's English error unchanged", async () => {
   const settings = path.join('.claude', 'settings.json');
   const planFor = async (text: string) => {
     const dir = workspace({ '.claude/settings.json': text });
@@ -105,18 +120,33 @@ test('guard hooks that cannot be planned: the reason in Japanese from the plan\'
     assert.ok(plan.error, text);
     return hooksProblemText(jaT, settings, plan.problem, plan.error);
   };
-  assert.equal(await planFor('{ "a": 1,, }'), `${settings} は有効な JSON ではありません（1 行 10 列）。先に手で直してください。何も変更していません。`);
-  assert.equal(await planFor('[1]'), `${settings} は JSON オブジェクトではありません。先に手で直してください。何も変更していません。`);
+  assert.equal(
+    await planFor('{ "a": 1,, }'),
+    `${settings} は有効な JSON ではありません（1 行 10 列）。先に手で直してください。何も変更していません。`,
+  );
+  assert.equal(
+    await planFor('[1]'),
+    `${settings} は JSON オブジェクトではありません。先に手で直してください。何も変更していません。`,
+  );
   assert.match(await planFor('{ "hooks": {}, "hooks": {} }'), /にはキー "hooks" が 2 回あります。/);
-  assert.equal(await planFor('{ "hooks": 1 }'), `${settings} の「hooks」がオブジェクトではありません。先に手で直してください。何も変更していません。`);
-  assert.equal(await planFor('{ "hooks": { "PreCompact": {} } }'), `${settings} の「hooks.PreCompact」がリストではありません。先に手で直してください。何も変更していません。`);
+  assert.equal(
+    await planFor('{ "hooks": 1 }'),
+    `${settings} の「hooks」がオブジェクトではありません。先に手で直してください。何も変更していません。`,
+  );
+  assert.equal(
+    await planFor('{ "hooks": { "PreCompact": {} } }'),
+    `${settings} の「hooks.PreCompact」がリストではありません。先に手で直してください。何も変更していません。`,
+  );
 
   // Installed in the local settings, removed from the shared ones: where they are.
   const dir = workspace();
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, local: true }));
   const un = await planHooksUninstall(dir);
   assert.match(un.error ?? '', /they are installed in \.claude\/settings\.local\.json/);
-  assert.equal(hooksProblemText(jaT, settings, un.problem, un.error ?? ''), `${settings} には Session Ledger のフックがありません。フックは .claude/settings.local.json にインストールされています。`);
+  assert.equal(
+    hooksProblemText(jaT, settings, un.problem, un.error ?? ''),
+    `${settings} には Session Ledger のフックがありません。フックは .claude/settings.local.json にインストールされています。`,
+  );
 
   // A settings file that links out of the workspace: the refusal, worded by errorText.
   const linked = workspace();
@@ -125,5 +155,8 @@ test('guard hooks that cannot be planned: the reason in Japanese from the plan\'
   symlinkSync(path.join(outside, 'settings.json'), path.join(linked, '.claude', 'settings.json'));
   const out = await planHooksInstall(linked, { cliBundle: HOOK_SCRIPT });
   assert.match(out.error ?? '', /leads outside the workspace/);
-  assert.equal(hooksProblemText(jaT, settings, out.problem, out.error ?? ''), `${settings} を変更できません: ${settings} はワークスペースの外を指しています。何も書き込んでいません。`);
+  assert.equal(
+    hooksProblemText(jaT, settings, out.problem, out.error ?? ''),
+    `${settings} を変更できません: ${settings} はワークスペースの外を指しています。何も書き込んでいません。`,
+  );
 });

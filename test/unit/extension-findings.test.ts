@@ -2,22 +2,64 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Check, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model/model';
-import { checkMessage, countsOf, countsText, isFinding, levelOf, lineRange, reportFindings, shortName, systemDocs, systemFindings, systemLabel } from '../../src/extension/pure/findings';
+import {
+  checkMessage,
+  countsOf,
+  countsText,
+  isFinding,
+  levelOf,
+  lineRange,
+  reportFindings,
+  shortName,
+  systemDocs,
+  systemFindings,
+  systemLabel,
+} from '../../src/extension/pure/findings';
 
-const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const t = (m: string, ...args: Array<string | number | boolean>) =>
+  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 
 function doc(system: SystemReport['id'], relPath: string): StateDoc {
-  return { system, path: `/w/${relPath}`, relPath, role: 'state', sections: [], meta: {}, mtime: 1, hash: 'h', size: 1, lineCount: 1, text: 'x', findings: [] };
+  return {
+    system,
+    path: `/w/${relPath}`,
+    relPath,
+    role: 'state',
+    sections: [],
+    meta: {},
+    mtime: 1,
+    hash: 'h',
+    size: 1,
+    lineCount: 1,
+    text: 'x',
+    findings: [],
+  };
 }
-const chk = (id: string, severity: Check['severity'], status: Check['status'], extra: Partial<Check> = {}): Check => ({ id, system: 'S3', severity, status, message: `${id} says`, messageId: `${id} says`, args: [], ...extra });
-function sys(id: SystemReport['id'], name: string, home: string, checks: Check[], docs: StateDoc[] = [doc(id, home)]): SystemReport {
+const chk = (id: string, severity: Check['severity'], status: Check['status'], extra: Partial<Check> = {}): Check => ({
+  id,
+  system: 'S3',
+  severity,
+  status,
+  message: `${id} says`,
+  messageId: `${id} says`,
+  args: [],
+  ...extra,
+});
+function sys(
+  id: SystemReport['id'],
+  name: string,
+  home: string,
+  checks: Check[],
+  docs: StateDoc[] = [doc(id, home)],
+): SystemReport {
   return { id, name, label: 'PARTIAL', next: null, home, docs, checks, resumePrompt: '', unconfirmed: [] };
 }
 
 test('findings: fail and warn are findings, with block → error, warn → warning, info → information', () => {
   assert.ok(isFinding(chk('a', 'block', 'fail')));
   assert.ok(isFinding(chk('a', 'info', 'warn')));
-  for (const st of ['pass', 'skipped', 'manual-open', 'manual-done'] as const) assert.ok(!isFinding(chk('a', 'warn', st)), st);
+  for (const st of ['pass', 'skipped', 'manual-open', 'manual-done'] as const)
+    assert.ok(!isFinding(chk('a', 'warn', st)), st);
   assert.equal(levelOf(chk('a', 'block', 'fail')), 'error');
   assert.equal(levelOf(chk('a', 'warn', 'warn')), 'warning');
   assert.equal(levelOf(chk('a', 'info', 'warn')), 'information');
@@ -32,19 +74,28 @@ test('findings: errors first, then by file and line; a check without a place goe
     chk('feedback-stored', 'manual', 'manual-open'),
   ]);
   const f = systemFindings(s);
-  assert.deepEqual(f.map((x) => [x.check.id, x.path, x.line, x.level]), [
-    ['no-secrets', 'docs/state/STATE.md', 1, 'error'],
-    ['gates', 'docs/state/STATE.md', 4, 'warning'],
-    ['budget', 'docs/state/STATE.md', 9, 'warning'],
-  ]);
+  assert.deepEqual(
+    f.map((x) => [x.check.id, x.path, x.line, x.level]),
+    [
+      ['no-secrets', 'docs/state/STATE.md', 1, 'error'],
+      ['gates', 'docs/state/STATE.md', 4, 'warning'],
+      ['budget', 'docs/state/STATE.md', 9, 'warning'],
+    ],
+  );
   assert.deepEqual(countsOf(s), { block: 1, warn: 2, info: 0, manual: 1 });
   assert.equal(countsText(t, countsOf(s)), '1 blocking · 2 warnings · 1 manual to tick');
   assert.equal(countsText(t, { block: 0, warn: 0, info: 0, manual: 0 }), '');
 });
 
-test('findings: a check with a message id is rendered through t (the user\'s language), else as written', () => {
-  const ja = (m: string, ...a: Array<string | number | boolean>) => (m === 'No next action found ({0}).' ? `次の行動が見つかりません（${a[0]}）。` : m);
-  const c = { ...chk('next-action', 'block', 'fail'), message: 'No next action found (## Now).', messageId: 'No next action found ({0}).', args: ['## Now'] } as Check;
+test("findings: a check with a message id is rendered through t (the user's language), else as written", () => {
+  const ja = (m: string, ...a: Array<string | number | boolean>) =>
+    m === 'No next action found ({0}).' ? `次の行動が見つかりません（${a[0]}）。` : m;
+  const c = {
+    ...chk('next-action', 'block', 'fail'),
+    message: 'No next action found (## Now).',
+    messageId: 'No next action found ({0}).',
+    args: ['## Now'],
+  } as Check;
   assert.equal(checkMessage(ja, c), '次の行動が見つかりません（## Now）。');
   assert.equal(checkMessage(ja, chk('x', 'warn', 'warn')), 'x says');
 });
@@ -55,19 +106,50 @@ test('tree text: short system names and root labels', () => {
   assert.equal(shortName({ name: 'Session Ledger (majestic session-checkpoint)' }), 'majestic');
   assert.equal(shortName({ name: 'Agent State checkpoints (checkpointing skill)' }), 'checkpointing');
   assert.equal(shortName({ name: 'Plain' }), 'Plain');
-  assert.equal(systemLabel({ id: 'S3', name: 'STATE handoff (Groundwork)', label: 'PARTIAL' }), 'S3 Groundwork — PARTIAL');
+  assert.equal(
+    systemLabel({ id: 'S3', name: 'STATE handoff (Groundwork)', label: 'PARTIAL' }),
+    'S3 Groundwork — PARTIAL',
+  );
 });
 
-test('tree: a document appears once — a companion that is another system\'s home stays with that system', () => {
+test("tree: a document appears once — a companion that is another system's home stays with that system", () => {
   const s3 = sys('S3', 'STATE handoff (Groundwork)', 'docs/state/STATE.md', []);
-  const s2 = sys('S2', 'Checkpoint (context-kit)', '.claude/session-ledger.md', [], [doc('S2', '.claude/session-ledger.md'), doc('S2', 'docs/state/STATE.md'), doc('S2', 'docs/plan.md'), doc('S2', 'docs/plan.md')]);
-  const s4 = sys('S4', 'Agent State (checkpointing skill)', '.agents/STATE.md', [], [doc('S4', '.agents/STATE.md'), doc('S4', 'docs/plan.md')]);
+  const s2 = sys(
+    'S2',
+    'Checkpoint (context-kit)',
+    '.claude/session-ledger.md',
+    [],
+    [
+      doc('S2', '.claude/session-ledger.md'),
+      doc('S2', 'docs/state/STATE.md'),
+      doc('S2', 'docs/plan.md'),
+      doc('S2', 'docs/plan.md'),
+    ],
+  );
+  const s4 = sys(
+    'S4',
+    'Agent State (checkpointing skill)',
+    '.agents/STATE.md',
+    [],
+    [doc('S4', '.agents/STATE.md'), doc('S4', 'docs/plan.md')],
+  );
   const r: WorkspaceReport = { root: '/w', label: 'PARTIAL', systems: [s2, s3, s4] };
-  assert.deepEqual(systemDocs(r, s2).map((d) => d.relPath), ['.claude/session-ledger.md', 'docs/plan.md']);
-  assert.deepEqual(systemDocs(r, s3).map((d) => d.relPath), ['docs/state/STATE.md']);
-  assert.deepEqual(systemDocs(r, s4).map((d) => d.relPath), ['.agents/STATE.md']);
+  assert.deepEqual(
+    systemDocs(r, s2).map((d) => d.relPath),
+    ['.claude/session-ledger.md', 'docs/plan.md'],
+  );
+  assert.deepEqual(
+    systemDocs(r, s3).map((d) => d.relPath),
+    ['docs/state/STATE.md'],
+  );
+  assert.deepEqual(
+    systemDocs(r, s4).map((d) => d.relPath),
+    ['.agents/STATE.md'],
+  );
   const missing = sys('S1', 'Handoff (session-checkpoint)', 'memory/session-handoff-LATEST.md', [], []);
-  assert.deepEqual(systemDocs({ ...r, systems: [missing] }, missing), [{ relPath: 'memory/session-handoff-LATEST.md', doc: null }]);
+  assert.deepEqual(systemDocs({ ...r, systems: [missing] }, missing), [
+    { relPath: 'memory/session-handoff-LATEST.md', doc: null },
+  ]);
 });
 
 test('findings: the range of a line is its text without leading blanks; lines past the end clamp', () => {
@@ -92,15 +174,27 @@ test('findings: the real e2e fixture workspace (all five systems) yields warning
   assert.ok(f.every((x) => x.line >= 1 && x.path.length > 0));
 });
 
-test('findings: a finding about a file that is not one of the system\'s documents is shown on the home file', () => {
+test("findings: a finding about a file that is not one of the system's documents is shown on the home file", () => {
   const s = sys('S1', 'Handoff (session-checkpoint)', 'memory/session-handoff-LATEST.md', [
     { ...chk('attestation', 'info', 'warn'), system: 'S1', path: 'memory/.session-handoff.sha256' },
     { ...chk('budget', 'warn', 'warn'), system: 'S1', path: 'memory/session-handoff-LATEST.md', line: 7 },
   ]);
-  assert.deepEqual(systemFindings(s).map((f) => [f.check.id, f.path, f.line]), [
-    ['budget', 'memory/session-handoff-LATEST.md', 7],
-    ['attestation', 'memory/session-handoff-LATEST.md', 1],
-  ]);
-  const missing = sys('S3', 'STATE handoff (Groundwork)', 'docs/state/STATE.md', [chk('exists', 'block', 'fail', { path: 'docs/state/STATE.md' })], []);
-  assert.deepEqual(systemFindings(missing).map((f) => [f.path, f.line]), [['docs/state/STATE.md', 1]]);
+  assert.deepEqual(
+    systemFindings(s).map((f) => [f.check.id, f.path, f.line]),
+    [
+      ['budget', 'memory/session-handoff-LATEST.md', 7],
+      ['attestation', 'memory/session-handoff-LATEST.md', 1],
+    ],
+  );
+  const missing = sys(
+    'S3',
+    'STATE handoff (Groundwork)',
+    'docs/state/STATE.md',
+    [chk('exists', 'block', 'fail', { path: 'docs/state/STATE.md' })],
+    [],
+  );
+  assert.deepEqual(
+    systemFindings(missing).map((f) => [f.path, f.line]),
+    [['docs/state/STATE.md', 1]],
+  );
 });

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { REPO } from './helpers';
 
 const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-const nls = (suffix: string): Record<string, string> => JSON.parse(readFileSync(path.join(REPO, `package.nls${suffix}.json`), 'utf8'));
+const nls = (suffix: string): Record<string, string> =>
+  JSON.parse(readFileSync(path.join(REPO, `package.nls${suffix}.json`), 'utf8'));
 const en = nls('');
 
 function walk(dir: string): string[] {
@@ -32,16 +33,36 @@ const CONTRACT_COMMANDS: Record<string, string> = {
   'sessionLedger.showLog': 'Show log',
   'sessionLedger.getStarted': 'Get started',
 };
-const WRITE_COMMANDS = ['checkpointNow', 'installHooks', 'removeHooks', 'createStarterFile', 'compactAgentState', 'askAgentToCheckpoint'].map((c) => `sessionLedger.${c}`);
+const WRITE_COMMANDS = [
+  'checkpointNow',
+  'installHooks',
+  'removeHooks',
+  'createStarterFile',
+  'compactAgentState',
+  'askAgentToCheckpoint',
+].map((c) => `sessionLedger.${c}`);
 
 test('manifest: identity, entry points, container, view, welcome', () => {
   assert.equal(`${pkg.publisher}.${pkg.name}`, 'session-ledger.session-ledger');
   assert.equal(pkg.main, './dist/extension.js');
   assert.equal(pkg.engines.vscode, '^1.100.0');
   const c = pkg.contributes;
-  assert.deepEqual(c.viewsContainers.activitybar.map((v: { id: string; title: string; icon: string }) => [v.id, resolve(v.title), v.icon]), [['sessionLedger', 'Session Ledger', 'media/icon.svg']]);
-  assert.deepEqual(c.views.sessionLedger.map((v: { id: string; name: string }) => [v.id, resolve(v.name)]), [['sessionLedger.ledger', 'Ledger']]);
-  const welcome = c.viewsWelcome.filter((w: { view: string }) => w.view === 'sessionLedger.ledger').map((w: { contents: string }) => resolve(w.contents)).join('\n');
+  assert.deepEqual(
+    c.viewsContainers.activitybar.map((v: { id: string; title: string; icon: string }) => [
+      v.id,
+      resolve(v.title),
+      v.icon,
+    ]),
+    [['sessionLedger', 'Session Ledger', 'media/icon.svg']],
+  );
+  assert.deepEqual(
+    c.views.sessionLedger.map((v: { id: string; name: string }) => [v.id, resolve(v.name)]),
+    [['sessionLedger.ledger', 'Ledger']],
+  );
+  const welcome = c.viewsWelcome
+    .filter((w: { view: string }) => w.view === 'sessionLedger.ledger')
+    .map((w: { contents: string }) => resolve(w.contents))
+    .join('\n');
   assert.match(welcome, /\(command:sessionLedger\.createStarterFile\)/);
   assert.ok(readFileSync(path.join(REPO, 'media/icon.svg'), 'utf8').includes('<svg'));
 });
@@ -61,9 +82,13 @@ test('manifest: the contract commands, category "Session Ledger", codicons, one 
 
 test('manifest: write commands hidden without trust; limited support in untrusted workspaces', () => {
   const palette: Array<{ command: string; when: string }> = pkg.contributes.menus.commandPalette;
-  for (const id of WRITE_COMMANDS) assert.match(palette.find((p) => p.command === id)?.when ?? '', /isWorkspaceTrusted/, id);
-  for (const [where, items] of Object.entries(pkg.contributes.menus) as Array<[string, Array<{ command: string; when?: string }>]>) {
-    for (const m of items) if (WRITE_COMMANDS.includes(m.command)) assert.match(m.when ?? '', /isWorkspaceTrusted/, `${where} ${m.command}`);
+  for (const id of WRITE_COMMANDS)
+    assert.match(palette.find((p) => p.command === id)?.when ?? '', /isWorkspaceTrusted/, id);
+  for (const [where, items] of Object.entries(pkg.contributes.menus) as Array<
+    [string, Array<{ command: string; when?: string }>]
+  >) {
+    for (const m of items)
+      if (WRITE_COMMANDS.includes(m.command)) assert.match(m.when ?? '', /isWorkspaceTrusted/, `${where} ${m.command}`);
   }
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('sessionLedger.claudeHome'));
@@ -71,22 +96,53 @@ test('manifest: write commands hidden without trust; limited support in untruste
 
 test('manifest: settings have markdownDescription; activation by the home files, not by a generic root name', () => {
   const props: Record<string, { markdownDescription?: string }> = pkg.contributes.configuration.properties;
-  for (const k of ['sessionLedger.claudeHome', 'sessionLedger.codexHome', 'sessionLedger.thresholds.profile', 'sessionLedger.contextWindow', 'sessionLedger.extraStatePaths', 'sessionLedger.markerMaxAgeMinutes']) {
+  for (const k of [
+    'sessionLedger.claudeHome',
+    'sessionLedger.codexHome',
+    'sessionLedger.thresholds.profile',
+    'sessionLedger.contextWindow',
+    'sessionLedger.extraStatePaths',
+    'sessionLedger.markerMaxAgeMinutes',
+  ]) {
     assert.ok(props[k], k);
   }
-  for (const [k, v] of Object.entries(props)) assert.ok(v.markdownDescription && !resolve(v.markdownDescription).startsWith('<missing'), k);
-  const globs = (pkg.activationEvents as string[]).filter((e) => e.startsWith('workspaceContains:')).map((e) => new RegExp(`^${e.slice(18).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
-  for (const f of ['docs/state/STATE.md', '.agents/STATE.md', '.claude/session-ledger.md', 'memory/session-handoff-LATEST.md', '.agents.yml']) {
-    assert.ok(globs.some((re) => re.test(f)), f);
+  for (const [k, v] of Object.entries(props))
+    assert.ok(v.markdownDescription && !resolve(v.markdownDescription).startsWith('<missing'), k);
+  const globs = (pkg.activationEvents as string[])
+    .filter((e) => e.startsWith('workspaceContains:'))
+    .map(
+      (e) =>
+        new RegExp(
+          `^${e
+            .slice(18)
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')}$`,
+        ),
+    );
+  for (const f of [
+    'docs/state/STATE.md',
+    '.agents/STATE.md',
+    '.claude/session-ledger.md',
+    'memory/session-handoff-LATEST.md',
+    '.agents.yml',
+  ]) {
+    assert.ok(
+      globs.some((re) => re.test(f)),
+      f,
+    );
   }
-  for (const f of ['CONTINUITY.md', 'MEMORY.md', 'PROGRESS.md', 'context-log.md', 'tasks/lessons.md']) assert.ok(!globs.some((re) => re.test(f)), f);
+  for (const f of ['CONTINUITY.md', 'MEMORY.md', 'PROGRESS.md', 'context-log.md', 'tasks/lessons.md'])
+    assert.ok(!globs.some((re) => re.test(f)), f);
   assert.ok(!pkg.activationEvents.includes('*'));
 });
 
 test('manifest: the walkthrough has four steps, each with its media and completed by what it asks for (a context key the extension sets), not by a command that may be cancelled', () => {
   const [w] = pkg.contributes.walkthroughs;
   assert.equal(w.id, 'sessionLedger.start');
-  assert.deepEqual(w.steps.map((s: { id: string }) => s.id), ['stateFile', 'hooks', 'meter', 'checkpoint']);
+  assert.deepEqual(
+    w.steps.map((s: { id: string }) => s.id),
+    ['stateFile', 'hooks', 'meter', 'checkpoint'],
+  );
   const events = w.steps.map((s: { completionEvents: string[] }) => s.completionEvents.join(','));
   assert.deepEqual(events, [
     'onContext:sessionLedger.hasStateFile',
@@ -96,10 +152,20 @@ test('manifest: the walkthrough has four steps, each with its media and complete
   ]);
   for (const s of w.steps) {
     assert.ok(readFileSync(path.join(REPO, s.media.markdown), 'utf8').startsWith('# '), s.media.markdown);
-    for (const m of resolve(s.description).matchAll(/\(command:([\w.]+)\)/g)) assert.ok(pkg.contributes.commands.some((c: { command: string }) => c.command === m[1]), `${s.id}: ${m[1]} is a command`);
+    for (const m of resolve(s.description).matchAll(/\(command:([\w.]+)\)/g))
+      assert.ok(
+        pkg.contributes.commands.some((c: { command: string }) => c.command === m[1]),
+        `${s.id}: ${m[1]} is a command`,
+      );
   }
   const keys = readFileSync(path.join(REPO, 'src/extension/context-keys.ts'), 'utf8');
-  for (const k of ['sessionLedger.hasStateFile', 'sessionLedger.hooksInstalled', 'sessionLedger.meterActive', 'sessionLedger.hasCheckpoint']) assert.ok(keys.includes(`'${k}'`), `${k} is set`);
+  for (const k of [
+    'sessionLedger.hasStateFile',
+    'sessionLedger.hooksInstalled',
+    'sessionLedger.meterActive',
+    'sessionLedger.hasCheckpoint',
+  ])
+    assert.ok(keys.includes(`'${k}'`), `${k} is set`);
   assert.equal(pkg.contributes.configuration.properties['sessionLedger.diagnostics.enabled'].default, true);
 });
 
@@ -125,7 +191,9 @@ test('l10n: every vscode.l10n string of the extension has a Japanese and a Korea
   }
   assert.ok(strings.size > 50);
   for (const lang of ['ja', 'ko']) {
-    const bundle: Record<string, string> = JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'));
+    const bundle: Record<string, string> = JSON.parse(
+      readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'),
+    );
     const missing = [...strings].filter((s) => !bundle[s]);
     assert.deepEqual(missing, [], `l10n/bundle.l10n.${lang}.json lacks strings`);
     for (const [k, v] of Object.entries(bundle)) {
@@ -142,16 +210,28 @@ test('extension layer: no parsing in src/extension (no markdown-it, yaml or json
     assert.doesNotMatch(src, /from ['"](?:markdown-it|yaml|jsonc-parser)['"]/, path.relative(REPO, f));
   }
   for (const f of walk(path.join(REPO, 'webview')).filter((f) => f.endsWith('.ts'))) {
-    assert.doesNotMatch(readFileSync(f, 'utf8'), /innerHTML|outerHTML|insertAdjacentHTML|document\.write/, path.relative(REPO, f));
+    assert.doesNotMatch(
+      readFileSync(f, 'utf8'),
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write/,
+      path.relative(REPO, f),
+    );
   }
 });
 
 test('l10n: every message template of the core (check messages, fix hints, findings) has a Japanese and a Korean entry', async () => {
-  const { coreTemplates } = (await import(path.join(REPO, 'scripts', 'messages.mjs'))) as { coreTemplates: () => string[] };
+  const { coreTemplates } = (await import(path.join(REPO, 'scripts', 'messages.mjs'))) as {
+    coreTemplates: () => string[];
+  };
   const templates = coreTemplates();
   assert.ok(templates.length > 100, `${templates.length} templates`);
   for (const lang of ['ja', 'ko']) {
-    const bundle: Record<string, string> = JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'));
-    assert.deepEqual(templates.filter((m) => !bundle[m]), [], `l10n/bundle.l10n.${lang}.json lacks core templates`);
+    const bundle: Record<string, string> = JSON.parse(
+      readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'),
+    );
+    assert.deepEqual(
+      templates.filter((m) => !bundle[m]),
+      [],
+      `l10n/bundle.l10n.${lang}.json lacks core templates`,
+    );
   }
 });

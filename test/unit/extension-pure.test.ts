@@ -1,9 +1,25 @@
 /** The extension's vscode-free helpers: tree texts, status bar texts, ticks, terminal matching, the webview protocol. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Check, ContextUsage, Item, Section, StateDoc, SystemReport, WorkspaceReport } from '../../src/core/model/model';
+import type {
+  Check,
+  ContextUsage,
+  Item,
+  Section,
+  StateDoc,
+  SystemReport,
+  WorkspaceReport,
+} from '../../src/core/model/model';
 import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
-import { docTooltip, shownSections, isTampered, itemDescription, itemIcon, itemLabel, sectionLabel } from '../../src/extension/pure/tree-text';
+import {
+  docTooltip,
+  shownSections,
+  isTampered,
+  itemDescription,
+  itemIcon,
+  itemLabel,
+  sectionLabel,
+} from '../../src/extension/pure/tree-text';
 import { code, guardLine, pct, statusView } from '../../src/extension/pure/status-text';
 import { agentInCmdline, agentInText } from '../../src/extension/pure/terminal-match';
 import { checklistState } from '../../src/extension/pure/checklist-model';
@@ -12,18 +28,59 @@ import { KeyedDebouncer } from '../../src/extension/pure/debounce';
 import { dirWatchOf } from '../../src/extension/pure/globs';
 
 /** An l10n function that formats like vscode.l10n.t. */
-const t = (m: string, ...args: Array<string | number | boolean>) => m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const t = (m: string, ...args: Array<string | number | boolean>) =>
+  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 
 function doc(relPath: string, hash = 'h1'): StateDoc {
-  return { system: 'S3', path: `/w/${relPath}`, relPath, role: 'state', sections: [], meta: {}, mtime: 1, hash, size: 1, lineCount: 1, text: 'x', findings: [] };
+  return {
+    system: 'S3',
+    path: `/w/${relPath}`,
+    relPath,
+    role: 'state',
+    sections: [],
+    meta: {},
+    mtime: 1,
+    hash,
+    size: 1,
+    lineCount: 1,
+    text: 'x',
+    findings: [],
+  };
 }
 
 function sys(checks: Check[], extra: Partial<SystemReport> = {}): SystemReport {
-  return { id: 'S3', name: 'STATE handoff', label: 'PARTIAL', next: 'wire X', home: 'docs/state/STATE.md', docs: [doc('docs/state/STATE.md')], checks, resumePrompt: 'Read docs/state/STATE.md and continue from the Now ▶ action.', unconfirmed: [], ...extra };
+  return {
+    id: 'S3',
+    name: 'STATE handoff',
+    label: 'PARTIAL',
+    next: 'wire X',
+    home: 'docs/state/STATE.md',
+    docs: [doc('docs/state/STATE.md')],
+    checks,
+    resumePrompt: 'Read docs/state/STATE.md and continue from the Now ▶ action.',
+    unconfirmed: [],
+    ...extra,
+  };
 }
 
-const manual = (id: string): Check => ({ id, system: 'S3', severity: 'manual', status: 'manual-open', message: id, messageId: id, args: [] });
-const pass = (id: string): Check => ({ id, system: 'S3', severity: 'block', status: 'pass', message: id, messageId: id, args: [] });
+const manual = (id: string): Check => ({
+  id,
+  system: 'S3',
+  severity: 'manual',
+  status: 'manual-open',
+  message: id,
+  messageId: id,
+  args: [],
+});
+const pass = (id: string): Check => ({
+  id,
+  system: 'S3',
+  severity: 'block',
+  status: 'pass',
+  message: id,
+  messageId: id,
+  args: [],
+});
 
 test('ticks: keyed per session and home hash; applied ticks recompute labels', () => {
   assert.equal(tickKey('abc', 'S1', 'ff'), 'abc|S1|ff');
@@ -53,20 +110,60 @@ test('tree: root description and tooltip follow the contract', () => {
 });
 
 test('tree: a tampered document', () => {
-  const c: Check = { id: 'attestation', system: 'S1', severity: 'block', status: 'fail', message: 'TAMPERED', messageId: 'TAMPERED', args: [], path: 'memory/session-handoff-LATEST.md' };
+  const c: Check = {
+    id: 'attestation',
+    system: 'S1',
+    severity: 'block',
+    status: 'fail',
+    message: 'TAMPERED',
+    messageId: 'TAMPERED',
+    args: [],
+    path: 'memory/session-handoff-LATEST.md',
+  };
   const s = sys([c, { ...pass('exists') }], { id: 'S1' });
   assert.ok(isTampered(s, 'memory/session-handoff-LATEST.md'));
   assert.ok(!isTampered(sys([pass('attestation')], { id: 'S1' }), 'memory/session-handoff-LATEST.md'));
 });
 
 test('tree: a document shows its sections with items, without title and preamble rows', () => {
-  const sec = (key: string, title: string, n: number): Section => ({ key, title, line: 1, endLine: 2, level: key === 'preamble' ? 0 : 2, items: Array.from({ length: n }, (_, i) => ({ text: `i${i}`, line: 2 + i, flags: [] })) });
-  const d = { ...doc('a.md'), sections: [sec('title', 'Plan', 0), sec('preamble', '', 2), sec('now', 'Now', 1), sec('open', 'Open', 0), sec('other', 'Notes', 3)] };
-  assert.deepEqual(shownSections(d).map((s) => s.title), ['Now', 'Notes']);
+  const sec = (key: string, title: string, n: number): Section => ({
+    key,
+    title,
+    line: 1,
+    endLine: 2,
+    level: key === 'preamble' ? 0 : 2,
+    items: Array.from({ length: n }, (_, i) => ({ text: `i${i}`, line: 2 + i, flags: [] })),
+  });
+  const d = {
+    ...doc('a.md'),
+    sections: [
+      sec('title', 'Plan', 0),
+      sec('preamble', '', 2),
+      sec('now', 'Now', 1),
+      sec('open', 'Open', 0),
+      sec('other', 'Notes', 3),
+    ],
+  };
+  assert.deepEqual(
+    shownSections(d).map((s) => s.title),
+    ['Now', 'Notes'],
+  );
   // a heading whose subsections hold items stays (S4's Current Feature over its ### Next Steps)
   const sub = (title: string, level: number, n: number): Section => ({ ...sec('other', title, n), level });
-  const s4 = { ...doc('b.md'), sections: [sub('Current Feature: x', 2, 0), sub('Next Steps', 3, 2), sub('Empty parent', 2, 0), sub('Empty child', 3, 0), sub('Last', 2, 0)] };
-  assert.deepEqual(shownSections(s4).map((s) => s.title), ['Current Feature: x', 'Next Steps']);
+  const s4 = {
+    ...doc('b.md'),
+    sections: [
+      sub('Current Feature: x', 2, 0),
+      sub('Next Steps', 3, 2),
+      sub('Empty parent', 2, 0),
+      sub('Empty child', 3, 0),
+      sub('Last', 2, 0),
+    ],
+  };
+  assert.deepEqual(
+    shownSections(s4).map((s) => s.title),
+    ['Current Feature: x', 'Next Steps'],
+  );
 });
 
 test('tree: item flags as description and icon', () => {
@@ -83,7 +180,18 @@ test('tree: item flags as description and icon', () => {
 });
 
 test('status bar: text, colours at the thresholds, Markdown tooltip', () => {
-  const u: ContextUsage = { agent: 'claude', sessionId: 'abc-123', transcriptPath: '/t.jsonl', model: 'claude-opus-4`evil`', usedTokens: 84_000, windowTokens: 200_000, percent: 42, at: '2025-01-01T00:00:00Z', afterCompaction: false, source: 'transcript' };
+  const u: ContextUsage = {
+    agent: 'claude',
+    sessionId: 'abc-123',
+    transcriptPath: '/t.jsonl',
+    model: 'claude-opus-4`evil`',
+    usedTokens: 84_000,
+    windowTokens: 200_000,
+    percent: 42,
+    at: '2025-01-01T00:00:00Z',
+    afterCompaction: false,
+    source: 'transcript',
+  };
   const profile = { profile: 'S3', propose: 15, urgent: 40 };
   const urgent = statusView(t, u, profile, 'urgent');
   assert.equal(urgent.text, '$(error) 42%');
@@ -114,7 +222,10 @@ test('terminals: claude and codex by name or command line', () => {
 
 test('webview protocol: only well-formed messages pass', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
-  assert.deepEqual(parseWebviewMessage({ type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true }), { type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true });
+  assert.deepEqual(
+    parseWebviewMessage({ type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true }),
+    { type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true },
+  );
   assert.equal(parseWebviewMessage({ type: 'toggleManual', system: 'S9', checkId: 'x', checked: true }), undefined);
   assert.equal(parseWebviewMessage({ type: 'open', path: 5 }), undefined);
   assert.equal(parseWebviewMessage({ type: 'eval', code: 'x' }), undefined);
@@ -123,13 +234,26 @@ test('webview protocol: only well-formed messages pass', () => {
 
 test('checklist state: blocked by a failing block check, manual items counted', () => {
   const strings = {} as never;
-  const ok = checklistState({ root: '/w', label: 'PARTIAL', systems: [sys([pass('exists'), manual('last-request')])] }, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  const ok = checklistState(
+    { root: '/w', label: 'PARTIAL', systems: [sys([pass('exists'), manual('last-request')])] },
+    { name: 'w', uri: 'file:///w' },
+    strings,
+    { busy: false, trusted: true },
+  );
   assert.equal(ok.blocked, false);
   assert.equal(ok.manualOpen, 1);
   assert.equal(ok.overall, 'PARTIAL');
-  const bad = checklistState({ root: '/w', label: 'BROKEN', systems: [sys([{ ...pass('next-action'), status: 'fail' }])] }, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  const bad = checklistState(
+    { root: '/w', label: 'BROKEN', systems: [sys([{ ...pass('next-action'), status: 'fail' }])] },
+    { name: 'w', uri: 'file:///w' },
+    strings,
+    { busy: false, trusted: true },
+  );
   assert.equal(bad.blocked, true);
-  const none = checklistState({ root: '/w', label: 'WORKING', systems: [] }, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true });
+  const none = checklistState({ root: '/w', label: 'WORKING', systems: [] }, { name: 'w', uri: 'file:///w' }, strings, {
+    busy: false,
+    trusted: true,
+  });
   assert.equal(none.overall, null);
   assert.equal(none.blocked, true);
 });
@@ -176,10 +300,28 @@ test('globs: literal folder and file-name test for a directory watch', () => {
 });
 
 test('status bar: the guard preview line', () => {
-  const u: ContextUsage = { agent: 'claude', sessionId: 's', transcriptPath: '/t', model: null, usedTokens: 1, windowTokens: 100, percent: 1, at: null, afterCompaction: false, source: 'transcript' };
+  const u: ContextUsage = {
+    agent: 'claude',
+    sessionId: 's',
+    transcriptPath: '/t',
+    model: null,
+    usedTokens: 1,
+    windowTokens: 100,
+    percent: 1,
+    at: null,
+    afterCompaction: false,
+    source: 'transcript',
+  };
   const p = { profile: 'S3', propose: 15, urgent: 40 };
-  assert.match(statusView(t, u, p, 'ok', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480 }).tooltip, /stopped by the guard: no checkpoint in this session/);
-  assert.match(statusView(t, u, p, 'ok', { allow: true, rule: 'fresh', marker: '.claude/.checkpoint-ready.s', maxAgeMin: 480 }).tooltip, /pass the guard: a fresh checkpoint marker/);
+  assert.match(
+    statusView(t, u, p, 'ok', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480 }).tooltip,
+    /stopped by the guard: no checkpoint in this session/,
+  );
+  assert.match(
+    statusView(t, u, p, 'ok', { allow: true, rule: 'fresh', marker: '.claude/.checkpoint-ready.s', maxAgeMin: 480 })
+      .tooltip,
+    /pass the guard: a fresh checkpoint marker/,
+  );
   assert.match(guardLine(t, { allow: false, rule: 'stale', marker: 'm', maxAgeMin: 30 }), /older than 30 min/);
   assert.doesNotMatch(statusView(t, u, p, 'ok').tooltip, /guard/);
 });
@@ -188,7 +330,10 @@ test('tree labels drop emphasis markers, HTML comments and link targets, and kee
   const it = (text: string) => ({ text, line: 1, flags: [] });
   assert.equal(itemLabel(it('**Status:** winter release half done')), 'Status: winter release half done');
   assert.equal(itemLabel(it('**Phase:** build <!-- prepare | build | ship -->')), 'Phase: build');
-  assert.equal(itemLabel(it('**Now ▶** add `renew(db, loanId, now)` to [loans](src/loans.ts)')), 'Now ▶ add `renew(db, loanId, now)` to loans');
+  assert.equal(
+    itemLabel(it('**Now ▶** add `renew(db, loanId, now)` to [loans](src/loans.ts)')),
+    'Now ▶ add `renew(db, loanId, now)` to loans',
+  );
   assert.equal(itemLabel(it('2 ** 3 = 8')), '2 ** 3 = 8');
   assert.equal(itemLabel(it('<!-- only a comment -->')), '<!-- only a comment -->');
 });

@@ -28,7 +28,10 @@ function s4Good(): string {
   return dir;
 }
 
-async function both(dir: string, confirmed: string[] = []): Promise<{ first: WorkspaceReport[]; full: WorkspaceReport }> {
+async function both(
+  dir: string,
+  confirmed: string[] = [],
+): Promise<{ first: WorkspaceReport[]; full: WorkspaceReport }> {
   const first: WorkspaceReport[] = [];
   const full = await evaluate(dir, { confirmed, onGitPending: (r) => first.push(r) });
   return { first, full };
@@ -43,7 +46,10 @@ test('first results: the checks that need git wait for it, the others are as in 
     const f = first[0];
     assert.equal(f.gitPending, true);
     assert.equal(full.gitPending, undefined);
-    assert.deepEqual(f.systems.map((s) => s.id), full.systems.map((s) => s.id));
+    assert.deepEqual(
+      f.systems.map((s) => s.id),
+      full.systems.map((s) => s.id),
+    );
     const waiting = f.systems.flatMap((s) => s.checks.filter((c) => c.pending));
     assert.ok(waiting.length > 0, 'some check waits for git');
     for (const c of waiting) {
@@ -52,14 +58,22 @@ test('first results: the checks that need git wait for it, the others are as in 
       assert.equal(c.messageId, 'Waiting for git…');
     }
     // Every other check says in the first results what it says in the full report.
-    const rest = new Map(f.systems.flatMap((s) => s.checks.filter((c) => !c.pending).map((c) => [key(c), c.status] as const)));
+    const rest = new Map(
+      f.systems.flatMap((s) => s.checks.filter((c) => !c.pending).map((c) => [key(c), c.status] as const)),
+    );
     for (const s of full.systems) {
       assert.ok(s.checks.every((c) => !c.pending));
       for (const c of s.checks) if (!GIT_CHECKS.has(c.id)) assert.equal(rest.get(key(c)), c.status, key(c));
     }
     // The full report: everything passes (WORKING); the first results: not yet.
-    assert.deepEqual(full.systems.map((s) => s.label), full.systems.map(() => 'WORKING'));
-    assert.deepEqual(f.systems.map((s) => s.label), f.systems.map(() => 'PARTIAL'));
+    assert.deepEqual(
+      full.systems.map((s) => s.label),
+      full.systems.map(() => 'WORKING'),
+    );
+    assert.deepEqual(
+      f.systems.map((s) => s.label),
+      f.systems.map(() => 'PARTIAL'),
+    );
     assert.equal(f.label, 'PARTIAL');
   }
 });
@@ -75,8 +89,25 @@ test('first results: not given without git (Restricted Mode), nor for a folder w
 });
 
 test('a check still waiting for its facts keeps a system from WORKING, and a blocking one still makes it BROKEN', () => {
-  const pass: Check = { id: 'exists', system: 'S3', severity: 'block', status: 'pass', message: 'ok', messageId: 'ok', args: [] };
-  const waiting: Check = { id: 'fresh', system: 'S3', severity: 'warn', status: 'skipped', pending: true, message: 'Waiting for git…', messageId: 'Waiting for git…', args: [] };
+  const pass: Check = {
+    id: 'exists',
+    system: 'S3',
+    severity: 'block',
+    status: 'pass',
+    message: 'ok',
+    messageId: 'ok',
+    args: [],
+  };
+  const waiting: Check = {
+    id: 'fresh',
+    system: 'S3',
+    severity: 'warn',
+    status: 'skipped',
+    pending: true,
+    message: 'Waiting for git…',
+    messageId: 'Waiting for git…',
+    args: [],
+  };
   assert.equal(labelOf([pass]), 'WORKING');
   assert.equal(labelOf([pass, waiting]), 'PARTIAL');
   assert.equal(labelOf([{ ...pass, status: 'fail' }, waiting]), 'BROKEN');

@@ -15,21 +15,32 @@ test('fixes: S0 _Last updated:_ set to now, the markup around the value kept', (
 
 test('fixes: S0 without a _Last updated:_ line gets one under the title', () => {
   const text = '# Session Ledger\n## Goal\n- x';
-  assert.equal(applyLineEdits(text, [timestampFix(text, 1, NOW)]), `# Session Ledger\n\n_Last updated: ${NOW}_\n## Goal\n- x`);
+  assert.equal(
+    applyLineEdits(text, [timestampFix(text, 1, NOW)]),
+    `# Session Ledger\n\n_Last updated: ${NOW}_\n## Goal\n- x`,
+  );
   assert.equal(applyLineEdits('## Goal', [timestampFix('## Goal', 1, NOW)]), `_Last updated: ${NOW}_\n\n## Goal`);
 });
 
 test('fixes: S3 Branch / HEAD from git, only the branch and the commit change', () => {
-  const text = '# STATE\n\n## Handoff: read this first\n- **Status:** green\n- **Branch / HEAD:** `feat/old` @ af8d3b6 (pushed)\n- **Gates:** ok\n- Now ▶ do it\n';
+  const text =
+    '# STATE\n\n## Handoff: read this first\n- **Status:** green\n- **Branch / HEAD:** `feat/old` @ af8d3b6 (pushed)\n- **Gates:** ok\n- Now ▶ do it\n';
   const edits = branchHeadFix(text, { branch: 'main', head: '76234b9aa0c1e6f00d1d2a3b4c5d6e7f8a9b0c1d' });
   assert.deepEqual(edits, [{ line: 5, endLine: 5, lines: ['- **Branch / HEAD:** `main` @ 76234b9 (pushed)'] }]);
-  assert.deepEqual(branchHeadFix(text, { branch: 'feat/old', head: 'af8d3b6ffff' }), [], 'nothing to change when git agrees');
+  assert.deepEqual(
+    branchHeadFix(text, { branch: 'feat/old', head: 'af8d3b6ffff' }),
+    [],
+    'nothing to change when git agrees',
+  );
 });
 
 test('fixes: S3 separate Branch and HEAD lines', () => {
   const text = '## Handoff\n**Branch:** old\n**HEAD:** 1234567abc\nNow ▶ go on with x y\n';
   const edits = branchHeadFix(text, { branch: 'main', head: 'fedcba9876543210' });
-  assert.equal(applyLineEdits(text, edits), '## Handoff\n**Branch:** main\n**HEAD:** fedcba9876\nNow ▶ go on with x y\n');
+  assert.equal(
+    applyLineEdits(text, edits),
+    '## Handoff\n**Branch:** main\n**HEAD:** fedcba9876\nNow ▶ go on with x y\n',
+  );
 });
 
 test('fixes: deleting a line or a section', () => {

@@ -42,10 +42,14 @@ test('a huge file is read up to the limit, cut on a character boundary', async (
   assert.equal(r.text, '한'.repeat(333));
 });
 
-test('permission denied is a finding, not a throw', { skip: process.getuid?.() === 0 ? 'root reads everything' : false }, async () => {
-  const dir = workspace();
-  const f = write(dir, 'secret.md', 'x');
-  chmodSync(f, 0);
-  const r = await readTextFile(f);
-  assert.equal((r as { kind: string }).kind, 'permission');
-});
+test(
+  'permission denied is a finding, not a throw',
+  { skip: process.getuid?.() === 0 ? 'root reads everything' : false },
+  async () => {
+    const dir = workspace();
+    const f = write(dir, 'secret.md', 'x');
+    chmodSync(f, 0);
+    const r = await readTextFile(f);
+    assert.equal((r as { kind: string }).kind, 'permission');
+  },
+);

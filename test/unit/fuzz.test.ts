@@ -22,13 +22,108 @@ function valuesLeft(text: string): string[] {
 const SEED = Number(process.env.SL_FUZZ_SEED ?? 20261202);
 
 const PIECES = [
-  '# ', '## ', '### ', '#### ', '- ', '* ', '1. ', '- [ ] ', '- [x] ', '> ', '```', '~~~', '---', '\n', '\n\n', '\r\n', '\t', '  ',
-  '**', '__', '`', '[', ']', '(', ')', '<', '>', '<!--', '-->', '|', ':', '：', '=', '"', "'", '{', '}', '{{', '}}', '%', '%E0%A4%A', '\\',
-  'Now ▶', 'Next', 'Goal', 'Decisions', 'UNCONFIRMED', 'Handoff', 'Log', 'Agent State', 'Progress Tracker', 'Current Feature', 'TASK', 'NEXT', 'VERIFIED', 'DROPPED', 'PLAN', 'OPEN',
-  '2026-11-30', '2026-13-45', 'main @ abc1234', 'src/a.ts', '../../etc/passwd', '/etc/passwd', 'docs/state/STATE.md', 'https://u:p@h/x', 'x://', 'eyJ', 'eyJhbGciOiJIUzI1NiJ9.',
-  'sk-ant-', 'ghp_', 'AKIA', 'password=', 'DB_PASSWORD=hunter2hunter2hunter2', 'TOKEN:', '-----BEGIN RSA PRIVATE KEY-----', '-----END RSA PRIVATE KEY-----',
-  'session:', '  ledger: true', '  ledger_path: ', 'ledger:', 'compaction:', '  checkpoint:', 'project_state:', '&a', '*a', '!!binary', '? ', '- - -',
-  '\u001b[31m', '\u001b]0;t\u0007', '\u0000', '\u00ad', '\u200b', '\u202e', '\ud800', '\uFEFF', 'é', '中文', '진행 중', 'привет', '🙂',
+  '# ',
+  '## ',
+  '### ',
+  '#### ',
+  '- ',
+  '* ',
+  '1. ',
+  '- [ ] ',
+  '- [x] ',
+  '> ',
+  '```',
+  '~~~',
+  '---',
+  '\n',
+  '\n\n',
+  '\r\n',
+  '\t',
+  '  ',
+  '**',
+  '__',
+  '`',
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '>',
+  '<!--',
+  '-->',
+  '|',
+  ':',
+  '：',
+  '=',
+  '"',
+  "'",
+  '{',
+  '}',
+  '{{',
+  '}}',
+  '%',
+  '%E0%A4%A',
+  '\\',
+  'Now ▶',
+  'Next',
+  'Goal',
+  'Decisions',
+  'UNCONFIRMED',
+  'Handoff',
+  'Log',
+  'Agent State',
+  'Progress Tracker',
+  'Current Feature',
+  'TASK',
+  'NEXT',
+  'VERIFIED',
+  'DROPPED',
+  'PLAN',
+  'OPEN',
+  '2026-11-30',
+  '2026-13-45',
+  'main @ abc1234',
+  'src/a.ts',
+  '../../etc/passwd',
+  '/etc/passwd',
+  'docs/state/STATE.md',
+  'https://u:p@h/x',
+  'x://',
+  'eyJ',
+  'eyJhbGciOiJIUzI1NiJ9.',
+  'sk-ant-',
+  'ghp_',
+  'AKIA',
+  'password=',
+  'DB_PASSWORD=hunter2hunter2hunter2',
+  'TOKEN:',
+  '-----BEGIN RSA PRIVATE KEY-----',
+  '-----END RSA PRIVATE KEY-----',
+  'session:',
+  '  ledger: true',
+  '  ledger_path: ',
+  'ledger:',
+  'compaction:',
+  '  checkpoint:',
+  'project_state:',
+  '&a',
+  '*a',
+  '!!binary',
+  '? ',
+  '- - -',
+  '\u001b[31m',
+  '\u001b]0;t\u0007',
+  '\u0000',
+  '\u00ad',
+  '\u200b',
+  '\u202e',
+  '\ud800',
+  '\uFEFF',
+  'é',
+  '中文',
+  '진행 중',
+  'привет',
+  '🙂',
 ];
 
 function doc(r: () => number, maxPieces: number): string {
@@ -44,8 +139,19 @@ function doc(r: () => number, maxPieces: number): string {
 }
 
 const PATHS = [
-  '.agents.yml', '.agents/session_ledger.md', 'CONTINUITY.md', 'memory/session-handoff-LATEST.md', 'memory/MEMORY.md', 'memory/.session-handoff.sha256',
-  '.claude/session-ledger.md', 'context-manifest.yaml', '.claude/project-state.md', 'docs/state/STATE.md', '.agents/STATE.md', 'PROGRESS.md', 'checks/config.json',
+  '.agents.yml',
+  '.agents/session_ledger.md',
+  'CONTINUITY.md',
+  'memory/session-handoff-LATEST.md',
+  'memory/MEMORY.md',
+  'memory/.session-handoff.sha256',
+  '.claude/session-ledger.md',
+  'context-manifest.yaml',
+  '.claude/project-state.md',
+  'docs/state/STATE.md',
+  '.agents/STATE.md',
+  'PROGRESS.md',
+  'checks/config.json',
 ];
 
 test('readers and checks never throw on random hostile documents at every system path (seeded)', async () => {
@@ -67,7 +173,12 @@ test('readers and checks never throw on random hostile documents at every system
       const internal = s.checks.find((c) => c.id === 'internal' || c.id === 'parse');
       assert.equal(internal, undefined, `seed ${SEED} round ${round} ${s.id}: ${internal?.message}`);
       // Only a private key's header line stays (it names the key; its body is masked).
-      for (const d of s.docs) assert.deepEqual(valuesLeft(d.text), [], `seed ${SEED} round ${round}: ${d.relPath} still holds a secret after masking`);
+      for (const d of s.docs)
+        assert.deepEqual(
+          valuesLeft(d.text),
+          [],
+          `seed ${SEED} round ${round}: ${d.relPath} still holds a secret after masking`,
+        );
     }
   }
 });
@@ -128,8 +239,14 @@ test('evaluation stays linear on pathological lines in every system home file (n
     // A busy machine can stall one measurement; a quadratic step is slow on every attempt.
     let seen = '';
     for (let attempt = 0; attempt < 3; attempt++) {
-      const a = Math.max(20, Math.min(await ms(() => evaluate(small, { noGit: true })), await ms(() => evaluate(small, { noGit: true }))));
-      const b = Math.min(await ms(() => evaluate(big, { noGit: true })), await ms(() => evaluate(big, { noGit: true })));
+      const a = Math.max(
+        20,
+        Math.min(await ms(() => evaluate(small, { noGit: true })), await ms(() => evaluate(small, { noGit: true }))),
+      );
+      const b = Math.min(
+        await ms(() => evaluate(big, { noGit: true })),
+        await ms(() => evaluate(big, { noGit: true })),
+      );
       seen += ` ${a.toFixed(0)}/${b.toFixed(0)} ms`;
       if (b / a < 10) break;
       assert.ok(attempt < 2, `${name}: ${n} vs ${4 * n} chars took${seen} (ratio over 10 on every attempt)`);

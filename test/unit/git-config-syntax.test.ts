@@ -21,19 +21,39 @@ interface Syntax {
 const FILTER = '[filter "evil"]\n\tclean = CLEAN\n';
 
 const SYNTAXES: Syntax[] = [
-  { name: 'include.path with a ; comment right after the value', config: '[include]\n\tpath = inc.cfg;not part of it\n', included: FILTER },
-  { name: 'include.path with a # comment right after the value', config: '[include]\n\tpath = inc.cfg#not part of it\n', included: FILTER },
+  {
+    name: 'include.path with a ; comment right after the value',
+    config: '[include]\n\tpath = inc.cfg;not part of it\n',
+    included: FILTER,
+  },
+  {
+    name: 'include.path with a # comment right after the value',
+    config: '[include]\n\tpath = inc.cfg#not part of it\n',
+    included: FILTER,
+  },
   { name: 'include.path in two quoted parts', config: '[include]\n\tpath = "inc"".cfg"\n', included: FILTER },
   { name: 'include.path quoted in the middle', config: '[include]\n\tpath = i"nc.c"fg\n', included: FILTER },
   { name: 'include.path with a line continuation', config: '[include]\n\tpath = inc\\\n.cfg\n', included: FILTER },
-  { name: 'include.path with a quoted ; and a comment', config: '[include]\n\tpath = "inc.cfg" ; a comment\n', included: FILTER },
+  {
+    name: 'include.path with a quoted ; and a comment',
+    config: '[include]\n\tpath = "inc.cfg" ; a comment\n',
+    included: FILTER,
+  },
   { name: 'include on the header line, key in upper case', config: '[INCLUDE] PATH=inc.cfg\n', included: FILTER },
-  { name: 'includeIf with a condition that holds', config: '[includeIf "gitdir:/"]\n\tpath = inc.cfg\n', included: FILTER },
+  {
+    name: 'includeIf with a condition that holds',
+    config: '[includeIf "gitdir:/"]\n\tpath = inc.cfg\n',
+    included: FILTER,
+  },
   { name: 'old [filter.evil] header', config: '[filter.evil]\n\tclean = CLEAN\n' },
   { name: 'section name in upper case', config: '[FILTER "evil"]\n\tclean = CLEAN\n' },
   { name: 'key on the header line', config: '[filter "evil"] clean = CLEAN\n' },
   { name: 'filter name with a dot', config: '[filter "ev.il"]\n\tclean = CLEAN\n' },
-  { name: 'nested include with a continuation inside the included file', config: '[include]\n\tpath = inc.cfg\n', included: '[include]\n\tpath = in\\\nc2.cfg\n' },
+  {
+    name: 'nested include with a continuation inside the included file',
+    config: '[include]\n\tpath = inc.cfg\n',
+    included: '[include]\n\tpath = in\\\nc2.cfg\n',
+  },
 ];
 
 function repo(s: Syntax): { dir: string; mark: string } {
@@ -42,7 +62,10 @@ function repo(s: Syntax): { dir: string; mark: string } {
   const mark = path.join(dir, 'PWNED');
   const clean = write(dir, '.git/evil-clean.sh', `#!/bin/sh\ntouch '${mark}'\ncat\n`);
   chmodSync(clean, 0o755);
-  writeFileSync(path.join(dir, '.gitattributes'), `*.txt filter=${s.name.startsWith('filter name with a dot') ? 'ev.il' : 'evil'}\n`);
+  writeFileSync(
+    path.join(dir, '.gitattributes'),
+    `*.txt filter=${s.name.startsWith('filter name with a dot') ? 'ev.il' : 'evil'}\n`,
+  );
   const cfg = path.join(dir, '.git/config');
   writeFileSync(cfg, `${readFileSync(cfg, 'utf8')}${s.config.replace('CLEAN', clean)}`);
   if (s.included !== undefined) write(dir, '.git/inc.cfg', s.included.replace('CLEAN', clean));

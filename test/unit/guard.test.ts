@@ -44,8 +44,17 @@ test('the block reason names the open manual items with --confirm, so following 
   const dir = s3Workspace();
   const r = hook(dir, preCompact(dir));
   assert.equal(r.code, 2);
-  assert.deepEqual(hintedCheckpoint(r.stderr), ['checkpoint', '--session', SID, '--confirm', 'feedback-stored,last-request']);
-  assert.match(r.stderr, /once these manual items are true \(--confirm says so: feedback-stored: This session's feedback is stored in memory; last-request: The user's last request is completed or recorded\)/);
+  assert.deepEqual(hintedCheckpoint(r.stderr), [
+    'checkpoint',
+    '--session',
+    SID,
+    '--confirm',
+    'feedback-stored,last-request',
+  ]);
+  assert.match(
+    r.stderr,
+    /once these manual items are true \(--confirm says so: feedback-stored: This session's feedback is stored in memory; last-request: The user's last request is completed or recorded\)/,
+  );
   // The plain command the reason used to give is refused: the manual items are unconfirmed.
   assert.equal(run(['checkpoint', '--root', dir, '--session', SID]).code, 1);
   const c = run([...hintedCheckpoint(r.stderr), '--root', dir]);
@@ -63,7 +72,10 @@ test('S1 with ~/.claude/STATE.md: the hint also confirms state-reviewed (Phase 4
   const args = hintedCheckpoint(r.stderr);
   assert.deepEqual(args.slice(0, 4), ['checkpoint', '--session', SID, '--confirm']);
   assert.deepEqual(args[4].split(',').sort(), ['feedback-stored', 'last-request', 'state-reviewed']);
-  assert.equal(run(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request'], { env }).code, 1);
+  assert.equal(
+    run(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request'], { env }).code,
+    1,
+  );
   const c = run([...args, '--root', dir], { env });
   assert.equal(c.code, 0, c.stderr);
   assert.equal(hook(dir, preCompact(dir), env).code, 0);
@@ -138,7 +150,10 @@ test('checkpoint --nothing-to-preserve writes a marker the guard honours even ov
   assert.equal(blocked.code, 1);
   const c = run(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
   assert.equal(c.code, 0, c.stderr);
-  assert.equal(parseMarker(readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8')).nothingToPreserve, true);
+  assert.equal(
+    parseMarker(readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8')).nothingToPreserve,
+    true,
+  );
   assert.equal(hook(dir, preCompact(dir)).code, 0);
 });
 
@@ -176,7 +191,11 @@ test('work after the marker: allowed inside SESSION_LEDGER_CHECKPOINT_MAX_AGE_MI
   assert.match(stale.stderr, /120 min old \(window 60 min/);
   age(marker, 9 * HOUR);
   assert.equal(hook(dir, preCompact(dir)).code, 2, 'past the default 480 min');
-  assert.equal(hook(dir, preCompact(dir), { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: 'soon' }).code, 2, 'a bad value keeps the default');
+  assert.equal(
+    hook(dir, preCompact(dir), { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: 'soon' }).code,
+    2,
+    'a bad value keeps the default',
+  );
   assert.equal(hook(dir, preCompact(dir), { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '600' }).code, 0);
 });
 
@@ -199,7 +218,14 @@ test('garbage on stdin, another event, or a missing trigger: never trap the user
 test('extra fields and types Claude Code may add are ignored', () => {
   const dir = s3Workspace();
   write(dir, `.claude/.checkpoint-ready.${SID}`, `${SID}\n`);
-  const input = preCompact(dir, { extra: { permission_mode: 'default', custom_instructions: 'keep the API notes', model: { id: 'claude-opus' }, future: [1, 2] } });
+  const input = preCompact(dir, {
+    extra: {
+      permission_mode: 'default',
+      custom_instructions: 'keep the API notes',
+      model: { id: 'claude-opus' },
+      future: [1, 2],
+    },
+  });
   assert.equal(hook(dir, input).code, 0);
 });
 
@@ -210,7 +236,10 @@ test('the root comes from $CLAUDE_PROJECT_DIR when the payload cwd is a subfolde
   assert.equal(r.code, 2);
   assert.match(r.stderr, /docs\/state\/STATE\.md/);
   writeFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), `${SID}\n`);
-  assert.equal(run(['hook', 'pre-compact'], { cwd: '/', input: preCompact(sub), env: { CLAUDE_PROJECT_DIR: dir } }).code, 0);
+  assert.equal(
+    run(['hook', 'pre-compact'], { cwd: '/', input: preCompact(sub), env: { CLAUDE_PROJECT_DIR: dir } }).code,
+    0,
+  );
   assert.equal(existsSync(path.join(sub, '.claude')), false, 'nothing written into the subfolder');
 });
 

@@ -2,7 +2,21 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync, rmSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+  existsSync,
+  rmSync,
+  type Stats,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -63,7 +77,12 @@ function cpuMs(f: () => void): number {
 export function assertLinear(name: string, f: (input: string) => unknown, small: string, big: string): void {
   f(small);
   f(big);
-  const best = (x: string) => Math.min(cpuMs(() => f(x)), cpuMs(() => f(x)), cpuMs(() => f(x)));
+  const best = (x: string) =>
+    Math.min(
+      cpuMs(() => f(x)),
+      cpuMs(() => f(x)),
+      cpuMs(() => f(x)),
+    );
   let seen = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const a = Math.max(10, best(small));
@@ -110,7 +129,10 @@ export function moduleRecorder(): string {
 
 /** What `moduleRecorder` wrote: the modules required (`node:` dropped) and Node's internal load list (`NativeModule x`, …). */
 export function loadedModules(stderr: string): { required: string[]; internal: string[] } {
-  return { required: (/LOADED (.*)/.exec(stderr)?.[1] ?? '').split(' '), internal: (/INTERNAL (.*)/.exec(stderr)?.[1] ?? '').split('|') };
+  return {
+    required: (/LOADED (.*)/.exec(stderr)?.[1] ?? '').split(' '),
+    internal: (/INTERNAL (.*)/.exec(stderr)?.[1] ?? '').split('|'),
+  };
 }
 
 /** Run real git in `dir`. */
@@ -122,7 +144,14 @@ function gitWith(dir: string, env: NodeJS.ProcessEnv, args: string[]): string {
   return execFileSync('git', args, {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid', ...env },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.invalid',
+      ...env,
+    },
   });
 }
 
@@ -155,7 +184,24 @@ const repos = new Map<string, string>();
  */
 export function gitInit(dir: string, message = 'init'): void {
   const tree = treeOf(dir);
-  const key = tree && createHash('sha256').update(message).update(JSON.stringify(tree.map(([r, st]) => [r, st.mode, st.isFile() ? createHash('sha256').update(readFileSync(path.join(dir, r))).digest('hex') : '']))).digest('hex');
+  const key =
+    tree &&
+    createHash('sha256')
+      .update(message)
+      .update(
+        JSON.stringify(
+          tree.map(([r, st]) => [
+            r,
+            st.mode,
+            st.isFile()
+              ? createHash('sha256')
+                  .update(readFileSync(path.join(dir, r)))
+                  .digest('hex')
+              : '',
+          ]),
+        ),
+      )
+      .digest('hex');
   const made = key ? repos.get(key) : undefined;
   if (made && tree) {
     cpSync(path.join(made, '.git'), path.join(dir, '.git'), { recursive: true, preserveTimestamps: true });
@@ -168,7 +214,12 @@ export function gitInit(dir: string, message = 'init'): void {
   // The commit is dated when its newest file was written (as if committed at once), not when git got
   // to run: on a busy machine that can be seconds later, and `fresh` would see files older than it.
   const newest = Math.max(0, ...(tree ?? []).filter(([, st]) => st.isFile()).map(([, st]) => st.mtimeMs));
-  const date = newest ? { GIT_AUTHOR_DATE: `@${Math.floor(newest / 1000)} +0000`, GIT_COMMITTER_DATE: `@${Math.floor(newest / 1000)} +0000` } : {};
+  const date = newest
+    ? {
+        GIT_AUTHOR_DATE: `@${Math.floor(newest / 1000)} +0000`,
+        GIT_COMMITTER_DATE: `@${Math.floor(newest / 1000)} +0000`,
+      }
+    : {};
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
   gitWith(dir, date, ['commit', '-q', '--allow-empty', '-m', message]);
@@ -210,13 +261,21 @@ export function cli(args: string[], opts: CliOptions = {}): CliResult {
   if (!worker) {
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
-    const w = new Worker(path.join(__dirname, 'cli-worker.js'), { workerData: { cli: CLI, flag: flag.buffer, port: port2 }, transferList: [port2] });
+    const w = new Worker(path.join(__dirname, 'cli-worker.js'), {
+      workerData: { cli: CLI, flag: flag.buffer, port: port2 },
+      transferList: [port2],
+    });
     w.unref();
     worker = { worker: w, port: port1, flag };
   }
   const { port, flag } = worker;
   Atomics.store(flag, 0, 0);
-  worker.worker.postMessage({ args, cwd: opts.cwd ?? process.cwd(), input: opts.input ?? '', env: { ...process.env, ...opts.env } });
+  worker.worker.postMessage({
+    args,
+    cwd: opts.cwd ?? process.cwd(),
+    input: opts.input ?? '',
+    env: { ...process.env, ...opts.env },
+  });
   if (Atomics.wait(flag, 0, 0, 120_000) === 'timed-out') {
     void worker.worker.terminate();
     worker = null;
@@ -248,7 +307,9 @@ export function fixtureCopy(rel: string): string {
 
 /** 1-based line of the first line of `file` that contains `needle`, read from the file itself. */
 export function lineOf(file: string, needle: string): number {
-  const i = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle));
+  const i = readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(needle));
   if (i < 0) throw new Error(`${needle} not in ${file}`);
   return i + 1;
 }
@@ -285,7 +346,10 @@ export const YAML_ALIAS_BOMB =
 export function sharedCli(): { cli: string } | { reason: string } {
   for (let d = os.tmpdir(); ; d = path.dirname(d)) {
     const st = statSync(d, { throwIfNoEntry: false });
-    if (!st || (st.mode & 0o001) === 0) return { reason: `another user cannot enter ${d} (on the way to the temp folder ${os.tmpdir()}); set TMPDIR to a folder every user can reach` };
+    if (!st || (st.mode & 0o001) === 0)
+      return {
+        reason: `another user cannot enter ${d} (on the way to the temp folder ${os.tmpdir()}); set TMPDIR to a folder every user can reach`,
+      };
     if (path.dirname(d) === d) break;
   }
   const dir = workspace({}, 'sl-cli-');

@@ -22,20 +22,26 @@ const HOMES = ['s0', 's1', 's2', 's3', 's4'];
 
 /** Places outside the homes that still know a system, and why. Key: `file: what`. */
 const KNOWN: Record<string, string> = {
-  "src/cli/help.ts: s1 'memory/session-handoff-LATEST.md'": 'the help text of `attest`, S1\'s own write action, names its default handoff',
-  "src/cli/help.ts: s3 'docs/state/STATE.md'": 'the help text of `rotate-log`, S3\'s own write action',
-  "src/cli/help.ts: s3 'docs/state/log'": 'the help text of `rotate-log`, S3\'s own write action',
-  "src/cli/help.ts: s4 '.agents/STATE.md'": 'the help text of `compact-state`, S4\'s own write action',
-  "src/extension/commands/compact-agent-state.ts: s4 '.agents/STATE.md'": 'the command of S4\'s own write action (compact-state)',
-  "src/extension/commands/compact-agent-state.ts: id === 'S4'": 'the command of S4\'s own write action offers the folders where S4 is present',
-  "src/extension/context-keys.ts: id === 'S4'": 'the context key that shows S4\'s compact command',
-  "src/core/context/compactions.ts: id FACTS.S0": 'the meter\'s "/clear after N compactions" advice is S0\'s; to become a per-system fact read for every detected system',
-  "src/core/context/systems.ts: id includes('S0')": 'the meter asks whether S0 is switched on (hot path: reads .agents.yml with the light reader); to move to S0\'s home as a cheap switch',
+  "src/cli/help.ts: s1 'memory/session-handoff-LATEST.md'":
+    "the help text of `attest`, S1's own write action, names its default handoff",
+  "src/cli/help.ts: s3 'docs/state/STATE.md'": "the help text of `rotate-log`, S3's own write action",
+  "src/cli/help.ts: s3 'docs/state/log'": "the help text of `rotate-log`, S3's own write action",
+  "src/cli/help.ts: s4 '.agents/STATE.md'": "the help text of `compact-state`, S4's own write action",
+  "src/extension/commands/compact-agent-state.ts: s4 '.agents/STATE.md'":
+    "the command of S4's own write action (compact-state)",
+  "src/extension/commands/compact-agent-state.ts: id === 'S4'":
+    "the command of S4's own write action offers the folders where S4 is present",
+  "src/extension/context-keys.ts: id === 'S4'": "the context key that shows S4's compact command",
+  'src/core/context/compactions.ts: id FACTS.S0':
+    'the meter\'s "/clear after N compactions" advice is S0\'s; to become a per-system fact read for every detected system',
+  "src/core/context/systems.ts: id includes('S0')":
+    "the meter asks whether S0 is switched on (hot path: reads .agents.yml with the light reader); to move to S0's home as a cheap switch",
   "src/core/context/systems.ts: id companionPath('S0'": 'as above',
-  "src/extension/pure/checklist-model.ts: id === 'S0'": 'the checklist\'s compaction advice is S0\'s (see compactions.ts)',
-  "src/extension/pure/checklist-model.ts: id FACTS.S0": 'as above',
-  "src/extension/pure/status-text.ts: id FACTS.S0": 'the status item\'s compaction advice is S0\'s (see compactions.ts)',
-  "src/extension/status/session-meter.ts: id === 'S0'": 'the meter\'s compaction advice is S0\'s (see compactions.ts)',
+  "src/extension/pure/checklist-model.ts: id === 'S0'":
+    "the checklist's compaction advice is S0's (see compactions.ts)",
+  'src/extension/pure/checklist-model.ts: id FACTS.S0': 'as above',
+  'src/extension/pure/status-text.ts: id FACTS.S0': "the status item's compaction advice is S0's (see compactions.ts)",
+  "src/extension/status/session-meter.ts: id === 'S0'": "the meter's compaction advice is S0's (see compactions.ts)",
 };
 
 /** Templates a home writes that say nothing of its system (the same words fit any file). */
@@ -72,7 +78,8 @@ function wordsOfHomes(): Record<string, Map<string, 'template' | 'fact'>> {
         const w = (m[1] ?? m[2]).replace(/\\(.)/g, '$1');
         if (!GENERIC.has(w)) words.set(w, 'template');
       }
-      if (f.endsWith(`${path.sep}facts.ts`)) for (const l of literals(c)) if (l.length >= 6 && /[/ .]/.test(l)) words.set(l, 'fact');
+      if (f.endsWith(`${path.sep}facts.ts`))
+        for (const l of literals(c)) if (l.length >= 6 && /[/ .]/.test(l)) words.set(l, 'fact');
     }
     out[h] = words;
   }
@@ -87,7 +94,9 @@ function leaks(): string[] {
   const homesOf = new Map<string, number>();
   for (const h of HOMES) for (const w of words[h].keys()) homesOf.set(w, (homesOf.get(w) ?? 0) + 1);
   const out = new Set<string>();
-  for (const f of [...walk(path.join(REPO, 'src')), ...walk(path.join(REPO, 'webview'))].filter((x) => x.endsWith('.ts'))) {
+  for (const f of [...walk(path.join(REPO, 'src')), ...walk(path.join(REPO, 'webview'))].filter((x) =>
+    x.endsWith('.ts'),
+  )) {
     const r = rel(f);
     const c = code(readFileSync(f, 'utf8'));
     const lits = literals(c);
@@ -99,7 +108,8 @@ function leaks(): string[] {
         if (kind === 'template' ? lits.includes(w) : lits.some((l) => l.includes(w))) out.add(`${r}: ${h} '${w}'`);
       }
     }
-    for (const m of c.matchAll(ID_RULE)) if (!own || !m[0].includes(`'${own.toUpperCase()}'`)) out.add(`${r}: id ${m[0]}`);
+    for (const m of c.matchAll(ID_RULE))
+      if (!own || !m[0].includes(`'${own.toUpperCase()}'`)) out.add(`${r}: id ${m[0]}`);
   }
   return [...out].sort();
 }
@@ -109,7 +119,7 @@ test("nothing outside a system's home words that system or picks it by id (excep
   assert.deepEqual(
     found.filter((x) => !(x in KNOWN)),
     [],
-    'a system\'s wording or rule outside its home: move it into src/core/systems/<sN>/',
+    "a system's wording or rule outside its home: move it into src/core/systems/<sN>/",
   );
   assert.deepEqual(
     Object.keys(KNOWN).filter((k) => !found.includes(k)),
@@ -122,15 +132,23 @@ test('the homes check finds what it looks for: a closing line or an id rule writ
   const words = wordsOfHomes();
   assert.ok(words.s2.has('Checkpoint saved. Safe to run /compact now.'), "S2's closing line is S2's wording");
   assert.ok(words.s3.has('docs/state/STATE.md'), "S3's home path is S3's wording");
-  assert.ok(words.s1.has('checkpoint complete. Run /compact to compress context. Handoff: {0}'), "S1's closing notice is S1's wording");
-  assert.ok([...'x === \'S0\' || case \'S3\': case \'S1 attestation\':'.matchAll(ID_RULE)].length === 3);
+  assert.ok(
+    words.s1.has('checkpoint complete. Run /compact to compress context. Handoff: {0}'),
+    "S1's closing notice is S1's wording",
+  );
+  assert.ok([..."x === 'S0' || case 'S3': case 'S1 attestation':".matchAll(ID_RULE)].length === 3);
 });
 
 test('every home has its index, facts, reader, rules, closing and starter, and its index links its requirement table', () => {
   for (const h of HOMES) {
     const dir = path.join(REPO, 'src/core/systems', h);
-    for (const f of ['index.ts', 'facts.ts', 'reader.ts', 'rules.ts', 'closing.ts', 'starter.ts']) assert.ok(readdirSync(dir).includes(f), `${h}/${f}`);
-    assert.match(readFileSync(path.join(dir, 'index.ts'), 'utf8'), /\.\/REQUIREMENTS\.md/, `${h}/index.ts links ./REQUIREMENTS.md`);
+    for (const f of ['index.ts', 'facts.ts', 'reader.ts', 'rules.ts', 'closing.ts', 'starter.ts'])
+      assert.ok(readdirSync(dir).includes(f), `${h}/${f}`);
+    assert.match(
+      readFileSync(path.join(dir, 'index.ts'), 'utf8'),
+      /\.\/REQUIREMENTS\.md/,
+      `${h}/index.ts links ./REQUIREMENTS.md`,
+    );
   }
 });
 

@@ -4,7 +4,13 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { applyHooksPlan, CORE_REL, planHooksInstall, planHooksUninstall, SCRIPT_REL } from '../../src/core/hooks/install';
+import {
+  applyHooksPlan,
+  CORE_REL,
+  planHooksInstall,
+  planHooksUninstall,
+  SCRIPT_REL,
+} from '../../src/core/hooks/install';
 import { HOOK_CORE_MARKER } from '../../src/core/hooks/files';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE } from './checkpoint-fixtures';
@@ -24,8 +30,14 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   assert.match(text, /YAMLParseError/, 'the YAML reader is in the file as text');
   // Not minified: lines a reader can follow.
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
-  assert.ok(lengths[Math.floor(lengths.length * 0.5)] < 100, `median line length ${lengths[Math.floor(lengths.length * 0.5)]}`);
-  assert.ok(lengths[Math.floor(lengths.length * 0.99)] < 300, `99th percentile line length ${lengths[Math.floor(lengths.length * 0.99)]}`);
+  assert.ok(
+    lengths[Math.floor(lengths.length * 0.5)] < 100,
+    `median line length ${lengths[Math.floor(lengths.length * 0.5)]}`,
+  );
+  assert.ok(
+    lengths[Math.floor(lengths.length * 0.99)] < 300,
+    `99th percentile line length ${lengths[Math.floor(lengths.length * 0.99)]}`,
+  );
 });
 
 test('the extension takes the core from the hook script instead of bundling a second copy', () => {
@@ -38,7 +50,14 @@ test('the extension takes the core from the hook script instead of bundling a se
 });
 
 function env(dir: string, tmp: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: dir, TMPDIR: tmp, CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir, NODE_PATH: '' };
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    TMPDIR: tmp,
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: dir,
+    NODE_PATH: '',
+  };
 }
 
 test('nothing is read from the temporary folder and run: code planted there never runs, and nothing is written there', () => {
@@ -51,10 +70,13 @@ test('nothing is read from the temporary folder and run: code planted there neve
   const trace = path.join(tmp, 'PLANTED-CODE-RAN');
   const planted = `require('fs').writeFileSync(${JSON.stringify(trace)}, 'x'); module.exports = { main: async () => 0, __m: {} };`;
   const br = path.join(path.dirname(HOOK_SCRIPT), 'session-ledger-core.br');
-  const digest = existsSync(br) ? createHash('sha256').update(readFileSync(br)).digest('hex').slice(0, 20) : '0'.repeat(20);
+  const digest = existsSync(br)
+    ? createHash('sha256').update(readFileSync(br)).digest('hex').slice(0, 20)
+    : '0'.repeat(20);
   writeFileSync(path.join(cacheDir, `core-${digest}.js`), planted);
   const before = readdirSync(cacheDir).sort();
-  const node = (args: string[], input = '') => spawnSync(process.execPath, [HOOK_SCRIPT, ...args], { cwd: dir, env: env(dir, tmp), input, encoding: 'utf8' });
+  const node = (args: string[], input = '') =>
+    spawnSync(process.execPath, [HOOK_SCRIPT, ...args], { cwd: dir, env: env(dir, tmp), input, encoding: 'utf8' });
   const hook = node(['hook', 'pre-compact'], preCompact(dir));
   assert.equal(hook.status, 2, `no marker: the guard blocks (${hook.stderr})`);
   const st = node(['status', '--json', '--root', dir]);
@@ -70,7 +92,8 @@ test('a hook script without its core lets the hooks allow and says why; install 
   const tmp = workspace({}, 'sl-tmp-');
   const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
   await applyHooksPlan(plan);
-  const node = (args: string[], input = '') => spawnSync(process.execPath, [SCRIPT_REL, ...args], { cwd: dir, env: env(dir, tmp), input, encoding: 'utf8' });
+  const node = (args: string[], input = '') =>
+    spawnSync(process.execPath, [SCRIPT_REL, ...args], { cwd: dir, env: env(dir, tmp), input, encoding: 'utf8' });
   assert.equal(node(['hook', 'pre-compact'], preCompact(dir)).status, 2, 'no marker: blocks');
 
   // A copy cut short before its core (a half-written checkout): the hook allows, the other commands say why.

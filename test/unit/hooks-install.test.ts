@@ -6,7 +6,15 @@ import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { WriteRefused } from '../../src/core/files/atomic';
 import { sha256 } from '../../src/core/files/fsread';
-import { applyHooksPlan, hookGroup, planHooksInstall, planHooksUninstall, relayCommand, SCRIPT_REL, unwrapRelay } from '../../src/core/hooks/install';
+import {
+  applyHooksPlan,
+  hookGroup,
+  planHooksInstall,
+  planHooksUninstall,
+  relayCommand,
+  SCRIPT_REL,
+  unwrapRelay,
+} from '../../src/core/hooks/install';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
 
@@ -77,11 +85,17 @@ test('install edits only its own spans: comments, formatting, other settings and
   const runs = insertedRuns(SETTINGS, after);
   assert.ok(runs !== null && runs >= 1 && runs <= 2, after);
   const v = settingsOf(dir);
-  assert.deepEqual(v.hooks.PreCompact, [{ matcher: '', hooks: [{ type: 'command', command: 'echo precompact >> /tmp/log' }] }, hookGroup('PreCompact')]);
+  assert.deepEqual(v.hooks.PreCompact, [
+    { matcher: '', hooks: [{ type: 'command', command: 'echo precompact >> /tmp/log' }] },
+    hookGroup('PreCompact'),
+  ]);
   assert.deepEqual(v.hooks.SessionStart, [hookGroup('SessionStart')]);
   assert.equal(v.hooks.PreCompact[1].matcher, 'manual');
   assert.equal(v.hooks.SessionStart[0].matcher, 'clear|compact|startup|resume');
-  assert.match(v.hooks.PreCompact[1].hooks[0].command, /^node "\$CLAUDE_PROJECT_DIR\/\.claude\/hooks\/session-ledger\.cjs" hook pre-compact$/);
+  assert.match(
+    v.hooks.PreCompact[1].hooks[0].command,
+    /^node "\$CLAUDE_PROJECT_DIR\/\.claude\/hooks\/session-ledger\.cjs" hook pre-compact$/,
+  );
   assert.equal(v.hooks.PreCompact[1].hooks[0].timeout, 30);
   assert.deepEqual(v.env, { FOO: '1', BAR: 'two' });
   // The script: the bundled CLI, executable, without the source map comment.
@@ -176,7 +190,9 @@ test('--dry-run prints the change and writes nothing', () => {
   assert.match(r.stdout, /^\+.*hook session-start/m);
   // The only line shown as removed is the one that got a comma (the user's group before ours).
   const removed = r.stdout.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---'));
-  assert.deepEqual(removed, ['-            {"matcher": "", "hooks": [{"type": "command", "command": "echo precompact >> /tmp/log"}]}']);
+  assert.deepEqual(removed, [
+    '-            {"matcher": "", "hooks": [{"type": "command", "command": "echo precompact >> /tmp/log"}]}',
+  ]);
   assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), SETTINGS);
   assert.equal(existsSync(path.join(dir, '.claude/hooks')), false);
 });
@@ -192,7 +208,9 @@ test('--statusline wraps the user statusLine command; uninstall puts it back byt
   assert.equal(sl.padding, 0);
   assert.equal(unwrapRelay(sl.command), own);
   // The relay hands the wrapped command exactly one shell word after `--`.
-  const argv = spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${sl.command.slice(sl.command.indexOf('-- ') + 3)}`], { encoding: 'utf8' }).stdout;
+  const argv = spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${sl.command.slice(sl.command.indexOf('-- ') + 3)}`], {
+    encoding: 'utf8',
+  }).stdout;
   assert.equal(argv, `${own}\n`);
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true }));
   assert.equal(settingsOf(dir).statusLine.command, relayCommand(own), 'not wrapped twice');
@@ -209,7 +227,9 @@ test('--statusline wraps the user statusLine command; uninstall puts it back byt
 test('uninstall removes only our hook from a group the user shares with it; an older install is replaced in place', async () => {
   const mixed = {
     hooks: {
-      PreCompact: [{ matcher: 'manual', hooks: [{ type: 'command', command: 'echo mine' }, hookGroup('PreCompact').hooks[0]] }],
+      PreCompact: [
+        { matcher: 'manual', hooks: [{ type: 'command', command: 'echo mine' }, hookGroup('PreCompact').hooks[0]] },
+      ],
       SessionStart: [{ matcher: 'compact', hooks: [{ ...hookGroup('SessionStart').hooks[0], timeout: 5 }] }],
     },
   };
@@ -221,7 +241,9 @@ test('uninstall removes only our hook from a group the user shares with it; an o
   assert.deepEqual(v.hooks.PreCompact[1], hookGroup('PreCompact'));
   await applyHooksPlan(await planHooksUninstall(dir));
   v = settingsOf(dir);
-  assert.deepEqual(v, { hooks: { PreCompact: [{ matcher: 'manual', hooks: [{ type: 'command', command: 'echo mine' }] }] } });
+  assert.deepEqual(v, {
+    hooks: { PreCompact: [{ matcher: 'manual', hooks: [{ type: 'command', command: 'echo mine' }] }] },
+  });
 });
 
 test('settings that do not parse, or a hooks value of the wrong type, are refused untouched', () => {
@@ -246,7 +268,10 @@ test('a settings change racing the install is refused and the file is intact', a
   // And for uninstall.
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
   const u = await planHooksUninstall(dir);
-  writeFileSync(path.join(dir, '.claude/settings.json'), `${readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')} `);
+  writeFileSync(
+    path.join(dir, '.claude/settings.json'),
+    `${readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')} `,
+  );
   await assert.rejects(applyHooksPlan(u), WriteRefused);
 });
 
@@ -274,7 +299,13 @@ test('the installed hook, run by plain node from a folder without node_modules: 
     if (path.dirname(d) === d) break;
   }
   assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
-  const env = { PATH: process.env.PATH, HOME: dir, CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir, NODE_PATH: '' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: dir,
+    NODE_PATH: '',
+  };
   // Exactly as Claude Code runs it: the command string from settings.json through a shell.
   const command = settingsOf(dir).hooks.PreCompact[0].hooks[0].command as string;
   const sh = (input: string) => spawnSync('/bin/sh', ['-c', command], { cwd: dir, input, env, encoding: 'utf8' });
@@ -282,7 +313,11 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   assert.equal(blocked.status, 2, blocked.stderr);
   assert.match(blocked.stderr, /Compaction stopped: no checkpoint has run in this session/);
   assert.match(blocked.stderr, /node \.claude\/hooks\/session-ledger\.cjs checkpoint --session/);
-  const c = spawnSync(process.execPath, [SCRIPT_REL, 'checkpoint', '--session', SID, ...CONFIRM_ALL], { cwd: dir, env, encoding: 'utf8' });
+  const c = spawnSync(process.execPath, [SCRIPT_REL, 'checkpoint', '--session', SID, ...CONFIRM_ALL], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  });
   assert.equal(c.status, 0, c.stderr);
   assert.match(c.stdout, /^Start a fresh session: \/clear$/m); // S3's closing step
   const allowed = sh(preCompact(dir));
@@ -290,17 +325,45 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   assert.equal(allowed.stderr, '');
   // The SessionStart hook through its own command.
   const ss = settingsOf(dir).hooks.SessionStart[0].hooks[0].command as string;
-  const out = spawnSync('/bin/sh', ['-c', ss], { cwd: dir, input: JSON.stringify({ session_id: SID, transcript_path: '/x.jsonl', cwd: dir, hook_event_name: 'SessionStart', source: 'clear' }), env, encoding: 'utf8' });
+  const out = spawnSync('/bin/sh', ['-c', ss], {
+    cwd: dir,
+    input: JSON.stringify({
+      session_id: SID,
+      transcript_path: '/x.jsonl',
+      cwd: dir,
+      hook_event_name: 'SessionStart',
+      source: 'clear',
+    }),
+    env,
+    encoding: 'utf8',
+  });
   assert.equal(out.status, 0, out.stderr);
   assert.match(JSON.parse(out.stdout).hookSpecificOutput.additionalContext, /Read docs\/state\/STATE\.md/);
   // The status line relay (the script's own hot commands) and a command of the embedded CLI.
-  const status = { session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } };
-  const sl = spawnSync(process.execPath, [SCRIPT_REL, 'statusline'], { cwd: dir, env, input: JSON.stringify(status), encoding: 'utf8' });
+  const status = {
+    session_id: SID,
+    cwd: dir,
+    workspace: { project_dir: dir, current_dir: dir },
+    context_window: {
+      context_window_size: 200000,
+      used_percentage: 42,
+      current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 },
+    },
+  };
+  const sl = spawnSync(process.execPath, [SCRIPT_REL, 'statusline'], {
+    cwd: dir,
+    env,
+    input: JSON.stringify(status),
+    encoding: 'utf8',
+  });
   assert.equal(sl.status, 0, sl.stderr);
   assert.equal(sl.stdout, 'ctx 42% (84k/200k) · checkpoint now\n', 'S3 is present: urgent from 40 %');
   assert.ok(existsSync(path.join(dir, '.claude', 'session-ledger', `statusline.${SID}.json`)));
   const st = spawnSync(process.execPath, [SCRIPT_REL, 'status', '--json'], { cwd: dir, env, encoding: 'utf8' });
   assert.equal(st.status, 0, st.stderr);
-  assert.deepEqual(JSON.parse(st.stdout).systems.map((x: { id: string }) => x.id), ['S3']);
+  assert.deepEqual(
+    JSON.parse(st.stdout).systems.map((x: { id: string }) => x.id),
+    ['S3'],
+  );
   assert.equal(spawnSync(process.execPath, [SCRIPT_REL, 'nonsense'], { cwd: dir, env, encoding: 'utf8' }).status, 2);
 });

@@ -37,7 +37,10 @@ const mkfifo = (p: string) => execFileSync('mkfifo', [p]);
 /** Resolve within `ms` or fail: a FIFO opened for reading would block forever. */
 async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`${what} did not finish in ${ms} ms (blocked on a FIFO?)`)), ms)));
+  const t = new Promise<never>(
+    (_, rej) =>
+      (timer = setTimeout(() => rej(new Error(`${what} did not finish in ${ms} ms (blocked on a FIFO?)`)), ms)),
+  );
   try {
     return await Promise.race([p, t]);
   } finally {
@@ -76,7 +79,12 @@ test('noGit spawns nothing: a git on PATH that leaves a trace is never run (and 
 
 test('.agents.yml ledger_path outside the root (../x, /etc/passwd, a link out) is refused with a finding and never read', async () => {
   const outside = workspace({ 'secret.md': `${S0_LEDGER}- TOPSECRET-OUTSIDE\n` }, 'sl-outside-');
-  for (const lp of ['../' + path.basename(outside) + '/secret.md', path.join(outside, 'secret.md'), '/etc/passwd', 'linked/ledger.md']) {
+  for (const lp of [
+    '../' + path.basename(outside) + '/secret.md',
+    path.join(outside, 'secret.md'),
+    '/etc/passwd',
+    'linked/ledger.md',
+  ]) {
     const dir = workspace({ '.agents.yml': `session:\n  ledger: true\n  ledger_path: ${lp}\n` });
     // `../<outside>/secret.md` is a real file: both folders live in the temp folder.
     mkdirSync(path.join(dir, 'linked'));
@@ -86,32 +94,62 @@ test('.agents.yml ledger_path outside the root (../x, /etc/passwd, a link out) i
     assert.ok(s0, lp);
     const home = s0.docs.find((d) => d.role === 'ledger');
     assert.equal(home?.text ?? '', '', `${lp}: nothing of the file is read`);
-    assert.ok(s0.checks.some((c) => c.status === 'fail' && /outside the workspace/.test(c.message)), `${lp}: a finding says why: ${s0.checks.map((c) => c.message).join(' | ')}`);
+    assert.ok(
+      s0.checks.some((c) => c.status === 'fail' && /outside the workspace/.test(c.message)),
+      `${lp}: a finding says why: ${s0.checks.map((c) => c.message).join(' | ')}`,
+    );
     const out = await runIn(['status', '--root', dir, '--json']);
     assert.doesNotMatch(out.stdout, /TOPSECRET|root:x:0/);
-    const ss = await sessionStartHook(JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: SID, cwd: dir }), { root: dir, log: false });
+    const ss = await sessionStartHook(
+      JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: SID, cwd: dir }),
+      { root: dir, log: false },
+    );
     assert.doesNotMatch(ss.stdout ?? '', /TOPSECRET|root:x:0/);
   }
 });
 
 test('a home file that is itself a link out of the root, the manifest project_state and extraPaths settings are refused too', async () => {
-  const outside = workspace({ 'STATE.md': S3_STATE.replace('building the guard hooks', 'TOPSECRET-OUTSIDE'), 'ps.md': '# Project State\n\n## Goal\n- TOPSECRET-OUTSIDE\n' }, 'sl-outside-');
-  const dir = workspace({ '.claude/session-ledger.md': '# Session Ledger\n\n## TASK\n- real task\n\n## NEXT\n- do it\n', 'context-manifest.yaml': `ledger: .claude/session-ledger.md\ncompaction:\n  checkpoint:\n    durable_context:\n      project_state: ${path.join(outside, 'ps.md')}\n` });
+  const outside = workspace(
+    {
+      'STATE.md': S3_STATE.replace('building the guard hooks', 'TOPSECRET-OUTSIDE'),
+      'ps.md': '# Project State\n\n## Goal\n- TOPSECRET-OUTSIDE\n',
+    },
+    'sl-outside-',
+  );
+  const dir = workspace({
+    '.claude/session-ledger.md': '# Session Ledger\n\n## TASK\n- real task\n\n## NEXT\n- do it\n',
+    'context-manifest.yaml': `ledger: .claude/session-ledger.md\ncompaction:\n  checkpoint:\n    durable_context:\n      project_state: ${path.join(outside, 'ps.md')}\n`,
+  });
   mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
   symlinkSync(path.join(outside, 'STATE.md'), path.join(dir, 'docs/state/STATE.md'));
   const r = await evaluate(dir, { noGit: true, extraPaths: { S4: ['../' + path.basename(outside) + '/STATE.md'] } });
   const all = JSON.stringify(r);
   assert.doesNotMatch(all, /TOPSECRET/);
   const s3 = r.systems.find((s) => s.id === 'S3');
-  assert.ok(s3?.checks.some((c) => c.status === 'fail' && /outside the workspace/.test(c.message)), 'the linked STATE.md carries a finding');
+  assert.ok(
+    s3?.checks.some((c) => c.status === 'fail' && /outside the workspace/.test(c.message)),
+    'the linked STATE.md carries a finding',
+  );
   const s2 = r.systems.find((s) => s.id === 'S2');
-  assert.ok(s2?.checks.some((c) => /outside the workspace/.test(c.message)), 'the outside project_state carries a finding');
+  assert.ok(
+    s2?.checks.some((c) => /outside the workspace/.test(c.message)),
+    'the outside project_state carries a finding',
+  );
   // Manifest stores that lead outside: refused with a finding, not even looked at.
-  const dir2 = workspace({ '.claude/session-ledger.md': '## NEXT\n- do it\n', 'context-manifest.yaml': `ledger: .claude/session-ledger.md\nmemory:\n  dir: ../${path.basename(outside)}\ncompaction:\n  checkpoint:\n    durable_context:\n      knowledge_docs: [/etc/*.conf, docs/notes.md]\n` });
+  const dir2 = workspace({
+    '.claude/session-ledger.md': '## NEXT\n- do it\n',
+    'context-manifest.yaml': `ledger: .claude/session-ledger.md\nmemory:\n  dir: ../${path.basename(outside)}\ncompaction:\n  checkpoint:\n    durable_context:\n      knowledge_docs: [/etc/*.conf, docs/notes.md]\n`,
+  });
   const r2 = await evaluate(dir2, { noGit: true });
   const outsideChecks = r2.systems[0].checks.filter((c) => c.id === 'outside-root');
-  assert.deepEqual(outsideChecks.map((c) => c.message).sort(), [`Store ../${path.basename(outside)} leads outside the workspace folder; it is not read.`, 'Store /etc/*.conf leads outside the workspace folder; it is not read.']);
-  assert.ok(r2.systems[0].checks.some((c) => c.id === 'stale-paths' && /docs\/notes\.md/.test(c.message)), 'a store inside is still checked');
+  assert.deepEqual(outsideChecks.map((c) => c.message).sort(), [
+    `Store ../${path.basename(outside)} leads outside the workspace folder; it is not read.`,
+    'Store /etc/*.conf leads outside the workspace folder; it is not read.',
+  ]);
+  assert.ok(
+    r2.systems[0].checks.some((c) => c.id === 'stale-paths' && /docs\/notes\.md/.test(c.message)),
+    'a store inside is still checked',
+  );
 });
 
 test('YAML config files are capped far below the state-file cap: a huge .agents.yml is refused with a finding, unparsed', async () => {
@@ -119,7 +157,10 @@ test('YAML config files are capped far below the state-file cap: a huge .agents.
   const dir = workspace({ '.agents.yml': big, '.agents/session_ledger.md': S0_LEDGER });
   const r = await evaluate(dir, { noGit: true });
   const s0 = r.systems.find((s) => s.id === 'S0');
-  assert.ok(s0?.checks.some((c) => c.status === 'fail' && /limit for this file/.test(c.message)), s0?.checks.map((c) => c.message).join(' | '));
+  assert.ok(
+    s0?.checks.some((c) => c.status === 'fail' && /limit for this file/.test(c.message)),
+    s0?.checks.map((c) => c.message).join(' | '),
+  );
   assert.ok(CONFIG_MAX_BYTES <= 256 * 1024);
 });
 
@@ -147,20 +188,35 @@ test('hooks install (even --dry-run) with a FIFO at the script path, the setting
     mkdirSync(path.dirname(path.join(dir, where)), { recursive: true });
     mkfifo(path.join(dir, where));
     for (const dry of [['--dry-run'], []]) {
-      const r = await within(5000, `hooks install ${dry.join(' ')} (${where})`, runIn(['hooks', 'install', '--root', dir, ...dry]));
+      const r = await within(
+        5000,
+        `hooks install ${dry.join(' ')} (${where})`,
+        runIn(['hooks', 'install', '--root', dir, ...dry]),
+      );
       assert.notEqual(r.code, 2, r.stderr);
     }
   }
   const dir = workspace({});
   mkfifo(path.join(dir, 'bundle.js'));
-  const r = await within(5000, 'hooks install --cli-bundle FIFO', runIn(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', path.join(dir, 'bundle.js')]));
+  const r = await within(
+    5000,
+    'hooks install --cli-bundle FIFO',
+    runIn(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', path.join(dir, 'bundle.js')]),
+  );
   assert.equal(r.code, 1);
   assert.match(r.stderr, /not a readable regular file/);
 });
 
 test('every state-file read refuses a FIFO (the evaluation of a folder full of pipes finishes)', async () => {
   const dir = workspace({});
-  for (const rel of ['.agents.yml', '.claude/session-ledger.md', 'docs/state/STATE.md', '.agents/STATE.md', 'memory/session-handoff-LATEST.md', 'context-manifest.yaml']) {
+  for (const rel of [
+    '.agents.yml',
+    '.claude/session-ledger.md',
+    'docs/state/STATE.md',
+    '.agents/STATE.md',
+    'memory/session-handoff-LATEST.md',
+    'context-manifest.yaml',
+  ]) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     mkfifo(path.join(dir, rel));
   }
@@ -183,16 +239,32 @@ test('hooks: the root is $CLAUDE_PROJECT_DIR; a payload cwd outside it is ignore
 
   const slashLog = path.join('/', HOOK_LOG_REL);
   const before = existsSync(slashLog);
-  const r = await runIn(['hook', 'pre-compact'], { cwd: '/', stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'manual', session_id: SID, cwd: '/' }), env: { CLAUDE_PROJECT_DIR: '' } });
+  const r = await runIn(['hook', 'pre-compact'], {
+    cwd: '/',
+    stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'manual', session_id: SID, cwd: '/' }),
+    env: { CLAUDE_PROJECT_DIR: '' },
+  });
   assert.ok(r.code === 0 || r.code === 2);
-  await runIn(['hook', 'session-start'], { cwd: '/', stdin: JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', session_id: SID, cwd: '/' }), env: { CLAUDE_PROJECT_DIR: '' } });
+  await runIn(['hook', 'session-start'], {
+    cwd: '/',
+    stdin: JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', session_id: SID, cwd: '/' }),
+    env: { CLAUDE_PROJECT_DIR: '' },
+  });
   if (!before) assert.equal(existsSync(slashLog), false, '/.claude/log was not created');
   assert.equal(existsSync('/.claude/session-ledger/session.json') && !before, false);
   const home = os.homedir();
   const homeLog = path.join(home, HOOK_LOG_REL);
   const homeBefore = existsSync(homeLog) ? readFileSync(homeLog, 'utf8') : null;
-  await runIn(['hook', 'pre-compact'], { cwd: home, stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'auto', cwd: home }), env: { CLAUDE_PROJECT_DIR: '' } });
-  assert.equal(existsSync(homeLog) ? readFileSync(homeLog, 'utf8') : null, homeBefore, "the home folder's .claude is not written");
+  await runIn(['hook', 'pre-compact'], {
+    cwd: home,
+    stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'auto', cwd: home }),
+    env: { CLAUDE_PROJECT_DIR: '' },
+  });
+  assert.equal(
+    existsSync(homeLog) ? readFileSync(homeLog, 'utf8') : null,
+    homeBefore,
+    "the home folder's .claude is not written",
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +278,10 @@ test('a marker that exists but cannot be read (a symlink loop, a directory) allo
     const d = await preCompactGuard(preCompact(dir), { root: dir });
     assert.equal(d.allow, true);
     assert.equal(d.rule, 'marker-error');
-    assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /allow \(cannot read the marker \.claude\/\.checkpoint-ready\./);
+    assert.match(
+      readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'),
+      /allow \(cannot read the marker \.claude\/\.checkpoint-ready\./,
+    );
   }
   // Missing is not an error: it still blocks.
   const dir = s3Workspace();
@@ -253,7 +328,10 @@ test('a symlinked settings.json or .agents/STATE.md is written through (the link
   await writeAtomic(path.join(dir4, '.agents/STATE.md'), 'new\n', { root: dir4 });
   assert.ok(lstatSync(path.join(dir4, '.agents/STATE.md')).isSymbolicLink());
   assert.equal(readFileSync(path.join(dir4, 'real/STATE.md'), 'utf8'), 'new\n');
-  await assert.rejects(writeAtomic(path.join(dir4, '.agents/STATE.md'), 'x', { root: path.join(dir4, '.agents') }), (e: unknown) => e instanceof WriteRefused && e.reason === 'outside');
+  await assert.rejects(
+    writeAtomic(path.join(dir4, '.agents/STATE.md'), 'x', { root: path.join(dir4, '.agents') }),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'outside',
+  );
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -26,9 +26,15 @@ const S3 = `# State
 
 /** A repository with a committed S3 state, then a config that names a command for every hook git has. */
 function hostileRepo(): { dir: string; pwned: string[] } {
-  const dir = workspace({ 'docs/state/STATE.md': S3, 'src/a.txt': 'hello\n', '.gitattributes': '* filter=evil diff=evil\n' });
+  const dir = workspace({
+    'docs/state/STATE.md': S3,
+    'src/a.txt': 'hello\n',
+    '.gitattributes': '* filter=evil diff=evil\n',
+  });
   gitInit(dir);
-  const marks = ['fsmonitor', 'filter', 'pager', 'extdiff', 'textconv', 'incfilter'].map((n) => path.join(dir, `PWNED-${n}`));
+  const marks = ['fsmonitor', 'filter', 'pager', 'extdiff', 'textconv', 'incfilter'].map((n) =>
+    path.join(dir, `PWNED-${n}`),
+  );
   const script = (name: string) => {
     const f = write(dir, `.git/evil-${name}.sh`, `#!/bin/sh\ntouch '${path.join(dir, `PWNED-${name}`)}'\ncat\n`);
     chmodSync(f, 0o755);
@@ -47,7 +53,10 @@ function hostileRepo(): { dir: string; pwned: string[] } {
     '[include]',
     '\tpath = extra.config',
   ].join('\n');
-  writeFileSync(path.join(dir, '.git/config'), `${require('node:fs').readFileSync(path.join(dir, '.git/config'), 'utf8')}\n${cfg}\n`);
+  writeFileSync(
+    path.join(dir, '.git/config'),
+    `${require('node:fs').readFileSync(path.join(dir, '.git/config'), 'utf8')}\n${cfg}\n`,
+  );
   // A second driver, defined only in an included file, in the old `[filter.name]` spelling.
   write(dir, '.git/extra.config', `[filter.inc]\n\tclean = ${script('incfilter')}\n`);
   write(dir, '.gitattributes', '* filter=evil diff=evil\n*.txt filter=inc\n');
@@ -107,7 +116,11 @@ test('HEAD time comes from a loose object, a packed object, or git itself, and a
   const want = Number(git(dir, 'log', '-1', '--format=%ct').trim()) * 1000;
   assert.equal((await readGit(dir))?.headTime, want);
   git(dir, 'gc', '-q');
-  assert.equal(existsSync(path.join(dir, '.git/objects', git(dir, 'rev-parse', 'HEAD').trim().slice(0, 2))), false, 'HEAD is packed now');
+  assert.equal(
+    existsSync(path.join(dir, '.git/objects', git(dir, 'rev-parse', 'HEAD').trim().slice(0, 2))),
+    false,
+    'HEAD is packed now',
+  );
   assert.equal((await readGit(dir))?.headTime, want);
 });
 

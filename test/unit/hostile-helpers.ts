@@ -9,7 +9,10 @@ export interface InProc {
 }
 
 /** Run `session-ledger …args` in this process, with `stdin` and `env` (merged over an empty Claude setup). */
-export async function runIn(args: string[], o: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<InProc> {
+export async function runIn(
+  args: string[],
+  o: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<InProc> {
   let stdout = '';
   let stderr = '';
   const io: Io = {

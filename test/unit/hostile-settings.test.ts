@@ -7,9 +7,11 @@ import { GITIGNORE_LINES } from '../../src/core/hooks/install';
 import { CLI, REPO, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 
-const install = (dir: string, ...more: string[]) => runIn(['hooks', 'install', '--root', dir, '--cli-bundle', CLI, ...more]);
+const install = (dir: string, ...more: string[]) =>
+  runIn(['hooks', 'install', '--root', dir, '--cli-bundle', CLI, ...more]);
 const uninstall = (dir: string, ...more: string[]) => runIn(['hooks', 'uninstall', '--root', dir, ...more]);
-const bytes = (dir: string, rel: string) => (existsSync(path.join(dir, rel)) ? readFileSync(path.join(dir, rel)) : null);
+const bytes = (dir: string, rel: string) =>
+  existsSync(path.join(dir, rel)) ? readFileSync(path.join(dir, rel)) : null;
 
 test('a settings.json with "hooks" twice is refused with a clear message (Claude Code reads the last one)', async () => {
   const text = '{\n  "hooks": {},\n  "model": "opus",\n  "hooks": {"Stop": []}\n}\n';
@@ -66,13 +68,20 @@ test('install proposes (dry run) and adds the .gitignore lines for its own files
     const dir = workspace(gi === null ? {} : { '.gitignore': gi });
     const dry = await install(dir, '--dry-run');
     const expected = GITIGNORE_LINES.filter((l) => !(gi ?? '').includes(l));
-    assert.match(dry.stdout, new RegExp(`Would add to \\.gitignore .*${expected.map((l) => l.replace(/[.*]/g, '\\$&')).join('  ')}`));
+    assert.match(
+      dry.stdout,
+      new RegExp(`Would add to \\.gitignore .*${expected.map((l) => l.replace(/[.*]/g, '\\$&')).join('  ')}`),
+    );
     assert.deepEqual(bytes(dir, '.gitignore'), gi === null ? null : Buffer.from(gi), 'the dry run writes nothing');
     assert.equal((await install(dir)).code, 0);
     const after = readFileSync(path.join(dir, '.gitignore'), 'utf8');
     for (const l of GITIGNORE_LINES) assert.ok(after.split('\n').includes(l), `${l} is ignored`);
     assert.equal((await uninstall(dir)).code, 0);
-    assert.deepEqual(bytes(dir, '.gitignore'), gi === null ? null : Buffer.from(gi), `byte-exact after uninstall (${JSON.stringify(gi)})`);
+    assert.deepEqual(
+      bytes(dir, '.gitignore'),
+      gi === null ? null : Buffer.from(gi),
+      `byte-exact after uninstall (${JSON.stringify(gi)})`,
+    );
   }
   // Nothing to add when .claude/ is ignored as a whole.
   const dir = workspace({ '.gitignore': '.claude/\n' });

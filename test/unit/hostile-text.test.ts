@@ -53,7 +53,13 @@ test('secrets after an underscore and in every assignment spelling are found', (
   ];
   for (const l of lines) assert.equal(findSecrets(l).length, 1, l);
   // Placeholders and prose are not secrets.
-  for (const l of ['password: <your-password>', 'OPENAI_API_KEY=${OPENAI_API_KEY}', 'api_key = xxxxxxxxxxxxxxxx', 'the token budget is large', 'password_hash: bcrypt-cost-12-rounds']) {
+  for (const l of [
+    'password: <your-password>',
+    'OPENAI_API_KEY=${OPENAI_API_KEY}',
+    'api_key = xxxxxxxxxxxxxxxx',
+    'the token budget is large',
+    'password_hash: bcrypt-cost-12-rounds',
+  ]) {
     assert.deepEqual(findSecrets(l), [], l);
   }
 });
@@ -67,16 +73,26 @@ test('a line over 20,000 characters is scanned too', () => {
 });
 
 test('masking keeps lines and hides values: prefix and length only', () => {
-  const { text, hits } = maskSecrets(`a\nkey ${GH}\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1234\nabcdEFGH5678\n-----END RSA PRIVATE KEY-----\nafter`);
+  const { text, hits } = maskSecrets(
+    `a\nkey ${GH}\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1234\nabcdEFGH5678\n-----END RSA PRIVATE KEY-----\nafter`,
+  );
   assert.equal(text.split('\n').length, 7);
   assert.match(text, /key ghp_… \(\d+ chars\)/);
   assert.doesNotMatch(text, /MIIEpAIBAAKCAQEA1234|abcdEFGH5678/);
   assert.match(text, /-----END RSA PRIVATE KEY-----\nafter$/);
-  assert.deepEqual(hits.map((h) => [h.rule, h.line]), [['GitHub token', 2], ['private key', 3]]);
+  assert.deepEqual(
+    hits.map((h) => [h.rule, h.line]),
+    [
+      ['GitHub token', 2],
+      ['private key', 3],
+    ],
+  );
 });
 
 test('a private key header mentioned in prose masks no following line that is not key material', () => {
-  const { text } = maskSecrets('- never paste a -----BEGIN RSA PRIVATE KEY----- block here\n- Now: rotate the deploy key\n- Next: tell the team');
+  const { text } = maskSecrets(
+    '- never paste a -----BEGIN RSA PRIVATE KEY----- block here\n- Now: rotate the deploy key\n- Next: tell the team',
+  );
   assert.match(text, /Now: rotate the deploy key\n- Next: tell the team$/);
 });
 
@@ -86,17 +102,30 @@ test('masked at the model: no surface shows a raw value (JSON, text, check, next
   const r = await evaluate(dir, { noGit: true });
   const s3 = r.systems[0];
   assert.equal(s3.docs[0].hash, createHash('sha256').update(raw).digest('hex'), 'the hash is of the raw bytes');
-  assert.ok(s3.checks.filter((c) => c.id === 'no-secrets' && c.status === 'fail').length >= 4, 'every secret is reported');
+  assert.ok(
+    s3.checks.filter((c) => c.id === 'no-secrets' && c.status === 'fail').length >= 4,
+    'every secret is reported',
+  );
   noRaw('the model', JSON.stringify(r));
   noRaw('next action', s3.next);
   assert.match(s3.next ?? '', /rotate ghp_… \(\d+ chars\) in the vault/);
   noRaw('status --json', JSON.stringify(toJsonStatus(r)));
   noRaw('resume block', resumeBlock(r, SID, 'clear'));
-  for (const args of [['status'], ['status', '--json'], ['check'], ['check', '--json'], ['checkpoint', '--json'], ['checkpoint', '--nothing-to-preserve']]) {
+  for (const args of [
+    ['status'],
+    ['status', '--json'],
+    ['check'],
+    ['check', '--json'],
+    ['checkpoint', '--json'],
+    ['checkpoint', '--nothing-to-preserve'],
+  ]) {
     const out = await runIn([...args, '--root', dir]);
     noRaw(args.join(' '), out.stdout + out.stderr);
   }
-  const ss = await sessionStartHook(JSON.stringify({ hook_event_name: 'SessionStart', source: 'compact', session_id: SID, cwd: dir }), { root: dir, log: false });
+  const ss = await sessionStartHook(
+    JSON.stringify({ hook_event_name: 'SessionStart', source: 'compact', session_id: SID, cwd: dir }),
+    { root: dir, log: false },
+  );
   assert.ok(ss.additionalContext);
   noRaw('SessionStart additionalContext', ss.stdout);
 });
@@ -127,33 +156,71 @@ test('every secret rule family is linear on pathological lines (n vs 4n)', () =>
 // ---------------------------------------------------------------------------------------------
 // Terminal escapes
 
-const ESCAPES = '\u001b[2J\u001b[31mRED\u001b[0m \u001b]0;pwned title\u0007 \u001b]8;;https://evil.invalid\u001b\\link\u001b]8;;\u001b\\ bell\u0007 \u009b1m c1 \r';
+const ESCAPES =
+  '\u001b[2J\u001b[31mRED\u001b[0m \u001b]0;pwned title\u0007 \u001b]8;;https://evil.invalid\u001b\\link\u001b]8;;\u001b\\ bell\u0007 \u009b1m c1 \r';
 
 test('terminal escapes in ledger text never reach the terminal: status, check, checkpoint, both hooks', async () => {
-  const state = S3_WITH_SECRETS.replace('rotate', `rotate ${ESCAPES}`).replace('## Log', `## Log\n\n### 2026-11-29 - ${ESCAPES}\n- Done: ${ESCAPES}`);
+  const state = S3_WITH_SECRETS.replace('rotate', `rotate ${ESCAPES}`).replace(
+    '## Log',
+    `## Log\n\n### 2026-11-29 - ${ESCAPES}\n- Done: ${ESCAPES}`,
+  );
   const dir = workspace({ 'docs/state/STATE.md': state, '.claude/settings.json': '{}\n' });
   const outs: Array<[string, string]> = [];
-  for (const args of [['status'], ['check'], ['checkpoint'], ['checkpoint', '--nothing-to-preserve'], ['status', '--json']]) {
+  for (const args of [
+    ['status'],
+    ['check'],
+    ['checkpoint'],
+    ['checkpoint', '--nothing-to-preserve'],
+    ['status', '--json'],
+  ]) {
     const r = await runIn([...args, '--root', dir]);
     outs.push([args.join(' '), r.stdout + r.stderr]);
   }
   const env = { CLAUDE_PROJECT_DIR: dir };
   const rmMarkers = () => require('node:fs').rmSync(path.join(dir, '.claude', `.checkpoint-ready`), { force: true });
   rmMarkers();
-  const pre = await runIn(['hook', 'pre-compact'], { stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'manual', session_id: SID, cwd: dir }), env });
+  const pre = await runIn(['hook', 'pre-compact'], {
+    stdin: JSON.stringify({ hook_event_name: 'PreCompact', trigger: 'manual', session_id: SID, cwd: dir }),
+    env,
+  });
   outs.push(['hook pre-compact', pre.stdout + pre.stderr]);
-  const ss = await runIn(['hook', 'session-start'], { stdin: JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: SID, cwd: dir }), env });
+  const ss = await runIn(['hook', 'session-start'], {
+    stdin: JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: SID, cwd: dir }),
+    env,
+  });
   outs.push(['hook session-start', ss.stdout + ss.stderr]);
   assert.match(outs[0][1], /RED/, 'the text itself is kept');
-  for (const [what, out] of outs) assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} prints a control character`);
+  for (const [what, out] of outs)
+    assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} prints a control character`);
 });
 
 test("the status bar tooltip escapes the transcript's timestamp (Markdown, theme icons, controls)", async () => {
   const { statusView } = await import('../../src/extension/pure/status-text');
   const t = (s: string, ...a: unknown[]) => s.replace(/\{(\d+)\}/g, (_, i) => String(a[Number(i)]));
-  const at = '2026-12-01T00:00:00Z [click](command:sessionLedger.checkpointNow) $(alert) <img src=x> \u001b[31m\n# heading';
-  const v = statusView(t, { agent: 'claude', sessionId: 's', transcriptPath: '/t', model: null, usedTokens: 1, windowTokens: 100, percent: 1, at, afterCompaction: false, source: 'transcript' }, { profile: 'p', propose: 50, urgent: null }, 'ok');
+  const at =
+    '2026-12-01T00:00:00Z [click](command:sessionLedger.checkpointNow) $(alert) <img src=x> \u001b[31m\n# heading';
+  const v = statusView(
+    t,
+    {
+      agent: 'claude',
+      sessionId: 's',
+      transcriptPath: '/t',
+      model: null,
+      usedTokens: 1,
+      windowTokens: 100,
+      percent: 1,
+      at,
+      afterCompaction: false,
+      source: 'transcript',
+    },
+    { profile: 'p', propose: 50, urgent: null },
+    'ok',
+  );
   const line = v.tooltip.split('\n').find((l) => l.includes('click'))!;
   assert.doesNotMatch(line, /(?<!\\)\[click\]|(?<!\\)\$\(alert|(?<!\\)<img|\u001b/);
-  assert.equal(v.tooltip.split('\n').filter((l) => l.startsWith('# heading')).length, 0, 'no new Markdown line from the timestamp');
+  assert.equal(
+    v.tooltip.split('\n').filter((l) => l.startsWith('# heading')).length,
+    0,
+    'no new Markdown line from the timestamp',
+  );
 });

@@ -8,12 +8,37 @@ import { HOOK_SCRIPT, loadedModules, moduleRecorder, REPO, rng, workspace, write
 import { emptyClaudeHome, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 
 test('withThousands writes numbers as toLocaleString("en-US") does', () => {
-  const xs = [0, 7, 999, 1000, 1001, 12_345, 999_999, 1_000_000, 123_456_789, 3000, 1500.5, 29_000.25, 0.125, 0.12345, -1234.5, -7, 116_000 / 4];
+  const xs = [
+    0,
+    7,
+    999,
+    1000,
+    1001,
+    12_345,
+    999_999,
+    1_000_000,
+    123_456_789,
+    3000,
+    1500.5,
+    29_000.25,
+    0.125,
+    0.12345,
+    -1234.5,
+    -7,
+    116_000 / 4,
+  ];
   for (const x of xs) assert.equal(withThousands(x), x.toLocaleString('en-US'), String(x));
 });
 
 test('byCodeUnits orders as the code units do', () => {
-  assert.deepEqual(['b', 'B', 'a', 'session-ledger-2.md', 'session-ledger-10.md', 'A'].sort(byCodeUnits), ['A', 'B', 'a', 'b', 'session-ledger-10.md', 'session-ledger-2.md']);
+  assert.deepEqual(['b', 'B', 'a', 'session-ledger-2.md', 'session-ledger-10.md', 'A'].sort(byCodeUnits), [
+    'A',
+    'B',
+    'a',
+    'b',
+    'session-ledger-10.md',
+    'session-ledger-2.md',
+  ]);
 });
 
 test('the PreCompact hook starts no git process (its rules need no git fact); SessionStart still reads git', () => {
@@ -24,21 +49,53 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
   const bin = workspace({}, 'sl-bin-');
   const log = path.join(bin, 'calls');
   chmodSync(write(bin, 'git', `#!/bin/sh\necho "$@" >> '${log}'\nexec '${real}' "$@"\n`), 0o755);
-  const env = { PATH: `${bin}${path.delimiter}${process.env.PATH}`, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
-  const pre = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'pre-compact'], { cwd: dir, env, input: preCompact(dir), encoding: 'utf8' });
+  const env = {
+    PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+    HOME: dir,
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: dir,
+  };
+  const pre = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'pre-compact'], {
+    cwd: dir,
+    env,
+    input: preCompact(dir),
+    encoding: 'utf8',
+  });
   assert.equal(pre.status, 2, pre.stderr);
   assert.match(pre.stderr, /Compaction stopped: no checkpoint/);
   assert.equal(existsSync(log), false, existsSync(log) ? readFileSync(log, 'utf8') : '');
-  const ss = JSON.stringify({ session_id: SID, transcript_path: '/x.jsonl', cwd: dir, hook_event_name: 'SessionStart', source: 'clear' });
-  assert.equal(spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'session-start'], { cwd: dir, env, input: ss, encoding: 'utf8' }).status, 0);
+  const ss = JSON.stringify({
+    session_id: SID,
+    transcript_path: '/x.jsonl',
+    cwd: dir,
+    hook_event_name: 'SessionStart',
+    source: 'clear',
+  });
+  assert.equal(
+    spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'session-start'], { cwd: dir, env, input: ss, encoding: 'utf8' })
+      .status,
+    0,
+  );
   assert.match(readFileSync(log, 'utf8'), /status --porcelain=v2/);
 });
 
 /** A workspace with an S3 state and its `.claude/` folder, the status line's environment there, and Claude Code's input at 42 %. */
 function statusLineCase(): { dir: string; env: NodeJS.ProcessEnv; input: string } {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
-  const env = { PATH: process.env.PATH, HOME: dir, TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: dir };
-  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42 } });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: dir,
+  };
+  const input = JSON.stringify({
+    session_id: SID,
+    cwd: dir,
+    workspace: { project_dir: dir, current_dir: dir },
+    context_window: { context_window_size: 200000, used_percentage: 42 },
+  });
   return { dir, env, input };
 }
 
@@ -46,23 +103,43 @@ test('the status line loads no module it does not use: node:crypto, node:zlib, n
   const { dir, env } = statusLineCase();
   // Preloaded: records every built-in module the script requires, printed when the process ends.
   const recorder = moduleRecorder();
-  const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir, current_dir: dir }, context_window: { context_window_size: 200000, used_percentage: 42, current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 } } });
-  const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'statusline'], { cwd: dir, env, input, encoding: 'utf8' });
+  const input = JSON.stringify({
+    session_id: SID,
+    cwd: dir,
+    workspace: { project_dir: dir, current_dir: dir },
+    context_window: {
+      context_window_size: 200000,
+      used_percentage: 42,
+      current_usage: { input_tokens: 4000, cache_creation_input_tokens: 0, cache_read_input_tokens: 80000 },
+    },
+  });
+  const r = spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'statusline'], {
+    cwd: dir,
+    env,
+    input,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, 'ctx 42% (84k/200k) · checkpoint now\n');
   const { required: loaded, internal } = loadedModules(r.stderr);
   assert.ok(loaded.includes('fs'), r.stderr);
-  for (const m of ['crypto', 'zlib', 'vm', 'child_process']) assert.ok(!loaded.includes(m), `${m} loaded: ${loaded.join(' ')}`);
+  for (const m of ['crypto', 'zlib', 'vm', 'child_process'])
+    assert.ok(!loaded.includes(m), `${m} loaded: ${loaded.join(' ')}`);
   // process.stdin / process.stdout would load net, tty and the stream modules (a pipe is a net.Socket),
   // and the first use of fs.promises loads internal/fs/promises and the streams too.
   assert.ok(internal.length > 10, r.stderr);
-  for (const m of ['net', 'tty', 'stream', 'internal/fs/promises']) assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
+  for (const m of ['net', 'tty', 'stream', 'internal/fs/promises'])
+    assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
 });
 
 test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads as nothing', async () => {
   const { dir, env, input } = statusLineCase();
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [HOOK_SCRIPT, 'statusline'], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [HOOK_SCRIPT, 'statusline'], {
+    cwd: dir,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stdin.write(input.slice(0, 40));
@@ -72,7 +149,14 @@ test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads
   assert.equal(code, 0);
   assert.match(out, /^ctx 42% /);
   for (const stdin of ['ignore', 'pipe'] as const) {
-    const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'statusline'], { cwd: dir, env, stdio: [stdin, 'pipe', 'pipe'], input: stdin === 'pipe' ? '' : undefined, encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'statusline'], {
+      cwd: dir,
+      env,
+      stdio: [stdin, 'pipe', 'pipe'],
+      input: stdin === 'pipe' ? '' : undefined,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 'ctx --\n');
   }
@@ -80,34 +164,51 @@ test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads
 
 // libuv makes a child's standard streams blocking, so the parent here is python3, which keeps O_NONBLOCK.
 const PYTHON = spawnSync('python3', ['-c', 'pass']).status === 0;
-test('a non-blocking stdin that has nothing yet (EAGAIN) is asked again until its writer sends and closes', { skip: PYTHON ? false : 'python3 is not installed (the parent that hands over a non-blocking stdin)' }, () => {
-  const { dir, env, input } = statusLineCase();
-  const parent = [
-    'import os, subprocess, sys, time, fcntl',
-    'r, w = os.pipe()',
-    'fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)',
-    'p = subprocess.Popen(sys.argv[1:], stdin=r, stdout=subprocess.PIPE)',
-    'os.close(r)',
-    'data = os.environ["SL_INPUT"].encode()',
-    'time.sleep(0.3); os.write(w, data[:40]); time.sleep(0.2); os.write(w, data[40:]); os.close(w)',
-    'out = p.communicate()[0]',
-    'sys.stdout.write(out.decode())',
-    'sys.exit(p.returncode)',
-  ].join('\n');
-  const r = spawnSync('python3', ['-c', parent, process.execPath, HOOK_SCRIPT, 'statusline'], { cwd: dir, env: { ...env, SL_INPUT: input }, encoding: 'utf8', timeout: 20_000 });
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^ctx 42% /);
-});
+test(
+  'a non-blocking stdin that has nothing yet (EAGAIN) is asked again until its writer sends and closes',
+  { skip: PYTHON ? false : 'python3 is not installed (the parent that hands over a non-blocking stdin)' },
+  () => {
+    const { dir, env, input } = statusLineCase();
+    const parent = [
+      'import os, subprocess, sys, time, fcntl',
+      'r, w = os.pipe()',
+      'fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)',
+      'p = subprocess.Popen(sys.argv[1:], stdin=r, stdout=subprocess.PIPE)',
+      'os.close(r)',
+      'data = os.environ["SL_INPUT"].encode()',
+      'time.sleep(0.3); os.write(w, data[:40]); time.sleep(0.2); os.write(w, data[40:]); os.close(w)',
+      'out = p.communicate()[0]',
+      'sys.stdout.write(out.decode())',
+      'sys.exit(p.returncode)',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', parent, process.execPath, HOOK_SCRIPT, 'statusline'], {
+      cwd: dir,
+      env: { ...env, SL_INPUT: input },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^ctx 42% /);
+  },
+);
 
 test('the compaction count is kept for the next process: it reads only what was appended, and counts a replaced file again', () => {
   const tmp = workspace({}, 'sl-tmp-');
   const dir = workspace();
   const file = path.join(dir, `${SID}.jsonl`);
-  const boundary = (i: number) => `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: SID, timestamp: `2026-01-0${i}T00:00:00Z`, compactMetadata: { trigger: 'manual' } })}\n`;
+  const boundary = (i: number) =>
+    `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: SID, timestamp: `2026-01-0${i}T00:00:00Z`, compactMetadata: { trigger: 'manual' } })}\n`;
   const user = `${JSON.stringify({ type: 'user', sessionId: SID, message: { role: 'user', content: 'go on' } })}\n`;
   writeFileSync(file, user + boundary(1) + user + boundary(2) + user);
   const count = () => {
-    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(REPO, 'out/src/core/context/compactions.js'))}).countCompactions(${JSON.stringify(file)}).then((c) => console.log(JSON.stringify(c)))`], { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(path.join(REPO, 'out/src/core/context/compactions.js'))}).countCompactions(${JSON.stringify(file)}).then((c) => console.log(JSON.stringify(c)))`,
+      ],
+      { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8' },
+    );
     assert.equal(r.status, 0, r.stderr);
     const { complete, ...c } = JSON.parse(r.stdout) as { count: number; last: string | null; complete: boolean };
     assert.equal(complete, true);
@@ -128,7 +229,10 @@ test('the compaction count is kept for the next process: it reads only what was 
   renameSync(`${file}.new`, file);
   assert.deepEqual(count(), { count: 1, last: '2026-01-01T00:00:00Z' });
   // A kept entry for another path is not used.
-  writeFileSync(stored, JSON.stringify({ ...JSON.parse(readFileSync(stored, 'utf8')), file: '/elsewhere.jsonl', count: 9 }));
+  writeFileSync(
+    stored,
+    JSON.stringify({ ...JSON.parse(readFileSync(stored, 'utf8')), file: '/elsewhere.jsonl', count: 9 }),
+  );
   assert.equal(count().count, 1);
 });
 
@@ -136,7 +240,9 @@ test('codePointCount counts what [...s].length counts (a surrogate pair is one, 
   const next = rng(7);
   const units = [0x41, 0xe9, 0x4e2d, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0x0a, 0xfeff];
   for (let k = 0; k < 2000; k++) {
-    const s = String.fromCharCode(...Array.from({ length: Math.floor(next() * 40) }, () => units[Math.floor(next() * units.length)]));
+    const s = String.fromCharCode(
+      ...Array.from({ length: Math.floor(next() * 40) }, () => units[Math.floor(next() * units.length)]),
+    );
     assert.equal(codePointCount(s), [...s].length, JSON.stringify(s));
   }
   assert.equal(codePointCount('a😀b'), 3);

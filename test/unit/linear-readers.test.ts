@@ -40,26 +40,45 @@ function perElement(make: (n: number) => MdOutline, read: (o: MdOutline) => unkn
 }
 
 test('S4: PROGRESS entries and the STATE blocks are found in one pass over the headings', () => {
-  const progress = (n: number) => doc('# Progress', (i) => [`## 2026-01-01 Session ${i}`, `### What we did`, `- did ${i}`, ''], n);
+  const progress = (n: number) =>
+    doc('# Progress', (i) => [`## 2026-01-01 Session ${i}`, `### What we did`, `- did ${i}`, ''], n);
   const [a, b] = perElement(progress, readProgressEntries);
   assert.ok(b <= a * 1.5 && b < 20, `reads per element ${a.toFixed(1)} at 500 entries, ${b.toFixed(1)} at 2000`);
-  const state = (n: number) => doc('# Agent State\n\n## Progress Tracker\n- [ ] step', (i) => [`## Current Feature: f${i}`, `### Notes`, `- note ${i}`, ''], n);
+  const state = (n: number) =>
+    doc(
+      '# Agent State\n\n## Progress Tracker\n- [ ] step',
+      (i) => [`## Current Feature: f${i}`, `### Notes`, `- note ${i}`, ''],
+      n,
+    );
   const [c, d] = perElement(state, readS4Structure);
   assert.ok(d <= c * 1.5 && d < 20, `reads per element ${c.toFixed(1)} at 500 blocks, ${d.toFixed(1)} at 2000`);
   assert.equal(readS4Structure(state(50)).blocks.length, 50);
   assert.equal(readProgressEntries(progress(50))[49].endLine, progress(50).lines.length);
 });
 
-test('S3: the Log\'s dated items and entry headings are read in one pass', () => {
-  const items = (n: number) => doc('# STATE\n\n## Handoff\nNow ▶ write the renewal test\n\n## Log', (i) => [`- 2026-01-01 entry ${i}: renewal checked`, `  - Docs touched: docs/x${i}.md`], n);
+test("S3: the Log's dated items and entry headings are read in one pass", () => {
+  const items = (n: number) =>
+    doc(
+      '# STATE\n\n## Handoff\nNow ▶ write the renewal test\n\n## Log',
+      (i) => [`- 2026-01-01 entry ${i}: renewal checked`, `  - Docs touched: docs/x${i}.md`],
+      n,
+    );
   const [a, b] = perElement(items, readS3Structure);
   assert.ok(b <= a * 1.5 && b < 20, `reads per element ${a.toFixed(1)} at 500 items, ${b.toFixed(1)} at 2000`);
-  const heads = (n: number) => doc('# STATE\n\n## Handoff\nNow ▶ go\n\n## Log', (i) => [`### 2026-01-01 entry ${i}`, `- Docs touched: docs/y${i}.md`, ''], n);
+  const heads = (n: number) =>
+    doc(
+      '# STATE\n\n## Handoff\nNow ▶ go\n\n## Log',
+      (i) => [`### 2026-01-01 entry ${i}`, `- Docs touched: docs/y${i}.md`, ''],
+      n,
+    );
   const [c, d] = perElement(heads, readS3Structure);
   assert.ok(d <= c * 1.5 && d < 20, `reads per element ${c.toFixed(1)} at 500 entries, ${d.toFixed(1)} at 2000`);
   const s = readS3Structure(items(20));
   assert.equal(s.entries.length, 20);
-  assert.deepEqual(s.entries[3].docsTouched.map((x) => x.text), ['Docs touched: docs/x3.md']);
+  assert.deepEqual(
+    s.entries[3].docsTouched.map((x) => x.text),
+    ['Docs touched: docs/x3.md'],
+  );
 });
 
 test('S4 checks: asking for the sections of every Current block stays linear (no blocks × sections filter)', async () => {
@@ -99,7 +118,7 @@ test('S4 checks: asking for the sections of every Current block stays linear (no
   assert.ok(b <= a * 1.5 && b < 40, `section reads per section ${a.toFixed(1)} at 300 blocks, ${b.toFixed(1)} at 1200`);
 });
 
-test('each state file is parsed once per evaluation: a reader\'s format test and its loadDoc share the outline', async () => {
+test("each state file is parsed once per evaluation: a reader's format test and its loadDoc share the outline", async () => {
   const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const path = await import('node:path');
@@ -110,9 +129,12 @@ test('each state file is parsed once per evaluation: a reader\'s format test and
   const root = mkdtempSync(path.join(tmpdir(), 'sl-outline-'));
   const files: Record<string, string> = {
     // S3 and S4 test their headings before reading; S2's project-state test reads its words first
-    'docs/state/STATE.md': '# STATE\n\n## Handoff\nNow ▶ run `npm test` in test/unit/outline.test.ts\n\n## Log\n- 2026-01-01 entry\n',
-    '.agents/STATE.md': '# Agent State\n\n## Progress Tracker\n- [ ] step\n\n## Current Feature: f\n### Notes\n- note\n',
-    '.claude/project-state.md': '# Project state\n\n## Verified\n- `npm test` passes\n\n## Dropped\n- nothing, because it held\n\n## Next\n- write the guard test\n',
+    'docs/state/STATE.md':
+      '# STATE\n\n## Handoff\nNow ▶ run `npm test` in test/unit/outline.test.ts\n\n## Log\n- 2026-01-01 entry\n',
+    '.agents/STATE.md':
+      '# Agent State\n\n## Progress Tracker\n- [ ] step\n\n## Current Feature: f\n### Notes\n- note\n',
+    '.claude/project-state.md':
+      '# Project state\n\n## Verified\n- `npm test` passes\n\n## Dropped\n- nothing, because it held\n\n## Next\n- write the guard test\n',
   };
   const parsed = new Map<string, number>();
   const proto = Object.getPrototypeOf(new MarkdownIt().block) as { State: StateClass };
@@ -134,7 +156,10 @@ test('each state file is parsed once per evaluation: a reader\'s format test and
       if (!seen.includes(rel)) continue;
       assert.equal(parsed.get(text), 1, `${rel} parsed ${parsed.get(text)} times`);
     }
-    assert.ok(seen.includes('docs/state/STATE.md') && seen.includes('.agents/STATE.md'), `S3 and S4 read: ${seen.join(', ')}`);
+    assert.ok(
+      seen.includes('docs/state/STATE.md') && seen.includes('.agents/STATE.md'),
+      `S3 and S4 read: ${seen.join(', ')}`,
+    );
   } finally {
     proto.State = original;
     rmSync(root, { recursive: true, force: true });

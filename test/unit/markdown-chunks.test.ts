@@ -11,21 +11,102 @@ import { CHUNK_LINES, cutLines, parseMarkdown } from '../../src/core/markdown/ma
 import { FIXTURES, rng } from './helpers';
 
 const LINES = [
-  '', '', '', '# Heading', '## Now', '### Log', '#no-space', '#', '###### six', '####### seven',
-  '- item', '- [ ] task', '- [x] done', '  - nested', '    deep', '1. first', '2) second', '* star', '+ plus',
-  'text', 'more text', '- a\n  - b\n- c', '1. one', '-', '*', '- - nested', '-\ttab', '  indented text', '    code', '\tcode', '===', '---', '***', '___',
-  '```', '```js', '````', '~~~', '~~~ info', '``` `bad`', '```\u00a0', ' ```', '  ~~~', '   ```', '> ```', '- ```', '  ```',
-  '<pre>', '</pre>', '<pre>one line</pre>', '<script>', '</script>', '<style>', '</style>', '<textarea>', '</textarea>',
-  '<!--', '-->', '<!-- one -->', '<?php', '?>', '<!DOCTYPE html>', '<!doctype', '<!X', '>', '<![CDATA[', ']]>',
-  '<div>', '</div>', '<custom-tag>', '<span>', ' <pre>', '> quote', '> # quoted heading', '>', '| a | b |', '|---|---|', '| 1 | 2 |',
-  '[ref]: /url', '[ref]:', '/url "title"', '\r', 'a\rb', '\0',
+  '',
+  '',
+  '',
+  '# Heading',
+  '## Now',
+  '### Log',
+  '#no-space',
+  '#',
+  '###### six',
+  '####### seven',
+  '- item',
+  '- [ ] task',
+  '- [x] done',
+  '  - nested',
+  '    deep',
+  '1. first',
+  '2) second',
+  '* star',
+  '+ plus',
+  'text',
+  'more text',
+  '- a\n  - b\n- c',
+  '1. one',
+  '-',
+  '*',
+  '- - nested',
+  '-\ttab',
+  '  indented text',
+  '    code',
+  '\tcode',
+  '===',
+  '---',
+  '***',
+  '___',
+  '```',
+  '```js',
+  '````',
+  '~~~',
+  '~~~ info',
+  '``` `bad`',
+  '```\u00a0',
+  ' ```',
+  '  ~~~',
+  '   ```',
+  '> ```',
+  '- ```',
+  '  ```',
+  '<pre>',
+  '</pre>',
+  '<pre>one line</pre>',
+  '<script>',
+  '</script>',
+  '<style>',
+  '</style>',
+  '<textarea>',
+  '</textarea>',
+  '<!--',
+  '-->',
+  '<!-- one -->',
+  '<?php',
+  '?>',
+  '<!DOCTYPE html>',
+  '<!doctype',
+  '<!X',
+  '>',
+  '<![CDATA[',
+  ']]>',
+  '<div>',
+  '</div>',
+  '<custom-tag>',
+  '<span>',
+  ' <pre>',
+  '> quote',
+  '> # quoted heading',
+  '>',
+  '| a | b |',
+  '|---|---|',
+  '| 1 | 2 |',
+  '[ref]: /url',
+  '[ref]:',
+  '/url "title"',
+  '\r',
+  'a\rb',
+  '\0',
 ];
 
 function randomDoc(next: () => number, n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     // Headings often, after blank lines and after anything else, so that there are many places to cut.
-    if (i > 0 && next() < (out[i - 1] === '' ? 0.5 : 0.15)) out.push(['# Cut here', '## Cut ' + i, '- cut item', '* star item', '3. numbered', '-', '10) paren'][Math.floor(next() * 7)]);
+    if (i > 0 && next() < (out[i - 1] === '' ? 0.5 : 0.15))
+      out.push(
+        ['# Cut here', '## Cut ' + i, '- cut item', '* star item', '3. numbered', '-', '10) paren'][
+          Math.floor(next() * 7)
+        ],
+      );
     else if (next() < 0.2) out.push('');
     else out.push(LINES[Math.floor(next() * LINES.length)]);
   }
@@ -69,8 +150,23 @@ test("the project's Markdown fixtures strung into one long document: the same ou
 
 test('a fence left open before a cut: the rest is parsed in one piece, and the heading inside it stays code', () => {
   const filler = (n: number): string[] => Array.from({ length: n }, (_, i) => `- line ${i}`);
-  const doc = ['# Top', ...filler(10), '', '```', 'code', '', '# not a heading', ...filler(10), '', '# Real heading', ...filler(10)].join('\n');
+  const doc = [
+    '# Top',
+    ...filler(10),
+    '',
+    '```',
+    'code',
+    '',
+    '# not a heading',
+    ...filler(10),
+    '',
+    '# Real heading',
+    ...filler(10),
+  ].join('\n');
   const out = parseMarkdown(doc, 3);
-  assert.deepEqual(out.headings.map((h) => h.title), ['Top']);
+  assert.deepEqual(
+    out.headings.map((h) => h.title),
+    ['Top'],
+  );
   assert.deepEqual(out, parseMarkdown(doc, Number.MAX_SAFE_INTEGER));
 });

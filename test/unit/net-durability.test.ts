@@ -43,9 +43,11 @@ async function recorded(f: () => Promise<void>): Promise<Call[]> {
 }
 
 /** The calls that write: any call on a temp file, any write, fsync or rename (reading the target to hash it is not one). */
-const writes = (calls: Call[]) => calls.filter((c) => c.target.includes('.tmp') || ['writeFileSync', 'fsyncSync', 'renameSync'].includes(c.op));
+const writes = (calls: Call[]) =>
+  calls.filter((c) => c.target.includes('.tmp') || ['writeFileSync', 'fsyncSync', 'renameSync'].includes(c.op));
 
-const isTemp = (file: string) => (p: string) => p.includes(`.${path.basename(file)}.${process.pid}.`) && p.endsWith('.tmp');
+const isTemp = (file: string) => (p: string) =>
+  p.includes(`.${path.basename(file)}.${process.pid}.`) && p.endsWith('.tmp');
 
 test('durable write: temp file written and fsynced, closed, renamed onto the target, then the folder fsynced', async () => {
   const dir = workspace();
@@ -83,7 +85,16 @@ test('durable write of a new file in new folders: the same steps; the temp file 
   assert.equal(fs.readFileSync(file, 'utf8'), 'x');
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   const seq = calls.map((c) => c.op);
-  assert.deepEqual(seq, ['openSync', 'writeFileSync', 'fsyncSync', 'closeSync', 'renameSync', 'openSync', 'fsyncSync', 'closeSync']);
+  assert.deepEqual(seq, [
+    'openSync',
+    'writeFileSync',
+    'fsyncSync',
+    'closeSync',
+    'renameSync',
+    'openSync',
+    'fsyncSync',
+    'closeSync',
+  ]);
 });
 
 test('durable: false (a cache the next run rewrites): no fsync at all, the rename still makes it atomic', async () => {
@@ -91,7 +102,10 @@ test('durable: false (a cache the next run rewrites): no fsync at all, the renam
   const file = write(dir, 'cache.json', '{}');
   const calls = await recorded(() => writeAtomic(file, '{"a":1}', { durable: false }));
   assert.equal(fs.readFileSync(file, 'utf8'), '{"a":1}');
-  assert.deepEqual(calls.map((c) => c.op), ['openSync', 'writeFileSync', 'closeSync', 'renameSync']);
+  assert.deepEqual(
+    calls.map((c) => c.op),
+    ['openSync', 'writeFileSync', 'closeSync', 'renameSync'],
+  );
 });
 
 test('an existing file keeps its mode across the rename', async () => {
@@ -107,7 +121,11 @@ test('changed since read: refused before anything is written (no temp file opene
   const file = write(dir, 'STATE.md', 'what the agent wrote');
   const stale = sha256(Buffer.from('what we read'));
   const calls = await recorded(() =>
-    assert.rejects(writeAtomic(file, 'ours', { expectHash: stale }), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed' && /changed since it was read/.test(e.message)),
+    assert.rejects(
+      writeAtomic(file, 'ours', { expectHash: stale }),
+      (e: unknown) =>
+        e instanceof WriteRefused && e.reason === 'changed' && /changed since it was read/.test(e.message),
+    ),
   );
   assert.deepEqual(writes(calls), [], 'no temp file opened, nothing written, synced or renamed');
   assert.equal(fs.readFileSync(file, 'utf8'), 'what the agent wrote');
@@ -117,7 +135,10 @@ test('changed since read: refused before anything is written (no temp file opene
   assert.equal(fs.readFileSync(file, 'utf8'), 'ours');
   // A file deleted since it was read is a change too.
   fs.rmSync(file);
-  await assert.rejects(writeAtomic(file, 'again', { expectHash: h }), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
+  await assert.rejects(
+    writeAtomic(file, 'again', { expectHash: h }),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'changed',
+  );
   assert.equal(fs.existsSync(file), false);
 });
 
@@ -125,7 +146,13 @@ test('changed between the temp write and the rename: refused at the second check
   const dir = workspace();
   const file = write(dir, 'STATE.md', 'v1');
   const calls = await recorded(() =>
-    assert.rejects(writeAtomic(file, 'v2', { expectHash: sha256(Buffer.from('v1')), beforeRename: () => fs.appendFileSync(file, ' + agent') }), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed'),
+    assert.rejects(
+      writeAtomic(file, 'v2', {
+        expectHash: sha256(Buffer.from('v1')),
+        beforeRename: () => fs.appendFileSync(file, ' + agent'),
+      }),
+      (e: unknown) => e instanceof WriteRefused && e.reason === 'changed',
+    ),
   );
   assert.ok(!calls.some((c) => c.op === 'renameSync'), JSON.stringify(calls));
   assert.equal(fs.readFileSync(file, 'utf8'), 'v1 + agent');
@@ -135,7 +162,12 @@ test('changed between the temp write and the rename: refused at the second check
 test('a file that must not exist: refused when it does, written when it does not', async () => {
   const dir = workspace();
   const file = write(dir, 'new.md', 'here already');
-  const calls = await recorded(() => assert.rejects(writeAtomic(file, 'x', { expectHash: null }), (e: unknown) => e instanceof WriteRefused && e.reason === 'exists'));
+  const calls = await recorded(() =>
+    assert.rejects(
+      writeAtomic(file, 'x', { expectHash: null }),
+      (e: unknown) => e instanceof WriteRefused && e.reason === 'exists',
+    ),
+  );
   assert.deepEqual(writes(calls), []);
   assert.equal(fs.readFileSync(file, 'utf8'), 'here already');
 });
@@ -144,7 +176,13 @@ test('no hash to compare: a folder or FIFO at the target is refused, not replace
   const dir = workspace();
   const sub = path.join(dir, 'sub');
   fs.mkdirSync(sub);
-  await assert.rejects(writeAtomic(sub, 'x'), (e: unknown) => e instanceof WriteRefused && e.reason === 'io' && e.detail === 'not-file');
+  await assert.rejects(
+    writeAtomic(sub, 'x'),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'io' && e.detail === 'not-file',
+  );
   assert.ok(fs.statSync(sub).isDirectory());
-  await assert.rejects(writeAtomic(sub, 'x', { expectHash: 'ab' }), (e: unknown) => e instanceof WriteRefused && e.detail === 'not-file');
+  await assert.rejects(
+    writeAtomic(sub, 'x', { expectHash: 'ab' }),
+    (e: unknown) => e instanceof WriteRefused && e.detail === 'not-file',
+  );
 });

@@ -25,9 +25,10 @@ function setAt(dir: string, t0: number, files: Record<string, number>): void {
 }
 
 const T0 = Math.floor(Date.now() / 1000) * 1000 - 10 * 24 * 60 * MIN;
-const guard = (dir: string, nowMin: number, payload = preCompact(dir)) => preCompactGuard(payload, { cwd: dir, root: dir, now: T0 + nowMin * MIN, env: {}, log: false });
+const guard = (dir: string, nowMin: number, payload = preCompact(dir)) =>
+  preCompactGuard(payload, { cwd: dir, root: dir, now: T0 + nowMin * MIN, env: {}, log: false });
 
-test('guard: the session\'s own marker speaks for it even when an older shared marker exists', async () => {
+test("guard: the session's own marker speaks for it even when an older shared marker exists", async () => {
   for (const signer of [SID, '-']) {
     const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
     write(dir, SHARED, `${signer}\n`);
@@ -43,7 +44,12 @@ test('guard: the session\'s own marker speaks for it even when an older shared m
 });
 
 test('guard: without its own marker, the shared one counts when signed by this session or by nobody, never by another', async () => {
-  for (const [content, rule] of [[`${SID}\n`, 'idle'], ['\n', 'idle'], ['-\n', 'idle'], [`${OTHER_SID}\n`, 'foreign-marker']] as const) {
+  for (const [content, rule] of [
+    [`${SID}\n`, 'idle'],
+    ['\n', 'idle'],
+    ['-\n', 'idle'],
+    [`${OTHER_SID}\n`, 'foreign-marker'],
+  ] as const) {
     const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
     write(dir, SHARED, content);
     setAt(dir, T0, { 'docs/state/STATE.md': 0, [SHARED]: 10 });
@@ -69,8 +75,14 @@ test('guard: no marker blocks, naming the open manual items and the command that
   const d = await guard(dir, 0);
   assert.deepEqual([d.allow, d.exitCode, d.rule], [false, 2, 'no-marker']);
   assert.match(d.reason, new RegExp(`\\(${OWN.replace(/\./g, '\\.')} is missing\\)`));
-  assert.match(d.reason, new RegExp(`\`session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request\``));
-  assert.match(d.reason, /once these manual items are true \(--confirm says so: feedback-stored: [^;]+; last-request: [^)]+\)/);
+  assert.match(
+    d.reason,
+    new RegExp(`\`session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request\``),
+  );
+  assert.match(
+    d.reason,
+    /once these manual items are true \(--confirm says so: feedback-stored: [^;]+; last-request: [^)]+\)/,
+  );
   assert.match(d.reason, new RegExp(`checkpoint --nothing-to-preserve --session ${SID}`));
   assert.equal(d.log, `BLOCK (no marker: ${OWN})`);
   // It names the state file and the agent's own checkpoint trigger.

@@ -43,17 +43,27 @@ test('S1 budget: 200 lines (a final newline ends the last line): 199 and 200 pas
   };
   for (const n of [199, 200]) {
     const c = await at(n);
-    assert.deepEqual([c.status, c.message], ['pass', `memory/session-handoff-LATEST.md within budget (${n}/200 lines).`]);
+    assert.deepEqual(
+      [c.status, c.message],
+      ['pass', `memory/session-handoff-LATEST.md within budget (${n}/200 lines).`],
+    );
   }
   const over = await at(201);
-  assert.deepEqual([over.status, over.message], ['warn', 'memory/session-handoff-LATEST.md is over budget: 201 lines > 200.']);
+  assert.deepEqual(
+    [over.status, over.message],
+    ['warn', 'memory/session-handoff-LATEST.md is over budget: 201 lines > 200.'],
+  );
 });
 
 const S2_BASE = '## TASK\nBudget test\n\n## NEXT\nTrim the ledger below budget now\n\n## OPEN\n';
 const S2_LEDGER = '.claude/session-ledger.md';
 
 test('S2 budget: 150 lines: 149 and 150 pass, 151 warns', async () => {
-  for (const [n, status] of [[149, 'pass'], [150, 'pass'], [151, 'warn']] as const) {
+  for (const [n, status] of [
+    [149, 'pass'],
+    [150, 'pass'],
+    [151, 'warn'],
+  ] as const) {
     const c = one(await systemIn(workspace({ [S2_LEDGER]: linesText(S2_BASE, n, 'lines') }), 'S2'), 'budget');
     assert.equal(c.status, status, `${n} lines: ${c.message}`);
     assert.match(c.message, status === 'pass' ? new RegExp(`\\(${n}/150 lines, `) : /151 lines > 150\./);
@@ -62,7 +72,11 @@ test('S2 budget: 150 lines: 149 and 150 pass, 151 warns', async () => {
 
 test('S2 budget: 5,200 characters (code points): 5,199 and 5,200 pass, 5,201 warns', async () => {
   const head = `${S2_BASE}- `;
-  for (const [n, status] of [[5199, 'pass'], [5200, 'pass'], [5201, 'warn']] as const) {
+  for (const [n, status] of [
+    [5199, 'pass'],
+    [5200, 'pass'],
+    [5201, 'warn'],
+  ] as const) {
     // Astral characters count once each (code points, not UTF-16 units).
     const text = `${head}${'😀'.repeat(10)}${'x'.repeat(n - [...head].length - 10 - 1)}\n`;
     assert.equal([...text].length, n);
@@ -83,7 +97,11 @@ test('S2 plan-size: a spine of 20,000 characters passes, 20,001 warns', async ()
   };
   const first = await measure(19_000);
   const base = 19_000 - first.chars;
-  for (const [n, status] of [[19_999, 'pass'], [20_000, 'pass'], [20_001, 'warn']] as const) {
+  for (const [n, status] of [
+    [19_999, 'pass'],
+    [20_000, 'pass'],
+    [20_001, 'warn'],
+  ] as const) {
     const { c, chars } = await measure(n + base);
     assert.equal(chars, n);
     assert.equal(c.status, status, c.message);
@@ -92,19 +110,36 @@ test('S2 plan-size: a spine of 20,000 characters passes, 20,001 warns', async ()
 
 test('S2 next-one-line: one line passes, two warn', async () => {
   const make = (next: string) => workspace({ [S2_LEDGER]: `## TASK\nt\n\n## NEXT\n${next}\n\n## OPEN\n- q\n` });
-  assert.equal(one(await systemIn(make('Wire the Export button in src/invoices.ts'), 'S2'), 'next-one-line').status, 'pass');
-  const two = one(await systemIn(make('Wire the Export button in src/invoices.ts\nthen run npm test'), 'S2'), 'next-one-line');
-  assert.deepEqual([two.status, two.message], ['warn', 'NEXT holds 2 lines; it should be the single next action on one line.']);
+  assert.equal(
+    one(await systemIn(make('Wire the Export button in src/invoices.ts'), 'S2'), 'next-one-line').status,
+    'pass',
+  );
+  const two = one(
+    await systemIn(make('Wire the Export button in src/invoices.ts\nthen run npm test'), 'S2'),
+    'next-one-line',
+  );
+  assert.deepEqual(
+    [two.status, two.message],
+    ['warn', 'NEXT holds 2 lines; it should be the single next action on one line.'],
+  );
 });
 
-test('S3 budget: 150 lines counted as S3\'s checker does (split on newline): 149 and 150 pass, 151 warns', async () => {
+test("S3 budget: 150 lines counted as S3's checker does (split on newline): 149 and 150 pass, 151 warns", async () => {
   const head = '# STATE\n\n## Handoff\n- **Now ▶** trim the Log into docs/state/log/2026-03.md\n\n## Log\n';
-  for (const [n, status] of [[149, 'pass'], [150, 'pass'], [151, 'warn']] as const) {
+  for (const [n, status] of [
+    [149, 'pass'],
+    [150, 'pass'],
+    [151, 'warn'],
+  ] as const) {
     const c = one(await systemIn(workspace({ 'docs/state/STATE.md': linesText(head, n, 'split') }), 'S3'), 'budget');
     assert.equal(c.status, status, `${n}: ${c.message}`);
   }
   // checks/config.json's budget is honoured at its value too.
-  const cfg = (max: number) => workspace({ 'docs/state/STATE.md': linesText(head, 160, 'split'), 'checks/config.json': JSON.stringify({ budgets: { stateMdLines: max } }) });
+  const cfg = (max: number) =>
+    workspace({
+      'docs/state/STATE.md': linesText(head, 160, 'split'),
+      'checks/config.json': JSON.stringify({ budgets: { stateMdLines: max } }),
+    });
   assert.equal(one(await systemIn(cfg(160), 'S3'), 'budget').status, 'pass');
   assert.equal(one(await systemIn(cfg(159), 'S3'), 'budget').status, 'warn');
   // A budget that is not a positive number keeps the default.
@@ -113,9 +148,13 @@ test('S3 budget: 150 lines counted as S3\'s checker does (split on newline): 149
 
 test('S4 progress-entries: at most 5 PROGRESS.md entries: 4 and 5 pass, 6 warns at the sixth', async () => {
   const dir = fixtureCopy('s4/good');
-  const entry = (i: number) => `## [2026-03-${String(20 - i).padStart(2, '0')}-120000](.agents/checkpoints/2026-03-${String(20 - i).padStart(2, '0')}-120000.md)\n\n### What was done\n\n- step ${i}\n\n`;
+  const entry = (i: number) =>
+    `## [2026-03-${String(20 - i).padStart(2, '0')}-120000](.agents/checkpoints/2026-03-${String(20 - i).padStart(2, '0')}-120000.md)\n\n### What was done\n\n- step ${i}\n\n`;
   const at = async (n: number) => {
-    writeFileSync(path.join(dir, 'PROGRESS.md'), `# PROGRESS\n\n${Array.from({ length: n }, (_, i) => entry(i)).join('')}`);
+    writeFileSync(
+      path.join(dir, 'PROGRESS.md'),
+      `# PROGRESS\n\n${Array.from({ length: n }, (_, i) => entry(i)).join('')}`,
+    );
     return one(await systemIn(dir, 'S4'), 'progress-entries');
   };
   assert.deepEqual([(await at(1)).status, (await at(1)).message], ['pass', 'PROGRESS.md holds 1 entry (at most 5).']);
@@ -124,8 +163,11 @@ test('S4 progress-entries: at most 5 PROGRESS.md entries: 4 and 5 pass, 6 warns 
     assert.deepEqual([c.status, c.message], ['pass', `PROGRESS.md holds ${n} entries (at most 5).`]);
   }
   const six = await at(6);
-  assert.deepEqual([six.status, six.message], ['warn', 'PROGRESS.md holds 6 entries; at most 5 (the latest checkpoints) belong there.']);
-  assert.equal(six.line, 3 + 5 * 6, "the line of the sixth entry");
+  assert.deepEqual(
+    [six.status, six.message],
+    ['warn', 'PROGRESS.md holds 6 entries; at most 5 (the latest checkpoints) belong there.'],
+  );
+  assert.equal(six.line, 3 + 5 * 6, 'the line of the sixth entry');
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +178,8 @@ function snapshot(o: { ctx?: number; next?: number; diff?: number; blocked?: num
   const lines = ['<!-- state-snapshot v1 -->', '```yaml', 'ts: 2026-05-04', `ctx: "${words(o.ctx ?? 3)}"`, 'next:'];
   for (let i = 0; i < (o.next ?? 1); i++) lines.push(`  - "n${i}"`);
   lines.push('diff:');
-  for (let i = 0; i < (o.diff ?? 1); i++) lines.push('  - op: add', `    item: "d${i}"`, `    why: "${words(o.why ?? 2)}"`);
+  for (let i = 0; i < (o.diff ?? 1); i++)
+    lines.push('  - op: add', `    item: "d${i}"`, `    why: "${words(o.why ?? 2)}"`);
   lines.push('blocked:');
   for (let i = 0; i < (o.blocked ?? 1); i++) lines.push(`  - item: "b${i}"`, '    risk: H');
   lines.push('```');
@@ -167,7 +210,8 @@ const DAY = 86_400_000;
 test('S1 lesson archive: conf below 0.4 and seen more than 90 days ago', () => {
   const now = Date.UTC(2026, 5, 1);
   const seen = (days: number) => new Date(now - days * DAY).toISOString().slice(0, 10);
-  const cand = (conf: string, days: number) => isArchiveCandidate(item([`conf:${conf}`, `seen:${seen(days)}`, 'obs:1']), now);
+  const cand = (conf: string, days: number) =>
+    isArchiveCandidate(item([`conf:${conf}`, `seen:${seen(days)}`, 'obs:1']), now);
   assert.deepEqual([cand('0.39', 91), cand('0.4', 91), cand('0.41', 91)], [true, false, false]);
   assert.deepEqual([cand('0.3', 89), cand('0.3', 90), cand('0.3', 91)], [false, false, true]);
   assert.equal(isArchiveCandidate(item(['conf:0.3']), now), false, 'no seen: no verdict');
@@ -175,20 +219,29 @@ test('S1 lesson archive: conf below 0.4 and seen more than 90 days ago', () => {
 });
 
 test('S1 context log: promote at ref ≥ 3; expired past ttl days', () => {
-  assert.deepEqual([2, 3, 4].map((r) => isPromotionCandidate(item([`ref:${r}`]))), [false, true, true]);
+  assert.deepEqual(
+    [2, 3, 4].map((r) => isPromotionCandidate(item([`ref:${r}`]))),
+    [false, true, true],
+  );
   assert.equal(isPromotionCandidate(item([])), false);
   const now = Date.UTC(2026, 5, 1);
   const date = (days: number) => new Date(now - days * DAY).toISOString().slice(0, 10);
-  assert.deepEqual([29, 30, 31].map((d) => isExpired(item([`date:${date(d)}`, 'ttl:30d']), now)), [false, false, true]);
+  assert.deepEqual(
+    [29, 30, 31].map((d) => isExpired(item([`date:${date(d)}`, 'ttl:30d']), now)),
+    [false, false, true],
+  );
   assert.equal(isExpired(item([`date:${date(400)}`, 'ttl:permanent']), now), false);
 });
 
 test('S1 hook promotion: conf ≥ 0.9 and obs ≥ 3', async () => {
   const dir = fixtureCopy('s1/good');
-  const lessons = (conf: string, obs: number) => `# Lessons\n\n### Stream the rows\n> conf: ${conf} · seen: 2026-04-28 · obs: ${obs}\n`;
+  const lessons = (conf: string, obs: number) =>
+    `# Lessons\n\n### Stream the rows\n> conf: ${conf} · seen: 2026-04-28 · obs: ${obs}\n`;
   const cands = async (conf: string, obs: number) => {
     write(dir, 'tasks/lessons.md', lessons(conf, obs));
-    return checksWith((await systemIn(dir, 'S1')).checks, 'hook-promotion').filter((c) => /^Hook-promotion candidate/.test(c.message)).length;
+    return checksWith((await systemIn(dir, 'S1')).checks, 'hook-promotion').filter((c) =>
+      /^Hook-promotion candidate/.test(c.message),
+    ).length;
   };
   assert.deepEqual([await cands('0.89', 3), await cands('0.9', 3), await cands('0.91', 3)], [0, 1, 1]);
   assert.deepEqual([await cands('0.95', 2), await cands('0.95', 3), await cands('0.95', 4)], [0, 1, 1]);
@@ -223,7 +276,11 @@ test('context thresholds per system: ok one below propose, propose at it, urgent
   // Several systems: the earliest cue wins (S3 proposes at 15 %).
   assert.deepEqual(thresholdProfile(['S0', 'S3', 'S1']), { profile: 'S3', propose: 15, urgent: 40 });
   // Settings: valid percents 0..100 override; anything else is ignored.
-  assert.deepEqual(thresholdProfile(['S1'], { propose: 0, urgent: 100 }), { profile: 'custom', propose: 0, urgent: 100 });
+  assert.deepEqual(thresholdProfile(['S1'], { propose: 0, urgent: 100 }), {
+    profile: 'custom',
+    propose: 0,
+    urgent: 100,
+  });
   assert.deepEqual(thresholdProfile(['S1'], { propose: -1, urgent: 101 }), { profile: 'S1', propose: 50, urgent: 80 });
   assert.equal(levelOf(null, thresholdProfile([])), 'ok');
 });
@@ -235,10 +292,22 @@ test('S0 compactions advice: from the 2nd compaction of a session on', () => {
 // ---------------------------------------------------------------------------------------------
 // S0's older ledger places: read only with 3 of the ledger's sections
 
-test('S0 older ledger place (CONTINUITY.md): 2 sections is someone else\'s file, 3 and 4 are the ledger', async () => {
-  const sections = ['## Goal\nShip it', '## Decisions\n- chose X over Y', '## Now\nwire the button in src/a.ts', '## Next\n- run the tests'];
-  for (const [n, found] of [[2, false], [3, true], [4, true]] as const) {
-    const s = await systemIn(workspace({ 'CONTINUITY.md': `# Continuity Ledger\n\n${sections.slice(0, n).join('\n\n')}\n` }), 'S0').catch(() => null);
+test("S0 older ledger place (CONTINUITY.md): 2 sections is someone else's file, 3 and 4 are the ledger", async () => {
+  const sections = [
+    '## Goal\nShip it',
+    '## Decisions\n- chose X over Y',
+    '## Now\nwire the button in src/a.ts',
+    '## Next\n- run the tests',
+  ];
+  for (const [n, found] of [
+    [2, false],
+    [3, true],
+    [4, true],
+  ] as const) {
+    const s = await systemIn(
+      workspace({ 'CONTINUITY.md': `# Continuity Ledger\n\n${sections.slice(0, n).join('\n\n')}\n` }),
+      'S0',
+    ).catch(() => null);
     assert.equal(s?.home === 'CONTINUITY.md', found, `${n} sections`);
   }
 });
@@ -262,7 +331,11 @@ async function guard(dir: string, now: number, env: NodeJS.ProcessEnv = {}) {
 }
 
 test('guard idle grace: state written up to 30 s after the marker is idle (allowed at any age); 31 s is work', async () => {
-  for (const [after, rule] of [[29_000, 'idle'], [30_000, 'idle'], [31_000, 'stale']] as const) {
+  for (const [after, rule] of [
+    [29_000, 'idle'],
+    [30_000, 'idle'],
+    [31_000, 'stale'],
+  ] as const) {
     const { dir, t0 } = guardCase(after);
     const d = await guard(dir, t0 + 30 * 24 * 3_600_000);
     assert.equal(d.rule, rule, `state ${after} ms after the marker: ${d.log}`);
@@ -274,11 +347,19 @@ test('guard max age: with work after it, a marker up to 480 min old allows; olde
   const { dir, t0 } = guardCase(3_600_000);
   const MIN = 60_000;
   const at = async (ms: number, env: NodeJS.ProcessEnv = {}) => (await guard(dir, t0 + ms, env)).rule;
-  assert.deepEqual([await at(479 * MIN), await at(480 * MIN), await at(480 * MIN + 1), await at(481 * MIN)], ['fresh', 'fresh', 'stale', 'stale']);
-  const env = { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '90' };
-  assert.deepEqual([await at(89 * MIN, env), await at(90 * MIN, env), await at(90 * MIN + 1, env)], ['fresh', 'fresh', 'stale']);
   assert.deepEqual(
-    ['0', '90', ' 7.5 ', '-5', 'soon', '', '1e3'].map((v) => maxAgeMinutes({ SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: v })),
+    [await at(479 * MIN), await at(480 * MIN), await at(480 * MIN + 1), await at(481 * MIN)],
+    ['fresh', 'fresh', 'stale', 'stale'],
+  );
+  const env = { SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '90' };
+  assert.deepEqual(
+    [await at(89 * MIN, env), await at(90 * MIN, env), await at(90 * MIN + 1, env)],
+    ['fresh', 'fresh', 'stale'],
+  );
+  assert.deepEqual(
+    ['0', '90', ' 7.5 ', '-5', 'soon', '', '1e3'].map((v) =>
+      maxAgeMinutes({ SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: v }),
+    ),
     [0, 90, 7.5, 480, 480, 480, 480],
   );
   assert.equal(maxAgeMinutes({}), 480);
@@ -304,29 +385,45 @@ test('S3 rotate-log: at the budget nothing moves; one line over moves the oldest
   // Each entry is 3 lines (heading, item, blank line): one over moves the oldest, and so does 3 over.
   for (const over of [1, 3]) {
     const p = await plan(lines - over);
-    assert.deepEqual(p.moves.map((m) => m.date), ['2026-03-02'], `${over} over`);
+    assert.deepEqual(
+      p.moves.map((m) => m.date),
+      ['2026-03-02'],
+      `${over} over`,
+    );
     assert.equal(p.linesAfter, lines - 3);
     assert.equal(p.withinBudget, true, 'exactly at the budget after the move');
   }
   const two = await plan(lines - 4);
-  assert.deepEqual(two.moves.map((m) => m.date), ['2026-03-02', '2026-03-03']);
+  assert.deepEqual(
+    two.moves.map((m) => m.date),
+    ['2026-03-02', '2026-03-03'],
+  );
   // Every line of a moved entry leaves (its blank line too); what stays is byte for byte the rest.
   assert.equal(two.after, `${head}${entry('2026-03-05')}\n${entry('2026-03-04')}`);
   assert.equal(two.linesAfter, lines - 6);
   assert.equal(two.archives[0].after, `# Log 2026-03\n\n${entry('2026-03-03')}\n${entry('2026-03-02')}`);
   // The newest entry never moves, even when the file still does not fit.
   const tight = await plan(5);
-  assert.deepEqual(tight.moves.map((m) => m.date), ['2026-03-02', '2026-03-03', '2026-03-04']);
+  assert.deepEqual(
+    tight.moves.map((m) => m.date),
+    ['2026-03-02', '2026-03-03', '2026-03-04'],
+  );
   assert.equal(tight.withinBudget, false);
   // An entry in the middle of a Log out of order leaves with its blank line: no gap is left behind.
   const mixedText = `${head}${['2026-03-05', '2026-03-02', '2026-03-04'].map(entry).join('\n')}`;
   const mixed = workspace({ 'docs/state/STATE.md': mixedText });
   const mid = await planRotateLog(mixed, { budget: mixedText.split('\n').length - 1 });
-  assert.deepEqual(mid?.moves.map((m) => m.date), ['2026-03-02']);
+  assert.deepEqual(
+    mid?.moves.map((m) => m.date),
+    ['2026-03-02'],
+  );
   assert.equal(mid?.after, `${head}${entry('2026-03-05')}\n${entry('2026-03-04')}`);
   // An archive that already ends with an entry (no final newline) is not given it twice.
   write(dir, 'docs/state/log/2026-03.md', '# Log 2026-03\n\n### 2026-03-02 - work of 2026-03-02\n- Done: step');
   const again = await plan(lines - 1);
-  assert.deepEqual(again.moves.map((m) => m.date), ['2026-03-02']);
+  assert.deepEqual(
+    again.moves.map((m) => m.date),
+    ['2026-03-02'],
+  );
   assert.deepEqual(again.archives, []);
 });

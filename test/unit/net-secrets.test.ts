@@ -35,7 +35,12 @@ const FAMILIES: Family[] = [
       { line: `aws key AKIA${UP.slice(0, 16)} in the env`, value: `AKIA${UP.slice(0, 16)}` },
       { line: `temp ASIA${UP.slice(4, 20)}`, value: `ASIA${UP.slice(4, 20)}` },
     ],
-    misses: [`AKIA${UP.slice(0, 15)} is 15`, `AKIA${UP.slice(0, 17)} is 17`, `xAKIA${UP.slice(0, 16)}`, `AKIB${UP.slice(0, 16)}`],
+    misses: [
+      `AKIA${UP.slice(0, 15)} is 15`,
+      `AKIA${UP.slice(0, 17)} is 17`,
+      `xAKIA${UP.slice(0, 16)}`,
+      `AKIB${UP.slice(0, 16)}`,
+    ],
   },
   {
     rule: 'GitHub token',
@@ -63,7 +68,10 @@ const FAMILIES: Family[] = [
   },
   {
     rule: 'Slack token',
-    hits: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-'].map((p) => ({ line: `slack ${p}${chars(10)}`, value: `${p}${chars(10)}` })),
+    hits: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-'].map((p) => ({
+      line: `slack ${p}${chars(10)}`,
+      value: `${p}${chars(10)}`,
+    })),
     misses: [`xoxb-${chars(9)}`, `xoxc-${chars(12)}`, `axoxb-${chars(12)}`],
   },
   {
@@ -122,8 +130,14 @@ const FAMILIES: Family[] = [
   {
     rule: 'JSON Web Token',
     hits: [
-      { line: `bearer eyJ${chars(10)}.eyJ${chars(11)}.${chars(10)}`, value: `eyJ${chars(10)}.eyJ${chars(11)}.${chars(10)}` },
-      { line: `a-eyJ${chars(12)}.eyJ${chars(12)}.${chars(12)} b`, value: `eyJ${chars(12)}.eyJ${chars(12)}.${chars(12)}` },
+      {
+        line: `bearer eyJ${chars(10)}.eyJ${chars(11)}.${chars(10)}`,
+        value: `eyJ${chars(10)}.eyJ${chars(11)}.${chars(10)}`,
+      },
+      {
+        line: `a-eyJ${chars(12)}.eyJ${chars(12)}.${chars(12)} b`,
+        value: `eyJ${chars(12)}.eyJ${chars(12)}.${chars(12)}`,
+      },
     ],
     misses: [
       `eyJ${chars(9)}.eyJ${chars(11)}.${chars(10)}`,
@@ -184,7 +198,15 @@ const FAMILIES: Family[] = [
       { line: 'short +49 123 456', value: '+49 123 456', keep: 0 },
       { line: 'long +123 4567 8901 2345', value: '+123 4567 8901 2345', keep: 0 },
     ],
-    misses: ['seven +49 12 345', 'sixteen +123 4567 8901 23456', 'date 2026-03-04', 'version 1.22.3', 'a path a/415-555-0123', '415-555-01234', 'ratio 415-555-0123/2'],
+    misses: [
+      'seven +49 12 345',
+      'sixteen +123 4567 8901 23456',
+      'date 2026-03-04',
+      'version 1.22.3',
+      'a path a/415-555-0123',
+      '415-555-01234',
+      'ratio 415-555-0123/2',
+    ],
   },
   {
     rule: 'postal address',
@@ -196,7 +218,14 @@ const FAMILIES: Family[] = [
       { line: 'at Rue de Rivoli, 4 in Paris', value: 'Rue de Rivoli, 4', keep: 0 },
       { line: '〒100-0001 東京都', value: '〒100-0001', keep: 0 },
     ],
-    misses: ['221B is a flat', 'run 3 Baker jobs', '12 tests in Hauptstraße', 'Hauptstraße12', 'the main street 12', '100-0001 without the mark'],
+    misses: [
+      '221B is a flat',
+      'run 3 Baker jobs',
+      '12 tests in Hauptstraße',
+      'Hauptstraße12',
+      'the main street 12',
+      '100-0001 without the mark',
+    ],
   },
   {
     rule: 'assigned secret',
@@ -206,7 +235,13 @@ const FAMILIES: Family[] = [
       { line: 'DB_PASS="Ab3dEf6hIj9k"', value: 'Ab3dEf6hIj9k', keep: 0 },
       { line: 'APP_CREDENTIALS=aB3dE5gH7jK9mN1pQ2rS', value: 'aB3dE5gH7jK9mN1pQ2rS', keep: 0 },
     ],
-    misses: ['SORT_KEY=created_at', 'CACHE_KEY=invoices', 'KEY=Qz7#wR4', 'key=Qz7#wR4$ (lower case is not env style)', 'MONKEY=Qz7#wR4$xY9!'],
+    misses: [
+      'SORT_KEY=created_at',
+      'CACHE_KEY=invoices',
+      'KEY=Qz7#wR4',
+      'key=Qz7#wR4$ (lower case is not env style)',
+      'MONKEY=Qz7#wR4$xY9!',
+    ],
   },
 ];
 
@@ -243,8 +278,11 @@ test('env-style assigned secret: a value that looks generated (3 character class
   assert.equal(found('aB3#eF7'), false);
 });
 
-test('a URL\'s user:password@host is its credentials, not an e-mail address', () => {
-  assert.deepEqual(maskSecrets('https://user:pw@host.io/x').hits.map((h) => h.rule), ['URL with embedded credentials']);
+test("a URL's user:password@host is its credentials, not an e-mail address", () => {
+  assert.deepEqual(
+    maskSecrets('https://user:pw@host.io/x').hits.map((h) => h.rule),
+    ['URL with embedded credentials'],
+  );
 });
 
 test('secret mask: the public prefix and the length, nothing else', () => {
@@ -255,14 +293,39 @@ test('secret mask: the public prefix and the length, nothing else', () => {
 
 test('secret family private key: the BEGIN line is named, every body line masked, lines after END untouched', () => {
   const body = ['MIIEowIBAAKCAQEAx1', 'b2c3d4e5f6g7h8i9j0+/=', 'Proc-Type: 4,ENCRYPTED', 'DEK-Info: AES-128-CBC,00'];
-  for (const kind of ['RSA PRIVATE KEY', 'PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'PGP PRIVATE KEY BLOCK']) {
-    const text = ['intro', `-----BEGIN ${kind}-----`, ...body, '', `-----END ${kind}-----`, 'after stays', 'MIIEowIBAAKCAQEAx1'].join('\n');
+  for (const kind of [
+    'RSA PRIVATE KEY',
+    'PRIVATE KEY',
+    'OPENSSH PRIVATE KEY',
+    'ENCRYPTED PRIVATE KEY',
+    'PGP PRIVATE KEY BLOCK',
+  ]) {
+    const text = [
+      'intro',
+      `-----BEGIN ${kind}-----`,
+      ...body,
+      '',
+      `-----END ${kind}-----`,
+      'after stays',
+      'MIIEowIBAAKCAQEAx1',
+    ].join('\n');
     const r = maskSecrets(text);
-    assert.deepEqual(r.hits.map((h) => [h.rule, h.line]), [['private key', 2]], kind);
+    assert.deepEqual(
+      r.hits.map((h) => [h.rule, h.line]),
+      [['private key', 2]],
+      kind,
+    );
     const lines = r.text.split('\n');
     assert.equal(lines.length, 10);
-    assert.deepEqual(lines.slice(2, 6), body.map((b) => mask(b, 0)), kind);
-    assert.deepEqual([lines[0], lines[1], lines[6], lines[7], lines[8], lines[9]], ['intro', `-----BEGIN ${kind}-----`, '', `-----END ${kind}-----`, 'after stays', 'MIIEowIBAAKCAQEAx1']);
+    assert.deepEqual(
+      lines.slice(2, 6),
+      body.map((b) => mask(b, 0)),
+      kind,
+    );
+    assert.deepEqual(
+      [lines[0], lines[1], lines[6], lines[7], lines[8], lines[9]],
+      ['intro', `-----BEGIN ${kind}-----`, '', `-----END ${kind}-----`, 'after stays', 'MIIEowIBAAKCAQEAx1'],
+    );
   }
   // Near misses: a public key, a certificate, and a body line too short to be base64 of a key.
   for (const kind of ['PUBLIC KEY', 'CERTIFICATE']) {
@@ -272,7 +335,9 @@ test('secret family private key: the BEGIN line is named, every body line masked
   const short = maskSecrets('-----BEGIN PRIVATE KEY-----\nabc\nMIIEowIBAAKCAQEAx1\n');
   assert.deepEqual(short.text.split('\n').slice(1), ['abc', 'MIIEowIBAAKCAQEAx1', ''], 'prose ends the key body');
   // Without an END line the body ends after 200 lines at most.
-  const long = maskSecrets(['-----BEGIN PRIVATE KEY-----', ...Array.from({ length: 205 }, () => 'MIIEowIBAAKCAQEAx1')].join('\n'));
+  const long = maskSecrets(
+    ['-----BEGIN PRIVATE KEY-----', ...Array.from({ length: 205 }, () => 'MIIEowIBAAKCAQEAx1')].join('\n'),
+  );
   const ll = long.text.split('\n');
   assert.equal(ll[199], mask('MIIEowIBAAKCAQEAx1', 0));
   assert.equal(ll[200], 'MIIEowIBAAKCAQEAx1');
@@ -282,7 +347,10 @@ test('secret masking: two secrets on one line both masked, in order; overlapping
   const a = `ghp_${gh36}`;
   const b = `xoxb-${chars(12)}`;
   const r = maskSecrets(`${a} and ${b}`);
-  assert.deepEqual(r.hits.map((h) => h.rule), ['GitHub token', 'Slack token']);
+  assert.deepEqual(
+    r.hits.map((h) => h.rule),
+    ['GitHub token', 'Slack token'],
+  );
   assert.equal(r.text, `${mask(a)} and ${mask(b)}`);
   // `GITHUB_TOKEN=ghp_…` is both an assignment and a GitHub token: one mask, the longest earliest match.
   const both = maskSecrets(`GITHUB_TOKEN=${a}`);
@@ -308,7 +376,13 @@ test('secrets are masked in what every surface reads: the document text, items, 
   assert.ok(s3);
   assert.equal(s3.next, `rotate ${mask(token)} in \`config/app.ts\``);
   const sec = s3.checks.filter((c) => c.id === 'no-secrets');
-  assert.deepEqual(sec.map((c) => [c.status, c.line]), [['fail', 5], ['fail', 8]]);
+  assert.deepEqual(
+    sec.map((c) => [c.status, c.line]),
+    [
+      ['fail', 5],
+      ['fail', 8],
+    ],
+  );
 });
 
 test('URL credentials: white space (Unicode too), quotes, angle brackets, / and @ end the user info (nothing read across them)', () => {

@@ -40,7 +40,11 @@ function planted(rel: string, how: 'symlink' | 'hardlink' | 'folder'): string {
 /** The state file and its folder are as they were: nothing written through the link, nothing created beside it. */
 function untouched(dir: string, what: string): void {
   assert.equal(readFileSync(path.join(dir, STATE), 'utf8'), S3_STATE, `${what}: STATE.md is unchanged`);
-  assert.deepEqual(readdirSync(path.join(dir, 'docs/state')), ['STATE.md'], `${what}: nothing was created in docs/state`);
+  assert.deepEqual(
+    readdirSync(path.join(dir, 'docs/state')),
+    ['STATE.md'],
+    `${what}: nothing was created in docs/state`,
+  );
 }
 
 const HOWS = ['symlink', 'hardlink', 'folder'] as const;
@@ -60,7 +64,11 @@ test('the session records are never written through a link: SessionStart logs th
       const dir = planted(rel, how);
       const r = await sessionStartHook(sessionStart(dir, 'startup'), { root: dir });
       untouched(dir, `${rel} (${how})`);
-      assert.match(r.log, /could not record the session: .*never writes its own files through a link/, `${rel} (${how})`);
+      assert.match(
+        r.log,
+        /could not record the session: .*never writes its own files through a link/,
+        `${rel} (${how})`,
+      );
       assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /link/, 'the hook log says so');
     }
   }
@@ -77,7 +85,11 @@ test('hooks install never writes the hook script or its install record through a
       assert.equal(r.code, 1, `${rel} (${how}): ${r.stdout}`);
       assert.match(r.stderr, /never writes its own files through a link; nothing was written/);
       untouched(dir, `${rel} (${how})`);
-      assert.equal(existsSync(path.join(dir, '.claude/settings.json')), false, `${rel} (${how}): no settings written either`);
+      assert.equal(
+        existsSync(path.join(dir, '.claude/settings.json')),
+        false,
+        `${rel} (${how}): no settings written either`,
+      );
     }
   }
 });
@@ -115,7 +127,12 @@ test("the status line's record is never written through a link, and the status l
     mkdirSync(path.dirname(at), { recursive: true });
     if (how === 'symlink') symlinkSync(path.join(dir, STATE), at);
     else linkSync(path.join(dir, STATE), at);
-    const input = JSON.stringify({ session_id: SID, cwd: dir, workspace: { project_dir: dir }, context_window: { context_window_size: 200000, current_usage: { input_tokens: 1000 } } });
+    const input = JSON.stringify({
+      session_id: SID,
+      cwd: dir,
+      workspace: { project_dir: dir },
+      context_window: { context_window_size: 200000, current_usage: { input_tokens: 1000 } },
+    });
     const r = await runIn(['statusline'], { stdin: input, cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     untouched(dir, `status line record (${how})`);
@@ -125,7 +142,10 @@ test("the status line's record is never written through a link, and the status l
 test('writeAtomic with own: a link anywhere under the root refuses before any folder is made; a plain path is written', async () => {
   const dir = workspace({ 'victim/a.txt': 'keep\n' });
   symlinkSync(path.join(dir, 'victim'), path.join(dir, 'own'));
-  await assert.rejects(writeAtomic(path.join(dir, 'own/new/file.json'), 'x', { root: dir, own: true }), (e: unknown) => e instanceof WriteRefused && e.reason === 'link' && e.file === 'own/new/file.json');
+  await assert.rejects(
+    writeAtomic(path.join(dir, 'own/new/file.json'), 'x', { root: dir, own: true }),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'link' && e.file === 'own/new/file.json',
+  );
   assert.deepEqual(readdirSync(path.join(dir, 'victim')), ['a.txt'], 'no folder was made through the link');
   assert.equal(ownFileLinkProblem(path.join(dir, 'mine/file.json'), dir), null);
   await writeAtomic(path.join(dir, 'mine/file.json'), 'ok', { root: dir, own: true });

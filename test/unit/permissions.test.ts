@@ -25,7 +25,9 @@ const skip =
 
 function asUser(args: string[]): { code: number; stdout: string; stderr: string } {
   const cli = (runnable as { cli: string }).cli;
-  const cmd = isRoot ? [setpriv!, '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, ...args] : [process.execPath, cli, ...args];
+  const cmd = isRoot
+    ? [setpriv!, '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, ...args]
+    : [process.execPath, cli, ...args];
   // cwd '/': the test's own working directory (the clone) may be closed to that user.
   const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', timeout: 60_000, cwd: '/' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
@@ -38,28 +40,40 @@ function openWorkspace(files: Record<string, string>): string {
   return dir;
 }
 
-test('an unreadable state file is its system, damaged: a blocking "permission denied" finding with its path', { skip }, () => {
-  const dir = openWorkspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\n- Now ▶ ship it\n', '.agents/STATE.md': '# Agent State\n' });
-  for (const d of ['docs', 'docs/state', '.agents']) chmodSync(path.join(dir, d), 0o755);
-  chmodSync(path.join(dir, 'docs/state/STATE.md'), 0o000);
-  chmodSync(path.join(dir, '.agents/STATE.md'), 0o000);
-  const r = asUser(['status', '--json', '--root', dir]);
-  assert.equal(r.code, 0, r.stderr);
-  const j = JSON.parse(r.stdout);
-  for (const [id, rel] of [['S3', 'docs/state/STATE.md'], ['S4', '.agents/STATE.md']]) {
-    const s = j.systems.find((x: { id: string }) => x.id === id);
-    assert.ok(s, `${id} detected`);
-    assert.equal(s.label, 'BROKEN');
-    const c = s.checks.find((x: { id: string }) => x.id === 'readable');
-    assert.equal(c?.status, 'fail');
-    assert.equal(c?.path, rel);
-    assert.match(c?.message ?? '', /permission denied/);
-  }
-  assert.equal(asUser(['check', '--root', dir]).code, 1);
-});
+test(
+  'an unreadable state file is its system, damaged: a blocking "permission denied" finding with its path',
+  { skip },
+  () => {
+    const dir = openWorkspace({
+      'docs/state/STATE.md': '# STATE\n\n## Handoff\n- Now ▶ ship it\n',
+      '.agents/STATE.md': '# Agent State\n',
+    });
+    for (const d of ['docs', 'docs/state', '.agents']) chmodSync(path.join(dir, d), 0o755);
+    chmodSync(path.join(dir, 'docs/state/STATE.md'), 0o000);
+    chmodSync(path.join(dir, '.agents/STATE.md'), 0o000);
+    const r = asUser(['status', '--json', '--root', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    for (const [id, rel] of [
+      ['S3', 'docs/state/STATE.md'],
+      ['S4', '.agents/STATE.md'],
+    ]) {
+      const s = j.systems.find((x: { id: string }) => x.id === id);
+      assert.ok(s, `${id} detected`);
+      assert.equal(s.label, 'BROKEN');
+      const c = s.checks.find((x: { id: string }) => x.id === 'readable');
+      assert.equal(c?.status, 'fail');
+      assert.equal(c?.path, rel);
+      assert.match(c?.message ?? '', /permission denied/);
+    }
+    assert.equal(asUser(['check', '--root', dir]).code, 1);
+  },
+);
 
 test('an unreadable folder on the way to a state file: the system is reported, damaged, not missing', { skip }, () => {
-  const dir = openWorkspace({ 'memory/session-handoff-LATEST.md': '# Handoff\n## What to do now\n1. Write the migration\n' });
+  const dir = openWorkspace({
+    'memory/session-handoff-LATEST.md': '# Handoff\n## What to do now\n1. Write the migration\n',
+  });
   chmodSync(path.join(dir, 'memory'), 0o000);
   const r = asUser(['status', '--json', '--root', dir]);
   chmodSync(path.join(dir, 'memory'), 0o755);

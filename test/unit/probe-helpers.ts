@@ -63,11 +63,23 @@ export function refusals(s: SystemReport): Check[] {
 /** Assert that check `id` refuses in `s`, and return it. */
 export function assertRefuses(s: SystemReport, id: string, why = ''): Check {
   const cs = checksWith(s.checks, id).filter((c) => c.status === 'fail');
-  assert.ok(cs.length > 0, `${s.id} ${id} should refuse ${why}; checks: ${s.checks.filter((c) => c.id === id).map((c) => `${c.status} ${c.message}`).join(' | ') || 'none'}`);
+  assert.ok(
+    cs.length > 0,
+    `${s.id} ${id} should refuse ${why}; checks: ${
+      s.checks
+        .filter((c) => c.id === id)
+        .map((c) => `${c.status} ${c.message}`)
+        .join(' | ') || 'none'
+    }`,
+  );
   return cs[0];
 }
 
 /** Assert that nothing refuses in `s` (the good state of a seed). */
 export function assertNoRefusal(s: SystemReport, why = ''): void {
-  assert.deepEqual(refusals(s).map((c) => `${c.id}: ${c.message}`), [], `${s.id} refuses ${why}`);
+  assert.deepEqual(
+    refusals(s).map((c) => `${c.id}: ${c.message}`),
+    [],
+    `${s.id} refuses ${why}`,
+  );
 }

@@ -24,10 +24,16 @@ test('S0 reader records what is wrong in .agents.yml as data; the check says it 
   assert.equal(typeof issue.line, 'number');
   const [f] = configFindings(docOf(broken.meta));
   assert.deepEqual([f.id, f.severity, f.line], ['config', 'block', issue.line]);
-  assert.equal(f.message, `.agents.yml does not parse as YAML (line ${issue.line}): ${issue.error}. The checkpoint cannot read session.ledger.`);
+  assert.equal(
+    f.message,
+    `.agents.yml does not parse as YAML (line ${issue.line}): ${issue.error}. The checkpoint cannot read session.ledger.`,
+  );
   const odd = parseAgentsYml('x: 1\nsession:\n  ledger: true\n  ledger_path: 5\n');
   assert.deepEqual(odd.meta?.issues, [{ kind: 'ledger-path-not-path', line: 2 }]);
-  assert.deepEqual(configFindings(docOf(odd.meta)).map((x) => [x.severity, x.line, x.message]), [['warn', 2, '`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.']]);
+  assert.deepEqual(
+    configFindings(docOf(odd.meta)).map((x) => [x.severity, x.line, x.message]),
+    [['warn', 2, '`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.']],
+  );
   assert.deepEqual(parseAgentsYml('- a\n').meta?.issues, [{ kind: 'not-mapping' }]);
   assert.deepEqual(parseAgentsYml('session: on\n').meta?.issues, [{ kind: 'session-not-mapping', line: 1 }]);
 });
@@ -38,10 +44,13 @@ test('S2 reader records repeated and non-canonical sections and a manifest parse
   assert.equal('findings' in p, false);
   assert.deepEqual(p.meta?.duplicates, [{ title: 'TASK', line: 8, firstTitle: 'TASK', firstLine: 2 }]);
   assert.deepEqual(p.meta?.nonCanonical, [{ title: 'Notes', line: 6 }]);
-  assert.deepEqual(s2Findings(docOf(p.meta)).map((f) => [f.id, f.severity, f.line, f.message]), [
-    ['duplicate-section', 'info', 8, '"## TASK" (line 8) repeats "## TASK" (line 2); merged in file order.'],
-    ['non-canonical', 'info', 6, '"## Notes" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.'],
-  ]);
+  assert.deepEqual(
+    s2Findings(docOf(p.meta)).map((f) => [f.id, f.severity, f.line, f.message]),
+    [
+      ['duplicate-section', 'info', 8, '"## TASK" (line 8) repeats "## TASK" (line 2); merged in file order.'],
+      ['non-canonical', 'info', 6, '"## Notes" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.'],
+    ],
+  );
   const m = parseManifest('ledger:\n  budget_chars: [1\n');
   assert.equal('findings' in m, false);
   assert.ok(m.info.error && m.info.error.line);
@@ -56,7 +65,10 @@ test('S4 reader records a checkpoint front matter that does not parse; the check
   assert.equal('findings' in p, false);
   const e = p.meta?.frontMatterError as { message: string; line: number };
   assert.equal(e.line, 1);
-  assert.deepEqual(s4Findings(docOf(p.meta)).map((f) => [f.id, f.severity, f.line, f.message]), [['front-matter', 'warn', 1, `The checkpoint's YAML front matter does not parse: ${e.message}`]]);
+  assert.deepEqual(
+    s4Findings(docOf(p.meta)).map((f) => [f.id, f.severity, f.line, f.message]),
+    [['front-matter', 'warn', 1, `The checkpoint's YAML front matter does not parse: ${e.message}`]],
+  );
 });
 
 test('a file not read is recorded with why; its reason is put in words by the checks', () => {
@@ -69,10 +81,13 @@ test('a file not read is recorded with why; its reason is put in words by the ch
   });
 });
 
-test('S0\'s older-place minimum is the facts table\'s, in the reason as an argument', () => {
+test("S0's older-place minimum is the facts table's, in the reason as an argument", () => {
   const min = FACTS.S0.homeAlternativesMinSections;
   assert.equal(min, 3);
   const n = notReadOf({ path: 'CONTINUITY.md', system: 'S0', why: 'S0-few-sections' });
   assert.deepEqual(n.args, ['CONTINUITY.md', String(min)]);
-  assert.match(n.reason, new RegExp(`^CONTINUITY\\.md has fewer than ${min} of the ledger sections \\(Goal, .*\\): not read as S0\\.$`));
+  assert.match(
+    n.reason,
+    new RegExp(`^CONTINUITY\\.md has fewer than ${min} of the ledger sections \\(Goal, .*\\): not read as S0\\.$`),
+  );
 });

@@ -22,7 +22,7 @@ test('package.json: repository, bugs and homepage name the same GitHub repositor
   assert.ok(pkg.categories.includes('AI'));
 });
 
-test('README images are absolute https addresses of files in this repository, under package.json\'s repository', () => {
+test("README images are absolute https addresses of files in this repository, under package.json's repository", () => {
   const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
   assert.ok(images.length >= 1, 'the README shows a screenshot');
   for (const src of images) {
@@ -33,10 +33,13 @@ test('README images are absolute https addresses of files in this repository, un
 });
 
 test('README links to files of the repository that exist (relative links; vsce makes them absolute from the repository)', () => {
-  const links = [...readme.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s#]+)(#[^)\s]*)?\)/g)].map((m) => m[1]).filter((l) => !/^\w+:/.test(l));
+  const links = [...readme.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s#]+)(#[^)\s]*)?\)/g)]
+    .map((m) => m[1])
+    .filter((l) => !/^\w+:/.test(l));
   assert.ok(links.includes('CONTRIBUTING.md'));
   // The per-system REQUIREMENTS.md are written by their systems' owners; the rest must exist now.
-  for (const l of links.filter((x) => !x.endsWith('/REQUIREMENTS.md'))) assert.ok(existsSync(path.join(REPO, l)), `README links to ${l}, which does not exist`);
+  for (const l of links.filter((x) => !x.endsWith('/REQUIREMENTS.md')))
+    assert.ok(existsSync(path.join(REPO, l)), `README links to ${l}, which does not exist`);
 });
 
 test('README: the first screen says what it is and how to install it; the contributor set-up lives in CONTRIBUTING.md', () => {

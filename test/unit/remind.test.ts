@@ -1,9 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
-import { bandOf, compareBands, remind, REMIND_DIR_REL, suggestionLine, type RemindInput } from '../../src/core/hooks/remind';
+import {
+  bandOf,
+  compareBands,
+  remind,
+  REMIND_DIR_REL,
+  suggestionLine,
+  type RemindInput,
+} from '../../src/core/hooks/remind';
 import { applyHooksPlan, planHooksInstall, SCRIPT_REL } from '../../src/core/hooks/install';
 import { FACTS } from '../../src/core/systems/facts';
 import { SYSTEM_IDS } from '../../src/core/model/model';
@@ -13,7 +29,7 @@ import { emptyClaudeHome, run, S0_CONFIG, S0_LEDGER, S3_STATE, SID } from './che
 
 // ------------------------------------------------------------------ the bands, at their edges
 
-test('bands at each system\'s marks: at the mark is past it, one below is not, one above is', () => {
+test("bands at each system's marks: at the mark is past it, one below is not, one above is", () => {
   for (const id of SYSTEM_IDS) {
     const { propose, urgent } = FACTS[id].thresholds;
     assert.equal(bandOf(id, propose), 1, `${id} at ${propose}`);
@@ -29,8 +45,14 @@ test('bands at each system\'s marks: at the mark is past it, one below is not, o
     assert.equal(bandOf(id, urgent + 1), 2, `${id} at ${urgent + 1}`);
   }
   // The seeds' own figures: S3 15 / 40, S0 70 / 85, S2 one cue at 50.
-  assert.deepEqual([bandOf('S3', 14), bandOf('S3', 15), bandOf('S3', 16), bandOf('S3', 39), bandOf('S3', 40), bandOf('S3', 41)], [0, 1, 1, 1, 2, 2]);
-  assert.deepEqual([bandOf('S0', 69), bandOf('S0', 70), bandOf('S0', 71), bandOf('S0', 84), bandOf('S0', 85), bandOf('S0', 86)], [0, 1, 1, 1, 2, 2]);
+  assert.deepEqual(
+    [bandOf('S3', 14), bandOf('S3', 15), bandOf('S3', 16), bandOf('S3', 39), bandOf('S3', 40), bandOf('S3', 41)],
+    [0, 1, 1, 1, 2, 2],
+  );
+  assert.deepEqual(
+    [bandOf('S0', 69), bandOf('S0', 70), bandOf('S0', 71), bandOf('S0', 84), bandOf('S0', 85), bandOf('S0', 86)],
+    [0, 1, 1, 1, 2, 2],
+  );
   assert.deepEqual([bandOf('S2', 49), bandOf('S2', 50), bandOf('S2', 99)], [0, 1, 1]);
   assert.equal(bandOf('S3', null), 0);
 });
@@ -52,7 +74,10 @@ test('once per band: a band that rose is suggested, the same band is not, a band
 
 test('the suggestion says which system, which mark and what to run, in one line', () => {
   const s3 = suggestionLine('S3', 1, 15.04);
-  assert.equal(s3, "Session Ledger: context is at 15%, past S3's 15% mark (STATE handoff (Groundwork)): propose a checkpoint to the user. To run: /checkpoint");
+  assert.equal(
+    s3,
+    "Session Ledger: context is at 15%, past S3's 15% mark (STATE handoff (Groundwork)): propose a checkpoint to the user. To run: /checkpoint",
+  );
   assert.match(suggestionLine('S3', 2, 41.27), /at 41\.2%, past S3's 40% mark .*checkpoint now.*To run: \/checkpoint$/);
   assert.match(suggestionLine('S0', 2, 90), /past S0's 85% mark .*To run: Apply the session-checkpoint skill$/);
   for (const id of SYSTEM_IDS) assert.ok(!suggestionLine(id, 2, 99).includes('\n'));
@@ -70,7 +95,13 @@ function session(files: Record<string, string>) {
   const root = workspace(files);
   const transcript = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
   writeFileSync(transcript, '');
-  const input: RemindInput = { root, sessionId: SID, transcript, agent: 'claude', env: { CLAUDE_CONFIG_DIR: emptyClaudeHome() } };
+  const input: RemindInput = {
+    root,
+    sessionId: SID,
+    transcript,
+    agent: 'claude',
+    env: { CLAUDE_CONFIG_DIR: emptyClaudeHome() },
+  };
   const at = async (pct: number) => {
     appendFileSync(transcript, usageLine(Math.round(pct * 2000)));
     return (await remind(input)).text;
@@ -102,7 +133,10 @@ test('S3: silent below 15 %, once at 15 %, once at 40 %, again after the context
 test('right after a compaction (the compact boundary is the newest figure) a band already past counts again', async () => {
   const s = session({ 'docs/state/STATE.md': S3_STATE });
   assert.match((await s.at(20)) ?? '', /15% mark/);
-  appendFileSync(s.transcript, `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: SID, timestamp: new Date().toISOString(), compactMetadata: { trigger: 'manual', preTokens: 40000, postTokens: 34000 } })}\n`);
+  appendFileSync(
+    s.transcript,
+    `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: SID, timestamp: new Date().toISOString(), compactMetadata: { trigger: 'manual', preTokens: 40000, postTokens: 34000 } })}\n`,
+  );
   assert.match((await remind(s.input)).text ?? '', /at 17%, past S3's 15% mark/);
   assert.equal((await remind(s.input)).text, null, 'once');
 });
@@ -118,7 +152,11 @@ test('silent when nothing is detected, and without a session id or a figure', as
 
 test('a fresh marker that covers the state keeps it silent; work after the marker, an old marker, or no marker does not', async () => {
   const s = session({ 'docs/state/STATE.md': S3_STATE });
-  const marker = write(s.root, `.claude/.checkpoint-ready.${SID}`, formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }));
+  const marker = write(
+    s.root,
+    `.claude/.checkpoint-ready.${SID}`,
+    formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
+  );
   const state = path.join(s.root, 'docs/state/STATE.md');
   const past = (ms: number) => new Date(Date.now() - ms);
   utimesSync(state, past(60_000), past(60_000));
@@ -130,10 +168,23 @@ test('a fresh marker that covers the state keeps it silent; work after the marke
   // Covered again at 40 % by a new marker; then the marker grows older than the window.
   writeFileSync(marker, formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }));
   assert.equal(await s.at(45), null);
-  assert.match((await remind({ ...s.input, env: { ...s.input.env, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '0' }, now: Date.now() + 60_000 })).text ?? '', /40% mark/);
+  assert.match(
+    (
+      await remind({
+        ...s.input,
+        env: { ...s.input.env, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '0' },
+        now: Date.now() + 60_000,
+      })
+    ).text ?? '',
+    /40% mark/,
+  );
   // Another session's marker speaks not for this one; nothing-to-preserve does.
   const t = session({ 'docs/state/STATE.md': S3_STATE });
-  write(t.root, '.claude/.checkpoint-ready', formatMarker({ sessionId: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f', at: new Date().toISOString(), label: 'WORKING' }));
+  write(
+    t.root,
+    '.claude/.checkpoint-ready',
+    formatMarker({ sessionId: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f', at: new Date().toISOString(), label: 'WORKING' }),
+  );
   utimesSync(path.join(t.root, 'docs/state/STATE.md'), past(60_000), past(60_000));
   assert.match((await t.at(20)) ?? '', /15% mark/);
   const u = session({ 'docs/state/STATE.md': S3_STATE });
@@ -168,12 +219,30 @@ test('the record is never written through a link a repository planted: then the 
 
 // ------------------------------------------------------------------ the installed hook, as Claude Code runs it
 
-test('`hook remind` in the installed script: Claude Code\'s additionalContext JSON once, exit 0, without loading the rest of the CLI', async () => {
+test("`hook remind` in the installed script: Claude Code's additionalContext JSON once, exit 0, without loading the rest of the CLI", async () => {
   const s = session({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
   const recorder = moduleRecorder();
-  const env = { PATH: process.env.PATH, HOME: workspace({}, 'sl-home-'), TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: s.root };
-  const input = JSON.stringify({ session_id: SID, transcript_path: s.transcript, cwd: s.root, hook_event_name: 'UserPromptSubmit', prompt: 'go on' });
-  const hook = () => spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'hook', 'remind'], { cwd: s.root, env, input, encoding: 'utf8' });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: workspace({}, 'sl-home-'),
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: s.root,
+  };
+  const input = JSON.stringify({
+    session_id: SID,
+    transcript_path: s.transcript,
+    cwd: s.root,
+    hook_event_name: 'UserPromptSubmit',
+    prompt: 'go on',
+  });
+  const hook = () =>
+    spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'hook', 'remind'], {
+      cwd: s.root,
+      env,
+      input,
+      encoding: 'utf8',
+    });
   appendFileSync(s.transcript, usageLine(20_000));
   let r = hook();
   assert.equal(r.status, 0, r.stderr);
@@ -183,29 +252,58 @@ test('`hook remind` in the installed script: Claude Code\'s additionalContext JS
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
-  assert.match(out.hookSpecificOutput.additionalContext, /^Session Ledger: context is at 16%, past S3's 15% mark .*To run: \/checkpoint$/);
+  assert.match(
+    out.hookSpecificOutput.additionalContext,
+    /^Session Ledger: context is at 16%, past S3's 15% mark .*To run: \/checkpoint$/,
+  );
   assert.equal(out.decision, undefined, 'never blocks');
   // The rest of the CLI (compressed beside the script) is never unpacked: no zlib, no vm.
   const { required } = loadedModules(r.stderr);
-  for (const m of ['zlib', 'vm', 'child_process']) assert.ok(!required.includes(m), `${m} loaded: ${required.join(' ')}`);
+  for (const m of ['zlib', 'vm', 'child_process'])
+    assert.ok(!required.includes(m), `${m} loaded: ${required.join(' ')}`);
   r = hook();
   assert.equal(r.stdout, '', 'once per band');
   // Nothing but its own record: not even the hook log.
   assert.deepEqual(readdirSync(path.join(s.root, '.claude')).sort(), ['session-ledger', 'settings.json']);
-  const why = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: s.root, env: { ...env, SESSION_LEDGER_REMIND_DEBUG: '1' }, input, encoding: 'utf8' });
+  const why = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], {
+    cwd: s.root,
+    env: { ...env, SESSION_LEDGER_REMIND_DEBUG: '1' },
+    input,
+    encoding: 'utf8',
+  });
   assert.match(why.stderr, /silent \(16%: no band crossed\)/);
   // Bad stdin says nothing and exits 0.
-  const bad = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: s.root, env, input: 'not json', encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], {
+    cwd: s.root,
+    env,
+    input: 'not json',
+    encoding: 'utf8',
+  });
   assert.equal(bad.status, 0);
   assert.equal(bad.stdout, '');
 });
 
 test('an .agents.yml only the YAML reader can answer for: the hook script hands stdin over to the whole CLI', () => {
-  const root = workspace({ '.agents.yml': 'session: &s\n  ledger: true\nother: *s\n', '.agents/session_ledger.md': S0_LEDGER });
+  const root = workspace({
+    '.agents.yml': 'session: &s\n  ledger: true\nother: *s\n',
+    '.agents/session_ledger.md': S0_LEDGER,
+  });
   const transcript = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
   writeFileSync(transcript, usageLine(150_000));
-  const env = { PATH: process.env.PATH, HOME: workspace({}, 'sl-home-'), TMPDIR: workspace({}, 'sl-tmp-'), CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: root };
-  const input = JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: root, hook_event_name: 'UserPromptSubmit', prompt: 'go on' });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: workspace({}, 'sl-home-'),
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: root,
+  };
+  const input = JSON.stringify({
+    session_id: SID,
+    transcript_path: transcript,
+    cwd: root,
+    hook_event_name: 'UserPromptSubmit',
+    prompt: 'go on',
+  });
   const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: root, env, input, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /past S0's 70% mark/);
@@ -222,7 +320,7 @@ const SETTINGS = `{
 }
 `;
 
-test('`hooks install --remind` adds the UserPromptSubmit hook beside the user\'s; uninstall gives back the exact bytes', async () => {
+test("`hooks install --remind` adds the UserPromptSubmit hook beside the user's; uninstall gives back the exact bytes", async () => {
   const dir = workspace({ '.claude/settings.json': SETTINGS });
   const file = path.join(dir, '.claude/settings.json');
   const r = run(['hooks', 'install', '--remind', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);

@@ -38,10 +38,13 @@ export function parseTable(md: string): Row[] {
     const [says, check, tst, status] = cells;
     const checks = check === '—' ? [] : [...check.matchAll(/`([^`]+)`/g)].map((x) => x[1]);
     assert.ok(check === '—' || checks.length > 0, `row ${m[1]}: the check cell names ids in backticks, or —`);
-    const tests = tst === '—' ? [] : tst.split('<br>').map((x) => {
-      const [file, ...title] = x.split(' › ');
-      return { file: file.trim(), title: title.join(' › ').trim() };
-    });
+    const tests =
+      tst === '—'
+        ? []
+        : tst.split('<br>').map((x) => {
+            const [file, ...title] = x.split(' › ');
+            return { file: file.trim(), title: title.join(' › ').trim() };
+          });
     rows.push({ n: Number(m[1]), says, checks, tests, status });
   }
   return rows;
@@ -49,7 +52,9 @@ export function parseTable(md: string): Row[] {
 
 /** Every quoted literal of a system's home and the shared rules: where a check id is written. */
 function idsWritten(home: string): Set<string> {
-  const files = [...walk(path.join(REPO, 'src/core/systems', home)), ...walk(path.join(REPO, 'src/core/rules'))].filter((f) => f.endsWith('.ts'));
+  const files = [...walk(path.join(REPO, 'src/core/systems', home)), ...walk(path.join(REPO, 'src/core/rules'))].filter(
+    (f) => f.endsWith('.ts'),
+  );
   const out = new Set<string>();
   for (const f of files) for (const m of readFileSync(f, 'utf8').matchAll(/'([a-z][a-z0-9-]*)'/g)) out.add(m[1]);
   return out;
@@ -63,20 +68,31 @@ for (const h of HOMES) {
     assert.ok(existsSync(file), `${h}/REQUIREMENTS.md`);
     const rows = parseTable(readFileSync(file, 'utf8'));
     assert.ok(rows.length >= 15, `${h}: ${rows.length} rows`);
-    assert.deepEqual(rows.map((r) => r.n), rows.map((_, i) => i + 1), `${h}: rows numbered 1…n`);
+    assert.deepEqual(
+      rows.map((r) => r.n),
+      rows.map((_, i) => i + 1),
+      `${h}: rows numbered 1…n`,
+    );
     const ids = idsWritten(h);
     const bad: string[] = [];
     for (const r of rows) {
       if (!STATUSES.test(r.status)) bad.push(`row ${r.n}: status "${r.status}"`);
-      for (const id of r.checks) if (!ids.has(id)) bad.push(`row ${r.n}: check id '${id}' is written nowhere in src/core/systems/${h}/ or src/core/rules/`);
+      for (const id of r.checks)
+        if (!ids.has(id))
+          bad.push(`row ${r.n}: check id '${id}' is written nowhere in src/core/systems/${h}/ or src/core/rules/`);
       for (const t of r.tests) {
         const p = path.join(REPO, 'test/unit', t.file);
         if (!existsSync(p)) bad.push(`row ${r.n}: no test file test/unit/${t.file}`);
-        else if (!unescape(readFileSync(p, 'utf8')).includes(`test(${"'"}${unescape(t.title)}${"'"}`) && !unescape(readFileSync(p, 'utf8')).includes(`test("${unescape(t.title)}"`)) bad.push(`row ${r.n}: no test titled "${t.title}" in ${t.file}`);
+        else if (
+          !unescape(readFileSync(p, 'utf8')).includes(`test(${"'"}${unescape(t.title)}${"'"}`) &&
+          !unescape(readFileSync(p, 'utf8')).includes(`test("${unescape(t.title)}"`)
+        )
+          bad.push(`row ${r.n}: no test titled "${t.title}" in ${t.file}`);
       }
       const reasoned = r.status === 'reqs' || r.status.startsWith('not enforced');
       if (!reasoned && r.tests.length === 0) bad.push(`row ${r.n}: status ${r.status} names no test`);
-      if ((r.status === 'check' || r.status === 'manual') && r.checks.length === 0) bad.push(`row ${r.n}: status ${r.status} names no check id`);
+      if ((r.status === 'check' || r.status === 'manual') && r.checks.length === 0)
+        bad.push(`row ${r.n}: status ${r.status} names no check id`);
     }
     assert.deepEqual(bad, []);
   });
@@ -92,5 +108,6 @@ test('the table check fails on a check id or a test nobody wrote', () => {
 
 test("the README's systems section points at the five requirement tables", () => {
   const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  for (const h of HOMES) assert.ok(readme.includes(`src/core/systems/${h}/REQUIREMENTS.md`), `README links ${h}/REQUIREMENTS.md`);
+  for (const h of HOMES)
+    assert.ok(readme.includes(`src/core/systems/${h}/REQUIREMENTS.md`), `README links ${h}/REQUIREMENTS.md`);
 });

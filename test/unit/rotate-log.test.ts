@@ -31,11 +31,20 @@ function entry(date: string, title: string, n: number): string {
 }
 
 // Newest first, as S3 writes it: 2026-08-03, 2026-08-01, 2026-07-20, 2026-07-02, 2026-06-30.
-const E = [entry('2026-08-03', 'stop hook', 32), entry('2026-08-01', 'checkpoint skill', 32), entry('2026-07-20', 'agent file cap', 32), entry('2026-07-02', 'budgets', 32), entry('2026-06-30', 'begin', 5)];
+const E = [
+  entry('2026-08-03', 'stop hook', 32),
+  entry('2026-08-01', 'checkpoint skill', 32),
+  entry('2026-07-20', 'agent file cap', 32),
+  entry('2026-07-02', 'budgets', 32),
+  entry('2026-06-30', 'begin', 5),
+];
 const STATE = HANDOFF + E.join('');
 
 test('over 150 lines: the oldest entries move, verbatim, to docs/state/log/YYYY-MM.md until STATE.md fits', async () => {
-  const dir = workspace({ 'docs/state/STATE.md': STATE, 'docs/state/log/2026-07.md': '# Log 2026-07\n\n### 2026-07-01 - older\n\n- was here before\n' });
+  const dir = workspace({
+    'docs/state/STATE.md': STATE,
+    'docs/state/log/2026-07.md': '# Log 2026-07\n\n### 2026-07-01 - older\n\n- was here before\n',
+  });
   assert.ok(STATE.split('\n').length > 150);
   const plan = await planRotateLog(dir);
   assert.ok(plan);
@@ -60,7 +69,11 @@ test('over 150 lines: the oldest entries move, verbatim, to docs/state/log/YYYY-
   const june = readFileSync(path.join(dir, 'docs/state/log/2026-06.md'), 'utf8');
   assert.equal(june, `# Log 2026-06\n\n${E[4].trim()}\n`);
   const july = readFileSync(path.join(dir, 'docs/state/log/2026-07.md'), 'utf8');
-  assert.equal(july, `# Log 2026-07\n\n### 2026-07-01 - older\n\n- was here before\n\n${E[3].trim()}\n`, 'appended after what it held');
+  assert.equal(
+    july,
+    `# Log 2026-07\n\n### 2026-07-01 - older\n\n- was here before\n\n${E[3].trim()}\n`,
+    'appended after what it held',
+  );
   // Nothing lost, nothing twice.
   for (const e of E) {
     const where = [state, june, july].filter((t) => t.includes(e.trim()));
@@ -72,11 +85,18 @@ test('over 150 lines: the oldest entries move, verbatim, to docs/state/log/YYYY-
 });
 
 test('the newest entry never moves; undated entries stay; under budget nothing moves', async () => {
-  const huge = HANDOFF + entry('2026-08-03', 'newest', 200) + '\n### Notes without a date\n\n- keep me\n' + entry('2026-08-01', 'older', 5);
+  const huge =
+    HANDOFF +
+    entry('2026-08-03', 'newest', 200) +
+    '\n### Notes without a date\n\n- keep me\n' +
+    entry('2026-08-01', 'older', 5);
   const dir = workspace({ 'docs/state/STATE.md': huge });
   const plan = await planRotateLog(dir);
   assert.ok(plan);
-  assert.deepEqual(plan.moves.map((m) => m.date), ['2026-08-01']);
+  assert.deepEqual(
+    plan.moves.map((m) => m.date),
+    ['2026-08-01'],
+  );
   assert.equal(plan.withinBudget, false);
   const r = run(['rotate-log', '--root', dir]);
   assert.match(r.stdout, /Would move 1 Log entry/);
@@ -91,11 +111,17 @@ test('the newest entry never moves; undated entries stay; under budget nothing m
 });
 
 test('checks/config.json budgets.stateMdLines is the budget when set', async () => {
-  const dir = workspace({ 'docs/state/STATE.md': HANDOFF + E.slice(0, 3).join(''), 'checks/config.json': JSON.stringify({ budgets: { stateMdLines: 60 } }) });
+  const dir = workspace({
+    'docs/state/STATE.md': HANDOFF + E.slice(0, 3).join(''),
+    'checks/config.json': JSON.stringify({ budgets: { stateMdLines: 60 } }),
+  });
   const plan = await planRotateLog(dir);
   assert.ok(plan);
   assert.equal(plan.budget, 60);
-  assert.deepEqual(plan.moves.map((m) => m.date), ['2026-07-20', '2026-08-01']);
+  assert.deepEqual(
+    plan.moves.map((m) => m.date),
+    ['2026-07-20', '2026-08-01'],
+  );
 });
 
 test('a STATE.md changed since the preview is refused; no archive is written', async () => {
@@ -105,7 +131,10 @@ test('a STATE.md changed since the preview is refused; no archive is written', a
   assert.ok(plan);
   const edited = STATE.replace('tests 42/42', 'tests 43/43');
   writeFileSync(path.join(dir, 'docs/state/STATE.md'), edited);
-  await assert.rejects(applyRotateLog(dir, plan.hash), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
+  await assert.rejects(
+    applyRotateLog(dir, plan.hash),
+    (e: unknown) => e instanceof WriteRefused && e.reason === 'changed',
+  );
   assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), edited);
   assert.equal(existsSync(path.join(dir, 'docs/state/log')), false);
   const r = run(['rotate-log', '--root', dir, '--apply', '--expect-hash', plan.hash]);

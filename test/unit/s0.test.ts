@@ -6,7 +6,18 @@ import { evaluate } from '../../src/core/report/evaluate';
 import type { Check, SystemReport } from '../../src/core/model/model';
 import { FACTS } from '../../src/core/systems/facts';
 import { S0_SKIPPED } from '../../src/core/systems/s0/reader';
-import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
+import {
+  checksWith,
+  cli,
+  fixtureCopy,
+  FIXTURES,
+  gitInit,
+  lineOf,
+  oneCheck,
+  workspace,
+  write,
+  YAML_ALIAS_BOMB,
+} from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);
 
@@ -52,25 +63,47 @@ test('S0 good ledger: sections, UNCONFIRMED items, next action, every check pass
     [lineOf(file, 'Dates are exported in UTC'), lineOf(file, 'Should totals include tax?')],
   );
   assert.equal(s.next, 'Wire `exportCsv()` into the Export button in src/invoices.ts and pass the current filter.');
-  assert.equal(s.resumePrompt, `Read ${LEDGER}, validate its UNCONFIRMED items with me first, then continue from the Now section.`);
-  for (const id of ['exists', 'not-skeleton', 'next-action', 'pending-recorded', 'fresh', 'work-explained', 'stale-paths', 'timestamp', 'no-secrets']) {
+  assert.equal(
+    s.resumePrompt,
+    `Read ${LEDGER}, validate its UNCONFIRMED items with me first, then continue from the Now section.`,
+  );
+  for (const id of [
+    'exists',
+    'not-skeleton',
+    'next-action',
+    'pending-recorded',
+    'fresh',
+    'work-explained',
+    'stale-paths',
+    'timestamp',
+    'no-secrets',
+  ]) {
     assert.equal(only(s, id).status, 'pass', `${id}: ${only(s, id).message}`);
   }
   assert.equal(only(s, 'next-action').line, lineOf(file, 'Wire `exportCsv()`'));
   assert.equal(only(s, 'timestamp').line, 3);
   const unc = all(s, 'unconfirmed');
-  assert.deepEqual(unc.map((c) => [c.severity, c.status, c.line]), [
-    ['info', 'warn', lineOf(file, 'Dates are exported in UTC')],
-    ['info', 'warn', lineOf(file, 'Should totals include tax?')],
-  ]);
-  assert.ok(unc.every((c) => c.message.includes('validate after /clear')), unc[0].message);
+  assert.deepEqual(
+    unc.map((c) => [c.severity, c.status, c.line]),
+    [
+      ['info', 'warn', lineOf(file, 'Dates are exported in UTC')],
+      ['info', 'warn', lineOf(file, 'Should totals include tax?')],
+    ],
+  );
+  assert.ok(
+    unc.every((c) => c.message.includes('validate after /clear')),
+    unc[0].message,
+  );
   assert.equal(s.label, 'WORKING');
   // The config is read too: its session block, with lines.
   const cfg = s.docs.find((d) => d.role === 'config');
-  assert.deepEqual(cfg?.sections[0].items.map((i) => [i.text, i.line]), [
-    ['ledger: true', 7],
-    ['ledger_path: ".agents/session_ledger.md"', 8],
-  ]);
+  assert.deepEqual(
+    cfg?.sections[0].items.map((i) => [i.text, i.line]),
+    [
+      ['ledger: true', 7],
+      ['ledger_path: ".agents/session_ledger.md"', 8],
+    ],
+  );
 });
 
 test('S0 module facts: thresholds 70/85 from the seed, the skill as trigger, watch globs', () => {
@@ -92,9 +125,24 @@ test('S0 through the CLI: status --json carries sections, next and checks; check
     ['title', 'goal', 'constraints', 'decisions', 'state', 'done', 'now', 'next', 'open', 'working-set'],
   );
   const open = ledger.sections.find((x: { key: string }) => x.key === 'open');
-  assert.deepEqual(open.items.map((i: { flags: string[] }) => i.flags), [['unconfirmed'], []]);
+  assert.deepEqual(
+    open.items.map((i: { flags: string[] }) => i.flags),
+    [['unconfirmed'], []],
+  );
   const ids = s.checks.map((c: { id: string }) => c.id);
-  for (const id of ['exists', 'not-skeleton', 'next-action', 'pending-recorded', 'timestamp', 'unconfirmed', 'stale-paths', 'no-secrets', 'feedback-stored', 'last-request']) assert.ok(ids.includes(id), id);
+  for (const id of [
+    'exists',
+    'not-skeleton',
+    'next-action',
+    'pending-recorded',
+    'timestamp',
+    'unconfirmed',
+    'stale-paths',
+    'no-secrets',
+    'feedback-stored',
+    'last-request',
+  ])
+    assert.ok(ids.includes(id), id);
   assert.equal(cli(['check', '--root', dir, '--confirm', 'feedback-stored,last-request']).code, 0);
   assert.equal(cli(['check', '--root', fixture('missing-ledger')]).code, 1);
 });
@@ -162,7 +210,10 @@ test('S0 ledger present while session.ledger is off: checked anyway, with an inf
 test('S0 each rule broken: vague Now, no Open Questions, no timestamp, stale Working Set files', async () => {
   let dir = fixture('vague-now');
   let s = await s0(dir);
-  assert.deepEqual([only(s, 'next-action').status, only(s, 'next-action').line], ['fail', lineOf(path.join(dir, LEDGER), 'continue work')]);
+  assert.deepEqual(
+    [only(s, 'next-action').status, only(s, 'next-action').line],
+    ['fail', lineOf(path.join(dir, LEDGER), 'continue work')],
+  );
   assert.equal(s.next, 'continue work');
 
   s = await s0(fixture('no-open'));
@@ -208,18 +259,25 @@ test('S0 with git: uncommitted work the ledger does not name, ledger older than 
 });
 
 test('S0 bad input: binary ledger, CRLF + BOM ledger, a directory at the ledger path', async () => {
-  let dir = workspace({ '.agents.yml': 'session:\n  ledger: true\n', [LEDGER]: Buffer.from([0x23, 0x20, 0x00, 0xff, 0x00, 0x01]) });
+  let dir = workspace({
+    '.agents.yml': 'session:\n  ledger: true\n',
+    [LEDGER]: Buffer.from([0x23, 0x20, 0x00, 0xff, 0x00, 0x01]),
+  });
   let s = await s0(dir);
   assert.equal(only(s, 'exists').status, 'fail');
   assert.equal(only(s, 'readable').severity, 'block');
 
   const good = readFileSync(path.join(FIXTURES, 's0', 'good', LEDGER), 'utf8');
-  dir = workspace({ [LEDGER]: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(good.replace(/\n/g, '\r\n'))]) });
+  dir = workspace({
+    [LEDGER]: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(good.replace(/\n/g, '\r\n'))]),
+  });
   s = await s0(dir);
   const lf = await s0(fixture('good'));
   assert.deepEqual(
     s.docs[0].sections.map((x) => [x.key, x.line, x.items.map((i) => [i.text, i.line, i.flags])]),
-    lf.docs.find((d) => d.role === 'ledger')?.sections.map((x) => [x.key, x.line, x.items.map((i) => [i.text, i.line, i.flags])]),
+    lf.docs
+      .find((d) => d.role === 'ledger')
+      ?.sections.map((x) => [x.key, x.line, x.items.map((i) => [i.text, i.line, i.flags])]),
   );
   assert.equal(s.next, lf.next);
 
@@ -233,27 +291,44 @@ test('S0 bad input: binary ledger, CRLF + BOM ledger, a directory at the ledger 
   assert.equal(only(s, 'exists').status, 'fail');
 });
 
-test('S0 older places: a CONTINUITY.md with the S0 sections is read; one without them is someone else\'s', async () => {
+test("S0 older places: a CONTINUITY.md with the S0 sections is read; one without them is someone else's", async () => {
   const good = readFileSync(path.join(FIXTURES, 's0', 'good', LEDGER), 'utf8');
   const s = await s0(workspace({ 'CONTINUITY.md': good }));
   assert.equal(s.home, 'CONTINUITY.md');
   assert.deepEqual([only(s, 'location').severity, only(s, 'location').status], ['info', 'warn']);
-  const r = await evaluate(workspace({ 'CONTINUITY.md': '# Continuity\n\nWe keep the lights on.\n\n## Contacts\n- ops@example.invalid\n' }), { noGit: true });
-  assert.equal(r.systems.find((x) => x.id === 'S0'), undefined);
+  const r = await evaluate(
+    workspace({ 'CONTINUITY.md': '# Continuity\n\nWe keep the lights on.\n\n## Contacts\n- ops@example.invalid\n' }),
+    { noGit: true },
+  );
+  assert.equal(
+    r.systems.find((x) => x.id === 'S0'),
+    undefined,
+  );
   const bin = await evaluate(workspace({ 'CONTINUITY.md': Buffer.from([0, 1, 2, 3]) }), { noGit: true });
-  assert.equal(bin.systems.find((x) => x.id === 'S0'), undefined);
+  assert.equal(
+    bin.systems.find((x) => x.id === 'S0'),
+    undefined,
+  );
 });
 
 test('S0 .agents.yml that is not a mapping, or whose session is a scalar: findings, no throw', async () => {
   let s = await s0(workspace({ '.agents.yml': '- just\n- a list\n' }));
   assert.equal(only(s, 'config').severity, 'warn');
   s = await s0(workspace({ '.agents.yml': 'session: yes please\n' }));
-  assert.deepEqual(s.checks.map((c) => c.status), ['skipped']);
+  assert.deepEqual(
+    s.checks.map((c) => c.status),
+    ['skipped'],
+  );
   // A YAML alias bomb is refused as a finding, not expanded and not thrown.
   s = await s0(workspace({ '.agents.yml': YAML_ALIAS_BOMB }));
   assert.deepEqual([only(s, 'config').severity, only(s, 'config').status], ['block', 'fail']);
   assert.match(only(s, 'config').message, /cannot be read/);
-  s = await s0(workspace({ '.agents.yml': 'session:\n  ledger: true\n  ledger_path: 42\n', [LEDGER]: '# Session Ledger\n\n## Now\nShip it today please.\n' }));
+  s = await s0(
+    workspace({
+      '.agents.yml': 'session:\n  ledger: true\n  ledger_path: 42\n',
+      [LEDGER]: '# Session Ledger\n\n## Now\nShip it today please.\n',
+    }),
+  );
   assert.equal(s.home, LEDGER);
   assert.equal(only(s, 'config').severity, 'warn');
 });

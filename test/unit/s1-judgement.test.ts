@@ -6,7 +6,13 @@ import { S1_CURATION, S1_SNAPSHOT } from '../../src/core/systems/facts';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { contextEntryFlags, parseLessons } from '../../src/core/systems/s1/reader-memory';
 import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
-import { checkContextLog, isArchiveCandidate, isExpired, isPromotionCandidate, snapshotProblems } from '../../src/core/systems/s1/rules';
+import {
+  checkContextLog,
+  isArchiveCandidate,
+  isExpired,
+  isPromotionCandidate,
+  snapshotProblems,
+} from '../../src/core/systems/s1/rules';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { Item } from '../../src/core/model/model';
 import { fixtureCopy, FIXTURES } from './helpers';
@@ -23,9 +29,18 @@ test('S1 snapshot reader records what the block holds and judges nothing; the ch
   assert.equal(info.shape, 'mapping');
   assert.equal(info.ts, '2026-05-04');
   assert.deepEqual(info.ctx && info.ctx.words, 21);
-  assert.deepEqual([info.next?.isList, info.next?.itemLines.length, info.diff?.itemLines.length, info.blocked?.itemLines.length], [true, 6, 1, 4]);
-  assert.deepEqual(info.diffEntries.map((e) => [e.mapping, e.op, e.whyWords]), [[true, 'change', 11]]);
-  assert.deepEqual(info.blockedEntries.map((e) => e.risk), ['H', 'X', 'L', 'M']);
+  assert.deepEqual(
+    [info.next?.isList, info.next?.itemLines.length, info.diff?.itemLines.length, info.blocked?.itemLines.length],
+    [true, 6, 1, 4],
+  );
+  assert.deepEqual(
+    info.diffEntries.map((e) => [e.mapping, e.op, e.whyWords]),
+    [[true, 'change', 11]],
+  );
+  assert.deepEqual(
+    info.blockedEntries.map((e) => e.risk),
+    ['H', 'X', 'L', 'M'],
+  );
   // The check turns the data into findings, with the lines of what breaks the cap.
   const lines = text.split('\n');
   const at = (s: string) => lines.findIndex((l) => l.includes(s)) + 1;
@@ -52,11 +67,17 @@ test('S1 snapshot: a YAML error, an empty block and missing fields are recorded 
   const empty = readSnapshot(parseMarkdown('<!-- state-snapshot v1 -->\n```yaml\n```\n'));
   assert.ok(empty);
   assert.equal(empty.info.shape, 'empty');
-  assert.deepEqual(snapshotProblems(empty.info).map((p) => p.message.text), ['state-snapshot v1: the block is empty.']);
+  assert.deepEqual(
+    snapshotProblems(empty.info).map((p) => p.message.text),
+    ['state-snapshot v1: the block is empty.'],
+  );
   const bare = readSnapshot(parseMarkdown('<!-- state-snapshot v1 -->\n```yaml\nts: 2026-05-04\nnext: []\n```\n'));
   assert.ok(bare);
   assert.deepEqual([bare.info.ctx, bare.info.next?.itemLines], [null, []]);
-  assert.deepEqual(snapshotProblems(bare.info).map((p) => p.message.text), ['state-snapshot v1: `ctx` is missing.', 'state-snapshot v1: `next` is empty.']);
+  assert.deepEqual(
+    snapshotProblems(bare.info).map((p) => p.message.text),
+    ['state-snapshot v1: `ctx` is missing.', 'state-snapshot v1: `next` is empty.'],
+  );
 });
 
 test('S1 snapshot caps come from the facts table: the check follows a changed cap', () => {
@@ -72,12 +93,25 @@ test('S1 snapshot caps come from the facts table: the check follows a changed ca
   assert.ok(snapshotProblems(snap.info).some((p) => /ctx has 21 words \(cap 20\)/.test(p.message.text)));
 });
 
-test('S1 lessons and context log: the reader records conf/seen/obs and date/ttl/ref; archive, expired and promote are the check\'s verdicts', () => {
-  const lessons = parseLessons(parseMarkdown('# Lessons\n\n### Prefer tabs\n> conf: 0.3 · seen: 2025-11-02 · obs: 1\n\n### Stream rows\n> conf: 0.95 · seen: 2026-04-28 · obs: 4\n'));
+test("S1 lessons and context log: the reader records conf/seen/obs and date/ttl/ref; archive, expired and promote are the check's verdicts", () => {
+  const lessons = parseLessons(
+    parseMarkdown(
+      '# Lessons\n\n### Prefer tabs\n> conf: 0.3 · seen: 2025-11-02 · obs: 1\n\n### Stream rows\n> conf: 0.95 · seen: 2026-04-28 · obs: 4\n',
+    ),
+  );
   const metas = lessons.sections.filter((s) => s.key === 'lesson').map((s) => s.items[0]);
-  assert.deepEqual(metas.map((i) => i.flags), [['conf:0.3', 'seen:2025-11-02', 'obs:1'], ['conf:0.95', 'seen:2026-04-28', 'obs:4']]);
+  assert.deepEqual(
+    metas.map((i) => i.flags),
+    [
+      ['conf:0.3', 'seen:2025-11-02', 'obs:1'],
+      ['conf:0.95', 'seen:2026-04-28', 'obs:4'],
+    ],
+  );
   const now = Date.UTC(2026, 4, 5);
-  assert.deepEqual(metas.map((i) => isArchiveCandidate(i, now)), [true, false]);
+  assert.deepEqual(
+    metas.map((i) => isArchiveCandidate(i, now)),
+    [true, false],
+  );
   // Ninety days after the last sighting it is not yet a candidate; the threshold is the facts table's.
   assert.equal(isArchiveCandidate(metas[0], Date.UTC(2026, 0, 31)), false);
   assert.deepEqual(S1_CURATION.archive, { conf: 0.4, days: 90 });
@@ -87,7 +121,10 @@ test('S1 lessons and context log: the reader records conf/seen/obs and date/ttl/
   const ref = entry('[2026-03-02] [DECISION] [ttl:permanent] [ref:4] Exports stream rows');
   assert.deepEqual(old.flags, ['date:2026-03-01', 'type:VERIFICATION', 'ttl:30d', 'ref:0']);
   assert.deepEqual(ref.flags, ['date:2026-03-02', 'type:DECISION', 'ttl:permanent', 'ref:4']);
-  assert.deepEqual([isExpired(old, now), isExpired(old, Date.UTC(2026, 2, 20)), isExpired(ref, now)], [true, false, false]);
+  assert.deepEqual(
+    [isExpired(old, now), isExpired(old, Date.UTC(2026, 2, 20)), isExpired(ref, now)],
+    [true, false, false],
+  );
   assert.deepEqual([isPromotionCandidate(old), isPromotionCandidate(ref)], [false, true]);
 });
 
@@ -102,9 +139,27 @@ test('S1 curation texts name the thresholds of the facts table, as message argum
   assert.equal(pass.message, `No lesson with conf ≥ ${conf} and obs ≥ ${obs}: no hook-promotion candidate.`);
 
   const text = '# Context log\n- [2026-03-02] [DECISION] [ttl:permanent] [ref:4] Exports stream rows\n';
-  const doc = { relPath: 'memory/context-log.md', text, sections: [{ key: 'other', title: '', line: 1, endLine: 2, level: 0, items: [{ text: 'x', line: 2, flags: ['date:2026-03-02', 'type:DECISION', 'ttl:permanent', 'ref:4'] }] }], findings: [], meta: {} } as unknown as Parameters<typeof checkContextLog>[0];
+  const doc = {
+    relPath: 'memory/context-log.md',
+    text,
+    sections: [
+      {
+        key: 'other',
+        title: '',
+        line: 1,
+        endLine: 2,
+        level: 0,
+        items: [{ text: 'x', line: 2, flags: ['date:2026-03-02', 'type:DECISION', 'ttl:permanent', 'ref:4'] }],
+      },
+    ],
+    findings: [],
+    meta: {},
+  } as unknown as Parameters<typeof checkContextLog>[0];
   const promote = checkContextLog(doc, Date.UTC(2026, 4, 5)).find((c) => /promotion candidate/.test(c.message));
   assert.ok(promote);
   assert.deepEqual(promote.args, ['1', String(S1_CURATION.promoteRefs), '2']);
-  assert.equal(promote.message, `1 promotion candidate(s) with ref ≥ ${S1_CURATION.promoteRefs} (lines 2): review them for MEMORY.md.`);
+  assert.equal(
+    promote.message,
+    `1 promotion candidate(s) with ref ≥ ${S1_CURATION.promoteRefs} (lines 2): review them for MEMORY.md.`,
+  );
 });

@@ -6,13 +6,27 @@ import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { Check, SystemReport } from '../../src/core/model/model';
 import { FACTS } from '../../src/core/systems/facts';
-import { checksWith, cli, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, workspace, write, YAML_ALIAS_BOMB } from './helpers';
+import {
+  checksWith,
+  cli,
+  fixtureCopy,
+  FIXTURES,
+  gitInit,
+  lineOf,
+  oneCheck,
+  workspace,
+  write,
+  YAML_ALIAS_BOMB,
+} from './helpers';
 
 const NOW = Date.UTC(2026, 4, 5);
 const HANDOFF = 'memory/session-handoff-LATEST.md';
 const SIDECAR = 'memory/.session-handoff.sha256';
 
-async function s1(dir: string, opts: { noGit?: boolean; confirmed?: string[]; now?: number } = {}): Promise<SystemReport> {
+async function s1(
+  dir: string,
+  opts: { noGit?: boolean; confirmed?: string[]; now?: number } = {},
+): Promise<SystemReport> {
   const r = await evaluate(dir, { now: opts.now ?? NOW, noGit: opts.noGit ?? true, confirmed: opts.confirmed });
   const s = r.systems.find((x) => x.id === 'S1');
   assert.ok(s, `S1 not detected in ${dir}`);
@@ -50,24 +64,55 @@ test('S1 good handoff: sections by meaning, snapshot, attestation MATCH, every c
   assert.deepEqual(flagsOf('pending'), [['urgency:H'], ['urgency:L']]);
   assert.deepEqual(flagsOf('issues'), [['risk:M']]);
   assert.deepEqual(flagsOf('snapshot'), [[], ['urgency:H'], ['urgency:M'], ['op:add'], ['op:decide'], ['risk:M']]);
-  assert.equal(s.next, '**Wire the Export button** — call `exportCsv(rows, filter)` from `src/invoices.ts` `onExport()`; run `npm test -- invoices` to confirm.');
+  assert.equal(
+    s.next,
+    '**Wire the Export button** — call `exportCsv(rows, filter)` from `src/invoices.ts` `onExport()`; run `npm test -- invoices` to confirm.',
+  );
   assert.equal(s.resumePrompt, `Read ${HANDOFF} and start with item 1 of "What to do now (priority order)".`);
-  const pass = ['exists', 'single-handoff', 'not-skeleton', 'next-action', 'pending-recorded', 'fresh', 'work-explained', 'budget', 'future-oriented', 'snapshot', 'compression', 'stale-paths', 'attestation', 'lessons', 'context-log', 'no-secrets'];
+  const pass = [
+    'exists',
+    'single-handoff',
+    'not-skeleton',
+    'next-action',
+    'pending-recorded',
+    'fresh',
+    'work-explained',
+    'budget',
+    'future-oriented',
+    'snapshot',
+    'compression',
+    'stale-paths',
+    'attestation',
+    'lessons',
+    'context-log',
+    'no-secrets',
+  ];
   for (const id of pass) assert.equal(only(s, id).status, 'pass', `${id}: ${only(s, id).message}`);
   assert.match(only(s, 'attestation').message, /^MATCH: /);
   assert.equal(only(s, 'attestation').severity, 'block');
-  assert.match(only(s, 'compression').message, /^\[Memento\] prose: \d+ bytes → compact block: \d+ bytes \(\d+\.\dx reduction\)/);
+  assert.match(
+    only(s, 'compression').message,
+    /^\[Memento\] prose: \d+ bytes → compact block: \d+ bytes \(\d+\.\dx reduction\)/,
+  );
   assert.equal(only(s, 'next-action').line, lineOf(file, '1. **Wire the Export button**'));
   assert.equal(s.label, 'WORKING');
   // The companions are read with their own roles and flags.
   const roles = Object.fromEntries(s.docs.map((d) => [d.relPath, d.role]));
-  assert.deepEqual(roles, { [HANDOFF]: 'handoff', 'memory/MEMORY.md': 'memory', 'memory/context-log.md': 'contextLog', 'tasks/lessons.md': 'lessons' });
+  assert.deepEqual(roles, {
+    [HANDOFF]: 'handoff',
+    'memory/MEMORY.md': 'memory',
+    'memory/context-log.md': 'contextLog',
+    'tasks/lessons.md': 'lessons',
+  });
   const log = s.docs.find((d) => d.role === 'contextLog');
-  assert.deepEqual(log?.sections.flatMap((x) => x.items.map((i) => i.flags)), [
-    ['date:2026-04-20', 'type:DECISION', 'ttl:permanent', 'ref:1'],
-    ['date:2026-04-28', 'type:COMPLETION', 'ttl:90d', 'ref:0'],
-    ['date:2026-05-03', 'type:PLAN', 'ttl:30d', 'risk:M', 'ref:2'],
-  ]);
+  assert.deepEqual(
+    log?.sections.flatMap((x) => x.items.map((i) => i.flags)),
+    [
+      ['date:2026-04-20', 'type:DECISION', 'ttl:permanent', 'ref:1'],
+      ['date:2026-04-28', 'type:COMPLETION', 'ttl:90d', 'ref:0'],
+      ['date:2026-05-03', 'type:PLAN', 'ttl:30d', 'risk:M', 'ref:2'],
+    ],
+  );
   const lessons = s.docs.find((d) => d.role === 'lessons');
   assert.deepEqual(
     lessons?.sections.filter((x) => x.key === 'lesson').map((x) => x.items[0].flags),
@@ -109,7 +154,10 @@ test('S1 untouched seed template: skeleton, template item 1, template snapshot v
   const file = path.join(dir, HANDOFF);
   const s = await s1(dir);
   assert.equal(only(s, 'not-skeleton').status, 'fail');
-  assert.deepEqual([only(s, 'next-action').status, only(s, 'next-action').line], ['fail', lineOf(file, '1. [Most urgent]')]);
+  assert.deepEqual(
+    [only(s, 'next-action').status, only(s, 'next-action').line],
+    ['fail', lineOf(file, '1. [Most urgent]')],
+  );
   assert.match(only(s, 'next-action').message, /template/);
   assert.equal(only(s, 'pending-recorded').status, 'warn');
   assert.deepEqual(
@@ -126,21 +174,30 @@ test('S1 untouched seed template: skeleton, template item 1, template snapshot v
 
 test('S1 single-handoff: a versioned sibling blocks; a plain session-handoff.md beside LATEST does too', async () => {
   let s = await s1(fixture('versioned'));
-  assert.deepEqual(all(s, 'single-handoff').map((c) => [c.status, c.path]), [['fail', 'memory/session-handoff-v2.md']]);
+  assert.deepEqual(
+    all(s, 'single-handoff').map((c) => [c.status, c.path]),
+    [['fail', 'memory/session-handoff-v2.md']],
+  );
   assert.ok(s.docs.some((d) => d.relPath === 'memory/session-handoff-v2.md' && d.role === 'handoff'));
   assert.equal(s.label, 'BROKEN');
   const dir = fixture('good');
   write(dir, 'memory/session-handoff.md', '# Session Handoff\n\n## Next Actions\n1. Deploy\n');
   s = await s1(dir);
-  assert.deepEqual(all(s, 'single-handoff').map((c) => [c.status, c.path]), [['fail', 'memory/session-handoff.md']]);
+  assert.deepEqual(
+    all(s, 'single-handoff').map((c) => [c.status, c.path]),
+    [['fail', 'memory/session-handoff.md']],
+  );
   // Only a stray: detected, the LATEST file is missing.
   s = await s1(workspace({ 'memory/session-handoff-v3.md': '# Handoff\n' }));
   assert.deepEqual([only(s, 'exists').status, only(s, 'exists').path], ['fail', HANDOFF]);
 });
 
-test('S1 future-oriented: the seed\'s BAD example warns, its GOOD example passes', async () => {
+test("S1 future-oriented: the seed's BAD example warns, its GOOD example passes", async () => {
   let s = await s1(fixture('seed-bad-example'));
-  assert.deepEqual(all(s, 'future-oriented').map((c) => [c.status, c.line]), [['warn', 1]]);
+  assert.deepEqual(
+    all(s, 'future-oriented').map((c) => [c.status, c.line]),
+    [['warn', 1]],
+  );
   assert.match(only(s, 'future-oriented').message, /Today's accomplishments/);
   assert.equal(only(s, 'next-action').status, 'fail');
   s = await s1(fixture('seed-good-example'));
@@ -174,7 +231,11 @@ test('S1 snapshot rules: caps, a list instead of a mapping, YAML that does not p
   assert.deepEqual([only(s, 'snapshot').status, only(s, 'snapshot').line], ['warn', lineOf(file, 'blocked:')]);
   assert.match(only(s, 'snapshot').message, /does not parse/);
   dir = fixture('good');
-  write(dir, HANDOFF, `<!-- state-snapshot v1 -->\n\`\`\`yaml\n${YAML_ALIAS_BOMB}\`\`\`\n\n## What to do now\n1. Wire the export button into onExport.\n`);
+  write(
+    dir,
+    HANDOFF,
+    `<!-- state-snapshot v1 -->\n\`\`\`yaml\n${YAML_ALIAS_BOMB}\`\`\`\n\n## What to do now\n1. Wire the export button into onExport.\n`,
+  );
   s = await s1(dir);
   assert.match(only(s, 'snapshot').message, /cannot be read/);
   assert.equal(s.next, 'Wire the export button into onExport.');
@@ -183,7 +244,7 @@ test('S1 snapshot rules: caps, a list instead of a mapping, YAML that does not p
   assert.equal(s.docs[0].sections[0].key, 'snapshot');
 });
 
-test('S1 compression under 2x warns with the seed\'s Memento line', async () => {
+test("S1 compression under 2x warns with the seed's Memento line", async () => {
   const s = await s1(fixture('compression-low'));
   const c = only(s, 'compression');
   assert.equal(c.status, 'warn');
@@ -210,14 +271,24 @@ test('S1 attestation: TAMPERED blocks, a sidecar with a trailing newline or sha2
 test('S1 each rule broken: vague item 1, no pending decisions, stale Key Files, over budget', async () => {
   let dir = fixture('vague-next');
   let s = await s1(dir);
-  assert.deepEqual([only(s, 'next-action').status, only(s, 'next-action').line], ['fail', lineOf(path.join(dir, HANDOFF), '1. continue work')]);
+  assert.deepEqual(
+    [only(s, 'next-action').status, only(s, 'next-action').line],
+    ['fail', lineOf(path.join(dir, HANDOFF), '1. continue work')],
+  );
   s = await s1(fixture('no-pending'));
   assert.equal(only(s, 'pending-recorded').status, 'warn');
   dir = fixture('stale-key-files');
   s = await s1(dir);
   assert.deepEqual(
     all(s, 'stale-paths').map((c) => [c.status, c.path, c.line, c.message]),
-    [['warn', 'memory/MEMORY.md', lineOf(path.join(dir, 'memory/MEMORY.md'), 'csv_old.ts'), 'STALE PATH: src/legacy/csv_old.ts does not exist.']],
+    [
+      [
+        'warn',
+        'memory/MEMORY.md',
+        lineOf(path.join(dir, 'memory/MEMORY.md'), 'csv_old.ts'),
+        'STALE PATH: src/legacy/csv_old.ts does not exist.',
+      ],
+    ],
   );
   dir = fixture('good');
   const text = readFileSync(path.join(dir, HANDOFF), 'utf8');
@@ -231,10 +302,19 @@ test('S1 lessons: meta lines parsed, archive candidates are conf < 0.4 and seen 
   const dir = fixture('lessons-archive');
   let s = await s1(dir);
   const c = only(s, 'lessons');
-  assert.deepEqual([c.severity, c.status, c.path, c.line], ['info', 'warn', 'tasks/lessons.md', lineOf(path.join(dir, 'tasks/lessons.md'), 'Prefer tabs')]);
+  assert.deepEqual(
+    [c.severity, c.status, c.path, c.line],
+    ['info', 'warn', 'tasks/lessons.md', lineOf(path.join(dir, 'tasks/lessons.md'), 'Prefer tabs')],
+  );
   assert.match(c.message, /^Archive candidate \(conf < 0.4 and seen > 90 days ago\): "[^"]*Prefer tabs/);
-  const flags = s.docs.find((d) => d.role === 'lessons')?.sections.filter((x) => x.key === 'lesson').map((x) => x.items[0].flags);
-  assert.deepEqual(flags, [['conf:0.3', 'seen:2025-11-02', 'obs:1', 'archive'], ['conf:0.6', 'seen:2026-04-28', 'obs:3']]);
+  const flags = s.docs
+    .find((d) => d.role === 'lessons')
+    ?.sections.filter((x) => x.key === 'lesson')
+    .map((x) => x.items[0].flags);
+  assert.deepEqual(flags, [
+    ['conf:0.3', 'seen:2025-11-02', 'obs:1', 'archive'],
+    ['conf:0.6', 'seen:2026-04-28', 'obs:3'],
+  ]);
   // Ninety days after the last sighting it is not yet a candidate.
   s = await s1(dir, { now: Date.UTC(2026, 0, 31) });
   assert.equal(only(s, 'lessons').status, 'pass');
@@ -256,15 +336,23 @@ test('S1 context log: past-TTL entries relative to now, promotion candidates ref
   assert.match(cs[0].message, /1 of 4 entries are past their TTL/);
   assert.match(cs[1].message, /2 promotion candidate/);
   const items = s.docs.find((d) => d.role === 'contextLog')?.sections.flatMap((x) => x.items) ?? [];
-  assert.deepEqual(items.map((i) => i.flags), [
-    ['date:2026-03-01', 'type:VERIFICATION', 'ttl:30d', 'ref:0', 'expired'],
-    ['date:2026-03-02', 'type:DECISION', 'ttl:permanent', 'ref:4', 'promote'],
-    ['date:2026-05-01', 'type:PLAN', 'ttl:90d', 'risk:H', 'ref:3', 'promote'],
-    ['date:2026-05-02', 'type:NOTE'],
-  ]);
+  assert.deepEqual(
+    items.map((i) => i.flags),
+    [
+      ['date:2026-03-01', 'type:VERIFICATION', 'ttl:30d', 'ref:0', 'expired'],
+      ['date:2026-03-02', 'type:DECISION', 'ttl:permanent', 'ref:4', 'promote'],
+      ['date:2026-05-01', 'type:PLAN', 'ttl:90d', 'risk:H', 'ref:3', 'promote'],
+      ['date:2026-05-02', 'type:NOTE'],
+    ],
+  );
   // Before the 30 days ran out the entry was not expired.
   const early = await s1(dir, { now: Date.UTC(2026, 2, 20) });
-  assert.doesNotMatch(all(early, 'context-log').map((c) => c.message).join('\n'), /past their TTL/);
+  assert.doesNotMatch(
+    all(early, 'context-log')
+      .map((c) => c.message)
+      .join('\n'),
+    /past their TTL/,
+  );
 });
 
 test('S1 at the older place .claude/memory/: home, sidecar and resume prompt follow it', async () => {
@@ -285,7 +373,10 @@ test('S1 bad input: binary handoff, CRLF + BOM handoff, a directory at the sidec
   let dir = workspace({ [HANDOFF]: crlf, [SIDECAR]: hex(crlf) });
   s = await s1(dir);
   const lf = await s1(fixture('good'));
-  const shape = (r: SystemReport) => r.docs.find((d) => d.relPath === HANDOFF)?.sections.map((x) => [x.key, x.line, x.items.map((i) => [i.text, i.line, i.flags])]);
+  const shape = (r: SystemReport) =>
+    r.docs
+      .find((d) => d.relPath === HANDOFF)
+      ?.sections.map((x) => [x.key, x.line, x.items.map((i) => [i.text, i.line, i.flags])]);
   assert.deepEqual(shape(s), shape(lf));
   assert.equal(s.next, lf.next);
   assert.equal(only(s, 'snapshot').status, 'pass');
@@ -307,6 +398,16 @@ test('S1 bad input: binary handoff, CRLF + BOM handoff, a directory at the sidec
 });
 
 test('S1 is not detected without a handoff (MEMORY.md or tasks/lessons.md alone belong to others)', async () => {
-  const r = await evaluate(workspace({ 'MEMORY.md': '# Memory\n', 'tasks/lessons.md': '# Lessons\n', 'memory/context-log.md': '[2026-01-01] [NOTE] [ttl:30d] x\n' }), { noGit: true });
-  assert.equal(r.systems.find((x) => x.id === 'S1'), undefined);
+  const r = await evaluate(
+    workspace({
+      'MEMORY.md': '# Memory\n',
+      'tasks/lessons.md': '# Lessons\n',
+      'memory/context-log.md': '[2026-01-01] [NOTE] [ttl:30d] x\n',
+    }),
+    { noGit: true },
+  );
+  assert.equal(
+    r.systems.find((x) => x.id === 'S1'),
+    undefined,
+  );
 });

@@ -31,38 +31,63 @@ test('S3 good STATE in git: every check passes; fields, entries and resume promp
   const s = await s3(dir, ['feedback-stored', 'last-request']);
   for (const c of s.checks) assert.ok(['pass', 'manual-done'].includes(c.status), `${c.id}: ${c.status} ${c.message}`);
   assert.equal(s.label, 'WORKING');
-  assert.equal(s.next, 'wire `RedisStore.take()` into `src/limiter/middleware.ts` per the plan in the 2026-03-04 Log entry below');
+  assert.equal(
+    s.next,
+    'wire `RedisStore.take()` into `src/limiter/middleware.ts` per the plan in the 2026-03-04 Log entry below',
+  );
   assert.equal(s.resumePrompt, PROMPT);
   const st = s.docs[0].meta.s3 as S3Structure;
   assert.deepEqual(st.handoff, { title: 'Handoff: read this first', line: 5, endLine: 13 });
-  assert.deepEqual(st.fields.map((f) => [f.name, f.line]), [['status', 7], ['phase', 8], ['branchHead', 9], ['gates', 10], ['now', 11], ['blocked', 12]]);
+  assert.deepEqual(
+    st.fields.map((f) => [f.name, f.line]),
+    [
+      ['status', 7],
+      ['phase', 8],
+      ['branchHead', 9],
+      ['gates', 10],
+      ['now', 11],
+      ['blocked', 12],
+    ],
+  );
   assert.equal(st.fields[1].value, 'build');
   assert.deepEqual(st.log, { title: 'Log', line: 14, endLine: 30 });
-  assert.deepEqual(st.entries.map((e) => [e.date, e.line, e.endLine, e.docsTouched.map((d) => d.line)]), [
-    ['2026-03-04', 16, 22, [19]],
-    ['2026-03-01', 23, 30, [26, 27, 28]],
-  ]);
+  assert.deepEqual(
+    st.entries.map((e) => [e.date, e.line, e.endLine, e.docsTouched.map((d) => d.line)]),
+    [
+      ['2026-03-04', 16, 22, [19]],
+      ['2026-03-01', 23, 30, [26, 27, 28]],
+    ],
+  );
   assert.deepEqual(s.docs[0].meta.companions, ['docs/state/DEBT.md', 'docs/state/log', 'docs/decisions']);
   assert.match(one(s, 'stale-paths').message, /3 "Docs touched" links checked/);
   assert.match(one(s, 'branch-head').message, /^Branch main and HEAD [0-9a-f]{7} match git\.$/);
-  assert.deepEqual(s.docs[0].sections.map((x) => x.key), ['title', 'handoff', 'log', 'log-entry', 'log-entry']);
+  assert.deepEqual(
+    s.docs[0].sections.map((x) => x.key),
+    ['title', 'handoff', 'log', 'log-entry', 'log-entry'],
+  );
   assert.ok(s.docs[0].sections[1].items.every((i) => i.flags.some((f) => f.startsWith('field:'))));
   assert.deepEqual(FACTS.S3.thresholds, { propose: 15, urgent: 40 });
 
   const j = JSON.parse(cli(['status', '--root', dir, '--json']).stdout);
-  assert.deepEqual(j.systems.map((x: { id: string }) => x.id), ['S3']);
+  assert.deepEqual(
+    j.systems.map((x: { id: string }) => x.id),
+    ['S3'],
+  );
   assert.equal(j.systems[0].next, s.next);
   assert.equal(j.systems[0].label, 'PARTIAL'); // the manual items are open without --confirm
-  assert.deepEqual(j.systems[0].checks.find((c: { id: string }) => c.id === 'handoff-block'), {
-    id: 'handoff-block',
-    severity: 'block',
-    status: 'pass',
-    message: '"## Handoff: read this first" with Now ▶ present.',
-    path: STATE,
-    line: 5,
-    messageId: '"## {0}" with Now ▶ present.',
-    args: ['Handoff: read this first'],
-  });
+  assert.deepEqual(
+    j.systems[0].checks.find((c: { id: string }) => c.id === 'handoff-block'),
+    {
+      id: 'handoff-block',
+      severity: 'block',
+      status: 'pass',
+      message: '"## Handoff: read this first" with Now ▶ present.',
+      path: STATE,
+      line: 5,
+      messageId: '"## {0}" with Now ▶ present.',
+      args: ['Handoff: read this first'],
+    },
+  );
 });
 
 test('S3 branch-head: full hash, moved HEAD, state-only commits, other branch, outside git', async () => {
@@ -87,7 +112,9 @@ test('S3 branch-head: full hash, moved HEAD, state-only commits, other branch, o
   // Each out-of-date field is a finding of its own.
   git(dir, 'checkout', '-q', '-b', 'feat/other');
   assert.deepEqual(
-    (await s3(dir)).checks.filter((c) => c.id === 'branch-head').map((c) => [c.status, c.line, c.message.replace(/[0-9a-f]{7}/g, 'HASH')]),
+    (await s3(dir)).checks
+      .filter((c) => c.id === 'branch-head')
+      .map((c) => [c.status, c.line, c.message.replace(/[0-9a-f]{7}/g, 'HASH')]),
     [
       ['warn', 9, 'Branch / HEAD out of date: the branch is feat/other, the handoff says main.'],
       ['warn', 9, 'Branch / HEAD out of date: HEAD is HASH, the handoff says HASH.'],
@@ -122,14 +149,26 @@ test('S3 broken STATE: every rule reports with its line', async () => {
   assert.deepEqual([one(s, 'gates').status, one(s, 'gates').line], ['warn', 9]);
   assert.match(one(s, 'gates').message, /no numbers: "all green"/);
   const bh = s.checks.filter((c) => c.id === 'branch-head');
-  assert.deepEqual(bh.map((c) => [c.status, c.line]), [['warn', 7], ['warn', 7]]);
+  assert.deepEqual(
+    bh.map((c) => [c.status, c.line]),
+    [
+      ['warn', 7],
+      ['warn', 7],
+    ],
+  );
   assert.match(bh[0].message, /the branch is main, the handoff says feature\/search-index\.$/);
   assert.match(bh[1].message, /HEAD is [0-9a-f]{7}, the handoff says deadbee\.$/);
-  assert.deepEqual(only(s, 'log-order').map((c) => [c.status, c.line]), [['warn', 19]]);
-  assert.deepEqual(only(s, 'stale-paths').map((c) => [c.status, c.line, c.message]), [
-    ['warn', 17, 'STALE PATH: ../decisions/0007-icu.md does not exist.'],
-    ['warn', 22, 'STALE PATH: ../search/mapping.md does not exist.'],
-  ]);
+  assert.deepEqual(
+    only(s, 'log-order').map((c) => [c.status, c.line]),
+    [['warn', 19]],
+  );
+  assert.deepEqual(
+    only(s, 'stale-paths').map((c) => [c.status, c.line, c.message]),
+    [
+      ['warn', 17, 'STALE PATH: ../decisions/0007-icu.md does not exist.'],
+      ['warn', 22, 'STALE PATH: ../search/mapping.md does not exist.'],
+    ],
+  );
   const r = cli(['check', '--root', dir]);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /warn log-order/);
@@ -137,20 +176,32 @@ test('S3 broken STATE: every rule reports with its line', async () => {
 
 test('S3 without ## Handoff: handoff-block blocks; Now ▶ elsewhere is still the next action; list-item Log entries', async () => {
   const s = await s3(fixture('no-handoff'));
-  assert.deepEqual([one(s, 'handoff-block').status, one(s, 'handoff-block').message], ['fail', 'docs/state/STATE.md is missing a "## Handoff" block.']);
+  assert.deepEqual(
+    [one(s, 'handoff-block').status, one(s, 'handoff-block').message],
+    ['fail', 'docs/state/STATE.md is missing a "## Handoff" block.'],
+  );
   assert.equal(s.next, 'finish the migration script in `scripts/migrate.ts` and run it against staging');
   assert.equal(one(s, 'next-action').line, 3);
   const st = s.docs[0].meta.s3 as S3Structure;
-  assert.deepEqual(st.entries.map((e) => [e.date, e.line, e.level]), [['2026-03-03', 7, 0], ['2026-02-27', 8, 0]]);
+  assert.deepEqual(
+    st.entries.map((e) => [e.date, e.line, e.level]),
+    [
+      ['2026-03-03', 7, 0],
+      ['2026-02-27', 8, 0],
+    ],
+  );
   assert.equal(one(s, 'log-order').status, 'pass');
 });
 
-test('S3 detection: someone else\'s STATE.md (multi-stream, status in the H1) is not S3; binary is S3, damaged', async () => {
+test("S3 detection: someone else's STATE.md (multi-stream, status in the H1) is not S3; binary is S3, damaged", async () => {
   assert.deepEqual((await evaluate(fixture('foreign'))).systems, []);
   assert.equal(cli(['check', '--root', fixture('foreign')]).code, 0);
   const bin = await s3(workspace({ [STATE]: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x1a, 0x0a]) }));
   assert.equal(bin.label, 'BROKEN');
-  assert.deepEqual([one(bin, 'exists').status, one(bin, 'readable').severity, one(bin, 'readable').status], ['fail', 'block', 'fail']);
+  assert.deepEqual(
+    [one(bin, 'exists').status, one(bin, 'readable').severity, one(bin, 'readable').status],
+    ['fail', 'block', 'fail'],
+  );
   assert.equal(one(bin, 'handoff-block').status, 'skipped');
   assert.equal(bin.next, null);
   const latin1 = await s3(workspace({ [STATE]: Buffer.from('## Handoff\n- **Now \u25b6** caf\xe9\n', 'latin1') }));
@@ -160,7 +211,7 @@ test('S3 detection: someone else\'s STATE.md (multi-stream, status in the H1) is
   assert.equal(JSON.parse(r.stdout).systems[0].label, 'BROKEN');
 });
 
-test('S3 budget counts lines as S3\'s checker does (split on newline), honouring checks/config.json', async () => {
+test("S3 budget counts lines as S3's checker does (split on newline), honouring checks/config.json", async () => {
   const head = '# STATE\n\n## Handoff\n- **Now ▶** trim the Log into docs/state/log/2026-03.md\n\n## Log\n';
   const body = (n: number) => head + Array.from({ length: n - 7 }, (_, i) => `- line ${i}`).join('\n') + '\n';
   const at150 = body(150);
@@ -175,14 +226,20 @@ test('S3 budget counts lines as S3\'s checker does (split on newline), honouring
 });
 
 test('S3 Blocked on: cleared is explicit none; secrets block; CRLF and BOM read the same', async () => {
-  const text = '# STATE\n\n## Handoff\n\n- **Gates:** tests 12/12\n- **Now ▶** ship the release notes in `CHANGELOG.md`\n- **Blocked on:**\n\n## Log\n';
+  const text =
+    '# STATE\n\n## Handoff\n\n- **Gates:** tests 12/12\n- **Now ▶** ship the release notes in `CHANGELOG.md`\n- **Blocked on:**\n\n## Log\n';
   const s = await s3(workspace({ [STATE]: text }));
-  assert.deepEqual([one(s, 'pending-recorded').status, one(s, 'pending-recorded').message], ['pass', 'Blocked on: nothing (cleared).']);
+  assert.deepEqual(
+    [one(s, 'pending-recorded').status, one(s, 'pending-recorded').message],
+    ['pass', 'Blocked on: nothing (cleared).'],
+  );
   const crlf = await s3(workspace({ [STATE]: `\uFEFF${text.replace(/\n/g, '\r\n')}` }));
   assert.deepEqual(crlf.docs[0].meta.s3, s.docs[0].meta.s3);
   assert.deepEqual(crlf.docs[0].sections, s.docs[0].sections);
   assert.equal(crlf.next, 'ship the release notes in `CHANGELOG.md`');
-  const leaked = await s3(workspace({ [STATE]: `${text}- 2026-03-01: deploy via https://deploy:hunter2secret@ci.internal.net/hook\n` }));
+  const leaked = await s3(
+    workspace({ [STATE]: `${text}- 2026-03-01: deploy via https://deploy:hunter2secret@ci.internal.net/hook\n` }),
+  );
   const sec = one(leaked, 'no-secrets');
   assert.deepEqual([sec.status, sec.line], ['fail', 10]);
 });
@@ -190,10 +247,23 @@ test('S3 Blocked on: cleared is explicit none; secrets block; CRLF and BOM read 
 test('S3 field and Branch / HEAD parsing', () => {
   assert.deepEqual(parseBranchHead('`main` @ `4f3e2d1`'), { branch: 'main', head: '4f3e2d1' });
   assert.deepEqual(parseBranchHead('feat/x @ abc1234 (pushed)'), { branch: 'feat/x', head: 'abc1234' });
-  assert.deepEqual(parseBranchHead('main / 0123456789abcdef0123456789abcdef01234567'), { branch: 'main', head: '0123456789abcdef0123456789abcdef01234567' });
+  assert.deepEqual(parseBranchHead('main / 0123456789abcdef0123456789abcdef01234567'), {
+    branch: 'main',
+    head: '0123456789abcdef0123456789abcdef01234567',
+  });
   assert.deepEqual(parseBranchHead('release-2.1'), { branch: 'release-2.1', head: null });
-  assert.deepEqual(parseField('**Now ▶** run `begin`', 4), { name: 'now', label: 'Now ▶', value: 'run `begin`', line: 4 });
-  assert.deepEqual(parseField('**Phase:** TBD <!-- prepare | design -->', 2), { name: 'phase', label: 'Phase', value: 'TBD', line: 2 });
+  assert.deepEqual(parseField('**Now ▶** run `begin`', 4), {
+    name: 'now',
+    label: 'Now ▶',
+    value: 'run `begin`',
+    line: 4,
+  });
+  assert.deepEqual(parseField('**Phase:** TBD <!-- prepare | design -->', 2), {
+    name: 'phase',
+    label: 'Phase',
+    value: 'TBD',
+    line: 2,
+  });
   assert.equal(parseField('Status update from the team was good', 1), null);
   assert.equal(parseField('Headline: x', 1), null);
 });

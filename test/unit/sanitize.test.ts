@@ -55,7 +55,10 @@ const LEFT: string[] = [
 test('maskSecrets finds personal data and assigned secrets of any characters, and masks them', () => {
   for (const [line, raw, rule] of FOUND) {
     const { text, hits } = maskSecrets(line);
-    assert.ok(hits.some((h) => h.rule === rule), `${rule} not found in: ${line} (${JSON.stringify(hits)})`);
+    assert.ok(
+      hits.some((h) => h.rule === rule),
+      `${rule} not found in: ${line} (${JSON.stringify(hits)})`,
+    );
     assert.ok(!text.includes(raw), `${raw} survives masking: ${text}`);
     assert.equal(hits.find((h) => h.rule === rule)?.kind, /secret|credentials/.test(rule) ? undefined : 'personal');
   }
@@ -66,7 +69,8 @@ test('maskSecrets leaves dates, versions, hashes, git remotes, example addresses
 });
 
 test('the personal-data scanners take linear time on long hostile lines', () => {
-  const mk = (n: number): string => `${'a.'.repeat(n)}@${'b-'.repeat(n)} ${'+1 '.repeat(n)}${'12 Aa '.repeat(n)}${'KEY='.repeat(n)}`;
+  const mk = (n: number): string =>
+    `${'a.'.repeat(n)}@${'b-'.repeat(n)} ${'+1 '.repeat(n)}${'12 Aa '.repeat(n)}${'KEY='.repeat(n)}`;
   assertLinear('maskSecrets', (s) => maskSecrets(s), mk(5_000), mk(20_000));
 });
 
@@ -79,12 +83,22 @@ for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) {
     const s = await report(dir, system);
     const personal = assertRefuses(s, 'no-personal-data');
     assert.equal(personal.path, HOME[system]);
-    assert.deepEqual(s.checks.filter((c) => c.id === 'no-personal-data').map((c) => c.message.replace(/ in .*/, '')).sort(), ['Possible e-mail address', 'Possible phone number', 'Possible postal address']);
+    assert.deepEqual(
+      s.checks
+        .filter((c) => c.id === 'no-personal-data')
+        .map((c) => c.message.replace(/ in .*/, ''))
+        .sort(),
+      ['Possible e-mail address', 'Possible phone number', 'Possible postal address'],
+    );
     assertRefuses(s, 'no-secrets');
     const home = s.docs.find((d) => d.relPath === HOME[system]);
     assert.ok(home);
     for (const raw of RAW) assert.ok(!home.text.includes(raw), `${raw} in the model's text`);
-    const out = [cli(['status', '--root', dir, '--json']), cli(['check', '--root', dir]), cli(['status', '--root', dir])];
+    const out = [
+      cli(['status', '--root', dir, '--json']),
+      cli(['check', '--root', dir]),
+      cli(['status', '--root', dir]),
+    ];
     for (const o of out) {
       assert.match(o.stdout, /no-personal-data/, `the CLI ran and reported: ${o.stderr}`);
       for (const raw of RAW) assert.ok(!`${o.stdout}${o.stderr}`.includes(raw), `${raw} shown raw by the CLI`);
@@ -93,15 +107,27 @@ for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) {
 }
 
 test('a next action that holds an e-mail address is shown masked', async () => {
-  const dir = goodWith('S2', { [HOME.S2]: (t) => t.replace(/## NEXT\n[^\n]+/, '## NEXT\nSend `out/sample.csv` to jane.doe@acme-corp.com and ask whether Excel 16.8 opens it.') });
+  const dir = goodWith('S2', {
+    [HOME.S2]: (t) =>
+      t.replace(
+        /## NEXT\n[^\n]+/,
+        '## NEXT\nSend `out/sample.csv` to jane.doe@acme-corp.com and ask whether Excel 16.8 opens it.',
+      ),
+  });
   const s = await report(dir, 'S2');
-  assert.ok(s.next && !s.next.includes('jane.doe@acme-corp.com') && s.next.includes('Send `out/sample.csv` to'), s.next ?? '');
+  assert.ok(
+    s.next && !s.next.includes('jane.doe@acme-corp.com') && s.next.includes('Send `out/sample.csv` to'),
+    s.next ?? '',
+  );
 });
 
 test('the good fixtures hold no personal data', async () => {
   for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) {
     const s = await report(goodWith(system), system);
-    assert.ok(s.checks.some((c) => c.id === 'no-personal-data' && c.status === 'pass'), system);
+    assert.ok(
+      s.checks.some((c) => c.id === 'no-personal-data' && c.status === 'pass'),
+      system,
+    );
   }
   assertNoRefusal(await report(goodWith('S0'), 'S0'));
 });

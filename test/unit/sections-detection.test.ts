@@ -32,7 +32,10 @@ interface Entry {
 }
 
 const DIR = path.join(FIXTURES, 'sections');
-const table = JSON.parse(readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as { fixtures: Entry[]; corpus: Entry[] };
+const table = JSON.parse(readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as {
+  fixtures: Entry[];
+  corpus: Entry[];
+};
 
 interface Tally {
   sections: number;
@@ -80,7 +83,8 @@ async function measure(e: Entry, text: string, t: Tally, byLang: Map<string, Tal
     if (got !== null && got.includes(e.next)) {
       t.nextOk++;
       lang.nextOk++;
-    } else t.misses.push(`${e.file}: next action ${JSON.stringify(got)} (want it to contain ${JSON.stringify(e.next)})`);
+    } else
+      t.misses.push(`${e.file}: next action ${JSON.stringify(got)} (want it to contain ${JSON.stringify(e.next)})`);
   }
 }
 
@@ -90,8 +94,11 @@ test('section detection and next-action extraction on the fixture set (every lan
   const all = tally();
   const byLang = new Map<string, Tally>();
   for (const e of table.fixtures) await measure(e, readFileSync(path.join(DIR, e.file), 'utf8'), all, byLang);
-  t.diagnostic(`fixtures: sections ${all.sectionsOk}/${all.sections} (${pct(all.sectionsOk, all.sections)}), next actions ${all.nextOk}/${all.next} (${pct(all.nextOk, all.next)})`);
-  for (const [lang, l] of [...byLang].sort()) t.diagnostic(`  ${lang}: sections ${l.sectionsOk}/${l.sections}, next ${l.nextOk}/${l.next}`);
+  t.diagnostic(
+    `fixtures: sections ${all.sectionsOk}/${all.sections} (${pct(all.sectionsOk, all.sections)}), next actions ${all.nextOk}/${all.next} (${pct(all.nextOk, all.next)})`,
+  );
+  for (const [lang, l] of [...byLang].sort())
+    t.diagnostic(`  ${lang}: sections ${l.sectionsOk}/${l.sections}, next ${l.nextOk}/${l.next}`);
   for (const m of all.misses) t.diagnostic(`  miss ${m}`);
   // Before the tables were widened: 90 of 214 sections, 11 of 27 next actions. Now every pattern of
   // every language is read by meaning.

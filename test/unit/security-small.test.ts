@@ -51,7 +51,11 @@ test('hooks run in parallel (3 processes × 40 appends) never lose a log line', 
     new Promise<number | null>((resolve) => {
       const p = spawn(
         process.execPath,
-        ['-e', `const { appendHookLog } = require(${JSON.stringify(io)}); (async () => { for (let i = 0; i < 40; i++) await appendHookLog(process.argv[1], 'test', 'writer ${k} line ' + i); })();`, dir],
+        [
+          '-e',
+          `const { appendHookLog } = require(${JSON.stringify(io)}); (async () => { for (let i = 0; i < 40; i++) await appendHookLog(process.argv[1], 'test', 'writer ${k} line ' + i); })();`,
+          dir,
+        ],
         { stdio: 'ignore' },
       );
       p.on('close', resolve);
@@ -59,28 +63,51 @@ test('hooks run in parallel (3 processes × 40 appends) never lose a log line', 
   assert.deepEqual(await Promise.all([0, 1, 2].map(child)), [0, 0, 0]);
   const lines = readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8').split('\n').filter(Boolean);
   assert.equal(lines.length, 120, 'every line is there');
-  for (const k of [0, 1, 2]) for (let i = 0; i < 40; i++) assert.ok(lines.some((l) => l.endsWith(` test writer ${k} line ${i}`)), `writer ${k} line ${i}`);
+  for (const k of [0, 1, 2])
+    for (let i = 0; i < 40; i++)
+      assert.ok(
+        lines.some((l) => l.endsWith(` test writer ${k} line ${i}`)),
+        `writer ${k} line ${i}`,
+      );
 });
 
 test('a file name with a line break cannot forge a line of the marker', () => {
   const fake = 'f'.repeat(64);
   const hash = 'a'.repeat(64);
-  const text = formatMarker({ sessionId: null, at: '2026-12-03T10:00:00.000Z', label: 'WORKING', hashes: [{ hash, path: `docs/x.md\n${fake}  docs/state/STATE.md` }] });
+  const text = formatMarker({
+    sessionId: null,
+    at: '2026-12-03T10:00:00.000Z',
+    label: 'WORKING',
+    hashes: [{ hash, path: `docs/x.md\n${fake}  docs/state/STATE.md` }],
+  });
   assert.equal(text.split('\n').filter(Boolean).length, 2, 'one line per vouched file');
   const m = parseMarker(text);
-  assert.deepEqual(m.hashes, [{ hash, path: `docs/x.md\n${fake}  docs/state/STATE.md` }], 'read back as the one name it is');
+  assert.deepEqual(
+    m.hashes,
+    [{ hash, path: `docs/x.md\n${fake}  docs/state/STATE.md` }],
+    'read back as the one name it is',
+  );
   // A name with a backslash round-trips too.
-  assert.deepEqual(parseMarker(formatMarker({ sessionId: null, at: 'x', label: 'WORKING', hashes: [{ hash, path: 'a\\nb' }] })).hashes, [{ hash, path: 'a\\nb' }]);
+  assert.deepEqual(
+    parseMarker(formatMarker({ sessionId: null, at: 'x', label: 'WORKING', hashes: [{ hash, path: 'a\\nb' }] })).hashes,
+    [{ hash, path: 'a\\nb' }],
+  );
 });
 
 test('bidi and other format characters from a ledger never reach the terminal', async () => {
   const evil = 'Wire \u202Eexport()\u202C into \u2066src/x.ts\u2069 and\u200B test\u2028it';
-  const dir = workspace({ 'docs/state/STATE.md': `# State\n\n## Handoff\n\n- **Status:** ok\n- **Now ▶** ${evil}\n\n## Log\n` });
+  const dir = workspace({
+    'docs/state/STATE.md': `# State\n\n## Handoff\n\n- **Status:** ok\n- **Now ▶** ${evil}\n\n## Log\n`,
+  });
   for (const args of [['status'], ['status', '--json']]) {
     const r = await runIn([...args, '--root', dir]);
     const out = r.stdout + r.stderr;
     assert.match(out, /export\(\)/, `${args.join(' ')} shows the text`);
-    assert.doesNotMatch(out, /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\u061C\uFEFF]/, `${args.join(' ')}: no format character`);
+    assert.doesNotMatch(
+      out,
+      /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\u061C\uFEFF]/,
+      `${args.join(' ')}: no format character`,
+    );
   }
 });
 
@@ -88,7 +115,11 @@ test('a working directory deleted under a hook: a clear message, a log line in t
   const project = s3Workspace();
   const parent = workspace({});
   const run = (args: string[], env: NodeJS.ProcessEnv, input = '') =>
-    spawnSync('sh', ['-c', 'mkdir gone && cd gone && rmdir ../gone && exec "$0" "$@"', process.execPath, CLI, ...args], { cwd: parent, input, encoding: 'utf8', env: { ...process.env, ...env } });
+    spawnSync(
+      'sh',
+      ['-c', 'mkdir gone && cd gone && rmdir ../gone && exec "$0" "$@"', process.execPath, CLI, ...args],
+      { cwd: parent, input, encoding: 'utf8', env: { ...process.env, ...env } },
+    );
   // Claude Code names the project: the hook runs there (the guard decides as ever) and the log says why.
   const inProject = run(['hook', 'pre-compact'], { CLAUDE_PROJECT_DIR: project }, preCompact(project));
   assert.equal(inProject.status, 2, inProject.stderr);

@@ -16,8 +16,17 @@ import { checksWith, fixtureCopy, lineOf, oneCheck, workspace, write } from './h
 
 const NOW = Date.UTC(2026, 4, 5);
 
-async function sys(dir: string, id: string, opts: { confirmed?: string[]; claudeHome?: string } = {}): Promise<SystemReport> {
-  const r = await evaluate(dir, { now: NOW, noGit: true, confirmed: opts.confirmed, claudeHome: opts.claudeHome ?? workspace({}, 'sl-home-') });
+async function sys(
+  dir: string,
+  id: string,
+  opts: { confirmed?: string[]; claudeHome?: string } = {},
+): Promise<SystemReport> {
+  const r = await evaluate(dir, {
+    now: NOW,
+    noGit: true,
+    confirmed: opts.confirmed,
+    claudeHome: opts.claudeHome ?? workspace({}, 'sl-home-'),
+  });
   const s = r.systems.find((x) => x.id === id);
   assert.ok(s, `${id} not detected in ${dir}`);
   return s;
@@ -25,7 +34,8 @@ async function sys(dir: string, id: string, opts: { confirmed?: string[]; claude
 
 const only = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
 const all = (s: SystemReport, id: string): Check[] => checksWith(s.checks, id);
-const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n');
+const lines = (n: number, prefix = 'line'): string =>
+  Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join('\n');
 const HANDOFF = 'memory/session-handoff-LATEST.md';
 
 function setMtime(file: string, ms: number): void {
@@ -37,13 +47,18 @@ function setMtime(file: string, ms: number): void {
 
 /** A handoff of exactly `n` lines (each ending in a newline) that is otherwise a good S1 handoff. */
 function handoffOfLines(n: number): string {
-  const head = readFileSync(path.join(fixtureCopy('s1/good'), HANDOFF), 'utf8').trimEnd().split('\n');
+  const head = readFileSync(path.join(fixtureCopy('s1/good'), HANDOFF), 'utf8')
+    .trimEnd()
+    .split('\n');
   const pad = Array.from({ length: n - head.length - 1 }, (_, i) => `- context line ${i + 1}`);
   return [...head, '', ...pad].slice(0, n).join('\n') + '\n';
 }
 
 test('budget: a 200-line S1 handoff ending in a newline is within; 201 lines is over', async () => {
-  for (const [n, status] of [[200, 'pass'], [201, 'warn']] as const) {
+  for (const [n, status] of [
+    [200, 'pass'],
+    [201, 'warn'],
+  ] as const) {
     const dir = fixtureCopy('s1/good');
     write(dir, HANDOFF, handoffOfLines(n));
     const b = only(await sys(dir, 'S1'), 'budget');
@@ -53,8 +68,12 @@ test('budget: a 200-line S1 handoff ending in a newline is within; 201 lines is 
 });
 
 test('budget: a 150-line S2 ledger ending in a newline is within; 151 lines is over', async () => {
-  const body = (n: number) => `# Session Ledger\n\n## TASK\nShip it.\n\n## NEXT\nRun \`npm test\`.\n\n## OPEN\n${lines(n - 9, '- q')}\n`;
-  for (const [n, status] of [[150, 'pass'], [151, 'warn']] as const) {
+  const body = (n: number) =>
+    `# Session Ledger\n\n## TASK\nShip it.\n\n## NEXT\nRun \`npm test\`.\n\n## OPEN\n${lines(n - 9, '- q')}\n`;
+  for (const [n, status] of [
+    [150, 'pass'],
+    [151, 'warn'],
+  ] as const) {
     const text = body(n);
     assert.equal(text.split('\n').length - 1, n);
     const dir = workspace({ '.claude/session-ledger.md': text });
@@ -65,7 +84,18 @@ test('budget: a 150-line S2 ledger ending in a newline is within; 151 lines is o
 
 test('budget: S3 counts as its own checker does (split on newline), so 150 lines plus a final newline is 151', async () => {
   const state = (n: number, final: string) =>
-    ['# STATE', '', '## Handoff', '', '- **Status:** building', '- **Now ▶** run `npm test -- export`', '', '## Log', '', lines(n - 9, '- note')].join('\n') + final;
+    [
+      '# STATE',
+      '',
+      '## Handoff',
+      '',
+      '- **Status:** building',
+      '- **Now ▶** run `npm test -- export`',
+      '',
+      '## Log',
+      '',
+      lines(n - 9, '- note'),
+    ].join('\n') + final;
   const within = only(await sys(workspace({ 'docs/state/STATE.md': state(150, '') }), 'S3'), 'budget');
   assert.equal(within.status, 'pass', within.message);
   const over = only(await sys(workspace({ 'docs/state/STATE.md': state(150, '\n') }), 'S3'), 'budget');
@@ -79,7 +109,13 @@ test('budget: S3 counts as its own checker does (split on newline), so 150 lines
 test('S1: a completed item left under "What to do now" is a warning (completed items are deleted)', async () => {
   const dir = fixtureCopy('s1/good');
   const file = path.join(dir, HANDOFF);
-  writeFileSync(file, readFileSync(file, 'utf8').replace('2. **End-to-end download test**', '2. ✅ **Delimiter switch** — done\n3. **End-to-end download test**'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      '2. **End-to-end download test**',
+      '2. ✅ **Delimiter switch** — done\n3. **End-to-end download test**',
+    ),
+  );
   const s = await sys(dir, 'S1');
   const c = only(s, 'completed-items');
   assert.equal(c.status, 'warn');
@@ -92,7 +128,13 @@ test('S1: a completed item left under "What to do now" is a warning (completed i
 test('S1: lessons with conf ≥ 0.9 seen ≥ 3 times are hook-promotion candidates (info)', async () => {
   const dir = fixtureCopy('s1/good');
   const lessons = path.join(dir, 'tasks/lessons.md');
-  writeFileSync(lessons, readFileSync(lessons, 'utf8').replace('conf: 0.6 · seen: 2026-04-28 · obs: 3', 'conf: 0.9 · seen: 2026-04-28 · obs: 4'));
+  writeFileSync(
+    lessons,
+    readFileSync(lessons, 'utf8').replace(
+      'conf: 0.6 · seen: 2026-04-28 · obs: 3',
+      'conf: 0.9 · seen: 2026-04-28 · obs: 4',
+    ),
+  );
   const s = await sys(dir, 'S1');
   const c = only(s, 'hook-promotion');
   assert.equal(c.severity, 'info');
@@ -111,12 +153,24 @@ test('S1: item 1 of "What to do now" carries its execution command', async () =>
   assert.match(ok.message, /npm test -- invoices/);
   const dir = fixtureCopy('s1/good');
   const file = path.join(dir, HANDOFF);
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/1\. \*\*Wire the Export button\*\*.*\n/, '1. **Wire the Export button** into `src/invoices.ts` so users can download.\n'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      /1\. \*\*Wire the Export button\*\*.*\n/,
+      '1. **Wire the Export button** into `src/invoices.ts` so users can download.\n',
+    ),
+  );
   const c = only(await sys(dir, 'S1'), 'next-command');
   assert.equal(c.status, 'warn');
   assert.equal(c.line, lineOf(file, '1. **Wire the Export button**'));
   // A fenced command under item 1 counts.
-  writeFileSync(file, readFileSync(file, 'utf8').replace('so users can download.\n', 'so users can download.\n   ```bash\n   npm test -- invoices\n   ```\n'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      'so users can download.\n',
+      'so users can download.\n   ```bash\n   npm test -- invoices\n   ```\n',
+    ),
+  );
   assert.equal(only(await sys(dir, 'S1'), 'next-command').status, 'pass');
 });
 
@@ -125,20 +179,26 @@ test('S1: HANDOFF_CLARITY_LOW — the tag, or the two anchor questions failing, 
   // The writer's own tag.
   let dir = fixtureCopy('s1/good');
   const file = path.join(dir, HANDOFF);
-  writeFileSync(file, readFileSync(file, 'utf8').replace('## What to do now', '⚠️ HANDOFF_CLARITY_LOW\n\n## What to do now'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace('## What to do now', '⚠️ HANDOFF_CLARITY_LOW\n\n## What to do now'),
+  );
   let c = only(await sys(dir, 'S1'), 'clarity');
   assert.equal(c.status, 'warn');
   assert.match(c.message, /HANDOFF_CLARITY_LOW/);
   assert.equal(c.line, lineOf(file, 'HANDOFF_CLARITY_LOW'));
   // Q1 fails: nothing says where the work stands (no status, no understanding, no snapshot ctx/diff).
   dir = workspace({
-    [HANDOFF]: '# Session Handoff\n\n## What to do now (priority order)\n1. **Wire the button** — run `npm test -- invoices`.\n\n## Pending decisions\n- none\n',
+    [HANDOFF]:
+      '# Session Handoff\n\n## What to do now (priority order)\n1. **Wire the button** — run `npm test -- invoices`.\n\n## Pending decisions\n- none\n',
   });
   c = only(await sys(dir, 'S1'), 'clarity');
   assert.equal(c.status, 'warn');
   assert.match(c.message, /what was done/i);
   // Q2 fails: no item 1.
-  dir = workspace({ [HANDOFF]: '# Session Handoff\n\n## Current work status\n- `src/a.ts` half done.\n\n## Pending decisions\n- none\n' });
+  dir = workspace({
+    [HANDOFF]: '# Session Handoff\n\n## Current work status\n- `src/a.ts` half done.\n\n## Pending decisions\n- none\n',
+  });
   c = only(await sys(dir, 'S1'), 'clarity');
   assert.equal(c.status, 'warn');
   assert.match(c.message, /what to do first/i);
@@ -146,14 +206,20 @@ test('S1: HANDOFF_CLARITY_LOW — the tag, or the two anchor questions failing, 
 
 test('S1: the state-snapshot block belongs right after the front matter, before the title', async () => {
   const good = all(await sys(fixtureCopy('s1/good'), 'S1'), 'snapshot');
-  assert.deepEqual(good.map((c) => c.status), ['pass']);
+  assert.deepEqual(
+    good.map((c) => c.status),
+    ['pass'],
+  );
   const dir = fixtureCopy('s1/good');
   const file = path.join(dir, HANDOFF);
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf('<!-- state-snapshot v1 -->');
   const end = text.indexOf('```\n', text.indexOf('```yaml') + 7) + 4;
   const block = text.slice(start, end);
-  writeFileSync(file, text.slice(0, start) + text.slice(end).replace('## What to do now', `${block}\n## What to do now`));
+  writeFileSync(
+    file,
+    text.slice(0, start) + text.slice(end).replace('## What to do now', `${block}\n## What to do now`),
+  );
   const c = all(await sys(dir, 'S1'), 'snapshot').filter((x) => x.status === 'warn');
   assert.equal(c.length, 1, JSON.stringify(c));
   assert.match(c[0].message, /after the title|before the title/);
@@ -183,7 +249,10 @@ test('S1: Phase 4 item 6 (review ~/.claude/STATE.md) is a manual item only when 
   assert.equal(m.status, 'manual-open');
   assert.match(m.message, /STATE\.md/);
   assert.equal(s.label, 'PARTIAL');
-  s = await sys(fixtureCopy('s1/good'), 'S1', { claudeHome: home, confirmed: ['feedback-stored', 'last-request', 'state-reviewed'] });
+  s = await sys(fixtureCopy('s1/good'), 'S1', {
+    claudeHome: home,
+    confirmed: ['feedback-stored', 'last-request', 'state-reviewed'],
+  });
   assert.equal(only(s, 'state-reviewed').status, 'manual-done');
   assert.equal(s.label, 'WORKING');
 });
@@ -248,7 +317,8 @@ test('S3: a STATE whose fields are all template placeholders is a skeleton (`<�
 });
 
 test('S3: Now ▶ is concrete only when it names a file, command, symbol or test', async () => {
-  const state = (now: string) => `# STATE\n\n## Handoff\n\n- **Status:** building\n- **Phase:** build\n- **Gates:** tests 4/4\n- **Now ▶** ${now}\n- **Blocked on:** nothing\n\n## Log\n`;
+  const state = (now: string) =>
+    `# STATE\n\n## Handoff\n\n- **Status:** building\n- **Phase:** build\n- **Gates:** tests 4/4\n- **Now ▶** ${now}\n- **Blocked on:** nothing\n\n## Log\n`;
   const cases: Array<[string, 'pass' | 'fail']> = [
     ['keep going on the alerts', 'fail'],
     ['finish the remaining work on the dashboard', 'fail'],
@@ -270,7 +340,12 @@ test('S3: the newest Log entry has Done, Docs touched, Lessons and Stopped at', 
   assert.equal(ok.status, 'pass', ok.message);
   const dir = fixtureCopy('s3/good');
   const file = path.join(dir, S3_STATE);
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/- Lessons \/ gotchas:.*\n/, '').replace('- Stopped at: middleware wiring, mirroring Now ▶.\n', ''));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8')
+      .replace(/- Lessons \/ gotchas:.*\n/, '')
+      .replace('- Stopped at: middleware wiring, mirroring Now ▶.\n', ''),
+  );
   const c = only(await sys(dir, 'S3'), 'log-entry');
   assert.equal(c.status, 'warn');
   assert.match(c.message, /Lessons/);
@@ -279,7 +354,6 @@ test('S3: the newest Log entry has Done, Docs touched, Lessons and Stopped at', 
   assert.equal(c.line, lineOf(file, '### 2026-03-04'));
 });
 
-
 // ---------------------------------------------------------------------------------------------
 // S4
 
@@ -287,7 +361,12 @@ test('S4: a top-level Risks / Open Questions section records what is pending ("-
   const dir = fixtureCopy('s4/good');
   const file = path.join(dir, '.agents/STATE.md');
   // No Open Questions inside the Current block: the top-level section is what the workspace keeps.
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/### Open Questions\n\n- .*\n\n/, '').replace('## Progress Tracker', '## Risks / Open Questions\n\n- none\n\n## Progress Tracker'));
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8')
+      .replace(/### Open Questions\n\n- .*\n\n/, '')
+      .replace('## Progress Tracker', '## Risks / Open Questions\n\n- none\n\n## Progress Tracker'),
+  );
   const c = only(await sys(dir, 'S4'), 'pending-recorded');
   assert.equal(c.status, 'pass', c.message);
   assert.equal(c.line, lineOf(file, '## Risks / Open Questions'));

@@ -17,15 +17,21 @@ function context(stdout: string): string {
   return out.hookSpecificOutput.additionalContext;
 }
 
-test('startup and resume: the session is recorded (with the hook\'s parent chain); the context names this session\'s marker', () => {
+test("startup and resume: the session is recorded (with the hook's parent chain); the context names this session's marker", () => {
   const dir = s3Workspace();
   for (const source of ['startup', 'resume']) {
     const r = hook(dir, sessionStart(dir, source));
     assert.equal(r.code, 0, r.stderr);
     const ctx = context(r.stdout);
     assert.equal(ctx.split('\n').length, 2, ctx);
-    assert.match(ctx, new RegExp(`^Session Ledger — session ${source}: S3 docs/state/STATE\\.md \\((WORKING|PARTIAL)\\)\\.$`, 'm'));
-    assert.match(ctx, new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} — `, 'm'));
+    assert.match(
+      ctx,
+      new RegExp(`^Session Ledger — session ${source}: S3 docs/state/STATE\\.md \\((WORKING|PARTIAL)\\)\\.$`, 'm'),
+    );
+    assert.match(
+      ctx,
+      new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} — `, 'm'),
+    );
     assert.doesNotMatch(ctx, /Next action|Resume prompt/, 'the resume block only after /clear and /compact');
     const rec = JSON.parse(readFileSync(path.join(dir, SESSION_RECORD_REL), 'utf8'));
     assert.equal(rec.session_id, SID);
@@ -33,8 +39,14 @@ test('startup and resume: the session is recorded (with the hook\'s parent chain
     assert.equal(rec.cwd, dir);
     assert.match(rec.transcript_path, new RegExp(`${SID}\\.jsonl$`));
     assert.ok(!Number.isNaN(Date.parse(rec.at)));
-    assert.ok(Array.isArray(rec.pids) && rec.pids.length >= 1 && rec.pids.every((p: unknown) => Number.isInteger(p)), JSON.stringify(rec.pids));
-    assert.deepEqual(JSON.parse(readFileSync(path.join(dir, `.claude/session-ledger/sessions/${SID}.json`), 'utf8')), rec);
+    assert.ok(
+      Array.isArray(rec.pids) && rec.pids.length >= 1 && rec.pids.every((p: unknown) => Number.isInteger(p)),
+      JSON.stringify(rec.pids),
+    );
+    assert.deepEqual(
+      JSON.parse(readFileSync(path.join(dir, `.claude/session-ledger/sessions/${SID}.json`), 'utf8')),
+      rec,
+    );
   }
 });
 

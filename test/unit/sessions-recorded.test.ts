@@ -13,7 +13,15 @@ import { writeSessionRecord } from '../../src/core/hooks/session-record';
 import { workspace } from './helpers';
 import { CONFIRM_ALL, CONFIRMED, OTHER_SID, run, s3Workspace, SID } from './checkpoint-fixtures';
 
-const record = (dir: string, id: string) => writeSessionRecord(dir, { session_id: id, transcript_path: null, source: 'startup', cwd: dir, at: new Date().toISOString(), pids: [] });
+const record = (dir: string, id: string) =>
+  writeSessionRecord(dir, {
+    session_id: id,
+    transcript_path: null,
+    source: 'startup',
+    cwd: dir,
+    at: new Date().toISOString(),
+    pids: [],
+  });
 
 test('two sessions known only from SessionStart records: the CLI refuses, lists both, writes no marker; --session picks one', async () => {
   const dir = s3Workspace();
@@ -31,7 +39,9 @@ test('two sessions known only from SessionStart records: the CLI refuses, lists 
   assert.equal(existsSync(path.join(dir, '.claude/.checkpoint-ready')), false);
   const out = await checkpoint(dir, { claudeHome: home, codexHome: home, confirmed: CONFIRMED });
   assert.equal(out.refusals[0]?.code, 'ambiguous-session');
-  const ok = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL], { env: { CLAUDE_CONFIG_DIR: home, CODEX_HOME: home } });
+  const ok = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL], {
+    env: { CLAUDE_CONFIG_DIR: home, CODEX_HOME: home },
+  });
   assert.equal(ok.code, 0, ok.stderr);
 });
 
@@ -40,6 +50,9 @@ test('one session known only from its SessionStart record is not ambiguous: it i
   const home = workspace({}, 'sl-claude-');
   await record(dir, SID);
   const out = await checkpoint(dir, { claudeHome: home, codexHome: home, confirmed: CONFIRMED });
-  assert.deepEqual(out.refusals.map((x) => x.code), []);
+  assert.deepEqual(
+    out.refusals.map((x) => x.code),
+    [],
+  );
   assert.equal(out.sessionId, SID);
 });

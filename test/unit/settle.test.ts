@@ -18,7 +18,11 @@ const opts = { noGit: true };
 
 function s3Readable(r: WorkspaceReport): boolean {
   const s3 = r.systems.find((s) => s.id === 'S3');
-  return !!s3 && !(r.notRead ?? []).some((n) => n.path === REL) && !s3.docs.some((d) => d.findings.some((f) => f.id === 'readable' || f.id === 'parse'));
+  return (
+    !!s3 &&
+    !(r.notRead ?? []).some((n) => n.path === REL) &&
+    !s3.docs.some((d) => d.findings.some((f) => f.id === 'readable' || f.id === 'parse'))
+  );
 }
 
 function halves(root: string): { file: string; whole: string; head: string } {
@@ -71,8 +75,15 @@ test('a state file rewritten in pieces by another process: the plain read shows 
   writer.kill();
   await done;
   writeFileSync(file, whole);
-  assert.ok(plainBad > 0, `the plain read saw the half-written file (${plainBad} of ${READS} reads): the conditions can fail`);
-  assert.equal(settledBad, 0, `${settledBad} of ${READS} settled reads showed the half-written file (${held} held as updating)`);
+  assert.ok(
+    plainBad > 0,
+    `the plain read saw the half-written file (${plainBad} of ${READS} reads): the conditions can fail`,
+  );
+  assert.equal(
+    settledBad,
+    0,
+    `${settledBad} of ${READS} settled reads showed the half-written file (${held} held as updating)`,
+  );
 });
 
 test('a half-written file still being written: the last good report stays, marked updating, with no "not read" entry; read again once quiet', async () => {
@@ -86,14 +97,20 @@ test('a half-written file still being written: the last good report stays, marke
   assert.ok(s3?.updating, 'S3 is shown as last read, marked updating');
   assert.deepEqual(s3.checks, good.systems.find((s) => s.id === 'S3')!.checks, 'no finding from the half-written read');
   assert.ok(!(r.report.notRead ?? []).some((n) => n.path === REL), 'no "not read as S3"');
-  assert.ok(r.recheckAt !== undefined && r.recheckAt > before && r.recheckAt <= Date.now() + SETTLE_MS, `read again within ${SETTLE_MS} ms (at ${r.recheckAt})`);
+  assert.ok(
+    r.recheckAt !== undefined && r.recheckAt > before && r.recheckAt <= Date.now() + SETTLE_MS,
+    `read again within ${SETTLE_MS} ms (at ${r.recheckAt})`,
+  );
   // Once quiet and still half-written, it is what it is.
   const old = (Date.now() - 5000) / 1000;
   utimesSync(file, old, old);
   const later = await settledRead(root, r.report, () => evaluate(root, opts), 20);
   assert.equal(later.recheckAt, undefined);
   assert.ok(!later.report.systems.some((s) => s.id === 'S3'), 'S3 no longer shown as last read');
-  assert.ok((later.report.notRead ?? []).some((n) => n.path === REL && n.system === 'S3'), 'the file that stays half-written is reported as not read as S3');
+  assert.ok(
+    (later.report.notRead ?? []).some((n) => n.path === REL && n.system === 'S3'),
+    'the file that stays half-written is reported as not read as S3',
+  );
 });
 
 test('a file that was already unreadable long ago is reported at once, not held', async () => {
@@ -119,16 +136,32 @@ test('a change re-reads only the systems whose files changed; a path no system c
   assert.deepEqual([...systemsOfChange(prev, ['notes/mine.md'], { S3: ['notes/mine.md'] })!], ['S3']);
   assert.equal(systemsOfChange(prev, ['.claude/.checkpoint-ready.abc']), undefined);
   const { file, whole } = halves(root);
-  writeFileSync(file, whole.replace(/\*\*Now ▶\*\* [^\n]*/, '**Now ▶** write `renew()` in `src/loans.ts` with its test in `test/loans.test.ts`'));
+  writeFileSync(
+    file,
+    whole.replace(
+      /\*\*Now ▶\*\* [^\n]*/,
+      '**Now ▶** write `renew()` in `src/loans.ts` with its test in `test/loans.test.ts`',
+    ),
+  );
   const next = await evaluateChanged(root, opts, prev, [REL]);
   assert.match(next.systems.find((s) => s.id === 'S3')!.next ?? '', /write `renew\(\)`/);
-  for (const s of next.systems.filter((x) => x.id !== 'S3')) assert.equal(s, prev.systems.find((x) => x.id === s.id), `${s.id} kept as it was, not read again`);
+  for (const s of next.systems.filter((x) => x.id !== 'S3'))
+    assert.equal(
+      s,
+      prev.systems.find((x) => x.id === s.id),
+      `${s.id} kept as it was, not read again`,
+    );
   assert.deepEqual(
     next.systems.map((s) => s.id),
     prev.systems.map((s) => s.id),
   );
   const all = await evaluateChanged(root, opts, prev, ['.claude/.checkpoint-ready.abc']);
-  for (const s of all.systems) assert.notEqual(s, prev.systems.find((x) => x.id === s.id), `${s.id} read again`);
+  for (const s of all.systems)
+    assert.notEqual(
+      s,
+      prev.systems.find((x) => x.id === s.id),
+      `${s.id} read again`,
+    );
   // A system that appears (or goes) changes which files are state files for every system: all are read.
   writeFileSync(file, 'not a state file yet\n');
   const without = await evaluate(root, opts);
@@ -136,17 +169,30 @@ test('a change re-reads only the systems whose files changed; a path no system c
   writeFileSync(file, whole);
   const back = await evaluateChanged(root, opts, without, [REL]);
   assert.ok(back.systems.some((s) => s.id === 'S3'));
-  for (const s of back.systems) assert.notEqual(s, without.systems.find((x) => x.id === s.id), `${s.id} read again`);
+  for (const s of back.systems)
+    assert.notEqual(
+      s,
+      without.systems.find((x) => x.id === s.id),
+      `${s.id} read again`,
+    );
 });
 
-test('a re-read of some systems counts the other systems\' files as state, not work, as a whole read does (git)', async () => {
+test("a re-read of some systems counts the other systems' files as state, not work, as a whole read does (git)", async () => {
   const root = fixtureCopy('e2e-workspace');
   gitInit(root);
   const { file, whole } = halves(root);
   writeFileSync(file, whole.replace('winter release half done', 'winter release two thirds done'));
   const whole1 = await evaluate(root, {});
   const part = await evaluateChanged(root, {}, whole1, ['.agents/STATE.md']);
-  const work = (r: WorkspaceReport) => r.systems.find((s) => s.id === 'S4')!.checks.filter((c) => c.id === 'work-explained' || c.id === 'fresh').map((c) => `${c.id}:${c.status}`);
+  const work = (r: WorkspaceReport) =>
+    r.systems
+      .find((s) => s.id === 'S4')!
+      .checks.filter((c) => c.id === 'work-explained' || c.id === 'fresh')
+      .map((c) => `${c.id}:${c.status}`);
   assert.deepEqual(work(part), work(whole1));
-  assert.notEqual(part.systems.find((s) => s.id === 'S4'), whole1.systems.find((s) => s.id === 'S4'), 'S4 was read again');
+  assert.notEqual(
+    part.systems.find((s) => s.id === 'S4'),
+    whole1.systems.find((s) => s.id === 'S4'),
+    'S4 was read again',
+  );
 });

@@ -44,23 +44,36 @@ function runSetup(args: string[]): { code: number; stderr: string; wroteTools: b
   }
 }
 
-test('without rg, the compilers, Chromium and apt-get: setup-e2e.sh names the packages to install, exits 1 and writes nothing', { skip: !posix && 'bash script' }, () => {
-  const r = runSetup([]);
-  assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /this system has no apt-get/);
-  assert.ok(r.stderr.includes('sudo apt-get update && sudo apt-get install -y ripgrep python3 make g++ chromium fonts-ipafont-gothic'), r.stderr);
-  assert.equal(r.wroteTools, false, 'no tools folder is created before the check passes');
-});
+test(
+  'without rg, the compilers, Chromium and apt-get: setup-e2e.sh names the packages to install, exits 1 and writes nothing',
+  { skip: !posix && 'bash script' },
+  () => {
+    const r = runSetup([]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /this system has no apt-get/);
+    assert.ok(
+      r.stderr.includes(
+        'sudo apt-get update && sudo apt-get install -y ripgrep python3 make g++ chromium fonts-ipafont-gothic',
+      ),
+      r.stderr,
+    );
+    assert.equal(r.wroteTools, false, 'no tools folder is created before the check passes');
+  },
+);
 
-test('setup-e2e.sh --no-browser (npm start) does not ask for Chromium; an unknown option is a usage error', { skip: !posix && 'bash script' }, () => {
-  const r = runSetup(['--no-browser']);
-  assert.equal(r.code, 1, r.stderr);
-  assert.ok(r.stderr.includes('sudo apt-get install -y ripgrep python3 make g++\n'), r.stderr);
-  assert.doesNotMatch(r.stderr, /chromium|fonts-/);
-  const bad = runSetup(['--browserless']);
-  assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /unknown option --browserless/);
-});
+test(
+  'setup-e2e.sh --no-browser (npm start) does not ask for Chromium; an unknown option is a usage error',
+  { skip: !posix && 'bash script' },
+  () => {
+    const r = runSetup(['--no-browser']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(r.stderr.includes('sudo apt-get install -y ripgrep python3 make g++\n'), r.stderr);
+    assert.doesNotMatch(r.stderr, /chromium|fonts-/);
+    const bad = runSetup(['--browserless']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown option --browserless/);
+  },
+);
 
 test('scripts/code-server pins code-server with every tarball address (npm ci fetches no metadata) and argon2 at its prebuilt version', () => {
   const pkg = JSON.parse(readFileSync(path.join(PINS, 'package.json'), 'utf8'));
@@ -71,7 +84,9 @@ test('scripts/code-server pins code-server with every tarball address (npm ci fe
   assert.equal(lock.packages['node_modules/code-server'].version, version);
   // argon2 0.41 ships prebuilds/ in its registry tarball; code-server's own ^0.31 would compile.
   assert.equal(lock.packages['node_modules/argon2'].version, pkg.overrides.argon2);
-  const entries = Object.entries(lock.packages as Record<string, { resolved?: string; integrity?: string; link?: boolean }>).filter(([k]) => k !== '');
+  const entries = Object.entries(
+    lock.packages as Record<string, { resolved?: string; integrity?: string; link?: boolean }>,
+  ).filter(([k]) => k !== '');
   assert.ok(entries.length > 100, `${entries.length} packages`);
   for (const [name, e] of entries) {
     assert.match(e.resolved ?? '', /^https:\/\/registry\.npmjs\.org\/.+\.tgz$/, `${name}: resolved`);
@@ -79,6 +94,14 @@ test('scripts/code-server pins code-server with every tarball address (npm ci fe
   }
   // The scripts that start code-server find the install by the same version (an ES module: read in its own process).
   const url = pathToFileURL(path.join(REPO, 'scripts', 'lib', 'code-server.mjs')).href;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { CODE_SERVER_VERSION } from ${JSON.stringify(url)}; console.log(CODE_SERVER_VERSION);`], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { CODE_SERVER_VERSION } from ${JSON.stringify(url)}; console.log(CODE_SERVER_VERSION);`,
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.stdout.trim(), version, r.stderr);
 });

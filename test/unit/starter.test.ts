@@ -11,27 +11,34 @@ import { workspace, write } from './helpers';
 for (const id of STARTER_SYSTEMS) {
   const placeholder = FACTS[id].presence.length === 0;
 
-  test(`starter ${id}: detected as ${id}, flagged as an empty template`, { skip: placeholder ? `the ${id} reader has not landed` : false }, async () => {
-    const root = workspace();
-    const res = await writeStarter(root, id);
-    const starter = starterFor(id);
-    assert.deepEqual(res.written.sort(), starter.files.map((f) => f.path).sort());
-    const report = await evaluate(root, { noGit: true });
-    assert.deepEqual(
-      report.systems.map((s) => s.id),
-      [id],
-      `only ${id} is detected`,
-    );
-    const sys = report.systems[0];
-    assert.equal(sys.home, starter.home);
-    assert.ok(sys.docs.some((d) => d.relPath === starter.home), 'the home document is read');
-    const skeleton = sys.checks.find((c) => c.id === 'not-skeleton');
-    assert.equal(skeleton?.status, 'fail', 'the starter is flagged as a skeleton until the agent fills it');
-    const next = sys.checks.find((c) => c.id === 'next-action');
-    assert.equal(next?.status, 'fail', 'a placeholder is not a next action');
-    assert.equal(sys.label, 'BROKEN');
-    assert.ok(!sys.checks.some((c) => c.id === 'no-secrets' && c.status === 'fail'));
-  });
+  test(
+    `starter ${id}: detected as ${id}, flagged as an empty template`,
+    { skip: placeholder ? `the ${id} reader has not landed` : false },
+    async () => {
+      const root = workspace();
+      const res = await writeStarter(root, id);
+      const starter = starterFor(id);
+      assert.deepEqual(res.written.sort(), starter.files.map((f) => f.path).sort());
+      const report = await evaluate(root, { noGit: true });
+      assert.deepEqual(
+        report.systems.map((s) => s.id),
+        [id],
+        `only ${id} is detected`,
+      );
+      const sys = report.systems[0];
+      assert.equal(sys.home, starter.home);
+      assert.ok(
+        sys.docs.some((d) => d.relPath === starter.home),
+        'the home document is read',
+      );
+      const skeleton = sys.checks.find((c) => c.id === 'not-skeleton');
+      assert.equal(skeleton?.status, 'fail', 'the starter is flagged as a skeleton until the agent fills it');
+      const next = sys.checks.find((c) => c.id === 'next-action');
+      assert.equal(next?.status, 'fail', 'a placeholder is not a next action');
+      assert.equal(sys.label, 'BROKEN');
+      assert.ok(!sys.checks.some((c) => c.id === 'no-secrets' && c.status === 'fail'));
+    },
+  );
 
   test(`starter ${id}: never overwrites`, async () => {
     const root = workspace();

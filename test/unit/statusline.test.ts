@@ -24,7 +24,12 @@ function statusInput(root: string, extra: Record<string, unknown> = {}): Record<
       context_window_size: 200000,
       used_percentage: 53.87,
       remaining_percentage: 46.13,
-      current_usage: { input_tokens: 8, output_tokens: 1200, cache_creation_input_tokens: 2000, cache_read_input_tokens: 105733 },
+      current_usage: {
+        input_tokens: 8,
+        output_tokens: 1200,
+        cache_creation_input_tokens: 2000,
+        cache_read_input_tokens: 105733,
+      },
     },
     ...extra,
   };
@@ -60,7 +65,11 @@ test('statusline shows the level at the thresholds', () => {
 test('statusline -- CMD relays the previous status line fed the same stdin (shell for one argument, argv for several)', () => {
   const root = workspace({ '.claude/settings.json': '{}' });
   const input = JSON.stringify(statusInput(root));
-  const script = write(root, 'prev.js', "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);console.log('PREV '+j.model.display_name+' '+j.context_window.used_percentage+' '+process.argv.slice(2).join('|'))})");
+  const script = write(
+    root,
+    'prev.js',
+    "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);console.log('PREV '+j.model.display_name+' '+j.context_window.used_percentage+' '+process.argv.slice(2).join('|'))})",
+  );
   let r = cli(['statusline', '--', `${JSON.stringify(process.execPath)} ${JSON.stringify(script)} "a b" c`], { input });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, 'PREV Opus 53.87 a b|c\n');
@@ -99,7 +108,11 @@ test('statusline writes only into a project that has .claude/ (or --root); witho
 test('the meter prefers a feed newer than the transcript figure and says so; an older or foreign feed is ignored', async () => {
   const root = workspace({ '.claude/settings.json': '{}' });
   const home = workspace({}, 'sl-claude-');
-  const transcript = write(path.join(home, 'projects', encodeClaudeProjectDir(root)), `${SID}.jsonl`, lines(asst({ read: 30000, input: 0, session: SID, at: new Date(Date.now() - 60_000).toISOString() })));
+  const transcript = write(
+    path.join(home, 'projects', encodeClaudeProjectDir(root)),
+    `${SID}.jsonl`,
+    lines(asst({ read: 30000, input: 0, session: SID, at: new Date(Date.now() - 60_000).toISOString() })),
+  );
   const ref = { agent: 'claude' as const, sessionId: SID, path: transcript, mtime: 0 };
   const f = new ContextFollower(ref, { root });
   let u = await f.read();
@@ -119,7 +132,10 @@ test('the meter prefers a feed newer than the transcript figure and says so; an 
   assert.equal(j.percent, 53.87);
   // The transcript moves on past the feed: the transcript wins again.
   const { appendFileSync } = await import('node:fs');
-  appendFileSync(transcript, lines(asst({ read: 40000, input: 0, id: 'm2', session: SID, at: new Date(Date.now() + 60_000).toISOString() })));
+  appendFileSync(
+    transcript,
+    lines(asst({ read: 40000, input: 0, id: 'm2', session: SID, at: new Date(Date.now() + 60_000).toISOString() })),
+  );
   u = await f.read();
   assert.equal(u?.source, 'transcript');
   assert.equal(u?.usedTokens, 40000);

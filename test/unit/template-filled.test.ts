@@ -18,25 +18,49 @@ function templateFails(s: SystemReport): string[] {
 async function probe(system: string, edits: Record<string, Edit | string | null>, expect: RegExp): Promise<void> {
   const s = await report(goodWith(system, edits), system);
   const fails = templateFails(s);
-  assert.ok(fails.some((m) => expect.test(m)), `${system}: expected a template refusal matching ${expect}; got ${JSON.stringify(fails)}`);
+  assert.ok(
+    fails.some((m) => expect.test(m)),
+    `${system}: expected a template refusal matching ${expect}; got ${JSON.stringify(fails)}`,
+  );
 }
 
 test('every good fixture fills every part of its template', async () => {
   for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) {
     const s = await report(goodWith(system), system);
     const c = s.checks.filter((x) => x.id === 'template');
-    assert.deepEqual(c.map((x) => x.status), ['pass'], `${system}: ${c.map((x) => x.message).join(' | ')}`);
+    assert.deepEqual(
+      c.map((x) => x.status),
+      ['pass'],
+      `${system}: ${c.map((x) => x.message).join(' | ')}`,
+    );
   }
 });
 
 test('S0: Goal, Done, Now, Next and Working Set each missing or a placeholder refuse', async () => {
   const L = HOME.S0;
   await probe('S0', { [L]: swap(/## Goal\n[^\n]+\n/, '') }, /has no ## Goal/);
-  await probe('S0', { [L]: swap(/## Goal\n[^\n]+/, '## Goal\n<goal and success criteria>') }, /## Goal in .* is empty or still template text/);
-  await probe('S0', { [L]: swap(/### Done\n(?:- [^\n]+\n)+/, '### Done\n- <completed item 1>\n- <completed item 2>\n') }, /### Done in/);
+  await probe(
+    'S0',
+    { [L]: swap(/## Goal\n[^\n]+/, '## Goal\n<goal and success criteria>') },
+    /## Goal in .* is empty or still template text/,
+  );
+  await probe(
+    'S0',
+    { [L]: swap(/### Done\n(?:- [^\n]+\n)+/, '### Done\n- <completed item 1>\n- <completed item 2>\n') },
+    /### Done in/,
+  );
   await probe('S0', { [L]: swap(/### Now\n[^\n]+/, '### Now\n<current focus>') }, /### Now in/);
   await probe('S0', { [L]: swap(/### Next\n[^\n]+/, '### Next\nTBD') }, /### Next in/);
-  await probe('S0', { [L]: swap(/## Working Set\n(?:- [^\n]+\n?)+/, '## Working Set\n- Files: <key files>\n- IDs: <relevant IDs>\n- Commands: <useful commands>\n') }, /## Working Set in/);
+  await probe(
+    'S0',
+    {
+      [L]: swap(
+        /## Working Set\n(?:- [^\n]+\n?)+/,
+        '## Working Set\n- Files: <key files>\n- IDs: <relevant IDs>\n- Commands: <useful commands>\n',
+      ),
+    },
+    /## Working Set in/,
+  );
   await probe('S0', { [L]: swap(/## Working Set\n(?:- [^\n]+\n?)+/, '') }, /has no ## Working Set/);
 });
 
@@ -44,13 +68,43 @@ test('S1: each required handoff section and each urgency / risk tag refuses when
   const L = HOME.S1;
   await probe('S1', { [L]: swap(/## Pending decisions\n(?:- [^\n]+\n)+\n/, '') }, /has no ## Pending decisions/);
   await probe('S1', { [L]: swap(/## Outstanding issues\n(?:- [^\n]+\n)+\n/, '') }, /has no ## Outstanding issues/);
-  await probe('S1', { [L]: swap(/## System understanding[^\n]*\n(?:- [^\n]+\n)+\n/, '') }, /has no ## System understanding/);
-  await probe('S1', { [L]: swap(/## User's current interests\n(?:- [^\n]+\n?)+/, "## User's current interests\n- Top priority: [what]\n- Dissatisfied: [what]\n") }, /## User's current interests in .* is empty/);
-  await probe('S1', { [L]: swap(/## System understanding[^\n]*\n(?:- [^\n]+\n)+/, '## System understanding (context needed next session)\n- [Key causal relationships discovered this session]\n') }, /## System understanding in/);
+  await probe(
+    'S1',
+    { [L]: swap(/## System understanding[^\n]*\n(?:- [^\n]+\n)+\n/, '') },
+    /has no ## System understanding/,
+  );
+  await probe(
+    'S1',
+    {
+      [L]: swap(
+        /## User's current interests\n(?:- [^\n]+\n?)+/,
+        "## User's current interests\n- Top priority: [what]\n- Dissatisfied: [what]\n",
+      ),
+    },
+    /## User's current interests in .* is empty/,
+  );
+  await probe(
+    'S1',
+    {
+      [L]: swap(
+        /## System understanding[^\n]*\n(?:- [^\n]+\n)+/,
+        '## System understanding (context needed next session)\n- [Key causal relationships discovered this session]\n',
+      ),
+    },
+    /## System understanding in/,
+  );
   await probe('S1', { [L]: swap(' · urgency: H', '') }, /has no urgency: H\/M\/L on "Totals row/);
   await probe('S1', { [L]: swap(' · risk: M', '') }, /has no risk: H\/M\/L on "CI download test/);
   // An explicit "none" needs no tag; Current work status may be omitted (the seed says so).
-  const s = await report(goodWith('S1', { [L]: (t) => t.replace(/## Outstanding issues\n(?:- [^\n]+\n)+/, '## Outstanding issues\n- None.\n').replace(/## Current work status\n(?:- [^\n]+\n)+\n/, '') }), 'S1');
+  const s = await report(
+    goodWith('S1', {
+      [L]: (t) =>
+        t
+          .replace(/## Outstanding issues\n(?:- [^\n]+\n)+/, '## Outstanding issues\n- None.\n')
+          .replace(/## Current work status\n(?:- [^\n]+\n)+\n/, ''),
+    }),
+    'S1',
+  );
   assert.deepEqual(templateFails(s), []);
 });
 
@@ -65,13 +119,29 @@ test('S3: Status, Phase, Branch / HEAD, Gates, Blocked on as placeholders or mis
   const L = HOME.S3;
   await probe('S3', { [L]: swap(/- \*\*Status:\*\*[^\n]+/, '- **Status:** <one line>') }, /Status in .* is empty/);
   await probe('S3', { [L]: swap(/- \*\*Phase:\*\*[^\n]+/, '- **Phase:** TBD') }, /Phase in .* is empty/);
-  await probe('S3', { [L]: swap(/- \*\*Branch \/ HEAD:\*\*[^\n]+/, '- **Branch / HEAD:** TBD') }, /Branch \/ HEAD in .* is empty/);
+  await probe(
+    'S3',
+    { [L]: swap(/- \*\*Branch \/ HEAD:\*\*[^\n]+/, '- **Branch / HEAD:** TBD') },
+    /Branch \/ HEAD in .* is empty/,
+  );
   await probe('S3', { [L]: swap(/- \*\*Gates:\*\*[^\n]+\n/, '') }, /has no Gates/);
-  await probe('S3', { [L]: swap(/- \*\*Blocked on:\*\*[^\n]+/, '- **Blocked on:** <who or what>') }, /Blocked on in .* is empty/);
+  await probe(
+    'S3',
+    { [L]: swap(/- \*\*Blocked on:\*\*[^\n]+/, '- **Blocked on:** <who or what>') },
+    /Blocked on in .* is empty/,
+  );
   await probe('S3', { [L]: swap(/- \*\*Status:\*\*[^\n]+\n/, '') }, /has no Status/);
   await probe('S3', { [L]: swap(/### 2026-03-04[\s\S]*$/, '') }, /has no dated Log entry/);
-  await probe('S3', { [L]: swap(/- Lessons \/ gotchas:[^\n]+\n/, '') }, /has no Lessons \/ gotchas in the Log entry of 2026-03-04/);
-  await probe('S3', { [L]: swap(/- Stopped at: middleware wiring[^\n]+/, '- Stopped at: <where>') }, /Stopped at in the Log entry of 2026-03-04 in .* is empty/);
+  await probe(
+    'S3',
+    { [L]: swap(/- Lessons \/ gotchas:[^\n]+\n/, '') },
+    /has no Lessons \/ gotchas in the Log entry of 2026-03-04/,
+  );
+  await probe(
+    'S3',
+    { [L]: swap(/- Stopped at: middleware wiring[^\n]+/, '- Stopped at: <where>') },
+    /Stopped at in the Log entry of 2026-03-04 in .* is empty/,
+  );
   await probe('S3', { [L]: swap(/- Done: token bucket[^\n]+/, '- Done:') }, /Done in the Log entry of 2026-03-04/);
   // Blocked on cleared is a real value, not a placeholder.
   const cleared = await report(goodWith('S3', { [L]: swap(/- \*\*Blocked on:\*\*[^\n]+/, '- **Blocked on:**') }), 'S3');
@@ -79,33 +149,87 @@ test('S3: Status, Phase, Branch / HEAD, Gates, Blocked on as placeholders or mis
 });
 
 test('S3: a Now ▶ outside the Handoff block does not count', async () => {
-  const s = await report(goodWith('S3', { [HOME.S3]: (t) => t.replace(/- \*\*Now ▶\*\*([^\n]+)\n/, '').replace('## Log\n', '## Log\n\nNow ▶ wire `RedisStore.take()` into `src/limiter/middleware.ts`\n') }), 'S3');
+  const s = await report(
+    goodWith('S3', {
+      [HOME.S3]: (t) =>
+        t
+          .replace(/- \*\*Now ▶\*\*([^\n]+)\n/, '')
+          .replace('## Log\n', '## Log\n\nNow ▶ wire `RedisStore.take()` into `src/limiter/middleware.ts`\n'),
+    }),
+    'S3',
+  );
   const c = assertRefuses(s, 'handoff-block');
   assert.match(c.message, /outside the "## Handoff: read this first" block/);
 });
 
 test('S4: the Progress Tracker link, PROGRESS.md and the five-part summary in the newest checkpoint are required; PROGRESS.md is newest first', async () => {
   const CP = '.agents/checkpoints/2026-03-05-171200.md';
-  await probe('S4', { [HOME.S4]: swap('Rolling progress summary (latest 5 checkpoints): [PROGRESS.md](../PROGRESS.md)', 'Rolling progress summary: see the tracker') }, /a link to PROGRESS\.md under ## Progress Tracker in .* is empty/);
+  await probe(
+    'S4',
+    {
+      [HOME.S4]: swap(
+        'Rolling progress summary (latest 5 checkpoints): [PROGRESS.md](../PROGRESS.md)',
+        'Rolling progress summary: see the tracker',
+      ),
+    },
+    /a link to PROGRESS\.md under ## Progress Tracker in .* is empty/,
+  );
   await probe('S4', { 'PROGRESS.md': null }, /has no PROGRESS\.md/);
-  await probe('S4', { [CP]: swap(/## どうやったのか\n\n- [^\n]+\n\n/, '') }, /2026-03-05-171200\.md has no どうやったのか/);
-  await probe('S4', { [CP]: swap(/## 将来のアクション\n\n- [^\n]+/, '## 将来のアクション\n\n- TBD') }, /将来のアクション in .* is empty/);
+  await probe(
+    'S4',
+    { [CP]: swap(/## どうやったのか\n\n- [^\n]+\n\n/, '') },
+    /2026-03-05-171200\.md has no どうやったのか/,
+  );
+  await probe(
+    'S4',
+    { [CP]: swap(/## 将来のアクション\n\n- [^\n]+/, '## 将来のアクション\n\n- TBD') },
+    /将来のアクション in .* is empty/,
+  );
   // The summary only in PROGRESS.md, the checkpoint without it (what the old fixture had): refused.
-  await probe('S4', { [CP]: '---\ntimestamp: 2026-03-05T17:12:00+01:00\n---\n\n# Checkpoint 2026-03-05-171200\n\n## Notes\n\n- Minor-unit amounts.\n' }, /has no 何をしたのか/);
+  await probe(
+    'S4',
+    {
+      [CP]: '---\ntimestamp: 2026-03-05T17:12:00+01:00\n---\n\n# Checkpoint 2026-03-05-171200\n\n## Notes\n\n- Minor-unit amounts.\n',
+    },
+    /has no 何をしたのか/,
+  );
   // Entries out of date order, and a newest checkpoint PROGRESS.md does not list.
   const swapped = await report(
-    goodWith('S4', { 'PROGRESS.md': (t) => { const [head, a, b] = t.split(/(?=^## \[)/m); return `${head}${b.trimEnd()}\n\n${a}`; } }),
+    goodWith('S4', {
+      'PROGRESS.md': (t) => {
+        const [head, a, b] = t.split(/(?=^## \[)/m);
+        return `${head}${b.trimEnd()}\n\n${a}`;
+      },
+    }),
     'S4',
   );
-  assert.match(assertRefuses(swapped, 'progress-order').message, /entry 2026-03-05-171200 .* is newer than the entry above it/);
-  const unlisted = await report(goodWith('S4', { '.agents/checkpoints/2026-03-09-080000.md': '# Checkpoint\n\n## 何をしたのか\n- a\n## どういうやり取りをユーザーと行ったのか\n- b\n## どうやったのか\n- c\n## 途中でどういう課題が起こったのか\n- d\n## 将来のアクション\n- e\n' }), 'S4');
-  assert.match(assertRefuses(unlisted, 'progress-order').message, /The newest checkpoint .*2026-03-09-080000\.md has no entry in PROGRESS\.md/);
+  assert.match(
+    assertRefuses(swapped, 'progress-order').message,
+    /entry 2026-03-05-171200 .* is newer than the entry above it/,
+  );
+  const unlisted = await report(
+    goodWith('S4', {
+      '.agents/checkpoints/2026-03-09-080000.md':
+        '# Checkpoint\n\n## 何をしたのか\n- a\n## どういうやり取りをユーザーと行ったのか\n- b\n## どうやったのか\n- c\n## 途中でどういう課題が起こったのか\n- d\n## 将来のアクション\n- e\n',
+    }),
+    'S4',
+  );
+  assert.match(
+    assertRefuses(unlisted, 'progress-order').message,
+    /The newest checkpoint .*2026-03-09-080000\.md has no entry in PROGRESS\.md/,
+  );
 });
 
 test('an untouched template is one refusal (not-skeleton), not one per part', async () => {
-  for (const [system, dir] of [['S0', 's0/template'], ['S3', 's3/template']] as const) {
+  for (const [system, dir] of [
+    ['S0', 's0/template'],
+    ['S3', 's3/template'],
+  ] as const) {
     const s = await report(fixtureCopy(dir), system);
     assert.equal(s.checks.find((c) => c.id === 'not-skeleton')?.status, 'fail');
-    assert.deepEqual(s.checks.filter((c) => c.id === 'template').map((c) => c.status), ['skipped']);
+    assert.deepEqual(
+      s.checks.filter((c) => c.id === 'template').map((c) => c.status),
+      ['skipped'],
+    );
   }
 });

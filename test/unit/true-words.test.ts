@@ -56,7 +56,12 @@ function homes(root: string, withSession: boolean): NodeJS.ProcessEnv {
     mkdirSync(project, { recursive: true });
     copyFileSync(TRANSCRIPT, path.join(project, `${SID}.jsonl`));
   }
-  return { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: codex, CLAUDE_PROJECT_DIR: '', SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '' };
+  return {
+    CLAUDE_CONFIG_DIR: claude,
+    CODEX_HOME: codex,
+    CLAUDE_PROJECT_DIR: '',
+    SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '',
+  };
 }
 
 function shapes(): Shape[] {
@@ -86,7 +91,12 @@ interface Run {
 function runs(s: Shape): Run[] {
   const pre = JSON.stringify({ session_id: SID, cwd: s.root, hook_event_name: 'PreCompact', trigger: 'manual' });
   const start = JSON.stringify({ session_id: SID, cwd: s.root, hook_event_name: 'SessionStart', source: 'clear' });
-  const line = JSON.stringify({ session_id: SID, cwd: s.root, workspace: { current_dir: s.root }, model: { display_name: 'Opus' } });
+  const line = JSON.stringify({
+    session_id: SID,
+    cwd: s.root,
+    workspace: { current_dir: s.root },
+    model: { display_name: 'Opus' },
+  });
   return [
     { args: ['status'] },
     { args: ['status', '--json'] },
@@ -109,26 +119,35 @@ function runs(s: Shape): Run[] {
 }
 
 const LEAKS = /\bundefined\b|\bNaN\b|\[object Object\]|\n\s+at .+:\d+:\d+\)?$|\{\d\}|<missing/m;
-const CLAIMS = /\b(Wrote|Written|written to|Installed|installed the|Removed|Marker written|Checkpoint saved|checkpoint complete)\b/;
+const CLAIMS =
+  /\b(Wrote|Written|written to|Installed|installed the|Removed|Marker written|Checkpoint saved|checkpoint complete)\b/;
 
 function review(s: Shape, r: Run, res: CliResult, wrote: string[]): void {
   const what = `${s.name}: session-ledger ${r.args.join(' ')}\n--- stdout\n${res.stdout}\n--- stderr\n${res.stderr}`;
   const name = r.args[0];
   const manual = r.args[1] && MANUALS[name].sub?.[r.args[1]] ? MANUALS[name].sub![r.args[1]] : MANUALS[name];
   // an exit code its --help lists
-  assert.ok(manual.exit.some(([code]) => code === res.code), `exit ${res.code} is not one --help lists\n${what}`);
+  assert.ok(
+    manual.exit.some(([code]) => code === res.code),
+    `exit ${res.code} is not one --help lists\n${what}`,
+  );
   // something is said (a hook in a folder without a system has nothing to add to the agent's context), and nothing leaks
-  if (!(name === 'hook' && !s.systems.length)) assert.ok((res.stdout + res.stderr).trim().length > 0, `says nothing\n${what}`);
+  if (!(name === 'hook' && !s.systems.length))
+    assert.ok((res.stdout + res.stderr).trim().length > 0, `says nothing\n${what}`);
   if (r.args.includes('--json') && res.code !== 3) {
     // JSON carries each message's template (messageId, hintId) beside its text: the texts must be filled
-    const text = JSON.stringify(JSON.parse(res.stdout), (k, v) => (k === 'messageId' || k === 'hintId' ? undefined : v));
+    const text = JSON.stringify(JSON.parse(res.stdout), (k, v) =>
+      k === 'messageId' || k === 'hintId' ? undefined : v,
+    );
     assert.doesNotMatch(text + res.stderr, LEAKS, what);
   } else assert.doesNotMatch(res.stdout + res.stderr, LEAKS, what);
   // no write without saying so, and no claim of a write that did not happen
   if (!r.writes) assert.deepEqual(wrote, [], `wrote files it does not own up to\n${what}`);
   else for (const f of wrote) assert.match(f, r.writes, `wrote ${f}\n${what}`);
-  if (CLAIMS.test(res.stdout + res.stderr) && !/^(hook|statusline)$/.test(name)) assert.ok(wrote.length > 0, `claims a write, the folder shows none\n${what}`);
-  if (r.args.includes('--dry-run') || ['compact-state', 'rotate-log'].includes(name)) assert.doesNotMatch(res.stdout + res.stderr, /^(Wrote|Written)\b/m, what);
+  if (CLAIMS.test(res.stdout + res.stderr) && !/^(hook|statusline)$/.test(name))
+    assert.ok(wrote.length > 0, `claims a write, the folder shows none\n${what}`);
+  if (r.args.includes('--dry-run') || ['compact-state', 'rotate-log'].includes(name))
+    assert.doesNotMatch(res.stdout + res.stderr, /^(Wrote|Written)\b/m, what);
 }
 
 test('every command on an empty folder, a folder of each system and a folder without an agent session: exit codes its --help lists, nothing leaked, no claim the folder does not show', () => {
@@ -161,7 +180,11 @@ test('an empty folder: status, check and checkpoint name the same looked-for fil
     assert.ok(text.includes(list), `${args[0]}: ${text}`);
     assert.ok(text.includes('session-ledger init'), `${args[0]}: ${text}`);
     // one list: no command names a glob or a companion instead
-    assert.doesNotMatch(text, /\*\.md|MEMORY\.md|PROGRESS\.md|CONTINUITY\.md|context-manifest\.yaml/, `${args[0]}: ${text}`);
+    assert.doesNotMatch(
+      text,
+      /\*\.md|MEMORY\.md|PROGRESS\.md|CONTINUITY\.md|context-manifest\.yaml/,
+      `${args[0]}: ${text}`,
+    );
   }
 });
 
@@ -169,21 +192,28 @@ test('a folder without an agent session: context says where it looked and what t
   const s = shapes().find((x) => x.name.includes('no agent session'))!;
   const res = cli(['context', '--root', s.root], { env: s.env });
   assert.equal(res.code, 3);
-  for (const word of ['--transcript', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', String(s.env.CLAUDE_CONFIG_DIR)]) assert.ok(res.stderr.includes(word), `${word}: ${res.stderr}`);
+  for (const word of ['--transcript', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME', String(s.env.CLAUDE_CONFIG_DIR)])
+    assert.ok(res.stderr.includes(word), `${word}: ${res.stderr}`);
 });
 
 test('the checkpoint of each system ends with its own fresh-context step (S3 says /clear once), and says so only when the marker was written', () => {
   for (const s of shapes().filter((x) => x.systems.length && !x.name.includes('no agent session'))) {
     const before = snapshot(s.root);
-    const res = cli(['checkpoint', '--session', SID, '--confirm', 'feedback-stored,last-request', '--root', s.root], { env: s.env });
+    const res = cli(['checkpoint', '--session', SID, '--confirm', 'feedback-stored,last-request', '--root', s.root], {
+      env: s.env,
+    });
     const wrote = changed(before, snapshot(s.root));
     const text = res.stdout + res.stderr;
     assert.equal(res.code, 0, `${s.name}\n${text}`);
     assert.deepEqual(wrote, [`.claude/.checkpoint-ready.${SID}`], `${s.name}\n${text}`);
     const closing = text.slice(text.indexOf('Marker written:'));
     const id = s.systems[0] as SystemId;
-    assert.ok(closing.includes(FACTS[id].freshContext.command), `${s.name}: the closing step names ${FACTS[id].freshContext.command}\n${closing}`);
-    if (id === 'S3') assert.equal(closing.split('/clear').length - 1, 1, `${s.name}: /clear more than once\n${closing}`);
+    assert.ok(
+      closing.includes(FACTS[id].freshContext.command),
+      `${s.name}: the closing step names ${FACTS[id].freshContext.command}\n${closing}`,
+    );
+    if (id === 'S3')
+      assert.equal(closing.split('/clear').length - 1, 1, `${s.name}: /clear more than once\n${closing}`);
   }
   // refused: nothing written, no go-signal
   const empty = shapes()[0];

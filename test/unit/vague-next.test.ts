@@ -60,14 +60,18 @@ const NEXT: Record<string, { file: string; edit: (text: string) => (t: string) =
 
 for (const [system, where] of Object.entries(NEXT)) {
   test(`${system}: "continue work in X", "fix the remaining issues in X", "carry on with \`npm test\`" refuse the next action`, async () => {
-    for (const v of ['continue work in src/export.ts', 'fix the remaining issues in `src/invoices.ts`', 'carry on with `npm test`']) {
+    for (const v of [
+      'continue work in src/export.ts',
+      'fix the remaining issues in `src/invoices.ts`',
+      'carry on with `npm test`',
+    ]) {
       const s = await report(goodWith(system, { [where.file]: where.edit(v) }), system);
       assertRefuses(s, 'next-action', v);
     }
   });
 }
 
-test('the good fixtures\' next actions pass next-action in every system', async () => {
+test("the good fixtures' next actions pass next-action in every system", async () => {
   for (const system of Object.keys(NEXT)) {
     const s = await report(goodWith(system), system);
     const c = s.checks.find((x) => x.id === 'next-action');
@@ -83,5 +87,6 @@ test('a good fixture with a concrete next action refuses nothing it did not refu
 test('the demo workspace (examples/demo-workspace): no system refuses its next action or anything else', async () => {
   const dir = workspace({}, 'sl-demo-');
   cpSync(path.join(REPO, 'examples', 'demo-workspace'), dir, { recursive: true });
-  for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) assertNoRefusal(await report(dir, system), 'in the demo workspace');
+  for (const system of ['S0', 'S1', 'S2', 'S3', 'S4'])
+    assertNoRefusal(await report(dir, system), 'in the demo workspace');
 });

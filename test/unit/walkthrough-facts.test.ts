@@ -18,7 +18,10 @@ test('walkthrough facts: the guard hooks count once installed (shared or local s
 });
 
 test('walkthrough facts: a PreCompact hook of someone else, or a settings file that is not JSON, is not ours', async () => {
-  const other = workspace({ '.claude/settings.json': '{ "hooks": { "PreCompact": [ { "matcher": "", "hooks": [ { "type": "command", "command": "echo hi" } ] } ] } }' });
+  const other = workspace({
+    '.claude/settings.json':
+      '{ "hooks": { "PreCompact": [ { "matcher": "", "hooks": [ { "type": "command", "command": "echo hi" } ] } ] } }',
+  });
   assert.equal((await walkthroughFacts(other)).hooksInstalled, false);
   const broken = workspace({ '.claude/settings.json': '{ "hooks": [ session-ledger.cjs' });
   assert.equal((await walkthroughFacts(broken)).hooksInstalled, false);

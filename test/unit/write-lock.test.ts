@@ -20,7 +20,10 @@ const TITLES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf',
 function state(): string {
   const head = `# STATE\n\n## Handoff\n\n- **Status:** building\n- **Branch / HEAD:** main\n- **Gates:** tests 42/42\n- **Now ▶** write the lock test in test/unit/write-lock.test.ts\n- **Blocked on:** nothing\n\n## Log\n`;
   // Newest first, one entry a month.
-  const entries = TITLES.map((t, i) => `\n### 2026-${String(12 - i).padStart(2, '0')}-01 - ${t}\n\n${Array.from({ length: 20 }, (_, k) => `- ${t} step ${k + 1}`).join('\n')}\n`);
+  const entries = TITLES.map(
+    (t, i) =>
+      `\n### 2026-${String(12 - i).padStart(2, '0')}-01 - ${t}\n\n${Array.from({ length: 20 }, (_, k) => `- ${t} step ${k + 1}`).join('\n')}\n`,
+  );
   return head + entries.join('');
 }
 
@@ -64,7 +67,10 @@ test('two rotate-log --apply at once, the first held before its last rename unti
   for (let i = 0; i < 600 && !existsSync(entered); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(existsSync(entered), `A reached its last rename (${aOut})`);
   // Process B: the CLI, with the same preview hash, while A is held; then A goes on.
-  const b = spawnSync(process.execPath, [CLI, 'rotate-log', '--root', dir, '--apply', '--expect-hash', plan.hash], { encoding: 'utf8', timeout: 60_000 });
+  const b = spawnSync(process.execPath, [CLI, 'rotate-log', '--root', dir, '--apply', '--expect-hash', plan.hash], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   writeFileSync(go, '');
   assert.equal(await aDone, 0, aOut);
   assert.match(aOut, /A done/);
@@ -84,7 +90,11 @@ test("a lock held longer than the wait refuses with the holder's pid; a lock who
     writeFileSync(lockPath(file), `${holder.pid} 2026-12-03T10:00:00Z\n`);
     await assert.rejects(
       withWriteLock(file, dir, async () => 'ran', { waitMs: 200 }),
-      (e: unknown) => e instanceof WriteRefused && e.reason === 'busy' && e.message.includes(`process ${holder.pid}`) && e.file === 'f.md',
+      (e: unknown) =>
+        e instanceof WriteRefused &&
+        e.reason === 'busy' &&
+        e.message.includes(`process ${holder.pid}`) &&
+        e.file === 'f.md',
     );
   } finally {
     holder.kill('SIGKILL');

@@ -18,7 +18,8 @@ test('YAML with a collection as a key (.agents.yml, context-manifest.yaml, STATE
   try {
     const files: Record<string, string> = {
       '.agents.yml': 'session:\n  ledger: true\n[ a ]: x\n',
-      '.agents/session_ledger.md': '# Session Ledger\n\n## Goal\nship the renewal\n\n## Now\n- write test/renewal.test.ts\n',
+      '.agents/session_ledger.md':
+        '# Session Ledger\n\n## Goal\nship the renewal\n\n## Now\n- write test/renewal.test.ts\n',
       'context-manifest.yaml': 'version: 1\n[ b ]: y\nstores:\n  - path: docs/notes.md\n',
       '.agents/STATE.md': '---\n{ c: 1 }: z\n---\n# Agent State\n\n## Progress Tracker\n- [ ] step\n',
     };
@@ -27,7 +28,10 @@ test('YAML with a collection as a key (.agents.yml, context-manifest.yaml, STATE
       writeFileSync(path.join(root, rel), text);
     }
     const report = await evaluate(root, { noGit: true });
-    assert.ok(report.systems.some((s) => s.id === 'S0') && report.systems.some((s) => s.id === 'S4'), `S0 and S4 read: ${report.systems.map((s) => s.id).join(', ')}`);
+    assert.ok(
+      report.systems.some((s) => s.id === 'S0') && report.systems.some((s) => s.id === 'S4'),
+      `S0 and S4 read: ${report.systems.map((s) => s.id).join(', ')}`,
+    );
     // process warnings are emitted on the next tick
     await new Promise((r) => setImmediate(r));
     assert.deepEqual(warnings, []);

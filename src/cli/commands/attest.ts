@@ -9,7 +9,11 @@ import { parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { root: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } });
+  const { values } = parse(args, {
+    root: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
   const root = await resolveRoot(values.root, io.cwd);
   const plan = await planAttest(root);
   if (!plan) {
@@ -18,7 +22,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
   if (values['dry-run'] && plan.changed && plan.linkProblem) {
-    io.stderr(`session-ledger attest: would refuse to write ${rel(plan.sidecar)}: ${plan.linkProblem}; Session Ledger never writes its own files through a link. Remove the link and run it again.`);
+    io.stderr(
+      `session-ledger attest: would refuse to write ${rel(plan.sidecar)}: ${plan.linkProblem}; Session Ledger never writes its own files through a link. Remove the link and run it again.`,
+    );
     return 1;
   }
   if (!values['dry-run']) {
@@ -30,11 +36,25 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
   }
   if (values.json) {
-    io.stdout(JSON.stringify({ handoff: rel(plan.handoff), sidecar: rel(plan.sidecar), sha256: plan.hash, before: plan.status, written: !values['dry-run'] && plan.changed }, null, 2));
+    io.stdout(
+      JSON.stringify(
+        {
+          handoff: rel(plan.handoff),
+          sidecar: rel(plan.sidecar),
+          sha256: plan.hash,
+          before: plan.status,
+          written: !values['dry-run'] && plan.changed,
+        },
+        null,
+        2,
+      ),
+    );
   } else if (!plan.changed) {
     io.stdout(`${rel(plan.sidecar)} already matches ${rel(plan.handoff)} (MATCH ${plan.hash}).`);
   } else {
-    io.stdout(`${values['dry-run'] ? 'Would write' : 'Wrote'} ${rel(plan.sidecar)} = ${plan.hash} (was ${plan.status}${plan.current && plan.status === 'TAMPERED' ? `: ${plan.current}` : ''}).`);
+    io.stdout(
+      `${values['dry-run'] ? 'Would write' : 'Wrote'} ${rel(plan.sidecar)} = ${plan.hash} (was ${plan.status}${plan.current && plan.status === 'TAMPERED' ? `: ${plan.current}` : ''}).`,
+    );
   }
   return 0;
 }

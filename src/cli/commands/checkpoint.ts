@@ -18,7 +18,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     confirm: { type: 'string', multiple: true },
     json: { type: 'boolean' },
   });
-  if (values.session !== undefined && !isSessionId(values.session)) throw new UsageError(`--session: '${values.session}' is not a session id (letters, digits, '.', '_', '-')`);
+  if (values.session !== undefined && !isSessionId(values.session))
+    throw new UsageError(`--session: '${values.session}' is not a session id (letters, digits, '.', '_', '-')`);
   const root = await resolveRoot(values.root, io.cwd);
   const r = await checkpoint(root, {
     sessionId: values.session,
@@ -46,12 +47,24 @@ export async function run(args: string[], io: Io): Promise<number> {
             code: x.code,
             checks: x.checks.map((c) => ({ system: c.system, ...jsonCheck(c) })),
             ...(x.ids ? { ids: x.ids } : {}),
-            ...(x.sessions ? { sessions: x.sessions.map((s) => ({ ...s, lastWrite: new Date(s.lastWrite).toISOString() })), windowMinutes: x.windowMinutes } : {}),
+            ...(x.sessions
+              ? {
+                  sessions: x.sessions.map((s) => ({ ...s, lastWrite: new Date(s.lastWrite).toISOString() })),
+                  windowMinutes: x.windowMinutes,
+                }
+              : {}),
             ...(x.lookedFor ? { lookedFor: x.lookedFor } : {}),
             ...(x.error ? { error: x.error } : {}),
           })),
           blocking: r.blocking.map(jsonCheck),
-          closing: r.closing.map((c) => ({ system: c.system, step: c.step, home: c.home, resumePrompt: c.resumePrompt, lines: c.lines, ...(c.s0 ? { s0: c.s0 } : {}) })),
+          closing: r.closing.map((c) => ({
+            system: c.system,
+            step: c.step,
+            home: c.home,
+            resumePrompt: c.resumePrompt,
+            lines: c.lines,
+            ...(c.s0 ? { s0: c.s0 } : {}),
+          })),
           skipped: r.skipped,
           lines: r.lines,
         },

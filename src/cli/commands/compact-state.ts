@@ -9,9 +9,15 @@ import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { root: { type: 'string' }, apply: { type: 'boolean' }, 'expect-hash': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parse(args, {
+    root: { type: 'string' },
+    apply: { type: 'boolean' },
+    'expect-hash': { type: 'string' },
+    json: { type: 'boolean' },
+  });
   const expect = values['expect-hash'];
-  if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect)) throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
+  if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
+    throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
   const root = await resolveRoot(values.root, io.cwd);
   const plan = await planCompactState(root);
   if (!plan) {
@@ -32,7 +38,16 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (values.json) {
     io.stdout(
       JSON.stringify(
-        { path: S4_STATE_REL, state_hash_before: plan.hash, changed: plan.changed, written, blocks_pruned: plan.prunedBlocks, structure_ok: plan.structureOk, problems: plan.problems, ...(values.apply ? {} : { composed: plan.after }) },
+        {
+          path: S4_STATE_REL,
+          state_hash_before: plan.hash,
+          changed: plan.changed,
+          written,
+          blocks_pruned: plan.prunedBlocks,
+          structure_ok: plan.structureOk,
+          problems: plan.problems,
+          ...(values.apply ? {} : { composed: plan.after }),
+        },
         null,
         2,
       ),
@@ -40,11 +55,19 @@ export async function run(args: string[], io: Io): Promise<number> {
     return plan.structureOk || !plan.changed ? 0 : 1;
   }
   if (!plan.changed) {
-    io.stdout(`${S4_STATE_REL}: one Current block of each kind at most; nothing to compact (state_hash_before ${plan.hash}).`);
+    io.stdout(
+      `${S4_STATE_REL}: one Current block of each kind at most; nothing to compact (state_hash_before ${plan.hash}).`,
+    );
     return 0;
   }
   if (written) {
-    io.stdout([`Compacted ${S4_STATE_REL}: ${plan.prunedBlocks.length} older block(s) removed, everything else kept verbatim.`, ...summary, 'Structure checked: one # Agent State, one ## Progress Tracker.'].join('\n'));
+    io.stdout(
+      [
+        `Compacted ${S4_STATE_REL}: ${plan.prunedBlocks.length} older block(s) removed, everything else kept verbatim.`,
+        ...summary,
+        'Structure checked: one # Agent State, one ## Progress Tracker.',
+      ].join('\n'),
+    );
     return 0;
   }
   io.stdout(
@@ -54,7 +77,9 @@ export async function run(args: string[], io: Io): Promise<number> {
       '---- session-ledger compact-state preview (nothing written) ----',
       `blocks pruned (${plan.prunedBlocks.length}):`,
       ...summary,
-      plan.structureOk ? 'structure: ok (one # Agent State, one ## Progress Tracker)' : `structure: INVALID — ${plan.problems.join('; ')}`,
+      plan.structureOk
+        ? 'structure: ok (one # Agent State, one ## Progress Tracker)'
+        : `structure: INVALID — ${plan.problems.join('; ')}`,
       `state_hash_before: ${plan.hash}`,
       `apply: session-ledger compact-state --apply --expect-hash ${plan.hash}`,
     ].join('\n'),

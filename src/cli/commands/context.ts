@@ -5,7 +5,16 @@
  */
 import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { detectSystems, levelOf, measureDetailed, s0On, thresholdProfile, type ContextUsage, type Level, type ThresholdProfile } from '../../core/context';
+import {
+  detectSystems,
+  levelOf,
+  measureDetailed,
+  s0On,
+  thresholdProfile,
+  type ContextUsage,
+  type Level,
+  type ThresholdProfile,
+} from '../../core/context';
 import { adviseClear, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
 import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
 import { parse, resolveRoot } from '../args';
@@ -25,7 +34,8 @@ export type ContextJson = ContextUsage & {
 };
 
 /** S0's guideline after 2–3 compactions in one session. */
-export const S0_COMPACTIONS_ADVICE = 'checkpoint, then /clear (S0: after 2-3 compactions in one session, a fresh context with the ledger reloaded beats another /compact)';
+export const S0_COMPACTIONS_ADVICE =
+  'checkpoint, then /clear (S0: after 2-3 compactions in one session, a fresh context with the ledger reloaded beats another /compact)';
 
 const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
 
@@ -67,7 +77,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
   });
   const agent = values.agent;
-  if (agent !== undefined && agent !== 'claude' && agent !== 'codex') throw new UsageError(`--agent must be claude or codex, not '${agent}'`);
+  if (agent !== undefined && agent !== 'claude' && agent !== 'codex')
+    throw new UsageError(`--agent must be claude or codex, not '${agent}'`);
   const root = await resolveRoot(values.root, io.cwd);
   let transcript: string | undefined;
   if (values.transcript !== undefined) {

@@ -37,12 +37,20 @@ export async function run(args: string[], io: Io): Promise<number> {
       return 0;
     }
     const where = root ?? hookRoot(null, io.env, io.cwd);
-    await appendHookLog(where, 'hook', `unknown hook '${which ?? ''}'${bad.length ? ` (${bad.join(' ')})` : ''}; allowed`);
+    await appendHookLog(
+      where,
+      'hook',
+      `unknown hook '${which ?? ''}'${bad.length ? ` (${bad.join(' ')})` : ''}; allowed`,
+    );
     io.stderr(`session-ledger hook: unknown hook '${which ?? ''}' (pre-compact|session-start|remind); allowing.`);
     return 0;
   } catch (err) {
     try {
-      await appendHookLog(root ?? hookRoot(null, io.env, io.cwd), `hook ${which ?? ''}`, `allow (internal error: ${(err as Error)?.message ?? String(err)})`);
+      await appendHookLog(
+        root ?? hookRoot(null, io.env, io.cwd),
+        `hook ${which ?? ''}`,
+        `allow (internal error: ${(err as Error)?.message ?? String(err)})`,
+      );
     } catch {
       /* nothing left to do */
     }

@@ -5,7 +5,13 @@
  * exactly that. Exit 0 done (or nothing to do), 1 refused, 2 bad usage.
  */
 import * as path from 'node:path';
-import { applyHooksPlan, planDiff, planHooksInstall, planHooksUninstall, type HooksPlan } from '../../core/hooks/install';
+import {
+  applyHooksPlan,
+  planDiff,
+  planHooksInstall,
+  planHooksUninstall,
+  type HooksPlan,
+} from '../../core/hooks/install';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
@@ -15,17 +21,36 @@ function describe(plan: HooksPlan, root: string, dry: boolean, remind = false): 
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   const verb = dry ? 'would' : 'did';
   if (!plan.changed) {
-    out.push(plan.action === 'install' ? `Hooks already installed in ${rel(plan.settingsPath)}; nothing to do.` : `No Session Ledger hooks in ${rel(plan.settingsPath)}; nothing to do.`);
+    out.push(
+      plan.action === 'install'
+        ? `Hooks already installed in ${rel(plan.settingsPath)}; nothing to do.`
+        : `No Session Ledger hooks in ${rel(plan.settingsPath)}; nothing to do.`,
+    );
     return out;
   }
   if (plan.action === 'install') {
-    if (plan.script === 'write') out.push(`${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} (the bundled CLI, one plain JavaScript file; it needs only node).`);
-    if (settingsChanged) out.push(`${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ' and hooks.SessionStart (matcher clear|compact|startup|resume)'} to ${rel(plan.settingsPath)}.`);
-    if (plan.gitignore) out.push(`${dry ? 'Would add' : 'Added'} to ${rel(plan.gitignore.path)} (this tool's own files stay out of git): ${plan.gitignore.lines.join('  ')}`);
+    if (plan.script === 'write')
+      out.push(
+        `${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} (the bundled CLI, one plain JavaScript file; it needs only node).`,
+      );
+    if (settingsChanged)
+      out.push(
+        `${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ' and hooks.SessionStart (matcher clear|compact|startup|resume)'} to ${rel(plan.settingsPath)}.`,
+      );
+    if (plan.gitignore)
+      out.push(
+        `${dry ? 'Would add' : 'Added'} to ${rel(plan.gitignore.path)} (this tool's own files stay out of git): ${plan.gitignore.lines.join('  ')}`,
+      );
   } else {
-    if (settingsChanged) out.push(`${dry ? 'Would remove' : 'Removed'} the Session Ledger hooks from ${rel(plan.settingsPath)}${plan.deleteSettings ? ` (left empty: the file ${verb === 'would' ? 'would be' : 'was'} removed)` : ''}.`);
+    if (settingsChanged)
+      out.push(
+        `${dry ? 'Would remove' : 'Removed'} the Session Ledger hooks from ${rel(plan.settingsPath)}${plan.deleteSettings ? ` (left empty: the file ${verb === 'would' ? 'would be' : 'was'} removed)` : ''}.`,
+      );
     if (plan.script === 'remove') out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.scriptPath)}.`);
-    if (plan.gitignore) out.push(`${dry ? 'Would remove' : 'Removed'} from ${rel(plan.gitignore.path)}${plan.gitignore.remove ? ' (left empty: the file goes)' : ''}: ${plan.gitignore.lines.join('  ') || 'the Session Ledger block'}`);
+    if (plan.gitignore)
+      out.push(
+        `${dry ? 'Would remove' : 'Removed'} from ${rel(plan.gitignore.path)}${plan.gitignore.remove ? ' (left empty: the file goes)' : ''}: ${plan.gitignore.lines.join('  ') || 'the Session Ledger block'}`,
+      );
   }
   out.push(...plan.notes);
   return out;
@@ -45,19 +70,35 @@ export async function run(args: string[], io: Io): Promise<number> {
     true,
   );
   const [action, ...extra] = positionals;
-  if ((action !== 'install' && action !== 'uninstall') || extra.length) throw new UsageError('hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--dry-run]');
-  if (action === 'uninstall' && values.statusline) throw new UsageError('--statusline is for install (uninstall always puts your statusLine back)');
-  if (action === 'uninstall' && values.remind) throw new UsageError('--remind is for install (uninstall always removes the reminder too)');
+  if ((action !== 'install' && action !== 'uninstall') || extra.length)
+    throw new UsageError('hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--dry-run]');
+  if (action === 'uninstall' && values.statusline)
+    throw new UsageError('--statusline is for install (uninstall always puts your statusLine back)');
+  if (action === 'uninstall' && values.remind)
+    throw new UsageError('--remind is for install (uninstall always removes the reminder too)');
   const root = await resolveRoot(values.root, io.cwd);
   const cliBundle = values['cli-bundle'] ? path.resolve(io.cwd, values['cli-bundle']) : undefined;
-  const plan = action === 'install' ? await planHooksInstall(root, { local: values.local, statusline: values.statusline, remind: values.remind, cliBundle }) : await planHooksUninstall(root, { local: values.local });
+  const plan =
+    action === 'install'
+      ? await planHooksInstall(root, {
+          local: values.local,
+          statusline: values.statusline,
+          remind: values.remind,
+          cliBundle,
+        })
+      : await planHooksUninstall(root, { local: values.local });
   if (plan.error) {
     io.stderr(`session-ledger hooks ${action}: ${plan.error}`);
     return 1;
   }
   const dry = Boolean(values['dry-run']);
   if (dry) {
-    io.stdout([...describe(plan, root, true, values.remind), ...(plan.deleteSettings || plan.after !== (plan.before ?? '') ? ['', ...planDiff(plan)] : [])].join('\n'));
+    io.stdout(
+      [
+        ...describe(plan, root, true, values.remind),
+        ...(plan.deleteSettings || plan.after !== (plan.before ?? '') ? ['', ...planDiff(plan)] : []),
+      ].join('\n'),
+    );
     return 0;
   }
   try {
@@ -67,7 +108,8 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   const lines = describe(plan, root, false, values.remind);
-  if (action === 'install' && plan.changed) lines.push('Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : ''));
+  if (action === 'install' && plan.changed)
+    lines.push('Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : ''));
   io.stdout(lines.join('\n'));
   return 0;
 }

@@ -15,23 +15,32 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { root: { type: 'string' }, 'dry-run': { type: 'boolean' } }, true);
   if (positionals.length > 1) throw new UsageError(`one system at a time, got '${positionals.join(' ')}'`);
   const id = positionals[0]?.toUpperCase();
-  if (id !== undefined && !isSystemId(id)) throw new UsageError(`unknown system '${positionals[0]}': one of ${STARTER_SYSTEMS.join(', ')}`);
+  if (id !== undefined && !isSystemId(id))
+    throw new UsageError(`unknown system '${positionals[0]}': one of ${STARTER_SYSTEMS.join(', ')}`);
   const root = await resolveRoot(values.root, io.cwd);
   if (id === undefined) {
     const lines = ['Starter files (session-ledger init <system> writes one; nothing was written):'];
-    for (const s of STARTER_SYSTEMS.map(starterFor)) lines.push(`  ${s.system}  ${s.files.map((f) => f.path).join(' + ')}  ${s.description}`);
+    for (const s of STARTER_SYSTEMS.map(starterFor))
+      lines.push(`  ${s.system}  ${s.files.map((f) => f.path).join(' + ')}  ${s.description}`);
     lines.push('Example: session-ledger init S3');
     io.stdout(lines.join('\n'));
     return 0;
   }
   const plan = await planStarter(root, id);
   if (plan.conflicts.length) {
-    io.stderr(`session-ledger init: ${plan.conflicts.join(', ')} already exists; the starter never overwrites, nothing was written. Run \`session-ledger status\` to check it.`);
+    io.stderr(
+      `session-ledger init: ${plan.conflicts.join(', ')} already exists; the starter never overwrites, nothing was written. Run \`session-ledger status\` to check it.`,
+    );
     return 1;
   }
   const kept = plan.keep.map((f) => `${f.path} exists and was left as it is.`);
   if (values['dry-run']) {
-    io.stdout([`Would write ${plan.write.map((f) => f.path).join(' and ')} (the ${id} starter); nothing was written.`, ...kept].join('\n'));
+    io.stdout(
+      [
+        `Would write ${plan.write.map((f) => f.path).join(' and ')} (the ${id} starter); nothing was written.`,
+        ...kept,
+      ].join('\n'),
+    );
     return 0;
   }
   try {

@@ -9,9 +9,15 @@ import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { root: { type: 'string' }, apply: { type: 'boolean' }, 'expect-hash': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parse(args, {
+    root: { type: 'string' },
+    apply: { type: 'boolean' },
+    'expect-hash': { type: 'string' },
+    json: { type: 'boolean' },
+  });
   const expect = values['expect-hash'];
-  if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect)) throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
+  if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
+    throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
   const root = await resolveRoot(values.root, io.cwd);
   let plan;
   try {
@@ -35,18 +41,38 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
   }
   if (values.json) {
-    io.stdout(JSON.stringify({ path: S3_STATE_REL, hash: plan.hash, budget: plan.budget, linesBefore: plan.linesBefore, linesAfter: plan.linesAfter, withinBudget: plan.withinBudget, moves: plan.moves, written }, null, 2));
+    io.stdout(
+      JSON.stringify(
+        {
+          path: S3_STATE_REL,
+          hash: plan.hash,
+          budget: plan.budget,
+          linesBefore: plan.linesBefore,
+          linesAfter: plan.linesAfter,
+          withinBudget: plan.withinBudget,
+          moves: plan.moves,
+          written,
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   if (!plan.changed) {
-    io.stdout(`${S3_STATE_REL}: ${plan.linesBefore} lines (budget ${plan.budget})${plan.withinBudget ? '; nothing to move.' : '; over budget, but no older dated Log entry is left to move.'}`);
+    io.stdout(
+      `${S3_STATE_REL}: ${plan.linesBefore} lines (budget ${plan.budget})${plan.withinBudget ? '; nothing to move.' : '; over budget, but no older dated Log entry is left to move.'}`,
+    );
     return 0;
   }
   const lines = [
     `${written ? 'Moved' : 'Would move'} ${plan.moves.length} Log entr${plan.moves.length === 1 ? 'y' : 'ies'} (oldest first) out of ${S3_STATE_REL}: ${plan.linesBefore} → ${plan.linesAfter} lines (budget ${plan.budget}).`,
     ...plan.moves.map((m) => `  - ${m.title} (lines ${m.line}-${m.endLine}) → ${m.dest}`),
   ];
-  if (!plan.withinBudget) lines.push(`Still over budget: the newest entry and the undated ones stay; shorten the handoff or the newest entry by hand.`);
+  if (!plan.withinBudget)
+    lines.push(
+      `Still over budget: the newest entry and the undated ones stay; shorten the handoff or the newest entry by hand.`,
+    );
   if (!written) lines.push(`hash: ${plan.hash}`, `apply: session-ledger rotate-log --apply --expect-hash ${plan.hash}`);
   io.stdout(lines.join('\n'));
   return 0;

@@ -11,15 +11,27 @@
 import * as path from 'node:path';
 import { writeAtomic } from '../../core/files/atomic';
 import { isDir } from '../../core/files/fsread';
-import { detectedThresholds, feedPath, figureOfStatusInput, levelOf, measure, type FeedRecord } from '../../core/context';
+import {
+  detectedThresholds,
+  feedPath,
+  figureOfStatusInput,
+  levelOf,
+  measure,
+  type FeedRecord,
+} from '../../core/context';
 import { parse } from '../args';
 import type { Io } from '../io';
 import { levelText, tokens } from './context';
 
-const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /** The folder whose `.claude/` receives the feed: --root, else the session's project dir, else its cwd. */
-async function projectDir(input: Record<string, unknown> | null, root: string | undefined, io: Io): Promise<string | null> {
+async function projectDir(
+  input: Record<string, unknown> | null,
+  root: string | undefined,
+  io: Io,
+): Promise<string | null> {
   if (root !== undefined) return path.resolve(io.cwd, root);
   const ws = obj(input?.workspace);
   for (const cand of [ws?.project_dir, input?.cwd, ws?.current_dir, io.cwd]) {
@@ -57,7 +69,12 @@ export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TI
   // Loaded here: without a command to relay, the status line never pays for node:child_process.
   const { spawn } = require('node:child_process') as typeof import('node:child_process');
   return new Promise((resolve) => {
-    const opts = { stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'], env: io.env, cwd: io.cwd, detached: process.platform !== 'win32' };
+    const opts = {
+      stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+      env: io.env,
+      cwd: io.cwd,
+      detached: process.platform !== 'win32',
+    };
     const child = cmd.length === 1 ? spawn(cmd[0], { ...opts, shell: true }) : spawn(cmd[0], cmd.slice(1), opts);
     const kill = () => {
       try {

@@ -139,7 +139,9 @@ function fallbackPrompt(s: SystemReport): string {
 
 /** The prompt to paste into a fresh session: each detected (and switched-on) system's own, one per line. */
 export function resumePromptFor(report: WorkspaceReport): string {
-  const prompts = report.systems.filter((s) => !s.skipped).map((s) => (s.resumePrompt && s.resumePrompt.trim()) || fallbackPrompt(s));
+  const prompts = report.systems
+    .filter((s) => !s.skipped)
+    .map((s) => (s.resumePrompt && s.resumePrompt.trim()) || fallbackPrompt(s));
   return [...new Set(prompts)].join('\n');
 }
 
@@ -148,7 +150,11 @@ export async function resolveSessionId(
   root: string,
   opts: Pick<CheckpointOptions, 'sessionId' | 'claudeHome' | 'env'> = {},
 ): Promise<{ sessionId: string | null; source: CheckpointOutcome['sessionSource'] }> {
-  if (opts.sessionId !== undefined) return { sessionId: isSessionId(opts.sessionId) ? opts.sessionId : null, source: isSessionId(opts.sessionId) ? 'option' : null };
+  if (opts.sessionId !== undefined)
+    return {
+      sessionId: isSessionId(opts.sessionId) ? opts.sessionId : null,
+      source: isSessionId(opts.sessionId) ? 'option' : null,
+    };
   try {
     const t = await findClaudeSession(root, { claudeHome: opts.claudeHome, env: opts.env });
     if (t && isSessionId(t.sessionId)) return { sessionId: t.sessionId, source: 'transcript' };
@@ -174,7 +180,9 @@ export function knownConfirmIds(report: WorkspaceReport): Set<string> {
  * `--confirm` ids that say they are true. The checkpoint's refusal and the guard's hint both use it.
  */
 export function openManualItems(report: WorkspaceReport): { checks: Check[]; ids: string[] } {
-  const checks = report.systems.filter((s) => !s.skipped).flatMap((s) => s.checks.filter((c) => c.status === 'manual-open'));
+  const checks = report.systems
+    .filter((s) => !s.skipped)
+    .flatMap((s) => s.checks.filter((c) => c.status === 'manual-open'));
   return { checks, ids: [...new Set(checks.map((c) => c.id))] };
 }
 
@@ -206,7 +214,9 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     case 'bad-session-id':
       return [`'${r.ids?.[0] ?? ''}' is not a session id (letters, digits, '.', '_', '-').`];
     case 'unknown-confirm':
-      return [`--confirm: unknown item${(r.ids?.length ?? 0) === 1 ? '' : 's'} ${(r.ids ?? []).join(', ')} (known: ${MANUAL_CHECKS.map((m) => m.id).join(', ')}, also as S1:<id>).`];
+      return [
+        `--confirm: unknown item${(r.ids?.length ?? 0) === 1 ? '' : 's'} ${(r.ids ?? []).join(', ')} (known: ${MANUAL_CHECKS.map((m) => m.id).join(', ')}, also as S1:<id>).`,
+      ];
     case 'nothing-detected': {
       return [
         `No state files detected (looked for ${(r.lookedFor ?? []).map((l) => `${l.system} ${l.paths.join(', ')}`).join(', ')}): there is nothing to vouch for.`,
@@ -215,7 +225,10 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
       ];
     }
     case 'blocking-checks':
-      return [`${r.checks.length} blocking check${r.checks.length === 1 ? '' : 's'} failed:`, ...r.checks.map((c) => `${c.system} ${checkLine(c).trimStart()}`)];
+      return [
+        `${r.checks.length} blocking check${r.checks.length === 1 ? '' : 's'} failed:`,
+        ...r.checks.map((c) => `${c.system} ${checkLine(c).trimStart()}`),
+      ];
     case 'manual-unconfirmed': {
       const ids = r.ids ?? [...new Set(r.checks.map((c) => c.id))];
       return [
@@ -225,8 +238,13 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
       ];
     }
     case 'ambiguous-session': {
-      const out = [`${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${r.windowMinutes ?? sessionWindowMinutes()} minutes; which one is this checkpoint for? Name it with --session ID:`];
-      for (const s of r.sessions ?? []) out.push(`  ${s.sessionId}  ${s.agent === 'claude' ? 'Claude Code' : 'Codex CLI'}, last write ${ago(s.lastWrite, now)}${s.terminal ? `, terminal "${s.terminal}"` : ''}: ${s.firstUserLine ? JSON.stringify(s.firstUserLine) : '(no user message yet)'}`);
+      const out = [
+        `${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${r.windowMinutes ?? sessionWindowMinutes()} minutes; which one is this checkpoint for? Name it with --session ID:`,
+      ];
+      for (const s of r.sessions ?? [])
+        out.push(
+          `  ${s.sessionId}  ${s.agent === 'claude' ? 'Claude Code' : 'Codex CLI'}, last write ${ago(s.lastWrite, now)}${s.terminal ? `, terminal "${s.terminal}"` : ''}: ${s.firstUserLine ? JSON.stringify(s.firstUserLine) : '(no user message yet)'}`,
+        );
       return out;
     }
     case 'write-failed':
@@ -277,9 +295,17 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
     case 'blocking-checks':
       return t('{0} blocking check(s) failed ({1}).', r.checks.length, checkIds(r.checks));
     case 'manual-unconfirmed':
-      return t('{0} manual item(s) not confirmed ({1}): tick them in the checklist when they are true.', r.checks.length, checkIds(r.checks));
+      return t(
+        '{0} manual item(s) not confirmed ({1}): tick them in the checklist when they are true.',
+        r.checks.length,
+        checkIds(r.checks),
+      );
     case 'ambiguous-session':
-      return t('{0} agent sessions of this folder wrote in the last {1} minutes; pick the one this checkpoint is for.', r.sessions?.length ?? 0, r.windowMinutes ?? 0);
+      return t(
+        '{0} agent sessions of this folder wrote in the last {1} minutes; pick the one this checkpoint is for.',
+        r.sessions?.length ?? 0,
+        r.windowMinutes ?? 0,
+      );
     case 'bad-session-id':
       return t('{0} is not a session id.', r.ids?.[0] ?? '');
     case 'unknown-confirm':
@@ -306,7 +332,8 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const res = emptyOutcome(report, resumePromptFor(report));
   const lines = res.lines;
 
-  if (opts.sessionId !== undefined && !isSessionId(opts.sessionId)) return refuse(res, now, { code: 'bad-session-id', checks: [], ids: [opts.sessionId] });
+  if (opts.sessionId !== undefined && !isSessionId(opts.sessionId))
+    return refuse(res, now, { code: 'bad-session-id', checks: [], ids: [opts.sessionId] });
   const known = knownConfirmIds(report);
   const unknown = confirmed.filter((c) => !known.has(c));
   if (unknown.length) return refuse(res, now, { code: 'unknown-confirm', checks: [], ids: unknown });
@@ -340,7 +367,13 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     source = 'option';
   } else {
     const windowMinutes = opts.sessionWindowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
-    const recent = await recentSessions(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env, now, windowMinutes });
+    const recent = await recentSessions(abs, {
+      claudeHome: opts.claudeHome,
+      codexHome: opts.codexHome,
+      env: opts.env,
+      now,
+      windowMinutes,
+    });
     if (ambiguous(recent)) refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes });
     else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
@@ -352,7 +385,8 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
 
   for (const s of active) {
     for (const c of s.checks) {
-      if (c.status === 'warn' || (c.status === 'fail' && opts.nothingToPreserve)) lines.push(`  ${c.system} ${checkLine(c).trimStart()}`);
+      if (c.status === 'warn' || (c.status === 'fail' && opts.nothingToPreserve))
+        lines.push(`  ${c.system} ${checkLine(c).trimStart()}`);
     }
   }
   res.sessionId = sessionId;
@@ -360,15 +394,31 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const rel = markerRel(sessionId);
   const file = path.join(abs, rel);
   const hashes = active.flatMap((s) => s.docs.filter((d) => d.hash).map((d) => ({ hash: d.hash, path: d.relPath })));
-  const content = formatMarker({ sessionId, at: new Date(now).toISOString(), label: report.label, nothingToPreserve: opts.nothingToPreserve, hashes });
+  const content = formatMarker({
+    sessionId,
+    at: new Date(now).toISOString(),
+    label: report.label,
+    nothingToPreserve: opts.nothingToPreserve,
+    hashes,
+  });
   try {
     // One marker write at a time: the one that waited compares with the marker as it then is.
     await withWriteLock(file, abs, async () => {
       const old = await readTextFile(file, 1024 * 1024);
-      await writeAtomic(file, content, { root: abs, own: true, expectHash: old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined });
+      await writeAtomic(file, content, {
+        root: abs,
+        own: true,
+        expectHash:
+          old.ok && !old.truncated ? old.hash : old.ok ? undefined : old.kind === 'missing' ? null : undefined,
+      });
     });
   } catch (err) {
-    return refuse(res, now, { code: 'write-failed', checks: [], error: (err as Error)?.message ?? String(err), cause: err });
+    return refuse(res, now, {
+      code: 'write-failed',
+      checks: [],
+      error: (err as Error)?.message ?? String(err),
+      cause: err,
+    });
   }
   res.ok = true;
   res.kind = opts.nothingToPreserve ? 'nothing-to-preserve' : 'written';
@@ -383,7 +433,9 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     );
   }
   if (opts.nothingToPreserve) {
-    lines.push('Marked nothing-to-preserve: the PreCompact guard lets /compact through, and /clear loses nothing worth keeping.');
+    lines.push(
+      'Marked nothing-to-preserve: the PreCompact guard lets /compact through, and /clear loses nothing worth keeping.',
+    );
     res.said = t('Marker written (nothing to preserve): the PreCompact guard lets /compact through.');
     return res;
   }

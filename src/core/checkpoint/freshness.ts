@@ -22,11 +22,17 @@ export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
  * Which marker speaks for a session: its own, else the shared one when unsigned or signed by it (or
  * when no session is known). `foreign` is the other session that signed a shared marker not used.
  */
-export function speakingMarker(own: MarkerFile | null, shared: MarkerFile | null, sessionId: string | null): { marker: MarkerFile | null; foreign: string | null } {
+export function speakingMarker(
+  own: MarkerFile | null,
+  shared: MarkerFile | null,
+  sessionId: string | null,
+): { marker: MarkerFile | null; foreign: string | null } {
   if (own) return { marker: own, foreign: null };
   if (!shared) return { marker: null, foreign: null };
   const signer = shared.content.sessionId;
-  return !isSessionId(sessionId) || signer === null || signer === sessionId ? { marker: shared, foreign: null } : { marker: null, foreign: signer };
+  return !isSessionId(sessionId) || signer === null || signer === sessionId
+    ? { marker: shared, foreign: null }
+    : { marker: null, foreign: signer };
 }
 
 /** The marker that speaks for a session (`speakingMarker`), read from disk. Null when none. */
@@ -46,7 +52,13 @@ function insideRel(rel: string): string | null {
  * `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` old and none of the state files (those it vouches for and
  * `homes`, root-relative) was modified more than IDLE_GRACE_MS after it. Never throws.
  */
-export async function markerCovers(root: string, sessionId: string | null, homes: readonly string[], env: NodeJS.ProcessEnv, now = Date.now()): Promise<boolean> {
+export async function markerCovers(
+  root: string,
+  sessionId: string | null,
+  homes: readonly string[],
+  env: NodeJS.ProcessEnv,
+  now = Date.now(),
+): Promise<boolean> {
   try {
     const marker = await markerFor(root, sessionId);
     if (!marker) return false;

@@ -22,7 +22,9 @@ export const NOTHING_TO_PRESERVE = 'nothing-to-preserve';
  * letter or digit (Claude Code's ids are UUIDs). Anything else counts as no id at all.
  */
 export function isSessionId(s: unknown): s is string {
-  return typeof s === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(s) && s.toLowerCase() !== NOTHING_TO_PRESERVE;
+  return (
+    typeof s === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(s) && s.toLowerCase() !== NOTHING_TO_PRESERVE
+  );
 }
 
 /** `.claude/.checkpoint-ready.<id>`, or the shared `.claude/.checkpoint-ready` without an id. */
@@ -42,13 +44,24 @@ export interface MarkerContent {
   hashes: Array<{ hash: string; path: string }>;
 }
 
-export function formatMarker(m: { sessionId: string | null; at: string; label: string; nothingToPreserve?: boolean; hashes?: ReadonlyArray<{ hash: string; path: string }> }): string {
+export function formatMarker(m: {
+  sessionId: string | null;
+  at: string;
+  label: string;
+  nothingToPreserve?: boolean;
+  hashes?: ReadonlyArray<{ hash: string; path: string }>;
+}): string {
   const head = [isSessionId(m.sessionId) ? m.sessionId : '-', m.at, m.label];
   if (m.nothingToPreserve) head.push(NOTHING_TO_PRESERVE);
   const lines = [head.join(' ')];
   // As `sha256sum` writes a name with a backslash or a line break: the line starts with `\` and the
   // name is escaped, so a file name can never start a line of its own in the marker.
-  for (const h of m.hashes ?? []) lines.push(/[\\\n\r]/.test(h.path) ? `\\${h.hash}  ${h.path.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}` : `${h.hash}  ${h.path}`);
+  for (const h of m.hashes ?? [])
+    lines.push(
+      /[\\\n\r]/.test(h.path)
+        ? `\\${h.hash}  ${h.path.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}`
+        : `${h.hash}  ${h.path}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -62,9 +75,19 @@ export function parseMarker(text: string): MarkerContent {
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {
     const m = /^(\\?)([0-9a-f]{64}) [ *](.+)$/.exec(l);
-    if (m) hashes.push({ hash: m[2], path: m[1] ? m[3].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : m[3] });
+    if (m)
+      hashes.push({
+        hash: m[2],
+        path: m[1] ? m[3].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : m[3],
+      });
   }
-  return { sessionId: isSessionId(first) ? first : null, at, label, nothingToPreserve: /nothing-to-preserve/i.test(text), hashes };
+  return {
+    sessionId: isSessionId(first) ? first : null,
+    at,
+    label,
+    nothingToPreserve: /nothing-to-preserve/i.test(text),
+    hashes,
+  };
 }
 
 export interface MarkerFile {
@@ -82,7 +105,8 @@ export async function readMarker(root: string, rel: string): Promise<MarkerFile 
   const f = await readTextFile(abs, 64 * 1024);
   if (!f.ok) {
     // An empty file reads fine; a binary one is still a marker that exists (S2's `touch` semantics).
-    if (f.kind === 'binary' || f.kind === 'not-utf8') return { rel, path: abs, mtime: f.mtime, text: '', content: parseMarker('') };
+    if (f.kind === 'binary' || f.kind === 'not-utf8')
+      return { rel, path: abs, mtime: f.mtime, text: '', content: parseMarker('') };
     return null;
   }
   return { rel, path: abs, mtime: f.mtime, text: f.text, content: parseMarker(f.text) };
@@ -91,7 +115,9 @@ export async function readMarker(root: string, rel: string): Promise<MarkerFile 
 /** Every per-session marker under `.claude/` (names only), for views and clean-up. */
 export async function listMarkers(root: string): Promise<string[]> {
   try {
-    return (await fs.readdir(path.join(root, MARKER_DIR))).filter((n) => n === '.checkpoint-ready' || n.startsWith('.checkpoint-ready.')).map((n) => `${MARKER_DIR}/${n}`);
+    return (await fs.readdir(path.join(root, MARKER_DIR)))
+      .filter((n) => n === '.checkpoint-ready' || n.startsWith('.checkpoint-ready.'))
+      .map((n) => `${MARKER_DIR}/${n}`);
   } catch {
     return [];
   }

@@ -82,7 +82,12 @@ function simpleFlow(v: string): Map<string, string> | null {
 }
 
 /** What a value after `key:` or `- ` is, for the reader: a one-line scalar, a flow collection, more below, or out of reach. */
-type Value = { kind: 'scalar'; plain: string | null } | { kind: 'flow'; map: Map<string, string> } | { kind: 'below' } | { kind: 'block-scalar' } | null;
+type Value =
+  | { kind: 'scalar'; plain: string | null }
+  | { kind: 'flow'; map: Map<string, string> }
+  | { kind: 'below' }
+  | { kind: 'block-scalar' }
+  | null;
 
 function valueOf(raw: string): Value {
   const v = raw.trim();
@@ -146,7 +151,8 @@ export function agentsYmlLight(source: string): LightAnswer {
     if (val.kind === 'below') pending = { indent: col, session: topSession, item: false };
     else if (val.kind === 'block-scalar') scalar = { parent: col, indent: null, blank: 0 };
     else if (topSession && val.kind === 'flow') on = YAML_TRUE.has(val.map.get('ledger') ?? '');
-    else if (level.session && m[1] === 'ledger') on = val.kind === 'scalar' && val.plain !== null && YAML_TRUE.has(val.plain);
+    else if (level.session && m[1] === 'ledger')
+      on = val.kind === 'scalar' && val.plain !== null && YAML_TRUE.has(val.plain);
     return true;
   };
 
@@ -173,7 +179,11 @@ export function agentsYmlLight(source: string): LightAnswer {
     if (body === '' || body[0] === '#') continue;
     if (ended) return 'unsure'; // content after `...`
     if (/^ *\t/.test(line)) return 'unsure';
-    if (ind === 0 && (body.startsWith('---') || body.startsWith('...')) && (body.length === 3 || body[3] === ' ' || body[3] === '\t')) {
+    if (
+      ind === 0 &&
+      (body.startsWith('---') || body.startsWith('...')) &&
+      (body.length === 3 || body[3] === ' ' || body[3] === '\t')
+    ) {
       if (uncommented(body.slice(3)) !== '') return 'unsure';
       if (body[0] === '.') ended = true;
       else if (seen || started) return 'unsure'; // a second document
@@ -195,7 +205,14 @@ export function agentsYmlLight(source: string): LightAnswer {
     }
     while (levels.length && levels[levels.length - 1].indent > ind) levels.pop();
     let top = levels[levels.length - 1];
-    if (top && top.indent === ind && top.kind === 'seq' && !item && levels.length > 1 && levels[levels.length - 2].indent === ind) {
+    if (
+      top &&
+      top.indent === ind &&
+      top.kind === 'seq' &&
+      !item &&
+      levels.length > 1 &&
+      levels[levels.length - 2].indent === ind
+    ) {
       levels.pop(); // a sequence at its key's indent ends where the next key starts
       top = levels[levels.length - 1];
     }
@@ -215,7 +232,7 @@ export function agentsYmlLight(source: string): LightAnswer {
       continue;
     }
     const val = valueOf(rest);
-    if (!val || (val.kind === 'block-scalar')) return 'unsure';
+    if (!val || val.kind === 'block-scalar') return 'unsure';
     if (val.kind === 'below') pending = { indent: ind, session: false, item: true };
   }
   if (!seen && (started || ended)) return 'unsure'; // a document of markers only

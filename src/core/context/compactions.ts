@@ -58,8 +58,23 @@ function storedEntry(file: string): Entry | undefined {
   try {
     const o = JSON.parse(text) as Record<string, unknown>;
     const num = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-    if (o.file !== file || !num(o.dev) || !num(o.ino) || !num(o.offset) || !num(o.count) || !(o.last === null || typeof o.last === 'string')) return undefined;
-    return { dev: o.dev as number, ino: o.ino as number, offset: o.offset as number, count: o.count as number, last: o.last as string | null, skipping: o.skipping === true };
+    if (
+      o.file !== file ||
+      !num(o.dev) ||
+      !num(o.ino) ||
+      !num(o.offset) ||
+      !num(o.count) ||
+      !(o.last === null || typeof o.last === 'string')
+    )
+      return undefined;
+    return {
+      dev: o.dev as number,
+      ino: o.ino as number,
+      offset: o.offset as number,
+      count: o.count as number,
+      last: o.last as string | null,
+      skipping: o.skipping === true,
+    };
   } catch {
     return undefined;
   }
@@ -96,7 +111,8 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
   }
   let e = cache.get(file) ?? storedEntry(file);
   const from = e?.offset;
-  if (!e || e.dev !== st.dev || e.ino !== st.ino || st.size < e.offset) e = { dev: st.dev, ino: st.ino, offset: 0, count: 0, last: null };
+  if (!e || e.dev !== st.dev || e.ino !== st.ino || st.size < e.offset)
+    e = { dev: st.dev, ino: st.ino, offset: 0, count: 0, last: null };
   // A budget over twice the longest boundary always gets past a long line (it is then skipped, across calls).
   const end = Math.min(st.size, e.offset + Math.max(maxBytes, 2 * MAX_LINE + 1));
   if (end > e.offset) {
@@ -160,8 +176,20 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
     if (f) {
       // A transcript counted for the first time: what old ones left behind goes.
       if (from === undefined) pruneCache(path.dirname(f));
-      writeCacheFile(f, JSON.stringify({ file, dev: e.dev, ino: e.ino, offset: e.offset, count: e.count, last: e.last, skipping: e.skipping === true }));
-    }  }
+      writeCacheFile(
+        f,
+        JSON.stringify({
+          file,
+          dev: e.dev,
+          ino: e.ino,
+          offset: e.offset,
+          count: e.count,
+          last: e.last,
+          skipping: e.skipping === true,
+        }),
+      );
+    }
+  }
   return { count: e.count, last: e.last, complete: end >= st.size };
 }
 

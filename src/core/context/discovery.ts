@@ -116,7 +116,8 @@ async function newestClaudeTranscript(dir: string): Promise<SessionRef | null> {
       st = undefined;
     }
     if (!st || !st.isFile()) continue;
-    if (!best || st.mtimeMs > best.mtime) best = { agent: 'claude', sessionId: name.slice(0, -'.jsonl'.length), path: p, mtime: st.mtimeMs };
+    if (!best || st.mtimeMs > best.mtime)
+      best = { agent: 'claude', sessionId: name.slice(0, -'.jsonl'.length), path: p, mtime: st.mtimeMs };
   }
   return best;
 }
@@ -209,9 +210,15 @@ export async function codexSessionMeta(file: string): Promise<CodexMeta> {
   let meta: CodexMeta = { cwd: null, id: null };
   if (first) {
     const o = first.complete ? parseObject(first.line) : null;
-    const payload = o && o.type === 'session_meta' && o.payload && typeof o.payload === 'object' ? (o.payload as Record<string, unknown>) : null;
+    const payload =
+      o && o.type === 'session_meta' && o.payload && typeof o.payload === 'object'
+        ? (o.payload as Record<string, unknown>)
+        : null;
     if (payload) {
-      meta = { cwd: typeof payload.cwd === 'string' ? payload.cwd : null, id: typeof payload.id === 'string' ? payload.id : null };
+      meta = {
+        cwd: typeof payload.cwd === 'string' ? payload.cwd : null,
+        id: typeof payload.id === 'string' ? payload.id : null,
+      };
     } else if (!first.complete && first.line.includes('"session_meta"')) {
       // An enormous first record: take the fields from its text.
       const cwd = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(first.line);
@@ -286,6 +293,9 @@ export async function findCodexSession(root: string, opts: MeterOptions = {}): P
 
 /** Both agents' newest session of this folder, newest first. */
 export async function findSessions(root: string, opts: MeterOptions = {}): Promise<SessionRef[]> {
-  const [c, x] = await Promise.all([findClaudeSession(root, opts).catch(() => null), findCodexSession(root, opts).catch(() => null)]);
+  const [c, x] = await Promise.all([
+    findClaudeSession(root, opts).catch(() => null),
+    findCodexSession(root, opts).catch(() => null),
+  ]);
   return [c, x].filter((r): r is SessionRef => r !== null).sort((a, b) => b.mtime - a.mtime);
 }

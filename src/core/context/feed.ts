@@ -51,11 +51,16 @@ export interface FeedInfo {
   receivedAt: number;
 }
 
-const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const fin = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
 /** The model and window in Claude Code's statusLine JSON (each null when absent). Never throws. */
-export function windowOfStatusInput(input: Record<string, unknown>): { model: string | null; windowTokens: number | null; transcriptPath: string | null } {
+export function windowOfStatusInput(input: Record<string, unknown>): {
+  model: string | null;
+  windowTokens: number | null;
+  transcriptPath: string | null;
+} {
   const cw = obj(input.context_window);
   const size = cw ? fin(cw.context_window_size) : null;
   const model = obj(input.model);
@@ -70,14 +75,18 @@ export function windowOfStatusInput(input: Record<string, unknown>): { model: st
  * The figure in Claude Code's statusLine JSON, or null when it carries none (`context_window`
  * absent, or `used_percentage` null: no figure yet, at start-up and right after /compact). Never throws.
  */
-export function figureOfStatusInput(input: Record<string, unknown>): Omit<FeedFigure, 'receivedAt' | 'sessionId'> | null {
+export function figureOfStatusInput(
+  input: Record<string, unknown>,
+): Omit<FeedFigure, 'receivedAt' | 'sessionId'> | null {
   const cw = obj(input.context_window);
   if (!cw) return null;
   const { model, windowTokens, transcriptPath } = windowOfStatusInput(input);
   const pct = fin(cw.used_percentage);
   if (!windowTokens || pct === null) return null;
   const cu = obj(cw.current_usage);
-  const used = cu ? (fin(cu.input_tokens) ?? 0) + (fin(cu.cache_creation_input_tokens) ?? 0) + (fin(cu.cache_read_input_tokens) ?? 0) : Math.round((pct * windowTokens) / 100);
+  const used = cu
+    ? (fin(cu.input_tokens) ?? 0) + (fin(cu.cache_creation_input_tokens) ?? 0) + (fin(cu.cache_read_input_tokens) ?? 0)
+    : Math.round((pct * windowTokens) / 100);
   return { transcriptPath, model, usedTokens: used, windowTokens, percent: pct };
 }
 
@@ -96,7 +105,12 @@ export function parseFeedInfo(text: string): FeedInfo | null {
   if (!input || !Number.isFinite(at)) return null;
   const w = windowOfStatusInput(input);
   const f = figureOfStatusInput(input);
-  return { sessionId: rec.sessionId, ...w, figure: f ? { ...f, sessionId: rec.sessionId, receivedAt: at } : null, receivedAt: at };
+  return {
+    sessionId: rec.sessionId,
+    ...w,
+    figure: f ? { ...f, sessionId: rec.sessionId, receivedAt: at } : null,
+    receivedAt: at,
+  };
 }
 
 /** Parse a feed file's text into Claude Code's figure, or null (none yet, or not a feed). Never throws. */

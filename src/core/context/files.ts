@@ -30,7 +30,10 @@ export async function openRead(path: string): Promise<Handle | null> {
  * The first line of a file (without its newline), reading at most `max` bytes. When no newline
  * comes within `max` bytes, the bytes read so far are returned with `complete: false`.
  */
-export async function readFirstLine(path: string, max = 1024 * 1024): Promise<{ line: string; complete: boolean } | null> {
+export async function readFirstLine(
+  path: string,
+  max = 1024 * 1024,
+): Promise<{ line: string; complete: boolean } | null> {
   const fh = await openRead(path);
   if (!fh) return null;
   try {

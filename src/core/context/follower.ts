@@ -81,7 +81,11 @@ export class ContextFollower {
     const feed = this.ref.agent === 'claude' && this.opts.root ? await this.readFeed(fig).catch(() => null) : null;
     const transcript = fig ? this.usage(fig, feed) : null;
     if (!feed?.figure) return transcript;
-    const tTime = transcript ? (transcript.at !== null && Number.isFinite(Date.parse(transcript.at)) ? Date.parse(transcript.at) : this.mtime) : -Infinity;
+    const tTime = transcript
+      ? transcript.at !== null && Number.isFinite(Date.parse(transcript.at))
+        ? Date.parse(transcript.at)
+        : this.mtime
+      : -Infinity;
     if (feed.figure.receivedAt <= tTime) return transcript;
     const f = feed.figure;
     return {
@@ -159,24 +163,31 @@ export class ContextFollower {
     let first = true;
     let settledAt = -1;
     const lookback = this.opts.modelLookback ?? DEFAULT_MODEL_LOOKBACK;
-    await scanBackward(fh, size, this.maxScan, (line, start) => {
-      if (first) {
-        first = false;
-        if (start + line.length === size) {
-          // The last line has no newline yet: it is the torn tail, tried separately.
-          lastStart = start;
-          return false;
+    await scanBackward(
+      fh,
+      size,
+      this.maxScan,
+      (line, start) => {
+        if (first) {
+          first = false;
+          if (start + line.length === size) {
+            // The last line has no newline yet: it is the torn tail, tried separately.
+            lastStart = start;
+            return false;
+          }
         }
-      }
-      if (settledAt >= 0 && settledAt - start > lookback) return true;
-      if (!t.relevant(line)) return false;
-      const o = parseObject(line);
-      if (!o) return false;
-      const r = t.pushBackward(o);
-      if (r === 'done') return true;
-      if (r === 'figure' && settledAt < 0) settledAt = start;
-      return false;
-    }, undefined, MAX_RECORD);
+        if (settledAt >= 0 && settledAt - start > lookback) return true;
+        if (!t.relevant(line)) return false;
+        const o = parseObject(line);
+        if (!o) return false;
+        const r = t.pushBackward(o);
+        if (r === 'done') return true;
+        if (r === 'figure' && settledAt < 0) settledAt = start;
+        return false;
+      },
+      undefined,
+      MAX_RECORD,
+    );
     if (keepIfNone && !t.figure()) {
       // Nothing in reach: keep the old figure, continue after what was appended.
       this.offset = lastStart >= 0 ? lastStart : size;
@@ -289,10 +300,16 @@ export class ContextFollower {
   private usage(f: Figure, feed: FeedInfo | null): ContextUsage {
     let window: WindowChoice;
     if (this.ref.agent === 'claude') {
-      const sameModel = feed && (f.model === null || feed.model === null || baseModel(feed.model) === baseModel(f.model));
+      const sameModel =
+        feed && (f.model === null || feed.model === null || baseModel(feed.model) === baseModel(f.model));
       window = claudeWindow(f.model, f.usedTokens, this.opts.windowTokens, sameModel ? feed.windowTokens : null);
     } else {
-      window = f.windowTokens ? { tokens: f.windowTokens, source: 'client' } : { tokens: this.opts.windowTokens || CODEX_DEFAULT_WINDOW, source: this.opts.windowTokens ? 'setting' : 'model' };
+      window = f.windowTokens
+        ? { tokens: f.windowTokens, source: 'client' }
+        : {
+            tokens: this.opts.windowTokens || CODEX_DEFAULT_WINDOW,
+            source: this.opts.windowTokens ? 'setting' : 'model',
+          };
     }
     return {
       agent: this.ref.agent,

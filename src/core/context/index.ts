@@ -15,9 +15,42 @@ export {
   type SessionRef,
 } from './discovery';
 export { ContextFollower, DEFAULT_MAX_SCAN, type FollowerOptions } from './follower';
-export { detectAgent, measure, measureDetailed, refForTranscript, type MeasureOptions, type MeasureResult } from './measure';
-export { DEFAULT_THRESHOLDS, levelOf, thresholdProfile, type Level, type ThresholdProfile, type ThresholdSettings } from './thresholds';
-export { feedPath, figureOfStatusInput, parseFeed, parseFeedInfo, safeId, windowOfStatusInput, type FeedFigure, type FeedInfo, type FeedRecord } from './feed';
-export { claudeWindow, isOneMillionModel, modelWindow, percentOf, CLAUDE_WINDOW, CLAUDE_WINDOW_1M, CODEX_DEFAULT_WINDOW, type WindowSource } from './window';
+export {
+  detectAgent,
+  measure,
+  measureDetailed,
+  refForTranscript,
+  type MeasureOptions,
+  type MeasureResult,
+} from './measure';
+export {
+  DEFAULT_THRESHOLDS,
+  levelOf,
+  thresholdProfile,
+  type Level,
+  type ThresholdProfile,
+  type ThresholdSettings,
+} from './thresholds';
+export {
+  feedPath,
+  figureOfStatusInput,
+  parseFeed,
+  parseFeedInfo,
+  safeId,
+  windowOfStatusInput,
+  type FeedFigure,
+  type FeedInfo,
+  type FeedRecord,
+} from './feed';
+export {
+  claudeWindow,
+  isOneMillionModel,
+  modelWindow,
+  percentOf,
+  CLAUDE_WINDOW,
+  CLAUDE_WINDOW_1M,
+  CODEX_DEFAULT_WINDOW,
+  type WindowSource,
+} from './window';
 export type { ContextUsage } from '../model/model';
 export { detectSystems, detectedThresholds, s0On, switchedOn } from './systems';

@@ -71,18 +71,27 @@ export async function refForTranscript(file: string, agent?: Agent): Promise<Ses
 }
 
 /** Measure every session of the workspace (or the one transcript), with reasons for those without a figure. */
-export async function measureDetailed(root: string, opts: MeasureOptions & FollowerOptions = {}): Promise<MeasureResult> {
+export async function measureDetailed(
+  root: string,
+  opts: MeasureOptions & FollowerOptions = {},
+): Promise<MeasureResult> {
   const rootAbs = path.resolve(root);
   let sessions: SessionRef[];
   const reasons: string[] = [];
   if (opts.transcript) {
     const ref = await refForTranscript(opts.transcript, opts.agent);
-    if (!ref) return { sessions: [], usages: [], reasons: [`transcript not found or not a file: ${path.resolve(opts.transcript)}`] };
+    if (!ref)
+      return {
+        sessions: [],
+        usages: [],
+        reasons: [`transcript not found or not a file: ${path.resolve(opts.transcript)}`],
+      };
     sessions = [ref];
   } else {
     sessions = (await findSessions(rootAbs, opts)).filter((s) => !opts.agent || s.agent === opts.agent);
     if (!sessions.length) {
-      const who = opts.agent === 'codex' ? 'Codex CLI' : opts.agent === 'claude' ? 'Claude Code' : 'Claude Code or Codex CLI';
+      const who =
+        opts.agent === 'codex' ? 'Codex CLI' : opts.agent === 'claude' ? 'Claude Code' : 'Claude Code or Codex CLI';
       reasons.push(`no ${who} session found for ${rootAbs}`);
     }
   }
@@ -96,6 +105,9 @@ export async function measureDetailed(root: string, opts: MeasureOptions & Follo
 }
 
 /** The figure of each agent's newest session of this workspace (or of the one transcript), newest session first. */
-export async function measure(root: string, opts: MeterOptions & { agent?: 'claude' | 'codex'; transcript?: string } = {}): Promise<ContextUsage[]> {
+export async function measure(
+  root: string,
+  opts: MeterOptions & { agent?: 'claude' | 'codex'; transcript?: string } = {},
+): Promise<ContextUsage[]> {
   return (await measureDetailed(root, opts)).usages;
 }

@@ -135,8 +135,24 @@ export class ClaudeTracker implements Tracker {
   figure(): Figure | null {
     const c = this.compact;
     const a = this.last;
-    if (c) return { usedTokens: c.post, windowTokens: null, model: a?.model ?? null, at: c.at, afterCompaction: true, sessionId: c.sessionId ?? a?.sessionId ?? null };
-    if (a) return { usedTokens: a.used, windowTokens: null, model: a.model, at: a.at, afterCompaction: false, sessionId: a.sessionId };
+    if (c)
+      return {
+        usedTokens: c.post,
+        windowTokens: null,
+        model: a?.model ?? null,
+        at: c.at,
+        afterCompaction: true,
+        sessionId: c.sessionId ?? a?.sessionId ?? null,
+      };
+    if (a)
+      return {
+        usedTokens: a.used,
+        windowTokens: null,
+        model: a.model,
+        at: a.at,
+        afterCompaction: false,
+        sessionId: a.sessionId,
+      };
     return null;
   }
 
@@ -230,7 +246,14 @@ export class CodexTracker implements Tracker {
   figure(): Figure | null {
     const t = this.last;
     if (!t) return null;
-    return { usedTokens: t.used, windowTokens: t.window, model: t.model ?? this.model, at: t.at, afterCompaction: false, sessionId: this.sessionId };
+    return {
+      usedTokens: t.used,
+      windowTokens: t.window,
+      model: t.model ?? this.model,
+      at: t.at,
+      afterCompaction: false,
+      sessionId: this.sessionId,
+    };
   }
 
   clone(): CodexTracker {
@@ -247,11 +270,26 @@ export function trackerFor(agent: Agent): Tracker {
 }
 
 const CODEX_TYPES = new Set(['session_meta', 'event_msg', 'response_item', 'turn_context', 'compacted']);
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment']);
+const CLAUDE_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'progress',
+  'file-history-snapshot',
+  'queue-operation',
+  'attachment',
+]);
 
 /** Which agent wrote this record, when the record says so. */
 export function agentOfRecord(o: Obj): Agent | null {
   if (typeof o.type === 'string' && CODEX_TYPES.has(o.type) && obj(o.payload)) return 'codex';
-  if (obj(o.message) || (typeof o.type === 'string' && CLAUDE_TYPES.has(o.type)) || typeof o.sessionId === 'string' || typeof o.leafUuid === 'string') return 'claude';
+  if (
+    obj(o.message) ||
+    (typeof o.type === 'string' && CLAUDE_TYPES.has(o.type)) ||
+    typeof o.sessionId === 'string' ||
+    typeof o.leafUuid === 'string'
+  )
+    return 'claude';
   return null;
 }

@@ -72,7 +72,11 @@ function clipLine(text: string, n = 120): string | null {
 /** Text the client injects as a user record (slash-command echoes, reminders, caveats), not typed by the user. */
 function isInjected(text: string): boolean {
   const t = text.trimStart();
-  return /^<(?:command-|local-command-|system-reminder|user-prompt-submit-hook|environment_context|user_instructions|bash-)/.test(t) || /^Caveat: The messages below/.test(t);
+  return (
+    /^<(?:command-|local-command-|system-reminder|user-prompt-submit-hook|environment_context|user_instructions|bash-)/.test(
+      t,
+    ) || /^Caveat: The messages below/.test(t)
+  );
 }
 
 function textOfContent(content: unknown): string | null {
@@ -134,7 +138,11 @@ async function firstUserLine(file: string, agent: 'claude' | 'codex'): Promise<s
 }
 
 /** Claude Code transcripts of this folder (top-level `<id>.jsonl`, subagent files excluded) modified since `since`. */
-async function recentClaude(root: string, opts: MeterOptions, since: number): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
+async function recentClaude(
+  root: string,
+  opts: MeterOptions,
+  since: number,
+): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
   const projects = path.join(claudeHome(opts), 'projects');
   const forms = await rootForms(root);
   const dirs = new Set<string>();
@@ -171,7 +179,11 @@ async function recentClaude(root: string, opts: MeterOptions, since: number): Pr
 }
 
 /** Codex CLI rollouts of this folder modified since `since` (the 14 newest day folders). */
-async function recentCodex(root: string, opts: MeterOptions, since: number): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
+async function recentCodex(
+  root: string,
+  opts: MeterOptions,
+  since: number,
+): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
   const sessions = path.join(codexHome(opts), 'sessions');
   const forms = await rootForms(root);
   const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
@@ -196,7 +208,11 @@ async function recentCodex(root: string, opts: MeterOptions, since: number): Pro
  * window: when no transcript is found, a live session known only from its start is as much a
  * candidate as one whose transcript wrote, and two of them are as ambiguous as two transcripts. Never throws.
  */
-async function recordedSessions(root: string, since: number, known: ReadonlySet<string>): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
+async function recordedSessions(
+  root: string,
+  since: number,
+  known: ReadonlySet<string>,
+): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
   const dir = path.join(root, SESSION_RECORDS_DIR_REL);
   const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
   for (const name of await listDir(dir)) {
@@ -220,11 +236,19 @@ export async function recentSessions(root: string, opts: RecentSessionsOptions =
   const now = opts.now ?? Date.now();
   const minutes = opts.windowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
   const since = now - minutes * 60_000;
-  const [c, x] = await Promise.all([recentClaude(root, opts, since).catch(() => []), recentCodex(root, opts, since).catch(() => [])]);
+  const [c, x] = await Promise.all([
+    recentClaude(root, opts, since).catch(() => []),
+    recentCodex(root, opts, since).catch(() => []),
+  ]);
   // With no transcript found at all, the sessions the SessionStart hook recorded are the candidates.
   const r = c.length + x.length === 0 ? await recordedSessions(root, since, new Set()).catch(() => []) : [];
   const all = [...c, ...x, ...r].sort((a, b) => b.lastWrite - a.lastWrite);
-  return Promise.all(all.map(async (s) => ({ ...s, firstUserLine: s.transcriptPath ? await firstUserLine(s.transcriptPath, s.agent).catch(() => null) : null })));
+  return Promise.all(
+    all.map(async (s) => ({
+      ...s,
+      firstUserLine: s.transcriptPath ? await firstUserLine(s.transcriptPath, s.agent).catch(() => null) : null,
+    })),
+  );
 }
 
 /** More than one session of one agent wrote recently: a checkpoint cannot tell which one is meant. */

@@ -49,7 +49,9 @@ export async function anyPresent(root: string, globs: readonly string[] = presen
 export async function detectSystems(root: string): Promise<SystemId[]> {
   try {
     const match = presenceMatcher(root);
-    const present = await Promise.all(ALL_FACTS.map(async (f) => ((await Promise.all(f.presence.map(match))).some(Boolean) ? f.id : null)));
+    const present = await Promise.all(
+      ALL_FACTS.map(async (f) => ((await Promise.all(f.presence.map(match))).some(Boolean) ? f.id : null)),
+    );
     return present.filter((id): id is SystemId => id !== null);
   } catch {
     return [];
@@ -71,7 +73,9 @@ export async function detectedThresholds(root: string, settings?: ThresholdSetti
 export async function s0On(root: string, present?: readonly SystemId[]): Promise<boolean> {
   const ids = present ?? (await detectSystems(root));
   if (!ids.includes('S0')) return false;
-  const f = await readTextFile(path.join(root, companionPath('S0', 'config')), CONFIG_MAX_BYTES, { refuseLarger: true });
+  const f = await readTextFile(path.join(root, companionPath('S0', 'config')), CONFIG_MAX_BYTES, {
+    refuseLarger: true,
+  });
   // Missing: the ledger is checked as S0; unreadable (binary, too large, no permission): S0 is checked with a blocking finding.
   if (!f.ok) return true;
   const light = agentsYmlLight(f.text);
@@ -84,7 +88,11 @@ export async function s0On(root: string, present?: readonly SystemId[]): Promise
  * line in the facts) is on whenever present; S0 as `s0On` says (`present`: the systems detected).
  * Throws only NeedsFullReader, as s0On.
  */
-export async function switchedOn(root: string, ids: readonly SystemId[], present: readonly SystemId[] = ids): Promise<SystemId[]> {
+export async function switchedOn(
+  root: string,
+  ids: readonly SystemId[],
+  present: readonly SystemId[] = ids,
+): Promise<SystemId[]> {
   if (!ids.includes('S0') || (await s0On(root, present))) return [...ids];
   return ids.filter((id) => FACTS[id].switchedOff === null);
 }

@@ -37,7 +37,8 @@ export interface ThresholdSettings {
  * `urgent` win when set to a valid percent; a profile with overridden figures is called `custom`.
  */
 export function thresholdProfile(ids: readonly string[], settings: ThresholdSettings = {}): ThresholdProfile {
-  const chosen = settings.profile && settings.profile !== 'auto' && isSystemId(settings.profile) ? [settings.profile] : ids;
+  const chosen =
+    settings.profile && settings.profile !== 'auto' && isSystemId(settings.profile) ? [settings.profile] : ids;
   let base = DEFAULT_THRESHOLDS;
   for (const id of chosen) {
     if (!isSystemId(id)) continue;

@@ -62,11 +62,17 @@ export interface WindowChoice {
  * session (`reported`), else the setting (`override`), else the model's window (raised to 1,000,000
  * when the usage already exceeds 200,000: only a 1M window can hold it), else unknown.
  */
-export function claudeWindow(model: string | null, used: number, override?: number, reported?: number | null): WindowChoice {
+export function claudeWindow(
+  model: string | null,
+  used: number,
+  override?: number,
+  reported?: number | null,
+): WindowChoice {
   if (reported && reported > 0) return { tokens: reported, source: 'client' };
   if (override && override > 0) return { tokens: override, source: 'setting' };
   const table = modelWindow(model);
-  if (table !== null) return used > table ? { tokens: CLAUDE_WINDOW_1M, source: 'usage' } : { tokens: table, source: 'model' };
+  if (table !== null)
+    return used > table ? { tokens: CLAUDE_WINDOW_1M, source: 'usage' } : { tokens: table, source: 'model' };
   return { tokens: null, source: 'unknown' };
 }
 

@@ -72,7 +72,8 @@ export interface AtomicWriteOptions {
 export function ownFileLinkProblem(file: string, root: string): string | null {
   const absRoot = path.resolve(root);
   const rel = path.relative(absRoot, path.resolve(file));
-  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return `${file} is not inside ${absRoot}`;
+  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+    return `${file} is not inside ${absRoot}`;
   const parts = rel.split(path.sep);
   let p = absRoot;
   for (let i = 0; i < parts.length; i++) {
@@ -80,7 +81,10 @@ export function ownFileLinkProblem(file: string, root: string): string | null {
     const st = lstatOrNullSync(p);
     if (!st) return null;
     const shown = parts.slice(0, i + 1).join('/');
-    if (st.isSymbolicLink()) return i === parts.length - 1 ? `${shown} is a symbolic link` : `${shown} (a folder on the way to ${parts.join('/')}) is a symbolic link`;
+    if (st.isSymbolicLink())
+      return i === parts.length - 1
+        ? `${shown} is a symbolic link`
+        : `${shown} (a folder on the way to ${parts.join('/')}) is a symbolic link`;
     if (i === parts.length - 1 && st.isFile() && st.nlink > 1) return `${shown} has ${st.nlink} hard links`;
   }
   return null;
@@ -91,7 +95,11 @@ export function refuseOwnFileLink(file: string, root: string): void {
   const why = ownFileLinkProblem(file, root);
   if (why) {
     const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
-    throw new WriteRefused(`${why}: Session Ledger never writes its own files through a link; nothing was written. Remove the link and run it again.`, 'link', rel);
+    throw new WriteRefused(
+      `${why}: Session Ledger never writes its own files through a link; nothing was written. Remove the link and run it again.`,
+      'link',
+      rel,
+    );
   }
 }
 
@@ -107,7 +115,8 @@ export async function currentHash(file: string, rel = file): Promise<string | nu
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  if (!st.isFile()) throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
+  if (!st.isFile())
+    throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
   const bytes = await readRegularFile(file, Number.MAX_SAFE_INTEGER);
   if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io', rel, 'unreadable');
   return sha256(bytes);
@@ -128,7 +137,8 @@ export async function realTarget(file: string, hops = 0): Promise<string> {
   }
   const st = lstatOrNullSync(file);
   if (st?.isSymbolicLink()) {
-    if (hops > 40) throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io', file, 'links');
+    if (hops > 40)
+      throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io', file, 'links');
     return realTarget(path.resolve(path.dirname(file), fs.readlinkSync(file)), hops + 1);
   }
   const parent = path.dirname(file);
@@ -142,7 +152,11 @@ export async function writeTarget(file: string, root?: string): Promise<string> 
   if (root !== undefined) {
     const realRoot = await realTarget(path.resolve(root));
     if (!isInside(real, realRoot)) {
-      throw new WriteRefused(`${file} leads outside the workspace (to ${real}); nothing was written.`, 'outside', path.relative(root, file));
+      throw new WriteRefused(
+        `${file} leads outside the workspace (to ${real}); nothing was written.`,
+        'outside',
+        path.relative(root, file),
+      );
     }
   }
   return real;
@@ -153,13 +167,19 @@ async function verify(file: string, expectHash: string | null | undefined, shown
   if (expectHash === undefined) {
     // No hash to compare, but the target must still be a regular file (or missing) to be replaced.
     const st = statOrNullSync(file);
-    if (st && !st.isFile()) throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
+    if (st && !st.isFile())
+      throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
     return;
   }
   const now = await currentHash(file, rel);
-  if (expectHash === null && now !== null) throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists', rel);
+  if (expectHash === null && now !== null)
+    throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists', rel);
   if (expectHash !== null && now !== expectHash.toLowerCase()) {
-    throw new WriteRefused(`${shown} changed since it was read; nothing was written. Re-read it and try again.`, 'changed', rel);
+    throw new WriteRefused(
+      `${shown} changed since it was read; nothing was written. Re-read it and try again.`,
+      'changed',
+      rel,
+    );
   }
 }
 
@@ -218,7 +238,12 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
   const before = statOrNullSync(file);
   if (before) mode = before.mode & 0o7777;
   await removeStaleTemps(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0')}.tmp`);
+  const tmp = path.join(
+    dir,
+    `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0')}.tmp`,
+  );
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, 'wx', mode);

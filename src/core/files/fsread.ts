@@ -124,17 +124,42 @@ const TORN_RETRIES = 3;
  * that runs other work (VS Code's extension host, with its git extension spawning processes at
  * start-up) makes every one of the six calls of a read wait behind that work.
  */
-export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, opts: ReadOptions = {}): Promise<TextFile> {
+export async function readTextFile(
+  path: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+  opts: ReadOptions = {},
+): Promise<TextFile> {
   let st;
   try {
     st = fs.statSync(path);
   } catch (err) {
     return { ok: false, ...errnoKind(err), mtime: 0, size: 0 };
   }
-  if (st.isDirectory()) return { ok: false, kind: 'directory', message: 'a directory stands where a file is expected', mtime: st.mtimeMs, size: st.size };
-  if (!st.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file (a pipe, socket or device is never opened)', mtime: st.mtimeMs, size: st.size };
+  if (st.isDirectory())
+    return {
+      ok: false,
+      kind: 'directory',
+      message: 'a directory stands where a file is expected',
+      mtime: st.mtimeMs,
+      size: st.size,
+    };
+  if (!st.isFile())
+    return {
+      ok: false,
+      kind: 'not-a-file',
+      message: 'not a regular file (a pipe, socket or device is never opened)',
+      mtime: st.mtimeMs,
+      size: st.size,
+    };
   if (opts.refuseLarger && st.size > maxBytes) {
-    return { ok: false, kind: 'too-large', message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, limit: maxBytes, mtime: st.mtimeMs, size: st.size };
+    return {
+      ok: false,
+      kind: 'too-large',
+      message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`,
+      limit: maxBytes,
+      mtime: st.mtimeMs,
+      size: st.size,
+    };
   }
   let fd: number;
   try {
@@ -146,9 +171,23 @@ export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, o
   try {
     for (let attempt = 1; ; attempt++) {
       const before = fs.fstatSync(fd);
-      if (!before.isFile()) return { ok: false, kind: 'not-a-file', message: 'not a regular file (a pipe, socket or device is never opened)', mtime: before.mtimeMs, size: before.size };
+      if (!before.isFile())
+        return {
+          ok: false,
+          kind: 'not-a-file',
+          message: 'not a regular file (a pipe, socket or device is never opened)',
+          mtime: before.mtimeMs,
+          size: before.size,
+        };
       if (opts.refuseLarger && before.size > maxBytes) {
-        return { ok: false, kind: 'too-large', message: `${before.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`, limit: maxBytes, mtime: before.mtimeMs, size: before.size };
+        return {
+          ok: false,
+          kind: 'too-large',
+          message: `${before.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`,
+          limit: maxBytes,
+          mtime: before.mtimeMs,
+          size: before.size,
+        };
       }
       const want = Math.min(before.size, maxBytes);
       const buf = Buffer.allocUnsafe(want);
@@ -160,7 +199,11 @@ export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, o
       }
       if (opts.afterRead) await opts.afterRead(attempt);
       const after = fs.fstatSync(fd);
-      const torn = after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs || off !== want;
+      const torn =
+        after.size !== before.size ||
+        after.mtimeMs !== before.mtimeMs ||
+        after.ctimeMs !== before.ctimeMs ||
+        off !== want;
       if (torn && attempt < TORN_RETRIES) continue;
       return decodeRead(buf.subarray(0, off), after.size, after.mtimeMs, maxBytes);
     }
@@ -177,7 +220,8 @@ export async function readTextFile(path: string, maxBytes = DEFAULT_MAX_BYTES, o
 
 function decodeRead(bytes: Buffer, size: number, mtime: number, maxBytes: number): TextFile {
   const truncated = size > maxBytes;
-  if (looksBinary(bytes)) return { ok: false, kind: 'binary', message: 'binary content (NUL bytes): not a text file', mtime, size };
+  if (looksBinary(bytes))
+    return { ok: false, kind: 'binary', message: 'binary content (NUL bytes): not a text file', mtime, size };
   const decoded = decodeUtf8(bytes, truncated);
   if (decoded === null) return { ok: false, kind: 'not-utf8', message: 'not valid UTF-8 text', mtime, size };
   const bom = decoded.charCodeAt(0) === 0xfeff;

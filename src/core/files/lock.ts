@@ -37,7 +37,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Run `fn` holding the lock of `file` (inside `root`). Throws WriteRefused('busy') when another
  * process holds it longer than `waitMs`, WriteRefused('link') when the lock's path is a link.
  */
-export async function withWriteLock<T>(file: string, root: string, fn: () => Promise<T>, opts: { waitMs?: number } = {}): Promise<T> {
+export async function withWriteLock<T>(
+  file: string,
+  root: string,
+  fn: () => Promise<T>,
+  opts: { waitMs?: number } = {},
+): Promise<T> {
   const lock = lockPath(path.resolve(file));
   const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
   refuseOwnFileLink(lock, root);
@@ -45,7 +50,11 @@ export async function withWriteLock<T>(file: string, root: string, fn: () => Pro
   for (;;) {
     try {
       fs.mkdirSync(path.dirname(lock), { recursive: true });
-      const fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
+      const fd = fs.openSync(
+        lock,
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+        0o644,
+      );
       try {
         fs.writeSync(fd, `${process.pid} ${new Date().toISOString()}\n`);
       } finally {
@@ -55,7 +64,8 @@ export async function withWriteLock<T>(file: string, root: string, fn: () => Pro
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const h = holder(lock);
-      const stale = h && (h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS);
+      const stale =
+        h && (h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS);
       if (stale) {
         fs.rmSync(lock, { force: true });
         continue;

@@ -130,7 +130,9 @@ export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null>
       const section = key.slice(0, dot).toLowerCase();
       if (section === 'filter' && last > dot) names.add(key.slice(dot + 1, last));
       if ((section === 'include' || section === 'includeif') && key.slice(last + 1).toLowerCase() === 'path' && value) {
-        const inc = value.startsWith('~/') ? path.join(os.homedir(), value.slice(2)) : path.resolve(path.dirname(file), value);
+        const inc = value.startsWith('~/')
+          ? path.join(os.homedir(), value.slice(2))
+          : path.resolve(path.dirname(file), value);
         if (!(await visit(inc, depth + 1))) return false;
       }
     }
@@ -159,7 +161,15 @@ export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
   for (const [k, v] of Object.entries(env)) if (!/^GIT_/i.test(k) || k === 'GIT_EXEC_PATH') out[k] = v;
   delete out.PAGER;
   delete out.SSH_ASKPASS;
-  return { ...out, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_ASKPASS: '', LC_ALL: 'C' };
+  return {
+    ...out,
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_ASKPASS: '',
+    LC_ALL: 'C',
+  };
 }
 
 /** node:zlib, loaded when a commit object is first read (the hooks that read none never load it). */
@@ -170,7 +180,12 @@ function run(cwd: string, argv: string[], timeoutMs: number): Promise<string | n
     try {
       // Loaded on the first git run: the hooks that run no git never pay for node:child_process.
       const { execFile } = require('node:child_process') as typeof import('node:child_process');
-      execFile('git', argv, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true, env: gitEnv() }, (err, stdout) => resolve(err ? null : stdout));
+      execFile(
+        'git',
+        argv,
+        { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true, env: gitEnv() },
+        (err, stdout) => resolve(err ? null : stdout),
+      );
     } catch {
       resolve(null);
     }
@@ -201,7 +216,19 @@ export async function readGit(root: string, ignore: (rel: string) => boolean = (
   const dirs = await findGitDirs(root);
   if (!dirs) return null;
   const drivers = await repoFilterDrivers(dirs);
-  const argv = drivers && safeArgv(drivers, ['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--ignore-submodules=dirty', '--', '.']);
+  const argv =
+    drivers &&
+    safeArgv(drivers, [
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '--no-ahead-behind',
+      '-z',
+      '--untracked-files=all',
+      '--ignore-submodules=dirty',
+      '--',
+      '.',
+    ]);
   if (!argv) return null;
   const out = await run(root, argv, 10_000);
   if (out === null) return null;
@@ -348,7 +375,10 @@ async function packedCommitTime(pack: string, offset: number): Promise<number | 
     const type = (c >> 4) & 7;
     while (c & 0x80 && i < bytesRead) c = buf[i++];
     if (type !== 1) return null; // 1 = commit; 6/7 are deltas
-    const body = zlib().inflateSync(buf.subarray(i, bytesRead), { maxOutputLength: INFLATE_MAX, finishFlush: 2 /* Z_SYNC_FLUSH: the buffer may hold more than this object */ });
+    const body = zlib().inflateSync(buf.subarray(i, bytesRead), {
+      maxOutputLength: INFLATE_MAX,
+      finishFlush: 2 /* Z_SYNC_FLUSH: the buffer may hold more than this object */,
+    });
     return committerTime(body);
   } finally {
     await h.close();

@@ -90,7 +90,9 @@ function prepareHint(report: WorkspaceReport | null): string {
 function manualNote(report: WorkspaceReport | null): string {
   const open = report ? openManualItems(report).checks : [];
   if (!open.length) return '';
-  const items = [...new Map(open.map((c) => [c.id, c.message])).entries()].map(([id, m]) => `${id}: ${m.replace(/\.$/, '')}`);
+  const items = [...new Map(open.map((c) => [c.id, c.message])).entries()].map(
+    ([id, m]) => `${id}: ${m.replace(/\.$/, '')}`,
+  );
   return ` once these manual items are true (--confirm says so: ${items.join('; ')})`;
 }
 
@@ -99,7 +101,9 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
   const { env, now, parsed, root } = hookRun(stdin, opts);
   let d: GuardDecision;
   try {
-    d = parsed.ok ? await decide(parsed.payload, root, env, now, opts) : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
+    d = parsed.ok
+      ? await decide(parsed.payload, root, env, now, opts)
+      : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
   } catch (err) {
     d = allow('error', root, null, null, `allow (internal error: ${(err as Error)?.message ?? String(err)})`);
   }
@@ -107,11 +111,24 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
   return d;
 }
 
-function allow(rule: GuardRule, root: string, sessionId: string | null, marker: string | null, log: string): GuardDecision {
+function allow(
+  rule: GuardRule,
+  root: string,
+  sessionId: string | null,
+  marker: string | null,
+  log: string,
+): GuardDecision {
   return { allow: true, exitCode: 0, rule, reason: '', log, root, sessionId, marker };
 }
 
-function block(rule: GuardRule, root: string, sessionId: string | null, marker: string | null, reason: string, log: string): GuardDecision {
+function block(
+  rule: GuardRule,
+  root: string,
+  sessionId: string | null,
+  marker: string | null,
+  reason: string,
+  log: string,
+): GuardDecision {
   return { allow: false, exitCode: 2, rule, reason, log, root, sessionId, marker };
 }
 
@@ -123,23 +140,42 @@ async function markerAt(root: string, rel: string): Promise<{ marker: MarkerFile
   return { marker: null, error: f.ok || f.kind === 'missing' ? null : f.message };
 }
 
-async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now: number, opts: GuardOptions): Promise<GuardDecision> {
+async function decide(
+  p: HookPayload,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  now: number,
+  opts: GuardOptions,
+): Promise<GuardDecision> {
   const known = opts.report;
   const event = str(p.hook_event_name);
-  if (event && event !== 'PreCompact') return allow('not-precompact', root, null, null, `allow (hook_event_name is ${event}, not PreCompact)`);
+  if (event && event !== 'PreCompact')
+    return allow('not-precompact', root, null, null, `allow (hook_event_name is ${event}, not PreCompact)`);
   const trigger = str(p.trigger);
   const sid = isSessionId(p.session_id) ? p.session_id : null;
   if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
 
   const sharedRead = await markerAt(root, SHARED_MARKER_REL);
   const shared = sharedRead.marker;
-  if (shared?.content.nothingToPreserve) return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
+  if (shared?.content.nothingToPreserve)
+    return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
 
   // Which marker speaks for this session. A marker that is there but cannot be read is the guard's
   // own failure, not the user's: it allows (and the log says why).
   const ownRead = sid ? await markerAt(root, markerRel(sid)) : { marker: null, error: null };
-  const unreadable = ownRead.error ? { rel: markerRel(sid), error: ownRead.error } : !ownRead.marker && sharedRead.error ? { rel: SHARED_MARKER_REL, error: sharedRead.error } : null;
-  if (unreadable) return allow('marker-error', root, sid, unreadable.rel, `allow (cannot read the marker ${unreadable.rel}: ${unreadable.error})`);
+  const unreadable = ownRead.error
+    ? { rel: markerRel(sid), error: ownRead.error }
+    : !ownRead.marker && sharedRead.error
+      ? { rel: SHARED_MARKER_REL, error: sharedRead.error }
+      : null;
+  if (unreadable)
+    return allow(
+      'marker-error',
+      root,
+      sid,
+      unreadable.rel,
+      `allow (cannot read the marker ${unreadable.rel}: ${unreadable.error})`,
+    );
   const { marker, foreign } = speakingMarker(ownRead.marker, shared, sid);
   const cli = cliCommand(root);
   const wanted = markerRel(sid);
@@ -165,12 +201,16 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
       sid,
       null,
       `Compaction stopped: no checkpoint has run in this session (${wanted} is missing).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
-      foreign ? `BLOCK (no marker for this session; shared marker signed by ${foreign})` : `BLOCK (no marker: ${wanted})`,
+      foreign
+        ? `BLOCK (no marker for this session; shared marker signed by ${foreign})`
+        : `BLOCK (no marker: ${wanted})`,
     );
   }
-  if (marker.content.nothingToPreserve) return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
+  if (marker.content.nothingToPreserve)
+    return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
 
-  const skeleton = report?.systems.flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
+  const skeleton =
+    report?.systems.flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
   if (skeleton.length) {
     const files = [...new Set(skeleton.map((c) => c.path ?? c.system))].join(', ');
     return block(
@@ -187,7 +227,13 @@ async function decide(p: HookPayload, root: string, env: NodeJS.ProcessEnv, now:
   const docs = homeDocs(report);
   const worked = docs.filter((x) => x.mtime > marker.mtime + IDLE_GRACE_MS);
   if (docs.length && worked.length === 0) {
-    return allow('idle', root, sid, marker.rel, `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant)`);
+    return allow(
+      'idle',
+      root,
+      sid,
+      marker.rel,
+      `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant)`,
+    );
   }
   const max = maxAgeMinutes(env);
   if (now - marker.mtime <= max * 60_000) {

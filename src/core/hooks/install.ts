@@ -55,10 +55,17 @@ interface HookGroup {
 
 /** The matcher group install adds for each event. */
 export function hookGroup(event: HookEvent): HookGroup {
-  if (event === 'UserPromptSubmit') return { hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook remind`, timeout: HOOK_TIMEOUT_S }] };
+  if (event === 'UserPromptSubmit')
+    return { hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook remind`, timeout: HOOK_TIMEOUT_S }] };
   return event === 'PreCompact'
-    ? { matcher: 'manual', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook pre-compact`, timeout: HOOK_TIMEOUT_S }] }
-    : { matcher: 'clear|compact|startup|resume', hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook session-start`, timeout: HOOK_TIMEOUT_S }] };
+    ? {
+        matcher: 'manual',
+        hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook pre-compact`, timeout: HOOK_TIMEOUT_S }],
+      }
+    : {
+        matcher: 'clear|compact|startup|resume',
+        hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook session-start`, timeout: HOOK_TIMEOUT_S }],
+      };
 }
 
 /** The events an install wires: the guard's two, and the reminder's with `remind`. */
@@ -125,7 +132,8 @@ export interface InstallRecord {
 }
 
 export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
-export const GITIGNORE_HEADER = '# Session Ledger: checkpoint markers, hook log, session record (added by `session-ledger hooks install`)';
+export const GITIGNORE_HEADER =
+  '# Session Ledger: checkpoint markers, hook log, session record (added by `session-ledger hooks install`)';
 /** The product's own files, never to be committed: markers, the hook log, the session record and feed. */
 export const GITIGNORE_LINES = ['.claude/.checkpoint-ready*', '.claude/log/', '.claude/session-ledger/'];
 
@@ -143,7 +151,11 @@ async function readRecord(root: string): Promise<InstallRecord> {
 /** Lines a .gitignore already covers (the exact line, or `.claude/` as a whole). */
 function ignoredAlready(text: string, line: string): boolean {
   const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
-  return have.has(line) || have.has(`/${line}`) || ['.claude', '.claude/', '/.claude', '/.claude/', '.claude/**', '.claude/*'].some((l) => have.has(l));
+  return (
+    have.has(line) ||
+    have.has(`/${line}`) ||
+    ['.claude', '.claude/', '/.claude', '/.claude/', '.claude/**', '.claude/*'].some((l) => have.has(l))
+  );
 }
 
 async function planGitignoreAdd(root: string, record: InstallRecord): Promise<GitignoreChange | null> {
@@ -156,7 +168,14 @@ async function planGitignoreAdd(root: string, record: InstallRecord): Promise<Gi
   const eol = f.ok && f.crlf ? '\r\n' : '\n';
   const appended = (text === '' || /\n$/.test(text) ? '' : eol) + [GITIGNORE_HEADER, ...missing].join(eol) + eol;
   record.gitignore = { appended, created: !f.ok };
-  return { path: file, before: f.ok ? text : null, beforeHash: f.ok ? f.hash : null, after: (f.ok && f.bom ? '\uFEFF' : '') + text + appended, remove: false, lines: missing };
+  return {
+    path: file,
+    before: f.ok ? text : null,
+    beforeHash: f.ok ? f.hash : null,
+    after: (f.ok && f.bom ? '\uFEFF' : '') + text + appended,
+    remove: false,
+    lines: missing,
+  };
 }
 
 async function planGitignoreRemove(root: string, record: InstallRecord): Promise<GitignoreChange | null> {
@@ -177,9 +196,18 @@ async function planGitignoreRemove(root: string, record: InstallRecord): Promise
     while (end < lines.length && GITIGNORE_LINES.includes(lines[end].replace(/\r$/, ''))) end++;
     after = [...lines.slice(0, at), ...lines.slice(end)].join('\n');
   }
-  const removedLines = GITIGNORE_LINES.filter((l) => !after!.split(/\r?\n/).includes(l) && text.split(/\r?\n/).includes(l));
+  const removedLines = GITIGNORE_LINES.filter(
+    (l) => !after!.split(/\r?\n/).includes(l) && text.split(/\r?\n/).includes(l),
+  );
   const remove = Boolean(rec?.created) && after === '';
-  return { path: file, before: text, beforeHash: f.hash, after: remove ? '' : bom + after, remove, lines: removedLines };
+  return {
+    path: file,
+    before: text,
+    beforeHash: f.hash,
+    after: remove ? '' : bom + after,
+    remove,
+    lines: removedLines,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,25 +224,31 @@ export function defaultCliBundle(): string | null {
   if (main && path.basename(main) === 'cli.js') cands.push(path.join(path.dirname(main), 'session-ledger.cjs'));
   // Beside this module (the bundle in dist/), or the repository's dist/ above the compiled tree (out/src/core/hooks/).
   cands.push(path.join(__dirname, 'session-ledger.cjs'));
-  for (const up of [2, 3, 4]) cands.push(path.resolve(__dirname, ...Array<string>(up).fill('..'), 'dist', 'session-ledger.cjs'));
+  for (const up of [2, 3, 4])
+    cands.push(path.resolve(__dirname, ...Array<string>(up).fill('..'), 'dist', 'session-ledger.cjs'));
   return cands.find((c) => existsSync(c)) ?? null;
 }
 
 /** The bundle's bytes as installed: without the source-map comment (the map is not copied). */
 async function scriptBytes(bundle: string): Promise<Buffer> {
   const raw = await readRegularFile(bundle);
-  if (!raw) throw new WriteRefused(`the bundled CLI ${bundle} is not a readable regular file`, 'io', bundle, 'unreadable');
+  if (!raw)
+    throw new WriteRefused(`the bundled CLI ${bundle} is not a readable regular file`, 'io', bundle, 'unreadable');
   const text = raw.toString('utf8');
   return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
 }
-
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function isOurHook(h: unknown): boolean {
-  return isObj(h) && typeof h.command === 'string' && h.command.includes(OURS) && / hook (pre-compact|session-start|remind)\b/.test(h.command);
+  return (
+    isObj(h) &&
+    typeof h.command === 'string' &&
+    h.command.includes(OURS) &&
+    / hook (pre-compact|session-start|remind)\b/.test(h.command)
+  );
 }
 
 function groupHasOurs(g: unknown): boolean {
@@ -298,9 +332,24 @@ async function loadSettings(file: string): Promise<Loaded> {
   const f = await readTextFile(file, 4 * 1024 * 1024);
   if (!f.ok) {
     if (f.kind === 'missing') return { text: '', before: null, beforeHash: null, value: {} };
-    return { text: '', before: null, beforeHash: null, value: {}, error: `${file}: ${f.message}`, problem: { kind: 'unreadable' } };
+    return {
+      text: '',
+      before: null,
+      beforeHash: null,
+      value: {},
+      error: `${file}: ${f.message}`,
+      problem: { kind: 'unreadable' },
+    };
   }
-  if (f.truncated) return { text: f.text, before: f.text, beforeHash: f.hash, value: {}, error: `${file} is too large to edit safely`, problem: { kind: 'too-large' } };
+  if (f.truncated)
+    return {
+      text: f.text,
+      before: f.text,
+      beforeHash: f.hash,
+      value: {},
+      error: `${file} is too large to edit safely`,
+      problem: { kind: 'too-large' },
+    };
   const base = { text: f.text, before: f.text, beforeHash: f.hash, bom: f.bom };
   if (f.text.trim() === '') return { ...base, value: {} };
   const { root, errors } = parse(f.text);
@@ -313,7 +362,13 @@ async function loadSettings(file: string): Promise<Loaded> {
       problem: { kind: 'not-json', ...at },
     };
   }
-  if (!root || root.type !== 'object') return { ...base, value: {}, error: `${file} is not a JSON object (fix it by hand first; nothing was changed)`, problem: { kind: 'not-object' } };
+  if (!root || root.type !== 'object')
+    return {
+      ...base,
+      value: {},
+      error: `${file} is not a JSON object (fix it by hand first; nothing was changed)`,
+      problem: { kind: 'not-object' },
+    };
   const hooksNode = root.children?.find((p) => p.children?.[0]?.value === 'hooks')?.children?.[1];
   const dup = duplicateKeys(root, '') ?? duplicateKeys(hooksNode, 'hooks.');
   if (dup) {
@@ -344,7 +399,13 @@ async function writesInside(plan: HooksPlan): Promise<void> {
   for (const own of [plan.scriptPath, path.join(plan.root, INSTALL_RECORD_REL)]) refuseOwnFileLink(own, plan.root);
 }
 
-function basePlan(action: HooksPlan['action'], root: string, settingsPath: string, scriptPath: string, l: Loaded): HooksPlan {
+function basePlan(
+  action: HooksPlan['action'],
+  root: string,
+  settingsPath: string,
+  scriptPath: string,
+  l: Loaded,
+): HooksPlan {
   return {
     root: path.resolve(root),
     settingsPath,
@@ -376,19 +437,25 @@ function removeOurs(text: string, event: HookEvent): { text: string; removed: bo
     const i = arr.map(groupHasOurs).lastIndexOf(true);
     if (i < 0) break;
     const g = arr[i] as { hooks: unknown[] };
-    const next = g.hooks.every(isOurHook) ? removeAt(text, ['hooks', event, i]) : removeAt(text, ['hooks', event, i, 'hooks', g.hooks.map(isOurHook).lastIndexOf(true)]);
+    const next = g.hooks.every(isOurHook)
+      ? removeAt(text, ['hooks', event, i])
+      : removeAt(text, ['hooks', event, i, 'hooks', g.hooks.map(isOurHook).lastIndexOf(true)]);
     if (next === null) break;
     text = next;
     removed = true;
   }
   if (removed) {
     const hooks = valueOf(text).hooks;
-    if (isObj(hooks) && Array.isArray(hooks[event]) && (hooks[event] as unknown[]).length === 0) text = removeAt(text, ['hooks', event]) ?? text;
+    if (isObj(hooks) && Array.isArray(hooks[event]) && (hooks[event] as unknown[]).length === 0)
+      text = removeAt(text, ['hooks', event]) ?? text;
   }
   return { text, removed };
 }
 
-export async function planHooksInstall(root: string, opts: { local?: boolean; statusline?: boolean; remind?: boolean; cliBundle?: string } = {}): Promise<HooksPlan> {
+export async function planHooksInstall(
+  root: string,
+  opts: { local?: boolean; statusline?: boolean; remind?: boolean; cliBundle?: string } = {},
+): Promise<HooksPlan> {
   const events = eventsOf(opts.remind);
   const settingsPath = settingsFile(root, opts.local);
   const scriptPath = path.join(path.resolve(root), SCRIPT_REL);
@@ -402,12 +469,25 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
     return plan;
   }
   const v = l.value;
-  if (v.hooks !== undefined && !isObj(v.hooks)) return { ...plan, error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`, problem: { kind: 'key-not-object', key: 'hooks' } };
+  if (v.hooks !== undefined && !isObj(v.hooks))
+    return {
+      ...plan,
+      error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`,
+      problem: { kind: 'key-not-object', key: 'hooks' },
+    };
   plan.record = await readRecord(plan.root);
-  plan.record.hooksKeyAdded = { ...plan.record.hooksKeyAdded, [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined };
+  plan.record.hooksKeyAdded = {
+    ...plan.record.hooksKeyAdded,
+    [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined,
+  };
   for (const e of events) {
     const arr = isObj(v.hooks) ? v.hooks[e] : undefined;
-    if (arr !== undefined && !Array.isArray(arr)) return { ...plan, error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first`, problem: { kind: 'key-not-array', key: `hooks.${e}` } };
+    if (arr !== undefined && !Array.isArray(arr))
+      return {
+        ...plan,
+        error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first`,
+        problem: { kind: 'key-not-array', key: `hooks.${e}` },
+      };
   }
 
   let text = l.text.trim() === '' ? '' : l.text;
@@ -431,11 +511,15 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
       }
       text = removeOurs(text, e).text;
       const after = valueOf(text).hooks;
-      text = (isObj(after) && Array.isArray(after[e]) ? insertChild(text, ['hooks', e], hookGroup(e)) : insertChild(text, ['hooks'], [hookGroup(e)], e)) ?? text;
+      text =
+        (isObj(after) && Array.isArray(after[e])
+          ? insertChild(text, ['hooks', e], hookGroup(e))
+          : insertChild(text, ['hooks'], [hookGroup(e)], e)) ?? text;
     }
     if (missing.length) {
       const groups = Object.fromEntries(missing.map((e) => [e, [hookGroup(e)]]));
-      if (isObj(valueOf(text).hooks)) for (const e of missing) text = insertChild(text, ['hooks'], groups[e], e) ?? text;
+      if (isObj(valueOf(text).hooks))
+        for (const e of missing) text = insertChild(text, ['hooks'], groups[e], e) ?? text;
       else text = insertChild(text, [], groups, 'hooks') ?? text;
     }
     if (opts.statusline) text = wireStatusLine(text, plan.notes);
@@ -452,7 +536,13 @@ export async function planHooksInstall(root: string, opts: { local?: boolean; st
   const have = await readRegularFile(scriptPath);
   // A script changed since install wrote it is someone's work: never replaced without being asked (one cut
   // short before its core is damaged, not changed: the hooks say to run install again, and it is replaced).
-  if (have && !have.equals(want) && plan.record.script && sha256(have) !== plan.record.script && have.includes(`\n${HOOK_CORE_MARKER}\n`)) {
+  if (
+    have &&
+    !have.equals(want) &&
+    plan.record.script &&
+    sha256(have) !== plan.record.script &&
+    have.includes(`\n${HOOK_CORE_MARKER}\n`)
+  ) {
     return {
       ...plan,
       error: `${SCRIPT_REL} was changed since \`hooks install\` wrote it; nothing was changed. Keep your version elsewhere (or delete the file), then run hooks install again.`,
@@ -524,7 +614,12 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
         const node = parse(text).root!.children?.find((p) => p.children?.[0]?.value === 'hooks');
         const inner = node?.children?.[1];
         // Only an empty `{}` that install added goes: a `hooks` holding a comment stays, and so does a `{}` that was there before.
-        if (inner && keyAdded !== false && text.slice(inner.offset, inner.offset + inner.length).replace(/\s/g, '') === '{}') text = removeAt(text, ['hooks']) ?? text;
+        if (
+          inner &&
+          keyAdded !== false &&
+          text.slice(inner.offset, inner.offset + inner.length).replace(/\s/g, '') === '{}'
+        )
+          text = removeAt(text, ['hooks']) ?? text;
       }
     }
     text = unwireStatusLine(text, plan.notes);
@@ -536,7 +631,11 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
     return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
   }
   // A settings file exactly as install creates it from nothing goes away again.
-  if (l.before !== null && removed && [false, true].some((sl) => [false, true].some((rm) => l.before === newSettingsText(sl, rm)))) {
+  if (
+    l.before !== null &&
+    removed &&
+    [false, true].some((sl) => [false, true].some((rm) => l.before === newSettingsText(sl, rm)))
+  ) {
     plan.deleteSettings = true;
     plan.after = '';
   }
@@ -559,7 +658,8 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
     delete plan.record.gitignore;
     delete plan.record.script;
   }
-  plan.changed = plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove' || plan.gitignore !== null;
+  plan.changed =
+    plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove' || plan.gitignore !== null;
   return plan;
 }
 
@@ -598,25 +698,45 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       // An older version's compressed core beside it is no longer read by anything.
       await fs.rm(plan.corePath, { force: true });
     }
-    if (settingsChanged) await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });
-    if (plan.gitignore) await writeAtomic(plan.gitignore.path, plan.gitignore.after, { expectHash: plan.gitignore.beforeHash, root: plan.root });
+    if (settingsChanged)
+      await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, {
+        expectHash: plan.beforeHash,
+        root: plan.root,
+      });
+    if (plan.gitignore)
+      await writeAtomic(plan.gitignore.path, plan.gitignore.after, {
+        expectHash: plan.gitignore.beforeHash,
+        root: plan.root,
+      });
     await writeRecord(plan);
     return;
   }
   if (settingsChanged) {
     if (plan.deleteSettings) {
       const now = await readTextFile(plan.settingsPath);
-      if (!now.ok || now.hash !== plan.beforeHash) throw new WriteRefused(`${plan.settingsPath} changed since it was read; nothing was written. Run it again.`, 'changed', path.relative(plan.root, plan.settingsPath));
+      if (!now.ok || now.hash !== plan.beforeHash)
+        throw new WriteRefused(
+          `${plan.settingsPath} changed since it was read; nothing was written. Run it again.`,
+          'changed',
+          path.relative(plan.root, plan.settingsPath),
+        );
       await fs.rm(plan.settingsPath);
     } else {
-      await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, { expectHash: plan.beforeHash, root: plan.root });
+      await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, {
+        expectHash: plan.beforeHash,
+        root: plan.root,
+      });
     }
   }
   if (plan.gitignore) {
     if (plan.gitignore.remove) {
       const now = await readTextFile(plan.gitignore.path);
       if (now.ok && now.hash === plan.gitignore.beforeHash) await fs.rm(plan.gitignore.path);
-    } else await writeAtomic(plan.gitignore.path, plan.gitignore.after, { expectHash: plan.gitignore.beforeHash, root: plan.root });
+    } else
+      await writeAtomic(plan.gitignore.path, plan.gitignore.after, {
+        expectHash: plan.gitignore.beforeHash,
+        root: plan.root,
+      });
   }
   await writeRecord(plan);
   if (plan.script === 'remove') {
@@ -633,7 +753,10 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
 export function planDiff(plan: HooksPlan): string[] {
   const a = (plan.before ?? '').split(/\r?\n/);
   const b = plan.deleteSettings ? [] : plan.after.split(/\r?\n/);
-  const out: string[] = [`--- ${plan.settingsPath}${plan.before === null ? ' (new file)' : ''}`, `+++ ${plan.settingsPath}${plan.deleteSettings ? ' (removed)' : ''}`];
+  const out: string[] = [
+    `--- ${plan.settingsPath}${plan.before === null ? ' (new file)' : ''}`,
+    `+++ ${plan.settingsPath}${plan.deleteSettings ? ' (removed)' : ''}`,
+  ];
   if (a.length * b.length > 4_000_000) {
     out.push(...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`));
     return out;
@@ -642,12 +765,14 @@ export function planDiff(plan: HooksPlan): string[] {
   const n = a.length;
   const m = b.length;
   const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) dp[i][j] = a[i] === b[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      dp[i][j] = a[i] === b[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
   const rows: Array<{ t: ' ' | '-' | '+'; s: string }> = [];
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) rows.push({ t: ' ', s: a[i++] }), j++;
+    if (i < n && j < m && a[i] === b[j]) (rows.push({ t: ' ', s: a[i++] }), j++);
     else if (j < m && (i >= n || dp[i][j + 1] >= dp[i + 1][j])) rows.push({ t: '+', s: b[j++] });
     else rows.push({ t: '-', s: a[i++] });
   }
@@ -669,6 +794,9 @@ export function planDiff(plan: HooksPlan): string[] {
 export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {
   const hooks = valueOf(text).hooks;
   const has = (e: HookEvent) => isObj(hooks) && Array.isArray(hooks[e]) && (hooks[e] as unknown[]).some(groupHasOurs);
-  return { PreCompact: has('PreCompact'), SessionStart: has('SessionStart'), UserPromptSubmit: has('UserPromptSubmit') };
+  return {
+    PreCompact: has('PreCompact'),
+    SessionStart: has('SessionStart'),
+    UserPromptSubmit: has('UserPromptSubmit'),
+  };
 }
-

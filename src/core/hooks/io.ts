@@ -83,10 +83,15 @@ export interface HookRunOptions {
 }
 
 /** One hook run: its options resolved, its stdin parsed, its project root found. */
-export function hookRun(stdin: string, opts: HookRunOptions): { env: NodeJS.ProcessEnv; now: number; parsed: ParsedPayload; root: string } {
+export function hookRun(
+  stdin: string,
+  opts: HookRunOptions,
+): { env: NodeJS.ProcessEnv; now: number; parsed: ParsedPayload; root: string } {
   const env = opts.env ?? process.env;
   const parsed = parsePayload(stdin);
-  const root = opts.root ? path.resolve(opts.cwd ?? process.cwd(), opts.root) : hookRoot(parsed.ok ? parsed.payload : null, env, opts.cwd ?? process.cwd());
+  const root = opts.root
+    ? path.resolve(opts.cwd ?? process.cwd(), opts.root)
+    : hookRoot(parsed.ok ? parsed.payload : null, env, opts.cwd ?? process.cwd());
   return { env, now: opts.now ?? Date.now(), parsed, root };
 }
 
@@ -105,7 +110,11 @@ export async function appendHookLog(root: string, event: string, message: string
   try {
     if (ownFileLinkProblem(file, root)) return;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o644);
+    const fd = fs.openSync(
+      file,
+      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0),
+      0o644,
+    );
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.nlink > 1) return;

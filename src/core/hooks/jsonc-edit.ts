@@ -56,7 +56,9 @@ function indentOfLine(text: string, offset: number): string {
 
 /** JSON text of a value, multi-line in the file's style, continuation lines prefixed by `indent`. */
 export function render(value: unknown, indent: string, style: Style): string {
-  return JSON.stringify(value, null, style.unit).split('\n').join(style.eol + indent);
+  return JSON.stringify(value, null, style.unit)
+    .split('\n')
+    .join(style.eol + indent);
 }
 
 /** The children that count as members: property nodes of an object, values of an array. */
@@ -82,7 +84,8 @@ export function insertChild(text: string, containerPath: JSONPath, value: unknow
     const last = kids[kids.length - 1];
     const ind = lineIndent(text, last.offset);
     const at = end(last);
-    const piece = ind === null ? `, ${head}${JSON.stringify(value)}` : `,${style.eol}${ind}${head}${render(value, ind, style)}`;
+    const piece =
+      ind === null ? `, ${head}${JSON.stringify(value)}` : `,${style.eol}${ind}${head}${render(value, ind, style)}`;
     return text.slice(0, at) + piece + text.slice(at);
   }
   const outer = indentOfLine(text, c.offset);

@@ -45,7 +45,11 @@ export function bandOf(id: SystemId, percent: number | null): Band {
  * Compare the bands now with the recorded ones: the systems whose band rose (to be suggested), and
  * what to record. After a compaction (`fresh`) nothing recorded counts: every band now is new.
  */
-export function compareBands(now: Bands, recorded: Bands, fresh = false): { rose: SystemId[]; record: Bands; changed: boolean } {
+export function compareBands(
+  now: Bands,
+  recorded: Bands,
+  fresh = false,
+): { rose: SystemId[]; record: Bands; changed: boolean } {
   const rose: SystemId[] = [];
   const record: Bands = {};
   let changed = false;
@@ -105,7 +109,8 @@ async function readRecord(root: string, sessionId: string): Promise<Recorded> {
     const v = JSON.parse(f.text) as { sessionId?: unknown; bands?: unknown; compaction?: unknown };
     const bands: Bands = {};
     if (v.sessionId !== sessionId || !v.bands || typeof v.bands !== 'object') return none;
-    for (const [k, b] of Object.entries(v.bands as Record<string, unknown>)) if (k in FACTS && (b === 0 || b === 1 || b === 2)) bands[k as SystemId] = b;
+    for (const [k, b] of Object.entries(v.bands as Record<string, unknown>))
+      if (k in FACTS && (b === 0 || b === 1 || b === 2)) bands[k as SystemId] = b;
     return { bands, compaction: typeof v.compaction === 'string' ? v.compaction : null };
   } catch {
     return none;
@@ -117,12 +122,22 @@ async function readRecord(root: string, sessionId: string): Promise<Recorded> {
  * record itself must be what they say (a repository can plant a link there); false when refused or
  * failed, and then the hook says nothing (an unrecorded suggestion would come on every prompt).
  */
-async function writeRecord(root: string, sessionId: string, rec: Recorded, percent: number, now: number): Promise<boolean> {
+async function writeRecord(
+  root: string,
+  sessionId: string,
+  rec: Recorded,
+  percent: number,
+  now: number,
+): Promise<boolean> {
   const file = recordPath(root, sessionId);
   try {
     const isNew = !lstatOrNullSync(file);
     // One of the tool's own files: refused when it, or a folder on the way from the root, is a link.
-    await writeAtomic(file, `${JSON.stringify({ version: 1, sessionId, bands: rec.bands, compaction: rec.compaction, percent, at: new Date(now).toISOString() })}\n`, { root, own: true, durable: false });
+    await writeAtomic(
+      file,
+      `${JSON.stringify({ version: 1, sessionId, bands: rec.bands, compaction: rec.compaction, percent, at: new Date(now).toISOString() })}\n`,
+      { root, own: true, durable: false },
+    );
     if (isNew) await pruneRecords(path.dirname(file));
     return true;
   } catch {
@@ -153,7 +168,9 @@ async function decide(input: RemindInput): Promise<RemindResult> {
   const present = await detectSystems(root);
   if (!present.length) return { text: null, log: 'silent (no system detected)' };
   // This session's figure: its transcript's tail (and Claude Code's own statusLine figure when newer).
-  const usages = await measure(root, { transcript: input.transcript ?? undefined, agent: input.agent, env }).catch(() => []);
+  const usages = await measure(root, { transcript: input.transcript ?? undefined, agent: input.agent, env }).catch(
+    () => [],
+  );
   const usage = usages.find((u) => input.transcript || u.sessionId === sid);
   if (!usage || usage.percent === null) return { text: null, log: 'silent (no context figure yet)' };
   // Unrounded (the meter's percent has two decimals: one token below 70 % of 1,000,000 would read 70.00).
@@ -163,7 +180,11 @@ async function decide(input: RemindInput): Promise<RemindResult> {
   const recorded = await readRecord(root, sid);
   // The figure is a compaction's (no turn since): the first prompt after it starts the bands afresh.
   const compaction = usage.afterCompaction ? (usage.at ?? 'unknown') : recorded.compaction;
-  const { rose, record: nextBands, changed: bandsChanged } = compareBands(bands, recorded.bands, compaction !== recorded.compaction);
+  const {
+    rose,
+    record: nextBands,
+    changed: bandsChanged,
+  } = compareBands(bands, recorded.bands, compaction !== recorded.compaction);
   const record: Recorded = { bands: nextBands, compaction };
   const changed = bandsChanged || compaction !== recorded.compaction;
   const at = `${Math.floor(percent * 10) / 10}%`;
@@ -177,11 +198,20 @@ async function decide(input: RemindInput): Promise<RemindResult> {
     await writeRecord(root, sid, record, percent, now);
     return { text: null, log: `silent (${at}: ${rose.join(', ')} switched off by its own configuration)` };
   }
-  if (await markerCovers(root, sid, present.map((id) => FACTS[id].home), env, now)) {
+  if (
+    await markerCovers(
+      root,
+      sid,
+      present.map((id) => FACTS[id].home),
+      env,
+      now,
+    )
+  ) {
     // Not recorded: once the state changes after the checkpoint, the suggestion is due again.
     return { text: null, log: `silent (${at}: a fresh checkpoint marker covers the state)` };
   }
-  if (!(await writeRecord(root, sid, record, percent, now))) return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
+  if (!(await writeRecord(root, sid, record, percent, now)))
+    return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
   const text = suggest.map((id) => suggestionLine(id, bands[id] ?? 0, percent)).join('\n');
   return { text, log: `suggested ${suggest.map((id) => `${id} band ${bands[id]}`).join(', ')} at ${at}` };
 }

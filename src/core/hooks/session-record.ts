@@ -55,9 +55,12 @@ export async function pruneRecords(dir: string): Promise<void> {
     return;
   }
   if (names.length <= MAX_RECORDS) return;
-  const withTime = await Promise.all(names.map(async (n) => ({ n, t: (await fs.stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
+  const withTime = await Promise.all(
+    names.map(async (n) => ({ n, t: (await fs.stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })),
+  );
   withTime.sort((a, b) => b.t - a.t);
-  for (const { n } of withTime.slice(MAX_RECORDS)) await fs.rm(path.join(dir, n), { force: true }).catch(() => undefined);
+  for (const { n } of withTime.slice(MAX_RECORDS))
+    await fs.rm(path.join(dir, n), { force: true }).catch(() => undefined);
 }
 
 export async function writeSessionRecord(root: string, rec: SessionRecord): Promise<string> {
@@ -84,7 +87,9 @@ function parseRecord(text: string, mtime: number): SessionRecord | null {
     const v = JSON.parse(text) as Record<string, unknown>;
     if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
     const id = str(v.session_id);
-    const pids = Array.isArray(v.pids) ? v.pids.filter((p): p is number => typeof p === 'number' && Number.isInteger(p) && p > 0).slice(0, 32) : [];
+    const pids = Array.isArray(v.pids)
+      ? v.pids.filter((p): p is number => typeof p === 'number' && Number.isInteger(p) && p > 0).slice(0, 32)
+      : [];
     return {
       session_id: isSessionId(id) ? id : null,
       transcript_path: str(v.transcript_path),

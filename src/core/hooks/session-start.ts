@@ -56,9 +56,16 @@ export function markerLine(sessionId: string | null, cli = 'session-ledger'): st
 }
 
 /** The resume block for a fresh context, or null when no state file is detected. */
-export function resumeBlock(report: WorkspaceReport, sessionId: string | null, source: string, cli = 'session-ledger'): string | null {
+export function resumeBlock(
+  report: WorkspaceReport,
+  sessionId: string | null,
+  source: string,
+  cli = 'session-ledger',
+): string | null {
   if (report.systems.length === 0) return null;
-  const out: string[] = [`Session Ledger — resuming after /${source === 'compact' ? 'compact' : 'clear'}. Before any other work:`];
+  const out: string[] = [
+    `Session Ledger — resuming after /${source === 'compact' ? 'compact' : 'clear'}. Before any other work:`,
+  ];
   let n = 1;
   for (const s of report.systems) {
     if (s.skipped) continue;
@@ -67,14 +74,19 @@ export function resumeBlock(report: WorkspaceReport, sessionId: string | null, s
   }
   const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
   if (unconfirmed.length) {
-    out.push(`${n++}. Validate these UNCONFIRMED items with the user before continuing (ask 1-3 short questions, then resume from the next action):`);
+    out.push(
+      `${n++}. Validate these UNCONFIRMED items with the user before continuing (ask 1-3 short questions, then resume from the next action):`,
+    );
     for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${s.home}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
   const blocking = report.systems.flatMap((s) => s.checks.filter(isBlocking));
   if (blocking.length) {
     out.push(`${n++}. Blocking findings (fix them before the next checkpoint):`);
-    for (const c of blocking.slice(0, 12)) out.push(`   - ${c.system} ${c.id}: ${clip(c.message)}${c.path ? ` (${c.path}${c.line ? `:${c.line}` : ''})` : ''}`);
+    for (const c of blocking.slice(0, 12))
+      out.push(
+        `   - ${c.system} ${c.id}: ${clip(c.message)}${c.path ? ` (${c.path}${c.line ? `:${c.line}` : ''})` : ''}`,
+      );
   }
   out.push(`Resume prompt: ${resumePromptFor(report)}`);
   out.push(markerLine(sessionId, cli));
@@ -82,7 +94,12 @@ export function resumeBlock(report: WorkspaceReport, sessionId: string | null, s
 }
 
 /** What SessionStart tells the new context for `source`, or null when no state file is detected. */
-export function sessionStartContext(report: WorkspaceReport, sessionId: string | null, source: string | null, cli = 'session-ledger'): string | null {
+export function sessionStartContext(
+  report: WorkspaceReport,
+  sessionId: string | null,
+  source: string | null,
+  cli = 'session-ledger',
+): string | null {
   if (!report.systems.some((s) => !s.skipped)) return null;
   const out: string[] = [];
   const first = startLines(report);
@@ -92,7 +109,12 @@ export function sessionStartContext(report: WorkspaceReport, sessionId: string |
     const block = resumeBlock(report, sessionId, source, cli);
     if (block) out.push(block);
   } else {
-    out.push(`Session Ledger — session ${source ?? 'start'}: ${report.systems.filter((s) => !s.skipped).map((s) => `${s.id} ${s.home} (${s.label})`).join(', ')}.`);
+    out.push(
+      `Session Ledger — session ${source ?? 'start'}: ${report.systems
+        .filter((s) => !s.skipped)
+        .map((s) => `${s.id} ${s.home} (${s.label})`)
+        .join(', ')}.`,
+    );
     out.push(markerLine(sessionId, cli));
   }
   for (const a of first) if (!a.loud) out.push(a.line);
@@ -102,7 +124,15 @@ export function sessionStartContext(report: WorkspaceReport, sessionId: string |
 /** Run the SessionStart hook from its raw stdin. Never throws. */
 export async function sessionStartHook(stdin: string, opts: SessionStartOptions = {}): Promise<SessionStartResult> {
   const { now, parsed, root } = hookRun(stdin, opts);
-  const res: SessionStartResult = { stdout: null, additionalContext: null, source: null, sessionId: null, recorded: null, root, log: '' };
+  const res: SessionStartResult = {
+    stdout: null,
+    additionalContext: null,
+    source: null,
+    sessionId: null,
+    recorded: null,
+    root,
+    log: '',
+  };
   if (!parsed.ok) {
     res.log = `nothing (malformed stdin: ${parsed.error})`;
     if (opts.log !== false) await appendHookLog(root, 'session-start', res.log, now);
@@ -155,6 +185,7 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
   }
   res.log = logs.join('; ');
   // Only unusual runs are logged: a session start is routine.
-  if (opts.log !== false && /error|malformed|could not/.test(res.log)) await appendHookLog(root, 'session-start', res.log, now);
+  if (opts.log !== false && /error|malformed|could not/.test(res.log))
+    await appendHookLog(root, 'session-start', res.log, now);
   return res;
 }

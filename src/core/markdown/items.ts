@@ -10,7 +10,10 @@ export function sectionsOf(doc: StateDoc | null, key: string): Section[] {
 }
 
 /** The first top-level item of the sections, in file order, preferring one that is not a placeholder. */
-export function firstRealItem(sections: readonly Section[], placeholder: (t: string) => boolean = isPlaceholder): Item | null {
+export function firstRealItem(
+  sections: readonly Section[],
+  placeholder: (t: string) => boolean = isPlaceholder,
+): Item | null {
   const items = sections.flatMap((s) => s.items.filter((i) => (i.depth ?? 0) === 0));
   return items.find((i) => !placeholder(i.text)) ?? items[0] ?? null;
 }

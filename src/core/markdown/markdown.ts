@@ -176,7 +176,11 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
     switch (t.type) {
       case 'heading_open': {
         const inline = tokens[i + 1];
-        headings.push({ level: Number(t.tag.slice(1)) || 1, title: (inline?.content ?? '').trim(), line: (map?.[0] ?? 0) + 1 });
+        headings.push({
+          level: Number(t.tag.slice(1)) || 1,
+          title: (inline?.content ?? '').trim(),
+          line: (map?.[0] ?? 0) + 1,
+        });
         i += 2;
         break;
       }
@@ -219,7 +223,11 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         const start = (map?.[0] ?? 0) + 1;
         const item = pendingItem[pendingItem.length - 1];
         if (item && item.text === '' && listDepth >= 0) {
-          let txt = content.split('\n').map((s) => s.trim()).join(' ').trim();
+          let txt = content
+            .split('\n')
+            .map((s) => s.trim())
+            .join(' ')
+            .trim();
           const m = TASK_RE.exec(txt);
           if (m) {
             item.checked = m[1] !== ' ';
@@ -229,7 +237,14 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         } else {
           content.split('\n').forEach((l, k) => {
             if (l.trim() === '') return;
-            blocks.push({ kind: 'line', text: l.trim(), line: start + k, endLine: start + k, depth: 0, quoted: quoteDepth > 0 });
+            blocks.push({
+              kind: 'line',
+              text: l.trim(),
+              line: start + k,
+              endLine: start + k,
+              depth: 0,
+              quoted: quoteDepth > 0,
+            });
           });
         }
         i += 2;
@@ -248,10 +263,24 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         });
         break;
       case 'html_block':
-        blocks.push({ kind: 'html', text: t.content, line: (map?.[0] ?? 0) + 1, endLine: map?.[1] ?? (map?.[0] ?? 0) + 1, depth: 0, quoted: quoteDepth > 0 });
+        blocks.push({
+          kind: 'html',
+          text: t.content,
+          line: (map?.[0] ?? 0) + 1,
+          endLine: map?.[1] ?? (map?.[0] ?? 0) + 1,
+          depth: 0,
+          quoted: quoteDepth > 0,
+        });
         break;
       case 'hr':
-        blocks.push({ kind: 'hr', text: t.markup, line: (map?.[0] ?? 0) + 1, endLine: (map?.[0] ?? 0) + 1, depth: 0, quoted: quoteDepth > 0 });
+        blocks.push({
+          kind: 'hr',
+          text: t.markup,
+          line: (map?.[0] ?? 0) + 1,
+          endLine: (map?.[0] ?? 0) + 1,
+          depth: 0,
+          quoted: quoteDepth > 0,
+        });
         break;
       case 'tbody_open':
         inTableBody = true;
@@ -267,7 +296,14 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
           if (tokens[j].type === 'inline') cells.push(tokens[j].content.trim());
         }
         const ln = (map?.[0] ?? 0) + 1;
-        blocks.push({ kind: 'table-row', text: cells.join(' | '), line: ln, endLine: ln, depth: 0, quoted: quoteDepth > 0 });
+        blocks.push({
+          kind: 'table-row',
+          text: cells.join(' | '),
+          line: ln,
+          endLine: ln,
+          depth: 0,
+          quoted: quoteDepth > 0,
+        });
         i = j;
         break;
       }

@@ -4,7 +4,8 @@
  * Pure functions, no I/O.
  */
 
-const PLACEHOLDER_ONLY = /^(?:<[^<>]*>|\{\{[^{}]*\}\}|\[[^\][]*\]|\.\.\.|…|tbd|tba|todo|n\/?a|-+|—|_+|\?+|xxx|placeholder|none yet)$/i;
+const PLACEHOLDER_ONLY =
+  /^(?:<[^<>]*>|\{\{[^{}]*\}\}|\[[^\][]*\]|\.\.\.|…|tbd|tba|todo|n\/?a|-+|—|_+|\?+|xxx|placeholder|none yet)$/i;
 
 /** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
 export function plainText(text: string): string {
@@ -20,7 +21,9 @@ export function plainText(text: string): string {
 
 /** True when the text is only a template placeholder (`<goal>`, `TBD`, `Files: <key files>` …). */
 export function isPlaceholder(text: string): boolean {
-  let t = plainText(text).replace(/^_+|_+$/g, '').trim();
+  let t = plainText(text)
+    .replace(/^_+|_+$/g, '')
+    .trim();
   if (t === '') return true;
   // "Label: <value>" → test the value.
   const m = /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t);
@@ -40,7 +43,8 @@ export function isTemplateValue(text: string): boolean {
   return isPlaceholder(text) || /^[YMDH]{2,4}(?:[-/.:][YMDHhms]{1,4})+$/i.test(plainText(text));
 }
 
-const VAGUE = /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
+const VAGUE =
+  /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
 
 /**
  * A generic "keep going" or "fix what is left" phrase. Naming where (`in X`, `on X`, `with `npm test``)
@@ -68,22 +72,28 @@ const VAGUE_HEAD = new RegExp(
 );
 
 /** The same in Japanese and Korean: "X の作業を続ける", "X 계속 진행". */
-const VAGUE_CJK = /^.{0,30}?(?:作業を?)?(?:続ける|続行する?|継続する?|再開する?|続きをやる|残りを(?:直す|片付ける|やる)|계속(?:하기|한다| ?진행(?:하기|한다)?)?|이어서 (?:작업|진행)(?:하기|한다)?|나머지(?:를)? (?:수정|처리)(?:하기|한다)?)[。.]?$/;
+const VAGUE_CJK =
+  /^.{0,30}?(?:作業を?)?(?:続ける|続行する?|継続する?|再開する?|続きをやる|残りを(?:直す|片付ける|やる)|계속(?:하기|한다| ?진행(?:하기|한다)?)?|이어서 (?:작업|진행)(?:하기|한다)?|나머지(?:를)? (?:수정|처리)(?:하기|한다)?)[。.]?$/;
 
 /** A next action that cannot be started cold: empty, a placeholder, "continue work", "fix the remaining issues in X". */
 export function isVagueAction(text: string | null | undefined): boolean {
   if (text == null) return true;
-  const t = plainText(text).replace(/^(?:now|next|next action|now ▶|▶)\s*[:：▶]?\s*/i, '').trim();
+  const t = plainText(text)
+    .replace(/^(?:now|next|next action|now ▶|▶)\s*[:：▶]?\s*/i, '')
+    .trim();
   if (isPlaceholder(t)) return true;
   if (VAGUE.test(t)) return true;
   // The urgency/priority tags a system appends ("(urgency: H)", "· risk: M") do not make a phrase concrete.
-  const bare = t.replace(/\s*[(\[]?\s*(?:urgency|priority|risk)\s*[:：]\s*[HML]\s*[)\]]?\s*$/i, '').replace(/^\[[^\]]{0,40}\]\s*/, '').replace(/[.!。:]+$/, '').trim();
+  const bare = t
+    .replace(/\s*[(\[]?\s*(?:urgency|priority|risk)\s*[:：]\s*[HML]\s*[)\]]?\s*$/i, '')
+    .replace(/^\[[^\]]{0,40}\]\s*/, '')
+    .replace(/[.!。:]+$/, '')
+    .trim();
   if (VAGUE_HEAD.test(bare) || VAGUE_CJK.test(bare)) return true;
   const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
   if (cjk) return t.replace(/\s+/g, '').length < 4;
   return t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 2;
 }
-
 
 export function clip(s: string, n = 120): string {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -108,7 +118,10 @@ export function extractPaths(text: string): string[] {
   for (const m of text.matchAll(/\[[^\][]{0,1000}\]\(([^()\s]{1,1000})\)/g)) add(safeDecode(m[1]));
   for (const m of text.matchAll(/`([^`]+)`/g)) add(m[1]);
   const bare = text.replace(/`[^`]*`/g, ' ').replace(/\[[^\][]{0,1000}\]\([^()]{0,1000}\)/g, ' ');
-  for (const m of bare.matchAll(/(?:^|[\s(,])((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w-]+\.(?:md|ts|tsx|js|mjs|cjs|py|rs|go|json|ya?ml|toml|sh|sql|css|html))(?=$|[\s),;:])/g)) add(m[1]);
+  for (const m of bare.matchAll(
+    /(?:^|[\s(,])((?:\.{1,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w-]+\.(?:md|ts|tsx|js|mjs|cjs|py|rs|go|json|ya?ml|toml|sh|sql|css|html))(?=$|[\s),;:])/g,
+  ))
+    add(m[1]);
   return [...out];
 }
 
@@ -150,7 +163,9 @@ export function isConcreteAction(text: string): boolean {
  */
 export function withThousands(x: number): string {
   if (!Number.isFinite(x)) return String(x);
-  const [int, frac] = Math.abs(Math.round(x * 1000) / 1000).toString().split('.');
+  const [int, frac] = Math.abs(Math.round(x * 1000) / 1000)
+    .toString()
+    .split('.');
   return `${x < 0 && (int !== '0' || frac) ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
 }
 

@@ -61,5 +61,11 @@ export function finding(id: string, severity: Finding['severity'], message: Msg,
 }
 
 export function isMsg(x: unknown): x is Msg {
-  return !!x && typeof x === 'object' && typeof (x as Msg).id === 'string' && Array.isArray((x as Msg).args) && typeof (x as Msg).text === 'string';
+  return (
+    !!x &&
+    typeof x === 'object' &&
+    typeof (x as Msg).id === 'string' &&
+    Array.isArray((x as Msg).args) &&
+    typeof (x as Msg).text === 'string'
+  );
 }

@@ -196,7 +196,8 @@ export interface NotRead {
  * project state file without S2's own section words, or its manifest without the kit's keys; S3's
  * STATE without a Handoff, Log or `Now ▶` line; S4's state file without its blocks.
  */
-export type NotReadWhy = 'S0-few-sections' | 'S2-project-state-words' | 'S2-manifest-keys' | 'S3-no-handoff' | 'S4-no-blocks';
+export type NotReadWhy =
+  'S0-few-sections' | 'S2-project-state-words' | 'S2-manifest-keys' | 'S3-no-handoff' | 'S4-no-blocks';
 
 /** A file a reader found at its system's path and did not read, before its reason is put in words. */
 export interface NotOurs {
@@ -255,7 +256,8 @@ export function isBlocking(c: Pick<Check, 'severity' | 'status'>): boolean {
 export function labelOf(checks: readonly Check[]): Label {
   if (checks.some(isBlocking)) return 'BROKEN';
   // A check still waiting for its facts is not a pass: the system cannot be WORKING yet.
-  if (checks.some((c) => (c.severity === 'warn' && c.status === 'warn') || c.status === 'manual-open' || c.pending)) return 'PARTIAL';
+  if (checks.some((c) => (c.severity === 'warn' && c.status === 'warn') || c.status === 'manual-open' || c.pending))
+    return 'PARTIAL';
   return 'WORKING';
 }
 

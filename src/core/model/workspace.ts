@@ -4,7 +4,16 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../files/atomic';
-import { CONFIG_MAX_BYTES, DEFAULT_MAX_BYTES, listDir, pathKind, readTextFile, type PathKind, type TextFile, type TextFileErr } from '../files/fsread';
+import {
+  CONFIG_MAX_BYTES,
+  DEFAULT_MAX_BYTES,
+  listDir,
+  pathKind,
+  readTextFile,
+  type PathKind,
+  type TextFile,
+  type TextFileErr,
+} from '../files/fsread';
 import { readGit, type GitInfo } from '../git/git';
 import { parseMarkdown, type MdOutline } from '../markdown/markdown';
 import { maskSecrets } from '../secrets/secrets';
@@ -57,7 +66,9 @@ export function readFinding(f: TextFileErr): Finding {
     permission: t('Fix the file permissions so your user can read it.'),
     directory: t('Move the directory away; the system expects a file here.'),
     loop: t('Fix the symbolic link so it points at a real file.'),
-    outside: t('Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.'),
+    outside: t(
+      'Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.',
+    ),
     'too-large': t('A config file this large is not a config file: shorten it.'),
   };
   return finding('readable', 'block', cannotReadDocument(f), undefined, hints[f.kind]);
@@ -77,7 +88,11 @@ function cannotReadDocument(f: TextFileErr): Msg {
     case 'not-a-file':
       return t('Cannot read the document: not a regular file (a pipe, socket or device is never opened).');
     case 'too-large':
-      return t('Cannot read the document: {0} bytes, over the {1}-byte limit for this file: it is not read.', f.size, f.limit ?? '');
+      return t(
+        'Cannot read the document: {0} bytes, over the {1}-byte limit for this file: it is not read.',
+        f.size,
+        f.limit ?? '',
+      );
     case 'binary':
       return t('Cannot read the document: binary content (NUL bytes): not a text file.');
     case 'not-utf8':
@@ -103,13 +118,22 @@ export function sidecarUnreadable(rel: string, f: TextFileErr): Msg {
     case 'not-a-file':
       return t('TAMPERED: {0} cannot be read (not a regular file: a pipe, socket or device is never opened).', rel);
     case 'too-large':
-      return t('TAMPERED: {0} cannot be read ({1} bytes, over the {2}-byte limit for this file: it is not read).', rel, f.size, f.limit ?? '');
+      return t(
+        'TAMPERED: {0} cannot be read ({1} bytes, over the {2}-byte limit for this file: it is not read).',
+        rel,
+        f.size,
+        f.limit ?? '',
+      );
     case 'binary':
       return t('TAMPERED: {0} cannot be read (binary content (NUL bytes): not a text file).', rel);
     case 'not-utf8':
       return t('TAMPERED: {0} cannot be read (not valid UTF-8 text).', rel);
     case 'outside':
-      return t('TAMPERED: {0} cannot be read ({1} leads outside the workspace folder, so it is not read).', rel, f.rel ?? '');
+      return t(
+        'TAMPERED: {0} cannot be read ({1} leads outside the workspace folder, so it is not read).',
+        rel,
+        f.rel ?? '',
+      );
     default:
       return t('TAMPERED: {0} cannot be read ({1}).', rel, f.code ?? f.kind);
   }
@@ -118,7 +142,14 @@ export function sidecarUnreadable(rel: string, f: TextFileErr): Msg {
 export { CONFIG_MAX_BYTES };
 
 function outsideFailure(rel: string): TextFile {
-  return { ok: false, kind: 'outside', message: `${rel} leads outside the workspace folder, so it is not read`, rel, mtime: 0, size: 0 };
+  return {
+    ok: false,
+    kind: 'outside',
+    message: `${rel} leads outside the workspace folder, so it is not read`,
+    rel,
+    mtime: 0,
+    size: 0,
+  };
 }
 
 export class Workspace {
@@ -174,7 +205,11 @@ export class Workspace {
     if (!p) {
       const yaml = /\.ya?ml$/i.test(rel);
       p = this.inside(rel).then((ok) =>
-        !ok ? outsideFailure(rel) : yaml ? readTextFile(this.abs(rel), CONFIG_MAX_BYTES, { refuseLarger: true }) : readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES),
+        !ok
+          ? outsideFailure(rel)
+          : yaml
+            ? readTextFile(this.abs(rel), CONFIG_MAX_BYTES, { refuseLarger: true })
+            : readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES),
       );
       this.reads.set(rel, p);
     }
@@ -221,7 +256,15 @@ export class Workspace {
   git(): Promise<GitInfo | null> {
     if (this.options.noGit) return Promise.resolve(null);
     if (!this.gitInfo) {
-      this.gitInfo = readGit(this.root, (rel) => this.stateFiles.has(rel) || !!this.options.otherStateFile?.(rel) || rel.startsWith('.claude/.checkpoint-ready') || rel.startsWith('.claude/session-ledger/') || rel.startsWith('.claude/log/'));
+      this.gitInfo = readGit(
+        this.root,
+        (rel) =>
+          this.stateFiles.has(rel) ||
+          !!this.options.otherStateFile?.(rel) ||
+          rel.startsWith('.claude/.checkpoint-ready') ||
+          rel.startsWith('.claude/session-ledger/') ||
+          rel.startsWith('.claude/log/'),
+      );
     }
     return this.gitInfo;
   }
@@ -264,14 +307,24 @@ export class Workspace {
     doc.secrets = hits;
     doc.lineCount = text.split('\n').length;
     if (f.truncated) {
-      doc.findings.push(finding('size', 'warn', t('The file is {0} bytes; only the first {1} bytes were read.', f.size, f.bytes.length), undefined, t('A state file this large defeats its purpose: move history out of it.')));
+      doc.findings.push(
+        finding(
+          'size',
+          'warn',
+          t('The file is {0} bytes; only the first {1} bytes were read.', f.size, f.bytes.length),
+          undefined,
+          t('A state file this large defeats its purpose: move history out of it.'),
+        ),
+      );
     }
     try {
       const parsed = parse(text, this.outline(text));
       doc.sections = parsed.sections;
       doc.meta = parsed.meta ?? {};
     } catch (err) {
-      doc.findings.push(finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))));
+      doc.findings.push(
+        finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))),
+      );
     }
     return doc;
   }

@@ -48,7 +48,13 @@ export interface ClosingStep extends Omit<ClosingBase, 'line'>, ClosingWords {}
 /** The closing step of one system whose checkpoint went through. */
 export function closingStep(s: SystemReport): ClosingStep {
   const resumePrompt = s.resumePrompt?.trim() || `Read ${s.home} and continue from its next action.`;
-  const base: ClosingBase = { system: s.id, step: FACTS[s.id].freshContext.command, home: s.home, resumePrompt, line: closingLine(s.id, s.home) };
+  const base: ClosingBase = {
+    system: s.id,
+    step: FACTS[s.id].freshContext.command,
+    home: s.home,
+    resumePrompt,
+    line: closingLine(s.id, s.home),
+  };
   const words = homeOf(s.id).closing(s, base);
   const { line: _line, ...rest } = base;
   return { ...rest, ...words };

@@ -18,7 +18,12 @@ function confirmedSet(o: EvaluateOptions): Set<string> {
   return new Set(o.confirmed ?? []);
 }
 
-async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confirmed: Set<string>): Promise<SystemReport> {
+async function reportFor(
+  ws: Workspace,
+  mod: SystemModule,
+  loaded: Loaded,
+  confirmed: Set<string>,
+): Promise<SystemReport> {
   let checks: Check[];
   let next: string | null = null;
   let unconfirmed: SystemReport['unconfirmed'] = [];
@@ -34,7 +39,15 @@ async function reportFor(ws: Workspace, mod: SystemModule, loaded: Loaded, confi
       resumePrompt = a.resumePrompt;
     } catch (err) {
       // A reader bug must not take the report down: say so as a blocking finding.
-      checks = [mk(mod.id, 'internal', 'block', false, t('Internal error while checking {0}: {1}', mod.id, (err as Error)?.message ?? String(err)))];
+      checks = [
+        mk(
+          mod.id,
+          'internal',
+          'block',
+          false,
+          t('Internal error while checking {0}: {1}', mod.id, (err as Error)?.message ?? String(err)),
+        ),
+      ];
     }
     // Findings of damaged documents the module did not already report.
     const have = new Set(checks.map((c) => `${c.id}\0${c.path ?? ''}\0${c.line ?? ''}`));
@@ -74,7 +87,11 @@ async function behindUnreadableFolder(ws: Workspace, mod: SystemModule): Promise
 }
 
 /** Detect, read and check every system under `root`. Never throws on content. */
-export async function evaluate(root: string, options: EvaluateOptions = {}, systems: readonly SystemModule[] = SYSTEMS): Promise<WorkspaceReport> {
+export async function evaluate(
+  root: string,
+  options: EvaluateOptions = {},
+  systems: readonly SystemModule[] = SYSTEMS,
+): Promise<WorkspaceReport> {
   const ws = new Workspace(root, options);
   const loaded = await Promise.all(
     systems.map(async (m) => {
@@ -93,8 +110,15 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
       const l = loaded[i];
       if (l) reports.push(await reportFor(ws, systems[i], l, confirmed));
     }
-    const report: WorkspaceReport = { root: ws.root, label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING', systems: reports };
-    if (ws.notRead.length) report.notRead = ws.notRead.map(notReadOf).sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
+    const report: WorkspaceReport = {
+      root: ws.root,
+      label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING',
+      systems: reports,
+    };
+    if (ws.notRead.length)
+      report.notRead = ws.notRead
+        .map(notReadOf)
+        .sort((a, b) => byCodeUnits(a.system, b.system) || byCodeUnits(a.path, b.path));
     return report;
   };
   if (options.onGitPending && !options.noGit && loaded.some(Boolean)) {
@@ -116,15 +140,29 @@ export async function evaluate(root: string, options: EvaluateOptions = {}, syst
  * documents, reads every system (which files are state files changed for all of them). Git runs
  * once, as in `evaluate`.
  */
-export async function evaluateChanged(root: string, options: EvaluateOptions, prev: WorkspaceReport | undefined, changed: readonly string[] | undefined): Promise<WorkspaceReport> {
+export async function evaluateChanged(
+  root: string,
+  options: EvaluateOptions,
+  prev: WorkspaceReport | undefined,
+  changed: readonly string[] | undefined,
+): Promise<WorkspaceReport> {
   const ids = prev && changed ? systemsOfChange(prev, changed, options.extraPaths) : undefined;
   if (!prev || !ids) return evaluate(root, options);
   const kept = prev.systems.filter((s) => !ids.has(s.id));
   const docs = new Set(kept.flatMap((s) => [s.home, ...s.docs.map((d) => d.relPath)]));
   const globs = kept.flatMap((s) => [...FACTS[s.id].presence, ...(options.extraPaths?.[s.id] ?? [])].map(globRe));
-  const otherStateFile = (rel: string) => docs.has(rel) || globs.some((g) => g.test(rel)) || !!options.otherStateFile?.(rel);
-  const raw = await evaluate(root, { ...options, otherStateFile }, SYSTEMS.filter((m) => ids.has(m.id)));
-  const docsOf = (r: WorkspaceReport) => r.systems.filter((s) => ids.has(s.id)).map((s) => `${s.id}:${s.docs.map((d) => d.relPath).join(',')}`).join('|');
+  const otherStateFile = (rel: string) =>
+    docs.has(rel) || globs.some((g) => g.test(rel)) || !!options.otherStateFile?.(rel);
+  const raw = await evaluate(
+    root,
+    { ...options, otherStateFile },
+    SYSTEMS.filter((m) => ids.has(m.id)),
+  );
+  const docsOf = (r: WorkspaceReport) =>
+    r.systems
+      .filter((s) => ids.has(s.id))
+      .map((s) => `${s.id}:${s.docs.map((d) => d.relPath).join(',')}`)
+      .join('|');
   if (docsOf(raw) !== docsOf(prev)) return evaluate(root, options);
   return mergeReread(prev, raw, ids);
 }

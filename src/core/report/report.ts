@@ -32,14 +32,28 @@ export interface JsonStatus {
     docs: Array<{
       path: string;
       role: string;
-      sections: Array<{ key: string; title: string; line: number; items: Array<{ text: string; line: number; flags: string[] }> }>;
+      sections: Array<{
+        key: string;
+        title: string;
+        line: number;
+        items: Array<{ text: string; line: number; flags: string[] }>;
+      }>;
     }>;
     checks: JsonCheck[];
   }>;
 }
 
 export function jsonCheck(c: Check): JsonCheck {
-  const j: JsonCheck = { id: c.id, severity: c.severity, status: c.status, message: c.message, path: c.path ?? null, line: c.line ?? null, messageId: c.messageId, args: [...c.args] };
+  const j: JsonCheck = {
+    id: c.id,
+    severity: c.severity,
+    status: c.status,
+    message: c.message,
+    path: c.path ?? null,
+    line: c.line ?? null,
+    messageId: c.messageId,
+    args: [...c.args],
+  };
   if (c.hint !== undefined) {
     j.hint = c.hint;
     if (c.hintId !== undefined) j.hintId = c.hintId;
@@ -72,7 +86,12 @@ export function toJsonStatus(r: WorkspaceReport): JsonStatus {
   };
 }
 
-export function toJsonChecks(r: WorkspaceReport): { root: string; label: Label; notRead?: NotRead[]; systems: Array<{ id: string; label: Label; checks: JsonCheck[] }> } {
+export function toJsonChecks(r: WorkspaceReport): {
+  root: string;
+  label: Label;
+  notRead?: NotRead[];
+  systems: Array<{ id: string; label: Label; checks: JsonCheck[] }>;
+} {
   return {
     root: r.root,
     label: r.label,
@@ -97,7 +116,9 @@ export const START_ONE = 'Start one with `session-ledger init S0` … `S4` (`ses
 
 /** What to say when no system was detected: what was looked for, and the files that are there but not read. */
 export function nothingDetectedText(r: WorkspaceReport): string {
-  const out = r.notRead?.length ? ['No state file read.', ...notReadText(r)] : [`No state files detected (looked for ${lookedFor()}).`];
+  const out = r.notRead?.length
+    ? ['No state file read.', ...notReadText(r)]
+    : [`No state files detected (looked for ${lookedFor()}).`];
   out.push(START_ONE);
   return out.join('\n');
 }

@@ -55,7 +55,12 @@ export function unparsedPaths(prev: WorkspaceReport | undefined, next: Workspace
  * The systems of `next` whose files did not parse while they were being written (modified within
  * `SETTLE_MS` of `now`), or null when every read can be believed.
  */
-export function unsettled(root: string, prev: WorkspaceReport | undefined, next: WorkspaceReport, now = Date.now()): Unsettled | null {
+export function unsettled(
+  root: string,
+  prev: WorkspaceReport | undefined,
+  next: WorkspaceReport,
+  now = Date.now(),
+): Unsettled | null {
   const systems = new Set<SystemId>();
   let recheckAt = 0;
   for (const [id, rels] of unparsedPaths(prev, next)) {
@@ -75,25 +80,48 @@ export function unsettled(root: string, prev: WorkspaceReport | undefined, next:
  * from their unparsed read: no "not read" entry and no finding of theirs. A held system that `prev`
  * did not have is left out until it reads.
  */
-export function holdLastGood(prev: WorkspaceReport | undefined, next: WorkspaceReport, held: ReadonlySet<SystemId>): WorkspaceReport {
+export function holdLastGood(
+  prev: WorkspaceReport | undefined,
+  next: WorkspaceReport,
+  held: ReadonlySet<SystemId>,
+): WorkspaceReport {
   const systems: SystemReport[] = next.systems.filter((s) => !held.has(s.id));
   for (const s of prev?.systems ?? []) if (held.has(s.id)) systems.push(s.updating ? s : { ...s, updating: true });
-  return withSystems(next, systems, (next.notRead ?? []).filter((n) => !held.has(n.system)));
+  return withSystems(
+    next,
+    systems,
+    (next.notRead ?? []).filter((n) => !held.has(n.system)),
+  );
 }
 
 /**
  * `next`, a read of only the systems `reread`, merged into `prev`: those systems (and their "not
  * read" entries) replaced, every other system as `prev` had it.
  */
-export function mergeReread(prev: WorkspaceReport, next: WorkspaceReport, reread: ReadonlySet<SystemId>): WorkspaceReport {
+export function mergeReread(
+  prev: WorkspaceReport,
+  next: WorkspaceReport,
+  reread: ReadonlySet<SystemId>,
+): WorkspaceReport {
   const systems = [...prev.systems.filter((s) => !reread.has(s.id)), ...next.systems];
-  return withSystems(next, systems, [...(prev.notRead ?? []).filter((n) => !reread.has(n.system)), ...(next.notRead ?? [])]);
+  return withSystems(next, systems, [
+    ...(prev.notRead ?? []).filter((n) => !reread.has(n.system)),
+    ...(next.notRead ?? []),
+  ]);
 }
 
 /** `base` with these systems (in id order, the overall label theirs) and these "not read" entries (none: no field). */
-function withSystems(base: WorkspaceReport, systems: SystemReport[], notRead: NonNullable<WorkspaceReport['notRead']>): WorkspaceReport {
+function withSystems(
+  base: WorkspaceReport,
+  systems: SystemReport[],
+  notRead: NonNullable<WorkspaceReport['notRead']>,
+): WorkspaceReport {
   systems.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const out: WorkspaceReport = { ...base, systems, label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING' };
+  const out: WorkspaceReport = {
+    ...base,
+    systems,
+    label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING',
+  };
   if (notRead.length) out.notRead = notRead;
   else delete out.notRead;
   return out;
@@ -110,7 +138,12 @@ export interface SettledRead {
  * Read with `read()` and believe it only where it parses or its files stopped changing: a suspect
  * read is read once more after `retryMs`, and what is still suspect is held at `prev`'s report.
  */
-export async function settledRead(root: string, prev: WorkspaceReport | undefined, read: () => Promise<WorkspaceReport>, retryMs = RETRY_MS): Promise<SettledRead> {
+export async function settledRead(
+  root: string,
+  prev: WorkspaceReport | undefined,
+  read: () => Promise<WorkspaceReport>,
+  retryMs = RETRY_MS,
+): Promise<SettledRead> {
   let next = await read();
   let u = unsettled(root, prev, next);
   if (!u) return { report: next };
@@ -126,7 +159,11 @@ export async function settledRead(root: string, prev: WorkspaceReport | undefine
  * `prev`, one of its presence globs, or one of its extra paths. Undefined when some path is claimed
  * by no system (a config or marker file: every system is read again).
  */
-export function systemsOfChange(prev: WorkspaceReport, changed: readonly string[], extraPaths: Partial<Record<SystemId, string[]>> = {}): Set<SystemId> | undefined {
+export function systemsOfChange(
+  prev: WorkspaceReport,
+  changed: readonly string[],
+  extraPaths: Partial<Record<SystemId, string[]>> = {},
+): Set<SystemId> | undefined {
   const ids = new Set<SystemId>();
   for (const rel of changed) {
     let claimed = false;

@@ -5,7 +5,15 @@
  */
 import { said, saidOf, t, type Msg } from '../model/messages';
 import type { Check, CheckStatus, Finding, Item, Section, Severity, StateDoc, SystemId } from '../model/model';
-import { clip, codePointCount, extractPaths, isPlaceholder, isTemplateValue, isVagueAction, plainText } from '../markdown/text';
+import {
+  clip,
+  codePointCount,
+  extractPaths,
+  isPlaceholder,
+  isTemplateValue,
+  isVagueAction,
+  plainText,
+} from '../markdown/text';
 import { findSecrets } from '../secrets/secrets';
 import type { Workspace } from '../model/workspace';
 
@@ -42,7 +50,13 @@ export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Chec
   const out: Check[] = [];
   for (const d of docs) {
     for (const f of d.findings) {
-      const c: Check = { id: f.id, system, severity: f.severity, status: f.severity === 'block' ? 'fail' : 'warn', ...saidOf(f) };
+      const c: Check = {
+        id: f.id,
+        system,
+        severity: f.severity,
+        status: f.severity === 'block' ? 'fail' : 'warn',
+        ...saidOf(f),
+      };
       c.path = d.relPath;
       if (f.line !== undefined) c.line = f.line;
       out.push(c);
@@ -64,10 +78,20 @@ export function addFindings(doc: StateDoc, found: readonly Finding[]): void {
 
 export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {
   if (!doc) {
-    return mk(system, 'exists', 'block', false, t('{0} does not exist.', homeRel), { path: homeRel }, t('Ask the agent to write {0} (run its checkpoint).', homeRel));
+    return mk(
+      system,
+      'exists',
+      'block',
+      false,
+      t('{0} does not exist.', homeRel),
+      { path: homeRel },
+      t('Ask the agent to write {0} (run its checkpoint).', homeRel),
+    );
   }
   if (doc.findings.some((f) => f.id === 'readable')) {
-    return mk(system, 'exists', 'block', false, t('{0} exists but cannot be read as text.', doc.relPath), { path: doc.relPath });
+    return mk(system, 'exists', 'block', false, t('{0} exists but cannot be read as text.', doc.relPath), {
+      path: doc.relPath,
+    });
   }
   return mk(system, 'exists', 'block', true, t('{0} exists.', doc.relPath), { path: doc.relPath });
 }
@@ -80,7 +104,11 @@ export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: str
  * content does not count (titles, timestamps); `placeholder` says which item texts are template
  * text (a system whose template writes `[Topic]: [Options]` passes its own test).
  */
-export function isSkeleton(doc: StateDoc, ignoreKeys: readonly string[] = ['title'], placeholder: (text: string) => boolean = isPlaceholder): boolean {
+export function isSkeleton(
+  doc: StateDoc,
+  ignoreKeys: readonly string[] = ['title'],
+  placeholder: (text: string) => boolean = isPlaceholder,
+): boolean {
   if (!doc.text.trim()) return true;
   for (const s of doc.sections) {
     if (ignoreKeys.includes(s.key)) continue;
@@ -93,7 +121,12 @@ export function isSkeleton(doc: StateDoc, ignoreKeys: readonly string[] = ['titl
   return true;
 }
 
-export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreKeys?: readonly string[], placeholder?: (text: string) => boolean): Check {
+export function checkNotSkeleton(
+  system: SystemId,
+  doc: StateDoc | null,
+  ignoreKeys?: readonly string[],
+  placeholder?: (text: string) => boolean,
+): Check {
   if (!doc || !doc.text) return mk(system, 'not-skeleton', 'block', 'skip', t('No readable document to inspect.'));
   const skel = isSkeleton(doc, ignoreKeys, placeholder);
   return mk(
@@ -101,7 +134,9 @@ export function checkNotSkeleton(system: SystemId, doc: StateDoc | null, ignoreK
     'not-skeleton',
     'block',
     !skel,
-    skel ? t('{0} is an empty template: every section is empty or a placeholder.', doc.relPath) : t('{0} holds real content.', doc.relPath),
+    skel
+      ? t('{0} is an empty template: every section is empty or a placeholder.', doc.relPath)
+      : t('{0} holds real content.', doc.relPath),
     { path: doc.relPath, line: skel ? 1 : undefined },
     t('Have the agent fill the sections from the session (goal, state, next action) before checkpointing.'),
   );
@@ -122,17 +157,44 @@ export interface TemplatePart {
  * where one field is real and the rest are the seed's placeholders is still a skeleton: each part
  * that is missing or empty is a refusal of its own, with its line.
  */
-export function checkTemplate(system: SystemId, homeRel: string, parts: readonly TemplatePart[], skeleton = false): Check[] {
-  if (skeleton) return [mk(system, 'template', 'block', 'skip', t('{0} is still the empty template as a whole (see not-skeleton).', homeRel), { path: homeRel })];
+export function checkTemplate(
+  system: SystemId,
+  homeRel: string,
+  parts: readonly TemplatePart[],
+  skeleton = false,
+): Check[] {
+  if (skeleton)
+    return [
+      mk(
+        system,
+        'template',
+        'block',
+        'skip',
+        t('{0} is still the empty template as a whole (see not-skeleton).', homeRel),
+        { path: homeRel },
+      ),
+    ];
   const open = parts.filter((p) => p.state !== 'filled');
-  if (open.length === 0) return [mk(system, 'template', 'block', true, t('Every required part of the template is filled ({0}).', parts.map((p) => p.name).join(', ')), { path: homeRel })];
+  if (open.length === 0)
+    return [
+      mk(
+        system,
+        'template',
+        'block',
+        true,
+        t('Every required part of the template is filled ({0}).', parts.map((p) => p.name).join(', ')),
+        { path: homeRel },
+      ),
+    ];
   return open.map((p) =>
     mk(
       system,
       'template',
       'block',
       false,
-      p.state === 'missing' ? t('{0} has no {1}: the seed\'s format requires it.', p.path, p.name) : t('{1} in {0} is empty or still template text.', p.path, p.name),
+      p.state === 'missing'
+        ? t("{0} has no {1}: the seed's format requires it.", p.path, p.name)
+        : t('{1} in {0} is empty or still template text.', p.path, p.name),
       { path: p.path, line: p.line ?? 1 },
       t('Write {0} from the session; a placeholder does not count.', p.name),
     ),
@@ -140,7 +202,12 @@ export function checkTemplate(system: SystemId, homeRel: string, parts: readonly
 }
 
 /** A part that is a section: `missing` without one, `empty` when no item is real content. */
-export function sectionPart(doc: StateDoc, name: string, sections: readonly Section[], template: (text: string) => boolean = isTemplateValue): TemplatePart {
+export function sectionPart(
+  doc: StateDoc,
+  name: string,
+  sections: readonly Section[],
+  template: (text: string) => boolean = isTemplateValue,
+): TemplatePart {
   if (sections.length === 0) return { name, state: 'missing', path: doc.relPath };
   const filled = sections.some((s) => s.items.some((i) => !template(i.text)));
   return { name, state: filled ? 'filled' : 'empty', path: doc.relPath, line: sections[0].line };
@@ -155,7 +222,15 @@ export interface NextAction {
 /** `next-action` (block): a concrete next action exists; vague text fails. `where` names the place, e.g. "### Now / ### Next". */
 export function checkNextAction(system: SystemId, next: NextAction | null, where: string, homeRel: string): Check {
   if (!next) {
-    return mk(system, 'next-action', 'block', false, t('No next action found ({0}).', where), { path: homeRel }, t('Write the single exact next action under {0}, concrete enough to start cold.', where));
+    return mk(
+      system,
+      'next-action',
+      'block',
+      false,
+      t('No next action found ({0}).', where),
+      { path: homeRel },
+      t('Write the single exact next action under {0}, concrete enough to start cold.', where),
+    );
   }
   const vague = isVagueAction(next.text);
   return mk(
@@ -169,18 +244,41 @@ export function checkNextAction(system: SystemId, next: NextAction | null, where
   );
 }
 
-
 /** `pending-recorded` (warn): pending decisions / open questions recorded, or explicitly none. */
-export function checkPending(system: SystemId, section: Section | undefined, doc: StateDoc | null, what: string): Check {
+export function checkPending(
+  system: SystemId,
+  section: Section | undefined,
+  doc: StateDoc | null,
+  what: string,
+): Check {
   if (!doc) return mk(system, 'pending-recorded', 'warn', 'skip', t('No document.'));
   if (!section) {
-    return mk(system, 'pending-recorded', 'warn', false, t('No {0} section: pending decisions and open questions are not recorded.', what), { path: doc.relPath }, t('Add a {0} section, or write "none" in it when nothing is pending.', what));
+    return mk(
+      system,
+      'pending-recorded',
+      'warn',
+      false,
+      t('No {0} section: pending decisions and open questions are not recorded.', what),
+      { path: doc.relPath },
+      t('Add a {0} section, or write "none" in it when nothing is pending.', what),
+    );
   }
   const real = section.items.filter((i) => !isPlaceholder(i.text));
   if (real.length === 0) {
-    return mk(system, 'pending-recorded', 'warn', false, t('{0} is empty or a placeholder.', section.title || what), { path: doc.relPath, line: section.line }, t('List what is pending, or write "none" explicitly.'));
+    return mk(
+      system,
+      'pending-recorded',
+      'warn',
+      false,
+      t('{0} is empty or a placeholder.', section.title || what),
+      { path: doc.relPath, line: section.line },
+      t('List what is pending, or write "none" explicitly.'),
+    );
   }
-  return mk(system, 'pending-recorded', 'warn', true, t('{0}: {1} item(s).', section.title || what, real.length), { path: doc.relPath, line: section.line });
+  return mk(system, 'pending-recorded', 'warn', true, t('{0}: {1} item(s).', section.title || what, real.length), {
+    path: doc.relPath,
+    line: section.line,
+  });
 }
 
 /** A check that needs git's facts while they are still being read (the first results of a scan): not judged yet. */
@@ -193,7 +291,10 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
   if (!doc || !doc.mtime) return mk(system, 'fresh', 'warn', 'skip', t('No document.'));
   if (ws.gitDeferred) return gitPendingCheck(system, 'fresh', { path: doc.relPath });
   const g = await ws.git();
-  if (!g) return mk(system, 'fresh', 'warn', 'skip', t('Not a git repository: freshness cannot be judged.'), { path: doc.relPath });
+  if (!g)
+    return mk(system, 'fresh', 'warn', 'skip', t('Not a git repository: freshness cannot be judged.'), {
+      path: doc.relPath,
+    });
   const latest = Math.max(g.headTime ?? 0, g.newestChangeMtime ?? 0);
   if (!latest) return mk(system, 'fresh', 'warn', true, t('No commits or changes yet.'), { path: doc.relPath });
   // One second of slack: commit times have second resolution.
@@ -204,22 +305,36 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
     'fresh',
     'warn',
     fresh,
-    fresh ? t('{0} was updated after the latest work.', doc.relPath) : t('{0} is older than {1} ({2}).', doc.relPath, what, new Date(latest).toISOString()),
+    fresh
+      ? t('{0} was updated after the latest work.', doc.relPath)
+      : t('{0} is older than {1} ({2}).', doc.relPath, what, new Date(latest).toISOString()),
     { path: doc.relPath },
     t('Have the agent update the state file from this session before compacting.'),
   );
 }
 
 /** `work-explained` (warn): with uncommitted changes, the doc names a changed path or states work in progress. */
-export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: readonly StateDoc[], homeRel: string): Promise<Check> {
+export async function checkWorkExplained(
+  system: SystemId,
+  ws: Workspace,
+  docs: readonly StateDoc[],
+  homeRel: string,
+): Promise<Check> {
   if (ws.gitDeferred) return gitPendingCheck(system, 'work-explained', { path: homeRel });
   const g = await ws.git();
   if (!g) return mk(system, 'work-explained', 'warn', 'skip', t('Not a git repository.'), { path: homeRel });
-  if (g.changed.length === 0) return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });
+  if (g.changed.length === 0)
+    return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });
   const text = docs.map((d) => d.text).join('\n');
   const named = g.changed.find((p) => text.includes(p) || text.includes(p.split('/').pop() ?? p));
-  if (named) return mk(system, 'work-explained', 'warn', true, t('Uncommitted work is explained (names {0}).', named), { path: homeRel });
-  const inProgress = /\b(?:in[- ]progress|wip|uncommitted|not (?:yet )?committed|half[- ]done|mid[- ]way|partially)\b|진행 ?중|작업 ?중|進行中|作業中|未コミット|в процессе|в работе/i.test(text);
+  if (named)
+    return mk(system, 'work-explained', 'warn', true, t('Uncommitted work is explained (names {0}).', named), {
+      path: homeRel,
+    });
+  const inProgress =
+    /\b(?:in[- ]progress|wip|uncommitted|not (?:yet )?committed|half[- ]done|mid[- ]way|partially)\b|진행 ?중|작업 ?중|進行中|作業中|未コミット|в процессе|в работе/i.test(
+      text,
+    );
   return mk(
     system,
     'work-explained',
@@ -227,7 +342,11 @@ export async function checkWorkExplained(system: SystemId, ws: Workspace, docs: 
     inProgress,
     inProgress
       ? t('{0} uncommitted change(s); the document has an in-progress statement.', g.changed.length)
-      : t('{0} uncommitted change(s) (e.g. {1}) that the document does not mention.', g.changed.length, g.changed.slice(0, 3).join(', ')),
+      : t(
+          '{0} uncommitted change(s) (e.g. {1}) that the document does not mention.',
+          g.changed.length,
+          g.changed.slice(0, 3).join(', '),
+        ),
     { path: homeRel },
     t('Name the changed files and what state they are in, so the next session knows what the diff is.'),
   );
@@ -251,9 +370,29 @@ export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Che
     for (const h of d.secrets ?? findSecrets(d.text)) {
       const loc = { path: d.relPath, line: h.line };
       if (h.kind === 'personal') {
-        personal.push(mk(system, 'no-personal-data', 'block', false, t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked), loc, t('Remove the personal data; name the person by role, never their address or number.')));
+        personal.push(
+          mk(
+            system,
+            'no-personal-data',
+            'block',
+            false,
+            t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked),
+            loc,
+            t('Remove the personal data; name the person by role, never their address or number.'),
+          ),
+        );
       } else {
-        secrets.push(mk(system, 'no-secrets', 'block', false, t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked), loc, t('Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.')));
+        secrets.push(
+          mk(
+            system,
+            'no-secrets',
+            'block',
+            false,
+            t('Possible {0} in {1}:{2} ({3}).', h.rule, d.relPath, h.line, h.masked),
+            loc,
+            t('Remove the value; name where the credential lives (keychain, untracked .env), never the value itself.'),
+          ),
+        );
       }
     }
   }
@@ -290,7 +429,8 @@ export function checkBudget(
   if (overL && overC) msg = t('{0} is over budget: {1} lines > {2}, {3} chars > {4}.', rel, lines, L, chars, C);
   else if (overL) msg = t('{0} is over budget: {1} lines > {2}.', rel, lines, L);
   else if (overC) msg = t('{0} is over budget: {1} chars > {2}.', rel, chars, C);
-  else if (L !== undefined && C !== undefined) msg = t('{0} within budget ({1}/{2} lines, {3}/{4} chars).', rel, lines, L, chars, C);
+  else if (L !== undefined && C !== undefined)
+    msg = t('{0} within budget ({1}/{2} lines, {3}/{4} chars).', rel, lines, L, chars, C);
   else if (L !== undefined) msg = t('{0} within budget ({1}/{2} lines).', rel, lines, L);
   else if (C !== undefined) msg = t('{0} within budget ({1}/{2} chars).', rel, chars, C);
   else msg = t('{0} has no budget.', rel);
@@ -305,9 +445,13 @@ export interface PathRef {
   line: number;
 }
 
-
 /** `stale-paths` (warn): every path a state document points to as existing exists. One check per missing path. */
-export async function checkStalePaths(system: SystemId, ws: Workspace, refs: readonly PathRef[], what = 'referenced paths'): Promise<Check[]> {
+export async function checkStalePaths(
+  system: SystemId,
+  ws: Workspace,
+  refs: readonly PathRef[],
+  what = 'referenced paths',
+): Promise<Check[]> {
   if (refs.length === 0) return [mk(system, 'stale-paths', 'warn', 'skip', t('No {0} to verify.', what))];
   const out: Check[] = [];
   const seen = new Set<string>();
@@ -327,17 +471,34 @@ export async function checkStalePaths(system: SystemId, ws: Workspace, refs: rea
       }
     }
     if (!found) {
-      out.push(mk(system, 'stale-paths', 'warn', false, t('STALE PATH: {0} does not exist.', r.target), { path: r.doc.relPath, line: r.line }, t('Update or remove the line: the file moved or was never written.')));
+      out.push(
+        mk(
+          system,
+          'stale-paths',
+          'warn',
+          false,
+          t('STALE PATH: {0} does not exist.', r.target),
+          { path: r.doc.relPath, line: r.line },
+          t('Update or remove the line: the file moved or was never written.'),
+        ),
+      );
     }
   }
-  if (out.length === 0) out.push(mk(system, 'stale-paths', 'warn', true, t('{0} {1} checked — all exist.', seen.size, what)));
+  if (out.length === 0)
+    out.push(mk(system, 'stale-paths', 'warn', true, t('{0} {1} checked — all exist.', seen.size, what)));
   return out;
 }
 
 /** Path references found in the items of the given sections. */
-export function refsInSections(doc: StateDoc, sections: readonly Section[], filter: (item: Item) => boolean = () => true): PathRef[] {
+export function refsInSections(
+  doc: StateDoc,
+  sections: readonly Section[],
+  filter: (item: Item) => boolean = () => true,
+): PathRef[] {
   const out: PathRef[] = [];
-  for (const s of sections) for (const it of s.items) if (filter(it)) for (const t of extractPaths(it.text)) out.push({ target: t, doc, line: it.line });
+  for (const s of sections)
+    for (const it of s.items)
+      if (filter(it)) for (const t of extractPaths(it.text)) out.push({ target: t, doc, line: it.line });
   return out;
 }
 
@@ -345,13 +506,19 @@ export function refsInSections(doc: StateDoc, sections: readonly Section[], filt
 // Manual items (S1 Phase 4)
 
 export const MANUAL_CHECKS: ReadonlyArray<{ id: string; message: Msg }> = [
-  { id: 'feedback-stored', message: t('This session\'s feedback is stored in memory.') },
-  { id: 'last-request', message: t('The user\'s last request is completed or recorded.') },
+  { id: 'feedback-stored', message: t("This session's feedback is stored in memory.") },
+  { id: 'last-request', message: t("The user's last request is completed or recorded.") },
 ];
 
 export function manualChecks(system: SystemId, confirmed: ReadonlySet<string>): Check[] {
   return MANUAL_CHECKS.map(({ id, message }) => {
     const done = confirmed.has(`${system}:${id}`) || confirmed.has(id);
-    return { id, system, severity: 'manual' as const, status: done ? ('manual-done' as const) : ('manual-open' as const), ...said(message) };
+    return {
+      id,
+      system,
+      severity: 'manual' as const,
+      status: done ? ('manual-done' as const) : ('manual-open' as const),
+      ...said(message),
+    };
   });
 }

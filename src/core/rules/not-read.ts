@@ -8,7 +8,8 @@ import { homeOf } from '../systems/index';
 /** A file not read, with its reason in words and the reason's message id and arguments. */
 export function notReadOf(n: NotOurs): NotRead {
   const words = homeOf(n.system).notRead;
-  if (!words) throw new Error(`${n.system}'s reader records a file it did not read (${n.why}), and its home has no words for it`);
+  if (!words)
+    throw new Error(`${n.system}'s reader records a file it did not read (${n.why}), and its home has no words for it`);
   const m = words(n.why, n.path);
   return { path: n.path, system: n.system, reason: m.text, reasonId: m.id, args: [...m.args] };
 }

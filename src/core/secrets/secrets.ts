@@ -62,13 +62,16 @@ function looksGenerated(v: string): boolean {
   return classes >= 3 || (classes >= 2 && v.length >= 20);
 }
 
-
 /** Not preceded by a letter or digit: `_` and `-` may stand before a token (`DB_PASSWORD`, `x-ghp_…`). */
 const START = '(?<![A-Za-z0-9])';
 
 const REGEX_RULES: RegexRule[] = [
   { name: 'AWS access key', re: new RegExp(`${START}(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])`, 'g'), keep: 4 },
-  { name: 'GitHub token', re: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`, 'g'), keep: 4 },
+  {
+    name: 'GitHub token',
+    re: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`, 'g'),
+    keep: 4,
+  },
   { name: 'Anthropic API key', re: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), keep: 4 },
   { name: 'OpenAI API key', re: new RegExp(`${START}sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}`, 'g'), keep: 4 },
   { name: 'Slack token', re: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}`, 'g'), keep: 4 },
@@ -91,7 +94,10 @@ const REGEX_RULES: RegexRule[] = [
     name: 'assigned secret',
     // Environment style, `KEY=Qz7#wR4$…`, `STRIPE_KEY=…`, `DB_PASS=…`: an upper-case name ending in a
     // secret word, `=`, a value of 8+ that looks generated (so `SORT_KEY=created_at` is not one).
-    re: new RegExp(`${START}(?:[A-Z0-9]{1,32}_){0,4}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)(?![A-Za-z0-9])[ \\t]{0,4}=[ \\t]{0,4}["'\`]?(?![<{$])(${VALUE}{8,})`, 'g'),
+    re: new RegExp(
+      `${START}(?:[A-Z0-9]{1,32}_){0,4}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)(?![A-Za-z0-9])[ \\t]{0,4}=[ \\t]{0,4}["'\`]?(?![<{$])(${VALUE}{8,})`,
+      'g',
+    ),
     keep: 0,
     value: looksGenerated,
   },
@@ -146,7 +152,6 @@ function mailSpans(line: string): Span[] {
   return out;
 }
 
-
 /** Placeholders that look like secrets but are not. */
 const NOT_SECRET = /(?:x{6,}|\*{4,}|example|placeholder|your[_-]|<[^>]{0,200}>|\$\{|changeme|dummy|redacted|fake)/i;
 
@@ -198,7 +203,14 @@ function jwtSpans(line: string): Span[] {
       if (runs.length && runs[runs.length - 1].e + 1 !== s) flush();
       runs.push({ s, e: i });
     } else {
-      if (!(line.charCodeAt(i) === 46 && i + 1 < n && b64url(line.charCodeAt(i + 1)) && runs.length && runs[runs.length - 1].e === i)) flush();
+      if (!(
+        line.charCodeAt(i) === 46 &&
+        i + 1 < n &&
+        b64url(line.charCodeAt(i + 1)) &&
+        runs.length &&
+        runs[runs.length - 1].e === i
+      ))
+        flush();
       i++;
     }
   }
@@ -208,7 +220,21 @@ function jwtSpans(line: string): Span[] {
 
 /** White space, `/`, `@`, quotes and angle brackets end a URL's user info. */
 function urlStop(c: number): boolean {
-  return c <= 32 || c === 47 || c === 64 || c === 39 || c === 34 || c === 60 || c === 62 || c === 0x85 || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0xfeff;
+  return (
+    c <= 32 ||
+    c === 47 ||
+    c === 64 ||
+    c === 39 ||
+    c === 34 ||
+    c === 60 ||
+    c === 62 ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** [A-Za-z0-9+.-]: a URL scheme's characters. */
@@ -254,7 +280,15 @@ function lineSpans(line: string): Span[] {
     for (let m = r.re.exec(line); m; m = r.re.exec(line)) {
       const value = m[1] ?? m[0];
       const start = m[1] !== undefined ? m.index + m[0].length - m[1].length : m.index;
-      if (!r.value || r.value(value)) spans.push({ rule: r.name, from: m.index, start, end: start + value.length, keep: r.keep, ...(r.kind ? { kind: r.kind } : {}) });
+      if (!r.value || r.value(value))
+        spans.push({
+          rule: r.name,
+          from: m.index,
+          start,
+          end: start + value.length,
+          keep: r.keep,
+          ...(r.kind ? { kind: r.kind } : {}),
+        });
       if (m[0].length === 0) r.re.lastIndex++;
     }
   }

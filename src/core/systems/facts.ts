@@ -142,7 +142,13 @@ export interface SystemFacts {
 
 export { S1_CURATION, S1_SNAPSHOT };
 
-export const FACTS: Readonly<Record<SystemId, SystemFacts>> = { S0: S0_FACTS, S1: S1_FACTS, S2: S2_FACTS, S3: S3_FACTS, S4: S4_FACTS };
+export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
+  S0: S0_FACTS,
+  S1: S1_FACTS,
+  S2: S2_FACTS,
+  S3: S3_FACTS,
+  S4: S4_FACTS,
+};
 
 /** The facts of every system, in id order. */
 export const ALL_FACTS: readonly SystemFacts[] = SYSTEM_IDS.map((id) => FACTS[id]);
@@ -165,7 +171,13 @@ export function companionPath(id: SystemId, what: string): string {
 
 /** A presence glob (`*` and `?` within one path segment; a leading `./` ignored) as a test of a relative path or file name. */
 export function globRe(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/^\.\//, '').replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/^\.\//, '')
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]')}$`,
+  );
 }
 
 /** The system whose home or presence glob names `rel` (a root-relative path), or null. */

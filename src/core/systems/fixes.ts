@@ -14,7 +14,13 @@ export { applyLineEdits, deleteLines, type FixKind, type FixOffer, type FixPlace
 export { timestampFix } from './s0/fixes';
 export { branchHeadFix } from './s3/fixes';
 
-const BY_ID: Readonly<Record<SystemId, (p: FixPlace) => FixOffer[]>> = { S0: fixOffersS0, S1: fixOffersS1, S2: () => [], S3: fixOffersS3, S4: fixOffersS4 };
+const BY_ID: Readonly<Record<SystemId, (p: FixPlace) => FixOffer[]>> = {
+  S0: fixOffersS0,
+  S1: fixOffersS1,
+  S2: () => [],
+  S3: fixOffersS3,
+  S4: fixOffersS4,
+};
 
 /** The fixes a finding of `system` offers where it sits: its system's own, then the shared ones. */
 export function fixOffers(system: SystemId, p: FixPlace): FixOffer[] {

@@ -12,7 +12,13 @@ import { S2_SYSTEM } from './s2';
 import { S3_SYSTEM } from './s3';
 import { S4_SYSTEM } from './s4';
 
-const BY_ID: Readonly<Record<SystemId, SystemHome>> = { S0: S0_SYSTEM, S1: S1_SYSTEM, S2: S2_SYSTEM, S3: S3_SYSTEM, S4: S4_SYSTEM };
+const BY_ID: Readonly<Record<SystemId, SystemHome>> = {
+  S0: S0_SYSTEM,
+  S1: S1_SYSTEM,
+  S2: S2_SYSTEM,
+  S3: S3_SYSTEM,
+  S4: S4_SYSTEM,
+};
 
 /** Every system's home, in id order. */
 export const HOMES: readonly SystemHome[] = SYSTEM_IDS.map((id) => BY_ID[id]);

@@ -7,7 +7,8 @@ import { t, type Msg } from '../model/messages';
 import type { Check } from '../model/model';
 
 /** The mechanical fixes a finding can offer; what each edits is computed by its system's home or the write action it names. */
-export type FixKind = 'timestamp' | 'branch-head' | 'attest' | 'compact' | 'rotate-log' | 'delete-stale-line' | 'delete-done';
+export type FixKind =
+  'timestamp' | 'branch-head' | 'attest' | 'compact' | 'rotate-log' | 'delete-stale-line' | 'delete-done';
 
 /** A fix a finding offers, with its title (a message id the editor translates). */
 export interface FixOffer {
@@ -26,7 +27,9 @@ export interface FixPlace {
 
 /** The fix every system shares: a line naming a path that does not exist is deleted. */
 export function sharedFixOffers(p: FixPlace): FixOffer[] {
-  return p.check.id === 'stale-paths' && p.onCheckLine ? [{ kind: 'delete-stale-line', title: t('Delete this line (the path does not exist)') }] : [];
+  return p.check.id === 'stale-paths' && p.onCheckLine
+    ? [{ kind: 'delete-stale-line', title: t('Delete this line (the path does not exist)') }]
+    : [];
 }
 
 /** Replace lines `line`..`endLine` (1-based, inclusive) with `lines`; an empty `lines` deletes them. */
@@ -49,6 +52,7 @@ export function deleteLines(line: number, endLine = line): LineEdit {
 /** Apply edits to a text (for previews and tests): edits must not overlap. */
 export function applyLineEdits(text: string, edits: readonly LineEdit[]): string {
   const lines = text.split('\n');
-  for (const e of [...edits].sort((a, b) => b.line - a.line)) lines.splice(e.line - 1, e.endLine - e.line + 1, ...e.lines);
+  for (const e of [...edits].sort((a, b) => b.line - a.line))
+    lines.splice(e.line - 1, e.endLine - e.line + 1, ...e.lines);
   return lines.join('\n');
 }

@@ -65,7 +65,11 @@ export async function planStarter(root: string, system: SystemId): Promise<Start
 export async function writeStarter(root: string, system: SystemId): Promise<{ written: string[]; kept: string[] }> {
   const plan = await planStarter(root, system);
   if (plan.conflicts.length) {
-    throw new WriteRefused(`${plan.conflicts.join(', ')} already exists; the starter never overwrites.`, 'exists', plan.conflicts.join(', '));
+    throw new WriteRefused(
+      `${plan.conflicts.join(', ')} already exists; the starter never overwrites.`,
+      'exists',
+      plan.conflicts.join(', '),
+    );
   }
   const written: string[] = [];
   // Required files first, so a refusal (a race) leaves no orphan companion behind.

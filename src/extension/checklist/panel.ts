@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SystemId } from '../../core/model/model';
-import { parseWebviewMessage, type ChecklistStrings, type HostToWebview, type WebviewToHost, type WriteResult } from '../../protocol/checklist';
+import {
+  parseWebviewMessage,
+  type ChecklistStrings,
+  type HostToWebview,
+  type WebviewToHost,
+  type WriteResult,
+} from '../../protocol/checklist';
 import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklist-model';
 import { homeHash } from '../pure/ticks';
@@ -32,8 +38,18 @@ function strings(): ChecklistStrings {
     busy: t('Writing the marker…'),
     ready: t('Nothing blocks and every manual item is ticked: the marker can be written.'),
     result: t('Result'),
-    compactions: t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', '{0}'),
-    status: { pass: t('pass'), fail: t('fail'), warn: t('warning'), 'manual-open': t('to tick'), 'manual-done': t('ticked'), skipped: t('skipped') },
+    compactions: t(
+      '{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).',
+      '{0}',
+    ),
+    status: {
+      pass: t('pass'),
+      fail: t('fail'),
+      warn: t('warning'),
+      'manual-open': t('to tick'),
+      'manual-done': t('ticked'),
+      skipped: t('skipped'),
+    },
     severity: { block: t('blocks'), warn: t('warns'), info: t('info'), manual: t('manual') },
   };
 }
@@ -101,7 +117,12 @@ export class ChecklistPanel implements vscode.Disposable {
       this.flushFocus();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(CHECKLIST_VIEW_TYPE, vscode.l10n.t('Session Ledger Checklist'), vscode.ViewColumn.Active, this.options());
+    const panel = vscode.window.createWebviewPanel(
+      CHECKLIST_VIEW_TYPE,
+      vscode.l10n.t('Session Ledger Checklist'),
+      vscode.ViewColumn.Active,
+      this.options(),
+    );
     this.adopt(panel, state);
   }
 
@@ -125,7 +146,12 @@ export class ChecklistPanel implements vscode.Disposable {
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, enableCommandUris: false, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')], retainContextWhenHidden: false };
+    return {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')],
+      retainContextWhenHidden: false,
+    };
   }
 
   private adopt(panel: vscode.WebviewPanel, state: FolderState): void {
@@ -155,7 +181,11 @@ export class ChecklistPanel implements vscode.Disposable {
     const nonce = randomBytes(18).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
     // Nothing loads but the nonce'd script from dist/ and the nonce'd stylesheet: no images, fonts, frames or connections.
-    const csp = [`default-src 'none'`, `script-src 'nonce-${nonce}'`, `style-src ${webview.cspSource} 'nonce-${nonce}'`].join('; ');
+    const csp = [
+      `default-src 'none'`,
+      `script-src 'nonce-${nonce}'`,
+      `style-src ${webview.cspSource} 'nonce-${nonce}'`,
+    ].join('; ');
     const lang = vscode.env.language.replace(/[^A-Za-z0-9-]/g, '') || 'en';
     return `<!DOCTYPE html>
 <html lang="${lang}">
@@ -182,7 +212,13 @@ export class ChecklistPanel implements vscode.Disposable {
     if (!f || !this.panel || !this.ready) return;
     const m = this.meter?.current();
     const compactions = m && m.folder.uri.toString() === this.folderKey ? m.compactions : null;
-    const state = checklistState(f.report, { name: f.folder.name, uri: f.folder.uri.toString() }, strings(), { busy: this.busy, trusted: vscode.workspace.isTrusted, compactions }, vscode.l10n.t);
+    const state = checklistState(
+      f.report,
+      { name: f.folder.name, uri: f.folder.uri.toString() },
+      strings(),
+      { busy: this.busy, trusted: vscode.workspace.isTrusted, compactions },
+      vscode.l10n.t,
+    );
     this.post({ type: 'state', state });
   }
 
@@ -220,12 +256,18 @@ export class ChecklistPanel implements vscode.Disposable {
         if (!f) return;
         const parts = m.path.split('/');
         if (m.path.startsWith('/') || /^[A-Za-z]:/.test(m.path) || parts.some((p) => p === '..')) return;
-        await vscode.commands.executeCommand('sessionLedger.openStateFile', { uri: vscode.Uri.joinPath(f.folder.uri, ...parts), line: m.line ?? 1 });
+        await vscode.commands.executeCommand('sessionLedger.openStateFile', {
+          uri: vscode.Uri.joinPath(f.folder.uri, ...parts),
+          line: m.line ?? 1,
+        });
         return;
       }
       case 'writeMarker':
         if (!f) return;
-        await vscode.commands.executeCommand('sessionLedger.checkpointNow', { folderUri: f.folder.uri, fromChecklist: true });
+        await vscode.commands.executeCommand('sessionLedger.checkpointNow', {
+          folderUri: f.folder.uri,
+          fromChecklist: true,
+        });
         // The button said "busy" when pressed; whatever the command did, the page shows the state again.
         this.postState();
         return;

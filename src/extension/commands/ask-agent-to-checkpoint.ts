@@ -30,10 +30,17 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   }
   const found = await findAgentTerminal();
   if (!found) {
-    void vscode.window.showInformationMessage(t('No integrated terminal runs claude or codex. Start the agent in a terminal, or type its checkpoint command yourself.'));
+    void vscode.window.showInformationMessage(
+      t(
+        'No integrated terminal runs claude or codex. Start the agent in a terminal, or type its checkpoint command yourself.',
+      ),
+    );
     return;
   }
-  const sys = systems.length > 1 ? ((await pickSystem(state, arg, t('Whose checkpoint should the agent run?'))) ?? undefined) : worst(systems);
+  const sys =
+    systems.length > 1
+      ? ((await pickSystem(state, arg, t('Whose checkpoint should the agent run?'))) ?? undefined)
+      : worst(systems);
   if (!sys) return;
   const { FACTS } = await import('../../core/systems/facts');
   const trigger = readSettings(state.folder.uri).checkpointTriggers[sys.id] ?? FACTS[sys.id].checkpointTrigger;
@@ -42,5 +49,11 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   found.terminal.sendText(trigger, false);
   s.log.info(`Typed "${trigger}" into terminal "${found.terminal.name}" (${found.agent}); not sent.`);
   s.checklist.show(state);
-  void vscode.window.showInformationMessage(t('Typed {0} into the {1} terminal. Press Enter there to send it; the checklist updates as the agent rewrites the files.', trigger, found.agent));
+  void vscode.window.showInformationMessage(
+    t(
+      'Typed {0} into the {1} terminal. Press Enter there to send it; the checklist updates as the agent rewrites the files.',
+      trigger,
+      found.agent,
+    ),
+  );
 }

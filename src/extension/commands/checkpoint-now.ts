@@ -89,7 +89,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   } catch (err) {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
     void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', errorText(t, err)));
-    if (args.fromChecklist) s.checklist.showResult({ kind: 'failed', text: t('Checkpoint failed: {0}', errorText(t, err)) });
+    if (args.fromChecklist)
+      s.checklist.showResult({ kind: 'failed', text: t('Checkpoint failed: {0}', errorText(t, err)) });
     return;
   }
   if (flow.kind === 'no-report') {

@@ -41,7 +41,10 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     after: plan.after,
     title: t('{0}: compact the working blocks (preview)', rel),
     question: t('Replace {0} with the compacted version?', rel),
-    detail: [t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length), ...plan.prunedBlocks.map((b) => `- ${b.title} (${b.line}–${b.endLine})`)].join('\n'),
+    detail: [
+      t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length),
+      ...plan.prunedBlocks.map((b) => `- ${b.title} (${b.line}–${b.endLine})`),
+    ].join('\n'),
     confirmLabel: t('Compact'),
   });
   if (!ok) return;

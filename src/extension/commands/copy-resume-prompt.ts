@@ -10,7 +10,9 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const state = await pickFolder(s, arg, { withSystems: true });
   const report = state?.report;
   if (!report || report.systems.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No state file detected: there is no resume prompt to copy.'));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No state file detected: there is no resume prompt to copy.'),
+    );
     return;
   }
   const { resumePromptFor } = await import('../../core/checkpoint/checkpoint');
@@ -18,5 +20,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const scoped = node ? { ...report, systems: report.systems.filter((x) => x.id === node.system.id) } : report;
   const prompt = resumePromptFor(scoped);
   await vscode.env.clipboard.writeText(prompt);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Resume prompt copied: {0}', prompt.split('\n')[0] + (prompt.includes('\n') ? ' …' : '')));
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t('Resume prompt copied: {0}', prompt.split('\n')[0] + (prompt.includes('\n') ? ' …' : '')),
+  );
 }

@@ -27,20 +27,32 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     system: p.starter.system as SystemId,
     conflicts: p.conflicts,
   }));
-  const pick = await vscode.window.showQuickPick(items, { placeHolder: t('Which system should the starter file follow?'), matchOnDetail: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    placeHolder: t('Which system should the starter file follow?'),
+    matchOnDetail: true,
+  });
   if (!pick) return;
   if (pick.conflicts.length) {
-    void vscode.window.showWarningMessage(t('{0} already exists; the starter never overwrites.', pick.conflicts.join(', ')));
+    void vscode.window.showWarningMessage(
+      t('{0} already exists; the starter never overwrites.', pick.conflicts.join(', ')),
+    );
     return;
   }
   try {
     const res = await writeStarter(root, pick.system);
-    s.log.info(`Starter ${pick.system}: wrote ${res.written.join(', ')}${res.kept.length ? `; kept ${res.kept.join(', ')}` : ''}`);
+    s.log.info(
+      `Starter ${pick.system}: wrote ${res.written.join(', ')}${res.kept.length ? `; kept ${res.kept.join(', ')}` : ''}`,
+    );
     await s.store.scan(state.folder);
     const home = plans.find((p) => p.starter.system === pick.system)?.starter.home ?? res.written[0];
     await openAt({ uri: vscode.Uri.joinPath(state.folder.uri, ...home.split('/')), line: 1 });
     const kept = res.kept.length ? ` ${t('Kept the existing {0}.', res.kept.join(', '))}` : '';
-    void vscode.window.showInformationMessage(t('Created {0}. It is an empty template: the checks flag it until the agent fills it in.', res.written.join(', ')) + kept);
+    void vscode.window.showInformationMessage(
+      t(
+        'Created {0}. It is an empty template: the checks flag it until the agent fills it in.',
+        res.written.join(', '),
+      ) + kept,
+    );
   } catch (err) {
     void vscode.window.showErrorMessage(t('Starter not written: {0}', errorText(t, err)));
   }

@@ -9,21 +9,34 @@ export function cliBundle(s: Services): string {
   return vscode.Uri.joinPath(s.context.extensionUri, 'dist', 'session-ledger.cjs').fsPath;
 }
 
-export async function previewAndApply(s: Services, plan: HooksPlan, folder: vscode.WorkspaceFolder, verb: 'install' | 'remove'): Promise<void> {
+export async function previewAndApply(
+  s: Services,
+  plan: HooksPlan,
+  folder: vscode.WorkspaceFolder,
+  verb: 'install' | 'remove',
+): Promise<void> {
   const t = vscode.l10n.t;
   if (plan.error) {
-    void vscode.window.showErrorMessage(hooksProblemText(t, vscode.workspace.asRelativePath(plan.settingsPath, false), plan.problem, plan.error));
+    void vscode.window.showErrorMessage(
+      hooksProblemText(t, vscode.workspace.asRelativePath(plan.settingsPath, false), plan.problem, plan.error),
+    );
     return;
   }
   if (!plan.changed) {
-    void vscode.window.showInformationMessage(verb === 'install' ? t('The guard hooks are already installed in {0}.', plan.settingsPath) : t('No Session Ledger hooks to remove in {0}.', plan.settingsPath));
+    void vscode.window.showInformationMessage(
+      verb === 'install'
+        ? t('The guard hooks are already installed in {0}.', plan.settingsPath)
+        : t('No Session Ledger hooks to remove in {0}.', plan.settingsPath),
+    );
     return;
   }
   const rel = vscode.workspace.asRelativePath(plan.settingsPath, false);
   const fileUri = vscode.Uri.file(plan.settingsPath);
   const details: string[] = [];
-  if (plan.script === 'write') details.push(t('Copies the hook script to {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
-  if (plan.script === 'remove') details.push(t('Removes {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
+  if (plan.script === 'write')
+    details.push(t('Copies the hook script to {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
+  if (plan.script === 'remove')
+    details.push(t('Removes {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
   if (plan.deleteSettings) details.push(t('{0} holds nothing else and is removed.', rel));
   details.push(...plan.notes);
   const label = verb === 'install' ? t('Install') : t('Remove');
@@ -32,8 +45,14 @@ export async function previewAndApply(s: Services, plan: HooksPlan, folder: vsco
     fileUri,
     before: plan.before,
     after: plan.deleteSettings ? '' : plan.after,
-    title: verb === 'install' ? t('{0}: install the guard hooks (preview)', rel) : t('{0}: remove the guard hooks (preview)', rel),
-    question: verb === 'install' ? t('Install the Session Ledger guard hooks in {0}?', rel) : t('Remove the Session Ledger guard hooks from {0}?', rel),
+    title:
+      verb === 'install'
+        ? t('{0}: install the guard hooks (preview)', rel)
+        : t('{0}: remove the guard hooks (preview)', rel),
+    question:
+      verb === 'install'
+        ? t('Install the Session Ledger guard hooks in {0}?', rel)
+        : t('Remove the Session Ledger guard hooks from {0}?', rel),
     detail: details.join('\n'),
     confirmLabel: label,
   });
@@ -43,7 +62,9 @@ export async function previewAndApply(s: Services, plan: HooksPlan, folder: vsco
     await applyHooksPlan(plan, { cliBundle: cliBundle(s) });
     s.log.info(`Hooks ${verb}: ${plan.settingsPath}`);
     void vscode.window.showInformationMessage(
-      verb === 'install' ? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel) : t('Guard hooks removed from {0}.', rel),
+      verb === 'install'
+        ? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel)
+        : t('Guard hooks removed from {0}.', rel),
     );
   } catch (err) {
     void vscode.window.showErrorMessage(t('Nothing was changed: {0}', errorText(t, err)));

@@ -20,7 +20,20 @@ interface CommandModule {
   run(s: Services, ...args: unknown[]): Promise<void>;
 }
 
-export const COMMANDS: readonly CommandModule[] = [checkpointNow, copyResumePrompt, openChecklist, openStateFile, refresh, installHooks, removeHooks, createStarterFile, compactAgentState, askAgentToCheckpoint, showLog, getStarted];
+export const COMMANDS: readonly CommandModule[] = [
+  checkpointNow,
+  copyResumePrompt,
+  openChecklist,
+  openStateFile,
+  refresh,
+  installHooks,
+  removeHooks,
+  createStarterFile,
+  compactAgentState,
+  askAgentToCheckpoint,
+  showLog,
+  getStarted,
+];
 
 export function registerCommands(s: Services): vscode.Disposable[] {
   return COMMANDS.map((c) =>

@@ -24,7 +24,11 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const relay = await vscode.window.showQuickPick(
     [
       { label: t('Hooks only'), statusline: false },
-      { label: t("Hooks and Claude Code's status line relay"), detail: t("Records Claude Code's own context figure for the meter (keeps an existing status line command)."), statusline: true },
+      {
+        label: t("Hooks and Claude Code's status line relay"),
+        detail: t("Records Claude Code's own context figure for the meter (keeps an existing status line command)."),
+        statusline: true,
+      },
     ],
     { placeHolder: t('Also relay the context figure from the status line?'), ignoreFocusOut: true },
   );
@@ -35,7 +39,9 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
       { label: t('No reminder'), remind: false },
       {
         label: t('Also remind the agent at the context marks'),
-        detail: t("Before a prompt, once the context crosses a detected system's mark, Claude Code adds one line for the agent: which system, which mark, its checkpoint command. It only suggests."),
+        detail: t(
+          "Before a prompt, once the context crosses a detected system's mark, Claude Code adds one line for the agent: which system, which mark, its checkpoint command. It only suggests.",
+        ),
         remind: true,
       },
     ],
@@ -43,6 +49,11 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   );
   if (!remind) return;
   const { planHooksInstall } = await import('../../core/hooks/install');
-  const plan = await planHooksInstall(state.folder.uri.fsPath, { local: where.local, statusline: relay.statusline, remind: remind.remind, cliBundle: cliBundle(s) });
+  const plan = await planHooksInstall(state.folder.uri.fsPath, {
+    local: where.local,
+    statusline: relay.statusline,
+    remind: remind.remind,
+    cliBundle: cliBundle(s),
+  });
   await previewAndApply(s, plan, state.folder, 'install');
 }

@@ -40,6 +40,9 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     void vscode.window.showInformationMessage(vscode.l10n.t('No state file detected in this workspace.'));
     return;
   }
-  const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Open which state file?') });
+  const pick =
+    items.length === 1
+      ? items[0]
+      : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Open which state file?') });
   if (pick) await openAt(pick.target);
 }

@@ -16,12 +16,17 @@ export function folderOfArg(s: Services, arg: unknown): FolderState | undefined 
   const node = nodeOf(arg);
   if (node) return s.store.folder(node.folder.uri);
   if (arg instanceof vscode.Uri) return s.store.folder(arg);
-  if (arg && typeof arg === 'object' && 'uri' in arg && (arg as { uri: unknown }).uri instanceof vscode.Uri) return s.store.folder((arg as { uri: vscode.Uri }).uri);
+  if (arg && typeof arg === 'object' && 'uri' in arg && (arg as { uri: unknown }).uri instanceof vscode.Uri)
+    return s.store.folder((arg as { uri: vscode.Uri }).uri);
   return undefined;
 }
 
 /** Pick a folder: the argument's, the only one, the one with the active editor, or ask. */
-export async function pickFolder(s: Services, arg: unknown, opts: { withSystems?: boolean } = {}): Promise<FolderState | undefined> {
+export async function pickFolder(
+  s: Services,
+  arg: unknown,
+  opts: { withSystems?: boolean } = {},
+): Promise<FolderState | undefined> {
   const named = folderOfArg(s, arg);
   if (named) return named;
   let all = s.store.folders();
@@ -31,7 +36,9 @@ export async function pickFolder(s: Services, arg: unknown, opts: { withSystems?
   }
   if (all.length <= 1) return all[0];
   const active = vscode.window.activeTextEditor?.document.uri;
-  const byEditor = active ? all.find((f) => vscode.workspace.getWorkspaceFolder(active)?.uri.toString() === f.folder.uri.toString()) : undefined;
+  const byEditor = active
+    ? all.find((f) => vscode.workspace.getWorkspaceFolder(active)?.uri.toString() === f.folder.uri.toString())
+    : undefined;
   if (byEditor) return byEditor;
   const pick = await vscode.window.showQuickPick(
     all.map((f) => ({ label: f.folder.name, description: f.report ? f.report.label : '', state: f })),
@@ -41,7 +48,11 @@ export async function pickFolder(s: Services, arg: unknown, opts: { withSystems?
 }
 
 /** Pick one detected system of a folder (the argument's, the only one, or ask). */
-export async function pickSystem(state: FolderState, arg: unknown, placeHolder: string): Promise<SystemReport | undefined> {
+export async function pickSystem(
+  state: FolderState,
+  arg: unknown,
+  placeHolder: string,
+): Promise<SystemReport | undefined> {
   const systems = state.report?.systems ?? [];
   const node = nodeOf(arg);
   if (node) return systems.find((x) => x.id === node.system.id);

@@ -22,7 +22,14 @@ export function checklistState(
     next: s.next,
     checks: s.checks.map((c) => {
       // Messages and hints in the user's language (the core's English templates through `t`); the ids travel along.
-      const v: ChecklistState['systems'][number]['checks'][number] = { id: c.id, severity: c.severity, status: c.status, message: checkMessage(t, c), messageId: c.messageId, args: c.args };
+      const v: ChecklistState['systems'][number]['checks'][number] = {
+        id: c.id,
+        severity: c.severity,
+        status: c.status,
+        message: checkMessage(t, c),
+        messageId: c.messageId,
+        args: c.args,
+      };
       if (c.path !== undefined) v.path = c.path;
       if (c.line !== undefined) v.line = c.line;
       const hint = checkHint(t, c);
@@ -45,10 +52,13 @@ export function checklistState(
     manualOpen,
     // The go-signal needs every manual item ticked (any NO blocks it) and nothing blocking.
     canWrite: !blocked && manualOpen === 0 && !flags.busy && flags.trusted,
-    compactionAdvice: (report?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped) && (flags.compactions ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity) ? (flags.compactions as number) : null,
+    compactionAdvice:
+      (report?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped) &&
+      (flags.compactions ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity)
+        ? (flags.compactions as number)
+        : null,
     busy: flags.busy,
     trusted: flags.trusted,
     strings,
   };
 }
-

@@ -20,7 +20,10 @@ export interface CheckpointPorts {
   rescan(): void;
 }
 
-export type CheckpointFlowResult = { kind: 'no-report' } | { kind: 'cancelled'; outcome: CheckpointOutcome } | { kind: 'decided'; outcome: CheckpointOutcome };
+export type CheckpointFlowResult =
+  | { kind: 'no-report' }
+  | { kind: 'cancelled'; outcome: CheckpointOutcome }
+  | { kind: 'decided'; outcome: CheckpointOutcome };
 
 export async function checkpointFlow(p: CheckpointPorts, sessionId?: string): Promise<CheckpointFlowResult> {
   const report = await p.scan();

@@ -44,6 +44,9 @@ export function outcomeMessage(o: CheckpointOutcome, t: L10n): OutcomeMessage {
     case 'skipped':
       return { severity: 'info', text: skipped.join('  ') };
     case 'refused':
-      return { severity: 'warning', text: t('Checkpoint not written: {0}', o.refusals.map((r) => refusalText(r, t)).join(' ')) };
+      return {
+        severity: 'warning',
+        text: t('Checkpoint not written: {0}', o.refusals.map((r) => refusalText(r, t)).join(' ')),
+      };
   }
 }

@@ -37,9 +37,15 @@ export function errorText(t: T, err: unknown): string {
       case 'outside':
         return t('{0} leads outside the workspace; nothing was written.', f);
       case 'busy':
-        return t('{0} is being changed by another Session Ledger run; nothing was written. Try again once it is done.', f);
+        return t(
+          '{0} is being changed by another Session Ledger run; nothing was written. Try again once it is done.',
+          f,
+        );
       case 'link':
-        return t('{0} is a link or lies behind one: Session Ledger never writes its own files through a link; nothing was written. Remove the link and try again.', f);
+        return t(
+          '{0} is a link or lies behind one: Session Ledger never writes its own files through a link; nothing was written. Remove the link and try again.',
+          f,
+        );
       case 'io':
         return t('{0} cannot be changed safely; nothing was written.', f);
     }
@@ -58,11 +64,20 @@ export function hooksProblemText(t: T, rel: string, problem: HooksProblem | unde
     case 'too-large':
       return t('{0} is too large to edit safely; nothing was changed.', rel);
     case 'not-json':
-      return t('{0} is not valid JSON (line {1}, column {2}): fix it by hand first; nothing was changed.', rel, problem.line, problem.column);
+      return t(
+        '{0} is not valid JSON (line {1}, column {2}): fix it by hand first; nothing was changed.',
+        rel,
+        problem.line,
+        problem.column,
+      );
     case 'not-object':
       return t('{0} is not a JSON object: fix it by hand first; nothing was changed.', rel);
     case 'duplicate-key':
-      return t('{0} has the key {1} twice: Claude Code reads the last one, an edit would change the first. Merge them into one by hand first; nothing was changed.', rel, problem.key);
+      return t(
+        '{0} has the key {1} twice: Claude Code reads the last one, an edit would change the first. Merge them into one by hand first; nothing was changed.',
+        rel,
+        problem.key,
+      );
     case 'key-not-object':
       return t('"{1}" in {0} is not an object: fix it by hand first; nothing was changed.', rel, problem.key);
     case 'key-not-array':
@@ -74,7 +89,10 @@ export function hooksProblemText(t: T, rel: string, problem: HooksProblem | unde
     case 'refused':
       return t('Cannot change {0}: {1}', rel, errorText(t, problem.cause));
     case 'modified':
-      return t('{0} was changed since it was installed; nothing was changed. Keep your version elsewhere (or delete the file), then install the hooks again.', problem.file);
+      return t(
+        '{0} was changed since it was installed; nothing was changed. Keep your version elsewhere (or delete the file), then install the hooks again.',
+        problem.file,
+      );
   }
   return t('Cannot change {0}: {1}', rel, english);
 }

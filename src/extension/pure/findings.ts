@@ -39,7 +39,8 @@ const RANK: Record<FindingLevel, number> = { error: 0, warning: 1, information: 
  * finding about a file that is not there (S1's missing sidecar) stays where the user can act on it.
  */
 function placeOf(s: SystemReport, c: Check): { path: string; line: number } {
-  if (c.path && (c.id === 'exists' || s.docs.some((d) => d.relPath === c.path))) return { path: c.path, line: c.line && c.line > 0 ? c.line : 1 };
+  if (c.path && (c.id === 'exists' || s.docs.some((d) => d.relPath === c.path)))
+    return { path: c.path, line: c.line && c.line > 0 ? c.line : 1 };
   return { path: s.home, line: c.path ? 1 : c.line && c.line > 0 ? c.line : 1 };
 }
 
@@ -66,8 +67,15 @@ export function checkMessage(t: T, c: Check): string {
 
 /** A check's fix hint in the user's language (see `checkMessage`), or undefined. */
 /** Why an S4 compaction was not applied, in the user's language: the heading counts of the composed state. */
-export function notCompactedText(t: T, headings: { agentState: readonly number[]; progressTracker: readonly number[] }): string {
-  return t('Not compacted: the result would have {0} "# Agent State" and {1} "## Progress Tracker" headings; exactly one of each is valid.', headings.agentState.length, headings.progressTracker.length);
+export function notCompactedText(
+  t: T,
+  headings: { agentState: readonly number[]; progressTracker: readonly number[] },
+): string {
+  return t(
+    'Not compacted: the result would have {0} "# Agent State" and {1} "## Progress Tracker" headings; exactly one of each is valid.',
+    headings.agentState.length,
+    headings.progressTracker.length,
+  );
 }
 
 export function checkHint(t: T, c: Check): string | undefined {
@@ -132,7 +140,9 @@ export function lineRange(text: string, line: number): { line: number; start: nu
  */
 export function systemDocs(r: WorkspaceReport, s: SystemReport): Array<{ relPath: string; doc: StateDoc | null }> {
   const homes = new Set(r.systems.filter((x) => x !== s).map((x) => x.home));
-  const out: Array<{ relPath: string; doc: StateDoc | null }> = [{ relPath: s.home, doc: s.docs.find((d) => d.relPath === s.home) ?? null }];
+  const out: Array<{ relPath: string; doc: StateDoc | null }> = [
+    { relPath: s.home, doc: s.docs.find((d) => d.relPath === s.home) ?? null },
+  ];
   const seen = new Set([s.home]);
   const earlier = r.systems.slice(0, r.systems.indexOf(s)).flatMap((x) => x.docs.map((d) => d.relPath));
   for (const d of s.docs) {
@@ -150,5 +160,10 @@ export function systemDocs(r: WorkspaceReport, s: SystemReport): Array<{ relPath
  */
 export function fixOffersOf(f: Finding): FixOffer[] {
   const c = f.check;
-  return fixOffers(f.system.id, { check: c, path: f.path, onHome: f.path === f.system.home, onCheckLine: !!c.line && f.path === c.path });
+  return fixOffers(f.system.id, {
+    check: c,
+    path: f.path,
+    onHome: f.path === f.system.home,
+    onCheckLine: !!c.line && f.path === c.path,
+  });
 }

@@ -36,13 +36,21 @@ export function liveSessions<S extends LiveSession>(all: readonly S[], now: numb
 }
 
 /** The session to show and the others, newest first. `null` when there is none. */
-export function chooseShownSession<S extends LiveSession>(all: readonly S[], active: ActiveTerminal | undefined, now: number): { shown: S; others: S[]; byTerminal: boolean } | null {
+export function chooseShownSession<S extends LiveSession>(
+  all: readonly S[],
+  active: ActiveTerminal | undefined,
+  now: number,
+): { shown: S; others: S[]; byTerminal: boolean } | null {
   const live = liveSessions(all, now);
   const pool = live.length ? live : [...all].sort((a, b) => b.lastWrite - a.lastWrite).slice(0, 1);
   if (pool.length === 0) return null;
   let shown: S | undefined;
   if (active) {
-    shown = pool.find((s) => (typeof s.terminal === 'number' && active.pids?.includes(s.terminal)) || (typeof s.terminal === 'string' && !!active.name && s.terminal === active.name));
+    shown = pool.find(
+      (s) =>
+        (typeof s.terminal === 'number' && active.pids?.includes(s.terminal)) ||
+        (typeof s.terminal === 'string' && !!active.name && s.terminal === active.name),
+    );
     if (!shown && active.agent) shown = pool.find((s) => s.agent === active.agent);
   }
   const byTerminal = !!shown;
@@ -62,7 +70,9 @@ export function otherSessionsLines(t: T, others: readonly LiveSession[], now: nu
   for (const s of others.slice(0, 5)) {
     const agent = s.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
     const what = s.firstUserLine ? ` — ${code(s.firstUserLine.slice(0, 60))}` : '';
-    lines.push(`- ${agent}${s.sessionId ? ` ${code(s.sessionId.slice(0, 8))}` : ''} · ${ago(t, now - s.lastWrite)}${what}`);
+    lines.push(
+      `- ${agent}${s.sessionId ? ` ${code(s.sessionId.slice(0, 8))}` : ''} · ${ago(t, now - s.lastWrite)}${what}`,
+    );
   }
   if (others.length > 5) lines.push(`- ${t('… and {0} more', others.length - 5)}`);
   return lines;

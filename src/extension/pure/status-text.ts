@@ -38,7 +38,9 @@ export function guardSentence(t: T, g: GuardView): string {
     stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
   };
   const why = rules[g.rule] ?? g.rule;
-  return g.allow ? t('/compact would pass the guard: {0}.', why) : t('/compact would be stopped by the guard: {0}.', why);
+  return g.allow
+    ? t('/compact would pass the guard: {0}.', why)
+    : t('/compact would be stopped by the guard: {0}.', why);
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */
@@ -127,31 +129,64 @@ function spokenPct(p: number): string {
  * what the guard would decide. A system's figures are named by its id; the default or the user's
  * own figures by their percent.
  */
-export function statusLabel(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView): string {
+export function statusLabel(
+  t: T,
+  u: ContextUsage,
+  profile: MeterProfile,
+  level: MeterLevel,
+  guard?: GuardView,
+): string {
   const bySystem = /^S\d$/.test(profile.profile);
   let head: string;
   if (u.percent === null || u.windowTokens === null) {
-    head = t('Session Ledger: context {0} tokens used; the window of this model is unknown, so there is no percentage.', tokens(u.usedTokens));
+    head = t(
+      'Session Ledger: context {0} tokens used; the window of this model is unknown, so there is no percentage.',
+      tokens(u.usedTokens),
+    );
   } else {
     const p = spokenPct(u.percent);
     if (level === 'urgent') {
       head = bySystem
         ? t('Session Ledger: context {0} percent, past the urgent mark for {1}. Checkpoint now.', p, profile.profile)
-        : t('Session Ledger: context {0} percent, past the urgent mark ({1} percent). Checkpoint now.', p, profile.urgent ?? profile.propose);
+        : t(
+            'Session Ledger: context {0} percent, past the urgent mark ({1} percent). Checkpoint now.',
+            p,
+            profile.urgent ?? profile.propose,
+          );
     } else if (level === 'propose') {
       head = bySystem
-        ? t('Session Ledger: context {0} percent, past the checkpoint mark for {1}. Checkpoint proposed.', p, profile.profile)
-        : t('Session Ledger: context {0} percent, past the checkpoint mark ({1} percent). Checkpoint proposed.', p, profile.propose);
+        ? t(
+            'Session Ledger: context {0} percent, past the checkpoint mark for {1}. Checkpoint proposed.',
+            p,
+            profile.profile,
+          )
+        : t(
+            'Session Ledger: context {0} percent, past the checkpoint mark ({1} percent). Checkpoint proposed.',
+            p,
+            profile.propose,
+          );
     } else {
       head = bySystem
-        ? t('Session Ledger: context {0} percent, under the checkpoint mark for {1} ({2} percent).', p, profile.profile, profile.propose)
+        ? t(
+            'Session Ledger: context {0} percent, under the checkpoint mark for {1} ({2} percent).',
+            p,
+            profile.profile,
+            profile.propose,
+          )
         : t('Session Ledger: context {0} percent, under the checkpoint mark ({1} percent).', p, profile.propose);
     }
   }
   return guard ? `${head} ${guardSentence(t, guard)}` : head;
 }
 
-export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: MeterLevel, guard?: GuardView, compactions?: CompactionsView): StatusView {
+export function statusView(
+  t: T,
+  u: ContextUsage,
+  profile: MeterProfile,
+  level: MeterLevel,
+  guard?: GuardView,
+  compactions?: CompactionsView,
+): StatusView {
   const known = u.percent !== null && u.windowTokens !== null;
   const icon = LEVEL_ICON[level];
   const text = known ? `${icon} ${pct(u.percent as number)}` : `${icon} ${shortTokens(u.usedTokens)} ${t('tokens')}`;
@@ -160,20 +195,34 @@ export function statusView(t: T, u: ContextUsage, profile: MeterProfile, level: 
   lines.push(`**${t('Session Ledger — context')}**`, '');
   lines.push(`${t('Agent')}: ${agent}${u.sessionId ? ` · ${t('session')} ${code(u.sessionId)}` : ''}  `);
   lines.push(`${t('Model')}: ${u.model ? code(u.model) : t('unknown')}  `);
-  if (known) lines.push(`${t('Used')}: ${tokens(u.usedTokens)} / ${tokens(u.windowTokens as number)} ${t('tokens')} (${pct(u.percent as number)})  `);
-  else lines.push(`${t('Used')}: ${tokens(u.usedTokens)} ${t('tokens')} · ${t('context window unknown for this model (no percentage)')}  `);
+  if (known)
+    lines.push(
+      `${t('Used')}: ${tokens(u.usedTokens)} / ${tokens(u.windowTokens as number)} ${t('tokens')} (${pct(u.percent as number)})  `,
+    );
+  else
+    lines.push(
+      `${t('Used')}: ${tokens(u.usedTokens)} ${t('tokens')} · ${t('context window unknown for this model (no percentage)')}  `,
+    );
   const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
   lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
-  lines.push(`${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${mdText(u.at)}` : ''}`);
+  lines.push(
+    `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${mdText(u.at)}` : ''}`,
+  );
   if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
   if (guard) lines.push('', guardLine(t, guard));
   if (adviseClearAfterCompactions(compactions)) {
-    lines.push('', `$(history) ${t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', compactions?.count ?? 0)}`);
+    lines.push(
+      '',
+      `$(history) ${t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', compactions?.count ?? 0)}`,
+    );
   }
   if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
-  lines.push('', `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`);
+  lines.push(
+    '',
+    `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
+  );
   return {
     text,
     label: statusLabel(t, u, profile, level, guard),

@@ -23,7 +23,9 @@ export function applyTicks(report: WorkspaceReport, ticked: (s: SystemReport) =>
   const systems = report.systems.map((s) => {
     const set = ticked(s);
     const checks = s.checks.map((c) =>
-      c.severity === 'manual' && (c.status === 'manual-open' || c.status === 'manual-done') ? { ...c, status: set.has(c.id) ? ('manual-done' as const) : ('manual-open' as const) } : c,
+      c.severity === 'manual' && (c.status === 'manual-open' || c.status === 'manual-done')
+        ? { ...c, status: set.has(c.id) ? ('manual-done' as const) : ('manual-open' as const) }
+        : c,
     );
     return { ...s, checks, label: labelOf(checks) };
   });
@@ -32,7 +34,9 @@ export function applyTicks(report: WorkspaceReport, ticked: (s: SystemReport) =>
 
 /** The `confirmed` list the core takes (`S1:feedback-stored`), from a report whose ticks are applied. */
 export function confirmedOf(report: WorkspaceReport): string[] {
-  return report.systems.flatMap((s) => s.checks.filter((c) => c.status === 'manual-done').map((c) => `${s.id}:${c.id}`));
+  return report.systems.flatMap((s) =>
+    s.checks.filter((c) => c.status === 'manual-done').map((c) => `${s.id}:${c.id}`),
+  );
 }
 
 /** Keep a tick table small: the newest `max` keys (insertion order). */

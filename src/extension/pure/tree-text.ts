@@ -147,7 +147,8 @@ export function itemLabel(item: Item): string {
  * code span (`__init__.py` stays whole).
  */
 function withoutMarkup(text: string, keepCode: boolean): string {
-  const prose = (x: string) => x.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2');
+  const prose = (x: string) =>
+    x.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2');
   const parts = text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').split(/(`+)([^`]*?)\1/);
   // split() with two groups: prose, fence, code, prose, fence, code, …, prose
   let out = '';
@@ -177,7 +178,11 @@ export function placeName(t: T, relPath: string, line: number | undefined): stri
 /** An item's accessible name: its words, its flags as the description says them, its place; never the raw flags. */
 export function itemName(t: T, item: Item, relPath: string): string {
   const desc = itemDescription(t, item);
-  return spoken([desc ? `${itemLabel(item)} (${desc})` : itemLabel(item), placeName(t, relPath, item.line), item.flags.includes('unconfirmed') ? t('Validate this after /clear before relying on it.') : undefined]);
+  return spoken([
+    desc ? `${itemLabel(item)} (${desc})` : itemLabel(item),
+    placeName(t, relPath, item.line),
+    item.flags.includes('unconfirmed') ? t('Validate this after /clear before relying on it.') : undefined,
+  ]);
 }
 
 /** Severity first, so a screen reader says it before the message (the icon alone says nothing). */
@@ -192,7 +197,11 @@ export function severityPrefix(t: T, c: Check): string {
 export function findingName(t: T, c: Check, path: string, line: number): string {
   const tampered = c.id === 'attestation' && c.status === 'fail' ? ' (TAMPERED)' : '';
   const hint = checkHint(t, c);
-  return spoken([`${severityPrefix(t, c)}: ${c.system} ${c.id}${tampered}: ${checkMessage(t, c)}`, placeName(t, path, line), hint ? t('Fix: {0}', hint) : undefined]);
+  return spoken([
+    `${severityPrefix(t, c)}: ${c.system} ${c.id}${tampered}: ${checkMessage(t, c)}`,
+    placeName(t, path, line),
+    hint ? t('Fix: {0}', hint) : undefined,
+  ]);
 }
 
 export function itemIcon(item: Item): Icon {

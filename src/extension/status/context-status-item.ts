@@ -29,7 +29,9 @@ export class ContextStatusItem extends Disposable {
     }
     const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, guard, { count: s.compactions, s0: s.s0 });
     // Several live sessions: the one shown is the active terminal's; the others are listed.
-    const v = s.others.length ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') } : base;
+    const v = s.others.length
+      ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') }
+      : base;
     this.view = v;
     this.item.text = v.text;
     // Spoken instead of the tooltip's Markdown: the figure, the mark passed, what to do.
@@ -44,7 +46,11 @@ export class ContextStatusItem extends Disposable {
   /** What the status bar shows now (the test API); undefined when hidden. */
   snapshot(): { text: string; label: string; tooltip: string; background?: string } | undefined {
     if (!this.view) return undefined;
-    const out: { text: string; label: string; tooltip: string; background?: string } = { text: this.view.text, label: this.view.label, tooltip: this.view.tooltip };
+    const out: { text: string; label: string; tooltip: string; background?: string } = {
+      text: this.view.text,
+      label: this.view.label,
+      tooltip: this.view.tooltip,
+    };
     if (this.view.background) out.background = this.view.background;
     return out;
   }

@@ -75,10 +75,22 @@ export class GuardPreview implements vscode.Disposable {
         const max = readSettings(s.folder.uri).markerMaxAgeMinutes;
         const env = { ...process.env };
         if (max !== null) env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN = String(max);
-        const payload = { session_id: s.ref.sessionId, transcript_path: s.ref.path, cwd: s.folder.uri.fsPath, hook_event_name: 'PreCompact', trigger: 'manual' };
+        const payload = {
+          session_id: s.ref.sessionId,
+          transcript_path: s.ref.path,
+          cwd: s.folder.uri.fsPath,
+          hook_event_name: 'PreCompact',
+          trigger: 'manual',
+        };
         // The store's report of this folder is current (the preview recomputes on every store change): no second evaluation.
         const report = this.store.report(s.folder.uri);
-        const d = await preCompactGuard(JSON.stringify(payload), { root: s.folder.uri.fsPath, env, log: false, report, noGit: !vscode.workspace.isTrusted });
+        const d = await preCompactGuard(JSON.stringify(payload), {
+          root: s.folder.uri.fsPath,
+          env,
+          log: false,
+          report,
+          noGit: !vscode.workspace.isTrusted,
+        });
         next = { allow: d.allow, rule: d.rule, marker: d.marker, maxAgeMin: maxAgeMinutes(env) };
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);

@@ -129,7 +129,13 @@ export class SessionMeter implements vscode.Disposable {
       let best: { folder: vscode.WorkspaceFolder; ref: SessionRef } | undefined;
       for (const f of folders) {
         const s = readSettings(f.uri);
-        const refs = await ctx.findSessions(f.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome, windowTokens: s.contextWindow ?? undefined }).catch(() => []);
+        const refs = await ctx
+          .findSessions(f.uri.fsPath, {
+            claudeHome: s.claudeHome,
+            codexHome: s.codexHome,
+            windowTokens: s.contextWindow ?? undefined,
+          })
+          .catch(() => []);
         if (refs[0] && (!best || refs[0].mtime > best.ref.mtime)) best = { folder: f, ref: refs[0] };
       }
       folder = best?.folder;
@@ -152,7 +158,12 @@ export class SessionMeter implements vscode.Disposable {
     const key = `${ref.agent}|${ref.path}|${folder.uri.toString()}|${s.claudeHome}|${s.codexHome}|${s.contextWindow}`;
     if (key !== this.followerKey || !this.follower) {
       this.followerKey = key;
-      this.follower = new ctx.ContextFollower(ref, { root: folder.uri.fsPath, claudeHome: s.claudeHome, codexHome: s.codexHome, windowTokens: s.contextWindow ?? undefined });
+      this.follower = new ctx.ContextFollower(ref, {
+        root: folder.uri.fsPath,
+        claudeHome: s.claudeHome,
+        codexHome: s.codexHome,
+        windowTokens: s.contextWindow ?? undefined,
+      });
       this.log.info(`Following ${ref.agent} session ${ref.sessionId ?? '(no id)'}: ${ref.path}`);
       this.watchDir(path.dirname(ref.path));
     }
@@ -177,7 +188,8 @@ export class SessionMeter implements vscode.Disposable {
         if (this.counts.size > 16) this.counts.clear();
         this.counts.set(file, count);
         const s = this.state;
-        if (!this.disposed && s && s.ref.path === file && s.compactions !== count) this.publish({ ...s, compactions: count });
+        if (!this.disposed && s && s.ref.path === file && s.compactions !== count)
+          this.publish({ ...s, compactions: count });
       } catch (err) {
         this.log.warn(`Context meter: counting compactions: ${(err as Error)?.message ?? String(err)}`);
       } finally {
@@ -191,15 +203,21 @@ export class SessionMeter implements vscode.Disposable {
    * the active terminal is shown — by the terminal the SessionStart hook recorded for it or the agent
    * process under the terminal's shell, else by the agent the terminal runs — else the newest.
    */
-  private async pickAmongLive(folder: vscode.WorkspaceFolder, ctx: typeof import('../../core/context')): Promise<{ ref: SessionRef; others: LiveSession[] } | undefined> {
+  private async pickAmongLive(
+    folder: vscode.WorkspaceFolder,
+    ctx: typeof import('../../core/context'),
+  ): Promise<{ ref: SessionRef; others: LiveSession[] } | undefined> {
     const s = readSettings(folder.uri);
     const { recentSessions } = await import('../../core/context/sessions');
-    const live = await recentSessions(folder.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome }).catch(() => []);
+    const live = await recentSessions(folder.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome }).catch(
+      () => [],
+    );
     if (live.length < 2) return undefined;
     const names = await terminalsOfSessions(folder.uri.fsPath, live).catch(() => new Map<string, string>());
     const sessions: LiveSession[] = live.map((x) => ({ ...x, terminal: names.get(x.sessionId) ?? null }));
     const active = vscode.window.activeTerminal;
-    const agent = active && active.exitStatus === undefined ? await agentOfTerminal(active).catch(() => undefined) : undefined;
+    const agent =
+      active && active.exitStatus === undefined ? await agentOfTerminal(active).catch(() => undefined) : undefined;
     const pick = chooseShownSession(sessions, active ? { agent, name: active.name } : undefined, Date.now());
     if (!pick) return undefined;
     const ref = await ctx.refForTranscript(pick.shown.transcriptPath, pick.shown.agent);

@@ -26,12 +26,17 @@ export class DocNode implements LedgerNode {
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
     const sections = this.doc ? shownSections(this.doc) : [];
-    const ti = new vscode.TreeItem(this.relPath, sections.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const ti = new vscode.TreeItem(
+      this.relPath,
+      sections.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     ti.id = this.id;
     const home = this.relPath === this.system.home;
     ti.description = !this.doc ? t('missing') : home ? t('home file') : this.doc.role;
     describe(ti, docTooltip(t, this.system, this.relPath, this.doc));
-    ti.iconPath = isTampered(this.system, this.relPath) ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.errorForeground')) : themeIcon({ id: this.doc ? 'file' : 'circle-slash' });
+    ti.iconPath = isTampered(this.system, this.relPath)
+      ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.errorForeground'))
+      : themeIcon({ id: this.doc ? 'file' : 'circle-slash' });
     ti.contextValue = this.doc ? `doc.${this.system.id}${home ? '.home' : ''}` : `missing.${this.system.id}`;
     if (this.target) ti.command = openCommand(this.target);
     return ti;
@@ -39,6 +44,8 @@ export class DocNode implements LedgerNode {
 
   getChildren(): LedgerNode[] {
     if (!this.doc) return [];
-    return shownSections(this.doc).map((s, i) => new SectionNode(`${this.id}/${s.line}:${i}`, s, this.relPath, this.uri));
+    return shownSections(this.doc).map(
+      (s, i) => new SectionNode(`${this.id}/${s.line}:${i}`, s, this.relPath, this.uri),
+    );
   }
 }

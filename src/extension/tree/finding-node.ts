@@ -5,7 +5,11 @@ import { checkMessage } from '../pure/findings';
 import { findingName, problemTooltip } from '../pure/tree-text';
 import { describe, openCommand, type LedgerNode, type OpenTarget } from './node';
 
-const ICON = { error: ['error', 'list.errorForeground'], warning: ['warning', 'list.warningForeground'], information: ['info', 'foreground'] } as const;
+const ICON = {
+  error: ['error', 'list.errorForeground'],
+  warning: ['warning', 'list.warningForeground'],
+  information: ['info', 'foreground'],
+} as const;
 
 export class FindingNode implements LedgerNode {
   readonly target: OpenTarget;

@@ -16,7 +16,10 @@ export class FolderNode implements LedgerNode {
     if (!r) ti.description = this.state.error ? t('scan failed') : t('scanning…');
     else if (r.systems.length === 0) ti.description = t('nothing detected');
     else ti.description = r.label;
-    describe(ti, [this.state.folder.name, ti.description as string, this.state.error ?? ''].filter(Boolean).join(' — '));
+    describe(
+      ti,
+      [this.state.folder.name, ti.description as string, this.state.error ?? ''].filter(Boolean).join(' — '),
+    );
     ti.iconPath = r && r.systems.length ? themeIcon(labelIcon(r.label)) : new vscode.ThemeIcon('root-folder');
     ti.contextValue = 'folder';
     return ti;

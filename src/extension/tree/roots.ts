@@ -7,7 +7,10 @@ import { SystemNode } from './system-node';
 export function systemNodes(state: FolderState): LedgerNode[] {
   const r = state.report;
   if (!r) return [];
-  return [...r.systems.map((s) => new SystemNode(state.folder, r, s)), ...(r.notRead ?? []).map((n) => new NotReadNode(state.folder, n))];
+  return [
+    ...r.systems.map((s) => new SystemNode(state.folder, r, s)),
+    ...(r.notRead ?? []).map((n) => new NotReadNode(state.folder, n)),
+  ];
 }
 
 /** Something to show for the folder: a detected system, or a file at a system's path that was not read. */

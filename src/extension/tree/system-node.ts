@@ -35,7 +35,18 @@ export class SystemNode implements LedgerNode {
     // A file of the system is being written and did not parse: this is its last good read.
     const updating = s.updating ? t('Updating…') : '';
     ti.description = [counts, waiting, updating].filter(Boolean).join(' · ') || undefined;
-    describe(ti, [`${systemLabel(s)}`, `${s.name} · ${s.home}`, t('Next: {0}', s.next ?? t('(none)')), counts, s.updating ? t('A file of this system is being written: shown as last read.') : ''].filter(Boolean).join('\n'));
+    describe(
+      ti,
+      [
+        `${systemLabel(s)}`,
+        `${s.name} · ${s.home}`,
+        t('Next: {0}', s.next ?? t('(none)')),
+        counts,
+        s.updating ? t('A file of this system is being written: shown as last read.') : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
     ti.iconPath = themeIcon(labelIcon(s.label));
     ti.contextValue = `system.${s.id}`;
     return ti;
@@ -47,13 +58,31 @@ export class SystemNode implements LedgerNode {
     if (s.next) {
       const at = s.checks.find((c) => c.id === 'next-action' && c.line);
       const path = at?.path ?? s.home;
-      out.push(new NextNode(`${this.id}|next`, s.next, { uri: vscode.Uri.joinPath(this.folder.uri, ...path.split('/')), line: at?.line ?? 1 }));
+      out.push(
+        new NextNode(`${this.id}|next`, s.next, {
+          uri: vscode.Uri.joinPath(this.folder.uri, ...path.split('/')),
+          line: at?.line ?? 1,
+        }),
+      );
     }
-    systemFindings(s).forEach((f, i) => out.push(new FindingNode(`${this.id}|!${f.check.id}:${f.path}:${f.line}:${i}`, f, vscode.Uri.joinPath(this.folder.uri, ...f.path.split('/')))));
+    systemFindings(s).forEach((f, i) =>
+      out.push(
+        new FindingNode(
+          `${this.id}|!${f.check.id}:${f.path}:${f.line}:${i}`,
+          f,
+          vscode.Uri.joinPath(this.folder.uri, ...f.path.split('/')),
+        ),
+      ),
+    );
     const manual = countsOf(s).manual;
     if (manual) out.push(new ManualNode(`${this.id}|manual`, manual, this.folder, s));
     const docs = systemDocs(this.report, s);
-    out.push(new DocumentsNode(`${this.id}|docs`, docs.map((d) => new DocNode(`${this.id}|${d.relPath}`, this.folder, s, d.relPath, d.doc))));
+    out.push(
+      new DocumentsNode(
+        `${this.id}|docs`,
+        docs.map((d) => new DocNode(`${this.id}|${d.relPath}`, this.folder, s, d.relPath, d.doc)),
+      ),
+    );
     return out;
   }
 }
@@ -71,7 +100,11 @@ class NextNode implements LedgerNode {
     const ti = new vscode.TreeItem(`Now ▶ ${text}`, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     const rel = vscode.workspace.asRelativePath(this.target.uri, false);
-    describe(ti, `Now ▶ ${text}\n${rel}:${this.target.line}`, spoken([vscode.l10n.t('Now: {0}', text), placeName(vscode.l10n.t, rel, this.target.line)]));
+    describe(
+      ti,
+      `Now ▶ ${text}\n${rel}:${this.target.line}`,
+      spoken([vscode.l10n.t('Now: {0}', text), placeName(vscode.l10n.t, rel, this.target.line)]),
+    );
     ti.iconPath = new vscode.ThemeIcon('play', new vscode.ThemeColor('testing.iconPassed'));
     ti.contextValue = 'next';
     ti.command = openCommand(this.target);
@@ -99,7 +132,11 @@ class ManualNode implements LedgerNode {
     const whose = `${this.system.id} ${shortName(this.system)}`;
     const ti = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
-    describe(ti, `${label}\n${t('Open the checklist to tick them.')}`, spoken([`${whose}: ${label}`, t('Open the checklist to tick them.')]));
+    describe(
+      ti,
+      `${label}\n${t('Open the checklist to tick them.')}`,
+      spoken([`${whose}: ${label}`, t('Open the checklist to tick them.')]),
+    );
     ti.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('list.warningForeground'));
     ti.contextValue = 'manual';
     ti.command = { command: 'sessionLedger.openChecklist', title: t('Open checklist'), arguments: [this.folder.uri] };

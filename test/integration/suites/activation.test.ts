@@ -38,11 +38,15 @@ describe('activation', () => {
     assert.equal(first.gitPending, true, 'the first report was the first results, given while git ran');
     const waiting = first.systems.flatMap((s) => s.checks.filter((c) => c.pending));
     assert.ok(waiting.length > 0, 'some check waited for git');
-    for (const c of waiting) assert.ok(['fresh', 'work-explained', 'branch-head'].includes(c.id), `${c.system} ${c.id} needs git`);
+    for (const c of waiting)
+      assert.ok(['fresh', 'work-explained', 'branch-head'].includes(c.id), `${c.system} ${c.id} needs git`);
     for (const s of first.systems) assert.notEqual(s.label, 'WORKING', `${s.id} was not WORKING before git answered`);
     const full = api.report();
     assert.ok(full && !full.gitPending, 'the full report replaced the first results');
-    assert.deepEqual(full.systems.flatMap((s) => s.checks.filter((c) => c.pending)), []);
+    assert.deepEqual(
+      full.systems.flatMap((s) => s.checks.filter((c) => c.pending)),
+      [],
+    );
     const tree = JSON.stringify(await api.treeSnapshot());
     assert.ok(!tree.includes('Waiting for git'), 'the tree no longer waits for git');
   });
@@ -50,11 +54,21 @@ describe('activation', () => {
   it('contributes every command of the contract, in the "Session Ledger" category', async () => {
     const all = await vscode.commands.getCommands(true);
     const ids = [
-      'checkpointNow', 'copyResumePrompt', 'openChecklist', 'openStateFile', 'refresh', 'installHooks',
-      'removeHooks', 'createStarterFile', 'compactAgentState', 'askAgentToCheckpoint',
+      'checkpointNow',
+      'copyResumePrompt',
+      'openChecklist',
+      'openStateFile',
+      'refresh',
+      'installHooks',
+      'removeHooks',
+      'createStarterFile',
+      'compactAgentState',
+      'askAgentToCheckpoint',
     ].map((c) => `sessionLedger.${c}`);
     for (const id of ids) assert.ok(all.includes(id), `${id} is registered`);
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string; category: string }[] } };
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: { commands: { command: string; category: string }[] };
+    };
     for (const id of ids) {
       const c = pkg.contributes.commands.find((x) => x.command === id);
       assert.ok(c, `${id} is contributed`);

@@ -37,17 +37,30 @@ describe('checkpoint', () => {
     const root = workspaceRoot();
     const api = await getApi();
     await api.tickManualItems(true);
-    await waitFor('the ticks applied', () => (api.report()!.systems.every((s) => s.checks.every((c) => c.status !== 'manual-open')) ? true : undefined));
+    await waitFor('the ticks applied', () =>
+      api.report()!.systems.every((s) => s.checks.every((c) => c.status !== 'manual-open')) ? true : undefined,
+    );
     const report = api.report()!;
     await vscode.env.clipboard.writeText('');
     // the command awaits its notification's buttons, so it is not awaited here
     void vscode.commands.executeCommand('sessionLedger.checkpointNow', { fromChecklist: true });
     const marker = join(root, '.claude', `.checkpoint-ready.${SESSION_ID}`);
     await waitFor(`the marker ${marker}`, () => existsSync(marker));
-    assert.deepEqual(markers(root), [`.checkpoint-ready.${SESSION_ID}`], 'only this session\'s marker (not the older session\'s, not the shared one)');
+    assert.deepEqual(
+      markers(root),
+      [`.checkpoint-ready.${SESSION_ID}`],
+      "only this session's marker (not the older session's, not the shared one)",
+    );
     assert.ok(readFileSync(marker, 'utf8').includes(SESSION_ID), 'the marker is signed with the session id');
-    const clip = await waitFor('the resume prompt on the clipboard', async () => (await vscode.env.clipboard.readText()) || undefined);
-    assert.ok(clip.includes('Read docs/state/STATE.md and continue from the Now ▶ action.'), `S3's verbatim resume prompt (got: ${clip})`);
-    for (const s of report.systems) assert.ok(clip.includes(s.resumePrompt.split('\n')[0]), `${s.id}'s resume prompt is in the clipboard`);
+    const clip = await waitFor(
+      'the resume prompt on the clipboard',
+      async () => (await vscode.env.clipboard.readText()) || undefined,
+    );
+    assert.ok(
+      clip.includes('Read docs/state/STATE.md and continue from the Now ▶ action.'),
+      `S3's verbatim resume prompt (got: ${clip})`,
+    );
+    for (const s of report.systems)
+      assert.ok(clip.includes(s.resumePrompt.split('\n')[0]), `${s.id}'s resume prompt is in the clipboard`);
   });
 });

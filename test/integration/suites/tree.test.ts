@@ -30,10 +30,14 @@ describe('ledger tree', () => {
     assert.equal(root('S3').label, 'S3 Groundwork — PARTIAL');
   });
 
-  it('answers first: a system\'s first row is its next action, then its findings, manual items, and Documents last', () => {
+  it("answers first: a system's first row is its next action, then its findings, manual items, and Documents last", () => {
     const s4 = root('S4');
     assert.match(s4.children[0].label, /^Now ▶ Add `expireHolds\(db, now\)`/);
-    assert.equal(s4.children[1].description, 'compaction', `the S4 compaction warning is the second row (got ${s4.children.map((c) => `${c.label} [${c.description}]`).join(' | ')})`);
+    assert.equal(
+      s4.children[1].description,
+      'compaction',
+      `the S4 compaction warning is the second row (got ${s4.children.map((c) => `${c.label} [${c.description}]`).join(' | ')})`,
+    );
     assert.match(s4.children[1].label, /Current Feature/);
     assert.equal(s4.children.at(-1)!.label, 'Documents');
     const s3 = root('S3');
@@ -46,15 +50,22 @@ describe('ledger tree', () => {
     const state = docUnder(root('S3'), 'docs/state/STATE.md');
     const handoff = state.children.find((c) => /^Handoff/.test(c.label));
     assert.ok(handoff, `a Handoff section (got ${state.children.map((c) => c.label).join(' | ')})`);
-    assert.ok(flatten(handoff.children).some((i) => i.label.includes('Now ▶') && i.label.includes('renew(db, loanId, now)')), 'the Now ▶ item names renew()');
+    assert.ok(
+      flatten(handoff.children).some((i) => i.label.includes('Now ▶') && i.label.includes('renew(db, loanId, now)')),
+      'the Now ▶ item names renew()',
+    );
   });
 
   it('shows the S2 sections as written, with the NEXT item', () => {
     const ledger = docUnder(root('S2'), '.claude/session-ledger.md');
     const titles = ledger.children.map((c) => c.label);
-    for (const t of ['TASK', 'NEXT', 'OPEN', 'DECIDED', 'VERIFIED', 'DROPPED', 'PLAN']) assert.ok(titles.includes(t), `section ${t} (got ${titles.join(', ')})`);
+    for (const t of ['TASK', 'NEXT', 'OPEN', 'DECIDED', 'VERIFIED', 'DROPPED', 'PLAN'])
+      assert.ok(titles.includes(t), `section ${t} (got ${titles.join(', ')})`);
     const next = ledger.children.find((c) => c.label === 'NEXT')!;
-    assert.ok(next.children.some((i) => i.label.startsWith('Add `renew(db, loanId, now)`')), 'NEXT holds the renew() item');
+    assert.ok(
+      next.children.some((i) => i.label.startsWith('Add `renew(db, loanId, now)`')),
+      'NEXT holds the renew() item',
+    );
   });
 
   it('shows the S0 UNCONFIRMED items (as findings and as items) and the S4 current feature blocks', () => {
@@ -62,8 +73,13 @@ describe('ledger tree', () => {
     assert.equal(s0.children.filter((c) => c.description === 'unconfirmed').length, 2, 'two unconfirmed findings');
     const items = flatten(docUnder(s0, '.agents/session_ledger.md').children);
     assert.equal(items.filter((i) => i.label.includes('UNCONFIRMED')).length, 2, 'two UNCONFIRMED items');
-    const feats = docUnder(root('S4'), '.agents/STATE.md').children.filter((c) => c.label.startsWith('Current Feature'));
-    assert.deepEqual(feats.map((f) => f.label), ['Current Feature: overdue scan', 'Current Feature: reservation queue']);
+    const feats = docUnder(root('S4'), '.agents/STATE.md').children.filter((c) =>
+      c.label.startsWith('Current Feature'),
+    );
+    assert.deepEqual(
+      feats.map((f) => f.label),
+      ['Current Feature: overdue scan', 'Current Feature: reservation queue'],
+    );
   });
 
   it('shows the S1 handoff\'s "What to do now" items', () => {
@@ -80,7 +96,10 @@ describe('ledger tree', () => {
     for (const d of docs) {
       d.children.forEach((sec, i) => {
         // an empty heading stays only as the parent of subsections with items (S4's Current Feature)
-        assert.ok(sec.children.length > 0 || (d.children[i + 1]?.children.length ?? 0) > 0, `${d.label}: section "${sec.label}" has items or a subsection with items`);
+        assert.ok(
+          sec.children.length > 0 || (d.children[i + 1]?.children.length ?? 0) > 0,
+          `${d.label}: section "${sec.label}" has items or a subsection with items`,
+        );
         assert.notEqual(sec.label, '(preamble)', `${d.label}: no preamble row`);
       });
     }
@@ -97,13 +116,25 @@ describe('ledger tree', () => {
       const rows = root(s.id).children;
       const findings = s.checks.filter((c) => c.status === 'fail' || c.status === 'warn');
       const named = rows.filter((r) => /^(Blocking|Warning|Info): /.test(r.name ?? ''));
-      assert.equal(named.length, findings.length, `${s.id}: each finding row says its severity (${rows.map((r) => r.name).join(' | ')})`);
+      assert.equal(
+        named.length,
+        findings.length,
+        `${s.id}: each finding row says its severity (${rows.map((r) => r.name).join(' | ')})`,
+      );
       for (const c of findings) {
         const word = c.severity === 'block' ? 'Blocking' : c.severity === 'warn' ? 'Warning' : 'Info';
-        assert.ok(named.some((r) => r.name!.startsWith(`${word}: ${s.id} ${c.id}`)), `${s.id} ${c.id} is spoken as "${word}"`);
+        assert.ok(
+          named.some((r) => r.name!.startsWith(`${word}: ${s.id} ${c.id}`)),
+          `${s.id} ${c.id} is spoken as "${word}"`,
+        );
       }
       const manual = rows.find((r) => /manual items? to tick/.test(r.label));
-      if (manual) assert.match(manual.name!, new RegExp(`^${s.id} \\S+: \\d+ manual items? to tick`), `${s.id}'s manual row names its system`);
+      if (manual)
+        assert.match(
+          manual.name!,
+          new RegExp(`^${s.id} \\S+: \\d+ manual items? to tick`),
+          `${s.id}'s manual row names its system`,
+        );
     }
   });
 });
@@ -119,12 +150,21 @@ describe('Problems panel', () => {
     assert.equal(compaction.severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(compaction.range.start.line + 1, 19, 'on the first Current Feature heading');
     assert.match(String((compaction.code as { target: { fragment: string } }).target.fragment), /what-is-checked/);
-    const unconfirmed = vscode.languages.getDiagnostics(vscode.Uri.joinPath(root, '.agents', 'session_ledger.md')).filter((d) => d.source === 'Session Ledger');
-    assert.deepEqual(unconfirmed.map((d) => d.range.start.line + 1).sort((a, b) => a - b), [12, 31]);
+    const unconfirmed = vscode.languages
+      .getDiagnostics(vscode.Uri.joinPath(root, '.agents', 'session_ledger.md'))
+      .filter((d) => d.source === 'Session Ledger');
+    assert.deepEqual(
+      unconfirmed.map((d) => d.range.start.line + 1).sort((a, b) => a - b),
+      [12, 31],
+    );
     // the report and the panel agree: one diagnostic per finding
-    const findings = api.report()!.systems.flatMap((s) => s.checks).filter((c) => c.status === 'fail' || c.status === 'warn');
+    const findings = api
+      .report()!
+      .systems.flatMap((s) => s.checks)
+      .filter((c) => c.status === 'fail' || c.status === 'warn');
     assert.equal(api.diagnostics().length, findings.length);
     // plain text, as the panel shows and speaks it (the panel says the severity itself)
-    for (const d of api.diagnostics()) assert.doesNotMatch(d.message, /`|\*\*/, `${d.path}:${d.line} ${d.code}: ${d.message}`);
+    for (const d of api.diagnostics())
+      assert.doesNotMatch(d.message, /`|\*\*/, `${d.path}:${d.line} ${d.code}: ${d.message}`);
   });
 });

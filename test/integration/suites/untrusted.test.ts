@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, getApi, markers, sleep, workspaceRoot } from '../helpers';
 
-const WRITE_COMMANDS = ['checkpointNow', 'installHooks', 'removeHooks', 'createStarterFile', 'compactAgentState', 'askAgentToCheckpoint'].map((c) => `sessionLedger.${c}`);
+const WRITE_COMMANDS = [
+  'checkpointNow',
+  'installHooks',
+  'removeHooks',
+  'createStarterFile',
+  'compactAgentState',
+  'askAgentToCheckpoint',
+].map((c) => `sessionLedger.${c}`);
 
 describe('untrusted workspace (Restricted Mode)', () => {
   it('runs with the workspace untrusted', async () => {
@@ -20,11 +27,18 @@ describe('untrusted workspace (Restricted Mode)', () => {
     for (const [menu, entries] of Object.entries(pkg.contributes.menus)) {
       for (const e of entries) {
         if (!WRITE_COMMANDS.includes(e.command)) continue;
-        assert.ok(/(^|&&\s*)isWorkspaceTrusted(\s*&&|$)/.test(e.when ?? ''), `${menu}: ${e.command} has "isWorkspaceTrusted" in its when clause (got ${e.when})`);
+        assert.ok(
+          /(^|&&\s*)isWorkspaceTrusted(\s*&&|$)/.test(e.when ?? ''),
+          `${menu}: ${e.command} has "isWorkspaceTrusted" in its when clause (got ${e.when})`,
+        );
       }
     }
     const palette = pkg.contributes.menus.commandPalette ?? [];
-    for (const id of WRITE_COMMANDS) assert.ok(palette.some((e) => e.command === id), `${id} has a commandPalette entry (a when clause)`);
+    for (const id of WRITE_COMMANDS)
+      assert.ok(
+        palette.some((e) => e.command === id),
+        `${id} has a commandPalette entry (a when clause)`,
+      );
   });
 
   it('refuses write commands invoked anyway: no marker, no hooks, no starter file', async () => {
@@ -44,7 +58,9 @@ describe('untrusted workspace (Restricted Mode)', () => {
     const api = await getApi();
     const report = api.report();
     assert.ok(report && report.systems.length > 0, 'the fixture is read in Restricted Mode');
-    const gitChecks = report.systems.flatMap((s) => s.checks.filter((c) => c.id === 'fresh' || c.id === 'work-explained'));
+    const gitChecks = report.systems.flatMap((s) =>
+      s.checks.filter((c) => c.id === 'fresh' || c.id === 'work-explained'),
+    );
     assert.ok(gitChecks.length > 0, 'the fixture has git-based checks');
     for (const c of gitChecks) assert.equal(c.status, 'skipped', `${c.system} ${c.id}: ${c.message}`);
     // Without git there is nothing to wait for: the first report shown was the full one.
@@ -56,10 +72,18 @@ describe('untrusted workspace: findings without fixes', () => {
   it('shows the findings in the Problems panel and offers no quick fix', async () => {
     const api = await getApi();
     const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, '.agents', 'STATE.md');
-    const d = vscode.languages.getDiagnostics(uri).find((x) => x.source === 'Session Ledger' && typeof x.code === 'object' && x.code.value === 'compaction');
+    const d = vscode.languages
+      .getDiagnostics(uri)
+      .find((x) => x.source === 'Session Ledger' && typeof x.code === 'object' && x.code.value === 'compaction');
     assert.ok(d, `the compaction warning is in the Problems panel (got ${JSON.stringify(api.diagnostics())})`);
     await vscode.workspace.openTextDocument(uri);
-    const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range)) ?? [];
-    assert.deepEqual(actions.filter((a) => /Compact/.test(a.title)).map((a) => a.title), [], 'no quick fix in Restricted Mode');
+    const actions =
+      (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range)) ??
+      [];
+    assert.deepEqual(
+      actions.filter((a) => /Compact/.test(a.title)).map((a) => a.title),
+      [],
+      'no quick fix in Restricted Mode',
+    );
   });
 });

@@ -9,14 +9,33 @@ const MODEL = 'claude-sonnet-4-5-20250929';
 function assistantLine(percent: number): string {
   const used = Math.round(2000 * percent);
   const sessionId = JSON.parse(readFileSync(TRANSCRIPT, 'utf8').trim().split('\n').pop()!).sessionId;
-  return JSON.stringify({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd: workspaceRoot(), sessionId, version: '2.0.14', gitBranch: 'main',
-    message: {
-      model: MODEL, id: `msg_itest_${percent}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }],
-      usage: { input_tokens: 10, cache_creation_input_tokens: 990, cache_read_input_tokens: used - 1000, output_tokens: 50 },
-    },
-    type: 'assistant', uuid: `it-${percent}-${Date.now()}`, timestamp: new Date().toISOString(),
-  }) + '\n';
+  return (
+    JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      userType: 'external',
+      cwd: workspaceRoot(),
+      sessionId,
+      version: '2.0.14',
+      gitBranch: 'main',
+      message: {
+        model: MODEL,
+        id: `msg_itest_${percent}`,
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'ok' }],
+        usage: {
+          input_tokens: 10,
+          cache_creation_input_tokens: 990,
+          cache_read_input_tokens: used - 1000,
+          output_tokens: 50,
+        },
+      },
+      type: 'assistant',
+      uuid: `it-${percent}-${Date.now()}`,
+      timestamp: new Date().toISOString(),
+    }) + '\n'
+  );
 }
 
 describe('watching the disk', () => {
@@ -38,10 +57,14 @@ describe('watching the disk', () => {
     assert.ok(TRANSCRIPT, 'the fixture transcript is known');
     const api = await getApi();
     appendFileSync(TRANSCRIPT, assistantLine(30));
-    const warn = await waitFor('30 % in the status bar', () => (api.statusBar()?.text === '$(warning) 30%' ? api.statusBar() : undefined));
+    const warn = await waitFor('30 % in the status bar', () =>
+      api.statusBar()?.text === '$(warning) 30%' ? api.statusBar() : undefined,
+    );
     assert.equal(warn.background, 'statusBarItem.warningBackground');
     appendFileSync(TRANSCRIPT, assistantLine(45));
-    const err = await waitFor('45 % in the status bar', () => (api.statusBar()?.text === '$(error) 45%' ? api.statusBar() : undefined));
+    const err = await waitFor('45 % in the status bar', () =>
+      api.statusBar()?.text === '$(error) 45%' ? api.statusBar() : undefined,
+    );
     assert.equal(err.background, 'statusBarItem.errorBackground');
   });
 
@@ -59,7 +82,9 @@ describe('watching the disk', () => {
       const s3 = r?.systems.find((s) => s.id === 'S3');
       const notRead = (r?.notRead ?? []).some((n) => n.path === rel);
       const unreadable = (s3?.checks ?? []).some((c) => c.id === 'readable' || c.id === 'parse');
-      const problem = api.diagnostics().some((d) => d.path.endsWith(rel) && /not read as S3|Cannot read the document/.test(d.message));
+      const problem = api
+        .diagnostics()
+        .some((d) => d.path.endsWith(rel) && /not read as S3|Cannot read the document/.test(d.message));
       return { present: !!s3 && !notRead && !unreadable && !problem, s3, notRead, problem };
     };
     await waitFor('S3 in the report', () => s3Shown().present);
@@ -70,7 +95,10 @@ describe('watching the disk', () => {
       while (sampling) {
         const s = s3Shown();
         samples++;
-        if (!s.present) bad.push(`S3 ${s.s3 ? 'with a finding of an unreadable file' : 'gone'}${s.notRead ? ', "not read as S3"' : ''}${s.problem ? ', in Problems' : ''}`);
+        if (!s.present)
+          bad.push(
+            `S3 ${s.s3 ? 'with a finding of an unreadable file' : 'gone'}${s.notRead ? ', "not read as S3"' : ''}${s.problem ? ', in Problems' : ''}`,
+          );
         await sleep(20);
       }
     })();

@@ -28,7 +28,9 @@ function oneLine(s: string | null | undefined, n = 100): string | null {
 /** S0's Step 5 figures from the ledger: the goal, the number of Done items, Now and Next. */
 export function s0Confirmation(s: SystemReport): S0Confirmation {
   const doc = s.docs.find((d) => d.relPath === s.home) ?? null;
-  const done = sectionsOf(doc, 'done').flatMap((x) => x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text))).length;
+  const done = sectionsOf(doc, 'done').flatMap((x) =>
+    x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text)),
+  ).length;
   return {
     ledger: s.home,
     goal: oneLine(firstRealItem(sectionsOf(doc, 'goal'))?.text),
@@ -40,7 +42,11 @@ export function s0Confirmation(s: SystemReport): S0Confirmation {
 
 /** S0's confirmation in the seed's three lines. */
 export function s0ConfirmationLines(c: S0Confirmation): string[] {
-  return [`Checkpoint saved to ${c.ledger}`, `- Goal: ${c.goal ?? '(none)'}`, `- State: ${c.done} done, now: ${c.now ?? '(none)'}, next: ${c.next ?? '(none)'}`];
+  return [
+    `Checkpoint saved to ${c.ledger}`,
+    `- Goal: ${c.goal ?? '(none)'}`,
+    `- State: ${c.done} done, now: ${c.now ?? '(none)'}, next: ${c.next ?? '(none)'}`,
+  ];
 }
 
 export const closingS0: ClosingOf = (s, base) => {

@@ -8,7 +8,8 @@ export function fixOffersS0(p: FixPlace): FixOffer[] {
 }
 
 // A `_Last updated: <value>_` line: what comes before the value, the value, what follows it.
-const TIMESTAMP_RE = /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?\s*)(.*?)([_*]*\s*)$/iu;
+const TIMESTAMP_RE =
+  /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?\s*)(.*?)([_*]*\s*)$/iu;
 
 /**
  * S0's `_Last updated:` set to `now` (an ISO time): the value on `line` is replaced and the rest of
@@ -18,7 +19,8 @@ export function timestampFix(text: string, line: number, now: string): LineEdit 
   const lines = linesOf(text);
   const at = lines[line - 1];
   const m = at === undefined ? null : TIMESTAMP_RE.exec(at);
-  if (m) return { line, endLine: line, lines: [`${m[1]}${now}${m[3] || (m[1].trimStart().startsWith('_') ? '_' : '')}`] };
+  if (m)
+    return { line, endLine: line, lines: [`${m[1]}${now}${m[3] || (m[1].trimStart().startsWith('_') ? '_' : '')}`] };
   const title = lines.findIndex((l) => /^#\s/.test(l));
   if (title >= 0) return { line: title + 1, endLine: title + 1, lines: [lines[title], '', `_Last updated: ${now}_`] };
   return { line: 1, endLine: 1, lines: [`_Last updated: ${now}_`, '', lines[0] ?? ''] };

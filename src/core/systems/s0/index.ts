@@ -12,4 +12,12 @@ import { notReadS0 } from './not-read';
 import { analyseS0 } from './rules';
 import { S0_STARTER } from './starter';
 
-export const S0_SYSTEM: SystemHome<S0Extra> = { id: 'S0', facts: S0_FACTS, load: S0.load, analyse: analyseS0, closing: closingS0, starter: S0_STARTER, notRead: notReadS0 };
+export const S0_SYSTEM: SystemHome<S0Extra> = {
+  id: 'S0',
+  facts: S0_FACTS,
+  load: S0.load,
+  analyse: analyseS0,
+  closing: closingS0,
+  starter: S0_STARTER,
+  notRead: notReadS0,
+};

@@ -4,5 +4,9 @@ import type { NotReadWhy } from '../../model/model';
 import { S0_FACTS } from './facts';
 
 export function notReadS0(_why: NotReadWhy, rel: string): Msg {
-  return t('{0} has fewer than {1} of the ledger sections (Goal, Constraints, Decisions, Done, Now, Next, Open Questions, Working Set): not read as S0.', rel, S0_FACTS.homeAlternativesMinSections ?? 0);
+  return t(
+    '{0} has fewer than {1} of the ledger sections (Goal, Constraints, Decisions, Done, Now, Next, Open Questions, Working Set): not read as S0.',
+    rel,
+    S0_FACTS.homeAlternativesMinSections ?? 0,
+  );
 }

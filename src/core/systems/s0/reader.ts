@@ -29,16 +29,31 @@ export const S0_SKIPPED = S0_FACTS.switchedOff?.text ?? '';
  * the current focus; "未完了" is not "完了").
  */
 export const S0_KEYS: KeyTable = [
-  ['title', /^(?:session |continuity )?ledger$|^(?:журнал (?:непрерывности|сессии)|セッション台帳|会话台账|세션 원장)$/u],
+  [
+    'title',
+    /^(?:session |continuity )?ledger$|^(?:журнал (?:непрерывности|сессии)|セッション台帳|会话台账|세션 원장)$/u,
+  ],
   ['goal', /^goals?\b|^objectives?\b|^current task\b|^цел[ьи]|^(?:текущая )?задача|^目[標标的]|^목표/u],
-  ['constraints', /^constraints?\b|^assumptions?\b|^invariants?\b|^ограничени|^допущени|制約|前提|约束|假设|제약|가정/u],
+  [
+    'constraints',
+    /^constraints?\b|^assumptions?\b|^invariants?\b|^ограничени|^допущени|制約|前提|约束|假设|제약|가정/u,
+  ],
   ['decisions', /^(?:key )?decisions?\b|^(?:ключевые )?решени|決定|决策|决定|결정/u],
-  ['open', /^open(?: questions?)?\b|^questions?\b|^blockers?\b|^blocked\b|^(?:открытые )?вопрос|^блокер|未解決|未決|質問|ブロッカー|未决|待决|阻塞|问题|미해결|미결|질문|블로커/u],
+  [
+    'open',
+    /^open(?: questions?)?\b|^questions?\b|^blockers?\b|^blocked\b|^(?:открытые )?вопрос|^блокер|未解決|未決|質問|ブロッカー|未决|待决|阻塞|问题|미해결|미결|질문|블로커/u,
+  ],
   ['working-set', /^working[ -]?set\b|^рабоч|作業セット|作業ファイル|工作集|工作文件|작업 ?세트|작업 ?파일/u],
-  ['done', /^done\b|^completed?\b|^what (?:was|we|i) (?:done|did)\b|^what was done\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u],
+  [
+    'done',
+    /^done\b|^completed?\b|^what (?:was|we|i) (?:done|did)\b|^what was done\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u,
+  ],
   ['now', /^now\b|^current(?: focus)?$|^сейчас|^текущ|^現在|^いま|^当前|^进行中|^正在|^현재|^지금/u],
   ['next', /^next(?: steps?)?$|^next\b|^далее|^дальше|^следующ|^次|^今後|^下一步|^接下来|^后续|^다음/u],
-  ['state', /^state\b|^current (?:state|status)\b|^status\b|^progress\b|^состояни|^статус|^прогресс|状態|状況|进度|状态|상태|진행/u],
+  [
+    'state',
+    /^state\b|^current (?:state|status)\b|^status\b|^progress\b|^состояни|^статус|^прогресс|状態|状況|进度|状态|상태|진행/u,
+  ],
 ];
 
 const UNCONFIRMED_RE = /\bUNCONFIRMED\b/;
@@ -58,7 +73,12 @@ function s0Item(b: MdBlock): Item | null {
  * A list-item label's nested items are re-based to depth 0 (`- State:` / `  - Now:` / `    - do X`
  * gives a Now section whose first item is "do X"). `only` restricts the labels to some keys.
  */
-function labelSections(blocks: readonly MdBlock[], endLine: number, level: number, only?: ReadonlySet<string>): { pre: Item[]; sections: Section[] } {
+function labelSections(
+  blocks: readonly MdBlock[],
+  endLine: number,
+  level: number,
+  only?: ReadonlySet<string>,
+): { pre: Item[]; sections: Section[] } {
   const sections: Section[] = [];
   const pre: Item[] = [];
   let cur: Section | null = null;
@@ -90,7 +110,8 @@ function labelSections(blocks: readonly MdBlock[], endLine: number, level: numbe
 }
 
 function markDone(sections: Section[]): Section[] {
-  for (const s of sections) if (s.key === 'done') for (const it of s.items) if (!it.flags.includes('done')) it.flags.push('done');
+  for (const s of sections)
+    if (s.key === 'done') for (const it of s.items) if (!it.flags.includes('done')) it.flags.push('done');
   return sections;
 }
 
@@ -119,7 +140,15 @@ export function parseS0Ledger(_text: string, outline: MdOutline): ParsedContent 
   if (known.length > 0) return { sections: markDone(splitStateLabels(outline, byHeading)) };
   const { pre, sections: byLabel } = labelSections(outline.blocks, outline.lines.length, 0);
   if (byLabel.length > 0) {
-    if (pre.length) byLabel.unshift({ key: 'preamble', title: '', line: pre[0].line, endLine: byLabel[0].line - 1, level: 0, items: pre });
+    if (pre.length)
+      byLabel.unshift({
+        key: 'preamble',
+        title: '',
+        line: pre[0].line,
+        endLine: byLabel[0].line - 1,
+        level: 0,
+        items: pre,
+      });
     return { sections: markDone(byLabel) };
   }
   return { sections: markDone(byHeading) };
@@ -127,7 +156,9 @@ export function parseS0Ledger(_text: string, outline: MdOutline): ParsedContent 
 
 /** Distinct S0 section keys a document holds (detection of the older, generic paths). */
 export function s0KeyCount(doc: StateDoc): number {
-  return new Set(doc.sections.map((s) => s.key).filter((k) => k !== 'other' && k !== 'preamble' && k !== 'title' && k !== 'state')).size;
+  return new Set(
+    doc.sections.map((s) => s.key).filter((k) => k !== 'other' && k !== 'preamble' && k !== 'title' && k !== 'state'),
+  ).size;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,9 +225,20 @@ export function parseAgentsYml(text: string): ParsedContent {
       const items: Item[] = sessionNode.items.map((pair) => {
         const k = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
         const r = (pair.key as { range?: number[] } | null)?.range;
-        return { text: `${k}: ${JSON.stringify(s[k] ?? null)}`, line: r ? lc.linePos(r[0]).line : sessionLine ?? 1, flags: [] };
+        return {
+          text: `${k}: ${JSON.stringify(s[k] ?? null)}`,
+          line: r ? lc.linePos(r[0]).line : (sessionLine ?? 1),
+          flags: [],
+        };
       });
-      sections.push({ key: 'session', title: 'session', line: sessionLine ?? 1, endLine: Math.max(sessionLine ?? 1, ...items.map((i) => i.line)), level: 0, items });
+      sections.push({
+        key: 'session',
+        title: 'session',
+        line: sessionLine ?? 1,
+        endLine: Math.max(sessionLine ?? 1, ...items.map((i) => i.line)),
+        level: 0,
+        items,
+      });
     }
     const lp = s.ledger_path;
     if (lp !== undefined && lp !== null && (typeof lp !== 'string' || lp.trim() === '')) {
@@ -279,7 +321,8 @@ async function load(ws: Workspace): Promise<Loaded<S0Extra> | null> {
     const f = await ws.read(rel);
     if (!f.ok) continue; // an unreadable file at a generic path is not known to be ours
     const doc = await loadLedger(ws, rel);
-    if (s0KeyCount(doc) >= (S0_FACTS.homeAlternativesMinSections ?? 0)) return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true }, ...offLine };
+    if (s0KeyCount(doc) >= (S0_FACTS.homeAlternativesMinSections ?? 0))
+      return { home: doc, homeRel: rel, docs: [...docs, doc], extra: { ...extra, older: true }, ...offLine };
     ws.stateFiles.delete(rel);
     ws.notOurs(rel, 'S0', 'S0-few-sections');
   }

@@ -46,7 +46,8 @@ export interface S0Next {
 export function s0NextAction(doc: StateDoc): S0Next | null {
   const now = firstRealItem(sectionsOf(doc, 'now'));
   const next = firstRealItem(sectionsOf(doc, 'next'));
-  if (now && !isPlaceholder(now.text) && !FINISHED_RE.test(plainText(now.text))) return { text: now.text, line: now.line, from: 'now' };
+  if (now && !isPlaceholder(now.text) && !FINISHED_RE.test(plainText(now.text)))
+    return { text: now.text, line: now.line, from: 'now' };
   if (next) return { text: next.text, line: next.line, from: 'next' };
   if (now) return { text: now.text, line: now.line, from: 'now' };
   return null;
@@ -79,22 +80,52 @@ function checkTimestamp(doc: StateDoc): Check {
     if (!m) continue;
     const value = m[1].trim();
     if (isPlaceholder(value)) {
-      return mk('S0', 'timestamp', 'warn', false, value ? t('_Last updated:_ is still the template placeholder ({0}).', value) : t('_Last updated:_ is empty.'), { path: doc.relPath, line: i + 1 }, t('Write the real time of this checkpoint after `_Last updated:`.'));
+      return mk(
+        'S0',
+        'timestamp',
+        'warn',
+        false,
+        value ? t('_Last updated:_ is still the template placeholder ({0}).', value) : t('_Last updated:_ is empty.'),
+        { path: doc.relPath, line: i + 1 },
+        t('Write the real time of this checkpoint after `_Last updated:`.'),
+      );
     }
-    return mk('S0', 'timestamp', 'warn', true, t('Last updated: {0}', clip(value, 60)), { path: doc.relPath, line: i + 1 });
+    return mk('S0', 'timestamp', 'warn', true, t('Last updated: {0}', clip(value, 60)), {
+      path: doc.relPath,
+      line: i + 1,
+    });
   }
-  return mk('S0', 'timestamp', 'warn', false, t('{0} has no `_Last updated: <timestamp>_` line.', doc.relPath), { path: doc.relPath, line: 1 }, t('Add `_Last updated: <timestamp>_` under the title, as the seed format has it.'));
+  return mk(
+    'S0',
+    'timestamp',
+    'warn',
+    false,
+    t('{0} has no `_Last updated: <timestamp>_` line.', doc.relPath),
+    { path: doc.relPath, line: 1 },
+    t('Add `_Last updated: <timestamp>_` under the title, as the seed format has it.'),
+  );
 }
 
 /** The ledger's UNCONFIRMED items, template placeholders (`<question 2> \`UNCONFIRMED\``) left out. */
 export function unconfirmedItems(ledger: StateDoc): Item[] {
-  return ledger.sections.flatMap((s) => s.items.filter((it) => it.flags.includes('unconfirmed') && !isPlaceholder(withoutMarker(it.text))));
+  return ledger.sections.flatMap((s) =>
+    s.items.filter((it) => it.flags.includes('unconfirmed') && !isPlaceholder(withoutMarker(it.text))),
+  );
 }
 
 function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {
-  if (items.length === 0) return [mk('S0', 'unconfirmed', 'info', true, t('No UNCONFIRMED items.'), { path: ledger.relPath })];
+  if (items.length === 0)
+    return [mk('S0', 'unconfirmed', 'info', true, t('No UNCONFIRMED items.'), { path: ledger.relPath })];
   return items.map((item) =>
-    mk('S0', 'unconfirmed', 'info', false, t('validate after /clear: {0}', clip(item.text)), { path: ledger.relPath, line: item.line }, t('Ask the user to confirm or correct it, then drop the marker.')),
+    mk(
+      'S0',
+      'unconfirmed',
+      'info',
+      false,
+      t('validate after /clear: {0}', clip(item.text)),
+      { path: ledger.relPath, line: item.line },
+      t('Ask the user to confirm or correct it, then drop the marker.'),
+    ),
   );
 }
 
@@ -117,15 +148,40 @@ export function configFindings(doc: StateDoc): Finding[] {
   return ((doc.meta.issues as AgentsYmlIssue[] | undefined) ?? []).map((i) => {
     switch (i.kind) {
       case 'yaml-error':
-        return finding('config', 'block', t('.agents.yml does not parse as YAML (line {0}): {1}. The checkpoint cannot read session.ledger.', i.line, i.error), i.line, t('Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.'));
+        return finding(
+          'config',
+          'block',
+          t(
+            '.agents.yml does not parse as YAML (line {0}): {1}. The checkpoint cannot read session.ledger.',
+            i.line,
+            i.error,
+          ),
+          i.line,
+          t('Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.'),
+        );
       case 'not-mapping':
-        return finding('config', 'warn', t('.agents.yml is not a mapping of settings; session.ledger cannot be read from it.'), 1);
+        return finding(
+          'config',
+          'warn',
+          t('.agents.yml is not a mapping of settings; session.ledger cannot be read from it.'),
+          1,
+        );
       case 'unreadable':
         return finding('config', 'block', t('.agents.yml cannot be read: {0}.', i.error), 1);
       case 'session-not-mapping':
-        return finding('config', 'warn', t('`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.'), i.line);
+        return finding(
+          'config',
+          'warn',
+          t('`session` in .agents.yml is not a mapping; expected `session:` with `ledger: true`.'),
+          i.line,
+        );
       case 'ledger-path-not-path':
-        return finding('config', 'warn', t('`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.'), i.line);
+        return finding(
+          'config',
+          'warn',
+          t('`session.ledger_path` is not a path; the default .agents/session_ledger.md is used.'),
+          i.line,
+        );
     }
   });
 }
@@ -150,21 +206,57 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
   for (const d of loaded.docs) if (d.role === 'config') addFindings(d, configFindings(d));
   checks.push(checkExists('S0', home, loaded.homeRel));
   if (configured && !enabled && home && !loaded.extra?.broken) {
-    checks.push(mk('S0', 'config', 'info', false, t('session.ledger is not enabled in .agents.yml; {0} is checked anyway, but the checkpoint will not update it.', home.relPath), { path: S0_CONFIG }, t('Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.')));
+    checks.push(
+      mk(
+        'S0',
+        'config',
+        'info',
+        false,
+        t(
+          'session.ledger is not enabled in .agents.yml; {0} is checked anyway, but the checkpoint will not update it.',
+          home.relPath,
+        ),
+        { path: S0_CONFIG },
+        t('Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.'),
+      ),
+    );
   }
   if (loaded.extra?.older && home) {
-    checks.push(mk('S0', 'location', 'info', false, t('Ledger read from the older place {0}; the seed\'s default is {1}.', home.relPath, S0_DEFAULT_LEDGER), { path: home.relPath }, t('Move it to {0} (or point session.ledger_path at it in .agents.yml).', S0_DEFAULT_LEDGER)));
+    checks.push(
+      mk(
+        'S0',
+        'location',
+        'info',
+        false,
+        t("Ledger read from the older place {0}; the seed's default is {1}.", home.relPath, S0_DEFAULT_LEDGER),
+        { path: home.relPath },
+        t('Move it to {0} (or point session.ledger_path at it in .agents.yml).', S0_DEFAULT_LEDGER),
+      ),
+    );
   }
   const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
   let next: S0Next | null = null;
   let unconfirmed: Item[] = [];
   if (readable) {
-    const plainDoc: StateDoc = { ...readable, sections: readable.sections.map((s) => ({ ...s, items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })) })) };
+    const plainDoc: StateDoc = {
+      ...readable,
+      sections: readable.sections.map((s) => ({
+        ...s,
+        items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })),
+      })),
+    };
     const skeleton = checkNotSkeleton('S0', plainDoc, ['title']);
     checks.push(skeleton);
     checks.push(...checkTemplate('S0', readable.relPath, templateParts(plainDoc), skeleton.status === 'fail'));
     next = s0NextAction(readable);
-    checks.push(checkNextAction('S0', next && { text: next.text, path: readable.relPath, line: next.line }, '## State → ### Now / ### Next', readable.relPath));
+    checks.push(
+      checkNextAction(
+        'S0',
+        next && { text: next.text, path: readable.relPath, line: next.line },
+        '## State → ### Now / ### Next',
+        readable.relPath,
+      ),
+    );
     checks.push(checkPending('S0', sectionsOf(plainDoc, 'open')[0], readable, 'Open Questions'));
     checks.push(await checkFresh('S0', ws, readable));
     checks.push(await checkWorkExplained('S0', ws, [readable], readable.relPath));
@@ -181,4 +273,3 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
     resumePrompt: s0ResumePrompt(loaded.homeRel, next, unconfirmed.length),
   };
 }
-

@@ -45,7 +45,8 @@ _Last updated: <timestamp>_
 export const S0_STARTER: Starter = {
   system: 'S0',
   title: `S0 — Session ledger (${S0_FACTS.home})`,
-  description: 'A ledger with Goal, Constraints, Decisions, Done/Now/Next, Open Questions and Working Set; .agents.yml switches it on.',
+  description:
+    'A ledger with Goal, Constraints, Decisions, Done/Now/Next, Open Questions and Working Set; .agents.yml switches it on.',
   files: [
     { path: companionPath('S0', 'config'), content: S0_YML, optional: true },
     { path: S0_FACTS.home, content: S0_LEDGER },

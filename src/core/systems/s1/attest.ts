@@ -61,7 +61,17 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
   const status = digest === null ? 'NO_SIDECAR' : digest === hash ? 'MATCH' : 'TAMPERED';
   // A sidecar that matches but carries a newline or upper case is rewritten to the seed's exact form.
   const exact = f.ok && f.bytes.toString('utf8') === hash;
-  return { root: path.resolve(root), handoff, sidecar, hash, current, status, changed: !exact, sidecarHash, linkProblem: ownFileLinkProblem(sidecar, root) };
+  return {
+    root: path.resolve(root),
+    handoff,
+    sidecar,
+    hash,
+    current,
+    status,
+    changed: !exact,
+    sidecarHash,
+    linkProblem: ownFileLinkProblem(sidecar, root),
+  };
 }
 
 /**
@@ -70,14 +80,21 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
  */
 export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
   if (!plan.changed) return plan;
-  await withWriteLock(plan.sidecar, plan.root, () => writeAtomic(plan.sidecar, plan.hash, {
-    root: plan.root,
-    own: true,
-    expectHash: plan.sidecarHash,
-    beforeRename: async () => {
-      const now = await currentHash(plan.handoff).catch(() => null);
-      if (now !== plan.hash) throw new WriteRefused(`${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`, 'changed', path.relative(plan.root, plan.handoff));
-    },
-  }));
+  await withWriteLock(plan.sidecar, plan.root, () =>
+    writeAtomic(plan.sidecar, plan.hash, {
+      root: plan.root,
+      own: true,
+      expectHash: plan.sidecarHash,
+      beforeRename: async () => {
+        const now = await currentHash(plan.handoff).catch(() => null);
+        if (now !== plan.hash)
+          throw new WriteRefused(
+            `${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`,
+            'changed',
+            path.relative(plan.root, plan.handoff),
+          );
+      },
+    }),
+  );
   return { ...plan, current: plan.hash, status: 'MATCH', changed: false, sidecarHash: sha256(plan.hash) };
 }

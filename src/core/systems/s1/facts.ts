@@ -5,10 +5,22 @@ import type { CurationFacts, SnapshotBudget, SystemFacts } from '../facts';
  * S1's snapshot caps (ctx ≤ 20 words, next ≤ 5, diff ≤ 5 with op add|del|mod|decide and why ≤ 10
  * words, blocked ≤ 3 with risk H|M|L), named so the reader and the checks take them without a fallback.
  */
-export const S1_SNAPSHOT: SnapshotBudget = { ctxWords: 20, next: 5, diff: 5, blocked: 3, whyWords: 10, ops: ['add', 'del', 'mod', 'decide'], risks: ['H', 'M', 'L'] };
+export const S1_SNAPSHOT: SnapshotBudget = {
+  ctxWords: 20,
+  next: 5,
+  diff: 5,
+  blocked: 3,
+  whyWords: 10,
+  ops: ['add', 'del', 'mod', 'decide'],
+  risks: ['H', 'M', 'L'],
+};
 
 /** S1's curation: archive a lesson at conf < 0.4 unseen for 90 days; flag it for a hook at conf ≥ 0.9 seen ≥ 3 times; promote a context-log entry at ref ≥ 3. */
-export const S1_CURATION: CurationFacts = { archive: { conf: 0.4, days: 90 }, hookPromotion: { conf: 0.9, obs: 3 }, promoteRefs: 3 };
+export const S1_CURATION: CurationFacts = {
+  archive: { conf: 0.4, days: 90 },
+  hookPromotion: { conf: 0.9, obs: 3 },
+  promoteRefs: 3,
+};
 
 export const S1_FACTS: SystemFacts = {
   id: 'S1',
@@ -44,8 +56,17 @@ export const S1_FACTS: SystemFacts = {
   genericPresence: ['MEMORY.md', 'context-log.md', 'tasks/lessons.md'],
   thresholds: { propose: 50, urgent: 80 },
   checkpointTrigger: '/session-checkpoint',
-  resume: { verbatim: null, template: 'Read {home} and start with {next}.', next: 'its first action', unconfirmedTemplate: null },
-  freshContext: { prescribed: true, command: '/compact', line: 'checkpoint complete. Run /compact to compress context. Handoff: {home}' },
+  resume: {
+    verbatim: null,
+    template: 'Read {home} and start with {next}.',
+    next: 'its first action',
+    unconfirmedTemplate: null,
+  },
+  freshContext: {
+    prescribed: true,
+    command: '/compact',
+    line: 'checkpoint complete. Run /compact to compress context. Handoff: {home}',
+  },
   budgets: {
     lines: 200,
     lineCounting: 'lines',

@@ -6,8 +6,17 @@ import type { FixOffer, FixPlace } from '../line-edit';
 /** The fixes S1's findings offer: attest the handoff as it is; delete finished work from it (git keeps it). */
 export function fixOffersS1(p: FixPlace): FixOffer[] {
   if (p.check.id === 'attestation') {
-    return [{ kind: 'attest', title: p.check.status === 'fail' ? t('I changed the handoff myself: attest it as it is now…') : t('Attest the handoff: write {0}', companionPath('S1', 'sidecar')) }];
+    return [
+      {
+        kind: 'attest',
+        title:
+          p.check.status === 'fail'
+            ? t('I changed the handoff myself: attest it as it is now…')
+            : t('Attest the handoff: write {0}', companionPath('S1', 'sidecar')),
+      },
+    ];
   }
-  if (p.check.id === 'future-oriented' && p.onCheckLine) return [{ kind: 'delete-done', title: t('Delete this finished work (git keeps it)') }];
+  if (p.check.id === 'future-oriented' && p.onCheckLine)
+    return [{ kind: 'delete-done', title: t('Delete this finished work (git keeps it)') }];
   return [];
 }

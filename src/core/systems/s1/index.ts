@@ -12,4 +12,12 @@ import { analyseS1 } from './rules';
 import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
 
-export const S1_SYSTEM: SystemHome<S1Extra> = { id: 'S1', facts: S1_FACTS, load: S1.load, analyse: analyseS1, closing: closingS1, starter: S1_STARTER, atStart: attestationAtStart };
+export const S1_SYSTEM: SystemHome<S1Extra> = {
+  id: 'S1',
+  facts: S1_FACTS,
+  load: S1.load,
+  analyse: analyseS1,
+  closing: closingS1,
+  starter: S1_STARTER,
+  atStart: attestationAtStart,
+};

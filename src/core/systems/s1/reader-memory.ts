@@ -36,7 +36,9 @@ const LESSON_KEYS: KeyTable = [
 ];
 
 export function parseLessons(outline: MdOutline): ParsedContent {
-  const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, LESSON_KEYS)), { toItem: lessonItem });
+  const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, LESSON_KEYS)), {
+    toItem: lessonItem,
+  });
   for (const s of sections) if (s.items.some((i) => i.flags.some((f) => f.startsWith('conf:')))) s.key = 'lesson';
   return { sections };
 }
@@ -83,14 +85,17 @@ export function parseContextLog(outline: MdOutline): ParsedContent {
       return it;
     },
   });
-  for (const s of sections) if (s.key === 'preamble' && s.items.some((i) => i.flags.some((f) => f.startsWith('date:')))) s.key = 'log';
+  for (const s of sections)
+    if (s.key === 'preamble' && s.items.some((i) => i.flags.some((f) => f.startsWith('date:')))) s.key = 'log';
   return { sections };
 }
 
 // ---------------------------------------------------------------------------------------------
 // MEMORY.md
 
-const MEMORY_KEYS: KeyTable = [['key-files', /key files|key paths|important files|핵심 ?파일|주요 ?파일|重要ファイル/u]];
+const MEMORY_KEYS: KeyTable = [
+  ['key-files', /key files|key paths|important files|핵심 ?파일|주요 ?파일|重要ファイル/u],
+];
 
 export function parseMemory(outline: MdOutline): ParsedContent {
   return { sections: sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, MEMORY_KEYS))) };

@@ -103,17 +103,40 @@ function locate(outline: MdOutline): Located | null {
       const gapBlank = nb ? lines.slice(b.endLine, nb.line - 1).every((l) => l.trim() === '') : false;
       if (nb && nb.kind === 'code' && gapBlank) {
         const fenced = isFenceLine(lines[nb.line - 1]);
-        return { line: markerLine, endLine: nb.endLine, yaml: nb.text, yamlLine: fenced ? nb.line + 1 : nb.line, markerInside: false, fenced };
+        return {
+          line: markerLine,
+          endLine: nb.endLine,
+          yaml: nb.text,
+          yamlLine: fenced ? nb.line + 1 : nb.line,
+          markerInside: false,
+          fenced,
+        };
       }
       // Bare YAML right after the marker, up to a blank line, a heading or a rule.
       const body: string[] = [];
       for (let k = markerLine; k < lines.length; k++) {
         const l = lines[k];
-        if (l.trim() === '' || /^\s{0,3}#{1,6}\s/.test(l) || /^\s*(?:---|\*\*\*|___)\s*$/.test(l) || isFenceLine(l)) break;
+        if (l.trim() === '' || /^\s{0,3}#{1,6}\s/.test(l) || /^\s*(?:---|\*\*\*|___)\s*$/.test(l) || isFenceLine(l))
+          break;
         body.push(l);
       }
-      if (body.length) return { line: markerLine, endLine: markerLine + body.length, yaml: body.join('\n'), yamlLine: markerLine + 1, markerInside: false, fenced: false };
-      return { line: markerLine, endLine: markerLine, yaml: '', yamlLine: markerLine + 1, markerInside: false, fenced: false };
+      if (body.length)
+        return {
+          line: markerLine,
+          endLine: markerLine + body.length,
+          yaml: body.join('\n'),
+          yamlLine: markerLine + 1,
+          markerInside: false,
+          fenced: false,
+        };
+      return {
+        line: markerLine,
+        endLine: markerLine,
+        yaml: '',
+        yamlLine: markerLine + 1,
+        markerInside: false,
+        fenced: false,
+      };
     }
     if (b.kind === 'code') {
       const ls = b.text.split('\n');
@@ -121,7 +144,14 @@ function locate(outline: MdOutline): Located | null {
       if (first >= 0 && MARKER_LINE_RE.test(ls[first])) {
         ls[first] = ''; // keep the line numbering of the rest
         const fenced = isFenceLine(lines[b.line - 1]);
-        return { line: b.line, endLine: b.endLine, yaml: ls.join('\n'), yamlLine: fenced ? b.line + 1 : b.line, markerInside: true, fenced };
+        return {
+          line: b.line,
+          endLine: b.endLine,
+          yaml: ls.join('\n'),
+          yamlLine: fenced ? b.line + 1 : b.line,
+          markerInside: true,
+          fenced,
+        };
       }
     }
   }
@@ -210,7 +240,11 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
       const op = str(r.op).trim();
       const why = str(r.why);
       diffEntries.push({ line, mapping: true, op, whyWords: words(why) });
-      items.push({ text: `${op || '?'} ${str(r.item)}${why ? ` — ${why}` : ''}`, line, flags: VOCAB.ops.includes(op) ? [`op:${op}`] : [] });
+      items.push({
+        text: `${op || '?'} ${str(r.item)}${why ? ` — ${why}` : ''}`,
+        line,
+        flags: VOCAB.ops.includes(op) ? [`op:${op}`] : [],
+      });
     });
     counts.blocked = list('blocked', (e, line) => {
       const r = e && typeof e === 'object' && !Array.isArray(e) ? (e as Record<string, unknown>) : { item: e };
@@ -245,6 +279,13 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     blockBytes: Buffer.byteLength(loc.yaml.trim(), 'utf8'),
     proseBytes: Buffer.byteLength(prose.join('\n').trim(), 'utf8'),
   };
-  const section: Section = { key: 'snapshot', title: 'state-snapshot v1', line: loc.line, endLine: loc.endLine, level: 0, items };
+  const section: Section = {
+    key: 'snapshot',
+    title: 'state-snapshot v1',
+    line: loc.line,
+    endLine: loc.endLine,
+    level: 0,
+    items,
+  };
   return { info, section };
 }

@@ -81,9 +81,22 @@ export function s1NextAction(doc: StateDoc, outline: MdOutline | null = null): S
 
 function checkS1NextAction(doc: StateDoc, next: S1Next | null): Check {
   if (next && isTemplateText(next.item.text)) {
-    return mk('S1', 'next-action', 'block', false, t('Item {0} of "{1}" is still template text: "{2}".', next.number, next.section.title, clip(next.item.text)), { path: doc.relPath, line: next.item.line }, t('Write the most urgent concrete action, with its execution command, as item 1.'));
+    return mk(
+      'S1',
+      'next-action',
+      'block',
+      false,
+      t('Item {0} of "{1}" is still template text: "{2}".', next.number, next.section.title, clip(next.item.text)),
+      { path: doc.relPath, line: next.item.line },
+      t('Write the most urgent concrete action, with its execution command, as item 1.'),
+    );
   }
-  return checkNextAction('S1', next && { text: next.item.text, path: doc.relPath, line: next.item.line }, '## What to do now (priority order), item 1', doc.relPath);
+  return checkNextAction(
+    'S1',
+    next && { text: next.item.text, path: doc.relPath, line: next.item.line },
+    '## What to do now (priority order), item 1',
+    doc.relPath,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,29 +104,71 @@ function checkS1NextAction(doc: StateDoc, next: S1Next | null): Check {
 
 /** Invariant 1: only `session-handoff-LATEST.md`; any other `session-handoff*.md` beside it is a violation. */
 function checkSingleHandoff(homeRel: string, others: readonly string[]): Check[] {
-  if (others.length === 0) return [mk('S1', 'single-handoff', 'block', true, t('Only {0} exists.', homeRel), { path: homeRel })];
+  if (others.length === 0)
+    return [mk('S1', 'single-handoff', 'block', true, t('Only {0} exists.', homeRel), { path: homeRel })];
   return others.map((p) =>
-    mk('S1', 'single-handoff', 'block', false, t('{0} stands beside {1}: a second handoff breaks Invariant 1 (the next session cannot tell which one is latest).', p, homeRel), { path: p }, t('Merge what is still open into {0} and delete {1} (git history keeps it).', homeRel, p)),
+    mk(
+      'S1',
+      'single-handoff',
+      'block',
+      false,
+      t(
+        '{0} stands beside {1}: a second handoff breaks Invariant 1 (the next session cannot tell which one is latest).',
+        p,
+        homeRel,
+      ),
+      { path: p },
+      t('Merge what is still open into {0} and delete {1} (git history keeps it).', homeRel, p),
+    ),
   );
 }
 
-const DONE_LINE_RE = /^\s*(?:\*\*)?(?:done|completed|accomplished|finished)\b[^:：]{0,40}[:：]|^\s*(?:\*\*)?(?:이번 세션 )?완료(?:된 작업| 작업)?\s*(?:\*\*)?\s*[:：]/iu;
+const DONE_LINE_RE =
+  /^\s*(?:\*\*)?(?:done|completed|accomplished|finished)\b[^:：]{0,40}[:：]|^\s*(?:\*\*)?(?:이번 세션 )?완료(?:된 작업| 작업)?\s*(?:\*\*)?\s*[:：]/iu;
 
 /** Invariant 2: no "things done this session" in the handoff. */
 function checkFutureOriented(doc: StateDoc): Check[] {
   const out: Check[] = [];
   for (const s of doc.sections) {
     if (s.key === 'done' || s.key === 'log') {
-      out.push(mk('S1', 'future-oriented', 'warn', false, t('"{0}" lists work already done: the handoff must say only what the next session does (Invariant 2).', clip(s.title, 80)), { path: doc.relPath, line: s.line }, t('Delete the section; git history and context-log.md keep what was done.')));
+      out.push(
+        mk(
+          'S1',
+          'future-oriented',
+          'warn',
+          false,
+          t(
+            '"{0}" lists work already done: the handoff must say only what the next session does (Invariant 2).',
+            clip(s.title, 80),
+          ),
+          { path: doc.relPath, line: s.line },
+          t('Delete the section; git history and context-log.md keep what was done.'),
+        ),
+      );
       continue;
     }
     for (const it of s.items) {
       if ((it.depth ?? 0) === 0 && DONE_LINE_RE.test(it.text)) {
-        out.push(mk('S1', 'future-oriented', 'warn', false, t('A list of finished work: "{0}" (Invariant 2).', clip(it.text, 80)), { path: doc.relPath, line: it.line }, t('Delete it; the handoff is forward-only.')));
+        out.push(
+          mk(
+            'S1',
+            'future-oriented',
+            'warn',
+            false,
+            t('A list of finished work: "{0}" (Invariant 2).', clip(it.text, 80)),
+            { path: doc.relPath, line: it.line },
+            t('Delete it; the handoff is forward-only.'),
+          ),
+        );
       }
     }
   }
-  if (out.length === 0) out.push(mk('S1', 'future-oriented', 'warn', true, t('No done/accomplished section: the handoff is forward-only.'), { path: doc.relPath }));
+  if (out.length === 0)
+    out.push(
+      mk('S1', 'future-oriented', 'warn', true, t('No done/accomplished section: the handoff is forward-only.'), {
+        path: doc.relPath,
+      }),
+    );
   return out;
 }
 
@@ -127,7 +182,7 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
   const at = (message: Msg, line: number) => out.push({ message, line });
   switch (info.shape) {
     case 'yaml-error':
-      at(t('state-snapshot v1: the block\'s YAML does not parse: {0}.', info.error ?? ''), info.errorLine ?? info.line);
+      at(t("state-snapshot v1: the block's YAML does not parse: {0}.", info.error ?? ''), info.errorLine ?? info.line);
       return out;
     case 'empty':
       at(t('state-snapshot v1: the block is empty.'), info.line);
@@ -143,9 +198,15 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
   }
   if (info.ts.trim() === '') at(t('state-snapshot v1: `ts` is missing.'), info.line);
   if (!info.ctx) at(t('state-snapshot v1: `ctx` is missing.'), info.line);
-  else if (info.ctx.words > CAPS.ctxWords) at(t('state-snapshot v1: ctx has {0} words (cap {1}).', info.ctx.words, CAPS.ctxWords), info.ctx.line);
+  else if (info.ctx.words > CAPS.ctxWords)
+    at(t('state-snapshot v1: ctx has {0} words (cap {1}).', info.ctx.words, CAPS.ctxWords), info.ctx.line);
   /** A capped list field; `each` adds the problems of its entries. */
-  const list = (key: 'next' | 'diff' | 'blocked', l: SnapshotList | null, required: boolean, each: () => void): void => {
+  const list = (
+    key: 'next' | 'diff' | 'blocked',
+    l: SnapshotList | null,
+    required: boolean,
+    each: () => void,
+  ): void => {
     if (!l) {
       if (required) at(t('state-snapshot v1: `{0}` is missing.', key), info.line);
       return;
@@ -163,14 +224,21 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
   list('next', info.next, true, () => undefined);
   list('diff', info.diff, false, () =>
     info.diffEntries.forEach((e, k) => {
-      if (!e.mapping) return void at(t('state-snapshot v1: diff item {0} is not a mapping with op/item/why.', k + 1), e.line);
-      if (!CAPS.ops.includes(e.op)) at(t('state-snapshot v1: diff item {0} has op "{1}" (allowed: {2}).', k + 1, e.op, CAPS.ops.join('|')), e.line);
-      if (e.whyWords > CAPS.whyWords) at(t('state-snapshot v1: diff item {0}: why has {1} words (cap {2}).', k + 1, e.whyWords, CAPS.whyWords), e.line);
+      if (!e.mapping)
+        return void at(t('state-snapshot v1: diff item {0} is not a mapping with op/item/why.', k + 1), e.line);
+      if (!CAPS.ops.includes(e.op))
+        at(t('state-snapshot v1: diff item {0} has op "{1}" (allowed: {2}).', k + 1, e.op, CAPS.ops.join('|')), e.line);
+      if (e.whyWords > CAPS.whyWords)
+        at(
+          t('state-snapshot v1: diff item {0}: why has {1} words (cap {2}).', k + 1, e.whyWords, CAPS.whyWords),
+          e.line,
+        );
     }),
   );
   list('blocked', info.blocked, false, () =>
     info.blockedEntries.forEach((e, k) => {
-      if (!CAPS.risks.includes(e.risk.trim().toUpperCase())) at(t('state-snapshot v1: blocked item {0} has risk "{1}" (allowed: H|M|L).', k + 1, e.risk), e.line);
+      if (!CAPS.risks.includes(e.risk.trim().toUpperCase()))
+        at(t('state-snapshot v1: blocked item {0} has risk "{1}" (allowed: H|M|L).', k + 1, e.risk), e.line);
     }),
   );
   return out;
@@ -179,16 +247,71 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
 function checkSnapshot(doc: StateDoc): Check[] {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
   if (!info) {
-    return [mk('S1', 'snapshot', 'warn', false, t('No `<!-- state-snapshot v1 -->` block: the next session cannot recover from one compact block.'), { path: doc.relPath, line: 1 }, t('Insert the Phase 2.3 YAML block (ts, ctx, next, diff, blocked) right after the front matter, before the title.'))];
+    return [
+      mk(
+        'S1',
+        'snapshot',
+        'warn',
+        false,
+        t('No `<!-- state-snapshot v1 -->` block: the next session cannot recover from one compact block.'),
+        { path: doc.relPath, line: 1 },
+        t(
+          'Insert the Phase 2.3 YAML block (ts, ctx, next, diff, blocked) right after the front matter, before the title.',
+        ),
+      ),
+    ];
   }
   const problems = snapshotProblems(info);
   const misplaced = snapshotMisplaced(doc, info);
-  if (misplaced) return [misplaced, ...problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')))];
+  if (misplaced)
+    return [
+      misplaced,
+      ...problems.map((p) =>
+        mk(
+          'S1',
+          'snapshot',
+          'warn',
+          false,
+          p.message,
+          { path: doc.relPath, line: p.line },
+          t("Keep the block within the seed's caps; what does not fit stays in the prose."),
+        ),
+      ),
+    ];
   if (problems.length === 0) {
     const c = info.counts;
-    return [mk('S1', 'snapshot', 'warn', true, t('state-snapshot v1: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.', c.ctxWords, CAPS.ctxWords, c.next, CAPS.next, c.diff, CAPS.diff, c.blocked, CAPS.blocked), { path: doc.relPath, line: info.line })];
+    return [
+      mk(
+        'S1',
+        'snapshot',
+        'warn',
+        true,
+        t(
+          'state-snapshot v1: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.',
+          c.ctxWords,
+          CAPS.ctxWords,
+          c.next,
+          CAPS.next,
+          c.diff,
+          CAPS.diff,
+          c.blocked,
+          CAPS.blocked,
+        ),
+        { path: doc.relPath, line: info.line },
+      ),
+    ];
   }
-  return problems.map((p) => mk('S1', 'snapshot', 'warn', false, p.message, { path: doc.relPath, line: p.line }, t('Keep the block within the seed\'s caps; what does not fit stays in the prose.')));
+  return problems.map((p) =>
+    mk(
+      'S1',
+      'snapshot',
+      'warn',
+      false,
+      p.message,
+      { path: doc.relPath, line: p.line },
+      t("Keep the block within the seed's caps; what does not fit stays in the prose."),
+    ),
+  );
 }
 
 /** Phase 2.3 "Insertion location": the block goes right after the front matter, before the title line. */
@@ -204,21 +327,54 @@ function snapshotMisplaced(doc: StateDoc, info: SnapshotInfo): Check | null {
   if (before.length === 0 && (!title || title.line > info.line)) return null;
   const msg =
     title && title.line < info.line
-      ? t('The state-snapshot v1 block sits after the title (line {0}): the seed puts it right after the front matter, before the title.', title.line)
-      : t('The state-snapshot v1 block sits below other text (line {0}): the seed puts it right after the front matter, before the title.', fmEnd + lines.slice(fmEnd).findIndex((l) => l.trim() !== '') + 1);
-  return mk('S1', 'snapshot', 'warn', false, msg, { path: doc.relPath, line: info.line }, t('Move the block up, directly below the front matter (or to the top when there is none).'));
+      ? t(
+          'The state-snapshot v1 block sits after the title (line {0}): the seed puts it right after the front matter, before the title.',
+          title.line,
+        )
+      : t(
+          'The state-snapshot v1 block sits below other text (line {0}): the seed puts it right after the front matter, before the title.',
+          fmEnd + lines.slice(fmEnd).findIndex((l) => l.trim() !== '') + 1,
+        );
+  return mk(
+    'S1',
+    'snapshot',
+    'warn',
+    false,
+    msg,
+    { path: doc.relPath, line: info.line },
+    t('Move the block up, directly below the front matter (or to the top when there is none).'),
+  );
 }
 
 function checkCompression(doc: StateDoc): Check {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
-  if (!info || info.blockBytes === 0) return mk('S1', 'compression', 'warn', 'skip', t('No snapshot block to measure.'), { path: doc.relPath });
+  if (!info || info.blockBytes === 0)
+    return mk('S1', 'compression', 'warn', 'skip', t('No snapshot block to measure.'), { path: doc.relPath });
   const ratio = info.proseBytes / info.blockBytes;
   const x = ratio.toFixed(1);
   const msg =
     ratio >= 2
-      ? t('[Memento] prose: {0} bytes → compact block: {1} bytes ({2}x reduction).', info.proseBytes, info.blockBytes, x)
-      : t('[Memento] prose: {0} bytes → compact block: {1} bytes ({2}x reduction): under 2x.', info.proseBytes, info.blockBytes, x);
-  return mk('S1', 'compression', 'warn', ratio >= 2, msg, { path: doc.relPath, line: info.line }, t('Shorten next/diff entries in the block: verb + object only, no descriptions.'));
+      ? t(
+          '[Memento] prose: {0} bytes → compact block: {1} bytes ({2}x reduction).',
+          info.proseBytes,
+          info.blockBytes,
+          x,
+        )
+      : t(
+          '[Memento] prose: {0} bytes → compact block: {1} bytes ({2}x reduction): under 2x.',
+          info.proseBytes,
+          info.blockBytes,
+          x,
+        );
+  return mk(
+    'S1',
+    'compression',
+    'warn',
+    ratio >= 2,
+    msg,
+    { path: doc.relPath, line: info.line },
+    t('Shorten next/diff entries in the block: verb + object only, no descriptions.'),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,11 +383,30 @@ function checkCompression(doc: StateDoc): Check {
 /** Rule 1 and the Scope Boundary: completed items are deleted from "What to do now", never kept. */
 function checkCompletedItems(doc: StateDoc): Check[] {
   const nexts = sectionsOf(doc, 'next');
-  if (nexts.length === 0) return [mk('S1', 'completed-items', 'warn', 'skip', t('No "What to do now" section.'), { path: doc.relPath })];
+  if (nexts.length === 0)
+    return [mk('S1', 'completed-items', 'warn', 'skip', t('No "What to do now" section.'), { path: doc.relPath })];
   const done = nexts.flatMap((s) => s.items.filter((i) => i.flags.includes('done')).map((i) => ({ s, i })));
-  if (done.length === 0) return [mk('S1', 'completed-items', 'warn', true, t('No completed item left under "{0}".', nexts[0].title), { path: doc.relPath, line: nexts[0].line })];
+  if (done.length === 0)
+    return [
+      mk('S1', 'completed-items', 'warn', true, t('No completed item left under "{0}".', nexts[0].title), {
+        path: doc.relPath,
+        line: nexts[0].line,
+      }),
+    ];
   return done.map(({ s, i }) =>
-    mk('S1', 'completed-items', 'warn', false, t('A completed item is still under "{0}": "{1}". Completed items are deleted, not kept.', clip(s.title, 60), clip(i.text, 80)), { path: doc.relPath, line: i.line }, t('Delete it: git history and context-log.md keep what was done.')),
+    mk(
+      'S1',
+      'completed-items',
+      'warn',
+      false,
+      t(
+        'A completed item is still under "{0}": "{1}". Completed items are deleted, not kept.',
+        clip(s.title, 60),
+        clip(i.text, 80),
+      ),
+      { path: doc.relPath, line: i.line },
+      t('Delete it: git history and context-log.md keep what was done.'),
+    ),
   );
 }
 
@@ -255,18 +430,27 @@ function itemLines(doc: StateDoc, next: S1Next): string[] {
 
 /** Phase 2 template: "1. [Most urgent] — include execution command". A fenced block, `$ cmd` or a command code span under item 1 counts. */
 function checkNextCommand(doc: StateDoc, next: S1Next | null): Check {
-  if (!next) return mk('S1', 'next-command', 'warn', 'skip', t('No item 1 under "What to do now" (see next-action).'), { path: doc.relPath });
+  if (!next)
+    return mk('S1', 'next-command', 'warn', 'skip', t('No item 1 under "What to do now" (see next-action).'), {
+      path: doc.relPath,
+    });
   const text = itemLines(doc, next).join('\n');
   const spans = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
-  const cmd = /^\s*(?:>\s*)?(?:`{3,}|~{3,})/m.test(text) ? 'a code block' : (spans.find(commandSpan) ?? (/(?:^|\s)\$\s+\S/.test(text) ? '$ …' : null));
+  const cmd = /^\s*(?:>\s*)?(?:`{3,}|~{3,})/m.test(text)
+    ? 'a code block'
+    : (spans.find(commandSpan) ?? (/(?:^|\s)\$\s+\S/.test(text) ? '$ …' : null));
   return mk(
     'S1',
     'next-command',
     'warn',
     cmd !== null,
-    cmd !== null ? t('Item {0} carries its execution command ({1}).', next.number, clip(cmd, 60)) : t('Item {0} of "{1}" carries no execution command.', next.number, clip(next.section.title, 60)),
+    cmd !== null
+      ? t('Item {0} carries its execution command ({1}).', next.number, clip(cmd, 60))
+      : t('Item {0} of "{1}" carries no execution command.', next.number, clip(next.section.title, 60)),
     { path: doc.relPath, line: next.item.line },
-    t('Add the exact command that starts it, e.g. `npm test -- invoices` (the seed: "[Most urgent] — include execution command").'),
+    t(
+      'Add the exact command that starts it, e.g. `npm test -- invoices` (the seed: "[Most urgent] — include execution command").',
+    ),
   );
 }
 
@@ -286,28 +470,66 @@ function checkClarity(doc: StateDoc, next: S1Next | null): Check[] {
   const lines = doc.text.split('\n');
   const tagAt = lines.findIndex((l) => /HANDOFF_CLARITY_LOW/.test(l));
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
-  const q1 = hasContent(doc, 'status') || hasContent(doc, 'understanding') || (!!info && (info.counts.ctxWords > 0 || info.counts.diff > 0));
+  const q1 =
+    hasContent(doc, 'status') ||
+    hasContent(doc, 'understanding') ||
+    (!!info && (info.counts.ctxWords > 0 || info.counts.diff > 0));
   const q2 = !!next && !isTemplateText(next.item.text) && !isVagueAction(next.item.text);
   // Each failing condition is a finding of its own.
   const fails: Msg[] = [];
-  if (tagAt >= 0) fails.push(t('HANDOFF_CLARITY_LOW: the handoff carries the writer\'s ⚠️ HANDOFF_CLARITY_LOW tag.'));
-  if (!q1) fails.push(t('HANDOFF_CLARITY_LOW: Q1 fails: nothing says what was done or where the work stands (no Current work status, System understanding, or snapshot ctx/diff).'));
-  if (!q2) fails.push(t('HANDOFF_CLARITY_LOW: Q2 fails: the next session cannot tell what to do first (no concrete item 1 under What to do now).'));
-  const hint = t('Rewrite the handoff once: say where the work stands (Current work status, System understanding) and put the first concrete action, with its command, as item 1.');
-  if (fails.length === 0) return [mk('S1', 'clarity', 'warn', true, t('Handoff clarity: both anchor questions answered.'), { path: doc.relPath }, hint)];
+  if (tagAt >= 0) fails.push(t("HANDOFF_CLARITY_LOW: the handoff carries the writer's ⚠️ HANDOFF_CLARITY_LOW tag."));
+  if (!q1)
+    fails.push(
+      t(
+        'HANDOFF_CLARITY_LOW: Q1 fails: nothing says what was done or where the work stands (no Current work status, System understanding, or snapshot ctx/diff).',
+      ),
+    );
+  if (!q2)
+    fails.push(
+      t(
+        'HANDOFF_CLARITY_LOW: Q2 fails: the next session cannot tell what to do first (no concrete item 1 under What to do now).',
+      ),
+    );
+  const hint = t(
+    'Rewrite the handoff once: say where the work stands (Current work status, System understanding) and put the first concrete action, with its command, as item 1.',
+  );
+  if (fails.length === 0)
+    return [
+      mk(
+        'S1',
+        'clarity',
+        'warn',
+        true,
+        t('Handoff clarity: both anchor questions answered.'),
+        { path: doc.relPath },
+        hint,
+      ),
+    ];
   const line = tagAt >= 0 ? tagAt + 1 : (next?.item.line ?? 1);
   return fails.map((m) => mk('S1', 'clarity', 'warn', false, m, { path: doc.relPath, line }, hint));
 }
 
 /** Error Recovery `missing_data`: MEMORY.md and context-log.md are Phase 3's storage targets; the seed creates them (empty template) when missing. */
 function checkMissingData(loaded: Loaded): Check {
-  const missing = [docOf(loaded, 'memory') ? '' : 'MEMORY.md', docOf(loaded, 'contextLog') ? '' : 'context-log.md'].filter(Boolean);
+  const missing = [
+    docOf(loaded, 'memory') ? '' : 'MEMORY.md',
+    docOf(loaded, 'contextLog') ? '' : 'context-log.md',
+  ].filter(Boolean);
   const msg =
     missing.length === 0
       ? t('MEMORY.md and context-log.md exist.')
       : missing.length === 1
-        ? t('missing_data: {0} not found (next to {1} or at the root); Phase 3 has nowhere to save.', missing[0], loaded.homeRel)
-        : t('missing_data: {0} and {1} not found (next to {2} or at the root); Phase 3 has nowhere to save.', missing[0], missing[1], loaded.homeRel);
+        ? t(
+            'missing_data: {0} not found (next to {1} or at the root); Phase 3 has nowhere to save.',
+            missing[0],
+            loaded.homeRel,
+          )
+        : t(
+            'missing_data: {0} and {1} not found (next to {2} or at the root); Phase 3 has nowhere to save.',
+            missing[0],
+            missing[1],
+            loaded.homeRel,
+          );
   const dir = path.posix.dirname(loaded.homeRel);
   return mk(
     'S1',
@@ -316,7 +538,9 @@ function checkMissingData(loaded: Loaded): Check {
     missing.length === 0,
     msg,
     missing.length ? { path: `${dir}/${missing[0]}` } : {},
-    t('Create the missing file(s) with an empty template, then re-run the checkpoint (the seed\'s Error Recovery for missing_data).'),
+    t(
+      "Create the missing file(s) with an empty template, then re-run the checkpoint (the seed's Error Recovery for missing_data).",
+    ),
   );
 }
 
@@ -327,7 +551,20 @@ async function stateReviewed(ws: Workspace): Promise<Check[]> {
   if (!st || !st.isFile()) return [];
   const confirmed = new Set(ws.options.confirmed ?? []);
   const done = confirmed.has('state-reviewed') || confirmed.has('S1:state-reviewed');
-  return [{ id: 'state-reviewed', system: 'S1', severity: 'manual', status: done ? 'manual-done' : 'manual-open', ...said(t('You reviewed {0} for this session\'s changes (PENDING items met, blockers resolved, milestones); skip is OK if nothing changed.', file)) }];
+  return [
+    {
+      id: 'state-reviewed',
+      system: 'S1',
+      severity: 'manual',
+      status: done ? 'manual-done' : 'manual-open',
+      ...said(
+        t(
+          "You reviewed {0} for this session's changes (PENDING items met, blockers resolved, milestones); skip is OK if nothing changed.",
+          file,
+        ),
+      ),
+    },
+  ];
 }
 
 function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
@@ -335,7 +572,8 @@ function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
 }
 
 /** An explicit "nothing here" in a section the seed requires ("none", "없음", "なし"). */
-const NONE_ITEM = /^(?:none|nothing|n\/a)\b|^no (?:open |known |outstanding )?(?:blockers?|issues?|pending decisions?|decisions?|risks?|problems?)\b|^(?:없음|해당 ?없음|なし|特になし|无|нет)/iu;
+const NONE_ITEM =
+  /^(?:none|nothing|n\/a)\b|^no (?:open |known |outstanding )?(?:blockers?|issues?|pending decisions?|decisions?|risks?|problems?)\b|^(?:없음|해당 ?없음|なし|特になし|无|нет)/iu;
 
 /**
  * Phase 2 "Required sections": What to do now, Pending decisions (each with `urgency: H/M/L`),
@@ -353,7 +591,12 @@ function templateParts(doc: StateDoc): TemplatePart[] {
   const tagged = (key: string, tag: string, re: RegExp): void => {
     for (const it of sectionsOf(doc, key).flatMap((x) => x.items)) {
       if ((it.depth ?? 0) !== 0 || isTemplateText(it.text) || NONE_ITEM.test(plainText(it.text))) continue;
-      parts.push({ name: `${tag} on "${clip(plainText(it.text), 50)}"`, state: re.test(it.text) ? 'filled' : 'missing', path: doc.relPath, line: it.line });
+      parts.push({
+        name: `${tag} on "${clip(plainText(it.text), 50)}"`,
+        state: re.test(it.text) ? 'filled' : 'missing',
+        path: doc.relPath,
+        line: it.line,
+      });
     }
   };
   tagged('pending', 'urgency: H/M/L', /\burgency\s*[:：]\s*[HML]\b/i);
@@ -371,12 +614,17 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
   if (readable) {
     next = s1NextAction(readable);
     const skeleton = checkNotSkeleton('S1', readable, ['title', 'snapshot'], isTemplateText);
-    checks.push(skeleton, ...checkTemplate('S1', readable.relPath, templateParts(readable), skeleton.status === 'fail'));
+    checks.push(
+      skeleton,
+      ...checkTemplate('S1', readable.relPath, templateParts(readable), skeleton.status === 'fail'),
+    );
     checks.push(checkS1NextAction(readable, next));
     checks.push(checkPending('S1', realItems(sectionsOf(readable, 'pending')[0]), readable, 'Pending decisions'));
     checks.push(await checkFresh('S1', ws, readable));
     checks.push(await checkWorkExplained('S1', ws, [readable], readable.relPath));
-    checks.push(checkBudget('S1', readable, { maxLines: S1_FACTS.budgets.lines, lineCounting: S1_FACTS.budgets.lineCounting }));
+    checks.push(
+      checkBudget('S1', readable, { maxLines: S1_FACTS.budgets.lines, lineCounting: S1_FACTS.budgets.lineCounting }),
+    );
     checks.push(...checkFutureOriented(readable));
     checks.push(...checkSnapshot(readable));
     checks.push(checkCompression(readable));
@@ -388,7 +636,16 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
   checks.push(
     ...(memory && keyFiles.length
       ? await checkStalePaths('S1', ws, refsInSections(memory, keyFiles), 'MEMORY.md Key Files paths')
-      : [mk('S1', 'stale-paths', 'warn', 'skip', memory ? t('{0} has no Key Files section.', memory.relPath) : t('No MEMORY.md.'), { path: memory?.relPath })]),
+      : [
+          mk(
+            'S1',
+            'stale-paths',
+            'warn',
+            'skip',
+            memory ? t('{0} has no Key Files section.', memory.relPath) : t('No MEMORY.md.'),
+            { path: memory?.relPath },
+          ),
+        ]),
   );
   checks.push((await checkAttestation(ws, readable, loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`)).check);
   checks.push(...checkLessons(docOf(loaded, 'lessons'), ws.now), ...checkHookCandidates(docOf(loaded, 'lessons')));
@@ -404,7 +661,6 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
     resumePrompt: resumePrompt('S1', loaded.homeRel, where),
   };
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Lessons and context log
@@ -425,7 +681,12 @@ function daysSince(day: number, now: number): number {
 export function isArchiveCandidate(meta: Item, now: number): boolean {
   const conf = flag(meta, 'conf');
   const day = parseDay(flag(meta, 'seen') ?? '');
-  return conf !== undefined && Number(conf) < CURATION.archive.conf && day !== null && daysSince(day, now) > CURATION.archive.days;
+  return (
+    conf !== undefined &&
+    Number(conf) < CURATION.archive.conf &&
+    day !== null &&
+    daysSince(day, now) > CURATION.archive.days
+  );
 }
 
 /** A context-log entry is past its TTL: more than `ttl:Nd` days between its date and `now` (`permanent` never expires). */
@@ -449,7 +710,8 @@ function markVerdicts(loaded: Loaded, now: number): void {
   const mark = (it: Item, name: string, yes: boolean) => {
     if (yes && !it.flags.includes(name)) it.flags.push(name);
   };
-  for (const s of docOf(loaded, 'lessons')?.sections ?? []) for (const it of s.items) mark(it, 'archive', isArchiveCandidate(it, now));
+  for (const s of docOf(loaded, 'lessons')?.sections ?? [])
+    for (const it of s.items) mark(it, 'archive', isArchiveCandidate(it, now));
   for (const s of docOf(loaded, 'contextLog')?.sections ?? []) {
     for (const it of s.items) {
       if (flag(it, 'date') === undefined) continue;
@@ -464,9 +726,15 @@ const NAMED = 5;
 
 export function checkLessons(doc: StateDoc | null, now: number): Check[] {
   if (!doc) return [mk('S1', 'lessons', 'info', 'skip', t('No tasks/lessons.md.'))];
-  if (!doc.text) return [mk('S1', 'lessons', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath })];
+  if (!doc.text)
+    return [mk('S1', 'lessons', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath })];
   const lessons = doc.sections.filter((s) => s.key === 'lesson');
-  const metas = lessons.flatMap((s) => s.items.filter((i) => flag(i, 'conf') !== undefined).slice(0, 1).map((i) => ({ s, i })));
+  const metas = lessons.flatMap((s) =>
+    s.items
+      .filter((i) => flag(i, 'conf') !== undefined)
+      .slice(0, 1)
+      .map((i) => ({ s, i })),
+  );
   const noSeen = metas.filter(({ i }) => flag(i, 'seen') === undefined).length;
   const archive = metas.filter(({ i }) => isArchiveCandidate(i, now));
   const headed = doc.sections.filter((s) => s.level >= 3 && s.key !== 'lesson').length;
@@ -474,22 +742,50 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
     const n = metas.length;
     const msg =
       noSeen && headed
-        ? t('{0} lesson(s) with conf/seen/obs meta ({1} without seen:, {2} heading(s) without a meta line); no archive candidates.', n, noSeen, headed)
+        ? t(
+            '{0} lesson(s) with conf/seen/obs meta ({1} without seen:, {2} heading(s) without a meta line); no archive candidates.',
+            n,
+            noSeen,
+            headed,
+          )
         : noSeen
           ? t('{0} lesson(s) with conf/seen/obs meta ({1} without seen:); no archive candidates.', n, noSeen)
           : headed
-            ? t('{0} lesson(s) with conf/seen/obs meta ({1} heading(s) without a meta line); no archive candidates.', n, headed)
+            ? t(
+                '{0} lesson(s) with conf/seen/obs meta ({1} heading(s) without a meta line); no archive candidates.',
+                n,
+                headed,
+              )
             : t('{0} lesson(s) with conf/seen/obs meta; no archive candidates.', n);
     return [mk('S1', 'lessons', 'info', true, msg, { path: doc.relPath })];
   }
   // One finding per candidate (its own line), the ones past the first few counted in one more.
-  const hint = t('Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed\'s monthly cleanup).');
+  const hint = t("Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed's monthly cleanup).");
   const out = archive.slice(0, NAMED).map(({ s, i }) => {
     const seen = flag(i, 'seen') ?? '';
-    const msg = t('Archive candidate (conf < {0} and seen > {1} days ago): "{2}" (conf {3}, seen {4}, {5} days ago).', CURATION.archive.conf, CURATION.archive.days, clip(s.title, 60), flag(i, 'conf') ?? '', seen, daysSince(parseDay(seen) ?? now, now));
+    const msg = t(
+      'Archive candidate (conf < {0} and seen > {1} days ago): "{2}" (conf {3}, seen {4}, {5} days ago).',
+      CURATION.archive.conf,
+      CURATION.archive.days,
+      clip(s.title, 60),
+      flag(i, 'conf') ?? '',
+      seen,
+      daysSince(parseDay(seen) ?? now, now),
+    );
     return mk('S1', 'lessons', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
   });
-  if (archive.length > NAMED) out.push(mk('S1', 'lessons', 'info', false, t('{0} more archive candidate(s).', archive.length - NAMED), { path: doc.relPath, line: archive[NAMED].s.line }, hint));
+  if (archive.length > NAMED)
+    out.push(
+      mk(
+        'S1',
+        'lessons',
+        'info',
+        false,
+        t('{0} more archive candidate(s).', archive.length - NAMED),
+        { path: doc.relPath, line: archive[NAMED].s.line },
+        hint,
+      ),
+    );
   return out;
 }
 
@@ -504,44 +800,134 @@ function checkHookCandidates(doc: StateDoc | null): Check[] {
   const cands = doc.sections
     .filter((s) => s.key === 'lesson')
     .map((s) => ({ s, meta: s.items.find((i) => flag(i, 'conf') !== undefined) }))
-    .filter((x): x is { s: Section; meta: Item } => !!x.meta && Number(flag(x.meta, 'conf')) >= CURATION.hookPromotion.conf && Number(flag(x.meta, 'obs') ?? 0) >= CURATION.hookPromotion.obs);
-  if (cands.length === 0) return [mk('S1', 'hook-promotion', 'info', true, t('No lesson with conf ≥ {0} and obs ≥ {1}: no hook-promotion candidate.', CURATION.hookPromotion.conf, CURATION.hookPromotion.obs), { path: doc.relPath })];
-  const hint = t('If the violation is machine-detectable, propose an enforcement hook (flag only: authoring it needs the user\'s approval) and add `> hook_candidate: true` under the lesson.');
+    .filter(
+      (x): x is { s: Section; meta: Item } =>
+        !!x.meta &&
+        Number(flag(x.meta, 'conf')) >= CURATION.hookPromotion.conf &&
+        Number(flag(x.meta, 'obs') ?? 0) >= CURATION.hookPromotion.obs,
+    );
+  if (cands.length === 0)
+    return [
+      mk(
+        'S1',
+        'hook-promotion',
+        'info',
+        true,
+        t(
+          'No lesson with conf ≥ {0} and obs ≥ {1}: no hook-promotion candidate.',
+          CURATION.hookPromotion.conf,
+          CURATION.hookPromotion.obs,
+        ),
+        { path: doc.relPath },
+      ),
+    ];
+  const hint = t(
+    "If the violation is machine-detectable, propose an enforcement hook (flag only: authoring it needs the user's approval) and add `> hook_candidate: true` under the lesson.",
+  );
   const tagged = (sec: Section) => sec.items.some((i) => /hook_candidate\s*:\s*true/i.test(i.text));
   const out = cands.slice(0, NAMED).map(({ s, meta }) => {
     const [title, conf, obs] = [clip(s.title, 60), flag(meta, 'conf') ?? '', flag(meta, 'obs') ?? ''];
-    const msg = tagged(s) ? t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}, tagged hook_candidate).', title, conf, obs) : t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}).', title, conf, obs);
+    const msg = tagged(s)
+      ? t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}, tagged hook_candidate).', title, conf, obs)
+      : t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}).', title, conf, obs);
     return mk('S1', 'hook-promotion', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
   });
-  if (cands.length > NAMED) out.push(mk('S1', 'hook-promotion', 'info', false, t('{0} more hook-promotion candidate(s).', cands.length - NAMED), { path: doc.relPath, line: cands[NAMED].s.line }, hint));
+  if (cands.length > NAMED)
+    out.push(
+      mk(
+        'S1',
+        'hook-promotion',
+        'info',
+        false,
+        t('{0} more hook-promotion candidate(s).', cands.length - NAMED),
+        { path: doc.relPath, line: cands[NAMED].s.line },
+        hint,
+      ),
+    );
   return out;
 }
 
 function lineList(items: Item[]): string {
-  return items.slice(0, 5).map((i) => i.line).join(', ') + (items.length > 5 ? ', …' : '');
+  return (
+    items
+      .slice(0, 5)
+      .map((i) => i.line)
+      .join(', ') + (items.length > 5 ? ', …' : '')
+  );
 }
 
 export function checkContextLog(doc: StateDoc | null, now: number): Check[] {
   if (!doc) return [mk('S1', 'context-log', 'info', 'skip', t('No context-log.md.'))];
-  if (!doc.text) return [mk('S1', 'context-log', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath })];
+  if (!doc.text)
+    return [mk('S1', 'context-log', 'info', 'skip', t('{0} cannot be read.', doc.relPath), { path: doc.relPath })];
   const entries = doc.sections.flatMap((s) => s.items).filter((i) => i.flags.some((f) => f.startsWith('date:')));
   const expired = entries.filter((i) => isExpired(i, now));
   const promote = entries.filter(isPromotionCandidate);
   const noTtl = entries.filter((i) => !i.flags.some((f) => f.startsWith('ttl:')));
   const out: Check[] = [];
   if (expired.length) {
-    out.push(mk('S1', 'context-log', 'info', false, t('{0} of {1} entries are past their TTL (lines {2}).', expired.length, entries.length, lineList(expired)), { path: doc.relPath, line: expired[0].line }, t('Delete expired entries, or promote the ones still true to MEMORY.md.')));
+    out.push(
+      mk(
+        'S1',
+        'context-log',
+        'info',
+        false,
+        t('{0} of {1} entries are past their TTL (lines {2}).', expired.length, entries.length, lineList(expired)),
+        { path: doc.relPath, line: expired[0].line },
+        t('Delete expired entries, or promote the ones still true to MEMORY.md.'),
+      ),
+    );
   }
   if (promote.length) {
-    out.push(mk('S1', 'context-log', 'info', false, t('{0} promotion candidate(s) with ref ≥ {1} (lines {2}): review them for MEMORY.md.', promote.length, CURATION.promoteRefs, lineList(promote)), { path: doc.relPath, line: promote[0].line }, t('Move lasting facts into MEMORY.md.')));
+    out.push(
+      mk(
+        'S1',
+        'context-log',
+        'info',
+        false,
+        t(
+          '{0} promotion candidate(s) with ref ≥ {1} (lines {2}): review them for MEMORY.md.',
+          promote.length,
+          CURATION.promoteRefs,
+          lineList(promote),
+        ),
+        { path: doc.relPath, line: promote[0].line },
+        t('Move lasting facts into MEMORY.md.'),
+      ),
+    );
   }
   if (noTtl.length) {
-    out.push(mk('S1', 'context-log', 'info', false, noTtl.length === 1 ? t('1 entry has no ttl tag (line {0}); the seed makes TTL tagging mandatory.', lineList(noTtl)) : t('{0} entries have no ttl tag (lines {1}); the seed makes TTL tagging mandatory.', noTtl.length, lineList(noTtl)), { path: doc.relPath, line: noTtl[0].line }, t('Tag each entry `[ttl:90d]`, `[ttl:30d]` or `[ttl:permanent]`.')));
+    out.push(
+      mk(
+        'S1',
+        'context-log',
+        'info',
+        false,
+        noTtl.length === 1
+          ? t('1 entry has no ttl tag (line {0}); the seed makes TTL tagging mandatory.', lineList(noTtl))
+          : t(
+              '{0} entries have no ttl tag (lines {1}); the seed makes TTL tagging mandatory.',
+              noTtl.length,
+              lineList(noTtl),
+            ),
+        { path: doc.relPath, line: noTtl[0].line },
+        t('Tag each entry `[ttl:90d]`, `[ttl:30d]` or `[ttl:permanent]`.'),
+      ),
+    );
   }
-  if (out.length === 0) out.push(mk('S1', 'context-log', 'info', true, t('{0} entries; none past its TTL; no promotion candidates.', entries.length), { path: doc.relPath }));
+  if (out.length === 0)
+    out.push(
+      mk(
+        'S1',
+        'context-log',
+        'info',
+        true,
+        t('{0} entries; none past its TTL; no promotion candidates.', entries.length),
+        { path: doc.relPath },
+      ),
+    );
   return out;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Attestation (Phase 2.4)
@@ -565,34 +951,75 @@ function hashFile(abs: string): Promise<string | null> {
   });
 }
 
-export async function checkAttestation(ws: Workspace, home: StateDoc | null, sidecarRel: string): Promise<{ check: Check; state: Attestation | null }> {
+export async function checkAttestation(
+  ws: Workspace,
+  home: StateDoc | null,
+  sidecarRel: string,
+): Promise<{ check: Check; state: Attestation | null }> {
   const kind = await ws.kind(sidecarRel);
   if (kind === 'missing') {
     return {
       state: 'NO_SIDECAR',
-      check: mk('S1', 'attestation', 'info', false, t('NO_SIDECAR: {0} does not exist; the handoff is not attested.', sidecarRel), { path: sidecarRel }, t('Run the checkpoint (Phase 2.4 write-receipt writes the sidecar).')),
+      check: mk(
+        'S1',
+        'attestation',
+        'info',
+        false,
+        t('NO_SIDECAR: {0} does not exist; the handoff is not attested.', sidecarRel),
+        { path: sidecarRel },
+        t('Run the checkpoint (Phase 2.4 write-receipt writes the sidecar).'),
+      ),
     };
   }
-  if (!home || !home.hash) return { state: null, check: mk('S1', 'attestation', 'block', 'skip', t('No readable handoff to attest.'), { path: sidecarRel }) };
+  if (!home || !home.hash)
+    return {
+      state: null,
+      check: mk('S1', 'attestation', 'block', 'skip', t('No readable handoff to attest.'), { path: sidecarRel }),
+    };
   ws.stateFiles.add(sidecarRel);
   const f = await ws.read(sidecarRel);
   const tampered = (why: Msg, line?: number) => ({
     state: 'TAMPERED' as const,
-    check: mk('S1', 'attestation', 'block', false, why, { path: home.relPath, line }, t('If you edited {0} yourself, re-run the checkpoint so write-receipt refreshes {1}; otherwise restore the handoff from git and find out who changed it.', home.relPath, sidecarRel)),
+    check: mk(
+      'S1',
+      'attestation',
+      'block',
+      false,
+      why,
+      { path: home.relPath, line },
+      t(
+        'If you edited {0} yourself, re-run the checkpoint so write-receipt refreshes {1}; otherwise restore the handoff from git and find out who changed it.',
+        home.relPath,
+        sidecarRel,
+      ),
+    ),
   });
   if (!f.ok) return tampered(sidecarUnreadable(sidecarRel, f));
   const token = f.text.trim().split(/\s+/)[0] ?? '';
-  if (!/^[0-9a-fA-F]{64}$/.test(token)) return tampered(t('TAMPERED: {0} does not hold a SHA-256 hex digest ("{1}").', sidecarRel, token.slice(0, 20)));
+  if (!/^[0-9a-fA-F]{64}$/.test(token))
+    return tampered(t('TAMPERED: {0} does not hold a SHA-256 hex digest ("{1}").', sidecarRel, token.slice(0, 20)));
   const actual = home.findings.some((x) => x.id === 'size') ? await hashFile(home.path) : home.hash;
   if (!actual) return tampered(t('TAMPERED: {0} could not be hashed.', home.relPath));
   if (token.toLowerCase() !== actual) {
-    return tampered(t('TAMPERED: {0} does not match {1} (sidecar {2}…, file {3}…): it changed after the checkpoint attested it.', home.relPath, sidecarRel, token.slice(0, 12), actual.slice(0, 12)));
+    return tampered(
+      t(
+        'TAMPERED: {0} does not match {1} (sidecar {2}…, file {3}…): it changed after the checkpoint attested it.',
+        home.relPath,
+        sidecarRel,
+        token.slice(0, 12),
+        actual.slice(0, 12),
+      ),
+    );
   }
   const upper = token !== token.toLowerCase();
   const newline = /\n$/.test(f.text);
   const said =
     upper && newline
-      ? t('MATCH: {0} matches the SHA-256 of {1} (the sidecar is upper-case hex; the sidecar ends with a newline).', sidecarRel, home.relPath)
+      ? t(
+          'MATCH: {0} matches the SHA-256 of {1} (the sidecar is upper-case hex; the sidecar ends with a newline).',
+          sidecarRel,
+          home.relPath,
+        )
       : upper
         ? t('MATCH: {0} matches the SHA-256 of {1} (the sidecar is upper-case hex).', sidecarRel, home.relPath)
         : newline

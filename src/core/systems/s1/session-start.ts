@@ -14,6 +14,12 @@ export function attestationAtStart(s1: SystemReport): Array<{ line: string; loud
       },
     ];
   }
-  if (c.status === 'pass') return [{ loud: false, line: `S1 handoff attestation: MATCH (${s1.home} is what the last checkpoint attested).` }];
-  return [{ loud: false, line: `S1 handoff attestation: NO_SIDECAR (${c.path ?? companionPath('S1', 'sidecar')} is missing: ${s1.home} is not attested).` }];
+  if (c.status === 'pass')
+    return [{ loud: false, line: `S1 handoff attestation: MATCH (${s1.home} is what the last checkpoint attested).` }];
+  return [
+    {
+      loud: false,
+      line: `S1 handoff attestation: NO_SIDECAR (${c.path ?? companionPath('S1', 'sidecar')} is missing: ${s1.home} is not attested).`,
+    },
+  ];
 }

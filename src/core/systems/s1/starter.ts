@@ -43,7 +43,8 @@ blocked: []
 export const S1_STARTER: Starter = {
   system: 'S1',
   title: `S1 — Session handoff (${S1_FACTS.home})`,
-  description: 'One forward-only handoff with a state-snapshot block: what to do now, pending decisions, outstanding issues.',
+  description:
+    'One forward-only handoff with a state-snapshot block: what to do now, pending decisions, outstanding issues.',
   files: [{ path: S1_FACTS.home, content: S1_HANDOFF }],
   home: S1_FACTS.home,
 };

@@ -14,8 +14,11 @@ import type { ClosingOf } from '../../report/closing';
  */
 export function s2HandOff(s: SystemReport, goSignal: string): string[] {
   const doc = s.docs.find((d) => d.relPath === s.home) ?? null;
-  const count = (key: string) => sectionsOf(doc, key).flatMap((x) => x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text))).length;
-  const out = [`Ledger ${s.home} persisted: ${count('decisions')} decided, ${count('verified')} verified, ${count('open')} open, ${count('dropped')} dropped.`];
+  const count = (key: string) =>
+    sectionsOf(doc, key).flatMap((x) => x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text))).length;
+  const out = [
+    `Ledger ${s.home} persisted: ${count('decisions')} decided, ${count('verified')} verified, ${count('open')} open, ${count('dropped')} dropped.`,
+  ];
   out.push(`NEXT: ${s.next ? s.next.replace(/\r?\n/g, ' ') : '(none recorded)'}`);
   const bloat = s.checks.find((c) => (c.id === 'budget' || c.id === 'plan-size') && c.status === 'warn');
   if (bloat) out.push(`Bloat: ${bloat.message.replace(/\s+/g, ' ')}`);

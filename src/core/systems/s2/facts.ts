@@ -19,7 +19,13 @@ export const S2_FACTS: SystemFacts = {
   presence: ['.claude/session-ledger*.md', 'context-manifest.yaml', '.claude/project-state.md'],
   thresholds: { propose: 50, urgent: null },
   checkpointTrigger: '/checkpoint',
-  resume: { verbatim: null, template: 'Read {home} and continue from {next}.', next: 'its NEXT action', unconfirmedTemplate: null, nextVerbatim: true },
+  resume: {
+    verbatim: null,
+    template: 'Read {home} and continue from {next}.',
+    next: 'its NEXT action',
+    unconfirmedTemplate: null,
+    nextVerbatim: true,
+  },
   freshContext: { prescribed: true, command: '/compact', line: S2_CLOSING },
   // The plan budget: the seed measured one plan at 116,000 characters, "roughly 29,000 tokens"
   // (about 4 characters a token), and asks that the spine stay "small enough to read in full".

@@ -12,4 +12,12 @@ import { notReadS2 } from './not-read';
 import { analyseS2 } from './rules';
 import { S2_STARTER } from './starter';
 
-export const S2_SYSTEM: SystemHome<S2Extra> = { id: 'S2', facts: S2_FACTS, load: S2.load, analyse: analyseS2, closing: closingS2, starter: S2_STARTER, notRead: notReadS2 };
+export const S2_SYSTEM: SystemHome<S2Extra> = {
+  id: 'S2',
+  facts: S2_FACTS,
+  load: S2.load,
+  analyse: analyseS2,
+  closing: closingS2,
+  starter: S2_STARTER,
+  notRead: notReadS2,
+};

@@ -3,5 +3,7 @@ import { t, type Msg } from '../../model/messages';
 import type { NotReadWhy } from '../../model/model';
 
 export function notReadS2(why: NotReadWhy, rel: string): Msg {
-  return why === 'S2-manifest-keys' ? t('{0} has no `ledger` or `compaction` key: not read as S2.', rel) : t('{0} has no TASK, DECIDED, VERIFIED or DROPPED section: not read as S2.', rel);
+  return why === 'S2-manifest-keys'
+    ? t('{0} has no `ledger` or `compaction` key: not read as S2.', rel)
+    : t('{0} has no TASK, DECIDED, VERIFIED or DROPPED section: not read as S2.', rel);
 }

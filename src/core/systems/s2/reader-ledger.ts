@@ -50,10 +50,19 @@ export function s2Word(title: string): string | null {
  * Focus", "Completed", "Текущий фокус", "次のステップ", "当前焦点", "블로커" …).
  */
 export const PROJECT_STATE_KEYS: KeyTable = [
-  ['now', /^(?:now|current(?: state| focus| work)?|where we are|status)\b|^текущ|^сейчас|^статус|^現在|焦点|^いま|^当前|^进行中|^현재|초점|^지금/u],
-  ['done', /^(?:latest|done|shipped|recent(?:ly)?|history|completed?|what (?:was )?done)\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u],
+  [
+    'now',
+    /^(?:now|current(?: state| focus| work)?|where we are|status)\b|^текущ|^сейчас|^статус|^現在|焦点|^いま|^当前|^进行中|^현재|초점|^지금/u,
+  ],
+  [
+    'done',
+    /^(?:latest|done|shipped|recent(?:ly)?|history|completed?|what (?:was )?done)\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u,
+  ],
   ['next', /^следующ|^далее|^次|^今後|^下一步|^接下来|^다음/u],
-  ['open', /^(?:blockers?|blocked|open questions?|questions|risks?)\b|^блокер|^(?:открытые )?вопрос|^риск|未解決|ブロッカー|リスク|質問|懸念|未决|阻塞|风险|问题|疑问|블로커|질문|위험|미해결/u],
+  [
+    'open',
+    /^(?:blockers?|blocked|open questions?|questions|risks?)\b|^блокер|^(?:открытые )?вопрос|^риск|未解決|ブロッカー|リスク|質問|懸念|未决|阻塞|风险|问题|疑问|블로커|질문|위험|미해결/u,
+  ],
   ['decisions', /^decisions?\b|^решени|決定|决策|决定|결정/u],
   ['goal', /^(?:goal|objective|mission)\b|^цел[ьи]|^目[標标的]|^목표/u],
 ];
@@ -107,7 +116,8 @@ function flagItems(s: Section): void {
   const test = s.key === 'verified' ? hasCommand : s.key === 'dropped' ? hasReason : null;
   const flag = s.key === 'verified' ? 'hasCommand' : 'hasReason';
   if (!test) return;
-  for (const { item, text } of withChildren(s.items)) if (test(text) && !item.flags.includes(flag)) item.flags.push(flag);
+  for (const { item, text } of withChildren(s.items))
+    if (test(text) && !item.flags.includes(flag)) item.flags.push(flag);
 }
 
 /** The kit's template placeholders (`<fact> [<command>]`) as well as the common ones. */
@@ -125,7 +135,8 @@ function writtenLines(outline: MdOutline, from: number, to: number): number {
   const html = new Set<number>();
   for (const b of outline.blocks) if (b.kind === 'html') for (let l = b.line; l <= b.endLine; l++) html.add(l);
   let n = 0;
-  for (let l = from; l <= to && l <= outline.lines.length; l++) if (outline.lines[l - 1].trim() !== '' && !html.has(l)) n++;
+  for (let l = from; l <= to && l <= outline.lines.length; l++)
+    if (outline.lines[l - 1].trim() !== '' && !html.has(l)) n++;
   return n;
 }
 
@@ -169,7 +180,10 @@ export function parseLedger(_text: string, outline: MdOutline, extra?: KeyTable)
     sections.push(s);
   }
   for (const s of sections) flagItems(s);
-  const session = outline.lines.slice(0, 20).map((l) => /^_session:\s*(\S+?)(?:\s.*)?_\s*$/.exec(l.trim())).find(Boolean);
+  const session = outline.lines
+    .slice(0, 20)
+    .map((l) => /^_session:\s*(\S+?)(?:\s.*)?_\s*$/.exec(l.trim()))
+    .find(Boolean);
   const meta: Record<string, unknown> = { nextLineCount, duplicates, nonCanonical };
   if (session) meta.sessionId = session[1];
   const h1 = outline.headings.find((h) => h.level === 1);
@@ -188,7 +202,9 @@ export function parseProjectState(text: string, outline: MdOutline): ParsedConte
  * enough: that is how someone else's project-state file reads.
  */
 export function hasS2Vocabulary(outline: MdOutline): boolean {
-  return outline.headings.some((h) => h.level === 2 && ['task', 'decided', 'verified', 'dropped'].includes(s2Word(h.title) ?? ''));
+  return outline.headings.some(
+    (h) => h.level === 2 && ['task', 'decided', 'verified', 'dropped'].includes(s2Word(h.title) ?? ''),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,7 +279,8 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
   add('memory', doc.getIn(['memory', 'dir'], true));
   const dc = ['compaction', 'checkpoint', 'durable_context'];
   const ps = doc.getIn([...dc, 'project_state'], true);
-  if (doc.hasIn([...dc, 'project_state'])) info.projectState = isScalar(ps) && typeof ps.value === 'string' && ps.value.trim() ? ps.value.trim() : null;
+  if (doc.hasIn([...dc, 'project_state']))
+    info.projectState = isScalar(ps) && typeof ps.value === 'string' && ps.value.trim() ? ps.value.trim() : null;
   add('project_state', ps);
   add('knowledge_docs', doc.getIn([...dc, 'knowledge_docs'], true));
   add('curated_ssot', doc.getIn([...dc, 'curated_ssot'], true));
@@ -272,7 +289,10 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
   const chars = doc.getIn(['ledger', 'budget_chars']);
   const lines = doc.getIn(['ledger', 'max_lines']);
   if (typeof chars === 'number' || typeof lines === 'number') {
-    info.ledgerBudget = { chars: typeof chars === 'number' ? chars : undefined, lines: typeof lines === 'number' ? lines : undefined };
+    info.ledgerBudget = {
+      chars: typeof chars === 'number' ? chars : undefined,
+      lines: typeof lines === 'number' ? lines : undefined,
+    };
   }
   return { sections: [], meta: { manifest: info }, info };
 }
@@ -281,7 +301,8 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
 // Plan files
 
 /** Headings below which a plan holds evidence, archive or finished work (not the spine). */
-const NOT_SPINE = /^(?:evidence|archive|archived|appendix|done|completed|finished|sources|references|research|transcripts?|measurements|reasoning|belege|archiv|erledigt)\b/;
+const NOT_SPINE =
+  /^(?:evidence|archive|archived|appendix|done|completed|finished|sources|references|research|transcripts?|measurements|reasoning|belege|archiv|erledigt)\b/;
 
 export interface PlanSpine {
   /** Characters of the spine (code points). */

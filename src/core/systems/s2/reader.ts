@@ -15,7 +15,14 @@ import type { Section, StateDoc } from '../../model/model';
 import { byCodeUnits, extractPaths, plainText } from '../../markdown/text';
 import type { Loaded, SystemReader } from '../../model/system';
 import type { Workspace } from '../../model/workspace';
-import { hasS2Vocabulary, parseLedger, parseManifest, parsePlan, parseProjectState, type ManifestInfo } from './reader-ledger';
+import {
+  hasS2Vocabulary,
+  parseLedger,
+  parseManifest,
+  parsePlan,
+  parseProjectState,
+  type ManifestInfo,
+} from './reader-ledger';
 
 export const S2_HOME = S2_FACTS.home;
 export const S2_MANIFEST = companionPath('S2', 'manifest');
@@ -30,7 +37,9 @@ const LEDGER_NAME = /^session-ledger(?:\.[A-Za-z0-9._-]+)?\.md$/;
  */
 async function findLedger(ws: Workspace): Promise<string | null> {
   const shared = 'session-ledger.md';
-  const names = (await ws.list('.claude')).filter((n) => LEDGER_NAME.test(n)).sort((a, b) => (a === shared ? -1 : b === shared ? 1 : byCodeUnits(a, b)));
+  const names = (await ws.list('.claude'))
+    .filter((n) => LEDGER_NAME.test(n))
+    .sort((a, b) => (a === shared ? -1 : b === shared ? 1 : byCodeUnits(a, b)));
   let best: { rel: string; mtime: number } | null = null;
   for (const n of names) {
     const rel = `.claude/${n}`;
@@ -109,7 +118,10 @@ export const S2: SystemReader<S2Extra> = {
     // that file is read by its own system only, never a second time as S2's plan.
     const owner = pointer ? systemOfPath(pointer) : null;
     if (home && pointer && owner && owner !== 'S2') {
-      const line = sectionOf(home, 'plan')?.items.find((i) => i.text.includes(pointer ?? ''))?.line ?? sectionOf(home, 'plan')?.line ?? 1;
+      const line =
+        sectionOf(home, 'plan')?.items.find((i) => i.text.includes(pointer ?? ''))?.line ??
+        sectionOf(home, 'plan')?.line ??
+        1;
       home.links = [...(home.links ?? []), { path: pointer, line, system: owner }];
       pointer = null;
     }

@@ -13,22 +13,42 @@ import type { Check, Finding, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isPlaceholder, withThousands } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
-import { addFindings, checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkStalePaths, checkTemplate, checkWorkExplained, mk, sectionPart, type PathRef } from '../../rules/common';
+import {
+  addFindings,
+  checkBudget,
+  checkExists,
+  checkFresh,
+  checkNextAction,
+  checkNoSecrets,
+  checkPending,
+  checkStalePaths,
+  checkTemplate,
+  checkWorkExplained,
+  mk,
+  sectionPart,
+  type PathRef,
+} from '../../rules/common';
 
 /** The plan budget (characters of the spine). */
 const PLAN_MAX = S2_FACTS.budgets.planSpineChars ?? 20_000;
 
 function notSkeleton(home: StateDoc | null): Check {
   if (!home || !home.text) return mk('S2', 'not-skeleton', 'block', 'skip', t('No readable ledger to inspect.'));
-  const filled = home.sections.filter((s) => s.key !== 'preamble').some((s) => s.items.some((i) => !s2Placeholder(i.text)));
+  const filled = home.sections
+    .filter((s) => s.key !== 'preamble')
+    .some((s) => s.items.some((i) => !s2Placeholder(i.text)));
   return mk(
     'S2',
     'not-skeleton',
     'block',
     filled,
-    filled ? t('{0} holds real content.', home.relPath) : t('{0} is an empty skeleton: no section below a ## heading holds anything.', home.relPath),
+    filled
+      ? t('{0} holds real content.', home.relPath)
+      : t('{0} is an empty skeleton: no section below a ## heading holds anything.', home.relPath),
     { path: home.relPath, line: filled ? undefined : 1 },
-    t('Run /checkpoint and write it down for real: each decision with what it beat, each fact with its command, each dropped path with its reason, and one NEXT line.'),
+    t(
+      'Run /checkpoint and write it down for real: each decision with what it beat, each fact with its command, each dropped path with its reason, and one NEXT line.',
+    ),
   );
 }
 
@@ -37,15 +57,46 @@ function perItem(home: StateDoc, key: 'verified' | 'dropped'): Check[] {
   const id = key === 'verified' ? 'verified-command' : 'dropped-reason';
   const flag = key === 'verified' ? 'hasCommand' : 'hasReason';
   const items = s ? realTopItems(s) : [];
-  if (items.length === 0) return [mk('S2', id, 'warn', 'skip', t('No {0} items.', key.toUpperCase()), { path: home.relPath, line: s?.line })];
+  if (items.length === 0)
+    return [mk('S2', id, 'warn', 'skip', t('No {0} items.', key.toUpperCase()), { path: home.relPath, line: s?.line })];
   const missing = items.filter((i) => !i.flags.includes(flag));
   if (missing.length === 0) {
-    return [mk('S2', id, 'warn', true, t('Every {0} item carries its {1} ({2}).', key.toUpperCase(), key === 'verified' ? 'command' : 'reason', items.length), { path: home.relPath, line: s?.line })];
+    return [
+      mk(
+        'S2',
+        id,
+        'warn',
+        true,
+        t(
+          'Every {0} item carries its {1} ({2}).',
+          key.toUpperCase(),
+          key === 'verified' ? 'command' : 'reason',
+          items.length,
+        ),
+        { path: home.relPath, line: s?.line },
+      ),
+    ];
   }
   return missing.map((i) =>
     key === 'verified'
-      ? mk('S2', id, 'warn', false, t('VERIFIED item without the command that proved it: "{0}".', clip(i.text, 80)), { path: home.relPath, line: i.line }, t('Add the exact command or probe, e.g. `- tests pass [npm test]`. A claim without provenance is a belief.'))
-      : mk('S2', id, 'warn', false, t('DROPPED item without its reason: "{0}".', clip(i.text, 80)), { path: home.relPath, line: i.line }, t('Add why it was abandoned (`- approach: why`), or it gets proposed again.')),
+      ? mk(
+          'S2',
+          id,
+          'warn',
+          false,
+          t('VERIFIED item without the command that proved it: "{0}".', clip(i.text, 80)),
+          { path: home.relPath, line: i.line },
+          t('Add the exact command or probe, e.g. `- tests pass [npm test]`. A claim without provenance is a belief.'),
+        )
+      : mk(
+          'S2',
+          id,
+          'warn',
+          false,
+          t('DROPPED item without its reason: "{0}".', clip(i.text, 80)),
+          { path: home.relPath, line: i.line },
+          t('Add why it was abandoned (`- approach: why`), or it gets proposed again.'),
+        ),
   );
 }
 
@@ -53,7 +104,11 @@ function nextOneLine(home: StateDoc): Check {
   const s = sectionOf(home, 'next');
   if (!s) return mk('S2', 'next-one-line', 'warn', 'skip', t('No NEXT section.'), { path: home.relPath });
   const n = Number(home.meta.nextLineCount ?? 0);
-  if (n === 0) return mk('S2', 'next-one-line', 'warn', 'skip', t('NEXT is empty (see next-action).'), { path: home.relPath, line: s.line });
+  if (n === 0)
+    return mk('S2', 'next-one-line', 'warn', 'skip', t('NEXT is empty (see next-action).'), {
+      path: home.relPath,
+      line: s.line,
+    });
   return mk(
     'S2',
     'next-one-line',
@@ -61,23 +116,52 @@ function nextOneLine(home: StateDoc): Check {
     n <= 1,
     n <= 1 ? t('NEXT is one line.') : t('NEXT holds {0} lines; it should be the single next action on one line.', n),
     { path: home.relPath, line: s.line },
-    t('Keep NEXT to one line: the single most valuable next action, ready to pick up cold. Move the rest to OPEN or the plan.'),
+    t(
+      'Keep NEXT to one line: the single most valuable next action, ready to pick up cold. Move the rest to OPEN or the plan.',
+    ),
   );
 }
 
 function planSize(plan: StateDoc | null, pointer: string | null): Check {
   if (!pointer) return mk('S2', 'plan-size', 'warn', 'skip', t('No plan file named under PLAN: nothing to size.'));
-  if (!plan || !plan.text) return mk('S2', 'plan-size', 'warn', 'skip', t('The plan file {0} cannot be read.', pointer), { path: pointer });
+  if (!plan || !plan.text)
+    return mk('S2', 'plan-size', 'warn', 'skip', t('The plan file {0} cannot be read.', pointer), { path: pointer });
   const sp = plan.meta.spine as PlanSpine | undefined;
   if (!sp) return mk('S2', 'plan-size', 'warn', 'skip', t('The plan could not be measured.'), { path: plan.relPath });
   const n = withThousands;
   const ok = sp.chars <= PLAN_MAX;
   const [rel, chars, max, tokens] = [plan.relPath, n(sp.chars), n(PLAN_MAX), n(PLAN_MAX / 4)];
   let msg: Msg;
-  if (ok && sp.cutAt) msg = t('{0} spine is {1} chars, within the {2} chars, about {3} tokens budget (spine ends at line {4}; {5} chars in all).', rel, chars, max, tokens, sp.endLine, n(sp.totalChars));
-  else if (ok) msg = t('{0} spine is {1} chars, within the {2} chars, about {3} tokens budget.', rel, chars, max, tokens);
-  else if (sp.cutAt) msg = t('{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (the seed measured a 116,000-char plan at ~29,000 tokens) (spine ends at line {4}; {5} chars in all).', rel, chars, max, tokens, sp.endLine, n(sp.totalChars));
-  else msg = t('{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (the seed measured a 116,000-char plan at ~29,000 tokens).', rel, chars, max, tokens);
+  if (ok && sp.cutAt)
+    msg = t(
+      '{0} spine is {1} chars, within the {2} chars, about {3} tokens budget (spine ends at line {4}; {5} chars in all).',
+      rel,
+      chars,
+      max,
+      tokens,
+      sp.endLine,
+      n(sp.totalChars),
+    );
+  else if (ok)
+    msg = t('{0} spine is {1} chars, within the {2} chars, about {3} tokens budget.', rel, chars, max, tokens);
+  else if (sp.cutAt)
+    msg = t(
+      '{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (the seed measured a 116,000-char plan at ~29,000 tokens) (spine ends at line {4}; {5} chars in all).',
+      rel,
+      chars,
+      max,
+      tokens,
+      sp.endLine,
+      n(sp.totalChars),
+    );
+  else
+    msg = t(
+      '{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (the seed measured a 116,000-char plan at ~29,000 tokens).',
+      rel,
+      chars,
+      max,
+      tokens,
+    );
   return mk(
     'S2',
     'plan-size',
@@ -85,7 +169,9 @@ function planSize(plan: StateDoc | null, pointer: string | null): Check {
     ok,
     msg,
     { path: plan.relPath, line: ok ? undefined : 1 },
-    t('Move finished endpoints to a done/archive file and evidence below a marked "## Evidence" section or into its own file, so a checkpoint can read the spine in full.'),
+    t(
+      'Move finished endpoints to a done/archive file and evidence below a marked "## Evidence" section or into its own file, so a checkpoint can read the spine in full.',
+    ),
   );
 }
 
@@ -104,9 +190,22 @@ async function staleChecks(ws: Workspace, refs: PathRef[]): Promise<Check[]> {
       plain.push(r);
       continue;
     }
-    const dir = r.target.split('/').filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg))).join('/');
+    const dir = r.target
+      .split('/')
+      .filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg)))
+      .join('/');
     if (dir && (await ws.kind(dir)) !== 'directory') {
-      out.push(mk('S2', 'stale-paths', 'warn', false, t('STALE PATH: {0}/ (for {1}) does not exist.', dir, r.target), { path: r.doc.relPath, line: r.line }, t('Update the manifest: the store moved or was never created.')));
+      out.push(
+        mk(
+          'S2',
+          'stale-paths',
+          'warn',
+          false,
+          t('STALE PATH: {0}/ (for {1}) does not exist.', dir, r.target),
+          { path: r.doc.relPath, line: r.line },
+          t('Update the manifest: the store moved or was never created.'),
+        ),
+      );
     }
   }
   const rest = await checkStalePaths('S2', ws, plain, 'PLAN pointers and manifest stores');
@@ -118,9 +217,20 @@ async function staleChecks(ws: Workspace, refs: PathRef[]): Promise<Check[]> {
  * it is not older than the ledger's last change. Missing, or switched off in the manifest: skipped.
  */
 function projectStateCheck(home: StateDoc | null, ps: StateDoc | null, psRel: string | null): Check {
-  if (!home || !home.mtime) return mk('S2', 'project-state', 'warn', 'skip', t('No ledger to compare the project state with.'));
-  if (psRel === null) return mk('S2', 'project-state', 'warn', 'skip', t('The manifest switches the project state off (durable_context.project_state: null).'));
-  if (!ps || !ps.mtime) return mk('S2', 'project-state', 'warn', 'skip', t('No project state file at {0}: nothing to reconcile.', psRel), { path: psRel });
+  if (!home || !home.mtime)
+    return mk('S2', 'project-state', 'warn', 'skip', t('No ledger to compare the project state with.'));
+  if (psRel === null)
+    return mk(
+      'S2',
+      'project-state',
+      'warn',
+      'skip',
+      t('The manifest switches the project state off (durable_context.project_state: null).'),
+    );
+  if (!ps || !ps.mtime)
+    return mk('S2', 'project-state', 'warn', 'skip', t('No project state file at {0}: nothing to reconcile.', psRel), {
+      path: psRel,
+    });
   // One second of slack: file times of two writes in one pass.
   const ok = ps.mtime + 1000 >= home.mtime;
   return mk(
@@ -128,9 +238,18 @@ function projectStateCheck(home: StateDoc | null, ps: StateDoc | null, psRel: st
     'project-state',
     'warn',
     ok,
-    ok ? t('{0} was reconciled with the ledger (not older than {1}).', ps.relPath, home.relPath) : t('{0} is older than {1} ({2} before it): this pass did not reconcile it.', ps.relPath, home.relPath, ago(home.mtime - ps.mtime)),
+    ok
+      ? t('{0} was reconciled with the ledger (not older than {1}).', ps.relPath, home.relPath)
+      : t(
+          '{0} is older than {1} ({2} before it): this pass did not reconcile it.',
+          ps.relPath,
+          home.relPath,
+          ago(home.mtime - ps.mtime),
+        ),
     { path: ps.relPath, line: ok ? undefined : 1 },
-    t('Reconcile the project state with what this session established: correct or delete what became false, rewrite what was refined; never append a log.'),
+    t(
+      'Reconcile the project state with what this session established: correct or delete what became false, rewrite what was refined; never append a log.',
+    ),
   );
 }
 
@@ -142,7 +261,12 @@ function ago(ms: number): string {
 /** Newest modification time of a store: the file, or the files of its folder (a glob's folder), at most 50 read. */
 async function storeMtime(ws: Workspace, target: string): Promise<number | null> {
   const glob = /[*?[{]/.test(target);
-  const base = glob ? target.split('/').filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg))).join('/') : target;
+  const base = glob
+    ? target
+        .split('/')
+        .filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg)))
+        .join('/')
+    : target;
   const kind = await ws.kind(base);
   if (kind === 'file') {
     const f = await ws.read(base);
@@ -167,7 +291,16 @@ async function storeMtime(ws: Workspace, target: string): Promise<number | null>
 async function storeFresh(ws: Workspace, home: StateDoc | null, manifest: StateDoc | null): Promise<Check[]> {
   const info = manifest?.meta.manifest as ManifestInfo | undefined;
   const stores = (info?.stores ?? []).filter((st) => st.kind !== 'project_state');
-  if (!home || !home.mtime || !manifest || stores.length === 0) return [mk('S2', 'store-fresh', 'info', 'skip', t('No manifest store besides the project state to compare with the ledger.'))];
+  if (!home || !home.mtime || !manifest || stores.length === 0)
+    return [
+      mk(
+        'S2',
+        'store-fresh',
+        'info',
+        'skip',
+        t('No manifest store besides the project state to compare with the ledger.'),
+      ),
+    ];
   const out: Check[] = [];
   for (const st of stores) {
     const m = await storeMtime(ws, st.path);
@@ -179,9 +312,20 @@ async function storeFresh(ws: Workspace, home: StateDoc | null, manifest: StateD
         'store-fresh',
         'info',
         ok,
-        ok ? t('{0} store {1} was touched since the ledger changed.', st.kind, st.path) : t('{0} store {1} was not touched since {2} changed: reconcile it if this session made anything in it false.', st.kind, st.path, home.relPath),
+        ok
+          ? t('{0} store {1} was touched since the ledger changed.', st.kind, st.path)
+          : t(
+              '{0} store {1} was not touched since {2} changed: reconcile it if this session made anything in it false.',
+              st.kind,
+              st.path,
+              home.relPath,
+            ),
         { path: manifest.relPath, line: st.line },
-        st.kind === 'curated_ssot' ? t('The curated file is the human\'s: flag what is stale, do not rewrite it.') : t('Correct or delete what became false, rewrite what was refined; genuinely new knowledge becomes a new entry.'),
+        st.kind === 'curated_ssot'
+          ? t("The curated file is the human's: flag what is stale, do not rewrite it.")
+          : t(
+              'Correct or delete what became false, rewrite what was refined; genuinely new knowledge becomes a new entry.',
+            ),
       ),
     );
   }
@@ -197,16 +341,48 @@ async function storeFresh(ws: Workspace, home: StateDoc | null, manifest: StateD
 export function s2Findings(doc: StateDoc): Finding[] {
   const out: Finding[] = [];
   for (const d of (doc.meta.duplicates as DuplicateSection[] | undefined) ?? []) {
-    out.push(finding('duplicate-section', 'info', t('"## {0}" (line {1}) repeats "## {2}" (line {3}); merged in file order.', d.title, d.line, d.firstTitle, d.firstLine), d.line, t('Write into the existing section instead of appending a second one.')));
+    out.push(
+      finding(
+        'duplicate-section',
+        'info',
+        t(
+          '"## {0}" (line {1}) repeats "## {2}" (line {3}); merged in file order.',
+          d.title,
+          d.line,
+          d.firstTitle,
+          d.firstLine,
+        ),
+        d.line,
+        t('Write into the existing section instead of appending a second one.'),
+      ),
+    );
   }
   for (const n of (doc.meta.nonCanonical as Array<{ title: string; line: number }> | undefined) ?? []) {
-    out.push(finding('non-canonical', 'info', t('"## {0}" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.', n.title), n.line, t('Durable knowledge belongs in the project state file, the knowledge docs or memory, not in the ledger.')));
+    out.push(
+      finding(
+        'non-canonical',
+        'info',
+        t('"## {0}" is not one of TASK NEXT OPEN DECIDED VERIFIED DROPPED PLAN.', n.title),
+        n.line,
+        t('Durable knowledge belongs in the project state file, the knowledge docs or memory, not in the ledger.'),
+      ),
+    );
   }
   const e = (doc.meta.manifest as ManifestInfo | undefined)?.error;
   if (e?.thrown) out.push(finding('manifest-yaml', 'warn', t('context-manifest.yaml does not parse: {0}', e.message)));
   else if (e) {
-    const msg = e.line ? t('context-manifest.yaml does not parse (line {0}): {1}', e.line, e.message) : t('context-manifest.yaml does not parse: {0}', e.message);
-    out.push(finding('manifest-yaml', 'warn', msg, e.line, t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.')));
+    const msg = e.line
+      ? t('context-manifest.yaml does not parse (line {0}): {1}', e.line, e.message)
+      : t('context-manifest.yaml does not parse: {0}', e.message);
+    out.push(
+      finding(
+        'manifest-yaml',
+        'warn',
+        msg,
+        e.line,
+        t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.'),
+      ),
+    );
   }
   return out;
 }
@@ -224,13 +400,24 @@ export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise
       const sec = sectionOf(home, key);
       return sectionPart(home, name, sec ? [sec] : [], s2Placeholder);
     };
-    checks.push(...checkTemplate('S2', home.relPath, [part('## TASK', 'goal'), part('## NEXT', 'next')], skeleton.status === 'fail'));
+    checks.push(
+      ...checkTemplate(
+        'S2',
+        home.relPath,
+        [part('## TASK', 'goal'), part('## NEXT', 'next')],
+        skeleton.status === 'fail',
+      ),
+    );
   }
 
   const nextSec = sectionOf(home, 'next');
   const first = nextSec?.items.find((i) => !isPlaceholder(i.text)) ?? null;
   const next = first && home ? { text: first.text, path: home.relPath, line: first.line } : null;
-  checks.push(readable ? checkNextAction('S2', next, '## NEXT', homeRel) : mk('S2', 'next-action', 'block', false, t('No readable ledger, so no NEXT ({0}).', homeRel), { path: homeRel }));
+  checks.push(
+    readable
+      ? checkNextAction('S2', next, '## NEXT', homeRel)
+      : mk('S2', 'next-action', 'block', false, t('No readable ledger, so no NEXT ({0}).', homeRel), { path: homeRel }),
+  );
   if (readable && home) {
     checks.push(nextOneLine(home));
     checks.push(checkPending('S2', sectionOf(home, 'open'), home, '## OPEN'));
@@ -238,18 +425,39 @@ export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise
   checks.push(await checkFresh('S2', ws, home));
   checks.push(await checkWorkExplained('S2', ws, docs, homeRel));
   checks.push(...checkNoSecrets('S2', docs));
-  const budget = checkBudget('S2', home, { maxLines: S2_FACTS.budgets.lines, maxChars: S2_FACTS.budgets.chars, lineCounting: S2_FACTS.budgets.lineCounting });
+  const budget = checkBudget('S2', home, {
+    maxLines: S2_FACTS.budgets.lines,
+    maxChars: S2_FACTS.budgets.chars,
+    lineCounting: S2_FACTS.budgets.lineCounting,
+  });
   checks.push(budget);
 
   const refs: PathRef[] = [];
   const planSec = sectionOf(home, 'plan');
-  if (home && planSec) for (const it of planSec.items) for (const t of extractPaths(it.text)) refs.push({ target: t, doc: home, line: it.line });
+  if (home && planSec)
+    for (const it of planSec.items)
+      for (const t of extractPaths(it.text)) refs.push({ target: t, doc: home, line: it.line });
   // A manifest store that leads outside the workspace (`../x`, `/etc`, a link out) is refused: never read, never looked at.
   for (const r of storeRefs(x.manifest)) {
-    const base = r.target.split('/').filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg))).join('/') || '.';
+    const base =
+      r.target
+        .split('/')
+        .filter((_, i, a) => !a.slice(0, i + 1).some((seg) => /[*?[{]/.test(seg)))
+        .join('/') || '.';
     const rel = base.startsWith('/') ? ws.rel(base) : base;
     if (await ws.inside(rel)) refs.push(r);
-    else checks.push(mk('S2', 'outside-root', 'warn', false, t('Store {0} leads outside the workspace folder; it is not read.', r.target), { path: r.doc.relPath, line: r.line }, t('Name stores inside the project: a path from the repository is never followed out of it.')));
+    else
+      checks.push(
+        mk(
+          'S2',
+          'outside-root',
+          'warn',
+          false,
+          t('Store {0} leads outside the workspace folder; it is not read.', r.target),
+          { path: r.doc.relPath, line: r.line },
+          t('Name stores inside the project: a path from the repository is never followed out of it.'),
+        ),
+      );
   }
   checks.push(...(await staleChecks(ws, refs)));
 

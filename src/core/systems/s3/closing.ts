@@ -6,6 +6,16 @@ import { t } from '../../model/messages';
 import type { ClosingOf } from '../../report/closing';
 
 export const closingS3: ClosingOf = (_s, base) => ({
-  lines: [`Handoff written to ${base.home}.`, `Start a fresh session: ${base.step}`, 'Then paste this resume prompt:', '```', base.resumePrompt, '```'],
-  notice: t('Handoff written to {0}. Start a fresh session with /clear, then paste the resume prompt (it is on the clipboard).', base.home),
+  lines: [
+    `Handoff written to ${base.home}.`,
+    `Start a fresh session: ${base.step}`,
+    'Then paste this resume prompt:',
+    '```',
+    base.resumePrompt,
+    '```',
+  ],
+  notice: t(
+    'Handoff written to {0}. Start a fresh session with /clear, then paste the resume prompt (it is on the clipboard).',
+    base.home,
+  ),
 });

@@ -23,6 +23,10 @@ export const S3_FACTS: SystemFacts = {
     next: 'the Now ▶ action',
     unconfirmedTemplate: null,
   },
-  freshContext: { prescribed: true, command: '/clear', line: 'Run /clear, then paste the resume prompt into the fresh session.' },
+  freshContext: {
+    prescribed: true,
+    command: '/clear',
+    line: 'Run /clear, then paste the resume prompt into the fresh session.',
+  },
   budgets: { lines: 150, lineCounting: 'split' },
 };

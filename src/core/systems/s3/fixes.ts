@@ -5,8 +5,10 @@ import { linesOf, type FixOffer, type FixPlace, type LineEdit } from '../line-ed
 
 /** The fixes S3's findings offer: Branch / HEAD from git; over budget, the oldest Log entries moved to the monthly archive. */
 export function fixOffersS3(p: FixPlace): FixOffer[] {
-  if (p.check.id === 'branch-head' && p.onHome && p.check.line) return [{ kind: 'branch-head', title: t('Update Branch / HEAD from git') }];
-  if (p.check.id === 'budget' && p.onHome) return [{ kind: 'rotate-log', title: t('Rotate the Log: move the oldest entries to docs/state/log/ (preview)…') }];
+  if (p.check.id === 'branch-head' && p.onHome && p.check.line)
+    return [{ kind: 'branch-head', title: t('Update Branch / HEAD from git') }];
+  if (p.check.id === 'budget' && p.onHome)
+    return [{ kind: 'rotate-log', title: t('Rotate the Log: move the oldest entries to docs/state/log/ (preview)…') }];
   return [];
 }
 import { parseBranchHead, readS3Structure, type S3Field } from './reader-state';

@@ -12,4 +12,12 @@ import { notReadS3 } from './not-read';
 import { analyseS3 } from './rules';
 import { S3_STARTER } from './starter';
 
-export const S3_SYSTEM: SystemHome = { id: 'S3', facts: S3_FACTS, load: S3.load, analyse: analyseS3, closing: closingS3, starter: S3_STARTER, notRead: notReadS3 };
+export const S3_SYSTEM: SystemHome = {
+  id: 'S3',
+  facts: S3_FACTS,
+  load: S3.load,
+  analyse: analyseS3,
+  closing: closingS3,
+  starter: S3_STARTER,
+  notRead: notReadS3,
+};

@@ -54,10 +54,16 @@ export interface S3Structure {
 }
 
 const LABELS = 'status|phase|branch\\s*(?:\\/|&|and|\\+)\\s*head|branch|head|gates?|now\\s*▶|blocked(?:\\s+on)?';
-const FIELD_RE = new RegExp(`^\\s*(\\*\\*|__)?\\s*(${LABELS})(?=[\\s*_:：]|$)\\s*(?:\\*\\*|__)?\\s*([:：])?\\s*(?:\\*\\*|__)?\\s*([:：])?\\s*(.*)$`, 'i');
+const FIELD_RE = new RegExp(
+  `^\\s*(\\*\\*|__)?\\s*(${LABELS})(?=[\\s*_:：]|$)\\s*(?:\\*\\*|__)?\\s*([:：])?\\s*(?:\\*\\*|__)?\\s*([:：])?\\s*(.*)$`,
+  'i',
+);
 
 export function stripComments(s: string): string {
-  return s.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function fieldName(label: string): S3FieldName {
@@ -95,7 +101,8 @@ function docsTouched(blocks: readonly MdBlock[]): Array<{ text: string; line: nu
     const b = blocks[i];
     if (!/^docs touched\b/i.test(plainText(b.text))) continue;
     out.push({ text: b.text, line: b.line });
-    for (let j = i + 1; j < blocks.length && blocks[j].kind === 'list-item' && blocks[j].depth > b.depth; j++) out.push({ text: blocks[j].text, line: blocks[j].line });
+    for (let j = i + 1; j < blocks.length && blocks[j].kind === 'list-item' && blocks[j].depth > b.depth; j++)
+      out.push({ text: blocks[j].text, line: blocks[j].line });
   }
   return out;
 }
@@ -135,21 +142,39 @@ export function readS3Structure(outline: MdOutline): S3Structure {
   const log = li >= 0 ? { title: headings[li].title, line: headings[li].line, endLine: endOf(li) } : null;
   const entries: S3LogEntry[] = [];
   if (log) {
-    const inner = headings.map((h, i) => ({ h, i })).filter(({ h }) => h.line > log.line && h.line <= log.endLine && h.level > headings[li].level);
+    const inner = headings
+      .map((h, i) => ({ h, i }))
+      .filter(({ h }) => h.line > log.line && h.line <= log.endLine && h.level > headings[li].level);
     const entryLevel = inner.length ? Math.min(...inner.map(({ h }) => h.level)) : 0;
     const heads = inner.filter(({ h }) => h.level === entryLevel);
     const firstHead = heads.length ? heads[0].h.line : log.endLine + 1;
     // Dated list items directly under the Log heading (before any entry heading).
-    const top = blocksBetween(outline, log.line + 1, firstHead - 1).filter((b) => b.kind === 'list-item' && b.depth === 0);
+    const top = blocksBetween(outline, log.line + 1, firstHead - 1).filter(
+      (b) => b.kind === 'list-item' && b.depth === 0,
+    );
     for (let k = 0; k < top.length; k++) {
       const it = top[k];
       if (!DATED_ITEM.test(it.text)) continue;
       const endLine = k + 1 < top.length ? top[k + 1].line - 1 : firstHead - 1;
-      entries.push({ date: DATED_ITEM.exec(it.text)?.[1] ?? null, title: it.text, line: it.line, endLine, level: 0, docsTouched: docsTouched(textBlocks(outline, it.line, endLine)) });
+      entries.push({
+        date: DATED_ITEM.exec(it.text)?.[1] ?? null,
+        title: it.text,
+        line: it.line,
+        endLine,
+        level: 0,
+        docsTouched: docsTouched(textBlocks(outline, it.line, endLine)),
+      });
     }
     heads.forEach(({ h }, k) => {
       const endLine = k + 1 < heads.length ? heads[k + 1].h.line - 1 : log.endLine;
-      entries.push({ date: DATE_RE.exec(h.title)?.[1] ?? null, title: h.title, line: h.line, endLine, level: h.level, docsTouched: docsTouched(textBlocks(outline, h.line + 1, endLine)) });
+      entries.push({
+        date: DATE_RE.exec(h.title)?.[1] ?? null,
+        title: h.title,
+        line: h.line,
+        endLine,
+        level: h.level,
+        docsTouched: docsTouched(textBlocks(outline, h.line + 1, endLine)),
+      });
     });
   }
   return { titleLine: h1?.line ?? null, handoff, fields, log, entries, nowLines };
@@ -157,13 +182,18 @@ export function readS3Structure(outline: MdOutline): S3Structure {
 
 /** True when the outline has one of S3's headings (`## Handoff`, `## Log`) or a `Now ▶` line. */
 export function hasS3Headings(outline: MdOutline): boolean {
-  return outline.headings.some((h) => h.level <= 2 && (isHandoff(h.title) || isLog(h.title))) || outline.blocks.some((b) => b.kind !== 'code' && /Now\s*▶/.test(b.text));
+  return (
+    outline.headings.some((h) => h.level <= 2 && (isHandoff(h.title) || isLog(h.title))) ||
+    outline.blocks.some((b) => b.kind !== 'code' && /Now\s*▶/.test(b.text))
+  );
 }
 
 /** Branch name and commit hash out of a `Branch / HEAD` value (`main @ 4f3e2d1`, `` `feat/x` · abc1234 ``). */
 export function parseBranchHead(value: string): { branch: string | null; head: string | null } {
   // A Branch / HEAD value is short: the cap keeps the patterns below linear on hostile input.
-  let v = stripComments(value.slice(0, 500)).replace(/[`*"']/g, ' ').replace(/\([^)]{0,200}\)/g, ' ');
+  let v = stripComments(value.slice(0, 500))
+    .replace(/[`*"']/g, ' ')
+    .replace(/\([^)]{0,200}\)/g, ' ');
   const m = /(?:^|[\s@:=,;·|])([0-9a-f]{7,40})(?=$|[\s,;.·|)])/i.exec(v);
   const head = m ? m[1].toLowerCase() : null;
   if (m) v = v.slice(0, m.index) + ' ' + v.slice(m.index + m[0].length);

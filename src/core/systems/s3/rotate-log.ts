@@ -112,30 +112,52 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   const moves: RotateMove[] = [];
   for (const e of chosen) {
     for (let l = e.line; l <= e.endLine; l++) drop.add(l - 1);
-    moves.push({ date: e.date!, title: e.title, line: e.line, endLine: e.endLine, dest: `${S3_LOG_DIR}/${e.date!.slice(0, 7)}.md` });
+    moves.push({
+      date: e.date!,
+      title: e.title,
+      line: e.line,
+      endLine: e.endLine,
+      dest: `${S3_LOG_DIR}/${e.date!.slice(0, 7)}.md`,
+    });
   }
   if (raw.length > 1 && raw[raw.length - 1] === '') drop.delete(raw.length - 1);
   let body = raw.filter((_, i) => !drop.has(i)).join('\n');
   // Entries that stood at the end leave the blank line before them behind: the file keeps the ending it had.
   const ending = (t: string) => /(?:\r?\n)*$/.exec(t)![0];
-  if (moves.length && ending(body).length > ending(f.text).length) body = body.slice(0, body.length - ending(body).length) + ending(f.text);
+  if (moves.length && ending(body).length > ending(f.text).length)
+    body = body.slice(0, body.length - ending(body).length) + ending(f.text);
   const bom = f.bom ? '\uFEFF' : '';
 
   // Each archive gets its entries in the order they stood in the Log, appended after what it holds.
   const archives: RotateArchive[] = [];
   for (const dest of [...new Set(moves.map((m) => m.dest))].sort()) {
     const mine = moves.filter((m) => m.dest === dest).sort((a, b) => a.line - b.line);
-    const texts = mine.map((m) => raw.slice(m.line - 1, m.endLine).join('\n').replace(/(?:\r?\n|[ \t])+$/, ''));
+    const texts = mine.map((m) =>
+      raw
+        .slice(m.line - 1, m.endLine)
+        .join('\n')
+        .replace(/(?:\r?\n|[ \t])+$/, ''),
+    );
     const abs2 = path.join(abs, dest);
     const a = await readTextFile(abs2);
-    if (!a.ok && a.kind !== 'missing') throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io', dest, 'unreadable');
+    if (!a.ok && a.kind !== 'missing')
+      throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io', dest, 'unreadable');
     const old = a.ok ? a.text : null;
     // An entry the archive already holds verbatim was moved by a run that stopped before it could
     // rewrite STATE.md (killed between the two renames): it only leaves STATE.md now, never twice.
     const fresh = old === null ? texts : texts.filter((t) => !archived(old, t));
     if (fresh.length === 0) continue;
-    const head = old === null ? `# Log ${dest.slice(S3_LOG_DIR.length + 1, -3)}${eol}${eol}` : old.replace(/(?:\r?\n)*$/, '') + (old.trim() ? `${eol}${eol}` : '');
-    archives.push({ rel: dest, path: abs2, before: old, beforeHash: a.ok ? a.hash : null, after: head + fresh.join(`${eol}${eol}`) + eol });
+    const head =
+      old === null
+        ? `# Log ${dest.slice(S3_LOG_DIR.length + 1, -3)}${eol}${eol}`
+        : old.replace(/(?:\r?\n)*$/, '') + (old.trim() ? `${eol}${eol}` : '');
+    archives.push({
+      rel: dest,
+      path: abs2,
+      before: old,
+      beforeHash: a.ok ? a.hash : null,
+      after: head + fresh.join(`${eol}${eol}`) + eol,
+    });
   }
   return {
     path: file,
@@ -153,16 +175,36 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
 }
 
 /** Apply the rotation to the STATE.md whose hash is `expectHash` (the preview's). */
-export async function applyRotateLog(root: string, expectHash: string, opts: { budget?: number; beforeStateRename?: () => Promise<void> | void } = {}): Promise<RotatePlan> {
+export async function applyRotateLog(
+  root: string,
+  expectHash: string,
+  opts: { budget?: number; beforeStateRename?: () => Promise<void> | void } = {},
+): Promise<RotatePlan> {
   // STATE.md and its archives are read and written by one run at a time.
   const abs0 = path.resolve(root);
   return withWriteLock(path.join(abs0, S3_STATE_REL), abs0, () => rotateLocked(root, expectHash, opts));
 }
 
-async function rotateLocked(root: string, expectHash: string, opts: { budget?: number; beforeStateRename?: () => Promise<void> | void }): Promise<RotatePlan> {
+async function rotateLocked(
+  root: string,
+  expectHash: string,
+  opts: { budget?: number; beforeStateRename?: () => Promise<void> | void },
+): Promise<RotatePlan> {
   const plan = await planRotateLog(root, opts);
-  if (!plan) throw new WriteRefused(`${S3_STATE_REL} is missing or has no ## Log; nothing was written.`, 'changed', S3_STATE_REL, 'missing');
-  if (plan.hash !== expectHash.toLowerCase()) throw new WriteRefused(`${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`, 'changed', S3_STATE_REL, 'preview');
+  if (!plan)
+    throw new WriteRefused(
+      `${S3_STATE_REL} is missing or has no ## Log; nothing was written.`,
+      'changed',
+      S3_STATE_REL,
+      'missing',
+    );
+  if (plan.hash !== expectHash.toLowerCase())
+    throw new WriteRefused(
+      `${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`,
+      'changed',
+      S3_STATE_REL,
+      'preview',
+    );
   if (!plan.changed) return plan;
   const abs = path.resolve(root);
   const done: RotateArchive[] = [];

@@ -14,7 +14,21 @@ import type { Check, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isConcreteAction, isPlaceholder, isTemplateValue, plainText } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
-import { checkBudget, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkStalePaths, checkTemplate, checkWorkExplained, gitPendingCheck, isSkeleton, mk, type PathRef, type TemplatePart } from '../../rules/common';
+import {
+  checkBudget,
+  checkExists,
+  checkFresh,
+  checkNextAction,
+  checkNoSecrets,
+  checkStalePaths,
+  checkTemplate,
+  checkWorkExplained,
+  gitPendingCheck,
+  isSkeleton,
+  mk,
+  type PathRef,
+  type TemplatePart,
+} from '../../rules/common';
 
 function structure(doc: StateDoc | null): S3Structure | null {
   return (doc?.meta.s3 as S3Structure | undefined) ?? null;
@@ -54,9 +68,18 @@ function notSkeleton(home: StateDoc, s: S3Structure): Check {
     const f = field(s, n);
     return !f || isPlaceholder(f.value);
   };
-  const template = blank('phase') && blank('gates') && blank('branchHead') && blank('branch') && blank('head') && !s.entries.some((e) => e.date);
+  const template =
+    blank('phase') &&
+    blank('gates') &&
+    blank('branchHead') &&
+    blank('branch') &&
+    blank('head') &&
+    !s.entries.some((e) => e.date);
   // Every handoff field still a placeholder and every Log entry template text: a skeleton, whatever its dates say.
-  const allTemplate = s.fields.length > 0 && s.fields.every((f) => templateValue(f.value)) && s.entries.every((e) => templateEntry(home, e));
+  const allTemplate =
+    s.fields.length > 0 &&
+    s.fields.every((f) => templateValue(f.value)) &&
+    s.entries.every((e) => templateEntry(home, e));
   const skel = isSkeleton(home) || template || allTemplate;
   return mk(
     'S3',
@@ -65,8 +88,14 @@ function notSkeleton(home: StateDoc, s: S3Structure): Check {
     !skel,
     skel
       ? allTemplate && !template
-        ? t('{0} is still the template: every handoff field is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).', home.relPath)
-        : t('{0} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.', home.relPath)
+        ? t(
+            '{0} is still the template: every handoff field is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).',
+            home.relPath,
+          )
+        : t(
+            '{0} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.',
+            home.relPath,
+          )
       : t('{0} holds real content.', home.relPath),
     { path: home.relPath, line: skel ? (s.handoff?.line ?? 1) : undefined },
     t('Run the checkpoint: make the handoff block literally true right now and add one dated Log entry.'),
@@ -75,7 +104,12 @@ function notSkeleton(home: StateDoc, s: S3Structure): Check {
 
 /** `next-action` for S3: present, not vague, and concrete: it names a file, command, symbol or test. */
 function nowAction(home: StateDoc, nowField: S3Field | undefined): Check {
-  const c = checkNextAction('S3', nowField ? { text: nowField.value, path: home.relPath, line: nowField.line } : null, '`Now ▶` in ## Handoff', home.relPath);
+  const c = checkNextAction(
+    'S3',
+    nowField ? { text: nowField.value, path: home.relPath, line: nowField.line } : null,
+    '`Now ▶` in ## Handoff',
+    home.relPath,
+  );
   if (c.status !== 'pass' || !nowField || isConcreteAction(nowField.value)) return c;
   return mk(
     'S3',
@@ -84,7 +118,9 @@ function nowAction(home: StateDoc, nowField: S3Field | undefined): Check {
     false,
     t('Now ▶ names no file, command, symbol or test: "{0}".', clip(nowField.value)),
     { path: home.relPath, line: nowField.line },
-    t('Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below".'),
+    t(
+      'Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below".',
+    ),
   );
 }
 
@@ -99,7 +135,8 @@ const ENTRY_PARTS: ReadonlyArray<readonly [string, RegExp]> = [
 /** `log-entry` (warn): the newest Log entry has Done, Docs touched, Lessons and Stopped at. */
 function logEntry(home: StateDoc, s: S3Structure): Check {
   const newest = [...s.entries].sort((a, b) => a.line - b.line)[0];
-  if (!newest) return mk('S3', 'log-entry', 'warn', 'skip', t('No Log entry yet.'), { path: home.relPath, line: s.log?.line });
+  if (!newest)
+    return mk('S3', 'log-entry', 'warn', 'skip', t('No Log entry yet.'), { path: home.relPath, line: s.log?.line });
   const labels = home.text
     .split('\n')
     .slice(newest.line, newest.endLine)
@@ -110,9 +147,13 @@ function logEntry(home: StateDoc, s: S3Structure): Check {
     'log-entry',
     'warn',
     missing.length === 0,
-    missing.length === 0 ? t('The newest Log entry (line {0}) has Done, Docs touched, Lessons and Stopped at.', newest.line) : t('The newest Log entry (line {0}) has no {1}.', newest.line, missing.join(', ')),
+    missing.length === 0
+      ? t('The newest Log entry (line {0}) has Done, Docs touched, Lessons and Stopped at.', newest.line)
+      : t('The newest Log entry (line {0}) has no {1}.', newest.line, missing.join(', ')),
     { path: home.relPath, line: newest.line },
-    t('Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).'),
+    t(
+      'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).',
+    ),
   );
 }
 
@@ -133,10 +174,23 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
   const part = (name: string, f: S3Field | undefined, emptyOk = false): TemplatePart => {
     if (!f) return { name, state: 'missing', path: rel, line: at };
     const v = plainText(f.value);
-    return { name, state: (emptyOk && v === '') || !templateValue(f.value) ? 'filled' : 'empty', path: rel, line: f.line };
+    return {
+      name,
+      state: (emptyOk && v === '') || !templateValue(f.value) ? 'filled' : 'empty',
+      path: rel,
+      line: f.line,
+    };
   };
-  const bh = handoffField(s, 'branchHead') ?? (handoffField(s, 'branch') && handoffField(s, 'head') ? handoffField(s, 'branch') : undefined);
-  const parts = [part('Status', handoffField(s, 'status')), part('Phase', handoffField(s, 'phase')), part('Branch / HEAD', bh), part('Gates', handoffField(s, 'gates')), part('Blocked on', handoffField(s, 'blocked'), true)];
+  const bh =
+    handoffField(s, 'branchHead') ??
+    (handoffField(s, 'branch') && handoffField(s, 'head') ? handoffField(s, 'branch') : undefined);
+  const parts = [
+    part('Status', handoffField(s, 'status')),
+    part('Phase', handoffField(s, 'phase')),
+    part('Branch / HEAD', bh),
+    part('Gates', handoffField(s, 'gates')),
+    part('Blocked on', handoffField(s, 'blocked'), true),
+  ];
   if (bh && !handoffField(s, 'branchHead')) parts.push(part('HEAD', handoffField(s, 'head')));
   const newest = s.entries.filter((e) => e.date).sort((a, b) => a.line - b.line)[0];
   if (!newest) {
@@ -144,16 +198,30 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
     return parts;
   }
   const lines = home.text.split('\n').slice(newest.line - 1, newest.endLine);
-  const labelOf = (l: string): number => ENTRY_PARTS.findIndex(([, re]) => re.test(plainText(l.replace(/^\s*#{1,6}\s+/, ''))));
+  const labelOf = (l: string): number =>
+    ENTRY_PARTS.findIndex(([, re]) => re.test(plainText(l.replace(/^\s*#{1,6}\s+/, ''))));
   ENTRY_PARTS.forEach(([name], k) => {
     const i = lines.findIndex((l) => labelOf(l) === k);
-    if (i < 0) return void parts.push({ name: `${name} in the Log entry of ${newest.date}`, state: 'missing', path: rel, line: newest.line });
+    if (i < 0)
+      return void parts.push({
+        name: `${name} in the Log entry of ${newest.date}`,
+        state: 'missing',
+        path: rel,
+        line: newest.line,
+      });
     // The label's own value, then the lines below it up to the next part.
     const own = plainText(lines[i]).replace(/^[^:：]{1,40}[:：]\s*/, '');
     const below: string[] = [];
     for (let j = i + 1; j < lines.length && labelOf(lines[j]) < 0; j++) below.push(lines[j]);
-    const filled = [own, ...below].some((x) => plainText(x) !== '' && !/^\s*<!--.*-->\s*$/.test(x) && !templateValue(x));
-    parts.push({ name: `${name} in the Log entry of ${newest.date}`, state: filled ? 'filled' : 'empty', path: rel, line: newest.line + i });
+    const filled = [own, ...below].some(
+      (x) => plainText(x) !== '' && !/^\s*<!--.*-->\s*$/.test(x) && !templateValue(x),
+    );
+    parts.push({
+      name: `${name} in the Log entry of ${newest.date}`,
+      state: filled ? 'filled' : 'empty',
+      path: rel,
+      line: newest.line + i,
+    });
   });
   return parts;
 }
@@ -164,7 +232,20 @@ function handoffBlock(home: StateDoc, s: S3Structure): Check {
   // handoff block: a `Now ▶` elsewhere in the file, a mention in prose or in a comment is not one.
   const stray = !noBlock && !handoffField(s, 'now') ? field(s, 'now') : undefined;
   if (stray) {
-    return mk('S3', 'handoff-block', 'block', false, t('{0} has "Now ▶" outside the "## {1}" block (line {2}); only the one inside the block counts.', home.relPath, s.handoff?.title ?? '', stray.line), { path: home.relPath, line: stray.line }, t('Move the Now ▶ line into the handoff block at the top of STATE.md.'));
+    return mk(
+      'S3',
+      'handoff-block',
+      'block',
+      false,
+      t(
+        '{0} has "Now ▶" outside the "## {1}" block (line {2}); only the one inside the block counts.',
+        home.relPath,
+        s.handoff?.title ?? '',
+        stray.line,
+      ),
+      { path: home.relPath, line: stray.line },
+      t('Move the Now ▶ line into the handoff block at the top of STATE.md.'),
+    );
   }
   const noNow = !field(s, 'now');
   return mk(
@@ -180,7 +261,9 @@ function handoffBlock(home: StateDoc, s: S3Structure): Check {
           ? t('{0} is missing a "Now ▶" line.', home.relPath)
           : t('"## {0}" with Now ▶ present.', s.handoff?.title ?? ''),
     { path: home.relPath, line: s.handoff?.line ?? 1 },
-    t('Add the handoff block at the top: Status, Phase, Branch / HEAD, Gates, "Now ▶ <the single exact next action>", Blocked on.'),
+    t(
+      'Add the handoff block at the top: Status, Phase, Branch / HEAD, Gates, "Now ▶ <the single exact next action>", Blocked on.',
+    ),
   );
 }
 
@@ -189,24 +272,73 @@ const NONE = /^(?:none|nothing|no|no blockers?|nothing blocked|not blocked|clear
 function pending(home: StateDoc, s: S3Structure): Check {
   const f = field(s, 'blocked');
   if (!f) {
-    return mk('S3', 'pending-recorded', 'warn', false, t('No "Blocked on:" field in the handoff.'), { path: home.relPath, line: s.handoff?.line }, t('Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.'));
+    return mk(
+      'S3',
+      'pending-recorded',
+      'warn',
+      false,
+      t('No "Blocked on:" field in the handoff.'),
+      { path: home.relPath, line: s.handoff?.line },
+      t('Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.'),
+    );
   }
   const v = plainText(f.value);
-  if (v === '' || NONE.test(v)) return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: nothing (cleared).'), { path: home.relPath, line: f.line });
+  if (v === '' || NONE.test(v))
+    return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: nothing (cleared).'), {
+      path: home.relPath,
+      line: f.line,
+    });
   if (isPlaceholder(v)) {
-    return mk('S3', 'pending-recorded', 'warn', false, t('"Blocked on" is a placeholder: "{0}".', clip(f.value, 60)), { path: home.relPath, line: f.line }, t('Name what waits on the user or an external thing, else clear the field.'));
+    return mk(
+      'S3',
+      'pending-recorded',
+      'warn',
+      false,
+      t('"Blocked on" is a placeholder: "{0}".', clip(f.value, 60)),
+      { path: home.relPath, line: f.line },
+      t('Name what waits on the user or an external thing, else clear the field.'),
+    );
   }
-  return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: {0}', clip(f.value, 100)), { path: home.relPath, line: f.line });
+  return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: {0}', clip(f.value, 100)), {
+    path: home.relPath,
+    line: f.line,
+  });
 }
 
 function gates(home: StateDoc, s: S3Structure): Check {
   const f = field(s, 'gates');
   const hint = t('Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".');
-  if (!f) return mk('S3', 'gates', 'warn', false, t('No "Gates:" field in the handoff.'), { path: home.relPath, line: s.handoff?.line }, hint);
+  if (!f)
+    return mk(
+      'S3',
+      'gates',
+      'warn',
+      false,
+      t('No "Gates:" field in the handoff.'),
+      { path: home.relPath, line: s.handoff?.line },
+      hint,
+    );
   const v = plainText(f.value);
-  if (isPlaceholder(v)) return mk('S3', 'gates', 'warn', false, t('Gates not recorded: "{0}".', clip(f.value, 60)), { path: home.relPath, line: f.line }, hint);
+  if (isPlaceholder(v))
+    return mk(
+      'S3',
+      'gates',
+      'warn',
+      false,
+      t('Gates not recorded: "{0}".', clip(f.value, 60)),
+      { path: home.relPath, line: f.line },
+      hint,
+    );
   const ok = /\d/.test(v);
-  return mk('S3', 'gates', 'warn', ok, ok ? t('Gates: {0}', clip(f.value, 100)) : t('Gates carry no numbers: "{0}".', clip(f.value, 80)), { path: home.relPath, line: f.line }, hint);
+  return mk(
+    'S3',
+    'gates',
+    'warn',
+    ok,
+    ok ? t('Gates: {0}', clip(f.value, 100)) : t('Gates carry no numbers: "{0}".', clip(f.value, 80)),
+    { path: home.relPath, line: f.line },
+    hint,
+  );
 }
 
 /** True when every commit after `recorded` up to HEAD touches only `docs/state/` (the handoff committed after it was written). */
@@ -234,10 +366,12 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const hint = t('Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.');
   const loc = { path: home.relPath, line };
   const written = [combined, bf, hf].filter((f): f is S3Field => !!f && !isPlaceholder(f.value));
-  if (written.length === 0) return [mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint)];
+  if (written.length === 0)
+    return [mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint)];
   if (ws.gitDeferred) return [gitPendingCheck('S3', 'branch-head', loc)];
   const g = await ws.git();
-  if (!g) return [mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc)];
+  if (!g)
+    return [mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc)];
   const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };
   const branch = (bf && !isPlaceholder(bf.value) ? parseBranchHead(bf.value).branch : null) ?? c.branch;
   const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
@@ -245,32 +379,78 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const problems: Msg[] = [];
   if (!branch) problems.push(t('Branch / HEAD incomplete: the handoff records no branch.'));
   else if (g.branch === null) {
-    if (!/detached/i.test(branch)) problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
-  } else if (branch !== g.branch) problems.push(t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', g.branch, branch));
+    if (!/detached/i.test(branch))
+      problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
+  } else if (branch !== g.branch)
+    problems.push(t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', g.branch, branch));
   let note: Msg | null = null;
   if (!head) problems.push(t('Branch / HEAD incomplete: the handoff records no HEAD hash.'));
-  else if (!g.head) note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
+  else if (!g.head)
+    note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
   else if (!g.head.startsWith(head)) {
-    if (await onlyStateCommitsSince(ws, g.top, head)) note = t('Branch {0} and HEAD {1} match git (HEAD {2} moved past {1} only by commits to docs/state/).', branch ?? '', head, g.head.slice(0, 7));
+    if (await onlyStateCommitsSince(ws, g.top, head))
+      note = t(
+        'Branch {0} and HEAD {1} match git (HEAD {2} moved past {1} only by commits to docs/state/).',
+        branch ?? '',
+        head,
+        g.head.slice(0, 7),
+      );
     else problems.push(t('Branch / HEAD out of date: HEAD is {0}, the handoff says {1}.', g.head.slice(0, 7), head));
   }
   if (problems.length) return problems.map((m) => mk('S3', 'branch-head', 'warn', false, m, loc, hint));
   if (note) return [mk('S3', 'branch-head', 'warn', true, note, loc)];
-  return [mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git.', branch ?? '', head ?? ''), loc)];
+  return [
+    mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git.', branch ?? '', head ?? ''), loc),
+  ];
 }
 
 function logOrder(home: StateDoc, s: S3Structure): Check[] {
   const dated = s.entries.filter((e) => e.date);
-  if (dated.length < 2) return [mk('S3', 'log-order', 'warn', 'skip', dated.length === 1 ? t('1 dated Log entry: nothing to order.') : t('{0} dated Log entries: nothing to order.', dated.length), { path: home.relPath, line: s.log?.line })];
+  if (dated.length < 2)
+    return [
+      mk(
+        'S3',
+        'log-order',
+        'warn',
+        'skip',
+        dated.length === 1
+          ? t('1 dated Log entry: nothing to order.')
+          : t('{0} dated Log entries: nothing to order.', dated.length),
+        { path: home.relPath, line: s.log?.line },
+      ),
+    ];
   const out: Check[] = [];
   for (let i = 1; i < dated.length; i++) {
     const a = dated[i - 1];
     const b = dated[i];
     if ((b.date ?? '') > (a.date ?? '')) {
-      out.push(mk('S3', 'log-order', 'warn', false, t('Log entry {0} (line {1}) is newer than the entry above it ({2}, line {3}): the Log is newest first.', b.date ?? '', b.line, a.date ?? '', a.line), { path: home.relPath, line: b.line }, t('Move the newest entry to the top of the Log; overflow goes to docs/state/log/YYYY-MM.md.')));
+      out.push(
+        mk(
+          'S3',
+          'log-order',
+          'warn',
+          false,
+          t(
+            'Log entry {0} (line {1}) is newer than the entry above it ({2}, line {3}): the Log is newest first.',
+            b.date ?? '',
+            b.line,
+            a.date ?? '',
+            a.line,
+          ),
+          { path: home.relPath, line: b.line },
+          t('Move the newest entry to the top of the Log; overflow goes to docs/state/log/YYYY-MM.md.'),
+        ),
+      );
     }
   }
-  return out.length ? out : [mk('S3', 'log-order', 'warn', true, t('{0} dated Log entries, newest first.', dated.length), { path: home.relPath, line: s.log?.line })];
+  return out.length
+    ? out
+    : [
+        mk('S3', 'log-order', 'warn', true, t('{0} dated Log entries, newest first.', dated.length), {
+          path: home.relPath,
+          line: s.log?.line,
+        }),
+      ];
 }
 
 /** S3's checks, next action and resume prompt. */
@@ -283,19 +463,33 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   const resumePrompt = promptFor('S3', loaded.homeRel);
   if (!home || !home.text || !s) {
     const why = t('No readable STATE.md to inspect.');
-    for (const id of ['not-skeleton', 'handoff-block', 'next-action']) checks.push(mk('S3', id, 'block', 'skip', why, { path: loaded.homeRel }));
+    for (const id of ['not-skeleton', 'handoff-block', 'next-action'])
+      checks.push(mk('S3', id, 'block', 'skip', why, { path: loaded.homeRel }));
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
   const skeleton = notSkeleton(home, s);
-  checks.push(skeleton, handoffBlock(home, s), ...checkTemplate('S3', home.relPath, templateParts(home, s), skeleton.status === 'fail'));
+  checks.push(
+    skeleton,
+    handoffBlock(home, s),
+    ...checkTemplate('S3', home.relPath, templateParts(home, s), skeleton.status === 'fail'),
+  );
   checks.push(nowAction(home, nowField));
   checks.push(pending(home, s));
   checks.push(await checkFresh('S3', ws, home));
   checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));
   checks.push(...checkNoSecrets('S3', loaded.docs));
   const budget = await lineBudget(ws);
-  checks.push(checkBudget('S3', home, { maxLines: budget.max, lineCounting: S3_FACTS.budgets.lineCounting }, t('Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.')));
-  const refs: PathRef[] = s.entries.flatMap((e) => e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))));
+  checks.push(
+    checkBudget(
+      'S3',
+      home,
+      { maxLines: budget.max, lineCounting: S3_FACTS.budgets.lineCounting },
+      t('Move the oldest Log entries to docs/state/log/YYYY-MM.md; do not trim the new entry.'),
+    ),
+  );
+  const refs: PathRef[] = s.entries.flatMap((e) =>
+    e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))),
+  );
   checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
   checks.push(...(await branchHead(ws, home, s)), gates(home, s), ...logOrder(home, s), logEntry(home, s));
   return { checks, next, unconfirmed: [], resumePrompt };

@@ -35,14 +35,24 @@ export interface CompactPlan {
   headings: { agentState: number[]; progressTracker: number[] };
 }
 
-const KIND_TITLE: Record<S4BlockKind, string> = { project: 'Current Project', feature: 'Current Feature', bugfix: 'Current Bug Fix' };
+const KIND_TITLE: Record<S4BlockKind, string> = {
+  project: 'Current Project',
+  feature: 'Current Feature',
+  bugfix: 'Current Bug Fix',
+};
 
 /** Structure problems of an S4 state text: anything but one `# Agent State` and one `## Progress Tracker`. */
 export function structureProblems(text: string): string[] {
   const s = readS4Structure(parseMarkdown(text));
   const out: string[] = [];
-  if (s.agentState.length !== 1) out.push(`${s.agentState.length} "# Agent State" headings (exactly one is valid)${s.agentState.length ? ` at lines ${s.agentState.join(', ')}` : ''}`);
-  if (s.progressTracker.length !== 1) out.push(`${s.progressTracker.length} "## Progress Tracker" headings (exactly one is valid)${s.progressTracker.length ? ` at lines ${s.progressTracker.join(', ')}` : ''}`);
+  if (s.agentState.length !== 1)
+    out.push(
+      `${s.agentState.length} "# Agent State" headings (exactly one is valid)${s.agentState.length ? ` at lines ${s.agentState.join(', ')}` : ''}`,
+    );
+  if (s.progressTracker.length !== 1)
+    out.push(
+      `${s.progressTracker.length} "## Progress Tracker" headings (exactly one is valid)${s.progressTracker.length ? ` at lines ${s.progressTracker.join(', ')}` : ''}`,
+    );
   return out;
 }
 
@@ -101,15 +111,38 @@ export async function applyCompactState(root: string, expectHash: string): Promi
 
 async function compactLocked(root: string, expectHash: string): Promise<CompactPlan> {
   const plan = await planCompactState(root);
-  if (!plan) throw new WriteRefused(`${S4_STATE_REL} is missing or holds no S4 state; nothing was written.`, 'changed', S4_STATE_REL, 'missing');
+  if (!plan)
+    throw new WriteRefused(
+      `${S4_STATE_REL} is missing or holds no S4 state; nothing was written.`,
+      'changed',
+      S4_STATE_REL,
+      'missing',
+    );
   if (plan.hash !== expectHash.toLowerCase()) {
-    throw new WriteRefused(`${S4_STATE_REL} changed since the preview (hash ${plan.hash.slice(0, 12)}…, expected ${expectHash.slice(0, 12)}…); nothing was written. Preview it again.`, 'changed', S4_STATE_REL, 'preview');
+    throw new WriteRefused(
+      `${S4_STATE_REL} changed since the preview (hash ${plan.hash.slice(0, 12)}…, expected ${expectHash.slice(0, 12)}…); nothing was written. Preview it again.`,
+      'changed',
+      S4_STATE_REL,
+      'preview',
+    );
   }
-  if (!plan.structureOk) throw new WriteRefused(`the compacted state would be invalid: ${plan.problems.join('; ')}. Fix the structure first; nothing was written.`, 'io', S4_STATE_REL, 'invalid');
+  if (!plan.structureOk)
+    throw new WriteRefused(
+      `the compacted state would be invalid: ${plan.problems.join('; ')}. Fix the structure first; nothing was written.`,
+      'io',
+      S4_STATE_REL,
+      'invalid',
+    );
   if (!plan.changed) return plan;
   await writeAtomic(plan.path, plan.after, { expectHash, root });
   const now = await readTextFile(plan.path);
   const problems = now.ok ? structureProblems(now.text) : [`cannot read it back: ${now.message}`];
-  if (problems.length) throw new WriteRefused(`${S4_STATE_REL} was written, but its structure is not valid on disk: ${problems.join('; ')}.`, 'io', S4_STATE_REL, 'invalid-written');
+  if (problems.length)
+    throw new WriteRefused(
+      `${S4_STATE_REL} was written, but its structure is not valid on disk: ${problems.join('; ')}.`,
+      'io',
+      S4_STATE_REL,
+      'invalid-written',
+    );
   return plan;
 }

@@ -19,7 +19,12 @@ export const S4_FACTS: SystemFacts = {
   genericPresence: ['PROGRESS.md'],
   thresholds: { propose: 50, urgent: 80 },
   checkpointTrigger: '/checkpointing',
-  resume: { verbatim: null, template: 'Read {home} and continue from {next}.', next: 'the newest Current block', unconfirmedTemplate: null },
+  resume: {
+    verbatim: null,
+    template: 'Read {home} and continue from {next}.',
+    next: 'the newest Current block',
+    unconfirmedTemplate: null,
+  },
   // The seed prescribes no fresh-context step: S2's line.
   freshContext: { prescribed: false, command: '/compact', line: S2_CLOSING },
   budgets: { progressEntries: 5 },

@@ -12,4 +12,12 @@ import { notReadS4 } from './not-read';
 import { analyseS4 } from './rules';
 import { S4_STARTER } from './starter';
 
-export const S4_SYSTEM: SystemHome<S4Extra> = { id: 'S4', facts: S4_FACTS, load: S4.load, analyse: analyseS4, closing: closingS4, starter: S4_STARTER, notRead: notReadS4 };
+export const S4_SYSTEM: SystemHome<S4Extra> = {
+  id: 'S4',
+  facts: S4_FACTS,
+  load: S4.load,
+  analyse: analyseS4,
+  closing: closingS4,
+  starter: S4_STARTER,
+  notRead: notReadS4,
+};

@@ -54,8 +54,12 @@ export function blockKind(title: string): S4BlockKind | null {
 
 export function readS4Structure(outline: MdOutline): S4Structure {
   const { headings, lines } = outline;
-  const agentState = headings.filter((h) => h.level === 1 && normalizeTitle(h.title) === 'agent state').map((h) => h.line);
-  const progressTracker = headings.filter((h) => h.level === 2 && normalizeTitle(h.title) === 'progress tracker').map((h) => h.line);
+  const agentState = headings
+    .filter((h) => h.level === 1 && normalizeTitle(h.title) === 'agent state')
+    .map((h) => h.line);
+  const progressTracker = headings
+    .filter((h) => h.level === 2 && normalizeTitle(h.title) === 'progress tracker')
+    .map((h) => h.line);
   const blocks: S4Block[] = [];
   const ends = headingEnds(outline, 2);
   headings.forEach((h, i) => {
@@ -71,7 +75,15 @@ export function readS4Structure(outline: MdOutline): S4Structure {
       }
     }
     const colon = h.title.search(/[:：]/);
-    blocks.push({ kind, title: h.title, name: colon >= 0 ? h.title.slice(colon + 1).trim() : '', blockId, line: h.line, endLine, newestOfKind: false });
+    blocks.push({
+      kind,
+      title: h.title,
+      name: colon >= 0 ? h.title.slice(colon + 1).trim() : '',
+      blockId,
+      line: h.line,
+      endLine,
+      newestOfKind: false,
+    });
   });
   for (const kind of ['project', 'feature', 'bugfix'] as const) {
     const of = blocks.filter((b) => b.kind === kind);
@@ -84,7 +96,11 @@ export function readS4Structure(outline: MdOutline): S4Structure {
 export function hasS4Headings(outline: MdOutline): boolean {
   return outline.headings.some((h) => {
     const t = normalizeTitle(h.title);
-    return (h.level === 1 && t === 'agent state') || (h.level === 2 && (t === 'progress tracker' || t === 'main agent' || t === 'repository identity' || !!blockKind(h.title)));
+    return (
+      (h.level === 1 && t === 'agent state') ||
+      (h.level === 2 &&
+        (t === 'progress tracker' || t === 'main agent' || t === 'repository identity' || !!blockKind(h.title)))
+    );
   });
 }
 
@@ -99,10 +115,19 @@ export const S4_KEYS: KeyTable = [
   ['identity', /^repository identity\b/],
   ['tracker', /^progress tracker\b/],
   ['current', KIND_RE],
-  ['next', /^(?:next(?: steps?| actions?)?\b|future actions?\b|follow[- ]?ups?\b|todo\b|将来のアクション|次のアクション|次にやること|今後のアクション|次のステップ)|^次|^下一步|^接下来|^后续|^다음|^следующ|^дальнейш/u],
-  ['open', /(?:risks?|remaining|open questions?|blockers?|pending|未解決|懸念|リスク|ブロッカー|风险|未决|阻塞|위험|미해결|블로커)|^риск|^блокер|^(?:открытые )?вопрос/u],
+  [
+    'next',
+    /^(?:next(?: steps?| actions?)?\b|future actions?\b|follow[- ]?ups?\b|todo\b|将来のアクション|次のアクション|次にやること|今後のアクション|次のステップ)|^次|^下一步|^接下来|^后续|^다음|^следующ|^дальнейш/u,
+  ],
+  [
+    'open',
+    /(?:risks?|remaining|open questions?|blockers?|pending|未解決|懸念|リスク|ブロッカー|风险|未决|阻塞|위험|미해결|블로커)|^риск|^блокер|^(?:открытые )?вопрос/u,
+  ],
   ['issues', /(?:課題|^issues?\b|^problems?\b|^challenges?\b|问题|문제|이슈)|^проблем/u],
-  ['done', /^(?:何をしたのか|what (?:was|we) did\b|what was done\b|what changed\b|done\b|summary\b)|(?<!未)完了|^已完成|(?<!미)완료|^(?:что )?сделано/u],
+  [
+    'done',
+    /^(?:何をしたのか|what (?:was|we) did\b|what was done\b|what changed\b|done\b|summary\b)|(?<!未)完了|^已完成|(?<!미)완료|^(?:что )?сделано/u,
+  ],
   ['interactions', /(?:やり取り|^interactions?\b|^conversation\b)/],
   ['how', /^(?:どうやったのか|how\b)|^如何|^방법|^как /u],
   ['verified', /(?:validation|verified|verification|検証|验证|검증)|^провер|^валидац/u],
@@ -113,7 +138,8 @@ export const S4_KEYS: KeyTable = [
 ];
 
 /** Next-step wording inside a block's items, in the corpus's English and Japanese. */
-export const NEXT_STEP_RE = /\bnext (?:step|action|session|implementation step|task)s?\b|\bnext:|次(?:の)?セッション|次回|次の(?:作業|手順|ステップ)|次は/i;
+export const NEXT_STEP_RE =
+  /\bnext (?:step|action|session|implementation step|task)s?\b|\bnext:|次(?:の)?セッション|次回|次の(?:作業|手順|ステップ)|次は/i;
 
 /** The sentence of `text` that carries the next-step wording (a Japanese `。` or an English `. ` ends a sentence). */
 export function nextSentence(text: string): string {
@@ -152,7 +178,9 @@ export function readProgressEntries(outline: MdOutline): ProgressEntry[] {
 const ENTRY_KEY: SectionKey = 'entry';
 
 export function parseProgress(_text: string, outline: MdOutline): ParsedContent {
-  const sections = sectionize(outline, (t, h) => (h.level === 2 ? ENTRY_KEY : h.level === 1 ? 'title' : matchKey(t, S4_KEYS)));
+  const sections = sectionize(outline, (t, h) =>
+    h.level === 2 ? ENTRY_KEY : h.level === 1 ? 'title' : matchKey(t, S4_KEYS),
+  );
   return { sections, meta: { entries: readProgressEntries(outline) } };
 }
 

@@ -50,7 +50,8 @@ export const S4: SystemReader<S4Extra> = {
     const homeRel = found?.rel ?? S4_HOME;
     const home = found ? await ws.loadDoc(homeRel, 'S4', 'state', parseS4State) : null;
     const docs: StateDoc[] = home ? [home] : [];
-    const progress = (await ws.kind(S4_PROGRESS)) === 'file' ? await ws.loadDoc(S4_PROGRESS, 'S4', 'progress', parseProgress) : null;
+    const progress =
+      (await ws.kind(S4_PROGRESS)) === 'file' ? await ws.loadDoc(S4_PROGRESS, 'S4', 'progress', parseProgress) : null;
     if (progress) docs.push(progress);
     // Checkpoint files are named by their timestamp: the last in name order is the newest.
     const cpRel = cps[cps.length - 1];

@@ -13,16 +13,39 @@ import { companionPath, resumePrompt as promptFor } from '../facts';
 import { S4_FACTS } from './facts';
 import { finding, t, type Msg } from '../../model/messages';
 import { S4_CHECKPOINTS, S4_PROGRESS, type S4Extra } from './reader';
-import { NEXT_STEP_RE, nextSentence, type ProgressEntry, type S4Block, type S4BlockKind, type S4Structure } from './reader-state';
+import {
+  NEXT_STEP_RE,
+  nextSentence,
+  type ProgressEntry,
+  type S4Block,
+  type S4BlockKind,
+  type S4Structure,
+} from './reader-state';
 import type { Check, Finding, Section, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
 import { extractPaths, isPlaceholder, isTemplateValue } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
-import { addFindings, checkExists, checkFresh, checkNextAction, checkNoSecrets, checkPending, checkTemplate, checkWorkExplained, mk, type NextAction, type TemplatePart } from '../../rules/common';
+import {
+  addFindings,
+  checkExists,
+  checkFresh,
+  checkNextAction,
+  checkNoSecrets,
+  checkPending,
+  checkTemplate,
+  checkWorkExplained,
+  mk,
+  type NextAction,
+  type TemplatePart,
+} from '../../rules/common';
 
 const MAX_ENTRIES = S4_FACTS.budgets.progressEntries ?? 5;
 
-const KIND_TITLE: Record<S4BlockKind, string> = { project: 'Current Project', feature: 'Current Feature', bugfix: 'Current Bug Fix' };
+const KIND_TITLE: Record<S4BlockKind, string> = {
+  project: 'Current Project',
+  feature: 'Current Feature',
+  bugfix: 'Current Bug Fix',
+};
 
 function structure(doc: StateDoc | null): S4Structure | null {
   return (doc?.meta.s4 as S4Structure | undefined) ?? null;
@@ -46,7 +69,8 @@ function firstAtOrAfter(items: readonly { line: number }[], line: number): numbe
  */
 function within(doc: StateDoc, from: number, to: number): Section[] {
   const out: Section[] = [];
-  for (let i = firstAtOrAfter(doc.sections, from); i < doc.sections.length && doc.sections[i].line <= to; i++) out.push(doc.sections[i]);
+  for (let i = firstAtOrAfter(doc.sections, from); i < doc.sections.length && doc.sections[i].line <= to; i++)
+    out.push(doc.sections[i]);
   return out;
 }
 
@@ -64,7 +88,13 @@ function entries(progress: StateDoc | null): ProgressEntry[] {
 function recentTexts(x: S4Extra): string[] {
   const out: string[] = [];
   const e = entries(x.progress)[0];
-  if (x.progress && e) out.push(x.progress.text.split('\n').slice(e.line - 1, e.endLine).join('\n'));
+  if (x.progress && e)
+    out.push(
+      x.progress.text
+        .split('\n')
+        .slice(e.line - 1, e.endLine)
+        .join('\n'),
+    );
   if (x.checkpoint?.text) out.push(x.checkpoint.text);
   return out;
 }
@@ -75,7 +105,11 @@ export function newestBlock(s4: S4Structure, recent: readonly string[]): S4Block
   if (cands.length === 0) return null;
   for (const text of recent) {
     const low = text.toLowerCase();
-    const hit = cands.filter((b) => (b.blockId && low.includes(b.blockId.toLowerCase())) || (b.name.length >= 8 && low.includes(b.name.toLowerCase())));
+    const hit = cands.filter(
+      (b) =>
+        (b.blockId && low.includes(b.blockId.toLowerCase())) ||
+        (b.name.length >= 8 && low.includes(b.name.toLowerCase())),
+    );
     if (hit.length === 1) return hit[0];
   }
   return cands.reduce((a, b) => (b.line > a.line ? b : a));
@@ -116,15 +150,49 @@ function nextAction(home: StateDoc, block: S4Block | null, x: S4Extra): NextActi
 function structureCheck(home: StateDoc, s4: S4Structure): Check[] {
   const a = s4.agentState;
   const tr = s4.progressTracker;
-  const hint = t('Restore the shared-state structure (refresh_guard.py --mode check must exit 0) before checkpointing.');
-  if (a.length === 1 && tr.length === 1) return [mk('S4', 'structure', 'block', true, t('Exactly one "# Agent State" and one "## Progress Tracker".'), { path: home.relPath }, hint)];
+  const hint = t(
+    'Restore the shared-state structure (refresh_guard.py --mode check must exit 0) before checkpointing.',
+  );
+  if (a.length === 1 && tr.length === 1)
+    return [
+      mk(
+        'S4',
+        'structure',
+        'block',
+        true,
+        t('Exactly one "# Agent State" and one "## Progress Tracker".'),
+        { path: home.relPath },
+        hint,
+      ),
+    ];
   const line = a[1] ?? tr[1] ?? a[0] ?? tr[0] ?? 1;
   const out: Check[] = [];
-  const add = (m: Msg, at: number) => out.push(mk('S4', 'structure', 'block', false, m, { path: home.relPath, line: at }, hint));
-  if (a.length === 0) add(t('{0} has no "# Agent State" heading; exactly one of each is required.', home.relPath), line);
-  else if (a.length > 1) add(t('{0} has {1} "# Agent State" headings (lines {2}); exactly one of each is required.', home.relPath, a.length, a.join(', ')), a[1]);
-  if (tr.length === 0) add(t('{0} has no "## Progress Tracker" heading; exactly one of each is required.', home.relPath), line);
-  else if (tr.length > 1) add(t('{0} has {1} "## Progress Tracker" headings (lines {2}); exactly one of each is required.', home.relPath, tr.length, tr.join(', ')), tr[1]);
+  const add = (m: Msg, at: number) =>
+    out.push(mk('S4', 'structure', 'block', false, m, { path: home.relPath, line: at }, hint));
+  if (a.length === 0)
+    add(t('{0} has no "# Agent State" heading; exactly one of each is required.', home.relPath), line);
+  else if (a.length > 1)
+    add(
+      t(
+        '{0} has {1} "# Agent State" headings (lines {2}); exactly one of each is required.',
+        home.relPath,
+        a.length,
+        a.join(', '),
+      ),
+      a[1],
+    );
+  if (tr.length === 0)
+    add(t('{0} has no "## Progress Tracker" heading; exactly one of each is required.', home.relPath), line);
+  else if (tr.length > 1)
+    add(
+      t(
+        '{0} has {1} "## Progress Tracker" headings (lines {2}); exactly one of each is required.',
+        home.relPath,
+        tr.length,
+        tr.join(', '),
+      ),
+      tr[1],
+    );
   return out;
 }
 
@@ -140,17 +208,32 @@ function compaction(home: StateDoc, s4: S4Structure): Check[] {
         'compaction',
         'warn',
         false,
-        t('{0} "## {1}" blocks (lines {2}): compaction keeps only the newest (line {3}).', of.length, KIND_TITLE[kind], of.map((b) => b.line).join(', '), newest.line),
+        t(
+          '{0} "## {1}" blocks (lines {2}): compaction keeps only the newest (line {3}).',
+          of.length,
+          KIND_TITLE[kind],
+          of.map((b) => b.line).join(', '),
+          newest.line,
+        ),
         { path: home.relPath, line: of[0].line },
-        t('Run the compact phase: refresh_guard.py --mode plan, review, then --mode apply after approval. Everything else stays verbatim.'),
+        t(
+          'Run the compact phase: refresh_guard.py --mode plan, review, then --mode apply after approval. Everything else stays verbatim.',
+        ),
       ),
     );
   }
-  return out.length ? out : [mk('S4', 'compaction', 'warn', true, t('One block per kind ({0} Current block(s)).', s4.blocks.length), { path: home.relPath })];
+  return out.length
+    ? out
+    : [
+        mk('S4', 'compaction', 'warn', true, t('One block per kind ({0} Current block(s)).', s4.blocks.length), {
+          path: home.relPath,
+        }),
+      ];
 }
 
 function progressEntries(progress: StateDoc | null): Check {
-  if (!progress || !progress.text) return mk('S4', 'progress-entries', 'warn', 'skip', t('No readable {0}.', S4_PROGRESS));
+  if (!progress || !progress.text)
+    return mk('S4', 'progress-entries', 'warn', 'skip', t('No readable {0}.', S4_PROGRESS));
   const es = entries(progress);
   const ok = es.length <= MAX_ENTRIES;
   return mk(
@@ -158,22 +241,37 @@ function progressEntries(progress: StateDoc | null): Check {
     'progress-entries',
     'warn',
     ok,
-    ok ? (es.length === 1 ? t('{0} holds 1 entry (at most {1}).', progress.relPath, MAX_ENTRIES) : t('{0} holds {1} entries (at most {2}).', progress.relPath, es.length, MAX_ENTRIES)) : t('{0} holds {1} entries; at most {2} (the latest checkpoints) belong there.', progress.relPath, es.length, MAX_ENTRIES),
+    ok
+      ? es.length === 1
+        ? t('{0} holds 1 entry (at most {1}).', progress.relPath, MAX_ENTRIES)
+        : t('{0} holds {1} entries (at most {2}).', progress.relPath, es.length, MAX_ENTRIES)
+      : t(
+          '{0} holds {1} entries; at most {2} (the latest checkpoints) belong there.',
+          progress.relPath,
+          es.length,
+          MAX_ENTRIES,
+        ),
     { path: progress.relPath, line: ok ? undefined : es[MAX_ENTRIES].line },
     t('Let the checkpoint script rebuild PROGRESS.md; full checkpoints stay in .agents/checkpoints/.'),
   );
 }
 
 function notSkeleton(home: StateDoc, s4: S4Structure): Check {
-  const filled = s4.blocks.some((b) => within(home, b.line, b.endLine).some((s) => s.items.some((i) => !isPlaceholder(i.text))));
+  const filled = s4.blocks.some((b) =>
+    within(home, b.line, b.endLine).some((s) => s.items.some((i) => !isPlaceholder(i.text))),
+  );
   return mk(
     'S4',
     'not-skeleton',
     'block',
     filled,
-    filled ? t('{0} holds working state.', home.relPath) : t('{0} holds no working state: no "## Current Project|Feature|Bug Fix" block with content.', home.relPath),
+    filled
+      ? t('{0} holds working state.', home.relPath)
+      : t('{0} holds no working state: no "## Current Project|Feature|Bug Fix" block with content.', home.relPath),
     { path: home.relPath, line: filled ? undefined : 1 },
-    t('Have the agent write the current work into a Current block (context, decisions, next step) before checkpointing.'),
+    t(
+      'Have the agent write the current work into a Current block (context, decisions, next step) before checkpointing.',
+    ),
   );
 }
 
@@ -194,18 +292,25 @@ const SUMMARY_PARTS: ReadonlyArray<readonly [string, string]> = [
 function summaryCheck(x: S4Extra): Check {
   const e = entries(x.progress)[0];
   const doc = x.progress && e ? x.progress : x.checkpoint;
-  if (!doc || !doc.text) return mk('S4', 'summary', 'warn', 'skip', t('No PROGRESS.md entry or checkpoint to read the summary from.'));
+  if (!doc || !doc.text)
+    return mk('S4', 'summary', 'warn', 'skip', t('No PROGRESS.md entry or checkpoint to read the summary from.'));
   const secs = doc === x.progress && e ? within(doc, e.line + 1, e.endLine) : doc.sections;
   const line = doc === x.progress && e ? e.line : 1;
-  const missing = SUMMARY_PARTS.filter(([key]) => !secs.some((s) => s.key === key && s.items.some((i) => !isPlaceholder(i.text)))).map(([, name]) => name);
+  const missing = SUMMARY_PARTS.filter(
+    ([key]) => !secs.some((s) => s.key === key && s.items.some((i) => !isPlaceholder(i.text))),
+  ).map(([, name]) => name);
   return mk(
     'S4',
     'summary',
     'warn',
     missing.length === 0,
-    missing.length === 0 ? t('The newest checkpoint summary has all five parts ({0}).', doc.relPath) : t('The newest checkpoint summary in {0} lacks {1}.', doc.relPath, missing.join(', ')),
+    missing.length === 0
+      ? t('The newest checkpoint summary has all five parts ({0}).', doc.relPath)
+      : t('The newest checkpoint summary in {0} lacks {1}.', doc.relPath, missing.join(', ')),
     { path: doc.relPath, line },
-    t('Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.'),
+    t(
+      'Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.',
+    ),
   );
 }
 
@@ -216,9 +321,16 @@ function summaryCheck(x: S4Extra): Check {
  */
 function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
   const tracker = home.sections.filter((sec) => /^progress tracker\b/i.test(sec.title.trim()));
-  const links = tracker.some((sec) => sec.items.some((i) => extractPaths(i.text).some((p) => /(?:^|\/)PROGRESS\.md$/.test(p))));
+  const links = tracker.some((sec) =>
+    sec.items.some((i) => extractPaths(i.text).some((p) => /(?:^|\/)PROGRESS\.md$/.test(p))),
+  );
   const parts: TemplatePart[] = [
-    { name: `a link to ${S4_PROGRESS} under ## Progress Tracker`, state: tracker.length === 0 ? 'missing' : links ? 'filled' : 'empty', path: home.relPath, line: tracker[0]?.line },
+    {
+      name: `a link to ${S4_PROGRESS} under ## Progress Tracker`,
+      state: tracker.length === 0 ? 'missing' : links ? 'filled' : 'empty',
+      path: home.relPath,
+      line: tracker[0]?.line,
+    },
     { name: S4_PROGRESS, state: x.progress ? 'filled' : 'missing', path: S4_PROGRESS },
   ];
   const cp = x.checkpoint;
@@ -228,7 +340,17 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
   }
   for (const [key, name] of SUMMARY_PARTS) {
     const secs = cp.sections.filter((sec) => sec.key === key);
-    parts.push({ name, state: secs.length === 0 ? 'missing' : secs.some((sec) => sec.items.some((i) => !isTemplateValue(i.text))) ? 'filled' : 'empty', path: cp.relPath, line: secs[0]?.line });
+    parts.push({
+      name,
+      state:
+        secs.length === 0
+          ? 'missing'
+          : secs.some((sec) => sec.items.some((i) => !isTemplateValue(i.text)))
+            ? 'filled'
+            : 'empty',
+      path: cp.relPath,
+      line: secs[0]?.line,
+    });
   }
   return parts;
 }
@@ -244,19 +366,66 @@ function stamp(ts: string): string {
  */
 function progressOrder(progress: StateDoc | null, checkpoint: StateDoc | null): Check[] {
   const es = entries(progress).filter((e) => e.timestamp);
-  if (!progress || es.length === 0) return [mk('S4', 'progress-order', 'block', 'skip', t('No dated {0} entries to order.', S4_PROGRESS))];
+  if (!progress || es.length === 0)
+    return [mk('S4', 'progress-order', 'block', 'skip', t('No dated {0} entries to order.', S4_PROGRESS))];
   const out: Check[] = [];
   const hint = t('Let checkpoint.py rebuild PROGRESS.md: newest first, the newest checkpoint on top.');
   for (let i = 1; i < es.length; i++) {
     const [a, b] = [es[i - 1], es[i]];
-    if (stamp(b.timestamp ?? '') > stamp(a.timestamp ?? '')) out.push(mk('S4', 'progress-order', 'block', false, t('{0} entry {1} (line {2}) is newer than the entry above it ({3}, line {4}): entries are newest first.', progress.relPath, b.timestamp ?? '', b.line, a.timestamp ?? '', a.line), { path: progress.relPath, line: b.line }, hint));
+    if (stamp(b.timestamp ?? '') > stamp(a.timestamp ?? ''))
+      out.push(
+        mk(
+          'S4',
+          'progress-order',
+          'block',
+          false,
+          t(
+            '{0} entry {1} (line {2}) is newer than the entry above it ({3}, line {4}): entries are newest first.',
+            progress.relPath,
+            b.timestamp ?? '',
+            b.line,
+            a.timestamp ?? '',
+            a.line,
+          ),
+          { path: progress.relPath, line: b.line },
+          hint,
+        ),
+      );
   }
-  const cpStamp = checkpoint ? /\d{4}-\d{2}-\d{2}(?:[-T _]\d{2}:?\d{2}(?::?\d{2})?)?/.exec(checkpoint.relPath.split('/').pop() ?? '')?.[0] : undefined;
+  const cpStamp = checkpoint
+    ? /\d{4}-\d{2}-\d{2}(?:[-T _]\d{2}:?\d{2}(?::?\d{2})?)?/.exec(checkpoint.relPath.split('/').pop() ?? '')?.[0]
+    : undefined;
   const top = es.reduce((m, e) => (stamp(e.timestamp ?? '') > stamp(m.timestamp ?? '') ? e : m));
   if (checkpoint && cpStamp && stamp(top.timestamp ?? '') < stamp(cpStamp)) {
-    out.push(mk('S4', 'progress-order', 'block', false, t('The newest checkpoint {0} has no entry in {1} (its newest is {2}).', checkpoint.relPath, progress.relPath, top.timestamp ?? ''), { path: progress.relPath, line: es[0].line }, hint));
+    out.push(
+      mk(
+        'S4',
+        'progress-order',
+        'block',
+        false,
+        t(
+          'The newest checkpoint {0} has no entry in {1} (its newest is {2}).',
+          checkpoint.relPath,
+          progress.relPath,
+          top.timestamp ?? '',
+        ),
+        { path: progress.relPath, line: es[0].line },
+        hint,
+      ),
+    );
   }
-  return out.length ? out : [mk('S4', 'progress-order', 'block', true, t('{0}: {1} dated entries, newest first.', progress.relPath, es.length), { path: progress.relPath })];
+  return out.length
+    ? out
+    : [
+        mk(
+          'S4',
+          'progress-order',
+          'block',
+          true,
+          t('{0}: {1} dated entries, newest first.', progress.relPath, es.length),
+          { path: progress.relPath },
+        ),
+      ];
 }
 
 /** `pending-summary` (warn): the draft summary is consumed by a successful run; one left behind would be embedded by the next session. */
@@ -268,20 +437,32 @@ async function pendingSummary(ws: Workspace): Promise<Check> {
     'pending-summary',
     'warn',
     !left,
-    left ? t('{0} is still there: the last run did not consume its summary draft (--apply --consume-summary).', rel) : t('No summary draft left behind.'),
+    left
+      ? t('{0} is still there: the last run did not consume its summary draft (--apply --consume-summary).', rel)
+      : t('No summary draft left behind.'),
     left ? { path: rel, line: 1 } : {},
-    t('Finish the checkpoint with `checkpoint.py --summary-file .agents/logs/pending-summary.md --apply --consume-summary`, or delete the stale draft.'),
+    t(
+      'Finish the checkpoint with `checkpoint.py --summary-file .agents/logs/pending-summary.md --apply --consume-summary`, or delete the stale draft.',
+    ),
   );
 }
 
 /** Risks / open questions: the newest Current block's subsection, else a top-level section outside every Current block, else the newest PROGRESS entry's. */
-function pendingSection(home: StateDoc, s4: S4Structure, block: S4Block | null, x: S4Extra): { section: Section | undefined; doc: StateDoc } {
+function pendingSection(
+  home: StateDoc,
+  s4: S4Structure,
+  block: S4Block | null,
+  x: S4Extra,
+): { section: Section | undefined; doc: StateDoc } {
   const inBlock = block ? within(home, block.line, block.endLine).find((s) => s.key === 'open') : undefined;
   if (inBlock) return { section: inBlock, doc: home };
   const top = home.sections.find((s) => s.key === 'open' && s.level <= 2 && !insideABlock(s4.blocks, s.line));
   if (top) return { section: top, doc: home };
   const e = entries(x.progress)[0];
-  const fromProgress = x.progress && e ? within(x.progress, e.line, e.endLine).find((s) => s.key === 'issues' || s.key === 'open') : undefined;
+  const fromProgress =
+    x.progress && e
+      ? within(x.progress, e.line, e.endLine).find((s) => s.key === 'issues' || s.key === 'open')
+      : undefined;
   return fromProgress && x.progress ? { section: fromProgress, doc: x.progress } : { section: undefined, doc: home };
 }
 
@@ -289,7 +470,17 @@ function pendingSection(home: StateDoc, s4: S4Structure, block: S4Block | null, 
 /** A checkpoint whose YAML front matter does not parse (recorded by the reader) is a warning: the script rewrites it, nobody edits it by hand. */
 export function s4Findings(doc: StateDoc): Finding[] {
   const e = doc.meta.frontMatterError as { message: string; line: number } | undefined;
-  return e ? [finding('front-matter', 'warn', t('The checkpoint\'s YAML front matter does not parse: {0}', e.message), e.line, t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.'))] : [];
+  return e
+    ? [
+        finding(
+          'front-matter',
+          'warn',
+          t("The checkpoint's YAML front matter does not parse: {0}", e.message),
+          e.line,
+          t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.'),
+        ),
+      ]
+    : [];
 }
 
 export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise<Analysis> {
@@ -302,14 +493,27 @@ export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise
   const resumePrompt = promptFor('S4', homeRel, block ? `${S4_FACTS.resume.next} (${block.title})` : null);
   if (!home || !home.text || !s4) {
     const why = t('No readable {0} to inspect.', homeRel);
-    for (const id of ['not-skeleton', 'structure', 'next-action']) checks.push(mk('S4', id, 'block', 'skip', why, { path: homeRel }));
+    for (const id of ['not-skeleton', 'structure', 'next-action'])
+      checks.push(mk('S4', id, 'block', 'skip', why, { path: homeRel }));
     checks.push(progressEntries(x.progress));
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
   const next = nextAction(home, block, x);
   const skeleton = notSkeleton(home, s4);
-  checks.push(skeleton, ...structureCheck(home, s4), ...checkTemplate('S4', homeRel, templateParts(home, x), skeleton.status === 'fail'), ...progressOrder(x.progress, x.checkpoint));
-  checks.push(checkNextAction('S4', next, block ? `the newest Current block, "## ${block.title}"` : 'a "## Current Project|Feature|Bug Fix" block', homeRel));
+  checks.push(
+    skeleton,
+    ...structureCheck(home, s4),
+    ...checkTemplate('S4', homeRel, templateParts(home, x), skeleton.status === 'fail'),
+    ...progressOrder(x.progress, x.checkpoint),
+  );
+  checks.push(
+    checkNextAction(
+      'S4',
+      next,
+      block ? `the newest Current block, "## ${block.title}"` : 'a "## Current Project|Feature|Bug Fix" block',
+      homeRel,
+    ),
+  );
   const pend = pendingSection(home, s4, block, x);
   checks.push(checkPending('S4', pend.section, pend.doc, 'risks / open questions'));
   checks.push(await checkFresh('S4', ws, home));
