@@ -1,4 +1,4 @@
-// `npm test`: the type check (tsc), the linter (ESLint) and the unit tests (node:test over out/, which
+// `npm test`: the type check (tsc), the linter (ESLint), the formatter's check (Prettier) and the unit tests (node:test over out/, which
 // `pretest` builds), run side by side because they are independent; exits non-zero when any of them fails.
 // The tests' report streams as it comes; the type check's and the linter's output follows, each with its verdict.
 // Arguments after `--` replace the list of test files: `npm test -- out/test/unit/s0.test.js`.
@@ -32,6 +32,7 @@ const results = await Promise.all([
   run('unit tests', process.execPath, ['--test', '--test-concurrency=4', '--test-reporter=spec', ...files], true),
   run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], false),
   run('lint (eslint)', bin('eslint'), ['.'], false),
+  run('format (prettier --check)', bin('prettier'), ['--check', '--log-level=warn', '.'], false),
 ]);
 for (const r of results.slice(1)) if (r.out.trim()) process.stdout.write(`\n── ${r.name}\n${r.out.trimEnd()}\n`);
 console.log('');

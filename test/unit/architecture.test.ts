@@ -127,7 +127,7 @@ test('readers read, rules judge: no reader builds a finding or a message, or hol
 
 test('a check message states a threshold through an argument from the facts table, never as a literal number in its template', () => {
   for (const f of ruleFiles()) {
-    const literal = [...readFileSync(f, 'utf8').matchAll(/\bt\((?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)]
+    const literal = [...readFileSync(f, 'utf8').matchAll(/\bt\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)]
       .map((m) => m[1] ?? m[2])
       .filter((tpl) => /(?:≥|≤|<|>)\s*\d/.test(tpl));
     assert.deepEqual(literal, [], path.relative(REPO, f));
