@@ -24,6 +24,8 @@ const HOMES = ['s0', 's1', 's2', 's3', 's4'];
 const KNOWN: Record<string, string> = {
   "src/cli/help.ts: s1 'memory/session-handoff-LATEST.md'":
     "the help text of `attest`, S1's own write action, names its default handoff",
+  "src/cli/help.ts: s1 'memory/.session-handoff.sha256'":
+    "the help text of `attest`, S1's own write action, names its sidecar",
   "src/cli/help.ts: s3 'docs/state/STATE.md'": "the help text of `rotate-log`, S3's own write action",
   "src/cli/help.ts: s3 'docs/state/log'": "the help text of `rotate-log`, S3's own write action",
   "src/cli/help.ts: s4 '.agents/STATE.md'": "the help text of `compact-state`, S4's own write action",
