@@ -29,7 +29,7 @@ export interface PlacedFinding {
 
 export class LedgerDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('sessionLedger');
-  private readonly byUri = new Map<string, PlacedFinding[]>();
+  private byUri = new Map<string, PlacedFinding[]>();
   private readonly subs: vscode.Disposable[];
   private readonly docsUri: vscode.Uri;
 
@@ -65,9 +65,13 @@ export class LedgerDiagnostics implements vscode.Disposable {
       }
     }
     for (const key of this.byUri.keys()) if (!next.has(key)) this.collection.delete(vscode.Uri.parse(key));
-    this.byUri.clear();
+    const before = this.byUri;
+    this.byUri = new Map();
     for (const [key, list] of next) {
       this.byUri.set(key, list);
+      // A re-read under a busy agent mostly finds what was there: a file whose problems read the same is not sent again.
+      const was = before.get(key);
+      if (was && signature(was) === signature(list)) continue;
       this.collection.set(
         list[0].uri,
         list.map((p) => p.diagnostic),
@@ -110,4 +114,18 @@ export class LedgerDiagnostics implements vscode.Disposable {
     this.collection.dispose();
     this.byUri.clear();
   }
+}
+
+/** What the Problems panel shows of a file's diagnostics: range, severity, code and message of each. */
+function signature(list: readonly PlacedFinding[]): string {
+  return JSON.stringify(
+    list.map(({ diagnostic: d }) => [
+      d.range.start.line,
+      d.range.start.character,
+      d.range.end.character,
+      d.severity,
+      typeof d.code === 'object' ? d.code.value : d.code,
+      d.message,
+    ]),
+  );
 }

@@ -9,6 +9,13 @@ import { readSettings } from './config';
 import { applyTicks, homeHash } from './pure/ticks';
 import type { TickStore } from './tick-store';
 
+/**
+ * How old git's status may be when only state files changed (ms): under an agent that rewrites its
+ * state file many times a second, git runs about once a second instead of on every re-read, and
+ * what the views show of git is never older than that.
+ */
+const GIT_REUSE_MS = 1000;
+
 export interface FolderState {
   folder: vscode.WorkspaceFolder;
   /** The report with the manual ticks applied; undefined until the first scan finished. */
@@ -158,7 +165,10 @@ export class LedgerStore implements vscode.Disposable {
       // A folder's first scan shows its first results as soon as the documents are checked, while
       // git's run is still out (the report says so, and no system is WORKING before git's answer).
       const first = e.raw ? undefined : (r: WorkspaceReport) => this.publish(e, r);
-      const options = trusted ? { extraPaths: settings.extraStatePaths, onGitPending: first } : { noGit: true };
+      // A burst that changed state files only reuses git's status from up to GIT_REUSE_MS ago.
+      const options = trusted
+        ? { extraPaths: settings.extraStatePaths, onGitPending: first, stateOnlyGitMaxAgeMs: GIT_REUSE_MS }
+        : { noGit: true };
       const root = e.folder.uri.fsPath;
       const prev = e.raw?.gitPending ? undefined : e.raw;
       // A file that does not parse while it is being written is read again; still unparsed, the

@@ -16,7 +16,7 @@ import type { LedgerStore } from './store';
 /** Milliseconds of quiet before a folder is re-read (an agent writes a file in several steps). */
 export const DEBOUNCE_MS = 100;
 /** A folder written to without pause is re-read at the latest this long after the first change (ms): the views stay within about a second of the disk. */
-export const MAX_WAIT_MS = 400;
+export const MAX_WAIT_MS = 700;
 
 interface FolderWatch {
   subs: vscode.Disposable[];

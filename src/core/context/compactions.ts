@@ -42,6 +42,14 @@ interface Entry {
 }
 
 const cache = new Map<string, Entry>();
+/**
+ * When this process last stored each transcript's count (ms) and the count it stored. A process
+ * that follows a transcript as it grows (the extension) stores a changed count at once and an
+ * unchanged one at most every `STORE_EVERY_MS`: the next process then reads on from a slightly
+ * older offset, which its own byte budget covers.
+ */
+const stored = new Map<string, { at: number; count: number }>();
+const STORE_EVERY_MS = 5000;
 
 /** Where the count of `file` is kept between processes, or null. */
 function storeFile(file: string): string | null {
@@ -171,8 +179,12 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
   }
   if (cache.size > 256) cache.clear();
   cache.set(file, e);
-  if (e.offset !== from) {
+  const last = stored.get(file);
+  const now = Date.now();
+  if (e.offset !== from && (!last || last.count !== e.count || now - last.at >= STORE_EVERY_MS)) {
     const f = storeFile(file);
+    if (stored.size > 256) stored.clear();
+    stored.set(file, { at: now, count: e.count });
     if (f) {
       // A transcript counted for the first time: what old ones left behind goes.
       if (from === undefined) pruneCache(path.dirname(f));

@@ -102,13 +102,19 @@ const CONFIG_MAX = 1024 * 1024;
  * then git is not run, since git itself would read it.
  */
 export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null> {
+  const key = `${dirs.gitDir}\0${dirs.commonDir}`;
+  const known = driverCache.get(key);
+  if (known && known.files.every(([f, id]) => fileIdentity(f) === id)) return known.drivers;
   const names = new Set<string>();
   const seen = new Set<string>();
+  const identities: Array<[string, string]> = [];
   const files = [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')];
   if (dirs.gitDir !== dirs.commonDir) files.push(path.join(dirs.commonDir, 'config.worktree'));
   const visit = async (file: string, depth: number): Promise<boolean> => {
     if (seen.has(file) || depth > 10) return true;
     seen.add(file);
+    // Taken before git reads the file: a change after this moves it, and the next call reads again.
+    identities.push([file, fileIdentity(file)]);
     let st;
     try {
       st = statSync(file);
@@ -139,7 +145,30 @@ export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null>
     return true;
   };
   for (const f of files) if (!(await visit(f, 0))) return null;
-  return [...names];
+  const drivers = [...names];
+  if (driverCache.size >= DRIVER_CACHE_MAX) driverCache.delete(driverCache.keys().next().value as string);
+  driverCache.set(key, { files: identities, drivers });
+  return drivers;
+}
+
+/**
+ * The drivers found per repository, with the identity of every config file read for them (a missing
+ * include included). A process that runs git again and again (the extension under a busy agent)
+ * asks git for the config once, not before every run: the drivers depend on those files' contents
+ * only (every include is followed whatever its condition), and any write to one of them, or a
+ * missing include appearing, changes its identity, so the next call reads them all again.
+ */
+const driverCache = new Map<string, { files: Array<[string, string]>; drivers: string[] }>();
+const DRIVER_CACHE_MAX = 32;
+
+/** A file's identity for the cache: device, inode, size and both times, or "none". */
+function fileIdentity(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'none';
+  }
 }
 
 /** The `-c` overrides for a repository: the safe config plus every repository filter driver emptied. null: do not run git. */
@@ -211,10 +240,22 @@ export async function git(cwd: string, args: string[], timeoutMs = 10_000): Prom
 
 const MAX_CHANGED_STAT = 500;
 
-/** Read git facts for `root`. `ignore(rel)` excludes paths (the state files themselves) from the change list. */
-export async function readGit(root: string, ignore: (rel: string) => boolean = () => false): Promise<GitInfo | null> {
+/**
+ * Read git facts for `root`. `ignore(rel)` excludes paths (the state files themselves) from the change
+ * list. `maxAgeMs` > 0 takes the status of this process's last run for `root` when it began at most
+ * that long ago (a caller that knows only state files changed since).
+ */
+export async function readGit(
+  root: string,
+  ignore: (rel: string) => boolean = () => false,
+  maxAgeMs = 0,
+): Promise<GitInfo | null> {
   const dirs = await findGitDirs(root);
   if (!dirs) return null;
+  const known = statusCache.get(root);
+  if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.top === dirs.top)
+    return gitInfoOf(root, dirs, known.drivers, known.out, ignore);
+  const at = Date.now();
   const drivers = await repoFilterDrivers(dirs);
   const argv =
     drivers &&
@@ -232,6 +273,22 @@ export async function readGit(root: string, ignore: (rel: string) => boolean = (
   if (!argv) return null;
   const out = await run(root, argv, 10_000);
   if (out === null) return null;
+  if (statusCache.size >= STATUS_CACHE_MAX) statusCache.delete(statusCache.keys().next().value as string);
+  statusCache.set(root, { at, top: dirs.top, drivers, out });
+  return gitInfoOf(root, dirs, drivers, out, ignore);
+}
+
+/** The last `git status` output per root, and when its run began (for `readGit`'s `maxAgeMs`). */
+const statusCache = new Map<string, { at: number; top: string; drivers: string[]; out: string }>();
+const STATUS_CACHE_MAX = 16;
+
+async function gitInfoOf(
+  root: string,
+  dirs: GitDirs,
+  drivers: readonly string[],
+  out: string,
+  ignore: (rel: string) => boolean,
+): Promise<GitInfo> {
   const st = parseStatusV2(out);
   const top = dirs.top;
   const changed: string[] = [];

@@ -41,6 +41,14 @@ export interface EvaluateOptions {
   claudeHome?: string;
   /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */
   otherStateFile?: (rel: string) => boolean;
+  /**
+   * A re-read after a change of state files only may take git's status from a run at most this long
+   * ago (ms) in the same process: a state file's own edit moves nothing git reports as work, branch
+   * or HEAD. Only `evaluateChanged` applies it, and only to such a change.
+   */
+  stateOnlyGitMaxAgeMs?: number;
+  /** Set by `evaluateChanged` for a change of state files only (see `stateOnlyGitMaxAgeMs`). */
+  gitMaxAgeMs?: number;
 }
 
 /** What a reader's parser makes of a document: its sections and what else it recorded. Readers judge nothing: findings are the checks'. */
@@ -264,6 +272,7 @@ export class Workspace {
           rel.startsWith('.claude/.checkpoint-ready') ||
           rel.startsWith('.claude/session-ledger/') ||
           rel.startsWith('.claude/log/'),
+        this.options.gitMaxAgeMs,
       );
     }
     return this.gitInfo;

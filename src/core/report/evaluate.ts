@@ -155,7 +155,7 @@ export async function evaluateChanged(
     docs.has(rel) || globs.some((g) => g.test(rel)) || !!options.otherStateFile?.(rel);
   const raw = await evaluate(
     root,
-    { ...options, otherStateFile },
+    { ...options, otherStateFile, gitMaxAgeMs: options.stateOnlyGitMaxAgeMs },
     SYSTEMS.filter((m) => ids.has(m.id)),
   );
   const docsOf = (r: WorkspaceReport) =>

@@ -32,6 +32,8 @@ export class ContextStatusItem extends Disposable {
     const v = s.others.length
       ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') }
       : base;
+    // The meter moves with every append to the transcript: what would show the same is not sent again.
+    if (this.view && sameView(this.view, v)) return;
     this.view = v;
     this.item.text = v.text;
     // Spoken instead of the tooltip's Markdown: the figure, the mark passed, what to do.
@@ -54,4 +56,8 @@ export class ContextStatusItem extends Disposable {
     if (this.view.background) out.background = this.view.background;
     return out;
   }
+}
+
+function sameView(a: StatusView, b: StatusView): boolean {
+  return a.text === b.text && a.label === b.label && a.tooltip === b.tooltip && a.background === b.background;
 }

@@ -341,16 +341,42 @@ function gates(home: StateDoc, s: S3Structure): Check {
   );
 }
 
+/**
+ * Answers of `onlyStateCommitsSince` per (root, recorded hash, HEAD commit): commits do not change,
+ * so while HEAD stays where it is the answer does too, and a re-read under a busy agent runs no
+ * git for it. A new HEAD is a new key; an answer is asked again after `SINCE_TTL_MS`, so one git
+ * run that failed (a timeout on a loaded machine) is not believed for long.
+ */
+const sinceCache = new Map<string, { answer: boolean; at: number }>();
+const SINCE_CACHE_MAX = 64;
+const SINCE_TTL_MS = 30_000;
+
 /** True when every commit after `recorded` up to HEAD touches only `docs/state/` (the handoff committed after it was written). */
-async function onlyStateCommitsSince(ws: Workspace, top: string, recorded: string): Promise<boolean> {
+async function onlyStateCommitsSince(ws: Workspace, top: string, recorded: string, head: string): Promise<boolean> {
+  const key = `${ws.root}\0${top}\0${recorded}\0${head}`;
+  const known = sinceCache.get(key);
+  if (known && Date.now() - known.at < SINCE_TTL_MS) return known.answer;
+  const answer = /^[0-9a-f]{40,64}$/.test(head) && (await onlyStateCommitsSinceByGit(ws, top, recorded, head));
+  if (sinceCache.size >= SINCE_CACHE_MAX) sinceCache.delete(sinceCache.keys().next().value as string);
+  sinceCache.delete(key);
+  sinceCache.set(key, { answer, at: Date.now() });
+  return answer;
+}
+
+async function onlyStateCommitsSinceByGit(
+  ws: Workspace,
+  top: string,
+  recorded: string,
+  head: string,
+): Promise<boolean> {
   // `recorded` is a hex hash (parseBranchHead): the three calls take it as `<hash>^{commit}` and run
   // at once, since one git process's start-up is most of each call's time. Any of them failing
   // (no such commit, an ambiguous short hash, not an ancestor) means no.
   const rev = `${recorded}^{commit}`;
   const [full, isAncestor, files] = await Promise.all([
     git(ws.root, ['rev-parse', '--verify', '--quiet', rev]),
-    git(ws.root, ['merge-base', '--is-ancestor', rev, 'HEAD']),
-    git(ws.root, ['diff', '--name-only', rev, 'HEAD']),
+    git(ws.root, ['merge-base', '--is-ancestor', rev, head]),
+    git(ws.root, ['diff', '--name-only', rev, head]),
   ]);
   if (!full?.trim() || isAncestor === null || files === null) return false;
   const stateDir = path.relative(top, ws.abs('docs/state')).split(path.sep).join('/');
@@ -388,7 +414,7 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   else if (!g.head)
     note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
   else if (!g.head.startsWith(head)) {
-    if (await onlyStateCommitsSince(ws, g.top, head))
+    if (await onlyStateCommitsSince(ws, g.top, head, g.head))
       note = t(
         'Branch {0} and HEAD {1} match git (HEAD {2} moved past {1} only by commits to docs/state/).',
         branch ?? '',
