@@ -172,8 +172,8 @@ async function untrustedPalette(page, phase) {
     }
     const write = [
       'Checkpoint now',
-      'Install Claude Code guard hooks',
-      'Remove Claude Code guard hooks',
+      'Install guard hooks (Claude Code, Codex CLI)',
+      'Remove guard hooks (Claude Code, Codex CLI)',
       'Create starter file',
       'Compact agent state (S4)',
       'Ask the agent to checkpoint',

@@ -27,14 +27,17 @@ const USAGE_EXIT: [number, string] = [2, 'bad usage, or the root cannot be read'
 
 const PRE_COMPACT: Manual = {
   summary: 'the PreCompact guard: blocks a manual /compact until a checkpoint was written',
-  usage: "session-ledger hook pre-compact [--root DIR]   (Claude Code's hook JSON on stdin)",
+  usage: "session-ledger hook pre-compact [--root DIR] [--codex]   (the client's hook JSON on stdin)",
   about:
-    'Claude Code runs it before /compact. A manual /compact is refused until `session-ledger checkpoint` wrote\n' +
+    'Claude Code (or Codex CLI) runs it before /compact. A manual /compact is refused until `session-ledger checkpoint` wrote\n' +
     '.claude/.checkpoint-ready.<session-id> (or the marker says nothing-to-preserve); automatic compactions pass.\n' +
     'Anything unexpected (bad stdin, an internal error) allows and is logged to .claude/log/session-ledger-hook.log.',
-  options: [['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"]],
+  options: [
+    ['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"],
+    ['--codex', 'answer as Codex CLI reads it: a block is {"continue":false,"stopReason":…} on stdout, exit 0'],
+  ],
   exit: [
-    [0, 'allow the compaction'],
+    [0, 'allow the compaction (with --codex: also a block, said on stdout)'],
     [2, 'block it; the reason, on stderr, says what to do'],
   ],
   example:
@@ -43,7 +46,7 @@ const PRE_COMPACT: Manual = {
 
 const SESSION_START: Manual = {
   summary: 'the SessionStart hook: records the session; after /clear or /compact prints the resume block',
-  usage: "session-ledger hook session-start [--root DIR]   (Claude Code's hook JSON on stdin)",
+  usage: "session-ledger hook session-start [--root DIR] [--codex]   (the client's hook JSON on stdin)",
   about:
     'Records the session in .claude/session-ledger/session.json. After /clear or /compact it prints, for the new\n' +
     'context, the file to read, the next action, the UNCONFIRMED items and any blocking findings.',
@@ -75,13 +78,18 @@ const HOOKS_OPTIONS: Array<[string, string]> = [
 
 const HOOKS_INSTALL: Manual = {
   summary: 'add the guard hooks to .claude/settings.json and write .claude/hooks/session-ledger.cjs',
-  usage: 'session-ledger hooks install [--root DIR] [--local] [--statusline] [--remind] [--dry-run]',
+  usage: 'session-ledger hooks install [--root DIR] [--local] [--statusline] [--remind] [--codex] [--dry-run]',
   about:
     'Writes .claude/hooks/session-ledger.cjs (this CLI as one plain JavaScript file; it needs only node) and appends\n' +
     'hooks.PreCompact (matcher manual) and hooks.SessionStart to the settings file, leaving the rest of it byte for byte.\n' +
-    'Twice changes nothing.',
+    'With --codex the same for Codex CLI: .codex/hooks/session-ledger.cjs and .codex/hooks.json; Codex runs them once\n' +
+    'you trusted the project and the two hooks (it lists new hooks at start-up; /hooks). Twice changes nothing.',
   options: [
     ...HOOKS_OPTIONS,
+    [
+      '--codex',
+      "Codex CLI's .codex/hooks.json instead of Claude Code's settings (not with --local, --statusline, --remind)",
+    ],
     ['--statusline', 'also set statusLine to the context meter relay (a status line you had keeps running inside it)'],
     [
       '--remind',
@@ -99,11 +107,11 @@ const HOOKS_INSTALL: Manual = {
 
 const HOOKS_UNINSTALL: Manual = {
   summary: 'remove exactly what install added',
-  usage: 'session-ledger hooks uninstall [--root DIR] [--local] [--dry-run]',
+  usage: 'session-ledger hooks uninstall [--root DIR] [--local] [--codex] [--dry-run]',
   about:
     "Removes the hook entries (the reminder's too), the status line relay (your own status line is put back), the script, and the\n" +
-    'settings file when install created it. Installed with --local? Uninstall with --local.',
-  options: HOOKS_OPTIONS,
+    'settings file when install created it. Installed with --local (or --codex)? Uninstall with it too.',
+  options: [...HOOKS_OPTIONS, ['--codex', "Codex CLI's .codex/hooks.json"]],
   exit: [
     [0, 'removed, or nothing to remove'],
     [1, 'refused: the settings file does not parse, or changed while it was being edited; nothing written'],
@@ -202,11 +210,14 @@ export const MANUALS: Record<string, Manual> = {
       'session-ledger checkpoint --session 0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a --confirm feedback-stored,last-request',
   },
   hook: {
-    summary: 'the Claude Code hooks (hook JSON on stdin): pre-compact, session-start, remind',
-    usage: 'session-ledger hook pre-compact|session-start|remind [--root DIR]',
+    summary: 'the Claude Code and Codex CLI hooks (hook JSON on stdin): pre-compact, session-start, remind',
+    usage: 'session-ledger hook pre-compact|session-start|remind [--root DIR] [--codex]',
     about:
-      'Run by Claude Code after `session-ledger hooks install`. A hook never fails the agent: anything unexpected\nallows and is logged to .claude/log/session-ledger-hook.log.',
-    options: [['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"]],
+      'Run by Claude Code (or Codex CLI) after `session-ledger hooks install`. A hook never fails the agent: anything unexpected\nallows and is logged to .claude/log/session-ledger-hook.log.',
+    options: [
+      ['--root DIR', "the project folder (default: $CLAUDE_PROJECT_DIR, else the payload's cwd)"],
+      ['--codex', "Codex CLI's hook: pre-compact says a block on stdout as JSON (exit 0)"],
+    ],
     exit: [
       [0, 'allow (session-start: always)'],
       [2, 'pre-compact blocks the compaction; the reason is on stderr'],
@@ -215,9 +226,13 @@ export const MANUALS: Record<string, Manual> = {
     sub: { 'pre-compact': PRE_COMPACT, 'session-start': SESSION_START, remind: REMIND },
   },
   hooks: {
-    summary: 'add or remove the Claude Code guard hooks (.claude/settings.json)',
-    usage: 'session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--dry-run]',
-    options: [...HOOKS_OPTIONS, ['--statusline', 'install only: also wire the context meter relay into statusLine']],
+    summary: 'add or remove the guard hooks (Claude Code: .claude/settings.json; Codex CLI: .codex/hooks.json)',
+    usage: 'session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--codex] [--dry-run]',
+    options: [
+      ...HOOKS_OPTIONS,
+      ['--statusline', 'install only: also wire the context meter relay into statusLine'],
+      ['--codex', "Codex CLI's .codex/hooks.json instead of Claude Code's settings"],
+    ],
     exit: [[0, 'done, or nothing to do'], [1, 'refused; nothing written'], USAGE_EXIT],
     example: 'session-ledger hooks install --dry-run',
     sub: { install: HOOKS_INSTALL, uninstall: HOOKS_UNINSTALL },

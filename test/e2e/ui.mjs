@@ -479,6 +479,7 @@ export async function nativeTests({ page, ws, shots, test }) {
       await row.waitFor({ state: 'visible', timeout: 15_000 });
       await row.click();
     };
+    await pick(/^Claude Code\s*\.claude\/settings\.json/);
     await pick(/^\.claude\/settings\.json/);
     await pick(/^Hooks only/);
     await pick(/^No reminder/);

@@ -1,7 +1,8 @@
 /**
- * `session-ledger hook pre-compact|session-start|remind [--root DIR]`: the Claude Code hooks. They read the
- * hook JSON on stdin. pre-compact exits 2 with the reason on stderr to block a manual /compact, 0
- * otherwise; anything unexpected (bad stdin, an internal error, a bad option) allows and is logged
+ * `session-ledger hook pre-compact|session-start|remind [--root DIR] [--codex]`: the Claude Code hooks
+ * (with --codex: Codex CLI's). They read the hook JSON on stdin. pre-compact exits 2 with the reason
+ * on stderr to block a manual /compact, 0 otherwise; with --codex it blocks as Codex reads a block,
+ * `{"continue":false,"stopReason":"<reason>"}` on stdout and exit 0; anything unexpected (bad stdin, an internal error, a bad option) allows and is logged
  * to `.claude/log/session-ledger-hook.log`. session-start prints the resume block after /clear and
  * /compact and always exits 0. remind (./hook-remind) only ever adds a suggestion and exits 0.
  */
@@ -21,11 +22,16 @@ export async function run(args: string[], io: Io): Promise<number> {
   } catch {
     stdin = '';
   }
-  const { root, bad } = rootOpt(rest);
+  const codex = rest.includes('--codex');
+  const { root, bad } = rootOpt(rest.filter((a) => a !== '--codex'));
   try {
     if (which === 'pre-compact') {
-      const d = await preCompactGuard(stdin, { env: io.env, cwd: io.cwd, root });
+      const d = await preCompactGuard(stdin, { env: io.env, cwd: io.cwd, root, agent: codex ? 'codex' : 'claude' });
       if (!d.allow) {
+        if (codex) {
+          io.stdout(codexBlock(d.reason));
+          return 0;
+        }
         io.stderr(d.reason);
         return 2;
       }
@@ -56,4 +62,13 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
     return 0;
   }
+}
+
+/**
+ * A blocked compaction as Codex CLI reads it (0.171.0, its PreCompact output schema): `continue`
+ * false stops the compaction and shows `stopReason`; an exit code 2 or `"decision":"block"` is taken
+ * as a failed hook, and the compaction goes ahead.
+ */
+export function codexBlock(reason: string): string {
+  return JSON.stringify({ continue: false, stopReason: reason });
 }

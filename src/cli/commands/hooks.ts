@@ -1,7 +1,8 @@
 /**
- * `session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--dry-run]`: wire
+ * `session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--codex] [--dry-run]`: wire
  * the PreCompact guard and the SessionStart resume hook (with --remind also the UserPromptSubmit reminder) into `.claude/settings.json` (or
- * `.claude/settings.local.json`) and install `.claude/hooks/session-ledger.cjs`; uninstall removes
+ * `.claude/settings.local.json`) and install `.claude/hooks/session-ledger.cjs`; with --codex the guard and
+ * the resume hook into Codex CLI's `.codex/hooks.json` and `.codex/hooks/session-ledger.cjs`. Uninstall removes
  * exactly that. Exit 0 done (or nothing to do), 1 refused, 2 bad usage.
  */
 import * as path from 'node:path';
@@ -15,7 +16,7 @@ import {
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
-function describe(plan: HooksPlan, root: string, dry: boolean, remind = false): string[] {
+function describe(plan: HooksPlan, root: string, dry: boolean, remind = false, codex = false): string[] {
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
   const out: string[] = [];
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
@@ -25,6 +26,7 @@ function describe(plan: HooksPlan, root: string, dry: boolean, remind = false): 
       plan.action === 'install'
         ? `Hooks already installed in ${rel(plan.settingsPath)}; nothing to do.`
         : `No Session Ledger hooks in ${rel(plan.settingsPath)}; nothing to do.`,
+      ...plan.notes,
     );
     return out;
   }
@@ -35,7 +37,7 @@ function describe(plan: HooksPlan, root: string, dry: boolean, remind = false): 
       );
     if (settingsChanged)
       out.push(
-        `${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ' and hooks.SessionStart (matcher clear|compact|startup|resume)'} to ${rel(plan.settingsPath)}.`,
+        `${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ` and hooks.SessionStart (matcher ${codex ? 'startup|resume|clear|compact' : 'clear|compact|startup|resume'})`} to ${rel(plan.settingsPath)}.`,
       );
     if (plan.gitignore)
       out.push(
@@ -66,12 +68,21 @@ export async function run(args: string[], io: Io): Promise<number> {
       remind: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       'cli-bundle': { type: 'string' },
+      codex: { type: 'boolean' },
     },
     true,
   );
   const [action, ...extra] = positionals;
   if ((action !== 'install' && action !== 'uninstall') || extra.length)
-    throw new UsageError('hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--dry-run]');
+    throw new UsageError(
+      'hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--codex] [--dry-run]',
+    );
+  const codex = Boolean(values.codex);
+  for (const flag of ['local', 'statusline', 'remind'] as const)
+    if (codex && values[flag])
+      throw new UsageError(
+        `--${flag} is for Claude Code's settings; --codex wires Codex's .codex/hooks.json (the guard and the resume hook only)`,
+      );
   if (action === 'uninstall' && values.statusline)
     throw new UsageError('--statusline is for install (uninstall always puts your statusLine back)');
   if (action === 'uninstall' && values.remind)
@@ -85,8 +96,9 @@ export async function run(args: string[], io: Io): Promise<number> {
           statusline: values.statusline,
           remind: values.remind,
           cliBundle,
+          codex,
         })
-      : await planHooksUninstall(root, { local: values.local });
+      : await planHooksUninstall(root, { local: values.local, codex });
   if (plan.error) {
     io.stderr(`session-ledger hooks ${action}: ${plan.error}`);
     return 1;
@@ -95,7 +107,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (dry) {
     io.stdout(
       [
-        ...describe(plan, root, true, values.remind),
+        ...describe(plan, root, true, values.remind, codex),
         ...(plan.deleteSettings || plan.after !== (plan.before ?? '') ? ['', ...planDiff(plan)] : []),
       ].join('\n'),
     );
@@ -107,9 +119,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr(`session-ledger hooks ${action}: ${(err as Error)?.message ?? String(err)}`);
     return 1;
   }
-  const lines = describe(plan, root, false, values.remind);
+  const lines = describe(plan, root, false, values.remind, codex);
   if (action === 'install' && plan.changed)
-    lines.push('Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : ''));
+    lines.push(
+      'Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : codex ? ' --codex' : ''),
+    );
   io.stdout(lines.join('\n'));
   return 0;
 }

@@ -7,3 +7,5 @@ export const HOOK_SCRIPT_NAME = 'session-ledger.cjs';
 export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
 /** The line of the hook script after which the rest of the CLI follows, each line behind `// ` (scripts/lib/build.mjs has the same). */
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
+/** Where `hooks install --codex` puts the hook script (Codex CLI's project folder). */
+export const CODEX_HOOK_SCRIPT_REL = `.codex/hooks/${HOOK_SCRIPT_NAME}`;

@@ -21,6 +21,7 @@ import { evaluate } from '../report/evaluate';
 import { FACTS } from '../systems/facts';
 import { readTextFile } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
+import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import type { WorkspaceReport } from '../model/model';
 
@@ -43,7 +44,7 @@ export type GuardRule =
 
 export interface GuardDecision {
   allow: boolean;
-  /** 0 allows, 2 blocks (Claude Code shows stderr to the user). */
+  /** 0 allows, 2 blocks (Claude Code shows stderr to the user; Codex reads the block as JSON, see `hook pre-compact --codex`). */
   exitCode: 0 | 2;
   rule: GuardRule;
   /** The paragraph for stderr when blocked; '' when allowed. */
@@ -61,11 +62,14 @@ export interface GuardOptions extends HookRunOptions {
   report?: WorkspaceReport;
   /** Evaluate without git (Restricted Mode spawns no process); the guard's own evaluation never runs git anyway. */
   noGit?: boolean;
+  /** The client that runs the hook (its name in the words; default Claude Code). */
+  agent?: 'claude' | 'codex';
 }
 
-/** How the user runs the CLI in this workspace: the installed hook script when there is one. */
+/** How the user runs the CLI in this workspace: the installed hook script when there is one (Claude Code's first, then Codex's). */
 export function cliCommand(root: string): string {
-  return existsSync(path.join(root, INSTALLED_SCRIPT_REL)) ? `node ${INSTALLED_SCRIPT_REL}` : 'session-ledger';
+  const script = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].find((rel) => existsSync(path.join(root, rel)));
+  return script ? `node ${script}` : 'session-ledger';
 }
 
 /** The state files the guard watches: the home document of every detected system that exists. */
@@ -193,7 +197,9 @@ async function decide(
     const foreignNote = foreign
       ? ` The shared ${SHARED_MARKER_REL} is signed by another session (${foreign}); a marker from another session does not count for this one.`
       : '';
-    const idNote = sid ? '' : ' (Claude Code sent no usable session id, so the shared marker is the one that counts.)';
+    const idNote = sid
+      ? ''
+      : ` (${opts.agent === 'codex' ? 'Codex' : 'Claude Code'} sent no usable session id, so the shared marker is the one that counts.)`;
     const cmd = checkpointCommand(cli, sid, report);
     return block(
       foreign ? 'foreign-marker' : 'no-marker',

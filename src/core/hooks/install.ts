@@ -1,6 +1,8 @@
 /**
  * `session-ledger hooks install|uninstall`: wire the PreCompact guard and the SessionStart resume
- * hook into `.claude/settings.json` (or `.claude/settings.local.json`), in Claude Code's shape:
+ * hook into `.claude/settings.json` (or `.claude/settings.local.json`), in Claude Code's shape
+ * (with `--codex`: into Codex CLI's project hook file `.codex/hooks.json`, the same shape, see
+ * `codexHookCommand` for how its commands find the script):
  *
  *     "hooks": {
  *       "PreCompact":   [{ "matcher": "manual", "hooks": [{ "type": "command", "command": "node \"$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs\" hook pre-compact", "timeout": 30 }] }],
@@ -20,7 +22,7 @@ import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
-import { HOOK_CORE_MARKER, LEGACY_HOOK_CORE_NAME } from './files';
+import { CODEX_HOOK_SCRIPT_REL, HOOK_CORE_MARKER, LEGACY_HOOK_CORE_NAME } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256 } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 
@@ -33,6 +35,24 @@ export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
 export const SCRIPT_CMD = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs"';
 export const HOOK_TIMEOUT_S = 30;
 const OURS = '.claude/hooks/session-ledger.cjs';
+
+/** The client whose hook configuration a plan edits. */
+export type HookClient = 'claude' | 'codex';
+/** Codex CLI's project hook file (read only in a project the user trusts, each hook only once the user trusted it). */
+export const CODEX_HOOKS_REL = '.codex/hooks.json';
+export const CODEX_SCRIPT_REL = CODEX_HOOK_SCRIPT_REL;
+
+/**
+ * The command of a Codex hook. Codex runs a hook through the user's shell (`$SHELL -lc`) in the
+ * session's working folder, which can be a subfolder of the project, and sets no project variable;
+ * so the command (plain POSIX `sh`, whatever the user's shell) walks up from there to the nearest
+ * folder holding the script, and names it as the root. `--codex` answers in Codex's wire (a block is
+ * `{"continue":false,"stopReason":…}` on stdout: Codex 0.171.0 takes neither exit code 2 nor
+ * `"decision":"block"` as a block of compaction).
+ */
+export function codexHookCommand(hook: 'pre-compact' | 'session-start'): string {
+  return `sh -c 'd=$PWD; while [ "$d" != / ] && [ ! -f "$d/${CODEX_SCRIPT_REL}" ]; do d=$(dirname "$d"); done; exec node "$d/${CODEX_SCRIPT_REL}" hook ${hook} --codex --root "$d"'`;
+}
 
 export type HookEvent = 'PreCompact' | 'SessionStart' | 'UserPromptSubmit';
 /** The events every install wires. */
@@ -53,8 +73,19 @@ interface HookGroup {
   hooks: HookEntry[];
 }
 
-/** The matcher group install adds for each event. */
-export function hookGroup(event: HookEvent): HookGroup {
+/** The matcher group install adds for each event (Codex: the guard's two events only). */
+export function hookGroup(event: HookEvent, client: HookClient = 'claude'): HookGroup {
+  if (client === 'codex') {
+    return event === 'PreCompact'
+      ? {
+          matcher: 'manual',
+          hooks: [{ type: 'command', command: codexHookCommand('pre-compact'), timeout: HOOK_TIMEOUT_S }],
+        }
+      : {
+          matcher: 'startup|resume|clear|compact',
+          hooks: [{ type: 'command', command: codexHookCommand('session-start'), timeout: HOOK_TIMEOUT_S }],
+        };
+  }
   if (event === 'UserPromptSubmit')
     return { hooks: [{ type: 'command', command: `${SCRIPT_CMD} hook remind`, timeout: HOOK_TIMEOUT_S }] };
   return event === 'PreCompact'
@@ -129,6 +160,8 @@ export interface InstallRecord {
   gitignore?: { appended: string; created: boolean };
   /** SHA-256 of the hook script install wrote: a script that no longer has it was changed by someone, and is not replaced. */
   script?: string;
+  /** The same for Codex's copy, `.codex/hooks/session-ledger.cjs`. */
+  codexScript?: string;
 }
 
 export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
@@ -246,7 +279,7 @@ function isOurHook(h: unknown): boolean {
   return (
     isObj(h) &&
     typeof h.command === 'string' &&
-    h.command.includes(OURS) &&
+    (h.command.includes(OURS) || h.command.includes(CODEX_SCRIPT_REL)) &&
     / hook (pre-compact|session-start|remind)\b/.test(h.command)
   );
 }
@@ -315,7 +348,7 @@ function lineCol(text: string, offset: number): { line: number; column: number }
   return { line, column: offset - last };
 }
 
-/** Keys given twice in one object (Claude Code reads the last, an edit would change the first). */
+/** Keys given twice in one object (the client reads the last, an edit would change the first). */
 function duplicateKeys(node: JsonNode | undefined, where: string): string | null {
   if (!node || node.type !== 'object') return null;
   const seen = new Set<string>();
@@ -328,7 +361,9 @@ function duplicateKeys(node: JsonNode | undefined, where: string): string | null
   return null;
 }
 
-async function loadSettings(file: string): Promise<Loaded> {
+const CLIENT_NAME: Record<HookClient, string> = { claude: 'Claude Code', codex: 'Codex' };
+
+async function loadSettings(file: string, client: HookClient = 'claude'): Promise<Loaded> {
   const f = await readTextFile(file, 4 * 1024 * 1024);
   if (!f.ok) {
     if (f.kind === 'missing') return { text: '', before: null, beforeHash: null, value: {} };
@@ -375,7 +410,7 @@ async function loadSettings(file: string): Promise<Loaded> {
     return {
       ...base,
       value: {},
-      error: `${file} has the key ${dup} twice: Claude Code reads the last one, an edit would change the first. Merge them into one: fix it by hand first (nothing was changed).`,
+      error: `${file} has the key ${dup} twice: ${CLIENT_NAME[client]} reads the last one, an edit would change the first. Merge them into one: fix it by hand first (nothing was changed).`,
       problem: { kind: 'duplicate-key', key: dup },
     };
   }
@@ -388,8 +423,20 @@ function valueOf(text: string): Record<string, unknown> {
   return isObj(v) ? v : {};
 }
 
-function settingsFile(root: string, local?: boolean): string {
-  return path.join(path.resolve(root), local ? SETTINGS_LOCAL_REL : SETTINGS_REL);
+function settingsFile(root: string, local?: boolean, client: HookClient = 'claude'): string {
+  return path.join(
+    path.resolve(root),
+    client === 'codex' ? CODEX_HOOKS_REL : local ? SETTINGS_LOCAL_REL : SETTINGS_REL,
+  );
+}
+
+function scriptRel(client: HookClient): string {
+  return client === 'codex' ? CODEX_SCRIPT_REL : SCRIPT_REL;
+}
+
+/** Where the install record keeps the hash of the client's script. */
+function scriptKey(client: HookClient): 'script' | 'codexScript' {
+  return client === 'codex' ? 'codexScript' : 'script';
 }
 
 /** Both files a plan writes must really lie inside the root (a `.claude` linking elsewhere is refused). */
@@ -452,14 +499,22 @@ function removeOurs(text: string, event: HookEvent): { text: string; removed: bo
   return { text, removed };
 }
 
-export async function planHooksInstall(
-  root: string,
-  opts: { local?: boolean; statusline?: boolean; remind?: boolean; cliBundle?: string } = {},
-): Promise<HooksPlan> {
+export interface HooksInstallOptions {
+  local?: boolean;
+  statusline?: boolean;
+  remind?: boolean;
+  cliBundle?: string;
+  /** Codex CLI's `.codex/hooks.json` instead of Claude Code's settings: the guard and the resume hook only (no local file, status line or reminder). */
+  codex?: boolean;
+}
+
+export async function planHooksInstall(root: string, opts: HooksInstallOptions = {}): Promise<HooksPlan> {
+  const client: HookClient = opts.codex ? 'codex' : 'claude';
+  if (client === 'codex') opts = { cliBundle: opts.cliBundle, codex: true };
   const events = eventsOf(opts.remind);
-  const settingsPath = settingsFile(root, opts.local);
-  const scriptPath = path.join(path.resolve(root), SCRIPT_REL);
-  const l = await loadSettings(settingsPath);
+  const settingsPath = settingsFile(root, opts.local, client);
+  const scriptPath = path.join(path.resolve(root), scriptRel(client));
+  const l = await loadSettings(settingsPath, client);
   const plan = basePlan('install', root, settingsPath, scriptPath, l);
   plan.cliBundle = opts.cliBundle ? path.resolve(opts.cliBundle) : defaultCliBundle();
   if (plan.error) return plan;
@@ -492,7 +547,7 @@ export async function planHooksInstall(
 
   let text = l.text.trim() === '' ? '' : l.text;
   if (text === '') {
-    text = newSettingsText(Boolean(opts.statusline), Boolean(opts.remind));
+    text = newSettingsText(Boolean(opts.statusline), Boolean(opts.remind), client);
     if (opts.statusline) plan.notes.push('statusLine: the context relay was added.');
   } else {
     const missing: HookEvent[] = [];
@@ -504,20 +559,20 @@ export async function planHooksInstall(
         continue;
       }
       const mine = arr.map((g, i) => (groupHasOurs(g) ? i : -1)).filter((i) => i >= 0);
-      if (mine.length === 1 && sameJson(arr[mine[0]], hookGroup(e))) continue;
+      if (mine.length === 1 && sameJson(arr[mine[0]], hookGroup(e, client))) continue;
       if (mine.length === 1 && (arr[mine[0]] as HookGroup).hooks.every(isOurHook)) {
-        text = replaceValue(text, ['hooks', e, mine[0]], hookGroup(e)) ?? text;
+        text = replaceValue(text, ['hooks', e, mine[0]], hookGroup(e, client)) ?? text;
         continue;
       }
       text = removeOurs(text, e).text;
       const after = valueOf(text).hooks;
       text =
         (isObj(after) && Array.isArray(after[e])
-          ? insertChild(text, ['hooks', e], hookGroup(e))
-          : insertChild(text, ['hooks'], [hookGroup(e)], e)) ?? text;
+          ? insertChild(text, ['hooks', e], hookGroup(e, client))
+          : insertChild(text, ['hooks'], [hookGroup(e, client)], e)) ?? text;
     }
     if (missing.length) {
-      const groups = Object.fromEntries(missing.map((e) => [e, [hookGroup(e)]]));
+      const groups = Object.fromEntries(missing.map((e) => [e, [hookGroup(e, client)]]));
       if (isObj(valueOf(text).hooks))
         for (const e of missing) text = insertChild(text, ['hooks'], groups[e], e) ?? text;
       else text = insertChild(text, [], groups, 'hooks') ?? text;
@@ -539,26 +594,38 @@ export async function planHooksInstall(
   if (
     have &&
     !have.equals(want) &&
-    plan.record.script &&
-    sha256(have) !== plan.record.script &&
+    plan.record[scriptKey(client)] &&
+    sha256(have) !== plan.record[scriptKey(client)] &&
     have.includes(`\n${HOOK_CORE_MARKER}\n`)
   ) {
     return {
       ...plan,
-      error: `${SCRIPT_REL} was changed since \`hooks install\` wrote it; nothing was changed. Keep your version elsewhere (or delete the file), then run hooks install again.`,
-      problem: { kind: 'modified', file: SCRIPT_REL },
+      error: `${scriptRel(client)} was changed since \`hooks install\` wrote it; nothing was changed. Keep your version elsewhere (or delete the file), then run hooks install again.`,
+      problem: { kind: 'modified', file: scriptRel(client) },
     };
   }
   plan.script = have && have.equals(want) && !lstatOrNullSync(plan.corePath) ? 'keep' : 'write';
-  plan.record.script = sha256(want);
+  plan.record[scriptKey(client)] = sha256(want);
   plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
   plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write' || plan.gitignore !== null;
+  if (client === 'codex') plan.notes.push(CODEX_TRUST_NOTE);
   return plan;
 }
 
-/** A new settings file, written whole in Claude Code's usual two-space style. */
-function newSettingsText(statusline: boolean, remind = false): string {
-  const obj: Record<string, unknown> = { hooks: Object.fromEntries(eventsOf(remind).map((e) => [e, [hookGroup(e)]])) };
+/**
+ * What Codex needs before it runs the hooks (seen with Codex CLI 0.171.0): project hooks load only
+ * in a project the user trusts, and each hook runs only once the user trusted it (Codex keeps that
+ * trust in its own config.toml, by the hook file's path and the hook's content); an untrusted hook
+ * is skipped without a word. The tool never writes that trust itself.
+ */
+export const CODEX_TRUST_NOTE =
+  'Codex runs these hooks only once you trust them: start `codex` in this folder, trust the project when it asks, then review the two Session Ledger hooks it lists as new and trust them (/hooks lists them any time). Until then Codex skips them without a word.';
+
+/** A new settings file, written whole in Claude Code's usual two-space style (Codex's hooks.json the same). */
+function newSettingsText(statusline: boolean, remind = false, client: HookClient = 'claude'): string {
+  const obj: Record<string, unknown> = {
+    hooks: Object.fromEntries(eventsOf(remind).map((e) => [e, [hookGroup(e, client)]])),
+  };
   if (statusline) obj.statusLine = { type: 'command', command: relayCommand(null) };
   return `${JSON.stringify(obj, null, 2)}\n`;
 }
@@ -591,11 +658,15 @@ function unwireStatusLine(text: string, notes: string[]): string {
   return replaceValue(text, ['statusLine', 'command'], wrapped) ?? text;
 }
 
-export async function planHooksUninstall(root: string, opts: { local?: boolean } = {}): Promise<HooksPlan> {
+export async function planHooksUninstall(
+  root: string,
+  opts: { local?: boolean; codex?: boolean } = {},
+): Promise<HooksPlan> {
+  const client: HookClient = opts.codex ? 'codex' : 'claude';
   const abs = path.resolve(root);
-  const settingsPath = settingsFile(abs, opts.local);
-  const scriptPath = path.join(abs, SCRIPT_REL);
-  const l = await loadSettings(settingsPath);
+  const settingsPath = settingsFile(abs, opts.local, client);
+  const scriptPath = path.join(abs, scriptRel(client));
+  const l = await loadSettings(settingsPath, client);
   const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
   plan.record = await readRecord(abs);
@@ -622,7 +693,7 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
           text = removeAt(text, ['hooks']) ?? text;
       }
     }
-    text = unwireStatusLine(text, plan.notes);
+    if (client === 'claude') text = unwireStatusLine(text, plan.notes);
   }
   plan.after = text;
   try {
@@ -634,30 +705,39 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
   if (
     l.before !== null &&
     removed &&
-    [false, true].some((sl) => [false, true].some((rm) => l.before === newSettingsText(sl, rm)))
+    (client === 'codex'
+      ? l.before === newSettingsText(false, false, client)
+      : [false, true].some((sl) => [false, true].some((rm) => l.before === newSettingsText(sl, rm))))
   ) {
     plan.deleteSettings = true;
     plan.after = '';
   }
-  // The script goes when no settings file calls it any more.
-  const other = settingsFile(abs, !opts.local);
-  const of = await readTextFile(other);
-  const otherText = of.ok ? of.text : '';
-  const stillUsed = otherText.includes(OURS) || (!plan.deleteSettings && plan.after.includes(OURS));
+  // The script goes when no settings file calls it any more; the .gitignore lines and the record's
+  // script hash when no client's file calls either script.
+  const ours = scriptRel(client);
+  const other = client === 'claude' ? settingsFile(abs, !opts.local) : null;
+  const of = other ? await readTextFile(other) : null;
+  const otherText = of?.ok ? of.text : '';
+  const stillUsed = otherText.includes(OURS) || (!plan.deleteSettings && plan.after.includes(ours));
+  const otherClients = await Promise.all(
+    (client === 'claude' ? [CODEX_HOOKS_REL] : [SETTINGS_REL, SETTINGS_LOCAL_REL]).map((rel) =>
+      readTextFile(path.join(abs, rel)),
+    ),
+  );
+  const anyUsed =
+    stillUsed || otherClients.some((f) => f.ok && (f.text.includes(OURS) || f.text.includes(CODEX_SCRIPT_REL)));
   plan.script = (existsSync(scriptPath) || existsSync(plan.corePath)) && !stillUsed ? 'remove' : 'keep';
-  if (!removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
+  if (client === 'claude' && !removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
     // Nothing of ours here, but the other settings file has the hooks: say which flag finds them.
     const otherRel = opts.local ? SETTINGS_REL : SETTINGS_LOCAL_REL;
     plan.error = `no Session Ledger hooks in ${opts.local ? SETTINGS_LOCAL_REL : SETTINGS_REL}: they are installed in ${otherRel}: ${opts.local ? 'drop --local' : 'add --local'}.`;
     plan.problem = { kind: 'elsewhere', other: otherRel };
     return plan;
   }
-  if (!stillUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);
+  if (!anyUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);
   if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
-  if (!stillUsed) {
-    delete plan.record.gitignore;
-    delete plan.record.script;
-  }
+  if (!stillUsed) delete plan.record[scriptKey(client)];
+  if (!anyUsed) delete plan.record.gitignore;
   plan.changed =
     plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove' || plan.gitignore !== null;
   return plan;
@@ -667,7 +747,8 @@ export async function planHooksUninstall(root: string, opts: { local?: boolean }
 async function writeRecord(plan: HooksPlan): Promise<void> {
   const file = path.join(plan.root, INSTALL_RECORD_REL);
   const r = plan.record;
-  const empty = (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) && !r.gitignore && !r.script;
+  const empty =
+    (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) && !r.gitignore && !r.script && !r.codexScript;
   if (empty) {
     await fs.rm(file, { force: true }).catch(() => undefined);
     await fs.rmdir(path.dirname(file)).catch(() => undefined);
@@ -684,6 +765,9 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
   await withWriteLock(plan.settingsPath, plan.root, () => applyLocked(plan, opts));
   // And `.claude/` itself when uninstall left it empty (install created it for a new settings file), once the lock beside the settings is gone.
   if (plan.action === 'uninstall') await fs.rmdir(path.dirname(plan.settingsPath)).catch(() => undefined);
+  // A Codex install put only its record under `.claude/`: that folder goes too when uninstall left it empty.
+  if (plan.action === 'uninstall' && plan.settingsPath === path.join(plan.root, CODEX_HOOKS_REL))
+    await fs.rmdir(path.join(plan.root, '.claude')).catch(() => undefined);
 }
 
 async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promise<void> {

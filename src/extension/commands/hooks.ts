@@ -4,7 +4,7 @@ import type { HooksPlan } from '../../core/hooks/install';
 import { errorText, hooksProblemText } from '../pure/error-text';
 import type { Services } from '../services';
 
-/** The extension's own hook script build, which the installer copies to .claude/hooks/session-ledger.cjs. */
+/** The extension's own hook script build, which the installer copies to .claude/hooks/session-ledger.cjs (Codex: .codex/hooks/). */
 export function cliBundle(s: Services): string {
   return vscode.Uri.joinPath(s.context.extensionUri, 'dist', 'session-ledger.cjs').fsPath;
 }
@@ -14,13 +14,15 @@ export async function previewAndApply(
   plan: HooksPlan,
   folder: vscode.WorkspaceFolder,
   verb: 'install' | 'remove',
-): Promise<void> {
+  /** What to say once installed, for the settings file's relative path (default: the guard is on). */
+  installed?: (rel: string) => string,
+): Promise<boolean> {
   const t = vscode.l10n.t;
   if (plan.error) {
     void vscode.window.showErrorMessage(
       hooksProblemText(t, vscode.workspace.asRelativePath(plan.settingsPath, false), plan.problem, plan.error),
     );
-    return;
+    return false;
   }
   if (!plan.changed) {
     void vscode.window.showInformationMessage(
@@ -28,7 +30,7 @@ export async function previewAndApply(
         ? t('The guard hooks are already installed in {0}.', plan.settingsPath)
         : t('No Session Ledger hooks to remove in {0}.', plan.settingsPath),
     );
-    return;
+    return verb === 'install';
   }
   const rel = vscode.workspace.asRelativePath(plan.settingsPath, false);
   const fileUri = vscode.Uri.file(plan.settingsPath);
@@ -56,18 +58,21 @@ export async function previewAndApply(
     detail: details.join('\n'),
     confirmLabel: label,
   });
-  if (!ok) return;
+  if (!ok) return false;
   try {
     const { applyHooksPlan } = await import('../../core/hooks/install');
     await applyHooksPlan(plan, { cliBundle: cliBundle(s) });
     s.log.info(`Hooks ${verb}: ${plan.settingsPath}`);
     void vscode.window.showInformationMessage(
       verb === 'install'
-        ? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel)
+        ? (installed?.(rel) ?? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel))
         : t('Guard hooks removed from {0}.', rel),
     );
   } catch (err) {
     void vscode.window.showErrorMessage(t('Nothing was changed: {0}', errorText(t, err)));
+    void s.store.scan(folder);
+    return false;
   }
   void s.store.scan(folder);
+  return true;
 }

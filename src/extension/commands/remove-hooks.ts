@@ -1,4 +1,4 @@
-/** Remove Claude Code guard hooks: only Session Ledger's own entries, after a preview. */
+/** Remove the guard hooks (Claude Code's settings files, Codex CLI's .codex/hooks.json): only Session Ledger's own entries, after a preview. */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
@@ -15,7 +15,11 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const { planHooksUninstall } = await import('../../core/hooks/install');
   const root = state.folder.uri.fsPath;
   const plans = (
-    await Promise.all([planHooksUninstall(root, { local: false }), planHooksUninstall(root, { local: true })])
+    await Promise.all([
+      planHooksUninstall(root, { local: false }),
+      planHooksUninstall(root, { local: true }),
+      planHooksUninstall(root, { codex: true }),
+    ])
   ).filter((p) => p.changed || p.error);
   if (plans.length === 0) {
     void vscode.window.showInformationMessage(t('No Session Ledger hooks are installed in {0}.', state.folder.name));

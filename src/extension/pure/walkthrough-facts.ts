@@ -1,14 +1,14 @@
 /**
  * What the walkthrough's steps wait for in a workspace folder, read from disk (vscode-free):
- * the guard hooks are installed when `.claude/settings.json` or `.claude/settings.local.json` calls
- * the Session Ledger PreCompact guard; a checkpoint was made when a checkpoint marker
+ * the guard hooks are installed when `.claude/settings.json`, `.claude/settings.local.json` or Codex
+ * CLI's `.codex/hooks.json` calls the Session Ledger PreCompact guard; a checkpoint was made when a checkpoint marker
  * (`.claude/.checkpoint-ready`, with or without a session id) is there. Never throws: a missing,
  * unreadable or malformed file counts as "not yet".
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readTextFile } from '../../core/files/fsread';
-import { SETTINGS_LOCAL_REL, SETTINGS_REL, hooksInstalledIn } from '../../core/hooks/install';
+import { CODEX_HOOKS_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, hooksInstalledIn } from '../../core/hooks/install';
 import { MARKER_DIR, SHARED_MARKER_REL } from '../../core/checkpoint/marker';
 
 export interface WalkthroughFacts {
@@ -25,7 +25,7 @@ export async function walkthroughFacts(root: string): Promise<WalkthroughFacts> 
 }
 
 async function guardInstalled(root: string): Promise<boolean> {
-  for (const rel of [SETTINGS_REL, SETTINGS_LOCAL_REL]) {
+  for (const rel of [SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL]) {
     const f = await readTextFile(path.join(root, ...rel.split('/')), SETTINGS_MAX_BYTES, { refuseLarger: true });
     if (!f.ok) continue;
     try {

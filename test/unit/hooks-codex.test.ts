@@ -1,0 +1,305 @@
+/**
+ * `hooks install --codex`: Codex CLI's project hook file `.codex/hooks.json`, the script beside it,
+ * the hook commands as Codex runs them (through a shell, in the session's folder, which may be a
+ * subfolder), the block in Codex's wire, and an uninstall that gives back the exact bytes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  applyHooksPlan,
+  CODEX_HOOKS_REL,
+  CODEX_SCRIPT_REL,
+  codexHookCommand,
+  hookGroup,
+  planHooksInstall,
+  planHooksUninstall,
+  SCRIPT_REL,
+} from '../../src/core/hooks/install';
+import { codexBlock } from '../../src/cli/commands/hook';
+import { HOOK_SCRIPT, workspace } from './helpers';
+import { CONFIRM_ALL, emptyClaudeHome, run, S3_STATE } from './checkpoint-fixtures';
+
+/** A Codex thread id as Codex 0.171.0 writes it. */
+const CODEX_SID = '01a23c00-8b1f-7412-b10e-c12ea255a2b1';
+
+/** Every file under `dir` with its bytes (folders too), for before/after comparisons. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = path.join(d, n);
+      const rel = path.relative(dir, p);
+      if (statSync(p).isDirectory()) {
+        out[`${rel}/`] = '';
+        walk(p);
+      } else out[rel] = readFileSync(p, 'latin1');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test walks parsed JSON
+function hooksJson(dir: string): Record<string, any> {
+  return JSON.parse(readFileSync(path.join(dir, CODEX_HOOKS_REL), 'utf8'));
+}
+
+/** The PreCompact payload exactly as Codex CLI 0.171.0 sends it (seen in the real client's hook input). */
+function codexPreCompact(cwd: string, trigger = 'manual'): string {
+  return JSON.stringify({
+    session_id: CODEX_SID,
+    turn_id: '01a23c00-8c16-7503-a0c2-5d68a9641469',
+    transcript_path: `/home/u/.codex/sessions/2026/12/03/rollout-2026-12-03T13-03-18-${CODEX_SID}.jsonl`,
+    cwd,
+    hook_event_name: 'PreCompact',
+    model: 'gpt-5.1',
+    trigger,
+  });
+}
+
+function codexSessionStart(cwd: string, source: string): string {
+  return JSON.stringify({
+    session_id: CODEX_SID,
+    transcript_path: `/home/u/.codex/sessions/2026/12/03/rollout-2026-12-03T13-03-18-${CODEX_SID}.jsonl`,
+    cwd,
+    hook_event_name: 'SessionStart',
+    model: 'gpt-5.1',
+    permission_mode: 'default',
+    source,
+  });
+}
+
+test('install --codex writes .codex/hooks.json (the guard and the resume hook) and the script; nothing of Claude Code', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  const r = run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Wrote \.codex\/hooks\/session-ledger\.cjs/m);
+  assert.match(
+    r.stdout,
+    /^Added hooks\.PreCompact \(matcher manual\) and hooks\.SessionStart \(matcher startup\|resume\|clear\|compact\) to \.codex\/hooks\.json\.$/m,
+  );
+  // What Codex needs before it runs them, said every time.
+  assert.match(
+    r.stdout,
+    /Codex runs these hooks only once you trust them: start `codex` in this folder, trust the project/,
+  );
+  assert.match(r.stdout, /^Remove them with: session-ledger hooks uninstall --codex$/m);
+  assert.deepEqual(hooksJson(dir), {
+    hooks: { PreCompact: [hookGroup('PreCompact', 'codex')], SessionStart: [hookGroup('SessionStart', 'codex')] },
+  });
+  assert.equal(hookGroup('PreCompact', 'codex').matcher, 'manual');
+  assert.equal(hookGroup('SessionStart', 'codex').matcher, 'startup|resume|clear|compact');
+  assert.equal(hookGroup('PreCompact', 'codex').hooks[0].timeout, 30);
+  assert.ok(statSync(path.join(dir, CODEX_SCRIPT_REL)).mode & 0o100);
+  assert.match(readFileSync(path.join(dir, CODEX_SCRIPT_REL), 'utf8'), /^#!\/usr\/bin\/env node/);
+  assert.equal(existsSync(path.join(dir, '.claude/settings.json')), false);
+  assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
+  // Twice: nothing to do, and the trust note again.
+  const again = run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /^Hooks already installed in \.codex\/hooks\.json; nothing to do\.$/m);
+  assert.match(again.stdout, /Codex runs these hooks only once you trust them/);
+});
+
+test('uninstall --codex gives back the folder byte for byte (no .codex, no .claude, no .gitignore left behind)', () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  const before = tree(dir);
+  assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  assert.notDeepEqual(tree(dir), before);
+  const u = run(['hooks', 'uninstall', '--codex', '--root', dir]);
+  assert.equal(u.code, 0, u.stderr);
+  assert.match(
+    u.stdout,
+    /Removed the Session Ledger hooks from \.codex\/hooks\.json \(left empty: the file was removed\)/,
+  );
+  assert.deepEqual(tree(dir), before);
+  const u2 = run(['hooks', 'uninstall', '--codex', '--root', dir]);
+  assert.equal(u2.code, 0, u2.stderr);
+  assert.match(u2.stdout, /^No Session Ledger hooks in \.codex\/hooks\.json; nothing to do\.$/m);
+});
+
+const USER_HOOKS = `{
+  "hooks": {
+    "Stop": [
+      { "hooks": [ { "type": "command", "command": "./scripts/notify.sh", "timeout": 5 } ] }
+    ],
+    "PreCompact": [{"hooks": [{"type": "command", "command": "echo compacting >> .codex/log"}]}]
+  }
+}
+`;
+
+test("a hooks.json and config.toml of the user's: install adds its groups only, uninstall gives back the bytes", async () => {
+  const dir = workspace({ '.codex/hooks.json': USER_HOOKS, '.codex/config.toml': 'model = "o3"\n' });
+  const before = tree(dir);
+  await applyHooksPlan(await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT }));
+  const v = hooksJson(dir);
+  assert.deepEqual(v.hooks.Stop, JSON.parse(USER_HOOKS).hooks.Stop);
+  assert.deepEqual(v.hooks.PreCompact, [
+    { hooks: [{ type: 'command', command: 'echo compacting >> .codex/log' }] },
+    hookGroup('PreCompact', 'codex'),
+  ]);
+  assert.deepEqual(v.hooks.SessionStart, [hookGroup('SessionStart', 'codex')]);
+  assert.equal(readFileSync(path.join(dir, '.codex/config.toml'), 'utf8'), 'model = "o3"\n');
+  assert.equal((await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT })).changed, false);
+  await applyHooksPlan(await planHooksUninstall(dir, { codex: true }));
+  assert.deepEqual(tree(dir), before);
+});
+
+test('Claude Code and Codex side by side: each uninstall takes out only its own; the last one the shared lines', async () => {
+  for (const order of [
+    ['claude', 'codex'],
+    ['codex', 'claude'],
+  ] as const) {
+    const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.gitignore': 'node_modules/\n' });
+    const before = tree(dir);
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+    await applyHooksPlan(await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT }));
+    assert.ok(existsSync(path.join(dir, SCRIPT_REL)) && existsSync(path.join(dir, CODEX_SCRIPT_REL)));
+    // Each client's script is its own in the install record: installing either again is nothing to do, never "changed by someone".
+    for (const codex of [false, true]) {
+      const again = await planHooksInstall(dir, { codex, cliBundle: HOOK_SCRIPT });
+      assert.equal(again.error, undefined, again.error);
+      assert.equal(again.changed, false);
+    }
+    const [first, second] = order;
+    await applyHooksPlan(await planHooksUninstall(dir, { codex: first === 'codex' }));
+    // The other client's hooks, script and the .gitignore block stay.
+    assert.equal(existsSync(path.join(dir, first === 'codex' ? CODEX_SCRIPT_REL : SCRIPT_REL)), false, order.join());
+    assert.equal(existsSync(path.join(dir, second === 'codex' ? CODEX_SCRIPT_REL : SCRIPT_REL)), true, order.join());
+    assert.match(readFileSync(path.join(dir, '.gitignore'), 'utf8'), /\.claude\/\.checkpoint-ready\*/);
+    await applyHooksPlan(await planHooksUninstall(dir, { codex: second === 'codex' }));
+    assert.deepEqual(tree(dir), before, order.join());
+  }
+});
+
+test('--codex with a Claude-only option is a usage error; --dry-run writes nothing', () => {
+  const dir = workspace({});
+  for (const flag of ['--local', '--statusline', '--remind']) {
+    const r = run(['hooks', 'install', '--codex', flag, '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+    assert.equal(r.code, 2, `${flag}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`${flag} is for Claude Code's settings`));
+  }
+  const d = run(['hooks', 'install', '--codex', '--dry-run', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(d.code, 0, d.stderr);
+  assert.match(d.stdout, /^Would write \.codex\/hooks\/session-ledger\.cjs/m);
+  assert.match(d.stdout, /^\+\+\+ .*\.codex\/hooks\.json$/m);
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test('a .codex/hooks folder that links out of the project: install refuses and writes nothing', async () => {
+  const outside = workspace({});
+  const dir = workspace({});
+  mkdirSync(path.join(dir, '.codex'));
+  symlinkSync(outside, path.join(dir, '.codex', 'hooks'));
+  const plan = await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT });
+  assert.ok(plan.error, 'refused');
+  const r = run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(r.code, 1, r.stdout);
+  assert.deepEqual(readdirSync(outside), []);
+  assert.equal(existsSync(path.join(dir, CODEX_HOOKS_REL)), false);
+});
+
+test("Codex's block is continue:false with the reason (the wire Codex 0.171.0 takes as a block)", () => {
+  assert.deepEqual(JSON.parse(codexBlock('Compaction stopped: x')), {
+    continue: false,
+    stopReason: 'Compaction stopped: x',
+  });
+  // The command is plain sh and names the script by the project-relative path the install writes.
+  assert.match(
+    codexHookCommand('pre-compact'),
+    /^sh -c '.*\.codex\/hooks\/session-ledger\.cjs" hook pre-compact --codex --root "\$d"'$/,
+  );
+});
+
+test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder): blocked, allowed after checkpoint, auto passes, resume block', () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const sub = path.join(dir, 'src', 'deep');
+  mkdirSync(sub, { recursive: true });
+  // Codex sets no project variable; an enclosing Claude Code's must not be taken for it.
+  const env = {
+    PATH: process.env.PATH,
+    // A home of its own: the project is never the home folder (the hook log is not written there).
+    HOME: workspace({}),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CODEX_HOME: path.join(dir, 'no-codex'),
+    NODE_PATH: '',
+  };
+  const v = hooksJson(dir);
+  const shell = (command: string, input: string) =>
+    spawnSync('/bin/sh', ['-c', command], { cwd: sub, input, env, encoding: 'utf8' });
+  const pre = v.hooks.PreCompact[0].hooks[0].command as string;
+  const blocked = shell(pre, codexPreCompact(sub));
+  assert.equal(blocked.status, 0, blocked.stderr);
+  assert.equal(blocked.stderr, '');
+  const b = JSON.parse(blocked.stdout);
+  assert.equal(b.continue, false);
+  assert.match(
+    b.stopReason,
+    /^Compaction stopped: no checkpoint has run in this session \(\.claude\/\.checkpoint-ready\.01a23c00-/,
+  );
+  assert.match(b.stopReason, new RegExp(`node \\.codex/hooks/session-ledger\\.cjs checkpoint --session ${CODEX_SID}`));
+  // The marker is looked for at the project root the command found, not in the subfolder.
+  assert.equal(existsSync(path.join(sub, '.claude')), false);
+  assert.match(
+    readFileSync(path.join(dir, '.claude/log/session-ledger-hook.log'), 'utf8'),
+    /pre-compact BLOCK \(no marker/,
+  );
+  // Automatic compaction passes (Codex calls the guard only for manual ones; the guard allows auto anyway).
+  const auto = shell(pre, codexPreCompact(sub, 'auto'));
+  assert.equal(auto.status, 0);
+  assert.equal(auto.stdout, '');
+  const c = spawnSync(process.execPath, [CODEX_SCRIPT_REL, 'checkpoint', '--session', CODEX_SID, ...CONFIRM_ALL], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  });
+  assert.equal(c.status, 0, c.stdout + c.stderr);
+  const allowed = shell(pre, codexPreCompact(sub));
+  assert.equal(allowed.status, 0, allowed.stderr);
+  assert.equal(allowed.stdout, '');
+  // SessionStart after /compact: the resume block as additionalContext; the session recorded at the root.
+  const start = shell(v.hooks.SessionStart[0].hooks[0].command as string, codexSessionStart(sub, 'compact'));
+  assert.equal(start.status, 0, start.stderr);
+  const out = JSON.parse(start.stdout);
+  assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+  assert.match(out.hookSpecificOutput.additionalContext, /^Session Ledger — resuming after \/compact/);
+  assert.match(out.hookSpecificOutput.additionalContext, /Read docs\/state\/STATE\.md/);
+  const rec = JSON.parse(readFileSync(path.join(dir, '.claude/session-ledger/session.json'), 'utf8'));
+  assert.equal(rec.session_id, CODEX_SID);
+  assert.match(rec.transcript_path, /rollout-.*\.jsonl$/);
+});
+
+test('a Codex hook whose script is gone fails (Codex shows the error and compacts): it never blocks', () => {
+  const dir = workspace({});
+  const r = spawnSync('/bin/sh', ['-c', codexHookCommand('pre-compact')], {
+    cwd: dir,
+    input: codexPreCompact(dir),
+    env: { PATH: process.env.PATH, HOME: os.tmpdir() },
+    encoding: 'utf8',
+  });
+  assert.notEqual(r.status, 0);
+  assert.equal(r.stdout, '');
+});
+
+test("a newer Session Ledger installed for one client: the other client's older script is replaced, not taken for a user's edit", async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  const newer = path.join(workspace({}), 'session-ledger.cjs');
+  writeFileSync(newer, `${readFileSync(HOOK_SCRIPT, 'utf8')}//\n`);
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  await applyHooksPlan(await planHooksInstall(dir, { codex: true, cliBundle: newer }));
+  const claude = await planHooksInstall(dir, { cliBundle: newer });
+  assert.equal(claude.error, undefined, claude.error);
+  assert.equal(claude.script, 'write');
+  await applyHooksPlan(claude);
+  assert.deepEqual(readFileSync(path.join(dir, SCRIPT_REL)), readFileSync(path.join(dir, CODEX_SCRIPT_REL)));
+  // A script really changed by someone is still refused.
+  writeFileSync(path.join(dir, CODEX_SCRIPT_REL), `${readFileSync(path.join(dir, CODEX_SCRIPT_REL), 'utf8')}//\n//\n`);
+  const refused = await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT });
+  assert.match(refused.error ?? '', /\.codex\/hooks\/session-ledger\.cjs was changed since `hooks install` wrote it/);
+});
