@@ -33,6 +33,7 @@ import {
   startTui,
 } from './lib/claude-code.mjs';
 import { startStandin } from './lib/standin.mjs';
+import { testRun } from './lib/test-run.mjs';
 import { HOMES } from '../test/e2e/ui.mjs';
 
 const argv = process.argv.slice(2);
@@ -49,28 +50,7 @@ const CLI = join(REPO, 'dist', 'cli.js');
 const CONFIRM = ['--confirm', 'feedback-stored,last-request'];
 const CLAUDE_TIMEOUT = 180_000;
 
-const t0 = Date.now();
-const log = (...a) => console.log(`[claude ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
-const results = [];
-
-/** Run one test: a name and an async body; failures are recorded, never thrown. */
-async function test(name, fn) {
-  const t = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`  ✔ ${name} (${Date.now() - t} ms)`);
-    return true;
-  } catch (e) {
-    results.push({ name, ok: false });
-    console.log(
-      `  ✘ ${name} (${Date.now() - t} ms)\n      ${String(e?.stack || e)
-        .split('\n')
-        .join('\n      ')}`,
-    );
-    return false;
-  }
-}
+const { t0, log, results, test } = testRun('claude');
 
 /** Run async tasks with at most `n` at once. */
 async function pool(n, tasks) {

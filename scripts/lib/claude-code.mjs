@@ -2,8 +2,9 @@
 // tools folder (outside the package, cached with a completion stamp), run offline against the
 // stand-in (scripts/lib/standin.mjs) with its own HOME and CLAUDE_CONFIG_DIR, each run in its own
 // process group with a timeout.
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { ensureNpmTool } from './npm-tool.mjs';
 import { homedir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 export const CLAUDE_CODE_VERSION = '2.1.332';
 export const TOOLS = process.env.SESSION_LEDGER_TOOLS || join(homedir(), '.cache', 'session-ledger-tools');
 export const CC_DIR = join(TOOLS, `claude-code-${CLAUDE_CODE_VERSION}`);
-const STAMP = join(CC_DIR, '.installed');
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const PTY_BRIDGE = join(HERE, 'pty-bridge.py');
 
@@ -27,84 +27,19 @@ function binaryIn(dir) {
   return plat ? join(scoped, plat, 'claude') : null;
 }
 
-function versionOf(bin) {
-  try {
-    return execFileSync(bin, ['--version'], {
-      encoding: 'utf8',
-      timeout: 30_000,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
-    }).trim();
-  } catch {
-    return '';
-  }
-}
-
 /**
  * The claude binary at CLAUDE_CODE_VERSION, installed into the tools folder when missing (npm
  * install, about 45 s; a lock keeps two runs from installing at once). Returns its path.
  */
 export function ensureClaudeCode({ log = console.log } = {}) {
-  mkdirSync(TOOLS, { recursive: true });
-  const ready = () => {
-    const bin = binaryIn(CC_DIR);
-    return existsSync(STAMP) && bin && versionOf(bin).startsWith(CLAUDE_CODE_VERSION) ? bin : null;
-  };
-  const have = ready();
-  if (have) return have;
-  // One installer at a time across processes: a lock folder (taken over when older than 15 min).
-  const lock = join(TOOLS, `.claude-code-${CLAUDE_CODE_VERSION}.lock`);
-  const t0 = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() - t0 > 15 * 60_000) throw new Error(`waited 15 min for ${lock}`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
-    }
-  }
-  try {
-    const again = ready();
-    if (again) return again;
-    log(`installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} into ${CC_DIR}`);
-    rmSync(CC_DIR, { recursive: true, force: true });
-    mkdirSync(CC_DIR, { recursive: true });
-    writeFileSync(
-      join(CC_DIR, 'package.json'),
-      JSON.stringify({ name: 'session-ledger-claude-code', private: true }, null, 2),
-    );
-    const env = { ...process.env };
-    for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        '--no-save',
-        `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
-      ],
-      {
-        cwd: CC_DIR,
-        env,
-        stdio: ['ignore', 'inherit', 'inherit'],
-        timeout: 600_000,
-      },
-    );
-    const bin = binaryIn(CC_DIR);
-    const v = bin ? versionOf(bin) : '';
-    if (!v.startsWith(CLAUDE_CODE_VERSION))
-      throw new Error(`claude --version after install: '${v}' (expected ${CLAUDE_CODE_VERSION})`);
-    writeFileSync(STAMP, `${v}\n`);
-    log(`installed ${v} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    return bin;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  return ensureNpmTool({
+    pkg: '@anthropic-ai/claude-code',
+    version: CLAUDE_CODE_VERSION,
+    dir: CC_DIR,
+    binary: binaryIn,
+    env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
+    log,
+  });
 }
 
 /** Variables that would tie the client to a real account, a real API or the caller's own session. */
