@@ -3,7 +3,7 @@
 // The tests' report streams as it comes; the type check's and the linter's output follows, each with its verdict.
 // Arguments after `--` replace the list of test files: `npm test -- out/test/unit/s0.test.js`.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,4 +37,11 @@ const results = await Promise.all([
 for (const r of results.slice(1)) if (r.out.trim()) process.stdout.write(`\n── ${r.name}\n${r.out.trimEnd()}\n`);
 console.log('');
 for (const r of results) console.log(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name} (${r.s.toFixed(1)} s)`);
+// The corpus tests run on the in-repo corpus (test/corpus) always; the external corpus of real files adds its own.
+const external = process.env.SESSION_LEDGER_CORPUS ?? path.resolve(repo, '..', 'shared', 'corpus');
+console.log(
+  existsSync(external)
+    ? `corpus: in-repo (test/corpus) and external (${external})`
+    : `corpus: in-repo (test/corpus); the external corpus's extra tests were not run (no ${external})`,
+);
 process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;

@@ -1,6 +1,6 @@
 /**
  * S0's "after 2–3 compactions, checkpoint then /clear": counting a Claude Code session's
- * `compact_boundary` records, incrementally, in a real transcript from the corpus and in the project's own transcript fixture.
+ * `compact_boundary` records, incrementally, in the corpus transcripts (in-repo, and external when present) and in the project's own transcript fixture.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,15 +11,15 @@ import { checklistState } from '../../src/extension/pure/checklist-model';
 import { statusView } from '../../src/extension/pure/status-text';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { CORPUS_SKIP, corpusFile, fixtureCopy, gitInit, REPO, workspace } from './helpers';
+import { CORPUS_SESSIONS, fixtureCopy, gitInit, REPO, workspace, type CorpusSessions } from './helpers';
 import { encoded, run, s3Workspace } from './checkpoint-fixtures';
 
-const REAL = 'F6/marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl';
-const ID = '258c7280-ae70-4798-800f-63464d01a85d';
+/** The in-repo corpus's session (the advice tests); the count test runs over every corpus's. */
+const OWN = CORPUS_SESSIONS[0].claude;
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 
-/** The real boundary record of the corpus transcript, as another compaction of the same session. */
+/** The boundary record of a corpus transcript, as another compaction of the same session. */
 function boundary(realText: string, o: Record<string, unknown> = {}): string {
   const line = realText.split('\n').find((l) => l.includes('"subtype":"compact_boundary"')) as string;
   return `${JSON.stringify({ ...JSON.parse(line), uuid: `b-${Math.random()}`, timestamp: new Date().toISOString(), ...o })}\n`;
@@ -35,13 +35,9 @@ function placeText(root: string, text: string, id: string): { home: string; file
   return { home, file, text };
 }
 
-/** The real transcript of the corpus, its cwd rewritten to `root`. */
-function place(root: string): { home: string; file: string; text: string } {
-  return placeText(
-    root,
-    readFileSync(corpusFile(REAL), 'utf8').replaceAll('/home/USER/projects/spotter-worktrees/spotter-gqc', root),
-    ID,
-  );
+/** A corpus transcript, its cwd rewritten to `root`. */
+function place(root: string, c: CorpusSessions['claude'] = OWN): { home: string; file: string; text: string } {
+  return placeText(root, readFileSync(c.file, 'utf8').replaceAll(c.cwd, root), c.id);
 }
 
 /** The project's own transcript fixture (one compaction, usage before and after it), its cwd rewritten to `root`. */
@@ -53,12 +49,11 @@ function placeOwn(root: string): { home: string; file: string; text: string } {
   return placeText(root, text, '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10');
 }
 
-test(
-  'a real transcript: its one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not',
-  { skip: CORPUS_SKIP },
-  async () => {
-    const { file, text } = place(workspace());
-    assert.deepEqual(await countCompactions(file), { count: 1, last: '2026-02-11T21:18:41.543Z', complete: true });
+for (const { corpus, claude } of CORPUS_SESSIONS)
+  test(`${corpus}: a transcript's one compaction; appended ones counted from the new bytes; torn, sidechain, foreign and long lines not`, async () => {
+    const ID = claude.id;
+    const { file, text } = place(workspace(), claude);
+    assert.deepEqual(await countCompactions(file), { count: 1, last: claude.lastCompaction, complete: true });
     appendFileSync(file, boundary(text));
     assert.equal((await countCompactions(file)).count, 2);
     // A torn boundary (the client mid-write) counts once it is complete, not before.
@@ -88,8 +83,7 @@ test(
     renameSync(other, file);
     assert.equal((await countCompactions(file)).count, 3);
     assert.deepEqual(await countCompactions(`${file}.missing`), { count: 0, last: null, complete: true });
-  },
-);
+  });
 
 test('with a byte budget each call counts only that much further and says whether it reached the end; the count comes out the same, long lines and all', async () => {
   const sid = '4f1c2d3e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
@@ -141,49 +135,41 @@ test('context on a long transcript gives its figure without counting the whole f
   assert.equal(second.compactions, 1, 'the next run goes on from where the first stopped');
 });
 
-test(
-  'context --json carries `compactions`; with S0 on and 2+ of them, its advice: checkpoint, then /clear',
-  { skip: CORPUS_SKIP },
-  async () => {
-    const s0 = fixtureCopy('s0/good');
-    gitInit(s0);
-    const { home, file, text } = place(s0);
-    let j = JSON.parse(run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } }).stdout);
-    assert.equal(j.sessionId, ID);
-    assert.equal(j.compactions, 1);
-    assert.equal(j.advice, null);
-    appendFileSync(file, boundary(text));
-    const r = run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } });
-    j = JSON.parse(r.stdout);
-    assert.equal(j.compactions, 2);
-    assert.match(j.advice, /^checkpoint, then \/clear/);
-    assert.match(
-      run(['context', '--root', s0], { env: { CLAUDE_CONFIG_DIR: home } }).stdout,
-      /2 compactions · checkpoint, then \/clear/,
-    );
-    // Another system: counted, no S0 advice.
-    const s3 = s3Workspace();
-    const other = place(s3);
-    appendFileSync(other.file, boundary(other.text));
-    j = JSON.parse(run(['context', '--root', s3, '--json'], { env: { CLAUDE_CONFIG_DIR: other.home } }).stdout);
-    assert.equal(j.compactions, 2);
-    assert.equal(j.advice, null);
-    // S0 present but switched off (session.ledger not true): counted, no advice, in JSON and in the line.
-    for (const cfg of ['session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger: "true"\n']) {
-      const off = fixtureCopy('s0/good');
-      writeFileSync(path.join(off, '.agents.yml'), cfg);
-      const o = place(off);
-      appendFileSync(o.file, boundary(o.text));
-      j = JSON.parse(run(['context', '--root', off, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout);
-      assert.deepEqual([j.compactions, j.advice], [2, null], cfg);
-      assert.doesNotMatch(
-        run(['context', '--root', off], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout,
-        /\/clear/,
-        cfg,
-      );
-    }
-  },
-);
+test('context --json carries `compactions`; with S0 on and 2+ of them, its advice: checkpoint, then /clear', async () => {
+  const s0 = fixtureCopy('s0/good');
+  gitInit(s0);
+  const { home, file, text } = place(s0);
+  let j = JSON.parse(run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } }).stdout);
+  assert.equal(j.sessionId, OWN.id);
+  assert.equal(j.compactions, 1);
+  assert.equal(j.advice, null);
+  appendFileSync(file, boundary(text));
+  const r = run(['context', '--root', s0, '--json'], { env: { CLAUDE_CONFIG_DIR: home } });
+  j = JSON.parse(r.stdout);
+  assert.equal(j.compactions, 2);
+  assert.match(j.advice, /^checkpoint, then \/clear/);
+  assert.match(
+    run(['context', '--root', s0], { env: { CLAUDE_CONFIG_DIR: home } }).stdout,
+    /2 compactions · checkpoint, then \/clear/,
+  );
+  // Another system: counted, no S0 advice.
+  const s3 = s3Workspace();
+  const other = place(s3);
+  appendFileSync(other.file, boundary(other.text));
+  j = JSON.parse(run(['context', '--root', s3, '--json'], { env: { CLAUDE_CONFIG_DIR: other.home } }).stdout);
+  assert.equal(j.compactions, 2);
+  assert.equal(j.advice, null);
+  // S0 present but switched off (session.ledger not true): counted, no advice, in JSON and in the line.
+  for (const cfg of ['session:\n  ledger: false\n', 'config_version: 1\n', 'session:\n  ledger: "true"\n']) {
+    const off = fixtureCopy('s0/good');
+    writeFileSync(path.join(off, '.agents.yml'), cfg);
+    const o = place(off);
+    appendFileSync(o.file, boundary(o.text));
+    j = JSON.parse(run(['context', '--root', off, '--json'], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout);
+    assert.deepEqual([j.compactions, j.advice], [2, null], cfg);
+    assert.doesNotMatch(run(['context', '--root', off], { env: { CLAUDE_CONFIG_DIR: o.home } }).stdout, /\/clear/, cfg);
+  }
+});
 
 test("the meter's light reading of session.ledger agrees with the S0 reader, or is unsure and asks it; it never loads the YAML library", async () => {
   const { s0On } = await import('../../src/core/context/systems');
@@ -367,7 +353,7 @@ test('a broken .agents.yml does not switch S0 off: context advises checkpoint + 
 test('the status bar tooltip and the checklist advise checkpoint + /clear after 2 compactions when S0 is on', async () => {
   const u = {
     agent: 'claude' as const,
-    sessionId: ID,
+    sessionId: OWN.id,
     transcriptPath: '/x.jsonl',
     model: null,
     usedTokens: 1000,

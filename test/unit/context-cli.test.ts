@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { encodeClaudeProjectDir } from '../../src/core/context';
 import { FACTS } from '../../src/core/systems/facts';
-import { cli, CORPUS_SKIP, corpusFile, workspace, write } from './helpers';
+import { cli, CORPUS_SESSIONS, workspace, write } from './helpers';
 import { asst, codexCount, codexMeta, codexTurn, lines } from './context-records';
 
 const SID = '258c7280-ae70-4798-800f-63464d01a85d';
@@ -114,36 +114,14 @@ test('exit 3 with the reason, where it looked and what to do when no session (or
   assert.match(r.stderr, /transcript not found/);
 });
 
-test('context --transcript recognises the agent from the content', { skip: CORPUS_SKIP }, () => {
-  const root = workspace();
-  const env = homes(root, null, null);
-  const codexFile = corpusFile(
-    'F6/madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-47-42-019c8a53-a0dd-7130-bcd7-95445d84846a.jsonl',
-  );
-  let j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', codexFile], { env }).stdout);
-  assert.equal(j.agent, 'codex');
-  assert.equal(j.usedTokens, 143469);
-  assert.equal(j.windowTokens, 258400);
-  const ccusageCodex = corpusFile(
-    'F6/ryoppippi__ccusage__apps__ccusage__test__fixtures__codex__sessions__project-alpha__session-alpha.jsonl',
-  );
-  j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', ccusageCodex], { env }).stdout);
-  assert.equal(j.agent, 'codex');
-  assert.equal(j.usedTokens, 3000);
-  const claudeFile = corpusFile(`F6/marot__spotter__test__fixtures__transcripts__${SID}.jsonl`);
-  j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', claudeFile], { env }).stdout);
-  assert.equal(j.agent, 'claude');
-  assert.equal(j.usedTokens, 38983);
-  assert.equal(j.sessionId, SID);
-  const sub = cli(
-    [
-      'context',
-      '--root',
-      root,
-      '--transcript',
-      corpusFile(`F6/marot__spotter__test__fixtures__transcripts__${SID}__subagents__agent-a881341.jsonl`),
-    ],
-    { env },
-  );
-  assert.equal(sub.code, 3, 'a subagent transcript has only sidechain records');
-});
+for (const { corpus, claude, codex } of CORPUS_SESSIONS)
+  test(`${corpus}: context --transcript recognises the agent from the content`, () => {
+    const root = workspace();
+    const env = homes(root, null, null);
+    let j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', codex.file], { env }).stdout);
+    assert.deepEqual([j.agent, j.usedTokens, j.windowTokens], ['codex', codex.used, 258400]);
+    j = JSON.parse(cli(['context', '--json', '--root', root, '--transcript', claude.file], { env }).stdout);
+    assert.deepEqual([j.agent, j.usedTokens, j.sessionId], ['claude', claude.used, claude.id]);
+    const sub = cli(['context', '--root', root, '--transcript', claude.subagent], { env });
+    assert.equal(sub.code, 3, 'a subagent transcript has only sidechain records');
+  });

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, measure, type ContextUsage } from '../../src/core/context';
-import { CORPUS_SKIP, corpusFile, workspace, write } from './helpers';
+import { CORPORA, CORPUS_SESSIONS, OWN_CORPUS, workspace, write } from './helpers';
 import {
   asst,
   codexCount,
@@ -200,36 +200,56 @@ function check(u: ContextUsage | undefined, e: Expect, file: string): void {
   assert.equal(u.transcriptPath, file);
 }
 
-test('every transcript of corpus F6 gives the independently computed figure', { skip: CORPUS_SKIP }, async () => {
-  const root = workspace();
-  const { readdirSync } = await import('node:fs');
-  const files = readdirSync(corpusFile(F6))
-    .filter((f) => f.endsWith('.jsonl'))
-    .sort();
-  assert.deepEqual(files, Object.keys(CORPUS_EXPECT).sort(), 'the table covers every transcript of F6');
-  for (const name of files) {
-    const file = corpusFile(F6 + name);
-    const got = await measure(root, { transcript: file });
-    const e = CORPUS_EXPECT[name];
-    if (e === null) assert.deepEqual(got, [], name);
-    else check(got[0], e, file);
-  }
-});
-
-test(
-  'corpus: the real session read with a tiny backward budget still finds its figure (answer near the end)',
-  { skip: CORPUS_SKIP },
-  async () => {
-    const file = corpusFile(
-      `${F6}marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl`,
-    );
-    const f = new ContextFollower(
-      { agent: 'claude', sessionId: null, path: file, mtime: 0 },
-      { maxScanBytes: 64 * 1024 },
-    );
-    assert.equal((await f.read())?.usedTokens, 38983);
+/** The in-repo corpus's F6, computed by hand from its records (see CORPUS_SESSIONS in helpers.ts). */
+const OWN_EXPECT: Record<string, Expect | null> = {
+  'own__notes-app__claude__5d3c1e2a-8b7f-4c6d-9e0a-1f2b3c4d5e6f.jsonl': {
+    agent: 'claude',
+    used: 20121,
+    window: 200000,
+    percent: 10.06,
+    model: 'claude-opus-4-6',
+    session: '5d3c1e2a-8b7f-4c6d-9e0a-1f2b3c4d5e6f',
+    at: '2026-03-05T09:03:40.900Z',
   },
-);
+  'own__notes-app__claude__5d3c1e2a-8b7f-4c6d-9e0a-1f2b3c4d5e6f__subagents__agent-b7e2f0a.jsonl': null,
+  'own__notes-app__codex__rollout-2026-03-06T10-00-00-019d1f2e-3a4b-7c5d-8e6f-7a8b9c0d1e2f.jsonl': {
+    agent: 'codex',
+    used: 41980,
+    window: 258400,
+    percent: 16.25,
+    model: 'gpt-5.3-codex',
+    session: '019d1f2e-3a4b-7c5d-8e6f-7a8b9c0d1e2f',
+    at: '2026-03-06T10:00:12.300Z',
+  },
+};
+
+for (const { name: corpus, dir } of CORPORA) {
+  const table = dir === OWN_CORPUS ? OWN_EXPECT : CORPUS_EXPECT;
+  test(`${corpus}: every transcript of F6 gives the independently computed figure`, async () => {
+    const root = workspace();
+    const files = readdirSync(path.join(dir, F6))
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort();
+    assert.deepEqual(files, Object.keys(table).sort(), 'the table covers every transcript of F6');
+    for (const name of files) {
+      const file = path.join(dir, F6, name);
+      const got = await measure(root, { transcript: file });
+      const e = table[name];
+      if (e === null) assert.deepEqual(got, [], name);
+      else check(got[0], e, file);
+    }
+  });
+}
+
+for (const { corpus, claude } of CORPUS_SESSIONS)
+  test(`${corpus}: the session read with a backward budget of a quarter of it still finds its figure (answer near the end)`, async () => {
+    const budget = Math.min(64 * 1024, Math.floor(statSync(claude.file).size / 4));
+    const f = new ContextFollower(
+      { agent: 'claude', sessionId: null, path: claude.file, mtime: 0 },
+      { maxScanBytes: budget },
+    );
+    assert.equal((await f.read())?.usedTokens, claude.used);
+  });
 
 async function one(
   content: string | Buffer,

@@ -1,5 +1,5 @@
 /**
- * Every corpus file (F1–F5), laid out at its real path, alone and together with the rest of its
+ * Every corpus file (F1–F5) of the in-repo corpus and, when present, the external one, laid out at its real path, alone and together with the rest of its
  * repository's files: evaluate never throws, the report serialises, every line number is real.
  * What each reader extracts from each file is asserted in the per-system corpus tests.
  */
@@ -9,28 +9,13 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import { toJsonStatus } from '../../src/core/report/report';
-import { CORPUS, CORPUS_SKIP, workspace } from './helpers';
+import { CORPORA, corpusRows, workspace, type CorpusRow } from './helpers';
 
-interface Row {
-  format: string;
-  repo: string;
-  path: string;
-  saved_as: string;
-}
-
-function rows(): Row[] {
-  const lines = readFileSync(path.join(CORPUS, 'INDEX.tsv'), 'utf8').split('\n').filter(Boolean);
-  const head = lines.shift()!.split('\t');
-  return lines
-    .map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])) as unknown as Row)
-    .filter((r) => /^F[1-5]$/.test(r.format));
-}
-
-function layOut(dir: string, rs: Row[]): void {
+function layOut(corpus: string, dir: string, rs: CorpusRow[]): void {
   for (const r of rs) {
     const dest = path.join(dir, r.path);
     mkdirSync(path.dirname(dest), { recursive: true });
-    copyFileSync(path.join(CORPUS, r.saved_as), dest);
+    copyFileSync(path.join(corpus, r.savedAs), dest);
   }
 }
 
@@ -56,25 +41,31 @@ async function assertSound(dir: string, label: string): Promise<void> {
   }
 }
 
-test('every corpus file, alone at its real path, is read without throwing', { skip: CORPUS_SKIP }, async () => {
-  for (const r of rows()) {
-    const dir = workspace();
-    layOut(dir, [r]);
-    await assertSound(dir, r.saved_as);
-  }
-});
+const F1_F5 = ['F1', 'F2', 'F3', 'F4', 'F5'];
 
-test("every corpus repository's files together are read without throwing", { skip: CORPUS_SKIP }, async () => {
-  const byRepo = new Map<string, Row[]>();
-  for (const r of rows()) {
-    const list = byRepo.get(r.repo) ?? [];
-    // One version of a path per workspace.
-    if (!list.some((x) => x.path === r.path)) list.push(r);
-    byRepo.set(r.repo, list);
-  }
-  for (const [repo, rs] of byRepo) {
-    const dir = workspace();
-    layOut(dir, rs);
-    await assertSound(dir, repo);
-  }
-});
+for (const { name, dir: corpus } of CORPORA) {
+  test(`${name}: every file, alone at its real path, is read without throwing`, async () => {
+    const rows = corpusRows(corpus, F1_F5);
+    assert.ok(rows.length >= 20, `${rows.length} files`);
+    for (const r of rows) {
+      const dir = workspace();
+      layOut(corpus, dir, [r]);
+      await assertSound(dir, r.savedAs);
+    }
+  });
+
+  test(`${name}: every repository's files together are read without throwing`, async () => {
+    const byRepo = new Map<string, CorpusRow[]>();
+    for (const r of corpusRows(corpus, F1_F5)) {
+      const list = byRepo.get(r.repo) ?? [];
+      // One version of a path per workspace.
+      if (!list.some((x) => x.path === r.path)) list.push(r);
+      byRepo.set(r.repo, list);
+    }
+    for (const [repo, rs] of byRepo) {
+      const dir = workspace();
+      layOut(corpus, dir, rs);
+      await assertSound(dir, repo);
+    }
+  });
+}

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { readTextFile, sha256 } from '../../src/core/files/fsread';
 import { workspace, write } from './helpers';
@@ -42,14 +43,30 @@ test('a huge file is read up to the limit, cut on a character boundary', async (
   assert.equal(r.text, '한'.repeat(333));
 });
 
-test(
-  'permission denied is a finding, not a throw',
-  { skip: process.getuid?.() === 0 ? 'root reads everything' : false },
-  async () => {
-    const dir = workspace();
-    const f = write(dir, 'secret.md', 'x');
-    chmodSync(f, 0);
-    const r = await readTextFile(f);
-    assert.equal((r as { kind: string }).kind, 'permission');
-  },
-);
+test('permission denied is a finding, not a throw (as root: read by `nobody` in a child process)', async () => {
+  const dir = workspace();
+  chmodSync(dir, 0o755);
+  const f = write(dir, 'secret.md', 'x');
+  chmodSync(f, 0);
+  if (process.getuid?.() !== 0) {
+    assert.equal(((await readTextFile(f)) as { kind: string }).kind, 'permission');
+    return;
+  }
+  // Root reads every file whatever its mode, so the read runs as `nobody` (uid/gid 65534, set by
+  // spawn itself), from a copy of this module that every user can read (the clone may be private).
+  const lib = workspace({}, 'sl-lib-');
+  chmodSync(lib, 0o755);
+  const mod = path.join(lib, 'fsread.js');
+  copyFileSync(require.resolve('../../src/core/files/fsread'), mod);
+  chmodSync(mod, 0o644);
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `require(${JSON.stringify(mod)}).readTextFile(${JSON.stringify(f)}).then((r) => process.stdout.write(JSON.stringify(r)))`,
+    ],
+    { uid: 65534, gid: 65534, cwd: '/', encoding: 'utf8', timeout: 30_000 },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).kind, 'permission');
+});

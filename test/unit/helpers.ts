@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { test } from 'node:test';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { evaluate, type EvaluateOptions } from '../../src/core/report/evaluate';
 import type { SystemReport } from '../../src/core/model/model';
@@ -26,16 +27,31 @@ import { format } from '../../src/core/model/messages';
 
 /** The repository root (tests run from out/test/unit). */
 export const REPO = path.resolve(__dirname, '..', '..', '..');
-/** The shared corpus of real files (`../shared/corpus` beside the repository). */
-export const CORPUS = process.env.SESSION_LEDGER_CORPUS ?? path.resolve(REPO, '..', 'shared', 'corpus');
 /**
- * `{ skip: CORPUS_SKIP }` for a test that reads the corpus: false when it is there, else the reason
- * the runner prints (a fresh clone has no ../shared; the fixtures in test/fixtures cover every format).
+ * The corpus kept in the repository (`test/corpus/`, INDEX.tsv in the external corpus's columns): files
+ * written for this project in the shapes real ones take, so every corpus test runs on a fresh clone.
  */
-export const CORPUS_SKIP: string | false = existsSync(CORPUS)
-  ? false
-  : `no corpus at ${CORPUS} (a clone without ../shared/corpus; set SESSION_LEDGER_CORPUS to run this test)`;
-export const SEEDS = path.resolve(CORPUS, '..', 'seeds');
+export const OWN_CORPUS = path.join(REPO, 'test', 'corpus');
+const externalDir = process.env.SESSION_LEDGER_CORPUS ?? path.resolve(REPO, '..', 'shared', 'corpus');
+if (process.env.SESSION_LEDGER_CORPUS && !existsSync(externalDir))
+  throw new Error(`SESSION_LEDGER_CORPUS names ${externalDir}, which does not exist`);
+/**
+ * The full external corpus of real files (`../shared/corpus` beside the repository, or
+ * SESSION_LEDGER_CORPUS), or null when this checkout has none. Its files stay outside the repository
+ * (third-party text); the tests of them are an extra that runs when it is there.
+ */
+export const EXTERNAL_CORPUS: string | null = existsSync(externalDir) ? externalDir : null;
+/** Every corpus a generic corpus test runs over: the in-repo one always, the external one when present. */
+export const CORPORA: ReadonlyArray<{ name: string; dir: string }> = [
+  { name: 'in-repo corpus', dir: OWN_CORPUS },
+  ...(EXTERNAL_CORPUS ? [{ name: 'external corpus', dir: EXTERNAL_CORPUS }] : []),
+];
+/**
+ * `test` for a test of one external corpus file: registered only when the external corpus is here
+ * (an extra, not a skip; each has an in-repo sibling). scripts/test.mjs says when the extra did not run.
+ */
+export const externalTest: typeof test = EXTERNAL_CORPUS ? test : ((() => undefined) as unknown as typeof test);
+export const SEEDS = path.resolve(externalDir, '..', 'seeds');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 /** The hook script build that `hooks install` copies to `.claude/hooks/session-ledger.cjs`. */
 export const HOOK_SCRIPT = path.join(REPO, 'dist', 'session-ledger.cjs');
@@ -229,12 +245,111 @@ export function gitInit(dir: string, message = 'init'): void {
   repos.set(key, copy);
 }
 
+/** A file of the external corpus (only called by tests registered with `externalTest` or over `CORPORA`). */
 export function corpusFile(rel: string): string {
-  return path.join(CORPUS, rel);
+  assert.ok(EXTERNAL_CORPUS, 'the external corpus is not here');
+  return path.join(EXTERNAL_CORPUS, rel);
 }
 
-export function corpusAvailable(): boolean {
-  return CORPUS_SKIP === false;
+/**
+ * The INDEX.tsv rows of a corpus (external or in-repo, same columns), optionally of some formats only.
+ * `savedAs` is the file in the corpus folder, `path` where it lived in its repository.
+ */
+export function corpusRows(dir: string, formats?: readonly string[]): CorpusRow[] {
+  const [head, ...rest] = readFileSync(path.join(dir, 'INDEX.tsv'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t'));
+  const at = (name: string) => head.indexOf(name);
+  return rest
+    .map((c) => ({ format: c[at('format')], repo: c[at('repo')], path: c[at('path')], savedAs: c[at('saved_as')] }))
+    .filter((r) => !formats || formats.includes(r.format));
+}
+
+/**
+ * A corpus's real-shaped agent sessions and what a careful reading of each gives (figures computed
+ * by hand from the records: the last main-chain assistant usage, the last token_count's
+ * last_token_usage). `file`s are absolute; `cwd` is the folder written in the records, which tests
+ * rewrite to a temp workspace.
+ */
+export interface CorpusSessions {
+  corpus: string;
+  claude: {
+    file: string;
+    subagent: string;
+    id: string;
+    cwd: string;
+    firstUserLine: string;
+    used: number;
+    lastCompaction: string;
+  };
+  codex: { file: string; id: string; cwd: string; used: number; firstUserLine: RegExp };
+}
+
+const OWN_SID = '5d3c1e2a-8b7f-4c6d-9e0a-1f2b3c4d5e6f';
+const REAL_SID = '258c7280-ae70-4798-800f-63464d01a85d';
+/** The in-repo corpus's sessions always; the external corpus's when it is here. */
+export const CORPUS_SESSIONS: readonly CorpusSessions[] = [
+  {
+    corpus: 'in-repo corpus',
+    claude: {
+      file: path.join(OWN_CORPUS, `F6/own__notes-app__claude__${OWN_SID}.jsonl`),
+      subagent: path.join(OWN_CORPUS, `F6/own__notes-app__claude__${OWN_SID}__subagents__agent-b7e2f0a.jsonl`),
+      id: OWN_SID,
+      cwd: '/home/USER/projects/notes-app',
+      firstUserLine: 'Implement the CSV export for the notes list',
+      // 1 + 402 + 19718: the last main-chain record; the sidechain record before it (90,010) is a subagent's.
+      used: 20121,
+      lastCompaction: '2026-03-05T09:02:41.250Z',
+    },
+    codex: {
+      file: path.join(
+        OWN_CORPUS,
+        'F6/own__notes-app__codex__rollout-2026-03-06T10-00-00-019d1f2e-3a4b-7c5d-8e6f-7a8b9c0d1e2f.jsonl',
+      ),
+      id: '019d1f2e-3a4b-7c5d-8e6f-7a8b9c0d1e2f',
+      cwd: '/redacted/path/notes-app',
+      // The last token_count's last_token_usage.total_tokens (41250 + 730), not its running total (70902).
+      used: 41980,
+      firstUserLine: /^add a --json flag to the report command$/,
+    },
+  },
+  ...(EXTERNAL_CORPUS
+    ? [
+        {
+          corpus: 'external corpus',
+          claude: {
+            file: path.join(EXTERNAL_CORPUS, `F6/marot__spotter__test__fixtures__transcripts__${REAL_SID}.jsonl`),
+            subagent: path.join(
+              EXTERNAL_CORPUS,
+              `F6/marot__spotter__test__fixtures__transcripts__${REAL_SID}__subagents__agent-a881341.jsonl`,
+            ),
+            id: REAL_SID,
+            cwd: '/home/USER/projects/spotter-worktrees/spotter-gqc',
+            firstUserLine: 'Implement spotter-gqc',
+            used: 38983,
+            lastCompaction: '2026-02-11T21:18:41.543Z',
+          },
+          codex: {
+            file: path.join(
+              EXTERNAL_CORPUS,
+              'F6/madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl',
+            ),
+            id: '019c8a4c-ed82-79a1-aa28-7738fc5ab61a',
+            cwd: '/redacted/path/fa3f7eaace',
+            used: 164699,
+            firstUserLine: /^\[REDACTED_MESSAGE len=\d+/,
+          },
+        },
+      ]
+    : []),
+];
+
+export interface CorpusRow {
+  format: string;
+  repo: string;
+  path: string;
+  savedAs: string;
 }
 
 export interface CliResult {

@@ -1,35 +1,30 @@
 /**
- * Permission errors, for real: the CLI runs as an unprivileged user (as root, through `setpriv` to
- * `nobody`; as anyone else, directly) over files and folders it may not read. Each gets a clear
+ * Permission errors, for real: the CLI runs as an unprivileged user (as root, as `nobody`, uid/gid
+ * 65534 set by spawn itself; as anyone else, directly) over files and folders it may not read. Each gets a clear
  * finding or a one-line message, never a crash. The CLI runs from a copy `nobody` can read: the
  * clone itself may sit in a private folder.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import * as path from 'node:path';
 import { sharedCli, workspace } from './helpers';
 
 const isRoot = process.getuid?.() === 0;
-const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 const runnable = process.platform === 'win32' ? null : sharedCli();
 const skip =
-  process.platform === 'win32'
-    ? 'POSIX permissions'
-    : isRoot && !setpriv
-      ? 'root without setpriv cannot drop privileges'
-      : runnable && 'reason' in runnable
-        ? runnable.reason
-        : false;
+  process.platform === 'win32' ? 'POSIX permissions' : runnable && 'reason' in runnable ? runnable.reason : false;
 
 function asUser(args: string[]): { code: number; stdout: string; stderr: string } {
   const cli = (runnable as { cli: string }).cli;
-  const cmd = isRoot
-    ? [setpriv!, '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, ...args]
-    : [process.execPath, cli, ...args];
   // cwd '/': the test's own working directory (the clone) may be closed to that user.
-  const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', timeout: 60_000, cwd: '/' });
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    cwd: '/',
+    ...(isRoot ? { uid: 65534, gid: 65534 } : {}),
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

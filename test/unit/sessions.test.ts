@@ -1,6 +1,6 @@
 /**
  * Which agent sessions of a folder wrote recently (`recentSessions`), and the checkpoint that
- * refuses to guess between them. Real transcripts from the corpus (Claude Code, Codex CLI), placed
+ * refuses to guess between them. Corpus transcripts (Claude Code, Codex CLI; in-repo, and external when present), placed
  * where the agents keep them for a temp workspace.
  */
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { firstUserLineOf, recentSessions, sessionWindowMinutes } from '../../src/core/context/sessions';
-import { CORPUS_SKIP, corpusFile, workspace } from './helpers';
+import { CORPUS_SESSIONS, workspace, type CorpusSessions } from './helpers';
 import {
   age,
   CONFIRM_ALL,
@@ -22,21 +22,15 @@ import {
   transcript,
 } from './checkpoint-fixtures';
 
-const REAL = 'F6/marot__spotter__test__fixtures__transcripts__258c7280-ae70-4798-800f-63464d01a85d.jsonl';
-const REAL_ID = '258c7280-ae70-4798-800f-63464d01a85d';
-const ROLLOUT =
-  'F6/madshn__localpush__src-tauri__tests__fixtures__codex__2026-02-23__raw__sessions__rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl';
+/** The in-repo corpus's sessions (the checkpoint test); the listing test runs over every corpus's. */
+const OWN = CORPUS_SESSIONS[0];
 
-/** A real Claude Code transcript, its `cwd` rewritten to `root`, under `home`'s project folder for `root`. */
-function realTranscript(home: string, root: string): string {
-  const text = readFileSync(corpusFile(REAL), 'utf8').replaceAll(
-    '/home/USER/projects/spotter-worktrees/spotter-gqc',
-    root,
-  );
+/** A corpus Claude Code transcript, its `cwd` rewritten to `root`, under `home`'s project folder for `root`. */
+function realTranscript(home: string, root: string, c: CorpusSessions['claude'] = OWN.claude): string {
   const dir = path.join(home, 'projects', encoded(root));
   mkdirSync(dir, { recursive: true });
-  const f = path.join(dir, `${REAL_ID}.jsonl`);
-  writeFileSync(f, text);
+  const f = path.join(dir, `${c.id}.jsonl`);
+  writeFileSync(f, readFileSync(c.file, 'utf8').replaceAll(c.cwd, root));
   return f;
 }
 
@@ -88,30 +82,28 @@ test('the first user line skips injected records (meta, commands, reminders, too
   );
 });
 
-test(
-  'recentSessions: a real Claude Code transcript and a real Codex rollout of the folder, newest first, with their first user line',
-  { skip: CORPUS_SKIP },
-  async () => {
+for (const { corpus, claude, codex: cx } of CORPUS_SESSIONS)
+  test(`${corpus}: recentSessions: a Claude Code transcript and a Codex rollout of the folder, newest first, with their first user line`, async () => {
     const root = workspace();
     const home = workspace({}, 'sl-claude-');
     const codex = workspace({}, 'sl-codex-');
-    const f = realTranscript(home, root);
+    const f = realTranscript(home, root, claude);
     age(f, 5 * 60_000);
     const day = path.join(codex, 'sessions', '2026', '02', '23');
     mkdirSync(day, { recursive: true });
-    const rollout = path.join(day, path.basename(ROLLOUT).replace(/^.*__(rollout-)/, '$1'));
-    writeFileSync(rollout, readFileSync(corpusFile(ROLLOUT), 'utf8').replaceAll('/redacted/path/fa3f7eaace', root));
+    const rollout = path.join(day, path.basename(cx.file).replace(/^.*__(rollout-)/, '$1'));
+    writeFileSync(rollout, readFileSync(cx.file, 'utf8').replaceAll(cx.cwd, root));
     const other = transcript(home, workspace(), OTHER_SID); // another folder's session: not listed
     const list = await recentSessions(root, { claudeHome: home, codexHome: codex });
     assert.deepEqual(
       list.map((s) => [s.agent, s.sessionId, s.transcriptPath]),
       [
-        ['codex', '019c8a4c-ed82-79a1-aa28-7738fc5ab61a', rollout],
-        ['claude', REAL_ID, f],
+        ['codex', cx.id, rollout],
+        ['claude', claude.id, f],
       ],
     );
-    assert.equal(list[1].firstUserLine, 'Implement spotter-gqc');
-    assert.match(list[0].firstUserLine ?? '', /^\[REDACTED_MESSAGE len=\d+/);
+    assert.equal(list[1].firstUserLine, claude.firstUserLine);
+    assert.match(list[0].firstUserLine ?? '', cx.firstUserLine);
     assert.ok(existsSync(other));
     // Older than the window: not listed.
     age(f, 31 * 60_000);
@@ -122,53 +114,51 @@ test(
     assert.equal((await recentSessions(root, { claudeHome: home, codexHome: codex, windowMinutes: 60 })).length, 2);
     assert.equal(sessionWindowMinutes({ SESSION_LEDGER_SESSION_WINDOW_MIN: '45' }), 45);
     assert.equal(sessionWindowMinutes({ SESSION_LEDGER_SESSION_WINDOW_MIN: 'soon' }), 30);
-  },
-);
+  });
 
-test(
-  'two Claude Code sessions of the folder wrote recently: no marker, exit 1, both listed; --session picks one',
-  { skip: CORPUS_SKIP },
-  async () => {
-    const dir = s3Workspace();
-    const home = workspace({}, 'sl-claude-');
-    realTranscript(home, dir);
-    const mine = transcript(home, dir, SID);
-    age(mine, 60_000);
-    const r = run(['checkpoint', '--root', dir, ...CONFIRM_ALL], { env: { CLAUDE_CONFIG_DIR: home } });
-    assert.equal(r.code, 1, r.stdout);
-    assert.match(
-      r.stderr,
-      /2 agent sessions of this folder wrote within the last 30 minutes; which one is this checkpoint for\? Name it with --session ID:/,
-    );
-    assert.match(r.stderr, new RegExp(`${REAL_ID} {2}Claude Code, last write just now: "Implement spotter-gqc"`));
-    assert.match(r.stderr, new RegExp(`${SID} {2}Claude Code, last write 1 min ago: "hi"`));
-    assert.equal(existsSync(path.join(dir, '.claude')), false, 'no marker, shared or not');
-    const j = JSON.parse(
-      run(['checkpoint', '--root', dir, ...CONFIRM_ALL, '--json'], { env: { CLAUDE_CONFIG_DIR: home } }).stdout,
-    );
-    assert.equal(j.refusals[0].code, 'ambiguous-session');
-    assert.deepEqual(
-      j.refusals[0].sessions.map((s: { sessionId: string }) => s.sessionId),
-      [REAL_ID, SID],
-    );
-    // Named: written for that one.
-    const ok = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL], {
-      env: { CLAUDE_CONFIG_DIR: home },
-    });
-    assert.equal(ok.code, 0, ok.stderr);
-    assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)));
-    // The other one went quiet long ago: the only recent one is used.
-    age(path.join(home, 'projects', encoded(dir), `${REAL_ID}.jsonl`), 3 * 3600_000);
-    const solo = await checkpoint(dir, { claudeHome: home, confirmed: CONFIRMED });
-    assert.equal(solo.kind, 'written', solo.lines.join('\n'));
-    assert.equal(solo.sessionId, SID);
-    // A wider window makes it ambiguous again.
-    const wide = await checkpoint(dir, {
-      claudeHome: home,
-      confirmed: CONFIRMED,
-      env: { SESSION_LEDGER_SESSION_WINDOW_MIN: '600' },
-    });
-    assert.equal(wide.kind, 'refused');
-    assert.equal(wide.refusals[0].windowMinutes, 600);
-  },
-);
+test('two Claude Code sessions of the folder wrote recently: no marker, exit 1, both listed; --session picks one', async () => {
+  const dir = s3Workspace();
+  const home = workspace({}, 'sl-claude-');
+  realTranscript(home, dir);
+  const mine = transcript(home, dir, SID);
+  age(mine, 60_000);
+  const r = run(['checkpoint', '--root', dir, ...CONFIRM_ALL], { env: { CLAUDE_CONFIG_DIR: home } });
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(
+    r.stderr,
+    /2 agent sessions of this folder wrote within the last 30 minutes; which one is this checkpoint for\? Name it with --session ID:/,
+  );
+  assert.match(
+    r.stderr,
+    new RegExp(`${OWN.claude.id} {2}Claude Code, last write just now: "${OWN.claude.firstUserLine}"`),
+  );
+  assert.match(r.stderr, new RegExp(`${SID} {2}Claude Code, last write 1 min ago: "hi"`));
+  assert.equal(existsSync(path.join(dir, '.claude')), false, 'no marker, shared or not');
+  const j = JSON.parse(
+    run(['checkpoint', '--root', dir, ...CONFIRM_ALL, '--json'], { env: { CLAUDE_CONFIG_DIR: home } }).stdout,
+  );
+  assert.equal(j.refusals[0].code, 'ambiguous-session');
+  assert.deepEqual(
+    j.refusals[0].sessions.map((s: { sessionId: string }) => s.sessionId),
+    [OWN.claude.id, SID],
+  );
+  // Named: written for that one.
+  const ok = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL], {
+    env: { CLAUDE_CONFIG_DIR: home },
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)));
+  // The other one went quiet long ago: the only recent one is used.
+  age(path.join(home, 'projects', encoded(dir), `${OWN.claude.id}.jsonl`), 3 * 3600_000);
+  const solo = await checkpoint(dir, { claudeHome: home, confirmed: CONFIRMED });
+  assert.equal(solo.kind, 'written', solo.lines.join('\n'));
+  assert.equal(solo.sessionId, SID);
+  // A wider window makes it ambiguous again.
+  const wide = await checkpoint(dir, {
+    claudeHome: home,
+    confirmed: CONFIRMED,
+    env: { SESSION_LEDGER_SESSION_WINDOW_MIN: '600' },
+  });
+  assert.equal(wide.kind, 'refused');
+  assert.equal(wide.refusals[0].windowMinutes, 600);
+});
