@@ -196,3 +196,34 @@ test("a re-read of some systems counts the other systems' files as state, not wo
     'S4 was read again',
   );
 });
+
+test('a file cut short that still parses (its Now ▶ gone) while being written: the last good report stays; once quiet, the read is shown', async () => {
+  const root = fixtureCopy('e2e-workspace');
+  const file = path.join(root, ...REL.split('/'));
+  const whole = readFileSync(file, 'utf8');
+  const good = await evaluate(root, opts);
+  const failing = (r: WorkspaceReport) =>
+    r.systems
+      .find((s) => s.id === 'S3')
+      ?.checks.filter((c) => c.status === 'fail')
+      .map((c) => c.id) ?? [];
+  assert.deepEqual(failing(good), [], 'the fixture passes');
+  writeFileSync(file, whole.slice(0, whole.indexOf('Now ▶') + 3));
+  const plain = await evaluate(root, opts);
+  assert.ok(s3Readable(plain), 'the cut file parses as S3');
+  assert.ok(failing(plain).length > 0, 'and the plain read shows checks failing');
+  const r = await settledRead(root, good, () => evaluate(root, opts), 20);
+  const s3 = r.report.systems.find((s) => s.id === 'S3');
+  assert.ok(s3?.updating, 'held as updating while the file is still being written');
+  assert.deepEqual(failing(r.report), [], 'nothing failing from the cut read');
+  assert.ok(r.recheckAt !== undefined, 'read again once quiet');
+  // Quiet: what the file says is what is shown.
+  const old = (Date.now() - 5000) / 1000;
+  utimesSync(file, old, old);
+  const later = await settledRead(root, r.report, () => evaluate(root, opts), 20);
+  assert.equal(later.recheckAt, undefined);
+  assert.ok(failing(later.report).length > 0, 'a file that stays cut short is shown as it is');
+  // A check that already failed before is not a reason to hold.
+  writeFileSync(file, whole.slice(0, whole.indexOf('Now ▶') + 3));
+  assert.equal(unsettled(root, later.report, await evaluate(root, opts)), null);
+});

@@ -11,6 +11,10 @@
  *   kept (marked `updating`) and nothing found in the unparsed read is published; the caller reads
  *   again once the file has been quiet for `SETTLE_MS` (`recheckAt`).
  * - A file that stays unreadable after it stopped changing is reported as it is.
+ * - A read that parses is as suspect when it newly fails a check the system passed before (a file
+ *   cut short between two pieces still parses: its `Now ▶` or its Log is simply gone) and one of
+ *   the system's files was modified less than `SETTLE_MS` ago. Once the files are quiet, what the
+ *   read says is shown, worse or not.
  */
 import { statOrNullSync } from '../files/fsread';
 import { worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
@@ -51,9 +55,23 @@ export function unparsedPaths(prev: WorkspaceReport | undefined, next: Workspace
   return out;
 }
 
+/** Systems of `next` that fail a check (by id and file) they did not fail in `prev`, with every file of theirs. */
+export function newlyFailing(prev: WorkspaceReport | undefined, next: WorkspaceReport): Map<SystemId, Set<string>> {
+  const out = new Map<SystemId, Set<string>>();
+  const failing = (s: SystemReport) =>
+    new Set(s.checks.filter((c) => c.status === 'fail').map((c) => `${c.id}\0${c.path ?? ''}`));
+  for (const s of next.systems) {
+    const before = prev?.systems.find((p) => p.id === s.id);
+    if (!before) continue;
+    const was = failing(before);
+    if ([...failing(s)].some((k) => !was.has(k))) out.set(s.id, new Set([s.home, ...s.docs.map((d) => d.relPath)]));
+  }
+  return out;
+}
+
 /**
- * The systems of `next` whose files did not parse while they were being written (modified within
- * `SETTLE_MS` of `now`), or null when every read can be believed.
+ * The systems of `next` whose files did not parse, or newly fail a check, while they were being
+ * written (modified within `SETTLE_MS` of `now`), or null when every read can be believed.
  */
 export function unsettled(
   root: string,
@@ -63,7 +81,9 @@ export function unsettled(
 ): Unsettled | null {
   const systems = new Set<SystemId>();
   let recheckAt = 0;
-  for (const [id, rels] of unparsedPaths(prev, next)) {
+  const suspect = unparsedPaths(prev, next);
+  for (const [id, rels] of newlyFailing(prev, next)) if (!suspect.has(id)) suspect.set(id, rels);
+  for (const [id, rels] of suspect) {
     for (const rel of rels) {
       const st = statOrNullSync(path.resolve(root, rel));
       // A file with no time (gone) or last written long ago (or far in the future) is what it is.
