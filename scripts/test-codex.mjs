@@ -344,16 +344,36 @@ async function main() {
     const server = await startAppServer(bin, { cwd: ws, env: world.env });
     let tui;
     try {
-      await test('screen: /compact typed in the client\'s own screen without a checkpoint shows "Hook stopped" with our reason; after checkpoint it compacts', async () => {
+      await test('screen: the trust install asks for, given in the client\'s own screen; /compact typed there without a checkpoint shows "Hook stopped" with our reason; after checkpoint it compacts', async () => {
         await install(ws);
-        await trust(server, ws);
         // Its own server, not the shared background one (which would outlive the test).
         tui = startTui([bin, '--no-alt-screen', '--no-daemon'], { cwd: ws, env: world.env });
-        await tui.waitFor('Ask Codex to do anything', 60_000);
+        // What install tells the user to do, as the screen asks it.
+        await tui.waitFor('Trust this folder?', 90_000);
+        await tui.waitFor('Trust and continue', 10_000);
+        let n = tui.screen().length;
+        tui.write('\r');
+        await tui.waitFor('Hooks need review', 60_000, n);
+        await tui.waitFor('Trust all and continue', 10_000, n);
+        n = tui.screen().length;
+        tui.write('\x1b[B');
+        await tui.waitFor(/› 2\. Trust all and continue/, 10_000, n);
+        n = tui.screen().length;
+        tui.write('\r');
+        // The main view's footer names the model; the dialogs' footers do not.
+        await tui.waitFor('gpt-5.1 default', 60_000, n);
+        // The trust the screen saved, as the client itself reads it back.
+        const trusted = async () =>
+          (await hooksOf(server, ws)).map((h) => [h.eventName, h.trustStatus]).join() ===
+          'preCompact,trusted,sessionStart,trusted';
+        for (let i = 0; !(await trusted()); i++) {
+          assert.ok(i < 50, `the screen trusted both hooks: ${JSON.stringify(await hooksOf(server, ws))}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
         await tui.type('hello from the screen');
         await tui.waitFor('Stand-in reply', 60_000);
         const tid = sessionRecord(ws).session_id;
-        let n = tui.screen().length;
+        n = tui.screen().length;
         await tui.type('/compact');
         await tui.waitFor('Hook stopped', 60_000, n);
         await tui.waitFor(

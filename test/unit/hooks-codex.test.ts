@@ -85,7 +85,7 @@ test('install --codex writes .codex/hooks.json (the guard and the resume hook) a
   // What Codex needs before it runs them, said every time.
   assert.match(
     r.stdout,
-    /Codex runs these hooks only once you trust them: start `codex` in this folder, trust the project/,
+    /Codex runs these hooks only once you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review"/,
   );
   assert.match(r.stdout, /^Remove them with: session-ledger hooks uninstall --codex$/m);
   assert.deepEqual(hooksJson(dir), {

@@ -619,7 +619,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
  * is skipped without a word. The tool never writes that trust itself.
  */
 export const CODEX_TRUST_NOTE =
-  'Codex runs these hooks only once you trust them: start `codex` in this folder, trust the project when it asks, then review the two Session Ledger hooks it lists as new and trust them (/hooks lists them any time). Until then Codex skips them without a word.';
+  'Codex runs these hooks only once you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time). Until then Codex skips them without a word.';
 
 /** A new settings file, written whole in Claude Code's usual two-space style (Codex's hooks.json the same). */
 function newSettingsText(statusline: boolean, remind = false, client: HookClient = 'claude'): string {

@@ -39,7 +39,7 @@ async function installCodex(s: Services, state: FolderState): Promise<void> {
   plan.notes = plan.notes.filter((n) => n !== CODEX_TRUST_NOTE);
   await previewAndApply(s, plan, state.folder, 'install', (rel) =>
     t(
-      'Guard hooks installed in {0}. Codex runs them only once you trust them: start codex in this folder, trust the project when it asks, then review the two Session Ledger hooks it lists as new and trust them (/hooks lists them any time). Until then Codex skips them without a word.',
+      'Guard hooks installed in {0}. Codex runs them only once you trust them: start codex in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time). Until then Codex skips them without a word.',
       rel,
     ),
   );
