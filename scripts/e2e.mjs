@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Real VS Code tests: code-server 4.100.3 (installed by scripts/setup-e2e.sh) + Debian Chromium.
-//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui,claude] [--parts main,native,ja] [--keep] [--no-build] [--screenshots]
+//   node scripts/e2e.mjs [--only harness,integration,untrusted,ui,claude,terminals] [--parts main,native,ja] [--keep] [--no-build] [--screenshots]
 // Phases:
 //   harness      code-server answers /healthz and the workbench loads in Chromium (only with --only)
 //   integration  mocha suites inside the Node extension host (test/integration), trusted folder
@@ -9,6 +9,8 @@
 //                bar), native (Problems, quick fix, walkthrough), ja (a window in Japanese), a11y (axe-core
 //                in the checklist in three themes, the checklist by keyboard alone, the status item's label)
 //   claude       the real Claude Code in the integrated terminal feeds the status bar (test/e2e/claude.mjs)
+//   terminals    two terminals of one name, each running the real Claude Code: each active terminal
+//                shows its own session in the status bar (test/e2e/terminals.mjs)
 // Each run's state lives in its own folder under /tmp/slr (kept with --keep or on failure).
 // --screenshots (or SESSION_LEDGER_SCREENSHOTS=1) copies the UI tests' screenshots to media/screenshots/.
 // Closing line: "N passed, N failed".
@@ -397,14 +399,14 @@ async function phaseUi() {
 }
 
 /**
- * The extension fed by a real Claude Code session (test/e2e/claude.mjs): the packaged extension in
- * code-server, the real client in its integrated terminal against the stand-in, one CLAUDE_CONFIG_DIR.
+ * The extension fed by a real Claude Code session (test/e2e/claude.mjs; phase "terminals":
+ * test/e2e/terminals.mjs): the packaged extension in code-server, the real client in its integrated
+ * terminal(s) against the stand-in, one CLAUDE_CONFIG_DIR.
  */
-async function phaseClaude() {
-  const phase = 'claude';
+async function phaseClaude(phase = 'claude') {
   // The folder's name shows in the shell's prompt, and the test sees its typing echoed by counting the
   // typed text on screen: a folder named after what it types ("claude") made a re-printed prompt count.
-  const run = makeRunDir('client');
+  const run = makeRunDir(phase === 'claude' ? 'client' : phase);
   const started = Date.now();
   const { ensureClaudeCode, claudeWorld } = await import('./lib/claude-code.mjs');
   const { startStandin } = await import('./lib/standin.mjs');
@@ -456,9 +458,12 @@ async function phaseClaude() {
       .locator('.part.activitybar')
       .getByRole('tab', { name: 'Session Ledger', exact: true })
       .waitFor({ state: 'visible', timeout: 120_000 });
-    const { claudeTests } = await import('../test/e2e/claude.mjs');
+    const tests =
+      phase === 'terminals'
+        ? (await import('../test/e2e/terminals.mjs')).terminalsTests
+        : (await import('../test/e2e/claude.mjs')).claudeTests;
     const test = pageTest(phase, run, page, () => failed++);
-    await claudeTests({ page, ws, standin, test });
+    await tests({ page, ws, standin, test });
   } catch (e) {
     failed++;
     record(phase, 'the real Claude Code in the integrated terminal', false, Date.now() - started, e?.stack || e);
@@ -513,6 +518,7 @@ async function main() {
   if (want('untrusted')) await runExtensionTests('untrusted', 'untrusted.js', { trust: false });
   if (want('ui')) await phaseUi();
   if (want('claude')) await phaseClaude();
+  if (want('terminals')) await phaseClaude('terminals');
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -204,6 +204,8 @@ function render(state: ChecklistState): void {
 
   // What holds for the whole page, at its top (not live: the reason below the items is).
   const top: HTMLElement[] = [];
+  // Several agent sessions live: the session (and client) the ticks and the marker are for.
+  if (state.session) top.push(el('p', { class: 'note', id: 'session' }, state.session));
   if (!state.trusted) top.push(el('p', { class: 'note' }, state.strings.untrusted));
   if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));
   else if (state.blocked) top.push(el('p', { class: 'note block' }, state.strings.blocked));

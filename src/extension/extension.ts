@@ -15,7 +15,7 @@ import { PreviewDocuments } from './preview';
 import type { Services } from './services';
 import { ContextStatusItem } from './status/context-status-item';
 import { GuardPreview } from './status/guard-preview';
-import { SessionMeter } from './status/session-meter';
+import { SessionMeter, shownSession } from './status/session-meter';
 import { LedgerStore } from './store';
 import { TickStore } from './tick-store';
 import { LedgerTreeProvider } from './tree/provider';
@@ -65,6 +65,8 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     checklist.registerSerializer(),
     ...registerCommands(s),
     bindContextKeys(store, meter),
+    // Several agent sessions live: the view's title names the client and session its manual ticks belong to.
+    meter.onDidChange((m) => (view.description = m?.others.length ? shownSession(vscode.l10n.t, m).short : undefined)),
   );
 
   // Everything is registered; the reading starts once activate() has returned.

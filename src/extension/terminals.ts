@@ -1,58 +1,68 @@
 /**
- * Find an integrated terminal that runs `claude` or `codex`: by its name, by its shell path, or
- * (Linux) by the processes under its shell. Read-only and best-effort.
+ * Integrated terminals and the agent sessions running in them, told by process: a terminal's shell
+ * pid (`Terminal.processId`) and the live processes under it (Linux /proc, read once per question,
+ * see process-tree.ts), matched against the parent chain each session's SessionStart hook recorded
+ * (the agent process that ran the hook). Names (the terminal's, its shell path's) are only the
+ * fallback where processes cannot be read. Read-only and best-effort; spawns nothing.
  */
-import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { RecentSession } from '../core/context/sessions';
 import { readSessionRecordFor } from '../core/hooks/session-record';
-import { agentInCmdline, agentInText, type AgentName } from './pure/terminal-match';
+import { agentOfProcess, descendantsOf, firstAgent, sessionsRunBy } from './process-tree';
+import { runsInTerminal, sessionName, type ActiveTerminal, type LiveSession } from './pure/session-pick';
+import { agentInText, type AgentName } from './pure/terminal-match';
 
-async function children(pid: number): Promise<number[]> {
-  try {
-    const tasks = await fs.readdir(`/proc/${pid}/task`);
-    const out: number[] = [];
-    for (const t of tasks) {
-      const txt = await fs.readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '');
-      for (const c of txt.split(/\s+/)) if (/^\d+$/.test(c)) out.push(Number(c));
-    }
-    return out;
-  } catch {
-    return [];
-  }
+/** The terminal's shell pid, or undefined when it does not say within half a second. */
+function shellPid(t: vscode.Terminal): Promise<number | undefined> {
+  return Promise.race([
+    Promise.resolve(t.processId).catch(() => undefined),
+    new Promise<undefined>((r) => setTimeout(() => r(undefined), 500)),
+  ]);
 }
 
-async function agentInProcessTree(pid: number, depth = 3): Promise<AgentName | undefined> {
-  if (process.platform !== 'linux') return undefined;
-  const queue: Array<[number, number]> = [[pid, 0]];
-  let seen = 0;
-  while (queue.length && seen < 64) {
-    const [p, d] = queue.shift() as [number, number];
-    seen++;
-    if (p !== pid) {
-      const cmd = await fs.readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '');
-      const hit = agentInCmdline(cmd) ?? agentInText(await fs.readFile(`/proc/${p}/comm`, 'utf8').catch(() => ''));
-      if (hit) return hit;
-    }
-    if (d < depth) for (const c of await children(p)) queue.push([c, d + 1]);
-  }
-  return undefined;
-}
-
-export async function agentOfTerminal(t: vscode.Terminal): Promise<AgentName | undefined> {
-  const byName = agentInText(t.name);
-  if (byName) return byName;
+function byName(t: vscode.Terminal): AgentName | undefined {
   const opts = t.creationOptions as vscode.TerminalOptions;
-  const byShell = agentInText(typeof opts?.shellPath === 'string' ? opts.shellPath.split(/[\\/]/).pop() : undefined);
-  if (byShell) return byShell;
-  const pid = await Promise.race([t.processId, new Promise<undefined>((r) => setTimeout(() => r(undefined), 500))]);
-  return pid ? agentInProcessTree(pid) : undefined;
+  return (
+    agentInText(t.name) ??
+    agentInText(typeof opts?.shellPath === 'string' ? opts.shellPath.split(/[\\/]/).pop() : undefined)
+  );
+}
+
+/** Open terminals only (a disposed one can linger as the active terminal for a moment). */
+function openTerminals(): vscode.Terminal[] {
+  return vscode.window.terminals.filter((t) => t.exitStatus === undefined);
+}
+
+/**
+ * What a terminal runs, by process: its shell, the live processes under it (the shell too when it
+ * is itself the agent), the agent among them, and — only when no session's recorded agent is among
+ * them — the sessions (of `sessions`) an agent process there names or holds open. The agent falls
+ * back to the terminal's name where processes cannot be read.
+ */
+export async function terminalProcesses(
+  t: vscode.Terminal,
+  sessions: ReadonlyArray<RecentSession & Pick<LiveSession, 'pids'>> = [],
+): Promise<ActiveTerminal> {
+  const shell = await shellPid(t);
+  let below = shell === undefined ? null : await descendantsOf(shell);
+  if (below && shell !== undefined && (await agentOfProcess(shell))) below = [shell, ...below];
+  const agent = below ? (await firstAgent(below))?.agent : byName(t);
+  const out: ActiveTerminal = { name: t.name, below };
+  if (shell !== undefined) out.shell = shell;
+  if (agent) out.agent = agent;
+  if (below && sessions.length && !sessions.some((s) => runsInTerminal(s, out)))
+    out.runs = await sessionsRunBy(below, sessions);
+  return out;
+}
+
+/** The agent a terminal runs: by the processes under its shell where they can be read, else by its name or shell. */
+export async function agentOfTerminal(t: vscode.Terminal): Promise<AgentName | undefined> {
+  return (await terminalProcesses(t)).agent ?? byName(t);
 }
 
 /** The terminal running an agent: the active one first, then the others. */
 export async function findAgentTerminal(): Promise<{ terminal: vscode.Terminal; agent: AgentName } | undefined> {
-  // Only terminals still open (a disposed one can linger as the active terminal for a moment).
-  const all = vscode.window.terminals.filter((t) => t.exitStatus === undefined);
+  const all = openTerminals();
   const active = vscode.window.activeTerminal;
   const ordered = active && all.includes(active) ? [active, ...all.filter((t) => t !== active)] : all;
   for (const t of ordered) {
@@ -62,64 +72,44 @@ export async function findAgentTerminal(): Promise<{ terminal: vscode.Terminal; 
   return undefined;
 }
 
-/** Descendants of `pid` (breadth first, at most `limit`, `depth` levels). Linux only; [] elsewhere. */
-async function descendants(pid: number, depth = 4, limit = 64): Promise<number[]> {
-  if (process.platform !== 'linux') return [];
-  const out: number[] = [];
-  let level = [pid];
-  for (let d = 0; d < depth && level.length && out.length < limit; d++) {
-    const next: number[] = [];
-    for (const p of level) for (const c of await children(p)) if (out.length < limit) (out.push(c), next.push(c));
-    level = next;
-  }
-  return out;
+/** The sessions with the parent chain their SessionStart hook recorded (none when not recorded). */
+export async function withRecordedPids<S extends RecentSession>(
+  root: string,
+  sessions: readonly S[],
+): Promise<Array<S & Pick<LiveSession, 'pids'>>> {
+  return Promise.all(
+    sessions.map(async (s) => ({ ...s, pids: (await readSessionRecordFor(root, s.sessionId))?.pids ?? [] })),
+  );
 }
 
-/** Does this agent process run `session`: its arguments name the id, or it holds the transcript open. */
-async function processRunsSession(pid: number, session: RecentSession): Promise<boolean> {
-  const cmd = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-  if (!agentInCmdline(cmd)) return false;
-  if (cmd.split('\0').some((a) => a === session.sessionId || a.endsWith(`=${session.sessionId}`))) return true;
-  const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  for (const fd of fds.slice(0, 256))
-    if ((await fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === session.transcriptPath) return true;
-  return false;
-}
-
-async function shellPid(t: vscode.Terminal): Promise<number | undefined> {
-  return Promise.race([t.processId, new Promise<undefined>((r) => setTimeout(() => r(undefined), 500))]);
+/** The active terminal (if open) with what runs under it. */
+export async function activeTerminalProcesses(
+  sessions: ReadonlyArray<RecentSession & Pick<LiveSession, 'pids'>>,
+): Promise<{ terminal: vscode.Terminal; index: number; procs: ActiveTerminal } | undefined> {
+  const active = vscode.window.activeTerminal;
+  const all = openTerminals();
+  if (!active || !all.includes(active)) return undefined;
+  return { terminal: active, index: all.indexOf(active) + 1, procs: await terminalProcesses(active, sessions) };
 }
 
 /**
- * The integrated terminal that runs each session, where it can be told: the SessionStart hook's
- * record holds its parent chain (a terminal's shell pid is in it), or an agent process under the
- * terminal's shell names the session id or holds its transcript open.
+ * The terminal that runs each session, where it can be told by process (see `runsInTerminal`): its
+ * place among the open terminals (1-based, as two terminals may share a name) and its name.
  */
 export async function terminalsOfSessions(
   root: string,
   sessions: readonly RecentSession[],
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const terminals = vscode.window.terminals.filter((t) => t.exitStatus === undefined);
-  const pids = await Promise.all(terminals.map((t) => shellPid(t)));
-  const trees = new Map<number, number[]>();
-  for (const s of sessions) {
-    const rec = await readSessionRecordFor(root, s.sessionId);
-    let hit = rec?.pids?.length
-      ? terminals.find((_, i) => pids[i] !== undefined && rec.pids?.includes(pids[i] as number))
-      : undefined;
-    for (let i = 0; !hit && i < terminals.length; i++) {
-      const pid = pids[i];
-      if (pid === undefined) continue;
-      if (!trees.has(pid)) trees.set(pid, await descendants(pid));
-      for (const p of trees.get(pid) ?? []) {
-        if (await processRunsSession(p, s)) {
-          hit = terminals[i];
-          break;
-        }
-      }
+): Promise<Map<string, { index: number; name: string }>> {
+  const out = new Map<string, { index: number; name: string }>();
+  const terminals = openTerminals();
+  const recorded = await withRecordedPids(root, sessions);
+  for (let i = 0; i < terminals.length; i++) {
+    const procs = await terminalProcesses(terminals[i], recorded);
+    // Newest first, as the meter takes them: after /clear one agent process has run two sessions.
+    for (const s of [...recorded].sort((a, b) => b.lastWrite - a.lastWrite)) {
+      if (out.has(s.sessionId) || !runsInTerminal(s, procs)) continue;
+      out.set(s.sessionId, { index: i + 1, name: terminals[i].name });
     }
-    if (hit) out.set(s.sessionId, hit.name);
   }
   return out;
 }
@@ -131,16 +121,18 @@ export async function pickSession(
   windowMinutes: number,
 ): Promise<RecentSession | undefined> {
   const t = vscode.l10n.t;
-  const names = await terminalsOfSessions(root, sessions).catch(() => new Map<string, string>());
+  const where = await terminalsOfSessions(root, sessions).catch(
+    () => new Map<string, { index: number; name: string }>(),
+  );
   const now = Date.now();
   const items = sessions.map((s) => {
     const min = Math.max(0, Math.round((now - s.lastWrite) / 60_000));
-    const terminal = names.get(s.sessionId);
+    const terminal = where.get(s.sessionId);
     return {
       label: s.firstUserLine ?? t('(no user message yet)'),
-      description: terminal ? t('terminal "{0}"', terminal) : s.agent === 'claude' ? 'Claude Code' : 'Codex CLI',
+      description: sessionName(t, s, terminal),
       detail: t('{0} · last write {1} min ago', s.sessionId, min),
-      session: { ...s, ...(terminal ? { terminal } : {}) },
+      session: { ...s, ...(terminal ? { terminal: terminal.name } : {}) },
     };
   });
   const pick = await vscode.window.showQuickPick(items, {

@@ -64,6 +64,8 @@ export interface ChecklistState {
   canWrite: boolean;
   /** S0 is on and this session was compacted 2+ times: the count (its seed advises checkpoint, then /clear); else null. */
   compactionAdvice: number | null;
+  /** With several live agent sessions: which one the checklist speaks about (client and session, localised); else null. */
+  session: string | null;
   /** A write is running. */
   busy: boolean;
   /** False in Restricted Mode: no write action. */

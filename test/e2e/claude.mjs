@@ -11,11 +11,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand, waitUntil, STATUS_ID } from './ui.mjs';
 
-/** The integrated terminal's text (DOM renderer: `terminal.integrated.gpuAcceleration` off; xterm's root is `.terminal.xterm`). */
-async function terminalText(page) {
+/** The shown terminal (xterm's root is `.terminal.xterm`; a terminal in another tab is not shown). */
+const shownTerminal = (page) => page.locator('.xterm').filter({ visible: true }).first();
+
+/** The shown integrated terminal's text (DOM renderer: `terminal.integrated.gpuAcceleration` off). */
+export async function terminalText(page) {
   return (
-    await page
-      .locator('.xterm .xterm-rows')
+    await shownTerminal(page)
+      .locator('.xterm-rows')
       .allInnerTexts()
       .catch(() => [])
   ).join('\n');
@@ -29,12 +32,12 @@ const occurrences = (hay, needle) => hay.split(needle).length - 1;
  * text echoed once more than before (the shell's line or the client's input box), then Enter.
  * Keys typed before the terminal has focus go nowhere: then again.
  */
-async function typeInTerminal(page, text, { enter = true } = {}) {
+export async function typeInTerminal(page, text, { enter = true } = {}) {
   const want = squash(text);
   for (let attempt = 1; ; attempt++) {
     const before = occurrences(squash(await terminalText(page)), want);
     await runCommand(page, 'Terminal: Focus Terminal');
-    const input = page.locator('.xterm .xterm-helper-textarea').first();
+    const input = shownTerminal(page).locator('.xterm-helper-textarea');
     await input.focus();
     await waitUntil(
       'the terminal to have the keyboard focus',
@@ -167,7 +170,7 @@ export async function claudeTests({ page, ws, standin, test }) {
     );
     const n = standin.messages(sid).length;
     await runCommand(page, 'Terminal: Focus Terminal');
-    await page.locator('.xterm .xterm-helper-textarea').first().focus();
+    await shownTerminal(page).locator('.xterm-helper-textarea').focus();
     await page.keyboard.press('Enter');
     const sent = await waitUntil(
       'the request carrying the trigger',

@@ -74,6 +74,7 @@ test('one click: one evaluation, one decision on that report, one write, one res
   assert.equal(n.outcomes[0].report, n.reports[0]);
   assert.equal(n.outcomes[0].kind, 'written');
   assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`]);
+  assert.equal(r.kind === 'decided' && r.session, undefined, 'one session live: nothing to name');
 });
 
 test('refused (manual items open in the report): one evaluation, one decision, nothing written, no rescan', async () => {
@@ -103,6 +104,9 @@ test('two sessions wrote recently: the user picks one and the same report is dec
   assert.equal(n.outcomes[0].refusals[0].code, 'ambiguous-session');
   assert.equal(n.outcomes[1].report, n.reports[0], 'the second decision is on the same report');
   assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`]);
+  // The outcome is named for the session picked (client and id), as the notification says it.
+  const named = r.kind === 'decided' ? r.session : undefined;
+  assert.deepEqual([named?.agent, named?.sessionId], ['claude', SID]);
 });
 
 test('two sessions, the user cancels the question: nothing written, no rescan', async () => {

@@ -5,8 +5,13 @@ import {
   liveSessions,
   otherSessionsLines,
   chooseShownSession,
+  sessionName,
+  shownSessionText,
   type LiveSession,
 } from '../../src/extension/pure/session-pick';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { REPO } from './helpers';
 
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
@@ -28,24 +33,81 @@ test('sessions: live means written within 30 minutes, newest first', () => {
   );
 });
 
-test("sessions: the active terminal's session is shown (by its process, else by its agent), the others listed", () => {
-  const all = [s('claude', 'a', 5, { terminal: 4242 }), s('claude', 'c', 2, { terminal: 777 }), s('codex', 'b', 1)];
-  const byPid = chooseShownSession(all, { agent: 'claude', pids: [4242, 4243] }, NOW)!;
+test("sessions: the active terminal's session is shown (by its processes, else by its client), the others listed", () => {
+  // a's agent (4243) runs under the active terminal's shell (4242); c's under another shell.
+  const all = [
+    s('claude', 'a', 5, { pids: [9001, 4243, 4242, 1] }),
+    s('claude', 'c', 2, { pids: [9002, 778, 777, 1] }),
+    s('codex', 'b', 1),
+  ];
+  const byPid = chooseShownSession(all, { agent: 'claude', shell: 4242, below: [4243, 4244] }, NOW)!;
   assert.equal(byPid.shown.sessionId, 'a');
-  assert.equal(byPid.byTerminal, true);
+  assert.equal(byPid.by, 'process');
   assert.deepEqual(
     byPid.others.map((x) => x.sessionId),
     ['b', 'c'],
   );
-  const byAgent = chooseShownSession(all, { agent: 'codex', pids: [1] }, NOW)!;
+  // The shell that ran a's agent, with the agent gone: a ended there; the terminal runs no agent.
+  const ended = chooseShownSession(all, { shell: 4242, below: [] }, NOW)!;
+  assert.equal(ended.shown.sessionId, 'b');
+  assert.equal(ended.by, 'newest');
+  // No /proc: the recorded chain holding the shell tells it.
+  assert.equal(chooseShownSession(all, { shell: 777, below: null }, NOW)!.shown.sessionId, 'c');
+  // An agent process under the terminal names its session (no record).
+  assert.equal(chooseShownSession(all, { shell: 5, below: [6], runs: ['b'] }, NOW)!.by, 'process');
+  const byAgent = chooseShownSession(all, { agent: 'codex', shell: 1, below: [2] }, NOW)!;
   assert.equal(byAgent.shown.sessionId, 'b');
+  assert.equal(byAgent.by, 'agent');
+  // Names are not processes: two terminals named alike tell nothing.
+  assert.equal(chooseShownSession(all, { name: 'bash', shell: 3, below: [] }, NOW)!.by, 'newest');
   const none = chooseShownSession(all, undefined, NOW)!;
   assert.equal(none.shown.sessionId, 'b', 'no agent terminal: the newest');
-  assert.equal(none.byTerminal, false);
+  assert.equal(none.by, 'newest');
   assert.equal(chooseShownSession([], undefined, NOW), null);
   const stale = chooseShownSession([s('claude', 'x', 120)], undefined, NOW)!;
   assert.equal(stale.shown.sessionId, 'x', 'nothing live: the newest session still shows');
   assert.deepEqual(stale.others, []);
+  // After /clear one agent process ran two sessions: the newer is shown.
+  const twice = [s('claude', 'old', 9, { pids: [50, 40] }), s('claude', 'new', 3, { pids: [51, 40] })];
+  assert.equal(chooseShownSession(twice, { shell: 40, below: [50, 51] }, NOW)!.shown.sessionId, 'new');
+});
+
+test('sessions: whose figure the item shows is said, the newest said to be the newest', () => {
+  const id = '3f2a1b2c-aaaa-4bbb-8ccc-dddddddddddd';
+  assert.equal(sessionName(t, { agent: 'claude', sessionId: id }), 'Claude Code session 3f2a1b2c…');
+  assert.equal(
+    sessionName(t, { agent: 'codex', sessionId: id }, { index: 2, name: 'bash' }),
+    'Codex CLI session 3f2a1b2c… (terminal 2 "bash")',
+  );
+  assert.equal(sessionName(t, { agent: 'claude', sessionId: null }), 'Claude Code session');
+  const own = shownSessionText(t, { agent: 'claude', sessionId: id }, 'process');
+  assert.equal(own.label, 'Claude Code session 3f2a1b2c…, running in the active terminal.');
+  assert.match(own.line, /^\$\(terminal\) Claude Code session 3f2a1b2c…, running in the active terminal$/);
+  const newest = shownSessionText(t, { agent: 'codex', sessionId: id }, 'newest');
+  assert.equal(
+    newest.label,
+    'Newest session in this workspace (Codex CLI session 3f2a1b2c…): the active terminal runs no agent session of it.',
+  );
+  assert.match(newest.line, /^\$\(info\) Newest session in this workspace/);
+  assert.match(
+    shownSessionText(t, { agent: 'claude', sessionId: id }, 'agent').label,
+    /^Newest Claude Code session in this workspace/,
+  );
+  // Japanese and Korean say it too.
+  for (const lang of ['ja', 'ko']) {
+    const bundle = JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const tl = (m: string, ...args: Array<string | number | boolean>) =>
+      (bundle[m] ?? `MISSING ${m}`).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+    for (const by of ['process', 'agent', 'newest'] as const)
+      assert.doesNotMatch(
+        shownSessionText(tl, { agent: 'claude', sessionId: id }, by).label,
+        /MISSING/,
+        `${lang} ${by}`,
+      );
+  }
 });
 
 test('sessions: the tooltip lists the other live sessions as inert code spans', () => {

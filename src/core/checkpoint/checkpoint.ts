@@ -116,6 +116,8 @@ export interface CheckpointOutcome {
   marker: string | null;
   sessionId: string | null;
   sessionSource: 'option' | 'transcript' | 'session-start' | null;
+  /** The sessions of this folder that wrote within the window, when they were looked at (no session named). */
+  live?: RecentSession[];
   /** Wrote the shared `.claude/.checkpoint-ready`. */
   shared: boolean;
   /** For the detected systems, one line each. */
@@ -374,6 +376,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       now,
       windowMinutes,
     });
+    res.live = recent;
     if (ambiguous(recent)) refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes });
     else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });

@@ -37,13 +37,18 @@ export async function parentPids(max = 12): Promise<number[]> {
   while (pid > 1 && out.length < max) {
     out.push(pid);
     if (process.platform !== 'linux') break;
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
-    const m = /\)\s+\S+\s+(\d+)/.exec(stat.slice(stat.lastIndexOf(')')));
-    if (!m) break;
-    pid = Number(m[1]);
+    const ppid = ppidOfStat(await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
+    if (ppid === null) break;
+    pid = ppid;
   }
   return out;
+}
+
+/** The parent pid in a `/proc/<pid>/stat` line, or null. */
+export function ppidOfStat(stat: string): number | null {
+  // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last ')'.
+  const m = /\)\s+\S+\s+(\d+)/.exec(stat.slice(stat.lastIndexOf(')')));
+  return m ? Number(m[1]) : null;
 }
 
 /** Keep the newest MAX_RECORDS `.json` records of a folder of per-session records (by time); remove the rest. Never throws. */

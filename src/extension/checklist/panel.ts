@@ -17,7 +17,7 @@ import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklist-model';
 import { homeHash } from '../pure/ticks';
 import type { FolderState, LedgerStore } from '../store';
-import type { SessionMeter } from '../status/session-meter';
+import { shownSession, type SessionMeter } from '../status/session-meter';
 import type { TickStore } from '../tick-store';
 
 export const CHECKLIST_VIEW_TYPE = 'sessionLedger.checklist';
@@ -211,12 +211,14 @@ export class ChecklistPanel implements vscode.Disposable {
     const f = this.folder();
     if (!f || !this.panel || !this.ready) return;
     const m = this.meter?.current();
-    const compactions = m && m.folder.uri.toString() === this.folderKey ? m.compactions : null;
+    const mine = m && m.folder.uri.toString() === this.folderKey ? m : undefined;
+    const compactions = mine ? mine.compactions : null;
+    const session = mine?.others.length ? shownSession(vscode.l10n.t, mine).label : null;
     const state = checklistState(
       f.report,
       { name: f.folder.name, uri: f.folder.uri.toString() },
       strings(),
-      { busy: this.busy, trusted: vscode.workspace.isTrusted, compactions },
+      { busy: this.busy, trusted: vscode.workspace.isTrusted, compactions, session },
       vscode.l10n.t,
     );
     this.post({ type: 'state', state });

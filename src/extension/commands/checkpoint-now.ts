@@ -14,7 +14,8 @@ import { checkpointFlow } from '../pure/checkpoint-flow';
 import { outcomeMessage } from '../pure/checkpoint-text';
 import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
-import { findAgentTerminal, pickSession } from '../terminals';
+import { sessionName } from '../pure/session-pick';
+import { findAgentTerminal, pickSession, terminalsOfSessions } from '../terminals';
 import { requireTrust } from '../trust';
 import { pickFolder } from './pick';
 
@@ -100,7 +101,16 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   if (flow.kind === 'cancelled') return;
   const res = flow.outcome;
   for (const l of res.lines) if (l.trim()) s.log.info(l);
-  const msg = outcomeMessage(res, t);
+  const said = outcomeMessage(res, t);
+  // More than one session live: the message names the client and session it speaks about.
+  const whose = flow.session
+    ? sessionName(
+        t,
+        flow.session,
+        (await terminalsOfSessions(root, [flow.session]).catch(() => undefined))?.get(flow.session.sessionId),
+      )
+    : undefined;
+  const msg = whose ? { ...said, text: `${whose}: ${said.text}` } : said;
   // The checklist's button started it: the outcome also shows there, under the button, with the focus.
   if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.text });
   const openList = t('Open checklist');

@@ -11,7 +11,7 @@ export function checklistState(
   report: WorkspaceReport | undefined,
   folder: { name: string; uri: string },
   strings: ChecklistStrings,
-  flags: { busy: boolean; trusted: boolean; compactions?: number | null },
+  flags: { busy: boolean; trusted: boolean; compactions?: number | null; session?: string | null },
   t: T = asWritten,
 ): ChecklistState {
   const systems = (report?.systems ?? []).map((s) => ({
@@ -57,6 +57,7 @@ export function checklistState(
       (flags.compactions ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity)
         ? (flags.compactions as number)
         : null,
+    session: flags.session ?? null,
     busy: flags.busy,
     trusted: flags.trusted,
     strings,

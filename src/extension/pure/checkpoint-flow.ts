@@ -23,18 +23,24 @@ export interface CheckpointPorts {
 export type CheckpointFlowResult =
   | { kind: 'no-report' }
   | { kind: 'cancelled'; outcome: CheckpointOutcome }
-  | { kind: 'decided'; outcome: CheckpointOutcome };
+  /** `session`: with more than one session live, the one the outcome speaks about (picked, or the core's). */
+  | { kind: 'decided'; outcome: CheckpointOutcome; session?: RecentSession };
 
 export async function checkpointFlow(p: CheckpointPorts, sessionId?: string): Promise<CheckpointFlowResult> {
   const report = await p.scan();
   if (!report) return { kind: 'no-report' };
   let outcome = await p.decide(report, sessionId);
   const only = outcome.refusals.length === 1 ? outcome.refusals[0] : undefined;
+  let session: RecentSession | undefined;
   if (only?.code === 'ambiguous-session' && sessionId === undefined) {
     const picked = await p.pickSession(only.sessions ?? [], only.windowMinutes ?? 0);
     if (picked === undefined) return { kind: 'cancelled', outcome };
+    session = only.sessions?.find((s) => s.sessionId === picked);
     outcome = await p.decide(report, picked);
+  } else if ((outcome.live?.length ?? 0) > 1 && outcome.sessionId) {
+    // Several live, one of each client: the core took its session; the outcome names it.
+    session = outcome.live?.find((s) => s.sessionId === outcome.sessionId);
   }
   if (outcome.ok) p.rescan();
-  return { kind: 'decided', outcome };
+  return session ? { kind: 'decided', outcome, session } : { kind: 'decided', outcome };
 }

@@ -1,10 +1,11 @@
 /**
  * Which agent session the context meter shows when several sessions of the workspace are live: the
- * one running in the active terminal (by its recorded terminal process, else by the agent the
- * terminal runs), else the newest. The others are listed in the tooltip. vscode-free (unit tested).
+ * one running under the active terminal, told by process (the agent process its SessionStart record
+ * names is alive under the terminal's shell), else the newest of the client the terminal runs, else
+ * the workspace's newest, said to be that. The others are listed in the tooltip. vscode-free (unit tested).
  */
 import type { T } from './tree-text';
-import { code } from './status-text';
+import { code, mdText } from './status-text';
 
 /** A session as the core lists it (`recentSessions`). */
 export interface LiveSession {
@@ -15,18 +16,30 @@ export interface LiveSession {
   lastWrite: number;
   /** The first thing the user asked (for telling sessions apart), or null. */
   firstUserLine?: string | null;
-  /** The terminal the session runs in, when the core knows it (a process id, or a terminal name). */
-  terminal?: number | string | null;
+  /** The SessionStart hook's parent chain for the session (the agent process, the terminal's shell, …), nearest first. */
+  pids?: readonly number[];
 }
 
 /** What is known about the active integrated terminal. */
 export interface ActiveTerminal {
-  /** The agent it runs (by name, shell or process tree), if any. */
+  /** The agent it runs (by its processes, else its name or shell), if any. */
   agent?: 'claude' | 'codex';
-  /** Its shell's process id and the process ids under it. */
-  pids?: readonly number[];
+  /** Its shell's process id. */
+  shell?: number;
+  /** The live processes under the shell; null (or absent) where they cannot be read (no /proc). */
+  below?: readonly number[] | null;
+  /** Sessions an agent process under it names by id or holds the transcript of open. */
+  runs?: readonly string[];
   name?: string;
 }
+
+/**
+ * How the shown session was chosen: `process` — it runs under the active terminal (an agent
+ * process there started it or says it runs it); `agent` — the terminal runs that client but which
+ * of its sessions is not known (only the newest of that client); `newest` — the terminal runs no
+ * agent of this workspace: the newest session of the workspace.
+ */
+export type ShownBy = 'process' | 'agent' | 'newest';
 
 /** A session counts as live when its transcript was written within this many minutes. */
 export const LIVE_MINUTES = 30;
@@ -35,27 +48,93 @@ export function liveSessions<S extends LiveSession>(all: readonly S[], now: numb
   return all.filter((s) => now - s.lastWrite <= LIVE_MINUTES * 60_000).sort((a, b) => b.lastWrite - a.lastWrite);
 }
 
-/** The session to show and the others, newest first. `null` when there is none. */
+/**
+ * Does `s` run in the terminal, by process: the agent process that started it (its SessionStart
+ * record's parent chain) is alive under the terminal's shell, or an agent process there names it.
+ * Where the processes cannot be read, a recorded chain that holds the terminal's shell counts.
+ * A chain that holds the shell but no live process under it is a session that ended there.
+ */
+export function runsInTerminal(s: LiveSession, term: ActiveTerminal): boolean {
+  if (s.sessionId && term.runs?.includes(s.sessionId)) return true;
+  const pids = s.pids ?? [];
+  if (!pids.length) return false;
+  if (term.below) {
+    const below = new Set(term.below);
+    return pids.some((p) => below.has(p));
+  }
+  return term.shell !== undefined && pids.includes(term.shell);
+}
+
+/** The session to show and the others, newest first, and how it was chosen. `null` when there is none. */
 export function chooseShownSession<S extends LiveSession>(
   all: readonly S[],
   active: ActiveTerminal | undefined,
   now: number,
-): { shown: S; others: S[]; byTerminal: boolean } | null {
+): { shown: S; others: S[]; by: ShownBy } | null {
   const live = liveSessions(all, now);
   const pool = live.length ? live : [...all].sort((a, b) => b.lastWrite - a.lastWrite).slice(0, 1);
   if (pool.length === 0) return null;
   let shown: S | undefined;
+  let by: ShownBy = 'newest';
   if (active) {
-    shown = pool.find(
-      (s) =>
-        (typeof s.terminal === 'number' && active.pids?.includes(s.terminal)) ||
-        (typeof s.terminal === 'string' && !!active.name && s.terminal === active.name),
-    );
-    if (!shown && active.agent) shown = pool.find((s) => s.agent === active.agent);
+    // Newest first: after /clear one agent process has run two sessions; the newer is its own now.
+    shown = pool.find((s) => runsInTerminal(s, active));
+    if (shown) by = 'process';
+    else if (active.agent) {
+      shown = pool.find((s) => s.agent === active.agent);
+      if (shown) by = 'agent';
+    }
   }
-  const byTerminal = !!shown;
   shown ??= pool[0];
-  return { shown, others: pool.filter((s) => s !== shown), byTerminal };
+  return { shown, others: pool.filter((s) => s !== shown), by };
+}
+
+/** `Claude Code`, `Codex CLI`. */
+export function clientName(agent: 'claude' | 'codex'): string {
+  return agent === 'claude' ? 'Claude Code' : 'Codex CLI';
+}
+
+/** A session id as shown: its first 8 characters and an ellipsis when longer. */
+export function shortId(id: string): string {
+  return id.length > 8 ? `${id.slice(0, 8)}…` : id;
+}
+
+/** `Claude Code session 3f2a1b2c…`, with `(terminal 2 "bash")` when the terminal is known. */
+export function sessionName(
+  t: T,
+  s: { agent: 'claude' | 'codex'; sessionId: string | null },
+  terminal?: { index: number; name: string },
+): string {
+  const head = s.sessionId
+    ? t('{0} session {1}', clientName(s.agent), shortId(s.sessionId))
+    : t('{0} session', clientName(s.agent));
+  return terminal ? `${head} (${t('terminal {0} "{1}"', terminal.index, terminal.name)})` : head;
+}
+
+/**
+ * Whose figure the status item shows when several sessions are live: a line for the tooltip
+ * (Markdown), a sentence for the accessible label, and a short form (the tree view's description). The newest session, shown because the active
+ * terminal runs none of them (or its session is not known), is said to be that.
+ */
+export function shownSessionText(
+  t: T,
+  s: { agent: 'claude' | 'codex'; sessionId: string | null },
+  by: ShownBy,
+): { line: string; label: string; short: string } {
+  const name = sessionName(t, s);
+  if (by === 'process') {
+    const said = t('{0}, running in the active terminal', name);
+    return { line: `$(terminal) ${mdText(said)}`, label: `${said}.`, short: said };
+  }
+  const said =
+    by === 'agent'
+      ? t(
+          'Newest {0} session in this workspace ({1}): which one runs in the active terminal is not known',
+          clientName(s.agent),
+          name,
+        )
+      : t('Newest session in this workspace ({0}): the active terminal runs no agent session of it', name);
+  return { line: `$(info) ${mdText(said)}`, label: `${said}.`, short: t('{0} · newest in this workspace', name) };
 }
 
 function ago(t: T, ms: number): string {
@@ -68,7 +147,7 @@ export function otherSessionsLines(t: T, others: readonly LiveSession[], now: nu
   if (!others.length) return [];
   const lines = ['', `${t('Other live sessions of this workspace')}:`];
   for (const s of others.slice(0, 5)) {
-    const agent = s.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
+    const agent = clientName(s.agent);
     const what = s.firstUserLine ? ` — ${code(s.firstUserLine.slice(0, 60))}` : '';
     lines.push(
       `- ${agent}${s.sessionId ? ` ${code(s.sessionId.slice(0, 8))}` : ''} · ${ago(t, now - s.lastWrite)}${what}`,

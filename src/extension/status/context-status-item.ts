@@ -4,6 +4,7 @@ import { Disposable } from '../dispose';
 import { otherSessionsLines } from '../pure/session-pick';
 import { statusView, type StatusView } from '../pure/status-text';
 import type { GuardPreview, StatusState } from './guard-preview';
+import { shownSession, type MeterState } from './session-meter';
 
 export const STATUS_ITEM_ID = 'sessionLedger.context';
 
@@ -28,10 +29,9 @@ export class ContextStatusItem extends Disposable {
       return;
     }
     const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, guard, { count: s.compactions, s0: s.s0 });
-    // Several live sessions: the one shown is the active terminal's; the others are listed.
-    const v = s.others.length
-      ? { ...base, tooltip: [base.tooltip, ...otherSessionsLines(vscode.l10n.t, s.others, Date.now())].join('\n') }
-      : base;
+    // Several live sessions: the item says whose figure it shows (the active terminal's session, or
+    // the newest, said so), and lists the others.
+    const v = s.others.length ? withShownSession(base, s, vscode.l10n.t) : base;
     // The meter moves with every append to the transcript: what would show the same is not sent again.
     if (this.view && sameView(this.view, v)) return;
     this.view = v;
@@ -60,4 +60,16 @@ export class ContextStatusItem extends Disposable {
 
 function sameView(a: StatusView, b: StatusView): boolean {
   return a.text === b.text && a.label === b.label && a.tooltip === b.tooltip && a.background === b.background;
+}
+
+/** The view with whose figure it is (after the tooltip's heading, and in the label) and the other live sessions. */
+export function withShownSession(base: StatusView, s: MeterState, t: typeof vscode.l10n.t): StatusView {
+  const whose = shownSession(t, s);
+  const lines = base.tooltip.split('\n');
+  lines.splice(2, 0, whose.line, '');
+  return {
+    ...base,
+    label: `${base.label} ${whose.label}`,
+    tooltip: [...lines, ...otherSessionsLines(t, s.others, Date.now())].join('\n'),
+  };
 }

@@ -11,9 +11,10 @@ import type { ContextFollower as Follower, SessionRef } from '../../core/context
 import type { ContextUsage } from '../../core/model/model';
 import { onDidChangeSettings, readSettings } from '../config';
 import { KeyedDebouncer } from '../pure/debounce';
-import { chooseShownSession, type LiveSession } from '../pure/session-pick';
+import { chooseShownSession, shownSessionText, type LiveSession, type ShownBy } from '../pure/session-pick';
+import type { T } from '../pure/tree-text';
 import type { MeterLevel, MeterProfile } from '../pure/status-text';
-import { agentOfTerminal, terminalsOfSessions } from '../terminals';
+import { activeTerminalProcesses, withRecordedPids } from '../terminals';
 import type { LedgerStore } from '../store';
 
 export interface MeterState {
@@ -21,6 +22,8 @@ export interface MeterState {
   ref: SessionRef;
   /** The other live sessions of the folder (several agents at once), newest first. */
   others: LiveSession[];
+  /** With other live sessions: how the one shown was chosen (by the active terminal's processes, its client, or the newest); else null. */
+  shownBy: ShownBy | null;
   usage: ContextUsage | null;
   profile: MeterProfile;
   level: MeterLevel;
@@ -28,6 +31,15 @@ export interface MeterState {
   compactions: number | null;
   /** S0 is detected and switched on (its seed advises checkpoint + /clear after 2–3 compactions). */
   s0: boolean;
+}
+
+/** Which session the meter shows and how it was chosen, in words (tooltip line and plain sentence). */
+export function shownSession(t: T, s: MeterState): ReturnType<typeof shownSessionText> {
+  return shownSessionText(
+    t,
+    { agent: s.ref.agent, sessionId: s.usage?.sessionId ?? s.ref.sessionId },
+    s.shownBy ?? 'newest',
+  );
 }
 
 const READ_MS = 2000;
@@ -49,6 +61,7 @@ export class SessionMeter implements vscode.Disposable {
   private again = false;
   private disposed = false;
   private others: LiveSession[] = [];
+  private shownBy: ShownBy | null = null;
   /** Compactions counted per transcript, and the count under way. */
   private readonly counts = new Map<string, number>();
   private counting: Promise<void> | undefined;
@@ -141,11 +154,13 @@ export class SessionMeter implements vscode.Disposable {
       folder = best?.folder;
       ref = best?.ref;
       this.others = [];
+      this.shownBy = null;
       if (folder) {
         const several = await this.pickAmongLive(folder, ctx);
         if (several) {
           ref = several.ref;
           this.others = several.others;
+          this.shownBy = several.others.length ? several.by : null;
         }
       }
     }
@@ -175,7 +190,7 @@ export class SessionMeter implements vscode.Disposable {
     // first time): the count known so far is shown, and the new one follows when counted.
     const compactions = ref.agent === 'claude' ? (this.counts.get(ref.path) ?? null) : null;
     const s0 = (this.store.report(folder.uri)?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped);
-    this.publish({ folder, ref, usage, profile, level, others: this.others, compactions, s0 });
+    this.publish({ folder, ref, usage, profile, level, others: this.others, shownBy: this.shownBy, compactions, s0 });
     if (ref.agent === 'claude') this.countCompactions(ref.path);
   }
 
@@ -199,29 +214,27 @@ export class SessionMeter implements vscode.Disposable {
   }
 
   /**
-   * Several sessions of the folder wrote recently (two agents, or two terminals): the one running in
-   * the active terminal is shown — by the terminal the SessionStart hook recorded for it or the agent
-   * process under the terminal's shell, else by the agent the terminal runs — else the newest.
+   * Several sessions of the folder wrote recently (two agents, or two terminals): the one running
+   * under the active terminal is shown — told by process: the agent process its SessionStart hook
+   * recorded is alive under the terminal's shell, or an agent process there names it — else the
+   * newest of the client the terminal runs, else the newest (said so in the item).
    */
   private async pickAmongLive(
     folder: vscode.WorkspaceFolder,
     ctx: typeof import('../../core/context'),
-  ): Promise<{ ref: SessionRef; others: LiveSession[] } | undefined> {
+  ): Promise<{ ref: SessionRef; others: LiveSession[]; by: ShownBy } | undefined> {
     const s = readSettings(folder.uri);
     const { recentSessions } = await import('../../core/context/sessions');
     const live = await recentSessions(folder.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome }).catch(
       () => [],
     );
     if (live.length < 2) return undefined;
-    const names = await terminalsOfSessions(folder.uri.fsPath, live).catch(() => new Map<string, string>());
-    const sessions: LiveSession[] = live.map((x) => ({ ...x, terminal: names.get(x.sessionId) ?? null }));
-    const active = vscode.window.activeTerminal;
-    const agent =
-      active && active.exitStatus === undefined ? await agentOfTerminal(active).catch(() => undefined) : undefined;
-    const pick = chooseShownSession(sessions, active ? { agent, name: active.name } : undefined, Date.now());
+    const sessions = await withRecordedPids(folder.uri.fsPath, live).catch(() => live.map((x) => ({ ...x, pids: [] })));
+    const active = await activeTerminalProcesses(sessions).catch(() => undefined);
+    const pick = chooseShownSession(sessions, active?.procs, Date.now());
     if (!pick) return undefined;
     const ref = await ctx.refForTranscript(pick.shown.transcriptPath, pick.shown.agent);
-    return ref ? { ref, others: pick.others } : undefined;
+    return ref ? { ref, others: pick.others, by: pick.by } : undefined;
   }
 
   private async profileFor(folder: vscode.WorkspaceFolder, s: ReturnType<typeof readSettings>): Promise<MeterProfile> {
@@ -265,6 +278,7 @@ export class SessionMeter implements vscode.Disposable {
         !!next &&
         prev.ref.path === next.ref.path &&
         prev.level === next.level &&
+        prev.shownBy === next.shownBy &&
         prev.others.map((o) => o.transcriptPath).join('|') === next.others.map((o) => o.transcriptPath).join('|') &&
         prev.compactions === next.compactions &&
         prev.s0 === next.s0 &&
