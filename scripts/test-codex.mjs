@@ -3,10 +3,11 @@
 //
 // Installs @openai/codex at CODEX_VERSION into the tools folder (once; cached with a stamp), starts
 // the stand-in for the Responses API on 127.0.0.1 (scripts/lib/responses-standin.mjs), and in
-// fixture workspaces of every system drives the real client through its own app server as its
-// screen does: `session-ledger hooks install --codex`, the project and hook trust the user gives,
-// turns, `/compact` (thread/compact/start), `session-ledger checkpoint`, `/clear` (a new thread
-// started from /clear), automatic compaction past the client's own token limit. The workspaces and
+// fixture workspaces of every system drives the real client through its own app server (and once
+// through its own screen in a pseudo-terminal): `session-ledger hooks install --codex`, the project
+// and hook trust the user gives, turns, `/compact` (thread/compact/start), `session-ledger
+// checkpoint`, `/clear` (a new thread started from /clear), automatic compaction past the client's
+// own token limit. The workspaces and
 // CODEX_HOME live under the tools folder, not in the temp folder. Nothing leaves the machine.
 //
 //   node scripts/test-codex.mjs [--only NAME,…] [--keep] [--no-build]

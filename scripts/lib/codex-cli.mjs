@@ -4,9 +4,9 @@
 // (Codex 0.171.0 refuses to create its helper binaries under a temporary CODEX_HOME, and nothing the
 // tests run is executed from a temp folder).
 //
-// The client is driven through its own app server (`codex app-server`, JSON-RPC over stdio): the
-// interface its own screen and editor extensions talk to. `thread/compact/start` is what `/compact`
-// asks for, `thread/start` with `sessionStartSource: "clear"` what `/clear` asks for.
+// The client is driven through its own app server (`codex app-server`, JSON-RPC over stdio, Codex's
+// interface for editors): `thread/compact/start` is its `/compact`, `thread/start` with
+// `sessionStartSource: "clear"` its `/clear`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
