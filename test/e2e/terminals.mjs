@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCommand, waitUntil, STATUS_ID } from './ui.mjs';
+import { checklist, runCommand, waitUntil, STATUS_ID } from './ui.mjs';
 import { terminalText, typeInTerminal } from './claude.mjs';
 
 /** The terminal tabs (VS Code lists them beside the terminal once there are two). */
@@ -87,6 +87,21 @@ export async function terminalsTests({ page, ws, standin, test }) {
       );
       assert.match(await label(), /running in the active terminal/);
     }
+  });
+
+  await test('the checklist names the client and session its ticks and marker are for', async () => {
+    // Terminal 1 is the active terminal (the editor takes the focus, the active terminal stays).
+    await runCommand(page, 'Session Ledger: Open checklist');
+    const line = checklist(page).locator('#session');
+    await line.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitUntil(
+      "terminal 1's session named in the checklist",
+      async () => {
+        const text = await line.innerText();
+        return text.includes(`Claude Code session ${sessions[0].sid.slice(0, 8)}`) && /active terminal/.test(text);
+      },
+      30_000,
+    );
   });
 
   await test('a terminal with no agent shows the newest session of the workspace, said so', async () => {

@@ -106,7 +106,7 @@ async function expand(row) {
   await waitUntil('the row to expand', async () => (await row.getAttribute('aria-expanded')) === 'true', 10_000);
 }
 
-const checklist = (page) => page.frameLocator('iframe.webview').frameLocator('#active-frame');
+export const checklist = (page) => page.frameLocator('iframe.webview').frameLocator('#active-frame');
 
 export async function waitUntil(what, probe, timeout = 20_000) {
   const t0 = Date.now();

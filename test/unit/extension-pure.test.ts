@@ -243,6 +243,14 @@ test('checklist state: blocked by a failing block check, manual items counted', 
   assert.equal(ok.blocked, false);
   assert.equal(ok.manualOpen, 1);
   assert.equal(ok.overall, 'PARTIAL');
+  assert.equal(ok.session, null, 'one live session: nothing to name');
+  const named = checklistState(
+    { root: '/w', label: 'PARTIAL', systems: [sys([pass('exists')])] },
+    { name: 'w', uri: 'file:///w' },
+    strings,
+    { busy: false, trusted: true, session: 'Claude Code session 3f2a1b2c…, running in the active terminal.' },
+  );
+  assert.equal(named.session, 'Claude Code session 3f2a1b2c…, running in the active terminal.');
   const bad = checklistState(
     { root: '/w', label: 'BROKEN', systems: [sys([{ ...pass('next-action'), status: 'fail' }])] },
     { name: 'w', uri: 'file:///w' },
