@@ -146,9 +146,27 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     );
     if (c.hint && c.status !== 'pass' && c.status !== 'skipped')
       body.append(el('div', { class: 'hint' }, `${state.strings.fix} ${c.hint}`));
+    const rc = state.runChecks;
+    if (rc && rc.system === s.id && rc.checkId === c.id) body.append(...runChecksPart(rc));
   }
   li.append(body);
   return li;
+}
+
+/** The button that runs the repository's own checks (only on this click), and the tail of its last output, as text. */
+function runChecksPart(rc: NonNullable<ChecklistState['runChecks']>): HTMLElement[] {
+  const b = el('button', { type: 'button', class: 'secondary', 'data-key': 'run-checks' }, rc.button);
+  b.setAttribute('aria-disabled', String(rc.running));
+  b.addEventListener('click', () => {
+    if (b.getAttribute('aria-disabled') === 'true') return;
+    b.setAttribute('aria-disabled', 'true');
+    post({ type: 'runChecks' });
+  });
+  const out: HTMLElement[] = [el('div', { class: 'run-checks' })];
+  out[0].append(b);
+  if (rc.running) out[0].append(el('span', { class: 'note' }, rc.runningText));
+  if (rc.output !== null) out.push(el('pre', { class: 'run-output', tabindex: '0' }, rc.output));
+  return out;
 }
 
 function systemSection(s: SystemView, state: ChecklistState): HTMLElement {
@@ -214,7 +232,7 @@ function render(state: ChecklistState): void {
       el(
         'p',
         { class: 'note', id: 'compaction-advice' },
-        state.strings.compactions.replace('{0}', String(state.compactionAdvice)),
+        (state.strings.compactions ?? '').replace('{0}', String(state.compactionAdvice)),
       ),
     );
   notes.replaceChildren(...top);

@@ -49,6 +49,8 @@ ul.checks { list-style: none; margin: 0; padding: 0; }
 .check .id { font-family: var(--vscode-editor-font-family); margin-right: 6px; }
 .check .sev { font-size: 0.9em; margin-left: 6px; }
 .check .hint { margin-top: 2px; }
+.run-checks { margin-top: 4px; display: flex; gap: 8px; align-items: center; }
+.run-output { max-height: 16em; overflow: auto; white-space: pre-wrap; margin: 4px 0 0; }
 .check a { color: var(--vscode-textLink-foreground); margin-left: 6px; text-decoration: underline; cursor: pointer; }
 .check a:hover { color: var(--vscode-textLink-activeForeground); }
 .check label { cursor: pointer; }

@@ -4,15 +4,10 @@
  * text only: printing it loads no command and writes no file.
  */
 
-export interface Manual {
-  /** One line for the command list. */
-  summary: string;
-  usage: string;
-  /** What it does, a few lines. */
-  about?: string;
-  options: Array<[flag: string, text: string]>;
-  exit: Array<[code: number, text: string]>;
-  example: string;
+import { ALL_FACTS, type CommandHelp } from '../core/systems/facts';
+
+/** A command's manual: what a system's write action declares (CommandHelp), and the subcommands' own. */
+export interface Manual extends CommandHelp {
   /** `hook pre-compact`, `hooks install`, …: their own manuals. */
   sub?: Record<string, Manual>;
 }
@@ -24,6 +19,15 @@ const CONFIRM: [string, string] = [
   'manual items you confirm were done: feedback-stored, last-request (repeatable)',
 ];
 const USAGE_EXIT: [number, string] = [2, 'bad usage, or the root cannot be read'];
+
+/** The write actions the systems' homes declare, with what every command shares added. */
+function homeCommands(): Record<string, Manual> {
+  const out: Record<string, Manual> = {};
+  for (const f of ALL_FACTS)
+    for (const [name, h] of Object.entries(f.commands ?? {}))
+      out[name] = { ...h, options: [ROOT, ...h.options, JSON_OPT], exit: [...h.exit, USAGE_EXIT] };
+  return out;
+}
 
 const PRE_COMPACT: Manual = {
   summary: 'the PreCompact guard: blocks a manual /compact until a checkpoint was written',
@@ -130,12 +134,16 @@ export const MANUALS: Record<string, Manual> = {
   },
   check: {
     summary: 'the checks; exit 1 when something blocks',
-    usage: 'session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]',
+    usage: 'session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...] [--run-checks]',
     options: [
       ROOT,
       JSON_OPT,
       ['--strict', 'also exit 1 when the label is PARTIAL (a warning or an unticked manual item)'],
       CONFIRM,
+      [
+        '--run-checks',
+        "run the repository's own checks/check.mjs (node, no shell, 2 min limit) and add its result; never without this flag",
+      ],
     ],
     exit: [
       [0, 'nothing blocks (WORKING, or PARTIAL without --strict), or no state file'],
@@ -237,44 +245,8 @@ export const MANUALS: Record<string, Manual> = {
     example: 'session-ledger hooks install --dry-run',
     sub: { install: HOOKS_INSTALL, uninstall: HOOKS_UNINSTALL },
   },
-  attest: {
-    summary: 'S1: write memory/.session-handoff.sha256 for the handoff as it is now',
-    usage: 'session-ledger attest [--root DIR] [--dry-run] [--json]',
-    about: 'The sidecar holds the lowercase hex SHA-256 of memory/session-handoff-LATEST.md, no newline.',
-    options: [ROOT, ['--dry-run', 'say what would be written, write nothing'], JSON_OPT],
-    exit: [[0, 'written, or already matching'], [1, 'no handoff, or the write was refused'], USAGE_EXIT],
-    example: 'session-ledger attest --dry-run',
-  },
-  'compact-state': {
-    summary: 'S4: keep the newest Current Project|Feature|Bug Fix block of each kind (preview, then --apply)',
-    usage: 'session-ledger compact-state [--root DIR] [--apply] [--expect-hash H] [--json]',
-    about: 'Without --apply it prints the compacted .agents/STATE.md and its hash and writes nothing.',
-    options: [
-      ROOT,
-      ['--apply', 'write it'],
-      ['--expect-hash H', 'refuse unless .agents/STATE.md still has the hash the preview printed'],
-      JSON_OPT,
-    ],
-    exit: [
-      [0, 'done, previewed, or nothing to compact'],
-      [1, 'no S4 state, an invalid result, or refused (the file changed)'],
-      USAGE_EXIT,
-    ],
-    example: 'session-ledger compact-state && session-ledger compact-state --apply --expect-hash <hash it printed>',
-  },
-  'rotate-log': {
-    summary: 'S3: move the oldest Log entries to docs/state/log/YYYY-MM.md until STATE.md fits 150 lines',
-    usage: 'session-ledger rotate-log [--root DIR] [--apply] [--expect-hash H] [--json]',
-    about: 'Without --apply it says which entries would move and writes nothing. The newest entry never moves.',
-    options: [
-      ROOT,
-      ['--apply', 'move them'],
-      ['--expect-hash H', 'refuse unless docs/state/STATE.md still has the hash the preview printed'],
-      JSON_OPT,
-    ],
-    exit: [[0, 'done, previewed, or nothing to move'], [1, 'no S3 state, or refused (the file changed)'], USAGE_EXIT],
-    example: 'session-ledger rotate-log && session-ledger rotate-log --apply --expect-hash <hash it printed>',
-  },
+  // Each system's own write actions (attest, rotate-log, compact-state): their help is in the system's home.
+  ...homeCommands(),
   init: {
     summary: "write a system's starter file (the extension's Create starter file); never overwrites",
     usage: 'session-ledger init [S0|S1|S2|S3|S4] [--root DIR] [--dry-run]',

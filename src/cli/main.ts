@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   'compact-state': () => import('./commands/compact-state'),
   'rotate-log': () => import('./commands/rotate-log'),
   init: () => import('./commands/init'),
+  'enable-ledger': () => import('./commands/enable-ledger'),
 };
 
 // `context` asks the YAML reader about an .agents.yml its light reader is unsure of (loaded then only).

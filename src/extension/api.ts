@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { WorkspaceReport } from '../core/model/model';
 import { homeHash } from './pure/ticks';
 import type { Services } from './services';
+import { lastCheckpointRun, type CheckpointRunCounts } from './commands/checkpoint-now';
 
 export interface SessionLedgerApi {
   /** Resolves when the first scan of every folder finished (and the context meter looked for a session once). */
@@ -30,6 +31,8 @@ export interface SessionLedgerApi {
   diagnostics(): Array<{ path: string; line: number; severity: string; code: string; message: string }>;
   /** Whether the workspace is trusted (writes allowed). */
   trusted(): boolean;
+  /** What the last "Checkpoint now" did: evaluations up to its decision, decisions, marker writes, rescans. */
+  lastCheckpointRun(): CheckpointRunCounts | undefined;
   /** Tick (or untick) every manual item of a folder, as the checklist's boxes do. */
   tickManualItems(ticked: boolean, folder?: vscode.Uri): Promise<void>;
 }
@@ -51,6 +54,7 @@ export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
     statusBar: () => s.statusItem.snapshot(),
     diagnostics: () => s.diagnostics.snapshot(),
     trusted: () => vscode.workspace.isTrusted,
+    lastCheckpointRun,
     tickManualItems: async (ticked, folder) => {
       await ready;
       for (const sys of s.store.report(folder)?.systems ?? []) {

@@ -13,6 +13,10 @@ import * as vscode from 'vscode';
 import { WALKTHROUGH } from './commands/get-started';
 import type { SessionMeter } from './status/session-meter';
 import type { LedgerStore } from './store';
+import { factsOf } from '../core/systems/facts';
+
+/** The write action behind the "Compact agent state" command (its help and its home say which system has it). */
+const COMPACT = 'compact-state';
 
 /**
  * The walkthrough step each key completes. The steps declare `onContext:` completion events, but
@@ -70,7 +74,8 @@ export function bindContextKeys(store: LedgerStore, meter: SessionMeter): vscode
     set('sessionLedger.detected', systems.length > 0);
     set(
       'sessionLedger.hasS4',
-      systems.some((s) => s.id === 'S4'),
+      // A system whose home declares the compact-state write action (S4's) is present.
+      systems.some((s) => !!factsOf(s.id).commands?.[COMPACT]),
     );
     set(
       'sessionLedger.hasStateFile',

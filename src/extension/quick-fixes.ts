@@ -79,6 +79,9 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
       for (const offer of fixOffersOf(p.finding)) {
         const a = new FixAction(vscode.l10n.t(offer.title.id, ...offer.title.args), offer.kind, p, document);
         a.isPreferred = offer.kind === 'timestamp' || offer.kind === 'branch-head';
+        // A fix that writes another file (or creates it) runs its command: preview, confirm, a refused stale write.
+        if (offer.kind === 'enable-ledger')
+          a.command = { command: 'sessionLedger.enableLedger', title: a.title, arguments: [p.folder.uri] };
         out.push(a);
       }
     }
@@ -86,6 +89,7 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
   }
 
   async resolveCodeAction(a: FixAction): Promise<FixAction> {
+    if (a.command) return a;
     try {
       a.edit = await this.editFor(a);
     } catch (err) {
@@ -157,6 +161,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         });
         return we;
       }
+      case 'enable-ledger':
+        return undefined;
       case 'rotate-log': {
         if (doc.isDirty) throw new Error(t('Save {0} first: the Log is rotated from the file on disk.', f.path));
         const { planRotateLog } = await import('../core/systems/s3/rotate-log');

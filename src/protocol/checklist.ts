@@ -43,10 +43,27 @@ export interface ChecklistStrings {
   ready: string;
   /** The heading over the outcome of a write. */
   result: string;
-  /** S0's advice after 2–3 compactions in one session; `{0}` is the count. */
-  compactions: string;
+  /** The advice after N compactions in one session (S0's seed: after 2–3), from the system that gives it; `{0}` is the count. */
+  compactions?: string;
   status: Record<CheckStatus, string>;
   severity: Record<Severity, string>;
+}
+
+/**
+ * A check the user can run on click (S3's `node checks/check.mjs`: the repository's own code): only
+ * in a trusted workspace, never by itself. Its result replaces the check's row; its output shows
+ * below it as inert text.
+ */
+export interface RunChecksView {
+  system: SystemId;
+  checkId: string;
+  /** The button's text. */
+  button: string;
+  running: boolean;
+  /** Said while it runs. */
+  runningText: string;
+  /** The tail of the last run's output, or null before a run. */
+  output: string | null;
 }
 
 export interface ChecklistState {
@@ -66,6 +83,8 @@ export interface ChecklistState {
   compactionAdvice: number | null;
   /** With several live agent sessions: which one the checklist speaks about (client and session, localised); else null. */
   session: string | null;
+  /** The check the user can run from here (trusted workspaces only), or null. */
+  runChecks: RunChecksView | null;
   /** A write is running. */
   busy: boolean;
   /** False in Restricted Mode: no write action. */
@@ -89,6 +108,7 @@ export type WebviewToHost =
   | { type: 'toggleManual'; system: SystemId; checkId: string; checked: boolean }
   | { type: 'open'; path: string; line?: number }
   | { type: 'writeMarker' }
+  | { type: 'runChecks' }
   | { type: 'refresh' };
 
 const SYSTEM_IDS = new Set<string>(IDS);
@@ -100,6 +120,7 @@ export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
   switch (m.type) {
     case 'ready':
     case 'writeMarker':
+    case 'runChecks':
     case 'refresh':
       return { type: m.type };
     case 'toggleManual':

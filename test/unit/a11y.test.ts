@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Check, ContextUsage, Item } from '../../src/core/model/model';
 import { statusLabel, statusView } from '../../src/extension/pure/status-text';
+import { compactionsAdviceOf } from '../../src/core/context/compactions';
 import { findingName, itemLabel, itemName, plainText, spoken } from '../../src/extension/pure/tree-text';
 
 const t = (m: string, ...args: Array<string | number | boolean>) =>
@@ -71,7 +72,7 @@ test('status label: no Markdown, icon names, command links or transcript text in
       S3,
       level,
       { allow: true, rule: 'fresh', marker: 'm', maxAgeMin: 480 },
-      { count: 3, s0: true },
+      { count: 3, advice: compactionsAdviceOf(['S0']) },
     );
     assert.doesNotMatch(v.label, /[*`$[\]<>]|\(\w*\)|command:/, v.label);
     assert.ok(v.label.startsWith('Session Ledger: context 46 percent'), v.label);

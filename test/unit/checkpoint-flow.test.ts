@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { checkpoint, type CheckpointOutcome } from '../../src/core/checkpoint/checkpoint';
 import type { RecentSession } from '../../src/core/context/sessions';
 import type { WorkspaceReport } from '../../src/core/model/model';
-import { evaluate } from '../../src/core/report/evaluate';
+import { evaluate, evaluationCount } from '../../src/core/report/evaluate';
 import { checkpointFlow, type CheckpointPorts } from '../../src/extension/pure/checkpoint-flow';
 import { workspace } from './helpers';
 import { age, CONFIRMED, emptyClaudeHome, OTHER_SID, s3Workspace, SID, transcript } from './checkpoint-fixtures';
@@ -22,6 +22,8 @@ interface Counts {
   writes: number;
   rescans: number;
   picks: number;
+  /** Evaluations the core ran inside the decisions (must stay 0: the decision takes the report it is given). */
+  inside: number;
   reports: WorkspaceReport[];
   outcomes: CheckpointOutcome[];
 }
@@ -31,7 +33,16 @@ function ports(
   claudeHome: string,
   pick?: (s: readonly RecentSession[]) => string | undefined,
 ): { p: CheckpointPorts; n: Counts } {
-  const n: Counts = { evaluations: 0, decisions: 0, writes: 0, rescans: 0, picks: 0, reports: [], outcomes: [] };
+  const n: Counts = {
+    evaluations: 0,
+    decisions: 0,
+    writes: 0,
+    rescans: 0,
+    picks: 0,
+    inside: 0,
+    reports: [],
+    outcomes: [],
+  };
   const p: CheckpointPorts = {
     async scan() {
       n.evaluations++;
@@ -41,7 +52,9 @@ function ports(
     },
     async decide(report, sessionId) {
       n.decisions++;
+      const before = evaluationCount();
       const o = await checkpoint(root, { report, sessionId, claudeHome, codexHome: emptyClaudeHome(), env: {} });
+      n.inside += evaluationCount() - before;
       if (o.ok) n.writes++;
       n.outcomes.push(o);
       return o;
@@ -69,7 +82,11 @@ test('one click: one evaluation, one decision on that report, one write, one res
   const { p, n } = ports(root, home);
   const r = await checkpointFlow(p);
   assert.equal(r.kind, 'decided');
-  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans, n.picks], [1, 1, 1, 1, 0]);
+  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans, n.picks, n.inside], [1, 1, 1, 1, 0, 0]);
+  // The counter the extension's command reports (its integration test asserts one evaluation per click) counts this one.
+  const before = evaluationCount();
+  await checkpoint(root, { sessionId: SID, claudeHome: home, codexHome: emptyClaudeHome(), env: {} });
+  assert.equal(evaluationCount() - before, 1, 'a decision without a report evaluates, and is counted');
   // The decision used the report the caller held: had it evaluated again, the outcome would carry another object.
   assert.equal(n.outcomes[0].report, n.reports[0]);
   assert.equal(n.outcomes[0].kind, 'written');

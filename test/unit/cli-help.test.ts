@@ -101,7 +101,7 @@ test('errors say what to do next, in one line: the command list, the usage and w
   assert.equal(bad.code, 2);
   assert.equal(
     bad.stderr,
-    "session-ledger check: unknown option '--bogus' (usage: session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...]; more: session-ledger check --help)\n",
+    "session-ledger check: unknown option '--bogus' (usage: session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,...] [--run-checks]; more: session-ledger check --help)\n",
   );
   const extra = cli(['status', 'here']);
   assert.equal(extra.code, 2);

@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { countCompactions } from '../../src/core/context/compactions';
+import { compactionsAdviceOf, countCompactions } from '../../src/core/context/compactions';
+
+const S0_ADVICE = compactionsAdviceOf(['S0']);
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { statusView } from '../../src/extension/pure/status-text';
 import { evaluate } from '../../src/core/report/evaluate';
@@ -172,7 +174,7 @@ test('context --json carries `compactions`; with S0 on and 2+ of them, its advic
 });
 
 test("the meter's light reading of session.ledger agrees with the S0 reader, or is unsure and asks it; it never loads the YAML library", async () => {
-  const { s0On } = await import('../../src/core/context/systems');
+  const { ledgerOn } = await import('../../src/core/systems/s0/switch');
   const { agentsYmlLight } = await import('../../src/core/context/agents-yml-light');
   const { NeedsFullReader, useFullConfigReader } = await import('../../src/core/context/full-reader');
   const { s0ConfigOfText } = await import('../../src/core/systems/s0/reader');
@@ -301,17 +303,23 @@ test("the meter's light reading of session.ledger agrees with the S0 reader, or 
   for (const text of sure) assert.notEqual(agentsYmlLight(text), 'unsure', JSON.stringify(text));
   for (const text of anchored) assert.equal(agentsYmlLight(text), 'unsure', JSON.stringify(text));
   assert.ok(unsure.length > anchored.length);
-  // s0On: the light answer when it has one; else the YAML reader's, once one is registered (the CLI's core does).
+  // S0's switch: the light answer when it has one; else the YAML reader's, once one is registered (the CLI's core does).
   writeFileSync(path.join(root, '.agents.yml'), anchored[0]);
-  await assert.rejects(s0On(root, ['S0']), NeedsFullReader);
+  await assert.rejects(ledgerOn(root), NeedsFullReader);
   useFullConfigReader(async () => s0ConfigOfText);
   for (const text of configs) {
     writeFileSync(path.join(root, '.agents.yml'), text);
-    assert.equal(await s0On(root, ['S0']), s0ConfigOfText(text) !== 'off', JSON.stringify(text));
+    assert.equal(await ledgerOn(root), s0ConfigOfText(text) !== 'off', JSON.stringify(text));
   }
   // The meter's modules never import the YAML library.
-  for (const f of ['systems.ts', 'agents-yml-light.ts', 'full-reader.ts'])
-    assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', 'context', f), 'utf8'), /from ['"]yaml['"]/);
+  for (const f of [
+    'context/systems.ts',
+    'context/agents-yml-light.ts',
+    'context/full-reader.ts',
+    'systems/switches.ts',
+    'systems/s0/switch.ts',
+  ])
+    assert.doesNotMatch(readFileSync(path.join(REPO, 'src', 'core', f), 'utf8'), /from ['"]yaml['"]/);
 });
 
 test('context reads an .agents.yml with anchors, aliases or merge keys as the S0 reader does: the hook script hands it to the whole CLI, which holds the YAML reader', async () => {
@@ -365,13 +373,16 @@ test('the status bar tooltip and the checklist advise checkpoint + /clear after 
   };
   const profile = { profile: 'S0', propose: 70, urgent: 85 };
   const advice = /\$\(history\) 2 compactions in this session: checkpoint, then \/clear and reload the ledger/;
-  assert.match(statusView(t, u, profile, 'ok', undefined, { count: 2, s0: true }).tooltip, advice);
+  assert.match(statusView(t, u, profile, 'ok', undefined, { count: 2, advice: S0_ADVICE }).tooltip, advice);
   assert.match(
-    statusView(t, u, profile, 'ok', undefined, { count: 2, s0: true }).tooltip,
+    statusView(t, u, profile, 'ok', undefined, { count: 2, advice: S0_ADVICE }).tooltip,
     /Compactions in this session: 2/,
   );
-  assert.doesNotMatch(statusView(t, u, profile, 'ok', undefined, { count: 1, s0: true }).tooltip, /\$\(history\)/);
-  assert.doesNotMatch(statusView(t, u, profile, 'ok', undefined, { count: 3, s0: false }).tooltip, /\$\(history\)/);
+  assert.doesNotMatch(
+    statusView(t, u, profile, 'ok', undefined, { count: 1, advice: S0_ADVICE }).tooltip,
+    /\$\(history\)/,
+  );
+  assert.doesNotMatch(statusView(t, u, profile, 'ok', undefined, { count: 3, advice: null }).tooltip, /\$\(history\)/);
   const strings = new Proxy(
     {},
     { get: (_, k) => (k === 'status' || k === 'severity' ? {} : String(k)) },

@@ -209,7 +209,8 @@ for (const c of cases<
     assert.deepEqual(
       statuses(s, ['exists', 'not-skeleton', 'next-action', 'pending-recorded', 'timestamp', 'no-secrets']),
       {
-        exists: 'pass',
+        // no .agents.yml beside it: not enabled, the seed's skip line (the ledger is still read and checked)
+        exists: 'skipped',
         'not-skeleton': 'pass',
         'next-action': 'pass',
         'pending-recorded': 'pass',

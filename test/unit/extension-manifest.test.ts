@@ -28,6 +28,7 @@ const CONTRACT_COMMANDS: Record<string, string> = {
   'sessionLedger.installHooks': 'Install guard hooks (Claude Code, Codex CLI)',
   'sessionLedger.removeHooks': 'Remove guard hooks (Claude Code, Codex CLI)',
   'sessionLedger.createStarterFile': 'Create starter file',
+  'sessionLedger.enableLedger': 'Enable the session ledger (S0: session.ledger in .agents.yml)',
   'sessionLedger.compactAgentState': 'Compact agent state (S4)',
   'sessionLedger.askAgentToCheckpoint': 'Ask the agent to checkpoint',
   'sessionLedger.showLog': 'Show log',
@@ -39,6 +40,7 @@ const WRITE_COMMANDS = [
   'removeHooks',
   'createStarterFile',
   'compactAgentState',
+  'enableLedger',
   'askAgentToCheckpoint',
 ].map((c) => `sessionLedger.${c}`);
 

@@ -202,7 +202,8 @@ test('S0 session.ledger_path is honoured', async () => {
 
 test('S0 ledger present while session.ledger is off: checked anyway, with an info note', async () => {
   const s = await s0(fixture('off-with-ledger'));
-  assert.equal(only(s, 'exists').status, 'pass');
+  // not a failure: skipped with the seed's skip line
+  assert.deepEqual([only(s, 'exists').status, only(s, 'exists').message], ['skipped', S0_SKIPPED]);
   assert.deepEqual([only(s, 'config').severity, only(s, 'config').status], ['info', 'warn']);
   assert.equal(only(s, 'next-action').status, 'pass');
 });
@@ -286,7 +287,7 @@ test('S0 bad input: binary ledger, CRLF + BOM ledger, a directory at the ledger 
   assert.deepEqual([only(s, 'readable').status, only(s, 'readable').path], ['fail', '.agents.yml']);
   assert.equal(only(s, 'exists').path, LEDGER);
 
-  dir = workspace({ [`${LEDGER}/x`]: 'not a file' });
+  dir = workspace({ '.agents.yml': 'session:\n  ledger: true\n', [`${LEDGER}/x`]: 'not a file' });
   s = await s0(dir);
   assert.equal(only(s, 'exists').status, 'fail');
 });

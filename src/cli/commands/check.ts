@@ -1,4 +1,8 @@
-/** `session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,…]`: exit 0 ok, 1 BROKEN (or PARTIAL with --strict), 2 usage. */
+/**
+ * `session-ledger check [--root DIR] [--json] [--strict] [--confirm ID,…] [--run-checks]`: exit 0 ok,
+ * 1 BROKEN (or PARTIAL with --strict), 2 usage. `--run-checks` runs the repository's own
+ * `node checks/check.mjs` (S3's step 6) and adds its result; without it, nothing of the repository runs.
+ */
 import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, toJsonChecks } from '../../core/report/report';
 import { listOpt, parse, resolveRoot } from '../args';
@@ -10,9 +14,17 @@ export async function run(args: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
     strict: { type: 'boolean' },
     confirm: { type: 'string', multiple: true },
+    'run-checks': { type: 'boolean' },
   });
   const root = await resolveRoot(values.root, io.cwd);
-  const report = await evaluate(root, { confirmed: listOpt(values.confirm) });
+  let report = await evaluate(root, { confirmed: listOpt(values.confirm) });
+  if (values['run-checks'] && report.systems.some((s) => s.checks.some((c) => c.id === 'repo-checks'))) {
+    const { runRepoChecks, withRepoChecks } = await import('../../core/systems/s3/repo-checks');
+    const r = await runRepoChecks(root, { env: io.env });
+    report = withRepoChecks(report, r);
+    if (!values.json && r.output.trim())
+      io.stdout(`${r.command}${r.truncated ? ' (last part of its output)' : ''}:\n${r.output.trimEnd()}\n`);
+  }
   if (values.json) io.stdout(JSON.stringify(toJsonChecks(report), null, 2));
   else if (report.systems.length === 0) io.stdout(nothingDetectedText(report));
   else io.stdout(`${checksText(report)}\n\nOverall: ${report.label}`);

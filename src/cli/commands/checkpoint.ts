@@ -54,6 +54,7 @@ export async function run(args: string[], io: Io): Promise<number> {
                 }
               : {}),
             ...(x.lookedFor ? { lookedFor: x.lookedFor } : {}),
+            ...(x.notRead ? { notRead: x.notRead } : {}),
             ...(x.error ? { error: x.error } : {}),
           })),
           blocking: r.blocking.map(jsonCheck),

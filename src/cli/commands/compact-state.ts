@@ -1,10 +1,16 @@
 /**
  * `session-ledger compact-state [--root DIR] [--apply] [--expect-hash H] [--json]`: S4's compact phase.
- * Without --apply: print the compacted state and its hash (nothing written). With --apply: write it
+ * Without --apply: print the compacted state and its hash, and write it to
+ * .agents/logs/state-compaction-preview-<time>.md (the state untouched). With --apply: write it
  * (refused when .agents/STATE.md changed since it was read, or since the preview named by
  * --expect-hash). Exit 0 done / nothing to do, 1 refused or no S4 state, 2 bad usage.
  */
-import { applyCompactState, planCompactState, S4_STATE_REL } from '../../core/systems/s4/compact-state';
+import {
+  applyCompactState,
+  planCompactState,
+  S4_STATE_REL,
+  writeCompactionPreview,
+} from '../../core/systems/s4/compact-state';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
@@ -26,6 +32,16 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const summary = plan.prunedBlocks.map((b) => `  - ${b.title} (lines ${b.line}-${b.endLine})`);
   let written = false;
+  // Without --apply, the composed state goes to a preview file under .agents/logs/, as the seed's script writes it.
+  let preview: string | null = null;
+  if (!values.apply && plan.changed && plan.structureOk) {
+    try {
+      preview = await writeCompactionPreview(root, plan);
+    } catch (err) {
+      io.stderr(`session-ledger compact-state: the preview was not written: ${(err as Error)?.message ?? String(err)}`);
+      return 1;
+    }
+  }
   if (values.apply && plan.changed) {
     try {
       await applyCompactState(root, expect ?? plan.hash);
@@ -46,7 +62,7 @@ export async function run(args: string[], io: Io): Promise<number> {
           blocks_pruned: plan.prunedBlocks,
           structure_ok: plan.structureOk,
           problems: plan.problems,
-          ...(values.apply ? {} : { composed: plan.after }),
+          ...(values.apply ? {} : { composed: plan.after, preview }),
         },
         null,
         2,
@@ -81,6 +97,7 @@ export async function run(args: string[], io: Io): Promise<number> {
         ? 'structure: ok (one # Agent State, one ## Progress Tracker)'
         : `structure: INVALID — ${plan.problems.join('; ')}`,
       `state_hash_before: ${plan.hash}`,
+      ...(preview ? [`preview written: ${preview}`] : []),
       `apply: session-ledger compact-state --apply --expect-hash ${plan.hash}`,
     ].join('\n'),
   );

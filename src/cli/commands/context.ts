@@ -9,13 +9,13 @@ import {
   detectSystems,
   levelOf,
   measureDetailed,
-  s0On,
+  switchedOn,
   thresholdProfile,
   type ContextUsage,
   type Level,
   type ThresholdProfile,
 } from '../../core/context';
-import { adviseClear, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
+import { compactionsAdviceOf, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
 import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
@@ -29,13 +29,9 @@ export type ContextJson = ContextUsage & {
    * figure never waits for a pass over the whole file).
    */
   compactions: number | null;
-  /** S0 on (present, `session.ledger: true`) and compacted 2+ times in this session: its seed's advice, else null. */
+  /** A switched-on system's seed advises a fresh context after this many compactions (S0: 2+): its advice, else null. */
   advice: string | null;
 };
-
-/** S0's guideline after 2–3 compactions in one session. */
-export const S0_COMPACTIONS_ADVICE =
-  'checkpoint, then /clear (S0: after 2-3 compactions in one session, a fresh context with the ledger reloaded beats another /compact)';
 
 const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
 
@@ -104,14 +100,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const systems = await detectSystems(root);
   const thresholds = thresholdProfile(systems);
-  // S0's advice only while S0 is on: present and not switched off by `.agents.yml`.
-  const advises = await s0On(root, systems);
+  // The advice of a system only while it is on: present and not switched off by its own configuration.
+  const advice = compactionsAdviceOf(await switchedOn(root, systems));
   const out: ContextJson[] = await Promise.all(
     result.usages.map(async (u) => {
       const counted = u.agent === 'claude' ? await countCompactions(u.transcriptPath, COUNT_BUDGET_BYTES) : null;
       const compactions = counted?.complete ? counted.count : null;
-      const advice = compactions !== null && advises && adviseClear(compactions) ? S0_COMPACTIONS_ADVICE : null;
-      return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice };
+      const said = compactions !== null && advice && compactions >= advice.at ? advice.line : null;
+      return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice: said };
     }),
   );
   if (values.json) io.stdout(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));

@@ -32,8 +32,15 @@ import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
 import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, markerRel } from './marker';
-import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
-import { checkLine, START_ONE } from '../report/report';
+import {
+  isBlocking,
+  type Check,
+  type NotRead,
+  type SystemId,
+  type SystemReport,
+  type WorkspaceReport,
+} from '../model/model';
+import { checkLine, notReadText, START_ONE } from '../report/report';
 import { readSessionRecord } from '../hooks/session-record';
 import { t, type Msg } from '../model/messages';
 
@@ -95,6 +102,8 @@ export interface Refusal {
   windowMinutes?: number;
   /** nothing-detected: what was looked for (relative paths and globs, per system). */
   lookedFor?: Array<{ system: SystemId; paths: string[] }>;
+  /** nothing-detected: files at a system's path that were not read, and why (as `check` lists them). */
+  notRead?: NotRead[];
   /** write-failed: the error's message (English). */
   error?: string;
   /** write-failed: the error itself (a WriteRefused carries what the extension words in the user's language). */
@@ -220,6 +229,14 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
         `--confirm: unknown item${(r.ids?.length ?? 0) === 1 ? '' : 's'} ${(r.ids ?? []).join(', ')} (known: ${MANUAL_CHECKS.map((m) => m.id).join(', ')}, also as S1:<id>).`,
       ];
     case 'nothing-detected': {
+      // Files present but not read: the same lines `check` prints (S1's memory stores without a handoff).
+      if (r.notRead?.length)
+        return [
+          'No state file read.',
+          ...notReadText(r),
+          START_ONE,
+          'Nothing worth preserving? Run it again with --nothing-to-preserve.',
+        ];
       return [
         `No state files detected (looked for ${(r.lookedFor ?? []).map((l) => `${l.system} ${l.paths.join(', ')}`).join(', ')}): there is nothing to vouch for.`,
         START_ONE,
@@ -356,7 +373,13 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const manualOpen = manual.checks;
   const refusals: Array<Omit<Refusal, 'said'>> = [];
   if (!opts.nothingToPreserve) {
-    if (active.length === 0) refusals.push({ code: 'nothing-detected', checks: [], lookedFor: lookedFor() });
+    if (active.length === 0)
+      refusals.push({
+        code: 'nothing-detected',
+        checks: [],
+        lookedFor: lookedFor(),
+        ...(report.notRead?.length ? { notRead: report.notRead } : {}),
+      });
     if (res.blocking.length) refusals.push({ code: 'blocking-checks', checks: res.blocking });
     if (manualOpen.length) refusals.push({ code: 'manual-unconfirmed', checks: manualOpen, ids: manual.ids });
   }

@@ -15,12 +15,42 @@
  * process goes on from where it stopped.
  */
 import * as path from 'node:path';
-import { FACTS } from '../systems/facts';
+import { ALL_FACTS, FACTS } from '../systems/facts';
+import type { Msg } from '../model/messages';
+import type { SystemId } from '../model/model';
 import { cacheKey, pruneCache, readCacheText, userCacheDir, writeCacheFile } from '../files/user-cache';
 import { openRead, parseObject, readAt, statOrNull } from './files';
 
-/** S0's guideline: after this many compactions in one session, advise a checkpoint and /clear. */
-export const COMPACTIONS_ADVICE_AT = FACTS.S0.freshContext.clearAfterCompactions ?? 2;
+/** A seed's advice after N compactions in one session (S0's: checkpoint, then /clear instead of another /compact). */
+export interface CompactionsAdvice {
+  system: SystemId;
+  /** From this many compactions on. */
+  at: number;
+  /** For a UI: `{0}` is the count. */
+  said: Msg;
+  /** For the CLI (English). */
+  line: string;
+}
+
+/** The advice of the first of `ids` (the systems present and switched on) whose seed gives one, or null. */
+export function compactionsAdviceOf(ids: readonly SystemId[]): CompactionsAdvice | null {
+  for (const id of ids) {
+    const f = FACTS[id].freshContext;
+    if (f.clearAfterCompactions && f.compactionsAdvice)
+      return {
+        system: id,
+        at: f.clearAfterCompactions,
+        said: f.compactionsAdvice.said,
+        line: f.compactionsAdvice.line,
+      };
+  }
+  return null;
+}
+
+/** The fewest compactions after which any seed advises a fresh context (S0's guideline: after 2–3). */
+export const COMPACTIONS_ADVICE_AT = Math.min(
+  ...ALL_FACTS.map((f) => f.freshContext.clearAfterCompactions ?? Infinity),
+);
 
 /** What one short-lived process (`context`) reads of a transcript to count its compactions: about 5 ms from the page cache. */
 export const COUNT_BUDGET_BYTES = 8 * 1024 * 1024;
@@ -205,7 +235,7 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
   return { count: e.count, last: e.last, complete: end >= st.size };
 }
 
-/** S0's advice for this many compactions, or null below the guideline. */
+/** True from the fewest compactions after which a seed advises a fresh context. */
 export function adviseClear(count: number): boolean {
   return count >= COMPACTIONS_ADVICE_AT;
 }

@@ -53,4 +53,4 @@ export {
   type WindowSource,
 } from './window';
 export type { ContextUsage } from '../model/model';
-export { detectSystems, detectedThresholds, s0On, switchedOn } from './systems';
+export { detectSystems, detectedThresholds, switchedOn } from './systems';

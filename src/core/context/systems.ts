@@ -6,12 +6,10 @@
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { ALL_FACTS, companionPath, FACTS, globRe, presenceGlobs } from '../systems/facts';
-import { CONFIG_MAX_BYTES, readTextFile } from '../files/fsread';
+import { ALL_FACTS, globRe, presenceGlobs } from '../systems/facts';
+import { SWITCHES } from '../systems/switches';
 import type { SystemId } from '../model/model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
-import { agentsYmlLight } from './agents-yml-light';
-import { fullConfigReader } from './full-reader';
 
 /** A matcher of presence globs under one root: each folder a glob names is listed once (synchronously, as the readers' file calls are). */
 function presenceMatcher(root: string): (glob: string) => Promise<boolean> {
@@ -64,35 +62,15 @@ export async function detectedThresholds(root: string, settings?: ThresholdSetti
 }
 
 /**
- * S0 is on for the meter's advice: present, and not switched off by `.agents.yml` (switched on with
- * `session.ledger: true`, or a config that cannot be read, which the reader checks as S0 with a
- * blocking finding); without an `.agents.yml`, a ledger at one of S0's places counts as on (the
- * reader checks it as S0). A config the light reader is unsure of goes to the YAML reader
- * (./full-reader); without one registered this throws NeedsFullReader, and nothing else.
+ * The systems of `ids` that are switched on: a system its own configuration cannot switch off is on
+ * whenever present; one that can is asked its switch (S0: `session.ledger: true` in `.agents.yml`).
+ * Throws only NeedsFullReader (a config only the YAML reader can answer for).
  */
-export async function s0On(root: string, present?: readonly SystemId[]): Promise<boolean> {
-  const ids = present ?? (await detectSystems(root));
-  if (!ids.includes('S0')) return false;
-  const f = await readTextFile(path.join(root, companionPath('S0', 'config')), CONFIG_MAX_BYTES, {
-    refuseLarger: true,
-  });
-  // Missing: the ledger is checked as S0; unreadable (binary, too large, no permission): S0 is checked with a blocking finding.
-  if (!f.ok) return true;
-  const light = agentsYmlLight(f.text);
-  if (light !== 'unsure') return light === 'on';
-  return (await fullConfigReader(companionPath('S0', 'config')))(f.text) !== 'off';
-}
-
-/**
- * The systems of `ids` that are switched on: a system that cannot be switched off (no `switchedOff`
- * line in the facts) is on whenever present; S0 as `s0On` says (`present`: the systems detected).
- * Throws only NeedsFullReader, as s0On.
- */
-export async function switchedOn(
-  root: string,
-  ids: readonly SystemId[],
-  present: readonly SystemId[] = ids,
-): Promise<SystemId[]> {
-  if (!ids.includes('S0') || (await s0On(root, present))) return [...ids];
-  return ids.filter((id) => FACTS[id].switchedOff === null);
+export async function switchedOn(root: string, ids: readonly SystemId[]): Promise<SystemId[]> {
+  const out: SystemId[] = [];
+  for (const id of ids) {
+    const on = SWITCHES[id];
+    if (!on || (await on(root))) out.push(id);
+  }
+  return out;
 }

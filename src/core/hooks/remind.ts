@@ -193,7 +193,7 @@ async function decide(input: RemindInput): Promise<RemindResult> {
     return { text: null, log: `silent (${at}: no band crossed${changed ? '; bands recorded' : ''})` };
   }
   // Only now: a system's own switch (S0's .agents.yml) and the marker.
-  const suggest = await switchedOn(root, rose, present);
+  const suggest = await switchedOn(root, rose);
   if (!suggest.length) {
     await writeRecord(root, sid, record, percent, now);
     return { text: null, log: `silent (${at}: ${rose.join(', ')} switched off by its own configuration)` };

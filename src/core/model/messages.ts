@@ -15,6 +15,8 @@ export interface Msg {
   readonly id: string;
   readonly args: readonly string[];
   readonly text: string;
+  /** Arguments that are messages themselves (`(none)`), by position: a UI translates them too; `args` holds their English. */
+  readonly parts?: ReadonlyArray<Msg | null>;
 }
 
 /** A string literal type; a computed `string` does not fit, so templates stay greppable. */
@@ -25,10 +27,18 @@ export function format(template: string, args: readonly string[]): string {
   return template.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? args[Number(i)] : m));
 }
 
-/** A message from its English template (a string literal) and its arguments. */
-export function t<T extends string>(template: Literal<T>, ...args: Array<string | number>): Msg {
-  const a = args.map(String);
-  return { id: template, args: a, text: format(template, a) };
+/** A message from its English template (a string literal) and its arguments (a message as an argument is translated with it). */
+export function t<T extends string>(template: Literal<T>, ...args: Array<string | number | Msg>): Msg {
+  const a = args.map((x) => (typeof x === 'object' ? x.text : String(x)));
+  const m = { id: template, args: a, text: format(template, a) };
+  return args.some((x) => typeof x === 'object')
+    ? { ...m, parts: args.map((x) => (typeof x === 'object' ? x : null)) }
+    : m;
+}
+
+/** A message in a language: `tr` (vscode.l10n.t, or the identity for English) applied to it and to each message argument. */
+export function render(m: Msg, tr: (id: string, ...args: string[]) => string): string {
+  return tr(m.id, ...m.args.map((a, i) => (m.parts?.[i] ? render(m.parts[i] as Msg, tr) : a)));
 }
 
 /** The fields of a check or finding that carry a message and its hint. */

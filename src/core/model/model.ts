@@ -197,7 +197,12 @@ export interface NotRead {
  * STATE without a Handoff, Log or `Now ▶` line; S4's state file without its blocks.
  */
 export type NotReadWhy =
-  'S0-few-sections' | 'S2-project-state-words' | 'S2-manifest-keys' | 'S3-no-handoff' | 'S4-no-blocks';
+  | 'S0-few-sections'
+  | 'S1-no-handoff'
+  | 'S2-project-state-words'
+  | 'S2-manifest-keys'
+  | 'S3-no-handoff'
+  | 'S4-no-blocks';
 
 /** A file a reader found at its system's path and did not read, before its reason is put in words. */
 export interface NotOurs {

@@ -86,12 +86,23 @@ async function behindUnreadableFolder(ws: Workspace, mod: SystemModule): Promise
   return null;
 }
 
+let evaluations = 0;
+
+/**
+ * How many evaluations this process ran so far: "Checkpoint now" records the ones its click caused
+ * (one), and its integration test fails on a second.
+ */
+export function evaluationCount(): number {
+  return evaluations;
+}
+
 /** Detect, read and check every system under `root`. Never throws on content. */
 export async function evaluate(
   root: string,
   options: EvaluateOptions = {},
   systems: readonly SystemModule[] = SYSTEMS,
 ): Promise<WorkspaceReport> {
+  evaluations++;
   const ws = new Workspace(root, options);
   const loaded = await Promise.all(
     systems.map(async (m) => {

@@ -106,7 +106,7 @@ export function lookedFor(): string {
 }
 
 /** The files present but not read, one line each ("Present, not read:" first), or nothing. */
-export function notReadText(r: WorkspaceReport): string[] {
+export function notReadText(r: Pick<WorkspaceReport, 'notRead'>): string[] {
   if (!r.notRead?.length) return [];
   return ['Present, not read:', ...r.notRead.map((n) => `  ${n.path} — ${n.reason}`)];
 }

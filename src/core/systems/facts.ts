@@ -51,6 +51,8 @@ export interface FreshContextFacts {
    * another `/compact` (S0: "after 2-3 compactions"); null when it says nothing about it.
    */
   clearAfterCompactions?: number | null;
+  /** What the seed advises then: `said` for a UI (`{0}` is the count), `line` for the CLI (English). */
+  compactionsAdvice?: { said: Msg; line: string };
 }
 
 export interface BudgetFacts {
@@ -86,6 +88,21 @@ export interface SnapshotBudget {
   risks: readonly string[];
 }
 
+/**
+ * The help of a system's own write action, in its home's words: what only that command says. The
+ * CLI's help adds what every command shares (`--root DIR` first, `--json` last, the usage exit).
+ */
+export interface CommandHelp {
+  /** One line for the command list. */
+  summary: string;
+  usage: string;
+  /** What it does, a few lines. */
+  about?: string;
+  options: Array<[flag: string, text: string]>;
+  exit: Array<[code: number, text: string]>;
+  example: string;
+}
+
 /** When the memory stores' entries are due for curation (S1's lessons and context log). */
 export interface CurationFacts {
   /** A lesson is an archive candidate at confidence below `conf` and last seen more than `days` days ago. */
@@ -94,6 +111,10 @@ export interface CurationFacts {
   hookPromotion: { conf: number; obs: number };
   /** A context-log entry referenced this many times or more is a MEMORY.md promotion candidate. */
   promoteRefs: number;
+  /** A lesson's confidence stays within [min, max] (a correction lowers it to the floor at most; repeats raise it to the ceiling). */
+  conf?: { min: number; max: number };
+  /** Lessons headed `### [YYYY-MM-DD] …` on or after this day carry the meta line (the format's start). */
+  metaSince?: string;
 }
 
 export interface Companion {
@@ -136,6 +157,8 @@ export interface SystemFacts {
   resume: ResumeFacts;
   freshContext: FreshContextFacts;
   budgets: BudgetFacts;
+  /** The help of the system's own write actions (`session-ledger <command> --help`), by command name. */
+  commands?: Readonly<Record<string, CommandHelp>>;
   /** Curation thresholds of the system's memory stores, when it keeps any. */
   curation?: CurationFacts;
 }

@@ -8,7 +8,14 @@ import type { Check } from '../model/model';
 
 /** The mechanical fixes a finding can offer; what each edits is computed by its system's home or the write action it names. */
 export type FixKind =
-  'timestamp' | 'branch-head' | 'attest' | 'compact' | 'rotate-log' | 'delete-stale-line' | 'delete-done';
+  | 'timestamp'
+  | 'branch-head'
+  | 'attest'
+  | 'compact'
+  | 'rotate-log'
+  | 'delete-stale-line'
+  | 'delete-done'
+  | 'enable-ledger';
 
 /** A fix a finding offers, with its title (a message id the editor translates). */
 export interface FixOffer {

@@ -16,6 +16,7 @@ import {
 import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklist-model';
 import { homeHash } from '../pure/ticks';
+import { runnableCheck, runRepoChecks, withRepoChecks, type RepoChecksResult } from '../../core/systems/s3/repo-checks';
 import type { FolderState, LedgerStore } from '../store';
 import { shownSession, type SessionMeter } from '../status/session-meter';
 import type { TickStore } from '../tick-store';
@@ -38,10 +39,6 @@ function strings(): ChecklistStrings {
     busy: t('Writing the marker…'),
     ready: t('Nothing blocks and every manual item is ticked: the marker can be written.'),
     result: t('Result'),
-    compactions: t(
-      '{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).',
-      '{0}',
-    ),
     status: {
       pass: t('pass'),
       fail: t('fail'),
@@ -61,6 +58,8 @@ export class ChecklistPanel implements vscode.Disposable {
   private busy = false;
   private pendingFocus: { system: SystemId; checkId: string } | undefined;
   private pendingResult: WriteResult | undefined;
+  /** The repository's own checks per folder: running, and the last result (shown until the panel closes). */
+  private readonly checksRuns = new Map<string, { running: boolean; result?: RepoChecksResult }>();
   private readonly subs: vscode.Disposable[] = [];
   private panelSubs: vscode.Disposable[] = [];
 
@@ -172,6 +171,7 @@ export class ChecklistPanel implements vscode.Disposable {
         this.panelSubs = [];
         this.panel = undefined;
         this.folderKey = undefined;
+        this.checksRuns.clear();
         this.ready = false;
       }),
     ];
@@ -214,12 +214,29 @@ export class ChecklistPanel implements vscode.Disposable {
     const mine = m && m.folder.uri.toString() === this.folderKey ? m : undefined;
     const compactions = mine ? mine.compactions : null;
     const session = mine?.others.length ? shownSession(vscode.l10n.t, mine).label : null;
+    const run = this.checksRuns.get(f.folder.uri.toString());
+    const report = f.report && run?.result ? withRepoChecks(f.report, run.result) : f.report;
+    const runnable = runnableCheck(report);
+    const t = vscode.l10n.t;
     const state = checklistState(
-      f.report,
+      report,
       { name: f.folder.name, uri: f.folder.uri.toString() },
       strings(),
-      { busy: this.busy, trusted: vscode.workspace.isTrusted, compactions, session },
-      vscode.l10n.t,
+      {
+        busy: this.busy,
+        trusted: vscode.workspace.isTrusted,
+        compactions,
+        session,
+        runChecks: runnable && {
+          system: runnable.system,
+          checkId: runnable.checkId,
+          button: t('Run {0}', runnable.command),
+          running: !!run?.running,
+          runningText: t('Running {0}…', runnable.command),
+          output: run?.result ? run.result.output : null,
+        },
+      },
+      t,
     );
     this.post({ type: 'state', state });
   }
@@ -264,6 +281,9 @@ export class ChecklistPanel implements vscode.Disposable {
         });
         return;
       }
+      case 'runChecks':
+        if (f) await this.runChecks(f);
+        return;
       case 'writeMarker':
         if (!f) return;
         await vscode.commands.executeCommand('sessionLedger.checkpointNow', {
@@ -274,6 +294,22 @@ export class ChecklistPanel implements vscode.Disposable {
         this.postState();
         return;
     }
+  }
+
+  /** Run the repository's own checks on the user's click: trusted workspaces only, one run per folder at a time. */
+  private async runChecks(f: FolderState): Promise<void> {
+    if (!vscode.workspace.isTrusted || !runnableCheck(f.report)) return;
+    const key = f.folder.uri.toString();
+    const prev = this.checksRuns.get(key);
+    if (prev?.running) return;
+    this.checksRuns.set(key, { running: true, result: prev?.result });
+    this.postState();
+    const result = await runRepoChecks(f.folder.uri.fsPath);
+    this.log.info(
+      `${result.command} in ${f.folder.uri.fsPath}: exit ${result.code ?? result.signal}${result.timedOut ? ' (timed out)' : ''}, ${result.ms} ms.`,
+    );
+    this.checksRuns.set(key, { running: false, result });
+    this.postState();
   }
 
   dispose(): void {

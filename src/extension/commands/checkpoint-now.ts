@@ -21,6 +21,21 @@ import { pickFolder } from './pick';
 
 export const id = 'sessionLedger.checkpointNow';
 
+/** What one run of the command did: evaluations up to its decision (one), decisions, marker writes, rescans. */
+export interface CheckpointRunCounts {
+  evaluations: number;
+  decisions: number;
+  writes: number;
+  rescans: number;
+}
+
+let lastRun: CheckpointRunCounts | undefined;
+
+/** The counts of the last finished run (the extension's API gives them to its integration test). */
+export function lastCheckpointRun(): CheckpointRunCounts | undefined {
+  return lastRun;
+}
+
 /** Arguments the checklist's action passes. */
 export interface CheckpointArgs {
   folderUri?: vscode.Uri;
@@ -57,6 +72,9 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     if (pick === create) await vscode.commands.executeCommand('sessionLedger.createStarterFile', state.folder.uri);
   };
 
+  const { evaluationCount } = await import('../../core/report/evaluate');
+  const startedAt = evaluationCount();
+  const counts: CheckpointRunCounts = { evaluations: 0, decisions: 0, writes: 0, rescans: 0 };
   let flow;
   try {
     flow = await checkpointFlow(
@@ -70,7 +88,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
           s.checklist.setBusy(true);
           try {
             const { checkpoint } = await import('../../core/checkpoint/checkpoint');
-            return await checkpoint(root, {
+            counts.decisions++;
+            const o = await checkpoint(root, {
               report,
               claudeHome: settings.claudeHome,
               codexHome: settings.codexHome,
@@ -78,15 +97,23 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
               sessionId,
               sessionWindowMinutes: settings.sessionWindowMinutes ?? undefined,
             });
+            // Every evaluation since the click, up to this decision: the scan's, and none inside the decision.
+            counts.evaluations = evaluationCount() - startedAt;
+            if (o.ok) counts.writes++;
+            return o;
           } finally {
             s.checklist.setBusy(false);
           }
         },
         pickSession: async (sessions, windowMinutes) => (await pickSession(root, sessions, windowMinutes))?.sessionId,
-        rescan: () => void s.store.scan(state.folder),
+        rescan: () => {
+          counts.rescans++;
+          void s.store.scan(state.folder);
+        },
       },
       args.sessionId,
     );
+    lastRun = counts;
   } catch (err) {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
     void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', errorText(t, err)));

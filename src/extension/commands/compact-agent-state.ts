@@ -9,6 +9,11 @@ import { requireTrust } from '../trust';
 import { errorText } from '../pure/error-text';
 import { notCompactedText } from '../pure/findings';
 import { pickFolder } from './pick';
+import { said } from '../pure/checkpoint-text';
+import { factsOf } from '../../core/systems/facts';
+
+/** The write action this command runs (declared in its system's facts). */
+const COMPACT = 'compact-state';
 
 export const id = 'sessionLedger.compactAgentState';
 
@@ -16,13 +21,14 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
   const t = vscode.l10n.t;
   await s.store.ready;
-  const withS4 = s.store.folders().filter((f) => f.report?.systems.some((x) => x.id === 'S4'));
-  const state = withS4.length === 1 && !arg ? withS4[0] : await pickFolder(s, arg, { withSystems: true });
+  // The folders where a system with this write action (S4's compact phase) is present.
+  const withIt = s.store.folders().filter((f) => f.report?.systems.some((x) => !!factsOf(x.id).commands?.[COMPACT]));
+  const state = withIt.length === 1 && !arg ? withIt[0] : await pickFolder(s, arg, { withSystems: true });
   if (!state) return;
-  const { planCompactState, applyCompactState } = await import('../../core/systems/s4/compact-state');
+  const { planCompactState, applyCompactState, NO_STATE } = await import('../../core/systems/s4/compact-state');
   const plan = await planCompactState(state.folder.uri.fsPath);
   if (!plan) {
-    void vscode.window.showInformationMessage(t('No S4 agent state (.agents/STATE.md) in this workspace.'));
+    void vscode.window.showInformationMessage(said(NO_STATE, t));
     return;
   }
   const rel = vscode.workspace.asRelativePath(plan.path, false);

@@ -7,6 +7,7 @@ import * as checkpointNow from './checkpoint-now';
 import * as compactAgentState from './compact-agent-state';
 import * as copyResumePrompt from './copy-resume-prompt';
 import * as createStarterFile from './create-starter-file';
+import * as enableLedger from './enable-ledger';
 import * as getStarted from './get-started';
 import * as installHooks from './install-hooks';
 import * as openChecklist from './open-checklist';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly CommandModule[] = [
   removeHooks,
   createStarterFile,
   compactAgentState,
+  enableLedger,
   askAgentToCheckpoint,
   showLog,
   getStarted,

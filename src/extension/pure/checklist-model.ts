@@ -1,7 +1,7 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
-import { FACTS } from '../../core/systems/facts';
+import { compactionsAdviceOf } from '../../core/context/compactions';
 import { isBlocking, type WorkspaceReport } from '../../core/model/model';
-import type { ChecklistState, ChecklistStrings } from '../../protocol/checklist';
+import type { ChecklistState, ChecklistStrings, RunChecksView } from '../../protocol/checklist';
 import { checkHint, checkMessage } from './findings';
 import type { T } from './tree-text';
 
@@ -11,7 +11,13 @@ export function checklistState(
   report: WorkspaceReport | undefined,
   folder: { name: string; uri: string },
   strings: ChecklistStrings,
-  flags: { busy: boolean; trusted: boolean; compactions?: number | null; session?: string | null },
+  flags: {
+    busy: boolean;
+    trusted: boolean;
+    compactions?: number | null;
+    session?: string | null;
+    runChecks?: RunChecksView | null;
+  },
   t: T = asWritten,
 ): ChecklistState {
   const systems = (report?.systems ?? []).map((s) => ({
@@ -43,6 +49,9 @@ export function checklistState(
   // Nothing to vouch for: no system, or every one switched off by its own configuration (S0 without `session.ledger: true`).
   const blocked = all.some(isBlocking) || systems.length === 0 || (report?.systems ?? []).every((x) => !!x.skipped);
   const manualOpen = all.filter((c) => c.status === 'manual-open').length;
+  // The advice after N compactions comes from a switched-on system whose seed gives one (S0's).
+  const advice = compactionsAdviceOf((report?.systems ?? []).filter((x) => !x.skipped).map((x) => x.id));
+  const due = advice !== null && (flags.compactions ?? 0) >= advice.at;
   return {
     folder: folder.name,
     folderUri: folder.uri,
@@ -52,14 +61,12 @@ export function checklistState(
     manualOpen,
     // The go-signal needs every manual item ticked (any NO blocks it) and nothing blocking.
     canWrite: !blocked && manualOpen === 0 && !flags.busy && flags.trusted,
-    compactionAdvice:
-      (report?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped) &&
-      (flags.compactions ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity)
-        ? (flags.compactions as number)
-        : null,
+    compactionAdvice: due ? (flags.compactions as number) : null,
+    // The repository's own code runs only on a click, and never in Restricted Mode.
+    runChecks: flags.trusted ? (flags.runChecks ?? null) : null,
     session: flags.session ?? null,
     busy: flags.busy,
     trusted: flags.trusted,
-    strings,
+    strings: due && advice ? { ...strings, compactions: t(advice.said.id, '{0}') } : strings,
   };
 }

@@ -5,7 +5,7 @@
  * `vscode.l10n.t`.
  */
 import type { CheckpointOutcome, Refusal } from '../../core/checkpoint/checkpoint';
-import type { Msg } from '../../core/model/messages';
+import { render, type Msg } from '../../core/model/messages';
 import type { ClosingStep } from '../../core/report/closing';
 import { errorText } from './error-text';
 
@@ -16,9 +16,9 @@ export interface OutcomeMessage {
   text: string;
 }
 
-/** A core message in the user's language. */
+/** A core message in the user's language (a message argument, such as `(none)`, translated too). */
 export function said(m: Msg, t: L10n): string {
-  return t(m.id, ...m.args);
+  return render(m, t);
 }
 
 /** Each system's closing step; with several systems each is prefixed by its id. */

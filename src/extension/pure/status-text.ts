@@ -2,7 +2,7 @@
  * The context meter's status bar text, colour and Markdown tooltip, from the core's figure and
  * threshold profile. vscode-free (unit tested); `t` is the l10n function.
  */
-import { FACTS } from '../../core/systems/facts';
+import type { CompactionsAdvice } from '../../core/context/compactions';
 import type { ContextUsage } from '../../core/model/model';
 import type { T } from './tree-text';
 
@@ -107,15 +107,15 @@ function shortTokens(n: number): string {
   return String(Math.round(n));
 }
 
-/** A session's compactions (Claude Code), and whether S0 (whose seed advises /clear after 2–3) is on. */
+/** A session's compactions (Claude Code), and the advice of a switched-on system whose seed gives one after N of them. */
 export interface CompactionsView {
   count: number | null;
-  s0: boolean;
+  advice: CompactionsAdvice | null;
 }
 
-/** S0's guideline: after 2–3 compactions in one session, checkpoint and /clear. */
+/** The advice is due: as many compactions as its seed says (S0's: after 2–3, checkpoint and /clear). */
 export function adviseClearAfterCompactions(c: CompactionsView | undefined): boolean {
-  return !!c && c.s0 && (c.count ?? 0) >= (FACTS.S0.freshContext.clearAfterCompactions ?? Infinity);
+  return !!c?.advice && (c.count ?? 0) >= c.advice.at;
 }
 
 /** A percent as spoken: `46`, `4.4` (the word "percent" follows in the sentence). */
@@ -211,12 +211,8 @@ export function statusView(
   );
   if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
   if (guard) lines.push('', guardLine(t, guard));
-  if (adviseClearAfterCompactions(compactions)) {
-    lines.push(
-      '',
-      `$(history) ${t('{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).', compactions?.count ?? 0)}`,
-    );
-  }
+  const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
+  if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
   if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
   lines.push(

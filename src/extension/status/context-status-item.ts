@@ -28,7 +28,10 @@ export class ContextStatusItem extends Disposable {
       this.item.hide();
       return;
     }
-    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, guard, { count: s.compactions, s0: s.s0 });
+    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, guard, {
+      count: s.compactions,
+      advice: s.advice,
+    });
     // Several live sessions: the item says whose figure it shows (the active terminal's session, or
     // the newest, said so), and lists the others.
     const v = s.others.length ? withShownSession(base, s, vscode.l10n.t) : base;

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextFollower as Follower, SessionRef } from '../../core/context';
 import type { ContextUsage } from '../../core/model/model';
+import type { CompactionsAdvice } from '../../core/context/compactions';
 import { onDidChangeSettings, readSettings } from '../config';
 import { KeyedDebouncer } from '../pure/debounce';
 import { chooseShownSession, shownSessionText, type LiveSession, type ShownBy } from '../pure/session-pick';
@@ -29,8 +30,8 @@ export interface MeterState {
   level: MeterLevel;
   /** Claude Code: compactions of this session so far (core `countCompactions`, incremental); null otherwise. */
   compactions: number | null;
-  /** S0 is detected and switched on (its seed advises checkpoint + /clear after 2–3 compactions). */
-  s0: boolean;
+  /** The advice after N compactions of a detected, switched-on system whose seed gives one (S0's), or null. */
+  advice: CompactionsAdvice | null;
 }
 
 /** Which session the meter shows and how it was chosen, in words (tooltip line and plain sentence). */
@@ -189,8 +190,19 @@ export class SessionMeter implements vscode.Disposable {
     // The figure does not wait for the compactions count (a forward pass over the whole transcript the
     // first time): the count known so far is shown, and the new one follows when counted.
     const compactions = ref.agent === 'claude' ? (this.counts.get(ref.path) ?? null) : null;
-    const s0 = (this.store.report(folder.uri)?.systems ?? []).some((x) => x.id === 'S0' && !x.skipped);
-    this.publish({ folder, ref, usage, profile, level, others: this.others, shownBy: this.shownBy, compactions, s0 });
+    const on = (this.store.report(folder.uri)?.systems ?? []).filter((x) => !x.skipped).map((x) => x.id);
+    const advice = (await import('../../core/context/compactions')).compactionsAdviceOf(on);
+    this.publish({
+      folder,
+      ref,
+      usage,
+      profile,
+      level,
+      others: this.others,
+      shownBy: this.shownBy,
+      compactions,
+      advice,
+    });
     if (ref.agent === 'claude') this.countCompactions(ref.path);
   }
 
@@ -281,7 +293,7 @@ export class SessionMeter implements vscode.Disposable {
         prev.shownBy === next.shownBy &&
         prev.others.map((o) => o.transcriptPath).join('|') === next.others.map((o) => o.transcriptPath).join('|') &&
         prev.compactions === next.compactions &&
-        prev.s0 === next.s0 &&
+        prev.advice?.system === next.advice?.system &&
         JSON.stringify(prev.usage) === JSON.stringify(next.usage) &&
         JSON.stringify(prev.profile) === JSON.stringify(next.profile));
     if (!same) this._onDidChange.fire(next);

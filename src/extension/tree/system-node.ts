@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
 import { countsOf, countsText, shortName, systemDocs, systemFindings, systemLabel } from '../pure/findings';
 import { labelIcon, placeName, spoken } from '../pure/tree-text';
+import { factsOf } from '../../core/systems/facts';
 import { DocNode } from './doc-node';
 import { FindingNode } from './finding-node';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
@@ -34,12 +35,15 @@ export class SystemNode implements LedgerNode {
     const waiting = s.checks.some((c) => c.pending) ? t('Waiting for git…') : '';
     // A file of the system is being written and did not parse: this is its last good read.
     const updating = s.updating ? t('Updating…') : '';
-    ti.description = [counts, waiting, updating].filter(Boolean).join(' · ') || undefined;
+    // Switched off by its own configuration (S0 without `session.ledger: true`): shown, checked, never checkpointed.
+    const off = s.skipped ? t('not enabled') : '';
+    ti.description = [off, counts, waiting, updating].filter(Boolean).join(' · ') || undefined;
     describe(
       ti,
       [
         `${systemLabel(s)}`,
         `${s.name} · ${s.home}`,
+        s.skipped ? skipLine(s, t) : '',
         t('Next: {0}', s.next ?? t('(none)')),
         counts,
         s.updating ? t('A file of this system is being written: shown as last read.') : '',
@@ -48,7 +52,7 @@ export class SystemNode implements LedgerNode {
         .join('\n'),
     );
     ti.iconPath = themeIcon(labelIcon(s.label));
-    ti.contextValue = `system.${s.id}`;
+    ti.contextValue = `system.${s.id}${s.skipped ? '.off' : ''}`;
     return ti;
   }
 
@@ -85,6 +89,12 @@ export class SystemNode implements LedgerNode {
     );
     return out;
   }
+}
+
+/** A switched-off system's skip line (its seed's words) in the user's language. */
+function skipLine(s: SystemReport, t: typeof vscode.l10n.t): string {
+  const said = factsOf(s.id).switchedOff;
+  return said && said.text === s.skipped ? t(said.id, ...said.args) : (s.skipped ?? '');
 }
 
 /** `Now ▶ <the next action>`: a click opens it in its file. */

@@ -24,6 +24,8 @@ describe('checkpoint', () => {
     await sleep(1500);
     assert.deepEqual(markers(workspaceRoot()), [], 'no marker yet');
     assert.equal(await vscode.env.clipboard.readText(), 'untouched');
+    // One click: the folder read once, decided once on that report (refused: nothing written, no rescan).
+    assert.deepEqual((await getApi()).lastCheckpointRun(), { evaluations: 1, decisions: 1, writes: 0, rescans: 0 });
   });
 
   it('from the checklist, still with a manual item open, it writes nothing (any NO blocks the go-signal)', async () => {
@@ -52,6 +54,12 @@ describe('checkpoint', () => {
       "only this session's marker (not the older session's, not the shared one)",
     );
     assert.ok(readFileSync(marker, 'utf8').includes(SESSION_ID), 'the marker is signed with the session id');
+    // One click: one evaluation (none inside the decision), one decision, one write, one rescan.
+    const counts = await waitFor('the run counted', () => {
+      const c = api.lastCheckpointRun();
+      return c && c.writes ? c : undefined;
+    });
+    assert.deepEqual(counts, { evaluations: 1, decisions: 1, writes: 1, rescans: 1 });
     const clip = await waitFor(
       'the resume prompt on the clipboard',
       async () => (await vscode.env.clipboard.readText()) || undefined,

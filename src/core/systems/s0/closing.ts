@@ -49,6 +49,9 @@ export function s0ConfirmationLines(c: S0Confirmation): string[] {
   ];
 }
 
+/** A missing part of the confirmation: a message, so each language says it in its own words. */
+const NONE = t('(none)');
+
 export const closingS0: ClosingOf = (s, base) => {
   const c = s0Confirmation(s);
   return {
@@ -57,10 +60,10 @@ export const closingS0: ClosingOf = (s, base) => {
     notice: t(
       'Checkpoint saved to {0} (Goal: {1}; {2} done, now: {3}, next: {4}). Then run /clear and reload the ledger: the resume prompt is on the clipboard.',
       base.home,
-      c.goal ?? '(none)',
+      c.goal ?? NONE,
       c.done,
-      c.now ?? '(none)',
-      c.next ?? '(none)',
+      c.now ?? NONE,
+      c.next ?? NONE,
     ),
   };
 };

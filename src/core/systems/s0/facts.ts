@@ -33,6 +33,27 @@ export const S0_FACTS: SystemFacts = {
     command: '/clear',
     line: 'Run /clear, then reload the ledger ({home}): /clear + ledger reload is preferred over repeated /compact.',
     clearAfterCompactions: 2,
+    compactionsAdvice: {
+      said: t(
+        '{0} compactions in this session: checkpoint, then /clear and reload the ledger (S0: a fresh context beats another /compact).',
+      ),
+      line: 'checkpoint, then /clear (S0: after 2-3 compactions in one session, a fresh context with the ledger reloaded beats another /compact)',
+    },
   },
   budgets: {},
+  commands: {
+    'enable-ledger': {
+      summary: 'S0: switch the ledger on: session.ledger: true in .agents.yml (created if missing)',
+      usage: 'session-ledger enable-ledger [--root DIR] [--dry-run] [--json]',
+      about:
+        'Every other setting and comment of .agents.yml stays. Refused when the file changed since it was read,\n' +
+        'when it is a link, or when it is YAML this command cannot edit safely (it says why).',
+      options: [['--dry-run', 'print .agents.yml as it would be, write nothing']],
+      exit: [
+        [0, 'written, or already on'],
+        [1, 'refused (it says why); nothing written'],
+      ],
+      example: 'session-ledger enable-ledger --dry-run',
+    },
+  },
 };

@@ -1,10 +1,19 @@
-/** S0's mechanical fixes: the ledger's `_Last updated:` line set to now. */
+/** S0's mechanical fixes: the ledger's `_Last updated:` line set to now; a ledger that is not enabled is enabled (`enable.ts`). */
 import { t } from '../../model/messages';
 import { linesOf, type FixOffer, type FixPlace, type LineEdit } from '../line-edit';
 
-/** The fixes S0's findings offer: a stale or missing `_Last updated:` on the ledger is set to now. */
+/** The title of the fix that enables the ledger, as the Problems panel and the tree name it. */
+export const ENABLE_TITLE = t('Enable the ledger: add `session: ledger: true` to .agents.yml');
+
+/**
+ * The fixes S0's findings offer: a stale or missing `_Last updated:` on the ledger is set to now; the
+ * not-enabled finding (the seed's skip line) offers to enable the ledger in `.agents.yml`.
+ */
 export function fixOffersS0(p: FixPlace): FixOffer[] {
-  return p.check.id === 'timestamp' && p.onHome ? [{ kind: 'timestamp', title: t('Set _Last updated:_ to now') }] : [];
+  if (p.check.id === 'timestamp' && p.onHome) return [{ kind: 'timestamp', title: t('Set _Last updated:_ to now') }];
+  if (p.check.id === 'config' && p.check.severity === 'info' && p.check.status === 'warn')
+    return [{ kind: 'enable-ledger', title: ENABLE_TITLE }];
+  return [];
 }
 
 // A `_Last updated: <value>_` line: what comes before the value, the value, what follows it.

@@ -305,8 +305,9 @@ async function load(ws: Workspace): Promise<Loaded<S0Extra> | null> {
   }
   const cfg = configOf(config);
   const homeRel = cfg.ledgerPath ? relLedgerPath(ws, cfg.ledgerPath) : S0_DEFAULT_LEDGER;
-  const off = config !== null && !cfg.enabled && !cfg.broken;
-  // `off`: the seed's skip line; a ledger file present while switched off is still checked, never checkpointed.
+  // Not enabled (no `.agents.yml`, or one without `session.ledger: true`): the seed's skip line; a
+  // ledger present anyway is still read and checked, never checkpointed.
+  const off = !cfg.enabled && !cfg.broken;
   const extra: S0Extra = { enabled: cfg.enabled, configured: config !== null, broken: cfg.broken };
   const offLine = off ? { off: S0_SKIPPED } : {};
   if (await ws.exists(homeRel)) {

@@ -5,6 +5,7 @@
  */
 import { finding, t } from '../../model/messages';
 import { resumePrompt } from '../facts';
+import { S0_FACTS } from './facts';
 import type { Check, Finding, Item, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem } from '../../markdown/items';
 import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue, type S0Extra } from './reader';
@@ -197,30 +198,39 @@ function templateParts(doc: StateDoc): TemplatePart[] {
   ];
 }
 
+/**
+ * Not enabled (no `.agents.yml`, or one without `session.ledger: true`): `exists` is skipped with the
+ * seed's skip line (the words the checkpoint says), and this finding says the ledger is checked but
+ * never checkpointed, with the fix that enables it (the only S0 finding of severity info).
+ */
+export function notEnabledCheck(ledger: string): Check {
+  return mk(
+    'S0',
+    'config',
+    'info',
+    false,
+    t('{0} is read and checked, but never checkpointed: .agents.yml does not set `session: ledger: true`.', ledger),
+    { path: S0_CONFIG },
+    t(
+      'Add `session: ledger: true` to .agents.yml (created if missing): `session-ledger enable-ledger`, or the quick fix "Enable the ledger".',
+    ),
+  );
+}
+
 /** S0's checks, next action, UNCONFIRMED items and resume prompt. */
 export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise<Analysis> {
   const home = loaded.home;
   const checks: Check[] = [];
   const enabled = loaded.extra?.enabled === true;
-  const configured = loaded.extra?.configured === true;
   for (const d of loaded.docs) if (d.role === 'config') addFindings(d, configFindings(d));
-  checks.push(checkExists('S0', home, loaded.homeRel));
-  if (configured && !enabled && home && !loaded.extra?.broken) {
-    checks.push(
-      mk(
-        'S0',
-        'config',
-        'info',
-        false,
-        t(
-          'session.ledger is not enabled in .agents.yml; {0} is checked anyway, but the checkpoint will not update it.',
-          home.relPath,
-        ),
-        { path: S0_CONFIG },
-        t('Set `session: { ledger: true }` in .agents.yml, or delete the stale ledger.'),
-      ),
-    );
-  }
+  const off = !enabled && !!home && !loaded.extra?.broken;
+  // Not enabled: not a failure, the seed's skip line (and the ledger is still read and checked).
+  checks.push(
+    off && S0_FACTS.switchedOff
+      ? mk('S0', 'exists', 'block', 'skip', S0_FACTS.switchedOff, { path: loaded.homeRel })
+      : checkExists('S0', home, loaded.homeRel),
+  );
+  if (off && home) checks.push(notEnabledCheck(home.relPath));
   if (loaded.extra?.older && home) {
     checks.push(
       mk(

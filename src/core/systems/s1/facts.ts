@@ -15,11 +15,17 @@ export const S1_SNAPSHOT: SnapshotBudget = {
   risks: ['H', 'M', 'L'],
 };
 
-/** S1's curation: archive a lesson at conf < 0.4 unseen for 90 days; flag it for a hook at conf ≥ 0.9 seen ≥ 3 times; promote a context-log entry at ref ≥ 3. */
+/**
+ * S1's curation: archive a lesson at conf < 0.4 unseen for 90 days; flag it for a hook at conf ≥ 0.9
+ * seen ≥ 3 times; promote a context-log entry at ref ≥ 3. Confidence stays between 0.3 (the floor a
+ * correction stops at) and 0.9; lessons dated from 2026-04-28 (the v2 format) carry their meta line.
+ */
 export const S1_CURATION: CurationFacts = {
   archive: { conf: 0.4, days: 90 },
   hookPromotion: { conf: 0.9, obs: 3 },
   promoteRefs: 3,
+  conf: { min: 0.3, max: 0.9 },
+  metaSince: '2026-04-28',
 };
 
 export const S1_FACTS: SystemFacts = {
@@ -73,4 +79,17 @@ export const S1_FACTS: SystemFacts = {
     snapshot: S1_SNAPSHOT,
   },
   curation: S1_CURATION,
+  commands: {
+    attest: {
+      summary: 'S1: write memory/.session-handoff.sha256 for the handoff as it is now',
+      usage: 'session-ledger attest [--root DIR] [--dry-run] [--json]',
+      about: 'The sidecar holds the lowercase hex SHA-256 of memory/session-handoff-LATEST.md, no newline.',
+      options: [['--dry-run', 'say what the sidecar would hold, write nothing']],
+      exit: [
+        [0, 'written, or already matching'],
+        [1, 'no handoff, or the write was refused'],
+      ],
+      example: 'session-ledger attest --dry-run',
+    },
+  },
 };

@@ -11,6 +11,7 @@ import { S1, type S1Extra } from './reader';
 import { analyseS1 } from './rules';
 import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
+import { notReadS1 } from './not-read';
 
 export const S1_SYSTEM: SystemHome<S1Extra> = {
   id: 'S1',
@@ -20,4 +21,5 @@ export const S1_SYSTEM: SystemHome<S1Extra> = {
   closing: closingS1,
   starter: S1_STARTER,
   atStart: attestationAtStart,
+  notRead: notReadS1,
 };

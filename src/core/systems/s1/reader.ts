@@ -161,7 +161,14 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
       else if (/^session[-_]handoff.*\.md$/i.test(name)) others.push(`${dir}/${name}`);
     }
   }
-  if (latest.length === 0 && others.length === 0) return null;
+  if (latest.length === 0 && others.length === 0) {
+    // No handoff: S1 is not read (the next session starts from the handoff alone). Its memory stores in
+    // S1's own folder are said to be there, not read, and why: the handoff is what is missing.
+    for (const dir of S1_DIRS)
+      for (const name of ['MEMORY.md', 'context-log.md'])
+        if ((await ws.kind(`${dir}/${name}`)) === 'file') ws.notOurs(`${dir}/${name}`, 'S1', 'S1-no-handoff');
+    return null;
+  }
   const homeRel = latest[0] ?? `${dirOf(others[0])}/${S1_LATEST}`;
   const dir = dirOf(homeRel);
   const docs: StateDoc[] = [];

@@ -172,6 +172,48 @@ function checkFutureOriented(doc: StateDoc): Check[] {
   return out;
 }
 
+/** Programs a snapshot `next` item may not start a command with (Phase 2.3: "Remove execution commands"). */
+const COMMAND_START =
+  /^(?:\$\s*)?(?:npm|npx|pnpm|yarn|bun|deno|node|python3?|pip3?|uv|pytest|tox|make|cargo|go|git|gh|docker|kubectl|bash|sh|zsh|cd|ls|rm|cp|mv|curl|wget|sudo|brew|apt(?:-get)?|ruby|bundle|rake|java|mvn|gradle|dotnet)\s+\S/;
+
+/**
+ * The command a snapshot `next` item carries, or null: an inline code span or code block, a `$ …`
+ * prompt, a `--flag`, or a line that starts with a program and its arguments (`npm test`, `git push`).
+ */
+export function snapshotCommand(text: string): string | null {
+  const code = /`+([^`]+)`+/.exec(text);
+  if (code) return code[1].trim();
+  const plain = text.replace(/\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i, '').trim();
+  if (COMMAND_START.test(plain)) return plain;
+  const prompt = /(?:^|\s)\$\s+(\S.*)$/.exec(plain);
+  if (prompt) return prompt[1];
+  const flag = /(?:^|\s)(--[a-z][\w-]*(?:=\S+)?)/i.exec(plain);
+  return flag ? flag[1] : null;
+}
+
+/** Words that open a noun phrase, not an action: an item starting with one names a thing, not what to do. */
+const NOT_A_VERB =
+  /^(?:the|a|an|this|that|these|those|my|our|your|its|their|all|some|any|no|more|new|next|other|todo|tbd|task|tasks|item|items|bug|bugs|issue|issues|feature|features|work|stuff|things?|status|progress|wip|misc|notes?|p[0-3]|h|m|l)$/i;
+
+/**
+ * Phase 2.3's "Verb+object only": at least two words, the first of them an action. Where the first
+ * word is Latin script it must not open a noun phrase ("the login bug", "MEMORY.md diet") nor be a
+ * label ("Auth: …"); items in scripts where the verb comes last (Korean, Japanese) need two words.
+ */
+export function isVerbObject(text: string): boolean {
+  const plain = plainText(text)
+    .replace(/\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i, '')
+    .replace(/^\s*(?:\d+[.)]|[-*])\s+/, '')
+    .trim();
+  const words = plain.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return false;
+  const first = words[0];
+  if (!/^[A-Za-z]/.test(first)) return true;
+  if (/[:：]$/.test(first) || NOT_A_VERB.test(first)) return false;
+  // A file or symbol first ("MEMORY.md diet", "parseRows() fix") names the object, not the action.
+  return /^[A-Za-z][a-z'-]*$/.test(first);
+}
+
 /** The caps and vocabulary of the snapshot block, and the memory stores' curation thresholds. */
 const CAPS = S1_SNAPSHOT;
 const CURATION = S1_CURATION;
@@ -314,6 +356,52 @@ function checkSnapshot(doc: StateDoc): Check[] {
   );
 }
 
+/**
+ * Phase 2.3, the `next` field: "Verb+object only. Remove inline code blocks" and execution commands.
+ * One finding per item that carries a command or is not verb + object; the template's own text is
+ * the skeleton check's to report.
+ */
+function checkSnapshotNext(doc: StateDoc): Check[] {
+  const info = doc.meta.snapshot as SnapshotInfo | undefined;
+  const items = (info?.data as { next?: unknown } | null | undefined)?.next;
+  if (!info || !Array.isArray(items) || items.length === 0)
+    return [
+      mk('S1', 'snapshot-next', 'warn', 'skip', t('No snapshot `next` items to look at.'), { path: doc.relPath }),
+    ];
+  const out: Check[] = [];
+  const hint = t(
+    'Keep each `next` item to verb + object ("wire exportCsv into the Export button"); the command stays in the prose.',
+  );
+  items.forEach((x, k) => {
+    const line = info.next?.itemLines[k] ?? info.line;
+    const text = typeof x === 'string' ? x : typeof x === 'number' ? String(x) : '';
+    if (text && isTemplateText(text)) return;
+    const cmd = text ? snapshotCommand(text) : null;
+    const said = cmd
+      ? t(
+          'state-snapshot v1: next item {0} carries a command ({1}); the block keeps verb + object only.',
+          k + 1,
+          clip(cmd, 60),
+        )
+      : isVerbObject(text)
+        ? null
+        : t(
+            'state-snapshot v1: next item {0} is not verb + object: "{1}".',
+            k + 1,
+            clip(text || JSON.stringify(x), 60),
+          );
+    if (said) out.push(mk('S1', 'snapshot-next', 'warn', false, said, { path: doc.relPath, line }, hint));
+  });
+  return out.length
+    ? out
+    : [
+        mk('S1', 'snapshot-next', 'warn', true, t('Every snapshot `next` item is verb + object, without a command.'), {
+          path: doc.relPath,
+          line: info.line,
+        }),
+      ];
+}
+
 /** Phase 2.3 "Insertion location": the block goes right after the front matter, before the title line. */
 function snapshotMisplaced(doc: StateDoc, info: SnapshotInfo): Check | null {
   const lines = doc.text.split('\n');
@@ -380,12 +468,42 @@ function checkCompression(doc: StateDoc): Check {
 // ---------------------------------------------------------------------------------------------
 // Phase 2 rules, Phase 3.9 clarity, Phase 4 item 6, Error Recovery missing_data
 
+/** Words that say an item is finished (English, Korean, Japanese, Chinese). */
+const FINISHED_WORD =
+  '(?:done|complete|completed|finished|resolved|fixed|shipped|merged|closed|완료|해결|完了|解決|済み?|已完成|完成)';
+/**
+ * An item marked as completed, in the spellings handoffs use: a ticked box (`[x]`, read as the
+ * item's `done` flag), a check mark (✅ ✔ ☑) at its start or end, a trailing `— DONE` / `- done`,
+ * `(done)` or `(completed in <sha>)`, `completed in <sha>` / `fixed in <sha>` anywhere, a leading
+ * `DONE:`, or the whole item struck through. "done when the tests pass" is a success criterion, not
+ * a completion.
+ */
+const COMPLETED_RES: readonly RegExp[] = [
+  /^\s*(?:\*\*)?(?:✅|✔️?|☑️?|✓)/u,
+  /(?:✅|✔️?|☑️?|✓)(?:\*\*)?\s*$/u,
+  new RegExp(
+    `(?:^|\\s)[—–-]+\\s*(?:\\*\\*|__)?${FINISHED_WORD}(?:\\*\\*|__)?(?!\\s+(?:when|if|once|after|before|by)\\b)(?=$|[\\s.,;:!)(])`,
+    'iu',
+  ),
+  new RegExp(`[(（]\\s*${FINISHED_WORD}(?:\\s+(?:in|at|by|on|with)\\b[^)）]*)?[)）]`, 'iu'),
+  /\b(?:completed|done|fixed|resolved|shipped|merged|landed)\s+(?:in|at|by)\s+(?:commit\s+)?`?[0-9a-f]{7,40}\b/iu,
+  new RegExp(`^\\s*(?:\\*\\*|__)?${FINISHED_WORD}(?:\\*\\*|__)?\\s*[:：]`, 'iu'),
+  /^\s*~~[^~].*~~\s*$/u,
+];
+
+/** The item is marked as completed (see COMPLETED_RES). */
+export function isCompletedItem(i: Item): boolean {
+  return i.flags.includes('done') || COMPLETED_RES.some((re) => re.test(i.text));
+}
+
 /** Rule 1 and the Scope Boundary: completed items are deleted from "What to do now", never kept. */
 function checkCompletedItems(doc: StateDoc): Check[] {
   const nexts = sectionsOf(doc, 'next');
   if (nexts.length === 0)
     return [mk('S1', 'completed-items', 'warn', 'skip', t('No "What to do now" section.'), { path: doc.relPath })];
-  const done = nexts.flatMap((s) => s.items.filter((i) => i.flags.includes('done')).map((i) => ({ s, i })));
+  // "Completed items are deleted": the sections that list what is still to do or decide.
+  const open = [...nexts, ...sectionsOf(doc, 'pending'), ...sectionsOf(doc, 'issues')];
+  const done = open.flatMap((s) => s.items.filter(isCompletedItem).map((i) => ({ s, i })));
   if (done.length === 0)
     return [
       mk('S1', 'completed-items', 'warn', true, t('No completed item left under "{0}".', nexts[0].title), {
@@ -510,6 +628,33 @@ function checkClarity(doc: StateDoc, next: S1Next | null): Check[] {
 }
 
 /** Error Recovery `missing_data`: MEMORY.md and context-log.md are Phase 3's storage targets; the seed creates them (empty template) when missing. */
+/**
+ * The handoff exists. Without it, what is there (MEMORY.md, context-log.md, lessons) and what is
+ * missing are said together: the memory stores are Phase 3's targets, the handoff is what the next
+ * session starts from ("Next session should be able to start by reading this one file alone").
+ */
+function handoffExists(loaded: Loaded): Check {
+  if (loaded.home) return checkExists('S1', loaded.home, loaded.homeRel);
+  const present = loaded.docs.map((d) => d.relPath);
+  if (present.length === 0) return checkExists('S1', null, loaded.homeRel);
+  return mk(
+    'S1',
+    'exists',
+    'block',
+    false,
+    t(
+      'No handoff: {0} is missing ({1} present). The next session starts from the handoff alone.',
+      loaded.homeRel,
+      present.join(', '),
+    ),
+    { path: loaded.homeRel },
+    t(
+      "Run the session checkpoint so the agent writes {0}: What to do now, Pending decisions, Outstanding issues, System understanding, User's current interests.",
+      loaded.homeRel,
+    ),
+  );
+}
+
 function checkMissingData(loaded: Loaded): Check {
   const missing = [
     docOf(loaded, 'memory') ? '' : 'MEMORY.md',
@@ -608,7 +753,7 @@ function templateParts(doc: StateDoc): TemplatePart[] {
 export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
   const home = loaded.home;
   const strays = loaded.extra?.strays ?? [];
-  const checks: Check[] = [checkExists('S1', home, loaded.homeRel), ...checkSingleHandoff(loaded.homeRel, strays)];
+  const checks: Check[] = [handoffExists(loaded), ...checkSingleHandoff(loaded.homeRel, strays)];
   const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
   let next: S1Next | null = null;
   if (readable) {
@@ -626,7 +771,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
       checkBudget('S1', readable, { maxLines: S1_FACTS.budgets.lines, lineCounting: S1_FACTS.budgets.lineCounting }),
     );
     checks.push(...checkFutureOriented(readable));
-    checks.push(...checkSnapshot(readable));
+    checks.push(...checkSnapshot(readable), ...checkSnapshotNext(readable));
     checks.push(checkCompression(readable));
     checks.push(...checkCompletedItems(readable), checkNextCommand(readable, next), ...checkClarity(readable, next));
   }
@@ -648,7 +793,11 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
         ]),
   );
   checks.push((await checkAttestation(ws, readable, loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`)).check);
-  checks.push(...checkLessons(docOf(loaded, 'lessons'), ws.now), ...checkHookCandidates(docOf(loaded, 'lessons')));
+  checks.push(
+    ...checkLessons(docOf(loaded, 'lessons'), ws.now),
+    ...(docOf(loaded, 'lessons') ? checkLessonMeta(docOf(loaded, 'lessons')) : []),
+    ...checkHookCandidates(docOf(loaded, 'lessons')),
+  );
   checks.push(...checkContextLog(docOf(loaded, 'contextLog'), ws.now));
   markVerdicts(loaded, ws.now);
   checks.push(...checkNoSecrets('S1', loaded.docs));
@@ -783,6 +932,99 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
         false,
         t('{0} more archive candidate(s).', archive.length - NAMED),
         { path: doc.relPath, line: archive[NAMED].s.line },
+        hint,
+      ),
+    );
+  return out;
+}
+
+/** A v2 lesson header: `### [YYYY-MM-DD] title`. */
+const LESSON_HEAD_RE = /^\[(\d{4}-\d{2}-\d{2})\]\s*\S/;
+
+/**
+ * Phase 1.7 / Phase 3 step 3, the v2 meta line: a lesson headed `### [YYYY-MM-DD] title` (dated on or
+ * after the format's start) has `> conf: 0.5 · seen: YYYY-MM-DD · obs: 1` as its first line; conf
+ * stays within the floor and ceiling (0.3–0.9: "conf -0.1 (min 0.3)", "max 0.9"), obs is at least 1.
+ */
+export function checkLessonMeta(doc: StateDoc | null): Check[] {
+  if (!doc || !doc.text) return [mk('S1', 'lesson-meta', 'warn', 'skip', t('No readable tasks/lessons.md.'))];
+  const since = CURATION.metaSince ?? '0000-00-00';
+  const range = CURATION.conf ?? { min: 0, max: 1 };
+  const problems: Array<{ msg: Msg; line: number }> = [];
+  let n = 0;
+  for (const s of doc.sections) {
+    const head = s.level >= 2 ? LESSON_HEAD_RE.exec(s.title) : null;
+    const first = s.items[0];
+    const meta = s.items.find((i) => flag(i, 'conf') !== undefined);
+    if (!head && !meta) continue;
+    if (head && head[1] < since && !meta) continue;
+    n++;
+    const title = clip(s.title, 60);
+    if (!meta) {
+      problems.push({
+        msg: t('Lesson "{0}" has no meta line (`> conf: 0.5 · seen: YYYY-MM-DD · obs: 1`) under its header.', title),
+        line: s.line,
+      });
+      continue;
+    }
+    if (meta !== first)
+      problems.push({
+        msg: t('Lesson "{0}": its meta line is not the first line under the header.', title),
+        line: meta.line,
+      });
+    const lacks = ['seen', 'obs'].filter((k) => flag(meta, k) === undefined);
+    if (lacks.length)
+      problems.push({
+        msg: t('Lesson "{0}": its meta line lacks {1}.', title, lacks.map((k) => `${k}:`).join(', ')),
+        line: meta.line,
+      });
+    const conf = Number(flag(meta, 'conf'));
+    if (!(conf >= range.min && conf <= range.max))
+      problems.push({
+        msg: t(
+          'Lesson "{0}": conf {1} is outside {2}–{3} (a correction stops at the floor {2}; repeats stop at {3}).',
+          title,
+          flag(meta, 'conf') ?? '',
+          range.min,
+          range.max,
+        ),
+        line: meta.line,
+      });
+    const obs = flag(meta, 'obs');
+    if (obs !== undefined && Number(obs) < 1)
+      problems.push({
+        msg: t('Lesson "{0}": obs {1} (a recorded lesson was observed at least once).', title, obs),
+        line: meta.line,
+      });
+  }
+  if (problems.length === 0)
+    return [
+      mk(
+        'S1',
+        'lesson-meta',
+        'warn',
+        true,
+        t('{0} lesson(s): each meta line holds conf (within {1}–{2}), seen and obs.', n, range.min, range.max),
+        {
+          path: doc.relPath,
+        },
+      ),
+    ];
+  const hint = t(
+    'Write `> conf: 0.5 · seen: YYYY-MM-DD · obs: 1` on the line after the header; keep conf between the floor and 0.9.',
+  );
+  const out = problems
+    .slice(0, NAMED)
+    .map((p) => mk('S1', 'lesson-meta', 'warn', false, p.msg, { path: doc.relPath, line: p.line }, hint));
+  if (problems.length > NAMED)
+    out.push(
+      mk(
+        'S1',
+        'lesson-meta',
+        'warn',
+        false,
+        t('{0} more lesson meta problem(s).', problems.length - NAMED),
+        { path: doc.relPath, line: problems[NAMED].line },
         hint,
       ),
     );

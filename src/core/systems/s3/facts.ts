@@ -29,4 +29,20 @@ export const S3_FACTS: SystemFacts = {
     line: 'Run /clear, then paste the resume prompt into the fresh session.',
   },
   budgets: { lines: 150, lineCounting: 'split' },
+  commands: {
+    'rotate-log': {
+      summary: 'S3: move the oldest Log entries to docs/state/log/YYYY-MM.md until STATE.md fits 150 lines',
+      usage: 'session-ledger rotate-log [--root DIR] [--apply] [--expect-hash H] [--json]',
+      about: 'Without --apply it says which entries would move and writes nothing. The newest entry never moves.',
+      options: [
+        ['--apply', 'move the entries'],
+        ['--expect-hash H', 'refuse unless docs/state/STATE.md still has the hash the preview printed'],
+      ],
+      exit: [
+        [0, 'done, previewed, or nothing to move'],
+        [1, 'no S3 state, or refused (the file changed)'],
+      ],
+      example: 'session-ledger rotate-log && session-ledger rotate-log --apply --expect-hash <hash it printed>',
+    },
+  },
 };

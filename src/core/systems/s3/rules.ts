@@ -7,6 +7,8 @@
 import * as path from 'node:path';
 import { resumePrompt as promptFor } from '../facts';
 import { S3_FACTS } from './facts';
+import { checkDebt } from './debt';
+import { REPO_CHECKS, repoChecksNotRun } from './repo-checks';
 import { t, type Msg } from '../../model/messages';
 import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } from './reader-state';
 import { git } from '../../git/git';
@@ -518,5 +520,8 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   );
   checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
   checks.push(...(await branchHead(ws, home, s)), gates(home, s), ...logOrder(home, s), logEntry(home, s));
+  checks.push(...(await checkDebt(ws, home)));
+  // `node checks/check.mjs` is the repository's own code: said here, run only when the user asks.
+  if ((await ws.kind(REPO_CHECKS)) === 'file') checks.push(repoChecksNotRun());
   return { checks, next, unconfirmed: [], resumePrompt };
 }

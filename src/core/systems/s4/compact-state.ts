@@ -8,12 +8,17 @@
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
+import { t } from '../../model/messages';
 import { readTextFile } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { hasS4Headings, readS4Structure, type S4BlockKind } from './reader-state';
 import { S4_FACTS } from './facts';
 
 export const S4_STATE_REL = S4_FACTS.home;
+/** Said when the workspace holds no S4 state to compact. */
+export const NO_STATE = t('No S4 agent state (.agents/STATE.md) in this workspace.');
+/** Where the previews go (`.agents/logs/`, the folder the seed gives drafts and previews). */
+export const S4_LOGS = S4_FACTS.companions.find((c) => c.what === 'logs')?.path ?? '.agents/logs';
 
 export interface CompactPlan {
   /** Absolute path of `.agents/STATE.md`. */
@@ -145,4 +150,27 @@ async function compactLocked(root: string, expectHash: string): Promise<CompactP
       'invalid-written',
     );
   return plan;
+}
+
+/** `state-compaction-preview-YYYYMMDD-HHMMSS.md` (UTC) under `.agents/logs/`, relative to the root. */
+export function previewRel(now: number): string {
+  const stamp = new Date(now)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, '')
+    .replace(/[-:]/g, '')
+    .replace('T', '-');
+  return `${S4_LOGS}/state-compaction-preview-${stamp}.md`;
+}
+
+/**
+ * The preview of `refresh_guard.py --mode apply` without `--apply`: the composed state written to
+ * `.agents/logs/state-compaction-preview-<time>.md`, the state itself untouched. Written atomically
+ * as one of the tool's own files (never through a link, never over an existing file: a preview of
+ * the same second refuses, as the seed's timestamp collision does). Returns the relative path.
+ */
+export async function writeCompactionPreview(root: string, plan: CompactPlan, now = Date.now()): Promise<string> {
+  const abs = path.resolve(root);
+  const rel = previewRel(now);
+  await writeAtomic(path.join(abs, rel), plan.after, { root: abs, own: true, expectHash: null });
+  return rel;
 }

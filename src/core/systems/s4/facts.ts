@@ -14,6 +14,11 @@ export const S4_FACTS: SystemFacts = {
     { what: 'checkpoints', path: '.agents/checkpoints' },
     // The summary draft `checkpoint.py --apply --consume-summary` deletes on success.
     { what: 'pendingSummary', path: '.agents/logs/pending-summary.md' },
+    // Previews and drafts of the scripts (and of compact-state).
+    { what: 'logs', path: '.agents/logs' },
+    // Research notes; inactive ones are archived only after the user approves.
+    { what: 'research', path: '.agents/docs/research' },
+    { what: 'researchArchive', path: '.agents/docs/research/archive' },
   ],
   presence: ['.agents/STATE.md', '.agents/checkpoints/*.md', 'PROGRESS.md'],
   genericPresence: ['PROGRESS.md'],
@@ -28,4 +33,22 @@ export const S4_FACTS: SystemFacts = {
   // The seed prescribes no fresh-context step: S2's line.
   freshContext: { prescribed: false, command: '/compact', line: S2_CLOSING },
   budgets: { progressEntries: 5 },
+  commands: {
+    'compact-state': {
+      summary: 'S4: keep the newest Current Project|Feature|Bug Fix block of each kind (preview, then --apply)',
+      usage: 'session-ledger compact-state [--root DIR] [--apply] [--expect-hash H] [--json]',
+      about:
+        'Without --apply it prints the compacted .agents/STATE.md and its hash, writes that preview to\n' +
+        '.agents/logs/state-compaction-preview-<time>.md and leaves the state untouched.',
+      options: [
+        ['--apply', 'write the compacted state'],
+        ['--expect-hash H', 'refuse unless .agents/STATE.md still has the hash the preview printed'],
+      ],
+      exit: [
+        [0, 'done, previewed, or nothing to compact'],
+        [1, 'no S4 state, an invalid result, or refused (the file changed)'],
+      ],
+      example: 'session-ledger compact-state && session-ledger compact-state --apply --expect-hash <hash it printed>',
+    },
+  },
 };

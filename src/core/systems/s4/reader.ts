@@ -19,6 +19,8 @@ import { hasS4Headings, parseCheckpoint, parseProgress, parseS4State } from './r
 export const S4_HOME = S4_FACTS.home;
 export const S4_PROGRESS = companionPath('S4', 'progress');
 export const S4_CHECKPOINTS = companionPath('S4', 'checkpoints');
+export const S4_RESEARCH = companionPath('S4', 'research');
+export const S4_RESEARCH_ARCHIVE = companionPath('S4', 'researchArchive');
 
 /** What the reader carries from load to the checks. */
 export interface S4Extra {
@@ -57,6 +59,11 @@ export const S4: SystemReader<S4Extra> = {
     const cpRel = cps[cps.length - 1];
     const checkpoint = cpRel ? await ws.loadDoc(cpRel, 'S4', 'checkpoint', parseCheckpoint) : null;
     if (checkpoint) docs.push(checkpoint);
+    // What the closing report counts: research notes, active and archived (never moved by the product).
+    if (home) {
+      const notes = async (dir: string) => (await ws.list(dir)).filter((n) => n.endsWith('.md')).length;
+      home.meta.research = { active: await notes(S4_RESEARCH), archived: await notes(S4_RESEARCH_ARCHIVE) };
+    }
     return { home, homeRel, docs, extra: { progress, checkpoint } };
   },
 };

@@ -516,6 +516,8 @@ export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise
   );
   const pend = pendingSection(home, s4, block, x);
   checks.push(checkPending('S4', pend.section, pend.doc, 'risks / open questions'));
+  // The closing report names the remaining risks as recorded.
+  home.meta.risks = (pend.section?.items ?? []).filter((i) => (i.depth ?? 0) === 0).map((i) => i.text);
   checks.push(await checkFresh('S4', ws, home));
   checks.push(await checkWorkExplained('S4', ws, docs, homeRel));
   checks.push(...checkNoSecrets('S4', docs));

@@ -1,0 +1,51 @@
+/**
+ * `session-ledger enable-ledger [--root DIR] [--dry-run] [--json]`: S0's write action, the one the
+ * extension's quick fix "Enable the ledger" runs: `session: ledger: true` in `.agents.yml` (created
+ * when missing, every other setting and comment kept), written atomically, refused when the file
+ * changed since it was read, never through a link. Exit 0 written or already on, 1 refused, 2 bad usage.
+ */
+import { applyEnableLedger, planEnableLedger } from '../../core/systems/s0/enable';
+import { parse, resolveRoot } from '../args';
+import type { Io } from '../io';
+
+export async function run(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, {
+    root: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  const root = await resolveRoot(values.root, io.cwd);
+  const o = await planEnableLedger(root);
+  if (!o.ok) {
+    io.stderr(`session-ledger enable-ledger: ${o.why.text} Nothing was written.`);
+    return 1;
+  }
+  const plan = o.plan;
+  let written = false;
+  if (!values['dry-run'] && !plan.already) {
+    try {
+      await applyEnableLedger(root, plan);
+      written = true;
+    } catch (err) {
+      io.stderr(`session-ledger enable-ledger: ${(err as Error)?.message ?? String(err)}`);
+      return 1;
+    }
+  }
+  if (values.json) {
+    io.stdout(
+      JSON.stringify(
+        { path: plan.rel, already: plan.already, created: plan.created, written, after: plan.after },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  if (plan.already) io.stdout(`${plan.rel} already sets session.ledger: true; nothing to do.`);
+  else if (!written) io.stdout(`${plan.after.trimEnd()}\n---- ${plan.rel} as it would be (nothing written) ----`);
+  else
+    io.stdout(
+      `${plan.created ? 'Created' : 'Updated'} ${plan.rel}: session.ledger: true. The checkpoint now checks and confirms the ledger.`,
+    );
+  return 0;
+}

@@ -1,0 +1,109 @@
+/**
+ * S0's write action "Enable the ledger": `session: ledger: true` in `.agents.yml`, the switch the
+ * seed's Step 1 reads. The file is created when missing; an existing one is edited through the YAML
+ * document (comments and every other setting kept). The plan names the hash it read; the write
+ * refuses when `.agents.yml` changed since (or appeared, when it was missing), is atomic, never
+ * goes through a link the repository planted, and holds the file's write lock from read to rename.
+ */
+import * as path from 'node:path';
+import { isMap, isScalar, parseDocument } from 'yaml';
+import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { withWriteLock } from '../../files/lock';
+import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
+import { t, type Msg } from '../../model/messages';
+import { companionPath } from '../facts';
+
+const CONFIG = companionPath('S0', 'config');
+
+/** What "Enable the ledger" would write. */
+export interface EnablePlan {
+  /** Absolute path of `.agents.yml`. */
+  path: string;
+  /** Relative to the root. */
+  rel: string;
+  /** SHA-256 of the file as read, or null when it does not exist (the write then refuses if it appears). */
+  hash: string | null;
+  before: string;
+  after: string;
+  /** `session.ledger` is already the YAML boolean true: nothing to write. */
+  already: boolean;
+  /** The file is created. */
+  created: boolean;
+  /** The question and the detail a caller shows before writing, in S0's words. */
+  question: Msg;
+  detail: Msg;
+}
+
+/** Why the ledger cannot be enabled by this action (the file cannot be edited safely), or the plan. */
+export type EnableOutcome = { ok: true; plan: EnablePlan } | { ok: false; why: Msg };
+
+/** The new `.agents.yml` text with `session.ledger: true`, or why it cannot be edited. */
+export function withLedgerOn(text: string): { ok: true; after: string; already: boolean } | { ok: false; why: Msg } {
+  const doc = parseDocument(text, { keepSourceTokens: false });
+  if (doc.errors.length)
+    return {
+      ok: false,
+      why: t('.agents.yml does not parse as YAML; fix it first, then enable the ledger: {0}', doc.errors[0].message),
+    };
+  if (doc.contents !== null && !isMap(doc.contents))
+    return { ok: false, why: t('.agents.yml is not a mapping of settings; add `session: ledger: true` by hand.') };
+  const session = doc.get('session', true);
+  if (session !== undefined && !isMap(session) && !(isScalar(session) && session.value === null))
+    return { ok: false, why: t('`session` in .agents.yml is not a mapping; add `ledger: true` under it by hand.') };
+  const cur = doc.getIn(['session', 'ledger']);
+  if (cur === true) return { ok: true, after: text, already: true };
+  if (isScalar(session)) doc.delete('session');
+  doc.setIn(['session', 'ledger'], true);
+  return { ok: true, after: doc.toString(), already: false };
+}
+
+/** The plan for `root`: what `.agents.yml` holds now and what it would hold. */
+export async function planEnableLedger(root: string): Promise<EnableOutcome> {
+  const abs = path.resolve(root);
+  const file = path.join(abs, CONFIG);
+  const f = await readTextFile(file, CONFIG_MAX_BYTES, { refuseLarger: true });
+  if (!f.ok && f.kind !== 'missing') return { ok: false, why: t('.agents.yml cannot be read: {0}.', f.message) };
+  const before = f.ok ? f.text : '';
+  const edit = withLedgerOn(before);
+  if (!edit.ok) return edit;
+  const after = f.ok && f.bom ? `\uFEFF${edit.after}` : edit.after;
+  const created = !f.ok;
+  return {
+    ok: true,
+    plan: {
+      path: file,
+      rel: CONFIG,
+      hash: f.ok ? f.hash : null,
+      before,
+      after,
+      already: edit.already,
+      created,
+      question: created
+        ? t('Create .agents.yml with `session: ledger: true`?')
+        : t('Set `session: ledger: true` in .agents.yml?'),
+      detail: t(
+        'The checkpoint then checks and confirms the ledger (Step 5 of session-checkpoint) instead of skipping it. Every other setting and comment stays.',
+      ),
+    },
+  };
+}
+
+/**
+ * Write the plan: refused (WriteRefused) when `.agents.yml` changed since the plan read it, when it
+ * or a folder on its way is a link, or when it is not a regular file. Returns the plan written.
+ */
+export async function applyEnableLedger(root: string, plan: EnablePlan): Promise<EnablePlan> {
+  const abs = path.resolve(root);
+  if (plan.already) return plan;
+  await withWriteLock(plan.path, abs, () =>
+    writeAtomic(plan.path, plan.after, { root: abs, own: true, expectHash: plan.hash, mkdir: false }),
+  );
+  return plan;
+}
+
+/** Plan and write in one go (the CLI and tests); refuses as `applyEnableLedger`, or throws WriteRefused with why it cannot edit. */
+export async function enableLedger(root: string): Promise<EnablePlan> {
+  const o = await planEnableLedger(root);
+  if (!o.ok) throw new WriteRefused(`${o.why.text} Nothing was written.`, 'io', CONFIG, 'invalid');
+  return applyEnableLedger(root, o.plan);
+}

@@ -1,0 +1,159 @@
+/**
+ * S3's routing of deferred work (its method, step 3): deferred work gets a `defer:` marker plus a
+ * line in `docs/state/DEBT.md`. A marker without its DEBT line is flagged (warn).
+ *
+ * Where markers are looked for: STATE.md itself and the files the session changed (git's
+ * uncommitted and untracked paths), so the check costs what the session touched, not the size of
+ * the repository; without git, STATE.md only. Text inside HTML comments (the templates' sample rows)
+ * is not a marker and not a DEBT line.
+ *
+ * A marker has its DEBT line when a line of DEBT.md (outside comments, not the table's header or
+ * rule):
+ * - carries a DEBT id the marker names (`defer: DEBT-004 …`), or
+ * - names the marker's file (its path, or its file name: the "Where (file:line or area)" column),
+ *   for a marker in any file but STATE.md, or
+ * - holds most of the marker's words (at least two words of four letters or more, and half of them):
+ *   a marker in STATE.md has no site of its own, so its line is found by what it says.
+ */
+import { t } from '../../model/messages';
+import type { Check, StateDoc } from '../../model/model';
+import { clip } from '../../markdown/text';
+import type { Workspace } from '../../model/workspace';
+import { gitPendingCheck, mk } from '../../rules/common';
+import { S3_FACTS } from './facts';
+
+const DEBT = S3_FACTS.companions.find((c) => c.what === 'debt')?.path ?? 'docs/state/DEBT.md';
+/** At most this many changed files are read, each at most this many bytes (the rest is said, not read). */
+const MAX_FILES = 200;
+const MAX_BYTES = 512 * 1024;
+/** Markers named one by one; the rest are counted. */
+const NAMED = 5;
+
+/** A `defer:` marker: its file, line and what follows it on the line. */
+export interface DeferMarker {
+  path: string;
+  line: number;
+  text: string;
+}
+
+// `defer:` quoted in a code span ("a `defer:` marker") is a mention, not a marker.
+const MARKER_RE = /(?:^|[^\w-])defer:(?!`)[ \t]*([^\r\n]*)/g;
+const DEBT_ID_RE = /\bDEBT-\d+\b/g;
+
+/** Text with HTML comments blanked out, line breaks kept (so line numbers stay). */
+function withoutComments(text: string): string {
+  return text.replace(/<!--[\s\S]*?(?:-->|$)/g, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** The `defer:` markers of a file's text, in line order. Linear in the text. */
+export function deferMarkers(rel: string, text: string): DeferMarker[] {
+  const out: DeferMarker[] = [];
+  const lines = withoutComments(text).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].includes('defer:')) continue;
+    for (const m of lines[i].matchAll(MARKER_RE)) {
+      const what = m[1].replace(/\s*(?:\*\/|-->|#}|%>)\s*$/, '').trim();
+      out.push({ path: rel, line: i + 1, text: what });
+    }
+  }
+  return out;
+}
+
+/** The lines of DEBT.md that can stand for a debt: not comments, not the table's header or rule, not empty. */
+export function debtLines(text: string): string[] {
+  return withoutComments(text)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^#/.test(l) && !/^\|?[\s:|-]+\|?$/.test(l) && !/^\|\s*ID\s*\|/i.test(l))
+    .filter((l) => l.replace(/[|\s]/g, '') !== '');
+}
+
+function words(s: string): string[] {
+  return [...new Set((s.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((w) => !/^debt$/.test(w)))];
+}
+
+/** Whether `m` has its line among `lines` (see the rules above). */
+export function hasDebtLine(m: DeferMarker, lines: readonly string[], home: string): boolean {
+  const ids = m.text.match(DEBT_ID_RE) ?? [];
+  if (ids.some((id) => lines.some((l) => new RegExp(`\\b${id}\\b`).test(l)))) return true;
+  if (m.path !== home) {
+    const base = m.path.split('/').pop() ?? m.path;
+    if (lines.some((l) => l.includes(m.path) || l.includes(base))) return true;
+  }
+  const w = words(m.text);
+  if (w.length < 2) return false;
+  return lines.some((l) => {
+    const lw = l.toLowerCase();
+    const hit = w.filter((x) => lw.includes(x)).length;
+    return hit >= 2 && hit * 2 >= w.length;
+  });
+}
+
+/** `debt` (warn): every `defer:` marker in STATE.md and the changed files has its line in DEBT.md. */
+export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]> {
+  const markers = deferMarkers(home.relPath, home.text);
+  let unread = 0;
+  if (ws.gitDeferred) {
+    if (markers.length === 0) return [gitPendingCheck('S3', 'debt', { path: home.relPath })];
+  } else {
+    const g = await ws.git();
+    const changed = (g?.changed ?? []).filter((p) => p !== home.relPath && p !== DEBT);
+    for (const rel of changed.slice(0, MAX_FILES)) {
+      const f = await ws.read(rel);
+      if (!f.ok || f.size > MAX_BYTES) continue;
+      if (f.text.includes('defer:')) markers.push(...deferMarkers(rel, f.text));
+    }
+    unread = Math.max(0, changed.length - MAX_FILES);
+  }
+  if (markers.length === 0)
+    return [
+      mk(
+        'S3',
+        'debt',
+        'warn',
+        true,
+        unread
+          ? t('No `defer:` marker in STATE.md or the first {0} changed files ({1} more not read).', MAX_FILES, unread)
+          : t('No `defer:` marker in STATE.md or the changed files.'),
+        { path: home.relPath },
+      ),
+    ];
+  const debt = await ws.read(DEBT);
+  const lines = debt.ok ? debtLines(debt.text) : [];
+  const missing = markers.filter((m) => !hasDebtLine(m, lines, home.relPath));
+  if (missing.length === 0)
+    return [
+      mk('S3', 'debt', 'warn', true, t('Every `defer:` marker ({0}) has its line in {1}.', markers.length, DEBT), {
+        path: home.relPath,
+      }),
+    ];
+  const hint = debt.ok
+    ? t('Add its row to {0} (where, what / ceiling, upgrade when, status), or name its DEBT id in the marker.', DEBT)
+    : t('Create {0} with a row for it (where, what / ceiling, upgrade when, status).', DEBT);
+  const out = missing
+    .slice(0, NAMED)
+    .map((m) =>
+      mk(
+        'S3',
+        'debt',
+        'warn',
+        false,
+        t('`defer:` marker without a line in {0}: {1}:{2} "{3}".', DEBT, m.path, m.line, clip(m.text, 80)),
+        { path: m.path, line: m.line },
+        hint,
+      ),
+    );
+  if (missing.length > NAMED)
+    out.push(
+      mk(
+        'S3',
+        'debt',
+        'warn',
+        false,
+        t('{0} more `defer:` markers without a line in {1}.', missing.length - NAMED, DEBT),
+        { path: home.relPath },
+        hint,
+      ),
+    );
+  return out;
+}
