@@ -277,8 +277,12 @@ function instructions(rows) {
  * not land on the next case's collections; the ratio 10k → 100k, and the time a line at each size.
  */
 async function linearity(tmp) {
-  const entry = path.join(repo, 'out', 'src', 'core', 'evaluate.js');
-  if (!existsSync(entry)) return console.log('\nlinearity: out/ missing (npm run bench compiles it)');
+  // src/core/report/evaluate.ts, as `node scripts/build.mjs --tests` (the first half of npm run bench) transpiles it.
+  const entry = path.join(repo, 'out', 'src', 'core', 'report', 'evaluate.js');
+  if (!existsSync(entry))
+    return console.log(
+      `\nlinearity: ${path.relative(repo, entry)} missing (npm run bench compiles it; run node scripts/build.mjs --tests)`,
+    );
   const child = `const { evaluate } = require(${JSON.stringify(entry)});
     (async () => { let best = Infinity;
       for (let i = 0; i < Number(process.argv[2]); i++) { const t0 = process.hrtime.bigint(); await evaluate(process.argv[1], { noGit: true }); best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6); }
@@ -340,8 +344,12 @@ async function linearity(tmp) {
 
 /** The meter when the newest record is huge (a pasted image of 9 MB): a figure, and how long it takes. */
 async function hugeRecords(tmp) {
-  const ctx = await import(path.join(repo, 'out', 'src', 'core', 'context', 'index.js')).catch(() => null);
-  if (!ctx) return;
+  const ctxFile = path.join(repo, 'out', 'src', 'core', 'context', 'index.js');
+  const ctx = await import(ctxFile).catch(() => null);
+  if (!ctx)
+    return console.log(
+      `\nMeter, huge records: ${path.relative(repo, ctxFile)} missing (run node scripts/build.mjs --tests)`,
+    );
   const file = path.join(tmp, 'huge.jsonl');
   const asst = JSON.stringify({
     isSidechain: false,
@@ -373,6 +381,21 @@ async function hugeRecords(tmp) {
   console.log(
     `\n## Meter, huge records: newest record a 9 MB pasted image → ${u ? `figure ${u.usedTokens} tokens` : 'NO FIGURE'} in ${ms(t0).toFixed(1)} ms (goal: a figure always)`,
   );
+  // A record larger than the meter reads (200 MB, over its 64 MB scan budget): passed over, the figure before it given.
+  const big = path.join(tmp, 'huge-200.jsonl');
+  writeFileSync(big, `${asst}\n`);
+  const piece = 'A'.repeat(8 * 1024 * 1024);
+  appendFileSync(big, '{"type":"user","message":{"role":"user","content":"');
+  for (let i = 0; i < 25; i++) appendFileSync(big, piece);
+  appendFileSync(big, '"}}\n');
+  const rss0 = process.memoryUsage().rss;
+  const t1 = process.hrtime.bigint();
+  const f = new ctx.ContextFollower({ agent: 'claude', sessionId: 's', path: big, mtime: 0 });
+  const v = await f.read();
+  console.log(
+    `Newest record ${(statSync(big).size / 1048576).toFixed(0)} MB (too large to read) → ${v ? `figure ${v.usedTokens} tokens, the record named too large (${v.tooLargeRecordBytes} bytes)` : 'NO FIGURE'} in ${ms(t1).toFixed(0)} ms, RSS +${((process.memoryUsage().rss - rss0) / 1048576).toFixed(0)} MB`,
+  );
+  rmSync(big, { force: true });
 }
 
 await main();

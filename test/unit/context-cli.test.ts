@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { encodeClaudeProjectDir } from '../../src/core/context';
 import { FACTS } from '../../src/core/systems/facts';
 import { cli, CORPUS_SESSIONS, workspace, write } from './helpers';
-import { asst, codexCount, codexMeta, codexTurn, lines } from './context-records';
+import { asst, codexCount, codexMeta, codexTurn, lines, ofFolder } from './context-records';
 
 const SID = '258c7280-ae70-4798-800f-63464d01a85d';
 const XID = '019c8a70-dda7-7f33-98ea-f30553347322';
@@ -13,7 +13,8 @@ const XID = '019c8a70-dda7-7f33-98ea-f30553347322';
 function homes(root: string, claude: string | null, codex: string | null) {
   const ch = workspace({}, 'sl-claude-');
   const xh = workspace({}, 'sl-codex-');
-  if (claude !== null) write(path.join(ch, 'projects', encodeClaudeProjectDir(root)), `${SID}.jsonl`, claude);
+  if (claude !== null)
+    write(path.join(ch, 'projects', encodeClaudeProjectDir(root)), `${SID}.jsonl`, ofFolder(claude, root));
   if (codex !== null) write(xh, `sessions/2026/02/23/rollout-2026-02-23T13-19-38-${XID}.jsonl`, codex);
   return { CLAUDE_CONFIG_DIR: ch, CODEX_HOME: xh, HOME: workspace({}, 'sl-home-') };
 }

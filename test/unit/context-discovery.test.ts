@@ -16,11 +16,11 @@ function touch(file: string, secondsAgo: number): void {
   utimesSync(file, t, t);
 }
 
-const asst = (sid: string) =>
+const asst = (sid: string, cwd: string) =>
   JSON.stringify({
     type: 'assistant',
     sessionId: sid,
-    cwd: '/x',
+    cwd,
     message: {
       id: 'm',
       role: 'assistant',
@@ -42,14 +42,14 @@ test('findClaudeSession: newest <session-id>.jsonl of the encoded folder, never 
   const home = workspace({}, 'sl-claude-');
   const root = workspace({}, 'sl-root-');
   const dir = path.join(home, 'projects', encodeClaudeProjectDir(root));
-  const older = write(dir, 'aaaaaaaa-1111-2222-3333-444444444444.jsonl', asst('a'));
-  const newer = write(dir, 'bbbbbbbb-1111-2222-3333-444444444444.jsonl', asst('b'));
-  const sub = write(dir, 'bbbbbbbb-1111-2222-3333-444444444444/subagents/agent-a1.jsonl', asst('b'));
-  const side = write(dir, 'agent-deadbeef.jsonl', asst('b'));
+  const older = write(dir, 'aaaaaaaa-1111-2222-3333-444444444444.jsonl', asst('a', root));
+  const newer = write(dir, 'bbbbbbbb-1111-2222-3333-444444444444.jsonl', asst('b', root));
+  const sub = write(dir, 'bbbbbbbb-1111-2222-3333-444444444444/subagents/agent-a1.jsonl', asst('b', root));
+  const side = write(dir, 'agent-deadbeef.jsonl', asst('b', root));
   write(
     path.join(home, 'projects', encodeClaudeProjectDir(root + '-other')),
     'cccccccc-1111-2222-3333-444444444444.jsonl',
-    asst('c'),
+    asst('c', root),
   );
   touch(older, 100);
   touch(newer, 50);
@@ -113,7 +113,7 @@ test('findClaudeSession: a symbolic link to the workspace finds the real path fo
   const real = workspace({}, 'sl-real-');
   const link = path.join(workspace({}, 'sl-link-'), 'ln');
   symlinkSync(real, link);
-  const f = write(path.join(home, 'projects', encodeClaudeProjectDir(real)), 's1.jsonl', asst('s1'));
+  const f = write(path.join(home, 'projects', encodeClaudeProjectDir(real)), 's1.jsonl', asst('s1', real));
   assert.equal((await findClaudeSession(link, { claudeHome: home }))?.path, f);
 });
 
@@ -175,7 +175,7 @@ test('findCodexSession: an old session is still found when no recent day holds t
 test('findSessions: both agents, newest first', async () => {
   const home = workspace({}, 'sl-home-');
   const root = workspace({}, 'sl-root-');
-  const cl = write(path.join(home, '.claude', 'projects', encodeClaudeProjectDir(root)), 'c1.jsonl', asst('c1'));
+  const cl = write(path.join(home, '.claude', 'projects', encodeClaudeProjectDir(root)), 'c1.jsonl', asst('c1', root));
   const cx = write(
     home,
     '.codex/sessions/2026/03/01/rollout-2026-03-01T00-00-00-11111111-2222-3333-4444-555555555555.jsonl',

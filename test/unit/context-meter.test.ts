@@ -17,6 +17,7 @@ import {
   codexTurn,
   compact,
   lines,
+  ofFolder,
   progress,
   toolResult,
 } from './context-records';
@@ -484,7 +485,7 @@ test('measure(root) uses discovery for both agents; a missing transcript gives n
   write(
     path.join(home, 'projects', encodeClaudeProjectDir(root)),
     '11111111-2222-3333-4444-555555555555.jsonl',
-    lines(asst({ read: 1000, input: 0 })),
+    ofFolder(lines(asst({ read: 1000, input: 0 })), root),
   );
   const codex = workspace({}, 'sl-codex-');
   write(

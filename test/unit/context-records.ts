@@ -13,6 +13,11 @@ export interface AsstOpts {
   text?: string;
 }
 
+/** The lines' `cwd` (the builders write `/home/u/proj`) set to `root`: a transcript of that folder, as Claude Code writes it there. */
+export function ofFolder(jsonl: string, root: string): string {
+  return jsonl.replaceAll('"cwd":"/home/u/proj"', `"cwd":${JSON.stringify(root)}`);
+}
+
 export function asst(o: AsstOpts = {}): string {
   return JSON.stringify({
     parentUuid: 'p',

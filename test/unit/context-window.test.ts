@@ -17,7 +17,7 @@ import {
 } from '../../src/core/context';
 import { statusView } from '../../src/extension/pure/status-text';
 import { cli, workspace, write } from './helpers';
-import { asst, compact, lines } from './context-records';
+import { asst, compact, lines, ofFolder } from './context-records';
 
 const SID = '0b3f7f4e-5a1c-4d2e-9f10-2c3d4e5f6a7b';
 
@@ -104,7 +104,7 @@ function session(model: string, used: number, at = new Date(Date.now() - 60_000)
   const transcript = write(
     path.join(home, 'projects', encodeClaudeProjectDir(root)),
     `${SID}.jsonl`,
-    lines(asst({ read: used, input: 0, model, session: SID, at })),
+    ofFolder(lines(asst({ read: used, input: 0, model, session: SID, at })), root),
   );
   return { root, home, transcript, ref: { agent: 'claude' as const, sessionId: SID, path: transcript, mtime: 0 } };
 }

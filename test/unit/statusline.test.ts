@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
 import { cli, workspace, write } from './helpers';
-import { asst, lines } from './context-records';
+import { asst, lines, ofFolder } from './context-records';
 
 const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
 
@@ -111,7 +111,10 @@ test('the meter prefers a feed newer than the transcript figure and says so; an 
   const transcript = write(
     path.join(home, 'projects', encodeClaudeProjectDir(root)),
     `${SID}.jsonl`,
-    lines(asst({ read: 30000, input: 0, session: SID, at: new Date(Date.now() - 60_000).toISOString() })),
+    ofFolder(
+      lines(asst({ read: 30000, input: 0, session: SID, at: new Date(Date.now() - 60_000).toISOString() })),
+      root,
+    ),
   );
   const ref = { agent: 'claude' as const, sessionId: SID, path: transcript, mtime: 0 };
   const f = new ContextFollower(ref, { root });

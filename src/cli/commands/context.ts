@@ -17,6 +17,7 @@ import {
 } from '../../core/context';
 import { compactionsAdviceOf, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
 import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
+import { sizeText } from '../../core/context/measure';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
@@ -58,6 +59,10 @@ export function usageLine(u: ContextJson): string {
   // Without a window there is no level to tell.
   if (u.percent !== null) parts.push(`${levelText(u.level)} (${thresholdText(u.thresholds)})`);
   if (u.afterCompaction) parts.push('after compaction');
+  if (u.tooLargeRecordBytes !== undefined)
+    parts.push(
+      `the newest record (${sizeText(u.tooLargeRecordBytes)}) is too large to read: this figure is the last one before it`,
+    );
   if (u.compactions) parts.push(`${u.compactions} compaction${u.compactions === 1 ? '' : 's'}`);
   if (u.advice) parts.push(u.advice);
   if (u.model) parts.push(u.model);

@@ -3,7 +3,7 @@
  * `projects/<encoded cwd>/`, and Codex CLI's newest `sessions/YYYY/MM/DD/rollout-*.jsonl` whose
  * `session_meta` names the folder. Bounded: a handful of directory listings and stats per call.
  */
-import { promises as fs, statSync, type Stats } from 'node:fs';
+import { promises as fs, realpathSync, statSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseObject, readFirstLine, readHead, statOrNull } from './files';
@@ -102,9 +102,17 @@ export async function listDir(dir: string): Promise<string[]> {
   }
 }
 
-/** Newest top-level `<session-id>.jsonl` of a Claude Code project folder (sidechain `agent-*.jsonl` files excluded). */
-async function newestClaudeTranscript(dir: string): Promise<SessionRef | null> {
-  let best: SessionRef | null = null;
+/** At most this many transcripts of one project folder are asked for their `cwd` (newest first) before giving up. */
+const MAX_CWD_CHECKS = 64;
+
+/**
+ * Newest top-level `<session-id>.jsonl` of a Claude Code project folder (sidechain `agent-*.jsonl`
+ * files excluded) that belongs to one of `forms`: two folders can share a project folder name
+ * (`/x/my-app` and `/x/my/app` both encode to `-x-my-app`), so a transcript whose own `cwd` is
+ * another folder is passed over; one that records no `cwd` yet is taken.
+ */
+async function newestClaudeTranscript(dir: string, forms: readonly string[]): Promise<SessionRef | null> {
+  const found: SessionRef[] = [];
   for (const name of await transcriptNames(dir)) {
     const p = path.join(dir, name);
     // A folder can hold thousands of sessions: one synchronous stat each (microseconds) instead
@@ -116,10 +124,11 @@ async function newestClaudeTranscript(dir: string): Promise<SessionRef | null> {
       st = undefined;
     }
     if (!st || !st.isFile()) continue;
-    if (!best || st.mtimeMs > best.mtime)
-      best = { agent: 'claude', sessionId: name.slice(0, -'.jsonl'.length), path: p, mtime: st.mtimeMs };
+    found.push({ agent: 'claude', sessionId: name.slice(0, -'.jsonl'.length), path: p, mtime: st.mtimeMs });
   }
-  return best;
+  found.sort((a, b) => b.mtime - a.mtime);
+  for (const ref of found.slice(0, MAX_CWD_CHECKS)) if (await transcriptIsOurs(ref.path, forms)) return ref;
+  return null;
 }
 
 /** Top-level `<session-id>.jsonl` names of a project folder, listed again only when the folder's mtime changed (a session added or removed). */
@@ -137,25 +146,53 @@ async function transcriptNames(dir: string): Promise<string[]> {
   return names;
 }
 
+/** Transcript `cwd`s found, by path: the first record that names one is never rewritten. */
+const cwdCache = new Map<string, string>();
+
 /** The `cwd` the first records of a Claude Code transcript name (read from at most 256 KB of its head). */
 export async function claudeTranscriptCwd(file: string): Promise<string | null> {
+  const known = cwdCache.get(file);
+  if (known !== undefined) return known;
   const head = await readHead(file, 256 * 1024);
   if (!head) return null;
-  const lines = head.toString('utf8').split('\n');
-  for (const line of lines) {
-    const o = parseObject(line);
-    if (o && typeof o.cwd === 'string') return o.cwd;
+  let cwd: string | null = null;
+  // Only the lines that hold the field are decoded, first to last.
+  for (let at = head.indexOf('"cwd"'); at >= 0 && cwd === null;) {
+    const start = head.lastIndexOf(10, at) + 1;
+    const nl = head.indexOf(10, at);
+    const end = nl < 0 ? head.length : nl;
+    const o = parseObject(head.subarray(start, end));
+    if (o && typeof o.cwd === 'string') cwd = o.cwd;
+    at = nl < 0 ? -1 : head.indexOf('"cwd"', end);
   }
-  // The first record may be longer than the head: look for the field itself.
-  const m = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head.toString('utf8'));
-  if (m) {
-    try {
-      return JSON.parse(`"${m[1]}"`) as string;
-    } catch {
-      return null;
+  if (cwd === null) {
+    // The first record may be longer than the head: look for the field itself.
+    const m = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head.toString('utf8'));
+    if (m) {
+      try {
+        cwd = JSON.parse(`"${m[1]}"`) as string;
+      } catch {
+        cwd = null;
+      }
     }
   }
-  return null;
+  if (cwd !== null) {
+    if (cwdCache.size > 1024) cwdCache.clear();
+    cwdCache.set(file, cwd);
+  }
+  return cwd;
+}
+
+/** True unless the transcript's own `cwd` names a folder other than `forms` (its text, or its real path). */
+export async function transcriptIsOurs(file: string, forms: readonly string[]): Promise<boolean> {
+  const cwd = await claudeTranscriptCwd(file);
+  if (cwd === null || forms.some((f) => samePath(f, cwd))) return true;
+  try {
+    const real = realpathSync.native(cwd);
+    return forms.some((f) => samePath(f, real));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -175,7 +212,7 @@ export async function findClaudeSession(root: string, opts: MeterOptions = {}): 
   for (const form of forms) {
     const enc = encodeClaudeProjectDir(form);
     const named = claudeProjectDirName(form);
-    const plain = await newestClaudeTranscript(path.join(projects, named));
+    const plain = await newestClaudeTranscript(path.join(projects, named), forms);
     if (plain) {
       consider(plain);
       continue;
@@ -187,10 +224,11 @@ export async function findClaudeSession(root: string, opts: MeterOptions = {}): 
     const prefix = enc.slice(0, CLAUDE_MAX_DIR);
     for (const name of listing) {
       if (!name.startsWith(prefix) || name === named) continue;
-      const cand = await newestClaudeTranscript(path.join(projects, name));
+      const cand = await newestClaudeTranscript(path.join(projects, name), forms);
       if (!cand) continue;
+      // Here the folder name itself says nothing: only a transcript that names this folder counts.
       const cwd = await claudeTranscriptCwd(cand.path);
-      if (cwd !== null && forms.some((f) => samePath(f, cwd))) consider(cand);
+      if (cwd !== null) consider(cand);
     }
   }
   return best;

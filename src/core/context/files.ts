@@ -83,8 +83,11 @@ export async function readHead(path: string, max: number): Promise<Buffer | null
  * the end. `visit(line, start)` gets each non-empty line's bytes (without `\n`) and its byte offset;
  * it returns true to stop. The last segment, when `end` is not just after a newline, is visited too
  * (the caller decides what a torn line is worth: it ends exactly at `end`). A line longer than
- * `maxLine` is never held: its bytes are passed over and it is not visited. Gives up once more than
- * `budget` bytes were read.
+ * `maxLine` is never held: its bytes are passed over, it is not visited, and `oversized(length,
+ * start)` is told once its start is found. Gives up once more than `budget` bytes were read
+ * outside such lines: a record too large to hold (a 200 MB pasted file) is passed over to the line
+ * before it whatever its size (its bytes are read once, none kept), so what stands before it is
+ * still found.
  */
 export async function scanBackward(
   fh: Handle,
@@ -93,15 +96,19 @@ export async function scanBackward(
   visit: (line: Buffer, start: number) => boolean,
   chunk = 64 * 1024,
   maxLine = Infinity,
+  oversized?: (length: number, start: number) => void,
 ): Promise<'stopped' | 'start' | 'budget'> {
   let pos = end;
   const pending: Buffer[] = [];
   let pendingLen = 0;
   /** The line being read is longer than `maxLine`: its bytes are dropped until its start. */
-  let oversized = false;
+  let inOversized = false;
+  /** Bytes of the oversized line being passed over, and of those passed over before it. */
+  let overLen = 0;
+  let passedOver = 0;
   let size = chunk;
   while (pos > 0) {
-    if (end - pos >= budget) return 'budget';
+    if (end - pos - passedOver - overLen >= budget) return 'budget';
     size = Math.min(size, pos);
     pos -= size;
     const buf = Buffer.allocUnsafe(size);
@@ -114,33 +121,49 @@ export async function scanBackward(
     while (i > 0) {
       const nl = buf.lastIndexOf(10, i - 1);
       if (nl < 0) {
-        if (!oversized) {
+        if (inOversized) overLen += i;
+        else {
           pending.unshift(buf.subarray(0, i));
           pendingLen += i;
           if (pendingLen > maxLine) {
-            oversized = true;
+            inOversized = true;
+            overLen = pendingLen;
             pending.length = 0;
             pendingLen = 0;
           }
         }
         break;
       }
-      const wasOversized = oversized;
       const piece = buf.subarray(nl + 1, i);
-      const line = wasOversized ? null : pending.length ? Buffer.concat([piece, ...pending]) : piece;
+      let line: Buffer | null = null;
+      if (inOversized) {
+        const length = overLen + piece.length;
+        passedOver += length;
+        overLen = 0;
+        inOversized = false;
+        oversized?.(length, pos + nl + 1);
+      } else {
+        line = pending.length ? Buffer.concat([piece, ...pending]) : piece;
+        if (line.length > maxLine) {
+          passedOver += line.length;
+          oversized?.(line.length, pos + nl + 1);
+          line = null;
+        }
+      }
       pending.length = 0;
       pendingLen = 0;
-      oversized = false;
-      if (line && line.length > 0 && line.length <= maxLine && visit(line, pos + nl + 1)) return 'stopped';
+      if (line && line.length > 0 && visit(line, pos + nl + 1)) return 'stopped';
       i = nl;
     }
     // Inside a long line, read bigger chunks (up to 1 MB): fewer reads for the same bytes.
-    if (pending.length || oversized) size = Math.min(size * 2, 1024 * 1024);
+    if (pending.length || inOversized) size = Math.min(size * 2, 1024 * 1024);
     else size = chunk;
   }
-  if (pending.length && !oversized) {
+  if (inOversized) oversized?.(overLen, 0);
+  else if (pending.length) {
     const line = pending.length === 1 ? pending[0] : Buffer.concat(pending);
-    if (line.length > 0 && line.length <= maxLine && visit(line, 0)) return 'stopped';
+    if (line.length > maxLine) oversized?.(line.length, 0);
+    else if (line.length > 0 && visit(line, 0)) return 'stopped';
   }
   return 'start';
 }

@@ -34,6 +34,18 @@ const FORWARD_CHUNK = 1024 * 1024;
 /** A torn tail longer than this is not worth parsing until it is complete. */
 const MAX_TORN = 4 * 1024 * 1024;
 
+function sameFigure(a: Figure | null, b: Figure | null): boolean {
+  return (
+    a === b ||
+    (a !== null &&
+      b !== null &&
+      a.usedTokens === b.usedTokens &&
+      a.at === b.at &&
+      a.afterCompaction === b.afterCompaction &&
+      a.model === b.model)
+  );
+}
+
 export class ContextFollower {
   readonly ref: SessionRef;
   private readonly opts: FollowerOptions;
@@ -53,6 +65,17 @@ export class ContextFollower {
   private current: Figure | null = null;
   private feed: FeedReader | null = null;
   private feedSession: string | null = null;
+  /**
+   * A record newer than the figure that is too large to read (longer than MAX_RECORD: a pasted
+   * file), with its size in bytes; null when the figure is the newest. The figure then is the last
+   * one before it.
+   */
+  private tooLargeBytes: number | null = null;
+
+  /** The newest record passed over as too large to read, when it is newer than the figure (its size in bytes), else null. */
+  get tooLarge(): number | null {
+    return this.tooLargeBytes;
+  }
 
   constructor(ref: SessionRef, opts: FollowerOptions = {}) {
     this.ref = ref;
@@ -80,6 +103,7 @@ export class ContextFollower {
     }
     const feed = this.ref.agent === 'claude' && this.opts.root ? await this.readFeed(fig).catch(() => null) : null;
     const transcript = fig ? this.usage(fig, feed) : null;
+    if (transcript && this.tooLargeBytes !== null) transcript.tooLargeRecordBytes = this.tooLargeBytes;
     if (!feed?.figure) return transcript;
     const tTime = transcript
       ? transcript.at !== null && Number.isFinite(Date.parse(transcript.at))
@@ -154,6 +178,7 @@ export class ContextFollower {
     this.fingerprint = Buffer.alloc(0);
     this.ino = this.dev = this.size = this.mtime = -1;
     this.current = null;
+    this.tooLargeBytes = null;
   }
 
   /** Scan backwards from `size`. With `keepIfNone`, an unsuccessful scan keeps the old state. */
@@ -162,6 +187,8 @@ export class ContextFollower {
     let lastStart = -1;
     let first = true;
     let settledAt = -1;
+    /** The newest record passed over as too large before the figure was found. */
+    let tooLarge: number | null = null;
     const lookback = this.opts.modelLookback ?? DEFAULT_MODEL_LOOKBACK;
     await scanBackward(
       fh,
@@ -187,13 +214,19 @@ export class ContextFollower {
       },
       undefined,
       MAX_RECORD,
+      (length) => {
+        first = false;
+        if (tooLarge === null && settledAt < 0 && !t.figure()) tooLarge = length;
+      },
     );
     if (keepIfNone && !t.figure()) {
       // Nothing in reach: keep the old figure, continue after what was appended.
       this.offset = lastStart >= 0 ? lastStart : size;
+      if (tooLarge !== null) this.tooLargeBytes = tooLarge;
     } else {
       this.tracker = t;
       this.offset = lastStart >= 0 ? lastStart : size;
+      this.tooLargeBytes = tooLarge;
     }
     this.fingerprint = await this.fingerprintAt(fh, this.offset);
   }
@@ -216,8 +249,9 @@ export class ContextFollower {
     let carry: Buffer | null = null;
     let consumed = this.offset;
     let last: { data: Buffer; start: number } | null = null;
-    /** Inside a record longer than MAX_RECORD: its bytes are passed over up to its newline. */
+    /** Inside a record longer than MAX_RECORD: its bytes are passed over up to its newline (how many so far). */
     let skipping = false;
+    let skipped = 0;
     let first = true;
     while (pos < size) {
       const head = first ? fp.length : 0;
@@ -238,10 +272,12 @@ export class ContextFollower {
       if (skipping) {
         const nl = data.indexOf(10);
         if (nl < 0) {
+          skipped += n;
           pos += n;
           continue;
         }
         skipping = false;
+        this.tooLargeBytes = skipped + nl;
         i = nl + 1;
         consumed = dataStart + i;
       }
@@ -251,13 +287,19 @@ export class ContextFollower {
         const line = data.subarray(i, nl);
         if (line.length && this.tracker.relevant(line)) {
           const o = parseObject(line);
-          if (o) this.tracker.push(o);
+          if (o) {
+            const before = this.tracker.figure();
+            this.tracker.push(o);
+            // A new figure after a record too large to read: that record is older than the figure now.
+            if (this.tooLargeBytes !== null && !sameFigure(before, this.tracker.figure())) this.tooLargeBytes = null;
+          }
         }
         i = nl + 1;
         consumed = dataStart + i;
       }
       carry = i < data.length ? Buffer.from(data.subarray(i)) : null;
       if (carry && carry.length > MAX_RECORD) {
+        skipped = carry.length;
         carry = null;
         skipping = true;
       }

@@ -70,6 +70,12 @@ export async function refForTranscript(file: string, agent?: Agent): Promise<Ses
   return { agent: a, sessionId, path: abs, mtime: st.mtimeMs };
 }
 
+/** `214 MB`, `16.8 MB`, `900 KB`: a record's size as the meter says it. */
+export function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(bytes >= 100 * 1024 * 1024 ? 0 : 1)} MB`;
+  return `${Math.round(bytes / 1024)} KB`;
+}
+
 /** Measure every session of the workspace (or the one transcript), with reasons for those without a figure. */
 export async function measureDetailed(
   root: string,
@@ -97,8 +103,13 @@ export async function measureDetailed(
   }
   const usages: ContextUsage[] = [];
   for (const ref of sessions) {
-    const u = await new ContextFollower(ref, { ...opts, root: rootAbs }).read();
+    const follower = new ContextFollower(ref, { ...opts, root: rootAbs });
+    const u = await follower.read();
     if (u) usages.push(u);
+    else if (follower.tooLarge !== null)
+      reasons.push(
+        `the newest record of ${ref.path} (${sizeText(follower.tooLarge)}) is too large to read, and no usage was found before it`,
+      );
     else reasons.push(`no usage found yet in ${ref.path}`);
   }
   return { sessions, usages, reasons };

@@ -24,6 +24,7 @@ import {
   listDir,
   rootForms,
   samePath,
+  transcriptIsOurs,
   type MeterOptions,
 } from './discovery';
 import { parseObject, readHead, statOrNull } from './files';
@@ -167,10 +168,10 @@ async function recentClaude(
       const p = path.join(projects, dir, name);
       const st = await statOrNull(p);
       if (!st || !st.isFile() || st.mtimeMs < since) continue;
-      if (isCut) {
-        const cwd = await claudeTranscriptCwd(p);
-        if (cwd === null || !forms.some((f) => samePath(f, cwd))) continue;
-      }
+      // A cut name says nothing by itself: its transcript must name this folder. Any other
+      // transcript whose own cwd is another folder (`/x/my-app` and `/x/my/app` share
+      // `-x-my-app`) is that folder's session, not this one's.
+      if (!(await transcriptIsOurs(p, forms)) || (isCut && (await claudeTranscriptCwd(p)) === null)) continue;
       seen.add(id);
       out.push({ agent: 'claude', sessionId: id, transcriptPath: p, lastWrite: st.mtimeMs });
     }

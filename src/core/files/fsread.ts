@@ -17,6 +17,7 @@ export type ReadFailure =
   | 'not-utf8'
   | 'too-large'
   | 'outside'
+  | 'hard-link'
   | 'error';
 
 export interface TextFileOk {
@@ -45,6 +46,8 @@ export interface TextFileErr {
   limit?: number;
   /** The path as the workspace named it when `kind` is 'outside'. */
   rel?: string;
+  /** The file's number of hard links when `kind` is 'hard-link'. */
+  links?: number;
   mtime: number;
   size: number;
 }
@@ -103,6 +106,12 @@ function decodeUtf8(buf: Buffer, truncated: boolean): string | null {
 export interface ReadOptions {
   /** Refuse (kind `too-large`) instead of reading the first `maxBytes` of a larger file. */
   refuseLarger?: boolean;
+  /**
+   * Refuse (kind `hard-link`) a file with more than one hard link, as a link is refused: its other
+   * name may stand anywhere on the disk (another user's file, a file outside the workspace), and
+   * nothing here can tell where. Checked on the path and again on the opened file.
+   */
+  refuseHardLinks?: boolean;
   /** Test hook: called after the bytes of an attempt were read, before the file is looked at again. */
   afterRead?: (attempt: number) => Promise<void> | void;
 }
@@ -161,6 +170,7 @@ export async function readTextFile(
       size: st.size,
     };
   }
+  if (opts.refuseHardLinks && st.nlink > 1) return hardLinked(st);
   let fd: number;
   try {
     // O_NONBLOCK: should the path be swapped for a FIFO after the stat, the open does not wait for a writer.
@@ -189,6 +199,7 @@ export async function readTextFile(
           size: before.size,
         };
       }
+      if (opts.refuseHardLinks && before.nlink > 1) return hardLinked(before);
       const want = Math.min(before.size, maxBytes);
       const buf = Buffer.allocUnsafe(want);
       let off = 0;
@@ -216,6 +227,17 @@ export async function readTextFile(
       /* closing a descriptor that was read cannot lose anything */
     }
   }
+}
+
+function hardLinked(st: fs.Stats): TextFileErr {
+  return {
+    ok: false,
+    kind: 'hard-link',
+    message: `it has ${st.nlink} hard links, so it may be a file from outside the workspace folder: it is not read`,
+    links: st.nlink,
+    mtime: st.mtimeMs,
+    size: st.size,
+  };
 }
 
 function decodeRead(bytes: Buffer, size: number, mtime: number, maxBytes: number): TextFile {

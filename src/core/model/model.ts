@@ -250,6 +250,11 @@ export interface ContextUsage {
   at: string | null;
   afterCompaction: boolean;
   source: 'statusline' | 'transcript';
+  /**
+   * A record newer than the figure was too large to read (a pasted file longer than the meter
+   * reads): its size in bytes. The figure is the last one before it. Absent otherwise.
+   */
+  tooLargeRecordBytes?: number;
 }
 
 /** A check that blocks the go-signal: severity block and status fail. */

@@ -78,6 +78,9 @@ export function readFinding(f: TextFileErr): Finding {
       'Point it at a file inside the workspace folder: a path from the repository (a config value, a link) is never followed out of it.',
     ),
     'too-large': t('A config file this large is not a config file: shorten it.'),
+    'hard-link': t(
+      'Give it a name of its own: copy it and move the copy over it (`cp FILE FILE.copy && mv FILE.copy FILE`), after checking what it holds.',
+    ),
   };
   return finding('readable', 'block', cannotReadDocument(f), undefined, hints[f.kind]);
 }
@@ -107,6 +110,11 @@ function cannotReadDocument(f: TextFileErr): Msg {
       return t('Cannot read the document: not valid UTF-8 text.');
     case 'outside':
       return t('Cannot read the document: {0} leads outside the workspace folder, so it is not read.', f.rel ?? '');
+    case 'hard-link':
+      return t(
+        'Cannot read the document: it has {0} hard links, so it may be a file from outside the workspace folder: it is not read.',
+        f.links ?? '',
+      );
     default:
       return t('Cannot read the document: cannot be read ({0}).', f.code ?? f.kind);
   }
@@ -141,6 +149,12 @@ export function sidecarUnreadable(rel: string, f: TextFileErr): Msg {
         'TAMPERED: {0} cannot be read ({1} leads outside the workspace folder, so it is not read).',
         rel,
         f.rel ?? '',
+      );
+    case 'hard-link':
+      return t(
+        'TAMPERED: {0} cannot be read (it has {1} hard links, so it may be a file from outside the workspace folder: it is not read).',
+        rel,
+        f.links ?? '',
       );
     default:
       return t('TAMPERED: {0} cannot be read ({1}).', rel, f.code ?? f.kind);
@@ -216,8 +230,8 @@ export class Workspace {
         !ok
           ? outsideFailure(rel)
           : yaml
-            ? readTextFile(this.abs(rel), CONFIG_MAX_BYTES, { refuseLarger: true })
-            : readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES),
+            ? readTextFile(this.abs(rel), CONFIG_MAX_BYTES, { refuseLarger: true, refuseHardLinks: true })
+            : readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES, { refuseHardLinks: true }),
       );
       this.reads.set(rel, p);
     }

@@ -5,7 +5,8 @@
  * "Continuity Ledger": headings, or bare `Label:` lines), `.claude/memory/session_ledger.md`,
  * `.claude/session_ledger.md`.
  */
-import { LineCounter, isMap, isScalar, parseDocument } from 'yaml';
+import { LineCounter, isMap, isScalar } from 'yaml';
+import { parseYamlDocument } from '../../markdown/yaml';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
 import { companionPath } from '../facts';
 import { S0_FACTS } from './facts';
@@ -189,7 +190,7 @@ export function parseAgentsYml(text: string): ParsedContent {
   const sections: Section[] = [];
   const lc = new LineCounter();
   const meta: Record<string, unknown> = { issues };
-  const ydoc = parseDocument(text, { lineCounter: lc, prettyErrors: false, logLevel: 'error' });
+  const ydoc = parseYamlDocument(text, { lineCounter: lc, logLevel: 'error' });
   if (ydoc.errors.length) {
     const e = ydoc.errors[0];
     issues.push({ kind: 'yaml-error', line: lc.linePos(e.pos[0]).line, error: e.message.split('\n')[0] });
@@ -235,7 +236,8 @@ export function parseAgentsYml(text: string): ParsedContent {
         key: 'session',
         title: 'session',
         line: sessionLine ?? 1,
-        endLine: Math.max(sessionLine ?? 1, ...items.map((i) => i.line)),
+        // Not spread into arguments: a hostile file holds tens of thousands of keys.
+        endLine: items.reduce((m, i) => Math.max(m, i.line), sessionLine ?? 1),
         level: 0,
         items,
       });

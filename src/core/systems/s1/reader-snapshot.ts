@@ -5,7 +5,8 @@
  * each diff and blocked entry — and the prose/block byte sizes; whether that is within the caps
  * (`budgets.snapshot` of the facts table) is judged by S1's checks.
  */
-import { LineCounter, isMap, isSeq, parseDocument, type Node as YNode } from 'yaml';
+import { LineCounter, isMap, isSeq, type Node as YNode } from 'yaml';
+import { parseYamlDocument } from '../../markdown/yaml';
 import { S1_SNAPSHOT } from './facts';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Item, Section } from '../../model/model';
@@ -174,7 +175,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   if (!loc) return null;
   const items: Item[] = [];
   const lc = new LineCounter();
-  const ydoc = parseDocument(loc.yaml, { lineCounter: lc, prettyErrors: false, logLevel: 'error' });
+  const ydoc = parseYamlDocument(loc.yaml, { lineCounter: lc, logLevel: 'error' });
   const lineOf = (n: YNode | null | undefined): number => {
     const r = (n as { range?: [number, number, number] } | null | undefined)?.range;
     return r ? loc.yamlLine + lc.linePos(r[0]).line - 1 : loc.line;

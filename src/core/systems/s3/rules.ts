@@ -371,16 +371,16 @@ async function onlyStateCommitsSinceByGit(
   recorded: string,
   head: string,
 ): Promise<boolean> {
-  // `recorded` is a hex hash (parseBranchHead): the three calls take it as `<hash>^{commit}` and run
-  // at once, since one git process's start-up is most of each call's time. Any of them failing
-  // (no such commit, an ambiguous short hash, not an ancestor) means no.
+  // `recorded` is a hex hash (parseBranchHead): both calls take it as `<hash>^{commit}` and run at
+  // once, since one git process's start-up is most of each call's time. Either failing (no such
+  // commit, an ambiguous short hash, not an ancestor: `merge-base --is-ancestor` exits non-zero for
+  // each) means no.
   const rev = `${recorded}^{commit}`;
-  const [full, isAncestor, files] = await Promise.all([
-    git(ws.root, ['rev-parse', '--verify', '--quiet', rev]),
+  const [isAncestor, files] = await Promise.all([
     git(ws.root, ['merge-base', '--is-ancestor', rev, head]),
     git(ws.root, ['diff', '--name-only', rev, head]),
   ]);
-  if (!full?.trim() || isAncestor === null || files === null) return false;
+  if (isAncestor === null || files === null) return false;
   const stateDir = path.relative(top, ws.abs('docs/state')).split(path.sep).join('/');
   const changed = files.split('\n').filter(Boolean);
   return changed.length > 0 && changed.every((p) => p === stateDir || p.startsWith(`${stateDir}/`));

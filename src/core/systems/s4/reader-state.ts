@@ -14,7 +14,7 @@
  * - `parseS4State`, `parseProgress`, `parseCheckpoint`: the `StateDoc` contents; `meta.s4`,
  *   `meta.entries`, `meta.frontMatter` carry the structures above.
  */
-import { parse as parseYaml } from 'yaml';
+import { parseYamlData } from '../../markdown/yaml';
 import { headingEnds, sectionize, type MdOutline } from '../../markdown/markdown';
 import type { SectionKey } from '../../model/model';
 import { matchKey, normalizeTitle, type KeyTable } from '../../markdown/sections';
@@ -193,7 +193,7 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
   const meta: Record<string, unknown> = {};
   if (outline.frontMatter) {
     try {
-      meta.frontMatter = parseYaml(outline.frontMatter.text, { prettyErrors: false, logLevel: 'error' }) ?? {};
+      meta.frontMatter = parseYamlData(outline.frontMatter.text, { logLevel: 'error' }) ?? {};
     } catch (err) {
       meta.frontMatterError = { message: (err as Error).message.split('\n')[0], line: outline.frontMatter.line };
     }

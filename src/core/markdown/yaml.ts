@@ -1,0 +1,75 @@
+/**
+ * YAML documents from files a repository holds (`.agents.yml`, `context-manifest.yaml`, front
+ * matter), parsed in time linear in the number of keys. The `yaml` library checks that a
+ * mapping's keys are unique by comparing each new key with every key before it (quadratic: a
+ * 256 KB file of 40,000 keys costs 800 million comparisons), so its check is switched off and
+ * the same rule is applied here with one set of keys per mapping: a scalar key whose value
+ * equals an earlier scalar key's value (`===`, as the library compares them) is the library's
+ * own "Map keys must be unique" error, at that key.
+ */
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseDocument,
+  YAMLParseError,
+  type Document,
+  type DocumentOptions,
+  type ParseOptions,
+  type SchemaOptions,
+} from 'yaml';
+
+type Options = ParseOptions & DocumentOptions & SchemaOptions;
+
+/** Every duplicate scalar key of every mapping in the document, as the library's DUPLICATE_KEY errors. */
+function duplicateKeys(doc: Document): YAMLParseError[] {
+  const errors: YAMLParseError[] = [];
+  // An explicit stack: a deeply nested document cannot exhaust the call stack here.
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const k = pair.key;
+        // NaN !== NaN: the library never finds two `.nan` keys equal, and neither does this.
+        if (isScalar(k) && !(typeof k.value === 'number' && Number.isNaN(k.value))) {
+          if (seen.has(k.value)) {
+            const at = k.range?.[0] ?? 0;
+            errors.push(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+          } else seen.add(k.value);
+        }
+        stack.push(k, pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const it of node.items) stack.push(isPair(it) ? it.value : it);
+    } else if (isPair(node)) {
+      stack.push(node.key, node.value);
+    }
+    // Scalars and aliases hold no mapping of their own (an alias points at a node already visited).
+    else if (isAlias(node)) continue;
+  }
+  return errors;
+}
+
+/**
+ * `parseDocument` with the unique-key rule applied in linear time: duplicate keys are in
+ * `doc.errors` (in document order with the parser's own errors) as the library would put them.
+ * Errors are never prettified (`prettyErrors: false`): callers take the line from a LineCounter.
+ */
+export function parseYamlDocument(text: string, options: Options = {}): Document.Parsed {
+  const doc = parseDocument(text, { ...options, prettyErrors: false, uniqueKeys: false });
+  if (options.uniqueKeys === false) return doc;
+  const dups = duplicateKeys(doc);
+  if (dups.length) doc.errors = [...doc.errors, ...dups].sort((a, b) => a.pos[0] - b.pos[0]);
+  return doc;
+}
+
+/** `yaml.parse` over `parseYamlDocument`: the data, or the first error thrown (as the library's `parse` does). */
+export function parseYamlData(text: string, options: Options = {}): unknown {
+  const doc = parseYamlDocument(text, options);
+  if (doc.errors.length) throw doc.errors[0];
+  return doc.toJS();
+}

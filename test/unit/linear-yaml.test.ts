@@ -1,0 +1,154 @@
+/**
+ * `.agents.yml`, `context-manifest.yaml` and front matter are parsed in time linear in the number
+ * of keys: counted, not timed. The unit of work counted is the `yaml` library's node-type checks
+ * (every export of its `nodes/identity.js`: `isScalar`, `isMap`, `isPair` …), which its key
+ * comparisons call; its own unique-key check compared every key with every key before it, so a
+ * mapping of n keys cost n²/2 of them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseDocument } from 'yaml';
+import { parseAgentsYml } from '../../src/core/systems/s0/reader';
+import { parseManifest } from '../../src/core/systems/s2/reader-ledger';
+import { parseCheckpoint } from '../../src/core/systems/s4/reader-state';
+import { parseYamlDocument } from '../../src/core/markdown/yaml';
+import { parseMarkdown } from '../../src/core/markdown/markdown';
+import { evaluate } from '../../src/core/report/evaluate';
+import { workspace } from './helpers';
+
+/** The library's node-type checks, each call counted while `f` runs (and its promise settles). */
+async function countChecks(f: () => unknown): Promise<number> {
+  const file = path.join(path.dirname(require.resolve('yaml')), 'nodes', 'identity.js');
+  assert.ok(existsSync(file), `the yaml library's node-type checks are not at ${file}: this test must be adapted`);
+  const identity = require(file) as Record<string, unknown>;
+  const saved = new Map<string, (...a: unknown[]) => unknown>();
+  let n = 0;
+  for (const [k, v] of Object.entries(identity)) {
+    if (typeof v !== 'function') continue;
+    const fn = v as (...a: unknown[]) => unknown;
+    saved.set(k, fn);
+    identity[k] = (...a: unknown[]) => {
+      n++;
+      return fn(...a);
+    };
+  }
+  assert.ok(saved.has('isScalar'), 'the yaml library has no isScalar in nodes/identity.js: this test must be adapted');
+  try {
+    await f();
+  } finally {
+    for (const [k, fn] of saved) identity[k] = fn;
+  }
+  return n;
+}
+
+/** Node-type checks per key at 10,000 and at 20,000 keys: about the same when the work is linear, twice as many when it is quadratic. */
+async function assertLinear(
+  name: string,
+  make: (n: number) => string,
+  parse: (text: string) => unknown,
+): Promise<void> {
+  const at = async (k: number) => {
+    const text = make(k);
+    return (await countChecks(() => parse(text))) / k;
+  };
+  const a = await at(10_000);
+  const b = await at(20_000);
+  assert.ok(
+    b <= a * 1.25 && b < 100,
+    `${name}: ${a.toFixed(1)} node-type checks per key at 10,000 keys, ${b.toFixed(1)} at 20,000`,
+  );
+}
+
+const topKeys = (n: number) => {
+  const out = ['session:', '  ledger: true'];
+  for (let i = 0; i < n; i++) out.push(`k${i.toString(36)}: 1`);
+  return `${out.join('\n')}\n`;
+};
+const sessionKeys = (n: number) => {
+  const out = ['session:', '  ledger: true'];
+  for (let i = 0; i < n; i++) out.push(`  k${i}: ${i}`);
+  return `${out.join('\n')}\n`;
+};
+const flowKeys = (n: number) => {
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) parts.push(`k${i}: ${i}`);
+  return `session: {ledger: true, ${parts.join(', ')}}\n`;
+};
+
+test('.agents.yml: keys at the top, under session and in a flow mapping cost the same per key at 10,000 and 20,000', async () => {
+  await assertLinear('top-level keys', topKeys, parseAgentsYml);
+  await assertLinear('keys under session', sessionKeys, parseAgentsYml);
+  await assertLinear('flow mapping', flowKeys, parseAgentsYml);
+  // What it reads is unchanged: the session block is a section with every key.
+  const parsed = parseAgentsYml(sessionKeys(50));
+  assert.equal(parsed.sections[0].items.length, 51);
+  assert.deepEqual(parsed.meta?.issues, []);
+});
+
+test('context-manifest.yaml: many keys at the top and under durable_context cost the same per key', async () => {
+  await assertLinear(
+    'manifest top-level keys',
+    (n) => `ledger:\n  budget_chars: 4000\n${Array.from({ length: n }, (_, i) => `k${i}: ${i}`).join('\n')}\n`,
+    parseManifest,
+  );
+  await assertLinear(
+    'manifest durable_context keys',
+    (n) =>
+      `compaction:\n  checkpoint:\n    durable_context:\n      project_state: .claude/project-state.md\n${Array.from({ length: n }, (_, i) => `      k${i}: ${i}`).join('\n')}\n`,
+    parseManifest,
+  );
+  const m = parseManifest(
+    `compaction:\n  checkpoint:\n    durable_context:\n      project_state: p.md\n${Array.from({ length: 30 }, (_, i) => `k${i}: ${i}`).join('\n')}\n`,
+  );
+  assert.equal(m.info.projectState, 'p.md');
+});
+
+test('S4 checkpoint front matter (at most 400 lines, so a flow mapping on one line): many keys cost the same per key', async () => {
+  const make = (n: number) =>
+    `---\nsummary: {${Array.from({ length: n }, (_, i) => `k${i}: ${i}`).join(', ')}}\n---\n# Checkpoint\n`;
+  await assertLinear('front matter', make, (text) => parseCheckpoint(text, parseMarkdown(text)));
+  const meta = parseCheckpoint(make(300), parseMarkdown(make(300))).meta as { frontMatter: { summary: object } };
+  assert.equal(Object.keys(meta.frontMatter.summary).length, 300, 'the front matter is parsed');
+});
+
+test('status on an .agents.yml of 12,000 and of 24,000 keys (under the 256 KB cap): the same work per key', async () => {
+  const make = (n: number) =>
+    workspace({ '.agents.yml': topKeys(n), '.agents/session_ledger.md': '# Session Ledger\n' });
+  assert.ok(topKeys(24_000).length < 256 * 1024, 'the file is under the YAML cap, so it is parsed');
+  const small = make(12_000);
+  const big = make(24_000);
+  let report: Awaited<ReturnType<typeof evaluate>> | undefined;
+  const perSmall = (await countChecks(async () => (report = await evaluate(small, { noGit: true })))) / 12_000;
+  assert.equal(report?.systems.find((s) => s.id === 'S0')?.skipped, undefined, 'S0 is on: the file was parsed');
+  const perBig = (await countChecks(async () => (report = await evaluate(big, { noGit: true })))) / 24_000;
+  assert.ok(
+    perBig <= perSmall * 1.25 && perBig < 100,
+    `node-type checks per key: ${perSmall.toFixed(1)} / ${perBig.toFixed(1)}`,
+  );
+});
+
+test('a duplicate key is the same error, at the same line, as the library reports', () => {
+  for (const text of [
+    'session:\n  ledger: true\n  ledger: false\n',
+    'a: 1\nb: 2\na: 3\n',
+    'x: {a: 1, a: 2}\n',
+    '- a: 1\n  a: 2\n',
+    'k: 1\n"k": 2\n',
+    '1: a\n"1": b\n',
+    '.nan: 1\n.nan: 2\n',
+    'a: 1\n? [x]\n: 2\n? [x]\n: 3\n',
+    '&x a: 1\n*x : 2\n',
+  ]) {
+    const theirs = parseDocument(text, { prettyErrors: false, logLevel: 'silent' });
+    const ours = parseYamlDocument(text, { logLevel: 'silent' });
+    assert.deepEqual(
+      ours.errors.map((e) => [e.code, e.message]),
+      theirs.errors.map((e) => [e.code, e.message]),
+      `errors for ${JSON.stringify(text)}`,
+    );
+  }
+  const r = parseAgentsYml('session:\n  ledger: true\n  ledger: false\n');
+  assert.deepEqual(r.meta?.issues, [{ kind: 'yaml-error', line: 3, error: 'Map keys must be unique' }]);
+});

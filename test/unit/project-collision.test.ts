@@ -1,0 +1,122 @@
+/**
+ * Two folders whose Claude Code project folder names collide: `/x/my-app` and `/x/my/app` both
+ * become `projects/-x-my-app/`. Each transcript names its own folder in its `cwd`; the meter, the
+ * session list (the checkpoint's and the extension's pick) and `context` take only this folder's.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { claudeProjectDirName, findClaudeSession, findSessions } from '../../src/core/context/discovery';
+import { measure } from '../../src/core/context/measure';
+import { recentSessions } from '../../src/core/context/sessions';
+import { workspace } from './helpers';
+import { runIn } from './hostile-helpers';
+
+const A_SID = '11111111-2222-4333-8444-555555555555';
+const B_SID = '99999999-8888-4777-8666-555555555555';
+
+/** A transcript of `cwd` with one assistant record of `used` tokens, written `agoMs` ago. */
+function transcriptOf(dir: string, sid: string, cwd: string, used: number, agoMs: number): string {
+  const rec = (o: Record<string, unknown>) =>
+    JSON.stringify({ sessionId: sid, cwd, timestamp: new Date().toISOString(), ...o });
+  const f = path.join(dir, `${sid}.jsonl`);
+  writeFileSync(
+    f,
+    [
+      rec({ type: 'user', message: { role: 'user', content: `work in ${cwd}` } }),
+      rec({
+        type: 'assistant',
+        message: {
+          model: 'claude-sonnet-4-5-20250929',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'ok' }],
+          usage: { input_tokens: used, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        },
+      }),
+      '',
+    ].join('\n'),
+  );
+  const t = new Date(Date.now() - agoMs);
+  utimesSync(f, t, t);
+  return f;
+}
+
+/** `<tmp>/my-app` and `<tmp>/my/app`, one shared project folder, each with its own session; the other folder's is newer. */
+function collision(): { a: string; b: string; home: string } {
+  const base = workspace({});
+  const a = path.join(base, 'my-app');
+  const b = path.join(base, 'my', 'app');
+  mkdirSync(a, { recursive: true });
+  mkdirSync(b, { recursive: true });
+  const home = path.join(base, 'claude-home');
+  assert.equal(claudeProjectDirName(a), claudeProjectDirName(b), 'the two folders share one project folder name');
+  const shared = path.join(home, 'projects', claudeProjectDirName(a));
+  mkdirSync(shared, { recursive: true });
+  transcriptOf(shared, A_SID, a, 40_000, 120_000);
+  transcriptOf(shared, B_SID, b, 150_000, 10_000);
+  return { a, b, home };
+}
+
+test("the meter gives each folder its own session's figure, not the newer one of the other folder", async () => {
+  const { a, b, home } = collision();
+  const [ua] = await measure(a, { claudeHome: home, agent: 'claude' });
+  assert.equal(ua?.sessionId, A_SID);
+  assert.equal(ua?.usedTokens, 40_000);
+  const [ub] = await measure(b, { claudeHome: home, agent: 'claude' });
+  assert.equal(ub?.sessionId, B_SID);
+  assert.equal(ub?.usedTokens, 150_000);
+  assert.equal((await findClaudeSession(a, { claudeHome: home }))?.sessionId, A_SID);
+  // The extension's meter finds sessions with findSessions.
+  assert.deepEqual(
+    (await findSessions(a, { claudeHome: home })).map((s) => s.sessionId),
+    [A_SID],
+  );
+});
+
+test("the recent sessions (the checkpoint's and the extension's pick) list only this folder's", async () => {
+  const { a, b, home } = collision();
+  assert.deepEqual(
+    (await recentSessions(a, { claudeHome: home, windowMinutes: 30 })).map((s) => s.sessionId),
+    [A_SID],
+  );
+  assert.deepEqual(
+    (await recentSessions(b, { claudeHome: home, windowMinutes: 30 })).map((s) => s.sessionId),
+    [B_SID],
+  );
+});
+
+test('context names this folder’s session; with only the other folder’s transcript it finds none', async () => {
+  const { a, home } = collision();
+  const r = await runIn(['context', '--json', '--root', a, '--agent', 'claude'], { env: { CLAUDE_CONFIG_DIR: home } });
+  assert.equal(r.code, 0, r.stderr);
+  const j = JSON.parse(r.stdout) as { sessionId: string; usedTokens: number };
+  assert.equal(j.sessionId, A_SID);
+  assert.equal(j.usedTokens, 40_000);
+  // Only the other folder's session there: none of this folder's.
+  const lone = workspace({});
+  const c = path.join(lone, 'my-app');
+  mkdirSync(path.join(lone, 'my', 'app'), { recursive: true });
+  mkdirSync(c);
+  const home2 = path.join(lone, 'home');
+  const dir = path.join(home2, 'projects', claudeProjectDirName(c));
+  mkdirSync(dir, { recursive: true });
+  transcriptOf(dir, B_SID, path.join(lone, 'my', 'app'), 150_000, 0);
+  const r2 = await runIn(['context', '--json', '--root', c, '--agent', 'claude'], {
+    env: { CLAUDE_CONFIG_DIR: home2 },
+  });
+  assert.equal(r2.code, 3, r2.stdout);
+  assert.match(r2.stderr, /no Claude Code session found/);
+});
+
+test('a transcript that records no cwd yet is still taken (a session just started)', async () => {
+  const base = workspace({});
+  const a = path.join(base, 'proj');
+  mkdirSync(a);
+  const home = path.join(base, 'home');
+  const dir = path.join(home, 'projects', claudeProjectDirName(a));
+  mkdirSync(dir, { recursive: true });
+  const f = path.join(dir, `${A_SID}.jsonl`);
+  writeFileSync(f, `${JSON.stringify({ type: 'summary', summary: 'x', leafUuid: 'u' })}\n`);
+  assert.equal((await findClaudeSession(a, { claudeHome: home }))?.sessionId, A_SID);
+});
