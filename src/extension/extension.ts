@@ -65,8 +65,8 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     checklist.registerSerializer(),
     ...registerCommands(s),
     bindContextKeys(store, meter),
-    // Several agent sessions live: the view's title names the client and session its manual ticks belong to.
-    meter.onDidChange((m) => (view.description = m?.others.length ? shownSession(vscode.l10n.t, m).short : undefined)),
+    // Several agent sessions live: a line above the tree names the client and session its manual ticks belong to.
+    meter.onDidChange((m) => (view.message = m?.others.length ? shownSession(vscode.l10n.t, m).label : undefined)),
   );
 
   // Everything is registered; the reading starts once activate() has returned.

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checklist, runCommand, waitUntil, STATUS_ID } from './ui.mjs';
+import { checklist, runCommand, showView, waitUntil, STATUS_ID } from './ui.mjs';
 import { terminalText, typeInTerminal } from './claude.mjs';
 
 /** The terminal tabs (VS Code lists them beside the terminal once there are two). */
@@ -100,6 +100,21 @@ export async function terminalsTests({ page, ws, standin, test }) {
         const text = await line.innerText();
         return text.includes(`Claude Code session ${sessions[0].sid.slice(0, 8)}`) && /active terminal/.test(text);
       },
+      30_000,
+    );
+  });
+
+  await test('the Session Ledger view names the client and session its ticks are for, above the tree', async () => {
+    await showView(page);
+    await waitUntil(
+      "terminal 1's session above the tree",
+      async () =>
+        (
+          await page
+            .locator('.part.sidebar')
+            .innerText()
+            .catch(() => '')
+        ).includes(`Claude Code session ${sessions[0].sid.slice(0, 8)}`),
       30_000,
     );
   });

@@ -81,7 +81,7 @@ export async function paletteRows(page, filter) {
 }
 
 /** Open the Session Ledger container from the activity bar (a click on the active one would close it). */
-async function showView(page) {
+export async function showView(page) {
   const tab = page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true });
   await tab.waitFor({ state: 'visible', timeout: 60_000 });
   const open =

@@ -113,18 +113,19 @@ export function sessionName(
 
 /**
  * Whose figure the status item shows when several sessions are live: a line for the tooltip
- * (Markdown), a sentence for the accessible label, and a short form (the tree view's description). The newest session, shown because the active
- * terminal runs none of them (or its session is not known), is said to be that.
+ * (Markdown) and a sentence for the accessible label (also the line above the tree and in the
+ * checklist). The newest session, shown because the active terminal runs none of them (or its
+ * session is not known), is said to be that.
  */
 export function shownSessionText(
   t: T,
   s: { agent: 'claude' | 'codex'; sessionId: string | null },
   by: ShownBy,
-): { line: string; label: string; short: string } {
+): { line: string; label: string } {
   const name = sessionName(t, s);
   if (by === 'process') {
     const said = t('{0}, running in the active terminal', name);
-    return { line: `$(terminal) ${mdText(said)}`, label: `${said}.`, short: said };
+    return { line: `$(terminal) ${mdText(said)}`, label: `${said}.` };
   }
   const said =
     by === 'agent'
@@ -134,7 +135,7 @@ export function shownSessionText(
           name,
         )
       : t('Newest session in this workspace ({0}): the active terminal runs no agent session of it', name);
-  return { line: `$(info) ${mdText(said)}`, label: `${said}.`, short: t('{0} · newest in this workspace', name) };
+  return { line: `$(info) ${mdText(said)}`, label: `${said}.` };
 }
 
 function ago(t: T, ms: number): string {
