@@ -39,7 +39,7 @@ describe('activation', () => {
     const waiting = first.systems.flatMap((s) => s.checks.filter((c) => c.pending));
     assert.ok(waiting.length > 0, 'some check waited for git');
     for (const c of waiting)
-      assert.ok(['fresh', 'work-explained', 'branch-head'].includes(c.id), `${c.system} ${c.id} needs git`);
+      assert.ok(['fresh', 'work-explained', 'branch-head', 'debt'].includes(c.id), `${c.system} ${c.id} needs git`);
     for (const s of first.systems) assert.notEqual(s.label, 'WORKING', `${s.id} was not WORKING before git answered`);
     const full = api.report();
     assert.ok(full && !full.gitPending, 'the full report replaced the first results');
