@@ -326,8 +326,7 @@ async function phaseUi() {
       await workbench();
       const test = pageTest(phase, run, page, () => failed++);
       if (part('main')) await uiTests({ page, ws, claude, shots, test, workbench });
-      // The details-page test does not find 'Extensions: Show Installed Extensions' in code-server's palette yet: run it with E2E_DETAILS_PAGE=1.
-      if (part('main') && process.env.E2E_DETAILS_PAGE === '1') await detailsPageTests({ page, test, repo: REPO });
+      if (part('main')) await detailsPageTests({ page, test, repo: REPO });
       if (part('native')) await nativeTests({ page, ws, shots, test });
       if (part('a11y')) await (await import('../test/e2e/a11y.mjs')).a11yTests({ page, ws, claude, shots, test });
       await ctx.close().catch(() => {});

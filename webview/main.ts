@@ -3,7 +3,8 @@
  * is never parsed as HTML), sends typed messages back. Runs in the webview's browser sandbox.
  *
  * For keyboard and screen-reader users: one `main` holds everything; the page's frame (heading,
- * Re-check, the write button, its reason, the outcome) is built once and only updated, so focus
+ * Re-check, the write button, its reason, the outcome) is built once and only updated, and a redraw
+ * of the items changes the existing nodes in place (`morph`), so focus, a key held down on a box
  * and the live region survive every redraw; the write button follows the items, stays focusable
  * when it cannot be used (`aria-disabled`, the reason as its description) and takes the focus when
  * the last manual item is ticked; after a write the focus moves to the outcome.
@@ -201,6 +202,37 @@ function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
+/**
+ * Make `parent`'s children look like `next`, keeping every node that stays the same kind in place:
+ * a redraw must not replace the box that has the focus. A checkbox is ticked by Space on its
+ * release, on the element that got the press: replaced between the two (a rescan's redraw while the
+ * key is down), the new box gets the focus but not the click, and the tick is lost. Nodes with a
+ * `data-key` (the boxes and links, which carry listeners bound to their system and check) are kept
+ * only for the same key.
+ */
+function morph(parent: Element, next: readonly Node[]): void {
+  const old = Array.from(parent.childNodes);
+  next.forEach((n, i) => {
+    const o = old[i];
+    if (!o) parent.append(n);
+    else if (!sameKind(o, n)) parent.replaceChild(n, o);
+    else if (o instanceof Element && n instanceof Element) {
+      for (const a of Array.from(o.attributes)) if (!n.hasAttribute(a.name)) o.removeAttribute(a.name);
+      for (const a of Array.from(n.attributes)) if (o.getAttribute(a.name) !== a.value) o.setAttribute(a.name, a.value);
+      if (o instanceof HTMLInputElement && o.checked !== (n as HTMLInputElement).checked)
+        o.checked = (n as HTMLInputElement).checked;
+      morph(o, Array.from(n.childNodes));
+    } else if (o.nodeValue !== n.nodeValue) o.nodeValue = n.nodeValue;
+  });
+  for (const o of old.slice(next.length)) o.remove();
+}
+
+function sameKind(a: Node, b: Node): boolean {
+  if (a.nodeType !== b.nodeType) return false;
+  if (!(a instanceof Element && b instanceof Element)) return true;
+  return a.tagName === b.tagName && a.getAttribute('data-key') === b.getAttribute('data-key');
+}
+
 function render(state: ChecklistState): void {
   const active = document.activeElement as HTMLElement | null;
   const focusKey = active?.getAttribute('data-key');
@@ -235,9 +267,11 @@ function render(state: ChecklistState): void {
         (state.strings.compactions ?? '').replace('{0}', String(state.compactionAdvice)),
       ),
     );
-  notes.replaceChildren(...top);
-
-  systems.replaceChildren(...state.systems.map((s) => systemSection(s, state)));
+  morph(notes, top);
+  morph(
+    systems,
+    state.systems.map((s) => systemSection(s, state)),
+  );
 
   if (state.canWrite && !couldWrite && wasManual) {
     // The last manual item was just ticked: the next step is the button (once the key that ticked it is up).

@@ -409,7 +409,7 @@ export async function nativeTests({ page, ws, shots, test }) {
     await waitUntil(
       'the quick fix in the Ctrl+. menu',
       async () => {
-        await page.locator('.monaco-editor textarea').first().focus();
+        await page.locator('.part.editor .monaco-editor textarea').first().focus();
         await page.keyboard.press('Control+.');
         const ok = await item
           .first()
@@ -545,59 +545,87 @@ export async function detailsPageTests({ page, test, repo }) {
       served.push(rel);
       return route.fulfill({ path: join(repo, rel) });
     });
-    await runCommand(page, 'Extensions: Show Installed Extensions');
-    const item = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'Session Ledger' }).first();
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    await item.click();
-    await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 30_000 });
-    // the README is rendered into a webview: find its frame by its title, then wait for every image
-    let images = null;
-    await waitUntil(
-      'the README frame with its images loaded',
-      async () => {
-        for (const f of page.frames()) {
-          const got = await f
-            .evaluate(() => {
-              if (
-                !document.querySelector('h1') ||
-                !/Session Ledger/.test(document.querySelector('h1').textContent || '')
-              )
-                return null;
-              return [...document.images].map((img) => ({
-                src: img.getAttribute('src'),
-                ok: img.complete && img.naturalWidth > 0,
-              }));
-            })
-            .catch(() => null);
-          if (got && got.length && got.every((x) => x.ok)) {
-            images = got;
-            return true;
+    try {
+      // code-server's palette has no 'Extensions: Show Installed Extensions': the Extensions view, searched
+      // for the installed extension, as a user finds it.
+      await runCommand(page, 'View: Show Extensions');
+      const search = page.locator('.part.sidebar .extensions-viewlet .suggest-input-container .monaco-editor');
+      await search.waitFor({ state: 'visible', timeout: 30_000 });
+      await search.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('@installed session-ledger');
+      const item = page
+        .locator('.part.sidebar .extensions-viewlet .monaco-list-row')
+        .filter({ hasText: 'Session Ledger' })
+        .first();
+      await item.waitFor({ state: 'visible', timeout: 30_000 });
+      await item.click();
+      await page.locator('.extension-editor').waitFor({ state: 'visible', timeout: 30_000 });
+      // the README is rendered into a webview: find its frame by its title, then wait for every image
+      let images = null;
+      await waitUntil(
+        'the README frame with its images loaded',
+        async () => {
+          for (const f of page.frames()) {
+            const got = await f
+              .evaluate(() => {
+                if (
+                  !document.querySelector('h1') ||
+                  !/Session Ledger/.test(document.querySelector('h1').textContent || '')
+                )
+                  return null;
+                return [...document.images].map((img) => ({
+                  src: img.getAttribute('src'),
+                  ok: img.complete && img.naturalWidth > 0,
+                }));
+              })
+              .catch(() => null);
+            if (got && got.length && got.every((x) => x.ok)) {
+              images = got;
+              return true;
+            }
+            if (got) images = got;
           }
-          if (got) images = got;
-        }
-        return false;
-      },
-      60_000,
-    ).catch(() => {
-      throw new Error(
-        `README images on the details page: ${JSON.stringify(images)}; served: ${JSON.stringify(served)}`,
+          return false;
+        },
+        60_000,
+      ).catch(() => {
+        throw new Error(
+          `README images on the details page: ${JSON.stringify(images)}; served: ${JSON.stringify(served)}`,
+        );
+      });
+      const inReadme = [...readFileSync(join(repo, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map(
+        (m) => m[1],
       );
-    });
-    const inReadme = [...readFileSync(join(repo, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map(
-      (m) => m[1],
-    );
-    assert.deepEqual(
-      images.map((x) => x.src),
-      inReadme,
-    );
-    // the icon comes from the .vsix itself
-    const icon = page.locator('.extension-editor .header .icon');
-    await waitUntil(
-      'the extension icon loaded',
-      () => icon.evaluate((img) => img.complete && img.naturalWidth > 0).catch(() => false),
-      30_000,
-    );
-    await page.context().unroute(`${base}**`);
+      assert.deepEqual(
+        images.map((x) => x.src),
+        inReadme,
+      );
+      // the icon comes from the .vsix itself (the header's one <img>; other parts of it carry an `icon` class too)
+      const icon = page.locator('.extension-editor .header img.icon').first();
+      let seen = null;
+      await waitUntil(
+        'the extension icon loaded',
+        async () => {
+          seen = await icon
+            .evaluate((img) => ({ src: img.src, complete: img.complete, width: img.naturalWidth }))
+            .catch((e) => String(e).slice(0, 200));
+          return typeof seen === 'object' && seen.complete && seen.width > 0;
+        },
+        30_000,
+      ).catch((e) => {
+        throw new Error(`${e.message}: ${JSON.stringify(seen)}`);
+      });
+    } finally {
+      await page.context().unroute(`${base}**`);
+      // the details page is an editor with its own webview: closed, so the parts after this one find only theirs
+      if (await page.locator('.extension-editor').isVisible()) {
+        await runCommand(page, 'View: Close Editor');
+        await page.locator('.extension-editor').waitFor({ state: 'hidden', timeout: 10_000 });
+      }
+      // and the sidebar shows the Session Ledger view again, as before this test
+      await showView(page);
+    }
   });
 }
 
