@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { REPO } from './helpers';
 
@@ -30,6 +30,27 @@ test("README images are absolute https addresses of files in this repository, un
     assert.ok(src.startsWith(prefix), `${src} must start with ${prefix} (package.json's repository)`);
     assert.ok(existsSync(path.join(REPO, src.slice(prefix.length))), `${src}: no such file in the repository`);
   }
+});
+
+test("every address of this project's repository in the docs is under package.json's (the owner is written there only); each image it names exists", () => {
+  const docs = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'CHANGELOG.md',
+    ...readdirSync(path.join(REPO, 'docs')).map((f) => `docs/${f}`),
+  ];
+  let seen = 0;
+  for (const f of docs.filter((x) => x.endsWith('.md'))) {
+    const text = readFileSync(path.join(REPO, f), 'utf8');
+    for (const [url] of text.matchAll(/https:\/\/github\.com\/[\w.-]+\/session-ledger\b[^)\s>]*/g)) {
+      seen++;
+      assert.ok(url.startsWith(repoUrl), `${f}: ${url} is not under ${repoUrl} (package.json's repository)`);
+      const raw = `${repoUrl}/raw/HEAD/`;
+      if (url.startsWith(raw))
+        assert.ok(existsSync(path.join(REPO, url.slice(raw.length))), `${f}: ${url}: no such file`);
+    }
+  }
+  assert.ok(seen > 0);
 });
 
 test('README links to files of the repository that exist (relative links; vsce makes them absolute from the repository)', () => {
