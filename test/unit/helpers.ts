@@ -85,24 +85,26 @@ function cpuMs(f: () => void): number {
 }
 
 /**
- * Linear time: `f` on `small` and on `big` (4x the size), both warmed up, best of three, in CPU time;
- * a quadratic step takes ~16x, a linear one ~4x. The bound (10x, the small run counted as at least
+ * Linear time: `f` on `small` and on `big` (4x the size), in CPU time, after a warm-up on `small`; a
+ * quadratic step takes ~16x, a linear one ~4x. The bound (10x, the small run counted as at least
  * 10 ms so cache effects on fast inputs do not count) leaves room for a busy machine, which can stall
- * one measurement: a quadratic step is slow on every one of three attempts. No absolute timing.
+ * one measurement. `small` is the best of three (a stalled small run would let a slow big one pass);
+ * `big` is measured once per attempt (a stalled big run only costs another attempt, and a quadratic
+ * step is slow on every one of three). No absolute timing.
  */
 export function assertLinear(name: string, f: (input: string) => unknown, small: string, big: string): void {
   f(small);
-  f(big);
-  const best = (x: string) =>
-    Math.min(
-      cpuMs(() => f(x)),
-      cpuMs(() => f(x)),
-      cpuMs(() => f(x)),
-    );
   let seen = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const a = Math.max(10, best(small));
-    const b = best(big);
+    const a = Math.max(
+      10,
+      Math.min(
+        cpuMs(() => f(small)),
+        cpuMs(() => f(small)),
+        cpuMs(() => f(small)),
+      ),
+    );
+    const b = cpuMs(() => f(big));
     seen += ` ${a.toFixed(1)}/${b.toFixed(1)} ms`;
     if (b / a < 10) return;
   }
