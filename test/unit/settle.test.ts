@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { evaluate, evaluateChanged } from '../../src/core/report/evaluate';
@@ -92,7 +92,15 @@ test('a half-written file still being written: the last good report stays, marke
   const good = await evaluate(root, opts);
   writeFileSync(file, head);
   const before = Date.now();
-  const r = await settledRead(root, good, () => evaluate(root, opts), 20);
+  // The clock of the reads: just after the write, however long a read takes on a loaded machine.
+  const written = statSync(file).mtimeMs;
+  const r = await settledRead(
+    root,
+    good,
+    () => evaluate(root, opts),
+    20,
+    () => written + 10,
+  );
   const s3 = r.report.systems.find((s) => s.id === 'S3');
   assert.ok(s3?.updating, 'S3 is shown as last read, marked updating');
   assert.deepEqual(s3.checks, good.systems.find((s) => s.id === 'S3')!.checks, 'no finding from the half-written read');
@@ -209,10 +217,13 @@ test('a file cut short that still parses (its Now ▶ gone) while being written:
       .map((c) => c.id) ?? [];
   assert.deepEqual(failing(good), [], 'the fixture passes');
   writeFileSync(file, whole.slice(0, whole.indexOf('Now ▶') + 3));
+  // The clock of the reads: just after the write, however long a read takes on a loaded machine.
+  const written = statSync(file).mtimeMs;
+  const justAfter = () => written + 10;
   const plain = await evaluate(root, opts);
   assert.ok(s3Readable(plain), 'the cut file parses as S3');
   assert.ok(failing(plain).length > 0, 'and the plain read shows checks failing');
-  const r = await settledRead(root, good, () => evaluate(root, opts), 20);
+  const r = await settledRead(root, good, () => evaluate(root, opts), 20, justAfter);
   const s3 = r.report.systems.find((s) => s.id === 'S3');
   assert.ok(s3?.updating, 'held as updating while the file is still being written');
   assert.deepEqual(failing(r.report), [], 'nothing failing from the cut read');
@@ -225,5 +236,6 @@ test('a file cut short that still parses (its Now ▶ gone) while being written:
   assert.ok(failing(later.report).length > 0, 'a file that stays cut short is shown as it is');
   // A check that already failed before is not a reason to hold.
   writeFileSync(file, whole.slice(0, whole.indexOf('Now ▶') + 3));
-  assert.equal(unsettled(root, later.report, await evaluate(root, opts)), null);
+  const again = statSync(file).mtimeMs + 10;
+  assert.equal(unsettled(root, later.report, await evaluate(root, opts), again), null);
 });

@@ -157,19 +157,21 @@ export interface SettledRead {
 /**
  * Read with `read()` and believe it only where it parses or its files stopped changing: a suspect
  * read is read once more after `retryMs`, and what is still suspect is held at `prev`'s report.
+ * `now` is the clock the files' times are compared with.
  */
 export async function settledRead(
   root: string,
   prev: WorkspaceReport | undefined,
   read: () => Promise<WorkspaceReport>,
   retryMs = RETRY_MS,
+  now: () => number = Date.now,
 ): Promise<SettledRead> {
   let next = await read();
-  let u = unsettled(root, prev, next);
+  let u = unsettled(root, prev, next, now());
   if (!u) return { report: next };
   await new Promise((r) => setTimeout(r, retryMs));
   next = await read();
-  u = unsettled(root, prev, next);
+  u = unsettled(root, prev, next, now());
   if (!u) return { report: next };
   return { report: holdLastGood(prev, next, u.systems), recheckAt: u.recheckAt };
 }
