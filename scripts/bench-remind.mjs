@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { TIMED_ENV } from './lib/bench-env.mjs';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -195,7 +196,7 @@ try {
       const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...argv], {
         input: o.input ?? '',
         cwd: o.cwd,
-        env: { ...process.env, ...o.env },
+        env: { ...TIMED_ENV, ...o.env },
         encoding: 'utf8',
       });
       return Number(/Collected : (\d+)/.exec(r.stderr)?.[1]);

@@ -22,6 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareWorkspace, writeClaudeHome, SESSION_ID } from './lib/workspace.mjs';
+import { DROPPED, TIMED_ENV } from './lib/bench-env.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -38,7 +39,7 @@ const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
 
 function timeOnce(argv, { input = '', cwd, env } = {}) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { input, cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const r = spawnSync(argv[0], argv.slice(1), { input, cwd, env: { ...TIMED_ENV, ...env }, encoding: 'utf8' });
   return { ms: ms(t0), code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -170,6 +171,11 @@ async function main() {
         .map((x) => x.toFixed(1))
         .join(' ')}, Node ${process.version}; ${ROUNDS} rounds, round-robin with node -e 0`,
     );
+    const dropped = DROPPED.filter((k) => process.env[k] !== undefined);
+    if (dropped.length)
+      console.log(
+        `Every measured process, node -e 0 included, runs without ${dropped.join(' and ')} (set here): Node's own start-up would change with ${dropped.length > 1 ? 'them' : 'it'}.`,
+      );
     console.log(
       `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; its core behind line comments)`,
     );
@@ -261,7 +267,7 @@ function instructions(rows) {
     const out = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...r.argv], {
       input: r.input ?? '',
       cwd: r.cwd,
-      env: { ...process.env, ...r.env },
+      env: { ...TIMED_ENV, ...r.env },
       encoding: 'utf8',
     });
     const n = Number(/Collected : (\d+)/.exec(out.stderr)?.[1]);
