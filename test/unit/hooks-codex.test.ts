@@ -122,6 +122,23 @@ test('uninstall --codex gives back the folder byte for byte (no .codex, no .clau
   assert.match(u2.stdout, /^No Session Ledger hooks in \.codex\/hooks\.json; nothing to do\.$/m);
 });
 
+test("uninstall for the client that has none says where the other client's hooks are", () => {
+  const dir = workspace({});
+  assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const claude = run(['hooks', 'uninstall', '--root', dir]);
+  assert.equal(claude.code, 0, claude.stderr);
+  assert.match(claude.stdout, /^No Session Ledger hooks in \.claude\/settings\.json; nothing to do\.$/m);
+  assert.match(claude.stdout, /^The Codex CLI hooks are in \.codex\/hooks\.json: add --codex\.$/m);
+  assert.ok(existsSync(path.join(dir, CODEX_HOOKS_REL)), 'nothing removed');
+  assert.equal(run(['hooks', 'uninstall', '--codex', '--root', dir]).code, 0);
+  assert.equal(run(['hooks', 'install', '--local', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const codex = run(['hooks', 'uninstall', '--codex', '--root', dir]);
+  assert.match(
+    codex.stdout,
+    /^The Claude Code hooks are in \.claude\/settings\.local\.json: run it without --codex, with --local\.$/m,
+  );
+});
+
 const USER_HOOKS = `{
   "hooks": {
     "Stop": [

@@ -6,8 +6,13 @@
  * exactly that. Exit 0 done (or nothing to do), 1 refused, 2 bad usage.
  */
 import * as path from 'node:path';
+import { readTextFile } from '../../core/files/fsread';
 import {
   applyHooksPlan,
+  CODEX_HOOKS_REL,
+  hooksInstalledIn,
+  SETTINGS_LOCAL_REL,
+  SETTINGS_REL,
   planDiff,
   planHooksInstall,
   planHooksUninstall,
@@ -56,6 +61,21 @@ function describe(plan: HooksPlan, root: string, dry: boolean, remind = false, c
   }
   out.push(...plan.notes);
   return out;
+}
+
+/** Nothing to uninstall for this client, but the other client's file has our hooks: say which flag finds them. */
+async function otherClientHint(root: string, codex: boolean): Promise<string[]> {
+  const files = codex ? [SETTINGS_REL, SETTINGS_LOCAL_REL] : [CODEX_HOOKS_REL];
+  for (const rel of files) {
+    const f = await readTextFile(path.join(root, rel), 4 * 1024 * 1024);
+    if (f.ok && hooksInstalledIn(f.text).PreCompact)
+      return [
+        codex
+          ? `The Claude Code hooks are in ${rel}: run it without --codex${rel === SETTINGS_LOCAL_REL ? ', with --local' : ''}.`
+          : `The Codex CLI hooks are in ${rel}: add --codex.`,
+      ];
+  }
+  return [];
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -120,6 +140,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   const lines = describe(plan, root, false, values.remind, codex);
+  if (action === 'uninstall' && !plan.changed) lines.push(...(await otherClientHint(root, codex)));
   if (action === 'install' && plan.changed)
     lines.push(
       'Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : codex ? ' --codex' : ''),
