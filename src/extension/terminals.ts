@@ -9,7 +9,13 @@ import * as vscode from 'vscode';
 import type { RecentSession } from '../core/context/sessions';
 import { readSessionRecordFor } from '../core/hooks/session-record';
 import { agentOfProcess, descendantsOf, firstAgent, sessionsRunBy } from './process-tree';
-import { runsInTerminal, sessionName, type ActiveTerminal, type LiveSession } from './pure/session-pick';
+import {
+  runsInTerminal,
+  sessionName,
+  sharedCodexPids,
+  type ActiveTerminal,
+  type LiveSession,
+} from './pure/session-pick';
 import { agentInText, type AgentName } from './pure/terminal-match';
 
 /** The terminal's shell pid, or undefined when it does not say within half a second. */
@@ -50,7 +56,8 @@ export async function terminalProcesses(
   const out: ActiveTerminal = { name: t.name, below };
   if (shell !== undefined) out.shell = shell;
   if (agent) out.agent = agent;
-  if (below && sessions.length && !sessions.some((s) => runsInTerminal(s, out)))
+  const shared = sharedCodexPids(sessions);
+  if (below && sessions.length && !sessions.some((s) => runsInTerminal(s, out, shared)))
     out.runs = await sessionsRunBy(below, sessions);
   return out;
 }
@@ -103,11 +110,12 @@ export async function terminalsOfSessions(
   const out = new Map<string, { index: number; name: string }>();
   const terminals = openTerminals();
   const recorded = await withRecordedPids(root, sessions);
+  const shared = sharedCodexPids(recorded);
   for (let i = 0; i < terminals.length; i++) {
     const procs = await terminalProcesses(terminals[i], recorded);
     // Newest first, as the meter takes them: after /clear one agent process has run two sessions.
     for (const s of [...recorded].sort((a, b) => b.lastWrite - a.lastWrite)) {
-      if (out.has(s.sessionId) || !runsInTerminal(s, procs)) continue;
+      if (out.has(s.sessionId) || !runsInTerminal(s, procs, shared)) continue;
       out.set(s.sessionId, { index: i + 1, name: terminals[i].name });
     }
   }

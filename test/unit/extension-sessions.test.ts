@@ -5,6 +5,7 @@ import {
   liveSessions,
   otherSessionsLines,
   chooseShownSession,
+  sharedCodexPids,
   sessionName,
   shownSessionText,
   type LiveSession,
@@ -123,4 +124,25 @@ test('sessions: the tooltip lists the other live sessions as inert code spans', 
     '- Claude Code · just now',
   ]);
   assert.deepEqual(otherSessionsLines(t, [], NOW), []);
+});
+
+test("sessions: Codex's shared hook server (in two Codex sessions' chains) does not tie a session to the terminal that started it", () => {
+  // Codex's screen in terminal 1 (shell 100, codex 101) started the hook server 102; the session of
+  // terminal 2 (shell 200, codex 201) ran its SessionStart hook in that same server.
+  const all = [
+    s('codex', 'second', 1, { pids: [102, 101, 100, 1] }),
+    s('codex', 'first', 3, { pids: [102, 101, 100, 1] }),
+  ];
+  assert.deepEqual([...sharedCodexPids(all)].sort(), [1, 100, 101, 102]);
+  const t1 = chooseShownSession(all, { agent: 'codex', shell: 100, below: [101, 102] }, NOW)!;
+  assert.notEqual(t1.by, 'process', 'terminal 1 is not said to run the second session by a shared process');
+  // A chain of its own still tells: a Codex session started without the shared server (--no-daemon).
+  const own = [...all, s('codex', 'own', 0, { pids: [301, 300, 1] })];
+  const t3 = chooseShownSession(own, { agent: 'codex', shell: 300, below: [301] }, NOW)!;
+  assert.equal(t3.shown.sessionId, 'own');
+  assert.equal(t3.by, 'process');
+  // Claude Code after /clear: one process ran two sessions; the newer is its own (not shared).
+  const claude = [s('claude', 'new', 1, { pids: [401, 400] }), s('claude', 'old', 9, { pids: [401, 400] })];
+  assert.deepEqual([...sharedCodexPids(claude)], []);
+  assert.equal(chooseShownSession(claude, { shell: 400, below: [401] }, NOW)!.shown.sessionId, 'new');
 });

@@ -54,15 +54,35 @@ export function liveSessions<S extends LiveSession>(all: readonly S[], now: numb
  * Where the processes cannot be read, a recorded chain that holds the terminal's shell counts.
  * A chain that holds the shell but no live process under it is a session that ended there.
  */
-export function runsInTerminal(s: LiveSession, term: ActiveTerminal): boolean {
+export function runsInTerminal(s: LiveSession, term: ActiveTerminal, shared: ReadonlySet<number> = new Set()): boolean {
   if (s.sessionId && term.runs?.includes(s.sessionId)) return true;
-  const pids = s.pids ?? [];
+  const pids = (s.pids ?? []).filter((p) => !shared.has(p));
   if (!pids.length) return false;
   if (term.below) {
     const below = new Set(term.below);
     return pids.some((p) => below.has(p));
   }
   return term.shell !== undefined && pids.includes(term.shell);
+}
+
+/**
+ * Process ids that tell no Codex session from another: ones in the recorded chains of two Codex
+ * sessions. Codex's screen runs hooks in a background server shared by its sessions (started under
+ * whichever terminal ran Codex first), so that server's chain says nothing about which terminal a
+ * session runs in. One Claude Code process that ran two sessions (after /clear) is its newer one's.
+ */
+export function sharedCodexPids(all: readonly LiveSession[]): Set<number> {
+  const seen = new Map<number, string>();
+  const out = new Set<number>();
+  for (const s of all) {
+    if (s.agent !== 'codex') continue;
+    for (const p of new Set(s.pids ?? [])) {
+      const other = seen.get(p);
+      if (other !== undefined && other !== (s.sessionId ?? s.transcriptPath)) out.add(p);
+      else seen.set(p, s.sessionId ?? s.transcriptPath);
+    }
+  }
+  return out;
 }
 
 /** The session to show and the others, newest first, and how it was chosen. `null` when there is none. */
@@ -78,7 +98,8 @@ export function chooseShownSession<S extends LiveSession>(
   let by: ShownBy = 'newest';
   if (active) {
     // Newest first: after /clear one agent process has run two sessions; the newer is its own now.
-    shown = pool.find((s) => runsInTerminal(s, active));
+    const shared = sharedCodexPids(all);
+    shown = pool.find((s) => runsInTerminal(s, active, shared));
     if (shown) by = 'process';
     else if (active.agent) {
       shown = pool.find((s) => s.agent === active.agent);
