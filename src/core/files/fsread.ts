@@ -152,25 +152,8 @@ export async function readTextFile(
       mtime: st.mtimeMs,
       size: st.size,
     };
-  if (!st.isFile())
-    return {
-      ok: false,
-      kind: 'not-a-file',
-      message: 'not a regular file (a pipe, socket or device is never opened)',
-      mtime: st.mtimeMs,
-      size: st.size,
-    };
-  if (opts.refuseLarger && st.size > maxBytes) {
-    return {
-      ok: false,
-      kind: 'too-large',
-      message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`,
-      limit: maxBytes,
-      mtime: st.mtimeMs,
-      size: st.size,
-    };
-  }
-  if (opts.refuseHardLinks && st.nlink > 1) return hardLinked(st);
+  const refusedPath = refusal(st, maxBytes, opts);
+  if (refusedPath) return refusedPath;
   let fd: number;
   try {
     // O_NONBLOCK: should the path be swapped for a FIFO after the stat, the open does not wait for a writer.
@@ -181,25 +164,9 @@ export async function readTextFile(
   try {
     for (let attempt = 1; ; attempt++) {
       const before = fs.fstatSync(fd);
-      if (!before.isFile())
-        return {
-          ok: false,
-          kind: 'not-a-file',
-          message: 'not a regular file (a pipe, socket or device is never opened)',
-          mtime: before.mtimeMs,
-          size: before.size,
-        };
-      if (opts.refuseLarger && before.size > maxBytes) {
-        return {
-          ok: false,
-          kind: 'too-large',
-          message: `${before.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`,
-          limit: maxBytes,
-          mtime: before.mtimeMs,
-          size: before.size,
-        };
-      }
-      if (opts.refuseHardLinks && before.nlink > 1) return hardLinked(before);
+      // Again on the opened file: the path may have been swapped since it was looked at.
+      const refusedFile = refusal(before, maxBytes, opts);
+      if (refusedFile) return refusedFile;
       const want = Math.min(before.size, maxBytes);
       const buf = Buffer.allocUnsafe(want);
       let off = 0;
@@ -227,6 +194,29 @@ export async function readTextFile(
       /* closing a descriptor that was read cannot lose anything */
     }
   }
+}
+
+/** Why a file with this stat is not read (not a regular file, too large, hard-linked), or null. */
+function refusal(st: fs.Stats, maxBytes: number, opts: ReadOptions): TextFileErr | null {
+  if (!st.isFile())
+    return {
+      ok: false,
+      kind: 'not-a-file',
+      message: 'not a regular file (a pipe, socket or device is never opened)',
+      mtime: st.mtimeMs,
+      size: st.size,
+    };
+  if (opts.refuseLarger && st.size > maxBytes)
+    return {
+      ok: false,
+      kind: 'too-large',
+      message: `${st.size} bytes, over the ${maxBytes}-byte limit for this file: it is not read`,
+      limit: maxBytes,
+      mtime: st.mtimeMs,
+      size: st.size,
+    };
+  if (opts.refuseHardLinks && st.nlink > 1) return hardLinked(st);
+  return null;
 }
 
 function hardLinked(st: fs.Stats): TextFileErr {

@@ -45,6 +45,24 @@ export function mk(
   return c;
 }
 
+/**
+ * One check per item for the first `named` items; past them, one check like the next item's (its
+ * place, severity and hint) whose message counts the rest: `more(count)`.
+ */
+export function namedThenMore<T>(
+  items: readonly T[],
+  named: number,
+  one: (item: T) => Check,
+  more: (count: number) => Msg,
+): Check[] {
+  const out = items.slice(0, named).map(one);
+  if (items.length > named) {
+    const { message, messageId, args } = said(more(items.length - named));
+    out.push({ ...one(items[named]), message, messageId, args });
+  }
+  return out;
+}
+
 /** Findings of the documents (damaged, huge, YAML that does not parse) as checks, with their message ids. */
 export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Check[] {
   const out: Check[] = [];

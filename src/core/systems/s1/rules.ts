@@ -28,6 +28,7 @@ import {
   checkNotSkeleton,
   checkPending,
   checkStalePaths,
+  namedThenMore,
   checkTemplate,
   checkWorkExplained,
   mk,
@@ -910,32 +911,24 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
   }
   // One finding per candidate (its own line), the ones past the first few counted in one more.
   const hint = t("Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed's monthly cleanup).");
-  const out = archive.slice(0, NAMED).map(({ s, i }) => {
-    const seen = flag(i, 'seen') ?? '';
-    const msg = t(
-      'Archive candidate (conf < {0} and seen > {1} days ago): "{2}" (conf {3}, seen {4}, {5} days ago).',
-      CURATION.archive.conf,
-      CURATION.archive.days,
-      clip(s.title, 60),
-      flag(i, 'conf') ?? '',
-      seen,
-      daysSince(parseDay(seen) ?? now, now),
-    );
-    return mk('S1', 'lessons', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
-  });
-  if (archive.length > NAMED)
-    out.push(
-      mk(
-        'S1',
-        'lessons',
-        'info',
-        false,
-        t('{0} more archive candidate(s).', archive.length - NAMED),
-        { path: doc.relPath, line: archive[NAMED].s.line },
-        hint,
-      ),
-    );
-  return out;
+  return namedThenMore(
+    archive,
+    NAMED,
+    ({ s, i }) => {
+      const seen = flag(i, 'seen') ?? '';
+      const msg = t(
+        'Archive candidate (conf < {0} and seen > {1} days ago): "{2}" (conf {3}, seen {4}, {5} days ago).',
+        CURATION.archive.conf,
+        CURATION.archive.days,
+        clip(s.title, 60),
+        flag(i, 'conf') ?? '',
+        seen,
+        daysSince(parseDay(seen) ?? now, now),
+      );
+      return mk('S1', 'lessons', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
+    },
+    (n) => t('{0} more archive candidate(s).', n),
+  );
 }
 
 /** A v2 lesson header: `### [YYYY-MM-DD] title`. */
@@ -1013,22 +1006,12 @@ export function checkLessonMeta(doc: StateDoc | null): Check[] {
   const hint = t(
     'Write `> conf: 0.5 · seen: YYYY-MM-DD · obs: 1` on the line after the header; keep conf between the floor and 0.9.',
   );
-  const out = problems
-    .slice(0, NAMED)
-    .map((p) => mk('S1', 'lesson-meta', 'warn', false, p.msg, { path: doc.relPath, line: p.line }, hint));
-  if (problems.length > NAMED)
-    out.push(
-      mk(
-        'S1',
-        'lesson-meta',
-        'warn',
-        false,
-        t('{0} more lesson meta problem(s).', problems.length - NAMED),
-        { path: doc.relPath, line: problems[NAMED].line },
-        hint,
-      ),
-    );
-  return out;
+  return namedThenMore(
+    problems,
+    NAMED,
+    (p) => mk('S1', 'lesson-meta', 'warn', false, p.msg, { path: doc.relPath, line: p.line }, hint),
+    (n) => t('{0} more lesson meta problem(s).', n),
+  );
 }
 
 /**
@@ -1067,26 +1050,18 @@ function checkHookCandidates(doc: StateDoc | null): Check[] {
     "If the violation is machine-detectable, propose an enforcement hook (flag only: authoring it needs the user's approval) and add `> hook_candidate: true` under the lesson.",
   );
   const tagged = (sec: Section) => sec.items.some((i) => /hook_candidate\s*:\s*true/i.test(i.text));
-  const out = cands.slice(0, NAMED).map(({ s, meta }) => {
-    const [title, conf, obs] = [clip(s.title, 60), flag(meta, 'conf') ?? '', flag(meta, 'obs') ?? ''];
-    const msg = tagged(s)
-      ? t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}, tagged hook_candidate).', title, conf, obs)
-      : t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}).', title, conf, obs);
-    return mk('S1', 'hook-promotion', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
-  });
-  if (cands.length > NAMED)
-    out.push(
-      mk(
-        'S1',
-        'hook-promotion',
-        'info',
-        false,
-        t('{0} more hook-promotion candidate(s).', cands.length - NAMED),
-        { path: doc.relPath, line: cands[NAMED].s.line },
-        hint,
-      ),
-    );
-  return out;
+  return namedThenMore(
+    cands,
+    NAMED,
+    ({ s, meta }) => {
+      const [title, conf, obs] = [clip(s.title, 60), flag(meta, 'conf') ?? '', flag(meta, 'obs') ?? ''];
+      const msg = tagged(s)
+        ? t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}, tagged hook_candidate).', title, conf, obs)
+        : t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}).', title, conf, obs);
+      return mk('S1', 'hook-promotion', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
+    },
+    (n) => t('{0} more hook-promotion candidate(s).', n),
+  );
 }
 
 function lineList(items: Item[]): string {

@@ -77,26 +77,22 @@ function perItem(home: StateDoc, key: 'verified' | 'dropped'): Check[] {
       ),
     ];
   }
+  const verified = key === 'verified';
+  const hint = verified
+    ? t('Add the exact command or probe, e.g. `- tests pass [npm test]`. A claim without provenance is a belief.')
+    : t('Add why it was abandoned (`- approach: why`), or it gets proposed again.');
   return missing.map((i) =>
-    key === 'verified'
-      ? mk(
-          'S2',
-          id,
-          'warn',
-          false,
-          t('VERIFIED item without the command that proved it: "{0}".', clip(i.text, 80)),
-          { path: home.relPath, line: i.line },
-          t('Add the exact command or probe, e.g. `- tests pass [npm test]`. A claim without provenance is a belief.'),
-        )
-      : mk(
-          'S2',
-          id,
-          'warn',
-          false,
-          t('DROPPED item without its reason: "{0}".', clip(i.text, 80)),
-          { path: home.relPath, line: i.line },
-          t('Add why it was abandoned (`- approach: why`), or it gets proposed again.'),
-        ),
+    mk(
+      'S2',
+      id,
+      'warn',
+      false,
+      verified
+        ? t('VERIFIED item without the command that proved it: "{0}".', clip(i.text, 80))
+        : t('DROPPED item without its reason: "{0}".', clip(i.text, 80)),
+      { path: home.relPath, line: i.line },
+      hint,
+    ),
   );
 }
 
