@@ -217,6 +217,19 @@ export function startTui(argv, { cwd, env, cols = 140, rows = 45 }) {
         child.stdin.write('\r');
       }
     },
+    /** Wait until the client has written nothing for `quietMs` (at most `maxMs`): it is drawn and reading keys. */
+    async settle(quietMs = 600, maxMs = 10_000) {
+      const t0 = Date.now();
+      let last = raw.length;
+      let since = Date.now();
+      while (Date.now() - t0 < maxMs && code === null) {
+        await sleep(100);
+        if (raw.length !== last) {
+          last = raw.length;
+          since = Date.now();
+        } else if (Date.now() - since >= quietMs) return;
+      }
+    },
     /** Wait until the screen (since `from`, a length of screen()) matches. */
     async waitFor(what, ms = 60_000, from = 0) {
       const t0 = Date.now();
