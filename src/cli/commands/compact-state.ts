@@ -25,7 +25,13 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
     throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
   const root = await resolveRoot(values.root, io.cwd);
-  const plan = await planCompactState(root);
+  let plan;
+  try {
+    plan = await planCompactState(root);
+  } catch (err) {
+    io.stderr(`session-ledger compact-state: ${(err as Error)?.message ?? String(err)}`);
+    return 1;
+  }
   if (!plan) {
     io.stderr(`session-ledger compact-state: no S4 state (${S4_STATE_REL} with "# Agent State") under ${root}.`);
     return 1;

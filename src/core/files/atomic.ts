@@ -31,7 +31,8 @@ export class WriteRefused extends Error {
     /** The file it is about: relative to the workspace root when the writer knows the root. */
     readonly file = '',
     /** Finer than `reason` where the sentence differs: changed since the preview, missing, not a regular file… */
-    readonly detail?: 'preview' | 'missing' | 'not-file' | 'unreadable' | 'links' | 'invalid' | 'invalid-written',
+    readonly detail?:
+      'preview' | 'missing' | 'not-file' | 'unreadable' | 'links' | 'hard-links' | 'invalid' | 'invalid-written',
   ) {
     super(message);
   }
@@ -61,6 +62,13 @@ export interface AtomicWriteOptions {
    * folder between the root and it is a symbolic link, or the file has more than one hard link.
    */
   own?: boolean;
+  /**
+   * Refuse (WriteRefused 'link', detail 'hard-links') when the target is a file with more than one
+   * hard link: its other name may stand anywhere on the disk, so writing it would change a file
+   * outside the workspace. For the user files a write action edits by design (a state file, a log
+   * archive); an own file refuses hard links anyway.
+   */
+  refuseHardLinks?: boolean;
 }
 
 /**
@@ -101,6 +109,22 @@ export function refuseOwnFileLink(file: string, root: string): void {
       rel,
     );
   }
+}
+
+/** The refusal of a write to `shown`, a file with `links` hard links (see AtomicWriteOptions.refuseHardLinks). */
+export function hardLinkRefused(shown: string, links: number, rel = shown): WriteRefused {
+  return new WriteRefused(
+    `${shown} has ${links} hard links, so it may be a file from outside the workspace folder: Session Ledger does not change it; nothing was written. If it belongs to this workspace, replace it with a copy of its own and run it again.`,
+    'link',
+    rel,
+    'hard-links',
+  );
+}
+
+/** Throw hardLinkRefused when `file` is a regular file with more than one hard link. */
+function refuseHardLinked(file: string, shown: string, rel: string): void {
+  const st = lstatOrNullSync(file);
+  if (st?.isFile() && st.nlink > 1) throw hardLinkRefused(shown, st.nlink, rel);
 }
 
 /**
@@ -232,6 +256,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
   const file = opts.own ? path.resolve(target) : await writeTarget(target, opts.root);
   const rel = opts.root ? path.relative(opts.root, target) : target;
   const dir = path.dirname(file);
+  if (opts.refuseHardLinks) refuseHardLinked(file, target, rel);
   if (opts.mkdir !== false) fs.mkdirSync(dir, { recursive: true });
   await verify(file, opts.expectHash, target, rel);
   let mode = opts.mode ?? 0o644;
@@ -256,6 +281,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
     await verify(file, opts.expectHash, target, rel);
     // A link planted since the first check is refused too (the rename itself never follows a link at the file).
     if (opts.own) refuseOwnFileLink(target, opts.root!);
+    if (opts.refuseHardLinks) refuseHardLinked(file, target, rel);
     fs.renameSync(tmp, file);
   } catch (err) {
     if (fd !== undefined) {

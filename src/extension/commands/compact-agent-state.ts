@@ -26,7 +26,14 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const state = withIt.length === 1 && !arg ? withIt[0] : await pickFolder(s, arg, { withSystems: true });
   if (!state) return;
   const { planCompactState, applyCompactState, NO_STATE } = await import('../../core/systems/s4/compact-state');
-  const plan = await planCompactState(state.folder.uri.fsPath);
+  let plan;
+  try {
+    plan = await planCompactState(state.folder.uri.fsPath);
+  } catch (err) {
+    // A state file with more than one hard link is refused before any preview.
+    void vscode.window.showErrorMessage(t('Not compacted: {0}', errorText(t, err)));
+    return;
+  }
   if (!plan) {
     void vscode.window.showInformationMessage(said(NO_STATE, t));
     return;

@@ -24,6 +24,11 @@ export function errorText(t: T, err: unknown): string {
         return t('{0} cannot be read; nothing was written.', f);
       case 'links':
         return t('{0}: too many symbolic links; nothing was written.', f);
+      case 'hard-links':
+        return t(
+          '{0} has more than one hard link, so it may be a file from outside the workspace folder: Session Ledger does not change it; nothing was written.',
+          f,
+        );
       case 'invalid':
         return t('The compacted {0} would not be valid; nothing was written. Fix its structure first.', f);
       case 'invalid-written':

@@ -9,7 +9,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { hardLinkRefused, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
 import { readTextFile, sha256 } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
@@ -100,7 +100,9 @@ function archived(archive: string, entry: string): boolean {
 export async function planRotateLog(root: string, opts: { budget?: number } = {}): Promise<RotatePlan | null> {
   const abs = path.resolve(root);
   const file = path.join(abs, S3_STATE_REL);
-  const f = await readTextFile(file);
+  // STATE.md and its archives are refused with more than one hard link, as a link out of the workspace is.
+  const f = await readTextFile(file, undefined, { refuseHardLinks: true });
+  if (!f.ok && f.kind === 'hard-link') throw hardLinkRefused(S3_STATE_REL, f.links ?? 2, S3_STATE_REL);
   if (!f.ok || f.truncated) return null;
   const s3 = readS3Structure(parseMarkdown(f.text));
   if (!s3.log) return null;
@@ -139,7 +141,8 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
         .replace(/(?:\r?\n|[ \t])+$/, ''),
     );
     const abs2 = path.join(abs, dest);
-    const a = await readTextFile(abs2);
+    const a = await readTextFile(abs2, undefined, { refuseHardLinks: true });
+    if (!a.ok && a.kind === 'hard-link') throw hardLinkRefused(dest, a.links ?? 2, dest);
     if (!a.ok && a.kind !== 'missing')
       throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io', dest, 'unreadable');
     const old = a.ok ? a.text : null;
@@ -210,10 +213,15 @@ async function rotateLocked(
   const done: RotateArchive[] = [];
   try {
     for (const a of plan.archives) {
-      await writeAtomic(a.path, a.after, { root: abs, expectHash: a.beforeHash });
+      await writeAtomic(a.path, a.after, { root: abs, expectHash: a.beforeHash, refuseHardLinks: true });
       done.push(a);
     }
-    await writeAtomic(plan.path, plan.after, { root: abs, expectHash, beforeRename: opts.beforeStateRename });
+    await writeAtomic(plan.path, plan.after, {
+      root: abs,
+      expectHash,
+      beforeRename: opts.beforeStateRename,
+      refuseHardLinks: true,
+    });
   } catch (err) {
     // Put the archives back as they were, so no entry ends up in two places.
     for (const a of done.reverse()) {

@@ -6,7 +6,7 @@
  * Tracker`), writes atomically, and checks the structure on disk again.
  */
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { hardLinkRefused, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
 import { t } from '../../model/messages';
 import { readTextFile } from '../../files/fsread';
@@ -78,10 +78,15 @@ export function composeCompaction(text: string): { after: string; pruned: Compac
   return { after, pruned };
 }
 
-/** The compaction preview, or null when there is no S4 state (no file, unreadable, or none of S4's headings). */
+/**
+ * The compaction preview, or null when there is no S4 state (no file, unreadable, or none of S4's
+ * headings). Throws WriteRefused ('link', 'hard-links') when the state file has more than one hard
+ * link: it may be a file from outside the workspace, so it is neither previewed nor written.
+ */
 export async function planCompactState(root: string): Promise<CompactPlan | null> {
   const file = path.join(path.resolve(root), S4_STATE_REL);
-  const f = await readTextFile(file);
+  const f = await readTextFile(file, undefined, { refuseHardLinks: true });
+  if (!f.ok && f.kind === 'hard-link') throw hardLinkRefused(S4_STATE_REL, f.links ?? 2, S4_STATE_REL);
   if (!f.ok || f.truncated) return null;
   if (!hasS4Headings(parseMarkdown(f.text))) return null;
   const { after: body, pruned } = composeCompaction(f.text);
@@ -139,7 +144,7 @@ async function compactLocked(root: string, expectHash: string): Promise<CompactP
       'invalid',
     );
   if (!plan.changed) return plan;
-  await writeAtomic(plan.path, plan.after, { expectHash, root });
+  await writeAtomic(plan.path, plan.after, { expectHash, root, refuseHardLinks: true });
   const now = await readTextFile(plan.path);
   const problems = now.ok ? structureProblems(now.text) : [`cannot read it back: ${now.message}`];
   if (problems.length)
