@@ -128,6 +128,7 @@ const HOSTILE: Record<string, (n: number) => string> = {
 };
 
 test('the light reader is linear on hostile settings files (n vs 4n)', () => {
-  const n = 200_000;
+  // 50,000 against 200,000 characters: a step quadratic in the length takes seconds at 200,000.
+  const n = 50_000;
   for (const [name, make] of Object.entries(HOSTILE)) assertLinear(name, agentsYmlLight, make(n), make(4 * n));
 });

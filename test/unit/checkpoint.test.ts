@@ -176,8 +176,11 @@ test('the marker write is atomic: an existing marker survives a failed write', (
   const dir = s3Workspace();
   // `.claude` is a file here: the marker cannot be written, and the command says so instead of crashing.
   writeFileSync(path.join(dir, '.claude'), 'not a folder');
+  const t0 = Date.now();
   const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
   assert.equal(r.code, 1);
+  // Not a speed figure: a folder that cannot be made is no lock held by another run, so nothing waits out the 10 s lock wait.
+  assert.ok(Date.now() - t0 < 5_000, `the refusal waited ${Date.now() - t0} ms`);
   assert.match(r.stderr, /Checkpoint not written:\nThe marker could not be written/);
   assert.equal(readFileSync(path.join(dir, '.claude'), 'utf8'), 'not a folder');
 });

@@ -104,7 +104,10 @@ test('a config that is a FIFO, or a driver name -c cannot express, means git is 
   const fifo = path.join(dir, '.git/extra.config');
   rmSync(fifo);
   require('node:child_process').execFileSync('mkfifo', [fifo]);
+  const t0 = Date.now();
   assert.equal(await readGit(dir), null);
+  // Not a speed figure: git reading the FIFO would sit there until its 10 s time limit.
+  assert.ok(Date.now() - t0 < 5_000, `git was left waiting on the FIFO (${Date.now() - t0} ms)`);
   rmSync(fifo);
   write(dir, '.git/extra.config', '[filter "a=b"]\n\tclean = x\n');
   assert.equal(await readGit(dir), null);

@@ -62,7 +62,10 @@ export async function withWriteLock<T>(
       }
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // Only the lock file itself existing means another run holds it; a folder that cannot be made
+      // (a file in its place) is an error now, not a wait.
+      const e = err as NodeJS.ErrnoException;
+      if (e.code !== 'EEXIST' || e.syscall !== 'open') throw err;
       const h = holder(lock);
       const stale =
         h && (h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS);

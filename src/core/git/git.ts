@@ -124,7 +124,9 @@ export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null>
       return code === 'ENOENT' || code === 'ENOTDIR';
     }
     if (!st.isFile() || st.size > CONFIG_MAX) return false;
-    const out = await run(path.dirname(file), ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
+    // Run from the file system's root, outside the repository: started inside it, git first reads the
+    // repository's own config with its includes, and an included FIFO holds it until the time limit.
+    const out = await run(path.parse(file).root, ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
     if (out === null) return false;
     for (const entry of out.split('\0')) {
       const nl = entry.indexOf('\n');
