@@ -57,14 +57,16 @@ after(() => {
 /** A terminal's shell: `sh` reading commands from its stdin. */
 function shell(root: string): ChildProcess & { out: () => string } {
   // The clients name the project to their hooks in CLAUDE_PROJECT_DIR.
+  // Its stderr is kept, not shown: the shell reports the agent this test kills ("Killed").
   const sh = spawn('/bin/sh', [], {
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, CLAUDE_PROJECT_DIR: root },
     detached: true,
   });
   procs.push(sh);
   let text = '';
   sh.stdout?.on('data', (d: Buffer) => (text += d.toString()));
+  sh.stderr?.on('data', () => undefined);
   return Object.assign(sh, { out: () => text });
 }
 
