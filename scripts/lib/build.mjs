@@ -69,8 +69,10 @@ export function bundleTargets({ production = false } = {}) {
 /** What versions before the one-file hook script wrote beside it: removed from dist/ by the build. */
 const LEGACY_HOOK_CORE = 'session-ledger-core.br';
 
-/** The line of the hook script after which the core follows, each of its lines behind `// ` (src/core/hooks/files.ts). */
+/** The line of the hook script after which the core follows in a block comment (src/core/hooks/files.ts). */
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
+/** How the hook script writes each `*\/` of the core, so that the block comment holding it does not end there (src/core/hooks/files.ts). */
+export const CORE_END_ESCAPED = '*\\/';
 
 const rel = (f) => relative(REPO, f).split('\\').join('/');
 
@@ -152,11 +154,14 @@ async function buildLayer(opts, entry, plugins = []) {
  * JavaScript file, not minified and without a source map (it is committed into users' repositories,
  * where a reviewer reads it), nothing compressed, nothing compiled ahead, nothing kept elsewhere:
  * - first src/cli/hot.ts (the status line's commands) as code, with its module table;
- * - then, after the line HOOK_CORE_MARKER, the rest of the CLI (src/cli/main.ts, taking every
- *   module the hot part already holds from it: `__hot`, passed in by `loadCore`), each line behind
- *   `// `. Node skips those lines as comments when it loads the file (scanning a comment costs a
- *   small part of parsing code: the status line stays near Node's start-up); `loadCore` reads them
- *   from this same file and compiles them for every other command.
+ * - then the line HOOK_CORE_MARKER and the rest of the CLI (src/cli/main.ts, taking every module
+ *   the hot part already holds from it: `__hot`, passed in by `loadCore`) as it is, inside one block
+ *   comment: a line `/*` after the marker, the closing line at the end of the file, and in between
+ *   every star-slash of the core (which would end the comment early) written `*\/`. Node skips the
+ *   comment when it loads the file (scanning a block comment costs less than half of scanning the
+ *   same text as line comments, and a small part of parsing code: the status line stays near Node's
+ *   start-up); `loadCore` reads the core from this same file, turns each `*\/` back into a star-slash
+ *   and compiles it for every other command.
  * Returns both module tables (for the extension, which loads the same file).
  */
 export async function buildHookScript() {
@@ -164,22 +169,20 @@ export async function buildHookScript() {
   const common = { ...cli, banner: {}, outfile: undefined, minify: false, sourcemap: false };
   const hot = await buildLayer({ ...common, banner: cli.banner }, 'src/cli/hot.ts');
   const rest = await buildLayer(common, 'src/cli/main.ts', [fromTables([{ modules: hot.modules, expr: '__hot' }])]);
-  // A line comment ends at any line terminator: the core must hold none but \n, or its next line would run as code.
-  if (/[\r\u2028\u2029]/.test(rest.text))
-    throw new Error('the hook core holds a \\r, U+2028 or U+2029: it cannot be kept behind line comments');
+  // `*\/` in the file stands for `*/` of the core (loadCore turns every one back): the core must hold none of its own.
+  if (rest.text.includes(CORE_END_ESCAPED))
+    throw new Error(
+      `the hook core holds ${CORE_END_ESCAPED}, which loadCore would read as */: write it another way ([*]\\/ in a regular expression)`,
+    );
   // Every character outside ASCII as a \u escape (in a string, a regular expression or a comment it
   // means the same): one such character anywhere makes V8 hold the whole file as two-byte text, and
   // Node then reads and skips the core at about twice the cost on every status line run.
-  const core = asciiOnly(rest.text)
-    .replace(/\n$/, '')
-    .split('\n')
-    .map((l) => (l ? `// ${l}` : '//'))
-    .join('\n');
+  const core = asciiOnly(rest.text).replace(/\n$/, '').split('*/').join(CORE_END_ESCAPED);
   mkdirSync(join(REPO, 'dist'), { recursive: true });
   rmSync(join(REPO, 'dist', LEGACY_HOOK_CORE), { force: true });
   writeFileSync(
     join(REPO, 'dist', 'session-ledger.cjs'),
-    `${hot.text.replace(/\n*$/, '\n')}${HOOK_CORE_MARKER}\n${core}\n`,
+    `${hot.text.replace(/\n*$/, '\n')}${HOOK_CORE_MARKER}\n/*\n${core}\n*/\n`,
   );
   return { hot: hot.modules, core: rest.modules };
 }

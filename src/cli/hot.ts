@@ -3,15 +3,16 @@
  * The status line runs on every refresh of Claude Code's status line, so its commands
  * (`statusline`, `context`) are bundled here as code and load nothing else. Every other command
  * (the hooks, `checkpoint`, `status` …), help, and any usage error run the whole CLI (./main),
- * which the build puts in the same file after the line HOOK_CORE_MARKER, each of its lines behind
- * `// ` (Node skips them as comments when it loads the file, so the status line never parses them).
- * `loadCore` reads them from this very file and compiles them: nothing compressed, nothing cached,
+ * which the build puts in the same file after the line HOOK_CORE_MARKER, inside one block comment
+ * (Node skips it when it loads the file, so the status line never parses the core), each star-slash
+ * of the core written CORE_END_ESCAPED. `loadCore` reads it from this very file, turns those back
+ * and compiles it: nothing compressed, nothing cached,
  * nothing read from anywhere else. The core takes every module this file already holds from this
  * file's module table (`__m`), so no module is there twice.
  */
 import * as fs from 'node:fs';
 import { NeedsFullReader } from '../core/context/full-reader';
-import { HOOK_CORE_MARKER } from '../core/hooks/files';
+import { CORE_END_ESCAPED, HOOK_CORE_MARKER } from '../core/hooks/files';
 import * as path from 'node:path';
 import { isDir } from '../core/files/fsread';
 import { appendHookLog } from '../core/hooks/io';
@@ -52,13 +53,15 @@ export function loadCore(): Core {
       `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     );
   }
-  const at = text.indexOf(`\n${HOOK_CORE_MARKER}\n`);
-  if (at < 0) throw new CoreUnavailable(`${file} holds no core (the line "${HOOK_CORE_MARKER}" is missing)`);
-  const head = text.slice(0, at + HOOK_CORE_MARKER.length + 2);
-  const lines = text.slice(head.length).split('\n');
-  for (let i = 0; i < lines.length; i++)
-    lines[i] = lines[i].startsWith('// ') ? lines[i].slice(3) : lines[i] === '//' ? '' : lines[i];
-  const source = `(function (exports, require, module, __filename, __dirname, __hot) {${lines.join('\n')}\n})`;
+  const open = `\n${HOOK_CORE_MARKER}\n/*\n`;
+  const at = text.indexOf(open);
+  const end = text.lastIndexOf('\n*/');
+  if (at < 0 || end < at + open.length - 1 || text.slice(end + 4).trim() !== '')
+    throw new CoreUnavailable(
+      `${file} holds no core (the line "${HOOK_CORE_MARKER}" and the comment after it are missing or cut short)`,
+    );
+  const head = text.slice(0, at + open.length);
+  const source = `(function (exports, require, module, __filename, __dirname, __hot) {${text.slice(head.length, end).split(CORE_END_ESCAPED).join('*/')}\n})`;
   // Stack traces name this file and the line the code stands on in it.
   const script = new vm.Script(source, { filename: file, lineOffset: head.split('\n').length - 1 });
   const mod = { exports: {} as Core };

@@ -25,8 +25,13 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   const lines = text.split('\n');
   const at = lines.indexOf(HOOK_CORE_MARKER);
   assert.ok(at > 0, 'the core follows the marker line');
-  // Everything after the marker is the rest of the CLI as plain code, one line comment per line.
-  assert.ok(lines.slice(at + 1).every((l) => l === '' || l.startsWith('//')));
+  // Everything after the marker is the rest of the CLI as plain code in one block comment, which
+  // nothing inside ends early: Node never parses it as code (loadCore compiles it).
+  assert.equal(lines[at + 1], '/*');
+  assert.deepEqual(lines.slice(-2), ['*/', '']);
+  const core = lines.slice(at + 2, -2).join('\n');
+  assert.equal(core.includes('*/'), false);
+  assert.match(core, /^var __defProp/m, 'code as it is, not behind line comments');
   assert.match(text, /YAMLParseError/, 'the YAML reader is in the file as text');
   // Not minified: lines a reader can follow.
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);

@@ -52,7 +52,7 @@ export function deferMarkers(rel: string, text: string): DeferMarker[] {
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].includes('defer:')) continue;
     for (const m of lines[i].matchAll(MARKER_RE)) {
-      const what = m[1].replace(/\s*(?:\*\/|-->|#}|%>)\s*$/, '').trim();
+      const what = m[1].replace(/\s*(?:[*]\/|-->|#}|%>)\s*$/, '').trim();
       out.push({ path: rel, line: i + 1, text: what });
     }
   }
