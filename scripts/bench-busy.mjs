@@ -7,7 +7,9 @@
 // BENCH_BUSY_SECONDS (180). Two windows in one run, the same load: without the extension, then with
 // the packaged .vsix installed. Measured:
 //   - the extension host's CPU (utime + stime from /proc, points of one core) and its RSS (start,
-//     end, peak), in both windows: the extension's extra CPU is the difference;
+//     end, peak), in both windows: the extension's extra CPU is the difference; the CPU also per 30 s, and
+//     the main thread's part of it (the rest is V8's collector threads and libuv's pool): a cost that grows
+//     over the run shows as rising windows;
 //   - in the window with the extension, once a second: the tree's lag (now minus the time of the
 //     write whose `Now ▶` the tree shows), whether the tree shows S3 unreadable (S3 missing, or
 //     "not read as S3"), and the status bar's lag (now minus the time of the append whose figure it shows).
@@ -32,6 +34,7 @@ if (process.env.BENCH_BUSY === '0') process.exit(0);
 const SECONDS = Number(process.env.BENCH_BUSY_SECONDS || 180);
 const TICK_MS = 100;
 const PAD = 100 * 1024;
+const WINDOW_S = 30;
 try {
   codeServerEntry();
 } catch (e) {
@@ -64,6 +67,13 @@ function groupProcesses(pgid) {
     }
   }
   return out;
+}
+
+/** CPU seconds (user + system) of a process's main thread (the rest is V8's collector threads and libuv's pool). */
+function threadUsage(pid) {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { main: (Number(f[11]) + Number(f[12])) / CLK };
 }
 
 /** CPU seconds (user + system) and RSS (MB) of a process. */
@@ -153,9 +163,19 @@ async function window(withExtension, vsix) {
     const u0 = usage(host);
     const t0 = Date.now();
     let peak = u0.rss;
+    let w0 = { ...u0, t: t0, th: threadUsage(host) };
+    out.threads = [];
+    out.windows = [];
     while (Date.now() - t0 < SECONDS * 1000) {
       await new Promise((r) => setTimeout(r, 1000));
-      peak = Math.max(peak, usage(host).rss);
+      const u = usage(host);
+      peak = Math.max(peak, u.rss);
+      if (Date.now() - w0.t >= WINDOW_S * 1000) {
+        out.windows.push(((u.cpu - w0.cpu) / ((Date.now() - w0.t) / 1000)) * 100);
+        const th = threadUsage(host);
+        out.threads.push(((th.main - w0.th.main) / ((Date.now() - w0.t) / 1000)) * 100);
+        w0 = { ...u, t: Date.now(), th };
+      }
       if (!withExtension) continue;
       const rows = await page.$$eval('.part.sidebar .monaco-list-row', (els) => els.map((e) => e.textContent ?? ''));
       const now = Date.now();
@@ -207,7 +227,7 @@ const withExt = await window(true, vsix);
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '?');
 for (const w of [without, withExt]) {
   console.log(
-    `${w.withExtension ? 'with' : 'without'} the extension: extension host ${f(w.cpuPoints)} points of one core, RSS ${f(w.rss.start, 0)} → ${f(w.rss.end, 0)} MB (peak ${f(w.rss.peak, 0)}), ${w.writes} writes in ${f(w.wall, 0)} s; load average at the end ${w.load.map((x) => x.toFixed(1)).join(' ')}`,
+    `${w.withExtension ? 'with' : 'without'} the extension: extension host ${f(w.cpuPoints)} points of one core (per ${WINDOW_S} s: ${w.windows.map((x, i) => `${f(x)} (main thread ${f(w.threads[i])})`).join(', ')}), RSS ${f(w.rss.start, 0)} → ${f(w.rss.end, 0)} MB (peak ${f(w.rss.peak, 0)}), ${w.writes} writes in ${f(w.wall, 0)} s; load average at the end ${w.load.map((x) => x.toFixed(1)).join(' ')}`,
   );
 }
 const s = (xs) =>

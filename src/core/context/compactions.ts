@@ -19,7 +19,7 @@ import { ALL_FACTS, FACTS } from '../systems/facts';
 import type { Msg } from '../model/messages';
 import type { SystemId } from '../model/model';
 import { cacheKey, pruneCache, readCacheText, userCacheDir, writeCacheFile } from '../files/user-cache';
-import { openRead, parseObject, readAt, statOrNull } from './files';
+import { giveBuffer, openRead, parseObject, readAt, statOrNull, takeBuffer } from './files';
 
 /** A seed's advice after N compactions in one session (S0's: checkpoint, then /clear instead of another /compact). */
 export interface CompactionsAdvice {
@@ -158,19 +158,21 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
     const sessionId = /^[0-9a-f-]{8,}$/i.test(base) ? base : null;
     const fh = await openRead(file);
     if (fh) {
+      // Only the bytes to read (an append is usually far less than a chunk), in a reused buffer.
+      const buf = takeBuffer(Math.min(CHUNK, end - e.offset));
       try {
-        const buf = Buffer.allocUnsafe(CHUNK);
         let pos = e.offset;
         let carry: Buffer | null = null;
         let skipping = e.skipping === true;
         while (pos < end) {
-          const n = await readAt(fh, buf.subarray(0, Math.min(CHUNK, end - pos)), pos);
+          const n = await readAt(fh, buf.subarray(0, Math.min(buf.length, CHUNK, end - pos)), pos);
           if (n <= 0) break;
+          const got = buf.subarray(0, n);
           let start = 0;
           for (;;) {
-            const nl = buf.indexOf(10, start);
-            if (nl < 0 || nl >= n) break;
-            const piece = buf.subarray(start, nl);
+            const nl = got.indexOf(10, start);
+            if (nl < 0) break;
+            const piece = got.subarray(start, nl);
             if (!skipping) {
               const line = carry ? Buffer.concat([carry, piece]) : piece;
               const b = isBoundary(line, sessionId);
@@ -186,7 +188,7 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
             e.skipping = false;
           }
           if (start < n && !skipping) {
-            const rest = buf.subarray(start, n);
+            const rest = got.subarray(start);
             const len = (carry?.length ?? 0) + rest.length;
             if (len > MAX_LINE) {
               carry = null;
@@ -203,6 +205,7 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
       } catch {
         /* keep what was counted; the next call goes on from the last complete line */
       } finally {
+        giveBuffer(buf);
         await fh.close().catch(() => undefined);
       }
     }

@@ -17,6 +17,31 @@ export async function readAt(fh: Handle, buf: Buffer, pos: number): Promise<numb
   return off;
 }
 
+/**
+ * One read buffer kept for the next forward read. A process that follows a transcript as it grows
+ * (the extension) reads every appended byte a few times a second; a new buffer each time is memory
+ * outside the JavaScript heap that V8 counts towards its next full collection, and under an agent
+ * appending 1 MB/s that made a full collection about every second and a half.
+ */
+let spare: Buffer | null = null;
+/** The largest buffer kept for reuse (bytes). */
+const SPARE_MAX = 2 * 1024 * 1024;
+
+/** A buffer of at least `n` bytes (contents undefined): the kept one when it is free and large enough. Give it back with `giveBuffer`. */
+export function takeBuffer(n: number): Buffer {
+  if (spare && spare.length >= n) {
+    const b = spare;
+    spare = null;
+    return b;
+  }
+  return Buffer.allocUnsafe(n);
+}
+
+/** Keep `buf` for the next `takeBuffer` (nothing may still use it). */
+export function giveBuffer(buf: Buffer): void {
+  if (buf.length <= SPARE_MAX && (!spare || spare.length < buf.length)) spare = buf;
+}
+
 /** Open a file for reading, or null. */
 export async function openRead(path: string): Promise<Handle | null> {
   try {

@@ -7,7 +7,7 @@
 import type { ContextUsage } from '../model/model';
 import type { MeterOptions, SessionRef } from './discovery';
 import { FeedReader, feedPath, type FeedInfo } from './feed';
-import { openRead, parseObject, readAt, scanBackward, statOrNull, type Handle } from './files';
+import { giveBuffer, openRead, parseObject, readAt, scanBackward, statOrNull, takeBuffer, type Handle } from './files';
 import { trackerFor, type Figure, type Tracker } from './records';
 import { baseModel, claudeWindow, CODEX_DEFAULT_WINDOW, percentOf, type WindowChoice } from './window';
 
@@ -253,66 +253,72 @@ export class ContextFollower {
     let skipping = false;
     let skipped = 0;
     let first = true;
-    while (pos < size) {
-      const head = first ? fp.length : 0;
-      const want = Math.min(FORWARD_CHUNK, size - pos);
-      const buf = Buffer.allocUnsafe(head + want);
-      const got = await readAt(fh, buf, pos - head);
-      if (first) {
-        first = false;
-        if (got < head || !buf.subarray(0, head).equals(fp)) return false;
-      }
-      const n = got - head;
-      if (n <= 0) break;
-      const chunk = buf.subarray(head, got);
-      const data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const dataStart = pos - (carry ? carry.length : 0);
-      last = { data, start: dataStart };
-      let i = 0;
-      if (skipping) {
-        const nl = data.indexOf(10);
-        if (nl < 0) {
-          skipped += n;
-          pos += n;
-          continue;
+    // One buffer for every chunk of this read (reused by the next read): nothing below keeps a view of it.
+    const space = takeBuffer(fp.length + Math.min(FORWARD_CHUNK, size - pos));
+    try {
+      while (pos < size) {
+        const head = first ? fp.length : 0;
+        const want = Math.min(FORWARD_CHUNK, size - pos);
+        const buf = space.subarray(0, head + want);
+        const got = await readAt(fh, buf, pos - head);
+        if (first) {
+          first = false;
+          if (got < head || !buf.subarray(0, head).equals(fp)) return false;
         }
-        skipping = false;
-        this.tooLargeBytes = skipped + nl;
-        i = nl + 1;
-        consumed = dataStart + i;
-      }
-      for (;;) {
-        const nl = data.indexOf(10, i);
-        if (nl < 0) break;
-        const line = data.subarray(i, nl);
-        if (line.length && this.tracker.relevant(line)) {
-          const o = parseObject(line);
-          if (o) {
-            const before = this.tracker.figure();
-            this.tracker.push(o);
-            // A new figure after a record too large to read: that record is older than the figure now.
-            if (this.tooLargeBytes !== null && !sameFigure(before, this.tracker.figure())) this.tooLargeBytes = null;
+        const n = got - head;
+        if (n <= 0) break;
+        const chunk = buf.subarray(head, got);
+        const data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+        const dataStart = pos - (carry ? carry.length : 0);
+        last = { data, start: dataStart };
+        let i = 0;
+        if (skipping) {
+          const nl = data.indexOf(10);
+          if (nl < 0) {
+            skipped += n;
+            pos += n;
+            continue;
           }
+          skipping = false;
+          this.tooLargeBytes = skipped + nl;
+          i = nl + 1;
+          consumed = dataStart + i;
         }
-        i = nl + 1;
-        consumed = dataStart + i;
+        for (;;) {
+          const nl = data.indexOf(10, i);
+          if (nl < 0) break;
+          const line = data.subarray(i, nl);
+          if (line.length && this.tracker.relevant(line)) {
+            const o = parseObject(line);
+            if (o) {
+              const before = this.tracker.figure();
+              this.tracker.push(o);
+              // A new figure after a record too large to read: that record is older than the figure now.
+              if (this.tooLargeBytes !== null && !sameFigure(before, this.tracker.figure())) this.tooLargeBytes = null;
+            }
+          }
+          i = nl + 1;
+          consumed = dataStart + i;
+        }
+        carry = i < data.length ? Buffer.from(data.subarray(i)) : null;
+        if (carry && carry.length > MAX_RECORD) {
+          skipped = carry.length;
+          carry = null;
+          skipping = true;
+        }
+        pos += n;
       }
-      carry = i < data.length ? Buffer.from(data.subarray(i)) : null;
-      if (carry && carry.length > MAX_RECORD) {
-        skipped = carry.length;
-        carry = null;
-        skipping = true;
-      }
-      pos += n;
+      this.offset = consumed;
+      const fpLen = Math.min(FINGERPRINT, consumed);
+      this.fingerprint =
+        last && consumed - fpLen >= last.start && consumed <= last.start + last.data.length
+          ? Buffer.from(last.data.subarray(consumed - fpLen - last.start, consumed - last.start))
+          : await this.fingerprintAt(fh, consumed);
+      if (!skipping && carry && consumed + carry.length === pos) this.tornTail = carry;
+      return true;
+    } finally {
+      giveBuffer(space);
     }
-    this.offset = consumed;
-    const fpLen = Math.min(FINGERPRINT, consumed);
-    this.fingerprint =
-      last && consumed - fpLen >= last.start && consumed <= last.start + last.data.length
-        ? Buffer.from(last.data.subarray(consumed - fpLen - last.start, consumed - last.start))
-        : await this.fingerprintAt(fh, consumed);
-    if (!skipping && carry && consumed + carry.length === pos) this.tornTail = carry;
-    return true;
   }
 
   /** The figure, counting the bytes after the last newline when they already form a whole record. */
