@@ -177,7 +177,7 @@ async function main() {
         `Every measured process, node -e 0 included, runs without ${dropped.join(' and ')} (set here): Node's own start-up would change with ${dropped.length > 1 ? 'them' : 'it'}.`,
       );
     console.log(
-      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; its core behind line comments)`,
+      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; its core in one block comment)`,
     );
     const rowsIn = [
       {
