@@ -1,6 +1,8 @@
 // `npm test`: the type check (tsc), the linter (ESLint), the formatter's check (Prettier) and the unit tests (node:test over out/, which
 // `pretest` builds), run side by side because they are independent; exits non-zero when any of them fails.
-// The tests' report streams as it comes; the type check's and the linter's output follows, each with its verdict.
+// Each test file runs in its own Node process, four at a time, in the order below (node --test would sort
+// them by name); its report is printed as it ends, and the totals over all files follow. The type
+// check's, the linter's and the formatter's output follows, each with its verdict.
 // Arguments after `--` replace the list of test files: `npm test -- out/test/unit/s0.test.js`.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -10,8 +12,7 @@ import { fileURLToPath } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(repo, 'node_modules', '.bin', name);
 const unitDir = path.join(repo, 'out', 'test', 'unit');
-// The files that take longest start first, so none of them is left running alone at the end (the
-// runner starts files in the order given, four at a time). Measured one file at a time (wall and CPU):
+// The files that take longest start first, so none of them is left running alone at the end. Measured one file at a time (wall and CPU):
 // write-lock.test.js mostly waits (10 s of a second run waiting for the first's lock), so it starts at
 // once and overlaps the rest; then the ones with the most CPU.
 const LONGEST = [
@@ -51,8 +52,61 @@ function run(name, cmd, args, stream) {
   });
 }
 
+const SUMMARY = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$/;
+
+/** The test files, `concurrency` at a time in the given order; each file's report printed when it ends, then the totals. */
+async function unitTests(list, concurrency) {
+  const started = Date.now();
+  const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
+  const broken = [];
+  const queue = [...list];
+  const one = (file) =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, ['--test-reporter=spec', file], {
+        cwd: repo,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (out += d));
+      child.on('error', (e) => resolve({ code: 1, out: String(e) }));
+      child.on('close', (code) => resolve({ code: code ?? 1, out }));
+    });
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const { code, out } = await one(file);
+      const kept = [];
+      let counted = false;
+      for (const line of out.split('\n')) {
+        const m = SUMMARY.exec(line);
+        if (!m) kept.push(line);
+        else if (m[1] !== 'duration_ms') {
+          totals[m[1]] += Number(m[2]);
+          counted = true;
+        }
+      }
+      process.stdout.write(`${kept.join('\n').trimEnd()}\n`);
+      // A file that ended badly without a failing test (it crashed, or never reported) fails the run too.
+      if (code !== 0 || !counted) {
+        broken.push(file);
+        process.stdout.write(`✖ ${file} ended with exit code ${code}${counted ? '' : ' and no test report'}\n`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  for (const [k, v] of Object.entries(totals)) console.log(`ℹ ${k} ${v}`);
+  console.log(`ℹ duration_ms ${Date.now() - started}`);
+  if (broken.length) console.log(`ℹ files that failed: ${broken.join(', ')}`);
+  return {
+    name: 'unit tests',
+    code: broken.length || totals.fail || totals.cancelled ? 1 : 0,
+    out: '',
+    s: (Date.now() - started) / 1000,
+  };
+}
+
 const results = await Promise.all([
-  run('unit tests', process.execPath, ['--test', '--test-concurrency=4', '--test-reporter=spec', ...files], true),
+  unitTests(files, 4),
   run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], false),
   run('lint (eslint)', bin('eslint'), ['.'], false),
   run('format (prettier --check)', bin('prettier'), ['--check', '--log-level=warn', '.'], false),
