@@ -11,10 +11,14 @@ import type { TickStore } from './tick-store';
 
 /**
  * How old git's status may be when only state files changed (ms): under an agent that rewrites its
- * state file many times a second, git runs about once a second instead of on every re-read, and
- * what the views show of git is never older than that.
+ * state file many times a second, git runs about every three seconds instead of on every re-read
+ * (a spawn from the extension host costs it more CPU than the re-read itself). A state file's own
+ * edit moves nothing git reports; the work files it could miss are not watched at all, so once the
+ * writes stop the folder is read once more with git run again (`GIT_FRESH_MS`).
  */
-const GIT_REUSE_MS = 1000;
+const GIT_REUSE_MS = 3000;
+/** Quiet after re-reads that took git's status from an earlier run, before one read with git run again (ms). */
+const GIT_FRESH_MS = 1000;
 
 export interface FolderState {
   folder: vscode.WorkspaceFolder;
@@ -35,6 +39,8 @@ interface Entry extends FolderState {
   changed?: Set<string> | 'all';
   /** A read again of systems held while their files were being written. */
   recheck?: ReturnType<typeof setTimeout>;
+  /** A read with git run again, after re-reads that may have taken git's status from an earlier run. */
+  fresh?: ReturnType<typeof setTimeout>;
 }
 
 export class LedgerStore implements vscode.Disposable {
@@ -73,6 +79,7 @@ export class LedgerStore implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         for (const f of e.removed) {
           clearTimeout(this.entries.get(f.uri.toString())?.recheck);
+          clearTimeout(this.entries.get(f.uri.toString())?.fresh);
           this.entries.delete(f.uri.toString());
         }
         for (const f of e.added) void this.add(f);
@@ -153,6 +160,8 @@ export class LedgerStore implements vscode.Disposable {
     e.changed = undefined;
     if (e.recheck) clearTimeout(e.recheck);
     e.recheck = undefined;
+    clearTimeout(e.fresh);
+    e.fresh = undefined;
     try {
       const [{ evaluateChanged }, { settledRead }] = await Promise.all([
         import('../core/report/evaluate'),
@@ -177,6 +186,8 @@ export class LedgerStore implements vscode.Disposable {
         evaluateChanged(root, options, prev, changed),
       );
       this.publish(e, raw, false);
+      // A re-read of some systems may have reused git's status: once the folder is quiet, read it all with git run again.
+      if (changed && trusted) e.fresh = setTimeout(() => void this.scan(e.folder), GIT_FRESH_MS);
       if (recheckAt !== undefined) {
         e.recheck = setTimeout(() => void this.scan(e.folder), Math.max(0, recheckAt - Date.now()) + 50);
         this.log.debug(
@@ -225,7 +236,10 @@ export class LedgerStore implements vscode.Disposable {
   dispose(): void {
     this._onDidChange.dispose();
     for (const s of this.subs) s.dispose();
-    for (const e of this.entries.values()) if (e.recheck) clearTimeout(e.recheck);
+    for (const e of this.entries.values()) {
+      clearTimeout(e.recheck);
+      clearTimeout(e.fresh);
+    }
     this.entries.clear();
   }
 }

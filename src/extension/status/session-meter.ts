@@ -66,8 +66,10 @@ export class SessionMeter implements vscode.Disposable {
   /** Compactions counted per transcript, and the count under way. */
   private readonly counts = new Map<string, number>();
   private counting: Promise<void> | undefined;
-  /** Transcript changes: read again after a short quiet, and at the latest after MAX_WAIT_MS of steady appends. */
+  /** Transcript changes and the folder's re-reads: read again after a short quiet, and at the latest after MAX_WAIT_MS of steady changes. */
   private readonly pokes = new KeyedDebouncer<'read'>(DEBOUNCE_MS, MAX_WAIT_MS);
+  /** A poke of the current burst asked to look for the newest session again. */
+  private pokedDiscover = false;
 
   constructor(
     private readonly store: LedgerStore,
@@ -87,7 +89,8 @@ export class SessionMeter implements vscode.Disposable {
         this.followerKey = '';
         void this.refresh();
       }),
-      this.store.onDidChange(() => void this.update(false)),
+      // A re-read of the folder (the detected systems decide the thresholds) joins the transcript's next read.
+      this.store.onDidChange(() => this.poke(false)),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()),
       // With several live sessions, the one in the active terminal is shown: follow the focus.
       vscode.window.onDidChangeActiveTerminal(() => {
@@ -269,16 +272,22 @@ export class SessionMeter implements vscode.Disposable {
     this.watchedDir = dir;
     if (!dir) return;
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '*.jsonl'));
-    let discover = false;
-    const poke = (d: boolean) => () => {
-      discover ||= d;
-      this.pokes.run('read', () => {
-        const again = discover;
-        discover = false;
-        void this.update(again);
-      });
-    };
-    this.watcher.push(w, w.onDidChange(poke(false)), w.onDidCreate(poke(true)), w.onDidDelete(poke(true)));
+    this.watcher.push(
+      w,
+      w.onDidChange(() => this.poke(false)),
+      w.onDidCreate(() => this.poke(true)),
+      w.onDidDelete(() => this.poke(true)),
+    );
+  }
+
+  /** Read again soon (debounced with every other poke; `discover`: look for the newest session too). */
+  private poke(discover: boolean): void {
+    this.pokedDiscover ||= discover;
+    this.pokes.run('read', () => {
+      const again = this.pokedDiscover;
+      this.pokedDiscover = false;
+      void this.update(again);
+    });
   }
 
   private publish(next: MeterState | undefined): void {

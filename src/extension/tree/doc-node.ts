@@ -13,7 +13,7 @@ export class DocNode implements LedgerNode {
   readonly uri: vscode.Uri;
 
   constructor(
-    private readonly id: string,
+    readonly id: string,
     readonly folder: vscode.WorkspaceFolder,
     readonly system: SystemReport,
     readonly relPath: string,

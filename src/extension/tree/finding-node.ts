@@ -15,7 +15,7 @@ export class FindingNode implements LedgerNode {
   readonly target: OpenTarget;
 
   constructor(
-    private readonly id: string,
+    readonly id: string,
     private readonly finding: Finding,
     uri: vscode.Uri,
   ) {

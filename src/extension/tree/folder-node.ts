@@ -6,13 +6,17 @@ import { describe, themeIcon, type LedgerNode } from './node';
 import { systemNodes } from './roots';
 
 export class FolderNode implements LedgerNode {
-  constructor(private readonly state: FolderState) {}
+  readonly id: string;
+
+  constructor(private readonly state: FolderState) {
+    this.id = `folder:${state.folder.uri.toString()}`;
+  }
 
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
     const r = this.state.report;
     const ti = new vscode.TreeItem(this.state.folder.name, vscode.TreeItemCollapsibleState.Expanded);
-    ti.id = `folder:${this.state.folder.uri.toString()}`;
+    ti.id = this.id;
     if (!r) ti.description = this.state.error ? t('scan failed') : t('scanning…');
     else if (r.systems.length === 0) ti.description = t('nothing detected');
     else ti.description = r.label;

@@ -8,7 +8,7 @@ export class ItemNode implements LedgerNode {
   readonly target: OpenTarget;
 
   constructor(
-    private readonly id: string,
+    readonly id: string,
     private readonly item: Item,
     private readonly relPath: string,
     uri: vscode.Uri,

@@ -9,6 +9,8 @@ export interface OpenTarget {
 }
 
 export interface LedgerNode {
+  /** The row's id (its TreeItem's id): the same for the same row in every report. */
+  readonly id: string;
   readonly target?: OpenTarget;
   getTreeItem(): vscode.TreeItem;
   getChildren(): LedgerNode[];

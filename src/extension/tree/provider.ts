@@ -22,7 +22,7 @@ export class LedgerTreeProvider extends Disposable implements vscode.TreeDataPro
   private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<LedgerNode[] | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly rows = new StableRows<LedgerNode>({
-    id: (n) => idOf(n.getTreeItem()),
+    id: (n) => n.id,
     sig: (n) => JSON.stringify(n.getTreeItem()),
     children: (n) => n.getChildren(),
     sameKind: (a, b) => a.constructor === b.constructor,
@@ -73,8 +73,4 @@ export class LedgerTreeProvider extends Disposable implements vscode.TreeDataPro
       });
     return walk(this.roots());
   }
-}
-
-function idOf(ti: vscode.TreeItem): string {
-  return ti.id ?? (typeof ti.label === 'string' ? ti.label : (ti.label?.label ?? ''));
 }

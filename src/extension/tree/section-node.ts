@@ -12,7 +12,7 @@ export class SectionNode implements LedgerNode {
   readonly target: OpenTarget;
 
   constructor(
-    private readonly id: string,
+    readonly id: string,
     private readonly section: Section,
     private readonly relPath: string,
     private readonly uri: vscode.Uri,

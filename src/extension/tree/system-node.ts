@@ -14,7 +14,7 @@ import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } fr
 
 export class SystemNode implements LedgerNode {
   readonly target: OpenTarget;
-  private readonly id: string;
+  readonly id: string;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -100,7 +100,7 @@ function skipLine(s: SystemReport, t: typeof vscode.l10n.t): string {
 /** `Now ▶ <the next action>`: a click opens it in its file. */
 class NextNode implements LedgerNode {
   constructor(
-    private readonly id: string,
+    readonly id: string,
     private readonly next: string,
     readonly target: OpenTarget,
   ) {}
@@ -129,7 +129,7 @@ class NextNode implements LedgerNode {
 /** The manual items still to tick: a click opens the checklist. */
 class ManualNode implements LedgerNode {
   constructor(
-    private readonly id: string,
+    readonly id: string,
     private readonly n: number,
     private readonly folder: vscode.WorkspaceFolder,
     private readonly system: SystemReport,
@@ -161,7 +161,7 @@ class ManualNode implements LedgerNode {
 /** "Documents": the system's files, each once in the tree, with their sections and items. */
 class DocumentsNode implements LedgerNode {
   constructor(
-    private readonly id: string,
+    readonly id: string,
     private readonly docs: DocNode[],
   ) {}
 

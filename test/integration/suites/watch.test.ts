@@ -1,5 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { TRANSCRIPT, flatten, getApi, sleep, waitFor, workspaceRoot, type TreeNode } from '../helpers';
 
@@ -134,5 +143,41 @@ describe('watching the disk', () => {
       writeFileSync(file, whole);
     }
     await waitFor('S3 back', () => s3Shown().present && !s3Shown().s3?.updating);
+  });
+
+  it('a work file created while the agent rewrites its state file counts once the writes stop (git is run again)', async function () {
+    this.timeout(60_000);
+    const api = await getApi();
+    const file = join(workspaceRoot(), 'docs', 'state', 'STATE.md');
+    const whole = readFileSync(file, 'utf8');
+    const work = join(workspaceRoot(), 'aa-busy-work.txt');
+    const explained = () =>
+      api
+        .report()
+        ?.systems.find((s) => s.id === 'S3')
+        ?.checks.find((c) => c.id === 'work-explained')?.message ?? '';
+    /** The uncommitted changes S3's work-explained counts ("No uncommitted changes.": 0). */
+    const changes = () =>
+      Number(/(\d+) uncommitted change/.exec(explained())?.[1] ?? (/No uncommitted/.test(explained()) ? 0 : NaN));
+    const { before } = await waitFor('S3 work-explained counted', () =>
+      Number.isNaN(changes()) ? undefined : { before: changes() },
+    );
+    try {
+      // Re-reads after state-only changes take git's status from an earlier run (up to 3 s old): the
+      // file created after the burst's first re-read (at the latest 0.7 s after its first write) is
+      // in none of the burst's re-reads; only the read once the writes stopped runs git again.
+      for (let k = 0; k < 16; k++) {
+        writeFileSync(file, `${whole}\n<!-- write ${k} -->\n`);
+        if (k === 11) writeFileSync(work, 'half done\n');
+        await sleep(100);
+      }
+      await waitFor('S3 work-explained counts the new work file', () => changes() === before + 1, 10_000).catch((e) => {
+        throw new Error(`${(e as Error).message}; S3 work-explained says: ${explained()} (before: ${before})`);
+      });
+    } finally {
+      writeFileSync(file, whole);
+      rmSync(work, { force: true });
+    }
+    await waitFor('the work file no longer counted', () => changes() === before);
   });
 });
