@@ -398,7 +398,14 @@ export function cli(args: string[], opts: CliOptions = {}): CliResult {
     worker = null;
     throw new Error(`session-ledger ${args.join(' ')}: no answer in 120 s`);
   }
-  const reply = receiveMessageOnPort(port);
+  // The reply is posted before the signal, but a message between threads can land on the port a moment
+  // after the signal: look again for up to 5 s before calling it missing.
+  let reply = receiveMessageOnPort(port);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; !reply && i < 500; i++) {
+    Atomics.wait(pause, 0, 0, 10);
+    reply = receiveMessageOnPort(port);
+  }
   if (!reply) throw new Error(`session-ledger ${args.join(' ')}: the worker signalled without a reply`);
   return reply.message as CliResult;
 }
