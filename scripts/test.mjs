@@ -1,5 +1,6 @@
-// `npm test`: the type check (tsc), the linter (ESLint), the formatter's check (Prettier) and the unit tests (node:test over out/, which
-// `pretest` builds), run side by side because they are independent; exits non-zero when any of them fails.
+// `npm test`: the type check (tsc), the linter (ESLint), the formatter's check (Prettier), and the build
+// (scripts/build.mjs --tests) followed by the unit tests (node:test over out/), run side by side because they
+// are independent; exits non-zero when any of them fails.
 // The test files run four processes at a time, in the order below (node --test would sort
 // them by name); its report is printed as it ends, and the totals over all files follow. The type
 // check's, the linter's and the formatter's output follows, each with its verdict.
@@ -36,20 +37,21 @@ const ALONE = ['compactions.test.js'];
 // against about 59 s one process each.
 const BATCH = 10;
 const unit = (f) => path.join('out', 'test', 'unit', f);
-/** Work items: a file, or a batch of files run in one process. */
-const items = process.argv.slice(2).length
-  ? process.argv.slice(2).map((f) => [f])
-  : (() => {
-      const all = readdirSync(unitDir)
-        .filter((f) => f.endsWith('.test.js'))
-        .sort();
-      const rest = all.filter((f) => !LONGEST.includes(f) && !ALONE.includes(f));
-      const out = [...LONGEST.filter((f) => all.includes(f)), ...ALONE.filter((f) => all.includes(f))].map((f) => [
-        unit(f),
-      ]);
-      for (let i = 0; i < rest.length; i += BATCH) out.push(rest.slice(i, i + BATCH).map(unit));
-      return out;
-    })();
+/** Work items: a file, or a batch of files run in one process (read once the build has written out/). */
+const workItems = () =>
+  process.argv.slice(2).length
+    ? process.argv.slice(2).map((f) => [f])
+    : (() => {
+        const all = readdirSync(unitDir)
+          .filter((f) => f.endsWith('.test.js'))
+          .sort();
+        const rest = all.filter((f) => !LONGEST.includes(f) && !ALONE.includes(f));
+        const out = [...LONGEST.filter((f) => all.includes(f)), ...ALONE.filter((f) => all.includes(f))].map((f) => [
+          unit(f),
+        ]);
+        for (let i = 0; i < rest.length; i += BATCH) out.push(rest.slice(i, i + BATCH).map(unit));
+        return out;
+      })();
 
 // The tests run offline (no TLS anywhere), so they go without the machine's extra CA bundle: Node reads
 // and parses NODE_EXTRA_CA_CERTS at every start-up (about 45 ms of CPU here), and a run starts about
@@ -125,13 +127,19 @@ async function unitTests(list, concurrency) {
   };
 }
 
+// The build (dist/ and out/, esbuild) runs beside the checks, which read neither; the tests wait for it.
+const build = run('build', process.execPath, [path.join(repo, 'scripts', 'build.mjs'), '--tests'], false);
 const results = await Promise.all([
-  unitTests(items, 4),
+  build.then((b) =>
+    b.code === 0
+      ? unitTests(workItems(), 4)
+      : { name: 'unit tests', code: 1, out: `the build failed, so no test ran:\n${b.out}`, s: 0 },
+  ),
   run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], false),
   run('lint (eslint)', bin('eslint'), ['.'], false),
   run('format (prettier --check)', bin('prettier'), ['--check', '--log-level=warn', '.'], false),
 ]);
-for (const r of results.slice(1)) if (r.out.trim()) process.stdout.write(`\n── ${r.name}\n${r.out.trimEnd()}\n`);
+for (const r of results) if (r.out.trim()) process.stdout.write(`\n── ${r.name}\n${r.out.trimEnd()}\n`);
 console.log('');
 for (const r of results) console.log(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name} (${r.s.toFixed(1)} s)`);
 // The corpus tests run on the in-repo corpus (test/corpus) always; the external corpus of real files adds its own.
