@@ -30,6 +30,7 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TIMED_ENV } from './lib/bench-env.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -321,7 +322,8 @@ function runProcess(cmd, args, { input, env, cwd, tmp }) {
   const memFile = path.join(tmp, `mem-${process.pid}-${Math.random().toString(36).slice(2)}`);
   let file = cmd;
   let argv = args;
-  let e = { ...process.env, ...env };
+  // Node's own start-up as most users have it (scripts/lib/bench-env.mjs): no NODE_EXTRA_CA_CERTS, no NODE_OPTIONS.
+  let e = { ...TIMED_ENV, ...env };
   if (TIME) {
     file = TIME;
     argv = ['-f', '%M', '-o', memFile, cmd, ...args];
