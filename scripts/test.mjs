@@ -59,12 +59,13 @@ const workItems = () =>
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 
-function run(name, cmd, args, stream) {
+/** Run a command to its end: { name, code, out (stdout and stderr), s }. */
+function run(name, cmd, args) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: repo, env, stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    if (!stream) for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (out += d));
+    for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (out += d));
     child.on('error', (e) => resolve({ name, code: 1, out: String(e), s: 0 }));
     child.on('close', (code) => resolve({ name, code: code ?? 1, out, s: (Date.now() - started) / 1000 }));
   });
@@ -81,18 +82,10 @@ async function unitTests(list, concurrency) {
   // A batch is one process that requires its files in turn; their tests run in that order.
   const batchRunner = path.join(repo, 'scripts', 'lib', 'test-batch.cjs');
   const one = (batch) =>
-    new Promise((resolve) => {
-      const argv = batch.length === 1 ? [batch[0]] : [batchRunner, ...batch];
-      const child = spawn(process.execPath, ['--test-reporter=spec', ...argv], {
-        cwd: repo,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      for (const s of [child.stdout, child.stderr]) s.on('data', (d) => (out += d));
-      child.on('error', (e) => resolve({ code: 1, out: String(e) }));
-      child.on('close', (code) => resolve({ code: code ?? 1, out }));
-    });
+    run(batch.join(', '), process.execPath, [
+      '--test-reporter=spec',
+      ...(batch.length === 1 ? batch : [batchRunner, ...batch]),
+    ]);
   const worker = async () => {
     for (let batch = queue.shift(); batch; batch = queue.shift()) {
       const file = batch.join(', ');
@@ -128,16 +121,16 @@ async function unitTests(list, concurrency) {
 }
 
 // The build (dist/ and out/, esbuild) runs beside the checks, which read neither; the tests wait for it.
-const build = run('build', process.execPath, [path.join(repo, 'scripts', 'build.mjs'), '--tests'], false);
+const build = run('build', process.execPath, [path.join(repo, 'scripts', 'build.mjs'), '--tests']);
 const results = await Promise.all([
   build.then((b) =>
     b.code === 0
       ? unitTests(workItems(), 4)
       : { name: 'unit tests', code: 1, out: `the build failed, so no test ran:\n${b.out}`, s: 0 },
   ),
-  run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], false),
-  run('lint (eslint)', bin('eslint'), ['.'], false),
-  run('format (prettier --check)', bin('prettier'), ['--check', '--log-level=warn', '.'], false),
+  run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']),
+  run('lint (eslint)', bin('eslint'), ['.']),
+  run('format (prettier --check)', bin('prettier'), ['--check', '--log-level=warn', '.']),
 ]);
 for (const r of results) if (r.out.trim()) process.stdout.write(`\n── ${r.name}\n${r.out.trimEnd()}\n`);
 console.log('');

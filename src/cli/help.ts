@@ -5,6 +5,7 @@
  */
 
 import { ALL_FACTS, type CommandHelp } from '../core/systems/facts';
+import { REPO_CHECKS } from '../core/systems/s3/facts';
 
 /** A command's manual: what a system's write action declares (CommandHelp), and the subcommands' own. */
 export interface Manual extends CommandHelp {
@@ -142,7 +143,7 @@ export const MANUALS: Record<string, Manual> = {
       CONFIRM,
       [
         '--run-checks',
-        "run the repository's own checks/check.mjs (node, no shell, 2 min limit) and add its result; never without this flag",
+        `run the repository's own ${REPO_CHECKS} (node, no shell, 2 min limit) and add its result; never without this flag`,
       ],
     ],
     exit: [

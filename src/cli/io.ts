@@ -11,6 +11,19 @@ export interface Io {
 
 export class UsageError extends Error {}
 
+/**
+ * One step of a command that may refuse (a read or a write action): its value, or, when it throws,
+ * null after saying why on stderr as `session-ledger <label>: <message>`.
+ */
+export async function stepOrSay<T>(io: Io, label: string, f: () => Promise<T>): Promise<{ value: T } | null> {
+  try {
+    return { value: await f() };
+  } catch (err) {
+    io.stderr(`session-ledger ${label}: ${(err as Error)?.message ?? String(err)}`);
+    return null;
+  }
+}
+
 /** Every write is a whole line: a missing final newline is added. */
 const line = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
 

@@ -66,7 +66,11 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     ...registerCommands(s),
     bindContextKeys(store, meter),
     // Several agent sessions live: a line above the tree names the client and session its manual ticks belong to.
-    meter.onDidChange((m) => (view.message = m?.others.length ? shownSession(vscode.l10n.t, m).label : undefined)),
+    // Set only when it changes: the meter changes on every append to the transcript.
+    meter.onDidChange((m) => {
+      const message = m?.others.length ? shownSession(vscode.l10n.t, m).label : undefined;
+      if (view.message !== message) view.message = message;
+    }),
   );
 
   // Everything is registered; the reading starts once activate() has returned.

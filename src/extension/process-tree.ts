@@ -97,7 +97,7 @@ export async function descendantsOf(pid: number, opts: ProcOptions = {}): Promis
 }
 
 /** A process's arguments (`/proc/<pid>/cmdline`, NUL-separated), or ''. */
-export async function cmdlineOf(pid: number): Promise<string> {
+async function cmdlineOf(pid: number): Promise<string> {
   return fs.readFile(path.join(PROC, String(pid), 'cmdline'), 'utf8').catch(() => '');
 }
 

@@ -51,7 +51,6 @@ export const CORPORA: ReadonlyArray<{ name: string; dir: string }> = [
  * (an extra, not a skip; each has an in-repo sibling). scripts/test.mjs says when the extra did not run.
  */
 export const externalTest: typeof test = EXTERNAL_CORPUS ? test : ((() => undefined) as unknown as typeof test);
-export const SEEDS = path.resolve(externalDir, '..', 'seeds');
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 /** The hook script build that `hooks install` copies to `.claude/hooks/session-ledger.cjs`. */
 export const HOOK_SCRIPT = path.join(REPO, 'dist', 'session-ledger.cjs');

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { applyAttest, planAttest, S1_HANDOFF_REL } from '../../core/systems/s1/attest';
 import { parse, resolveRoot } from '../args';
-import type { Io } from '../io';
+import { stepOrSay, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -28,12 +28,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   if (!values['dry-run']) {
-    try {
-      await applyAttest(plan);
-    } catch (err) {
-      io.stderr(`session-ledger attest: ${(err as Error)?.message ?? String(err)}`);
-      return 1;
-    }
+    if (!(await stepOrSay(io, 'attest', () => applyAttest(plan)))) return 1;
   }
   if (values.json) {
     io.stdout(

@@ -5,6 +5,7 @@
  */
 import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, toJsonChecks } from '../../core/report/report';
+import { runnableCheck, runRepoChecks, withRepoChecks } from '../../core/systems/s3/repo-checks';
 import { listOpt, parse, resolveRoot } from '../args';
 import type { Io } from '../io';
 
@@ -18,8 +19,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const root = await resolveRoot(values.root, io.cwd);
   let report = await evaluate(root, { confirmed: listOpt(values.confirm) });
-  if (values['run-checks'] && report.systems.some((s) => s.checks.some((c) => c.id === 'repo-checks'))) {
-    const { runRepoChecks, withRepoChecks } = await import('../../core/systems/s3/repo-checks');
+  if (values['run-checks'] && runnableCheck(report)) {
     const r = await runRepoChecks(root, { env: io.env });
     report = withRepoChecks(report, r);
     if (!values.json && r.output.trim())

@@ -12,7 +12,7 @@ import {
   writeCompactionPreview,
 } from '../../core/systems/s4/compact-state';
 import { parse, resolveRoot } from '../args';
-import { UsageError, type Io } from '../io';
+import { stepOrSay, UsageError, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -25,13 +25,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
     throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
   const root = await resolveRoot(values.root, io.cwd);
-  let plan;
-  try {
-    plan = await planCompactState(root);
-  } catch (err) {
-    io.stderr(`session-ledger compact-state: ${(err as Error)?.message ?? String(err)}`);
-    return 1;
-  }
+  const planned = await stepOrSay(io, 'compact-state', () => planCompactState(root));
+  if (!planned) return 1;
+  const plan = planned.value;
   if (!plan) {
     io.stderr(`session-ledger compact-state: no S4 state (${S4_STATE_REL} with "# Agent State") under ${root}.`);
     return 1;
@@ -41,21 +37,15 @@ export async function run(args: string[], io: Io): Promise<number> {
   // Without --apply, the composed state goes to a preview file under .agents/logs/, as the seed's script writes it.
   let preview: string | null = null;
   if (!values.apply && plan.changed && plan.structureOk) {
-    try {
-      preview = await writeCompactionPreview(root, plan);
-    } catch (err) {
-      io.stderr(`session-ledger compact-state: the preview was not written: ${(err as Error)?.message ?? String(err)}`);
-      return 1;
-    }
+    const wrote = await stepOrSay(io, 'compact-state: the preview was not written', () =>
+      writeCompactionPreview(root, plan),
+    );
+    if (!wrote) return 1;
+    preview = wrote.value;
   }
   if (values.apply && plan.changed) {
-    try {
-      await applyCompactState(root, expect ?? plan.hash);
-      written = true;
-    } catch (err) {
-      io.stderr(`session-ledger compact-state: ${(err as Error)?.message ?? String(err)}`);
-      return 1;
-    }
+    if (!(await stepOrSay(io, 'compact-state', () => applyCompactState(root, expect ?? plan.hash)))) return 1;
+    written = true;
   }
   if (values.json) {
     io.stdout(

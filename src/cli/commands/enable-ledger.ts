@@ -6,7 +6,7 @@
  */
 import { applyEnableLedger, planEnableLedger } from '../../core/systems/s0/enable';
 import { parse, resolveRoot } from '../args';
-import type { Io } from '../io';
+import { stepOrSay, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -23,13 +23,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const plan = o.plan;
   let written = false;
   if (!values['dry-run'] && !plan.already) {
-    try {
-      await applyEnableLedger(root, plan);
-      written = true;
-    } catch (err) {
-      io.stderr(`session-ledger enable-ledger: ${(err as Error)?.message ?? String(err)}`);
-      return 1;
-    }
+    if (!(await stepOrSay(io, 'enable-ledger', () => applyEnableLedger(root, plan)))) return 1;
+    written = true;
   }
   if (values.json) {
     io.stdout(

@@ -19,7 +19,7 @@ import {
   type HooksPlan,
 } from '../../core/hooks/install';
 import { parse, resolveRoot } from '../args';
-import { UsageError, type Io } from '../io';
+import { stepOrSay, UsageError, type Io } from '../io';
 
 function describe(plan: HooksPlan, root: string, dry: boolean, remind = false, codex = false): string[] {
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
@@ -133,12 +133,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     );
     return 0;
   }
-  try {
-    await applyHooksPlan(plan, { cliBundle });
-  } catch (err) {
-    io.stderr(`session-ledger hooks ${action}: ${(err as Error)?.message ?? String(err)}`);
-    return 1;
-  }
+  if (!(await stepOrSay(io, `hooks ${action}`, () => applyHooksPlan(plan, { cliBundle })))) return 1;
   const lines = describe(plan, root, false, values.remind, codex);
   if (action === 'uninstall' && !plan.changed) lines.push(...(await otherClientHint(root, codex)));
   if (action === 'install' && plan.changed)

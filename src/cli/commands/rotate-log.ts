@@ -6,7 +6,7 @@
  */
 import { applyRotateLog, planRotateLog, S3_STATE_REL } from '../../core/systems/s3/rotate-log';
 import { parse, resolveRoot } from '../args';
-import { UsageError, type Io } from '../io';
+import { stepOrSay, UsageError, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -19,26 +19,17 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
     throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
   const root = await resolveRoot(values.root, io.cwd);
-  let plan;
-  try {
-    plan = await planRotateLog(root);
-  } catch (err) {
-    io.stderr(`session-ledger rotate-log: ${(err as Error)?.message ?? String(err)}`);
-    return 1;
-  }
+  const planned = await stepOrSay(io, 'rotate-log', () => planRotateLog(root));
+  if (!planned) return 1;
+  const plan = planned.value;
   if (!plan) {
     io.stderr(`session-ledger rotate-log: no S3 state (${S3_STATE_REL} with a ## Log) under ${root}.`);
     return 1;
   }
   let written = false;
   if (values.apply && plan.changed) {
-    try {
-      await applyRotateLog(root, expect ?? plan.hash);
-      written = true;
-    } catch (err) {
-      io.stderr(`session-ledger rotate-log: ${(err as Error)?.message ?? String(err)}`);
-      return 1;
-    }
+    if (!(await stepOrSay(io, 'rotate-log', () => applyRotateLog(root, expect ?? plan.hash)))) return 1;
+    written = true;
   }
   if (values.json) {
     io.stdout(

@@ -290,11 +290,12 @@ export class ContextFollower {
           const line = data.subarray(i, nl);
           if (line.length && this.tracker.relevant(line)) {
             const o = parseObject(line);
-            if (o) {
+            if (o && this.tooLargeBytes === null) this.tracker.push(o);
+            else if (o) {
+              // A new figure after a record too large to read: that record is older than the figure now.
               const before = this.tracker.figure();
               this.tracker.push(o);
-              // A new figure after a record too large to read: that record is older than the figure now.
-              if (this.tooLargeBytes !== null && !sameFigure(before, this.tracker.figure())) this.tooLargeBytes = null;
+              if (!sameFigure(before, this.tracker.figure())) this.tooLargeBytes = null;
             }
           }
           i = nl + 1;

@@ -16,7 +16,8 @@ import {
 import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklist-model';
 import { homeHash } from '../pure/ticks';
-import { runnableCheck, runRepoChecks, withRepoChecks, type RepoChecksResult } from '../../core/systems/s3/repo-checks';
+import { runnableCheck } from '../../core/systems/s3/facts';
+import type { RepoChecksResult } from '../../core/systems/s3/repo-checks';
 import type { FolderState, LedgerStore } from '../store';
 import { shownSession, type SessionMeter } from '../status/session-meter';
 import type { TickStore } from '../tick-store';
@@ -60,6 +61,8 @@ export class ChecklistPanel implements vscode.Disposable {
   private pendingResult: WriteResult | undefined;
   /** The repository's own checks per folder: running, and the last result (shown until the panel closes). */
   private readonly checksRuns = new Map<string, { running: boolean; result?: RepoChecksResult }>();
+  /** The module that runs the repository's checks, once a click loaded it. */
+  private repoChecks?: typeof import('../../core/systems/s3/repo-checks');
   private readonly subs: vscode.Disposable[] = [];
   private panelSubs: vscode.Disposable[] = [];
 
@@ -215,7 +218,9 @@ export class ChecklistPanel implements vscode.Disposable {
     const compactions = mine ? mine.compactions : null;
     const session = mine?.others.length ? shownSession(vscode.l10n.t, mine).label : null;
     const run = this.checksRuns.get(f.folder.uri.toString());
-    const report = f.report && run?.result ? withRepoChecks(f.report, run.result) : f.report;
+    // A result exists only once a run loaded the module that runs the checks.
+    const report =
+      f.report && run?.result && this.repoChecks ? this.repoChecks.withRepoChecks(f.report, run.result) : f.report;
     const runnable = runnableCheck(report);
     const t = vscode.l10n.t;
     const state = checklistState(
@@ -304,7 +309,9 @@ export class ChecklistPanel implements vscode.Disposable {
     if (prev?.running) return;
     this.checksRuns.set(key, { running: true, result: prev?.result });
     this.postState();
-    const result = await runRepoChecks(f.folder.uri.fsPath);
+    // Loaded on the first click: the module that runs the checks is in the core, not needed to show the button.
+    this.repoChecks ??= await import('../../core/systems/s3/repo-checks');
+    const result = await this.repoChecks.runRepoChecks(f.folder.uri.fsPath);
     this.log.info(
       `${result.command} in ${f.folder.uri.fsPath}: exit ${result.code ?? result.signal}${result.timedOut ? ' (timed out)' : ''}, ${result.ms} ms.`,
     );

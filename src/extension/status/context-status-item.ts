@@ -66,7 +66,7 @@ function sameView(a: StatusView, b: StatusView): boolean {
 }
 
 /** The view with whose figure it is (after the tooltip's heading, and in the label) and the other live sessions. */
-export function withShownSession(base: StatusView, s: MeterState, t: typeof vscode.l10n.t): StatusView {
+function withShownSession(base: StatusView, s: MeterState, t: typeof vscode.l10n.t): StatusView {
   const whose = shownSession(t, s);
   const lines = base.tooltip.split('\n');
   lines.splice(2, 0, whose.line, '');

@@ -6,10 +6,11 @@
  * goes through a link the repository planted, and holds the file's write lock from read to rename.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { isMap, isScalar } from 'yaml';
 import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
+import { parseYamlDocument } from '../../markdown/yaml';
 import { t, type Msg } from '../../model/messages';
 import { companionPath } from '../facts';
 
@@ -39,7 +40,7 @@ export type EnableOutcome = { ok: true; plan: EnablePlan } | { ok: false; why: M
 
 /** The new `.agents.yml` text with `session.ledger: true`, or why it cannot be edited. */
 export function withLedgerOn(text: string): { ok: true; after: string; already: boolean } | { ok: false; why: Msg } {
-  const doc = parseDocument(text, { keepSourceTokens: false });
+  const doc = parseYamlDocument(text, { keepSourceTokens: false });
   if (doc.errors.length)
     return {
       ok: false,

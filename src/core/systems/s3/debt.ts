@@ -20,9 +20,9 @@ import type { Check, StateDoc } from '../../model/model';
 import { clip } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import { gitPendingCheck, mk } from '../../rules/common';
-import { S3_FACTS } from './facts';
+import { companionPath } from '../facts';
 
-const DEBT = S3_FACTS.companions.find((c) => c.what === 'debt')?.path ?? 'docs/state/DEBT.md';
+const DEBT = companionPath('S3', 'debt');
 /** At most this many changed files are read, each at most this many bytes (the rest is said, not read). */
 const MAX_FILES = 200;
 const MAX_BYTES = 512 * 1024;

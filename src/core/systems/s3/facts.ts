@@ -1,4 +1,5 @@
 /** S3's facts (Groundwork STATE handoff): STATE.md and its companions, the verbatim resume prompt, the line budget as its checker counts it, and its `/clear` closing step. Pure data: no I/O, cheap for the hot paths. */
+import type { SystemId, WorkspaceReport } from '../../model/model';
 import type { SystemFacts } from '../facts';
 
 export const S3_FACTS: SystemFacts = {
@@ -46,3 +47,14 @@ export const S3_FACTS: SystemFacts = {
     },
   },
 };
+
+/** S3's repository checks script, relative to the root. */
+export const REPO_CHECKS = 'checks/check.mjs';
+
+/** The check of `report` the user can run (S3's, when `checks/check.mjs` is there), with the command it runs; or null. */
+export function runnableCheck(
+  report: WorkspaceReport | undefined,
+): { system: SystemId; checkId: string; command: string } | null {
+  const s = report?.systems.find((x) => x.id === 'S3' && x.checks.some((c) => c.id === 'repo-checks'));
+  return s ? { system: s.id, checkId: 'repo-checks', command: `node ${REPO_CHECKS}` } : null;
+}

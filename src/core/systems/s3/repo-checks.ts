@@ -11,13 +11,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { t } from '../../model/messages';
-import { labelOf, worstLabel, type Check, type SystemId, type WorkspaceReport } from '../../model/model';
-import { pathKind } from '../../files/fsread';
+import { labelOf, worstLabel, type Check, type WorkspaceReport } from '../../model/model';
 import { maskSecrets } from '../../secrets/secrets';
 import { mk } from '../../rules/common';
 
-/** The script, relative to the root. */
-export const REPO_CHECKS = 'checks/check.mjs';
+import { REPO_CHECKS } from './facts';
+
+// The script's path and the one check the user can run stand with S3's facts, which the extension loads
+// at activation; this module (running it) is loaded on the user's click.
+export { REPO_CHECKS, runnableCheck } from './facts';
 /** How long the script may run, by default. */
 export const REPO_CHECKS_TIMEOUT_MS = 120_000;
 /** How much of its output is kept (the tail), by default. */
@@ -36,11 +38,6 @@ export interface RepoChecksResult {
   output: string;
   truncated: boolean;
   ms: number;
-}
-
-/** The root holds `checks/check.mjs` as a regular file. */
-export async function hasRepoChecks(root: string): Promise<boolean> {
-  return (await pathKind(path.join(path.resolve(root), REPO_CHECKS))) === 'file';
 }
 
 export interface RunRepoChecksOptions {
@@ -156,14 +153,6 @@ export function repoChecksNotRun(): Check {
     t("{0} is not run unless you ask: `session-ledger check --run-checks`, or the checklist's button.", REPO_CHECKS),
     { path: REPO_CHECKS },
   );
-}
-
-/** The check of `report` the user can run (S3's, when `checks/check.mjs` is there), with the command it runs; or null. */
-export function runnableCheck(
-  report: WorkspaceReport | undefined,
-): { system: SystemId; checkId: string; command: string } | null {
-  const s = report?.systems.find((x) => x.id === 'S3' && x.checks.some((c) => c.id === 'repo-checks'));
-  return s ? { system: s.id, checkId: 'repo-checks', command: `node ${REPO_CHECKS}` } : null;
 }
 
 /** The report with S3's `repo-checks` check replaced by the run's result, and the labels it changes. */

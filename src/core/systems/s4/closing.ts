@@ -9,6 +9,7 @@
  * under `.agents/docs/research/archive/`, the structure check and the label, the risks the newest
  * block (or the newest PROGRESS entry) records.
  */
+import { clip } from '../../markdown/text';
 import type { StateDoc, SystemReport } from '../../model/model';
 import type { ClosingOf } from '../../report/closing';
 import { compactNowNotice } from '../s2/closing';
@@ -29,11 +30,6 @@ export interface S4Report {
   risks: string[];
 }
 
-function oneLine(s: string, n = 80): string {
-  const x = s.replace(/\s+/g, ' ').trim();
-  return x.length > n ? `${x.slice(0, n - 1)}…` : x;
-}
-
 /** The report's figures from the system's report. */
 export function s4Report(s: SystemReport): S4Report {
   const home: StateDoc | undefined = s.docs.find((d) => d.relPath === s.home);
@@ -51,13 +47,13 @@ export function s4Report(s: SystemReport): S4Report {
     structureOk: s.checks.some((c) => c.id === 'structure' && c.status === 'pass'),
     label: s.label,
     warnings: s.checks.filter((c) => c.status === 'warn').length,
-    risks: ((home?.meta.risks as string[] | undefined) ?? []).map((r) => oneLine(r)),
+    risks: ((home?.meta.risks as string[] | undefined) ?? []).map((r) => clip(r, 80)),
   };
 }
 
 /** The report in the seed's language (Japanese), one line per item the Safety Gates name. */
 export function s4ReportLines(r: S4Report): string[] {
-  const list = (xs: string[]) => xs.map((x) => oneLine(x, 60)).join('、');
+  const list = (xs: string[]) => xs.map((x) => clip(x, 60)).join('、');
   return [
     `チェックポイント: ${r.checkpoint ?? 'なし（.agents/checkpoints/ にファイルがありません）'}`,
     r.pruned.length

@@ -12,13 +12,14 @@ import { t } from '../../model/messages';
 import { readTextFile } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { hasS4Headings, readS4Structure, type S4BlockKind } from './reader-state';
+import { companionPath } from '../facts';
 import { S4_FACTS } from './facts';
 
 export const S4_STATE_REL = S4_FACTS.home;
 /** Said when the workspace holds no S4 state to compact. */
 export const NO_STATE = t('No S4 agent state (.agents/STATE.md) in this workspace.');
 /** Where the previews go (`.agents/logs/`, the folder the seed gives drafts and previews). */
-export const S4_LOGS = S4_FACTS.companions.find((c) => c.what === 'logs')?.path ?? '.agents/logs';
+export const S4_LOGS = companionPath('S4', 'logs');
 
 export interface CompactPlan {
   /** Absolute path of `.agents/STATE.md`. */
