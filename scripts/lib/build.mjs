@@ -66,12 +66,16 @@ export function bundleTargets({ production = false } = {}) {
   return targets;
 }
 
+/** The status line's own script (src/core/hooks/files.ts): the hook script's first two parts, without the core. */
+const STATUSLINE_SCRIPT = 'session-ledger-statusline.cjs';
+
 /** What versions before the one-file hook script wrote beside it: removed from dist/ by the build. */
 const LEGACY_HOOK_CORE = 'session-ledger-core.br';
 
-/** The line of the hook script after which the core follows in a block comment (src/core/hooks/files.ts). */
+/** The lines of the hook script after which the meter and the core follow, each in a block comment (src/core/hooks/files.ts). */
+export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
-/** How the hook script writes each `*\/` of the core, so that the block comment holding it does not end there (src/core/hooks/files.ts). */
+/** How the hook script writes each `*\/` of a part in a comment, so that the block comment holding it does not end there (src/core/hooks/files.ts). */
 export const CORE_END_ESCAPED = '*\\/';
 
 const rel = (f) => relative(REPO, f).split('\\').join('/');
@@ -83,8 +87,7 @@ function srcInputs(metafile) {
 
 /**
  * An entry that re-exports `entry` and adds `__m`: every src/ module of the layer by its path, so
- * that the next layer (and the extension) use this layer's instance of a module instead of
- * bundling a second copy.
+ * that the extension uses this layer's instance of a module instead of bundling a second copy.
  */
 function tableEntry(entry, modules) {
   // Getters over require(): esbuild then initialises each module on first use, as a dynamic import
@@ -130,14 +133,13 @@ function fromTables(tables, external = []) {
 }
 
 /** Build `entry` as a layer with its module table, until the table lists every src module it holds. */
-async function buildLayer(opts, entry, plugins = []) {
+async function buildLayer(opts, entry) {
   let modules = [];
   for (let i = 0; i < 4; i++) {
     const r = await esbuild.build({
       ...opts,
       entryPoints: undefined,
       stdin: tableEntry(entry, modules),
-      plugins,
       write: false,
       metafile: true,
     });
@@ -149,79 +151,110 @@ async function buildLayer(opts, entry, plugins = []) {
   throw new Error(`the module table of ${entry} does not settle`);
 }
 
+/** Build `entry` as one self-contained part, tree-shaken (no module table: nothing outside takes its modules). */
+async function buildPart(opts, entry) {
+  const r = await esbuild.build({ ...opts, entryPoints: [entry], write: false, metafile: true });
+  return { text: r.outputFiles[0].text, modules: new Set(srcInputs(r.metafile)) };
+}
+
+/**
+ * `import * as fs from 'node:fs'` bundled: esbuild wraps the built-in module in `__toESM`, which copies
+ * each of its properties into a new object, once per importing module, on every run. A namespace import
+ * reads only the module's own properties, so the module itself serves: the wrap is dropped. (A default
+ * import, `import fs from 'node:fs'`, reads `.default`, which only the wrap adds: the build refuses one.)
+ */
+function plainBuiltins(text, name) {
+  const def = /\bimport_node_\w+\.default\b/.exec(text);
+  if (def) throw new Error(`${name}: a default import of a Node built-in (${def[0]}): import it as a namespace`);
+  return text.replace(/__toESM\((require\("node:[\w/]+"\))\)/g, '$1');
+}
+
+/** A part's code as the body of one block comment: ASCII only, each star-slash written CORE_END_ESCAPED. */
+function asComment(text, name) {
+  // `*\/` in the file stands for `*/` of a part (loadPart turns every one back): a part must hold none of its own.
+  if (text.includes(CORE_END_ESCAPED))
+    throw new Error(
+      `the hook script's ${name} holds ${CORE_END_ESCAPED}, which loadPart would read as */: write it another way ([*]\\/ in a regular expression)`,
+    );
+  return asciiOnly(text).replace(/\n$/, '').split('*/').join(CORE_END_ESCAPED);
+}
+
 /**
  * The hook script that `hooks install` copies to `.claude/hooks/session-ledger.cjs`: one plain
  * JavaScript file, not minified and without a source map (it is committed into users' repositories,
- * where a reviewer reads it), nothing compressed, nothing compiled ahead, nothing kept elsewhere:
- * - first src/cli/hot.ts (the status line's commands) as code, with its module table;
- * - then the line HOOK_CORE_MARKER and the rest of the CLI (src/cli/main.ts, taking every module
- *   the hot part already holds from it: `__hot`, passed in by `loadCore`) as it is, inside one block
- *   comment: a line `/*` after the marker, the closing line at the end of the file, and in between
- *   every star-slash of the core (which would end the comment early) written `*\/`. Node skips the
- *   comment when it loads the file (scanning a block comment costs less than half of scanning the
- *   same text as line comments, and a small part of parsing code: the status line stays near Node's
- *   start-up); `loadCore` reads the core from this same file, turns each `*\/` back into a star-slash
- *   and compiles it for every other command.
- * Returns both module tables (for the extension, which loads the same file).
+ * where a reviewer reads it), nothing compressed, nothing compiled ahead, nothing kept elsewhere. It
+ * holds three self-contained bundles (src/cli/hot.ts says what each runs):
+ * - src/cli/hot.ts and the status line as code, all Node parses on every run;
+ * - the line HOOK_METER_MARKER, then src/cli/meter.ts inside one block comment;
+ * - the line HOOK_CORE_MARKER, then src/cli/main.ts (the whole CLI, with its module table for the
+ *   extension) inside one block comment.
+ * A block comment is a line `/*`, the code with every star-slash written `*\/`, and a line `*\/`.
+ * Node skips the comments when it loads the file (scanning a block comment costs a small part of
+ * parsing the same text as code); `loadPart` reads a part from this same file, turns each `*\/`
+ * back into a star-slash and compiles it when a command needs it. Every character outside ASCII is
+ * written as a \u escape (in a string, a regular expression or a comment it means the same): one
+ * such character anywhere makes V8 hold the whole file as two-byte text, which Node then reads and
+ * skips at about twice the cost on every status line run.
+ * The status line's own script (STATUSLINE_SCRIPT, which the relay runs) is the same file without its
+ * core: Node reads every byte of the script it runs, and a megabyte of comment costs the status line
+ * several milliseconds on every refresh. It takes the core from the hook script beside it.
+ * Returns the module sets of the meter and of the core (for the extension, which loads the hook script).
  */
 export async function buildHookScript() {
   const [cli] = bundleTargets({ production: true });
   const common = { ...cli, banner: {}, outfile: undefined, minify: false, sourcemap: false };
-  const hot = await buildLayer({ ...common, banner: cli.banner }, 'src/cli/hot.ts');
-  const rest = await buildLayer(common, 'src/cli/main.ts', [fromTables([{ modules: hot.modules, expr: '__hot' }])]);
-  // `*\/` in the file stands for `*/` of the core (loadCore turns every one back): the core must hold none of its own.
-  if (rest.text.includes(CORE_END_ESCAPED))
-    throw new Error(
-      `the hook core holds ${CORE_END_ESCAPED}, which loadCore would read as */: write it another way ([*]\\/ in a regular expression)`,
-    );
-  // Every character outside ASCII as a \u escape (in a string, a regular expression or a comment it
-  // means the same): one such character anywhere makes V8 hold the whole file as two-byte text, and
-  // Node then reads and skips the core at about twice the cost on every status line run.
-  const core = asciiOnly(rest.text).replace(/\n$/, '').split('*/').join(CORE_END_ESCAPED);
+  const [hot, meter, core] = await Promise.all([
+    buildPart({ ...common, banner: cli.banner }, 'src/cli/hot.ts'),
+    buildPart(common, 'src/cli/meter.ts'),
+    buildLayer(common, 'src/cli/main.ts'),
+  ]);
   mkdirSync(join(REPO, 'dist'), { recursive: true });
   rmSync(join(REPO, 'dist', LEGACY_HOOK_CORE), { force: true });
-  writeFileSync(
-    join(REPO, 'dist', 'session-ledger.cjs'),
-    `${hot.text.replace(/\n*$/, '\n')}${HOOK_CORE_MARKER}\n/*\n${core}\n*/\n`,
-  );
-  return { hot: hot.modules, core: rest.modules };
+  const head = [
+    asciiOnly(plainBuiltins(hot.text, 'status line')).replace(/\n*$/, ''),
+    HOOK_METER_MARKER,
+    '/*',
+    asComment(plainBuiltins(meter.text, 'meter'), 'meter'),
+    '*/',
+  ];
+  const tail = [HOOK_CORE_MARKER, '/*', asComment(plainBuiltins(core.text, 'core'), 'core'), '*/', ''];
+  writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), [...head, ...tail].join('\n'));
+  writeFileSync(join(REPO, 'dist', STATUSLINE_SCRIPT), [...head, ''].join('\n'));
+  return { meter: meter.modules, core: core.modules };
 }
 
 /** `text` with every UTF-16 code unit above 0x7E written as `\\uXXXX` (an astral character as its surrogate pair). */
 function asciiOnly(text) {
   if (/\\[^\x00-\x7e]/.test(text))
-    throw new Error('the hook core escapes a non-ASCII character with a backslash: \\u it by hand');
+    throw new Error('the hook script escapes a non-ASCII character with a backslash: \\u it by hand');
   return text.replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
- * The extension's build options over the hook script's two layers: every module they hold is taken
- * from dist/session-ledger.cjs (and the core it loads) at run time, so the .vsix carries one copy.
+ * The extension's build options over the hook script: every module of the core is taken from
+ * dist/session-ledger.cjs's core at run time, so the .vsix carries one copy, except the meter's
+ * modules, which the extension holds itself: the status bar's meter runs at activation and must not
+ * compile the whole core.
  */
 export function sharedExtension(target, tables) {
-  const hot = 'require("./session-ledger.cjs")';
+  const core = new Set([...tables.core].filter((m) => !tables.meter.has(m)));
   return {
     ...target,
     plugins: [
       ...(target.plugins ?? []),
-      fromTables(
-        [
-          { modules: tables.hot, expr: `${hot}.__m` },
-          { modules: tables.core, expr: `${hot}.loadCore().__m` },
-        ],
-        ['./session-ledger.cjs'],
-      ),
+      fromTables([{ modules: core, expr: 'require("./session-ledger.cjs").loadCore().__m' }], ['./session-ledger.cjs']),
     ],
   };
 }
 
 /**
- * dist/cli.js, the `session-ledger` command: the hook script beside it (one file for both).
+ * dist/cli.js, the `session-ledger` command: the status line's script beside it (and through it the hook script).
  */
 const CLI_ENTRY = `#!/usr/bin/env node
 "use strict";
-// The session-ledger CLI: the hook script beside this file (session-ledger.cjs), which holds all of it.
-const hot = require("./session-ledger.cjs");
+// The session-ledger CLI: the status line's script beside this file, which takes every command beyond the
+// status line and the meter from the hook script beside it (session-ledger.cjs, which holds all of it).
+const hot = require("./${STATUSLINE_SCRIPT}");
 module.exports = { main: hot.hotMain };
 if (require.main === module) {
   hot.hotMain(process.argv.slice(2)).then(

@@ -1,6 +1,6 @@
 /** Argument parsing on node:util parseArgs, with usage errors the CLI turns into exit 2. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { promises as fs } from 'node:fs';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from './io';
 
@@ -33,16 +33,17 @@ function parseError(err: Error & { code?: string }): string {
 /** Resolve `--root` (default: cwd) and make sure it is a readable directory. */
 export async function resolveRoot(root: string | undefined, cwd: string): Promise<string> {
   const abs = path.resolve(cwd, root ?? '.');
+  // Synchronous: fs.promises would load Node's stream modules into every command, the status line's meter included.
   let st;
   try {
-    st = await fs.stat(abs);
+    st = fs.statSync(abs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `root not found: ${abs}` : `cannot read root ${abs}: ${code}`);
   }
   if (!st.isDirectory()) throw new UsageError(`root is not a directory: ${abs}`);
   try {
-    await fs.readdir(abs);
+    fs.opendirSync(abs).closeSync();
   } catch (err) {
     throw new UsageError(`cannot read root ${abs}: ${(err as NodeJS.ErrnoException).code}`);
   }

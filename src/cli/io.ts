@@ -113,10 +113,44 @@ export function writeFd(fd: 1 | 2, s: string): void {
 }
 
 /**
+ * What stdin holds already, read without waiting and without libuv's thread pool: a regular file to
+ * its end; a pipe through a non-blocking descriptor of its own (Linux's /proc/self/fd/0), up to its
+ * end or the first moment it has nothing yet. `ended` says whether that was the end. A client that
+ * wrote its JSON and closed the pipe (Claude Code does) is read here whole.
+ */
+function readReady(st: fs.Stats, chunks: Buffer[], max: number): { size: number; ended: boolean } {
+  let fd = 0;
+  let size = 0;
+  if (!st.isFile()) {
+    if (!st.isFIFO()) return { size, ended: false };
+    try {
+      fd = fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch {
+      return { size, ended: false };
+    }
+  }
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) return { size, ended: true };
+      size += n;
+      if (size <= max) chunks.push(buf.subarray(0, n));
+    }
+  } catch (err) {
+    // EAGAIN: nothing yet, the rest comes through the waiting read; anything else ends stdin as the waiting read would.
+    return { size, ended: (err as NodeJS.ErrnoException).code !== 'EAGAIN' };
+  } finally {
+    if (fd !== 0) fs.closeSync(fd);
+  }
+}
+
+/**
  * Read stdin to the end, at most `max` bytes ('' from a terminal, /dev/null or a closed descriptor),
- * giving up after `timeoutMs` of waiting. A pipe is read in libuv's thread pool (`fs.read`), so the
- * wait never blocks the thread, and without `process.stdin`, whose creation loads Node's stream and
- * net modules. A non-blocking descriptor that has nothing yet (EAGAIN) is asked again shortly.
+ * giving up after `timeoutMs` of waiting. What is there already is read at once (`readReady`); the
+ * rest of a pipe is read in libuv's thread pool (`fs.read`), so the wait never blocks the thread, and
+ * without `process.stdin`, whose creation loads Node's stream and net modules. A non-blocking
+ * descriptor that has nothing yet (EAGAIN) is asked again shortly.
  */
 export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<string> {
   let st: fs.Stats;
@@ -126,9 +160,11 @@ export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<stri
     return Promise.resolve('');
   }
   if (st.isCharacterDevice() || st.isDirectory()) return Promise.resolve('');
+  const chunks: Buffer[] = [];
+  const ready = readReady(st, chunks, max);
+  if (ready.ended) return Promise.resolve(Buffer.concat(chunks).toString('utf8'));
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    let size = ready.size;
     let finished = false;
     const done = (): void => {
       if (finished) return;

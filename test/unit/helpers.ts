@@ -479,7 +479,8 @@ export function sharedCli(): { cli: string } | { reason: string } {
   chmodSync(dir, 0o755);
   const cli = path.join(dir, 'cli.js');
   // The CLI with the hook script beside it (which holds the whole CLI).
-  for (const f of ['cli.js', 'session-ledger.cjs']) copyFileSync(path.join(path.dirname(CLI), f), path.join(dir, f));
+  for (const f of ['cli.js', 'session-ledger.cjs', 'session-ledger-statusline.cjs'])
+    copyFileSync(path.join(path.dirname(CLI), f), path.join(dir, f));
   chmodSync(cli, 0o755);
   return { cli };
 }

@@ -12,7 +12,9 @@ import {
   planHooksInstall,
   planHooksUninstall,
   relayCommand,
+  SCRIPT_CMD,
   SCRIPT_REL,
+  STATUSLINE_SCRIPT_REL,
   unwrapRelay,
 } from '../../src/core/hooks/install';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
@@ -222,6 +224,70 @@ test('--statusline wraps the user statusLine command; uninstall puts it back byt
   assert.equal(settingsOf(fresh).statusLine.command, relayCommand(null));
   assert.equal(run(['hooks', 'uninstall', '--root', fresh]).code, 0);
   assert.equal(existsSync(path.join(fresh, '.claude')), false);
+});
+
+test("--statusline installs the status line's own script (a tenth of the hook script, no core), which takes the core from the hook script beside it; an earlier relay through the hook script is rewritten; a changed script is kept; uninstall removes it", async () => {
+  // An earlier version's relay, through the hook script, wrapping the user's command.
+  const legacy = `${SCRIPT_CMD} statusline -- 'echo mine'`;
+  const dir = workspace({
+    'docs/state/STATE.md': S3_STATE,
+    '.claude/settings.json': `${JSON.stringify({ statusLine: { type: 'command', command: legacy } }, null, 2)}\n`,
+  });
+  assert.equal(unwrapRelay(legacy), 'echo mine');
+  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
+  assert.equal(plan.statuslineScript, 'write');
+  assert.ok(
+    plan.notes.some((n) => /the relay now runs the status line's own script/.test(n)),
+    plan.notes.join('\n'),
+  );
+  await applyHooksPlan(plan);
+  assert.equal(settingsOf(dir).statusLine.command, relayCommand('echo mine'));
+  assert.match(relayCommand(null), /session-ledger-statusline\.cjs" statusline$/);
+  const script = readFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), 'utf8');
+  assert.ok(script.length * 5 < readFileSync(path.join(dir, SCRIPT_REL), 'utf8').length, `${script.length} bytes`);
+  assert.ok(!script.includes('\n// ---- session-ledger core ----\n'), 'no core');
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: dir,
+  };
+  const node = (args: string[], input = '') =>
+    spawnSync(process.execPath, [STATUSLINE_SCRIPT_REL, ...args], { cwd: dir, env, input, encoding: 'utf8' });
+  const input = JSON.stringify({
+    session_id: SID,
+    cwd: dir,
+    workspace: { project_dir: dir, current_dir: dir },
+    context_window: { context_window_size: 200000, used_percentage: 42 },
+  });
+  assert.equal(node(['statusline'], input).stdout, 'ctx 42% (84k/200k) · checkpoint now\n');
+  // Everything else (here: help and `status`) comes from the core of the hook script beside it.
+  const help = node(['statusline', '--help']);
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /statusline/);
+  assert.equal(node(['status']).status, 0);
+  // Without the hook script beside it, it says which file to put back.
+  const hook = readFileSync(path.join(dir, SCRIPT_REL));
+  writeFileSync(path.join(dir, SCRIPT_REL), '');
+  const alone = node(['status']);
+  assert.equal(alone.status, 2);
+  assert.match(alone.stderr, /session-ledger\.cjs holds no core.*hooks install/);
+  assert.equal(node(['statusline'], input).status, 0, 'the status line itself needs no core');
+  writeFileSync(path.join(dir, SCRIPT_REL), hook);
+
+  // Installing again changes nothing; a status line script someone changed is not replaced.
+  assert.equal((await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true })).changed, false);
+  writeFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), `${script}// mine\n`);
+  const again = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
+  assert.deepEqual(again.problem, { kind: 'modified', file: STATUSLINE_SCRIPT_REL });
+  writeFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), script);
+
+  const u = await planHooksUninstall(dir);
+  assert.equal(u.statuslineScript, 'remove');
+  await applyHooksPlan(u);
+  assert.equal(existsSync(path.join(dir, STATUSLINE_SCRIPT_REL)), false);
+  assert.equal(settingsOf(dir).statusLine.command, 'echo mine');
 });
 
 test('uninstall removes only our hook from a group the user shares with it; an older install is replaced in place', async () => {

@@ -25,6 +25,7 @@ import { FACTS } from '../../src/core/systems/facts';
 import { SYSTEM_IDS } from '../../src/core/model/model';
 import { formatMarker } from '../../src/core/checkpoint/marker';
 import { HOOK_SCRIPT, loadedModules, moduleRecorder, workspace, write } from './helpers';
+import { HOOK_CORE_MARKER } from '../../src/core/hooks/files';
 import { emptyClaudeHome, run, S0_CONFIG, S0_LEDGER, S3_STATE, SID } from './checkpoint-fixtures';
 
 // ------------------------------------------------------------------ the bands, at their edges
@@ -236,8 +237,15 @@ test("`hook remind` in the installed script: Claude Code's additionalContext JSO
     hook_event_name: 'UserPromptSubmit',
     prompt: 'go on',
   });
+  // The hook script without its core (the rest of the CLI): the reminder needs none of it.
+  const full = readFileSync(HOOK_SCRIPT, 'utf8');
+  const coreless = write(
+    workspace({}, 'sl-coreless-'),
+    'session-ledger.cjs',
+    full.slice(0, full.indexOf(`\n${HOOK_CORE_MARKER}\n`) + 1),
+  );
   const hook = () =>
-    spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'hook', 'remind'], {
+    spawnSync(process.execPath, ['--require', recorder, coreless, 'hook', 'remind'], {
       cwd: s.root,
       env,
       input,
@@ -257,10 +265,9 @@ test("`hook remind` in the installed script: Claude Code's additionalContext JSO
     /^Session Ledger: context is at 16%, past S3's 15% mark .*To run: \/checkpoint$/,
   );
   assert.equal(out.decision, undefined, 'never blocks');
-  // The rest of the CLI (compressed beside the script) is never unpacked: no zlib, no vm.
+  // Nothing is unpacked or spawned.
   const { required } = loadedModules(r.stderr);
-  for (const m of ['zlib', 'vm', 'child_process'])
-    assert.ok(!required.includes(m), `${m} loaded: ${required.join(' ')}`);
+  for (const m of ['zlib', 'child_process']) assert.ok(!required.includes(m), `${m} loaded: ${required.join(' ')}`);
   r = hook();
   assert.equal(r.stdout, '', 'once per band');
   // Nothing but its own record: not even the hook log.

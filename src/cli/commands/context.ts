@@ -4,7 +4,6 @@
  * is found, 2 for bad usage. Loads only the meter (the system readers only to pick thresholds).
  */
 import * as path from 'node:path';
-import { promises as fs } from 'node:fs';
 import {
   detectSystems,
   levelOf,
@@ -18,8 +17,10 @@ import {
 import { compactionsAdviceOf, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
 import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
 import { sizeText } from '../../core/context/measure';
+import { statOrNull } from '../../core/context/files';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
+import { levelText, tokens } from '../status-line';
 
 export type ContextJson = ContextUsage & {
   thresholds: ThresholdProfile;
@@ -37,16 +38,6 @@ export type ContextJson = ContextUsage & {
 const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
 
 /** `84.6k`, `1M`. */
-export function tokens(n: number): string {
-  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(2)}M`;
-  if (n >= 1000) return `${+(n / 1000).toFixed(1)}k`;
-  return String(n);
-}
-
-export function levelText(level: Level): string {
-  return level === 'urgent' ? 'checkpoint now' : level === 'propose' ? 'checkpoint soon' : 'ok';
-}
-
 function thresholdText(t: ThresholdProfile): string {
   return `${t.profile}: ${t.propose}%${t.urgent !== null ? `/${t.urgent}%` : ''}`;
 }
@@ -84,7 +75,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   let transcript: string | undefined;
   if (values.transcript !== undefined) {
     transcript = path.resolve(io.cwd, values.transcript);
-    const st = await fs.stat(transcript).catch(() => null);
+    const st = await statOrNull(transcript);
     if (!st) throw new UsageError(`transcript not found: ${transcript}`);
     if (!st.isFile()) throw new UsageError(`transcript is not a file: ${transcript}`);
   }

@@ -40,6 +40,10 @@ function describe(plan: HooksPlan, root: string, dry: boolean, remind = false, c
       out.push(
         `${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} (the bundled CLI, one plain JavaScript file; it needs only node).`,
       );
+    if (plan.statuslineScript === 'write')
+      out.push(
+        `${dry ? 'Would write' : 'Wrote'} ${rel(plan.statuslinePath)} (the status line's own script, one plain JavaScript file).`,
+      );
     if (settingsChanged)
       out.push(
         `${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ` and hooks.SessionStart (matcher ${codex ? 'startup|resume|clear|compact' : 'clear|compact|startup|resume'})`} to ${rel(plan.settingsPath)}.`,
@@ -53,6 +57,8 @@ function describe(plan: HooksPlan, root: string, dry: boolean, remind = false, c
       out.push(
         `${dry ? 'Would remove' : 'Removed'} the Session Ledger hooks from ${rel(plan.settingsPath)}${plan.deleteSettings ? ` (left empty: the file ${verb === 'would' ? 'would be' : 'was'} removed)` : ''}.`,
       );
+    if (plan.statuslineScript === 'remove')
+      out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.statuslinePath)}.`);
     if (plan.script === 'remove') out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.scriptPath)}.`);
     if (plan.gitignore)
       out.push(

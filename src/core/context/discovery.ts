@@ -3,7 +3,7 @@
  * `projects/<encoded cwd>/`, and Codex CLI's newest `sessions/YYYY/MM/DD/rollout-*.jsonl` whose
  * `session_meta` names the folder. Bounded: a handful of directory listings and stats per call.
  */
-import { promises as fs, realpathSync, statSync, type Stats } from 'node:fs';
+import { readdir, realpath, realpathSync, statSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseObject, readFirstLine, readHead, statOrNull } from './files';
@@ -81,12 +81,9 @@ function normPath(p: string): string {
 export async function rootForms(root: string): Promise<string[]> {
   const abs = path.resolve(root);
   const forms = [abs];
-  try {
-    const real = await fs.realpath(abs);
-    if (real !== abs) forms.push(real);
-  } catch {
-    /* keep the given form */
-  }
+  // Node's callback API: the meter never loads fs.promises (and the stream modules it brings).
+  const real = await new Promise<string | null>((resolve) => realpath(abs, (err, p) => resolve(err ? null : p)));
+  if (real !== null && real !== abs) forms.push(real);
   return forms;
 }
 
@@ -94,12 +91,8 @@ export function samePath(a: string, b: string): boolean {
   return normPath(a) === normPath(b);
 }
 
-export async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch {
-    return [];
-  }
+export function listDir(dir: string): Promise<string[]> {
+  return new Promise((resolve) => readdir(dir, (err, names) => resolve(err ? [] : names)));
 }
 
 /** At most this many transcripts of one project folder are asked for their `cwd` (newest first) before giving up. */

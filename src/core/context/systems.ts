@@ -12,7 +12,7 @@ import type { SystemId } from '../model/model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
 
 /** A matcher of presence globs under one root: each folder a glob names is listed once (synchronously, as the readers' file calls are). */
-function presenceMatcher(root: string): (glob: string) => Promise<boolean> {
+function presenceMatcher(root: string): (glob: string) => boolean {
   const lists = new Map<string, Set<string>>();
   const list = (dir: string): Set<string> => {
     let names = lists.get(dir);
@@ -26,7 +26,7 @@ function presenceMatcher(root: string): (glob: string) => Promise<boolean> {
     }
     return names;
   };
-  return async (g) => {
+  return (g) => {
     const dir = path.posix.dirname(g);
     const base = path.posix.basename(g);
     const names = list(dir === '.' ? '' : dir);
@@ -39,18 +39,14 @@ function presenceMatcher(root: string): (glob: string) => Promise<boolean> {
 
 /** True when something matches one of `globs` under `root` (wildcards only in the last segment). */
 export async function anyPresent(root: string, globs: readonly string[] = presenceGlobs()): Promise<boolean> {
-  const match = presenceMatcher(root);
-  return (await Promise.all(globs.map(match))).some(Boolean);
+  return globs.some(presenceMatcher(root));
 }
 
 /** The ids of the systems one of whose presence globs matches under `root`, in id order. Never throws. */
 export async function detectSystems(root: string): Promise<SystemId[]> {
   try {
     const match = presenceMatcher(root);
-    const present = await Promise.all(
-      ALL_FACTS.map(async (f) => ((await Promise.all(f.presence.map(match))).some(Boolean) ? f.id : null)),
-    );
-    return present.filter((id): id is SystemId => id !== null);
+    return ALL_FACTS.filter((f) => f.presence.some(match)).map((f) => f.id);
   } catch {
     return [];
   }

@@ -85,7 +85,8 @@ export function looksBinary(buf: Buffer): boolean {
   return false;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Made on the first decode: a module that never decodes (the status line) never pays for the decoder. */
+let utf8: TextDecoder | undefined;
 
 /**
  * Decode bytes as UTF-8. When the read was cut at maxBytes, a multi-byte character may be split
@@ -95,7 +96,9 @@ function decodeUtf8(buf: Buffer, truncated: boolean): string | null {
   const tries = truncated ? 4 : 1;
   for (let cut = 0; cut < tries && cut <= buf.length; cut++) {
     try {
-      return utf8.decode(buf.subarray(0, buf.length - cut));
+      return (utf8 ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })).decode(
+        buf.subarray(0, buf.length - cut),
+      );
     } catch {
       /* try a shorter prefix */
     }

@@ -3,14 +3,22 @@
  * JavaScript file (src/cli/hot.ts is its entry; scripts/lib/build.mjs says how it is laid out).
  */
 export const HOOK_SCRIPT_NAME = 'session-ledger.cjs';
+/**
+ * The status line's own script, which the relay runs on every refresh of Claude Code's status line:
+ * the hook script's first two parts (the status line and the meter) without the core, about a tenth
+ * of its size. Anything else it is asked it takes from the core of the hook script beside it.
+ */
+export const STATUSLINE_SCRIPT_NAME = 'session-ledger-statusline.cjs';
 /** What versions before the one-file script installed beside it (the rest of the CLI, brotli-compressed): install and uninstall remove it. */
 export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
 /**
- * The line of the hook script after which the rest of the CLI follows in one block comment: a line
- * `/*`, the code, and the closing line at the end (scripts/lib/build.mjs has the same).
+ * The lines of the hook script after which a part of the CLI follows in one block comment: a line
+ * `/*`, the code, and a line `*\/` (scripts/lib/build.mjs has the same). First the meter (`context`,
+ * `hook remind`, the status line's figure from a transcript), then the core (every other command).
  */
+export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
-/** How the hook script writes each star-slash of the core, so that the block comment holding it does not end there. */
+/** How the hook script writes each star-slash of a part in a comment, so that the block comment holding it does not end there. */
 export const CORE_END_ESCAPED = '*\\/';
 /** Where `hooks install --codex` puts the hook script (Codex CLI's project folder). */
 export const CODEX_HOOK_SCRIPT_REL = `.codex/hooks/${HOOK_SCRIPT_NAME}`;

@@ -15,24 +15,38 @@
  * uninstall removes it (and both remove the compressed core older versions put beside it,
  * `.claude/hooks/session-ledger-core.br`). Installing twice changes nothing; uninstall removes
  * exactly what install added. `statusline` also wires the context meter's relay as `statusLine`,
- * keeping the user's own statusLine command as the command it wraps (uninstall puts it back).
+ * keeping the user's own statusLine command as the command it wraps (uninstall puts it back). The
+ * relay runs a script of its own, `.claude/hooks/session-ledger-statusline.cjs` (the status line and
+ * the meter, one plain JavaScript file of about a tenth of the hook script's size: Claude Code runs it
+ * on every refresh of its status line), which install writes beside the hook script and uninstall
+ * removes with the relay.
  */
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
-import { CODEX_HOOK_SCRIPT_REL, HOOK_CORE_MARKER, LEGACY_HOOK_CORE_NAME } from './files';
+import {
+  CODEX_HOOK_SCRIPT_REL,
+  HOOK_CORE_MARKER,
+  HOOK_METER_MARKER,
+  LEGACY_HOOK_CORE_NAME,
+  STATUSLINE_SCRIPT_NAME,
+} from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256 } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 
 export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
+/** The status line's own script, installed with the relay. */
+export const STATUSLINE_SCRIPT_REL = `.claude/hooks/${STATUSLINE_SCRIPT_NAME}`;
 /** What versions before the one-file script installed beside it (the rest of the CLI, compressed): install and uninstall remove it. */
 export const CORE_REL = `.claude/hooks/${LEGACY_HOOK_CORE_NAME}`;
 export const SETTINGS_REL = '.claude/settings.json';
 export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
 /** How every installed command calls the script. */
 export const SCRIPT_CMD = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs"';
+/** How the status line relay calls its script. */
+export const STATUSLINE_CMD = `node "$CLAUDE_PROJECT_DIR/${STATUSLINE_SCRIPT_REL}"`;
 export const HOOK_TIMEOUT_S = 30;
 const OURS = '.claude/hooks/session-ledger.cjs';
 
@@ -122,6 +136,10 @@ export interface HooksPlan {
   beforeHash: string | null;
   /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
   script: 'write' | 'keep' | 'remove';
+  /** The status line's script (STATUSLINE_SCRIPT_REL). */
+  statuslinePath: string;
+  /** The same for the status line's script: `none` when the settings after the plan do not run the relay (Codex never does). */
+  statuslineScript: 'write' | 'keep' | 'remove' | 'none';
   /** The bundled CLI that install copies. */
   cliBundle: string | null;
   /** Uninstall left nothing but `{}`: the settings file is removed. */
@@ -162,6 +180,8 @@ export interface InstallRecord {
   script?: string;
   /** The same for Codex's copy, `.codex/hooks/session-ledger.cjs`. */
   codexScript?: string;
+  /** The same for the status line's script, `.claude/hooks/session-ledger-statusline.cjs`. */
+  statuslineScript?: string;
 }
 
 export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
@@ -297,21 +317,32 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const RELAY = `${SCRIPT_CMD} statusline`;
+const RELAY = `${STATUSLINE_CMD} statusline`;
+/** The relay as versions before the status line's own script wrote it (through the hook script): install rewrites it, uninstall takes it out. */
+const LEGACY_RELAY = `${SCRIPT_CMD} statusline`;
 
 /** The statusLine command that relays to `wrapped` (or stands alone). */
 export function relayCommand(wrapped: string | null): string {
   return wrapped ? `${RELAY} -- ${shellQuote(wrapped)}` : RELAY;
 }
 
-/** Our relay command → the command it wraps (null: none); undefined when it is not ours. */
+/** Our relay command (this version's or an earlier one's) → the command it wraps (null: none); undefined when it is not ours. */
 export function unwrapRelay(cmd: string): string | null | undefined {
-  if (cmd === RELAY) return null;
-  if (!cmd.startsWith(`${RELAY} -- '`) || !cmd.endsWith("'")) return undefined;
-  const body = cmd.slice(`${RELAY} -- '`.length, -1);
-  // Only what shellQuote produces: `'\''` for each quote, no other quote inside.
-  if (body.replace(/'\\''/g, '').includes("'")) return undefined;
-  return body.replace(/'\\''/g, "'");
+  for (const relay of [RELAY, LEGACY_RELAY]) {
+    if (cmd === relay) return null;
+    if (!cmd.startsWith(`${relay} -- '`) || !cmd.endsWith("'")) continue;
+    const body = cmd.slice(`${relay} -- '`.length, -1);
+    // Only what shellQuote produces: `'\''` for each quote, no other quote inside.
+    if (body.replace(/'\\''/g, '').includes("'")) return undefined;
+    return body.replace(/'\\''/g, "'");
+  }
+  return undefined;
+}
+
+/** Do these settings run our relay as their statusLine? */
+function runsRelay(text: string): boolean {
+  const sl = valueOf(text).statusLine;
+  return isObj(sl) && typeof sl.command === 'string' && unwrapRelay(sl.command) !== undefined;
 }
 
 /** Why a hooks plan cannot be carried out: each kind about the plan's settings file unless it names another. */
@@ -443,7 +474,8 @@ function scriptKey(client: HookClient): 'script' | 'codexScript' {
 async function writesInside(plan: HooksPlan): Promise<void> {
   await writeTarget(plan.settingsPath, plan.root);
   // The tool's own files are never written through a link (a dry run refuses as the install would).
-  for (const own of [plan.scriptPath, path.join(plan.root, INSTALL_RECORD_REL)]) refuseOwnFileLink(own, plan.root);
+  for (const own of [plan.scriptPath, plan.statuslinePath, path.join(plan.root, INSTALL_RECORD_REL)])
+    refuseOwnFileLink(own, plan.root);
 }
 
 function basePlan(
@@ -460,6 +492,8 @@ function basePlan(
     after: l.before ?? '',
     scriptPath,
     corePath: path.join(path.dirname(scriptPath), LEGACY_HOOK_CORE_NAME),
+    statuslinePath: path.join(path.resolve(root), STATUSLINE_SCRIPT_REL),
+    statuslineScript: 'none',
     changed: false,
     action,
     beforeHash: l.beforeHash,
@@ -589,27 +623,57 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   }
   // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
   const have = await readRegularFile(scriptPath);
-  // A script changed since install wrote it is someone's work: never replaced without being asked (one cut
-  // short before its core is damaged, not changed: the hooks say to run install again, and it is replaced).
-  if (
-    have &&
-    !have.equals(want) &&
-    plan.record[scriptKey(client)] &&
-    sha256(have) !== plan.record[scriptKey(client)] &&
-    have.includes(`\n${HOOK_CORE_MARKER}\n`)
-  ) {
-    return {
-      ...plan,
-      error: `${scriptRel(client)} was changed since \`hooks install\` wrote it; nothing was changed. Keep your version elsewhere (or delete the file), then run hooks install again.`,
-      problem: { kind: 'modified', file: scriptRel(client) },
-    };
-  }
+  if (changedSinceInstall(have, want, plan.record[scriptKey(client)], HOOK_CORE_MARKER))
+    return modified(plan, scriptRel(client));
   plan.script = have && have.equals(want) && !lstatOrNullSync(plan.corePath) ? 'keep' : 'write';
   plan.record[scriptKey(client)] = sha256(want);
+  // The status line's own script, while the settings run the relay.
+  if (client === 'claude' && runsRelay(plan.after)) {
+    const bundle = statuslineBundle(plan.cliBundle);
+    let wantSl: Buffer;
+    try {
+      wantSl = await scriptBytes(bundle);
+    } catch {
+      plan.error = `the status line script to install was not found at ${bundle} (build it with \`npm run build\`)`;
+      plan.problem = { kind: 'no-bundle' };
+      return plan;
+    }
+    const haveSl = await readRegularFile(plan.statuslinePath);
+    if (changedSinceInstall(haveSl, wantSl, plan.record.statuslineScript, HOOK_METER_MARKER))
+      return modified(plan, STATUSLINE_SCRIPT_REL);
+    plan.statuslineScript = haveSl && haveSl.equals(wantSl) ? 'keep' : 'write';
+    plan.record.statuslineScript = sha256(wantSl);
+  }
   plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
-  plan.changed = plan.after !== (l.before ?? '') || plan.script === 'write' || plan.gitignore !== null;
+  plan.changed =
+    plan.after !== (l.before ?? '') ||
+    plan.script === 'write' ||
+    plan.statuslineScript === 'write' ||
+    plan.gitignore !== null;
   if (client === 'codex') plan.notes.push(CODEX_TRUST_NOTE);
   return plan;
+}
+
+/** The status line's script that install copies: the one beside the bundled CLI. */
+function statuslineBundle(cliBundle: string): string {
+  return path.join(path.dirname(cliBundle), STATUSLINE_SCRIPT_NAME);
+}
+
+/**
+ * A script changed since install wrote it is someone's work: never replaced without being asked.
+ * One cut short before `marker` (a part it cannot run without) is damaged, not changed: the hooks
+ * say to run install again, and it is replaced.
+ */
+function changedSinceInstall(have: Buffer | null, want: Buffer, recorded: string | undefined, marker: string): boolean {
+  return Boolean(have && !have.equals(want) && recorded && sha256(have) !== recorded && have.includes(`\n${marker}\n`));
+}
+
+function modified(plan: HooksPlan, rel: string): HooksPlan {
+  return {
+    ...plan,
+    error: `${rel} was changed since \`hooks install\` wrote it; nothing was changed. Keep your version elsewhere (or delete the file), then run hooks install again.`,
+    problem: { kind: 'modified', file: rel },
+  };
 }
 
 /**
@@ -640,7 +704,13 @@ function wireStatusLine(text: string, notes: string[]): string {
     notes.push('statusLine: yours is not a command; it was left alone (the relay was not wired).');
     return text;
   }
-  if (unwrapRelay(sl.command) !== undefined) return text; // already ours
+  const wrapped = unwrapRelay(sl.command);
+  if (wrapped !== undefined) {
+    // Ours: an earlier version's relay (through the hook script) now runs the status line's own script.
+    if (sl.command === relayCommand(wrapped)) return text;
+    notes.push("statusLine: the relay now runs the status line's own script.");
+    return replaceValue(text, ['statusLine', 'command'], relayCommand(wrapped)) ?? text;
+  }
   notes.push(`statusLine: the relay now wraps your command (${sl.command}); uninstall puts it back.`);
   return replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text;
 }
@@ -734,12 +804,22 @@ export async function planHooksUninstall(
     plan.problem = { kind: 'elsewhere', other: otherRel };
     return plan;
   }
+  // The status line's script goes with the last relay that runs it.
+  const relayStays = (!plan.deleteSettings && runsRelay(plan.after)) || runsRelay(otherText);
+  if (client === 'claude' && !relayStays) {
+    if (existsSync(plan.statuslinePath)) plan.statuslineScript = 'remove';
+    delete plan.record.statuslineScript;
+  }
   if (!anyUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);
   if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
   if (!stillUsed) delete plan.record[scriptKey(client)];
   if (!anyUsed) delete plan.record.gitignore;
   plan.changed =
-    plan.after !== (l.before ?? '') || plan.deleteSettings || plan.script === 'remove' || plan.gitignore !== null;
+    plan.after !== (l.before ?? '') ||
+    plan.deleteSettings ||
+    plan.script === 'remove' ||
+    plan.statuslineScript === 'remove' ||
+    plan.gitignore !== null;
   return plan;
 }
 
@@ -748,7 +828,11 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
   const file = path.join(plan.root, INSTALL_RECORD_REL);
   const r = plan.record;
   const empty =
-    (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) && !r.gitignore && !r.script && !r.codexScript;
+    (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) &&
+    !r.gitignore &&
+    !r.script &&
+    !r.codexScript &&
+    !r.statuslineScript;
   if (empty) {
     await fs.rm(file, { force: true }).catch(() => undefined);
     await fs.rmdir(path.dirname(file)).catch(() => undefined);
@@ -781,6 +865,16 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
       // An older version's compressed core beside it is no longer read by anything.
       await fs.rm(plan.corePath, { force: true });
+    }
+    if (plan.statuslineScript === 'write') {
+      const bundle = opts.cliBundle ?? plan.cliBundle;
+      if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
+      await writeAtomic(plan.statuslinePath, await scriptBytes(statuslineBundle(bundle)), {
+        mode: 0o755,
+        root: plan.root,
+        own: true,
+      });
+      await fs.chmod(plan.statuslinePath, 0o755).catch(() => undefined);
     }
     if (settingsChanged)
       await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, {
@@ -823,6 +917,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       });
   }
   await writeRecord(plan);
+  if (plan.statuslineScript === 'remove') await fs.rm(plan.statuslinePath, { force: true });
   if (plan.script === 'remove') {
     await fs.rm(plan.scriptPath, { force: true });
     await fs.rm(plan.corePath, { force: true });

@@ -1,0 +1,74 @@
+/**
+ * The hook script's meter part (src/cli/hot.ts loads it from the comment after HOOK_METER_MARKER):
+ * `context`, `hook remind` (it runs before every prompt) and the status line when its figure has to
+ * come from a transcript. They load nothing else. Every other command, help, and any usage error go
+ * to the whole CLI (the core, ./main), which the hook script passes in as `core`.
+ */
+import * as path from 'node:path';
+import { NeedsFullReader } from '../core/context/full-reader';
+import { isDir } from '../core/files/fsread';
+import { appendHookLog } from '../core/hooks/io';
+import { cwdOrNull, terminalSafeIo, UsageError, type Io } from './io';
+
+export { measure } from '../core/context/measure';
+
+import * as context from './commands/context';
+import * as hookRemind from './commands/hook-remind';
+import * as statusline from './commands/statusline';
+
+const HOT: Record<string, { run(args: string[], io: Io): Promise<number> }> = {
+  statusline,
+  context,
+  // The reminder runs before every prompt: as hot as the status line.
+  'hook remind': hookRemind,
+};
+
+/** The whole CLI, as the hook script's core part exports it. */
+export interface Core {
+  main(argv: string[], io?: Io): Promise<number>;
+  __m: Record<string, unknown>;
+}
+
+/** The core, or why the hook script holds none (a build from source without one, or a damaged copy). */
+export type CoreOrWhy = { core: Core } | { missing: string };
+
+export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number> {
+  const hook = argv[0] === 'hook' && argv[1] === 'remind';
+  const [name, ...rest] = hook ? ['hook remind', ...argv.slice(2)] : argv;
+  if (cwdOrNull() === null) {
+    // The working directory was deleted under the agent: a hook runs in the project Claude Code names (and logs that), anything else says so.
+    const gone = `the working directory${io.env.PWD ? ` ${io.env.PWD}` : ''} no longer exists (deleted or moved)`;
+    const proj = io.env.CLAUDE_PROJECT_DIR;
+    const isHook = argv[0] === 'hook';
+    if (isHook && proj && path.isAbsolute(proj) && isDir(proj)) {
+      process.chdir(proj);
+      io = { ...io, cwd: proj };
+      await appendHookLog(proj, `hook ${argv[1] ?? ''}`, `${gone}; running in the project folder ${proj}`);
+    } else {
+      io.stderr(`session-ledger: ${gone}. Run it again from an existing folder${isHook ? '; allowing' : ''}.`);
+      return isHook ? 0 : 2;
+    }
+  }
+  const help = rest.some((a) => a === '--help' || a === '-h');
+  if (name !== undefined && Object.prototype.hasOwnProperty.call(HOT, name) && !help) {
+    try {
+      // As the CLI does: every text is terminal-safe, but the relay prints the user's own command's output as it is.
+      return await HOT[name].run(rest, name === 'statusline' ? io : terminalSafeIo(io));
+    } catch (err) {
+      // A usage error is reported by the whole CLI, in its words (these commands read no stdin before parsing options);
+      // an .agents.yml only the YAML reader can answer for is read by the whole CLI, which holds it.
+      if (!(err instanceof UsageError) && !(err instanceof NeedsFullReader)) {
+        io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
+        // A hook never fails the agent.
+        return hook ? 0 : 2;
+      }
+    }
+  }
+  const c = core();
+  if ('missing' in c) {
+    // A hook never fails the agent (exit 2 would block /compact): it allows and says why.
+    io.stderr(`session-ledger: ${c.missing}; run \`hooks install\` again.${name === 'hook' ? ' Allowing.' : ''}`);
+    return name === 'hook' ? 0 : 2;
+  }
+  return c.core.main(argv, io);
+}

@@ -1,0 +1,186 @@
+/**
+ * The status line's own work (`session-ledger statusline`, see ./commands/statusline): everything but
+ * the transcript meter, which the caller passes in. The hook script runs this module as its first
+ * part, as code, so the status line's usual call (Claude Code sent its own figure) parses and runs
+ * only this much; the meter loads only when a figure has to come from the transcript.
+ *
+ * `session-ledger statusline [--root DIR] [-- CMD…]`: Claude Code's statusLine command. Reads the
+ * JSON Claude Code passes on stdin, records it atomically per session under the project's
+ * `.claude/session-ledger/` (so the meter can use Claude Code's own figure), then prints either a
+ * one-line status of its own or, when a previous statusLine command follows `--`, that command's
+ * output fed the same stdin (installing the relay never takes the user's status line away).
+ *
+ * After `--`: one argument is run through the shell (it is the previous command line as written in
+ * settings); several arguments are run as they are, without a shell.
+ */
+import * as path from 'node:path';
+import { writeAtomic } from '../core/files/atomic';
+import { isDir } from '../core/files/fsread';
+import { feedPath, figureOfStatusInput, type FeedRecord } from '../core/context/feed';
+import { detectedThresholds } from '../core/context/systems';
+import { levelOf, type Level } from '../core/context/thresholds';
+import type { ContextUsage } from '../core/model/model';
+import { parse } from './args';
+import type { Io } from './io';
+
+/** A token count as the status line and `context` say it: `84k`, `1.2M`. */
+export function tokens(n: number): string {
+  if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(2)}M`;
+  if (n >= 1000) return `${+(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+/** A level in the status line's and `context`'s words. */
+export function levelText(level: Level): string {
+  return level === 'urgent' ? 'checkpoint now' : level === 'propose' ? 'checkpoint soon' : 'ok';
+}
+
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+
+/** The folder whose `.claude/` receives the feed: --root, else the session's project dir, else its cwd. */
+async function projectDir(
+  input: Record<string, unknown> | null,
+  root: string | undefined,
+  io: Io,
+): Promise<string | null> {
+  if (root !== undefined) return path.resolve(io.cwd, root);
+  const ws = obj(input?.workspace);
+  for (const cand of [ws?.project_dir, input?.cwd, ws?.current_dir, io.cwd]) {
+    if (typeof cand !== 'string' || !path.isAbsolute(cand)) continue;
+    // Only a project that already has its `.claude/` folder (the relay is installed there); a synchronous stat, no fs.promises.
+    if (isDir(path.join(cand, '.claude'))) return cand;
+  }
+  return null;
+}
+
+/** Record the statusLine JSON for the meter. Never throws: the status line must always print. */
+async function record(input: Record<string, unknown>, dir: string | null): Promise<void> {
+  const sid = input.session_id;
+  if (!dir || typeof sid !== 'string' || !sid) return;
+  const rec: FeedRecord = { version: 1, receivedAt: new Date().toISOString(), sessionId: sid, input };
+  try {
+    // Rewritten on every refresh and only a cache of the client's figure: atomic, not fsynced.
+    await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
+  } catch {
+    /* a read-only project still gets its status line */
+  }
+}
+
+/** The most of the relayed command's output (each stream) that is kept; the rest is dropped. */
+export const RELAY_OUTPUT_MAX = 64 * 1024;
+/** The relayed command's time limit. */
+export const RELAY_TIMEOUT_MS = 30_000;
+
+/**
+ * Run the previous statusLine command with the same stdin; its stdout becomes ours. It runs in a
+ * process group of its own, and the time limit kills the whole group (a shell's children too); at
+ * most RELAY_OUTPUT_MAX bytes of each stream are kept.
+ */
+export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TIMEOUT_MS): Promise<number> {
+  // Loaded here: without a command to relay, the status line never pays for node:child_process.
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
+  return new Promise((resolve) => {
+    const opts = {
+      stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+      env: io.env,
+      cwd: io.cwd,
+      detached: process.platform !== 'win32',
+    };
+    const child = cmd.length === 1 ? spawn(cmd[0], { ...opts, shell: true }) : spawn(cmd[0], cmd.slice(1), opts);
+    const kill = () => {
+      try {
+        if (opts.detached && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    };
+    const keep = (chunks: Buffer[], size: { n: number }) => (c: Buffer) => {
+      if (size.n >= RELAY_OUTPUT_MAX) return;
+      const part = c.subarray(0, RELAY_OUTPUT_MAX - size.n);
+      chunks.push(part);
+      size.n += part.length;
+    };
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const timer = setTimeout(kill, timeoutMs);
+    child.stdout.on('data', keep(out, { n: 0 }));
+    child.stderr.on('data', keep(err, { n: 0 }));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      io.stderr(`session-ledger statusline: cannot run '${cmd.join(' ')}': ${e.message}`);
+      resolve(1);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const o = Buffer.concat(out).toString('utf8');
+      const e = Buffer.concat(err).toString('utf8');
+      if (o) io.stdout(o);
+      if (e) io.stderr(e);
+      resolve(code ?? 1);
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+/** The meter's figures for one transcript (the context meter's `measure`), passed in by the caller. */
+export type MeasureTranscript = (
+  root: string,
+  opts: { transcript?: string; agent: 'claude'; env: NodeJS.ProcessEnv },
+) => Promise<ContextUsage[]>;
+
+/** Our own line: Claude Code's figure when it sent one, else the meter's, with the level. */
+async function ownLine(
+  input: Record<string, unknown> | null,
+  dir: string | null,
+  io: Io,
+  measure: MeasureTranscript,
+): Promise<string> {
+  const root = dir ?? io.cwd;
+  let pct: number | null = null;
+  let used: number | null = null;
+  let window: number | null = null;
+  const f = input ? figureOfStatusInput(input) : null;
+  if (f) {
+    pct = f.percent;
+    used = f.usedTokens;
+    window = f.windowTokens;
+  } else {
+    const transcript = typeof input?.transcript_path === 'string' ? input.transcript_path : undefined;
+    const [u] = await measure(root, { transcript, agent: 'claude', env: io.env }).catch(() => []);
+    if (u) {
+      pct = u.percent;
+      used = u.usedTokens;
+      window = u.windowTokens;
+    }
+  }
+  // No figure yet (start-up, right after /compact): Claude Code's null is not 0 %.
+  if (used === null) return 'ctx --';
+  // A model whose window is unknown: tokens, no percentage.
+  if (pct === null || window === null) return `ctx ${tokens(used)} tokens`;
+  const t = await detectedThresholds(root);
+  const level = levelOf(pct, t);
+  const line = `ctx ${Math.round(pct * 10) / 10}% (${tokens(used)}/${tokens(window)})`;
+  return level === 'ok' ? line : `${line} · ${levelText(level)}`;
+}
+
+export async function runStatusLine(args: string[], io: Io, measure: MeasureTranscript): Promise<number> {
+  const sep = args.indexOf('--');
+  const own = sep >= 0 ? args.slice(0, sep) : args;
+  const cmd = sep >= 0 ? args.slice(sep + 1).filter((a) => a !== '') : [];
+  const { values } = parse(own, { root: { type: 'string' } });
+  const stdin = await io.stdin();
+  let input: Record<string, unknown> | null = null;
+  try {
+    input = obj(JSON.parse(stdin));
+  } catch {
+    input = null;
+  }
+  const dir = await projectDir(input, values.root, io);
+  if (input) await record(input, dir);
+  if (cmd.length) return relay(cmd, stdin, io);
+  io.stdout(await ownLine(input, dir, io, measure));
+  return 0;
+}
