@@ -262,3 +262,36 @@ test('a report the caller already has is used as is (the extension preview does 
   const given = await preCompactGuard(payload, { root: skeleton, log: false, report: real });
   assert.notEqual(given.rule, 'skeleton');
 });
+
+test('without a marker the guard runs no rules, and its block says exactly what it says with the whole report', async () => {
+  const { evaluate } = await import('../../src/core/report/evaluate');
+  const s1 = fixtureCopy('s1/good');
+  gitInit(s1);
+  // Every system present (S0 switched on); S0 switched off; S1 with a global STATE.md (one more manual item); S3 alone.
+  const off = fixtureCopy('e2e-workspace');
+  write(off, '.agents.yml', 'session:\n  ledger: false\n');
+  const home = workspace({ 'STATE.md': '# STATE\n\n## PENDING\n- renew the certificate\n' }, 'sl-claude-');
+  for (const dir of [fixtureCopy('e2e-workspace'), off, s1, s3Workspace()]) {
+    const env = { CLAUDE_CONFIG_DIR: home };
+    const full = await evaluate(dir, { noGit: true, claudeHome: home });
+    for (const sessionId of [SID, null]) {
+      const payload = preCompact(dir, { sessionId });
+      const given = await preCompactGuard(payload, { root: dir, env, log: false, report: full });
+      assert.equal(given.rule, 'no-marker');
+      const r = hook(dir, payload, env);
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr.trim(), given.reason);
+    }
+    const light = await evaluate(dir, { noGit: true, claudeHome: home, rules: false });
+    const shape = (rep: typeof full) =>
+      rep.systems.map((s) => ({
+        id: s.id,
+        home: s.home,
+        skipped: s.skipped,
+        docs: s.docs.map((d) => [d.relPath, d.mtime]),
+        manual: s.checks.filter((c) => c.severity === 'manual').map((c) => [c.id, c.status, c.message]),
+      }));
+    assert.deepEqual(shape(light), shape(full));
+  }
+  assert.match(hook(s1, preCompact(s1), { CLAUDE_CONFIG_DIR: home }).stderr, /--confirm state-reviewed,/);
+});

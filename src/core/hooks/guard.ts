@@ -187,7 +187,8 @@ async function decide(
   if (!report) {
     try {
       // Without git: the rules read only the skeleton checks and the home documents' mtimes, and no git fact changes them.
-      report = await evaluate(root, { now, noGit: true });
+      // Without a marker the block names only the systems' files and their manual items: no system's rules run.
+      report = await evaluate(root, { now, noGit: true, ...(marker ? {} : { rules: false }) });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }

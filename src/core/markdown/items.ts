@@ -36,12 +36,3 @@ export function templateTagItem(b: MdBlock): Item | null {
   if (b.kind !== 'html' || t.includes('\n') || !/^<[^<>!/][^<>]*>(?:\s*`[^`]*`)?$/.test(t)) return null;
   return { text: t, line: b.line, flags: [], depth: b.depth };
 }
-
-/** A parsed YAML document as plain data; alias bombs and other hostile input come back as an error, never thrown. */
-export function yamlData(doc: { toJS(): unknown }): { value: unknown; error: string | null } {
-  try {
-    return { value: doc.toJS(), error: null };
-  } catch (err) {
-    return { value: null, error: (err as Error)?.message ?? String(err) };
-  }
-}

@@ -7,24 +7,18 @@
  * equals an earlier scalar key's value (`===`, as the library compares them) is the library's
  * own "Map keys must be unique" error, at that key.
  */
-import {
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  parseDocument,
-  YAMLParseError,
-  type Document,
-  type DocumentOptions,
-  type ParseOptions,
-  type SchemaOptions,
-} from 'yaml';
+import type { Document, DocumentOptions, ParseOptions, SchemaOptions, YAMLParseError } from 'yaml';
+
+/** The library, loaded on first use: plain YAML is read without it (./yaml-tree). */
+function lib(): typeof import('yaml') {
+  return require('yaml') as typeof import('yaml');
+}
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
 
 /** Every duplicate scalar key of every mapping in the document, as the library's DUPLICATE_KEY errors. */
 function duplicateKeys(doc: Document): YAMLParseError[] {
+  const { isAlias, isMap, isPair, isScalar, isSeq, YAMLParseError: ParseError } = lib();
   const errors: YAMLParseError[] = [];
   // An explicit stack: a deeply nested document cannot exhaust the call stack here.
   const stack: unknown[] = [doc.contents];
@@ -38,7 +32,7 @@ function duplicateKeys(doc: Document): YAMLParseError[] {
         if (isScalar(k) && !(typeof k.value === 'number' && Number.isNaN(k.value))) {
           if (seen.has(k.value)) {
             const at = k.range?.[0] ?? 0;
-            errors.push(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+            errors.push(new ParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
           } else seen.add(k.value);
         }
         stack.push(k, pair.value);
@@ -60,16 +54,9 @@ function duplicateKeys(doc: Document): YAMLParseError[] {
  * Errors are never prettified (`prettyErrors: false`): callers take the line from a LineCounter.
  */
 export function parseYamlDocument(text: string, options: Options = {}): Document.Parsed {
-  const doc = parseDocument(text, { ...options, prettyErrors: false, uniqueKeys: false });
+  const doc = lib().parseDocument(text, { ...options, prettyErrors: false, uniqueKeys: false });
   if (options.uniqueKeys === false) return doc;
   const dups = duplicateKeys(doc);
   if (dups.length) doc.errors = [...doc.errors, ...dups].sort((a, b) => a.pos[0] - b.pos[0]);
   return doc;
-}
-
-/** `yaml.parse` over `parseYamlDocument`: the data, or the first error thrown (as the library's `parse` does). */
-export function parseYamlData(text: string, options: Options = {}): unknown {
-  const doc = parseYamlDocument(text, options);
-  if (doc.errors.length) throw doc.errors[0];
-  return doc.toJS();
 }

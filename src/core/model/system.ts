@@ -55,4 +55,9 @@ export type Analyser<E = unknown> = (ws: Workspace, loaded: Loaded<E>) => Promis
  */
 export interface SystemModule<E = unknown> extends SystemReader<E> {
   analyse(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
+  /**
+   * The manual items `analyse` asks besides the common ones (in some workspaces only), in the order
+   * it lists them: an evaluation that runs no rules still asks them.
+   */
+  manualItems?(ws: Workspace): Promise<Check[]>;
 }

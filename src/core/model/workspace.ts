@@ -37,6 +37,12 @@ export interface EvaluateOptions {
   maxBytes?: number;
   /** Skip git entirely (checks that need it say `skipped`). */
   noGit?: boolean;
+  /**
+   * `false`: read and detect the systems but run none of their rules; each system's checks are its
+   * manual items only, and its label and next action say nothing. For a caller that needs only which
+   * systems are there, their files and their manual items (the guard before any checkpoint ran).
+   */
+  rules?: boolean;
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeHome?: string;
   /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */

@@ -5,8 +5,7 @@
  * "Continuity Ledger": headings, or bare `Label:` lines), `.claude/memory/session_ledger.md`,
  * `.claude/session_ledger.md`.
  */
-import { LineCounter, isMap, isScalar } from 'yaml';
-import { parseYamlDocument } from '../../markdown/yaml';
+import { readYaml } from '../../markdown/yaml-tree';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
 import { companionPath } from '../facts';
 import { S0_FACTS } from './facts';
@@ -14,7 +13,7 @@ import type { Item, Section, StateDoc } from '../../model/model';
 import { matchKey, type KeyTable } from '../../markdown/sections';
 import type { Loaded, SystemReader } from '../../model/system';
 import type { ParsedContent, Workspace } from '../../model/workspace';
-import { templateTagItem, yamlData } from '../../markdown/items';
+import { templateTagItem } from '../../markdown/items';
 
 export const S0_CONFIG = companionPath('S0', 'config');
 export const S0_DEFAULT_LEDGER = S0_FACTS.home;
@@ -188,22 +187,20 @@ export type AgentsYmlIssue =
 export function parseAgentsYml(text: string): ParsedContent {
   const issues: AgentsYmlIssue[] = [];
   const sections: Section[] = [];
-  const lc = new LineCounter();
   const meta: Record<string, unknown> = { issues };
-  const ydoc = parseYamlDocument(text, { lineCounter: lc, logLevel: 'error' });
-  if (ydoc.errors.length) {
-    const e = ydoc.errors[0];
-    issues.push({ kind: 'yaml-error', line: lc.linePos(e.pos[0]).line, error: e.message.split('\n')[0] });
+  const ydoc = readYaml(text);
+  if (ydoc.error) {
+    issues.push({ kind: 'yaml-error', line: ydoc.error.line, error: ydoc.error.message.split('\n')[0] });
     meta.broken = true;
     return { sections: [], meta };
   }
-  const root = ydoc.contents;
-  if (root !== null && !isMap(root)) {
+  const root = ydoc.root;
+  if (root !== null && root.kind !== 'map') {
     issues.push({ kind: 'not-mapping' });
     meta.broken = true;
     return { sections: [], meta };
   }
-  const data = yamlData(ydoc);
+  const data = ydoc.data;
   if (data.error) {
     issues.push({ kind: 'unreadable', error: data.error });
     meta.broken = true;
@@ -212,26 +209,21 @@ export function parseAgentsYml(text: string): ParsedContent {
   const js = (data.value ?? {}) as Record<string, unknown>;
   const session = js.session;
   meta.session = session ?? null;
-  const sessionPair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === 'session') : undefined;
+  const sessionPair = root?.pairs.find((p) => p.keyIsScalar && p.key === 'session');
   const sessionNode = sessionPair?.value;
-  const keyRange = isScalar(sessionPair?.key) ? sessionPair.key.range : undefined;
-  const sessionLine = keyRange ? lc.linePos(keyRange[0]).line : undefined;
+  const sessionLine = sessionPair?.keyLine ?? undefined;
   if (sessionLine) meta.sessionLine = sessionLine;
   if (session !== undefined && session !== null && (typeof session !== 'object' || Array.isArray(session))) {
     issues.push({ kind: 'session-not-mapping', line: sessionLine });
   } else if (session && typeof session === 'object') {
     const s = session as Record<string, unknown>;
     // The session block as a section, so views show what the config says and where.
-    if (isMap(sessionNode)) {
-      const items: Item[] = sessionNode.items.map((pair) => {
-        const k = String((pair.key as { value?: unknown } | null)?.value ?? pair.key);
-        const r = (pair.key as { range?: number[] } | null)?.range;
-        return {
-          text: `${k}: ${JSON.stringify(s[k] ?? null)}`,
-          line: r ? lc.linePos(r[0]).line : (sessionLine ?? 1),
-          flags: [],
-        };
-      });
+    if (sessionNode?.kind === 'map') {
+      const items: Item[] = sessionNode.pairs.map((pair) => ({
+        text: `${pair.keyText}: ${JSON.stringify(s[pair.keyText] ?? null)}`,
+        line: pair.keyLine ?? sessionLine ?? 1,
+        flags: [],
+      }));
       sections.push({
         key: 'session',
         title: 'session',

@@ -5,12 +5,10 @@
  * each diff and blocked entry — and the prose/block byte sizes; whether that is within the caps
  * (`budgets.snapshot` of the facts table) is judged by S1's checks.
  */
-import { LineCounter, isMap, isSeq, type Node as YNode } from 'yaml';
-import { parseYamlDocument } from '../../markdown/yaml';
+import { readYaml, yamlGet, type YamlNode } from '../../markdown/yaml-tree';
 import { S1_SNAPSHOT } from './facts';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Item, Section } from '../../model/model';
-import { yamlData } from '../../markdown/items';
 
 const MARKER_COMMENT_RE = /<!--\s*state-snapshot\s+v1\b[^>]*-->/i;
 /** The marker as the first line inside the fence: as an HTML comment or a YAML comment. */
@@ -174,11 +172,10 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   const loc = locate(outline);
   if (!loc) return null;
   const items: Item[] = [];
-  const lc = new LineCounter();
-  const ydoc = parseYamlDocument(loc.yaml, { lineCounter: lc, logLevel: 'error' });
-  const lineOf = (n: YNode | null | undefined): number => {
-    const r = (n as { range?: [number, number, number] } | null | undefined)?.range;
-    return r ? loc.yamlLine + lc.linePos(r[0]).line - 1 : loc.line;
+  const ydoc = readYaml(loc.yaml);
+  const lineOf = (n: YamlNode | null | undefined): number => {
+    const l = n?.line;
+    return l ? loc.yamlLine + l - 1 : loc.line;
   };
   let data: unknown = null;
   let shape: SnapshotShape = 'mapping';
@@ -190,21 +187,20 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   const diffEntries: SnapshotDiffEntry[] = [];
   const blockedEntries: SnapshotBlockedEntry[] = [];
   const counts = { ctxWords: 0, next: 0, diff: 0, blocked: 0 };
-  if (ydoc.errors.length) {
-    const e = ydoc.errors[0];
+  const map = ydoc.root;
+  if (ydoc.error) {
     shape = 'yaml-error';
-    error = e.message.split('\n')[0];
-    errorLine = loc.yamlLine + lc.linePos(e.pos[0]).line - 1;
-  } else if (!isMap(ydoc.contents)) {
-    data = yamlData(ydoc).value;
+    error = ydoc.error.message.split('\n')[0];
+    errorLine = loc.yamlLine + ydoc.error.line - 1;
+  } else if (map?.kind !== 'map') {
+    data = ydoc.data.value;
     shape = loc.yaml.trim() === '' ? 'empty' : 'not-mapping';
-  } else if (yamlData(ydoc).error) {
+  } else if (ydoc.data.error) {
     shape = 'unreadable';
-    error = yamlData(ydoc).error ?? '';
+    error = ydoc.data.error;
   } else {
-    const map = ydoc.contents;
-    data = yamlData(ydoc).value;
-    const get = (k: string) => map.get(k, true) as YNode | undefined;
+    data = ydoc.data.value;
+    const get = (k: string) => yamlGet(map, k);
     const js = data as Record<string, unknown>;
     ts = str(js.ts);
     if (js.ctx !== undefined && js.ctx !== null) {
@@ -218,11 +214,11 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
       const value = js[key];
       const node = get(key);
       if (value === undefined || value === null) return 0;
-      if (!isSeq(node)) {
+      if (node?.kind !== 'seq') {
         lists[key] = { isList: false, line: lineOf(node), itemLines: [] };
         return 0;
       }
-      const itemLines = node.items.map((it) => lineOf(it as YNode));
+      const itemLines = node.items.map((it) => lineOf(it));
       lists[key] = { isList: true, line: lineOf(node), itemLines };
       node.items.forEach((_it, k) => each((value as unknown[])[k], itemLines[k]));
       return itemLines.length;

@@ -691,7 +691,7 @@ function checkMissingData(loaded: Loaded): Check {
 }
 
 /** Phase 4 item 6: "Did you review STATE.md update? (skip OK if no changes)", asked only when `~/.claude/STATE.md` exists. */
-async function stateReviewed(ws: Workspace): Promise<Check[]> {
+export async function stateReviewed(ws: Workspace): Promise<Check[]> {
   const file = path.join(claudeHome({ claudeHome: ws.options.claudeHome }), 'STATE.md');
   const st = await fsp.stat(file).catch(() => null);
   if (!st || !st.isFile()) return [];

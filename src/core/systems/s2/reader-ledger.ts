@@ -16,7 +16,7 @@
  * - `planSpine(text, outline)`: the part of a plan a checkpoint reads (everything above the first
  *   evidence / archive / done section).
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { readYaml, yamlGetIn, yamlHas, yamlHasIn, yamlValue, type YamlNode } from '../../markdown/yaml-tree';
 import { codePointCount, isPlaceholder, plainText } from '../../markdown/text';
 import { sectionize, type MdOutline } from '../../markdown/markdown';
 import type { Item, Section, SectionKey } from '../../model/model';
@@ -238,56 +238,51 @@ export interface ManifestInfo {
   error?: { message: string; line?: number; thrown?: boolean };
 }
 
-function lineOf(lc: LineCounter, node: unknown): number | undefined {
-  const r = (node as YamlNode | undefined)?.range;
-  return r ? lc.linePos(r[0]).line : undefined;
-}
-
 /** Read `context-manifest.yaml`. Never throws; a YAML error is recorded in `info.error` with its line. */
 export function parseManifest(text: string): ParsedContent & { info: ManifestInfo } {
   const info: ManifestInfo = { ok: false, kit: false, stores: [] };
-  const lc = new LineCounter();
   let doc;
   try {
-    doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+    doc = readYaml(text, { uniqueKeys: false });
   } catch (err) {
     info.error = { message: (err as Error).message, thrown: true };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, info };
   }
-  if (doc.errors.length) {
-    const e = doc.errors[0];
-    const line = e.linePos?.[0]?.line ?? (e.pos ? lc.linePos(e.pos[0]).line : undefined);
-    info.error = { message: e.message.split('\n')[0], ...(line ? { line } : {}) };
+  if (doc.error) {
+    const line = doc.error.line;
+    info.error = { message: doc.error.message.split('\n')[0], ...(line ? { line } : {}) };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, info };
   }
-  const root = doc.contents;
-  if (!isMap(root)) {
+  const root = doc.root;
+  if (root?.kind !== 'map') {
     info.kit = false;
     return { sections: [], meta: { manifest: info }, info };
   }
   info.ok = true;
-  info.kit = doc.has('ledger') || doc.has('compaction') || (doc.has('memory') && doc.has('always_on'));
-  const add = (kind: StoreKind, node: unknown) => {
-    if (isScalar(node) && typeof node.value === 'string' && node.value.trim()) {
-      info.stores.push({ kind, path: node.value.trim(), line: lineOf(lc, node) ?? 1 });
-    } else if (isSeq(node)) {
+  info.kit =
+    yamlHas(root, 'ledger') || yamlHas(root, 'compaction') || (yamlHas(root, 'memory') && yamlHas(root, 'always_on'));
+  const add = (kind: StoreKind, node: YamlNode | null | undefined) => {
+    if (node?.kind === 'scalar' && typeof node.value === 'string' && node.value.trim()) {
+      info.stores.push({ kind, path: node.value.trim(), line: node.line ?? 1 });
+    } else if (node?.kind === 'seq') {
       for (const it of node.items) add(kind, it);
     }
   };
-  add('memory', doc.getIn(['memory', 'dir'], true));
+  add('memory', yamlGetIn(root, ['memory', 'dir']));
   const dc = ['compaction', 'checkpoint', 'durable_context'];
-  const ps = doc.getIn([...dc, 'project_state'], true);
-  if (doc.hasIn([...dc, 'project_state']))
-    info.projectState = isScalar(ps) && typeof ps.value === 'string' && ps.value.trim() ? ps.value.trim() : null;
+  const ps = yamlGetIn(root, [...dc, 'project_state']);
+  if (yamlHasIn(root, [...dc, 'project_state']))
+    info.projectState =
+      ps?.kind === 'scalar' && typeof ps.value === 'string' && ps.value.trim() ? ps.value.trim() : null;
   add('project_state', ps);
-  add('knowledge_docs', doc.getIn([...dc, 'knowledge_docs'], true));
-  add('curated_ssot', doc.getIn([...dc, 'curated_ssot'], true));
-  const age = doc.getIn(['compaction', 'checkpoint', 'max_age_min']);
+  add('knowledge_docs', yamlGetIn(root, [...dc, 'knowledge_docs']));
+  add('curated_ssot', yamlGetIn(root, [...dc, 'curated_ssot']));
+  const age = yamlValue(yamlGetIn(root, ['compaction', 'checkpoint', 'max_age_min']));
   if (typeof age === 'number') info.maxAgeMin = age;
-  const chars = doc.getIn(['ledger', 'budget_chars']);
-  const lines = doc.getIn(['ledger', 'max_lines']);
+  const chars = yamlValue(yamlGetIn(root, ['ledger', 'budget_chars']));
+  const lines = yamlValue(yamlGetIn(root, ['ledger', 'max_lines']));
   if (typeof chars === 'number' || typeof lines === 'number') {
     info.ledgerBudget = {
       chars: typeof chars === 'number' ? chars : undefined,

@@ -8,7 +8,7 @@
  * a time limit after which the whole group is killed, and its output capped (the tail is kept: a
  * checker prints its verdict last). The result becomes S3's `repo-checks` check.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { t } from '../../model/messages';
 import { labelOf, worstLabel, type Check, type WorkspaceReport } from '../../model/model';
@@ -79,6 +79,8 @@ export function runRepoChecks(root: string, opts: RunRepoChecksOptions = {}): Pr
     };
     let child: ChildProcess;
     try {
+      // Loaded here: S3's rules take `repoChecksNotRun` from this module, and a hook never runs the checks.
+      const { spawn } = require('node:child_process') as typeof import('node:child_process');
       child = spawn(opts.node ?? process.execPath, [REPO_CHECKS], {
         cwd: abs,
         shell: false,

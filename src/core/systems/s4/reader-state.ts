@@ -14,7 +14,7 @@
  * - `parseS4State`, `parseProgress`, `parseCheckpoint`: the `StateDoc` contents; `meta.s4`,
  *   `meta.entries`, `meta.frontMatter` carry the structures above.
  */
-import { parseYamlData } from '../../markdown/yaml';
+import { readYaml } from '../../markdown/yaml-tree';
 import { headingEnds, sectionize, type MdOutline } from '../../markdown/markdown';
 import type { SectionKey } from '../../model/model';
 import { matchKey, normalizeTitle, type KeyTable } from '../../markdown/sections';
@@ -193,7 +193,10 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
   const meta: Record<string, unknown> = {};
   if (outline.frontMatter) {
     try {
-      meta.frontMatter = parseYamlData(outline.frontMatter.text, { logLevel: 'error' }) ?? {};
+      const y = readYaml(outline.frontMatter.text);
+      const why = y.error?.message ?? y.data.error;
+      if (why !== null) meta.frontMatterError = { message: why.split('\n')[0], line: outline.frontMatter.line };
+      else meta.frontMatter = y.data.value ?? {};
     } catch (err) {
       meta.frontMatterError = { message: (err as Error).message.split('\n')[0], line: outline.frontMatter.line };
     }

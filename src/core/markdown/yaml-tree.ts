@@ -1,0 +1,375 @@
+/**
+ * The YAML documents the readers take apart (`.agents.yml`, `context-manifest.yaml`, S1's snapshot
+ * block, S4's front matter), as one small tree: mappings, sequences and scalars with their lines,
+ * the first error, and the data. Plain YAML, which is what these files almost always hold, is read
+ * here in one pass over the lines; anything else is read by the `yaml` library (loaded then only)
+ * and its document turned into the same tree. The plain reader answers only where it gives what the
+ * library gives: the same values (the YAML 1.2 core schema), the same lines, the same data.
+ *
+ * Plain YAML here: block mappings and sequences indented with spaces; keys that are plain words
+ * (letters, digits, `_ . / -`, not `true`, `null` …), each once per mapping; values that are a plain
+ * scalar on one line, a quoted scalar on one line without escapes, or `[]` / `{}`; a value on the
+ * lines below its key (a deeper block, or a sequence at the key's own indent); comments. Everything
+ * else goes to the library: flow collections with content, block scalars (`|`, `>`), anchors,
+ * aliases, tags, directives, document markers, explicit keys, multi-line scalars, tabs, carriage
+ * returns and control characters, duplicate keys, an empty document, a top level that is a scalar,
+ * and everything the library refuses (it says how). Each line is looked at a bounded number of
+ * times: time is linear in the text.
+ */
+import type { Document, LineCounter, Node as LibNode } from 'yaml';
+import { parseYamlDocument } from './yaml';
+
+export interface YamlScalar {
+  kind: 'scalar';
+  value: unknown;
+  /** 1-based line in the YAML text where the node starts; null when the library gives no position. */
+  line: number | null;
+}
+
+export interface YamlPair {
+  /** The key's value when the key is a scalar (a plain key: its text); undefined otherwise. */
+  key: unknown;
+  keyIsScalar: boolean;
+  /** The key as text (`String(value)`, or the library's text of a key that is not a scalar). */
+  keyText: string;
+  keyLine: number | null;
+  /** Null when the library holds no node there. */
+  value: YamlNode | null;
+}
+
+export interface YamlMap {
+  kind: 'map';
+  line: number | null;
+  readonly pairs: YamlPair[];
+}
+
+export interface YamlSeq {
+  kind: 'seq';
+  line: number | null;
+  readonly items: Array<YamlNode | null>;
+}
+
+/** An alias, or a key-value pair standing as a sequence item (`- ? a : b`). */
+export interface YamlOther {
+  kind: 'other';
+  line: number | null;
+}
+
+export type YamlNode = YamlScalar | YamlMap | YamlSeq | YamlOther;
+
+export interface YamlTree {
+  /** The first error: the library's message and the line it names. */
+  error: { message: string; line: number } | null;
+  /** The document's top node (null for an empty document). */
+  root: YamlNode | null;
+  /** The document as plain data, or why it cannot be (an alias bomb …): never thrown. */
+  readonly data: { value: unknown; error: string | null };
+}
+
+/** The value node at `key` of a mapping (the first pair whose scalar key equals it), as the library's `get(key, true)`. */
+export function yamlGet(node: YamlNode | null | undefined, key: string): YamlNode | undefined {
+  if (node?.kind !== 'map') return undefined;
+  return node.pairs.find((p) => p.keyIsScalar && p.key === key)?.value ?? undefined;
+}
+
+export function yamlHas(node: YamlNode | null | undefined, key: string): boolean {
+  return node?.kind === 'map' && node.pairs.some((p) => p.keyIsScalar && p.key === key);
+}
+
+/** The node at a path of keys through mappings, as the library's `getIn(path, true)`. */
+export function yamlGetIn(node: YamlNode | null | undefined, path: readonly string[]): YamlNode | undefined {
+  let at: YamlNode | null | undefined = node;
+  for (const key of path) {
+    if (at?.kind !== 'map') return undefined;
+    at = yamlGet(at, key);
+  }
+  return at ?? undefined;
+}
+
+/** As the library's `hasIn(path)`: every key but the last leads to a mapping, and the last is one of its keys. */
+export function yamlHasIn(node: YamlNode | null | undefined, path: readonly string[]): boolean {
+  return yamlHas(yamlGetIn(node, path.slice(0, -1)), path[path.length - 1]);
+}
+
+/** A scalar's value, or the node itself for a collection (the library's `getIn(path)` without `keepScalar`). */
+export function yamlValue(node: YamlNode | undefined): unknown {
+  return node?.kind === 'scalar' ? node.value : node;
+}
+
+/** Read `text` as a YAML document; `uniqueKeys` (default true) makes a repeated key an error, as the library's check does. */
+export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): YamlTree {
+  const plain = readPlainYaml(text);
+  if (plain) return { error: null, root: plain.root, data: { value: plain.data, error: null } };
+  return libraryTree(text, options.uniqueKeys !== false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The library's document as the tree
+
+function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
+  const { LineCounter, isMap, isScalar, isSeq } = require('yaml') as typeof import('yaml');
+  const lc: LineCounter = new LineCounter();
+  const doc: Document.Parsed = parseYamlDocument(text, { lineCounter: lc, logLevel: 'error', uniqueKeys });
+  const lineAt = (n: unknown): number | null => {
+    const r = (n as { range?: [number, number, number] } | null | undefined)?.range;
+    return r ? lc.linePos(r[0]).line : null;
+  };
+  // Children are turned into the tree when a reader asks for them: a deep document costs nothing unread.
+  const node = (n: unknown): YamlNode | null => {
+    if (n === null || n === undefined) return null;
+    const line = lineAt(n);
+    if (isScalar(n)) return { kind: 'scalar', value: n.value, line };
+    if (isMap(n)) {
+      let pairs: YamlPair[] | undefined;
+      return {
+        kind: 'map',
+        line,
+        get pairs() {
+          return (pairs ??= n.items.map((p) => ({
+            key: isScalar(p.key) ? p.key.value : undefined,
+            keyIsScalar: isScalar(p.key),
+            keyText: String((p.key as { value?: unknown } | null)?.value ?? p.key),
+            keyLine: lineAt(p.key),
+            value: node(p.value),
+          })));
+        },
+      };
+    }
+    if (isSeq(n)) {
+      let items: Array<YamlNode | null> | undefined;
+      return {
+        kind: 'seq',
+        line,
+        get items() {
+          return (items ??= n.items.map((it) => node(it)));
+        },
+      };
+    }
+    return { kind: 'other', line };
+  };
+  const e = doc.errors[0];
+  let data: YamlTree['data'] | undefined;
+  return {
+    error: e ? { message: e.message, line: e.linePos?.[0]?.line ?? lc.linePos(e.pos[0]).line } : null,
+    root: node(doc.contents as LibNode | null),
+    get data() {
+      if (!data) {
+        try {
+          data = { value: doc.toJS(), error: null };
+        } catch (err) {
+          data = { value: null, error: (err as Error)?.message ?? String(err) };
+        }
+      }
+      return data;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain YAML
+
+/** A plain key: a word the core schema reads as a string. */
+const KEY_RE = /^([A-Za-z_][A-Za-z0-9_./-]*):(?= |$)/;
+const NOT_STRING_KEYS = new Set([
+  'null',
+  'Null',
+  'NULL',
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'False',
+  'FALSE',
+  '__proto__',
+]);
+/**
+ * Characters that change what a line means to YAML, that the library reads in ways of its own, or
+ * that JavaScript's trimming takes for white space where YAML does not.
+ */
+const OUT_OF_REACH = /[\t\r\0-\x08\x0b\x0c\x0e-\x1f\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+/** First characters of a scalar that are YAML indicators (`-`, `?`, `:` too: a plain scalar may start with them, but not here). */
+const INDICATORS = '-?:,[]{}#&*!|>\'"%@`';
+/** Deeper than this, the library reads the document (no call stack is exhausted here). */
+const MAX_DEPTH = 64;
+
+/** The core schema's null (`~`, `null` …) and booleans. */
+const CORE_WORDS = new Map<string, unknown>([
+  ...['', '~', 'null', 'Null', 'NULL'].map((w): [string, unknown] => [w, null]),
+  ...['true', 'True', 'TRUE'].map((w): [string, unknown] => [w, true]),
+  ...['false', 'False', 'FALSE'].map((w): [string, unknown] => [w, false]),
+]);
+
+/** A plain scalar's value under the YAML 1.2 core schema, in the library's order of tags. */
+function coreScalar(s: string): unknown {
+  if (CORE_WORDS.has(s)) return CORE_WORDS.get(s);
+  // Only these start a number.
+  if (!'+-.0123456789'.includes(s[0])) return s;
+  if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
+  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
+  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);
+  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s))
+    return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? -Infinity : Infinity;
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s)) return parseFloat(s);
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) return parseFloat(s);
+  return s;
+}
+
+/** Nothing after a closing quote or bracket but spaces, or spaces and a comment. */
+function restIsComment(after: string): boolean {
+  const t = after.trimStart();
+  return t === '' || (t[0] === '#' && t.length < after.length);
+}
+
+class OutOfReach extends Error {}
+
+interface Line {
+  n: number;
+  indent: number;
+  body: string;
+}
+
+interface Built {
+  node: YamlNode;
+  data: unknown;
+}
+
+/** A value written on its key's (or dash's) line: a scalar or an empty collection; 'below' when it is on the next lines. */
+function inlineValue(s: string, n: number): Built | 'below' {
+  s = s.trimStart();
+  if (s === '' || s[0] === '#') return 'below';
+  const q = s[0];
+  if (q === '"' || q === "'") {
+    const end = s.indexOf(q, 1);
+    if (
+      end < 0 ||
+      (q === '"' && s.slice(1, end).includes('\\')) ||
+      s[end + 1] === "'" ||
+      !restIsComment(s.slice(end + 1))
+    )
+      throw new OutOfReach();
+    const value = s.slice(1, end);
+    return { node: { kind: 'scalar', value, line: n }, data: value };
+  }
+  if (q === '[' || q === '{') {
+    if (s[1] !== (q === '[' ? ']' : '}') || !restIsComment(s.slice(2))) throw new OutOfReach();
+    return q === '['
+      ? { node: { kind: 'seq', line: n, items: [] }, data: [] }
+      : { node: { kind: 'map', line: n, pairs: [] }, data: {} };
+  }
+  if (INDICATORS.includes(q)) throw new OutOfReach();
+  const hash = s.indexOf(' #');
+  const text = (hash < 0 ? s : s.slice(0, hash)).trimEnd();
+  if (text.includes(': ') || text.endsWith(':')) throw new OutOfReach();
+  const value = coreScalar(text);
+  return { node: { kind: 'scalar', value, line: n }, data: value };
+}
+
+const isItem = (body: string) => body === '-' || body.startsWith('- ');
+
+/** The tree and data of plain YAML text, or null when the library must read it. */
+export function readPlainYaml(text: string): { root: YamlNode; data: unknown } | null {
+  if (OUT_OF_REACH.test(text)) return null;
+  const lines: Line[] = [];
+  const raw = text.split('\n');
+  for (let i = 0; i < raw.length; i++) {
+    const l = raw[i];
+    const body = l.trimStart();
+    if (body === '' || body[0] === '#') continue;
+    lines.push({ n: i + 1, indent: l.length - body.length, body });
+  }
+  // An empty document, or a top level that does not start at column 0.
+  if (!lines.length || lines[0].indent !== 0) return null;
+  let p = 0;
+
+  /** No line of the node just read may stand deeper than `indent` (a scalar's second line, or an error). */
+  const noDeeper = (indent: number) => {
+    if (p < lines.length && lines[p].indent > indent) throw new OutOfReach();
+  };
+
+  const block = (indent: number, depth: number): Built => {
+    if (depth > MAX_DEPTH) throw new OutOfReach();
+    return isItem(lines[p].body) ? seq(indent, depth) : map(indent, depth, null);
+  };
+
+  /** What follows a key or dash with nothing after it on its line: a deeper block, a sequence at the key's indent, or null. */
+  const below = (indent: number, n: number, depth: number, key: boolean): Built => {
+    const next = lines[p];
+    if (next && next.indent > indent) return block(next.indent, depth + 1);
+    if (key && next && next.indent === indent && isItem(next.body)) return seq(indent, depth + 1);
+    return { node: { kind: 'scalar', value: null, line: n }, data: null };
+  };
+
+  const map = (indent: number, depth: number, first: { body: string; n: number } | null): Built => {
+    const pairs: YamlPair[] = [];
+    const data: Record<string, unknown> = {};
+    let line: number | null = null;
+    for (;;) {
+      let body: string;
+      let n: number;
+      if (first) {
+        ({ body, n } = first);
+        first = null;
+      } else {
+        if (p >= lines.length || lines[p].indent < indent) break;
+        if (lines[p].indent > indent || isItem(lines[p].body)) throw new OutOfReach();
+        ({ body, n } = lines[p]);
+      }
+      p++;
+      const m = KEY_RE.exec(body);
+      if (!m || NOT_STRING_KEYS.has(m[1]) || Object.prototype.hasOwnProperty.call(data, m[1])) throw new OutOfReach();
+      line ??= n;
+      const v = inlineValue(body.slice(m[0].length), n);
+      let built: Built;
+      if (v === 'below') built = below(indent, n, depth, true);
+      else {
+        noDeeper(indent);
+        built = v;
+      }
+      pairs.push({ key: m[1], keyIsScalar: true, keyText: m[1], keyLine: n, value: built.node });
+      data[m[1]] = built.data;
+    }
+    return { node: { kind: 'map', line, pairs }, data };
+  };
+
+  const seq = (indent: number, depth: number): Built => {
+    const items: YamlNode[] = [];
+    const data: unknown[] = [];
+    const line = lines[p].n;
+    while (p < lines.length && lines[p].indent === indent && isItem(lines[p].body)) {
+      const { body, n } = lines[p];
+      const rest = body.slice(1);
+      const s = rest.trimStart();
+      let built: Built;
+      if (s === '' || s[0] === '#') {
+        p++;
+        built = below(indent, n, depth, false);
+      } else if (isItem(s)) {
+        throw new OutOfReach();
+      } else if (KEY_RE.test(s)) {
+        // A mapping that starts on the dash's line: its keys stand at the column of the first one.
+        const col = indent + 1 + (rest.length - s.length);
+        built = map(col, depth + 1, { body: s, n });
+        noDeeper(indent);
+      } else {
+        p++;
+        const v = inlineValue(s, n);
+        if (v === 'below') throw new OutOfReach();
+        noDeeper(indent);
+        built = v;
+      }
+      items.push(built.node);
+      data.push(built.data);
+    }
+    noDeeper(indent);
+    return { node: { kind: 'seq', line, items }, data };
+  };
+
+  try {
+    const top = block(lines[0].indent, 0);
+    if (p < lines.length) return null;
+    return { root: top.node, data: top.data };
+  } catch (err) {
+    if (err instanceof OutOfReach) return null;
+    throw err;
+  }
+}
