@@ -108,6 +108,9 @@ function installHooks(ws, env) {
   return path.join(ws, '.claude', 'hooks', 'session-ledger.cjs');
 }
 
+/** The script the installed status line relay runs (beside the hook script). */
+const statusLineScript = (hookScript) => path.join(path.dirname(hookScript), 'session-ledger-statusline.cjs');
+
 function fmtRow(r, goal) {
   const ok = goal === undefined ? '' : r.ratio <= goal ? ' ✓' : ` ✗ (goal ≤ ${goal}×)`;
   return `| ${r.name} | ${r.ms.toFixed(0)} ms | ${r.floor.toFixed(0)} ms | **${r.ratio.toFixed(2)}×**${ok} | ${r.lo.toFixed(2)}–${r.hi.toFixed(2)} |`;
@@ -177,33 +180,33 @@ async function main() {
         `Every measured process, node -e 0 included, runs without ${dropped.join(' and ')} (set here): Node's own start-up would change with ${dropped.length > 1 ? 'them' : 'it'}.`,
       );
     console.log(
-      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; its core in one block comment)`,
+      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the meter and the core in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (the same without the core)`,
     );
     const rowsIn = [
       {
         name: '`statusline` relay, empty project',
-        argv: [node, script, 'statusline'],
+        argv: [node, statusLineScript(script), 'statusline'],
         input: statusInput(empty, ''),
         cwd: empty,
         env: { ...env, CLAUDE_PROJECT_DIR: empty },
       },
       {
         name: '`statusline` relay, demo (five systems)',
-        argv: [node, script, 'statusline'],
+        argv: [node, statusLineScript(script), 'statusline'],
         input: statusInput(demo, home.transcript),
         cwd: demo,
         env,
       },
       {
         name: '`statusline` relay, five 10k-line state files',
-        argv: [node, longScript, 'statusline'],
+        argv: [node, statusLineScript(longScript), 'statusline'],
         input: statusInput(long, longHome.transcript),
         cwd: long,
         env: { ...env, CLAUDE_CONFIG_DIR: longHome.home, CLAUDE_PROJECT_DIR: long },
       },
       {
         name: '`statusline` relay, demo, figure from the transcript',
-        argv: [node, script, 'statusline'],
+        argv: [node, statusLineScript(script), 'statusline'],
         input: JSON.stringify({
           session_id: SESSION_ID,
           transcript_path: home.transcript,
