@@ -14,7 +14,12 @@ import {
   type Level,
   type ThresholdProfile,
 } from '../../core/context';
-import { compactionsAdviceOf, COUNT_BUDGET_BYTES, countCompactions } from '../../core/context/compactions';
+import {
+  compactionsAdviceOf,
+  COMPACTIONS_ADVICE_AT,
+  COUNT_BUDGET_BYTES,
+  countCompactions,
+} from '../../core/context/compactions';
 import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
 import { sizeText } from '../../core/context/measure';
 import { statOrNull } from '../../core/context/files';
@@ -96,16 +101,22 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const systems = await detectSystems(root);
   const thresholds = thresholdProfile(systems);
-  // The advice of a system only while it is on: present and not switched off by its own configuration.
-  const advice = compactionsAdviceOf(await switchedOn(root, systems));
-  const out: ContextJson[] = await Promise.all(
+  const counts = await Promise.all(
     result.usages.map(async (u) => {
       const counted = u.agent === 'claude' ? await countCompactions(u.transcriptPath, COUNT_BUDGET_BYTES) : null;
-      const compactions = counted?.complete ? counted.count : null;
-      const said = compactions !== null && advice && compactions >= advice.at ? advice.line : null;
-      return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice: said };
+      return counted?.complete ? counted.count : null;
     }),
   );
+  // The advice of a system only while it is on: present and not switched off by its own configuration
+  // (asked only when a session has had enough compactions for any system's advice).
+  const advice = counts.some((n) => n !== null && n >= COMPACTIONS_ADVICE_AT)
+    ? compactionsAdviceOf(await switchedOn(root, systems))
+    : null;
+  const out: ContextJson[] = result.usages.map((u, i) => {
+    const compactions = counts[i];
+    const said = compactions !== null && advice && compactions >= advice.at ? advice.line : null;
+    return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice: said };
+  });
   if (values.json) io.stdout(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
   else io.stdout(out.map(usageLine).join('\n'));
   return 0;
