@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter } from 'yaml';
 import { parseYamlDocument } from '../../src/core/markdown/yaml';
 import { readPlainYaml, readYaml, type YamlNode } from '../../src/core/markdown/yaml-tree';
-import { CORPORA, FIXTURES } from './helpers';
+import { CORPORA, FIXTURES, rng } from './helpers';
 
 type Plain = unknown;
 
@@ -155,16 +155,6 @@ const LIBRARY_CASES = [
 ];
 
 const CASES = [...PLAIN_CASES, ...LIBRARY_CASES];
-
-/** A deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   ' ',

@@ -5,14 +5,20 @@
 import type { SectionKey } from '../model/model';
 
 /** Emoji and pictographs, variation selectors, joiners, keycaps, regional indicators. */
-const EMOJI_RE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{FE0E}\u{FE0F}\u{200D}\u{20E3}]/gu;
+export const EMOJI_RE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{FE0E}\u{FE0F}\u{200D}\u{20E3}]/gu;
+/**
+ * The UTF-16 code units every match of EMOJI_RE holds one of (pictographs stand at U+00A9, U+00AE,
+ * U+203C–U+3299 and in the planes the surrogates U+D83C–U+D83F start): a title without one is left
+ * alone, and EMOJI_RE's Unicode property classes, costly to compile, are never compiled for it.
+ */
+export const MAY_BE_EMOJI = /[\u00a9\u00ae\u200d\u203c-\u3299\ud83c-\ud83f\ufe0e\ufe0f]/;
 
 /** Normalise a heading or label for matching. Keeps letters of every script. */
 export function normalizeTitle(title: string): string {
   // A real section name is short; capping keeps every pattern below linear on a hostile heading.
-  let t = title
-    .slice(0, 500)
-    .replace(EMOJI_RE, ' ')
+  let t = title.slice(0, 500);
+  if (MAY_BE_EMOJI.test(t)) t = t.replace(EMOJI_RE, ' ');
+  t = t
     .replace(/<!--.*?-->/g, ' ')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')

@@ -7,6 +7,22 @@
 const PLACEHOLDER_ONLY =
   /^(?:<[^<>]*>|\{\{[^{}]*\}\}|\[[^\][]*\]|\.\.\.|…|tbd|tba|todo|n\/?a|-+|—|_+|\?+|xxx|placeholder|none yet)$/i;
 
+const ASCII_RE = /^[\x00-\x7f]*$/;
+
+/**
+ * False only when a case-insensitive pattern that needs one of `words` (lower case, every literal
+ * the pattern can match; with `start`, at the text's start) cannot match `text`. The text is
+ * compared lower-cased: under the `i` flag a character matches a word's letter when both fold to
+ * the same letter, and folding and lower-casing differ only for characters such as `ſ` (folds to
+ * `s`) or the old Cyrillic letters U+1C80–U+1C88 (to `в`, `д`, `о` …), so a text holding one of
+ * those is always a maybe. Costly patterns are compiled only for the texts that may match them.
+ */
+export function mayHold(text: string, words: readonly string[], start = false): boolean {
+  if (/[\u017f\u1c80-\u1c88]/.test(text)) return true;
+  const t = text.toLowerCase();
+  return words.some((w) => (start ? t.startsWith(w) : t.includes(w)));
+}
+
 /** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
 export function plainText(text: string): string {
   return text
@@ -43,14 +59,14 @@ export function isTemplateValue(text: string): boolean {
   return isPlaceholder(text) || /^[YMDH]{2,4}(?:[-/.:][YMDHhms]{1,4})+$/i.test(plainText(text));
 }
 
-const VAGUE =
+export const VAGUE =
   /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
 
 /**
  * A generic "keep going" or "fix what is left" phrase. Naming where (`in X`, `on X`, `with `npm test``)
  * does not make it startable cold: the reader still does not know which change to make.
  */
-const VAGUE_HEAD = new RegExp(
+export const VAGUE_HEAD = new RegExp(
   '^(?:please\\s+)?(?:' +
     // continue / resume / carry on … [the remaining work]
     '(?:continue|resume|finish|finish up|complete|wrap up|keep going|keep working|keep at it|carry on|go on|proceed|pick up|pick it up|move on|press on|push on|get back to|go back to|return to|work|working)' +
@@ -71,6 +87,43 @@ const VAGUE_HEAD = new RegExp(
   'i',
 );
 
+/** The words VAGUE_HEAD's phrases start with (after an optional "please"): only a text starting with one is tested. */
+const VAGUE_HEAD_FIRST = new Set(
+  'continue resume finish complete wrap keep carry go proceed pick move press push get return work working fix address handle resolve clean tidy sort deal look polish tackle do'.split(
+    ' ',
+  ),
+);
+
+/** The first word of VAGUE's phrases (a trailing `.` aside): only a text starting with one is tested. */
+const VAGUE_FIRST = new Set(
+  'tbd tba todo n/a na none nothing ... … - — ? continue keep resume carry work next proceed more finish wip same as see etc'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The first word of `t` (up to white space), lower-cased, "please" skipped. Only ASCII letters match
+ * case-insensitively under the `i` flag without `u`, so a phrase of VAGUE or VAGUE_HEAD can match
+ * only when this word is one of their first words (the sets above): those patterns, costly to
+ * compile, are compiled only for a text that may match.
+ */
+function firstWord(t: string): string {
+  const [a, b] = t.split(/\s+/, 2);
+  const w = a.toLowerCase();
+  return w === 'please' ? (b ?? '').toLowerCase() : w;
+}
+
+/** False only when VAGUE cannot match `t`. */
+export function mayBeVague(t: string): boolean {
+  const first = t.split(/\s/, 1)[0].toLowerCase();
+  return VAGUE_FIRST.has(first) || VAGUE_FIRST.has(first.replace(/\.$/, ''));
+}
+
+/** False only when VAGUE_HEAD cannot match `t` (trimmed). */
+export function mayBeVagueHead(t: string): boolean {
+  return VAGUE_HEAD_FIRST.has(firstWord(t));
+}
+
 /** The same in Japanese and Korean: "X の作業を続ける", "X 계속 진행". */
 const VAGUE_CJK =
   /^.{0,30}?(?:作業を?)?(?:続ける|続行する?|継続する?|再開する?|続きをやる|残りを(?:直す|片付ける|やる)|계속(?:하기|한다| ?진행(?:하기|한다)?)?|이어서 (?:작업|진행)(?:하기|한다)?|나머지(?:를)? (?:수정|처리)(?:하기|한다)?)[。.]?$/;
@@ -82,17 +135,19 @@ export function isVagueAction(text: string | null | undefined): boolean {
     .replace(/^(?:now|next|next action|now ▶|▶)\s*[:：▶]?\s*/i, '')
     .trim();
   if (isPlaceholder(t)) return true;
-  if (VAGUE.test(t)) return true;
+  if (mayBeVague(t) && VAGUE.test(t)) return true;
   // The urgency/priority tags a system appends ("(urgency: H)", "· risk: M") do not make a phrase concrete.
   const bare = t
     .replace(/\s*[(\[]?\s*(?:urgency|priority|risk)\s*[:：]\s*[HML]\s*[)\]]?\s*$/i, '')
     .replace(/^\[[^\]]{0,40}\]\s*/, '')
     .replace(/[.!。:]+$/, '')
     .trim();
-  if (VAGUE_HEAD.test(bare) || VAGUE_CJK.test(bare)) return true;
+  if ((mayBeVagueHead(bare) && VAGUE_HEAD.test(bare)) || VAGUE_CJK.test(bare)) return true;
   const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
   if (cjk) return t.replace(/\s+/g, '').length < 4;
-  return t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 2;
+  // A letter or digit: ASCII ones answered without the Unicode property classes (costly to compile).
+  const wordy = (w: string) => /[A-Za-z0-9]/.test(w) || (!ASCII_RE.test(w) && /[\p{L}\p{N}]/u.test(w));
+  return t.split(/\s+/).filter(wordy).length < 2;
 }
 
 export function clip(s: string, n = 120): string {

@@ -44,7 +44,17 @@ interface RegexRule {
   /** A further test of the value (the match stands when absent). */
   value?: (v: string) => boolean;
   kind?: 'personal';
+  /**
+   * False only when no line of the text can match (the literal text every match holds is missing):
+   * the rule's expression, costly to compile, is then neither compiled nor run.
+   */
+  may: (text: string) => boolean;
 }
+
+/** The text holds one of `words` (case-sensitive). */
+const holds = (text: string, words: readonly string[]) => words.some((w) => text.includes(w));
+/** The text holds one of `words` (lower-case ASCII), ASCII letters compared without case, as the `i` flag without `u` compares them. */
+const holdsAnyCase = (text: string, words: readonly string[]) => holds(text.toLowerCase(), words);
 
 /** A value is any run of characters up to white space, a quote, a backtick or an angle bracket: `Qz7#wR4$x!` is one value. */
 const VALUE = '[^\\s"\'`<>]';
@@ -65,19 +75,63 @@ function looksGenerated(v: string): boolean {
 /** Not preceded by a letter or digit: `_` and `-` may stand before a token (`DB_PASSWORD`, `x-ghp_…`). */
 const START = '(?<![A-Za-z0-9])';
 
+/** A literal every postal address below holds: a street type, a street suffix, a foreign street word, `〒`. */
+const STREET_WORDS = [
+  ...['Street', 'St.', 'Avenue', 'Ave', 'Road', 'Rd.', 'Boulevard', 'Blvd', 'Lane', 'Ln.', 'Drive', 'Dr.'],
+  ...['Court', 'Ct.', 'Place', 'Pl.', 'Parkway', 'Pkwy', 'Terrace', 'Square', 'Highway', 'Hwy'],
+  ...['straße', 'strasse', 'str.', 'weg', 'gasse', 'platz', 'allee', 'damm', 'ufer'],
+  ...['Rue ', 'Calle ', 'Via ', 'Rua ', '〒'],
+];
+
 const REGEX_RULES: RegexRule[] = [
-  { name: 'AWS access key', re: new RegExp(`${START}(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])`, 'g'), keep: 4 },
+  {
+    name: 'AWS access key',
+    re: new RegExp(`${START}(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])`, 'g'),
+    keep: 4,
+    may: (x) => holds(x, ['AKIA', 'ASIA']),
+  },
   {
     name: 'GitHub token',
     re: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`, 'g'),
     keep: 4,
+    may: (x) => holds(x, ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_']),
   },
-  { name: 'Anthropic API key', re: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), keep: 4 },
-  { name: 'OpenAI API key', re: new RegExp(`${START}sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}`, 'g'), keep: 4 },
-  { name: 'Slack token', re: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}`, 'g'), keep: 4 },
-  { name: 'Google API key', re: new RegExp(`${START}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g'), keep: 4 },
-  { name: 'Stripe key', re: new RegExp(`${START}(?:sk|rk)_live_[0-9a-zA-Z]{20,}`, 'g'), keep: 4 },
-  { name: 'npm token', re: new RegExp(`${START}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`, 'g'), keep: 4 },
+  {
+    name: 'Anthropic API key',
+    re: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('sk-ant-'),
+  },
+  {
+    name: 'OpenAI API key',
+    re: new RegExp(`${START}sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{32,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('sk-'),
+  },
+  {
+    name: 'Slack token',
+    re: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('xox'),
+  },
+  {
+    name: 'Google API key',
+    re: new RegExp(`${START}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('AIza'),
+  },
+  {
+    name: 'Stripe key',
+    re: new RegExp(`${START}(?:sk|rk)_live_[0-9a-zA-Z]{20,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('_live_'),
+  },
+  {
+    name: 'npm token',
+    re: new RegExp(`${START}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('npm_'),
+  },
   {
     name: 'assigned secret',
     // `password = …`, `DB_PASSWORD=…`, `OPENAI_API_KEY: …`, `aws_secret_access_key = …`, `GITHUB_TOKEN=…`:
@@ -89,6 +143,7 @@ const REGEX_RULES: RegexRule[] = [
       'gi',
     ),
     keep: 0,
+    may: (x) => holds(x, [':', '=']) && holdsAnyCase(x, ['key', 'token', 'secret', 'passw']),
   },
   {
     name: 'assigned secret',
@@ -100,6 +155,7 @@ const REGEX_RULES: RegexRule[] = [
     ),
     keep: 0,
     value: looksGenerated,
+    may: (x) => x.includes('=') && holds(x, ['KEY', 'TOKEN', 'SECRET', 'PASS', 'PWD', 'CREDENTIAL']),
   },
   {
     name: 'phone number',
@@ -112,6 +168,8 @@ const REGEX_RULES: RegexRule[] = [
       return digits >= 8 && digits <= 15;
     },
     kind: 'personal',
+    // Each shape starts with `+` and a digit, `(` and a digit, or three digits and a dot or dash.
+    may: (x) => /[+(]\d|\d{3}[.-]/.test(x),
   },
   {
     name: 'postal address',
@@ -120,6 +178,7 @@ const REGEX_RULES: RegexRule[] = [
     re: /(?<![\w.-])(?:\d{1,5}[A-Za-z]?,? (?:[A-Z][A-Za-z'-]{1,30} ){1,3}(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.|Boulevard|Blvd\.?|Lane|Ln\.|Drive|Dr\.|Court|Ct\.|Place|Pl\.|Parkway|Pkwy\.?|Terrace|Square|Highway|Hwy\.?)(?![A-Za-z])|[A-ZÄÖÜ][a-zäöüß]{2,30}(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer) \d{1,4}[a-z]?(?![\w.])|(?:Rue|Avenue|Boulevard|Calle|Via|Rua) (?:[A-Za-zÀ-ÿ'-]{1,20} ){0,3}[A-ZÀ-Ý][A-Za-zÀ-ÿ'-]{1,30},? \d{1,4}(?![\w.])|〒 ?\d{3}-\d{4})/g,
     keep: 0,
     kind: 'personal',
+    may: (x) => holds(x, STREET_WORDS),
   },
 ];
 
@@ -273,9 +332,9 @@ function urlSpans(line: string): Span[] {
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]{1,20} ){0,6}PRIVATE KEY(?: BLOCK)?-----/;
 
 /** The spans of one line, in order, without overlaps (the earliest, then the longest, wins). */
-function lineSpans(line: string): Span[] {
+function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
   const spans: Span[] = [];
-  for (const r of REGEX_RULES) {
+  for (const r of rules) {
     r.re.lastIndex = 0;
     for (let m = r.re.exec(line); m; m = r.re.exec(line)) {
       const value = m[1] ?? m[0];
@@ -315,6 +374,7 @@ function lineSpans(line: string): Span[] {
 export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   const hits: SecretHit[] = [];
   const lines = text.split('\n');
+  const rules = REGEX_RULES.filter((r) => r.may(text));
   let changed = false;
   let inKey = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -340,7 +400,7 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
       inKey = 200;
       continue;
     }
-    const spans = lineSpans(line);
+    const spans = lineSpans(line, rules);
     if (!spans.length) continue;
     let out = '';
     let at = 0;

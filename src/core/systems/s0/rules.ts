@@ -10,7 +10,7 @@ import type { Check, Finding, Item, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem } from '../../markdown/items';
 import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue, type S0Extra } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, extractPaths, isPlaceholder, plainText } from '../../markdown/text';
+import { clip, extractPaths, isPlaceholder, mayHold, plainText } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import {
   checkExists,
@@ -33,6 +33,20 @@ import {
 const FINISHED_RE =
   /^(?:all )?(?:done|complete|completed|finished|nothing(?: left)?(?: to do)?)\b[.!]?$|(?:^|[\s(])(?:готово|выполнен[аоы]?|завершен[аоы]?|сделано)(?=$|[\s.,;:!)])|\b(?:is|are|was|were|has been|have been) (?:done|complete|completed|finished)\b|완료|完了/iu;
 
+const FINISHED_WORDS = [
+  'done',
+  'complete',
+  'finished',
+  'nothing',
+  'готово',
+  'выполнен',
+  'завершен',
+  'сделано',
+  '완료',
+  '完了',
+];
+const finished = (t: string) => mayHold(t, FINISHED_WORDS) && FINISHED_RE.test(t);
+
 export interface S0Next {
   text: string;
   line: number;
@@ -47,7 +61,7 @@ export interface S0Next {
 export function s0NextAction(doc: StateDoc): S0Next | null {
   const now = firstRealItem(sectionsOf(doc, 'now'));
   const next = firstRealItem(sectionsOf(doc, 'next'));
-  if (now && !isPlaceholder(now.text) && !FINISHED_RE.test(plainText(now.text)))
+  if (now && !isPlaceholder(now.text) && !finished(plainText(now.text)))
     return { text: now.text, line: now.line, from: 'now' };
   if (next) return { text: next.text, line: next.line, from: 'next' };
   if (now) return { text: now.text, line: now.line, from: 'now' };

@@ -17,7 +17,7 @@ import { S1_SIDECAR, type S1Extra } from './reader';
 import type { SnapshotInfo, SnapshotList } from './reader-snapshot';
 import { parseDay, sectionsOf } from '../../markdown/items';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, isPlaceholder, isVagueAction, plainText } from '../../markdown/text';
+import { clip, isPlaceholder, isVagueAction, mayHold, plainText } from '../../markdown/text';
 import { sidecarUnreadable, type Workspace } from '../../model/workspace';
 import {
   checkBudget,
@@ -127,6 +127,8 @@ function checkSingleHandoff(homeRel: string, others: readonly string[]): Check[]
 const DONE_LINE_RE =
   /^\s*(?:\*\*)?(?:done|completed|accomplished|finished)\b[^:：]{0,40}[:：]|^\s*(?:\*\*)?(?:이번 세션 )?완료(?:된 작업| 작업)?\s*(?:\*\*)?\s*[:：]/iu;
 
+const DONE_WORDS = ['done', 'completed', 'accomplished', 'finished', '완료'];
+
 /** Invariant 2: no "things done this session" in the handoff. */
 function checkFutureOriented(doc: StateDoc): Check[] {
   const out: Check[] = [];
@@ -149,7 +151,7 @@ function checkFutureOriented(doc: StateDoc): Check[] {
       continue;
     }
     for (const it of s.items) {
-      if ((it.depth ?? 0) === 0 && DONE_LINE_RE.test(it.text)) {
+      if ((it.depth ?? 0) === 0 && mayHold(it.text, DONE_WORDS) && DONE_LINE_RE.test(it.text)) {
         out.push(
           mk(
             'S1',
@@ -177,6 +179,13 @@ function checkFutureOriented(doc: StateDoc): Check[] {
 const COMMAND_START =
   /^(?:\$\s*)?(?:npm|npx|pnpm|yarn|bun|deno|node|python3?|pip3?|uv|pytest|tox|make|cargo|go|git|gh|docker|kubectl|bash|sh|zsh|cd|ls|rm|cp|mv|curl|wget|sudo|brew|apt(?:-get)?|ruby|bundle|rake|java|mvn|gradle|dotnet)\s+\S/;
 
+/** The programs of COMMAND_START: only a text whose first word (after a `$`) is one is tested against it. */
+const COMMAND_PROGRAMS = new Set(
+  'npm npx pnpm yarn bun deno node python python3 pip pip3 uv pytest tox make cargo go git gh docker kubectl bash sh zsh cd ls rm cp mv curl wget sudo brew apt apt-get ruby bundle rake java mvn gradle dotnet'.split(
+    ' ',
+  ),
+);
+
 /**
  * The command a snapshot `next` item carries, or null: an inline code span or code block, a `$ …`
  * prompt, a `--flag`, or a line that starts with a program and its arguments (`npm test`, `git push`).
@@ -185,7 +194,7 @@ export function snapshotCommand(text: string): string | null {
   const code = /`+([^`]+)`+/.exec(text);
   if (code) return code[1].trim();
   const plain = text.replace(/\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i, '').trim();
-  if (COMMAND_START.test(plain)) return plain;
+  if (COMMAND_PROGRAMS.has(plain.replace(/^\$\s*/, '').split(/\s/, 1)[0]) && COMMAND_START.test(plain)) return plain;
   const prompt = /(?:^|\s)\$\s+(\S.*)$/.exec(plain);
   if (prompt) return prompt[1];
   const flag = /(?:^|\s)(--[a-z][\w-]*(?:=\S+)?)/i.exec(plain);
@@ -479,9 +488,17 @@ const FINISHED_WORD =
  * `DONE:`, or the whole item struck through. "done when the tests pass" is a success criterion, not
  * a completion.
  */
-const COMPLETED_RES: readonly RegExp[] = [
+const COMPLETED_MARKS: readonly RegExp[] = [
   /^\s*(?:\*\*)?(?:✅|✔️?|☑️?|✓)/u,
   /(?:✅|✔️?|☑️?|✓)(?:\*\*)?\s*$/u,
+  /^\s*~~[^~].*~~\s*$/u,
+];
+/** Every spelling below that names a finished word holds one of these (see `mayHold`). */
+const COMPLETED_WORDS = [
+  ...['done', 'complete', 'finished', 'resolved', 'fixed', 'shipped', 'merged', 'closed', 'landed'],
+  ...['완료', '해결', '完了', '解決', '済', '完成'],
+];
+const COMPLETED_RES: readonly RegExp[] = [
   new RegExp(
     `(?:^|\\s)[—–-]+\\s*(?:\\*\\*|__)?${FINISHED_WORD}(?:\\*\\*|__)?(?!\\s+(?:when|if|once|after|before|by)\\b)(?=$|[\\s.,;:!)(])`,
     'iu',
@@ -489,12 +506,15 @@ const COMPLETED_RES: readonly RegExp[] = [
   new RegExp(`[(（]\\s*${FINISHED_WORD}(?:\\s+(?:in|at|by|on|with)\\b[^)）]*)?[)）]`, 'iu'),
   /\b(?:completed|done|fixed|resolved|shipped|merged|landed)\s+(?:in|at|by)\s+(?:commit\s+)?`?[0-9a-f]{7,40}\b/iu,
   new RegExp(`^\\s*(?:\\*\\*|__)?${FINISHED_WORD}(?:\\*\\*|__)?\\s*[:：]`, 'iu'),
-  /^\s*~~[^~].*~~\s*$/u,
 ];
 
 /** The item is marked as completed (see COMPLETED_RES). */
 export function isCompletedItem(i: Item): boolean {
-  return i.flags.includes('done') || COMPLETED_RES.some((re) => re.test(i.text));
+  return (
+    i.flags.includes('done') ||
+    COMPLETED_MARKS.some((re) => re.test(i.text)) ||
+    (mayHold(i.text, COMPLETED_WORDS) && COMPLETED_RES.some((re) => re.test(i.text)))
+  );
 }
 
 /** Rule 1 and the Scope Boundary: completed items are deleted from "What to do now", never kept. */
@@ -721,6 +741,9 @@ function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
 const NONE_ITEM =
   /^(?:none|nothing|n\/a)\b|^no (?:open |known |outstanding )?(?:blockers?|issues?|pending decisions?|decisions?|risks?|problems?)\b|^(?:없음|해당 ?없음|なし|特になし|无|нет)/iu;
 
+const isNoneItem = (t: string) =>
+  mayHold(t, ['no', 'n/a', '없음', '해당', 'なし', '特になし', '无', 'нет'], true) && NONE_ITEM.test(t);
+
 /**
  * Phase 2 "Required sections": What to do now, Pending decisions (each with `urgency: H/M/L`),
  * Outstanding issues (each with `risk: H/M/L`), System understanding and User's current interests.
@@ -736,7 +759,7 @@ function templateParts(doc: StateDoc): TemplatePart[] {
   ];
   const tagged = (key: string, tag: string, re: RegExp): void => {
     for (const it of sectionsOf(doc, key).flatMap((x) => x.items)) {
-      if ((it.depth ?? 0) !== 0 || isTemplateText(it.text) || NONE_ITEM.test(plainText(it.text))) continue;
+      if ((it.depth ?? 0) !== 0 || isTemplateText(it.text) || isNoneItem(plainText(it.text))) continue;
       parts.push({
         name: `${tag} on "${clip(plainText(it.text), 50)}"`,
         state: re.test(it.text) ? 'filled' : 'missing',

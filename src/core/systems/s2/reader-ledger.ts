@@ -38,7 +38,8 @@ const WORD_KEY = new Map<string, SectionKey>(S2_SECTIONS.map(([w, k]) => [w, k])
 /** The section word of a `##` heading: its first token that starts with a letter, `:*_-` removed. */
 export function s2Word(title: string): string | null {
   for (const tok of normalizeTitle(title).split(' ')) {
-    if (/^\p{L}/u.test(tok)) return tok.replace(/[:*_-]/g, '');
+    // An ASCII first character is a letter when it is A-Z or a-z: the Unicode class (costly to compile) only for the others.
+    if (/^[A-Za-z]/.test(tok) || (/^[^\x00-\x7f]/.test(tok) && /^\p{L}/u.test(tok))) return tok.replace(/[:*_-]/g, '');
   }
   return null;
 }

@@ -1,0 +1,79 @@
+/**
+ * The cheap tests that stand before costly regular expressions (so that those are compiled only for
+ * a text that may match) never turn a match away: each is a necessary condition of its pattern.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mayBeVague, mayBeVagueHead, mayHold, VAGUE, VAGUE_HEAD } from '../../src/core/markdown/text';
+import { EMOJI_RE, MAY_BE_EMOJI } from '../../src/core/markdown/sections';
+import { rng } from './helpers';
+
+const LETTERS = [...'abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя'];
+
+test('mayHold: a character that matches a Latin or Cyrillic letter under the i flag lower-cases to it, or mayHold says maybe for it', () => {
+  for (const flags of ['iu', 'i']) {
+    const anyLetter = new RegExp(`[${LETTERS.join('')}]`, flags);
+    for (let c = 0; c < 0x10000; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const s = String.fromCharCode(c);
+      if (!anyLetter.test(s) || mayHold(s, ['#'])) continue;
+      const lower = s.toLowerCase();
+      assert.ok(LETTERS.includes(lower), `U+${c.toString(16)} (${flags})`);
+      assert.ok(new RegExp(lower, flags).test(s), `U+${c.toString(16)} (${flags})`);
+    }
+  }
+  assert.equal(mayHold('All DONE.', ['done']), true);
+  assert.equal(mayHold('Готово', ['готово']), true);
+  assert.equal(mayHold('all ſet', ['nothing']), true);
+  assert.equal(mayHold('Ship the export', ['done', 'finished']), false);
+  assert.equal(mayHold('the box is None', ['none'], true), false);
+  assert.equal(mayHold('None at all', ['none'], true), true);
+});
+
+test('MAY_BE_EMOJI holds every character the emoji pattern removes', () => {
+  const emoji = new RegExp(EMOJI_RE.source, 'u');
+  for (let c = 0; c <= 0x10ffff; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const s = String.fromCodePoint(c);
+    if (emoji.test(s)) assert.ok(MAY_BE_EMOJI.test(s), `U+${c.toString(16)}`);
+  }
+});
+
+test('the first-word gates of the vague-action patterns pass every phrase the patterns match', () => {
+  // Phrases built from the patterns' own words (and a few others), in any case, with any white space.
+  const words = [
+    ...new Set([...`${VAGUE.source} ${VAGUE_HEAD.source}`.matchAll(/[a-z]+|\.\.\.|…|—|\?|-/g)].map((m) => m[0])),
+    'please',
+    'src/x.ts',
+    '`npm test`',
+    'the',
+  ];
+  const spaces = [' ', ' ', ' ', '  ', '\t', '\u00a0'];
+  const r = rng(7);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+  const cased = (w: string) => [...w].map((ch) => (r() < 0.2 ? ch.toUpperCase() : ch)).join('');
+  let vague = 0;
+  let head = 0;
+  for (let k = 0; k < 40_000; k++) {
+    const n = 1 + Math.floor(r() * 6);
+    // Half the phrases start with a word the patterns start with, so that many of them match.
+    const ws = Array.from({ length: n }, (_, i) =>
+      cased(
+        i === 0 && r() < 0.5
+          ? pick(['continue', 'fix', 'keep', 'work', 'finish', 'tbd', 'see', 'please'])
+          : pick(words),
+      ),
+    );
+    let p = ws.reduce((acc, w) => acc + pick(spaces) + w);
+    if (r() < 0.2) p += '.';
+    if (VAGUE.test(p)) {
+      vague++;
+      assert.ok(mayBeVague(p), JSON.stringify(p));
+    }
+    if (VAGUE_HEAD.test(p)) {
+      head++;
+      assert.ok(mayBeVagueHead(p), JSON.stringify(p));
+    }
+  }
+  assert.ok(vague > 200 && head > 500, `only ${vague} and ${head} phrases matched`);
+});
