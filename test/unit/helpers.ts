@@ -54,6 +54,8 @@ export const externalTest: typeof test = EXTERNAL_CORPUS ? test : ((() => undefi
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 /** The hook script build that `hooks install` copies to `.claude/hooks/session-ledger.cjs`. */
 export const HOOK_SCRIPT = path.join(REPO, 'dist', 'session-ledger.cjs');
+/** The status line's own script (the hook script without its core), which the installed relay runs. */
+export const STATUSLINE_SCRIPT = path.join(REPO, 'dist', 'session-ledger-statusline.cjs');
 export const FIXTURES = path.join(REPO, 'test', 'fixtures');
 
 /** vscode.l10n.t with the extension's Japanese bundle; a string the bundle lacks stays English, so a test sees it. */

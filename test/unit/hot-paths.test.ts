@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { byCodeUnits, codePointCount, withThousands } from '../../src/core/markdown/text';
-import { HOOK_SCRIPT, loadedModules, moduleRecorder, REPO, rng, workspace, write } from './helpers';
+import { HOOK_SCRIPT, loadedModules, moduleRecorder, REPO, rng, STATUSLINE_SCRIPT, workspace, write } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 
 test('withThousands writes numbers as toLocaleString("en-US") does', () => {
@@ -130,6 +130,58 @@ test('the status line loads no module it does not use: node:crypto, node:zlib, n
   assert.ok(internal.length > 10, r.stderr);
   for (const m of ['net', 'tty', 'stream', 'internal/fs/promises'])
     assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
+});
+
+test("the meter (`context --json`, and the status line's figure from a transcript) loads neither fs.promises nor Node's stream and readline modules, and the status line's script never compiles the core", () => {
+  const { dir, env } = statusLineCase();
+  const home = String(env.CLAUDE_CONFIG_DIR);
+  const usage = JSON.stringify({
+    type: 'assistant',
+    sessionId: SID,
+    cwd: dir,
+    message: {
+      model: 'claude-sonnet-4-5-20250929',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'ok' }],
+      usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 84000 },
+    },
+    timestamp: new Date().toISOString(),
+  });
+  const transcript = write(
+    path.join(home, 'projects', dir.replace(/[^a-zA-Z0-9]/g, '-')),
+    `${SID}.jsonl`,
+    `${usage}\n`,
+  );
+  // The status line's own script (what the relay runs), with no core beside it: the meter needs none.
+  const script = write(
+    workspace({}, 'sl-script-'),
+    'session-ledger-statusline.cjs',
+    readFileSync(STATUSLINE_SCRIPT, 'utf8'),
+  );
+  const recorder = moduleRecorder();
+  const runs = [
+    spawnSync(process.execPath, ['--require', recorder, script, 'context', '--json', '--root', dir], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    }),
+    spawnSync(process.execPath, ['--require', recorder, script, 'statusline'], {
+      cwd: dir,
+      env,
+      input: JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: dir }),
+      encoding: 'utf8',
+    }),
+  ];
+  assert.equal(runs[0].status, 0, runs[0].stderr);
+  assert.equal(JSON.parse(runs[0].stdout.replace(/LOADED[\s\S]*/, '')).usedTokens, 84000);
+  assert.equal(runs[1].status, 0, runs[1].stderr);
+  assert.equal(runs[1].stdout, 'ctx 42% (84k/200k) · checkpoint now\n');
+  for (const r of runs) {
+    const { internal } = loadedModules(r.stderr);
+    assert.ok(internal.length > 10, r.stderr);
+    for (const m of ['internal/fs/promises', 'stream', 'internal/readline/interface', 'net'])
+      assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
+  }
 });
 
 test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads as nothing', async () => {
