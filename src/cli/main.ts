@@ -2,6 +2,7 @@
  * session-ledger: the command-line tool over the core, used by the Claude Code hooks and in CI.
  * Exit codes: 0 ok, 1 a check blocks, 2 bad usage or unreadable root, 3 nothing found (context).
  */
+import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
 import { helpRequest, MANUALS, overview } from './help';
 import { processIo, terminalSafeIo, UsageError, type Io } from './io';
@@ -37,6 +38,8 @@ const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  // A command-line process reads the meter's files synchronously (the extension host, which loads this module too, never calls main).
+  readFilesBlocking();
   const [name, ...rest] = argv;
   if (!name) {
     io.stderr(`${overview(VERSION)}\n\nsession-ledger: no command given.`);

@@ -10,7 +10,8 @@ import { isDir } from '../core/files/fsread';
 import { appendHookLog } from '../core/hooks/io';
 import { cwdOrNull, terminalSafeIo, UsageError, type Io } from './io';
 
-export { measure } from '../core/context/measure';
+import { readFilesBlocking } from '../core/context/files';
+import { measure as measureSessions } from '../core/context/measure';
 
 import * as context from './commands/context';
 import * as hookRemind from './commands/hook-remind';
@@ -32,7 +33,14 @@ export interface Core {
 /** The core, or why the hook script holds none (a build from source without one, or a damaged copy). */
 export type CoreOrWhy = { core: Core } | { missing: string };
 
+/** The transcript meter, for the status line's part (src/cli/hot.ts) in its command-line process. */
+export function measure(...args: Parameters<typeof measureSessions>): ReturnType<typeof measureSessions> {
+  readFilesBlocking();
+  return measureSessions(...args);
+}
+
 export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number> {
+  readFilesBlocking();
   const hook = argv[0] === 'hook' && argv[1] === 'remind';
   const [name, ...rest] = hook ? ['hook remind', ...argv.slice(2)] : argv;
   if (cwdOrNull() === null) {

@@ -3,10 +3,10 @@
  * `projects/<encoded cwd>/`, and Codex CLI's newest `sessions/YYYY/MM/DD/rollout-*.jsonl` whose
  * `session_meta` names the folder. Bounded: a handful of directory listings and stats per call.
  */
-import { readdir, realpath, realpathSync, statSync, type Stats } from 'node:fs';
+import { realpathSync, statSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseObject, readFirstLine, readHead, statOrNull } from './files';
+import { listNames, parseObject, readFirstLine, readHead, realPathOrNull, statOrNull } from './files';
 
 export interface MeterOptions {
   /** Claude Code's config folder. Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
@@ -81,8 +81,7 @@ function normPath(p: string): string {
 export async function rootForms(root: string): Promise<string[]> {
   const abs = path.resolve(root);
   const forms = [abs];
-  // Node's callback API: the meter never loads fs.promises (and the stream modules it brings).
-  const real = await new Promise<string | null>((resolve) => realpath(abs, (err, p) => resolve(err ? null : p)));
+  const real = await realPathOrNull(abs);
   if (real !== null && real !== abs) forms.push(real);
   return forms;
 }
@@ -91,9 +90,7 @@ export function samePath(a: string, b: string): boolean {
   return normPath(a) === normPath(b);
 }
 
-export function listDir(dir: string): Promise<string[]> {
-  return new Promise((resolve) => readdir(dir, (err, names) => resolve(err ? [] : names)));
-}
+export const listDir = listNames;
 
 /** At most this many transcripts of one project folder are asked for their `cwd` (newest first) before giving up. */
 const MAX_CWD_CHECKS = 64;

@@ -5,26 +5,85 @@
 import * as fs from 'node:fs';
 
 /**
- * An open file, read through Node's callback API on its descriptor (in libuv's thread pool, as
- * `fs.promises` does), without loading `fs.promises` and the stream and readline modules it brings:
- * the status line and `context` start faster for it.
+ * Whether this process reads synchronously (`readFilesBlocking`). A command-line process does one
+ * thing and waits for each read anyway: a read in libuv's thread pool costs it more than the read
+ * (the hand-off to a pool thread and back, and starting the pool: about 5 ms of `context`'s 45).
+ * The extension host keeps the waiting reads, so a long backward scan never holds up its thread.
+ */
+let blocking = false;
+
+/** Read every file of the meter synchronously from now on (a command-line process; never the extension host). */
+export function readFilesBlocking(): void {
+  blocking = true;
+}
+
+/** `op` synchronously in a blocking process, else through Node's callback API. */
+function io<T>(sync: () => T, cb: (done: (err: Error | null, v?: T) => void) => void): Promise<T> {
+  if (blocking) {
+    try {
+      return Promise.resolve(sync());
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+  return new Promise((resolve, reject) => cb((err, v) => (err ? reject(err) : resolve(v as T))));
+}
+
+/**
+ * An open file, read on its descriptor through Node's callback API (in libuv's thread pool, as
+ * `fs.promises` does) or synchronously (`readFilesBlocking`), without loading `fs.promises` and the
+ * stream and readline modules it brings: the status line and `context` start faster for it.
  */
 export class Handle {
   constructor(readonly fd: number) {}
 
   read(buf: Buffer, off: number, len: number, pos: number): Promise<{ bytesRead: number }> {
-    return new Promise((resolve, reject) =>
-      fs.read(this.fd, buf, off, len, pos, (err, bytesRead) => (err ? reject(err) : resolve({ bytesRead }))),
+    return io(
+      () => ({ bytesRead: fs.readSync(this.fd, buf, off, len, pos) }),
+      (done) => fs.read(this.fd, buf, off, len, pos, (err, bytesRead) => done(err, { bytesRead })),
     );
   }
 
   stat(): Promise<fs.Stats> {
-    return new Promise((resolve, reject) => fs.fstat(this.fd, (err, st) => (err ? reject(err) : resolve(st))));
+    return io(
+      () => fs.fstatSync(this.fd),
+      (done) => fs.fstat(this.fd, done),
+    );
   }
 
   close(): Promise<void> {
-    return new Promise((resolve, reject) => fs.close(this.fd, (err) => (err ? reject(err) : resolve())));
+    return io(
+      () => fs.closeSync(this.fd),
+      (done) => fs.close(this.fd, done),
+    );
   }
+}
+
+/** `op`'s value, or `fallback` when it fails. */
+function orElse<T, F>(p: Promise<T>, fallback: F): Promise<T | F> {
+  return p.catch(() => fallback);
+}
+
+/** The names in a folder, or [] when it cannot be listed. */
+export function listNames(dir: string): Promise<string[]> {
+  return orElse(
+    io(
+      () => fs.readdirSync(dir),
+      (done) => fs.readdir(dir, done),
+    ),
+    [],
+  );
+}
+
+/** A path with every symbolic link resolved, or null. */
+export function realPathOrNull(p: string): Promise<string | null> {
+  return orElse(
+    io(
+      () => fs.realpathSync(p),
+      (done) => fs.realpath(p, done),
+    ),
+    null,
+  );
 }
 
 /** Read exactly `buf.length` bytes at `pos` (fewer only at the end of the file). */
@@ -65,7 +124,13 @@ export function giveBuffer(buf: Buffer): void {
 
 /** Open a file for reading, or null. */
 export function openRead(path: string): Promise<Handle | null> {
-  return new Promise((resolve) => fs.open(path, 'r', (err, fd) => resolve(err ? null : new Handle(fd))));
+  return orElse(
+    io(
+      () => new Handle(fs.openSync(path, 'r')),
+      (done) => fs.open(path, 'r', (err, fd) => done(err, new Handle(fd))),
+    ),
+    null,
+  );
 }
 
 /**
@@ -227,5 +292,11 @@ export function parseObject(line: Buffer | string): Record<string, unknown> | nu
 
 /** `fs.stat` or null. */
 export function statOrNull(path: string): Promise<fs.Stats | null> {
-  return new Promise((resolve) => fs.stat(path, (err, st) => resolve(err ? null : st)));
+  return orElse(
+    io(
+      () => fs.statSync(path),
+      (done) => fs.stat(path, done),
+    ),
+    null,
+  );
 }
