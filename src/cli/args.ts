@@ -43,7 +43,7 @@ export async function resolveRoot(root: string | undefined, cwd: string): Promis
   }
   if (!st.isDirectory()) throw new UsageError(`root is not a directory: ${abs}`);
   try {
-    fs.opendirSync(abs).closeSync();
+    fs.readdirSync(abs);
   } catch (err) {
     throw new UsageError(`cannot read root ${abs}: ${(err as NodeJS.ErrnoException).code}`);
   }
