@@ -611,7 +611,8 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
         for (const e of missing) text = insertChild(text, ['hooks'], groups[e], e) ?? text;
       else text = insertChild(text, [], groups, 'hooks') ?? text;
     }
-    if (opts.statusline) text = wireStatusLine(text, plan.notes);
+    // A relay already there (an earlier version's included) is kept current by every install.
+    if (opts.statusline || runsRelay(text)) text = wireStatusLine(text, plan.notes);
   }
   plan.after = text;
   let want: Buffer;
