@@ -39,8 +39,9 @@ export interface EvaluateOptions {
   noGit?: boolean;
   /**
    * `false`: read and detect the systems but run none of their rules; each system's checks are its
-   * manual items only, and its label and next action say nothing. For a caller that needs only which
-   * systems are there, their files and their manual items (the guard before any checkpoint ran).
+   * manual items only, its label and next action say nothing, and its documents carry no hash (`''`).
+   * For a caller that needs only which systems are there, their files and their manual items (the
+   * guard before any checkpoint ran).
    */
   rules?: boolean;
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
@@ -320,7 +321,8 @@ export class Workspace {
       sections: [],
       meta: {},
       mtime: f.mtime,
-      hash: f.ok ? f.hash : '',
+      // Without rules nothing compares a hash: none is taken (node:crypto is not even loaded).
+      hash: f.ok && this.options.rules !== false ? f.hash : '',
       size: f.size,
       lineCount: 0,
       text: '',

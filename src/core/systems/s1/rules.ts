@@ -4,7 +4,6 @@
  * compression, the Phase 2.4 attestation sidecar (MATCH / TAMPERED / NO_SIDECAR), the lessons
  * archive candidates and the context log's TTL and promotion candidates. Reading is in `reader*.ts` beside it.
  */
-import { createHash } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { claudeHome } from '../../context/discovery';
@@ -1183,6 +1182,8 @@ export type Attestation = 'MATCH' | 'TAMPERED' | 'NO_SIDECAR';
 /** SHA-256 of a whole file, streamed (for handoffs larger than the read limit). Null on error. */
 function hashFile(abs: string): Promise<string | null> {
   return new Promise((resolve) => {
+    // Loaded here: a hook that hashes nothing never loads node:crypto.
+    const { createHash } = require('node:crypto') as typeof import('node:crypto');
     const h = createHash('sha256');
     const s = createReadStream(abs);
     s.on('data', (c) => h.update(c));
