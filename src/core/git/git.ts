@@ -19,7 +19,7 @@
  * object database directly (a loose object, or a whole object in a pack); only a deltified packed
  * commit costs a second run (`git cat-file commit`).
  */
-import { promises as fs, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
@@ -365,15 +365,23 @@ async function commitTime(dirs: GitDirs, oid: string): Promise<number | null> {
   const objects = path.join(dirs.commonDir, 'objects');
   try {
     const loose = path.join(objects, oid.slice(0, 2), oid.slice(2));
-    const st = await fs.lstat(loose).catch(() => null);
+    // Synchronous, as every read of a small file here (src/core/files/fsread.ts says why); fs.promises
+    // would also load Node's stream and readline modules.
+    const st = lstatOrNullSync(loose);
     if (st?.isFile() && st.size < INFLATE_MAX) {
-      const raw = zlib().inflateSync(await fs.readFile(loose), { maxOutputLength: INFLATE_MAX });
+      const raw = zlib().inflateSync(readFileSync(loose), { maxOutputLength: INFLATE_MAX });
       const nul = raw.indexOf(0);
       if (nul > 0 && raw.subarray(0, 7).toString('latin1') === 'commit ') return committerTime(raw.subarray(nul + 1));
       return null;
     }
     const packDir = path.join(objects, 'pack');
-    for (const name of await fs.readdir(packDir).catch(() => [] as string[])) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(packDir);
+    } catch {
+      /* no pack folder */
+    }
+    for (const name of names) {
       if (!name.endsWith('.idx')) continue;
       const off = await idxOffset(path.join(packDir, name), Buffer.from(oid, 'hex'));
       if (off === null) continue;
@@ -387,17 +395,16 @@ async function commitTime(dirs: GitDirs, oid: string): Promise<number | null> {
 
 /** The pack offset of `sha` in a version-2 pack index, by binary search (a few small reads). */
 async function idxOffset(idx: string, sha: Buffer): Promise<number | null> {
-  const st = await fs.lstat(idx).catch(() => null);
+  const st = lstatOrNullSync(idx);
   if (!st?.isFile()) return null;
-  const h = await fs.open(idx, 'r');
+  const fd = openSync(idx, 'r');
   try {
-    const read = async (pos: number, len: number) => {
+    const read = (pos: number, len: number) => {
       const b = Buffer.alloc(len);
-      const { bytesRead } = await h.read(b, 0, len, pos);
-      if (bytesRead !== len) throw new Error('short read');
+      if (readSync(fd, b, 0, len, pos) !== len) throw new Error('short read');
       return b;
     };
-    const head = await read(0, 8 + 256 * 4);
+    const head = read(0, 8 + 256 * 4);
     if (head.readUInt32BE(0) !== 0xff744f63 || head.readUInt32BE(4) !== 2) return null;
     const fan = (i: number) => head.readUInt32BE(8 + i * 4);
     const n = fan(255);
@@ -406,12 +413,12 @@ async function idxOffset(idx: string, sha: Buffer): Promise<number | null> {
     const shaAt = 8 + 1024;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = Buffer.compare(await read(shaAt + mid * 20, 20), sha);
+      const c = Buffer.compare(read(shaAt + mid * 20, 20), sha);
       if (c === 0) {
         const offAt = shaAt + n * 20 + n * 4;
-        const o = (await read(offAt + mid * 4, 4)).readUInt32BE(0);
+        const o = read(offAt + mid * 4, 4).readUInt32BE(0);
         if (!(o & 0x80000000)) return o;
-        const big = await read(offAt + n * 4 + (o & 0x7fffffff) * 8, 8);
+        const big = read(offAt + n * 4 + (o & 0x7fffffff) * 8, 8);
         return Number(big.readBigUInt64BE(0));
       }
       if (c < 0) lo = mid + 1;
@@ -419,16 +426,16 @@ async function idxOffset(idx: string, sha: Buffer): Promise<number | null> {
     }
     return null;
   } finally {
-    await h.close();
+    closeSync(fd);
   }
 }
 
 /** The committer time of the commit stored whole at `offset` in a pack; null for a delta. */
 async function packedCommitTime(pack: string, offset: number): Promise<number | null> {
-  const h = await fs.open(pack, 'r');
+  const fd = openSync(pack, 'r');
   try {
     const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await h.read(buf, 0, buf.length, offset);
+    const bytesRead = readSync(fd, buf, 0, buf.length, offset);
     let i = 0;
     let c = buf[i++];
     const type = (c >> 4) & 7;
@@ -440,7 +447,7 @@ async function packedCommitTime(pack: string, offset: number): Promise<number | 
     });
     return committerTime(body);
   } finally {
-    await h.close();
+    closeSync(fd);
   }
 }
 

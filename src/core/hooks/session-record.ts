@@ -7,10 +7,10 @@
  * terminal runs which session (a terminal's shell pid is in the chain). `session-ledger checkpoint`
  * falls back to the newest record when no transcript names the session.
  */
-import { promises as fs } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
-import { readTextFile } from '../files/fsread';
+import { readTextFile, statOrNullSync } from '../files/fsread';
 import { notAProject, str } from './io';
 import { isSessionId } from '../checkpoint/marker';
 
@@ -37,7 +37,14 @@ export async function parentPids(max = 12): Promise<number[]> {
   while (pid > 1 && out.length < max) {
     out.push(pid);
     if (process.platform !== 'linux') break;
-    const ppid = ppidOfStat(await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
+    let stat = '';
+    try {
+      // Synchronous, as the other small reads (src/core/files/fsread.ts says why): fs.promises would load Node's stream and readline modules.
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      /* the process is gone */
+    }
+    const ppid = ppidOfStat(stat);
     if (ppid === null) break;
     pid = ppid;
   }
@@ -55,17 +62,20 @@ export function ppidOfStat(stat: string): number | null {
 export async function pruneRecords(dir: string): Promise<void> {
   let names: string[];
   try {
-    names = (await fs.readdir(dir)).filter((n) => n.endsWith('.json'));
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
   } catch {
     return;
   }
   if (names.length <= MAX_RECORDS) return;
-  const withTime = await Promise.all(
-    names.map(async (n) => ({ n, t: (await fs.stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })),
-  );
+  const withTime = names.map((n) => ({ n, t: statOrNullSync(path.join(dir, n))?.mtimeMs ?? 0 }));
   withTime.sort((a, b) => b.t - a.t);
-  for (const { n } of withTime.slice(MAX_RECORDS))
-    await fs.rm(path.join(dir, n), { force: true }).catch(() => undefined);
+  for (const { n } of withTime.slice(MAX_RECORDS)) {
+    try {
+      rmSync(path.join(dir, n), { force: true });
+    } catch {
+      /* removed by another run, or not ours to remove */
+    }
+  }
 }
 
 export async function writeSessionRecord(root: string, rec: SessionRecord): Promise<string> {

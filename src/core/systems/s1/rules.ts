@@ -4,7 +4,8 @@
  * compression, the Phase 2.4 attestation sidecar (MATCH / TAMPERED / NO_SIDECAR), the lessons
  * archive candidates and the context log's TTL and promotion candidates. Reading is in `reader*.ts` beside it.
  */
-import { createReadStream, promises as fsp } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { statOrNullSync } from '../../files/fsread';
 import * as path from 'node:path';
 import { claudeHome } from '../../context/discovery';
 import { resumePrompt } from '../facts';
@@ -712,7 +713,7 @@ function checkMissingData(loaded: Loaded): Check {
 /** Phase 4 item 6: "Did you review STATE.md update? (skip OK if no changes)", asked only when `~/.claude/STATE.md` exists. */
 export async function stateReviewed(ws: Workspace): Promise<Check[]> {
   const file = path.join(claudeHome({ claudeHome: ws.options.claudeHome }), 'STATE.md');
-  const st = await fsp.stat(file).catch(() => null);
+  const st = statOrNullSync(file);
   if (!st || !st.isFile()) return [];
   const confirmed = new Set(ws.options.confirmed ?? []);
   const done = confirmed.has('state-reviewed') || confirmed.has('S1:state-reviewed');
