@@ -15,7 +15,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CORE_END_ESCAPED, HOOK_CORE_MARKER, HOOK_METER_MARKER, HOOK_SCRIPT_NAME } from '../core/hooks/files';
+import {
+  CORE_END_ESCAPED,
+  HOOK_CORE_MARKER,
+  HOOK_METER_MARKER,
+  HOOK_SCRIPT_NAME,
+  HOOK_YAML_MARKER,
+} from '../core/hooks/files';
 import type { Core, CoreOrWhy } from './meter';
 import { cwdOrNull, processIo, UsageError, type Io } from './io';
 import { runStatusLine } from './status-line';
@@ -31,7 +37,7 @@ interface Meter {
 const parts = new Map<string, unknown>();
 
 /** Compile and run the part after the line `marker` of this very file (once per process); its exports. */
-function loadPart<T>(marker: string, file = __filename): T {
+function loadPart<T>(marker: string, file = __filename, req: (id: string) => unknown = require): T {
   const done = parts.get(marker);
   if (done) return done as T;
   // Loaded only here: the status line's usual call never pays for it.
@@ -50,14 +56,14 @@ function loadPart<T>(marker: string, file = __filename): T {
   const end = at < 0 ? -1 : text.indexOf('\n*/\n', at + open.length - 1);
   if (at < 0 || end < 0)
     throw new CoreUnavailable(
-      `${file} holds no ${marker === HOOK_CORE_MARKER ? 'core' : 'meter'} (the line "${marker}" and the comment after it are missing or cut short)`,
+      `${file} holds no ${marker === HOOK_CORE_MARKER ? 'core' : marker === HOOK_YAML_MARKER ? 'YAML library' : 'meter'} (the line "${marker}" and the comment after it are missing or cut short)`,
     );
   const head = text.slice(0, at + open.length);
   const source = `(function (exports, require, module, __filename, __dirname) {${text.slice(head.length, end).split(CORE_END_ESCAPED).join('*/')}\n})`;
   // Stack traces name this file and the line the code stands on in it.
   const script = new vm.Script(source, { filename: file, lineOffset: head.split('\n').length - 1 });
   const mod = { exports: {} as T };
-  script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, __dirname);
+  script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, __dirname);
   parts.set(marker, mod.exports);
   return mod.exports;
 }
@@ -65,14 +71,22 @@ function loadPart<T>(marker: string, file = __filename): T {
 /** The meter part: `context`, `hook remind`, the transcript meter. */
 export const loadMeter = (): Meter => loadPart<Meter>(HOOK_METER_MARKER);
 
-/** The whole CLI (the extension takes the core's modules from its `__m`): from this file, else (the status line's script) from the hook script beside it. */
+/**
+ * The whole CLI (the extension takes the core's modules from its `__m`): from this file, else (the
+ * status line's script) from the hook script beside it. Its `require('yaml')` is the YAML part of the
+ * same file, compiled then.
+ */
 export function loadCore(): Core {
+  const from = (file: string) =>
+    loadPart<Core>(HOOK_CORE_MARKER, file, (id) =>
+      id === 'yaml' ? loadPart(HOOK_YAML_MARKER, file) : (require(id) as unknown),
+    );
   try {
-    return loadPart<Core>(HOOK_CORE_MARKER);
+    return from(__filename);
   } catch (err) {
     const beside = path.join(__dirname, HOOK_SCRIPT_NAME);
     if (!(err instanceof CoreUnavailable) || beside === __filename) throw err;
-    return loadPart<Core>(HOOK_CORE_MARKER, beside);
+    return from(beside);
   }
 }
 

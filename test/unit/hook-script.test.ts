@@ -11,7 +11,7 @@ import {
   planHooksUninstall,
   SCRIPT_REL,
 } from '../../src/core/hooks/install';
-import { HOOK_CORE_MARKER } from '../../src/core/hooks/files';
+import { HOOK_CORE_MARKER, HOOK_METER_MARKER, HOOK_YAML_MARKER } from '../../src/core/hooks/files';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE } from './checkpoint-fixtures';
 
@@ -23,16 +23,20 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   assert.equal(text.includes('\0'), false, 'no binary');
   const lines = text.split('\n');
-  const at = lines.indexOf(HOOK_CORE_MARKER);
-  assert.ok(at > 0, 'the core follows the marker line');
-  // Everything after the marker is the rest of the CLI as plain code in one block comment, which
-  // nothing inside ends early: Node never parses it as code (loadCore compiles it).
-  assert.equal(lines[at + 1], '/*');
+  // After the status line's code, each part follows its marker line as plain code in one block comment, which
+  // nothing inside ends early: Node never parses it as code (loadPart compiles it).
+  const marks = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_YAML_MARKER].map((m) => lines.indexOf(m));
+  assert.ok(marks[0] > 0 && marks[0] < marks[1] && marks[1] < marks[2], `the parts in order: ${marks.join(', ')}`);
   assert.deepEqual(lines.slice(-2), ['*/', '']);
-  const core = lines.slice(at + 2, -2).join('\n');
-  assert.equal(core.includes('*/'), false);
-  assert.match(core, /^var __defProp/m, 'code as it is, not behind line comments');
-  assert.match(text, /YAMLParseError/, 'the YAML reader is in the file as text');
+  for (const [i, at] of marks.entries()) {
+    const end = i + 1 < marks.length ? marks[i + 1] : lines.length - 1;
+    assert.equal(lines[at + 1], '/*');
+    assert.equal(lines[end - 1], '*/');
+    const part = lines.slice(at + 2, end - 1).join('\n');
+    assert.equal(part.includes('*/'), false);
+    assert.match(part, /^var __/m, 'code as it is, not behind line comments');
+  }
+  assert.match(lines.slice(marks[2]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
   // Not minified: lines a reader can follow.
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
   assert.ok(

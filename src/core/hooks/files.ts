@@ -18,6 +18,8 @@ export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
  */
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
+/** After the core: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
+export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
 /** How the hook script writes each star-slash of a part in a comment, so that the block comment holding it does not end there. */
 export const CORE_END_ESCAPED = '*\\/';
 /** Where `hooks install --codex` puts the hook script (Codex CLI's project folder). */
