@@ -9,10 +9,9 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   options: T,
   allowPositionals = false,
 ) {
-  // No arguments (the status line's usual call) and no defaults: what parseArgs returns (values without
-  // a prototype), without loading it (Node compiles its parser on first use: about 3 M instructions).
-  if (args.length === 0 && !Object.values(options).some((o) => o.default !== undefined))
-    return { values: Object.create(null) as object, positionals: [] } as unknown as ReturnType<
+  const quick = plainArgs(args, options, allowPositionals);
+  if (quick)
+    return quick as ReturnType<
       typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>
     >;
   try {
@@ -20,6 +19,57 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   } catch (err) {
     throw new UsageError(parseError(err as Error & { code?: string }));
   }
+}
+
+/**
+ * What parseArgs (strict) returns for the plain shapes every hook, the status line and most commands
+ * use: `--name value`, `--name=value`, `--flag`, and positionals where allowed. Anything else (a
+ * short option, `--`, an unknown or repeated option, a value that starts with `-` or is missing, a
+ * value given to a flag) is null: parseArgs decides it, with its own errors. Node compiles its
+ * parser on first use (a few million instructions: a millisecond of every command's start).
+ */
+export function plainArgs(
+  args: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  allowPositionals: boolean,
+): { values: Record<string, string | boolean | Array<string | boolean>>; positionals: string[] } | null {
+  const values: Record<string, string | boolean | Array<string | boolean>> = Object.create(null);
+  const positionals: string[] = [];
+  const has = (k: string) => Object.prototype.hasOwnProperty.call(options, k);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith('-')) {
+      if (!allowPositionals) return null;
+      positionals.push(a);
+      continue;
+    }
+    if (!a.startsWith('--') || a === '--') return null;
+    const eq = a.indexOf('=');
+    const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
+    if (!has(name)) return null;
+    const o = options[name];
+    let v: string | boolean;
+    if (o.type === 'boolean') {
+      if (eq >= 0) return null;
+      v = true;
+    } else if (eq >= 0) v = a.slice(eq + 1);
+    else {
+      const next = args[i + 1];
+      if (next === undefined || next.startsWith('-')) return null;
+      v = next;
+      i++;
+    }
+    if (o.multiple) {
+      const list = (values[name] ??= []) as Array<string | boolean>;
+      list.push(v);
+    } else if (name in values) return null;
+    else values[name] = v;
+  }
+  for (const k of Object.keys(options)) {
+    const d = options[k].default;
+    if (d !== undefined && !(k in values)) values[k] = Array.isArray(d) ? [...d] : d;
+  }
+  return { values, positionals };
 }
 
 /** node:util's parse errors in a line: the argument and what is wrong with it. */
