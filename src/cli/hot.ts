@@ -1,13 +1,15 @@
 /**
  * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`, one plain JavaScript file),
- * in three parts (scripts/lib/build.mjs lays them out):
+ * in four parts (scripts/lib/build.mjs lays them out):
  * 1. this module and the status line (./status-line) as code: the status line runs on every refresh
  *    of Claude Code's status line, and its usual call (Claude Code sent its own figure) parses and
  *    runs only this part;
  * 2. after the line HOOK_METER_MARKER, in one block comment: the meter (./meter: `context`,
  *    `hook remind`, a status line figure from the transcript);
  * 3. after the line HOOK_CORE_MARKER, in one block comment: the whole CLI (./main), for every other
- *    command, help and usage errors.
+ *    command, help and usage errors;
+ * 4. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core requires
+ *    only for a YAML text its own plain reader does not take.
  * Node skips a comment when it loads the file, so a part costs nothing until it runs. `loadPart`
  * reads a part from this very file, turns each CORE_END_ESCAPED back into a star-slash and compiles
  * it: nothing compressed, nothing cached. The status line's own script (STATUSLINE_SCRIPT_NAME) is
