@@ -13,10 +13,9 @@ import * as vscode from 'vscode';
 import { WALKTHROUGH } from './commands/get-started';
 import type { SessionMeter } from './status/session-meter';
 import type { LedgerStore } from './store';
-import { factsOf } from '../core/systems/facts';
+import { offersCompactState } from './commands/compact-agent-state';
 
 /** The write action behind the "Compact agent state" command (its help and its home say which system has it). */
-const COMPACT = 'compact-state';
 
 /**
  * The walkthrough step each key completes. The steps declare `onContext:` completion events, but
@@ -75,7 +74,7 @@ export function bindContextKeys(store: LedgerStore, meter: SessionMeter): vscode
     set(
       'sessionLedger.hasS4',
       // A system whose home declares the compact-state write action (S4's) is present.
-      systems.some((s) => !!factsOf(s.id).commands?.[COMPACT]),
+      systems.some((s) => offersCompactState(s.id)),
     );
     set(
       'sessionLedger.hasStateFile',

@@ -11,9 +11,13 @@ import { notCompactedText } from '../pure/findings';
 import { pickFolder } from './pick';
 import { said } from '../pure/checkpoint-text';
 import { factsOf } from '../../core/systems/facts';
+import type { SystemId } from '../../core/model/model';
 
 /** The write action this command runs (declared in its system's facts). */
 const COMPACT = 'compact-state';
+
+/** Whether system `id`'s home declares this command's write action (S4's compact phase). */
+export const offersCompactState = (id: SystemId): boolean => !!factsOf(id).commands?.[COMPACT];
 
 export const id = 'sessionLedger.compactAgentState';
 
@@ -22,7 +26,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const t = vscode.l10n.t;
   await s.store.ready;
   // The folders where a system with this write action (S4's compact phase) is present.
-  const withIt = s.store.folders().filter((f) => f.report?.systems.some((x) => !!factsOf(x.id).commands?.[COMPACT]));
+  const withIt = s.store.folders().filter((f) => f.report?.systems.some((x) => offersCompactState(x.id)));
   const state = withIt.length === 1 && !arg ? withIt[0] : await pickFolder(s, arg, { withSystems: true });
   if (!state) return;
   const { planCompactState, applyCompactState, NO_STATE } = await import('../../core/systems/s4/compact-state');
