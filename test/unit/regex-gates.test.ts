@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mayBeVague, mayBeVagueHead, mayHold, VAGUE, VAGUE_HEAD } from '../../src/core/markdown/text';
 import { EMOJI_RE, MAY_BE_EMOJI } from '../../src/core/markdown/sections';
+import { REGEX_RULES } from '../../src/core/secrets/secrets';
 import { rng } from './helpers';
 
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя'];
@@ -76,4 +77,79 @@ test('the first-word gates of the vague-action patterns pass every phrase the pa
     }
   }
   assert.ok(vague > 200 && head > 500, `only ${vague} and ${head} phrases matched`);
+});
+
+test('each secret rule is tried on a text only when it may match: its gate passes every text its pattern matches', () => {
+  // Texts built from the rules' own literals, digits, letters and separators.
+  const pieces = [
+    ...['AKIA', 'ASIA', 'ghp_', 'gho_', 'github_pat_', 'sk-', 'sk-ant-', 'proj-', 'xoxb-', 'AIza', 'sk_live_', 'npm_'],
+    ...[
+      'KEY',
+      'TOKEN',
+      'SECRET',
+      'PASS',
+      'PWD',
+      'CREDENTIALS',
+      'DB_',
+      'api_key',
+      'Api-Key',
+      'password',
+      'token',
+      'secret',
+    ],
+    ...[
+      '=',
+      ':',
+      ' ',
+      '  ',
+      '"',
+      "'",
+      '+',
+      '(',
+      ')',
+      '-',
+      '.',
+      ',',
+      '_',
+      '〒',
+      'Street',
+      'St.',
+      'Ave',
+      'Road',
+      'Baker',
+    ],
+    ...[
+      'Hauptstraße',
+      'weg',
+      'Rue',
+      'Via',
+      'de',
+      'Rivoli',
+      '221B',
+      '1600',
+      '415',
+      '555',
+      '0123',
+      '49',
+      '30',
+      '1234',
+      '5678',
+    ],
+    ...['+49 30 1234 5678', '(415) 555-0199', '415-555-0123', '+1 (415) 555-0123'],
+    ...['AIzaSyD-abcdefghijklmnopqrstuvwxyz01234', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
+    ...['Qz7#wR4$xY9!pL2', 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH', 'ABCDEFGHIJKLMNOP', 'x1Y2z3W4v5U6t7S8'],
+  ];
+  const r = rng(11);
+  const hits = new Map<string, number>();
+  for (let k = 0; k < 60_000; k++) {
+    const n = 1 + Math.floor(r() * 8);
+    const text = Array.from({ length: n }, () => pieces[Math.floor(r() * pieces.length)]).join(r() < 0.5 ? '' : ' ');
+    for (const rule of REGEX_RULES) {
+      rule.re.lastIndex = 0;
+      if (!rule.re.test(text)) continue;
+      hits.set(rule.name, (hits.get(rule.name) ?? 0) + 1);
+      assert.ok(rule.may(text), `${rule.name}: ${JSON.stringify(text)}`);
+    }
+  }
+  for (const rule of REGEX_RULES) assert.ok((hits.get(rule.name) ?? 0) > 0, `no text matched ${rule.name}`);
 });

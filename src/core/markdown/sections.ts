@@ -8,10 +8,11 @@ import type { SectionKey } from '../model/model';
 export const EMOJI_RE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{FE0E}\u{FE0F}\u{200D}\u{20E3}]/gu;
 /**
  * The UTF-16 code units every match of EMOJI_RE holds one of (pictographs stand at U+00A9, U+00AE,
- * U+203C–U+3299 and in the planes the surrogates U+D83C–U+D83F start): a title without one is left
- * alone, and EMOJI_RE's Unicode property classes, costly to compile, are never compiled for it.
+ * U+203C–U+2BFF, U+3030, U+303D, U+3297, U+3299 and in the planes the surrogates U+D83C–U+D83F
+ * start): a title without one (kana and CJK included) is left alone, and EMOJI_RE's Unicode property
+ * classes, costly to compile, are never compiled for it.
  */
-export const MAY_BE_EMOJI = /[\u00a9\u00ae\u200d\u203c-\u3299\ud83c-\ud83f\ufe0e\ufe0f]/;
+export const MAY_BE_EMOJI = /[\u00a9\u00ae\u200d\u203c-\u2bff\u3030\u303d\u3297\u3299\ud83c-\ud83f\ufe0e\ufe0f]/;
 
 /** Normalise a heading or label for matching. Keeps letters of every script. */
 export function normalizeTitle(title: string): string {

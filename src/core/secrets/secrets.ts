@@ -36,7 +36,7 @@ interface Span {
   keep: number;
 }
 
-interface RegexRule {
+export interface RegexRule {
   name: string;
   /** Global; group 1 (when present) is the value, else the whole match. */
   re: RegExp;
@@ -83,7 +83,7 @@ const STREET_WORDS = [
   ...['Rue ', 'Calle ', 'Via ', 'Rua ', '〒'],
 ];
 
-const REGEX_RULES: RegexRule[] = [
+export const REGEX_RULES: readonly RegexRule[] = [
   {
     name: 'AWS access key',
     re: new RegExp(`${START}(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])`, 'g'),
@@ -168,8 +168,8 @@ const REGEX_RULES: RegexRule[] = [
       return digits >= 8 && digits <= 15;
     },
     kind: 'personal',
-    // Each shape starts with `+` and a digit, `(` and a digit, or three digits and a dot or dash.
-    may: (x) => /[+(]\d|\d{3}[.-]/.test(x),
+    // Each shape holds `+` and a digit, three digits in parentheses, or 3+3 digits after dots or dashes.
+    may: (x) => /\+\d|\(\d{3}\)|\d{3}[.-]\d{3}[.-]\d/.test(x),
   },
   {
     name: 'postal address',
