@@ -175,7 +175,11 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null> 
 
 /** True unless the transcript's own `cwd` names a folder other than `forms` (its text, or its real path). */
 export async function transcriptIsOurs(file: string, forms: readonly string[]): Promise<boolean> {
-  const cwd = await claudeTranscriptCwd(file);
+  return cwdIsOurs(await claudeTranscriptCwd(file), forms);
+}
+
+/** A transcript's `cwd` (null: it names none yet) is one of these forms of the folder, or its real path is. */
+export function cwdIsOurs(cwd: string | null, forms: readonly string[]): boolean {
   if (cwd === null || forms.some((f) => samePath(f, cwd))) return true;
   try {
     const real = realpathSync.native(cwd);

@@ -14,6 +14,7 @@ import { readSessionRecordFor, SESSION_RECORDS_DIR_REL } from '../hooks/session-
 import {
   claudeHome,
   claudeTranscriptCwd,
+  cwdIsOurs,
   CLAUDE_MAX_DIR,
   codexDayDirs,
   codexHome,
@@ -24,7 +25,6 @@ import {
   listDir,
   rootForms,
   samePath,
-  transcriptIsOurs,
   type MeterOptions,
 } from './discovery';
 import { parseObject, readHead, statOrNull } from './files';
@@ -171,7 +171,8 @@ async function recentClaude(
       // A cut name says nothing by itself: its transcript must name this folder. Any other
       // transcript whose own cwd is another folder (`/x/my-app` and `/x/my/app` share
       // `-x-my-app`) is that folder's session, not this one's.
-      if (!(await transcriptIsOurs(p, forms)) || (isCut && (await claudeTranscriptCwd(p)) === null)) continue;
+      const cwd = await claudeTranscriptCwd(p);
+      if (!cwdIsOurs(cwd, forms) || (isCut && cwd === null)) continue;
       seen.add(id);
       out.push({ agent: 'claude', sessionId: id, transcriptPath: p, lastWrite: st.mtimeMs });
     }
