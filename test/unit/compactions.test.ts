@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { compactionsAdviceOf, countCompactions } from '../../src/core/context/compactions';
+import { compactionsAdviceOf, countCompactions, COUNT_BUDGET_BYTES } from '../../src/core/context/compactions';
 
 const S0_ADVICE = compactionsAdviceOf(['S0']);
 import { checklistState } from '../../src/extension/pure/checklist-model';
@@ -121,11 +121,9 @@ test('with a byte budget each call counts only that much further and says whethe
 test('context on a long transcript gives its figure without counting the whole file: compactions null until a later run finished counting', async () => {
   const root = s3Workspace();
   const own = placeOwn(root);
-  // 9 MB of earlier conversation before the fixture's lines: more than one run counts (8 MB).
-  const filler =
-    `${JSON.stringify({ type: 'user', sessionId: '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10', message: { role: 'user', content: 'y'.repeat(1000) } })}\n`.repeat(
-      9 * 1024,
-    );
+  // Earlier conversation before the fixture's lines: more than one run counts, less than two.
+  const line = `${JSON.stringify({ type: 'user', sessionId: '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10', message: { role: 'user', content: 'y'.repeat(1000) } })}\n`;
+  const filler = line.repeat(Math.ceil((1.5 * COUNT_BUDGET_BYTES) / line.length));
   writeFileSync(own.file, filler + own.text);
   const first = JSON.parse(run(['context', '--root', root, '--json'], { env: { CLAUDE_CONFIG_DIR: own.home } }).stdout);
   assert.ok(first.usedTokens > 0, 'the figure is there');
