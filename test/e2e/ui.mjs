@@ -653,6 +653,9 @@ export async function installVsixFromUi(page, vsix) {
         .locator('.quick-input-widget')
         .getByRole('button', { name: 'Install', exact: true })
         .click({ timeout: 10_000 });
+      // The dialog closes once it took the file; one that filled in its own folder over the typed path
+      // just as Install was pressed stays open on that folder: it is opened again.
+      await input.waitFor({ state: 'hidden', timeout: 10_000 });
       break;
     } catch (err) {
       if (attempt === 3) throw err;
