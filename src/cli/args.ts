@@ -80,6 +80,17 @@ function parseError(err: Error & { code?: string }): string {
   return err.message;
 }
 
+/** The meter's commands (src/cli/meter.ts runs them; src/cli/hot.ts routes them there). */
+export type MeterCommand = 'statusline' | 'context' | 'hook remind';
+
+/** The meter's command an argument list names, with the arguments after it; null for any other command. */
+export function meterCommand(argv: readonly string[]): { name: MeterCommand; rest: string[] } | null {
+  const [name, ...rest] = argv;
+  if (name === 'statusline' || name === 'context') return { name, rest };
+  if (name === 'hook' && rest[0] === 'remind') return { name: 'hook remind', rest: rest.slice(1) };
+  return null;
+}
+
 /** Resolve `--root` (default: cwd) and make sure it is a readable directory. */
 export async function resolveRoot(root: string | undefined, cwd: string): Promise<string> {
   const abs = path.resolve(cwd, root ?? '.');

@@ -24,6 +24,8 @@ import {
   HOOK_SCRIPT_NAME,
   HOOK_YAML_MARKER,
 } from '../core/hooks/files';
+import { meterCommand } from './args';
+import type * as MeterPart from './meter';
 import type { Core, CoreOrWhy } from './meter';
 import { cwdOrNull, processIo, UsageError, type Io } from './io';
 import { runStatusLine } from './status-line';
@@ -31,10 +33,8 @@ import { runStatusLine } from './status-line';
 /** This file holds no such part (a build from source without one, or a damaged copy). */
 export class CoreUnavailable extends Error {}
 
-interface Meter {
-  meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number>;
-  measure: import('./status-line').MeasureTranscript;
-}
+/** What the meter part exports (./meter). */
+type Meter = typeof MeterPart;
 
 const parts = new Map<string, unknown>();
 
@@ -119,10 +119,9 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
       }
     }
   }
-  // The meter's commands, and any command in a working directory that was deleted (the meter says so, or moves a hook to its project).
-  const meterFirst =
-    name === 'statusline' || name === 'context' || (name === 'hook' && rest[0] === 'remind') || cwdOrNull() === null;
-  if (!meterFirst) {
+  // Every other command goes straight to the core; the meter's commands, and any command in a working
+  // directory that was deleted (the meter says so, or moves a hook to its project), go to the meter.
+  if (!meterCommand(argv) && cwdOrNull() !== null) {
     const c = coreOrWhy();
     if ('core' in c) return c.core.main(argv, io);
   }

@@ -8,16 +8,15 @@ import * as path from 'node:path';
 import { NeedsFullReader } from '../core/context/full-reader';
 import { isDir } from '../core/files/fsread';
 import { appendHookLog } from '../core/hooks/io';
-import { cwdOrNull, terminalSafeIo, UsageError, type Io } from './io';
-
 import { readFilesBlocking } from '../core/context/files';
 import { measure as measureSessions } from '../core/context/measure';
-
+import { meterCommand, type MeterCommand } from './args';
 import * as context from './commands/context';
 import * as hookRemind from './commands/hook-remind';
 import * as statusline from './commands/statusline';
+import { cwdOrNull, terminalSafeIo, UsageError, type Io } from './io';
 
-const HOT: Record<string, { run(args: string[], io: Io): Promise<number> }> = {
+const HOT: Record<MeterCommand, { run(args: string[], io: Io): Promise<number> }> = {
   statusline,
   context,
   // The reminder runs before every prompt: as hot as the status line.
@@ -41,8 +40,9 @@ export function measure(...args: Parameters<typeof measureSessions>): ReturnType
 
 export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number> {
   readFilesBlocking();
-  const hook = argv[0] === 'hook' && argv[1] === 'remind';
-  const [name, ...rest] = hook ? ['hook remind', ...argv.slice(2)] : argv;
+  const meter = meterCommand(argv);
+  const hook = meter?.name === 'hook remind';
+  const [name, ...rest] = meter ? [meter.name, ...meter.rest] : argv;
   if (cwdOrNull() === null) {
     // The working directory was deleted under the agent: a hook runs in the project Claude Code names (and logs that), anything else says so.
     const gone = `the working directory${io.env.PWD ? ` ${io.env.PWD}` : ''} no longer exists (deleted or moved)`;
@@ -58,10 +58,10 @@ export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): 
     }
   }
   const help = rest.some((a) => a === '--help' || a === '-h');
-  if (name !== undefined && Object.prototype.hasOwnProperty.call(HOT, name) && !help) {
+  if (meter && !help) {
     try {
       // As the CLI does: every text is terminal-safe, but the relay prints the user's own command's output as it is.
-      return await HOT[name].run(rest, name === 'statusline' ? io : terminalSafeIo(io));
+      return await HOT[meter.name].run(rest, meter.name === 'statusline' ? io : terminalSafeIo(io));
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (these commands read no stdin before parsing options);
       // an .agents.yml only the YAML reader can answer for is read by the whole CLI, which holds it.

@@ -132,6 +132,17 @@ export function emptyClaudeHome(): string {
   return workspace({}, 'sl-claude-');
 }
 
+/** The environment Claude Code runs a project's hook or status line in, with a home, a temporary folder and a Claude config folder of its own. */
+export function projectEnv(dir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: dir,
+  };
+}
+
 /** Run the CLI with a controlled environment (no real ~/.claude, no project dir of an enclosing session). */
 export function run(args: string[], o: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
   return cli(args, {

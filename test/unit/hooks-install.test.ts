@@ -18,7 +18,7 @@ import {
   unwrapRelay,
 } from '../../src/core/hooks/install';
 import { HOOK_SCRIPT, REPO, workspace } from './helpers';
-import { CONFIRM_ALL, emptyClaudeHome, preCompact, run, S3_STATE, SID } from './checkpoint-fixtures';
+import { CONFIRM_ALL, emptyClaudeHome, preCompact, projectEnv, run, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
 const SETTINGS = `// Project settings — shared with the team
@@ -247,13 +247,7 @@ test("--statusline installs the status line's own script (a tenth of the hook sc
   const script = readFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), 'utf8');
   assert.ok(script.length * 5 < readFileSync(path.join(dir, SCRIPT_REL), 'utf8').length, `${script.length} bytes`);
   assert.ok(!script.includes('\n// ---- session-ledger core ----\n'), 'no core');
-  const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    TMPDIR: workspace({}, 'sl-tmp-'),
-    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
-    CLAUDE_PROJECT_DIR: dir,
-  };
+  const env = projectEnv(dir);
   const node = (args: string[], input = '') =>
     spawnSync(process.execPath, [STATUSLINE_SCRIPT_REL, ...args], { cwd: dir, env, input, encoding: 'utf8' });
   const input = JSON.stringify({

@@ -5,7 +5,7 @@ import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renam
 import * as path from 'node:path';
 import { byCodeUnits, codePointCount, withThousands } from '../../src/core/markdown/text';
 import { HOOK_SCRIPT, loadedModules, moduleRecorder, REPO, rng, STATUSLINE_SCRIPT, workspace, write } from './helpers';
-import { emptyClaudeHome, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
+import { emptyClaudeHome, preCompact, projectEnv, S3_STATE, SID } from './checkpoint-fixtures';
 
 test('withThousands writes numbers as toLocaleString("en-US") does', () => {
   const xs = [
@@ -83,13 +83,7 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
 /** A workspace with an S3 state and its `.claude/` folder, the status line's environment there, and Claude Code's input at 42 %. */
 function statusLineCase(): { dir: string; env: NodeJS.ProcessEnv; input: string } {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
-  const env = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    TMPDIR: workspace({}, 'sl-tmp-'),
-    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
-    CLAUDE_PROJECT_DIR: dir,
-  };
+  const env = projectEnv(dir);
   const input = JSON.stringify({
     session_id: SID,
     cwd: dir,

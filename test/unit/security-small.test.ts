@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatMarker, parseMarker } from '../../src/core/checkpoint/marker';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
-import { relay, RELAY_OUTPUT_MAX } from '../../src/cli/commands/statusline';
+import { relay, RELAY_OUTPUT_MAX } from '../../src/cli/status-line';
 import { bufferIo } from '../../src/cli/io';
 import { SCRIPT_REL } from '../../src/core/hooks/install';
 import { CLI, HOOK_SCRIPT, workspace } from './helpers';

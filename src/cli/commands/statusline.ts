@@ -6,8 +6,6 @@ import { measure } from '../../core/context/measure';
 import type { Io } from '../io';
 import { runStatusLine } from '../status-line';
 
-export { relay, RELAY_OUTPUT_MAX, RELAY_TIMEOUT_MS } from '../status-line';
-
 export function run(args: string[], io: Io): Promise<number> {
   return runStatusLine(args, io, measure);
 }

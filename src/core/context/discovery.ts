@@ -90,8 +90,6 @@ export function samePath(a: string, b: string): boolean {
   return normPath(a) === normPath(b);
 }
 
-export const listDir = listNames;
-
 /** At most this many transcripts of one project folder are asked for their `cwd` (newest first) before giving up. */
 const MAX_CWD_CHECKS = 64;
 
@@ -129,7 +127,7 @@ async function transcriptNames(dir: string): Promise<string[]> {
   if (!st || !st.isDirectory()) return [];
   const cached = namesCache.get(dir);
   if (cached && cached.mtimeMs === st.mtimeMs) return cached.names;
-  const names = (await listDir(dir)).filter((n) => n.endsWith('.jsonl') && !n.startsWith('agent-'));
+  const names = (await listNames(dir)).filter((n) => n.endsWith('.jsonl') && !n.startsWith('agent-'));
   if (namesCache.size > 256) namesCache.clear();
   // A folder changed in the last seconds may change again within its mtime's resolution: list it again next time.
   if (Date.now() - st.mtimeMs > 2000) namesCache.set(dir, { mtimeMs: st.mtimeMs, names });
@@ -214,7 +212,7 @@ export async function findClaudeSession(root: string, opts: MeterOptions = {}): 
     if (enc.length <= CLAUDE_MAX_DIR) continue;
     // Cut names whose hash we did not reproduce (another client version, another hash): match the
     // cwd recorded inside the transcripts of the folders sharing the cut prefix.
-    listing ??= await listDir(projects);
+    listing ??= await listNames(projects);
     const prefix = enc.slice(0, CLAUDE_MAX_DIR);
     for (const name of listing) {
       if (!name.startsWith(prefix) || name === named) continue;
@@ -281,9 +279,9 @@ export function codexIdFromName(file: string): string | null {
 export async function codexDayDirs(sessions: string, limit: number): Promise<string[]> {
   const out: string[] = [];
   const desc = (names: string[]) => names.filter((n) => /^\d+$/.test(n)).sort((a, b) => Number(b) - Number(a));
-  for (const y of desc(await listDir(sessions))) {
-    for (const m of desc(await listDir(path.join(sessions, y)))) {
-      for (const d of desc(await listDir(path.join(sessions, y, m)))) {
+  for (const y of desc(await listNames(sessions))) {
+    for (const m of desc(await listNames(path.join(sessions, y)))) {
+      for (const d of desc(await listNames(path.join(sessions, y, m)))) {
         out.push(path.join(sessions, y, m, d));
         if (out.length >= limit) return out;
       }
@@ -309,7 +307,7 @@ export async function findCodexSession(root: string, opts: MeterOptions = {}): P
   let best: SessionRef | null = null;
   for (let i = 0; i < days.length; i++) {
     if (i >= CODEX_RECENT_DAYS && best) break;
-    const names = (await listDir(days[i])).filter((n) => n.startsWith('rollout-') && n.endsWith('.jsonl'));
+    const names = (await listNames(days[i])).filter((n) => n.startsWith('rollout-') && n.endsWith('.jsonl'));
     for (const name of names) {
       const p = path.join(days[i], name);
       const st = await statOrNull(p);

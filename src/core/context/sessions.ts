@@ -22,12 +22,11 @@ import {
   codexSessionMeta,
   CODEX_RECENT_DAYS,
   encodeClaudeProjectDir,
-  listDir,
   rootForms,
   samePath,
   type MeterOptions,
 } from './discovery';
-import { parseObject, readHead, statOrNull } from './files';
+import { listNames, parseObject, readHead, statOrNull } from './files';
 
 export const DEFAULT_SESSION_WINDOW_MIN = 30;
 export const SESSION_WINDOW_ENV = 'SESSION_LEDGER_SESSION_WINDOW_MIN';
@@ -153,7 +152,7 @@ async function recentClaude(
     const enc = encodeClaudeProjectDir(form);
     dirs.add(enc);
     if (enc.length > CLAUDE_MAX_DIR) {
-      listing ??= await listDir(projects);
+      listing ??= await listNames(projects);
       for (const name of listing) if (name !== enc && name.startsWith(enc.slice(0, CLAUDE_MAX_DIR))) cut.push(name);
     }
   }
@@ -161,7 +160,7 @@ async function recentClaude(
   const seen = new Set<string>();
   for (const dir of [...dirs, ...cut]) {
     const isCut = !dirs.has(dir);
-    for (const name of await listDir(path.join(projects, dir))) {
+    for (const name of await listNames(path.join(projects, dir))) {
       if (!name.endsWith('.jsonl') || name.startsWith('agent-')) continue;
       const id = name.slice(0, -'.jsonl'.length);
       if (!isSessionId(id) || seen.has(id)) continue;
@@ -190,7 +189,7 @@ async function recentCodex(
   const forms = await rootForms(root);
   const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
   for (const day of await codexDayDirs(sessions, CODEX_RECENT_DAYS)) {
-    for (const name of await listDir(day)) {
+    for (const name of await listNames(day)) {
       if (!name.startsWith('rollout-') || !name.endsWith('.jsonl')) continue;
       const p = path.join(day, name);
       const st = await statOrNull(p);
@@ -217,7 +216,7 @@ async function recordedSessions(
 ): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
   const dir = path.join(root, SESSION_RECORDS_DIR_REL);
   const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
-  for (const name of await listDir(dir)) {
+  for (const name of await listNames(dir)) {
     const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
     if (!isSessionId(id) || known.has(id)) continue;
     const st = await statOrNull(path.join(dir, name));
