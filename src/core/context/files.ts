@@ -17,7 +17,7 @@ export function readFilesBlocking(): void {
   blocking = true;
 }
 
-/** `op` synchronously in a blocking process, else through Node's callback API. */
+/** `sync()` in a blocking process, else `cb` through Node's callback API. */
 function io<T>(sync: () => T, cb: (done: (err: Error | null, v?: T) => void) => void): Promise<T> {
   if (blocking) {
     try {
@@ -59,7 +59,7 @@ export class Handle {
   }
 }
 
-/** `op`'s value, or `fallback` when it fails. */
+/** `p`'s value, or `fallback` when it fails. */
 function orElse<T, F>(p: Promise<T>, fallback: F): Promise<T | F> {
   return p.catch(() => fallback);
 }
