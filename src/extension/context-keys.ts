@@ -15,8 +15,6 @@ import type { SessionMeter } from './status/session-meter';
 import type { LedgerStore } from './store';
 import { offersCompactState } from './commands/compact-agent-state';
 
-/** The write action behind the "Compact agent state" command (its help and its home say which system has it). */
-
 /**
  * The walkthrough step each key completes. The steps declare `onContext:` completion events, but
  * VS Code registers a walkthrough's steps only when its walkthroughs service first starts (the first

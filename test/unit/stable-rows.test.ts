@@ -40,6 +40,15 @@ function show(r: StableRows<Row>, roots: Row[]): Row[] {
   return top;
 }
 
+/** The ids of the rows `changes` names for `next`, after the view was shown `tree('1')`. */
+function changedIds(next: Row[]): string[] {
+  const r = rows();
+  show(r, tree('1'));
+  const changed = r.changes(next);
+  assert.ok(Array.isArray(changed));
+  return changed.map((n) => n.id);
+}
+
 test('nothing served yet: the whole tree', () => {
   assert.equal(rows().changes(tree('1')), 'all');
 });
@@ -65,16 +74,9 @@ test('one system rewritten: its row and its Now row, on the objects the view was
 });
 
 test('only a leaf changed: only that row', () => {
-  const r = rows();
-  show(r, tree('1'));
   const next = tree('1');
   next[0].kids[0] = new Row('S0|now', 'Now b');
-  const changed = r.changes(next);
-  assert.ok(Array.isArray(changed));
-  assert.deepEqual(
-    changed.map((n) => n.id),
-    ['S0|now'],
-  );
+  assert.deepEqual(changedIds(next), ['S0|now']);
 });
 
 test('the same report: no row', () => {
@@ -84,33 +86,18 @@ test('the same report: no row', () => {
 });
 
 test('a row added under a system: that system (its children are served again); a collapsed row is not compared', () => {
-  const r = rows();
-  show(r, tree('1'));
   const next = tree('1', [new Row('S3|!finding', 'a finding')]);
   next[0].kids[1].kids = [new Row('S0|d2', 'd2')];
-  const changed = r.changes(next);
-  assert.ok(Array.isArray(changed));
-  assert.deepEqual(
-    changed.map((n) => n.id),
-    ['S3'],
-  );
+  assert.deepEqual(changedIds(next), ['S3']);
 });
 
 test('a system added or gone, or a row of another kind under the same id: the whole tree', () => {
   const r = rows();
   show(r, tree('1'));
   assert.equal(r.changes(tree('1').slice(0, 1)), 'all');
-  const r2 = rows();
-  show(r2, tree('1'));
   const next = tree('1');
   next[1].kids[0] = new Other('S3|now', 'Now 1');
-  const changed = r2.changes(next);
-  assert.ok(Array.isArray(changed));
-  assert.deepEqual(
-    changed.map((n) => n.id),
-    ['S3'],
-    'its parent is refreshed',
-  );
+  assert.deepEqual(changedIds(next), ['S3'], 'its parent is refreshed');
 });
 
 test('rows no longer served are forgotten: a later row with their id is a new object', () => {

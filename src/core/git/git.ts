@@ -19,10 +19,10 @@
  * object database directly (a loose object, or a whole object in a pack); only a deltified packed
  * commit costs a second run (`git cat-file commit`).
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
+import { listDir, lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
 
 export interface GitInfo {
   /** Top level of the repository. */
@@ -375,13 +375,7 @@ async function commitTime(dirs: GitDirs, oid: string): Promise<number | null> {
       return null;
     }
     const packDir = path.join(objects, 'pack');
-    let names: string[] = [];
-    try {
-      names = readdirSync(packDir);
-    } catch {
-      /* no pack folder */
-    }
-    for (const name of names) {
+    for (const name of await listDir(packDir)) {
       if (!name.endsWith('.idx')) continue;
       const off = await idxOffset(path.join(packDir, name), Buffer.from(oid, 'hex'));
       if (off === null) continue;

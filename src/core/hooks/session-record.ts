@@ -7,10 +7,10 @@
  * terminal runs which session (a terminal's shell pid is in the chain). `session-ledger checkpoint`
  * falls back to the newest record when no transcript names the session.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
-import { readTextFile, statOrNullSync } from '../files/fsread';
+import { listDir, readTextFile, statOrNullSync } from '../files/fsread';
 import { notAProject, str } from './io';
 import { isSessionId } from '../checkpoint/marker';
 
@@ -60,12 +60,7 @@ export function ppidOfStat(stat: string): number | null {
 
 /** Keep the newest MAX_RECORDS `.json` records of a folder of per-session records (by time); remove the rest. Never throws. */
 export async function pruneRecords(dir: string): Promise<void> {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-  } catch {
-    return;
-  }
+  const names = (await listDir(dir)).filter((n) => n.endsWith('.json'));
   if (names.length <= MAX_RECORDS) return;
   const withTime = names.map((n) => ({ n, t: statOrNullSync(path.join(dir, n))?.mtimeMs ?? 0 }));
   withTime.sort((a, b) => b.t - a.t);

@@ -17,7 +17,7 @@
  * times: time is linear in the text.
  */
 import type { Document, LineCounter, Node as LibNode } from 'yaml';
-import { parseYamlDocument } from './yaml';
+import { parseYamlDocument, yamlLib } from './yaml';
 
 export interface YamlScalar {
   kind: 'scalar';
@@ -79,10 +79,7 @@ export function yamlHas(node: YamlNode | null | undefined, key: string): boolean
 /** The node at a path of keys through mappings, as the library's `getIn(path, true)`. */
 export function yamlGetIn(node: YamlNode | null | undefined, path: readonly string[]): YamlNode | undefined {
   let at: YamlNode | null | undefined = node;
-  for (const key of path) {
-    if (at?.kind !== 'map') return undefined;
-    at = yamlGet(at, key);
-  }
+  for (const key of path) at = yamlGet(at, key);
   return at ?? undefined;
 }
 
@@ -107,7 +104,7 @@ export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): 
 // The library's document as the tree
 
 function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
-  const { LineCounter, isMap, isScalar, isSeq } = require('yaml') as typeof import('yaml');
+  const { LineCounter, isMap, isScalar, isSeq } = yamlLib();
   const lc: LineCounter = new LineCounter();
   const doc: Document.Parsed = parseYamlDocument(text, { lineCounter: lc, logLevel: 'error', uniqueKeys });
   const lineAt = (n: unknown): number | null => {

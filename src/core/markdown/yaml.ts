@@ -10,7 +10,7 @@
 import type { Document, DocumentOptions, ParseOptions, SchemaOptions, YAMLParseError } from 'yaml';
 
 /** The library, loaded on first use: plain YAML is read without it (./yaml-tree). */
-function lib(): typeof import('yaml') {
+export function yamlLib(): typeof import('yaml') {
   return require('yaml') as typeof import('yaml');
 }
 
@@ -18,7 +18,7 @@ type Options = ParseOptions & DocumentOptions & SchemaOptions;
 
 /** Every duplicate scalar key of every mapping in the document, as the library's DUPLICATE_KEY errors. */
 function duplicateKeys(doc: Document): YAMLParseError[] {
-  const { isAlias, isMap, isPair, isScalar, isSeq, YAMLParseError: ParseError } = lib();
+  const { isAlias, isMap, isPair, isScalar, isSeq, YAMLParseError: ParseError } = yamlLib();
   const errors: YAMLParseError[] = [];
   // An explicit stack: a deeply nested document cannot exhaust the call stack here.
   const stack: unknown[] = [doc.contents];
@@ -54,7 +54,7 @@ function duplicateKeys(doc: Document): YAMLParseError[] {
  * Errors are never prettified (`prettyErrors: false`): callers take the line from a LineCounter.
  */
 export function parseYamlDocument(text: string, options: Options = {}): Document.Parsed {
-  const doc = lib().parseDocument(text, { ...options, prettyErrors: false, uniqueKeys: false });
+  const doc = yamlLib().parseDocument(text, { ...options, prettyErrors: false, uniqueKeys: false });
   if (options.uniqueKeys === false) return doc;
   const dups = duplicateKeys(doc);
   if (dups.length) doc.errors = [...doc.errors, ...dups].sort((a, b) => a.pos[0] - b.pos[0]);

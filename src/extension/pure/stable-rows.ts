@@ -63,9 +63,7 @@ export class StableRows<N extends object> {
   changes(roots: readonly N[]): N[] | 'all' {
     const served = this.kids.get(ROOT);
     if (!served || !sameIds(served, roots.map(this.r.id))) {
-      this.rows.clear();
-      this.kids.clear();
-      return 'all';
+      return this.reset();
     }
     const out: N[] = [];
     const visit = (fresh: readonly N[]): boolean => {
@@ -87,11 +85,16 @@ export class StableRows<N extends object> {
       return true;
     };
     if (!visit(roots)) {
-      this.rows.clear();
-      this.kids.clear();
-      return 'all';
+      return this.reset();
     }
     return out;
+  }
+
+  /** Forget every row: the whole tree is served again. */
+  private reset(): 'all' {
+    this.rows.clear();
+    this.kids.clear();
+    return 'all';
   }
 
   /** Forget a row and every row served under it. */
