@@ -76,6 +76,14 @@ const LEGACY_HOOK_CORE = 'session-ledger-core.br';
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
+/** The function whose body holds the part after each marker (src/core/hooks/files.ts). */
+const PART_FUNCTION = {
+  [HOOK_METER_MARKER]: 'sessionLedgerMeter',
+  [HOOK_CORE_MARKER]: 'sessionLedgerCore',
+  [HOOK_YAML_MARKER]: 'sessionLedgerYaml',
+};
+/** What src/cli/hot.ts holds in place of the lines on which the parts' functions begin, which the build writes in. */
+const PART_LINES_PLACEHOLDER = '__SESSION_LEDGER_PART_LINES__';
 /** How the hook script writes each `*\/` of a part in a comment, so that the block comment holding it does not end there (src/core/hooks/files.ts). */
 export const CORE_END_ESCAPED = '*\\/';
 
@@ -191,10 +199,12 @@ function asComment(text, name) {
  *   extension) inside one block comment;
  * - the line HOOK_YAML_MARKER, then the YAML library inside one block comment: the core requires it
  *   only for a YAML text its own plain reader does not take, so a hook compiles a quarter less.
- * A block comment is a line `/*`, the code with every star-slash written `*\/`, and a line `*\/`.
- * Node skips the comments when it loads the file (scanning a block comment costs a small part of
- * parsing the same text as code); `loadPart` reads a part from this same file, turns each `*\/`
- * back into a star-slash and compiles it when a command needs it. Every character outside ASCII is
+ * Each part is the body of a function that is never called (a line `function <name>() {`, a line
+ * `/*`, the code with every star-slash written `*\/`, a line `*\/` and a line `}`), so Node skips it
+ * as a comment when it loads the file (scanning a block comment costs a small part of parsing the
+ * same text as code). `loadPart` takes a part from the function's text (V8 keeps the script's source:
+ * the file is not read again), turns each `*\/` back into a star-slash and compiles it when a command
+ * needs it; the build writes the line each function begins on into part 1, for stack traces. Every character outside ASCII is
  * written as a \u escape (in a string, a regular expression or a comment it means the same): one
  * such character anywhere makes V8 hold the whole file as two-byte text, which Node then reads and
  * skips at about twice the cost on every status line run.
@@ -220,24 +230,26 @@ export async function buildHookScript() {
   ]);
   mkdirSync(join(REPO, 'dist'), { recursive: true });
   rmSync(join(REPO, 'dist', LEGACY_HOOK_CORE), { force: true });
-  const head = [
-    asciiOnly(plainBuiltins(hot.text, 'status line')).replace(/\n*$/, ''),
-    HOOK_METER_MARKER,
+  const part = (marker, text, name) => [
+    marker,
+    `function ${PART_FUNCTION[marker]}() {`,
     '/*',
-    asComment(plainBuiltins(meter.text, 'meter'), 'meter'),
+    asComment(text, name),
     '*/',
+    '}',
   ];
-  const tail = [
-    HOOK_CORE_MARKER,
-    '/*',
-    asComment(plainBuiltins(core.text, 'core'), 'core'),
-    '*/',
-    HOOK_YAML_MARKER,
-    '/*',
-    asComment(yaml.outputFiles[0].text, 'YAML library'),
-    '*/',
-    '',
-  ];
+  const hotText = asciiOnly(plainBuiltins(hot.text, 'status line')).replace(/\n*$/, '');
+  const meterPart = part(HOOK_METER_MARKER, plainBuiltins(meter.text, 'meter'), 'meter');
+  const corePart = part(HOOK_CORE_MARKER, plainBuiltins(core.text, 'core'), 'core');
+  const yamlPart = part(HOOK_YAML_MARKER, yaml.outputFiles[0].text, 'YAML library');
+  // The line on which each part's function begins (the line after its marker), for part 1 to name in stack traces.
+  const lines = (xs) => xs.join('\n').split('\n').length;
+  const first = lines([hotText]) + 2;
+  const at = [first, first + lines(meterPart), first + lines(meterPart) + lines(corePart)];
+  const placeholder = `"${PART_LINES_PLACEHOLDER}"`;
+  if (hotText.split(placeholder).length !== 2) throw new Error(`the status line's part must hold ${placeholder} once`);
+  const head = [hotText.replace(placeholder, `"${at.join(',')}"`), ...meterPart];
+  const tail = [...corePart, ...yamlPart, ''];
   writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), [...head, ...tail].join('\n'));
   writeFileSync(join(REPO, 'dist', STATUSLINE_SCRIPT), [...head, ''].join('\n'));
   return { meter: meter.modules, core: core.modules };

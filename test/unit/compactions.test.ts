@@ -118,6 +118,34 @@ test('with a byte budget each call counts only that much further and says whethe
   assert.deepEqual(await countCompactions(file, budget), { count: 4, last: '2026-01-04T00:00:00Z', complete: true });
 });
 
+test('boundaries are found wherever they stand in the file: among many short lines, first in a chunk, and across the edge of a 1 MB chunk', async () => {
+  const sid = '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d';
+  const file = path.join(workspace(), `${sid}.jsonl`);
+  const b = (i: number) =>
+    `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: sid, timestamp: `2026-02-${String(i).padStart(2, '0')}T00:00:00Z`, compactMetadata: { trigger: 'auto' } })}\n`;
+  const user = (n: number) =>
+    `${JSON.stringify({ type: 'user', sessionId: sid, message: { role: 'user', content: 'y'.repeat(n) } })}\n`;
+  const CHUNK = 1024 * 1024;
+  let text = b(1);
+  let expected = 1;
+  // Many short lines with a boundary now and then, up to just before the chunk's edge.
+  for (let i = 0; text.length < CHUNK - 3000; i++) {
+    text += user(200 + (i % 7) * 31);
+    if (i % 500 === 250) text += b(++expected);
+  }
+  // One boundary across the edge, one right after it, then one as the file's last line.
+  text += user(CHUNK - 60 - text.length - user(0).length);
+  const across = b(++expected);
+  assert.ok(text.length < CHUNK && text.length + across.length > CHUNK, 'the boundary stands across the edge');
+  text += across + b(++expected) + user(70_000) + user(10) + b(++expected);
+  writeFileSync(file, text);
+  assert.deepEqual(await countCompactions(file), {
+    count: expected,
+    last: `2026-02-${String(expected).padStart(2, '0')}T00:00:00Z`,
+    complete: true,
+  });
+});
+
 test('context on a long transcript gives its figure without counting the whole file: compactions null until a later run finished counting', async () => {
   const root = s3Workspace();
   const own = placeOwn(root);

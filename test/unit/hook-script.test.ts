@@ -12,7 +12,7 @@ import {
   SCRIPT_REL,
 } from '../../src/core/hooks/install';
 import { HOOK_CORE_MARKER, HOOK_METER_MARKER, HOOK_YAML_MARKER } from '../../src/core/hooks/files';
-import { HOOK_SCRIPT, REPO, workspace } from './helpers';
+import { HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE } from './checkpoint-fixtures';
 
 test('the installed hook is one plain JavaScript file a reviewer can read: nothing beside it, no compressed or minified code', async () => {
@@ -23,16 +23,18 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   assert.equal(text.includes('\0'), false, 'no binary');
   const lines = text.split('\n');
-  // After the status line's code, each part follows its marker line as plain code in one block comment, which
-  // nothing inside ends early: Node never parses it as code (loadPart compiles it).
+  // After the status line's code, each part follows its marker line as plain code in one block comment, the
+  // body of a function that is never called, which nothing inside ends early: Node never parses it as code
+  // (loadPart compiles it).
   const marks = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_YAML_MARKER].map((m) => lines.indexOf(m));
   assert.ok(marks[0] > 0 && marks[0] < marks[1] && marks[1] < marks[2], `the parts in order: ${marks.join(', ')}`);
-  assert.deepEqual(lines.slice(-2), ['*/', '']);
+  assert.deepEqual(lines.slice(-3), ['*/', '}', '']);
   for (const [i, at] of marks.entries()) {
     const end = i + 1 < marks.length ? marks[i + 1] : lines.length - 1;
-    assert.equal(lines[at + 1], '/*');
-    assert.equal(lines[end - 1], '*/');
-    const part = lines.slice(at + 2, end - 1).join('\n');
+    assert.match(lines[at + 1], /^function sessionLedger(Meter|Core|Yaml)\(\) \{$/);
+    assert.equal(lines[at + 2], '/*');
+    assert.deepEqual(lines.slice(end - 2, end), ['*/', '}']);
+    const part = lines.slice(at + 3, end - 2).join('\n');
     assert.equal(part.includes('*/'), false);
     assert.match(part, /^var __/m, 'code as it is, not behind line comments');
   }
@@ -132,4 +134,29 @@ test('a hook script without its core lets the hooks allow and says why; install 
   await applyHooksPlan(u);
   assert.equal(existsSync(path.join(dir, CORE_REL)), false);
   assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
+});
+
+test("a part's stack trace names the line of the hook script its code stands on, from the script itself and from the status line's script", () => {
+  const dir = workspace({});
+  const hook = path.join(dir, 'session-ledger.cjs');
+  writeFileSync(hook, readFileSync(HOOK_SCRIPT));
+  writeFileSync(path.join(dir, 'session-ledger-statusline.cjs'), readFileSync(STATUSLINE_SCRIPT));
+  const lines = readFileSync(hook, 'utf8').split('\n');
+  // A bad call into each part: the trace's line in the hook script must hold the code that failed.
+  const probe = `
+    const [script, part] = process.argv.slice(1);
+    const h = require(script);
+    Promise.resolve()
+      .then(() => (part === 'meter' ? h.loadMeter().meterMain(null) : h.loadCore().main(null)))
+      .catch((e) => console.log(/session-ledger\\.cjs:(\\d+):\\d+/.exec(e.stack)?.[1] ?? e.stack));`;
+  for (const [script, part] of [
+    [hook, 'meter'],
+    [hook, 'core'],
+    [path.join(dir, 'session-ledger-statusline.cjs'), 'core'],
+  ]) {
+    const r = spawnSync(process.execPath, ['-e', probe, script, part], { encoding: 'utf8' });
+    const line = Number(r.stdout.trim());
+    assert.ok(line > 0, `${part} from ${path.basename(script)}: ${r.stdout}${r.stderr}`);
+    assert.match(lines[line - 1], /= argv;/, `${part} from ${path.basename(script)}: line ${line}: ${lines[line - 1]}`);
+  }
 });

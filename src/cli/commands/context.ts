@@ -32,7 +32,7 @@ export type ContextJson = ContextUsage & {
   level: Level;
   /**
    * Claude Code: the session's compactions so far (its `compact_boundary` records); null for Codex,
-   * and while a long transcript is still being counted (each run counts the next 8 MB, so the
+   * and while a long transcript is still being counted (each run counts the next 256 KB, so the
    * figure never waits for a pass over the whole file).
    */
   compactions: number | null;

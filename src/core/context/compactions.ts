@@ -54,10 +54,11 @@ export const COMPACTIONS_ADVICE_AT = Math.min(
 
 /**
  * What one short-lived process (`context`) reads of a transcript to count its compactions, going on
- * from where the last call stopped (the count is `null`, unknown, until it reaches the end): about
- * 2 ms from the page cache, so a first call on a huge transcript costs what a later one does.
+ * from where the last call stopped (the count is `null`, unknown, until it reaches the end), so a
+ * first call on a huge transcript costs what a later one does. Every byte of the budget costs fresh
+ * memory for the buffer it is read into: 1 MB was about 240 more page faults than 256 KB (`perf stat`).
  */
-export const COUNT_BUDGET_BYTES = 1024 * 1024;
+export const COUNT_BUDGET_BYTES = 256 * 1024;
 
 const CHUNK = 1024 * 1024;
 const MAX_LINE = 64 * 1024;
@@ -131,6 +132,16 @@ export interface Compactions {
   complete: boolean;
 }
 
+/**
+ * The line in progress after `rest` is added to `carry`: a copy while it may still be a boundary
+ * record, else `skipping` (a line longer than the longest boundary record is skipped to its newline).
+ */
+function grow(carry: Buffer | null, rest: Buffer): [Buffer | null, boolean] {
+  if (rest.length === 0) return [carry, false];
+  if ((carry?.length ?? 0) + rest.length > MAX_LINE) return [null, true];
+  return [carry ? Buffer.concat([carry, rest]) : Buffer.from(rest), false];
+}
+
 function isBoundary(line: Buffer, sessionId: string | null): { at: string | null } | null {
   if (line.indexOf(NEEDLE) < 0) return null;
   const o = parseObject(line);
@@ -168,37 +179,41 @@ export async function countCompactions(file: string, maxBytes = Infinity): Promi
         let pos = e.offset;
         let carry: Buffer | null = null;
         let skipping = e.skipping === true;
+        const count = (line: Buffer) => {
+          const b = isBoundary(line, sessionId);
+          if (b) {
+            e.count++;
+            e.last = b.at ?? e.last;
+          }
+        };
         while (pos < end) {
           const n = await readAt(fh, buf.subarray(0, Math.min(buf.length, CHUNK, end - pos)), pos);
           if (n <= 0) break;
           const got = buf.subarray(0, n);
-          let start = 0;
-          for (;;) {
-            const nl = got.indexOf(10, start);
-            if (nl < 0) break;
-            const piece = got.subarray(start, nl);
-            if (!skipping) {
-              const line = carry ? Buffer.concat([carry, piece]) : piece;
-              const b = isBoundary(line, sessionId);
-              if (b) {
-                e.count++;
-                e.last = b.at ?? e.last;
-              }
-            }
-            carry = null;
-            skipping = false;
-            start = nl + 1;
-            e.offset = pos + nl + 1;
-            e.skipping = false;
+          const lastNl = got.lastIndexOf(10);
+          if (lastNl < 0) {
+            // No line ends in this chunk: it all belongs to the line in progress.
+            if (!skipping) [carry, skipping] = grow(carry, got);
+            pos += n;
+            continue;
           }
-          if (start < n && !skipping) {
-            const rest = got.subarray(start);
-            const len = (carry?.length ?? 0) + rest.length;
-            if (len > MAX_LINE) {
-              carry = null;
-              skipping = true;
-            } else carry = carry ? Buffer.concat([carry, rest]) : Buffer.from(rest);
+          // The line in progress ends at the first newline.
+          const firstNl = got.indexOf(10);
+          if (!skipping) {
+            const head = got.subarray(0, firstNl);
+            count(carry ? Buffer.concat([carry, head]) : head);
           }
+          // The complete lines after it: only a line holding the marker text is looked at, so a
+          // chunk is searched once instead of line by line.
+          for (let at = got.indexOf(NEEDLE, firstNl + 1); at >= 0 && at < lastNl;) {
+            const lineEnd = got.indexOf(10, at);
+            const lineStart = got.lastIndexOf(10, at) + 1;
+            if (lineEnd - lineStart <= MAX_LINE) count(got.subarray(lineStart, lineEnd));
+            at = got.indexOf(NEEDLE, lineEnd + 1);
+          }
+          e.offset = pos + lastNl + 1;
+          e.skipping = false;
+          [carry, skipping] = grow(null, got.subarray(lastNl + 1));
           pos += n;
         }
         // Stopped inside a line too long to be a boundary: the next call skips the rest of it from here.

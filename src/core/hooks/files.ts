@@ -12,14 +12,23 @@ export const STATUSLINE_SCRIPT_NAME = 'session-ledger-statusline.cjs';
 /** What versions before the one-file script installed beside it (the rest of the CLI, brotli-compressed): install and uninstall remove it. */
 export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
 /**
- * The lines of the hook script after which a part of the CLI follows in one block comment: a line
- * `/*`, the code, and a line `*\/` (scripts/lib/build.mjs has the same). First the meter (`context`,
- * `hook remind`, the status line's figure from a transcript), then the core (every other command).
+ * The lines of the hook script after which a part of the CLI follows: a line `function <name>() {`
+ * (PART_FUNCTION), a line `/*`, the code, a line `*\/` and a line `}` (scripts/lib/build.mjs has the
+ * same). The function is never called: its body is only the comment, which Node skips when it loads
+ * the file, and its text (Function.prototype.toString) hands the part to the script itself without
+ * reading the file again. First the meter (`context`, `hook remind`, the status line's figure from a
+ * transcript), then the core (every other command).
  */
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
 /** After the core: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
+/** The function whose body holds the part after each marker. */
+export const PART_FUNCTION: Readonly<Record<string, string>> = {
+  [HOOK_METER_MARKER]: 'sessionLedgerMeter',
+  [HOOK_CORE_MARKER]: 'sessionLedgerCore',
+  [HOOK_YAML_MARKER]: 'sessionLedgerYaml',
+};
 /** How the hook script writes each star-slash of a part in a comment, so that the block comment holding it does not end there. */
 export const CORE_END_ESCAPED = '*\\/';
 /** Where `hooks install --codex` puts the hook script (Codex CLI's project folder). */
