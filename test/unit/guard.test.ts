@@ -295,3 +295,29 @@ test('without a marker the guard runs no rules, and its block says exactly what 
   }
   assert.match(hook(s1, preCompact(s1), { CLAUDE_CONFIG_DIR: home }).stderr, /--confirm state-reviewed,/);
 });
+
+test('without rules a document is read when first looked at, and then holds exactly what the readers read with rules', async () => {
+  const { SYSTEMS } = await import('../../src/core/systems/index');
+  const { Workspace } = await import('../../src/core/model/workspace');
+  const dir = fixtureCopy('e2e-workspace');
+  // A secret in a handoff nobody looks at without rules: masked all the same once it is read.
+  write(dir, 'memory/session-handoff-LATEST.md', `# Session Handoff\n\n## Done\n- token ghp_${'a'.repeat(36)}\n`);
+  const docsOf = async (rules: boolean) => {
+    const ws = new Workspace(dir, { noGit: true, rules });
+    const loaded = await Promise.all(SYSTEMS.map((m) => m.load(ws)));
+    return loaded.flatMap((l) => l?.docs ?? []);
+  };
+  const full = await docsOf(true);
+  const light = await docsOf(false);
+  const parsedYet = (d: object) => !Object.getOwnPropertyDescriptor(d, 'sections')?.get;
+  assert.ok(
+    light.some((d) => !parsedYet(d)),
+    'some document is not parsed yet',
+  );
+  assert.deepEqual(
+    light.map((d) => ({ ...d, hash: '' })),
+    full.map((d) => ({ ...d, hash: '' })),
+  );
+  assert.ok(light.every(parsedYet), 'every document looked at is parsed');
+  assert.ok(!JSON.stringify(light).includes('a'.repeat(36)));
+});

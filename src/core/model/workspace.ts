@@ -181,6 +181,37 @@ function outsideFailure(rel: string): TextFile {
   };
 }
 
+/**
+ * Make `keys` of `obj` run `fill` when one of them is first read or written: until then they are
+ * accessors, then plain properties again with what `fill` set (their values before it as defaults).
+ */
+function onFirstUse<T extends object>(obj: T, keys: ReadonlyArray<keyof T>, fill: () => void): void {
+  const before = keys.map((k) => obj[k]);
+  let done = false;
+  const run = (): void => {
+    if (done) return;
+    done = true;
+    keys.forEach((k, i) => {
+      Object.defineProperty(obj, k, { value: before[i], writable: true, enumerable: true, configurable: true });
+    });
+    fill();
+  };
+  for (const k of keys) {
+    Object.defineProperty(obj, k, {
+      get: () => {
+        run();
+        return obj[k];
+      },
+      set: (v: T[typeof k]) => {
+        run();
+        obj[k] = v;
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+}
+
 export class Workspace {
   readonly root: string;
   readonly options: EvaluateOptions;
@@ -332,11 +363,6 @@ export class Workspace {
       doc.findings.push(readFinding(f));
       return doc;
     }
-    // Secrets are masked here, before parsing: no surface built from the model can show a raw value.
-    const { text, hits } = maskSecrets(f.text);
-    doc.text = text;
-    doc.secrets = hits;
-    doc.lineCount = text.split('\n').length;
     if (f.truncated) {
       doc.findings.push(
         finding(
@@ -348,15 +374,29 @@ export class Workspace {
         ),
       );
     }
-    try {
-      const parsed = parse(text, this.outline(text));
-      doc.sections = parsed.sections;
-      doc.meta = parsed.meta ?? {};
-    } catch (err) {
-      doc.findings.push(
-        finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))),
-      );
-    }
+    const content = f.text;
+    const fill = (): void => {
+      // Secrets are masked here, before parsing: no surface built from the model can show a raw value.
+      const { text, hits } = maskSecrets(content);
+      doc.text = text;
+      doc.secrets = hits;
+      doc.lineCount = text.split('\n').length;
+      try {
+        const parsed = parse(text, this.outline(text));
+        doc.sections = parsed.sections;
+        doc.meta = parsed.meta ?? {};
+      } catch (err) {
+        doc.findings.push(
+          finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))),
+        );
+      }
+    };
+    // Without rules a caller needs which documents are there, rarely what they say: the text is
+    // masked and parsed when a reader first looks at it (S0's older ledgers, S2's manifest and PLAN
+    // pointer), and a document nobody looks at is never parsed.
+    if (this.options.rules === false)
+      onFirstUse(doc, ['text', 'secrets', 'lineCount', 'sections', 'meta', 'findings'], fill);
+    else fill();
     return doc;
   }
 }
