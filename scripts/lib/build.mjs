@@ -279,26 +279,30 @@ export function sharedExtension(target, tables) {
   };
 }
 
+/** The command-line tool's meter commands as plain code, which dist/cli.js runs (src/cli/meter-script.ts). */
+const METER_SCRIPT = 'session-ledger-meter.cjs';
+
 /**
- * dist/cli.js, the `session-ledger` command: the status line's script beside it (and through it the hook script).
+ * dist/cli.js, the `session-ledger` command (src/cli/cli.ts), and the meter's script it runs for
+ * `context` and `hook remind` (src/cli/meter-script.ts); every other command goes to the status
+ * line's script beside it, and through it to the hook script.
  */
-const CLI_ENTRY = `#!/usr/bin/env node
-"use strict";
-// The session-ledger CLI: the status line's script beside this file, which takes every command beyond the
-// status line and the meter from the hook script beside it (session-ledger.cjs, which holds all of it).
-const hot = require("./${STATUSLINE_SCRIPT}");
-module.exports = { main: hot.hotMain };
-if (require.main === module) {
-  hot.hotMain(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 2;
-    },
-  );
+async function buildCli() {
+  const [cli] = bundleTargets({ production: true });
+  const common = { ...cli, outfile: undefined, minify: false, sourcemap: false, write: false };
+  const [entry, meter] = await Promise.all([
+    esbuild.build({
+      ...common,
+      entryPoints: ['src/cli/cli.ts'],
+      // The two scripts beside it, as they are.
+      external: [`./${METER_SCRIPT}`, `./${STATUSLINE_SCRIPT}`],
+    }),
+    esbuild.build({ ...common, banner: {}, entryPoints: ['src/cli/meter-script.ts'] }),
+  ]);
+  writeFileSync(join(REPO, 'dist', METER_SCRIPT), plainBuiltins(meter.outputFiles[0].text, "meter's script"));
+  writeFileSync(join(REPO, 'dist', 'cli.js'), plainBuiltins(entry.outputFiles[0].text, 'CLI'));
+  rmSync(join(REPO, 'dist', 'cli.js.map'), { force: true });
 }
-`;
 
 /** Build dist/ once. */
 export async function buildBundles(opts = {}) {
@@ -309,10 +313,7 @@ export async function buildBundles(opts = {}) {
   await Promise.all([
     ...targets.filter((t) => t !== ext && t !== cli).map((t) => esbuild.build(t)),
     tables.then((t) => ext && esbuild.build(sharedExtension(ext, t))),
-    tables.then(() => {
-      writeFileSync(join(REPO, 'dist', 'cli.js'), CLI_ENTRY);
-      rmSync(join(REPO, 'dist', 'cli.js.map'), { force: true });
-    }),
+    tables.then(buildCli),
   ]);
   chmodSync(join(REPO, 'dist', 'cli.js'), 0o755);
 }

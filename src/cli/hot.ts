@@ -10,137 +10,20 @@
  *    command, help and usage errors;
  * 4. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core requires
  *    only for a YAML text its own plain reader does not take.
- * Each comment is the body of a function that is never called (PART_FUNCTION). Node skips a comment
- * when it loads the file, so a part costs nothing until it runs. `loadPart` takes a part from its
- * function's text (the script's source as V8 keeps it, so the file is not read twice), turns each
- * CORE_END_ESCAPED back into a star-slash and compiles it: nothing compressed, nothing cached. The status line's own script (STATUSLINE_SCRIPT_NAME) is
- * this file without the core: it takes the core from the hook script beside it, and from nowhere else.
+ * Node skips a comment when it loads the file, so a part costs nothing until it runs (./parts loads
+ * them). The status line's own script (STATUSLINE_SCRIPT_NAME) is this file without the core: it
+ * takes the core from the hook script beside it, and from nowhere else.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import {
-  CORE_END_ESCAPED,
-  HOOK_CORE_MARKER,
-  HOOK_METER_MARKER,
-  HOOK_SCRIPT_NAME,
-  HOOK_YAML_MARKER,
-  PART_FUNCTION,
-} from '../core/hooks/files';
 import { meterCommand } from './args';
-import type * as MeterPart from './meter';
-import type { Core, CoreOrWhy } from './meter';
-import { cwdOrNull, processIo, UsageError, type Io } from './io';
+import { cwdOrNull, exitWith, onceStdin, processIo, UsageError, type Io } from './io';
+import { coreOrWhy, CoreUnavailable, loadMeter, type Meter } from './parts';
 import { runStatusLine } from './status-line';
 
-/** This file holds no such part (a build from source without one, or a damaged copy). */
-export class CoreUnavailable extends Error {}
-
-/** What the meter part exports (./meter). */
-type Meter = typeof MeterPart;
-
-const parts = new Map<string, unknown>();
-
-// The functions the build writes after part 1, one per part, whose bodies are the parts' comments.
-declare const sessionLedgerMeter: unknown, sessionLedgerCore: unknown, sessionLedgerYaml: unknown;
-/**
- * The line of this file on which each part's function begins, by marker order (meter, core, YAML),
- * comma-separated: the build writes the numbers in place of this placeholder.
- */
-const PART_LINES = '__SESSION_LEDGER_PART_LINES__';
-
-/**
- * The part after `marker` from this very script, without reading the file again (V8 keeps the
- * script's source, and a function's text is a view of it), with the line its function begins on; or
- * null (a build without parts, or a copy cut short before this one).
- */
-function ownPart(marker: string): { text: string; line: number } | null {
-  const fn =
-    marker === HOOK_METER_MARKER
-      ? typeof sessionLedgerMeter === 'function' && sessionLedgerMeter
-      : marker === HOOK_CORE_MARKER
-        ? typeof sessionLedgerCore === 'function' && sessionLedgerCore
-        : typeof sessionLedgerYaml === 'function' && sessionLedgerYaml;
-  const line = Number(PART_LINES.split(',')[[HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_YAML_MARKER].indexOf(marker)]);
-  if (!fn || !(line > 0)) return null;
-  return { text: Function.prototype.toString.call(fn), line };
-}
-
-/** Compile and run the part after the line `marker` of this very file (once per process); its exports. */
-function loadPart<T>(marker: string, file = __filename, req: (id: string) => unknown = require): T {
-  const done = parts.get(marker);
-  if (done) return done as T;
-  // Loaded only here: the status line's usual call never pays for it.
-  const vm = require('node:vm') as typeof import('node:vm');
-  const decl = `function ${PART_FUNCTION[marker]}() {\n/*\n`;
-  let text: string;
-  // The line of `text` on which `decl` begins.
-  let line = 1;
-  const own = file === __filename ? ownPart(marker) : null;
-  if (own) ({ text, line } = own);
-  else {
-    try {
-      // The parts in comments are ASCII (the build writes every other character as an escape): no decoding needed.
-      text = fs.readFileSync(file, 'latin1');
-    } catch (err) {
-      throw new CoreUnavailable(
-        `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-      );
-    }
-  }
-  const open = own ? decl : `\n${marker}\n${decl}`;
-  const at = text.indexOf(open);
-  const end = at < 0 ? -1 : text.indexOf('\n*/\n}', at + open.length - 1);
-  if (at < 0 || end < 0)
-    throw new CoreUnavailable(
-      `${file} holds no ${marker === HOOK_CORE_MARKER ? 'core' : marker === HOOK_YAML_MARKER ? 'YAML library' : 'meter'} (the line "${marker}" and the comment after it are missing or cut short)`,
-    );
-  const head = text.slice(0, at + open.length);
-  if (!own) line = head.split('\n').length - 2;
-  const source = `(function (exports, require, module, __filename, __dirname) {${text.slice(head.length, end).split(CORE_END_ESCAPED).join('*/')}\n})`;
-  // Stack traces name this file and the line the code stands on in it (two lines below the function's).
-  const script = new vm.Script(source, { filename: file, lineOffset: line + 1 });
-  const mod = { exports: {} as T };
-  script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, __dirname);
-  parts.set(marker, mod.exports);
-  return mod.exports;
-}
-
-/** The meter part: `context`, `hook remind`, the transcript meter. */
-export const loadMeter = (): Meter => loadPart<Meter>(HOOK_METER_MARKER);
-
-/**
- * The whole CLI (the extension takes the core's modules from its `__m`): from this file, else (the
- * status line's script) from the hook script beside it. Its `require('yaml')` is the YAML part of the
- * same file, compiled then.
- */
-export function loadCore(): Core {
-  const from = (file: string) =>
-    loadPart<Core>(HOOK_CORE_MARKER, file, (id) =>
-      id === 'yaml' ? loadPart(HOOK_YAML_MARKER, file) : (require(id) as unknown),
-    );
-  try {
-    return from(__filename);
-  } catch (err) {
-    const beside = path.join(__dirname, HOOK_SCRIPT_NAME);
-    if (!(err instanceof CoreUnavailable) || beside === __filename) throw err;
-    return from(beside);
-  }
-}
-
-function coreOrWhy(): CoreOrWhy {
-  try {
-    return { core: loadCore() };
-  } catch (err) {
-    if (err instanceof CoreUnavailable) return { missing: err.message };
-    throw err;
-  }
-}
+// The extension and the command-line tool's other scripts take the parts through these.
+export { CoreUnavailable, loadCore, loadMeter } from './parts';
 
 export async function hotMain(argv: string[], io: Io = processIo()): Promise<number> {
-  // Read once: a command that hands over to another part after reading stdin hands it over too.
-  const stdin = io.stdin;
-  let read: Promise<string> | undefined;
-  io = { ...io, stdin: () => (read ??= stdin()) };
+  io = onceStdin(io);
   const [name, ...rest] = argv;
   if (name === 'statusline' && cwdOrNull() !== null && !rest.some((a) => a === '--help' || a === '-h')) {
     try {
@@ -172,13 +55,4 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
   return meter.meterMain(argv, io, coreOrWhy);
 }
 
-if (require.main === module) {
-  hotMain(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 2;
-    },
-  );
-}
+if (require.main === module) exitWith(hotMain(process.argv.slice(2)));

@@ -68,6 +68,25 @@ export function processIo(): Io {
   };
 }
 
+/** A command-line entry's run: its exit code becomes the process's, 2 when it fails. */
+export function exitWith(run: Promise<number>): void {
+  run.then(
+    (code) => {
+      process.exitCode = code;
+    },
+    () => {
+      process.exitCode = 2;
+    },
+  );
+}
+
+/** `io` whose stdin is read once: a command that hands over to another part after reading stdin hands it over too. */
+export function onceStdin(io: Io): Io {
+  const stdin = io.stdin;
+  let read: Promise<string> | undefined;
+  return { ...io, stdin: () => (read ??= stdin()) };
+}
+
 /**
  * An Io that keeps what the command prints, for running the CLI inside another program (the tests,
  * a benchmark): stdin is `input`, the environment and working directory are the ones given.

@@ -5,7 +5,7 @@
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
 import { helpRequest, MANUALS, overview } from './help';
-import { processIo, terminalSafeIo, UsageError, type Io } from './io';
+import { exitWith, processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 export interface Command {
   run(args: string[], io: Io): Promise<number>;
@@ -89,13 +89,4 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 
 declare const __VERSION__: string;
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 2;
-    },
-  );
-}
+if (require.main === module) exitWith(main(process.argv.slice(2)));

@@ -480,8 +480,8 @@ export function sharedCli(): { cli: string } | { reason: string } {
   const dir = workspace({}, 'sl-cli-');
   chmodSync(dir, 0o755);
   const cli = path.join(dir, 'cli.js');
-  // The CLI with the hook script beside it (which holds the whole CLI).
-  for (const f of ['cli.js', 'session-ledger.cjs', 'session-ledger-statusline.cjs'])
+  // The CLI with the scripts it runs beside it (the hook script holds the whole CLI).
+  for (const f of ['cli.js', 'session-ledger.cjs', 'session-ledger-statusline.cjs', 'session-ledger-meter.cjs'])
     copyFileSync(path.join(path.dirname(CLI), f), path.join(dir, f));
   chmodSync(cli, 0o755);
   return { cli };
