@@ -10,7 +10,7 @@
 //   (d) ccstatusline and (e) `ccusage statusline --no-cache`, installed from npm into a temp tools
 //       folder (never the package's dependencies) and fed a statusLine JSON without context_window.
 //
-// Environment: BENCH_CONTEXT_SIZES=1,100 (MB) picks sizes; BENCH_RUNS=N whole-process runs (5);
+// Environment: BENCH_CONTEXT_SIZES=1,100 (MB) picks sizes; BENCH_RUNS=N whole-process runs (11: a run takes about 50 ms, and medians of 5 spread by several ms between bench runs);
 // BENCH_HEAVY_RUNS=N runs of (c)(d)(e) (3); BENCH_TOOLS=0 skips (d)(e); BENCH_TOOLS_DIR reuses a tools
 // folder; KEEP_TMP=1 keeps the generated files.
 import { spawnSync } from 'node:child_process';
@@ -447,7 +447,7 @@ async function main() {
       .split(',')
       .map(Number)
       .filter((n) => n > 0);
-    const runs = Number(process.env.BENCH_RUNS ?? 5);
+    const runs = Number(process.env.BENCH_RUNS ?? 11);
     const heavyRuns = Number(process.env.BENCH_HEAVY_RUNS ?? 3);
     const rows = [];
     console.log(
