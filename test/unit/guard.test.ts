@@ -314,6 +314,13 @@ test('without rules a document is read when first looked at, and then holds exac
     light.some((d) => !parsedYet(d)),
     'some document is not parsed yet',
   );
+  // S3's companions and S4's research notes are named without parsing their home files.
+  const homes = light.filter((d) => (d.system === 'S3' || d.system === 'S4') && d.role === 'state');
+  assert.equal(homes.length, 2);
+  assert.ok(
+    homes.every((d) => !parsedYet(d)),
+    'S3 and S4 home files are not parsed yet',
+  );
   assert.deepEqual(
     light.map((d) => ({ ...d, hash: '' })),
     full.map((d) => ({ ...d, hash: '' })),

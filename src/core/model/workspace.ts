@@ -341,6 +341,8 @@ export class Workspace {
     system: SystemId,
     role: DocRole,
     parse: (text: string, outline: MdOutline) => ParsedContent,
+    /** What the reader records in the document's meta besides its parse (kept also when the parse fails or the file cannot be read). */
+    extraMeta: Record<string, unknown> = {},
   ): Promise<StateDoc> {
     this.stateFiles.add(rel);
     const f = await this.read(rel);
@@ -350,7 +352,7 @@ export class Workspace {
       relPath: rel,
       role,
       sections: [],
-      meta: {},
+      meta: { ...extraMeta },
       mtime: f.mtime,
       // Without rules nothing compares a hash: none is taken (node:crypto is not even loaded).
       hash: f.ok && this.options.rules !== false ? f.hash : '',
@@ -384,7 +386,7 @@ export class Workspace {
       try {
         const parsed = parse(text, this.outline(text));
         doc.sections = parsed.sections;
-        doc.meta = parsed.meta ?? {};
+        doc.meta = { ...parsed.meta, ...extraMeta };
       } catch (err) {
         doc.findings.push(
           finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))),

@@ -35,10 +35,10 @@ export const S3: SystemReader = {
   async load(ws: Workspace): Promise<Loaded | null> {
     const homeRel = await findHome(ws);
     if (!homeRel) return null;
-    const home = await ws.loadDoc(homeRel, 'S3', 'state', parseS3);
     const companions: string[] = [];
     for (const { path: c } of S3_FACTS.companions) if (await ws.exists(c)) companions.push(c);
-    home.meta.companions = companions;
+    // Handed to loadDoc, not written into the document: naming them parses nothing.
+    const home = await ws.loadDoc(homeRel, 'S3', 'state', parseS3, { companions });
     return { home, homeRel, docs: [home] };
   },
 };

@@ -50,7 +50,14 @@ export const S4: SystemReader<S4Extra> = {
       return null;
     }
     const homeRel = found?.rel ?? S4_HOME;
-    const home = found ? await ws.loadDoc(homeRel, 'S4', 'state', parseS4State) : null;
+    // What the closing report counts: research notes, active and archived (never moved by the product).
+    // Handed to loadDoc, not written into the document: counting them parses nothing.
+    const notes = async (dir: string) => (await ws.list(dir)).filter((n) => n.endsWith('.md')).length;
+    const home = found
+      ? await ws.loadDoc(homeRel, 'S4', 'state', parseS4State, {
+          research: { active: await notes(S4_RESEARCH), archived: await notes(S4_RESEARCH_ARCHIVE) },
+        })
+      : null;
     const docs: StateDoc[] = home ? [home] : [];
     const progress =
       (await ws.kind(S4_PROGRESS)) === 'file' ? await ws.loadDoc(S4_PROGRESS, 'S4', 'progress', parseProgress) : null;
@@ -59,11 +66,6 @@ export const S4: SystemReader<S4Extra> = {
     const cpRel = cps[cps.length - 1];
     const checkpoint = cpRel ? await ws.loadDoc(cpRel, 'S4', 'checkpoint', parseCheckpoint) : null;
     if (checkpoint) docs.push(checkpoint);
-    // What the closing report counts: research notes, active and archived (never moved by the product).
-    if (home) {
-      const notes = async (dir: string) => (await ws.list(dir)).filter((n) => n.endsWith('.md')).length;
-      home.meta.research = { active: await notes(S4_RESEARCH), archived: await notes(S4_RESEARCH_ARCHIVE) };
-    }
     return { home, homeRel, docs, extra: { progress, checkpoint } };
   },
 };
