@@ -75,6 +75,8 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
       );
     }
   }
+  // A copy checked out with CRLF line ends (git's autocrlf on Windows) holds the same parts.
+  if (text.includes('\r\n')) text = text.split('\r\n').join('\n');
   const open = own ? decl : `\n${marker}\n${decl}`;
   const at = text.indexOf(open);
   const end = at < 0 ? -1 : text.indexOf('\n*/\n}', at + open.length - 1);

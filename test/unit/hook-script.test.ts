@@ -160,3 +160,32 @@ test("a part's stack trace names the line of the hook script its code stands on,
     assert.match(lines[line - 1], /= argv;/, `${part} from ${path.basename(script)}: line ${line}: ${lines[line - 1]}`);
   }
 });
+
+test('a hook script checked out with CRLF line ends (git autocrlf on Windows) runs every part as the LF copy does', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  const tmp = workspace({}, 'sl-tmp-');
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  const e = env(dir, tmp);
+  const node = (args: string[], input = '') =>
+    spawnSync(process.execPath, [SCRIPT_REL, ...args], { cwd: dir, env: e, input, encoding: 'utf8' });
+  const lf = {
+    guard: node(['hook', 'pre-compact'], preCompact(dir)),
+    context: node(['context', '--json']),
+    status: node(['status', '--json']),
+  };
+  const file = path.join(dir, SCRIPT_REL);
+  writeFileSync(file, readFileSync(file, 'utf8').split('\n').join('\r\n'));
+  // The guard (the core), context (the meter) and status give what the LF copy gave.
+  const crlf = {
+    guard: node(['hook', 'pre-compact'], preCompact(dir)),
+    context: node(['context', '--json']),
+    status: node(['status', '--json']),
+  };
+  assert.equal(lf.guard.status, 2, lf.guard.stderr);
+  for (const k of ['guard', 'context', 'status'] as const) {
+    assert.doesNotMatch(crlf[k].stderr, /holds no|internal error/, `${k}: ${crlf[k].stderr}`);
+    assert.equal(crlf[k].status, lf[k].status, `${k}: ${crlf[k].stderr}`);
+    assert.equal(crlf[k].stderr, lf[k].stderr, k);
+  }
+  assert.deepEqual(JSON.parse(crlf.status.stdout), JSON.parse(lf.status.stdout));
+});
