@@ -1,10 +1,11 @@
 /** `session-ledger statusline [-- CMD…]`: records Claude Code's figure, relays or prints a status line. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
-import { cli, workspace, write } from './helpers';
+import { cli, STATUSLINE_SCRIPT, workspace, write } from './helpers';
 import { asst, lines, ofFolder } from './context-records';
 
 const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
@@ -152,4 +153,28 @@ test('the meter prefers a feed newer than the transcript figure and says so; an 
   cli(['statusline'], { input: JSON.stringify(input) });
   const fresh = new ContextFollower(ref, { root });
   assert.equal((await fresh.read())?.source, 'transcript');
+});
+
+test('the status line waits for stdin on a socket with one pool thread, and the command it relays does not inherit that setting', () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  // At exit: how many threads the process had (Linux lists them under /proc/self/task).
+  const threads = write(
+    root,
+    'threads.cjs',
+    "process.on('exit',()=>{try{process.stderr.write('threads='+require('fs').readdirSync('/proc/self/task').length)}catch{}})",
+  );
+  const { UV_THREADPOOL_SIZE: _, ...env } = process.env;
+  // spawnSync hands stdin over as Node's child processes get it: a socket, read in the thread pool.
+  const run = (extra: NodeJS.ProcessEnv) =>
+    spawnSync(
+      process.execPath,
+      ['--require', threads, STATUSLINE_SCRIPT, 'statusline', '--', 'echo "pool=${UV_THREADPOOL_SIZE-unset}"'],
+      { cwd: root, input: JSON.stringify(statusInput(root)), env: { ...env, ...extra }, encoding: 'utf8' },
+    );
+  const own = run({});
+  assert.equal(own.stdout, 'pool=unset\n', own.stderr);
+  const four = run({ UV_THREADPOOL_SIZE: '4' });
+  assert.equal(four.stdout, 'pool=4\n', 'a size the user set is kept, and passed on');
+  const count = (r: { stderr: string }) => Number(/threads=(\d+)/.exec(r.stderr)?.[1]);
+  if (existsSync('/proc/self/task')) assert.equal(count(four) - count(own), 3, `${own.stderr} / ${four.stderr}`);
 });
