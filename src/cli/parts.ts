@@ -64,7 +64,13 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
   // The line of `text` on which `decl` begins.
   let line = 1;
   const own = file === __filename ? ownPart(marker) : null;
+  const missing = () =>
+    new CoreUnavailable(
+      `${file} holds no ${marker === HOOK_CORE_MARKER ? 'core' : marker === HOOK_YAML_MARKER ? 'YAML library' : 'meter'} (the line "${marker}" and the comment after it are missing or cut short)`,
+    );
   if (own) ({ text, line } = own);
+  // This script defines no function for the part: it holds none (the status line's and the meter's scripts hold no core).
+  else if (file === __filename) throw missing();
   else {
     try {
       // The parts in comments are ASCII (the build writes every other character as an escape): no decoding needed.
@@ -80,10 +86,7 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
   const open = own ? decl : `\n${marker}\n${decl}`;
   const at = text.indexOf(open);
   const end = at < 0 ? -1 : text.indexOf('\n*/\n}', at + open.length - 1);
-  if (at < 0 || end < 0)
-    throw new CoreUnavailable(
-      `${file} holds no ${marker === HOOK_CORE_MARKER ? 'core' : marker === HOOK_YAML_MARKER ? 'YAML library' : 'meter'} (the line "${marker}" and the comment after it are missing or cut short)`,
-    );
+  if (at < 0 || end < 0) throw missing();
   const head = text.slice(0, at + open.length);
   if (!own) line = head.split('\n').length - 2;
   const source = `(function (exports, require, module, __filename, __dirname) {${text.slice(head.length, end).split(CORE_END_ESCAPED).join('*/')}\n})`;
