@@ -200,10 +200,12 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
     return parts;
   }
   const lines = home.text.split('\n').slice(newest.line - 1, newest.endLine);
-  const labelOf = (l: string): number =>
-    ENTRY_PARTS.findIndex(([, re]) => re.test(plainText(l.replace(/^\s*#{1,6}\s+/, ''))));
+  // Each line's part (-1: none), found once: every part below looks for its own label and its end.
+  const labels = lines.map((l) =>
+    ENTRY_PARTS.findIndex(([, re]) => re.test(plainText(l.replace(/^\s*#{1,6}\s+/, '')))),
+  );
   ENTRY_PARTS.forEach(([name], k) => {
-    const i = lines.findIndex((l) => labelOf(l) === k);
+    const i = labels.indexOf(k);
     if (i < 0)
       return void parts.push({
         name: `${name} in the Log entry of ${newest.date}`,
@@ -214,7 +216,7 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
     // The label's own value, then the lines below it up to the next part.
     const own = plainText(lines[i]).replace(/^[^:：]{1,40}[:：]\s*/, '');
     const below: string[] = [];
-    for (let j = i + 1; j < lines.length && labelOf(lines[j]) < 0; j++) below.push(lines[j]);
+    for (let j = i + 1; j < lines.length && labels[j] < 0; j++) below.push(lines[j]);
     const filled = [own, ...below].some(
       (x) => plainText(x) !== '' && !/^\s*<!--.*-->\s*$/.test(x) && !templateValue(x),
     );
