@@ -1,6 +1,6 @@
 /**
  * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`, one plain JavaScript file),
- * in four parts (scripts/lib/build.mjs lays them out):
+ * in five parts (scripts/lib/build.mjs lays them out):
  * 1. this module and the status line (./status-line) as code: the status line runs on every refresh
  *    of Claude Code's status line, and its usual call (Claude Code sent its own figure) parses and
  *    runs only this part;
@@ -8,7 +8,10 @@
  *    `hook remind`, a status line figure from the transcript);
  * 3. after the line HOOK_CORE_MARKER, in one block comment: the whole CLI (./main), for every other
  *    command, help and usage errors;
- * 4. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core requires
+ * 4. after the line HOOK_REST_MARKER, in one block comment: the commands the hooks, the status line
+ *    and `status` never run (installing hooks, starting a system, the write actions), which the core
+ *    takes from there when one runs;
+ * 5. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core requires
  *    only for a YAML text its own plain reader does not take.
  * Node skips a comment when it loads the file, so a part costs nothing until it runs (./parts loads
  * them). The status line's own script (STATUSLINE_SCRIPT_NAME) is this file without the core: it
@@ -20,7 +23,7 @@ import { coreOrWhy, CoreUnavailable, loadMeter, type Meter } from './parts';
 import { runStatusLine } from './status-line';
 
 // The extension and the command-line tool's other scripts take the parts through these.
-export { CoreUnavailable, loadCore, loadMeter } from './parts';
+export { CoreUnavailable, loadCore, loadMeter, loadRest } from './parts';
 
 export async function hotMain(argv: string[], io: Io = processIo()): Promise<number> {
   io = onceStdin(io);

@@ -13,6 +13,7 @@ import {
   CORE_END_ESCAPED,
   HOOK_CORE_MARKER,
   HOOK_METER_MARKER,
+  HOOK_REST_MARKER,
   HOOK_SCRIPT_NAME,
   HOOK_YAML_MARKER,
   PART_FUNCTION,
@@ -28,10 +29,23 @@ export type Meter = typeof MeterPart;
 
 const parts = new Map<string, unknown>();
 
+/** What each part is, in messages. */
+const PART_NAME: Record<string, string> = {
+  [HOOK_METER_MARKER]: 'meter',
+  [HOOK_CORE_MARKER]: 'core',
+  [HOOK_REST_MARKER]: 'rest of the CLI',
+  [HOOK_YAML_MARKER]: 'YAML library',
+};
+
 // The functions the build writes after part 1, one per part, whose bodies are the parts' comments.
-declare const sessionLedgerMeter: unknown, sessionLedgerCore: unknown, sessionLedgerYaml: unknown;
+declare const sessionLedgerMeter: unknown,
+  sessionLedgerCore: unknown,
+  sessionLedgerRest: unknown,
+  sessionLedgerYaml: unknown;
+/** The parts in the order they stand in the file. */
+const MARKERS = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER];
 /**
- * The line of this file on which each part's function begins, by marker order (meter, core, YAML),
+ * The line of this file on which each part's function begins, in MARKERS' order,
  * comma-separated: the build writes the numbers in place of this placeholder.
  */
 const PART_LINES = '__SESSION_LEDGER_PART_LINES__';
@@ -42,13 +56,13 @@ const PART_LINES = '__SESSION_LEDGER_PART_LINES__';
  * null (a build without parts, or a copy cut short before this one).
  */
 function ownPart(marker: string): { text: string; line: number } | null {
-  const fn =
-    marker === HOOK_METER_MARKER
-      ? typeof sessionLedgerMeter === 'function' && sessionLedgerMeter
-      : marker === HOOK_CORE_MARKER
-        ? typeof sessionLedgerCore === 'function' && sessionLedgerCore
-        : typeof sessionLedgerYaml === 'function' && sessionLedgerYaml;
-  const line = Number(PART_LINES.split(',')[[HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_YAML_MARKER].indexOf(marker)]);
+  const fn = [
+    typeof sessionLedgerMeter === 'function' && sessionLedgerMeter,
+    typeof sessionLedgerCore === 'function' && sessionLedgerCore,
+    typeof sessionLedgerRest === 'function' && sessionLedgerRest,
+    typeof sessionLedgerYaml === 'function' && sessionLedgerYaml,
+  ][MARKERS.indexOf(marker)];
+  const line = Number(PART_LINES.split(',')[MARKERS.indexOf(marker)]);
   if (!fn || !(line > 0)) return null;
   return { text: Function.prototype.toString.call(fn), line };
 }
@@ -66,7 +80,7 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
   const own = file === __filename ? ownPart(marker) : null;
   const missing = () =>
     new CoreUnavailable(
-      `${file} holds no ${marker === HOOK_CORE_MARKER ? 'core' : marker === HOOK_YAML_MARKER ? 'YAML library' : 'meter'} (the line "${marker}" and the comment after it are missing or cut short)`,
+      `${file} holds no ${PART_NAME[marker]} (the line "${marker}" and the comment after it are missing or cut short)`,
     );
   if (own) ({ text, line } = own);
   // This script defines no function for the part: it holds none (the status line's and the meter's scripts hold no core).
@@ -107,17 +121,41 @@ export const loadMeter = (): Meter => loadPart<Meter>(HOOK_METER_MARKER);
  * same file, compiled then.
  */
 export function loadCore(): Core {
-  const from = (file: string) =>
-    loadPart<Core>(HOOK_CORE_MARKER, file, (id) =>
-      id === 'yaml' ? loadPart(HOOK_YAML_MARKER, file) : (require(id) as unknown),
-    );
   try {
-    return from(__filename);
+    return coreFrom(__filename);
   } catch (err) {
     const beside = path.join(__dirname, HOOK_SCRIPT_NAME);
     if (!(err instanceof CoreUnavailable) || beside === __filename) throw err;
-    return from(beside);
+    return coreFrom(beside);
   }
+}
+
+/**
+ * The core of `file`. Its `require('yaml')` is the YAML part of the same file, and its
+ * `require('session-ledger-rest')` the rest's part, each compiled when first asked for; the rest
+ * takes the core's modules through `require('session-ledger-core')`.
+ */
+function coreFrom(file: string): Core {
+  const req = (id: string): unknown =>
+    id === 'yaml'
+      ? loadPart(HOOK_YAML_MARKER, file)
+      : id === 'session-ledger-rest'
+        ? loadPart(HOOK_REST_MARKER, file, req)
+        : id === 'session-ledger-core'
+          ? loadPart<Core>(HOOK_CORE_MARKER, file, req)
+          : (require(id) as unknown);
+  const core = loadPart<Core>(HOOK_CORE_MARKER, file, req);
+  coreRequire = req;
+  return core;
+}
+
+/** What the loaded core's parts require through (set once the core is loaded). */
+let coreRequire: ((id: string) => unknown) | null = null;
+
+/** The rest of the CLI's part (the extension takes the modules only those commands need from its `__m`). */
+export function loadRest(): { __m: Record<string, unknown> } {
+  if (!coreRequire) loadCore();
+  return (coreRequire as (id: string) => unknown)('session-ledger-rest') as { __m: Record<string, unknown> };
 }
 
 /** The core, or why there is none beside this script. */

@@ -11,7 +11,7 @@ import {
   planHooksUninstall,
   SCRIPT_REL,
 } from '../../src/core/hooks/install';
-import { HOOK_CORE_MARKER, HOOK_METER_MARKER, HOOK_YAML_MARKER } from '../../src/core/hooks/files';
+import { HOOK_CORE_MARKER, HOOK_METER_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER } from '../../src/core/hooks/files';
 import { HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { emptyClaudeHome, preCompact, S3_STATE } from './checkpoint-fixtures';
 
@@ -26,19 +26,22 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   // After the status line's code, each part follows its marker line as plain code in one block comment, the
   // body of a function that is never called, which nothing inside ends early: Node never parses it as code
   // (loadPart compiles it).
-  const marks = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_YAML_MARKER].map((m) => lines.indexOf(m));
-  assert.ok(marks[0] > 0 && marks[0] < marks[1] && marks[1] < marks[2], `the parts in order: ${marks.join(', ')}`);
+  const marks = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER].map((m) => lines.indexOf(m));
+  assert.ok(
+    marks[0] > 0 && marks.every((m, i) => i === 0 || marks[i - 1] < m),
+    `the parts in order: ${marks.join(', ')}`,
+  );
   assert.deepEqual(lines.slice(-3), ['*/', '}', '']);
   for (const [i, at] of marks.entries()) {
     const end = i + 1 < marks.length ? marks[i + 1] : lines.length - 1;
-    assert.match(lines[at + 1], /^function sessionLedger(Meter|Core|Yaml)\(\) \{$/);
+    assert.match(lines[at + 1], /^function sessionLedger(Meter|Core|Rest|Yaml)\(\) \{$/);
     assert.equal(lines[at + 2], '/*');
     assert.deepEqual(lines.slice(end - 2, end), ['*/', '}']);
     const part = lines.slice(at + 3, end - 2).join('\n');
     assert.equal(part.includes('*/'), false);
     assert.match(part, /^var __/m, 'code as it is, not behind line comments');
   }
-  assert.match(lines.slice(marks[2]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
+  assert.match(lines.slice(marks[3]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
   // Not minified: lines a reader can follow.
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
   assert.ok(
@@ -161,13 +164,19 @@ test("a part's stack trace names the line of the hook script its code stands on,
   }
 });
 
-test('a hook script checked out with CRLF line ends (git autocrlf on Windows) runs every part as the LF copy does', async () => {
+/** An S3 project with the hook script installed, and a runner of it there (one Claude Code home for every run). */
+async function installedS3() {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
   const tmp = workspace({}, 'sl-tmp-');
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
   const e = env(dir, tmp);
   const node = (args: string[], input = '') =>
     spawnSync(process.execPath, [SCRIPT_REL, ...args], { cwd: dir, env: e, input, encoding: 'utf8' });
+  return { dir, node };
+}
+
+test('a hook script checked out with CRLF line ends (git autocrlf on Windows) runs every part as the LF copy does', async () => {
+  const { dir, node } = await installedS3();
   const lf = {
     guard: node(['hook', 'pre-compact'], preCompact(dir)),
     context: node(['context', '--json']),
@@ -188,4 +197,28 @@ test('a hook script checked out with CRLF line ends (git autocrlf on Windows) ru
     assert.equal(crlf[k].stderr, lf[k].stderr, k);
   }
   assert.deepEqual(JSON.parse(crlf.status.stdout), JSON.parse(lf.status.stdout));
+});
+
+test('the hooks and status run without the rest of the CLI: a copy cut short before it guards and reports as the whole file does', async () => {
+  const { dir, node } = await installedS3();
+  const run = () => ({
+    guard: node(['hook', 'pre-compact'], preCompact(dir)),
+    status: node(['status', '--json']),
+    check: node(['check']),
+  });
+  const whole = run();
+  const file = path.join(dir, SCRIPT_REL);
+  const full = readFileSync(file, 'utf8');
+  writeFileSync(file, full.slice(0, full.indexOf(`\n${HOOK_REST_MARKER}\n`) + 1));
+  const cut = run();
+  assert.equal(whole.guard.status, 2, whole.guard.stderr);
+  for (const k of ['guard', 'status', 'check'] as const) {
+    assert.equal(cut[k].status, whole[k].status, `${k}: ${cut[k].stderr}`);
+    assert.equal(cut[k].stdout, whole[k].stdout, k);
+    assert.equal(cut[k].stderr, whole[k].stderr, k);
+  }
+  // A command of the rest says what is missing.
+  const init = node(['rotate-log']);
+  assert.equal(init.status, 2);
+  assert.match(init.stderr, /holds no rest of the CLI/);
 });

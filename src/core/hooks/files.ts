@@ -21,12 +21,15 @@ export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
  */
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
-/** After the core: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
+/** After the core: the commands the hooks, the status line and `status` never run (installing hooks, starting a system, the write actions). */
+export const HOOK_REST_MARKER = '// ---- session-ledger rest ----';
+/** After them: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
 /** The function whose body holds the part after each marker. */
 export const PART_FUNCTION: Readonly<Record<string, string>> = {
   [HOOK_METER_MARKER]: 'sessionLedgerMeter',
   [HOOK_CORE_MARKER]: 'sessionLedgerCore',
+  [HOOK_REST_MARKER]: 'sessionLedgerRest',
   [HOOK_YAML_MARKER]: 'sessionLedgerYaml',
 };
 /** How the hook script writes each star-slash of a part in a comment, so that the block comment holding it does not end there. */

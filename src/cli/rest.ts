@@ -1,0 +1,11 @@
+/**
+ * The hook script's part for the commands the hooks, the status line and `status` never run:
+ * installing hooks, starting a system, the write actions. The core takes each from here when it runs
+ * (scripts/lib/build.mjs); every module the core holds, this part takes from the core.
+ */
+export * as hooks from './commands/hooks';
+export * as init from './commands/init';
+export * as enableLedger from './commands/enable-ledger';
+export * as attest from './commands/attest';
+export * as compactState from './commands/compact-state';
+export * as rotateLog from './commands/rotate-log';
