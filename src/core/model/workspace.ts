@@ -39,7 +39,8 @@ export interface EvaluateOptions {
   noGit?: boolean;
   /**
    * `false`: read and detect the systems but run none of their rules; each system's checks are its
-   * manual items only, its label and next action say nothing, and its documents carry no hash (`''`).
+   * manual items only, its label and next action say nothing, and its documents carry no hash (`''`)
+   * and are parsed only when a reader looks at them; S2's plan (named by the ledger's PLAN pointer) is not read.
    * For a caller that needs only which systems are there, their files and their manual items (the
    * guard before any checkpoint ran).
    */

@@ -113,7 +113,8 @@ export const S2: SystemReader<S2Extra> = {
       projectState = await ws.loadDoc(psRel, 'S2', 'projectState', parseProjectState);
       docs.push(projectState);
     }
-    let pointer = planPointer(sectionOf(home, 'plan'), psRel);
+    // Without rules nothing reads the plan: the ledger is not parsed to find its PLAN pointer.
+    let pointer = ws.options.rules === false ? null : planPointer(sectionOf(home, 'plan'), psRel);
     // A PLAN pointer to another system's state file (docs/state/STATE.md) is a link on the ledger:
     // that file is read by its own system only, never a second time as S2's plan.
     const owner = pointer ? systemOfPath(pointer) : null;
