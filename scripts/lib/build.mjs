@@ -314,7 +314,9 @@ export function sharedExtension(target, tables) {
  * instructions for the hooks and `status`).
  */
 const REST_COMMANDS = new Set(
-  ['hooks', 'init', 'enable-ledger', 'attest', 'compact-state', 'rotate-log'].map((c) => `src/cli/commands/${c}.ts`),
+  ['hooks', 'init', 'enable-ledger', 'attest', 'compact-state', 'rotate-log', 'context', 'statusline'].map(
+    (c) => `src/cli/commands/${c}.ts`,
+  ),
 );
 
 /** The command-line tool's meter commands as plain code, which dist/cli.js runs (src/cli/meter-script.ts). */

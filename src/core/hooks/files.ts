@@ -21,7 +21,7 @@ export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
  */
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
-/** After the core: the commands the hooks, the status line and `status` never run (installing hooks, starting a system, the write actions). */
+/** After the core: the commands the hooks and `status` never run (installing hooks, starting a system, the write actions; the meter's when the meter hands one on). */
 export const HOOK_REST_MARKER = '// ---- session-ledger rest ----';
 /** After them: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
