@@ -83,6 +83,12 @@ function parseError(err: Error & { code?: string }): string {
 /** The meter's commands (src/cli/meter.ts runs them; src/cli/hot.ts routes them there). */
 export type MeterCommand = 'statusline' | 'context' | 'hook remind';
 
+/** A command's arguments ask for its manual: `--help` or `-h` before any `--`. */
+export function asksForHelp(args: readonly string[]): boolean {
+  const own = args.indexOf('--') >= 0 ? args.slice(0, args.indexOf('--')) : args;
+  return own.includes('--help') || own.includes('-h');
+}
+
 /** The meter's command an argument list names, with the arguments after it; null for any other command. */
 export function meterCommand(argv: readonly string[]): { name: MeterCommand; rest: string[] } | null {
   const [name, ...rest] = argv;

@@ -4,7 +4,7 @@
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
-import { helpRequest, MANUALS, overview } from './help';
+import { asksForHelp } from './args';
 import { exitWith, processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 export interface Command {
@@ -35,6 +35,8 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 useFullConfigReader(async () => (await import('../core/systems/s0/reader')).s0ConfigOfText);
 
 const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';
+/** The manuals (./help), loaded only for help and usage errors. */
+const help = () => import('./help');
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
@@ -42,12 +44,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   readFilesBlocking();
   const [name, ...rest] = argv;
   if (!name) {
-    io.stderr(`${overview(VERSION)}\n\nsession-ledger: no command given.`);
+    io.stderr(`${(await help()).overview(VERSION)}\n\nsession-ledger: no command given.`);
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     // `session-ledger help check` is `session-ledger check --help`.
     const topic = name === 'help' ? rest[0] : undefined;
+    const { helpRequest, MANUALS, overview } = await help();
     io.stdout(
       topic && has(MANUALS, topic) ? (helpRequest(topic, [...rest.slice(1), '--help']) as string) : overview(VERSION),
     );
@@ -65,9 +68,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 2;
   }
   // Help is answered before the command loads: it reads no stdin and writes no file.
-  const help = helpRequest(name, rest);
-  if (help) {
-    io.stdout(help);
+  if (asksForHelp(rest)) {
+    io.stdout((await help()).helpRequest(name, rest) as string);
     return 0;
   }
   try {
@@ -77,7 +79,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     if (err instanceof UsageError) {
       // One line: what is wrong, then where the options are.
       terminalSafeIo(io).stderr(
-        `session-ledger ${name}: ${err.message} (usage: ${MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`,
+        `session-ledger ${name}: ${err.message} (usage: ${(await help()).MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`,
       );
       return 2;
     }

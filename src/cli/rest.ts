@@ -13,3 +13,5 @@ export * as rotateLog from './commands/rotate-log';
 // The meter's commands, when the meter hands one on (its help, a usage error, an .agents.yml only the YAML reader reads).
 export * as context from './commands/context';
 export * as statusline from './commands/statusline';
+// The manuals: help and usage errors.
+export * as help from './help';
