@@ -31,7 +31,7 @@ export interface SessionRecord {
 }
 
 /** The parent chain of this process, nearest first, up to `max` (Linux: /proc; elsewhere only the parent). */
-export async function parentPids(max = 12): Promise<number[]> {
+export function parentPids(max = 12): number[] {
   const out: number[] = [];
   let pid = process.ppid;
   while (pid > 1 && out.length < max) {

@@ -159,7 +159,7 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
           source,
           cwd: str(p.cwd),
           at: new Date(now).toISOString(),
-          pids: await parentPids(),
+          pids: parentPids(),
         });
         logs.push(`recorded session ${sid ?? '(no id)'}`);
       } catch (err) {
