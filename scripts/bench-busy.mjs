@@ -139,7 +139,7 @@ async function window(withExtension, vsix) {
     env: { CLAUDE_CONFIG_DIR: claude.home, CODEX_HOME: join(run, 'codex') },
   });
   const ctx = await launchBrowser(run, { viewport: { width: 1400, height: 2400 } });
-  const out = { withExtension, tree: [], status: [], unreadable: 0, samples: 0 };
+  const out = { withExtension, tree: [], status: [], unreadable: 0, unreadableRows: [], samples: 0 };
   let agent;
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
@@ -181,7 +181,12 @@ async function window(withExtension, vsix) {
       const now = Date.now();
       out.samples++;
       const s3 = rows.some((r) => /^S3\b/.test(r.trim()));
-      if (!s3 || rows.some((r) => /not read as S3/.test(r))) out.unreadable++;
+      if (!s3 || rows.some((r) => /not read as S3/.test(r))) {
+        out.unreadable++;
+        // What the tree showed then, for the report: a missing row and a refused read are different failures.
+        if (out.unreadableRows.length < 3)
+          out.unreadableRows.push({ at: now - t0, why: s3 ? 'S3 not read' : 'no S3 row', rows: rows.slice(0, 12) });
+      }
       const m = rows.map((r) => /busy-step (\d+) at (\d+)/.exec(r)).find(Boolean);
       if (m) out.tree.push(now - Number(m[2]));
       const st = await page
@@ -233,6 +238,8 @@ for (const w of [without, withExt]) {
 const s = (xs) =>
   `median ${f(median(xs) / 1000, 2)} s, p90 ${f(pct(xs, 90) / 1000, 2)} s, max ${f(Math.max(...xs) / 1000, 2)} s (${xs.length} samples)`;
 console.log(`tree lag: ${s(withExt.tree)}; S3 shown unreadable in ${withExt.unreadable} of ${withExt.samples} samples`);
+for (const u of withExt.unreadableRows)
+  console.log(`  at ${(u.at / 1000).toFixed(1)} s, ${u.why}; the tree's rows: ${JSON.stringify(u.rows)}`);
 console.log(`status bar lag: ${s(withExt.status)}`);
 console.log(
   `extra CPU of the extension host with the extension: ${f(withExt.cpuPoints - without.cpuPoints)} points of one core; its memory growth over the run: ${f(withExt.rss.end - withExt.rss.start, 0)} MB (without: ${f(without.rss.end - without.rss.start, 0)} MB)`,
