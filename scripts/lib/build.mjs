@@ -210,17 +210,23 @@ function asComment(text, name) {
  * same text as code). `loadPart` takes a part from the function's text (V8 keeps the script's source:
  * the file is not read again), turns each `*\/` back into a star-slash and compiles it when a command
  * needs it; the build writes the line each function begins on into part 1, for stack traces. Every
- * character outside ASCII is written as a \u escape (in a string, a regular expression or a comment it means the same): one
- * such character anywhere makes V8 hold the whole file as two-byte text, which Node then reads and
- * skips at about twice the cost on every status line run.
+ * character outside ASCII is written as a \u escape (in a string, a regular expression or a comment
+ * it means the same): one such character anywhere makes V8 hold the whole file as two-byte text,
+ * which Node then reads and skips at about twice the cost on every status line run.
  * The status line's own script (STATUSLINE_SCRIPT, which the relay runs) is the same file without its
  * core: Node reads every byte of the script it runs, and a megabyte of comment costs the status line
  * several milliseconds on every refresh. It takes the core from the hook script beside it.
  * Returns the module sets of the meter and of the core (for the extension, which loads the hook script).
  */
-export async function buildHookScript() {
+/** The CLI's production options for a bundle built in memory, plain: not minified, no source map. */
+function plainOptions() {
   const [cli] = bundleTargets({ production: true });
-  const common = { ...cli, banner: {}, outfile: undefined, minify: false, sourcemap: false };
+  return { ...cli, outfile: undefined, minify: false, sourcemap: false };
+}
+
+export async function buildHookScript() {
+  const cli = plainOptions();
+  const common = { ...cli, banner: {} };
   const restStubs = fromTables(
     [{ modules: REST_COMMANDS, expr: 'require("session-ledger-rest").__m' }],
     ['session-ledger-rest'],
@@ -329,8 +335,7 @@ const METER_SCRIPT = 'session-ledger-meter.cjs';
  * line's script beside it, and through it to the hook script.
  */
 async function buildCli() {
-  const [cli] = bundleTargets({ production: true });
-  const common = { ...cli, outfile: undefined, minify: false, sourcemap: false, write: false };
+  const common = { ...plainOptions(), write: false };
   const [entry, meter] = await Promise.all([
     esbuild.build({
       ...common,

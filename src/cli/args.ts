@@ -83,9 +83,15 @@ function parseError(err: Error & { code?: string }): string {
 /** The meter's commands (src/cli/meter.ts runs them; src/cli/hot.ts routes them there). */
 export type MeterCommand = 'statusline' | 'context' | 'hook remind';
 
+/** A command's own arguments: those before any `--` (after it they belong to another program). */
+export function ownArgs(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end >= 0 ? args.slice(0, end) : args;
+}
+
 /** A command's arguments ask for its manual: `--help` or `-h` before any `--`. */
 export function asksForHelp(args: readonly string[]): boolean {
-  const own = args.indexOf('--') >= 0 ? args.slice(0, args.indexOf('--')) : args;
+  const own = ownArgs(args);
   return own.includes('--help') || own.includes('-h');
 }
 

@@ -6,7 +6,7 @@
 
 import { ALL_FACTS, type CommandHelp } from '../core/systems/facts';
 import { REPO_CHECKS } from '../core/systems/s3/facts';
-import { asksForHelp } from './args';
+import { asksForHelp, ownArgs } from './args';
 
 /** A command's manual: what a system's write action declares (CommandHelp), and the subcommands' own. */
 export interface Manual extends CommandHelp {
@@ -314,7 +314,7 @@ export function overview(version: string): string {
  */
 export function helpRequest(name: string, args: readonly string[]): string | null {
   if (!asksForHelp(args)) return null;
-  const own = args.indexOf('--') >= 0 ? args.slice(0, args.indexOf('--')) : args;
+  const own = ownArgs(args);
   const m = MANUALS[name];
   const sub = m.sub && own[0] && Object.prototype.hasOwnProperty.call(m.sub, own[0]) ? own[0] : null;
   return sub ? manualText(`${name} ${sub}`, m.sub![sub]) : manualText(name, m);

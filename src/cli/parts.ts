@@ -56,15 +56,33 @@ const PART_LINES = '__SESSION_LEDGER_PART_LINES__';
  * null (a build without parts, or a copy cut short before this one).
  */
 function ownPart(marker: string): { text: string; line: number } | null {
+  const i = MARKERS.indexOf(marker);
   const fn = [
     typeof sessionLedgerMeter === 'function' && sessionLedgerMeter,
     typeof sessionLedgerCore === 'function' && sessionLedgerCore,
     typeof sessionLedgerRest === 'function' && sessionLedgerRest,
     typeof sessionLedgerYaml === 'function' && sessionLedgerYaml,
-  ][MARKERS.indexOf(marker)];
-  const line = Number(PART_LINES.split(',')[MARKERS.indexOf(marker)]);
+  ][i];
+  const line = Number(PART_LINES.split(',')[i]);
   if (!fn || !(line > 0)) return null;
   return { text: Function.prototype.toString.call(fn), line };
+}
+
+/** The last other script read for its parts: the core, the rest and the YAML library of one file read it once. */
+let read: { file: string; text: string } | null = null;
+
+/** The text of another script (the hook script beside this one), read once per process. */
+function textOf(file: string): string {
+  if (read?.file === file) return read.text;
+  try {
+    // The parts in comments are ASCII (the build writes every other character as an escape): no decoding needed.
+    read = { file, text: fs.readFileSync(file, 'latin1') };
+  } catch (err) {
+    throw new CoreUnavailable(
+      `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
+  }
+  return read.text;
 }
 
 /** Compile and run the part after the line `marker` of this very file (once per process); its exports. */
@@ -85,16 +103,7 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
   if (own) ({ text, line } = own);
   // This script defines no function for the part: it holds none (the status line's and the meter's scripts hold no core).
   else if (file === __filename) throw missing();
-  else {
-    try {
-      // The parts in comments are ASCII (the build writes every other character as an escape): no decoding needed.
-      text = fs.readFileSync(file, 'latin1');
-    } catch (err) {
-      throw new CoreUnavailable(
-        `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-      );
-    }
-  }
+  else text = textOf(file);
   // A copy checked out with CRLF line ends (git's autocrlf on Windows) holds the same parts.
   if (text.includes('\r\n')) text = text.split('\r\n').join('\n');
   const open = own ? decl : `\n${marker}\n${decl}`;
