@@ -239,3 +239,26 @@ test('a file cut short that still parses (its Now ▶ gone) while being written:
   const again = statSync(file).mtimeMs + 10;
   assert.equal(unsettled(root, later.report, await evaluate(root, opts), again), null);
 });
+
+test('a read that overlapped a write is not believed, however long after it the host looks (a busy host)', async () => {
+  const root = fixtureCopy('e2e-workspace');
+  const { file, whole, head } = halves(root);
+  const good = await evaluate(root, opts);
+  let reads = 0;
+  const torn: WorkspaceReport[] = [];
+  // The first read lands between two pieces of a write; the write ends before the read is judged.
+  const read = async () => {
+    if (++reads > 1) return evaluate(root, opts);
+    writeFileSync(file, head);
+    torn.push(await evaluate(root, opts));
+    writeFileSync(file, whole);
+    return torn[0];
+  };
+  // Judged 5 s after the write: by the file's time alone it has long been quiet.
+  const late = () => Date.now() + 5 * SETTLE_MS;
+  const r = await settledRead(root, good, read, 20, late);
+  assert.ok(!s3Readable(torn[0]), 'the read between the pieces saw half the file');
+  assert.ok(s3Readable(r.report), 'S3 is shown read, not from the read that overlapped the write');
+  assert.equal(reads, 2, 'the read was taken again');
+  assert.ok(!r.report.systems.find((s) => s.id === 'S3')?.updating, 'and the second read is believed');
+});

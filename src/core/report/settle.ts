@@ -10,6 +10,9 @@
  * - A suspect read is read again after `RETRY_MS`. Still suspect, the system's last good report is
  *   kept (marked `updating`) and nothing found in the unparsed read is published; the caller reads
  *   again once the file has been quiet for `SETTLE_MS` (`recheckAt`).
+ * - A file that changed while it was read (its size or times moved between a look before the read and
+ *   one after it) is as suspect, however long ago that was: a host too busy to look within `SETTLE_MS`
+ *   still does not take a read that overlapped a write for the file.
  * - A file that stays unreadable after it stopped changing is reported as it is.
  * - A read that parses is as suspect when it newly fails a check the system passed before (a file
  *   cut short between two pieces still parses: its `Now ▶` or its Log is simply gone) and one of
@@ -69,15 +72,32 @@ export function newlyFailing(prev: WorkspaceReport | undefined, next: WorkspaceR
   return out;
 }
 
+/** A file's size and times, or "none": what moves when it is written. */
+function fileState(abs: string): string {
+  const st = statOrNullSync(abs);
+  return st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'none';
+}
+
+/** Every file of `prev`'s systems (home and documents) as it stands now, by relative path: taken before a read. */
+export function filesBefore(root: string, prev: WorkspaceReport | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of prev?.systems ?? [])
+    for (const rel of [s.home, ...s.docs.map((d) => d.relPath)])
+      if (!out.has(rel)) out.set(rel, fileState(path.resolve(root, rel)));
+  return out;
+}
+
 /**
  * The systems of `next` whose files did not parse, or newly fail a check, while they were being
- * written (modified within `SETTLE_MS` of `now`), or null when every read can be believed.
+ * written (modified within `SETTLE_MS` of `now`, or changed since `before`, taken before the read),
+ * or null when every read can be believed.
  */
 export function unsettled(
   root: string,
   prev: WorkspaceReport | undefined,
   next: WorkspaceReport,
   now = Date.now(),
+  before?: ReadonlyMap<string, string>,
 ): Unsettled | null {
   const systems = new Set<SystemId>();
   let recheckAt = 0;
@@ -85,10 +105,16 @@ export function unsettled(
   for (const [id, rels] of newlyFailing(prev, next)) if (!suspect.has(id)) suspect.set(id, rels);
   for (const [id, rels] of suspect) {
     for (const rel of rels) {
-      const st = statOrNullSync(path.resolve(root, rel));
-      // A file with no time (gone) or last written long ago (or far in the future) is what it is.
-      if (!st || st.mtimeMs <= now - SETTLE_MS || st.mtimeMs > now + SETTLE_MS) continue;
+      const abs = path.resolve(root, rel);
+      const st = statOrNullSync(abs);
+      // A file gone is what it is.
+      if (!st) continue;
+      const was = before?.get(rel);
+      const moved = was !== undefined && was !== fileState(abs);
+      // A file last written long ago (or far in the future), and not since the read began, is what it is.
+      if (!moved && (st.mtimeMs <= now - SETTLE_MS || st.mtimeMs > now + SETTLE_MS)) continue;
       systems.add(id);
+      // Once quiet for SETTLE_MS (at once, for a file written during the read and quiet since).
       recheckAt = Math.max(recheckAt, st.mtimeMs + SETTLE_MS);
     }
   }
@@ -166,12 +192,14 @@ export async function settledRead(
   retryMs = RETRY_MS,
   now: () => number = Date.now,
 ): Promise<SettledRead> {
+  let before = filesBefore(root, prev);
   let next = await read();
-  let u = unsettled(root, prev, next, now());
+  let u = unsettled(root, prev, next, now(), before);
   if (!u) return { report: next };
   await new Promise((r) => setTimeout(r, retryMs));
+  before = filesBefore(root, prev);
   next = await read();
-  u = unsettled(root, prev, next, now());
+  u = unsettled(root, prev, next, now(), before);
   if (!u) return { report: next };
   return { report: holdLastGood(prev, next, u.systems), recheckAt: u.recheckAt };
 }
