@@ -22,6 +22,7 @@
 import { statOrNullSync } from '../files/fsread';
 import { worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { FACTS, globRe } from '../systems/facts';
+import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 
 /** A file modified less than this long ago (ms) is taken to be still being written. */
@@ -73,8 +74,7 @@ export function newlyFailing(prev: WorkspaceReport | undefined, next: WorkspaceR
 }
 
 /** A file's size and times, or "none": what moves when it is written. */
-function fileState(abs: string): string {
-  const st = statOrNullSync(abs);
+function fileState(st: Stats | null): string {
   return st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'none';
 }
 
@@ -83,7 +83,7 @@ export function filesBefore(root: string, prev: WorkspaceReport | undefined): Ma
   const out = new Map<string, string>();
   for (const s of prev?.systems ?? [])
     for (const rel of [s.home, ...s.docs.map((d) => d.relPath)])
-      if (!out.has(rel)) out.set(rel, fileState(path.resolve(root, rel)));
+      if (!out.has(rel)) out.set(rel, fileState(statOrNullSync(path.resolve(root, rel))));
   return out;
 }
 
@@ -105,12 +105,11 @@ export function unsettled(
   for (const [id, rels] of newlyFailing(prev, next)) if (!suspect.has(id)) suspect.set(id, rels);
   for (const [id, rels] of suspect) {
     for (const rel of rels) {
-      const abs = path.resolve(root, rel);
-      const st = statOrNullSync(abs);
+      const st = statOrNullSync(path.resolve(root, rel));
       // A file gone is what it is.
       if (!st) continue;
       const was = before?.get(rel);
-      const moved = was !== undefined && was !== fileState(abs);
+      const moved = was !== undefined && was !== fileState(st);
       // A file last written long ago (or far in the future), and not since the read began, is what it is.
       if (!moved && (st.mtimeMs <= now - SETTLE_MS || st.mtimeMs > now + SETTLE_MS)) continue;
       systems.add(id);
