@@ -100,6 +100,15 @@ async function extensionHost(server, timeoutMs = 60_000) {
   }
 }
 
+/** The text of every row of the sidebar's lists, top to bottom. */
+const treeRows = (page) => page.$$eval('.part.sidebar .monaco-list-row', (els) => els.map((e) => e.textContent ?? ''));
+
+/** Why the tree's rows show S3 unreadable ('no S3 row', or 'S3 not read': a row saying it was not read as S3), or null. */
+function s3Unreadable(rows) {
+  if (!rows.some((r) => /^S3\b/.test(r.trim()))) return 'no S3 row';
+  return rows.some((r) => /not read as S3/.test(r)) ? 'S3 not read' : null;
+}
+
 /** The agent: STATE.md rewritten and the transcript appended every TICK_MS; `writes[k]` / `appends[k]` are their times. */
 function startAgent(ws, transcript) {
   const file = join(ws, 'docs', 'state', 'STATE.md');
@@ -177,11 +186,11 @@ async function window(withExtension, vsix) {
         w0 = { ...u, t: Date.now(), th };
       }
       if (!withExtension) continue;
-      const rows = await page.$$eval('.part.sidebar .monaco-list-row', (els) => els.map((e) => e.textContent ?? ''));
+      const rows = await treeRows(page);
       const now = Date.now();
       out.samples++;
-      const s3 = rows.some((r) => /^S3\b/.test(r.trim()));
-      if (!s3 || rows.some((r) => /not read as S3/.test(r))) {
+      const why = s3Unreadable(rows);
+      if (why) {
         out.unreadable++;
         // What the tree showed then, for the report: a missing row and a refused read are different failures.
         if (out.unreadableRows.length < 3) {
@@ -191,17 +200,14 @@ async function window(withExtension, vsix) {
           let shownFor = null;
           while (Date.now() - t1 < 3000) {
             await new Promise((r) => setTimeout(r, 50));
-            const again = await page.$$eval('.part.sidebar .monaco-list-row', (els) =>
-              els.map((e) => e.textContent ?? ''),
-            );
-            if (again.some((r) => /^S3\b/.test(r.trim())) && !again.some((r) => /not read as S3/.test(r))) {
+            if (!s3Unreadable(await treeRows(page))) {
               shownFor = Date.now() - now;
               break;
             }
           }
           out.unreadableRows.push({
             at: now - t0,
-            why: s3 ? 'S3 not read' : 'no S3 row',
+            why,
             shownFor,
             rows: rows.slice(0, 12),
           });

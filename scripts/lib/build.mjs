@@ -84,7 +84,7 @@ const PART_FUNCTION = {
   [HOOK_REST_MARKER]: 'sessionLedgerRest',
   [HOOK_YAML_MARKER]: 'sessionLedgerYaml',
 };
-/** What src/cli/hot.ts holds in place of the lines on which the parts' functions begin, which the build writes in. */
+/** What src/cli/parts.ts holds in place of the lines on which the parts' functions begin, which the build writes in. */
 const PART_LINES_PLACEHOLDER = '__SESSION_LEDGER_PART_LINES__';
 /** How the hook script writes each `*\/` of a part in a comment, so that the block comment holding it does not end there (src/core/hooks/files.ts). */
 export const CORE_END_ESCAPED = '*\\/';
@@ -190,6 +190,12 @@ function asComment(text, name) {
   return asciiOnly(text).replace(/\n$/, '').split('*/').join(CORE_END_ESCAPED);
 }
 
+/** The CLI's production options for a bundle built in memory, plain: not minified, no source map. */
+function plainOptions() {
+  const [cli] = bundleTargets({ production: true });
+  return { ...cli, outfile: undefined, minify: false, sourcemap: false };
+}
+
 /**
  * The hook script that `hooks install` copies to `.claude/hooks/session-ledger.cjs`: one plain
  * JavaScript file, not minified and without a source map (it is committed into users' repositories,
@@ -218,12 +224,6 @@ function asComment(text, name) {
  * several milliseconds on every refresh. It takes the core from the hook script beside it.
  * Returns the module sets of the meter and of the core (for the extension, which loads the hook script).
  */
-/** The CLI's production options for a bundle built in memory, plain: not minified, no source map. */
-function plainOptions() {
-  const [cli] = bundleTargets({ production: true });
-  return { ...cli, outfile: undefined, minify: false, sourcemap: false };
-}
-
 export async function buildHookScript() {
   const cli = plainOptions();
   const common = { ...cli, banner: {} };

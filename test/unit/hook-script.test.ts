@@ -218,7 +218,7 @@ test('the hooks and status run without the rest of the CLI: a copy cut short bef
     assert.equal(cut[k].stderr, whole[k].stderr, k);
   }
   // A command of the rest says what is missing.
-  const init = node(['rotate-log']);
-  assert.equal(init.status, 2);
-  assert.match(init.stderr, /holds no rest of the CLI/);
+  const restRun = node(['rotate-log']);
+  assert.equal(restRun.status, 2);
+  assert.match(restRun.stderr, /holds no rest of the CLI/);
 });
