@@ -6,9 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ownFileLinkProblem, writeAtomic, WriteRefused } from '../../src/core/files/atomic';
+import { lockPath } from '../../src/core/files/lock';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
@@ -155,4 +156,65 @@ test('writeAtomic with own: a link anywhere under the root refuses before any fo
   symlinkSync(dir, viaLink);
   await writeAtomic(path.join(viaLink, 'mine/file.json'), 'again', { root: viaLink, own: true });
   assert.equal(readFileSync(path.join(dir, 'mine/file.json'), 'utf8'), 'again');
+});
+
+/** `at` (a path of the tool's own) linked to the state file: symbolically, or hard. */
+function linkToState(dir: string, at: string, how: 'symlink' | 'hardlink'): void {
+  mkdirSync(path.dirname(at), { recursive: true });
+  if (how === 'symlink') symlinkSync(path.relative(path.dirname(at), path.join(dir, STATE)), at);
+  else linkSync(path.join(dir, STATE), at);
+}
+
+test('a link at the write lock beside the file: hooks install, attest and enable-ledger refuse, and their --dry-run says so', async () => {
+  const HANDOFF = { 'memory/session-handoff-LATEST.md': '# Handoff\n\n## Now\n- x\n' };
+  const cases: Array<{ name: string; lock: string; args: string[]; extra?: Record<string, string> }> = [
+    { name: 'hooks install', lock: '.claude/settings.json', args: ['hooks', 'install'] },
+    { name: 'attest', lock: 'memory/.session-handoff.sha256', args: ['attest'], extra: HANDOFF },
+    { name: 'enable-ledger', lock: '.agents.yml', args: ['enable-ledger'] },
+  ];
+  for (const c of cases) {
+    for (const how of ['symlink', 'hardlink'] as const) {
+      const what = `${c.name}, lock (${how})`;
+      const dir = s3Workspace(c.extra);
+      linkToState(dir, lockPath(path.join(dir, c.lock)), how);
+      const dry = await runIn([...c.args, '--root', dir, '--dry-run']);
+      assert.equal(dry.code, 1, `${what} dry run: ${dry.stdout}`);
+      assert.match(
+        dry.stderr,
+        /session-ledger\.lock (is a symbolic link|has 2 hard links).*never writes its own files through a link/,
+        what,
+      );
+      const r = await runIn([...c.args, '--root', dir]);
+      assert.equal(r.code, 1, `${what}: ${r.stdout}`);
+      assert.match(r.stderr, /never writes its own files through a link; nothing was written/, what);
+      untouched(dir, what);
+      assert.equal(existsSync(path.join(dir, c.lock)), false, `${what}: ${c.lock} was not written`);
+    }
+  }
+});
+
+test('enable-ledger never writes .agents.yml through a link; --dry-run says it would refuse', async () => {
+  for (const how of ['symlink', 'hardlink'] as const) {
+    const dir = s3Workspace({ 'docs/agents.yml': 'session:\n  ledger: false\n' });
+    const at = path.join(dir, '.agents.yml');
+    if (how === 'symlink') symlinkSync('docs/agents.yml', at);
+    else linkSync(path.join(dir, 'docs/agents.yml'), at);
+    const dry = await runIn(['enable-ledger', '--root', dir, '--dry-run']);
+    assert.equal(dry.code, 1, `${how} dry run: ${dry.stdout}`);
+    assert.match(
+      dry.stderr,
+      /would refuse to write \.agents\.yml: \.agents\.yml (is a symbolic link|has 2 hard links)/,
+      how,
+    );
+    const r = await runIn(['enable-ledger', '--root', dir]);
+    assert.equal(r.code, 1, `${how}: ${r.stdout}`);
+    assert.match(r.stderr, /never writes its own files through a link; nothing was written/, how);
+    assert.equal(readFileSync(path.join(dir, 'docs/agents.yml'), 'utf8'), 'session:\n  ledger: false\n', how);
+  }
+  // A plain .agents.yml is written, and its dry run names no refusal.
+  const dir = s3Workspace();
+  writeFileSync(path.join(dir, '.agents.yml'), 'session:\n  ledger: false\n');
+  assert.equal((await runIn(['enable-ledger', '--root', dir, '--dry-run'])).code, 0);
+  assert.equal((await runIn(['enable-ledger', '--root', dir])).code, 0);
+  assert.match(readFileSync(path.join(dir, '.agents.yml'), 'utf8'), /ledger: true/);
 });

@@ -21,6 +21,12 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   const plan = o.plan;
+  if (values['dry-run'] && !plan.already && plan.linkProblem) {
+    io.stderr(
+      `session-ledger enable-ledger: would refuse to write ${plan.rel}: ${plan.linkProblem}; Session Ledger never writes its own files through a link. Remove the link and run it again.`,
+    );
+    return 1;
+  }
   let written = false;
   if (!values['dry-run'] && !plan.already) {
     if (!(await stepOrSay(io, 'enable-ledger', () => applyEnableLedger(root, plan)))) return 1;

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { processAlive, refuseOwnFileLink, WriteRefused } from './atomic';
+import { ownFileLinkProblem, processAlive, refuseOwnFileLink, WriteRefused } from './atomic';
 
 /** How long a second run waits for the first, by default. */
 export const LOCK_WAIT_MS = 10_000;
@@ -18,6 +18,15 @@ const EMPTY_STALE_MS = 30_000;
 /** The lock file that guards `file`. */
 export function lockPath(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.session-ledger.lock`);
+}
+
+/**
+ * Why the lock beside `file` could not be taken, in English, or null: a link at the lock's path or
+ * at a folder on its way (the lock is one of the tool's own files, never written through a link).
+ * For a dry run, to say what the write would refuse.
+ */
+export function lockLinkProblem(file: string, root: string): string | null {
+  return ownFileLinkProblem(lockPath(path.resolve(file)), root);
 }
 
 /** The holder of a lock: its pid, or null while it is being written (or cannot be read). */

@@ -25,7 +25,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
-import { withWriteLock } from '../files/lock';
+import { lockPath, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
   HOOK_CORE_MARKER,
@@ -473,8 +473,14 @@ function scriptKey(client: HookClient): 'script' | 'codexScript' {
 /** Both files a plan writes must really lie inside the root (a `.claude` linking elsewhere is refused). */
 async function writesInside(plan: HooksPlan): Promise<void> {
   await writeTarget(plan.settingsPath, plan.root);
-  // The tool's own files are never written through a link (a dry run refuses as the install would).
-  for (const own of [plan.scriptPath, plan.statuslinePath, path.join(plan.root, INSTALL_RECORD_REL)])
+  // The tool's own files are never written through a link (a dry run refuses as the install would),
+  // the write lock beside the settings file included.
+  for (const own of [
+    plan.scriptPath,
+    plan.statuslinePath,
+    path.join(plan.root, INSTALL_RECORD_REL),
+    lockPath(plan.settingsPath),
+  ])
     refuseOwnFileLink(own, plan.root);
 }
 

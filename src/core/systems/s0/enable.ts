@@ -7,8 +7,8 @@
  */
 import * as path from 'node:path';
 import { isMap, isScalar } from 'yaml';
-import { writeAtomic, WriteRefused } from '../../files/atomic';
-import { withWriteLock } from '../../files/lock';
+import { ownFileLinkProblem, writeAtomic, WriteRefused } from '../../files/atomic';
+import { lockLinkProblem, withWriteLock } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
 import { parseYamlDocument } from '../../markdown/yaml';
 import { t, type Msg } from '../../model/messages';
@@ -30,6 +30,11 @@ export interface EnablePlan {
   already: boolean;
   /** The file is created. */
   created: boolean;
+  /**
+   * Why the write would be refused (a link at `.agents.yml`, at its write lock or on their way: it
+   * is never written through one), in English, or null. A dry run says it.
+   */
+  linkProblem: string | null;
   /** The question and the detail a caller shows before writing, in S0's words. */
   question: Msg;
   detail: Msg;
@@ -79,6 +84,7 @@ export async function planEnableLedger(root: string): Promise<EnableOutcome> {
       after,
       already: edit.already,
       created,
+      linkProblem: ownFileLinkProblem(file, abs) ?? lockLinkProblem(file, abs),
       question: created
         ? t('Create .agents.yml with `session: ledger: true`?')
         : t('Set `session: ledger: true` in .agents.yml?'),

@@ -4,7 +4,7 @@
  * receipt log). Preview with `planAttest`, write with `applyAttest`.
  */
 import * as path from 'node:path';
-import { withWriteLock } from '../../files/lock';
+import { lockLinkProblem, withWriteLock } from '../../files/lock';
 import { currentHash, isInside, ownFileLinkProblem, realTarget, writeAtomic, WriteRefused } from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
 import { companionPath } from '../facts';
@@ -31,7 +31,10 @@ export interface AttestPlan {
   changed: boolean;
   /** SHA-256 of the sidecar's bytes as read (null when missing), for the write. */
   sidecarHash: string | null;
-  /** Why the sidecar cannot be written (a link at it or on its way: the tool's own file is never written through one), or null. */
+  /**
+   * Why the sidecar cannot be written (a link at it, at its write lock or on their way: the tool's
+   * own files are never written through one), or null.
+   */
   linkProblem: string | null;
 }
 
@@ -70,7 +73,7 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
     status,
     changed: !exact,
     sidecarHash,
-    linkProblem: ownFileLinkProblem(sidecar, root),
+    linkProblem: ownFileLinkProblem(sidecar, root) ?? lockLinkProblem(sidecar, root),
   };
 }
 
