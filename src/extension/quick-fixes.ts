@@ -2,14 +2,19 @@
  * Quick fixes for the findings whose fix is mechanical, each a `WorkspaceEdit` the user sees and
  * can undo. Which finding offers which fix, and its title, come from the system's home
  * (`core/systems/<sN>/fixes.ts`); the edits from the core (`fixes`, `compact-state`, `rotate-log`,
- * `attest`, `git`), the whole-file ones through the Refactor Preview. Nothing is applied unless the
+ * `git`), the whole-file ones through the Refactor Preview. "Attest the handoff" and "Enable the
+ * ledger" write one of the tool's own files and run a command instead: the core writes it. Nothing is applied unless the
  * user picks it, and in Restricted Mode none is offered (the workspace writes nothing and runs no git).
  */
 import * as vscode from 'vscode';
 import type { FixKind, LineEdit } from '../core/systems/fixes';
 import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
 import { errorText } from './pure/error-text';
+import { requireTrust } from './trust';
 import { fixOffersOf, notCompactedText } from './pure/findings';
+
+/** The command the quick fix "Attest the handoff" runs (registered with the provider, not in the palette). */
+const ATTEST_COMMAND = 'sessionLedger.quickFix.attest';
 
 class FixAction extends vscode.CodeAction {
   constructor(
@@ -62,7 +67,37 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
   ) {}
 
   register(): vscode.Disposable {
-    return vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this, LedgerQuickFixes.metadata);
+    return vscode.Disposable.from(
+      vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this, LedgerQuickFixes.metadata),
+      vscode.commands.registerCommand(ATTEST_COMMAND, (a: FixAction) => this.attest(a)),
+    );
+  }
+
+  /**
+   * "Attest the handoff": the core writes the sidecar (atomically, under its lock, never through a
+   * link), after the user confirms when it held another hash. Not a WorkspaceEdit: VS Code would
+   * write the file through a link a repository planted.
+   */
+  private async attest(a: FixAction): Promise<void> {
+    if (!requireTrust()) return;
+    const t = vscode.l10n.t;
+    const f = a.placed.finding;
+    try {
+      if (a.document.isDirty)
+        throw new Error(t('Save {0} first: the attestation is the hash of the file on disk.', f.path));
+      const { attestFix } = await import('./pure/attest-fix');
+      const confirm = async () => {
+        const label = t('Attest');
+        const detail = t('TAMPERED: the file changed after it was attested.');
+        return (await vscode.window.showWarningMessage(a.title, { modal: true, detail }, label)) === label;
+      };
+      const r = await attestFix(a.placed.folder.uri.fsPath, f.system.home, confirm);
+      if (r.kind === 'no-handoff') throw new Error(t('{0} cannot be read.', f.system.home));
+      if (r.kind === 'written') this.log.info(`Attested ${r.plan.handoff}: ${r.plan.sidecar} = ${r.plan.hash}.`);
+    } catch (err) {
+      this.log.warn(`Quick fix ${a.fix}: ${(err as Error)?.message ?? String(err)}`);
+      void vscode.window.showWarningMessage(t('Session Ledger: {0}', errorText(t, err)));
+    }
   }
 
   provideCodeActions(
@@ -82,6 +117,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         // A fix that writes another file (or creates it) runs its command: preview, confirm, a refused stale write.
         if (offer.kind === 'enable-ledger')
           a.command = { command: 'sessionLedger.enableLedger', title: a.title, arguments: [p.folder.uri] };
+        // The S1 sidecar is one of the tool's own files: the core writes it, never through a link.
+        if (offer.kind === 'attest') a.command = { command: ATTEST_COMMAND, title: a.title, arguments: [a] };
         out.push(a);
       }
     }
@@ -130,19 +167,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         if (!edits.length) throw new Error(t('Branch / HEAD already match git, or none is written in the handoff.'));
         return lineEdits(doc, edits, label);
       }
-      case 'attest': {
-        if (doc.isDirty) throw new Error(t('Save {0} first: the attestation is the hash of the file on disk.', f.path));
-        const { planAttest } = await import('../core/systems/s1/attest');
-        const plan = await planAttest(root, f.system.home);
-        if (!plan) throw new Error(t('{0} cannot be read.', f.system.home));
-        const we = new vscode.WorkspaceEdit();
-        we.createFile(
-          vscode.Uri.file(plan.sidecar),
-          { overwrite: true, contents: new TextEncoder().encode(plan.hash) },
-          { label, needsConfirmation: a.placed.finding.check.status === 'fail' },
-        );
-        return we;
-      }
+      case 'attest':
+        return undefined;
       case 'compact': {
         if (doc.isDirty) throw new Error(t('Save {0} first: the compaction starts from the file on disk.', f.path));
         const { planCompactState } = await import('../core/systems/s4/compact-state');

@@ -10,6 +10,8 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync
 import * as path from 'node:path';
 import { ownFileLinkProblem, writeAtomic, WriteRefused } from '../../src/core/files/atomic';
 import { lockPath } from '../../src/core/files/lock';
+import { sha256 } from '../../src/core/files/fsread';
+import { attestFix } from '../../src/extension/pure/attest-fix';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
@@ -217,4 +219,36 @@ test('enable-ledger never writes .agents.yml through a link; --dry-run says it w
   assert.equal((await runIn(['enable-ledger', '--root', dir, '--dry-run'])).code, 0);
   assert.equal((await runIn(['enable-ledger', '--root', dir])).code, 0);
   assert.match(readFileSync(path.join(dir, '.agents.yml'), 'utf8'), /ledger: true/);
+});
+
+test('the extension\'s quick fix "Attest the handoff" never writes the S1 sidecar through a link: refused before it asks, nothing written', async () => {
+  const HOME = 'memory/session-handoff-LATEST.md';
+  const HANDOFF = '# Handoff\n\n## Now\n- x\n';
+  const refused = (e: unknown) => e instanceof WriteRefused && e.reason === 'link';
+  for (const how of ['symlink', 'hardlink', 'lock'] as const) {
+    const dir = s3Workspace({ [HOME]: HANDOFF });
+    const sidecar = path.join(dir, 'memory/.session-handoff.sha256');
+    linkToState(dir, how === 'lock' ? lockPath(sidecar) : sidecar, how === 'lock' ? 'symlink' : how);
+    let asked = 0;
+    const ask = async () => (asked++, true);
+    await assert.rejects(attestFix(dir, HOME, ask), refused, how);
+    assert.equal(asked, 0, `${how}: nothing was asked`);
+    untouched(dir, `quick fix attest (${how})`);
+  }
+  // `memory` links to another folder of the workspace: the handoff is read there, the sidecar not written.
+  const dir = s3Workspace({ 'shared/memory/session-handoff-LATEST.md': HANDOFF });
+  symlinkSync('shared/memory', path.join(dir, 'memory'));
+  await assert.rejects(
+    attestFix(dir, HOME, async () => true),
+    refused,
+  );
+  assert.deepEqual(readdirSync(path.join(dir, 'shared/memory')), ['session-handoff-LATEST.md']);
+
+  // A plain sidecar that holds another hash: written only once the user confirms.
+  const ok = s3Workspace({ [HOME]: HANDOFF, 'memory/.session-handoff.sha256': '0'.repeat(64) });
+  const at = path.join(ok, 'memory/.session-handoff.sha256');
+  assert.equal((await attestFix(ok, HOME, async () => false)).kind, 'cancelled');
+  assert.equal(readFileSync(at, 'utf8'), '0'.repeat(64));
+  assert.equal((await attestFix(ok, HOME, async () => true)).kind, 'written');
+  assert.equal(readFileSync(at, 'utf8'), sha256(Buffer.from(HANDOFF)));
 });
