@@ -2,11 +2,12 @@
  * compact-state and rotate-log never change a state or log file with more than one hard link: its
  * other name may be any file on the disk (a file outside the workspace, another user's notes), so
  * it is refused as a link out of the workspace is, with a clear message, and nothing is written
- * (no preview, no archive, the outside file's bytes as they were).
+ * (no preview, no archive, the outside file's bytes as they were). A symbolic link out of the
+ * workspace is refused the same way, already when the preview is planned.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../src/core/files/atomic';
 import { applyCompactState, planCompactState } from '../../src/core/systems/s4/compact-state';
@@ -116,4 +117,55 @@ test('the extension words the refusal in the user language', () => {
     errorText((s, ...a) => s.replace(/\{(\d)\}/g, (_, i) => String(a[Number(i)])), err),
     /^\.agents\/STATE\.md has more than one hard link/,
   );
+});
+
+test('compact-state and rotate-log: a state file, Log archive or log folder that links out of the workspace is refused at the preview: not read, no preview or archive, nothing outside changed', async () => {
+  const outsideRefused = (rel: string) => (e: unknown) =>
+    e instanceof WriteRefused && e.reason === 'outside' && e.file === rel;
+  const elsewhere = () => workspace({ 'notes.md': 'SECRET notes\n' }, 'sl-elsewhere-');
+
+  // .agents/STATE.md links out: compact-state shows nothing of it and writes no preview.
+  const out4 = workspace({ 'STATE.md': S4 }, 'sl-elsewhere-');
+  const root4 = workspace({});
+  mkdirSync(path.join(root4, '.agents'));
+  symlinkSync(path.join(out4, 'STATE.md'), path.join(root4, '.agents/STATE.md'));
+  const c = run(['compact-state', '--root', root4]);
+  assert.equal(c.code, 1, c.stdout);
+  assert.match(c.stderr, /\.agents\/STATE\.md leads outside the workspace .*nothing was written/);
+  assert.doesNotMatch(c.stdout, /ledger-v2/, 'nothing of the outside file is shown');
+  assert.ok(!existsSync(path.join(root4, '.agents/logs')), 'no preview written');
+  await assert.rejects(planCompactState(root4), outsideRefused('.agents/STATE.md'));
+  assert.equal(readFileSync(path.join(out4, 'STATE.md'), 'utf8'), S4);
+
+  // docs/state/STATE.md links out.
+  const out3 = workspace({ 'STATE.md': S3 }, 'sl-elsewhere-');
+  const root3 = workspace({});
+  mkdirSync(path.join(root3, 'docs/state'), { recursive: true });
+  symlinkSync(path.join(out3, 'STATE.md'), path.join(root3, 'docs/state/STATE.md'));
+  const r = run(['rotate-log', '--root', root3]);
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.stderr, /docs\/state\/STATE\.md leads outside the workspace/);
+  await assert.rejects(planRotateLog(root3), outsideRefused('docs/state/STATE.md'));
+  assert.equal(readFileSync(path.join(out3, 'STATE.md'), 'utf8'), S3);
+
+  // An archive that links out, or the whole log folder: the plan (which the extension's quick fix
+  // writes through VS Code) is refused, and the outside file is neither read into it nor changed.
+  const outA = elsewhere();
+  const rootA = workspace({ 'docs/state/STATE.md': S3 });
+  mkdirSync(path.join(rootA, 'docs/state/log'));
+  symlinkSync(path.join(outA, 'notes.md'), path.join(rootA, 'docs/state/log/2026-06.md'));
+  await assert.rejects(planRotateLog(rootA), outsideRefused('docs/state/log/2026-06.md'));
+  const outF = elsewhere();
+  const rootF = workspace({ 'docs/state/STATE.md': S3 });
+  symlinkSync(outF, path.join(rootF, 'docs/state/log'));
+  await assert.rejects(planRotateLog(rootF), (e: unknown) => e instanceof WriteRefused && e.reason === 'outside');
+  for (const [out, root] of [
+    [outA, rootA],
+    [outF, rootF],
+  ]) {
+    assert.equal(run(['rotate-log', '--root', root]).code, 1);
+    assert.deepEqual(readdirSync(out), ['notes.md']);
+    assert.equal(readFileSync(path.join(out, 'notes.md'), 'utf8'), 'SECRET notes\n');
+    assert.equal(readFileSync(path.join(root, 'docs/state/STATE.md'), 'utf8'), S3);
+  }
 });

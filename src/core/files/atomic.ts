@@ -186,6 +186,19 @@ export async function writeTarget(file: string, root?: string): Promise<string> 
   return real;
 }
 
+/**
+ * Throw WriteRefused('outside') when `file` leads outside `root` (a link on its way), before it is
+ * read for a write. Other trouble (a link loop, a file where a folder should be) is left for the
+ * read to report.
+ */
+export async function refuseOutside(file: string, root: string): Promise<void> {
+  try {
+    await writeTarget(file, root);
+  } catch (err) {
+    if (err instanceof WriteRefused) throw err;
+  }
+}
+
 /** `shown` names the file in the English message, `rel` in WriteRefused's `file`. */
 async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
   if (expectHash === undefined) {

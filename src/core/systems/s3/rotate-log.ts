@@ -9,7 +9,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { hardLinkRefused, writeAtomic, WriteRefused } from '../../files/atomic';
+import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
 import { readTextFile, sha256 } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
@@ -100,7 +100,9 @@ function archived(archive: string, entry: string): boolean {
 export async function planRotateLog(root: string, opts: { budget?: number } = {}): Promise<RotatePlan | null> {
   const abs = path.resolve(root);
   const file = path.join(abs, S3_STATE_REL);
-  // STATE.md and its archives are refused with more than one hard link, as a link out of the workspace is.
+  // STATE.md and its archives are never read or written outside the workspace: one that leads out of
+  // it (a link) is refused here already, and so is one with more than one hard link.
+  await refuseOutside(file, abs);
   const f = await readTextFile(file, undefined, { refuseHardLinks: true });
   if (!f.ok && f.kind === 'hard-link') throw hardLinkRefused(S3_STATE_REL, f.links ?? 2, S3_STATE_REL);
   if (!f.ok || f.truncated) return null;
@@ -141,6 +143,7 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
         .replace(/(?:\r?\n|[ \t])+$/, ''),
     );
     const abs2 = path.join(abs, dest);
+    await refuseOutside(abs2, abs);
     const a = await readTextFile(abs2, undefined, { refuseHardLinks: true });
     if (!a.ok && a.kind === 'hard-link') throw hardLinkRefused(dest, a.links ?? 2, dest);
     if (!a.ok && a.kind !== 'missing')

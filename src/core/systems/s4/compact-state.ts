@@ -6,7 +6,7 @@
  * Tracker`), writes atomically, and checks the structure on disk again.
  */
 import * as path from 'node:path';
-import { hardLinkRefused, writeAtomic, WriteRefused } from '../../files/atomic';
+import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
 import { t } from '../../model/messages';
 import { readTextFile } from '../../files/fsread';
@@ -82,10 +82,12 @@ export function composeCompaction(text: string): { after: string; pruned: Compac
 /**
  * The compaction preview, or null when there is no S4 state (no file, unreadable, or none of S4's
  * headings). Throws WriteRefused ('link', 'hard-links') when the state file has more than one hard
- * link: it may be a file from outside the workspace, so it is neither previewed nor written.
+ * link: it may be a file from outside the workspace, so it is neither previewed nor written; and
+ * WriteRefused ('outside') when it leads out of the workspace (a link): it is not read either.
  */
 export async function planCompactState(root: string): Promise<CompactPlan | null> {
   const file = path.join(path.resolve(root), S4_STATE_REL);
+  await refuseOutside(file, path.resolve(root));
   const f = await readTextFile(file, undefined, { refuseHardLinks: true });
   if (!f.ok && f.kind === 'hard-link') throw hardLinkRefused(S4_STATE_REL, f.links ?? 2, S4_STATE_REL);
   if (!f.ok || f.truncated) return null;
