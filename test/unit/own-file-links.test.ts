@@ -6,7 +6,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { ownFileLinkProblem, writeAtomic, WriteRefused } from '../../src/core/files/atomic';
 import { lockPath } from '../../src/core/files/lock';
@@ -16,9 +25,15 @@ import { preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { SESSION_RECORD_REL, SESSION_RECORDS_DIR_REL } from '../../src/core/hooks/session-record';
-import { INSTALL_RECORD_REL, SCRIPT_REL } from '../../src/core/hooks/install';
+import {
+  applyHooksPlan,
+  INSTALL_RECORD_REL,
+  planHooksInstall,
+  planHooksUninstall,
+  SCRIPT_REL,
+} from '../../src/core/hooks/install';
 import { feedPath } from '../../src/core/context/feed';
-import { workspace } from './helpers';
+import { HOOK_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { preCompact, S3_STATE, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
 
@@ -251,4 +266,31 @@ test('the extension\'s quick fix "Attest the handoff" never writes the S1 sideca
   assert.equal(readFileSync(at, 'utf8'), '0'.repeat(64));
   assert.equal((await attestFix(ok, HOME, async () => true)).kind, 'written');
   assert.equal(readFileSync(at, 'utf8'), sha256(Buffer.from(HANDOFF)));
+});
+
+test('hooks uninstall removes nothing through a link planted after its plan (while the extension shows the preview): refused, the files behind the link kept', async () => {
+  for (const folder of ['.claude/hooks', '.claude/session-ledger']) {
+    const dir = s3Workspace();
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true }));
+    const plan = await planHooksUninstall(dir);
+    assert.equal(plan.error, undefined);
+    // The folder of the tool's files is swapped for a link to another folder holding files of those names.
+    const elsewhere = workspace(
+      { 'session-ledger.cjs': 'mine\n', 'session-ledger-statusline.cjs': 'mine\n', 'install.json': 'mine\n' },
+      'sl-elsewhere-',
+    );
+    rmSync(path.join(dir, folder), { recursive: true });
+    symlinkSync(elsewhere, path.join(dir, folder));
+    await assert.rejects(
+      applyHooksPlan(plan),
+      (e: unknown) => e instanceof WriteRefused && e.reason === 'link',
+      folder,
+    );
+    assert.deepEqual(
+      readdirSync(elsewhere).sort(),
+      ['install.json', 'session-ledger-statusline.cjs', 'session-ledger.cjs'],
+      `${folder}: nothing removed through the link`,
+    );
+    assert.match(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), /PreCompact/, 'settings unchanged');
+  }
 });

@@ -862,6 +862,9 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
 }
 
 async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promise<void> {
+  // Checked again now, under the lock: a link planted since the plan (while the preview was shown)
+  // is refused before anything is written or removed (a removal would not go through writeAtomic).
+  await writesInside(plan);
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   if (plan.action === 'install') {
     // The script before the settings: the settings never name a script that is not there.
