@@ -5,13 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../src/core/files/atomic';
 import { evaluate } from '../../src/core/report/evaluate';
 import { readTextFile } from '../../src/core/files/fsread';
+import { lockPath } from '../../src/core/files/lock';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_LOG_REL, hookRoot } from '../../src/core/hooks/io';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
@@ -205,6 +206,36 @@ test('hooks install (even --dry-run) with a FIFO at the script path, the setting
   );
   assert.equal(r.code, 1);
   assert.match(r.stderr, /not a readable regular file/);
+});
+
+test('a FIFO at the hook log or at a write lock never hangs: the hook decides, the write action refuses with a message', () => {
+  // Each in a process of its own with a time limit: a blocking open would stop this one's clock too.
+  const inChild = (code: string) =>
+    spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', timeout: 5000, killSignal: 'SIGKILL' });
+  const hookLog = s3Workspace();
+  mkdirSync(path.join(hookLog, '.claude/log'), { recursive: true });
+  mkfifo(path.join(hookLog, HOOK_LOG_REL));
+  const guard = inChild(
+    `require(${JSON.stringify(require.resolve('../../src/core/hooks/io'))})
+      .appendHookLog(${JSON.stringify(hookLog)}, 'PreCompact', 'x').then(() => console.log('returned'));`,
+  );
+  assert.equal(guard.signal, null, 'the hook log append returned (it hung on the FIFO)');
+  assert.match(guard.stdout, /returned/);
+
+  const locked = s3Workspace();
+  const state = path.join(locked, 'docs/state/STATE.md');
+  mkfifo(lockPath(state));
+  const lock = inChild(
+    `require(${JSON.stringify(require.resolve('../../src/core/files/lock'))})
+      .withWriteLock(${JSON.stringify(state)}, ${JSON.stringify(locked)}, async () => console.log('ran'), { waitMs: 200 })
+      .catch((e) => console.log(e.reason, e.message));`,
+  );
+  assert.equal(lock.signal, null, 'the lock returned (it hung reading the FIFO)');
+  assert.match(
+    lock.stdout,
+    /^io .*docs\/state\/\.STATE\.md\.session-ledger\.lock is not a regular file; nothing was written/,
+  );
+  assert.equal(readFileSync(state, 'utf8'), S3_STATE);
 });
 
 test('every state-file read refuses a FIFO (the evaluation of a folder full of pipes finishes)', async () => {

@@ -29,10 +29,12 @@ export function lockLinkProblem(file: string, root: string): string | null {
   return ownFileLinkProblem(lockPath(path.resolve(file)), root);
 }
 
-/** The holder of a lock: its pid, or null while it is being written (or cannot be read). */
+/** The holder of a lock: its pid, or null while it is being written (or cannot be read, or is not a regular file). */
 function holder(lock: string): { pid: number | null; mtime: number } | null {
   try {
     const st = fs.lstatSync(lock);
+    // Only a regular file is read: a FIFO would block the read.
+    if (!st.isFile()) return null;
     const m = /^(\d+)\s/.exec(fs.readFileSync(lock, 'utf8'));
     return { pid: m ? Number(m[1]) : null, mtime: st.mtimeMs };
   } catch {
@@ -75,6 +77,16 @@ export async function withWriteLock<T>(
       // (a file in its place) is an error now, not a wait.
       const e = err as NodeJS.ErrnoException;
       if (e.code !== 'EEXIST' || e.syscall !== 'open') throw err;
+      // Something other than a lock file stands there (a FIFO, a folder, a link planted since the check): no run holds it.
+      if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isFile() === false) {
+        const shown = path.relative(path.resolve(root), lock).split(path.sep).join('/');
+        throw new WriteRefused(
+          `${shown} is not a regular file; nothing was written. Remove it and run it again.`,
+          'io',
+          shown,
+          'not-file',
+        );
+      }
       const h = holder(lock);
       const stale =
         h && (h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS);

@@ -110,9 +110,14 @@ export async function appendHookLog(root: string, event: string, message: string
   try {
     if (ownFileLinkProblem(file, root)) return;
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    // O_NONBLOCK: a FIFO planted at the log fails to open (or is let go below) instead of blocking the hook.
     const fd = fs.openSync(
       file,
-      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0),
+      fs.constants.O_WRONLY |
+        fs.constants.O_APPEND |
+        fs.constants.O_CREAT |
+        (fs.constants.O_NOFOLLOW ?? 0) |
+        (fs.constants.O_NONBLOCK ?? 0),
       0o644,
     );
     try {
