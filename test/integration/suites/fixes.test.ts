@@ -1,11 +1,25 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { getApi, waitFor, workspaceRoot } from '../helpers';
+import { EXTENSION_ID, getApi, waitFor, workspaceRoot } from '../helpers';
 
 const S0 = '.agents/session_ledger.md';
 const S4 = '.agents/STATE.md';
+const S1 = 'memory/session-handoff-LATEST.md';
+const SIDECAR = 'memory/.session-handoff.sha256';
 
 function diagnosticsOf(rel: string, code: string): vscode.Diagnostic[] {
   const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, ...rel.split('/'));
@@ -99,5 +113,140 @@ describe('quick fixes', () => {
     assert.match(titles[0] ?? '', /^S4 checkpointing — (PARTIAL|WORKING)$/);
     assert.match(titles[1] ?? '', /^1 warning( · \d manual to tick)?$/);
     assert.deepEqual(titles.slice(2), ['$(save) Checkpoint now', '$(checklist) Open checklist']);
+  });
+
+  describe('S1 "Attest the handoff": a command, the core writes the sidecar', () => {
+    const abs = (rel: string) => join(workspaceRoot(), ...rel.split('/'));
+    const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    /** `session-ledger attest` of the extension's own build (dist/cli.js), on the fixture workspace. */
+    const cli = (...args: string[]) =>
+      execFileSync(
+        process.execPath,
+        [
+          join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js'),
+          'attest',
+          '--root',
+          workspaceRoot(),
+          ...args,
+        ],
+        { encoding: 'utf8' },
+      ).trim();
+    let original: Buffer;
+    let outside: string | undefined;
+
+    /** The attestation finding, once it is on the handoff's first line. */
+    const finding = (what: string) =>
+      waitFor(`the attestation finding (${what})`, () => {
+        const [d] = diagnosticsOf(S1, 'attestation');
+        return d && d.range.start.line === 0 ? d : undefined;
+      });
+
+    /** The attest quick fix offered for diagnostic `d`, titled `title`: a command (no edit) with its arguments. */
+    async function attestFix(d: vscode.Diagnostic, title: string): Promise<vscode.Command> {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(abs(S1))));
+      // the diagnostic reaches the workbench's marker service a moment after the extension host has it
+      const fix = await waitFor(
+        `the quick fix "${title}"`,
+        async () => (await actionsAt(S1, d.range)).find((a) => a.title === title),
+        20_000,
+        500,
+      );
+      assert.equal(fix.edit, undefined, 'no WorkspaceEdit: VS Code would write the sidecar through a link');
+      assert.ok(fix.command, 'the fix runs a command');
+      assert.equal(fix.command.command, 'sessionLedger.quickFix.attest');
+      return fix.command;
+    }
+
+    before(async () => {
+      await getApi();
+      original = readFileSync(abs(SIDECAR));
+      // the fixture starts attested, in the form the core writes: lowercase hex, no newline
+      assert.equal(original.toString('utf8'), sha256(readFileSync(abs(S1))), 'the fixture sidecar matches');
+      assert.equal(diagnosticsOf(S1, 'attestation').length, 0, 'no attestation finding to begin with');
+    });
+
+    afterEach(async () => {
+      // the sidecar back as the fixture had it (a link is removed, never its target), S1 attested again
+      rmSync(abs(SIDECAR), { force: true });
+      writeFileSync(abs(SIDECAR), original);
+      if (outside) rmSync(outside, { recursive: true, force: true });
+      outside = undefined;
+      await waitFor('S1 attested again', () => diagnosticsOf(S1, 'attestation').length === 0);
+    });
+
+    it("a missing sidecar: the fix writes the handoff's SHA-256 as `session-ledger attest` does, and the finding disappears", async () => {
+      rmSync(abs(SIDECAR));
+      const d = await finding('NO_SIDECAR');
+      assert.equal(d.severity, vscode.DiagnosticSeverity.Information);
+      assert.match(d.message, /^NO_SIDECAR: memory\/\.session-handoff\.sha256 does not exist/);
+      const cmd = await attestFix(d, 'Attest the handoff: write memory/.session-handoff.sha256');
+      await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
+      const written = readFileSync(abs(SIDECAR), 'utf8');
+      assert.equal(written, sha256(readFileSync(abs(S1))), 'the lowercase hex SHA-256 of the handoff, no newline');
+      assert.ok(lstatSync(abs(SIDECAR)).isFile(), 'a regular file');
+      // the command-line tool finds it exactly as it would write it
+      assert.equal(
+        cli('--dry-run'),
+        `memory/.session-handoff.sha256 already matches memory/session-handoff-LATEST.md (MATCH ${written}).`,
+      );
+      await waitFor('the attestation finding to disappear', () => diagnosticsOf(S1, 'attestation').length === 0);
+      const s1 = (await getApi()).report()?.systems.find((s) => s.id === 'S1');
+      assert.equal(s1?.checks.find((c) => c.id === 'attestation')?.status, 'pass', 'S1 attestation: MATCH');
+    });
+
+    /** The memory folder's entries, the link and the outside folder: what a refused write must leave as it was. */
+    function snapshot(dir: string) {
+      const outsideFile = join(dir, 'elsewhere.sha256');
+      let outsideBytes: string | null = null;
+      let outsideMtime: number | null = null;
+      try {
+        outsideBytes = readFileSync(outsideFile, 'utf8');
+        outsideMtime = statSync(outsideFile).mtimeMs;
+      } catch {
+        // not there
+      }
+      return {
+        memory: readdirSync(abs('memory')).sort(),
+        link: readlinkSync(abs(SIDECAR)),
+        outside: readdirSync(dir).sort(),
+        outsideBytes,
+        outsideMtime,
+      };
+    }
+
+    it('a sidecar that is a symbolic link to a file outside the workspace: the fix refuses, the outside file is unchanged and nothing is written', async () => {
+      outside = mkdtempSync(join(dirname(workspaceRoot()), 'outside-'));
+      const target = join(outside, 'elsewhere.sha256');
+      writeFileSync(target, 'not yours\n');
+      rmSync(abs(SIDECAR));
+      symlinkSync(target, abs(SIDECAR));
+      // the link is not followed out of the folder when read: the sidecar cannot be read, TAMPERED
+      const d = await finding('TAMPERED through the link');
+      assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
+      const before = snapshot(outside);
+      // a link is refused before anything is asked (no modal), so the command returns on its own
+      const cmd = await attestFix(d, 'I changed the handoff myself: attest it as it is now…');
+      await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
+      assert.deepEqual(snapshot(outside), before, 'the outside file, the link and the memory folder are as they were');
+      assert.equal(readFileSync(target, 'utf8'), 'not yours\n');
+      assert.ok(lstatSync(abs(SIDECAR)).isSymbolicLink(), 'the link is still there, not replaced');
+      assert.equal(diagnosticsOf(S1, 'attestation').length, 1, 'the finding stays');
+    });
+
+    it('a sidecar that is a symbolic link to a missing file outside the workspace (NO_SIDECAR): the fix creates nothing there', async () => {
+      outside = mkdtempSync(join(dirname(workspaceRoot()), 'outside-'));
+      const target = join(outside, 'elsewhere.sha256');
+      rmSync(abs(SIDECAR));
+      symlinkSync(target, abs(SIDECAR));
+      const d = await finding('NO_SIDECAR through a dangling link');
+      assert.match(d.message, /^NO_SIDECAR:/);
+      const before = snapshot(outside);
+      const cmd = await attestFix(d, 'Attest the handoff: write memory/.session-handoff.sha256');
+      await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
+      assert.deepEqual(snapshot(outside), before, 'the link and the memory folder are as they were');
+      assert.deepEqual(readdirSync(outside), [], 'no file was created outside the workspace');
+      assert.ok(lstatSync(abs(SIDECAR)).isSymbolicLink(), 'the link is still there, not replaced');
+      assert.equal(diagnosticsOf(S1, 'attestation').length, 1, 'the finding stays');
+    });
   });
 });
