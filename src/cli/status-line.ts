@@ -16,6 +16,7 @@
 import * as path from 'node:path';
 import { writeAtomic } from '../core/files/atomic';
 import { isDir } from '../core/files/fsread';
+import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, type FeedRecord } from '../core/context/feed';
 import { detectedThresholds } from '../core/context/systems';
 import { levelOf, type Level } from '../core/context/thresholds';
@@ -57,7 +58,8 @@ async function projectDir(
 /** Record the statusLine JSON for the meter. Never throws: the status line must always print. */
 async function record(input: Record<string, unknown>, dir: string | null): Promise<void> {
   const sid = input.session_id;
-  if (!dir || typeof sid !== 'string' || !sid) return;
+  // The home folder and a file-system root are no project: nothing of the tool's is written there.
+  if (!dir || typeof sid !== 'string' || !sid || notAProject(dir)) return;
   const rec: FeedRecord = { version: 1, receivedAt: new Date().toISOString(), sessionId: sid, input };
   try {
     // Rewritten on every refresh and only a cache of the client's figure: atomic, not fsynced.

@@ -136,7 +136,8 @@ export function emptyClaudeHome(): string {
 export function projectEnv(dir: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
-    HOME: dir,
+    // A home of its own, as a user's is: a project is never the home folder.
+    HOME: workspace({}, 'sl-home-'),
     TMPDIR: workspace({}, 'sl-tmp-'),
     CLAUDE_CONFIG_DIR: emptyClaudeHome(),
     CLAUDE_PROJECT_DIR: dir,

@@ -447,7 +447,7 @@ test('context --json reads .agents.yml and the transcript without loading node:c
   const recorder = moduleRecorder();
   const env = {
     PATH: process.env.PATH,
-    HOME: root,
+    HOME: workspace({}, 'sl-home-'),
     TMPDIR: workspace({}, 'sl-tmp-'),
     CLAUDE_CONFIG_DIR: home,
     CODEX_HOME: path.join(root, 'no-codex'),

@@ -66,7 +66,7 @@ test('the extension takes the core from the hook script instead of bundling a se
 function env(dir: string, tmp: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
-    HOME: dir,
+    HOME: workspace({}, 'sl-home-'),
     TMPDIR: tmp,
     CLAUDE_CONFIG_DIR: emptyClaudeHome(),
     CLAUDE_PROJECT_DIR: dir,

@@ -362,7 +362,8 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
   const env = {
     PATH: process.env.PATH,
-    HOME: dir,
+    // A home of its own: the project is not the home folder (nothing of the tool's is written there).
+    HOME: workspace({}),
     CLAUDE_CONFIG_DIR: emptyClaudeHome(),
     CLAUDE_PROJECT_DIR: dir,
     NODE_PATH: '',

@@ -51,7 +51,7 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
   chmodSync(write(bin, 'git', `#!/bin/sh\necho "$@" >> '${log}'\nexec '${real}' "$@"\n`), 0o755);
   const env = {
     PATH: `${bin}${path.delimiter}${process.env.PATH}`,
-    HOME: dir,
+    HOME: workspace({}, 'sl-home-'),
     TMPDIR: workspace({}, 'sl-tmp-'),
     CLAUDE_CONFIG_DIR: emptyClaudeHome(),
     CLAUDE_PROJECT_DIR: dir,

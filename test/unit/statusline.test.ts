@@ -178,3 +178,23 @@ test('the status line waits for stdin on a socket with one pool thread, and the 
   const count = (r: { stderr: string }) => Number(/threads=(\d+)/.exec(r.stderr)?.[1]);
   if (existsSync('/proc/self/task')) assert.equal(count(four) - count(own), 3, `${own.stderr} / ${four.stderr}`);
 });
+
+test('statusline run in the home folder prints its line and writes nothing under ~/.claude (Claude Code’s own configuration); a project still gets its record', () => {
+  const home = workspace({ '.claude/settings.json': '{}' });
+  const project = workspace({ '.claude/settings.json': '{}' });
+  const env = { ...process.env, HOME: home };
+  const run = (dir: string) =>
+    spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline'], {
+      input: JSON.stringify(statusInput(dir)),
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
+  const r = run(home);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'ctx 53.9% (107.7k/200k)\n');
+  assert.deepEqual(readdirSync(path.join(home, '.claude')), ['settings.json'], 'nothing written under ~/.claude');
+  const p = run(project);
+  assert.equal(p.status, 0, p.stderr);
+  assert.ok(existsSync(feedPath(project, SID)), 'another project still gets its record');
+});

@@ -2,11 +2,11 @@
  * Claude Code's hook contract as the guard hooks see it: the JSON payload on stdin, the project
  * root it names, and the one-line log `.claude/log/session-ledger-hook.log`.
  */
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { ownFileLinkProblem } from '../files/atomic';
 import { isDir } from '../files/fsread';
+import { notAProject } from '../files/project';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
 const HOOK_LOG_MAX = 256 * 1024;
@@ -57,18 +57,6 @@ export function hookRoot(payload: HookPayload | null, env: NodeJS.ProcessEnv, fa
   const cwdRaw = str(payload?.cwd);
   const cwd = cwdRaw && path.isAbsolute(cwdRaw) && isDir(cwdRaw) ? path.resolve(cwdRaw) : null;
   return cwd ?? path.resolve(fallback);
-}
-
-/**
- * Why the hooks must not write under `root`, or null when they may: a file-system root or the
- * user's home folder is no project (a payload `cwd: "/"` must not create `/.claude/log/`; the home's
- * `.claude/` is Claude Code's own configuration).
- */
-export function notAProject(root: string, home = os.homedir()): string | null {
-  const r = path.resolve(root);
-  if (path.parse(r).root === r) return `${r} is the root of the file system, not a project`;
-  if (home && path.resolve(home) === r) return `${r} is the home folder, not a project`;
-  return null;
 }
 
 export interface HookRunOptions {

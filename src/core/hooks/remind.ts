@@ -25,7 +25,7 @@ import { markerCovers } from '../checkpoint/freshness';
 import { NeedsFullReader } from '../context/full-reader';
 import { isSessionId } from '../checkpoint/marker';
 import type { SystemId } from '../model/model';
-import { notAProject } from './io';
+import { notAProject } from '../files/project';
 import { pruneRecords } from './session-record';
 
 export const REMIND_DIR_REL = '.claude/session-ledger/remind';

@@ -11,7 +11,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
 import { listDir, readTextFile, statOrNullSync } from '../files/fsread';
-import { notAProject, str } from './io';
+import { str } from './io';
+import { notAProject } from '../files/project';
 import { isSessionId } from '../checkpoint/marker';
 
 export const SESSION_RECORD_REL = '.claude/session-ledger/session.json';
