@@ -186,9 +186,10 @@ async function decide(
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {
-      // Without git: the rules read only the skeleton checks and the home documents' mtimes, and no git fact changes them.
-      // Without a marker the block names only the systems' files and their manual items: no system's rules run.
-      report = await evaluate(root, { now, noGit: true, ...(marker ? {} : { rules: false }) });
+      // With a marker the guard asks only whether a state file is still an empty skeleton (and the home
+      // documents' mtimes): only that check runs, without git, as no git fact changes it. Without a
+      // marker the block names only the systems' files and their manual items: no system's rules run.
+      report = await evaluate(root, { now, noGit: true, rules: marker ? 'skeleton' : false });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }

@@ -56,6 +56,11 @@ export type Analyser<E = unknown> = (ws: Workspace, loaded: Loaded<E>) => Promis
 export interface SystemModule<E = unknown> extends SystemReader<E> {
   analyse(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
   /**
+   * The `not-skeleton` check alone, as `analyse` makes it (an empty list where `analyse` makes none):
+   * all the guard asks of the state once a checkpoint marker exists.
+   */
+  skeleton(loaded: Loaded<E>): Check[];
+  /**
    * The manual items `analyse` asks besides the common ones (in some workspaces only), in the order
    * it lists them: an evaluation that runs no rules still asks them.
    */

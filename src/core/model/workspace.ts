@@ -43,8 +43,10 @@ export interface EvaluateOptions {
    * and are parsed only when a reader looks at them; S2's plan (named by the ledger's PLAN pointer) is not read.
    * For a caller that needs only which systems are there, their files and their manual items (the
    * guard before any checkpoint ran).
+   * `'skeleton'`: the same, but each system's `not-skeleton` check runs too (on its home document,
+   * parsed for it): the guard once a checkpoint marker exists, whose rules look at nothing else.
    */
-  rules?: boolean;
+  rules?: boolean | 'skeleton';
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeHome?: string;
   /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */
@@ -57,6 +59,11 @@ export interface EvaluateOptions {
   stateOnlyGitMaxAgeMs?: number;
   /** Set by `evaluateChanged` for a change of state files only (see `stateOnlyGitMaxAgeMs`). */
   gitMaxAgeMs?: number;
+}
+
+/** Every rule of every system runs (no `rules: false` or `'skeleton'`). */
+export function allRules(o: EvaluateOptions): boolean {
+  return o.rules === undefined || o.rules === true;
 }
 
 /** What a reader's parser makes of a document: its sections and what else it recorded. Readers judge nothing: findings are the checks'. */
@@ -356,7 +363,7 @@ export class Workspace {
       meta: { ...extraMeta },
       mtime: f.mtime,
       // Without rules nothing compares a hash: none is taken (node:crypto is not even loaded).
-      hash: f.ok && this.options.rules !== false ? f.hash : '',
+      hash: f.ok && allRules(this.options) ? f.hash : '',
       size: f.size,
       lineCount: 0,
       text: '',
@@ -397,7 +404,7 @@ export class Workspace {
     // Without rules a caller needs which documents are there, rarely what they say: the text is
     // masked and parsed when a reader first looks at it (S0's older ledgers, S2's manifest and PLAN
     // pointer), and a document nobody looks at is never parsed.
-    if (this.options.rules === false)
+    if (!allRules(this.options))
       onFirstUse(doc, ['text', 'secrets', 'lineCount', 'sections', 'meta', 'findings'], fill);
     else fill();
     return doc;

@@ -30,8 +30,12 @@ async function reportFor(
   let resumePrompt = promptFor(mod.id, loaded.homeRel);
   if (loaded.skipped) {
     checks = [mk(mod.id, 'exists', 'block', 'skip', loaded.skipped)];
-  } else if (ws.options.rules === false) {
-    checks = [...((await mod.manualItems?.(ws)) ?? []), ...manualChecks(mod.id, confirmed)];
+  } else if (ws.options.rules === false || ws.options.rules === 'skeleton') {
+    checks = [
+      ...(ws.options.rules === 'skeleton' ? mod.skeleton(loaded) : []),
+      ...((await mod.manualItems?.(ws)) ?? []),
+      ...manualChecks(mod.id, confirmed),
+    ];
   } else {
     try {
       const a = await mod.analyse(ws, loaded);

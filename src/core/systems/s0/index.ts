@@ -9,7 +9,7 @@ import { closingS0 } from './closing';
 import { S0_FACTS } from './facts';
 import { S0, type S0Extra } from './reader';
 import { notReadS0 } from './not-read';
-import { analyseS0 } from './rules';
+import { analyseS0, skeletonS0 } from './rules';
 import { S0_STARTER } from './starter';
 
 export const S0_SYSTEM: SystemHome<S0Extra> = {
@@ -17,6 +17,7 @@ export const S0_SYSTEM: SystemHome<S0Extra> = {
   facts: S0_FACTS,
   load: S0.load,
   analyse: analyseS0,
+  skeleton: skeletonS0,
   closing: closingS0,
   starter: S0_STARTER,
   notRead: notReadS0,

@@ -232,6 +232,29 @@ export function notEnabledCheck(ledger: string): Check {
 }
 
 /** S0's checks, next action, UNCONFIRMED items and resume prompt. */
+/** The ledger when it could be read, else null. */
+function readableLedger(loaded: Loaded<S0Extra>): StateDoc | null {
+  const home = loaded.home;
+  return home && home.findings.every((f) => f.id !== 'readable') ? home : null;
+}
+
+/** The ledger as the template rules read it: each item without its UNCONFIRMED marker. */
+function withoutMarkers(ledger: StateDoc): StateDoc {
+  return {
+    ...ledger,
+    sections: ledger.sections.map((s) => ({
+      ...s,
+      items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })),
+    })),
+  };
+}
+
+/** S0's `not-skeleton` alone, as analyseS0 makes it (none without a readable ledger). */
+export function skeletonS0(loaded: Loaded<S0Extra>): Check[] {
+  const readable = readableLedger(loaded);
+  return readable ? [checkNotSkeleton('S0', withoutMarkers(readable), ['title'])] : [];
+}
+
 export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise<Analysis> {
   const home = loaded.home;
   const checks: Check[] = [];
@@ -258,17 +281,11 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
       ),
     );
   }
-  const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
+  const readable = readableLedger(loaded);
   let next: S0Next | null = null;
   let unconfirmed: Item[] = [];
   if (readable) {
-    const plainDoc: StateDoc = {
-      ...readable,
-      sections: readable.sections.map((s) => ({
-        ...s,
-        items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })),
-      })),
-    };
+    const plainDoc = withoutMarkers(readable);
     const skeleton = checkNotSkeleton('S0', plainDoc, ['title']);
     checks.push(skeleton);
     checks.push(...checkTemplate('S0', readable.relPath, templateParts(plainDoc), skeleton.status === 'fail'));

@@ -8,7 +8,7 @@ import type { SystemHome } from '../home';
 import { closingS1 } from './closing';
 import { S1_FACTS } from './facts';
 import { S1, type S1Extra } from './reader';
-import { analyseS1, stateReviewed } from './rules';
+import { analyseS1, skeletonS1, stateReviewed } from './rules';
 import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
 import { notReadS1 } from './not-read';
@@ -18,6 +18,7 @@ export const S1_SYSTEM: SystemHome<S1Extra> = {
   facts: S1_FACTS,
   load: S1.load,
   analyse: analyseS1,
+  skeleton: skeletonS1,
   manualItems: stateReviewed,
   closing: closingS1,
   starter: S1_STARTER,

@@ -774,15 +774,30 @@ function templateParts(doc: StateDoc): TemplatePart[] {
 }
 
 /** S1's checks, next action and resume prompt. */
-export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
+/** The handoff when it could be read, else null. */
+function readableHandoff(loaded: Loaded<S1Extra>): StateDoc | null {
   const home = loaded.home;
+  return home && home.findings.every((f) => f.id !== 'readable') ? home : null;
+}
+
+function handoffSkeleton(handoff: StateDoc): Check {
+  return checkNotSkeleton('S1', handoff, ['title', 'snapshot'], isTemplateText);
+}
+
+/** S1's `not-skeleton` alone, as analyseS1 makes it (none without a readable handoff). */
+export function skeletonS1(loaded: Loaded<S1Extra>): Check[] {
+  const readable = readableHandoff(loaded);
+  return readable ? [handoffSkeleton(readable)] : [];
+}
+
+export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
   const strays = loaded.extra?.strays ?? [];
   const checks: Check[] = [handoffExists(loaded), ...checkSingleHandoff(loaded.homeRel, strays)];
-  const readable = home && home.findings.every((f) => f.id !== 'readable') ? home : null;
+  const readable = readableHandoff(loaded);
   let next: S1Next | null = null;
   if (readable) {
     next = s1NextAction(readable);
-    const skeleton = checkNotSkeleton('S1', readable, ['title', 'snapshot'], isTemplateText);
+    const skeleton = handoffSkeleton(readable);
     checks.push(
       skeleton,
       ...checkTemplate('S1', readable.relPath, templateParts(readable), skeleton.status === 'fail'),

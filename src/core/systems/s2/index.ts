@@ -9,7 +9,7 @@ import { closingS2 } from './closing';
 import { S2_FACTS } from './facts';
 import { S2, type S2Extra } from './reader';
 import { notReadS2 } from './not-read';
-import { analyseS2 } from './rules';
+import { analyseS2, skeletonS2 } from './rules';
 import { S2_STARTER } from './starter';
 
 export const S2_SYSTEM: SystemHome<S2Extra> = {
@@ -17,6 +17,7 @@ export const S2_SYSTEM: SystemHome<S2Extra> = {
   facts: S2_FACTS,
   load: S2.load,
   analyse: analyseS2,
+  skeleton: skeletonS2,
   closing: closingS2,
   starter: S2_STARTER,
   notRead: notReadS2,

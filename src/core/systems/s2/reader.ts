@@ -14,7 +14,7 @@ import { S2_FACTS } from './facts';
 import type { Section, StateDoc } from '../../model/model';
 import { byCodeUnits, extractPaths, plainText } from '../../markdown/text';
 import type { Loaded, SystemReader } from '../../model/system';
-import type { Workspace } from '../../model/workspace';
+import { allRules, type Workspace } from '../../model/workspace';
 import {
   hasS2Vocabulary,
   parseLedger,
@@ -114,7 +114,7 @@ export const S2: SystemReader<S2Extra> = {
       docs.push(projectState);
     }
     // Without rules nothing reads the plan: the ledger is not parsed to find its PLAN pointer.
-    let pointer = ws.options.rules === false ? null : planPointer(sectionOf(home, 'plan'), psRel);
+    let pointer = !allRules(ws.options) ? null : planPointer(sectionOf(home, 'plan'), psRel);
     // A PLAN pointer to another system's state file (docs/state/STATE.md) is a link on the ledger:
     // that file is read by its own system only, never a second time as S2's plan.
     const owner = pointer ? systemOfPath(pointer) : null;

@@ -383,6 +383,11 @@ export function s2Findings(doc: StateDoc): Finding[] {
   return out;
 }
 
+/** S2's `not-skeleton` alone, as analyseS2 makes it. */
+export function skeletonS2(loaded: Loaded<S2Extra>): Check[] {
+  return [notSkeleton(loaded.home)];
+}
+
 export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
   const x: S2Extra = loaded.extra ?? { manifest: null, plan: null, pointer: null, projectState: null, psRel: null };

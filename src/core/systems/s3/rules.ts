@@ -484,6 +484,18 @@ function logOrder(home: StateDoc, s: S3Structure): Check[] {
 }
 
 /** S3's checks, next action and resume prompt. */
+/** A check of STATE.md skipped because it could not be read. */
+function unreadable(id: string, homeRel: string): Check {
+  return mk('S3', id, 'block', 'skip', t('No readable STATE.md to inspect.'), { path: homeRel });
+}
+
+/** S3's `not-skeleton` alone, as analyseS3 makes it. */
+export function skeletonS3(loaded: Loaded): Check[] {
+  const home = loaded.home;
+  const s = structure(home);
+  return [!home || !home.text || !s ? unreadable('not-skeleton', loaded.homeRel) : notSkeleton(home, s)];
+}
+
 export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const home = loaded.home;
   const s = structure(home);
@@ -492,9 +504,7 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   const next = nowField && nowField.value ? nowField.value : null;
   const resumePrompt = promptFor('S3', loaded.homeRel);
   if (!home || !home.text || !s) {
-    const why = t('No readable STATE.md to inspect.');
-    for (const id of ['not-skeleton', 'handoff-block', 'next-action'])
-      checks.push(mk('S3', id, 'block', 'skip', why, { path: loaded.homeRel }));
+    for (const id of ['not-skeleton', 'handoff-block', 'next-action']) checks.push(unreadable(id, loaded.homeRel));
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
   const skeleton = notSkeleton(home, s);

@@ -483,6 +483,18 @@ export function s4Findings(doc: StateDoc): Finding[] {
     : [];
 }
 
+/** A check of the state file skipped because it could not be read. */
+function unreadable(id: string, homeRel: string): Check {
+  return mk('S4', id, 'block', 'skip', t('No readable {0} to inspect.', homeRel), { path: homeRel });
+}
+
+/** S4's `not-skeleton` alone, as analyseS4 makes it. */
+export function skeletonS4(loaded: Loaded<S4Extra>): Check[] {
+  const { home, homeRel } = loaded;
+  const s4 = structure(home);
+  return [!home || !home.text || !s4 ? unreadable('not-skeleton', homeRel) : notSkeleton(home, s4)];
+}
+
 export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
   const x: S4Extra = loaded.extra ?? { progress: null, checkpoint: null };
@@ -492,9 +504,7 @@ export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise
   const block = s4 ? newestBlock(s4, recentTexts(x)) : null;
   const resumePrompt = promptFor('S4', homeRel, block ? `${S4_FACTS.resume.next} (${block.title})` : null);
   if (!home || !home.text || !s4) {
-    const why = t('No readable {0} to inspect.', homeRel);
-    for (const id of ['not-skeleton', 'structure', 'next-action'])
-      checks.push(mk('S4', id, 'block', 'skip', why, { path: homeRel }));
+    for (const id of ['not-skeleton', 'structure', 'next-action']) checks.push(unreadable(id, homeRel));
     checks.push(progressEntries(x.progress));
     return { checks, next: null, unconfirmed: [], resumePrompt };
   }
