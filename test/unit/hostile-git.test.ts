@@ -1,6 +1,6 @@
 /**
  * A cloned repository whose own config names commands (fsmonitor hook, filter driver, pager,
- * external diff, textconv): reading it runs none of them.
+ * external diff, textconv, and every other key whose value git runs): reading it runs none of them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +24,28 @@ const S3 = `# State
 - Done: nothing
 `;
 
+/**
+ * More keys whose value git runs as a program, none of them in a command this tool runs (an editor, a
+ * signature check, a pager per command, a driver's diff command, what a fetch or a push would start):
+ * set all the same, `[section "sub"] key` written as `section "sub".key`, with the name of its mark.
+ */
+const OTHER_KEYS: ReadonlyArray<[string, string]> = [
+  ['diff "evil".command', 'diffcmd'],
+  ['pager.status', 'pagerstatus'],
+  ['pager.diff', 'pagerdiff'],
+  ['core.editor', 'editor'],
+  ['sequence.editor', 'seqeditor'],
+  ['gpg.program', 'gpg'],
+  ['gpg "ssh".program', 'gpgssh'],
+  ['core.alternateRefsCommand', 'altrefs'],
+  ['core.askPass', 'askpass'],
+  ['core.sshCommand', 'ssh'],
+  ['core.gitProxy', 'gitproxy'],
+  ['credential.helper', 'credential'],
+  ['uploadpack.packObjectsHook', 'packhook'],
+  ['merge "evil".driver', 'mergedriver'],
+];
+
 /** A repository with a committed S3 state, then a config that names a command for every hook git has. */
 function hostileRepo(): { dir: string; pwned: string[] } {
   const dir = workspace({
@@ -32,9 +54,8 @@ function hostileRepo(): { dir: string; pwned: string[] } {
     '.gitattributes': '* filter=evil diff=evil\n',
   });
   gitInit(dir);
-  const marks = ['fsmonitor', 'filter', 'pager', 'extdiff', 'textconv', 'incfilter'].map((n) =>
-    path.join(dir, `PWNED-${n}`),
-  );
+  const names = ['fsmonitor', 'filter', 'pager', 'extdiff', 'textconv', 'incfilter', ...OTHER_KEYS.map(([, n]) => n)];
+  const marks = names.map((n) => path.join(dir, `PWNED-${n}`));
   const script = (name: string) => {
     const f = write(dir, `.git/evil-${name}.sh`, `#!/bin/sh\ntouch '${path.join(dir, `PWNED-${name}`)}'\ncat\n`);
     chmodSync(f, 0o755);
@@ -52,6 +73,9 @@ function hostileRepo(): { dir: string; pwned: string[] } {
     `\tclean = ${script('filter')}`,
     '[include]',
     '\tpath = extra.config',
+    ...OTHER_KEYS.map(
+      ([key, n]) => `[${key.slice(0, key.lastIndexOf('.'))}]\n\t${key.slice(key.lastIndexOf('.') + 1)} = ${script(n)}`,
+    ),
   ].join('\n');
   writeFileSync(
     path.join(dir, '.git/config'),
@@ -59,7 +83,7 @@ function hostileRepo(): { dir: string; pwned: string[] } {
   );
   // A second driver, defined only in an included file, in the old `[filter.name]` spelling.
   write(dir, '.git/extra.config', `[filter.inc]\n\tclean = ${script('incfilter')}\n`);
-  write(dir, '.gitattributes', '* filter=evil diff=evil\n*.txt filter=inc\n');
+  write(dir, '.gitattributes', '* filter=evil diff=evil merge=evil\n*.txt filter=inc\n');
   // A tracked file with a new mtime and the same size: git must look at its content (the clean filter).
   const a = path.join(dir, 'src/a.txt');
   writeFileSync(a, 'HELLO\n');
