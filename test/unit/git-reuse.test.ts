@@ -14,7 +14,11 @@ import { fixtureCopy, git, gitInit, workspace, write } from './helpers';
 
 const REAL_GIT = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
-/** Put a logging `git` first on PATH for this test; returns the runs so far, each as its first arguments. */
+/**
+ * Put a logging `git` first on PATH for this test; returns the runs so far, each named by what it
+ * asks: `config` (one config file parsed), `where` (where git finds the repository), `listing` (the
+ * whole config as git reads it there), `status`, or `other`.
+ */
 function countGit(t: TestContext): () => string[] {
   const dir = workspace({}, 'sl-gitlog-');
   const log = path.join(dir, 'runs.log');
@@ -28,7 +32,17 @@ function countGit(t: TestContext): () => string[] {
     readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => (/(^| )config --file /.test(l) ? 'config' : /(^| )status /.test(l) ? 'status' : 'other'));
+      .map((l) =>
+        /(^| )config --file /.test(l)
+          ? 'config'
+          : /(^| )rev-parse --absolute-git-dir /.test(l)
+            ? 'where'
+            : /(^| )config --list --includes /.test(l)
+              ? 'listing'
+              : /(^| )status /.test(l)
+                ? 'status'
+                : 'other',
+      );
 }
 
 /** A repository whose tracked a.txt git must clean again (same size, new mtime), with a filter command that leaves a mark. */
@@ -50,16 +64,22 @@ function repo(): { dir: string; mark: string; clean: string; dirty: () => void }
   return { dir, mark, clean, dirty };
 }
 
-test("a repository's filter drivers are asked of git once, until one of its config files changes", async (t) => {
+test("a repository's config is asked of git once, until one of its config files or its HEAD changes", async (t) => {
   const { dir } = repo();
+  git(dir, 'branch', 'other');
   const runs = countGit(t);
   await readGit(dir);
   await readGit(dir);
-  assert.deepEqual(runs(), ['config', 'status', 'status'], 'the second read asks git for the config no more');
+  const asked = ['config', 'where', 'listing'];
+  assert.deepEqual(runs(), [...asked, 'status', 'status'], 'the second read asks git for the config no more');
   const cfg = path.join(dir, '.git/config');
   writeFileSync(cfg, `${readFileSync(cfg, 'utf8')}[core]\n\tautocrlf = false\n`);
   await readGit(dir);
-  assert.deepEqual(runs().slice(3), ['config', 'status'], 'a changed .git/config is read again');
+  assert.deepEqual(runs().slice(5), [...asked, 'status'], 'a changed .git/config is read again');
+  // A branch switch: an includeIf "onbranch:" may hold now, so git's own reading is asked again.
+  writeFileSync(path.join(dir, '.git/HEAD'), 'ref: refs/heads/other\n');
+  await readGit(dir);
+  assert.deepEqual(runs().slice(9), [...asked, 'status'], 'a moved HEAD is read again');
 });
 
 test('a filter added after the drivers were read, in .git/config or in an include that was missing, is still never run', async (t) => {
@@ -90,12 +110,12 @@ test("git's status is reused only when asked to, and only for as long as asked",
   const runs = countGit(t);
   await readGit(dir);
   await readGit(dir, undefined, 60_000);
-  assert.deepEqual(runs(), ['config', 'status'], 'a read within the age takes the last status');
+  assert.deepEqual(runs(), ['config', 'where', 'listing', 'status'], 'a read within the age takes the last status');
   await readGit(dir);
-  assert.deepEqual(runs().slice(2), ['status'], 'a read without an age runs git');
+  assert.deepEqual(runs().slice(4), ['status'], 'a read without an age runs git');
   await new Promise((r) => setTimeout(r, 30));
   await readGit(dir, undefined, 10);
-  assert.deepEqual(runs().slice(3), ['status'], 'a status older than the age is not taken');
+  assert.deepEqual(runs().slice(5), ['status'], 'a status older than the age is not taken');
 });
 
 test('a re-read after a change of state files only takes git from the last run; any other change runs git', async (t) => {

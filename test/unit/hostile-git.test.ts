@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { findGitDirs, git as safeGit, parseStatusV2, readGit, repoFilterDrivers } from '../../src/core/git/git';
+import { git as safeGit, parseStatusV2, readGit, safeRepo } from '../../src/core/git/git';
 import { git, gitInit, workspace, write } from './helpers';
 import { runIn } from './hostile-helpers';
 
@@ -118,9 +118,9 @@ test('status, check and the hooks read a hostile repository without running anyt
 
 test('the filter drivers are found in the config and its includes (both spellings)', async () => {
   const { dir } = hostileRepo();
-  const dirs = await findGitDirs(path.join(dir, 'docs'));
-  assert.equal(dirs?.top, dir);
-  assert.deepEqual((await repoFilterDrivers(dirs!))?.sort(), ['evil', 'inc']);
+  const repo = await safeRepo(path.join(dir, 'docs'));
+  assert.equal(repo?.top, dir);
+  assert.deepEqual(repo?.filters.sort(), ['evil', 'inc']);
 });
 
 test('a config that is a FIFO, or a driver name -c cannot express, means git is not run at all (no hang)', async () => {

@@ -3,13 +3,24 @@
  * without git) the answer is `null` and the checks that need it say `skipped`.
  *
  * A repository is untrusted input, and git executes what its config names: an fsmonitor hook, a
- * clean/smudge filter on `status`, a pager, an external diff, a textconv. So every run here
+ * clean/smudge filter on `status`, a pager, an external diff, a textconv, a proxy or remote helper to
+ * fetch a partial clone's missing object. What git reads is judged by git's own reading, never by a
+ * parser of ours:
  *
- * - passes `-c` overrides that switch those off (`core.fsmonitor=false`, hooks to the null device,
- *   `cat` as the pager, no external diff, no signature check, no protocol at all), and empties the
- *   `clean`/`smudge`/`process` command of every filter driver the repository's own config files
- *   define, as git itself parses them (`git config --file F --list -z`, includes followed; a driver
- *   name `-c` cannot express, or a config file that is not a regular file, means git is not run);
+ * - before git runs in the repository, each of its config files is parsed by git outside it (`git
+ *   config --file F --no-includes --list -z`), every include followed whatever its condition, to the
+ *   path git opens; a file that is not a regular file (a FIFO would hold git), or one git refuses,
+ *   means git is not run;
+ * - then git says where it finds the repository (`git rev-parse`, with its own ownership check), which
+ *   must be the git dir whose config was read, and lists the whole config as it reads it there (`git
+ *   config --list --includes --show-origin --show-scope -z`): every value from outside the user's own
+ *   system and global config must come from a file read above, or git is not run;
+ * - every run passes `-c` overrides that switch off what git could start (`core.fsmonitor=false`,
+ *   hooks to the null device, `cat` as the pager, no external diff, no signature check, no protocol
+ *   at all), and empties the `clean`/`smudge`/`process` command of every filter driver the
+ *   repository's config defines; a driver name `-c` cannot express means git is not run;
+ * - every run names the git dir and work tree git found (`--git-dir`, `--work-tree`), so it reads the
+ *   config that was checked, whatever appears in the folder later;
  * - runs with a clean environment: no inherited `GIT_*` variable (no `GIT_DIR` or
  *   `GIT_CONFIG_PARAMETERS` from a caller), `GIT_OPTIONAL_LOCKS=0` so a read never takes the index
  *   lock from the agent's own git, `GIT_TERMINAL_PROMPT=0`, and a 10 s timeout.
@@ -19,7 +30,7 @@
  * object database directly (a loose object, or a whole object in a pack); only a deltified packed
  * commit costs a second run (`git cat-file commit`).
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDir, lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
@@ -63,7 +74,11 @@ export interface GitDirs {
   commonDir: string;
 }
 
-/** Find the repository the way git does (the nearest `.git` folder or `gitdir:` file upwards). Never throws. */
+/**
+ * Where to look for the repository's config before git runs in it: the nearest `.git` folder or
+ * `gitdir:` file upwards. git's own answer is asked afterwards and must agree (`askGit`); the
+ * folder's lookups here are cheap, so every call makes them. Never throws.
+ */
 export async function findGitDirs(dir: string): Promise<GitDirs | null> {
   let d = path.resolve(dir);
   for (let depth = 0; depth < 256; depth++) {
@@ -93,23 +108,42 @@ async function commonDirOf(gitDir: string): Promise<string> {
 /** A repository config file over this size is not handed to git (nor is git run on the repository). */
 const CONFIG_MAX = 1024 * 1024;
 
+/** A repository git runs in safely: where git itself found it, and the `-c` overrides its config calls for. */
+export interface SafeRepo {
+  /** The git dir and the work tree's top, as git itself found them from the folder (`git rev-parse`). */
+  gitDir: string;
+  workTree: string;
+  /** The work tree's top as the caller spells it when it is the folder found before git ran (else `workTree`). */
+  top: string;
+  /** The common dir (the objects), where the config was looked for before git ran in the repository. */
+  commonDir: string;
+  /** Filter drivers whose commands every run empties, by name. */
+  filters: string[];
+  /** The `-c` overrides every run passes: SAFE_CONFIG, then the drivers. */
+  config: string[];
+}
+
+/** What the repository's config files hold, as git parses each of them, and the files read (device:inode). */
+interface ConfigFound {
+  filters: Set<string>;
+  read: Set<string>;
+}
+
 /**
- * The filter drivers defined in the repository's config files (`[filter "x"]`, any spelling git
- * accepts), as git itself reads them: each file is parsed by `git config --file F --list -z
- * --no-includes`, and every `include.path` / `includeIf.*.path` it names (whatever the condition)
- * is followed the same way. Only a regular file is handed to git (a FIFO would block it); null when
- * a config file cannot be read that way (a FIFO, a permission error, too large, git refusing it):
- * then git is not run, since git itself would read it.
+ * The repository config files, before git runs in the repository: the common dir's `config` and the
+ * worktree `config.worktree` files, each parsed by git itself (`git config --file F --no-includes
+ * --list -z`, run outside the repository), and every `include.path` / `includeIf.<cond>.path` they
+ * name followed the same way whatever its condition: a condition that fails now (another branch) may
+ * hold at the next run. An include's path is the one git opens: `~/`, `~user/` and `%(prefix)/`
+ * expanded by git (`--type=path`), a relative one joined to the including file's folder with nothing
+ * folded away (`..` behind a symbolic link leads where the file system says). Only a regular file
+ * is handed to git (a FIFO would block it): null when one cannot be read that way (a FIFO, a
+ * permission error, too large, git refusing it), since git would read it too. `identities` gets
+ * every file looked at, a missing include included.
  */
-export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null> {
-  const key = `${dirs.gitDir}\0${dirs.commonDir}`;
-  const known = driverCache.get(key);
-  if (known && known.files.every(([f, id]) => fileIdentity(f) === id)) return known.drivers;
-  const names = new Set<string>();
+async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>): Promise<ConfigFound | null> {
+  const found: ConfigFound = { filters: new Set(), read: new Set() };
   const seen = new Set<string>();
-  const identities: Array<[string, string]> = [];
-  const files = [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')];
-  if (dirs.gitDir !== dirs.commonDir) files.push(path.join(dirs.commonDir, 'config.worktree'));
   const visit = async (file: string, depth: number): Promise<boolean> => {
     if (seen.has(file) || depth > 10) return true;
     seen.add(file);
@@ -124,44 +158,152 @@ export async function repoFilterDrivers(dirs: GitDirs): Promise<string[] | null>
       return code === 'ENOENT' || code === 'ENOTDIR';
     }
     if (!st.isFile() || st.size > CONFIG_MAX) return false;
+    found.read.add(`${st.dev}:${st.ino}`);
     // Run from the file system's root, outside the repository: started inside it, git first reads the
     // repository's own config with its includes, and an included FIFO holds it until the time limit.
-    const out = await run(path.parse(file).root, ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
+    const root = path.parse(file).root;
+    const out = await run(root, ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
     if (out === null) return false;
-    for (const entry of out.split('\0')) {
-      const nl = entry.indexOf('\n');
-      const key = nl < 0 ? entry : entry.slice(0, nl);
-      const value = nl < 0 ? null : entry.slice(nl + 1);
-      const dot = key.indexOf('.');
-      const last = key.lastIndexOf('.');
-      if (dot < 0) continue;
-      const section = key.slice(0, dot).toLowerCase();
-      if (section === 'filter' && last > dot) names.add(key.slice(dot + 1, last));
-      if ((section === 'include' || section === 'includeif') && key.slice(last + 1).toLowerCase() === 'path' && value) {
-        const inc = value.startsWith('~/')
-          ? path.join(os.homedir(), value.slice(2))
-          : path.resolve(path.dirname(file), value);
-        if (!(await visit(inc, depth + 1))) return false;
-      }
+    let includes: string[] = [];
+    for (const [key, value] of configEntries(out)) {
+      const k = splitKey(key);
+      if (k?.section === 'filter' && k.sub !== null) found.filters.add(k.sub);
+      if (k && isInclude(k) && value) includes.push(value);
+    }
+    if (includes.some((v) => v.startsWith('~') || v.startsWith('%('))) {
+      // git's own expansion (a value it cannot expand fails the run, as it would fail git's).
+      const argv = ['config', '--file', file, '--no-includes', '--type=path', '-z'];
+      const expanded = await run(root, [...argv, '--get-regexp', '^include(if\\..*)?\\.path$'], 10_000);
+      if (expanded === null) return false;
+      includes = configEntries(expanded).map(([, v]) => v ?? '');
+    }
+    for (const inc of includes) {
+      if (inc && !(await visit(path.isAbsolute(inc) ? inc : `${folderOf(file)}${inc}`, depth + 1))) return false;
     }
     return true;
   };
+  const files = [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')];
+  if (dirs.gitDir !== dirs.commonDir) files.push(path.join(dirs.commonDir, 'config.worktree'));
   for (const f of files) if (!(await visit(f, 0))) return null;
-  const drivers = [...names];
-  if (driverCache.size >= DRIVER_CACHE_MAX) driverCache.delete(driverCache.keys().next().value as string);
-  driverCache.set(key, { files: identities, drivers });
-  return drivers;
+  return found;
+}
+
+/** `git config -z` output: each entry's key and value (null for a key without `=`). */
+function configEntries(out: string): Array<[string, string | null]> {
+  const entries: Array<[string, string | null]> = [];
+  for (const entry of out.split('\0')) {
+    if (!entry) continue;
+    const nl = entry.indexOf('\n');
+    entries.push(nl < 0 ? [entry, null] : [entry.slice(0, nl), entry.slice(nl + 1)]);
+  }
+  return entries;
+}
+
+/** A key as git prints it (`section.sub.name`, section and name in lower case): its parts, sub null when none. */
+function splitKey(key: string): { section: string; sub: string | null; name: string } | null {
+  const dot = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  if (dot < 0) return null;
+  return { section: key.slice(0, dot), sub: last > dot ? key.slice(dot + 1, last) : null, name: key.slice(last + 1) };
+}
+
+/** The keys git includes a file by: `include.path`, and `includeIf.<condition>.path`. */
+function isInclude(k: { section: string; sub: string | null; name: string }): boolean {
+  return k.name === 'path' && (k.section === 'include' ? k.sub === null : k.section === 'includeif' && k.sub !== null);
+}
+
+/** The file's folder as git takes it for a relative include: everything up to its last separator. */
+function folderOf(file: string): string {
+  return file.slice(0, Math.max(file.lastIndexOf('/'), path.sep === '\\' ? file.lastIndexOf('\\') : -1) + 1);
 }
 
 /**
- * The drivers found per repository, with the identity of every config file read for them (a missing
- * include included). A process that runs git again and again (the extension under a busy agent)
- * asks git for the config once, not before every run: the drivers depend on those files' contents
- * only (every include is followed whatever its condition), and any write to one of them, or a
- * missing include appearing, changes its identity, so the next call reads them all again.
+ * git's own word on the repository, once its config files are known to be safe to hand to it: where
+ * it finds the repository from `cwd` (`git rev-parse --absolute-git-dir --show-toplevel`, with git's
+ * own ownership check), which must be the git dir whose config was read; then the whole config as git
+ * reads it there (`git config --list --includes --show-origin --show-scope -z`, includes followed
+ * under the conditions that hold now). Every value from outside the user's own system and global
+ * config must come from a file `readRepoConfig` read, and the filter drivers it names are added to
+ * the ones found there. null: git found another repository, or read a file we did not.
  */
-const driverCache = new Map<string, { files: Array<[string, string]>; drivers: string[] }>();
-const DRIVER_CACHE_MAX = 32;
+async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<SafeRepo | null> {
+  const where = await run(cwd, [...flagsOf(SAFE_CONFIG), 'rev-parse', '--absolute-git-dir', '--show-toplevel'], 10_000);
+  const [gitDir, workTree] = (where ?? '').split('\n');
+  if (!gitDir || !workTree || realOrNull(gitDir) === null || realOrNull(gitDir) !== realOrNull(dirs.gitDir))
+    return null;
+  const listing = await run(
+    cwd,
+    [
+      `--git-dir=${gitDir}`,
+      `--work-tree=${workTree}`,
+      'config',
+      '--list',
+      '--includes',
+      '--show-origin',
+      '--show-scope',
+      '-z',
+    ],
+    10_000,
+  );
+  if (listing === null) return null;
+  const filters = new Set(found.filters);
+  const parts = listing.split('\0');
+  for (let i = 0; i + 2 < parts.length; i += 3) {
+    const [scope, origin, entry] = [parts[i], parts[i + 1], parts[i + 2]];
+    const k = splitKey(entry.split('\n', 1)[0]);
+    if (scope === 'system' || scope === 'global') continue;
+    const file = origin.startsWith('file:') ? origin.slice(5) : '';
+    const st = path.isAbsolute(file) ? statOrNullSync(file) : null;
+    if (!st || !found.read.has(`${st.dev}:${st.ino}`)) return null;
+    if (k?.section === 'filter' && k.sub !== null) filters.add(k.sub);
+  }
+  const config = overrides([...filters]);
+  if (!config) return null;
+  // git prints real paths; the changed paths are made relative to the caller's folder, spelled as the caller spells it.
+  const top = realOrNull(dirs.top) === realOrNull(workTree) ? dirs.top : workTree;
+  return { gitDir, workTree, top, commonDir: dirs.commonDir, filters: [...filters], config };
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The repository holding `cwd`, made safe to run git in (see the top of this file), or null: not a
+ * repository, or git is not to be run there. The answer is kept per folder until any config file read
+ * for it, or the git dir's HEAD (an `includeIf "onbranch:"`), changes.
+ */
+export async function safeRepo(cwd: string): Promise<SafeRepo | null> {
+  const dirs = await findGitDirs(cwd);
+  return dirs && safeRepoOf(cwd, dirs);
+}
+
+async function safeRepoOf(cwd: string, dirs: GitDirs): Promise<SafeRepo | null> {
+  const key = `${path.resolve(cwd)}\0${dirs.gitDir}\0${dirs.commonDir}`;
+  const known = repoCache.get(key);
+  if (known && known.files.every(([f, id]) => fileIdentity(f) === id)) return known.repo;
+  const head = path.join(dirs.gitDir, 'HEAD');
+  const identities: Array<[string, string]> = [[head, fileIdentity(head)]];
+  const found = await readRepoConfig(dirs, identities);
+  const repo = found && (await askGit(cwd, dirs, found));
+  if (!repo) return null;
+  if (repoCache.size >= REPO_CACHE_MAX) repoCache.delete(repoCache.keys().next().value as string);
+  repoCache.set(key, { files: identities, repo });
+  return repo;
+}
+
+/**
+ * The safe repository per folder, with the identity of every file its answer rests on. A process
+ * that runs git again and again (the extension under a busy agent) asks git for the config once, not
+ * before every run: any write to one of those files, a missing include appearing, or a branch switch
+ * (HEAD) changes an identity, and the next call reads them all again.
+ */
+const repoCache = new Map<string, { files: Array<[string, string]>; repo: SafeRepo }>();
+const REPO_CACHE_MAX = 32;
 
 /** A file's identity for the cache: device, inode, size and both times, or "none". */
 function fileIdentity(file: string): string {
@@ -173,18 +315,21 @@ function fileIdentity(file: string): string {
   }
 }
 
-/** The `-c` overrides for a repository: the safe config plus every repository filter driver emptied. null: do not run git. */
-function overrides(drivers: readonly string[]): string[] | null {
+/** The `-c` overrides for a repository: the safe config plus every filter driver emptied. null: a name `-c` cannot express (git is not run). */
+function overrides(filters: readonly string[]): string[] | null {
   const out = [...SAFE_CONFIG];
-  for (const n of drivers) {
-    // `-c` splits at the first `=`; a name with one (or a control character) cannot be overridden.
-    if (/[=\u0000-\u001f\u007f]/.test(n)) return null;
+  // `-c` splits at the first `=`; a name with one (or a control character) cannot be overridden.
+  const inexpressible = (n: string) => /[=\u0000-\u001f\u007f]/.test(n);
+  for (const n of filters) {
+    if (inexpressible(n)) return null;
     for (const k of ['clean', 'smudge', 'process']) out.push(`filter.${n}.${k}=`);
     // A required filter without a command is an error for git: not required, it is simply not run.
     out.push(`filter.${n}.required=false`);
   }
   return out;
 }
+
+const flagsOf = (config: readonly string[]): string[] => config.flatMap((c) => ['-c', c]);
 
 /** The environment git runs in: the caller's, minus every `GIT_*` variable, plus ours. */
 export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
@@ -223,21 +368,29 @@ function run(cwd: string, argv: string[], timeoutMs: number): Promise<string | n
   });
 }
 
-/** The full argv of a safe git run: overrides, `--no-optional-locks`, then `args` (diff/log also without external diff or textconv). */
-export function safeArgv(drivers: readonly string[], args: string[]): string[] | null {
-  const cfg = overrides(drivers);
-  if (!cfg) return null;
+/**
+ * The full argv of a safe git run: the overrides, the git dir and work tree git itself found (named,
+ * so a later run reads the config that was checked, whatever appears in the folder since),
+ * `--no-optional-locks`, then `args` (diff/log/show also without external diff or textconv).
+ */
+function argvOf(repo: SafeRepo, args: string[]): string[] {
   const extra = args[0] === 'diff' || args[0] === 'log' || args[0] === 'show' ? ['--no-ext-diff', '--no-textconv'] : [];
-  return [...cfg.flatMap((c) => ['-c', c]), '--no-optional-locks', '--no-pager', args[0], ...extra, ...args.slice(1)];
+  return [
+    ...flagsOf(repo.config),
+    `--git-dir=${repo.gitDir}`,
+    `--work-tree=${repo.workTree}`,
+    '--no-optional-locks',
+    '--no-pager',
+    args[0],
+    ...extra,
+    ...args.slice(1),
+  ];
 }
 
 /** Run the real `git` binary safely in `cwd` (see the top of this file); stdout, or null on any failure. Never throws. */
 export async function git(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
-  const dirs = await findGitDirs(cwd);
-  if (!dirs) return null;
-  const drivers = await repoFilterDrivers(dirs);
-  const argv = drivers && safeArgv(drivers, args);
-  return argv ? run(cwd, argv, timeoutMs) : null;
+  const repo = await safeRepo(cwd);
+  return repo ? run(cwd, argvOf(repo, args), timeoutMs) : null;
 }
 
 const MAX_CHANGED_STAT = 500;
@@ -255,44 +408,41 @@ export async function readGit(
   const dirs = await findGitDirs(root);
   if (!dirs) return null;
   const known = statusCache.get(root);
-  if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.top === dirs.top)
-    return gitInfoOf(root, dirs, known.drivers, known.out, ignore);
+  if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir)
+    return gitInfoOf(root, known.repo, known.out, ignore);
   const at = Date.now();
-  const drivers = await repoFilterDrivers(dirs);
-  const argv =
-    drivers &&
-    safeArgv(drivers, [
-      'status',
-      '--porcelain=v2',
-      '--branch',
-      '--no-ahead-behind',
-      '-z',
-      '--untracked-files=all',
-      '--ignore-submodules=dirty',
-      '--',
-      '.',
-    ]);
-  if (!argv) return null;
+  const repo = await safeRepoOf(root, dirs);
+  if (!repo) return null;
+  const argv = argvOf(repo, [
+    'status',
+    '--porcelain=v2',
+    '--branch',
+    '--no-ahead-behind',
+    '-z',
+    '--untracked-files=all',
+    '--ignore-submodules=dirty',
+    '--',
+    '.',
+  ]);
   const out = await run(root, argv, 10_000);
   if (out === null) return null;
   if (statusCache.size >= STATUS_CACHE_MAX) statusCache.delete(statusCache.keys().next().value as string);
-  statusCache.set(root, { at, top: dirs.top, drivers, out });
-  return gitInfoOf(root, dirs, drivers, out, ignore);
+  statusCache.set(root, { at, gitDir: dirs.gitDir, repo, out });
+  return gitInfoOf(root, repo, out, ignore);
 }
 
 /** The last `git status` output per root, and when its run began (for `readGit`'s `maxAgeMs`). */
-const statusCache = new Map<string, { at: number; top: string; drivers: string[]; out: string }>();
+const statusCache = new Map<string, { at: number; gitDir: string; repo: SafeRepo; out: string }>();
 const STATUS_CACHE_MAX = 16;
 
 async function gitInfoOf(
   root: string,
-  dirs: GitDirs,
-  drivers: readonly string[],
+  repo: SafeRepo,
   out: string,
   ignore: (rel: string) => boolean,
 ): Promise<GitInfo> {
   const st = parseStatusV2(out);
-  const top = dirs.top;
+  const top = repo.top;
   const changed: string[] = [];
   for (const p of st.paths) {
     // porcelain paths are relative to the repository top; make them relative to root.
@@ -306,7 +456,7 @@ async function gitInfoOf(
     if (s && (newest === null || s.mtimeMs > newest)) newest = s.mtimeMs;
   }
   let headTime: number | null = null;
-  if (st.head) headTime = (await commitTime(dirs, st.head)) ?? (await commitTimeByGit(root, drivers, st.head));
+  if (st.head) headTime = (await commitTime(repo.commonDir, st.head)) ?? (await commitTimeByGit(root, repo, st.head));
   return { top, branch: st.branch, head: st.head, headTime, changed, newestChangeMtime: newest };
 }
 
@@ -360,9 +510,9 @@ function committerTime(body: Buffer): number | null {
 const INFLATE_MAX = 1024 * 1024;
 
 /** The committer time of `oid` read from a loose object or a non-delta packed object; null when neither applies. */
-async function commitTime(dirs: GitDirs, oid: string): Promise<number | null> {
+async function commitTime(commonDir: string, oid: string): Promise<number | null> {
   if (!/^[0-9a-f]{40}$/.test(oid)) return null;
-  const objects = path.join(dirs.commonDir, 'objects');
+  const objects = path.join(commonDir, 'objects');
   try {
     const loose = path.join(objects, oid.slice(0, 2), oid.slice(2));
     // Synchronous, as every read of a small file here (src/core/files/fsread.ts says why); fs.promises
@@ -445,8 +595,7 @@ async function packedCommitTime(pack: string, offset: number): Promise<number | 
   }
 }
 
-async function commitTimeByGit(root: string, drivers: readonly string[], oid: string): Promise<number | null> {
-  const argv = safeArgv(drivers, ['cat-file', 'commit', oid]);
-  const out = argv ? await run(root, argv, 10_000) : null;
+async function commitTimeByGit(root: string, repo: SafeRepo, oid: string): Promise<number | null> {
+  const out = await run(root, argvOf(repo, ['cat-file', 'commit', oid]), 10_000);
   return out === null ? null : committerTime(Buffer.from(out));
 }
