@@ -2,7 +2,8 @@
  * Where git finds a repository and its config, and what else git can be made to start: a `.git` file
  * git reads otherwise than a quick parser would, a `.git` folder git passes over, a workspace folder
  * that is itself a git dir, worktree config, an `includeIf "onbranch:"` that holds only after a
- * branch switch, hooks, `GIT_CONFIG_*` in the caller's environment, and a
+ * branch switch, a partial clone whose missing objects git would fetch (a proxy, a transport or a
+ * remote helper the config names), hooks, `GIT_CONFIG_*` in the caller's environment, and a
  * repository owned by another user. Each starts from a real repository whose config names a command
  * that leaves a mark; plain git runs it (the control), and no way this tool runs git ever does.
  */
@@ -203,6 +204,109 @@ test('an includeIf "onbranch:" that holds only after a branch switch runs nothin
   assert.equal(ran(mark), '', 'the filter included on branch feature ran');
   plainGitRuns(ws, ws, mark);
 });
+
+// ---------------------------------------------------------------------------------------------
+// A partial clone: git fetches a missing object from its promisor remote, through what the config names
+
+/**
+ * What a partial clone's promisor remote is fetched through: the repository's config, and `global`, the
+ * user's own (~/.gitconfig); `helper`: by the remote helper git-remote-evil.
+ */
+const PROMISOR: Array<{ name: string; config: (script: string) => string[][]; global?: string; helper?: boolean }> = [
+  {
+    name: 'git:// through core.gitProxy, protocol.git.allow = always',
+    config: (s) => [
+      ['remote.origin.url', 'git://127.0.0.1:9/x'],
+      ['core.gitProxy', s],
+      ['protocol.git.allow', 'always'],
+    ],
+  },
+  {
+    name: 'a remote helper, protocol.evil.allow = always',
+    config: () => [
+      ['remote.origin.url', 'evil::x'],
+      ['protocol.evil.allow', 'always'],
+    ],
+    helper: true,
+  },
+  {
+    name: 'a remote helper by remote.origin.vcs, protocol.evil.allow = user',
+    config: () => [
+      ['remote.origin.url', 'x'],
+      ['remote.origin.vcs', 'evil'],
+      ['protocol.evil.allow', 'user'],
+    ],
+    helper: true,
+  },
+  {
+    name: 'ext:: transport, protocol.ext.allow = always',
+    config: (s) => [
+      ['remote.origin.url', `ext::${s} %S`],
+      ['protocol.ext.allow', 'always'],
+    ],
+  },
+  {
+    name: 'a local path with remote.origin.uploadpack, protocol.file.allow = always',
+    config: (s) => [
+      ['remote.origin.url', '/nonexistent/x'],
+      ['remote.origin.uploadpack', s],
+      ['protocol.file.allow', 'always'],
+    ],
+  },
+  {
+    name: "git:// through core.gitProxy, protocol.git.allow = always in the user's own global config",
+    config: (s) => [
+      ['remote.origin.url', 'git://127.0.0.1:9/x'],
+      ['core.gitProxy', s],
+    ],
+    global: '[protocol "git"]\n\tallow = always\n',
+  },
+  {
+    name: 'ssh through core.sshCommand, protocol.allow = always',
+    config: (s) => [
+      ['remote.origin.url', 'ssh://127.0.0.1/x'],
+      ['core.sshCommand', s],
+      ['protocol.allow', 'always'],
+    ],
+  },
+];
+
+/** A remote helper the user has installed (git runs git-remote-<name> for a URL "<name>::…"), first on PATH for this test. */
+function installHelper(t: TestContext): string {
+  const bin = workspace({}, 'sl-helper-');
+  const mark = path.join(bin, 'PWNED');
+  write(bin, 'git-remote-evil', `#!/bin/sh\necho "$0 $*" >> '${mark}'\nexit 1\n`);
+  chmodSync(path.join(bin, 'git-remote-evil'), 0o755);
+  const before = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${before}`;
+  t.after(() => (process.env.PATH = before));
+  return mark;
+}
+
+for (const v of PROMISOR) {
+  test(`a partial clone missing HEAD fetches nothing: ${v.name}`, async (t: TestContext) => {
+    const ws = workspace({}, 'sl-promisor-');
+    repoAt(ws);
+    const mark = v.helper ? installHelper(t) : path.join(ws, 'PWNED');
+    if (v.global) {
+      const home = workspace({}, 'sl-home-');
+      writeFileSync(path.join(home, '.gitconfig'), v.global);
+      const before = process.env.HOME;
+      process.env.HOME = home;
+      t.after(() => (process.env.HOME = before));
+    }
+    const script = evilScript(workspace({}, 'sl-bin-'), mark, 'exit 1');
+    git(ws, 'config', 'core.repositoryformatversion', '1');
+    git(ws, 'config', 'extensions.partialClone', 'origin');
+    git(ws, 'config', 'remote.origin.promisor', 'true');
+    for (const [k, val] of v.config(script)) git(ws, 'config', k, val);
+    const head = git(ws, 'rev-parse', 'HEAD').trim();
+    rmSync(path.join(ws, '.git/objects', head.slice(0, 2), head.slice(2)));
+    await readEveryWay(ws);
+    assert.equal(ran(mark), '', `a fetch of the missing object started ${ran(mark)}`);
+    plainGitRuns(ws, ws, mark);
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Hooks, the caller's environment, another user's repository

@@ -17,8 +17,9 @@
  *   system and global config must come from a file read above, or git is not run;
  * - every run passes `-c` overrides that switch off what git could start (`core.fsmonitor=false`,
  *   hooks to the null device, `cat` as the pager, no external diff, no signature check, no protocol
- *   at all), and empties the `clean`/`smudge`/`process` command of every filter driver the
- *   repository's config defines; a driver name `-c` cannot express means git is not run;
+ *   at all), empties the `clean`/`smudge`/`process` command of every filter driver the repository's
+ *   config defines, and forbids every protocol any config names (`protocol.<name>.allow` outranks
+ *   `protocol.allow`); a name `-c` cannot express means git is not run;
  * - every run names the git dir and work tree git found (`--git-dir`, `--work-tree`), so it reads the
  *   config that was checked, whatever appears in the folder later;
  * - runs with a clean environment: no inherited `GIT_*` variable (no `GIT_DIR` or
@@ -117,15 +118,17 @@ export interface SafeRepo {
   top: string;
   /** The common dir (the objects), where the config was looked for before git ran in the repository. */
   commonDir: string;
-  /** Filter drivers whose commands every run empties, by name. */
+  /** Filter drivers whose commands every run empties, and protocols it forbids, by name. */
   filters: string[];
-  /** The `-c` overrides every run passes: SAFE_CONFIG, then the drivers. */
+  protocols: string[];
+  /** The `-c` overrides every run passes: SAFE_CONFIG, then the drivers and the protocols. */
   config: string[];
 }
 
 /** What the repository's config files hold, as git parses each of them, and the files read (device:inode). */
 interface ConfigFound {
   filters: Set<string>;
+  protocols: Set<string>;
   read: Set<string>;
 }
 
@@ -142,7 +145,7 @@ interface ConfigFound {
  * every file looked at, a missing include included.
  */
 async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>): Promise<ConfigFound | null> {
-  const found: ConfigFound = { filters: new Set(), read: new Set() };
+  const found: ConfigFound = { filters: new Set(), protocols: new Set(), read: new Set() };
   const seen = new Set<string>();
   const visit = async (file: string, depth: number): Promise<boolean> => {
     if (seen.has(file) || depth > 10) return true;
@@ -168,6 +171,7 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
     for (const [key, value] of configEntries(out)) {
       const k = splitKey(key);
       if (k?.section === 'filter' && k.sub !== null) found.filters.add(k.sub);
+      if (k?.section === 'protocol' && k.sub !== null && k.name === 'allow') found.protocols.add(k.sub);
       if (k && isInclude(k) && value) includes.push(value);
     }
     if (includes.some((v) => v.startsWith('~') || v.startsWith('%('))) {
@@ -223,8 +227,8 @@ function folderOf(file: string): string {
  * own ownership check), which must be the git dir whose config was read; then the whole config as git
  * reads it there (`git config --list --includes --show-origin --show-scope -z`, includes followed
  * under the conditions that hold now). Every value from outside the user's own system and global
- * config must come from a file `readRepoConfig` read, and the filter drivers it names are added to
- * the ones found there. null: git found another repository, or read a file we did not.
+ * config must come from a file `readRepoConfig` read, and the filter drivers and protocols it names
+ * are added to the ones found there. null: git found another repository, or read a file we did not.
  */
 async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<SafeRepo | null> {
   const where = await run(cwd, [...flagsOf(SAFE_CONFIG), 'rev-parse', '--absolute-git-dir', '--show-toplevel'], 10_000);
@@ -247,21 +251,24 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
   );
   if (listing === null) return null;
   const filters = new Set(found.filters);
+  const protocols = new Set(found.protocols);
   const parts = listing.split('\0');
   for (let i = 0; i + 2 < parts.length; i += 3) {
     const [scope, origin, entry] = [parts[i], parts[i + 1], parts[i + 2]];
     const k = splitKey(entry.split('\n', 1)[0]);
+    // A protocol the user's own config allows is forbidden too: the URL it would fetch is the repository's.
+    if (k?.section === 'protocol' && k.sub !== null && k.name === 'allow') protocols.add(k.sub);
     if (scope === 'system' || scope === 'global') continue;
     const file = origin.startsWith('file:') ? origin.slice(5) : '';
     const st = path.isAbsolute(file) ? statOrNullSync(file) : null;
     if (!st || !found.read.has(`${st.dev}:${st.ino}`)) return null;
     if (k?.section === 'filter' && k.sub !== null) filters.add(k.sub);
   }
-  const config = overrides([...filters]);
+  const config = overrides([...filters], [...protocols]);
   if (!config) return null;
   // git prints real paths; the changed paths are made relative to the caller's folder, spelled as the caller spells it.
   const top = realOrNull(dirs.top) === realOrNull(workTree) ? dirs.top : workTree;
-  return { gitDir, workTree, top, commonDir: dirs.commonDir, filters: [...filters], config };
+  return { gitDir, workTree, top, commonDir: dirs.commonDir, filters: [...filters], protocols: [...protocols], config };
 }
 
 function realOrNull(p: string): string | null {
@@ -315,8 +322,11 @@ function fileIdentity(file: string): string {
   }
 }
 
-/** The `-c` overrides for a repository: the safe config plus every filter driver emptied. null: a name `-c` cannot express (git is not run). */
-function overrides(filters: readonly string[]): string[] | null {
+/**
+ * The `-c` overrides for a repository: the safe config, every filter driver emptied and every protocol
+ * some config names forbidden. null: a name `-c` cannot express (git is not run).
+ */
+function overrides(filters: readonly string[], protocols: readonly string[]): string[] | null {
   const out = [...SAFE_CONFIG];
   // `-c` splits at the first `=`; a name with one (or a control character) cannot be overridden.
   const inexpressible = (n: string) => /[=\u0000-\u001f\u007f]/.test(n);
@@ -325,6 +335,11 @@ function overrides(filters: readonly string[]): string[] | null {
     for (const k of ['clean', 'smudge', 'process']) out.push(`filter.${n}.${k}=`);
     // A required filter without a command is an error for git: not required, it is simply not run.
     out.push(`filter.${n}.required=false`);
+  }
+  // `protocol.<name>.allow` outranks `protocol.allow` whatever the scope: each named one is forbidden itself.
+  for (const n of protocols) {
+    if (inexpressible(n)) return null;
+    out.push(`protocol.${n}.allow=never`);
   }
   return out;
 }
