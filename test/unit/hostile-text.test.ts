@@ -12,9 +12,9 @@ import { findSecrets, maskSecrets } from '../../src/core/secrets/secrets';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { resumeBlock } from '../../src/core/hooks/session-start';
 import { toJsonStatus } from '../../src/core/report/report';
-import { assertLinear, workspace } from './helpers';
+import { assertLinear, gitInit, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
-import { SID } from './checkpoint-fixtures';
+import { CONFIRM_ALL, preCompact, S0_LEDGER, SID } from './checkpoint-fixtures';
 
 const GH = ['ghp', 'Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Jh0GfEdCbA9Y8'].join('_');
 const PW = 'hunter2-Correct-Horse-77';
@@ -189,6 +189,20 @@ test('terminal escapes in ledger text never reach the terminal: status, check, c
     env,
   });
   outs.push(['hook session-start', ss.stdout + ss.stderr]);
+  // S0 with escapes in its ledger's name and goal: the guard names the file, a written checkpoint shows the goal.
+  const s0 = workspace({
+    '.agents.yml': 'session:\n  ledger: true\n  ledger_path: "docs/\\e[31mled\\e]0;t\\ager.md"\n',
+    'docs/\u001b[31mled\u001b]0;t\u0007ger.md': S0_LEDGER.replace('Ship CSV export', `Ship ${ESCAPES} CSV export`),
+  });
+  gitInit(s0);
+  const guard = await runIn(['hook', 'pre-compact'], { stdin: preCompact(s0), env: { CLAUDE_PROJECT_DIR: s0 } });
+  assert.equal(guard.code, 2, 'no checkpoint yet: the guard blocks');
+  assert.match(guard.stderr, /First bring docs\/ledger\.md/, 'the guard names the ledger');
+  outs.push(['hook pre-compact (S0)', guard.stdout + guard.stderr]);
+  const cp = await runIn(['checkpoint', '--root', s0, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(cp.code, 0, cp.stderr);
+  assert.match(cp.stdout, /- Goal: Ship .*RED/, 'a written checkpoint shows the goal');
+  outs.push(['checkpoint (written)', cp.stdout + cp.stderr]);
   assert.match(outs[0][1], /RED/, 'the text itself is kept');
   for (const [what, out] of outs)
     assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} prints a control character`);

@@ -14,9 +14,9 @@ import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { relay, RELAY_OUTPUT_MAX } from '../../src/cli/status-line';
 import { bufferIo } from '../../src/cli/io';
 import { SCRIPT_REL } from '../../src/core/hooks/install';
-import { CLI, HOOK_SCRIPT, workspace } from './helpers';
+import { CLI, gitInit, HOOK_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
-import { preCompact, s3Workspace } from './checkpoint-fixtures';
+import { CONFIRM_ALL, preCompact, S0_LEDGER, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
 
 /** The process runs (a zombie waiting to be reaped by init does not count). */
 const alive = (pid: number) => {
@@ -27,48 +27,82 @@ const alive = (pid: number) => {
   }
 };
 
-test("the relay's time limit kills the relayed command's whole process group, and keeps at most 64 KB of its output", async () => {
+test("the relay's time limit kills the relayed command's whole process group, and keeps at most 64 KB of each of its streams", async () => {
   const dir = workspace({});
-  const pidFile = path.join(dir, 'grandchild.pid');
+  const held = path.join(dir, 'held.pid');
+  const loose = path.join(dir, 'loose.pid');
   const io = bufferIo({ cwd: dir });
-  // A shell that starts a long child and waits for it: killing only the shell would leave the child running.
-  const code = await relay([`sleep 60 & echo $! > '${pidFile}'; wait`], '', io, 500);
-  assert.notEqual(code, 0);
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  await new Promise((r) => setTimeout(r, 200));
-  assert.equal(alive(pid), false, `the shell's child ${pid} was killed with it`);
+  // A shell that starts two long children and waits for them. One keeps the relay's pipes open: killing
+  // only the shell would hold the status line until that child ends. The other lets go of the pipes:
+  // killing only the shell would leave it running for good.
+  const cmd = `sleep 60 & echo $! > '${held}'; sleep 60 </dev/null >/dev/null 2>&1 & echo $! > '${loose}'; wait`;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<'still running'>((r) => (timer = setTimeout(() => r('still running'), 10_000)));
+  try {
+    const code = await Promise.race([relay([cmd], '', io, 500), limit]);
+    assert.notEqual(code, 'still running', 'the relay returned within 10 s of its 500 ms limit');
+    assert.notEqual(code, 0);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const f of [held, loose]) {
+      const pid = Number(readFileSync(f, 'utf8'));
+      assert.equal(alive(pid), false, `the shell's child ${pid} (${path.basename(f)}) was killed with it`);
+    }
+  } finally {
+    clearTimeout(timer);
+    // What a failing run left behind goes now.
+    for (const f of [held, loose]) {
+      const pid = existsSync(f) ? Number(readFileSync(f, 'utf8')) : 0;
+      if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }
 
   const big = bufferIo({ cwd: dir });
-  await relay([process.execPath, '-e', "process.stdout.write('x'.repeat(5 * 1024 * 1024))"], '', big, 20_000);
-  assert.ok(big.out().length <= RELAY_OUTPUT_MAX + 1, `kept ${big.out().length} bytes`);
-  assert.ok(big.out().length >= RELAY_OUTPUT_MAX, 'the first 64 KB are kept');
+  const flood = "const x = 'x'.repeat(5 * 1024 * 1024); process.stdout.write(x); process.stderr.write(x)";
+  await relay([process.execPath, '-e', flood], '', big, 20_000);
+  for (const [name, kept] of [
+    ['stdout', big.out()],
+    ['stderr', big.err()],
+  ]) {
+    assert.ok(kept.length <= RELAY_OUTPUT_MAX + 1, `${name}: kept ${kept.length} bytes`);
+    assert.ok(kept.length >= RELAY_OUTPUT_MAX, `${name}: the first 64 KB are kept`);
+  }
 });
 
-test('hooks run in parallel (3 processes × 40 appends) never lose a log line', async () => {
+test('hooks run in parallel (3 processes × 400 appends) never lose a log line', async () => {
   const dir = s3Workspace();
   const io = path.join(__dirname, '..', '..', 'src', 'core', 'hooks', 'io.js');
+  const go = path.join(dir, 'GO');
+  // Each writer waits for GO, so the three append at the same time and not one after the other.
   const child = (k: number) =>
     new Promise<number | null>((resolve) => {
       const p = spawn(
         process.execPath,
         [
           '-e',
-          `const { appendHookLog } = require(${JSON.stringify(io)}); (async () => { for (let i = 0; i < 40; i++) await appendHookLog(process.argv[1], 'test', 'writer ${k} line ' + i); })();`,
+          `const fs = require('fs'); const { appendHookLog } = require(${JSON.stringify(io)});
+          while (!fs.existsSync(process.argv[2])) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+          (async () => { for (let i = 0; i < 400; i++) await appendHookLog(process.argv[1], 'test', 'writer ${k} line ' + i); })();`,
           dir,
+          go,
         ],
         { stdio: 'ignore' },
       );
       p.on('close', resolve);
     });
-  assert.deepEqual(await Promise.all([0, 1, 2].map(child)), [0, 0, 0]);
+  const writers = [0, 1, 2].map(child);
+  await new Promise((r) => setTimeout(r, 300));
+  writeFileSync(go, '');
+  assert.deepEqual(await Promise.all(writers), [0, 0, 0]);
   const lines = readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8').split('\n').filter(Boolean);
-  assert.equal(lines.length, 120, 'every line is there');
+  assert.equal(lines.length, 1200, 'every line is there');
+  // Each line whole: one time stamp, one writer's text, nothing of another line mixed in.
+  const bad = lines.filter((l) => !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z test writer [012] line \d{1,3}$/.test(l));
+  assert.deepEqual(bad, [], 'no line is torn or mixed');
+  const count = new Map<string, number>();
+  for (const l of lines)
+    count.set(l.slice(l.indexOf(' test ') + 6), (count.get(l.slice(l.indexOf(' test ') + 6)) ?? 0) + 1);
   for (const k of [0, 1, 2])
-    for (let i = 0; i < 40; i++)
-      assert.ok(
-        lines.some((l) => l.endsWith(` test writer ${k} line ${i}`)),
-        `writer ${k} line ${i}`,
-      );
+    for (let i = 0; i < 400; i++) assert.equal(count.get(`writer ${k} line ${i}`), 1, `writer ${k} line ${i}`);
 });
 
 test('a file name with a line break cannot forge a line of the marker', () => {
@@ -94,19 +128,51 @@ test('a file name with a line break cannot forge a line of the marker', () => {
   );
 });
 
-test('bidi and other format characters from a ledger never reach the terminal', async () => {
-  const evil = 'Wire \u202Eexport()\u202C into \u2066src/x.ts\u2069 and\u200B test\u2028it';
-  const dir = workspace({
-    'docs/state/STATE.md': `# State\n\n## Handoff\n\n- **Status:** ok\n- **Now ▶** ${evil}\n\n## Log\n`,
+test('bidi and other format characters from a ledger never reach the terminal: status, check, checkpoint, both hooks', async () => {
+  // Bidi overrides and isolates, a zero-width space, an Arabic letter mark, a tag character; in the Log a line separator too.
+  const evil = 'Wire \u202Eexport()\u202C into \u2066src/x.ts\u2069 and\u200B test\u061C it\u{E0041}';
+  const dir = s3Workspace({
+    'docs/state/STATE.md': S3_STATE.replace('wire the PreCompact hook', `${evil}: wire the PreCompact hook`).replace(
+      '- Done: marker format',
+      `- Done: marker format, ${evil}\u2028and \u2029more`,
+    ),
   });
-  for (const args of [['status'], ['status', '--json']]) {
-    const r = await runIn([...args, '--root', dir]);
-    const out = r.stdout + r.stderr;
-    assert.match(out, /export\(\)/, `${args.join(' ')} shows the text`);
+  // S0 with a ledger whose name and goal hold them: the guard names the file, a written checkpoint shows the goal.
+  const ledger = 'docs/led\u202Egm.exe\u202C\u200B.md';
+  const s0 = workspace({
+    '.agents.yml': `session:\n  ledger: true\n  ledger_path: "${ledger}"\n`,
+    [ledger]: S0_LEDGER.replace('Ship CSV export', `Ship ${evil} CSV export`),
+  });
+  gitInit(s0);
+  const outs: Array<[string, string]> = [];
+  const cli = async (what: string, args: string[], o: Parameters<typeof runIn>[1] = {}) => {
+    const r = await runIn(args, o);
+    outs.push([what, r.stdout + r.stderr]);
+    return r;
+  };
+  for (const args of [['status'], ['status', '--json'], ['check'], ['checkpoint']])
+    await cli(args.join(' '), [...args, '--root', dir]);
+  const pre = await cli('hook pre-compact', ['hook', 'pre-compact'], {
+    stdin: preCompact(s0),
+    env: { CLAUDE_PROJECT_DIR: s0 },
+  });
+  assert.equal(pre.code, 2, 'no checkpoint yet: the guard blocks');
+  const cp = await cli('checkpoint (written)', ['checkpoint', '--root', s0, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(cp.code, 0, cp.stderr);
+  // S3's marker, so that SessionStart after /clear resumes from its state file.
+  assert.equal((await runIn(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL])).code, 0);
+  await cli('hook session-start', ['hook', 'session-start'], {
+    stdin: JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: SID, cwd: dir }),
+    env: { CLAUDE_PROJECT_DIR: dir },
+  });
+  for (const [what, out] of outs) {
+    // Each shows the text itself, only without those characters (check and a refused checkpoint show checks).
+    const shown = what === 'hook pre-compact' ? /docs\/ledgm\.exe\.md/ : /export\(\)/;
+    if (!['check', 'checkpoint'].includes(what)) assert.match(out, shown, `${what} shows the text`);
     assert.doesNotMatch(
       out,
-      /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\u061C\uFEFF]/,
-      `${args.join(' ')}: no format character`,
+      /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\u061C\uFEFF]|\u{E0041}/u,
+      `${what}: no format character`,
     );
   }
 });
