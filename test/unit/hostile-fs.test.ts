@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,6 +34,29 @@ const S0_LEDGER = `# Session Ledger
 `;
 
 const mkfifo = (p: string) => execFileSync('mkfifo', [p]);
+
+/**
+ * A writer waiting to open each FIFO (`exec 3>FIFO` blocks until a reader opens it): once anything
+ * opens a FIFO for reading, even without blocking and only for a moment, its writer goes on and
+ * leaves a mark. `opened` names the FIFOs that were opened; `stop` ends the writers still waiting.
+ */
+function fifoWatch(fifos: string[]): { opened: () => Promise<string[]>; stop: () => void } {
+  const marks = workspace({}, 'sl-fifo-marks-');
+  const mark = (i: number) => path.join(marks, String(i));
+  const writers = fifos.map((f, i) =>
+    spawn('sh', ['-c', 'exec 3>"$1"; touch "$2"', 'sh', f, mark(i)], { stdio: 'ignore' }),
+  );
+  return {
+    opened: async () => {
+      // A writer let go runs its `touch` at once; give it the time to.
+      await new Promise((r) => setTimeout(r, 300));
+      return fifos.filter((_, i) => existsSync(mark(i)));
+    },
+    stop: () => {
+      for (const w of writers) w.kill('SIGKILL');
+    },
+  };
+}
 
 /** Resolve within `ms` or fail: a FIFO opened for reading would block forever. */
 async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
@@ -168,44 +191,62 @@ test('YAML config files are capped far below the state-file cap: a huge .agents.
 // ---------------------------------------------------------------------------------------------
 // 4. FIFOs never hang a read
 
-test('attest (even --dry-run) with a FIFO as handoff or sidecar returns at once', async () => {
+test('attest (even --dry-run) with a FIFO as handoff or sidecar returns at once, and never opens it', async () => {
   const dir = workspace({ 'memory/session-handoff-LATEST.md': '# Session Handoff\n\n## What to do now\n1. x\n' });
-  mkfifo(path.join(dir, 'memory/.session-handoff.sha256'));
-  const dry = await within(5000, 'attest --dry-run', runIn(['attest', '--root', dir, '--dry-run']));
-  assert.equal(dry.code, 0, dry.stderr);
-  const real = await within(5000, 'attest', runIn(['attest', '--root', dir]));
-  assert.equal(real.code, 1);
-  assert.match(real.stderr, /not a regular file/);
   const dir2 = workspace({});
   mkdirSync(path.join(dir2, 'memory'));
-  mkfifo(path.join(dir2, 'memory/session-handoff-LATEST.md'));
-  const none = await within(5000, 'attest on a FIFO handoff', runIn(['attest', '--root', dir2, '--dry-run']));
-  assert.equal(none.code, 1);
+  const fifos = [path.join(dir, 'memory/.session-handoff.sha256'), path.join(dir2, 'memory/session-handoff-LATEST.md')];
+  for (const f of fifos) mkfifo(f);
+  const watch = fifoWatch(fifos);
+  try {
+    const dry = await within(5000, 'attest --dry-run', runIn(['attest', '--root', dir, '--dry-run']));
+    assert.equal(dry.code, 0, dry.stderr);
+    const real = await within(5000, 'attest', runIn(['attest', '--root', dir]));
+    assert.equal(real.code, 1);
+    assert.match(real.stderr, /not a regular file/);
+    const none = await within(5000, 'attest on a FIFO handoff', runIn(['attest', '--root', dir2, '--dry-run']));
+    assert.equal(none.code, 1);
+    assert.deepEqual(await watch.opened(), [], 'no FIFO was opened');
+  } finally {
+    watch.stop();
+  }
 });
 
-test('hooks install (even --dry-run) with a FIFO at the script path, the settings path or as --cli-bundle returns at once', async () => {
+test('hooks install (even --dry-run) with a FIFO at the script path, the settings path or as --cli-bundle returns at once, and never opens it', async () => {
   for (const where of ['.claude/hooks/session-ledger.cjs', '.claude/settings.json']) {
     const dir = workspace({});
     mkdirSync(path.dirname(path.join(dir, where)), { recursive: true });
     mkfifo(path.join(dir, where));
-    for (const dry of [['--dry-run'], []]) {
-      const r = await within(
-        5000,
-        `hooks install ${dry.join(' ')} (${where})`,
-        runIn(['hooks', 'install', '--root', dir, ...dry]),
-      );
-      assert.notEqual(r.code, 2, r.stderr);
+    const watch = fifoWatch([path.join(dir, where)]);
+    try {
+      for (const dry of [['--dry-run'], []]) {
+        const r = await within(
+          5000,
+          `hooks install ${dry.join(' ')} (${where})`,
+          runIn(['hooks', 'install', '--root', dir, ...dry]),
+        );
+        assert.notEqual(r.code, 2, r.stderr);
+      }
+      assert.deepEqual(await watch.opened(), [], `${where}: the FIFO was not opened`);
+    } finally {
+      watch.stop();
     }
   }
   const dir = workspace({});
   mkfifo(path.join(dir, 'bundle.js'));
-  const r = await within(
-    5000,
-    'hooks install --cli-bundle FIFO',
-    runIn(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', path.join(dir, 'bundle.js')]),
-  );
-  assert.equal(r.code, 1);
-  assert.match(r.stderr, /not a readable regular file/);
+  const watch = fifoWatch([path.join(dir, 'bundle.js')]);
+  try {
+    const r = await within(
+      5000,
+      'hooks install --cli-bundle FIFO',
+      runIn(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', path.join(dir, 'bundle.js')]),
+    );
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /not a readable regular file/);
+    assert.deepEqual(await watch.opened(), [], 'the bundle FIFO was not opened');
+  } finally {
+    watch.stop();
+  }
 });
 
 test('a FIFO at the hook log or at a write lock never hangs: the hook decides, the write action refuses with a message', () => {
@@ -238,21 +279,30 @@ test('a FIFO at the hook log or at a write lock never hangs: the hook decides, t
   assert.equal(readFileSync(state, 'utf8'), S3_STATE);
 });
 
-test('every state-file read refuses a FIFO (the evaluation of a folder full of pipes finishes)', async () => {
+test('every state-file read refuses a FIFO, never opening it, and says so (the evaluation of a folder full of pipes finishes)', async () => {
   const dir = workspace({});
-  for (const rel of [
+  const rels = [
     '.agents.yml',
     '.claude/session-ledger.md',
     'docs/state/STATE.md',
     '.agents/STATE.md',
     'memory/session-handoff-LATEST.md',
     'context-manifest.yaml',
-  ]) {
+  ];
+  for (const rel of rels) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     mkfifo(path.join(dir, rel));
   }
-  const r = await within(10_000, 'evaluate', evaluate(dir, { noGit: true }));
-  assert.ok(r.systems.length >= 1);
+  const watch = fifoWatch(rels.map((rel) => path.join(dir, rel)));
+  try {
+    const r = await within(10_000, 'evaluate', evaluate(dir, { noGit: true }));
+    assert.ok(r.systems.length >= 1);
+    const said = r.systems.flatMap((s) => s.checks).filter((c) => /not a regular file/.test(c.message));
+    assert.ok(said.length >= 1, 'a finding says a pipe is not read');
+    assert.deepEqual(await watch.opened(), [], 'no FIFO was opened');
+  } finally {
+    watch.stop();
+  }
 });
 
 // ---------------------------------------------------------------------------------------------
