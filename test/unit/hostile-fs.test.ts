@@ -6,7 +6,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../src/core/files/atomic';
@@ -190,6 +202,22 @@ test('YAML config files are capped far below the state-file cap: a huge .agents.
 
 // ---------------------------------------------------------------------------------------------
 // 4. FIFOs never hang a read
+
+test('the FIFO watch is real: a non-blocking open of a moment is seen, a stat is not', async () => {
+  const dir = workspace({});
+  const [seen, untouched] = [path.join(dir, 'seen'), path.join(dir, 'untouched')];
+  mkfifo(seen);
+  mkfifo(untouched);
+  const watch = fifoWatch([seen, untouched]);
+  try {
+    await new Promise((r) => setTimeout(r, 100));
+    closeSync(openSync(seen, constants.O_RDONLY | constants.O_NONBLOCK));
+    statSync(untouched);
+    assert.deepEqual(await watch.opened(), [seen]);
+  } finally {
+    watch.stop();
+  }
+});
 
 test('attest (even --dry-run) with a FIFO as handoff or sidecar returns at once, and never opens it', async () => {
   const dir = workspace({ 'memory/session-handoff-LATEST.md': '# Session Handoff\n\n## What to do now\n1. x\n' });
