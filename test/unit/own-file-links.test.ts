@@ -139,12 +139,8 @@ test('attest never writes the S1 sidecar through a link; --dry-run says it would
 });
 
 test("the status line's record is never written through a link, and the status line still prints", async () => {
-  for (const how of ['symlink', 'hardlink'] as const) {
-    const dir = s3Workspace();
-    const at = feedPath(dir, SID);
-    mkdirSync(path.dirname(at), { recursive: true });
-    if (how === 'symlink') symlinkSync(path.join(dir, STATE), at);
-    else linkSync(path.join(dir, STATE), at);
+  for (const how of HOWS) {
+    const dir = planted(feedPath('', SID), how);
     const input = JSON.stringify({
       session_id: SID,
       cwd: dir,
