@@ -1,17 +1,24 @@
 /**
  * A transcript whose last record is 200 MB (a pasted file): `context` says that record is too
  * large to read and gives the last figure before it, instead of "no usage found yet". The record's
- * bytes are read once and none of them kept (counted reads, not timings). The files are sparse:
+ * bytes are read once (counted reads, not timings) and none of them kept (the memory Buffers hold
+ * once it has been passed over, after a full garbage collection). The files are sparse:
  * 200 MB on the disk's books, nothing written.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ContextFollower } from '../../src/core/context/follower';
 import { openRead, scanBackward, type Handle } from '../../src/core/context/files';
 import { workspace } from './helpers';
 import { runIn } from './hostile-helpers';
+
+// A full garbage collection on demand, so that memory still in use is told from memory not yet freed.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const SID = '3b9f6c2e-1d4a-4e8b-9c7f-2a6d5e4f3b1c';
 const MB = 1024 * 1024;
@@ -81,6 +88,11 @@ test('the backward scan reads each byte of the huge record once and keeps none o
   } as unknown as Handle;
   const seen: number[] = [];
   const over: number[] = [];
+  // The memory outside V8's heap (Buffers) once the record has been passed over, after a full
+  // collection: what the scan still holds of it.
+  gc();
+  const before = process.memoryUsage().arrayBuffers;
+  let held = 0;
   try {
     const r = await scanBackward(
       counted,
@@ -92,7 +104,11 @@ test('the backward scan reads each byte of the huge record once and keeps none o
       },
       64 * 1024,
       16 * MB,
-      (length) => over.push(length),
+      (length) => {
+        over.push(length);
+        gc();
+        held = process.memoryUsage().arrayBuffers - before;
+      },
     );
     assert.equal(r, 'stopped');
   } finally {
@@ -103,6 +119,7 @@ test('the backward scan reads each byte of the huge record once and keeps none o
   assert.deepEqual(seen, [assistant(90_105).length], 'the line before the record is the one visited');
   assert.ok(bytes <= size, `${bytes} bytes read for a ${size}-byte file`);
   assert.ok(largest <= MB, `the largest read was ${largest} bytes`);
+  assert.ok(held < 8 * MB, `${(held / MB).toFixed(1)} MB still held when the 200 MB record had been passed over`);
 });
 
 test('a follower: a huge record appended after the figure is named; a figure after it clears that', async () => {
