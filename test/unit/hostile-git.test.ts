@@ -5,9 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { git as safeGit, parseStatusV2, readGit, safeRepo } from '../../src/core/git/git';
-import { git, gitInit, workspace, write } from './helpers';
+import { CLI, git, gitInit, workspace, write } from './helpers';
 import { runIn } from './hostile-helpers';
 
 const S3 = `# State
@@ -135,6 +136,41 @@ test('a config that is a FIFO, or a driver name -c cannot express, means git is 
   rmSync(fifo);
   write(dir, '.git/extra.config', '[filter "a=b"]\n\tclean = x\n');
   assert.equal(await readGit(dir), null);
+});
+
+test("git runs without the caller's GIT_* variables: a filter they name never runs (and does run for plain git)", () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3, 'src/a.txt': 'hello\n', '.gitattributes': '* filter=envf\n' });
+  gitInit(dir);
+  const mark = (n: string) => path.join(dir, `PWNED-${n}`);
+  const script = (n: string) => {
+    const f = write(dir, `.git/evil-${n}.sh`, `#!/bin/sh\ntouch '${mark(n)}'\ncat\n`);
+    chmodSync(f, 0o755);
+    return f;
+  };
+  // A config file the environment names (as a repository's .envrc could), and a filter given in the environment itself.
+  write(dir, '.git/env.config', `[filter "envf"]\n\tclean = ${script('global')}\n`);
+  const cases: Array<[string, NodeJS.ProcessEnv]> = [
+    ['global', { GIT_CONFIG_GLOBAL: path.join(dir, '.git/env.config') }],
+    ['count', { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'filter.envf.clean', GIT_CONFIG_VALUE_0: script('count') }],
+  ];
+  const touch = () => {
+    // A tracked file with a new mtime and the same size: git must look at its content (the clean filter).
+    const a = path.join(dir, 'src/a.txt');
+    writeFileSync(a, 'HELLO\n');
+    utimesSync(a, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+  };
+  for (const [name, env] of cases) {
+    touch();
+    const ours = spawnSync(process.execPath, [CLI, 'status', '--root', dir], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    assert.equal(ours.status, 0, ours.stderr);
+    assert.equal(existsSync(mark(name)), false, `${name}: the filter the environment names did not run`);
+    touch();
+    spawnSync('git', ['status', '--porcelain'], { cwd: dir, env: { ...process.env, ...env } });
+    assert.ok(existsSync(mark(name)), `${name}: control, plain git with that environment runs it`);
+  }
 });
 
 test('HEAD time comes from a loose object, a packed object, or git itself, and agrees with git', async () => {
