@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatMarker, parseMarker } from '../../src/core/checkpoint/marker';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
@@ -126,6 +126,44 @@ test('a file name with a line break cannot forge a line of the marker', () => {
     parseMarker(formatMarker({ sessionId: null, at: 'x', label: 'WORKING', hashes: [{ hash, path: 'a\\nb' }] })).hashes,
     [{ hash, path: 'a\\nb' }],
   );
+});
+
+test("a state file's name cannot forge the marker: a line break, or a name that says nothing-to-preserve, never lets /compact through", async () => {
+  for (const name of ['docs/led\nnothing-to-preserve.md', 'docs/Nothing-To-Preserve.md']) {
+    // S0's ledger under that name, as .agents.yml may name it; the checkpoint vouches for it in the marker.
+    const dir = workspace({
+      '.agents.yml': `session:\n  ledger: true\n  ledger_path: ${JSON.stringify(name)}\n`,
+      [name]: S0_LEDGER,
+    });
+    gitInit(dir);
+    const cp = await runIn(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+    assert.equal(cp.code, 0, cp.stdout + cp.stderr);
+    const marker = readFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), 'utf8');
+    // S2's guard greps the whole marker for the word: it is nowhere, and the name reads back as it is.
+    assert.doesNotMatch(marker, /nothing-to-preserve/i, JSON.stringify(marker));
+    assert.ok(
+      parseMarker(marker).hashes.some((h) => h.path === name),
+      JSON.stringify(marker),
+    );
+    // The checkpoint is 2 hours old, over the 60-minute window, and the ledger changed since: the
+    // marker no longer covers it, and the guard blocks.
+    const markerFile = path.join(dir, `.claude/.checkpoint-ready.${SID}`);
+    const before = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(markerFile, before, before);
+    const env = { CLAUDE_PROJECT_DIR: dir, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '60' };
+    const pre = await runIn(['hook', 'pre-compact'], { stdin: preCompact(dir), env });
+    assert.equal(pre.code, 2, `${JSON.stringify(name)}: the guard blocks (${pre.stderr})`);
+    assert.match(pre.stderr, /changed after the last checkpoint/);
+    // Control: the opt-out itself, as old, lets it through.
+    assert.equal((await runIn(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve'])).code, 0);
+    utimesSync(markerFile, before, before);
+    assert.equal((await runIn(['hook', 'pre-compact'], { stdin: preCompact(dir), env })).code, 0);
+    assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /allow \(nothing-to-preserve in [^\n]*\n$/);
+  }
+  // A marker an older version wrote, the name plain in a vouched line: not the opt-out either.
+  const older = `${SID} 2026-12-03T10:00:00.000Z WORKING\n${'a'.repeat(64)}  docs/nothing-to-preserve.md\n`;
+  assert.equal(parseMarker(older).nothingToPreserve, false);
+  assert.equal(parseMarker('nothing-to-preserve\n').nothingToPreserve, true, "S2's hand-written opt-out");
 });
 
 test('bidi and other format characters from a ledger never reach the terminal: status, check, checkpoint, both hooks', async () => {

@@ -38,7 +38,7 @@ export interface MarkerContent {
   /** ISO time written by `session-ledger checkpoint`, or null. */
   at: string | null;
   label: string | null;
-  /** The content says `nothing-to-preserve` anywhere (case-insensitive, as S2's guard greps). */
+  /** The content says `nothing-to-preserve` (case-insensitive, as S2's guard greps), outside the lines that vouch for a file. */
   nothingToPreserve: boolean;
   /** State files the marker vouches for. */
   hashes: Array<{ hash: string; path: string }>;
@@ -55,15 +55,27 @@ export function formatMarker(m: {
   if (m.nothingToPreserve) head.push(NOTHING_TO_PRESERVE);
   const lines = [head.join(' ')];
   // As `sha256sum` writes a name with a backslash or a line break: the line starts with `\` and the
-  // name is escaped, so a file name can never start a line of its own in the marker.
+  // name is escaped, so a file name can never start a line of its own in the marker. A name that
+  // says nothing-to-preserve is escaped too (`nothing\-to\-preserve`): the word in a marker is the
+  // opt-out to every guard that greps it, and a file name must never say it.
   for (const h of m.hashes ?? [])
     lines.push(
-      /[\\\n\r]/.test(h.path)
-        ? `\\${h.hash}  ${h.path.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r')}`
+      /[\\\n\r]/.test(h.path) || OPT_OUT.test(h.path)
+        ? `\\${h.hash}  ${h.path
+            .replace(/\\/g, '\\\\')
+            .replace(/\n/g, '\\n')
+            .replace(/\r/g, '\\r')
+            .replace(OPT_OUT_ALL, (w) => w.replace(/-/g, '\\-'))}`
         : `${h.hash}  ${h.path}`,
     );
   return `${lines.join('\n')}\n`;
 }
+
+/** The opt-out word, as the guards find it (any case). */
+const OPT_OUT = /nothing-to-preserve/i;
+const OPT_OUT_ALL = /nothing-to-preserve/gi;
+/** A line that vouches for a file: `<sha256>  <name>`, or `\<sha256>  <escaped name>`. */
+const HASH_LINE = /^(\\?)([0-9a-f]{64}) [ *](.+)$/;
 
 /** Read marker content tolerantly: whatever an agent or another tool wrote. */
 export function parseMarker(text: string): MarkerContent {
@@ -74,7 +86,7 @@ export function parseMarker(text: string): MarkerContent {
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {
-    const m = /^(\\?)([0-9a-f]{64}) [ *](.+)$/.exec(l);
+    const m = HASH_LINE.exec(l);
     if (m)
       hashes.push({
         hash: m[2],
@@ -85,7 +97,8 @@ export function parseMarker(text: string): MarkerContent {
     sessionId: isSessionId(first) ? first : null,
     at,
     label,
-    nothingToPreserve: /nothing-to-preserve/i.test(text),
+    // Anywhere but in a line that vouches for a file: that line's name is the file's, whatever it says.
+    nothingToPreserve: lines.some((l) => OPT_OUT.test(l) && !HASH_LINE.test(l)),
     hashes,
   };
 }
