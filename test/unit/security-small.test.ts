@@ -13,8 +13,10 @@ import { formatMarker, parseMarker } from '../../src/core/checkpoint/marker';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { relay, RELAY_OUTPUT_MAX } from '../../src/cli/status-line';
 import { bufferIo } from '../../src/cli/io';
-import { SCRIPT_REL } from '../../src/core/hooks/install';
-import { CLI, gitInit, HOOK_SCRIPT, workspace } from './helpers';
+import { applyHooksPlan, planHooksInstall, SCRIPT_REL, STATUSLINE_SCRIPT_REL } from '../../src/core/hooks/install';
+import { STATUSLINE_SCRIPT_NAME } from '../../src/core/hooks/files';
+import { WriteRefused } from '../../src/core/files/atomic';
+import { CLI, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { CONFIRM_ALL, preCompact, S0_LEDGER, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
 
@@ -259,5 +261,45 @@ test('hooks install never replaces a hook script changed since it wrote it; one 
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stderr, /session-ledger\.cjs was changed since `hooks install` wrote it; nothing was changed/);
     assert.equal(readFileSync(script, 'utf8'), mine);
+  }
+});
+
+test('hooks install never replaces a script edited after its plan was made (the extension asks first): nothing is written', async () => {
+  const older = path.join(workspace({}, 'sl-build-'), 'session-ledger.cjs');
+  writeFileSync(older, `${readFileSync(HOOK_SCRIPT, 'utf8')}// an older build\n`);
+  writeFileSync(
+    path.join(path.dirname(older), STATUSLINE_SCRIPT_NAME),
+    `${readFileSync(STATUSLINE_SCRIPT, 'utf8')}// an older build\n`,
+  );
+  for (const edited of [SCRIPT_REL, STATUSLINE_SCRIPT_REL, 'a new script']) {
+    const dir = s3Workspace();
+    const fresh = edited === 'a new script';
+    if (!fresh) await applyHooksPlan(await planHooksInstall(dir, { cliBundle: older, statusline: true }));
+    // The plan replaces the older build (install wrote it, unchanged since) or writes the first one…
+    const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
+    assert.equal(plan.script, 'write');
+    // …and while the user reads the preview, someone edits the script (or puts their own in place).
+    const file = path.join(dir, fresh ? SCRIPT_REL : edited);
+    const theirs = fresh ? '// my own hook\n' : `${readFileSync(file, 'utf8')}// my local fix\n`;
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, theirs);
+    const before = new Map(
+      [SCRIPT_REL, STATUSLINE_SCRIPT_REL, '.claude/settings.json'].map((r) => [
+        r,
+        existsSync(path.join(dir, r)) ? readFileSync(path.join(dir, r), 'utf8') : null,
+      ]),
+    );
+    await assert.rejects(
+      applyHooksPlan(plan),
+      (e: unknown) => e instanceof WriteRefused && e.reason === 'changed',
+      edited,
+    );
+    assert.equal(readFileSync(file, 'utf8'), theirs, `${edited}: their bytes are kept`);
+    for (const [r, text] of before)
+      assert.equal(
+        existsSync(path.join(dir, r)) ? readFileSync(path.join(dir, r), 'utf8') : null,
+        text,
+        `${edited}: ${r} is untouched`,
+      );
   }
 });

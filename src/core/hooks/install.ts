@@ -24,7 +24,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
-import { refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
+import { currentHash, refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { lockPath, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
@@ -136,8 +136,16 @@ export interface HooksPlan {
   beforeHash: string | null;
   /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
   script: 'write' | 'keep' | 'remove';
+  /**
+   * SHA-256 of the hook script's bytes as the plan read them (null: none there). Apply writes the
+   * script only while it still has them: an edit made between the plan and its apply (the extension
+   * asks first) is never overwritten.
+   */
+  scriptHash?: string | null;
   /** The status line's script (STATUSLINE_SCRIPT_REL). */
   statuslinePath: string;
+  /** The same for the status line's script. */
+  statuslineHash?: string | null;
   /** The same for the status line's script: `none` when the settings after the plan do not run the relay (Codex never does). */
   statuslineScript: 'write' | 'keep' | 'remove' | 'none';
   /** The bundled CLI that install copies. */
@@ -633,6 +641,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   if (changedSinceInstall(have, want, plan.record[scriptKey(client)], HOOK_CORE_MARKER))
     return modified(plan, scriptRel(client));
   plan.script = have && have.equals(want) && !lstatOrNullSync(plan.corePath) ? 'keep' : 'write';
+  plan.scriptHash = have ? sha256(have) : null;
   plan.record[scriptKey(client)] = sha256(want);
   // The status line's own script, while the settings run the relay.
   if (client === 'claude' && runsRelay(plan.after)) {
@@ -649,6 +658,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     if (changedSinceInstall(haveSl, wantSl, plan.record.statuslineScript, HOOK_METER_MARKER))
       return modified(plan, STATUSLINE_SCRIPT_REL);
     plan.statuslineScript = haveSl && haveSl.equals(wantSl) ? 'keep' : 'write';
+    plan.statuslineHash = haveSl ? sha256(haveSl) : null;
     plan.record.statuslineScript = sha256(wantSl);
   }
   plan.gitignore = await planGitignoreAdd(plan.root, plan.record);
@@ -848,7 +858,10 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
   await writeAtomic(file, `${JSON.stringify(r, null, 2)}\n`, { root: plan.root, own: true });
 }
 
-/** Carry out a plan. Refuses (WriteRefused) when the settings file changed since the plan was made. */
+/**
+ * Carry out a plan. Refuses (WriteRefused 'changed', nothing written) when the settings file, or a
+ * script the plan replaces, changed since the plan was made.
+ */
 export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string } = {}): Promise<void> {
   if (plan.error) throw new WriteRefused(plan.error, 'io', path.relative(plan.root, plan.settingsPath));
   if (!plan.changed) return;
@@ -867,11 +880,29 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
   await writesInside(plan);
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   if (plan.action === 'install') {
+    // A script the plan replaces must still be as the plan read it, or nothing at all is written: an
+    // edit made since is someone's work (writeAtomic checks again right before each rename).
+    for (const [file, writes, hash] of [
+      [plan.scriptPath, plan.script === 'write', plan.scriptHash],
+      [plan.statuslinePath, plan.statuslineScript === 'write', plan.statuslineHash],
+    ] as const) {
+      if (writes && hash !== undefined && (await currentHash(file)) !== hash)
+        throw new WriteRefused(
+          `${file} changed since it was read; nothing was written. Run it again.`,
+          'changed',
+          path.relative(plan.root, file),
+        );
+    }
     // The script before the settings: the settings never name a script that is not there.
     if (plan.script === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
-      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), { mode: 0o755, root: plan.root, own: true });
+      await writeAtomic(plan.scriptPath, await scriptBytes(bundle), {
+        mode: 0o755,
+        root: plan.root,
+        own: true,
+        expectHash: plan.scriptHash,
+      });
       await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
       // An older version's compressed core beside it is no longer read by anything.
       await fs.rm(plan.corePath, { force: true });
@@ -883,6 +914,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
         mode: 0o755,
         root: plan.root,
         own: true,
+        expectHash: plan.statuslineHash,
       });
       await fs.chmod(plan.statuslinePath, 0o755).catch(() => undefined);
     }
