@@ -2,17 +2,21 @@
  * Two write actions at once never lose data: two real `rotate-log --apply` processes on one
  * STATE.md, the first held between writing the archives and its last rename until the second has
  * finished; the second waits for it and then refuses, and every Log entry is in exactly one file. A lock whose holder is gone is
- * taken over; one held too long refuses.
+ * taken over; one held too long refuses. Every write action of the command line (and so of the
+ * extension, whose commands call the same core) takes that lock: held by another live process, each
+ * waits, then refuses and writes nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { WriteRefused } from '../../src/core/files/atomic';
 import { lockPath, withWriteLock } from '../../src/core/files/lock';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
-import { CLI, workspace } from './helpers';
+import { sha256 } from '../../src/core/files/fsread';
+import { cli, CLI, HOOK_SCRIPT, workspace } from './helpers';
+import { CONFIRM_ALL, s3Workspace, SID } from './checkpoint-fixtures';
 
 const TITLES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo'];
 
@@ -103,4 +107,82 @@ test("a lock held longer than the wait refuses with the holder's pid; a lock who
   // The holder is gone now: its lock is stale and taken over.
   assert.equal(await withWriteLock(file, dir, async () => 'ran', { waitMs: 200 }), 'ran');
   assert.equal(existsSync(lockPath(file)), false);
+});
+
+/** An S4 state with two blocks of one kind: compact-state has something to remove. */
+const S4_STATE = [
+  '# Agent State\n\n## Main Agent\n\nClaude Code\n\n---\n',
+  ...['ledger-v1', 'ledger-v2'].map(
+    (name) =>
+      `\n## Current Project: ${name}\n<!-- orchestra:block-id: ${name} -->\n\n### Context\n\n- Goal: ${name}.\n\n### Next Steps\n\n- Ship ${name}.\n\n---\n`,
+  ),
+].join('');
+
+test('every write action takes the lock beside the file it writes: while another live process holds it, each waits its 10 s, then refuses and writes nothing', async () => {
+  const handoff = '# Session Handoff\n\n## What to do now (priority order)\n1. trim MEMORY.md under 24KB\n';
+  const actions: Array<{ name: string; dir: string; file: string; args: string[] }> = [];
+  const add = (name: string, dir: string, file: string, args: string[]) =>
+    actions.push({ name, dir, file: path.join(dir, file), args: [...args, '--root', dir] });
+  add('checkpoint', s3Workspace(), `.claude/.checkpoint-ready.${SID}`, [
+    'checkpoint',
+    '--session',
+    SID,
+    ...CONFIRM_ALL,
+  ]);
+  add('attest', workspace({ 'memory/session-handoff-LATEST.md': handoff }), 'memory/.session-handoff.sha256', [
+    'attest',
+  ]);
+  add('compact-state', workspace({ '.agents/STATE.md': S4_STATE }), '.agents/STATE.md', [
+    'compact-state',
+    '--apply',
+    '--expect-hash',
+    sha256(Buffer.from(S4_STATE)),
+  ]);
+  const rotating = workspace({ 'docs/state/STATE.md': state() });
+  add('rotate-log', rotating, 'docs/state/STATE.md', [
+    'rotate-log',
+    '--apply',
+    '--expect-hash',
+    (await planRotateLog(rotating))!.hash,
+  ]);
+  add('enable-ledger', workspace({ '.agents.yml': 'session:\n  ledger: false\n' }), '.agents.yml', ['enable-ledger']);
+  add('init', workspace({}), 'docs/state/STATE.md', ['init', 'S3']);
+  add('hooks install', workspace({}), '.claude/settings.json', ['hooks', 'install', '--cli-bundle', HOOK_SCRIPT]);
+  const installed = workspace({});
+  assert.equal(cli(['hooks', 'install', '--root', installed, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  add('hooks uninstall', installed, '.claude/settings.json', ['hooks', 'uninstall']);
+
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  try {
+    const before = actions.map((a) => (existsSync(a.file) ? readFileSync(a.file, 'utf8') : null));
+    for (const a of actions) {
+      mkdirSync(path.dirname(a.file), { recursive: true });
+      writeFileSync(lockPath(a.file), `${holder.pid} 2026-12-03T10:00:00Z\n`);
+    }
+    // All at once, as real processes: the wait is 10 s each, side by side.
+    const runs = await Promise.all(
+      actions.map(
+        (a) =>
+          new Promise<{ code: number | null; out: string }>((resolve) => {
+            const p = spawn(process.execPath, [CLI, ...a.args], { stdio: ['ignore', 'pipe', 'pipe'] });
+            let out = '';
+            p.stdout.on('data', (c) => (out += c));
+            p.stderr.on('data', (c) => (out += c));
+            p.on('close', (code) => resolve({ code, out }));
+          }),
+      ),
+    );
+    actions.forEach((a, i) => {
+      assert.equal(runs[i].code, 1, `${a.name}: ${runs[i].out}`);
+      assert.match(
+        runs[i].out,
+        new RegExp(`being changed by another Session Ledger run \\(process ${holder.pid}\\)`),
+        `${a.name} waited for the lock and refused`,
+      );
+      assert.equal(existsSync(a.file) ? readFileSync(a.file, 'utf8') : null, before[i], `${a.name} wrote nothing`);
+    });
+  } finally {
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.on('close', r));
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * One write action at a time per file: a write action (rotate-log, compact-state, attest, the
- * checkpoint marker, hooks install/uninstall) holds `.<name>.session-ledger.lock` beside the file it
- * reads and rewrites, from its read to its last rename. A second run waits for it (up to `waitMs`),
+ * checkpoint marker, hooks install/uninstall, enable-ledger, init) holds `.<name>.session-ledger.lock`
+ * beside the file it reads and rewrites, from its read to its last rename. A second run waits for it (up to `waitMs`),
  * then reads the file again as it now is (and refuses when it changed since its preview); one that
  * waited too long refuses. The lock is created with O_EXCL (never through a link), holds the
  * holder's pid, and is taken over when that process is gone.

@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../files/atomic';
+import { withWriteLock } from '../files/lock';
 import { pathKind } from '../files/fsread';
 import { homeOf } from './index';
 import { SYSTEM_IDS, type SystemId } from '../model/model';
@@ -60,7 +61,8 @@ export async function planStarter(root: string, system: SystemId): Promise<Start
 
 /**
  * Write a system's starter under `root`. Refuses (WriteRefused 'exists', nothing written) when a
- * required file exists; each file is created only if it still does not exist at the rename.
+ * required file exists; each file is created only if it still does not exist at the rename, under
+ * the file's write lock (a second run waits for the first, then refuses).
  */
 export async function writeStarter(root: string, system: SystemId): Promise<{ written: string[]; kept: string[] }> {
   const plan = await planStarter(root, system);
@@ -76,7 +78,9 @@ export async function writeStarter(root: string, system: SystemId): Promise<{ wr
   const order = [...plan.write.filter((f) => !f.optional), ...plan.write.filter((f) => f.optional)];
   for (const f of order) {
     try {
-      await writeAtomic(path.join(root, ...f.path.split('/')), f.content, { expectHash: null, root });
+      // Under the file's write lock, as every write action: a second init waits, then finds it there.
+      const file = path.join(root, ...f.path.split('/'));
+      await withWriteLock(file, root, () => writeAtomic(file, f.content, { expectHash: null, root }));
       written.push(f.path);
     } catch (err) {
       if (f.optional && err instanceof WriteRefused && err.reason === 'exists') {
