@@ -57,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     checklist,
     previews,
     diagnostics,
-    new LedgerQuickFixes(diagnostics, log).register(),
+    new LedgerQuickFixes(diagnostics, log, previews).register(),
     codeLens,
     codeLens.register(),
     watchers,

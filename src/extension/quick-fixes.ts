@@ -1,20 +1,25 @@
 /**
- * Quick fixes for the findings whose fix is mechanical, each a `WorkspaceEdit` the user sees and
- * can undo. Which finding offers which fix, and its title, come from the system's home
- * (`core/systems/<sN>/fixes.ts`); the edits from the core (`fixes`, `compact-state`, `rotate-log`,
- * `git`), the whole-file ones through the Refactor Preview. "Attest the handoff" and "Enable the
- * ledger" write one of the tool's own files and run a command instead: the core writes it. Nothing is applied unless the
- * user picks it, and in Restricted Mode none is offered (the workspace writes nothing and runs no git).
+ * Quick fixes for the findings whose fix is mechanical. A fix that edits the open document is a
+ * `WorkspaceEdit` the user sees and can undo; its edits come from the core (`fixes`, `compact-state`,
+ * `git`), the whole-file one through the Refactor Preview. A fix that writes another file (S1's
+ * sidecar, the Log archives, `.agents.yml`) runs a command instead, and the core's write action
+ * writes, as the command line does: under the file's write lock, refused when a file changed since
+ * it was read or is a link, and after a preview where it moves text. Which finding offers which fix,
+ * and its title, come from the system's home (`core/systems/<sN>/fixes.ts`). Nothing is applied
+ * unless the user picks it, and in Restricted Mode none is offered (the workspace writes nothing and
+ * runs no git).
  */
 import * as vscode from 'vscode';
 import type { FixKind, LineEdit } from '../core/systems/fixes';
 import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from './diagnostics';
+import type { PreviewDocuments } from './preview';
 import { errorText } from './pure/error-text';
 import { requireTrust } from './trust';
 import { fixOffersOf, notCompactedText } from './pure/findings';
 
-/** The command the quick fix "Attest the handoff" runs (registered with the provider, not in the palette). */
+/** The commands the quick fixes that write another file run (registered with the provider, not in the palette). */
 const ATTEST_COMMAND = 'sessionLedger.quickFix.attest';
+const ROTATE_LOG_COMMAND = 'sessionLedger.quickFix.rotateLog';
 
 class FixAction extends vscode.CodeAction {
   constructor(
@@ -64,13 +69,26 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
   constructor(
     private readonly diagnostics: LedgerDiagnostics,
     private readonly log: vscode.LogOutputChannel,
+    private readonly previews: PreviewDocuments,
   ) {}
 
   register(): vscode.Disposable {
     return vscode.Disposable.from(
       vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, this, LedgerQuickFixes.metadata),
-      vscode.commands.registerCommand(ATTEST_COMMAND, (a: FixAction) => this.attest(a)),
+      vscode.commands.registerCommand(ATTEST_COMMAND, (a: FixAction) => this.run(a, () => this.attest(a))),
+      vscode.commands.registerCommand(ROTATE_LOG_COMMAND, (a: FixAction) => this.run(a, () => this.rotateLog(a))),
     );
+  }
+
+  /** A fix's command: nothing in Restricted Mode; a refusal is logged and shown, and nothing was written. */
+  private async run(a: FixAction, fix: () => Promise<void>): Promise<void> {
+    if (!requireTrust()) return;
+    try {
+      await fix();
+    } catch (err) {
+      this.log.warn(`Quick fix ${a.fix}: ${(err as Error)?.message ?? String(err)}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Session Ledger: {0}', errorText(vscode.l10n.t, err)));
+    }
   }
 
   /**
@@ -79,25 +97,54 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
    * write the file through a link a repository planted.
    */
   private async attest(a: FixAction): Promise<void> {
-    if (!requireTrust()) return;
     const t = vscode.l10n.t;
     const f = a.placed.finding;
-    try {
-      if (a.document.isDirty)
-        throw new Error(t('Save {0} first: the attestation is the hash of the file on disk.', f.path));
-      const { attestFix } = await import('./pure/attest-fix');
-      const confirm = async () => {
-        const label = t('Attest');
-        const detail = t('TAMPERED: the file changed after it was attested.');
-        return (await vscode.window.showWarningMessage(a.title, { modal: true, detail }, label)) === label;
-      };
-      const r = await attestFix(a.placed.folder.uri.fsPath, f.system.home, confirm);
-      if (r.kind === 'no-handoff') throw new Error(t('{0} cannot be read.', f.system.home));
-      if (r.kind === 'written') this.log.info(`Attested ${r.plan.handoff}: ${r.plan.sidecar} = ${r.plan.hash}.`);
-    } catch (err) {
-      this.log.warn(`Quick fix ${a.fix}: ${(err as Error)?.message ?? String(err)}`);
-      void vscode.window.showWarningMessage(t('Session Ledger: {0}', errorText(t, err)));
-    }
+    if (a.document.isDirty)
+      throw new Error(t('Save {0} first: the attestation is the hash of the file on disk.', f.path));
+    const { attestFix } = await import('./pure/attest-fix');
+    const confirm = async () => {
+      const label = t('Attest');
+      const detail = t('TAMPERED: the file changed after it was attested.');
+      return (await vscode.window.showWarningMessage(a.title, { modal: true, detail }, label)) === label;
+    };
+    const r = await attestFix(a.placed.folder.uri.fsPath, f.system.home, confirm);
+    if (r.kind === 'no-handoff') throw new Error(t('{0} cannot be read.', f.system.home));
+    if (r.kind === 'written') this.log.info(`Attested ${r.plan.handoff}: ${r.plan.sidecar} = ${r.plan.hash}.`);
+  }
+
+  /**
+   * "Rotate the Log": the move is shown in the diff editor (STATE.md before and after) and asked;
+   * then the core moves it (`applyRotateLog`: under the Log's write lock, refused when STATE.md or an
+   * archive changed since the plan, never through a link or into a file with a second hard link). Not
+   * a WorkspaceEdit: VS Code would overwrite an archive another rotation changed meanwhile, and
+   * follow a link planted at it while the preview was open.
+   */
+  private async rotateLog(a: FixAction): Promise<void> {
+    const t = vscode.l10n.t;
+    const f = a.placed.finding;
+    if (a.document.isDirty) throw new Error(t('Save {0} first: the Log is rotated from the file on disk.', f.path));
+    const root = a.placed.folder.uri.fsPath;
+    const { planRotateLog, applyRotateLog } = await import('../core/systems/s3/rotate-log');
+    // A Log archive or log folder that links out of the workspace is refused here, before the preview.
+    const plan = await planRotateLog(root);
+    if (!plan || !plan.changed) throw new Error(t('No dated Log entry can move: the newest entry always stays.'));
+    const ok = await this.previews.confirm({
+      name: f.path,
+      fileUri: vscode.Uri.file(plan.path),
+      before: plan.before,
+      after: plan.after,
+      title: t('{0}: rotate the Log (preview)', f.path),
+      question: t('Move the oldest Log entries out of {0}?', f.path),
+      detail: t(
+        '{0} Log entries move, verbatim, to {1}.',
+        plan.moves.length,
+        plan.archives.map((x) => x.rel).join(', '),
+      ),
+      confirmLabel: t('Rotate'),
+    });
+    if (!ok) return;
+    await applyRotateLog(root, plan.hash);
+    this.log.info(`Rotated the Log of ${plan.path}: ${plan.moves.length} entries moved.`);
   }
 
   provideCodeActions(
@@ -117,8 +164,9 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         // A fix that writes another file (or creates it) runs its command: preview, confirm, a refused stale write.
         if (offer.kind === 'enable-ledger')
           a.command = { command: 'sessionLedger.enableLedger', title: a.title, arguments: [p.folder.uri] };
-        // The S1 sidecar is one of the tool's own files: the core writes it, never through a link.
+        // S1's sidecar and the Log archives: the core writes them, never through a link.
         if (offer.kind === 'attest') a.command = { command: ATTEST_COMMAND, title: a.title, arguments: [a] };
+        if (offer.kind === 'rotate-log') a.command = { command: ROTATE_LOG_COMMAND, title: a.title, arguments: [a] };
         out.push(a);
       }
     }
@@ -167,8 +215,6 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         if (!edits.length) throw new Error(t('Branch / HEAD already match git, or none is written in the handoff.'));
         return lineEdits(doc, edits, label);
       }
-      case 'attest':
-        return undefined;
       case 'compact': {
         if (doc.isDirty) throw new Error(t('Save {0} first: the compaction starts from the file on disk.', f.path));
         const { planCompactState } = await import('../core/systems/s4/compact-state');
@@ -188,32 +234,10 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         return we;
       }
       case 'enable-ledger':
+      case 'attest':
+      case 'rotate-log':
+        // These run their command (provideCodeActions gives them one, not an edit).
         return undefined;
-      case 'rotate-log': {
-        if (doc.isDirty) throw new Error(t('Save {0} first: the Log is rotated from the file on disk.', f.path));
-        const { planRotateLog } = await import('../core/systems/s3/rotate-log');
-        const plan = await planRotateLog(root);
-        if (!plan || !plan.changed) throw new Error(t('No dated Log entry can move: the newest entry always stays.'));
-        if (plan.before !== doc.getText()) throw new Error(t('{0} changed since it was read; try again.', f.path));
-        const we = new vscode.WorkspaceEdit();
-        const meta = {
-          label,
-          needsConfirmation: true,
-          description: t(
-            '{0} Log entries move, verbatim, to {1}.',
-            plan.moves.length,
-            plan.archives.map((x) => x.rel).join(', '),
-          ),
-        };
-        for (const arch of plan.archives)
-          we.createFile(
-            vscode.Uri.file(arch.path),
-            { overwrite: true, contents: new TextEncoder().encode(arch.after) },
-            meta,
-          );
-        we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, meta);
-        return we;
-      }
     }
   }
 }

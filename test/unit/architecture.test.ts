@@ -24,6 +24,17 @@ test("src/core and src/cli never import 'vscode'", () => {
   }
 });
 
+test('the extension writes no file of its own: every write goes through the core (its lock, compare-and-swap and link refusals), never a WorkspaceEdit file operation or workspace.fs', () => {
+  for (const f of walk(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'))) {
+    const src = readFileSync(f, 'utf8');
+    assert.doesNotMatch(
+      src,
+      /\.(createFile|deleteFile|renameFile)\(|workspace\.fs\.(writeFile|delete|rename|copy)\b|\b(writeFileSync|appendFileSync|renameSync|rmSync|unlinkSync)\b/,
+      `${path.relative(REPO, f)} writes a file itself`,
+    );
+  }
+});
+
 test('src/core never reads a transcript whole (no readFile in context/)', () => {
   let files: string[] = [];
   try {
