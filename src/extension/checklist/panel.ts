@@ -1,9 +1,9 @@
 /**
- * The checklist: one WebviewPanel (`sessionLedger.checklist`) showing a folder's checks. Strict CSP
- * with a nonce, scripts only from dist/, typed messages (src/protocol/checklist.ts), a ready handshake.
+ * The checklist: one WebviewPanel (`sessionLedger.checklist`) showing a folder's checks. Its page
+ * (../pure/checklist-page: a strict CSP with a nonce, one script from dist/), typed messages
+ * (src/protocol/checklist.ts), a ready handshake.
  * It re-renders whenever the store changes, so it follows the agent rewriting the files.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SystemId } from '../../core/model/model';
 import {
@@ -13,8 +13,8 @@ import {
   type WebviewToHost,
   type WriteResult,
 } from '../../protocol/checklist';
-import { CHECKLIST_CSS } from '../../../webview/styles';
 import { checklistState } from '../pure/checklist-model';
+import { checklistPage } from '../pure/checklist-page';
 import { homeHash } from '../pure/ticks';
 import { runnableCheck } from '../../core/systems/s3/facts';
 import type { RepoChecksResult } from '../../core/systems/s3/repo-checks';
@@ -181,29 +181,11 @@ export class ChecklistPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = randomBytes(18).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    // Nothing loads but the nonce'd script from dist/ and the nonce'd stylesheet: no images, fonts, frames or connections.
-    const csp = [
-      `default-src 'none'`,
-      `script-src 'nonce-${nonce}'`,
-      `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    ].join('; ');
-    const lang = vscode.env.language.replace(/[^A-Za-z0-9-]/g, '') || 'en';
-    return `<!DOCTYPE html>
-<html lang="${lang}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Session Ledger Checklist</title>
-<style nonce="${nonce}">${CHECKLIST_CSS}</style>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return checklistPage({
+      cspSource: webview.cspSource,
+      script: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
+      language: vscode.env.language,
+    });
   }
 
   private post(m: HostToWebview): void {
