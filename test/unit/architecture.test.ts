@@ -35,6 +35,36 @@ test('the extension writes no file of its own: every write goes through the core
   }
 });
 
+test('Restricted Mode writes nothing and runs nothing: every module of the extension that calls a write action or runs the repository checks asks for trust', () => {
+  const acting =
+    /\b(applyAttest|applyRotateLog|applyEnableLedger|applyCompactState|applyHooksPlan|writeStarter|checkpoint|runRepoChecks)\(/;
+  const asks = /\brequireTrust\(\)|workspace\.isTrusted\b/;
+  const rel = (f: string) => path.relative(REPO, f).split(path.sep).join('/');
+  // The code only: comments name these functions too.
+  const codeOf = (f: string) =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => !/^\s*(\*|\/\/|\/\*)/.test(l))
+      .join('\n');
+  const files = walk(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'));
+  const callers: string[] = [];
+  for (const f of files) {
+    if (!acting.test(codeOf(f))) continue;
+    callers.push(rel(f));
+    if (asks.test(codeOf(f))) continue;
+    // A vscode-free module (src/extension/pure/) cannot ask: every module of the extension that imports it does.
+    assert.ok(rel(f).startsWith('src/extension/pure/'), `${rel(f)} acts without asking for trust`);
+    const target = rel(f).replace(/\.ts$/, '');
+    const importers = files.filter((g) =>
+      importsOf(g).some((spec) => spec.startsWith('.') && rel(path.resolve(path.dirname(g), spec)) === target),
+    );
+    assert.ok(importers.length > 0, `${rel(f)} acts, and no module of the extension imports it`);
+    for (const g of importers)
+      assert.match(codeOf(g), asks, `${rel(g)} runs ${rel(f)}, a write action, without asking for trust`);
+  }
+  assert.ok(callers.length >= 7, `the callers found: ${callers.join(', ')}`);
+});
+
 test('src/core never reads a transcript whole (no readFile in context/)', () => {
   let files: string[] = [];
   try {

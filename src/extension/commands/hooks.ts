@@ -18,6 +18,8 @@ export async function previewAndApply(
   installed?: (rel: string) => string,
 ): Promise<boolean> {
   const t = vscode.l10n.t;
+  // Restricted Mode writes nothing (the commands that call this have said so already).
+  if (!vscode.workspace.isTrusted) return false;
   if (plan.error) {
     void vscode.window.showErrorMessage(
       hooksProblemText(t, vscode.workspace.asRelativePath(plan.settingsPath, false), plan.problem, plan.error),
