@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readTextFile } from '../../src/core/files/fsread';
+import { ledgerOn } from '../../src/core/systems/s0/switch';
 import { S3_STATE, sessionStart } from './checkpoint-fixtures';
 import { workspace } from './helpers';
 import { runIn } from './hostile-helpers';
@@ -85,4 +86,16 @@ test('a hard-linked .agents.yml is not read either; the same file with one link 
   assert.equal(ok.ok, true);
   const refused = await readTextFile(path.join(elsewhere, 'a.yml'), 4096, { refuseHardLinks: true });
   assert.equal(refused.ok, true, 'the other name has one link again once the workspace copy was replaced');
+});
+
+test("the status line's and context's switch does not read a hard-linked .agents.yml either: it counts as one that cannot be read", async () => {
+  const elsewhere = workspace({ 'a.yml': 'session:\n  ledger: false\n' }, 'sl-elsewhere-');
+  const root = workspace({ '.agents/session_ledger.md': '# Session Ledger\n\n## Goal\nship\n' });
+  const config = path.join(root, '.agents.yml');
+  linkSync(path.join(elsewhere, 'a.yml'), config);
+  assert.equal(await ledgerOn(root), true, 'not read: on, as a config that cannot be read');
+  // The same text with one link is read, and says off.
+  rmSync(config);
+  writeFileSync(config, 'session:\n  ledger: false\n');
+  assert.equal(await ledgerOn(root), false);
 });

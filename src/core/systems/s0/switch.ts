@@ -16,7 +16,11 @@ const CONFIG = companionPath('S0', 'config');
 
 /** The ledger is switched on under `root` (see above). */
 export async function ledgerOn(root: string): Promise<boolean> {
-  const f = await readTextFile(path.join(root, CONFIG), CONFIG_MAX_BYTES, { refuseLarger: true });
+  // Not read with a second hard link, as every read of the workspace's documents (it is then "cannot be read": on).
+  const f = await readTextFile(path.join(root, CONFIG), CONFIG_MAX_BYTES, {
+    refuseLarger: true,
+    refuseHardLinks: true,
+  });
   if (!f.ok) return f.kind !== 'missing';
   const light = agentsYmlLight(f.text);
   if (light !== 'unsure') return light === 'on';
