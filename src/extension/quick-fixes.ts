@@ -27,6 +27,8 @@ class FixAction extends vscode.CodeAction {
     readonly fix: FixKind,
     readonly placed: PlacedFinding,
     readonly document: vscode.TextDocument,
+    /** The button that confirms the fix when it asks first (the system's home words it; the title is the question). */
+    readonly confirm?: string,
   ) {
     super(title, vscode.CodeActionKind.QuickFix);
     this.diagnostics = [placed.diagnostic];
@@ -103,7 +105,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
       throw new Error(t('Save {0} first: the attestation is the hash of the file on disk.', f.path));
     const { attestFix } = await import('./pure/attest-fix');
     const confirm = async () => {
-      const label = t('Attest');
+      // The button from S1's home; an offer that did not expect to ask is titled with the same words.
+      const label = a.confirm ?? a.title;
       const detail = t('TAMPERED: the file changed after it was attested.');
       return (await vscode.window.showWarningMessage(a.title, { modal: true, detail }, label)) === label;
     };
@@ -159,7 +162,13 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
       this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
     for (const p of placed) {
       for (const offer of fixOffersOf(p.finding)) {
-        const a = new FixAction(vscode.l10n.t(offer.title.id, ...offer.title.args), offer.kind, p, document);
+        const a = new FixAction(
+          vscode.l10n.t(offer.title.id, ...offer.title.args),
+          offer.kind,
+          p,
+          document,
+          offer.confirm && vscode.l10n.t(offer.confirm.id, ...offer.confirm.args),
+        );
         a.isPreferred = offer.kind === 'timestamp' || offer.kind === 'branch-head';
         // A fix that writes another file (or creates it) runs its command: preview, confirm, a refused stale write.
         if (offer.kind === 'enable-ledger')

@@ -21,6 +21,8 @@ export type FixKind =
 export interface FixOffer {
   kind: FixKind;
   title: Msg;
+  /** The button that confirms the fix, when it asks first (its title is then the question). */
+  confirm?: Msg;
 }
 
 /** Where a finding sits: its check, whether it is on the system's home file, whether it is on the check's own file and line. */
