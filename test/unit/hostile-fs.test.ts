@@ -50,23 +50,35 @@ const mkfifo = (p: string) => execFileSync('mkfifo', [p]);
 /**
  * A writer waiting to open each FIFO (`exec 3>FIFO` blocks until a reader opens it): once anything
  * opens a FIFO for reading, even without blocking and only for a moment, its writer goes on and
- * leaves a mark. `opened` names the FIFOs that were opened; `stop` ends the writers still waiting.
+ * leaves a mark. `fifoWatch` resolves once every writer is about to wait; `opened` names the FIFOs
+ * that were opened; `stop` ends the writers still waiting.
  */
-function fifoWatch(fifos: string[]): { opened: () => Promise<string[]>; stop: () => void } {
+async function fifoWatch(fifos: string[]): Promise<{ opened: () => Promise<string[]>; stop: () => void }> {
   const marks = workspace({}, 'sl-fifo-marks-');
-  const mark = (i: number) => path.join(marks, String(i));
+  const mark = (i: number, what: string) => path.join(marks, `${what}-${i}`);
   const writers = fifos.map((f, i) =>
-    spawn('sh', ['-c', 'exec 3>"$1"; touch "$2"', 'sh', f, mark(i)], { stdio: 'ignore' }),
+    spawn('sh', ['-c', 'touch "$2"; exec 3>"$1"; touch "$3"', 'sh', f, mark(i, 'ready'), mark(i, 'opened')], {
+      stdio: 'ignore',
+    }),
   );
+  const stop = () => {
+    for (const w of writers) w.kill('SIGKILL');
+  };
+  // Every writer has started (a busy machine may take a while), and had a moment to reach its open.
+  for (let t = 0; t < 200 && !fifos.every((_, i) => existsSync(mark(i, 'ready'))); t++)
+    await new Promise((r) => setTimeout(r, 50));
+  if (!fifos.every((_, i) => existsSync(mark(i, 'ready')))) {
+    stop();
+    assert.fail('the FIFO writers did not start');
+  }
+  await new Promise((r) => setTimeout(r, 100));
   return {
     opened: async () => {
       // A writer let go runs its `touch` at once; give it the time to.
       await new Promise((r) => setTimeout(r, 300));
-      return fifos.filter((_, i) => existsSync(mark(i)));
+      return fifos.filter((_, i) => existsSync(mark(i, 'opened')));
     },
-    stop: () => {
-      for (const w of writers) w.kill('SIGKILL');
-    },
+    stop,
   };
 }
 
@@ -208,9 +220,8 @@ test('the FIFO watch is real: a non-blocking open of a moment is seen, a stat is
   const [seen, untouched] = [path.join(dir, 'seen'), path.join(dir, 'untouched')];
   mkfifo(seen);
   mkfifo(untouched);
-  const watch = fifoWatch([seen, untouched]);
+  const watch = await fifoWatch([seen, untouched]);
   try {
-    await new Promise((r) => setTimeout(r, 100));
     closeSync(openSync(seen, constants.O_RDONLY | constants.O_NONBLOCK));
     statSync(untouched);
     assert.deepEqual(await watch.opened(), [seen]);
@@ -225,7 +236,7 @@ test('attest (even --dry-run) with a FIFO as handoff or sidecar returns at once,
   mkdirSync(path.join(dir2, 'memory'));
   const fifos = [path.join(dir, 'memory/.session-handoff.sha256'), path.join(dir2, 'memory/session-handoff-LATEST.md')];
   for (const f of fifos) mkfifo(f);
-  const watch = fifoWatch(fifos);
+  const watch = await fifoWatch(fifos);
   try {
     const dry = await within(5000, 'attest --dry-run', runIn(['attest', '--root', dir, '--dry-run']));
     assert.equal(dry.code, 0, dry.stderr);
@@ -245,7 +256,7 @@ test('hooks install (even --dry-run) with a FIFO at the script path, the setting
     const dir = workspace({});
     mkdirSync(path.dirname(path.join(dir, where)), { recursive: true });
     mkfifo(path.join(dir, where));
-    const watch = fifoWatch([path.join(dir, where)]);
+    const watch = await fifoWatch([path.join(dir, where)]);
     try {
       for (const dry of [['--dry-run'], []]) {
         const r = await within(
@@ -262,7 +273,7 @@ test('hooks install (even --dry-run) with a FIFO at the script path, the setting
   }
   const dir = workspace({});
   mkfifo(path.join(dir, 'bundle.js'));
-  const watch = fifoWatch([path.join(dir, 'bundle.js')]);
+  const watch = await fifoWatch([path.join(dir, 'bundle.js')]);
   try {
     const r = await within(
       5000,
@@ -321,7 +332,7 @@ test('every state-file read refuses a FIFO, never opening it, and says so (the e
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     mkfifo(path.join(dir, rel));
   }
-  const watch = fifoWatch(rels.map((rel) => path.join(dir, rel)));
+  const watch = await fifoWatch(rels.map((rel) => path.join(dir, rel)));
   try {
     const r = await within(10_000, 'evaluate', evaluate(dir, { noGit: true }));
     assert.ok(r.systems.length >= 1);
