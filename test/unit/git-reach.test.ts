@@ -26,22 +26,8 @@ import {
 import * as path from 'node:path';
 import { git as safeGit, readGit, type GitInfo } from '../../src/core/git/git';
 import { git, gitInit, workspace, write } from './helpers';
-import { runIn } from './hostile-helpers';
+import { HOSTILE_REPO_STATE, runIn } from './hostile-helpers';
 import { sessionStart } from './checkpoint-fixtures';
-
-const STATE = `# State
-
-## Handoff
-
-- **Status:** hostile repository
-- **Branch / HEAD:** main 0000000
-- **Now ▶** read the repository and run nothing from it
-
-## Log
-
-### 2026-11-30 - start
-- Done: nothing
-`;
 
 /** A script that appends its arguments to `mark`, then passes its input through (a clean filter) or fails (a proxy, a transport). */
 function evilScript(dir: string, mark: string, then: 'cat' | 'exit 1' = 'cat'): string {
@@ -54,7 +40,7 @@ function evilScript(dir: string, mark: string, then: 'cat' | 'exit 1' = 'cat'): 
 function repoAt(dir: string): void {
   write(dir, 'a.txt', 'hello\n');
   write(dir, '.gitattributes', '*.txt filter=evil\n');
-  write(dir, 'docs/state/STATE.md', STATE);
+  write(dir, 'docs/state/STATE.md', HOSTILE_REPO_STATE);
   gitInit(dir);
 }
 
@@ -131,7 +117,7 @@ test('a .git folder git passes over (not a git dir) leaves git to the repository
   const script = evilScript(workspace({}, 'sl-bin-'), mark);
   write(top, 'sub/a.txt', 'hello\n');
   write(top, 'sub/.gitattributes', '*.txt filter=evil\n');
-  write(top, 'sub/docs/state/STATE.md', STATE);
+  write(top, 'sub/docs/state/STATE.md', HOSTILE_REPO_STATE);
   gitInit(top);
   appendFileSync(path.join(top, '.git/config'), `[filter "evil"]\n\tclean = ${script}\n`);
   // An empty .git folder in the workspace folder: no HEAD, no objects, so git looks further up.
@@ -158,7 +144,7 @@ test('a workspace folder that is itself a git dir (HEAD, objects, refs, core.wor
   git(outer, '--git-dir=ws', `--work-tree=${wt}`, 'add', '.');
   git(outer, '--git-dir=ws', `--work-tree=${wt}`, 'commit', '-qm', 'w');
   appendFileSync(path.join(ws, 'config'), `[filter "evil"]\n\tclean = ${script}\n`);
-  write(ws, 'docs/state/STATE.md', STATE);
+  write(ws, 'docs/state/STATE.md', HOSTILE_REPO_STATE);
   dirty(wt);
   await readEveryWay(ws);
   assert.equal(ran(mark), '', 'the filter of the git dir the workspace folder is ran');

@@ -12,22 +12,8 @@ import { appendFileSync, chmodSync, existsSync, readFileSync, rmSync, utimesSync
 import * as path from 'node:path';
 import { readGit } from '../../src/core/git/git';
 import { git, workspace, write } from './helpers';
-import { runIn } from './hostile-helpers';
+import { HOSTILE_REPO_STATE, runIn } from './hostile-helpers';
 import { sessionStart } from './checkpoint-fixtures';
-
-const S3 = `# State
-
-## Handoff
-
-- **Status:** submodule repo
-- **Branch / HEAD:** main 0000000
-- **Now ▶** read the repository and run nothing from it
-
-## Log
-
-### 2026-11-30 - start
-- Done: nothing
-`;
 
 /** A superproject with a submodule `sub` whose config names a command for every hook; `marks` is where each would leave a trace. */
 function withSubmodule(): { top: string; sub: string; marks: string } {
@@ -42,7 +28,7 @@ function withSubmodule(): { top: string; sub: string; marks: string } {
   git(origin, 'add', '.');
   git(origin, 'commit', '-qm', 'sub');
   const top = path.join(base, 'top');
-  write(top, 'docs/state/STATE.md', S3);
+  write(top, 'docs/state/STATE.md', HOSTILE_REPO_STATE);
   git(top, 'init', '-q', '-b', 'main');
   git(top, 'add', '.');
   git(top, 'commit', '-qm', 'init');
@@ -113,7 +99,7 @@ test('status, check, SessionStart and the git facts run nothing a submodule name
 
 test('with the submodule itself opened as the workspace, its config runs nothing either', async () => {
   const { sub, marks } = withSubmodule();
-  write(sub, 'docs/state/STATE.md', S3);
+  write(sub, 'docs/state/STATE.md', HOSTILE_REPO_STATE);
   const st = await runIn(['status', '--json', '--root', sub]);
   assert.equal(st.code, 0, st.stderr);
   const g = await readGit(sub);

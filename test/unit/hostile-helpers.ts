@@ -25,3 +25,18 @@ export async function runIn(
   const code = await main(args, io);
   return { code, stdout, stderr };
 }
+
+/** An S3 state file for a repository under test: the git tests read it and run nothing it names. */
+export const HOSTILE_REPO_STATE = `# State
+
+## Handoff
+
+- **Status:** hostile repository
+- **Branch / HEAD:** main 0000000
+- **Now ▶** read the repository and run nothing from it
+
+## Log
+
+### 2026-11-30 - start
+- Done: nothing
+`;

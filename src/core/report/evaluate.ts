@@ -9,7 +9,7 @@ import { t } from '../model/messages';
 import { byCodeUnits } from '../markdown/text';
 import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from '../model/model';
 import type { Loaded, SystemModule } from '../model/system';
-import { Workspace, type EvaluateOptions } from '../model/workspace';
+import { allRules, Workspace, type EvaluateOptions } from '../model/workspace';
 import { mergeReread, systemsOfChange } from './settle';
 
 export type { EvaluateOptions } from '../model/workspace';
@@ -30,7 +30,7 @@ async function reportFor(
   let resumePrompt = promptFor(mod.id, loaded.homeRel);
   if (loaded.skipped) {
     checks = [mk(mod.id, 'exists', 'block', 'skip', loaded.skipped)];
-  } else if (ws.options.rules === false || ws.options.rules === 'skeleton') {
+  } else if (!allRules(ws.options)) {
     checks = [
       ...(ws.options.rules === 'skeleton' ? mod.skeleton(loaded) : []),
       ...((await mod.manualItems?.(ws)) ?? []),

@@ -106,12 +106,17 @@ export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: str
       t('Ask the agent to write {0} (run its checkpoint).', homeRel),
     );
   }
-  if (doc.findings.some((f) => f.id === 'readable')) {
+  if (!readableDoc(doc)) {
     return mk(system, 'exists', 'block', false, t('{0} exists but cannot be read as text.', doc.relPath), {
       path: doc.relPath,
     });
   }
   return mk(system, 'exists', 'block', true, t('{0} exists.', doc.relPath), { path: doc.relPath });
+}
+
+/** The document when it could be read as text (no `readable` finding), else null. */
+export function readableDoc(doc: StateDoc | null): StateDoc | null {
+  return doc && doc.findings.every((f) => f.id !== 'readable') ? doc : null;
 }
 
 // ---------------------------------------------------------------------------------------------

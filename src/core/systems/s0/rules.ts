@@ -27,6 +27,7 @@ import {
   sectionPart,
   type PathRef,
   type TemplatePart,
+  readableDoc,
 } from '../../rules/common';
 
 /** Now text that says the work is finished rather than what to do ("Done.", "Готово к публикации.", "… выполнена."). */
@@ -231,13 +232,6 @@ export function notEnabledCheck(ledger: string): Check {
   );
 }
 
-/** S0's checks, next action, UNCONFIRMED items and resume prompt. */
-/** The ledger when it could be read, else null. */
-function readableLedger(loaded: Loaded<S0Extra>): StateDoc | null {
-  const home = loaded.home;
-  return home && home.findings.every((f) => f.id !== 'readable') ? home : null;
-}
-
 /** The ledger as the template rules read it: each item without its UNCONFIRMED marker. */
 function withoutMarkers(ledger: StateDoc): StateDoc {
   return {
@@ -251,10 +245,11 @@ function withoutMarkers(ledger: StateDoc): StateDoc {
 
 /** S0's `not-skeleton` alone, as analyseS0 makes it (none without a readable ledger). */
 export function skeletonS0(loaded: Loaded<S0Extra>): Check[] {
-  const readable = readableLedger(loaded);
+  const readable = readableDoc(loaded.home);
   return readable ? [checkNotSkeleton('S0', withoutMarkers(readable), ['title'])] : [];
 }
 
+/** S0's checks, next action, UNCONFIRMED items and resume prompt. */
 export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise<Analysis> {
   const home = loaded.home;
   const checks: Check[] = [];
@@ -281,7 +276,7 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
       ),
     );
   }
-  const readable = readableLedger(loaded);
+  const readable = readableDoc(home);
   let next: S0Next | null = null;
   let unconfirmed: Item[] = [];
   if (readable) {

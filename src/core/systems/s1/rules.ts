@@ -35,6 +35,7 @@ import {
   refsInSections,
   sectionPart,
   type TemplatePart,
+  readableDoc,
 } from '../../rules/common';
 
 /** Instruction lines the seed's template carries inside its sections. */
@@ -773,27 +774,21 @@ function templateParts(doc: StateDoc): TemplatePart[] {
   return parts;
 }
 
-/** S1's checks, next action and resume prompt. */
-/** The handoff when it could be read, else null. */
-function readableHandoff(loaded: Loaded<S1Extra>): StateDoc | null {
-  const home = loaded.home;
-  return home && home.findings.every((f) => f.id !== 'readable') ? home : null;
-}
-
 function handoffSkeleton(handoff: StateDoc): Check {
   return checkNotSkeleton('S1', handoff, ['title', 'snapshot'], isTemplateText);
 }
 
 /** S1's `not-skeleton` alone, as analyseS1 makes it (none without a readable handoff). */
 export function skeletonS1(loaded: Loaded<S1Extra>): Check[] {
-  const readable = readableHandoff(loaded);
+  const readable = readableDoc(loaded.home);
   return readable ? [handoffSkeleton(readable)] : [];
 }
 
+/** S1's checks, next action and resume prompt. */
 export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
   const strays = loaded.extra?.strays ?? [];
   const checks: Check[] = [handoffExists(loaded), ...checkSingleHandoff(loaded.homeRel, strays)];
-  const readable = readableHandoff(loaded);
+  const readable = readableDoc(loaded.home);
   let next: S1Next | null = null;
   if (readable) {
     next = s1NextAction(readable);

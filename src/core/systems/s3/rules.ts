@@ -483,7 +483,6 @@ function logOrder(home: StateDoc, s: S3Structure): Check[] {
       ];
 }
 
-/** S3's checks, next action and resume prompt. */
 /** A check of STATE.md skipped because it could not be read. */
 function unreadable(id: string, homeRel: string): Check {
   return mk('S3', id, 'block', 'skip', t('No readable STATE.md to inspect.'), { path: homeRel });
@@ -496,6 +495,7 @@ export function skeletonS3(loaded: Loaded): Check[] {
   return [!home || !home.text || !s ? unreadable('not-skeleton', loaded.homeRel) : notSkeleton(home, s)];
 }
 
+/** S3's checks, next action and resume prompt. */
 export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const home = loaded.home;
   const s = structure(home);
