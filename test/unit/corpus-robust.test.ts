@@ -5,19 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import { toJsonStatus } from '../../src/core/report/report';
-import { CORPORA, corpusRows, workspace, type CorpusRow } from './helpers';
-
-function layOut(corpus: string, dir: string, rs: CorpusRow[]): void {
-  for (const r of rs) {
-    const dest = path.join(dir, r.path);
-    mkdirSync(path.dirname(dest), { recursive: true });
-    copyFileSync(path.join(corpus, r.savedAs), dest);
-  }
-}
+import { CORPORA, corpusRows, layOutCorpus, workspace, type CorpusRow } from './helpers';
 
 async function assertSound(dir: string, label: string): Promise<void> {
   const report = await evaluate(dir, { noGit: true });
@@ -49,7 +41,7 @@ for (const { name, dir: corpus } of CORPORA) {
     assert.ok(rows.length >= 20, `${rows.length} files`);
     for (const r of rows) {
       const dir = workspace();
-      layOut(corpus, dir, [r]);
+      layOutCorpus(corpus, dir, [r]);
       await assertSound(dir, r.savedAs);
     }
   });
@@ -64,7 +56,7 @@ for (const { name, dir: corpus } of CORPORA) {
     }
     for (const [repo, rs] of byRepo) {
       const dir = workspace();
-      layOut(corpus, dir, rs);
+      layOutCorpus(corpus, dir, rs);
       await assertSound(dir, repo);
     }
   });

@@ -355,6 +355,15 @@ export interface CorpusRow {
   savedAs: string;
 }
 
+/** Copy corpus files into `dir`, each at the path it had in its repository. */
+export function layOutCorpus(corpus: string, dir: string, rs: readonly CorpusRow[]): void {
+  for (const r of rs) {
+    const dest = path.join(dir, r.path);
+    mkdirSync(path.dirname(dest), { recursive: true });
+    copyFileSync(path.join(corpus, r.savedAs), dest);
+  }
+}
+
 export interface CliResult {
   code: number;
   stdout: string;

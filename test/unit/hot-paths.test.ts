@@ -41,7 +41,7 @@ test('byCodeUnits orders as the code units do', () => {
   ]);
 });
 
-test('the PreCompact hook starts no git process (its rules need no git fact); SessionStart still reads git', () => {
+test('neither hook starts a git process: the guard needs no git fact, and SessionStart gives what a fresh context resumes from', () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
   spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   // A `git` first on PATH that records each call and runs the real one.
@@ -72,11 +72,17 @@ test('the PreCompact hook starts no git process (its rules need no git fact); Se
     hook_event_name: 'SessionStart',
     source: 'clear',
   });
-  assert.equal(
-    spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'session-start'], { cwd: dir, env, input: ss, encoding: 'utf8' })
-      .status,
-    0,
-  );
+  const started = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'session-start'], {
+    cwd: dir,
+    env,
+    input: ss,
+    encoding: 'utf8',
+  });
+  assert.equal(started.status, 0, started.stderr);
+  assert.match(started.stdout, /Next action: /);
+  assert.equal(existsSync(log), false, existsSync(log) ? readFileSync(log, 'utf8') : '');
+  // The recorder works: `status` in the same workspace runs git through it.
+  spawnSync(process.execPath, [HOOK_SCRIPT, 'status', '--root', dir], { cwd: dir, env, encoding: 'utf8' });
   assert.match(readFileSync(log, 'utf8'), /status --porcelain=v2/);
 });
 

@@ -23,10 +23,11 @@ test("startup and resume: the session is recorded (with the hook's parent chain)
     const r = hook(dir, sessionStart(dir, source));
     assert.equal(r.code, 0, r.stderr);
     const ctx = context(r.stdout);
-    assert.equal(ctx.split('\n').length, 2, ctx);
+    assert.equal(ctx.split('\n').length, 3, ctx);
+    assert.match(ctx, new RegExp(`^Session Ledger — session ${source}: S3 docs/state/STATE\\.md\\.$`, 'm'));
     assert.match(
       ctx,
-      new RegExp(`^Session Ledger — session ${source}: S3 docs/state/STATE\\.md \\((WORKING|PARTIAL)\\)\\.$`, 'm'),
+      /^Checks of these files: `session-ledger status` \(`session-ledger checkpoint` runs them too\)\.$/m,
     );
     assert.match(
       ctx,
@@ -76,12 +77,19 @@ test("after /clear, S0's open UNCONFIRMED items come first (post-clear protocol)
   assert.match(ctx, /Dates are exported in UTC/);
 });
 
-test('blocking findings travel in the resume block', () => {
+test('the resume block gives no verdict of its own: it names the command that runs the checks', () => {
   const dir = workspace({ 'docs/state/STATE.md': '# State\n\n## Handoff\n\n- **Status:** x\n\n## Log\n' });
   gitInit(dir);
   const ctx = context(hook(dir, sessionStart(dir, 'compact')).stdout);
-  assert.match(ctx, /Blocking findings/);
-  assert.match(ctx, /S3 (next-action|handoff-block)/);
+  // The same state fails checks that block a checkpoint: `status` says so, and the resume block points there.
+  const status = run(['status', '--root', dir], { cwd: dir });
+  assert.match(status.stdout, /BROKEN/);
+  assert.match(ctx, /^1\. Read docs\/state\/STATE\.md \(S3 STATE handoff \(Groundwork\)\)\.$/m);
+  assert.doesNotMatch(ctx, /BROKEN|PARTIAL|READY|WORKING|Blocking/);
+  assert.match(
+    ctx,
+    /^Checks of these files: `session-ledger status` \(`session-ledger checkpoint` runs them too\)\.$/m,
+  );
 });
 
 test('no state file: nothing printed after /clear either; missing session id: nothing recorded', () => {

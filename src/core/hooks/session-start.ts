@@ -6,7 +6,9 @@
  * - S2's line `Checkpoint marker for this session: <path>` (the file the checkpoint writes);
  * - after `/clear` or `/compact` also the resume block: the file to read, the next action (S2's
  *   NEXT verbatim, within its lines), the open UNCONFIRMED items to validate first (S0's
- *   post-clear protocol) and the blocking findings.
+ *   post-clear protocol) and the resume prompt.
+ * It runs each system's `resume` alone, not its rules, and starts no git process: the verdicts and
+ * findings are `status`'s, `checkpoint`'s and the guard's, and the context says where to ask for them.
  * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
  * here throws.
  */
@@ -14,7 +16,7 @@ import { evaluate } from '../report/evaluate';
 import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
 import { isSessionId, markerRel } from '../checkpoint/marker';
-import { isBlocking, type SystemReport, type WorkspaceReport } from '../model/model';
+import type { SystemReport, WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
 import { factsOf } from '../systems/facts';
@@ -50,6 +52,11 @@ export function startLines(report: WorkspaceReport): Array<{ line: string; loud:
   return report.systems.filter((s) => !s.skipped).flatMap((s) => homeOf(s.id).atStart?.(s) ?? []);
 }
 
+/** Where the new context finds the checks of the state files (the hook gives none of them). */
+export function checksLine(cli = 'session-ledger'): string {
+  return `Checks of these files: \`${cli} status\` (\`${cli} checkpoint\` runs them too).`;
+}
+
 /** S2's line naming this session's marker (what the checkpoint writes before the next /compact). */
 export function markerLine(sessionId: string | null, cli = 'session-ledger'): string {
   return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} — written by \`${cli} checkpoint\` before the next /compact.`;
@@ -69,7 +76,14 @@ export function resumeBlock(
   let n = 1;
   for (const s of report.systems) {
     if (s.skipped) continue;
-    out.push(`${n++}. Read ${s.home} (${s.id} ${s.name}, ${s.label}).`);
+    const unread = s.checks.find((c) => c.id === 'readable' && c.path === s.home);
+    if (unread) {
+      // No file to resume from: why, and what to do, instead of an instruction to read it.
+      out.push(`${n++}. ${s.home} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
+      out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before relying on it.`);
+      continue;
+    }
+    out.push(`${n++}. Read ${s.home} (${s.id} ${s.name}).`);
     out.push(`   Next action: ${nextLine(s)}`);
   }
   const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
@@ -80,16 +94,9 @@ export function resumeBlock(
     for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${s.home}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
-  const blocking = report.systems.flatMap((s) => s.checks.filter(isBlocking));
-  if (blocking.length) {
-    out.push(`${n++}. Blocking findings (fix them before the next checkpoint):`);
-    for (const c of blocking.slice(0, 12))
-      out.push(
-        `   - ${c.system} ${c.id}: ${clip(c.message)}${c.path ? ` (${c.path}${c.line ? `:${c.line}` : ''})` : ''}`,
-      );
-  }
   out.push(`Resume prompt: ${resumePromptFor(report)}`);
   out.push(markerLine(sessionId, cli));
+  out.push(checksLine(cli));
   return out.join('\n');
 }
 
@@ -112,10 +119,11 @@ export function sessionStartContext(
     out.push(
       `Session Ledger — session ${source ?? 'start'}: ${report.systems
         .filter((s) => !s.skipped)
-        .map((s) => `${s.id} ${s.home} (${s.label})`)
+        .map((s) => `${s.id} ${s.home}`)
         .join(', ')}.`,
     );
     out.push(markerLine(sessionId, cli));
+    out.push(checksLine(cli));
   }
   for (const a of first) if (!a.loud) out.push(a.line);
   return out.join('\n');
@@ -169,7 +177,7 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
       logs.push('no session id to record');
     }
     // Claude Code always names the source; a payload without one is not a session start to speak to.
-    const report = source ? await evaluate(root, { now }) : null;
+    const report = source ? await evaluate(root, { now, noGit: true, rules: 'resume' }) : null;
     const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root)) : null;
     if (ctx) {
       res.additionalContext = ctx;

@@ -61,6 +61,13 @@ export interface SystemModule<E = unknown> extends SystemReader<E> {
    */
   skeleton(loaded: Loaded<E>): Check[];
   /**
+   * What a fresh context needs to resume, as `analyse` finds it: the next action, the open
+   * UNCONFIRMED items and the resume prompt, with only the checks the system says at every session
+   * start (S1's attestation). No other rule runs and no git fact is asked: the SessionStart hook
+   * (`evaluate` adds why the home file could not be read, when it could not).
+   */
+  resume(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
+  /**
    * The manual items `analyse` asks besides the common ones (in some workspaces only), in the order
    * it lists them: an evaluation that runs no rules still asks them.
    */

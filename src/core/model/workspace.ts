@@ -39,14 +39,16 @@ export interface EvaluateOptions {
   noGit?: boolean;
   /**
    * `false`: read and detect the systems but run none of their rules; each system's checks are its
-   * manual items only, its label and next action say nothing, and its documents carry no hash (`''`)
+   * manual items only, its label and next action say nothing, and its documents are hashed only when asked
    * and are parsed only when a reader looks at them; S2's plan (named by the ledger's PLAN pointer) is not read.
    * For a caller that needs only which systems are there, their files and their manual items (the
    * guard before any checkpoint ran).
    * `'skeleton'`: the same, but each system's `not-skeleton` check runs too (on its home document,
    * parsed for it): the guard once a checkpoint marker exists, whose rules look at nothing else.
+   * `'resume'`: each system's `resume` instead of its rules: the next action, the UNCONFIRMED items,
+   * the resume prompt and the checks said at session start (the SessionStart hook).
    */
-  rules?: boolean | 'skeleton';
+  rules?: boolean | 'skeleton' | 'resume';
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeHome?: string;
   /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */
@@ -362,13 +364,16 @@ export class Workspace {
       sections: [],
       meta: { ...extraMeta },
       mtime: f.mtime,
-      // Without rules nothing compares a hash: none is taken (node:crypto is not even loaded).
+      // Without rules a hash is taken only when something asks for it (S1's attestation at session
+      // start): node:crypto is not even loaded otherwise.
       hash: f.ok && allRules(this.options) ? f.hash : '',
       size: f.size,
       lineCount: 0,
       text: '',
       findings: [],
     };
+    if (f.ok && !allRules(this.options))
+      Object.defineProperty(doc, 'hash', { get: () => f.hash, enumerable: true, configurable: true });
     if (!f.ok) {
       doc.findings.push(readFinding(f));
       return doc;

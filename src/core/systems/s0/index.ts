@@ -9,7 +9,7 @@ import { closingS0 } from './closing';
 import { S0_FACTS } from './facts';
 import { S0, type S0Extra } from './reader';
 import { notReadS0 } from './not-read';
-import { analyseS0, skeletonS0 } from './rules';
+import { analyseS0, resumeS0, skeletonS0 } from './rules';
 import { S0_STARTER } from './starter';
 
 export const S0_SYSTEM: SystemHome<S0Extra> = {
@@ -18,6 +18,7 @@ export const S0_SYSTEM: SystemHome<S0Extra> = {
   load: S0.load,
   analyse: analyseS0,
   skeleton: skeletonS0,
+  resume: resumeS0,
   closing: closingS0,
   starter: S0_STARTER,
   notRead: notReadS0,

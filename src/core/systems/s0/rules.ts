@@ -249,6 +249,23 @@ export function skeletonS0(loaded: Loaded<S0Extra>): Check[] {
   return readable ? [checkNotSkeleton('S0', withoutMarkers(readable), ['title'])] : [];
 }
 
+/** What S0 gives a fresh context, as analyseS0 finds it: the next action, the UNCONFIRMED items and the resume prompt. */
+export async function resumeS0(_ws: Workspace, loaded: Loaded<S0Extra>): Promise<Analysis> {
+  const readable = readableDoc(loaded.home);
+  const next = readable ? s0NextAction(readable) : null;
+  const unconfirmed = readable ? unconfirmedItems(readable) : [];
+  return s0Resume([], loaded.homeRel, next, unconfirmed);
+}
+
+function s0Resume(checks: Check[], homeRel: string, next: S0Next | null, unconfirmed: Item[]): Analysis {
+  return {
+    checks,
+    next: next ? next.text : null,
+    unconfirmed,
+    resumePrompt: s0ResumePrompt(homeRel, next, unconfirmed.length),
+  };
+}
+
 /** S0's checks, next action, UNCONFIRMED items and resume prompt. */
 export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise<Analysis> {
   const home = loaded.home;
@@ -302,10 +319,5 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
     checks.push(...checkUnconfirmed(readable, unconfirmed));
   }
   checks.push(...checkNoSecrets('S0', loaded.docs));
-  return {
-    checks,
-    next: next ? next.text : null,
-    unconfirmed,
-    resumePrompt: s0ResumePrompt(loaded.homeRel, next, unconfirmed.length),
-  };
+  return s0Resume(checks, loaded.homeRel, next, unconfirmed);
 }

@@ -8,7 +8,7 @@ import type { SystemHome } from '../home';
 import { closingS1 } from './closing';
 import { S1_FACTS } from './facts';
 import { S1, type S1Extra } from './reader';
-import { analyseS1, skeletonS1, stateReviewed } from './rules';
+import { analyseS1, resumeS1, skeletonS1, stateReviewed } from './rules';
 import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
 import { notReadS1 } from './not-read';
@@ -19,6 +19,7 @@ export const S1_SYSTEM: SystemHome<S1Extra> = {
   load: S1.load,
   analyse: analyseS1,
   skeleton: skeletonS1,
+  resume: resumeS1,
   manualItems: stateReviewed,
   closing: closingS1,
   starter: S1_STARTER,

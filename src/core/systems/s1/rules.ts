@@ -784,6 +784,26 @@ export function skeletonS1(loaded: Loaded<S1Extra>): Check[] {
   return readable ? [handoffSkeleton(readable)] : [];
 }
 
+/** What S1 gives a fresh context, as analyseS1 finds it: its attestation (said at every start), the next action and the resume prompt. */
+export async function resumeS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
+  const readable = readableDoc(loaded.home);
+  return s1Resume([await attestation(ws, loaded, readable)], loaded.homeRel, readable ? s1NextAction(readable) : null);
+}
+
+function s1Resume(checks: Check[], homeRel: string, next: S1Next | null): Analysis {
+  const where = next ? `item ${next.number} of "${next.section.title}"` : 'its first action';
+  return {
+    checks,
+    next: next ? next.item.text : null,
+    unconfirmed: [],
+    resumePrompt: resumePrompt('S1', homeRel, where),
+  };
+}
+
+async function attestation(ws: Workspace, loaded: Loaded<S1Extra>, readable: StateDoc | null): Promise<Check> {
+  return (await checkAttestation(ws, readable, loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`)).check;
+}
+
 /** S1's checks, next action and resume prompt. */
 export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Analysis> {
   const strays = loaded.extra?.strays ?? [];
@@ -826,7 +846,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
           ),
         ]),
   );
-  checks.push((await checkAttestation(ws, readable, loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`)).check);
+  checks.push(await attestation(ws, loaded, readable));
   checks.push(
     ...checkLessons(docOf(loaded, 'lessons'), ws.now),
     ...(docOf(loaded, 'lessons') ? checkLessonMeta(docOf(loaded, 'lessons')) : []),
@@ -836,13 +856,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
   markVerdicts(loaded, ws.now);
   checks.push(...checkNoSecrets('S1', loaded.docs));
   checks.push(...(await stateReviewed(ws)));
-  const where = next ? `item ${next.number} of "${next.section.title}"` : 'its first action';
-  return {
-    checks,
-    next: next ? next.item.text : null,
-    unconfirmed: [],
-    resumePrompt: resumePrompt('S1', loaded.homeRel, where),
-  };
+  return s1Resume(checks, loaded.homeRel, next);
 }
 
 // ---------------------------------------------------------------------------------------------

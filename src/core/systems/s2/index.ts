@@ -9,7 +9,7 @@ import { closingS2 } from './closing';
 import { S2_FACTS } from './facts';
 import { S2, type S2Extra } from './reader';
 import { notReadS2 } from './not-read';
-import { analyseS2, skeletonS2 } from './rules';
+import { analyseS2, resumeS2, skeletonS2 } from './rules';
 import { S2_STARTER } from './starter';
 
 export const S2_SYSTEM: SystemHome<S2Extra> = {
@@ -18,6 +18,7 @@ export const S2_SYSTEM: SystemHome<S2Extra> = {
   load: S2.load,
   analyse: analyseS2,
   skeleton: skeletonS2,
+  resume: resumeS2,
   closing: closingS2,
   starter: S2_STARTER,
   notRead: notReadS2,

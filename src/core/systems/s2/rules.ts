@@ -388,6 +388,22 @@ export function skeletonS2(loaded: Loaded<S2Extra>): Check[] {
   return [notSkeleton(loaded.home)];
 }
 
+/** The ledger's NEXT: its first item that is not a placeholder. */
+function s2Next(home: StateDoc | null): { text: string; path: string; line: number } | null {
+  const first = sectionOf(home, 'next')?.items.find((i) => !isPlaceholder(i.text)) ?? null;
+  return first && home ? { text: first.text, path: home.relPath, line: first.line } : null;
+}
+
+/** What S2 gives a fresh context, as analyseS2 finds it: NEXT and the resume prompt. */
+export async function resumeS2(_ws: Workspace, loaded: Loaded<S2Extra>): Promise<Analysis> {
+  return {
+    checks: [],
+    next: s2Next(loaded.home)?.text ?? null,
+    unconfirmed: [],
+    resumePrompt: resumePrompt('S2', loaded.homeRel),
+  };
+}
+
 export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
   const x: S2Extra = loaded.extra ?? { manifest: null, plan: null, pointer: null, projectState: null, psRel: null };
@@ -411,9 +427,7 @@ export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise
     );
   }
 
-  const nextSec = sectionOf(home, 'next');
-  const first = nextSec?.items.find((i) => !isPlaceholder(i.text)) ?? null;
-  const next = first && home ? { text: first.text, path: home.relPath, line: first.line } : null;
+  const next = s2Next(home);
   checks.push(
     readable
       ? checkNextAction('S2', next, '## NEXT', homeRel)

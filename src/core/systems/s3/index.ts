@@ -9,7 +9,7 @@ import { closingS3 } from './closing';
 import { S3_FACTS } from './facts';
 import { S3 } from './reader';
 import { notReadS3 } from './not-read';
-import { analyseS3, skeletonS3 } from './rules';
+import { analyseS3, resumeS3, skeletonS3 } from './rules';
 import { S3_STARTER } from './starter';
 
 export const S3_SYSTEM: SystemHome = {
@@ -18,6 +18,7 @@ export const S3_SYSTEM: SystemHome = {
   load: S3.load,
   analyse: analyseS3,
   skeleton: skeletonS3,
+  resume: resumeS3,
   closing: closingS3,
   starter: S3_STARTER,
   notRead: notReadS3,

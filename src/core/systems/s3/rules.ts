@@ -495,13 +495,26 @@ export function skeletonS3(loaded: Loaded): Check[] {
   return [!home || !home.text || !s ? unreadable('not-skeleton', loaded.homeRel) : notSkeleton(home, s)];
 }
 
+/** The handoff's Now ▶ value, the next action. */
+function s3Next(s: S3Structure | null): string | null {
+  const nowField = field(s, 'now');
+  return nowField && nowField.value ? nowField.value : null;
+}
+
+/** What S3 gives a fresh context, as analyseS3 finds it: Now ▶ and the resume prompt. */
+export async function resumeS3(_ws: Workspace, loaded: Loaded): Promise<Analysis> {
+  const home = loaded.home;
+  const s = structure(home);
+  const next = home && home.text && s ? s3Next(s) : null;
+  return { checks: [], next, unconfirmed: [], resumePrompt: promptFor('S3', loaded.homeRel) };
+}
+
 /** S3's checks, next action and resume prompt. */
 export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis> {
   const home = loaded.home;
   const s = structure(home);
   const checks: Check[] = [checkExists('S3', home, loaded.homeRel)];
-  const nowField = field(s, 'now');
-  const next = nowField && nowField.value ? nowField.value : null;
+  const next = s3Next(s);
   const resumePrompt = promptFor('S3', loaded.homeRel);
   if (!home || !home.text || !s) {
     for (const id of ['not-skeleton', 'handoff-block', 'next-action']) checks.push(unreadable(id, loaded.homeRel));
@@ -513,7 +526,7 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
     handoffBlock(home, s),
     ...checkTemplate('S3', home.relPath, templateParts(home, s), skeleton.status === 'fail'),
   );
-  checks.push(nowAction(home, nowField));
+  checks.push(nowAction(home, field(s, 'now')));
   checks.push(pending(home, s));
   checks.push(await checkFresh('S3', ws, home));
   checks.push(await checkWorkExplained('S3', ws, loaded.docs, home.relPath));

@@ -9,7 +9,7 @@ import { closingS4 } from './closing';
 import { S4_FACTS } from './facts';
 import { S4, type S4Extra } from './reader';
 import { notReadS4 } from './not-read';
-import { analyseS4, skeletonS4 } from './rules';
+import { analyseS4, resumeS4, skeletonS4 } from './rules';
 import { S4_STARTER } from './starter';
 
 export const S4_SYSTEM: SystemHome<S4Extra> = {
@@ -18,6 +18,7 @@ export const S4_SYSTEM: SystemHome<S4Extra> = {
   load: S4.load,
   analyse: analyseS4,
   skeleton: skeletonS4,
+  resume: resumeS4,
   closing: closingS4,
   starter: S4_STARTER,
   notRead: notReadS4,

@@ -495,14 +495,33 @@ export function skeletonS4(loaded: Loaded<S4Extra>): Check[] {
   return [!home || !home.text || !s4 ? unreadable('not-skeleton', homeRel) : notSkeleton(home, s4)];
 }
 
+/** The newest Current block (where the next action stands) and the resume prompt that names it. */
+function s4Resume(
+  s4: S4Structure | null,
+  homeRel: string,
+  x: S4Extra,
+): { block: S4Block | null; resumePrompt: string } {
+  const block = s4 ? newestBlock(s4, recentTexts(x)) : null;
+  return { block, resumePrompt: promptFor('S4', homeRel, block ? `${S4_FACTS.resume.next} (${block.title})` : null) };
+}
+
+/** What S4 gives a fresh context, as analyseS4 finds it: the newest Current block's next action and the resume prompt. */
+export async function resumeS4(_ws: Workspace, loaded: Loaded<S4Extra>): Promise<Analysis> {
+  const { home, homeRel } = loaded;
+  const x: S4Extra = loaded.extra ?? { progress: null, checkpoint: null };
+  const s4 = structure(home);
+  const { block, resumePrompt } = s4Resume(s4, homeRel, x);
+  const next = home && home.text && s4 ? (nextAction(home, block, x)?.text ?? null) : null;
+  return { checks: [], next, unconfirmed: [], resumePrompt };
+}
+
 export async function analyseS4(ws: Workspace, loaded: Loaded<S4Extra>): Promise<Analysis> {
   const { home, homeRel, docs } = loaded;
   const x: S4Extra = loaded.extra ?? { progress: null, checkpoint: null };
   for (const d of docs) addFindings(d, s4Findings(d));
   const s4 = structure(home);
   const checks: Check[] = [checkExists('S4', home, homeRel)];
-  const block = s4 ? newestBlock(s4, recentTexts(x)) : null;
-  const resumePrompt = promptFor('S4', homeRel, block ? `${S4_FACTS.resume.next} (${block.title})` : null);
+  const { block, resumePrompt } = s4Resume(s4, homeRel, x);
   if (!home || !home.text || !s4) {
     for (const id of ['not-skeleton', 'structure', 'next-action']) checks.push(unreadable(id, homeRel));
     checks.push(progressEntries(x.progress));
