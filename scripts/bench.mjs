@@ -261,10 +261,22 @@ async function main() {
         env,
       },
       { name: '`context --json`, demo', argv: [node, cli, 'context', '--json', '--root', demo], cwd: demo, env },
+      // Two floors, for scale: the least a status line can do, and what loading the hook script costs before any hook runs.
+      {
+        name: 'floor: a 10-line status line that only records and prints (scripts/lib/statusline-floor.cjs), demo',
+        argv: [node, path.join(here, 'lib', 'statusline-floor.cjs')],
+        input: statusInput(demo, home.transcript),
+        cwd: demo,
+      },
+      {
+        name: 'floor: `--version` through the hook script (loads and compiles its core, runs nothing)',
+        argv: [node, script, '--version'],
+        cwd: demo,
+      },
     ];
     const rows = interleaved(rowsIn);
     // The status line runs on every refresh: near Node's start-up. The hooks and `status` run a few times a session: clarity first.
-    const goals = [1.2, 1.2, 1.2, 1.2, 3, 3, 3, 3, 1.2];
+    const goals = [1.2, 1.2, 1.2, 1.2, 3, 3, 3, 3, 1.2, undefined, undefined];
     console.log('\n| path | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) |');
     console.log('|---|---|---|---|---|');
     rows.forEach((r, i) => console.log(fmtRow(r, goals[i])));
@@ -273,7 +285,7 @@ async function main() {
         console.log(`  (${r.name} exited ${r.last.code}: ${r.last.stderr.slice(0, 200)})`);
     });
     if (process.env.BENCH_INSTR)
-      instructions([{ name: '`node -e 0`', argv: [node, '-e', '0'] }, ...[1, 4, 5, 6, 7].map((i) => rowsIn[i])]);
+      instructions([{ name: '`node -e 0`', argv: [node, '-e', '0'] }, ...[9, 1, 10, 4, 5, 6, 7].map((i) => rowsIn[i])]);
 
     await linearity(tmp);
     await hugeRecords(tmp);

@@ -80,9 +80,8 @@ function errnoKind(err: unknown): { kind: ReadFailure; message: string; code?: s
 
 /** True when the buffer looks binary: a NUL byte in its first 8 KB. */
 export function looksBinary(buf: Buffer): boolean {
-  const n = Math.min(buf.length, 8192);
-  for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
-  return false;
+  // One native search, not a loop of the interpreter's (a hook reads each file once: nothing warms that loop up).
+  return buf.subarray(0, 8192).includes(0);
 }
 
 /** Made on the first decode: a module that never decodes (the status line) never pays for the decoder. */

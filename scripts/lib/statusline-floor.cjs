@@ -1,0 +1,16 @@
+// The least a status line relay can do, for `npm run bench` to compare with (never installed, never
+// shipped): read Claude Code's JSON on stdin, write it to the project's record file and rename it into
+// place, print a line. It refuses no link and checks nothing the real relay checks
+// (src/cli/status-line.ts): its ratio to `node -e 0` is how near Node's start-up a status line can be.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+const dir = path.join(input.workspace.project_dir, '.claude', 'session-ledger');
+fs.mkdirSync(dir, { recursive: true });
+const file = path.join(dir, `statusline.${input.session_id}.json`);
+fs.writeFileSync(`${file}.tmp`, `${JSON.stringify({ version: 1, receivedAt: new Date().toISOString(), input })}\n`);
+fs.renameSync(`${file}.tmp`, file);
+const w = input.context_window;
+process.stdout.write(`ctx ${w.used_percentage}% of ${w.context_window_size}\n`);
