@@ -4,8 +4,18 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { byCodeUnits, codePointCount, withThousands } from '../../src/core/markdown/text';
-import { HOOK_SCRIPT, loadedModules, moduleRecorder, REPO, rng, STATUSLINE_SCRIPT, workspace, write } from './helpers';
-import { emptyClaudeHome, preCompact, projectEnv, S3_STATE, SID } from './checkpoint-fixtures';
+import {
+  fixtureCopy,
+  HOOK_SCRIPT,
+  loadedModules,
+  moduleRecorder,
+  REPO,
+  rng,
+  STATUSLINE_SCRIPT,
+  workspace,
+  write,
+} from './helpers';
+import { emptyClaudeHome, preCompact, projectEnv, S3_STATE, sessionStart, SID } from './checkpoint-fixtures';
 
 test('withThousands writes numbers as toLocaleString("en-US") does', () => {
   const xs = [
@@ -84,6 +94,33 @@ test('neither hook starts a git process: the guard needs no git fact, and Sessio
   // The recorder works: `status` in the same workspace runs git through it.
   spawnSync(process.execPath, [HOOK_SCRIPT, 'status', '--root', dir], { cwd: dir, env, encoding: 'utf8' });
   assert.match(readFileSync(log, 'utf8'), /status --porcelain=v2/);
+});
+
+test("the guard hashes no file, before or after a checkpoint: node:crypto stays unloaded (SessionStart, which checks S1's attestation, loads it: the control)", () => {
+  // Every system, S0's ledger (whose skeleton check reads a copy of it) and S1's attested handoff among them.
+  const dir = fixtureCopy('e2e-workspace');
+  const env = projectEnv(dir);
+  const recorder = moduleRecorder();
+  const hook = (name: string, input: string) =>
+    spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'hook', name], {
+      cwd: dir,
+      env,
+      input,
+      encoding: 'utf8',
+    });
+  const blocked = hook('pre-compact', preCompact(dir));
+  assert.equal(blocked.status, 2, blocked.stderr);
+  writeFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), `${SID}\n`);
+  const allowed = hook('pre-compact', preCompact(dir));
+  assert.equal(allowed.status, 0, allowed.stderr);
+  for (const r of [blocked, allowed]) {
+    const { required } = loadedModules(r.stderr);
+    assert.ok(required.includes('fs'), r.stderr);
+    assert.ok(!required.includes('crypto'), `crypto loaded: ${required.join(' ')}`);
+  }
+  const started = hook('session-start', sessionStart(dir, 'compact'));
+  assert.match(started.stdout, /S1 handoff attestation: MATCH/);
+  assert.ok(loadedModules(started.stderr).required.includes('crypto'), started.stderr);
 });
 
 /** A workspace with an S3 state and its `.claude/` folder, the status line's environment there, and Claude Code's input at 42 %. */

@@ -372,8 +372,9 @@ export class Workspace {
       text: '',
       findings: [],
     };
+    // Not enumerable: a copy of the document (`{ ...doc }`, S0's ledger without its markers) hashes nothing.
     if (f.ok && !allRules(this.options))
-      Object.defineProperty(doc, 'hash', { get: () => f.hash, enumerable: true, configurable: true });
+      Object.defineProperty(doc, 'hash', { get: () => f.hash, enumerable: false, configurable: true });
     if (!f.ok) {
       doc.findings.push(readFinding(f));
       return doc;
