@@ -337,6 +337,8 @@ export function readJson(p, fallback) {
 
 export function removeRunDir(dir) {
   if (dir && dir.startsWith(realpathSync(RUNS) + '/')) {
-    rmSync(dir, { recursive: true, force: true });
+    // A client the run started (Claude Code in a terminal) may still write its config folder while it exits
+    // after code-server stopped: a folder that filled again (ENOTEMPTY) is removed again (10 tries, about 5 s in all).
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
