@@ -42,6 +42,10 @@ test('SessionStart after /compact never shows a hard-linked state file to the ag
     .additionalContext;
   assert.match(ctx, /docs\/state\/STATE\.md/);
   assert.match(ctx, /it has 2 hard links, so it may be a file from outside the workspace folder: it is not read/);
+  // No instruction to read it: why it was not read, and to tell the user first.
+  assert.match(ctx, /^1\. docs\/state\/STATE\.md \(S3 .*\) was not read: /m);
+  assert.match(ctx, /Tell the user before you read or change it\./);
+  assert.doesNotMatch(ctx, /^\d+\. Read docs\/state\/STATE\.md/m);
 });
 
 test('status and check: a blocking finding, nothing of the file shown', async () => {

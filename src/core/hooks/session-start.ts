@@ -80,7 +80,7 @@ export function resumeBlock(
     if (unread) {
       // No file to resume from: why, and what to do, instead of an instruction to read it.
       out.push(`${n++}. ${s.home} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
-      out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before relying on it.`);
+      out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
       continue;
     }
     out.push(`${n++}. Read ${s.home} (${s.id} ${s.name}).`);
