@@ -53,7 +53,7 @@ export function startLines(report: WorkspaceReport): Array<{ line: string; loud:
 }
 
 /** Where the new context finds the checks of the state files (the hook gives none of them). */
-export function checksLine(cli = 'session-ledger'): string {
+function checksLine(cli: string): string {
   return `Checks of these files: \`${cli} status\` (\`${cli} checkpoint\` runs them too).`;
 }
 

@@ -364,17 +364,17 @@ export class Workspace {
       sections: [],
       meta: { ...extraMeta },
       mtime: f.mtime,
-      // Without rules a hash is taken only when something asks for it (S1's attestation at session
-      // start): node:crypto is not even loaded otherwise.
-      hash: f.ok && allRules(this.options) ? f.hash : '',
+      hash: '',
       size: f.size,
       lineCount: 0,
       text: '',
       findings: [],
     };
-    // Not enumerable: a copy of the document (`{ ...doc }`, S0's ledger without its markers) hashes nothing.
-    if (f.ok && !allRules(this.options))
-      Object.defineProperty(doc, 'hash', { get: () => f.hash, enumerable: false, configurable: true });
+    // Without every rule a hash is taken only when something asks for it (S1's attestation at session
+    // start), so node:crypto is not even loaded otherwise; not enumerable, so a copy of the document
+    // (`{ ...doc }`, S0's ledger without its markers) hashes nothing.
+    if (f.ok && allRules(this.options)) doc.hash = f.hash;
+    else if (f.ok) Object.defineProperty(doc, 'hash', { get: () => f.hash, enumerable: false, configurable: true });
     if (!f.ok) {
       doc.findings.push(readFinding(f));
       return doc;
