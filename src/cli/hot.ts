@@ -1,6 +1,6 @@
 /**
  * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`, one plain JavaScript file),
- * in five parts (scripts/lib/build.mjs lays them out):
+ * in six parts (scripts/lib/build.mjs lays them out):
  * 1. this module and the status line (./status-line) as code: the status line runs on every refresh
  *    of Claude Code's status line, and its usual call (Claude Code sent its own figure) parses and
  *    runs only this part;
@@ -8,22 +8,24 @@
  *    `hook remind`, a status line figure from the transcript);
  * 3. after the line HOOK_CORE_MARKER, in one block comment: the whole CLI (./main), for every other
  *    command, help and usage errors;
- * 4. after the line HOOK_REST_MARKER, in one block comment: the commands the hooks, the status line
+ * 4. after the line HOOK_HOOKS_MARKER, in one block comment: the PreCompact and SessionStart hooks on
+ *    their own (./hooks-main), with only the code they reach;
+ * 5. after the line HOOK_REST_MARKER, in one block comment: the commands the hooks, the status line
  *    and `status` never run (installing hooks, starting a system, the write actions), which the core
  *    takes from there when one runs;
- * 5. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core requires
- *    only for a YAML text its own plain reader does not take.
+ * 6. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core and the
+ *    hooks require only for a YAML text their own plain reader does not take.
  * Node skips a comment when it loads the file, so a part costs nothing until it runs (./parts loads
  * them). The status line's own script (STATUSLINE_SCRIPT_NAME) is this file without the core: it
  * takes the core from the hook script beside it, and from nowhere else.
  */
-import { meterCommand } from './args';
+import { asksForHelp, meterCommand } from './args';
 import { cwdOrNull, exitWith, onceStdin, processIo, UsageError, type Io } from './io';
-import { coreOrWhy, CoreUnavailable, loadMeter, type Meter } from './parts';
+import { coreOrWhy, CoreUnavailable, loadHooks, loadMeter, type Hooks, type Meter } from './parts';
 import { runStatusLine } from './status-line';
 
 // The extension and the command-line tool's other scripts take the parts through these.
-export { CoreUnavailable, loadCore, loadMeter, loadRest } from './parts';
+export { CoreUnavailable, loadCore, loadHooks, loadMeter, loadRest } from './parts';
 
 export async function hotMain(argv: string[], io: Io = processIo()): Promise<number> {
   io = onceStdin(io);
@@ -39,6 +41,11 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
         return 2;
       }
     }
+  }
+  // The PreCompact and SessionStart hooks run from their own part; without it (a copy cut short), from the core.
+  if (name === 'hook' && !meterCommand(argv) && !asksForHelp(rest) && cwdOrNull() !== null) {
+    const hooks = partOrNull(loadHooks);
+    if (hooks) return hooks.hooksMain(argv, io);
   }
   // Every other command goes straight to the core; the meter's commands, and any command in a working
   // directory that was deleted (the meter says so, or moves a hook to its project), go to the meter.
@@ -56,6 +63,16 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
     return name === 'hook' ? 0 : 2;
   }
   return meter.meterMain(argv, io, coreOrWhy);
+}
+
+/** The part `load` returns, or null when this script holds none (and no hook script beside it does). */
+function partOrNull(load: () => Hooks): Hooks | null {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof CoreUnavailable) return null;
+    throw err;
+  }
 }
 
 if (require.main === module) exitWith(hotMain(process.argv.slice(2)));

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import {
   CORE_END_ESCAPED,
   HOOK_CORE_MARKER,
+  HOOK_HOOKS_MARKER,
   HOOK_METER_MARKER,
   HOOK_REST_MARKER,
   HOOK_SCRIPT_NAME,
@@ -20,12 +21,15 @@ import {
 } from '../core/hooks/files';
 import type * as MeterPart from './meter';
 import type { Core, CoreOrWhy } from './meter';
+import type * as HooksPart from './hooks-main';
 
 /** This file holds no such part (a build from source without one, or a damaged copy). */
 export class CoreUnavailable extends Error {}
 
 /** What the meter part exports (./meter). */
 export type Meter = typeof MeterPart;
+/** What the hooks' part exports (./hooks-main). */
+export type Hooks = typeof HooksPart;
 
 const parts = new Map<string, unknown>();
 
@@ -33,6 +37,7 @@ const parts = new Map<string, unknown>();
 const PART_NAME: Record<string, string> = {
   [HOOK_METER_MARKER]: 'meter',
   [HOOK_CORE_MARKER]: 'core',
+  [HOOK_HOOKS_MARKER]: 'hooks',
   [HOOK_REST_MARKER]: 'rest of the CLI',
   [HOOK_YAML_MARKER]: 'YAML library',
 };
@@ -40,10 +45,11 @@ const PART_NAME: Record<string, string> = {
 // The functions the build writes after part 1, one per part, whose bodies are the parts' comments.
 declare const sessionLedgerMeter: unknown,
   sessionLedgerCore: unknown,
+  sessionLedgerHooks: unknown,
   sessionLedgerRest: unknown,
   sessionLedgerYaml: unknown;
 /** The parts in the order they stand in the file. */
-const MARKERS = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER];
+const MARKERS = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_HOOKS_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER];
 /**
  * The line of this file on which each part's function begins, in MARKERS' order,
  * comma-separated: the build writes the numbers in place of this placeholder.
@@ -60,6 +66,7 @@ function ownPart(marker: string): { text: string; line: number } | null {
   const fn = [
     typeof sessionLedgerMeter === 'function' && sessionLedgerMeter,
     typeof sessionLedgerCore === 'function' && sessionLedgerCore,
+    typeof sessionLedgerHooks === 'function' && sessionLedgerHooks,
     typeof sessionLedgerRest === 'function' && sessionLedgerRest,
     typeof sessionLedgerYaml === 'function' && sessionLedgerYaml,
   ][i];
@@ -130,12 +137,17 @@ export const loadMeter = (): Meter => loadPart<Meter>(HOOK_METER_MARKER);
  * same file, compiled then.
  */
 export function loadCore(): Core {
+  return fromHere(coreFrom);
+}
+
+/** `load` of this file, else (a script without that part) of the hook script beside it, and of no other. */
+function fromHere<T>(load: (file: string) => T): T {
   try {
-    return coreFrom(__filename);
+    return load(__filename);
   } catch (err) {
     const beside = path.join(__dirname, HOOK_SCRIPT_NAME);
     if (!(err instanceof CoreUnavailable) || beside === __filename) throw err;
-    return coreFrom(beside);
+    return load(beside);
   }
 }
 
@@ -156,6 +168,16 @@ function coreFrom(file: string): Core {
   const core = loadPart<Core>(HOOK_CORE_MARKER, file, req);
   coreRequire = req;
   return core;
+}
+
+/**
+ * The PreCompact and SessionStart hooks' own part (./hooks-main): from this file, else (the status
+ * line's script) from the hook script beside it. Its `require('yaml')` is the YAML part of the same file.
+ */
+export function loadHooks(): Hooks {
+  return fromHere((file) =>
+    loadPart<Hooks>(HOOK_HOOKS_MARKER, file, (id) => (id === 'yaml' ? loadPart(HOOK_YAML_MARKER, file) : require(id))),
+  );
 }
 
 /** What the loaded core's parts require through (set once the core is loaded). */

@@ -11,9 +11,15 @@ import {
   planHooksUninstall,
   SCRIPT_REL,
 } from '../../src/core/hooks/install';
-import { HOOK_CORE_MARKER, HOOK_METER_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER } from '../../src/core/hooks/files';
+import {
+  HOOK_CORE_MARKER,
+  HOOK_HOOKS_MARKER,
+  HOOK_METER_MARKER,
+  HOOK_REST_MARKER,
+  HOOK_YAML_MARKER,
+} from '../../src/core/hooks/files';
 import { HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
-import { emptyClaudeHome, preCompact, S3_STATE } from './checkpoint-fixtures';
+import { CONFIRM_ALL, emptyClaudeHome, preCompact, S3_STATE, sessionStart, SID } from './checkpoint-fixtures';
 
 test('the installed hook is one plain JavaScript file a reviewer can read: nothing beside it, no compressed or minified code', async () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
@@ -26,7 +32,9 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   // After the status line's code, each part follows its marker line as plain code in one block comment, the
   // body of a function that is never called, which nothing inside ends early: Node never parses it as code
   // (loadPart compiles it).
-  const marks = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER].map((m) => lines.indexOf(m));
+  const marks = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_HOOKS_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER].map((m) =>
+    lines.indexOf(m),
+  );
   assert.ok(
     marks[0] > 0 && marks.every((m, i) => i === 0 || marks[i - 1] < m),
     `the parts in order: ${marks.join(', ')}`,
@@ -34,14 +42,14 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   assert.deepEqual(lines.slice(-3), ['*/', '}', '']);
   for (const [i, at] of marks.entries()) {
     const end = i + 1 < marks.length ? marks[i + 1] : lines.length - 1;
-    assert.match(lines[at + 1], /^function sessionLedger(Meter|Core|Rest|Yaml)\(\) \{$/);
+    assert.match(lines[at + 1], /^function sessionLedger(Meter|Core|Hooks|Rest|Yaml)\(\) \{$/);
     assert.equal(lines[at + 2], '/*');
     assert.deepEqual(lines.slice(end - 2, end), ['*/', '}']);
     const part = lines.slice(at + 3, end - 2).join('\n');
     assert.equal(part.includes('*/'), false);
     assert.match(part, /^var __/m, 'code as it is, not behind line comments');
   }
-  assert.match(lines.slice(marks[3]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
+  assert.match(lines.slice(marks[4]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
   // Not minified: lines a reader can follow.
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
   assert.ok(
@@ -150,12 +158,16 @@ test("a part's stack trace names the line of the hook script its code stands on,
     const [script, part] = process.argv.slice(1);
     const h = require(script);
     Promise.resolve()
-      .then(() => (part === 'meter' ? h.loadMeter().meterMain(null) : h.loadCore().main(null)))
+      .then(() =>
+        part === 'meter' ? h.loadMeter().meterMain(null) : part === 'hooks' ? h.loadHooks().hooksMain(null) : h.loadCore().main(null),
+      )
       .catch((e) => console.log(/session-ledger\\.cjs:(\\d+):\\d+/.exec(e.stack)?.[1] ?? e.stack));`;
   for (const [script, part] of [
     [hook, 'meter'],
     [hook, 'core'],
+    [hook, 'hooks'],
     [path.join(dir, 'session-ledger-statusline.cjs'), 'core'],
+    [path.join(dir, 'session-ledger-statusline.cjs'), 'hooks'],
   ]) {
     const r = spawnSync(process.execPath, ['-e', probe, script, part], { encoding: 'utf8' });
     const line = Number(r.stdout.trim());
@@ -221,4 +233,76 @@ test('the hooks and status run without the rest of the CLI: a copy cut short bef
   const restRun = node(['rotate-log']);
   assert.equal(restRun.status, 2);
   assert.match(restRun.stderr, /holds no rest of the CLI/);
+});
+
+test('the PreCompact and SessionStart hooks compile only their own part, which guards and resumes as the core does (a copy without it runs them from the core)', async () => {
+  const { dir, node } = await installedS3();
+  const file = path.join(dir, SCRIPT_REL);
+  const full = readFileSync(file, 'utf8');
+  const lines = full.split('\n');
+  const markers: Array<[string, number]> = (
+    [
+      ['meter', HOOK_METER_MARKER],
+      ['core', HOOK_CORE_MARKER],
+      ['hooks', HOOK_HOOKS_MARKER],
+      ['rest', HOOK_REST_MARKER],
+      ['YAML', HOOK_YAML_MARKER],
+    ] as const
+  ).map(([name, m]) => [name, lines.indexOf(m)]);
+  // Each part's compile, named by the marker above the line its code starts on (loadPart gives vm.Script that line).
+  const log = path.join(workspace({}, 'sl-parts-'), 'compiled');
+  const recorder = path.join(path.dirname(log), 'recorder.cjs');
+  writeFileSync(
+    recorder,
+    `const vm = require('node:vm'); const fs = require('node:fs'); const S = vm.Script;
+     vm.Script = class extends S { constructor(src, o) { super(src, o); fs.appendFileSync(${JSON.stringify(log)}, (o && o.lineOffset) + '\\n'); } };`,
+  );
+  const compiled = (): string[] => {
+    const offsets = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map(Number) : [];
+    writeFileSync(log, '');
+    return offsets.map((at) => markers.filter(([, m]) => m >= 0 && m < at).pop()?.[0] ?? `line ${at}`);
+  };
+  const hook = (args: string[], input: string) =>
+    spawnSync(process.execPath, ['--require', recorder, SCRIPT_REL, ...args], {
+      cwd: dir,
+      env: { ...env(dir, workspace({}, 'sl-tmp-')) },
+      input,
+      encoding: 'utf8',
+    });
+  const runs = () => {
+    const out: Record<string, { status: number | null; stdout: string; stderr: string; parts: string[] }> = {};
+    for (const [name, args, input] of [
+      ['guard', ['hook', 'pre-compact'], preCompact(dir)],
+      ['codex guard', ['hook', 'pre-compact', '--codex'], preCompact(dir)],
+      ['session start', ['hook', 'session-start'], sessionStart(dir, 'compact')],
+    ] as const) {
+      const r = hook([...args], input);
+      out[name] = { status: r.status, stdout: r.stdout, stderr: r.stderr, parts: compiled() };
+    }
+    return out;
+  };
+  const cut = full.slice(0, full.indexOf(`\n${HOOK_HOOKS_MARKER}\n`) + 1);
+  const both = (label: string) => {
+    const whole = runs();
+    writeFileSync(file, cut);
+    const fromCore = runs();
+    writeFileSync(file, full);
+    for (const k of Object.keys(whole)) {
+      assert.deepEqual(whole[k].parts, ['hooks'], `${label}, ${k}: ${whole[k].stderr}`);
+      assert.deepEqual(fromCore[k].parts, ['core'], `${label}, ${k} without the hooks' part`);
+      const { parts: _a, ...a } = whole[k];
+      const { parts: _b, ...b } = fromCore[k];
+      assert.deepEqual(a, b, `${label}, ${k}`);
+    }
+    return whole;
+  };
+  const before = both('no checkpoint');
+  assert.equal(before.guard.status, 2, before.guard.stderr);
+  assert.match(before.guard.stderr, /Compaction stopped/);
+  assert.match(before['session start'].stdout, /docs\/state\/STATE\.md/);
+  const c = node(['checkpoint', '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(c.status, 0, c.stderr);
+  const after = both('after a checkpoint');
+  assert.equal(after.guard.status, 0, after.guard.stderr);
+  assert.equal(after.guard.stderr, '');
 });

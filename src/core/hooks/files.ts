@@ -17,11 +17,16 @@ export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
  * same). The function is never called: its body is only the comment, which Node skips when it loads
  * the file, and its text (Function.prototype.toString) hands the part to the script itself without
  * reading the file again. First the meter (`context`, `hook remind`, the status line's figure from a
- * transcript), then the core (every other command).
+ * transcript), then the core (every other command), then the parts below.
  */
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
-/** After the core: the commands the hooks and `status` never run (installing hooks, starting a system, the write actions; the meter's when the meter hands one on). */
+/**
+ * After the core: the PreCompact and SessionStart hooks on their own (src/cli/hooks-main.ts), with
+ * only the code they reach, so a hook compiles neither the other commands nor any other rule.
+ */
+export const HOOK_HOOKS_MARKER = '// ---- session-ledger hooks ----';
+/** After the hooks: the commands the hooks and `status` never run (installing hooks, starting a system, the write actions; the meter's when the meter hands one on). */
 export const HOOK_REST_MARKER = '// ---- session-ledger rest ----';
 /** After them: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
@@ -29,6 +34,7 @@ export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
 export const PART_FUNCTION: Readonly<Record<string, string>> = {
   [HOOK_METER_MARKER]: 'sessionLedgerMeter',
   [HOOK_CORE_MARKER]: 'sessionLedgerCore',
+  [HOOK_HOOKS_MARKER]: 'sessionLedgerHooks',
   [HOOK_REST_MARKER]: 'sessionLedgerRest',
   [HOOK_YAML_MARKER]: 'sessionLedgerYaml',
 };

@@ -17,7 +17,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
 import { IDLE_GRACE_MS, maxAgeMinutes, speakingMarker } from '../checkpoint/freshness';
-import { evaluate } from '../report/evaluate';
+import { evaluateSystems } from '../report/evaluate';
+import { HOOK_SYSTEMS } from '../systems/hooks';
 import { FACTS } from '../systems/facts';
 import { readTextFile } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
@@ -189,7 +190,7 @@ async function decide(
       // With a marker the guard asks only whether a state file is still an empty skeleton (and the home
       // documents' mtimes): only that check runs, without git, as no git fact changes it. Without a
       // marker the block names only the systems' files and their manual items: no system's rules run.
-      report = await evaluate(root, { now, noGit: true, rules: marker ? 'skeleton' : false });
+      report = await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules: marker ? 'skeleton' : false });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }

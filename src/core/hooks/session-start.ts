@@ -12,7 +12,8 @@
  * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
  * here throws.
  */
-import { evaluate } from '../report/evaluate';
+import { evaluateSystems } from '../report/evaluate';
+import { HOOK_SYSTEMS } from '../systems/hooks';
 import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
 import { isSessionId, markerRel } from '../checkpoint/marker';
@@ -20,7 +21,7 @@ import type { SystemReport, WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
 import { factsOf } from '../systems/facts';
-import { homeOf } from '../systems/index';
+import { hookHomeOf } from '../systems/hooks';
 
 export type SessionStartOptions = HookRunOptions;
 
@@ -49,7 +50,7 @@ function nextLine(s: SystemReport): string {
 
 /** What a system says first at session start (S1: its attestation, TAMPERED loudly): each system's home decides. */
 export function startLines(report: WorkspaceReport): Array<{ line: string; loud: boolean }> {
-  return report.systems.filter((s) => !s.skipped).flatMap((s) => homeOf(s.id).atStart?.(s) ?? []);
+  return report.systems.filter((s) => !s.skipped).flatMap((s) => hookHomeOf(s.id).atStart?.(s) ?? []);
 }
 
 /** Where the new context finds the checks of the state files (the hook gives none of them). */
@@ -177,7 +178,7 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
       logs.push('no session id to record');
     }
     // Claude Code always names the source; a payload without one is not a session start to speak to.
-    const report = source ? await evaluate(root, { now, noGit: true, rules: 'resume' }) : null;
+    const report = source ? await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules: 'resume' }) : null;
     const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root)) : null;
     if (ctx) {
       res.additionalContext = ctx;

@@ -49,12 +49,12 @@ export interface SystemReader<E = unknown> {
 export type Analyser<E = unknown> = (ws: Workspace, loaded: Loaded<E>) => Promise<Analysis>;
 
 /**
- * A reader and its analyser over one `extra` type, as `evaluate` runs them. `analyse` is declared as
- * a method so the modules of all five systems fit one list (`SystemModule[]`): `evaluate` hands
- * `analyse` only what the same module's `load` returned, or a `Loaded` without `extra`.
+ * What the hooks run of a system: its reader, the skeleton check and the resume, each as `analyse`
+ * makes it, and no other rule (the hooks' part of the hook script holds no `analyse`). Methods, so
+ * the modules of all five systems fit one list: `evaluate` hands each only what the same module's
+ * `load` returned, or a `Loaded` without `extra`.
  */
-export interface SystemModule<E = unknown> extends SystemReader<E> {
-  analyse(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
+export interface SystemResumer<E = unknown> extends SystemReader<E> {
   /**
    * The `not-skeleton` check alone, as `analyse` makes it (an empty list where `analyse` makes none):
    * all the guard asks of the state once a checkpoint marker exists.
@@ -72,4 +72,9 @@ export interface SystemModule<E = unknown> extends SystemReader<E> {
    * it lists them: an evaluation that runs no rules still asks them.
    */
   manualItems?(ws: Workspace): Promise<Check[]>;
+}
+
+/** A reader and its analyser over one `extra` type, as `evaluate` runs them: every rule of the system. */
+export interface SystemModule<E = unknown> extends SystemResumer<E> {
+  analyse(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
 }

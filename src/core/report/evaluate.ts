@@ -8,22 +8,23 @@ import { FACTS, globRe, resumePrompt as promptFor } from '../systems/facts';
 import { t } from '../model/messages';
 import { byCodeUnits } from '../markdown/text';
 import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from '../model/model';
-import type { Loaded, SystemModule } from '../model/system';
+import type { Loaded, SystemModule, SystemResumer } from '../model/system';
 import { allRules, Workspace, type EvaluateOptions } from '../model/workspace';
 import { mergeReread, systemsOfChange } from './settle';
 
 export type { EvaluateOptions } from '../model/workspace';
 
+/**
+ * A system as an evaluation runs it: every rule needs its `analyse`; the skeleton check and the
+ * resume (the hooks' evaluations, src/core/systems/hooks.ts) need only what a SystemResumer has.
+ */
+type Evaluated = SystemResumer & Partial<Pick<SystemModule, 'analyse'>>;
+
 function confirmedSet(o: EvaluateOptions): Set<string> {
   return new Set(o.confirmed ?? []);
 }
 
-async function reportFor(
-  ws: Workspace,
-  mod: SystemModule,
-  loaded: Loaded,
-  confirmed: Set<string>,
-): Promise<SystemReport> {
+async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirmed: Set<string>): Promise<SystemReport> {
   let checks: Check[];
   let next: string | null = null;
   let unconfirmed: SystemReport['unconfirmed'] = [];
@@ -39,7 +40,9 @@ async function reportFor(
   } else {
     const resume = ws.options.rules === 'resume';
     try {
-      ({ checks, next, unconfirmed, resumePrompt } = await (resume ? mod.resume(ws, loaded) : mod.analyse(ws, loaded)));
+      ({ checks, next, unconfirmed, resumePrompt } = await (resume
+        ? mod.resume(ws, loaded)
+        : analyseOf(mod)(ws, loaded)));
     } catch (err) {
       // A reader bug must not take the report down: say so as a blocking finding.
       checks = [
@@ -80,11 +83,16 @@ async function reportFor(
   return r;
 }
 
+function analyseOf(mod: Evaluated): SystemModule['analyse'] {
+  if (!mod.analyse) throw new Error(`${mod.id}: every rule was asked of a system given without its analyse`);
+  return mod.analyse.bind(mod);
+}
+
 /**
  * A system whose reader found nothing may still be there behind a folder the user cannot read
  * (EACCES on the way to a home file): report it as present and damaged rather than absent.
  */
-async function behindUnreadableFolder(ws: Workspace, mod: SystemModule): Promise<Loaded | null> {
+async function behindUnreadableFolder(ws: Workspace, mod: Evaluated): Promise<Loaded | null> {
   const f = FACTS[mod.id];
   for (const g of f.presence) {
     if (/[*?[{]/.test(g) || (await ws.kind(g)) !== 'error') continue;
@@ -105,10 +113,23 @@ export function evaluationCount(): number {
 }
 
 /** Detect, read and check every system under `root`. Never throws on content. */
-export async function evaluate(
+export function evaluate(
   root: string,
   options: EvaluateOptions = {},
   systems: readonly SystemModule[] = SYSTEMS,
+): Promise<WorkspaceReport> {
+  return evaluateSystems(systems, root, options);
+}
+
+/**
+ * `evaluate` over the given systems. The hooks pass theirs (src/core/systems/hooks.ts), which have
+ * no `analyse`: only the skeleton check (`rules: 'skeleton'`), the resume (`'resume'`) or no rule
+ * (`false`) may be asked of them. Never throws on content.
+ */
+export async function evaluateSystems(
+  systems: readonly Evaluated[],
+  root: string,
+  options: EvaluateOptions = {},
 ): Promise<WorkspaceReport> {
   evaluations++;
   const ws = new Workspace(root, options);

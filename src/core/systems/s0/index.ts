@@ -4,7 +4,7 @@
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts, rules.ts, closing.ts, starter.ts, not-read.ts, fixes.ts (the _Last updated: line).
  */
-import type { SystemHome } from '../home';
+import { wholeHome, type HookHome, type SystemHome } from '../home';
 import { closingS0 } from './closing';
 import { S0_FACTS } from './facts';
 import { S0, type S0Extra } from './reader';
@@ -12,14 +12,18 @@ import { notReadS0 } from './not-read';
 import { analyseS0, resumeS0, skeletonS0 } from './rules';
 import { S0_STARTER } from './starter';
 
-export const S0_SYSTEM: SystemHome<S0Extra> = {
+/** What the hooks run of S0 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+export const S0_HOOK: HookHome<S0Extra> = {
   id: 'S0',
   facts: S0_FACTS,
   load: S0.load,
-  analyse: analyseS0,
   skeleton: skeletonS0,
   resume: resumeS0,
-  closing: closingS0,
-  starter: S0_STARTER,
   notRead: notReadS0,
 };
+
+export const S0_SYSTEM: SystemHome<S0Extra> = /* @__PURE__ */ wholeHome(S0_HOOK, {
+  analyse: analyseS0,
+  closing: closingS0,
+  starter: S0_STARTER,
+});

@@ -4,7 +4,7 @@
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-snapshot.ts + reader-memory.ts, rules.ts, closing.ts, starter.ts, session-start.ts (the attestation line), attest.ts (the sidecar write).
  */
-import type { SystemHome } from '../home';
+import { wholeHome, type HookHome, type SystemHome } from '../home';
 import { closingS1 } from './closing';
 import { S1_FACTS } from './facts';
 import { S1, type S1Extra } from './reader';
@@ -13,16 +13,20 @@ import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
 import { notReadS1 } from './not-read';
 
-export const S1_SYSTEM: SystemHome<S1Extra> = {
+/** What the hooks run of S1 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+export const S1_HOOK: HookHome<S1Extra> = {
   id: 'S1',
   facts: S1_FACTS,
   load: S1.load,
-  analyse: analyseS1,
   skeleton: skeletonS1,
   resume: resumeS1,
   manualItems: stateReviewed,
-  closing: closingS1,
-  starter: S1_STARTER,
   atStart: attestationAtStart,
   notRead: notReadS1,
 };
+
+export const S1_SYSTEM: SystemHome<S1Extra> = /* @__PURE__ */ wholeHome(S1_HOOK, {
+  analyse: analyseS1,
+  closing: closingS1,
+  starter: S1_STARTER,
+});

@@ -4,7 +4,7 @@
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-ledger.ts, rules.ts, closing.ts, starter.ts, not-read.ts.
  */
-import type { SystemHome } from '../home';
+import { wholeHome, type HookHome, type SystemHome } from '../home';
 import { closingS2 } from './closing';
 import { S2_FACTS } from './facts';
 import { S2, type S2Extra } from './reader';
@@ -12,14 +12,18 @@ import { notReadS2 } from './not-read';
 import { analyseS2, resumeS2, skeletonS2 } from './rules';
 import { S2_STARTER } from './starter';
 
-export const S2_SYSTEM: SystemHome<S2Extra> = {
+/** What the hooks run of S2 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+export const S2_HOOK: HookHome<S2Extra> = {
   id: 'S2',
   facts: S2_FACTS,
   load: S2.load,
-  analyse: analyseS2,
   skeleton: skeletonS2,
   resume: resumeS2,
-  closing: closingS2,
-  starter: S2_STARTER,
   notRead: notReadS2,
 };
+
+export const S2_SYSTEM: SystemHome<S2Extra> = /* @__PURE__ */ wholeHome(S2_HOOK, {
+  analyse: analyseS2,
+  closing: closingS2,
+  starter: S2_STARTER,
+});

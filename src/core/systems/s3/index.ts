@@ -4,7 +4,7 @@
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, not-read.ts, fixes.ts (Branch / HEAD), rotate-log.ts (the Log rotation write).
  */
-import type { SystemHome } from '../home';
+import { wholeHome, type HookHome, type SystemHome } from '../home';
 import { closingS3 } from './closing';
 import { S3_FACTS } from './facts';
 import { S3 } from './reader';
@@ -12,14 +12,18 @@ import { notReadS3 } from './not-read';
 import { analyseS3, resumeS3, skeletonS3 } from './rules';
 import { S3_STARTER } from './starter';
 
-export const S3_SYSTEM: SystemHome = {
+/** What the hooks run of S3 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+export const S3_HOOK: HookHome = {
   id: 'S3',
   facts: S3_FACTS,
   load: S3.load,
-  analyse: analyseS3,
   skeleton: skeletonS3,
   resume: resumeS3,
-  closing: closingS3,
-  starter: S3_STARTER,
   notRead: notReadS3,
 };
+
+export const S3_SYSTEM: SystemHome = /* @__PURE__ */ wholeHome(S3_HOOK, {
+  analyse: analyseS3,
+  closing: closingS3,
+  starter: S3_STARTER,
+});

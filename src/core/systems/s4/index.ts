@@ -4,7 +4,7 @@
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, not-read.ts, compact-state.ts (the STATE compaction write).
  */
-import type { SystemHome } from '../home';
+import { wholeHome, type HookHome, type SystemHome } from '../home';
 import { closingS4 } from './closing';
 import { S4_FACTS } from './facts';
 import { S4, type S4Extra } from './reader';
@@ -12,14 +12,18 @@ import { notReadS4 } from './not-read';
 import { analyseS4, resumeS4, skeletonS4 } from './rules';
 import { S4_STARTER } from './starter';
 
-export const S4_SYSTEM: SystemHome<S4Extra> = {
+/** What the hooks run of S4 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+export const S4_HOOK: HookHome<S4Extra> = {
   id: 'S4',
   facts: S4_FACTS,
   load: S4.load,
-  analyse: analyseS4,
   skeleton: skeletonS4,
   resume: resumeS4,
-  closing: closingS4,
-  starter: S4_STARTER,
   notRead: notReadS4,
 };
+
+export const S4_SYSTEM: SystemHome<S4Extra> = /* @__PURE__ */ wholeHome(S4_HOOK, {
+  analyse: analyseS4,
+  closing: closingS4,
+  starter: S4_STARTER,
+});

@@ -1,0 +1,27 @@
+/**
+ * The hook script's part for the PreCompact and SessionStart hooks (`hook pre-compact`,
+ * `hook session-start`; ./hot sends them here): the same hook command the core runs (./commands/hook),
+ * built on its own with only the code those two hooks reach (scripts/lib/build.mjs), so a hook
+ * compiles neither the other commands nor any system's other rules. Their help and `hook remind` go
+ * elsewhere (the core, the meter).
+ */
+import { readFilesBlocking } from '../core/context/files';
+import { useFullConfigReader } from '../core/context/full-reader';
+import { s0ConfigOfText } from '../core/systems/s0/reader';
+import { run } from './commands/hook';
+import { terminalSafeIo, type Io } from './io';
+
+/** Run `argv` (`hook <which> [options]`) as the core's `main` runs it; the exit code. */
+export async function hooksMain(argv: string[], io: Io): Promise<number> {
+  const [name, ...args] = argv;
+  // As in the core: the meter's files are read synchronously, and an .agents.yml the light reader is unsure of goes to the YAML reader.
+  readFilesBlocking();
+  useFullConfigReader(() => Promise.resolve(s0ConfigOfText));
+  try {
+    return await run(args, terminalSafeIo(io));
+  } catch (err) {
+    // Never a stack trace for the user's content: one line, and exit 2 (the hook command itself allows on any error).
+    io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
+    return 2;
+  }
+}
