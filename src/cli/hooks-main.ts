@@ -8,7 +8,7 @@
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
 import { s0ConfigOfText } from '../core/systems/s0/reader';
-import { run } from './commands/hook';
+import { runGuardHooks } from './commands/hook';
 import { terminalSafeIo, type Io } from './io';
 
 /** Run `argv` (`hook <which> [options]`) as the core's `main` runs it; the exit code. */
@@ -18,7 +18,7 @@ export async function hooksMain(argv: string[], io: Io): Promise<number> {
   readFilesBlocking();
   useFullConfigReader(() => Promise.resolve(s0ConfigOfText));
   try {
-    return await run(args, terminalSafeIo(io));
+    return await runGuardHooks(args, terminalSafeIo(io));
   } catch (err) {
     // Never a stack trace for the user's content: one line, and exit 2 (the hook command itself allows on any error).
     io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);

@@ -13,8 +13,16 @@ import type { Io } from '../io';
 import { rootOpt, run as runRemind } from './hook-remind';
 
 export async function run(args: string[], io: Io): Promise<number> {
+  if (args[0] === 'remind') return runRemind(args.slice(1), io);
+  return runGuardHooks(args, io);
+}
+
+/**
+ * Every hook but `remind` (pre-compact, session-start, and the answer to a hook name that is none):
+ * what the hook script's own part for the hooks runs (../hooks-main), without the meter's reminder.
+ */
+export async function runGuardHooks(args: string[], io: Io): Promise<number> {
   const [which, ...rest] = args;
-  if (which === 'remind') return runRemind(rest, io);
   // A hook never fails the agent: whatever goes wrong here allows and is logged.
   let stdin = '';
   try {
