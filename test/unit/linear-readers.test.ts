@@ -124,7 +124,10 @@ test("each state file is parsed once per evaluation: a reader's format test and 
   const path = await import('node:path');
   // markdown-it's block parses are counted: every outline of a file makes one block state of its text
   type StateClass = new (src: string, ...rest: unknown[]) => object;
-  const MarkdownIt = (await import('markdown-it')).default as unknown as new () => { block: { State: StateClass } };
+  // The readers' block parser (src/core/markdown/markdown.ts runs markdown-it's on its own).
+  const ParserBlock = (await import('markdown-it/lib/parser_block.mjs')).default as unknown as {
+    prototype: { State: StateClass };
+  };
   const { evaluate } = await import('../../src/core/report/evaluate');
   const root = mkdtempSync(path.join(tmpdir(), 'sl-outline-'));
   const files: Record<string, string> = {
@@ -137,7 +140,7 @@ test("each state file is parsed once per evaluation: a reader's format test and 
       '# Project state\n\n## Verified\n- `npm test` passes\n\n## Dropped\n- nothing, because it held\n\n## Next\n- write the guard test\n',
   };
   const parsed = new Map<string, number>();
-  const proto = Object.getPrototypeOf(new MarkdownIt().block) as { State: StateClass };
+  const proto = ParserBlock.prototype;
   const original = proto.State;
   try {
     for (const [rel, text] of Object.entries(files)) {

@@ -3,15 +3,33 @@
  * code fences and HTML blocks, each with its 1-based line. A `# comment` inside a code fence is
  * never a heading. YAML front matter is cut out first (it would read as a setext heading).
  */
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
+import { parseLinkDestination, parseLinkTitle } from 'markdown-it/lib/helpers/index.mjs';
+import ParserBlock from 'markdown-it/lib/parser_block.mjs';
 import type Token from 'markdown-it/lib/token.mjs';
+import * as mdurl from 'mdurl';
 import type { Item, Section, SectionKey } from '../model/model';
 
-const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
-// Only the block structure is read (headings, list items, paragraphs, tables, fences, HTML blocks,
-// with their raw inline text): the inline pass (emphasis, links, entities) and the rules that work
-// on its output are switched off, so parsing costs one pass over the blocks.
-md.core.ruler.disable(['inline', 'linkify', 'replacements', 'smartquotes', 'text_join']);
+/**
+ * Only the block structure is read (headings, list items, paragraphs, tables, fences, HTML blocks,
+ * with their raw inline text), so markdown-it's block parser runs on its own: without its inline
+ * parser, renderer and core rules, which a bundle then leaves out (a hook compiles a sixth less).
+ * The block rules ask their parser (`state.md`) for these only: the options (HTML blocks on,
+ * markdown-it's default nesting limit), the block parser itself, the link helpers, and the two link
+ * rules a reference definition's destination must pass to be one (markdown-it normalises it, then
+ * refuses a script, file or non-image data link, and such a line stays paragraph text).
+ * markdown-block.test.ts compares the outline with the whole markdown-it's on every corpus file.
+ */
+const md = {
+  options: { html: true, maxNesting: 100 },
+  block: new ParserBlock(),
+  helpers: { parseLinkDestination, parseLinkTitle },
+  normalizeLink: (url: string): string => mdurl.encode(mdurl.format(mdurl.parse(url, true))),
+  validateLink: (url: string): boolean => {
+    const u = url.trim().toLowerCase();
+    return !/^(?:vbscript|javascript|file|data):/.test(u) || /^data:image\/(?:gif|png|jpeg|webp);/.test(u);
+  },
+} as unknown as MarkdownIt;
 
 export interface MdHeading {
   level: number;
@@ -120,8 +138,11 @@ function badCut(tokens: readonly Token[], end: number, atItem: boolean): boolean
   return atItem;
 }
 
-/** Parse Markdown into an outline. Never throws on content. */
-export function parseMarkdown(text: string, chunkLines = CHUNK_LINES): MdOutline {
+/**
+ * Parse Markdown into an outline. Never throws on content. `parser`: the block parser's host (the
+ * tests pass the whole markdown-it, to compare).
+ */
+export function parseMarkdown(text: string, chunkLines = CHUNK_LINES, parser: MarkdownIt = md): MdOutline {
   const lines = splitLines(text);
   const frontMatter = findFrontMatter(lines);
   let source = lines;
@@ -134,7 +155,7 @@ export function parseMarkdown(text: string, chunkLines = CHUNK_LINES): MdOutline
   try {
     // What markdown-it's own parse does first: every line break is \n, NUL is U+FFFD.
     const src = source.join('\n').replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
-    const state = new md.block.State(src, md, {}, []);
+    const state = new parser.block.State(src, parser, {}, []);
     const total = state.lineMax;
     const srcLines = total >= 2 * chunkLines ? src.split('\n') : [];
     const cuts = cutLines(srcLines, chunkLines);
@@ -142,12 +163,12 @@ export function parseMarkdown(text: string, chunkLines = CHUNK_LINES): MdOutline
     for (const to of [...cuts, total]) {
       state.tokens = [];
       state.lineMax = to;
-      md.block.tokenize(state, from, to);
+      parser.block.tokenize(state, from, to);
       if (to < total && badCut(state.tokens, to, !CUT_HEADING.test(srcLines[to]))) {
         // The cut is not where a block starts: the rest is parsed in one piece (at most twice the work).
         state.tokens = [];
         state.lineMax = total;
-        md.block.tokenize(state, from, total);
+        parser.block.tokenize(state, from, total);
         walkTokens(state.tokens, headings, blocks);
         break;
       }
