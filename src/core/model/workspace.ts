@@ -14,7 +14,7 @@ import {
   type TextFile,
   type TextFileErr,
 } from '../files/fsread';
-import { readGit, type GitInfo } from '../git/git';
+import type { GitInfo, readGit } from '../git/git';
 import { parseMarkdown, type MdOutline } from '../markdown/markdown';
 import { maskSecrets } from '../secrets/secrets';
 import { finding, t, type Msg } from './messages';
@@ -238,7 +238,15 @@ export class Workspace {
   /** Files a reader found at its system's path and did not read, with why (put in words by `evaluate`, see `NotRead`). */
   readonly notRead: NotOurs[] = [];
 
-  constructor(root: string, options: EvaluateOptions = {}) {
+  /**
+   * `gitReader`: how git's facts are read (src/core/git/git.ts), which `evaluate` passes; the hooks,
+   * which never ask git (`noGit`), pass none, so their part of the hook script holds no git code.
+   */
+  constructor(
+    root: string,
+    options: EvaluateOptions = {},
+    private readonly gitReader?: typeof readGit,
+  ) {
     this.root = path.resolve(root);
     this.options = options;
     this.now = options.now ?? Date.now();
@@ -325,8 +333,9 @@ export class Workspace {
   /** Git facts, read once; state files are not counted as work. */
   git(): Promise<GitInfo | null> {
     if (this.options.noGit) return Promise.resolve(null);
+    if (!this.gitReader) throw new Error('git was asked of a workspace read without git (noGit) or a git reader');
     if (!this.gitInfo) {
-      this.gitInfo = readGit(
+      this.gitInfo = this.gitReader(
         this.root,
         (rel) =>
           this.stateFiles.has(rel) ||

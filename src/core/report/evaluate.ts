@@ -1,6 +1,7 @@
 /**
  * Run every system reader over a workspace root and put the results into one report.
  */
+import { readGit } from '../git/git';
 import { SYSTEMS } from '../systems/index';
 import { findingChecks, manualChecks, mk } from '../rules/common';
 import { notReadOf } from '../rules/not-read';
@@ -118,21 +119,23 @@ export function evaluate(
   options: EvaluateOptions = {},
   systems: readonly SystemModule[] = SYSTEMS,
 ): Promise<WorkspaceReport> {
-  return evaluateSystems(systems, root, options);
+  return evaluateSystems(systems, root, options, readGit);
 }
 
 /**
- * `evaluate` over the given systems. The hooks pass theirs (src/core/systems/hooks.ts), which have
- * no `analyse`: only the skeleton check (`rules: 'skeleton'`), the resume (`'resume'`) or no rule
- * (`false`) may be asked of them. Never throws on content.
+ * `evaluate` over the given systems, with git's facts read by `gitReader`. The hooks pass theirs
+ * (src/core/systems/hooks.ts), which have no `analyse`, and no git reader (they run with `noGit`):
+ * only the skeleton check (`rules: 'skeleton'`), the resume (`'resume'`) or no rule (`false`) may be
+ * asked of them. Never throws on content.
  */
 export async function evaluateSystems(
   systems: readonly Evaluated[],
   root: string,
   options: EvaluateOptions = {},
+  gitReader?: typeof readGit,
 ): Promise<WorkspaceReport> {
   evaluations++;
-  const ws = new Workspace(root, options);
+  const ws = new Workspace(root, options, gitReader);
   const loaded = await Promise.all(
     systems.map(async (m) => {
       try {
