@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mayBeVague, mayBeVagueHead, mayHold, VAGUE, VAGUE_HEAD } from '../../src/core/markdown/text';
 import { EMOJI_RE, MAY_BE_EMOJI } from '../../src/core/markdown/sections';
 import { REGEX_RULES } from '../../src/core/secrets/secrets';
+import { MAY_BE_FORMAT, terminalSafe } from '../../src/cli/io';
 import { rng } from './helpers';
 
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя'];
@@ -38,6 +39,21 @@ test('MAY_BE_EMOJI holds every character the emoji pattern removes', () => {
     const s = String.fromCodePoint(c);
     if (emoji.test(s)) assert.ok(MAY_BE_EMOJI.test(s), `U+${c.toString(16)}`);
   }
+});
+
+test('MAY_BE_FORMAT holds every character terminalSafe drops as a format character or separator', () => {
+  const format = /[\p{Cf}\u2028\u2029]/u;
+  let n = 0;
+  for (let c = 0; c <= 0x10ffff; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const s = String.fromCodePoint(c);
+    if (!format.test(s)) continue;
+    n++;
+    assert.ok(MAY_BE_FORMAT.test(s), `U+${c.toString(16)}`);
+    assert.equal(terminalSafe(`a${s}b`), 'ab', `U+${c.toString(16)}`);
+  }
+  assert.ok(n > 150, `${n} format characters`);
+  assert.equal(terminalSafe('plain \u00e9 text \u2014 ok'), 'plain \u00e9 text \u2014 ok');
 });
 
 test('the first-word gates of the vague-action patterns pass every phrase the patterns match', () => {
