@@ -196,7 +196,7 @@ async function main() {
         `Every measured process, node -e 0 included, runs without ${dropped.join(' and ')} (set here): Node's own start-up would change with ${dropped.length > 1 ? 'them' : 'it'}.`,
       );
     console.log(
-      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the meter and the core in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (the same without the core)`,
+      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the meter, the core, the PreCompact and SessionStart hooks on their own, the rest and the YAML library in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (the same without the core)`,
     );
     const rowsIn = [
       {

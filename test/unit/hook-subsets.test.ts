@@ -7,12 +7,14 @@
  * - SessionStart gives the new context what it needs to resume: each system's next action, open
  *   UNCONFIRMED items and resume prompt, S1's attestation, said at every start, and why a home file
  *   could not be read (`rules: 'resume'`).
+ * Both run as the hooks run them: over each system's hook home (src/core/systems/hooks.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { evaluate } from '../../src/core/report/evaluate';
+import { evaluate, evaluateSystems } from '../../src/core/report/evaluate';
+import { HOOK_SYSTEMS } from '../../src/core/systems/hooks';
 import { starterFor, STARTER_SYSTEMS } from '../../src/core/systems/starter';
 import type { WorkspaceReport } from '../../src/core/model/model';
 import { CORPORA, corpusRows, FIXTURES, fixtureCopy, layOutCorpus, workspace, type CorpusRow } from './helpers';
@@ -41,8 +43,9 @@ function resumeOf(r: WorkspaceReport): string[] {
 async function same(dir: string, label: string): Promise<{ skeleton: string[]; resume: string[] }> {
   const now = Date.now();
   const full = await evaluate(dir, { now, noGit: true });
-  const skeleton = await evaluate(dir, { now, noGit: true, rules: 'skeleton' });
-  const resume = await evaluate(dir, { now, noGit: true, rules: 'resume' });
+  // As the hooks evaluate: each system as the hooks take it (no analyse, no git reader).
+  const skeleton = await evaluateSystems(HOOK_SYSTEMS, dir, { now, noGit: true, rules: 'skeleton' });
+  const resume = await evaluateSystems(HOOK_SYSTEMS, dir, { now, noGit: true, rules: 'resume' });
   const ids = full.systems.map((s) => s.id);
   assert.deepEqual(skeletonChecks(skeleton), skeletonChecks(full), `${label}: not-skeleton`);
   assert.deepEqual(resumeOf(resume), resumeOf(full), `${label}: what a fresh context is given`);
