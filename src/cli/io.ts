@@ -80,15 +80,16 @@ export function processIo(): Io {
   };
 }
 
-/** A command-line entry's run: its exit code becomes the process's, 2 when it fails. */
+/**
+ * A command-line entry's run: its exit code becomes the process's, 2 when it fails, and the process
+ * ends then. Everything a command writes is written synchronously (writeFd), its child processes and
+ * locks are done with before it settles: ending at once skips only Node tearing its heap down (callgrind:
+ * 12 M instructions of a hook, 3 M of the status line).
+ */
 export function exitWith(run: Promise<number>): void {
   run.then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 2;
-    },
+    (code) => process.exit(code),
+    () => process.exit(2),
   );
 }
 
