@@ -209,10 +209,9 @@ function plainOptions() {
  *   extension) inside one block comment;
  * - the line HOOK_HOOKS_MARKER, then src/cli/hooks-main.ts (the PreCompact and SessionStart hooks)
  *   inside one block comment, bundled on its own with only the code it reaches (systems/hooks.ts:
- *   no system's other rules) and no module table: a hook compiles 37 % less code than the core and
- *   runs its modules' top level with the part, without a lazy wrapper around each (callgrind on the
- *   demo: the guard 306 M -> 251 M when it blocks, 375 M -> 315 M when it allows, SessionStart
- *   421 M -> 356 M). The same modules are also in the core, for everything else;
+ *   no system's other rules) and no module table: a hook compiles less than half the core's code and
+ *   runs its modules' top level with the part, without a lazy wrapper around each (docs/benchmark.md,
+ *   round 13, has the measures). The same modules are also in the core, for everything else;
  * - the line HOOK_REST_MARKER, then src/cli/rest.ts (the commands in REST_COMMANDS, which the hooks,
  *   the status line and `status` never run) with its module table, taking every module the core
  *   holds from the core's table: `status` compiles about 14 % less code;

@@ -21,7 +21,7 @@
  */
 import { asksForHelp, meterCommand } from './args';
 import { cwdOrNull, exitWith, onceStdin, processIo, UsageError, type Io } from './io';
-import { coreOrWhy, CoreUnavailable, loadHooks, loadMeter, type Hooks, type Meter } from './parts';
+import { coreOrWhy, CoreUnavailable, hooksOrNull, loadMeter, type Meter } from './parts';
 import { runStatusLine } from './status-line';
 
 // The extension and the command-line tool's other scripts take the parts through these.
@@ -42,14 +42,12 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
       }
     }
   }
-  // The PreCompact and SessionStart hooks run from their own part; without it (a copy cut short), from the core.
-  if (name === 'hook' && !meterCommand(argv) && !asksForHelp(rest) && cwdOrNull() !== null) {
-    const hooks = partOrNull(loadHooks);
-    if (hooks) return hooks.hooksMain(argv, io);
-  }
-  // Every other command goes straight to the core; the meter's commands, and any command in a working
+  // Every other command goes straight to the core, the PreCompact and SessionStart hooks to their own
+  // part (to the core when a copy cut short lacks it); the meter's commands, and any command in a working
   // directory that was deleted (the meter says so, or moves a hook to its project), go to the meter.
   if (!meterCommand(argv) && cwdOrNull() !== null) {
+    const hooks = name === 'hook' && !asksForHelp(rest) ? hooksOrNull() : null;
+    if (hooks) return hooks.hooksMain(argv, io);
     const c = coreOrWhy();
     if ('core' in c) return c.core.main(argv, io);
   }
@@ -63,16 +61,6 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
     return name === 'hook' ? 0 : 2;
   }
   return meter.meterMain(argv, io, coreOrWhy);
-}
-
-/** The part `load` returns, or null when this script holds none (and no hook script beside it does). */
-function partOrNull(load: () => Hooks): Hooks | null {
-  try {
-    return load();
-  } catch (err) {
-    if (err instanceof CoreUnavailable) return null;
-    throw err;
-  }
 }
 
 if (require.main === module) exitWith(hotMain(process.argv.slice(2)));

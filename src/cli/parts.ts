@@ -152,11 +152,11 @@ function fromHere<T>(load: (file: string) => T): T {
 }
 
 /**
- * The core of `file`. Its `require('yaml')` is the YAML part of the same file, and its
- * `require('session-ledger-rest')` the rest's part, each compiled when first asked for; the rest
- * takes the core's modules through `require('session-ledger-core')`.
+ * What a part of `file` requires through: `yaml` is the YAML part of the same file, and
+ * `session-ledger-rest` the rest's part, each compiled when first asked for; the rest takes the
+ * core's modules through `session-ledger-core`; anything else is Node's.
  */
-function coreFrom(file: string): Core {
+function partRequire(file: string): (id: string) => unknown {
   const req = (id: string): unknown =>
     id === 'yaml'
       ? loadPart(HOOK_YAML_MARKER, file)
@@ -165,6 +165,12 @@ function coreFrom(file: string): Core {
         : id === 'session-ledger-core'
           ? loadPart<Core>(HOOK_CORE_MARKER, file, req)
           : (require(id) as unknown);
+  return req;
+}
+
+/** The core of `file`. */
+function coreFrom(file: string): Core {
+  const req = partRequire(file);
   const core = loadPart<Core>(HOOK_CORE_MARKER, file, req);
   coreRequire = req;
   return core;
@@ -175,9 +181,7 @@ function coreFrom(file: string): Core {
  * line's script) from the hook script beside it. Its `require('yaml')` is the YAML part of the same file.
  */
 export function loadHooks(): Hooks {
-  return fromHere((file) =>
-    loadPart<Hooks>(HOOK_HOOKS_MARKER, file, (id) => (id === 'yaml' ? loadPart(HOOK_YAML_MARKER, file) : require(id))),
-  );
+  return fromHere((file) => loadPart<Hooks>(HOOK_HOOKS_MARKER, file, partRequire(file)));
 }
 
 /** What the loaded core's parts require through (set once the core is loaded). */
@@ -187,6 +191,16 @@ let coreRequire: ((id: string) => unknown) | null = null;
 export function loadRest(): { __m: Record<string, unknown> } {
   if (!coreRequire) loadCore();
   return (coreRequire as (id: string) => unknown)('session-ledger-rest') as { __m: Record<string, unknown> };
+}
+
+/** The hooks' own part, or null when neither this script nor the hook script beside it holds one (a copy cut short). */
+export function hooksOrNull(): Hooks | null {
+  try {
+    return loadHooks();
+  } catch (err) {
+    if (err instanceof CoreUnavailable) return null;
+    throw err;
+  }
 }
 
 /** The core, or why there is none beside this script. */

@@ -13,7 +13,6 @@
  * here throws.
  */
 import { evaluateSystems } from '../report/evaluate';
-import { HOOK_SYSTEMS } from '../systems/hooks';
 import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
 import { isSessionId, markerRel } from '../checkpoint/marker';
@@ -21,7 +20,7 @@ import type { SystemReport, WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
 import { factsOf } from '../systems/facts';
-import { hookHomeOf } from '../systems/hooks';
+import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
 
 export type SessionStartOptions = HookRunOptions;
 
