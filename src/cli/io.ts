@@ -177,6 +177,11 @@ function readReady(st: fs.Stats, chunks: Buffer[], max: number): { size: number;
   }
 }
 
+/** The chunks read as UTF-8 text; one chunk (Claude Code's JSON fits in one read) is decoded without a copy. */
+function textOf(chunks: Buffer[]): string {
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * Read stdin to the end, at most `max` bytes ('' from a terminal, /dev/null or a closed descriptor),
  * giving up after `timeoutMs` of waiting. What is there already is read at once (`readReady`); the
@@ -194,7 +199,7 @@ export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<stri
   if (st.isCharacterDevice() || st.isDirectory()) return Promise.resolve('');
   const chunks: Buffer[] = [];
   const ready = readReady(st, chunks, max);
-  if (ready.ended) return Promise.resolve(Buffer.concat(chunks).toString('utf8'));
+  if (ready.ended) return Promise.resolve(textOf(chunks));
   return new Promise((resolve) => {
     let size = ready.size;
     let finished = false;
@@ -202,7 +207,7 @@ export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<stri
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(textOf(chunks));
     };
     const timer = setTimeout(done, timeoutMs);
     const next = (): void => {

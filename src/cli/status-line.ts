@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { writeAtomic } from '../core/files/atomic';
 import { isDir } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
-import { feedPath, figureOfStatusInput, type FeedRecord } from '../core/context/feed';
+import { feedPath, figureOfStatusInput, isoTime, type FeedRecord } from '../core/context/feed';
 import { detectedThresholds } from '../core/context/systems';
 import { levelOf, type Level } from '../core/context/thresholds';
 import type { ContextUsage } from '../core/model/model';
@@ -60,7 +60,7 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
   const sid = input.session_id;
   // The home folder and a file-system root are no project: nothing of the tool's is written there.
   if (!dir || typeof sid !== 'string' || !sid || notAProject(dir)) return;
-  const rec: FeedRecord = { version: 1, receivedAt: new Date().toISOString(), sessionId: sid, input };
+  const rec: FeedRecord = { version: 1, receivedAt: isoTime(Date.now()), sessionId: sid, input };
   try {
     // Rewritten on every refresh and only a cache of the client's figure: atomic, not fsynced.
     await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });

@@ -14,6 +14,20 @@ test('writes atomically and keeps no temp file', async () => {
   assert.deepEqual(readdirSync(path.dirname(f)), ['b.txt']);
 });
 
+test('an own file gets its missing folders; a file where a folder should be fails the write, nothing written', async () => {
+  const dir = workspace();
+  const f = path.join(dir, '.claude', 'session-ledger', 'record.json');
+  await writeAtomic(f, 'one', { root: dir, own: true, durable: false });
+  assert.equal(readFileSync(f, 'utf8'), 'one');
+  // The folders exist now: the next write needs none and replaces the file.
+  await writeAtomic(f, 'two', { root: dir, own: true, durable: false });
+  assert.equal(readFileSync(f, 'utf8'), 'two');
+  assert.deepEqual(readdirSync(path.dirname(f)), ['record.json']);
+  write(dir, 'plain', 'a file');
+  await assert.rejects(writeAtomic(path.join(dir, 'plain', 'x.json'), 'three', { root: dir, own: true }));
+  assert.equal(readFileSync(path.join(dir, 'plain'), 'utf8'), 'a file');
+});
+
 test('refuses when the file changed since it was read; the file is intact', async () => {
   const dir = workspace();
   const f = write(dir, 's.md', 'original');

@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
+import { isoTime } from '../../src/core/context/feed';
 import { cli, STATUSLINE_SCRIPT, workspace, write } from './helpers';
 import { asst, lines, ofFolder } from './context-records';
 
@@ -47,12 +48,40 @@ test('statusline records the JSON atomically per session under .claude/session-l
   assert.equal(rec.version, 1);
   assert.equal(rec.sessionId, SID);
   assert.ok(Math.abs(Date.parse(rec.receivedAt) - Date.now()) < 60_000);
+  assert.match(rec.receivedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   assert.deepEqual(rec.input, statusInput(root));
   assert.deepEqual(readdirSync(path.dirname(file)), [path.basename(file)], 'no temp file left');
   const f = parseFeed(readFileSync(file, 'utf8'));
   assert.equal(f?.percent, 53.87);
   assert.equal(f?.usedTokens, 107741);
   assert.equal(f?.windowTokens, 200000);
+});
+
+test("the record's time is the text Date#toISOString gives, from 1970 to 9999, and Date's own outside", () => {
+  const day = 86_400_000;
+  const edges = [
+    0,
+    1,
+    day - 1,
+    day,
+    Date.UTC(1972, 1, 29, 23, 59, 59, 999), // a leap day
+    Date.UTC(2000, 1, 29), // a leap day in a year divisible by 400
+    Date.UTC(2100, 2, 1) - 1, // 2100 is no leap year
+    Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+    Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+    1_764_878_484_463.7, // a fraction of a millisecond is cut off, as Date does
+  ];
+  // Every day of four centuries at a time of day that moves with the day, and 20,000 random times.
+  const days = Array.from({ length: 146_097 }, (_, i) => Date.UTC(1970, 0, 1) + i * day + ((i * 7_919_993) % day));
+  let seed = 42;
+  const random = Array.from({ length: 20_000 }, () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return Math.floor((seed / 2_147_483_648) * 253_402_300_800_000);
+  });
+  for (const ms of [...edges, ...days, ...random]) assert.equal(isoTime(ms), new Date(ms).toISOString(), String(ms));
+  assert.equal(isoTime(-1), new Date(-1).toISOString());
+  assert.equal(isoTime(253_402_300_800_000), new Date(253_402_300_800_000).toISOString());
+  assert.throws(() => isoTime(NaN), RangeError);
 });
 
 test('statusline shows the level at the thresholds', () => {

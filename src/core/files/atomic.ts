@@ -78,29 +78,45 @@ export interface AtomicWriteOptions {
  * show, what another path holds). Outside the root counts too.
  */
 export function ownFileLinkProblem(file: string, root: string): string | null {
+  return ownFileWalk(file, root).problem;
+}
+
+/**
+ * `ownFileLinkProblem`'s walk from the root to `file`, one `lstat` a step: the problem, and whether
+ * every folder on the way exists (a write then needs no `mkdir`).
+ */
+function ownFileWalk(file: string, root: string): { problem: string | null; folders: boolean } {
   const absRoot = path.resolve(root);
   const rel = path.relative(absRoot, path.resolve(file));
   if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
-    return `${file} is not inside ${absRoot}`;
+    return { problem: `${file} is not inside ${absRoot}`, folders: false };
   const parts = rel.split(path.sep);
   let p = absRoot;
   for (let i = 0; i < parts.length; i++) {
     p = path.join(p, parts[i]);
     const st = lstatOrNullSync(p);
-    if (!st) return null;
+    const last = i === parts.length - 1;
+    if (!st) return { problem: null, folders: last };
     const shown = parts.slice(0, i + 1).join('/');
     if (st.isSymbolicLink())
-      return i === parts.length - 1
-        ? `${shown} is a symbolic link`
-        : `${shown} (a folder on the way to ${parts.join('/')}) is a symbolic link`;
-    if (i === parts.length - 1 && st.isFile() && st.nlink > 1) return `${shown} has ${st.nlink} hard links`;
+      return {
+        problem: last
+          ? `${shown} is a symbolic link`
+          : `${shown} (a folder on the way to ${parts.join('/')}) is a symbolic link`,
+        folders: false,
+      };
+    if (last && st.isFile() && st.nlink > 1) return { problem: `${shown} has ${st.nlink} hard links`, folders: true };
+    if (!last && !st.isDirectory()) return { problem: null, folders: false };
   }
-  return null;
+  return { problem: null, folders: true };
 }
 
-/** Throw WriteRefused('link') when `file` cannot be written as one of the tool's own files (see ownFileLinkProblem). */
-export function refuseOwnFileLink(file: string, root: string): void {
-  const why = ownFileLinkProblem(file, root);
+/**
+ * Throw WriteRefused('link') when `file` cannot be written as one of the tool's own files (see
+ * ownFileLinkProblem); else whether every folder on its way exists.
+ */
+export function refuseOwnFileLink(file: string, root: string): boolean {
+  const { problem: why, folders } = ownFileWalk(file, root);
   if (why) {
     const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
     throw new WriteRefused(
@@ -109,6 +125,7 @@ export function refuseOwnFileLink(file: string, root: string): void {
       rel,
     );
   }
+  return folders;
 }
 
 /** The refusal of a write to `shown`, a file with `links` hard links (see AtomicWriteOptions.refuseHardLinks). */
@@ -261,16 +278,18 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
  * temp file is removed and the target is untouched.
  */
 export async function writeAtomic(target: string, data: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
+  // An own file whose folders the link check found needs no mkdir.
+  let folders = false;
   if (opts.own) {
     if (opts.root === undefined) throw new Error('writeAtomic: an own file needs its root');
-    refuseOwnFileLink(target, opts.root);
+    folders = refuseOwnFileLink(target, opts.root);
   }
   // An own file has no link on its way (checked above): the path is where it lands.
   const file = opts.own ? path.resolve(target) : await writeTarget(target, opts.root);
   const rel = opts.root ? path.relative(opts.root, target) : target;
   const dir = path.dirname(file);
   if (opts.refuseHardLinks) refuseHardLinked(file, target, rel);
-  if (opts.mkdir !== false) fs.mkdirSync(dir, { recursive: true });
+  if (opts.mkdir !== false && !folders) fs.mkdirSync(dir, { recursive: true });
   await verify(file, opts.expectHash, target, rel);
   let mode = opts.mode ?? 0o644;
   const before = statOrNullSync(file);
