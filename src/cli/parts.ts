@@ -119,11 +119,16 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
   if (at < 0 || end < 0) throw missing();
   const head = text.slice(0, at + open.length);
   if (!own) line = head.split('\n').length - 2;
-  const source = `(function (exports, require, module, __filename, __dirname) {${text.slice(head.length, end).split(CORE_END_ESCAPED).join('*/')}\n})`;
-  // Stack traces name this file and the line the code stands on in it (two lines below the function's).
-  const script = new vm.Script(source, { filename: file, lineOffset: line + 1 });
+  const body = text.slice(head.length, end).split(CORE_END_ESCAPED).join('*/');
+  // Compiled as a function body, the way Node compiles a module (a wrapper written around the text
+  // would be parsed twice). Stack traces name this file and the line the code stands on in it (two
+  // lines below the function's).
+  const run = vm.compileFunction(body, ['exports', 'require', 'module', '__filename', '__dirname'], {
+    filename: file,
+    lineOffset: line + 1,
+  });
   const mod = { exports: {} as T };
-  script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, __dirname);
+  run.call(mod.exports, mod.exports, req, mod, file, __dirname);
   parts.set(marker, mod.exports);
   return mod.exports;
 }

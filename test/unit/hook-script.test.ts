@@ -249,13 +249,13 @@ test('the PreCompact and SessionStart hooks compile only their own part, which g
       ['YAML', HOOK_YAML_MARKER],
     ] as const
   ).map(([name, m]) => [name, lines.indexOf(m)]);
-  // Each part's compile, named by the marker above the line its code starts on (loadPart gives vm.Script that line).
+  // Each part's compile, named by the marker above the line its code starts on (loadPart gives vm.compileFunction that line).
   const log = path.join(workspace({}, 'sl-parts-'), 'compiled');
   const recorder = path.join(path.dirname(log), 'recorder.cjs');
   writeFileSync(
     recorder,
-    `const vm = require('node:vm'); const fs = require('node:fs'); const S = vm.Script;
-     vm.Script = class extends S { constructor(src, o) { super(src, o); fs.appendFileSync(${JSON.stringify(log)}, (o && o.lineOffset) + '\\n'); } };`,
+    `const vm = require('node:vm'); const fs = require('node:fs'); const compile = vm.compileFunction;
+     vm.compileFunction = (body, params, o) => { fs.appendFileSync(${JSON.stringify(log)}, (o && o.lineOffset) + '\\n'); return compile(body, params, o); };`,
   );
   const compiled = (): string[] => {
     const offsets = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map(Number) : [];
