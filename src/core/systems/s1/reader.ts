@@ -10,7 +10,7 @@ import { S1_FACTS } from './facts';
 import type { Item, StateDoc } from '../../model/model';
 import { matchKey, type KeyTable } from '../../markdown/sections';
 import type { Loaded, SystemReader } from '../../model/system';
-import type { ParsedContent, Workspace } from '../../model/workspace';
+import { allRules, type ParsedContent, type Workspace } from '../../model/workspace';
 import { parseContextLog, parseLessons, parseMemory } from './reader-memory';
 import { readSnapshot } from './reader-snapshot';
 
@@ -175,6 +175,10 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
   const home = latest.length ? await ws.loadDoc(homeRel, 'S1', 'handoff', parseHandoff) : null;
   if (home) docs.push(home);
   const strays = [...latest.slice(1), ...others];
+  const sidecar = `${dir}/${S1_SIDECAR}`;
+  // The other handoffs and the memory stores are read by the rules alone: the hooks' skeleton check
+  // and resume take the handoff and its sidecar.
+  if (!allRules(ws.options)) return { home, homeRel, docs, extra: { strays, sidecar } };
   for (const p of strays) docs.push(await ws.loadDoc(p, 'S1', 'handoff', parseHandoff));
   const memRel = await firstExisting(ws, [`${dir}/MEMORY.md`, 'MEMORY.md']);
   if (memRel) docs.push(await ws.loadDoc(memRel, 'S1', 'memory', (_t, o) => parseMemory(o)));
@@ -182,7 +186,7 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
   if (logRel) docs.push(await ws.loadDoc(logRel, 'S1', 'contextLog', (_t, o) => parseContextLog(o)));
   const lessonsRel = await firstExisting(ws, ['tasks/lessons.md', `${dir}/tasks/lessons.md`]);
   if (lessonsRel) docs.push(await ws.loadDoc(lessonsRel, 'S1', 'lessons', (_t, o) => parseLessons(o)));
-  return { home, homeRel, docs, extra: { strays, sidecar: `${dir}/${S1_SIDECAR}` } };
+  return { home, homeRel, docs, extra: { strays, sidecar } };
 }
 
 export const S1: SystemReader<S1Extra> = { id: 'S1', load };

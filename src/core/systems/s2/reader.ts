@@ -109,7 +109,8 @@ export const S2: SystemReader<S2Extra> = {
     if (home) docs.push(home);
     if (manifest) docs.push(manifest);
     let projectState: StateDoc | null = null;
-    if (psRel && (await ws.kind(psRel)) === 'file') {
+    // The project state is read by the rules alone: the hooks' skeleton check and resume take the ledger.
+    if (psRel && allRules(ws.options) && (await ws.kind(psRel)) === 'file') {
       projectState = await ws.loadDoc(psRel, 'S2', 'projectState', parseProjectState);
       docs.push(projectState);
     }

@@ -13,7 +13,7 @@ import { companionPath } from '../facts';
 import { S4_FACTS } from './facts';
 import type { StateDoc } from '../../model/model';
 import type { Loaded, SystemReader } from '../../model/system';
-import type { Workspace } from '../../model/workspace';
+import { allRules, type Workspace } from '../../model/workspace';
 import { hasS4Headings, parseCheckpoint, parseProgress, parseS4State } from './reader-state';
 
 export const S4_HOME = S4_FACTS.home;
@@ -52,12 +52,12 @@ export const S4: SystemReader<S4Extra> = {
     const homeRel = found?.rel ?? S4_HOME;
     // What the closing report counts: research notes, active and archived (never moved by the product).
     // Handed to loadDoc, not written into the document: counting them parses nothing.
+    // The hooks' skeleton check and resume count none.
     const notes = async (dir: string) => (await ws.list(dir)).filter((n) => n.endsWith('.md')).length;
-    const home = found
-      ? await ws.loadDoc(homeRel, 'S4', 'state', parseS4State, {
-          research: { active: await notes(S4_RESEARCH), archived: await notes(S4_RESEARCH_ARCHIVE) },
-        })
-      : null;
+    const research = allRules(ws.options)
+      ? { active: await notes(S4_RESEARCH), archived: await notes(S4_RESEARCH_ARCHIVE) }
+      : undefined;
+    const home = found ? await ws.loadDoc(homeRel, 'S4', 'state', parseS4State, research && { research }) : null;
     const docs: StateDoc[] = home ? [home] : [];
     const progress =
       (await ws.kind(S4_PROGRESS)) === 'file' ? await ws.loadDoc(S4_PROGRESS, 'S4', 'progress', parseProgress) : null;
