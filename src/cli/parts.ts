@@ -120,9 +120,8 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
   const head = text.slice(0, at + open.length);
   if (!own) line = head.split('\n').length - 2;
   const body = text.slice(head.length, end).split(CORE_END_ESCAPED).join('*/');
-  // Compiled as a function body, the way Node compiles a module (a wrapper written around the text
-  // would be parsed twice). Stack traces name this file and the line the code stands on in it (two
-  // lines below the function's).
+  // Compiled as a function body, the way Node compiles a module. Stack traces name this file and the
+  // line the code stands on in it (two lines below the function's).
   const run = vm.compileFunction(body, ['exports', 'require', 'module', '__filename', '__dirname'], {
     filename: file,
     lineOffset: line + 1,
