@@ -9,7 +9,7 @@ import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
 import { s0ConfigOfText } from '../core/systems/s0/reader';
 import { runGuardHooks } from './commands/hook';
-import { terminalSafeIo, type Io } from './io';
+import { internalError, terminalSafeIo, type Io } from './io';
 
 /** Run `argv` (`hook <which> [options]`) as the core's `main` runs it; the exit code. */
 export async function hooksMain(argv: string[], io: Io): Promise<number> {
@@ -21,7 +21,7 @@ export async function hooksMain(argv: string[], io: Io): Promise<number> {
     return await runGuardHooks(args, terminalSafeIo(io));
   } catch (err) {
     // Never a stack trace for the user's content: one line, and exit 2 (the hook command itself allows on any error).
-    io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
+    internalError(io, name, err);
     return 2;
   }
 }

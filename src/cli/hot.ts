@@ -20,7 +20,7 @@
  * takes the core from the hook script beside it, and from nowhere else.
  */
 import { asksForHelp, meterCommand } from './args';
-import { cwdOrNull, exitWith, onceStdin, processIo, UsageError, type Io } from './io';
+import { cwdOrNull, exitWith, internalError, onceStdin, processIo, UsageError, type Io } from './io';
 import { coreOrWhy, CoreUnavailable, hooksOrNull, loadMeter, type Meter } from './parts';
 import { runStatusLine } from './status-line';
 
@@ -37,7 +37,7 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (the status line reads no stdin before parsing its options).
       if (!(err instanceof UsageError)) {
-        io.stderr(`session-ledger statusline: internal error: ${(err as Error)?.message ?? String(err)}`);
+        internalError(io, 'statusline', err);
         return 2;
       }
     }

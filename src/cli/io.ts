@@ -55,6 +55,11 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 export const MAY_BE_FORMAT =
   /[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ud804\ud80d\ud82f\ud834\udb40]/;
 
+/** What a command that failed unexpectedly says: one line on stderr, never a stack trace for the user's content. */
+export function internalError(io: Io, command: string, err: unknown): void {
+  io.stderr(`session-ledger ${command}: internal error: ${(err as Error)?.message ?? String(err)}`);
+}
+
 /** The same streams, every line passed through `terminalSafe`. */
 export function terminalSafeIo(io: Io): Io {
   return { ...io, stdout: (s) => io.stdout(terminalSafe(s)), stderr: (s) => io.stderr(terminalSafe(s)) };

@@ -5,7 +5,7 @@
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
 import { asksForHelp } from './args';
-import { exitWith, processIo, terminalSafeIo, UsageError, type Io } from './io';
+import { exitWith, internalError, processIo, terminalSafeIo, UsageError, type Io } from './io';
 
 export interface Command {
   run(args: string[], io: Io): Promise<number>;
@@ -84,7 +84,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       return 2;
     }
     // Never a stack trace for the user's content: one line, and exit 2.
-    io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
+    internalError(io, name, err);
     return 2;
   }
 }

@@ -14,7 +14,7 @@ import { meterCommand, type MeterCommand } from './args';
 import * as context from './commands/context';
 import * as hookRemind from './commands/hook-remind';
 import * as statusline from './commands/statusline';
-import { cwdOrNull, terminalSafeIo, UsageError, type Io } from './io';
+import { cwdOrNull, internalError, terminalSafeIo, UsageError, type Io } from './io';
 
 const HOT: Record<MeterCommand, { run(args: string[], io: Io): Promise<number> }> = {
   statusline,
@@ -66,7 +66,7 @@ export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): 
       // A usage error is reported by the whole CLI, in its words (these commands read no stdin before parsing options);
       // an .agents.yml only the YAML reader can answer for is read by the whole CLI, which holds it.
       if (!(err instanceof UsageError) && !(err instanceof NeedsFullReader)) {
-        io.stderr(`session-ledger ${name}: internal error: ${(err as Error)?.message ?? String(err)}`);
+        internalError(io, name, err);
         // A hook never fails the agent.
         return hook ? 0 : 2;
       }

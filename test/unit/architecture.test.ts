@@ -1,19 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { REPO } from './helpers';
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = path.join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
-}
+import { filesUnder, REPO } from './helpers';
 
 test("src/core and src/cli never import 'vscode'", () => {
   for (const dir of ['src/core', 'src/cli']) {
-    for (const f of walk(path.join(REPO, dir)).filter((f) => f.endsWith('.ts'))) {
+    for (const f of filesUnder(path.join(REPO, dir)).filter((f) => f.endsWith('.ts'))) {
       const src = readFileSync(f, 'utf8');
       assert.doesNotMatch(
         src,
@@ -25,7 +18,7 @@ test("src/core and src/cli never import 'vscode'", () => {
 });
 
 test('the extension writes no file of its own: every write goes through the core (its lock, compare-and-swap and link refusals), never a WorkspaceEdit file operation or workspace.fs', () => {
-  for (const f of walk(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'))) {
+  for (const f of filesUnder(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'))) {
     const src = readFileSync(f, 'utf8');
     assert.doesNotMatch(
       src,
@@ -46,7 +39,7 @@ test('Restricted Mode writes nothing and runs nothing: every module of the exten
       .split('\n')
       .filter((l) => !/^\s*(\*|\/\/|\/\*)/.test(l))
       .join('\n');
-  const files = walk(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'));
+  const files = filesUnder(path.join(REPO, 'src/extension')).filter((f) => f.endsWith('.ts'));
   const callers: string[] = [];
   for (const f of files) {
     if (!acting.test(codeOf(f))) continue;
@@ -68,7 +61,7 @@ test('Restricted Mode writes nothing and runs nothing: every module of the exten
 test('src/core never reads a transcript whole (no readFile in context/)', () => {
   let files: string[] = [];
   try {
-    files = walk(path.join(REPO, 'src/core/context')).filter((f) => f.endsWith('.ts'));
+    files = filesUnder(path.join(REPO, 'src/core/context')).filter((f) => f.endsWith('.ts'));
   } catch {
     return;
   }
@@ -84,7 +77,7 @@ function importsOf(file: string): string[] {
 
 function importsInto(fromDir: string, target: string): string[] {
   const bad: string[] = [];
-  for (const f of walk(path.join(REPO, fromDir)).filter((x) => x.endsWith('.ts'))) {
+  for (const f of filesUnder(path.join(REPO, fromDir)).filter((x) => x.endsWith('.ts'))) {
     for (const spec of importsOf(f)) {
       if (!spec.startsWith('.')) continue;
       const resolved = path
@@ -101,15 +94,15 @@ function importsInto(fromDir: string, target: string): string[] {
 /** Every reader: each system's `reader*.ts`, the readers' index and the shared item helpers. */
 function readerFiles(): string[] {
   const systems = path.join(REPO, 'src/core/systems');
-  const inHomes = walk(systems).filter((f) => /\/s\d\/reader[^/]*\.ts$/.test(f));
+  const inHomes = filesUnder(systems).filter((f) => /\/s\d\/reader[^/]*\.ts$/.test(f));
   return [...inHomes, path.join(systems, 'readers.ts'), path.join(REPO, 'src/core/markdown/items.ts')];
 }
 
 /** Every rule file: each system's `rules.ts` and the shared rules in `src/core/rules/`. */
 function ruleFiles(): string[] {
   return [
-    ...walk(path.join(REPO, 'src/core/systems')).filter((f) => /\/s\d\/rules\.ts$/.test(f)),
-    ...walk(path.join(REPO, 'src/core/rules')).filter((f) => f.endsWith('.ts')),
+    ...filesUnder(path.join(REPO, 'src/core/systems')).filter((f) => /\/s\d\/rules\.ts$/.test(f)),
+    ...filesUnder(path.join(REPO, 'src/core/rules')).filter((f) => f.endsWith('.ts')),
   ];
 }
 
@@ -229,7 +222,7 @@ test('the extension watches the presence globs of the facts table and declares n
   assert.ok(globs.includes('extra/x.md'));
   // No other file of the extension or the webview spells out a presence glob.
   for (const dir of ['src/extension', 'webview']) {
-    for (const f of walk(path.join(REPO, dir)).filter((x) => x.endsWith('.ts'))) {
+    for (const f of filesUnder(path.join(REPO, dir)).filter((x) => x.endsWith('.ts'))) {
       const src = readFileSync(f, 'utf8');
       for (const g of presenceGlobs())
         assert.ok(

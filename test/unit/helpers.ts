@@ -58,6 +58,14 @@ export const HOOK_SCRIPT = path.join(REPO, 'dist', 'session-ledger.cjs');
 export const STATUSLINE_SCRIPT = path.join(REPO, 'dist', 'session-ledger-statusline.cjs');
 export const FIXTURES = path.join(REPO, 'test', 'fixtures');
 
+/** Every file under `dir`, at any depth (a link is followed, as statSync follows it). */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
 /** vscode.l10n.t with the extension's Japanese bundle; a string the bundle lacks stays English, so a test sees it. */
 export function jaT(m: string, ...args: Array<string | number | boolean>): string {
   jaBundle ??= JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.ja.json'), 'utf8')) as Record<string, string>;

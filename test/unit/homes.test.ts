@@ -14,9 +14,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { REPO } from './helpers';
+import { filesUnder, REPO } from './helpers';
 
 const HOMES = ['s0', 's1', 's2', 's3', 's4'];
 
@@ -25,13 +25,6 @@ const KNOWN: Record<string, string> = {};
 
 /** Templates a home writes that say nothing of its system (the same words fit any file). */
 const GENERIC = new Set(['{0} cannot be read.', '(none)']);
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = path.join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
-}
 
 const rel = (f: string) => path.relative(REPO, f).split(path.sep).join('/');
 const code = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
@@ -51,7 +44,7 @@ function wordsOfHomes(): Record<string, Map<string, 'template' | 'fact'>> {
   const out: Record<string, Map<string, 'template' | 'fact'>> = {};
   for (const h of HOMES) {
     const words = new Map<string, 'template' | 'fact'>();
-    for (const f of walk(path.join(REPO, 'src/core/systems', h)).filter((x) => x.endsWith('.ts'))) {
+    for (const f of filesUnder(path.join(REPO, 'src/core/systems', h)).filter((x) => x.endsWith('.ts'))) {
       const c = code(readFileSync(f, 'utf8'));
       for (const m of c.matchAll(/(?<![\w$.])t\(\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)) {
         const w = (m[1] ?? m[2]).replace(/\\(.)/g, '$1');
@@ -73,7 +66,7 @@ function leaks(): string[] {
   const homesOf = new Map<string, number>();
   for (const h of HOMES) for (const w of words[h].keys()) homesOf.set(w, (homesOf.get(w) ?? 0) + 1);
   const out = new Set<string>();
-  for (const f of [...walk(path.join(REPO, 'src')), ...walk(path.join(REPO, 'webview'))].filter((x) =>
+  for (const f of [...filesUnder(path.join(REPO, 'src')), ...filesUnder(path.join(REPO, 'webview'))].filter((x) =>
     x.endsWith('.ts'),
   )) {
     const r = rel(f);

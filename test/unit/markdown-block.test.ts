@@ -5,21 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import * as path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import MarkdownIt from 'markdown-it';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
-import { CORPORA, FIXTURES } from './helpers';
+import { CORPORA, filesUnder, FIXTURES } from './helpers';
 
 const whole = new MarkdownIt({ html: true });
 
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return markdownFiles(p);
-    return e.isFile() && /\.(md|markdown)$/i.test(e.name) && statSync(p).size < 4_000_000 ? [p] : [];
-  });
-}
+const markdownFiles = (dir: string): string[] =>
+  filesUnder(dir).filter((p) => /\.(md|markdown)$/i.test(p) && statSync(p).size < 4_000_000);
 
 test('the block parser on its own outlines every corpus file and fixture as the whole markdown-it does', () => {
   const files = [...CORPORA.flatMap((c) => markdownFiles(c.dir)), ...markdownFiles(FIXTURES)];

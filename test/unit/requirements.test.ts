@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { REPO } from './helpers';
+import { filesUnder, REPO } from './helpers';
 
 const HOMES = ['s0', 's1', 's2', 's3', 's4'];
 const STATUSES = /^(?:check|manual|closing|action|guard|reqs|not enforced — \S.*)$/;
@@ -19,13 +19,6 @@ interface Row {
   checks: string[];
   tests: Array<{ file: string; title: string }>;
   status: string;
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = path.join(dir, n);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
 }
 
 export function parseTable(md: string): Row[] {
@@ -52,9 +45,10 @@ export function parseTable(md: string): Row[] {
 
 /** Every quoted literal of a system's home and the shared rules: where a check id is written. */
 function idsWritten(home: string): Set<string> {
-  const files = [...walk(path.join(REPO, 'src/core/systems', home)), ...walk(path.join(REPO, 'src/core/rules'))].filter(
-    (f) => f.endsWith('.ts'),
-  );
+  const files = [
+    ...filesUnder(path.join(REPO, 'src/core/systems', home)),
+    ...filesUnder(path.join(REPO, 'src/core/rules')),
+  ].filter((f) => f.endsWith('.ts'));
   const out = new Set<string>();
   for (const f of files) for (const m of readFileSync(f, 'utf8').matchAll(/'([a-z][a-z0-9-]*)'/g)) out.add(m[1]);
   return out;

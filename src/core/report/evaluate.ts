@@ -8,7 +8,14 @@ import { notReadOf } from '../rules/not-read';
 import { FACTS, globRe, resumePrompt as promptFor } from '../systems/facts';
 import { t } from '../model/messages';
 import { byCodeUnits } from '../markdown/text';
-import { labelOf, worstLabel, type Check, type SystemReport, type WorkspaceReport } from '../model/model';
+import {
+  labelOf,
+  worstLabel,
+  type Check,
+  type SystemId,
+  type SystemReport,
+  type WorkspaceReport,
+} from '../model/model';
 import type { Loaded, SystemModule, SystemResumer } from '../model/system';
 import { allRules, Workspace, type EvaluateOptions } from '../model/workspace';
 import { mergeReread, systemsOfChange } from './settle';
@@ -25,6 +32,17 @@ function confirmedSet(o: EvaluateOptions): Set<string> {
   return new Set(o.confirmed ?? []);
 }
 
+/** A reader bug must not take the report down: it is said as a blocking finding. */
+function internalError(id: SystemId, err: unknown): Check {
+  return mk(
+    id,
+    'internal',
+    'block',
+    false,
+    t('Internal error while checking {0}: {1}', id, (err as Error)?.message ?? String(err)),
+  );
+}
+
 async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirmed: Set<string>): Promise<SystemReport> {
   let checks: Check[];
   let next: string | null = null;
@@ -32,41 +50,32 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
   let resumePrompt = promptFor(mod.id, loaded.homeRel);
   if (loaded.skipped) {
     checks = [mk(mod.id, 'exists', 'block', 'skip', loaded.skipped)];
-  } else if (!allRules(ws.options) && ws.options.rules !== 'resume') {
+  } else if (ws.options.rules === 'resume') {
+    try {
+      ({ checks, next, unconfirmed, resumePrompt } = await mod.resume(ws, loaded));
+    } catch (err) {
+      checks = [internalError(mod.id, err)];
+    }
+    // A home file that could not be read is no file to resume from: why, as the full evaluation says it.
+    if (loaded.home) checks.push(...findingChecks(mod.id, [loaded.home]).filter((c) => c.id === 'readable'));
+  } else if (!allRules(ws.options)) {
     checks = [
       ...(ws.options.rules === 'skeleton' ? mod.skeleton(loaded) : []),
       ...((await mod.manualItems?.(ws)) ?? []),
       ...manualChecks(mod.id, confirmed),
     ];
   } else {
-    const resume = ws.options.rules === 'resume';
     try {
-      ({ checks, next, unconfirmed, resumePrompt } = await (resume
-        ? mod.resume(ws, loaded)
-        : analyseOf(mod)(ws, loaded)));
+      ({ checks, next, unconfirmed, resumePrompt } = await analyseOf(mod)(ws, loaded));
     } catch (err) {
-      // A reader bug must not take the report down: say so as a blocking finding.
-      checks = [
-        mk(
-          mod.id,
-          'internal',
-          'block',
-          false,
-          t('Internal error while checking {0}: {1}', mod.id, (err as Error)?.message ?? String(err)),
-        ),
-      ];
+      checks = [internalError(mod.id, err)];
     }
-    if (resume) {
-      // A home file that could not be read is no file to resume from: why, as the full evaluation says it.
-      if (loaded.home) checks.push(...findingChecks(mod.id, [loaded.home]).filter((c) => c.id === 'readable'));
-    } else {
-      // Findings of damaged documents the module did not already report.
-      const have = new Set(checks.map((c) => `${c.id}\0${c.path ?? ''}\0${c.line ?? ''}`));
-      for (const f of findingChecks(mod.id, loaded.docs)) {
-        if (!have.has(`${f.id}\0${f.path ?? ''}\0${f.line ?? ''}`)) checks.push(f);
-      }
-      checks.push(...manualChecks(mod.id, confirmed));
+    // Findings of damaged documents the module did not already report.
+    const have = new Set(checks.map((c) => `${c.id}\0${c.path ?? ''}\0${c.line ?? ''}`));
+    for (const f of findingChecks(mod.id, loaded.docs)) {
+      if (!have.has(`${f.id}\0${f.path ?? ''}\0${f.line ?? ''}`)) checks.push(f);
     }
+    checks.push(...manualChecks(mod.id, confirmed));
   }
   const r: SystemReport = {
     id: mod.id,
