@@ -6,9 +6,10 @@
  *
  * `session-ledger statusline [--root DIR] [-- CMD…]`: Claude Code's statusLine command. Reads the
  * JSON Claude Code passes on stdin, records it atomically per session under the project's
- * `.claude/session-ledger/` (so the meter can use Claude Code's own figure), then prints either a
- * one-line status of its own or, when a previous statusLine command follows `--`, that command's
- * output fed the same stdin (installing the relay never takes the user's status line away).
+ * `.claude/session-ledger/` (so the meter can use Claude Code's own figure; the records of the 32
+ * newest sessions are kept), then prints either a one-line status of its own or, when a previous
+ * statusLine command follows `--`, that command's output fed the same stdin (installing the relay
+ * never takes the user's status line away).
  *
  * After `--`: one argument is run through the shell (it is the previous command line as written in
  * settings); several arguments are run as they are, without a shell.
@@ -17,7 +18,8 @@ import * as path from 'node:path';
 import { writeAtomic } from '../core/files/atomic';
 import { isDir } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
-import { feedPath, figureOfStatusInput, isoTime, type FeedRecord } from '../core/context/feed';
+import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
+import { keepNewest } from '../core/files/prune';
 import { detectedThresholds } from '../core/context/systems';
 import { levelOf, type Level } from '../core/context/thresholds';
 import type { ContextUsage } from '../core/model/model';
@@ -62,8 +64,11 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
   if (!dir || typeof sid !== 'string' || !sid || notAProject(dir)) return;
   const rec: FeedRecord = { version: 1, receivedAt: isoTime(Date.now()), sessionId: sid, input };
   try {
+    const file = feedPath(dir, sid);
     // Rewritten on every refresh and only a cache of the client's figure: atomic, not fsynced.
-    await writeAtomic(feedPath(dir, sid), `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
+    const { created } = await writeAtomic(file, `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
+    // A session's first record: the records of the newest sessions are kept, older ones go.
+    if (created) await keepNewest(path.dirname(file), isFeedName);
   } catch {
     /* a read-only project still gets its status line */
   }

@@ -18,7 +18,7 @@ type Call = { op: string; target: string };
 const WATCHED = ['openSync', 'writeFileSync', 'fsyncSync', 'closeSync', 'renameSync'] as const;
 
 /** Run `f` with the watched fs calls recorded (file descriptors named by the path they were opened on). */
-async function recorded(f: () => Promise<void>): Promise<Call[]> {
+async function recorded(f: () => Promise<unknown>): Promise<Call[]> {
   const calls: Call[] = [];
   const fds = new Map<number, string>();
   const real = new Map<string, unknown>();

@@ -11,6 +11,11 @@ export function feedPath(root: string, sessionId: string): string {
   return path.join(root, '.claude', 'session-ledger', `statusline.${safeId(sessionId)}.json`);
 }
 
+/** A name `feedPath` gives a session's record. */
+export function isFeedName(name: string): boolean {
+  return name.startsWith('statusline.') && name.endsWith('.json');
+}
+
 /** A session id as a file-name part (ids are UUIDs; anything else is made harmless). */
 export function safeId(sessionId: string): string {
   return sessionId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128) || '_';

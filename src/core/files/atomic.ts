@@ -275,9 +275,13 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
 
 /**
  * Write `data` to `file` atomically. The old file stays intact until the rename; on any failure the
- * temp file is removed and the target is untouched.
+ * temp file is removed and the target is untouched. `created`: there was no file before.
  */
-export async function writeAtomic(target: string, data: string | Buffer, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeAtomic(
+  target: string,
+  data: string | Buffer,
+  opts: AtomicWriteOptions = {},
+): Promise<{ created: boolean }> {
   // An own file whose folders the link check found needs no mkdir.
   let folders = false;
   if (opts.own) {
@@ -326,8 +330,9 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
     rmQuietly(tmp);
     throw err;
   }
+  const done = { created: before === null };
   // Make the rename durable (best effort: not every platform can fsync a directory).
-  if (opts.durable === false) return;
+  if (opts.durable === false) return done;
   try {
     const d = fs.openSync(dir, 'r');
     try {
@@ -338,6 +343,7 @@ export async function writeAtomic(target: string, data: string | Buffer, opts: A
   } catch {
     /* ignore */
   }
+  return done;
 }
 
 function rmQuietly(p: string): void {

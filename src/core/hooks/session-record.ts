@@ -7,18 +7,17 @@
  * terminal runs which session (a terminal's shell pid is in the chain). `session-ledger checkpoint`
  * falls back to the newest record when no transcript names the session.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
-import { listDir, readTextFile, statOrNullSync } from '../files/fsread';
+import { readTextFile } from '../files/fsread';
+import { keepNewest } from '../files/prune';
 import { str } from './io';
 import { notAProject } from '../files/project';
 import { isSessionId } from '../checkpoint/marker';
 
 export const SESSION_RECORD_REL = '.claude/session-ledger/session.json';
 export const SESSION_RECORDS_DIR_REL = '.claude/session-ledger/sessions';
-/** Per-session records kept (the newest by time); older ones are removed when a session starts. */
-const MAX_RECORDS = 32;
 
 export interface SessionRecord {
   session_id: string | null;
@@ -59,20 +58,8 @@ export function ppidOfStat(stat: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Keep the newest MAX_RECORDS `.json` records of a folder of per-session records (by time); remove the rest. Never throws. */
-export async function pruneRecords(dir: string): Promise<void> {
-  const names = (await listDir(dir)).filter((n) => n.endsWith('.json'));
-  if (names.length <= MAX_RECORDS) return;
-  const withTime = names.map((n) => ({ n, t: statOrNullSync(path.join(dir, n))?.mtimeMs ?? 0 }));
-  withTime.sort((a, b) => b.t - a.t);
-  for (const { n } of withTime.slice(MAX_RECORDS)) {
-    try {
-      rmSync(path.join(dir, n), { force: true });
-    } catch {
-      /* removed by another run, or not ours to remove */
-    }
-  }
-}
+/** A per-session record's name in its folder. */
+const isRecordName = (name: string): boolean => name.endsWith('.json');
 
 export async function writeSessionRecord(root: string, rec: SessionRecord): Promise<string> {
   const why = notAProject(root);
@@ -88,7 +75,8 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   await writeAtomic(file, text, { root, own: true, durable: false });
   if (each) {
     await writeAtomic(each, text, { root, own: true, durable: false });
-    await pruneRecords(dir);
+    // The newest per-session records are kept; older ones go when a session starts.
+    await keepNewest(dir, isRecordName);
   }
   return file;
 }
