@@ -177,7 +177,8 @@ export async function runStatusLine(args: string[], io: Io, measure: MeasureTran
   const sep = args.indexOf('--');
   const own = sep >= 0 ? args.slice(0, sep) : args;
   const cmd = sep >= 0 ? args.slice(sep + 1).filter((a) => a !== '') : [];
-  const { values } = parse(own, { root: { type: 'string' } });
+  // The usual call has no option of its own: no parser to compile on that refresh.
+  const { values } = own.length ? parse(own, { root: { type: 'string' } }) : { values: {} as { root?: string } };
   const stdin = await io.stdin();
   let input: Record<string, unknown> | null = null;
   try {

@@ -14,7 +14,8 @@ export function homeFolder(): string {
 /** Why the tool must not write its own files under `root`, or null when it may. */
 export function notAProject(root: string, home = homeFolder()): string | null {
   const r = path.resolve(root);
-  if (path.parse(r).root === r) return `${r} is the root of the file system, not a project`;
+  // A file-system root is its own folder: `/`, `C:\`, `\\server\share\`.
+  if (path.dirname(r) === r) return `${r} is the root of the file system, not a project`;
   if (home && path.resolve(home) === r) return `${r} is the home folder, not a project`;
   return null;
 }
