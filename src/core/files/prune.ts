@@ -10,6 +10,9 @@ import { listDir, lstatOrNullSync } from './fsread';
 /** Per-session files kept in each such folder (the newest by modification time). */
 export const SESSION_FILES_KEPT = 32;
 
+/** A per-session record's name in a folder that holds only such records (`sessions/`, `remind/`). */
+export const isRecordName = (name: string): boolean => name.endsWith('.json');
+
 /**
  * Keep the newest `keep` regular files of `dir` whose names `matches` accepts (by modification
  * time); remove the rest. Other names, folders and links are never touched. Never throws.

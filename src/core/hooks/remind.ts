@@ -26,7 +26,7 @@ import { NeedsFullReader } from '../context/full-reader';
 import { isSessionId } from '../checkpoint/marker';
 import type { SystemId } from '../model/model';
 import { notAProject } from '../files/project';
-import { keepNewest } from '../files/prune';
+import { isRecordName, keepNewest } from '../files/prune';
 
 export const REMIND_DIR_REL = '.claude/session-ledger/remind';
 
@@ -138,7 +138,7 @@ async function writeRecord(
       `${JSON.stringify({ version: 1, sessionId, bands: rec.bands, compaction: rec.compaction, percent, at: new Date(now).toISOString() })}\n`,
       { root, own: true, durable: false },
     );
-    if (isNew) await keepNewest(path.dirname(file), (n) => n.endsWith('.json'));
+    if (isNew) await keepNewest(path.dirname(file), isRecordName);
     return true;
   } catch {
     return false;

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
 import { readTextFile } from '../files/fsread';
-import { keepNewest } from '../files/prune';
+import { isRecordName, keepNewest } from '../files/prune';
 import { str } from './io';
 import { notAProject } from '../files/project';
 import { isSessionId } from '../checkpoint/marker';
@@ -57,9 +57,6 @@ export function ppidOfStat(stat: string): number | null {
   const m = /\)\s+\S+\s+(\d+)/.exec(stat.slice(stat.lastIndexOf(')')));
   return m ? Number(m[1]) : null;
 }
-
-/** A per-session record's name in its folder. */
-const isRecordName = (name: string): boolean => name.endsWith('.json');
 
 export async function writeSessionRecord(root: string, rec: SessionRecord): Promise<string> {
   const why = notAProject(root);
