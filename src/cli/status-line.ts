@@ -6,17 +6,17 @@
  *
  * `session-ledger statusline [--root DIR] [-- CMD…]`: Claude Code's statusLine command. Reads the
  * JSON Claude Code passes on stdin, records it atomically per session under the project's
- * `.claude/session-ledger/` (so the meter can use Claude Code's own figure; the records of the 32
- * newest sessions are kept), then prints either a one-line status of its own or, when a previous
- * statusLine command follows `--`, that command's output fed the same stdin (installing the relay
- * never takes the user's status line away).
+ * `.claude/session-ledger/` when its figure changed (so the meter can use Claude Code's own figure;
+ * the records of the 32 newest sessions are kept), then prints either a one-line status of its own
+ * or, when a previous statusLine command follows `--`, that command's output fed the same stdin
+ * (installing the relay never takes the user's status line away).
  *
  * After `--`: one argument is run through the shell (it is the previous command line as written in
  * settings); several arguments are run as they are, without a shell.
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../core/files/atomic';
-import { isDir } from '../core/files/fsread';
+import { isDir, readOwnText } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
 import { keepNewest } from '../core/files/prune';
@@ -57,15 +57,42 @@ async function projectDir(
   return null;
 }
 
-/** Record the statusLine JSON for the meter. Never throws: the status line must always print. */
+/** The fields of Claude Code's statusLine JSON the meter reads from a record, as one string. */
+function figureKey(input: Record<string, unknown>): string {
+  return JSON.stringify([input.session_id, input.transcript_path, input.model, input.context_window]);
+}
+
+/** The largest record file the relay reads back (Claude Code's JSON is about 1 KB). */
+const RECORD_MAX_BYTES = 64 * 1024;
+
+/** True when `file` is this session's record and already holds what the meter reads of `input`. */
+function alreadyRecorded(file: string, input: Record<string, unknown>): boolean {
+  const text = readOwnText(file, RECORD_MAX_BYTES);
+  if (text === null) return false;
+  try {
+    const rec = obj(JSON.parse(text));
+    const was = obj(rec?.input);
+    return rec?.version === 1 && was !== null && figureKey(was) === figureKey(input);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Record the statusLine JSON for the meter. A refresh that brings the figure the record already
+ * holds writes nothing (most refreshes: the figure changes with each answer, not with each message),
+ * so the record says when Claude Code first reported its figure. Never throws: the status line must
+ * always print.
+ */
 async function record(input: Record<string, unknown>, dir: string | null): Promise<void> {
   const sid = input.session_id;
   // The home folder and a file-system root are no project: nothing of the tool's is written there.
   if (!dir || typeof sid !== 'string' || !sid || notAProject(dir)) return;
-  const rec: FeedRecord = { version: 1, receivedAt: isoTime(Date.now()), sessionId: sid, input };
   try {
     const file = feedPath(dir, sid);
-    // Rewritten on every refresh and only a cache of the client's figure: atomic, not fsynced.
+    if (alreadyRecorded(file, input)) return;
+    const rec: FeedRecord = { version: 1, receivedAt: isoTime(Date.now()), sessionId: sid, input };
+    // Only a cache of the client's figure: atomic, not fsynced.
     const { created } = await writeAtomic(file, `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
     // A session's first record: the records of the newest sessions are kept, older ones go.
     if (created) await keepNewest(path.dirname(file), isFeedName);

@@ -2,7 +2,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
 import { isoTime } from '../../src/core/context/feed';
@@ -226,4 +235,77 @@ test('statusline run in the home folder prints its line and writes nothing under
   const p = run(project);
   assert.equal(p.status, 0, p.stderr);
   assert.ok(existsSync(feedPath(project, SID)), 'another project still gets its record');
+});
+
+test('a refresh that brings the figure the record holds writes nothing; a new figure, window, model or transcript is recorded', () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  const file = feedPath(root, SID);
+  const run = (input: Record<string, unknown>) => {
+    const r = spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline'], {
+      input: JSON.stringify(input),
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  const seen = () => {
+    const st = statSync(file);
+    return { ino: st.ino, mtime: st.mtimeMs, text: readFileSync(file, 'utf8') };
+  };
+  const first = run(statusInput(root));
+  const was = seen();
+  // Claude Code's cost, duration and version change on every refresh; the meter reads none of them.
+  const again = run(
+    statusInput(root, { cost: { total_cost_usd: 0.42, total_duration_ms: 90_000 }, version: '2.1.40' }),
+  );
+  assert.equal(again, first, 'the same line');
+  assert.deepEqual(seen(), was, 'the record is not rewritten: it says when the figure was first reported');
+  const base = statusInput(root);
+  const cw = base.context_window as Record<string, unknown>;
+  const changes: Array<[string, Record<string, unknown>]> = [
+    ['a new figure', { context_window: { ...cw, used_percentage: 61.2 } }],
+    ['a new window', { context_window: { ...cw, context_window_size: 1_000_000 } }],
+    ['another model', { model: { id: 'claude-sonnet-4-5', display_name: 'Sonnet' } }],
+    ['another transcript', { transcript_path: `/home/u/.claude/projects/y/${SID}.jsonl` }],
+  ];
+  for (const [what, extra] of changes) {
+    const before = seen();
+    run(statusInput(root, extra));
+    const now = seen();
+    assert.notEqual(now.ino, before.ino, `${what}: written (a new file renamed into place)`);
+    assert.deepEqual(JSON.parse(now.text).input, statusInput(root, extra), `${what}: the record holds it`);
+  }
+});
+
+test('a FIFO or a link at the record: the status line neither waits on it nor writes through it, and prints its line', () => {
+  const outside = workspace({ 'victim.json': '' }, 'sl-outside-');
+  for (const how of ['fifo', 'symlink'] as const) {
+    const root = workspace({ '.claude/settings.json': '{}' });
+    const file = feedPath(root, SID);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const victim = path.join(outside, 'victim.json');
+    if (how === 'fifo') assert.equal(spawnSync('mkfifo', [file]).status, 0);
+    else {
+      // The link's target holds exactly the record this refresh would compare with.
+      writeFileSync(
+        victim,
+        `${JSON.stringify({ version: 1, receivedAt: isoTime(0), sessionId: SID, input: statusInput(root) })}\n`,
+      );
+      symlinkSync(victim, file);
+    }
+    const before = how === 'symlink' ? readFileSync(victim, 'utf8') : '';
+    const r = spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline'], {
+      input: JSON.stringify(statusInput(root)),
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.status, 0, `${how}: ${r.stderr}`);
+    assert.equal(r.stdout, 'ctx 53.9% (107.7k/200k)\n', how);
+    const st = lstatSync(file);
+    assert.ok(how === 'fifo' ? st.isFIFO() : st.isSymbolicLink(), `${how}: left as it was`);
+    if (how === 'symlink') assert.equal(readFileSync(victim, 'utf8'), before, 'the target is not rewritten');
+  }
 });
