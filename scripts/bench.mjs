@@ -24,6 +24,9 @@ import { fileURLToPath } from 'node:url';
 import { prepareWorkspace, writeClaudeHome, SESSION_ID } from './lib/workspace.mjs';
 import { DROPPED, TIMED_ENV } from './lib/bench-env.mjs';
 
+/** A second session of the demo, for the row whose record holds no figure. */
+const OTHER_SESSION_ID = '0f6a8d2c-4e71-4d2c-9b3e-5b0c2f8e7a41';
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 15);
@@ -152,7 +155,7 @@ async function main() {
     const empty = path.join(tmp, 'empty');
     mkdirSync(path.join(empty, '.claude'), { recursive: true });
 
-    const statusInput = (ws, transcript) =>
+    const statusInput = (ws, transcript, percent = 42) =>
       JSON.stringify({
         hook_event_name: 'Status',
         session_id: SESSION_ID,
@@ -163,8 +166,12 @@ async function main() {
         version: '2.0.14',
         context_window: {
           context_window_size: 200000,
-          used_percentage: 42,
-          current_usage: { input_tokens: 4000, cache_creation_input_tokens: 4000, cache_read_input_tokens: 76000 },
+          used_percentage: percent,
+          current_usage: {
+            input_tokens: 4000,
+            cache_creation_input_tokens: 4000,
+            cache_read_input_tokens: (percent / 100) * 200000 - 8000,
+          },
         },
       });
     const preCompact = (ws) =>
@@ -201,6 +208,8 @@ async function main() {
       `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the meter, the core, the PreCompact and SessionStart hooks on their own, the rest and the YAML library in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (the same without the core)`,
     );
     const rowsIn = [
+      // The first three rows bring the figure of the last refresh, as most refreshes do (the figure changes with each
+      // answer, not with each message): the relay writes nothing. The fourth brings a new figure each time.
       {
         name: '`statusline` relay, empty project',
         argv: [node, statusLineScript(script), 'statusline'],
@@ -223,10 +232,23 @@ async function main() {
         env: { ...env, CLAUDE_CONFIG_DIR: longHome.home, CLAUDE_PROJECT_DIR: long },
       },
       {
+        name: '`statusline` relay, demo, a new figure on every refresh (after each answer)',
+        argv: [node, statusLineScript(script), 'statusline'],
+        input: statusInput(demo, home.transcript),
+        percent: 42,
+        before() {
+          this.percent = this.percent >= 60 ? 42 : this.percent + 1;
+          this.input = statusInput(demo, home.transcript, this.percent);
+        },
+        cwd: demo,
+        env,
+      },
+      {
         name: '`statusline` relay, demo, figure from the transcript',
         argv: [node, statusLineScript(script), 'statusline'],
+        // A session of its own: its record (no figure) is not the one the rows above compare with.
         input: JSON.stringify({
-          session_id: SESSION_ID,
+          session_id: OTHER_SESSION_ID,
           transcript_path: home.transcript,
           cwd: demo,
           workspace: { current_dir: demo, project_dir: demo },
@@ -278,7 +300,7 @@ async function main() {
     ];
     const rows = interleaved(rowsIn);
     // The status line runs on every refresh: near Node's start-up. The hooks and `status` run a few times a session: clarity first.
-    const goals = [1.2, 1.2, 1.2, 1.2, 3, 3, 3, 3, 1.2, undefined, undefined];
+    const goals = [1.2, 1.2, 1.2, 1.2, 1.2, 3, 3, 3, 3, 1.2, undefined, undefined];
     console.log(
       '\n| path | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) | over `node -e 0` (per-round median) |',
     );
@@ -289,7 +311,10 @@ async function main() {
         console.log(`  (${r.name} exited ${r.last.code}: ${r.last.stderr.slice(0, 200)})`);
     });
     if (process.env.BENCH_INSTR)
-      instructions([{ name: '`node -e 0`', argv: [node, '-e', '0'] }, ...[9, 1, 10, 4, 5, 6, 7].map((i) => rowsIn[i])]);
+      instructions([
+        { name: '`node -e 0`', argv: [node, '-e', '0'] },
+        ...[10, 1, 11, 5, 6, 7, 8].map((i) => rowsIn[i]),
+      ]);
 
     await linearity(tmp);
     await hugeRecords(tmp);
