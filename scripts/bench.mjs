@@ -208,8 +208,8 @@ async function main() {
       `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the meter, the core, the PreCompact and SessionStart hooks on their own, the rest and the YAML library in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (the same without the core)`,
     );
     const rowsIn = [
-      // The first three rows bring the figure of the last refresh, as most refreshes do (the figure changes with each
-      // answer, not with each message): the relay writes nothing. The fourth brings a new figure each time.
+      // The first three rows bring the figure of the last refresh, as a refresh after a prompt or a tool result does
+      // (the figure changes with each answer): the relay writes nothing. The fourth brings a new figure each time.
       {
         name: '`statusline` relay, empty project',
         argv: [node, statusLineScript(script), 'statusline'],
