@@ -80,8 +80,8 @@ function alreadyRecorded(file: string, input: Record<string, unknown>): boolean 
 
 /**
  * Record the statusLine JSON for the meter. A refresh that brings the figure the record already
- * holds writes nothing (the figure changes with each answer; a prompt, a tool result or a timed
- * refresh brings the same one), so the record says when Claude Code first reported its figure.
+ * holds writes nothing (Claude Code refreshes when the conversation's messages change; the figure
+ * changes only with an answer), so the record says when Claude Code first reported its figure.
  * Never throws: the status line must always print.
  */
 async function record(input: Record<string, unknown>, dir: string | null): Promise<void> {
