@@ -128,7 +128,7 @@ const statusLineScript = (hookScript) => path.join(path.dirname(hookScript), 'se
 
 function fmtRow(r, goal) {
   const ok = goal === undefined ? '' : r.ratio <= goal ? ' ✓' : ` ✗ (goal ≤ ${goal}×)`;
-  return `| ${r.name} | ${r.ms.toFixed(0)} ms | ${r.floor.toFixed(0)} ms | **${r.ratio.toFixed(2)}×**${ok} | ${r.lo.toFixed(2)}–${r.hi.toFixed(2)} | +${r.added.toFixed(1)} ms |`;
+  return `| ${r.name} | ${r.ms.toFixed(0)} ms | ${r.floor.toFixed(0)} ms | **${r.ratio.toFixed(2)}×**${ok} | ${r.lo.toFixed(2)}–${r.hi.toFixed(2)} | ${r.added < 0 ? '' : '+'}${r.added.toFixed(1)} ms |`;
 }
 
 async function main() {
@@ -207,11 +207,14 @@ async function main() {
     console.log(
       `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the meter, the core, the PreCompact and SessionStart hooks on their own, the rest and the YAML library in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (the same without the core)`,
     );
+    // Each row's goal (the status line runs on every refresh: near Node's start-up; the hooks and `status` run a
+    // few times a session: clarity first), and its place in the BENCH_INSTR table.
     const rowsIn = [
       // The first three rows bring the figure of the last refresh, as a refresh after a prompt or a tool result does
       // (the figure changes with each answer): the relay writes nothing. The fourth brings a new figure each time.
       {
         name: '`statusline` relay, empty project',
+        goal: 1.2,
         argv: [node, statusLineScript(script), 'statusline'],
         input: statusInput(empty, ''),
         cwd: empty,
@@ -219,6 +222,8 @@ async function main() {
       },
       {
         name: '`statusline` relay, demo (five systems)',
+        goal: 1.2,
+        instructions: 2,
         argv: [node, statusLineScript(script), 'statusline'],
         input: statusInput(demo, home.transcript),
         cwd: demo,
@@ -226,6 +231,7 @@ async function main() {
       },
       {
         name: '`statusline` relay, five 10k-line state files',
+        goal: 1.2,
         argv: [node, statusLineScript(longScript), 'statusline'],
         input: statusInput(long, longHome.transcript),
         cwd: long,
@@ -233,6 +239,7 @@ async function main() {
       },
       {
         name: '`statusline` relay, demo, a new figure on every refresh (after each answer)',
+        goal: 1.2,
         argv: [node, statusLineScript(script), 'statusline'],
         input: statusInput(demo, home.transcript),
         percent: 42,
@@ -245,6 +252,7 @@ async function main() {
       },
       {
         name: '`statusline` relay, demo, figure from the transcript',
+        goal: 1.2,
         argv: [node, statusLineScript(script), 'statusline'],
         // A session of its own: its record (no figure) is not the one the rows above compare with.
         input: JSON.stringify({
@@ -258,6 +266,8 @@ async function main() {
       },
       {
         name: '`hook pre-compact`, demo, no checkpoint yet (the guard blocks)',
+        goal: 3,
+        instructions: 4,
         argv: [node, script, 'hook', 'pre-compact'],
         input: preCompact(demo),
         cwd: demo,
@@ -266,6 +276,8 @@ async function main() {
       },
       {
         name: '`hook pre-compact`, demo after a checkpoint (the guard allows)',
+        goal: 3,
+        instructions: 5,
         argv: [node, doneScript, 'hook', 'pre-compact'],
         input: preCompact(done),
         cwd: done,
@@ -273,6 +285,8 @@ async function main() {
       },
       {
         name: '`hook session-start`, demo',
+        goal: 3,
+        instructions: 6,
         argv: [node, script, 'hook', 'session-start'],
         input: sessionStart(demo),
         cwd: demo,
@@ -280,32 +294,40 @@ async function main() {
       },
       {
         name: '`status --json`, demo (five systems)',
+        goal: 3,
+        instructions: 7,
         argv: [node, cli, 'status', '--json', '--root', demo],
         cwd: demo,
         env,
       },
-      { name: '`context --json`, demo', argv: [node, cli, 'context', '--json', '--root', demo], cwd: demo, env },
+      {
+        name: '`context --json`, demo',
+        goal: 1.2,
+        argv: [node, cli, 'context', '--json', '--root', demo],
+        cwd: demo,
+        env,
+      },
       // Two floors, for scale: the least a status line can do, and what loading the hook script costs before any hook runs.
       {
         name: 'floor: a 10-line status line that only records and prints (scripts/lib/statusline-floor.cjs), demo',
+        instructions: 1,
         argv: [node, path.join(here, 'lib', 'statusline-floor.cjs')],
         input: statusInput(demo, home.transcript),
         cwd: demo,
       },
       {
         name: 'floor: `--version` through the hook script (loads and compiles its core, runs nothing)',
+        instructions: 3,
         argv: [node, script, '--version'],
         cwd: demo,
       },
     ];
     const rows = interleaved(rowsIn);
-    // The status line runs on every refresh: near Node's start-up. The hooks and `status` run a few times a session: clarity first.
-    const goals = [1.2, 1.2, 1.2, 1.2, 1.2, 3, 3, 3, 3, 1.2, undefined, undefined];
     console.log(
       '\n| path | median | `node -e 0` | ratio | spread (per-round ratio, 25th–75th pct) | over `node -e 0` (per-round median) |',
     );
     console.log('|---|---|---|---|---|---|');
-    rows.forEach((r, i) => console.log(fmtRow(r, goals[i])));
+    rows.forEach((r, i) => console.log(fmtRow(r, rowsIn[i].goal)));
     rows.forEach((r, i) => {
       if (r.last.code !== (rowsIn[i].exit ?? 0))
         console.log(`  (${r.name} exited ${r.last.code}: ${r.last.stderr.slice(0, 200)})`);
@@ -313,7 +335,7 @@ async function main() {
     if (process.env.BENCH_INSTR)
       instructions([
         { name: '`node -e 0`', argv: [node, '-e', '0'] },
-        ...[10, 1, 11, 5, 6, 7, 8].map((i) => rowsIn[i]),
+        ...rowsIn.filter((r) => r.instructions).sort((a, b) => a.instructions - b.instructions),
       ]);
 
     await linearity(tmp);

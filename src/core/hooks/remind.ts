@@ -17,7 +17,7 @@
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../files/atomic';
-import { lstatOrNullSync, readTextFile } from '../files/fsread';
+import { readTextFile } from '../files/fsread';
 import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
 import { FACTS } from '../systems/facts';
@@ -131,14 +131,14 @@ async function writeRecord(
 ): Promise<boolean> {
   const file = recordPath(root, sessionId);
   try {
-    const isNew = !lstatOrNullSync(file);
     // One of the tool's own files: refused when it, or a folder on the way from the root, is a link.
-    await writeAtomic(
+    const { created } = await writeAtomic(
       file,
       `${JSON.stringify({ version: 1, sessionId, bands: rec.bands, compaction: rec.compaction, percent, at: new Date(now).toISOString() })}\n`,
       { root, own: true, durable: false },
     );
-    if (isNew) await keepNewest(path.dirname(file), isRecordName);
+    // A session's first record: the newest sessions' records are kept, older ones go.
+    if (created) await keepNewest(path.dirname(file), isRecordName);
     return true;
   } catch {
     return false;

@@ -71,9 +71,9 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   // Rewritten at every session start and only a pointer for naming terminals: atomic, not fsynced.
   await writeAtomic(file, text, { root, own: true, durable: false });
   if (each) {
-    await writeAtomic(each, text, { root, own: true, durable: false });
-    // The newest per-session records are kept; older ones go when a session starts.
-    await keepNewest(dir, isRecordName);
+    const { created } = await writeAtomic(each, text, { root, own: true, durable: false });
+    // A session's first record: the newest sessions' records are kept, older ones go.
+    if (created) await keepNewest(dir, isRecordName);
   }
   return file;
 }

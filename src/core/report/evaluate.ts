@@ -33,7 +33,7 @@ function confirmedSet(o: EvaluateOptions): Set<string> {
 }
 
 /** A reader bug must not take the report down: it is said as a blocking finding. */
-function internalError(id: SystemId, err: unknown): Check {
+function internalErrorCheck(id: SystemId, err: unknown): Check {
   return mk(
     id,
     'internal',
@@ -54,7 +54,7 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
     try {
       ({ checks, next, unconfirmed, resumePrompt } = await mod.resume(ws, loaded));
     } catch (err) {
-      checks = [internalError(mod.id, err)];
+      checks = [internalErrorCheck(mod.id, err)];
     }
     // A home file that could not be read is no file to resume from: why, as the full evaluation says it.
     if (loaded.home) checks.push(...findingChecks(mod.id, [loaded.home]).filter((c) => c.id === 'readable'));
@@ -68,7 +68,7 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
     try {
       ({ checks, next, unconfirmed, resumePrompt } = await analyseOf(mod)(ws, loaded));
     } catch (err) {
-      checks = [internalError(mod.id, err)];
+      checks = [internalErrorCheck(mod.id, err)];
     }
     // Findings of damaged documents the module did not already report.
     const have = new Set(checks.map((c) => `${c.id}\0${c.path ?? ''}\0${c.line ?? ''}`));
