@@ -302,7 +302,8 @@ async function main() {
       },
       {
         name: '`context --json`, demo',
-        goal: 1.2,
+        // The meter's command has the goal its 1 GB row has (scripts/bench-context.mjs): it is no status line.
+        goal: 1.5,
         argv: [node, cli, 'context', '--json', '--root', demo],
         cwd: demo,
         env,
