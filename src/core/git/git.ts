@@ -31,7 +31,16 @@
  * object database directly (a loose object, or a whole object in a pack); only a deltified packed
  * commit costs a second run (`git cat-file commit`).
  */
-import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDir, lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
@@ -258,11 +267,13 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
     const k = splitKey(entry.split('\n', 1)[0]);
     // A protocol the user's own config allows is forbidden too: the URL it would fetch is the repository's.
     if (k?.section === 'protocol' && k.sub !== null && k.name === 'allow') protocols.add(k.sub);
+    // A filter driver of the user's own config is emptied too: the files it runs on are the repository's,
+    // and so may be the program it starts (`python -m nbstripout` finds the work tree's nbstripout.py first).
+    if (k?.section === 'filter' && k.sub !== null) filters.add(k.sub);
     if (scope === 'system' || scope === 'global') continue;
     const file = origin.startsWith('file:') ? origin.slice(5) : '';
     const st = path.isAbsolute(file) ? statOrNullSync(file) : null;
     if (!st || !found.read.has(`${st.dev}:${st.ino}`)) return null;
-    if (k?.section === 'filter' && k.sub !== null) filters.add(k.sub);
   }
   const config = overrides([...filters], [...protocols]);
   if (!config) return null;
@@ -346,10 +357,40 @@ function overrides(filters: readonly string[], protocols: readonly string[]): st
 
 const flagsOf = (config: readonly string[]): string[] => config.flatMap((c) => ['-c', c]);
 
-/** The environment git runs in: the caller's, minus every `GIT_*` variable, plus ours. */
+/**
+ * The folders of `PATH` a program is looked up in: absolute ones only. A relative entry (`.`,
+ * `./node_modules/.bin`, an empty one) names a folder of the workspace git runs in, where a
+ * repository can commit a `git` of its own.
+ */
+export function absolutePath(value: string | undefined): string[] {
+  return (value ?? '').split(path.delimiter).filter((d) => d !== '' && path.isAbsolute(d));
+}
+
+/** The git program: the first `git` on the absolute folders of `PATH`, or null (git is not run). */
+export function gitProgram(env: NodeJS.ProcessEnv = process.env): string | null {
+  const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'];
+  for (const dir of absolutePath(env.PATH ?? env.Path)) {
+    for (const n of names) {
+      const file = path.join(dir, n);
+      try {
+        if (statSync(file).isFile()) {
+          accessSync(file, fsConstants.X_OK);
+          return file;
+        }
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return null;
+}
+
+/** The environment git runs in: the caller's, minus every `GIT_*` variable and every relative `PATH` folder, plus ours. */
 export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (!/^GIT_/i.test(k) || k === 'GIT_EXEC_PATH') out[k] = v;
+  // git starts helpers by name too (a filter's program, git-lfs): never one from the work tree.
+  for (const k of Object.keys(out)) if (k.toUpperCase() === 'PATH') out[k] = absolutePath(out[k]).join(path.delimiter);
   delete out.PAGER;
   delete out.SSH_ASKPASS;
   return {
@@ -366,13 +407,24 @@ export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
 /** node:zlib, loaded when a commit object is first read (the hooks that read none never load it). */
 const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');
 
+/** The git program this process runs ('' when there is none), looked up again when PATH changes. */
+let gitPath: { for: string | undefined; program: string } | undefined;
+
+function currentGitProgram(): string {
+  if (!gitPath || gitPath.for !== process.env.PATH) gitPath = { for: process.env.PATH, program: gitProgram() ?? '' };
+  return gitPath.program;
+}
+
 function run(cwd: string, argv: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     try {
       // Loaded on the first git run: the hooks that run no git never pay for node:child_process.
       const { execFile } = require('node:child_process') as typeof import('node:child_process');
+      // By its absolute path: a bare name would also find a `git` the repository committed (a relative PATH folder).
+      const program = currentGitProgram();
+      if (!program) return resolve(null);
       execFile(
-        'git',
+        program,
         argv,
         { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true, env: gitEnv() },
         (err, stdout) => resolve(err ? null : stdout),

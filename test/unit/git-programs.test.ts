@@ -1,0 +1,86 @@
+/**
+ * Which programs a git run may start: git itself only from an absolute folder of `PATH` (a relative
+ * one, `.` or `./node_modules/.bin` or an empty entry, names the work tree, where a repository can
+ * commit a `git` of its own), and no filter driver at all, the user's own global ones included (the
+ * files it runs on are the repository's, and so may be the program: `python -m x` finds the work
+ * tree's `x.py` first). Each case starts from the hostile repository and a control run of plain git.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { absolutePath, gitEnv } from '../../src/core/git/git';
+import { cliProcess, gitInit, workspace, write, type CliResult } from './helpers';
+
+/** True when the status read git's facts: its work-explained check ran (it is skipped without git). */
+function gitRan(r: CliResult): boolean {
+  const report = JSON.parse(r.stdout) as { systems: Array<{ checks: Array<{ id: string; status: string }> }> };
+  return report.systems.some((s) => s.checks.some((c) => c.id === 'work-explained' && c.status !== 'skipped'));
+}
+
+const S3 = `# State
+
+## Handoff
+
+- **Status:** hostile repo
+- **Now ▶** run nothing the repository names
+
+## Log
+
+### 2026-11-30 - start
+- Done: nothing
+`;
+
+test('only absolute PATH folders are searched for git, and git gets no relative one either', () => {
+  const sep = path.delimiter;
+  assert.deepEqual(absolutePath(['.', './node_modules/.bin', '', '/usr/bin', 'bin', '/bin'].join(sep)), [
+    '/usr/bin',
+    '/bin',
+  ]);
+  assert.equal(gitEnv({ PATH: `.${sep}${sep}/usr/bin` }).PATH, '/usr/bin');
+});
+
+test("a git the repository commits never runs, whatever relative folder PATH names: status still reads git's facts", () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3 });
+  gitInit(dir);
+  const mark = path.join(dir, 'PWNED');
+  const fake = `#!/bin/sh\necho "$@" >> ${JSON.stringify(mark)}\nexit 1\n`;
+  for (const rel of ['node_modules/.bin/git', 'git']) chmodSync(write(dir, rel, fake), 0o755);
+  const sep = path.delimiter;
+  const PATH = ['./node_modules/.bin', '', '.', process.env.PATH].join(sep);
+  // The control: a plain `git` by name in the work tree runs the repository's.
+  spawnSync('sh', ['-c', 'git status'], { cwd: dir, env: { ...process.env, PATH } });
+  assert.ok(existsSync(mark), 'the control ran the committed git');
+  const before = readFileSync(mark, 'utf8');
+  const r = cliProcess(['status', '--json', '--root', dir], { cwd: dir, env: { PATH } });
+  assert.equal(readFileSync(mark, 'utf8'), before, 'no run of the tool started the committed git');
+  assert.ok(gitRan(r), `git's facts were read (${r.stderr})`);
+});
+
+test("a filter driver of the user's global config is not run on the repository's files (the nbstripout pattern)", () => {
+  const home = workspace({});
+  const mark = path.join(home, 'PWNED-global-filter');
+  // What a global filter install writes: a driver in ~/.gitconfig, its files in the global attributes.
+  const filter = write(home, 'filter.sh', `#!/bin/sh\ntouch ${JSON.stringify(mark)}\ncat\n`);
+  chmodSync(filter, 0o755);
+  write(
+    home,
+    '.gitconfig',
+    `[core]\n\tattributesFile = ${path.join(home, 'attributes')}\n[filter "nb"]\n\tclean = ${filter}\n\trequired = true\n`,
+  );
+  write(home, 'attributes', '*.ipynb filter=nb\n');
+  const dir = workspace({ 'docs/state/STATE.md': S3, 'analysis.ipynb': '{"cells": []}\n' });
+  gitInit(dir);
+  // A new time on the file: git status hashes its content again, through the filter.
+  const later = Date.now() / 1000 + 60;
+  utimesSync(path.join(dir, 'analysis.ipynb'), later, later);
+  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+  spawnSync('git', ['status'], { cwd: dir, env: { ...process.env, ...env } });
+  assert.ok(existsSync(mark), 'the control: plain git status runs the global filter');
+  utimesSync(path.join(dir, 'analysis.ipynb'), later + 60, later + 60);
+  rmSync(mark);
+  const r = cliProcess(['status', '--json', '--root', dir], { cwd: dir, env });
+  assert.ok(!existsSync(mark), `the tool's git runs started no filter (${r.stderr})`);
+  assert.ok(gitRan(r), "git's facts were read");
+});
