@@ -95,7 +95,7 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
     // Only a cache of the client's figure: atomic, not fsynced.
     const { created } = await writeAtomic(file, `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
     // A session's first record: the records of the newest sessions are kept, older ones go.
-    if (created) await keepNewest(path.dirname(file), isFeedName);
+    if (created) await keepNewest(path.dirname(file), dir, isFeedName);
   } catch {
     /* a read-only project still gets its status line */
   }

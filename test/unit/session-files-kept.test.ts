@@ -88,8 +88,8 @@ test('keepNewest removes only matching files past the newest ones, never a folde
   mkdirSync(path.join(dir, 'r0.json'));
   const elsewhere = write(workspace({}), 'kept.json', '{}\n');
   symlinkSync(elsewhere, path.join(dir, 'r9.json'));
-  await keepNewest(dir, (n) => n.endsWith('.json'), 2);
+  await keepNewest(dir, path.dirname(dir), (n) => n.endsWith('.json'), 2);
   assert.deepEqual(readdirSync(dir).sort(), ['r0.json', 'r1.json', 'r2.json', 'r9.json']);
   assert.ok(existsSync(elsewhere));
-  await keepNewest(path.join(dir, 'missing'), () => true, 0);
+  await keepNewest(path.join(dir, 'missing'), path.dirname(dir), () => true, 0);
 });

@@ -19,6 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync } from './fsread';
+import { protectedWriteTarget } from './protected';
 
 /**
  * A write that was refused, nothing written. `message` is English (the CLI prints it); `reason`,
@@ -32,7 +33,15 @@ export class WriteRefused extends Error {
     readonly file = '',
     /** Finer than `reason` where the sentence differs: changed since the preview, missing, not a regular file… */
     readonly detail?:
-      'preview' | 'missing' | 'not-file' | 'unreadable' | 'links' | 'hard-links' | 'invalid' | 'invalid-written',
+      | 'preview'
+      | 'missing'
+      | 'not-file'
+      | 'unreadable'
+      | 'links'
+      | 'hard-links'
+      | 'protected'
+      | 'invalid'
+      | 'invalid-written',
   ) {
     super(message);
   }
@@ -170,7 +179,12 @@ export function isInside(child: string, parent: string): boolean {
 }
 
 /** The real path `file` stands for: existing links followed, a missing tail appended to its real parent. */
-export async function realTarget(file: string, hops = 0): Promise<string> {
+export async function realTarget(file: string): Promise<string> {
+  return realTargetSync(file);
+}
+
+/** `realTarget`, synchronously (its calls are). */
+export function realTargetSync(file: string, hops = 0): string {
   try {
     return fs.realpathSync.native(file);
   } catch (err) {
@@ -180,23 +194,37 @@ export async function realTarget(file: string, hops = 0): Promise<string> {
   if (st?.isSymbolicLink()) {
     if (hops > 40)
       throw new WriteRefused(`${file}: too many symbolic links; nothing was written.`, 'io', file, 'links');
-    return realTarget(path.resolve(path.dirname(file), fs.readlinkSync(file)), hops + 1);
+    return realTargetSync(path.resolve(path.dirname(file), fs.readlinkSync(file)), hops + 1);
   }
   const parent = path.dirname(file);
   if (parent === file) return file;
-  return path.join(await realTarget(parent, hops), path.basename(file));
+  return path.join(realTargetSync(parent, hops), path.basename(file));
 }
 
-/** Where a write of `file` really lands; refused (WriteRefused 'outside') when that is outside `root`. */
+/**
+ * Where a write of `file` really lands. Refused (WriteRefused 'outside') when that is outside `root`;
+ * refused (WriteRefused 'link', detail 'protected') when a link inside the workspace leads to git's
+ * own files or to a file the tool never writes through a link (./protected).
+ */
 export async function writeTarget(file: string, root?: string): Promise<string> {
-  const real = await realTarget(path.resolve(file));
+  const real = realTargetSync(path.resolve(file));
   if (root !== undefined) {
-    const realRoot = await realTarget(path.resolve(root));
+    const realRoot = realTargetSync(path.resolve(root));
+    const rel = path.relative(root, file);
     if (!isInside(real, realRoot)) {
+      throw new WriteRefused(`${file} leads outside the workspace (to ${real}); nothing was written.`, 'outside', rel);
+    }
+    const realRel = path.relative(realRoot, real);
+    // A write that names the file itself keeps that file's own rule; one a link led elsewhere is asked where it landed.
+    const why =
+      realRel === path.relative(path.resolve(root), path.resolve(file)) ? null : protectedWriteTarget(realRel);
+    if (why) {
+      const shown = realRel.split(path.sep).join('/');
       throw new WriteRefused(
-        `${file} leads outside the workspace (to ${real}); nothing was written.`,
-        'outside',
-        path.relative(root, file),
+        `${rel.split(path.sep).join('/')} is a link to ${shown} (${why}): Session Ledger never writes there through another name; nothing was written. Remove the link and run it again.`,
+        'link',
+        rel,
+        'protected',
       );
     }
   }
@@ -308,6 +336,15 @@ export async function writeAtomic(
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, 'wx', mode);
+    // An own file's folders are walked again once its temp file is open: one swapped for a link since the
+    // first walk would have put the temp file elsewhere, and nothing is written into it.
+    if (opts.own) {
+      refuseOwnFileLink(tmp, opts.root!);
+      const opened = fs.fstatSync(fd);
+      const at = lstatOrNullSync(tmp);
+      if (at?.ino !== opened.ino || at.dev !== opened.dev)
+        throw new WriteRefused(`${target}: its folder changed while it was written; nothing was written.`, 'link', rel);
+    }
     fs.writeFileSync(fd, data);
     if (opts.durable !== false) fs.fsyncSync(fd);
     fs.closeSync(fd);

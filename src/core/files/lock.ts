@@ -1,23 +1,41 @@
 /**
  * One write action at a time per file: a write action (rotate-log, compact-state, attest, the
  * checkpoint marker, hooks install/uninstall, enable-ledger, init) holds `.<name>.session-ledger.lock`
- * beside the file it reads and rewrites, from its read to its last rename. A second run waits for it (up to `waitMs`),
+ * beside the file it reads and rewrites (the file a link there leads to), from its read to its last rename. A second run waits for it (up to `waitMs`),
  * then reads the file again as it now is (and refuses when it changed since its preview); one that
  * waited too long refuses. The lock is created with O_EXCL (never through a link), holds the
  * holder's pid, and is taken over when that process is gone.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ownFileLinkProblem, processAlive, refuseOwnFileLink, WriteRefused } from './atomic';
+import { isInside, ownFileLinkProblem, processAlive, realTargetSync, refuseOwnFileLink, WriteRefused } from './atomic';
 
 /** How long a second run waits for the first, by default. */
 export const LOCK_WAIT_MS = 10_000;
 /** A lock with no pid written yet (its writer died between create and write) is stale after this. */
 const EMPTY_STALE_MS = 30_000;
 
-/** The lock file that guards `file`. */
+/** The lock file beside `file` (a path that is no link: see `lockFor`). */
 export function lockPath(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.session-ledger.lock`);
+}
+
+/**
+ * The lock that guards writes to `file` under `root`: beside the file a link at `file` (or on its
+ * way) leads to, so that two names of one file (`settings.local.json -> settings.json`) take one
+ * lock and one write waits for the other. Written under the root as given. A path that leads
+ * outside the root (refused by the write itself) or cannot be resolved keeps its lock beside it.
+ */
+export function lockFor(file: string, root: string): string {
+  const named = path.resolve(file);
+  try {
+    const realRoot = realTargetSync(path.resolve(root));
+    const real = realTargetSync(named);
+    if (isInside(real, realRoot)) return lockPath(path.join(path.resolve(root), path.relative(realRoot, real)));
+  } catch {
+    /* the write reports it */
+  }
+  return lockPath(named);
 }
 
 /**
@@ -26,7 +44,7 @@ export function lockPath(file: string): string {
  * For a dry run, to say what the write would refuse.
  */
 export function lockLinkProblem(file: string, root: string): string | null {
-  return ownFileLinkProblem(lockPath(path.resolve(file)), root);
+  return ownFileLinkProblem(lockFor(file, root), root);
 }
 
 /** The holder of a lock: its pid, or null while it is being written (or cannot be read, or is not a regular file). */
@@ -54,7 +72,7 @@ export async function withWriteLock<T>(
   fn: () => Promise<T>,
   opts: { waitMs?: number } = {},
 ): Promise<T> {
-  const lock = lockPath(path.resolve(file));
+  const lock = lockFor(file, root);
   const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
   refuseOwnFileLink(lock, root);
   const deadline = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);

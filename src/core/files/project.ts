@@ -3,6 +3,7 @@
  * must not create `/.claude/log/`) or the user's home folder (its `.claude/` is Claude Code's own
  * configuration). The hooks and the status line both ask here before they write.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** The user's home folder as `os.homedir()` gives it; `node:os` is loaded only when `$HOME` is not set (the status line runs all day). */
@@ -11,11 +12,25 @@ export function homeFolder(): string {
   return home || (require('node:os') as typeof import('node:os')).homedir();
 }
 
-/** Why the tool must not write its own files under `root`, or null when it may. */
+/** The real path of an existing folder (links followed), else the path as given. */
+function real(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Why the tool must not write its own files under `root`, or null when it may. Links are followed on
+ * both sides: a project path that is a link to the home folder (or to `/`) is the home folder.
+ */
 export function notAProject(root: string, home = homeFolder()): string | null {
   const r = path.resolve(root);
+  const rr = real(r);
   // A file-system root is its own folder: `/`, `C:\`, `\\server\share\`.
-  if (path.dirname(r) === r) return `${r} is the root of the file system, not a project`;
-  if (home && path.resolve(home) === r) return `${r} is the home folder, not a project`;
+  if (path.dirname(r) === r || path.dirname(rr) === rr) return `${r} is the root of the file system, not a project`;
+  if (home && (path.resolve(home) === r || real(path.resolve(home)) === rr))
+    return `${r} is the home folder, not a project`;
   return null;
 }

@@ -5,6 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { ownFileLinkProblem } from './atomic';
 import { listDir, lstatOrNullSync } from './fsread';
 
 /** Per-session files kept in each such folder (the newest by modification time). */
@@ -14,14 +15,19 @@ export const SESSION_FILES_KEPT = 32;
 export const isRecordName = (name: string): boolean => name.endsWith('.json');
 
 /**
- * Keep the newest `keep` regular files of `dir` whose names `matches` accepts (by modification
- * time); remove the rest. Other names, folders and links are never touched. Never throws.
+ * Keep the newest `keep` regular files of `dir` (a folder of the tool's own files under `root`) whose
+ * names `matches` accepts (by modification time); remove the rest. Other names, folders and links are
+ * never touched, and nothing is removed through a link: each file is checked right before its removal
+ * (a folder on the way from `root` that became a link since the record was written removes nothing).
+ * Never throws.
  */
 export async function keepNewest(
   dir: string,
+  root: string,
   matches: (name: string) => boolean,
   keep = SESSION_FILES_KEPT,
 ): Promise<void> {
+  if (ownFileLinkProblem(dir, root)) return;
   const names = (await listDir(dir)).filter(matches);
   if (names.length <= keep) return;
   const withTime: Array<{ n: string; t: number }> = [];
@@ -31,8 +37,10 @@ export async function keepNewest(
   }
   withTime.sort((a, b) => b.t - a.t);
   for (const { n } of withTime.slice(keep)) {
+    const file = path.join(dir, n);
+    if (ownFileLinkProblem(file, root)) continue;
     try {
-      rmSync(path.join(dir, n), { force: true });
+      rmSync(file, { force: true });
     } catch {
       /* removed by another run, or not ours to remove */
     }

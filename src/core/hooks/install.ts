@@ -25,7 +25,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { currentHash, refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
-import { lockPath, withWriteLock } from '../files/lock';
+import { lockFor, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
   HOOK_CORE_MARKER,
@@ -478,16 +478,21 @@ function scriptKey(client: HookClient): 'script' | 'codexScript' {
   return client === 'codex' ? 'codexScript' : 'script';
 }
 
-/** Both files a plan writes must really lie inside the root (a `.claude` linking elsewhere is refused). */
+/**
+ * Every file a plan writes must really lie inside the root (a `.claude` linking elsewhere is refused),
+ * `.gitignore` too, before anything is read or written for it; a link inside the root never leads to
+ * git's own files or to one of the tool's own files.
+ */
 async function writesInside(plan: HooksPlan): Promise<void> {
   await writeTarget(plan.settingsPath, plan.root);
+  await writeTarget(path.join(plan.root, '.gitignore'), plan.root);
   // The tool's own files are never written through a link (a dry run refuses as the install would),
   // the write lock beside the settings file included.
   for (const own of [
     plan.scriptPath,
     plan.statuslinePath,
     path.join(plan.root, INSTALL_RECORD_REL),
-    lockPath(plan.settingsPath),
+    lockFor(plan.settingsPath, plan.root),
   ])
     refuseOwnFileLink(own, plan.root);
 }

@@ -111,6 +111,9 @@ export async function appendHookLog(root: string, event: string, message: string
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.nlink > 1) return;
+      // A folder on the way swapped for a link between the walk and the open: the file opened is not the log.
+      const at = fs.lstatSync(file, { throwIfNoEntry: false });
+      if (ownFileLinkProblem(file, root) || at?.ino !== st.ino || at.dev !== st.dev) return;
       fs.writeSync(fd, line);
       if (st.size + line.length > HOOK_LOG_MAX) {
         const old = `${file}.1`;

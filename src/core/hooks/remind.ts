@@ -138,7 +138,7 @@ async function writeRecord(
       { root, own: true, durable: false },
     );
     // A session's first record: the newest sessions' records are kept, older ones go.
-    if (created) await keepNewest(path.dirname(file), isRecordName);
+    if (created) await keepNewest(path.dirname(file), root, isRecordName);
     return true;
   } catch {
     return false;

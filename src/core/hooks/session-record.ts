@@ -73,7 +73,7 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   if (each) {
     const { created } = await writeAtomic(each, text, { root, own: true, durable: false });
     // A session's first record: the newest sessions' records are kept, older ones go.
-    if (created) await keepNewest(dir, isRecordName);
+    if (created) await keepNewest(dir, root, isRecordName);
   }
   return file;
 }

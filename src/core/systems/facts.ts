@@ -141,6 +141,11 @@ export interface SystemFacts {
   /** The system's other files and folders (configuration, sidecars, logs, stores), each with what it is. */
   companions: readonly Companion[];
   /**
+   * Globs (wildcards only in the last segment) of the files the tool writes for this system only under
+   * their own name, never through a link: no other write lands on one through a link either.
+   */
+  writtenAsThemselves?: readonly string[];
+  /**
    * Globs (relative to a root; wildcards only in the last segment) whose match means the system may
    * be present: detection's pre-check, the watchers, the context meter and `activationEvents`.
    */
@@ -247,4 +252,9 @@ export function resumePrompt(id: SystemId, home: string, next?: string | null, u
 /** The closing line of a system (the fresh-context step its seed prescribes), for its home file. */
 export function closingLine(id: SystemId, home: string = FACTS[id].home): string {
   return fill(FACTS[id].freshContext.line, { home });
+}
+
+/** Every system's `writtenAsThemselves` globs, as regular expressions. */
+export function writtenAsThemselves(): RegExp[] {
+  return ALL_FACTS.flatMap((f) => f.writtenAsThemselves ?? []).map(globRe);
 }

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
-import { pathKind } from '../files/fsread';
+import { lstatOrNullSync } from '../files/fsread';
 import { homeOf } from './index';
 import { SYSTEM_IDS, type SystemId } from '../model/model';
 
@@ -51,7 +51,8 @@ export async function planStarter(root: string, system: SystemId): Promise<Start
   const starter = starterFor(system);
   const plan: StarterPlan = { starter, write: [], keep: [], conflicts: [] };
   for (const f of starter.files) {
-    const exists = (await pathKind(path.join(root, ...f.path.split('/')))) !== 'missing';
+    // Anything at the path counts, a link too (even one to nothing): a starter only ever creates a file.
+    const exists = lstatOrNullSync(path.join(root, ...f.path.split('/'))) !== null;
     if (!exists) plan.write.push(f);
     else if (f.optional) plan.keep.push(f);
     else plan.conflicts.push(f.path);
@@ -80,7 +81,12 @@ export async function writeStarter(root: string, system: SystemId): Promise<{ wr
     try {
       // Under the file's write lock, as every write action: a second init waits, then finds it there.
       const file = path.join(root, ...f.path.split('/'));
-      await withWriteLock(file, root, () => writeAtomic(file, f.content, { expectHash: null, root }));
+      await withWriteLock(file, root, async () => {
+        // A link planted since the plan is something there too: the starter never writes through it.
+        if (lstatOrNullSync(file))
+          throw new WriteRefused(`${f.path} already exists; refusing to overwrite it.`, 'exists', f.path);
+        await writeAtomic(file, f.content, { expectHash: null, root });
+      });
       written.push(f.path);
     } catch (err) {
       if (f.optional && err instanceof WriteRefused && err.reason === 'exists') {

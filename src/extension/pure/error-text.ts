@@ -29,6 +29,11 @@ export function errorText(t: T, err: unknown): string {
           '{0} has more than one hard link, so it may be a file from outside the workspace folder: Session Ledger does not change it; nothing was written.',
           f,
         );
+      case 'protected':
+        return t(
+          "{0} is a link to git's own files or to a file Session Ledger never writes through a link; nothing was written. Remove the link and try again.",
+          f,
+        );
       case 'invalid':
         return t('The compacted {0} would not be valid; nothing was written. Fix its structure first.', f);
       case 'invalid-written':

@@ -12,6 +12,8 @@ export const S0_FACTS: SystemFacts = {
   homeAlternativesMinSections: 3,
   switchedOff: t('Checkpoint skipped - session.ledger not enabled in .agents.yml'),
   companions: [{ what: 'config', path: '.agents.yml' }],
+  // `enable-ledger` and the starter write the switch only as itself.
+  writtenAsThemselves: ['.agents.yml'],
   presence: [
     '.agents.yml',
     '.agents/session_ledger.md',

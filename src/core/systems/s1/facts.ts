@@ -35,6 +35,8 @@ export const S1_FACTS: SystemFacts = {
   homeRole: 'handoff',
   homeAlternatives: ['.claude/memory/session-handoff-LATEST.md'],
   switchedOff: null,
+  // The attestation sidecar, beside the handoff wherever it lives.
+  writtenAsThemselves: ['memory/.session-handoff.sha256', '.claude/memory/.session-handoff.sha256'],
   // MEMORY.md and context-log.md are looked for beside the handoff first, then at the root.
   companions: [
     { what: 'sidecar', path: 'memory/.session-handoff.sha256' },

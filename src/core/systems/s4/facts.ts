@@ -9,6 +9,8 @@ export const S4_FACTS: SystemFacts = {
   homeRole: 'state',
   homeAlternatives: [],
   switchedOff: null,
+  // compact-state's previews, never written through a link.
+  writtenAsThemselves: ['.agents/logs/state-compaction-preview-*'],
   companions: [
     { what: 'progress', path: 'PROGRESS.md' },
     { what: 'checkpoints', path: '.agents/checkpoints' },
