@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { MAY_BE_FORMAT, withoutFormat } from '../core/markdown/format-chars';
 /** What a CLI command talks to: streams, environment, clock. Tests pass their own. */
 export interface Io {
   stdout: (s: string) => void;
@@ -42,18 +43,12 @@ export function terminalSafe(s: string): string {
       .replace(/(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)?/g, '')
       .replace(/\u001b[\u0020-\u002f]{0,16}[\u0030-\u007e]?/g, '')
       .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-  return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\u2028\u2029]/gu, '') : s;
+  return withoutFormat(s);
 }
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-/**
- * The UTF-16 code units every format character (Unicode Cf) or line or paragraph separator holds one
- * of (the astral ones start with the surrogates U+D804, U+D80D, U+D82F, U+D834, U+DB40): a text
- * without one is left alone, and \p{Cf}, costly to compile (ICU builds the set), is never compiled
- * for it. regex-gates.test.ts checks it against every code point.
- */
-export const MAY_BE_FORMAT =
-  /[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ud804\ud80d\ud82f\ud834\udb40]/;
+// The gate of `withoutFormat`, which regex-gates.test.ts checks against every code point.
+export { MAY_BE_FORMAT };
 
 /** What a command that failed unexpectedly says: one line on stderr, never a stack trace for the user's content. */
 export function internalError(io: Io, command: string, err: unknown): void {

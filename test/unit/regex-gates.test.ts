@@ -154,6 +154,34 @@ test('each secret rule is tried on a text only when it may match: its gate passe
     ...['+49 30 1234 5678', '(415) 555-0199', '415-555-0123', '+1 (415) 555-0123'],
     ...['AIzaSyD-abcdefghijklmnopqrstuvwxyz01234', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
     ...['Qz7#wR4$xY9!pL2', 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH', 'ABCDEFGHIJKLMNOP', 'x1Y2z3W4v5U6t7S8'],
+    ...[
+      'glpat-',
+      'hf_',
+      'SG.',
+      'ya29.',
+      'dop_v1_',
+      'pypi-',
+      'sk_test_',
+      'PGPASSWORD',
+      'abcdefghijklmnopqrstuvwxyz0123456',
+    ],
+    ...[
+      'hooks.slack.com/services/T0123456/B0123456/abcdefghijklmnopqrstuvwxyz0123456',
+      '123456789',
+      ':AA',
+      'Bearer',
+      'bearer',
+      '-u',
+      '--user',
+    ],
+    ...[
+      '123456789:AAabcdefghijklmnopqrstuvwxyz0123456',
+      '--password',
+      'mysql',
+      '-p',
+      'admin:',
+      '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    ],
   ];
   const r = rng(11);
   const hits = new Map<string, number>();

@@ -568,10 +568,15 @@ function field(e: string, n: number): string {
 // ---------------------------------------------------------------------------------------------
 // The HEAD commit's time, from the object database
 
+/** The latest time a JavaScript date holds (ms): a commit dated past it has no time to compare. */
+const MAX_DATE_MS = 8.64e15;
+
+/** The committer time of a commit object's body, or null (none, or one no date can hold: a crafted commit). */
 function committerTime(body: Buffer): number | null {
   const text = body.subarray(0, 64 * 1024).toString('utf8');
   const m = /^committer .*? (\d+) [+-]\d{4}$/m.exec(text);
-  return m ? Number(m[1]) * 1000 : null;
+  const ms = m ? Number(m[1]) * 1000 : NaN;
+  return Number.isFinite(ms) && ms <= MAX_DATE_MS ? ms : null;
 }
 
 const INFLATE_MAX = 1024 * 1024;

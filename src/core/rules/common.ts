@@ -89,8 +89,14 @@ export function findingChecks(system: SystemId, docs: readonly StateDoc[]): Chec
  * truncated); a finding already there (same id, line and message) is not added twice.
  */
 export function addFindings(doc: StateDoc, found: readonly Finding[]): void {
+  // A set of what is there: one look per finding, so a file with 100k unknown headings stays linear.
+  const key = (f: Finding) => `${f.id}\0${f.line ?? ''}\0${f.message}`;
+  const have = new Set(doc.findings.map(key));
   for (const f of found) {
-    if (!doc.findings.some((x) => x.id === f.id && x.line === f.line && x.message === f.message)) doc.findings.push(f);
+    const k = key(f);
+    if (have.has(k)) continue;
+    have.add(k);
+    doc.findings.push(f);
   }
 }
 

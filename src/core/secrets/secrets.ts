@@ -13,6 +13,7 @@
  * with credentials, private key blocks) that looks at each character a bounded number of times.
  * Lines of any length are scanned.
  */
+import { MAY_BE_FORMAT, withoutFormat } from '../markdown/format-chars';
 
 export interface SecretHit {
   rule: string;
@@ -122,9 +123,72 @@ export const REGEX_RULES: readonly RegexRule[] = [
   },
   {
     name: 'Stripe key',
-    re: new RegExp(`${START}(?:sk|rk)_live_[0-9a-zA-Z]{20,}`, 'g'),
+    re: new RegExp(`${START}(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{20,}`, 'g'),
     keep: 4,
-    may: (x) => x.includes('_live_'),
+    may: (x) => holds(x, ['_live_', '_test_']),
+  },
+  {
+    name: 'GitLab token',
+    re: new RegExp(`${START}glpat-[A-Za-z0-9_-]{20,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('glpat-'),
+  },
+  {
+    name: 'Hugging Face token',
+    re: new RegExp(`${START}hf_[A-Za-z0-9]{30,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('hf_'),
+  },
+  {
+    name: 'SendGrid key',
+    re: new RegExp(`${START}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('SG.'),
+  },
+  {
+    name: 'Google OAuth token',
+    re: new RegExp(`${START}ya29\\.[0-9A-Za-z_-]{20,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('ya29.'),
+  },
+  {
+    name: 'DigitalOcean token',
+    re: new RegExp(`${START}do[opr]_v1_[a-f0-9]{64}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('_v1_'),
+  },
+  {
+    name: 'PyPI token',
+    re: new RegExp(`${START}pypi-[A-Za-z0-9_-]{50,}`, 'g'),
+    keep: 4,
+    may: (x) => x.includes('pypi-'),
+  },
+  {
+    name: 'Slack webhook',
+    re: /hooks\.slack\.com\/services\/(T[A-Za-z0-9]{6,}\/B[A-Za-z0-9]{6,}\/[A-Za-z0-9]{16,})/g,
+    keep: 0,
+    may: (x) => x.includes('hooks.slack.com'),
+  },
+  {
+    name: 'Telegram bot token',
+    re: /(?<![\w:])\d{8,10}:(AA[A-Za-z0-9_-]{33})(?![\w-])/g,
+    keep: 0,
+    may: (x) => x.includes(':AA'),
+  },
+  {
+    name: 'bearer token',
+    // `Authorization: Bearer …`, `-H "Authorization: Bearer …"`: the token after the scheme.
+    // A JSON Web Token after it is named as one (its own rule).
+    re: /(?<![A-Za-z0-9])Bearer[ \t]+(?!eyJ)([A-Za-z0-9._~+/-]{16,}=*)/gi,
+    keep: 0,
+    may: (x) => holdsAnyCase(x, ['bearer']),
+  },
+  {
+    name: 'password on a command line',
+    // `curl -u user:pass`, `--user user:pass`, `--password pass`, `mysql -ppass`.
+    re: /(?:(?<![\w-])(?:-u|--user)[ \t=]+[^\s:'"]{1,64}:([^\s'"]{4,})|(?<![\w-])--password[ \t=]+([^\s'"-][^\s'"]{3,})|(?<![\w-])(?:mysql|mariadb|mysqldump)\b[^\n]{0,200}?(?<![\w-])-p([^\s'"]{4,}))/g,
+    keep: 0,
+    may: (x) => holds(x, ['-u', '--user', '--password', 'mysql', 'mariadb']),
   },
   {
     name: 'npm token',
@@ -150,7 +214,7 @@ export const REGEX_RULES: readonly RegexRule[] = [
     // Environment style, `KEY=Qz7#wR4$…`, `STRIPE_KEY=…`, `DB_PASS=…`: an upper-case name ending in a
     // secret word, `=`, a value of 8+ that looks generated (so `SORT_KEY=created_at` is not one).
     re: new RegExp(
-      `${START}(?:[A-Z0-9]{1,32}_){0,4}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)(?![A-Za-z0-9])[ \\t]{0,4}=[ \\t]{0,4}["'\`]?(?![<{$])(${VALUE}{8,})`,
+      `${START}(?:[A-Z0-9]{1,32}_){0,4}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|[A-Z0-9]{1,16}(?:PASSWORD|PASSWD|TOKEN|SECRET))(?![A-Za-z0-9])[ \\t]{0,4}=[ \\t]{0,4}["'\`]?(?![<{$])(${VALUE}{8,})`,
       'g',
     ),
     keep: 0,
@@ -184,7 +248,7 @@ export const REGEX_RULES: readonly RegexRule[] = [
 
 /** Addresses that name no person: documentation examples, reserved test domains, bots, git remotes, `name@2x.png`. */
 const NOT_PERSONAL_MAIL =
-  /@(?:[a-z0-9-]+\.)*(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:invalid|test|example|localhost|local)|users\.noreply\.github\.com)$|^(?:git|noreply|no-reply|donotreply|do-not-reply)@|\.(?:png|jpe?g|gif|svg|webp|md|ts|js|json|ya?ml)$/i;
+  /@(?:[a-z0-9-]+\.)*(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:invalid|test|example|localhost)|users\.noreply\.github\.com)$|^(?:git|noreply|no-reply|donotreply|do-not-reply)@|\.(?:png|jpe?g|gif|svg|webp|md|ts|js|json|ya?ml)$/i;
 
 /** [A-Za-z0-9_-.+%]: the characters of an address's local part. */
 function mailLocal(c: number): boolean {
@@ -337,8 +401,10 @@ function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
   for (const r of rules) {
     r.re.lastIndex = 0;
     for (let m = r.re.exec(line); m; m = r.re.exec(line)) {
-      const value = m[1] ?? m[0];
-      const start = m[1] !== undefined ? m.index + m[0].length - m[1].length : m.index;
+      // The value is the first group that took part (a rule of several shapes has one per shape), else the match.
+      const g = m.findIndex((x, k) => k > 0 && x !== undefined);
+      const value = g > 0 ? m[g] : m[0];
+      const start = g > 0 ? m.index + m[0].lastIndexOf(value) : m.index;
       if (!r.value || r.value(value))
         spans.push({
           rule: r.name,
@@ -368,17 +434,60 @@ function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
 }
 
 /**
+ * A secret's name with nothing after its `:` or `=` but an opening quote or a YAML block indicator
+ * (`password:` / `  Qz7#wR4$…` on the next line, as a list item or a YAML value wraps): the value is the
+ * first word of the next line that is not empty, when it looks generated.
+ */
+const KEY_ENDS_LINE = new RegExp(
+  `${START}(?:(?:[A-Za-z0-9]{1,32}[_-]){0,4}(?:api[_-]?key|secret[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key|password|passwd)|(?:[A-Za-z0-9]{1,32}[_-]){1,4}(?:token|secret))` +
+    `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}(?:["'\`]|[>|][+-]?)?[ \\t]*$`,
+  'i',
+);
+/** The first word of a wrapped value's line: after the indent, a list marker or a quote. */
+const WRAPPED_VALUE = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?["'\`]?(?![<{$])(${VALUE}{8,})`);
+
+/** The line breaks a text may use: LF, CRLF, and a lone CR (as Markdown reads it). */
+function splitLines(text: string): { lines: string[]; breaks: string[] } {
+  if (!text.includes('\r')) return { lines: text.split('\n'), breaks: [] };
+  const parts = text.split(/(\r\n|\r|\n)/);
+  const lines: string[] = [];
+  const breaks: string[] = [];
+  for (let k = 0; k < parts.length; k += 2) {
+    lines.push(parts[k]);
+    if (k + 1 < parts.length) breaks.push(parts[k + 1]);
+  }
+  return { lines, breaks };
+}
+
+/** Replace `spans` of `line` by their masked forms, recording a hit for each. */
+function masked(line: string, spans: readonly Span[], n: number, hits: SecretHit[]): string {
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    const m = mask(line.slice(s.start, s.end), s.keep);
+    hits.push({ rule: s.rule, line: n, masked: m, ...(s.kind ? { kind: s.kind } : {}) });
+    out += line.slice(at, s.start) + m;
+    at = s.end;
+  }
+  return out + line.slice(at);
+}
+
+/**
  * Find every secret in `text` and replace its value by the masked form. Lines keep their number
- * (a private key's body lines are masked one by one, up to its END line).
+ * (a private key's body lines are masked one by one, up to its END line; a line break is LF, CRLF or
+ * a lone CR). A line with a format character in it (a zero-width space, a soft hyphen) is looked at
+ * without them, as every output shows it: when it holds a secret, it is kept without them.
  */
 export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   const hits: SecretHit[] = [];
-  const lines = text.split('\n');
+  const { lines, breaks } = splitLines(text);
   const rules = REGEX_RULES.filter((r) => r.may(text));
+  const format = MAY_BE_FORMAT.test(text);
   let changed = false;
   let inKey = 0;
+  let wrapped = false;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    const line = format ? withoutFormat(lines[i]) : lines[i];
     if (inKey > 0) {
       // The key's body: base64 lines (and PEM header fields) up to the END line; anything else ends it.
       if (/-----END [A-Z0-9 ]{0,140}-----/.test(line) || --inKey === 0) {
@@ -394,27 +503,45 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
       if (line.trim() === '') continue;
       inKey = 0;
     }
-    if (line.includes('-----BEGIN') && PEM_BEGIN.test(line)) {
-      // The header names the key; the body lines that follow are the secret.
+    const pem = line.includes('-----BEGIN') ? PEM_BEGIN.exec(line) : null;
+    if (pem) {
+      // The header names the key; the body that follows (on the lines below, or on this line after it, as
+      // a JSON string holds it) is the secret, up to its END marker. What stands before and after is looked at.
       hits.push({ rule: 'private key', line: i + 1, masked: mask('PRIVATE KEY block', 0) });
-      inKey = 200;
+      const bodyAt = pem.index + pem[0].length;
+      const end = /-----END [A-Z0-9 ]{0,140}-----/.exec(line.slice(bodyAt));
+      const body = end ? line.slice(bodyAt, bodyAt + end.index + end[0].length) : line.slice(bodyAt);
+      const rest = end ? line.slice(bodyAt + end.index + end[0].length) : '';
+      const before = line.slice(0, pem.index);
+      const tail = rest ? lineSpans(rest, rules) : [];
+      const head = lineSpans(before, rules);
+      lines[i] =
+        masked(before, head, i + 1, hits) +
+        pem[0] +
+        (body.trim() ? mask(body, 0) : body) +
+        masked(rest, tail, i + 1, hits);
+      changed = true;
+      inKey = end ? 0 : 200;
       continue;
     }
-    const spans = lineSpans(line, rules);
-    if (!spans.length) continue;
-    let out = '';
-    let at = 0;
-    for (const s of spans) {
-      const v = line.slice(s.start, s.end);
-      const m = mask(v, s.keep);
-      hits.push({ rule: s.rule, line: i + 1, masked: m, ...(s.kind ? { kind: s.kind } : {}) });
-      out += line.slice(at, s.start) + m;
-      at = s.end;
+    let spans = lineSpans(line, rules);
+    if (wrapped) {
+      // The value of a secret's name that ended the line before.
+      const w = WRAPPED_VALUE.exec(line);
+      // Only a value that looks generated: a wrapped list item of words is no password.
+      if (w && looksGenerated(w[1]) && !NOT_SECRET.test(w[1]) && !spans.some((s) => s.start < w.index + w[0].length)) {
+        const start = w.index + w[0].length - w[1].length;
+        spans = [{ rule: 'assigned secret', from: start, start, end: start + w[1].length, keep: 0 }, ...spans];
+      }
     }
-    lines[i] = out + line.slice(at);
+    if (line.trim() !== '') wrapped = KEY_ENDS_LINE.test(line);
+    if (!spans.length) continue;
+    lines[i] = masked(line, spans, i + 1, hits);
     changed = true;
   }
-  return { text: changed ? lines.join('\n') : text, hits };
+  if (!changed) return { text, hits };
+  if (!breaks.length) return { text: lines.join('\n'), hits };
+  return { text: lines.map((l, k) => l + (breaks[k] ?? '')).join(''), hits };
 }
 
 /** The secrets in `text` (masked samples, one per value). */

@@ -21,6 +21,7 @@ import { clip } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import { gitPendingCheck, mk } from '../../rules/common';
 import { companionPath } from '../facts';
+import { maskSecrets } from '../../secrets/secrets';
 
 const DEBT = companionPath('S3', 'debt');
 /** At most this many changed files are read, each at most this many bytes (the rest is said, not read). */
@@ -101,7 +102,8 @@ export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]>
     for (const rel of changed.slice(0, MAX_FILES)) {
       const f = await ws.read(rel);
       if (!f.ok || f.size > MAX_BYTES) continue;
-      if (f.text.includes('defer:')) markers.push(...deferMarkers(rel, f.text));
+      // A changed file is no state document: its text is masked here before a marker's words are quoted.
+      if (f.text.includes('defer:')) markers.push(...deferMarkers(rel, maskSecrets(f.text).text));
     }
     unread = Math.max(0, changed.length - MAX_FILES);
   }

@@ -1,0 +1,132 @@
+/**
+ * What an attack round on text found, each case from the hostile input: secrets that reached an
+ * output unmasked (a private key and a token on one line, a value wrapped onto the next line, a file
+ * with CR line breaks, a format character inside a token, formats the masker did not know, a changed
+ * file's `defer:` text), a commit dated past what a date holds (every check said "internal error"),
+ * and findings added in quadratic time.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { maskSecrets } from '../../src/core/secrets/secrets';
+import { addFindings } from '../../src/core/rules/common';
+import type { Finding, StateDoc } from '../../src/core/model/model';
+import { assertLinear, cli, git, gitInit, workspace, write } from './helpers';
+
+/** `n` characters cycling through `alphabet` (deterministic, no real token). */
+function chars(n: number, alphabet = 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphabet[i % alphabet.length];
+  return s;
+}
+
+/** `text` masked holds none of `raw`, and says it found something. */
+function hidden(text: string, ...raw: string[]): void {
+  const r = maskSecrets(text);
+  for (const v of raw) assert.ok(!r.text.includes(v), `${JSON.stringify(v)} is masked in ${JSON.stringify(r.text)}`);
+  assert.ok(r.hits.length > 0, JSON.stringify(text));
+}
+
+const GH = `ghp_${chars(36)}`;
+const PASSWORD = 'Qz7#wR4$xK9mPq2L';
+
+test('a private key and a token on one line (a service-account JSON) are both masked, and what follows the key too', () => {
+  const body = chars(64, 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC');
+  const line = `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${body}\\n-----END PRIVATE KEY-----\\n", "token": "${GH}"}`;
+  hidden(line, body, GH);
+  hidden(`NEXT: -----BEGIN RSA PRIVATE KEY-----${body}`, body);
+});
+
+test('a secret in a file with CR line breaks is masked, and so is one after a key block there', () => {
+  const body = chars(40, 'ABCDEFGHabcdefgh0123456789+/');
+  hidden(
+    `# Ledger\r- token ${GH}\r-----BEGIN PRIVATE KEY-----\r${body}\r-----END PRIVATE KEY-----\rpassword = ${PASSWORD}\r`,
+    GH,
+    body,
+    PASSWORD,
+  );
+  const r = maskSecrets(`a\r\npassword = ${PASSWORD}\rb\nc`);
+  assert.equal(r.text, 'a\r\npassword = … (16 chars)\rb\nc', 'every line break is kept as it was');
+  assert.equal(r.hits[0].line, 2);
+});
+
+test('a secret whose value wraps onto the next line (a list continuation, a folded YAML value) is masked; a wrapped list of words is not', () => {
+  hidden(`- password:\n  ${PASSWORD}`, PASSWORD);
+  hidden(`next:\n  - api_key: >-\n      Zx9${chars(20)}`, `Zx9${chars(20)}`);
+  const words = '- password:\n- rotate-the-keys-tomorrow';
+  assert.equal(maskSecrets(words).text, words);
+});
+
+test('a format character inside a token does not hide it from the masker', () => {
+  for (const c of ['\u200b', '\u00ad', '\u2060', '\u202e'])
+    hidden(`token: ${GH.slice(0, 20)}${c}${GH.slice(20)}`, GH.slice(20));
+});
+
+test('the credential formats an attack round found shown raw are masked', () => {
+  const cases: Array<[string, string]> = [
+    [`Authorization: Bearer ${chars(32)}`, chars(32)],
+    [`PGPASSWORD=${PASSWORD} psql`, PASSWORD],
+    [`curl -u admin:${PASSWORD} https://x`, PASSWORD],
+    [`mysql -uroot -p${PASSWORD} db`, PASSWORD],
+    [`run --password ${PASSWORD}`, PASSWORD],
+    [`glpat-${chars(20)}`, chars(20)],
+    [`hf_${chars(34)}`, chars(34)],
+    [`SG.${chars(22)}.${chars(43)}`, chars(43)],
+    [`ya29.${chars(40)}`, chars(40)],
+    [`dop_v1_${'a1'.repeat(32)}`, 'a1'.repeat(32)],
+    [`pypi-AgEIcHlwaS5vcmc${chars(60)}`, chars(60)],
+    [`https://hooks.slack.com/services/T0123456/B0123456/${chars(24)}`, chars(24)],
+    [`123456789:AA${chars(33)}`, chars(33)],
+    [`sk_test_${chars(24)}`, chars(24)],
+    ['mail jane.doe@corp.local', 'jane.doe@corp.local'],
+  ];
+  for (const [line, raw] of cases) hidden(line, raw);
+  for (const plain of ['mkdir -p build/output-dir', 'git log -u main', 'see docs/password-reset.md']) {
+    assert.equal(maskSecrets(plain).text, plain, plain);
+  }
+});
+
+test("S3's debt check quotes a changed file's defer: text masked", () => {
+  const dir = workspace({
+    'docs/state/STATE.md':
+      '# State\n\n## Handoff\n\n- **Status:** work\n- **Now ▶** wire the vault\n- **Blocked on:** nothing\n\n## Log\n',
+    'docs/state/DEBT.md': '# Debt\n',
+  });
+  gitInit(dir);
+  write(dir, '.env.local', `DB=1 # defer: move DB_PASSWORD=${PASSWORD} to the vault\n`);
+  write(dir, 'src/db.ts', `// defer: hard-coded ${GH} until the vault\n`);
+  const r = cli(['status', '--root', dir]);
+  assert.match(r.stdout, /defer:/);
+  assert.ok(!r.stdout.includes(PASSWORD) && !r.stdout.includes(GH), r.stdout);
+});
+
+test('a HEAD commit dated past what a date holds is no internal error: the checks run', () => {
+  const dir = workspace({
+    'docs/state/STATE.md': '# State\n\n## Handoff\n\n- **Status:** work\n- **Now ▶** run the tests\n\n## Log\n',
+  });
+  gitInit(dir);
+  const tree = git(dir, 'rev-parse', 'HEAD^{tree}').trim();
+  const body = `tree ${tree}\nauthor a <a@b> 99999999999999 +0000\ncommitter a <a@b> 99999999999999 +0000\n\nfar\n`;
+  const oid = spawnSync('git', ['hash-object', '-t', 'commit', '-w', '--literally', '--stdin'], {
+    cwd: dir,
+    input: body,
+    encoding: 'utf8',
+  }).stdout.trim();
+  git(dir, 'update-ref', 'HEAD', oid);
+  const r = cli(['check', '--root', dir]);
+  assert.ok(!/internal error/i.test(r.stdout + r.stderr), r.stdout + r.stderr);
+  assert.match(r.stdout, /STATE\.md/);
+});
+
+test('findings are added in linear time (100k unknown headings took 20 s)', () => {
+  const run = (input: string) => {
+    const n = input.length;
+    const doc = { findings: [] as Finding[] } as unknown as StateDoc;
+    const found: Finding[] = [];
+    for (let i = 0; i < n; i++)
+      found.push({ id: 'unknown-heading', severity: 'info', line: i + 1, message: `## H${i}` } as Finding);
+    addFindings(doc, found);
+    return doc.findings.length;
+  };
+  assertLinear('addFindings', run, 'x'.repeat(5_000), 'x'.repeat(20_000));
+});
