@@ -86,11 +86,12 @@ function alreadyRecorded(file: string, input: Record<string, unknown>): boolean 
  */
 async function record(input: Record<string, unknown>, dir: string | null): Promise<void> {
   const sid = input.session_id;
-  // The home folder and a file-system root are no project: nothing of the tool's is written there.
-  if (!dir || typeof sid !== 'string' || !sid || notAProject(dir)) return;
+  if (!dir || typeof sid !== 'string' || !sid) return;
   try {
     const file = feedPath(dir, sid);
     if (alreadyRecorded(file, input)) return;
+    // The home folder and a file-system root are no project (even through a link): nothing of the tool's is written there.
+    if (notAProject(dir)) return;
     const rec: FeedRecord = { version: 1, receivedAt: isoTime(Date.now()), sessionId: sid, input };
     // Only a cache of the client's figure: atomic, not fsynced.
     const { created } = await writeAtomic(file, `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
