@@ -201,3 +201,47 @@ test('pruning removes nothing through a folder link: 40 files behind a sessions/
   await keepNewest(path.join(root, SESSION_RECORDS_DIR_REL), root, isRecordName);
   assert.equal(readdirSync(outside).length, 40);
 });
+
+/**
+ * Run `fn` while the first open of a path ending in `name` first swaps `folder` for a link to
+ * `outside`: the moment between the tool's link check and its open, which an attacker's swap would
+ * have to hit, made certain.
+ */
+async function swappedAtOpen(name: string, folder: string, outside: string, fn: () => Promise<unknown>): Promise<void> {
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  const open = nodeFs.openSync;
+  let swapped = false;
+  nodeFs.openSync = ((p: import('node:fs').PathLike, ...rest: unknown[]) => {
+    if (!swapped && String(p).includes(name)) {
+      swapped = true;
+      nodeFs.renameSync(folder, `${folder}.orig`);
+      symlinkSync(outside, folder);
+    }
+    return (open as (...a: unknown[]) => number)(p, ...rest);
+  }) as typeof open;
+  try {
+    await fn().catch(() => undefined);
+  } finally {
+    nodeFs.openSync = open;
+  }
+  assert.ok(swapped, 'the open was reached');
+}
+
+test('a folder swapped for a link between the check and the open gets no hook log line and no record content', async () => {
+  const { appendHookLog } = await import('../../src/core/hooks/io');
+  const { writeAtomic } = await import('../../src/core/files/atomic');
+  const dir = workspace({ '.claude/log/session-ledger-hook.log': '' });
+  const outside = workspace({ 'session-ledger-hook.log': 'victim\n' });
+  await swappedAtOpen('session-ledger-hook.log', path.join(dir, '.claude/log'), outside, () =>
+    appendHookLog(dir, 'pre-compact', 'BLOCK'),
+  );
+  assert.equal(readFileSync(path.join(outside, 'session-ledger-hook.log'), 'utf8'), 'victim\n');
+
+  const root = workspace({ '.claude/session-ledger/session.json': '{}\n' });
+  const elsewhere = workspace({});
+  await swappedAtOpen('.session.json.', path.join(root, '.claude/session-ledger'), elsewhere, () =>
+    writeAtomic(path.join(root, SESSION_RECORD_REL), '{"session_id":"s"}\n', { root, own: true, durable: false }),
+  );
+  for (const n of readdirSync(elsewhere))
+    assert.equal(readFileSync(path.join(elsewhere, n), 'utf8'), '', `${n}: no content written outside`);
+});
