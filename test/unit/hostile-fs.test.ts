@@ -390,20 +390,23 @@ test('hooks: the root is $CLAUDE_PROJECT_DIR; a payload cwd outside it is ignore
 // ---------------------------------------------------------------------------------------------
 // 7. The guard allows on its own read error
 
-test('a marker that exists but cannot be read (a symlink loop, a directory) allows, and the log says why', async () => {
-  for (const make of [(p: string) => symlinkSync(path.basename(p), p), (p: string) => mkdirSync(p)]) {
+test('what stands at the marker and is no file the tool wrote (a symlink loop, a folder) is no checkpoint: the guard blocks and says to remove it', async () => {
+  for (const [make, what] of [
+    [(p: string) => symlinkSync(path.basename(p), p), 'a symbolic link'],
+    [(p: string) => mkdirSync(p), 'a folder'],
+  ] as const) {
     const dir = s3Workspace();
     mkdirSync(path.join(dir, '.claude'), { recursive: true });
     make(path.join(dir, `.claude/.checkpoint-ready.${SID}`));
     const d = await preCompactGuard(preCompact(dir), { root: dir });
-    assert.equal(d.allow, true);
-    assert.equal(d.rule, 'marker-error');
+    assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], what);
+    assert.match(d.reason, new RegExp(`is ${what}, not a marker Session Ledger wrote`), what);
     assert.match(
       readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'),
-      /allow \(cannot read the marker \.claude\/\.checkpoint-ready\./,
+      new RegExp(`BLOCK \\(\\.claude/\\.checkpoint-ready\\.${SID} is ${what}`),
     );
   }
-  // Missing is not an error: it still blocks.
+  // Missing is no checkpoint either: it blocks.
   const dir = s3Workspace();
   assert.equal((await preCompactGuard(preCompact(dir), { root: dir, log: false })).rule, 'no-marker');
 });

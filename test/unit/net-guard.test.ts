@@ -103,6 +103,7 @@ test('guard: nothing-to-preserve in the shared or the own marker allows at once;
   }
   const dir = workspace({ '.claude/session-ledger.md': S2_SKELETON });
   write(dir, OWN, `${SID}\n`);
+  setAt(dir, T0, { [OWN]: 0, '.claude/session-ledger.md': -60 });
   const d = await guard(dir, 0);
   assert.deepEqual([d.rule, d.allow, d.exitCode], ['skeleton', false, 2]);
   assert.match(d.reason, /\.claude\/session-ledger\.md is still an empty skeleton/);

@@ -19,8 +19,8 @@ import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
 import { IDLE_GRACE_MS, maxAgeMinutes, speakingMarker } from '../checkpoint/freshness';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
-import { FACTS } from '../systems/facts';
-import { readTextFile } from '../files/fsread';
+import { ALL_FACTS, FACTS } from '../systems/facts';
+import { lstatOrNullSync, readTextFile } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
@@ -137,12 +137,55 @@ function block(
   return { allow: false, exitCode: 2, rule, reason, log, root, sessionId, marker };
 }
 
-/** A marker, or why an existing one cannot be read (null error: it is simply missing). */
-async function markerAt(root: string, rel: string): Promise<{ marker: MarkerFile | null; error: string | null }> {
+/**
+ * A marker, or why an existing one cannot be read (null error: it is simply missing), or why what
+ * stands there is no marker the tool wrote (`planted`): a symbolic link, a folder or another non-file,
+ * a file with a second hard link (a repository can commit any of them, and each would let every
+ * /compact through), or a file dated in the future (its age would count as none).
+ */
+async function markerAt(
+  root: string,
+  rel: string,
+  now: number,
+): Promise<{ marker: MarkerFile | null; error: string | null; planted: string | null }> {
+  const st = lstatOrNullSync(path.join(root, rel));
+  const planted = !st
+    ? null
+    : st.isSymbolicLink()
+      ? 'a symbolic link'
+      : st.isDirectory()
+        ? 'a folder'
+        : !st.isFile()
+          ? 'not a regular file'
+          : st.nlink > 1
+            ? `a file with ${st.nlink} hard links`
+            : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
+              ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
+              : null;
+  if (planted) return { marker: null, error: null, planted };
   const marker = await readMarker(root, rel);
-  if (marker) return { marker, error: null };
+  if (marker) return { marker, error: null, planted: null };
   const f = await readTextFile(path.join(root, rel), 1);
-  return { marker: null, error: f.ok || f.kind === 'missing' ? null : f.message };
+  return { marker: null, error: f.ok || f.kind === 'missing' ? null : f.message, planted: null };
+}
+
+/** How far ahead of the clock a marker's time may be (another machine's clock on a shared folder) before it is no marker. */
+const MARKER_CLOCK_SLACK_MS = 5 * 60_000;
+
+/**
+ * The home files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
+ * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
+ * longer watched).
+ */
+function vouchedGone(root: string, marker: MarkerFile): string[] {
+  const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
+  const out: string[] = [];
+  for (const { path: rel } of marker.content.hashes) {
+    if (!homes.has(rel)) continue;
+    const st = lstatOrNullSync(path.join(root, rel));
+    if (!st || (st.isFile() && st.size === 0)) out.push(rel);
+  }
+  return out;
 }
 
 async function decide(
@@ -160,14 +203,31 @@ async function decide(
   const sid = isSessionId(p.session_id) ? p.session_id : null;
   if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
 
-  const sharedRead = await markerAt(root, SHARED_MARKER_REL);
+  const sharedRead = await markerAt(root, SHARED_MARKER_REL, now);
   const shared = sharedRead.marker;
   if (shared?.content.nothingToPreserve)
     return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
 
   // Which marker speaks for this session. A marker that is there but cannot be read is the guard's
   // own failure, not the user's: it allows (and the log says why).
-  const ownRead = sid ? await markerAt(root, markerRel(sid)) : { marker: null, error: null };
+  const ownRead = sid ? await markerAt(root, markerRel(sid), now) : { marker: null, error: null, planted: null };
+  // What stands at this session's marker (or, without one, at the shared marker) and is no marker: blocked, and said.
+  const planted = ownRead.planted
+    ? { rel: markerRel(sid), why: ownRead.planted }
+    : !ownRead.marker && sharedRead.planted
+      ? { rel: SHARED_MARKER_REL, why: sharedRead.planted }
+      : null;
+  if (planted) {
+    const cli = cliCommand(root);
+    return block(
+      'no-marker',
+      root,
+      sid,
+      null,
+      `Compaction stopped: ${planted.rel} is ${planted.why}, not a marker Session Ledger wrote (a repository can commit one), so it proves no checkpoint. Remove it (rm -r ${planted.rel}), then run \`${checkpointCommand(cli, sid, null)}\` and /compact again.`,
+      `BLOCK (${planted.rel} is ${planted.why}: no marker)`,
+    );
+  }
   const unreadable = ownRead.error
     ? { rel: markerRel(sid), error: ownRead.error }
     : !ownRead.marker && sharedRead.error
@@ -220,15 +280,16 @@ async function decide(
 
   const skeleton =
     report?.systems.flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
-  if (skeleton.length) {
-    const files = [...new Set(skeleton.map((c) => c.path ?? c.system))].join(', ');
+  const gone = vouchedGone(root, marker);
+  if (skeleton.length || gone.length) {
+    const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].join(', ');
     return block(
       'skeleton',
       root,
       sid,
       marker.rel,
-      `Compaction stopped: a checkpoint ran, but ${files} is still an empty skeleton, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
-      `BLOCK (marker ${marker.rel} present, but ${files} is an empty skeleton)`,
+      `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone or empty since (the checkpoint vouched for it)'}, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
+      `BLOCK (marker ${marker.rel} present, but ${files} ${skeleton.length ? 'is an empty skeleton' : 'is gone or empty'})`,
     );
   }
 

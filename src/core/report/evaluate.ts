@@ -32,6 +32,28 @@ function confirmedSet(o: EvaluateOptions): Set<string> {
   return new Set(o.confirmed ?? []);
 }
 
+/**
+ * A home file that is there, readable and empty (nothing but white space): the emptiest skeleton,
+ * whatever the system's own template test makes of a file without sections. Blocks as not-skeleton.
+ */
+function emptyHomeCheck(id: SystemId, loaded: Loaded, checks: readonly Check[]): Check | null {
+  const home = loaded.home;
+  if (!home || home.findings.some((f) => f.id === 'readable') || home.text.trim() !== '') return null;
+  if (checks.some((c) => c.id === 'not-skeleton' && c.status === 'fail')) return null;
+  return mk(
+    id,
+    'not-skeleton',
+    'block',
+    false,
+    t('{0} is empty: there is no state to resume from.', home.relPath),
+    { path: home.relPath },
+    t(
+      'Have the agent write the state into {0} (run its checkpoint), or restore it from git if it was emptied by mistake.',
+      home.relPath,
+    ),
+  );
+}
+
 /** A reader bug must not take the report down: it is said as a blocking finding. */
 function internalErrorCheck(id: SystemId, err: unknown): Check {
   return mk(
@@ -64,6 +86,8 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
       ...((await mod.manualItems?.(ws)) ?? []),
       ...manualChecks(mod.id, confirmed),
     ];
+    const empty = ws.options.rules === 'skeleton' ? emptyHomeCheck(mod.id, loaded, checks) : null;
+    if (empty) checks = checks.filter((c) => c.id !== 'not-skeleton').concat(empty);
   } else {
     try {
       ({ checks, next, unconfirmed, resumePrompt } = await analyseOf(mod)(ws, loaded));
@@ -76,6 +100,8 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
       if (!have.has(`${f.id}\0${f.path ?? ''}\0${f.line ?? ''}`)) checks.push(f);
     }
     checks.push(...manualChecks(mod.id, confirmed));
+    const empty = emptyHomeCheck(mod.id, loaded, checks);
+    if (empty) checks = checks.filter((c) => c.id !== 'not-skeleton').concat(empty);
   }
   const r: SystemReport = {
     id: mod.id,

@@ -162,6 +162,15 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
     }
   }
   if (latest.length === 0 && others.length === 0) {
+    // A sidecar attests a handoff: with the handoff gone, S1 is there and its home is missing.
+    for (const dir of S1_DIRS)
+      if ((await ws.kind(`${dir}/${S1_SIDECAR}`)) === 'file')
+        return {
+          home: null,
+          homeRel: `${dir}/${S1_LATEST}`,
+          docs: [],
+          extra: { strays: [], sidecar: `${dir}/${S1_SIDECAR}` },
+        };
     // No handoff: S1 is not read (the next session starts from the handoff alone). Its memory stores in
     // S1's own folder are said to be there, not read, and why: the handoff is what is missing.
     for (const dir of S1_DIRS)

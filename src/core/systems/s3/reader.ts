@@ -20,8 +20,8 @@ async function findHome(ws: Workspace): Promise<string | null> {
   for (const rel of [S3_HOME, ...(ws.options.extraPaths?.S3 ?? [])]) {
     const f = await ws.read(rel);
     if (!f.ok && f.kind === 'missing') continue;
-    // Someone else's readable file is not S3; an unreadable one is S3's, damaged.
-    if (f.ok && !hasS3Headings(ws.outline(f.text))) {
+    // Someone else's readable file is not S3; an unreadable one is S3's, damaged, and an empty one S3's, emptied.
+    if (f.ok && f.text.trim() !== '' && !hasS3Headings(ws.outline(f.text))) {
       ws.notOurs(rel, 'S3', 'S3-no-handoff');
       continue;
     }

@@ -1,0 +1,94 @@
+/**
+ * Go-signals an attack round found given where they were not true, each from the hostile state:
+ * an emptied (0-byte) state file after a checkpoint, a checkpoint over an empty S4 STATE.md, a
+ * marker the repository ships (a link, a folder, a file dated in the future), a state file the
+ * checkpoint vouched for deleted later (its system is then no longer detected, so its file was no
+ * longer watched), and S1's handoff deleted while its attestation sidecar stays.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { preCompactGuard } from '../../src/core/hooks/guard';
+import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
+import { cli, gitInit, REPO, workspace } from './helpers';
+import { preCompact, SID } from './checkpoint-fixtures';
+
+/** A git copy of the demo workspace (all five systems), checkpointed for SID when `checkpointed`. */
+function demo(checkpointed: boolean): string {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  gitInit(dir);
+  if (checkpointed) {
+    const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  return dir;
+}
+
+const HOMES = [
+  '.agents/session_ledger.md',
+  'memory/session-handoff-LATEST.md',
+  '.claude/session-ledger.md',
+  'docs/state/STATE.md',
+  '.agents/STATE.md',
+];
+
+test('a state file emptied to 0 bytes after a checkpoint blocks /compact, in every system', async () => {
+  for (const rel of HOMES) {
+    const dir = demo(true);
+    writeFileSync(path.join(dir, rel), '');
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'skeleton'], rel);
+    assert.match(d.reason, new RegExp(rel.replace(/[.]/g, '\\.')), rel);
+  }
+});
+
+test('checkpoint refuses an empty S4 STATE.md (S4 found by its checkpoints folder): no marker, no "safe"', () => {
+  const dir = demo(false);
+  writeFileSync(path.join(dir, '.agents/STATE.md'), '');
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 1, r.stdout);
+  assert.doesNotMatch(r.stdout + r.stderr, /Safe to/);
+  assert.match(r.stderr, /S4 FAIL not-skeleton +\.agents\/STATE\.md is empty/);
+});
+
+test('a marker the repository ships (a link to the state file or to /dev/null, a folder, a file dated in the future) lets no /compact through', async () => {
+  const plant: Array<[string, (p: string) => void]> = [
+    ['a link to the state file', (p) => symlinkSync('../docs/state/STATE.md', p)],
+    ['a link to /dev/null', (p) => symlinkSync('/dev/null', p)],
+    ['a folder', (p) => mkdirSync(p)],
+    [
+      'a file dated in the future',
+      (p) => {
+        writeFileSync(p, '');
+        const t = Date.UTC(2030, 0, 1) / 1000;
+        utimesSync(p, t, t);
+      },
+    ],
+  ];
+  for (const [what, make] of plant) {
+    const dir = demo(false);
+    make(path.join(dir, SHARED_MARKER_REL));
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], what);
+  }
+});
+
+test('a state file the checkpoint vouched for, deleted since, blocks /compact a day later (its system is no longer detected)', async () => {
+  for (const rel of ['docs/state/STATE.md', 'memory/session-handoff-LATEST.md']) {
+    const dir = demo(true);
+    rmSync(path.join(dir, rel));
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false, now: Date.now() + 24 * 3600_000 });
+    assert.deepEqual([d.allow, d.rule], [false, 'skeleton'], rel);
+    assert.match(d.reason, /is gone or empty since/, rel);
+  }
+});
+
+test("S1's handoff deleted while its sidecar stays: S1 is still there, its handoff missing, and checkpoint refuses", () => {
+  const dir = demo(false);
+  rmSync(path.join(dir, 'memory/session-handoff-LATEST.md'));
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.stderr, /S1 FAIL exists +memory\/session-handoff-LATEST\.md does not exist/);
+});
