@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
@@ -91,4 +91,22 @@ test("S1's handoff deleted while its sidecar stays: S1 is still there, its hando
   const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(r.code, 1, r.stdout);
   assert.match(r.stderr, /S1 FAIL exists +memory\/session-handoff-LATEST\.md does not exist/);
+});
+
+test('S0 switched off: its template ledger blocks no /compact after a checkpoint (it is never checkpointed); switched on after the checkpoint, its ledger was never vouched for and blocks', async () => {
+  const dir = demo(false);
+  cpSync(
+    path.join(REPO, 'test/fixtures/s0/template/.agents/session_ledger.md'),
+    path.join(dir, '.agents/session_ledger.md'),
+  );
+  const yml = path.join(dir, '.agents.yml');
+  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const off = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.deepEqual([off.allow, off.rule], [true, 'idle'], off.reason);
+  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: false/m, '  ledger: true'));
+  const on = await preCompactGuard(preCompact(dir), { root: dir, log: false, now: Date.now() + 3 * 24 * 3600_000 });
+  assert.equal(on.allow, false);
+  assert.match(on.reason, /\.agents\/session_ledger\.md was not part of the last checkpoint/);
 });

@@ -77,6 +77,7 @@ export function cliCommand(root: string): string {
 function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: number }> {
   const out: Array<{ rel: string; mtime: number }> = [];
   for (const s of report?.systems ?? []) {
+    if (s.skipped) continue;
     const d = s.docs.find((x) => x.relPath === s.home);
     if (d && d.mtime > 0) out.push({ rel: d.relPath, mtime: d.mtime });
   }
@@ -278,9 +279,27 @@ async function decide(
   if (marker.content.nothingToPreserve)
     return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
 
+  // A system switched off is never checkpointed (S0 without `session.ledger: true`): its file blocks nothing.
   const skeleton =
-    report?.systems.flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
+    report?.systems
+      .filter((s) => !s.skipped)
+      .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
   const gone = vouchedGone(root, marker);
+  // A marker that vouches for files (the checkpoint's) must vouch for every home the guard watches: a
+  // system switched on or appearing since was never checked by that checkpoint.
+  const vouched = new Set(marker.content.hashes.map((h) => h.path));
+  const unvouched = vouched.size ? homeDocs(report).filter((x) => !vouched.has(x.rel)) : [];
+  if (unvouched.length) {
+    const files = unvouched.map((x) => x.rel).join(', ');
+    return block(
+      'stale',
+      root,
+      sid,
+      marker.rel,
+      `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it. Bring it up to date, run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`,
+      `BLOCK (${files} not vouched for by marker ${marker.rel})`,
+    );
+  }
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].join(', ');
     return block(
