@@ -21,6 +21,7 @@
  * on every refresh of its status line), which install writes beside the hook script and uninstall
  * removes with the relay.
  */
+import * as fsSync from 'node:fs';
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
@@ -33,7 +34,7 @@ import {
   LEGACY_HOOK_CORE_NAME,
   STATUSLINE_SCRIPT_NAME,
 } from './files';
-import { lstatOrNullSync, readRegularFile, readTextFile, sha256 } from '../files/fsread';
+import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 
 export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -182,6 +183,15 @@ export interface GitignoreChange {
 export interface InstallRecord {
   /** Settings file name → install created its `hooks` key (false: the key, maybe `{}`, was there before). */
   hooksKeyAdded?: Record<string, boolean>;
+  /**
+   * Settings file name → what stood there before install wrote a new file: null when there was no file
+   * (uninstall then removes the file it left as install made it), else the exact text of an empty or
+   * blank file install replaced (uninstall gives that text back). Absent: install edited a file that
+   * had content, and uninstall never removes it.
+   */
+  settingsBefore?: Record<string, string | null>;
+  /** Settings file name → the hook events whose lists were there before the first install: uninstall keeps them, empty. */
+  eventsBefore?: Record<string, string[]>;
   /** The exact text appended to .gitignore, and whether install created the file. */
   gitignore?: { appended: string; created: boolean };
   /** SHA-256 of the hook script install wrote: a script that no longer has it was changed by someone, and is not replaced. */
@@ -495,6 +505,45 @@ async function writesInside(plan: HooksPlan): Promise<void> {
     lockFor(plan.settingsPath, plan.root),
   ])
     refuseOwnFileLink(own, plan.root);
+  // Every file the plan may write can be written, before the first one is: a run that fails halfway
+  // would leave the hooks wired without the record uninstall needs.
+  for (const file of [
+    plan.scriptPath,
+    plan.statuslinePath,
+    plan.settingsPath,
+    path.join(plan.root, INSTALL_RECORD_REL),
+    path.join(plan.root, '.gitignore'),
+  ])
+    refuseUnwritable(file, plan.root);
+}
+
+/**
+ * Throw WriteRefused('io') when `file` cannot be written: something other than a regular file stands
+ * there, something other than a folder stands where one of its folders should be, or the nearest
+ * existing folder on its way is not writable.
+ */
+function refuseUnwritable(file: string, root: string): void {
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  const st = statOrNullSync(file);
+  let why: string | null = st && !st.isFile() ? `${rel} is not a regular file` : null;
+  let dir = path.dirname(file);
+  for (; !why; dir = path.dirname(dir)) {
+    const d = statOrNullSync(dir);
+    if (!d) {
+      if (path.dirname(dir) === dir) break;
+      continue;
+    }
+    if (!d.isDirectory()) why = `${path.relative(root, dir).split(path.sep).join('/')} is not a folder`;
+    else {
+      try {
+        fsSync.accessSync(st ? file : dir, fsSync.constants.W_OK);
+      } catch {
+        why = `${st ? rel : path.relative(root, dir).split(path.sep).join('/') || '.'} cannot be written (no permission)`;
+      }
+    }
+    break;
+  }
+  if (why) throw new WriteRefused(`${why}; nothing was written.`, 'io', rel);
 }
 
 function basePlan(
@@ -528,7 +577,7 @@ function basePlan(
 }
 
 /** Remove our hooks of `event`; drop the event's array when we emptied it. */
-function removeOurs(text: string, event: HookEvent): { text: string; removed: boolean } {
+function removeOurs(text: string, event: HookEvent, keepEmpty = false): { text: string; removed: boolean } {
   let removed = false;
   for (let guard = 0; guard < 1000; guard++) {
     const hooks = valueOf(text).hooks;
@@ -544,7 +593,8 @@ function removeOurs(text: string, event: HookEvent): { text: string; removed: bo
     text = next;
     removed = true;
   }
-  if (removed) {
+  // An event list emptied here goes, unless it was the user's before install (kept as `[]`).
+  if (removed && !keepEmpty) {
     const hooks = valueOf(text).hooks;
     if (isObj(hooks) && Array.isArray(hooks[event]) && (hooks[event] as unknown[]).length === 0)
       text = removeAt(text, ['hooks', event]) ?? text;
@@ -588,6 +638,17 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     ...plan.record.hooksKeyAdded,
     [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined,
   };
+  // The event lists the user had (any event, as uninstall looks at every one), recorded at the first install.
+  if (!(path.basename(settingsPath) in (plan.record.eventsBefore ?? {}))) {
+    // A list holding a group of ours came from an older install: not the user's.
+    const had = isObj(v.hooks)
+      ? ALL_HOOK_EVENTS.filter((e) => {
+          const arr = (v.hooks as Record<string, unknown>)[e];
+          return Array.isArray(arr) && !arr.some(groupHasOurs);
+        })
+      : [];
+    if (had.length) plan.record.eventsBefore = { ...plan.record.eventsBefore, [path.basename(settingsPath)]: had };
+  }
   for (const e of events) {
     const arr = isObj(v.hooks) ? v.hooks[e] : undefined;
     if (arr !== undefined && !Array.isArray(arr))
@@ -600,6 +661,10 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
 
   let text = l.text.trim() === '' ? '' : l.text;
   if (text === '') {
+    const name = path.basename(settingsPath);
+    // What uninstall gives back: no file, or the empty or blank file there was (its exact bytes).
+    if (!(name in (plan.record.settingsBefore ?? {})))
+      plan.record.settingsBefore = { ...plan.record.settingsBefore, [name]: l.before };
     text = newSettingsText(Boolean(opts.statusline), Boolean(opts.remind), client);
     if (opts.statusline) plan.notes.push('statusLine: the context relay was added.');
   } else {
@@ -765,9 +830,10 @@ export async function planHooksUninstall(
   const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
   let text = l.text;
   let removed = false;
+  const kept = plan.record.eventsBefore?.[path.basename(settingsPath)] ?? [];
   if (l.before !== null && l.text.trim() !== '') {
     for (const e of ALL_HOOK_EVENTS) {
-      const r = removeOurs(text, e);
+      const r = removeOurs(text, e, kept.includes(e));
       text = r.text;
       removed ||= r.removed;
     }
@@ -793,16 +859,31 @@ export async function planHooksUninstall(
   } catch (err) {
     return { ...plan, error: (err as Error).message, problem: { kind: 'refused', cause: err } };
   }
-  // A settings file exactly as install creates it from nothing goes away again.
+  // A settings file exactly as install created it goes again (install wrote it where there was none),
+  // or gets back the empty or blank text it replaced; a file that was the user's before is never removed.
+  const name = path.basename(settingsPath);
+  const before = plan.record.settingsBefore ?? {};
   if (
     l.before !== null &&
     removed &&
+    name in before &&
     (client === 'codex'
       ? l.before === newSettingsText(false, false, client)
       : [false, true].some((sl) => [false, true].some((rm) => l.before === newSettingsText(sl, rm))))
   ) {
-    plan.deleteSettings = true;
-    plan.after = '';
+    const was = before[name];
+    if (was === null) {
+      plan.deleteSettings = true;
+      plan.after = '';
+    } else plan.after = was;
+  }
+  if (plan.record.eventsBefore && name in plan.record.eventsBefore) {
+    const { [name]: _had, ...others } = plan.record.eventsBefore;
+    plan.record.eventsBefore = others;
+  }
+  if (plan.record.settingsBefore && name in plan.record.settingsBefore) {
+    const { [name]: _gone, ...rest } = plan.record.settingsBefore;
+    plan.record.settingsBefore = rest;
   }
   // The script goes when no settings file calls it any more; the .gitignore lines and the record's
   // script hash when no client's file calls either script.
@@ -832,10 +913,17 @@ export async function planHooksUninstall(
     if (existsSync(plan.statuslinePath)) plan.statuslineScript = 'remove';
     delete plan.record.statuslineScript;
   }
-  if (!anyUsed) plan.gitignore = await planGitignoreRemove(abs, plan.record);
+  // The .gitignore lines keep the tool's records out of git: they stay while any record is still there
+  // (a session id, a transcript path, the status line's whole JSON), and the note says which.
+  const records = anyUsed ? [] : runtimeFiles(abs);
+  if (records.length)
+    plan.notes.push(
+      `.gitignore keeps its Session Ledger lines: ${records.join(', ')} ${records.length > 1 ? 'are' : 'is'} still there. Delete ${records.length > 1 ? 'them' : 'it'}, then run \`hooks uninstall\` again to take the lines out.`,
+    );
+  if (!anyUsed && !records.length) plan.gitignore = await planGitignoreRemove(abs, plan.record);
   if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
   if (!stillUsed) delete plan.record[scriptKey(client)];
-  if (!anyUsed) delete plan.record.gitignore;
+  if (!anyUsed && !records.length) delete plan.record.gitignore;
   plan.changed =
     plan.after !== (l.before ?? '') ||
     plan.deleteSettings ||
@@ -845,12 +933,31 @@ export async function planHooksUninstall(
   return plan;
 }
 
+/** The tool's records under `root` that its .gitignore lines hide (the install record aside), relative. */
+function runtimeFiles(root: string): string[] {
+  const out: string[] = [];
+  const list = (rel: string): string[] => {
+    try {
+      return fsSync.readdirSync(path.join(root, rel));
+    } catch {
+      return [];
+    }
+  };
+  for (const n of list('.claude/session-ledger'))
+    if (n !== path.basename(INSTALL_RECORD_REL)) out.push(`.claude/session-ledger/${n}`);
+  for (const n of list('.claude/log')) if (n.startsWith('session-ledger-hook.log')) out.push(`.claude/log/${n}`);
+  for (const n of list('.claude')) if (n.startsWith('.checkpoint-ready')) out.push(`.claude/${n}`);
+  return out;
+}
+
 /** Write the install record, or remove it (and its folder, when empty) once it holds nothing. */
 async function writeRecord(plan: HooksPlan): Promise<void> {
   const file = path.join(plan.root, INSTALL_RECORD_REL);
   const r = plan.record;
   const empty =
     (!r.hooksKeyAdded || Object.keys(r.hooksKeyAdded).length === 0) &&
+    (!r.settingsBefore || Object.keys(r.settingsBefore).length === 0) &&
+    (!r.eventsBefore || Object.keys(r.eventsBefore).length === 0) &&
     !r.gitignore &&
     !r.script &&
     !r.codexScript &&

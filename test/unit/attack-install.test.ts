@@ -1,0 +1,75 @@
+/**
+ * What an attack round on `hooks install` / `uninstall` found, each from the user's own files: an
+ * uninstall that deleted a settings file the user had (`{}`, a blank file, Codex's hooks.json) or
+ * dropped their empty event lists; an install that wrote the script and the settings, then failed on
+ * its record and said "nothing was written"; an uninstall that took out the .gitignore lines while the
+ * tool's records were still there (the next `git add -A` committed session ids and transcript paths).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { cli, workspace } from './helpers';
+
+test("install then uninstall gives back the user's settings file byte for byte: {}, a blank file, empty event lists, Codex's hooks.json", () => {
+  const cases: Array<[string, string]> = [
+    ['.claude/settings.json', '{}\n'],
+    ['.claude/settings.json', ''],
+    ['.claude/settings.json', '  \n'],
+    ['.claude/settings.json', '{\n  "hooks": {\n    "PreCompact": []\n  }\n}\n'],
+    [
+      '.claude/settings.json',
+      '{\n  "model": "opus",\n  "hooks": {\n    "PreCompact": [],\n    "SessionStart": []\n  }\n}\n',
+    ],
+    ['.claude/settings.json', '{\n  "hooks": { // my hooks\n    "PreCompact": [ // none yet\n    ]\n  }\n}\n'],
+    ['.codex/hooks.json', '{}\n'],
+  ];
+  for (const [rel, text] of cases) {
+    const dir = workspace({ [rel]: text });
+    const codex = rel.startsWith('.codex') ? ['--codex'] : [];
+    assert.equal(cli(['hooks', 'install', '--root', dir, ...codex]).code, 0, JSON.stringify(text));
+    assert.equal(cli(['hooks', 'uninstall', '--root', dir, ...codex]).code, 0, JSON.stringify(text));
+    assert.ok(existsSync(path.join(dir, rel)), `${JSON.stringify(text)}: the file is still there`);
+    assert.equal(readFileSync(path.join(dir, rel), 'utf8'), text);
+  }
+  // A file install created from nothing goes again.
+  const fresh = workspace({});
+  cli(['hooks', 'install', '--root', fresh]);
+  cli(['hooks', 'uninstall', '--root', fresh]);
+  assert.ok(!existsSync(path.join(fresh, '.claude/settings.json')));
+});
+
+test('install refuses before writing anything when its record cannot be written (a folder at install.json, a file at .claude/session-ledger)', () => {
+  for (const make of [
+    (d: string) => mkdirSync(path.join(d, '.claude/session-ledger/install.json'), { recursive: true }),
+    (d: string) => {
+      mkdirSync(path.join(d, '.claude'), { recursive: true });
+      writeFileSync(path.join(d, '.claude/session-ledger'), '');
+    },
+  ]) {
+    const dir = workspace({ '.claude/settings.json': '{}\n' });
+    make(dir);
+    const r = cli(['hooks', 'install', '--root', dir]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /nothing was written/);
+    assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), '{}\n', 'the settings are untouched');
+    assert.ok(!existsSync(path.join(dir, '.claude/hooks')), 'no script');
+    assert.ok(!existsSync(path.join(dir, '.gitignore')), 'no .gitignore');
+  }
+});
+
+test("uninstall keeps the .gitignore lines while the tool's records are still there, says so, and takes them out once they are gone", () => {
+  const dir = workspace({ 'docs/state/STATE.md': '# State\n\n## Handoff\n\n- **Now ▶** x\n' });
+  assert.equal(cli(['hooks', 'install', '--root', dir]).code, 0);
+  writeFileSync(path.join(dir, '.claude/session-ledger/session.json'), '{"session_id":"abc"}\n');
+  const r = cli(['hooks', 'uninstall', '--root', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /\.gitignore keeps its Session Ledger lines: \.claude\/session-ledger\/session\.json is still there/,
+  );
+  assert.match(readFileSync(path.join(dir, '.gitignore'), 'utf8'), /\.claude\/session-ledger\//);
+  rmSync(path.join(dir, '.claude/session-ledger/session.json'));
+  assert.equal(cli(['hooks', 'uninstall', '--root', dir]).code, 0);
+  assert.ok(!existsSync(path.join(dir, '.gitignore')), 'the lines (and the file install created) are gone');
+});
