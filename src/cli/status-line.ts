@@ -107,10 +107,16 @@ export const RELAY_OUTPUT_MAX = 64 * 1024;
 /** The relayed command's time limit. */
 export const RELAY_TIMEOUT_MS = 30_000;
 
+/** How long the relay waits, once the command has exited, for the rest of its output. */
+const RELAY_DRAIN_MS = 100;
+
 /**
  * Run the previous statusLine command with the same stdin; its stdout becomes ours. It runs in a
- * process group of its own, and the time limit kills the whole group (a shell's children too); at
- * most RELAY_OUTPUT_MAX bytes of each stream are kept.
+ * process group of its own: the time limit, and a signal that ends the relay (Claude Code cancels a
+ * refresh it no longer needs), kill the whole group (a shell's children too). The relay answers once
+ * the command has exited and its output has drained (at most RELAY_DRAIN_MS more: a background job
+ * it left holding the output does not hold the line), or at the time limit; at most RELAY_OUTPUT_MAX
+ * bytes of each stream are kept.
  */
 export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TIMEOUT_MS): Promise<number> {
   // Loaded here: without a command to relay, the status line never pays for node:child_process.
@@ -139,23 +145,48 @@ export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TI
     };
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    const timer = setTimeout(kill, timeoutMs);
-    child.stdout.on('data', keep(out, { n: 0 }));
-    child.stderr.on('data', keep(err, { n: 0 }));
-    child.stdin.on('error', () => undefined);
-    child.on('error', (e) => {
+    let finished = false;
+    let drain: NodeJS.Timeout | undefined;
+    // The relay ended by a signal takes the command's group with it.
+    const onSignal = (sig: NodeJS.Signals) => {
+      kill();
+      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 15));
+    };
+    const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+    for (const sig of signals) process.on(sig, onSignal);
+    const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
-      io.stderr(`session-ledger statusline: cannot run '${cmd.join(' ')}': ${e.message}`);
-      resolve(1);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
+      clearTimeout(drain);
+      for (const sig of signals) process.off(sig, onSignal);
+      child.stdout.destroy();
+      child.stderr.destroy();
       const o = Buffer.concat(out).toString('utf8');
       const e = Buffer.concat(err).toString('utf8');
       if (o) io.stdout(o);
       if (e) io.stderr(e);
-      resolve(code ?? 1);
+      resolve(code);
+    };
+    const timer = setTimeout(() => {
+      kill();
+      drain = setTimeout(() => finish(1), RELAY_DRAIN_MS);
+    }, timeoutMs);
+    child.stdout.on('data', keep(out, { n: 0 }));
+    child.stderr.on('data', keep(err, { n: 0 }));
+    child.stdin.on('error', () => undefined);
+    child.on('error', (e) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      for (const sig of signals) process.off(sig, onSignal);
+      io.stderr(`session-ledger statusline: cannot run '${cmd.join(' ')}': ${e.message}`);
+      resolve(1);
     });
+    child.on('exit', (code) => {
+      if (!finished && drain === undefined) drain = setTimeout(() => finish(code ?? 1), RELAY_DRAIN_MS);
+    });
+    child.on('close', (code) => finish(code ?? 1));
     child.stdin.end(stdin);
   });
 }
