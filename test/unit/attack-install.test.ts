@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { cli, workspace } from './helpers';
 
@@ -72,4 +72,20 @@ test("uninstall keeps the .gitignore lines while the tool's records are still th
   rmSync(path.join(dir, '.claude/session-ledger/session.json'));
   assert.equal(cli(['hooks', 'uninstall', '--root', dir]).code, 0);
   assert.ok(!existsSync(path.join(dir, '.gitignore')), 'the lines (and the file install created) are gone');
+});
+
+test('a file the tool rewrites keeps its mode: a group-writable settings.json and .gitignore stay 664 under a 022 umask (they became 644)', () => {
+  const dir = workspace({ '.claude/settings.json': '{\n  "a": 1\n}\n', '.gitignore': 'x\n' });
+  for (const f of ['.claude/settings.json', '.gitignore']) chmodSync(path.join(dir, f), 0o664);
+  const old = process.umask(0o022);
+  try {
+    assert.equal(cli(['hooks', 'install', '--root', dir]).code, 0);
+    for (const f of ['.claude/settings.json', '.gitignore'])
+      assert.equal(statSync(path.join(dir, f)).mode & 0o777, 0o664, `${f} after install`);
+    assert.equal(cli(['hooks', 'uninstall', '--root', dir]).code, 0);
+    for (const f of ['.claude/settings.json', '.gitignore'])
+      assert.equal(statSync(path.join(dir, f)).mode & 0o777, 0o664, `${f} after uninstall`);
+  } finally {
+    process.umask(old);
+  }
 });

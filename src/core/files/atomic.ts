@@ -345,6 +345,8 @@ export async function writeAtomic(
       if (at?.ino !== opened.ino || at.dev !== opened.dev)
         throw new WriteRefused(`${target}: its folder changed while it was written; nothing was written.`, 'link', rel);
     }
+    // A file that was there keeps its mode, whatever the umask takes off at the open (a new one gets the umask's).
+    if (before) fs.fchmodSync(fd, mode);
     fs.writeFileSync(fd, data);
     if (opts.durable !== false) fs.fsyncSync(fd);
     fs.closeSync(fd);
