@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { cli, workspace } from './helpers';
+import { spawnSync } from 'node:child_process';
+import { cli, HOOK_SCRIPT, workspace } from './helpers';
 
 test("install then uninstall gives back the user's settings file byte for byte: {}, a blank file, empty event lists, Codex's hooks.json", () => {
   const cases: Array<[string, string]> = [
@@ -88,4 +89,27 @@ test('a file the tool rewrites keeps its mode: a group-writable settings.json an
   } finally {
     process.umask(old);
   }
+});
+
+test("Codex's hook run from a vendored project inside the user's, which ships a script of its own, runs the user's: the guard still blocks", () => {
+  const dir = workspace({ 'docs/state/STATE.md': '# State\n\n## Handoff\n\n- **Now ▶** x\n' });
+  assert.equal(cli(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const ran = path.join(dir, 'vendored-ran');
+  const vendored = path.join(dir, 'vendor/lib');
+  mkdirSync(path.join(vendored, '.codex/hooks'), { recursive: true });
+  mkdirSync(path.join(vendored, 'src'), { recursive: true });
+  writeFileSync(
+    path.join(vendored, '.codex/hooks/session-ledger.cjs'),
+    `require('fs').writeFileSync(${JSON.stringify(ran)}, 'ran'); process.stdout.write('{}');\n`,
+  );
+  const hooks = JSON.parse(readFileSync(path.join(dir, '.codex/hooks.json'), 'utf8')) as {
+    hooks: { PreCompact: Array<{ hooks: Array<{ command: string }> }> };
+  };
+  const r = spawnSync('sh', ['-c', hooks.hooks.PreCompact[0].hooks[0].command], {
+    cwd: path.join(vendored, 'src'),
+    input: JSON.stringify({ session_id: '01a23c00-8b1f-7412-b10e-c12ea255a2b1', trigger: 'manual' }),
+    encoding: 'utf8',
+  });
+  assert.ok(!existsSync(ran), "the vendored project's script did not run");
+  assert.match(r.stdout, /"continue":false/);
 });

@@ -228,7 +228,7 @@ test("Codex's block is continue:false with the reason (the wire Codex 0.171.0 ta
   // The command is plain sh and names the script by the project-relative path the install writes.
   assert.match(
     codexHookCommand('pre-compact'),
-    /^sh -c '.*\.codex\/hooks\/session-ledger\.cjs" hook pre-compact --codex --root "\$d"'$/,
+    /^sh -c '.*\.codex\/hooks\/session-ledger\.cjs" hook pre-compact --codex --root "\$\{r:-\/\}"'$/,
   );
 });
 

@@ -60,13 +60,14 @@ export const CODEX_SCRIPT_REL = CODEX_HOOK_SCRIPT_REL;
 /**
  * The command of a Codex hook. Codex runs a hook through the user's shell (`$SHELL -lc`) in the
  * session's working folder, which can be a subfolder of the project, and sets no project variable;
- * so the command (plain POSIX `sh`, whatever the user's shell) walks up from there to the nearest
- * folder holding the script, and names it as the root. `--codex` answers in Codex's wire (a block is
+ * so the command (plain POSIX `sh`, whatever the user's shell) walks up from there to `/` and takes
+ * the outermost folder holding the script as the root: a subfolder that ships a script of its own
+ * (a vendored or cloned project inside the user's) is never the one that runs. `--codex` answers in Codex's wire (a block is
  * `{"continue":false,"stopReason":…}` on stdout: Codex 0.171.0 takes neither exit code 2 nor
  * `"decision":"block"` as a block of compaction).
  */
 export function codexHookCommand(hook: 'pre-compact' | 'session-start'): string {
-  return `sh -c 'd=$PWD; while [ "$d" != / ] && [ ! -f "$d/${CODEX_SCRIPT_REL}" ]; do d=$(dirname "$d"); done; exec node "$d/${CODEX_SCRIPT_REL}" hook ${hook} --codex --root "$d"'`;
+  return `sh -c 'd=$PWD; r=; while :; do [ -f "$d/${CODEX_SCRIPT_REL}" ] && r=$d; [ "$d" = / ] && break; d=$(dirname "$d"); done; exec node "$r/${CODEX_SCRIPT_REL}" hook ${hook} --codex --root "\${r:-/}"'`;
 }
 
 export type HookEvent = 'PreCompact' | 'SessionStart' | 'UserPromptSubmit';
