@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
@@ -109,4 +109,26 @@ test('S0 switched off: its template ledger blocks no /compact after a checkpoint
   const on = await preCompactGuard(preCompact(dir), { root: dir, log: false, now: Date.now() + 3 * 24 * 3600_000 });
   assert.equal(on.allow, false);
   assert.match(on.reason, /\.agents\/session_ledger\.md was not part of the last checkpoint/);
+});
+
+test('checkpoint without --session takes no id from a session record of another folder (one committed from elsewhere)', () => {
+  const dir = demo(false);
+  const other = 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f';
+  mkdirSync(path.join(dir, '.claude/session-ledger'), { recursive: true });
+  writeFileSync(
+    path.join(dir, '.claude/session-ledger/session.json'),
+    JSON.stringify({
+      session_id: other,
+      transcript_path: null,
+      source: 'startup',
+      cwd: '/home/someone/elsewhere',
+      at: '2024-01-01T00:00:00Z',
+      pids: [],
+    }),
+  );
+  const r = cli(['checkpoint', '--root', dir, '--confirm', 'feedback-stored,last-request'], {
+    env: { CLAUDE_CONFIG_DIR: workspace({}) },
+  });
+  assert.ok(!existsSync(path.join(dir, `.claude/.checkpoint-ready.${other}`)), r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, new RegExp(other));
 });

@@ -21,6 +21,7 @@
  * none of them refuses or words a closing step of its own. A caller that already holds the report
  * (the extension's store, manual ticks applied) passes it, and nothing is evaluated a second time.
  */
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
@@ -173,8 +174,24 @@ export async function resolveSessionId(
     /* no transcript: try the record */
   }
   const rec = await readSessionRecord(root);
-  if (rec?.session_id) return { sessionId: rec.session_id, source: 'session-start' };
+  // Only a record of a session that ran in this folder (a record committed from elsewhere names another).
+  if (rec?.session_id && rec.cwd && ranHere(rec.cwd, root))
+    return { sessionId: rec.session_id, source: 'session-start' };
   return { sessionId: null, source: null };
+}
+
+/** `cwd` is `root` or a folder inside it, links followed. */
+function ranHere(cwd: string, root: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync.native(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  if (!path.isAbsolute(cwd)) return false;
+  const r = path.relative(real(root), real(cwd));
+  return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
 }
 
 /** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */
