@@ -132,3 +132,18 @@ test('checkpoint without --session takes no id from a session record of another 
   assert.ok(!existsSync(path.join(dir, `.claude/.checkpoint-ready.${other}`)), r.stdout + r.stderr);
   assert.doesNotMatch(r.stdout + r.stderr, new RegExp(other));
 });
+
+test('a session id that holds nothing-to-preserve is no session id: checkpoint --session refuses it, so no marker of it reads as the opt-out', () => {
+  const dir = demo(false);
+  const r = cli([
+    'checkpoint',
+    '--root',
+    dir,
+    '--session',
+    's1.nothing-to-preserve',
+    '--confirm',
+    'feedback-stored,last-request',
+  ]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.ok(!existsSync(path.join(dir, '.claude/.checkpoint-ready.s1.nothing-to-preserve')));
+});

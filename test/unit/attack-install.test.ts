@@ -113,3 +113,13 @@ test("Codex's hook run from a vendored project inside the user's, which ships a 
   assert.ok(!existsSync(ran), "the vendored project's script did not run");
   assert.match(r.stdout, /"continue":false/);
 });
+
+test('a statusLine that names its command twice is refused untouched (install would wrap the first, Claude Code runs the last)', () => {
+  const text = '{\n  "statusLine": {"type":"command","command":"echo A","command":"echo B"}\n}\n';
+  const dir = workspace({ '.claude/settings.json': text });
+  const r = cli(['hooks', 'install', '--statusline', '--root', dir]);
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.stderr, /statusLine\."command" twice/);
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), text);
+  assert.ok(!existsSync(path.join(dir, '.claude/hooks')));
+});

@@ -23,7 +23,10 @@ export const NOTHING_TO_PRESERVE = 'nothing-to-preserve';
  */
 export function isSessionId(s: unknown): s is string {
   return (
-    typeof s === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(s) && s.toLowerCase() !== NOTHING_TO_PRESERVE
+    typeof s === 'string' &&
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(s) &&
+    // The word in a marker is the opt-out: an id that holds it would make every marker of its session one.
+    !s.toLowerCase().includes(NOTHING_TO_PRESERVE)
   );
 }
 

@@ -455,7 +455,9 @@ async function loadSettings(file: string, client: HookClient = 'claude'): Promis
       problem: { kind: 'not-object' },
     };
   const hooksNode = root.children?.find((p) => p.children?.[0]?.value === 'hooks')?.children?.[1];
-  const dup = duplicateKeys(root, '') ?? duplicateKeys(hooksNode, 'hooks.');
+  // The status line the relay wraps too: install would wrap the first `command`, Claude Code runs the last.
+  const statusNode = root.children?.find((p) => p.children?.[0]?.value === 'statusLine')?.children?.[1];
+  const dup = duplicateKeys(root, '') ?? duplicateKeys(hooksNode, 'hooks.') ?? duplicateKeys(statusNode, 'statusLine.');
   if (dup) {
     return {
       ...base,
