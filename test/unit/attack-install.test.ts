@@ -123,3 +123,11 @@ test('a statusLine that names its command twice is refused untouched (install wo
   assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), text);
   assert.ok(!existsSync(path.join(dir, '.claude/hooks')));
 });
+
+test('a statusLine with an empty command comes back as it was after install --statusline and uninstall (the whole statusLine went)', () => {
+  const text = '{\n  "statusLine": {"type":"command","command":"","padding":2}\n}\n';
+  const dir = workspace({ '.claude/settings.json': text });
+  assert.equal(cli(['hooks', 'install', '--statusline', '--root', dir]).code, 0);
+  assert.equal(cli(['hooks', 'uninstall', '--root', dir]).code, 0);
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), text);
+});

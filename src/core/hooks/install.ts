@@ -342,7 +342,8 @@ const LEGACY_RELAY = `${SCRIPT_CMD} statusline`;
 
 /** The statusLine command that relays to `wrapped` (or stands alone). */
 export function relayCommand(wrapped: string | null): string {
-  return wrapped ? `${RELAY} -- ${shellQuote(wrapped)}` : RELAY;
+  // An empty command of the user's is wrapped too (`-- ''`): uninstall gives it back, not removes the statusLine.
+  return wrapped !== null ? `${RELAY} -- ${shellQuote(wrapped)}` : RELAY;
 }
 
 /** Our relay command (this version's or an earlier one's) → the command it wraps (null: none); undefined when it is not ours. */
@@ -801,7 +802,7 @@ function wireStatusLine(text: string, notes: string[]): string {
     notes.push("statusLine: the relay now runs the status line's own script.");
     return replaceValue(text, ['statusLine', 'command'], relayCommand(wrapped)) ?? text;
   }
-  notes.push(`statusLine: the relay now wraps your command (${sl.command}); uninstall puts it back.`);
+  notes.push(`statusLine: the relay now wraps your command (${sl.command || 'an empty one'}); uninstall puts it back.`);
   return replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text;
 }
 
@@ -814,7 +815,7 @@ function unwireStatusLine(text: string, notes: string[]): string {
     notes.push('statusLine: the context relay was removed.');
     return removeAt(text, ['statusLine']) ?? text;
   }
-  notes.push(`statusLine: your command is back (${wrapped}).`);
+  notes.push(`statusLine: your command is back (${wrapped || 'an empty one'}).`);
   return replaceValue(text, ['statusLine', 'command'], wrapped) ?? text;
 }
 
