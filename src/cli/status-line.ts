@@ -194,7 +194,7 @@ export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TI
 /** The meter's figures for one transcript (the context meter's `measure`), passed in by the caller. */
 export type MeasureTranscript = (
   root: string,
-  opts: { transcript?: string; agent: 'claude'; env: NodeJS.ProcessEnv },
+  opts: { transcript?: string; sessionId?: string; agent: 'claude'; env: NodeJS.ProcessEnv },
 ) => Promise<ContextUsage[]>;
 
 /** Our own line: Claude Code's figure when it sent one, else the meter's, with the level. */
@@ -215,7 +215,9 @@ async function ownLine(
     window = f.windowTokens;
   } else {
     const transcript = typeof input?.transcript_path === 'string' ? input.transcript_path : undefined;
-    const [u] = await measure(root, { transcript, agent: 'claude', env: io.env }).catch(() => []);
+    // The session Claude Code names is the one measured (its own transcript), never the folder's newest.
+    const sessionId = typeof input?.session_id === 'string' ? input.session_id : undefined;
+    const [u] = await measure(root, { transcript, sessionId, agent: 'claude', env: io.env }).catch(() => []);
     if (u) {
       pct = u.percent;
       used = u.usedTokens;

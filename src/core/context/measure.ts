@@ -1,7 +1,15 @@
 /** One-shot measurement of a workspace (or one transcript): what `session-ledger context` prints. */
 import * as path from 'node:path';
 import type { ContextUsage } from '../model/model';
-import { codexIdFromName, codexSessionMeta, findSessions, type MeterOptions, type SessionRef } from './discovery';
+import {
+  claudeHome,
+  claudeProjectDirName,
+  codexIdFromName,
+  codexSessionMeta,
+  findSessions,
+  type MeterOptions,
+  type SessionRef,
+} from './discovery';
 import { parseObject, readHead, statOrNull, openRead, scanBackward } from './files';
 import { ContextFollower, type FollowerOptions } from './follower';
 import { agentOfRecord, type Agent } from './records';
@@ -10,6 +18,11 @@ export interface MeasureOptions extends MeterOptions {
   agent?: Agent;
   /** Measure this transcript instead of discovering the workspace's sessions. */
   transcript?: string;
+  /**
+   * The Claude Code session meant (the status line's `session_id`): its own transcript in the
+   * workspace's project folder, never another session's; none there gives no figure.
+   */
+  sessionId?: string;
 }
 
 export interface MeasureResult {
@@ -84,13 +97,21 @@ export async function measureDetailed(
   const rootAbs = path.resolve(root);
   let sessions: SessionRef[];
   const reasons: string[] = [];
-  if (opts.transcript) {
-    const ref = await refForTranscript(opts.transcript, opts.agent);
+  const byId =
+    !opts.transcript && opts.sessionId && UUID.test(opts.sessionId) && opts.agent !== 'codex'
+      ? path.join(claudeHome(opts), 'projects', claudeProjectDirName(rootAbs), `${opts.sessionId}.jsonl`)
+      : undefined;
+  if (opts.transcript || byId) {
+    const ref = await refForTranscript((opts.transcript ?? byId) as string, opts.agent);
     if (!ref)
       return {
         sessions: [],
         usages: [],
-        reasons: [`transcript not found or not a file: ${path.resolve(opts.transcript)}`],
+        reasons: [
+          opts.transcript
+            ? `transcript not found or not a file: ${path.resolve(opts.transcript)}`
+            : `no transcript of session ${opts.sessionId} for ${rootAbs}`,
+        ],
       };
     sessions = [ref];
   } else {

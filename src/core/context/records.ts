@@ -35,6 +35,11 @@ export interface Tracker {
 
 const obj = (v: unknown): Obj | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+/** More tokens than any context window holds: a count past it is a damaged record, not a figure. */
+export const MAX_PLAUSIBLE_TOKENS = 20_000_000;
+/** A token count as a record must hold it: absent, or a finite number from 0 to MAX_PLAUSIBLE_TOKENS. */
+const countOk = (v: unknown): boolean =>
+  v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= MAX_PLAUSIBLE_TOKENS);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 // ---------------------------------------------------------------- Claude Code
@@ -61,8 +66,13 @@ export function claudeAssistant(o: Obj): ClaudeAssistant | null {
   if (!u) return null;
   const model = str(m.model);
   if (model === '<synthetic>') return null;
+  // Counts that are no numbers (strings, negative, none at all, past any window) are no figure: the record before counts.
+  const counts = [u.input_tokens, u.cache_creation_input_tokens, u.cache_read_input_tokens];
+  if (typeof u.input_tokens !== 'number' || !counts.every(countOk)) return null;
+  const used = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
+  if (used > MAX_PLAUSIBLE_TOKENS) return null;
   return {
-    used: num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens),
+    used,
     model,
     at: str(o.timestamp),
     sessionId: str(o.sessionId),
@@ -181,6 +191,9 @@ export function codexTokenCount(o: Obj): CodexCount | null {
   if (!info) return null;
   const last = obj(info.last_token_usage);
   if (!last) return null;
+  // As for Claude Code: a count that is no number is no figure, and the event before counts.
+  if (typeof last.total_tokens !== 'number' || !countOk(last.total_tokens) || !countOk(info.model_context_window))
+    return null;
   const window = num(info.model_context_window);
   return { used: num(last.total_tokens), window: window || null, model: str(info.model), at: str(o.timestamp) };
 }
