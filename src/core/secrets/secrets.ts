@@ -181,14 +181,30 @@ export const REGEX_RULES: readonly RegexRule[] = [
     // A JSON Web Token after it is named as one (its own rule).
     re: /(?<![A-Za-z0-9])Bearer[ \t]+(?!eyJ)([A-Za-z0-9._~+/-]{16,}=*)/gi,
     keep: 0,
-    may: (x) => holdsAnyCase(x, ['bearer']),
+    // A test of the text, not a lower-case copy of it.
+    may: (x) => /bearer/i.test(x),
   },
   {
     name: 'password on a command line',
-    // `curl -u user:pass`, `--user user:pass`, `--password pass`, `mysql -ppass`.
-    re: /(?:(?<![\w-])(?:-u|--user)[ \t=]+[^\s:'"]{1,64}:([^\s'"]{4,})|(?<![\w-])--password[ \t=]+([^\s'"-][^\s'"]{3,})|(?<![\w-])(?:mysql|mariadb|mysqldump)\b[^\n]{0,200}?(?<![\w-])-p([^\s'"]{4,}))/g,
+    // `curl -u user:pass`, `--user user:pass`.
+    re: /(?<![\w-])(?:-u|--user)[ \t=]+[^\s:'"]{1,64}:([^\s'"]{4,})/g,
     keep: 0,
-    may: (x) => holds(x, ['-u', '--user', '--password', 'mysql', 'mariadb']),
+    // `-u` stands in many words (`follow-up`): only as an option, after white space.
+    may: (x) => /(?:^|\s)(?:-u|--user)[ \t=]/.test(x),
+  },
+  {
+    name: 'password on a command line',
+    // `--password pass`, `--password=pass`.
+    re: /(?<![\w-])--password[ \t=]+([^\s'"-][^\s'"]{3,})/g,
+    keep: 0,
+    may: (x) => x.includes('--password'),
+  },
+  {
+    name: 'password on a command line',
+    // `mysql -ppass`, `mysqldump … -ppass`.
+    re: /(?<![\w-])(?:mysql|mariadb|mysqldump)\b[^\n]{0,200}?(?<![\w-])-p([^\s'"]{4,})/g,
+    keep: 0,
+    may: (x) => holds(x, ['mysql', 'mariadb']),
   },
   {
     name: 'npm token',
@@ -443,6 +459,13 @@ const KEY_ENDS_LINE = new RegExp(
     `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}(?:["'\`]|[>|][+-]?)?[ \\t]*$`,
   'i',
 );
+/** The line ends as KEY_ENDS_LINE's lines do (`:`, `=`, a quote or a block indicator): the pattern is tried on no other. */
+function endsLikeKey(line: string): boolean {
+  let e = line.length - 1;
+  while (e >= 0 && (line[e] === ' ' || line[e] === '\t')) e--;
+  return e >= 0 && ':="\'`|>+-'.includes(line[e]);
+}
+
 /** The first word of a wrapped value's line: after the indent, a list marker or a quote. */
 const WRAPPED_VALUE = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?["'\`]?(?![<{$])(${VALUE}{8,})`);
 
@@ -486,6 +509,8 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   let changed = false;
   let inKey = 0;
   let wrapped = false;
+  // A wrapped value needs a secret's name: the text must hold one (the assigned-secret rule's gate).
+  const keyNames = rules.some((r) => r.name === 'assigned secret');
   for (let i = 0; i < lines.length; i++) {
     const line = format ? withoutFormat(lines[i]) : lines[i];
     if (inKey > 0) {
@@ -534,7 +559,7 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
         spans = [{ rule: 'assigned secret', from: start, start, end: start + w[1].length, keep: 0 }, ...spans];
       }
     }
-    if (line.trim() !== '') wrapped = KEY_ENDS_LINE.test(line);
+    if (line.trim() !== '') wrapped = keyNames && endsLikeKey(line) && KEY_ENDS_LINE.test(line);
     if (!spans.length) continue;
     lines[i] = masked(line, spans, i + 1, hits);
     changed = true;
