@@ -459,6 +459,9 @@ const KEY_ENDS_LINE = new RegExp(
     `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}(?:["'\`]|[>|][+-]?)?[ \\t]*$`,
   'i',
 );
+/** A word every name KEY_ENDS_LINE takes holds (lower case): a line without one is never tried against it. */
+const SECRET_WORDS = ['key', 'token', 'secret', 'passw'];
+
 /** The line ends as KEY_ENDS_LINE's lines do (`:`, `=`, a quote or a block indicator): the pattern is tried on no other. */
 function endsLikeKey(line: string): boolean {
   let e = line.length - 1;
@@ -559,7 +562,8 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
         spans = [{ rule: 'assigned secret', from: start, start, end: start + w[1].length, keep: 0 }, ...spans];
       }
     }
-    if (line.trim() !== '') wrapped = keyNames && endsLikeKey(line) && KEY_ENDS_LINE.test(line);
+    if (line.trim() !== '')
+      wrapped = keyNames && endsLikeKey(line) && holdsAnyCase(line, SECRET_WORDS) && KEY_ENDS_LINE.test(line);
     if (!spans.length) continue;
     lines[i] = masked(line, spans, i + 1, hits);
     changed = true;
