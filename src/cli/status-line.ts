@@ -175,13 +175,11 @@ export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TI
     child.stdout.on('data', keep(out, { n: 0 }));
     child.stderr.on('data', keep(err, { n: 0 }));
     child.stdin.on('error', () => undefined);
+    // A command that cannot be started has printed nothing: the message is all there is to say.
     child.on('error', (e) => {
       if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      for (const sig of signals) process.off(sig, onSignal);
       io.stderr(`session-ledger statusline: cannot run '${cmd.join(' ')}': ${e.message}`);
-      resolve(1);
+      finish(1);
     });
     child.on('exit', (code) => {
       if (!finished && drain === undefined) drain = setTimeout(() => finish(code ?? 1), RELAY_DRAIN_MS);

@@ -21,9 +21,8 @@
  * none of them refuses or words a closing step of its own. A caller that already holds the report
  * (the extension's store, manual ticks applied) passes it, and nothing is evaluated a second time.
  */
-import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { writeAtomic } from '../files/atomic';
+import { isInside, writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
 import { closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
@@ -31,7 +30,7 @@ import { findClaudeSession } from '../context';
 import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } from '../context/sessions';
 import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
-import { readTextFile } from '../files/fsread';
+import { readTextFile, realpathOrSelf } from '../files/fsread';
 import { formatMarker, isSessionId, markerRel } from './marker';
 import {
   isBlocking,
@@ -182,16 +181,7 @@ export async function resolveSessionId(
 
 /** `cwd` is `root` or a folder inside it, links followed. */
 function ranHere(cwd: string, root: string): boolean {
-  const real = (p: string) => {
-    try {
-      return realpathSync.native(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  if (!path.isAbsolute(cwd)) return false;
-  const r = path.relative(real(root), real(cwd));
-  return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
+  return path.isAbsolute(cwd) && isInside(realpathOrSelf(cwd), realpathOrSelf(path.resolve(root)));
 }
 
 /** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */

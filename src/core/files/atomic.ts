@@ -18,7 +18,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync } from './fsread';
+import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync, stillAt } from './fsread';
 import { protectedWriteTarget } from './protected';
 
 /**
@@ -179,11 +179,6 @@ export function isInside(child: string, parent: string): boolean {
 }
 
 /** The real path `file` stands for: existing links followed, a missing tail appended to its real parent. */
-export async function realTarget(file: string): Promise<string> {
-  return realTargetSync(file);
-}
-
-/** `realTarget`, synchronously (its calls are). */
 export function realTargetSync(file: string, hops = 0): string {
   try {
     return fs.realpathSync.native(file);
@@ -340,9 +335,7 @@ export async function writeAtomic(
     // first walk would have put the temp file elsewhere, and nothing is written into it.
     if (opts.own) {
       refuseOwnFileLink(tmp, opts.root!);
-      const opened = fs.fstatSync(fd);
-      const at = lstatOrNullSync(tmp);
-      if (at?.ino !== opened.ino || at.dev !== opened.dev)
+      if (!stillAt(fs.fstatSync(fd), tmp))
         throw new WriteRefused(`${target}: its folder changed while it was written; nothing was written.`, 'link', rel);
     }
     // A file that was there keeps its mode, whatever the umask takes off at the open (a new one gets the umask's).

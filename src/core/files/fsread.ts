@@ -305,6 +305,24 @@ function closeQuietly(fd: number): void {
   }
 }
 
+/**
+ * The file opened (its `fstat`) is the one at `path` now, link not followed: same device and inode. A
+ * folder on the way swapped for a link between a check and the open makes them differ.
+ */
+export function stillAt(opened: fs.Stats, path: string): boolean {
+  const at = lstatOrNullSync(path);
+  return at !== null && at.ino === opened.ino && at.dev === opened.dev;
+}
+
+/** The real path of `p` (links followed), or `p` itself when it cannot be resolved (it does not exist). */
+export function realpathOrSelf(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
 /** `fs.statSync` (links followed), or null when nothing can be looked at there. */
 export function statOrNullSync(path: string): fs.Stats | null {
   try {

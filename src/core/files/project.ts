@@ -3,22 +3,13 @@
  * must not create `/.claude/log/`) or the user's home folder (its `.claude/` is Claude Code's own
  * configuration). The hooks and the status line both ask here before they write.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { realpathOrSelf } from './fsread';
 
 /** The user's home folder as `os.homedir()` gives it; `node:os` is loaded only when `$HOME` is not set (the status line runs all day). */
 export function homeFolder(): string {
   const home = process.platform === 'win32' ? undefined : process.env.HOME;
   return home || (require('node:os') as typeof import('node:os')).homedir();
-}
-
-/** The real path of an existing folder (links followed), else the path as given. */
-function real(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }
 
 /**
@@ -27,10 +18,10 @@ function real(p: string): string {
  */
 export function notAProject(root: string, home = homeFolder()): string | null {
   const r = path.resolve(root);
-  const rr = real(r);
+  const rr = realpathOrSelf(r);
   // A file-system root is its own folder: `/`, `C:\`, `\\server\share\`.
   if (path.dirname(r) === r || path.dirname(rr) === rr) return `${r} is the root of the file system, not a project`;
-  if (home && (path.resolve(home) === r || real(path.resolve(home)) === rr))
+  if (home && (path.resolve(home) === r || realpathOrSelf(path.resolve(home)) === rr))
     return `${r} is the home folder, not a project`;
   return null;
 }

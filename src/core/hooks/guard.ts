@@ -218,8 +218,8 @@ async function decide(
     : !ownRead.marker && sharedRead.planted
       ? { rel: SHARED_MARKER_REL, why: sharedRead.planted }
       : null;
+  const cli = cliCommand(root);
   if (planted) {
-    const cli = cliCommand(root);
     return block(
       'no-marker',
       root,
@@ -243,7 +243,6 @@ async function decide(
       `allow (cannot read the marker ${unreadable.rel}: ${unreadable.error})`,
     );
   const { marker, foreign } = speakingMarker(ownRead.marker, shared, sid);
-  const cli = cliCommand(root);
   const wanted = markerRel(sid);
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
@@ -279,16 +278,14 @@ async function decide(
   if (marker.content.nothingToPreserve)
     return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
 
-  // A system switched off is never checkpointed (S0 without `session.ledger: true`): its file blocks nothing.
-  const skeleton =
-    report?.systems
-      .filter((s) => !s.skipped)
-      .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
-  const gone = vouchedGone(root, marker);
+  // What makes a new checkpoint go through, said the same way by every block that asks for one.
+  const runAgain = (): string =>
+    `run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`;
+  const docs = homeDocs(report);
   // A marker that vouches for files (the checkpoint's) must vouch for every home the guard watches: a
   // system switched on or appearing since was never checked by that checkpoint.
   const vouched = new Set(marker.content.hashes.map((h) => h.path));
-  const unvouched = vouched.size ? homeDocs(report).filter((x) => !vouched.has(x.rel)) : [];
+  const unvouched = vouched.size ? docs.filter((x) => !vouched.has(x.rel)) : [];
   if (unvouched.length) {
     const files = unvouched.map((x) => x.rel).join(', ');
     return block(
@@ -296,10 +293,16 @@ async function decide(
       root,
       sid,
       marker.rel,
-      `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it. Bring it up to date, run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`,
+      `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it. Bring it up to date, ${runAgain()}`,
       `BLOCK (${files} not vouched for by marker ${marker.rel})`,
     );
   }
+  // A system switched off is never checkpointed (S0 without `session.ledger: true`): its file blocks nothing.
+  const skeleton =
+    report?.systems
+      .filter((s) => !s.skipped)
+      .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
+  const gone = vouchedGone(root, marker);
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].join(', ');
     return block(
@@ -313,7 +316,6 @@ async function decide(
   }
 
   const ageMin = Math.max(0, Math.floor((now - marker.mtime) / 60_000));
-  const docs = homeDocs(report);
   const worked = docs.filter((x) => x.mtime > marker.mtime + IDLE_GRACE_MS);
   if (docs.length && worked.length === 0) {
     return allow(
@@ -334,7 +336,7 @@ async function decide(
     root,
     sid,
     marker.rel,
-    `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`,
+    `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, ${runAgain()}`,
     `BLOCK (work since checkpoint in ${changed || '?'} and marker ${marker.rel} ${ageMin} min > ${max} min)`,
   );
 }

@@ -21,8 +21,7 @@
  * on every refresh of its status line), which install writes beside the hook script and uninstall
  * removes with the relay.
  */
-import * as fsSync from 'node:fs';
-import { existsSync, promises as fs } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { currentHash, refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
@@ -527,27 +526,23 @@ async function writesInside(plan: HooksPlan): Promise<void> {
  * existing folder on its way is not writable.
  */
 function refuseUnwritable(file: string, root: string): void {
-  const rel = path.relative(root, file).split(path.sep).join('/');
+  const shown = (p: string) => path.relative(root, p).split(path.sep).join('/') || '.';
+  const refuse = (why: string) => {
+    throw new WriteRefused(`${why}; nothing was written.`, 'io', shown(file));
+  };
   const st = statOrNullSync(file);
-  let why: string | null = st && !st.isFile() ? `${rel} is not a regular file` : null;
+  if (st && !st.isFile()) refuse(`${shown(file)} is not a regular file`);
+  // The nearest folder on the way that exists: a file there, or one the user cannot write, refuses.
   let dir = path.dirname(file);
-  for (; !why; dir = path.dirname(dir)) {
-    const d = statOrNullSync(dir);
-    if (!d) {
-      if (path.dirname(dir) === dir) break;
-      continue;
-    }
-    if (!d.isDirectory()) why = `${path.relative(root, dir).split(path.sep).join('/')} is not a folder`;
-    else {
-      try {
-        fsSync.accessSync(st ? file : dir, fsSync.constants.W_OK);
-      } catch {
-        why = `${st ? rel : path.relative(root, dir).split(path.sep).join('/') || '.'} cannot be written (no permission)`;
-      }
-    }
-    break;
+  let d = statOrNullSync(dir);
+  while (!d && path.dirname(dir) !== dir) d = statOrNullSync((dir = path.dirname(dir)));
+  if (!d) return;
+  if (!d.isDirectory()) refuse(`${shown(dir)} is not a folder`);
+  try {
+    accessSync(st ? file : dir, fsConstants.W_OK);
+  } catch {
+    refuse(`${shown(st ? file : dir)} cannot be written (no permission)`);
   }
-  if (why) throw new WriteRefused(`${why}; nothing was written.`, 'io', rel);
 }
 
 function basePlan(
@@ -942,7 +937,7 @@ function runtimeFiles(root: string): string[] {
   const out: string[] = [];
   const list = (rel: string): string[] => {
     try {
-      return fsSync.readdirSync(path.join(root, rel));
+      return readdirSync(path.join(root, rel));
     } catch {
       return [];
     }

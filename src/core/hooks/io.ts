@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { ownFileLinkProblem } from '../files/atomic';
-import { isDir } from '../files/fsread';
+import { isDir, stillAt } from '../files/fsread';
 import { notAProject } from '../files/project';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
@@ -112,8 +112,7 @@ export async function appendHookLog(root: string, event: string, message: string
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.nlink > 1) return;
       // A folder on the way swapped for a link between the walk and the open: the file opened is not the log.
-      const at = fs.lstatSync(file, { throwIfNoEntry: false });
-      if (ownFileLinkProblem(file, root) || at?.ino !== st.ino || at.dev !== st.dev) return;
+      if (ownFileLinkProblem(file, root) || !stillAt(st, file)) return;
       fs.writeSync(fd, line);
       if (st.size + line.length > HOOK_LOG_MAX) {
         const old = `${file}.1`;

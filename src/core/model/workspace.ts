@@ -10,6 +10,7 @@ import {
   listDir,
   pathKind,
   readTextFile,
+  realpathOrSelf,
   type PathKind,
   type TextFile,
   type TextFileErr,
@@ -72,15 +73,6 @@ export function allRules(o: EvaluateOptions): boolean {
 export interface ParsedContent {
   sections: Section[];
   meta?: Record<string, unknown>;
-}
-
-/** The real path of `p` (links resolved), or `p` itself when it cannot be resolved. */
-function realpathOrSelf(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }
 
 /** Turn a read failure into the finding a damaged document carries. */

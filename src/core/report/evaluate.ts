@@ -33,14 +33,15 @@ function confirmedSet(o: EvaluateOptions): Set<string> {
 }
 
 /**
- * A home file that is there, readable and empty (nothing but white space): the emptiest skeleton,
- * whatever the system's own template test makes of a file without sections. Blocks as not-skeleton.
+ * `checks` with a home file that is there, readable and empty (nothing but white space) failing
+ * not-skeleton: the emptiest skeleton, whatever the system's own template test makes of a file
+ * without sections. A not-skeleton the system already failed stays as it is.
  */
-function emptyHomeCheck(id: SystemId, loaded: Loaded, checks: readonly Check[]): Check | null {
+function withEmptyHome(id: SystemId, loaded: Loaded, checks: Check[]): Check[] {
   const home = loaded.home;
-  if (!home || home.findings.some((f) => f.id === 'readable') || home.text.trim() !== '') return null;
-  if (checks.some((c) => c.id === 'not-skeleton' && c.status === 'fail')) return null;
-  return mk(
+  if (!home || home.findings.some((f) => f.id === 'readable') || home.text.trim() !== '') return checks;
+  if (checks.some((c) => c.id === 'not-skeleton' && c.status === 'fail')) return checks;
+  const empty = mk(
     id,
     'not-skeleton',
     'block',
@@ -52,6 +53,7 @@ function emptyHomeCheck(id: SystemId, loaded: Loaded, checks: readonly Check[]):
       home.relPath,
     ),
   );
+  return checks.filter((c) => c.id !== 'not-skeleton').concat(empty);
 }
 
 /** A reader bug must not take the report down: it is said as a blocking finding. */
@@ -86,8 +88,7 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
       ...((await mod.manualItems?.(ws)) ?? []),
       ...manualChecks(mod.id, confirmed),
     ];
-    const empty = ws.options.rules === 'skeleton' ? emptyHomeCheck(mod.id, loaded, checks) : null;
-    if (empty) checks = checks.filter((c) => c.id !== 'not-skeleton').concat(empty);
+    if (ws.options.rules === 'skeleton') checks = withEmptyHome(mod.id, loaded, checks);
   } else {
     try {
       ({ checks, next, unconfirmed, resumePrompt } = await analyseOf(mod)(ws, loaded));
@@ -100,8 +101,7 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
       if (!have.has(`${f.id}\0${f.path ?? ''}\0${f.line ?? ''}`)) checks.push(f);
     }
     checks.push(...manualChecks(mod.id, confirmed));
-    const empty = emptyHomeCheck(mod.id, loaded, checks);
-    if (empty) checks = checks.filter((c) => c.id !== 'not-skeleton').concat(empty);
+    checks = withEmptyHome(mod.id, loaded, checks);
   }
   const r: SystemReport = {
     id: mod.id,

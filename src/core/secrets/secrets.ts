@@ -410,6 +410,7 @@ function urlSpans(line: string): Span[] {
 }
 
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]{1,20} ){0,6}PRIVATE KEY(?: BLOCK)?-----/;
+const PEM_END = /-----END [A-Z0-9 ]{0,140}-----/;
 
 /** The spans of one line, in order, without overlaps (the earliest, then the longest, wins). */
 function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
@@ -518,7 +519,7 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
     const line = format ? withoutFormat(lines[i]) : lines[i];
     if (inKey > 0) {
       // The key's body: base64 lines (and PEM header fields) up to the END line; anything else ends it.
-      if (/-----END [A-Z0-9 ]{0,140}-----/.test(line) || --inKey === 0) {
+      if (PEM_END.test(line) || --inKey === 0) {
         inKey = 0;
         continue;
       }
@@ -537,12 +538,13 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
       // a JSON string holds it) is the secret, up to its END marker. What stands before and after is looked at.
       hits.push({ rule: 'private key', line: i + 1, masked: mask('PRIVATE KEY block', 0) });
       const bodyAt = pem.index + pem[0].length;
-      const end = /-----END [A-Z0-9 ]{0,140}-----/.exec(line.slice(bodyAt));
-      const body = end ? line.slice(bodyAt, bodyAt + end.index + end[0].length) : line.slice(bodyAt);
-      const rest = end ? line.slice(bodyAt + end.index + end[0].length) : '';
+      const end = PEM_END.exec(line.slice(bodyAt));
+      const cut = end ? bodyAt + end.index + end[0].length : line.length;
+      const body = line.slice(bodyAt, cut);
       const before = line.slice(0, pem.index);
-      const tail = rest ? lineSpans(rest, rules) : [];
+      const rest = line.slice(cut);
       const head = lineSpans(before, rules);
+      const tail = rest ? lineSpans(rest, rules) : [];
       lines[i] =
         masked(before, head, i + 1, hits) +
         pem[0] +

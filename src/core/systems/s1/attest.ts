@@ -5,7 +5,14 @@
  */
 import * as path from 'node:path';
 import { lockLinkProblem, withWriteLock } from '../../files/lock';
-import { currentHash, isInside, ownFileLinkProblem, realTarget, writeAtomic, WriteRefused } from '../../files/atomic';
+import {
+  currentHash,
+  isInside,
+  ownFileLinkProblem,
+  realTargetSync,
+  writeAtomic,
+  WriteRefused,
+} from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
 import { companionPath } from '../facts';
 import { S1_FACTS } from './facts';
@@ -49,8 +56,15 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
   }
   const handoff = path.resolve(root, handoffRel);
   // Only a regular file inside the root is read (a FIFO is never opened, a link out of the root never followed).
-  const real = await realTarget(handoff).catch(() => null);
-  const realRoot = await realTarget(path.resolve(root)).catch(() => null);
+  const realOrNull = (p: string) => {
+    try {
+      return realTargetSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const real = realOrNull(handoff);
+  const realRoot = realOrNull(path.resolve(root));
   if (!real || !realRoot || !isInside(real, realRoot)) return null;
   const bytes = await readRegularFile(handoff);
   if (!bytes) return null;
