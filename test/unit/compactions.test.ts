@@ -149,8 +149,9 @@ test('boundaries are found wherever they stand in the file: among many short lin
 test('context on a long transcript gives its figure without counting the whole file: compactions null until a later run finished counting', async () => {
   const root = s3Workspace();
   const own = placeOwn(root);
-  // Earlier conversation before the fixture's lines: more than one run counts, less than two.
-  const line = `${JSON.stringify({ type: 'user', sessionId: '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10', message: { role: 'user', content: 'y'.repeat(1000) } })}\n`;
+  // Earlier conversation before the fixture's lines (user records name their cwd, as Claude Code's do): more
+  // than one run counts, less than two.
+  const line = `${JSON.stringify({ type: 'user', sessionId: '9b0d3c52-5a8e-4f0e-9a41-2c7d6f1e8a10', cwd: root, message: { role: 'user', content: 'y'.repeat(1000) } })}\n`;
   const filler = line.repeat(Math.ceil((1.5 * COUNT_BUDGET_BYTES) / line.length));
   writeFileSync(own.file, filler + own.text);
   const first = JSON.parse(run(['context', '--root', root, '--json'], { env: { CLAUDE_CONFIG_DIR: own.home } }).stdout);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { claudeProjectDirName, findClaudeSession, findSessions } from '../../src/core/context/discovery';
 import { measure } from '../../src/core/context/measure';
@@ -119,4 +119,23 @@ test('a transcript that records no cwd yet is still taken (a session just starte
   const f = path.join(dir, `${A_SID}.jsonl`);
   writeFileSync(f, `${JSON.stringify({ type: 'summary', summary: 'x', leafUuid: 'u' })}\n`);
   assert.equal((await findClaudeSession(a, { claudeHome: home }))?.sessionId, A_SID);
+});
+
+test("the other folder's transcript whose first 256 KB name no cwd is not taken: nothing says it is this folder's", async () => {
+  const { a, b, home } = collision();
+  const shared = path.join(home, 'projects', claudeProjectDirName(a));
+  const f = transcriptOf(shared, B_SID, b, 150_000, 10_000);
+  // Summary records (they carry no cwd) fill the head before the other folder's records.
+  const summary = JSON.stringify({ type: 'summary', summary: 'x'.repeat(1000), leafUuid: 'u' });
+  writeFileSync(f, `${`${summary}\n`.repeat(300)}${readFileSync(f, 'utf8')}`);
+  const t = new Date(Date.now() - 10_000);
+  utimesSync(f, t, t);
+  const [ua] = await measure(a, { claudeHome: home, agent: 'claude' });
+  assert.equal(ua?.sessionId, A_SID);
+  assert.equal(ua?.usedTokens, 40_000);
+  assert.equal((await findClaudeSession(a, { claudeHome: home }))?.sessionId, A_SID);
+  assert.deepEqual(
+    (await recentSessions(a, { claudeHome: home, windowMinutes: 30 })).map((s) => s.sessionId),
+    [A_SID],
+  );
 });

@@ -97,7 +97,8 @@ const MAX_CWD_CHECKS = 64;
  * Newest top-level `<session-id>.jsonl` of a Claude Code project folder (sidechain `agent-*.jsonl`
  * files excluded) that belongs to one of `forms`: two folders can share a project folder name
  * (`/x/my-app` and `/x/my/app` both encode to `-x-my-app`), so a transcript whose own `cwd` is
- * another folder is passed over; one that records no `cwd` yet is taken.
+ * another folder is passed over; one that records no `cwd` yet is taken (a session just begun),
+ * one whose first 256 KB name none although more follows is not (nothing says whose it is).
  */
 async function newestClaudeTranscript(dir: string, forms: readonly string[]): Promise<SessionRef | null> {
   const found: SessionRef[] = [];
@@ -137,11 +138,25 @@ async function transcriptNames(dir: string): Promise<string[]> {
 /** Transcript `cwd`s found, by path: the first record that names one is never rewritten. */
 const cwdCache = new Map<string, string>();
 
-/** The `cwd` the first records of a Claude Code transcript name (read from at most 256 KB of its head). */
-export async function claudeTranscriptCwd(file: string): Promise<string | null> {
+/** How far into a transcript its `cwd` is looked for. */
+const CWD_HEAD_BYTES = 256 * 1024;
+
+/**
+ * What `claudeTranscriptCwd` says of a transcript whose first 256 KB name no `cwd` while more
+ * follows them: Claude Code writes the `cwd` into every message record, so such a file is no
+ * session just begun, and nothing in it says which folder it belongs to.
+ */
+export const CWD_UNCONFIRMED = Symbol('cwd unconfirmed');
+
+/**
+ * The `cwd` the first records of a Claude Code transcript name (read from at most 256 KB of its
+ * head): null when the whole file names none yet (a session just begun), CWD_UNCONFIRMED when its
+ * head names none and more follows.
+ */
+export async function claudeTranscriptCwd(file: string): Promise<string | null | typeof CWD_UNCONFIRMED> {
   const known = cwdCache.get(file);
   if (known !== undefined) return known;
-  const head = await readHead(file, 256 * 1024);
+  const head = await readHead(file, CWD_HEAD_BYTES);
   if (!head) return null;
   let cwd: string | null = null;
   // Only the lines that hold the field are decoded, first to last.
@@ -164,10 +179,9 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null> 
       }
     }
   }
-  if (cwd !== null) {
-    if (cwdCache.size > 1024) cwdCache.clear();
-    cwdCache.set(file, cwd);
-  }
+  if (cwd === null) return head.length < CWD_HEAD_BYTES ? null : CWD_UNCONFIRMED;
+  if (cwdCache.size > 1024) cwdCache.clear();
+  cwdCache.set(file, cwd);
   return cwd;
 }
 
@@ -177,7 +191,8 @@ export async function transcriptIsOurs(file: string, forms: readonly string[]): 
 }
 
 /** A transcript's `cwd` (null: it names none yet) is one of these forms of the folder, or its real path is. */
-export function cwdIsOurs(cwd: string | null, forms: readonly string[]): boolean {
+export function cwdIsOurs(cwd: string | null | typeof CWD_UNCONFIRMED, forms: readonly string[]): boolean {
+  if (cwd === CWD_UNCONFIRMED) return false;
   if (cwd === null || forms.some((f) => samePath(f, cwd))) return true;
   try {
     const real = realpathSync.native(cwd);
@@ -219,8 +234,7 @@ export async function findClaudeSession(root: string, opts: MeterOptions = {}): 
       const cand = await newestClaudeTranscript(path.join(projects, name), forms);
       if (!cand) continue;
       // Here the folder name itself says nothing: only a transcript that names this folder counts.
-      const cwd = await claudeTranscriptCwd(cand.path);
-      if (cwd !== null) consider(cand);
+      if (typeof (await claudeTranscriptCwd(cand.path)) === 'string') consider(cand);
     }
   }
   return best;
