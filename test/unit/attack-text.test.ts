@@ -57,6 +57,15 @@ test('a secret whose value wraps onto the next line (a list continuation, a fold
   assert.equal(maskSecrets(words).text, words);
 });
 
+test('a secret in a YAML double-quoted value continued on the next line with a backslash is masked', () => {
+  const value = 'Zx9TqLm2Vw7Rz4Kp#a';
+  hidden(`next:\n  - "api_key=\\\n    ${value}"`, value);
+  hidden(`db:\n  password: "\\\n    ${value}"`, value);
+  // A line that ends with a backslash and no secret's name before it stays as it is.
+  const plain = `path: "C:\\\n  ${value}"`;
+  assert.equal(maskSecrets(plain).text, plain);
+});
+
 test('a format character inside a token does not hide it from the masker', () => {
   for (const c of ['\u200b', '\u00ad', '\u2060', '\u202e'])
     hidden(`token: ${GH.slice(0, 20)}${c}${GH.slice(20)}`, GH.slice(20));

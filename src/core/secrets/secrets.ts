@@ -451,23 +451,24 @@ function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
 }
 
 /**
- * A secret's name with nothing after its `:` or `=` but an opening quote or a YAML block indicator
- * (`password:` / `  Qz7#wR4$…` on the next line, as a list item or a YAML value wraps): the value is the
- * first word of the next line that is not empty, when it looks generated.
+ * A secret's name with nothing after its `:` or `=` but an opening quote, a YAML block indicator or
+ * the backslash that continues a YAML double-quoted line (`password:` / `  Qz7#wR4$…` on the next
+ * line, as a list item or a YAML value wraps; `"api_key=\` / `  Qz7#wR4$…"`): the value is the first
+ * word of the next line that is not empty, when it looks generated.
  */
 const KEY_ENDS_LINE = new RegExp(
   `${START}(?:(?:[A-Za-z0-9]{1,32}[_-]){0,4}(?:api[_-]?key|secret[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key|password|passwd)|(?:[A-Za-z0-9]{1,32}[_-]){1,4}(?:token|secret))` +
-    `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}(?:["'\`]|[>|][+-]?)?[ \\t]*$`,
+    `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}(?:["'\`]|[>|][+-]?)?\\\\?[ \\t]*$`,
   'i',
 );
 /** A word every name KEY_ENDS_LINE takes holds (lower case): a line without one is never tried against it. */
 const SECRET_WORDS = ['key', 'token', 'secret', 'passw'];
 
-/** The line ends as KEY_ENDS_LINE's lines do (`:`, `=`, a quote or a block indicator): the pattern is tried on no other. */
+/** The line ends as KEY_ENDS_LINE's lines do (`:`, `=`, a quote, a block indicator or a backslash): the pattern is tried on no other. */
 function endsLikeKey(line: string): boolean {
   let e = line.length - 1;
   while (e >= 0 && (line[e] === ' ' || line[e] === '\t')) e--;
-  return e >= 0 && ':="\'`|>+-'.includes(line[e]);
+  return e >= 0 && ':="\'`|>+-\\'.includes(line[e]);
 }
 
 /** The first word of a wrapped value's line: after the indent, a list marker or a quote. */
