@@ -12,9 +12,11 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cli, HOOK_SCRIPT, workspace } from './helpers';
 
-test("install then uninstall gives back the user's settings file byte for byte: {}, a blank file, empty event lists, Codex's hooks.json", () => {
+test("install then uninstall gives back the user's settings file byte for byte: {}, { }, a blank file, empty event lists, Codex's hooks.json", () => {
   const cases: Array<[string, string]> = [
     ['.claude/settings.json', '{}\n'],
+    ['.claude/settings.json', '{ }\n'],
+    ['.claude/settings.json', '{\n}'],
     ['.claude/settings.json', ''],
     ['.claude/settings.json', '  \n'],
     ['.claude/settings.json', '{\n  "hooks": {\n    "PreCompact": []\n  }\n}\n'],
@@ -24,6 +26,7 @@ test("install then uninstall gives back the user's settings file byte for byte: 
     ],
     ['.claude/settings.json', '{\n  "hooks": { // my hooks\n    "PreCompact": [ // none yet\n    ]\n  }\n}\n'],
     ['.codex/hooks.json', '{}\n'],
+    ['.codex/hooks.json', '\t{ }\n\n'],
   ];
   for (const [rel, text] of cases) {
     const dir = workspace({ [rel]: text });

@@ -185,9 +185,9 @@ export interface InstallRecord {
   hooksKeyAdded?: Record<string, boolean>;
   /**
    * Settings file name → what stood there before install wrote a new file: null when there was no file
-   * (uninstall then removes the file it left as install made it), else the exact text of an empty or
-   * blank file install replaced (uninstall gives that text back). Absent: install edited a file that
-   * had content, and uninstall never removes it.
+   * (uninstall then removes the file it left as install made it), else the exact text of a file
+   * without a setting (blank, `{}`, `{ }`) install replaced (uninstall gives that text back). Absent:
+   * install edited a file that had settings, and uninstall never removes it.
    */
   settingsBefore?: Record<string, string | null>;
   /** Settings file name → the hook events whose lists were there before the first install: uninstall keeps them, empty. */
@@ -658,10 +658,12 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
       };
   }
 
-  let text = l.text.trim() === '' ? '' : l.text;
+  // A file that holds no setting (blank, or an empty object however it is spaced) is written anew, and
+  // uninstall gives back its exact bytes.
+  let text = /^\s*(?:\{\s*\})?\s*$/.test(l.text) ? '' : l.text;
   if (text === '') {
     const name = path.basename(settingsPath);
-    // What uninstall gives back: no file, or the empty or blank file there was (its exact bytes).
+    // What uninstall gives back: no file, or the file without a setting there was (its exact bytes).
     if (!(name in (plan.record.settingsBefore ?? {})))
       plan.record.settingsBefore = { ...plan.record.settingsBefore, [name]: l.before };
     text = newSettingsText(Boolean(opts.statusline), Boolean(opts.remind), client);
