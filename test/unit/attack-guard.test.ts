@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { cli, gitInit, REPO, workspace } from './helpers';
-import { preCompact, SID } from './checkpoint-fixtures';
+import { OTHER_SID, preCompact, SID } from './checkpoint-fixtures';
 
 /** A git copy of the demo workspace (all five systems), checkpointed for SID when `checkpointed`. */
 function demo(checkpointed: boolean): string {
@@ -146,4 +146,26 @@ test('a session id that holds nothing-to-preserve is no session id: checkpoint -
   ]);
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.ok(!existsSync(path.join(dir, '.claude/.checkpoint-ready.s1.nothing-to-preserve')));
+});
+
+test("this session's marker file signed by another session (a copy of that session's checkpoint) lets no /compact through", async () => {
+  const other = OTHER_SID;
+  const dir = demo(false);
+  // Another session's real checkpoint, copied to this session's marker name.
+  const r = cli(['checkpoint', '--root', dir, '--session', other, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const own = path.join(dir, `.claude/.checkpoint-ready.${SID}`);
+  cpSync(path.join(dir, `.claude/.checkpoint-ready.${other}`), own);
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker']);
+  assert.match(d.reason, new RegExp(`\\.checkpoint-ready\\.${SID} is another session's\\)`));
+  assert.match(d.reason, new RegExp(`signed by another session \\(${other}\\)`));
+  // This session's own checkpoint goes through; an unsigned marker (`touch`) still counts as the session's.
+  assert.equal(
+    cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']).code,
+    0,
+  );
+  assert.equal((await preCompactGuard(preCompact(dir), { root: dir, log: false })).allow, true);
+  writeFileSync(own, '');
+  assert.equal((await preCompactGuard(preCompact(dir), { root: dir, log: false })).allow, true);
 });

@@ -18,27 +18,37 @@ export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
+/** A marker that is unsigned (`touch`, `echo nothing-to-preserve >`) or signed by this session. */
+function signedFor(marker: MarkerFile, sessionId: string | null): boolean {
+  const signer = marker.content.sessionId;
+  return signer === null || signer === sessionId;
+}
+
 /**
- * Which marker speaks for a session: its own, else the shared one when unsigned or signed by it (or
- * when no session is known). `foreign` is the other session that signed a shared marker not used.
+ * Which marker speaks for a session: its own, else the shared one, each when unsigned or signed by
+ * it (the shared one also when no session is known). A session's own file signed by another session
+ * is a copy of that session's checkpoint, none of this one's. `foreign` names a marker not used for
+ * that reason, and the session that signed it.
  */
 export function speakingMarker(
   own: MarkerFile | null,
   shared: MarkerFile | null,
   sessionId: string | null,
-): { marker: MarkerFile | null; foreign: string | null } {
-  if (own) return { marker: own, foreign: null };
-  if (!shared) return { marker: null, foreign: null };
-  const signer = shared.content.sessionId;
-  return !isSessionId(sessionId) || signer === null || signer === sessionId
-    ? { marker: shared, foreign: null }
-    : { marker: null, foreign: signer };
+): { marker: MarkerFile | null; foreign: { rel: string; signer: string } | null } {
+  if (own && signedFor(own, sessionId)) return { marker: own, foreign: null };
+  const ownForeign = own ? { rel: own.rel, signer: own.content.sessionId as string } : null;
+  if (shared && (!isSessionId(sessionId) || signedFor(shared, sessionId))) return { marker: shared, foreign: null };
+  return {
+    marker: null,
+    foreign: ownForeign ?? (shared ? { rel: shared.rel, signer: shared.content.sessionId as string } : null),
+  };
 }
 
 /** The marker that speaks for a session (`speakingMarker`), read from disk. Null when none. */
 export async function markerFor(root: string, sessionId: string | null): Promise<MarkerFile | null> {
   const own = isSessionId(sessionId) ? await readMarker(root, markerRel(sessionId)) : null;
-  return speakingMarker(own, own ? null : await readMarker(root, SHARED_MARKER_REL), sessionId).marker;
+  const shared = own && signedFor(own, sessionId) ? null : await readMarker(root, SHARED_MARKER_REL);
+  return speakingMarker(own, shared, sessionId).marker;
 }
 
 /** A root-relative path a marker names, when it stays inside the root. */

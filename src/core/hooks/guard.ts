@@ -258,7 +258,7 @@ async function decide(
 
   if (!marker) {
     const foreignNote = foreign
-      ? ` The shared ${SHARED_MARKER_REL} is signed by another session (${foreign}); a marker from another session does not count for this one.`
+      ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} is signed by another session (${foreign.signer}); a marker from another session does not count for this one.`
       : '';
     const idNote = sid
       ? ''
@@ -269,9 +269,9 @@ async function decide(
       root,
       sid,
       null,
-      `Compaction stopped: no checkpoint has run in this session (${wanted} is missing).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
+      `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : 'missing'}).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
       foreign
-        ? `BLOCK (no marker for this session; shared marker signed by ${foreign})`
+        ? `BLOCK (no marker for this session; ${foreign.rel === SHARED_MARKER_REL ? 'shared marker' : foreign.rel} signed by ${foreign.signer})`
         : `BLOCK (no marker: ${wanted})`,
     );
   }
