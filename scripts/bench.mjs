@@ -151,6 +151,13 @@ async function main() {
     const doneEnv = { ...env, CLAUDE_CONFIG_DIR: doneHome.home, CLAUDE_PROJECT_DIR: done };
     const doneScript = installHooks(done, doneEnv);
     checkpoint(done, doneEnv);
+    // One workspace per system, as a real project has one: the demo holds all five, each hook's worst case.
+    const single = ['s0', 's1', 's2', 's3', 's4'].map((id) => {
+      const ws = prepareWorkspace(path.join(repo, 'test', 'fixtures', id, 'good'), path.join(tmp, `one-${id}`));
+      const h = writeClaudeHome(path.join(tmp, `claude-${id}`), ws, { percent: 42 });
+      const e = { ...env, CLAUDE_CONFIG_DIR: h.home, CLAUDE_PROJECT_DIR: ws };
+      return { id: id.toUpperCase(), ws, env: e, script: installHooks(ws, e), transcript: h.transcript };
+    });
     // An empty project (only its .claude/ folder, where the relay records the figure).
     const empty = path.join(tmp, 'empty');
     mkdirSync(path.join(empty, '.claude'), { recursive: true });
@@ -183,10 +190,10 @@ async function main() {
         trigger: 'manual',
         custom_instructions: '',
       });
-    const sessionStart = (ws) =>
+    const sessionStart = (ws, transcript = home.transcript) =>
       JSON.stringify({
         session_id: SESSION_ID,
-        transcript_path: home.transcript,
+        transcript_path: transcript,
         cwd: ws,
         hook_event_name: 'SessionStart',
         source: 'compact',
@@ -284,7 +291,7 @@ async function main() {
         env: doneEnv,
       },
       {
-        name: '`hook session-start`, demo',
+        name: '`hook session-start`, demo (all five systems)',
         goal: 3,
         instructions: 6,
         argv: [node, script, 'hook', 'session-start'],
@@ -292,6 +299,14 @@ async function main() {
         cwd: demo,
         env,
       },
+      ...single.map((one) => ({
+        name: `\`hook session-start\`, ${one.id} alone (its fixture workspace)`,
+        goal: 3,
+        argv: [node, one.script, 'hook', 'session-start'],
+        input: sessionStart(one.ws, one.transcript),
+        cwd: one.ws,
+        env: one.env,
+      })),
       {
         name: '`status --json`, demo (five systems)',
         goal: 3,
