@@ -34,12 +34,40 @@ export function normalizeTitle(title: string): string {
 
 export type KeyTable = ReadonlyArray<readonly [SectionKey, RegExp]>;
 
+/** Each table's common section names (normalised), by key: see `withNames`. */
+const namesOf = new WeakMap<KeyTable, ReadonlyMap<string, SectionKey>>();
+
+/**
+ * `table`, with the section names most files write (its seed's own, normalised) found by a lookup
+ * before any pattern runs. A pattern is compiled the first time it is tested, and compiled again to
+ * machine code on its second test, and a table's patterns are long: a process that reads a few
+ * files spent about 4 ms compiling them. Each name must be one the patterns read as its key
+ * (sections-names.test.ts checks every name of every table), so the lookup never changes a key.
+ */
+export function withNames(table: KeyTable, names: Partial<Record<SectionKey, readonly string[]>>): KeyTable {
+  const map = new Map<string, SectionKey>();
+  for (const [key, list] of Object.entries(names) as Array<[SectionKey, readonly string[]]>)
+    for (const n of list) map.set(n, key);
+  namesOf.set(table, map);
+  return table;
+}
+
+/** The common names `withNames` gave `table`, by key (empty for a table without). */
+export function namesOfTable(table: KeyTable): ReadonlyMap<string, SectionKey> {
+  return namesOf.get(table) ?? new Map();
+}
+
 /**
  * The first key whose pattern matches the normalised title, else `other`.
  * Patterns are tested against the normalised title (lowercase, decorations stripped).
  */
 export function matchKey(title: string, table: KeyTable): SectionKey {
   const n = normalizeTitle(title);
-  for (const [key, re] of table) if (re.test(n)) return key;
+  return namesOf.get(table)?.get(n) ?? matchPattern(n, table);
+}
+
+/** The first key whose pattern matches `normalised` (a title `normalizeTitle` gave), else `other`. */
+export function matchPattern(normalised: string, table: KeyTable): SectionKey {
+  for (const [key, re] of table) if (re.test(normalised)) return key;
   return 'other';
 }

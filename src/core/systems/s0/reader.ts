@@ -10,7 +10,7 @@ import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../mar
 import { companionPath } from '../facts';
 import { S0_FACTS } from './facts';
 import type { Item, Section, StateDoc } from '../../model/model';
-import { matchKey, type KeyTable } from '../../markdown/sections';
+import { matchKey, withNames, type KeyTable } from '../../markdown/sections';
 import type { Loaded, SystemReader } from '../../model/system';
 import type { ParsedContent, Workspace } from '../../model/workspace';
 import { templateTagItem } from '../../markdown/items';
@@ -28,33 +28,48 @@ export const S0_SKIPPED = S0_FACTS.switchedOff?.text ?? '';
  * "다음" …). Order matters: the first match wins ("Текущая задача" is the goal, "Текущий фокус"
  * the current focus; "未完了" is not "完了").
  */
-export const S0_KEYS: KeyTable = [
+export const S0_KEYS: KeyTable = withNames(
   [
-    'title',
-    /^(?:session |continuity )?ledger$|^(?:журнал (?:непрерывности|сессии)|セッション台帳|会话台账|세션 원장)$/u,
+    [
+      'title',
+      /^(?:session |continuity )?ledger$|^(?:журнал (?:непрерывности|сессии)|セッション台帳|会话台账|세션 원장)$/u,
+    ],
+    ['goal', /^goals?\b|^objectives?\b|^current task\b|^цел[ьи]|^(?:текущая )?задача|^目[標标的]|^목표/u],
+    [
+      'constraints',
+      /^constraints?\b|^assumptions?\b|^invariants?\b|^ограничени|^допущени|制約|前提|约束|假设|제약|가정/u,
+    ],
+    ['decisions', /^(?:key )?decisions?\b|^(?:ключевые )?решени|決定|决策|决定|결정/u],
+    [
+      'open',
+      /^open(?: questions?)?\b|^questions?\b|^blockers?\b|^blocked\b|^(?:открытые )?вопрос|^блокер|未解決|未決|質問|ブロッカー|未决|待决|阻塞|问题|미해결|미결|질문|블로커/u,
+    ],
+    ['working-set', /^working[ -]?set\b|^рабоч|作業セット|作業ファイル|工作集|工作文件|작업 ?세트|작업 ?파일/u],
+    [
+      'done',
+      /^done\b|^completed?\b|^what (?:was|we|i) (?:done|did)\b|^what was done\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u,
+    ],
+    ['now', /^now\b|^current(?: focus)?$|^сейчас|^текущ|^現在|^いま|^当前|^进行中|^正在|^현재|^지금/u],
+    ['next', /^next(?: steps?)?$|^next\b|^далее|^дальше|^следующ|^次|^今後|^下一步|^接下来|^后续|^다음/u],
+    [
+      'state',
+      /^state\b|^current (?:state|status)\b|^status\b|^progress\b|^состояни|^статус|^прогресс|状態|状況|进度|状态|상태|진행/u,
+    ],
   ],
-  ['goal', /^goals?\b|^objectives?\b|^current task\b|^цел[ьи]|^(?:текущая )?задача|^目[標标的]|^목표/u],
-  [
-    'constraints',
-    /^constraints?\b|^assumptions?\b|^invariants?\b|^ограничени|^допущени|制約|前提|约束|假设|제약|가정/u,
-  ],
-  ['decisions', /^(?:key )?decisions?\b|^(?:ключевые )?решени|決定|决策|决定|결정/u],
-  [
-    'open',
-    /^open(?: questions?)?\b|^questions?\b|^blockers?\b|^blocked\b|^(?:открытые )?вопрос|^блокер|未解決|未決|質問|ブロッカー|未决|待决|阻塞|问题|미해결|미결|질문|블로커/u,
-  ],
-  ['working-set', /^working[ -]?set\b|^рабоч|作業セット|作業ファイル|工作集|工作文件|작업 ?세트|작업 ?파일/u],
-  [
-    'done',
-    /^done\b|^completed?\b|^what (?:was|we|i) (?:done|did)\b|^what was done\b|^(?:что )?сделано|^выполнено|^готово|(?<!未)完了|済み|^已?完成|(?<!미)완료/u,
-  ],
-  ['now', /^now\b|^current(?: focus)?$|^сейчас|^текущ|^現在|^いま|^当前|^进行中|^正在|^현재|^지금/u],
-  ['next', /^next(?: steps?)?$|^next\b|^далее|^дальше|^следующ|^次|^今後|^下一步|^接下来|^后续|^다음/u],
-  [
-    'state',
-    /^state\b|^current (?:state|status)\b|^status\b|^progress\b|^состояни|^статус|^прогресс|状態|状況|进度|状态|상태|진행/u,
-  ],
-];
+  // The seed's template: `# Session Ledger`, Goal, Constraints/Assumptions, Key Decisions, State (Done, Now, Next), Open Questions, Working Set.
+  {
+    title: ['session ledger'],
+    goal: ['goal'],
+    constraints: ['constraints/assumptions'],
+    decisions: ['key decisions'],
+    state: ['state'],
+    done: ['done'],
+    now: ['now'],
+    next: ['next'],
+    open: ['open questions'],
+    'working-set': ['working set'],
+  },
+);
 
 const UNCONFIRMED_RE = /\bUNCONFIRMED\b/;
 

@@ -8,7 +8,7 @@ import { defaultItem, sectionize, type MdBlockKind, type MdOutline } from '../..
 import { companionPath } from '../facts';
 import { S1_FACTS } from './facts';
 import type { Item, StateDoc } from '../../model/model';
-import { matchKey, type KeyTable } from '../../markdown/sections';
+import { matchKey, withNames, type KeyTable } from '../../markdown/sections';
 import type { Loaded, SystemReader } from '../../model/system';
 import { allRules, type ParsedContent, type Workspace } from '../../model/workspace';
 import { parseContextLog, parseLessons, parseMemory } from './reader-memory';
@@ -30,42 +30,55 @@ export const S1_SIDECAR = nameOf(companionPath('S1', 'sidecar'));
  * before "issues" can claim it; "未完了" (unfinished) is status, never `done`; "What to do now" is
  * `next` (item 1 is the next action).
  */
-export const S1_KEYS: KeyTable = [
+export const S1_KEYS: KeyTable = withNames(
   [
-    'title',
-    /^(?:session )?handoff\b|^세션 ?(?:핸드오프|인계)|^핸드오프|^(?:セッション)?引き継ぎ|^(?:会话)?交接|^передача(?: сессии)?$/u,
+    [
+      'title',
+      /^(?:session )?handoff\b|^세션 ?(?:핸드오프|인계)|^핸드오프|^(?:セッション)?引き継ぎ|^(?:会话)?交接|^передача(?: сессии)?$/u,
+    ],
+    [
+      'done',
+      /^(?:done|completed?|accomplished|finished|shipped)\b|accomplishments?|(?:done|completed|finished|shipped|fixed) (?:this|today|in this)|(?:this|today'?s?|last) session'?s? (?:work|changes|fixes|accomplishments|progress|results|done|completed)|^today'?s?\b|^what (?:was|we|i) (?:done|did)|^files (?:modified|changed|touched)\b|(?:modified|changed|touched) this session|^(?:что )?сделано|^выполнено|(?<!미)완료|이번 세션.*(?:수정|작업|변경|결과|성과)|수정된|해결된|한 일|한 것|성과|(?<!未)完了|やったこと|実施内容|^已完成|本次完成|完成的工作/u,
+    ],
+    [
+      'next',
+      /^what to do\b|^next\b|^priorit(?:y|ies)\b|^to ?do\b|^action items?|^active tasks?|^pick next|^immediate|^up next|^start here|^что делать|^следующ|^дальнейшие шаги|^план действий|다음|할 ?일|우선 ?순위|지금|^次|やること|^今すぐ|^下一步|要做的|^待办|^接下来|^后续(?:步骤)?$/u,
+    ],
+    [
+      'pending',
+      /^pending\b|^open decisions?|decisions? (?:pending|needed|to make|required)|^undecided|^awaiting decision|^ожидающ|^нерешённ|^решени[яй] (?:ожида|нужн)|미결|결정 ?대기|의사 ?결정|보류|保留|判断待ち|未決|要確認|確認が必要|要判断|待决|待定|待确认|需要确认|需要决策/u,
+    ],
+    ['decisions', /^(?:key )?decisions?\b|^decided\b|^решения|^決定事項|^决策|^决定|^결정 ?사항/u],
+    [
+      'issues',
+      /^(?:outstanding|remaining|open|known|current) (?:issues?|problems?|bugs?|blockers?)|^known (?:risks?|limitations?)|^(?:open )?investigations?\b|^issues?\b|^blockers?\b|^blocked\b|^risks?\b|^(?:открытые )?проблем|^блокер|^риск|이슈|블로커|문제|장애|課題|問題|ブロッカー|リスク|障害|问题|阻塞|风险|^已知|限制|障碍/u,
+    ],
+    [
+      'status',
+      /^current (?:work )?(?:status|state|focus|work)|^current branch|working state|^(?:work )?status\b|^state\b|^where (?:things|we) (?:are|stand)|^in[- ]progress|^progress\b|^uncommitted|^текущее состояние|^состояние|^статус|^прогресс|현재 ?(?:상태|작업|진행)|진행 ?(?:중|상황)|상태|^現在|作業状況|進捗|未完了|^状況|^状態|^当前(?:工作)?状态|进展|进度|现状/u,
+    ],
+    [
+      'understanding',
+      /^system understanding|^understanding|^context\b|^(?:key )?(?:context|notes?|insights?|learnings?|facts?)\b|^(?:project )?(?:key )?info(?:rmation)?\b|^background|^dead ends?\b|^(?:do not|don't) retry|^failed (?:approaches|attempts)|^понимание|^контекст|^заметки|컨텍스트|맥락|이해|메모|핵심 ?정보|理解|文脈|背景|メモ|前提知識|上下文|接手所需|须知/u,
+    ],
+    [
+      'interests',
+      /^user'?s?\b.*(?:interests?|priorit|focus|wants?)|^interests?\b|^интерес|пользовател|관심|유저|사용자|関心|^ユーザー|关注|^用户/u,
+    ],
+    ['log', /history|changelog|^log\b|^журнал|^история|이력|히스토리|디버깅|履歴|^ログ|日志|历史/u],
   ],
-  [
-    'done',
-    /^(?:done|completed?|accomplished|finished|shipped)\b|accomplishments?|(?:done|completed|finished|shipped|fixed) (?:this|today|in this)|(?:this|today'?s?|last) session'?s? (?:work|changes|fixes|accomplishments|progress|results|done|completed)|^today'?s?\b|^what (?:was|we|i) (?:done|did)|^files (?:modified|changed|touched)\b|(?:modified|changed|touched) this session|^(?:что )?сделано|^выполнено|(?<!미)완료|이번 세션.*(?:수정|작업|변경|결과|성과)|수정된|해결된|한 일|한 것|성과|(?<!未)完了|やったこと|実施内容|^已完成|本次完成|完成的工作/u,
-  ],
-  [
-    'next',
-    /^what to do\b|^next\b|^priorit(?:y|ies)\b|^to ?do\b|^action items?|^active tasks?|^pick next|^immediate|^up next|^start here|^что делать|^следующ|^дальнейшие шаги|^план действий|다음|할 ?일|우선 ?순위|지금|^次|やること|^今すぐ|^下一步|要做的|^待办|^接下来|^后续(?:步骤)?$/u,
-  ],
-  [
-    'pending',
-    /^pending\b|^open decisions?|decisions? (?:pending|needed|to make|required)|^undecided|^awaiting decision|^ожидающ|^нерешённ|^решени[яй] (?:ожида|нужн)|미결|결정 ?대기|의사 ?결정|보류|保留|判断待ち|未決|要確認|確認が必要|要判断|待决|待定|待确认|需要确认|需要决策/u,
-  ],
-  ['decisions', /^(?:key )?decisions?\b|^decided\b|^решения|^決定事項|^决策|^决定|^결정 ?사항/u],
-  [
-    'issues',
-    /^(?:outstanding|remaining|open|known|current) (?:issues?|problems?|bugs?|blockers?)|^known (?:risks?|limitations?)|^(?:open )?investigations?\b|^issues?\b|^blockers?\b|^blocked\b|^risks?\b|^(?:открытые )?проблем|^блокер|^риск|이슈|블로커|문제|장애|課題|問題|ブロッカー|リスク|障害|问题|阻塞|风险|^已知|限制|障碍/u,
-  ],
-  [
-    'status',
-    /^current (?:work )?(?:status|state|focus|work)|^current branch|working state|^(?:work )?status\b|^state\b|^where (?:things|we) (?:are|stand)|^in[- ]progress|^progress\b|^uncommitted|^текущее состояние|^состояние|^статус|^прогресс|현재 ?(?:상태|작업|진행)|진행 ?(?:중|상황)|상태|^現在|作業状況|進捗|未完了|^状況|^状態|^当前(?:工作)?状态|进展|进度|现状/u,
-  ],
-  [
-    'understanding',
-    /^system understanding|^understanding|^context\b|^(?:key )?(?:context|notes?|insights?|learnings?|facts?)\b|^(?:project )?(?:key )?info(?:rmation)?\b|^background|^dead ends?\b|^(?:do not|don't) retry|^failed (?:approaches|attempts)|^понимание|^контекст|^заметки|컨텍스트|맥락|이해|메모|핵심 ?정보|理解|文脈|背景|メモ|前提知識|上下文|接手所需|须知/u,
-  ],
-  [
-    'interests',
-    /^user'?s?\b.*(?:interests?|priorit|focus|wants?)|^interests?\b|^интерес|пользовател|관심|유저|사용자|関心|^ユーザー|关注|^用户/u,
-  ],
-  ['log', /history|changelog|^log\b|^журнал|^история|이력|히스토리|디버깅|履歴|^ログ|日志|历史/u],
-];
+  // The seed's handoff template, and its closing report's "Today's accomplishments".
+  {
+    title: ['session handoff'],
+    next: ['what to do now'],
+    status: ['current work status'],
+    pending: ['pending decisions'],
+    issues: ['outstanding issues'],
+    understanding: ['system understanding'],
+    interests: ["user's current interests"],
+    done: ["today's accomplishments"],
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Items

@@ -17,7 +17,7 @@
 import { readYaml } from '../../markdown/yaml-tree';
 import { headingEnds, sectionize, type MdOutline } from '../../markdown/markdown';
 import type { SectionKey } from '../../model/model';
-import { matchKey, normalizeTitle, type KeyTable } from '../../markdown/sections';
+import { matchKey, normalizeTitle, withNames, type KeyTable } from '../../markdown/sections';
 import type { ParsedContent } from '../../model/workspace';
 
 export type S4BlockKind = 'project' | 'feature' | 'bugfix';
@@ -109,33 +109,51 @@ export function hasS4Headings(outline: MdOutline): boolean {
  * summary included), by meaning: the corpus's English and Japanese and the same subsections in
  * Chinese, Korean and Russian ("次のステップ", "下一步", "다음 단계", "Следующие шаги", "残りのリスク" …).
  */
-export const S4_KEYS: KeyTable = [
-  ['title', /^agent state$/],
-  ['agent', /^main agent\b/],
-  ['identity', /^repository identity\b/],
-  ['tracker', /^progress tracker\b/],
-  ['current', KIND_RE],
+export const S4_KEYS: KeyTable = withNames(
   [
-    'next',
-    /^(?:next(?: steps?| actions?)?\b|future actions?\b|follow[- ]?ups?\b|todo\b|将来のアクション|次のアクション|次にやること|今後のアクション|次のステップ)|^次|^下一步|^接下来|^后续|^다음|^следующ|^дальнейш/u,
+    ['title', /^agent state$/],
+    ['agent', /^main agent\b/],
+    ['identity', /^repository identity\b/],
+    ['tracker', /^progress tracker\b/],
+    ['current', KIND_RE],
+    [
+      'next',
+      /^(?:next(?: steps?| actions?)?\b|future actions?\b|follow[- ]?ups?\b|todo\b|将来のアクション|次のアクション|次にやること|今後のアクション|次のステップ)|^次|^下一步|^接下来|^后续|^다음|^следующ|^дальнейш/u,
+    ],
+    [
+      'open',
+      /(?:risks?|remaining|open questions?|blockers?|pending|未解決|懸念|リスク|ブロッカー|风险|未决|阻塞|위험|미해결|블로커)|^риск|^блокер|^(?:открытые )?вопрос/u,
+    ],
+    ['issues', /(?:課題|^issues?\b|^problems?\b|^challenges?\b|问题|문제|이슈)|^проблем/u],
+    [
+      'done',
+      /^(?:何をしたのか|what (?:was|we) did\b|what was done\b|what changed\b|done\b|summary\b)|(?<!未)完了|^已完成|(?<!미)완료|^(?:что )?сделано/u,
+    ],
+    ['interactions', /(?:やり取り|^interactions?\b|^conversation\b)/],
+    ['how', /^(?:どうやったのか|how\b)|^如何|^방법|^как /u],
+    ['verified', /(?:validation|verified|verification|検証|验证|검증)|^провер|^валидац/u],
+    ['decisions', /^decisions?\b|決定|决策|决定|결정|^решени/u],
+    ['context', /^context\b|背景|上下文|배경|맥락|^контекст/u],
+    ['plan', /^(?:fix approach|approach|plan)\b|方針|方案|计划|계획|^план|^подход/u],
+    ['understanding', /^(?:architecture|integration points)\b|アーキテクチャ|架构|아키텍처|^архитектур/u],
   ],
-  [
-    'open',
-    /(?:risks?|remaining|open questions?|blockers?|pending|未解決|懸念|リスク|ブロッカー|风险|未决|阻塞|위험|미해결|블로커)|^риск|^блокер|^(?:открытые )?вопрос/u,
-  ],
-  ['issues', /(?:課題|^issues?\b|^problems?\b|^challenges?\b|问题|문제|이슈)|^проблем/u],
-  [
-    'done',
-    /^(?:何をしたのか|what (?:was|we) did\b|what was done\b|what changed\b|done\b|summary\b)|(?<!未)完了|^已完成|(?<!미)완료|^(?:что )?сделано/u,
-  ],
-  ['interactions', /(?:やり取り|^interactions?\b|^conversation\b)/],
-  ['how', /^(?:どうやったのか|how\b)|^如何|^방법|^как /u],
-  ['verified', /(?:validation|verified|verification|検証|验证|검증)|^провер|^валидац/u],
-  ['decisions', /^decisions?\b|決定|决策|决定|결정|^решени/u],
-  ['context', /^context\b|背景|上下文|배경|맥락|^контекст/u],
-  ['plan', /^(?:fix approach|approach|plan)\b|方針|方案|计划|계획|^план|^подход/u],
-  ['understanding', /^(?:architecture|integration points)\b|アーキテクチャ|架构|아키텍처|^архитектур/u],
-];
+  // The seed's structure (`# Agent State`, Main Agent, Repository Identity, Progress Tracker) and its
+  // Japanese five-part summary, with the English subsections the corpus's state files write.
+  {
+    title: ['agent state'],
+    agent: ['main agent'],
+    identity: ['repository identity'],
+    tracker: ['progress tracker'],
+    done: ['何をしたのか', 'what was done'],
+    how: ['どうやったのか'],
+    interactions: ['どういうやり取りをユーザーと行ったのか'],
+    issues: ['途中でどういう課題が起こったのか'],
+    next: ['将来のアクション', 'next steps', 'next actions'],
+    open: ['open questions'],
+    decisions: ['decisions'],
+    context: ['context'],
+  },
+);
 
 /** Next-step wording inside a block's items, in the corpus's English and Japanese. */
 export const NEXT_STEP_RE =
