@@ -47,7 +47,8 @@ export interface RegexRule {
   kind?: 'personal';
   /**
    * False only when no line of the text can match (the literal text every match holds is missing):
-   * the rule's expression, costly to compile, is then neither compiled nor run.
+   * the rule's expression, costly to compile, is then neither compiled nor run. Asked of the whole
+   * text, then of each line of a text that passed.
    */
   may: (text: string) => boolean;
 }
@@ -416,6 +417,9 @@ const PEM_END = /-----END [A-Z0-9 ]{0,140}-----/;
 function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
   const spans: Span[] = [];
   for (const r of rules) {
+    // The text's gate, asked again of the line: a rule that can match somewhere in a file is mostly
+    // no match on one line of it, and its expression then runs (and is compiled) for none of them.
+    if (!r.may(line)) continue;
     r.re.lastIndex = 0;
     for (let m = r.re.exec(line); m; m = r.re.exec(line)) {
       // The value is the first group that took part (a rule of several shapes has one per shape), else the match.
