@@ -18,17 +18,20 @@ export const MAY_BE_EMOJI = /[\u00a9\u00ae\u200d\u203c-\u2bff\u3030\u303d\u3297\
 export function normalizeTitle(title: string): string {
   // A real section name is short; capping keeps every pattern below linear on a hostile heading.
   let t = title.slice(0, 500);
+  // Each pattern runs only on a title that holds what it removes: most titles hold none of it, and a
+  // pattern is compiled on its first run.
   if (MAY_BE_EMOJI.test(t)) t = t.replace(EMOJI_RE, ' ');
-  t = t
-    .replace(/<!--.*?-->/g, ' ')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_~]+/g, ' ');
+  if (t.includes('<!--')) t = t.replace(/<!--.*?-->/g, ' ');
+  if (t.includes('`')) t = t.replace(/`([^`]*)`/g, '$1');
+  if (t.includes('](')) t = t.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  if (t.includes('*') || t.includes('_') || t.includes('~')) t = t.replace(/[*_~]+/g, ' ');
   // Strip leading numbering ("1.", "2)", "Phase 3 -", "§4").
-  t = t.replace(/^\s*(?:§\s*)?\d+(?:\.\d+)*[.)]?\s+/, '');
+  const first = t.trimStart().charAt(0);
+  if (first === '§' || (first >= '0' && first <= '9')) t = t.replace(/^\s*(?:§\s*)?\d+(?:\.\d+)*[.)]?\s+/, '');
   // Strip trailing parenthesised decorations, repeatedly: "(priority order)", "(2026-01-02)", "（...）".
-  for (let k = 0; k < 3; k++) t = t.replace(/\s*[(（\[][^()（）[\]]*[)）\]]\s*$/u, '');
-  t = t.replace(/[:：\-–—|·•.]+\s*$/u, '');
+  for (let k = 0; k < 3 && ')）]'.includes(t.trimEnd().slice(-1) || '-'); k++)
+    t = t.replace(/\s*[(（\[][^()（）[\]]*[)）\]]\s*$/u, '');
+  if (':：-–—|·•.'.includes(t.trimEnd().slice(-1) || '(')) t = t.replace(/[:：\-–—|·•.]+\s*$/u, '');
   return t.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 

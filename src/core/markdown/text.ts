@@ -25,30 +25,29 @@ export function mayHold(text: string, words: readonly string[], start = false): 
 
 /** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
 export function plainText(text: string): string {
-  return text
-    .replace(/<!--.{0,2000}?-->/g, ' ')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/\*\*|__|~~/g, '')
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
-    .replace(/^\s*\[[ xX]\]\s+/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // Each pattern runs only on a text that holds what it removes (a pattern is compiled on its first run).
+  let t = text;
+  if (t.includes('<!--')) t = t.replace(/<!--.{0,2000}?-->/g, ' ');
+  if (t.includes('`')) t = t.replace(/`([^`]*)`/g, '$1');
+  if (t.includes('**') || t.includes('__') || t.includes('~~')) t = t.replace(/\*\*|__|~~/g, '');
+  if ('-*+0123456789'.includes(t.trimStart().charAt(0) || '.')) t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '');
+  if (t.trimStart().startsWith('[')) t = t.replace(/^\s*\[[ xX]\]\s+/, '');
+  return t.replace(/\s+/g, ' ').trim();
 }
 
 /** True when the text is only a template placeholder (`<goal>`, `TBD`, `Files: <key files>` …). */
 export function isPlaceholder(text: string): boolean {
-  let t = plainText(text)
-    .replace(/^_+|_+$/g, '')
-    .trim();
+  let t = plainText(text);
+  if (t.includes('_')) t = t.replace(/^_+|_+$/g, '').trim();
   if (t === '') return true;
   // "Label: <value>" → test the value.
-  const m = /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t);
+  const m = t.includes(':') || t.includes('：') ? /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t) : null;
   if (m) t = m[2].trim();
   if (t === '') return true;
   // Several placeholders in one line: "<a> / <b>".
-  const rest = t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '').replace(/[\s,/|;·•()\-–—:.`]+/g, '');
-  if (rest === '') return true;
-  return PLACEHOLDER_ONLY.test(t.replace(/[.!。]+$/, ''));
+  const tags = t.includes('<') || t.includes('{{') ? t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '') : t;
+  if (tags.replace(/[\s,/|;·•()\-–—:.`]+/g, '') === '') return true;
+  return PLACEHOLDER_ONLY.test('.!。'.includes(t.slice(-1) || '-') ? t.replace(/[.!。]+$/, '') : t);
 }
 
 /**
