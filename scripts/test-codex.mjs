@@ -7,12 +7,12 @@
 // through its own screen in a pseudo-terminal): `session-ledger hooks install --codex`, the project
 // and hook trust the user gives, turns, `/compact` (thread/compact/start), `session-ledger
 // checkpoint`, `/clear` (a new thread started from /clear), automatic compaction past the client's
-// own token limit. The workspaces and
+// own token limit, the model refusing a request as longer than its window. The workspaces and
 // CODEX_HOME live under the tools folder, not in the temp folder. Nothing leaves the machine.
 //
 //   node scripts/test-codex.mjs [--only NAME,…] [--keep] [--no-build]
 //
-// NAMEs: trust, systems, clear, auto, screen. Closing line: "N passed, N failed".
+// NAMEs: trust, systems, clear, auto, full, screen. Closing line: "N passed, N failed".
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -344,6 +344,46 @@ async function main() {
         assert.ok(sent(tid, from, 'turn').at(-1).text.includes('Session Ledger — resuming after /compact'));
       });
     } finally {
+      await server.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ the window exceeded
+  if (want('full')) {
+    const ws = fixture('S3', 'full');
+    const server = await startAppServer(bin, { cwd: ws, env: world.env });
+    try {
+      await test('window exceeded: the model refuses the request (context_length_exceeded); the count Codex then writes (running total = window, last usage 0) reads 100 %, urgent', async () => {
+        const tid = await newThread(server, ws);
+        // Two turns of 140,012 tokens: a running total past the window, so Codex's last usage becomes 0.
+        standin.setUsage({ input_tokens: 140_000 });
+        await turn(server, tid, 'hello');
+        await turn(server, tid, 'go on');
+        standin.failTurns({
+          type: 'invalid_request_error',
+          code: 'context_length_exceeded',
+          message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+        });
+        const { done } = await turn(server, tid, 'and more');
+        assert.equal(done.params.turn.status, 'failed');
+        assert.equal(done.params.turn.error?.codexErrorInfo, 'contextWindowExceeded');
+        const t = readJsonl(rolloutOf(tid)).filter((r) => r.type === 'event_msg' && r.payload?.type === 'token_count');
+        const info = t.at(-1).payload.info;
+        assert.equal(info.total_token_usage.total_tokens, info.model_context_window, 'the running total is the window');
+        assert.equal(info.total_token_usage.input_tokens, 0);
+        assert.equal(info.last_token_usage.total_tokens, 0, 'the last usage Codex writes is 0');
+        const r = await sl(ws, ['context', '--json', '--agent', 'codex']);
+        assert.equal(r.code, 0, r.stderr);
+        const j = JSON.parse(r.stdout);
+        assert.equal(j.sessionId, tid);
+        assert.equal(j.usedTokens, info.model_context_window);
+        assert.equal(j.windowTokens, info.model_context_window);
+        assert.equal(j.percent, 100);
+        assert.equal(j.level, 'urgent');
+      });
+    } finally {
+      standin.failTurns(null);
+      standin.setUsage({});
       await server.close();
     }
   }

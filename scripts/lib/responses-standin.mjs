@@ -12,7 +12,9 @@
 // one Codex 0.171.0 tries a WebSocket first). Every request is kept (`requests`: path, headers,
 // kind, session id, parsed body, all its input text) so a test can look at what the client sent.
 // The usage reported is an estimate of the request's size (bytes / 4) unless `setUsage({...})`
-// overrides fields.
+// overrides fields. `failTurns(error)` makes every turn request (not a compaction) from then on end
+// in `response.failed` carrying `error` (e.g. `{ code: 'context_length_exceeded', message }`, what
+// the Responses API sends when the input does not fit the model's window); `failTurns(null)` ends it.
 //
 // Standalone: `node scripts/lib/responses-standin.mjs` prints `listening on http://127.0.0.1:PORT`.
 import { createServer } from 'node:http';
@@ -45,6 +47,7 @@ function lastUserText(body) {
 export async function startResponsesStandin({ port = 0 } = {}) {
   const requests = [];
   let usage = {};
+  let failure = null;
   let n = 0;
   const server = createServer((req, res) => {
     const chunks = [];
@@ -99,6 +102,11 @@ export async function startResponsesStandin({ port = 0 } = {}) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const send = (o) => res.write(`event: ${o.type}\ndata: ${JSON.stringify(o)}\n\n`);
       send({ type: 'response.created', response: { id } });
+      if (failure && kind === 'turn') {
+        send({ type: 'response.failed', response: { id, status: 'failed', error: failure } });
+        res.end();
+        return;
+      }
       send({ type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } });
       send({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: text });
       send({ type: 'response.output_item.done', output_index: 0, item });
@@ -117,6 +125,10 @@ export async function startResponsesStandin({ port = 0 } = {}) {
     /** Override usage fields of every answer from now on (`{}` resets). */
     setUsage(fields) {
       usage = { ...fields };
+    },
+    /** Fail every turn request from now on with `response.failed` carrying `error` (`null` ends it). */
+    failTurns(error) {
+      failure = error ? { ...error } : null;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -162,12 +162,12 @@ const CORPUS_EXPECT: Record<string, Expect | null> = {
     session: 'session-beta',
     at: '2026-02-03T11:45:00.000Z',
   },
-  // No session_meta, no model_context_window: the Codex default window (258,400) stands in; model from `info.model`.
+  // No session_meta, no model_context_window: the window is unknown, so tokens without a percentage; model from `info.model`.
   'ryoppippi__ccusage__apps__ccusage__test__fixtures__codex__sessions__project-alpha__session-alpha.jsonl': {
     agent: 'codex',
     used: 3000,
-    window: 258400,
-    percent: 1.16,
+    window: null,
+    percent: null,
     model: 'gpt-5.3-codex',
     session: null,
     at: '2026-05-14T10:00:00.000Z',

@@ -9,7 +9,7 @@ import type { MeterOptions, SessionRef } from './discovery';
 import { FeedReader, feedPath, type FeedInfo } from './feed';
 import { giveBuffer, openRead, parseObject, readAt, scanBackward, statOrNull, takeBuffer, type Handle } from './files';
 import { trackerFor, type Figure, type Tracker } from './records';
-import { baseModel, claudeWindow, CODEX_DEFAULT_WINDOW, percentOf, type WindowChoice } from './window';
+import { baseModel, claudeWindow, percentOf, type WindowChoice } from './window';
 
 export interface FollowerOptions extends MeterOptions {
   /** Workspace root: its statusLine feed is consulted (Claude Code only). */
@@ -344,7 +344,9 @@ export class ContextFollower {
   /**
    * The transcript's figure as a ContextUsage. Claude Code: the window it reported for this session
    * (when the statusLine record names the same model), else the setting, the model's window, or
-   * unknown (no percentage). Codex: the window the rollout names.
+   * unknown (no percentage). Codex: the window the rollout names, else the setting, else unknown
+   * (Codex names the window it runs with in every count when it has one, its fallback for a model it
+   * has no metadata for included).
    */
   private usage(f: Figure, feed: FeedInfo | null): ContextUsage {
     let window: WindowChoice;
@@ -355,10 +357,9 @@ export class ContextFollower {
     } else {
       window = f.windowTokens
         ? { tokens: f.windowTokens, source: 'client' }
-        : {
-            tokens: this.opts.windowTokens || CODEX_DEFAULT_WINDOW,
-            source: this.opts.windowTokens ? 'setting' : 'model',
-          };
+        : this.opts.windowTokens
+          ? { tokens: this.opts.windowTokens, source: 'setting' }
+          : { tokens: null, source: 'unknown' };
     }
     return {
       agent: this.ref.agent,

@@ -49,7 +49,6 @@ export {
   percentOf,
   CLAUDE_WINDOW,
   CLAUDE_WINDOW_1M,
-  CODEX_DEFAULT_WINDOW,
   type WindowSource,
 } from './window';
 export type { ContextUsage } from '../model/model';

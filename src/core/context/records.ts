@@ -183,6 +183,21 @@ interface CodexCount {
   at: string | null;
 }
 
+/**
+ * Whether a token_count is the one Codex writes when the model refused a request as longer than its
+ * context window: Codex then marks the window full, so the running total is the window with every
+ * part (input, cached, output, reasoning) 0, and the last usage holds only what that total grew by
+ * (the window less the previous running total, at least 0; often 0), which is no request's size. A
+ * running total of real usage has its input in its parts, so it never has this shape.
+ */
+function codexWindowFilled(info: Obj, window: number): boolean {
+  const total = obj(info.total_token_usage);
+  const last = obj(info.last_token_usage);
+  if (!total || !last || window <= 0 || total.total_tokens !== window) return false;
+  const partsZero = (u: Obj) => Object.keys(u).every((k) => k === 'total_tokens' || !num(u[k]));
+  return partsZero(total) && partsZero(last);
+}
+
 export function codexTokenCount(o: Obj): CodexCount | null {
   if (o.type !== 'event_msg') return null;
   const p = obj(o.payload);
@@ -195,7 +210,9 @@ export function codexTokenCount(o: Obj): CodexCount | null {
   if (typeof last.total_tokens !== 'number' || !countOk(last.total_tokens) || !countOk(info.model_context_window))
     return null;
   const window = num(info.model_context_window);
-  return { used: num(last.total_tokens), window: window || null, model: str(info.model), at: str(o.timestamp) };
+  // The window is full: the figure is the whole window, not the last usage Codex wrote.
+  const used = codexWindowFilled(info, window) ? window : num(last.total_tokens);
+  return { used, window: window || null, model: str(info.model), at: str(o.timestamp) };
 }
 
 /** The model a `turn_context` record names, or null. */

@@ -9,8 +9,6 @@
 
 export const CLAUDE_WINDOW = 200_000;
 export const CLAUDE_WINDOW_1M = 1_000_000;
-/** Codex reports `model_context_window` itself; this stands in when a record lacks it. */
-export const CODEX_DEFAULT_WINDOW = 258_400;
 
 /** Where a figure's window came from. */
 export type WindowSource = 'client' | 'setting' | 'model' | 'usage' | 'unknown';

@@ -240,7 +240,7 @@ export interface ContextUsage {
   transcriptPath: string;
   model: string | null;
   usedTokens: number;
-  /** The context window, or null when it is unknown (a model Claude Code's table does not name, and no report from the client). */
+  /** The context window, or null when it is unknown (a model Claude Code's table does not name, and no report from the client; a Codex count that names none). */
   windowTokens: number | null;
   /** Where the window came from: the client's own report, the user's setting, the model's table, the usage itself, or unknown. */
   windowSource?: 'client' | 'setting' | 'model' | 'usage' | 'unknown';
