@@ -350,11 +350,17 @@ test('more than 8 MB of records after the last usage (a long tool run) still giv
   assert.equal(u?.usedTokens, 70007);
 });
 
-test('a budget given by the caller bounds the backward scan: past it, "no usage found yet"', async () => {
+test('a budget given by the caller bounds the backward scan: past it, no figure, and the follower says it gave up there', async () => {
   const dir = workspace();
   const file = write(dir, 's.jsonl', lines(asst({ read: 5 }), toolResult(200 * 1024)));
   const f = new ContextFollower({ agent: 'claude', sessionId: 's', path: file, mtime: 0 }, { maxScanBytes: 64 * 1024 });
   assert.equal(await f.read(), null);
+  assert.equal(f.scanLimit, 64 * 1024);
+  // Read back to the file's start with no usage in it: no limit to name.
+  const none = write(dir, 't.jsonl', lines(toolResult(1024)));
+  const g = new ContextFollower({ agent: 'claude', sessionId: 't', path: none, mtime: 0 }, { maxScanBytes: 64 * 1024 });
+  assert.equal(await g.read(), null);
+  assert.equal(g.scanLimit, null);
 });
 
 /** A user record with a pasted image of `bytes` of base64 (and the word "assistant" in its text). */

@@ -194,7 +194,8 @@ export async function readHead(path: string, max: number): Promise<Buffer | null
  * start)` is told once its start is found. Gives up once more than `budget` bytes were read
  * outside such lines: a record too large to hold (a 200 MB pasted file) is passed over to the line
  * before it whatever its size (its bytes are read once, none kept), so what stands before it is
- * still found.
+ * still found. Says how it ended: `visit` stopped it, it reached the file's start, it used up its
+ * budget, or the file shrank under it.
  */
 export async function scanBackward(
   fh: Handle,
@@ -204,7 +205,7 @@ export async function scanBackward(
   chunk = 64 * 1024,
   maxLine = Infinity,
   oversized?: (length: number, start: number) => void,
-): Promise<'stopped' | 'start' | 'budget'> {
+): Promise<'stopped' | 'start' | 'budget' | 'shrank'> {
   let pos = end;
   const pending: Buffer[] = [];
   let pendingLen = 0;
@@ -222,7 +223,7 @@ export async function scanBackward(
     const n = await readAt(fh, buf, pos);
     if (n < size) {
       // The file shrank under us: what we have is not the file any more.
-      return 'budget';
+      return 'shrank';
     }
     let i = size;
     while (i > 0) {

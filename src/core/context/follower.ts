@@ -15,7 +15,7 @@ export interface FollowerOptions extends MeterOptions {
   /** Workspace root: its statusLine feed is consulted (Claude Code only). */
   root?: string;
   /**
-   * Give up the backward scan after this many bytes ("no usage found yet"). Default 64 MB: the scan
+   * Give up the backward scan after this many bytes (`scanLimit`). Default 64 MB: the scan
    * stops at the newest usage record, so it reads only what came after it (a pasted image, a long
    * tool run); the cap only bounds a file that holds no usage at all.
    */
@@ -71,10 +71,20 @@ export class ContextFollower {
    * one before it.
    */
   private tooLargeBytes: number | null = null;
+  /** The last backward scan stopped at its byte limit, and no figure was found. */
+  private gaveUp = false;
 
   /** The newest record passed over as too large to read, when it is newer than the figure (its size in bytes), else null. */
   get tooLarge(): number | null {
     return this.tooLargeBytes;
+  }
+
+  /**
+   * With no figure: the bytes the backward scan read from the end before it gave up (any usage is
+   * older than them), or null when it read back to the file's start (or found a figure).
+   */
+  get scanLimit(): number | null {
+    return this.gaveUp ? this.maxScan : null;
   }
 
   constructor(ref: SessionRef, opts: FollowerOptions = {}) {
@@ -179,6 +189,7 @@ export class ContextFollower {
     this.ino = this.dev = this.size = this.mtime = -1;
     this.current = null;
     this.tooLargeBytes = null;
+    this.gaveUp = false;
   }
 
   /** Scan backwards from `size`. With `keepIfNone`, an unsuccessful scan keeps the old state. */
@@ -190,7 +201,7 @@ export class ContextFollower {
     /** The newest record passed over as too large before the figure was found. */
     let tooLarge: number | null = null;
     const lookback = this.opts.modelLookback ?? DEFAULT_MODEL_LOOKBACK;
-    await scanBackward(
+    const ended = await scanBackward(
       fh,
       size,
       this.maxScan,
@@ -228,6 +239,7 @@ export class ContextFollower {
       this.offset = lastStart >= 0 ? lastStart : size;
       this.tooLargeBytes = tooLarge;
     }
+    this.gaveUp = ended === 'budget' && !this.tracker.figure();
     this.fingerprint = await this.fingerprintAt(fh, this.offset);
   }
 

@@ -35,18 +35,26 @@ export interface MeasureResult {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Which agent wrote a transcript, from its first records (then its last ones), else its name. */
-export async function detectAgent(file: string): Promise<Agent> {
+/**
+ * Show `visit` the records among the first 50 lines of a transcript's first 64 KB (a line cut off
+ * there left out), until it returns true.
+ */
+async function visitHead(file: string, visit: (o: Record<string, unknown>) => boolean): Promise<void> {
   const head = await readHead(file, 64 * 1024);
-  if (head) {
-    const lines = head.toString('utf8').split('\n');
-    if (head.length === 64 * 1024) lines.pop();
-    for (const line of lines.slice(0, 50)) {
-      const o = parseObject(line);
-      const a = o ? agentOfRecord(o) : null;
-      if (a) return a;
-    }
+  if (!head) return;
+  const lines = head.toString('utf8').split('\n');
+  if (head.length === 64 * 1024) lines.pop();
+  for (const line of lines.slice(0, 50)) {
+    const o = parseObject(line);
+    if (o && visit(o)) return;
   }
+}
+
+/** Which agent wrote a transcript, as its first records (then its last ones) say, or null when none says. */
+async function agentOfContent(file: string): Promise<Agent | null> {
+  let said: Agent | null = null;
+  await visitHead(file, (o) => (said = agentOfRecord(o)) !== null);
+  if (said) return said;
   const fh = await openRead(file);
   if (fh) {
     try {
@@ -65,7 +73,66 @@ export async function detectAgent(file: string): Promise<Agent> {
       await fh.close().catch(() => undefined);
     }
   }
-  return /(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(file) ? 'codex' : 'claude';
+  return null;
+}
+
+/** Which agent wrote a transcript, from its first records (then its last ones), else its name. */
+export async function detectAgent(file: string): Promise<Agent> {
+  return (await agentOfContent(file)) ?? (/(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(file) ? 'codex' : 'claude');
+}
+
+const TRANSCRIPT_OF = { claude: 'Claude Code transcript', codex: 'Codex CLI rollout' } as const;
+
+/**
+ * Where a Claude Code subagent's transcript leaves its session's own, or null when the file is no
+ * subagent's: one under a `subagents/` folder (Claude Code keeps them in `<session-id>/subagents/`
+ * beside `<session-id>.jsonl`), or whose first records are all a sidechain's. The session id is
+ * the one its records name, else its folder's.
+ */
+async function subagentsSession(file: string): Promise<{ dir: string; sessionId: string | null } | null> {
+  let sidechain: boolean | null = null;
+  let sessionId: string | null = null;
+  await visitHead(file, (o) => {
+    if (typeof o.isSidechain === 'boolean') sidechain = (sidechain ?? true) && o.isSidechain;
+    if (sessionId === null && typeof o.sessionId === 'string' && UUID.test(o.sessionId)) sessionId = o.sessionId;
+    return false;
+  });
+  const folder = path.dirname(file);
+  const underSubagents = path.basename(folder) === 'subagents';
+  if (!underSubagents && !sidechain) return null;
+  if (!underSubagents) return { dir: folder, sessionId };
+  const sessionFolder = path.dirname(folder);
+  const named = path.basename(sessionFolder);
+  return { dir: path.dirname(sessionFolder), sessionId: sessionId ?? (UUID.test(named) ? named : null) };
+}
+
+/** Why a session gave no figure, in one line that says what to do when there is something to do. */
+async function noFigureReason(ref: SessionRef, follower: ContextFollower, agentGiven: boolean): Promise<string> {
+  if (agentGiven) {
+    const wrote = await agentOfContent(ref.path);
+    if (wrote && wrote !== ref.agent)
+      return `${ref.path} is a ${TRANSCRIPT_OF[wrote]}, not a ${TRANSCRIPT_OF[ref.agent]}: run without --agent ${ref.agent}`;
+  }
+  const sub = ref.agent === 'claude' ? await subagentsSession(ref.path) : null;
+  if (sub) {
+    const said = `${ref.path} is a subagent's transcript, whose usage is not the session's context:`;
+    if (!sub.sessionId) return `${said} the session's own is a <session-id>.jsonl in ${sub.dir}`;
+    const own = path.join(sub.dir, `${sub.sessionId}.jsonl`);
+    const st = await statOrNull(own);
+    return st?.isFile()
+      ? `${said} run with --transcript ${own}`
+      : `${said} the session's own is ${own}, which is not there`;
+  }
+  const limit = follower.scanLimit;
+  if (follower.tooLarge !== null)
+    return `the newest record of ${ref.path} (${sizeText(follower.tooLarge)}) is too large to read, and no usage was found ${
+      limit === null
+        ? 'before it'
+        : `in the ${sizeText(limit)} of records before it, as far back as the meter reads (any usage is older)`
+    }`;
+  if (limit !== null)
+    return `no usage found in the last ${sizeText(limit)} of ${ref.path}, as far back as the meter reads (any usage is older); the agent's next reply will give a figure`;
+  return `no usage found yet in ${ref.path}`;
 }
 
 /** A SessionRef for a transcript given by path, or null when it is not a readable file. */
@@ -97,6 +164,8 @@ export async function measureDetailed(
   const rootAbs = path.resolve(root);
   let sessions: SessionRef[];
   const reasons: string[] = [];
+  /** The one transcript named (`transcript`, or the session's by its id), not found by discovery. */
+  let byPath = false;
   const byId =
     !opts.transcript && opts.sessionId && UUID.test(opts.sessionId) && opts.agent !== 'codex'
       ? path.join(claudeHome(opts), 'projects', claudeProjectDirName(rootAbs), `${opts.sessionId}.jsonl`)
@@ -114,6 +183,7 @@ export async function measureDetailed(
         ],
       };
     sessions = [ref];
+    byPath = true;
   } else {
     sessions = (await findSessions(rootAbs, opts)).filter((s) => !opts.agent || s.agent === opts.agent);
     if (!sessions.length) {
@@ -127,11 +197,7 @@ export async function measureDetailed(
     const follower = new ContextFollower(ref, { ...opts, root: rootAbs });
     const u = await follower.read();
     if (u) usages.push(u);
-    else if (follower.tooLarge !== null)
-      reasons.push(
-        `the newest record of ${ref.path} (${sizeText(follower.tooLarge)}) is too large to read, and no usage was found before it`,
-      );
-    else reasons.push(`no usage found yet in ${ref.path}`);
+    else reasons.push(await noFigureReason(ref, follower, opts.agent !== undefined && byPath));
   }
   return { sessions, usages, reasons };
 }
