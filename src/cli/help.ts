@@ -304,7 +304,7 @@ export function overview(version: string): string {
     ...table([HELP_OPT, ['-V, --version', 'print the version']]),
     '',
     'Run `session-ledger <command> --help` for its options, exit codes and an example.',
-    'Exit codes: 0 ok, 1 a check blocks, 2 bad usage, 3 no agent session found (context).',
+    'Exit codes: 0 ok, 1 a check blocks, 2 bad usage, 3 no agent session or no figure found (context).',
   ].join('\n');
 }
 
