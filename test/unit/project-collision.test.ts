@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { claudeProjectDirName, findClaudeSession, findSessions } from '../../src/core/context/discovery';
 import { measure } from '../../src/core/context/measure';
@@ -109,27 +109,43 @@ test('context names this folder’s session; with only the other folder’s tran
   assert.match(r2.stderr, /no Claude Code session found/);
 });
 
-test('a transcript that records no cwd yet is still taken (a session just started)', async () => {
+/** A folder `proj` of its own (no other folder shares its project folder), its Claude Code home and project folder. */
+function lone(): { a: string; home: string; dir: string } {
   const base = workspace({});
   const a = path.join(base, 'proj');
   mkdirSync(a);
   const home = path.join(base, 'home');
   const dir = path.join(home, 'projects', claudeProjectDirName(a));
   mkdirSync(dir, { recursive: true });
+  return { a, home, dir };
+}
+
+test('a transcript that records no cwd yet is still taken (a session just started)', async () => {
+  const { a, home, dir } = lone();
   const f = path.join(dir, `${A_SID}.jsonl`);
   writeFileSync(f, `${JSON.stringify({ type: 'summary', summary: 'x', leafUuid: 'u' })}\n`);
   assert.equal((await findClaudeSession(a, { claudeHome: home }))?.sessionId, A_SID);
 });
 
-test("the other folder's transcript whose first 256 KB name no cwd is not taken: nothing says it is this folder's", async () => {
+/** `f` with `before` in front of its records, its time kept. */
+function prepend(f: string, before: string | Buffer, agoMs: number): void {
+  const rest = readFileSync(f);
+  writeFileSync(f, Buffer.concat([Buffer.from(before), rest]));
+  const t = new Date(Date.now() - agoMs);
+  utimesSync(f, t, t);
+}
+
+/** Claude Code's record of a prompt queued while the agent worked (it names no cwd), holding `text`. */
+const queued = (text: string) =>
+  `${JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: new Date().toISOString(), content: text, sessionId: A_SID })}\n`;
+
+test("the other folder's transcript whose first 256 KB name no cwd is told by the cwd after them, not taken", async () => {
   const { a, b, home } = collision();
   const shared = path.join(home, 'projects', claudeProjectDirName(a));
   const f = transcriptOf(shared, B_SID, b, 150_000, 10_000);
   // Summary records (they carry no cwd) fill the head before the other folder's records.
   const summary = JSON.stringify({ type: 'summary', summary: 'x'.repeat(1000), leafUuid: 'u' });
-  writeFileSync(f, `${`${summary}\n`.repeat(300)}${readFileSync(f, 'utf8')}`);
-  const t = new Date(Date.now() - 10_000);
-  utimesSync(f, t, t);
+  prepend(f, `${summary}\n`.repeat(300), 10_000);
   const [ua] = await measure(a, { claudeHome: home, agent: 'claude' });
   assert.equal(ua?.sessionId, A_SID);
   assert.equal(ua?.usedTokens, 40_000);
@@ -138,4 +154,34 @@ test("the other folder's transcript whose first 256 KB name no cwd is not taken:
     (await recentSessions(a, { claudeHome: home, windowMinutes: 30 })).map((s) => s.sessionId),
     [A_SID],
   );
+});
+
+test("this folder's own session that begins with a queued prompt of 300 KB (no cwd in the head) is still its session", async () => {
+  const { a, home, dir } = lone();
+  const f = transcriptOf(dir, A_SID, a, 90_000, 0);
+  prepend(f, queued('pasted log line\n'.repeat(20_000)), 0);
+  const [u] = await measure(a, { claudeHome: home, agent: 'claude' });
+  assert.equal(u?.sessionId, A_SID);
+  assert.equal(u?.usedTokens, 90_000);
+  assert.deepEqual(
+    (await recentSessions(a, { claudeHome: home, windowMinutes: 30 })).map((s) => s.sessionId),
+    [A_SID],
+  );
+});
+
+test("the other folder's transcript whose first 64 MB name no cwd is taken by neither folder", async () => {
+  const { a, b, home } = collision();
+  const shared = path.join(home, 'projects', claudeProjectDirName(a));
+  const f = transcriptOf(shared, B_SID, b, 150_000, 10_000);
+  // 65 MB of queued prompts (the file is sparse: its zeros hold no cwd), then the other folder's records.
+  const rest = readFileSync(f);
+  writeFileSync(f, queued('x'));
+  truncateSync(f, 65 * 1024 * 1024);
+  appendFileSync(f, Buffer.concat([Buffer.from('\n'), rest]));
+  const t = new Date(Date.now() - 10_000);
+  utimesSync(f, t, t);
+  const [ua] = await measure(a, { claudeHome: home, agent: 'claude' });
+  assert.equal(ua?.sessionId, A_SID);
+  // Nothing in the first 64 MB says whose it is: not the other folder's session either.
+  assert.equal(await findClaudeSession(b, { claudeHome: home }), null);
 });

@@ -6,7 +6,7 @@
 import { realpathSync, statSync, type Stats } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listNames, parseObject, readFirstLine, readHead, realPathOrNull, statOrNull } from './files';
+import { listNames, openRead, parseObject, readAt, readFirstLine, readHead, realPathOrNull, statOrNull } from './files';
 
 export interface MeterOptions {
   /** Claude Code's config folder. Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
@@ -98,7 +98,7 @@ const MAX_CWD_CHECKS = 64;
  * files excluded) that belongs to one of `forms`: two folders can share a project folder name
  * (`/x/my-app` and `/x/my/app` both encode to `-x-my-app`), so a transcript whose own `cwd` is
  * another folder is passed over; one that records no `cwd` yet is taken (a session just begun),
- * one whose first 256 KB name none although more follows is not (nothing says whose it is).
+ * one whose first 64 MB name none is not (nothing says whose it is).
  */
 async function newestClaudeTranscript(dir: string, forms: readonly string[]): Promise<SessionRef | null> {
   const found: SessionRef[] = [];
@@ -138,51 +138,102 @@ async function transcriptNames(dir: string): Promise<string[]> {
 /** Transcript `cwd`s found, by path: the first record that names one is never rewritten. */
 const cwdCache = new Map<string, string>();
 
-/** How far into a transcript its `cwd` is looked for. */
+/** How far into a transcript its `cwd` is looked for by its whole lines. */
 const CWD_HEAD_BYTES = 256 * 1024;
+/** Past the head, the `cwd` member is looked for this many bytes at a time, up to CWD_SCAN_MAX_BYTES into the file. */
+const CWD_CHUNK_BYTES = 1024 * 1024;
+const CWD_SCAN_MAX_BYTES = 64 * 1024 * 1024;
+/** Each read past the head starts this far before where the last one ended: a member it cut off is read whole (a path is short). */
+const CWD_OVERLAP_BYTES = 64 * 1024;
 
 /**
- * What `claudeTranscriptCwd` says of a transcript whose first 256 KB name no `cwd` while more
- * follows them: Claude Code writes the `cwd` into every message record, so such a file is no
- * session just begun, and nothing in it says which folder it belongs to.
+ * What `claudeTranscriptCwd` says of a transcript that names no `cwd` in its first 64 MB: Claude
+ * Code writes the `cwd` into every message record, so such a file is no session just begun, and
+ * nothing in it says which folder it belongs to.
  */
 export const CWD_UNCONFIRMED = Symbol('cwd unconfirmed');
 
+/** Where the look for a transcript's `cwd` goes on (a transcript only grows: what was read holds none). */
+const noCwdUntil = new Map<string, number>();
+
+const CWD_MEMBER = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
+
+/** The value of the first `"cwd": "…"` member in `text` that is a JSON string, or null. */
+function cwdMember(text: string): string | null {
+  CWD_MEMBER.lastIndex = 0;
+  for (let m = CWD_MEMBER.exec(text); m; m = CWD_MEMBER.exec(text)) {
+    try {
+      return JSON.parse(`"${m[1]}"`) as string;
+    } catch {
+      /* not a JSON string: the next member */
+    }
+  }
+  return null;
+}
+
 /**
- * The `cwd` the first records of a Claude Code transcript name (read from at most 256 KB of its
- * head): null when the whole file names none yet (a session just begun), CWD_UNCONFIRMED when its
- * head names none and more follows.
+ * The `cwd` of the first record of a Claude Code transcript that names one: null when none does
+ * yet (a session just begun: its records so far are summaries, snapshots or queued prompts),
+ * CWD_UNCONFIRMED when its first 64 MB name none. The head's lines that hold the field are decoded
+ * whole; past the head (a queued prompt with a pasted file can fill it) the member is looked for in
+ * the text, as every record names its `cwd` before its message.
  */
 export async function claudeTranscriptCwd(file: string): Promise<string | null | typeof CWD_UNCONFIRMED> {
   const known = cwdCache.get(file);
   if (known !== undefined) return known;
-  const head = await readHead(file, CWD_HEAD_BYTES);
-  if (!head) return null;
   let cwd: string | null = null;
-  // Only the lines that hold the field are decoded, first to last.
-  for (let at = head.indexOf('"cwd"'); at >= 0 && cwd === null;) {
-    const start = head.lastIndexOf(10, at) + 1;
-    const nl = head.indexOf(10, at);
-    const end = nl < 0 ? head.length : nl;
-    const o = parseObject(head.subarray(start, end));
-    if (o && typeof o.cwd === 'string') cwd = o.cwd;
-    at = nl < 0 ? -1 : head.indexOf('"cwd"', end);
+  let from = noCwdUntil.get(file);
+  if (from === undefined) {
+    const head = await readHead(file, CWD_HEAD_BYTES);
+    if (!head) return null;
+    for (let at = head.indexOf('"cwd"'); at >= 0 && cwd === null;) {
+      const start = head.lastIndexOf(10, at) + 1;
+      const nl = head.indexOf(10, at);
+      const end = nl < 0 ? head.length : nl;
+      const o = parseObject(head.subarray(start, end));
+      if (o && typeof o.cwd === 'string') cwd = o.cwd;
+      at = nl < 0 ? -1 : head.indexOf('"cwd"', end);
+    }
+    // A first record longer than the head: the member itself.
+    if (cwd === null) cwd = cwdMember(head.toString('utf8'));
+    if (cwd === null && head.length < CWD_HEAD_BYTES) return null;
+    from = CWD_HEAD_BYTES - CWD_OVERLAP_BYTES;
   }
   if (cwd === null) {
-    // The first record may be longer than the head: look for the field itself.
-    const m = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head.toString('utf8'));
-    if (m) {
-      try {
-        cwd = JSON.parse(`"${m[1]}"`) as string;
-      } catch {
-        cwd = null;
-      }
+    const found = from < CWD_SCAN_MAX_BYTES ? await cwdPast(file, from) : from;
+    if (typeof found === 'number') {
+      if (noCwdUntil.size > 1024) noCwdUntil.clear();
+      noCwdUntil.set(file, found);
+      return found >= CWD_SCAN_MAX_BYTES ? CWD_UNCONFIRMED : null;
     }
+    cwd = found;
   }
-  if (cwd === null) return head.length < CWD_HEAD_BYTES ? null : CWD_UNCONFIRMED;
   if (cwdCache.size > 1024) cwdCache.clear();
   cwdCache.set(file, cwd);
   return cwd;
+}
+
+/**
+ * The first `cwd` member at or after byte `from` (read CWD_CHUNK_BYTES at a time, up to
+ * CWD_SCAN_MAX_BYTES), else where to go on next time: the file's end, less the overlap.
+ */
+async function cwdPast(file: string, from: number): Promise<string | number> {
+  const fh = await openRead(file);
+  if (!fh) return from;
+  try {
+    const buf = Buffer.allocUnsafe(CWD_CHUNK_BYTES);
+    for (let pos = from; ; pos += CWD_CHUNK_BYTES - CWD_OVERLAP_BYTES) {
+      if (pos >= CWD_SCAN_MAX_BYTES) return CWD_SCAN_MAX_BYTES;
+      const n = await readAt(fh, buf, pos);
+      const cwd = cwdMember(buf.toString('utf8', 0, n));
+      if (cwd !== null) return cwd;
+      if (n < CWD_CHUNK_BYTES) return Math.max(pos, pos + n - CWD_OVERLAP_BYTES);
+    }
+  } catch {
+    return from;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
 }
 
 /** True unless the transcript's own `cwd` names a folder other than `forms` (its text, or its real path). */
