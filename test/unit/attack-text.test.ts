@@ -57,6 +57,14 @@ test('a secret whose value wraps onto the next line (a list continuation, a fold
   assert.equal(maskSecrets(words).text, words);
 });
 
+test('a password after -u or --user is masked wherever the option stands: after a backtick or a parenthesis too', () => {
+  hidden('(-u deploy:Qw8rT5yP)', 'Qw8rT5yP');
+  hidden('run `curl -u admin:Zx9kLm2Q https://x` first', 'Zx9kLm2Q');
+  hidden('curl -u admin:Zx9kLm2Q\n(`--user=deploy:Qw8rT5yP` still works)', 'Zx9kLm2Q', 'Qw8rT5yP');
+  const words = 'a follow-up: re-use it';
+  assert.equal(maskSecrets(words).text, words);
+});
+
 test('a secret in a YAML double-quoted value continued on the next line with a backslash is masked', () => {
   const value = 'Zx9TqLm2Vw7Rz4Kp#a';
   hidden(`next:\n  - "api_key=\\\n    ${value}"`, value);

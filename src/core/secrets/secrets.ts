@@ -190,8 +190,9 @@ export const REGEX_RULES: readonly RegexRule[] = [
     // `curl -u user:pass`, `--user user:pass`.
     re: /(?<![\w-])(?:-u|--user)[ \t=]+[^\s:'"]{1,64}:([^\s'"]{4,})/g,
     keep: 0,
-    // `-u` stands in many words (`follow-up`): only as an option, after white space.
-    may: (x) => /(?:^|\s)(?:-u|--user)[ \t=]/.test(x),
+    // `-u` stands in many words (`follow-up`): only as an option, where the expression takes it (after
+    // anything but a letter, a digit, `_` or `-`: a space, a backtick, a parenthesis).
+    may: (x) => /(?<![\w-])(?:-u|--user)[ \t=]/.test(x),
   },
   {
     name: 'password on a command line',
