@@ -169,3 +169,15 @@ test("this session's marker file signed by another session (a copy of that sessi
   writeFileSync(own, '');
   assert.equal((await preCompactGuard(preCompact(dir), { root: dir, log: false })).allow, true);
 });
+
+test('a marker a person writes by hand (`date >`, `echo done >`, a sentence) is signed by no session: it counts for this one', async () => {
+  const texts = ['Sat Dec  5 01:50:37 UTC 2026\n', 'done\n', 'checkpoint nothing-to-preserve\n', '1796432400\n'];
+  for (const text of texts) {
+    for (const rel of [`.claude/.checkpoint-ready.${SID}`, SHARED_MARKER_REL]) {
+      const dir = demo(false);
+      writeFileSync(path.join(dir, rel), text);
+      const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+      assert.equal(d.allow, true, `${rel}: ${JSON.stringify(text)} → ${d.rule} ${d.reason}`);
+    }
+  }
+});

@@ -36,7 +36,12 @@ export function markerRel(sessionId: string | null | undefined): string {
 }
 
 export interface MarkerContent {
-  /** The signing session id (first token), or null when unsigned (`-`, empty, or not an id). */
+  /**
+   * The signing session id, or null when unsigned (`-`, empty, not an id). A first line signs as the
+   * checkpoint writes it (the id, then an ISO time: `<id> 2026-12-05T01:50:37.000Z …`) or as S2's
+   * agent may (the session's UUID alone); what else a person writes there (`date >`, `echo done >`)
+   * signs nothing.
+   */
   sessionId: string | null;
   /** ISO time written by `session-ledger checkpoint`, or null. */
   at: string | null;
@@ -74,6 +79,11 @@ export function formatMarker(m: {
   return `${lines.join('\n')}\n`;
 }
 
+/** A session id as Claude Code and Codex make them. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The time the checkpoint writes after the session id. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 /** The opt-out word, as the guards find it (any case). */
 const OPT_OUT = /nothing-to-preserve/i;
 const OPT_OUT_ALL = /nothing-to-preserve/gi;
@@ -86,6 +96,7 @@ export function parseMarker(text: string): MarkerContent {
   const head = (lines[0] ?? '').trim().split(/\s+/).filter(Boolean);
   const first = text.trim().split(/\s+/)[0] ?? '';
   const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
+  const signed = head[0] === first && (at !== null ? ISO_TIME.test(at) : head.length === 1 && UUID.test(first));
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {
@@ -97,7 +108,7 @@ export function parseMarker(text: string): MarkerContent {
       });
   }
   return {
-    sessionId: isSessionId(first) ? first : null,
+    sessionId: signed && isSessionId(first) ? first : null,
     at,
     label,
     // Anywhere but in a line that vouches for a file: that line's name is the file's, whatever it says.
