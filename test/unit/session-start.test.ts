@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { SESSION_RECORD_REL } from '../../src/core/hooks/session-record';
-import { fixtureCopy, gitInit, workspace } from './helpers';
+import { evaluateSystems } from '../../src/core/report/evaluate';
+import { HOOK_SYSTEMS } from '../../src/core/systems/hooks';
+import { fixtureCopy, gitInit, REPO, workspace } from './helpers';
 import { run, s3Workspace, S0_CONFIG, S0_LEDGER, sessionStart, SID } from './checkpoint-fixtures';
 
 function hook(dir: string, input: string) {
@@ -149,4 +151,27 @@ test('S2 after /compact: NEXT verbatim however long, within its two lines of the
   assert.ok(at > 0, ctx);
   assert.equal(lines[at + 1], `   Next action: ${next}`);
   assert.match(ctx, new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID}`, 'm'));
+});
+
+test('on a start or a resume only what every start says is worked out: no system resumes, S1 checks its attestation alone', async () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples', 'demo-workspace'), dir, { recursive: true });
+  const start = await evaluateSystems(HOOK_SYSTEMS, dir, { noGit: true, rules: 'start' });
+  const resume = await evaluateSystems(HOOK_SYSTEMS, dir, { noGit: true, rules: 'resume' });
+  assert.deepEqual(
+    start.systems.map((s) => s.id),
+    resume.systems.map((s) => s.id),
+  );
+  assert.ok(
+    resume.systems.every((s) => s.next !== null),
+    'the resume finds every next action',
+  );
+  assert.ok(
+    start.systems.every((s) => s.next === null && s.unconfirmed.length === 0),
+    'the start finds none',
+  );
+  assert.deepEqual(
+    start.systems.map((s) => `${s.id}:${s.checks.map((c) => c.id).join(',')}`),
+    ['S0:', 'S1:attestation', 'S2:', 'S3:', 'S4:'],
+  );
 });

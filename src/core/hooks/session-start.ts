@@ -177,7 +177,9 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
       logs.push('no session id to record');
     }
     // Claude Code always names the source; a payload without one is not a session start to speak to.
-    const report = source ? await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules: 'resume' }) : null;
+    // After /clear or /compact the resume block; on a start or a resume only what every start says.
+    const rules = source === 'clear' || source === 'compact' ? 'resume' : 'start';
+    const report = source ? await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules }) : null;
     const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root)) : null;
     if (ctx) {
       res.additionalContext = ctx;

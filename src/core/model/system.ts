@@ -68,6 +68,11 @@ export interface SystemResumer<E = unknown> extends SystemReader<E> {
    */
   resume(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
   /**
+   * Only the checks the system says at every session start (S1's attestation), without its resume:
+   * the SessionStart hook when a session starts or resumes, which gives no resume block. None when absent.
+   */
+  startChecks?(ws: Workspace, loaded: Loaded<E>): Promise<Check[]>;
+  /**
    * The manual items `analyse` asks besides the common ones (in some workspaces only), in the order
    * it lists them: an evaluation that runs no rules still asks them.
    */

@@ -47,9 +47,12 @@ export interface EvaluateOptions {
    * `'skeleton'`: the same, but each system's `not-skeleton` check runs too (on its home document,
    * parsed for it): the guard once a checkpoint marker exists, whose rules look at nothing else.
    * `'resume'`: each system's `resume` instead of its rules: the next action, the UNCONFIRMED items,
-   * the resume prompt and the checks said at session start (the SessionStart hook).
+   * the resume prompt and the checks said at session start (the SessionStart hook after `/clear` or
+   * `/compact`).
+   * `'start'`: only the checks said at every session start (S1's attestation): the SessionStart hook
+   * when a session starts or resumes, which gives no resume block; the other documents are not parsed.
    */
-  rules?: boolean | 'skeleton' | 'resume';
+  rules?: boolean | 'skeleton' | 'resume' | 'start';
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeHome?: string;
   /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */

@@ -82,6 +82,12 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
     }
     // A home file that could not be read is no file to resume from: why, as the full evaluation says it.
     if (loaded.home) checks.push(...findingChecks(mod.id, [loaded.home]).filter((c) => c.id === 'readable'));
+  } else if (ws.options.rules === 'start') {
+    try {
+      checks = (await mod.startChecks?.(ws, loaded)) ?? [];
+    } catch (err) {
+      checks = [internalErrorCheck(mod.id, err)];
+    }
   } else if (!allRules(ws.options)) {
     checks = [
       ...(ws.options.rules === 'skeleton' ? mod.skeleton(loaded) : []),

@@ -8,7 +8,7 @@ import { wholeHome, type HookHome, type SystemHome } from '../home';
 import { closingS1 } from './closing';
 import { S1_FACTS } from './facts';
 import { S1, type S1Extra } from './reader';
-import { analyseS1, resumeS1, skeletonS1, stateReviewed } from './rules';
+import { analyseS1, resumeS1, skeletonS1, startChecksS1, stateReviewed } from './rules';
 import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
 import { notReadS1 } from './not-read';
@@ -20,6 +20,7 @@ export const S1_HOOK: HookHome<S1Extra> = {
   load: S1.load,
   skeleton: skeletonS1,
   resume: resumeS1,
+  startChecks: startChecksS1,
   manualItems: stateReviewed,
   atStart: attestationAtStart,
   notRead: notReadS1,

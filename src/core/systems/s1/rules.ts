@@ -800,6 +800,11 @@ function s1Resume(checks: Check[], homeRel: string, next: S1Next | null): Analys
   };
 }
 
+/** S1's checks at every session start: its attestation. */
+export async function startChecksS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise<Check[]> {
+  return [await attestation(ws, loaded, readableDoc(loaded.home))];
+}
+
 async function attestation(ws: Workspace, loaded: Loaded<S1Extra>, readable: StateDoc | null): Promise<Check> {
   return (await checkAttestation(ws, readable, loaded.extra?.sidecar ?? `memory/${S1_SIDECAR}`)).check;
 }
