@@ -7,8 +7,9 @@
  * - after `/clear` or `/compact` also the resume block: the file to read, the next action (S2's
  *   NEXT verbatim, within its lines), the open UNCONFIRMED items to validate first (S0's
  *   post-clear protocol) and the resume prompt.
- * It runs each system's `resume` alone, not its rules, and starts no git process: the verdicts and
- * findings are `status`'s, `checkpoint`'s and the guard's, and the context says where to ask for them.
+ * It runs each system's `resume` alone, not its rules (on a start or a resume only what every start
+ * says: S1's attestation), and starts no git process: the verdicts and findings are `status`'s,
+ * `checkpoint`'s and the guard's, and the context says where to ask for them.
  * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
  * here throws.
  */
