@@ -5,9 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { claudeProjectDirName, findClaudeSession, findSessions } from '../../src/core/context/discovery';
+import {
+  claudeProjectDirName,
+  claudeTranscriptCwd,
+  CWD_UNCONFIRMED,
+  findClaudeSession,
+  findSessions,
+} from '../../src/core/context/discovery';
 import { measure } from '../../src/core/context/measure';
 import { recentSessions } from '../../src/core/context/sessions';
 import { workspace } from './helpers';
@@ -15,6 +21,7 @@ import { runIn } from './hostile-helpers';
 
 const A_SID = '11111111-2222-4333-8444-555555555555';
 const B_SID = '99999999-8888-4777-8666-555555555555';
+const OTHER_SID = '77777777-6666-4555-8444-333333333333';
 
 /** A transcript of `cwd` with one assistant record of `used` tokens, written `agoMs` ago. */
 function transcriptOf(dir: string, sid: string, cwd: string, used: number, agoMs: number): string {
@@ -169,19 +176,40 @@ test("this folder's own session that begins with a queued prompt of 300 KB (no c
   );
 });
 
-test("the other folder's transcript whose first 64 MB name no cwd is taken by neither folder", async () => {
+test("the other folder's transcript whose first 16 MB name no cwd is taken by neither folder", async () => {
   const { a, b, home } = collision();
   const shared = path.join(home, 'projects', claudeProjectDirName(a));
   const f = transcriptOf(shared, B_SID, b, 150_000, 10_000);
-  // 65 MB of queued prompts (the file is sparse: its zeros hold no cwd), then the other folder's records.
+  // 17 MB of queued prompts (the file is sparse: its zeros hold no cwd), then the other folder's records.
   const rest = readFileSync(f);
   writeFileSync(f, queued('x'));
-  truncateSync(f, 65 * 1024 * 1024);
+  truncateSync(f, 17 * 1024 * 1024);
   appendFileSync(f, Buffer.concat([Buffer.from('\n'), rest]));
   const t = new Date(Date.now() - 10_000);
   utimesSync(f, t, t);
   const [ua] = await measure(a, { claudeHome: home, agent: 'claude' });
   assert.equal(ua?.sessionId, A_SID);
-  // Nothing in the first 64 MB says whose it is: not the other folder's session either.
+  // Nothing in the first 16 MB says whose it is: not the other folder's session either.
   assert.equal(await findClaudeSession(b, { claudeHome: home }), null);
+});
+
+test('a transcript replaced at its path is read anew; a key that only ends in cwd, and members that are no string, say no folder', async () => {
+  const { dir } = lone();
+  const f = path.join(dir, `${A_SID}.jsonl`);
+  // A session whose first 300 KB name no cwd: none yet.
+  writeFileSync(f, queued('y'.repeat(300 * 1024)));
+  assert.equal(await claudeTranscriptCwd(f), null);
+  // The same path, now a short transcript of another folder: its cwd, not the first look's progress.
+  rmSync(f);
+  writeFileSync(f, `${JSON.stringify({ type: 'user', cwd: '/x/my/app', sessionId: A_SID })}\n`);
+  assert.equal(await claudeTranscriptCwd(f), '/x/my/app');
+  const g = path.join(dir, `${B_SID}.jsonl`);
+  const late = `${JSON.stringify({ type: 'user', cwd: '/x/my-app', sessionId: B_SID })}\n`;
+  // Past the head: a key that ends in cwd is no cwd member; the record's own is.
+  writeFileSync(g, `${queued('z'.repeat(300 * 1024))}{"type":"system","a\\"cwd":"/x/my/app"}\n${late}`);
+  assert.equal(await claudeTranscriptCwd(g), '/x/my-app');
+  // 2 MB of members that are no JSON string: the look gives up after a few, not after every one.
+  const h = path.join(dir, `${OTHER_SID}.jsonl`);
+  writeFileSync(h, `${queued('q'.repeat(300 * 1024))}${'{"x":1,"cwd":"\\q"}\n'.repeat(100_000)}${late}`);
+  assert.equal(await claudeTranscriptCwd(h), CWD_UNCONFIRMED);
 });

@@ -98,7 +98,7 @@ const MAX_CWD_CHECKS = 64;
  * files excluded) that belongs to one of `forms`: two folders can share a project folder name
  * (`/x/my-app` and `/x/my/app` both encode to `-x-my-app`), so a transcript whose own `cwd` is
  * another folder is passed over; one that records no `cwd` yet is taken (a session just begun),
- * one whose first 64 MB name none is not (nothing says whose it is).
+ * one whose first 16 MB name none is not (nothing says whose it is).
  */
 async function newestClaudeTranscript(dir: string, forms: readonly string[]): Promise<SessionRef | null> {
   const found: SessionRef[] = [];
@@ -142,30 +142,38 @@ const cwdCache = new Map<string, string>();
 const CWD_HEAD_BYTES = 256 * 1024;
 /** Past the head, the `cwd` member is looked for this many bytes at a time, up to CWD_SCAN_MAX_BYTES into the file. */
 const CWD_CHUNK_BYTES = 1024 * 1024;
-const CWD_SCAN_MAX_BYTES = 64 * 1024 * 1024;
+const CWD_SCAN_MAX_BYTES = 16 * 1024 * 1024;
 /** Each read past the head starts this far before where the last one ended: a member it cut off is read whole (a path is short). */
 const CWD_OVERLAP_BYTES = 64 * 1024;
+/** Members whose value is no JSON string that one look passes over before it gives up (linear in any file). */
+const CWD_BAD_MEMBERS_MAX = 64;
 
 /**
- * What `claudeTranscriptCwd` says of a transcript that names no `cwd` in its first 64 MB: Claude
- * Code writes the `cwd` into every message record, so such a file is no session just begun, and
- * nothing in it says which folder it belongs to.
+ * What `claudeTranscriptCwd` says of a transcript that names no `cwd` in its first 16 MB (or holds
+ * more than CWD_BAD_MEMBERS_MAX `cwd` members that are no string before one that is): Claude Code
+ * writes the `cwd` into every message record, so such a file is no session just begun, and nothing
+ * in it says which folder it belongs to.
  */
 export const CWD_UNCONFIRMED = Symbol('cwd unconfirmed');
 
-/** Where the look for a transcript's `cwd` goes on (a transcript only grows: what was read holds none). */
-const noCwdUntil = new Map<string, number>();
+/**
+ * Where the look for a transcript's `cwd` goes on, for the file it read (its inode): a transcript only
+ * grows, and what was read names none. A file replaced at that path, or shorter than that, is read anew.
+ */
+const noCwdUntil = new Map<string, { ino: number; until: number; unconfirmed: boolean }>();
 
-const CWD_MEMBER = /"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
+/** A `"cwd"` member (after `{` or `,`: no key that only ends in `cwd`) with a string value. */
+const CWD_MEMBER = /(?<=[{,]\s*)"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 
-/** The value of the first `"cwd": "…"` member in `text` that is a JSON string, or null. */
-function cwdMember(text: string): string | null {
+/** The value of the first `cwd` member in `text` that is a JSON string; `bad` counts those that are not. */
+function cwdMember(text: string, bad = { n: 0 }): string | null {
   CWD_MEMBER.lastIndex = 0;
-  for (let m = CWD_MEMBER.exec(text); m; m = CWD_MEMBER.exec(text)) {
+  for (let m = CWD_MEMBER.exec(text); m && bad.n < CWD_BAD_MEMBERS_MAX; m = CWD_MEMBER.exec(text)) {
+    if (!m[1].includes('\\')) return m[1];
     try {
       return JSON.parse(`"${m[1]}"`) as string;
     } catch {
-      /* not a JSON string: the next member */
+      bad.n++;
     }
   }
   return null;
@@ -174,7 +182,7 @@ function cwdMember(text: string): string | null {
 /**
  * The `cwd` of the first record of a Claude Code transcript that names one: null when none does
  * yet (a session just begun: its records so far are summaries, snapshots or queued prompts),
- * CWD_UNCONFIRMED when its first 64 MB name none. The head's lines that hold the field are decoded
+ * CWD_UNCONFIRMED when its first 16 MB name none. The head's lines that hold the field are decoded
  * whole; past the head (a queued prompt with a pasted file can fill it) the member is looked for in
  * the text, as every record names its `cwd` before its message.
  */
@@ -183,7 +191,12 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null |
   if (known !== undefined) return known;
   let cwd: string | null = null;
   let from = noCwdUntil.get(file);
-  if (from === undefined) {
+  if (from) {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st || st.ino !== from.ino || st.size < from.until) from = undefined;
+    else if (from.unconfirmed) return CWD_UNCONFIRMED;
+  }
+  if (!from) {
     const head = await readHead(file, CWD_HEAD_BYTES);
     if (!head) return null;
     for (let at = head.indexOf('"cwd"'); at >= 0 && cwd === null;) {
@@ -197,14 +210,14 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null |
     // A first record longer than the head: the member itself.
     if (cwd === null) cwd = cwdMember(head.toString('utf8'));
     if (cwd === null && head.length < CWD_HEAD_BYTES) return null;
-    from = CWD_HEAD_BYTES - CWD_OVERLAP_BYTES;
+    from = { ino: -1, until: CWD_HEAD_BYTES - CWD_OVERLAP_BYTES, unconfirmed: false };
   }
   if (cwd === null) {
-    const found = from < CWD_SCAN_MAX_BYTES ? await cwdPast(file, from) : from;
-    if (typeof found === 'number') {
+    const found = await cwdPast(file, from.until);
+    if (typeof found !== 'string') {
       if (noCwdUntil.size > 1024) noCwdUntil.clear();
-      noCwdUntil.set(file, found);
-      return found >= CWD_SCAN_MAX_BYTES ? CWD_UNCONFIRMED : null;
+      if (found.ino >= 0) noCwdUntil.set(file, found);
+      return found.unconfirmed ? CWD_UNCONFIRMED : null;
     }
     cwd = found;
   }
@@ -215,22 +228,29 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null |
 
 /**
  * The first `cwd` member at or after byte `from` (read CWD_CHUNK_BYTES at a time, up to
- * CWD_SCAN_MAX_BYTES), else where to go on next time: the file's end, less the overlap.
+ * CWD_SCAN_MAX_BYTES), else where to go on next time (the file's end less the overlap), and whether
+ * the look is over: CWD_SCAN_MAX_BYTES read, or too many members that are no JSON string.
  */
-async function cwdPast(file: string, from: number): Promise<string | number> {
+async function cwdPast(
+  file: string,
+  from: number,
+): Promise<string | { ino: number; until: number; unconfirmed: boolean }> {
   const fh = await openRead(file);
-  if (!fh) return from;
+  if (!fh) return { ino: -1, until: from, unconfirmed: false };
   try {
+    const { ino } = await fh.stat();
     const buf = Buffer.allocUnsafe(CWD_CHUNK_BYTES);
+    const bad = { n: 0 };
     for (let pos = from; ; pos += CWD_CHUNK_BYTES - CWD_OVERLAP_BYTES) {
-      if (pos >= CWD_SCAN_MAX_BYTES) return CWD_SCAN_MAX_BYTES;
       const n = await readAt(fh, buf, pos);
-      const cwd = cwdMember(buf.toString('utf8', 0, n));
+      const cwd = cwdMember(buf.toString('utf8', 0, n), bad);
       if (cwd !== null) return cwd;
-      if (n < CWD_CHUNK_BYTES) return Math.max(pos, pos + n - CWD_OVERLAP_BYTES);
+      if (pos + n >= CWD_SCAN_MAX_BYTES || bad.n >= CWD_BAD_MEMBERS_MAX)
+        return { ino, until: pos + n, unconfirmed: true };
+      if (n < CWD_CHUNK_BYTES) return { ino, until: Math.max(pos, pos + n - CWD_OVERLAP_BYTES), unconfirmed: false };
     }
   } catch {
-    return from;
+    return { ino: -1, until: from, unconfirmed: false };
   } finally {
     await fh.close().catch(() => undefined);
   }
