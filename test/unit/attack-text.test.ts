@@ -75,8 +75,13 @@ test('a secret in a YAML double-quoted value continued on the next line with a b
 });
 
 test('a format character inside a token does not hide it from the masker', () => {
-  for (const c of ['\u200b', '\u00ad', '\u2060', '\u202e'])
+  for (const c of ['\u200b', '\u00ad', '\u2060', '\u202e']) {
     hidden(`token: ${GH.slice(0, 20)}${c}${GH.slice(20)}`, GH.slice(20));
+    // Inside the literal a rule looks for first (`ghp_`, `AKIA`, `-u`): the only such line of the file.
+    hidden(`Rotate ${GH.slice(0, 2)}${c}${GH.slice(2)}`, GH.slice(8));
+    hidden(`key AK${c}IA${'ABCDEFGHIJKLMNOP'}`, 'EFGHIJKLMNOP');
+    hidden(`curl -${c}u admin:Zx9kLm2Q`, 'Zx9kLm2Q');
+  }
 });
 
 test('the credential formats an attack round found shown raw are masked', () => {

@@ -514,8 +514,9 @@ function masked(line: string, spans: readonly Span[], n: number, hits: SecretHit
 export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   const hits: SecretHit[] = [];
   const { lines, breaks } = splitLines(text);
-  const rules = REGEX_RULES.filter((r) => r.may(text));
   const format = MAY_BE_FORMAT.test(text);
+  // The gates are asked of the text as its lines are looked at: without format characters.
+  const rules = REGEX_RULES.filter((r) => r.may(format ? withoutFormat(text) : text));
   let changed = false;
   let inKey = 0;
   let wrapped = false;
