@@ -270,7 +270,7 @@ async function main() {
         join(ws, '.claude', '.checkpoint-ready'),
         readFileSync(join(ws, '.claude', `.checkpoint-ready.${a}`)),
       );
-      assertBlocked(await compact(ws, b), b, new RegExp(`signed by another session \\(${a}\\)`));
+      assertBlocked(await compact(ws, b), b, new RegExp(`names session ${a}, not this one`));
       // A's own /compact goes through.
       assertCompacted(await compact(ws, a), a);
     });

@@ -159,7 +159,7 @@ test("this session's marker file signed by another session (a copy of that sessi
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker']);
   assert.match(d.reason, new RegExp(`\\.checkpoint-ready\\.${SID} is another session's\\)`));
-  assert.match(d.reason, new RegExp(`signed by another session \\(${other}\\)`));
+  assert.match(d.reason, new RegExp(`names session ${other}, not this one`));
   // This session's own checkpoint goes through; an unsigned marker (`touch`) still counts as the session's.
   assert.equal(
     cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']).code,
@@ -170,14 +170,37 @@ test("this session's marker file signed by another session (a copy of that sessi
   assert.equal((await preCompactGuard(preCompact(dir), { root: dir, log: false })).allow, true);
 });
 
-test('a marker a person writes by hand (`date >`, `echo done >`, a sentence) is signed by no session: it counts for this one', async () => {
-  const texts = ['Sat Dec  5 01:50:37 UTC 2026\n', 'done\n', 'checkpoint nothing-to-preserve\n', '1796432400\n'];
+test('a line a person writes by hand (`date >`, a sentence) signs nothing: the marker counts for this session', async () => {
+  const texts = ['Sat Dec  5 01:50:37 UTC 2026\n', 'checkpoint nothing-to-preserve\n', 'done for today\n'];
   for (const text of texts) {
     for (const rel of [`.claude/.checkpoint-ready.${SID}`, SHARED_MARKER_REL]) {
       const dir = demo(false);
       writeFileSync(path.join(dir, rel), text);
       const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
       assert.equal(d.allow, true, `${rel}: ${JSON.stringify(text)} → ${d.rule} ${d.reason}`);
+    }
+  }
+});
+
+test("another session's id signs its marker however the rest of the line reads: it never counts for this session", async () => {
+  const other = OTHER_SID;
+  const lines = [
+    `${other} 2026-12-05 01:50:37`,
+    `${other} Sat Dec  5 01:50:37 UTC 2026`,
+    `${other} 1796432400`,
+    `${other} done`,
+    `${other} WORKING 2026-12-05T01:50:37.000Z`,
+    `${other} 2026-12-05t01:50:37.000z WORKING`,
+    `\n${other} 2026-12-05T01:50:37.000Z WORKING`,
+    other.toUpperCase(),
+    'sess-A',
+  ];
+  for (const line of lines) {
+    for (const rel of [`.claude/.checkpoint-ready.${SID}`, SHARED_MARKER_REL]) {
+      const dir = demo(false);
+      writeFileSync(path.join(dir, rel), `${line}\n`);
+      const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+      assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker'], `${rel}: ${JSON.stringify(line)}`);
     }
   }
 });

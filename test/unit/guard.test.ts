@@ -107,7 +107,7 @@ test('a marker of another session does not count; the shared marker counts only 
   write(dir, '.claude/.checkpoint-ready', `${OTHER_SID}\n`);
   const foreign = hook(dir, preCompact(dir));
   assert.equal(foreign.code, 2);
-  assert.match(foreign.stderr, /signed by another session/);
+  assert.match(foreign.stderr, /names session \S+, not this one/);
   assert.match(foreign.stderr, new RegExp(OTHER_SID));
 
   write(dir, '.claude/.checkpoint-ready', `${SID}\n`);

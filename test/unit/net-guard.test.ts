@@ -58,7 +58,7 @@ test('guard: without its own marker, the shared one counts when signed by this s
     assert.equal(d.allow, rule === 'idle');
     if (rule === 'foreign-marker') {
       assert.equal(d.marker, null);
-      assert.match(d.reason, new RegExp(`signed by another session \\(${OTHER_SID}\\)`));
+      assert.match(d.reason, new RegExp(`names session ${OTHER_SID}, not this one`));
       assert.match(d.log, new RegExp(`shared marker signed by ${OTHER_SID}`));
     } else assert.equal(d.marker, SHARED);
   }

@@ -37,10 +37,11 @@ export function markerRel(sessionId: string | null | undefined): string {
 
 export interface MarkerContent {
   /**
-   * The signing session id, or null when unsigned (`-`, empty, not an id). A first line signs as the
-   * checkpoint writes it (the id, then an ISO time: `<id> 2026-12-05T01:50:37.000Z …`) or as S2's
-   * agent may (the session's UUID alone); what else a person writes there (`date >`, `echo done >`)
-   * signs nothing.
+   * The signing session id, or null when unsigned (`-`, empty, not an id): the first word of the first
+   * line that has one, when it is a session's UUID (whatever follows it), stands alone (S2's `echo <id>
+   * >`), or is followed by an ISO time (as the checkpoint writes any id: `<id> 2026-12-05T01:50:37.000Z
+   * …`). A line a person writes with words after a first word that is no UUID (`date >`, `echo
+   * checkpoint nothing-to-preserve >`) signs nothing.
    */
   sessionId: string | null;
   /** ISO time written by `session-ledger checkpoint`, or null. */
@@ -96,7 +97,8 @@ export function parseMarker(text: string): MarkerContent {
   const head = (lines[0] ?? '').trim().split(/\s+/).filter(Boolean);
   const first = text.trim().split(/\s+/)[0] ?? '';
   const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
-  const signed = head[0] === first && (at !== null ? ISO_TIME.test(at) : head.length === 1 && UUID.test(first));
+  const words = text.trimStart().split(/\r?\n/, 1)[0].trim().split(/\s+/);
+  const signed = UUID.test(first) || words.length === 1 || ISO_TIME.test(words[1]);
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {

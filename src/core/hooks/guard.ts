@@ -258,7 +258,7 @@ async function decide(
 
   if (!marker) {
     const foreignNote = foreign
-      ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} is signed by another session (${foreign.signer}); a marker from another session does not count for this one.`
+      ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} names session ${foreign.signer}, not this one; a marker counts only for the session it names.`
       : '';
     const idNote = sid
       ? ''
