@@ -5,18 +5,28 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import {
   claudeProjectDirName,
   claudeTranscriptCwd,
+  cwdMember,
   CWD_UNCONFIRMED,
   findClaudeSession,
   findSessions,
 } from '../../src/core/context/discovery';
 import { measure } from '../../src/core/context/measure';
 import { recentSessions } from '../../src/core/context/sessions';
-import { workspace } from './helpers';
+import { assertLinear, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 
 const A_SID = '11111111-2222-4333-8444-555555555555';
@@ -212,4 +222,39 @@ test('a transcript replaced at its path is read anew; a key that only ends in cw
   const h = path.join(dir, `${OTHER_SID}.jsonl`);
   writeFileSync(h, `${queued('q'.repeat(300 * 1024))}${'{"x":1,"cwd":"\\q"}\n'.repeat(100_000)}${late}`);
   assert.equal(await claudeTranscriptCwd(h), CWD_UNCONFIRMED);
+});
+
+test('a file taken anew at its path, whatever its inode, is read anew: deleted and made again, emptied and grown, replaced by a rename', async () => {
+  const { dir } = lone();
+  const f = path.join(dir, `${A_SID}.jsonl`);
+  const named = (cwd: string, pad = 0) =>
+    `${JSON.stringify({ type: 'user', cwd, sessionId: A_SID })}\n${queued('p'.repeat(pad))}`;
+  // Deleted and made again (the inode number may be reused), longer than the first look read.
+  writeFileSync(f, queued('y'.repeat(600 * 1024)));
+  assert.equal(await claudeTranscriptCwd(f), null);
+  rmSync(f);
+  writeFileSync(f, named('/b', 700 * 1024));
+  assert.equal(await claudeTranscriptCwd(f), '/b');
+  // Rewritten in place, then emptied and grown again with another folder's records.
+  writeFileSync(f, named('/b2'));
+  assert.equal(await claudeTranscriptCwd(f), '/b2');
+  const g = path.join(dir, `${B_SID}.jsonl`);
+  writeFileSync(g, queued('y'.repeat(600 * 1024)));
+  assert.equal(await claudeTranscriptCwd(g), null);
+  truncateSync(g, 0);
+  appendFileSync(g, named('/c', 700 * 1024));
+  assert.equal(await claudeTranscriptCwd(g), '/c');
+  // A cwd found, then the file replaced by a rename.
+  const h = path.join(dir, `${OTHER_SID}.jsonl`);
+  writeFileSync(h, named('/d'));
+  assert.equal(await claudeTranscriptCwd(h), '/d');
+  writeFileSync(`${h}.new`, named('/e'));
+  renameSync(`${h}.new`, h);
+  assert.equal(await claudeTranscriptCwd(h), '/e');
+});
+
+test('the cwd member is found in time linear in the text (runs of spaces, many names that are no member)', () => {
+  const text = (n: number) => `{"content":"${' '.repeat(n)}${`${' '.repeat(50)}"cwd"`.repeat(n / 64)}"}`;
+  assertLinear('cwdMember', (t) => cwdMember(t), text(64 * 1024), text(256 * 1024));
+  assert.equal(cwdMember(`{"a":1,  "cwd" : "/x"}`), '/x');
 });

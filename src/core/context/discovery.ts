@@ -3,7 +3,16 @@
  * `projects/<encoded cwd>/`, and Codex CLI's newest `sessions/YYYY/MM/DD/rollout-*.jsonl` whose
  * `session_meta` names the folder. Bounded: a handful of directory listings and stats per call.
  */
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listNames, openRead, parseObject, readAt, readFirstLine, readHead, realPathOrNull, statOrNull } from './files';
@@ -135,8 +144,39 @@ async function transcriptNames(dir: string): Promise<string[]> {
   return names;
 }
 
-/** Transcript `cwd`s found, by path: the first record that names one is never rewritten. */
-const cwdCache = new Map<string, string>();
+/**
+ * Transcript `cwd`s found, by path, for the file found there (its identity): the first record that
+ * names one is never rewritten, but another file can take the path.
+ */
+const cwdCache = new Map<string, { cwd: string; id: string }>();
+
+/** How many bytes of a transcript's start its identity holds. */
+const IDENTITY_BYTES = 256;
+
+/**
+ * Which file a path names, and which transcript it holds: its device, inode and birth time (an
+ * inode number is reused once freed) and its first bytes (a transcript is only appended to: a file
+ * emptied and written again, or rewritten in place, starts otherwise).
+ */
+function identityOf(st: { dev: number; ino: number; birthtimeMs: number }, head: Buffer): string {
+  return `${st.dev}:${st.ino}:${st.birthtimeMs}:${head.toString('latin1')}`;
+}
+
+/** The identity of the file at `file` now, or null. */
+function identityAt(file: string): string | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const head = Buffer.alloc(IDENTITY_BYTES);
+    return identityOf(st, head.subarray(0, readSync(fd, head, 0, IDENTITY_BYTES, 0)));
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /** How far into a transcript its `cwd` is looked for by its whole lines. */
 const CWD_HEAD_BYTES = 256 * 1024;
@@ -160,15 +200,27 @@ export const CWD_UNCONFIRMED = Symbol('cwd unconfirmed');
  * Where the look for a transcript's `cwd` goes on, for the file it read (its inode): a transcript only
  * grows, and what was read names none. A file replaced at that path, or shorter than that, is read anew.
  */
-const noCwdUntil = new Map<string, { ino: number; until: number; unconfirmed: boolean }>();
+const noCwdUntil = new Map<string, { id: string; until: number; unconfirmed: boolean }>();
 
-/** A `"cwd"` member (after `{` or `,`: no key that only ends in `cwd`) with a string value. */
-const CWD_MEMBER = /(?<=[{,]\s*)"cwd"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
+/** A `cwd` member's name and string value, matched where the name starts. */
+const CWD_MEMBER = /"cwd"[ \t\r\n]*:[ \t\r\n]*"((?:[^"\\]|\\.)*)"/y;
 
-/** The value of the first `cwd` member in `text` that is a JSON string; `bad` counts those that are not. */
-function cwdMember(text: string, bad = { n: 0 }): string | null {
-  CWD_MEMBER.lastIndex = 0;
-  for (let m = CWD_MEMBER.exec(text); m && bad.n < CWD_BAD_MEMBERS_MAX; m = CWD_MEMBER.exec(text)) {
+/** JSON's white space (space, tab, CR, LF). */
+const jsonSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 10;
+
+/**
+ * The value of the first `cwd` member in `text` that is a JSON string; `bad` counts those that are
+ * not. A member's name follows `{` or `,` (at most 64 white-space characters between): a key that
+ * only ends in `cwd` is none. Linear: each `"cwd"` is looked at once, from where it stands.
+ */
+export function cwdMember(text: string, bad = { n: 0 }): string | null {
+  for (let at = text.indexOf('"cwd"'); at >= 0 && bad.n < CWD_BAD_MEMBERS_MAX; at = text.indexOf('"cwd"', at + 5)) {
+    let b = at - 1;
+    while (b >= 0 && at - b <= 64 && jsonSpace(text.charCodeAt(b))) b--;
+    if (b < 0 || (text[b] !== '{' && text[b] !== ',')) continue;
+    CWD_MEMBER.lastIndex = at;
+    const m = CWD_MEMBER.exec(text);
+    if (!m) continue;
     if (!m[1].includes('\\')) return m[1];
     try {
       return JSON.parse(`"${m[1]}"`) as string;
@@ -188,12 +240,13 @@ function cwdMember(text: string, bad = { n: 0 }): string | null {
  */
 export async function claudeTranscriptCwd(file: string): Promise<string | null | typeof CWD_UNCONFIRMED> {
   const known = cwdCache.get(file);
-  if (known !== undefined) return known;
-  let cwd: string | null = null;
   let from = noCwdUntil.get(file);
+  const id = known || from ? identityAt(file) : null;
+  if (known && known.id === id) return known.cwd;
+  let cwd: string | null = null;
   if (from) {
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (!st || st.ino !== from.ino || st.size < from.until) from = undefined;
+    const size = from.id === id ? (statSync(file, { throwIfNoEntry: false })?.size ?? 0) : 0;
+    if (from.id !== id || size < from.until) from = undefined;
     else if (from.unconfirmed) return CWD_UNCONFIRMED;
   }
   if (!from) {
@@ -210,19 +263,20 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null |
     // A first record longer than the head: the member itself.
     if (cwd === null) cwd = cwdMember(head.toString('utf8'));
     if (cwd === null && head.length < CWD_HEAD_BYTES) return null;
-    from = { ino: -1, until: CWD_HEAD_BYTES - CWD_OVERLAP_BYTES, unconfirmed: false };
+    from = { id: '', until: CWD_HEAD_BYTES - CWD_OVERLAP_BYTES, unconfirmed: false };
   }
   if (cwd === null) {
     const found = await cwdPast(file, from.until);
     if (typeof found !== 'string') {
       if (noCwdUntil.size > 1024) noCwdUntil.clear();
-      if (found.ino >= 0) noCwdUntil.set(file, found);
+      if (found.id) noCwdUntil.set(file, found);
       return found.unconfirmed ? CWD_UNCONFIRMED : null;
     }
     cwd = found;
   }
+  const now = identityAt(file);
   if (cwdCache.size > 1024) cwdCache.clear();
-  cwdCache.set(file, cwd);
+  if (now) cwdCache.set(file, { cwd, id: now });
   return cwd;
 }
 
@@ -234,11 +288,12 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null |
 async function cwdPast(
   file: string,
   from: number,
-): Promise<string | { ino: number; until: number; unconfirmed: boolean }> {
+): Promise<string | { id: string; until: number; unconfirmed: boolean }> {
   const fh = await openRead(file);
-  if (!fh) return { ino: -1, until: from, unconfirmed: false };
+  if (!fh) return { id: '', until: from, unconfirmed: false };
   try {
-    const { ino } = await fh.stat();
+    const head = Buffer.alloc(IDENTITY_BYTES);
+    const id = identityOf(await fh.stat(), head.subarray(0, await readAt(fh, head, 0)));
     const buf = Buffer.allocUnsafe(CWD_CHUNK_BYTES);
     const bad = { n: 0 };
     for (let pos = from; ; pos += CWD_CHUNK_BYTES - CWD_OVERLAP_BYTES) {
@@ -246,11 +301,11 @@ async function cwdPast(
       const cwd = cwdMember(buf.toString('utf8', 0, n), bad);
       if (cwd !== null) return cwd;
       if (pos + n >= CWD_SCAN_MAX_BYTES || bad.n >= CWD_BAD_MEMBERS_MAX)
-        return { ino, until: pos + n, unconfirmed: true };
-      if (n < CWD_CHUNK_BYTES) return { ino, until: Math.max(pos, pos + n - CWD_OVERLAP_BYTES), unconfirmed: false };
+        return { id, until: pos + n, unconfirmed: true };
+      if (n < CWD_CHUNK_BYTES) return { id, until: Math.max(pos, pos + n - CWD_OVERLAP_BYTES), unconfirmed: false };
     }
   } catch {
-    return { ino: -1, until: from, unconfirmed: false };
+    return { id: '', until: from, unconfirmed: false };
   } finally {
     await fh.close().catch(() => undefined);
   }
