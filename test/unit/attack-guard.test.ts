@@ -171,7 +171,14 @@ test("this session's marker file signed by another session (a copy of that sessi
 });
 
 test('a line a person writes by hand (`date >`, a sentence) signs nothing: the marker counts for this session', async () => {
-  const texts = ['Sat Dec  5 01:50:37 UTC 2026\n', 'checkpoint nothing-to-preserve\n', 'done for today\n'];
+  const texts = [
+    'Sat Dec  5 01:50:37 UTC 2026\n',
+    'checkpoint nothing-to-preserve\n',
+    'done for today\n',
+    'done\n',
+    'ok',
+    '1796432400\n',
+  ];
   for (const text of texts) {
     for (const rel of [`.claude/.checkpoint-ready.${SID}`, SHARED_MARKER_REL]) {
       const dir = demo(false);
@@ -182,7 +189,7 @@ test('a line a person writes by hand (`date >`, a sentence) signs nothing: the m
   }
 });
 
-test("another session's id signs its marker however the rest of the line reads: it never counts for this session", async () => {
+test("another session's id signs its marker however the marker is written: it never counts for this session", async () => {
   const other = OTHER_SID;
   const lines = [
     `${other} 2026-12-05 01:50:37`,
@@ -193,7 +200,12 @@ test("another session's id signs its marker however the rest of the line reads: 
     `${other} 2026-12-05t01:50:37.000z WORKING`,
     `\n${other} 2026-12-05T01:50:37.000Z WORKING`,
     other.toUpperCase(),
-    'sess-A',
+    `{"session_id":"${other}"}`,
+    `${other},2026-12-05T01:50:37.000Z`,
+    `${other}: ready`,
+    `"${other}" 2026-12-05T01:50:37.000Z WORKING`,
+    `- ${other} 2026-12-05T01:50:37.000Z`,
+    'sess.A_1 2026-12-05T01:50:37.000Z WORKING',
   ];
   for (const line of lines) {
     for (const rel of [`.claude/.checkpoint-ready.${SID}`, SHARED_MARKER_REL]) {
@@ -202,5 +214,17 @@ test("another session's id signs its marker however the rest of the line reads: 
       const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
       assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker'], `${rel}: ${JSON.stringify(line)}`);
     }
+  }
+});
+
+test("another session's marker written as UTF-16 (a Windows shell's echo >) is read for the session it names", async () => {
+  const line = `${OTHER_SID} 2026-12-05T01:50:37.000Z WORKING\r\n`;
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(line, 'utf16le')]);
+  const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(line, 'utf16le').swap16()]);
+  for (const bytes of [le, be]) {
+    const dir = demo(false);
+    writeFileSync(path.join(dir, SHARED_MARKER_REL), bytes);
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker']);
   }
 });

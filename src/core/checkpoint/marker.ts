@@ -11,7 +11,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readTextFile } from '../files/fsread';
+import { readRegularFile, readTextFile } from '../files/fsread';
 
 export const MARKER_DIR = '.claude';
 export const SHARED_MARKER_REL = '.claude/.checkpoint-ready';
@@ -37,11 +37,11 @@ export function markerRel(sessionId: string | null | undefined): string {
 
 export interface MarkerContent {
   /**
-   * The signing session id, or null when unsigned (`-`, empty, not an id): the first word of the first
-   * line that has one, when it is a session's UUID (whatever follows it), stands alone (S2's `echo <id>
-   * >`), or is followed by an ISO time (as the checkpoint writes any id: `<id> 2026-12-05T01:50:37.000Z
-   * …`). A line a person writes with words after a first word that is no UUID (`date >`, `echo
-   * checkpoint nothing-to-preserve >`) signs nothing.
+   * The signing session id, or null when unsigned: the first session UUID the marker names outside
+   * the lines that vouch for a file (lower-cased; S2's `echo <id> >`, the checkpoint's `<id> <time>`,
+   * or any other way of writing it), else a first word followed by an ISO time (the checkpoint's line
+   * for an id of another form). What else a person writes (`touch`, `date >`, `echo done >`) signs
+   * nothing.
    */
   sessionId: string | null;
   /** ISO time written by `session-ledger checkpoint`, or null. */
@@ -80,8 +80,8 @@ export function formatMarker(m: {
   return `${lines.join('\n')}\n`;
 }
 
-/** A session id as Claude Code and Codex make them. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A session id as Claude Code and Codex make them, anywhere in a text (not inside a longer run of hex and dashes). */
+const UUID_IN = /(?<![0-9a-f-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f-])/i;
 /** The time the checkpoint writes after the session id. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
@@ -97,8 +97,17 @@ export function parseMarker(text: string): MarkerContent {
   const head = (lines[0] ?? '').trim().split(/\s+/).filter(Boolean);
   const first = text.trim().split(/\s+/)[0] ?? '';
   const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
+  // The first UUID outside the lines that vouch for a file signs (however the marker was written:
+  // `<id> <time>`, JSON, quoted); without one, a first word followed by an ISO time (the checkpoint's
+  // line for an id of another form).
+  const uuid =
+    lines
+      .filter((l) => !HASH_LINE.test(l))
+      .join('\n')
+      .match(UUID_IN)?.[0]
+      .toLowerCase() ?? null;
   const words = text.trimStart().split(/\r?\n/, 1)[0].trim().split(/\s+/);
-  const signed = UUID.test(first) || words.length === 1 || ISO_TIME.test(words[1]);
+  const signer = uuid ?? (isSessionId(first) && ISO_TIME.test(words[1] ?? '') ? first : null);
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {
@@ -110,7 +119,7 @@ export function parseMarker(text: string): MarkerContent {
       });
   }
   return {
-    sessionId: signed && isSessionId(first) ? first : null,
+    sessionId: signer,
     at,
     label,
     // Anywhere but in a line that vouches for a file: that line's name is the file's, whatever it says.
@@ -134,11 +143,26 @@ export async function readMarker(root: string, rel: string): Promise<MarkerFile 
   const f = await readTextFile(abs, 64 * 1024);
   if (!f.ok) {
     // An empty file reads fine; a binary one is still a marker that exists (S2's `touch` semantics).
-    if (f.kind === 'binary' || f.kind === 'not-utf8')
-      return { rel, path: abs, mtime: f.mtime, text: '', content: parseMarker('') };
+    if (f.kind === 'binary' || f.kind === 'not-utf8') {
+      // Still read for the session it names: UTF-16 as Windows shells write it, else byte for byte.
+      const bytes = await readRegularFile(abs, 64 * 1024);
+      const text = bytes ? otherEncoding(bytes) : '';
+      return { rel, path: abs, mtime: f.mtime, text, content: parseMarker(text) };
+    }
     return null;
   }
   return { rel, path: abs, mtime: f.mtime, text: f.text, content: parseMarker(f.text) };
+}
+
+/** A marker's text that is no UTF-8: UTF-16 by its byte order mark, else each byte as a character. */
+function otherEncoding(bytes: Buffer): string {
+  const even = (b: Buffer) => b.subarray(0, b.length - (b.length % 2));
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return even(bytes.subarray(2)).toString('utf16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return Buffer.from(even(bytes.subarray(2)))
+      .swap16()
+      .toString('utf16le');
+  return bytes.toString('latin1');
 }
 
 /** Every per-session marker under `.claude/` (names only), for views and clean-up. */
