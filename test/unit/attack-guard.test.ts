@@ -178,6 +178,7 @@ test('a line a person writes by hand (`date >`, a sentence) signs nothing: the m
     'done\n',
     'ok',
     '1796432400\n',
+    'done 2026-12-05T02:50:50.685Z\n',
   ];
   for (const text of texts) {
     for (const rel of [`.claude/.checkpoint-ready.${SID}`, SHARED_MARKER_REL]) {
@@ -206,6 +207,10 @@ test("another session's id signs its marker however the marker is written: it ne
     `"${other}" 2026-12-05T01:50:37.000Z WORKING`,
     `- ${other} 2026-12-05T01:50:37.000Z`,
     'sess.A_1 2026-12-05T01:50:37.000Z WORKING',
+    `session-${other}`,
+    `${other}-ready`,
+    `{"resumed_from":"${SID}","session_id":"${other}"}`,
+    `{"session_id":"${other}","resumed_from":"${SID}"}`,
   ];
   for (const line of lines) {
     for (const rel of [`.claude/.checkpoint-ready.${SID}`, SHARED_MARKER_REL]) {
@@ -217,14 +222,26 @@ test("another session's id signs its marker however the marker is written: it ne
   }
 });
 
-test("another session's marker written as UTF-16 (a Windows shell's echo >) is read for the session it names", async () => {
+test("another session's marker written as UTF-16 (a Windows shell's echo >), with or without a byte order mark, or over 64 KB of no UTF-8, is read for the session it names", async () => {
   const line = `${OTHER_SID} 2026-12-05T01:50:37.000Z WORKING\r\n`;
   const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(line, 'utf16le')]);
   const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(line, 'utf16le').swap16()]);
-  for (const bytes of [le, be]) {
+  const bare = Buffer.from(line, 'utf16le');
+  const big = Buffer.concat([Buffer.from(`${OTHER_SID}\n`, 'latin1'), Buffer.alloc(70 * 1024, 0xe9)]);
+  for (const bytes of [le, be, bare, bare.swap16(), big]) {
     const dir = demo(false);
     writeFileSync(path.join(dir, SHARED_MARKER_REL), bytes);
     const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
     assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker']);
+  }
+});
+
+test("the checkpoint's own marker counts for its session whatever the id: one holding a UUID, one in upper case", async () => {
+  for (const sid of [`run_${SID}`, `${SID}.2`, SID.toUpperCase()]) {
+    const dir = demo(false);
+    const r = cli(['checkpoint', '--root', dir, '--session', sid, '--confirm', 'feedback-stored,last-request']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const d = await preCompactGuard(preCompact(dir, { sessionId: sid }), { root: dir, log: false });
+    assert.equal(d.allow, true, `${sid}: ${d.rule} ${d.reason}`);
   }
 });

@@ -38,6 +38,7 @@ test('marker naming: per session, or the shared file; never a path from a bad id
   assert.equal(text, `${SID} 2026-05-01T10:00:00.000Z WORKING\n${'a'.repeat(64)}  docs/state/STATE.md\n`);
   assert.deepEqual(parseMarker(text), {
     sessionId: SID,
+    sessionIds: [SID],
     at: '2026-05-01T10:00:00.000Z',
     label: 'WORKING',
     nothingToPreserve: false,

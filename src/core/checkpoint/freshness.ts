@@ -18,10 +18,14 @@ export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
   return Number(raw);
 }
 
-/** A marker that is unsigned (`touch`, `echo nothing-to-preserve >`) or signed by this session. */
-function signedFor(marker: MarkerFile, sessionId: string | null): boolean {
-  const signer = marker.content.sessionId;
-  return signer === null || signer === sessionId;
+/** One session id, as a marker may write it: a UUID in any case. */
+const sameSession = (a: string, b: string | null): boolean =>
+  a === b || (b !== null && a.toLowerCase() === b.toLowerCase() && UUID.test(a));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The session other than this one that signs `marker`, or null (unsigned: `touch`, `echo done >`; or signed by this session alone). */
+function otherSigner(marker: MarkerFile, sessionId: string | null): string | null {
+  return marker.content.sessionIds.find((s) => !sameSession(s, sessionId)) ?? null;
 }
 
 /**
@@ -35,19 +39,25 @@ export function speakingMarker(
   shared: MarkerFile | null,
   sessionId: string | null,
 ): { marker: MarkerFile | null; foreign: { rel: string; signer: string } | null } {
-  if (own && signedFor(own, sessionId)) return { marker: own, foreign: null };
-  const ownForeign = own ? { rel: own.rel, signer: own.content.sessionId as string } : null;
-  if (shared && (!isSessionId(sessionId) || signedFor(shared, sessionId))) return { marker: shared, foreign: null };
+  const ownOther = own ? otherSigner(own, sessionId) : null;
+  if (own && ownOther === null) return { marker: own, foreign: null };
+  const sharedOther = shared ? otherSigner(shared, sessionId) : null;
+  if (shared && (!isSessionId(sessionId) || sharedOther === null)) return { marker: shared, foreign: null };
   return {
     marker: null,
-    foreign: ownForeign ?? (shared ? { rel: shared.rel, signer: shared.content.sessionId as string } : null),
+    foreign:
+      own && ownOther !== null
+        ? { rel: own.rel, signer: ownOther }
+        : shared && sharedOther !== null
+          ? { rel: shared.rel, signer: sharedOther }
+          : null,
   };
 }
 
 /** The marker that speaks for a session (`speakingMarker`), read from disk. Null when none. */
 export async function markerFor(root: string, sessionId: string | null): Promise<MarkerFile | null> {
   const own = isSessionId(sessionId) ? await readMarker(root, markerRel(sessionId)) : null;
-  const shared = own && signedFor(own, sessionId) ? null : await readMarker(root, SHARED_MARKER_REL);
+  const shared = own && otherSigner(own, sessionId) === null ? null : await readMarker(root, SHARED_MARKER_REL);
   return speakingMarker(own, shared, sessionId).marker;
 }
 

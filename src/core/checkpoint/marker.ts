@@ -11,7 +11,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readRegularFile, readTextFile } from '../files/fsread';
+import { readStart, readTextFile } from '../files/fsread';
 
 export const MARKER_DIR = '.claude';
 export const SHARED_MARKER_REL = '.claude/.checkpoint-ready';
@@ -36,14 +36,14 @@ export function markerRel(sessionId: string | null | undefined): string {
 }
 
 export interface MarkerContent {
-  /**
-   * The signing session id, or null when unsigned: the first session UUID the marker names outside
-   * the lines that vouch for a file (lower-cased; S2's `echo <id> >`, the checkpoint's `<id> <time>`,
-   * or any other way of writing it), else a first word followed by an ISO time (the checkpoint's line
-   * for an id of another form). What else a person writes (`touch`, `date >`, `echo done >`) signs
-   * nothing.
-   */
+  /** The first of `sessionIds`, or null when unsigned. */
   sessionId: string | null;
+  /**
+   * The sessions that sign the marker: the one the checkpoint's first line names (`<id> <time>
+   * <label>`), else every session UUID the marker names anywhere (lower-cased; S2's `echo <id> >`,
+   * JSON, `session-<id>`). None for what else a person writes (`touch`, `date >`, `echo done >`).
+   */
+  sessionIds: string[];
   /** ISO time written by `session-ledger checkpoint`, or null. */
   at: string | null;
   label: string | null;
@@ -80,10 +80,10 @@ export function formatMarker(m: {
   return `${lines.join('\n')}\n`;
 }
 
-/** A session id as Claude Code and Codex make them, anywhere in a text (not inside a longer run of hex and dashes). */
-const UUID_IN = /(?<![0-9a-f-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f-])/i;
-/** The time the checkpoint writes after the session id. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+/** A session UUID as Claude Code and Codex make them, anywhere in a text (not inside a longer run of hex digits). */
+const UUID_ANY = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
+/** The first line the checkpoint writes: the session id (or `-`), its ISO time and its label. */
+const TOOL_HEAD = /^(\S+) \d{4}-\d{2}-\d{2}T\S+ (?:WORKING|PARTIAL|BROKEN)(?: |$)/;
 
 /** The opt-out word, as the guards find it (any case). */
 const OPT_OUT = /nothing-to-preserve/i;
@@ -95,19 +95,16 @@ const HASH_LINE = /^(\\?)([0-9a-f]{64}) [ *](.+)$/;
 export function parseMarker(text: string): MarkerContent {
   const lines = text.split(/\r?\n/);
   const head = (lines[0] ?? '').trim().split(/\s+/).filter(Boolean);
-  const first = text.trim().split(/\s+/)[0] ?? '';
   const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
-  // The first UUID outside the lines that vouch for a file signs (however the marker was written:
-  // `<id> <time>`, JSON, quoted); without one, a first word followed by an ISO time (the checkpoint's
-  // line for an id of another form).
-  const uuid =
-    lines
-      .filter((l) => !HASH_LINE.test(l))
-      .join('\n')
-      .match(UUID_IN)?.[0]
-      .toLowerCase() ?? null;
-  const words = text.trimStart().split(/\r?\n/, 1)[0].trim().split(/\s+/);
-  const signer = uuid ?? (isSessionId(first) && ISO_TIME.test(words[1] ?? '') ? first : null);
+  // The checkpoint's own first line names its session (or `-`); in any other marker every session
+  // UUID it names anywhere signs it (however it was written: JSON, quoted, `session-<id>`).
+  const tool = TOOL_HEAD.exec(lines[0] ?? '');
+  const signers =
+    tool?.[1] === '-'
+      ? []
+      : tool && isSessionId(tool[1])
+        ? [tool[1]]
+        : [...new Set((text.match(UUID_ANY) ?? []).map((u) => u.toLowerCase()))];
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {
@@ -119,7 +116,8 @@ export function parseMarker(text: string): MarkerContent {
       });
   }
   return {
-    sessionId: signer,
+    sessionId: signers[0] ?? null,
+    sessionIds: signers,
     at,
     label,
     // Anywhere but in a line that vouches for a file: that line's name is the file's, whatever it says.
@@ -145,7 +143,7 @@ export async function readMarker(root: string, rel: string): Promise<MarkerFile 
     // An empty file reads fine; a binary one is still a marker that exists (S2's `touch` semantics).
     if (f.kind === 'binary' || f.kind === 'not-utf8') {
       // Still read for the session it names: UTF-16 as Windows shells write it, else byte for byte.
-      const bytes = await readRegularFile(abs, 64 * 1024);
+      const bytes = readStart(abs, 64 * 1024);
       const text = bytes ? otherEncoding(bytes) : '';
       return { rel, path: abs, mtime: f.mtime, text, content: parseMarker(text) };
     }
@@ -162,7 +160,8 @@ function otherEncoding(bytes: Buffer): string {
     return Buffer.from(even(bytes.subarray(2)))
       .swap16()
       .toString('utf16le');
-  return bytes.toString('latin1');
+  // Without a byte order mark: each byte, NULs left out (UTF-16 text of ASCII reads as its ASCII).
+  return Buffer.from(bytes.filter((b) => b !== 0)).toString('latin1');
 }
 
 /** Every per-session marker under `.claude/` (names only), for views and clean-up. */

@@ -274,6 +274,21 @@ export async function readRegularFile(path: string, maxBytes = 64 * 1024 * 1024)
   }
 }
 
+/** At most the first `maxBytes` of a regular file (never a FIFO's), or null. */
+export function readStart(path: string, maxBytes: number): Buffer | null {
+  let fd = -1;
+  try {
+    fd = fs.openSync(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+    if (!fs.fstatSync(fd).isFile()) return null;
+    const buf = Buffer.allocUnsafe(maxBytes);
+    return buf.subarray(0, fs.readSync(fd, buf, 0, maxBytes, 0));
+  } catch {
+    return null;
+  } finally {
+    if (fd >= 0) closeQuietly(fd);
+  }
+}
+
 /**
  * The text of one of the tool's own small files, read without following a link at its name: null for
  * a link, anything but a regular file, a file with more than one hard link, one larger than
