@@ -4,6 +4,7 @@
  * session list (the checkpoint's and the extension's pick) and `context` take only this folder's.
  */
 import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import {
   appendFileSync,
@@ -257,4 +258,11 @@ test('the cwd member is found in time linear in the text (runs of spaces, many n
   const text = (n: number) => `{"content":"${' '.repeat(n)}${`${' '.repeat(50)}"cwd"`.repeat(n / 64)}"}`;
   assertLinear('cwdMember', (t) => cwdMember(t), text(64 * 1024), text(256 * 1024));
   assert.equal(cwdMember(`{"a":1,  "cwd" : "/x"}`), '/x');
+});
+
+test('a FIFO at a transcript path is read as an empty file: the look for its cwd does not wait for a writer', async () => {
+  const { dir } = lone();
+  const f = path.join(dir, `${A_SID}.jsonl`);
+  execFileSync('mkfifo', [f]);
+  assert.equal(await claudeTranscriptCwd(f), null);
 });

@@ -124,10 +124,12 @@ export function giveBuffer(buf: Buffer): void {
 
 /** Open a file for reading, or null. */
 export function openRead(path: string): Promise<Handle | null> {
+  // O_NONBLOCK: a FIFO put at a transcript's path (between a check that it is a file and this open) does not wait for a writer.
+  const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
   return orElse(
     io(
-      () => new Handle(fs.openSync(path, 'r')),
-      (done) => fs.open(path, 'r', (err, fd) => done(err, new Handle(fd))),
+      () => new Handle(fs.openSync(path, flags)),
+      (done) => fs.open(path, flags, (err, fd) => done(err, new Handle(fd))),
     ),
     null,
   );
