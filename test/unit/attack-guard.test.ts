@@ -232,7 +232,8 @@ test("another session's marker written as UTF-16 (a Windows shell's echo >), wit
     const dir = demo(false);
     writeFileSync(path.join(dir, SHARED_MARKER_REL), bytes);
     const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
-    assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker']);
+    // Over 64 KB it is no marker the tool wrote: refused as such.
+    assert.deepEqual([d.allow, d.rule], [false, bytes === big ? 'no-marker' : 'foreign-marker']);
   }
 });
 
@@ -244,4 +245,29 @@ test("the checkpoint's own marker counts for its session whatever the id: one ho
     const d = await preCompactGuard(preCompact(dir, { sessionId: sid }), { root: dir, log: false });
     assert.equal(d.allow, true, `${sid}: ${d.rule} ${d.reason}`);
   }
+});
+
+test('a marker names every session its lines name, past a first line of no session and past its first 64 KB', async () => {
+  const cases: Array<[string, string]> = [
+    [SHARED_MARKER_REL, `- 2026-12-05T02:50:50.685Z WORKING\n${OTHER_SID}\n`],
+    [SHARED_MARKER_REL, `- 2026-12-05T02:50:50.685Z WORKING\n{"session_id":"${OTHER_SID}"}\n`],
+    [`.claude/.checkpoint-ready.${SID}`, `${SID} 2026-12-05T02:50:50.685Z WORKING\n${OTHER_SID}\n`],
+    [SHARED_MARKER_REL, `{"summary":"${'x'.repeat(70_000)}","session_id":"${OTHER_SID}"}\n`],
+    [`.claude/.checkpoint-ready.${SID}`, `${' '.repeat(70_000)}${OTHER_SID}\n`],
+  ];
+  for (const [rel, text] of cases) {
+    const dir = demo(false);
+    writeFileSync(path.join(dir, rel), text);
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.equal(d.allow, false, `${rel}: ${JSON.stringify(text.slice(0, 80))}`);
+  }
+  // The checkpoint's own marker, a state file named with a line separator and a UUID in it: still its session's.
+  const dir = demo(false);
+  const hash = 'a'.repeat(64);
+  writeFileSync(
+    path.join(dir, `.claude/.checkpoint-ready.${SID}`),
+    `${SID} ${new Date().toISOString()} WORKING\n${hash}  notes/x\u2028${OTHER_SID}.md\n`,
+  );
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.notEqual(d.rule, 'foreign-marker', d.reason);
 });

@@ -89,7 +89,7 @@ const TOOL_HEAD = /^(\S+) \d{4}-\d{2}-\d{2}T\S+ (?:WORKING|PARTIAL|BROKEN)(?: |$
 const OPT_OUT = /nothing-to-preserve/i;
 const OPT_OUT_ALL = /nothing-to-preserve/gi;
 /** A line that vouches for a file: `<sha256>  <name>`, or `\<sha256>  <escaped name>`. */
-const HASH_LINE = /^(\\?)([0-9a-f]{64}) [ *](.+)$/;
+const HASH_LINE = /^(\\?)([0-9a-f]{64}) [ *]([^\n]+)$/;
 
 /** Read marker content tolerantly: whatever an agent or another tool wrote. */
 export function parseMarker(text: string): MarkerContent {
@@ -98,13 +98,11 @@ export function parseMarker(text: string): MarkerContent {
   const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
   // The checkpoint's own first line names its session (or `-`); in any other marker every session
   // UUID it names anywhere signs it (however it was written: JSON, quoted, `session-<id>`).
+  // Every other line but those that vouch for a file may name a session too: each one it names signs.
   const tool = TOOL_HEAD.exec(lines[0] ?? '');
-  const signers =
-    tool?.[1] === '-'
-      ? []
-      : tool && isSessionId(tool[1])
-        ? [tool[1]]
-        : [...new Set((text.match(UUID_ANY) ?? []).map((u) => u.toLowerCase()))];
+  const rest = (tool && isSessionId(tool[1]) ? lines.slice(1) : lines).filter((l) => !HASH_LINE.test(l)).join('\n');
+  const named = (rest.match(UUID_ANY) ?? []).map((u) => u.toLowerCase());
+  const signers = [...new Set([...(tool && isSessionId(tool[1]) ? [tool[1]] : []), ...named])];
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {
@@ -135,15 +133,21 @@ export interface MarkerFile {
   content: MarkerContent;
 }
 
-/** A marker that exists as a readable regular file, or null. Never throws. */
+/** The largest marker read: the tool's own hold a line and one line per state file. */
+export const MARKER_MAX_BYTES = 64 * 1024;
+
+/** A marker that exists as a readable regular file, or null (also for one larger than MARKER_MAX_BYTES). Never throws. */
 export async function readMarker(root: string, rel: string): Promise<MarkerFile | null> {
   const abs = path.join(root, rel);
-  const f = await readTextFile(abs, 64 * 1024);
+  const f = await readTextFile(abs, MARKER_MAX_BYTES);
+  // Larger than any marker the tool writes: what it names past its first 64 KB is not read, so it is none.
+  if (f.ok && f.truncated) return null;
   if (!f.ok) {
     // An empty file reads fine; a binary one is still a marker that exists (S2's `touch` semantics).
     if (f.kind === 'binary' || f.kind === 'not-utf8') {
       // Still read for the session it names: UTF-16 as Windows shells write it, else byte for byte.
-      const bytes = readStart(abs, 64 * 1024);
+      const bytes = readStart(abs, MARKER_MAX_BYTES);
+      if (!bytes || bytes.length >= MARKER_MAX_BYTES) return null;
       const text = bytes ? otherEncoding(bytes) : '';
       return { rel, path: abs, mtime: f.mtime, text, content: parseMarker(text) };
     }

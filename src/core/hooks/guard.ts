@@ -23,7 +23,14 @@ import { ALL_FACTS, FACTS } from '../systems/facts';
 import { lstatOrNullSync, readTextFile } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
-import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
+import {
+  isSessionId,
+  MARKER_MAX_BYTES,
+  markerRel,
+  readMarker,
+  SHARED_MARKER_REL,
+  type MarkerFile,
+} from '../checkpoint/marker';
 import type { WorkspaceReport } from '../model/model';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
@@ -160,9 +167,11 @@ async function markerAt(
           ? 'not a regular file'
           : st.nlink > 1
             ? `a file with ${st.nlink} hard links`
-            : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
-              ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
-              : null;
+            : st.size > MARKER_MAX_BYTES
+              ? `larger than ${MARKER_MAX_BYTES / 1024} KB`
+              : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
+                ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
+                : null;
   if (planted) return { marker: null, error: null, planted };
   const marker = await readMarker(root, rel);
   if (marker) return { marker, error: null, planted: null };
