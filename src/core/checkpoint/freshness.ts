@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { statOrNullSync } from '../files/fsread';
-import { isSessionId, markerRel, readMarker, SHARED_MARKER_REL, type MarkerFile } from './marker';
+import { isSessionId, markerRel, readMarker, sameSession, SHARED_MARKER_REL, type MarkerFile } from './marker';
 
 /** A state file written within this long after the marker still counts as written by the checkpoint. */
 export const IDLE_GRACE_MS = 30_000;
@@ -17,11 +17,6 @@ export function maxAgeMinutes(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(raw)) return DEFAULT_MAX_AGE_MIN;
   return Number(raw);
 }
-
-/** One session id, as a marker may write it: a UUID in any case. */
-const sameSession = (a: string, b: string | null): boolean =>
-  a === b || (b !== null && a.toLowerCase() === b.toLowerCase() && UUID.test(a));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The session other than this one that signs `marker`, or null (unsigned: `touch`, `echo done >`; or signed by this session alone). */
 function otherSigner(marker: MarkerFile, sessionId: string | null): string | null {

@@ -80,8 +80,16 @@ export function formatMarker(m: {
   return `${lines.join('\n')}\n`;
 }
 
-/** A session UUID as Claude Code and Codex make them, anywhere in a text (not inside a longer run of hex digits). */
-const UUID_ANY = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/gi;
+/** A session UUID as Claude Code and Codex make them. */
+const UUID_SRC = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const UUID = new RegExp(`^${UUID_SRC}$`, 'i');
+/** The same anywhere in a text (not inside a longer run of hex digits). */
+const UUID_ANY = new RegExp(`(?<![0-9a-f])${UUID_SRC}(?![0-9a-f])`, 'gi');
+
+/** One session id as a marker may write it: the same id, or the same UUID in another case. */
+export function sameSession(a: string, b: string | null): boolean {
+  return a === b || (b !== null && a.toLowerCase() === b.toLowerCase() && UUID.test(a));
+}
 /** The first line the checkpoint writes: the session id (or `-`), its ISO time and its label. */
 const TOOL_HEAD = /^(\S+) \d{4}-\d{2}-\d{2}T\S+ (?:WORKING|PARTIAL|BROKEN)(?: |$)/;
 
@@ -96,13 +104,12 @@ export function parseMarker(text: string): MarkerContent {
   const lines = text.split(/\r?\n/);
   const head = (lines[0] ?? '').trim().split(/\s+/).filter(Boolean);
   const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
-  // The checkpoint's own first line names its session (or `-`); in any other marker every session
-  // UUID it names anywhere signs it (however it was written: JSON, quoted, `session-<id>`).
-  // Every other line but those that vouch for a file may name a session too: each one it names signs.
-  const tool = TOOL_HEAD.exec(lines[0] ?? '');
-  const rest = (tool && isSessionId(tool[1]) ? lines.slice(1) : lines).filter((l) => !HASH_LINE.test(l)).join('\n');
-  const named = (rest.match(UUID_ANY) ?? []).map((u) => u.toLowerCase());
-  const signers = [...new Set([...(tool && isSessionId(tool[1]) ? [tool[1]] : []), ...named])];
+  // The checkpoint's own first line names its session as written; every other line but those that
+  // vouch for a file names each session UUID in it (JSON, quoted, `session-<id>`: however written).
+  const toolId = TOOL_HEAD.exec(lines[0] ?? '')?.[1];
+  const own = isSessionId(toolId) ? [toolId] : [];
+  const rest = (own.length ? lines.slice(1) : lines).filter((l) => !HASH_LINE.test(l)).join('\n');
+  const signers = [...new Set([...own, ...(rest.match(UUID_ANY) ?? []).map((u) => u.toLowerCase())])];
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
   for (const l of lines.slice(1)) {

@@ -162,15 +162,15 @@ function identityOf(st: { dev: number; ino: number; birthtimeMs: number }, head:
   return `${st.dev}:${st.ino}:${st.birthtimeMs}:${head.toString('latin1')}`;
 }
 
-/** The identity of the file at `file` now, or null. */
-function identityAt(file: string): string | null {
+/** The identity of the file at `file` now and its size, or null. */
+function identityAt(file: string): { id: string; size: number } | null {
   let fd: number | undefined;
   try {
     fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
     if (!st.isFile()) return null;
     const head = Buffer.alloc(IDENTITY_BYTES);
-    return identityOf(st, head.subarray(0, readSync(fd, head, 0, IDENTITY_BYTES, 0)));
+    return { id: identityOf(st, head.subarray(0, readSync(fd, head, 0, IDENTITY_BYTES, 0))), size: st.size };
   } catch {
     return null;
   } finally {
@@ -197,8 +197,8 @@ const CWD_BAD_MEMBERS_MAX = 64;
 export const CWD_UNCONFIRMED = Symbol('cwd unconfirmed');
 
 /**
- * Where the look for a transcript's `cwd` goes on, for the file it read (its inode): a transcript only
- * grows, and what was read names none. A file replaced at that path, or shorter than that, is read anew.
+ * Where the look for a transcript's `cwd` goes on, for the file it read (its identity): a transcript
+ * only grows, and what was read names none. Another file at that path, or a shorter one, is read anew.
  */
 const noCwdUntil = new Map<string, { id: string; until: number; unconfirmed: boolean }>();
 
@@ -241,12 +241,11 @@ export function cwdMember(text: string, bad = { n: 0 }): string | null {
 export async function claudeTranscriptCwd(file: string): Promise<string | null | typeof CWD_UNCONFIRMED> {
   const known = cwdCache.get(file);
   let from = noCwdUntil.get(file);
-  const id = known || from ? identityAt(file) : null;
-  if (known && known.id === id) return known.cwd;
+  const now = known || from ? identityAt(file) : null;
+  if (known && known.id === now?.id) return known.cwd;
   let cwd: string | null = null;
   if (from) {
-    const size = from.id === id ? (statSync(file, { throwIfNoEntry: false })?.size ?? 0) : 0;
-    if (from.id !== id || size < from.until) from = undefined;
+    if (from.id !== now?.id || now.size < from.until) from = undefined;
     else if (from.unconfirmed) return CWD_UNCONFIRMED;
   }
   if (!from) {
@@ -274,9 +273,9 @@ export async function claudeTranscriptCwd(file: string): Promise<string | null |
     }
     cwd = found;
   }
-  const now = identityAt(file);
+  const found = identityAt(file);
   if (cwdCache.size > 1024) cwdCache.clear();
-  if (now) cwdCache.set(file, { cwd, id: now });
+  if (found) cwdCache.set(file, { cwd, id: found.id });
   return cwd;
 }
 

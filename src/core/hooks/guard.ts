@@ -291,17 +291,16 @@ async function decide(
   const runAgain = (): string =>
     `run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`;
   const docs = homeDocs(report);
+  // A block once a marker speaks for the session: its log line names the marker.
+  const stop = (rule: GuardRule, message: string, log: string) => block(rule, root, sid, marker.rel, message, log);
   // A marker that vouches for files (the checkpoint's) must vouch for every home the guard watches: a
   // system switched on or appearing since was never checked by that checkpoint.
   const vouched = new Set(marker.content.hashes.map((h) => h.path));
   const unvouched = vouched.size ? docs.filter((x) => !vouched.has(x.rel)) : [];
   if (unvouched.length) {
     const files = unvouched.map((x) => x.rel).join(', ');
-    return block(
+    return stop(
       'stale',
-      root,
-      sid,
-      marker.rel,
       `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it. Bring it up to date, ${runAgain()}`,
       `BLOCK (${files} not vouched for by marker ${marker.rel})`,
     );
@@ -314,11 +313,8 @@ async function decide(
   const gone = vouchedGone(root, marker);
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].join(', ');
-    return block(
+    return stop(
       'skeleton',
-      root,
-      sid,
-      marker.rel,
       `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone or empty since (the checkpoint vouched for it)'}, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
       `BLOCK (marker ${marker.rel} present, but ${files} ${skeleton.length ? 'is an empty skeleton' : 'is gone or empty'})`,
     );
@@ -340,11 +336,8 @@ async function decide(
     return allow('fresh', root, sid, marker.rel, `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min)`);
   }
   const changed = worked.map((x) => x.rel).join(', ');
-  return block(
+  return stop(
     'stale',
-    root,
-    sid,
-    marker.rel,
     `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, ${runAgain()}`,
     `BLOCK (work since checkpoint in ${changed || '?'} and marker ${marker.rel} ${ageMin} min > ${max} min)`,
   );
