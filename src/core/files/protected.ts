@@ -9,6 +9,7 @@
  * - the files each system's facts say the tool writes only as themselves (`writtenAsThemselves`).
  * A unit test (link-targets) checks each writer's path against this list.
  */
+import { isHookScriptRel } from '../hooks/files';
 import { writtenAsThemselves } from '../systems/facts';
 
 /** Why a write must not land on `rel` (relative to the real workspace root, either separator), or null when it may. */
@@ -24,7 +25,7 @@ export function protectedWriteTarget(rel: string): string | null {
     p === '.claude/log/session-ledger-hook.log' ||
     p === '.claude/log/session-ledger-hook.log.1' ||
     p.startsWith('.claude/.checkpoint-ready') ||
-    /^\.(?:claude|codex)\/hooks\/session-ledger[^/]*$/.test(p) ||
+    isHookScriptRel(p) ||
     base.endsWith('.session-ledger.lock') ||
     writtenAsThemselves().some((re) => re.test(parts.join('/')) || re.test(p))
   )

@@ -42,3 +42,17 @@ export const PART_FUNCTION: Readonly<Record<string, string>> = {
 export const CORE_END_ESCAPED = '*\\/';
 /** Where `hooks install --codex` puts the hook script (Codex CLI's project folder). */
 export const CODEX_HOOK_SCRIPT_REL = `.codex/hooks/${HOOK_SCRIPT_NAME}`;
+/** Claude Code's project settings, shared and local, where `hooks install` puts its hooks. */
+export const SETTINGS_REL = '.claude/settings.json';
+export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
+/** Codex CLI's project hook file (read only in a project the user trusts, each hook only once the user trusted it). */
+export const CODEX_HOOKS_REL = '.codex/hooks.json';
+/** What `hooks install` records about what it wrote, for an exact uninstall (one of the tool's own files). */
+export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
+/** The user files `hooks install` may edit besides the scripts: the settings files and `.gitignore`. */
+export const INSTALL_EDITED_RELS: readonly string[] = [SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL, '.gitignore'];
+
+/** True for the scripts `hooks install` writes (`.claude/hooks/session-ledger*.cjs`, Codex's copy, an older version's core). */
+export function isHookScriptRel(rel: string): boolean {
+  return /^\.(?:claude|codex)\/hooks\/session-ledger[^/]*$/.test(rel);
+}

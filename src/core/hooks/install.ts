@@ -28,21 +28,25 @@ import { currentHash, refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused 
 import { lockFor, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
+  CODEX_HOOKS_REL,
   HOOK_CORE_MARKER,
   HOOK_METER_MARKER,
   LEGACY_HOOK_CORE_NAME,
+  INSTALL_RECORD_REL,
+  SETTINGS_LOCAL_REL,
+  SETTINGS_REL,
   STATUSLINE_SCRIPT_NAME,
 } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
+
+export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SETTINGS_LOCAL_REL, SETTINGS_REL };
 
 export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
 /** The status line's own script, installed with the relay. */
 export const STATUSLINE_SCRIPT_REL = `.claude/hooks/${STATUSLINE_SCRIPT_NAME}`;
 /** What versions before the one-file script installed beside it (the rest of the CLI, compressed): install and uninstall remove it. */
 export const CORE_REL = `.claude/hooks/${LEGACY_HOOK_CORE_NAME}`;
-export const SETTINGS_REL = '.claude/settings.json';
-export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
 /** How every installed command calls the script. */
 export const SCRIPT_CMD = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs"';
 /** How the status line relay calls its script. */
@@ -52,8 +56,6 @@ const OURS = '.claude/hooks/session-ledger.cjs';
 
 /** The client whose hook configuration a plan edits. */
 export type HookClient = 'claude' | 'codex';
-/** Codex CLI's project hook file (read only in a project the user trusts, each hook only once the user trusted it). */
-export const CODEX_HOOKS_REL = '.codex/hooks.json';
 export const CODEX_SCRIPT_REL = CODEX_HOOK_SCRIPT_REL;
 
 /**
@@ -200,9 +202,14 @@ export interface InstallRecord {
   codexScript?: string;
   /** The same for the status line's script, `.claude/hooks/session-ledger-statusline.cjs`. */
   statuslineScript?: string;
+  /**
+   * A settings file or `.gitignore` (INSTALL_EDITED_RELS, relative to the root) → SHA-256 of the bytes
+   * install wrote there: while the file still holds them, its change is install's, not the session's
+   * work (./install-edits).
+   */
+  written?: Record<string, string>;
 }
 
-export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
 export const GITIGNORE_HEADER =
   '# Session Ledger: checkpoint markers, hook log, session record (added by `session-ledger hooks install`)';
 /** The product's own files, never to be committed: markers, the hook log, the session record and feed. */
@@ -951,6 +958,11 @@ function runtimeFiles(root: string): string[] {
   return out;
 }
 
+/** A path of the plan's as the install record names it: relative to the root, with `/`. */
+function relOf(plan: HooksPlan, file: string): string {
+  return path.relative(plan.root, file).split(path.sep).join('/');
+}
+
 /** Write the install record, or remove it (and its folder, when empty) once it holds nothing. */
 async function writeRecord(plan: HooksPlan): Promise<void> {
   const file = path.join(plan.root, INSTALL_RECORD_REL);
@@ -963,6 +975,8 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
     !r.script &&
     !r.codexScript &&
     !r.statuslineScript;
+  // Hashes of what install wrote say nothing once nothing else is recorded; none are kept without them.
+  if (r.written && Object.keys(r.written).length === 0) delete r.written;
   if (empty) {
     await fs.rm(file, { force: true }).catch(() => undefined);
     await fs.rmdir(path.dirname(file)).catch(() => undefined);
@@ -1031,19 +1045,24 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       });
       await fs.chmod(plan.statuslinePath, 0o755).catch(() => undefined);
     }
-    if (settingsChanged)
-      await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, {
-        expectHash: plan.beforeHash,
-        root: plan.root,
-      });
-    if (plan.gitignore)
+    const written = { ...plan.record.written };
+    if (settingsChanged) {
+      const text = (plan.bom ? '\uFEFF' : '') + plan.after;
+      await writeAtomic(plan.settingsPath, text, { expectHash: plan.beforeHash, root: plan.root });
+      written[relOf(plan, plan.settingsPath)] = sha256(text);
+    }
+    if (plan.gitignore) {
       await writeAtomic(plan.gitignore.path, plan.gitignore.after, {
         expectHash: plan.gitignore.beforeHash,
         root: plan.root,
       });
-    await writeRecord(plan);
+      written[relOf(plan, plan.gitignore.path)] = sha256(plan.gitignore.after);
+    }
+    await writeRecord({ ...plan, record: { ...plan.record, written } });
     return;
   }
+  // What uninstall writes back is no longer install's.
+  const written = { ...plan.record.written };
   if (settingsChanged) {
     if (plan.deleteSettings) {
       const now = await readTextFile(plan.settingsPath);
@@ -1071,7 +1090,9 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
         root: plan.root,
       });
   }
-  await writeRecord(plan);
+  if (settingsChanged) delete written[relOf(plan, plan.settingsPath)];
+  if (plan.gitignore) delete written[relOf(plan, plan.gitignore.path)];
+  await writeRecord({ ...plan, record: { ...plan.record, written } });
   if (plan.statuslineScript === 'remove') await fs.rm(plan.statuslinePath, { force: true });
   if (plan.script === 'remove') {
     await fs.rm(plan.scriptPath, { force: true });

@@ -16,6 +16,7 @@ import {
   type TextFileErr,
 } from '../files/fsread';
 import type { GitInfo, readGit } from '../git/git';
+import { installChanges } from '../hooks/install-edits';
 import { parseMarkdown, type MdOutline } from '../markdown/markdown';
 import { maskSecrets } from '../secrets/secrets';
 import { finding, t, type Msg } from './messages';
@@ -325,20 +326,25 @@ export class Workspace {
     this.notRead.push({ path: rel, system, why });
   }
 
-  /** Git facts, read once; state files are not counted as work. */
+  /** Git facts, read once; state files and the tool's own files are not counted as work. */
   git(): Promise<GitInfo | null> {
     if (this.options.noGit) return Promise.resolve(null);
     if (!this.gitReader) throw new Error('git was asked of a workspace read without git (noGit) or a git reader');
     if (!this.gitInfo) {
-      this.gitInfo = this.gitReader(
-        this.root,
-        (rel) =>
-          this.stateFiles.has(rel) ||
-          !!this.options.otherStateFile?.(rel) ||
-          rel.startsWith('.claude/.checkpoint-ready') ||
-          rel.startsWith('.claude/session-ledger/') ||
-          rel.startsWith('.claude/log/'),
-        this.options.gitMaxAgeMs,
+      const reader = this.gitReader;
+      // What `hooks install` changed is no work either: its scripts, and its edits while they stand as it made them.
+      this.gitInfo = installChanges(this.root).then((byInstall) =>
+        reader(
+          this.root,
+          (rel) =>
+            this.stateFiles.has(rel) ||
+            !!this.options.otherStateFile?.(rel) ||
+            rel.startsWith('.claude/.checkpoint-ready') ||
+            rel.startsWith('.claude/session-ledger/') ||
+            rel.startsWith('.claude/log/') ||
+            byInstall(rel),
+          this.options.gitMaxAgeMs,
+        ),
       );
     }
     return this.gitInfo;

@@ -1,0 +1,95 @@
+// What `hooks install` writes is not the session's work: right after an install, no state file is
+// "older than uncommitted changes" and none is asked to mention the hook scripts, the settings file or
+// the .gitignore lines. An edit made to those files afterwards is work again, and an install record a
+// repository plants cannot hide any other file. Real files, real git, the install the CLI runs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { applyHooksPlan, INSTALL_RECORD_REL, planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
+import { sha256 } from '../../src/core/files/fsread';
+import { evaluate } from '../../src/core/report/evaluate';
+import type { Check, WorkspaceReport } from '../../src/core/model/model';
+import { fixtureCopy, git, gitInit, HOOK_SCRIPT, write } from './helpers';
+
+/** S3's good workspace, committed, then its STATE.md written (after the commit, before anything else). */
+function s3Committed(): string {
+  const dir = fixtureCopy('s3/good');
+  gitInit(dir);
+  const p = path.join(dir, 'docs/state/STATE.md');
+  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+  return dir;
+}
+
+/** Files last changed an hour from now: well after the state file (freshness allows a second of slack). */
+function later(dir: string, ...rels: string[]): void {
+  const t = new Date(Date.now() + 3600_000);
+  for (const rel of rels) utimesSync(path.join(dir, rel), t, t);
+}
+
+const INSTALLED = ['.claude/hooks/session-ledger.cjs', '.claude/settings.json', '.gitignore'];
+
+function check(r: WorkspaceReport, id: string): Check {
+  const c = r.systems.find((s) => s.id === 'S3')?.checks.find((x) => x.id === id);
+  assert.ok(c, `S3 has a ${id} check`);
+  return c;
+}
+
+const said = (c: Check): string => JSON.stringify(c);
+
+test('right after `hooks install` (scripts, settings, .gitignore uncommitted) S3 is fresh and has no unexplained work', async () => {
+  const dir = s3Committed();
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  later(dir, ...INSTALLED);
+  // The install's files are uncommitted changes as git sees them.
+  const status = git(dir, 'status', '--porcelain', '--untracked-files=all');
+  for (const f of INSTALLED) assert.ok(status.includes(f), status);
+  const r = await evaluate(dir);
+  assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+  assert.doesNotMatch(said(check(r, 'work-explained')), /settings\.json|\.gitignore|session-ledger\.cjs/);
+  // What install recorded: the hash of the bytes it wrote to each user file.
+  const rec = JSON.parse(readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8'));
+  assert.equal(rec.written['.gitignore'], sha256(readFileSync(path.join(dir, '.gitignore'))));
+  assert.equal(rec.written['.claude/settings.json'], sha256(readFileSync(path.join(dir, '.claude/settings.json'))));
+});
+
+test('an edit to .gitignore after the install is work again: S3 is older than it and asked to mention it', async () => {
+  const dir = s3Committed();
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  appendFileSync(path.join(dir, '.gitignore'), 'dist/\n');
+  later(dir, ...INSTALLED);
+  const r = await evaluate(dir);
+  assert.equal(check(r, 'fresh').status, 'warn', said(check(r, 'fresh')));
+  assert.match(said(check(r, 'work-explained')), /\.gitignore/);
+});
+
+test('an install record the repository planted hides no other file, and no user file whose bytes differ', async () => {
+  const dir = s3Committed();
+  write(dir, 'src/app.ts', 'export const x = 1;\n');
+  write(dir, '.gitignore', 'node_modules/\n');
+  write(
+    dir,
+    INSTALL_RECORD_REL,
+    JSON.stringify({
+      written: {
+        'src/app.ts': sha256('export const x = 1;\n'),
+        '.gitignore': sha256('something else\n'),
+      },
+    }),
+  );
+  later(dir, 'src/app.ts', '.gitignore');
+  const r = await evaluate(dir);
+  assert.equal(check(r, 'fresh').status, 'warn', said(check(r, 'fresh')));
+  const work = said(check(r, 'work-explained'));
+  assert.match(work, /src\/app\.ts/);
+  assert.match(work, /\.gitignore/);
+});
+
+test('uninstall drops the hashes of the files it wrote back; the record goes once nothing else is in it', async () => {
+  const dir = s3Committed();
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  await applyHooksPlan(await planHooksUninstall(dir));
+  assert.throws(() => readFileSync(path.join(dir, INSTALL_RECORD_REL)), /ENOENT/);
+  const r = await evaluate(dir);
+  assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+});
