@@ -271,3 +271,71 @@ test('a marker names every session its lines name, past a first line of no sessi
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.notEqual(d.rule, 'foreign-marker', d.reason);
 });
+
+test('a marker of exactly 64 KB that is no UTF-8 (UTF-16 without a byte order mark naming another session) lets no /compact through', async () => {
+  const head = Buffer.from(`${OTHER_SID} 2026-12-05T01:50:37.000Z WORKING\n`, 'utf16le').swap16();
+  const bytes = Buffer.concat([head, Buffer.alloc(64 * 1024 - head.length, 0x20)]);
+  for (const rel of [SHARED_MARKER_REL, `.claude/.checkpoint-ready.${SID}`]) {
+    const dir = demo(false);
+    writeFileSync(path.join(dir, rel), bytes);
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker'], `${rel}: ${d.log}`);
+  }
+});
+
+test("the checkpoint's own first line names its session by its first word: another session named after it makes it another session's", async () => {
+  for (const line of [
+    `${SID} 2026-12-05T01:50:37.000Z WORKING ${OTHER_SID}`,
+    `${SID} 2026-12-05T01:50:37.000Z${OTHER_SID} WORKING`,
+  ]) {
+    const dir = demo(false);
+    writeFileSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), `${line}\n`);
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'foreign-marker'], line);
+  }
+});
+
+test('a checkpoint that writes the shared marker (it could not tell the session) is the one that counts over an older marker of the session', async () => {
+  const dir = demo(true);
+  const old = (Date.now() - 10 * 3600_000) / 1000;
+  utimesSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`), old, old);
+  const r = cli(['checkpoint', '--root', dir, '--confirm', 'feedback-stored,last-request'], {
+    env: { CLAUDE_CONFIG_DIR: workspace({}), CODEX_HOME: workspace({}) },
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /Safe to run \/compact now/);
+  assert.ok(existsSync(path.join(dir, SHARED_MARKER_REL)));
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(d.allow, true, `${d.rule}: ${d.reason}`);
+});
+
+/** A transcript for SID whose first record is dated `began` (what Claude Code writes first). */
+function transcriptFrom(began: number): string {
+  const file = path.join(workspace({}), `${SID}.jsonl`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ type: 'user', sessionId: SID, timestamp: new Date(began).toISOString(), message: { role: 'user', content: 'hi' } })}\n`,
+  );
+  return file;
+}
+
+test('a shared marker written before the session began (committed with the repository, or left by an earlier session) proves no checkpoint in it; one written since counts', async () => {
+  const began = Date.now() - 60_000;
+  const before = (began - 3600_000) / 1000;
+  for (const text of ['', 'nothing-to-preserve\n', `- ${new Date(before * 1000).toISOString()} WORKING\n`]) {
+    const dir = demo(false);
+    const marker = path.join(dir, SHARED_MARKER_REL);
+    writeFileSync(marker, text);
+    utimesSync(marker, before, before);
+    const payload = JSON.parse(preCompact(dir));
+    payload.transcript_path = transcriptFrom(began);
+    const d = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], `${JSON.stringify(text)}: ${d.log}`);
+    assert.match(d.reason, /was written before this session began/);
+    // Written (touched) in this session: it counts, as a marker written by hand does.
+    const now = Date.now() / 1000;
+    utimesSync(marker, now, now);
+    const again = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
+    assert.equal(again.allow, true, `${JSON.stringify(text)}: ${again.rule} ${again.reason}`);
+  }
+});

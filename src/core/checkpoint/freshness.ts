@@ -23,37 +23,57 @@ function otherSigner(marker: MarkerFile, sessionId: string | null): string | nul
   return marker.content.sessionIds.find((s) => !sameSession(s, sessionId)) ?? null;
 }
 
+/** How much earlier than the session's first record the shared marker may be dated and still count (file times and record times round differently). */
+export const SESSION_BEGAN_SLACK_MS = 2000;
+
 /**
- * Which marker speaks for a session: its own, else the shared one, each when unsigned or signed by
- * it (the shared one also when no session is known). A session's own file signed by another session
- * is a copy of that session's checkpoint, none of this one's. `foreign` names a marker not used for
- * that reason, and the session that signed it.
+ * Which marker speaks for a session: the newer of its own and the shared one, each when unsigned or
+ * signed by it (the shared one also when no session is known; its own on a tie). A checkpoint that
+ * could not tell the session writes the shared marker, and that later checkpoint is the one that
+ * counts. A session's own file signed by another session is a copy of that session's checkpoint,
+ * none of this one's. The shared marker names no session by its file name: with `began` (when the
+ * session's transcript began) it counts only once written since, so one a repository commits or an
+ * earlier session left proves nothing (`sharedBefore`). `foreign` names a marker not used because
+ * another session signed it, and that session.
  */
+/** True when the shared `marker` was written before the session began (`began`, null: not known). */
+export function writtenBefore(marker: MarkerFile | null, began: number | null): boolean {
+  return !!marker && began !== null && marker.mtime < began - SESSION_BEGAN_SLACK_MS;
+}
+
 export function speakingMarker(
   own: MarkerFile | null,
   shared: MarkerFile | null,
   sessionId: string | null,
-): { marker: MarkerFile | null; foreign: { rel: string; signer: string } | null } {
+  began: number | null = null,
+): { marker: MarkerFile | null; foreign: { rel: string; signer: string } | null; sharedBefore: boolean } {
+  const sharedBefore = writtenBefore(shared, began);
   const ownOther = own ? otherSigner(own, sessionId) : null;
-  if (own && ownOther === null) return { marker: own, foreign: null };
   const sharedOther = shared ? otherSigner(shared, sessionId) : null;
-  if (shared && (!isSessionId(sessionId) || sharedOther === null)) return { marker: shared, foreign: null };
+  const ownOk = own && ownOther === null ? own : null;
+  const sharedOk = shared && !sharedBefore && (!isSessionId(sessionId) || sharedOther === null) ? shared : null;
+  const marker = ownOk && sharedOk ? (sharedOk.mtime > ownOk.mtime ? sharedOk : ownOk) : (ownOk ?? sharedOk);
+  if (marker) return { marker, foreign: null, sharedBefore: false };
   return {
     marker: null,
     foreign:
       own && ownOther !== null
         ? { rel: own.rel, signer: ownOther }
-        : shared && sharedOther !== null
+        : shared && !sharedBefore && sharedOther !== null
           ? { rel: shared.rel, signer: sharedOther }
           : null,
+    sharedBefore,
   };
 }
 
-/** The marker that speaks for a session (`speakingMarker`), read from disk. Null when none. */
-export async function markerFor(root: string, sessionId: string | null): Promise<MarkerFile | null> {
+/** The marker that speaks for a session (`speakingMarker`, `began` as there), read from disk. Null when none. */
+export async function markerFor(
+  root: string,
+  sessionId: string | null,
+  began: number | null = null,
+): Promise<MarkerFile | null> {
   const own = isSessionId(sessionId) ? await readMarker(root, markerRel(sessionId)) : null;
-  const shared = own && otherSigner(own, sessionId) === null ? null : await readMarker(root, SHARED_MARKER_REL);
-  return speakingMarker(own, shared, sessionId).marker;
+  return speakingMarker(own, await readMarker(root, SHARED_MARKER_REL), sessionId, began).marker;
 }
 
 /** A root-relative path a marker names, when it stays inside the root. */
@@ -63,7 +83,7 @@ function insideRel(rel: string): string | null {
 }
 
 /**
- * True when a marker covers this session's state now: it says nothing-to-preserve, or it is at most
+ * True when a marker covers this session's state now (`began` as `speakingMarker` takes it): it says nothing-to-preserve, or it is at most
  * `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` old and none of the state files (those it vouches for and
  * `homes`, root-relative) was modified more than IDLE_GRACE_MS after it. Never throws.
  */
@@ -73,9 +93,10 @@ export async function markerCovers(
   homes: readonly string[],
   env: NodeJS.ProcessEnv,
   now = Date.now(),
+  began: number | null = null,
 ): Promise<boolean> {
   try {
-    const marker = await markerFor(root, sessionId);
+    const marker = await markerFor(root, sessionId, began);
     if (!marker) return false;
     if (marker.content.nothingToPreserve) return true;
     if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return false;

@@ -104,11 +104,13 @@ export function parseMarker(text: string): MarkerContent {
   const lines = text.split(/\r?\n/);
   const head = (lines[0] ?? '').trim().split(/\s+/).filter(Boolean);
   const at = head[1] && !Number.isNaN(Date.parse(head[1])) ? head[1] : null;
-  // The checkpoint's own first line names its session as written; every other line but those that
-  // vouch for a file names each session UUID in it (JSON, quoted, `session-<id>`: however written).
+  // The checkpoint's own first line names its session by its first word, as written; the rest of
+  // that line, and every other line but those that vouch for a file, names each session UUID in it
+  // (JSON, quoted, `session-<id>`: however written).
   const toolId = TOOL_HEAD.exec(lines[0] ?? '')?.[1];
   const own = isSessionId(toolId) ? [toolId] : [];
-  const rest = (own.length ? lines.slice(1) : lines).filter((l) => !HASH_LINE.test(l)).join('\n');
+  const body = own.length ? [(lines[0] ?? '').slice(own[0].length), ...lines.slice(1)] : lines;
+  const rest = body.filter((l) => !HASH_LINE.test(l)).join('\n');
   const signers = [...new Set([...own, ...(rest.match(UUID_ANY) ?? []).map((u) => u.toLowerCase())])];
   const label = head[2] && /^(WORKING|PARTIAL|BROKEN)$/.test(head[2]) ? head[2] : null;
   const hashes: MarkerContent['hashes'] = [];
@@ -153,8 +155,9 @@ export async function readMarker(root: string, rel: string): Promise<MarkerFile 
     // An empty file reads fine; a binary one is still a marker that exists (S2's `touch` semantics).
     if (f.kind === 'binary' || f.kind === 'not-utf8') {
       // Still read for the session it names: UTF-16 as Windows shells write it, else byte for byte.
-      const bytes = readStart(abs, MARKER_MAX_BYTES);
-      if (!bytes || bytes.length >= MARKER_MAX_BYTES) return null;
+      // One byte more than a marker may hold: a file of exactly MARKER_MAX_BYTES is read whole.
+      const bytes = readStart(abs, MARKER_MAX_BYTES + 1);
+      if (!bytes || bytes.length > MARKER_MAX_BYTES) return null;
       const text = bytes ? otherEncoding(bytes) : '';
       return { rel, path: abs, mtime: f.mtime, text, content: parseMarker(text) };
     }

@@ -188,6 +188,24 @@ export async function readHead(path: string, max: number): Promise<Buffer | null
 }
 
 /**
+ * When a transcript's session began: the `timestamp` of the first record among its first 50 lines
+ * (within its first 64 KB) that has one, as Claude Code's and Codex's records all do; null when none
+ * does or the file cannot be read.
+ */
+export async function transcriptBegan(file: string): Promise<number | null> {
+  const head = await readHead(file, 64 * 1024);
+  if (!head) return null;
+  const lines = head.toString('utf8').split('\n');
+  if (head.length === 64 * 1024) lines.pop();
+  for (const line of lines.slice(0, 50)) {
+    const t = parseObject(line)?.timestamp;
+    const ms = typeof t === 'string' ? Date.parse(t) : NaN;
+    if (Number.isFinite(ms)) return ms;
+  }
+  return null;
+}
+
+/**
  * Visit the lines of `[0, end)` from the last to the first, reading `chunk` bytes at a time from
  * the end. `visit(line, start)` gets each non-empty line's bytes (without `\n`) and its byte offset;
  * it returns true to stop. The last segment, when `end` is not just after a newline, is visited too

@@ -16,7 +16,8 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { IDLE_GRACE_MS, maxAgeMinutes, speakingMarker } from '../checkpoint/freshness';
+import { IDLE_GRACE_MS, maxAgeMinutes, speakingMarker, writtenBefore } from '../checkpoint/freshness';
+import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
@@ -175,8 +176,10 @@ async function markerAt(
   if (planted) return { marker: null, error: null, planted };
   const marker = await readMarker(root, rel);
   if (marker) return { marker, error: null, planted: null };
+  // Only a read that failed (permission, I/O) is an error; a file that changed under the read is no marker.
   const f = await readTextFile(path.join(root, rel), 1);
-  return { marker: null, error: f.ok || f.kind === 'missing' ? null : f.message, planted: null };
+  const failed = !f.ok && f.kind !== 'missing' && f.kind !== 'binary' && f.kind !== 'not-utf8';
+  return { marker: null, error: failed ? f.message : null, planted: null };
 }
 
 /** How far ahead of the clock a marker's time may be (another machine's clock on a shared folder) before it is no marker. */
@@ -214,7 +217,13 @@ async function decide(
   if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
 
   const sharedRead = await markerAt(root, SHARED_MARKER_REL, now);
-  const shared = sharedRead.marker;
+  // The shared marker names no session by its file name: it counts only once written in this session,
+  // after its transcript's first record (one a repository commits, or an earlier session left, proves nothing).
+  const transcript = str(p.transcript_path);
+  const began =
+    sharedRead.marker && transcript && path.isAbsolute(transcript) ? await transcriptBegan(transcript) : null;
+  const sharedBefore = writtenBefore(sharedRead.marker, began);
+  const shared = sharedBefore ? null : sharedRead.marker;
   if (shared?.content.nothingToPreserve)
     return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
 
@@ -268,7 +277,9 @@ async function decide(
   if (!marker) {
     const foreignNote = foreign
       ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} names session ${foreign.signer}, not this one; a marker counts only for the session it names.`
-      : '';
+      : sharedBefore
+        ? ` The shared ${SHARED_MARKER_REL} was written before this session began (${new Date(sharedRead.marker?.mtime ?? 0).toISOString()}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
+        : '';
     const idNote = sid
       ? ''
       : ` (${opts.agent === 'codex' ? 'Codex' : 'Claude Code'} sent no usable session id, so the shared marker is the one that counts.)`;
@@ -281,7 +292,9 @@ async function decide(
       `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : 'missing'}).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
       foreign
         ? `BLOCK (no marker for this session; ${foreign.rel === SHARED_MARKER_REL ? 'shared marker' : foreign.rel} signed by ${foreign.signer})`
-        : `BLOCK (no marker: ${wanted})`,
+        : sharedBefore
+          ? `BLOCK (no marker: ${wanted}; the shared marker predates the session)`
+          : `BLOCK (no marker: ${wanted})`,
     );
   }
   if (marker.content.nothingToPreserve)

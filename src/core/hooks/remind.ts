@@ -23,6 +23,7 @@ import { levelOf, type Level } from '../context/thresholds';
 import { FACTS } from '../systems/facts';
 import { markerCovers } from '../checkpoint/freshness';
 import { NeedsFullReader } from '../context/full-reader';
+import { transcriptBegan } from '../context/files';
 import { isSessionId } from '../checkpoint/marker';
 import type { SystemId } from '../model/model';
 import { notAProject } from '../files/project';
@@ -205,6 +206,8 @@ async function decide(input: RemindInput): Promise<RemindResult> {
       present.map((id) => FACTS[id].home),
       env,
       now,
+      // The shared marker counts only once written in this session, as the guard takes it.
+      input.transcript ? await transcriptBegan(input.transcript) : null,
     )
   ) {
     // Not recorded: once the state changes after the checkpoint, the suggestion is due again.
