@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utime
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
-import { cli, gitInit, REPO, workspace } from './helpers';
+import { cli, git, gitInit, REPO, workspace } from './helpers';
 import { OTHER_SID, preCompact, SID } from './checkpoint-fixtures';
 
 /** A git copy of the demo workspace (all five systems), checkpointed for SID when `checkpointed`. */
@@ -337,5 +337,27 @@ test('a shared marker written before the session began (committed with the repos
     utimesSync(marker, now, now);
     const again = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
     assert.equal(again.allow, true, `${JSON.stringify(text)}: ${again.rule} ${again.reason}`);
+  }
+});
+
+test('a shared marker git tracks (a branch checked out during the session brings it, with a fresh file time) proves no checkpoint', async () => {
+  for (const text of ['', 'nothing-to-preserve\n']) {
+    const dir = demo(false);
+    const payload = JSON.parse(preCompact(dir));
+    payload.transcript_path = transcriptFrom(Date.now() - 600_000);
+    git(dir, 'checkout', '-q', '-b', 'planted');
+    writeFileSync(path.join(dir, SHARED_MARKER_REL), text);
+    git(dir, 'add', '-f', SHARED_MARKER_REL);
+    git(dir, 'commit', '-qm', 'a marker');
+    git(dir, 'checkout', '-q', '-');
+    git(dir, 'checkout', '-q', 'planted');
+    const d = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], `${JSON.stringify(text)}: ${d.log}`);
+    assert.match(d.reason, /is tracked by git: it came with the repository/);
+    // Once this session writes its own checkpoint, that one counts.
+    const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const after = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
+    assert.equal(after.allow, true, `${after.rule}: ${after.reason}`);
   }
 });

@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import { statOrNullSync } from '../files/fsread';
+import { gitTracks } from '../git/tracked';
 import { isSessionId, markerRel, readMarker, sameSession, SHARED_MARKER_REL, type MarkerFile } from './marker';
 
 /** A state file written within this long after the marker still counts as written by the checkpoint. */
@@ -66,14 +67,17 @@ export function speakingMarker(
   };
 }
 
-/** The marker that speaks for a session (`speakingMarker`, `began` as there), read from disk. Null when none. */
+/** The marker that speaks for a session (`speakingMarker`, `began` as there; a shared marker git tracks is none), read from disk. Null when none. */
 export async function markerFor(
   root: string,
   sessionId: string | null,
   began: number | null = null,
 ): Promise<MarkerFile | null> {
   const own = isSessionId(sessionId) ? await readMarker(root, markerRel(sessionId)) : null;
-  return speakingMarker(own, await readMarker(root, SHARED_MARKER_REL), sessionId, began).marker;
+  const shared = await readMarker(root, SHARED_MARKER_REL);
+  // One git tracks came with the repository: no session wrote it (the guard takes it so too).
+  const ours = shared && (await gitTracks(path.join(root, SHARED_MARKER_REL))) !== true ? shared : null;
+  return speakingMarker(own, ours, sessionId, began).marker;
 }
 
 /** A root-relative path a marker names, when it stays inside the root. */

@@ -43,7 +43,8 @@ import {
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listDir, lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
+import { listDir, lstatOrNullSync, statOrNullSync } from '../files/fsread';
+import { findGitDirs, type GitDirs } from './dirs';
 
 export interface GitInfo {
   /** Top level of the repository. */
@@ -76,44 +77,6 @@ export const SAFE_CONFIG: readonly string[] = [
   'protocol.file.allow=never',
   'submodule.recurse=false',
 ];
-
-/** Where the repository holding `dir` keeps its data: the work tree top, its git dir, and the common dir (linked worktrees). */
-export interface GitDirs {
-  top: string;
-  gitDir: string;
-  commonDir: string;
-}
-
-/**
- * Where to look for the repository's config before git runs in it: the nearest `.git` folder or
- * `gitdir:` file upwards. git's own answer is asked afterwards and must agree (`askGit`); the
- * folder's lookups here are cheap, so every call makes them. Never throws.
- */
-export async function findGitDirs(dir: string): Promise<GitDirs | null> {
-  let d = path.resolve(dir);
-  for (let depth = 0; depth < 256; depth++) {
-    const dotgit = path.join(d, '.git');
-    // Synchronous, as the readers' file calls are (src/core/files/fsread.ts says why).
-    const st = statOrNullSync(dotgit);
-    if (st?.isDirectory()) return { top: d, gitDir: dotgit, commonDir: await commonDirOf(dotgit) };
-    if (st?.isFile()) {
-      const f = await readTextFile(dotgit, 4096);
-      const m = f.ok ? /^gitdir:\s*(.+?)\s*$/m.exec(f.text) : null;
-      if (!m) return null;
-      const gitDir = path.resolve(d, m[1]);
-      return { top: d, gitDir, commonDir: await commonDirOf(gitDir) };
-    }
-    const up = path.dirname(d);
-    if (up === d) return null;
-    d = up;
-  }
-  return null;
-}
-
-async function commonDirOf(gitDir: string): Promise<string> {
-  const f = await readTextFile(path.join(gitDir, 'commondir'), 4096);
-  return f.ok && f.text.trim() ? path.resolve(gitDir, f.text.trim()) : gitDir;
-}
 
 /** A repository config file over this size is not handed to git (nor is git run on the repository). */
 const CONFIG_MAX = 1024 * 1024;

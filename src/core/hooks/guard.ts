@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
 import { IDLE_GRACE_MS, maxAgeMinutes, speakingMarker, writtenBefore } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
+import { gitTracks } from '../git/tracked';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
@@ -217,13 +218,20 @@ async function decide(
   if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
 
   const sharedRead = await markerAt(root, SHARED_MARKER_REL, now);
-  // The shared marker names no session by its file name: it counts only once written in this session,
-  // after its transcript's first record (one a repository commits, or an earlier session left, proves nothing).
+  // The shared marker names no session by its file name: it counts only when this session wrote it, so
+  // not when git tracks it (it came with the repository, by a clone, a checkout or a pull, whatever
+  // its file time), nor when it was written before the session's transcript began (an earlier session's).
   const transcript = str(p.transcript_path);
   const began =
     sharedRead.marker && transcript && path.isAbsolute(transcript) ? await transcriptBegan(transcript) : null;
-  const sharedBefore = writtenBefore(sharedRead.marker, began);
-  const shared = sharedBefore ? null : sharedRead.marker;
+  const notOurs: 'tracked' | 'before' | null = !sharedRead.marker
+    ? null
+    : (await gitTracks(path.join(root, SHARED_MARKER_REL))) === true
+      ? 'tracked'
+      : writtenBefore(sharedRead.marker, began)
+        ? 'before'
+        : null;
+  const shared = notOurs ? null : sharedRead.marker;
   if (shared?.content.nothingToPreserve)
     return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
 
@@ -277,9 +285,11 @@ async function decide(
   if (!marker) {
     const foreignNote = foreign
       ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} names session ${foreign.signer}, not this one; a marker counts only for the session it names.`
-      : sharedBefore
-        ? ` The shared ${SHARED_MARKER_REL} was written before this session began (${new Date(sharedRead.marker?.mtime ?? 0).toISOString()}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
-        : '';
+      : notOurs === 'tracked'
+        ? ` The shared ${SHARED_MARKER_REL} is tracked by git: it came with the repository, so it proves no checkpoint in this session.`
+        : notOurs === 'before'
+          ? ` The shared ${SHARED_MARKER_REL} was written before this session began (${new Date(sharedRead.marker?.mtime ?? 0).toISOString()}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
+          : '';
     const idNote = sid
       ? ''
       : ` (${opts.agent === 'codex' ? 'Codex' : 'Claude Code'} sent no usable session id, so the shared marker is the one that counts.)`;
@@ -292,8 +302,8 @@ async function decide(
       `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : 'missing'}).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
       foreign
         ? `BLOCK (no marker for this session; ${foreign.rel === SHARED_MARKER_REL ? 'shared marker' : foreign.rel} signed by ${foreign.signer})`
-        : sharedBefore
-          ? `BLOCK (no marker: ${wanted}; the shared marker predates the session)`
+        : notOurs
+          ? `BLOCK (no marker: ${wanted}; the shared marker ${notOurs === 'tracked' ? 'is tracked by git' : 'predates the session'})`
           : `BLOCK (no marker: ${wanted})`,
     );
   }
