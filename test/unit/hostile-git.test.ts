@@ -187,20 +187,31 @@ test('HEAD time comes from a loose object, a packed object, or git itself, and a
   assert.equal((await readGit(dir))?.headTime, want);
 });
 
-test('porcelain v2 parsing: renames, unmerged, untracked, paths with spaces, detached HEAD', () => {
+test('porcelain v2 parsing: renames (both names), unmerged, untracked, paths with spaces, detached HEAD, what HEAD holds', () => {
+  const a = 'a'.repeat(40);
   const out = [
     '# branch.oid 0123456789abcdef0123456789abcdef01234567',
     '# branch.head (detached)',
-    '1 .M N... 100644 100644 100644 aaaa bbbb src/with space.ts',
-    '2 R. N... 100644 100644 100644 aaaa bbbb R100 new name.md',
+    `1 .M N... 100644 100644 100644 ${a} ${'b'.repeat(40)} src/with space.ts`,
+    `1 A. N... 000000 100644 100644 ${'0'.repeat(40)} ${'b'.repeat(40)} added.md`,
+    `2 R. N... 100644 100644 100644 ${a} ${a} R100 new name.md`,
     'old name.md',
     'u UU N... 100644 100644 100644 100644 a b c conflict.txt',
     '? untracked dir/file.txt',
     '',
   ].join('\0');
+  const paths = [
+    'src/with space.ts',
+    'added.md',
+    'new name.md',
+    'old name.md',
+    'conflict.txt',
+    'untracked dir/file.txt',
+  ];
   assert.deepEqual(parseStatusV2(out), {
     branch: null,
     head: '0123456789abcdef0123456789abcdef01234567',
-    paths: ['src/with space.ts', 'new name.md', 'conflict.txt', 'untracked dir/file.txt'],
+    paths,
+    entries: paths.map((p) => ({ path: p, head: p === 'src/with space.ts' || p === 'old name.md' ? a : null })),
   });
 });

@@ -4,7 +4,7 @@
 // repository plants cannot hide any other file. Real files, real git, the install the CLI runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyHooksPlan, INSTALL_RECORD_REL, planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
 import { sha256 } from '../../src/core/files/fsread';
@@ -49,8 +49,12 @@ test('right after `hooks install` (scripts, settings, .gitignore uncommitted) S3
   assert.doesNotMatch(said(check(r, 'work-explained')), /settings\.json|\.gitignore|session-ledger\.cjs/);
   // What install recorded: the hash of the bytes it wrote to each user file.
   const rec = JSON.parse(readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8'));
-  assert.equal(rec.written['.gitignore'], sha256(readFileSync(path.join(dir, '.gitignore'))));
-  assert.equal(rec.written['.claude/settings.json'], sha256(readFileSync(path.join(dir, '.claude/settings.json'))));
+  assert.equal(rec.written['.gitignore'].sha256, sha256(readFileSync(path.join(dir, '.gitignore'))));
+  assert.equal(rec.written['.gitignore'].before, null, 'install created it');
+  assert.equal(
+    rec.written['.claude/settings.json'].sha256,
+    sha256(readFileSync(path.join(dir, '.claude/settings.json'))),
+  );
 });
 
 test('an edit to .gitignore after the install is work again: S3 is older than it and asked to mention it', async () => {
@@ -72,8 +76,8 @@ test('an install record the repository planted hides no other file, and no user 
     INSTALL_RECORD_REL,
     JSON.stringify({
       written: {
-        'src/app.ts': sha256('export const x = 1;\n'),
-        '.gitignore': sha256('something else\n'),
+        'src/app.ts': { sha256: sha256('export const x = 1;\n'), before: null },
+        '.gitignore': { sha256: sha256('something else\n'), before: null },
       },
     }),
   );
@@ -92,4 +96,45 @@ test('uninstall drops the hashes of the files it wrote back; the record goes onc
   assert.throws(() => readFileSync(path.join(dir, INSTALL_RECORD_REL)), /ENOENT/);
   const r = await evaluate(dir);
   assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+});
+
+test("a committed .gitignore install appended to is install's; one the user had changed before the install is still work", async () => {
+  for (const userEdit of [false, true]) {
+    const dir = fixtureCopy('s3/good');
+    write(dir, '.gitignore', 'node_modules/\n');
+    gitInit(dir);
+    const p = path.join(dir, 'docs/state/STATE.md');
+    writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+    if (userEdit) appendFileSync(path.join(dir, '.gitignore'), 'secrets.env\n');
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+    later(dir, ...INSTALLED);
+    const r = await evaluate(dir);
+    const work = said(check(r, 'work-explained'));
+    if (userEdit) {
+      assert.equal(check(r, 'fresh').status, 'warn', said(check(r, 'fresh')));
+      assert.match(work, /\.gitignore/);
+    } else {
+      assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+      assert.doesNotMatch(work, /\.gitignore/);
+    }
+  }
+});
+
+test("only the scripts install wrote, as it wrote them, are install's: a file renamed into .claude/hooks/ or a changed script is work", async () => {
+  const dir = s3Committed();
+  write(dir, 'app.ts', 'export const x = 1;\n');
+  git(dir, 'add', 'app.ts');
+  git(dir, 'commit', '-qm', 'app');
+  mkdirSync(path.join(dir, '.claude/hooks'), { recursive: true });
+  git(dir, 'mv', 'app.ts', '.claude/hooks/session-ledger-app.ts');
+  later(dir, '.claude/hooks/session-ledger-app.ts');
+  let work = said(check(await evaluate(dir), 'work-explained'));
+  assert.match(work, /app\.ts/);
+  // Installed, then the script changed: the change is work.
+  const other = s3Committed();
+  await applyHooksPlan(await planHooksInstall(other, { cliBundle: HOOK_SCRIPT }));
+  appendFileSync(path.join(other, '.claude/hooks/session-ledger.cjs'), '// changed\n');
+  later(other, ...INSTALLED);
+  work = said(check(await evaluate(other), 'work-explained'));
+  assert.match(work, /session-ledger\.cjs/);
 });

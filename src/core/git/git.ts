@@ -426,13 +426,13 @@ export async function git(cwd: string, args: string[], timeoutMs = 10_000): Prom
 const MAX_CHANGED_STAT = 500;
 
 /**
- * Read git facts for `root`. `ignore(rel)` excludes paths (the state files themselves) from the change
- * list. `maxAgeMs` > 0 takes the status of this process's last run for `root` when it began at most
+ * Read git facts for `root`. `ignore(rel, head)` excludes paths (the state files themselves) from the
+ * change list; `head` is what HEAD holds at the path (StatusEntry). `maxAgeMs` > 0 takes the status of this process's last run for `root` when it began at most
  * that long ago (a caller that knows only state files changed since).
  */
 export async function readGit(
   root: string,
-  ignore: (rel: string) => boolean = () => false,
+  ignore: (rel: string, head: string | null) => boolean = () => false,
   maxAgeMs = 0,
 ): Promise<GitInfo | null> {
   const dirs = await findGitDirs(root);
@@ -469,15 +469,15 @@ async function gitInfoOf(
   root: string,
   repo: SafeRepo,
   out: string,
-  ignore: (rel: string) => boolean,
+  ignore: (rel: string, head: string | null) => boolean,
 ): Promise<GitInfo> {
   const st = parseStatusV2(out);
   const top = repo.top;
   const changed: string[] = [];
-  for (const p of st.paths) {
+  for (const e of st.entries) {
     // porcelain paths are relative to the repository top; make them relative to root.
-    const rel = path.relative(root, path.join(top, p)).split(path.sep).join('/');
-    if (!ignore(rel)) changed.push(rel);
+    const rel = path.relative(root, path.join(top, e.path)).split(path.sep).join('/');
+    if (!ignore(rel, e.head)) changed.push(rel);
   }
   let newest: number | null = null;
   for (const rel of changed.slice(0, MAX_CHANGED_STAT)) {
@@ -490,11 +490,32 @@ async function gitInfoOf(
   return { top, branch: st.branch, head: st.head, headTime, changed, newestChangeMtime: newest };
 }
 
-/** `git status --porcelain=v2 --branch -z` output → branch, HEAD and the changed paths (relative to the top). */
-export function parseStatusV2(out: string): { branch: string | null; head: string | null; paths: string[] } {
+/**
+ * A changed path (relative to the top) and the object name of what HEAD holds there (`hH`), null when
+ * HEAD holds nothing at that path (untracked, added, a rename's new name, a conflict).
+ */
+export interface StatusEntry {
+  path: string;
+  head: string | null;
+}
+
+/**
+ * `git status --porcelain=v2 --branch -z` output → branch, HEAD and the changed paths (relative to
+ * the top). A rename or copy counts both its names: the old one changed too.
+ */
+export function parseStatusV2(out: string): {
+  branch: string | null;
+  head: string | null;
+  paths: string[];
+  entries: StatusEntry[];
+} {
   let branch: string | null = null;
   let head: string | null = null;
-  const paths: string[] = [];
+  const entries: StatusEntry[] = [];
+  const headOf = (e: string): string | null => {
+    const h = e.split(' ', 8)[6] ?? '';
+    return /^[0-9a-f]{40,64}$/.test(h) && !/^0+$/.test(h) ? h : null;
+  };
   const parts = out.split('\0');
   for (let i = 0; i < parts.length; i++) {
     const e = parts[i];
@@ -505,17 +526,19 @@ export function parseStatusV2(out: string): { branch: string | null; head: strin
       const v = e.slice('# branch.head '.length);
       branch = v === '(detached)' ? null : v;
     } else if (e.startsWith('1 ')) {
-      paths.push(field(e, 8));
+      entries.push({ path: field(e, 8), head: headOf(e) });
     } else if (e.startsWith('2 ')) {
-      paths.push(field(e, 9));
-      i++; // the rename's source path follows
+      entries.push({ path: field(e, 9), head: null });
+      // The rename's source path follows: HEAD holds it.
+      i++;
+      if (parts[i]) entries.push({ path: parts[i], head: headOf(e) });
     } else if (e.startsWith('u ')) {
-      paths.push(field(e, 10));
+      entries.push({ path: field(e, 10), head: null });
     } else if (e.startsWith('? ')) {
-      paths.push(e.slice(2));
+      entries.push({ path: e.slice(2), head: null });
     }
   }
-  return { branch, head, paths };
+  return { branch, head, paths: entries.map((x) => x.path), entries };
 }
 
 /** The text after the n-th space (the path, which may itself hold spaces). */

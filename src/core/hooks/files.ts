@@ -52,7 +52,17 @@ export const INSTALL_RECORD_REL = '.claude/session-ledger/install.json';
 /** The user files `hooks install` may edit besides the scripts: the settings files and `.gitignore`. */
 export const INSTALL_EDITED_RELS: readonly string[] = [SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL, '.gitignore'];
 
-/** True for the scripts `hooks install` writes (`.claude/hooks/session-ledger*.cjs`, Codex's copy, an older version's core). */
+/**
+ * The scripts `hooks install` writes, each with the install record's key for the SHA-256 of what it
+ * wrote: the hook script, the status line's, and Codex's copy.
+ */
+export const INSTALLED_SCRIPTS: ReadonlyArray<readonly [string, 'script' | 'statuslineScript' | 'codexScript']> = [
+  [`.claude/hooks/${HOOK_SCRIPT_NAME}`, 'script'],
+  [`.claude/hooks/${STATUSLINE_SCRIPT_NAME}`, 'statuslineScript'],
+  [CODEX_HOOK_SCRIPT_REL, 'codexScript'],
+];
+
+/** True for the scripts `hooks install` writes or wrote (`.claude/hooks/session-ledger*`, Codex's copy, an older version's core). */
 export function isHookScriptRel(rel: string): boolean {
   return /^\.(?:claude|codex)\/hooks\/session-ledger[^/]*$/.test(rel);
 }

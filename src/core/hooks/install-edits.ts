@@ -1,42 +1,93 @@
 /**
- * What `hooks install` changed in the workspace is not the session's work: its scripts, and a
- * settings file or `.gitignore` while it still holds the bytes install wrote there (the install
- * record keeps their SHA-256). The git checks leave these out of the uncommitted changes, so a
- * state file is not "older than uncommitted changes" because the hooks were just installed, and no
- * check asks the state file to mention them. Only the files install edits are looked up; a record a
- * repository planted can name no other file, and one of them counts only while its bytes are the
- * ones the record names.
+ * What `hooks install` changed in the workspace is not the session's work. The git checks leave
+ * these out of the uncommitted changes, so a state file is not "older than uncommitted changes"
+ * because the hooks were just installed, and no check asks the state file to mention them:
+ * - a hook script install wrote, while it holds the bytes install wrote (the install record keeps
+ *   their SHA-256);
+ * - a settings file or `.gitignore` install wrote, while it holds the bytes install wrote and git's
+ *   HEAD holds there what stood there before install (nothing, when install created it): an edit of
+ *   the user's that install merged in, made before or after, is still work.
+ * Only the files install writes are looked up; a record a repository planted can name no other file,
+ * and one of them counts only while its bytes are the ones the record names.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readOwnText, readRegularFile, sha256 } from '../files/fsread';
-import { INSTALL_EDITED_RELS, INSTALL_RECORD_REL, isHookScriptRel } from './files';
+import { readOwnText, readStart, sha256 } from '../files/fsread';
+import { INSTALL_EDITED_RELS, INSTALL_RECORD_REL, INSTALLED_SCRIPTS } from './files';
 
-/** The largest settings file or `.gitignore` hashed for this (a larger one counts as work). */
-const EDITED_MAX_BYTES = 1024 * 1024;
-
-/** The files under `root` (relative, with `/`) that still hold what `hooks install` wrote. Never throws. */
-export async function installEdits(root: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  const text = readOwnText(path.join(root, INSTALL_RECORD_REL), 64 * 1024);
-  if (text === null) return out;
-  let written: unknown;
-  try {
-    written = (JSON.parse(text) as { written?: unknown } | null)?.written;
-  } catch {
-    return out;
-  }
-  if (!written || typeof written !== 'object') return out;
-  for (const rel of INSTALL_EDITED_RELS) {
-    const hash = (written as Record<string, unknown>)[rel];
-    if (typeof hash !== 'string') continue;
-    const bytes = await readRegularFile(path.join(root, rel), EDITED_MAX_BYTES);
-    if (bytes && sha256(bytes) === hash.toLowerCase()) out.add(rel);
-  }
-  return out;
+/** What install wrote to a settings file or `.gitignore`: the bytes' SHA-256, and git's object names of what stood there before. */
+export interface WrittenEntry {
+  sha256: string;
+  /** The blob names (SHA-1 and SHA-256 repositories) of the file before install; null: there was none. */
+  before: { sha1: string; sha256: string } | null;
 }
 
-/** `installEdits` and the hook scripts: true for a path whose change `hooks install` made. */
-export async function installChanges(root: string): Promise<(rel: string) => boolean> {
-  const edits = await installEdits(root);
-  return (rel) => isHookScriptRel(rel) || edits.has(rel);
+/** The largest file hashed for this (a larger one counts as work). */
+const HASHED_MAX_BYTES = 16 * 1024 * 1024;
+
+/** git's object names of a blob holding `bytes`, in a SHA-1 and in a SHA-256 repository. */
+export function gitBlobIds(bytes: Buffer): { sha1: string; sha256: string } {
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  const head = Buffer.from(`blob ${bytes.length}\0`, 'latin1');
+  return {
+    sha1: createHash('sha1').update(head).update(bytes).digest('hex'),
+    sha256: createHash('sha256').update(head).update(bytes).digest('hex'),
+  };
+}
+
+/** The record's entry for a file install is about to write: `before` its bytes now (null: none), `after` what it writes. */
+export function writtenEntry(before: Buffer | null, after: string): WrittenEntry {
+  return { sha256: sha256(after), before: before ? gitBlobIds(before) : null };
+}
+
+/** SHA-256 of a file's bytes, kept per identity (a script is hashed once, not on every scan); null when unreadable. */
+const hashes = new Map<string, string | null>();
+function fileHash(abs: string): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs, { bigint: false });
+  } catch {
+    return null;
+  }
+  if (!st.isFile() || st.size > HASHED_MAX_BYTES) return null;
+  const id = `${abs}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  if (!hashes.has(id)) {
+    const bytes = readStart(abs, HASHED_MAX_BYTES + 1);
+    if (hashes.size > 64) hashes.clear();
+    hashes.set(id, bytes && bytes.length === st.size ? sha256(bytes) : null);
+  }
+  return hashes.get(id) ?? null;
+}
+
+/**
+ * Whether a changed path's change is install's (see the top of this file): `rel` relative to the
+ * root, `head` what git's HEAD holds there (null: nothing). Never throws.
+ */
+export async function installChanges(root: string): Promise<(rel: string, head: string | null) => boolean> {
+  const text = readOwnText(path.join(root, INSTALL_RECORD_REL), 64 * 1024);
+  let rec: Record<string, unknown> = {};
+  try {
+    const v = text === null ? null : (JSON.parse(text) as unknown);
+    if (v && typeof v === 'object' && !Array.isArray(v)) rec = v as Record<string, unknown>;
+  } catch {
+    /* no record: nothing is install's */
+  }
+  const written = rec.written && typeof rec.written === 'object' ? (rec.written as Record<string, unknown>) : {};
+  return (rel, head) => {
+    try {
+      const script = INSTALLED_SCRIPTS.find(([r]) => r === rel);
+      if (script) {
+        const want = rec[script[1]];
+        return typeof want === 'string' && fileHash(path.join(root, rel)) === want.toLowerCase();
+      }
+      if (!INSTALL_EDITED_RELS.includes(rel)) return false;
+      const w = written[rel] as Partial<WrittenEntry> | undefined;
+      if (!w || typeof w.sha256 !== 'string' || fileHash(path.join(root, rel)) !== w.sha256.toLowerCase()) return false;
+      // HEAD must hold what stood there before install: otherwise the user's own change is in the file too.
+      if (w.before === null) return head === null;
+      return !!w.before && head !== null && (head === w.before.sha1 || head === w.before.sha256);
+    } catch {
+      return false;
+    }
+  };
 }

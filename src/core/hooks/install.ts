@@ -39,6 +39,7 @@ import {
 } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
+import { writtenEntry, type WrittenEntry } from './install-edits';
 
 export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SETTINGS_LOCAL_REL, SETTINGS_REL };
 
@@ -203,11 +204,11 @@ export interface InstallRecord {
   /** The same for the status line's script, `.claude/hooks/session-ledger-statusline.cjs`. */
   statuslineScript?: string;
   /**
-   * A settings file or `.gitignore` (INSTALL_EDITED_RELS, relative to the root) → SHA-256 of the bytes
-   * install wrote there: while the file still holds them, its change is install's, not the session's
-   * work (./install-edits).
+   * A settings file or `.gitignore` (INSTALL_EDITED_RELS, relative to the root) → what install wrote
+   * there and what stood there before: while the file holds those bytes and git's HEAD what stood
+   * there, its change is install's, not the session's work (./install-edits).
    */
-  written?: Record<string, string>;
+  written?: Record<string, WrittenEntry>;
 }
 
 export const GITIGNORE_HEADER =
@@ -958,6 +959,22 @@ function runtimeFiles(root: string): string[] {
   return out;
 }
 
+/**
+ * Record what install wrote to `rel` and what stood there before (./install-edits), when the bytes
+ * read before the write are those the plan hashed (`beforeHash`, null: no file); else record nothing.
+ */
+function setEntry(
+  written: Record<string, WrittenEntry>,
+  rel: string,
+  before: Buffer | null,
+  beforeHash: string | null,
+  after: string,
+): void {
+  const same = before === null ? beforeHash === null : beforeHash !== null && sha256(before) === beforeHash;
+  if (same) written[rel] = writtenEntry(before, after);
+  else delete written[rel];
+}
+
 /** A path of the plan's as the install record names it: relative to the root, with `/`. */
 function relOf(plan: HooksPlan, file: string): string {
   return path.relative(plan.root, file).split(path.sep).join('/');
@@ -1048,15 +1065,18 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
     const written = { ...plan.record.written };
     if (settingsChanged) {
       const text = (plan.bom ? '\uFEFF' : '') + plan.after;
+      // The bytes before, read under the lock: the write refuses unless they still hash as the plan read them.
+      const before = await readRegularFile(plan.settingsPath);
       await writeAtomic(plan.settingsPath, text, { expectHash: plan.beforeHash, root: plan.root });
-      written[relOf(plan, plan.settingsPath)] = sha256(text);
+      setEntry(written, relOf(plan, plan.settingsPath), before, plan.beforeHash, text);
     }
     if (plan.gitignore) {
+      const before = await readRegularFile(plan.gitignore.path);
       await writeAtomic(plan.gitignore.path, plan.gitignore.after, {
         expectHash: plan.gitignore.beforeHash,
         root: plan.root,
       });
-      written[relOf(plan, plan.gitignore.path)] = sha256(plan.gitignore.after);
+      setEntry(written, relOf(plan, plan.gitignore.path), before, plan.gitignore.beforeHash, plan.gitignore.after);
     }
     await writeRecord({ ...plan, record: { ...plan.record, written } });
     return;

@@ -332,17 +332,17 @@ export class Workspace {
     if (!this.gitReader) throw new Error('git was asked of a workspace read without git (noGit) or a git reader');
     if (!this.gitInfo) {
       const reader = this.gitReader;
-      // What `hooks install` changed is no work either: its scripts, and its edits while they stand as it made them.
+      // What `hooks install` changed is no work either: its scripts and its edits, while they stand as it made them.
       this.gitInfo = installChanges(this.root).then((byInstall) =>
         reader(
           this.root,
-          (rel) =>
+          (rel, head) =>
             this.stateFiles.has(rel) ||
             !!this.options.otherStateFile?.(rel) ||
             rel.startsWith('.claude/.checkpoint-ready') ||
             rel.startsWith('.claude/session-ledger/') ||
             rel.startsWith('.claude/log/') ||
-            byInstall(rel),
+            byInstall(rel, head),
           this.options.gitMaxAgeMs,
         ),
       );
