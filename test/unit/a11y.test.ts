@@ -56,10 +56,30 @@ test('status label: the figure, the mark passed and whose mark, in plain words',
 });
 
 test('status label: what the guard would decide follows as a sentence, without icon syntax', () => {
-  const l = statusLabel(t, usage(46), S3, 'urgent', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480 });
+  const l = statusLabel(t, usage(46), S3, 'urgent', {
+    allow: false,
+    rule: 'no-marker',
+    marker: null,
+    maxAgeMin: 480,
+    installed: true,
+  });
   assert.equal(
     l,
     'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. /compact would be stopped by the guard: no checkpoint in this session.',
+  );
+});
+
+test('status label: without the guard hook installed it says /compact is not guarded, not that the guard would stop it', () => {
+  const l = statusLabel(t, usage(46), S3, 'urgent', {
+    allow: false,
+    rule: 'no-marker',
+    marker: null,
+    maxAgeMin: 480,
+    installed: false,
+  });
+  assert.equal(
+    l,
+    'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. /compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").',
   );
 });
 
@@ -71,7 +91,7 @@ test('status label: no Markdown, icon names, command links or transcript text in
       hostile,
       S3,
       level,
-      { allow: true, rule: 'fresh', marker: 'm', maxAgeMin: 480 },
+      { allow: true, rule: 'fresh', marker: 'm', maxAgeMin: 480, installed: true },
       { count: 3, advice: compactionsAdviceOf(['S0']) },
     );
     assert.doesNotMatch(v.label, /[*`$[\]<>]|\(\w*\)|command:/, v.label);

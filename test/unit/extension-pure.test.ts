@@ -322,15 +322,24 @@ test('status bar: the guard preview line', () => {
   };
   const p = { profile: 'S3', propose: 15, urgent: 40 };
   assert.match(
-    statusView(t, u, p, 'ok', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480 }).tooltip,
+    statusView(t, u, p, 'ok', { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480, installed: true })
+      .tooltip,
     /stopped by the guard: no checkpoint in this session/,
   );
   assert.match(
-    statusView(t, u, p, 'ok', { allow: true, rule: 'fresh', marker: '.claude/.checkpoint-ready.s', maxAgeMin: 480 })
-      .tooltip,
+    statusView(t, u, p, 'ok', {
+      allow: true,
+      rule: 'fresh',
+      marker: '.claude/.checkpoint-ready.s',
+      maxAgeMin: 480,
+      installed: true,
+    }).tooltip,
     /pass the guard: a fresh checkpoint marker/,
   );
-  assert.match(guardLine(t, { allow: false, rule: 'stale', marker: 'm', maxAgeMin: 30 }), /older than 30 min/);
+  assert.match(
+    guardLine(t, { allow: false, rule: 'stale', marker: 'm', maxAgeMin: 30, installed: true }),
+    /older than 30 min/,
+  );
   assert.doesNotMatch(statusView(t, u, p, 'ok').tooltip, /guard/);
 });
 

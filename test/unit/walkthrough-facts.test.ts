@@ -1,8 +1,10 @@
 /** What the walkthrough's hooks and checkpoint steps wait for, read from a real folder after the real install and checkpoint. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { applyHooksPlan, planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
-import { walkthroughFacts } from '../../src/extension/pure/walkthrough-facts';
+import { claudeGuardInstalled, walkthroughFacts } from '../../src/extension/pure/walkthrough-facts';
 import { HOOK_SCRIPT, workspace, write } from './helpers';
 import { CONFIRM_ALL, run, s3Workspace, SID } from './checkpoint-fixtures';
 
@@ -36,4 +38,18 @@ test('walkthrough facts: a checkpoint counts once the CLI wrote its marker; a te
   const r = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal((await walkthroughFacts(dir)).hasCheckpoint, true);
+});
+
+test("the status bar's guard: Claude Code runs it when the folder's settings or the user's own settings call it; Codex's hooks are not Claude Code's", async () => {
+  const home = workspace({});
+  const dir = workspace({ '.claude/settings.json': '{ "model": "opus" }\n' });
+  assert.equal(await claudeGuardInstalled(dir, home), false);
+  await applyHooksPlan(await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT }));
+  assert.equal(await claudeGuardInstalled(dir, home), false, 'only .codex/hooks.json');
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  assert.equal(await claudeGuardInstalled(dir, home), true, '.claude/settings.json');
+  // The user's own settings calling the guard count too.
+  const other = workspace({});
+  write(home, 'settings.json', readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'));
+  assert.equal(await claudeGuardInstalled(other, home), true, "the user's settings.json");
 });

@@ -23,10 +23,14 @@ export interface GuardView {
   marker: string | null;
   /** The marker max age it applied (minutes). */
   maxAgeMin: number;
+  /** Claude Code's settings run the PreCompact guard here: without it, nothing stops /compact. */
+  installed: boolean;
 }
 
 /** What the guard would decide, as one plain sentence (no icon). */
 export function guardSentence(t: T, g: GuardView): string {
+  if (!g.installed)
+    return t('/compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").');
   const rules: Record<string, string> = {
     fresh: t('a fresh checkpoint marker'),
     idle: t('no work since the checkpoint'),
@@ -45,7 +49,7 @@ export function guardSentence(t: T, g: GuardView): string {
 
 /** The guard's line in the tooltip: the sentence after its icon. */
 export function guardLine(t: T, g: GuardView): string {
-  return `${g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g)}`;
+  return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g)}`;
 }
 
 export interface StatusView {

@@ -25,8 +25,24 @@ export async function walkthroughFacts(root: string): Promise<WalkthroughFacts> 
 }
 
 async function guardInstalled(root: string): Promise<boolean> {
-  for (const rel of [SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL]) {
-    const f = await readTextFile(path.join(root, ...rel.split('/')), SETTINGS_MAX_BYTES, { refuseLarger: true });
+  return guardIn([SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL].map((rel) => path.join(root, ...rel.split('/'))));
+}
+
+/**
+ * Whether Claude Code runs the Session Ledger PreCompact guard in `root`: the folder's shared or local
+ * settings, or the user's own (`settings.json` in Claude Code's config folder, `claudeDir`), call it.
+ */
+export async function claudeGuardInstalled(root: string, claudeDir: string): Promise<boolean> {
+  return guardIn([
+    ...[SETTINGS_REL, SETTINGS_LOCAL_REL].map((rel) => path.join(root, ...rel.split('/'))),
+    path.join(claudeDir, 'settings.json'),
+  ]);
+}
+
+/** Whether any of these settings files calls the Session Ledger PreCompact guard. */
+async function guardIn(files: string[]): Promise<boolean> {
+  for (const file of files) {
+    const f = await readTextFile(file, SETTINGS_MAX_BYTES, { refuseLarger: true });
     if (!f.ok) continue;
     try {
       if (hooksInstalledIn(f.text).PreCompact) return true;

@@ -72,7 +72,8 @@ export class GuardPreview implements vscode.Disposable {
     if (s && s.ref.agent === 'claude' && s.ref.sessionId) {
       try {
         const { preCompactGuard, maxAgeMinutes } = await import('../../core/hooks/guard');
-        const max = readSettings(s.folder.uri).markerMaxAgeMinutes;
+        const settings = readSettings(s.folder.uri);
+        const max = settings.markerMaxAgeMinutes;
         const env = { ...process.env };
         if (max !== null) env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN = String(max);
         const payload = {
@@ -91,7 +92,13 @@ export class GuardPreview implements vscode.Disposable {
           report,
           noGit: !vscode.workspace.isTrusted,
         });
-        next = { allow: d.allow, rule: d.rule, marker: d.marker, maxAgeMin: maxAgeMinutes(env) };
+        const { claudeGuardInstalled } = await import('../pure/walkthrough-facts');
+        const { claudeHome } = await import('../../core/context/discovery');
+        const installed = await claudeGuardInstalled(
+          s.folder.uri.fsPath,
+          claudeHome({ env, claudeHome: settings.claudeHome }),
+        );
+        next = { allow: d.allow, rule: d.rule, marker: d.marker, maxAgeMin: maxAgeMinutes(env), installed };
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);
       }
