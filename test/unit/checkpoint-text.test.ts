@@ -6,7 +6,9 @@ import { closingMessage, outcomeMessage } from '../../src/extension/pure/checkpo
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { fixtureCopy, gitInit, workspace } from './helpers';
+import { cpSync } from 'node:fs';
+import * as path from 'node:path';
+import { cli, fixtureCopy, gitInit, REPO, workspace } from './helpers';
 import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
 
 /** Formats like vscode.l10n.t, and marks every string it translated, so prose that bypassed it shows. */
@@ -102,4 +104,25 @@ test('checklist: the write button is off while manual items are open, and when e
   assert.equal(s.systems.length, 1);
   assert.equal(s.blocked, true);
   assert.equal(s.canWrite, false);
+});
+
+test("checkpoint prints each system's warnings under its own heading, and an information check as info (as the Problems panel has it)", async () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  gitInit(dir);
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const lines = r.stdout.split('\n');
+  let system = '';
+  for (const l of lines) {
+    const head = /^(S[0-4]) .* — [A-Z]+$/.exec(l);
+    if (head) system = head[1];
+    const check = /^ {2}(S[0-4]) (\S+) /.exec(l);
+    if (check) assert.equal(check[1], system, `${l} stands under ${system}`);
+  }
+  assert.ok(
+    lines.some((l) => /^ {2}S0 info unconfirmed /.test(l)),
+    r.stdout,
+  );
+  assert.ok(!lines.some((l) => /^ {2}S0 warn unconfirmed /.test(l)), r.stdout);
 });

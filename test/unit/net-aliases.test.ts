@@ -15,7 +15,9 @@ import { S4_KEYS } from '../../src/core/systems/s4/reader-state';
 import { parseS3, readS3Structure } from '../../src/core/systems/s3/reader-state';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
 import type { Check, SystemReport } from '../../src/core/model/model';
-import { checksWith, oneCheck, systemIn, workspace } from './helpers';
+import { cpSync } from 'node:fs';
+import * as path from 'node:path';
+import { checksWith, oneCheck, REPO, systemIn, workspace } from './helpers';
 
 /** Headings per key, one for each alternative of the key's pattern, in the pattern's order. */
 const ALIASES: Record<string, Record<string, string[]>> = {
@@ -547,4 +549,11 @@ test('S0 open questions under an English "## Blockers" (and its siblings): pendi
     const p = oneCheck(r.checks, 'pending-recorded');
     assert.deepEqual([p.status, p.message], ['pass', `${heading}: 1 item(s).`], heading);
   }
+});
+
+test('an open-questions section whose only item is "none" says nothing is pending, not "1 item(s)"', async () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace/.agents'), path.join(dir, '.agents'), { recursive: true });
+  const p = oneCheck((await systemIn(dir, 'S4')).checks, 'pending-recorded');
+  assert.deepEqual([p.status, p.message], ['pass', 'Risks / Open Questions: none, stated explicitly.']);
 });

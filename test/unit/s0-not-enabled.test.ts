@@ -76,7 +76,7 @@ test('S0 without .agents.yml is not enabled: skip line in checkpoint, the same l
 
   const c = run(['check', '--root', dir]);
   assert.ok(c.stdout.includes(`skip ${'exists'.padEnd(18)} ${SKIP}`), c.stdout);
-  assert.ok(c.stdout.includes(`warn ${'config'.padEnd(18)} ${cfg[0].message}`), c.stdout);
+  assert.ok(c.stdout.includes(`info ${'config'.padEnd(18)} ${cfg[0].message}`), c.stdout);
   assert.match(c.stdout, /fix: Add `session: ledger: true` to \.agents\.yml \(created if missing\)/);
   // the meter's advice follows the same switch
   assert.equal(await ledgerOn(dir), false);

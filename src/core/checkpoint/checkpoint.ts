@@ -372,7 +372,9 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     res.kind = 'skipped';
     return res;
   }
-  for (const s of active) lines.push(`${s.id} ${s.name} (${s.home}) — ${s.label}`);
+  const headAt = lines.length;
+  const heading = (s: (typeof active)[number]) => `${s.id} ${s.name} (${s.home}) — ${s.label}`;
+  for (const s of active) lines.push(heading(s));
 
   const checks = active.flatMap((s) => s.checks);
   res.blocking = checks.filter(isBlocking);
@@ -416,12 +418,17 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   }
   if (refusals.length) return refuse(res, now, ...refusals);
 
-  for (const s of active) {
-    for (const c of s.checks) {
-      if (c.status === 'warn' || (c.status === 'fail' && opts.nothingToPreserve))
-        lines.push(`  ${c.system} ${checkLine(c).trimStart()}`);
-    }
-  }
+  // Each system's warnings under its own heading.
+  lines.splice(
+    headAt,
+    active.length,
+    ...active.flatMap((s) => [
+      heading(s),
+      ...s.checks
+        .filter((c) => c.status === 'warn' || (c.status === 'fail' && opts.nothingToPreserve))
+        .map((c) => `  ${c.system} ${checkLine(c).trimStart()}`),
+    ]),
+  );
   res.sessionId = sessionId;
   res.sessionSource = source;
   const rel = markerRel(sessionId);

@@ -135,7 +135,9 @@ const MARK: Record<string, string> = {
 export function checkLine(c: Check): string {
   const loc = c.path ? `  (${c.path}${c.line ? `:${c.line}` : ''})` : '';
   const hint = c.hint && c.status !== 'pass' ? `\n          fix: ${c.hint}` : '';
-  return `  ${MARK[c.status] ?? c.status} ${c.id.padEnd(18)} ${c.message}${loc}${hint}`;
+  // A check whose severity is information says so, as the Problems panel does, whatever its status.
+  const mark = c.severity === 'info' && c.status === 'warn' ? 'info' : (MARK[c.status] ?? c.status);
+  return `  ${mark} ${c.id.padEnd(18)} ${c.message}${loc}${hint}`;
 }
 
 /** Human-readable checks of every system. */

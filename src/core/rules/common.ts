@@ -304,10 +304,11 @@ export function checkPending(
       t('List what is pending, or write "none" explicitly.'),
     );
   }
-  return mk(system, 'pending-recorded', 'warn', true, t('{0}: {1} item(s).', section.title || what, real.length), {
-    path: doc.relPath,
-    line: section.line,
-  });
+  // "none" written as the only item says nothing is pending: no item to count.
+  const said = real.every((i) => /^(?:none|nothing)\.?$/i.test(plainText(i.text)))
+    ? t('{0}: none, stated explicitly.', section.title || what)
+    : t('{0}: {1} item(s).', section.title || what, real.length);
+  return mk(system, 'pending-recorded', 'warn', true, said, { path: doc.relPath, line: section.line });
 }
 
 /** A check that needs git's facts while they are still being read (the first results of a scan): not judged yet. */
