@@ -83,6 +83,41 @@ test('status label: without the guard hook installed it says /compact is not gua
   );
 });
 
+test('status label: past a mark with the checkpoint made, it says the checkpoint is done, not to checkpoint again', () => {
+  for (const level of ['propose', 'urgent'] as const) {
+    const l = statusLabel(t, usage(46), S3, level, {
+      allow: true,
+      rule: 'idle',
+      marker: '.claude/.checkpoint-ready.s',
+      maxAgeMin: 480,
+      installed: true,
+    });
+    assert.equal(
+      l,
+      'Session Ledger: context 46 percent, past the checkpoint mark for S3. Checkpoint done. /compact would pass the guard: no work since the checkpoint.',
+      level,
+    );
+    const v = statusView(t, usage(46), S3, level, {
+      allow: true,
+      rule: 'fresh',
+      marker: 'm',
+      maxAgeMin: 480,
+      installed: true,
+    });
+    assert.match(v.tooltip, /\$\(check\) Checkpoint done/);
+    assert.doesNotMatch(v.tooltip, /Checkpoint proposed|checkpoint now\./);
+  }
+  // Work since an old checkpoint: the guard stops /compact, and the label asks for a checkpoint again.
+  const stale = statusLabel(t, usage(46), S3, 'propose', {
+    allow: false,
+    rule: 'stale',
+    marker: 'm',
+    maxAgeMin: 480,
+    installed: true,
+  });
+  assert.match(stale, /Checkpoint proposed\./);
+});
+
 test('status label: no Markdown, icon names, command links or transcript text in it', () => {
   const hostile = usage(46, { model: '**bold** $(alert) [x](command:evil)', sessionId: '`id`', at: '<img src=x>' });
   for (const level of ['ok', 'propose', 'urgent'] as const) {

@@ -47,6 +47,11 @@ export function guardSentence(t: T, g: GuardView): string {
     : t('/compact would be stopped by the guard: {0}.', why);
 }
 
+/** A checkpoint covers the session now: the guard would let /compact through on its marker. */
+export function checkpointed(g: GuardView | undefined): boolean {
+  return !!g && g.allow && (g.rule === 'fresh' || g.rule === 'idle' || g.rule === 'opt-out');
+}
+
 /** The guard's line in the tooltip: the sentence after its icon. */
 export function guardLine(t: T, g: GuardView): string {
   return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g)}`;
@@ -141,6 +146,7 @@ export function statusLabel(
   guard?: GuardView,
 ): string {
   const bySystem = /^S\d$/.test(profile.profile);
+  const done = checkpointed(guard);
   let head: string;
   if (u.percent === null || u.windowTokens === null) {
     head = t(
@@ -149,7 +155,20 @@ export function statusLabel(
     );
   } else {
     const p = spokenPct(u.percent);
-    if (level === 'urgent') {
+    if (done && level !== 'ok') {
+      // Past a mark, but the checkpoint it asks for is made: say so, not "checkpoint" again.
+      head = bySystem
+        ? t(
+            'Session Ledger: context {0} percent, past the checkpoint mark for {1}. Checkpoint done.',
+            p,
+            profile.profile,
+          )
+        : t(
+            'Session Ledger: context {0} percent, past the checkpoint mark ({1} percent). Checkpoint done.',
+            p,
+            profile.propose,
+          );
+    } else if (level === 'urgent') {
       head = bySystem
         ? t('Session Ledger: context {0} percent, past the urgent mark for {1}. Checkpoint now.', p, profile.profile)
         : t(
@@ -217,7 +236,12 @@ export function statusView(
   if (guard) lines.push('', guardLine(t, guard));
   const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
   if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
-  if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
+  if (checkpointed(guard) && level !== 'ok')
+    lines.push(
+      '',
+      `$(check) ${t('Checkpoint done: the state is saved; start the fresh context as your system says.')}`,
+    );
+  else if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
   lines.push(
     '',
