@@ -35,7 +35,7 @@ export function tokens(n: number): string {
 
 /** A level in the status line's and `context`'s words. */
 export function levelText(level: Level): string {
-  return level === 'urgent' ? 'checkpoint now' : level === 'propose' ? 'checkpoint soon' : 'ok';
+  return level === 'urgent' ? 'checkpoint now' : level === 'propose' ? 'checkpoint proposed' : 'ok';
 }
 
 const obj = (v: unknown): Record<string, unknown> | null =>

@@ -99,6 +99,10 @@ test('statusline shows the level at the thresholds', () => {
   (input.context_window as Record<string, unknown>).used_percentage = 85.5;
   const r = cli(['statusline'], { input: JSON.stringify(input) });
   assert.equal(r.stdout, 'ctx 85.5% (107.7k/200k) · checkpoint now\n');
+  // Past the proposal mark: the words the status bar says ("Checkpoint proposed"), one vocabulary.
+  (input.context_window as Record<string, unknown>).used_percentage = 65;
+  const p = cli(['statusline'], { input: JSON.stringify(input) });
+  assert.equal(p.stdout, 'ctx 65% (107.7k/200k) · checkpoint proposed\n');
 });
 
 test('statusline -- CMD relays the previous status line fed the same stdin (shell for one argument, argv for several)', () => {
