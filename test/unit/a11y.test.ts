@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Check, ContextUsage, Item } from '../../src/core/model/model';
 import { statusLabel, statusView } from '../../src/extension/pure/status-text';
 import { compactionsAdviceOf } from '../../src/core/context/compactions';
-import { findingName, itemLabel, itemName, plainText, spoken } from '../../src/extension/pure/tree-text';
+import { findingName, itemLabel, itemName, lineLabel, plainText, spoken } from '../../src/extension/pure/tree-text';
 
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
@@ -151,6 +151,11 @@ test('plain text: emphasis, code-span backticks, comments and link targets dropp
     itemLabel({ text: 'add `renew(db, __id__)`', line: 1, flags: [] }),
     'add `renew(db, __id__)`',
     'the visible label keeps its code span whole',
+  );
+  // The next action's row is cleaned the same way (its tooltip keeps the text as written).
+  assert.equal(
+    lineLabel('**Apply the datum offset** — subtract `Station.datumCm` in [ingest](src/ingest.ts)'),
+    'Apply the datum offset — subtract `Station.datumCm` in ingest',
   );
   assert.equal(
     spoken(['S3 handoff', 'docs/state/STATE.md, line 4', 'Fix: do it.']),

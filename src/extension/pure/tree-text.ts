@@ -138,7 +138,12 @@ export function itemDescription(t: T, item: Item): string {
  * tooltip keeps the text as written.
  */
 export function itemLabel(item: Item): string {
-  return withoutMarkup(item.text, true) || item.text;
+  return lineLabel(item.text);
+}
+
+/** Markdown text for a one-line tree label, as `itemLabel` makes it (the next action's row too). */
+export function lineLabel(text: string): string {
+  return withoutMarkup(text, true) || text;
 }
 
 /**

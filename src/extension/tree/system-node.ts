@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
 import { countsOf, countsText, shortName, systemDocs, systemFindings, systemLabel } from '../pure/findings';
-import { labelIcon, placeName, spoken } from '../pure/tree-text';
+import { labelIcon, lineLabel, placeName, spoken } from '../pure/tree-text';
 import { factsOf } from '../../core/systems/facts';
 import { DocNode } from './doc-node';
 import { FindingNode } from './finding-node';
@@ -107,7 +107,8 @@ class NextNode implements LedgerNode {
 
   getTreeItem(): vscode.TreeItem {
     const text = this.next.replace(/^\s*now\s*▶\s*/i, '');
-    const ti = new vscode.TreeItem(`Now ▶ ${text}`, vscode.TreeItemCollapsibleState.None);
+    // The row without emphasis markers or link targets; its tooltip keeps the text as written.
+    const ti = new vscode.TreeItem(`Now ▶ ${lineLabel(text)}`, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     const rel = vscode.workspace.asRelativePath(this.target.uri, false);
     describe(
