@@ -116,6 +116,15 @@ test('status label: past a mark with the checkpoint made, it says the checkpoint
     installed: true,
   });
   assert.match(stale, /Checkpoint proposed\./);
+  // Nothing-to-preserve saves nothing: the guard passes, but no checkpoint is said to be done.
+  const optOut = statusLabel(t, usage(46), S3, 'propose', {
+    allow: true,
+    rule: 'opt-out',
+    marker: 'm',
+    maxAgeMin: 480,
+    installed: true,
+  });
+  assert.match(optOut, /Checkpoint proposed\. \/compact would pass the guard: marked nothing-to-preserve\./);
 });
 
 test('status label: no Markdown, icon names, command links or transcript text in it', () => {

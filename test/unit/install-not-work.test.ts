@@ -138,3 +138,30 @@ test("only the scripts install wrote, as it wrote them, are install's: a file re
   work = said(check(await evaluate(other), 'work-explained'));
   assert.match(work, /session-ledger\.cjs/);
 });
+
+test("two installs in a row, nothing committed between (hooks install, then --statusline), are still install's", async () => {
+  const dir = fixtureCopy('s3/good');
+  write(dir, '.claude/settings.json', '{ "model": "opus" }\n');
+  gitInit(dir);
+  const p = path.join(dir, 'docs/state/STATE.md');
+  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true }));
+  later(dir, ...INSTALLED, '.claude/hooks/session-ledger-statusline.cjs');
+  const r = await evaluate(dir);
+  assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+  assert.doesNotMatch(said(check(r, 'work-explained')), /settings\.json|\.gitignore/);
+});
+
+test("core.autocrlf (CRLF in the work tree, LF in git): an install into a committed .gitignore is install's", async () => {
+  const dir = s3Committed();
+  git(dir, 'config', 'core.autocrlf', 'true');
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\r\n');
+  git(dir, 'add', '.gitignore');
+  git(dir, 'commit', '-qm', 'gitignore');
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  later(dir, ...INSTALLED);
+  const r = await evaluate(dir);
+  assert.doesNotMatch(said(check(r, 'work-explained')), /\.gitignore/);
+  assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+});

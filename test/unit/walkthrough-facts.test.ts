@@ -52,4 +52,10 @@ test("the status bar's guard: Claude Code runs it when the folder's settings or 
   const other = workspace({});
   write(home, 'settings.json', readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'));
   assert.equal(await claudeGuardInstalled(other, home), true, "the user's settings.json");
+  // disableAllHooks where it is set last: Claude Code then runs no hook.
+  write(dir, '.claude/settings.local.json', '{ "disableAllHooks": true }\n');
+  assert.equal(await claudeGuardInstalled(dir, home), false, 'local disableAllHooks');
+  write(dir, '.claude/settings.local.json', '{ "disableAllHooks": false }\n');
+  write(home, 'settings.json', '{ "disableAllHooks": true }\n');
+  assert.equal(await claudeGuardInstalled(dir, home), true, 'the local false wins over the user true');
 });

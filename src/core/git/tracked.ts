@@ -19,26 +19,44 @@ async function hashBytes(commonDir: string): Promise<number> {
   return config.ok && /^\s*objectformat\s*=\s*"?sha256"?\s*(?:[#;].*)?$/im.test(config.text) ? 32 : 20;
 }
 
+/** What an index file says of one path. */
+export interface IndexLookup {
+  /** The entry's number in the file (0-based), or -1 when no entry has the path. */
+  at: number;
+  /** A sparse directory entry (`dir/`, outside the sparse cone) holds the path: git tracks it or not, unseen. */
+  sparse: boolean;
+  /** The shared index of a split index (its hex object name), or null. */
+  shared: string | null;
+  /** Where the `link` extension's delete bitmap (EWAH) begins, or -1. */
+  deleted: number;
+}
+
 /**
- * Whether an index file lists `rel` (relative to the work tree's top, `/`-separated), and the shared
- * index it names when it is split (its hex object name); null when it is no index git wrote.
+ * Whether an index file lists `rel` (relative to the work tree's top, `/`-separated); null when it is
+ * no index git wrote. Each entry is read once, and a version-4 name is rebuilt in one buffer (cut to
+ * the shared prefix, then the suffix appended), so the time is linear in the file's size.
  */
-export function indexHas(buf: Buffer, hashLen: number, rel: string): { found: boolean; shared: string | null } | null {
+export function indexHas(buf: Buffer, hashLen: number, rel: string): IndexLookup | null {
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const count = buf.readUInt32BE(8);
   const want = Buffer.from(rel, 'utf8');
-  let found = false;
+  let found = -1;
+  let sparse = false;
   let at = 12;
-  let prev: Buffer = Buffer.alloc(0);
+  // Version 4: the previous entry's name, in a buffer that grows as needed.
+  let name = Buffer.alloc(256);
+  let len = 0;
   const fixed = 40 + hashLen + 2;
   for (let i = 0; i < count; i++) {
     if (at + fixed > buf.length) return null;
+    const mode = buf.readUInt32BE(at + 24);
     const flags = buf.readUInt16BE(at + 40 + hashLen);
     const extended = version >= 3 && (flags & 0x4000) !== 0;
     const p = at + fixed + (extended ? 2 : 0);
-    let name: Buffer;
+    let start: number;
+    let end: number;
     if (version === 4) {
       // The name is the previous name less its last N bytes (N a varint as git writes it), then this suffix.
       let q = p;
@@ -46,34 +64,84 @@ export function indexHas(buf: Buffer, hashLen: number, rel: string): { found: bo
       let b: number;
       let first = true;
       do {
-        if (q >= buf.length) return null;
+        if (q >= buf.length || n > len) return null;
         b = buf[q++];
         n = first ? b & 0x7f : ((n + 1) << 7) | (b & 0x7f);
         first = false;
       } while (b & 0x80);
-      const end = buf.indexOf(0, q);
-      if (end < 0 || n > prev.length) return null;
-      name = Buffer.concat([prev.subarray(0, prev.length - n), buf.subarray(q, end)]);
-      at = end + 1;
+      const stop = buf.indexOf(0, q);
+      if (stop < 0 || n > len) return null;
+      len -= n;
+      const suffix = stop - q;
+      if (len + suffix > name.length) {
+        const bigger = Buffer.alloc(Math.max(name.length * 2, len + suffix));
+        name.copy(bigger, 0, 0, len);
+        name = bigger;
+      }
+      buf.copy(name, len, q, stop);
+      len += suffix;
+      at = stop + 1;
+      start = -1;
+      end = len;
     } else {
-      const end = buf.indexOf(0, p);
+      end = buf.indexOf(0, p);
       if (end < 0) return null;
-      name = buf.subarray(p, end);
+      start = p;
       // NUL padding: the entry's length (from its start) is a multiple of eight, its name NUL-terminated.
       at += (end - at + 8) & ~7;
     }
-    if (!found && name.equals(want)) found = true;
-    prev = name;
+    const entry = start < 0 ? name.subarray(0, end) : buf.subarray(start, end);
+    if (found < 0 && entry.length === want.length && entry.equals(want)) found = i;
+    // A sparse directory entry: mode 040000, its name the folder with a final slash.
+    if ((mode & 0o170000) === 0o040000 && entry.length < want.length && want.subarray(0, entry.length).equals(entry))
+      sparse = true;
   }
-  // Extensions: a 4-byte signature and a 4-byte length each; `link` names the shared index of a split index.
+  // Extensions: a 4-byte signature and a 4-byte length each; `link` names the shared index of a split
+  // index, then holds the bitmap of the shared entries deleted since.
   let shared: string | null = null;
+  let deleted = -1;
   while (at + 8 <= buf.length - hashLen) {
     const sig = buf.toString('latin1', at, at + 4);
     const size = buf.readUInt32BE(at + 4);
-    if (sig === 'link' && size >= hashLen) shared = buf.toString('hex', at + 8, at + 8 + hashLen);
+    if (sig === 'link' && size >= hashLen) {
+      shared = buf.toString('hex', at + 8, at + 8 + hashLen);
+      if (size > hashLen) deleted = at + 8 + hashLen;
+    }
     at += 8 + size;
   }
-  return { found, shared };
+  return { at: found, sparse, shared, deleted };
+}
+
+/**
+ * Whether bit `bit` is set in the EWAH-compressed bitmap at `off` (git's ewah/ewah_io.c: a bit count,
+ * a word count, 64-bit words, the last run-length word's position): each run-length word says how
+ * many clean words follow (all its running bit) and how many literal words after them. null when the
+ * bitmap does not fit the buffer.
+ */
+export function ewahHas(buf: Buffer, off: number, bit: number): boolean | null {
+  if (off + 8 > buf.length) return null;
+  const words = buf.readUInt32BE(off + 4);
+  let w = off + 8;
+  const stop = w + words * 8;
+  if (stop > buf.length) return null;
+  let covered = 0;
+  while (w < stop) {
+    const hi = buf.readUInt32BE(w);
+    const lo = buf.readUInt32BE(w + 4);
+    w += 8;
+    const running = lo & 1;
+    const runLen = (lo >>> 1) + (hi & 1) * 0x80000000;
+    const literals = hi >>> 1;
+    if (bit < (covered + runLen) * 64) return running === 1;
+    covered += runLen;
+    for (let k = 0; k < literals && w < stop; k++, w += 8, covered++) {
+      if (bit < (covered + 1) * 64) {
+        const b = bit - covered * 64;
+        return ((b < 32 ? buf.readUInt32BE(w + 4) >>> b : buf.readUInt32BE(w) >>> (b - 32)) & 1) === 1;
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -92,12 +160,17 @@ export async function gitTracks(file: string): Promise<boolean | null> {
     const buf = await readRegularFile(index, INDEX_MAX_BYTES);
     const main = buf && indexHas(buf, hashLen, rel);
     if (!main) return null;
-    if (main.found) return true;
-    if (!main.shared || /^0+$/.test(main.shared)) return false;
-    // A split index: the entries it does not hold itself are in the shared index it names.
+    if (main.at >= 0) return true;
+    if (!main.shared || /^0+$/.test(main.shared)) return main.sparse ? null : false;
+    // A split index: the entries it does not hold itself are in the shared index it names, less the
+    // ones its delete bitmap marks (by their number in the shared index).
     const sharedBuf = await readRegularFile(path.join(repo.gitDir, `sharedindex.${main.shared}`), INDEX_MAX_BYTES);
     const sharedIdx = sharedBuf && indexHas(sharedBuf, hashLen, rel);
-    return sharedIdx ? sharedIdx.found : null;
+    if (!sharedIdx || !buf) return null;
+    if (sharedIdx.at < 0) return main.sparse || sharedIdx.sparse ? null : false;
+    if (main.deleted < 0) return true;
+    const gone = ewahHas(buf, main.deleted, sharedIdx.at);
+    return gone === null ? null : !gone;
   } catch {
     return null;
   }

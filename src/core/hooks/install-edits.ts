@@ -18,26 +18,40 @@ import { INSTALL_EDITED_RELS, INSTALL_RECORD_REL, INSTALLED_SCRIPTS } from './fi
 /** What install wrote to a settings file or `.gitignore`: the bytes' SHA-256, and git's object names of what stood there before. */
 export interface WrittenEntry {
   sha256: string;
-  /** The blob names (SHA-1 and SHA-256 repositories) of the file before install; null: there was none. */
-  before: { sha1: string; sha256: string } | null;
+  /**
+   * The blob names git may hold for the file as it was before install (SHA-1 and SHA-256 repositories;
+   * with CRLF line ends also those of the LF text, which git stores under `core.autocrlf`); null:
+   * there was none.
+   */
+  before: string[] | null;
 }
 
 /** The largest file hashed for this (a larger one counts as work). */
 const HASHED_MAX_BYTES = 16 * 1024 * 1024;
 
-/** git's object names of a blob holding `bytes`, in a SHA-1 and in a SHA-256 repository. */
-export function gitBlobIds(bytes: Buffer): { sha1: string; sha256: string } {
+/**
+ * git's object names of a blob holding `bytes`, in a SHA-1 and in a SHA-256 repository, and with
+ * CRLF line ends those of the same text with LF ends (what git stores under `core.autocrlf`).
+ */
+export function gitBlobIds(bytes: Buffer): string[] {
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
-  const head = Buffer.from(`blob ${bytes.length}\0`, 'latin1');
-  return {
-    sha1: createHash('sha1').update(head).update(bytes).digest('hex'),
-    sha256: createHash('sha256').update(head).update(bytes).digest('hex'),
-  };
+  const texts = [bytes];
+  if (bytes.includes('\r\n')) texts.push(Buffer.from(bytes.toString('latin1').replaceAll('\r\n', '\n'), 'latin1'));
+  return texts.flatMap((b) => {
+    const head = Buffer.from(`blob ${b.length}\0`, 'latin1');
+    return ['sha1', 'sha256'].map((alg) => createHash(alg).update(head).update(b).digest('hex'));
+  });
 }
 
-/** The record's entry for a file install is about to write: `before` its bytes now (null: none), `after` what it writes. */
-export function writtenEntry(before: Buffer | null, after: string): WrittenEntry {
-  return { sha256: sha256(after), before: before ? gitBlobIds(before) : null };
+/**
+ * The record's entry for a file install is about to write: `before` its bytes now (null: none),
+ * `after` what it writes, `was` the record's entry for it from an earlier install. When the file
+ * still holds that install's bytes, what stood there before it is what counts.
+ */
+export function writtenEntry(before: Buffer | null, after: string, was?: Partial<WrittenEntry>): WrittenEntry {
+  const earlier = !!before && !!was && typeof was.sha256 === 'string' && sha256(before) === was.sha256;
+  const prior = earlier && (was.before === null || Array.isArray(was.before)) ? (was.before ?? null) : undefined;
+  return { sha256: sha256(after), before: prior !== undefined ? prior : before ? gitBlobIds(before) : null };
 }
 
 /** SHA-256 of a file's bytes, kept per identity (a script is hashed once, not on every scan); null when unreadable. */
@@ -85,7 +99,7 @@ export async function installChanges(root: string): Promise<(rel: string, head: 
       if (!w || typeof w.sha256 !== 'string' || fileHash(path.join(root, rel)) !== w.sha256.toLowerCase()) return false;
       // HEAD must hold what stood there before install: otherwise the user's own change is in the file too.
       if (w.before === null) return head === null;
-      return !!w.before && head !== null && (head === w.before.sha1 || head === w.before.sha256);
+      return Array.isArray(w.before) && head !== null && w.before.includes(head);
     } catch {
       return false;
     }

@@ -971,7 +971,7 @@ function setEntry(
   after: string,
 ): void {
   const same = before === null ? beforeHash === null : beforeHash !== null && sha256(before) === beforeHash;
-  if (same) written[rel] = writtenEntry(before, after);
+  if (same) written[rel] = writtenEntry(before, after, written[rel]);
   else delete written[rel];
 }
 
@@ -1166,6 +1166,12 @@ export function planDiff(plan: HooksPlan): string[] {
 }
 
 /** Does `text`'s settings call our hooks? (For views: "guard installed".) */
+/** What a settings text says of `disableAllHooks` (Claude Code runs no hook when it is true), or undefined. */
+export function hooksDisabledIn(text: string): boolean | undefined {
+  const v = valueOf(text).disableAllHooks;
+  return typeof v === 'boolean' ? v : undefined;
+}
+
 export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {
   const hooks = valueOf(text).hooks;
   const has = (e: HookEvent) => isObj(hooks) && Array.isArray(hooks[e]) && (hooks[e] as unknown[]).some(groupHasOurs);

@@ -47,9 +47,9 @@ export function guardSentence(t: T, g: GuardView): string {
     : t('/compact would be stopped by the guard: {0}.', why);
 }
 
-/** A checkpoint covers the session now: the guard would let /compact through on its marker. */
+/** A checkpoint covers the session now: the guard would let /compact through on its marker (not on nothing-to-preserve, which saves nothing). */
 export function checkpointed(g: GuardView | undefined): boolean {
-  return !!g && g.allow && (g.rule === 'fresh' || g.rule === 'idle' || g.rule === 'opt-out');
+  return !!g && g.allow && (g.rule === 'fresh' || g.rule === 'idle');
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */

@@ -8,7 +8,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readTextFile } from '../../core/files/fsread';
-import { CODEX_HOOKS_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, hooksInstalledIn } from '../../core/hooks/install';
+import {
+  CODEX_HOOKS_REL,
+  SETTINGS_LOCAL_REL,
+  SETTINGS_REL,
+  hooksDisabledIn,
+  hooksInstalledIn,
+} from '../../core/hooks/install';
 import { MARKER_DIR, SHARED_MARKER_REL } from '../../core/checkpoint/marker';
 
 export interface WalkthroughFacts {
@@ -30,13 +36,28 @@ async function guardInstalled(root: string): Promise<boolean> {
 
 /**
  * Whether Claude Code runs the Session Ledger PreCompact guard in `root`: the folder's shared or local
- * settings, or the user's own (`settings.json` in Claude Code's config folder, `claudeDir`), call it.
+ * settings, or the user's own (`settings.json` in Claude Code's config folder, `claudeDir`), call it,
+ * and `disableAllHooks` is not true where it is set last (local, then shared, then the user's).
  */
 export async function claudeGuardInstalled(root: string, claudeDir: string): Promise<boolean> {
-  return guardIn([
-    ...[SETTINGS_REL, SETTINGS_LOCAL_REL].map((rel) => path.join(root, ...rel.split('/'))),
+  const files = [
+    ...[SETTINGS_LOCAL_REL, SETTINGS_REL].map((rel) => path.join(root, ...rel.split('/'))),
     path.join(claudeDir, 'settings.json'),
-  ]);
+  ];
+  for (const file of files) {
+    const f = await readTextFile(file, SETTINGS_MAX_BYTES, { refuseLarger: true });
+    let off: boolean | undefined;
+    try {
+      off = f.ok ? hooksDisabledIn(f.text) : undefined;
+    } catch {
+      off = undefined;
+    }
+    if (off !== undefined) {
+      if (off) return false;
+      break;
+    }
+  }
+  return guardIn(files);
 }
 
 /** Whether any of these settings files calls the Session Ledger PreCompact guard. */
