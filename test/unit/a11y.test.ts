@@ -94,7 +94,7 @@ test('status label: past a mark with the checkpoint made, it says the checkpoint
     });
     assert.equal(
       l,
-      'Session Ledger: context 46 percent, past the checkpoint mark for S3. Checkpoint done. /compact would pass the guard: no work since the checkpoint.',
+      `Session Ledger: context 46 percent, past the ${level === 'urgent' ? 'urgent' : 'checkpoint'} mark for S3. Checkpoint done. /compact would pass the guard: no work since the checkpoint.`,
       level,
     );
     const v = statusView(t, usage(46), S3, level, {
@@ -107,6 +107,22 @@ test('status label: past a mark with the checkpoint made, it says the checkpoint
     assert.match(v.tooltip, /\$\(check\) Checkpoint done/);
     assert.doesNotMatch(v.tooltip, /Checkpoint proposed|checkpoint now\./);
   }
+  // The agent's figure comes from a turn after the checkpoint (more than its own turn later): the
+  // conversation went on, and a checkpoint is due again although the guard would still pass.
+  const idleSince = (at: string) =>
+    statusLabel(t, usage(46, { at }), S3, 'urgent', {
+      allow: true,
+      rule: 'idle',
+      marker: 'm',
+      maxAgeMin: 480,
+      installed: true,
+      markerMtime: Date.parse('2026-12-01T00:00:00Z'),
+    });
+  assert.match(
+    idleSince('2026-12-01T00:02:01Z'),
+    /past the urgent mark for S3\. Checkpoint now\. \/compact would pass the guard/,
+  );
+  assert.match(idleSince('2026-12-01T00:01:59Z'), /Checkpoint done\./, "the checkpoint's own turn");
   // Work since an old checkpoint: the guard stops /compact, and the label asks for a checkpoint again.
   const stale = statusLabel(t, usage(46), S3, 'propose', {
     allow: false,

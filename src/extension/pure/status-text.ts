@@ -25,6 +25,8 @@ export interface GuardView {
   maxAgeMin: number;
   /** Claude Code's settings run the PreCompact guard here: without it, nothing stops /compact. */
   installed: boolean;
+  /** When the marker it used was written (ms), or null. */
+  markerMtime?: number | null;
 }
 
 /** What the guard would decide, as one plain sentence (no icon). */
@@ -47,9 +49,18 @@ export function guardSentence(t: T, g: GuardView): string {
     : t('/compact would be stopped by the guard: {0}.', why);
 }
 
-/** A checkpoint covers the session now: the guard would let /compact through on its marker (not on nothing-to-preserve, which saves nothing). */
-export function checkpointed(g: GuardView | undefined): boolean {
-  return !!g && g.allow && (g.rule === 'fresh' || g.rule === 'idle');
+/** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */
+export const CHECKPOINT_TURN_MS = 120_000;
+
+/**
+ * A checkpoint covers the session now: the guard would let /compact through on its marker (not on
+ * nothing-to-preserve, which saves nothing), and the agent's figure is not from a turn after it (the
+ * conversation went on since: a checkpoint is due again).
+ */
+export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolean {
+  if (!g || !g.allow || (g.rule !== 'fresh' && g.rule !== 'idle')) return false;
+  const at = u?.at ? Date.parse(u.at) : NaN;
+  return !(Number.isFinite(at) && typeof g.markerMtime === 'number' && at > g.markerMtime + CHECKPOINT_TURN_MS);
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */
@@ -146,7 +157,7 @@ export function statusLabel(
   guard?: GuardView,
 ): string {
   const bySystem = /^S\d$/.test(profile.profile);
-  const done = checkpointed(guard);
+  const done = checkpointed(guard, u);
   let head: string;
   if (u.percent === null || u.windowTokens === null) {
     head = t(
@@ -155,8 +166,16 @@ export function statusLabel(
     );
   } else {
     const p = spokenPct(u.percent);
-    if (done && level !== 'ok') {
+    if (done && level === 'urgent') {
       // Past a mark, but the checkpoint it asks for is made: say so, not "checkpoint" again.
+      head = bySystem
+        ? t('Session Ledger: context {0} percent, past the urgent mark for {1}. Checkpoint done.', p, profile.profile)
+        : t(
+            'Session Ledger: context {0} percent, past the urgent mark ({1} percent). Checkpoint done.',
+            p,
+            profile.urgent ?? profile.propose,
+          );
+    } else if (done && level === 'propose') {
       head = bySystem
         ? t(
             'Session Ledger: context {0} percent, past the checkpoint mark for {1}. Checkpoint done.',
@@ -236,7 +255,7 @@ export function statusView(
   if (guard) lines.push('', guardLine(t, guard));
   const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
   if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
-  if (checkpointed(guard) && level !== 'ok')
+  if (checkpointed(guard, u) && level !== 'ok')
     lines.push(
       '',
       `$(check) ${t('Checkpoint done: the state is saved; start the fresh context as your system says.')}`,
