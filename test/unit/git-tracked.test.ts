@@ -123,3 +123,29 @@ test('a version-4 index of ever longer names is read in time linear in its size 
   // Linear: about 4x; copying every previous name made it 9x here, and more the longer the names.
   assert.ok(large / small < 6, `${(large / small).toFixed(1)}x for 4x the entries`);
 });
+
+test('a version-4 name length whose varint passes 32 bits is no index: no name buffer of gigabytes, no throw', () => {
+  const entry = (varint: number[], name: string) => {
+    const fixed = Buffer.alloc(62);
+    fixed.writeUInt32BE(0o100644, 24);
+    return Buffer.concat([fixed, Buffer.from(varint), Buffer.from(name), Buffer.from([0])]);
+  };
+  // git's varint: each continuation adds one before the shift.
+  const enc = (v: number) => {
+    const out = [v & 0x7f];
+    while ((v >>= 7)) {
+      v--;
+      out.unshift(0x80 | (v & 0x7f));
+    }
+    return out;
+  };
+  const prev = enc((1 << 24) + 5);
+  // ((2^24 + 6) << 7) | 5 wraps below zero in 32 bits.
+  const wraps = [...prev.slice(0, -1), prev[prev.length - 1] | 0x80, 0x05];
+  const entries = [entry([0], 'a'.repeat((1 << 24) + 10)), entry(wraps, 'b'), entry(wraps, 'b'), entry(wraps, 'b')];
+  const head = Buffer.alloc(12);
+  head.write('DIRC', 0, 'latin1');
+  head.writeUInt32BE(4, 4);
+  head.writeUInt32BE(entries.length, 8);
+  assert.equal(indexHas(Buffer.concat([head, ...entries, Buffer.alloc(20)]), 20, 'x'), null);
+});

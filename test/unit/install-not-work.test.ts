@@ -50,7 +50,11 @@ test('right after `hooks install` (scripts, settings, .gitignore uncommitted) S3
   // What install recorded: the hash of the bytes it wrote to each user file.
   const rec = JSON.parse(readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8'));
   assert.equal(rec.written['.gitignore'].sha256, sha256(readFileSync(path.join(dir, '.gitignore'))));
-  assert.equal(rec.written['.gitignore'].before, null, 'install created it');
+  assert.deepEqual(
+    [rec.written['.gitignore'].before, rec.written['.gitignore'].absentBefore],
+    [[], true],
+    'install created it',
+  );
   assert.equal(
     rec.written['.claude/settings.json'].sha256,
     sha256(readFileSync(path.join(dir, '.claude/settings.json'))),
@@ -163,5 +167,21 @@ test("core.autocrlf (CRLF in the work tree, LF in git): an install into a commit
   later(dir, ...INSTALLED);
   const r = await evaluate(dir);
   assert.doesNotMatch(said(check(r, 'work-explained')), /\.gitignore/);
+  assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+});
+
+test("install, the install committed, then --statusline: the second install's edit is install's too", async () => {
+  const dir = fixtureCopy('s3/good');
+  write(dir, '.claude/settings.json', '{ "model": "opus" }\n');
+  gitInit(dir);
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'install');
+  const p = path.join(dir, 'docs/state/STATE.md');
+  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true }));
+  later(dir, '.claude/settings.json', '.claude/hooks/session-ledger-statusline.cjs');
+  const r = await evaluate(dir);
+  assert.doesNotMatch(said(check(r, 'work-explained')), /settings\.json/);
   assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
 });

@@ -66,7 +66,8 @@ export function indexHas(buf: Buffer, hashLen: number, rel: string): IndexLookup
       do {
         if (q >= buf.length || n > len) return null;
         b = buf[q++];
-        n = first ? b & 0x7f : ((n + 1) << 7) | (b & 0x7f);
+        // Arithmetic, not a 32-bit shift: a long varint must not wrap below the name's length.
+        n = first ? b & 0x7f : (n + 1) * 128 + (b & 0x7f);
         first = false;
       } while (b & 0x80);
       const stop = buf.indexOf(0, q);

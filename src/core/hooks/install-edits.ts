@@ -20,10 +20,12 @@ export interface WrittenEntry {
   sha256: string;
   /**
    * The blob names git may hold for the file as it was before install (SHA-1 and SHA-256 repositories;
-   * with CRLF line ends also those of the LF text, which git stores under `core.autocrlf`); null:
-   * there was none.
+   * with CRLF line ends also those of the LF text, which git stores under `core.autocrlf`), before
+   * each install of a row of them made with nothing between (one commits the other's output).
    */
-  before: string[] | null;
+  before: string[];
+  /** There was no file before one of those installs: HEAD holding nothing there is install's too. */
+  absentBefore: boolean;
 }
 
 /** The largest file hashed for this (a larger one counts as work). */
@@ -46,12 +48,17 @@ export function gitBlobIds(bytes: Buffer): string[] {
 /**
  * The record's entry for a file install is about to write: `before` its bytes now (null: none),
  * `after` what it writes, `was` the record's entry for it from an earlier install. When the file
- * still holds that install's bytes, what stood there before it is what counts.
+ * still holds that install's bytes, what stood there before it counts too (whether or not that
+ * install's output was committed since).
  */
 export function writtenEntry(before: Buffer | null, after: string, was?: Partial<WrittenEntry>): WrittenEntry {
-  const earlier = !!before && !!was && typeof was.sha256 === 'string' && sha256(before) === was.sha256;
-  const prior = earlier && (was.before === null || Array.isArray(was.before)) ? (was.before ?? null) : undefined;
-  return { sha256: sha256(after), before: prior !== undefined ? prior : before ? gitBlobIds(before) : null };
+  const chained = !!before && !!was && typeof was.sha256 === 'string' && sha256(before) === was.sha256;
+  const earlier = chained && Array.isArray(was.before) ? was.before.filter((x) => typeof x === 'string') : [];
+  return {
+    sha256: sha256(after),
+    before: [...new Set([...earlier, ...(before ? gitBlobIds(before) : [])])],
+    absentBefore: !before || (chained && was.absentBefore === true),
+  };
 }
 
 /** SHA-256 of a file's bytes, kept per identity (a script is hashed once, not on every scan); null when unreadable. */
@@ -98,8 +105,8 @@ export async function installChanges(root: string): Promise<(rel: string, head: 
       const w = written[rel] as Partial<WrittenEntry> | undefined;
       if (!w || typeof w.sha256 !== 'string' || fileHash(path.join(root, rel)) !== w.sha256.toLowerCase()) return false;
       // HEAD must hold what stood there before install: otherwise the user's own change is in the file too.
-      if (w.before === null) return head === null;
-      return Array.isArray(w.before) && head !== null && w.before.includes(head);
+      if (head === null) return w.absentBefore === true;
+      return Array.isArray(w.before) && w.before.includes(head);
     } catch {
       return false;
     }
