@@ -29,6 +29,8 @@ const LONGEST = [
   'hooks-install.test.js',
   'hooks-codex.test.js',
   'hot-paths.test.js',
+  // Mostly waiting on the CLI and git it starts (4.8 s of wall, 1.9 s of CPU).
+  'attack-guard.test.js',
 ];
 // Files whose tests need a process of their own (they assert what a fresh process has not loaded yet).
 const ALONE = ['compactions.test.js'];
