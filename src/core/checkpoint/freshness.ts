@@ -28,46 +28,52 @@ function otherSigner(marker: MarkerFile, sessionId: string | null): string | nul
 export const SESSION_BEGAN_SLACK_MS = 2000;
 
 /**
+ * Why the shared marker (`SHARED_MARKER_REL`, which names no session by its file name) counts for no
+ * session now, or null when it may: git tracks it (it came with the repository, by a clone, a
+ * checkout or a pull, whatever its file time), or it was written before the session's transcript
+ * began (`began`, null: not known), so an earlier session's.
+ */
+export async function sharedNotOurs(
+  root: string,
+  shared: MarkerFile | null,
+  began: number | null,
+): Promise<'tracked' | 'before' | null> {
+  if (!shared) return null;
+  if ((await gitTracks(path.join(root, SHARED_MARKER_REL))) === true) return 'tracked';
+  return began !== null && shared.mtime < began - SESSION_BEGAN_SLACK_MS ? 'before' : null;
+}
+
+/**
  * Which marker speaks for a session: the newer of its own and the shared one, each when unsigned or
  * signed by it (the shared one also when no session is known; its own on a tie). A checkpoint that
  * could not tell the session writes the shared marker, and that later checkpoint is the one that
  * counts. A session's own file signed by another session is a copy of that session's checkpoint,
- * none of this one's. The shared marker names no session by its file name: with `began` (when the
- * session's transcript began) it counts only once written since, so one a repository commits or an
- * earlier session left proves nothing (`sharedBefore`). `foreign` names a marker not used because
- * another session signed it, and that session.
+ * none of this one's. `shared` is one `sharedNotOurs` let count. `foreign` names a marker not used
+ * because another session signed it, and that session.
  */
-/** True when the shared `marker` was written before the session began (`began`, null: not known). */
-export function writtenBefore(marker: MarkerFile | null, began: number | null): boolean {
-  return !!marker && began !== null && marker.mtime < began - SESSION_BEGAN_SLACK_MS;
-}
-
 export function speakingMarker(
   own: MarkerFile | null,
   shared: MarkerFile | null,
   sessionId: string | null,
-  began: number | null = null,
-): { marker: MarkerFile | null; foreign: { rel: string; signer: string } | null; sharedBefore: boolean } {
-  const sharedBefore = writtenBefore(shared, began);
+): { marker: MarkerFile | null; foreign: { rel: string; signer: string } | null } {
   const ownOther = own ? otherSigner(own, sessionId) : null;
   const sharedOther = shared ? otherSigner(shared, sessionId) : null;
   const ownOk = own && ownOther === null ? own : null;
-  const sharedOk = shared && !sharedBefore && (!isSessionId(sessionId) || sharedOther === null) ? shared : null;
+  const sharedOk = shared && (!isSessionId(sessionId) || sharedOther === null) ? shared : null;
   const marker = ownOk && sharedOk ? (sharedOk.mtime > ownOk.mtime ? sharedOk : ownOk) : (ownOk ?? sharedOk);
-  if (marker) return { marker, foreign: null, sharedBefore: false };
+  if (marker) return { marker, foreign: null };
   return {
     marker: null,
     foreign:
       own && ownOther !== null
         ? { rel: own.rel, signer: ownOther }
-        : shared && !sharedBefore && sharedOther !== null
+        : shared && sharedOther !== null
           ? { rel: shared.rel, signer: sharedOther }
           : null,
-    sharedBefore,
   };
 }
 
-/** The marker that speaks for a session (`speakingMarker`, `began` as there; a shared marker git tracks is none), read from disk. Null when none. */
+/** The marker that speaks for a session (`speakingMarker`; the shared one as `sharedNotOurs` takes it), read from disk. Null when none. */
 export async function markerFor(
   root: string,
   sessionId: string | null,
@@ -75,9 +81,8 @@ export async function markerFor(
 ): Promise<MarkerFile | null> {
   const own = isSessionId(sessionId) ? await readMarker(root, markerRel(sessionId)) : null;
   const shared = await readMarker(root, SHARED_MARKER_REL);
-  // One git tracks came with the repository: no session wrote it (the guard takes it so too).
-  const ours = shared && (await gitTracks(path.join(root, SHARED_MARKER_REL))) !== true ? shared : null;
-  return speakingMarker(own, ours, sessionId, began).marker;
+  const ours = (await sharedNotOurs(root, shared, began)) ? null : shared;
+  return speakingMarker(own, ours, sessionId).marker;
 }
 
 /** A root-relative path a marker names, when it stays inside the root. */
@@ -87,7 +92,7 @@ function insideRel(rel: string): string | null {
 }
 
 /**
- * True when a marker covers this session's state now (`began` as `speakingMarker` takes it): it says nothing-to-preserve, or it is at most
+ * True when a marker covers this session's state now (`began` as `sharedNotOurs` takes it): it says nothing-to-preserve, or it is at most
  * `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` old and none of the state files (those it vouches for and
  * `homes`, root-relative) was modified more than IDLE_GRACE_MS after it. Never throws.
  */

@@ -188,21 +188,32 @@ export async function readHead(path: string, max: number): Promise<Buffer | null
 }
 
 /**
- * When a transcript's session began: the `timestamp` of the first record among its first 50 lines
- * (within its first 64 KB) that has one, as Claude Code's and Codex's records all do; null when none
- * does or the file cannot be read.
+ * Show `visit` the records among the first 50 lines of a transcript's first 64 KB (a line cut off
+ * there left out), until it returns true.
  */
-export async function transcriptBegan(file: string): Promise<number | null> {
+export async function visitHead(file: string, visit: (o: Record<string, unknown>) => boolean): Promise<void> {
   const head = await readHead(file, 64 * 1024);
-  if (!head) return null;
+  if (!head) return;
   const lines = head.toString('utf8').split('\n');
   if (head.length === 64 * 1024) lines.pop();
   for (const line of lines.slice(0, 50)) {
-    const t = parseObject(line)?.timestamp;
-    const ms = typeof t === 'string' ? Date.parse(t) : NaN;
-    if (Number.isFinite(ms)) return ms;
+    const o = parseObject(line);
+    if (o && visit(o)) return;
   }
-  return null;
+}
+
+/**
+ * When a transcript's session began: the `timestamp` of its first head record (`visitHead`) that has
+ * one, as Claude Code's and Codex's records all do; null when none does or the file cannot be read.
+ */
+export async function transcriptBegan(file: string): Promise<number | null> {
+  let began: number | null = null;
+  await visitHead(file, (o) => {
+    const ms = typeof o.timestamp === 'string' ? Date.parse(o.timestamp) : NaN;
+    if (Number.isFinite(ms)) began = ms;
+    return began !== null;
+  });
+  return began;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type MeterOptions,
   type SessionRef,
 } from './discovery';
-import { parseObject, readHead, statOrNull, openRead, scanBackward } from './files';
+import { parseObject, statOrNull, openRead, scanBackward, visitHead } from './files';
 import { ContextFollower, type FollowerOptions } from './follower';
 import { agentOfRecord, type Agent } from './records';
 
@@ -34,21 +34,6 @@ export interface MeasureResult {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Show `visit` the records among the first 50 lines of a transcript's first 64 KB (a line cut off
- * there left out), until it returns true.
- */
-async function visitHead(file: string, visit: (o: Record<string, unknown>) => boolean): Promise<void> {
-  const head = await readHead(file, 64 * 1024);
-  if (!head) return;
-  const lines = head.toString('utf8').split('\n');
-  if (head.length === 64 * 1024) lines.pop();
-  for (const line of lines.slice(0, 50)) {
-    const o = parseObject(line);
-    if (o && visit(o)) return;
-  }
-}
 
 /** Which agent wrote a transcript, as its first records (then its last ones) say, or null when none says. */
 async function agentOfContent(file: string): Promise<Agent | null> {

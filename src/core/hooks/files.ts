@@ -42,6 +42,10 @@ export const PART_FUNCTION: Readonly<Record<string, string>> = {
 export const CORE_END_ESCAPED = '*\\/';
 /** Where `hooks install --codex` puts the hook script (Codex CLI's project folder). */
 export const CODEX_HOOK_SCRIPT_REL = `.codex/hooks/${HOOK_SCRIPT_NAME}`;
+/** Where `hooks install` puts the hook script for Claude Code. */
+export const SCRIPT_REL = `.claude/hooks/${HOOK_SCRIPT_NAME}`;
+/** The status line's own script, installed with the relay. */
+export const STATUSLINE_SCRIPT_REL = `.claude/hooks/${STATUSLINE_SCRIPT_NAME}`;
 /** Claude Code's project settings, shared and local, where `hooks install` puts its hooks. */
 export const SETTINGS_REL = '.claude/settings.json';
 export const SETTINGS_LOCAL_REL = '.claude/settings.local.json';
@@ -57,8 +61,8 @@ export const INSTALL_EDITED_RELS: readonly string[] = [SETTINGS_REL, SETTINGS_LO
  * wrote: the hook script, the status line's, and Codex's copy.
  */
 export const INSTALLED_SCRIPTS: ReadonlyArray<readonly [string, 'script' | 'statuslineScript' | 'codexScript']> = [
-  [`.claude/hooks/${HOOK_SCRIPT_NAME}`, 'script'],
-  [`.claude/hooks/${STATUSLINE_SCRIPT_NAME}`, 'statuslineScript'],
+  [SCRIPT_REL, 'script'],
+  [STATUSLINE_SCRIPT_REL, 'statuslineScript'],
   [CODEX_HOOK_SCRIPT_REL, 'codexScript'],
 ];
 

@@ -16,9 +16,8 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { IDLE_GRACE_MS, maxAgeMinutes, speakingMarker, writtenBefore } from '../checkpoint/freshness';
+import { IDLE_GRACE_MS, maxAgeMinutes, sharedNotOurs, speakingMarker } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
-import { gitTracks } from '../git/tracked';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
@@ -218,19 +217,11 @@ async function decide(
   if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
 
   const sharedRead = await markerAt(root, SHARED_MARKER_REL, now);
-  // The shared marker names no session by its file name: it counts only when this session wrote it, so
-  // not when git tracks it (it came with the repository, by a clone, a checkout or a pull, whatever
-  // its file time), nor when it was written before the session's transcript began (an earlier session's).
+  // The shared marker counts only when this session wrote it (`sharedNotOurs`).
   const transcript = str(p.transcript_path);
   const began =
     sharedRead.marker && transcript && path.isAbsolute(transcript) ? await transcriptBegan(transcript) : null;
-  const notOurs: 'tracked' | 'before' | null = !sharedRead.marker
-    ? null
-    : (await gitTracks(path.join(root, SHARED_MARKER_REL))) === true
-      ? 'tracked'
-      : writtenBefore(sharedRead.marker, began)
-        ? 'before'
-        : null;
+  const notOurs = await sharedNotOurs(root, sharedRead.marker, began);
   const shared = notOurs ? null : sharedRead.marker;
   if (shared?.content.nothingToPreserve)
     return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);

@@ -33,19 +33,18 @@ import {
   HOOK_METER_MARKER,
   LEGACY_HOOK_CORE_NAME,
   INSTALL_RECORD_REL,
+  SCRIPT_REL,
   SETTINGS_LOCAL_REL,
   SETTINGS_REL,
   STATUSLINE_SCRIPT_NAME,
+  STATUSLINE_SCRIPT_REL,
 } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 import { writtenEntry, type WrittenEntry } from './install-edits';
 
-export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SETTINGS_LOCAL_REL, SETTINGS_REL };
+export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SCRIPT_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, STATUSLINE_SCRIPT_REL };
 
-export const SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
-/** The status line's own script, installed with the relay. */
-export const STATUSLINE_SCRIPT_REL = `.claude/hooks/${STATUSLINE_SCRIPT_NAME}`;
 /** What versions before the one-file script installed beside it (the rest of the CLI, compressed): install and uninstall remove it. */
 export const CORE_REL = `.claude/hooks/${LEGACY_HOOK_CORE_NAME}`;
 /** How every installed command calls the script. */
@@ -53,7 +52,7 @@ export const SCRIPT_CMD = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledge
 /** How the status line relay calls its script. */
 export const STATUSLINE_CMD = `node "$CLAUDE_PROJECT_DIR/${STATUSLINE_SCRIPT_REL}"`;
 export const HOOK_TIMEOUT_S = 30;
-const OURS = '.claude/hooks/session-ledger.cjs';
+const OURS = SCRIPT_REL;
 
 /** The client whose hook configuration a plan edits. */
 export type HookClient = 'claude' | 'codex';

@@ -31,7 +31,10 @@ export async function walkthroughFacts(root: string): Promise<WalkthroughFacts> 
 }
 
 async function guardInstalled(root: string): Promise<boolean> {
-  return guardIn([SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL].map((rel) => path.join(root, ...rel.split('/'))));
+  const texts = await settingsTexts(
+    [SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL].map((rel) => inRoot(root, rel)),
+  );
+  return texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
 }
 
 /**
@@ -40,38 +43,36 @@ async function guardInstalled(root: string): Promise<boolean> {
  * and `disableAllHooks` is not true where it is set last (local, then shared, then the user's).
  */
 export async function claudeGuardInstalled(root: string, claudeDir: string): Promise<boolean> {
-  const files = [
-    ...[SETTINGS_LOCAL_REL, SETTINGS_REL].map((rel) => path.join(root, ...rel.split('/'))),
+  const texts = await settingsTexts([
+    inRoot(root, SETTINGS_LOCAL_REL),
+    inRoot(root, SETTINGS_REL),
     path.join(claudeDir, 'settings.json'),
-  ];
-  for (const file of files) {
-    const f = await readTextFile(file, SETTINGS_MAX_BYTES, { refuseLarger: true });
-    let off: boolean | undefined;
-    try {
-      off = f.ok ? hooksDisabledIn(f.text) : undefined;
-    } catch {
-      off = undefined;
-    }
-    if (off !== undefined) {
-      if (off) return false;
-      break;
-    }
-  }
-  return guardIn(files);
+  ]);
+  const disabled = texts.map((t) => askJson(() => hooksDisabledIn(t))).find((v) => v !== undefined);
+  return !disabled && texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
 }
 
-/** Whether any of these settings files calls the Session Ledger PreCompact guard. */
-async function guardIn(files: string[]): Promise<boolean> {
+function inRoot(root: string, rel: string): string {
+  return path.join(root, ...rel.split('/'));
+}
+
+/** The text of each settings file that can be read (a missing, unreadable or too large one is left out), in order. */
+async function settingsTexts(files: string[]): Promise<string[]> {
+  const out: string[] = [];
   for (const file of files) {
     const f = await readTextFile(file, SETTINGS_MAX_BYTES, { refuseLarger: true });
-    if (!f.ok) continue;
-    try {
-      if (hooksInstalledIn(f.text).PreCompact) return true;
-    } catch {
-      // not JSON: no hooks of ours
-    }
+    if (f.ok) out.push(f.text);
   }
-  return false;
+  return out;
+}
+
+/** A question about a settings text, or undefined when the text is no JSON: no hooks of ours, no setting. */
+function askJson<T>(ask: () => T): T | undefined {
+  try {
+    return ask();
+  } catch {
+    return undefined;
+  }
 }
 
 async function markerPresent(root: string): Promise<boolean> {
