@@ -4,7 +4,7 @@
 // repository plants cannot hide any other file. Real files, real git, the install the CLI runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyHooksPlan, INSTALL_RECORD_REL, planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
 import { sha256 } from '../../src/core/files/fsread';
@@ -12,9 +12,10 @@ import { evaluate } from '../../src/core/report/evaluate';
 import type { Check, WorkspaceReport } from '../../src/core/model/model';
 import { fixtureCopy, git, gitInit, HOOK_SCRIPT, write } from './helpers';
 
-/** S3's good workspace, committed, then its STATE.md written (after the commit, before anything else). */
-function s3Committed(): string {
+/** S3's good workspace with `files` (path → text) added, committed, then its STATE.md written (naming HEAD). */
+function s3Committed(files: Record<string, string> = {}): string {
   const dir = fixtureCopy('s3/good');
+  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
   gitInit(dir);
   const p = path.join(dir, 'docs/state/STATE.md');
   writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
@@ -144,11 +145,7 @@ test("only the scripts install wrote, as it wrote them, are install's: a file re
 });
 
 test("two installs in a row, nothing committed between (hooks install, then --statusline), are still install's", async () => {
-  const dir = fixtureCopy('s3/good');
-  write(dir, '.claude/settings.json', '{ "model": "opus" }\n');
-  gitInit(dir);
-  const p = path.join(dir, 'docs/state/STATE.md');
-  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+  const dir = s3Committed({ '.claude/settings.json': '{ "model": "opus" }\n' });
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true }));
   later(dir, ...INSTALLED, '.claude/hooks/session-ledger-statusline.cjs');
@@ -157,18 +154,24 @@ test("two installs in a row, nothing committed between (hooks install, then --st
   assert.doesNotMatch(said(check(r, 'work-explained')), /settings\.json|\.gitignore/);
 });
 
-test("core.autocrlf (CRLF in the work tree, LF in git): an install into a committed .gitignore is install's", async () => {
-  const dir = s3Committed();
-  git(dir, 'config', 'core.autocrlf', 'true');
-  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\r\n');
-  git(dir, 'add', '.gitignore');
-  git(dir, 'commit', '-qm', 'gitignore');
-  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
-  later(dir, ...INSTALLED);
-  const r = await evaluate(dir);
-  assert.doesNotMatch(said(check(r, 'work-explained')), /\.gitignore/);
-  assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
-});
+// git stores the CRLF text with LF ends under either setting; install's edit of it is install's (git says how it stores it).
+for (const [setting, setUp] of [
+  ['core.autocrlf', (dir: string) => git(dir, 'config', 'core.autocrlf', 'true')],
+  ['a text attribute with eol=crlf', (dir: string) => write(dir, '.gitattributes', '.gitignore text eol=crlf\n')],
+] as const) {
+  test(`${setting} (CRLF in the work tree, LF in git): an install into a committed .gitignore is install's`, async () => {
+    const dir = s3Committed();
+    setUp(dir);
+    writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\r\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'gitignore');
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+    later(dir, ...INSTALLED);
+    const r = await evaluate(dir);
+    assert.doesNotMatch(said(check(r, 'work-explained')), /\.gitignore/);
+    assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+  });
+}
 
 test("install, the install committed, then --statusline: the second install's edit is install's too", async () => {
   const dir = fixtureCopy('s3/good');
@@ -184,4 +187,23 @@ test("install, the install committed, then --statusline: the second install's ed
   const r = await evaluate(dir);
   assert.doesNotMatch(said(check(r, 'work-explained')), /settings\.json/);
   assert.equal(check(r, 'fresh').status, 'pass', said(check(r, 'fresh')));
+});
+
+test("a user's own LF→CRLF rewrite of a committed .gitignore (no core.autocrlf) stays work after an install", async () => {
+  const dir = s3Committed({ '.gitignore': 'node_modules/\n' });
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\r\n');
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  later(dir, ...INSTALLED);
+  const r = await evaluate(dir);
+  assert.match(said(check(r, 'work-explained')), /\.gitignore/);
+});
+
+test("asking git how it stores the .gitignore runs no filter the repository's config defines", async () => {
+  const dir = s3Committed({ '.gitattributes': '.gitignore filter=evil\n', '.gitignore': 'node_modules/\n' });
+  const pwned = path.join(dir, 'pwned');
+  git(dir, 'config', 'filter.evil.clean', `touch '${pwned}'; cat`);
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  assert.equal(existsSync(pwned), false, 'the clean filter ran');
+  later(dir, ...INSTALLED);
+  assert.doesNotMatch(said(check(await evaluate(dir), 'work-explained')), /\.gitignore/);
 });

@@ -378,7 +378,7 @@ function currentGitProgram(): string {
   return gitPath.program;
 }
 
-function run(cwd: string, argv: string[], timeoutMs: number): Promise<string | null> {
+function run(cwd: string, argv: string[], timeoutMs: number, input?: Buffer): Promise<string | null> {
   return new Promise((resolve) => {
     try {
       // Loaded on the first git run: the hooks that run no git never pay for node:child_process.
@@ -386,12 +386,14 @@ function run(cwd: string, argv: string[], timeoutMs: number): Promise<string | n
       // By its absolute path: a bare name would also find a `git` the repository committed (a relative PATH folder).
       const program = currentGitProgram();
       if (!program) return resolve(null);
-      execFile(
+      const child = execFile(
         program,
         argv,
         { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true, env: gitEnv() },
         (err, stdout) => resolve(err ? null : stdout),
       );
+      child.stdin?.on('error', () => undefined);
+      child.stdin?.end(input);
     } catch {
       resolve(null);
     }
@@ -418,9 +420,21 @@ function argvOf(repo: SafeRepo, args: string[]): string[] {
 }
 
 /** Run the real `git` binary safely in `cwd` (see the top of this file); stdout, or null on any failure. Never throws. */
-export async function git(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
+export async function git(cwd: string, args: string[], timeoutMs = 10_000, input?: Buffer): Promise<string | null> {
   const repo = await safeRepo(cwd);
-  return repo ? run(cwd, argvOf(repo, args), timeoutMs) : null;
+  return repo ? run(cwd, argvOf(repo, args), timeoutMs, input) : null;
+}
+
+/**
+ * The object name git would give `bytes` stored at `rel` (relative to the work tree `root`): its own
+ * reading of line-end conversion (`core.autocrlf`, `core.eol`, the `text` and `eol` attributes, the
+ * index's copy), the repository's own filter drivers neutralised as in every run. Null without a
+ * repository or git, or when git refuses.
+ */
+export async function storedBlobId(root: string, rel: string, bytes: Buffer): Promise<string | null> {
+  const out = await git(root, ['hash-object', `--path=${rel}`, '--stdin'], 10_000, bytes);
+  const id = out?.trim() ?? '';
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id) ? id : null;
 }
 
 const MAX_CHANGED_STAT = 500;

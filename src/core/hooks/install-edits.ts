@@ -19,9 +19,10 @@ import { INSTALL_EDITED_RELS, INSTALL_RECORD_REL, INSTALLED_SCRIPTS } from './fi
 export interface WrittenEntry {
   sha256: string;
   /**
-   * The blob names git may hold for the file as it was before install (SHA-1 and SHA-256 repositories;
-   * with CRLF line ends also those of the LF text, which git stores under `core.autocrlf`), before
-   * each install of a row of them made with nothing between (one commits the other's output).
+   * The blob names git may hold for the file as it was before install: those of its very bytes (SHA-1
+   * and SHA-256 repositories) and the one git itself gives it stored at its path (line ends
+   * converted where git's settings say so), before each install of a row of them made with nothing
+   * between (one commits the other's output).
    */
   before: string[];
   /** There was no file before one of those installs: HEAD holding nothing there is install's too. */
@@ -31,32 +32,31 @@ export interface WrittenEntry {
 /** The largest file hashed for this (a larger one counts as work). */
 const HASHED_MAX_BYTES = 16 * 1024 * 1024;
 
-/**
- * git's object names of a blob holding `bytes`, in a SHA-1 and in a SHA-256 repository, and with
- * CRLF line ends those of the same text with LF ends (what git stores under `core.autocrlf`).
- */
+/** git's object names of a blob holding exactly `bytes`, in a SHA-1 and in a SHA-256 repository. */
 export function gitBlobIds(bytes: Buffer): string[] {
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
-  const texts = [bytes];
-  if (bytes.includes('\r\n')) texts.push(Buffer.from(bytes.toString('latin1').replaceAll('\r\n', '\n'), 'latin1'));
-  return texts.flatMap((b) => {
-    const head = Buffer.from(`blob ${b.length}\0`, 'latin1');
-    return ['sha1', 'sha256'].map((alg) => createHash(alg).update(head).update(b).digest('hex'));
-  });
+  const head = Buffer.from(`blob ${bytes.length}\0`, 'latin1');
+  return ['sha1', 'sha256'].map((alg) => createHash(alg).update(head).update(bytes).digest('hex'));
 }
 
 /**
  * The record's entry for a file install is about to write: `before` its bytes now (null: none),
- * `after` what it writes, `was` the record's entry for it from an earlier install. When the file
- * still holds that install's bytes, what stood there before it counts too (whether or not that
- * install's output was committed since).
+ * `stored` the blob name git itself gives those bytes at the file's path (null: no repository, or
+ * git did not say), `after` what it writes, `was` the record's entry for it from an earlier install.
+ * When the file still holds that install's bytes, what stood there before it counts too (whether or
+ * not that install's output was committed since).
  */
-export function writtenEntry(before: Buffer | null, after: string, was?: Partial<WrittenEntry>): WrittenEntry {
+export function writtenEntry(
+  before: Buffer | null,
+  after: string,
+  was?: Partial<WrittenEntry>,
+  stored: string | null = null,
+): WrittenEntry {
   const chained = !!before && !!was && typeof was.sha256 === 'string' && sha256(before) === was.sha256;
   const earlier = chained && Array.isArray(was.before) ? was.before.filter((x) => typeof x === 'string') : [];
   return {
     sha256: sha256(after),
-    before: [...new Set([...earlier, ...(before ? gitBlobIds(before) : [])])],
+    before: [...new Set([...earlier, ...(before ? gitBlobIds(before) : []), ...(before && stored ? [stored] : [])])],
     absentBefore: !before || (chained && was.absentBefore === true),
   };
 }

@@ -41,6 +41,7 @@ import {
 } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
+import { storedBlobId } from '../git/git';
 import { writtenEntry, type WrittenEntry } from './install-edits';
 
 export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SCRIPT_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, STATUSLINE_SCRIPT_REL };
@@ -962,15 +963,18 @@ function runtimeFiles(root: string): string[] {
  * Record what install wrote to `rel` and what stood there before (./install-edits), when the bytes
  * read before the write are those the plan hashed (`beforeHash`, null: no file); else record nothing.
  */
-function setEntry(
+async function setEntry(
   written: Record<string, WrittenEntry>,
+  root: string,
   rel: string,
   before: Buffer | null,
   beforeHash: string | null,
   after: string,
-): void {
+): Promise<void> {
   const same = before === null ? beforeHash === null : beforeHash !== null && sha256(before) === beforeHash;
-  if (same) written[rel] = writtenEntry(before, after, written[rel]);
+  // git's own word on how it stores those bytes there (CRLF as LF under core.autocrlf, say), not a guess of ours.
+  const stored = same && before ? await storedBlobId(root, rel, before) : null;
+  if (same) written[rel] = writtenEntry(before, after, written[rel], stored);
   else delete written[rel];
 }
 
@@ -1067,7 +1071,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       // The bytes before, read under the lock: the write refuses unless they still hash as the plan read them.
       const before = await readRegularFile(plan.settingsPath);
       await writeAtomic(plan.settingsPath, text, { expectHash: plan.beforeHash, root: plan.root });
-      setEntry(written, relOf(plan, plan.settingsPath), before, plan.beforeHash, text);
+      await setEntry(written, plan.root, relOf(plan, plan.settingsPath), before, plan.beforeHash, text);
     }
     if (plan.gitignore) {
       const before = await readRegularFile(plan.gitignore.path);
@@ -1075,7 +1079,14 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
         expectHash: plan.gitignore.beforeHash,
         root: plan.root,
       });
-      setEntry(written, relOf(plan, plan.gitignore.path), before, plan.gitignore.beforeHash, plan.gitignore.after);
+      await setEntry(
+        written,
+        plan.root,
+        relOf(plan, plan.gitignore.path),
+        before,
+        plan.gitignore.beforeHash,
+        plan.gitignore.after,
+      );
     }
     await writeRecord({ ...plan, record: { ...plan.record, written } });
     return;
