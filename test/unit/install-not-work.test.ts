@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { applyHooksPlan, INSTALL_RECORD_REL, planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
 import { sha256 } from '../../src/core/files/fsread';
@@ -207,3 +208,22 @@ test("asking git how it stores the .gitignore runs no filter the repository's co
   later(dir, ...INSTALLED);
   assert.doesNotMatch(said(check(await evaluate(dir), 'work-explained')), /\.gitignore/);
 });
+
+// A FIFO at an attribute file would hold `git hash-object` (and the install's write lock) until git's time limit.
+test(
+  'an attribute file that is a FIFO holds no install: git is not asked how it stores the file',
+  { timeout: 8_000 },
+  async () => {
+    const dir = s3Committed();
+    git(dir, 'config', 'core.autocrlf', 'true');
+    writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\r\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'gitignore');
+    execFileSync('mkfifo', [path.join(dir, '.gitattributes')]);
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+    const rec = JSON.parse(readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8'));
+    // The names of the bytes themselves only (SHA-1 and SHA-256): not git's, which would be the LF text's.
+    assert.deepEqual(rec.written['.gitignore'].before.length, 2, JSON.stringify(rec.written['.gitignore']));
+    assert.equal(rec.written['.gitignore'].before.includes(git(dir, 'rev-parse', 'HEAD:.gitignore').trim()), false);
+  },
+);

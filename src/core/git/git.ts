@@ -420,19 +420,34 @@ function argvOf(repo: SafeRepo, args: string[]): string[] {
 }
 
 /** Run the real `git` binary safely in `cwd` (see the top of this file); stdout, or null on any failure. Never throws. */
-export async function git(cwd: string, args: string[], timeoutMs = 10_000, input?: Buffer): Promise<string | null> {
+export async function git(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
   const repo = await safeRepo(cwd);
-  return repo ? run(cwd, argvOf(repo, args), timeoutMs, input) : null;
+  return repo ? run(cwd, argvOf(repo, args), timeoutMs) : null;
 }
 
 /**
- * The object name git would give `bytes` stored at `rel` (relative to the work tree `root`): its own
- * reading of line-end conversion (`core.autocrlf`, `core.eol`, the `text` and `eol` attributes, the
- * index's copy), the repository's own filter drivers neutralised as in every run. Null without a
- * repository or git, or when git refuses.
+ * The object name git would give `bytes` stored at `rel` (relative to the folder `root`, which may lie
+ * below the work tree's top; git takes `--path` from the folder it runs in): its own reading of
+ * line-end conversion (`core.autocrlf`, `core.eol`, the `text` and `eol` attributes) as
+ * `git hash-object` applies it, which does not look at the index's copy (`git add` keeps CRLF that
+ * the index already holds). The repository's own filter drivers are neutralised as in every run. Null
+ * without a repository or git, when an attribute file git would read for the path is not a regular
+ * file (a FIFO would hold git), or when git refuses.
  */
 export async function storedBlobId(root: string, rel: string, bytes: Buffer): Promise<string | null> {
-  const out = await git(root, ['hash-object', `--path=${rel}`, '--stdin'], 10_000, bytes);
+  const repo = await safeRepo(root);
+  if (!repo) return null;
+  const abs = path.resolve(root, rel);
+  const fromTop = path.relative(repo.top, path.dirname(abs));
+  if (fromTop.startsWith('..') || path.isAbsolute(fromTop)) return null;
+  const folders = [repo.top];
+  for (const part of fromTop ? fromTop.split(path.sep) : []) folders.push(path.join(folders[folders.length - 1], part));
+  const attributeFiles = [
+    ...folders.map((d) => path.join(d, '.gitattributes')),
+    path.join(repo.commonDir, 'info', 'attributes'),
+  ];
+  if (attributeFiles.some((f) => lstatOrNullSync(f) !== null && !statOrNullSync(f)?.isFile())) return null;
+  const out = await run(root, argvOf(repo, ['hash-object', `--path=${rel}`, '--stdin']), 10_000, bytes);
   const id = out?.trim() ?? '';
   return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id) ? id : null;
 }

@@ -40,23 +40,23 @@ export function gitBlobIds(bytes: Buffer): string[] {
 }
 
 /**
- * The record's entry for a file install is about to write: `before` its bytes now (null: none),
- * `stored` the blob name git itself gives those bytes at the file's path (null: no repository, or
- * git did not say), `after` what it writes, `was` the record's entry for it from an earlier install.
- * When the file still holds that install's bytes, what stood there before it counts too (whether or
- * not that install's output was committed since).
+ * The record's entry for a file install is about to write: `before` what stands there now (null:
+ * nothing), its bytes and the blob name git itself gives them at the file's path (`stored`, null: no
+ * repository, or git did not say); `after` what install writes; `was` the record's entry for it from
+ * an earlier install. When the file still holds that install's bytes, what stood there before it
+ * counts too (whether or not that install's output was committed since).
  */
 export function writtenEntry(
-  before: Buffer | null,
+  before: { bytes: Buffer; stored: string | null } | null,
   after: string,
   was?: Partial<WrittenEntry>,
-  stored: string | null = null,
 ): WrittenEntry {
-  const chained = !!before && !!was && typeof was.sha256 === 'string' && sha256(before) === was.sha256;
+  const chained = !!before && !!was && typeof was.sha256 === 'string' && sha256(before.bytes) === was.sha256;
   const earlier = chained && Array.isArray(was.before) ? was.before.filter((x) => typeof x === 'string') : [];
+  const now = before ? [...gitBlobIds(before.bytes), ...(before.stored ? [before.stored] : [])] : [];
   return {
     sha256: sha256(after),
-    before: [...new Set([...earlier, ...(before ? gitBlobIds(before) : []), ...(before && stored ? [stored] : [])])],
+    before: [...new Set([...earlier, ...now])],
     absentBefore: !before || (chained && was.absentBefore === true),
   };
 }

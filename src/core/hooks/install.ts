@@ -973,8 +973,12 @@ async function setEntry(
 ): Promise<void> {
   const same = before === null ? beforeHash === null : beforeHash !== null && sha256(before) === beforeHash;
   // git's own word on how it stores those bytes there (CRLF as LF under core.autocrlf, say), not a guess of ours.
-  const stored = same && before ? await storedBlobId(root, rel, before) : null;
-  if (same) written[rel] = writtenEntry(before, after, written[rel], stored);
+  if (same)
+    written[rel] = writtenEntry(
+      before && { bytes: before, stored: await storedBlobId(root, rel, before) },
+      after,
+      written[rel],
+    );
   else delete written[rel];
 }
 
