@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utime
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
+import { markerCovers } from '../../src/core/checkpoint/freshness';
 import { cli, git, gitInit, REPO, workspace } from './helpers';
 import { OTHER_SID, preCompact, SID } from './checkpoint-fixtures';
 
@@ -359,5 +360,31 @@ test('a shared marker git tracks (a branch checked out during the session brings
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const after = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
     assert.equal(after.allow, true, `${after.rule}: ${after.reason}`);
+  }
+});
+
+test('a marker reached through a .claude that is a symbolic link (whoever can write where it leads can place one) lets no /compact through', async () => {
+  for (const [which, rel] of [
+    ["this session's marker", `.claude/.checkpoint-ready.${SID}`],
+    ['the shared marker', SHARED_MARKER_REL],
+  ]) {
+    const dir = demo(which !== 'the shared marker');
+    const payload = JSON.parse(preCompact(dir));
+    payload.transcript_path = transcriptFrom(Date.now() - 60_000);
+    if (which === 'the shared marker') writeFileSync(path.join(dir, rel), 'nothing-to-preserve\n');
+    const direct = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
+    assert.equal(direct.allow, true, `${which}, in .claude itself: ${direct.rule} ${direct.reason}`);
+    assert.equal(await markerCovers(dir, SID, [], {}), true, which);
+    // The same .claude elsewhere, the workspace's a link to it.
+    const elsewhere = path.join(workspace({}), 'claude');
+    cpSync(path.join(dir, '.claude'), elsewhere, { recursive: true });
+    rmSync(path.join(dir, '.claude'), { recursive: true });
+    symlinkSync(elsewhere, path.join(dir, '.claude'));
+    const d = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], `${which}: ${d.log}`);
+    assert.match(d.reason, new RegExp(`${rel.replace(/\./g, '\\.')} is reached through \\.claude, a symbolic link`));
+    assert.match(d.reason, /Make \.claude a folder of its own/);
+    // The reminder takes no marker there either: it does not say the session is covered.
+    assert.equal(await markerCovers(dir, SID, [], {}), false, which);
   }
 });

@@ -1,5 +1,6 @@
 /**
- * The checkpoint marker of SPEC §3 (S2's `.claude/.checkpoint-ready.<session-id>`).
+ * The checkpoint marker (S2's `.claude/.checkpoint-ready.<session-id>`): what a checkpoint writes, and
+ * what the PreCompact guard reads to let a compaction through.
  *
  * Content, one line then one line per vouched state file (the second part is `sha256sum` format):
  *
@@ -11,7 +12,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readStart, readTextFile } from '../files/fsread';
+import { lstatOrNullSync, readStart, readTextFile } from '../files/fsread';
 
 export const MARKER_DIR = '.claude';
 export const SHARED_MARKER_REL = '.claude/.checkpoint-ready';
@@ -145,9 +146,30 @@ export interface MarkerFile {
 /** The largest marker read: the tool's own hold a line and one line per state file. */
 export const MARKER_MAX_BYTES = 64 * 1024;
 
-/** A marker that exists as a readable regular file, or null (also for one larger than MARKER_MAX_BYTES). Never throws. */
+/**
+ * The first folder between the root and `rel` (root-relative, with `/`) that is a symbolic link, or
+ * null. The tool writes its markers through no link, so a marker reached through a linked `.claude`
+ * (a repository can commit the link, and whoever can write where it leads can place a marker there
+ * at any time) is none of its.
+ */
+export function linkedFolderOf(root: string, rel: string): string | null {
+  const parts = rel.split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const shown = parts.slice(0, i).join('/');
+    if (lstatOrNullSync(path.join(root, shown))?.isSymbolicLink()) return shown;
+  }
+  return null;
+}
+
+/**
+ * A marker that exists as a readable regular file the tool could have written, or null: also for
+ * one larger than MARKER_MAX_BYTES, a symbolic link, a file with a second hard link, or one reached
+ * through a linked folder (`linkedFolderOf`). Never throws.
+ */
 export async function readMarker(root: string, rel: string): Promise<MarkerFile | null> {
   const abs = path.join(root, rel);
+  const st = lstatOrNullSync(abs);
+  if (!st || !st.isFile() || st.nlink > 1 || linkedFolderOf(root, rel) !== null) return null;
   const f = await readTextFile(abs, MARKER_MAX_BYTES);
   // Larger than any marker the tool writes: what it names past its first 64 KB is not read, so it is none.
   if (f.ok && f.truncated) return null;

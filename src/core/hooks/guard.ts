@@ -26,6 +26,7 @@ import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } fr
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import {
   isSessionId,
+  linkedFolderOf,
   MARKER_MAX_BYTES,
   markerRel,
   readMarker,
@@ -149,6 +150,7 @@ function block(
 /**
  * A marker, or why an existing one cannot be read (null error: it is simply missing), or why what
  * stands there is no marker the tool wrote (`planted`): a symbolic link, a folder or another non-file,
+ * reached through a folder that is a symbolic link (`linked`: that folder),
  * a file with a second hard link (a repository can commit any of them, and each would let every
  * /compact through), or a file dated in the future (its age would count as none).
  */
@@ -156,8 +158,10 @@ async function markerAt(
   root: string,
   rel: string,
   now: number,
-): Promise<{ marker: MarkerFile | null; error: string | null; planted: string | null }> {
+): Promise<{ marker: MarkerFile | null; error: string | null; planted: string | null; linked: string | null }> {
   const st = lstatOrNullSync(path.join(root, rel));
+  const linked = st ? linkedFolderOf(root, rel) : null;
+  if (linked) return { marker: null, error: null, planted: null, linked };
   const planted = !st
     ? null
     : st.isSymbolicLink()
@@ -173,13 +177,13 @@ async function markerAt(
               : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
                 ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
                 : null;
-  if (planted) return { marker: null, error: null, planted };
+  if (planted) return { marker: null, error: null, planted, linked: null };
   const marker = await readMarker(root, rel);
-  if (marker) return { marker, error: null, planted: null };
+  if (marker) return { marker, error: null, planted: null, linked: null };
   // Only a read that failed (permission, I/O) is an error; a file that changed under the read is no marker.
   const f = await readTextFile(path.join(root, rel), 1);
   const failed = !f.ok && f.kind !== 'missing' && f.kind !== 'binary' && f.kind !== 'not-utf8';
-  return { marker: null, error: failed ? f.message : null, planted: null };
+  return { marker: null, error: failed ? f.message : null, planted: null, linked: null };
 }
 
 /** How far ahead of the clock a marker's time may be (another machine's clock on a shared folder) before it is no marker. */
@@ -228,14 +232,29 @@ async function decide(
 
   // Which marker speaks for this session. A marker that is there but cannot be read is the guard's
   // own failure, not the user's: it allows (and the log says why).
-  const ownRead = sid ? await markerAt(root, markerRel(sid), now) : { marker: null, error: null, planted: null };
+  const ownRead = sid
+    ? await markerAt(root, markerRel(sid), now)
+    : { marker: null, error: null, planted: null, linked: null };
+  // A marker reached through a linked folder: the tool wrote none there (it writes through no link).
+  const linked = ownRead.linked ? markerRel(sid) : !ownRead.marker && sharedRead.linked ? SHARED_MARKER_REL : null;
+  const cli = cliCommand(root);
+  if (linked) {
+    const folder = (ownRead.linked ?? sharedRead.linked) as string;
+    return block(
+      'no-marker',
+      root,
+      sid,
+      null,
+      `Compaction stopped: ${linked} is reached through ${folder}, a symbolic link. Session Ledger writes its markers through no link, so it proves no checkpoint. Make ${folder} a folder of its own instead of a link, then run \`${checkpointCommand(cli, sid, null)}\` and /compact again.`,
+      `BLOCK (${linked} is reached through ${folder}, a symbolic link: no marker)`,
+    );
+  }
   // What stands at this session's marker (or, without one, at the shared marker) and is no marker: blocked, and said.
   const planted = ownRead.planted
     ? { rel: markerRel(sid), why: ownRead.planted }
     : !ownRead.marker && sharedRead.planted
       ? { rel: SHARED_MARKER_REL, why: sharedRead.planted }
       : null;
-  const cli = cliCommand(root);
   if (planted) {
     return block(
       'no-marker',
