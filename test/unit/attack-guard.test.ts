@@ -382,7 +382,7 @@ test('a marker reached through a .claude that is a symbolic link (whoever can wr
     symlinkSync(elsewhere, path.join(dir, '.claude'));
     const d = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
     assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], `${which}: ${d.log}`);
-    assert.match(d.reason, new RegExp(`${rel.replace(/\./g, '\\.')} is reached through \\.claude, a symbolic link`));
+    assert.match(d.reason, /^Compaction stopped: \.claude is a symbolic link\./);
     assert.match(d.reason, /Make \.claude a folder of its own/);
     // The reminder takes no marker there either: it does not say the session is covered.
     assert.equal(await markerCovers(dir, SID, [], {}), false, which);

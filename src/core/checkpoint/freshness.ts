@@ -6,7 +6,15 @@
 import * as path from 'node:path';
 import { statOrNullSync } from '../files/fsread';
 import { gitTracks } from '../git/tracked';
-import { isSessionId, markerRel, readMarker, sameSession, SHARED_MARKER_REL, type MarkerFile } from './marker';
+import {
+  isSessionId,
+  linkedFolderOf,
+  markerAt,
+  markerRel,
+  sameSession,
+  SHARED_MARKER_REL,
+  type MarkerFile,
+} from './marker';
 
 /** A state file written within this long after the marker still counts as written by the checkpoint. */
 export const IDLE_GRACE_MS = 30_000;
@@ -73,16 +81,67 @@ export function speakingMarker(
   };
 }
 
-/** The marker that speaks for a session (`speakingMarker`; the shared one as `sharedNotOurs` takes it), read from disk. Null when none. */
+/**
+ * What the markers on disk say for a session, in the order the PreCompact guard takes it (every
+ * surface that says whether a checkpoint covers the session asks this):
+ * - `linked`: `.claude`, the markers' folder, is a symbolic link (`folder`): no marker there is one a
+ *   checkpoint wrote, and none can be written there;
+ * - `marker`: the shared marker says nothing-to-preserve and this session wrote it, else the marker
+ *   `speakingMarker` picks;
+ * - `planted`: what stands at the session's marker (or, without one, at the shared marker) is no
+ *   marker (`markerAt`);
+ * - `unreadable`: a marker is there but cannot be read (permission, I/O);
+ * - `none`: no marker speaks; `foreign` names one another session signed, `notOurs` why the shared
+ *   marker does not count (`sharedNotOurs`), `sharedMtime` its time.
+ * `began` gives when the session's transcript began (asked only when a shared marker is there).
+ */
+export type MarkerChoice =
+  | { kind: 'linked'; folder: string }
+  | { kind: 'marker'; marker: MarkerFile }
+  | { kind: 'planted'; rel: string; why: string }
+  | { kind: 'unreadable'; rel: string; error: string }
+  | {
+      kind: 'none';
+      foreign: { rel: string; signer: string } | null;
+      notOurs: 'tracked' | 'before' | null;
+      sharedMtime: number | null;
+    };
+
+export async function chooseMarker(
+  root: string,
+  sessionId: string | null,
+  now: number,
+  began: () => Promise<number | null> | number | null,
+): Promise<MarkerChoice> {
+  const folder = linkedFolderOf(root, SHARED_MARKER_REL);
+  if (folder !== null) return { kind: 'linked', folder };
+  const sharedRead = await markerAt(root, SHARED_MARKER_REL, now);
+  const notOurs = sharedRead.marker ? await sharedNotOurs(root, sharedRead.marker, await began()) : null;
+  const shared = notOurs ? null : sharedRead.marker;
+  if (shared?.content.nothingToPreserve) return { kind: 'marker', marker: shared };
+  const own = isSessionId(sessionId) ? markerRel(sessionId) : null;
+  const ownRead = own ? await markerAt(root, own, now) : { marker: null, error: null, planted: null };
+  if (own && ownRead.planted) return { kind: 'planted', rel: own, why: ownRead.planted };
+  if (!ownRead.marker && sharedRead.planted)
+    return { kind: 'planted', rel: SHARED_MARKER_REL, why: sharedRead.planted };
+  if (own && ownRead.error) return { kind: 'unreadable', rel: own, error: ownRead.error };
+  if (!ownRead.marker && sharedRead.error)
+    return { kind: 'unreadable', rel: SHARED_MARKER_REL, error: sharedRead.error };
+  const { marker, foreign } = speakingMarker(ownRead.marker, shared, sessionId);
+  return marker
+    ? { kind: 'marker', marker }
+    : { kind: 'none', foreign, notOurs, sharedMtime: sharedRead.marker?.mtime ?? null };
+}
+
+/** The marker that speaks for a session (`chooseMarker`), or null when none does. */
 export async function markerFor(
   root: string,
   sessionId: string | null,
   began: number | null = null,
+  now = Date.now(),
 ): Promise<MarkerFile | null> {
-  const own = isSessionId(sessionId) ? await readMarker(root, markerRel(sessionId)) : null;
-  const shared = await readMarker(root, SHARED_MARKER_REL);
-  const ours = (await sharedNotOurs(root, shared, began)) ? null : shared;
-  return speakingMarker(own, ours, sessionId).marker;
+  const choice = await chooseMarker(root, sessionId, now, () => began);
+  return choice.kind === 'marker' ? choice.marker : null;
 }
 
 /** A root-relative path a marker names, when it stays inside the root. */
@@ -105,7 +164,7 @@ export async function markerCovers(
   began: number | null = null,
 ): Promise<boolean> {
   try {
-    const marker = await markerFor(root, sessionId, began);
+    const marker = await markerFor(root, sessionId, began, now);
     if (!marker) return false;
     if (marker.content.nothingToPreserve) return true;
     if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return false;

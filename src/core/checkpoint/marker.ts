@@ -161,15 +161,53 @@ export function linkedFolderOf(root: string, rel: string): string | null {
   return null;
 }
 
+/** How far ahead of the clock a marker's time may be (another machine's clock on a shared folder) before it is no marker. */
+export const MARKER_CLOCK_SLACK_MS = 5 * 60_000;
+
 /**
- * A marker that exists as a readable regular file the tool could have written, or null: also for
- * one larger than MARKER_MAX_BYTES, a symbolic link, a file with a second hard link, or one reached
- * through a linked folder (`linkedFolderOf`). Never throws.
+ * What stands at a marker's path: a marker (`marker`); nothing (all null); something no checkpoint
+ * wrote (`planted`, what it is): a symbolic link, a folder or another non-file, a file with a second
+ * hard link, one reached through a linked folder, one larger than any marker, or one dated in the
+ * future (its age would count as none), each of which would let every /compact through; or a file
+ * that cannot be read (`error`: permission, I/O). Never throws.
  */
-export async function readMarker(root: string, rel: string): Promise<MarkerFile | null> {
+export async function markerAt(
+  root: string,
+  rel: string,
+  now: number,
+): Promise<{ marker: MarkerFile | null; error: string | null; planted: string | null }> {
   const abs = path.join(root, rel);
   const st = lstatOrNullSync(abs);
-  if (!st || !st.isFile() || st.nlink > 1 || linkedFolderOf(root, rel) !== null) return null;
+  const linked = st ? linkedFolderOf(root, rel) : null;
+  const planted = !st
+    ? null
+    : linked !== null
+      ? `reached through ${linked}, a symbolic link`
+      : st.isSymbolicLink()
+        ? 'a symbolic link'
+        : st.isDirectory()
+          ? 'a folder'
+          : !st.isFile()
+            ? 'not a regular file'
+            : st.nlink > 1
+              ? `a file with ${st.nlink} hard links`
+              : st.size > MARKER_MAX_BYTES
+                ? `larger than ${MARKER_MAX_BYTES / 1024} KB`
+                : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
+                  ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
+                  : null;
+  if (planted) return { marker: null, error: null, planted };
+  const marker = await readMarker(root, rel);
+  if (marker) return { marker, error: null, planted: null };
+  // Only a read that failed (permission, I/O) is an error; a file that changed under the read is no marker.
+  const f = await readTextFile(abs, 1);
+  const failed = !f.ok && f.kind !== 'missing' && f.kind !== 'binary' && f.kind !== 'not-utf8';
+  return { marker: null, error: failed ? f.message : null, planted: null };
+}
+
+/** The marker file at `rel`, read as it stands (`markerAt` says first whether a checkpoint could have written it); null when none or larger than MARKER_MAX_BYTES. */
+async function readMarker(root: string, rel: string): Promise<MarkerFile | null> {
+  const abs = path.join(root, rel);
   const f = await readTextFile(abs, MARKER_MAX_BYTES);
   // Larger than any marker the tool writes: what it names past its first 64 KB is not read, so it is none.
   if (f.ok && f.truncated) return null;

@@ -1,12 +1,15 @@
 /**
- * The PreCompact guard (SPEC §3: S2's guard, generalised to every system). It decides from Claude
- * Code's hook JSON whether a `/compact` may go ahead:
+ * The PreCompact guard (S2's guard, for every system). It decides from Claude Code's hook JSON
+ * whether a `/compact` may go ahead:
  *
  * 1. malformed stdin, a payload of another event, an internal error, or a marker that exists but
  *    cannot be read (permission, I/O error: not "missing") → allow (never trap the user), logged;
  * 2. `trigger` `auto` → allow (only manual compactions are guarded);
  * 3. `nothing-to-preserve` in the shared marker or in this session's marker → allow;
- * 4. no usable marker → block (a shared marker signed by another valid session id is not used);
+ * 4. no usable marker → block (a shared marker signed by another valid session id is not used, nor
+ *    one git tracks or written before the session began); `.claude` a symbolic link, or at the
+ *    marker something no checkpoint wrote (a link, a folder, a hard-linked file, a file dated in the
+ *    future) → block, saying what stands there (`chooseMarker` decides, as for every surface);
  * 5. a state file that is an empty skeleton → block;
  * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
  * 7. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
@@ -16,23 +19,15 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { IDLE_GRACE_MS, maxAgeMinutes, sharedNotOurs, speakingMarker } from '../checkpoint/freshness';
+import { chooseMarker, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
-import { lstatOrNullSync, readTextFile } from '../files/fsread';
+import { lstatOrNullSync } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
-import {
-  isSessionId,
-  linkedFolderOf,
-  MARKER_MAX_BYTES,
-  markerRel,
-  readMarker,
-  SHARED_MARKER_REL,
-  type MarkerFile,
-} from '../checkpoint/marker';
+import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import type { WorkspaceReport } from '../model/model';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
@@ -148,48 +143,6 @@ function block(
 }
 
 /**
- * A marker, or why an existing one cannot be read (null error: it is simply missing), or why what
- * stands there is no marker the tool wrote (`planted`): a symbolic link, a folder or another non-file,
- * reached through a folder that is a symbolic link (`linked`: that folder),
- * a file with a second hard link (a repository can commit any of them, and each would let every
- * /compact through), or a file dated in the future (its age would count as none).
- */
-async function markerAt(
-  root: string,
-  rel: string,
-  now: number,
-): Promise<{ marker: MarkerFile | null; error: string | null; planted: string | null; linked: string | null }> {
-  const st = lstatOrNullSync(path.join(root, rel));
-  const linked = st ? linkedFolderOf(root, rel) : null;
-  if (linked) return { marker: null, error: null, planted: null, linked };
-  const planted = !st
-    ? null
-    : st.isSymbolicLink()
-      ? 'a symbolic link'
-      : st.isDirectory()
-        ? 'a folder'
-        : !st.isFile()
-          ? 'not a regular file'
-          : st.nlink > 1
-            ? `a file with ${st.nlink} hard links`
-            : st.size > MARKER_MAX_BYTES
-              ? `larger than ${MARKER_MAX_BYTES / 1024} KB`
-              : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
-                ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
-                : null;
-  if (planted) return { marker: null, error: null, planted, linked: null };
-  const marker = await readMarker(root, rel);
-  if (marker) return { marker, error: null, planted: null, linked: null };
-  // Only a read that failed (permission, I/O) is an error; a file that changed under the read is no marker.
-  const f = await readTextFile(path.join(root, rel), 1);
-  const failed = !f.ok && f.kind !== 'missing' && f.kind !== 'binary' && f.kind !== 'not-utf8';
-  return { marker: null, error: failed ? f.message : null, planted: null, linked: null };
-}
-
-/** How far ahead of the clock a marker's time may be (another machine's clock on a shared folder) before it is no marker. */
-const MARKER_CLOCK_SLACK_MS = 5 * 60_000;
-
-/**
  * The home files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
  * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
  * longer watched).
@@ -220,66 +173,25 @@ async function decide(
   const sid = isSessionId(p.session_id) ? p.session_id : null;
   if (trigger && trigger !== 'manual') return allow('auto', root, sid, null, `allow (trigger=${trigger}, not manual)`);
 
-  const sharedRead = await markerAt(root, SHARED_MARKER_REL, now);
-  // The shared marker counts only when this session wrote it (`sharedNotOurs`).
+  // Which marker speaks for this session (the same choice the reminder and the status bar make).
   const transcript = str(p.transcript_path);
-  const began =
-    sharedRead.marker && transcript && path.isAbsolute(transcript) ? await transcriptBegan(transcript) : null;
-  const notOurs = await sharedNotOurs(root, sharedRead.marker, began);
-  const shared = notOurs ? null : sharedRead.marker;
-  if (shared?.content.nothingToPreserve)
-    return allow('opt-out', root, sid, shared.rel, `allow (nothing-to-preserve in ${shared.rel})`);
-
-  // Which marker speaks for this session. A marker that is there but cannot be read is the guard's
-  // own failure, not the user's: it allows (and the log says why).
-  const ownRead = sid
-    ? await markerAt(root, markerRel(sid), now)
-    : { marker: null, error: null, planted: null, linked: null };
-  // A marker reached through a linked folder: the tool wrote none there (it writes through no link).
-  const linked = ownRead.linked ? markerRel(sid) : !ownRead.marker && sharedRead.linked ? SHARED_MARKER_REL : null;
-  const cli = cliCommand(root);
-  if (linked) {
-    const folder = (ownRead.linked ?? sharedRead.linked) as string;
-    return block(
-      'no-marker',
-      root,
-      sid,
-      null,
-      `Compaction stopped: ${linked} is reached through ${folder}, a symbolic link. Session Ledger writes its markers through no link, so it proves no checkpoint. Make ${folder} a folder of its own instead of a link, then run \`${checkpointCommand(cli, sid, null)}\` and /compact again.`,
-      `BLOCK (${linked} is reached through ${folder}, a symbolic link: no marker)`,
-    );
-  }
-  // What stands at this session's marker (or, without one, at the shared marker) and is no marker: blocked, and said.
-  const planted = ownRead.planted
-    ? { rel: markerRel(sid), why: ownRead.planted }
-    : !ownRead.marker && sharedRead.planted
-      ? { rel: SHARED_MARKER_REL, why: sharedRead.planted }
-      : null;
-  if (planted) {
-    return block(
-      'no-marker',
-      root,
-      sid,
-      null,
-      `Compaction stopped: ${planted.rel} is ${planted.why}, not a marker Session Ledger wrote (a repository can commit one), so it proves no checkpoint. Remove it (rm -r ${planted.rel}), then run \`${checkpointCommand(cli, sid, null)}\` and /compact again.`,
-      `BLOCK (${planted.rel} is ${planted.why}: no marker)`,
-    );
-  }
-  const unreadable = ownRead.error
-    ? { rel: markerRel(sid), error: ownRead.error }
-    : !ownRead.marker && sharedRead.error
-      ? { rel: SHARED_MARKER_REL, error: sharedRead.error }
-      : null;
-  if (unreadable)
+  const choice = await chooseMarker(root, sid, now, () =>
+    transcript && path.isAbsolute(transcript) ? transcriptBegan(transcript) : null,
+  );
+  const marker = choice.kind === 'marker' ? choice.marker : null;
+  if (marker?.rel === SHARED_MARKER_REL && marker.content.nothingToPreserve)
+    return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
+  // A marker that is there but cannot be read is the guard's own failure, not the user's: it allows (and the log says why).
+  if (choice.kind === 'unreadable')
     return allow(
       'marker-error',
       root,
       sid,
-      unreadable.rel,
-      `allow (cannot read the marker ${unreadable.rel}: ${unreadable.error})`,
+      choice.rel,
+      `allow (cannot read the marker ${choice.rel}: ${choice.error})`,
     );
-  const { marker, foreign } = speakingMarker(ownRead.marker, shared, sid);
   const wanted = markerRel(sid);
+  const cli = cliCommand(root);
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {
@@ -291,14 +203,35 @@ async function decide(
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }
   }
-
+  // The markers' folder is a link: no marker there is a checkpoint's, and checkpoint writes none through it.
+  if (choice.kind === 'linked')
+    return block(
+      'no-marker',
+      root,
+      sid,
+      null,
+      `Compaction stopped: ${choice.folder} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and \`checkpoint\` writes none there. Make ${choice.folder} a folder of its own instead of a link, then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again.`,
+      `BLOCK (${choice.folder} is a symbolic link: no marker)`,
+    );
+  // What stands at this session's marker (or, without one, at the shared marker) and is no marker: blocked, and said.
+  if (choice.kind === 'planted')
+    return block(
+      'no-marker',
+      root,
+      sid,
+      null,
+      `Compaction stopped: ${choice.rel} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint. Remove it (rm -r ${choice.rel}), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again.`,
+      `BLOCK (${choice.rel} is ${choice.why}: no marker)`,
+    );
   if (!marker) {
+    const { foreign, notOurs, sharedMtime } =
+      choice.kind === 'none' ? choice : { foreign: null, notOurs: null, sharedMtime: null };
     const foreignNote = foreign
       ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} names session ${foreign.signer}, not this one; a marker counts only for the session it names.`
       : notOurs === 'tracked'
         ? ` The shared ${SHARED_MARKER_REL} is tracked by git: it came with the repository, so it proves no checkpoint in this session.`
         : notOurs === 'before'
-          ? ` The shared ${SHARED_MARKER_REL} was written before this session began (${new Date(sharedRead.marker?.mtime ?? 0).toISOString()}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
+          ? ` The shared ${SHARED_MARKER_REL} was written before this session began (${new Date(sharedMtime ?? 0).toISOString()}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
           : '';
     const idNote = sid
       ? ''

@@ -5,7 +5,6 @@
  * (`.claude/.checkpoint-ready`, with or without a session id) is there. Never throws: a missing,
  * unreadable or malformed file counts as "not yet".
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readTextFile } from '../../core/files/fsread';
 import {
@@ -15,7 +14,7 @@ import {
   hooksDisabledIn,
   hooksInstalledIn,
 } from '../../core/hooks/install';
-import { MARKER_DIR, SHARED_MARKER_REL } from '../../core/checkpoint/marker';
+import { listMarkers, markerAt } from '../../core/checkpoint/marker';
 
 export interface WalkthroughFacts {
   hooksInstalled: boolean;
@@ -76,11 +75,11 @@ function askJson<T>(ask: () => T): T | undefined {
 }
 
 async function markerPresent(root: string): Promise<boolean> {
-  const prefix = SHARED_MARKER_REL.slice(MARKER_DIR.length + 1);
-  try {
-    const names = await fs.readdir(path.join(root, MARKER_DIR));
-    return names.some((n) => n === prefix || (n.startsWith(`${prefix}.`) && !n.endsWith('.tmp')));
-  } catch {
-    return false;
+  // A marker a checkpoint could have written (`markerAt`): not a link, a folder, a hard-linked file or one through a linked `.claude`.
+  const now = Date.now();
+  for (const rel of await listMarkers(root)) {
+    if (rel.endsWith('.tmp')) continue;
+    if ((await markerAt(root, rel, now)).marker) return true;
   }
+  return false;
 }

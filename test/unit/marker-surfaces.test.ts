@@ -1,0 +1,97 @@
+// Every surface that says whether a checkpoint covers the session (the PreCompact guard, the reminder's
+// markerCovers, `checkpoint`'s "Safe", the walkthrough's "checkpoint made") takes the same marker: what a
+// checkpoint could have written, through no link. Real files, the real CLI.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, linkSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { preCompactGuard } from '../../src/core/hooks/guard';
+import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
+import { markerCovers } from '../../src/core/checkpoint/freshness';
+import { walkthroughFacts } from '../../src/extension/pure/walkthrough-facts';
+import { cli, gitInit, REPO, workspace } from './helpers';
+import { preCompact, SID } from './checkpoint-fixtures';
+
+/** A git copy of the demo workspace (all five systems), no checkpoint yet. */
+function demo(): string {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  gitInit(dir);
+  return dir;
+}
+
+const checkpoint = (root: string) =>
+  cli(['checkpoint', '--root', root, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+
+test("something no checkpoint wrote at this session's marker (a link, a hard link, a folder), a checkpoint's shared marker beside it: the reminder blocks as the guard does", async () => {
+  const plant: Array<[string, (other: string, p: string) => void]> = [
+    ['a symbolic link', (o, p) => symlinkSync(o, p)],
+    ['a hard link', (o, p) => linkSync(o, p)],
+    ['a folder', (_o, p) => mkdirSync(p)],
+  ];
+  for (const [what, make] of plant) {
+    const dir = demo();
+    const r = checkpoint(dir);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    renameSync(path.join(dir, markerRel(SID)), path.join(dir, SHARED_MARKER_REL));
+    const other = path.join(workspace({}), 'x');
+    writeFileSync(other, 'hello\n');
+    make(other, path.join(dir, markerRel(SID)));
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], `${what}: ${d.log}`);
+    assert.equal(await markerCovers(dir, SID, [], {}), false, what);
+  }
+});
+
+test('a .claude that is a symbolic link, no marker yet: the first block says so and what works, not a remedy the next block refuses', async () => {
+  const dir = demo();
+  renameSync(path.join(dir, '.claude'), path.join(dir, 'cfg'));
+  symlinkSync('cfg', path.join(dir, '.claude'));
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], d.log);
+  assert.match(d.reason, /^Compaction stopped: \.claude is a symbolic link\./);
+  assert.match(d.reason, /Make \.claude a folder of its own/);
+  assert.match(d.reason, /--confirm feedback-stored,last-request/);
+  assert.doesNotMatch(d.reason, /echo nothing-to-preserve/);
+});
+
+test('a shared marker dated in the future: the reminder takes it no more than the guard does', async () => {
+  const dir = demo();
+  const p = path.join(dir, SHARED_MARKER_REL);
+  writeFileSync(p, 'nothing-to-preserve\n');
+  const t = Date.UTC(2030, 0, 1) / 1000;
+  utimesSync(p, t, t);
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], d.log);
+  assert.equal(await markerCovers(dir, SID, [], {}), false);
+});
+
+test('the walkthrough does not tick "checkpoint made" for a marker through a linked .claude', async () => {
+  const dir = demo();
+  const elsewhere = path.join(workspace({}), 'claude');
+  mkdirSync(elsewhere, { recursive: true });
+  writeFileSync(path.join(elsewhere, '.checkpoint-ready'), 'nothing-to-preserve\n');
+  rmSync(path.join(dir, '.claude'), { recursive: true, force: true });
+  symlinkSync(elsewhere, path.join(dir, '.claude'));
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(d.allow, false, d.log);
+  assert.equal((await walkthroughFacts(dir)).hasCheckpoint, false);
+  // The same marker in a .claude of its own is a checkpoint made.
+  rmSync(path.join(dir, '.claude'));
+  cpSync(elsewhere, path.join(dir, '.claude'), { recursive: true });
+  assert.equal((await walkthroughFacts(dir)).hasCheckpoint, true);
+});
+
+test('a workspace reached through a symbolic link (links above the root): checkpoint says Safe, the guard and the reminder agree', async () => {
+  const real = demo();
+  const linkRoot = path.join(workspace({}), 'root-link');
+  symlinkSync(real, linkRoot);
+  const r = checkpoint(linkRoot);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /Safe to run \/compact/);
+  for (const root of [linkRoot, real]) {
+    const d = await preCompactGuard(preCompact(root), { root, log: false });
+    assert.equal(d.allow, true, `${root}: ${d.log}`);
+    assert.equal(await markerCovers(root, SID, [], {}), true, root);
+  }
+});
