@@ -3,7 +3,17 @@
 // checkpoint could have written, through no link. Real files, the real CLI.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, linkSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
@@ -94,4 +104,30 @@ test('a workspace reached through a symbolic link (links above the root): checkp
     assert.equal(d.allow, true, `${root}: ${d.log}`);
     assert.equal(await markerCovers(root, SID, [], {}), true, root);
   }
+});
+
+test("checkpoint that can tell no session refuses the shared marker while a session's marker path holds something no checkpoint wrote: it would say Safe and the guard would block", async () => {
+  const dir = demo();
+  const nobody = workspace({});
+  const env = {
+    HOME: nobody,
+    CLAUDE_CONFIG_DIR: path.join(nobody, '.claude'),
+    CODEX_HOME: path.join(nobody, '.codex'),
+  };
+  const other = path.join(workspace({}), 'x');
+  writeFileSync(other, 'hello\n');
+  symlinkSync(other, path.join(dir, markerRel(SID)));
+  const r = cli(['checkpoint', '--root', dir, '--confirm', 'feedback-stored,last-request'], { env });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, /Safe to/);
+  assert.match(r.stdout + r.stderr, /Not written: no session id is known/);
+  assert.match(r.stdout + r.stderr, new RegExp(`${markerRel(SID).replace(/\./g, '\\.')} is a symbolic link`));
+  assert.equal(existsSync(path.join(dir, SHARED_MARKER_REL)), false);
+  // Without it, the same checkpoint writes the shared marker, says Safe, and the guard lets /compact through.
+  rmSync(path.join(dir, markerRel(SID)));
+  const ok = cli(['checkpoint', '--root', dir, '--confirm', 'feedback-stored,last-request'], { env });
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /Safe to run \/compact/);
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(d.allow, true, d.log);
 });

@@ -31,7 +31,7 @@ import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } f
 import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
 import { readTextFile, realpathOrSelf } from '../files/fsread';
-import { formatMarker, isSessionId, markerRel } from './marker';
+import { formatMarker, isSessionId, listMarkers, markerAt, markerRel, SHARED_MARKER_REL } from './marker';
 import {
   isBlocking,
   type Check,
@@ -87,7 +87,13 @@ export type RefusalCode =
   /** Several sessions of this folder wrote recently and none was named. */
   | 'ambiguous-session'
   /** The marker could not be written. */
-  | 'write-failed';
+  | 'write-failed'
+  /**
+   * The shared marker would be written while a session's marker path holds something no checkpoint
+   * wrote (a link, a folder, a hard-linked file…): the guard stops /compact for that session whatever
+   * the shared marker says, so "safe" would be untrue.
+   */
+  | 'planted-marker';
 
 export interface Refusal {
   code: RefusalCode;
@@ -95,7 +101,7 @@ export interface Refusal {
   said: Msg;
   /** The checks behind it (blocking-checks, manual-unconfirmed). */
   checks: Check[];
-  /** unknown-confirm: the ids; bad-session-id: the id given; manual-unconfirmed: the `--confirm` ids of the open items. */
+  /** unknown-confirm: the ids; bad-session-id: the id given; manual-unconfirmed: the `--confirm` ids of the open items; planted-marker: the paths. */
   ids?: string[];
   /** ambiguous-session: the sessions that wrote within `windowMinutes`. */
   sessions?: RecentSession[];
@@ -104,7 +110,7 @@ export interface Refusal {
   lookedFor?: Array<{ system: SystemId; paths: string[] }>;
   /** nothing-detected: files at a system's path that were not read, and why (as `check` lists them). */
   notRead?: NotRead[];
-  /** write-failed: the error's message (English). */
+  /** write-failed: the error's message (English); planted-marker: what stands at each path (English). */
   error?: string;
   /** write-failed: the error itself (a WriteRefused carries what the extension words in the user's language). */
   cause?: unknown;
@@ -275,6 +281,10 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     }
     case 'write-failed':
       return [`The marker could not be written: ${r.error ?? 'unknown error'}`];
+    case 'planted-marker':
+      return [
+        `Not written: no session id is known, so this would be the shared marker, but ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again, or name the session with --session ID.`,
+      ];
   }
 }
 
@@ -338,6 +348,11 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
       return t('Unknown manual item(s): {0}.', (r.ids ?? []).join(', '));
     case 'write-failed':
       return t('The marker could not be written: {0}', r.error ?? '');
+    case 'planted-marker':
+      return t(
+        '{0} is no marker Session Ledger wrote (a link, a folder or a hard-linked file): the guard stops /compact for its session until it is removed.',
+        (r.ids ?? []).join(', '),
+      );
   }
 }
 
@@ -417,6 +432,23 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     }
   }
   if (refusals.length) return refuse(res, now, ...refusals);
+  // The shared marker speaks for a session only when nothing stands at the session's own path that no
+  // checkpoint wrote (the guard's choice): with such a path here, writing it would say "safe" untruly.
+  if (sessionId === null) {
+    const planted = [];
+    for (const rel of await listMarkers(abs)) {
+      if (rel === SHARED_MARKER_REL) continue;
+      const why = (await markerAt(abs, rel, now)).planted;
+      if (why) planted.push({ rel, why });
+    }
+    if (planted.length)
+      return refuse(res, now, {
+        code: 'planted-marker',
+        checks: [],
+        ids: planted.map((x) => x.rel),
+        error: planted.map((x) => `${x.rel} is ${x.why}, not a marker Session Ledger wrote`).join('; '),
+      });
+  }
 
   // Each system's warnings under its own heading.
   lines.splice(

@@ -86,8 +86,8 @@ export function speakingMarker(
  * surface that says whether a checkpoint covers the session asks this):
  * - `linked`: `.claude`, the markers' folder, is a symbolic link (`folder`): no marker there is one a
  *   checkpoint wrote, and none can be written there;
- * - `marker`: the shared marker says nothing-to-preserve and this session wrote it, else the marker
- *   `speakingMarker` picks;
+ * - `marker`: the shared marker says nothing-to-preserve and counts for this session (`sharedNotOurs`;
+ *   whoever signed it), else the marker `speakingMarker` picks;
  * - `planted`: what stands at the session's marker (or, without one, at the shared marker) is no
  *   marker (`markerAt`);
  * - `unreadable`: a marker is there but cannot be read (permission, I/O);

@@ -178,10 +178,10 @@ export async function markerAt(
 ): Promise<{ marker: MarkerFile | null; error: string | null; planted: string | null }> {
   const abs = path.join(root, rel);
   const st = lstatOrNullSync(abs);
-  const linked = st ? linkedFolderOf(root, rel) : null;
-  const planted = !st
-    ? null
-    : linked !== null
+  if (!st) return { marker: null, error: null, planted: null };
+  const linked = linkedFolderOf(root, rel);
+  const planted =
+    linked !== null
       ? `reached through ${linked}, a symbolic link`
       : st.isSymbolicLink()
         ? 'a symbolic link'

@@ -178,9 +178,9 @@ async function decide(
   const choice = await chooseMarker(root, sid, now, () =>
     transcript && path.isAbsolute(transcript) ? transcriptBegan(transcript) : null,
   );
-  const marker = choice.kind === 'marker' ? choice.marker : null;
-  if (marker?.rel === SHARED_MARKER_REL && marker.content.nothingToPreserve)
-    return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
+  const speaking = choice.kind === 'marker' ? choice.marker : null;
+  if (speaking?.rel === SHARED_MARKER_REL && speaking.content.nothingToPreserve)
+    return allow('opt-out', root, sid, speaking.rel, `allow (nothing-to-preserve in ${speaking.rel})`);
   // A marker that is there but cannot be read is the guard's own failure, not the user's: it allows (and the log says why).
   if (choice.kind === 'unreadable')
     return allow(
@@ -198,7 +198,7 @@ async function decide(
       // With a marker the guard asks only whether a state file is still an empty skeleton (and the home
       // documents' mtimes): only that check runs, without git, as no git fact changes it. Without a
       // marker the block names only the systems' files and their manual items: no system's rules run.
-      report = await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules: marker ? 'skeleton' : false });
+      report = await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules: speaking ? 'skeleton' : false });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }
@@ -223,9 +223,8 @@ async function decide(
       `Compaction stopped: ${choice.rel} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint. Remove it (rm -r ${choice.rel}), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again.`,
       `BLOCK (${choice.rel} is ${choice.why}: no marker)`,
     );
-  if (!marker) {
-    const { foreign, notOurs, sharedMtime } =
-      choice.kind === 'none' ? choice : { foreign: null, notOurs: null, sharedMtime: null };
+  if (choice.kind === 'none') {
+    const { foreign, notOurs, sharedMtime } = choice;
     const foreignNote = foreign
       ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} names session ${foreign.signer}, not this one; a marker counts only for the session it names.`
       : notOurs === 'tracked'
@@ -250,6 +249,8 @@ async function decide(
           : `BLOCK (no marker: ${wanted})`,
     );
   }
+  // Every other choice is answered above: a marker speaks for the session.
+  const { marker } = choice;
   if (marker.content.nothingToPreserve)
     return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
 
