@@ -16,6 +16,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import * as os from 'node:os';
@@ -151,6 +152,18 @@ async function main() {
     const doneEnv = { ...env, CLAUDE_CONFIG_DIR: doneHome.home, CLAUDE_PROJECT_DIR: done };
     const doneScript = installHooks(done, doneEnv);
     checkpoint(done, doneEnv);
+    // The same, a state file written since the checkpoint (still whole): the guard runs every rule on it first.
+    const worked = prepareWorkspace(path.join(repo, 'test', 'fixtures', 'e2e-workspace'), path.join(tmp, 'worked'));
+    const workedHome = writeClaudeHome(path.join(tmp, 'claude-worked'), worked, { percent: 42 });
+    const workedEnv = { ...env, CLAUDE_CONFIG_DIR: workedHome.home, CLAUDE_PROJECT_DIR: worked };
+    const workedScript = installHooks(worked, workedEnv);
+    checkpoint(worked, workedEnv);
+    const fiveMinAgo = (Date.now() - 5 * 60_000) / 1000;
+    utimesSync(path.join(worked, '.claude', `.checkpoint-ready.${SESSION_ID}`), fiveMinAgo, fiveMinAgo);
+    appendFileSync(
+      path.join(worked, 'docs', 'state', 'STATE.md'),
+      '\n- Also checked: the pier gauge reports every 10 minutes.\n',
+    );
     // One workspace per system, as a real project has one: the demo holds all five, each hook's worst case.
     const single = ['s0', 's1', 's2', 's3', 's4'].map((id) => {
       const ws = prepareWorkspace(path.join(repo, 'test', 'fixtures', id, 'good'), path.join(tmp, `one-${id}`));
@@ -289,6 +302,14 @@ async function main() {
         input: preCompact(done),
         cwd: done,
         env: doneEnv,
+      },
+      {
+        name: '`hook pre-compact`, demo, a state file written since the checkpoint (every rule runs; the guard allows)',
+        goal: 3,
+        argv: [node, workedScript, 'hook', 'pre-compact'],
+        input: preCompact(worked),
+        cwd: worked,
+        env: workedEnv,
       },
       {
         name: '`hook session-start`, demo (all five systems)',

@@ -241,7 +241,8 @@ export async function buildHookScript() {
   const [hot, meter, hooks, core, yaml] = await Promise.all([
     buildPart({ ...common, banner: cli.banner }, 'src/cli/hot.ts'),
     buildPart(common, 'src/cli/meter.ts'),
-    buildPart({ ...common, external: ['yaml'] }, 'src/cli/hooks-main.ts'),
+    // The hooks take every rule from the core part of the same file (`session-ledger-core`), when the guard needs them.
+    buildPart({ ...common, external: ['yaml', 'session-ledger-core'] }, 'src/cli/hooks-main.ts'),
     // The YAML library is a part of its own: the core requires it only for a text its plain reader does not take.
     // The commands in REST_COMMANDS are taken from the rest's part, when one runs.
     buildLayer({ ...common, external: ['yaml'], plugins: [restStubs] }, 'src/cli/main.ts'),

@@ -7,6 +7,7 @@
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
+import { useFullEvaluate } from '../core/hooks/full-checks';
 import { s0ConfigOfText } from '../core/systems/s0/reader';
 import { runGuardHooks } from './commands/hook';
 import { internalError, terminalSafeIo, type Io } from './io';
@@ -17,6 +18,19 @@ export async function hooksMain(argv: string[], io: Io): Promise<number> {
   // As in the core: the meter's files are read synchronously, and an .agents.yml the light reader is unsure of goes to the YAML reader.
   readFilesBlocking();
   useFullConfigReader(() => Promise.resolve(s0ConfigOfText));
+  // Every rule, for the guard when a state file changed after the checkpoint: the core part of this
+  // same script (compiled only then; its module table names each module by its source path).
+  useFullEvaluate(async () => {
+    const core = require('session-ledger-core') as { __m: Record<string, unknown> };
+    const { evaluate } = core.__m['src/core/report/evaluate.ts'] as typeof import('../core/report/evaluate');
+    const { SYSTEMS } = core.__m['src/core/systems/index.ts'] as typeof import('../core/systems/index');
+    return (root, now, ids) =>
+      evaluate(
+        root,
+        { now, noGit: true },
+        SYSTEMS.filter((m) => ids.includes(m.id)),
+      );
+  });
   try {
     return await runGuardHooks(args, terminalSafeIo(io));
   } catch (err) {

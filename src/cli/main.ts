@@ -4,6 +4,7 @@
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
+import { useFullEvaluate } from '../core/hooks/full-checks';
 import { asksForHelp } from './args';
 import { exitWith, internalError, processIo, terminalSafeIo, UsageError, type Io } from './io';
 
@@ -33,6 +34,19 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 
 // `context` asks the YAML reader about an .agents.yml its light reader is unsure of (loaded then only).
 useFullConfigReader(async () => (await import('../core/systems/s0/reader')).s0ConfigOfText);
+// The PreCompact guard asks for every rule when a state file changed after the checkpoint.
+useFullEvaluate(async () => {
+  const [{ evaluate }, { SYSTEMS }] = await Promise.all([
+    import('../core/report/evaluate'),
+    import('../core/systems/index'),
+  ]);
+  return (root, now, ids) =>
+    evaluate(
+      root,
+      { now, noGit: true },
+      SYSTEMS.filter((m) => ids.includes(m.id)),
+    );
+});
 
 const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';
 /** The manuals (./help), loaded only for help and usage errors. */

@@ -12,7 +12,9 @@
  *    future) → block, saying what stands there (`chooseMarker` decides, as for every surface);
  * 5. a state file that is an empty skeleton → block;
  * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
- * 7. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
+ * 7. a state file modified since that now fails a blocking check of its system → block (every rule
+ *    runs then: the caller's report, or the whole evaluation the entry point registered);
+ * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
  * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
  */
@@ -28,7 +30,8 @@ import { lstatOrNullSync } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
-import type { WorkspaceReport } from '../model/model';
+import { isBlocking, type Check, type WorkspaceReport } from '../model/model';
+import { fullEvaluate } from './full-checks';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -45,7 +48,8 @@ export type GuardRule =
   | 'skeleton'
   | 'idle'
   | 'fresh'
-  | 'stale';
+  | 'stale'
+  | 'broken';
 
 export interface GuardDecision {
   allow: boolean;
@@ -140,6 +144,36 @@ function block(
   log: string,
 ): GuardDecision {
   return { allow: false, exitCode: 2, rule, reason, log, root, sessionId, marker };
+}
+
+/**
+ * The blocking checks that fail now in the systems whose home document changed after the checkpoint
+ * (`worked`, found in the guard's own `hookReport`), from the caller's whole report or the registered
+ * evaluation of those systems with every rule; none when there is neither (the hook then keeps to the
+ * checkpoint's word) or the evaluation fails.
+ */
+async function brokenSince(
+  root: string,
+  now: number,
+  worked: ReadonlyArray<{ rel: string }>,
+  hookReport: WorkspaceReport | null,
+  known: WorkspaceReport | undefined,
+): Promise<Check[]> {
+  const changed = new Set(worked.map((w) => w.rel));
+  const ids = (hookReport?.systems ?? []).filter((s) => changed.has(s.home)).map((s) => s.id);
+  if (!ids.length) return [];
+  let report: WorkspaceReport | null = known ?? null;
+  if (!report) {
+    try {
+      const evaluate = await fullEvaluate();
+      report = evaluate ? await evaluate(root, now, ids) : null;
+    } catch {
+      report = null;
+    }
+  }
+  return (report?.systems ?? [])
+    .filter((s) => !s.skipped && ids.includes(s.id))
+    .flatMap((s) => s.checks.filter(isBlocking));
 }
 
 /**
@@ -296,6 +330,18 @@ async function decide(
       sid,
       marker.rel,
       `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant)`,
+    );
+  }
+  // A state file written since the checkpoint is taken as it is now only while it is still whole: its
+  // system's blocking checks run on it (the whole evaluation; the caller's report when it has one).
+  const broken = await brokenSince(root, now, worked, report, known);
+  if (broken.length) {
+    const files = [...new Set(broken.map((c) => c.path ?? c.system))].join(', ');
+    const failed = broken.map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ')}`).join('; ');
+    return stop(
+      'broken',
+      `Compaction stopped: ${files} changed after the last checkpoint and now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so what comes back after the summary would be wrong or missing. Fix it (\`${cli} check\` shows each with its fix), ${runAgain()}`,
+      `BLOCK (${files} changed since the checkpoint and fails ${broken.map((c) => `${c.system} ${c.id}`).join(', ')})`,
     );
   }
   const max = maxAgeMinutes(env);

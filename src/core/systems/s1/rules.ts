@@ -1238,7 +1238,9 @@ export async function checkAttestation(
         false,
         t('NO_SIDECAR: {0} does not exist; the handoff is not attested.', sidecarRel),
         { path: sidecarRel },
-        t('Run the checkpoint (Phase 2.4 write-receipt writes the sidecar).'),
+        t(
+          "Run `session-ledger attest` (S1's write-receipt: it writes the handoff's SHA-256 to the sidecar), then the checkpoint.",
+        ),
       ),
     };
   }
@@ -1259,7 +1261,7 @@ export async function checkAttestation(
       why,
       { path: home.relPath, line },
       t(
-        'If you edited {0} yourself, re-run the checkpoint so write-receipt refreshes {1}; otherwise restore the handoff from git and find out who changed it.',
+        "If you edited {0} yourself, run `session-ledger attest` (S1's write-receipt) so {1} holds its new SHA-256, then the checkpoint; otherwise restore the handoff from git and find out who changed it.",
         home.relPath,
         sidecarRel,
       ),

@@ -1,0 +1,71 @@
+// A state file written after the checkpoint is taken as it is now only while it is still whole: the
+// PreCompact guard runs its system's blocking checks on it, through the CLI's core, through the
+// installed hook script's hooks part (which takes every rule from the core part of the same file) and
+// with the extension's own report, and stops /compact when one fails. Real files, real CLI and script.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { preCompactGuard } from '../../src/core/hooks/guard';
+import { markerRel } from '../../src/core/checkpoint/marker';
+import { evaluate } from '../../src/core/report/evaluate';
+import { cli, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
+import { preCompact, SID } from './checkpoint-fixtures';
+
+const STATE = 'docs/state/STATE.md';
+
+/** The demo workspace (five systems), checkpointed for SID five minutes ago, its hook script installed. */
+function checkpointed(): string {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  gitInit(dir);
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const t = (Date.now() - 5 * 60_000) / 1000;
+  utimesSync(path.join(dir, markerRel(SID)), t, t);
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  return dir;
+}
+
+/** The guard's answer three ways: the CLI's core, the installed hook script, and with the caller's report. */
+async function answers(dir: string): Promise<Array<[string, number, string]>> {
+  const viaCli = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  const script = spawnSync(process.execPath, ['.claude/hooks/session-ledger.cjs', 'hook', 'pre-compact'], {
+    cwd: dir,
+    input: preCompact(dir),
+    encoding: 'utf8',
+  });
+  const known = await preCompactGuard(preCompact(dir), {
+    root: dir,
+    log: false,
+    report: await evaluate(dir, { noGit: true }),
+  });
+  return [
+    ['the CLI', viaCli.code, viaCli.stderr],
+    ['the hook script', script.status ?? -1, script.stderr],
+    ["the extension's report", known.exitCode, known.reason],
+  ];
+}
+
+test('a state file edited after the checkpoint and still whole: /compact goes through (the checkpoint is fresh)', async () => {
+  const dir = checkpointed();
+  appendFileSync(path.join(dir, STATE), '\n- Also checked: the pier gauge reports every 10 minutes.\n');
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+});
+
+test('a state file broken after the checkpoint (a section the seed requires removed): /compact is stopped, saying which check and what to do', async () => {
+  const dir = checkpointed();
+  const p = path.join(dir, STATE);
+  writeFileSync(p, readFileSync(p, 'utf8').replace(/^.*Blocked on.*$/m, ''));
+  assert.match(cli(['check', '--root', dir]).stdout, /FAIL template/);
+  for (const [how, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(
+      said,
+      /docs\/state\/STATE\.md changed after the last checkpoint and now fails a blocking check \(S3 template: /,
+      how,
+    );
+    assert.match(said, /check` shows each with its fix/, how);
+  }
+});
