@@ -199,7 +199,7 @@ export const MANUALS: Record<string, Manual> = {
       ROOT,
       [
         '--session ID',
-        'the Claude Code session (default: the newest transcript of the project, else the SessionStart record)',
+        'the Claude Code session (default: the one session of the project that wrote recently; with several it asks which; with none, the newest transcript, else the SessionStart record)',
       ],
       ['--nothing-to-preserve', 'write a marker that allows /compact although the state files say nothing new'],
       CONFIRM,

@@ -208,7 +208,7 @@ test('S0 on: its Step 5 confirmation (saved to, Goal, State: N done, now, next),
   );
   assert.equal(
     out[at + 2],
-    '- State: 2 done, now: Wire `exportCsv()` into the Export button in src/invoices.ts and pass the current filter., next: Add an end-to-end test that downloads the file and opens it with the csv parser.',
+    '- State: 2 done, now: Wire `exportCsv()` into the Export button in src/invoices.ts and pass the current filter, next: Add an end-to-end test that downloads the file and opens it with the csv parser.',
   );
   assert.equal(
     out[at + 3],

@@ -86,7 +86,7 @@ test('guard: no marker blocks, naming the open manual items and the command that
   assert.match(d.reason, new RegExp(`checkpoint --nothing-to-preserve --session ${SID}`));
   assert.equal(d.log, `BLOCK (no marker: ${OWN})`);
   // It names the state file and the agent's own checkpoint trigger.
-  assert.match(d.reason, /First bring docs\/state\/STATE\.md \(your agent's \/checkpoint\) up to date, then run/);
+  assert.match(d.reason, /First bring docs\/state\/STATE\.md \(with your agent: \/checkpoint\) up to date, then run/);
   // Without a session id the reason says so and names the shared marker.
   const n = await guard(dir, 0, preCompact(dir, { sessionId: null }));
   assert.match(n.reason, /Claude Code sent no usable session id/);

@@ -33,7 +33,7 @@ test("startup and resume: the session is recorded (with the hook's parent chain)
     );
     assert.match(
       ctx,
-      new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} — `, 'm'),
+      new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} \\(`, 'm'),
     );
     assert.doesNotMatch(ctx, /Next action|Resume prompt/, 'the resume block only after /clear and /compact');
     const rec = JSON.parse(readFileSync(path.join(dir, SESSION_RECORD_REL), 'utf8'));

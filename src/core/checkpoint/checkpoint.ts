@@ -506,7 +506,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   }
   if (opts.nothingToPreserve) {
     lines.push(
-      'Marked nothing-to-preserve: the PreCompact guard lets /compact through, and /clear loses nothing worth keeping.',
+      'Marked nothing-to-preserve (your word that nothing here is worth keeping): the PreCompact guard lets /compact through.',
     );
     res.said = t('Marker written (nothing to preserve): the PreCompact guard lets /compact through.');
     return res;

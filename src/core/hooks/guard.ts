@@ -95,7 +95,7 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
 function prepareHint(report: WorkspaceReport | null): string {
   const parts: string[] = [];
   for (const s of report?.systems ?? []) {
-    parts.push(`${s.home} (your agent's ${FACTS[s.id].checkpointTrigger})`);
+    parts.push(`${s.home} (with your agent: ${FACTS[s.id].checkpointTrigger})`);
   }
   return parts.length ? `bring ${parts.join(' and ')} up to date` : 'bring your state file up to date';
 }

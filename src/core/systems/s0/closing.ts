@@ -35,7 +35,8 @@ export function s0Confirmation(s: SystemReport): S0Confirmation {
     ledger: s.home,
     goal: oneLine(firstRealItem(sectionsOf(doc, 'goal'))?.text),
     done,
-    now: oneLine(firstRealItem(sectionsOf(doc, 'now'))?.text),
+    // Its own full stop goes: the line goes on after it (`now: …, next: …`).
+    now: oneLine(firstRealItem(sectionsOf(doc, 'now'))?.text)?.replace(/(?<!\.)\.$/, '') ?? null,
     next: oneLine(firstRealItem(sectionsOf(doc, 'next'))?.text),
   };
 }
