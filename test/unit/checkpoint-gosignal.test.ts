@@ -107,6 +107,11 @@ test('S1: while a Phase 4 item is NO not a word of /compact; once all are YES it
     [['S1', '/compact']],
   );
   assert.equal(ok.lines[ok.lines.length - 1], S1_LINE);
+  // The resume prompt is printed too, before the seed's own last line.
+  assert.match(
+    ok.lines.join('\n'),
+    /\nResume prompt for the fresh context:\n {4}Read memory\/session-handoff-LATEST\.md [^\n]*\ncheckpoint complete\./,
+  );
 });
 
 test("S2 and S4 end with S2's go-signal line; S3 with /clear and its prompt verbatim, no /compact", async () => {
@@ -154,7 +159,7 @@ test('several systems in one workspace: each gets its own closing step', async (
   const text = r.lines.join('\n');
   assert.match(
     text,
-    /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/,
+    /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Resume prompt for the fresh context:\n {6}Read \.claude\/session-ledger\.md .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/,
   );
   assert.match(text, /\nS3:\n {2}Handoff written to docs\/state\/STATE\.md\.\n {2}Start a fresh session: \/clear\n/);
 });

@@ -516,7 +516,18 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   for (const c of res.closing) {
     lines.push('');
     if (several) lines.push(`${c.system}:`);
-    for (const l of c.lines) lines.push(several ? `  ${l}` : l);
+    // Every checkpoint prints the resume prompt: where the system's closing words hold none, before
+    // their last line (the seed's go-signal stays the last word).
+    const prompt = c.resumePrompt.split('\n');
+    const own = c.lines.some((l) => l.includes(prompt[0]))
+      ? c.lines
+      : [
+          ...c.lines.slice(0, -1),
+          'Resume prompt for the fresh context:',
+          ...prompt.map((l) => `    ${l}`),
+          ...c.lines.slice(-1),
+        ];
+    for (const l of own) lines.push(several ? `  ${l}` : l);
   }
   return res;
 }
