@@ -7,7 +7,7 @@
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
-import { useFullEvaluate } from '../core/hooks/full-checks';
+import { fullEvaluateOf, useFullEvaluate } from '../core/hooks/full-checks';
 import { s0ConfigOfText } from '../core/systems/s0/reader';
 import { runGuardHooks } from './commands/hook';
 import { internalError, terminalSafeIo, type Io } from './io';
@@ -24,12 +24,7 @@ export async function hooksMain(argv: string[], io: Io): Promise<number> {
     const core = require('session-ledger-core') as { __m: Record<string, unknown> };
     const { evaluate } = core.__m['src/core/report/evaluate.ts'] as typeof import('../core/report/evaluate');
     const { SYSTEMS } = core.__m['src/core/systems/index.ts'] as typeof import('../core/systems/index');
-    return (root, now, ids) =>
-      evaluate(
-        root,
-        { now, noGit: true },
-        SYSTEMS.filter((m) => ids.includes(m.id)),
-      );
+    return fullEvaluateOf(evaluate, SYSTEMS);
   });
   try {
     return await runGuardHooks(args, terminalSafeIo(io));

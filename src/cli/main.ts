@@ -4,7 +4,7 @@
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
-import { useFullEvaluate } from '../core/hooks/full-checks';
+import { fullEvaluateOf, useFullEvaluate } from '../core/hooks/full-checks';
 import { asksForHelp } from './args';
 import { exitWith, internalError, processIo, terminalSafeIo, UsageError, type Io } from './io';
 
@@ -40,12 +40,7 @@ useFullEvaluate(async () => {
     import('../core/report/evaluate'),
     import('../core/systems/index'),
   ]);
-  return (root, now, ids) =>
-    evaluate(
-      root,
-      { now, noGit: true },
-      SYSTEMS.filter((m) => ids.includes(m.id)),
-    );
+  return fullEvaluateOf(evaluate, SYSTEMS);
 });
 
 const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';

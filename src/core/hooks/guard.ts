@@ -150,7 +150,8 @@ function block(
  * The blocking checks that fail now in the systems whose home document changed after the checkpoint
  * (`worked`, found in the guard's own `hookReport`), from the caller's whole report or the registered
  * evaluation of those systems with every rule; none when there is neither (the hook then keeps to the
- * checkpoint's word) or the evaluation fails.
+ * checkpoint's word); `error` says why the evaluation could not run (the guard allows on its own
+ * failure, and its log says so).
  */
 async function brokenSince(
   root: string,
@@ -158,22 +159,23 @@ async function brokenSince(
   worked: ReadonlyArray<{ rel: string }>,
   hookReport: WorkspaceReport | null,
   known: WorkspaceReport | undefined,
-): Promise<Check[]> {
+): Promise<{ broken: Check[]; error: string | null }> {
   const changed = new Set(worked.map((w) => w.rel));
   const ids = (hookReport?.systems ?? []).filter((s) => changed.has(s.home)).map((s) => s.id);
-  if (!ids.length) return [];
+  if (!ids.length) return { broken: [], error: null };
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {
       const evaluate = await fullEvaluate();
       report = evaluate ? await evaluate(root, now, ids) : null;
-    } catch {
-      report = null;
+    } catch (err) {
+      return { broken: [], error: (err as Error)?.message ?? String(err) };
     }
   }
-  return (report?.systems ?? [])
+  const broken = (report?.systems ?? [])
     .filter((s) => !s.skipped && ids.includes(s.id))
     .flatMap((s) => s.checks.filter(isBlocking));
+  return { broken, error: null };
 }
 
 /**
@@ -332,21 +334,28 @@ async function decide(
       `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant)`,
     );
   }
-  // A state file written since the checkpoint is taken as it is now only while it is still whole: its
-  // system's blocking checks run on it (the whole evaluation; the caller's report when it has one).
-  const broken = await brokenSince(root, now, worked, report, known);
-  if (broken.length) {
-    const files = [...new Set(broken.map((c) => c.path ?? c.system))].join(', ');
-    const failed = broken.map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ')}`).join('; ');
-    return stop(
-      'broken',
-      `Compaction stopped: ${files} changed after the last checkpoint and now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so what comes back after the summary would be wrong or missing. Fix it (\`${cli} check\` shows each with its fix), ${runAgain()}`,
-      `BLOCK (${files} changed since the checkpoint and fails ${broken.map((c) => `${c.system} ${c.id}`).join(', ')})`,
-    );
-  }
   const max = maxAgeMinutes(env);
   if (now - marker.mtime <= max * 60_000) {
-    return allow('fresh', root, sid, marker.rel, `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min)`);
+    // A state file written since the checkpoint is taken as it is now only while it is still whole: its
+    // system's blocking checks run on it (every rule; the caller's report when it has one).
+    const { broken, error } = await brokenSince(root, now, worked, report, known);
+    if (broken.length) {
+      const files = [...new Set(broken.map((c) => c.path ?? c.system))].join(', ');
+      const failed = broken.map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ')}`).join('; ');
+      return stop(
+        'broken',
+        `Compaction stopped: ${files} changed after the last checkpoint and now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it. Fix it first (\`${cli} check\` shows each with its fix), then ${runAgain()}`,
+        `BLOCK (${files} changed since the checkpoint and fails ${broken.map((c) => `${c.system} ${c.id}`).join(', ')})`,
+      );
+    }
+    const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
+    return allow(
+      'fresh',
+      root,
+      sid,
+      marker.rel,
+      `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min${unchecked})`,
+    );
   }
   const changed = worked.map((x) => x.rel).join(', ');
   return stop(
