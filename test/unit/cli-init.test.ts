@@ -67,3 +67,20 @@ test('init without a system lists the five starters and writes nothing; --dry-ru
   }
   assert.deepEqual(readdirSync(dir), []);
 });
+
+test("a starter's placeholders are judged by no check as if they were the session's: S1's snapshot and S0's UNCONFIRMED placeholder", () => {
+  const s1 = workspace({});
+  assert.equal(cli(['init', 'S1', '--root', s1]).code, 0);
+  const checks = JSON.parse(cli(['check', '--root', s1, '--json']).stdout).systems[0].checks as Array<{
+    id: string;
+    status: string;
+  }>;
+  for (const id of ['snapshot-next', 'compression'])
+    assert.equal(checks.find((c) => c.id === id)?.status, 'skipped', `S1 ${id} on the starter's template`);
+  const s0 = workspace({});
+  assert.equal(cli(['init', 'S0', '--root', s0]).code, 0);
+  const status = cli(['status', '--root', s0]).stdout;
+  assert.match(status, /<question> `UNCONFIRMED`/);
+  assert.doesNotMatch(status, /\{unconfirmed\}/, 'the placeholder item is tagged as an item to validate');
+  assert.match(status, /ok +unconfirmed +No UNCONFIRMED items\./);
+});

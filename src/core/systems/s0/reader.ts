@@ -14,6 +14,7 @@ import { matchKey, withNames, type KeyTable } from '../../markdown/sections';
 import type { Loaded, SystemReader } from '../../model/system';
 import type { ParsedContent, Workspace } from '../../model/workspace';
 import { templateTagItem } from '../../markdown/items';
+import { isPlaceholder } from '../../markdown/text';
 
 export const S0_CONFIG = companionPath('S0', 'config');
 export const S0_DEFAULT_LEDGER = S0_FACTS.home;
@@ -73,12 +74,17 @@ export const S0_KEYS: KeyTable = withNames(
 
 const UNCONFIRMED_RE = /\bUNCONFIRMED\b/;
 
+/** An item the user has to validate: one tagged UNCONFIRMED whose text is more than the template's placeholder (`- <question> \`UNCONFIRMED\``). */
+function isUnconfirmed(text: string): boolean {
+  return UNCONFIRMED_RE.test(text) && !isPlaceholder(text.replace(/`?\bUNCONFIRMED\b`?/g, '').trim());
+}
+
 /** A `Label:` line (or list item) of a heading-less ledger (`Goal (incl. success criteria):`, `Now: …`). */
 const LABEL_RE = /^(?:\*\*)?([^:*：]{1,60}?)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*(.*)$/u;
 
 function s0Item(b: MdBlock): Item | null {
   const it = defaultItem(b) ?? templateTagItem(b);
-  if (it && UNCONFIRMED_RE.test(it.text)) it.flags.push('unconfirmed');
+  if (it && isUnconfirmed(it.text)) it.flags.push('unconfirmed');
   return it;
 }
 
@@ -110,7 +116,7 @@ function labelSections(
       const value = m[2].replace(/\*\*$/, '').trim();
       if (value) {
         const it: Item = { text: value, line: b.line, flags: [], depth: 0 };
-        if (UNCONFIRMED_RE.test(value)) it.flags.push('unconfirmed');
+        if (isUnconfirmed(value)) it.flags.push('unconfirmed');
         cur.items.push(it);
       }
       continue;

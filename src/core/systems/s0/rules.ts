@@ -124,9 +124,7 @@ function checkTimestamp(doc: StateDoc): Check {
 
 /** The ledger's UNCONFIRMED items, template placeholders (`<question 2> \`UNCONFIRMED\``) left out. */
 export function unconfirmedItems(ledger: StateDoc): Item[] {
-  return ledger.sections.flatMap((s) =>
-    s.items.filter((it) => it.flags.includes('unconfirmed') && !isPlaceholder(withoutMarker(it.text))),
-  );
+  return ledger.sections.flatMap((s) => s.items.filter((it) => it.flags.includes('unconfirmed')));
 }
 
 function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {

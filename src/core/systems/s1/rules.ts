@@ -383,10 +383,12 @@ function checkSnapshotNext(doc: StateDoc): Check[] {
   const hint = t(
     'Keep each `next` item to verb + object ("wire exportCsv into the Export button"); the command stays in the prose.',
   );
+  let looked = 0;
   items.forEach((x, k) => {
     const line = info.next?.itemLines[k] ?? info.line;
     const text = typeof x === 'string' ? x : typeof x === 'number' ? String(x) : '';
     if (text && isTemplateText(text)) return;
+    looked++;
     const cmd = text ? snapshotCommand(text) : null;
     const said = cmd
       ? t(
@@ -403,6 +405,14 @@ function checkSnapshotNext(doc: StateDoc): Check[] {
           );
     if (said) out.push(mk('S1', 'snapshot-next', 'warn', false, said, { path: doc.relPath, line }, hint));
   });
+  // Only the template's own items: nothing of the session's to judge (the skeleton check reports the template).
+  if (looked === 0)
+    return [
+      mk('S1', 'snapshot-next', 'warn', 'skip', t('The snapshot `next` items are still template text.'), {
+        path: doc.relPath,
+        line: info.line,
+      }),
+    ];
   return out.length
     ? out
     : [
@@ -449,6 +459,15 @@ function checkCompression(doc: StateDoc): Check {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
   if (!info || info.blockBytes === 0)
     return mk('S1', 'compression', 'warn', 'skip', t('No snapshot block to measure.'), { path: doc.relPath });
+  // The template's block against the template's prose measures nothing of the session's.
+  const data = info.data as { ctx?: unknown; next?: unknown } | null | undefined;
+  const next = Array.isArray(data?.next) ? data.next : [];
+  const template = (x: unknown) => typeof x !== 'string' || x.trim() === '' || isTemplateText(x);
+  if (template(data?.ctx) && next.every(template))
+    return mk('S1', 'compression', 'warn', 'skip', t('The snapshot block is still template text.'), {
+      path: doc.relPath,
+      line: info.line,
+    });
   const ratio = info.proseBytes / info.blockBytes;
   const x = ratio.toFixed(1);
   const msg =
