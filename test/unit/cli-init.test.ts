@@ -77,6 +77,8 @@ test("a starter's placeholders are judged by no check as if they were the sessio
   }>;
   for (const id of ['snapshot-next', 'compression'])
     assert.equal(checks.find((c) => c.id === id)?.status, 'skipped', `S1 ${id} on the starter's template`);
+  // Beside the handoff, S1's Phase 3 stores (its missing_data recovery writes them empty): nothing is missing.
+  assert.equal(checks.find((c) => c.id === 'missing-data')?.status, 'pass');
   const s0 = workspace({});
   assert.equal(cli(['init', 'S0', '--root', s0]).code, 0);
   const status = cli(['status', '--root', s0]).stdout;

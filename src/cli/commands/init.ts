@@ -2,7 +2,7 @@
  * `session-ledger init [S0|S1|S2|S3|S4] [--root DIR] [--dry-run]`: write a system's starter file, the
  * same template the extension's "Create starter file" writes. It never overwrites: a home file that
  * exists refuses the whole starter (exit 1, nothing written); an optional companion that exists
- * (S0's .agents.yml, S4's PROGRESS.md) is left as it is. Without a system it lists the starters.
+ * (S0's .agents.yml, S1's MEMORY.md and context-log.md, S4's PROGRESS.md) is left as it is. Without a system it lists the starters.
  * Exit 0 written (or listed, or previewed), 1 refused, 2 bad usage.
  */
 import { WriteRefused } from '../../core/files/atomic';
@@ -10,6 +10,10 @@ import { isSystemId } from '../../core/systems/facts';
 import { planStarter, STARTER_SYSTEMS, starterFor, writeStarter } from '../../core/systems/starter';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
+
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (xs: readonly string[]): string =>
+  xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : (xs[0] ?? '');
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { root: { type: 'string' }, 'dry-run': { type: 'boolean' } }, true);
@@ -36,10 +40,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   const kept = plan.keep.map((f) => `${f.path} exists and was left as it is.`);
   if (values['dry-run']) {
     io.stdout(
-      [
-        `Would write ${plan.write.map((f) => f.path).join(' and ')} (the ${id} starter); nothing was written.`,
-        ...kept,
-      ].join('\n'),
+      [`Would write ${listed(plan.write.map((f) => f.path))} (the ${id} starter); nothing was written.`, ...kept].join(
+        '\n',
+      ),
     );
     return 0;
   }
@@ -48,7 +51,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     const keptNow = res.kept.map((p) => `${p} exists and was left as it is.`);
     io.stdout(
       [
-        `Wrote ${res.written.join(' and ')} (the ${id} starter).`,
+        `Wrote ${listed(res.written)} (the ${id} starter).`,
         ...keptNow,
         `Next: replace its placeholders with this session's state, then run \`session-ledger check\`.`,
       ].join('\n'),

@@ -1,4 +1,5 @@
-/** S1's starter: the LATEST handoff's empty template with its state-snapshot block, as the seed writes it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
+/** S1's starter: the LATEST handoff's empty template with its state-snapshot block, as the seed writes it, and the memory stores beside it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
+import * as path from 'node:path';
 import type { Starter } from '../starter';
 import { S1_FACTS } from './facts';
 
@@ -40,11 +41,32 @@ blocked: []
 - Dissatisfied: [what]
 `;
 
+/**
+ * Phase 3's storage targets beside the handoff, as the seed's Error Recovery for missing_data makes
+ * them: empty templates (left alone when they exist).
+ */
+const S1_MEMORY = `# MEMORY
+
+Permanent facts of this project: Phase 3 promotes them here, rewriting a section rather than appending to it.
+
+## Key Files & Architecture
+`;
+
+const S1_CONTEXT_LOG = `# Context log
+
+Episode items: Phase 3 appends each on a line of its own, with its date, its TTL and its reference count
+(ttl:90d, ref:0).
+`;
+
 export const S1_STARTER: Starter = {
   system: 'S1',
   title: `S1 — Session handoff (${S1_FACTS.home})`,
   description:
-    'One forward-only handoff with a state-snapshot block: what to do now, pending decisions, outstanding issues.',
-  files: [{ path: S1_FACTS.home, content: S1_HANDOFF }],
+    'One forward-only handoff with a state-snapshot block (what to do now, pending decisions, outstanding issues), and MEMORY.md and context-log.md beside it for Phase 3.',
+  files: [
+    { path: S1_FACTS.home, content: S1_HANDOFF },
+    { path: `${path.posix.dirname(S1_FACTS.home)}/MEMORY.md`, content: S1_MEMORY, optional: true },
+    { path: `${path.posix.dirname(S1_FACTS.home)}/context-log.md`, content: S1_CONTEXT_LOG, optional: true },
+  ],
   home: S1_FACTS.home,
 };
