@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { S2_CLOSING as CHECKPOINT_SAVED } from '../../src/core/systems/s2/facts';
@@ -107,10 +107,10 @@ test('S1: while a Phase 4 item is NO not a word of /compact; once all are YES it
     [['S1', '/compact']],
   );
   assert.equal(ok.lines[ok.lines.length - 1], S1_LINE);
-  // The resume prompt is printed too, before the seed's own last line.
+  // The resume prompt is printed too, before the seed's own closing block (which stays as the seed writes it).
   assert.match(
     ok.lines.join('\n'),
-    /\nResume prompt for the fresh context:\n {4}Read memory\/session-handoff-LATEST\.md [^\n]*\ncheckpoint complete\./,
+    /\nResume prompt for the fresh context \(after \/compact[^\n]*\n {4}Read memory\/session-handoff-LATEST\.md [^\n]*\n\ncheckpoint complete\./,
   );
 });
 
@@ -159,7 +159,7 @@ test('several systems in one workspace: each gets its own closing step', async (
   const text = r.lines.join('\n');
   assert.match(
     text,
-    /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Resume prompt for the fresh context:\n {6}Read \.claude\/session-ledger\.md .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/,
+    /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/,
   );
   assert.match(text, /\nS3:\n {2}Handoff written to docs\/state\/STATE\.md\.\n {2}Start a fresh session: \/clear\n/);
 });
@@ -224,4 +224,37 @@ test('S0 on: its Step 5 confirmation (saved to, Goal, State: N done, now, next),
   const j = JSON.parse(run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL, '--json']).stdout);
   assert.equal(j.closing[0].step, '/clear');
   assert.equal(j.closing[0].s0.done, 2);
+});
+
+test("the resume prompt stands outside each seed's closing block: S2's hand-off keeps its four-line ceiling, S4's report stays Japanese", async () => {
+  const s2 = gitFixture('s2/good');
+  const r = await checkpoint(s2, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.equal(r.kind, 'written', r.lines.join('\n'));
+  const handOff = r.lines.slice(r.lines.findIndex((l) => l.startsWith('Ledger .claude/session-ledger.md persisted')));
+  assert.ok(handOff.length <= 4, handOff.join('\n'));
+  assert.equal(handOff[handOff.length - 1], 'Checkpoint saved. Safe to run /compact now.');
+  assert.match(r.lines.join('\n'), /Resume prompt for the fresh context[^\n]*\n {4}Read \.claude\/session-ledger\.md/);
+  const s4 = gitFixture('s4/good');
+  const r4 = await checkpoint(s4, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  const report = r4.lines.slice(r4.lines.findIndex((l) => l.startsWith('チェックポイント')));
+  assert.doesNotMatch(report.join('\n'), /Resume prompt/);
+});
+
+test("S0's State line drops the now part's own full stop, not an abbreviation's (etc., e.g.)", async () => {
+  for (const [now, shown] of [
+    ['Tidy the CSV exports, etc.', 'Tidy the CSV exports, etc.'],
+    ['Compare the candidates, e.g.', 'Compare the candidates, e.g.'],
+    ['Tidy the CSV exports.', 'Tidy the CSV exports'],
+  ]) {
+    const dir = fixtureCopy('s0/good');
+    const p = path.join(dir, '.agents/session_ledger.md');
+    writeFileSync(p, readFileSync(p, 'utf8').replace(/^Wire `exportCsv\(\)`.*$/m, now));
+    gitInit(dir);
+    const r = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+    assert.equal(r.kind, 'written', r.lines.join('\n'));
+    assert.ok(
+      r.lines.some((l) => l.includes(`now: ${shown}, next:`)),
+      `${now}\n${r.lines.join('\n')}`,
+    );
+  }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { STARTER_SYSTEMS, starterFor } from '../../src/core/systems/starter';
-import { cli, workspace, write } from './helpers';
+import { cli, fixtureCopy, workspace, write } from './helpers';
 
 const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), 'utf8');
 
@@ -85,4 +85,17 @@ test("a starter's placeholders are judged by no check as if they were the sessio
   assert.match(status, /<question> `UNCONFIRMED`/);
   assert.doesNotMatch(status, /\{unconfirmed\}/, 'the placeholder item is tagged as an item to validate');
   assert.match(status, /ok +unconfirmed +No UNCONFIRMED items\./);
+});
+
+test("S1's compression is measured on a snapshot block that is not the template (one that does not parse, or is no mapping)", () => {
+  for (const rel of ['s1/snapshot-bad-yaml', 's1/snapshot-list']) {
+    const dir = fixtureCopy(rel);
+    const c = (
+      JSON.parse(cli(['check', '--root', dir, '--json']).stdout).systems[0].checks as Array<{
+        id: string;
+        message: string;
+      }>
+    ).find((x) => x.id === 'compression');
+    assert.doesNotMatch(c?.message ?? '', /still template text/, `${rel}: ${c?.message}`);
+  }
 });

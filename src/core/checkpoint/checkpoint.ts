@@ -513,21 +513,22 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   }
   res.closing = closingSteps(active);
   const several = res.closing.length > 1;
+  // Every checkpoint prints the resume prompt: those the systems' own closing words do not hold stand
+  // before them, so each seed's closing block is printed as the seed writes it.
+  const unsaid = res.closing.filter(
+    (c) => c.resumePrompt && !c.lines.some((l) => l.includes(c.resumePrompt.split('\n')[0])),
+  );
+  if (unsaid.length) {
+    lines.push(
+      '',
+      'Resume prompt for the fresh context (after /compact the SessionStart hook gives it to the agent too):',
+    );
+    for (const c of unsaid) for (const l of c.resumePrompt.split('\n')) lines.push(`    ${l}`);
+  }
   for (const c of res.closing) {
     lines.push('');
     if (several) lines.push(`${c.system}:`);
-    // Every checkpoint prints the resume prompt: where the system's closing words hold none, before
-    // their last line (the seed's go-signal stays the last word).
-    const prompt = c.resumePrompt.split('\n');
-    const own = c.lines.some((l) => l.includes(prompt[0]))
-      ? c.lines
-      : [
-          ...c.lines.slice(0, -1),
-          'Resume prompt for the fresh context:',
-          ...prompt.map((l) => `    ${l}`),
-          ...c.lines.slice(-1),
-        ];
-    for (const l of own) lines.push(several ? `  ${l}` : l);
+    for (const l of c.lines) lines.push(several ? `  ${l}` : l);
   }
   return res;
 }

@@ -1,5 +1,5 @@
 /**
- * The one model every system (S0–S4) is read into (SPEC §1).
+ * The one model every system (S0–S4) is read into: its files, sections, items and checks.
  * Pure data: no I/O, no `vscode`. Everything here is JSON-serialisable.
  */
 

@@ -35,8 +35,12 @@ export function s0Confirmation(s: SystemReport): S0Confirmation {
     ledger: s.home,
     goal: oneLine(firstRealItem(sectionsOf(doc, 'goal'))?.text),
     done,
-    // Its own full stop goes: the line goes on after it (`now: …, next: …`).
-    now: oneLine(firstRealItem(sectionsOf(doc, 'now'))?.text)?.replace(/(?<!\.)\.$/, '') ?? null,
+    // Its own full stop goes, not an abbreviation's (etc., e.g., U.S.): the line goes on after it (`now: …, next: …`).
+    now:
+      oneLine(firstRealItem(sectionsOf(doc, 'now'))?.text)?.replace(
+        /(?<!\.|\b(?:etc|e\.g|i\.e|vs|cf|approx|[A-Z]))\.$/,
+        '',
+      ) ?? null,
     next: oneLine(firstRealItem(sectionsOf(doc, 'next'))?.text),
   };
 }

@@ -74,9 +74,14 @@ export const S0_KEYS: KeyTable = withNames(
 
 const UNCONFIRMED_RE = /\bUNCONFIRMED\b/;
 
-/** An item the user has to validate: one tagged UNCONFIRMED whose text is more than the template's placeholder (`- <question> \`UNCONFIRMED\``). */
+/** Item text with the UNCONFIRMED tag taken out, so `- <question> \`UNCONFIRMED\`` reads as the placeholder it is. */
+export function withoutUnconfirmedTag(text: string): string {
+  return text.replace(/`?\bUNCONFIRMED\b`?/g, '').trim();
+}
+
+/** An item the user has to validate: one tagged UNCONFIRMED whose text is more than the template's placeholder. */
 function isUnconfirmed(text: string): boolean {
-  return UNCONFIRMED_RE.test(text) && !isPlaceholder(text.replace(/`?\bUNCONFIRMED\b`?/g, '').trim());
+  return UNCONFIRMED_RE.test(text) && !isPlaceholder(withoutUnconfirmedTag(text));
 }
 
 /** A `Label:` line (or list item) of a heading-less ledger (`Goal (incl. success criteria):`, `Now: …`). */

@@ -8,7 +8,7 @@ import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
 import type { Check, Finding, Item, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem } from '../../markdown/items';
-import { S0_CONFIG, S0_DEFAULT_LEDGER, type AgentsYmlIssue, type S0Extra } from './reader';
+import { S0_CONFIG, S0_DEFAULT_LEDGER, withoutUnconfirmedTag, type AgentsYmlIssue, type S0Extra } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isPlaceholder, mayHold, plainText } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
@@ -143,11 +143,6 @@ function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {
   );
 }
 
-/** Item text with the UNCONFIRMED marker taken out, so `- <question 2> \`UNCONFIRMED\`` reads as the placeholder it is. */
-function withoutMarker(text: string): string {
-  return text.replace(/`?\bUNCONFIRMED\b`?/g, '').trim();
-}
-
 /** S0's resume prompt: from the Next section when the Now item is not the next action; UNCONFIRMED items validated first. */
 export function s0ResumePrompt(home: string, next: S0Next | null, unconfirmed: number): string {
   return resumePrompt('S0', home, next?.from === 'next' ? 'the Next section' : null, unconfirmed);
@@ -236,7 +231,7 @@ function withoutMarkers(ledger: StateDoc): StateDoc {
     ...ledger,
     sections: ledger.sections.map((s) => ({
       ...s,
-      items: s.items.map((i) => ({ ...i, text: withoutMarker(i.text) })),
+      items: s.items.map((i) => ({ ...i, text: withoutUnconfirmedTag(i.text) })),
     })),
   };
 }

@@ -460,10 +460,10 @@ function checkCompression(doc: StateDoc): Check {
   if (!info || info.blockBytes === 0)
     return mk('S1', 'compression', 'warn', 'skip', t('No snapshot block to measure.'), { path: doc.relPath });
   // The template's block against the template's prose measures nothing of the session's.
-  const data = info.data as { ctx?: unknown; next?: unknown } | null | undefined;
-  const next = Array.isArray(data?.next) ? data.next : [];
-  const template = (x: unknown) => typeof x !== 'string' || x.trim() === '' || isTemplateText(x);
-  if (template(data?.ctx) && next.every(template))
+  const data = info.data;
+  const next = data && typeof data === 'object' && !Array.isArray(data) ? (data as { next?: unknown }).next : null;
+  const template = (x: unknown) => typeof x === 'string' && isTemplateText(x);
+  if (Array.isArray(next) && next.length > 0 && next.every(template) && template((data as { ctx?: unknown }).ctx))
     return mk('S1', 'compression', 'warn', 'skip', t('The snapshot block is still template text.'), {
       path: doc.relPath,
       line: info.line,

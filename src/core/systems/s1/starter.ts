@@ -54,8 +54,7 @@ Permanent facts of this project: Phase 3 promotes them here, rewriting a section
 
 const S1_CONTEXT_LOG = `# Context log
 
-Episode items: Phase 3 appends each on a line of its own, with its date, its TTL and its reference count
-(ttl:90d, ref:0).
+Episode items: Phase 3 appends each on a line of its own, with its date, its TTL and its reference count.
 `;
 
 export const S1_STARTER: Starter = {
