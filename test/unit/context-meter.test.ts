@@ -1,5 +1,5 @@
 /**
- * The figure (SPEC §4) from every transcript of the corpus and from transcripts written here.
+ * The context figure from every transcript of the corpus and from transcripts written here.
  * Expected corpus figures were computed independently with a whole-file script (parse every line,
  * keep the last main-chain assistant usage / compact_boundary / token_count) and are kept as numbers.
  */
@@ -278,7 +278,7 @@ test('a transcript ending in a compaction: postTokens, flagged, with the model o
   assert.equal(u?.model, 'claude-opus-4-6');
   assert.equal(u?.at, '2026-02-11T21:30:00.000Z');
   assert.equal(u?.percent, 6.17);
-  // Without postTokens: 0 (SPEC §4).
+  // A compaction without postTokens: the figure is 0 until the next answer.
   const z = await one(lines(asst({ read: 150000 }), compact(undefined)));
   assert.equal(z?.usedTokens, 0);
   assert.equal(z?.afterCompaction, true);

@@ -1,5 +1,5 @@
 /**
- * The context meter (SPEC §4): how full the agent's context window is, from Claude Code and Codex
+ * The context meter: how full the agent's context window is, from Claude Code and Codex
  * CLI transcripts (read from the tail, then only appended bytes) or from Claude Code's own
  * statusLine figure when a relay recorded it.
  */

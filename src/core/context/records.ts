@@ -1,7 +1,7 @@
 /**
  * What a transcript record means for the context figure, per agent, as a small state machine that
  * can be fed forwards (appended lines) or backwards (the tail, newest first) and gives the same
- * answer either way (SPEC §4).
+ * answer either way.
  */
 
 export type Agent = 'claude' | 'codex';

@@ -1,5 +1,5 @@
 /**
- * The checks common to every system (SPEC §2), as small functions each system calls with what it
+ * The checks common to every system, as small functions each system calls with what it
  * found. Every function returns finished `Check`s; none reads more than it is given except the
  * git- and path-based ones, which go through the `Workspace`.
  */
