@@ -110,7 +110,7 @@ test('S1: while a Phase 4 item is NO not a word of /compact; once all are YES it
   // The resume prompt is printed too, before the seed's own closing block (which stays as the seed writes it).
   assert.match(
     ok.lines.join('\n'),
-    /\nResume prompt for the fresh context \(after \/compact[^\n]*\n {4}Read memory\/session-handoff-LATEST\.md [^\n]*\n\ncheckpoint complete\./,
+    /\nResume prompt for the fresh context:\n {4}Read memory\/session-handoff-LATEST\.md [^\n]*\n\ncheckpoint complete\./,
   );
 });
 
@@ -240,11 +240,14 @@ test("the resume prompt stands outside each seed's closing block: S2's hand-off 
   assert.doesNotMatch(report.join('\n'), /Resume prompt/);
 });
 
-test("S0's State line drops the now part's own full stop, not an abbreviation's (etc., e.g.)", async () => {
+test("S0's State line drops the now part's own full stop, not an abbreviation's (etc., e.g., a.m., Dr.)", async () => {
   for (const [now, shown] of [
     ['Tidy the CSV exports, etc.', 'Tidy the CSV exports, etc.'],
     ['Compare the candidates, e.g.', 'Compare the candidates, e.g.'],
     ['Tidy the CSV exports.', 'Tidy the CSV exports'],
+    ['Call the pier office at 9 a.m.', 'Call the pier office at 9 a.m.'],
+    ['Ask Dr.', 'Ask Dr.'],
+    ['Deploy to server B.', 'Deploy to server B'],
   ]) {
     const dir = fixtureCopy('s0/good');
     const p = path.join(dir, '.agents/session_ledger.md');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { STARTER_SYSTEMS, starterFor } from '../../src/core/systems/starter';
 import { cli, fixtureCopy, workspace, write } from './helpers';
@@ -97,5 +97,31 @@ test("S1's compression is measured on a snapshot block that is not the template 
       }>
     ).find((x) => x.id === 'compression');
     assert.doesNotMatch(c?.message ?? '', /still template text/, `${rel}: ${c?.message}`);
+  }
+});
+
+test("S1's compression skips a snapshot block that holds nothing of the session (the template's ctx, no next item), and measures one that holds a real ctx", () => {
+  for (const [ctx, next, status] of [
+    ['"<this session summary, max 20 words>"', '[]', 'skipped'],
+    ['"<this session summary, max 20 words>"', '"<task (urgency: H)>"', 'skipped'],
+    ['"export CSV for invoices; quoting fixed, Excel test left"', '[]', 'pass'],
+  ]) {
+    const dir = fixtureCopy('s1/good');
+    const p = path.join(dir, 'memory/session-handoff-LATEST.md');
+    const text = readFileSync(p, 'utf8');
+    const a = text.indexOf('```yaml\n') + 8;
+    const b = text.indexOf('```', a);
+    writeFileSync(
+      p,
+      `${text.slice(0, a)}ts: 2026-12-01\nctx: ${ctx}\nnext: ${next}\ndiff: []\nblocked: []\n${text.slice(b)}`,
+    );
+    const c = (
+      JSON.parse(cli(['check', '--root', dir, '--json']).stdout).systems[0].checks as Array<{
+        id: string;
+        status: string;
+        message: string;
+      }>
+    ).find((x) => x.id === 'compression');
+    assert.equal(c?.status, status, `ctx ${ctx}, next ${next}: ${c?.message}`);
   }
 });

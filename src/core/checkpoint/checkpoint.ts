@@ -514,16 +514,14 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   res.closing = closingSteps(active);
   const several = res.closing.length > 1;
   // Every checkpoint prints the resume prompt: those the systems' own closing words do not hold stand
-  // before them, so each seed's closing block is printed as the seed writes it.
+  // before the closing blocks, which stay whole (each seed's go-signal is its block's last line).
   const unsaid = res.closing.filter(
     (c) => c.resumePrompt && !c.lines.some((l) => l.includes(c.resumePrompt.split('\n')[0])),
   );
   if (unsaid.length) {
-    lines.push(
-      '',
-      'Resume prompt for the fresh context (after /compact the SessionStart hook gives it to the agent too):',
-    );
-    for (const c of unsaid) for (const l of c.resumePrompt.split('\n')) lines.push(`    ${l}`);
+    lines.push('', 'Resume prompt for the fresh context:');
+    for (const c of unsaid)
+      for (const l of c.resumePrompt.split('\n')) lines.push(several ? `    ${c.system}: ${l}` : `    ${l}`);
   }
   for (const c of res.closing) {
     lines.push('');

@@ -25,6 +25,21 @@ function oneLine(s: string | null | undefined, n = 100): string | null {
   return x.length > n ? `${x.slice(0, n - 1)}…` : x;
 }
 
+/** Words whose full stop is an abbreviation's, not a sentence's. */
+const ABBREVIATION = /^(?:etc|dr|mr|mrs|ms|no|nr|inc|ltd|al|vs|cf|approx|fig|st|jr|sr)\.$/i;
+
+/**
+ * The now part without its own full stop (the State line goes on after it: `now: …, next: …`), but
+ * an abbreviation keeps its stop: a last word with a dot inside (a.m., U.S., e.g.) or a known short
+ * word (etc., Dr., No.). An ellipsis stays too.
+ */
+function withoutFullStop(text: string | null): string | null {
+  if (!text || !text.endsWith('.') || text.endsWith('..')) return text;
+  const last = text.slice(text.lastIndexOf(' ') + 1).replace(/^[^\p{L}\p{N}]+/u, '');
+  if (/\.[^.]+\.$/.test(last) || ABBREVIATION.test(last)) return text;
+  return text.slice(0, -1);
+}
+
 /** S0's Step 5 figures from the ledger: the goal, the number of Done items, Now and Next. */
 export function s0Confirmation(s: SystemReport): S0Confirmation {
   const doc = s.docs.find((d) => d.relPath === s.home) ?? null;
@@ -35,12 +50,7 @@ export function s0Confirmation(s: SystemReport): S0Confirmation {
     ledger: s.home,
     goal: oneLine(firstRealItem(sectionsOf(doc, 'goal'))?.text),
     done,
-    // Its own full stop goes, not an abbreviation's (etc., e.g., U.S.): the line goes on after it (`now: …, next: …`).
-    now:
-      oneLine(firstRealItem(sectionsOf(doc, 'now'))?.text)?.replace(
-        /(?<!\.|\b(?:etc|e\.g|i\.e|vs|cf|approx|[A-Z]))\.$/,
-        '',
-      ) ?? null,
+    now: withoutFullStop(oneLine(firstRealItem(sectionsOf(doc, 'now'))?.text)),
     next: oneLine(firstRealItem(sectionsOf(doc, 'next'))?.text),
   };
 }

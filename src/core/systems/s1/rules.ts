@@ -459,15 +459,17 @@ function checkCompression(doc: StateDoc): Check {
   const info = doc.meta.snapshot as SnapshotInfo | undefined;
   if (!info || info.blockBytes === 0)
     return mk('S1', 'compression', 'warn', 'skip', t('No snapshot block to measure.'), { path: doc.relPath });
-  // The template's block against the template's prose measures nothing of the session's.
+  // A block that holds nothing of the session's (the template's ctx, no next item of its own) measures nothing.
   const data = info.data;
-  const next = data && typeof data === 'object' && !Array.isArray(data) ? (data as { next?: unknown }).next : null;
-  const template = (x: unknown) => typeof x === 'string' && isTemplateText(x);
-  if (Array.isArray(next) && next.length > 0 && next.every(template) && template((data as { ctx?: unknown }).ctx))
-    return mk('S1', 'compression', 'warn', 'skip', t('The snapshot block is still template text.'), {
-      path: doc.relPath,
-      line: info.line,
-    });
+  const own = (x: unknown) => typeof x === 'string' && x.trim() !== '' && !isTemplateText(x);
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    const { ctx, next } = data as { ctx?: unknown; next?: unknown };
+    if (!own(ctx) && !(Array.isArray(next) ? next.some(own) : own(next)))
+      return mk('S1', 'compression', 'warn', 'skip', t('The snapshot block is still template text.'), {
+        path: doc.relPath,
+        line: info.line,
+      });
+  }
   const ratio = info.proseBytes / info.blockBytes;
   const x = ratio.toFixed(1);
   const msg =
