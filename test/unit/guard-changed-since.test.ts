@@ -12,7 +12,7 @@ import { markerRel } from '../../src/core/checkpoint/marker';
 import { evaluate } from '../../src/core/report/evaluate';
 import { fullEvaluate, useFullEvaluate } from '../../src/core/hooks/full-checks';
 import { guardSentence } from '../../src/extension/pure/status-text';
-import { cli, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
+import { cli, filesUnder, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
 
 const STATE = 'docs/state/STATE.md';
@@ -95,4 +95,48 @@ test('the whole evaluation failing (the core part cannot load): the guard allows
   } finally {
     useFullEvaluate(was ? async () => was : undefined);
   }
+});
+
+/** `src` copied and checkpointed for SID: every file dated ten minutes ago, the marker five. */
+function checkpointedAt(src: string): { dir: string; markerMs: number } {
+  const dir = workspace({});
+  cpSync(src, dir, { recursive: true });
+  gitInit(dir);
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const old = (Date.now() - 10 * 60_000) / 1000;
+  for (const f of filesUnder(dir)) if (!f.includes(`${path.sep}.git${path.sep}`)) utimesSync(f, old, old);
+  const m = (Date.now() - 5 * 60_000) / 1000;
+  utimesSync(path.join(dir, markerRel(SID)), m, m);
+  return { dir, markerMs: m * 1000 };
+}
+
+test('a state file broken 20 s after the checkpoint (inside the grace the idle rule gives): /compact is stopped; touched only, it goes through', () => {
+  const { dir, markerMs } = checkpointedAt(path.join(REPO, 'test/fixtures/s3/good'));
+  const p = path.join(dir, STATE);
+  const t = (markerMs + 20_000) / 1000;
+  utimesSync(p, t, t);
+  assert.equal(
+    cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) }).code,
+    0,
+    'its bytes are the vouched ones',
+  );
+  writeFileSync(p, readFileSync(p, 'utf8').replace(/^.*Blocked on.*$/m, ''));
+  utimesSync(p, t, t);
+  const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  assert.equal(r.code, 2, `allowed: ${r.stderr}`);
+  assert.match(r.stderr, /changed after the last checkpoint and now fails a blocking check \(S3 template/);
+});
+
+test("S4's PROGRESS.md put out of order after the checkpoint, STATE.md untouched: /compact is stopped", () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s4/good'));
+  const p = path.join(dir, 'PROGRESS.md');
+  const s = readFileSync(p, 'utf8');
+  const i = s.indexOf('## [2026-03-05');
+  const j = s.indexOf('## [2026-03-01');
+  writeFileSync(p, s.slice(0, i) + s.slice(j).replace(/\n*$/, '\n\n') + s.slice(i, j));
+  assert.match(cli(['check', '--root', dir]).stdout, /FAIL progress-order/);
+  const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  assert.equal(r.code, 2, `allowed: ${r.stderr}`);
+  assert.match(r.stderr, /PROGRESS\.md changed after the last checkpoint/);
 });

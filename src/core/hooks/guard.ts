@@ -12,8 +12,10 @@
  *    future) → block, saying what stands there (`chooseMarker` decides, as for every surface);
  * 5. a state file that is an empty skeleton → block;
  * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
- * 7. a state file modified since that now fails a blocking check of its system → block (every rule
- *    runs then: the caller's report, or the whole evaluation the entry point registered);
+ * 7. a state file changed since the checkpoint (a home file written more than 30 s after the marker,
+ *    or any file the marker vouched for whose bytes differ) that now fails a blocking check of its
+ *    system → block, before the idle rule (every rule runs then: the caller's report, or the whole
+ *    evaluation the entry point registered);
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
  * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
@@ -30,7 +32,7 @@ import { lstatOrNullSync } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
-import { isBlocking, type Check, type WorkspaceReport } from '../model/model';
+import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../model/model';
 import { fullEvaluate } from './full-checks';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
@@ -147,21 +149,17 @@ function block(
 }
 
 /**
- * The blocking checks that fail now in the systems whose home document changed after the checkpoint
- * (`worked`, found in the guard's own `hookReport`), from the caller's whole report or the registered
- * evaluation of those systems with every rule; none when there is neither (the hook then keeps to the
- * checkpoint's word); `error` says why the evaluation could not run (the guard allows on its own
- * failure, and its log says so).
+ * The blocking checks that fail now in the systems `ids` (their state changed after the checkpoint),
+ * from the caller's whole report or the registered evaluation of those systems with every rule; none
+ * when there is neither (the hook then keeps to the checkpoint's word); `error` says why the
+ * evaluation could not run (the guard allows on its own failure, and its log says so).
  */
 async function brokenSince(
   root: string,
   now: number,
-  worked: ReadonlyArray<{ rel: string }>,
-  hookReport: WorkspaceReport | null,
+  ids: readonly SystemId[],
   known: WorkspaceReport | undefined,
 ): Promise<{ broken: Check[]; error: string | null }> {
-  const changed = new Set(worked.map((w) => w.rel));
-  const ids = (hookReport?.systems ?? []).filter((s) => changed.has(s.home)).map((s) => s.id);
   if (!ids.length) return { broken: [], error: null };
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
@@ -176,6 +174,31 @@ async function brokenSince(
     .filter((s) => !s.skipped && ids.includes(s.id))
     .flatMap((s) => s.checks.filter(isBlocking));
   return { broken, error: null };
+}
+
+/**
+ * The systems whose state changed after the checkpoint: a home file written more than the grace after
+ * the marker (`worked`), or any file the marker vouched for, written after it, whose bytes are no
+ * longer the vouched ones (a change within the grace, or S4's PROGRESS.md beside its STATE.md).
+ */
+function changedSystems(
+  report: WorkspaceReport | null,
+  marker: MarkerFile,
+  worked: ReadonlyArray<{ rel: string }>,
+): SystemId[] {
+  const home = new Set(worked.map((w) => w.rel));
+  const vouched = new Map(marker.content.hashes.map((h) => [h.path, h.hash.toLowerCase()]));
+  return (report?.systems ?? [])
+    .filter(
+      (s) =>
+        !s.skipped &&
+        (home.has(s.home) ||
+          s.docs.some((d) => {
+            const was = vouched.get(d.relPath);
+            return was !== undefined && d.mtime > marker.mtime && !!d.hash && d.hash !== was;
+          })),
+    )
+    .map((s) => s.id);
 }
 
 /**
@@ -325,30 +348,36 @@ async function decide(
 
   const ageMin = Math.max(0, Math.floor((now - marker.mtime) / 60_000));
   const worked = docs.filter((x) => x.mtime > marker.mtime + IDLE_GRACE_MS);
-  if (docs.length && worked.length === 0) {
+  const max = maxAgeMinutes(env);
+  const fresh = now - marker.mtime <= max * 60_000;
+  const idle = docs.length > 0 && worked.length === 0;
+  // What changed since the checkpoint is taken as it is now only while it is still whole: its system's
+  // blocking checks run on it (every rule; the caller's report when it has one). A marker past its
+  // window with work since is stopped below anyway.
+  const { broken, error } =
+    fresh || idle
+      ? await brokenSince(root, now, changedSystems(report, marker, worked), known)
+      : { broken: [], error: null };
+  if (broken.length) {
+    const files = [...new Set(broken.map((c) => c.path ?? c.system))].join(', ');
+    const failed = broken.map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ')}`).join('; ');
+    return stop(
+      'broken',
+      `Compaction stopped: ${files} changed after the last checkpoint and now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it. Fix it first (\`${cli} check\` shows each with its fix), then ${runAgain()}`,
+      `BLOCK (${files} changed since the checkpoint and fails ${broken.map((c) => `${c.system} ${c.id}`).join(', ')})`,
+    );
+  }
+  const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
+  if (idle) {
     return allow(
       'idle',
       root,
       sid,
       marker.rel,
-      `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant)`,
+      `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`,
     );
   }
-  const max = maxAgeMinutes(env);
-  if (now - marker.mtime <= max * 60_000) {
-    // A state file written since the checkpoint is taken as it is now only while it is still whole: its
-    // system's blocking checks run on it (every rule; the caller's report when it has one).
-    const { broken, error } = await brokenSince(root, now, worked, report, known);
-    if (broken.length) {
-      const files = [...new Set(broken.map((c) => c.path ?? c.system))].join(', ');
-      const failed = broken.map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ')}`).join('; ');
-      return stop(
-        'broken',
-        `Compaction stopped: ${files} changed after the last checkpoint and now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it. Fix it first (\`${cli} check\` shows each with its fix), then ${runAgain()}`,
-        `BLOCK (${files} changed since the checkpoint and fails ${broken.map((c) => `${c.system} ${c.id}`).join(', ')})`,
-      );
-    }
-    const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
+  if (fresh)
     return allow(
       'fresh',
       root,
@@ -356,7 +385,6 @@ async function decide(
       marker.rel,
       `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min${unchecked})`,
     );
-  }
   const changed = worked.map((x) => x.rel).join(', ');
   return stop(
     'stale',
