@@ -65,7 +65,7 @@ test('a state file broken after the checkpoint (a section the seed requires remo
     assert.equal(code, 2, `${how}: ${said}`);
     assert.match(
       said,
-      /docs\/state\/STATE\.md changed after the last checkpoint and now fails a blocking check \(S3 template: /,
+      /since the last checkpoint docs\/state\/STATE\.md changed, and the state now fails a blocking check \(S3 template: /,
       how,
     );
     assert.match(said, /check` shows each with its fix/, how);
@@ -125,7 +125,10 @@ test('a state file broken 20 s after the checkpoint (inside the grace the idle r
   utimesSync(p, t, t);
   const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
   assert.equal(r.code, 2, `allowed: ${r.stderr}`);
-  assert.match(r.stderr, /changed after the last checkpoint and now fails a blocking check \(S3 template/);
+  assert.match(
+    r.stderr,
+    /since the last checkpoint docs\/state\/STATE\.md changed, and the state now fails a blocking check \(S3 template/,
+  );
 });
 
 test("S4's PROGRESS.md put out of order after the checkpoint, STATE.md untouched: /compact is stopped", () => {
@@ -138,5 +141,69 @@ test("S4's PROGRESS.md put out of order after the checkpoint, STATE.md untouched
   assert.match(cli(['check', '--root', dir]).stdout, /FAIL progress-order/);
   const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
   assert.equal(r.code, 2, `allowed: ${r.stderr}`);
-  assert.match(r.stderr, /PROGRESS\.md changed after the last checkpoint/);
+  assert.match(r.stderr, /since the last checkpoint PROGRESS\.md changed/);
+});
+
+const TOKEN = '\n- token: ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n';
+
+for (const rel of ['memory/MEMORY.md', 'tasks/lessons.md', '.claude/project-state.md'])
+  test(`${rel}, which the marker vouches for and the hook's own reading leaves out, changed to fail a blocking check: the hook stops /compact, as check and the extension's preview say`, async () => {
+    const { dir } = checkpointedAt(path.join(REPO, 'examples/demo-workspace'));
+    appendFileSync(path.join(dir, rel), TOKEN);
+    assert.match(cli(['check', '--root', dir]).stdout, /FAIL no-secrets/);
+    const ext = await preCompactGuard(preCompact(dir), {
+      root: dir,
+      log: false,
+      report: await evaluate(dir, { noGit: true }),
+    });
+    assert.equal(ext.rule, 'broken', ext.log);
+    const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+    assert.equal(r.code, 2, `allowed: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`since the last checkpoint ${rel.replace(/\./g, '\\.')} changed`));
+  });
+
+const NEW_CHECKPOINT = `---
+created_at: 2026-12-05T08:00:00Z
+---
+
+# Checkpoint 2026-12-05-080000
+
+## 何をしたのか
+アラートのグループ化を実装した。
+
+## どういうやり取りをユーザーと行ったのか
+確認した。
+
+## どうやったのか
+まとめた。
+
+## 途中でどういう課題が起こったのか
+なし。
+
+## 将来のアクション
+通知先を設定する。
+`;
+
+test('S4: a new checkpoint file after the checkpoint, PROGRESS.md not rebuilt: /compact is stopped, naming the files that changed, not the one the failing check points at', () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s4/good'));
+  writeFileSync(path.join(dir, '.agents/checkpoints/2026-12-05-080000.md'), NEW_CHECKPOINT);
+  appendFileSync(path.join(dir, '.agents/STATE.md'), '\n- note\n');
+  assert.match(cli(['check', '--root', dir]).stdout, /FAIL progress-order/);
+  const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  assert.equal(r.code, 2, `allowed: ${r.stderr}`);
+  assert.match(r.stderr, /since the last checkpoint [^(]*\.agents\/checkpoints\/2026-12-05-080000\.md[^(]* changed/);
+  assert.doesNotMatch(r.stderr, /since the last checkpoint [^(]*PROGRESS\.md[^(]* changed/);
+});
+
+test("a vouched file changed within the grace and still whole: /compact goes through, and the log says what changed was checked, not 'state files untouched'", () => {
+  const { dir, markerMs } = checkpointedAt(path.join(REPO, 'test/fixtures/s4/good'));
+  const p = path.join(dir, 'PROGRESS.md');
+  appendFileSync(p, '\n');
+  utimesSync(p, (markerMs + 10_000) / 1000, (markerMs + 10_000) / 1000);
+  const log = path.join(dir, '.claude/log/session-ledger-hook.log');
+  const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  assert.equal(r.code, 0, r.stderr);
+  const last = readFileSync(log, 'utf8').trim().split('\n').pop() ?? '';
+  assert.match(last, /changed and checked: PROGRESS\.md/);
+  assert.doesNotMatch(last, /state files untouched/);
 });

@@ -12,9 +12,9 @@
  *    future) → block, saying what stands there (`chooseMarker` decides, as for every surface);
  * 5. a state file that is an empty skeleton → block;
  * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
- * 7. a state file changed since the checkpoint (a home file written more than 30 s after the marker,
- *    or any file the marker vouched for whose bytes differ) that now fails a blocking check of its
- *    system → block, before the idle rule (every rule runs then: the caller's report, or the whole
+ * 7. state changed since the checkpoint (a home file written more than 30 s after the marker, a
+ *    file the marker vouched for whose bytes differ, a state file newer than the marker that it does
+ *    not vouch for) that now fails a blocking check → block, before the idle rule (every rule runs then: the caller's report, or the whole
  *    evaluation the entry point registered);
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
@@ -28,7 +28,7 @@ import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
-import { lstatOrNullSync } from '../files/fsread';
+import { lstatOrNullSync, readStart, sha256 } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
@@ -165,7 +165,8 @@ async function brokenSince(
   if (!report) {
     try {
       const evaluate = await fullEvaluate();
-      report = evaluate ? await evaluate(root, now, ids) : null;
+      if (!evaluate) return { broken: [], error: 'no whole evaluation is registered in this process' };
+      report = await evaluate(root, now, ids);
     } catch (err) {
       return { broken: [], error: (err as Error)?.message ?? String(err) };
     }
@@ -176,29 +177,56 @@ async function brokenSince(
   return { broken, error: null };
 }
 
+/** The largest file the guard hashes to tell whether it changed since the checkpoint (a larger one counts as changed). */
+const HASHED_MAX_BYTES = 16 * 1024 * 1024;
+
 /**
- * The systems whose state changed after the checkpoint: a home file written more than the grace after
- * the marker (`worked`), or any file the marker vouched for, written after it, whose bytes are no
- * longer the vouched ones (a change within the grace, or S4's PROGRESS.md beside its STATE.md).
+ * What changed after the checkpoint, and the systems to check for it: a home file written more than
+ * the grace after the marker (`worked`); a file of a system's state written after the marker whose
+ * bytes are not the ones the marker vouched for (a change within the grace, S4's PROGRESS.md, a new
+ * checkpoint file). A file the marker vouched for that the guard's own reading leaves out (S1's
+ * memory stores, S2's project state) is looked at by its time and bytes too; which system holds it
+ * is not known here, so every system is checked then. A file is hashed only when it is newer than
+ * the marker.
  */
-function changedSystems(
+function changedSince(
+  root: string,
   report: WorkspaceReport | null,
   marker: MarkerFile,
   worked: ReadonlyArray<{ rel: string }>,
-): SystemId[] {
-  const home = new Set(worked.map((w) => w.rel));
+): { ids: SystemId[]; files: string[] } {
   const vouched = new Map(marker.content.hashes.map((h) => [h.path, h.hash.toLowerCase()]));
-  return (report?.systems ?? [])
-    .filter(
-      (s) =>
-        !s.skipped &&
-        (home.has(s.home) ||
-          s.docs.some((d) => {
-            const was = vouched.get(d.relPath);
-            return was !== undefined && d.mtime > marker.mtime && !!d.hash && d.hash !== was;
-          })),
-    )
-    .map((s) => s.id);
+  const home = new Set(worked.map((w) => w.rel));
+  const files = new Set<string>();
+  const ids = new Set<SystemId>();
+  const seen = new Set<string>();
+  const active = (report?.systems ?? []).filter((s) => !s.skipped);
+  for (const s of active)
+    for (const d of s.docs) {
+      seen.add(d.relPath);
+      const was = vouched.get(d.relPath);
+      // Written after the marker, and not the vouched bytes (a file only touched is not named).
+      if (d.mtime > marker.mtime && (was === undefined || d.hash !== was)) files.add(d.relPath);
+      if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
+    }
+  for (const [rel, was] of vouched) {
+    if (seen.has(rel) || !insideRoot(rel)) continue;
+    const abs = path.join(root, rel);
+    const st = lstatOrNullSync(abs);
+    if (st && !(st.mtimeMs > marker.mtime)) continue;
+    const bytes = st?.isFile() && st.size <= HASHED_MAX_BYTES ? readStart(abs, HASHED_MAX_BYTES) : null;
+    if (bytes && sha256(bytes) === was) continue;
+    files.add(rel);
+    for (const s of active) ids.add(s.id);
+  }
+  // A home file written past the grace is checked even when only touched: named when nothing else is.
+  return { ids: [...ids], files: files.size ? [...files] : [...home] };
+}
+
+/** A root-relative path a marker names that stays inside the root. */
+function insideRoot(rel: string): boolean {
+  const p = path.posix.normalize(rel.replace(/\\/g, '/'));
+  return p !== '' && p !== '.' && p !== '..' && !p.startsWith('../') && !path.posix.isAbsolute(p);
 }
 
 /**
@@ -354,17 +382,18 @@ async function decide(
   // What changed since the checkpoint is taken as it is now only while it is still whole: its system's
   // blocking checks run on it (every rule; the caller's report when it has one). A marker past its
   // window with work since is stopped below anyway.
-  const { broken, error } =
-    fresh || idle
-      ? await brokenSince(root, now, changedSystems(report, marker, worked), known)
-      : { broken: [], error: null };
+  const since = fresh || idle ? changedSince(root, report, marker, worked) : { ids: [], files: [] };
+  const { broken, error } = await brokenSince(root, now, since.ids, known);
   if (broken.length) {
-    const files = [...new Set(broken.map((c) => c.path ?? c.system))].join(', ');
-    const failed = broken.map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ')}`).join('; ');
+    const files = since.files.join(', ');
+    const failed = broken
+      .map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ').replace(/\.$/, '')}`)
+      .join('; ');
+    const ids = [...new Set(broken.map((c) => `${c.system} ${c.id}`))].join(', ');
     return stop(
       'broken',
-      `Compaction stopped: ${files} changed after the last checkpoint and now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it. Fix it first (\`${cli} check\` shows each with its fix), then ${runAgain()}`,
-      `BLOCK (${files} changed since the checkpoint and fails ${broken.map((c) => `${c.system} ${c.id}`).join(', ')})`,
+      `Compaction stopped: since the last checkpoint ${files} changed, and the state now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it. Fix it first (\`${cli} check\` shows each with its fix), then ${runAgain()}`,
+      `BLOCK (${files} changed since the checkpoint; fails ${ids})`,
     );
   }
   const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
@@ -374,7 +403,9 @@ async function decide(
       root,
       sid,
       marker.rel,
-      `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`,
+      since.files.length
+        ? `allow (idle since checkpoint: no home file written past the grace; changed and checked: ${since.files.join(', ')}; marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`
+        : `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`,
     );
   }
   if (fresh)
