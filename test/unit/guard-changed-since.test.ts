@@ -4,11 +4,12 @@
 // with the extension's own report, and stops /compact when one fails. Real files, real CLI and script.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel } from '../../src/core/checkpoint/marker';
+import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
 import { fullEvaluate, useFullEvaluate } from '../../src/core/hooks/full-checks';
 import { guardSentence } from '../../src/extension/pure/status-text';
@@ -206,4 +207,45 @@ test("a vouched file changed within the grace and still whole: /compact goes thr
   const last = readFileSync(log, 'utf8').trim().split('\n').pop() ?? '';
   assert.match(last, /changed and checked: PROGRESS\.md/);
   assert.doesNotMatch(last, /state files untouched/);
+});
+
+test('a marker written by hand (it vouches for no bytes): a state file only touched since goes through, as before this check', () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'test/fixtures/s4/good'), dir, { recursive: true });
+  gitInit(dir);
+  const p = path.join(dir, 'PROGRESS.md');
+  const s = readFileSync(p, 'utf8');
+  const i = s.indexOf('## [2026-03-05');
+  const j = s.indexOf('## [2026-03-01');
+  writeFileSync(p, s.slice(0, i) + s.slice(j).replace(/\n*$/, '\n\n') + s.slice(i, j));
+  mkdirSync(path.join(dir, '.claude'), { recursive: true });
+  writeFileSync(path.join(dir, markerRel(SID)), 'done\n');
+  const old = (Date.now() - 10 * 60_000) / 1000;
+  for (const f of filesUnder(dir)) if (!f.includes(`${path.sep}.git${path.sep}`)) utimesSync(f, old, old);
+  const m = (Date.now() - 5 * 60_000) / 1000;
+  utimesSync(path.join(dir, markerRel(SID)), m, m);
+  const t = Date.now() / 1000;
+  utimesSync(p, t, t);
+  const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  assert.equal(r.code, 0, `blocked: ${r.stderr}`);
+});
+
+test('a marker line naming a file behind a linked folder: the file the link leads to is not read (its bytes decide nothing, the log does not name it)', () => {
+  const outside = workspace({ secret: 'outside secret\n' });
+  const hash = sha256('outside secret\n');
+  const logs: string[] = [];
+  for (const h of [hash, '0'.repeat(64)]) {
+    const { dir } = checkpointedAt(path.join(REPO, 'examples/demo-workspace'));
+    appendFileSync(path.join(dir, markerRel(SID)), `${h}  ext/secret\n`);
+    const m = (Date.now() - 5 * 60_000) / 1000;
+    utimesSync(path.join(dir, markerRel(SID)), m, m);
+    symlinkSync(outside, path.join(dir, 'ext'));
+    const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+    assert.equal(r.code, 0, r.stderr);
+    logs.push(
+      readFileSync(path.join(dir, '.claude/log/session-ledger-hook.log'), 'utf8').trim().split('\n').pop() ?? '',
+    );
+  }
+  assert.doesNotMatch(logs[1], /ext\/secret/);
+  assert.equal(logs[0].replace(/^\S+ /, ''), logs[1].replace(/^\S+ /, ''));
 });

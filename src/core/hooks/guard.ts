@@ -31,7 +31,7 @@ import { ALL_FACTS, FACTS } from '../systems/facts';
 import { lstatOrNullSync, readStart, sha256 } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
-import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
+import { isSessionId, linkedFolderOf, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../model/model';
 import { fullEvaluate } from './full-checks';
 
@@ -205,16 +205,19 @@ function changedSince(
     for (const d of s.docs) {
       seen.add(d.relPath);
       const was = vouched.get(d.relPath);
-      // Written after the marker, and not the vouched bytes (a file only touched is not named).
-      if (d.mtime > marker.mtime && (was === undefined || d.hash !== was)) files.add(d.relPath);
+      // Written after the marker, and not the vouched bytes (a file only touched is not named). A marker
+      // that vouches for no bytes (one written by hand) tells nothing of the other files.
+      if (d.mtime > marker.mtime && (was === undefined ? vouched.size > 0 : d.hash !== was)) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
-  for (const [rel, was] of vouched) {
-    if (seen.has(rel) || !insideRoot(rel)) continue;
+  for (const [named, was] of vouched) {
+    // Only inside the root, and through no linked folder (what a link leads to is no state file of this workspace).
+    const rel = seen.has(named) ? null : insideRoot(named);
+    if (rel === null || seen.has(rel) || linkedFolderOf(root, rel) !== null) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
     if (st && !(st.mtimeMs > marker.mtime)) continue;
-    const bytes = st?.isFile() && st.size <= HASHED_MAX_BYTES ? readStart(abs, HASHED_MAX_BYTES) : null;
+    const bytes = st?.isFile() && st.size <= HASHED_MAX_BYTES ? readStart(abs, st.size + 1) : null;
     if (bytes && sha256(bytes) === was) continue;
     files.add(rel);
     for (const s of active) ids.add(s.id);
@@ -223,10 +226,10 @@ function changedSince(
   return { ids: [...ids], files: files.size ? [...files] : [...home] };
 }
 
-/** A root-relative path a marker names that stays inside the root. */
-function insideRoot(rel: string): boolean {
+/** A root-relative path a marker names, normalised with `/`, when it stays inside the root; else null. */
+function insideRoot(rel: string): string | null {
   const p = path.posix.normalize(rel.replace(/\\/g, '/'));
-  return p !== '' && p !== '.' && p !== '..' && !p.startsWith('../') && !path.posix.isAbsolute(p);
+  return p === '' || p === '.' || p === '..' || p.startsWith('../') || path.posix.isAbsolute(p) ? null : p;
 }
 
 /**
