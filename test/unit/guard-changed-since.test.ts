@@ -4,7 +4,18 @@
 // with the extension's own report, and stops /compact when one fails. Real files, real CLI and script.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
@@ -248,4 +259,51 @@ test('a marker line naming a file behind a linked folder: the file the link lead
   }
   assert.doesNotMatch(logs[1], /ext\/secret/);
   assert.equal(logs[0].replace(/^\S+ /, ''), logs[1].replace(/^\S+ /, ''));
+});
+
+/** The demo with `arrange` applied before git and the checkpoint; files ten minutes old, the marker five. */
+function demoArranged(arrange: (dir: string) => void): string {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  arrange(dir);
+  gitInit(dir);
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), / {2}memory\/MEMORY\.md$/m);
+  const old = (Date.now() - 10 * 60_000) / 1000;
+  for (const f of filesUnder(dir)) if (!f.includes(`${path.sep}.git${path.sep}`)) utimesSync(f, old, old);
+  const link = path.join(dir, 'memory/MEMORY.md');
+  if (lstatSync(link).isSymbolicLink()) lutimesSync(link, old, old);
+  const m = (Date.now() - 5 * 60_000) / 1000;
+  utimesSync(path.join(dir, markerRel(SID)), m, m);
+  return dir;
+}
+
+test('a vouched file reached through links that stay inside the root (a linked memory/ folder, a MEMORY.md that is a link older than the marker): a secret added since is stopped, as check stops it', () => {
+  const arrangements: Array<[string, (dir: string) => void, string]> = [
+    [
+      'memory/ a link to notes/memory',
+      (dir) => {
+        mkdirSync(path.join(dir, 'notes'));
+        renameSync(path.join(dir, 'memory'), path.join(dir, 'notes/memory'));
+        symlinkSync('notes/memory', path.join(dir, 'memory'));
+      },
+      'memory/MEMORY.md',
+    ],
+    [
+      'memory/MEMORY.md a link to real.md',
+      (dir) => {
+        renameSync(path.join(dir, 'memory/MEMORY.md'), path.join(dir, 'memory/real.md'));
+        symlinkSync('real.md', path.join(dir, 'memory/MEMORY.md'));
+      },
+      'memory/real.md',
+    ],
+  ];
+  for (const [what, arrange, target] of arrangements) {
+    const dir = demoArranged(arrange);
+    appendFileSync(path.join(dir, target), TOKEN);
+    assert.match(cli(['check', '--root', dir]).stdout, /FAIL no-secrets/, what);
+    const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+    assert.equal(r.code, 2, `${what}: allowed: ${r.stderr}`);
+  }
 });

@@ -14,7 +14,8 @@
  * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
  * 7. state changed since the checkpoint (a home file written more than 30 s after the marker, a
  *    file the marker vouched for whose bytes differ, a state file newer than the marker that it does
- *    not vouch for) that now fails a blocking check → block, before the idle rule (every rule runs then: the caller's report, or the whole
+ *    not vouch for, unless it vouches for none: one written by hand) that now fails a blocking check
+ *    → block, before the idle rule (every rule runs then: the caller's report, or the whole
  *    evaluation the entry point registered);
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
@@ -28,10 +29,11 @@ import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
-import { lstatOrNullSync, readStart, sha256 } from '../files/fsread';
+import { lstatOrNullSync, readStart, realpathOrSelf, sha256, statOrNullSync } from '../files/fsread';
+import { isInside } from '../files/atomic';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
-import { isSessionId, linkedFolderOf, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
+import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../model/model';
 import { fullEvaluate } from './full-checks';
 
@@ -210,14 +212,18 @@ function changedSince(
       if (d.mtime > marker.mtime && (was === undefined ? vouched.size > 0 : d.hash !== was)) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
+  const realRoot = realpathOrSelf(root);
   for (const [named, was] of vouched) {
-    // Only inside the root, and through no linked folder (what a link leads to is no state file of this workspace).
     const rel = seen.has(named) ? null : insideRoot(named);
-    if (rel === null || seen.has(rel) || linkedFolderOf(root, rel) !== null) continue;
+    if (rel === null || seen.has(rel)) continue;
     const abs = path.join(root, rel);
-    const st = lstatOrNullSync(abs);
+    // Read only where the workspace's readers read: a link (at the file or a folder on its way) is
+    // followed while what it leads to stays inside the root; one that leads out is no state file here.
+    const real = lstatOrNullSync(abs) ? realpathOrSelf(abs) : null;
+    if (real !== null && !isInside(real, realRoot)) continue;
+    const st = real === null ? null : statOrNullSync(real);
     if (st && !(st.mtimeMs > marker.mtime)) continue;
-    const bytes = st?.isFile() && st.size <= HASHED_MAX_BYTES ? readStart(abs, st.size + 1) : null;
+    const bytes = st?.isFile() && st.size <= HASHED_MAX_BYTES ? readStart(real as string, st.size + 1) : null;
     if (bytes && sha256(bytes) === was) continue;
     files.add(rel);
     for (const s of active) ids.add(s.id);
