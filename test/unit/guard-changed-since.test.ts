@@ -13,6 +13,7 @@ import {
   readFileSync,
   renameSync,
   symlinkSync,
+  unlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -305,5 +306,33 @@ test('a vouched file reached through links that stay inside the root (a linked m
     assert.match(cli(['check', '--root', dir]).stdout, /FAIL no-secrets/, what);
     const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
     assert.equal(r.code, 2, `${what}: allowed: ${r.stderr}`);
+  }
+});
+
+test('a vouched MEMORY.md link that now resolves to nothing (dangling, a loop) counts as changed, whether the root is spelled by its real path or through a link', async () => {
+  const breakages: Array<[string, (dir: string) => void]> = [
+    ['dangling', (d) => unlinkSync(path.join(d, 'memory/real.md'))],
+    [
+      'a loop',
+      (d) => {
+        unlinkSync(path.join(d, 'memory/real.md'));
+        symlinkSync('MEMORY.md', path.join(d, 'memory/real.md'));
+      },
+    ],
+  ];
+  for (const [what, breakIt] of breakages) {
+    const dir = demoArranged((d) => {
+      renameSync(path.join(d, 'memory/MEMORY.md'), path.join(d, 'memory/real.md'));
+      symlinkSync('real.md', path.join(d, 'memory/MEMORY.md'));
+      // gitInit reuses a repository made for the same files: a file of its own keeps this one apart.
+      writeFileSync(path.join(d, 'nonce.txt'), `${what} ${path.basename(d)}`);
+    });
+    breakIt(dir);
+    const viaLink = path.join(workspace({}), 'root-link');
+    symlinkSync(dir, viaLink);
+    for (const root of [dir, viaLink]) {
+      const d = await preCompactGuard(preCompact(root), { root, log: false });
+      assert.match(d.log, /changed and checked: memory\/MEMORY\.md/, `${what}, root ${root}: ${d.log}`);
+    }
   }
 });

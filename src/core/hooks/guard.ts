@@ -21,7 +21,7 @@
  *
  * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
 import { chooseMarker, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
@@ -219,7 +219,8 @@ function changedSince(
     const abs = path.join(root, rel);
     // Read only where the workspace's readers read: a link (at the file or a folder on its way) is
     // followed while what it leads to stays inside the root; one that leads out is no state file here.
-    const real = lstatOrNullSync(abs) ? realpathOrSelf(abs) : null;
+    // A link that resolves to nothing (dangling, a loop) is a change, however the root is spelled.
+    const real = lstatOrNullSync(abs) ? realPathOrNullSync(abs) : null;
     if (real !== null && !isInside(real, realRoot)) continue;
     const st = real === null ? null : statOrNullSync(real);
     if (st && !(st.mtimeMs > marker.mtime)) continue;
@@ -230,6 +231,15 @@ function changedSince(
   }
   // A home file written past the grace is checked even when only touched: named when nothing else is.
   return { ids: [...ids], files: files.size ? [...files] : [...home] };
+}
+
+/** The real path of `p` (every link followed), or null when it resolves to nothing. */
+function realPathOrNullSync(p: string): string | null {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return null;
+  }
 }
 
 /** A root-relative path a marker names, normalised with `/`, when it stays inside the root; else null. */
