@@ -55,33 +55,22 @@ test('status label: the figure, the mark passed and whose mark, in plain words',
   );
 });
 
-test('status label: what the guard would decide follows as a sentence, without icon syntax', () => {
-  const l = statusLabel(t, usage(46), S3, 'urgent', {
-    allow: false,
-    rule: 'no-marker',
-    marker: null,
-    maxAgeMin: 480,
-    installed: true,
+// What the guard would decide follows as a sentence, without icon syntax; without the guard hook installed it
+// says /compact is not guarded, not that the guard would stop it.
+for (const [installed, said] of [
+  [true, '/compact would be stopped by the guard: no checkpoint in this session.'],
+  [false, '/compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").'],
+] as const)
+  test(`status label: the guard's decision as a sentence (guard hook ${installed ? 'installed' : 'not installed'})`, () => {
+    const l = statusLabel(t, usage(46), S3, 'urgent', {
+      allow: false,
+      rule: 'no-marker',
+      marker: null,
+      maxAgeMin: 480,
+      installed,
+    });
+    assert.equal(l, `Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. ${said}`);
   });
-  assert.equal(
-    l,
-    'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. /compact would be stopped by the guard: no checkpoint in this session.',
-  );
-});
-
-test('status label: without the guard hook installed it says /compact is not guarded, not that the guard would stop it', () => {
-  const l = statusLabel(t, usage(46), S3, 'urgent', {
-    allow: false,
-    rule: 'no-marker',
-    marker: null,
-    maxAgeMin: 480,
-    installed: false,
-  });
-  assert.equal(
-    l,
-    'Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. /compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").',
-  );
-});
 
 test('status label: past a mark with the checkpoint made, it says the checkpoint is done, not to checkpoint again', () => {
   for (const level of ['propose', 'urgent'] as const) {

@@ -31,7 +31,7 @@ import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } f
 import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
 import { readTextFile, realpathOrSelf } from '../files/fsread';
-import { formatMarker, isSessionId, listMarkers, markerAt, markerRel, SHARED_MARKER_REL } from './marker';
+import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
 import {
   isBlocking,
   type Check,
@@ -438,7 +438,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     const planted = [];
     for (const rel of await listMarkers(abs)) {
       if (rel === SHARED_MARKER_REL) continue;
-      const why = (await markerAt(abs, rel, now)).planted;
+      const why = plantedAt(abs, rel, now);
       if (why) planted.push({ rel, why });
     }
     if (planted.length)

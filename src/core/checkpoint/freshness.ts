@@ -33,7 +33,7 @@ function otherSigner(marker: MarkerFile, sessionId: string | null): string | nul
 }
 
 /** How much earlier than the session's first record the shared marker may be dated and still count (file times and record times round differently). */
-export const SESSION_BEGAN_SLACK_MS = 2000;
+const SESSION_BEGAN_SLACK_MS = 2000;
 
 /**
  * Why the shared marker (`SHARED_MARKER_REL`, which names no session by its file name) counts for no
@@ -41,7 +41,7 @@ export const SESSION_BEGAN_SLACK_MS = 2000;
  * checkout or a pull, whatever its file time), or it was written before the session's transcript
  * began (`began`, null: not known), so an earlier session's.
  */
-export async function sharedNotOurs(
+async function sharedNotOurs(
   root: string,
   shared: MarkerFile | null,
   began: number | null,
@@ -133,19 +133,8 @@ export async function chooseMarker(
     : { kind: 'none', foreign, notOurs, sharedMtime: sharedRead.marker?.mtime ?? null };
 }
 
-/** The marker that speaks for a session (`chooseMarker`), or null when none does. */
-export async function markerFor(
-  root: string,
-  sessionId: string | null,
-  began: number | null = null,
-  now = Date.now(),
-): Promise<MarkerFile | null> {
-  const choice = await chooseMarker(root, sessionId, now, () => began);
-  return choice.kind === 'marker' ? choice.marker : null;
-}
-
-/** A root-relative path a marker names, when it stays inside the root. */
-function insideRel(rel: string): string | null {
+/** A root-relative path a marker names, normalised with `/`, when it stays inside the root; else null. */
+export function insideRel(rel: string): string | null {
   const p = path.posix.normalize(rel.replace(/\\/g, '/'));
   return p === '' || p === '.' || path.posix.isAbsolute(p) || p === '..' || p.startsWith('../') ? null : p;
 }
@@ -164,8 +153,9 @@ export async function markerCovers(
   began: number | null = null,
 ): Promise<boolean> {
   try {
-    const marker = await markerFor(root, sessionId, began, now);
-    if (!marker) return false;
+    const choice = await chooseMarker(root, sessionId, now, () => began);
+    if (choice.kind !== 'marker') return false;
+    const { marker } = choice;
     if (marker.content.nothingToPreserve) return true;
     if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return false;
     const files = new Set<string>();

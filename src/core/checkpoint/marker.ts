@@ -10,7 +10,7 @@
  * The first whitespace-separated token is the session id, so every guard that reads it agrees on
  * who signed it; `-` (or an empty file, as S2's `touch` writes it) means "unsigned".
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { lstatOrNullSync, readStart, readTextFile } from '../files/fsread';
 
@@ -162,7 +162,7 @@ export function linkedFolderOf(root: string, rel: string): string | null {
 }
 
 /** How far ahead of the clock a marker's time may be (another machine's clock on a shared folder) before it is no marker. */
-export const MARKER_CLOCK_SLACK_MS = 5 * 60_000;
+const MARKER_CLOCK_SLACK_MS = 5 * 60_000;
 
 /**
  * What stands at a marker's path: a marker (`marker`); nothing (all null); something no checkpoint
@@ -179,23 +179,7 @@ export async function markerAt(
   const abs = path.join(root, rel);
   const st = lstatOrNullSync(abs);
   if (!st) return { marker: null, error: null, planted: null };
-  const linked = linkedFolderOf(root, rel);
-  const planted =
-    linked !== null
-      ? `reached through ${linked}, a symbolic link`
-      : st.isSymbolicLink()
-        ? 'a symbolic link'
-        : st.isDirectory()
-          ? 'a folder'
-          : !st.isFile()
-            ? 'not a regular file'
-            : st.nlink > 1
-              ? `a file with ${st.nlink} hard links`
-              : st.size > MARKER_MAX_BYTES
-                ? `larger than ${MARKER_MAX_BYTES / 1024} KB`
-                : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
-                  ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
-                  : null;
+  const planted = plantedOf(root, rel, st, now);
   if (planted) return { marker: null, error: null, planted };
   const marker = await readMarker(root, rel);
   if (marker) return { marker, error: null, planted: null };
@@ -203,6 +187,31 @@ export async function markerAt(
   const f = await readTextFile(abs, 1);
   const failed = !f.ok && f.kind !== 'missing' && f.kind !== 'binary' && f.kind !== 'not-utf8';
   return { marker: null, error: failed ? f.message : null, planted: null };
+}
+
+/** What stands at a marker's path and is no marker a checkpoint wrote (see `markerAt`), from its file data alone, or null (nothing there, or a marker's file). */
+export function plantedAt(root: string, rel: string, now: number): string | null {
+  const st = lstatOrNullSync(path.join(root, rel));
+  return st ? plantedOf(root, rel, st, now) : null;
+}
+
+function plantedOf(root: string, rel: string, st: Stats, now: number): string | null {
+  const linked = linkedFolderOf(root, rel);
+  return linked !== null
+    ? `reached through ${linked}, a symbolic link`
+    : st.isSymbolicLink()
+      ? 'a symbolic link'
+      : st.isDirectory()
+        ? 'a folder'
+        : !st.isFile()
+          ? 'not a regular file'
+          : st.nlink > 1
+            ? `a file with ${st.nlink} hard links`
+            : st.size > MARKER_MAX_BYTES
+              ? `larger than ${MARKER_MAX_BYTES / 1024} KB`
+              : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
+                ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
+                : null;
 }
 
 /** The marker file at `rel`, read as it stands (`markerAt` says first whether a checkpoint could have written it); null when none or larger than MARKER_MAX_BYTES. */

@@ -329,13 +329,18 @@ export function stillAt(opened: fs.Stats, path: string): boolean {
   return at !== null && at.ino === opened.ino && at.dev === opened.dev;
 }
 
-/** The real path of `p` (links followed), or `p` itself when it cannot be resolved (it does not exist). */
-export function realpathOrSelf(p: string): string {
+/** The real path of `p` (every link followed), or null when it resolves to nothing (missing, a dangling link, a loop). */
+export function realpathOrNullSync(p: string): string | null {
   try {
     return fs.realpathSync.native(p);
   } catch {
-    return p;
+    return null;
   }
+}
+
+/** The real path of `p` (links followed), or `p` itself when it cannot be resolved (it does not exist). */
+export function realpathOrSelf(p: string): string {
+  return realpathOrNullSync(p) ?? p;
 }
 
 /** `fs.statSync` (links followed), or null when nothing can be looked at there. */

@@ -21,15 +21,16 @@
  *
  * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { chooseMarker, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
+import { chooseMarker, IDLE_GRACE_MS, insideRel, maxAgeMinutes } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
-import { lstatOrNullSync, readStart, realpathOrSelf, sha256, statOrNullSync } from '../files/fsread';
+import { lstatOrNullSync, realpathOrNullSync, realpathOrSelf, statOrNullSync } from '../files/fsread';
+import { fileHash } from './install-edits';
 import { isInside } from '../files/atomic';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
@@ -179,15 +180,12 @@ async function brokenSince(
   return { broken, error: null };
 }
 
-/** The largest file the guard hashes to tell whether it changed since the checkpoint (a larger one counts as changed). */
-const HASHED_MAX_BYTES = 16 * 1024 * 1024;
-
 /**
  * What changed after the checkpoint, and the systems to check for it: a home file written more than
  * the grace after the marker (`worked`); a file of a system's state written after the marker whose
  * bytes are not the ones the marker vouched for (a change within the grace, S4's PROGRESS.md, a new
  * checkpoint file). A file the marker vouched for that the guard's own reading leaves out (S1's
- * memory stores, S2's project state) is looked at by its time and bytes too; which system holds it
+ * memory stores, S2's project state) is looked at by its time and bytes too (`fileHash`); which system holds it
  * is not known here, so every system is checked then. A file is hashed only when it is newer than
  * the marker.
  */
@@ -214,38 +212,23 @@ function changedSince(
     }
   const realRoot = realpathOrSelf(root);
   for (const [named, was] of vouched) {
-    const rel = seen.has(named) ? null : insideRoot(named);
+    const rel = seen.has(named) ? null : insideRel(named);
     if (rel === null || seen.has(rel)) continue;
     const abs = path.join(root, rel);
     // Read only where the workspace's readers read: a link (at the file or a folder on its way) is
     // followed while what it leads to stays inside the root; one that leads out is no state file here.
     // A link that resolves to nothing (dangling, a loop) is a change, however the root is spelled.
-    const real = lstatOrNullSync(abs) ? realPathOrNullSync(abs) : null;
+    const real = lstatOrNullSync(abs) ? realpathOrNullSync(abs) : null;
     if (real !== null && !isInside(real, realRoot)) continue;
     const st = real === null ? null : statOrNullSync(real);
     if (st && !(st.mtimeMs > marker.mtime)) continue;
-    const bytes = st?.isFile() && st.size <= HASHED_MAX_BYTES ? readStart(real as string, st.size + 1) : null;
-    if (bytes && sha256(bytes) === was) continue;
+    // Not a regular file, too large or unreadable: no hash, so changed.
+    if (real !== null && fileHash(real) === was) continue;
     files.add(rel);
     for (const s of active) ids.add(s.id);
   }
   // A home file written past the grace is checked even when only touched: named when nothing else is.
   return { ids: [...ids], files: files.size ? [...files] : [...home] };
-}
-
-/** The real path of `p` (every link followed), or null when it resolves to nothing. */
-function realPathOrNullSync(p: string): string | null {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return null;
-  }
-}
-
-/** A root-relative path a marker names, normalised with `/`, when it stays inside the root; else null. */
-function insideRoot(rel: string): string | null {
-  const p = path.posix.normalize(rel.replace(/\\/g, '/'));
-  return p === '' || p === '.' || p === '..' || p.startsWith('../') || path.posix.isAbsolute(p) ? null : p;
 }
 
 /**
@@ -285,7 +268,7 @@ async function decide(
     transcript && path.isAbsolute(transcript) ? transcriptBegan(transcript) : null,
   );
   const speaking = choice.kind === 'marker' ? choice.marker : null;
-  if (speaking?.rel === SHARED_MARKER_REL && speaking.content.nothingToPreserve)
+  if (speaking?.content.nothingToPreserve)
     return allow('opt-out', root, sid, speaking.rel, `allow (nothing-to-preserve in ${speaking.rel})`);
   // A marker that is there but cannot be read is the guard's own failure, not the user's: it allows (and the log says why).
   if (choice.kind === 'unreadable')
@@ -357,8 +340,6 @@ async function decide(
   }
   // Every other choice is answered above: a marker speaks for the session.
   const { marker } = choice;
-  if (marker.content.nothingToPreserve)
-    return allow('opt-out', root, sid, marker.rel, `allow (nothing-to-preserve in ${marker.rel})`);
 
   // What makes a new checkpoint go through, said the same way by every block that asks for one.
   const runAgain = (): string =>

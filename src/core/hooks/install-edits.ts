@@ -29,11 +29,11 @@ export interface WrittenEntry {
   absentBefore: boolean;
 }
 
-/** The largest file hashed for this (a larger one counts as work). */
-const HASHED_MAX_BYTES = 16 * 1024 * 1024;
+/** The largest file hashed for this (a larger one counts as work, or as changed for the guard). */
+export const HASHED_MAX_BYTES = 16 * 1024 * 1024;
 
 /** git's object names of a blob holding exactly `bytes`, in a SHA-1 and in a SHA-256 repository. */
-export function gitBlobIds(bytes: Buffer): string[] {
+function gitBlobIds(bytes: Buffer): string[] {
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const head = Buffer.from(`blob ${bytes.length}\0`, 'latin1');
   return ['sha1', 'sha256'].map((alg) => createHash(alg).update(head).update(bytes).digest('hex'));
@@ -63,7 +63,7 @@ export function writtenEntry(
 
 /** SHA-256 of a file's bytes, kept per identity (a script is hashed once, not on every scan); null when unreadable. */
 const hashes = new Map<string, string | null>();
-function fileHash(abs: string): string | null {
+export function fileHash(abs: string): string | null {
   let st: fs.Stats;
   try {
     st = fs.statSync(abs, { bigint: false });
@@ -73,7 +73,7 @@ function fileHash(abs: string): string | null {
   if (!st.isFile() || st.size > HASHED_MAX_BYTES) return null;
   const id = `${abs}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   if (!hashes.has(id)) {
-    const bytes = readStart(abs, HASHED_MAX_BYTES + 1);
+    const bytes = readStart(abs, st.size + 1);
     if (hashes.size > 64) hashes.clear();
     hashes.set(id, bytes && bytes.length === st.size ? sha256(bytes) : null);
   }

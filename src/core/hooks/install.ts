@@ -1179,13 +1179,13 @@ export function planDiff(plan: HooksPlan): string[] {
   return out;
 }
 
-/** Does `text`'s settings call our hooks? (For views: "guard installed".) */
 /** What a settings text says of `disableAllHooks` (Claude Code runs no hook when it is true), or undefined. */
 export function hooksDisabledIn(text: string): boolean | undefined {
   const v = valueOf(text).disableAllHooks;
   return typeof v === 'boolean' ? v : undefined;
 }
 
+/** Does `text`'s settings call our hooks? (For views: "guard installed".) */
 export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {
   const hooks = valueOf(text).hooks;
   const has = (e: HookEvent) => isObj(hooks) && Array.isArray(hooks[e]) && (hooks[e] as unknown[]).some(groupHasOurs);

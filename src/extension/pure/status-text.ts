@@ -51,7 +51,7 @@ export function guardSentence(t: T, g: GuardView): string {
 }
 
 /** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */
-export const CHECKPOINT_TURN_MS = 120_000;
+const CHECKPOINT_TURN_MS = 120_000;
 
 /**
  * A checkpoint covers the session now: the guard would let /compact through on its marker (not on
