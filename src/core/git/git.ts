@@ -454,6 +454,24 @@ export async function storedBlobId(root: string, rel: string, bytes: Buffer): Pr
 
 const MAX_CHANGED_STAT = 500;
 
+/** git's raw answer for a root: the safe repository, and its one `git status` output. */
+export interface GitRun {
+  repo: SafeRepo;
+  out: string;
+}
+
+/**
+ * How an evaluation reads git's facts: `run` starts git's one status run for a root (it may start
+ * before the state files are read, and overlap their reading); `info` then makes the facts of it,
+ * with the paths `ignore` names (the state files) left out of the change list.
+ */
+export interface GitReader {
+  run(root: string, maxAgeMs?: number): Promise<GitRun | null>;
+  info(root: string, run: GitRun, ignore: (rel: string, head: string | null) => boolean): Promise<GitInfo>;
+}
+
+export const GIT_READER: GitReader = { run: runStatus, info: gitInfoOf };
+
 /**
  * Read git facts for `root`. `ignore(rel, head)` excludes paths (the state files themselves) from the
  * change list; `head` is what HEAD holds at the path (StatusEntry). `maxAgeMs` > 0 takes the status of this process's last run for `root` when it began at most
@@ -464,11 +482,16 @@ export async function readGit(
   ignore: (rel: string, head: string | null) => boolean = () => false,
   maxAgeMs = 0,
 ): Promise<GitInfo | null> {
+  const r = await runStatus(root, maxAgeMs);
+  return r && gitInfoOf(root, r, ignore);
+}
+
+/** The safe repository holding `root` and its `git status` output (see `readGit`), or null. Never throws. */
+async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
   const dirs = await findGitDirs(root);
   if (!dirs) return null;
   const known = statusCache.get(root);
-  if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir)
-    return gitInfoOf(root, known.repo, known.out, ignore);
+  if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir) return known;
   const at = Date.now();
   const repo = await safeRepoOf(root, dirs);
   if (!repo) return null;
@@ -486,8 +509,9 @@ export async function readGit(
   const out = await run(root, argv, 10_000);
   if (out === null) return null;
   if (statusCache.size >= STATUS_CACHE_MAX) statusCache.delete(statusCache.keys().next().value as string);
-  statusCache.set(root, { at, gitDir: dirs.gitDir, repo, out });
-  return gitInfoOf(root, repo, out, ignore);
+  const done = { at, gitDir: dirs.gitDir, repo, out };
+  statusCache.set(root, done);
+  return done;
 }
 
 /** The last `git status` output per root, and when its run began (for `readGit`'s `maxAgeMs`). */
@@ -496,8 +520,7 @@ const STATUS_CACHE_MAX = 16;
 
 async function gitInfoOf(
   root: string,
-  repo: SafeRepo,
-  out: string,
+  { repo, out }: GitRun,
   ignore: (rel: string, head: string | null) => boolean,
 ): Promise<GitInfo> {
   const st = parseStatusV2(out);

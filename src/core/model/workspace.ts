@@ -15,7 +15,7 @@ import {
   type TextFile,
   type TextFileErr,
 } from '../files/fsread';
-import type { GitInfo, readGit } from '../git/git';
+import type { GitInfo, GitReader, GitRun } from '../git/git';
 import { installChanges } from '../hooks/install-edits';
 import { parseMarkdown, type MdOutline } from '../markdown/markdown';
 import { maskSecrets } from '../secrets/secrets';
@@ -228,6 +228,9 @@ export class Workspace {
   /** True while the checks run for the first results (`onGitPending`): a check that needs git says it is pending. */
   gitDeferred = false;
   private gitInfo: Promise<GitInfo | null> | undefined;
+  private gitRun: Promise<GitRun | null> | undefined;
+  /** The turn the last document waits for before it is parsed (see `loadDoc`). */
+  private parseTurn: Promise<void> = Promise.resolve();
   private realRoot: string | undefined;
   /** Relative paths of every state document read so far (excluded from "work" in git checks). */
   readonly stateFiles = new Set<string>();
@@ -241,7 +244,7 @@ export class Workspace {
   constructor(
     root: string,
     options: EvaluateOptions = {},
-    private readonly gitReader?: typeof readGit,
+    private readonly gitReader?: GitReader,
   ) {
     this.root = path.resolve(root);
     this.options = options;
@@ -326,25 +329,38 @@ export class Workspace {
     this.notRead.push({ path: rel, system, why });
   }
 
+  /**
+   * Start git's one run now, when every rule runs with git: an evaluation calls it as it reads its
+   * first state file, so git works while the files are parsed. What counts as work is decided when
+   * the facts are asked for (`git`), once every state file is known.
+   */
+  startGit(): void {
+    if (this.gitRun || this.options.noGit || !this.gitReader || !allRules(this.options)) return;
+    this.gitRun = this.gitReader.run(this.root, this.options.gitMaxAgeMs).catch(() => null);
+  }
+
   /** Git facts, read once; state files and the tool's own files are not counted as work. */
   git(): Promise<GitInfo | null> {
     if (this.options.noGit) return Promise.resolve(null);
-    if (!this.gitReader) throw new Error('git was asked of a workspace read without git (noGit) or a git reader');
+    const reader = this.gitReader;
+    if (!reader) throw new Error('git was asked of a workspace read without git (noGit) or a git reader');
     if (!this.gitInfo) {
-      const reader = this.gitReader;
+      const started = (this.gitRun ??= reader.run(this.root, this.options.gitMaxAgeMs));
       // What `hooks install` changed is no work either: its scripts and its edits, while they stand as it made them.
-      this.gitInfo = installChanges(this.root).then((byInstall) =>
-        reader(
-          this.root,
-          (rel, head) =>
-            this.stateFiles.has(rel) ||
-            !!this.options.otherStateFile?.(rel) ||
-            rel.startsWith('.claude/.checkpoint-ready') ||
-            rel.startsWith('.claude/session-ledger/') ||
-            rel.startsWith('.claude/log/') ||
-            byInstall(rel, head),
-          this.options.gitMaxAgeMs,
-        ),
+      this.gitInfo = Promise.all([started, installChanges(this.root)]).then(([run, byInstall]) =>
+        run
+          ? reader.info(
+              this.root,
+              run,
+              (rel, head) =>
+                this.stateFiles.has(rel) ||
+                !!this.options.otherStateFile?.(rel) ||
+                rel.startsWith('.claude/.checkpoint-ready') ||
+                rel.startsWith('.claude/session-ledger/') ||
+                rel.startsWith('.claude/log/') ||
+                byInstall(rel, head),
+            )
+          : null,
       );
     }
     return this.gitInfo;
@@ -364,6 +380,7 @@ export class Workspace {
     /** What the reader records in the document's meta besides its parse (kept also when the parse fails or the file cannot be read). */
     extraMeta: Record<string, unknown> = {},
   ): Promise<StateDoc> {
+    this.startGit();
     this.stateFiles.add(rel);
     const f = await this.read(rel);
     const doc: StateDoc = {
@@ -422,7 +439,15 @@ export class Workspace {
     // pointer), and a document nobody looks at is never parsed.
     if (!allRules(this.options))
       onFirstUse(doc, ['text', 'secrets', 'lineCount', 'sections', 'meta', 'findings'], fill);
-    else fill();
+    else {
+      // With git at work, one document is parsed per turn of the event loop: between two, git's last
+      // step is seen to end and its next one starts, so git's steps run while the files are parsed.
+      if (this.gitRun) await (this.parseTurn = this.parseTurn.then(nextTurn));
+      fill();
+    }
     return doc;
   }
 }
+
+/** A promise settled on a later turn of the event loop, after the I/O that is ready by then. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

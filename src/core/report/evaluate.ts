@@ -1,7 +1,7 @@
 /**
  * Run every system reader over a workspace root and put the results into one report.
  */
-import { readGit } from '../git/git';
+import { GIT_READER, type GitReader } from '../git/git';
 import { SYSTEMS } from '../systems/index';
 import { findingChecks, manualChecks, mk } from '../rules/common';
 import { notReadOf } from '../rules/not-read';
@@ -160,7 +160,7 @@ export function evaluate(
   options: EvaluateOptions = {},
   systems: readonly SystemModule[] = SYSTEMS,
 ): Promise<WorkspaceReport> {
-  return evaluateSystems(systems, root, options, readGit);
+  return evaluateSystems(systems, root, options, GIT_READER);
 }
 
 /**
@@ -173,7 +173,7 @@ export async function evaluateSystems(
   systems: readonly Evaluated[],
   root: string,
   options: EvaluateOptions = {},
-  gitReader?: typeof readGit,
+  gitReader?: GitReader,
 ): Promise<WorkspaceReport> {
   evaluations++;
   const ws = new Workspace(root, options, gitReader);
