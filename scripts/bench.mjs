@@ -114,6 +114,17 @@ function installHooks(ws, env) {
   return path.join(ws, '.claude', 'hooks', 'session-ledger.cjs');
 }
 
+/** Every file under `dir` (its .git aside) dated `ms` ago. */
+function writtenAgo(dir, ms) {
+  const at = (Date.now() - ms) / 1000;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === '.git') continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) writtenAgo(p, ms);
+    else if (e.isFile()) utimesSync(p, at, at);
+  }
+}
+
 /** A real checkpoint of the bench's session in `ws` (every system ready, the manual items confirmed): its marker is written. */
 function checkpoint(ws, env) {
   const r = spawnSync(
@@ -157,6 +168,9 @@ async function main() {
     const workedHome = writeClaudeHome(path.join(tmp, 'claude-worked'), worked, { percent: 42 });
     const workedEnv = { ...env, CLAUDE_CONFIG_DIR: workedHome.home, CLAUDE_PROJECT_DIR: worked };
     const workedScript = installHooks(worked, workedEnv);
+    // The session's files were written before its checkpoint (ten minutes ago), the checkpoint five minutes
+    // ago, and one state file since: only that file's system is checked again.
+    writtenAgo(worked, 10 * 60_000);
     checkpoint(worked, workedEnv);
     const fiveMinAgo = (Date.now() - 5 * 60_000) / 1000;
     utimesSync(path.join(worked, '.claude', `.checkpoint-ready.${SESSION_ID}`), fiveMinAgo, fiveMinAgo);
@@ -304,7 +318,7 @@ async function main() {
         env: doneEnv,
       },
       {
-        name: '`hook pre-compact`, demo, a state file written since the checkpoint (every rule runs; the guard allows)',
+        name: '`hook pre-compact`, demo, a state file written since the checkpoint (every rule of its system runs; the guard allows)',
         goal: 3,
         argv: [node, workedScript, 'hook', 'pre-compact'],
         input: preCompact(worked),
