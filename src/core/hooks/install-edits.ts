@@ -61,23 +61,45 @@ export function writtenEntry(
   };
 }
 
-/** SHA-256 of a file's bytes, kept per identity (a script is hashed once, not on every scan); null when unreadable. */
-const hashes = new Map<string, string | null>();
+/**
+ * SHA-256 of a regular file's bytes as they are now: null when it is no regular file, is larger than
+ * HASHED_MAX_BYTES, cannot be read, or changed size while it was read.
+ */
 export function fileHash(abs: string): string | null {
-  let st: fs.Stats;
+  const st = hashable(abs);
+  return st && hashOf(abs, st);
+}
+
+function hashable(abs: string): fs.Stats | null {
   try {
-    st = fs.statSync(abs, { bigint: false });
+    const st = fs.statSync(abs);
+    return st.isFile() && st.size <= HASHED_MAX_BYTES ? st : null;
   } catch {
     return null;
   }
-  if (!st.isFile() || st.size > HASHED_MAX_BYTES) return null;
+}
+
+function hashOf(abs: string, st: fs.Stats): string | null {
+  const bytes = readStart(abs, st.size + 1);
+  return bytes && bytes.length === st.size ? sha256(bytes) : null;
+}
+
+/**
+ * `fileHash` of an installed hook script, kept per identity (device, inode, size, both times): the
+ * scripts are 1.5 MB and the extension asks on every scan. Only for them: on a file system whose
+ * times have whole seconds, a file rewritten at its size within the second keeps its identity, and
+ * a kept hash would hide the edit.
+ */
+const scriptHashes = new Map<string, string | null>();
+function scriptHash(abs: string): string | null {
+  const st = hashable(abs);
+  if (!st) return null;
   const id = `${abs}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  if (!hashes.has(id)) {
-    const bytes = readStart(abs, st.size + 1);
-    if (hashes.size > 64) hashes.clear();
-    hashes.set(id, bytes && bytes.length === st.size ? sha256(bytes) : null);
+  if (!scriptHashes.has(id)) {
+    if (scriptHashes.size > 64) scriptHashes.clear();
+    scriptHashes.set(id, hashOf(abs, st));
   }
-  return hashes.get(id) ?? null;
+  return scriptHashes.get(id) ?? null;
 }
 
 /**
@@ -99,7 +121,7 @@ export async function installChanges(root: string): Promise<(rel: string, head: 
       const script = INSTALLED_SCRIPTS.find(([r]) => r === rel);
       if (script) {
         const want = rec[script[1]];
-        return typeof want === 'string' && fileHash(path.join(root, rel)) === want.toLowerCase();
+        return typeof want === 'string' && scriptHash(path.join(root, rel)) === want.toLowerCase();
       }
       if (!INSTALL_EDITED_RELS.includes(rel)) return false;
       const w = written[rel] as Partial<WrittenEntry> | undefined;
