@@ -106,7 +106,7 @@ test('a workspace reached through a symbolic link (links above the root): checkp
   }
 });
 
-test("checkpoint that can tell no session refuses the shared marker while a session's marker path holds something no checkpoint wrote: it would say Safe and the guard would block", async () => {
+test("checkpoint that can tell no session refuses the shared marker while a session's marker path holds something no checkpoint wrote (it would say Safe and the guard would block), but not the shared nothing-to-preserve", async () => {
   const dir = demo();
   const nobody = workspace({});
   const env = {
@@ -123,6 +123,13 @@ test("checkpoint that can tell no session refuses the shared marker while a sess
   assert.match(r.stdout + r.stderr, /Not written: no session id is known/);
   assert.match(r.stdout + r.stderr, new RegExp(`${markerRel(SID).replace(/\./g, '\\.')} is a symbolic link`));
   assert.equal(existsSync(path.join(dir, SHARED_MARKER_REL)), false);
+  // The shared nothing-to-preserve counts before any session's marker, that one included: it is written
+  // and the guard takes it, as it takes the same line written by hand.
+  const optOut = cli(['checkpoint', '--root', dir, '--nothing-to-preserve'], { env });
+  assert.equal(optOut.code, 0, optOut.stdout + optOut.stderr);
+  const allowed = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(allowed.allow, true, allowed.log);
+  rmSync(path.join(dir, SHARED_MARKER_REL));
   // Without it, the same checkpoint writes the shared marker, says Safe, and the guard lets /compact through.
   rmSync(path.join(dir, markerRel(SID)));
   const ok = cli(['checkpoint', '--root', dir, '--confirm', 'feedback-stored,last-request'], { env });

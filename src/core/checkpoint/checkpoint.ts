@@ -434,7 +434,8 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   if (refusals.length) return refuse(res, now, ...refusals);
   // The shared marker speaks for a session only when nothing stands at the session's own path that no
   // checkpoint wrote (the guard's choice): with such a path here, writing it would say "safe" untruly.
-  if (sessionId === null) {
+  // The shared nothing-to-preserve is the exception: the guard takes it before any session's marker.
+  if (sessionId === null && !opts.nothingToPreserve) {
     const planted = [];
     for (const rel of await listMarkers(abs)) {
       if (rel === SHARED_MARKER_REL) continue;
