@@ -35,7 +35,7 @@ test('no marker: a manual /compact is blocked with exit 2 and a reason that says
 
 /** The checkpoint command the block reason tells the user to run, as CLI arguments. */
 function hintedCheckpoint(reason: string): string[] {
-  const m = /`session-ledger (checkpoint[^`]*)`/.exec(reason);
+  const m = /^\d\. Run: session-ledger (checkpoint.*)$/m.exec(reason);
   assert.ok(m, reason);
   return m[1].split(' ');
 }
@@ -53,7 +53,7 @@ test('the block reason names the open manual items with --confirm, so following 
   ]);
   assert.match(
     r.stderr,
-    /once these manual items are true \(--confirm says so: feedback-stored: This session's feedback is stored in memory; last-request: The user's last request is completed or recorded\)/,
+    /^2\. Make sure these are true \(--confirm says so\):\n {3}- feedback-stored: This session's feedback is stored in memory\n {3}- last-request: The user's last request is completed or recorded$/m,
   );
   // The plain command the reason used to give is refused: the manual items are unconfirmed.
   assert.equal(run(['checkpoint', '--root', dir, '--session', SID]).code, 1);

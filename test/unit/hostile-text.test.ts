@@ -197,7 +197,7 @@ test('terminal escapes in ledger text never reach the terminal: status, check, c
   gitInit(s0);
   const guard = await runIn(['hook', 'pre-compact'], { stdin: preCompact(s0), env: { CLAUDE_PROJECT_DIR: s0 } });
   assert.equal(guard.code, 2, 'no checkpoint yet: the guard blocks');
-  assert.match(guard.stderr, /First bring docs\/ledger\.md/, 'the guard names the ledger');
+  assert.match(guard.stderr, /^ {3}- docs\/ledger\.md: /m, 'the guard names the ledger');
   outs.push(['hook pre-compact (S0)', guard.stdout + guard.stderr]);
   const cp = await runIn(['checkpoint', '--root', s0, '--session', SID, ...CONFIRM_ALL]);
   assert.equal(cp.code, 0, cp.stderr);

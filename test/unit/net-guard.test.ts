@@ -77,16 +77,19 @@ test('guard: no marker blocks, naming the open manual items and the command that
   assert.match(d.reason, new RegExp(`\\(${OWN.replace(/\./g, '\\.')} is missing\\)`));
   assert.match(
     d.reason,
-    new RegExp(`\`session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request\``),
+    new RegExp(`^3\\. Run: session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request$`, 'm'),
   );
   assert.match(
     d.reason,
-    /once these manual items are true \(--confirm says so: feedback-stored: [^;]+; last-request: [^)]+\)/,
+    /^2\. Make sure these are true \(--confirm says so\):\n {3}- feedback-stored: .+\n {3}- last-request: .+$/m,
   );
   assert.match(d.reason, new RegExp(`checkpoint --nothing-to-preserve --session ${SID}`));
   assert.equal(d.log, `BLOCK (no marker: ${OWN})`);
   // It names the state file and the agent's own checkpoint trigger.
-  assert.match(d.reason, /First bring docs\/state\/STATE\.md \(with your agent: \/checkpoint\) up to date, then run/);
+  assert.match(
+    d.reason,
+    /^1\. Have your agent bring each state file up to date:\n {3}- docs\/state\/STATE\.md: \/checkpoint$/m,
+  );
   // Without a session id the reason says so and names the shared marker.
   const n = await guard(dir, 0, preCompact(dir, { sessionId: null }));
   assert.match(n.reason, /Claude Code sent no usable session id/);

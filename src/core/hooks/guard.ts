@@ -97,12 +97,34 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
   return out;
 }
 
-function prepareHint(report: WorkspaceReport | null): string {
-  const parts: string[] = [];
-  for (const s of report?.systems ?? []) {
-    parts.push(`${s.home} (with your agent: ${FACTS[s.id].checkpointTrigger})`);
-  }
-  return parts.length ? `bring ${parts.join(' and ')} up to date` : 'bring your state file up to date';
+/**
+ * The steps to a checkpoint, one per line, for the block the user meets first: each state file with
+ * what brings it up to date, the manual items `--confirm` vouches for, the command, /compact again.
+ */
+function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null): string[] {
+  const systems = report?.systems ?? [];
+  const open = report ? [...new Map(openManualItems(report).checks.map((c) => [c.id, c.message])).entries()] : [];
+  const steps: string[][] = [
+    systems.length
+      ? [
+          'Have your agent bring each state file up to date:',
+          ...systems.map((s) => `   - ${s.home}: ${FACTS[s.id].checkpointTrigger}`),
+        ]
+      : ['Have your agent bring your state file up to date.'],
+  ];
+  if (open.length)
+    steps.push([
+      'Make sure these are true (--confirm says so):',
+      ...open.map(([id, m]) => `   - ${id}: ${m.replace(/\.$/, '')}`),
+    ]);
+  steps.push(
+    [
+      `Run: ${checkpointCommand(cli, sid, report)}`,
+      '   It checks the state, writes the marker and prints the resume prompt.',
+    ],
+    ['Run /compact again.'],
+  );
+  return steps.flatMap(([first, ...rest], i) => [`${i + 1}. ${first}`, ...rest]);
 }
 
 /** What `--confirm` vouches for: the open manual items, so the user checks them before confirming ('' when none are open). */
@@ -324,13 +346,17 @@ async function decide(
     const idNote = sid
       ? ''
       : ` (${opts.agent === 'codex' ? 'Codex' : 'Claude Code'} sent no usable session id, so the shared marker is the one that counts.)`;
-    const cmd = checkpointCommand(cli, sid, report);
     return block(
       foreign ? 'foreign-marker' : 'no-marker',
       root,
       sid,
       null,
-      `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : 'missing'}).${foreignNote}${idNote} First ${prepareHint(report)}, then run \`${cmd}\`${manualNote(report)}: it checks the state, writes the marker and prints the resume prompt; then run /compact again. Nothing worth preserving? Run \`${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}\` (or: echo nothing-to-preserve > ${wanted}).`,
+      [
+        `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : 'missing'}).${foreignNote}${idNote}`,
+        ...checkpointSteps(cli, sid, report),
+        `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
+        `   (or: echo nothing-to-preserve > ${wanted})`,
+      ].join('\n'),
       foreign
         ? `BLOCK (no marker for this session; ${foreign.rel === SHARED_MARKER_REL ? 'shared marker' : foreign.rel} signed by ${foreign.signer})`
         : notOurs
