@@ -33,7 +33,10 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
   if (name === 'statusline' && cwdOrNull() !== null && !rest.some((a) => a === '--help' || a === '-h')) {
     try {
       // The status line prints the relayed command's output as it is (its own line is plain ASCII).
-      return await runStatusLine(rest, io, (root, opts) => loadMeter().measure(root, opts));
+      return await runStatusLine(rest, io, {
+        measure: (root, opts) => loadMeter().measure(root, opts),
+        covered: (root, q) => loadMeter().covered(root, q),
+      });
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (the status line reads no stdin before parsing its options).
       if (!(err instanceof UsageError)) {

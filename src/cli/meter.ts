@@ -10,6 +10,7 @@ import { isDir } from '../core/files/fsread';
 import { appendHookLog } from '../core/hooks/io';
 import { readFilesBlocking } from '../core/context/files';
 import { measure as measureSessions } from '../core/context/measure';
+import { statusLineCovered } from '../core/checkpoint/freshness';
 import { meterCommand, type MeterCommand } from './args';
 import * as context from './commands/context';
 import * as hookRemind from './commands/hook-remind';
@@ -36,6 +37,12 @@ export type CoreOrWhy = { core: Core } | { missing: string };
 export function measure(...args: Parameters<typeof measureSessions>): ReturnType<typeof measureSessions> {
   readFilesBlocking();
   return measureSessions(...args);
+}
+
+/** Whether a checkpoint covers the status line's figure, for the status line's part (src/cli/hot.ts). */
+export function covered(...args: Parameters<typeof statusLineCovered>): ReturnType<typeof statusLineCovered> {
+  readFilesBlocking();
+  return statusLineCovered(...args);
 }
 
 export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number> {

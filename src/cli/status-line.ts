@@ -16,12 +16,14 @@
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../core/files/atomic';
-import { isDir, readOwnText } from '../core/files/fsread';
+import { isDir, lstatOrNullSync, readOwnText } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
 import { keepNewest } from '../core/files/prune';
-import { detectedThresholds } from '../core/context/systems';
-import { levelOf, type Level } from '../core/context/thresholds';
+import { detectSystems } from '../core/context/systems';
+import { levelOf, thresholdProfile, type Level } from '../core/context/thresholds';
+import { isSessionId, markerRel, SHARED_MARKER_REL } from '../core/checkpoint/marker';
+import type { CoveredQuery } from '../core/checkpoint/freshness';
 import type { ContextUsage } from '../core/model/model';
 import { parse } from './args';
 import type { Io } from './io';
@@ -65,16 +67,20 @@ function figureKey(input: Record<string, unknown>): string {
 /** The largest record file the relay reads back (Claude Code's JSON is about 1 KB). */
 const RECORD_MAX_BYTES = 64 * 1024;
 
-/** True when `file` is this session's record and already holds what the meter reads of `input`. */
-function alreadyRecorded(file: string, input: Record<string, unknown>): boolean {
+/**
+ * When `file`, this session's record, already holds what the meter reads of `input`: the time it was
+ * received (its `receivedAt`, '' when it has none); null when it holds another figure or none.
+ */
+function alreadyRecorded(file: string, input: Record<string, unknown>): string | null {
   const text = readOwnText(file, RECORD_MAX_BYTES);
-  if (text === null) return false;
+  if (text === null) return null;
   try {
     const rec = obj(JSON.parse(text));
     const was = obj(rec?.input);
-    return rec?.version === 1 && was !== null && figureKey(was) === figureKey(input);
+    if (rec?.version !== 1 || was === null || figureKey(was) !== figureKey(input)) return null;
+    return typeof rec.receivedAt === 'string' ? rec.receivedAt : '';
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -82,17 +88,20 @@ function alreadyRecorded(file: string, input: Record<string, unknown>): boolean 
  * Record the statusLine JSON for the meter. A refresh that brings the figure the record already
  * holds writes nothing (Claude Code refreshes when the conversation's messages change; the figure
  * changes only with an answer), so the record says when Claude Code first reported its figure.
- * Never throws: the status line must always print.
+ * Returns that time (ISO), '' when not known. Never throws: the status line must always print.
  */
-async function record(input: Record<string, unknown>, dir: string | null): Promise<void> {
+async function record(input: Record<string, unknown>, dir: string | null): Promise<string> {
   const sid = input.session_id;
-  if (!dir || typeof sid !== 'string' || !sid) return;
+  if (!dir || typeof sid !== 'string' || !sid) return '';
+  let now = '';
   try {
     const file = feedPath(dir, sid);
-    if (alreadyRecorded(file, input)) return;
+    const was = alreadyRecorded(file, input);
+    if (was !== null) return was;
+    now = isoTime(Date.now());
     // The home folder and a file-system root are no project (even through a link): nothing of the tool's is written there.
-    if (notAProject(dir)) return;
-    const rec: FeedRecord = { version: 1, receivedAt: isoTime(Date.now()), sessionId: sid, input };
+    if (notAProject(dir)) return now;
+    const rec: FeedRecord = { version: 1, receivedAt: now, sessionId: sid, input };
     // Only a cache of the client's figure: atomic, not fsynced.
     const { created } = await writeAtomic(file, `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
     // A session's first record: the records of the newest sessions are kept, older ones go.
@@ -100,6 +109,7 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
   } catch {
     /* a read-only project still gets its status line */
   }
+  return now;
 }
 
 /** The most of the relayed command's output (each stream) that is kept; the rest is dropped. */
@@ -195,44 +205,64 @@ export type MeasureTranscript = (
   opts: { transcript?: string; sessionId?: string; agent: 'claude'; env: NodeJS.ProcessEnv },
 ) => Promise<ContextUsage[]>;
 
+/** What the status line asks the meter's part, which it loads only when it needs one of them. */
+export interface StatusLineMeter {
+  measure: MeasureTranscript;
+  /** Whether a checkpoint covers the session and the figure shown (core's `statusLineCovered`). */
+  covered: (root: string, q: CoveredQuery) => Promise<boolean>;
+}
+
 /** Our own line: Claude Code's figure when it sent one, else the meter's, with the level. */
 async function ownLine(
   input: Record<string, unknown> | null,
   dir: string | null,
   io: Io,
-  measure: MeasureTranscript,
+  meter: StatusLineMeter,
+  recordedAt: string,
 ): Promise<string> {
   const root = dir ?? io.cwd;
   let pct: number | null = null;
   let used: number | null = null;
   let window: number | null = null;
+  let figureAt = recordedAt;
   const f = input ? figureOfStatusInput(input) : null;
+  const transcript = typeof input?.transcript_path === 'string' ? input.transcript_path : undefined;
+  const sessionId = typeof input?.session_id === 'string' ? input.session_id : undefined;
   if (f) {
     pct = f.percent;
     used = f.usedTokens;
     window = f.windowTokens;
   } else {
-    const transcript = typeof input?.transcript_path === 'string' ? input.transcript_path : undefined;
     // The session Claude Code names is the one measured (its own transcript), never the folder's newest.
-    const sessionId = typeof input?.session_id === 'string' ? input.session_id : undefined;
-    const [u] = await measure(root, { transcript, sessionId, agent: 'claude', env: io.env }).catch(() => []);
+    const [u] = await meter.measure(root, { transcript, sessionId, agent: 'claude', env: io.env }).catch(() => []);
     if (u) {
       pct = u.percent;
       used = u.usedTokens;
       window = u.windowTokens;
+      figureAt = u.at ?? '';
     }
   }
   // No figure yet (start-up, right after /compact): Claude Code's null is not 0 %.
   if (used === null) return 'ctx --';
   // A model whose window is unknown: tokens, no percentage.
   if (pct === null || window === null) return `ctx ${tokens(used)} tokens`;
-  const t = await detectedThresholds(root);
-  const level = levelOf(pct, t);
+  const systems = await detectSystems(root);
+  const level = levelOf(pct, thresholdProfile(systems));
   const line = `ctx ${Math.round(pct * 10) / 10}% (${tokens(used)}/${tokens(window)})`;
-  return level === 'ok' ? line : `${line} · ${levelText(level)}`;
+  if (level === 'ok') return line;
+  // Past a mark, but the checkpoint it asks for is made (as the reminder and the status bar say): not
+  // "checkpoint" again. Asked only when a marker stands there, so a refresh without one loads nothing more.
+  const covered =
+    isSessionId(sessionId) &&
+    (lstatOrNullSync(path.join(root, markerRel(sessionId))) !== null ||
+      lstatOrNullSync(path.join(root, SHARED_MARKER_REL)) !== null) &&
+    (await meter
+      .covered(root, { sessionId, systems, transcript: transcript ?? null, env: io.env, figureAt })
+      .catch(() => false));
+  return `${line} · ${covered ? 'checkpoint done' : levelText(level)}`;
 }
 
-export async function runStatusLine(args: string[], io: Io, measure: MeasureTranscript): Promise<number> {
+export async function runStatusLine(args: string[], io: Io, meter: StatusLineMeter): Promise<number> {
   const sep = args.indexOf('--');
   const own = sep >= 0 ? args.slice(0, sep) : args;
   const cmd = sep >= 0 ? args.slice(sep + 1).filter((a) => a !== '') : [];
@@ -246,8 +276,8 @@ export async function runStatusLine(args: string[], io: Io, measure: MeasureTran
     input = null;
   }
   const dir = await projectDir(input, values.root, io);
-  if (input) await record(input, dir);
+  const recordedAt = input ? await record(input, dir) : '';
   if (cmd.length) return relay(cmd, stdin, io);
-  io.stdout(await ownLine(input, dir, io, measure));
+  io.stdout(await ownLine(input, dir, io, meter, recordedAt));
   return 0;
 }

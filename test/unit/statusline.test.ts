@@ -8,14 +8,17 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
 import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
 import { isoTime } from '../../src/core/context/feed';
-import { cli, STATUSLINE_SCRIPT, workspace, write } from './helpers';
+import { cli, fixtureCopy, gitInit, STATUSLINE_SCRIPT, workspace, write } from './helpers';
+import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { asst, lines, ofFolder } from './context-records';
 
 const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
@@ -103,6 +106,43 @@ test('statusline shows the level at the thresholds', () => {
   (input.context_window as Record<string, unknown>).used_percentage = 65;
   const p = cli(['statusline'], { input: JSON.stringify(input) });
   assert.equal(p.stdout, 'ctx 65% (107.7k/200k) · checkpoint proposed\n');
+});
+
+test('past a mark after a checkpoint the status line says "checkpoint done", as the status bar does, until the conversation goes on or the state changes; nothing-to-preserve saves nothing', () => {
+  const root = fixtureCopy('s3/good');
+  mkdirSync(path.join(root, '.claude'));
+  gitInit(root);
+  const line = (pct: number) => {
+    const input = statusInput(root);
+    (input.context_window as Record<string, unknown>).used_percentage = pct;
+    const r = cli(['statusline'], { input: JSON.stringify(input) });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  // Past S3's urgent mark (40 %), no checkpoint yet.
+  assert.equal(line(53.87), 'ctx 53.9% (107.7k/200k) · checkpoint now');
+  const cp = cli(['checkpoint', '--root', root, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(cp.code, 0, cp.stdout + cp.stderr);
+  // The same figure (Claude Code reported it before the checkpoint), and one of the checkpoint's own turn.
+  assert.equal(line(53.87), 'ctx 53.9% (107.7k/200k) · checkpoint done');
+  assert.equal(line(54.5), 'ctx 54.5% (107.7k/200k) · checkpoint done');
+  // A figure first reported more than a turn after the checkpoint: the conversation went on.
+  const marker = path.join(root, markerRel(SID));
+  const fiveMinAgo = (Date.now() - 5 * 60_000) / 1000;
+  utimesSync(marker, fiveMinAgo, fiveMinAgo);
+  assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
+  // The state written since (past the grace), the figure still the checkpoint's: the marker no longer covers it.
+  const now = Date.now() / 1000;
+  for (const rel of ['docs/state/STATE.md', 'docs/state/DEBT.md', 'docs/state/log/2026-02.md'])
+    utimesSync(path.join(root, rel), now - 120, now - 120);
+  utimesSync(marker, now - 60, now - 60);
+  assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint done');
+  utimesSync(path.join(root, 'docs/state/STATE.md'), now, now);
+  assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
+  // Nothing to preserve lets /compact through, but no checkpoint saved anything.
+  rmSync(marker);
+  writeFileSync(path.join(root, SHARED_MARKER_REL), 'nothing-to-preserve\n');
+  assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
 });
 
 test('statusline -- CMD relays the previous status line fed the same stdin (shell for one argument, argv for several)', () => {

@@ -6,6 +6,9 @@
 import * as path from 'node:path';
 import { statOrNullSync } from '../files/fsread';
 import { gitTracks } from '../git/tracked';
+import { transcriptBegan } from '../context/files';
+import { FACTS } from '../systems/facts';
+import type { SystemId } from '../model/model';
 import {
   isSessionId,
   linkedFolderOf,
@@ -152,12 +155,24 @@ export async function markerCovers(
   now = Date.now(),
   began: number | null = null,
 ): Promise<boolean> {
+  return (await coveringMarker(root, sessionId, homes, env, now, began)) !== null;
+}
+
+/** The marker that covers this session's state now (see `markerCovers`), or null. Never throws. */
+async function coveringMarker(
+  root: string,
+  sessionId: string | null,
+  homes: readonly string[],
+  env: NodeJS.ProcessEnv,
+  now: number,
+  began: number | null,
+): Promise<MarkerFile | null> {
   try {
     const choice = await chooseMarker(root, sessionId, now, () => began);
-    if (choice.kind !== 'marker') return false;
+    if (choice.kind !== 'marker') return null;
     const { marker } = choice;
-    if (marker.content.nothingToPreserve) return true;
-    if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return false;
+    if (marker.content.nothingToPreserve) return marker;
+    if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return null;
     const files = new Set<string>();
     for (const rel of [...marker.content.hashes.map((h) => h.path), ...homes]) {
       const p = insideRel(rel);
@@ -165,9 +180,51 @@ export async function markerCovers(
     }
     for (const rel of files) {
       const st = statOrNullSync(path.join(root, rel));
-      if (st && st.mtimeMs > marker.mtime + IDLE_GRACE_MS) return false;
+      if (st && st.mtimeMs > marker.mtime + IDLE_GRACE_MS) return null;
     }
-    return true;
+    return marker;
+  } catch {
+    return null;
+  }
+}
+
+/** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */
+export const CHECKPOINT_TURN_MS = 120_000;
+
+/**
+ * The agent's figure, dated `at` (ms; NaN when unknown), comes from a turn after the checkpoint
+ * whose marker was written at `markerMtime`: the conversation went on since, so a checkpoint is due
+ * again.
+ */
+export function figureAfterCheckpoint(at: number, markerMtime: number): boolean {
+  return Number.isFinite(at) && at > markerMtime + CHECKPOINT_TURN_MS;
+}
+
+/** What the status line knows when it asks whether a checkpoint covers its figure. */
+export interface CoveredQuery {
+  sessionId: string;
+  /** The systems present (their home files are the state files looked at). */
+  systems: readonly SystemId[];
+  /** The session's transcript: when it began decides whether the shared marker counts. */
+  transcript: string | null;
+  env: NodeJS.ProcessEnv;
+  /** When the agent first reported the figure shown (ISO; '' when not known). */
+  figureAt: string;
+}
+
+/**
+ * A checkpoint covers the session as the status line says it: a marker covers the state now
+ * (`markerCovers`, the reminder's reading: file times, no state file read), it is a checkpoint's
+ * and not nothing-to-preserve (which saves nothing), and the figure shown is not from a turn after
+ * it. Never throws.
+ */
+export async function statusLineCovered(root: string, q: CoveredQuery, now = Date.now()): Promise<boolean> {
+  try {
+    const began = q.transcript && path.isAbsolute(q.transcript) ? await transcriptBegan(q.transcript) : null;
+    const homes = q.systems.map((id) => FACTS[id].home);
+    const marker = await coveringMarker(root, q.sessionId, homes, q.env, now, began);
+    const at = q.figureAt ? Date.parse(q.figureAt) : NaN;
+    return !!marker && !marker.content.nothingToPreserve && !figureAfterCheckpoint(at, marker.mtime);
   } catch {
     return false;
   }

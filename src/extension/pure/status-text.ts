@@ -2,6 +2,7 @@
  * The context meter's status bar text, colour and Markdown tooltip, from the core's figure and
  * threshold profile. vscode-free (unit tested); `t` is the l10n function.
  */
+import { figureAfterCheckpoint } from '../../core/checkpoint/freshness';
 import type { CompactionsAdvice } from '../../core/context/compactions';
 import type { ContextUsage } from '../../core/model/model';
 import type { T } from './tree-text';
@@ -50,9 +51,6 @@ export function guardSentence(t: T, g: GuardView): string {
     : t('/compact would be stopped by the guard: {0}.', why);
 }
 
-/** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */
-const CHECKPOINT_TURN_MS = 120_000;
-
 /**
  * A checkpoint covers the session now: the guard would let /compact through on its marker (not on
  * nothing-to-preserve, which saves nothing), and the agent's figure is not from a turn after it (the
@@ -60,8 +58,7 @@ const CHECKPOINT_TURN_MS = 120_000;
  */
 export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolean {
   if (!g || !g.allow || (g.rule !== 'fresh' && g.rule !== 'idle')) return false;
-  const at = u?.at ? Date.parse(u.at) : NaN;
-  return !(Number.isFinite(at) && typeof g.markerMtime === 'number' && at > g.markerMtime + CHECKPOINT_TURN_MS);
+  return !(typeof g.markerMtime === 'number' && figureAfterCheckpoint(u?.at ? Date.parse(u.at) : NaN, g.markerMtime));
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */
