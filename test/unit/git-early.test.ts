@@ -7,8 +7,10 @@ import { strict as assert } from 'node:assert';
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { evaluate } from '../../src/core/report/evaluate';
-import { fixtureCopy, gitInit, oneCheck, write } from './helpers';
+import { GIT_READER, type GitReader } from '../../src/core/git/git';
+import { evaluate, evaluateSystems } from '../../src/core/report/evaluate';
+import { SYSTEMS } from '../../src/core/systems/index';
+import { fixtureCopy, gitInit, oneCheck, workspace, write } from './helpers';
 
 test('state files of all five systems are no work; a project file is', async () => {
   const dir = fixtureCopy('e2e-workspace');
@@ -29,4 +31,39 @@ test('state files of all five systems are no work; a project file is', async () 
   const worked = await evaluate(dir);
   for (const s of worked.systems)
     assert.doesNotMatch(oneCheck(s.checks, 'work-explained').message, /No uncommitted changes/, s.id);
+});
+
+/** The real git reader, counting the runs it starts. */
+function countingReader(): GitReader & { runs: number } {
+  const r = {
+    runs: 0,
+    run: (root: string, maxAgeMs?: number) => {
+      r.runs++;
+      return GIT_READER.run(root, maxAgeMs);
+    },
+    info: GIT_READER.info,
+  };
+  return r;
+}
+
+test('git runs only when a system is found whose checks ask it, and after the first results', async () => {
+  // S0 switched off by its own configuration, and a file of a generic name that is no system's: no git.
+  for (const dir of [fixtureCopy('s0/disabled'), workspace({ 'CONTINUITY.md': '# Notes\n\nnothing here\n' })]) {
+    gitInit(dir);
+    const reader = countingReader();
+    await evaluateSystems(SYSTEMS, dir, {}, reader);
+    assert.equal(reader.runs, 0, dir);
+  }
+  const dir = fixtureCopy('e2e-workspace');
+  gitInit(dir);
+  const reader = countingReader();
+  await evaluateSystems(SYSTEMS, dir, {}, reader);
+  assert.equal(reader.runs, 1, 'one run for all five systems');
+  // The extension's first results come before git's run starts.
+  const first = countingReader();
+  let atFirst = -1;
+  const full = await evaluateSystems(SYSTEMS, dir, { onGitPending: () => (atFirst = first.runs) }, first);
+  assert.equal(atFirst, 0);
+  assert.equal(first.runs, 1);
+  assert.equal(full.gitPending, undefined);
 });

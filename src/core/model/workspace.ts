@@ -330,9 +330,9 @@ export class Workspace {
   }
 
   /**
-   * Start git's one run now, when every rule runs with git: an evaluation calls it as it reads its
-   * first state file, so git works while the files are parsed. What counts as work is decided when
-   * the facts are asked for (`git`), once every state file is known.
+   * Start git's one run now, when every rule runs with git: an evaluation calls it once a system is
+   * found with its home file, so git works while the other files are read and parsed. What counts as
+   * work is decided when the facts are asked for (`git`), once every state file is known.
    */
   startGit(): void {
     if (this.gitRun || this.options.noGit || !this.gitReader || !allRules(this.options)) return;
@@ -380,7 +380,6 @@ export class Workspace {
     /** What the reader records in the document's meta besides its parse (kept also when the parse fails or the file cannot be read). */
     extraMeta: Record<string, unknown> = {},
   ): Promise<StateDoc> {
-    this.startGit();
     this.stateFiles.add(rel);
     const f = await this.read(rel);
     const doc: StateDoc = {

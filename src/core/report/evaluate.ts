@@ -180,7 +180,11 @@ export async function evaluateSystems(
   const loaded = await Promise.all(
     systems.map(async (m) => {
       try {
-        return (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
+        const l = (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
+        // A system found with its home file: its checks will ask git, whose run starts now, while the
+        // other systems' files are still read (not before the first results, which come without git).
+        if (l?.home && !l.skipped && !options.onGitPending) ws.startGit();
+        return l;
       } catch (err) {
         const failed: Loaded = { home: null, homeRel: FACTS[m.id].home, docs: [] };
         return failed;
