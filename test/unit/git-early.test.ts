@@ -4,7 +4,7 @@
  * late, is never work; a file of the project is.
  */
 import { strict as assert } from 'node:assert';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { GIT_READER, type GitReader } from '../../src/core/git/git';
@@ -66,4 +66,17 @@ test('git runs only when a system is found whose checks ask it, and after the fi
   assert.equal(atFirst, 0);
   assert.equal(first.runs, 1);
   assert.equal(full.gitPending, undefined);
+});
+
+test("S1's attestation sidecar, new since the last commit, is no work for any system", async () => {
+  const dir = fixtureCopy('e2e-workspace');
+  const sidecar = path.join(dir, 'memory', '.session-handoff.sha256');
+  const attested = readFileSync(sidecar);
+  rmSync(sidecar);
+  gitInit(dir);
+  // `session-ledger attest` writes it after the commit (the handoff unchanged).
+  writeFileSync(sidecar, attested);
+  const r = await evaluate(dir);
+  assert.equal(r.systems.length, 5);
+  for (const s of r.systems) assert.match(oneCheck(s.checks, 'work-explained').message, /No uncommitted changes/, s.id);
 });

@@ -177,13 +177,15 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
   if (latest.length === 0 && others.length === 0) {
     // A sidecar attests a handoff: with the handoff gone, S1 is there and its home is missing.
     for (const dir of S1_DIRS)
-      if ((await ws.kind(`${dir}/${S1_SIDECAR}`)) === 'file')
+      if ((await ws.kind(`${dir}/${S1_SIDECAR}`)) === 'file') {
+        ws.stateFiles.add(`${dir}/${S1_SIDECAR}`);
         return {
           home: null,
           homeRel: `${dir}/${S1_LATEST}`,
           docs: [],
           extra: { strays: [], sidecar: `${dir}/${S1_SIDECAR}` },
         };
+      }
     // No handoff: S1 is not read (the next session starts from the handoff alone). Its memory stores in
     // S1's own folder are said to be there, not read, and why: the handoff is what is missing.
     for (const dir of S1_DIRS)
@@ -198,6 +200,9 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
   if (home) docs.push(home);
   const strays = [...latest.slice(1), ...others];
   const sidecar = `${dir}/${S1_SIDECAR}`;
+  // The attestation is S1's state as its handoff is: a new or changed sidecar is no work for any system
+  // (taken at load, before any system's checks ask git what changed).
+  ws.stateFiles.add(sidecar);
   // The other handoffs and the memory stores are read by the rules alone: the hooks' skeleton check
   // and resume take the handoff and its sidecar.
   if (!allRules(ws.options)) return { home, homeRel, docs, extra: { strays, sidecar } };

@@ -1270,7 +1270,6 @@ export async function checkAttestation(
       state: null,
       check: mk('S1', 'attestation', 'block', 'skip', t('No readable handoff to attest.'), { path: sidecarRel }),
     };
-  ws.stateFiles.add(sidecarRel);
   const f = await ws.read(sidecarRel);
   const tampered = (why: Msg, line?: number) => ({
     state: 'TAMPERED' as const,
