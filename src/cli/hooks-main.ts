@@ -8,6 +8,7 @@
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
 import { fullEvaluateOf, useFullEvaluate } from '../core/hooks/full-checks';
+import { checkpointDone as guardCheckpointDone } from '../core/hooks/guard';
 import { s0ConfigOfText } from '../core/systems/s0/reader';
 import { runGuardHooks } from './commands/hook';
 import { internalError, terminalSafeIo, type Io } from './io';
@@ -15,6 +16,26 @@ import { internalError, terminalSafeIo, type Io } from './io';
 /** Run `argv` (`hook <which> [options]`) as the core's `main` runs it; the exit code. */
 export async function hooksMain(argv: string[], io: Io): Promise<number> {
   const [name, ...args] = argv;
+  setUp();
+  try {
+    return await runGuardHooks(args, terminalSafeIo(io));
+  } catch (err) {
+    // Never a stack trace for the user's content: one line, and exit 2 (the hook command itself allows on any error).
+    internalError(io, name, err);
+    return 2;
+  }
+}
+
+/** The status line's "checkpoint done" past a mark (the guard's own decision, core's `checkpointDone`). */
+export function checkpointDone(
+  ...args: Parameters<typeof guardCheckpointDone>
+): ReturnType<typeof guardCheckpointDone> {
+  setUp();
+  return guardCheckpointDone(...args);
+}
+
+/** What the guard needs in this part, as the core sets it up for itself. */
+function setUp(): void {
   // As in the core: the meter's files are read synchronously, and an .agents.yml the light reader is unsure of goes to the YAML reader.
   readFilesBlocking();
   useFullConfigReader(() => Promise.resolve(s0ConfigOfText));
@@ -26,11 +47,4 @@ export async function hooksMain(argv: string[], io: Io): Promise<number> {
     const { SYSTEMS } = core.__m['src/core/systems/index.ts'] as typeof import('../core/systems/index');
     return fullEvaluateOf(evaluate, SYSTEMS);
   });
-  try {
-    return await runGuardHooks(args, terminalSafeIo(io));
-  } catch (err) {
-    // Never a stack trace for the user's content: one line, and exit 2 (the hook command itself allows on any error).
-    internalError(io, name, err);
-    return 2;
-  }
 }

@@ -35,7 +35,8 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
       // The status line prints the relayed command's output as it is (its own line is plain ASCII).
       return await runStatusLine(rest, io, {
         measure: (root, opts) => loadMeter().measure(root, opts),
-        covered: (root, q) => loadMeter().covered(root, q),
+        // The guard's part of the hook script (none in a copy cut short: then no "checkpoint done").
+        checkpointDone: async (root, q) => (await hooksOrNull()?.checkpointDone(root, q)) ?? false,
       });
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (the status line reads no stdin before parsing its options).

@@ -1,7 +1,7 @@
 /**
  * The hook script's meter part (src/cli/hot.ts loads it from the comment after HOOK_METER_MARKER):
- * `context`, `hook remind` (it runs before every prompt) and the status line when its figure has to
- * come from a transcript. They load nothing else. Every other command, help, and any usage error go
+ * `context`, `hook remind` (it runs before every prompt) and the transcript meter the status line
+ * asks when its figure has to come from a transcript. They load nothing else. Every other command, help, and any usage error go
  * to the whole CLI (the core, ./main), which the hook script passes in as `core`.
  */
 import * as path from 'node:path';
@@ -10,15 +10,14 @@ import { isDir } from '../core/files/fsread';
 import { appendHookLog } from '../core/hooks/io';
 import { readFilesBlocking } from '../core/context/files';
 import { measure as measureSessions } from '../core/context/measure';
-import { statusLineCovered } from '../core/checkpoint/freshness';
 import { meterCommand, type MeterCommand } from './args';
 import * as context from './commands/context';
 import * as hookRemind from './commands/hook-remind';
-import * as statusline from './commands/statusline';
 import { cwdOrNull, internalError, terminalSafeIo, UsageError, type Io } from './io';
 
-const HOT: Record<MeterCommand, { run(args: string[], io: Io): Promise<number> }> = {
-  statusline,
+// The status line runs in the script's first part (./hot); the rare run that reaches this part (its
+// help, a usage error) goes to the whole CLI, which also holds the guard it asks past a mark.
+const HOT: Record<Exclude<MeterCommand, 'statusline'>, { run(args: string[], io: Io): Promise<number> }> = {
   context,
   // The reminder runs before every prompt: as hot as the status line.
   'hook remind': hookRemind,
@@ -37,12 +36,6 @@ export type CoreOrWhy = { core: Core } | { missing: string };
 export function measure(...args: Parameters<typeof measureSessions>): ReturnType<typeof measureSessions> {
   readFilesBlocking();
   return measureSessions(...args);
-}
-
-/** Whether a checkpoint covers the status line's figure, for the status line's part (src/cli/hot.ts). */
-export function covered(...args: Parameters<typeof statusLineCovered>): ReturnType<typeof statusLineCovered> {
-  readFilesBlocking();
-  return statusLineCovered(...args);
 }
 
 export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number> {
@@ -67,8 +60,8 @@ export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): 
   const help = rest.some((a) => a === '--help' || a === '-h');
   if (meter && !help) {
     try {
-      // As the CLI does: every text is terminal-safe, but the relay prints the user's own command's output as it is.
-      return await HOT[meter.name].run(rest, meter.name === 'statusline' ? io : terminalSafeIo(io));
+      // As the CLI does: every text is terminal-safe.
+      if (meter.name !== 'statusline') return await HOT[meter.name].run(rest, terminalSafeIo(io));
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (these commands read no stdin before parsing options);
       // an .agents.yml only the YAML reader can answer for is read by the whole CLI, which holds it.

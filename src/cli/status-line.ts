@@ -20,10 +20,11 @@ import { isDir, lstatOrNullSync, readOwnText } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
 import { keepNewest } from '../core/files/prune';
-import { detectSystems } from '../core/context/systems';
-import { levelOf, thresholdProfile, type Level } from '../core/context/thresholds';
+import { detectedThresholds } from '../core/context/systems';
+import { levelOf, type Level } from '../core/context/thresholds';
 import { isSessionId, markerRel, SHARED_MARKER_REL } from '../core/checkpoint/marker';
-import type { CoveredQuery } from '../core/checkpoint/freshness';
+import type { CheckpointDoneQuery } from '../core/hooks/guard';
+import { figureAfterCheckpoint } from '../core/checkpoint/freshness';
 import type { ContextUsage } from '../core/model/model';
 import { parse } from './args';
 import type { Io } from './io';
@@ -208,8 +209,8 @@ export type MeasureTranscript = (
 /** What the status line asks the meter's part, which it loads only when it needs one of them. */
 export interface StatusLineMeter {
   measure: MeasureTranscript;
-  /** Whether a checkpoint covers the session and the figure shown (core's `statusLineCovered`). */
-  covered: (root: string, q: CoveredQuery) => Promise<boolean>;
+  /** Whether the session's checkpoint is done, as the guard decides (core's `checkpointDone`). */
+  checkpointDone: (root: string, q: CheckpointDoneQuery) => Promise<boolean>;
 }
 
 /** Our own line: Claude Code's figure when it sent one, else the meter's, with the level. */
@@ -246,20 +247,24 @@ async function ownLine(
   if (used === null) return 'ctx --';
   // A model whose window is unknown: tokens, no percentage.
   if (pct === null || window === null) return `ctx ${tokens(used)} tokens`;
-  const systems = await detectSystems(root);
-  const level = levelOf(pct, thresholdProfile(systems));
+  const level = levelOf(pct, await detectedThresholds(root));
   const line = `ctx ${Math.round(pct * 10) / 10}% (${tokens(used)}/${tokens(window)})`;
   if (level === 'ok') return line;
-  // Past a mark, but the checkpoint it asks for is made (as the reminder and the status bar say): not
-  // "checkpoint" again. Asked only when a marker stands there, so a refresh without one loads nothing more.
-  const covered =
+  // Past a mark, but the checkpoint it asks for is made: "checkpoint done", as the status bar says it,
+  // by the guard's own decision. The guard is asked only while a marker stands there and the figure is
+  // of its turn (not a turn after the newest marker file): every other refresh loads nothing more.
+  const markers = isSessionId(sessionId)
+    ? [markerRel(sessionId), SHARED_MARKER_REL].map((rel) => lstatOrNullSync(path.join(root, rel)))
+    : [];
+  const newest = Math.max(-Infinity, ...markers.map((st) => st?.mtimeMs ?? -Infinity));
+  const done =
     isSessionId(sessionId) &&
-    (lstatOrNullSync(path.join(root, markerRel(sessionId))) !== null ||
-      lstatOrNullSync(path.join(root, SHARED_MARKER_REL)) !== null) &&
+    newest > -Infinity &&
+    !figureAfterCheckpoint(figureAt ? Date.parse(figureAt) : NaN, newest) &&
     (await meter
-      .covered(root, { sessionId, systems, transcript: transcript ?? null, env: io.env, figureAt })
+      .checkpointDone(root, { sessionId, transcript: transcript ?? null, env: io.env, figureAt })
       .catch(() => false));
-  return `${line} · ${covered ? 'checkpoint done' : levelText(level)}`;
+  return `${line} · ${done ? 'checkpoint done' : levelText(level)}`;
 }
 
 export async function runStatusLine(args: string[], io: Io, meter: StatusLineMeter): Promise<number> {

@@ -108,7 +108,7 @@ test('statusline shows the level at the thresholds', () => {
   assert.equal(p.stdout, 'ctx 65% (107.7k/200k) · checkpoint proposed\n');
 });
 
-test('past a mark after a checkpoint the status line says "checkpoint done", as the status bar does, until the conversation goes on or the state changes; nothing-to-preserve saves nothing', () => {
+test('past a mark after a checkpoint the status line says "checkpoint done", as the status bar does, while the guard would let /compact through on it and the conversation has not gone on; nothing-to-preserve saves nothing', () => {
   const root = fixtureCopy('s3/good');
   mkdirSync(path.join(root, '.claude'));
   gitInit(root);
@@ -131,18 +131,42 @@ test('past a mark after a checkpoint the status line says "checkpoint done", as 
   const fiveMinAgo = (Date.now() - 5 * 60_000) / 1000;
   utimesSync(marker, fiveMinAgo, fiveMinAgo);
   assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
-  // The state written since (past the grace), the figure still the checkpoint's: the marker no longer covers it.
+  // The figure still the checkpoint's turn.
   const now = Date.now() / 1000;
   for (const rel of ['docs/state/STATE.md', 'docs/state/DEBT.md', 'docs/state/log/2026-02.md'])
     utimesSync(path.join(root, rel), now - 120, now - 120);
   utimesSync(marker, now - 60, now - 60);
   assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint done');
+  // A state file written since is checked again by the guard: only touched, it still passes; emptied, it
+  // stops /compact, and the status line says so as the guard does.
   utimesSync(path.join(root, 'docs/state/STATE.md'), now, now);
+  assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint done');
+  const state = readFileSync(path.join(root, 'docs/state/STATE.md'));
+  writeFileSync(path.join(root, 'docs/state/STATE.md'), '');
   assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
+  writeFileSync(path.join(root, 'docs/state/STATE.md'), state);
+  utimesSync(path.join(root, 'docs/state/STATE.md'), now - 120, now - 120);
+  assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint done');
   // Nothing to preserve lets /compact through, but no checkpoint saved anything.
   rmSync(marker);
   writeFileSync(path.join(root, SHARED_MARKER_REL), 'nothing-to-preserve\n');
   assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
+});
+
+test('a marker the guard takes no checkpoint from is no "checkpoint done", whatever its file times say: one touched by hand over an empty skeleton, a link at its path', () => {
+  const root = fixtureCopy('s3/template');
+  mkdirSync(path.join(root, '.claude'));
+  gitInit(root);
+  const input = statusInput(root);
+  const line = () => cli(['statusline'], { input: JSON.stringify(input) }).stdout.trim();
+  const marker = path.join(root, markerRel(SID));
+  writeFileSync(marker, '');
+  assert.equal(line(), 'ctx 53.9% (107.7k/200k) · checkpoint now');
+  rmSync(marker);
+  const elsewhere = path.join(workspace({}), 'marker');
+  writeFileSync(elsewhere, `${SID} ${new Date().toISOString()} WORKING\n`);
+  symlinkSync(elsewhere, marker);
+  assert.equal(line(), 'ctx 53.9% (107.7k/200k) · checkpoint now');
 });
 
 test('statusline -- CMD relays the previous status line fed the same stdin (shell for one argument, argv for several)', () => {

@@ -6,9 +6,6 @@
 import * as path from 'node:path';
 import { statOrNullSync } from '../files/fsread';
 import { gitTracks } from '../git/tracked';
-import { transcriptBegan } from '../context/files';
-import { FACTS } from '../systems/facts';
-import type { SystemId } from '../model/model';
 import {
   isSessionId,
   linkedFolderOf,
@@ -155,24 +152,12 @@ export async function markerCovers(
   now = Date.now(),
   began: number | null = null,
 ): Promise<boolean> {
-  return (await coveringMarker(root, sessionId, homes, env, now, began)) !== null;
-}
-
-/** The marker that covers this session's state now (see `markerCovers`), or null. Never throws. */
-async function coveringMarker(
-  root: string,
-  sessionId: string | null,
-  homes: readonly string[],
-  env: NodeJS.ProcessEnv,
-  now: number,
-  began: number | null,
-): Promise<MarkerFile | null> {
   try {
     const choice = await chooseMarker(root, sessionId, now, () => began);
-    if (choice.kind !== 'marker') return null;
+    if (choice.kind !== 'marker') return false;
     const { marker } = choice;
-    if (marker.content.nothingToPreserve) return marker;
-    if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return null;
+    if (marker.content.nothingToPreserve) return true;
+    if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return false;
     const files = new Set<string>();
     for (const rel of [...marker.content.hashes.map((h) => h.path), ...homes]) {
       const p = insideRel(rel);
@@ -180,11 +165,11 @@ async function coveringMarker(
     }
     for (const rel of files) {
       const st = statOrNullSync(path.join(root, rel));
-      if (st && st.mtimeMs > marker.mtime + IDLE_GRACE_MS) return null;
+      if (st && st.mtimeMs > marker.mtime + IDLE_GRACE_MS) return false;
     }
-    return marker;
+    return true;
   } catch {
-    return null;
+    return false;
   }
 }
 
@@ -200,32 +185,17 @@ export function figureAfterCheckpoint(at: number, markerMtime: number): boolean 
   return Number.isFinite(at) && at > markerMtime + CHECKPOINT_TURN_MS;
 }
 
-/** What the status line knows when it asks whether a checkpoint covers its figure. */
-export interface CoveredQuery {
-  sessionId: string;
-  /** The systems present (their home files are the state files looked at). */
-  systems: readonly SystemId[];
-  /** The session's transcript: when it began decides whether the shared marker counts. */
-  transcript: string | null;
-  env: NodeJS.ProcessEnv;
-  /** When the agent first reported the figure shown (ISO; '' when not known). */
-  figureAt: string;
-}
-
 /**
- * A checkpoint covers the session as the status line says it: a marker covers the state now
- * (`markerCovers`, the reminder's reading: file times, no state file read), it is a checkpoint's
- * and not nothing-to-preserve (which saves nothing), and the figure shown is not from a turn after
- * it. Never throws.
+ * A checkpoint covers the session, as the status bar and the status line say it ("checkpoint done"):
+ * the PreCompact guard would let /compact through on the session's marker (`fresh` or `idle`: not
+ * nothing-to-preserve, which saves nothing), and the agent's figure, dated `figureAt` (ms; NaN when
+ * unknown), is not from a turn after the marker (written at `markerMtime`; null when unknown).
  */
-export async function statusLineCovered(root: string, q: CoveredQuery, now = Date.now()): Promise<boolean> {
-  try {
-    const began = q.transcript && path.isAbsolute(q.transcript) ? await transcriptBegan(q.transcript) : null;
-    const homes = q.systems.map((id) => FACTS[id].home);
-    const marker = await coveringMarker(root, q.sessionId, homes, q.env, now, began);
-    const at = q.figureAt ? Date.parse(q.figureAt) : NaN;
-    return !!marker && !marker.content.nothingToPreserve && !figureAfterCheckpoint(at, marker.mtime);
-  } catch {
-    return false;
-  }
+export function guardCheckpointed(
+  guard: { allow: boolean; rule: string },
+  markerMtime: number | null,
+  figureAt: number,
+): boolean {
+  if (!guard.allow || (guard.rule !== 'fresh' && guard.rule !== 'idle')) return false;
+  return !(markerMtime !== null && figureAfterCheckpoint(figureAt, markerMtime));
 }

@@ -24,7 +24,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { chooseMarker, IDLE_GRACE_MS, insideRel, maxAgeMinutes } from '../checkpoint/freshness';
+import { chooseMarker, guardCheckpointed, IDLE_GRACE_MS, insideRel, maxAgeMinutes } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
@@ -150,6 +150,38 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
   }
   if (opts.log !== false) await appendHookLog(root, 'pre-compact', d.log, now);
   return d;
+}
+
+/** What the status line knows when it asks whether the session's checkpoint is done. */
+export interface CheckpointDoneQuery {
+  sessionId: string;
+  /** The session's transcript (when the session began decides whether a shared marker counts). */
+  transcript: string | null;
+  env: NodeJS.ProcessEnv;
+  /** When the agent first reported the figure shown (ISO; '' when not known). */
+  figureAt: string;
+}
+
+/**
+ * The status line's "checkpoint done", decided as the status bar decides it: the guard's own decision
+ * on a manual /compact of this session now (nothing logged), and the figure's time (see
+ * `guardCheckpointed`). Never throws.
+ */
+export async function checkpointDone(root: string, q: CheckpointDoneQuery): Promise<boolean> {
+  try {
+    const payload = {
+      session_id: q.sessionId,
+      ...(q.transcript ? { transcript_path: q.transcript } : {}),
+      cwd: root,
+      hook_event_name: 'PreCompact',
+      trigger: 'manual',
+    };
+    const d = await preCompactGuard(JSON.stringify(payload), { root, env: q.env, log: false });
+    const markerMtime = d.marker ? (statOrNullSync(path.join(root, d.marker))?.mtimeMs ?? null) : null;
+    return guardCheckpointed(d, markerMtime, q.figureAt ? Date.parse(q.figureAt) : NaN);
+  } catch {
+    return false;
+  }
 }
 
 function allow(

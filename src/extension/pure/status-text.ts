@@ -2,7 +2,7 @@
  * The context meter's status bar text, colour and Markdown tooltip, from the core's figure and
  * threshold profile. vscode-free (unit tested); `t` is the l10n function.
  */
-import { figureAfterCheckpoint } from '../../core/checkpoint/freshness';
+import { guardCheckpointed } from '../../core/checkpoint/freshness';
 import type { CompactionsAdvice } from '../../core/context/compactions';
 import type { ContextUsage } from '../../core/model/model';
 import type { T } from './tree-text';
@@ -57,8 +57,7 @@ export function guardSentence(t: T, g: GuardView): string {
  * conversation went on since: a checkpoint is due again).
  */
 export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolean {
-  if (!g || !g.allow || (g.rule !== 'fresh' && g.rule !== 'idle')) return false;
-  return !(typeof g.markerMtime === 'number' && figureAfterCheckpoint(u?.at ? Date.parse(u.at) : NaN, g.markerMtime));
+  return !!g && guardCheckpointed(g, g.markerMtime ?? null, u?.at ? Date.parse(u.at) : NaN);
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */
