@@ -138,3 +138,25 @@ test("checkpoint that can tell no session refuses the shared marker while a sess
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.equal(d.allow, true, d.log);
 });
+
+test('checkpoint that can tell no session writes no shared marker git tracks (the guard takes none that came with the repository), the opt-out neither', async () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  writeFileSync(path.join(dir, SHARED_MARKER_REL), 'nothing-to-preserve\n');
+  gitInit(dir);
+  const nobody = workspace({});
+  const env = {
+    HOME: nobody,
+    CLAUDE_CONFIG_DIR: path.join(nobody, '.claude'),
+    CODEX_HOME: path.join(nobody, '.codex'),
+  };
+  for (const args of [['--nothing-to-preserve'], ['--confirm', 'feedback-stored,last-request']]) {
+    const r = cli(['checkpoint', '--root', dir, ...args], { env });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /Safe to|lets \/compact through/);
+    assert.match(r.stdout + r.stderr, /git tracks that file/);
+  }
+  // And the guard indeed takes no such marker.
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(d.allow, false, d.log);
+});

@@ -32,6 +32,7 @@ import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
 import { readTextFile, realpathOrSelf } from '../files/fsread';
 import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
+import { gitTracks } from '../git/tracked';
 import {
   isBlocking,
   type Check,
@@ -93,7 +94,8 @@ export type RefusalCode =
    * wrote (a link, a folder, a hard-linked file…): the guard stops /compact for that session whatever
    * the shared marker says, so "safe" would be untrue.
    */
-  | 'planted-marker';
+  | 'planted-marker'
+  | 'tracked-marker';
 
 export interface Refusal {
   code: RefusalCode;
@@ -285,6 +287,10 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
       return [
         `Not written: no session id is known, so this would be the shared marker, but ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again, or name the session with --session ID.`,
       ];
+    case 'tracked-marker':
+      return [
+        `Not written: no session id is known, so this would be the shared marker ${SHARED_MARKER_REL}, but git tracks that file: the PreCompact guard takes no shared marker that came with the repository. Name the session with --session ID, or stop tracking the file (git rm --cached ${SHARED_MARKER_REL}) and run it again.`,
+      ];
   }
 }
 
@@ -352,6 +358,11 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
       return t(
         '{0} is no marker Session Ledger wrote (a link, a folder or a hard-linked file): the guard stops /compact for its session until it is removed.',
         (r.ids ?? []).join(', '),
+      );
+    case 'tracked-marker':
+      return t(
+        'No session is known and git tracks the shared marker {0}: the guard takes no shared marker that came with the repository. Name the session, or stop tracking the file.',
+        SHARED_MARKER_REL,
       );
   }
 }
@@ -435,6 +446,9 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // The shared marker speaks for a session only when nothing stands at the session's own path that no
   // checkpoint wrote (the guard's choice): with such a path here, writing it would say "safe" untruly.
   // The shared nothing-to-preserve is the exception: the guard takes it before any session's marker.
+  // Nor does a shared marker git tracks: it may have come with the repository, so the guard takes none.
+  if (sessionId === null && (await gitTracks(path.join(abs, SHARED_MARKER_REL))) === true)
+    return refuse(res, now, { code: 'tracked-marker', checks: [] });
   if (sessionId === null && !opts.nothingToPreserve) {
     const planted = [];
     for (const rel of await listMarkers(abs)) {

@@ -98,6 +98,14 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
 }
 
 /**
+ * A path as a block names it: a line break in it (a ledger path configured in `.agents.yml` may hold
+ * one) is shown as `\n`, so no line of the block comes from the repository.
+ */
+function oneLine(p: string): string {
+  return p.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/**
  * The steps to a checkpoint, one per line, for the block the user meets first: each state file with
  * what brings it up to date, the manual items `--confirm` vouches for, the command, /compact again.
  */
@@ -108,7 +116,7 @@ function checkpointSteps(cli: string, sid: string | null, report: WorkspaceRepor
     systems.length
       ? [
           'Have your agent bring each state file up to date:',
-          ...systems.map((s) => `   - ${s.home}: ${FACTS[s.id].checkpointTrigger}`),
+          ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
         ]
       : ['Have your agent bring your state file up to date.'],
   ];
@@ -410,7 +418,7 @@ async function decide(
   const vouched = new Set(marker.content.hashes.map((h) => h.path));
   const unvouched = vouched.size ? docs.filter((x) => !vouched.has(x.rel)) : [];
   if (unvouched.length) {
-    const files = unvouched.map((x) => x.rel).join(', ');
+    const files = unvouched.map((x) => oneLine(x.rel)).join(', ');
     return stop(
       'stale',
       `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it. Bring it up to date, ${runAgain()}`,
@@ -424,7 +432,7 @@ async function decide(
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
   const gone = vouchedGone(root, marker);
   if (skeleton.length || gone.length) {
-    const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].join(', ');
+    const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     return stop(
       'skeleton',
       `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone or empty since (the checkpoint vouched for it)'}, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
@@ -443,7 +451,7 @@ async function decide(
   const since = fresh || idle ? changedSince(root, report, marker, worked) : { ids: [], files: [] };
   const { broken, error } = await brokenSince(root, now, since.ids, known);
   if (broken.length) {
-    const files = since.files.join(', ');
+    const files = since.files.map(oneLine).join(', ');
     const failed = broken
       .map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ').replace(/\.$/, '')}`)
       .join('; ');
