@@ -19,6 +19,7 @@ import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '..
 import { isoTime } from '../../src/core/context/feed';
 import { cli, fixtureCopy, gitInit, STATUSLINE_SCRIPT, workspace, write } from './helpers';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
+import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { asst, lines, ofFolder } from './context-records';
 
 const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
@@ -151,6 +152,33 @@ test('past a mark after a checkpoint the status line says "checkpoint done", as 
   rmSync(marker);
   writeFileSync(path.join(root, SHARED_MARKER_REL), 'nothing-to-preserve\n');
   assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
+});
+
+test('a guard that allows only because it could not check the state files changed since says no "checkpoint done"', async () => {
+  const root = fixtureCopy('s3/good');
+  mkdirSync(path.join(root, '.claude'));
+  gitInit(root);
+  const cp = cli(['checkpoint', '--root', root, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(cp.code, 0, cp.stdout + cp.stderr);
+  const marker = path.join(root, markerRel(SID));
+  const now = Date.now() / 1000;
+  for (const rel of ['docs/state/STATE.md', 'docs/state/DEBT.md', 'docs/state/log/2026-02.md'])
+    utimesSync(path.join(root, rel), now - 120, now - 120);
+  utimesSync(marker, now - 60, now - 60);
+  utimesSync(path.join(root, 'docs/state/STATE.md'), now, now);
+  // This process registers no whole evaluation: the guard allows (its own failure never blocks) and says why.
+  const payload = { session_id: SID, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' };
+  const d = await preCompactGuard(JSON.stringify(payload), { root, log: false });
+  assert.equal(d.allow, true, d.log);
+  assert.match(d.unchecked ?? '', /no whole evaluation/);
+  const q = { sessionId: SID, transcript: null, env: {}, figureAt: new Date().toISOString() };
+  assert.equal(await checkpointDone(root, q), false);
+  // The status line's own process checks them (the hook script's core), and says it.
+  const input = statusInput(root);
+  assert.equal(
+    cli(['statusline'], { input: JSON.stringify(input) }).stdout.trim(),
+    'ctx 53.9% (107.7k/200k) · checkpoint done',
+  );
 });
 
 test('a marker the guard takes no checkpoint from is no "checkpoint done", whatever its file times say: one touched by hand over an empty skeleton, a link at its path', () => {

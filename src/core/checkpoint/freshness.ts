@@ -192,10 +192,11 @@ export function figureAfterCheckpoint(at: number, markerMtime: number): boolean 
  * unknown), is not from a turn after the marker (written at `markerMtime`; null when unknown).
  */
 export function guardCheckpointed(
-  guard: { allow: boolean; rule: string },
+  guard: { allow: boolean; rule: string; unchecked?: string },
   markerMtime: number | null,
   figureAt: number,
 ): boolean {
-  if (!guard.allow || (guard.rule !== 'fresh' && guard.rule !== 'idle')) return false;
+  // A guard that allowed only because it could not check the state files vouches for nothing.
+  if (!guard.allow || (guard.rule !== 'fresh' && guard.rule !== 'idle') || guard.unchecked) return false;
   return !(markerMtime !== null && figureAfterCheckpoint(figureAt, markerMtime));
 }

@@ -69,6 +69,8 @@ export interface GuardDecision {
   sessionId: string | null;
   /** The marker that was used (relative path), or null. */
   marker: string | null;
+  /** Allowed although the state files changed since the checkpoint could not be checked: why. */
+  unchecked?: string;
 }
 
 export interface GuardOptions extends HookRunOptions {
@@ -463,24 +465,24 @@ async function decide(
     );
   }
   const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
+  // Allowed on the guard's own failure to check: no surface may say the checkpoint is done on it.
+  const unverified = (d: GuardDecision): GuardDecision => (error ? { ...d, unchecked: error } : d);
   if (idle) {
-    return allow(
-      'idle',
-      root,
-      sid,
-      marker.rel,
-      since.files.length
-        ? `allow (idle since checkpoint: no home file written past the grace; changed and checked: ${since.files.join(', ')}; marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`
-        : `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`,
+    return unverified(
+      allow(
+        'idle',
+        root,
+        sid,
+        marker.rel,
+        since.files.length
+          ? `allow (idle since checkpoint: no home file written past the grace; changed and checked: ${since.files.join(', ')}; marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`
+          : `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`,
+      ),
     );
   }
   if (fresh)
-    return allow(
-      'fresh',
-      root,
-      sid,
-      marker.rel,
-      `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min${unchecked})`,
+    return unverified(
+      allow('fresh', root, sid, marker.rel, `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min${unchecked})`),
     );
   const changed = worked.map((x) => x.rel).join(', ');
   return stop(
