@@ -299,6 +299,19 @@ async function main() {
         env,
       },
       {
+        // Only in the checkpoint's own turn: past a mark, with the session's marker there, the status line
+        // asks the guard whether the checkpoint is done (a later figure asks nothing). Not an all-day path.
+        name: '`statusline` relay, demo right after a checkpoint (past a mark: it asks the guard, "checkpoint done")',
+        argv: [node, statusLineScript(doneScript), 'statusline'],
+        input: statusInput(done, doneHome.transcript),
+        before() {
+          const now = Date.now() / 1000;
+          utimesSync(path.join(done, '.claude', `.checkpoint-ready.${SESSION_ID}`), now, now);
+        },
+        cwd: done,
+        env: doneEnv,
+      },
+      {
         name: '`hook pre-compact`, demo, no checkpoint yet (the guard blocks)',
         goal: 3,
         instructions: 4,
