@@ -23,6 +23,7 @@ import { asksForHelp, meterCommand } from './args';
 import { cwdOrNull, exitWith, internalError, onceStdin, processIo, UsageError, type Io } from './io';
 import { coreOrWhy, CoreUnavailable, hooksOrNull, loadMeter, type Meter } from './parts';
 import { runStatusLine } from './status-line';
+import type * as GuardModule from '../core/hooks/guard';
 
 // The extension and the command-line tool's other scripts take the parts through these.
 export { CoreUnavailable, loadCore, loadHooks, loadMeter, loadRest } from './parts';
@@ -35,8 +36,15 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
       // The status line prints the relayed command's output as it is (its own line is plain ASCII).
       return await runStatusLine(rest, io, {
         measure: (root, opts) => loadMeter().measure(root, opts),
-        // The guard's part of the hook script (none in a copy cut short: then no "checkpoint done").
-        checkpointDone: async (root, q) => (await hooksOrNull()?.checkpointDone(root, q)) ?? false,
+        // The guard as the hook runs it: its own part of the hook script, else (a copy without it) the core's.
+        checkpointDone: async (root, q) => {
+          const hooks = hooksOrNull();
+          if (hooks) return hooks.checkpointDone(root, q);
+          const c = coreOrWhy();
+          const guard =
+            'core' in c ? (c.core.__m['src/core/hooks/guard.ts'] as typeof GuardModule | undefined) : undefined;
+          return guard ? guard.checkpointDone(root, q) : false;
+        },
       });
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (the status line reads no stdin before parsing its options).

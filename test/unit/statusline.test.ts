@@ -20,6 +20,7 @@ import { isoTime } from '../../src/core/context/feed';
 import { cli, fixtureCopy, gitInit, STATUSLINE_SCRIPT, workspace, write } from './helpers';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
+import { HOOK_HOOKS_MARKER } from '../../src/core/hooks/files';
 import { asst, lines, ofFolder } from './context-records';
 
 const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
@@ -179,6 +180,34 @@ test('a guard that allows only because it could not check the state files change
     cli(['statusline'], { input: JSON.stringify(input) }).stdout.trim(),
     'ctx 53.9% (107.7k/200k) · checkpoint done',
   );
+});
+
+test('a hook script without its hooks part (a copy cut short): the status line asks the core, as the hook then does, and agrees with it', () => {
+  const root = fixtureCopy('s3/good');
+  mkdirSync(path.join(root, '.claude'));
+  gitInit(root);
+  assert.equal(cli(['hooks', 'install', '--statusline', '--root', root]).code, 0);
+  const cp = cli(['checkpoint', '--root', root, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(cp.code, 0, cp.stdout + cp.stderr);
+  const hook = path.join(root, '.claude', 'hooks', 'session-ledger.cjs');
+  const text = readFileSync(hook, 'utf8');
+  writeFileSync(hook, text.slice(0, text.indexOf(`\n${HOOK_HOOKS_MARKER}\n`) + 1));
+  const env = { ...process.env, CLAUDE_PROJECT_DIR: root };
+  const sl = spawnSync(process.execPath, ['.claude/hooks/session-ledger-statusline.cjs', 'statusline'], {
+    cwd: root,
+    env,
+    input: JSON.stringify(statusInput(root)),
+    encoding: 'utf8',
+  });
+  assert.equal(sl.stdout.trim(), 'ctx 53.9% (107.7k/200k) · checkpoint done', sl.stderr);
+  const payload = JSON.stringify({ session_id: SID, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' });
+  const pc = spawnSync(process.execPath, ['.claude/hooks/session-ledger.cjs', 'hook', 'pre-compact'], {
+    cwd: root,
+    env,
+    input: payload,
+    encoding: 'utf8',
+  });
+  assert.equal(pc.status, 0, pc.stderr);
 });
 
 test('a marker the guard takes no checkpoint from is no "checkpoint done", whatever its file times say: one touched by hand over an empty skeleton, a link at its path', () => {

@@ -37,6 +37,7 @@ import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../model/model';
 import { fullEvaluate } from './full-checks';
+import { oneLine } from '../model/messages';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -97,14 +98,6 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
     if (d && d.mtime > 0) out.push({ rel: d.relPath, mtime: d.mtime });
   }
   return out;
-}
-
-/**
- * A path as a block names it: a line break in it (a ledger path configured in `.agents.yml` may hold
- * one) is shown as `\n`, so no line of the block comes from the repository.
- */
-function oneLine(p: string): string {
-  return p.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
 
 /**
@@ -484,7 +477,7 @@ async function decide(
     return unverified(
       allow('fresh', root, sid, marker.rel, `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min${unchecked})`),
     );
-  const changed = worked.map((x) => x.rel).join(', ');
+  const changed = worked.map((x) => oneLine(x.rel)).join(', ');
   return stop(
     'stale',
     `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, ${runAgain()}`,

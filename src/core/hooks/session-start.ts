@@ -22,6 +22,7 @@ import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
 import { factsOf } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
+import { oneLine } from '../model/messages';
 
 export type SessionStartOptions = HookRunOptions;
 
@@ -80,11 +81,11 @@ export function resumeBlock(
     const unread = s.checks.find((c) => c.id === 'readable' && c.path === s.home);
     if (unread) {
       // No file to resume from: why, and what to do, instead of an instruction to read it.
-      out.push(`${n++}. ${s.home} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
+      out.push(`${n++}. ${oneLine(s.home)} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
       out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
       continue;
     }
-    out.push(`${n++}. Read ${s.home} (${s.id} ${s.name}).`);
+    out.push(`${n++}. Read ${oneLine(s.home)} (${s.id} ${s.name}).`);
     out.push(`   Next action: ${nextLine(s)}`);
   }
   const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
@@ -92,7 +93,7 @@ export function resumeBlock(
     out.push(
       `${n++}. Validate these UNCONFIRMED items with the user before continuing (ask 1-3 short questions, then resume from the next action):`,
     );
-    for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${s.home}:${it.line})`);
+    for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${oneLine(s.home)}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
   out.push(`Resume prompt: ${resumePromptFor(report)}`);
@@ -120,7 +121,7 @@ export function sessionStartContext(
     out.push(
       `Session Ledger — session ${source ?? 'start'}: ${report.systems
         .filter((s) => !s.skipped)
-        .map((s) => `${s.id} ${s.home}`)
+        .map((s) => `${s.id} ${oneLine(s.home)}`)
         .join(', ')}.`,
     );
     out.push(markerLine(sessionId, cli));

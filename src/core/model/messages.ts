@@ -79,3 +79,11 @@ export function isMsg(x: unknown): x is Msg {
     typeof (x as Msg).text === 'string'
   );
 }
+
+/**
+ * A path as a message names it: a line break in it (a file name or a configured path may hold one)
+ * is shown as `\n` (`\r` as `\r`), so no line of the message comes from the repository.
+ */
+export function oneLine(p: string): string {
+  return p.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}

@@ -8,7 +8,7 @@
  * no I/O, no Markdown or YAML, so the hot paths (statusline, hooks) can load it cheaply.
  */
 import type { DocRole, SystemId } from '../model/model';
-import type { Msg } from '../model/messages';
+import { oneLine, type Msg } from '../model/messages';
 import { S0_FACTS } from './s0/facts';
 import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './s1/facts';
 import { S2_FACTS } from './s2/facts';
@@ -246,7 +246,7 @@ export function resumePrompt(id: SystemId, home: string, next?: string | null, u
   const r = FACTS[id].resume;
   if (r.verbatim && home === FACTS[id].home && !next) return r.verbatim;
   const template = unconfirmed > 0 && r.unconfirmedTemplate ? r.unconfirmedTemplate : r.template;
-  return fill(template, { home, next: next || r.next });
+  return fill(template, { home: oneLine(home), next: next || r.next });
 }
 
 /** The closing line of a system (the fresh-context step its seed prescribes), for its home file. */
