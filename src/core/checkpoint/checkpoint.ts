@@ -43,7 +43,7 @@ import {
 } from '../model/model';
 import { checkLine, notReadText, START_ONE } from '../report/report';
 import { readSessionRecord } from '../hooks/session-record';
-import { t, type Msg } from '../model/messages';
+import { oneLine, t, type Msg } from '../model/messages';
 
 export type { ClosingStep } from '../report/closing';
 
@@ -399,7 +399,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     return res;
   }
   const headAt = lines.length;
-  const heading = (s: (typeof active)[number]) => `${s.id} ${s.name} (${s.home}) — ${s.label}`;
+  const heading = (s: (typeof active)[number]) => `${s.id} ${s.name} (${oneLine(s.home)}) — ${s.label}`;
   for (const s of active) lines.push(heading(s));
 
   const checks = active.flatMap((s) => s.checks);

@@ -29,7 +29,8 @@ export function format(template: string, args: readonly string[]): string {
 
 /** A message from its English template (a string literal) and its arguments (a message as an argument is translated with it). */
 export function t<T extends string>(template: Literal<T>, ...args: Array<string | number | Msg>): Msg {
-  const a = args.map((x) => (typeof x === 'object' ? x.text : String(x)));
+  // A message is one line: a line break in an argument (a file name, a configured path) is shown as `\n`.
+  const a = args.map((x) => (typeof x === 'object' ? x.text : oneLine(String(x))));
   const m = { id: template, args: a, text: format(template, a) };
   return args.some((x) => typeof x === 'object')
     ? { ...m, parts: args.map((x) => (typeof x === 'object' ? x : null)) }

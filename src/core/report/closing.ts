@@ -6,7 +6,7 @@
  *
  * Pure: it formats what the report already holds.
  */
-import type { Msg } from '../model/messages';
+import { oneLine, type Msg } from '../model/messages';
 import type { SystemId, SystemReport } from '../model/model';
 import { closingLine, FACTS, type FreshContextFacts } from '../systems/facts';
 import type { S0Confirmation } from '../systems/s0/closing';
@@ -47,7 +47,7 @@ export interface ClosingStep extends Omit<ClosingBase, 'line'>, ClosingWords {}
 
 /** The closing step of one system whose checkpoint went through. */
 export function closingStep(s: SystemReport): ClosingStep {
-  const resumePrompt = s.resumePrompt?.trim() || `Read ${s.home} and continue from its next action.`;
+  const resumePrompt = s.resumePrompt?.trim() || `Read ${oneLine(s.home)} and continue from its next action.`;
   const base: ClosingBase = {
     system: s.id,
     step: FACTS[s.id].freshContext.command,

@@ -3,6 +3,7 @@
  */
 import { ALL_FACTS } from '../systems/facts';
 import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
+import { oneLine } from '../model/messages';
 
 export interface JsonCheck {
   id: string;
@@ -133,7 +134,7 @@ const MARK: Record<string, string> = {
 };
 
 export function checkLine(c: Check): string {
-  const loc = c.path ? `  (${c.path}${c.line ? `:${c.line}` : ''})` : '';
+  const loc = c.path ? `  (${oneLine(c.path)}${c.line ? `:${c.line}` : ''})` : '';
   const hint = c.hint && c.status !== 'pass' ? `\n          fix: ${c.hint}` : '';
   // A check whose severity is information says so, as the Problems panel does, whatever its status.
   const mark = c.severity === 'info' && c.status === 'warn' ? 'info' : (MARK[c.status] ?? c.status);

@@ -251,7 +251,7 @@ export function resumePrompt(id: SystemId, home: string, next?: string | null, u
 
 /** The closing line of a system (the fresh-context step its seed prescribes), for its home file. */
 export function closingLine(id: SystemId, home: string = FACTS[id].home): string {
-  return fill(FACTS[id].freshContext.line, { home });
+  return fill(FACTS[id].freshContext.line, { home: oneLine(home) });
 }
 
 /** Every system's `writtenAsThemselves` globs, as regular expressions. */

@@ -3,7 +3,7 @@
  * (`Checkpoint saved to <ledger>`, `- Goal: …`, `- State: <n> done, now: …, next: …`), then `/clear`
  * and reload the ledger — a fresh context with the ledger is preferred over repeated `/compact` cycles.
  */
-import { t } from '../../model/messages';
+import { oneLine as pathLine, t } from '../../model/messages';
 import type { SystemReport } from '../../model/model';
 import { firstRealItem, sectionsOf } from '../../markdown/items';
 import { isPlaceholder } from '../../markdown/text';
@@ -58,7 +58,7 @@ export function s0Confirmation(s: SystemReport): S0Confirmation {
 /** S0's confirmation in the seed's three lines. */
 export function s0ConfirmationLines(c: S0Confirmation): string[] {
   return [
-    `Checkpoint saved to ${c.ledger}`,
+    `Checkpoint saved to ${pathLine(c.ledger)}`,
     `- Goal: ${c.goal ?? '(none)'}`,
     `- State: ${c.done} done, now: ${c.now ?? '(none)'}, next: ${c.next ?? '(none)'}`,
   ];

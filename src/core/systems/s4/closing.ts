@@ -15,6 +15,7 @@ import type { ClosingOf } from '../../report/closing';
 import { compactNowNotice } from '../s2/closing';
 import { blockKind, type S4Structure } from './reader-state';
 import { S4_RESEARCH_ARCHIVE } from './reader';
+import { oneLine } from '../../model/messages';
 
 /** The report's figures, as data (the CLI prints them as the Japanese lines below). */
 export interface S4Report {
@@ -55,7 +56,7 @@ export function s4Report(s: SystemReport): S4Report {
 export function s4ReportLines(r: S4Report): string[] {
   const list = (xs: string[]) => xs.map((x) => clip(x, 60)).join('、');
   return [
-    `チェックポイント: ${r.checkpoint ?? 'なし（.agents/checkpoints/ にファイルがありません）'}`,
+    `チェックポイント: ${r.checkpoint !== null ? oneLine(r.checkpoint) : 'なし（.agents/checkpoints/ にファイルがありません）'}`,
     r.pruned.length
       ? `刈り込む状態ブロック: ${r.pruned.length} 件（${list(r.pruned)}）— コンパクトフェーズで各種類の最新ブロックだけを残します`
       : '刈り込む状態ブロック: 0 件（各種類の最新ブロックのみ）',
