@@ -109,7 +109,7 @@ export function lookedFor(): string {
 /** The files present but not read, one line each ("Present, not read:" first), or nothing. */
 export function notReadText(r: Pick<WorkspaceReport, 'notRead'>): string[] {
   if (!r.notRead?.length) return [];
-  return ['Present, not read:', ...r.notRead.map((n) => `  ${n.path} — ${n.reason}`)];
+  return ['Present, not read:', ...r.notRead.map((n) => `  ${oneLine(n.path)} — ${n.reason}`)];
 }
 
 /** What to do when no state file is there: the CLI's starter command. */
@@ -167,7 +167,7 @@ export function statusText(r: WorkspaceReport): string {
     out.push(`${s.id} ${s.name} — ${s.label}`);
     out.push(`  next: ${s.next ?? '(none)'}`);
     for (const d of s.docs) {
-      out.push(`  ${d.relPath} [${d.role}]`);
+      out.push(`  ${oneLine(d.relPath)} [${d.role}]`);
       for (const sec of d.sections) {
         out.push(`    ${String(sec.key).padEnd(13)} ${sec.title || '(preamble)'}  :${sec.line}`);
         for (const it of sec.items.slice(0, 12)) {
