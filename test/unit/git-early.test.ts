@@ -48,7 +48,13 @@ function countingReader(): GitReader & { runs: number } {
 
 test('git runs only when a system is found whose checks ask it, and after the first results', async () => {
   // S0 switched off by its own configuration, and a file of a generic name that is no system's: no git.
-  for (const dir of [fixtureCopy('s0/disabled'), workspace({ 'CONTINUITY.md': '# Notes\n\nnothing here\n' })]) {
+  // A home file that is empty or cannot be read as text: no check of its system asks git either.
+  for (const dir of [
+    fixtureCopy('s0/disabled'),
+    workspace({ 'CONTINUITY.md': '# Notes\n\nnothing here\n' }),
+    workspace({ 'docs/state/STATE.md': '' }),
+    workspace({ 'docs/state/STATE.md': 'a\0b' }),
+  ]) {
     gitInit(dir);
     const reader = countingReader();
     await evaluateSystems(SYSTEMS, dir, {}, reader);

@@ -3,7 +3,7 @@
  */
 import { GIT_READER, type GitReader } from '../git/git';
 import { SYSTEMS } from '../systems/index';
-import { findingChecks, manualChecks, mk } from '../rules/common';
+import { findingChecks, manualChecks, mk, readableDoc } from '../rules/common';
 import { notReadOf } from '../rules/not-read';
 import { FACTS, globRe, resumePrompt as promptFor } from '../systems/facts';
 import { t } from '../model/messages';
@@ -181,9 +181,9 @@ export async function evaluateSystems(
     systems.map(async (m) => {
       try {
         const l = (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
-        // A system found with its home file: its checks will ask git, whose run starts now, while the
+        // A system found with a readable home file: its checks will ask git, whose run starts now, while the
         // other systems' files are still read (not before the first results, which come without git).
-        if (l?.home && !l.skipped && !options.onGitPending) ws.startGit();
+        if (l?.home?.text && readableDoc(l.home) && !l.skipped && !options.onGitPending) ws.startGit();
         return l;
       } catch (err) {
         const failed: Loaded = { home: null, homeRel: FACTS[m.id].home, docs: [] };

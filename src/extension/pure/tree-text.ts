@@ -4,6 +4,7 @@
  * (`vscode.l10n.t` in the extension).
  */
 import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
+import { oneLine } from '../../core/model/messages';
 import { checkHint, checkMessage, countsOf } from './findings';
 
 export type T = (message: string, ...args: Array<string | number | boolean>) => string;
@@ -33,7 +34,7 @@ export function isTampered(s: SystemReport, relPath: string): boolean {
 
 /** A root item's tooltip, which is also its accessible name: it starts with `S3 docs/state/STATE.md — PARTIAL`. */
 export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc | null): string {
-  const lines = [`${s.id} ${relPath} — ${s.label}`];
+  const lines = [`${s.id} ${oneLine(relPath)} — ${s.label}`];
   const role = doc ? doc.role : t('missing');
   lines.push(`${s.name} · ${role}${relPath === s.home ? ` · ${t('home file')}` : ''}`);
   if (!doc) lines.push(t('The file does not exist yet.'));
@@ -106,7 +107,7 @@ export function sectionDescription(t: T, section: Section): string {
 }
 
 export function sectionTooltip(t: T, section: Section, relPath: string): string {
-  return `${sectionLabel(t, section)}\n${relPath}:${section.line}–${section.endLine}\n${sectionDescription(t, section)}`;
+  return `${sectionLabel(t, section)}\n${oneLine(relPath)}:${section.line}–${section.endLine}\n${sectionDescription(t, section)}`;
 }
 
 function flagValue(flags: readonly string[], name: string): string | undefined {
@@ -221,7 +222,7 @@ export function itemIcon(item: Item): Icon {
 }
 
 export function itemTooltip(t: T, item: Item, relPath: string): string {
-  const lines = [item.text, `${relPath}:${item.line}`];
+  const lines = [item.text, `${oneLine(relPath)}:${item.line}`];
   if (item.flags.length) lines.push(t('Flags: {0}', item.flags.join(', ')));
   if (item.flags.includes('unconfirmed')) lines.push(t('Validate this after /clear before relying on it.'));
   return lines.join('\n');
@@ -229,7 +230,7 @@ export function itemTooltip(t: T, item: Item, relPath: string): string {
 
 export function problemTooltip(t: T, c: Check): string {
   const lines = [`${c.system} ${c.id}: ${checkMessage(t, c)}`];
-  if (c.path) lines.push(`${c.path}${c.line ? `:${c.line}` : ''}`);
+  if (c.path) lines.push(`${oneLine(c.path)}${c.line ? `:${c.line}` : ''}`);
   const hint = checkHint(t, c);
   if (hint) lines.push(t('Fix: {0}', hint));
   return lines.join('\n');

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
 import { countsOf, countsText, shortName, systemDocs, systemFindings, systemLabel } from '../pure/findings';
 import { labelIcon, lineLabel, placeName, spoken } from '../pure/tree-text';
+import { oneLine } from '../../core/model/messages';
 import { factsOf } from '../../core/systems/facts';
 import { DocNode } from './doc-node';
 import { FindingNode } from './finding-node';
@@ -42,7 +43,7 @@ export class SystemNode implements LedgerNode {
       ti,
       [
         `${systemLabel(s)}`,
-        `${s.name} · ${s.home}`,
+        `${s.name} · ${oneLine(s.home)}`,
         s.skipped ? skipLine(s, t) : '',
         t('Next: {0}', s.next ?? t('(none)')),
         counts,
@@ -171,7 +172,7 @@ class DocumentsNode implements LedgerNode {
     const ti = new vscode.TreeItem(t('Documents'), vscode.TreeItemCollapsibleState.Collapsed);
     ti.id = this.id;
     ti.description = String(this.docs.length);
-    describe(ti, t('Documents') + '\n' + this.docs.map((d) => d.relPath).join('\n'));
+    describe(ti, t('Documents') + '\n' + this.docs.map((d) => oneLine(d.relPath)).join('\n'));
     ti.iconPath = new vscode.ThemeIcon('files');
     ti.contextValue = 'documents';
     return ti;
