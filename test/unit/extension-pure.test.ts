@@ -13,7 +13,9 @@ import type {
 import { applyTicks, confirmedOf, homeHash, pruneTicks, tickKey } from '../../src/extension/pure/ticks';
 import {
   docTooltip,
+  itemName,
   itemTooltip,
+  placeName,
   problemTooltip,
   sectionTooltip,
   shownSections,
@@ -128,6 +130,9 @@ test('tree: a path with line breaks (a configured ledger path, a file name) make
     assert.doesNotMatch(tip, /^3\. Run/m, tip);
     assert.ok(tip.includes(shown), tip);
   }
+  // The rows' accessible names say the path the same way.
+  for (const name of [itemName(t, item, odd), placeName(t, odd, 4), placeName(t, odd, undefined)])
+    assert.ok(!name.includes('\n') && name.includes(shown), name);
 });
 
 test('tree: a tampered document', () => {

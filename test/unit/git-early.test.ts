@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { GIT_READER, type GitReader } from '../../src/core/git/git';
 import { evaluate, evaluateSystems } from '../../src/core/report/evaluate';
 import { SYSTEMS } from '../../src/core/systems/index';
+import { HOOK_SYSTEMS } from '../../src/core/systems/hooks';
 import { fixtureCopy, gitInit, oneCheck, workspace, write } from './helpers';
 
 test('state files of all five systems are no work; a project file is', async () => {
@@ -85,4 +86,19 @@ test("S1's attestation sidecar, new since the last commit, is no work for any sy
   const r = await evaluate(dir);
   assert.equal(r.systems.length, 5);
   for (const s of r.systems) assert.match(oneCheck(s.checks, 'work-explained').message, /No uncommitted changes/, s.id);
+});
+
+test('without every rule (the hooks) a home file is not parsed to decide about git: its text stays unread until asked for', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\nNow ▶ ship it\n' });
+  gitInit(dir);
+  for (const rules of [false, 'start'] as const) {
+    const r = await evaluateSystems(HOOK_SYSTEMS, dir, { noGit: true, rules });
+    const home = r.systems[0].docs.find((d) => d.relPath === 'docs/state/STATE.md');
+    assert.ok(home, String(rules));
+    assert.equal(
+      typeof Object.getOwnPropertyDescriptor(home, 'text')?.get,
+      'function',
+      `rules ${String(rules)}: parsed`,
+    );
+  }
 });

@@ -183,7 +183,9 @@ export async function evaluateSystems(
         const l = (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
         // A system found with a readable home file: its checks will ask git, whose run starts now, while the
         // other systems' files are still read (not before the first results, which come without git).
-        if (l?.home?.text && readableDoc(l.home) && !l.skipped && !options.onGitPending) ws.startGit();
+        // The cheap conditions first: without every rule the home's text is parsed only when asked for.
+        if (l?.home && !l.skipped && !options.onGitPending && !options.noGit && allRules(options))
+          if (l.home.text && readableDoc(l.home)) ws.startGit();
         return l;
       } catch (err) {
         const failed: Loaded = { home: null, homeRel: FACTS[m.id].home, docs: [] };

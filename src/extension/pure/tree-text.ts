@@ -178,7 +178,7 @@ export function spoken(parts: ReadonlyArray<string | undefined>): string {
 
 /** A place in a file, spoken: `docs/state/STATE.md, line 12`. */
 export function placeName(t: T, relPath: string, line: number | undefined): string {
-  return line ? t('{0}, line {1}', relPath, line) : relPath;
+  return line ? t('{0}, line {1}', oneLine(relPath), line) : oneLine(relPath);
 }
 
 /** An item's accessible name: its words, its flags as the description says them, its place; never the raw flags. */
