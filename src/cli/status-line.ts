@@ -253,10 +253,10 @@ async function ownLine(
   // Past a mark, but the checkpoint it asks for is made: "checkpoint done", as the status bar says it,
   // by the guard's own decision. The guard is asked only while a marker stands there and the figure is
   // of its turn (not a turn after the newest marker file): every other refresh loads nothing more.
-  const markers = isSessionId(sessionId)
-    ? [markerRel(sessionId), SHARED_MARKER_REL].map((rel) => lstatOrNullSync(path.join(root, rel)))
-    : [];
-  const newest = Math.max(-Infinity, ...markers.map((st) => st?.mtimeMs ?? -Infinity));
+  const markerTime = (rel: string) => lstatOrNullSync(path.join(root, rel))?.mtimeMs ?? -Infinity;
+  const newest = isSessionId(sessionId)
+    ? Math.max(markerTime(markerRel(sessionId)), markerTime(SHARED_MARKER_REL))
+    : -Infinity;
   const done =
     isSessionId(sessionId) &&
     newest > -Infinity &&

@@ -174,7 +174,7 @@ export async function markerCovers(
 }
 
 /** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */
-export const CHECKPOINT_TURN_MS = 120_000;
+const CHECKPOINT_TURN_MS = 120_000;
 
 /**
  * The agent's figure, dated `at` (ms; NaN when unknown), comes from a turn after the checkpoint
@@ -189,14 +189,13 @@ export function figureAfterCheckpoint(at: number, markerMtime: number): boolean 
  * A checkpoint covers the session, as the status bar and the status line say it ("checkpoint done"):
  * the PreCompact guard would let /compact through on the session's marker (`fresh` or `idle`: not
  * nothing-to-preserve, which saves nothing), and the agent's figure, dated `figureAt` (ms; NaN when
- * unknown), is not from a turn after the marker (written at `markerMtime`; null when unknown).
+ * unknown), is not from a turn after the marker (written at the decision's `markerMtime`, when known).
  */
 export function guardCheckpointed(
-  guard: { allow: boolean; rule: string; unchecked?: string },
-  markerMtime: number | null,
+  guard: { allow: boolean; rule: string; markerMtime?: number | null; unchecked?: string },
   figureAt: number,
 ): boolean {
   // A guard that allowed only because it could not check the state files vouches for nothing.
   if (!guard.allow || (guard.rule !== 'fresh' && guard.rule !== 'idle') || guard.unchecked) return false;
-  return !(markerMtime !== null && figureAfterCheckpoint(figureAt, markerMtime));
+  return !(typeof guard.markerMtime === 'number' && figureAfterCheckpoint(figureAt, guard.markerMtime));
 }

@@ -197,21 +197,14 @@ export function plantedAt(root: string, rel: string, now: number): string | null
 
 function plantedOf(root: string, rel: string, st: Stats, now: number): string | null {
   const linked = linkedFolderOf(root, rel);
-  return linked !== null
-    ? `reached through ${linked}, a symbolic link`
-    : st.isSymbolicLink()
-      ? 'a symbolic link'
-      : st.isDirectory()
-        ? 'a folder'
-        : !st.isFile()
-          ? 'not a regular file'
-          : st.nlink > 1
-            ? `a file with ${st.nlink} hard links`
-            : st.size > MARKER_MAX_BYTES
-              ? `larger than ${MARKER_MAX_BYTES / 1024} KB`
-              : st.mtimeMs > now + MARKER_CLOCK_SLACK_MS
-                ? `dated in the future (${new Date(st.mtimeMs).toISOString()})`
-                : null;
+  if (linked !== null) return `reached through ${linked}, a symbolic link`;
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a folder';
+  if (!st.isFile()) return 'not a regular file';
+  if (st.nlink > 1) return `a file with ${st.nlink} hard links`;
+  if (st.size > MARKER_MAX_BYTES) return `larger than ${MARKER_MAX_BYTES / 1024} KB`;
+  if (st.mtimeMs > now + MARKER_CLOCK_SLACK_MS) return `dated in the future (${new Date(st.mtimeMs).toISOString()})`;
+  return null;
 }
 
 /** The marker file at `rel`, read as it stands (`markerAt` says first whether a checkpoint could have written it); null when none or larger than MARKER_MAX_BYTES. */

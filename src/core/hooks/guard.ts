@@ -70,6 +70,8 @@ export interface GuardDecision {
   sessionId: string | null;
   /** The marker that was used (relative path), or null. */
   marker: string | null;
+  /** When the marker a checkpoint's allow (fresh, idle) stands on was written (ms). */
+  markerMtime?: number;
   /** Allowed although the state files changed since the checkpoint could not be checked: why. */
   unchecked?: string;
 }
@@ -180,8 +182,7 @@ export async function checkpointDone(root: string, q: CheckpointDoneQuery): Prom
       trigger: 'manual',
     };
     const d = await preCompactGuard(JSON.stringify(payload), { root, env: q.env, log: false });
-    const markerMtime = d.marker ? (statOrNullSync(path.join(root, d.marker))?.mtimeMs ?? null) : null;
-    return guardCheckpointed(d, markerMtime, q.figureAt ? Date.parse(q.figureAt) : NaN);
+    return guardCheckpointed(d, q.figureAt ? Date.parse(q.figureAt) : NaN);
   } catch {
     return false;
   }
@@ -457,26 +458,21 @@ async function decide(
       `BLOCK (${files} changed since the checkpoint; fails ${ids})`,
     );
   }
-  const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
-  // Allowed on the guard's own failure to check: no surface may say the checkpoint is done on it.
-  const unverified = (d: GuardDecision): GuardDecision => (error ? { ...d, unchecked: error } : d);
-  if (idle) {
-    return unverified(
-      allow(
-        'idle',
-        root,
-        sid,
-        marker.rel,
-        since.files.length
-          ? `allow (idle since checkpoint: no home file written past the grace; changed and checked: ${since.files.join(', ')}; marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`
-          : `allow (idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant${unchecked})`,
-      ),
+  // Allowed on the checkpoint's marker (its time goes with the decision). On the guard's own failure to
+  // check what changed, the log says so and no surface may say the checkpoint is done on it.
+  const allowOn = (rule: 'idle' | 'fresh', said: string): GuardDecision => {
+    const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
+    const d = allow(rule, root, sid, marker.rel, `allow (${said}${unchecked})`);
+    return { ...d, markerMtime: marker.mtime, ...(error ? { unchecked: error } : {}) };
+  };
+  if (idle)
+    return allowOn(
+      'idle',
+      since.files.length
+        ? `idle since checkpoint: no home file written past the grace; changed and checked: ${since.files.join(', ')}; marker ${marker.rel} age ${ageMin} min irrelevant`
+        : `idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant`,
     );
-  }
-  if (fresh)
-    return unverified(
-      allow('fresh', root, sid, marker.rel, `allow (marker ${marker.rel} ${ageMin} min old <= ${max} min${unchecked})`),
-    );
+  if (fresh) return allowOn('fresh', `marker ${marker.rel} ${ageMin} min old <= ${max} min`);
   const changed = worked.map((x) => oneLine(x.rel)).join(', ');
   return stop(
     'stale',

@@ -330,13 +330,16 @@ export class Workspace {
   }
 
   /**
-   * Start git's one run now, when every rule runs with git: an evaluation calls it once a system is
-   * found with its home file, so git works while the other files are read and parsed. What counts as
+   * Start git's one run now, when every rule runs with git and `needed()` says a check will ask it: an
+   * evaluation calls it once a system is found, so git works while the other files are read and parsed.
+   * Not before the first results (`onGitPending`), which come without git. `needed` is asked last: it
+   * may read a document's text, which without every rule is parsed only when asked for. What counts as
    * work is decided when the facts are asked for (`git`), once every state file is known.
    */
-  startGit(): void {
-    if (this.gitRun || this.options.noGit || !this.gitReader || !allRules(this.options)) return;
-    this.gitRun = this.gitReader.run(this.root, this.options.gitMaxAgeMs).catch(() => null);
+  startGit(needed: () => boolean): void {
+    const o = this.options;
+    if (this.gitRun || o.noGit || o.onGitPending || !this.gitReader || !allRules(o) || !needed()) return;
+    this.gitRun = this.gitReader.run(this.root, o.gitMaxAgeMs).catch(() => null);
   }
 
   /** Git facts, read once; state files and the tool's own files are not counted as work. */

@@ -182,10 +182,9 @@ export async function evaluateSystems(
       try {
         const l = (await m.load(ws)) ?? (await behindUnreadableFolder(ws, m));
         // A system found with a readable home file: its checks will ask git, whose run starts now, while the
-        // other systems' files are still read (not before the first results, which come without git).
-        // The cheap conditions first: without every rule the home's text is parsed only when asked for.
-        if (l?.home && !l.skipped && !options.onGitPending && !options.noGit && allRules(options))
-          if (l.home.text && readableDoc(l.home)) ws.startGit();
+        // other systems' files are still read.
+        const home = l?.skipped ? null : l?.home;
+        if (home) ws.startGit(() => !!home.text && !!readableDoc(home));
         return l;
       } catch (err) {
         const failed: Loaded = { home: null, homeRel: FACTS[m.id].home, docs: [] };

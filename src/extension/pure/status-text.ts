@@ -57,7 +57,7 @@ export function guardSentence(t: T, g: GuardView): string {
  * conversation went on since: a checkpoint is due again).
  */
 export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolean {
-  return !!g && guardCheckpointed(g, g.markerMtime ?? null, u?.at ? Date.parse(u.at) : NaN);
+  return !!g && guardCheckpointed(g, u?.at ? Date.parse(u.at) : NaN);
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */

@@ -6,9 +6,7 @@
  * It is also the status item's one source: `onDidChangeStatus` fires the meter's figure and the
  * guard's verdict together, whenever either changes, so the item renders one state from one event.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { statOrNullSync } from '../../core/files/fsread';
 import { readSettings } from '../config';
 import type { GuardView } from '../pure/status-text';
 import type { LedgerStore } from '../store';
@@ -100,16 +98,13 @@ export class GuardPreview implements vscode.Disposable {
           s.folder.uri.fsPath,
           claudeHome({ env, claudeHome: settings.claudeHome }),
         );
-        const markerMtime = d.marker
-          ? (statOrNullSync(path.join(s.folder.uri.fsPath, d.marker))?.mtimeMs ?? null)
-          : null;
         next = {
           allow: d.allow,
           rule: d.rule,
           marker: d.marker,
           maxAgeMin: maxAgeMinutes(env),
           installed,
-          markerMtime,
+          markerMtime: d.markerMtime ?? null,
         };
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);

@@ -3,7 +3,7 @@
  * (`Checkpoint saved to <ledger>`, `- Goal: …`, `- State: <n> done, now: …, next: …`), then `/clear`
  * and reload the ledger — a fresh context with the ledger is preferred over repeated `/compact` cycles.
  */
-import { oneLine as pathLine, t } from '../../model/messages';
+import { oneLine, t } from '../../model/messages';
 import type { SystemReport } from '../../model/model';
 import { firstRealItem, sectionsOf } from '../../markdown/items';
 import { isPlaceholder } from '../../markdown/text';
@@ -18,7 +18,8 @@ export interface S0Confirmation {
   next: string | null;
 }
 
-function oneLine(s: string | null | undefined, n = 100): string | null {
+/** An item's text on one line: white space collapsed, clipped at `n`; null for none or a placeholder. */
+function shortLine(s: string | null | undefined, n = 100): string | null {
   if (!s) return null;
   const x = s.replace(/\s+/g, ' ').trim();
   if (!x || isPlaceholder(x)) return null;
@@ -48,17 +49,17 @@ export function s0Confirmation(s: SystemReport): S0Confirmation {
   ).length;
   return {
     ledger: s.home,
-    goal: oneLine(firstRealItem(sectionsOf(doc, 'goal'))?.text),
+    goal: shortLine(firstRealItem(sectionsOf(doc, 'goal'))?.text),
     done,
-    now: withoutFullStop(oneLine(firstRealItem(sectionsOf(doc, 'now'))?.text)),
-    next: oneLine(firstRealItem(sectionsOf(doc, 'next'))?.text),
+    now: withoutFullStop(shortLine(firstRealItem(sectionsOf(doc, 'now'))?.text)),
+    next: shortLine(firstRealItem(sectionsOf(doc, 'next'))?.text),
   };
 }
 
 /** S0's confirmation in the seed's three lines. */
 export function s0ConfirmationLines(c: S0Confirmation): string[] {
   return [
-    `Checkpoint saved to ${pathLine(c.ledger)}`,
+    `Checkpoint saved to ${oneLine(c.ledger)}`,
     `- Goal: ${c.goal ?? '(none)'}`,
     `- State: ${c.done} done, now: ${c.now ?? '(none)'}, next: ${c.next ?? '(none)'}`,
   ];
