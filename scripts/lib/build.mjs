@@ -208,10 +208,11 @@ function plainOptions() {
  * - the line HOOK_CORE_MARKER, then src/cli/main.ts (the whole CLI, with its module table for the
  *   extension) inside one block comment;
  * - the line HOOK_HOOKS_MARKER, then src/cli/hooks-main.ts (the PreCompact and SessionStart hooks)
- *   inside one block comment, bundled on its own with only the code it reaches (systems/hooks.ts:
- *   no system's other rules) and no module table: a hook compiles less than half the core's code and
- *   runs its modules' top level with the part, without a lazy wrapper around each (docs/benchmark.md,
- *   round 13, has the measures). The same modules are also in the core, for everything else;
+ *   inside one block comment, bundled on its own with only the code it reaches (every system's rules
+ *   among it: the guard runs them on a state file changed since the checkpoint) and no module table:
+ *   a hook compiles about two thirds of the core's code and runs its modules' top level with the part,
+ *   without a lazy wrapper around each (docs/benchmark.md, rounds 13 and 21, has the measures). The
+ *   same modules are also in the core, for everything else;
  * - the line HOOK_REST_MARKER, then src/cli/rest.ts (the commands in REST_COMMANDS, which the hooks,
  *   the status line and `status` never run) with its module table, taking every module the core
  *   holds from the core's table: `status` compiles about 14 % less code;
@@ -241,8 +242,7 @@ export async function buildHookScript() {
   const [hot, meter, hooks, core, yaml] = await Promise.all([
     buildPart({ ...common, banner: cli.banner }, 'src/cli/hot.ts'),
     buildPart(common, 'src/cli/meter.ts'),
-    // The hooks take every rule from the core part of the same file (`session-ledger-core`), when the guard needs them.
-    buildPart({ ...common, external: ['yaml', 'session-ledger-core'] }, 'src/cli/hooks-main.ts'),
+    buildPart({ ...common, external: ['yaml'] }, 'src/cli/hooks-main.ts'),
     // The YAML library is a part of its own: the core requires it only for a text its plain reader does not take.
     // The commands in REST_COMMANDS are taken from the rest's part, when one runs.
     buildLayer({ ...common, external: ['yaml'], plugins: [restStubs] }, 'src/cli/main.ts'),

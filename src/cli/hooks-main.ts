@@ -2,12 +2,10 @@
  * The hook script's part for the PreCompact and SessionStart hooks (`hook pre-compact`,
  * `hook session-start`; ./hot sends them here): the same hook command the core runs (./commands/hook),
  * built on its own with only the code those two hooks reach (scripts/lib/build.mjs), so a hook
- * compiles neither the other commands nor any system's other rules. Their help and `hook remind` go
- * elsewhere (the core, the meter).
+ * compiles none of the other commands. Their help and `hook remind` go elsewhere (the core, the meter).
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
-import { fullEvaluateOf, useFullEvaluate } from '../core/hooks/full-checks';
 import { checkpointDone as guardCheckpointDone } from '../core/hooks/guard';
 import { s0ConfigOfText } from '../core/systems/s0/reader';
 import { runGuardHooks } from './commands/hook';
@@ -39,12 +37,4 @@ function setUp(): void {
   // As in the core: the meter's files are read synchronously, and an .agents.yml the light reader is unsure of goes to the YAML reader.
   readFilesBlocking();
   useFullConfigReader(() => Promise.resolve(s0ConfigOfText));
-  // Every rule, for the guard when a state file changed after the checkpoint: the core part of this
-  // same script (compiled only then; its module table names each module by its source path).
-  useFullEvaluate(async () => {
-    const core = require('session-ledger-core') as { __m: Record<string, unknown> };
-    const { evaluate } = core.__m['src/core/report/evaluate.ts'] as typeof import('../core/report/evaluate');
-    const { SYSTEMS } = core.__m['src/core/systems/index.ts'] as typeof import('../core/systems/index');
-    return fullEvaluateOf(evaluate, SYSTEMS);
-  });
 }

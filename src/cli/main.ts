@@ -4,7 +4,6 @@
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
-import { fullEvaluateOf, useFullEvaluate } from '../core/hooks/full-checks';
 import { asksForHelp } from './args';
 import { exitWith, internalError, processIo, terminalSafeIo, UsageError, type Io } from './io';
 
@@ -34,14 +33,6 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 
 // `context` asks the YAML reader about an .agents.yml its light reader is unsure of (loaded then only).
 useFullConfigReader(async () => (await import('../core/systems/s0/reader')).s0ConfigOfText);
-// The PreCompact guard asks for every rule when a state file changed after the checkpoint.
-useFullEvaluate(async () => {
-  const [{ evaluate }, { SYSTEMS }] = await Promise.all([
-    import('../core/report/evaluate'),
-    import('../core/systems/index'),
-  ]);
-  return fullEvaluateOf(evaluate, SYSTEMS);
-});
 
 const VERSION = typeof __VERSION__ !== 'undefined' ? __VERSION__ : 'dev';
 /** The manuals (./help), loaded only for help and usage errors. */

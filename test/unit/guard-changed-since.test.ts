@@ -23,7 +23,6 @@ import { preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel } from '../../src/core/checkpoint/marker';
 import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
-import { fullEvaluate, useFullEvaluate } from '../../src/core/hooks/full-checks';
 import { guardSentence } from '../../src/extension/pure/status-text';
 import { cli, filesUnder, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
@@ -93,21 +92,6 @@ test("the status bar's preview says the 'broken' rule in words", () => {
     s,
     '/compact would be stopped by the guard: a state file changed since the checkpoint fails a blocking check.',
   );
-});
-
-test('the whole evaluation failing (the core part cannot load): the guard allows, as on its own errors, and its log says why', async () => {
-  const dir = checkpointed();
-  const p = path.join(dir, STATE);
-  writeFileSync(p, readFileSync(p, 'utf8').replace(/^.*Blocked on.*$/m, ''));
-  const was = await fullEvaluate();
-  useFullEvaluate(() => Promise.reject(new Error('core part missing')));
-  try {
-    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
-    assert.deepEqual([d.allow, d.rule], [true, 'fresh'], d.log);
-    assert.match(d.log, /the state files changed since could not be checked: core part missing/);
-  } finally {
-    useFullEvaluate(was ? async () => was : undefined);
-  }
 });
 
 /** `src` copied and checkpointed for SID: every file dated ten minutes ago, the marker five. */

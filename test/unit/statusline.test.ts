@@ -21,6 +21,7 @@ import { cli, fixtureCopy, gitInit, STATUSLINE_SCRIPT, workspace, write } from '
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_HOOKS_MARKER } from '../../src/core/hooks/files';
+import { guardCheckpointed } from '../../src/core/checkpoint/freshness';
 import { asst, lines, ofFolder } from './context-records';
 
 const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
@@ -155,7 +156,7 @@ test('past a mark after a checkpoint the status line says "checkpoint done", as 
   assert.equal(line(55), 'ctx 55% (107.7k/200k) · checkpoint now');
 });
 
-test('a guard that allows only because it could not check the state files changed since says no "checkpoint done"', async () => {
+test('a state file written since the checkpoint and still whole: the guard checks it in the status line\'s process and says "checkpoint done"; a guard that allows only because it could not check never does', async () => {
   const root = fixtureCopy('s3/good');
   mkdirSync(path.join(root, '.claude'));
   gitInit(root);
@@ -167,14 +168,15 @@ test('a guard that allows only because it could not check the state files change
     utimesSync(path.join(root, rel), now - 120, now - 120);
   utimesSync(marker, now - 60, now - 60);
   utimesSync(path.join(root, 'docs/state/STATE.md'), now, now);
-  // This process registers no whole evaluation: the guard allows (its own failure never blocks) and says why.
+  // The guard runs every rule of S3 on it, in this process as in the hook script's.
   const payload = { session_id: SID, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' };
   const d = await preCompactGuard(JSON.stringify(payload), { root, log: false });
-  assert.equal(d.allow, true, d.log);
-  assert.match(d.unchecked ?? '', /no whole evaluation/);
+  assert.deepEqual([d.allow, d.rule, d.unchecked], [true, 'fresh', undefined], d.log);
   const q = { sessionId: SID, transcript: null, env: {}, figureAt: new Date().toISOString() };
-  assert.equal(await checkpointDone(root, q), false);
-  // The status line's own process checks them (the hook script's core), and says it.
+  assert.equal(await checkpointDone(root, q), true);
+  // The same allow, had the guard been unable to check them, is no "checkpoint done".
+  assert.equal(guardCheckpointed({ ...d, unchecked: 'the evaluation failed' }, Date.now()), false);
+  assert.equal(guardCheckpointed(d, Date.now()), true);
   const input = statusInput(root);
   assert.equal(
     cli(['statusline'], { input: JSON.stringify(input) }).stdout.trim(),

@@ -23,7 +23,7 @@ export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
 /**
  * After the core: the PreCompact and SessionStart hooks on their own (src/cli/hooks-main.ts), with
- * only the code they reach, so a hook compiles neither the other commands nor any other rule.
+ * only the code they reach, so a hook compiles none of the other commands.
  */
 export const HOOK_HOOKS_MARKER = '// ---- session-ledger hooks ----';
 /** After the hooks: the commands the hooks and `status` never run (installing hooks, starting a system, the write actions; the meter's when the meter hands one on). */

@@ -15,8 +15,8 @@
  * 7. state changed since the checkpoint (a home file written more than 30 s after the marker, a
  *    file the marker vouched for whose bytes differ, a state file newer than the marker that it does
  *    not vouch for, unless it vouches for none: one written by hand) that now fails a blocking check
- *    → block, before the idle rule (every rule runs then: the caller's report, or the whole
- *    evaluation the entry point registered);
+ *    → block, before the idle rule (every rule of those systems runs then, or the caller's report
+ *    speaks);
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
  * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
@@ -36,7 +36,7 @@ import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } fr
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../model/model';
-import { fullEvaluate } from './full-checks';
+import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
@@ -211,9 +211,9 @@ function block(
 
 /**
  * The blocking checks that fail now in the systems `ids` (their state changed after the checkpoint),
- * from the caller's whole report or the registered evaluation of those systems with every rule; none
- * when there is neither (the hook then keeps to the checkpoint's word); `error` says why the
- * evaluation could not run (the guard allows on its own failure, and its log says so).
+ * from the caller's whole report or an evaluation of those systems with every rule, without git (no
+ * git fact decides whether a state file is still whole); `error` says why the evaluation could not
+ * run (the guard allows on its own failure, and its log says so).
  */
 async function brokenSince(
   root: string,
@@ -225,9 +225,8 @@ async function brokenSince(
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {
-      const evaluate = await fullEvaluate();
-      if (!evaluate) return { broken: [], error: 'no whole evaluation is registered in this process' };
-      report = await evaluate(root, now, ids);
+      const systems = SYSTEMS.filter((m) => ids.includes(m.id));
+      report = await evaluateSystems(systems, root, { now, noGit: true });
     } catch (err) {
       return { broken: [], error: (err as Error)?.message ?? String(err) };
     }

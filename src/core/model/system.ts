@@ -50,7 +50,8 @@ export type Analyser<E = unknown> = (ws: Workspace, loaded: Loaded<E>) => Promis
 
 /**
  * What the hooks run of a system: its reader, the skeleton check and the resume, each as `analyse`
- * makes it, and no other rule (the hooks' part of the hook script holds no `analyse`). Methods, so
+ * makes it, and no other rule (the guard asks for every rule, ../systems/index, only for a state file
+ * changed since the checkpoint). Methods, so
  * the modules of all five systems fit one list: `evaluate` hands each only what the same module's
  * `load` returned, or a `Loaded` without `extra`.
  */

@@ -13,8 +13,8 @@ import type { SystemFacts } from './facts';
 import type { Starter } from './starter';
 
 /**
- * What the PreCompact and SessionStart hooks take of a system (./hooks): nothing of its other rules,
- * closing words or starter, so the hooks' part of the hook script holds none of them.
+ * What the PreCompact and SessionStart hooks take of a system on every event (./hooks): nothing of its
+ * other rules, closing words or starter.
  */
 export interface HookHome<E = unknown> extends SystemResumer<E> {
   facts: SystemFacts;

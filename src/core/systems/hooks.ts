@@ -1,8 +1,7 @@
 /**
- * Every system as the PreCompact and SessionStart hooks run it (HookHome): its reader, the skeleton
- * check and the resume, and its words for a file not read and at session start. The hooks read this
- * table and never ./index, so the hooks' part of the hook script holds no other rule, closing words
- * or starter (scripts/lib/build.mjs builds that part from src/cli/hooks-main.ts).
+ * Every system as the PreCompact and SessionStart hooks run it on every event (HookHome): its reader,
+ * the skeleton check and the resume, and its words for a file not read and at session start. Only for
+ * a state file changed since the checkpoint does the guard run every rule (./index).
  */
 import { SYSTEM_IDS, type SystemId } from '../model/model';
 import type { HookHome } from './home';

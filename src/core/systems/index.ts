@@ -22,7 +22,7 @@ const BY_ID: Readonly<Record<SystemId, SystemHome>> = {
 
 /**
  * Every system's home, in id order. Marked pure, so that a bundle which takes nothing else of this
- * file drops the homes (the hooks' part, which reads ./hooks, holds no system's other rules).
+ * file drops the homes.
  */
 export const HOMES: readonly SystemHome[] = /* @__PURE__ */ SYSTEM_IDS.map((id) => BY_ID[id]);
 

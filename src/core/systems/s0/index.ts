@@ -12,7 +12,7 @@ import { notReadS0 } from './not-read';
 import { analyseS0, resumeS0, skeletonS0 } from './rules';
 import { S0_STARTER } from './starter';
 
-/** What the hooks run of S0 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+/** What the hooks run of S0 on every event (../hooks): its reader, the skeleton check and the resume. */
 export const S0_HOOK: HookHome<S0Extra> = {
   id: 'S0',
   facts: S0_FACTS,

@@ -13,7 +13,7 @@ import { attestationAtStart } from './session-start';
 import { S1_STARTER } from './starter';
 import { notReadS1 } from './not-read';
 
-/** What the hooks run of S1 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+/** What the hooks run of S1 on every event (../hooks): its reader, the skeleton check and the resume. */
 export const S1_HOOK: HookHome<S1Extra> = {
   id: 'S1',
   facts: S1_FACTS,

@@ -12,7 +12,7 @@ import { notReadS2 } from './not-read';
 import { analyseS2, resumeS2, skeletonS2 } from './rules';
 import { S2_STARTER } from './starter';
 
-/** What the hooks run of S2 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+/** What the hooks run of S2 on every event (../hooks): its reader, the skeleton check and the resume. */
 export const S2_HOOK: HookHome<S2Extra> = {
   id: 'S2',
   facts: S2_FACTS,

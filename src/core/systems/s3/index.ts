@@ -12,7 +12,7 @@ import { notReadS3 } from './not-read';
 import { analyseS3, resumeS3, skeletonS3 } from './rules';
 import { S3_STARTER } from './starter';
 
-/** What the hooks run of S3 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+/** What the hooks run of S3 on every event (../hooks): its reader, the skeleton check and the resume. */
 export const S3_HOOK: HookHome = {
   id: 'S3',
   facts: S3_FACTS,

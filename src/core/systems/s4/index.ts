@@ -12,7 +12,7 @@ import { notReadS4 } from './not-read';
 import { analyseS4, resumeS4, skeletonS4 } from './rules';
 import { S4_STARTER } from './starter';
 
-/** What the hooks run of S4 (../hooks): its reader, the skeleton check and the resume, never its other rules. */
+/** What the hooks run of S4 on every event (../hooks): its reader, the skeleton check and the resume. */
 export const S4_HOOK: HookHome<S4Extra> = {
   id: 'S4',
   facts: S4_FACTS,
