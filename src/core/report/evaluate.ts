@@ -56,17 +56,13 @@ function withEmptyHome(id: SystemId, loaded: Loaded, checks: Check[]): Check[] {
   return checks.filter((c) => c.id !== 'not-skeleton').concat(empty);
 }
 
-/** Every document of the system holds the bytes the checkpoint vouched for (see `vouched`). */
-async function checkedByCheckpoint(ws: Workspace, loaded: Loaded): Promise<boolean> {
-  const vouched = ws.options.vouched;
-  if (!vouched || !loaded.docs.length) return false;
-  for (const d of loaded.docs) {
-    const was = vouched.get(d.relPath);
-    // The read the reader made (kept per evaluation): no second read; a cut-short read is no whole file.
-    const f = was === undefined ? null : await ws.read(d.relPath);
-    if (!f?.ok || f.truncated || f.hash !== was) return false;
-  }
-  return true;
+/** Every document of the system is one the checkpoint vouched for, none written after it. */
+function checkedByCheckpoint(loaded: Loaded, vouched: EvaluateOptions['vouched']): boolean {
+  return (
+    !!vouched &&
+    loaded.docs.length > 0 &&
+    loaded.docs.every((d) => vouched.paths.has(d.relPath) && d.mtime <= vouched.mtime)
+  );
 }
 
 /** A reader bug must not take the report down: it is said as a blocking finding. */
@@ -102,7 +98,7 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
       checks = [internalErrorCheck(mod.id, err)];
     }
   } else if (!allRules(ws.options)) {
-    const skeleton = ws.options.rules === 'skeleton' && !(await checkedByCheckpoint(ws, loaded));
+    const skeleton = ws.options.rules === 'skeleton' && !checkedByCheckpoint(loaded, ws.options.vouched);
     checks = [
       ...(skeleton ? mod.skeleton(loaded) : []),
       ...((await mod.manualItems?.(ws)) ?? []),
