@@ -1,6 +1,6 @@
 // A state file written after the checkpoint is taken as it is now only while it is still whole: the
 // PreCompact guard runs its system's blocking checks on it, through the CLI's core, through the
-// installed hook script's hooks part (which holds every rule itself) and
+// installed hook script's hooks part (which takes every rule from the core part of the same file) and
 // with the extension's own report, and stops /compact when one fails. Real files, real CLI and script.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -344,22 +344,7 @@ async function decide(
       // With a marker the guard asks only whether a state file is still an empty skeleton (and the home
       // documents' mtimes): only that check runs, without git, as no git fact changes it. Without a
       // marker the block names only the systems' files and their manual items: no system's rules run.
-      // A system whose files are the ones the checkpoint vouched for, none written since, is not checked
-      // (nor parsed) again. Since: after the time the checkpoint wrote in the marker, or after the marker
-      // file's own time (the file system's clock), whichever is earlier: a marker touched since keeps its
-      // checkpoint's time.
-      const at = Date.parse(speaking?.content.at ?? '');
-      const vouched = speaking &&
-        Number.isFinite(at) && {
-          paths: new Set(speaking.content.hashes.map((h) => h.path)),
-          mtime: Math.min(speaking.mtime, at),
-        };
-      report = await evaluateSystems(HOOK_SYSTEMS, root, {
-        now,
-        noGit: true,
-        rules: speaking ? 'skeleton' : false,
-        ...(vouched ? { vouched } : {}),
-      });
+      report = await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules: speaking ? 'skeleton' : false });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }

@@ -54,13 +54,6 @@ export interface EvaluateOptions {
    * when a session starts or resumes, which gives no resume block; the other documents are not parsed.
    */
   rules?: boolean | 'skeleton' | 'resume' | 'start';
-  /**
-   * With `'skeleton'`: the files a checkpoint marker vouched for and the checkpoint's time. A system
-   * whose every document is one of them, none written after that time, is not checked for a skeleton
-   * again, and its documents are not parsed for it: `checkpoint`, which refuses on a skeleton, checked
-   * those bytes.
-   */
-  vouched?: { paths: ReadonlySet<string>; mtime: number };
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeHome?: string;
   /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */

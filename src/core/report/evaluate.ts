@@ -56,15 +56,6 @@ function withEmptyHome(id: SystemId, loaded: Loaded, checks: Check[]): Check[] {
   return checks.filter((c) => c.id !== 'not-skeleton').concat(empty);
 }
 
-/** Every document of the system is one the checkpoint vouched for, none written after it. */
-function checkedByCheckpoint(loaded: Loaded, vouched: EvaluateOptions['vouched']): boolean {
-  return (
-    !!vouched &&
-    loaded.docs.length > 0 &&
-    loaded.docs.every((d) => vouched.paths.has(d.relPath) && d.mtime <= vouched.mtime)
-  );
-}
-
 /** A reader bug must not take the report down: it is said as a blocking finding. */
 function internalErrorCheck(id: SystemId, err: unknown): Check {
   return mk(
@@ -98,13 +89,12 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
       checks = [internalErrorCheck(mod.id, err)];
     }
   } else if (!allRules(ws.options)) {
-    const skeleton = ws.options.rules === 'skeleton' && !checkedByCheckpoint(loaded, ws.options.vouched);
     checks = [
-      ...(skeleton ? mod.skeleton(loaded) : []),
+      ...(ws.options.rules === 'skeleton' ? mod.skeleton(loaded) : []),
       ...((await mod.manualItems?.(ws)) ?? []),
       ...manualChecks(mod.id, confirmed),
     ];
-    if (skeleton) checks = withEmptyHome(mod.id, loaded, checks);
+    if (ws.options.rules === 'skeleton') checks = withEmptyHome(mod.id, loaded, checks);
   } else {
     try {
       ({ checks, next, unconfirmed, resumePrompt } = await analyseOf(mod)(ws, loaded));
