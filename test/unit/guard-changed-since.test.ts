@@ -8,6 +8,7 @@ import {
   appendFileSync,
   cpSync,
   lstatSync,
+  statSync,
   lutimesSync,
   mkdirSync,
   readFileSync,
@@ -317,6 +318,29 @@ test('a vouched MEMORY.md link that now resolves to nothing (dangling, a loop) c
     for (const root of [dir, viaLink]) {
       const d = await preCompactGuard(preCompact(root), { root, log: false });
       assert.match(d.log, /changed and checked: memory\/MEMORY\.md/, `${what}, root ${root}: ${d.log}`);
+    }
+  }
+});
+
+test('a home file the checkpoint vouched for that cannot be read now, its time set back (binary bytes, a folder in its place): /compact is stopped, naming why', async () => {
+  for (const spoil of ['binary', 'folder'] as const) {
+    const dir = checkpointed();
+    const p = path.join(dir, STATE);
+    // Dated before the marker, as if untouched since the checkpoint.
+    const was = new Date(statSync(path.join(dir, markerRel(SID))).mtimeMs - 60_000);
+    if (spoil === 'binary') writeFileSync(p, Buffer.from([0x23, 0x20, 0x00, 0x01, 0x0a]));
+    else {
+      unlinkSync(p);
+      mkdirSync(p);
+    }
+    utimesSync(p, was, was);
+    for (const [how, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${spoil}, ${how}: ${said}`);
+      assert.match(
+        said,
+        /docs\/state\/STATE\.md changed, and the state now fails .*S3 readable: Cannot read the document: /,
+        how,
+      );
     }
   }
 });

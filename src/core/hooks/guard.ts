@@ -16,7 +16,7 @@
  *    file the marker vouched for whose bytes differ, a state file newer than the marker that it does
  *    not vouch for, unless it vouches for none: one written by hand) that now fails a blocking check
  *    → block, before the idle rule (every rule of those systems runs then, or the caller's report
- *    speaks);
+ *    speaks); so does a home file the marker vouched for that cannot be read now, whatever its time;
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
  * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
@@ -38,6 +38,7 @@ import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../c
 import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../model/model';
 import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
+import { findingChecks } from '../rules/common';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -304,6 +305,19 @@ function vouchedGone(root: string, marker: MarkerFile): string[] {
   return out;
 }
 
+/**
+ * The home files a marker vouched for that cannot be read now (permission taken away, binary or not
+ * UTF-8, a folder or a loop where the file was): their blocking `readable` checks. The skeleton check
+ * read each home already, so this reads nothing more.
+ */
+function vouchedUnreadable(report: WorkspaceReport | null, marker: MarkerFile): Check[] {
+  const vouched = new Set(marker.content.hashes.map((h) => h.path));
+  return (report?.systems ?? []).flatMap((s) => {
+    const home = s.skipped || !vouched.has(s.home) ? undefined : s.docs.find((d) => d.relPath === s.home);
+    return home ? findingChecks(s.id, [home]).filter((c) => c.id === 'readable') : [];
+  });
+}
+
 async function decide(
   p: HookPayload,
   root: string,
@@ -444,9 +458,14 @@ async function decide(
   // blocking checks run on it (every rule; the caller's report when it has one). A marker past its
   // window with work since is stopped below anyway.
   const since = fresh || idle ? changedSince(root, report, marker, worked) : { ids: [], files: [] };
-  const { broken, error } = await brokenSince(root, now, since.ids, known);
+  const { broken: failing, error } = await brokenSince(root, now, since.ids, known);
+  // A home the checkpoint vouched for that cannot be read now is as changed as a rewritten one, whatever its time says.
+  const unreadable = vouchedUnreadable(report, marker).filter(
+    (u) => !failing.some((c) => c.system === u.system && c.id === u.id && c.path === u.path),
+  );
+  const broken = [...failing, ...unreadable];
   if (broken.length) {
-    const files = since.files.map(oneLine).join(', ');
+    const files = [...new Set([...since.files, ...unreadable.map((u) => u.path ?? u.system)])].map(oneLine).join(', ');
     const failed = broken
       .map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ').replace(/\.$/, '')}`)
       .join('; ');
