@@ -135,3 +135,44 @@ test('guard: a state file that cannot be read (a link out of the workspace) is n
   assert.deepEqual([d.rule, d.allow], ['stale', false], d.log);
   assert.deepEqual([(await guard(dir, 480)).rule], ['fresh']);
 });
+
+test('guard: every block that asks for a new checkpoint says what is true on its first line, then numbered steps, one per line: what to do about it, the manual items, the command, /compact again', async () => {
+  const steps = (reason: string, first: RegExp) => {
+    const lines = reason.split('\n');
+    assert.match(lines[0], /^Compaction stopped: .+\.$/);
+    assert.match(lines[1], first);
+    assert.match(reason, /^2\. Make sure these are true \(--confirm says so\):$/m);
+    assert.match(
+      reason,
+      new RegExp(`^3\\. Run: session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request$`, 'm'),
+    );
+    assert.match(reason, /^4\. Run \/compact again\.$/m);
+  };
+  // An empty skeleton under a marker.
+  const sk = workspace({ '.claude/session-ledger.md': S2_SKELETON });
+  write(sk, OWN, `${SID}\n`);
+  setAt(sk, T0, { [OWN]: 0, '.claude/session-ledger.md': -60 });
+  const s = await guard(sk, 0);
+  assert.equal(s.rule, 'skeleton');
+  steps(s.reason, /^1\. Have your agent write the state down for real: /);
+  assert.match(
+    s.reason,
+    new RegExp(
+      `^Nothing worth preserving\\? Run: session-ledger checkpoint --nothing-to-preserve --session ${SID}$`,
+      'm',
+    ),
+  );
+  // Work since a marker past its window.
+  const st = workspace({ 'docs/state/STATE.md': S3_STATE });
+  write(st, OWN, `${SID}\n`);
+  setAt(st, T0, { [OWN]: 0, 'docs/state/STATE.md': 600 });
+  const d = await guard(st, 601);
+  assert.equal(d.rule, 'stale', d.log);
+  steps(d.reason, /^1\. Have your agent bring docs\/state\/STATE\.md up to date\.$/);
+  // Something at the marker's path that no checkpoint wrote.
+  const pl = workspace({ 'docs/state/STATE.md': S3_STATE });
+  mkdirSync(path.join(pl, OWN), { recursive: true });
+  const p = await guard(pl, 0);
+  assert.equal(p.rule, 'no-marker', p.log);
+  steps(p.reason, new RegExp(`^1\\. Remove it: rm -r ${OWN.replace(/\./g, '\\.')}$`));
+});

@@ -109,15 +109,23 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
  */
 function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null): string[] {
   const systems = report?.systems ?? [];
-  const open = report ? [...new Map(openManualItems(report).checks.map((c) => [c.id, c.message])).entries()] : [];
-  const steps: string[][] = [
+  return stepsTo(cli, sid, report, [
     systems.length
       ? [
           'Have your agent bring each state file up to date:',
           ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
         ]
       : ['Have your agent bring your state file up to date.'],
-  ];
+  ]);
+}
+
+/**
+ * A block's steps, one per line and numbered: `first` (what to do about what the block found, each a
+ * step's lines), then the manual items `--confirm` vouches for, the checkpoint command, /compact again.
+ */
+function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null, first: string[][]): string[] {
+  const open = report ? [...new Map(openManualItems(report).checks.map((c) => [c.id, c.message])).entries()] : [];
+  const steps: string[][] = [...first];
   if (open.length)
     steps.push([
       'Make sure these are true (--confirm says so):',
@@ -131,16 +139,6 @@ function checkpointSteps(cli: string, sid: string | null, report: WorkspaceRepor
     ['Run /compact again.'],
   );
   return steps.flatMap(([first, ...rest], i) => [`${i + 1}. ${first}`, ...rest]);
-}
-
-/** What `--confirm` vouches for: the open manual items, so the user checks them before confirming ('' when none are open). */
-function manualNote(report: WorkspaceReport | null): string {
-  const open = report ? openManualItems(report).checks : [];
-  if (!open.length) return '';
-  const items = [...new Map(open.map((c) => [c.id, c.message])).entries()].map(
-    ([id, m]) => `${id}: ${m.replace(/\.$/, '')}`,
-  );
-  return ` once these manual items are true (--confirm says so: ${items.join('; ')})`;
 }
 
 /** Decide a PreCompact hook run from its raw stdin. Never throws; errors allow. */
@@ -370,7 +368,10 @@ async function decide(
       root,
       sid,
       null,
-      `Compaction stopped: ${choice.folder} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and \`checkpoint\` writes none there. Make ${choice.folder} a folder of its own instead of a link, then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again.`,
+      [
+        `Compaction stopped: ${oneLine(choice.folder)} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and \`checkpoint\` writes none there.`,
+        ...stepsTo(cli, sid, report, [[`Make ${oneLine(choice.folder)} a folder of its own instead of a link.`]]),
+      ].join('\n'),
       `BLOCK (${choice.folder} is a symbolic link: no marker)`,
     );
   // What stands at this session's marker (or, without one, at the shared marker) and is no marker: blocked, and said.
@@ -380,7 +381,10 @@ async function decide(
       root,
       sid,
       null,
-      `Compaction stopped: ${choice.rel} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint. Remove it (rm -r ${choice.rel}), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again.`,
+      [
+        `Compaction stopped: ${oneLine(choice.rel)} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint.`,
+        ...stepsTo(cli, sid, report, [[`Remove it: rm -r ${oneLine(choice.rel)}`]]),
+      ].join('\n'),
       `BLOCK (${choice.rel} is ${choice.why}: no marker)`,
     );
   if (choice.kind === 'none') {
@@ -416,9 +420,9 @@ async function decide(
   // Every other choice is answered above: a marker speaks for the session.
   const { marker } = choice;
 
-  // What makes a new checkpoint go through, said the same way by every block that asks for one.
-  const runAgain = (): string =>
-    `run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} again, then /compact goes through.`;
+  // A block that asks for a new checkpoint: what is true, then the steps (`first`, then the checkpoint's own).
+  const checkpointAgain = (said: string, first: string[][]): string =>
+    [said, ...stepsTo(cli, sid, report, first)].join('\n');
   const docs = homeDocs(report);
   // A block once a marker speaks for the session: its log line names the marker.
   const stop = (rule: GuardRule, message: string, log: string) => block(rule, root, sid, marker.rel, message, log);
@@ -430,7 +434,10 @@ async function decide(
     const files = unvouched.map((x) => oneLine(x.rel)).join(', ');
     return stop(
       'stale',
-      `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it. Bring it up to date, ${runAgain()}`,
+      checkpointAgain(
+        `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it.`,
+        [[`Have your agent bring ${files} up to date.`]],
+      ),
       `BLOCK (${files} not vouched for by marker ${marker.rel})`,
     );
   }
@@ -444,7 +451,19 @@ async function decide(
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     return stop(
       'skeleton',
-      `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone or empty since (the checkpoint vouched for it)'}, so nothing would come back after the summary. Write the state down for real (the goal, each decision with what it beat, each verified fact with its command, one concrete next action), then run \`${checkpointCommand(cli, sid, report)}\`${manualNote(report)} and /compact again. Touching the marker does not help here, the empty file is the problem. Genuinely nothing to preserve? Run \`${cli} checkpoint --nothing-to-preserve\` (or: echo nothing-to-preserve > ${marker.rel}).`,
+      [
+        checkpointAgain(
+          `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone or empty since (the checkpoint vouched for it)'}, so nothing would come back after the summary.`,
+          [
+            [
+              'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
+              '   Touching the marker does not help here: the empty file is the problem.',
+            ],
+          ],
+        ),
+        `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
+        `   (or: echo nothing-to-preserve > ${marker.rel})`,
+      ].join('\n'),
       `BLOCK (marker ${marker.rel} present, but ${files} ${skeleton.length ? 'is an empty skeleton' : 'is gone or empty'})`,
     );
   }
@@ -472,7 +491,10 @@ async function decide(
     const ids = [...new Set(broken.map((c) => `${c.system} ${c.id}`))].join(', ');
     return stop(
       'broken',
-      `Compaction stopped: since the last checkpoint ${files} changed, and the state now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it. Fix it first (\`${cli} check\` shows each with its fix), then ${runAgain()}`,
+      checkpointAgain(
+        `Compaction stopped: since the last checkpoint ${files} changed, and the state now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it.`,
+        [[`Fix it first: \`${cli} check\` shows each with its fix.`]],
+      ),
       `BLOCK (${files} changed since the checkpoint; fails ${ids})`,
     );
   }
@@ -494,7 +516,10 @@ async function decide(
   const changed = worked.map((x) => oneLine(x.rel)).join(', ');
   return stop(
     'stale',
-    `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for. Bring the state file up to date, ${runAgain()}`,
+    checkpointAgain(
+      `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for.`,
+      [[`Have your agent bring ${changed || 'the state file'} up to date.`]],
+    ),
     `BLOCK (work since checkpoint in ${changed || '?'} and marker ${marker.rel} ${ageMin} min > ${max} min)`,
   );
 }
