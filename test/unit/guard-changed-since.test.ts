@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import {
   appendFileSync,
   cpSync,
+  linkSync,
   lstatSync,
   statSync,
   lutimesSync,
@@ -338,9 +339,108 @@ test('a home file the checkpoint vouched for that cannot be read now, its time s
       assert.equal(code, 2, `${spoil}, ${how}: ${said}`);
       assert.match(
         said,
-        /docs\/state\/STATE\.md changed, and the state now fails .*S3 readable: Cannot read the document: /,
+        /^Compaction stopped: docs\/state\/STATE\.md cannot be read now \(S3 readable: Cannot read the document: /,
         how,
       );
     }
   }
+});
+
+/** The demo workspace checkpointed for SID, every file dated before the marker (the idle path), its hook script installed. */
+function idleDemo(): string {
+  const { dir } = checkpointedAt(path.join(REPO, 'examples/demo-workspace'));
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  return dir;
+}
+
+test('untouched since the checkpoint by its time, a vouched home that cannot be read now (binary, a second hard link, a link out) is stopped, said as what it is; one that leads nowhere is gone', async () => {
+  const spoils: Record<string, (p: string, dir: string) => void> = {
+    binary: (p) => writeFileSync(p, Buffer.from([0x23, 0x20, 0x00, 0x01, 0x0a])),
+    'hard link': (p) => linkSync(p, path.join(workspace({}), 'elsewhere.md')),
+    'link out': (p) => {
+      const out = path.join(workspace({}), 'STATE.md');
+      cpSync(p, out);
+      unlinkSync(p);
+      symlinkSync(out, p);
+    },
+    dangling: (p) => {
+      unlinkSync(p);
+      symlinkSync('nowhere.md', p);
+    },
+  };
+  for (const [spoil, apply] of Object.entries(spoils)) {
+    const dir = idleDemo();
+    const p = path.join(dir, STATE);
+    const was = new Date(statSync(path.join(dir, markerRel(SID))).mtimeMs - 60_000);
+    apply(p, dir);
+    lutimesSync(p, was, was);
+    for (const [how, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${spoil}, ${how}: ${said}`);
+      if (spoil === 'dangling') {
+        assert.match(
+          said,
+          /^Compaction stopped: a checkpoint ran, but docs\/state\/STATE\.md is gone or empty since/,
+          how,
+        );
+        continue;
+      }
+      assert.match(
+        said,
+        /^Compaction stopped: docs\/state\/STATE\.md cannot be read now \(S3 readable: Cannot read the document: [^\n]+\), so what the checkpoint vouched for would not come back after the summary\.\n1\. Fix it first: /,
+        `${spoil}, ${how}`,
+      );
+      assert.equal(said.split('S3 readable').length, 2, `${spoil}, ${how}: the check once`);
+    }
+  }
+});
+
+test('a vouched home made binary and written since: the check that fails is said once, with what changed', async () => {
+  const dir = idleDemo();
+  writeFileSync(path.join(dir, STATE), Buffer.from([0x23, 0x20, 0x00, 0x01, 0x0a]));
+  for (const [how, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(
+      said,
+      /^Compaction stopped: since the last checkpoint docs\/state\/STATE\.md changed, and the state now fails /,
+      how,
+    );
+    assert.equal(said.split('S3 readable').length, 2, `${how}: the check once`);
+  }
+});
+
+test('a vouched home over the read limit (a warning, read from its first bytes) blocks nothing by itself', async () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'test/fixtures/s3/good'), dir, { recursive: true });
+  appendFileSync(path.join(dir, STATE), `\n<!-- ${'x'.repeat(4 * 1024 * 1024)} -->\n`);
+  gitInit(dir);
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(d.allow, true, d.reason);
+});
+
+test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file)', async () => {
+  // S0 switched off after the checkpoint: never checkpointed from then on, its ledger blocks nothing.
+  const off = idleDemo();
+  const yml = path.join(off, '.agents.yml');
+  const ymlTime = statSync(yml).mtime;
+  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
+  utimesSync(yml, ymlTime, ymlTime);
+  const ledger = path.join(off, '.agents/session_ledger.md');
+  const was = statSync(ledger).mtime;
+  writeFileSync(ledger, Buffer.from([0x23, 0x00]));
+  utimesSync(ledger, was, was);
+  for (const [how, code, said] of await answers(off)) assert.equal(code, 0, `${how}: ${said}`);
+  // A marker written by hand over a binary STATE.md: as before, the guard keeps to the marker's word.
+  const hand = idleDemo();
+  const marker = path.join(hand, markerRel(SID));
+  const mt = statSync(marker).mtime;
+  writeFileSync(marker, `${SID}\n`);
+  utimesSync(marker, mt, mt);
+  const p = path.join(hand, STATE);
+  const pt = statSync(p).mtime;
+  writeFileSync(p, Buffer.from([0x23, 0x00]));
+  utimesSync(p, pt, pt);
+  const d = await preCompactGuard(preCompact(hand), { root: hand, log: false });
+  assert.equal(d.allow, true, d.reason);
 });

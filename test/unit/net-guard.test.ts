@@ -137,24 +137,30 @@ test('guard: a state file that cannot be read (a link out of the workspace) is n
 });
 
 test('guard: every block that asks for a new checkpoint says what is true on its first line, then numbered steps, one per line: what to do about it, the manual items, the command, /compact again', async () => {
-  const steps = (reason: string, first: RegExp) => {
+  // `first`: the block's own steps; then the manual items, the command and /compact again, numbered on.
+  const steps = (reason: string, first: RegExp[]) => {
     const lines = reason.split('\n');
     assert.match(lines[0], /^Compaction stopped: .+\.$/);
-    assert.match(lines[1], first);
-    assert.match(reason, /^2\. Make sure these are true \(--confirm says so\):$/m);
+    for (const [i, re] of first.entries()) assert.match(reason, new RegExp(`^${i + 1}\\. ${re.source}`, 'm'));
+    const n = first.length;
+    assert.match(reason, new RegExp(`^${n + 1}\\. Make sure these are true \\(--confirm says so\\):$`, 'm'));
     assert.match(
       reason,
-      new RegExp(`^3\\. Run: session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request$`, 'm'),
+      new RegExp(
+        `^${n + 2}\\. Run: session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request$`,
+        'm',
+      ),
     );
-    assert.match(reason, /^4\. Run \/compact again\.$/m);
+    assert.match(reason, new RegExp(`^${n + 3}\\. Run /compact again\\.$`, 'm'));
   };
+  const upToDate = /Have your agent bring each state file up to date:\n {3}- docs\/state\/STATE\.md: \/checkpoint$/;
   // An empty skeleton under a marker.
   const sk = workspace({ '.claude/session-ledger.md': S2_SKELETON });
   write(sk, OWN, `${SID}\n`);
   setAt(sk, T0, { [OWN]: 0, '.claude/session-ledger.md': -60 });
   const s = await guard(sk, 0);
   assert.equal(s.rule, 'skeleton');
-  steps(s.reason, /^1\. Have your agent write the state down for real: /);
+  steps(s.reason, [/Have your agent write the state down for real: /]);
   assert.match(
     s.reason,
     new RegExp(
@@ -168,11 +174,25 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   setAt(st, T0, { [OWN]: 0, 'docs/state/STATE.md': 600 });
   const d = await guard(st, 601);
   assert.equal(d.rule, 'stale', d.log);
-  steps(d.reason, /^1\. Have your agent bring docs\/state\/STATE\.md up to date\.$/);
-  // Something at the marker's path that no checkpoint wrote.
+  steps(d.reason, [/Have your agent bring docs\/state\/STATE\.md up to date\.$/]);
+  // Something at the marker's path that no checkpoint wrote: remove it, then a checkpoint as before any.
   const pl = workspace({ 'docs/state/STATE.md': S3_STATE });
   mkdirSync(path.join(pl, OWN), { recursive: true });
   const p = await guard(pl, 0);
   assert.equal(p.rule, 'no-marker', p.log);
-  steps(p.reason, new RegExp(`^1\\. Remove it: rm -r ${OWN.replace(/\./g, '\\.')}$`));
+  steps(p.reason, [new RegExp(`Remove it: rm -r ${OWN.replace(/\./g, '\\.')}$`), upToDate]);
+  // .claude a link: a folder of its own, then a checkpoint as before any.
+  const real = workspace({});
+  const ln = workspace({ 'docs/state/STATE.md': S3_STATE });
+  symlinkSync(real, path.join(ln, '.claude'));
+  const l = await guard(ln, 0);
+  assert.equal(l.rule, 'no-marker', l.log);
+  steps(l.reason, [/Make \.claude a folder of its own instead of a link: /, upToDate]);
+  // A state file the checkpoint did not vouch for (its system appeared since).
+  const un = workspace({ 'docs/state/STATE.md': S3_STATE });
+  write(un, OWN, `${SID} 2026-01-01T00:00:00.000Z WORKING\n${'0'.repeat(64)}  other/STATE.md\n`);
+  setAt(un, T0, { [OWN]: 0, 'docs/state/STATE.md': -60 });
+  const u = await guard(un, 1);
+  assert.equal(u.rule, 'unvouched', u.log);
+  steps(u.reason, [/Have your agent bring docs\/state\/STATE\.md up to date\.$/]);
 });

@@ -19,7 +19,8 @@
  *    speaks); so does a home file the marker vouched for that cannot be read now, whatever its time;
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
- * Block = exit code 2 with the reason (one paragraph, saying what to do) on stderr.
+ * Block = exit code 2 with the reason on stderr: what is true on its first line, then what to do,
+ * in numbered steps.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -56,6 +57,7 @@ export type GuardRule =
   | 'idle'
   | 'fresh'
   | 'stale'
+  | 'unvouched'
   | 'broken';
 
 export interface GuardDecision {
@@ -63,7 +65,7 @@ export interface GuardDecision {
   /** 0 allows, 2 blocks (Claude Code shows stderr to the user; Codex reads the block as JSON, see `hook pre-compact --codex`). */
   exitCode: 0 | 2;
   rule: GuardRule;
-  /** The paragraph for stderr when blocked; '' when allowed. */
+  /** What stderr says when blocked (what is true, then the numbered steps); '' when allowed. */
   reason: string;
   /** The line written to the hook log. */
   log: string;
@@ -108,15 +110,18 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
  * what brings it up to date, the manual items `--confirm` vouches for, the command, /compact again.
  */
 function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null): string[] {
-  const systems = report?.systems ?? [];
-  return stepsTo(cli, sid, report, [
-    systems.length
-      ? [
-          'Have your agent bring each state file up to date:',
-          ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
-        ]
-      : ['Have your agent bring your state file up to date.'],
-  ]);
+  return stepsTo(cli, sid, report, [bringUpToDate(report)]);
+}
+
+/** The step that has the agent bring each state file up to date, with its system's own trigger (a system switched off has none). */
+function bringUpToDate(report: WorkspaceReport | null): string[] {
+  const systems = (report?.systems ?? []).filter((s) => !s.skipped);
+  return systems.length
+    ? [
+        'Have your agent bring each state file up to date:',
+        ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
+      ]
+    : ['Have your agent bring your state file up to date.'];
 }
 
 /**
@@ -297,8 +302,11 @@ function vouchedGone(root: string, marker: MarkerFile): string[] {
   const out: string[] = [];
   for (const { path: rel } of marker.content.hashes) {
     if (!homes.has(rel)) continue;
-    const st = lstatOrNullSync(path.join(root, rel));
-    if (!st || (st.isFile() && st.size === 0)) out.push(rel);
+    const abs = path.join(root, rel);
+    const st = lstatOrNullSync(abs);
+    // A link that leads nowhere (dangling, a loop) is as gone as a removed file.
+    if (!st || (st.isFile() && st.size === 0) || (st.isSymbolicLink() && realpathOrNullSync(abs) === null))
+      out.push(rel);
   }
   return out;
 }
@@ -370,7 +378,12 @@ async function decide(
       null,
       [
         `Compaction stopped: ${oneLine(choice.folder)} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and \`checkpoint\` writes none there.`,
-        ...stepsTo(cli, sid, report, [[`Make ${oneLine(choice.folder)} a folder of its own instead of a link.`]]),
+        ...stepsTo(cli, sid, report, [
+          [
+            `Make ${oneLine(choice.folder)} a folder of its own instead of a link: copy what the link leads to into a new folder in its place.`,
+          ],
+          bringUpToDate(report),
+        ]),
       ].join('\n'),
       `BLOCK (${choice.folder} is a symbolic link: no marker)`,
     );
@@ -383,7 +396,7 @@ async function decide(
       null,
       [
         `Compaction stopped: ${oneLine(choice.rel)} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint.`,
-        ...stepsTo(cli, sid, report, [[`Remove it: rm -r ${oneLine(choice.rel)}`]]),
+        ...stepsTo(cli, sid, report, [[`Remove it: rm -r ${oneLine(choice.rel)}`], bringUpToDate(report)]),
       ].join('\n'),
       `BLOCK (${choice.rel} is ${choice.why}: no marker)`,
     );
@@ -433,7 +446,7 @@ async function decide(
   if (unvouched.length) {
     const files = unvouched.map((x) => oneLine(x.rel)).join(', ');
     return stop(
-      'stale',
+      'unvouched',
       checkpointAgain(
         `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it.`,
         [[`Have your agent bring ${files} up to date.`]],
@@ -457,7 +470,7 @@ async function decide(
           [
             [
               'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
-              '   Touching the marker does not help here: the empty file is the problem.',
+              `   Touching the marker does not help here: the ${skeleton.length ? 'empty' : 'missing or empty'} file is the problem.`,
             ],
           ],
         ),
@@ -484,18 +497,23 @@ async function decide(
   );
   const broken = [...failing, ...unreadable];
   if (broken.length) {
-    const files = [...new Set([...since.files, ...unreadable.map((u) => u.path ?? u.system)])].map(oneLine).join(', ');
+    // Only unreadable homes: those are the files to name, not every file checked since.
+    const cannotRead = unreadable.map((u) => u.path ?? u.system);
+    const files = (failing.length ? [...new Set([...since.files, ...cannotRead])] : cannotRead).map(oneLine).join(', ');
     const failed = broken
       .map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ').replace(/\.$/, '')}`)
       .join('; ');
     const ids = [...new Set(broken.map((c) => `${c.system} ${c.id}`))].join(', ');
+    // Only a vouched home that cannot be read now: its bytes may be the checkpoint's, but no new context could read them.
+    const said = failing.length
+      ? `since the last checkpoint ${files} changed, and the state now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it.`
+      : `${files} cannot be read now (${failed}), so what the checkpoint vouched for would not come back after the summary.`;
     return stop(
       'broken',
-      checkpointAgain(
-        `Compaction stopped: since the last checkpoint ${files} changed, and the state now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it.`,
-        [[`Fix it first: \`${cli} check\` shows each with its fix.`]],
-      ),
-      `BLOCK (${files} changed since the checkpoint; fails ${ids})`,
+      checkpointAgain(`Compaction stopped: ${said}`, [[`Fix it first: \`${cli} check\` shows each with its fix.`]]),
+      failing.length
+        ? `BLOCK (${files} changed since the checkpoint; fails ${ids})`
+        : `BLOCK (${files} cannot be read now; fails ${ids})`,
     );
   }
   // Allowed on the checkpoint's marker (its time goes with the decision). On the guard's own failure to

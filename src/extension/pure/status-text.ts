@@ -43,6 +43,7 @@ export function guardSentence(t: T, g: GuardView): string {
     'marker-error': t('the marker cannot be read (the guard allows on its own errors)'),
     skeleton: t('the state file is an empty skeleton'),
     stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
+    unvouched: t('a state file was not part of the last checkpoint'),
     broken: t('a state file changed since the checkpoint fails a blocking check'),
   };
   const why = rules[g.rule] ?? g.rule;
