@@ -366,6 +366,14 @@ test('status bar: the guard preview line', () => {
     guardLine(t, { allow: false, rule: 'stale', marker: 'm', maxAgeMin: 30, installed: true }),
     /older than 30 min/,
   );
+  assert.match(
+    guardLine(t, { allow: false, rule: 'unvouched', marker: 'm', maxAgeMin: 30, installed: true }),
+    /stopped by the guard: a state file was not part of the last checkpoint\.$/,
+  );
+  assert.match(
+    guardLine(t, { allow: false, rule: 'unreadable', marker: 'm', maxAgeMin: 30, installed: true }),
+    /stopped by the guard: a state file the checkpoint vouched for cannot be read now\.$/,
+  );
   assert.doesNotMatch(statusView(t, u, p, 'ok').tooltip, /guard/);
 });
 

@@ -374,12 +374,14 @@ test('untouched since the checkpoint by its time, a vouched home that cannot be 
     const was = new Date(statSync(path.join(dir, markerRel(SID))).mtimeMs - 60_000);
     apply(p, dir);
     lutimesSync(p, was, was);
+    const rule = (await preCompactGuard(preCompact(dir), { root: dir, log: false })).rule;
+    assert.equal(rule, spoil === 'dangling' ? 'skeleton' : 'unreadable', spoil);
     for (const [how, code, said] of await answers(dir)) {
       assert.equal(code, 2, `${spoil}, ${how}: ${said}`);
       if (spoil === 'dangling') {
         assert.match(
           said,
-          /^Compaction stopped: a checkpoint ran, but docs\/state\/STATE\.md is gone or empty since/,
+          /^Compaction stopped: a checkpoint ran, but docs\/state\/STATE\.md is gone, empty or a link that leads nowhere since/,
           how,
         );
         continue;
@@ -420,17 +422,25 @@ test('a vouched home over the read limit (a warning, read from its first bytes) 
 });
 
 test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file)', async () => {
-  // S0 switched off after the checkpoint: never checkpointed from then on, its ledger blocks nothing.
-  const off = idleDemo();
-  const yml = path.join(off, '.agents.yml');
-  const ymlTime = statSync(yml).mtime;
-  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
-  utimesSync(yml, ymlTime, ymlTime);
-  const ledger = path.join(off, '.agents/session_ledger.md');
-  const was = statSync(ledger).mtime;
-  writeFileSync(ledger, Buffer.from([0x23, 0x00]));
-  utimesSync(ledger, was, was);
-  for (const [how, code, said] of await answers(off)) assert.equal(code, 0, `${how}: ${said}`);
+  // S0 switched off after the checkpoint: never checkpointed from then on, its ledger blocks nothing,
+  // binary, removed or a link that leads nowhere.
+  for (const spoil of ['binary', 'removed', 'dangling'] as const) {
+    const off = idleDemo();
+    const yml = path.join(off, '.agents.yml');
+    const ymlTime = statSync(yml).mtime;
+    writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
+    utimesSync(yml, ymlTime, ymlTime);
+    const ledger = path.join(off, '.agents/session_ledger.md');
+    const was = statSync(ledger).mtime;
+    if (spoil === 'binary') {
+      writeFileSync(ledger, Buffer.from([0x23, 0x00]));
+      utimesSync(ledger, was, was);
+    } else {
+      unlinkSync(ledger);
+      if (spoil === 'dangling') symlinkSync('nowhere.md', ledger);
+    }
+    for (const [how, code, said] of await answers(off)) assert.equal(code, 0, `${spoil}, ${how}: ${said}`);
+  }
   // A marker written by hand over a binary STATE.md: as before, the guard keeps to the marker's word.
   const hand = idleDemo();
   const marker = path.join(hand, markerRel(SID));

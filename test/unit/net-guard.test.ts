@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
-import { workspace, write } from './helpers';
+import { REPO, workspace, write } from './helpers';
 import { OTHER_SID, preCompact, S2_SKELETON, S3_STATE, SID } from './checkpoint-fixtures';
 
 const MIN = 60_000;
@@ -187,7 +187,10 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   symlinkSync(real, path.join(ln, '.claude'));
   const l = await guard(ln, 0);
   assert.equal(l.rule, 'no-marker', l.log);
-  steps(l.reason, [/Make \.claude a folder of its own instead of a link: /, upToDate]);
+  steps(l.reason, [
+    /Make \.claude a folder of its own instead of a link, holding what the link leads to:\n {3}cp -a "\$\(readlink -f \.claude\)" \.claude\.copy && rm \.claude && mv \.claude\.copy \.claude$/,
+    upToDate,
+  ]);
   // A state file the checkpoint did not vouch for (its system appeared since).
   const un = workspace({ 'docs/state/STATE.md': S3_STATE });
   write(un, OWN, `${SID} 2026-01-01T00:00:00.000Z WORKING\n${'0'.repeat(64)}  other/STATE.md\n`);
@@ -195,4 +198,15 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   const u = await guard(un, 1);
   assert.equal(u.rule, 'unvouched', u.log);
   steps(u.reason, [/Have your agent bring docs\/state\/STATE\.md up to date\.$/]);
+});
+
+test('guard: the step that brings each state file up to date leaves out a system switched off (S0 without session.ledger: true)', async () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  const yml = path.join(dir, '.agents.yml');
+  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(d.rule, 'no-marker', d.log);
+  assert.match(d.reason, /^ {3}- docs\/state\/STATE\.md: /m);
+  assert.doesNotMatch(d.reason, /session_ledger\.md/);
 });

@@ -58,6 +58,7 @@ export type GuardRule =
   | 'fresh'
   | 'stale'
   | 'unvouched'
+  | 'unreadable'
   | 'broken';
 
 export interface GuardDecision {
@@ -297,11 +298,17 @@ function changedSince(
  * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
  * longer watched).
  */
-function vouchedGone(root: string, marker: MarkerFile): string[] {
+function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
+  // A system switched off since (S0 without `session.ledger: true`) is never checkpointed: its files block nothing.
+  const off = new Set(
+    (report?.systems ?? [])
+      .filter((s) => s.skipped)
+      .flatMap((s) => [FACTS[s.id].home, ...FACTS[s.id].homeAlternatives]),
+  );
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
   const out: string[] = [];
   for (const { path: rel } of marker.content.hashes) {
-    if (!homes.has(rel)) continue;
+    if (!homes.has(rel) || off.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
     // A link that leads nowhere (dangling, a loop) is as gone as a removed file.
@@ -380,7 +387,9 @@ async function decide(
         `Compaction stopped: ${oneLine(choice.folder)} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and \`checkpoint\` writes none there.`,
         ...stepsTo(cli, sid, report, [
           [
-            `Make ${oneLine(choice.folder)} a folder of its own instead of a link: copy what the link leads to into a new folder in its place.`,
+            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to:`,
+            // The folder is the shared marker's, `.claude`: no name to quote.
+            `   cp -a "$(readlink -f .claude)" .claude.copy && rm .claude && mv .claude.copy .claude`,
           ],
           bringUpToDate(report),
         ]),
@@ -459,18 +468,18 @@ async function decide(
     report?.systems
       .filter((s) => !s.skipped)
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
-  const gone = vouchedGone(root, marker);
+  const gone = vouchedGone(root, marker, report);
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     return stop(
       'skeleton',
       [
         checkpointAgain(
-          `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone or empty since (the checkpoint vouched for it)'}, so nothing would come back after the summary.`,
+          `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone, empty or a link that leads nowhere since (the checkpoint vouched for it)'}, so nothing would come back after the summary.`,
           [
             [
               'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
-              `   Touching the marker does not help here: the ${skeleton.length ? 'empty' : 'missing or empty'} file is the problem.`,
+              `   Touching the marker does not help here: ${skeleton.length ? 'the empty file' : 'the file itself'} is the problem.`,
             ],
           ],
         ),
@@ -509,7 +518,7 @@ async function decide(
       ? `since the last checkpoint ${files} changed, and the state now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it.`
       : `${files} cannot be read now (${failed}), so what the checkpoint vouched for would not come back after the summary.`;
     return stop(
-      'broken',
+      failing.length ? 'broken' : 'unreadable',
       checkpointAgain(`Compaction stopped: ${said}`, [[`Fix it first: \`${cli} check\` shows each with its fix.`]]),
       failing.length
         ? `BLOCK (${files} changed since the checkpoint; fails ${ids})`

@@ -44,6 +44,7 @@ export function guardSentence(t: T, g: GuardView): string {
     skeleton: t('the state file is an empty skeleton'),
     stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
     unvouched: t('a state file was not part of the last checkpoint'),
+    unreadable: t('a state file the checkpoint vouched for cannot be read now'),
     broken: t('a state file changed since the checkpoint fails a blocking check'),
   };
   const why = rules[g.rule] ?? g.rule;
