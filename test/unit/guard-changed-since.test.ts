@@ -27,7 +27,8 @@ import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
 import { guardSentence } from '../../src/extension/pure/status-text';
 import { cli, filesUnder, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
-import { preCompact, SID } from './checkpoint-fixtures';
+import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
+import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 
 const STATE = 'docs/state/STATE.md';
 
@@ -453,4 +454,22 @@ test('a vouched home that cannot be read now blocks nothing when its system is s
   utimesSync(p, pt, pt);
   const d = await preCompactGuard(preCompact(hand), { root: hand, log: false });
   assert.equal(d.allow, true, d.reason);
+});
+
+test("a vouched file another system reads under a name of S0's (CONTINUITY.md, S3's extra path), removed while S0 is switched off: /compact is stopped, as it is gone", async () => {
+  const dir = workspace({ '.agents.yml': 'config_version: 1\n', 'CONTINUITY.md': S3_STATE });
+  gitInit(dir);
+  const confirmed = ['feedback-stored', 'last-request'];
+  const report = await evaluate(dir, { noGit: true, extraPaths: { S3: ['CONTINUITY.md'] }, confirmed });
+  assert.equal(report.systems.find((s) => s.id === 'S0')?.skipped !== undefined, true, 'S0 switched off');
+  const o = await checkpoint(dir, { report, sessionId: SID, confirmed });
+  assert.equal(o.ok, true, o.lines.join('\n'));
+  const marker = path.join(dir, markerRel(SID));
+  assert.match(readFileSync(marker, 'utf8'), / {2}CONTINUITY\.md$/m);
+  const t = (Date.now() - 10 * 60_000) / 1000;
+  utimesSync(marker, t, t);
+  unlinkSync(path.join(dir, 'CONTINUITY.md'));
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.deepEqual([d.allow, d.rule], [false, 'skeleton'], d.log);
+  assert.match(d.reason, /CONTINUITY\.md is gone, empty or a link that leads nowhere since/);
 });

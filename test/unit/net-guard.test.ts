@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { REPO, workspace, write } from './helpers';
@@ -188,9 +189,23 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   const l = await guard(ln, 0);
   assert.equal(l.rule, 'no-marker', l.log);
   steps(l.reason, [
-    /Make \.claude a folder of its own instead of a link, holding what the link leads to:\n {3}cp -a "\$\(readlink -f \.claude\)" \.claude\.copy && rm \.claude && mv \.claude\.copy \.claude$/,
+    /Make \.claude a folder of its own instead of a link, holding what the link leads to \(in a POSIX shell\):\n {3}cd '[^'\n]+' && t=\$\(cd \.claude && pwd -P\) && mkdir \.claude\.copy && cp -a "\$t"\/\. \.claude\.copy && rm \.claude && mv \.claude\.copy \.claude\n {3}If the link leads nowhere: rm \.claude && mkdir \.claude, then install the hooks again \(hooks install\)\.$/,
     upToDate,
   ]);
+  // The command, run as written, leaves a folder holding what the link held, and refuses a copy left from before.
+  write(real, 'keep.md', 'kept\n');
+  const line = l.reason.split('\n').find((x) => x.startsWith('   cd '));
+  assert.ok(line);
+  const run = () => spawnSync('/bin/sh', ['-c', line.trim()], { encoding: 'utf8' });
+  mkdirSync(path.join(ln, '.claude.copy'));
+  assert.notEqual(run().status, 0);
+  assert.ok(lstatSync(path.join(ln, '.claude')).isSymbolicLink(), 'the link stays while a copy is in the way');
+  rmSync(path.join(ln, '.claude.copy'), { recursive: true });
+  const r = run();
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(lstatSync(path.join(ln, '.claude')).isDirectory());
+  assert.equal(readFileSync(path.join(ln, '.claude/keep.md'), 'utf8'), 'kept\n');
+  assert.equal(readFileSync(path.join(real, 'keep.md'), 'utf8'), 'kept\n');
   // A state file the checkpoint did not vouch for (its system appeared since).
   const un = workspace({ 'docs/state/STATE.md': S3_STATE });
   write(un, OWN, `${SID} 2026-01-01T00:00:00.000Z WORKING\n${'0'.repeat(64)}  other/STATE.md\n`);

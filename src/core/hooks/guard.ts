@@ -40,6 +40,7 @@ import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../
 import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
 import { findingChecks } from '../rules/common';
+import { shellQuote } from '../files/shell';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -299,12 +300,9 @@ function changedSince(
  * longer watched).
  */
 function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
-  // A system switched off since (S0 without `session.ledger: true`) is never checkpointed: its files block nothing.
-  const off = new Set(
-    (report?.systems ?? [])
-      .filter((s) => s.skipped)
-      .flatMap((s) => [FACTS[s.id].home, ...FACTS[s.id].homeAlternatives]),
-  );
+  // A system switched off since (S0 without `session.ledger: true`) is never checkpointed: its own file blocks
+  // nothing (the one it reads, which another system may not read under the same name).
+  const off = new Set((report?.systems ?? []).filter((s) => s.skipped).map((s) => s.home));
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
   const out: string[] = [];
   for (const { path: rel } of marker.content.hashes) {
@@ -387,9 +385,11 @@ async function decide(
         `Compaction stopped: ${oneLine(choice.folder)} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and \`checkpoint\` writes none there.`,
         ...stepsTo(cli, sid, report, [
           [
-            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to:`,
-            // The folder is the shared marker's, `.claude`: no name to quote.
-            `   cp -a "$(readlink -f .claude)" .claude.copy && rm .claude && mv .claude.copy .claude`,
+            // The folder is the shared marker's, `.claude`. The command stops at the first step that fails: a
+            // link that leads nowhere, a copy left from an earlier try; the link goes only once the copy is made.
+            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell):`,
+            `   cd ${shellQuote(oneLine(root))} && t=$(cd .claude && pwd -P) && mkdir .claude.copy && cp -a "$t"/. .claude.copy && rm .claude && mv .claude.copy .claude`,
+            '   If the link leads nowhere: rm .claude && mkdir .claude, then install the hooks again (hooks install).',
           ],
           bringUpToDate(report),
         ]),
@@ -486,7 +486,7 @@ async function decide(
         `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
         `   (or: echo nothing-to-preserve > ${marker.rel})`,
       ].join('\n'),
-      `BLOCK (marker ${marker.rel} present, but ${files} ${skeleton.length ? 'is an empty skeleton' : 'is gone or empty'})`,
+      `BLOCK (marker ${marker.rel} present, but ${files} ${skeleton.length ? 'is an empty skeleton' : 'is gone, empty or a link to nowhere'})`,
     );
   }
 

@@ -21,6 +21,7 @@
  * on every refresh of its status line), which install writes beside the hook script and uninstall
  * removes with the relay.
  */
+import { shellQuote } from '../files/shell';
 import { accessSync, constants as fsConstants, existsSync, promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
@@ -336,11 +337,6 @@ function groupHasOurs(g: unknown): boolean {
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** POSIX shell single-quoting (the relay runs one argument after `--` through the shell). */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 const RELAY = `${STATUSLINE_CMD} statusline`;

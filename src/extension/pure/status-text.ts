@@ -41,6 +41,7 @@ export function guardSentence(t: T, g: GuardView): string {
     'no-marker': t('no checkpoint in this session'),
     'foreign-marker': t('the marker belongs to another session'),
     'marker-error': t('the marker cannot be read (the guard allows on its own errors)'),
+    error: t('the guard met an internal error (it allows on its own errors; its log says why)'),
     skeleton: t('the state file is an empty skeleton'),
     stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
     unvouched: t('a state file was not part of the last checkpoint'),
