@@ -422,9 +422,11 @@ test('a vouched home over the read limit (a warning, read from its first bytes) 
   assert.equal(d.allow, true, d.reason);
 });
 
-test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file)', async () => {
-  // S0 switched off after the checkpoint: never checkpointed from then on, its ledger blocks nothing,
-  // binary, removed or a link that leads nowhere.
+test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file); a vouched file gone blocks whoever read it', async () => {
+  // S0 switched off after the checkpoint: never checkpointed from then on, its unreadable ledger blocks
+  // nothing. Removed or a link that leads nowhere, it is a vouched file gone: the marker does not say which
+  // system read it (S0's ledger_path may be another system's home), so that is said, and a new checkpoint
+  // (which vouches for no switched-off system) lets /compact through.
   for (const spoil of ['binary', 'removed', 'dangling'] as const) {
     const off = idleDemo();
     const yml = path.join(off, '.agents.yml');
@@ -440,7 +442,27 @@ test('a vouched home that cannot be read now blocks nothing when its system is s
       unlinkSync(ledger);
       if (spoil === 'dangling') symlinkSync('nowhere.md', ledger);
     }
-    for (const [how, code, said] of await answers(off)) assert.equal(code, 0, `${spoil}, ${how}: ${said}`);
+    for (const [how, code, said] of await answers(off)) {
+      assert.equal(code, spoil === 'binary' ? 0 : 2, `${spoil}, ${how}: ${said}`);
+      if (spoil !== 'binary')
+        assert.match(said, /\.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/);
+    }
+    if (spoil === 'binary') continue;
+    const again = cli(['checkpoint', '--root', off, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    for (const [how, code, said] of await answers(off))
+      assert.equal(code, 0, `${spoil} after a new checkpoint, ${how}: ${said}`);
+  }
+  // S0 switched off with its ledger_path on S3's STATE.md: that file removed is S3's state gone.
+  const shared = idleDemo();
+  const yml = path.join(shared, '.agents.yml');
+  const ymlTime = statSync(yml).mtime;
+  writeFileSync(yml, 'config_version: 1\nsession:\n  ledger: false\n  ledger_path: docs/state/STATE.md\n');
+  utimesSync(yml, ymlTime, ymlTime);
+  unlinkSync(path.join(shared, STATE));
+  for (const [how, code, said] of await answers(shared)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(said, /docs\/state\/STATE\.md is gone, empty or a link that leads nowhere since/, how);
   }
   // A marker written by hand over a binary STATE.md: as before, the guard keeps to the marker's word.
   const hand = idleDemo();

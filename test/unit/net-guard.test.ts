@@ -6,7 +6,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
@@ -189,14 +199,22 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   const l = await guard(ln, 0);
   assert.equal(l.rule, 'no-marker', l.log);
   steps(l.reason, [
-    /Make \.claude a folder of its own instead of a link, holding what the link leads to \(in a POSIX shell\):\n {3}cd '[^'\n]+' && t=\$\(cd \.claude && pwd -P\) && mkdir \.claude\.copy && cp -a "\$t"\/\. \.claude\.copy && rm \.claude && mv \.claude\.copy \.claude\n {3}If the link leads nowhere: rm \.claude && mkdir \.claude, then install the hooks again \(hooks install\)\.$/,
+    /Make \.claude a folder of its own instead of a link, holding what the link leads to \(in a POSIX shell\):\n {3}cd '[^'\n]+' && t=\$\(cd -P \.\/\.claude && pwd -P\) && mkdir \.claude\.copy && cp -a "\$t"\/\. \.claude\.copy && rm \.claude && mv \.claude\.copy \.claude && rm -f \.claude\/\.checkpoint-ready\*\n {3}A \.claude\.copy left from an earlier try stops it: look inside, then remove it\.\n {3}If the link leads nowhere: cd '[^'\n]+' && rm \.claude && mkdir \.claude, then install the hooks again /,
     upToDate,
   ]);
-  // The command, run as written, leaves a folder holding what the link held, and refuses a copy left from before.
+  // The command, run as written from another folder with a CDPATH set, leaves a folder holding what the
+  // link held (without a marker it brought along), and refuses a copy left from before.
   write(real, 'keep.md', 'kept\n');
+  write(real, `.checkpoint-ready.${SID}`, `${SID}\n`);
   const line = l.reason.split('\n').find((x) => x.startsWith('   cd '));
   assert.ok(line);
-  const run = () => spawnSync('/bin/sh', ['-c', line.trim()], { encoding: 'utf8' });
+  const elsewhere = workspace({ '.claude/other.md': 'not this one\n' });
+  const run = () =>
+    spawnSync('/bin/sh', ['-c', line.trim()], {
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH, CDPATH: `.:${elsewhere}` },
+      encoding: 'utf8',
+    });
   mkdirSync(path.join(ln, '.claude.copy'));
   assert.notEqual(run().status, 0);
   assert.ok(lstatSync(path.join(ln, '.claude')).isSymbolicLink(), 'the link stays while a copy is in the way');
@@ -205,6 +223,8 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   assert.equal(r.status, 0, r.stderr);
   assert.ok(lstatSync(path.join(ln, '.claude')).isDirectory());
   assert.equal(readFileSync(path.join(ln, '.claude/keep.md'), 'utf8'), 'kept\n');
+  assert.equal(existsSync(path.join(ln, `.claude/.checkpoint-ready.${SID}`)), false);
+  assert.equal(existsSync(path.join(ln, '.claude/other.md')), false);
   assert.equal(readFileSync(path.join(real, 'keep.md'), 'utf8'), 'kept\n');
   // A state file the checkpoint did not vouch for (its system appeared since).
   const un = workspace({ 'docs/state/STATE.md': S3_STATE });

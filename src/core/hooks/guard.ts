@@ -297,16 +297,15 @@ function changedSince(
 /**
  * The home files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
  * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
- * longer watched).
+ * longer watched). Also when a system was switched off since: the marker names files, not the system
+ * that read each (a switched-off S0's ledger path may be another system's home), so a vouched file
+ * gone is said, and a new checkpoint, which vouches for no switched-off system, lets /compact through.
  */
-function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
-  // A system switched off since (S0 without `session.ledger: true`) is never checkpointed: its own file blocks
-  // nothing (the one it reads, which another system may not read under the same name).
-  const off = new Set((report?.systems ?? []).filter((s) => s.skipped).map((s) => s.home));
+function vouchedGone(root: string, marker: MarkerFile): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
   const out: string[] = [];
   for (const { path: rel } of marker.content.hashes) {
-    if (!homes.has(rel) || off.has(rel)) continue;
+    if (!homes.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
     // A link that leads nowhere (dangling, a loop) is as gone as a removed file.
@@ -386,10 +385,13 @@ async function decide(
         ...stepsTo(cli, sid, report, [
           [
             // The folder is the shared marker's, `.claude`. The command stops at the first step that fails: a
-            // link that leads nowhere, a copy left from an earlier try; the link goes only once the copy is made.
-            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell):`,
-            `   cd ${shellQuote(oneLine(root))} && t=$(cd .claude && pwd -P) && mkdir .claude.copy && cp -a "$t"/. .claude.copy && rm .claude && mv .claude.copy .claude`,
-            '   If the link leads nowhere: rm .claude && mkdir .claude, then install the hooks again (hooks install).',
+            // link that leads nowhere, a copy left from an earlier try; the link goes only once the copy is made,
+            // and a marker the copy brought along proves nothing. `cd -P ./.claude` takes no CDPATH folder.
+            // A workspace whose path holds a line break is not named: its shown form is another path.
+            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell${oneLine(root) === root ? '' : ', from the workspace folder'}):`,
+            `   ${oneLine(root) === root ? `cd ${shellQuote(root)} && ` : ''}t=$(cd -P ./.claude && pwd -P) && mkdir .claude.copy && cp -a "$t"/. .claude.copy && rm .claude && mv .claude.copy .claude && rm -f .claude/.checkpoint-ready*`,
+            '   A .claude.copy left from an earlier try stops it: look inside, then remove it.',
+            `   If the link leads nowhere: ${oneLine(root) === root ? `cd ${shellQuote(root)} && ` : ''}rm .claude && mkdir .claude, then install the hooks again (Session Ledger: Install guard hooks, or session-ledger hooks install).`,
           ],
           bringUpToDate(report),
         ]),
@@ -468,7 +470,7 @@ async function decide(
     report?.systems
       .filter((s) => !s.skipped)
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
-  const gone = vouchedGone(root, marker, report);
+  const gone = vouchedGone(root, marker);
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     return stop(
