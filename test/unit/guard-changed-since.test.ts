@@ -495,3 +495,14 @@ test("a vouched file another system reads under a name of S0's (CONTINUITY.md, S
   assert.deepEqual([d.allow, d.rule], [false, 'skeleton'], d.log);
   assert.match(d.reason, /CONTINUITY\.md is gone, empty or a link that leads nowhere since/);
 });
+
+test('S0 alone, switched off after a checkpoint and its ledger removed: /compact goes through (no system is on, and a checkpoint would write no marker)', async () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s0/good'));
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  const yml = path.join(dir, '.agents.yml');
+  const t = statSync(yml).mtime;
+  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
+  utimesSync(yml, t, t);
+  unlinkSync(path.join(dir, '.agents/session_ledger.md'));
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+});

@@ -300,12 +300,16 @@ function changedSince(
  * longer watched). Also when a system was switched off since: the marker names files, not the system
  * that read each (a switched-off S0's ledger path may be another system's home), so a vouched file
  * gone is said, and a new checkpoint, which vouches for no switched-off system, lets /compact through.
+ * Only when no system is switched on (a checkpoint then writes no marker) does the home of a
+ * switched-off system block nothing, as its seed says.
  */
-function vouchedGone(root: string, marker: MarkerFile): string[] {
+function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
+  const systems = report?.systems ?? [];
+  const off = systems.some((s) => !s.skipped) ? new Set<string>() : new Set(systems.map((s) => s.home));
   const out: string[] = [];
   for (const { path: rel } of marker.content.hashes) {
-    if (!homes.has(rel)) continue;
+    if (!homes.has(rel) || off.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
     // A link that leads nowhere (dangling, a loop) is as gone as a removed file.
@@ -470,7 +474,7 @@ async function decide(
     report?.systems
       .filter((s) => !s.skipped)
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
-  const gone = vouchedGone(root, marker);
+  const gone = vouchedGone(root, marker, report);
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     return stop(
