@@ -506,3 +506,25 @@ test('S0 alone, switched off after a checkpoint and its ledger removed: /compact
   unlinkSync(path.join(dir, '.agents/session_ledger.md'));
   for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
 });
+
+test('no system switched on after a state file the checkpoint vouched for is gone (S0 switched off, S3 removed): the block asks for the file back or the opt-out, not a checkpoint that can vouch for nothing', async () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s3/good'));
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  writeFileSync(path.join(dir, '.agents.yml'), 'config_version: 1\n');
+  unlinkSync(path.join(dir, STATE));
+  for (const [how, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(
+      said,
+      /No system is switched on now, so a new checkpoint can vouch for nothing\.\n1\. If it held state to keep, bring it back /,
+      how,
+    );
+    assert.doesNotMatch(said, /Run: .* checkpoint --session/, how);
+  }
+  // As it says: a checkpoint writes no marker, the opt-out lets /compact through.
+  cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal((await preCompactGuard(preCompact(dir), { root: dir, log: false })).allow, false);
+  const o = cli(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
+  assert.equal(o.code, 0, o.stdout + o.stderr);
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+});

@@ -477,6 +477,22 @@ async function decide(
   const gone = vouchedGone(root, marker, report);
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
+    const optOut = [
+      `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
+      `   (or: echo nothing-to-preserve > ${marker.rel})`,
+    ];
+    // No system switched on (S0 switched off, the others gone): `checkpoint` writes no marker then, so the
+    // way out is the file back, or the opt-out; a new checkpoint is not asked for.
+    if (!skeleton.length && !(report?.systems ?? []).some((s) => !s.skipped))
+      return stop(
+        'skeleton',
+        [
+          `Compaction stopped: a checkpoint ran, but ${files} is gone, empty or a link that leads nowhere since (the checkpoint vouched for it), so nothing would come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
+          '1. If it held state to keep, bring it back (git checkout -- <file>, for a file git tracks), then run /compact again.',
+          ...optOut,
+        ].join('\n'),
+        `BLOCK (marker ${marker.rel} present, but ${files} is gone, empty or a link to nowhere; no system is on)`,
+      );
     return stop(
       'skeleton',
       [
@@ -489,8 +505,7 @@ async function decide(
             ],
           ],
         ),
-        `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
-        `   (or: echo nothing-to-preserve > ${marker.rel})`,
+        ...optOut,
       ].join('\n'),
       `BLOCK (marker ${marker.rel} present, but ${files} ${skeleton.length ? 'is an empty skeleton' : 'is gone, empty or a link to nowhere'})`,
     );
