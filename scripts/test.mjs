@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDeps } from './ensure-deps.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(repo, 'node_modules', '.bin', name);
@@ -171,6 +172,8 @@ async function unitTests(list, concurrency) {
 }
 
 // The build (dist/ and out/, esbuild) runs beside the checks, which read neither; the tests wait for it.
+// A fresh clone installs its dependencies first: the type check, the linter and the formatter start beside the build.
+ensureDeps();
 const build = run('build', process.execPath, [path.join(repo, 'scripts', 'build.mjs'), '--tests']);
 const results = await Promise.all([
   build.then((b) =>
