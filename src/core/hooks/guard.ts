@@ -148,6 +148,14 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
   return steps.flatMap(([first, ...rest], i) => [`${i + 1}. ${first}`, ...rest]);
 }
 
+/** The way out for a session with nothing worth preserving: the command, and the line to write by hand at `markerAt`. */
+function optOutLines(cli: string, sid: string | null, markerAt: string): string[] {
+  return [
+    `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
+    `   (or: echo nothing-to-preserve > ${markerAt})`,
+  ];
+}
+
 /** Decide a PreCompact hook run from its raw stdin. Never throws; errors allow. */
 export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): Promise<GuardDecision> {
   const { env, now, parsed, root } = hookRun(stdin, opts);
@@ -301,12 +309,10 @@ function changedSince(
  * that read each (a switched-off S0's ledger path may be another system's home), so a vouched file
  * gone is said, and a new checkpoint, which vouches for no switched-off system, lets /compact through.
  * Only when no system is switched on (a checkpoint then writes no marker) does the home of a
- * switched-off system block nothing, as its seed says.
+ * switched-off system block nothing, as its seed says: `off` holds those homes then.
  */
-function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
+function vouchedGone(root: string, marker: MarkerFile, off: ReadonlySet<string>): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
-  const systems = report?.systems ?? [];
-  const off = systems.some((s) => !s.skipped) ? new Set<string>() : new Set(systems.map((s) => s.home));
   const out: string[] = [];
   for (const { path: rel } of marker.content.hashes) {
     if (!homes.has(rel) || off.has(rel)) continue;
@@ -324,8 +330,7 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
  * UTF-8, a folder or a loop where the file was): their blocking `readable` checks. The skeleton check
  * read each home already, so this reads nothing more.
  */
-function vouchedUnreadable(report: WorkspaceReport | null, marker: MarkerFile): Check[] {
-  const vouched = new Set(marker.content.hashes.map((h) => h.path));
+function vouchedUnreadable(report: WorkspaceReport | null, vouched: ReadonlySet<string>): Check[] {
   return (report?.systems ?? []).flatMap((s) => {
     const home = s.skipped || !vouched.has(s.home) ? undefined : s.docs.find((d) => d.relPath === s.home);
     return home ? findingChecks(s.id, [home]).filter((c) => c.id === 'readable') : [];
@@ -378,6 +383,8 @@ async function decide(
     }
   }
   // The markers' folder is a link: no marker there is a checkpoint's, and checkpoint writes none through it.
+  // The workspace's own `cd`, unless its path holds a line break (its shown form is another path).
+  const cdRoot = oneLine(root) === root ? `cd ${shellQuote(root)} && ` : '';
   if (choice.kind === 'linked')
     return block(
       'no-marker',
@@ -391,11 +398,10 @@ async function decide(
             // The folder is the shared marker's, `.claude`. The command stops at the first step that fails: a
             // link that leads nowhere, a copy left from an earlier try; the link goes only once the copy is made,
             // and a marker the copy brought along proves nothing. `cd -P ./.claude` takes no CDPATH folder.
-            // A workspace whose path holds a line break is not named: its shown form is another path.
-            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell${oneLine(root) === root ? '' : ', from the workspace folder'}):`,
-            `   ${oneLine(root) === root ? `cd ${shellQuote(root)} && ` : ''}t=$(cd -P ./.claude && pwd -P) && mkdir .claude.copy && cp -a "$t"/. .claude.copy && rm .claude && mv .claude.copy .claude && rm -f .claude/.checkpoint-ready*`,
+            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell${cdRoot ? '' : ', from the workspace folder'}):`,
+            `   ${cdRoot}t=$(cd -P ./.claude && pwd -P) && mkdir .claude.copy && cp -a "$t"/. .claude.copy && rm .claude && mv .claude.copy .claude && rm -f .claude/.checkpoint-ready*`,
             '   A .claude.copy left from an earlier try stops it: look inside, then remove it.',
-            `   If the link leads nowhere: ${oneLine(root) === root ? `cd ${shellQuote(root)} && ` : ''}rm .claude && mkdir .claude, then install the hooks again (Session Ledger: Install guard hooks, or session-ledger hooks install).`,
+            `   If the link leads nowhere: ${cdRoot}rm .claude && mkdir .claude, then install the hooks again (Session Ledger: Install guard hooks, or session-ledger hooks install).`,
           ],
           bringUpToDate(report),
         ]),
@@ -435,8 +441,7 @@ async function decide(
       [
         `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : 'missing'}).${foreignNote}${idNote}`,
         ...checkpointSteps(cli, sid, report),
-        `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
-        `   (or: echo nothing-to-preserve > ${wanted})`,
+        ...optOutLines(cli, sid, wanted),
       ].join('\n'),
       foreign
         ? `BLOCK (no marker for this session; ${foreign.rel === SHARED_MARKER_REL ? 'shared marker' : foreign.rel} signed by ${foreign.signer})`
@@ -474,16 +479,14 @@ async function decide(
     report?.systems
       .filter((s) => !s.skipped)
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
-  const gone = vouchedGone(root, marker, report);
+  // No system switched on (S0 switched off, the others gone): `checkpoint` writes no marker then.
+  const noneOn = !(report?.systems ?? []).some((s) => !s.skipped);
+  const gone = vouchedGone(root, marker, new Set(noneOn ? (report?.systems ?? []).map((s) => s.home) : []));
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
-    const optOut = [
-      `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
-      `   (or: echo nothing-to-preserve > ${marker.rel})`,
-    ];
-    // No system switched on (S0 switched off, the others gone): `checkpoint` writes no marker then, so the
-    // way out is the file back, or the opt-out; a new checkpoint is not asked for.
-    if (!skeleton.length && !(report?.systems ?? []).some((s) => !s.skipped))
+    const optOut = optOutLines(cli, sid, marker.rel);
+    // With no system on, the way out is the file back, or the opt-out; a new checkpoint is not asked for.
+    if (!skeleton.length && noneOn)
       return stop(
         'skeleton',
         [
@@ -522,7 +525,7 @@ async function decide(
   const since = fresh || idle ? changedSince(root, report, marker, worked) : { ids: [], files: [] };
   const { broken: failing, error } = await brokenSince(root, now, since.ids, known);
   // A home the checkpoint vouched for that cannot be read now is as changed as a rewritten one, whatever its time says.
-  const unreadable = vouchedUnreadable(report, marker).filter(
+  const unreadable = vouchedUnreadable(report, vouched).filter(
     (u) => !failing.some((c) => c.system === u.system && c.id === u.id && c.path === u.path),
   );
   const broken = [...failing, ...unreadable];
