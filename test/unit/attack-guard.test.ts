@@ -81,7 +81,7 @@ test('a state file the checkpoint vouched for, deleted since, blocks /compact a 
     const dir = demo(true);
     rmSync(path.join(dir, rel));
     const d = await preCompactGuard(preCompact(dir), { root: dir, log: false, now: Date.now() + 24 * 3600_000 });
-    assert.deepEqual([d.allow, d.rule], [false, 'skeleton'], rel);
+    assert.deepEqual([d.allow, d.rule], [false, 'gone'], rel);
     assert.match(d.reason, /is gone, empty or a link that leads nowhere since/, rel);
   }
 });

@@ -375,6 +375,10 @@ test('status bar: the guard preview line', () => {
     /stopped by the guard: a state file the checkpoint vouched for cannot be read now\.$/,
   );
   assert.match(
+    guardLine(t, { allow: false, rule: 'gone', marker: 'm', maxAgeMin: 30, installed: true }),
+    /stopped by the guard: a state file the checkpoint vouched for is gone, empty or a link that leads nowhere\.$/,
+  );
+  assert.match(
     guardLine(t, { allow: true, rule: 'error', marker: null, maxAgeMin: 30, installed: true }),
     /pass the guard: the guard met an internal error \(it allows on its own errors; its log says why\)\.$/,
   );

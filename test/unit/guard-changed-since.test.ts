@@ -376,7 +376,7 @@ test('untouched since the checkpoint by its time, a vouched home that cannot be 
     apply(p, dir);
     lutimesSync(p, was, was);
     const rule = (await preCompactGuard(preCompact(dir), { root: dir, log: false })).rule;
-    assert.equal(rule, spoil === 'dangling' ? 'skeleton' : 'unreadable', spoil);
+    assert.equal(rule, spoil === 'dangling' ? 'gone' : 'unreadable', spoil);
     for (const [how, code, said] of await answers(dir)) {
       assert.equal(code, 2, `${spoil}, ${how}: ${said}`);
       if (spoil === 'dangling') {
@@ -492,7 +492,7 @@ test("a vouched file another system reads under a name of S0's (CONTINUITY.md, S
   utimesSync(marker, t, t);
   unlinkSync(path.join(dir, 'CONTINUITY.md'));
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
-  assert.deepEqual([d.allow, d.rule], [false, 'skeleton'], d.log);
+  assert.deepEqual([d.allow, d.rule], [false, 'gone'], d.log);
   assert.match(d.reason, /CONTINUITY\.md is gone, empty or a link that leads nowhere since/);
 });
 

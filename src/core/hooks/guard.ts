@@ -10,7 +10,8 @@
  *    one git tracks or written before the session began); `.claude` a symbolic link, or at the
  *    marker something no checkpoint wrote (a link, a folder, a hard-linked file, a file dated in the
  *    future) → block, saying what stands there (`chooseMarker` decides, as for every surface);
- * 5. a state file that is an empty skeleton → block;
+ * 5. a state file that is an empty skeleton → block (`skeleton`); one the marker vouched for that is gone,
+ *    empty or a link that leads nowhere since → block (`gone`);
  * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
  * 7. state changed since the checkpoint (a home file written more than 30 s after the marker, a
  *    file the marker vouched for whose bytes differ, a state file newer than the marker that it does
@@ -55,6 +56,7 @@ export type GuardRule =
   | 'no-marker'
   | 'foreign-marker'
   | 'skeleton'
+  | 'gone'
   | 'idle'
   | 'fresh'
   | 'stale'
@@ -488,7 +490,7 @@ async function decide(
     // With no system on, the way out is the file back, or the opt-out; a new checkpoint is not asked for.
     if (!skeleton.length && noneOn)
       return stop(
-        'skeleton',
+        'gone',
         [
           `Compaction stopped: a checkpoint ran, but ${files} is gone, empty or a link that leads nowhere since (the checkpoint vouched for it), so nothing would come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
           '1. If it held state to keep, bring it back (git checkout -- <file>, for a file git tracks), then run /compact again.',
@@ -497,7 +499,7 @@ async function decide(
         `BLOCK (marker ${marker.rel} present, but ${files} is gone, empty or a link to nowhere; no system is on)`,
       );
     return stop(
-      'skeleton',
+      skeleton.length ? 'skeleton' : 'gone',
       [
         checkpointAgain(
           `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone, empty or a link that leads nowhere since (the checkpoint vouched for it)'}, so nothing would come back after the summary.`,
