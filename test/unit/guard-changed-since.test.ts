@@ -507,6 +507,21 @@ test('S0 alone, switched off after a checkpoint and its ledger removed: /compact
   for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
 });
 
+test('S0 alone, its .agents.yml and its ledger both removed after a checkpoint: /compact is stopped (S0 was not switched off, its files are gone), and the block asks for them back or the opt-out', async () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s0/good'));
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  unlinkSync(path.join(dir, '.agents.yml'));
+  unlinkSync(path.join(dir, '.agents/session_ledger.md'));
+  for (const [how, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(said, /\.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/, how);
+    assert.match(said, /No system is switched on now, so a new checkpoint can vouch for nothing\./, how);
+  }
+  const o = cli(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
+  assert.equal(o.code, 0, o.stdout + o.stderr);
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+});
+
 test('no system switched on after a state file the checkpoint vouched for is gone (S0 switched off, S3 removed): the block asks for the file back or the opt-out, not a checkpoint that can vouch for nothing', async () => {
   const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s3/good'));
   cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
