@@ -66,13 +66,14 @@ export function bundleTargets({ production = false } = {}) {
   return targets;
 }
 
-/** The status line's own script (src/core/hooks/files.ts): the hook script's first two parts, without the core. */
+/** The status line's own script (src/core/hooks/files.ts): the hook script's first two parts (the status line, its transcript meter). */
 const STATUSLINE_SCRIPT = 'session-ledger-statusline.cjs';
 
 /** What versions before the one-file hook script wrote beside it: removed from dist/ by the build. */
 const LEGACY_HOOK_CORE = 'session-ledger-core.br';
 
-/** The lines of the hook script after which the meter and the core follow, each in a block comment (src/core/hooks/files.ts). */
+/** The lines of the hook script after which a part follows in a block comment (src/core/hooks/files.ts). */
+export const HOOK_TRANSCRIPT_MARKER = '// ---- session-ledger transcript ----';
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
 export const HOOK_HOOKS_MARKER = '// ---- session-ledger hooks ----';
@@ -80,6 +81,7 @@ export const HOOK_REST_MARKER = '// ---- session-ledger rest ----';
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
 /** The function whose body holds the part after each marker (src/core/hooks/files.ts). */
 const PART_FUNCTION = {
+  [HOOK_TRANSCRIPT_MARKER]: 'sessionLedgerTranscript',
   [HOOK_METER_MARKER]: 'sessionLedgerMeter',
   [HOOK_CORE_MARKER]: 'sessionLedgerCore',
   [HOOK_HOOKS_MARKER]: 'sessionLedgerHooks',
@@ -204,7 +206,9 @@ function plainOptions() {
  * where a reviewer reads it), nothing compressed, nothing compiled ahead, nothing kept elsewhere. It
  * holds these bundles (src/cli/hot.ts says what each runs):
  * - src/cli/hot.ts and the status line as code, all Node parses on every run;
- * - the line HOOK_METER_MARKER, then src/cli/meter.ts inside one block comment;
+ * - the line HOOK_TRANSCRIPT_MARKER, then src/cli/transcript.ts (the status line's figure from the
+ *   transcript it names, when Claude Code sent none) inside one block comment;
+ * - the line HOOK_METER_MARKER, then src/cli/meter.ts (`context`, `hook remind`) inside one block comment;
  * - the line HOOK_CORE_MARKER, then src/cli/main.ts (the whole CLI, with its module table for the
  *   extension) inside one block comment;
  * - the line HOOK_HOOKS_MARKER, then src/cli/hooks-main.ts (the PreCompact and SessionStart hooks)
@@ -227,9 +231,9 @@ function plainOptions() {
  * character outside ASCII is written as a \u escape (in a string, a regular expression or a comment
  * it means the same): one such character anywhere makes V8 hold the whole file as two-byte text,
  * which Node then reads and skips at about twice the cost on every status line run.
- * The status line's own script (STATUSLINE_SCRIPT, which the relay runs) is the same file without its
- * core: Node reads every byte of the script it runs, and a megabyte of comment costs the status line
- * several milliseconds on every refresh. It takes the core from the hook script beside it.
+ * The status line's own script (STATUSLINE_SCRIPT, which the relay runs) is the file's first two parts
+ * only: Node reads every byte of the script it runs, and a megabyte of comment costs the status line
+ * several milliseconds on every refresh. It takes every other part from the hook script beside it.
  * Returns the module sets of the meter and of the core (for the extension, which loads the hook script).
  */
 export async function buildHookScript() {
@@ -239,8 +243,9 @@ export async function buildHookScript() {
     [{ modules: REST_COMMANDS, expr: 'require("session-ledger-rest").__m' }],
     ['session-ledger-rest'],
   );
-  const [hot, meter, hooks, core, yaml] = await Promise.all([
+  const [hot, transcript, meter, hooks, core, yaml] = await Promise.all([
     buildPart({ ...common, banner: cli.banner }, 'src/cli/hot.ts'),
+    buildPart(common, 'src/cli/transcript.ts'),
     buildPart(common, 'src/cli/meter.ts'),
     buildPart({ ...common, external: ['yaml'] }, 'src/cli/hooks-main.ts'),
     // The YAML library is a part of its own: the core requires it only for a text its plain reader does not take.
@@ -275,6 +280,11 @@ export async function buildHookScript() {
     '}',
   ];
   const hotText = asciiOnly(plainBuiltins(hot.text, 'status line')).replace(/\n*$/, '');
+  const transcriptPart = part(
+    HOOK_TRANSCRIPT_MARKER,
+    plainBuiltins(transcript.text, 'transcript meter'),
+    'transcript meter',
+  );
   const meterPart = part(HOOK_METER_MARKER, plainBuiltins(meter.text, 'meter'), 'meter');
   const corePart = part(HOOK_CORE_MARKER, plainBuiltins(core.text, 'core'), 'core');
   const hooksPart = part(HOOK_HOOKS_MARKER, plainBuiltins(hooks.text, 'hooks'), 'hooks');
@@ -284,11 +294,11 @@ export async function buildHookScript() {
   const lines = (xs) => xs.join('\n').split('\n').length;
   const first = lines([hotText]) + 2;
   const at = [first];
-  for (const p of [meterPart, corePart, hooksPart, restPart]) at.push(at[at.length - 1] + lines(p));
+  for (const p of [transcriptPart, meterPart, corePart, hooksPart, restPart]) at.push(at[at.length - 1] + lines(p));
   const placeholder = `"${PART_LINES_PLACEHOLDER}"`;
   if (hotText.split(placeholder).length !== 2) throw new Error(`the status line's part must hold ${placeholder} once`);
-  const head = [hotText.replace(placeholder, `"${at.join(',')}"`), ...meterPart];
-  const tail = [...corePart, ...hooksPart, ...restPart, ...yamlPart, ''];
+  const head = [hotText.replace(placeholder, `"${at.join(',')}"`), ...transcriptPart];
+  const tail = [...meterPart, ...corePart, ...hooksPart, ...restPart, ...yamlPart, ''];
   writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), [...head, ...tail].join('\n'));
   writeFileSync(join(REPO, 'dist', STATUSLINE_SCRIPT), [...head, ''].join('\n'));
   return { meter: meter.modules, core: core.modules, rest: rest.modules };

@@ -1,32 +1,34 @@
 /**
  * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`, one plain JavaScript file),
- * in six parts (scripts/lib/build.mjs lays them out):
+ * in seven parts (scripts/lib/build.mjs lays them out):
  * 1. this module and the status line (./status-line) as code: the status line runs on every refresh
  *    of Claude Code's status line, and its usual call (Claude Code sent its own figure) parses and
  *    runs only this part;
- * 2. after the line HOOK_METER_MARKER, in one block comment: the meter (./meter: `context`,
- *    `hook remind`, a status line figure from the transcript);
- * 3. after the line HOOK_CORE_MARKER, in one block comment: the whole CLI (./main), for every other
+ * 2. after the line HOOK_TRANSCRIPT_MARKER, in one block comment: the status line's figure from the
+ *    transcript it names (./transcript), when Claude Code sent none;
+ * 3. after the line HOOK_METER_MARKER, in one block comment: the meter (./meter: `context`,
+ *    `hook remind`);
+ * 4. after the line HOOK_CORE_MARKER, in one block comment: the whole CLI (./main), for every other
  *    command, help and usage errors;
- * 4. after the line HOOK_HOOKS_MARKER, in one block comment: the PreCompact and SessionStart hooks on
+ * 5. after the line HOOK_HOOKS_MARKER, in one block comment: the PreCompact and SessionStart hooks on
  *    their own (./hooks-main), with only the code they reach;
- * 5. after the line HOOK_REST_MARKER, in one block comment: the commands the hooks, the status line
+ * 6. after the line HOOK_REST_MARKER, in one block comment: the commands the hooks, the status line
  *    and `status` never run (installing hooks, starting a system, the write actions), which the core
  *    takes from there when one runs;
- * 6. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core and the
+ * 7. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core and the
  *    hooks require only for a YAML text their own plain reader does not take.
  * Node skips a comment when it loads the file, so a part costs nothing until it runs (./parts loads
- * them). The status line's own script (STATUSLINE_SCRIPT_NAME) is this file without the core: it
- * takes the core from the hook script beside it, and from nowhere else.
+ * them). The status line's own script (STATUSLINE_SCRIPT_NAME) is this file's first two parts: it
+ * takes every other part from the hook script beside it, and from nowhere else.
  */
 import { asksForHelp, meterCommand } from './args';
 import { cwdOrNull, exitWith, internalError, onceStdin, processIo, UsageError, type Io } from './io';
-import { coreOrWhy, CoreUnavailable, hooksOrNull, loadMeter, type Meter } from './parts';
+import { coreOrWhy, CoreUnavailable, hooksOrNull, loadMeter, loadTranscript, type Meter } from './parts';
 import { runStatusLine } from './status-line';
 import type * as GuardModule from '../core/hooks/guard';
 
 // The extension and the command-line tool's other scripts take the parts through these.
-export { CoreUnavailable, loadCore, loadHooks, loadMeter, loadRest } from './parts';
+export { CoreUnavailable, loadCore, loadHooks, loadMeter, loadRest, loadTranscript } from './parts';
 
 export async function hotMain(argv: string[], io: Io = processIo()): Promise<number> {
   io = onceStdin(io);
@@ -35,7 +37,7 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
     try {
       // The status line prints the relayed command's output as it is (its own line is plain ASCII).
       return await runStatusLine(rest, io, {
-        measure: (root, opts) => loadMeter().measure(root, opts),
+        measure: (root, opts) => loadTranscript().measure(root, opts),
         // The guard as the hook runs it: its own part of the hook script, else (a copy without it) the core's.
         checkpointDone: async (root, q) => {
           const hooks = hooksOrNull();
@@ -57,19 +59,24 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
   // Every other command goes straight to the core, the PreCompact and SessionStart hooks to their own
   // part (to the core when a copy cut short lacks it); the meter's commands, and any command in a working
   // directory that was deleted (the meter says so, or moves a hook to its project), go to the meter.
+  /** Why the core is not there, once a command that needs it found none. */
+  let noCore: string | null = null;
   if (!meterCommand(argv) && cwdOrNull() !== null) {
     const hooks = name === 'hook' && !asksForHelp(rest) ? hooksOrNull() : null;
     if (hooks) return hooks.hooksMain(argv, io);
     const c = coreOrWhy();
     if ('core' in c) return c.core.main(argv, io);
+    noCore = c.missing;
   }
   let meter: Meter;
   try {
     meter = loadMeter();
   } catch (err) {
     if (!(err instanceof CoreUnavailable)) throw err;
-    // A hook never fails the agent (exit 2 would block /compact): it allows and says why.
-    io.stderr(`session-ledger: ${err.message}; run \`hooks install\` again.${name === 'hook' ? ' Allowing.' : ''}`);
+    // A hook never fails the agent (exit 2 would block /compact): it allows and says why, naming the
+    // part the command needed (the status line's script takes both from the hook script beside it).
+    const why = noCore ?? err.message;
+    io.stderr(`session-ledger: ${why}; run \`hooks install\` again.${name === 'hook' ? ' Allowing.' : ''}`);
     return name === 'hook' ? 0 : 2;
   }
   return meter.meterMain(argv, io, coreOrWhy);

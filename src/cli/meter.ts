@@ -1,7 +1,6 @@
 /**
  * The hook script's meter part (src/cli/hot.ts loads it from the comment after HOOK_METER_MARKER):
- * `context`, `hook remind` (it runs before every prompt) and the transcript meter the status line
- * asks when its figure has to come from a transcript. They load nothing else. Every other command, help, and any usage error go
+ * `context` and `hook remind` (it runs before every prompt). They load nothing else. Every other command, help, and any usage error go
  * to the whole CLI (the core, ./main), which the hook script passes in as `core`.
  */
 import * as path from 'node:path';
@@ -9,7 +8,6 @@ import { NeedsFullReader } from '../core/context/full-reader';
 import { isDir } from '../core/files/fsread';
 import { appendHookLog } from '../core/hooks/io';
 import { readFilesBlocking } from '../core/context/files';
-import { measure as measureSessions } from '../core/context/measure';
 import { meterCommand, type MeterCommand } from './args';
 import * as context from './commands/context';
 import * as hookRemind from './commands/hook-remind';
@@ -31,12 +29,6 @@ export interface Core {
 
 /** The core, or why the hook script holds none (a build from source without one, or a damaged copy). */
 export type CoreOrWhy = { core: Core } | { missing: string };
-
-/** The transcript meter, for the status line's part (src/cli/hot.ts) in its command-line process. */
-export function measure(...args: Parameters<typeof measureSessions>): ReturnType<typeof measureSessions> {
-  readFilesBlocking();
-  return measureSessions(...args);
-}
 
 export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number> {
   readFilesBlocking();

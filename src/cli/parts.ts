@@ -3,9 +3,9 @@
  * lays them out; ./hot says what each runs): each is a bundle in a block comment, the body of a
  * function that is never called (PART_FUNCTION). `loadPart` takes a part from its function's text
  * (the script's source as V8 keeps it, so the file is not read twice), turns each CORE_END_ESCAPED
- * back into a star-slash and compiles it: nothing compressed, nothing cached. A script without the
- * core (the status line's and the meter's own scripts) takes it from the hook script beside it, and
- * from nowhere else.
+ * back into a star-slash and compiles it: nothing compressed, nothing cached. A script without a
+ * part (the status line's script holds only the transcript meter, the meter's own script none) takes
+ * it from the hook script beside it, and from nowhere else.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,10 +16,13 @@ import {
   HOOK_METER_MARKER,
   HOOK_REST_MARKER,
   HOOK_SCRIPT_NAME,
+  HOOK_TRANSCRIPT_MARKER,
   HOOK_YAML_MARKER,
   PART_FUNCTION,
+  PART_MARKERS,
 } from '../core/hooks/files';
 import type * as MeterPart from './meter';
+import type * as TranscriptPart from './transcript';
 import type { Core, CoreOrWhy } from './meter';
 import type * as HooksPart from './hooks-main';
 
@@ -28,6 +31,8 @@ export class CoreUnavailable extends Error {}
 
 /** What the meter part exports (./meter). */
 export type Meter = typeof MeterPart;
+/** What the transcript part exports (./transcript). */
+export type Transcript = typeof TranscriptPart;
 /** What the hooks' part exports (./hooks-main). */
 export type Hooks = typeof HooksPart;
 
@@ -35,6 +40,7 @@ const parts = new Map<string, unknown>();
 
 /** What each part is, in messages. */
 const PART_NAME: Record<string, string> = {
+  [HOOK_TRANSCRIPT_MARKER]: 'transcript meter',
   [HOOK_METER_MARKER]: 'meter',
   [HOOK_CORE_MARKER]: 'core',
   [HOOK_HOOKS_MARKER]: 'hooks',
@@ -43,13 +49,14 @@ const PART_NAME: Record<string, string> = {
 };
 
 // The functions the build writes after part 1, one per part, whose bodies are the parts' comments.
-declare const sessionLedgerMeter: unknown,
+declare const sessionLedgerTranscript: unknown,
+  sessionLedgerMeter: unknown,
   sessionLedgerCore: unknown,
   sessionLedgerHooks: unknown,
   sessionLedgerRest: unknown,
   sessionLedgerYaml: unknown;
 /** The parts in the order they stand in the file. */
-const MARKERS = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_HOOKS_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER];
+const MARKERS = PART_MARKERS;
 /**
  * The line of this file on which each part's function begins, in MARKERS' order,
  * comma-separated: the build writes the numbers in place of this placeholder.
@@ -64,6 +71,7 @@ const PART_LINES = '__SESSION_LEDGER_PART_LINES__';
 function ownPart(marker: string): { text: string; line: number } | null {
   const i = MARKERS.indexOf(marker);
   const fn = [
+    typeof sessionLedgerTranscript === 'function' && sessionLedgerTranscript,
     typeof sessionLedgerMeter === 'function' && sessionLedgerMeter,
     typeof sessionLedgerCore === 'function' && sessionLedgerCore,
     typeof sessionLedgerHooks === 'function' && sessionLedgerHooks,
@@ -133,8 +141,11 @@ function loadPart<T>(marker: string, file = __filename, req: (id: string) => unk
   return mod.exports;
 }
 
-/** The meter part: `context`, `hook remind`, the transcript meter. */
-export const loadMeter = (): Meter => loadPart<Meter>(HOOK_METER_MARKER);
+/** The status line's transcript meter: from this file (the status line's script holds it too). */
+export const loadTranscript = (): Transcript => loadPart<Transcript>(HOOK_TRANSCRIPT_MARKER);
+
+/** The meter part (`context`, `hook remind`): from this file, else (the status line's script) from the hook script beside it. */
+export const loadMeter = (): Meter => fromHere((file) => loadPart<Meter>(HOOK_METER_MARKER, file));
 
 /**
  * The whole CLI (the extension takes the core's modules from its `__m`): from this file, else (the

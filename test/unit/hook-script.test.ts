@@ -17,6 +17,7 @@ import {
   HOOK_METER_MARKER,
   HOOK_REST_MARKER,
   HOOK_YAML_MARKER,
+  PART_MARKERS,
 } from '../../src/core/hooks/files';
 import { HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, S3_STATE, sessionStart, SID } from './checkpoint-fixtures';
@@ -32,24 +33,23 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   // After the status line's code, each part follows its marker line as plain code in one block comment, the
   // body of a function that is never called, which nothing inside ends early: Node never parses it as code
   // (loadPart compiles it).
-  const marks = [HOOK_METER_MARKER, HOOK_CORE_MARKER, HOOK_HOOKS_MARKER, HOOK_REST_MARKER, HOOK_YAML_MARKER].map((m) =>
-    lines.indexOf(m),
-  );
+  const marks: number[] = PART_MARKERS.map((m) => lines.indexOf(m));
+  assert.equal(marks.length, 6);
   assert.ok(
     marks[0] > 0 && marks.every((m, i) => i === 0 || marks[i - 1] < m),
     `the parts in order: ${marks.join(', ')}`,
   );
   assert.deepEqual(lines.slice(-3), ['*/', '}', '']);
   for (const [i, at] of marks.entries()) {
-    const end = i + 1 < marks.length ? marks[i + 1] : lines.length - 1;
-    assert.match(lines[at + 1], /^function sessionLedger(Meter|Core|Hooks|Rest|Yaml)\(\) \{$/);
+    const end: number = i + 1 < marks.length ? marks[i + 1] : lines.length - 1;
+    assert.match(lines[at + 1], /^function sessionLedger(Transcript|Meter|Core|Hooks|Rest|Yaml)\(\) \{$/);
     assert.equal(lines[at + 2], '/*');
     assert.deepEqual(lines.slice(end - 2, end), ['*/', '}']);
     const part = lines.slice(at + 3, end - 2).join('\n');
     assert.equal(part.includes('*/'), false);
     assert.match(part, /^var __/m, 'code as it is, not behind line comments');
   }
-  assert.match(lines.slice(marks[4]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
+  assert.match(lines.slice(marks[5]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
   // Not minified: lines a reader can follow.
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
   assert.ok(
@@ -159,20 +159,25 @@ test("a part's stack trace names the line of the hook script its code stands on,
     const h = require(script);
     Promise.resolve()
       .then(() =>
-        part === 'meter' ? h.loadMeter().meterMain(null) : part === 'hooks' ? h.loadHooks().hooksMain(null) : h.loadCore().main(null),
+        part === 'transcript' ? h.loadTranscript().measure(null) : part === 'meter' ? h.loadMeter().meterMain(null) : part === 'hooks' ? h.loadHooks().hooksMain(null) : h.loadCore().main(null),
       )
-      .catch((e) => console.log(/session-ledger\\.cjs:(\\d+):\\d+/.exec(e.stack)?.[1] ?? e.stack));`;
+      .catch((e) => console.log(/session-ledger(?:-statusline)?\\.cjs:(\\d+):\\d+/.exec(e.stack)?.[1] ?? e.stack));`;
   for (const [script, part] of [
+    [hook, 'transcript'],
     [hook, 'meter'],
     [hook, 'core'],
     [hook, 'hooks'],
+    [path.join(dir, 'session-ledger-statusline.cjs'), 'transcript'],
+    [path.join(dir, 'session-ledger-statusline.cjs'), 'meter'],
     [path.join(dir, 'session-ledger-statusline.cjs'), 'core'],
     [path.join(dir, 'session-ledger-statusline.cjs'), 'hooks'],
   ]) {
     const r = spawnSync(process.execPath, ['-e', probe, script, part], { encoding: 'utf8' });
     const line = Number(r.stdout.trim());
     assert.ok(line > 0, `${part} from ${path.basename(script)}: ${r.stdout}${r.stderr}`);
-    assert.match(lines[line - 1], /= argv;/, `${part} from ${path.basename(script)}: line ${line}: ${lines[line - 1]}`);
+    // The status line's script is the hook script's first lines: the same line numbers.
+    const failed = part === 'transcript' ? /= path\d*\.resolve\(root\);/ : /= argv;/;
+    assert.match(lines[line - 1], failed, `${part} from ${path.basename(script)}: line ${line}: ${lines[line - 1]}`);
   }
 });
 

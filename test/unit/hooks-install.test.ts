@@ -224,7 +224,7 @@ test('--statusline wraps the user statusLine command; uninstall puts it back byt
   assert.equal(existsSync(path.join(fresh, '.claude')), false);
 });
 
-test("--statusline installs the status line's own script (a tenth of the hook script, no core), which takes the core from the hook script beside it; an earlier relay through the hook script is rewritten; a changed script is kept; uninstall removes it", async () => {
+test("--statusline installs the status line's own script (under a fifteenth of the hook script: the status line and its transcript meter, no core and no meter), which takes every other part from the hook script beside it; an earlier relay through the hook script is rewritten; a changed script is kept; uninstall removes it", async () => {
   // An earlier version's relay, through the hook script, wrapping the user's command.
   const legacy = `${SCRIPT_CMD} statusline -- 'echo mine'`;
   const dir = workspace({
@@ -243,8 +243,10 @@ test("--statusline installs the status line's own script (a tenth of the hook sc
   assert.equal(settingsOf(dir).statusLine.command, relayCommand('echo mine'));
   assert.match(relayCommand(null), /session-ledger-statusline\.cjs" statusline$/);
   const script = readFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), 'utf8');
-  assert.ok(script.length * 5 < readFileSync(path.join(dir, SCRIPT_REL), 'utf8').length, `${script.length} bytes`);
+  assert.ok(script.length * 15 < readFileSync(path.join(dir, SCRIPT_REL), 'utf8').length, `${script.length} bytes`);
   assert.ok(!script.includes('\n// ---- session-ledger core ----\n'), 'no core');
+  assert.ok(!script.includes('\n// ---- session-ledger meter ----\n'), 'no meter');
+  assert.ok(script.includes('\n// ---- session-ledger transcript ----\n'), 'the transcript meter');
   const env = projectEnv(dir);
   const node = (args: string[], input = '') =>
     spawnSync(process.execPath, [STATUSLINE_SCRIPT_REL, ...args], { cwd: dir, env, input, encoding: 'utf8' });
@@ -274,6 +276,11 @@ test("--statusline installs the status line's own script (a tenth of the hook sc
   writeFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), `${script}// mine\n`);
   const again = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
   assert.deepEqual(again.problem, { kind: 'modified', file: STATUSLINE_SCRIPT_REL });
+  // Nor one of an earlier version (its second part the meter) that someone changed.
+  const older = script.replace('\n// ---- session-ledger transcript ----\n', '\n// ---- session-ledger meter ----\n');
+  writeFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), `${older}// mine\n`);
+  const earlier = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
+  assert.deepEqual(earlier.problem, { kind: 'modified', file: STATUSLINE_SCRIPT_REL });
   writeFileSync(path.join(dir, STATUSLINE_SCRIPT_REL), script);
 
   const u = await planHooksUninstall(dir);

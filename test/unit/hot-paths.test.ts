@@ -189,7 +189,8 @@ test("the meter (`context --json`, and the status line's figure from a transcrip
     `${SID}.jsonl`,
     `${usage}\n`,
   );
-  // The status line's own script (what the relay runs), with no core beside it: the meter needs none.
+  // The status line's own script (what the relay runs), with no hook script beside it: its figure from
+  // a transcript needs no other part. `context` runs from the hook script's meter part.
   const script = write(
     workspace({}, 'sl-script-'),
     'session-ledger-statusline.cjs',
@@ -197,7 +198,7 @@ test("the meter (`context --json`, and the status line's figure from a transcrip
   );
   const recorder = moduleRecorder();
   const runs = [
-    spawnSync(process.execPath, ['--require', recorder, script, 'context', '--json', '--root', dir], {
+    spawnSync(process.execPath, ['--require', recorder, HOOK_SCRIPT, 'context', '--json', '--root', dir], {
       cwd: dir,
       env,
       encoding: 'utf8',

@@ -271,6 +271,26 @@ test('statusline writes only into a project that has .claude/ (or --root); witho
   assert.equal(cli(['statusline', '--bogus'], { input: '{}' }).code, 2);
 });
 
+test("without a figure of Claude Code's, the status line measures only the session its JSON names: none named gives no figure, never the folder's newest session", () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  const home = workspace({}, 'sl-claude-');
+  const env = { CLAUDE_CONFIG_DIR: home };
+  write(
+    path.join(home, 'projects', encodeClaudeProjectDir(root)),
+    `${SID}.jsonl`,
+    ofFolder(lines(asst({ read: 30000, input: 0, session: SID })), root),
+  );
+  const input = { cwd: root, workspace: { current_dir: root, project_dir: root } };
+  // The session named by its id: its own transcript in the folder's project folder.
+  let r = cli(['statusline'], { input: JSON.stringify({ ...input, session_id: SID }), cwd: root, env });
+  assert.equal(r.stdout, 'ctx 15% (30k/200k)\n');
+  // No session named (no id, no transcript): no figure, although the folder has a session.
+  for (const none of [input, { ...input, session_id: 'not-a-session-id' }]) {
+    r = cli(['statusline'], { input: JSON.stringify(none), cwd: root, env });
+    assert.equal(r.stdout, 'ctx --\n', JSON.stringify(none));
+  }
+});
+
 test('the meter prefers a feed newer than the transcript figure and says so; an older or foreign feed is ignored', async () => {
   const root = workspace({ '.claude/settings.json': '{}' });
   const home = workspace({}, 'sl-claude-');

@@ -141,43 +141,32 @@ export function sizeText(bytes: number): string {
   return `${Math.round(bytes / 1024)} KB`;
 }
 
-/** Measure every session of the workspace (or the one transcript), with reasons for those without a figure. */
-export async function measureDetailed(
-  root: string,
-  opts: MeasureOptions & FollowerOptions = {},
-): Promise<MeasureResult> {
-  const rootAbs = path.resolve(root);
-  let sessions: SessionRef[];
-  const reasons: string[] = [];
-  /** The one transcript named (`transcript`, or the session's by its id), not found by discovery. */
-  let byPath = false;
+/**
+ * The one transcript named: `transcript`, else the Claude Code session `sessionId`'s own in the
+ * workspace's project folder. null when neither names one (the caller discovers the sessions).
+ */
+async function namedSession(rootAbs: string, opts: MeasureOptions): Promise<SessionRef | string | null> {
   const byId =
     !opts.transcript && opts.sessionId && UUID.test(opts.sessionId) && opts.agent !== 'codex'
       ? path.join(claudeHome(opts), 'projects', claudeProjectDirName(rootAbs), `${opts.sessionId}.jsonl`)
       : undefined;
-  if (opts.transcript || byId) {
-    const ref = await refForTranscript((opts.transcript ?? byId) as string, opts.agent);
-    if (!ref)
-      return {
-        sessions: [],
-        usages: [],
-        reasons: [
-          opts.transcript
-            ? `transcript not found or not a file: ${path.resolve(opts.transcript)}`
-            : `no transcript of session ${opts.sessionId} for ${rootAbs}`,
-        ],
-      };
-    sessions = [ref];
-    byPath = true;
-  } else {
-    sessions = (await findSessions(rootAbs, opts)).filter((s) => !opts.agent || s.agent === opts.agent);
-    if (!sessions.length) {
-      const who =
-        opts.agent === 'codex' ? 'Codex CLI' : opts.agent === 'claude' ? 'Claude Code' : 'Claude Code or Codex CLI';
-      reasons.push(`no ${who} session found for ${rootAbs}`);
-    }
-  }
+  if (!opts.transcript && !byId) return null;
+  const ref = await refForTranscript((opts.transcript ?? byId) as string, opts.agent);
+  if (ref) return ref;
+  return opts.transcript
+    ? `transcript not found or not a file: ${path.resolve(opts.transcript)}`
+    : `no transcript of session ${opts.sessionId} for ${rootAbs}`;
+}
+
+/** Each session's figure, and a reason for each that gave none. */
+async function measureSessions(
+  rootAbs: string,
+  sessions: SessionRef[],
+  opts: MeasureOptions & FollowerOptions,
+  byPath: boolean,
+): Promise<MeasureResult> {
   const usages: ContextUsage[] = [];
+  const reasons: string[] = [];
   for (const ref of sessions) {
     const follower = new ContextFollower(ref, { ...opts, root: rootAbs });
     const u = await follower.read();
@@ -185,6 +174,37 @@ export async function measureDetailed(
     else reasons.push(await noFigureReason(ref, follower, opts.agent !== undefined && byPath));
   }
   return { sessions, usages, reasons };
+}
+
+/** Measure every session of the workspace (or the one transcript), with reasons for those without a figure. */
+export async function measureDetailed(
+  root: string,
+  opts: MeasureOptions & FollowerOptions = {},
+): Promise<MeasureResult> {
+  const rootAbs = path.resolve(root);
+  const named = await namedSession(rootAbs, opts);
+  if (typeof named === 'string') return { sessions: [], usages: [], reasons: [named] };
+  if (named) return measureSessions(rootAbs, [named], opts, true);
+  const sessions = (await findSessions(rootAbs, opts)).filter((s) => !opts.agent || s.agent === opts.agent);
+  const result = await measureSessions(rootAbs, sessions, opts, false);
+  if (!sessions.length) {
+    const who =
+      opts.agent === 'codex' ? 'Codex CLI' : opts.agent === 'claude' ? 'Claude Code' : 'Claude Code or Codex CLI';
+    result.reasons.unshift(`no ${who} session found for ${rootAbs}`);
+  }
+  return result;
+}
+
+/**
+ * The figure of the one transcript named (`transcript`, else the session `sessionId`'s own), as the
+ * status line asks it: none when neither names one, never the folder's newest session. It reaches
+ * none of the session discovery, so the status line's part that holds it stays small.
+ */
+export async function measureNamed(root: string, opts: MeasureOptions = {}): Promise<ContextUsage[]> {
+  const rootAbs = path.resolve(root);
+  const named = await namedSession(rootAbs, opts);
+  if (named === null || typeof named === 'string') return [];
+  return (await measureSessions(rootAbs, [named], opts, true)).usages;
 }
 
 /** The figure of each agent's newest session of this workspace (or of the one transcript), newest session first. */

@@ -5,8 +5,8 @@
 export const HOOK_SCRIPT_NAME = 'session-ledger.cjs';
 /**
  * The status line's own script, which the relay runs on every refresh of Claude Code's status line:
- * the hook script's first two parts (the status line and the meter) without the core, about a tenth
- * of its size. Anything else it is asked it takes from the core of the hook script beside it.
+ * the hook script's first two parts (the status line and its transcript meter) without the rest,
+ * about a twentieth of its size. Anything else it is asked it takes from the hook script beside it.
  */
 export const STATUSLINE_SCRIPT_NAME = 'session-ledger-statusline.cjs';
 /** What versions before the one-file script installed beside it (the rest of the CLI, brotli-compressed): install and uninstall remove it. */
@@ -16,9 +16,10 @@ export const LEGACY_HOOK_CORE_NAME = 'session-ledger-core.br';
  * (PART_FUNCTION), a line `/*`, the code, a line `*\/` and a line `}` (scripts/lib/build.mjs has the
  * same). The function is never called: its body is only the comment, which Node skips when it loads
  * the file, and its text (Function.prototype.toString) hands the part to the script itself without
- * reading the file again. First the meter (`context`, `hook remind`, the status line's figure from a
- * transcript), then the core (every other command), then the parts below.
+ * reading the file again. First the status line's figure from a transcript, then the meter
+ * (`context`, `hook remind`), then the core (every other command), then the parts below.
  */
+export const HOOK_TRANSCRIPT_MARKER = '// ---- session-ledger transcript ----';
 export const HOOK_METER_MARKER = '// ---- session-ledger meter ----';
 export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
 /**
@@ -30,8 +31,18 @@ export const HOOK_HOOKS_MARKER = '// ---- session-ledger hooks ----';
 export const HOOK_REST_MARKER = '// ---- session-ledger rest ----';
 /** After them: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
+/** The parts' marker lines in the order they stand in the hook script. */
+export const PART_MARKERS: readonly string[] = [
+  HOOK_TRANSCRIPT_MARKER,
+  HOOK_METER_MARKER,
+  HOOK_CORE_MARKER,
+  HOOK_HOOKS_MARKER,
+  HOOK_REST_MARKER,
+  HOOK_YAML_MARKER,
+];
 /** The function whose body holds the part after each marker. */
 export const PART_FUNCTION: Readonly<Record<string, string>> = {
+  [HOOK_TRANSCRIPT_MARKER]: 'sessionLedgerTranscript',
   [HOOK_METER_MARKER]: 'sessionLedgerMeter',
   [HOOK_CORE_MARKER]: 'sessionLedgerCore',
   [HOOK_HOOKS_MARKER]: 'sessionLedgerHooks',

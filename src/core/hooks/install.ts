@@ -32,6 +32,7 @@ import {
   CODEX_HOOKS_REL,
   HOOK_CORE_MARKER,
   HOOK_METER_MARKER,
+  HOOK_TRANSCRIPT_MARKER,
   LEGACY_HOOK_CORE_NAME,
   INSTALL_RECORD_REL,
   SCRIPT_REL,
@@ -730,7 +731,8 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
       return plan;
     }
     const haveSl = await readRegularFile(plan.statuslinePath);
-    if (changedSinceInstall(haveSl, wantSl, plan.record.statuslineScript, HOOK_METER_MARKER))
+    // Its second part: the transcript meter now, the meter in what versions before wrote.
+    if (changedSinceInstall(haveSl, wantSl, plan.record.statuslineScript, HOOK_TRANSCRIPT_MARKER, HOOK_METER_MARKER))
       return modified(plan, STATUSLINE_SCRIPT_REL);
     plan.statuslineScript = haveSl && haveSl.equals(wantSl) ? 'keep' : 'write';
     plan.statuslineHash = haveSl ? sha256(haveSl) : null;
@@ -753,11 +755,22 @@ function statuslineBundle(cliBundle: string): string {
 
 /**
  * A script changed since install wrote it is someone's work: never replaced without being asked.
- * One cut short before `marker` (a part it cannot run without) is damaged, not changed: the hooks
- * say to run install again, and it is replaced.
+ * One cut short before its `markers` (a part it cannot run without; any one of them) is damaged, not
+ * changed: the hooks say to run install again, and it is replaced.
  */
-function changedSinceInstall(have: Buffer | null, want: Buffer, recorded: string | undefined, marker: string): boolean {
-  return Boolean(have && !have.equals(want) && recorded && sha256(have) !== recorded && have.includes(`\n${marker}\n`));
+function changedSinceInstall(
+  have: Buffer | null,
+  want: Buffer,
+  recorded: string | undefined,
+  ...markers: string[]
+): boolean {
+  return Boolean(
+    have &&
+    !have.equals(want) &&
+    recorded &&
+    sha256(have) !== recorded &&
+    markers.some((m) => have.includes(`\n${m}\n`)),
+  );
 }
 
 function modified(plan: HooksPlan, rel: string): HooksPlan {
