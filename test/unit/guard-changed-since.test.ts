@@ -98,9 +98,10 @@ test("the status bar's preview says the 'broken' rule in words", () => {
 });
 
 /** `src` copied and checkpointed for SID: every file dated ten minutes ago, the marker five. */
-function checkpointedAt(src: string): { dir: string; markerMs: number } {
+/** A workspace of `srcs` copied over each other, committed and checkpointed, its files 10 min old and the marker 5 min. */
+function checkpointedAt(...srcs: string[]): { dir: string; markerMs: number } {
   const dir = workspace({});
-  cpSync(src, dir, { recursive: true });
+  for (const src of srcs) cpSync(src, dir, { recursive: true });
   gitInit(dir);
   const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -422,11 +423,9 @@ test('a vouched home over the read limit (a warning, read from its first bytes) 
   assert.equal(d.allow, true, d.reason);
 });
 
-test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file); a vouched file gone blocks whoever read it', async () => {
-  // S0 switched off after the checkpoint: never checkpointed from then on, its unreadable ledger blocks
-  // nothing. Removed or a link that leads nowhere, it is a vouched file gone: the marker does not say which
-  // system read it (S0's ledger_path may be another system's home), so that is said, and a new checkpoint
-  // (which vouches for no switched-off system) lets /compact through.
+test("a switched-off system's own home blocks nothing, unreadable or gone (its seed: never checkpointed), while another system is on too; nor does a file under a marker written by hand (it vouches for no file); a vouched file another system reads blocks when gone", async () => {
+  // S0 switched off after the checkpoint: never checkpointed from then on, its ledger blocks nothing,
+  // whether it cannot be read, is removed or is a link that leads nowhere.
   for (const spoil of ['binary', 'removed', 'dangling'] as const) {
     const off = idleDemo();
     const yml = path.join(off, '.agents.yml');
@@ -442,16 +441,7 @@ test('a vouched home that cannot be read now blocks nothing when its system is s
       unlinkSync(ledger);
       if (spoil === 'dangling') symlinkSync('nowhere.md', ledger);
     }
-    for (const [how, code, said] of await answers(off)) {
-      assert.equal(code, spoil === 'binary' ? 0 : 2, `${spoil}, ${how}: ${said}`);
-      if (spoil !== 'binary')
-        assert.match(said, /\.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/);
-    }
-    if (spoil === 'binary') continue;
-    const again = cli(['checkpoint', '--root', off, '--session', SID, '--confirm', 'feedback-stored,last-request']);
-    assert.equal(again.code, 0, again.stdout + again.stderr);
-    for (const [how, code, said] of await answers(off))
-      assert.equal(code, 0, `${spoil} after a new checkpoint, ${how}: ${said}`);
+    for (const [how, code, said] of await answers(off)) assert.equal(code, 0, `${spoil}, ${how}: ${said}`);
   }
   // S0 switched off with its ledger_path on S3's STATE.md: that file removed is S3's state gone.
   const shared = idleDemo();
@@ -519,6 +509,44 @@ test('S0 alone, its .agents.yml and its ledger both removed after a checkpoint: 
   }
   const o = cli(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
   assert.equal(o.code, 0, o.stdout + o.stderr);
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+});
+
+test("S0 switched off with its ledger_path on S3's STATE.md, S3's STATE.md removed after a checkpoint: /compact is stopped, as it is S3's state gone (the path is S3's home, not only S0's)", async () => {
+  for (const lp of ['notes/l.md', 'docs/state/STATE.md']) {
+    const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s3/good'));
+    cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+    writeFileSync(path.join(dir, '.agents.yml'), `config_version: 1\nsession:\n  ledger_path: ${lp}\n`);
+    unlinkSync(path.join(dir, STATE));
+    for (const [how, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${lp}, ${how}: ${said}`);
+      assert.match(said, /docs\/state\/STATE\.md is gone, empty or a link that leads nowhere since/, `${lp}, ${how}`);
+    }
+  }
+});
+
+test("no system on, S3's STATE.md and the switched-off S0's ledger both gone: the block names S3's file and asks for it back, and once it is back /compact goes through, as it said", async () => {
+  const { dir } = checkpointedAt(
+    ...['test/fixtures/s3/good', 'test/fixtures/s0/good'].map((src) => path.join(REPO, src)),
+  );
+  const old = (Date.now() - 10 * 60_000) / 1000;
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  writeFileSync(path.join(dir, '.agents.yml'), 'config_version: 1\n');
+  utimesSync(path.join(dir, '.agents.yml'), old, old);
+  unlinkSync(path.join(dir, STATE));
+  unlinkSync(path.join(dir, '.agents/session_ledger.md'));
+  for (const [how, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(said, /but docs\/state\/STATE\.md is gone, empty or a link/, how);
+    assert.match(
+      said,
+      /bring it back \(git checkout -- <file>, for a file git tracks\), then run \/compact again/,
+      how,
+    );
+  }
+  const back = spawnSync('git', ['-C', dir, 'checkout', '--', STATE], { encoding: 'utf8' });
+  assert.equal(back.status, 0, back.stderr);
+  utimesSync(path.join(dir, STATE), old, old);
   for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
 });
 

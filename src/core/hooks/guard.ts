@@ -307,12 +307,27 @@ function changedSince(
 /**
  * The home files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
  * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
- * longer watched). Also when a system was switched off since: the marker names files, not the system
- * that read each (a switched-off S0's ledger path may be another system's home), so a vouched file
- * gone is said, and a new checkpoint, which vouches for no switched-off system, lets /compact through.
- * Only when no system is switched on (a checkpoint then writes no marker) does the home of a
- * switched-off system block nothing, as its seed says: `off` holds those homes then.
+ * longer watched). The marker names files, not the system that read each, so a vouched file gone
+ * blocks whoever read it, except at `off` (switchedOffHomes).
  */
+/**
+ * The homes of the systems switched off now, where a vouched file gone blocks nothing: a system
+ * switched off is never checkpointed (S0 without `session.ledger: true`, as its seed says). Not one
+ * that is also another system's home (S0's `ledger_path` may name S3's STATE.md) or a file a system
+ * switched on reads now: that file gone is that system's state gone.
+ */
+function switchedOffHomes(report: WorkspaceReport | null): Set<string> {
+  const systems = report?.systems ?? [];
+  const read = new Set(systems.filter((s) => !s.skipped).flatMap((s) => s.docs.map((d) => d.relPath)));
+  const off = new Set<string>();
+  for (const s of systems) {
+    if (!s.skipped || read.has(s.home)) continue;
+    if (!ALL_FACTS.some((f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home))))
+      off.add(s.home);
+  }
+  return off;
+}
+
 function vouchedGone(root: string, marker: MarkerFile, off: ReadonlySet<string>): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
   const out: string[] = [];
@@ -483,7 +498,7 @@ async function decide(
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
   // No system switched on (S0 switched off, the others gone): `checkpoint` writes no marker then.
   const noneOn = !(report?.systems ?? []).some((s) => !s.skipped);
-  const gone = vouchedGone(root, marker, new Set(noneOn ? (report?.systems ?? []).map((s) => s.home) : []));
+  const gone = vouchedGone(root, marker, switchedOffHomes(report));
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     const optOut = optOutLines(cli, sid, marker.rel);
