@@ -13,7 +13,17 @@ export function ensureDeps() {
   const lock = path.join(repo, 'package-lock.json');
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
     console.log('session-ledger: installing dependencies (npm ci)…');
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: repo, stdio: 'inherit' });
+    try {
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: repo, stdio: 'inherit' });
+    } catch (err) {
+      // npm has said why above; one line says what failed and what to do, without this script's stack.
+      const how =
+        err.code === 'ENOENT' ? 'npm was not found on PATH' : `npm ci exited with ${err.status ?? err.signal}`;
+      console.error(
+        `session-ledger: the dependencies could not be installed (${how}). npm says why above: fix that (often the network or the registry), then run \`npm ci\` in ${repo} and the command again.`,
+      );
+      process.exit(1);
+    }
   }
 }
 
