@@ -1,7 +1,8 @@
 /**
  * The hook script's meter part (src/cli/hot.ts loads it from the comment after HOOK_METER_MARKER):
- * `context` and `hook remind` (it runs before every prompt). They load nothing else. Every other command, help, and any usage error go
- * to the whole CLI (the core, ./main), which the hook script passes in as `core`.
+ * `context` and `hook remind` (it runs before every prompt). They load nothing else. Every other
+ * command, help, and any usage error go to the whole CLI (the core, ./main), which the hook script
+ * passes in as `core`.
  */
 import * as path from 'node:path';
 import { NeedsFullReader } from '../core/context/full-reader';

@@ -6,7 +6,7 @@ export const HOOK_SCRIPT_NAME = 'session-ledger.cjs';
 /**
  * The status line's own script, which the relay runs on every refresh of Claude Code's status line:
  * the hook script's first two parts (the status line and its transcript meter) without the rest,
- * about a twentieth of its size. Anything else it is asked it takes from the hook script beside it.
+ * about an eighteenth of its size. Anything else it is asked it takes from the hook script beside it.
  */
 export const STATUSLINE_SCRIPT_NAME = 'session-ledger-statusline.cjs';
 /** What versions before the one-file script installed beside it (the rest of the CLI, brotli-compressed): install and uninstall remove it. */
