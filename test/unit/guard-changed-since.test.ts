@@ -98,10 +98,15 @@ test("the status bar's preview says the 'broken' rule in words", () => {
 });
 
 /** `src` copied and checkpointed for SID: every file dated ten minutes ago, the marker five. */
-/** A workspace of `srcs` copied over each other, committed and checkpointed, its files 10 min old and the marker 5 min. */
-function checkpointedAt(...srcs: string[]): { dir: string; markerMs: number } {
+/**
+ * A workspace of `srcs` copied over each other (a function among them changes the folder then),
+ * committed and checkpointed, its files 10 min old and the marker 5 min.
+ */
+function checkpointedAt(...srcs: Array<string | ((dir: string) => void)>): { dir: string; markerMs: number } {
   const dir = workspace({});
-  for (const src of srcs) cpSync(src, dir, { recursive: true });
+  for (const src of srcs)
+    if (typeof src === 'string') cpSync(src, dir, { recursive: true });
+    else src(dir);
   gitInit(dir);
   const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -522,6 +527,31 @@ test("S0 switched off with its ledger_path on S3's STATE.md, S3's STATE.md remov
       assert.equal(code, 2, `${lp}, ${how}: ${said}`);
       assert.match(said, /docs\/state\/STATE\.md is gone, empty or a link that leads nowhere since/, `${lp}, ${how}`);
     }
+  }
+});
+
+test("S2's project state kept at S0's ledger path while S0 was switched off, removed or emptied after the checkpoint: /compact is stopped (S0 never vouched for that file; S2 did)", async () => {
+  for (const spoil of ['removed', 'emptied'] as const) {
+    const { dir } = checkpointedAt(
+      path.join(REPO, 'test/fixtures/s2/good'),
+      path.join(REPO, 'test/fixtures/s3/good'),
+      (d) => {
+        mkdirSync(path.join(d, '.agents'), { recursive: true });
+        renameSync(path.join(d, '.claude/project-state.md'), path.join(d, '.agents/session_ledger.md'));
+        const manifest = path.join(d, 'context-manifest.yaml');
+        writeFileSync(
+          manifest,
+          readFileSync(manifest, 'utf8').replace('.claude/project-state.md', '.agents/session_ledger.md'),
+        );
+        writeFileSync(path.join(d, '.agents.yml'), 'config_version: 1\n');
+      },
+    );
+    assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), / {2}\.agents\/session_ledger\.md$/m);
+    cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+    const ledger = path.join(dir, '.agents/session_ledger.md');
+    if (spoil === 'removed') unlinkSync(ledger);
+    else writeFileSync(ledger, '');
+    for (const [how, code, said] of await answers(dir)) assert.equal(code, 2, `${spoil}, ${how}: ${said}`);
   }
 });
 

@@ -312,18 +312,24 @@ function changedSince(
  */
 /**
  * The homes of the systems switched off now, where a vouched file gone blocks nothing: a system
- * switched off is never checkpointed (S0 without `session.ledger: true`, as its seed says). Not one
- * that is also another system's home (S0's `ledger_path` may name S3's STATE.md) or a file a system
- * switched on reads now: that file gone is that system's state gone.
+ * switched off is never checkpointed (S0 without `session.ledger: true`, as its seed says). Only one
+ * that system vouched for itself, on at the checkpoint (the marker vouches for its config file too),
+ * and that is no other system's: not another system's home (S0's `ledger_path` may name S3's
+ * STATE.md) nor a file a system switched on reads now. A file there that another system vouched for
+ * (S2's project state moved to S0's path while S0 was off) is that system's state gone.
  */
-function switchedOffHomes(report: WorkspaceReport | null): Set<string> {
+function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): Set<string> {
   const systems = report?.systems ?? [];
+  const vouched = new Set(marker.content.hashes.map((h) => h.path));
   const read = new Set(systems.filter((s) => !s.skipped).flatMap((s) => s.docs.map((d) => d.relPath)));
   const off = new Set<string>();
   for (const s of systems) {
     if (!s.skipped || read.has(s.home)) continue;
-    if (!ALL_FACTS.some((f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home))))
-      off.add(s.home);
+    const wasOn = FACTS[s.id].companions.some((c) => c.what === 'config' && vouched.has(c.path));
+    const elsewhere = ALL_FACTS.some(
+      (f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home)),
+    );
+    if (wasOn && !elsewhere) off.add(s.home);
   }
   return off;
 }
@@ -498,7 +504,7 @@ async function decide(
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
   // No system switched on (S0 switched off, the others gone): `checkpoint` writes no marker then.
   const noneOn = !(report?.systems ?? []).some((s) => !s.skipped);
-  const gone = vouchedGone(root, marker, switchedOffHomes(report));
+  const gone = vouchedGone(root, marker, switchedOffHomes(report, marker));
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     const optOut = optOutLines(cli, sid, marker.rel);
