@@ -305,12 +305,6 @@ function changedSince(
 }
 
 /**
- * The home files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
- * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
- * longer watched). The marker names files, not the system that read each, so a vouched file gone
- * blocks whoever read it, except at `off` (switchedOffHomes).
- */
-/**
  * The homes of the systems switched off now, where a vouched file gone blocks nothing: a system
  * switched off is never checkpointed (S0 without `session.ledger: true`, as its seed says). Only one
  * that system vouched for itself, on at the checkpoint (the marker vouches for its config file too),
@@ -334,6 +328,12 @@ function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): S
   return off;
 }
 
+/**
+ * The home files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
+ * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
+ * longer watched). The marker names files, not the system that read each, so a vouched file gone
+ * blocks whoever read it, except at `off` (switchedOffHomes).
+ */
 function vouchedGone(root: string, marker: MarkerFile, off: ReadonlySet<string>): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
   const out: string[] = [];
