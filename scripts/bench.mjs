@@ -21,6 +21,7 @@ import {
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { prepareWorkspace, writeClaudeHome, SESSION_ID } from './lib/workspace.mjs';
 import { DROPPED, TIMED_ENV } from './lib/bench-env.mjs';
@@ -501,6 +502,26 @@ async function linearity(tmp) {
       `| ${label} | ${t[10_000].toFixed(0)} ms | ${t[20_000].toFixed(0)} ms | ${t[100_000].toFixed(0)} ms | **${r.toFixed(1)}×**${r <= 11 ? ' ✓' : ' ✗'} | ${per} |`,
     );
   }
+  // A floor, for scale: the first step of every parse, markdown-it's own table of where each line begins
+  // and ends (StateBlock: one loop over the text, five numbers pushed a line), on the S4 STATE.md files
+  // above. Its growth is the machine's (the arrays and the text outgrow the CPU's caches), none of ours.
+  const mdIt = createRequire(import.meta.url).resolve('markdown-it');
+  const floorChild = `const MarkdownIt = require(${JSON.stringify(mdIt)}); const md = new MarkdownIt();
+    const text = require('node:fs').readFileSync(process.argv[1], 'utf8'); let best = Infinity;
+    for (let i = 0; i < Number(process.argv[2]); i++) { const t0 = process.hrtime.bigint(); new md.block.State(text, md, {}, []); best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6); }
+    process.stdout.write(String(best));`;
+  const f = {};
+  for (const n of [10_000, 20_000, 100_000]) {
+    const file = path.join(tmp, `S4-STATE-md-headings-${n}`, '.agents', 'STATE.md');
+    f[n] = Number(
+      execFileSync(process.execPath, ['-e', floorChild, file, String(n <= 20_000 ? 9 : 3)], { encoding: 'utf8' }),
+    );
+  }
+  const fr = f[100_000] / f[10_000];
+  const fper = [10_000, 20_000, 100_000].map((n) => ((f[n] * 1000) / n).toFixed(2)).join(' / ');
+  console.log(
+    `| floor: markdown-it's line table alone (StateBlock) on the S4 STATE.md files | ${f[10_000].toFixed(2)} ms | ${f[20_000].toFixed(2)} ms | ${f[100_000].toFixed(2)} ms | **${fr.toFixed(1)}×** | ${fper} |`,
+  );
 }
 
 /** The meter when the newest record is huge (a pasted image of 9 MB): a figure, and how long it takes. */
