@@ -428,9 +428,11 @@ test('a vouched home over the read limit (a warning, read from its first bytes) 
   assert.equal(d.allow, true, d.reason);
 });
 
-test("a switched-off system's own home blocks nothing, unreadable or gone (its seed: never checkpointed), while another system is on too; nor does a file under a marker written by hand (it vouches for no file); a vouched file another system reads blocks when gone", async () => {
-  // S0 switched off after the checkpoint: never checkpointed from then on, its ledger blocks nothing,
-  // whether it cannot be read, is removed or is a link that leads nowhere.
+test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file); a vouched file gone blocks whoever read it', async () => {
+  // S0 switched off after the checkpoint: never checkpointed from then on, its unreadable ledger blocks
+  // nothing. Removed or a link that leads nowhere, it is a vouched file gone: the marker does not say which
+  // system read it (S0's ledger_path may be another system's home), so that is said, and a new checkpoint
+  // (which vouches for no switched-off system) lets /compact through.
   for (const spoil of ['binary', 'removed', 'dangling'] as const) {
     const off = idleDemo();
     const yml = path.join(off, '.agents.yml');
@@ -446,7 +448,16 @@ test("a switched-off system's own home blocks nothing, unreadable or gone (its s
       unlinkSync(ledger);
       if (spoil === 'dangling') symlinkSync('nowhere.md', ledger);
     }
-    for (const [how, code, said] of await answers(off)) assert.equal(code, 0, `${spoil}, ${how}: ${said}`);
+    for (const [how, code, said] of await answers(off)) {
+      assert.equal(code, spoil === 'binary' ? 0 : 2, `${spoil}, ${how}: ${said}`);
+      if (spoil !== 'binary')
+        assert.match(said, /\.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/);
+    }
+    if (spoil === 'binary') continue;
+    const again = cli(['checkpoint', '--root', off, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    for (const [how, code, said] of await answers(off))
+      assert.equal(code, 0, `${spoil} after a new checkpoint, ${how}: ${said}`);
   }
   // S0 switched off with its ledger_path on S3's STATE.md: that file removed is S3's state gone.
   const shared = idleDemo();
@@ -555,29 +566,73 @@ test("S2's project state kept at S0's ledger path while S0 was switched off, rem
   }
 });
 
-test("no system on, S3's STATE.md and the switched-off S0's ledger both gone: the block names S3's file and asks for it back, and once it is back /compact goes through, as it said", async () => {
-  const { dir } = checkpointedAt(
-    ...['test/fixtures/s3/good', 'test/fixtures/s0/good'].map((src) => path.join(REPO, src)),
-  );
-  const old = (Date.now() - 10 * 60_000) / 1000;
-  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
-  writeFileSync(path.join(dir, '.agents.yml'), 'config_version: 1\n');
-  utimesSync(path.join(dir, '.agents.yml'), old, old);
-  unlinkSync(path.join(dir, STATE));
-  unlinkSync(path.join(dir, '.agents/session_ledger.md'));
-  for (const [how, code, said] of await answers(dir)) {
-    assert.equal(code, 2, `${how}: ${said}`);
-    assert.match(said, /but docs\/state\/STATE\.md is gone, empty or a link/, how);
-    assert.match(
-      said,
-      /bring it back \(git checkout -- <file>, for a file git tracks\), then run \/compact again/,
-      how,
+test("S0 on at the checkpoint with its ledger elsewhere, S2's project state at S0's default ledger path; S0 switched off and that file removed, emptied or a link to nowhere: /compact is stopped everywhere", async () => {
+  for (const spoil of ['removed', 'emptied', 'dangling'] as const) {
+    const { dir } = checkpointedAt(
+      path.join(REPO, 'test/fixtures/s2/good'),
+      path.join(REPO, 'test/fixtures/s0/good'),
+      (d) => {
+        mkdirSync(path.join(d, 'notes'));
+        renameSync(path.join(d, '.agents/session_ledger.md'), path.join(d, 'notes/ledger.md'));
+        const y = path.join(d, '.agents.yml');
+        writeFileSync(y, readFileSync(y, 'utf8').replace('.agents/session_ledger.md', 'notes/ledger.md'));
+        renameSync(path.join(d, '.claude/project-state.md'), path.join(d, '.agents/session_ledger.md'));
+        const m = path.join(d, 'context-manifest.yaml');
+        writeFileSync(m, readFileSync(m, 'utf8').replace('.claude/project-state.md', '.agents/session_ledger.md'));
+      },
     );
+    assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), / {2}\.agents\.yml$/m);
+    cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+    writeFileSync(path.join(dir, '.agents.yml'), 'config_version: 1\n');
+    const f = path.join(dir, '.agents/session_ledger.md');
+    if (spoil === 'emptied') writeFileSync(f, '');
+    else unlinkSync(f);
+    if (spoil === 'dangling') symlinkSync('nowhere.md', f);
+    for (const [how, code, said] of await answers(dir)) assert.equal(code, 2, `${spoil}, ${how}: ${said}`);
   }
-  const back = spawnSync('git', ['-C', dir, 'checkout', '--', STATE], { encoding: 'utf8' });
-  assert.equal(back.status, 0, back.stderr);
-  utimesSync(path.join(dir, STATE), old, old);
-  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+});
+
+test("no system on, S3's STATE.md and the switched-off S0's ledger both gone: the block names both and asks for them back; both back, /compact goes through, as it said; only S3's back, the next block asks for a checkpoint, which lets it through", async () => {
+  for (const restore of ['both', 'S3 only'] as const) {
+    const { dir } = checkpointedAt(
+      ...['test/fixtures/s3/good', 'test/fixtures/s0/good'].map((src) => path.join(REPO, src)),
+    );
+    const old = (Date.now() - 10 * 60_000) / 1000;
+    cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+    writeFileSync(path.join(dir, '.agents.yml'), 'config_version: 1\n');
+    utimesSync(path.join(dir, '.agents.yml'), old, old);
+    unlinkSync(path.join(dir, STATE));
+    unlinkSync(path.join(dir, '.agents/session_ledger.md'));
+    for (const [how, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${how}: ${said}`);
+      assert.match(
+        said,
+        /but (?=.*\.agents\/session_ledger\.md)(?=.*docs\/state\/STATE\.md).* are gone, empty or a link/,
+        how,
+      );
+      assert.match(
+        said,
+        /bring them back \(git checkout -- <file>, for a file git tracks\), then run \/compact again/,
+        how,
+      );
+    }
+    const back = [STATE, ...(restore === 'both' ? ['.agents/session_ledger.md'] : [])];
+    const r = spawnSync('git', ['-C', dir, 'checkout', '--', ...back], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    for (const f of back) utimesSync(path.join(dir, f), old, old);
+    if (restore === 'both') {
+      for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${restore}, ${how}: ${said}`);
+      continue;
+    }
+    for (const [how, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${restore}, ${how}: ${said}`);
+      assert.match(said, /Run: .* checkpoint --session/, how);
+    }
+    const again = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    for (const [how, code, said] of await answers(dir))
+      assert.equal(code, 0, `${restore}, after a checkpoint, ${how}: ${said}`);
+  }
 });
 
 test('no system switched on after a state file the checkpoint vouched for is gone (S0 switched off, S3 removed): the block asks for the file back or the opt-out, not a checkpoint that can vouch for nothing', async () => {

@@ -305,20 +305,20 @@ function changedSince(
 }
 
 /**
- * The homes of the systems switched off now, where a vouched file gone blocks nothing: a system
- * switched off is never checkpointed (S0 without `session.ledger: true`, as its seed says). Only one
- * that system vouched for itself, on at the checkpoint (the marker vouches for its config file too),
- * and that is no other system's: not another system's home (S0's `ledger_path` may name S3's
- * STATE.md) nor a file a system switched on reads now. A file there that another system vouched for
- * (S2's project state moved to S0's path while S0 was off) is that system's state gone.
+ * While no system is switched on (a checkpoint then writes no marker), the homes of the systems
+ * switched off, where a vouched file gone blocks nothing: a system switched off is never
+ * checkpointed (S0 without `session.ledger: true`, as its seed says). Only a home the system
+ * vouched for itself, on at the checkpoint (the marker vouches for its config file too), and no
+ * other system's home (S0's `ledger_path` may name S3's STATE.md). While another system is on, a
+ * vouched file gone blocks whoever read it: the marker names files, not the system that read each
+ * (S2's project state may be kept at S0's path), and a new checkpoint lets /compact through.
  */
 function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): Set<string> {
   const systems = report?.systems ?? [];
-  const vouched = new Set(marker.content.hashes.map((h) => h.path));
-  const read = new Set(systems.filter((s) => !s.skipped).flatMap((s) => s.docs.map((d) => d.relPath)));
   const off = new Set<string>();
+  if (systems.some((s) => !s.skipped)) return off;
+  const vouched = new Set(marker.content.hashes.map((h) => h.path));
   for (const s of systems) {
-    if (!s.skipped || read.has(s.home)) continue;
     const wasOn = FACTS[s.id].companions.some((c) => c.what === 'config' && vouched.has(c.path));
     const elsewhere = ALL_FACTS.some(
       (f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home)),
@@ -508,17 +508,22 @@ async function decide(
   if (skeleton.length || gone.length) {
     const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     const optOut = optOutLines(cli, sid, marker.rel);
-    // With no system on, the way out is the file back, or the opt-out; a new checkpoint is not asked for.
-    if (!skeleton.length && noneOn)
+    // With no system on, the way out is the files back, or the opt-out; a new checkpoint is not asked for.
+    // Every vouched file gone is named, a switched-off system's too: once another is back, that one blocks.
+    if (!skeleton.length && noneOn) {
+      const allGone = vouchedGone(root, marker, new Set());
+      const all = allGone.map(oneLine).join(', ');
+      const [are, them, they] = allGone.length > 1 ? ['are', 'them', 'they'] : ['is', 'it', 'it'];
       return stop(
         'gone',
         [
-          `Compaction stopped: a checkpoint ran, but ${files} is gone, empty or a link that leads nowhere since (the checkpoint vouched for it), so nothing would come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
-          '1. If it held state to keep, bring it back (git checkout -- <file>, for a file git tracks), then run /compact again.',
+          `Compaction stopped: a checkpoint ran, but ${all} ${are} gone, empty or a link that leads nowhere since (the checkpoint vouched for ${them}), so nothing would come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
+          `1. If ${they} held state to keep, bring ${them} back (git checkout -- <file>, for a file git tracks), then run /compact again.`,
           ...optOut,
         ].join('\n'),
-        `BLOCK (marker ${marker.rel} present, but ${files} is gone, empty or a link to nowhere; no system is on)`,
+        `BLOCK (marker ${marker.rel} present, but ${all} ${are} gone, empty or a link to nowhere; no system is on)`,
       );
+    }
     return stop(
       skeleton.length ? 'skeleton' : 'gone',
       [
