@@ -656,3 +656,80 @@ test('no system switched on after a state file the checkpoint vouched for is gon
   assert.equal(o.code, 0, o.stdout + o.stderr);
   for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
 });
+
+test('no system switched on, the checkpoint past its window and nothing gone: /compact goes through (nothing a checkpoint vouches for is watched, and a checkpoint would write no marker)', async () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s0/good'));
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  const yml = path.join(dir, '.agents.yml');
+  const t = statSync(yml).mtime;
+  writeFileSync(yml, 'config_version: 1\n');
+  utimesSync(yml, t, t);
+  const nine = (Date.now() - 9 * 3600_000) / 1000;
+  utimesSync(path.join(dir, markerRel(SID)), nine, nine);
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.deepEqual([d.rule, d.log], ['idle', d.log]);
+  assert.match(d.log, /no system is switched on/);
+});
+
+test('no system switched on and no checkpoint: the block says so and its first step switches S0 on (or starts a system), so following the steps lets /compact through', async () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'test/fixtures/s0/good'), dir, { recursive: true });
+  writeFileSync(path.join(dir, '.agents.yml'), 'config_version: 1\n');
+  gitInit(dir);
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  for (const [how, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(
+      said,
+      /^1\. No system is switched on here \(S0: Checkpoint skipped - session\.ledger not enabled in \.agents\.yml\), so a checkpoint writes no marker\. To keep \.agents\/session_ledger\.md, switch S0 on: .*enable-ledger$/m,
+      how,
+    );
+    assert.doesNotMatch(said, /bring your state file up to date/, how);
+  }
+  // As the steps say: switch it on, checkpoint, /compact.
+  assert.equal(cli(['enable-ledger', '--root', dir]).code, 0);
+  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+  // No system at all: the step starts one.
+  const none = workspace({});
+  gitInit(none);
+  const d = await preCompactGuard(preCompact(none), { root: none, log: false });
+  assert.match(
+    d.reason,
+    /^1\. No system's state file is here, so a checkpoint writes no marker\. .*init lists them\.$/m,
+  );
+});
+
+test('a block naming several files says each as what it is, in the plural where there are several', async () => {
+  const dir = idleDemo();
+  const yml = path.join(dir, '.agents.yml');
+  const t = statSync(yml).mtime;
+  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
+  utimesSync(yml, t, t);
+  unlinkSync(path.join(dir, '.agents/session_ledger.md'));
+  unlinkSync(path.join(dir, '.agents/STATE.md'));
+  for (const [how, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(
+      said,
+      /but \.agents\/session_ledger\.md, \.agents\/STATE\.md are gone, empty or a link that leads nowhere since \(the checkpoint vouched for them\)/,
+      how,
+    );
+    assert.match(said, /the files themselves are the problem/, how);
+  }
+});
+
+test('Claude Code sent no session id: the way out for nothing to preserve is the line that writes the shared marker the guard reads, which lets /compact through', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  gitInit(dir);
+  // A session recorded for the folder: `checkpoint --nothing-to-preserve` would write that session's marker.
+  mkdirSync(path.join(dir, '.claude/session-ledger'), { recursive: true });
+  const d = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false });
+  assert.equal(d.allow, false);
+  const line = /^Nothing worth preserving\? Run: (.*)$/m.exec(d.reason)?.[1];
+  assert.equal(line, 'echo nothing-to-preserve > .claude/.checkpoint-ready', d.reason);
+  writeFileSync(path.join(dir, '.claude/.checkpoint-ready'), 'nothing-to-preserve\n');
+  assert.equal((await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false })).allow, true);
+});

@@ -172,7 +172,7 @@ test('a marker over an empty-skeleton state file blocks, and touching the marker
   write(dir, `.claude/.checkpoint-ready.${SID}`, '');
   const r = hook(dir, preCompact(dir));
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /\.claude\/session-ledger\.md is still an empty skeleton/);
+  assert.match(r.stderr, /\.claude\/session-ledger\.md is an empty skeleton/);
   write(dir, `.claude/.checkpoint-ready.${SID}`, `${SID}\n`);
   assert.equal(hook(dir, preCompact(dir)).code, 2);
 });

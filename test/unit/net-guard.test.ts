@@ -120,7 +120,7 @@ test('guard: nothing-to-preserve in the shared or the own marker allows at once;
   setAt(dir, T0, { [OWN]: 0, '.claude/session-ledger.md': -60 });
   const d = await guard(dir, 0);
   assert.deepEqual([d.rule, d.allow, d.exitCode], ['skeleton', false, 2]);
-  assert.match(d.reason, /\.claude\/session-ledger\.md is still an empty skeleton/);
+  assert.match(d.reason, /\.claude\/session-ledger\.md is an empty skeleton/);
 });
 
 test('guard: auto compactions, other events and malformed input are allowed and logged as such', async () => {

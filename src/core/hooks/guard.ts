@@ -114,18 +114,31 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
  * what brings it up to date, the manual items `--confirm` vouches for, the command, /compact again.
  */
 function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null): string[] {
-  return stepsTo(cli, sid, report, [bringUpToDate(report)]);
+  return stepsTo(cli, sid, report, [bringUpToDate(cli, report)]);
 }
 
-/** The step that has the agent bring each state file up to date, with its system's own trigger (a system switched off has none). */
-function bringUpToDate(report: WorkspaceReport | null): string[] {
+/**
+ * The step that has the agent bring each state file up to date, with its system's own trigger (a
+ * system switched off has none). While no system is switched on, a checkpoint writes no marker: the
+ * step switches S0 on, or starts a system when none is here.
+ */
+function bringUpToDate(cli: string, report: WorkspaceReport | null): string[] {
   const systems = (report?.systems ?? []).filter((s) => !s.skipped);
-  return systems.length
+  if (systems.length)
+    return [
+      'Have your agent bring each state file up to date:',
+      ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
+    ];
+  if (!report) return ['Have your agent bring your state file up to date.'];
+  const off = report.systems.find((s) => s.skipped && FACTS[s.id].switchOn);
+  return off
     ? [
-        'Have your agent bring each state file up to date:',
-        ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
+        `No system is switched on here (${off.id}: ${off.skipped}), so a checkpoint writes no marker. To keep ${oneLine(off.home)}, switch ${off.id} on: ${cli} ${FACTS[off.id].switchOn}`,
+        `   Then have your agent bring it up to date: ${FACTS[off.id].checkpointTrigger}.`,
       ]
-    : ['Have your agent bring your state file up to date.'];
+    : [
+        `No system's state file is here, so a checkpoint writes no marker. To keep state across /compact, start one: ${cli} init lists them.`,
+      ];
 }
 
 /**
@@ -150,10 +163,15 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
   return steps.flatMap(([first, ...rest], i) => [`${i + 1}. ${first}`, ...rest]);
 }
 
-/** The way out for a session with nothing worth preserving: the command, and the line to write by hand at `markerAt`. */
+/**
+ * The way out for a session with nothing worth preserving: the command, and the line to write by hand
+ * at `markerAt`. Without a session id only the line: `checkpoint` then writes the marker of the session
+ * it finds, which is not the shared one this guard reads.
+ */
 function optOutLines(cli: string, sid: string | null, markerAt: string): string[] {
+  if (!sid) return [`Nothing worth preserving? Run: echo nothing-to-preserve > ${markerAt}`];
   return [
-    `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve${sid ? ` --session ${sid}` : ''}`,
+    `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve --session ${sid}`,
     `   (or: echo nothing-to-preserve > ${markerAt})`,
   ];
 }
@@ -426,7 +444,7 @@ async function decide(
             '   A .claude.copy left from an earlier try stops it: look inside, then remove it.',
             `   If the link leads nowhere: ${cdRoot}rm .claude && mkdir .claude, then install the hooks again (Session Ledger: Install guard hooks, or session-ledger hooks install).`,
           ],
-          bringUpToDate(report),
+          bringUpToDate(cli, report),
         ]),
       ].join('\n'),
       `BLOCK (${choice.folder} is a symbolic link: no marker)`,
@@ -440,7 +458,7 @@ async function decide(
       null,
       [
         `Compaction stopped: ${oneLine(choice.rel)} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint.`,
-        ...stepsTo(cli, sid, report, [[`Remove it: rm -r ${oneLine(choice.rel)}`], bringUpToDate(report)]),
+        ...stepsTo(cli, sid, report, [[`Remove it: rm -r ${oneLine(choice.rel)}`], bringUpToDate(cli, report)]),
       ].join('\n'),
       `BLOCK (${choice.rel} is ${choice.why}: no marker)`,
     );
@@ -506,7 +524,6 @@ async function decide(
   const noneOn = !(report?.systems ?? []).some((s) => !s.skipped);
   const gone = vouchedGone(root, marker, switchedOffHomes(report, marker));
   if (skeleton.length || gone.length) {
-    const files = [...new Set([...skeleton.map((c) => c.path ?? c.system), ...gone])].map(oneLine).join(', ');
     const optOut = optOutLines(cli, sid, marker.rel);
     // With no system on, the way out is the files back, or the opt-out; a new checkpoint is not asked for.
     // Every vouched file gone is named, a switched-off system's too: once another is back, that one blocks.
@@ -524,21 +541,30 @@ async function decide(
         `BLOCK (marker ${marker.rel} present, but ${all} ${are} gone, empty or a link to nowhere; no system is on)`,
       );
     }
+    // Each file said as what it is: an empty skeleton, or gone since the checkpoint vouched for it.
+    const skeletons = [...new Set(skeleton.map((c) => c.path ?? c.system))].filter((f) => !gone.includes(f));
+    const listed = (xs: readonly string[]) => xs.map(oneLine).join(', ');
+    const [are, them] = gone.length > 1 ? ['are', 'them'] : ['is', 'it'];
+    const empty = skeletons.length
+      ? `${listed(skeletons)} ${skeletons.length > 1 ? 'are empty skeletons' : 'is an empty skeleton'}`
+      : '';
+    const went = gone.length ? `${listed(gone)} ${are} gone, empty or a link that leads nowhere` : '';
+    const said = [empty, went && `${went} since (the checkpoint vouched for ${them})`].filter(Boolean).join(', and ');
     return stop(
       skeleton.length ? 'skeleton' : 'gone',
       [
         checkpointAgain(
-          `Compaction stopped: a checkpoint ran, but ${files} ${skeleton.length ? 'is still an empty skeleton' : 'is gone, empty or a link that leads nowhere since (the checkpoint vouched for it)'}, so nothing would come back after the summary.`,
+          `Compaction stopped: a checkpoint ran, but ${said}, so nothing would come back after the summary.`,
           [
             [
               'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
-              `   Touching the marker does not help here: ${skeleton.length ? 'the empty file' : 'the file itself'} is the problem.`,
+              `   Touching the marker does not help here: ${skeletons.length + gone.length > 1 ? 'the files themselves are' : 'the file itself is'} the problem.`,
             ],
           ],
         ),
         ...optOut,
       ].join('\n'),
-      `BLOCK (marker ${marker.rel} present, but ${files} ${skeleton.length ? 'is an empty skeleton' : 'is gone, empty or a link to nowhere'})`,
+      `BLOCK (marker ${marker.rel} present, but ${[empty, went].filter(Boolean).join('; ')})`,
     );
   }
 
@@ -546,7 +572,9 @@ async function decide(
   const worked = docs.filter((x) => x.mtime > marker.mtime + IDLE_GRACE_MS);
   const max = maxAgeMinutes(env);
   const fresh = now - marker.mtime <= max * 60_000;
-  const idle = docs.length > 0 && worked.length === 0;
+  // With no system switched on, nothing a checkpoint vouches for is watched, and a checkpoint writes no
+  // marker: nothing changed that one could vouch for (a vouched file gone is stopped above).
+  const idle = (docs.length > 0 || noneOn) && worked.length === 0;
   // What changed since the checkpoint is taken as it is now only while it is still whole: its system's
   // blocking checks run on it (every rule; the caller's report when it has one). A marker past its
   // window with work since is stopped below anyway.
@@ -584,13 +612,15 @@ async function decide(
     const d = allow(rule, root, sid, marker.rel, `allow (${said}${unchecked})`);
     return { ...d, markerMtime: marker.mtime, ...(error ? { unchecked: error } : {}) };
   };
-  if (idle)
-    return allowOn(
-      'idle',
-      since.files.length
-        ? `idle since checkpoint: no home file written past the grace; changed and checked: ${since.files.join(', ')}; marker ${marker.rel} age ${ageMin} min irrelevant`
-        : `idle since checkpoint: state files untouched, marker ${marker.rel} age ${ageMin} min irrelevant`,
-    );
+  if (idle) {
+    const checked = since.files.length ? `changed and checked: ${since.files.join(', ')}; ` : '';
+    const why = noneOn
+      ? `no system is switched on; ${checked}`
+      : checked
+        ? `no home file written past the grace; ${checked}`
+        : 'state files untouched, ';
+    return allowOn('idle', `idle since checkpoint: ${why}marker ${marker.rel} age ${ageMin} min irrelevant`);
+  }
   if (fresh) return allowOn('fresh', `marker ${marker.rel} ${ageMin} min old <= ${max} min`);
   const changed = worked.map((x) => oneLine(x.rel)).join(', ');
   return stop(

@@ -138,6 +138,8 @@ export interface SystemFacts {
   homeAlternativesMinSections?: number;
   /** What the seed prints when the system is present but switched off, or null. */
   switchedOff: Msg | null;
+  /** The command-line tool's command that switches the system on (run as `<cli> <switchOn>`), for one that can be switched off. */
+  switchOn?: string;
   /** The system's other files and folders (configuration, sidecars, logs, stores), each with what it is. */
   companions: readonly Companion[];
   /**

@@ -11,6 +11,8 @@ export const S0_FACTS: SystemFacts = {
   homeAlternatives: ['CONTINUITY.md', '.claude/memory/session_ledger.md', '.claude/session_ledger.md'],
   homeAlternativesMinSections: 3,
   switchedOff: t('Checkpoint skipped - session.ledger not enabled in .agents.yml'),
+  // `enable-ledger` writes `session.ledger: true` into .agents.yml.
+  switchOn: 'enable-ledger',
   companions: [{ what: 'config', path: '.agents.yml' }],
   // `enable-ledger` and the starter write the switch only as itself.
   writtenAsThemselves: ['.agents.yml'],
