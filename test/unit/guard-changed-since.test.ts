@@ -302,7 +302,7 @@ test('a vouched file reached through links that stay inside the root (a linked m
   }
 });
 
-test('a vouched MEMORY.md link that now resolves to nothing (dangling, a loop) counts as changed, whether the root is spelled by its real path or through a link', async () => {
+test('a vouched MEMORY.md link that now resolves to nothing (dangling, a loop) is gone, whether the root is spelled by its real path or through a link', async () => {
   const breakages: Array<[string, (dir: string) => void]> = [
     ['dangling', (d) => unlinkSync(path.join(d, 'memory/real.md'))],
     [
@@ -323,9 +323,11 @@ test('a vouched MEMORY.md link that now resolves to nothing (dangling, a loop) c
     breakIt(dir);
     const viaLink = path.join(workspace({}), 'root-link');
     symlinkSync(dir, viaLink);
+    // A vouched file that leads nowhere is gone, as a removed one is.
     for (const root of [dir, viaLink]) {
       const d = await preCompactGuard(preCompact(root), { root, log: false });
-      assert.match(d.log, /changed and checked: memory\/MEMORY\.md/, `${what}, root ${root}: ${d.log}`);
+      assert.deepEqual([d.allow, d.rule], [false, 'gone'], `${what}, root ${root}: ${d.log}`);
+      assert.match(d.reason, /memory\/MEMORY\.md is gone, empty or a link that leads nowhere since/, what);
     }
   }
 });
@@ -520,7 +522,11 @@ test('S0 alone, its .agents.yml and its ledger both removed after a checkpoint: 
   unlinkSync(path.join(dir, '.agents/session_ledger.md'));
   for (const [how, code, said] of await answers(dir)) {
     assert.equal(code, 2, `${how}: ${said}`);
-    assert.match(said, /\.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/, how);
+    assert.match(
+      said,
+      /\.agents\.yml, \.agents\/session_ledger\.md are gone, empty or a link that leads nowhere since/,
+      how,
+    );
     assert.match(said, /No system is switched on now, so a new checkpoint can vouch for nothing\./, how);
   }
   const o = cli(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
@@ -566,16 +572,21 @@ test("S2's project state kept at S0's ledger path while S0 was switched off, rem
   }
 });
 
+/** S0's ledger moved to notes/ledger.md, and .agents.yml's ledger_path with it. */
+function ledgerToNotes(d: string): void {
+  mkdirSync(path.join(d, 'notes'));
+  renameSync(path.join(d, '.agents/session_ledger.md'), path.join(d, 'notes/ledger.md'));
+  const y = path.join(d, '.agents.yml');
+  writeFileSync(y, readFileSync(y, 'utf8').replace('.agents/session_ledger.md', 'notes/ledger.md'));
+}
+
 test("S0 on at the checkpoint with its ledger elsewhere, S2's project state at S0's default ledger path; S0 switched off and that file removed, emptied or a link to nowhere: /compact is stopped everywhere", async () => {
   for (const spoil of ['removed', 'emptied', 'dangling'] as const) {
     const { dir } = checkpointedAt(
       path.join(REPO, 'test/fixtures/s2/good'),
       path.join(REPO, 'test/fixtures/s0/good'),
       (d) => {
-        mkdirSync(path.join(d, 'notes'));
-        renameSync(path.join(d, '.agents/session_ledger.md'), path.join(d, 'notes/ledger.md'));
-        const y = path.join(d, '.agents.yml');
-        writeFileSync(y, readFileSync(y, 'utf8').replace('.agents/session_ledger.md', 'notes/ledger.md'));
+        ledgerToNotes(d);
         renameSync(path.join(d, '.claude/project-state.md'), path.join(d, '.agents/session_ledger.md'));
         const m = path.join(d, 'context-manifest.yaml');
         writeFileSync(m, readFileSync(m, 'utf8').replace('.claude/project-state.md', '.agents/session_ledger.md'));
@@ -732,4 +743,41 @@ test('Claude Code sent no session id: the way out for nothing to preserve is the
   assert.equal(line, 'echo nothing-to-preserve > .claude/.checkpoint-ready', d.reason);
   writeFileSync(path.join(dir, '.claude/.checkpoint-ready'), 'nothing-to-preserve\n');
   assert.equal((await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false })).allow, true);
+});
+
+test("a vouched state file at a path set in configuration, removed with that configuration (S0's ledger_path; S2's per-session ledger with its manifest): /compact is stopped, as it is gone", async () => {
+  // S0 on with its ledger at notes/ledger.md, S3 beside it; .agents.yml and the ledger removed.
+  const { dir: s0 } = checkpointedAt(
+    path.join(REPO, 'test/fixtures/s0/good'),
+    path.join(REPO, 'test/fixtures/s3/good'),
+    ledgerToNotes,
+  );
+  assert.match(readFileSync(path.join(s0, markerRel(SID)), 'utf8'), / {2}notes\/ledger\.md$/m);
+  cpSync(HOOK_SCRIPT, path.join(s0, '.claude/hooks/session-ledger.cjs'));
+  unlinkSync(path.join(s0, '.agents.yml'));
+  unlinkSync(path.join(s0, 'notes/ledger.md'));
+  for (const [how, code, said] of await answers(s0)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(said, /\.agents\.yml, notes\/ledger\.md are gone/, how);
+  }
+  // S2 with a per-session ledger, S3 beside it: the ledger, the manifest and the project state removed.
+  const { dir: s2 } = checkpointedAt(
+    path.join(REPO, 'test/fixtures/s2/good'),
+    path.join(REPO, 'test/fixtures/s3/good'),
+    (d) => renameSync(path.join(d, '.claude/session-ledger.md'), path.join(d, `.claude/session-ledger.${SID}.md`)),
+  );
+  cpSync(HOOK_SCRIPT, path.join(s2, '.claude/hooks/session-ledger.cjs'));
+  for (const f of [`.claude/session-ledger.${SID}.md`, 'context-manifest.yaml', '.claude/project-state.md'])
+    unlinkSync(path.join(s2, f));
+  for (const [how, code, said] of await answers(s2)) {
+    assert.equal(code, 2, `${how}: ${said}`);
+    assert.match(said, new RegExp(`\\.claude/session-ledger\\.${SID}\\.md`), how);
+  }
+});
+
+test('S0 alone, switched off by removing its .agents.yml after a checkpoint, its ledger kept: /compact goes through (no system is on, and that is a way to switch S0 off)', async () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s0/good'));
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  unlinkSync(path.join(dir, '.agents.yml'));
+  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
 });

@@ -323,8 +323,8 @@ function changedSince(
 }
 
 /**
- * While no system is switched on (a checkpoint then writes no marker), the homes of the systems
- * switched off, where a vouched file gone blocks nothing: a system switched off is never
+ * While no system is switched on (a checkpoint then writes no marker), the homes (and config files)
+ * of the systems switched off, where a vouched file gone blocks nothing: a system switched off is never
  * checkpointed (S0 without `session.ledger: true`, as its seed says). Only a home the system
  * vouched for itself, on at the checkpoint (the marker vouches for its config file too), and no
  * other system's home (S0's `ledger_path` may name S3's STATE.md). While another system is on, a
@@ -337,11 +337,14 @@ function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): S
   if (systems.some((s) => !s.skipped)) return off;
   const vouched = new Set(marker.content.hashes.map((h) => h.path));
   for (const s of systems) {
-    const wasOn = FACTS[s.id].companions.some((c) => c.what === 'config' && vouched.has(c.path));
+    const config = FACTS[s.id].companions.filter((c) => c.what === 'config').map((c) => c.path);
+    const wasOn = config.some((c) => vouched.has(c));
     const elsewhere = ALL_FACTS.some(
       (f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home)),
     );
     if (wasOn && !elsewhere) off.add(s.home);
+    // Its config removed is a way to switch it off (S0 without .agents.yml).
+    if (wasOn) for (const c of config) off.add(c);
   }
   return off;
 }
@@ -355,12 +358,19 @@ function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): S
 function vouchedGone(root: string, marker: MarkerFile, off: ReadonlySet<string>): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
   const out: string[] = [];
-  for (const { path: rel } of marker.content.hashes) {
-    if (!homes.has(rel) || off.has(rel)) continue;
+  for (const { path: named } of marker.content.hashes) {
+    const rel = insideRel(named);
+    if (rel === null || off.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
-    // A link that leads nowhere (dangling, a loop) is as gone as a removed file.
-    if (!st || (st.isFile() && st.size === 0) || (st.isSymbolicLink() && realpathOrNullSync(abs) === null))
+    // A link that leads nowhere (dangling, a loop) is as gone as a removed file; a home emptied is too.
+    // The marker does not say which file was a home at a path set in configuration (S0's ledger_path):
+    // any vouched file gone counts.
+    if (
+      !st ||
+      (st.isSymbolicLink() && realpathOrNullSync(abs) === null) ||
+      (homes.has(rel) && st.isFile() && st.size === 0)
+    )
       out.push(rel);
   }
   return out;
