@@ -191,7 +191,8 @@ export const MANUALS: Record<string, Manual> = {
   },
   checkpoint: {
     summary: "check, then write the marker .claude/.checkpoint-ready.<id> and print each system's closing step",
-    usage: 'session-ledger checkpoint [--root DIR] [--session ID] [--nothing-to-preserve] [--confirm ID,...] [--json]',
+    usage:
+      'session-ledger checkpoint [--root DIR] [--session ID | --shared] [--nothing-to-preserve] [--confirm ID,...] [--json]',
     about:
       'Runs the checks of every detected system. Only when every system is ready and the session is known does it\n' +
       "write the marker the PreCompact guard looks for, and print each system's closing step and resume prompt.",
@@ -200,6 +201,10 @@ export const MANUALS: Record<string, Manual> = {
       [
         '--session ID',
         'the Claude Code session (default: the one session of the project that wrote recently; with several it asks which; with none, the newest transcript, else the SessionStart record)',
+      ],
+      [
+        '--shared',
+        'write the shared marker .claude/.checkpoint-ready, which names no session: the one the guard reads when the client sent no session id',
       ],
       ['--nothing-to-preserve', 'write a marker that allows /compact although the state files say nothing new'],
       CONFIRM,

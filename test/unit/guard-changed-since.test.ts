@@ -522,11 +522,8 @@ test('S0 alone, its .agents.yml and its ledger both removed after a checkpoint: 
   unlinkSync(path.join(dir, '.agents/session_ledger.md'));
   for (const [how, code, said] of await answers(dir)) {
     assert.equal(code, 2, `${how}: ${said}`);
-    assert.match(
-      said,
-      /\.agents\.yml, \.agents\/session_ledger\.md are gone, empty or a link that leads nowhere since/,
-      how,
-    );
+    // .agents.yml is S0's switch, no state: the ledger is what is gone.
+    assert.match(said, /but \.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/, how);
     assert.match(said, /No system is switched on now, so a new checkpoint can vouch for nothing\./, how);
   }
   const o = cli(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
@@ -698,9 +695,14 @@ test('no system switched on and no checkpoint: the block says so and its first s
     );
     assert.doesNotMatch(said, /bring your state file up to date/, how);
   }
-  // As the steps say: switch it on, checkpoint, /compact.
+  // As the steps say, as written: switch it on, the checkpoint command (with the manual items S0's checkpoint
+  // asks for), /compact.
+  const d0 = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.match(d0.reason, /^2\. Make sure these are true \(--confirm says so\):$/m);
+  const command = /^3\. Run: .*? (checkpoint .*)$/m.exec(d0.reason)?.[1] ?? '';
+  assert.equal(command, `checkpoint --session ${SID} --confirm feedback-stored,last-request`);
   assert.equal(cli(['enable-ledger', '--root', dir]).code, 0);
-  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  const r = cli([...command.split(' '), '--root', dir]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
   // No system at all: the step starts one.
@@ -732,17 +734,35 @@ test('a block naming several files says each as what it is, in the plural where 
   }
 });
 
-test('Claude Code sent no session id: the way out for nothing to preserve is the line that writes the shared marker the guard reads, which lets /compact through', async () => {
-  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
-  gitInit(dir);
-  // A session recorded for the folder: `checkpoint --nothing-to-preserve` would write that session's marker.
-  mkdirSync(path.join(dir, '.claude/session-ledger'), { recursive: true });
-  const d = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false });
-  assert.equal(d.allow, false);
-  const line = /^Nothing worth preserving\? Run: (.*)$/m.exec(d.reason)?.[1];
-  assert.equal(line, 'echo nothing-to-preserve > .claude/.checkpoint-ready', d.reason);
-  writeFileSync(path.join(dir, '.claude/.checkpoint-ready'), 'nothing-to-preserve\n');
-  assert.equal((await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false })).allow, true);
+test('Claude Code sent no session id while a session of the folder is known: the steps name the shared marker the guard reads (checkpoint --shared), and following them, or the opt-out, lets /compact through', async () => {
+  for (const way of ['checkpoint', 'opt-out'] as const) {
+    const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+    gitInit(dir);
+    // A Claude Code transcript of this folder: `checkpoint` without --session or --shared writes that session's marker.
+    const home = workspace({}, 'sl-claude-');
+    const projects = path.join(home, 'projects', dir.replace(/[^a-zA-Z0-9]/g, '-'));
+    mkdirSync(projects, { recursive: true });
+    writeFileSync(
+      path.join(projects, `${SID}.jsonl`),
+      `${JSON.stringify({ type: 'user', sessionId: SID, cwd: dir })}\n`,
+    );
+    const env = { CLAUDE_CONFIG_DIR: home };
+    const d = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false, env });
+    assert.equal(d.allow, false);
+    const command =
+      way === 'checkpoint'
+        ? /^\d\. Run: \S+ (checkpoint .*)$/m.exec(d.reason)?.[1]
+        : /^Nothing worth preserving\? Run: \S+ (checkpoint .*)$/m.exec(d.reason)?.[1];
+    assert.match(command ?? '', /--shared/, d.reason);
+    const r = cli([...(command as string).split(' '), '--root', dir], { env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const after = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false, env });
+    assert.equal(after.allow, true, `${way}: ${after.reason}`);
+  }
+  // --shared names no session: not with --session.
+  const both = cli(['checkpoint', '--shared', '--session', SID, '--root', workspace({})]);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /--shared writes the marker that names no session: not with --session/);
 });
 
 test("a vouched state file at a path set in configuration, removed with that configuration (S0's ledger_path; S2's per-session ledger with its manifest): /compact is stopped, as it is gone", async () => {
@@ -758,7 +778,7 @@ test("a vouched state file at a path set in configuration, removed with that con
   unlinkSync(path.join(s0, 'notes/ledger.md'));
   for (const [how, code, said] of await answers(s0)) {
     assert.equal(code, 2, `${how}: ${said}`);
-    assert.match(said, /\.agents\.yml, notes\/ledger\.md are gone/, how);
+    assert.match(said, /but notes\/ledger\.md is gone/, how);
   }
   // S2 with a per-session ledger, S3 beside it: the ledger, the manifest and the project state removed.
   const { dir: s2 } = checkpointedAt(
@@ -780,4 +800,17 @@ test('S0 alone, switched off by removing its .agents.yml after a checkpoint, its
   cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
   unlinkSync(path.join(dir, '.agents.yml'));
   for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+});
+
+test('S0 switched off by removing .agents.yml after a checkpoint, its ledger kept at a ledger_path or at its default place beside S3: /compact goes through (.agents.yml is a switch, no state)', async () => {
+  const { dir: custom } = checkpointedAt(path.join(REPO, 'test/fixtures/s0/good'), ledgerToNotes);
+  cpSync(HOOK_SCRIPT, path.join(custom, '.claude/hooks/session-ledger.cjs'));
+  unlinkSync(path.join(custom, '.agents.yml'));
+  for (const [how, code, said] of await answers(custom)) assert.equal(code, 0, `custom path, ${how}: ${said}`);
+  const { dir: beside } = checkpointedAt(
+    ...['test/fixtures/s0/good', 'test/fixtures/s3/good'].map((src) => path.join(REPO, src)),
+  );
+  cpSync(HOOK_SCRIPT, path.join(beside, '.claude/hooks/session-ledger.cjs'));
+  unlinkSync(path.join(beside, '.agents.yml'));
+  for (const [how, code, said] of await answers(beside)) assert.equal(code, 0, `beside S3, ${how}: ${said}`);
 });

@@ -1,5 +1,5 @@
 /**
- * `session-ledger checkpoint [--root DIR] [--session ID] [--nothing-to-preserve] [--confirm ID,…] [--json]`:
+ * `session-ledger checkpoint [--root DIR] [--session ID | --shared] [--nothing-to-preserve] [--confirm ID,…] [--json]`:
  * exit 0 with the marker written; 1 when no marker was written (something blocks, manual items
  * unconfirmed, nothing detected, the session ambiguous, every system switched off); 2 bad usage
  * (a bad --session, an unknown --confirm id).
@@ -14,15 +14,19 @@ export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
     root: { type: 'string' },
     session: { type: 'string' },
+    shared: { type: 'boolean' },
     'nothing-to-preserve': { type: 'boolean' },
     confirm: { type: 'string', multiple: true },
     json: { type: 'boolean' },
   });
   if (values.session !== undefined && !isSessionId(values.session))
     throw new UsageError(`--session: '${values.session}' is not a session id (letters, digits, '.', '_', '-')`);
+  if (values.shared && values.session !== undefined)
+    throw new UsageError('--shared writes the marker that names no session: not with --session');
   const root = await resolveRoot(values.root, io.cwd);
   const r = await checkpoint(root, {
     sessionId: values.session,
+    shared: values.shared,
     nothingToPreserve: values['nothing-to-preserve'],
     confirmed: listOpt(values.confirm),
     env: io.env,

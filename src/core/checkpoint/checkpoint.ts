@@ -49,6 +49,11 @@ export type { ClosingStep } from '../report/closing';
 
 export interface CheckpointOptions {
   sessionId?: string;
+  /**
+   * Write the shared marker `.claude/.checkpoint-ready`, naming no session: the one the PreCompact
+   * guard reads when the client sent no session id. Not with `sessionId`.
+   */
+  shared?: boolean;
   nothingToPreserve?: boolean;
   /** Manual items the user confirms: `feedback-stored` or `S1:feedback-stored`. */
   confirmed?: Iterable<string>;
@@ -212,10 +217,18 @@ export function openManualItems(report: WorkspaceReport): { checks: Check[]; ids
   return { checks, ids: [...new Set(checks.map((c) => c.id))] };
 }
 
-/** The checkpoint command that succeeds once the manual items are true: `--session` when known, `--confirm` naming every open item. */
-export function checkpointCommand(cli: string, sessionId: string | null, report: WorkspaceReport | null): string {
-  const ids = report ? openManualItems(report).ids : [];
-  return `${cli} checkpoint${sessionId ? ` --session ${sessionId}` : ''}${ids.length ? ` --confirm ${ids.join(',')}` : ''}`;
+/**
+ * The checkpoint command that succeeds once the manual items are true: `--session` when known, else
+ * `--shared` (the marker a guard without a session id reads), `--confirm` naming every open item
+ * (`ids` when given).
+ */
+export function checkpointCommand(
+  cli: string,
+  sessionId: string | null,
+  report: WorkspaceReport | null,
+  ids: readonly string[] = report ? openManualItems(report).ids : [],
+): string {
+  return `${cli} checkpoint${sessionId ? ` --session ${sessionId}` : ' --shared'}${ids.length ? ` --confirm ${ids.join(',')}` : ''}`;
 }
 
 /** What was looked for, per system: its home file (the one list every command and the extension name). */
@@ -422,7 +435,10 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // The session: named, or the only one that wrote recently, else (nothing recent) the newest / the recorded one.
   let sessionId: string | null = null;
   let source: CheckpointOutcome['sessionSource'] = null;
-  if (opts.sessionId !== undefined) {
+  if (opts.shared) {
+    sessionId = null;
+    source = null;
+  } else if (opts.sessionId !== undefined) {
     sessionId = opts.sessionId;
     source = 'option';
   } else {

@@ -37,7 +37,7 @@ import { isInside } from '../files/atomic';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
-import { isBlocking, type Check, type SystemId, type WorkspaceReport } from '../model/model';
+import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
 import { findingChecks } from '../rules/common';
@@ -130,7 +130,7 @@ function bringUpToDate(cli: string, report: WorkspaceReport | null): string[] {
       ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
     ];
   if (!report) return ['Have your agent bring your state file up to date.'];
-  const off = report.systems.find((s) => s.skipped && FACTS[s.id].switchOn);
+  const off = switchable(report);
   return off
     ? [
         `No system is switched on here (${off.id}: ${off.skipped}), so a checkpoint writes no marker. To keep ${oneLine(off.home)}, switch ${off.id} on: ${cli} ${FACTS[off.id].switchOn}`,
@@ -141,12 +141,21 @@ function bringUpToDate(cli: string, report: WorkspaceReport | null): string[] {
       ];
 }
 
+/** While no system is switched on, the system switched off that the steps switch on, if any. */
+function switchable(report: WorkspaceReport | null): SystemReport | undefined {
+  if (!report || report.systems.some((s) => !s.skipped)) return undefined;
+  return report.systems.find((s) => s.skipped && FACTS[s.id].switchOn);
+}
+
 /**
  * A block's steps, one per line and numbered: `first` (what to do about what the block found, each a
- * step's lines), then the manual items `--confirm` vouches for, the checkpoint command, /compact again.
+ * step's lines), then the manual items `--confirm` vouches for (the system's the steps switch on, when
+ * no system is on), the checkpoint command, /compact again.
  */
 function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null, first: string[][]): string[] {
-  const open = report ? [...new Map(openManualItems(report).checks.map((c) => [c.id, c.message])).entries()] : [];
+  const on = switchable(report);
+  const items = on ? on.checks.filter((c) => c.status === 'manual-open') : report ? openManualItems(report).checks : [];
+  const open = [...new Map(items.map((c) => [c.id, c.message])).entries()];
   const steps: string[][] = [...first];
   if (open.length)
     steps.push([
@@ -155,7 +164,7 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
     ]);
   steps.push(
     [
-      `Run: ${checkpointCommand(cli, sid, report)}`,
+      `Run: ${checkpointCommand(cli, sid, report, [...new Set(items.map((c) => c.id))])}`,
       '   It checks the state, writes the marker and prints the resume prompt.',
     ],
     ['Run /compact again.'],
@@ -165,13 +174,12 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
 
 /**
  * The way out for a session with nothing worth preserving: the command, and the line to write by hand
- * at `markerAt`. Without a session id only the line: `checkpoint` then writes the marker of the session
- * it finds, which is not the shared one this guard reads.
+ * at `markerAt`. Without a session id the command writes the shared marker (`--shared`), the one this
+ * guard reads then.
  */
 function optOutLines(cli: string, sid: string | null, markerAt: string): string[] {
-  if (!sid) return [`Nothing worth preserving? Run: echo nothing-to-preserve > ${markerAt}`];
   return [
-    `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve --session ${sid}`,
+    `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve ${sid ? `--session ${sid}` : '--shared'}`,
     `   (or: echo nothing-to-preserve > ${markerAt})`,
   ];
 }
@@ -323,8 +331,8 @@ function changedSince(
 }
 
 /**
- * While no system is switched on (a checkpoint then writes no marker), the homes (and config files)
- * of the systems switched off, where a vouched file gone blocks nothing: a system switched off is never
+ * While no system is switched on (a checkpoint then writes no marker), the homes of the systems
+ * switched off, where a vouched file gone blocks nothing: a system switched off is never
  * checkpointed (S0 without `session.ledger: true`, as its seed says). Only a home the system
  * vouched for itself, on at the checkpoint (the marker vouches for its config file too), and no
  * other system's home (S0's `ledger_path` may name S3's STATE.md). While another system is on, a
@@ -343,8 +351,6 @@ function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): S
       (f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home)),
     );
     if (wasOn && !elsewhere) off.add(s.home);
-    // Its config removed is a way to switch it off (S0 without .agents.yml).
-    if (wasOn) for (const c of config) off.add(c);
   }
   return off;
 }
@@ -357,10 +363,14 @@ function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): S
  */
 function vouchedGone(root: string, marker: MarkerFile, off: ReadonlySet<string>): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
+  // A system's switch (S0's .agents.yml) holds no state: removing it switches the system off.
+  const switches = new Set(
+    ALL_FACTS.flatMap((f) => f.companions.filter((c) => c.what === 'config').map((c) => c.path)),
+  );
   const out: string[] = [];
   for (const { path: named } of marker.content.hashes) {
     const rel = insideRel(named);
-    if (rel === null || off.has(rel)) continue;
+    if (rel === null || off.has(rel) || switches.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
     // A link that leads nowhere (dangling, a loop) is as gone as a removed file; a home emptied is too.
