@@ -44,6 +44,7 @@ test('a state file rewritten in pieces by another process: the plain read shows 
     const fs = require('node:fs');
     const [file, whole, cut] = [process.argv[1], require('node:fs').readFileSync(process.argv[1], 'utf8'), Number(process.argv[2])];
     const wait = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    fs.writeSync(1, 'writing\\n');
     for (;;) {
       const fd = fs.openSync(file, 'w');
       fs.writeSync(fd, whole.slice(0, cut));
@@ -52,9 +53,13 @@ test('a state file rewritten in pieces by another process: the plain read shows 
       fs.closeSync(fd);
       wait(60);
     }`;
-  const writer = spawn(process.execPath, ['-e', code, file, String(head.length)], { stdio: 'ignore' });
+  const writer = spawn(process.execPath, ['-e', code, file, String(head.length)], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const done = new Promise((r) => writer.on('exit', r));
   t.after(() => writer.kill());
+  // The reads start once the writer writes: on a loaded machine its start-up can outlast them all.
+  await Promise.race([new Promise((r) => writer.stdout.once('data', r)), done]);
   // Counted reads, not a time window: a loaded machine reads slower, not fewer times.
   const READS = 15;
   let plainBad = 0;
