@@ -204,7 +204,7 @@ export const MANUALS: Record<string, Manual> = {
       ],
       [
         '--shared',
-        'write the shared marker .claude/.checkpoint-ready, which names no session: the one the guard reads when the client sent no session id',
+        "write the shared marker .claude/.checkpoint-ready, the one the guard reads when the client sent no session id (signed by the session found here, which another session's guard does not take)",
       ],
       ['--nothing-to-preserve', 'write a marker that allows /compact although the state files say nothing new'],
       CONFIRM,

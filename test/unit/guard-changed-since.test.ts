@@ -739,14 +739,7 @@ test('Claude Code sent no session id while a session of the folder is known: the
     const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
     gitInit(dir);
     // A Claude Code transcript of this folder: `checkpoint` without --session or --shared writes that session's marker.
-    const home = workspace({}, 'sl-claude-');
-    const projects = path.join(home, 'projects', dir.replace(/[^a-zA-Z0-9]/g, '-'));
-    mkdirSync(projects, { recursive: true });
-    writeFileSync(
-      path.join(projects, `${SID}.jsonl`),
-      `${JSON.stringify({ type: 'user', sessionId: SID, cwd: dir })}\n`,
-    );
-    const env = { CLAUDE_CONFIG_DIR: home };
+    const env = claudeHomeWith(dir, SID);
     const d = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false, env });
     assert.equal(d.allow, false);
     const command =
@@ -759,10 +752,10 @@ test('Claude Code sent no session id while a session of the folder is known: the
     const after = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false, env });
     assert.equal(after.allow, true, `${way}: ${after.reason}`);
   }
-  // --shared names no session: not with --session.
+  // --shared and --session name different markers: a usage error.
   const both = cli(['checkpoint', '--shared', '--session', SID, '--root', workspace({})]);
   assert.equal(both.code, 2);
-  assert.match(both.stderr, /--shared writes the marker that names no session: not with --session/);
+  assert.match(both.stderr, /--shared writes the shared marker, not the one --session names: give one of them/);
 });
 
 test("a vouched state file at a path set in configuration, removed with that configuration (S0's ledger_path; S2's per-session ledger with its manifest): /compact is stopped, as it is gone", async () => {
@@ -813,4 +806,73 @@ test('S0 switched off by removing .agents.yml after a checkpoint, its ledger kep
   cpSync(HOOK_SCRIPT, path.join(beside, '.claude/hooks/session-ledger.cjs'));
   unlinkSync(path.join(beside, '.agents.yml'));
   for (const [how, code, said] of await answers(beside)) assert.equal(code, 0, `beside S3, ${how}: ${said}`);
+});
+
+/** A Claude Code home whose projects folder holds a transcript of `dir` for each session id given. */
+function claudeHomeWith(dir: string, ...sids: string[]): NodeJS.ProcessEnv {
+  const home = workspace({}, 'sl-claude-');
+  const projects = path.join(home, 'projects', dir.replace(/[^a-zA-Z0-9]/g, '-'));
+  mkdirSync(projects, { recursive: true });
+  for (const sid of sids)
+    writeFileSync(
+      path.join(projects, `${sid}.jsonl`),
+      `${JSON.stringify({ type: 'user', sessionId: sid, cwd: dir })}\n`,
+    );
+  return { CLAUDE_CONFIG_DIR: home };
+}
+
+test('checkpoint --shared signs the shared marker with the session found here: a guard without an id and that session take it, another session does not; with two sessions writing it asks which, as checkpoint does', async () => {
+  const OTHER = '6c2214d7-b87e-4432-8e41-22ba294ea584';
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  gitInit(dir);
+  const two = cli(['checkpoint', '--shared', '--confirm', 'feedback-stored,last-request', '--root', dir], {
+    env: claudeHomeWith(dir, SID, OTHER),
+  });
+  assert.equal(two.code, 1, two.stdout + two.stderr);
+  assert.match(two.stderr, /which one is this checkpoint for\?/);
+  const env = claudeHomeWith(dir, SID);
+  const r = cli(['checkpoint', '--shared', '--confirm', 'feedback-stored,last-request', '--root', dir], { env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, new RegExp(`the shared marker \\(--shared\\).*signed by session ${SID}`));
+  assert.ok(readFileSync(path.join(dir, '.claude/.checkpoint-ready'), 'utf8').startsWith(`${SID} `));
+  const guard = async (sessionId: string | null) =>
+    (await preCompactGuard(preCompact(dir, { sessionId }), { root: dir, log: false, env })).allow;
+  assert.deepEqual([await guard(null), await guard(SID), await guard(OTHER)], [true, true, false]);
+});
+
+test('S0 switched off with no ledger yet and no session id: the steps, followed as printed (switch S0 on, write the ledger, the checkpoint command with its --confirm), let /compact through', async () => {
+  const dir = workspace({ '.agents.yml': 'session:\n  ledger: false\n' });
+  gitInit(dir);
+  const d = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false });
+  assert.equal(d.allow, false);
+  const command = /^\d\. Run: .*? (checkpoint .*)$/m.exec(d.reason)?.[1] ?? '';
+  assert.equal(command, 'checkpoint --shared --confirm feedback-stored,last-request', d.reason);
+  assert.equal(cli(['enable-ledger', '--root', dir]).code, 0);
+  cpSync(
+    path.join(REPO, 'test/fixtures/s0/good/.agents/session_ledger.md'),
+    path.join(dir, '.agents/session_ledger.md'),
+  );
+  const r = cli([...command.split(' '), '--root', dir], { env: claudeHomeWith(dir) });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal((await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false })).allow, true);
+});
+
+test('a shared marker git tracks and no session id: the block says it is tracked, not missing, and its steps (stop tracking it, then the checkpoint) let /compact through', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/.checkpoint-ready': '' });
+  gitInit(dir);
+  const d = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false });
+  assert.equal(d.allow, false);
+  assert.match(d.reason, /\(\.claude\/\.checkpoint-ready is tracked by git\)/);
+  assert.match(
+    d.reason,
+    /^1\. Stop tracking it \(it came with the repository\): git rm --cached \.claude\/\.checkpoint-ready$/m,
+  );
+  const untrack = spawnSync('git', ['-C', dir, 'rm', '-q', '--cached', '.claude/.checkpoint-ready'], {
+    encoding: 'utf8',
+  });
+  assert.equal(untrack.status, 0, untrack.stderr);
+  const command = /^\d\. Run: .*? (checkpoint .*)$/m.exec(d.reason)?.[1] ?? '';
+  const r = cli([...command.split(' '), '--root', dir], { env: claudeHomeWith(dir) });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal((await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false })).allow, true);
 });

@@ -114,6 +114,12 @@ test('garbage stdin, unknown sources and extra fields: exit 0, never a stack tra
   const odd = hook(dir, sessionStart(dir, 'teleport', { extra: { model: 'claude-x', agent_type: 'main' } }));
   assert.equal(odd.code, 0);
   assert.match(context(odd.stdout), /^Checkpoint marker for this session: /m);
+  // Without a session id the marker is the shared one, which `checkpoint --shared` writes.
+  const noId = hook(dir, sessionStart(dir, 'compact', { sessionId: null }));
+  assert.match(
+    context(noId.stdout),
+    /^Checkpoint marker for this session: \.claude\/\.checkpoint-ready \(no session id known: shared marker\) \(`.*checkpoint --shared` writes it;/m,
+  );
   const extra = hook(dir, sessionStart(dir, 'clear', { extra: { model: 'claude-x', permission_mode: 'plan' } }));
   assert.match(context(extra.stdout), /Read docs\/state\/STATE\.md/);
 });

@@ -22,7 +22,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (values.session !== undefined && !isSessionId(values.session))
     throw new UsageError(`--session: '${values.session}' is not a session id (letters, digits, '.', '_', '-')`);
   if (values.shared && values.session !== undefined)
-    throw new UsageError('--shared writes the marker that names no session: not with --session');
+    throw new UsageError('--shared writes the shared marker, not the one --session names: give one of them');
   const root = await resolveRoot(values.root, io.cwd);
   const r = await checkpoint(root, {
     sessionId: values.session,

@@ -435,10 +435,11 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // The session: named, or the only one that wrote recently, else (nothing recent) the newest / the recorded one.
   let sessionId: string | null = null;
   let source: CheckpointOutcome['sessionSource'] = null;
-  if (opts.shared) {
-    sessionId = null;
-    source = null;
-  } else if (opts.sessionId !== undefined) {
+  // --shared: the shared marker, signed by the session found here as any checkpoint finds it (none
+  // when several wrote recently: that one is refused), so a guard that knows another session's id
+  // takes it for none, while one without an id takes it.
+  let signer: string | null = null;
+  if (opts.sessionId !== undefined && !opts.shared) {
     sessionId = opts.sessionId;
     source = 'option';
   } else {
@@ -454,8 +455,11 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     if (ambiguous(recent)) refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes });
     else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
-      sessionId = r.sessionId;
-      source = r.source;
+      if (opts.shared) signer = r.sessionId;
+      else {
+        sessionId = r.sessionId;
+        source = r.source;
+      }
     }
   }
   if (refusals.length) return refuse(res, now, ...refusals);
@@ -498,7 +502,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const file = path.join(abs, rel);
   const hashes = active.flatMap((s) => s.docs.filter((d) => d.hash).map((d) => ({ hash: d.hash, path: d.relPath })));
   const content = formatMarker({
-    sessionId,
+    sessionId: sessionId ?? signer,
     at: new Date(now).toISOString(),
     label: report.label,
     nothingToPreserve: opts.nothingToPreserve,
@@ -530,6 +534,10 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   res.shared = sessionId === null;
   lines.push('');
   if (sessionId) lines.push(`Marker written: ${rel} (session ${sessionId}, ${SOURCE_TEXT[source ?? ''] ?? ''}).`);
+  else if (opts.shared)
+    lines.push(
+      `Marker written: ${rel} — the shared marker (--shared), which the PreCompact guard reads when the client sends no session id; ${signer ? `signed by session ${signer}, the one found here, so a guard that knows another session's id does not take it` : 'no session of this folder is known, so it names none'}.`,
+    );
   else {
     lines.push(
       `Marker written: ${rel} — the shared marker, because no session id is known (no --session, no Claude Code transcript for this folder, nothing recorded by the SessionStart hook). Where several sessions share this folder, pass --session ID.`,

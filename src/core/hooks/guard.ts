@@ -40,7 +40,7 @@ import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../c
 import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
-import { findingChecks } from '../rules/common';
+import { findingChecks, manualChecks } from '../rules/common';
 import { shellQuote } from '../files/shell';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
@@ -154,7 +154,8 @@ function switchable(report: WorkspaceReport | null): SystemReport | undefined {
  */
 function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null, first: string[][]): string[] {
   const on = switchable(report);
-  const items = on ? on.checks.filter((c) => c.status === 'manual-open') : report ? openManualItems(report).checks : [];
+  // The system the steps switch on asks for every manual item then (a switched-off one may hold no checks yet).
+  const items = on ? manualChecks(on.id, new Set()) : report ? openManualItems(report).checks : [];
   const open = [...new Map(items.map((c) => [c.id, c.message])).entries()];
   const steps: string[][] = [...first];
   if (open.length)
@@ -491,6 +492,7 @@ async function decide(
         : notOurs === 'before'
           ? ` The shared ${SHARED_MARKER_REL} was written before this session began (${new Date(sharedMtime ?? 0).toISOString()}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
           : '';
+    const trackedShared = wanted === SHARED_MARKER_REL && notOurs === 'tracked';
     const idNote = sid
       ? ''
       : ` (${opts.agent === 'codex' ? 'Codex' : 'Claude Code'} sent no usable session id, so the shared marker is the one that counts.)`;
@@ -500,8 +502,14 @@ async function decide(
       sid,
       null,
       [
-        `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : 'missing'}).${foreignNote}${idNote}`,
-        ...checkpointSteps(cli, sid, report),
+        `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : trackedShared ? 'tracked by git' : 'missing'}).${foreignNote}${idNote}`,
+        // The shared marker this guard reads is one git tracks: checkpoint writes none there until it is untracked.
+        ...(trackedShared
+          ? stepsTo(cli, sid, report, [
+              [`Stop tracking it (it came with the repository): git rm --cached ${SHARED_MARKER_REL}`],
+              bringUpToDate(cli, report),
+            ])
+          : checkpointSteps(cli, sid, report)),
         ...optOutLines(cli, sid, wanted),
       ].join('\n'),
       foreign

@@ -61,7 +61,7 @@ function checksLine(cli: string): string {
 
 /** S2's line naming this session's marker (what the checkpoint writes before the next /compact). */
 export function markerLine(sessionId: string | null, cli = 'session-ledger'): string {
-  return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} (\`${cli} checkpoint\` writes it; the PreCompact guard lets /compact through on it).`;
+  return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} (\`${cli} checkpoint${sessionId ? '' : ' --shared'}\` writes it; the PreCompact guard lets /compact through on it).`;
 }
 
 /** The resume block for a fresh context, or null when no state file is detected. */
