@@ -192,7 +192,7 @@ export const MANUALS: Record<string, Manual> = {
   checkpoint: {
     summary: "check, then write the marker .claude/.checkpoint-ready.<id> and print each system's closing step",
     usage:
-      'session-ledger checkpoint [--root DIR] [--session ID | --shared] [--nothing-to-preserve] [--confirm ID,...] [--json]',
+      'session-ledger checkpoint [--root DIR] [--session ID] [--shared] [--nothing-to-preserve] [--confirm ID,...] [--json]',
     about:
       'Runs the checks of every detected system. Only when every system is ready and the session is known does it\n' +
       "write the marker the PreCompact guard looks for, and print each system's closing step and resume prompt.",
@@ -204,7 +204,7 @@ export const MANUALS: Record<string, Manual> = {
       ],
       [
         '--shared',
-        "write the shared marker .claude/.checkpoint-ready, the one the guard reads when the client sent no session id (signed by the session found here, which another session's guard does not take)",
+        "write the shared marker .claude/.checkpoint-ready, the one the guard reads when the client sent no session id, signed by the session --session names or the one found here (another session's guard does not take it)",
       ],
       ['--nothing-to-preserve', 'write a marker that allows /compact although the state files say nothing new'],
       CONFIRM,

@@ -752,10 +752,22 @@ test('Claude Code sent no session id while a session of the folder is known: the
     const after = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false, env });
     assert.equal(after.allow, true, `${way}: ${after.reason}`);
   }
-  // --shared and --session name different markers: a usage error.
-  const both = cli(['checkpoint', '--shared', '--session', SID, '--root', workspace({})]);
-  assert.equal(both.code, 2);
-  assert.match(both.stderr, /--shared writes the shared marker, not the one --session names: give one of them/);
+  // With two sessions writing, --shared asks which, and --shared --session names the signer.
+  const dir2 = workspace({ 'docs/state/STATE.md': S3_STATE });
+  gitInit(dir2);
+  const env2 = claudeHomeWith(dir2, SID, '6c2214d7-b87e-4432-8e41-22ba294ea584');
+  const d2 = await preCompactGuard(preCompact(dir2, { sessionId: null }), { root: dir2, log: false, env: env2 });
+  const printed = /^\d\. Run: .*? (checkpoint .*)$/m.exec(d2.reason)?.[1] ?? '';
+  const asked = cli([...printed.split(' '), '--root', dir2], { env: env2 });
+  assert.equal(asked.code, 1, asked.stdout + asked.stderr);
+  assert.match(asked.stderr, /which one is this checkpoint for\? Name it with --shared --session ID:/);
+  const named = cli([...printed.split(' '), '--session', SID, '--root', dir2], { env: env2 });
+  assert.equal(named.code, 0, named.stdout + named.stderr);
+  assert.ok(readFileSync(path.join(dir2, '.claude/.checkpoint-ready'), 'utf8').startsWith(`${SID} `));
+  assert.equal(
+    (await preCompactGuard(preCompact(dir2, { sessionId: null }), { root: dir2, log: false, env: env2 })).allow,
+    true,
+  );
 });
 
 test("a vouched state file at a path set in configuration, removed with that configuration (S0's ledger_path; S2's per-session ledger with its manifest): /compact is stopped, as it is gone", async () => {
@@ -838,6 +850,12 @@ test('checkpoint --shared signs the shared marker with the session found here: a
   const guard = async (sessionId: string | null) =>
     (await preCompactGuard(preCompact(dir, { sessionId }), { root: dir, log: false, env })).allow;
   assert.deepEqual([await guard(null), await guard(SID), await guard(OTHER)], [true, true, false]);
+  // Nothing to preserve, shared: every session's guard takes it, and the words say so.
+  const none = cli(['checkpoint', '--shared', '--nothing-to-preserve', '--root', dir], { env });
+  assert.equal(none.code, 0, none.stdout + none.stderr);
+  assert.match(none.stdout, /its nothing-to-preserve lets \/compact through for every session of this folder/);
+  assert.doesNotMatch(none.stdout, /does not take it/);
+  assert.equal(await guard(OTHER), true);
 });
 
 test('S0 switched off with no ledger yet and no session id: the steps, followed as printed (switch S0 on, write the ledger, the checkpoint command with its --confirm), let /compact through', async () => {

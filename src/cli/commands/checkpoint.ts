@@ -1,5 +1,5 @@
 /**
- * `session-ledger checkpoint [--root DIR] [--session ID | --shared] [--nothing-to-preserve] [--confirm ID,…] [--json]`:
+ * `session-ledger checkpoint [--root DIR] [--session ID] [--shared] [--nothing-to-preserve] [--confirm ID,…] [--json]`:
  * exit 0 with the marker written; 1 when no marker was written (something blocks, manual items
  * unconfirmed, nothing detected, the session ambiguous, every system switched off); 2 bad usage
  * (a bad --session, an unknown --confirm id).
@@ -21,8 +21,6 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   if (values.session !== undefined && !isSessionId(values.session))
     throw new UsageError(`--session: '${values.session}' is not a session id (letters, digits, '.', '_', '-')`);
-  if (values.shared && values.session !== undefined)
-    throw new UsageError('--shared writes the shared marker, not the one --session names: give one of them');
   const root = await resolveRoot(values.root, io.cwd);
   const r = await checkpoint(root, {
     sessionId: values.session,

@@ -50,8 +50,8 @@ export type { ClosingStep } from '../report/closing';
 export interface CheckpointOptions {
   sessionId?: string;
   /**
-   * Write the shared marker `.claude/.checkpoint-ready`, naming no session: the one the PreCompact
-   * guard reads when the client sent no session id. Not with `sessionId`.
+   * Write the shared marker `.claude/.checkpoint-ready`, the one the PreCompact guard reads when the
+   * client sent no session id, signed by the session `sessionId` names, else the one found here.
    */
   shared?: boolean;
   nothingToPreserve?: boolean;
@@ -112,6 +112,8 @@ export interface Refusal {
   ids?: string[];
   /** ambiguous-session: the sessions that wrote within `windowMinutes`. */
   sessions?: RecentSession[];
+  /** ambiguous-session: asked for the shared marker (`--shared`), which then names its signer with `--session`. */
+  shared?: boolean;
   windowMinutes?: number;
   /** nothing-detected: what was looked for (relative paths and globs, per system). */
   lookedFor?: Array<{ system: SystemId; paths: string[] }>;
@@ -286,7 +288,7 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     }
     case 'ambiguous-session': {
       const out = [
-        `${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${r.windowMinutes ?? sessionWindowMinutes()} minutes; which one is this checkpoint for? Name it with --session ID:`,
+        `${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${r.windowMinutes ?? sessionWindowMinutes()} minutes; which one is this checkpoint for? Name it with ${r.shared ? '--shared --session ID' : '--session ID'}:`,
       ];
       for (const s of r.sessions ?? [])
         out.push(
@@ -435,11 +437,12 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // The session: named, or the only one that wrote recently, else (nothing recent) the newest / the recorded one.
   let sessionId: string | null = null;
   let source: CheckpointOutcome['sessionSource'] = null;
-  // --shared: the shared marker, signed by the session found here as any checkpoint finds it (none
-  // when several wrote recently: that one is refused), so a guard that knows another session's id
-  // takes it for none, while one without an id takes it.
+  // --shared: the shared marker, signed by the session named, else the one found here as any checkpoint
+  // finds it (several that wrote recently: refused, asking which), so a guard that knows another
+  // session's id takes it for none, while one without an id takes it.
   let signer: string | null = null;
-  if (opts.sessionId !== undefined && !opts.shared) {
+  if (opts.sessionId !== undefined && opts.shared) signer = opts.sessionId;
+  else if (opts.sessionId !== undefined) {
     sessionId = opts.sessionId;
     source = 'option';
   } else {
@@ -452,7 +455,8 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       windowMinutes,
     });
     res.live = recent;
-    if (ambiguous(recent)) refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes });
+    if (ambiguous(recent))
+      refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared });
     else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
       if (opts.shared) signer = r.sessionId;
@@ -536,7 +540,9 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   if (sessionId) lines.push(`Marker written: ${rel} (session ${sessionId}, ${SOURCE_TEXT[source ?? ''] ?? ''}).`);
   else if (opts.shared)
     lines.push(
-      `Marker written: ${rel} — the shared marker (--shared), which the PreCompact guard reads when the client sends no session id; ${signer ? `signed by session ${signer}, the one found here, so a guard that knows another session's id does not take it` : 'no session of this folder is known, so it names none'}.`,
+      opts.nothingToPreserve
+        ? `Marker written: ${rel} — the shared marker (--shared): its nothing-to-preserve lets /compact through for every session of this folder.`
+        : `Marker written: ${rel} — the shared marker (--shared), which the PreCompact guard reads when the client sends no session id; ${signer ? `signed by session ${signer}${opts.sessionId ? '' : ', the one found here'}, so a guard that knows another session's id does not take it` : 'no session of this folder is known, so it names none'}.`,
     );
   else {
     lines.push(
