@@ -764,6 +764,20 @@ test('Claude Code sent no session id while a session of the folder is known: the
   const named = cli([...printed.split(' '), '--session', SID, '--root', dir2], { env: env2 });
   assert.equal(named.code, 0, named.stdout + named.stderr);
   assert.ok(readFileSync(path.join(dir2, '.claude/.checkpoint-ready'), 'utf8').startsWith(`${SID} `));
+  const json = cli(
+    ['checkpoint', '--shared', '--session', SID, '--confirm', 'feedback-stored,last-request', '--json', '--root', dir2],
+    {
+      env: env2,
+    },
+  );
+  assert.deepEqual((({ shared, signedBy, marker }) => ({ shared, signedBy, marker }))(JSON.parse(json.stdout)), {
+    shared: true,
+    signedBy: SID,
+    marker: '.claude/.checkpoint-ready',
+  });
+  // Nothing to preserve, shared: no session is asked for (every session's guard takes it).
+  const ntp = cli(['checkpoint', '--shared', '--nothing-to-preserve', '--root', dir2], { env: env2 });
+  assert.equal(ntp.code, 0, ntp.stdout + ntp.stderr);
   assert.equal(
     (await preCompactGuard(preCompact(dir2, { sessionId: null }), { root: dir2, log: false, env: env2 })).allow,
     true,

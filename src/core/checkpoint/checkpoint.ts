@@ -144,6 +144,8 @@ export interface CheckpointOutcome {
   live?: RecentSession[];
   /** Wrote the shared `.claude/.checkpoint-ready`. */
   shared: boolean;
+  /** The session that signed the shared marker (`--shared`), or null: it names none. */
+  signedBy?: string | null;
   /** For the detected systems, one line each. */
   resumePrompt: string;
   /** Each checkpointed system's closing step (empty unless `written`). */
@@ -455,7 +457,9 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       windowMinutes,
     });
     res.live = recent;
-    if (ambiguous(recent))
+    // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for.
+    if (ambiguous(recent) && opts.shared && opts.nothingToPreserve) signer = null;
+    else if (ambiguous(recent))
       refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared });
     else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
@@ -536,6 +540,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   res.markerPath = file;
   res.marker = rel;
   res.shared = sessionId === null;
+  if (opts.shared) res.signedBy = signer;
   lines.push('');
   if (sessionId) lines.push(`Marker written: ${rel} (session ${sessionId}, ${SOURCE_TEXT[source ?? ''] ?? ''}).`);
   else if (opts.shared)
