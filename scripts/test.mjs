@@ -21,6 +21,8 @@ const unitDir = path.join(repo, 'out', 'test', 'unit');
 // with the most CPU.
 const LONGEST = [
   'write-lock.test.js',
+  // The guard's cases through the CLI, the hook script and the extension's report: about 16 s of CPU.
+  'guard-changed-since.test.js',
   'fuzz.test.js',
   'true-words.test.js',
   's3-debt-checks.test.js',
