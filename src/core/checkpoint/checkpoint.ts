@@ -222,16 +222,10 @@ export function openManualItems(report: WorkspaceReport): { checks: Check[]; ids
 }
 
 /**
- * The checkpoint command that succeeds once the manual items are true: `--session` when known, else
- * `--shared` (the marker a guard without a session id reads), `--confirm` naming every open item
- * (`ids` when given).
+ * The checkpoint command that succeeds once the manual items `ids` are true: `--session` when known,
+ * else `--shared` (the marker a guard without a session id reads), `--confirm` naming each item.
  */
-export function checkpointCommand(
-  cli: string,
-  sessionId: string | null,
-  report: WorkspaceReport | null,
-  ids: readonly string[] = report ? openManualItems(report).ids : [],
-): string {
+export function checkpointCommand(cli: string, sessionId: string | null, ids: readonly string[]): string {
   return `${cli} checkpoint${sessionId ? ` --session ${sessionId}` : ' --shared'}${ids.length ? ` --confirm ${ids.join(',')}` : ''}`;
 }
 
@@ -457,11 +451,11 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       windowMinutes,
     });
     res.live = recent;
-    // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for.
-    if (ambiguous(recent) && opts.shared && opts.nothingToPreserve) signer = null;
-    else if (ambiguous(recent))
-      refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared });
-    else {
+    if (ambiguous(recent)) {
+      // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.
+      if (!(opts.shared && opts.nothingToPreserve))
+        refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared });
+    } else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
       if (opts.shared) signer = r.sessionId;
       else {

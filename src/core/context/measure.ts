@@ -186,13 +186,12 @@ export async function measureDetailed(
   if (typeof named === 'string') return { sessions: [], usages: [], reasons: [named] };
   if (named) return measureSessions(rootAbs, [named], opts, true);
   const sessions = (await findSessions(rootAbs, opts)).filter((s) => !opts.agent || s.agent === opts.agent);
-  const result = await measureSessions(rootAbs, sessions, opts, false);
   if (!sessions.length) {
     const who =
       opts.agent === 'codex' ? 'Codex CLI' : opts.agent === 'claude' ? 'Claude Code' : 'Claude Code or Codex CLI';
-    result.reasons.unshift(`no ${who} session found for ${rootAbs}`);
+    return { sessions, usages: [], reasons: [`no ${who} session found for ${rootAbs}`] };
   }
-  return result;
+  return measureSessions(rootAbs, sessions, opts, false);
 }
 
 /**

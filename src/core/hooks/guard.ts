@@ -141,11 +141,20 @@ function bringUpToDate(cli: string, report: WorkspaceReport | null): string[] {
       ];
 }
 
+/** Some detected system is switched on (S0 without `session.ledger: true` is not): `checkpoint` writes a marker only then. */
+function anyOn(report: WorkspaceReport | null): boolean {
+  return (report?.systems ?? []).some((s) => !s.skipped);
+}
+
 /** While no system is switched on, the system switched off that the steps switch on, if any. */
 function switchable(report: WorkspaceReport | null): SystemReport | undefined {
-  if (!report || report.systems.some((s) => !s.skipped)) return undefined;
+  if (!report || anyOn(report)) return undefined;
   return report.systems.find((s) => s.skipped && FACTS[s.id].switchOn);
 }
+
+/** A system's switch: its config file (S0's .agents.yml), which holds no state. */
+const switchesOf = (id: SystemId): string[] =>
+  FACTS[id].companions.filter((c) => c.what === 'config').map((c) => c.path);
 
 /**
  * A block's steps, one per line and numbered: `first` (what to do about what the block found, each a
@@ -157,6 +166,7 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
   // The system the steps switch on asks for every manual item then (a switched-off one may hold no checks yet).
   const items = on ? manualChecks(on.id, new Set()) : report ? openManualItems(report).checks : [];
   const open = [...new Map(items.map((c) => [c.id, c.message])).entries()];
+  const ids = open.map(([id]) => id);
   const steps: string[][] = [...first];
   if (open.length)
     steps.push([
@@ -165,7 +175,7 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
     ]);
   steps.push(
     [
-      `Run: ${checkpointCommand(cli, sid, report, [...new Set(items.map((c) => c.id))])}`,
+      `Run: ${checkpointCommand(cli, sid, ids)}`,
       '   It checks the state, writes the marker and prints the resume prompt.',
     ],
     ['Run /compact again.'],
@@ -340,14 +350,11 @@ function changedSince(
  * vouched file gone blocks whoever read it: the marker names files, not the system that read each
  * (S2's project state may be kept at S0's path), and a new checkpoint lets /compact through.
  */
-function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): Set<string> {
-  const systems = report?.systems ?? [];
+function switchedOffHomes(report: WorkspaceReport | null, vouched: ReadonlySet<string>): Set<string> {
   const off = new Set<string>();
-  if (systems.some((s) => !s.skipped)) return off;
-  const vouched = new Set(marker.content.hashes.map((h) => h.path));
-  for (const s of systems) {
-    const config = FACTS[s.id].companions.filter((c) => c.what === 'config').map((c) => c.path);
-    const wasOn = config.some((c) => vouched.has(c));
+  if (anyOn(report)) return off;
+  for (const s of report?.systems ?? []) {
+    const wasOn = switchesOf(s.id).some((c) => vouched.has(c));
     const elsewhere = ALL_FACTS.some(
       (f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home)),
     );
@@ -357,21 +364,19 @@ function switchedOffHomes(report: WorkspaceReport | null, marker: MarkerFile): S
 }
 
 /**
- * The home files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
+ * The files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
  * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
  * longer watched). The marker names files, not the system that read each, so a vouched file gone
- * blocks whoever read it, except at `off` (switchedOffHomes).
+ * blocks whoever read it, unless the caller exempts it (switchedOffHomes).
  */
-function vouchedGone(root: string, marker: MarkerFile, off: ReadonlySet<string>): string[] {
+function vouchedGone(root: string, marker: MarkerFile): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
-  // A system's switch (S0's .agents.yml) holds no state: removing it switches the system off.
-  const switches = new Set(
-    ALL_FACTS.flatMap((f) => f.companions.filter((c) => c.what === 'config').map((c) => c.path)),
-  );
+  // A system's switch holds no state: removing it switches the system off.
+  const switches = new Set(ALL_FACTS.flatMap((f) => switchesOf(f.id)));
   const out: string[] = [];
   for (const { path: named } of marker.content.hashes) {
     const rel = insideRel(named);
-    if (rel === null || off.has(rel) || switches.has(rel)) continue;
+    if (rel === null || switches.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
     // A link that leads nowhere (dangling, a loop) is as gone as a removed file; a home emptied is too.
@@ -549,14 +554,16 @@ async function decide(
       .filter((s) => !s.skipped)
       .flatMap((s) => s.checks.filter((c) => c.id === 'not-skeleton' && c.status === 'fail')) ?? [];
   // No system switched on (S0 switched off, the others gone): `checkpoint` writes no marker then.
-  const noneOn = !(report?.systems ?? []).some((s) => !s.skipped);
-  const gone = vouchedGone(root, marker, switchedOffHomes(report, marker));
+  const noneOn = !anyOn(report);
+  // Each vouched file is looked at once; the block with no system on names the exempt ones too.
+  const allGone = vouchedGone(root, marker);
+  const off = switchedOffHomes(report, vouched);
+  const gone = allGone.filter((f) => !off.has(f));
   if (skeleton.length || gone.length) {
     const optOut = optOutLines(cli, sid, marker.rel);
     // With no system on, the way out is the files back, or the opt-out; a new checkpoint is not asked for.
     // Every vouched file gone is named, a switched-off system's too: once another is back, that one blocks.
     if (!skeleton.length && noneOn) {
-      const allGone = vouchedGone(root, marker, new Set());
       const all = allGone.map(oneLine).join(', ');
       const [are, them, they] = allGone.length > 1 ? ['are', 'them', 'they'] : ['is', 'it', 'it'];
       return stop(

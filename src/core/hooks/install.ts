@@ -21,9 +21,9 @@
  * on every refresh of its status line), which install writes beside the hook script and uninstall
  * removes with the relay.
  */
-import { shellQuote } from '../files/shell';
 import { accessSync, constants as fsConstants, existsSync, promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { shellQuote } from '../files/shell';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { currentHash, refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { lockFor, withWriteLock } from '../files/lock';
