@@ -350,6 +350,42 @@ test("GIT_CONFIG_* and GIT_DIR in the caller's environment (a hook's, say) reach
   plainGitRuns(ws, ws, mark, { ...process.env });
 });
 
+// git starts its own commands (`git fetch` for a partial clone's missing object) from GIT_EXEC_PATH: a
+// relative one is the work tree's folder, an absolute one any folder the caller names.
+for (const spelling of ['relative', 'absolute'] as const) {
+  test(`GIT_EXEC_PATH in the caller's environment (${spelling}) starts no program of the repository`, async (t: TestContext) => {
+    const ws = workspace({}, 'sl-execpath-');
+    repoAt(ws);
+    const mark = path.join(ws, 'PWNED');
+    // git's own commands, as the repository commits them: each leaves the mark.
+    for (const name of ['git', 'git-fetch']) {
+      write(ws, `tools/${name}`, `#!/bin/sh\necho "$0 $*" >> '${mark}'\nexit 1\n`);
+      chmodSync(path.join(ws, 'tools', name), 0o755);
+    }
+    git(ws, 'config', 'core.repositoryformatversion', '1');
+    git(ws, 'config', 'extensions.partialClone', 'origin');
+    git(ws, 'config', 'remote.origin.promisor', 'true');
+    git(ws, 'config', 'remote.origin.url', '/nonexistent/x');
+    const head = git(ws, 'rev-parse', 'HEAD').trim();
+    rmSync(path.join(ws, '.git/objects', head.slice(0, 2), head.slice(2)));
+    const before = process.env.GIT_EXEC_PATH;
+    process.env.GIT_EXEC_PATH = spelling === 'relative' ? 'tools' : path.join(ws, 'tools');
+    t.after(() => {
+      if (before === undefined) delete process.env.GIT_EXEC_PATH;
+      else process.env.GIT_EXEC_PATH = before;
+    });
+    await readEveryWay(ws);
+    await runIn(['hook', 'session-start'], {
+      cwd: ws,
+      env: { CLAUDE_PROJECT_DIR: ws },
+      stdin: sessionStart(ws, 'compact'),
+    });
+    assert.equal(ran(mark), '', `a program of the repository ran: ${ran(mark)}`);
+    // Control: plain git in the same environment runs it.
+    plainGitRuns(ws, ws, mark, { ...process.env });
+  });
+}
+
 const isRoot = process.getuid?.() === 0;
 
 test(

@@ -348,10 +348,14 @@ export function gitProgram(env: NodeJS.ProcessEnv = process.env): string | null 
   return null;
 }
 
-/** The environment git runs in: the caller's, minus every `GIT_*` variable and every relative `PATH` folder, plus ours. */
+/**
+ * The environment git runs in: the caller's, minus every `GIT_*` variable and every relative `PATH`
+ * folder, plus ours. `GIT_EXEC_PATH` goes too: git starts its own commands from it (`git fetch` for a
+ * partial clone's missing object), and without it git finds them where it was installed.
+ */
 export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) if (!/^GIT_/i.test(k) || k === 'GIT_EXEC_PATH') out[k] = v;
+  for (const [k, v] of Object.entries(env)) if (!/^GIT_/i.test(k)) out[k] = v;
   // git starts helpers by name too (a filter's program, git-lfs): never one from the work tree.
   for (const k of Object.keys(out)) if (k.toUpperCase() === 'PATH') out[k] = absolutePath(out[k]).join(path.delimiter);
   delete out.PAGER;
