@@ -13,10 +13,16 @@ import { formatMarker, parseMarker } from '../../src/core/checkpoint/marker';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { relay, RELAY_OUTPUT_MAX } from '../../src/cli/status-line';
 import { bufferIo } from '../../src/cli/io';
-import { applyHooksPlan, planHooksInstall, SCRIPT_REL, STATUSLINE_SCRIPT_REL } from '../../src/core/hooks/install';
+import {
+  applyHooksPlan,
+  INSTALL_RECORD_REL,
+  planHooksInstall,
+  SCRIPT_REL,
+  STATUSLINE_SCRIPT_REL,
+} from '../../src/core/hooks/install';
 import { STATUSLINE_SCRIPT_NAME } from '../../src/core/hooks/files';
 import { WriteRefused } from '../../src/core/files/atomic';
-import { CLI, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace } from './helpers';
+import { CLI, git, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { CONFIRM_ALL, preCompact, S0_LEDGER, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
 
@@ -240,6 +246,43 @@ test('a working directory deleted under a hook: a clear message, a log line in t
   assert.match(st.stderr, /working directory .*no longer exists/);
   assert.equal(existsSync(path.join(parent, 'gone')), false);
   mkdirSync(path.join(parent, 'ok'));
+});
+
+test("an install record the repository plants gives nothing back at uninstall: no settings of its own, none of the user's .gitignore lines taken out", async () => {
+  for (const committed of [false, true]) {
+    const dir = s3Workspace({ '.gitignore': 'node_modules/\n*.env\n' });
+    const mark = path.join(dir, 'PWNED');
+    // What uninstall would "give back": settings that run the repository's command, and the user's own last line.
+    const theirs = JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${mark}` }] }] },
+    });
+    mkdirSync(path.join(dir, '.claude/session-ledger'), { recursive: true });
+    writeFileSync(
+      path.join(dir, INSTALL_RECORD_REL),
+      JSON.stringify({
+        settingsBefore: { 'settings.json': `${theirs}\n` },
+        gitignore: { appended: '*.env\n', created: false },
+      }),
+    );
+    if (committed) {
+      git(dir, 'add', '-f', INSTALL_RECORD_REL);
+      git(dir, 'commit', '-qm', 'ship the record');
+    }
+    const install = await runIn(['hooks', 'install', '--root', dir]);
+    assert.equal(install.code, 0, install.stderr);
+    if (committed)
+      assert.match(install.stdout, /install\.json is tracked by git, so it came with the repository and was not used/);
+    const uninstall = await runIn(['hooks', 'uninstall', '--root', dir]);
+    assert.equal(uninstall.code, 0, uninstall.stderr);
+    const settings = path.join(dir, '.claude/settings.json');
+    const after = existsSync(settings) ? readFileSync(settings, 'utf8') : '';
+    assert.doesNotMatch(after, /PWNED|touch/, `committed ${committed}: the record's settings were written: ${after}`);
+    assert.match(
+      readFileSync(path.join(dir, '.gitignore'), 'utf8'),
+      /^\*\.env$/m,
+      `committed ${committed}: a line of the user's was taken out`,
+    );
+  }
 });
 
 test('hooks install never replaces a hook script changed since it wrote it; one it wrote itself is updated', async () => {

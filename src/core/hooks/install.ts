@@ -44,6 +44,7 @@ import {
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 import { storedBlobId } from '../git/git';
+import { gitTracks } from '../git/tracked';
 import { writtenEntry, type WrittenEntry } from './install-edits';
 
 export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SCRIPT_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, STATUSLINE_SCRIPT_REL };
@@ -218,15 +219,55 @@ export const GITIGNORE_HEADER =
 /** The product's own files, never to be committed: markers, the hook log, the session record and feed. */
 export const GITIGNORE_LINES = ['.claude/.checkpoint-ready*', '.claude/log/', '.claude/session-ledger/'];
 
-async function readRecord(root: string): Promise<InstallRecord> {
-  const f = await readTextFile(path.join(root, INSTALL_RECORD_REL), 64 * 1024);
+/**
+ * This clone's install record, or {}. A record git tracks came with the repository (install's own
+ * `.gitignore` lines keep it out), so it is not this clone's: {} and `notes` says so. Of any record,
+ * only what install itself writes is taken: a settings file's text to give back only when it was
+ * empty or blank, and `.gitignore` text to take out only when it is install's header and lines.
+ */
+async function readRecord(root: string, notes: string[]): Promise<InstallRecord> {
+  const file = path.join(root, INSTALL_RECORD_REL);
+  const f = await readTextFile(file, 64 * 1024);
   if (!f.ok) return {};
+  if ((await gitTracks(file)) === true) {
+    notes.push(
+      `${INSTALL_RECORD_REL} is tracked by git, so it came with the repository and was not used; untrack it with \`git rm --cached ${INSTALL_RECORD_REL}\`.`,
+    );
+    return {};
+  }
   try {
     const v = JSON.parse(f.text) as unknown;
-    return isObj(v) ? (v as InstallRecord) : {};
+    return isObj(v) ? ownRecord(v as InstallRecord) : {};
   } catch {
     return {};
   }
+}
+
+/** A settings file's text that holds no setting: blank, or an empty object however it is spaced. */
+const NO_SETTING = /^\s*(?:\{\s*\})?\s*$/;
+
+/** The record without what install never writes (see `readRecord`). */
+function ownRecord(rec: InstallRecord): InstallRecord {
+  const out = { ...rec };
+  if (isObj(rec.settingsBefore))
+    out.settingsBefore = Object.fromEntries(
+      Object.entries(rec.settingsBefore).filter(([, v]) => v === null || (typeof v === 'string' && NO_SETTING.test(v))),
+    );
+  else delete out.settingsBefore;
+  const g = rec.gitignore;
+  if (!(isObj(g) && typeof g.appended === 'string' && isOurGitignoreText(g.appended))) delete out.gitignore;
+  return out;
+}
+
+/** Text install appends to `.gitignore`: a line break to end the last line, its header, then its lines. */
+function isOurGitignoreText(text: string): boolean {
+  const lines = text.replace(/^\r?\n/, '').split(/\r?\n/);
+  return (
+    lines.pop() === '' &&
+    lines[0] === GITIGNORE_HEADER &&
+    lines.length > 1 &&
+    lines.slice(1).every((l) => GITIGNORE_LINES.includes(l))
+  );
 }
 
 /** Lines a .gitignore already covers (the exact line, or `.claude/` as a whole). */
@@ -637,7 +678,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
       error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`,
       problem: { kind: 'key-not-object', key: 'hooks' },
     };
-  plan.record = await readRecord(plan.root);
+  plan.record = await readRecord(plan.root, plan.notes);
   plan.record.hooksKeyAdded = {
     ...plan.record.hooksKeyAdded,
     [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined,
@@ -665,7 +706,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
 
   // A file that holds no setting (blank, or an empty object however it is spaced) is written anew, and
   // uninstall gives back its exact bytes.
-  let text = /^\s*(?:\{\s*\})?\s*$/.test(l.text) ? '' : l.text;
+  let text = NO_SETTING.test(l.text) ? '' : l.text;
   if (text === '') {
     const name = path.basename(settingsPath);
     // What uninstall gives back: no file, or the file without a setting there was (its exact bytes).
@@ -844,7 +885,7 @@ export async function planHooksUninstall(
   const l = await loadSettings(settingsPath, client);
   const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
-  plan.record = await readRecord(abs);
+  plan.record = await readRecord(abs, plan.notes);
   const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
   let text = l.text;
   let removed = false;
