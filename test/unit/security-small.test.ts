@@ -307,6 +307,51 @@ test('hooks install never replaces a hook script changed since it wrote it; one 
   }
 });
 
+test('hooks install replaces no script someone changed however it was saved (CRLF, a whole new file), and uninstall removes none; line breaks alone or a copy cut short are no change', async () => {
+  const older = path.join(workspace({}, 'sl-build-'), 'session-ledger.cjs');
+  writeFileSync(older, `${readFileSync(HOOK_SCRIPT, 'utf8')}// an older build\n`);
+  writeFileSync(
+    path.join(path.dirname(older), STATUSLINE_SCRIPT_NAME),
+    `${readFileSync(STATUSLINE_SCRIPT, 'utf8')}// an older build\n`,
+  );
+  const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+  const edits: Array<[string, (t: string) => string, boolean]> = [
+    ['saved with CRLF, a line added', (t) => crlf(`// my tweak\n${t}`), true],
+    ['replaced by their own script', () => 'console.log("mine");\n', true],
+    ['its line breaks turned to CRLF (a checkout)', crlf, false],
+  ];
+  for (const rel of [SCRIPT_REL, STATUSLINE_SCRIPT_REL])
+    for (const [what, edit, changed] of edits) {
+      const dir = s3Workspace();
+      assert.equal((await runIn(['hooks', 'install', '--statusline', '--root', dir, '--cli-bundle', older])).code, 0);
+      const file = path.join(dir, rel);
+      const theirs = edit(readFileSync(file, 'utf8'));
+      writeFileSync(file, theirs);
+      const r = await runIn(['hooks', 'install', '--statusline', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+      const want = readFileSync(rel === SCRIPT_REL ? HOOK_SCRIPT : STATUSLINE_SCRIPT, 'utf8');
+      if (!changed) {
+        assert.equal(r.code, 0, `${rel} ${what}: ${r.stderr}`);
+        assert.equal(readFileSync(file, 'utf8'), want, `${rel} ${what}: updated`);
+        continue;
+      }
+      assert.equal(r.code, 1, `${rel} ${what}: ${r.stdout}`);
+      assert.match(r.stderr, /was changed since `hooks install` wrote it; nothing was changed/);
+      assert.equal(readFileSync(file, 'utf8'), theirs, `${rel} ${what}: their bytes are kept`);
+      // Uninstall takes the hooks out and keeps their script, and says so.
+      const u = await runIn(['hooks', 'uninstall', '--root', dir]);
+      assert.equal(u.code, 0, u.stderr);
+      assert.equal(readFileSync(file, 'utf8'), theirs, `${rel} ${what}: uninstall removed their script`);
+      assert.match(u.stdout, /was changed since `hooks install` wrote it, so it was kept/);
+    }
+  // A copy of the new build cut short (a half-written checkout) is damaged, not someone's work: replaced.
+  const dir = s3Workspace();
+  assert.equal((await runIn(['hooks', 'install', '--root', dir, '--cli-bundle', older])).code, 0);
+  const full = readFileSync(HOOK_SCRIPT, 'utf8');
+  writeFileSync(path.join(dir, SCRIPT_REL), full.slice(0, 4000));
+  assert.equal((await runIn(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT])).code, 0);
+  assert.equal(readFileSync(path.join(dir, SCRIPT_REL), 'utf8'), full);
+});
+
 test('hooks install never replaces a script edited after its plan was made (the extension asks first): nothing is written', async () => {
   const older = path.join(workspace({}, 'sl-build-'), 'session-ledger.cjs');
   writeFileSync(older, `${readFileSync(HOOK_SCRIPT, 'utf8')}// an older build\n`);

@@ -30,9 +30,6 @@ import { lockFor, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
   CODEX_HOOKS_REL,
-  HOOK_CORE_MARKER,
-  HOOK_METER_MARKER,
-  HOOK_TRANSCRIPT_MARKER,
   LEGACY_HOOK_CORE_NAME,
   INSTALL_RECORD_REL,
   SCRIPT_REL,
@@ -755,8 +752,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   }
   // Never opened unless it is a regular file: a FIFO at the script path must not hang even --dry-run.
   const have = await readRegularFile(scriptPath);
-  if (changedSinceInstall(have, want, plan.record[scriptKey(client)], HOOK_CORE_MARKER))
-    return modified(plan, scriptRel(client));
+  if (changedSinceInstall(have, plan.record[scriptKey(client)], want)) return modified(plan, scriptRel(client));
   plan.script = have && have.equals(want) && !lstatOrNullSync(plan.corePath) ? 'keep' : 'write';
   plan.scriptHash = have ? sha256(have) : null;
   plan.record[scriptKey(client)] = sha256(want);
@@ -773,8 +769,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     }
     const haveSl = await readRegularFile(plan.statuslinePath);
     // Its second part: the transcript meter now, the meter in what versions before wrote.
-    if (changedSinceInstall(haveSl, wantSl, plan.record.statuslineScript, HOOK_TRANSCRIPT_MARKER, HOOK_METER_MARKER))
-      return modified(plan, STATUSLINE_SCRIPT_REL);
+    if (changedSinceInstall(haveSl, plan.record.statuslineScript, wantSl)) return modified(plan, STATUSLINE_SCRIPT_REL);
     plan.statuslineScript = haveSl && haveSl.equals(wantSl) ? 'keep' : 'write';
     plan.statuslineHash = haveSl ? sha256(haveSl) : null;
     plan.record.statuslineScript = sha256(wantSl);
@@ -795,24 +790,25 @@ function statuslineBundle(cliBundle: string): string {
 }
 
 /**
- * A script changed since install wrote it is someone's work: never replaced without being asked.
- * One cut short before its `markers` (a part it cannot run without; any one of them) is damaged, not
- * changed: the hooks say to run install again, and it is replaced.
+ * A script changed since install wrote it is someone's work: never replaced or removed without being
+ * asked. Not changed: the bytes install wrote (also with a checkout's CRLF line breaks), and, before a
+ * new install, a copy cut short of the script to install (a half-written checkout: the hooks say to
+ * run install again).
  */
-function changedSinceInstall(
-  have: Buffer | null,
-  want: Buffer,
-  recorded: string | undefined,
-  ...markers: string[]
-): boolean {
-  return Boolean(
-    have &&
-    !have.equals(want) &&
-    recorded &&
-    sha256(have) !== recorded &&
-    markers.some((m) => have.includes(`\n${m}\n`)),
-  );
+function changedSinceInstall(have: Buffer | null, recorded: string | undefined, want?: Buffer): boolean {
+  if (!have || !recorded || (want && have.equals(want))) return false;
+  if (sha256(have) === recorded) return false;
+  if (
+    have.includes('\r\n') &&
+    sha256(Buffer.from(have.toString('latin1').replaceAll('\r\n', '\n'), 'latin1')) === recorded
+  )
+    return false;
+  return !(want && have.length < want.length && want.subarray(0, have.length).equals(have));
 }
+
+/** What uninstall says of a script of its own someone changed since install wrote it. */
+const keptEdited = (rel: string): string =>
+  `${rel} was changed since \`hooks install\` wrote it, so it was kept: delete it yourself once you no longer need it.`;
 
 function modified(plan: HooksPlan, rel: string): HooksPlan {
   return {
@@ -959,6 +955,13 @@ export async function planHooksUninstall(
   const anyUsed =
     stillUsed || otherClients.some((f) => f.ok && (f.text.includes(OURS) || f.text.includes(CODEX_SCRIPT_REL)));
   plan.script = (existsSync(scriptPath) || existsSync(plan.corePath)) && !stillUsed ? 'remove' : 'keep';
+  if (
+    plan.script === 'remove' &&
+    changedSinceInstall(await readRegularFile(scriptPath), plan.record[scriptKey(client)])
+  ) {
+    plan.script = 'keep';
+    plan.notes.push(keptEdited(scriptRel(client)));
+  }
   if (client === 'claude' && !removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
     // Nothing of ours here, but the other settings file has the hooks: say which flag finds them.
     const otherRel = opts.local ? SETTINGS_REL : SETTINGS_LOCAL_REL;
@@ -969,7 +972,14 @@ export async function planHooksUninstall(
   // The status line's script goes with the last relay that runs it.
   const relayStays = (!plan.deleteSettings && runsRelay(plan.after)) || runsRelay(otherText);
   if (client === 'claude' && !relayStays) {
-    if (existsSync(plan.statuslinePath)) plan.statuslineScript = 'remove';
+    if (existsSync(plan.statuslinePath))
+      plan.statuslineScript = changedSinceInstall(
+        await readRegularFile(plan.statuslinePath),
+        plan.record.statuslineScript,
+      )
+        ? 'keep'
+        : 'remove';
+    if (plan.statuslineScript === 'keep') plan.notes.push(keptEdited(STATUSLINE_SCRIPT_REL));
     delete plan.record.statuslineScript;
   }
   // The .gitignore lines keep the tool's records out of git: they stay while any record is still there
