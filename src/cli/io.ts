@@ -50,9 +50,12 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 // The gate of `withoutFormat`, which regex-gates.test.ts checks against every code point.
 export { MAY_BE_FORMAT };
 
-/** What a command that failed unexpectedly says: one line on stderr, never a stack trace for the user's content. */
+/**
+ * What a command that failed unexpectedly says: one line on stderr, never a stack trace for the user's
+ * content, and terminal-safe (an error's message may quote a file's name or text).
+ */
 export function internalError(io: Io, command: string, err: unknown): void {
-  io.stderr(`session-ledger ${command}: internal error: ${(err as Error)?.message ?? String(err)}`);
+  io.stderr(terminalSafe(`session-ledger ${command}: internal error: ${(err as Error)?.message ?? String(err)}`));
 }
 
 /** The same streams, every line passed through `terminalSafe`. */

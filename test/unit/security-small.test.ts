@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { formatMarker, parseMarker } from '../../src/core/checkpoint/marker';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { relay, RELAY_OUTPUT_MAX } from '../../src/cli/status-line';
-import { bufferIo } from '../../src/cli/io';
+import { bufferIo, internalError } from '../../src/cli/io';
 import {
   applyHooksPlan,
   INSTALL_RECORD_REL,
@@ -221,6 +221,16 @@ test('bidi and other format characters from a ledger never reach the terminal: s
       `${what}: no format character`,
     );
   }
+});
+
+test("an internal error's one line (its message may quote a file's name or text) reaches the terminal without escapes or format characters", () => {
+  const io = bufferIo();
+  internalError(
+    io,
+    'status',
+    new Error('cannot read docs/\u202Eexe.md\u202C: \u001b]0;owned\u0007\u001b[31mred\u200B'),
+  );
+  assert.equal(io.err(), 'session-ledger status: internal error: cannot read docs/exe.md: red\n');
 });
 
 test('a working directory deleted under a hook: a clear message, a log line in the project, never a bare exit 2', () => {
