@@ -208,33 +208,36 @@ test('terminal escapes in ledger text never reach the terminal: status, check, c
     assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} prints a control character`);
 });
 
-test("the status bar tooltip escapes the transcript's timestamp (Markdown, theme icons, controls)", async () => {
+test("the status bar tooltip escapes the transcript's text: its timestamp, model and session id (Markdown, theme icons, controls)", async () => {
   const { statusView } = await import('../../src/extension/pure/status-text');
   const t = (s: string, ...a: unknown[]) => s.replace(/\{(\d+)\}/g, (_, i) => String(a[Number(i)]));
-  const at =
-    '2026-12-01T00:00:00Z [click](command:sessionLedger.checkpointNow) $(alert) <img src=x> \u001b[31m\n# heading';
+  const hostile = (what: string) =>
+    `${what} \` [click](command:sessionLedger.checkpointNow) \` $(alert) <img src=x> \u001b[31m\n# heading ${what}`;
   const v = statusView(
     t,
     {
       agent: 'claude',
-      sessionId: 's',
+      sessionId: hostile('qqsid'),
       transcriptPath: '/t',
-      model: null,
+      model: hostile('qqmodel'),
       usedTokens: 1,
       windowTokens: 100,
       percent: 1,
-      at,
+      at: `2026-12-01T00:00:00Z ${hostile('qqat')}`,
       afterCompaction: false,
       source: 'transcript',
     },
     { profile: 'p', propose: 50, urgent: null },
     'ok',
   );
-  const line = v.tooltip.split('\n').find((l) => l.includes('click'))!;
-  assert.doesNotMatch(line, /(?<!\\)\[click\]|(?<!\\)\$\(alert|(?<!\\)<img|\u001b/);
-  assert.equal(
-    v.tooltip.split('\n').filter((l) => l.startsWith('# heading')).length,
-    0,
-    'no new Markdown line from the timestamp',
-  );
+  const lines = v.tooltip.split('\n');
+  for (const what of ['qqat', 'qqsid', 'qqmodel']) {
+    const line = lines.find((l) => l.includes(`${what} `))!;
+    assert.ok(line, `${what}: shown`);
+    // Outside inline code every Markdown, HTML and theme-icon character is escaped; inside one code span it is inert.
+    const outside = line.replace(/`[^`]*`/g, '');
+    assert.doesNotMatch(outside, /(?<!\\)\[click\]|(?<!\\)\$\(alert|(?<!\\)<img/, `${what}: ${line}`);
+    assert.doesNotMatch(line, /\u001b/, `${what}: an escape`);
+    assert.equal(lines.filter((l) => l.startsWith(`# heading ${what}`)).length, 0, `${what}: no new Markdown line`);
+  }
 });

@@ -31,6 +31,7 @@ import {
   planHooksInstall,
   planHooksUninstall,
   SCRIPT_REL,
+  STATUSLINE_SCRIPT_REL,
 } from '../../src/core/hooks/install';
 import { feedPath } from '../../src/core/context/feed';
 import { HOOK_SCRIPT, workspace } from './helpers';
@@ -288,5 +289,20 @@ test('hooks uninstall removes nothing through a link planted after its plan (whi
       `${folder}: nothing removed through the link`,
     );
     assert.match(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), /PreCompact/, 'settings unchanged');
+  }
+});
+
+test('hooks install writes nothing through a link planted at one of its files after its plan (while the extension shows the preview): refused, the state file kept', async () => {
+  for (const own of [SCRIPT_REL, STATUSLINE_SCRIPT_REL, INSTALL_RECORD_REL]) {
+    const dir = s3Workspace();
+    const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
+    assert.equal(plan.error, undefined);
+    // While the user reads the preview, the repository's link appears at the tool's path: to the agent's state file.
+    const state = path.join(dir, 'docs/state/STATE.md');
+    mkdirSync(path.dirname(path.join(dir, own)), { recursive: true });
+    symlinkSync(state, path.join(dir, own));
+    await assert.rejects(applyHooksPlan(plan), (e: unknown) => e instanceof WriteRefused && e.reason === 'link', own);
+    assert.equal(readFileSync(state, 'utf8'), S3_STATE, `${own}: the state file is kept`);
+    assert.equal(existsSync(path.join(dir, '.claude/settings.json')), false, `${own}: no settings written`);
   }
 });
