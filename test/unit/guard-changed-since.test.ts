@@ -14,6 +14,7 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   symlinkSync,
   unlinkSync,
   utimesSync,
@@ -907,4 +908,56 @@ test('a shared marker git tracks and no session id: the block says it is tracked
   const r = cli([...command.split(' '), '--root', dir], { env: claudeHomeWith(dir) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal((await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false })).allow, true);
+});
+
+test('a link git tracks at the shared marker and no session id: the block untracks it as it removes it, removing it alone is said as tracked, and checkpoint --shared names git rm, not a session', async () => {
+  const planted = () => {
+    const ws = workspace({ 'docs/state/STATE.md': S3_STATE });
+    mkdirSync(path.join(ws, '.claude'));
+    symlinkSync('../docs/state/STATE.md', path.join(ws, '.claude/.checkpoint-ready'));
+    gitInit(ws);
+    return ws;
+  };
+  const shared = (ws: string) =>
+    cli(['checkpoint', '--shared', '--session', SID, '--root', ws, '--confirm', 'feedback-stored,last-request']);
+  // The first step as printed (run in the workspace), then checkpoint --shared: /compact goes through.
+  const first = planted();
+  const d1 = await preCompactGuard(preCompact(first, { sessionId: null }), { root: first, log: false });
+  const run = spawnSync('sh', ['-c', /^1\. [^:]*: (.*)$/m.exec(d1.reason)?.[1] ?? 'false'], {
+    cwd: first,
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(shared(first).code, 0);
+  assert.equal(
+    (await preCompactGuard(preCompact(first, { sessionId: null }), { root: first, log: false })).allow,
+    true,
+  );
+  const dir = planted();
+  const guard = () => preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false });
+  const d = await guard();
+  assert.equal(d.allow, false);
+  assert.match(
+    d.reason,
+    /^1\. Remove it and stop tracking it \(it came with the repository\): git rm -r --cached \.claude\/\.checkpoint-ready && rm -r \.claude\/\.checkpoint-ready$/m,
+    d.reason,
+  );
+  // Removed from the folder only: git still tracks it, and the block says so (not "missing").
+  rmSync(path.join(dir, '.claude/.checkpoint-ready'));
+  const again = await guard();
+  assert.match(again.reason, /\(\.claude\/\.checkpoint-ready is tracked by git\)/, again.reason);
+  assert.match(again.reason, /^1\. Stop tracking it \(it came with the repository\): git rm --cached/m);
+  // checkpoint --shared with the session named: refused for what is true (git tracks it), with the way out.
+  const r = shared(dir);
+  assert.equal(r.code === 0, false, r.stdout);
+  assert.match(r.stdout + r.stderr, /git tracks the shared marker \.claude\/\.checkpoint-ready/);
+  assert.match(r.stdout + r.stderr, /git rm -r --cached \.claude\/\.checkpoint-ready/);
+  assert.doesNotMatch(r.stdout + r.stderr, /no session id is known|Name the session with --session/);
+  // Following the block's first step as printed, the checkpoint then writes the marker and /compact goes through.
+  const step = /^1\. [^:]*: (.*)$/m.exec(again.reason)?.[1] ?? '';
+  const follow = spawnSync('sh', ['-c', step], { cwd: dir, encoding: 'utf8' });
+  assert.equal(follow.status, 0, follow.stderr);
+  const ok = shared(dir);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.equal((await guard()).allow, true);
 });

@@ -112,7 +112,10 @@ export interface Refusal {
   ids?: string[];
   /** ambiguous-session: the sessions that wrote within `windowMinutes`. */
   sessions?: RecentSession[];
-  /** ambiguous-session: asked for the shared marker (`--shared`), which then names its signer with `--session`. */
+  /**
+   * ambiguous-session: asked for the shared marker (`--shared`), which then names its signer with
+   * `--session`; planted-marker, tracked-marker: asked for it, so naming a session does not help.
+   */
   shared?: boolean;
   windowMinutes?: number;
   /** nothing-detected: what was looked for (relative paths and globs, per system). */
@@ -296,11 +299,15 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
       return [`The marker could not be written: ${r.error ?? 'unknown error'}`];
     case 'planted-marker':
       return [
-        `Not written: no session id is known, so this would be the shared marker, but ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again, or name the session with --session ID.`,
+        r.shared
+          ? `Not written: ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again.`
+          : `Not written: no session id is known, so this would be the shared marker, but ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again, or name the session with --session ID.`,
       ];
     case 'tracked-marker':
       return [
-        `Not written: no session id is known, so this would be the shared marker ${SHARED_MARKER_REL}, but git tracks that file: the PreCompact guard takes no shared marker that came with the repository. Name the session with --session ID, or stop tracking the file (git rm --cached ${SHARED_MARKER_REL}) and run it again.`,
+        r.shared
+          ? `Not written: git tracks the shared marker ${SHARED_MARKER_REL}: the PreCompact guard takes no shared marker that came with the repository. Stop tracking it (git rm -r --cached ${SHARED_MARKER_REL}) and run it again, or write this session's own marker instead: the same command without --shared, with --session ID.`
+          : `Not written: no session id is known, so this would be the shared marker ${SHARED_MARKER_REL}, but git tracks that file: the PreCompact guard takes no shared marker that came with the repository. Name the session with --session ID, or stop tracking the file (git rm -r --cached ${SHARED_MARKER_REL}) and run it again.`,
       ];
   }
 }
@@ -371,10 +378,15 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
         (r.ids ?? []).join(', '),
       );
     case 'tracked-marker':
-      return t(
-        'No session is known and git tracks the shared marker {0}: the guard takes no shared marker that came with the repository. Name the session, or stop tracking the file.',
-        SHARED_MARKER_REL,
-      );
+      return r.shared
+        ? t(
+            "Git tracks the shared marker {0}: the guard takes no shared marker that came with the repository. Stop tracking the file, or write this session's own marker instead (without --shared).",
+            SHARED_MARKER_REL,
+          )
+        : t(
+            'No session is known and git tracks the shared marker {0}: the guard takes no shared marker that came with the repository. Name the session, or stop tracking the file.',
+            SHARED_MARKER_REL,
+          );
   }
 }
 
@@ -470,7 +482,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // The shared nothing-to-preserve is the exception: the guard takes it before any session's marker.
   // Nor does a shared marker git tracks: it may have come with the repository, so the guard takes none.
   if (sessionId === null && (await gitTracks(path.join(abs, SHARED_MARKER_REL))) === true)
-    return refuse(res, now, { code: 'tracked-marker', checks: [] });
+    return refuse(res, now, { code: 'tracked-marker', checks: [], shared: opts.shared });
   if (sessionId === null && !opts.nothingToPreserve) {
     const planted = [];
     for (const rel of await listMarkers(abs)) {
@@ -482,6 +494,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       return refuse(res, now, {
         code: 'planted-marker',
         checks: [],
+        shared: opts.shared,
         ids: planted.map((x) => x.rel),
         error: planted.map((x) => `${x.rel} is ${x.why}, not a marker Session Ledger wrote`).join('; '),
       });

@@ -89,16 +89,17 @@ export function speakingMarker(
  * - `marker`: the shared marker says nothing-to-preserve and counts for this session (`sharedNotOurs`;
  *   whoever signed it), else the marker `speakingMarker` picks;
  * - `planted`: what stands at the session's marker (or, without one, at the shared marker) is no
- *   marker (`markerAt`);
+ *   marker (`markerAt`), `tracked` when git tracks it (removing it alone leaves it in git's index);
  * - `unreadable`: a marker is there but cannot be read (permission, I/O);
  * - `none`: no marker speaks; `foreign` names one another session signed, `notOurs` why the shared
- *   marker does not count (`sharedNotOurs`), `sharedMtime` its time.
+ *   marker does not count (`sharedNotOurs`; `tracked` also when it is gone from the folder but git
+ *   still tracks it, asked only without a session id), `sharedMtime` its time.
  * `began` gives when the session's transcript began (asked only when a shared marker is there).
  */
 export type MarkerChoice =
   | { kind: 'linked'; folder: string }
   | { kind: 'marker'; marker: MarkerFile }
-  | { kind: 'planted'; rel: string; why: string }
+  | { kind: 'planted'; rel: string; why: string; tracked: boolean }
   | { kind: 'unreadable'; rel: string; error: string }
   | {
       kind: 'none';
@@ -116,14 +117,24 @@ export async function chooseMarker(
   const folder = linkedFolderOf(root, SHARED_MARKER_REL);
   if (folder !== null) return { kind: 'linked', folder };
   const sharedRead = await markerAt(root, SHARED_MARKER_REL, now);
-  const notOurs = sharedRead.marker ? await sharedNotOurs(root, sharedRead.marker, await began()) : null;
+  const tracks = async (rel: string) => (await gitTracks(path.join(root, rel))) === true;
+  const notOurs = sharedRead.marker
+    ? await sharedNotOurs(root, sharedRead.marker, await began())
+    : !isSessionId(sessionId) && !sharedRead.planted && !sharedRead.error && (await tracks(SHARED_MARKER_REL))
+      ? 'tracked'
+      : null;
   const shared = notOurs ? null : sharedRead.marker;
   if (shared?.content.nothingToPreserve) return { kind: 'marker', marker: shared };
   const own = isSessionId(sessionId) ? markerRel(sessionId) : null;
   const ownRead = own ? await markerAt(root, own, now) : { marker: null, error: null, planted: null };
-  if (own && ownRead.planted) return { kind: 'planted', rel: own, why: ownRead.planted };
+  if (own && ownRead.planted) return { kind: 'planted', rel: own, why: ownRead.planted, tracked: await tracks(own) };
   if (!ownRead.marker && sharedRead.planted)
-    return { kind: 'planted', rel: SHARED_MARKER_REL, why: sharedRead.planted };
+    return {
+      kind: 'planted',
+      rel: SHARED_MARKER_REL,
+      why: sharedRead.planted,
+      tracked: await tracks(SHARED_MARKER_REL),
+    };
   if (own && ownRead.error) return { kind: 'unreadable', rel: own, error: ownRead.error };
   if (!ownRead.marker && sharedRead.error)
     return { kind: 'unreadable', rel: SHARED_MARKER_REL, error: sharedRead.error };

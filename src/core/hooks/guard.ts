@@ -484,7 +484,15 @@ async function decide(
       null,
       [
         `Compaction stopped: ${oneLine(choice.rel)} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint.`,
-        ...stepsTo(cli, sid, report, [[`Remove it: rm -r ${oneLine(choice.rel)}`], bringUpToDate(cli, report)]),
+        // One git tracks stays in git's index once removed: untracked too, or the next run finds it again.
+        ...stepsTo(cli, sid, report, [
+          [
+            choice.tracked
+              ? `Remove it and stop tracking it (it came with the repository): git rm -r --cached ${oneLine(choice.rel)} && rm -r ${oneLine(choice.rel)}`
+              : `Remove it: rm -r ${oneLine(choice.rel)}`,
+          ],
+          bringUpToDate(cli, report),
+        ]),
       ].join('\n'),
       `BLOCK (${choice.rel} is ${choice.why}: no marker)`,
     );
