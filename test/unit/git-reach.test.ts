@@ -20,11 +20,12 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
-import { git as safeGit, readGit, type GitInfo } from '../../src/core/git/git';
+import { git as safeGit, namedInListing, readGit, type GitInfo } from '../../src/core/git/git';
 import { git, gitInit, workspace, write } from './helpers';
 import { HOSTILE_REPO_STATE, runIn } from './hostile-helpers';
 import { sessionStart } from './checkpoint-fixtures';
@@ -189,6 +190,47 @@ test('an includeIf "onbranch:" that holds only after a branch switch runs nothin
   assert.equal((await readEveryWay(ws))?.branch, 'feature', 'git facts were read on the new branch');
   assert.equal(ran(mark), '', 'the filter included on branch feature ran');
   plainGitRuns(ws, ws, mark);
+});
+
+test('a config git reads otherwise than it was read first (an included file swapped since, or one not read): git is not run on it', () => {
+  const ws = workspace({}, 'sl-otherwise-');
+  repoAt(ws);
+  const extra = write(ws, 'extra.cfg', '[filter "evil"]\n\tclean = cat\n');
+  appendFileSync(path.join(ws, '.git/config'), '[include]\n\tpath = ../extra.cfg\n');
+  const id = (f: string) => {
+    const st = statSync(f);
+    return `${st.dev}:${st.ino}`;
+  };
+  const listing = () =>
+    // As askGit asks it: with the git dir and work tree named, so each origin is an absolute path.
+    execFileSync(
+      'git',
+      [
+        `--git-dir=${path.join(ws, '.git')}`,
+        `--work-tree=${ws}`,
+        'config',
+        '--list',
+        '--includes',
+        '--show-origin',
+        '--show-scope',
+        '-z',
+      ],
+      {
+        cwd: ws,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      },
+    );
+  const read = new Set([id(path.join(ws, '.git/config')), id(extra)]);
+  const found = { filters: new Set<string>(), protocols: new Set<string>(), read };
+  // Control: every file git reads was read first; the filter it names is found.
+  assert.deepEqual([...(namedInListing(listing(), found)?.filters ?? [])], ['evil']);
+  // A file never read (the include's identity not among those read): not run.
+  assert.equal(namedInListing(listing(), { ...found, read: new Set([id(path.join(ws, '.git/config'))]) }), null);
+  // The included file swapped for another since it was read (a new file renamed over it): not run.
+  writeFileSync(`${extra}.new`, '[filter "evil"]\n\tclean = cat\n[core]\n\tfsmonitor = true\n');
+  renameSync(`${extra}.new`, extra);
+  assert.equal(namedInListing(listing(), found), null);
 });
 
 // ---------------------------------------------------------------------------------------------

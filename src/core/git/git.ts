@@ -221,7 +221,25 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
     ],
     10_000,
   );
-  if (listing === null) return null;
+  const named = listing === null ? null : namedInListing(listing, found);
+  if (!named) return null;
+  const { filters, protocols } = named;
+  const config = overrides([...filters], [...protocols]);
+  if (!config) return null;
+  // git prints real paths; the changed paths are made relative to the caller's folder, spelled as the caller spells it.
+  const top = realOrNull(dirs.top) === realOrNull(workTree) ? dirs.top : workTree;
+  return { gitDir, workTree, top, commonDir: dirs.commonDir, filters: [...filters], protocols: [...protocols], config };
+}
+
+/**
+ * The filter drivers and protocols a config listing (`git config --list --includes --show-origin
+ * --show-scope -z`) names, added to those `found` holds; null when a value from outside the user's
+ * own system and global config comes from a file `readRepoConfig` did not read (by device and inode).
+ */
+export function namedInListing(
+  listing: string,
+  found: Pick<ConfigFound, 'filters' | 'protocols' | 'read'>,
+): { filters: Set<string>; protocols: Set<string> } | null {
   const filters = new Set(found.filters);
   const protocols = new Set(found.protocols);
   const parts = listing.split('\0');
@@ -238,11 +256,7 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
     const st = path.isAbsolute(file) ? statOrNullSync(file) : null;
     if (!st || !found.read.has(`${st.dev}:${st.ino}`)) return null;
   }
-  const config = overrides([...filters], [...protocols]);
-  if (!config) return null;
-  // git prints real paths; the changed paths are made relative to the caller's folder, spelled as the caller spells it.
-  const top = realOrNull(dirs.top) === realOrNull(workTree) ? dirs.top : workTree;
-  return { gitDir, workTree, top, commonDir: dirs.commonDir, filters: [...filters], protocols: [...protocols], config };
+  return { filters, protocols };
 }
 
 function realOrNull(p: string): string | null {
