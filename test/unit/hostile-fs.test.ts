@@ -200,15 +200,22 @@ test('a home file that is itself a link out of the root, the manifest project_st
   );
 });
 
-test('YAML config files are capped far below the state-file cap: a huge .agents.yml is refused with a finding, unparsed', async () => {
-  const big = `session:\n  ledger: true\n${'# padding padding padding padding padding padding padding\n'.repeat(Math.ceil((CONFIG_MAX_BYTES + 10) / 58))}`;
-  const dir = workspace({ '.agents.yml': big, '.agents/session_ledger.md': S0_LEDGER });
-  const r = await evaluate(dir, { noGit: true });
-  const s0 = r.systems.find((s) => s.id === 'S0');
-  assert.ok(
-    s0?.checks.some((c) => c.status === 'fail' && /limit for this file/.test(c.message)),
-    s0?.checks.map((c) => c.message).join(' | '),
+test('YAML config files are capped far below the state-file cap: a huge .agents.yml or context-manifest.yaml is refused with a finding, unparsed', async () => {
+  const pad = '# padding padding padding padding padding padding padding\n'.repeat(
+    Math.ceil((CONFIG_MAX_BYTES + 10) / 58),
   );
+  for (const [id, files] of [
+    ['S0', { '.agents.yml': `session:\n  ledger: true\n${pad}`, '.agents/session_ledger.md': S0_LEDGER }],
+    ['S2', { 'context-manifest.yaml': `version: 1\n${pad}`, '.claude/session-ledger.md': '# Session ledger\n' }],
+  ] as const) {
+    const dir = workspace({ ...files });
+    const r = await evaluate(dir, { noGit: true });
+    const sys = r.systems.find((s) => s.id === id);
+    assert.ok(
+      sys?.checks.some((c) => c.status === 'fail' && /limit for this file/.test(c.message)),
+      `${id}: ${sys?.checks.map((c) => c.message).join(' | ')}`,
+    );
+  }
   assert.ok(CONFIG_MAX_BYTES <= 256 * 1024);
 });
 
