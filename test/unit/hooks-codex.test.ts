@@ -6,7 +6,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
@@ -290,6 +299,68 @@ test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder
   const rec = JSON.parse(readFileSync(path.join(dir, '.claude/session-ledger/session.json'), 'utf8'));
   assert.equal(rec.session_id, CODEX_SID);
   assert.match(rec.transcript_path, /rollout-.*\.jsonl$/);
+});
+
+const isRoot = process.getuid?.() === 0;
+
+test("a Codex hook never runs a script from a folder above the project that is a link or, as root, another user's (a shared temporary folder): the project's own runs", () => {
+  const ways = [
+    'the script a link',
+    '.codex a link',
+    '.codex/hooks a link',
+    ...(isRoot ? ["another user's script"] : []),
+  ];
+  for (const way of ways) {
+    const parent = workspace({}, 'sl-shared-');
+    const dir = path.join(parent, 'proj');
+    mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
+    writeFileSync(path.join(dir, 'docs/state/STATE.md'), S3_STATE);
+    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+    // What someone else puts above the project: a script that leaves a mark.
+    const mark = path.join(parent, 'PWNED');
+    const evil = path.join(workspace({}, 'sl-evil-'), 'hooks');
+    mkdirSync(evil);
+    writeFileSync(
+      path.join(evil, 'session-ledger.cjs'),
+      `require('fs').writeFileSync(${JSON.stringify(mark)}, 'ran')\n`,
+    );
+    const codex = path.join(parent, '.codex');
+    if (way === '.codex a link') symlinkSync(path.dirname(evil), codex);
+    else {
+      mkdirSync(codex);
+      if (way === '.codex/hooks a link') symlinkSync(evil, path.join(codex, 'hooks'));
+      else {
+        mkdirSync(path.join(codex, 'hooks'));
+        const script = path.join(codex, 'hooks', 'session-ledger.cjs');
+        if (way === 'the script a link') symlinkSync(path.join(evil, 'session-ledger.cjs'), script);
+        else {
+          writeFileSync(script, readFileSync(path.join(evil, 'session-ledger.cjs')));
+          for (const p of [codex, path.join(codex, 'hooks'), script]) chownSync(p, 65534, 65534);
+        }
+      }
+    }
+    const sub = path.join(dir, 'src');
+    mkdirSync(sub);
+    const r = spawnSync('/bin/sh', ['-c', codexHookCommand('pre-compact')], {
+      cwd: sub,
+      input: codexPreCompact(sub),
+      env: {
+        PATH: process.env.PATH,
+        HOME: workspace({}),
+        CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+        CODEX_HOME: path.join(dir, 'no-codex'),
+      },
+      encoding: 'utf8',
+    });
+    assert.equal(existsSync(mark), false, `${way}: the script above the project ran`);
+    assert.equal(r.status, 0, `${way}: ${r.stderr}`);
+    assert.match(
+      JSON.parse(r.stdout).stopReason,
+      /^Compaction stopped: no checkpoint has run/,
+      `${way}: the project's own guard`,
+    );
+  }
 });
 
 test('a Codex hook whose script is gone fails (Codex shows the error and compacts): it never blocks', () => {
