@@ -258,40 +258,48 @@ test('a working directory deleted under a hook: a clear message, a log line in t
   mkdirSync(path.join(parent, 'ok'));
 });
 
-test("an install record the repository plants gives nothing back at uninstall: no settings of its own, none of the user's .gitignore lines taken out", async () => {
+test("an install record the repository plants gives nothing back at uninstall: no settings of its own, none of the user's .gitignore lines taken out; one git tracks is neither used nor written over", async () => {
   for (const committed of [false, true]) {
     const dir = s3Workspace({ '.gitignore': 'node_modules/\n*.env\n' });
+    assert.equal((await runIn(['hooks', 'install', '--root', dir])).code, 0);
+    const record = path.join(dir, INSTALL_RECORD_REL);
+    const real = JSON.parse(readFileSync(record, 'utf8'));
+    // What uninstall would "give back": settings that run the repository's command, and the user's own line
+    // before install's in .gitignore.
     const mark = path.join(dir, 'PWNED');
-    // What uninstall would "give back": settings that run the repository's command, and the user's own last line.
     const theirs = JSON.stringify({
       hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${mark}` }] }] },
     });
-    mkdirSync(path.join(dir, '.claude/session-ledger'), { recursive: true });
-    writeFileSync(
-      path.join(dir, INSTALL_RECORD_REL),
-      JSON.stringify({
-        settingsBefore: { 'settings.json': `${theirs}\n` },
-        gitignore: { appended: '*.env\n', created: false },
-      }),
-    );
+    const planted = {
+      ...real,
+      settingsBefore: { 'settings.json': `${theirs}\n` },
+      gitignore: { appended: `*.env\n${real.gitignore.appended}`, created: false },
+    };
+    writeFileSync(record, JSON.stringify(planted));
     if (committed) {
       git(dir, 'add', '-f', INSTALL_RECORD_REL);
       git(dir, 'commit', '-qm', 'ship the record');
     }
-    const install = await runIn(['hooks', 'install', '--root', dir]);
-    assert.equal(install.code, 0, install.stderr);
-    if (committed)
-      assert.match(install.stdout, /install\.json is tracked by git, so it came with the repository and was not used/);
+    const rels = ['.claude/settings.json', '.gitignore', INSTALL_RECORD_REL];
+    const before = rels.map((r) => readFileSync(path.join(dir, r), 'utf8'));
     const uninstall = await runIn(['hooks', 'uninstall', '--root', dir]);
+    if (committed) {
+      // Tracked: refused, nothing read from it or written, by uninstall and install alike.
+      assert.equal(uninstall.code, 1, uninstall.stdout);
+      assert.match(uninstall.stderr, /install\.json is tracked by git: it came with the repository/);
+      assert.equal((await runIn(['hooks', 'install', '--root', dir])).code, 1);
+      assert.deepEqual(
+        rels.map((r) => readFileSync(path.join(dir, r), 'utf8')),
+        before,
+        'a file was changed',
+      );
+      continue;
+    }
     assert.equal(uninstall.code, 0, uninstall.stderr);
     const settings = path.join(dir, '.claude/settings.json');
     const after = existsSync(settings) ? readFileSync(settings, 'utf8') : '';
-    assert.doesNotMatch(after, /PWNED|touch/, `committed ${committed}: the record's settings were written: ${after}`);
-    assert.match(
-      readFileSync(path.join(dir, '.gitignore'), 'utf8'),
-      /^\*\.env$/m,
-      `committed ${committed}: a line of the user's was taken out`,
-    );
+    assert.doesNotMatch(after, /PWNED|touch/, `the record's settings were written: ${after}`);
+    assert.equal(readFileSync(path.join(dir, '.gitignore'), 'utf8'), 'node_modules/\n*.env\n', "the user's .gitignore");
   }
 });
 
@@ -317,6 +325,9 @@ test('hooks install never replaces a hook script changed since it wrote it; one 
   }
 });
 
+/** Stands for the build to install, whichever script a case edits. */
+const NEW_BUILD = '\u0000the new build\u0000';
+
 test('hooks install replaces no script someone changed however it was saved (CRLF, a whole new file), and uninstall removes none; line breaks alone or a copy cut short are no change', async () => {
   const older = path.join(workspace({}, 'sl-build-'), 'session-ledger.cjs');
   writeFileSync(older, `${readFileSync(HOOK_SCRIPT, 'utf8')}// an older build\n`);
@@ -329,16 +340,19 @@ test('hooks install replaces no script someone changed however it was saved (CRL
     ['saved with CRLF, a line added', (t) => crlf(`// my tweak\n${t}`), true],
     ['replaced by their own script', () => 'console.log("mine");\n', true],
     ['its line breaks turned to CRLF (a checkout)', crlf, false],
+    // A teammate's commit of the new build, checked out with CRLF line breaks.
+    ['the new build, checked out with CRLF', () => NEW_BUILD, false],
   ];
   for (const rel of [SCRIPT_REL, STATUSLINE_SCRIPT_REL])
     for (const [what, edit, changed] of edits) {
       const dir = s3Workspace();
       assert.equal((await runIn(['hooks', 'install', '--statusline', '--root', dir, '--cli-bundle', older])).code, 0);
       const file = path.join(dir, rel);
-      const theirs = edit(readFileSync(file, 'utf8'));
+      const want = readFileSync(rel === SCRIPT_REL ? HOOK_SCRIPT : STATUSLINE_SCRIPT, 'utf8');
+      const edited = edit(readFileSync(file, 'utf8'));
+      const theirs = edited === NEW_BUILD ? crlf(want) : edited;
       writeFileSync(file, theirs);
       const r = await runIn(['hooks', 'install', '--statusline', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
-      const want = readFileSync(rel === SCRIPT_REL ? HOOK_SCRIPT : STATUSLINE_SCRIPT, 'utf8');
       if (!changed) {
         assert.equal(r.code, 0, `${rel} ${what}: ${r.stderr}`);
         assert.equal(readFileSync(file, 'utf8'), want, `${rel} ${what}: updated`);
@@ -352,6 +366,13 @@ test('hooks install replaces no script someone changed however it was saved (CRL
       assert.equal(u.code, 0, u.stderr);
       assert.equal(readFileSync(file, 'utf8'), theirs, `${rel} ${what}: uninstall removed their script`);
       assert.match(u.stdout, /was changed since `hooks install` wrote it, so it was kept/);
+      // Kept for good: a later install still refuses to replace it, a later uninstall keeps it again.
+      assert.equal(
+        (await runIn(['hooks', 'install', '--statusline', '--root', dir, '--cli-bundle', HOOK_SCRIPT])).code,
+        1,
+      );
+      assert.equal((await runIn(['hooks', 'uninstall', '--root', dir])).code, 0);
+      assert.equal(readFileSync(file, 'utf8'), theirs, `${rel} ${what}: a second uninstall removed their script`);
     }
   // A copy of the new build cut short (a half-written checkout) is damaged, not someone's work: replaced.
   const dir = s3Workspace();

@@ -223,27 +223,32 @@ export const GITIGNORE_HEADER =
 export const GITIGNORE_LINES = ['.claude/.checkpoint-ready*', '.claude/log/', '.claude/session-ledger/'];
 
 /**
- * This clone's install record, or {}. A record git tracks came with the repository (install's own
- * `.gitignore` lines keep it out), so it is not this clone's: {} and `notes` says so. Of any record,
- * only what install itself writes is taken: a settings file's text to give back only when it was
- * empty or blank, and `.gitignore` text to take out only when it is install's header and lines.
+ * This clone's install record, or {}; 'tracked' when git tracks the record's path: it came with the
+ * repository (install's own `.gitignore` lines keep it out), so it is neither used nor written over,
+ * and install and uninstall refuse until it is untracked. Of any record, only what install itself
+ * writes is taken: a settings file's text to give back only when it was empty or blank, and
+ * `.gitignore` text to take out only when it is install's header and lines.
  */
-async function readRecord(root: string, notes: string[]): Promise<InstallRecord> {
+async function readRecord(root: string): Promise<InstallRecord | 'tracked'> {
   const file = path.join(root, INSTALL_RECORD_REL);
+  if ((await gitTracks(file)) === true) return 'tracked';
   const f = await readTextFile(file, 64 * 1024);
   if (!f.ok) return {};
-  if ((await gitTracks(file)) === true) {
-    notes.push(
-      `${INSTALL_RECORD_REL} is tracked by git, so it came with the repository and was not used; untrack it with \`git rm --cached ${INSTALL_RECORD_REL}\`.`,
-    );
-    return {};
-  }
   try {
     const v = JSON.parse(f.text) as unknown;
     return isObj(v) ? ownRecord(v as InstallRecord) : {};
   } catch {
     return {};
   }
+}
+
+/** A plan refused because git tracks the install record (see `readRecord`). */
+function trackedRecord(plan: HooksPlan): HooksPlan {
+  return {
+    ...plan,
+    error: `${INSTALL_RECORD_REL} is tracked by git: it came with the repository, so it is neither used nor changed; nothing was changed. Untrack it (git rm --cached ${INSTALL_RECORD_REL}), then run it again.`,
+    problem: { kind: 'tracked', file: INSTALL_RECORD_REL },
+  };
 }
 
 /** A settings file's text that holds no setting: blank, or an empty object however it is spaced. */
@@ -423,7 +428,8 @@ export type HooksProblem =
   /** A write would be refused (WriteRefused: a link out of the workspace …), or another error. */
   | { kind: 'refused'; cause: unknown }
   /** The installed hook script was changed since install wrote it (workspace-relative path). */
-  | { kind: 'modified'; file: string };
+  | { kind: 'modified'; file: string }
+  | { kind: 'tracked'; file: string };
 
 interface Loaded {
   text: string;
@@ -681,7 +687,9 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
       error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`,
       problem: { kind: 'key-not-object', key: 'hooks' },
     };
-  plan.record = await readRecord(plan.root, plan.notes);
+  const record = await readRecord(plan.root);
+  if (record === 'tracked') return trackedRecord(plan);
+  plan.record = record;
   plan.record.hooksKeyAdded = {
     ...plan.record.hooksKeyAdded,
     [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined,
@@ -797,19 +805,15 @@ function statuslineBundle(cliBundle: string): string {
 
 /**
  * A script changed since install wrote it is someone's work: never replaced or removed without being
- * asked. Not changed: the bytes install wrote (also with a checkout's CRLF line breaks), and, before a
- * new install, a copy cut short of the script to install (a half-written checkout: the hooks say to
- * run install again).
+ * asked. Not changed: the bytes install wrote, or the script to install, also with a checkout's CRLF
+ * line breaks; and, before a new install, a copy of the script to install cut short (a half-written
+ * checkout: the hooks say to run install again).
  */
 function changedSinceInstall(have: Buffer | null, recorded: string | undefined, want?: Buffer): boolean {
-  if (!have || !recorded || (want && have.equals(want))) return false;
-  if (sha256(have) === recorded) return false;
-  if (
-    have.includes('\r\n') &&
-    sha256(Buffer.from(have.toString('latin1').replaceAll('\r\n', '\n'), 'latin1')) === recorded
-  )
-    return false;
-  return !(want && have.length < want.length && want.subarray(0, have.length).equals(have));
+  if (!have || !recorded || (want && have.equals(want)) || sha256(have) === recorded) return false;
+  const lf = have.includes('\r\n') ? Buffer.from(have.toString('latin1').replaceAll('\r\n', '\n'), 'latin1') : have;
+  if (lf !== have && (sha256(lf) === recorded || (want && lf.equals(want)))) return false;
+  return !(want && lf.length < want.length && want.subarray(0, lf.length).equals(lf));
 }
 
 /** What uninstall says of a script of its own someone changed since install wrote it. */
@@ -887,7 +891,9 @@ export async function planHooksUninstall(
   const l = await loadSettings(settingsPath, client);
   const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
-  plan.record = await readRecord(abs, plan.notes);
+  const record = await readRecord(abs);
+  if (record === 'tracked') return trackedRecord(plan);
+  plan.record = record;
   const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
   let text = l.text;
   let removed = false;
@@ -961,11 +967,14 @@ export async function planHooksUninstall(
   const anyUsed =
     stillUsed || otherClients.some((f) => f.ok && (f.text.includes(OURS) || f.text.includes(CODEX_SCRIPT_REL)));
   plan.script = (existsSync(scriptPath) || existsSync(plan.corePath)) && !stillUsed ? 'remove' : 'keep';
+  let editedKept = false;
   if (
     plan.script === 'remove' &&
     changedSinceInstall(await readRegularFile(scriptPath), plan.record[scriptKey(client)])
   ) {
     plan.script = 'keep';
+    // Its hash stays recorded: the next install still refuses to replace it, the next uninstall keeps it.
+    editedKept = true;
     plan.notes.push(keptEdited(scriptRel(client)));
   }
   if (client === 'claude' && !removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
@@ -986,7 +995,7 @@ export async function planHooksUninstall(
         ? 'keep'
         : 'remove';
     if (plan.statuslineScript === 'keep') plan.notes.push(keptEdited(STATUSLINE_SCRIPT_REL));
-    delete plan.record.statuslineScript;
+    else delete plan.record.statuslineScript;
   }
   // The .gitignore lines keep the tool's records out of git: they stay while any record is still there
   // (a session id, a transcript path, the status line's whole JSON), and the note says which.
@@ -997,7 +1006,7 @@ export async function planHooksUninstall(
     );
   if (!anyUsed && !records.length) plan.gitignore = await planGitignoreRemove(abs, plan.record);
   if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
-  if (!stillUsed) delete plan.record[scriptKey(client)];
+  if (!stillUsed && !editedKept) delete plan.record[scriptKey(client)];
   if (!anyUsed && !records.length) delete plan.record.gitignore;
   plan.changed =
     plan.after !== (l.before ?? '') ||

@@ -103,6 +103,11 @@ export function hooksProblemText(t: T, rel: string, problem: HooksProblem | unde
         '{0} was changed since it was installed; nothing was changed. Keep your version elsewhere (or delete the file), then install the hooks again.',
         problem.file,
       );
+    case 'tracked':
+      return t(
+        '{0} is tracked by git: it came with the repository, so it is neither used nor changed; nothing was changed. Untrack it (git rm --cached {0}), then try again.',
+        problem.file,
+      );
   }
   return t('Cannot change {0}: {1}', rel, english);
 }
