@@ -22,7 +22,7 @@
  * takes every other part from the hook script beside it, and from nowhere else.
  */
 import { asksForHelp, meterCommand } from './args';
-import { cwdOrNull, exitWith, internalError, onceStdin, processIo, UsageError, type Io } from './io';
+import { cwdOrNull, exitWith, internalError, onceStdin, processIo, terminalSafe, UsageError, type Io } from './io';
 import { coreOrWhy, CoreUnavailable, hooksOrNull, loadMeter, loadTranscript, type Meter } from './parts';
 import { runStatusLine } from './status-line';
 import type * as GuardModule from '../core/hooks/guard';
@@ -76,7 +76,9 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
     // A hook never fails the agent (exit 2 would block /compact): it allows and says why, naming the
     // part the command needed (the status line's script takes both from the hook script beside it).
     const why = noCore ?? err.message;
-    io.stderr(`session-ledger: ${why}; run \`hooks install\` again.${name === 'hook' ? ' Allowing.' : ''}`);
+    io.stderr(
+      terminalSafe(`session-ledger: ${why}; run \`hooks install\` again.${name === 'hook' ? ' Allowing.' : ''}`),
+    );
     return name === 'hook' ? 0 : 2;
   }
   return meter.meterMain(argv, io, coreOrWhy);

@@ -953,8 +953,8 @@ test('a link git tracks at the shared marker and no session id: the block untrac
   assert.match(r.stdout + r.stderr, /git tracks the shared marker \.claude\/\.checkpoint-ready/);
   assert.match(r.stdout + r.stderr, /git rm -r --cached \.claude\/\.checkpoint-ready/);
   assert.doesNotMatch(r.stdout + r.stderr, /no session id is known|Name the session with --session/);
-  // Following the block's first step as printed, the checkpoint then writes the marker and /compact goes through.
-  const step = /^1\. [^:]*: (.*)$/m.exec(again.reason)?.[1] ?? '';
+  // Following the refusal's command as printed, the checkpoint then writes the marker and /compact goes through.
+  const step = /\((git rm -r --cached [^)]*)\)/.exec(r.stdout + r.stderr)?.[1] ?? 'false';
   const follow = spawnSync('sh', ['-c', step], { cwd: dir, encoding: 'utf8' });
   assert.equal(follow.status, 0, follow.stderr);
   const ok = shared(dir);

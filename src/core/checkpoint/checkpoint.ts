@@ -300,14 +300,14 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     case 'planted-marker':
       return [
         r.shared
-          ? `Not written: ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again.`
+          ? `Not written: ${r.error ?? ''}; the PreCompact guard stops /compact for the session that path names, whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again.`
           : `Not written: no session id is known, so this would be the shared marker, but ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again, or name the session with --session ID.`,
       ];
     case 'tracked-marker':
       return [
         r.shared
-          ? `Not written: git tracks the shared marker ${SHARED_MARKER_REL}: the PreCompact guard takes no shared marker that came with the repository. Stop tracking it (git rm -r --cached ${SHARED_MARKER_REL}) and run it again, or write this session's own marker instead: the same command without --shared, with --session ID.`
-          : `Not written: no session id is known, so this would be the shared marker ${SHARED_MARKER_REL}, but git tracks that file: the PreCompact guard takes no shared marker that came with the repository. Name the session with --session ID, or stop tracking the file (git rm -r --cached ${SHARED_MARKER_REL}) and run it again.`,
+          ? `Not written: git tracks the shared marker ${SHARED_MARKER_REL}: the PreCompact guard takes no shared marker that came with the repository. Stop tracking it and remove it (git rm -r --cached ${SHARED_MARKER_REL} && rm -rf ${SHARED_MARKER_REL}) and run it again, or write this session's own marker instead: the same command without --shared, with --session ID.`
+          : `Not written: no session id is known, so this would be the shared marker ${SHARED_MARKER_REL}, but git tracks that file: the PreCompact guard takes no shared marker that came with the repository. Name the session with --session ID, or stop tracking the file and remove it (git rm -r --cached ${SHARED_MARKER_REL} && rm -rf ${SHARED_MARKER_REL}) and run it again.`,
       ];
   }
 }
