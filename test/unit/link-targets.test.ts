@@ -97,6 +97,28 @@ test('rotate-log never appends to .git/config through a committed Log archive li
   assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE, 'STATE.md is unchanged');
 });
 
+test('rotate-log never takes entries out of STATE.md into STATE.md itself (a Log archive linked to it): the preview and the apply refuse, every entry stays', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': STATE });
+  gitInit(dir);
+  mkdirSync(path.join(dir, 'docs/state/log'), { recursive: true });
+  symlinkSync('../STATE.md', path.join(dir, 'docs/state/log/2026-06.md'));
+  await assert.rejects(planRotateLog(dir), (e: unknown) => e instanceof WriteRefused && e.detail === 'same-file');
+  const hash = sha256(readFileSync(path.join(dir, 'docs/state/STATE.md')));
+  await assert.rejects(
+    applyRotateLog(dir, hash),
+    (e: unknown) => e instanceof WriteRefused && e.detail === 'same-file',
+  );
+  for (const args of [[], ['--apply', '--expect-hash', hash]]) {
+    const r = cli(['rotate-log', '--root', dir, ...args]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /docs\/state\/log\/2026-06\.md is a link to docs\/state\/STATE\.md, the file its entries would be taken from/,
+    );
+  }
+  assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE, 'STATE.md is unchanged');
+});
+
 test('hooks install refuses a committed .gitignore that links to .git/config, to the S1 sidecar or out of the workspace, before it writes anything; so does its dry run', async () => {
   const outside = path.join(workspace({ '.gitignore': 'outside\n' }), '.gitignore');
   for (const [what, target] of [

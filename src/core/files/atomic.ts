@@ -41,7 +41,8 @@ export class WriteRefused extends Error {
       | 'hard-links'
       | 'protected'
       | 'invalid'
-      | 'invalid-written',
+      | 'invalid-written'
+      | 'same-file',
   ) {
     super(message);
   }

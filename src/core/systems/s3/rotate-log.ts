@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
-import { readTextFile, sha256 } from '../../files/fsread';
+import { readTextFile, sha256, statOrNullSync } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { readS3Structure, type S3LogEntry } from './reader-state';
 import { S3_FACTS } from './facts';
@@ -106,6 +106,8 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   const f = await readTextFile(file, undefined, { refuseHardLinks: true });
   if (!f.ok && f.kind === 'hard-link') throw hardLinkRefused(S3_STATE_REL, f.links ?? 2, S3_STATE_REL);
   if (!f.ok || f.truncated) return null;
+  const state = statOrNullSync(file);
+  if (!state) return null;
   const s3 = readS3Structure(parseMarkdown(f.text));
   if (!s3.log) return null;
   const budget = opts.budget ?? (await stateBudget(abs));
@@ -144,6 +146,16 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
     );
     const abs2 = path.join(abs, dest);
     await refuseOutside(abs2, abs);
+    // An archive that is STATE.md itself (a link to it) would seem to hold every entry already: they
+    // would leave STATE.md for no other file.
+    const at = statOrNullSync(abs2);
+    if (at && at.dev === state.dev && at.ino === state.ino)
+      throw new WriteRefused(
+        `${dest} is a link to ${S3_STATE_REL}, the file its entries would be taken from, so they would end up in no file; nothing was planned. Remove the link and run it again.`,
+        'link',
+        dest,
+        'same-file',
+      );
     const a = await readTextFile(abs2, undefined, { refuseHardLinks: true });
     if (!a.ok && a.kind === 'hard-link') throw hardLinkRefused(dest, a.links ?? 2, dest);
     if (!a.ok && a.kind !== 'missing')
