@@ -84,6 +84,25 @@ test('over 150 lines: the oldest entries move, verbatim, to docs/state/log/YYYY-
   assert.equal(budget?.status, 'pass', budget?.message);
 });
 
+test('a STATE.md with CRLF line breaks: its archives get CRLF line breaks too, with no stray carriage return', async () => {
+  const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+  const dir = workspace({
+    'docs/state/STATE.md': crlf(STATE),
+    'docs/state/log/2026-07.md': crlf('# Log 2026-07\n\n### 2026-07-01 - older\n\n- was here before\n'),
+  });
+  const r = run(['rotate-log', '--root', dir, '--apply']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), crlf(HANDOFF + E.slice(0, 3).join('')));
+  assert.equal(
+    readFileSync(path.join(dir, 'docs/state/log/2026-06.md'), 'utf8'),
+    crlf(`# Log 2026-06\n\n${E[4].trim()}\n`),
+  );
+  assert.equal(
+    readFileSync(path.join(dir, 'docs/state/log/2026-07.md'), 'utf8'),
+    crlf(`# Log 2026-07\n\n### 2026-07-01 - older\n\n- was here before\n\n${E[3].trim()}\n`),
+  );
+});
+
 test('the newest entry never moves; undated entries stay; under budget nothing moves', async () => {
   const huge =
     HANDOFF +

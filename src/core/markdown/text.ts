@@ -10,6 +10,42 @@ const PLACEHOLDER_ONLY =
 const ASCII_RE = /^[\x00-\x7f]*$/;
 
 /**
+ * `s` without its trailing characters `drop` accepts, found in one pass from the end. A pattern such
+ * as `[.!]+$` or `(.*?)[_*]*\s*$` is tried again from every start of a long run of those characters
+ * anywhere in the line: quadratic in the run, and a line is repository content.
+ */
+export function trimEndWhere(s: string, drop: (c: string) => boolean): string {
+  let e = s.length;
+  while (e > 0 && drop(s[e - 1])) e--;
+  return e === s.length ? s : s.slice(0, e);
+}
+
+/** The same from the start. */
+export function trimStartWhere(s: string, drop: (c: string) => boolean): string {
+  let i = 0;
+  while (i < s.length && drop(s[i])) i++;
+  return i === 0 ? s : s.slice(i);
+}
+
+/**
+ * A `_Last updated: <value>_` line's value and what closes it: the `_`/`*` run and the white space
+ * after it at the end (as `(.*?)([_*]*\s*)$` splits it, in one pass).
+ */
+export function timestampValue(rest: string): { value: string; after: string } {
+  const value = trimEndWhere(trimEndWhere(rest, isSpace), oneOf('_*'));
+  return { value, after: rest.slice(value.length) };
+}
+
+/** A test for `trimEndWhere`: one of `chars`. */
+export const oneOf =
+  (chars: string) =>
+  (c: string): boolean =>
+    chars.includes(c);
+
+/** A test for `trimEndWhere`: white space as `\s` and `String.prototype.trim` take it. */
+export const isSpace = (c: string): boolean => c.trim() === '';
+
+/**
  * False only when a case-insensitive pattern that needs one of `words` (lower case, every literal
  * the pattern can match; with `start`, at the text's start) cannot match `text`. The text is
  * compared lower-cased: under the `i` flag a character matches a word's letter when both fold to
@@ -23,11 +59,38 @@ export function mayHold(text: string, words: readonly string[], start = false): 
   return words.some((w) => (start ? t.startsWith(w) : t.includes(w)));
 }
 
+/**
+ * Each HTML comment of at most 2000 characters on one line replaced by a space, in one pass: what
+ * /<!--.{0,2000}?-->/g does, which scans up to 2000 characters from every `<!--` of a long run.
+ */
+function withoutShortComments(t: string): string {
+  const LINE_END = /[\n\r\u2028\u2029]/g;
+  let out = '';
+  let from = 0;
+  let close = -1;
+  let lineEnd = -1;
+  for (let i = t.indexOf('<!--'); i >= 0;) {
+    const body = i + 4;
+    if (close < body) close = t.indexOf('-->', body);
+    if (close < 0) break;
+    if (lineEnd < body) {
+      LINE_END.lastIndex = body;
+      lineEnd = LINE_END.exec(t)?.index ?? t.length;
+    }
+    if (close - body <= 2000 && lineEnd >= close) {
+      out += `${t.slice(from, i)} `;
+      from = close + 3;
+      i = t.indexOf('<!--', from);
+    } else i = t.indexOf('<!--', i + 1);
+  }
+  return from === 0 ? t : out + t.slice(from);
+}
+
 /** Strip markup, a leading `Label:` and list/checkbox syntax, for content tests. */
 export function plainText(text: string): string {
   // Each pattern runs only on a text that holds what it removes (a pattern is compiled on its first run).
   let t = text;
-  if (t.includes('<!--')) t = t.replace(/<!--.{0,2000}?-->/g, ' ');
+  if (t.includes('<!--')) t = withoutShortComments(t);
   if (t.includes('`')) t = t.replace(/`([^`]*)`/g, '$1');
   if (t.includes('**') || t.includes('__') || t.includes('~~')) t = t.replace(/\*\*|__|~~/g, '');
   if ('-*+0123456789'.includes(t.trimStart().charAt(0) || '.')) t = t.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '');
@@ -47,7 +110,7 @@ export function isPlaceholder(text: string): boolean {
   // Several placeholders in one line: "<a> / <b>".
   const tags = t.includes('<') || t.includes('{{') ? t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '') : t;
   if (tags.replace(/[\s,/|;·•()\-–—:.`]+/g, '') === '') return true;
-  return PLACEHOLDER_ONLY.test('.!。'.includes(t.slice(-1) || '-') ? t.replace(/[.!。]+$/, '') : t);
+  return PLACEHOLDER_ONLY.test(trimEndWhere(t, oneOf('.!。')));
 }
 
 /**
@@ -136,11 +199,12 @@ export function isVagueAction(text: string | null | undefined): boolean {
   if (isPlaceholder(t)) return true;
   if (mayBeVague(t) && VAGUE.test(t)) return true;
   // The urgency/priority tags a system appends ("(urgency: H)", "· risk: M") do not make a phrase concrete.
-  const bare = t
-    .replace(/\s*[(\[]?\s*(?:urgency|priority|risk)\s*[:：]\s*[HML]\s*[)\]]?\s*$/i, '')
-    .replace(/^\[[^\]]{0,40}\]\s*/, '')
-    .replace(/[.!。:]+$/, '')
-    .trim();
+  const bare = trimEndWhere(
+    t
+      .replace(/\s*[(\[]?\s*(?:urgency|priority|risk)\s*[:：]\s*[HML]\s*[)\]]?\s*$/i, '')
+      .replace(/^\[[^\]]{0,40}\]\s*/, ''),
+    oneOf('.!。:'),
+  ).trim();
   if ((mayBeVagueHead(bare) && VAGUE_HEAD.test(bare)) || VAGUE_CJK.test(bare)) return true;
   const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
   if (cjk) return t.replace(/\s+/g, '').length < 4;
@@ -158,7 +222,7 @@ export function clip(s: string, n = 120): string {
 export function extractPaths(text: string): string[] {
   const out = new Set<string>();
   const add = (p: string) => {
-    let t = p.trim().replace(/^["'(<]+|["')>,;:.]+$/g, '');
+    let t = trimStartWhere(trimEndWhere(p.trim(), oneOf(`"')>,;:.`)), oneOf(`"'(<`));
     t = t.replace(/#L?\d+(?:-L?\d+)?$/, '').replace(/:\d+(?::\d+)?$/, '');
     if (!t || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || t.startsWith('mailto:') || t.startsWith('#')) return;
     if (/[\s*?{}<>|]/.test(t)) return;

@@ -1,6 +1,7 @@
 /** S0's mechanical fixes: the ledger's `_Last updated:` line set to now; a ledger that is not enabled is enabled (`enable.ts`). */
 import { t } from '../../model/messages';
 import { linesOf, type FixOffer, type FixPlace, type LineEdit } from '../line-edit';
+import { timestampValue } from '../../markdown/text';
 
 /** The title of the fix that enables the ledger, as the Problems panel and the tree name it. */
 export const ENABLE_TITLE = t('Enable the ledger: add `session: ledger: true` to .agents.yml');
@@ -17,8 +18,7 @@ export function fixOffersS0(p: FixPlace): FixOffer[] {
 }
 
 // A `_Last updated: <value>_` line: what comes before the value, the value, what follows it.
-const TIMESTAMP_RE =
-  /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?\s*)(.*?)([_*]*\s*)$/iu;
+const TIMESTAMP_RE = /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?\s*)(.*)$/iu;
 
 /**
  * S0's `_Last updated:` set to `now` (an ISO time): the value on `line` is replaced and the rest of
@@ -28,8 +28,10 @@ export function timestampFix(text: string, line: number, now: string): LineEdit 
   const lines = linesOf(text);
   const at = lines[line - 1];
   const m = at === undefined ? null : TIMESTAMP_RE.exec(at);
-  if (m)
-    return { line, endLine: line, lines: [`${m[1]}${now}${m[3] || (m[1].trimStart().startsWith('_') ? '_' : '')}`] };
+  if (m) {
+    const { after } = timestampValue(m[2]);
+    return { line, endLine: line, lines: [`${m[1]}${now}${after || (m[1].trimStart().startsWith('_') ? '_' : '')}`] };
+  }
   const title = lines.findIndex((l) => /^#\s/.test(l));
   if (title >= 0) return { line: title + 1, endLine: title + 1, lines: [lines[title], '', `_Last updated: ${now}_`] };
   return { line: 1, endLine: 1, lines: [`_Last updated: ${now}_`, '', lines[0] ?? ''] };

@@ -10,7 +10,7 @@ import type { Check, Finding, Item, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem } from '../../markdown/items';
 import { S0_CONFIG, S0_DEFAULT_LEDGER, withoutUnconfirmedTag, type AgentsYmlIssue, type S0Extra } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, extractPaths, isPlaceholder, mayHold, plainText } from '../../markdown/text';
+import { clip, extractPaths, isPlaceholder, mayHold, plainText, timestampValue } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import {
   checkExists,
@@ -87,14 +87,15 @@ export function workingSetRefs(doc: StateDoc): PathRef[] {
   return out;
 }
 
-const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обновлено)[_*]{0,2}\s*[:：]\s*(.*?)[_*]*\s*$/iu;
+// The value runs to the line's end; the `_`/`*` that close the emphasis are taken off after (see timestampValue).
+const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обновлено)[_*]{0,2}\s*[:：]\s*(.*)$/iu;
 
 function checkTimestamp(doc: StateDoc): Check {
   const lines = doc.text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const m = TIMESTAMP_RE.exec(lines[i].replace(/\r$/, ''));
     if (!m) continue;
-    const value = m[1].trim();
+    const value = timestampValue(m[1]).value.trim();
     if (isPlaceholder(value)) {
       return mk(
         'S0',

@@ -188,13 +188,35 @@ const COMMAND_PROGRAMS = new Set(
 );
 
 /**
+ * The text inside the first code span (a run of backticks, text, a backtick), or null: the same as
+ * /`+([^`]+)`+/ in one pass (that pattern retries from every backtick of a long run).
+ */
+function codeSpan(text: string): string | null {
+  const i = text.indexOf('`');
+  if (i < 0) return null;
+  let j = i;
+  while (j < text.length && text[j] === '`') j++;
+  const k = j < text.length ? text.indexOf('`', j) : -1;
+  return k < 0 ? null : text.slice(j, k);
+}
+
+/**
+ * The text without a trailing urgency or risk tag ("(urgency: H)"). The tag is looked for in the last
+ * 200 characters only: a pattern that starts with \s* or holds [^)]* retries from every start of a long run.
+ */
+function withoutTag(text: string): string {
+  const cut = Math.max(0, text.length - 200);
+  return text.slice(0, cut) + text.slice(cut).replace(/\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i, '');
+}
+
+/**
  * The command a snapshot `next` item carries, or null: an inline code span or code block, a `$ …`
  * prompt, a `--flag`, or a line that starts with a program and its arguments (`npm test`, `git push`).
  */
 export function snapshotCommand(text: string): string | null {
-  const code = /`+([^`]+)`+/.exec(text);
-  if (code) return code[1].trim();
-  const plain = text.replace(/\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i, '').trim();
+  const code = codeSpan(text);
+  if (code !== null) return code.trim();
+  const plain = withoutTag(text).trim();
   if (COMMAND_PROGRAMS.has(plain.replace(/^\$\s*/, '').split(/\s/, 1)[0]) && COMMAND_START.test(plain)) return plain;
   const prompt = /(?:^|\s)\$\s+(\S.*)$/.exec(plain);
   if (prompt) return prompt[1];
@@ -212,8 +234,7 @@ const NOT_A_VERB =
  * label ("Auth: …"); items in scripts where the verb comes last (Korean, Japanese) need two words.
  */
 export function isVerbObject(text: string): boolean {
-  const plain = plainText(text)
-    .replace(/\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i, '')
+  const plain = withoutTag(plainText(text))
     .replace(/^\s*(?:\d+[.)]|[-*])\s+/, '')
     .trim();
   const words = plain.split(/\s+/).filter(Boolean);

@@ -41,6 +41,13 @@ export interface DeferMarker {
 const MARKER_RE = /(?:^|[^\w-])defer:(?!`)[ \t]*([^\r\n]*)/g;
 const DEBT_ID_RE = /\bDEBT-\d+\b/g;
 
+/** A marker's text without the comment closer that ends its line (C's, `-->`, `#}`, `%>`), in one pass. */
+function withoutCloser(s: string): string {
+  const t = s.trimEnd();
+  const closer = ['*/', '-->', '#}', '%>'].find((c) => t.endsWith(c));
+  return closer ? t.slice(0, -closer.length) : s;
+}
+
 /** Text with HTML comments blanked out, line breaks kept (so line numbers stay). */
 function withoutComments(text: string): string {
   return text.replace(/<!--[\s\S]*?(?:-->|$)/g, (m) => m.replace(/[^\n]/g, ' '));
@@ -53,7 +60,7 @@ export function deferMarkers(rel: string, text: string): DeferMarker[] {
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].includes('defer:')) continue;
     for (const m of lines[i].matchAll(MARKER_RE)) {
-      const what = m[1].replace(/\s*(?:[*]\/|-->|#}|%>)\s*$/, '').trim();
+      const what = withoutCloser(m[1]).trim();
       out.push({ path: rel, line: i + 1, text: what });
     }
   }

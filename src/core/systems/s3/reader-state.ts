@@ -12,7 +12,7 @@
  * - `parseS3(text, outline)`: the `StateDoc` content (sections keyed `title`, `handoff`, `log`,
  *   `log-entry`, `other`; `meta.s3` holds the structure above).
  */
-import { plainText } from '../../markdown/text';
+import { oneOf, plainText, trimEndWhere, trimStartWhere } from '../../markdown/text';
 import { blocksBetween, headingEnds, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
 import type { Item, SectionKey } from '../../model/model';
 import { normalizeTitle } from '../../markdown/sections';
@@ -199,7 +199,7 @@ export function parseBranchHead(value: string): { branch: string | null; head: s
   if (m) v = v.slice(0, m.index) + ' ' + v.slice(m.index + m[0].length);
   const tokens = v
     .split(/\s+/)
-    .map((t) => t.replace(/^[,;:@·|/]+|[,;:@·|/.]+$/g, ''))
+    .map((t) => trimStartWhere(trimEndWhere(t, oneOf(',;:@·|/.')), oneOf(',;:@·|/')))
     .filter((t) => t && !/^(?:head|branch|on|at|is|@|-|—|–)$/i.test(t));
   return { branch: tokens[0] ?? null, head };
 }

@@ -13,6 +13,7 @@ import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../..
 import { withWriteLock } from '../../files/lock';
 import { readTextFile, sha256, statOrNullSync } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
+import { oneOf, trimEndWhere } from '../../markdown/text';
 import { readS3Structure, type S3LogEntry } from './reader-state';
 import { S3_FACTS } from './facts';
 
@@ -129,7 +130,7 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   if (raw.length > 1 && raw[raw.length - 1] === '') drop.delete(raw.length - 1);
   let body = raw.filter((_, i) => !drop.has(i)).join('\n');
   // Entries that stood at the end leave the blank line before them behind: the file keeps the ending it had.
-  const ending = (t: string) => /(?:\r?\n)*$/.exec(t)![0];
+  const ending = (t: string) => t.slice(trimEndWhere(t, oneOf('\r\n')).length);
   if (moves.length && ending(body).length > ending(f.text).length)
     body = body.slice(0, body.length - ending(body).length) + ending(f.text);
   const bom = f.bom ? '\uFEFF' : '';
@@ -138,12 +139,8 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   const archives: RotateArchive[] = [];
   for (const dest of [...new Set(moves.map((m) => m.dest))].sort()) {
     const mine = moves.filter((m) => m.dest === dest).sort((a, b) => a.line - b.line);
-    const texts = mine.map((m) =>
-      raw
-        .slice(m.line - 1, m.endLine)
-        .join('\n')
-        .replace(/(?:\r?\n|[ \t])+$/, ''),
-    );
+    // Each entry without the line breaks and blanks that end it (a CRLF file's last \r included).
+    const texts = mine.map((m) => trimEndWhere(raw.slice(m.line - 1, m.endLine).join('\n'), oneOf(' \t\r\n')));
     const abs2 = path.join(abs, dest);
     await refuseOutside(abs2, abs);
     // An archive that is STATE.md itself (a link to it) would seem to hold every entry already: they
@@ -168,7 +165,7 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
     const head =
       old === null
         ? `# Log ${dest.slice(S3_LOG_DIR.length + 1, -3)}${eol}${eol}`
-        : old.replace(/(?:\r?\n)*$/, '') + (old.trim() ? `${eol}${eol}` : '');
+        : trimEndWhere(old, oneOf('\r\n')) + (old.trim() ? `${eol}${eol}` : '');
     archives.push({
       rel: dest,
       path: abs2,

@@ -1,0 +1,92 @@
+/**
+ * A line is repository content: each text helper the readers and rules run on a line takes time
+ * linear in its length, whatever long run of one character it holds (a pattern such as `[.!]+$`,
+ * `(.*?)[_*]*\s*$` or `\s*\(…\)\s*$` retries from every start of such a run: quadratic). Each is
+ * timed on a line with a run of n and of 4n (CPU time, `assertLinear`).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  clip,
+  extractPaths,
+  isPlaceholder,
+  isTemplateValue,
+  isVagueAction,
+  plainText,
+  timestampValue,
+} from '../../src/core/markdown/text';
+import { isVerbObject, snapshotCommand } from '../../src/core/systems/s1/rules';
+import { deferMarkers } from '../../src/core/systems/s3/debt';
+import { parseBranchHead } from '../../src/core/systems/s3/reader-state';
+import { timestampFix } from '../../src/core/systems/s0/fixes';
+import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
+import { assertLinear, workspace } from './helpers';
+
+const HELPERS: Record<string, (line: string) => unknown> = {
+  plainText,
+  isPlaceholder,
+  isTemplateValue,
+  isVagueAction,
+  extractPaths,
+  clip,
+  timestampValue,
+  snapshotCommand,
+  isVerbObject,
+  parseBranchHead,
+  'deferMarkers (S3)': (line) => deferMarkers('x.ts', `defer: ${line}`),
+  'timestampFix (S0)': (line) => timestampFix(`_Last updated: ${line}_`, 1, '2026-12-05T00:00:00Z'),
+};
+
+// The characters the patterns repeat, and a run of each in the three places a pattern looks.
+const RUNS = [' ', '\t', '\u3000', '.', '!', '。', ':', '_', '*', '`', '"', '(', '<!--'];
+const SHAPES = [
+  (run: string) => `${run}x`,
+  (run: string) => `a ${run}x (urgency: H)`,
+  (run: string) => `Label: ${run}x.`,
+];
+
+test('every text helper a line goes through is linear in a run of one character (n vs 4n)', () => {
+  const n = 8_000;
+  for (const [name, f] of Object.entries(HELPERS))
+    for (const run of RUNS)
+      for (const shape of SHAPES)
+        assertLinear(
+          `${name} on ${JSON.stringify(shape(run))}`,
+          f,
+          shape(run.repeat(Math.ceil(n / run.length))),
+          shape(run.repeat(Math.ceil((4 * n) / run.length))),
+        );
+});
+
+/** CPU milliseconds of an async call (this process only). */
+async function cpuOf(f: () => Promise<unknown>): Promise<number> {
+  const a = process.cpuUsage();
+  await f();
+  const b = process.cpuUsage(a);
+  return (b.user + b.system) / 1000;
+}
+
+test("rotate-log's plan is linear in a long run of blanks or blank lines inside a Log entry (n vs 4n)", async () => {
+  const head = '# STATE\n\n## Handoff: read this first\n\n- **Now ▶** wire the hook\n\n## Log\n\n';
+  const entries = (date: string) => `### ${date} - step\n\n${'- done: a line\n'.repeat(60)}`;
+  const shapes: Record<string, (k: number) => string> = {
+    'blanks in a line': (k) => `${' '.repeat(k)}x\n`,
+    'blank lines': (k) => `${'\n'.repeat(k)}- after the gap\n`,
+  };
+  for (const [name, gap] of Object.entries(shapes)) {
+    const ws = (k: number) =>
+      workspace({
+        'docs/state/STATE.md': `${head}${entries('2026-08-03')}\n${entries('2026-07-02')}\n${entries('2026-06-01')}${gap(k)}`,
+      });
+    const [small, big] = [ws(8_000), ws(32_000)];
+    assert.ok((await planRotateLog(small))?.changed, `${name}: the oldest entry moves`);
+    let seen = '';
+    for (let attempt = 0; ; attempt++) {
+      const a = Math.max(10, await cpuOf(() => planRotateLog(small)));
+      const b = await cpuOf(() => planRotateLog(big));
+      seen += ` ${a.toFixed(1)}/${b.toFixed(1)} ms`;
+      if (b / a < 10) break;
+      assert.ok(attempt < 2, `${name}: 8000 vs 32000 took${seen} (ratio over 10 on every attempt)`);
+    }
+  }
+});
