@@ -8,7 +8,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { WriteRefused } from '../../src/core/files/atomic';
 import { protectedWriteTarget } from '../../src/core/files/protected';
@@ -25,7 +34,9 @@ import { feedPath } from '../../src/core/context/feed';
 import { companionPath } from '../../src/core/systems/facts';
 import { S1_SIDECAR } from '../../src/core/systems/s1/reader';
 import { previewRel } from '../../src/core/systems/s4/compact-state';
-import { cli, cliProcess, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace } from './helpers';
+import { cli, cliProcess, gitInit, HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
+
+const REPO_FIXTURES = path.join(REPO, 'test', 'fixtures');
 import { spawnSync } from 'node:child_process';
 
 const HANDOFF = `# STATE: live project state
@@ -117,6 +128,30 @@ test('rotate-log never takes entries out of STATE.md into STATE.md itself (a Log
     );
   }
   assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE, 'STATE.md is unchanged');
+});
+
+test('a link into .git at a path a write action creates (a folder such as .git/index.lock would stop git): checkpoint, init, attest and enable-ledger refuse and create nothing in .git', async () => {
+  const cases: Array<[string, string, string, string[]]> = [
+    ['checkpoint', '.claude', '.git/index.lock', ['checkpoint', '--shared', '--nothing-to-preserve']],
+    ['init s4', '.agents', '.git/index.lock', ['init', 's4']],
+    ['attest', 'memory/.session-handoff.sha256', '../.git/index.lock/x', ['attest']],
+    ['enable-ledger', '.agents.yml', '.git/index.lock/x', ['enable-ledger']],
+  ];
+  for (const [what, at, target, args] of cases) {
+    const src = what === 'attest' ? 's1' : 's0';
+    const dir = workspace({});
+    spawnSync('cp', ['-r', `${path.join(REPO_FIXTURES, src, 'good')}/.`, dir]);
+    if (at !== '.agents') rmSync(path.join(dir, at), { recursive: true, force: true });
+    if (what === 'init s4') rmSync(path.join(dir, '.agents'), { recursive: true, force: true });
+    symlinkSync(target, path.join(dir, at));
+    gitInit(dir);
+    const r = cli([...args, '--root', dir]);
+    assert.notEqual(r.code, 0, `${what}: ${r.stdout}`);
+    assert.equal(existsSync(path.join(dir, '.git/index.lock')), false, `${what}: ${r.stdout}${r.stderr}`);
+    // git works on: it can take its index lock.
+    const add = spawnSync('git', ['add', '-A'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(add.status, 0, `${what}: ${add.stderr}`);
+  }
 });
 
 test('hooks install refuses a committed .gitignore that links to .git/config, to the S1 sidecar or out of the workspace, before it writes anything; so does its dry run', async () => {

@@ -47,6 +47,30 @@ export function lockLinkProblem(file: string, root: string): string | null {
   return ownFileLinkProblem(lockFor(file, root), root);
 }
 
+/**
+ * The lock's folder is made only where the write itself could land: never in a `.git` folder (a link
+ * there would otherwise leave a folder such as `.git/index.lock`, which stops git), and, where a link
+ * led the lock away from the file's own folder, only when that folder is there already. Refused
+ * before anything is created.
+ */
+function refuseLockFolder(lock: string, file: string, root: string, rel: string): void {
+  const dir = path.dirname(lock);
+  const shown = path.relative(path.resolve(root), dir).split(path.sep).join('/');
+  if (shown.split('/').some((p) => p.toLowerCase() === '.git'))
+    throw new WriteRefused(
+      `${rel} is a link into ${shown} (git's own files): Session Ledger never writes there; nothing was written. Remove the link and run it again.`,
+      'link',
+      rel,
+      'protected',
+    );
+  if (dir !== path.dirname(path.resolve(file)) && !fs.existsSync(dir))
+    throw new WriteRefused(
+      `${rel} leads through a link to ${shown}, a folder that is not there; nothing was written. Remove the link and run it again.`,
+      'link',
+      rel,
+    );
+}
+
 /** The holder of a lock: its pid, or null while it is being written (or cannot be read, or is not a regular file). */
 function holder(lock: string): { pid: number | null; mtime: number } | null {
   try {
@@ -75,6 +99,7 @@ export async function withWriteLock<T>(
   const lock = lockFor(file, root);
   const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
   refuseOwnFileLink(lock, root);
+  refuseLockFolder(lock, file, root, rel);
   const deadline = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);
   for (;;) {
     try {
