@@ -24,11 +24,13 @@ import {
   CODEX_SCRIPT_REL,
   codexHookCommand,
   hookGroup,
+  INSTALL_RECORD_REL,
   planHooksInstall,
   planHooksUninstall,
   SCRIPT_REL,
 } from '../../src/core/hooks/install';
 import { codexBlock } from '../../src/cli/commands/hook';
+import { WriteRefused } from '../../src/core/files/atomic';
 import { HOOK_SCRIPT, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, run, S3_STATE } from './checkpoint-fixtures';
 
@@ -299,6 +301,69 @@ test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder
   const rec = JSON.parse(readFileSync(path.join(dir, '.claude/session-ledger/session.json'), 'utf8'));
   assert.equal(rec.session_id, CODEX_SID);
   assert.match(rec.transcript_path, /rollout-.*\.jsonl$/);
+});
+
+test('Claude Code and Codex hooks installed at once (two plans from one record): the second waits and refuses, so neither loses its entry in the install record; run again, both are recorded', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.gitignore': 'node_modules/\n' });
+  spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  const claude = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
+  const codex = await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT });
+  await applyHooksPlan(claude);
+  const before = readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8');
+  await assert.rejects(
+    applyHooksPlan(codex),
+    (e: unknown) =>
+      e instanceof WriteRefused &&
+      e.reason === 'changed' &&
+      /install\.json changed since it was read; nothing was written/.test(e.message),
+  );
+  assert.equal(
+    readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8'),
+    before,
+    "the record keeps Claude Code's entries",
+  );
+  assert.equal(existsSync(path.join(dir, CODEX_HOOKS_REL)), false, 'nothing of Codex was written');
+  await applyHooksPlan(await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT }));
+  const rec = JSON.parse(readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8'));
+  assert.ok(rec.script && rec.codexScript, JSON.stringify(rec));
+  // Uninstalling both leaves the folder as it was: no settings file install created, .gitignore as before.
+  await applyHooksPlan(await planHooksUninstall(dir));
+  await applyHooksPlan(await planHooksUninstall(dir, { codex: true }));
+  assert.equal(readFileSync(path.join(dir, '.gitignore'), 'utf8'), 'node_modules/\n');
+  assert.equal(existsSync(path.join(dir, '.claude')), false, 'no .claude left behind');
+  assert.equal(existsSync(path.join(dir, '.codex')), false, 'no .codex left behind');
+});
+
+test('a .gitignore that is a link to the settings file install edits: refused before anything is written, the dry run too', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}\n' });
+  symlinkSync('.claude/settings.json', path.join(dir, '.gitignore'));
+  const dry = run(['hooks', 'install', '--root', dir, '--dry-run']);
+  assert.equal(dry.code, 1, dry.stdout);
+  const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(
+    r.stderr,
+    /\.gitignore is a link to \.claude\/settings\.json, which install edits too; nothing was written/,
+  );
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), '{}\n');
+  assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false, 'no script written');
+});
+
+test('a settings file nested thousands of brackets deep: install and uninstall say it cannot be edited safely, with no internal error, and change nothing', () => {
+  const deep = `{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}\n`;
+  for (const [file, args] of [
+    ['.claude/settings.json', []],
+    [CODEX_HOOKS_REL, ['--codex']],
+  ] as const) {
+    const dir = workspace({ 'docs/state/STATE.md': S3_STATE, [file]: deep });
+    for (const action of ['install', 'uninstall']) {
+      const r = run(['hooks', action, ...args, '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+      assert.equal(r.code, 1, `${file} ${action}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /is nested too deeply to edit safely \(fix it by hand first; nothing was changed\)/);
+      assert.doesNotMatch(r.stderr, /internal error/);
+      assert.equal(readFileSync(path.join(dir, file), 'utf8'), deep);
+    }
+  }
 });
 
 const isRoot = process.getuid?.() === 0;

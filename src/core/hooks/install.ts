@@ -143,6 +143,8 @@ export interface HooksPlan {
   changed: boolean;
   action: 'install' | 'uninstall';
   /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
+  /** The install record's hash when the plan read it (null: none): a run that waited refuses when it changed since. */
+  recordHash?: string | null;
   beforeHash: string | null;
   /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
   script: 'write' | 'keep' | 'remove';
@@ -239,6 +241,15 @@ async function readRecord(root: string): Promise<InstallRecord | 'tracked'> {
     return isObj(v) ? ownRecord(v as InstallRecord) : {};
   } catch {
     return {};
+  }
+}
+
+/** The install record's hash as it is now (null: none; undefined: no regular file there, which the plan refuses anyway). */
+async function recordHashOf(plan: HooksPlan): Promise<string | null | undefined> {
+  try {
+    return await currentHash(path.join(plan.root, INSTALL_RECORD_REL), INSTALL_RECORD_REL);
+  } catch {
+    return undefined;
   }
 }
 
@@ -420,7 +431,7 @@ function runsRelay(text: string): boolean {
 
 /** Why a hooks plan cannot be carried out: each kind about the plan's settings file unless it names another. */
 export type HooksProblem =
-  | { kind: 'unreadable' | 'too-large' | 'not-object' | 'no-bundle' }
+  | { kind: 'unreadable' | 'too-large' | 'too-deep' | 'not-object' | 'no-bundle' }
   | { kind: 'not-json'; line: number; column: number }
   | { kind: 'duplicate-key' | 'key-not-object' | 'key-not-array'; key: string }
   /** No hooks of ours in this settings file; they are in `other` (workspace-relative). */
@@ -492,9 +503,30 @@ async function loadSettings(file: string, client: HookClient = 'claude'): Promis
     };
   const base = { text: f.text, before: f.text, beforeHash: f.hash, bom: f.bom };
   if (f.text.trim() === '') return { ...base, value: {} };
-  const { root, errors } = parse(f.text);
+  try {
+    return settingsOf(file, f.text, base, client);
+  } catch (err) {
+    // The JSON parser and reader recurse: thousands of nested brackets exhaust the stack.
+    if (!(err instanceof RangeError)) throw err;
+    return {
+      ...base,
+      value: {},
+      error: `${file} is nested too deeply to edit safely (fix it by hand first; nothing was changed)`,
+      problem: { kind: 'too-deep' },
+    };
+  }
+}
+
+/** The settings file's value, or why it cannot be edited (see `loadSettings`). */
+function settingsOf(
+  file: string,
+  text: string,
+  base: Pick<Loaded, 'text' | 'before' | 'beforeHash' | 'bom'>,
+  client: HookClient,
+): Loaded {
+  const { root, errors } = parse(text);
   if (errors.length) {
-    const at = lineCol(f.text, errors[0].offset);
+    const at = lineCol(text, errors[0].offset);
     return {
       ...base,
       value: {},
@@ -552,8 +584,15 @@ function scriptKey(client: HookClient): 'script' | 'codexScript' {
  * git's own files or to one of the tool's own files.
  */
 async function writesInside(plan: HooksPlan): Promise<void> {
-  await writeTarget(plan.settingsPath, plan.root);
-  await writeTarget(path.join(plan.root, '.gitignore'), plan.root);
+  const settings = await writeTarget(plan.settingsPath, plan.root);
+  const gitignore = await writeTarget(path.join(plan.root, '.gitignore'), plan.root);
+  // Two edits of one file (`.gitignore` a link to the settings) would each undo the other's check.
+  if (settings === gitignore)
+    throw new WriteRefused(
+      `.gitignore is a link to ${relOf(plan, plan.settingsPath)}, which install edits too; nothing was written. Remove the link and run it again.`,
+      'link',
+      '.gitignore',
+    );
   // The tool's own files are never written through a link (a dry run refuses as the install would),
   // the write lock beside the settings file included.
   for (const own of [
@@ -690,6 +729,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   const record = await readRecord(plan.root);
   if (record === 'tracked') return trackedRecord(plan);
   plan.record = record;
+  plan.recordHash = await recordHashOf(plan);
   plan.record.hooksKeyAdded = {
     ...plan.record.hooksKeyAdded,
     [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined,
@@ -894,6 +934,7 @@ export async function planHooksUninstall(
   const record = await readRecord(abs);
   if (record === 'tracked') return trackedRecord(plan);
   plan.record = record;
+  plan.recordHash = await recordHashOf(plan);
   const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
   let text = l.text;
   let removed = false;
@@ -1091,8 +1132,14 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
 export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string } = {}): Promise<void> {
   if (plan.error) throw new WriteRefused(plan.error, 'io', path.relative(plan.root, plan.settingsPath));
   if (!plan.changed) return;
-  // One install or uninstall at a time; the one that waited refuses when the settings changed since its plan.
-  await withWriteLock(plan.settingsPath, plan.root, () => applyLocked(plan, opts));
+  // One install or uninstall at a time, for any client (they share the record and .gitignore): the record's
+  // lock first, then the settings file's; the one that waited refuses when either changed since its plan.
+  const record = path.join(plan.root, INSTALL_RECORD_REL);
+  await withWriteLock(record, plan.root, () =>
+    withWriteLock(plan.settingsPath, plan.root, () => applyLocked(plan, opts)),
+  );
+  // The record's folder when uninstall left it empty, once its lock is gone.
+  if (plan.action === 'uninstall') await fs.rmdir(path.dirname(record)).catch(() => undefined);
   // And `.claude/` itself when uninstall left it empty (install created it for a new settings file), once the lock beside the settings is gone.
   if (plan.action === 'uninstall') await fs.rmdir(path.dirname(plan.settingsPath)).catch(() => undefined);
   // A Codex install put only its record under `.claude/`: that folder goes too when uninstall left it empty.
@@ -1104,6 +1151,14 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
   // Checked again now, under the lock: a link planted since the plan (while the preview was shown)
   // is refused before anything is written or removed (a removal would not go through writeAtomic).
   await writesInside(plan);
+  // Every file the plan rewrites is still as it read it, before the first write: the record (another
+  // client's install or uninstall ran meanwhile) and .gitignore; the settings and scripts are checked below.
+  for (const [file, rel, hash] of [
+    [path.join(plan.root, INSTALL_RECORD_REL), INSTALL_RECORD_REL, plan.recordHash],
+    ...(plan.gitignore ? [[plan.gitignore.path, '.gitignore', plan.gitignore.beforeHash] as const] : []),
+  ] as const)
+    if (hash !== undefined && (await currentHash(file, rel)) !== hash)
+      throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   if (plan.action === 'install') {
     // A script the plan replaces must still be as the plan read it, or nothing at all is written: an

@@ -85,6 +85,8 @@ export function hooksProblemText(t: T, rel: string, problem: HooksProblem | unde
         problem.line,
         problem.column,
       );
+    case 'too-deep':
+      return t('{0} is nested too deeply to edit safely: fix it by hand first; nothing was changed.', rel);
     case 'not-object':
       return t('{0} is not a JSON object: fix it by hand first; nothing was changed.', rel);
     case 'duplicate-key':
