@@ -103,6 +103,17 @@ test('a STATE.md with CRLF line breaks: its archives get CRLF line breaks too, w
   );
 });
 
+test('a file where the Log archives folder goes: the preview and the apply say so, nothing is written', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': STATE, 'docs/state/log': 'notes\n' });
+  for (const args of [[], ['--apply', '--expect-hash', sha256(Buffer.from(STATE))]]) {
+    const r = run(['rotate-log', '--root', dir, ...args]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, /docs\/state\/log is not a folder, and the Log archives go in it; nothing was planned/);
+  }
+  assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE);
+  assert.equal(readFileSync(path.join(dir, 'docs/state/log'), 'utf8'), 'notes\n');
+});
+
 test('the newest entry never moves; undated entries stay; under budget nothing moves', async () => {
   const huge =
     HANDOFF +

@@ -137,6 +137,13 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
 
   // Each archive gets its entries in the order they stood in the Log, appended after what it holds.
   const archives: RotateArchive[] = [];
+  const logDir = moves.length ? statOrNullSync(path.join(abs, S3_LOG_DIR)) : null;
+  if (logDir && !logDir.isDirectory())
+    throw new WriteRefused(
+      `${S3_LOG_DIR} is not a folder, and the Log archives go in it; nothing was planned. Move it away and run it again.`,
+      'io',
+      S3_LOG_DIR,
+    );
   for (const dest of [...new Set(moves.map((m) => m.dest))].sort()) {
     const mine = moves.filter((m) => m.dest === dest).sort((a, b) => a.line - b.line);
     // Each entry without the line breaks and blanks that end it (a CRLF file's last \r included).
