@@ -428,6 +428,44 @@ test("a Codex hook never runs a script from a folder above the project that is a
   }
 });
 
+test(
+  "as root on a checkout another user owns (a container on the host user's files): the Codex hook runs the project's script, and still none above it of a third user",
+  { skip: !isRoot && 'needs root to hand the project to another user' },
+  () => {
+    const parent = workspace({}, 'sl-host-');
+    const dir = path.join(parent, 'proj');
+    mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
+    writeFileSync(path.join(dir, 'docs/state/STATE.md'), S3_STATE);
+    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+    const sub = path.join(dir, 'src');
+    mkdirSync(sub);
+    spawnSync('chown', ['-R', '1000:1000', dir]);
+    // A third user's script above the project.
+    const mark = path.join(parent, 'PWNED');
+    mkdirSync(path.join(parent, '.codex/hooks'), { recursive: true });
+    writeFileSync(
+      path.join(parent, '.codex/hooks/session-ledger.cjs'),
+      `require('fs').writeFileSync(${JSON.stringify(mark)}, 'ran')\n`,
+    );
+    spawnSync('chown', ['-R', '65534:65534', path.join(parent, '.codex')]);
+    const r = spawnSync('/bin/sh', ['-c', codexHookCommand('pre-compact')], {
+      cwd: sub,
+      input: codexPreCompact(sub),
+      env: {
+        PATH: process.env.PATH,
+        HOME: workspace({}),
+        CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+        CODEX_HOME: path.join(dir, 'no-codex'),
+      },
+      encoding: 'utf8',
+    });
+    assert.equal(existsSync(mark), false, "the third user's script ran");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(JSON.parse(r.stdout).stopReason, /^Compaction stopped: no checkpoint has run/, r.stdout);
+  },
+);
+
 test('a Codex hook whose script is gone fails (Codex shows the error and compacts): it never blocks', () => {
   const dir = workspace({});
   const r = spawnSync('/bin/sh', ['-c', codexHookCommand('pre-compact')], {

@@ -64,18 +64,21 @@ export const CODEX_SCRIPT_REL = CODEX_HOOK_SCRIPT_REL;
  * session's working folder, which can be a subfolder of the project, and sets no project variable;
  * so the command (plain POSIX `sh`, whatever the user's shell) walks up from there to `/` and takes
  * the outermost folder holding the script as the root: a subfolder that ships a script of its own
- * (a vendored or cloned project inside the user's) is never the one that runs. Only a script the
- * user owns counts, in `.codex` and `.codex/hooks` folders the user owns, none of them a link: a
- * folder above the project that another local user can write (a shared temporary folder) never
- * supplies the script that runs. `--codex` answers in Codex's wire (a block is
+ * (a vendored or cloned project inside the user's) is never the one that runs. Only a script owned
+ * by the user or by the owner of the session's folder counts, in `.codex` and `.codex/hooks` folders
+ * owned the same way, none of them a link: a folder above the project that another local user can
+ * write (a shared temporary folder) never supplies the script that runs. `--codex` answers in Codex's wire (a block is
  * `{"continue":false,"stopReason":…}` on stdout: Codex 0.171.0 takes neither exit code 2 nor
  * `"decision":"block"` as a block of compaction).
  */
 export function codexHookCommand(hook: 'pre-compact' | 'session-start'): string {
-  const own = (p: string) => `[ -O "${p}" ] && [ ! -L "${p}" ]`;
+  // Owned by the user, or by whoever owns the folder the session runs in (root in a container on a
+  // checkout the host user owns); `u` prints a path's owner (uid), asked only when it is not the user.
+  const own = (p: string) =>
+    `[ ! -L "${p}" ] && { [ -O "${p}" ] || { [ -n "$o" ] || o=$(u "$PWD"); [ "$(u "${p}")" = "$o" ]; }; }`;
   const script = `$d/${CODEX_SCRIPT_REL}`;
   const ours = `[ -f "${script}" ] && ${own('$d/.codex')} && ${own('$d/.codex/hooks')} && ${own(script)}`;
-  return `sh -c 'd=$PWD; r=; while :; do ${ours} && r=$d; [ "$d" = / ] && break; d=$(dirname "$d"); done; exec node "$r/${CODEX_SCRIPT_REL}" hook ${hook} --codex --root "\${r:-/}"'`;
+  return `sh -c 'u() { set -f; set -- $(ls -ldn "$1"); echo "$3"; }; o=; d=$PWD; r=; while :; do ${ours} && r=$d; [ "$d" = / ] && break; d=$(dirname "$d"); done; exec node "$r/${CODEX_SCRIPT_REL}" hook ${hook} --codex --root "\${r:-/}"'`;
 }
 
 export type HookEvent = 'PreCompact' | 'SessionStart' | 'UserPromptSubmit';
