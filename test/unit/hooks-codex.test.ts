@@ -322,7 +322,7 @@ test('Claude Code and Codex hooks installed at once (two plans from one record):
     before,
     "the record keeps Claude Code's entries",
   );
-  assert.equal(existsSync(path.join(dir, CODEX_HOOKS_REL)), false, 'nothing of Codex was written');
+  assert.equal(existsSync(path.join(dir, '.codex')), false, 'nothing of Codex was written, no folder left');
   await applyHooksPlan(await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT }));
   const rec = JSON.parse(readFileSync(path.join(dir, INSTALL_RECORD_REL), 'utf8'));
   assert.ok(rec.script && rec.codexScript, JSON.stringify(rec));
@@ -332,6 +332,16 @@ test('Claude Code and Codex hooks installed at once (two plans from one record):
   assert.equal(readFileSync(path.join(dir, '.gitignore'), 'utf8'), 'node_modules/\n');
   assert.equal(existsSync(path.join(dir, '.claude')), false, 'no .claude left behind');
   assert.equal(existsSync(path.join(dir, '.codex')), false, 'no .codex left behind');
+});
+
+test('an install refused at its apply (.gitignore changed since the plan) leaves no folder behind in a project that had none', async () => {
+  for (const codex of [false, true]) {
+    const dir = workspace({ 'docs/state/STATE.md': S3_STATE, '.gitignore': 'node_modules/\n' });
+    const plan = await planHooksInstall(dir, { codex, cliBundle: HOOK_SCRIPT });
+    writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ndist/\n');
+    await assert.rejects(applyHooksPlan(plan), (e: unknown) => e instanceof WriteRefused && e.reason === 'changed');
+    assert.deepEqual(readdirSync(dir).sort(), ['.gitignore', 'docs'], `codex ${codex}`);
+  }
 });
 
 test('a .gitignore that is a link to the settings file install edits: refused before anything is written, the dry run too', async () => {

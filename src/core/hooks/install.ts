@@ -1138,9 +1138,18 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
   // One install or uninstall at a time, for any client (they share the record and .gitignore): the record's
   // lock first, then the settings file's; the one that waited refuses when either changed since its plan.
   const record = path.join(plan.root, INSTALL_RECORD_REL);
-  await withWriteLock(record, plan.root, () =>
-    withWriteLock(plan.settingsPath, plan.root, () => applyLocked(plan, opts)),
-  );
+  // The folders the locks make: a refused apply leaves none of them behind (only empty ones go).
+  const made = [path.dirname(record), path.dirname(plan.settingsPath), path.join(plan.root, '.claude')]
+    .filter((d) => !existsSync(d))
+    .sort((a, b) => b.length - a.length);
+  try {
+    await withWriteLock(record, plan.root, () =>
+      withWriteLock(plan.settingsPath, plan.root, () => applyLocked(plan, opts)),
+    );
+  } catch (err) {
+    for (const d of made) await fs.rmdir(d).catch(() => undefined);
+    throw err;
+  }
   // The record's folder when uninstall left it empty, once its lock is gone.
   if (plan.action === 'uninstall') await fs.rmdir(path.dirname(record)).catch(() => undefined);
   // And `.claude/` itself when uninstall left it empty (install created it for a new settings file), once the lock beside the settings is gone.
