@@ -154,6 +154,20 @@ test('a link into .git at a path a write action creates (a folder such as .git/i
   }
 });
 
+test('init writes through a folder link to a folder that is there, making the folders behind it; a link that leads nowhere is refused and nothing is made', () => {
+  const dir = workspace({ 'documentation/README.md': 'docs\n' });
+  symlinkSync('documentation', path.join(dir, 'docs'));
+  const r = cli(['init', 's3', '--root', dir]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(existsSync(path.join(dir, 'documentation/state/STATE.md')), 'written behind the link');
+  const nowhere = workspace({});
+  symlinkSync('gone/docs', path.join(nowhere, 'docs'));
+  const refused = cli(['init', 's3', '--root', nowhere]);
+  assert.equal(refused.code, 1, refused.stdout);
+  assert.match(refused.stderr, /leads through docs, a link that leads nowhere; nothing was written/);
+  assert.equal(existsSync(path.join(nowhere, 'gone')), false, 'no folder made where the link points');
+});
+
 test('hooks install refuses a committed .gitignore that links to .git/config, to the S1 sidecar or out of the workspace, before it writes anything; so does its dry run', async () => {
   const outside = path.join(workspace({ '.gitignore': 'outside\n' }), '.gitignore');
   for (const [what, target] of [

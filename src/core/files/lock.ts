@@ -49,9 +49,8 @@ export function lockLinkProblem(file: string, root: string): string | null {
 
 /**
  * The lock's folder is made only where the write itself could land: never in a `.git` folder (a link
- * there would otherwise leave a folder such as `.git/index.lock`, which stops git), and, where a link
- * led the lock away from the file's own folder, only when that folder is there already. Refused
- * before anything is created.
+ * there would otherwise leave a folder such as `.git/index.lock`, which stops git), and never behind
+ * a link that leads nowhere (a stray folder where it points). Refused before anything is created.
  */
 function refuseLockFolder(lock: string, file: string, root: string, rel: string): void {
   const dir = path.dirname(lock);
@@ -63,12 +62,36 @@ function refuseLockFolder(lock: string, file: string, root: string, rel: string)
       rel,
       'protected',
     );
-  if (dir !== path.dirname(path.resolve(file)) && !fs.existsSync(dir))
+  const dangling = danglingOnWay(file, root, dir);
+  if (dangling !== null)
     throw new WriteRefused(
-      `${rel} leads through a link to ${shown}, a folder that is not there; nothing was written. Remove the link and run it again.`,
+      `${rel} leads through ${dangling}, a link that leads nowhere; nothing was written. Remove the link and run it again.`,
       'link',
       rel,
     );
+}
+
+/**
+ * The first link on the way from `root` to `file` that leads nowhere (root-relative), or null: a
+ * folder link whose target is not there, or `file` itself a link whose target's folder (`lockDir`,
+ * where its lock goes) is not there. Folders still to make behind a link that leads somewhere are
+ * made as the write itself would make them.
+ */
+function danglingOnWay(file: string, root: string, lockDir: string): string | null {
+  const top = path.resolve(root);
+  const named = path.resolve(file);
+  const rel = path.relative(top, named);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
+  let cur = top;
+  for (const part of rel.split(path.sep)) {
+    cur = path.join(cur, part);
+    const l = fs.lstatSync(cur, { throwIfNoEntry: false });
+    if (!l) return null;
+    if (!l.isSymbolicLink()) continue;
+    const there = cur === named ? fs.existsSync(lockDir) : fs.existsSync(cur);
+    if (!there) return path.relative(top, cur).split(path.sep).join('/');
+  }
+  return null;
 }
 
 /** The holder of a lock: its pid, or null while it is being written (or cannot be read, or is not a regular file). */
