@@ -2,6 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyLineEdits, branchHeadFix, deleteLines, timestampFix } from '../../src/core/systems/fixes';
+import { evaluate } from '../../src/core/report/evaluate';
+import { workspace } from './helpers';
+import { S0_LEDGER } from './checkpoint-fixtures';
 
 const NOW = '2026-12-02T17:00:00Z';
 
@@ -11,6 +14,24 @@ test('fixes: S0 _Last updated:_ set to now, the markup around the value kept', (
   assert.deepEqual(e, { line: 3, endLine: 3, lines: [`_Last updated: ${NOW}_`] });
   assert.equal(applyLineEdits(text, [e]), `# Session Ledger\n\n_Last updated: ${NOW}_\n\n## Goal\n- x\n`);
   assert.deepEqual(timestampFix('- **Last updated:** TBD', 1, NOW).lines, [`- **Last updated:** ${NOW}`]);
+});
+
+test('S0 _Last updated:_ on a line that keeps line ends (a file made CRLF twice, a stray \\r, U+2028): the check reads it, the fix replaces it in place', async () => {
+  for (const end of ['\r', '\r\r', '\u2028']) {
+    const line = `_Last updated: 2026-11-01T10:00:00Z_${end}`;
+    assert.deepEqual(
+      timestampFix(`# Ledger\n\n${line}\n`, 3, NOW).lines,
+      [`_Last updated: ${NOW}_${end.replace(/\r$/, '')}`],
+      JSON.stringify(end),
+    );
+    const dir = workspace({
+      '.agents.yml': 'session:\n  ledger: true\n',
+      '.agents/session_ledger.md': S0_LEDGER.replace(/^_Last updated:.*$/m, line),
+    });
+    const r = await evaluate(dir, { noGit: true });
+    const c = r.systems.find((x) => x.id === 'S0')?.checks.find((x) => x.id === 'timestamp');
+    assert.equal(c?.status, 'pass', `${JSON.stringify(end)}: ${c?.message}`);
+  }
 });
 
 test('fixes: S0 without a _Last updated:_ line gets one under the title', () => {

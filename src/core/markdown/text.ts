@@ -36,6 +36,9 @@ export function timestampValue(rest: string): { value: string; after: string } {
   return { value, after: rest.slice(value.length) };
 }
 
+/** The characters `.` in a pattern stops at besides \n: left at a line's end by CR line breaks. */
+export const LINE_ENDS = '\r\u2028\u2029';
+
 /** A test for `trimEndWhere`: one of `chars`. */
 export const oneOf =
   (chars: string) =>

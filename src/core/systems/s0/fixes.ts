@@ -1,7 +1,7 @@
 /** S0's mechanical fixes: the ledger's `_Last updated:` line set to now; a ledger that is not enabled is enabled (`enable.ts`). */
 import { t } from '../../model/messages';
 import { linesOf, type FixOffer, type FixPlace, type LineEdit } from '../line-edit';
-import { timestampValue } from '../../markdown/text';
+import { LINE_ENDS, oneOf, timestampValue, trimEndWhere } from '../../markdown/text';
 
 /** The title of the fix that enables the ledger, as the Problems panel and the tree name it. */
 export const ENABLE_TITLE = t('Enable the ledger: add `session: ledger: true` to .agents.yml');
@@ -27,10 +27,13 @@ const TIMESTAMP_RE = /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2
 export function timestampFix(text: string, line: number, now: string): LineEdit {
   const lines = linesOf(text);
   const at = lines[line - 1];
-  const m = at === undefined ? null : TIMESTAMP_RE.exec(at);
+  // Line ends left on the line (a stray \r, a file made CRLF twice) stay after the new value.
+  const body = at === undefined ? '' : trimEndWhere(at, oneOf(LINE_ENDS));
+  const m = at === undefined ? null : TIMESTAMP_RE.exec(body);
   if (m) {
     const { after } = timestampValue(m[2]);
-    return { line, endLine: line, lines: [`${m[1]}${now}${after || (m[1].trimStart().startsWith('_') ? '_' : '')}`] };
+    const closing = after || (m[1].trimStart().startsWith('_') ? '_' : '');
+    return { line, endLine: line, lines: [`${m[1]}${now}${closing}${at!.slice(body.length)}`] };
   }
   const title = lines.findIndex((l) => /^#\s/.test(l));
   if (title >= 0) return { line: title + 1, endLine: title + 1, lines: [lines[title], '', `_Last updated: ${now}_`] };

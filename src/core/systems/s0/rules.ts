@@ -10,7 +10,17 @@ import type { Check, Finding, Item, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem } from '../../markdown/items';
 import { S0_CONFIG, S0_DEFAULT_LEDGER, withoutUnconfirmedTag, type AgentsYmlIssue, type S0Extra } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, extractPaths, isPlaceholder, mayHold, plainText, timestampValue } from '../../markdown/text';
+import {
+  clip,
+  extractPaths,
+  isPlaceholder,
+  LINE_ENDS,
+  mayHold,
+  oneOf,
+  plainText,
+  timestampValue,
+  trimEndWhere,
+} from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import {
   checkExists,
@@ -93,7 +103,7 @@ const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обно�
 function checkTimestamp(doc: StateDoc): Check {
   const lines = doc.text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const m = TIMESTAMP_RE.exec(lines[i].replace(/\r$/, ''));
+    const m = TIMESTAMP_RE.exec(trimEndWhere(lines[i], oneOf(LINE_ENDS)));
     if (!m) continue;
     const value = timestampValue(m[1]).value.trim();
     if (isPlaceholder(value)) {
