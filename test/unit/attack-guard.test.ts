@@ -82,7 +82,7 @@ test('a state file the checkpoint vouched for, deleted since, blocks /compact a 
     rmSync(path.join(dir, rel));
     const d = await preCompactGuard(preCompact(dir), { root: dir, log: false, now: Date.now() + 24 * 3600_000 });
     assert.deepEqual([d.allow, d.rule], [false, 'gone'], rel);
-    assert.match(d.reason, /is gone, empty or a link that leads nowhere since/, rel);
+    assert.match(d.reason, /is gone, empty, no longer a state file or a link that leads nowhere since/, rel);
   }
 });
 

@@ -376,7 +376,7 @@ test('status bar: the guard preview line', () => {
   );
   assert.match(
     guardLine(t, { allow: false, rule: 'gone', marker: 'm', maxAgeMin: 30, installed: true }),
-    /stopped by the guard: a state file the checkpoint vouched for is gone, empty or a link that leads nowhere\.$/,
+    /stopped by the guard: a state file the checkpoint vouched for is gone, empty, no longer a state file or a link that leads nowhere\.$/,
   );
   assert.match(
     guardLine(t, { allow: true, rule: 'error', marker: null, maxAgeMin: 30, installed: true }),

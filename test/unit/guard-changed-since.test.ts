@@ -328,7 +328,11 @@ test('a vouched MEMORY.md link that now resolves to nothing (dangling, a loop) i
     for (const root of [dir, viaLink]) {
       const d = await preCompactGuard(preCompact(root), { root, log: false });
       assert.deepEqual([d.allow, d.rule], [false, 'gone'], `${what}, root ${root}: ${d.log}`);
-      assert.match(d.reason, /memory\/MEMORY\.md is gone, empty or a link that leads nowhere since/, what);
+      assert.match(
+        d.reason,
+        /memory\/MEMORY\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
+        what,
+      );
     }
   }
 });
@@ -391,7 +395,7 @@ test('untouched since the checkpoint by its time, a vouched home that cannot be 
       if (spoil === 'dangling') {
         assert.match(
           said,
-          /^Compaction stopped: a checkpoint ran, but docs\/state\/STATE\.md is gone, empty or a link that leads nowhere since/,
+          /^Compaction stopped: a checkpoint ran, but docs\/state\/STATE\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
           how,
         );
         continue;
@@ -431,6 +435,22 @@ test('a vouched home over the read limit (a warning, read from its first bytes) 
   assert.equal(d.allow, true, d.reason);
 });
 
+test("a vouched home rewritten as someone else's file (its system's headings gone, so it is detected no more): /compact is stopped, as the state is gone", async () => {
+  for (const src of ['test/fixtures/s3/good', 'examples/demo-workspace']) {
+    const { dir } = checkpointedAt(path.join(REPO, src));
+    cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+    writeFileSync(path.join(dir, STATE), 'hello\n');
+    for (const [how, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${src}, ${how}: ${said}`);
+      assert.match(
+        said,
+        /docs\/state\/STATE\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
+        `${src}, ${how}`,
+      );
+    }
+  }
+});
+
 test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file); a vouched file gone blocks whoever read it', async () => {
   // S0 switched off after the checkpoint: never checkpointed from then on, its unreadable ledger blocks
   // nothing. Removed or a link that leads nowhere, it is a vouched file gone: the marker does not say which
@@ -454,7 +474,10 @@ test('a vouched home that cannot be read now blocks nothing when its system is s
     for (const [how, code, said] of await answers(off)) {
       assert.equal(code, spoil === 'binary' ? 0 : 2, `${spoil}, ${how}: ${said}`);
       if (spoil !== 'binary')
-        assert.match(said, /\.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/);
+        assert.match(
+          said,
+          /\.agents\/session_ledger\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
+        );
     }
     if (spoil === 'binary') continue;
     const again = cli(['checkpoint', '--root', off, '--session', SID, '--confirm', 'feedback-stored,last-request']);
@@ -471,7 +494,11 @@ test('a vouched home that cannot be read now blocks nothing when its system is s
   unlinkSync(path.join(shared, STATE));
   for (const [how, code, said] of await answers(shared)) {
     assert.equal(code, 2, `${how}: ${said}`);
-    assert.match(said, /docs\/state\/STATE\.md is gone, empty or a link that leads nowhere since/, how);
+    assert.match(
+      said,
+      /docs\/state\/STATE\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
+      how,
+    );
   }
   // A marker written by hand over a binary STATE.md: as before, the guard keeps to the marker's word.
   const hand = idleDemo();
@@ -502,7 +529,7 @@ test("a vouched file another system reads under a name of S0's (CONTINUITY.md, S
   unlinkSync(path.join(dir, 'CONTINUITY.md'));
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.deepEqual([d.allow, d.rule], [false, 'gone'], d.log);
-  assert.match(d.reason, /CONTINUITY\.md is gone, empty or a link that leads nowhere since/);
+  assert.match(d.reason, /CONTINUITY\.md is gone, empty, no longer a state file or a link that leads nowhere since/);
 });
 
 test('S0 alone, switched off after a checkpoint and its ledger removed: /compact goes through (no system is on, and a checkpoint would write no marker)', async () => {
@@ -524,7 +551,11 @@ test('S0 alone, its .agents.yml and its ledger both removed after a checkpoint: 
   for (const [how, code, said] of await answers(dir)) {
     assert.equal(code, 2, `${how}: ${said}`);
     // .agents.yml is S0's switch, no state: the ledger is what is gone.
-    assert.match(said, /but \.agents\/session_ledger\.md is gone, empty or a link that leads nowhere since/, how);
+    assert.match(
+      said,
+      /but \.agents\/session_ledger\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
+      how,
+    );
     assert.match(said, /No system is switched on now, so a new checkpoint can vouch for nothing\./, how);
   }
   const o = cli(['checkpoint', '--root', dir, '--session', SID, '--nothing-to-preserve']);
@@ -540,7 +571,11 @@ test("S0 switched off with its ledger_path on S3's STATE.md, S3's STATE.md remov
     unlinkSync(path.join(dir, STATE));
     for (const [how, code, said] of await answers(dir)) {
       assert.equal(code, 2, `${lp}, ${how}: ${said}`);
-      assert.match(said, /docs\/state\/STATE\.md is gone, empty or a link that leads nowhere since/, `${lp}, ${how}`);
+      assert.match(
+        said,
+        /docs\/state\/STATE\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
+        `${lp}, ${how}`,
+      );
     }
   }
 });
@@ -616,7 +651,7 @@ test("no system on, S3's STATE.md and the switched-off S0's ledger both gone: th
       assert.equal(code, 2, `${how}: ${said}`);
       assert.match(
         said,
-        /but (?=.*\.agents\/session_ledger\.md)(?=.*docs\/state\/STATE\.md).* are gone, empty or a link/,
+        /but (?=.*\.agents\/session_ledger\.md)(?=.*docs\/state\/STATE\.md).* are gone, empty, no longer a state file or a link/,
         how,
       );
       assert.match(
@@ -728,7 +763,7 @@ test('a block naming several files says each as what it is, in the plural where 
     assert.equal(code, 2, `${how}: ${said}`);
     assert.match(
       said,
-      /but \.agents\/session_ledger\.md, \.agents\/STATE\.md are gone, empty or a link that leads nowhere since \(the checkpoint vouched for them\)/,
+      /but \.agents\/session_ledger\.md, \.agents\/STATE\.md are gone, empty, no longer a state file or a link that leads nowhere since \(the checkpoint vouched for them\)/,
       how,
     );
     assert.match(said, /the files themselves are the problem/, how);

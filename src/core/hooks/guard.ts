@@ -364,13 +364,24 @@ function switchedOffHomes(report: WorkspaceReport | null, vouched: ReadonlySet<s
 }
 
 /**
- * The files a marker vouched for that are now gone or empty: the emptiest skeleton, which no
- * detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
+ * The files a marker vouched for that are now gone, empty or no longer a state file (a home no
+ * system reads now): the emptiest skeleton, which no detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
  * longer watched). The marker names files, not the system that read each, so a vouched file gone
  * blocks whoever read it, unless the caller exempts it (switchedOffHomes).
  */
-function vouchedGone(root: string, marker: MarkerFile): string[] {
+function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
+  // A home no system reads now (rewritten without its system's headings: someone else's file), unless
+  // its system is switched off (then its file is there, only not checkpointed).
+  const read = new Set((report?.systems ?? []).flatMap((s) => s.docs.map((d) => d.relPath)));
+  const offHomes = new Set(
+    (report?.systems ?? [])
+      .filter((s) => s.skipped)
+      .flatMap((s) => [
+        s.home,
+        ...ALL_FACTS.filter((f) => f.id === s.id).flatMap((f) => [f.home, ...f.homeAlternatives]),
+      ]),
+  );
   // A system's switch holds no state: removing it switches the system off.
   const switches = new Set(ALL_FACTS.flatMap((f) => switchesOf(f.id)));
   const out: string[] = [];
@@ -385,7 +396,8 @@ function vouchedGone(root: string, marker: MarkerFile): string[] {
     if (
       !st ||
       (st.isSymbolicLink() && realpathOrNullSync(abs) === null) ||
-      (homes.has(rel) && st.isFile() && st.size === 0)
+      (homes.has(rel) && st.isFile() && st.size === 0) ||
+      (report !== null && homes.has(rel) && st.isFile() && !read.has(rel) && !offHomes.has(rel))
     )
       out.push(rel);
   }
@@ -564,7 +576,7 @@ async function decide(
   // No system switched on (S0 switched off, the others gone): `checkpoint` writes no marker then.
   const noneOn = !anyOn(report);
   // Each vouched file is looked at once; the block with no system on names the exempt ones too.
-  const allGone = vouchedGone(root, marker);
+  const allGone = vouchedGone(root, marker, report);
   const off = switchedOffHomes(report, vouched);
   const gone = allGone.filter((f) => !off.has(f));
   if (skeleton.length || gone.length) {
@@ -577,11 +589,11 @@ async function decide(
       return stop(
         'gone',
         [
-          `Compaction stopped: a checkpoint ran, but ${all} ${are} gone, empty or a link that leads nowhere since (the checkpoint vouched for ${them}), so nothing would come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
+          `Compaction stopped: a checkpoint ran, but ${all} ${are} gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for ${them}), so nothing would come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
           `1. If ${they} held state to keep, bring ${them} back (git checkout -- <file>, for a file git tracks), then run /compact again.`,
           ...optOut,
         ].join('\n'),
-        `BLOCK (marker ${marker.rel} present, but ${all} ${are} gone, empty or a link to nowhere; no system is on)`,
+        `BLOCK (marker ${marker.rel} present, but ${all} ${are} gone, empty, no longer a state file or a link to nowhere; no system is on)`,
       );
     }
     // Each file said as what it is: an empty skeleton, or gone since the checkpoint vouched for it.
@@ -591,7 +603,9 @@ async function decide(
     const empty = skeletons.length
       ? `${listed(skeletons)} ${skeletons.length > 1 ? 'are empty skeletons' : 'is an empty skeleton'}`
       : '';
-    const went = gone.length ? `${listed(gone)} ${are} gone, empty or a link that leads nowhere` : '';
+    const went = gone.length
+      ? `${listed(gone)} ${are} gone, empty, no longer a state file or a link that leads nowhere`
+      : '';
     const said = [empty, went && `${went} since (the checkpoint vouched for ${them})`].filter(Boolean).join(', and ');
     return stop(
       skeleton.length ? 'skeleton' : 'gone',

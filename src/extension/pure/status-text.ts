@@ -43,7 +43,9 @@ export function guardSentence(t: T, g: GuardView): string {
     'marker-error': t('the marker cannot be read (the guard allows on its own errors)'),
     error: t('the guard met an internal error (it allows on its own errors; its log says why)'),
     skeleton: t('the state file is an empty skeleton'),
-    gone: t('a state file the checkpoint vouched for is gone, empty or a link that leads nowhere'),
+    gone: t(
+      'a state file the checkpoint vouched for is gone, empty, no longer a state file or a link that leads nowhere',
+    ),
     stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
     unvouched: t('a state file was not part of the last checkpoint'),
     unreadable: t('a state file the checkpoint vouched for cannot be read now'),
