@@ -57,6 +57,18 @@ test('a newest record whose usage holds no numbers is no figure: the one before 
   }
 });
 
+test('a compaction record whose figure no window holds (1e308, negative, a string) is passed over: the figure before it counts', () => {
+  const good = record(A, { input_tokens: 1000, cache_creation_input_tokens: 0, cache_read_input_tokens: 50_000 });
+  for (const postTokens of [1e308, 5e9, -3, '90000']) {
+    const boundary = `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: A, timestamp: '2026-03-01T10:05:00.000Z', compactMetadata: { trigger: 'manual', postTokens } })}\n`;
+    const { root, home } = session({ [A]: good + boundary });
+    const r = cli(['context', '--json', '--root', root], { env: { CLAUDE_CONFIG_DIR: home } });
+    assert.equal(r.code, 0, r.stderr);
+    const u = JSON.parse(r.stdout) as { usedTokens: number; percent: number | null };
+    assert.equal(u.usedTokens, 51_000, `${postTokens}: ${r.stdout}`);
+  }
+});
+
 test('the status line told its session (no transcript path, no figure of its own) measures that session, not the newest of the folder', () => {
   const { root, home, dir } = session({
     [A]: record(A, { input_tokens: 10, cache_creation_input_tokens: 1000, cache_read_input_tokens: 150_000 }),

@@ -82,6 +82,8 @@ export function claudeAssistant(o: Obj): ClaudeAssistant | null {
 export function claudeCompact(o: Obj): ClaudeCompact | null {
   if (o.type !== 'system' || o.subtype !== 'compact_boundary' || o.isSidechain === true) return null;
   const meta = obj(o.compactMetadata);
+  // A figure no window holds (1e308, negative, not a number) is a damaged record: passed over, as a usage is.
+  if (meta && !countOk(meta.postTokens)) return null;
   return { post: meta ? num(meta.postTokens) : 0, at: str(o.timestamp), sessionId: str(o.sessionId) };
 }
 
