@@ -29,7 +29,7 @@ import { preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_LOG_REL, hookRoot } from '../../src/core/hooks/io';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { CONFIG_MAX_BYTES } from '../../src/core/model/workspace';
-import { gitInit, workspace, write } from './helpers';
+import { gitInit, workspace, write, REPO } from './helpers';
 import { runIn } from './hostile-helpers';
 import { preCompact, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
 
@@ -198,6 +198,31 @@ test('a home file that is itself a link out of the root, the manifest project_st
     r2.systems[0].checks.some((c) => c.id === 'stale-paths' && /docs\/notes\.md/.test(c.message)),
     'a store inside is still checked',
   );
+});
+
+test('a path a state file names outside the workspace is never looked at: the same finding whether it exists or not', async () => {
+  const ledger = readFileSync(path.join(REPO, 'test/fixtures/s0/good/.agents/session_ledger.md'), 'utf8');
+  const said: string[] = [];
+  for (const target of ['../../../../../../../etc/ld.so.conf', '../../../../../../../etc/no-such-file.conf']) {
+    const dir = workspace({
+      '.agents.yml': 'session:\n  ledger: true\n',
+      '.agents/session_ledger.md': ledger.replace(
+        '- Files: src/export.ts, src/invoices.ts, docs/export.md',
+        `- Files: ${target}`,
+      ),
+    });
+    const r = await evaluate(dir, { noGit: true });
+    const stale = r.systems.find((x) => x.id === 'S0')?.checks.filter((c) => c.id === 'stale-paths') ?? [];
+    assert.ok(stale.length > 0, target);
+    assert.ok(
+      stale.every(
+        (c) => c.status === 'skipped' && /is outside the workspace folder: not checked/.test(String(c.message)),
+      ),
+      `${target}: ${stale.map((c) => `${c.status} ${c.message}`).join(' | ')}`,
+    );
+    said.push(stale.map((c) => c.status).join());
+  }
+  assert.equal(new Set(said).size, 1, 'the same answer for a file there and one that is not');
 });
 
 test('YAML config files are capped far below the state-file cap: a huge .agents.yml or context-manifest.yaml is refused with a finding, unparsed', async () => {

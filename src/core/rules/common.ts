@@ -494,13 +494,25 @@ export async function checkStalePaths(
     const docDir = r.doc.relPath.includes('/') ? r.doc.relPath.slice(0, r.doc.relPath.lastIndexOf('/')) : '';
     if (docDir && !r.target.startsWith('/')) candidates.push(`${docDir}/${r.target}`);
     let found = false;
+    let inside = 0;
     for (const c of candidates) {
-      if (await ws.exists(c.startsWith('/') ? c : c.replace(/^\.\//, ''))) {
+      const rel = c.startsWith('/') ? c : c.replace(/^\.\//, '');
+      // A path that leads out of the workspace is never looked at: whether it exists is not the repository's to learn.
+      if (!(await ws.inside(rel))) continue;
+      inside++;
+      if (await ws.exists(rel)) {
         found = true;
         break;
       }
     }
-    if (!found) {
+    if (!found && inside === 0) {
+      out.push(
+        mk(system, 'stale-paths', 'warn', 'skip', t('{0} is outside the workspace folder: not checked.', r.target), {
+          path: r.doc.relPath,
+          line: r.line,
+        }),
+      );
+    } else if (!found) {
       out.push(
         mk(
           system,
@@ -514,8 +526,11 @@ export async function checkStalePaths(
       );
     }
   }
-  if (out.length === 0)
-    out.push(mk(system, 'stale-paths', 'warn', true, t('{0} {1} checked — all exist.', seen.size, what)));
+  if (out.every((c) => c.status === 'skipped')) {
+    const checked = seen.size - out.length;
+    if (checked > 0 || out.length === 0)
+      out.push(mk(system, 'stale-paths', 'warn', true, t('{0} {1} checked — all exist.', checked, what)));
+  }
   return out;
 }
 
