@@ -11,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { maskSecrets } from '../../src/core/secrets/secrets';
 import { addFindings } from '../../src/core/rules/common';
 import type { Finding, StateDoc } from '../../src/core/model/model';
-import { assertLinear, cli, git, gitInit, workspace, write } from './helpers';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { assertLinear, cli, git, gitInit, REPO, workspace, write } from './helpers';
 
 /** `n` characters cycling through `alphabet` (deterministic, no real token). */
 function chars(n: number, alphabet = 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0z'): string {
@@ -151,4 +153,44 @@ test('findings are added in linear time (100k unknown headings took 20 s)', () =
     return doc.findings.length;
   };
   assertLinear('addFindings', run, 'x'.repeat(5_000), 'x'.repeat(20_000));
+});
+
+test('a secret a YAML value spells with escapes (\\x61, \\u0041, a line continued with a backslash) is masked as the same secret written plainly: S1 snapshot, .agents.yml', () => {
+  const fixture = (id: string, rel: string) => readFileSync(path.join(REPO, 'test/fixtures', id, 'good', rel), 'utf8');
+  const raw = ['sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'AKIAABCDEFGHIJKLMNOP'];
+  const cases: Array<[string, Record<string, string>]> = [
+    [
+      'S1 snapshot, \\x61',
+      {
+        'memory/session-handoff-LATEST.md': fixture('s1', 'memory/session-handoff-LATEST.md').replace(
+          /^ctx: .*$/m,
+          'ctx: "key sk-ant-\\x61pi03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA end"',
+        ),
+      },
+    ],
+    [
+      'S1 snapshot, a continued line',
+      {
+        'memory/session-handoff-LATEST.md': fixture('s1', 'memory/session-handoff-LATEST.md').replace(
+          /^ctx: .*$/m,
+          'ctx: "key sk-ant-api03-AAAAAAAAAAAAAAA\\\n  AAAAAAAAAAAAAAA end"',
+        ),
+      },
+    ],
+    [
+      '.agents.yml, \\u0041',
+      {
+        '.agents.yml': 'session:\n  ledger: true\n  note: "AKIA\\u0041BCDEFGHIJKLMNOP"\n',
+        '.agents/session_ledger.md': fixture('s0', '.agents/session_ledger.md'),
+      },
+    ],
+  ];
+  for (const [what, files] of cases) {
+    const dir = workspace(files);
+    for (const args of [['status'], ['status', '--json'], ['check'], ['check', '--json']]) {
+      const r = cli([...args, '--root', dir]);
+      for (const secret of raw)
+        assert.ok(!(r.stdout + r.stderr).includes(secret), `${what}, ${args.join(' ')}: ${secret} shown`);
+    }
+  }
 });

@@ -18,6 +18,7 @@
  */
 import type { Document, LineCounter, Node as LibNode } from 'yaml';
 import { parseYamlDocument, yamlLib } from './yaml';
+import { maskSecrets } from '../secrets/secrets';
 
 export interface YamlScalar {
   kind: 'scalar';
@@ -103,6 +104,40 @@ export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): 
 // ---------------------------------------------------------------------------------------------
 // The library's document as the tree
 
+/**
+ * A string as the model may hold it: secrets masked. The text was masked before it was parsed, but the
+ * library decodes what a quoted scalar spells with escapes (`\x61`, `\u0061`, a line continued with
+ * a backslash), which can put a secret back together.
+ */
+function masked(v: unknown): unknown {
+  return typeof v === 'string' ? maskSecrets(v).text : v;
+}
+
+/** `masked` on every string of plain data (mappings, sequences), without recursion. */
+function maskedData(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return masked(v);
+  const todo: unknown[] = [v];
+  const seen = new Set<unknown>();
+  while (todo.length) {
+    const o = todo.pop() as Record<string, unknown> | unknown[] | Map<unknown, unknown>;
+    if (seen.has(o)) continue;
+    seen.add(o);
+    if (o instanceof Map) {
+      for (const [k, x] of o) {
+        if (typeof x === 'string') o.set(k, masked(x));
+        else if (typeof x === 'object' && x !== null) todo.push(x);
+      }
+      continue;
+    }
+    for (const k of Object.keys(o)) {
+      const x = (o as Record<string, unknown>)[k];
+      if (typeof x === 'string') (o as Record<string, unknown>)[k] = masked(x);
+      else if (typeof x === 'object' && x !== null) todo.push(x);
+    }
+  }
+  return v;
+}
+
 function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
   const { LineCounter, isMap, isScalar, isSeq } = yamlLib();
   const lc: LineCounter = new LineCounter();
@@ -115,7 +150,7 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
   const node = (n: unknown): YamlNode | null => {
     if (n === null || n === undefined) return null;
     const line = lineAt(n);
-    if (isScalar(n)) return { kind: 'scalar', value: n.value, line };
+    if (isScalar(n)) return { kind: 'scalar', value: masked(n.value), line };
     if (isMap(n)) {
       let pairs: YamlPair[] | undefined;
       return {
@@ -125,7 +160,7 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
           return (pairs ??= n.items.map((p) => ({
             key: isScalar(p.key) ? p.key.value : undefined,
             keyIsScalar: isScalar(p.key),
-            keyText: String((p.key as { value?: unknown } | null)?.value ?? p.key),
+            keyText: masked(String((p.key as { value?: unknown } | null)?.value ?? p.key)) as string,
             keyLine: lineAt(p.key),
             value: node(p.value),
           })));
@@ -152,7 +187,7 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     get data() {
       if (!data) {
         try {
-          data = { value: doc.toJS(), error: null };
+          data = { value: maskedData(doc.toJS()), error: null };
         } catch (err) {
           data = { value: null, error: (err as Error)?.message ?? String(err) };
         }
