@@ -129,8 +129,17 @@ interface Level {
 }
 
 /** What `.agents.yml` text says of S0: `on`, `off`, or `unsure` (ask the YAML reader). */
+/**
+ * Characters JavaScript's `trim` takes as white space and YAML does not (a no-break or ideographic
+ * space, VT, FF, a BOM past the start, the Unicode line and paragraph separators), and a CR that ends
+ * no line: with one of them the light reader's trimming could read a line otherwise than YAML does.
+ */
+const NOT_YAML_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|\r(?!\n)/;
+
 export function agentsYmlLight(source: string): LightAnswer {
-  const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const text = source.replace(/^\uFEFF/, '');
+  if (NOT_YAML_SPACE.test(text)) return 'unsure';
+  const lines = text.split(/\r?\n/);
   const levels: Level[] = [];
   let pending: Pending | null = null;
   let scalar: Scalar | null = null;
