@@ -92,7 +92,8 @@ type Value =
 function valueOf(raw: string): Value {
   const v = raw.trim();
   if (v === '' || v[0] === '#') return { kind: 'below' };
-  if (v[0] === '|' || v[0] === '>') return /^[|>][-+1-9]{0,2}$/.test(uncommented(v)) ? { kind: 'block-scalar' } : null;
+  if (v[0] === '|' || v[0] === '>')
+    return /^[|>](?:[-+]?[1-9]?|[1-9][-+])$/.test(uncommented(v)) ? { kind: 'block-scalar' } : null;
   if (v[0] === '[' || v[0] === '{') {
     const map = simpleFlow(v);
     return map ? { kind: 'flow', map: v[0] === '{' ? map : new Map() } : null;
