@@ -194,3 +194,18 @@ test('a secret a YAML value spells with escapes (\\x61, \\u0041, a line continue
     }
   }
 });
+
+test("S1's TAMPERED finding quotes a sidecar that holds a key with the key masked", () => {
+  const dir = workspace({
+    'memory/session-handoff-LATEST.md': readFileSync(
+      path.join(REPO, 'test/fixtures/s1/good/memory/session-handoff-LATEST.md'),
+      'utf8',
+    ),
+    'memory/.session-handoff.sha256': 'sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n',
+  });
+  for (const args of [['check'], ['check', '--json'], ['status']]) {
+    const r = cli([...args, '--root', dir]);
+    assert.match(r.stdout, /TAMPERED/, args.join(' '));
+    assert.ok(!(r.stdout + r.stderr).includes('sk-ant-api03'), `${args.join(' ')}: ${r.stdout}`);
+  }
+});

@@ -19,6 +19,7 @@ import { parseDay, sectionsOf } from '../../markdown/items';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, isPlaceholder, isVagueAction, mayHold, plainText } from '../../markdown/text';
 import { sidecarUnreadable, type Workspace } from '../../model/workspace';
+import { maskSecrets } from '../../secrets/secrets';
 import {
   checkBudget,
   checkExists,
@@ -1311,7 +1312,10 @@ export async function checkAttestation(
   if (!f.ok) return tampered(sidecarUnreadable(sidecarRel, f));
   const token = f.text.trim().split(/\s+/)[0] ?? '';
   if (!/^[0-9a-fA-F]{64}$/.test(token))
-    return tampered(t('TAMPERED: {0} does not hold a SHA-256 hex digest ("{1}").', sidecarRel, token.slice(0, 20)));
+    // Quoted with its secrets masked: a sidecar may hold anything (a key pasted there).
+    return tampered(
+      t('TAMPERED: {0} does not hold a SHA-256 hex digest ("{1}").', sidecarRel, maskSecrets(token).text.slice(0, 20)),
+    );
   const actual = home.findings.some((x) => x.id === 'size') ? await hashFile(home.path) : home.hash;
   if (!actual) return tampered(t('TAMPERED: {0} could not be hashed.', home.relPath));
   if (token.toLowerCase() !== actual) {
