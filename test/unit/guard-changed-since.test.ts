@@ -451,6 +451,23 @@ test("a vouched home rewritten as someone else's file (its system's headings gon
   }
 });
 
+test("S2's project state kept at another system's home path (CONTINUITY.md, S0's): no block after a checkpoint, nor once it is edited", async () => {
+  const move = (dir: string) => {
+    renameSync(path.join(dir, '.claude/project-state.md'), path.join(dir, 'CONTINUITY.md'));
+    for (const rel of ['context-manifest.yaml', '.claude/session-ledger.md']) {
+      const f = path.join(dir, rel);
+      writeFileSync(f, readFileSync(f, 'utf8').replaceAll('.claude/project-state.md', 'CONTINUITY.md'));
+    }
+  };
+  for (const src of ['test/fixtures/s2/good', 'examples/demo-workspace']) {
+    const { dir } = checkpointedAt(path.join(REPO, src), move);
+    cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+    for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${src}, ${how}: ${said}`);
+    appendFileSync(path.join(dir, 'CONTINUITY.md'), '\n- Also: the pier gauge reports every 10 minutes.\n');
+    for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${src} edited, ${how}: ${said}`);
+  }
+});
+
 test('a vouched home that cannot be read now blocks nothing when its system is switched off since, nor under a marker written by hand (it vouches for no file); a vouched file gone blocks whoever read it', async () => {
   // S0 switched off after the checkpoint: never checkpointed from then on, its unreadable ledger blocks
   // nothing. Removed or a link that leads nowhere, it is a vouched file gone: the marker does not say which

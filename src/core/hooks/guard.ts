@@ -371,16 +371,20 @@ function switchedOffHomes(report: WorkspaceReport | null, vouched: ReadonlySet<s
  */
 function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
-  // A home no system reads now (rewritten without its system's headings: someone else's file), unless
-  // its system is switched off (then its file is there, only not checkpointed).
-  const read = new Set((report?.systems ?? []).flatMap((s) => s.docs.map((d) => d.relPath)));
-  const offHomes = new Set(
-    (report?.systems ?? [])
-      .filter((s) => s.skipped)
-      .flatMap((s) => [
-        s.home,
-        ...ALL_FACTS.filter((f) => f.id === s.id).flatMap((f) => [f.home, ...f.homeAlternatives]),
-      ]),
+  // A home of a system no longer detected, written since the checkpoint and read by no system now:
+  // rewritten without its system's headings (someone else's file). Not a file a detected system keeps
+  // there (S2's project state, which only its full rules read, at another system's home), nor one of a
+  // system switched off (there, only not checkpointed).
+  const systems = report?.systems ?? [];
+  const read = new Set(systems.flatMap((s) => s.docs.map((d) => d.relPath)));
+  for (const s of systems)
+    for (const d of s.docs) {
+      const ps = (d.meta?.manifest as { projectState?: unknown } | undefined)?.projectState;
+      if (typeof ps === 'string') read.add(ps);
+    }
+  const detected = new Set(systems.map((s) => s.id));
+  const orphanHomes = new Set(
+    ALL_FACTS.filter((f) => !detected.has(f.id)).flatMap((f) => [f.home, ...f.homeAlternatives]),
   );
   // A system's switch holds no state: removing it switches the system off.
   const switches = new Set(ALL_FACTS.flatMap((f) => switchesOf(f.id)));
@@ -397,7 +401,12 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
       !st ||
       (st.isSymbolicLink() && realpathOrNullSync(abs) === null) ||
       (homes.has(rel) && st.isFile() && st.size === 0) ||
-      (report !== null && homes.has(rel) && st.isFile() && !read.has(rel) && !offHomes.has(rel))
+      (report !== null &&
+        orphanHomes.has(rel) &&
+        st.isFile() &&
+        st.mtimeMs > marker.mtime &&
+        !read.has(rel) &&
+        !ALL_FACTS.some((f) => detected.has(f.id) && (f.home === rel || f.homeAlternatives.includes(rel))))
     )
       out.push(rel);
   }
