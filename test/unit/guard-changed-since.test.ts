@@ -436,30 +436,52 @@ test('a vouched home over the read limit (a warning, read from its first bytes) 
 });
 
 test("a vouched home rewritten as someone else's file (its system's headings gone, so it is detected no more): /compact is stopped, as the state is gone", async () => {
-  for (const src of ['test/fixtures/s3/good', 'examples/demo-workspace']) {
-    const { dir } = checkpointedAt(path.join(REPO, src));
-    cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
-    writeFileSync(path.join(dir, STATE), 'hello\n');
-    for (const [how, code, said] of await answers(dir)) {
-      assert.equal(code, 2, `${src}, ${how}: ${said}`);
-      assert.match(
-        said,
-        /docs\/state\/STATE\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
-        `${src}, ${how}`,
+  // Overwritten; moved over it from a file older than the marker (a move keeps its time); overwritten, then the marker touched.
+  const ways: Array<[string, (dir: string) => void]> = [
+    ['overwritten', (dir) => writeFileSync(path.join(dir, STATE), 'hello\n')],
+    ['moved over it', (dir) => renameSync(path.join(dir, 'notes.md'), path.join(dir, STATE))],
+    [
+      'the marker touched since',
+      (dir) => {
+        writeFileSync(path.join(dir, STATE), 'hello\n');
+        const now = Date.now() / 1000;
+        utimesSync(path.join(dir, markerRel(SID)), now, now);
+      },
+    ],
+  ];
+  for (const src of ['test/fixtures/s3/good', 'examples/demo-workspace'])
+    for (const [way, spoil] of ways) {
+      const { dir } = checkpointedAt(path.join(REPO, src), (d) =>
+        writeFileSync(path.join(d, 'notes.md'), 'plain notes\n'),
       );
+      cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+      spoil(dir);
+      for (const [how, code, said] of await answers(dir)) {
+        assert.equal(code, 2, `${src}, ${way}, ${how}: ${said}`);
+        assert.match(
+          said,
+          /docs\/state\/STATE\.md is gone, empty, no longer a state file or a link that leads nowhere since/,
+          `${src}, ${way}, ${how}`,
+        );
+      }
     }
-  }
 });
 
 test("S2's project state kept at another system's home path (CONTINUITY.md, S0's): no block after a checkpoint, nor once it is edited", async () => {
+  let spelling = 'CONTINUITY.md';
   const move = (dir: string) => {
     renameSync(path.join(dir, '.claude/project-state.md'), path.join(dir, 'CONTINUITY.md'));
     for (const rel of ['context-manifest.yaml', '.claude/session-ledger.md']) {
       const f = path.join(dir, rel);
-      writeFileSync(f, readFileSync(f, 'utf8').replaceAll('.claude/project-state.md', 'CONTINUITY.md'));
+      writeFileSync(f, readFileSync(f, 'utf8').replaceAll('.claude/project-state.md', spelling));
     }
   };
-  for (const src of ['test/fixtures/s2/good', 'examples/demo-workspace']) {
+  for (const [src, named] of [
+    ['test/fixtures/s2/good', 'CONTINUITY.md'],
+    ['test/fixtures/s2/good', './CONTINUITY.md'],
+    ['examples/demo-workspace', 'CONTINUITY.md'],
+  ]) {
+    spelling = named;
     const { dir } = checkpointedAt(path.join(REPO, src), move);
     cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
     for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${src}, ${how}: ${said}`);

@@ -371,7 +371,7 @@ function switchedOffHomes(report: WorkspaceReport | null, vouched: ReadonlySet<s
  */
 function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
   const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
-  // A home of a system no longer detected, written since the checkpoint and read by no system now:
+  // A home of a system no longer detected, not the bytes the checkpoint vouched for, read by no system now:
   // rewritten without its system's headings (someone else's file). Not a file a detected system keeps
   // there (S2's project state, which only its full rules read, at another system's home), nor one of a
   // system switched off (there, only not checkpointed).
@@ -380,7 +380,8 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
   for (const s of systems)
     for (const d of s.docs) {
       const ps = (d.meta?.manifest as { projectState?: unknown } | undefined)?.projectState;
-      if (typeof ps === 'string') read.add(ps);
+      const named = typeof ps === 'string' ? insideRel(ps) : null;
+      if (named !== null) read.add(named);
     }
   const detected = new Set(systems.map((s) => s.id));
   const orphanHomes = new Set(
@@ -389,7 +390,7 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
   // A system's switch holds no state: removing it switches the system off.
   const switches = new Set(ALL_FACTS.flatMap((f) => switchesOf(f.id)));
   const out: string[] = [];
-  for (const { path: named } of marker.content.hashes) {
+  for (const { path: named, hash } of marker.content.hashes) {
     const rel = insideRel(named);
     if (rel === null || switches.has(rel)) continue;
     const abs = path.join(root, rel);
@@ -404,7 +405,7 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
       (report !== null &&
         orphanHomes.has(rel) &&
         st.isFile() &&
-        st.mtimeMs > marker.mtime &&
+        fileHash(abs) !== hash.toLowerCase() &&
         !read.has(rel) &&
         !ALL_FACTS.some((f) => detected.has(f.id) && (f.home === rel || f.homeAlternatives.includes(rel))))
     )
