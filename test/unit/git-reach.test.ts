@@ -25,7 +25,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
-import { git as safeGit, namedInListing, readGit, type GitInfo } from '../../src/core/git/git';
+import { configListingArgv, git as safeGit, namedInListing, readGit, type GitInfo } from '../../src/core/git/git';
 import { git, gitInit, workspace, write } from './helpers';
 import { HOSTILE_REPO_STATE, runIn } from './hostile-helpers';
 import { sessionStart } from './checkpoint-fixtures';
@@ -203,24 +203,11 @@ test('a config git reads otherwise than it was read first (an included file swap
   };
   const listing = () =>
     // As askGit asks it: with the git dir and work tree named, so each origin is an absolute path.
-    execFileSync(
-      'git',
-      [
-        `--git-dir=${path.join(ws, '.git')}`,
-        `--work-tree=${ws}`,
-        'config',
-        '--list',
-        '--includes',
-        '--show-origin',
-        '--show-scope',
-        '-z',
-      ],
-      {
-        cwd: ws,
-        encoding: 'utf8',
-        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-      },
-    );
+    execFileSync('git', configListingArgv(path.join(ws, '.git'), ws), {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
   const read = new Set([id(path.join(ws, '.git/config')), id(extra)]);
   const found = { filters: new Set<string>(), protocols: new Set<string>(), read };
   // Control: every file git reads was read first; the filter it names is found.

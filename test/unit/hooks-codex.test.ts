@@ -378,6 +378,37 @@ test('a settings file nested thousands of brackets deep: install and uninstall s
 
 const isRoot = process.getuid?.() === 0;
 
+/** A project with S3's state and the Codex hooks installed, in a folder of its own under `parent` (made here), and a subfolder to run in. */
+function projectBelow(prefix: string): { parent: string; dir: string; sub: string } {
+  const parent = workspace({}, prefix);
+  const dir = path.join(parent, 'proj');
+  mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
+  writeFileSync(path.join(dir, 'docs/state/STATE.md'), S3_STATE);
+  spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const sub = path.join(dir, 'src');
+  mkdirSync(sub);
+  return { parent, dir, sub };
+}
+
+/** The installed PreCompact command run as Codex runs it, in `sub` of the project `dir`. */
+function codexGuardIn(dir: string, sub: string) {
+  return spawnSync('/bin/sh', ['-c', codexHookCommand('pre-compact')], {
+    cwd: sub,
+    input: codexPreCompact(sub),
+    env: {
+      PATH: process.env.PATH,
+      HOME: workspace({}),
+      CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+      CODEX_HOME: path.join(dir, 'no-codex'),
+    },
+    encoding: 'utf8',
+  });
+}
+
+/** A script that leaves `mark` when it runs. */
+const marking = (mark: string) => `require('fs').writeFileSync(${JSON.stringify(mark)}, 'ran')\n`;
+
 test("a Codex hook never runs a script from a folder above the project that is a link or, as root, another user's (a shared temporary folder): the project's own runs", () => {
   const ways = [
     'the script a link',
@@ -386,20 +417,12 @@ test("a Codex hook never runs a script from a folder above the project that is a
     ...(isRoot ? ["another user's script"] : []),
   ];
   for (const way of ways) {
-    const parent = workspace({}, 'sl-shared-');
-    const dir = path.join(parent, 'proj');
-    mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
-    writeFileSync(path.join(dir, 'docs/state/STATE.md'), S3_STATE);
-    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
-    assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+    const { parent, dir, sub } = projectBelow('sl-shared-');
     // What someone else puts above the project: a script that leaves a mark.
     const mark = path.join(parent, 'PWNED');
     const evil = path.join(workspace({}, 'sl-evil-'), 'hooks');
     mkdirSync(evil);
-    writeFileSync(
-      path.join(evil, 'session-ledger.cjs'),
-      `require('fs').writeFileSync(${JSON.stringify(mark)}, 'ran')\n`,
-    );
+    writeFileSync(path.join(evil, 'session-ledger.cjs'), marking(mark));
     const codex = path.join(parent, '.codex');
     if (way === '.codex a link') symlinkSync(path.dirname(evil), codex);
     else {
@@ -415,19 +438,7 @@ test("a Codex hook never runs a script from a folder above the project that is a
         }
       }
     }
-    const sub = path.join(dir, 'src');
-    mkdirSync(sub);
-    const r = spawnSync('/bin/sh', ['-c', codexHookCommand('pre-compact')], {
-      cwd: sub,
-      input: codexPreCompact(sub),
-      env: {
-        PATH: process.env.PATH,
-        HOME: workspace({}),
-        CLAUDE_CONFIG_DIR: emptyClaudeHome(),
-        CODEX_HOME: path.join(dir, 'no-codex'),
-      },
-      encoding: 'utf8',
-    });
+    const r = codexGuardIn(dir, sub);
     assert.equal(existsSync(mark), false, `${way}: the script above the project ran`);
     assert.equal(r.status, 0, `${way}: ${r.stderr}`);
     assert.match(
@@ -442,34 +453,14 @@ test(
   "as root on a checkout another user owns (a container on the host user's files): the Codex hook runs the project's script, and still none above it of a third user",
   { skip: !isRoot && 'needs root to hand the project to another user' },
   () => {
-    const parent = workspace({}, 'sl-host-');
-    const dir = path.join(parent, 'proj');
-    mkdirSync(path.join(dir, 'docs/state'), { recursive: true });
-    writeFileSync(path.join(dir, 'docs/state/STATE.md'), S3_STATE);
-    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
-    assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
-    const sub = path.join(dir, 'src');
-    mkdirSync(sub);
+    const { parent, dir, sub } = projectBelow('sl-host-');
     spawnSync('chown', ['-R', '1000:1000', dir]);
     // A third user's script above the project.
     const mark = path.join(parent, 'PWNED');
     mkdirSync(path.join(parent, '.codex/hooks'), { recursive: true });
-    writeFileSync(
-      path.join(parent, '.codex/hooks/session-ledger.cjs'),
-      `require('fs').writeFileSync(${JSON.stringify(mark)}, 'ran')\n`,
-    );
+    writeFileSync(path.join(parent, '.codex/hooks/session-ledger.cjs'), marking(mark));
     spawnSync('chown', ['-R', '65534:65534', path.join(parent, '.codex')]);
-    const r = spawnSync('/bin/sh', ['-c', codexHookCommand('pre-compact')], {
-      cwd: sub,
-      input: codexPreCompact(sub),
-      env: {
-        PATH: process.env.PATH,
-        HOME: workspace({}),
-        CLAUDE_CONFIG_DIR: emptyClaudeHome(),
-        CODEX_HOME: path.join(dir, 'no-codex'),
-      },
-      encoding: 'utf8',
-    });
+    const r = codexGuardIn(dir, sub);
     assert.equal(existsSync(mark), false, "the third user's script ran");
     assert.equal(r.status, 0, r.stderr);
     assert.match(JSON.parse(r.stdout).stopReason, /^Compaction stopped: no checkpoint has run/, r.stdout);

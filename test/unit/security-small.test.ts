@@ -303,6 +303,17 @@ test("an install record the repository plants gives nothing back at uninstall: n
   }
 });
 
+/** An older build of both scripts, as install once wrote them: the hook script's path (the status line's beside it). */
+function olderBuild(): string {
+  const older = path.join(workspace({}, 'sl-build-'), 'session-ledger.cjs');
+  writeFileSync(older, `${readFileSync(HOOK_SCRIPT, 'utf8')}// an older build\n`);
+  writeFileSync(
+    path.join(path.dirname(older), STATUSLINE_SCRIPT_NAME),
+    `${readFileSync(STATUSLINE_SCRIPT, 'utf8')}// an older build\n`,
+  );
+  return older;
+}
+
 test('hooks install never replaces a hook script changed since it wrote it; one it wrote itself is updated', async () => {
   const dir = s3Workspace();
   // An older build of the script, as install wrote it.
@@ -329,12 +340,7 @@ test('hooks install never replaces a hook script changed since it wrote it; one 
 const NEW_BUILD = '\u0000the new build\u0000';
 
 test('hooks install replaces no script someone changed however it was saved (CRLF, a whole new file), and uninstall removes none; line breaks alone or a copy cut short are no change', async () => {
-  const older = path.join(workspace({}, 'sl-build-'), 'session-ledger.cjs');
-  writeFileSync(older, `${readFileSync(HOOK_SCRIPT, 'utf8')}// an older build\n`);
-  writeFileSync(
-    path.join(path.dirname(older), STATUSLINE_SCRIPT_NAME),
-    `${readFileSync(STATUSLINE_SCRIPT, 'utf8')}// an older build\n`,
-  );
+  const older = olderBuild();
   const crlf = (t: string) => t.replace(/\n/g, '\r\n');
   const edits: Array<[string, (t: string) => string, boolean]> = [
     ['saved with CRLF, a line added', (t) => crlf(`// my tweak\n${t}`), true],
@@ -384,12 +390,7 @@ test('hooks install replaces no script someone changed however it was saved (CRL
 });
 
 test('hooks install never replaces a script edited after its plan was made (the extension asks first): nothing is written', async () => {
-  const older = path.join(workspace({}, 'sl-build-'), 'session-ledger.cjs');
-  writeFileSync(older, `${readFileSync(HOOK_SCRIPT, 'utf8')}// an older build\n`);
-  writeFileSync(
-    path.join(path.dirname(older), STATUSLINE_SCRIPT_NAME),
-    `${readFileSync(STATUSLINE_SCRIPT, 'utf8')}// an older build\n`,
-  );
+  const older = olderBuild();
   for (const edited of [SCRIPT_REL, STATUSLINE_SCRIPT_REL, 'a new script']) {
     const dir = s3Workspace();
     const fresh = edited === 'a new script';

@@ -129,7 +129,6 @@ interface Level {
   session: boolean;
 }
 
-/** What `.agents.yml` text says of S0: `on`, `off`, or `unsure` (ask the YAML reader). */
 /**
  * Characters JavaScript's `trim` takes as white space and YAML does not (a no-break or ideographic
  * space, VT, FF, a BOM past the start, the Unicode line and paragraph separators), and a CR that ends
@@ -137,6 +136,7 @@ interface Level {
  */
 const NOT_YAML_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|\r(?!\n)/;
 
+/** What `.agents.yml` text says of S0: `on`, `off`, or `unsure` (ask the YAML reader). */
 export function agentsYmlLight(source: string): LightAnswer {
   const text = source.replace(/^\uFEFF/, '');
   if (NOT_YAML_SPACE.test(text)) return 'unsure';

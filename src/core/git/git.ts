@@ -207,20 +207,7 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
   const [gitDir, workTree] = (where ?? '').split('\n');
   if (!gitDir || !workTree || realOrNull(gitDir) === null || realOrNull(gitDir) !== realOrNull(dirs.gitDir))
     return null;
-  const listing = await run(
-    cwd,
-    [
-      `--git-dir=${gitDir}`,
-      `--work-tree=${workTree}`,
-      'config',
-      '--list',
-      '--includes',
-      '--show-origin',
-      '--show-scope',
-      '-z',
-    ],
-    10_000,
-  );
+  const listing = await run(cwd, configListingArgv(gitDir, workTree), 10_000);
   const named = listing === null ? null : namedInListing(listing, found);
   if (!named) return null;
   const { filters, protocols } = named;
@@ -229,6 +216,20 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
   // git prints real paths; the changed paths are made relative to the caller's folder, spelled as the caller spells it.
   const top = realOrNull(dirs.top) === realOrNull(workTree) ? dirs.top : workTree;
   return { gitDir, workTree, top, commonDir: dirs.commonDir, filters: [...filters], protocols: [...protocols], config };
+}
+
+/** git's whole config as it reads it for this git dir and work tree, each value with its scope and origin file. */
+export function configListingArgv(gitDir: string, workTree: string): string[] {
+  return [
+    `--git-dir=${gitDir}`,
+    `--work-tree=${workTree}`,
+    'config',
+    '--list',
+    '--includes',
+    '--show-origin',
+    '--show-scope',
+    '-z',
+  ];
 }
 
 /**

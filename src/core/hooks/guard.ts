@@ -355,38 +355,44 @@ function switchedOffHomes(report: WorkspaceReport | null, vouched: ReadonlySet<s
   if (anyOn(report)) return off;
   for (const s of report?.systems ?? []) {
     const wasOn = switchesOf(s.id).some((c) => vouched.has(c));
-    const elsewhere = ALL_FACTS.some(
-      (f) => f.id !== s.id && (f.home === s.home || f.homeAlternatives.includes(s.home)),
-    );
+    const elsewhere = ALL_FACTS.some((f) => f.id !== s.id && homesOf(f).includes(s.home));
     if (wasOn && !elsewhere) off.add(s.home);
   }
   return off;
 }
 
+/** A system's homes: its default one and the alternatives its facts name. */
+const homesOf = (f: (typeof ALL_FACTS)[number]): string[] => [f.home, ...f.homeAlternatives];
+
 /**
- * The files a marker vouched for that are now gone, empty or no longer a state file (a home no
- * system reads now): the emptiest skeleton, which no detection finds (a system whose file is gone or emptied is no longer detected, so its file is no
- * longer watched). The marker names files, not the system that read each, so a vouched file gone
- * blocks whoever read it, unless the caller exempts it (switchedOffHomes).
+ * The files a marker vouched for that are now gone, empty or no longer a state file: the emptiest
+ * skeleton, which no detection finds (a system whose file is gone or emptied is no longer detected,
+ * so its file is no longer watched). The marker names files, not the system that read each, so a
+ * vouched file gone blocks whoever read it, unless the caller exempts it (switchedOffHomes).
  */
 function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport | null): string[] {
-  const homes = new Set(ALL_FACTS.flatMap((f) => [f.home, ...f.homeAlternatives]));
-  // A home of a system no longer detected, not the bytes the checkpoint vouched for, read by no system now:
-  // rewritten without its system's headings (someone else's file). Not a file a detected system keeps
-  // there (S2's project state, which only its full rules read, at another system's home), nor one of a
-  // system switched off (there, only not checkpointed).
+  const homes = new Set(ALL_FACTS.flatMap(homesOf));
+  // No longer a state file: a home of a system not detected now, no home of a detected one (a system
+  // switched off included), read by no system and not kept there by one (S2's project state, which
+  // only its full rules read, at another system's home), and not the bytes the checkpoint vouched
+  // for: rewritten without its system's headings (someone else's file).
   const systems = report?.systems ?? [];
+  const detected = new Set(systems.map((s) => s.id));
+  const claimed = new Set(ALL_FACTS.filter((f) => detected.has(f.id)).flatMap(homesOf));
+  const orphanHomes = new Set(
+    report === null
+      ? []
+      : ALL_FACTS.filter((f) => !detected.has(f.id))
+          .flatMap(homesOf)
+          .filter((h) => !claimed.has(h)),
+  );
   const read = new Set(systems.flatMap((s) => s.docs.map((d) => d.relPath)));
   for (const s of systems)
     for (const d of s.docs) {
       const ps = (d.meta?.manifest as { projectState?: unknown } | undefined)?.projectState;
-      const named = typeof ps === 'string' ? insideRel(ps) : null;
-      if (named !== null) read.add(named);
+      const kept = typeof ps === 'string' ? insideRel(ps) : null;
+      if (kept !== null) read.add(kept);
     }
-  const detected = new Set(systems.map((s) => s.id));
-  const orphanHomes = new Set(
-    ALL_FACTS.filter((f) => !detected.has(f.id)).flatMap((f) => [f.home, ...f.homeAlternatives]),
-  );
   // A system's switch holds no state: removing it switches the system off.
   const switches = new Set(ALL_FACTS.flatMap((f) => switchesOf(f.id)));
   const out: string[] = [];
@@ -402,12 +408,7 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
       !st ||
       (st.isSymbolicLink() && realpathOrNullSync(abs) === null) ||
       (homes.has(rel) && st.isFile() && st.size === 0) ||
-      (report !== null &&
-        orphanHomes.has(rel) &&
-        st.isFile() &&
-        fileHash(abs) !== hash.toLowerCase() &&
-        !read.has(rel) &&
-        !ALL_FACTS.some((f) => detected.has(f.id) && (f.home === rel || f.homeAlternatives.includes(rel))))
+      (orphanHomes.has(rel) && st.isFile() && !read.has(rel) && fileHash(abs) !== hash.toLowerCase())
     )
       out.push(rel);
   }

@@ -145,9 +145,9 @@ export interface HooksPlan {
   /** Anything to do (settings or script). */
   changed: boolean;
   action: 'install' | 'uninstall';
-  /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
   /** The install record's hash when the plan read it (null: none): a run that waited refuses when it changed since. */
   recordHash?: string | null;
+  /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
   beforeHash: string | null;
   /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
   script: 'write' | 'keep' | 'remove';
@@ -247,13 +247,20 @@ async function readRecord(root: string): Promise<InstallRecord | 'tracked'> {
   }
 }
 
-/** The install record's hash as it is now (null: none; undefined: no regular file there, which the plan refuses anyway). */
-async function recordHashOf(plan: HooksPlan): Promise<string | null | undefined> {
+/**
+ * The plan's record and the record's hash as they are now (see `readRecord`; the hash undefined when
+ * no regular file is there, which the plan refuses anyway). False when git tracks the record.
+ */
+async function takeRecord(plan: HooksPlan): Promise<boolean> {
+  const record = await readRecord(plan.root);
+  if (record === 'tracked') return false;
+  plan.record = record;
   try {
-    return await currentHash(path.join(plan.root, INSTALL_RECORD_REL), INSTALL_RECORD_REL);
+    plan.recordHash = await currentHash(path.join(plan.root, INSTALL_RECORD_REL), INSTALL_RECORD_REL);
   } catch {
-    return undefined;
+    plan.recordHash = undefined;
   }
+  return true;
 }
 
 /** A plan refused because git tracks the install record (see `readRecord`). */
@@ -729,10 +736,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
       error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`,
       problem: { kind: 'key-not-object', key: 'hooks' },
     };
-  const record = await readRecord(plan.root);
-  if (record === 'tracked') return trackedRecord(plan);
-  plan.record = record;
-  plan.recordHash = await recordHashOf(plan);
+  if (!(await takeRecord(plan))) return trackedRecord(plan);
   plan.record.hooksKeyAdded = {
     ...plan.record.hooksKeyAdded,
     [path.basename(settingsPath)]: plan.record.hooksKeyAdded?.[path.basename(settingsPath)] ?? v.hooks === undefined,
@@ -934,10 +938,7 @@ export async function planHooksUninstall(
   const l = await loadSettings(settingsPath, client);
   const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
-  const record = await readRecord(abs);
-  if (record === 'tracked') return trackedRecord(plan);
-  plan.record = record;
-  plan.recordHash = await recordHashOf(plan);
+  if (!(await takeRecord(plan))) return trackedRecord(plan);
   const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
   let text = l.text;
   let removed = false;
