@@ -43,6 +43,8 @@ const SHAPES = [
   (run: string) => `${run}x`,
   (run: string) => `a ${run}x (urgency: H)`,
   (run: string) => `Label: ${run}x.`,
+  (run: string) => `a x (urgency: ${run})`,
+  (run: string) => `a x (urgency: H)${run}`,
 ];
 
 test('every text helper a line goes through is linear in a run of one character (n vs 4n)', () => {
@@ -56,6 +58,16 @@ test('every text helper a line goes through is linear in a run of one character 
           shape(run.repeat(Math.ceil(n / run.length))),
           shape(run.repeat(Math.ceil((4 * n) / run.length))),
         );
+});
+
+test('an urgency or risk tag is taken off whatever its length and the blanks after it', () => {
+  assert.equal(snapshotCommand(`npm test (urgency: H)${' '.repeat(300)}`), 'npm test');
+  assert.equal(snapshotCommand(`npm test  (Risk : ${'high '.repeat(60)})`), 'npm test');
+  assert.equal(snapshotCommand('npm test (see notes) (urgency: H)'), 'npm test (see notes)');
+  assert.equal(snapshotCommand('npm test (see (urgency: H)'), 'npm test (see');
+  assert.equal(snapshotCommand('npm test (urgency H)'), 'npm test (urgency H)');
+  assert.equal(isVerbObject(`fix the bug (urgency: ${'H'.repeat(300)})`), true);
+  assert.equal(isVerbObject(`(urgency: H)${' '.repeat(300)}`), false);
 });
 
 /** CPU milliseconds of an async call (this process only). */

@@ -17,7 +17,7 @@ import { S1_SIDECAR, type S1Extra } from './reader';
 import type { SnapshotInfo, SnapshotList } from './reader-snapshot';
 import { parseDay, sectionsOf } from '../../markdown/items';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, isPlaceholder, isVagueAction, mayHold, plainText } from '../../markdown/text';
+import { clip, isPlaceholder, isSpace, isVagueAction, mayHold, plainText, trimEndWhere } from '../../markdown/text';
 import { sidecarUnreadable, type Workspace } from '../../model/workspace';
 import { maskSecrets } from '../../secrets/secrets';
 import {
@@ -201,13 +201,25 @@ function codeSpan(text: string): string | null {
   return k < 0 ? null : text.slice(j, k);
 }
 
+/** A tag's opening, at its parenthesis: "(urgency:" or "(risk:", white space allowed before the colon. */
+const TAG_OPEN = /\((?:urgency|risk)\s*:/iy;
+
 /**
- * The text without a trailing urgency or risk tag ("(urgency: H)"). The tag is looked for in the last
- * 200 characters only: a pattern that starts with \s* or holds [^)]* retries from every start of a long run.
+ * The text without a trailing urgency or risk tag ("(urgency: H)") and the white space around it:
+ * what /\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i takes off, in one pass (that pattern retries from every
+ * start of a long run of blanks or parentheses). The tag holds no ")" before its own last one, so it
+ * opens at a "(" after the ")" before that one: the first such "(" that opens a tag.
  */
 function withoutTag(text: string): string {
-  const cut = Math.max(0, text.length - 200);
-  return text.slice(0, cut) + text.slice(cut).replace(/\s*\((?:urgency|risk)\s*:[^)]*\)\s*$/i, '');
+  const body = trimEndWhere(text, isSpace);
+  if (!body.endsWith(')')) return text;
+  const close = body.length - 1;
+  for (let open = body.indexOf('(', body.lastIndexOf(')', close - 1) + 1); open >= 0 && open < close;) {
+    TAG_OPEN.lastIndex = open;
+    if (TAG_OPEN.test(body)) return trimEndWhere(body.slice(0, open), isSpace);
+    open = body.indexOf('(', open + 1);
+  }
+  return text;
 }
 
 /**
