@@ -3,7 +3,7 @@
  * of running what a repository's config defines. The git runs are counted by a `git` first on PATH
  * that logs its arguments and runs the real git.
  */
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
@@ -11,39 +11,7 @@ import * as path from 'node:path';
 import { readGit } from '../../src/core/git/git';
 import { evaluate, evaluateChanged } from '../../src/core/report/evaluate';
 import { fixtureCopy, git, gitInit, workspace, write } from './helpers';
-
-const REAL_GIT = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-
-/**
- * Put a logging `git` first on PATH for this test; returns the runs so far, each named by what it
- * asks: `config` (one config file parsed), `where` (where git finds the repository), `listing` (the
- * whole config as git reads it there), `status`, or `other`.
- */
-function countGit(t: TestContext): () => string[] {
-  const dir = workspace({}, 'sl-gitlog-');
-  const log = path.join(dir, 'runs.log');
-  writeFileSync(log, '');
-  const shim = write(dir, 'bin/git', `#!/bin/sh\necho "$*" >> '${log}'\nexec '${REAL_GIT}' "$@"\n`);
-  chmodSync(shim, 0o755);
-  const before = process.env.PATH;
-  process.env.PATH = `${path.dirname(shim)}${path.delimiter}${before}`;
-  t.after(() => (process.env.PATH = before));
-  return () =>
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) =>
-        /(^| )config --file /.test(l)
-          ? 'config'
-          : /(^| )rev-parse --absolute-git-dir /.test(l)
-            ? 'where'
-            : /(^| )config --list --includes /.test(l)
-              ? 'listing'
-              : /(^| )status /.test(l)
-                ? 'status'
-                : 'other',
-      );
-}
+import { countGit, REAL_GIT } from './git-helpers';
 
 /** A repository whose tracked a.txt git must clean again (same size, new mtime), with a filter command that leaves a mark. */
 function repo(): { dir: string; mark: string; clean: string; dirty: () => void } {

@@ -10,7 +10,8 @@
  * - before git runs in the repository, each of its config files is parsed by git outside it (`git
  *   config --file F --no-includes --list -z`), every include followed whatever its condition, to the
  *   path git opens; a file that is not a regular file (a FIFO would hold git), or one git refuses,
- *   means git is not run;
+ *   means git is not run; each file is parsed once however its path is spelled, and more than
+ *   CONFIG_FILES_MAX files means git is not run;
  * - then git says where it finds the repository (`git rev-parse`, with its own ownership check), which
  *   must be the git dir whose config was read, and lists the whole config as it reads it there (`git
  *   config --list --includes --show-origin --show-scope -z`): every value from outside the user's own
@@ -19,7 +20,8 @@
  *   hooks to the null device, `cat` as the pager, no external diff, no signature check, no protocol
  *   at all), empties the `clean`/`smudge`/`process` command of every filter driver the repository's
  *   config defines, and forbids every protocol any config names (`protocol.<name>.allow` outranks
- *   `protocol.allow`); a name `-c` cannot express means git is not run;
+ *   `protocol.allow`); a name `-c` cannot express, or more names than OVERRIDES_MAX (git's time grows
+ *   with the square of its `-c` options), means git is not run;
  * - every run names the git dir and work tree git found (`--git-dir`, `--work-tree`), so it reads the
  *   config that was checked, whatever appears in the folder later;
  * - runs with a clean environment: no inherited `GIT_*` variable (no `GIT_DIR` or
@@ -80,6 +82,13 @@ export const SAFE_CONFIG: readonly string[] = [
 
 /** A repository config file over this size is not handed to git (nor is git run on the repository). */
 const CONFIG_MAX = 1024 * 1024;
+/** More config files than this (the repository's and every one they include): git is not run. */
+const CONFIG_FILES_MAX = 64;
+/**
+ * More filter drivers or protocols than this in the config: git is not run. Each is overridden with
+ * `-c` on every run, and git's time grows with the square of the number of `-c` options.
+ */
+const OVERRIDES_MAX = 100;
 
 /** A repository git runs in safely: where git itself found it, and the `-c` overrides its config calls for. */
 export interface SafeRepo {
@@ -122,6 +131,7 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
   const visit = async (file: string, depth: number): Promise<boolean> => {
     if (seen.has(file) || depth > 10) return true;
     seen.add(file);
+    if (seen.size > CONFIG_FILES_MAX) return false;
     // Taken before git reads the file: a change after this moves it, and the next call reads again.
     identities.push([file, fileIdentity(file)]);
     let st;
@@ -133,7 +143,12 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
       return code === 'ENOENT' || code === 'ENOTDIR';
     }
     if (!st.isFile() || st.size > CONFIG_MAX) return false;
-    found.read.add(`${st.dev}:${st.ino}`);
+    // A file read once is not read again under another spelling (`./x`, `.//x`, a link to it): what it
+    // names is known, and a file that includes itself would otherwise be read a number of times
+    // exponential in the include depth.
+    const id = `${st.dev}:${st.ino}`;
+    if (found.read.has(id)) return true;
+    found.read.add(id);
     // Run from the file system's root, outside the repository: started inside it, git first reads the
     // repository's own config with its includes, and an included FIFO holds it until the time limit.
     const root = path.parse(file).root;
@@ -313,9 +328,10 @@ function fileIdentity(file: string): string {
 
 /**
  * The `-c` overrides for a repository: the safe config, every filter driver emptied and every protocol
- * some config names forbidden. null: a name `-c` cannot express (git is not run).
+ * some config names forbidden. null: a name `-c` cannot express, or more names than OVERRIDES_MAX (git is not run).
  */
 function overrides(filters: readonly string[], protocols: readonly string[]): string[] | null {
+  if (filters.length + protocols.length > OVERRIDES_MAX) return null;
   const out = [...SAFE_CONFIG];
   // `-c` splits at the first `=`; a name with one (or a control character) cannot be overridden.
   const inexpressible = (n: string) => /[=\u0000-\u001f\u007f]/.test(n);
