@@ -3,13 +3,14 @@
  * once however it is spelled, a config with more files or more filter drivers than git is ever given
  * means git is not run, and nothing waits on git's time limit. The git runs are counted (./git-helpers).
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readGit } from '../../src/core/git/git';
 import { gitInit, workspace } from './helpers';
-import { countGit } from './git-helpers';
+import { countGit, REAL_GIT } from './git-helpers';
 
 function repo(): string {
   const dir = workspace({ 'a.txt': 'hello\n' });
@@ -58,3 +59,92 @@ test('more filter drivers than git takes as -c options at a reasonable cost: git
   assert.equal(await readGit(dir), null);
   assert.equal(runs().slice(before).includes('status'), false);
 });
+
+/** A FIFO `fifo` beside `config`, included by it: git reading that config waits on the FIFO until its time limit. */
+function fifoInclude(gitDir: string): void {
+  execFileSync('mkfifo', [path.join(gitDir, 'fifo')]);
+  appendFileSync(path.join(gitDir, 'config'), '[include]\n\tpath = fifo\n');
+}
+
+/** git is not run at all (neither where it finds the repository nor anything after), and readGit says so at once. */
+async function notRun(t: TestContext, dir: string): Promise<void> {
+  const runs = countGit(t);
+  const t0 = Date.now();
+  assert.equal(await readGit(dir), null);
+  assert.deepEqual(
+    runs().filter((r) => r !== 'config'),
+    [],
+  );
+  // Not a speed figure: git waiting on the FIFO would sit there until its 10 s time limit.
+  assert.ok(Date.now() - t0 < 5_000, `${Date.now() - t0} ms`);
+}
+
+test('the repository git finds is the one whose config was read: a commondir with a trailing space', async (t) => {
+  const dir = repo();
+  const g = path.join(dir, '.gd');
+  mkdirSync(g);
+  cpSync(path.join(dir, '.git/HEAD'), path.join(g, 'HEAD'));
+  cpSync(path.join(dir, '.git/index'), path.join(g, 'index'));
+  cpSync(path.join(dir, '.git'), path.join(g, 'common'), { recursive: true });
+  cpSync(path.join(dir, '.git'), path.join(g, 'common '), { recursive: true });
+  rmSync(path.join(dir, '.git'), { recursive: true });
+  // git takes off only the line end: its common dir is "common ", whose config includes the FIFO.
+  writeFileSync(path.join(g, 'commondir'), 'common \n');
+  writeFileSync(path.join(dir, '.git'), `gitdir: ${g}\n`);
+  fifoInclude(path.join(g, 'common '));
+  await notRun(t, dir);
+});
+
+test('the repository git finds is the one whose config was read: the folder is itself a git directory', async (t) => {
+  const outer = repo();
+  const dir = path.join(outer, 'sub');
+  mkdirSync(dir);
+  execFileSync(REAL_GIT, ['init', '-q', '--bare', dir]);
+  fifoInclude(dir);
+  await notRun(t, dir);
+});
+
+test('the repository git finds is the one whose config was read: a gitdir with .. after a link', async (t) => {
+  const dir = repo();
+  const elsewhere = workspace({});
+  mkdirSync(path.join(elsewhere, 'deep'));
+  mkdirSync(path.join(dir, 'sub'));
+  cpSync(path.join(dir, '.git'), path.join(dir, 'sub/g'), { recursive: true });
+  renameSync(path.join(dir, '.git'), path.join(elsewhere, 'g'));
+  symlinkSync(path.join(elsewhere, 'deep'), path.join(dir, 'sub/link'));
+  // The file system takes sub/link/.. to `elsewhere`, not to sub: git's repository is elsewhere/g.
+  writeFileSync(path.join(dir, '.git'), 'gitdir: sub/link/../g\n');
+  fifoInclude(path.join(elsewhere, 'g'));
+  await notRun(t, dir);
+});
+
+for (const file of ['HEAD', 'commondir'])
+  test(`a FIFO at .git/${file}, which git's discovery reads, means git is not run`, async (t) => {
+    const dir = repo();
+    rmSync(path.join(dir, '.git', file), { force: true });
+    execFileSync('mkfifo', [path.join(dir, '.git', file)]);
+    await notRun(t, dir);
+  });
+
+for (const [name, rel, config] of [
+  ['the index', '.git/index', ''],
+  ['packed refs', '.git/packed-refs', ''],
+  ['info/exclude', '.git/info/exclude', ''],
+  ['the alternates list', '.git/objects/info/alternates', ''],
+  ['the shallow list', '.git/shallow', ''],
+  ['core.excludesFile', '.git/ex', '[core]\n\texcludesFile = .git/ex\n'],
+  ['core.attributesFile', 'attrs', '[core]\n\tattributesFile = attrs\n'],
+])
+  test(`a FIFO at ${name}, which git status opens: git is not run (no wait on its time limit)`, async (t) => {
+    const dir = repo();
+    const file = path.join(dir, rel);
+    rmSync(file, { force: true });
+    mkdirSync(path.dirname(file), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    if (config) appendFileSync(path.join(dir, '.git/config'), config);
+    const runs = countGit(t);
+    const t0 = Date.now();
+    assert.equal(await readGit(dir), null);
+    assert.equal(runs().includes('status'), false);
+    assert.ok(Date.now() - t0 < 5_000, `${Date.now() - t0} ms`);
+  });

@@ -1,10 +1,20 @@
 /**
  * Where the repository holding a folder keeps its data, found from the file system alone (no git
- * process): the nearest `.git` folder or `gitdir:` file upwards, and the common dir of a linked
- * worktree. Synchronous inside, as the readers' file calls are (src/core/files/fsread.ts says why).
+ * process), the way git's own discovery finds it: at each folder upwards a `.git` folder that is a
+ * git directory or a `gitdir:` file, else the folder itself when it is a git directory (a bare
+ * repository); then the common dir of a linked worktree. Synchronous inside, as the readers' file
+ * calls are (src/core/files/fsread.ts says why).
+ *
+ * Where this and git disagree, git would read a config that was never checked before it runs
+ * (./git.ts `askGit` compares afterwards), so each step reads what git reads as git reads it: the
+ * `gitdir:` file and `commondir` with only their line ends taken off, a relative path joined to its
+ * folder and resolved by the file system (a `..` after a link leads where the link goes). A file git
+ * would open on the way that is not a regular file (a FIFO holds git until its time limit) means git
+ * is not run.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readTextFile, statOrNullSync } from '../files/fsread';
+import { lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
 
 /** Where the repository holding `dir` keeps its data: the work tree top, its git dir, and the common dir (linked worktrees). */
 export interface GitDirs {
@@ -13,24 +23,37 @@ export interface GitDirs {
   commonDir: string;
 }
 
+/** Git is not to be run: a file its discovery opens is not a regular file, or it would stop on an error. */
+export const REFUSED = 'refused';
+type Refused = typeof REFUSED;
+
 /**
- * The nearest `.git` folder or `gitdir:` file upwards from `dir`: where to look for the repository's
+ * The nearest repository upwards from `dir` as git finds it: where to look for the repository's
  * config before git runs in it (git's own answer is asked afterwards and must agree, ./git.ts
- * `askGit`), and where its index is. The lookups are cheap, so every call makes them. Never throws.
+ * `askGit`), and where its index is. null: no repository, or git is not to be run there. The lookups
+ * are cheap, so every call makes them. Never throws.
  */
 export async function findGitDirs(dir: string): Promise<GitDirs | null> {
+  const found = await discoverGitDirs(dir);
+  return found === REFUSED ? null : found;
+}
+
+/** `findGitDirs`, with REFUSED where a file on git's way is not one git can read without waiting, or git would fail. */
+export async function discoverGitDirs(dir: string): Promise<GitDirs | Refused | null> {
   let d = path.resolve(dir);
   for (let depth = 0; depth < 256; depth++) {
     const dotgit = path.join(d, '.git');
     const st = statOrNullSync(dotgit);
-    if (st?.isDirectory()) return { top: d, gitDir: dotgit, commonDir: await commonDirOf(dotgit) };
-    if (st?.isFile()) {
-      const f = await readTextFile(dotgit, 4096);
-      const m = f.ok ? /^gitdir:\s*(.+?)\s*$/m.exec(f.text) : null;
-      if (!m) return null;
-      const gitDir = path.resolve(d, m[1]);
-      return { top: d, gitDir, commonDir: await commonDirOf(gitDir) };
+    if (st?.isFile()) return gitFile(d, dotgit);
+    if (st?.isDirectory()) {
+      const g = await gitDirectory(dotgit);
+      if (g === REFUSED) return g;
+      if (g) return { top: d, gitDir: dotgit, commonDir: g };
     }
+    // Not a `.git` of a repository: the folder itself may be a git directory (git takes a bare repository).
+    const bare = await gitDirectory(d);
+    if (bare === REFUSED) return bare;
+    if (bare) return { top: d, gitDir: d, commonDir: bare };
     const up = path.dirname(d);
     if (up === d) return null;
     d = up;
@@ -38,7 +61,78 @@ export async function findGitDirs(dir: string): Promise<GitDirs | null> {
   return null;
 }
 
-async function commonDirOf(gitDir: string): Promise<string> {
-  const f = await readTextFile(path.join(gitDir, 'commondir'), 4096);
-  return f.ok && f.text.trim() ? path.resolve(gitDir, f.text.trim()) : gitDir;
+/** A `.git` file: `gitdir: <path>` from its first byte, the path up to its trailing CR and LF. */
+async function gitFile(top: string, dotgit: string): Promise<GitDirs | Refused> {
+  const f = await readTextFile(dotgit, 4096);
+  if (!f.ok || !f.text.startsWith('gitdir: ')) return REFUSED;
+  const value = withoutLineEnds(f.text.slice('gitdir: '.length));
+  // Resolved before anything is joined to it: path.join would fold a `..` after a link the other way.
+  const gitDir = realNative(path.isAbsolute(value) ? value : `${top}${path.sep}${value}`);
+  const common = gitDir === null ? null : await gitDirectory(gitDir);
+  return gitDir === null || common === null || common === REFUSED ? REFUSED : { top, gitDir, commonDir: common };
+}
+
+/**
+ * git's test for a git directory: a HEAD that is a link into `refs/`, a `ref: refs/…` or an object
+ * name, and `objects` and `refs` folders in its common dir. Its common dir, null when it is none.
+ */
+async function gitDirectory(suspect: string): Promise<string | Refused | null> {
+  const head = path.join(suspect, 'HEAD');
+  const st = lstatOrNullSync(head);
+  if (!st) return null;
+  if (st.isSymbolicLink()) {
+    let target = '';
+    try {
+      target = fs.readlinkSync(head);
+    } catch {
+      return null;
+    }
+    if (!target.startsWith('refs/')) return null;
+  } else {
+    if (st.isDirectory()) return null;
+    if (!st.isFile()) return REFUSED;
+    const f = await readTextFile(head, 255);
+    if (!f.ok) return null;
+    const ref = f.text.startsWith('ref:') && /^[ \t\n\r]*refs\//.test(f.text.slice(4));
+    if (!ref && !/^[0-9a-fA-F]{40}/.test(f.text)) return null;
+  }
+  const common = await commonDirOf(suspect);
+  if (common === null || common === REFUSED) return common;
+  const searchable = (p: string) => {
+    try {
+      fs.accessSync(path.join(common, p), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return searchable('objects') && searchable('refs') ? common : null;
+}
+
+/** A git dir's common dir: what its `commondir` file names (joined to it when relative), else the git dir. */
+async function commonDirOf(gitDir: string): Promise<string | Refused | null> {
+  const file = path.join(gitDir, 'commondir');
+  const st = statOrNullSync(file);
+  if (!st) return lstatOrNullSync(file) ? REFUSED : gitDir;
+  if (!st.isFile()) return REFUSED;
+  const f = await readTextFile(file, 4096);
+  if (!f.ok) return REFUSED;
+  const value = withoutLineEnds(f.text);
+  return realNative(path.isAbsolute(value) ? value : `${gitDir}${path.sep}${value}`) ?? REFUSED;
+}
+
+/** The text without the CR and LF characters at its end (git keeps every other character, spaces too). */
+function withoutLineEnds(s: string): string {
+  let e = s.length;
+  while (e > 0 && (s[e - 1] === '\n' || s[e - 1] === '\r')) e--;
+  return s.slice(0, e);
+}
+
+/** The path as the file system resolves it (a `..` after a link leads where the link goes), or null. */
+function realNative(p: string): string | null {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return null;
+  }
 }

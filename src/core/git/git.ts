@@ -22,6 +22,9 @@
  *   config defines, and forbids every protocol any config names (`protocol.<name>.allow` outranks
  *   `protocol.allow`); a name `-c` cannot express, or more names than OVERRIDES_MAX (git's time grows
  *   with the square of its `-c` options), means git is not run;
+ * - where git finds the repository is found first as git's own discovery finds it (./dirs.ts), and a
+ *   FIFO at a file git's discovery or `git status` opens (HEAD, the index, packed refs, `info/exclude`
+ *   …, see `readsOnlyFiles`) means git is not run: git would wait on it until its time limit;
  * - every run names the git dir and work tree git found (`--git-dir`, `--work-tree`), so it reads the
  *   config that was checked, whatever appears in the folder later;
  * - runs with a clean environment: no inherited `GIT_*` variable (no `GIT_DIR` or
@@ -104,6 +107,8 @@ export interface SafeRepo {
   protocols: string[];
   /** The `-c` overrides every run passes: SAFE_CONFIG, then the drivers and the protocols. */
   config: string[];
+  /** The ignore and attributes files the config names (`core.excludesFile`, `core.attributesFile`), absolute. */
+  named: string[];
 }
 
 /** What the repository's config files hold, as git parses each of them, and the files read (device:inode). */
@@ -225,12 +230,23 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
   const listing = await run(cwd, configListingArgv(gitDir, workTree), 10_000);
   const named = listing === null ? null : namedInListing(listing, found);
   if (!named) return null;
-  const { filters, protocols } = named;
+  const { filters, protocols, files } = named;
   const config = overrides([...filters], [...protocols]);
   if (!config) return null;
   // git prints real paths; the changed paths are made relative to the caller's folder, spelled as the caller spells it.
   const top = realOrNull(dirs.top) === realOrNull(workTree) ? dirs.top : workTree;
-  return { gitDir, workTree, top, commonDir: dirs.commonDir, filters: [...filters], protocols: [...protocols], config };
+  // git expands `~/`, and opens a relative path from the work tree's top, where it runs.
+  const abs = (f: string) => (f.startsWith('~/') ? path.join(os.homedir(), f.slice(2)) : path.resolve(workTree, f));
+  return {
+    gitDir,
+    workTree,
+    top,
+    commonDir: dirs.commonDir,
+    filters: [...filters],
+    protocols: [...protocols],
+    config,
+    named: files.map(abs),
+  };
 }
 
 /** git's whole config as it reads it for this git dir and work tree, each value with its scope and origin file. */
@@ -255,13 +271,16 @@ export function configListingArgv(gitDir: string, workTree: string): string[] {
 export function namedInListing(
   listing: string,
   found: Pick<ConfigFound, 'filters' | 'protocols' | 'read'>,
-): { filters: Set<string>; protocols: Set<string> } | null {
+): { filters: Set<string>; protocols: Set<string>; files: string[] } | null {
   const filters = new Set(found.filters);
   const protocols = new Set(found.protocols);
+  const files: string[] = [];
   const parts = listing.split('\0');
   for (let i = 0; i + 2 < parts.length; i += 3) {
     const [scope, origin, entry] = [parts[i], parts[i + 1], parts[i + 2]];
-    const k = splitKey(entry.split('\n', 1)[0]);
+    const [key, value] = [entry.split('\n', 1)[0], entry.slice(entry.indexOf('\n') + 1)];
+    const k = splitKey(key);
+    if (entry.includes('\n') && (key === 'core.excludesfile' || key === 'core.attributesfile')) files.push(value);
     // A protocol the user's own config allows is forbidden too: the URL it would fetch is the repository's.
     if (k?.section === 'protocol' && k.sub !== null && k.name === 'allow') protocols.add(k.sub);
     // A filter driver of the user's own config is emptied too: the files it runs on are the repository's,
@@ -272,7 +291,7 @@ export function namedInListing(
     const st = path.isAbsolute(file) ? statOrNullSync(file) : null;
     if (!st || !found.read.has(`${st.dev}:${st.ino}`)) return null;
   }
-  return { filters, protocols };
+  return { filters, protocols, files };
 }
 
 function realOrNull(p: string): string | null {
@@ -457,7 +476,7 @@ function argvOf(repo: SafeRepo, args: string[]): string[] {
 /** Run the real `git` binary safely in `cwd` (see the top of this file); stdout, or null on any failure. Never throws. */
 export async function git(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
   const repo = await safeRepo(cwd);
-  return repo ? run(cwd, argvOf(repo, args), timeoutMs) : null;
+  return repo && readsOnlyFiles(repo) ? run(cwd, argvOf(repo, args), timeoutMs) : null;
 }
 
 /**
@@ -481,13 +500,38 @@ export async function storedBlobId(root: string, rel: string, bytes: Buffer): Pr
     ...folders.map((d) => path.join(d, '.gitattributes')),
     path.join(repo.commonDir, 'info', 'attributes'),
   ];
-  if (attributeFiles.some((f) => lstatOrNullSync(f) !== null && !statOrNullSync(f)?.isFile())) return null;
+  if (attributeFiles.some((f) => lstatOrNullSync(f) !== null && !statOrNullSync(f)?.isFile()) || !readsOnlyFiles(repo))
+    return null;
   const out = await run(root, argvOf(repo, ['hash-object', `--path=${rel}`, '--stdin']), 10_000, bytes);
   const id = out?.trim() ?? '';
   return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id) ? id : null;
 }
 
 const MAX_CHANGED_STAT = 500;
+
+/**
+ * Whether every file of the repository's own that `git status` or `git hash-object` opens, besides
+ * its config, is a regular file or not there: the index, packed refs, the shallow and graft lists,
+ * the exclude and attributes files under `info/`, the alternates list, and the ignore and attributes
+ * files the config names. git reads a FIFO at one of them until its time limit; then it is not run.
+ * (An ignore or attributes file of the work tree's own folders is read as git walks them.)
+ */
+function readsOnlyFiles(repo: SafeRepo): boolean {
+  const files = [
+    path.join(repo.gitDir, 'index'),
+    path.join(repo.commonDir, 'packed-refs'),
+    path.join(repo.commonDir, 'shallow'),
+    path.join(repo.commonDir, 'info', 'exclude'),
+    path.join(repo.commonDir, 'info', 'grafts'),
+    path.join(repo.commonDir, 'info', 'attributes'),
+    path.join(repo.commonDir, 'objects', 'info', 'alternates'),
+    ...repo.named,
+  ];
+  return files.every((f) => {
+    const st = statOrNullSync(f);
+    return st === null || st.isFile();
+  });
+}
 
 /** git's raw answer for a root: the safe repository, and its one `git status` output. */
 export interface GitRun {
@@ -529,7 +573,7 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
   if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir) return known;
   const at = Date.now();
   const repo = await safeRepoOf(root, dirs);
-  if (!repo) return null;
+  if (!repo || !readsOnlyFiles(repo)) return null;
   const argv = argvOf(repo, [
     'status',
     '--porcelain=v2',

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile, readTextFile } from '../files/fsread';
-import { findGitDirs } from './dirs';
+import { discoverGitDirs, REFUSED } from './dirs';
 
 /** An index larger than this is not read (the answer is then "not known"). */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
@@ -152,7 +152,8 @@ export function ewahHas(buf: Buffer, off: number, bit: number): boolean | null {
  */
 export async function gitTracks(file: string): Promise<boolean | null> {
   try {
-    const repo = await findGitDirs(path.dirname(file));
+    const repo = await discoverGitDirs(path.dirname(file));
+    if (repo === REFUSED) return null;
     if (!repo) return false;
     const rel = path.relative(repo.top, file).split(path.sep).join('/');
     const index = path.join(repo.gitDir, 'index');
