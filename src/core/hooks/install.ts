@@ -39,6 +39,7 @@ import {
   STATUSLINE_SCRIPT_REL,
 } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
+import { dominantEol } from '../files/line-ends';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 import { storedBlobId } from '../git/git';
 import { gitTracks } from '../git/tracked';
@@ -316,7 +317,8 @@ async function planGitignoreAdd(root: string, record: InstallRecord): Promise<Gi
   const text = f.ok ? f.text : '';
   const missing = GITIGNORE_LINES.filter((l) => !ignoredAlready(text, l));
   if (missing.length === 0) return null;
-  const eol = f.ok && f.crlf ? '\r\n' : '\n';
+  // Lines added get the ending most of the file's lines have.
+  const eol = dominantEol(text);
   const appended = (text === '' || /\n$/.test(text) ? '' : eol) + [GITIGNORE_HEADER, ...missing].join(eol) + eol;
   record.gitignore = { appended, created: !f.ok };
   return {

@@ -6,6 +6,7 @@
  * the original text.
  */
 import { findNodeAtLocation, parseTree, type JSONPath, type Node, type ParseError } from 'jsonc-parser';
+import { dominantEol } from '../files/line-ends';
 
 export interface Style {
   /** One level of indentation as the file writes it. */
@@ -14,7 +15,8 @@ export interface Style {
 }
 
 export function detectStyle(text: string): Style {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // Lines added get the ending most of the file's lines have.
+  const eol = dominantEol(text);
   let unit: string | null = null;
   for (const line of text.split(/\r?\n/)) {
     const m = /^([ \t]+)["{}[\]]/.exec(line);

@@ -10,6 +10,7 @@ import { isMap, isScalar } from 'yaml';
 import { ownFileLinkProblem, writeAtomic, WriteRefused } from '../../files/atomic';
 import { lockLinkProblem, withWriteLock } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
+import { withLineEndsOf } from '../../files/line-ends';
 import { parseYamlDocument } from '../../markdown/yaml';
 import { t, type Msg } from '../../model/messages';
 import { companionPath } from '../facts';
@@ -72,7 +73,9 @@ export async function planEnableLedger(root: string): Promise<EnableOutcome> {
   const before = f.ok ? f.text : '';
   const edit = withLedgerOn(before);
   if (!edit.ok) return edit;
-  const after = f.ok && f.bom ? `\uFEFF${edit.after}` : edit.after;
+  // The YAML document is written with LF line breaks: the file's own line ends (and its BOM) are put back.
+  const body = withLineEndsOf(before, edit.after);
+  const after = f.ok && f.bom ? `\uFEFF${body}` : body;
   const created = !f.ok;
   return {
     ok: true,

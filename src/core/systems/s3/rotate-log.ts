@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
 import { readTextFile, sha256, statOrNullSync } from '../../files/fsread';
+import { dominantEol } from '../../files/line-ends';
 import { parseMarkdown } from '../../markdown/markdown';
 import { oneOf, trimEndWhere } from '../../markdown/text';
 import { readS3Structure, type S3LogEntry } from './reader-state';
@@ -33,7 +34,7 @@ export interface RotateMove {
 export interface RotateArchive {
   rel: string;
   path: string;
-  /** The archive as read (null: it does not exist yet). */
+  /** The archive as read, its BOM included (null: it does not exist yet). */
   before: string | null;
   beforeHash: string | null;
   after: string;
@@ -113,7 +114,7 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   if (!s3.log) return null;
   const budget = opts.budget ?? (await stateBudget(abs));
   const raw = f.text.split('\n');
-  const eol = f.crlf ? '\r\n' : '\n';
+  const eol = dominantEol(f.text);
   const chosen = chooseMoves(s3.entries, raw.length, budget);
   const drop = new Set<number>();
   const moves: RotateMove[] = [];
@@ -169,16 +170,23 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
     // rewrite STATE.md (killed between the two renames): it only leaves STATE.md now, never twice.
     const fresh = old === null ? texts : texts.filter((t) => !archived(old, t));
     if (fresh.length === 0) continue;
+    // An archive that exists keeps its BOM and its lines' own endings; the lines appended to it get
+    // the ending most of its lines have.
+    const bomA = a.ok && a.bom ? '\uFEFF' : '';
+    const eolA = old === null ? eol : dominantEol(old, eol);
+    const added = old === null ? fresh : fresh.map((t) => t.replace(/\r?\n/g, eolA));
+    const kept = old === null ? '' : trimEndWhere(old, oneOf('\r\n'));
+    const lastEnd = old?.startsWith('\r\n', kept.length) ? '\r\n' : old?.[kept.length] === '\n' ? '\n' : eolA;
     const head =
       old === null
         ? `# Log ${dest.slice(S3_LOG_DIR.length + 1, -3)}${eol}${eol}`
-        : trimEndWhere(old, oneOf('\r\n')) + (old.trim() ? `${eol}${eol}` : '');
+        : kept + (old.trim() ? `${lastEnd}${eolA}` : '');
     archives.push({
       rel: dest,
       path: abs2,
-      before: old,
+      before: old === null ? null : bomA + old,
       beforeHash: a.ok ? a.hash : null,
-      after: head + fresh.join(`${eol}${eol}`) + eol,
+      after: bomA + head + added.join(`${eolA}${eolA}`) + eolA,
     });
   }
   return {
