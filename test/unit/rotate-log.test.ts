@@ -6,7 +6,8 @@ import { WriteRefused } from '../../src/core/files/atomic';
 import { evaluate } from '../../src/core/report/evaluate';
 import { sha256 } from '../../src/core/files/fsread';
 import { applyRotateLog, planRotateLog } from '../../src/core/systems/s3/rotate-log';
-import { gitInit, workspace } from './helpers';
+import { errorText } from '../../src/extension/pure/error-text';
+import { gitInit, jaT, workspace } from './helpers';
 import { run } from './checkpoint-fixtures';
 
 const HANDOFF = `# STATE: live project state
@@ -112,6 +113,42 @@ test('a file where the Log archives folder goes: the preview and the apply say s
   }
   assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE);
   assert.equal(readFileSync(path.join(dir, 'docs/state/log'), 'utf8'), 'notes\n');
+});
+
+/** Text of `bytes` bytes or more: one bullet line after another under `head`. */
+function over(head: string, bytes: number): string {
+  const lines = [head];
+  for (let n = head.length; n < bytes; n += 24) lines.push(`- filler line ${String(n).padStart(9, '0')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+test('a Log archive over the 4 MB read limit: the preview and the apply say it is too large (size, limit, what to do), nothing is written', async () => {
+  // An archive over the limit is read cut short: appending to that part would lose the rest, so it is refused.
+  const big = over('# Log 2026-07\n', 5 * 1024 * 1024);
+  const dir = workspace({ 'docs/state/STATE.md': STATE, 'docs/state/log/2026-07.md': big });
+  await assert.rejects(planRotateLog(dir), (e: unknown) => {
+    assert.ok(e instanceof WriteRefused && e.detail === 'too-large' && e.file === 'docs/state/log/2026-07.md');
+    // The extension says it in the user's language.
+    assert.equal(
+      errorText(jaT, e),
+      'docs/state/log/2026-07.md は大きすぎて安全に編集できません。何も変更していません。',
+    );
+    return true;
+  });
+  for (const args of [[], ['--apply', '--expect-hash', sha256(Buffer.from(STATE))]]) {
+    const r = run(['rotate-log', '--root', dir, ...args]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `docs/state/log/2026-07\\.md is ${Buffer.byteLength(big)} bytes, over the limit of 4194304 bytes \\(4 MB\\) .*nothing was written\\. Move it aside`,
+      ),
+    );
+    assert.doesNotMatch(r.stderr, /changed since/);
+  }
+  assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE);
+  assert.equal(readFileSync(path.join(dir, 'docs/state/log/2026-07.md'), 'utf8'), big);
+  assert.equal(existsSync(path.join(dir, 'docs/state/log/2026-06.md')), false);
 });
 
 test('the newest entry never moves; undated entries stay; under budget nothing moves', async () => {

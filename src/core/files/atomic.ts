@@ -42,7 +42,8 @@ export class WriteRefused extends Error {
       | 'protected'
       | 'invalid'
       | 'invalid-written'
-      | 'same-file',
+      | 'same-file'
+      | 'too-large',
   ) {
     super(message);
   }

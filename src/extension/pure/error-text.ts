@@ -38,6 +38,8 @@ export function errorText(t: T, err: unknown): string {
         return t('The compacted {0} would not be valid; nothing was written. Fix its structure first.', f);
       case 'invalid-written':
         return t('{0} was written, but its structure on disk is not valid.', f);
+      case 'too-large':
+        return t('{0} is too large to edit safely; nothing was changed.', f);
       case 'same-file':
         return t(
           '{0} is a link to the file its entries would be taken from, so they would end up in no file; nothing was written. Remove the link and try again.',

@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
-import { readTextFile, sha256, statOrNullSync } from '../../files/fsread';
+import { DEFAULT_MAX_BYTES, readTextFile, sha256, statOrNullSync } from '../../files/fsread';
 import { dominantEol } from '../../files/line-ends';
 import { parseMarkdown } from '../../markdown/markdown';
 import { oneOf, trimEndWhere } from '../../markdown/text';
@@ -99,6 +99,17 @@ function archived(archive: string, entry: string): boolean {
   return false;
 }
 
+/** A file rotate-log would rewrite that is over the read limit: refused, with its size, the limit and what to do. */
+function tooLarge(rel: string, f: { size: number; limit?: number }, todo: string): WriteRefused {
+  const limit = f.limit ?? DEFAULT_MAX_BYTES;
+  return new WriteRefused(
+    `${rel} is ${f.size} bytes, over the limit of ${limit} bytes (${limit / 1024 / 1024} MB) for a file rotate-log rewrites, so it cannot be changed safely; nothing was written. ${todo}`,
+    'io',
+    rel,
+    'too-large',
+  );
+}
+
 export async function planRotateLog(root: string, opts: { budget?: number } = {}): Promise<RotatePlan | null> {
   const abs = path.resolve(root);
   const file = path.join(abs, S3_STATE_REL);
@@ -161,8 +172,15 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
         dest,
         'same-file',
       );
-    const a = await readTextFile(abs2, undefined, { refuseHardLinks: true });
+    const a = await readTextFile(abs2, undefined, { refuseHardLinks: true, refuseLarger: true });
     if (!a.ok && a.kind === 'hard-link') throw hardLinkRefused(dest, a.links ?? 2, dest);
+    // An archive over the read limit is never appended to: its rewrite would hold only the part that was read.
+    if (!a.ok && a.kind === 'too-large')
+      throw tooLarge(
+        dest,
+        a,
+        `Move it aside (rename it, say to ${dest.slice(0, -3)}-1.md) and run it again: a new ${dest} is started.`,
+      );
     if (!a.ok && a.kind !== 'missing')
       throw new WriteRefused(`${dest}: ${a.message}; nothing was planned.`, 'io', dest, 'unreadable');
     const old = a.ok ? a.text : null;
