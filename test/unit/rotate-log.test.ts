@@ -151,6 +151,31 @@ test('a Log archive over the 4 MB read limit: the preview and the apply say it i
   assert.equal(existsSync(path.join(dir, 'docs/state/log/2026-06.md')), false);
 });
 
+test('a STATE.md over the 4 MB read limit: rotate-log says it is too large to rewrite (size, limit), not that there is no S3 state', async () => {
+  const big = STATE.replace(
+    '<!-- Newest first. -->\n',
+    over('<!-- Newest first. -->\n\n### 2026-09-01 - big\n', 5 * 1024 * 1024),
+  );
+  const dir = workspace({ 'docs/state/STATE.md': big });
+  await assert.rejects(
+    planRotateLog(dir),
+    (e: unknown) => e instanceof WriteRefused && e.detail === 'too-large' && e.file === 'docs/state/STATE.md',
+  );
+  for (const args of [[], ['--apply', '--expect-hash', sha256(Buffer.from(big))]]) {
+    const r = run(['rotate-log', '--root', dir, ...args]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `docs/state/STATE\\.md is ${Buffer.byteLength(big)} bytes, over the limit of 4194304 bytes \\(4 MB\\)`,
+      ),
+    );
+    assert.doesNotMatch(r.stderr, /no S3 state/);
+  }
+  assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), big);
+  assert.equal(existsSync(path.join(dir, 'docs/state/log')), false);
+});
+
 test('the newest entry never moves; undated entries stay; under budget nothing moves', async () => {
   const huge =
     HANDOFF +

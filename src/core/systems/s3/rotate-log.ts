@@ -116,8 +116,15 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   // STATE.md and its archives are never read or written outside the workspace: one that leads out of
   // it (a link) is refused here already, and so is one with more than one hard link.
   await refuseOutside(file, abs);
-  const f = await readTextFile(file, undefined, { refuseHardLinks: true });
+  const f = await readTextFile(file, undefined, { refuseHardLinks: true, refuseLarger: true });
   if (!f.ok && f.kind === 'hard-link') throw hardLinkRefused(S3_STATE_REL, f.links ?? 2, S3_STATE_REL);
+  // A STATE.md over the read limit is never rewritten from the part of it that was read.
+  if (!f.ok && f.kind === 'too-large')
+    throw tooLarge(
+      S3_STATE_REL,
+      f,
+      `Move old Log entries to ${S3_LOG_DIR}/YYYY-MM.md by hand until it is under the limit, then run it again.`,
+    );
   if (!f.ok || f.truncated) return null;
   const state = statOrNullSync(file);
   if (!state) return null;
