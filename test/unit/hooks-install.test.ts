@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { WriteRefused } from '../../src/core/files/atomic';
@@ -17,7 +17,8 @@ import {
   STATUSLINE_SCRIPT_REL,
   unwrapRelay,
 } from '../../src/core/hooks/install';
-import { HOOK_SCRIPT, REPO, workspace } from './helpers';
+import { hooksProblemText } from '../../src/extension/pure/error-text';
+import { HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, projectEnv, run, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
@@ -322,6 +323,65 @@ test('settings that do not parse, or a hooks value of the wrong type, are refuse
     assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
   }
   assert.equal(run(['hooks', 'frobnicate']).code, 2);
+});
+
+test('a folder at the core path older versions used: the dry run and the install refuse before anything is written, and so does uninstall', async () => {
+  // Install and uninstall remove that file; a folder there is someone's, and no write starts while it stands.
+  const core = '.claude/hooks/session-ledger-core.br';
+  const dir = workspace({ '.claude/settings.json': SETTINGS, [`${core}/notes`]: 'mine\n' });
+  for (const args of [['--dry-run'], []]) {
+    const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT, ...args]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      /\.claude\/hooks\/session-ledger-core\.br is a folder, where older versions of Session Ledger kept a file of their own .*; nothing was written\. Move it away/,
+    );
+    assert.doesNotMatch(r.stderr, /EISDIR/);
+  }
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), SETTINGS);
+  assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
+  assert.equal(existsSync(path.join(dir, '.claude/session-ledger')), false);
+  assert.equal(existsSync(path.join(dir, '.gitignore')), false);
+  assert.equal(readFileSync(path.join(dir, core, 'notes'), 'utf8'), 'mine\n');
+  // Installed before the folder came: uninstall refuses too, the hooks and the script stay.
+  const other = workspace({ '.claude/settings.json': SETTINGS });
+  assert.equal(run(['hooks', 'install', '--root', other, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const installed = readFileSync(path.join(other, '.claude/settings.json'), 'utf8');
+  mkdirSync(path.join(other, core));
+  const u = run(['hooks', 'uninstall', '--root', other]);
+  assert.equal(u.code, 1, u.stdout);
+  assert.match(u.stderr, /session-ledger-core\.br is a folder/);
+  assert.equal(readFileSync(path.join(other, '.claude/settings.json'), 'utf8'), installed);
+  assert.ok(existsSync(path.join(other, SCRIPT_REL)));
+});
+
+test('.claude or .codex a plain file: the dry run and the install say which path is not a folder, no errno text, nothing written', async () => {
+  for (const [rel, flags, settings] of [
+    ['.claude', [], '.claude/settings.json'],
+    ['.codex', ['--codex'], '.codex/hooks.json'],
+  ] as const) {
+    const dir = workspace({ [rel]: 'keep\n' });
+    for (const args of [['--dry-run'], []]) {
+      const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT, ...flags, ...args]);
+      assert.equal(r.code, 1, r.stdout);
+      assert.ok(
+        r.stderr.includes(
+          `${rel} is not a folder, and ${settings} goes in it; nothing was written. Move it away and run it again.`,
+        ),
+        r.stderr,
+      );
+      assert.doesNotMatch(r.stderr, /ENOTDIR/);
+    }
+    assert.equal(readFileSync(path.join(dir, rel), 'utf8'), 'keep\n');
+    assert.equal(existsSync(path.join(dir, '.gitignore')), false);
+    assert.equal(existsSync(path.join(dir, '.claude/session-ledger')), false);
+    // The extension says it in the user's language.
+    const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, codex: rel === '.codex' });
+    assert.equal(
+      hooksProblemText(jaT, settings, plan.problem, plan.error ?? ''),
+      `${settings} を変更できません: ${rel} はフォルダーではありませんが、Session Ledger のファイルはその中に置かれます。何も書き込んでいません。移動してからもう一度試してください。`,
+    );
+  }
 });
 
 test('a settings change racing the install is refused and the file is intact', async () => {

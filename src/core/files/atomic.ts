@@ -43,7 +43,8 @@ export class WriteRefused extends Error {
       | 'invalid'
       | 'invalid-written'
       | 'same-file'
-      | 'too-large',
+      | 'too-large'
+      | 'not-folder',
   ) {
     super(message);
   }

@@ -21,7 +21,7 @@
  * on every refresh of its status line), which install writes beside the hook script and uninstall
  * removes with the relay.
  */
-import { accessSync, constants as fsConstants, existsSync, promises as fs, readdirSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, promises as fs, readdirSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { shellQuote } from '../files/shell';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
@@ -596,6 +596,26 @@ function scriptKey(client: HookClient): 'script' | 'codexScript' {
  * git's own files or to one of the tool's own files.
  */
 async function writesInside(plan: HooksPlan): Promise<void> {
+  const files = [
+    plan.settingsPath,
+    plan.scriptPath,
+    plan.statuslinePath,
+    path.join(plan.root, INSTALL_RECORD_REL),
+    path.join(plan.root, '.gitignore'),
+  ];
+  // A file where one of their folders should be (`.claude` or `.codex` a plain file) is named first.
+  for (const file of files) refuseNoFolder(file, plan.root);
+  // A folder where older versions kept their core (CORE_REL), which install and uninstall remove, is
+  // someone's own: it is never removed, and nothing is written while it stands there.
+  if (lstatOrNullSync(plan.corePath)?.isDirectory()) {
+    const rel = relOf(plan, plan.corePath);
+    throw new WriteRefused(
+      `${rel} is a folder, where older versions of Session Ledger kept a file of their own that install and uninstall remove; nothing was written. Move it away (it is not Session Ledger's) and run it again.`,
+      'io',
+      rel,
+      'not-file',
+    );
+  }
   const settings = await writeTarget(plan.settingsPath, plan.root);
   const gitignore = await writeTarget(path.join(plan.root, '.gitignore'), plan.root);
   // Two edits of one file (`.gitignore` a link to the settings) would each undo the other's check.
@@ -616,14 +636,28 @@ async function writesInside(plan: HooksPlan): Promise<void> {
     refuseOwnFileLink(own, plan.root);
   // Every file the plan may write can be written, before the first one is: a run that fails halfway
   // would leave the hooks wired without the record uninstall needs.
-  for (const file of [
-    plan.scriptPath,
-    plan.statuslinePath,
-    plan.settingsPath,
-    path.join(plan.root, INSTALL_RECORD_REL),
-    path.join(plan.root, '.gitignore'),
-  ])
-    refuseUnwritable(file, plan.root);
+  for (const file of files) refuseUnwritable(file, plan.root);
+}
+
+/** A path under `root` as a message names it: relative, with `/`. */
+const shownIn = (root: string, p: string): string => path.relative(root, p).split(path.sep).join('/') || '.';
+
+/**
+ * The nearest folder on the way to `file` that exists; throws WriteRefused('io', 'not-folder') when
+ * something other than a folder stands there (nothing can be written below it).
+ */
+function refuseNoFolder(file: string, root: string): { dir: string; st: Stats | null } {
+  let dir = path.dirname(file);
+  let d = statOrNullSync(dir);
+  while (!d && path.dirname(dir) !== dir) d = statOrNullSync((dir = path.dirname(dir)));
+  if (d && !d.isDirectory())
+    throw new WriteRefused(
+      `${shownIn(root, dir)} is not a folder, and ${shownIn(root, file)} goes in it; nothing was written. Move it away and run it again.`,
+      'io',
+      shownIn(root, dir),
+      'not-folder',
+    );
+  return { dir, st: d };
 }
 
 /**
@@ -632,18 +666,15 @@ async function writesInside(plan: HooksPlan): Promise<void> {
  * existing folder on its way is not writable.
  */
 function refuseUnwritable(file: string, root: string): void {
-  const shown = (p: string) => path.relative(root, p).split(path.sep).join('/') || '.';
+  const shown = (p: string) => shownIn(root, p);
   const refuse = (why: string) => {
     throw new WriteRefused(`${why}; nothing was written.`, 'io', shown(file));
   };
   const st = statOrNullSync(file);
   if (st && !st.isFile()) refuse(`${shown(file)} is not a regular file`);
   // The nearest folder on the way that exists: a file there, or one the user cannot write, refuses.
-  let dir = path.dirname(file);
-  let d = statOrNullSync(dir);
-  while (!d && path.dirname(dir) !== dir) d = statOrNullSync((dir = path.dirname(dir)));
+  const { dir, st: d } = refuseNoFolder(file, root);
   if (!d) return;
-  if (!d.isDirectory()) refuse(`${shown(dir)} is not a folder`);
   try {
     accessSync(st ? file : dir, fsConstants.W_OK);
   } catch {

@@ -38,6 +38,11 @@ export function errorText(t: T, err: unknown): string {
         return t('The compacted {0} would not be valid; nothing was written. Fix its structure first.', f);
       case 'invalid-written':
         return t('{0} was written, but its structure on disk is not valid.', f);
+      case 'not-folder':
+        return t(
+          "{0} is not a folder, and Session Ledger's files go in it; nothing was written. Move it away and try again.",
+          f,
+        );
       case 'too-large':
         return t('{0} is too large to edit safely; nothing was changed.', f);
       case 'same-file':
