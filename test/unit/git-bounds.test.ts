@@ -9,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readGit } from '../../src/core/git/git';
+import { evaluate } from '../../src/core/report/evaluate';
+import { HOSTILE_REPO_STATE } from './hostile-helpers';
 import { gitInit, workspace } from './helpers';
 import { countGit, REAL_GIT } from './git-helpers';
 
@@ -148,3 +150,23 @@ for (const [name, rel, config] of [
     assert.equal(runs().includes('status'), false);
     assert.ok(Date.now() - t0 < 5_000, `${Date.now() - t0} ms`);
   });
+
+test('a check without git facts says why: no repository, git not run on it, or no git program', async () => {
+  const fresh = async (dir: string) =>
+    (await evaluate(dir)).systems.find((s) => s.id === 'S3')?.checks.find((c) => c.id === 'fresh')?.message ?? '';
+  const dir = workspace({ 'docs/state/STATE.md': HOSTILE_REPO_STATE });
+  assert.match(await fresh(dir), /^Not a git repository: freshness cannot be judged\./);
+  gitInit(dir);
+  assert.doesNotMatch(await fresh(dir), /git/i);
+  rmSync(path.join(dir, '.git/index'));
+  execFileSync('mkfifo', [path.join(dir, '.git/index')]);
+  assert.match(await fresh(dir), /^No git facts: git is not run on this repository \(a FIFO in its git dir/);
+  rmSync(path.join(dir, '.git/index'));
+  const before = process.env.PATH;
+  process.env.PATH = '/nonexistent';
+  try {
+    assert.match(await fresh(dir), /^No git facts: no git program was found/);
+  } finally {
+    process.env.PATH = before;
+  }
+});

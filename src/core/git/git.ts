@@ -49,7 +49,7 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDir, lstatOrNullSync, statOrNullSync } from '../files/fsread';
-import { findGitDirs, type GitDirs } from './dirs';
+import { discoverGitDirs, findGitDirs, REFUSED, type GitDirs } from './dirs';
 
 export interface GitInfo {
   /** Top level of the repository. */
@@ -547,9 +547,11 @@ export interface GitRun {
 export interface GitReader {
   run(root: string, maxAgeMs?: number): Promise<GitRun | null>;
   info(root: string, run: GitRun, ignore: (rel: string, head: string | null) => boolean): Promise<GitInfo>;
+  /** Why the last `run` for `root` gave null. */
+  absence?(root: string): GitAbsence;
 }
 
-export const GIT_READER: GitReader = { run: runStatus, info: gitInfoOf };
+export const GIT_READER: GitReader = { run: runStatus, info: gitInfoOf, absence: gitAbsence };
 
 /**
  * Read git facts for `root`. `ignore(rel, head)` excludes paths (the state files themselves) from the
@@ -567,13 +569,21 @@ export async function readGit(
 
 /** The safe repository holding `root` and its `git status` output (see `readGit`), or null. Never throws. */
 async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
-  const dirs = await findGitDirs(root);
-  if (!dirs) return null;
+  const absent = (why: GitAbsence): null => {
+    if (absences.size >= STATUS_CACHE_MAX) absences.delete(absences.keys().next().value as string);
+    absences.set(root, why);
+    return null;
+  };
+  absences.delete(root);
+  const dirs = await discoverGitDirs(root);
+  if (dirs === REFUSED) return absent('not-run');
+  if (!dirs) return absent('not-a-repository');
   const known = statusCache.get(root);
   if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir) return known;
   const at = Date.now();
+  if (!currentGitProgram()) return absent('no-git');
   const repo = await safeRepoOf(root, dirs);
-  if (!repo || !readsOnlyFiles(repo)) return null;
+  if (!repo || !readsOnlyFiles(repo)) return absent('not-run');
   const argv = argvOf(repo, [
     'status',
     '--porcelain=v2',
@@ -586,11 +596,26 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
     '.',
   ]);
   const out = await run(root, argv, 10_000);
-  if (out === null) return null;
+  if (out === null) return absent('no-answer');
   if (statusCache.size >= STATUS_CACHE_MAX) statusCache.delete(statusCache.keys().next().value as string);
   const done = { at, gitDir: dirs.gitDir, repo, out };
   statusCache.set(root, done);
   return done;
+}
+
+/**
+ * Why there are no git facts for a root: it is in no repository, git is not run on its repository
+ * (a file git would wait on, a config git is not run on: see the top of this file), git failed or
+ * did not answer in time, or there is no git program.
+ */
+export type GitAbsence = 'not-a-repository' | 'not-run' | 'no-answer' | 'no-git';
+
+/** Why the last `runStatus` for a root gave no run (none when it gave one). */
+const absences = new Map<string, GitAbsence>();
+
+/** Why the last git status run for `root` gave no facts ('not-a-repository' when none was asked for). */
+export function gitAbsence(root: string): GitAbsence {
+  return absences.get(root) ?? 'not-a-repository';
 }
 
 /** The last `git status` output per root, and when its run began (for `readGit`'s `maxAgeMs`). */

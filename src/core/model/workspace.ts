@@ -15,7 +15,7 @@ import {
   type TextFile,
   type TextFileErr,
 } from '../files/fsread';
-import type { GitInfo, GitReader, GitRun } from '../git/git';
+import type { GitAbsence, GitInfo, GitReader, GitRun } from '../git/git';
 import { installChanges } from '../hooks/install-edits';
 import { parseMarkdown, type MdOutline } from '../markdown/markdown';
 import { maskSecrets } from '../secrets/secrets';
@@ -340,6 +340,11 @@ export class Workspace {
     const o = this.options;
     if (this.gitRun || o.noGit || o.onGitPending || !this.gitReader || !allRules(o) || !needed()) return;
     this.gitRun = this.gitReader.run(this.root, o.gitMaxAgeMs).catch(() => null);
+  }
+
+  /** Why `git()` gave null: read once it has settled ('not-a-repository' without a git reader). */
+  gitAbsence(): GitAbsence {
+    return this.gitReader?.absence?.(this.root) ?? 'not-a-repository';
   }
 
   /** Git facts, read once; state files and the tool's own files are not counted as work. */

@@ -316,13 +316,34 @@ export function gitPendingCheck(system: SystemId, id: string, loc: Loc): Check {
   return { ...mk(system, id, 'warn', 'skip', t('Waiting for git…'), loc), pending: true };
 }
 
+/**
+ * What a check says when it has no git facts: `notRepo` when the folder is in no repository, else why
+ * git gave none (not run on this repository, no answer, no git program) and what to do.
+ */
+export function noGitFacts(ws: Workspace, notRepo: Msg): Msg {
+  switch (ws.gitAbsence()) {
+    case 'not-run':
+      return t(
+        "No git facts: git is not run on this repository (a FIFO in its git dir or config, more config files or filters than it is run with, or a config git reads otherwise than it was checked). The README's Security section says what stops it.",
+      );
+    case 'no-answer':
+      return t(
+        'No git facts: git failed or did not answer within 10 s here (a FIFO named .gitignore or .gitattributes in the work tree holds it). Run git status to see why.',
+      );
+    case 'no-git':
+      return t('No git facts: no git program was found on an absolute folder of PATH. Install git or add its folder.');
+    default:
+      return notRepo;
+  }
+}
+
 /** `fresh` (warn): the doc was updated after the latest work (uncommitted changes or newer commits). */
 export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc | null): Promise<Check> {
   if (!doc || !doc.mtime) return mk(system, 'fresh', 'warn', 'skip', t('No document.'));
   if (ws.gitDeferred) return gitPendingCheck(system, 'fresh', { path: doc.relPath });
   const g = await ws.git();
   if (!g)
-    return mk(system, 'fresh', 'warn', 'skip', t('Not a git repository: freshness cannot be judged.'), {
+    return mk(system, 'fresh', 'warn', 'skip', noGitFacts(ws, t('Not a git repository: freshness cannot be judged.')), {
       path: doc.relPath,
     });
   const latest = Math.max(g.headTime ?? 0, g.newestChangeMtime ?? 0);
@@ -352,7 +373,8 @@ export async function checkWorkExplained(
 ): Promise<Check> {
   if (ws.gitDeferred) return gitPendingCheck(system, 'work-explained', { path: homeRel });
   const g = await ws.git();
-  if (!g) return mk(system, 'work-explained', 'warn', 'skip', t('Not a git repository.'), { path: homeRel });
+  if (!g)
+    return mk(system, 'work-explained', 'warn', 'skip', noGitFacts(ws, t('Not a git repository.')), { path: homeRel });
   if (g.changed.length === 0)
     return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });
   const text = docs.map((d) => d.text).join('\n');

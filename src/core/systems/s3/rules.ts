@@ -28,6 +28,7 @@ import {
   gitPendingCheck,
   isSkeleton,
   mk,
+  noGitFacts,
   type PathRef,
   type TemplatePart,
 } from '../../rules/common';
@@ -401,7 +402,16 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   if (ws.gitDeferred) return [gitPendingCheck('S3', 'branch-head', loc)];
   const g = await ws.git();
   if (!g)
-    return [mk('S3', 'branch-head', 'warn', 'skip', t('Not a git repository: Branch / HEAD cannot be compared.'), loc)];
+    return [
+      mk(
+        'S3',
+        'branch-head',
+        'warn',
+        'skip',
+        noGitFacts(ws, t('Not a git repository: Branch / HEAD cannot be compared.')),
+        loc,
+      ),
+    ];
   const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };
   const branch = (bf && !isPlaceholder(bf.value) ? parseBranchHead(bf.value).branch : null) ?? c.branch;
   const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
