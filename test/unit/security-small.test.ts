@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatMarker, parseMarker } from '../../src/core/checkpoint/marker';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
@@ -15,14 +15,17 @@ import { relay, RELAY_OUTPUT_MAX } from '../../src/cli/status-line';
 import { bufferIo, internalError } from '../../src/cli/io';
 import {
   applyHooksPlan,
+  CODEX_SCRIPT_REL,
+  hooksInstalledIn,
   INSTALL_RECORD_REL,
   planHooksInstall,
+  planHooksUninstall,
   SCRIPT_REL,
   STATUSLINE_SCRIPT_REL,
 } from '../../src/core/hooks/install';
 import { STATUSLINE_SCRIPT_NAME } from '../../src/core/hooks/files';
 import { WriteRefused } from '../../src/core/files/atomic';
-import { CLI, git, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace } from './helpers';
+import { CLI, filesUnder, git, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { CONFIRM_ALL, preCompact, S0_LEDGER, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
 
@@ -422,4 +425,75 @@ test('hooks install never replaces a script edited after its plan was made (the 
         `${edited}: ${r} is untouched`,
       );
   }
+});
+
+/** Every file under `dir` (git's own aside) → its bytes. */
+function snapshot(dir: string): Map<string, string> {
+  return new Map(
+    filesUnder(dir)
+      .filter((f) => !path.relative(dir, f).startsWith(`.git${path.sep}`))
+      .map((f) => [path.relative(dir, f), readFileSync(f, 'latin1')]),
+  );
+}
+
+test('hooks uninstall never removes a script edited after its plan was made (the extension asks first): nothing is changed; run again, it keeps the script as it keeps one edited before the plan', async () => {
+  // The rule: a write refuses when a file changed since it was read, and nothing of the user's is lost.
+  // Uninstall's plan keeps a script changed since install wrote it (it takes the hooks out and says so);
+  // its apply checks again under the lock that each script it removes still has the bytes the plan
+  // read, and refuses (nothing written, nothing removed) when one changed since, like install's apply.
+  // The settings stay consistent: they still name the script, which is still there.
+  const cases: Array<{ edited: string; codex: boolean }> = [
+    { edited: SCRIPT_REL, codex: false },
+    { edited: STATUSLINE_SCRIPT_REL, codex: false },
+    { edited: CODEX_SCRIPT_REL, codex: true },
+  ];
+  for (const { edited, codex } of cases) {
+    const dir = s3Workspace();
+    await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: !codex, codex }));
+    // The plan removes every script install wrote (unchanged since)…
+    const plan = await planHooksUninstall(dir, { codex });
+    assert.equal(plan.script, 'remove', edited);
+    if (!codex) assert.equal(plan.statuslineScript, 'remove', edited);
+    // …and while the user reads the preview, they edit one of them.
+    const file = path.join(dir, edited);
+    const theirs = `${readFileSync(file, 'utf8')}// my local fix, made while the preview was open\n`;
+    writeFileSync(file, theirs);
+    const before = snapshot(dir);
+    await assert.rejects(
+      applyHooksPlan(plan),
+      (e: unknown) =>
+        e instanceof WriteRefused &&
+        e.reason === 'changed' &&
+        e.file === edited &&
+        /changed since it was read; nothing was written\. Run it again\./.test(e.message),
+      edited,
+    );
+    // Nothing changed: their script, the other scripts, the settings (still naming the script), the
+    // record and .gitignore.
+    assert.deepEqual(snapshot(dir), before, `${edited}: nothing was written or removed`);
+    // Run again: the new plan sees the edit, takes the hooks out and keeps their script, and says so.
+    const again = await planHooksUninstall(dir, { codex });
+    assert.ok(
+      again.notes.some((n) => n.startsWith(`${edited} was changed since \`hooks install\` wrote it, so it was kept`)),
+      `${edited}: ${again.notes.join(' | ')}`,
+    );
+    await applyHooksPlan(again);
+    assert.equal(readFileSync(file, 'utf8'), theirs, `${edited}: their bytes are kept`);
+    const settings = path.join(dir, codex ? '.codex/hooks.json' : '.claude/settings.json');
+    if (existsSync(settings))
+      assert.deepEqual(
+        hooksInstalledIn(readFileSync(settings, 'utf8')),
+        { PreCompact: false, SessionStart: false, UserPromptSubmit: false },
+        `${edited}: the hooks are out`,
+      );
+    for (const other of codex ? [] : [SCRIPT_REL, STATUSLINE_SCRIPT_REL].filter((r) => r !== edited))
+      assert.equal(existsSync(path.join(dir, other)), false, `${edited}: ${other}, unchanged, was removed`);
+  }
+  // A script removed by hand since the plan loses nothing: the apply goes on.
+  const dir = s3Workspace();
+  await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
+  const plan = await planHooksUninstall(dir);
+  rmSync(path.join(dir, SCRIPT_REL));
+  await applyHooksPlan(plan);
+  assert.equal(existsSync(path.join(dir, '.claude/settings.json')), false, 'the settings install created are gone');
 });

@@ -153,9 +153,9 @@ export interface HooksPlan {
   /** install: copy the bundle (`write`) or it is already there (`keep`); uninstall: `remove` it when no settings file uses it any more. */
   script: 'write' | 'keep' | 'remove';
   /**
-   * SHA-256 of the hook script's bytes as the plan read them (null: none there). Apply writes the
-   * script only while it still has them: an edit made between the plan and its apply (the extension
-   * asks first) is never overwritten.
+   * SHA-256 of the hook script's bytes as the plan read them (null: none there). Apply writes (install)
+   * or removes (uninstall) the script only while it still has them: an edit made between the plan and
+   * its apply (the extension asks first) is never overwritten or deleted.
    */
   scriptHash?: string | null;
   /** The status line's script (STATUSLINE_SCRIPT_REL). */
@@ -1045,11 +1045,11 @@ export async function planHooksUninstall(
   const anyUsed =
     stillUsed || otherClients.some((f) => f.ok && (f.text.includes(OURS) || f.text.includes(CODEX_SCRIPT_REL)));
   plan.script = (existsSync(scriptPath) || existsSync(plan.corePath)) && !stillUsed ? 'remove' : 'keep';
+  // The bytes the plan decides on: apply removes the script only while it still has them (see applyLocked).
+  const haveScript = await readRegularFile(scriptPath);
+  plan.scriptHash = haveScript ? sha256(haveScript) : null;
   let editedKept = false;
-  if (
-    plan.script === 'remove' &&
-    changedSinceInstall(await readRegularFile(scriptPath), plan.record[scriptKey(client)])
-  ) {
+  if (plan.script === 'remove' && changedSinceInstall(haveScript, plan.record[scriptKey(client)])) {
     plan.script = 'keep';
     // Its hash stays recorded: the next install still refuses to replace it, the next uninstall keeps it.
     editedKept = true;
@@ -1065,13 +1065,11 @@ export async function planHooksUninstall(
   // The status line's script goes with the last relay that runs it.
   const relayStays = (!plan.deleteSettings && runsRelay(plan.after)) || runsRelay(otherText);
   if (client === 'claude' && !relayStays) {
-    if (existsSync(plan.statuslinePath))
-      plan.statuslineScript = changedSinceInstall(
-        await readRegularFile(plan.statuslinePath),
-        plan.record.statuslineScript,
-      )
-        ? 'keep'
-        : 'remove';
+    if (existsSync(plan.statuslinePath)) {
+      const haveSl = await readRegularFile(plan.statuslinePath);
+      plan.statuslineHash = haveSl ? sha256(haveSl) : null;
+      plan.statuslineScript = changedSinceInstall(haveSl, plan.record.statuslineScript) ? 'keep' : 'remove';
+    }
     if (plan.statuslineScript === 'keep') plan.notes.push(keptEdited(STATUSLINE_SCRIPT_REL));
     else delete plan.record.statuslineScript;
   }
@@ -1164,7 +1162,7 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
 
 /**
  * Carry out a plan. Refuses (WriteRefused 'changed', nothing written) when the settings file, or a
- * script the plan replaces, changed since the plan was made.
+ * script the plan replaces or removes, changed since the plan was made.
  */
 export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string } = {}): Promise<void> {
   if (plan.error) throw new WriteRefused(plan.error, 'io', path.relative(plan.root, plan.settingsPath));
@@ -1206,20 +1204,31 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
     if (hash !== undefined && (await currentHash(file, rel)) !== hash)
       throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
   const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
+  // A script the plan replaces (install) or removes (uninstall: the hook script, Claude Code's or
+  // Codex's, and the status line's) must still be as the plan read it, or nothing at all is written or
+  // removed: an edit made since (while the extension's preview was open) is someone's work. The plan
+  // compared those bytes with the hashes install recorded, and the record is checked unchanged above,
+  // so bytes still as the plan read them are still install's. A refused uninstall leaves the settings
+  // naming the script that is still there; run again, its plan sees the edit and, as for a script
+  // edited before the plan, takes the hooks out and keeps the script, and says so. Uninstall lets a
+  // script that is gone since pass: nothing of anyone's is lost. (writeAtomic checks again right
+  // before each rename of install's.)
+  const uninstall = plan.action === 'uninstall';
+  const touched = uninstall ? 'remove' : 'write';
+  for (const [file, touches, hash] of [
+    [plan.scriptPath, plan.script === touched, plan.scriptHash],
+    [plan.statuslinePath, plan.statuslineScript === touched, plan.statuslineHash],
+  ] as const) {
+    if (!touches || hash === undefined) continue;
+    const now = await currentHash(file);
+    if (now !== hash && !(uninstall && now === null))
+      throw new WriteRefused(
+        `${file} changed since it was read; nothing was written. Run it again.`,
+        'changed',
+        path.relative(plan.root, file),
+      );
+  }
   if (plan.action === 'install') {
-    // A script the plan replaces must still be as the plan read it, or nothing at all is written: an
-    // edit made since is someone's work (writeAtomic checks again right before each rename).
-    for (const [file, writes, hash] of [
-      [plan.scriptPath, plan.script === 'write', plan.scriptHash],
-      [plan.statuslinePath, plan.statuslineScript === 'write', plan.statuslineHash],
-    ] as const) {
-      if (writes && hash !== undefined && (await currentHash(file)) !== hash)
-        throw new WriteRefused(
-          `${file} changed since it was read; nothing was written. Run it again.`,
-          'changed',
-          path.relative(plan.root, file),
-        );
-    }
     // The script before the settings: the settings never name a script that is not there.
     if (plan.script === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
