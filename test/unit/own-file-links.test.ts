@@ -123,6 +123,24 @@ test('checkpoint never writes the marker through a link', async () => {
   }
 });
 
+test("checkpoint with a file where .claude, the marker's folder, should be: refused in its words, not ENOTDIR", async () => {
+  for (const shared of [false, true]) {
+    const dir = s3Workspace();
+    rmSync(path.join(dir, '.claude'), { recursive: true, force: true });
+    writeFileSync(path.join(dir, '.claude'), 'notes\n');
+    const who = shared ? ['--shared'] : ['--session', SID];
+    const r = await runIn(['checkpoint', '--root', dir, ...who, '--nothing-to-preserve']);
+    assert.equal(r.code, 1, r.stdout);
+    const marker = shared ? '.claude/.checkpoint-ready' : `.claude/.checkpoint-ready.${SID}`;
+    assert.match(
+      r.stdout + r.stderr,
+      new RegExp(`\\.claude is not a folder, and ${marker.replace(/\./g, '\\.')} goes in it`),
+    );
+    assert.doesNotMatch(r.stdout + r.stderr, /ENOTDIR/);
+    assert.equal(readFileSync(path.join(dir, '.claude'), 'utf8'), 'notes\n');
+  }
+});
+
 test('attest never writes the S1 sidecar through a link; --dry-run says it would refuse', async () => {
   for (const how of ['symlink', 'hardlink'] as const) {
     const dir = s3Workspace({ 'memory/session-handoff-LATEST.md': '# Handoff\n\n## Now\n- x\n' });

@@ -22,7 +22,7 @@
  * (the extension's store, manual ticks applied) passes it, and nothing is evaluated a second time.
  */
 import * as path from 'node:path';
-import { isInside, writeAtomic } from '../files/atomic';
+import { isInside, refuseOwnFileLink, writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
 import { closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
@@ -524,6 +524,8 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     hashes,
   });
   try {
+    // The marker's own way checked first, so a refusal names the marker rather than its lock beside it.
+    refuseOwnFileLink(file, abs);
     // One marker write at a time: the one that waited compares with the marker as it then is.
     await withWriteLock(file, abs, async () => {
       const old = await readTextFile(file, 1024 * 1024);

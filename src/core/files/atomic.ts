@@ -97,7 +97,7 @@ export function ownFileLinkProblem(file: string, root: string): string | null {
  * `ownFileLinkProblem`'s walk from the root to `file`, one `lstat` a step: the problem, and whether
  * every folder on the way exists (a write then needs no `mkdir`).
  */
-function ownFileWalk(file: string, root: string): { problem: string | null; folders: boolean } {
+function ownFileWalk(file: string, root: string): { problem: string | null; folders: boolean; notFolder?: string } {
   const absRoot = path.resolve(root);
   const rel = path.relative(absRoot, path.resolve(file));
   if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
@@ -118,7 +118,7 @@ function ownFileWalk(file: string, root: string): { problem: string | null; fold
         folders: false,
       };
     if (last && st.isFile() && st.nlink > 1) return { problem: `${shown} has ${st.nlink} hard links`, folders: true };
-    if (!last && !st.isDirectory()) return { problem: null, folders: false };
+    if (!last && !st.isDirectory()) return { problem: null, folders: false, notFolder: shown };
   }
   return { problem: null, folders: true };
 }
@@ -128,9 +128,17 @@ function ownFileWalk(file: string, root: string): { problem: string | null; fold
  * ownFileLinkProblem); else whether every folder on its way exists.
  */
 export function refuseOwnFileLink(file: string, root: string): boolean {
-  const { problem: why, folders } = ownFileWalk(file, root);
+  const { problem: why, folders, notFolder } = ownFileWalk(file, root);
+  const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+  // A file where one of its folders should be: nothing can be written below it (not the system's ENOTDIR).
+  if (notFolder)
+    throw new WriteRefused(
+      `${notFolder} is not a folder, and ${rel} goes in it; nothing was written. Move it away and run it again.`,
+      'io',
+      notFolder,
+      'not-folder',
+    );
   if (why) {
-    const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
     throw new WriteRefused(
       `${why}: Session Ledger never writes its own files through a link; nothing was written. Remove the link and run it again.`,
       'link',
