@@ -359,6 +359,25 @@ test('a .gitignore that is a link to the settings file install edits: refused be
   assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false, 'no script written');
 });
 
+test("one client's hook file a link to the other's (.codex/hooks.json to .claude/settings.json): refused before anything is written, the guard's entries kept", () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const settings = readFileSync(path.join(dir, '.claude/settings.json'), 'utf8');
+  assert.match(settings, /PreCompact/);
+  mkdirSync(path.join(dir, '.codex'));
+  symlinkSync('../.claude/settings.json', path.join(dir, CODEX_HOOKS_REL));
+  for (const args of [['--codex', '--dry-run'], ['--codex'], []]) {
+    const r = run(['hooks', 'install', ...args, '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout}`);
+    assert.match(
+      r.stderr,
+      /are one file \(a link\), which Claude Code's and Codex's installs would each edit as their own; nothing was written/,
+    );
+  }
+  assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), settings);
+  assert.equal(existsSync(path.join(dir, CODEX_SCRIPT_REL)), false, 'no Codex script written');
+});
+
 test('a settings file nested thousands of brackets deep: install and uninstall say it cannot be edited safely, with no internal error, and change nothing', () => {
   const deep = `{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}\n`;
   for (const [file, args] of [

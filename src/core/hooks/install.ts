@@ -585,6 +585,11 @@ function scriptRel(client: HookClient): string {
   return client === 'codex' ? CODEX_SCRIPT_REL : SCRIPT_REL;
 }
 
+/** The hook files of the other client than `client` (relative to the root). */
+function otherClientFiles(client: HookClient): string[] {
+  return client === 'claude' ? [CODEX_HOOKS_REL] : [SETTINGS_REL, SETTINGS_LOCAL_REL];
+}
+
 /** Where the install record keeps the hash of the client's script. */
 function scriptKey(client: HookClient): 'script' | 'codexScript' {
   return client === 'codex' ? 'codexScript' : 'script';
@@ -625,6 +630,18 @@ async function writesInside(plan: HooksPlan): Promise<void> {
       'link',
       '.gitignore',
     );
+  // The other client's hook file as a link to this one (`.codex/hooks.json` to `.claude/settings.json`):
+  // each client's install edits the one file as its own, and one takes out the other's hooks.
+  const rel = relOf(plan, plan.settingsPath);
+  for (const other of otherClientFiles(rel === CODEX_HOOKS_REL ? 'codex' : 'claude')) {
+    const target = await writeTarget(path.join(plan.root, other), plan.root).catch(() => null);
+    if (target === settings)
+      throw new WriteRefused(
+        `${other} and ${rel} are one file (a link), which Claude Code's and Codex's installs would each edit as their own; nothing was written. Remove the link and run it again.`,
+        'link',
+        other,
+      );
+  }
   // The tool's own files are never written through a link (a dry run refuses as the install would),
   // the write lock beside the settings file included.
   for (const own of [
@@ -1037,11 +1054,7 @@ export async function planHooksUninstall(
   const of = other ? await readTextFile(other) : null;
   const otherText = of?.ok ? of.text : '';
   const stillUsed = otherText.includes(OURS) || (!plan.deleteSettings && plan.after.includes(ours));
-  const otherClients = await Promise.all(
-    (client === 'claude' ? [CODEX_HOOKS_REL] : [SETTINGS_REL, SETTINGS_LOCAL_REL]).map((rel) =>
-      readTextFile(path.join(abs, rel)),
-    ),
-  );
+  const otherClients = await Promise.all(otherClientFiles(client).map((rel) => readTextFile(path.join(abs, rel))));
   const anyUsed =
     stillUsed || otherClients.some((f) => f.ok && (f.text.includes(OURS) || f.text.includes(CODEX_SCRIPT_REL)));
   plan.script = (existsSync(scriptPath) || existsSync(plan.corePath)) && !stillUsed ? 'remove' : 'keep';
