@@ -130,6 +130,25 @@ test('rotate-log never takes entries out of STATE.md into STATE.md itself (a Log
   assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE, 'STATE.md is unchanged');
 });
 
+test('rotate-log never appends the Log to a file a committed archive link leads to (a source file): the preview and the apply refuse, nothing changes', async () => {
+  const app = 'export const x = 1;\n';
+  const dir = workspace({ 'docs/state/STATE.md': STATE, 'src/app.js': app });
+  gitInit(dir);
+  mkdirSync(path.join(dir, 'docs/state/log'), { recursive: true });
+  symlinkSync('../../../src/app.js', path.join(dir, 'docs/state/log/2026-06.md'));
+  const hash = sha256(readFileSync(path.join(dir, 'docs/state/STATE.md')));
+  for (const args of [[], ['--apply', '--expect-hash', hash]]) {
+    const r = cli(['rotate-log', '--root', dir, ...args]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /docs\/state\/log\/2026-06\.md is a symbolic link; rotate-log appends only to an archive that is a file of its own; nothing was planned/,
+    );
+  }
+  assert.equal(readFileSync(path.join(dir, 'src/app.js'), 'utf8'), app, 'src/app.js is unchanged');
+  assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), STATE, 'STATE.md is unchanged');
+});
+
 test('a link into .git at a path a write action creates (a folder such as .git/index.lock would stop git): checkpoint, init, attest and enable-ledger refuse and create nothing in .git', async () => {
   const cases: Array<[string, string, string, string[]]> = [
     ['checkpoint', '.claude', '.git/index.lock', ['checkpoint', '--shared', '--nothing-to-preserve']],

@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
-import { DEFAULT_MAX_BYTES, readTextFile, sha256, statOrNullSync } from '../../files/fsread';
+import { DEFAULT_MAX_BYTES, lstatOrNullSync, readTextFile, sha256, statOrNullSync } from '../../files/fsread';
 import { dominantEol } from '../../files/line-ends';
 import { parseMarkdown } from '../../markdown/markdown';
 import { oneOf, trimEndWhere } from '../../markdown/text';
@@ -178,6 +178,14 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
         'link',
         dest,
         'same-file',
+      );
+    // An archive is a file of its own: a link would append the Log's Markdown to whatever file it leads to
+    // (a link a repository committed, to a source file).
+    if (lstatOrNullSync(abs2)?.isSymbolicLink())
+      throw new WriteRefused(
+        `${dest} is a symbolic link; rotate-log appends only to an archive that is a file of its own; nothing was planned. Replace the link with the archive itself and run it again.`,
+        'link',
+        dest,
       );
     const a = await readTextFile(abs2, undefined, { refuseHardLinks: true, refuseLarger: true });
     if (!a.ok && a.kind === 'hard-link') throw hardLinkRefused(dest, a.links ?? 2, dest);
