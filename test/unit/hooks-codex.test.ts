@@ -359,6 +359,19 @@ test('a .gitignore that is a link to the settings file install edits: refused be
   assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false, 'no script written');
 });
 
+test('a .gitignore that is a symbolic link (to a source file): install refuses, the dry run too, and the file it leads to is unchanged', () => {
+  const app = 'export const x = 1;\n';
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE, 'src/app.js': app });
+  symlinkSync('src/app.js', path.join(dir, '.gitignore'));
+  for (const args of [['--dry-run'], [], ['--codex']]) {
+    const r = run(['hooks', 'install', ...args, '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stdout}`);
+    assert.match(r.stderr, /\.gitignore is a symbolic link, which git does not read; nothing was written/);
+  }
+  assert.equal(readFileSync(path.join(dir, 'src/app.js'), 'utf8'), app);
+  assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false, 'no script written');
+});
+
 test("one client's hook file a link to the other's (.codex/hooks.json to .claude/settings.json): refused before anything is written, the guard's entries kept", () => {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
   assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);

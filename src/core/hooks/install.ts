@@ -630,6 +630,14 @@ async function writesInside(plan: HooksPlan): Promise<void> {
       'link',
       '.gitignore',
     );
+  // git reads no `.gitignore` of the work tree that is a symbolic link: lines written through one would
+  // keep nothing out of git, and would land in whatever file it leads to.
+  if (plan.action === 'install' && lstatOrNullSync(path.join(plan.root, '.gitignore'))?.isSymbolicLink())
+    throw new WriteRefused(
+      `.gitignore is a symbolic link, which git does not read; nothing was written. Replace the link with the file itself and run it again.`,
+      'link',
+      '.gitignore',
+    );
   // The other client's hook file as a link to this one (`.codex/hooks.json` to `.claude/settings.json`):
   // each client's install edits the one file as its own, and one takes out the other's hooks.
   const rel = relOf(plan, plan.settingsPath);
