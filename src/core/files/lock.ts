@@ -4,7 +4,7 @@
  * beside the file it reads and rewrites (the file a link there leads to), from its read to its last rename. A second run waits for it (up to `waitMs`),
  * then reads the file again as it now is (and refuses when it changed since its preview); one that
  * waited too long refuses. The lock is created with O_EXCL (never through a link), holds the
- * holder's pid, and is taken over when that process is gone.
+ * holder's pid, and is taken over when that process is gone (under a breaker: see `takeOver`).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +14,8 @@ import { isInside, ownFileLinkProblem, processAlive, realTargetSync, refuseOwnFi
 export const LOCK_WAIT_MS = 10_000;
 /** A lock with no pid written yet (its writer died between create and write) is stale after this. */
 const EMPTY_STALE_MS = 30_000;
+/** A takeover's breaker (see `takeOver`) older than this was left by a run that died while holding it. */
+const BREAK_STALE_MS = 5_000;
 
 /** The lock file beside `file` (a path that is no link: see `lockFor`). */
 export function lockPath(file: string): string {
@@ -107,6 +109,46 @@ function holder(lock: string): { pid: number | null; mtime: number } | null {
   }
 }
 
+/** Whether a lock's holder is gone: a process that is not running (not this one), or no pid written for EMPTY_STALE_MS. */
+function isStale(h: ReturnType<typeof holder>): boolean {
+  if (!h) return false;
+  return h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS;
+}
+
+/**
+ * Remove a stale lock so that it can be taken, safe against another run doing the same. The rule: a
+ * lock is removed only by a run that holds its breaker (`<lock>.break`, created with O_EXCL) and,
+ * holding it, reads the lock again and finds it still stale. Two runs that found the same dead
+ * holder thus never both remove: the second to get the breaker reads the lock the first has just
+ * created (a live process) and leaves it. The breaker is held only for that read and remove; one
+ * older than BREAK_STALE_MS (by its mtime) was left by a run that died holding it, and is removed
+ * (so a run is assumed never to stay that long between taking the breaker and letting it go).
+ * Returns true when the lock may be tried again at once, false when the caller should wait a moment.
+ */
+function takeOver(lock: string): boolean {
+  const breaker = `${lock}.break`;
+  try {
+    fs.closeSync(
+      fs.openSync(
+        breaker,
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+        0o644,
+      ),
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const st = fs.lstatSync(breaker, { throwIfNoEntry: false });
+    if (st?.isFile() && Date.now() - st.mtimeMs > BREAK_STALE_MS) fs.rmSync(breaker, { force: true });
+    return false;
+  }
+  try {
+    if (isStale(holder(lock))) fs.rmSync(lock, { force: true });
+  } finally {
+    fs.rmSync(breaker, { force: true });
+  }
+  return true;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -117,7 +159,11 @@ export async function withWriteLock<T>(
   file: string,
   root: string,
   fn: () => Promise<T>,
-  opts: { waitMs?: number } = {},
+  opts: {
+    waitMs?: number;
+    /** Test hook: called when the lock is found stale (its process gone), before it is taken over. */
+    beforeTakeover?: () => Promise<void> | void;
+  } = {},
 ): Promise<T> {
   const lock = lockFor(file, root);
   const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
@@ -154,11 +200,9 @@ export async function withWriteLock<T>(
         );
       }
       const h = holder(lock);
-      const stale =
-        h && (h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS);
-      if (stale) {
-        fs.rmSync(lock, { force: true });
-        continue;
+      if (isStale(h)) {
+        if (opts.beforeTakeover) await opts.beforeTakeover();
+        if (takeOver(lock)) continue;
       }
       if (Date.now() >= deadline) {
         throw new WriteRefused(
