@@ -80,7 +80,10 @@ test('two rotate-log --apply at once, the first held before its last rename unti
   assert.match(aOut, /A done/);
   // B waited its 10 s for A's lock, then refused without writing.
   assert.equal(b.status, 1, `B: ${b.stdout}${b.stderr}`);
-  assert.match(b.stderr, /being changed by another Session Ledger run \(process \d+\); nothing was written/);
+  assert.match(
+    b.stderr,
+    /says another Session Ledger run \(process \d+\) is changing docs\/state\/STATE\.md; nothing was written\. Run it again once that run is done; if no Session Ledger run is going on, delete docs\/state\/\.STATE\.md\.session-ledger\.lock and run it again\./,
+  );
   assert.deepEqual(placements(dir), Object.fromEntries(TITLES.map((t) => [t, 1])), 'every entry in exactly one file');
   assert.equal(existsSync(lockPath(path.join(dir, 'docs/state/STATE.md'))), false, 'the lock is gone');
 });
@@ -176,8 +179,13 @@ test('every write action takes the lock beside the file it writes: while another
       assert.equal(runs[i].code, 1, `${a.name}: ${runs[i].out}`);
       assert.match(
         runs[i].out,
-        new RegExp(`being changed by another Session Ledger run \\(process ${holder.pid}\\)`),
+        new RegExp(`says another Session Ledger run \\(process ${holder.pid}\\) is changing`),
         `${a.name} waited for the lock and refused`,
+      );
+      const lock = path.relative(a.dir, lockPath(a.file)).split(path.sep).join('/');
+      assert.ok(
+        runs[i].out.includes(`if no Session Ledger run is going on, delete ${lock} and run it again`),
+        `${a.name} names its lock file: ${runs[i].out}`,
       );
       assert.equal(existsSync(a.file) ? readFileSync(a.file, 'utf8') : null, before[i], `${a.name} wrote nothing`);
     });

@@ -44,7 +44,10 @@ export class WriteRefused extends Error {
       | 'invalid-written'
       | 'same-file'
       | 'too-large'
-      | 'not-folder',
+      | 'not-folder'
+      | 'tracked',
+    /** For a lock refusal ('busy', or 'tracked'): the lock file, relative like `file`. */
+    readonly lock?: string,
   ) {
     super(message);
   }

@@ -8,6 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { gitTracks } from '../git/tracked';
 import { isInside, ownFileLinkProblem, processAlive, realTargetSync, refuseOwnFileLink, WriteRefused } from './atomic';
 
 /** How long a second run waits for the first, by default. */
@@ -153,7 +154,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Run `fn` holding the lock of `file` (inside `root`). Throws WriteRefused('busy') when another
- * process holds it longer than `waitMs`, WriteRefused('link') when the lock's path is a link.
+ * process holds it longer than `waitMs`, WriteRefused('link') when the lock's path is a link, and
+ * WriteRefused(detail 'tracked') at once when the lock is there and git tracks it.
  */
 export async function withWriteLock<T>(
   file: string,
@@ -169,7 +171,9 @@ export async function withWriteLock<T>(
   const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
   refuseOwnFileLink(lock, root);
   refuseLockFolder(lock, file, root, rel);
+  const shownLock = path.relative(path.resolve(root), lock).split(path.sep).join('/');
   const deadline = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);
+  let trackChecked = false;
   for (;;) {
     try {
       fs.mkdirSync(path.dirname(lock), { recursive: true });
@@ -191,13 +195,25 @@ export async function withWriteLock<T>(
       if (e.code !== 'EEXIST' || e.syscall !== 'open') throw err;
       // Something other than a lock file stands there (a FIFO, a folder, a link planted since the check): no run holds it.
       if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isFile() === false) {
-        const shown = path.relative(path.resolve(root), lock).split(path.sep).join('/');
         throw new WriteRefused(
-          `${shown} is not a regular file; nothing was written. Remove it and run it again.`,
+          `${shownLock} is not a regular file; nothing was written. Remove it and run it again.`,
           'io',
-          shown,
+          shownLock,
           'not-file',
         );
+      }
+      // A lock git tracks came with the repository (committed by someone, with whatever pid it names):
+      // it is no run on this machine, so it is neither waited for nor taken over, but refused at once.
+      if (!trackChecked) {
+        trackChecked = true;
+        if ((await gitTracks(lock)) === true)
+          throw new WriteRefused(
+            `${shownLock} is tracked by git: it came with the repository, so it is no lock of a run on this machine; nothing was written. Untrack and delete it (git rm --cached ${shownLock}, then delete the file), then run it again.`,
+            'io',
+            shownLock,
+            'tracked',
+            shownLock,
+          );
       }
       const h = holder(lock);
       if (isStale(h)) {
@@ -205,10 +221,14 @@ export async function withWriteLock<T>(
         if (takeOver(lock)) continue;
       }
       if (Date.now() >= deadline) {
+        // What is known is what the lock says; a lock left by a run that is gone but whose pid is
+        // alive again (another process now) looks the same, so the way out is named too.
         throw new WriteRefused(
-          `${rel} is being changed by another Session Ledger run${h?.pid ? ` (process ${h.pid})` : ''}; nothing was written. Run it again once that one is done.`,
+          `${shownLock} says another Session Ledger run${h?.pid ? ` (process ${h.pid})` : ''} is changing ${rel}; nothing was written. Run it again once that run is done; if no Session Ledger run is going on, delete ${shownLock} and run it again.`,
           'busy',
           rel,
+          undefined,
+          shownLock,
         );
       }
       await sleep(50);

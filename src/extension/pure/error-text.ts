@@ -45,6 +45,11 @@ export function errorText(t: T, err: unknown): string {
         );
       case 'too-large':
         return t('{0} is too large to edit safely; nothing was changed.', f);
+      case 'tracked':
+        return t(
+          '{0} is tracked by git: it came with the repository, so it is no lock of a run on this machine; nothing was written. Untrack and delete it (git rm --cached {0}, then delete the file), then try again.',
+          f,
+        );
       case 'same-file':
         return t(
           '{0} is a link to the file its entries would be taken from, so they would end up in no file; nothing was written. Remove the link and try again.',
@@ -59,6 +64,12 @@ export function errorText(t: T, err: unknown): string {
       case 'outside':
         return t('{0} leads outside the workspace; nothing was written.', f);
       case 'busy':
+        if (err.lock)
+          return t(
+            '{1} says another Session Ledger run is changing {0}; nothing was written. Try again once that run is done; if no Session Ledger run is going on, delete {1} and try again.',
+            f,
+            err.lock,
+          );
         return t(
           '{0} is being changed by another Session Ledger run; nothing was written. Try again once it is done.',
           f,
