@@ -88,6 +88,30 @@ test('a state file broken after the checkpoint (a section the seed requires remo
   }
 });
 
+test('a state file replaced after the checkpoint by one that keeps an older time (moved over it, or its time set back as cp -p and tar do): /compact is stopped', async () => {
+  for (const how of ['moved', 'time set back']) {
+    const dir = checkpointed();
+    const p = path.join(dir, STATE);
+    const broken = readFileSync(p, 'utf8').replace(/^.*Blocked on.*$/m, '');
+    const tenMinAgo = (Date.now() - 10 * 60_000) / 1000;
+    if (how === 'moved') {
+      // A draft written before the checkpoint, moved over the state file after it.
+      const draft = path.join(dir, 'docs/state/draft.md');
+      writeFileSync(draft, broken);
+      utimesSync(draft, tenMinAgo, tenMinAgo);
+      renameSync(draft, p);
+    } else {
+      writeFileSync(p, broken);
+      utimesSync(p, tenMinAgo, tenMinAgo);
+    }
+    assert.ok(statSync(p).mtimeMs < statSync(path.join(dir, markerRel(SID))).mtimeMs, `${how}: older than the marker`);
+    for (const [via, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${how}, ${via}: ${said}`);
+      assert.match(said, /docs\/state\/STATE\.md changed, and the state now fails a blocking check/, `${how}, ${via}`);
+    }
+  }
+});
+
 test("the status bar's preview says the 'broken' rule in words", () => {
   const t = (m: string, ...a: Array<string | number | boolean>) =>
     m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[+i]));

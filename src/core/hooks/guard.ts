@@ -291,13 +291,24 @@ async function brokenSince(
 }
 
 /**
+ * Whether `file` was written or put where it is after `since` (ms): its modification time or its
+ * change time is later. A file moved into place (`mv`), or copied or unpacked with its old time kept
+ * (`cp -p`, `tar x`, `touch -r`), keeps an old modification time, but the move or the copy sets the
+ * change time, which no program can set back.
+ */
+function changedAfter(file: string, since: number): boolean {
+  const st = statOrNullSync(file);
+  return !!st && Math.max(st.mtimeMs, st.ctimeMs) > since;
+}
+
+/**
  * What changed after the checkpoint, and the systems to check for it: a home file written more than
  * the grace after the marker (`worked`); a file of a system's state written after the marker whose
  * bytes are not the ones the marker vouched for (a change within the grace, S4's PROGRESS.md, a new
  * checkpoint file). A file the marker vouched for that the guard's own reading leaves out (S1's
  * memory stores, S2's project state) is looked at by its time and bytes too (`fileHash`); which system holds it
- * is not known here, so every system is checked then. A file is hashed only when it is newer than
- * the marker.
+ * is not known here, so every system is checked then. Such a file is hashed only when it was
+ * written or put there after the marker (`changedAfter`).
  */
 function changedSince(
   root: string,
@@ -315,9 +326,18 @@ function changedSince(
     for (const d of s.docs) {
       seen.add(d.relPath);
       const was = vouched.get(d.relPath);
-      // Written after the marker, and not the vouched bytes (a file only touched is not named). A marker
-      // that vouches for no bytes (one written by hand) tells nothing of the other files.
-      if (d.mtime > marker.mtime && (was === undefined ? vouched.size > 0 : d.hash !== was)) files.add(d.relPath);
+      // Not the vouched bytes, whatever its times say (a file moved over it, or copied with its old time,
+      // keeps an mtime from before the marker); a file only touched is not named. One the marker does
+      // not vouch for counts when it came after the marker (its change time too: see `changedAfter`);
+      // a marker that vouches for no bytes (one written by hand) tells nothing of the other files.
+      // One that cannot be read now and was not written since (by its modification time) is the
+      // `unreadable` rule's, which blocks too and says why.
+      const unreadable = d.findings.some((f) => f.id === 'readable');
+      const changed =
+        was === undefined
+          ? vouched.size > 0 && changedAfter(path.join(root, d.relPath), marker.mtime)
+          : d.hash !== was && (!unreadable || d.mtime > marker.mtime);
+      if (changed) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
   const realRoot = realpathOrSelf(root);
@@ -330,8 +350,7 @@ function changedSince(
     // A link that resolves to nothing (dangling, a loop) is a change, however the root is spelled.
     const real = lstatOrNullSync(abs) ? realpathOrNullSync(abs) : null;
     if (real !== null && !isInside(real, realRoot)) continue;
-    const st = real === null ? null : statOrNullSync(real);
-    if (st && !(st.mtimeMs > marker.mtime)) continue;
+    if (real !== null && statOrNullSync(real) && !changedAfter(real, marker.mtime)) continue;
     // Not a regular file, too large or unreadable: no hash, so changed.
     if (real !== null && fileHash(real) === was) continue;
     files.add(rel);
