@@ -5,7 +5,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readGit } from '../../src/core/git/git';
@@ -160,7 +160,10 @@ test('a check without git facts says why: no repository, git not run on it, or n
   assert.doesNotMatch(await fresh(dir), /git/i);
   rmSync(path.join(dir, '.git/index'));
   execFileSync('mkfifo', [path.join(dir, '.git/index')]);
-  assert.match(await fresh(dir), /^No git facts: git is not run on this repository \(a FIFO in its git dir/);
+  assert.match(
+    await fresh(dir),
+    /^No git facts: git is not run on this repository \(a FIFO at its config, HEAD, index/,
+  );
   rmSync(path.join(dir, '.git/index'));
   const before = process.env.PATH;
   process.env.PATH = '/nonexistent';
@@ -168,5 +171,38 @@ test('a check without git facts says why: no repository, git not run on it, or n
     assert.match(await fresh(dir), /^No git facts: no git program was found/);
   } finally {
     process.env.PATH = before;
+  }
+});
+
+test('ordinary config is no refusal: core.excludesFile and core.attributesFile at /dev/null, or empty, leave git running', async () => {
+  for (const value of ['/dev/null', '']) {
+    const dir = repo();
+    appendFileSync(path.join(dir, '.git/config'), `[core]\n\texcludesFile = ${value}\n\tattributesFile = ${value}\n`);
+    writeFileSync(path.join(dir, 'b.txt'), 'new\n');
+    const info = await readGit(dir);
+    assert.ok(info, `${JSON.stringify(value)}: git facts read`);
+    assert.deepEqual(info.changed, ['b.txt']);
+  }
+  // A device git would read without end is refused like a FIFO.
+  const dir = repo();
+  appendFileSync(path.join(dir, '.git/config'), '[core]\n\tattributesFile = /dev/zero\n');
+  assert.equal(await readGit(dir), null);
+});
+
+test('where git itself fails (a .git file leading nowhere, a worktree container without a work tree), the check says git failed, not that git is not run', async () => {
+  const fresh = async (dir: string) =>
+    (await evaluate(dir)).systems.find((s) => s.id === 'S3')?.checks.find((c) => c.id === 'fresh')?.message ?? '';
+  const gone = workspace({ 'docs/state/STATE.md': HOSTILE_REPO_STATE });
+  writeFileSync(path.join(gone, '.git'), `gitdir: ${path.join(gone, 'moved-away')}\n`);
+  const bare = workspace({ 'docs/state/STATE.md': HOSTILE_REPO_STATE });
+  execFileSync(REAL_GIT, ['init', '-q', '--bare', path.join(bare, '.bare')]);
+  writeFileSync(path.join(bare, '.git'), 'gitdir: ./.bare\n');
+  for (const dir of [gone, bare]) {
+    assert.match(
+      await fresh(dir),
+      /^No git facts: git failed here, or did not answer within 10 s\. Run git status/,
+      dir,
+    );
+    assert.notEqual(spawnSync(REAL_GIT, ['status'], { cwd: dir }).status, 0, 'control: git status fails there too');
   }
 });

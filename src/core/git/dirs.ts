@@ -23,9 +23,11 @@ export interface GitDirs {
   commonDir: string;
 }
 
-/** Git is not to be run: a file its discovery opens is not a regular file, or it would stop on an error. */
+/** Git is not to be run: a file its discovery opens is not a regular file (git would wait on a FIFO). */
 export const REFUSED = 'refused';
-type Refused = typeof REFUSED;
+/** git would stop on an error here: a `.git` file it cannot take, or a git dir or common dir that is none. */
+export const INVALID = 'invalid';
+type Refused = typeof REFUSED | typeof INVALID;
 
 /**
  * The nearest repository upwards from `dir` as git finds it: where to look for the repository's
@@ -35,10 +37,10 @@ type Refused = typeof REFUSED;
  */
 export async function findGitDirs(dir: string): Promise<GitDirs | null> {
   const found = await discoverGitDirs(dir);
-  return found === REFUSED ? null : found;
+  return found === REFUSED || found === INVALID ? null : found;
 }
 
-/** `findGitDirs`, with REFUSED where a file on git's way is not one git can read without waiting, or git would fail. */
+/** `findGitDirs`, with REFUSED where a file on git's way is not one git can read without waiting, INVALID where git would fail. */
 export async function discoverGitDirs(dir: string): Promise<GitDirs | Refused | null> {
   let d = path.resolve(dir);
   for (let depth = 0; depth < 256; depth++) {
@@ -47,12 +49,12 @@ export async function discoverGitDirs(dir: string): Promise<GitDirs | Refused | 
     if (st?.isFile()) return gitFile(d, dotgit);
     if (st?.isDirectory()) {
       const g = await gitDirectory(dotgit);
-      if (g === REFUSED) return g;
+      if (g === REFUSED || g === INVALID) return g;
       if (g) return { top: d, gitDir: dotgit, commonDir: g };
     }
     // Not a `.git` of a repository: the folder itself may be a git directory (git takes a bare repository).
     const bare = await gitDirectory(d);
-    if (bare === REFUSED) return bare;
+    if (bare === REFUSED || bare === INVALID) return bare;
     if (bare) return { top: d, gitDir: d, commonDir: bare };
     const up = path.dirname(d);
     if (up === d) return null;
@@ -64,12 +66,13 @@ export async function discoverGitDirs(dir: string): Promise<GitDirs | Refused | 
 /** A `.git` file: `gitdir: <path>` from its first byte, the path up to its trailing CR and LF. */
 async function gitFile(top: string, dotgit: string): Promise<GitDirs | Refused> {
   const f = await readTextFile(dotgit, 4096);
-  if (!f.ok || !f.text.startsWith('gitdir: ')) return REFUSED;
+  if (!f.ok || !f.text.startsWith('gitdir: ')) return INVALID;
   const value = withoutLineEnds(f.text.slice('gitdir: '.length));
   // Resolved before anything is joined to it: path.join would fold a `..` after a link the other way.
   const gitDir = realNative(path.isAbsolute(value) ? value : `${top}${path.sep}${value}`);
   const common = gitDir === null ? null : await gitDirectory(gitDir);
-  return gitDir === null || common === null || common === REFUSED ? REFUSED : { top, gitDir, commonDir: common };
+  if (common === REFUSED || common === INVALID) return common;
+  return gitDir === null || common === null ? INVALID : { top, gitDir, commonDir: common };
 }
 
 /**
@@ -97,7 +100,7 @@ async function gitDirectory(suspect: string): Promise<string | Refused | null> {
     if (!ref && !/^[0-9a-fA-F]{40}/.test(f.text)) return null;
   }
   const common = await commonDirOf(suspect);
-  if (common === null || common === REFUSED) return common;
+  if (common === null || common === REFUSED || common === INVALID) return common;
   const searchable = (p: string) => {
     try {
       fs.accessSync(path.join(common, p), fs.constants.X_OK);
@@ -113,12 +116,14 @@ async function gitDirectory(suspect: string): Promise<string | Refused | null> {
 async function commonDirOf(gitDir: string): Promise<string | Refused | null> {
   const file = path.join(gitDir, 'commondir');
   const st = statOrNullSync(file);
-  if (!st) return lstatOrNullSync(file) ? REFUSED : gitDir;
+  // git asks whether it is there by `stat`: a link that leads nowhere is no commondir.
+  if (!st) return gitDir;
+  if (st.isDirectory()) return INVALID;
   if (!st.isFile()) return REFUSED;
   const f = await readTextFile(file, 4096);
-  if (!f.ok) return REFUSED;
+  if (!f.ok) return INVALID;
   const value = withoutLineEnds(f.text);
-  return realNative(path.isAbsolute(value) ? value : `${gitDir}${path.sep}${value}`) ?? REFUSED;
+  return realNative(path.isAbsolute(value) ? value : `${gitDir}${path.sep}${value}`) ?? INVALID;
 }
 
 /** The text without the CR and LF characters at its end (git keeps every other character, spaces too). */

@@ -49,7 +49,7 @@ import {
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDir, lstatOrNullSync, statOrNullSync } from '../files/fsread';
-import { discoverGitDirs, findGitDirs, REFUSED, type GitDirs } from './dirs';
+import { discoverGitDirs, findGitDirs, INVALID, REFUSED, type GitDirs } from './dirs';
 
 export interface GitInfo {
   /** Top level of the repository. */
@@ -130,9 +130,11 @@ interface ConfigFound {
  * permission error, too large, git refusing it), since git would read it too. `identities` gets
  * every file looked at, a missing include included.
  */
-async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>): Promise<ConfigFound | null> {
+async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>): Promise<ConfigFound | GitAbsence> {
   const found: ConfigFound = { filters: new Set(), protocols: new Set(), read: new Set() };
   const seen = new Set<string>();
+  // What stops git when a file does: a file git refuses fails git too; anything else is ours to refuse.
+  let why: GitAbsence = 'not-run';
   const visit = async (file: string, depth: number): Promise<boolean> => {
     if (seen.has(file) || depth > 10) return true;
     seen.add(file);
@@ -158,7 +160,10 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
     // repository's own config with its includes, and an included FIFO holds it until the time limit.
     const root = path.parse(file).root;
     const out = await run(root, ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
-    if (out === null) return false;
+    if (out === null) {
+      why = 'no-answer';
+      return false;
+    }
     let includes: string[] = [];
     for (const [key, value] of configEntries(out)) {
       const k = splitKey(key);
@@ -170,7 +175,10 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
       // git's own expansion (a value it cannot expand fails the run, as it would fail git's).
       const argv = ['config', '--file', file, '--no-includes', '--type=path', '-z'];
       const expanded = await run(root, [...argv, '--get-regexp', '^include(if\\..*)?\\.path$'], 10_000);
-      if (expanded === null) return false;
+      if (expanded === null) {
+        why = 'no-answer';
+        return false;
+      }
       includes = configEntries(expanded).map(([, v]) => v ?? '');
     }
     for (const inc of includes) {
@@ -180,7 +188,7 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
   };
   const files = [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')];
   if (dirs.gitDir !== dirs.commonDir) files.push(path.join(dirs.commonDir, 'config.worktree'));
-  for (const f of files) if (!(await visit(f, 0))) return null;
+  for (const f of files) if (!(await visit(f, 0))) return why;
   return found;
 }
 
@@ -222,17 +230,19 @@ function folderOf(file: string): string {
  * config must come from a file `readRepoConfig` read, and the filter drivers and protocols it names
  * are added to the ones found there. null: git found another repository, or read a file we did not.
  */
-async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<SafeRepo | null> {
+async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<SafeRepo | GitAbsence> {
   const where = await run(cwd, [...flagsOf(SAFE_CONFIG), 'rev-parse', '--absolute-git-dir', '--show-toplevel'], 10_000);
   const [gitDir, workTree] = (where ?? '').split('\n');
-  if (!gitDir || !workTree || realOrNull(gitDir) === null || realOrNull(gitDir) !== realOrNull(dirs.gitDir))
-    return null;
+  // git failing here (another user's repository, a bare one, a damaged one) is git's own answer.
+  if (!gitDir || !workTree || realOrNull(gitDir) === null) return 'no-answer';
+  if (realOrNull(gitDir) !== realOrNull(dirs.gitDir)) return 'not-run';
   const listing = await run(cwd, configListingArgv(gitDir, workTree), 10_000);
-  const named = listing === null ? null : namedInListing(listing, found);
-  if (!named) return null;
+  if (listing === null) return 'no-answer';
+  const named = namedInListing(listing, found);
+  if (!named) return 'not-run';
   const { filters, protocols, files } = named;
   const config = overrides([...filters], [...protocols]);
-  if (!config) return null;
+  if (!config) return 'not-run';
   // git prints real paths; the changed paths are made relative to the caller's folder, spelled as the caller spells it.
   const top = realOrNull(dirs.top) === realOrNull(workTree) ? dirs.top : workTree;
   // git expands `~/`, and opens a relative path from the work tree's top, where it runs.
@@ -245,7 +255,8 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
     filters: [...filters],
     protocols: [...protocols],
     config,
-    named: files.map(abs),
+    // An empty value names no file (git reads none).
+    named: files.filter((f) => f !== '').map(abs),
   };
 }
 
@@ -313,14 +324,20 @@ export async function safeRepo(cwd: string): Promise<SafeRepo | null> {
 }
 
 async function safeRepoOf(cwd: string, dirs: GitDirs): Promise<SafeRepo | null> {
+  const repo = await safeRepoOrWhy(cwd, dirs);
+  return typeof repo === 'string' ? null : repo;
+}
+
+/** `safeRepoOf`, or why there is none. */
+async function safeRepoOrWhy(cwd: string, dirs: GitDirs): Promise<SafeRepo | GitAbsence> {
   const key = `${path.resolve(cwd)}\0${dirs.gitDir}\0${dirs.commonDir}`;
   const known = repoCache.get(key);
   if (known && known.files.every(([f, id]) => fileIdentity(f) === id)) return known.repo;
   const head = path.join(dirs.gitDir, 'HEAD');
   const identities: Array<[string, string]> = [[head, fileIdentity(head)]];
   const found = await readRepoConfig(dirs, identities);
-  const repo = found && (await askGit(cwd, dirs, found));
-  if (!repo) return null;
+  const repo = typeof found === 'string' ? found : await askGit(cwd, dirs, found);
+  if (typeof repo === 'string') return repo;
   if (repoCache.size >= REPO_CACHE_MAX) repoCache.delete(repoCache.keys().next().value as string);
   repoCache.set(key, { files: identities, repo });
   return repo;
@@ -527,9 +544,12 @@ function readsOnlyFiles(repo: SafeRepo): boolean {
     path.join(repo.commonDir, 'objects', 'info', 'alternates'),
     ...repo.named,
   ];
+  // A FIFO holds git; a device other than the null device (git reading /dev/zero never ends) too. A
+  // folder or a socket fails git's open or read at once.
   return files.every((f) => {
     const st = statOrNullSync(f);
-    return st === null || st.isFile();
+    if (!st || st.isFile() || st.isDirectory() || st.isSocket()) return true;
+    return !st.isFIFO() && realOrNull(f) === os.devNull;
   });
 }
 
@@ -577,13 +597,15 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
   absences.delete(root);
   const dirs = await discoverGitDirs(root);
   if (dirs === REFUSED) return absent('not-run');
+  if (dirs === INVALID) return absent('no-answer');
   if (!dirs) return absent('not-a-repository');
   const known = statusCache.get(root);
   if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir) return known;
   const at = Date.now();
   if (!currentGitProgram()) return absent('no-git');
-  const repo = await safeRepoOf(root, dirs);
-  if (!repo || !readsOnlyFiles(repo)) return absent('not-run');
+  const repo = await safeRepoOrWhy(root, dirs);
+  if (typeof repo === 'string') return absent(repo);
+  if (!readsOnlyFiles(repo)) return absent('not-run');
   const argv = argvOf(repo, [
     'status',
     '--porcelain=v2',

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readRegularFile, readTextFile } from '../files/fsread';
-import { discoverGitDirs, REFUSED } from './dirs';
+import { discoverGitDirs, INVALID, REFUSED } from './dirs';
 
 /** An index larger than this is not read (the answer is then "not known"). */
 const INDEX_MAX_BYTES = 256 * 1024 * 1024;
@@ -153,7 +153,7 @@ export function ewahHas(buf: Buffer, off: number, bit: number): boolean | null {
 export async function gitTracks(file: string): Promise<boolean | null> {
   try {
     const repo = await discoverGitDirs(path.dirname(file));
-    if (repo === REFUSED) return null;
+    if (repo === REFUSED || repo === INVALID) return null;
     if (!repo) return false;
     const rel = path.relative(repo.top, file).split(path.sep).join('/');
     const index = path.join(repo.gitDir, 'index');

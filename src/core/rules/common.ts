@@ -324,11 +324,11 @@ export function noGitFacts(ws: Workspace, notRepo: Msg): Msg {
   switch (ws.gitAbsence()) {
     case 'not-run':
       return t(
-        "No git facts: git is not run on this repository (a FIFO in its git dir or config, more config files or filters than it is run with, or a config git reads otherwise than it was checked). The README's Security section says what stops it.",
+        "No git facts: git is not run on this repository (a FIFO at its config, HEAD, index or another file git opens first, more config files or filters than it is run with, or a config git reads otherwise than it was checked). The README's Security section says what stops it.",
       );
     case 'no-answer':
       return t(
-        'No git facts: git failed or did not answer within 10 s here (a FIFO named .gitignore or .gitattributes in the work tree holds it). Run git status to see why.',
+        'No git facts: git failed here, or did not answer within 10 s. Run git status in this folder to see why.',
       );
     case 'no-git':
       return t('No git facts: no git program was found on an absolute folder of PATH. Install git or add its folder.');
