@@ -6,6 +6,8 @@ export interface Io {
   stderr: (s: string) => void;
   /** Read all of standard input ('' when it is a terminal or closed). */
   stdin: () => Promise<string>;
+  /** Whether what `stdin` gave was cut at its limit (only the first part of a longer input). */
+  stdinCut?: () => boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
@@ -77,6 +79,8 @@ export function processIo(): Io {
     stdout: (s) => writeFd(1, line(s)),
     stderr: (s) => writeFd(2, line(s)),
     stdin: () => readStdin(),
+    // This module's own flag, passed on: a part of the hook script that reads the flag from a copy of its own would find it unset.
+    stdinCut: stdinWasCut,
     env: process.env,
     // '' when the working directory is gone: hotMain says so before any command runs.
     cwd: cwdOrNull() ?? '',
@@ -185,6 +189,15 @@ function textOf(chunks: Buffer[]): string {
   return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
+/** The most of standard input `readStdin` keeps. */
+export const STDIN_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Whether the last `readStdin` got more than it keeps (what it gave is only the first part). */
+let stdinCut = false;
+export function stdinWasCut(): boolean {
+  return stdinCut;
+}
+
 /**
  * Read stdin to the end, at most `max` bytes ('' from a terminal, /dev/null or a closed descriptor),
  * giving up after `timeoutMs` of waiting. What is there already is read at once (`readReady`); the
@@ -192,7 +205,7 @@ function textOf(chunks: Buffer[]): string {
  * without `process.stdin`, whose creation loads Node's stream and net modules. A non-blocking
  * descriptor that has nothing yet (EAGAIN) is asked again shortly.
  */
-export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<string> {
+export function readStdin(max = STDIN_MAX_BYTES, timeoutMs = 5000): Promise<string> {
   let st: fs.Stats;
   try {
     st = fs.fstatSync(0);
@@ -202,6 +215,7 @@ export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<stri
   if (st.isCharacterDevice() || st.isDirectory()) return Promise.resolve('');
   const chunks: Buffer[] = [];
   const ready = readReady(st, chunks, max);
+  stdinCut = ready.size > max;
   if (ready.ended) return Promise.resolve(textOf(chunks));
   return new Promise((resolve) => {
     let size = ready.size;
@@ -221,6 +235,7 @@ export function readStdin(max = 8 * 1024 * 1024, timeoutMs = 5000): Promise<stri
         if (err || n === 0) return done();
         size += n;
         if (size <= max) chunks.push(buf.subarray(0, n));
+        else stdinCut = true;
         next();
       });
     };

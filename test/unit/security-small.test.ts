@@ -497,3 +497,22 @@ test('hooks uninstall never removes a script edited after its plan was made (the
   await applyHooksPlan(plan);
   assert.equal(existsSync(path.join(dir, '.claude/settings.json')), false, 'the settings install created are gone');
 });
+
+test("a manual PreCompact payload over the hook's 8 MB input limit is stopped, not taken as malformed (which allows): CLI and hook script, through a pipe", () => {
+  const dir = s3Workspace();
+  const payload = JSON.stringify({
+    ...JSON.parse(preCompact(dir)),
+    custom_instructions: 'x'.repeat(9 * 1024 * 1024),
+  });
+  for (const script of [CLI, HOOK_SCRIPT]) {
+    const r = spawnSync(process.execPath, [script, 'hook', 'pre-compact'], {
+      input: payload,
+      encoding: 'utf8',
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    assert.equal(r.status, 2, `${path.basename(script)}: ${r.stderr}`);
+    assert.match(r.stderr, /^Compaction stopped: the hook's input was over 8 MB, so it was not read whole/);
+  }
+  assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /block \(input over 8 MB, not read whole\)/);
+});

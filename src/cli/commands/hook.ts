@@ -34,7 +34,13 @@ export async function runGuardHooks(args: string[], io: Io): Promise<number> {
   const { root, bad } = rootOpt(rest.filter((a) => a !== '--codex'));
   try {
     if (which === 'pre-compact') {
-      const d = await preCompactGuard(stdin, { env: io.env, cwd: io.cwd, root, agent: codex ? 'codex' : 'claude' });
+      const d = await preCompactGuard(stdin, {
+        env: io.env,
+        cwd: io.cwd,
+        root,
+        agent: codex ? 'codex' : 'claude',
+        inputTooLarge: io.stdinCut?.() ?? false,
+      });
       if (!d.allow) {
         if (codex) {
           io.stdout(codexBlock(d.reason));

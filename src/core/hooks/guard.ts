@@ -4,6 +4,7 @@
  *
  * 1. malformed stdin, a payload of another event, an internal error, or a marker that exists but
  *    cannot be read (permission, I/O error: not "missing") → allow (never trap the user), logged;
+ *    input over the reader's limit (8 MB, cut) → block: no automatic compaction sends that much;
  * 2. `trigger` `auto` → allow (only manual compactions are guarded);
  * 3. `nothing-to-preserve` in the shared marker or in this session's marker → allow;
  * 4. no usable marker → block (a shared marker signed by another valid session id is not used, nor
@@ -48,6 +49,7 @@ export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
 
 export type GuardRule =
   | 'malformed'
+  | 'too-large'
   | 'not-precompact'
   | 'error'
   | 'marker-error'
@@ -90,6 +92,8 @@ export interface GuardOptions extends HookRunOptions {
   noGit?: boolean;
   /** The client that runs the hook (its name in the words; default Claude Code). */
   agent?: 'claude' | 'codex';
+  /** The hook's input was longer than the reader takes: what was read is only its first part. */
+  inputTooLarge?: boolean;
 }
 
 /** How the user runs the CLI in this workspace: the installed hook script when there is one (Claude Code's first, then Codex's). */
@@ -200,9 +204,23 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
   const { env, now, parsed, root } = hookRun(stdin, opts);
   let d: GuardDecision;
   try {
-    d = parsed.ok
-      ? await decide(parsed.payload, root, env, now, opts)
-      : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
+    // Input cut at the reader's limit is no malformed payload (which allows): a manual /compact with
+    // instructions that long would otherwise go through unguarded.
+    d = opts.inputTooLarge
+      ? block(
+          'too-large',
+          root,
+          null,
+          null,
+          [
+            "Compaction stopped: the hook's input was over 8 MB, so it was not read whole, and the guard decides nothing from a part of it.",
+            '1. Run /compact again with shorter instructions (what you type after /compact).',
+          ].join('\n'),
+          'block (input over 8 MB, not read whole)',
+        )
+      : parsed.ok
+        ? await decide(parsed.payload, root, env, now, opts)
+        : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
   } catch (err) {
     d = allow('error', root, null, null, `allow (internal error: ${(err as Error)?.message ?? String(err)})`);
   }
