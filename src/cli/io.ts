@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { MAY_BE_FORMAT, withoutFormat } from '../core/markdown/format-chars';
+import { asShown, MAY_BE_FORMAT } from '../core/markdown/format-chars';
 /** What a CLI command talks to: streams, environment, clock. Tests pass their own. */
 export interface Io {
   stdout: (s: string) => void;
@@ -35,20 +35,13 @@ const line = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
  * whole, then every other control character (C0 but newline and tab, DEL, C1) dropped, and every
  * format character (Unicode Cf: bidi overrides and isolates, zero-width characters, tags) and line or
  * paragraph separator dropped. Ledger text is repository content: it must not move the cursor,
- * retitle the window, write a hyperlink, or show text in another order than it is stored.
+ * retitle the window, write a hyperlink, or show text in another order than it is stored. The same
+ * removal (`asShown`) is what the secret masker reads a line as, so what is printed is what was masked.
  */
 export function terminalSafe(s: string): string {
-  // Every escape sequence starts with a control character (ESC, or C1's OSC).
-  if (CONTROL.test(s))
-    s = s
-      .replace(/\u001b\[[\u0030-\u003f]{0,64}[\u0020-\u002f]{0,16}[\u0040-\u007e]?/g, '')
-      .replace(/(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)?/g, '')
-      .replace(/\u001b[\u0020-\u002f]{0,16}[\u0030-\u007e]?/g, '')
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-  return withoutFormat(s);
+  return asShown(s);
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 // The gate of `withoutFormat`, which regex-gates.test.ts checks against every code point.
 export { MAY_BE_FORMAT };
 

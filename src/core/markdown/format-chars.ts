@@ -17,3 +17,33 @@ export const MAY_BE_FORMAT =
 export function withoutFormat(s: string): string {
   return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\u2028\u2029]/gu, '') : s;
 }
+
+/**
+ * The control characters a terminal does not show as text: C0 but tab and line feed, DEL, C1. A
+ * carriage return is one too (a text's lines are split at it first where lines matter). Every
+ * escape sequence starts with one (ESC, or C1's CSI and OSC).
+ */
+export const MAY_BE_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/**
+ * `s` without its escape sequences (CSI `ESC[…`, OSC `ESC]…BEL|ST`, other `ESC x`), each removed
+ * whole, and without every other control character (MAY_BE_CONTROL): what a terminal that is sent
+ * the text shows of it, and so what a secret with one of them inside (`ghp_AAAA\x01BBBB`,
+ * `AKIA…\x1b[0m…`) reads as. A sequence never takes in a space, a tab or a line break: the text on
+ * either side of white space stays apart (a list item's wrapped lines, joined by a space, cannot
+ * join two halves of a token), so removing them line by line gives what removing them from the
+ * whole text gives. Linear: every expression always matches where it starts and takes a bounded run.
+ */
+export function withoutControl(s: string): string {
+  if (!MAY_BE_CONTROL.test(s)) return s;
+  return s
+    .replace(/\u001b\[[\u0030-\u003f]{0,64}[\u0021-\u002f]{0,16}[\u0040-\u007e]?/g, '')
+    .replace(/(?:\u001b\]|\u009d)[^\u0007\u001b\u009c \t\n\r]{0,4096}(?:\u0007|\u001b\\|\u009c)?/g, '')
+    .replace(/\u001b[\u0021-\u002f]{0,16}[\u0030-\u007e]?/g, '')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** `s` as an output shows it: without escape sequences, control characters, format characters and separators. */
+export function asShown(s: string): string {
+  return withoutFormat(withoutControl(s));
+}

@@ -1,0 +1,83 @@
+/**
+ * Secrets an attack round (review 55) found shown raw, each case from its input, on the surfaces the
+ * review showed it on: a control character or an escape sequence inside a token (F1).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { maskSecrets } from '../../src/core/secrets/secrets';
+import { assertLinear, cli, fixtureCopy, gitInit, HOOK_SCRIPT } from './helpers';
+
+const A18 = 'A'.repeat(18);
+const B18 = 'B'.repeat(18);
+
+/** What each surface prints: status, check (text and --json), and the SessionStart hook after a compaction. */
+function surfaces(dir: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const args of [['status'], ['status', '--json'], ['check'], ['check', '--json']]) {
+    const r = cli([...args, '--root', dir]);
+    out.push([args.join(' '), r.stdout + r.stderr]);
+  }
+  const hook = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'session-start'], {
+    input: JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'compact', cwd: dir }),
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+    encoding: 'utf8',
+  });
+  out.push(['hook session-start', hook.stdout + hook.stderr]);
+  return out;
+}
+
+/** JSON output decoded (`\u0001` is the character again), then with its control characters taken out, as a reader joins it. */
+function joined(out: string): string {
+  const decoded = out.replace(/\\u00([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return decoded.replace(/\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+test('F1: a control character or an escape sequence inside a token does not hide it from the masker', () => {
+  const cases: Array<[string, string, string]> = [
+    [`deploy with ghp_${A18}\u0001${B18} now`, `ghp_${A18}`, `ghp_… (40 chars)`],
+    [`key AKIAABCDEFGH\u001b[0mIJKLMNOP end`, 'AKIAABCDEFGH', 'AKIA… (20 chars)'],
+    [`osc ghp_${A18}\u001b]8;;\u0007${B18} x`, `ghp_${A18}`, `ghp_… (40 chars)`],
+    [`del ghp_${A18}\u007f${B18}`, `ghp_${A18}`, `ghp_… (40 chars)`],
+    [`c1 ghp_${A18}\u009b${B18}`, `ghp_${A18}`, `ghp_… (40 chars)`],
+  ];
+  for (const [text, raw, masked] of cases) {
+    const r = maskSecrets(text);
+    assert.ok(!r.text.includes(raw), `${JSON.stringify(text)} -> ${JSON.stringify(r.text)}`);
+    assert.ok(r.text.includes(masked), JSON.stringify(r.text));
+    assert.equal(r.hits.length, 1, JSON.stringify(text));
+  }
+  // A line without a secret keeps its characters (the terminal removes them when it prints).
+  assert.equal(maskSecrets('plain \u001b[31mred\u001b[0m text').text, 'plain \u001b[31mred\u001b[0m text');
+  // An escape sequence never takes in white space: the two halves of a list item's wrapped lines stay apart.
+  const wrapped = `- deploy ghp_${A18}\u001b]\n  \u0007${B18}`;
+  assert.equal(maskSecrets(wrapped).text, wrapped);
+  // Linear in the input, escape sequences and control characters everywhere.
+  const unit = `ghp_${A18}\u001b]0;t\u0007\u0001\u001b[1m${B18} `;
+  assertLinear('maskSecrets, control characters', (s) => maskSecrets(s), unit.repeat(2000), unit.repeat(8000));
+  const open = `x\u001b]${'y'.repeat(50)}`;
+  assertLinear('maskSecrets, open OSC sequences', (s) => maskSecrets(s), open.repeat(2000), open.repeat(8000));
+});
+
+test('F1: status, check (text and --json) and the SessionStart hook show no token with a control character inside', () => {
+  const dir = fixtureCopy('s0/good');
+  const ledger = path.join(dir, '.agents/session_ledger.md');
+  writeFileSync(
+    ledger,
+    readFileSync(ledger, 'utf8').replace(
+      '### Now\n',
+      `### Now\n- deploy with ghp_${A18}\u0001${B18} then AKIAABCDEFGH\u001b[0mIJKLMNOP and DB_PASSWORD=Qz7#wR4\u007f$xk9!Lm\n` +
+        `- wrapped ghp_${A18}\u001b]\n  \u0007${B18} end\n`,
+    ),
+  );
+  gitInit(dir);
+  for (const [what, out] of surfaces(dir)) {
+    const shown = joined(out);
+    for (const raw of [`ghp_${A18}${B18}`, 'AKIAABCDEFGHIJKLMNOP', 'Qz7#wR4$xk9!Lm'])
+      assert.ok(!shown.includes(raw), `${what} shows ${raw}: ${out}`);
+    assert.ok(!out.includes(`ghp_${A18}\\u0001`) && !out.includes(`ghp_${A18}\u0001`), `${what}: ${out}`);
+    assert.match(out, /ghp_… \(40 chars\)/, `${what} shows the masked form`);
+  }
+});
