@@ -1,6 +1,7 @@
 /**
  * Secrets an attack round (review 55) found shown raw, each case from its input, on the surfaces the
- * review showed it on: a control character or an escape sequence inside a token (F1).
+ * review showed it on: a control character or an escape sequence inside a token (F1), a token in a
+ * value git gives (F8).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { maskSecrets } from '../../src/core/secrets/secrets';
-import { assertLinear, cli, fixtureCopy, gitInit, HOOK_SCRIPT } from './helpers';
+import { assertLinear, cli, fixtureCopy, git, gitInit, HOOK_SCRIPT } from './helpers';
 
 const A18 = 'A'.repeat(18);
 const B18 = 'B'.repeat(18);
@@ -80,4 +81,23 @@ test('F1: status, check (text and --json) and the SessionStart hook show no toke
     assert.ok(!out.includes(`ghp_${A18}\\u0001`) && !out.includes(`ghp_${A18}\u0001`), `${what}: ${out}`);
     assert.match(out, /ghp_… \(40 chars\)/, `${what} shows the masked form`);
   }
+});
+
+test("F8: a token in what git gives (the branch name, a changed file's name) is masked where a check shows it", () => {
+  const K36 = 'K'.repeat(36);
+  const dir = fixtureCopy('s3/good');
+  gitInit(dir);
+  git(dir, 'checkout', '-qb', `deploy-ghp_${K36}`);
+  // An uncommitted file named with a token, with a `defer:` marker: work-explained and debt name it.
+  writeFileSync(path.join(dir, `ghp_${K36}.js`), 'x\n// defer: later\n');
+  const outs: Array<[string, string]> = [];
+  for (const args of [['check'], ['check', '--json'], ['status'], ['status', '--json'], ['checkpoint']]) {
+    const r = cli([...args, '--root', dir]);
+    outs.push([args.join(' '), r.stdout + r.stderr]);
+  }
+  for (const [what, out] of outs) assert.ok(!out.includes(K36), `${what} shows the token: ${out}`);
+  const check = outs[0][1];
+  assert.match(check, /the branch is deploy-ghp_… \(40 chars\), the handoff says main/);
+  assert.match(check, /work-explained .*e\.g\. ghp_… \(40 chars\)\.js/);
+  assert.match(check, /debt .*ghp_… \(40 chars\)\.js:2 "later"/);
 });

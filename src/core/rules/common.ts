@@ -14,7 +14,7 @@ import {
   isVagueAction,
   plainText,
 } from '../markdown/text';
-import { findSecrets } from '../secrets/secrets';
+import { findSecrets, maskSecrets } from '../secrets/secrets';
 import type { Workspace } from '../model/workspace';
 
 export interface Loc {
@@ -379,8 +379,10 @@ export async function checkWorkExplained(
     return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });
   const text = docs.map((d) => d.text).join('\n');
   const named = g.changed.find((p) => text.includes(p) || text.includes(p.split('/').pop() ?? p));
+  // The changed paths come from git and are shown: with their secrets masked, as the documents' text is.
+  const shown = (p: string) => maskSecrets(p).text;
   if (named)
-    return mk(system, 'work-explained', 'warn', true, t('Uncommitted work is explained (names {0}).', named), {
+    return mk(system, 'work-explained', 'warn', true, t('Uncommitted work is explained (names {0}).', shown(named)), {
       path: homeRel,
     });
   const inProgress =
@@ -397,7 +399,7 @@ export async function checkWorkExplained(
       : t(
           '{0} uncommitted change(s) (e.g. {1}) that the document does not mention.',
           g.changed.length,
-          g.changed.slice(0, 3).join(', '),
+          g.changed.slice(0, 3).map(shown).join(', '),
         ),
     { path: homeRel },
     t('Name the changed files and what state they are in, so the next session knows what the diff is.'),

@@ -139,19 +139,20 @@ export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]>
   const hint = debt.ok
     ? t('Add its row to {0} (where, what / ceiling, upgrade when, status), or name its DEBT id in the marker.', DEBT)
     : t('Create {0} with a row for it (where, what / ceiling, upgrade when, status).', DEBT);
-  const out = missing
-    .slice(0, NAMED)
-    .map((m) =>
-      mk(
-        'S3',
-        'debt',
-        'warn',
-        false,
-        t('`defer:` marker without a line in {0}: {1}:{2} "{3}".', DEBT, m.path, m.line, clip(m.text, 80)),
-        { path: m.path, line: m.line },
-        hint,
-      ),
+  const out = missing.slice(0, NAMED).map((m) => {
+    // A changed file's path comes from git: shown (in the text and as the location) with its secrets
+    // masked, as a state file's path from a document's text is.
+    const shown = maskSecrets(m.path).text;
+    return mk(
+      'S3',
+      'debt',
+      'warn',
+      false,
+      t('`defer:` marker without a line in {0}: {1}:{2} "{3}".', DEBT, shown, m.line, clip(m.text, 80)),
+      { path: shown, line: m.line },
+      hint,
     );
+  });
   if (missing.length > NAMED)
     out.push(
       mk(
