@@ -1,7 +1,7 @@
 /**
  * Secrets an attack round (review 55) found shown raw, each case from its input, on the surfaces the
  * review showed it on: a control character or an escape sequence inside a token (F1), a token in a
- * value git gives (F8).
+ * value git gives (F8), a secret whose value YAML takes from the line below its key (F9).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,4 +100,32 @@ test("F8: a token in what git gives (the branch name, a changed file's name) is 
   assert.match(check, /the branch is deploy-ghp_… \(40 chars\), the handoff says main/);
   assert.match(check, /work-explained .*e\.g\. ghp_… \(40 chars\)\.js/);
   assert.match(check, /debt .*ghp_… \(40 chars\)\.js:2 "later"/);
+});
+
+test('F9: a secret whose value YAML takes from the next line (a tag, an anchor, a comment, an explicit key) is masked and found', () => {
+  const dir = fixtureCopy('s0/good');
+  const yml = path.join(dir, '.agents.yml');
+  const values = ['Qz7#wR4$xk9!Lm2pA', 'Rb8#vT5$yj0!Np3qB', 'Sc9#uU6$zi1!Oq4rC', 'Td0#tV7$ah2!Pr5sD'];
+  writeFileSync(
+    yml,
+    readFileSync(yml, 'utf8') +
+      `  password: !!str\n    ${values[0]}\n  api_key: &k\n    ${values[1]}\n` +
+      `  db_password:   # the prod one\n    ${values[2]}\n  ? secret_key\n  : ${values[3]}\n`,
+  );
+  gitInit(dir);
+  for (const args of [['status'], ['status', '--json'], ['check'], ['check', '--json']]) {
+    const out = cli([...args, '--root', dir]);
+    for (const v of values) assert.ok(!(out.stdout + out.stderr).includes(v), `${args.join(' ')} shows ${v}`);
+  }
+  const check = cli(['check', '--root', dir]).stdout;
+  assert.doesNotMatch(check, /No secrets found/);
+  const lines = readFileSync(yml, 'utf8').split('\n');
+  for (const v of values) {
+    const line = lines.findIndex((l) => l.includes(v)) + 1;
+    assert.match(
+      check,
+      new RegExp(`no-secrets .*\\.agents\\.yml:${line} \\(… \\(17 chars\\)\\)`),
+      `${v} at line ${line}`,
+    );
+  }
 });

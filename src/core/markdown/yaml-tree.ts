@@ -18,7 +18,7 @@
  */
 import type { Document, LineCounter, Node as LibNode } from 'yaml';
 import { parseYamlDocument, yamlLib } from './yaml';
-import { maskSecrets } from '../secrets/secrets';
+import { maskSecrets, type SecretHit } from '../secrets/secrets';
 
 export interface YamlScalar {
   kind: 'scalar';
@@ -65,6 +65,11 @@ export interface YamlTree {
   root: YamlNode | null;
   /** The document as plain data, or why it cannot be (an alias bomb …): never thrown. */
   readonly data: { value: unknown; error: string | null };
+  /**
+   * Secrets found in what YAML decoded (`masked`), which the text masker, run on the text before it
+   * was parsed, did not see: their lines are the YAML text's (1-based). None for plain YAML.
+   */
+  readonly secrets: readonly SecretHit[];
 }
 
 /** The value node at `key` of a mapping (the first pair whose scalar key equals it), as the library's `get(key, true)`. */
@@ -97,20 +102,45 @@ export function yamlValue(node: YamlNode | undefined): unknown {
 /** Read `text` as a YAML document; `uniqueKeys` (default true) makes a repeated key an error, as the library's check does. */
 export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): YamlTree {
   const plain = readPlainYaml(text);
-  if (plain) return { error: null, root: plain.root, data: { value: plain.data, error: null } };
+  if (plain) return { error: null, root: plain.root, data: { value: plain.data, error: null }, secrets: [] };
   return libraryTree(text, options.uniqueKeys !== false);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The library's document as the tree
 
+/** A key that may name a secret: it holds one of the words every secret's name holds. */
+const SECRET_NAME = /key|token|secret|passw/i;
+
 /**
  * A string as the model may hold it: secrets masked. The text was masked before it was parsed, but the
  * library decodes what a quoted scalar spells with escapes (`\x61`, `\u0061`, a line continued with
- * a backslash), which can put a secret back together.
+ * a backslash), which can put a secret back together; and YAML takes a key's value from the lines
+ * below it in forms the line masker does not take for a key that ends its line (a tag `password:
+ * !!str`, an anchor `api_key: &k`, a comment `db_password:   # …`, an explicit key `? secret_key` /
+ * `: …`). So a value under a key is masked as the decoded pair `key: value` is, written on one line
+ * and with the value on the next line (the rules the text masker applies to either), whatever form
+ * the YAML gave it.
  */
-function masked(v: unknown): unknown {
-  return typeof v === 'string' ? maskSecrets(v).text : v;
+function maskedWithHits(v: string, key?: unknown): { text: string; hits: SecretHit[] } {
+  if (typeof key !== 'string' || !SECRET_NAME.test(key)) return maskSecrets(v);
+  const name = maskSecrets(key).text;
+  const hits: SecretHit[] = [];
+  let text = v;
+  for (const sep of [': ', ':\n']) {
+    const r = maskSecrets(`${name}${sep}${text}`);
+    // The key's name (already masked) is the same text before and after: only the value changed.
+    if (!r.text.startsWith(`${name}${sep}`)) return maskSecrets(v);
+    text = r.text.slice(name.length + sep.length);
+    // Lines counted from the value's first line.
+    const below = sep.includes('\n') ? 1 : 0;
+    for (const h of r.hits) hits.push({ ...h, line: Math.max(1, h.line - below) });
+  }
+  return { text, hits };
+}
+
+function masked(v: unknown, key?: unknown): unknown {
+  return typeof v === 'string' ? maskedWithHits(v, key).text : v;
 }
 
 /** `masked` on every string of plain data (mappings, sequences), without recursion. */
@@ -124,14 +154,14 @@ function maskedData(v: unknown): unknown {
     seen.add(o);
     if (o instanceof Map) {
       for (const [k, x] of o) {
-        if (typeof x === 'string') o.set(k, masked(x));
+        if (typeof x === 'string') o.set(k, masked(x, k));
         else if (typeof x === 'object' && x !== null) todo.push(x);
       }
       continue;
     }
     for (const k of Object.keys(o)) {
       const x = (o as Record<string, unknown>)[k];
-      if (typeof x === 'string') (o as Record<string, unknown>)[k] = masked(x);
+      if (typeof x === 'string') (o as Record<string, unknown>)[k] = masked(x, k);
       else if (typeof x === 'object' && x !== null) todo.push(x);
     }
   }
@@ -147,10 +177,10 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     return r ? lc.linePos(r[0]).line : null;
   };
   // Children are turned into the tree when a reader asks for them: a deep document costs nothing unread.
-  const node = (n: unknown): YamlNode | null => {
+  const node = (n: unknown, key?: unknown): YamlNode | null => {
     if (n === null || n === undefined) return null;
     const line = lineAt(n);
-    if (isScalar(n)) return { kind: 'scalar', value: masked(n.value), line };
+    if (isScalar(n)) return { kind: 'scalar', value: masked(n.value, key), line };
     if (isMap(n)) {
       let pairs: YamlPair[] | undefined;
       return {
@@ -162,7 +192,7 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
             keyIsScalar: isScalar(p.key),
             keyText: masked(String((p.key as { value?: unknown } | null)?.value ?? p.key)) as string,
             keyLine: lineAt(p.key),
-            value: node(p.value),
+            value: node(p.value, isScalar(p.key) ? p.key.value : undefined),
           })));
         },
       };
@@ -179,6 +209,31 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     }
     return { kind: 'other', line };
   };
+  /** The secrets in every decoded string (keys, values under their keys, sequence items), aliases not followed. */
+  const secretsOf = (): SecretHit[] => {
+    const out: SecretHit[] = [];
+    const add = (v: unknown, n: unknown, key?: unknown) => {
+      if (typeof v !== 'string') return;
+      const line = lineAt(n) ?? 1;
+      for (const h of maskedWithHits(v, key).hits) out.push({ ...h, line: line + h.line - 1 });
+    };
+    const todo: unknown[] = [doc.contents];
+    while (todo.length) {
+      const n = todo.pop();
+      if (isScalar(n)) add(n.value, n);
+      else if (isMap(n))
+        for (const p of n.items) {
+          const key = isScalar(p.key) ? p.key.value : undefined;
+          if (isScalar(p.key)) add(key, p.key);
+          else if (p.key) todo.push(p.key);
+          if (isScalar(p.value)) add(p.value.value, p.value, key);
+          else if (p.value) todo.push(p.value);
+        }
+      else if (isSeq(n)) for (const it of n.items) todo.push(it);
+    }
+    return out;
+  };
+  let secrets: SecretHit[] | undefined;
   const e = doc.errors[0];
   let data: YamlTree['data'] | undefined;
   return {
@@ -193,6 +248,9 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
         }
       }
       return data;
+    },
+    get secrets() {
+      return (secrets ??= secretsOf());
     },
   };
 }

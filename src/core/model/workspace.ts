@@ -18,7 +18,7 @@ import {
 import type { GitAbsence, GitInfo, GitReader, GitRun } from '../git/git';
 import { installChanges } from '../hooks/install-edits';
 import { parseMarkdown, type MdOutline } from '../markdown/markdown';
-import { maskSecrets } from '../secrets/secrets';
+import { maskSecrets, type SecretHit } from '../secrets/secrets';
 import { finding, t, type Msg } from './messages';
 import type { DocRole, Finding, NotOurs, NotReadWhy, Section, StateDoc, SystemId, WorkspaceReport } from './model';
 
@@ -77,6 +77,11 @@ export function allRules(o: EvaluateOptions): boolean {
 export interface ParsedContent {
   sections: Section[];
   meta?: Record<string, unknown>;
+  /**
+   * Secrets the parser found in what it decoded (a YAML value taken from the lines below its key, an
+   * escape), which the text masker did not see: added to the document's `secrets`, so no-secrets names them.
+   */
+  secrets?: readonly SecretHit[];
 }
 
 /** Turn a read failure into the finding a damaged document carries. */
@@ -435,6 +440,7 @@ export class Workspace {
         const parsed = parse(text, this.outline(text));
         doc.sections = parsed.sections;
         doc.meta = { ...parsed.meta, ...extraMeta };
+        if (parsed.secrets?.length) doc.secrets = [...hits, ...parsed.secrets];
       } catch (err) {
         doc.findings.push(
           finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))),

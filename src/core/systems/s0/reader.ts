@@ -221,16 +221,18 @@ export function parseAgentsYml(text: string): ParsedContent {
     return { sections: [], meta };
   }
   const root = ydoc.root;
+  // What YAML decoded holds secrets the text did not show (a value on the line below its key): no-secrets names them.
+  const secrets = ydoc.secrets;
   if (root !== null && root.kind !== 'map') {
     issues.push({ kind: 'not-mapping' });
     meta.broken = true;
-    return { sections: [], meta };
+    return { sections: [], meta, secrets };
   }
   const data = ydoc.data;
   if (data.error) {
     issues.push({ kind: 'unreadable', error: data.error });
     meta.broken = true;
-    return { sections, meta };
+    return { sections, meta, secrets };
   }
   const js = (data.value ?? {}) as Record<string, unknown>;
   const session = js.session;
@@ -265,7 +267,7 @@ export function parseAgentsYml(text: string): ParsedContent {
       issues.push({ kind: 'ledger-path-not-path', line: sessionLine });
     }
   }
-  return { sections, meta };
+  return { sections, meta, secrets };
 }
 
 export function configOf(doc: StateDoc | null): S0Config {
