@@ -14,7 +14,12 @@ import { parseDocument } from 'yaml';
 import { parseAgentsYml } from '../../src/core/systems/s0/reader';
 import { parseManifest } from '../../src/core/systems/s2/reader-ledger';
 import { parseCheckpoint } from '../../src/core/systems/s4/reader-state';
-import { parseYamlDocument } from '../../src/core/markdown/yaml';
+import { MAX_ALIASES, parseYamlDocument } from '../../src/core/markdown/yaml';
+import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
+import { snapshotProblems } from '../../src/core/systems/s1/rules';
+import { s4Findings } from '../../src/core/systems/s4/rules';
+import type { StateDoc } from '../../src/core/model/model';
+import { withLedgerOn } from '../../src/core/systems/s0/enable';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { evaluate } from '../../src/core/report/evaluate';
 import { assertLinear as assertCpuLinear, workspace } from './helpers';
@@ -167,4 +172,59 @@ test('a duplicate key is the same error, at the same line, as the library report
   }
   const r = parseAgentsYml('session:\n  ledger: true\n  ledger: false\n');
   assert.deepEqual(r.meta?.issues, [{ kind: 'yaml-error', line: 3, error: 'Map keys must be unique' }]);
+});
+
+/** `n` scalar anchors, each aliased 90 times (under the library's own per-anchor limit of 100): 90·n aliases. */
+const aliasedAnchors = (n: number) => {
+  const names = Array.from({ length: n }, (_, i) => `a${i.toString(36)}`);
+  return `session:\n  ledger: true\nx: [${names.map((a) => `&${a} 1`).join(',')}]\ny: [${names.flatMap((a) => Array(90).fill(`*${a}`)).join(',')}]\n`;
+};
+
+test('aliases: every YAML reader is linear in them (CPU time at 60 and 240 anchors, each aliased 90 times), past the limit refused', () => {
+  // The library resolves an alias by a scan of every anchor and alias before it: 21,600 aliases cost 16 times 5,400.
+  const snapshot = (yaml: string) =>
+    `# Handoff\n\n<!-- state-snapshot v1 -->\n\`\`\`yaml\n${yaml}\`\`\`\n\n## What to do now\n1. Ship it.\n`;
+  const frontMatter = (yaml: string) => `---\n${yaml}---\n# Checkpoint\n`;
+  for (const [name, parse, wrap] of [
+    ['.agents.yml', (t: string) => parseAgentsYml(t), (y: string) => y],
+    ['context-manifest.yaml', (t: string) => parseManifest(t), (y: string) => y],
+    ['S1 snapshot block', (t: string) => readSnapshot(parseMarkdown(t)), snapshot],
+    ['S4 front matter', (t: string) => parseCheckpoint(t, parseMarkdown(t)), frontMatter],
+    ['enabling the ledger', (t: string) => withLedgerOn(t), (y: string) => y],
+  ] as const)
+    assertCpuLinear(name, parse, wrap(aliasedAnchors(60)), wrap(aliasedAnchors(240)));
+  // Refused in the tool's words (a finding of each reader's own), not resolved, and never thrown; at the limit, read as before.
+  const over = aliasedAnchors(2);
+  assert.deepEqual(parseAgentsYml(over).meta?.issues, [{ kind: 'too-many-aliases', aliases: 180 }]);
+  const snap = readSnapshot(parseMarkdown(snapshot(over)))?.info;
+  assert.deepEqual([snap?.shape, snap?.aliases], ['unreadable', 180]);
+  assert.match(snapshotProblems(snap!)[0].message.id, /^state-snapshot v1: the block holds \{0\} YAML aliases/);
+  const fm = parseMarkdown(frontMatter(over));
+  const [front] = s4Findings({ meta: parseCheckpoint(frontMatter(over), fm).meta } as unknown as StateDoc);
+  assert.deepEqual(
+    [front.messageId, front.args],
+    [
+      "The checkpoint's YAML front matter holds {0} YAML aliases (`*name`), more than the {1} read; it is not read.",
+      ['180', '100'],
+    ],
+  );
+  const at = `session:\n  ledger: &t true\nu: &u 1\nx: [${Array(MAX_ALIASES / 2)
+    .fill('*t, *u')
+    .join(',')}]\n`;
+  assert.deepEqual(parseAgentsYml(at).meta?.issues, []);
+  assert.equal((parseAgentsYml(at).meta?.session as { ledger: unknown }).ledger, true);
+});
+
+test('status on an .agents.yml with more aliases than are resolved: a blocking finding that says so and what to do', async () => {
+  const dir = workspace({ '.agents.yml': aliasedAnchors(2), '.agents/session_ledger.md': '# Session Ledger\n' });
+  const s0 = (await evaluate(dir, { noGit: true })).systems.find((s) => s.id === 'S0');
+  const config = s0?.checks.find((c) => c.id === 'config');
+  assert.deepEqual(
+    [config?.severity, config?.message, config?.hint],
+    [
+      'block',
+      '.agents.yml holds 180 YAML aliases (`*name`), more than the 100 read in one file; the checkpoint cannot read session.ledger.',
+      'Write the values out in place of the aliases; keep at most 100.',
+    ],
+  );
 });

@@ -17,7 +17,7 @@
  * times: time is linear in the text.
  */
 import type { Document, LineCounter, Node as LibNode } from 'yaml';
-import { parseYamlDocument, yamlLib } from './yaml';
+import { aliasCount, MAX_ALIASES, parseYamlDocument, yamlLib } from './yaml';
 import { maskSecrets, type SecretHit } from '../secrets/secrets';
 
 export interface YamlScalar {
@@ -63,8 +63,11 @@ export interface YamlTree {
   error: { message: string; line: number } | null;
   /** The document's top node (null for an empty document). */
   root: YamlNode | null;
-  /** The document as plain data, or why it cannot be (an alias bomb …): never thrown. */
-  readonly data: { value: unknown; error: string | null };
+  /**
+   * The document as plain data, or why it cannot be (an alias bomb …): never thrown. `aliases`: the
+   * document holds more than MAX_ALIASES aliases, this many, and is not resolved (readers say so in words of their own).
+   */
+  readonly data: { value: unknown; error: string | null; aliases?: number };
   /**
    * Secrets found in what YAML decoded (`masked`), which the text masker, run on the text before it
    * was parsed, did not see: their lines are the YAML text's (1-based). None for plain YAML.
@@ -241,6 +244,14 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     root: node(doc.contents as LibNode | null),
     get data() {
       if (!data) {
+        // More aliases than MAX_ALIASES are refused before the library resolves them (its resolution is quadratic).
+        const aliases = aliasCount(doc);
+        if (aliases > MAX_ALIASES)
+          return (data = {
+            value: null,
+            error: `${aliases} aliases, over the limit of ${MAX_ALIASES}`,
+            aliases,
+          });
         try {
           data = { value: maskedData(doc.toJS()), error: null };
         } catch (err) {

@@ -6,6 +6,10 @@
  * the same rule is applied here with one set of keys per mapping: a scalar key whose value
  * equals an earlier scalar key's value (`===`, as the library compares them) is the library's
  * own "Map keys must be unique" error, at that key.
+ *
+ * Aliases are bounded the same way: the library resolves each alias (`*name`) by a scan of every
+ * anchor and alias before it (quadratic: 57,600 aliases in 234 KB cost 25 s), so a document holding
+ * more than MAX_ALIASES of them is not turned into data (`aliasCount`, one pass, before `toJS`).
  */
 import type { Document, DocumentOptions, ParseOptions, SchemaOptions, YAMLParseError } from 'yaml';
 
@@ -46,6 +50,26 @@ function duplicateKeys(doc: Document): YAMLParseError[] {
     else if (isAlias(node)) continue;
   }
   return errors;
+}
+
+/**
+ * The most aliases (`*name`) a document's data is resolved with. Settings files use a few; past
+ * this many the library's resolution (a scan of the document per alias) is refused, not run.
+ */
+export const MAX_ALIASES = 100;
+
+/** How many alias nodes the document holds (keys, values, items, the top node), in one pass without recursion. */
+export function aliasCount(doc: Document): number {
+  const { isAlias, isMap, isPair, isSeq } = yamlLib();
+  let n = 0;
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (isAlias(node)) n++;
+    else if (isMap(node) || isSeq(node)) for (const it of node.items) stack.push(it);
+    else if (isPair(node)) stack.push(node.key, node.value);
+  }
+  return n;
 }
 
 /**

@@ -199,7 +199,7 @@ export interface S0Config {
 
 /**
  * What is wrong in `.agents.yml`, as read: a YAML syntax error (its first line and document line),
- * a document that is not a mapping, data that cannot be read (why), a `session` that is not a
+ * a document that is not a mapping, data that cannot be read (why; more aliases than are resolved), a `session` that is not a
  * mapping, a `session.ledger_path` that is not a path (both at the `session:` line). Stored in
  * `meta.issues`; S0's checks say what each means.
  */
@@ -207,6 +207,7 @@ export type AgentsYmlIssue =
   | { kind: 'yaml-error'; line: number; error: string }
   | { kind: 'not-mapping' }
   | { kind: 'unreadable'; error: string }
+  | { kind: 'too-many-aliases'; aliases: number }
   | { kind: 'session-not-mapping'; line?: number }
   | { kind: 'ledger-path-not-path'; line?: number };
 
@@ -230,7 +231,11 @@ export function parseAgentsYml(text: string): ParsedContent {
   }
   const data = ydoc.data;
   if (data.error) {
-    issues.push({ kind: 'unreadable', error: data.error });
+    issues.push(
+      data.aliases !== undefined
+        ? { kind: 'too-many-aliases', aliases: data.aliases }
+        : { kind: 'unreadable', error: data.error },
+    );
     meta.broken = true;
     return { sections, meta, secrets };
   }

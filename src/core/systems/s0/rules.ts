@@ -4,6 +4,7 @@
  * files, and the config notes (switched off, older place). Reading is in `reader*.ts` beside it.
  */
 import { finding, t } from '../../model/messages';
+import { MAX_ALIASES } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
 import type { Check, Finding, Item, StateDoc } from '../../model/model';
@@ -188,6 +189,18 @@ export function configFindings(doc: StateDoc): Finding[] {
         );
       case 'unreadable':
         return finding('config', 'block', t('.agents.yml cannot be read: {0}.', i.error), 1);
+      case 'too-many-aliases':
+        return finding(
+          'config',
+          'block',
+          t(
+            '.agents.yml holds {0} YAML aliases (`*name`), more than the {1} read in one file; the checkpoint cannot read session.ledger.',
+            i.aliases,
+            MAX_ALIASES,
+          ),
+          1,
+          t('Write the values out in place of the aliases; keep at most {0}.', MAX_ALIASES),
+        );
       case 'session-not-mapping':
         return finding(
           'config',

@@ -61,6 +61,8 @@ export interface SnapshotInfo {
   /** The parse error's text ('yaml-error', 'unreadable') and line ('yaml-error'). */
   error: string | null;
   errorLine: number | null;
+  /** 'unreadable' because the block holds more than MAX_ALIASES aliases: how many. */
+  aliases?: number;
   /** `ts` as written ('' when absent). */
   ts: string;
   /** `ctx` with its word count and line; null when absent. */
@@ -181,6 +183,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   let shape: SnapshotShape = 'mapping';
   let error: string | null = null;
   let errorLine: number | null = null;
+  let aliases: number | undefined;
   let ts = '';
   let ctx: SnapshotInfo['ctx'] = null;
   const lists: Record<'next' | 'diff' | 'blocked', SnapshotList | null> = { next: null, diff: null, blocked: null };
@@ -198,6 +201,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   } else if (ydoc.data.error) {
     shape = 'unreadable';
     error = ydoc.data.error;
+    aliases = ydoc.data.aliases;
   } else {
     data = ydoc.data.value;
     const get = (k: string) => yamlGet(map, k);
@@ -267,6 +271,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     shape,
     error,
     errorLine,
+    ...(aliases !== undefined ? { aliases } : {}),
     ts,
     ctx,
     ...lists,

@@ -11,6 +11,7 @@ import { claudeHome } from '../../context/discovery';
 import { resumePrompt } from '../facts';
 import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './facts';
 import { said, t, type Msg } from '../../model/messages';
+import { MAX_ALIASES } from '../../markdown/yaml';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Check, Item, Section, StateDoc } from '../../model/model';
 import { S1_SIDECAR, type S1Extra } from './reader';
@@ -278,7 +279,16 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
       at(t('state-snapshot v1: the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys).'), info.line);
       return out;
     case 'unreadable':
-      at(t('state-snapshot v1: the block cannot be read: {0}.', info.error ?? ''), info.line);
+      if (info.aliases !== undefined)
+        at(
+          t(
+            'state-snapshot v1: the block holds {0} YAML aliases (`*name`), more than the {1} read in one block; write the values out in place of the aliases.',
+            info.aliases,
+            MAX_ALIASES,
+          ),
+          info.line,
+        );
+      else at(t('state-snapshot v1: the block cannot be read: {0}.', info.error ?? ''), info.line);
       return out;
     case 'mapping':
       break;

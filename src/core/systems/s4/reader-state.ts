@@ -205,7 +205,7 @@ export function parseProgress(_text: string, outline: MdOutline): ParsedContent 
 /**
  * A checkpoint file: YAML front matter (read with `yaml`) and the five-part summary. Front matter
  * that does not parse is recorded as `meta.frontMatterError` (the parser's first line and the
- * front matter's line).
+ * front matter's line; `aliases`, how many, when it holds more than are resolved).
  */
 export function parseCheckpoint(_text: string, outline: MdOutline): ParsedContent {
   const meta: Record<string, unknown> = {};
@@ -213,7 +213,12 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
     try {
       const y = readYaml(outline.frontMatter.text);
       const why = y.error?.message ?? y.data.error;
-      if (why !== null) meta.frontMatterError = { message: why.split('\n')[0], line: outline.frontMatter.line };
+      if (why !== null)
+        meta.frontMatterError = {
+          message: why.split('\n')[0],
+          line: outline.frontMatter.line,
+          ...(!y.error && y.data.aliases !== undefined ? { aliases: y.data.aliases } : {}),
+        };
       else meta.frontMatter = y.data.value ?? {};
     } catch (err) {
       meta.frontMatterError = { message: (err as Error).message.split('\n')[0], line: outline.frontMatter.line };

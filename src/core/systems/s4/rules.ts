@@ -12,6 +12,7 @@
 import { companionPath, resumePrompt as promptFor } from '../facts';
 import { S4_FACTS } from './facts';
 import { finding, t, type Msg } from '../../model/messages';
+import { MAX_ALIASES } from '../../markdown/yaml';
 import { S4_CHECKPOINTS, S4_PROGRESS, type S4Extra } from './reader';
 import {
   NEXT_STEP_RE,
@@ -469,13 +470,19 @@ function pendingSection(
 /** S4's checks, next action and resume prompt. */
 /** A checkpoint whose YAML front matter does not parse (recorded by the reader) is a warning: the script rewrites it, nobody edits it by hand. */
 export function s4Findings(doc: StateDoc): Finding[] {
-  const e = doc.meta.frontMatterError as { message: string; line: number } | undefined;
+  const e = doc.meta.frontMatterError as { message: string; line: number; aliases?: number } | undefined;
   return e
     ? [
         finding(
           'front-matter',
           'warn',
-          t("The checkpoint's YAML front matter does not parse: {0}", e.message),
+          e.aliases !== undefined
+            ? t(
+                "The checkpoint's YAML front matter holds {0} YAML aliases (`*name`), more than the {1} read; it is not read.",
+                e.aliases,
+                MAX_ALIASES,
+              )
+            : t("The checkpoint's YAML front matter does not parse: {0}", e.message),
           e.line,
           t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.'),
         ),
