@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { asShown, MAY_BE_FORMAT } from '../core/markdown/format-chars';
+import { MAY_BE_FORMAT, terminalSafe } from '../core/markdown/format-chars';
 /** What a CLI command talks to: streams, environment, clock. Tests pass their own. */
 export interface Io {
   stdout: (s: string) => void;
@@ -31,17 +31,12 @@ export async function stepOrSay<T>(io: Io, label: string, f: () => Promise<T>): 
 const line = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);
 
 /**
- * Text safe for a terminal: escape sequences (CSI `ESC[…`, OSC `ESC]…BEL|ST`, other `ESC x`) removed
- * whole, then every other control character (C0 but newline and tab, DEL, C1) dropped, and every
- * format character (Unicode Cf: bidi overrides and isolates, zero-width characters, tags) and line or
- * paragraph separator dropped. Ledger text is repository content: it must not move the cursor,
- * retitle the window, write a hyperlink, or show text in another order than it is stored. The same
- * removal (`asShown`) is what the secret masker reads a line as, so what is printed is what was masked.
+/**
+ * Text safe for a terminal (core's `terminalSafe`, ../core/markdown/format-chars): what every command
+ * prints goes through it, and the hooks' JSON answers put every string through it before serialising.
+ * The same removal (`asShown`) is what the secret masker reads a line as, so what is printed is what was masked.
  */
-export function terminalSafe(s: string): string {
-  return asShown(s);
-}
-
+export { terminalSafe };
 // The gate of `withoutFormat`, which regex-gates.test.ts checks against every code point.
 export { MAY_BE_FORMAT };
 

@@ -14,6 +14,8 @@ import { resumeBlock } from '../../src/core/hooks/session-start';
 import { toJsonStatus } from '../../src/core/report/report';
 import { assertLinear, gitInit, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
+import { promptContext } from '../../src/cli/commands/hook-remind';
+import { terminalSafe } from '../../src/cli/io';
 import { CONFIRM_ALL, preCompact, S0_LEDGER, SID } from './checkpoint-fixtures';
 
 const GH = ['ghp', 'Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Jh0GfEdCbA9Y8'].join('_');
@@ -206,6 +208,40 @@ test('terminal escapes in ledger text never reach the terminal: status, check, c
   assert.match(outs[0][1], /RED/, 'the text itself is kept');
   for (const [what, out] of outs)
     assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} prints a control character`);
+});
+
+test("terminal escapes never reach the agent through a hook's JSON: every string is terminal-safe once decoded", async () => {
+  // Control characters but line breaks and tabs (kept, as in text output).
+  const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+  const state = S3_WITH_SECRETS.replace('rotate', `rotate ${ESCAPES}`);
+  const dir = workspace({ 'docs/state/STATE.md': state, '.claude/settings.json': '{}\n' });
+  // SessionStart after /clear and /compact: the resume block, with the Now line, in additionalContext.
+  for (const source of ['clear', 'compact']) {
+    const ss = await runIn(['hook', 'session-start'], {
+      stdin: JSON.stringify({ hook_event_name: 'SessionStart', source, session_id: SID, cwd: dir }),
+      env: { CLAUDE_PROJECT_DIR: dir },
+    });
+    const ctx = JSON.parse(ss.stdout).hookSpecificOutput.additionalContext as string;
+    assert.match(ctx, /rotate .*RED/, `${source}: the ledger's text is in the context`);
+    assert.match(ctx, /\n/, `${source}: line breaks are kept`);
+    assert.doesNotMatch(ctx, CONTROLS, `${source}: additionalContext holds a control character once decoded`);
+    assert.doesNotMatch(ctx, /pwned title|evil\.invalid/, `${source}: an escape sequence's payload is left in`);
+  }
+  // Codex's PreCompact block: the reason names a ledger whose name holds escapes, in stopReason.
+  const s0 = workspace({
+    '.agents.yml': 'session:\n  ledger: true\n  ledger_path: "docs/\\e[31mled\\e]0;t\\ager.md"\n',
+    'docs/\u001b[31mled\u001b]0;t\u0007ger.md': S0_LEDGER.replace('Ship CSV export', `Ship ${ESCAPES} CSV export`),
+  });
+  gitInit(s0);
+  const codex = await runIn(['hook', 'pre-compact', '--codex', '--root', s0], { stdin: preCompact(s0) });
+  const block = JSON.parse(codex.stdout) as { continue: boolean; stopReason: string };
+  assert.equal(block.continue, false, 'no checkpoint yet: Codex is told to stop');
+  assert.match(block.stopReason, /^ {3}- docs\/ledger\.md: /m, 'the reason names the ledger');
+  assert.doesNotMatch(block.stopReason, CONTROLS, 'stopReason holds a control character once decoded');
+  // The reminder's additionalContext (its text is the tool's own, and still passes through the same rule).
+  const remind = JSON.parse(promptContext(`a ${ESCAPES}\n\tb`)).hookSpecificOutput.additionalContext as string;
+  assert.equal(remind, terminalSafe(`a ${ESCAPES}\n\tb`), 'as the text output says it');
+  assert.match(remind, /^a RED {2}link bell .* c1 \n\tb$/);
 });
 
 test("the status bar tooltip escapes the transcript's text: its timestamp, model and session id (Markdown, theme icons, controls)", async () => {

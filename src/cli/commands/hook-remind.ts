@@ -8,7 +8,7 @@
  */
 import { hookRun } from '../../core/hooks/io';
 import { remind } from '../../core/hooks/remind';
-import type { Io } from '../io';
+import { terminalSafe, type Io } from '../io';
 
 /** `--root DIR` / `--root=DIR` among a hook's arguments, and whatever else was given. */
 export function rootOpt(args: string[]): { root?: string; bad: string[] } {
@@ -25,7 +25,10 @@ export function rootOpt(args: string[]): { root?: string; bad: string[] } {
 
 /** What Claude Code reads from a UserPromptSubmit hook's stdout to add context without blocking. */
 export function promptContext(text: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: text } });
+  // Terminal-safe before it is serialised, as every string a hook's JSON answer holds (Claude Code decodes it).
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: terminalSafe(text) },
+  });
 }
 
 export async function run(args: string[], io: Io): Promise<number> {

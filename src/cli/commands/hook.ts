@@ -9,7 +9,7 @@
 import { preCompactGuard } from '../../core/hooks/guard';
 import { appendHookLog, hookRoot } from '../../core/hooks/io';
 import { sessionStartHook } from '../../core/hooks/session-start';
-import type { Io } from '../io';
+import { terminalSafe, type Io } from '../io';
 import { rootOpt, run as runRemind } from './hook-remind';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -84,5 +84,7 @@ export async function runGuardHooks(args: string[], io: Io): Promise<number> {
  * as a failed hook, and the compaction goes ahead.
  */
 export function codexBlock(reason: string): string {
-  return JSON.stringify({ continue: false, stopReason: reason });
+  // Terminal-safe before it is serialised, as the reason on stderr is: JSON.stringify would write an
+  // escape sequence from the repository as \u escapes, and Codex decodes them back.
+  return JSON.stringify({ continue: false, stopReason: terminalSafe(reason) });
 }

@@ -23,6 +23,7 @@ import { resumePromptFor } from '../checkpoint/checkpoint';
 import { factsOf } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
 import { oneLine } from '../model/messages';
+import { terminalSafe } from '../markdown/format-chars';
 
 export type SessionStartOptions = HookRunOptions;
 
@@ -184,8 +185,12 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
     const report = source ? await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules }) : null;
     const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root)) : null;
     if (ctx) {
-      res.additionalContext = ctx;
-      res.stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: ctx } });
+      // Terminal-safe before it is serialised: Claude Code decodes the JSON, so escape sequences and
+      // control characters from the repository's files would reach the agent (JSON.stringify writes them
+      // as \u escapes, which the CLI's pass over its output does not see). Line breaks and tabs stay.
+      const safe = terminalSafe(ctx);
+      res.additionalContext = safe;
+      res.stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: safe } });
       logs.push(`context for ${report?.systems.map((s) => s.id).join(',')} (source=${source})`);
     } else {
       logs.push(`no state file detected (source=${source ?? 'missing'})`);

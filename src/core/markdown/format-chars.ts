@@ -1,7 +1,8 @@
 /**
  * Format characters (Unicode Cf: bidi overrides and isolates, zero-width characters, soft hyphens,
  * tags) and the line and paragraph separators: invisible in text, so no output shows them, and a
- * secret with one inside is still the secret.
+ * secret with one inside is still the secret. `terminalSafe`: text without them and without escape
+ * sequences or control characters, as every output of the CLI and the hooks says it.
  */
 
 /**
@@ -46,4 +47,16 @@ export function withoutControl(s: string): string {
 /** `s` as an output shows it: without escape sequences, control characters, format characters and separators. */
 export function asShown(s: string): string {
   return withoutFormat(withoutControl(s));
+}
+
+/**
+ * Text safe for a terminal (`asShown`): escape sequences removed whole, then every other control
+ * character, format character (bidi overrides and isolates, zero-width characters, tags) and line or
+ * paragraph separator dropped. Ledger text is repository content: it must not move the cursor,
+ * retitle the window, write a hyperlink, or show text in another order than it is stored. A hook's
+ * JSON answer holds strings that reach the agent as decoded text: each goes through this before it
+ * is serialised (JSON.stringify writes these characters as `\u` escapes, which no later pass sees).
+ */
+export function terminalSafe(s: string): string {
+  return asShown(s);
 }
