@@ -241,7 +241,8 @@ test("terminal escapes never reach the agent through a hook's JSON: every string
   // The reminder's additionalContext (its text is the tool's own, and still passes through the same rule).
   const remind = JSON.parse(promptContext(`a ${ESCAPES}\n\tb`)).hookSpecificOutput.additionalContext as string;
   assert.equal(remind, terminalSafe(`a ${ESCAPES}\n\tb`), 'as the text output says it');
-  assert.match(remind, /^a RED {2}link bell .* c1 \n\tb$/);
+  assert.doesNotMatch(remind, CONTROLS, 'the reminder holds a control character once decoded');
+  assert.match(remind, /^a RED .*link bell .* c1 \n\tb$/);
 });
 
 test("the status bar tooltip escapes the transcript's text: its timestamp, model and session id (Markdown, theme icons, controls)", async () => {
