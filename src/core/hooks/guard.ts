@@ -344,17 +344,16 @@ function changedSince(
     for (const d of s.docs) {
       seen.add(d.relPath);
       const was = vouched.get(d.relPath);
-      // Not the vouched bytes, whatever its times say (a file moved over it, or copied with its old time,
-      // keeps an mtime from before the marker); a file only touched is not named. One the marker does
-      // not vouch for counts when it came after the marker (its change time too: see `changedAfter`);
-      // a marker that vouches for no bytes (one written by hand) tells nothing of the other files.
-      // One that cannot be read now and was not written since (by its modification time) is the
-      // `unreadable` rule's, which blocks too and says why.
+      // Written or put there after the marker by its modification or its change time (`changedAfter`: a
+      // file moved over it, or copied with its old time, keeps an old mtime but gets a new ctime), and not
+      // the vouched bytes; a file only touched is not named, and one neither written nor put there since
+      // has the bytes it had then, so it is not hashed. One the marker does not vouch for counts when it
+      // came after it; a marker that vouches for no bytes (one written by hand) tells nothing of the other
+      // files. One that cannot be read now and was not written since by its mtime is the `unreadable`
+      // rule's, which blocks too and says why.
       const unreadable = d.findings.some((f) => f.id === 'readable');
-      const changed =
-        was === undefined
-          ? vouched.size > 0 && changedAfter(path.join(root, d.relPath), marker.mtime)
-          : d.hash !== was && (!unreadable || d.mtime > marker.mtime);
+      const after = unreadable ? d.mtime > marker.mtime : changedAfter(path.join(root, d.relPath), marker.mtime);
+      const changed = was === undefined ? vouched.size > 0 && after : after && d.hash !== was;
       if (changed) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
