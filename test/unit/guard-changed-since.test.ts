@@ -88,8 +88,14 @@ test('a state file broken after the checkpoint (a section the seed requires remo
   }
 });
 
-test('a state file replaced after the checkpoint by one that keeps an older time (moved over it, or its time set back as cp -p and tar do): /compact is stopped', async () => {
-  for (const how of ['moved', 'time set back']) {
+/** The marker dated after every file's change time (the draft made before it), as a checkpoint made after the draft has it. */
+function markerAfterEverything(dir: string): void {
+  const later = new Date(Date.now() + 2000);
+  utimesSync(path.join(dir, markerRel(SID)), later, later);
+}
+
+test('a state file replaced after the checkpoint so that its times tell nothing (moved over it, its time set back as cp -p and tar do, its folder swapped, a link at it pointed at a draft, the marker touched since): /compact is stopped', async () => {
+  for (const how of ['moved', 'time set back', 'folder swapped', 'link pointed elsewhere', 'marker touched']) {
     const dir = checkpointed();
     const p = path.join(dir, STATE);
     const broken = readFileSync(p, 'utf8').replace(/^.*Blocked on.*$/m, '');
@@ -100,11 +106,36 @@ test('a state file replaced after the checkpoint by one that keeps an older time
       writeFileSync(draft, broken);
       utimesSync(draft, tenMinAgo, tenMinAgo);
       renameSync(draft, p);
-    } else {
+    } else if (how === 'time set back') {
       writeFileSync(p, broken);
       utimesSync(p, tenMinAgo, tenMinAgo);
+    } else if (how === 'folder swapped') {
+      // A whole docs/state/ written before the checkpoint, swapped in after it: renaming a folder sets no time of the files in it.
+      const draft = path.join(dir, 'docs/state.draft');
+      cpSync(path.join(dir, 'docs/state'), draft, { recursive: true });
+      writeFileSync(path.join(draft, 'STATE.md'), broken);
+      utimesSync(path.join(draft, 'STATE.md'), tenMinAgo, tenMinAgo);
+      markerAfterEverything(dir);
+      renameSync(path.join(dir, 'docs/state'), path.join(dir, 'docs/state.old'));
+      renameSync(draft, path.join(dir, 'docs/state'));
+    } else if (how === 'link pointed elsewhere') {
+      // An older draft, and the state file made a link to it: the times read through the link are the draft's.
+      const draft = path.join(dir, 'docs/state/draft.md');
+      writeFileSync(draft, broken);
+      utimesSync(draft, tenMinAgo, tenMinAgo);
+      markerAfterEverything(dir);
+      unlinkSync(p);
+      symlinkSync('draft.md', p);
+    } else {
+      writeFileSync(p, broken);
+      const now = new Date();
+      utimesSync(path.join(dir, markerRel(SID)), now, now);
     }
-    assert.ok(statSync(p).mtimeMs < statSync(path.join(dir, markerRel(SID))).mtimeMs, `${how}: older than the marker`);
+    if (how !== 'marker touched')
+      assert.ok(
+        statSync(p).mtimeMs < statSync(path.join(dir, markerRel(SID))).mtimeMs,
+        `${how}: older than the marker`,
+      );
     for (const [via, code, said] of await answers(dir)) {
       assert.equal(code, 2, `${how}, ${via}: ${said}`);
       assert.match(said, /docs\/state\/STATE\.md changed, and the state now fails a blocking check/, `${how}, ${via}`);

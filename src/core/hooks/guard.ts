@@ -205,19 +205,22 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
   let d: GuardDecision;
   try {
     // Input cut at the reader's limit is no malformed payload (which allows): a manual /compact with
-    // instructions that long would otherwise go through unguarded.
+    // instructions that long would otherwise go through unguarded. Claude Code sends `trigger` before the
+    // instructions, so the part read says whether the compaction is automatic, which is never stopped.
     d = opts.inputTooLarge
-      ? block(
-          'too-large',
-          root,
-          null,
-          null,
-          [
-            "Compaction stopped: the hook's input was over 8 MB, so it was not read whole, and the guard decides nothing from a part of it.",
-            '1. Run /compact again with shorter instructions (what you type after /compact).',
-          ].join('\n'),
-          'block (input over 8 MB, not read whole)',
-        )
+      ? /"trigger"\s*:\s*"auto"/.test(stdin)
+        ? allow('auto', root, null, null, 'allow (trigger=auto, input over 8 MB, not read whole)')
+        : block(
+            'too-large',
+            root,
+            null,
+            null,
+            [
+              "Compaction stopped: the hook's input was over 8 MB, so it was not read whole, and the guard decides nothing from a part of it.",
+              '1. Run /compact again with shorter instructions (what you type after /compact).',
+            ].join('\n'),
+            'BLOCK (input over 8 MB, not read whole)',
+          )
       : parsed.ok
         ? await decide(parsed.payload, root, env, now, opts)
         : allow('malformed', root, null, null, `allow (malformed stdin: ${parsed.error})`);
@@ -321,12 +324,12 @@ function changedAfter(file: string, since: number): boolean {
 
 /**
  * What changed after the checkpoint, and the systems to check for it: a home file written more than
- * the grace after the marker (`worked`); a file of a system's state written after the marker whose
- * bytes are not the ones the marker vouched for (a change within the grace, S4's PROGRESS.md, a new
- * checkpoint file). A file the marker vouched for that the guard's own reading leaves out (S1's
- * memory stores, S2's project state) is looked at by its time and bytes too (`fileHash`); which system holds it
- * is not known here, so every system is checked then. Such a file is hashed only when it was
- * written or put there after the marker (`changedAfter`).
+ * the grace after the marker (`worked`); a file the marker vouched for whose bytes are not the ones it
+ * vouched for, whatever its times (a change within the grace, S4's PROGRESS.md, a file moved or linked
+ * in its place); a state file it does not vouch for, written or put there after it (a new checkpoint
+ * file). A file the marker vouched for that the guard's own reading leaves out (S1's memory stores,
+ * S2's project state) is hashed too (`fileHash`); which system holds it is not known here, so every
+ * system is checked then.
  */
 function changedSince(
   root: string,
@@ -344,16 +347,17 @@ function changedSince(
     for (const d of s.docs) {
       seen.add(d.relPath);
       const was = vouched.get(d.relPath);
-      // Written or put there after the marker by its modification or its change time (`changedAfter`: a
-      // file moved over it, or copied with its old time, keeps an old mtime but gets a new ctime), and not
-      // the vouched bytes; a file only touched is not named, and one neither written nor put there since
-      // has the bytes it had then, so it is not hashed. One the marker does not vouch for counts when it
-      // came after it; a marker that vouches for no bytes (one written by hand) tells nothing of the other
-      // files. One that cannot be read now and was not written since by its mtime is the `unreadable`
-      // rule's, which blocks too and says why.
+      // Not the vouched bytes, whatever its times say: a file moved over it or copied with its old time,
+      // a folder above it swapped, a link at it pointed elsewhere, or the marker touched since all leave
+      // the times telling nothing. A file only touched is not named. One the marker does not vouch for
+      // counts when it was written or put there after the marker (`changedAfter`); a marker that vouches
+      // for no bytes (one written by hand) tells nothing of the other files. One that cannot be read now
+      // and was not written since by its mtime is the `unreadable` rule's, which blocks too and says why.
       const unreadable = d.findings.some((f) => f.id === 'readable');
-      const after = unreadable ? d.mtime > marker.mtime : changedAfter(path.join(root, d.relPath), marker.mtime);
-      const changed = was === undefined ? vouched.size > 0 && after : after && d.hash !== was;
+      const changed =
+        was === undefined
+          ? vouched.size > 0 && changedAfter(path.join(root, d.relPath), marker.mtime)
+          : d.hash !== was && (!unreadable || d.mtime > marker.mtime);
       if (changed) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
@@ -367,7 +371,6 @@ function changedSince(
     // A link that resolves to nothing (dangling, a loop) is a change, however the root is spelled.
     const real = lstatOrNullSync(abs) ? realpathOrNullSync(abs) : null;
     if (real !== null && !isInside(real, realRoot)) continue;
-    if (real !== null && statOrNullSync(real) && !changedAfter(real, marker.mtime)) continue;
     // Not a regular file, too large or unreadable: no hash, so changed.
     if (real !== null && fileHash(real) === was) continue;
     files.add(rel);
