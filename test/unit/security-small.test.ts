@@ -514,5 +514,14 @@ test("a manual PreCompact payload over the hook's 8 MB input limit is stopped, n
     assert.equal(r.status, 2, `${path.basename(script)}: ${r.stderr}`);
     assert.match(r.stderr, /^Compaction stopped: the hook's input was over 8 MB, so it was not read whole/);
   }
-  assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /block \(input over 8 MB, not read whole\)/);
+  assert.match(readFileSync(path.join(dir, HOOK_LOG_REL), 'utf8'), /BLOCK \(input over 8 MB, not read whole\)/);
+  // An automatic compaction is never stopped: its trigger comes before the instructions, in the part read.
+  const auto = payload.replace('"trigger":"manual"', '"trigger":"auto"');
+  assert.notEqual(auto, payload);
+  const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'pre-compact'], {
+    input: auto,
+    encoding: 'utf8',
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+  });
+  assert.equal(r.status, 0, r.stderr);
 });
