@@ -100,6 +100,19 @@ test("F8: a token in what git gives (the branch name, a changed file's name) is 
   assert.match(check, /the branch is deploy-ghp_… \(40 chars\), the handoff says main/);
   assert.match(check, /work-explained .*e\.g\. ghp_… \(40 chars\)\.js/);
   assert.match(check, /debt .*ghp_… \(40 chars\)\.js:2 "later"/);
+  // The handoff naming that very branch (masked in its text too) matches git: no mismatch for good.
+  const state = path.join(dir, 'docs/state/STATE.md');
+  const head = git(dir, 'rev-parse', '--short', 'HEAD').trim();
+  writeFileSync(
+    state,
+    readFileSync(state, 'utf8').replace(
+      /^- \*\*Branch \/ HEAD:\*\*.*$/m,
+      `- **Branch / HEAD:** deploy-ghp_${K36} @ ${head}`,
+    ),
+  );
+  const after = cli(['check', '--root', dir]).stdout;
+  assert.match(after, /ok {3}branch-head {8}Branch deploy-ghp_… and HEAD [0-9a-f]{7} match git/);
+  assert.ok(!after.includes(K36), after);
 });
 
 test('F9: a secret whose value YAML takes from the next line (a tag, an anchor, a comment, an explicit key) is masked and found', () => {

@@ -50,15 +50,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { listDir, lstatOrNullSync, statOrNullSync } from '../files/fsread';
 import { discoverGitDirs, findGitDirs, INVALID, REFUSED, type GitDirs } from './dirs';
-import { maskSecrets } from '../secrets/secrets';
 
 export interface GitInfo {
   /** Top level of the repository. */
   top: string;
   /**
-   * Current branch name, or null when HEAD is detached. Secrets in it are masked (`deploy-ghp_… (40
-   * chars)`): a branch name is shown (S3's branch-head check, a quick fix writes it into the handoff)
-   * and compared with the handoff's text, which is masked the same way.
+   * Current branch name as git has it, or null when HEAD is detached: a check that shows it masks its
+   * secrets (`deploy-ghp_… (40 chars)`); the branch-head quick fix writes it as it is.
    */
   branch: string | null;
   /** Full HEAD commit hash, or null in a repository without commits. */
@@ -670,9 +668,7 @@ async function gitInfoOf(
   }
   let headTime: number | null = null;
   if (st.head) headTime = (await commitTime(repo.commonDir, st.head)) ?? (await commitTimeByGit(root, repo, st.head));
-  // What git says is shown as the model's text is: with its secrets masked.
-  const branch = st.branch === null ? null : maskSecrets(st.branch).text;
-  return { top, branch, head: st.head, headTime, changed, newestChangeMtime: newest };
+  return { top, branch: st.branch, head: st.head, headTime, changed, newestChangeMtime: newest };
 }
 
 /**

@@ -10,6 +10,7 @@ import { S3_FACTS } from './facts';
 import { checkDebt } from './debt';
 import { REPO_CHECKS, repoChecksNotRun } from './repo-checks';
 import { t, type Msg } from '../../model/messages';
+import { maskSecrets } from '../../secrets/secrets';
 import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } from './reader-state';
 import { git } from '../../git/git';
 import type { Check, StateDoc } from '../../model/model';
@@ -389,6 +390,15 @@ async function onlyStateCommitsSinceByGit(
   return changed.length > 0 && changed.every((p) => p === stateDir || p.startsWith(`${stateDir}/`));
 }
 
+/**
+ * git's branch as the handoff's masked text reads it: a branch name holding a secret is masked there
+ * (`deploy-ghp_… (40 chars)`), then parsed like every Branch value; any other name is itself.
+ */
+function shownBranch(branch: string): string {
+  const masked = maskSecrets(branch).text;
+  return masked === branch ? branch : (parseBranchHead(masked).branch ?? masked);
+}
+
 async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promise<Check[]> {
   const combined = field(s, 'branchHead');
   const bf = field(s, 'branch');
@@ -421,8 +431,10 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   else if (g.branch === null) {
     if (!/detached/i.test(branch))
       problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
-  } else if (branch !== g.branch)
-    problems.push(t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', g.branch, branch));
+  } else if (branch !== shownBranch(g.branch))
+    problems.push(
+      t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', maskSecrets(g.branch).text, branch),
+    );
   let note: Msg | null = null;
   if (!head) problems.push(t('Branch / HEAD incomplete: the handoff records no HEAD hash.'));
   else if (!g.head)
