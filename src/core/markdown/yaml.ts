@@ -56,7 +56,8 @@ function duplicateKeys(doc: Document): YAMLParseError[] {
  * The most aliases (`*name`) a document's data is resolved with. Settings files use a few; past
  * this many the library's resolution (a scan of the document per alias) is refused, not run.
  */
-export const MAX_ALIASES = 100;
+// 99: the YAML library refuses a 100th use of one anchor itself, in words of its own.
+export const MAX_ALIASES = 99;
 
 /** How many alias nodes the document holds (keys, values, items, the top node), in one pass without recursion. */
 export function aliasCount(doc: Document): number {
