@@ -206,6 +206,26 @@ test("S4's PROGRESS.md put out of order after the checkpoint, STATE.md untouched
   assert.match(r.stderr, /since the last checkpoint PROGRESS\.md changed/);
 });
 
+test("S4's PROGRESS.md, vouched for and not a home, made unreadable with its time set back (binary bytes, a hard link to a draft): /compact is stopped", () => {
+  for (const how of ['binary', 'hard link']) {
+    const { dir, markerMs } = checkpointedAt(path.join(REPO, 'test/fixtures/s4/good'));
+    const p = path.join(dir, 'PROGRESS.md');
+    if (how === 'binary') writeFileSync(p, Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x00]));
+    else {
+      const draft = path.join(dir, 'draft.md');
+      writeFileSync(draft, '# Progress\n');
+      rmSync(p);
+      linkSync(draft, p);
+    }
+    const old = (markerMs - 60_000) / 1000;
+    utimesSync(p, old, old);
+    assert.match(cli(['check', '--root', dir]).stdout, /FAIL readable/, how);
+    const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+    assert.equal(r.code, 2, `${how}: allowed: ${r.stderr}`);
+    assert.match(r.stderr, /PROGRESS\.md changed/, how);
+  }
+});
+
 const TOKEN = '\n- token: ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n';
 
 for (const rel of ['memory/MEMORY.md', 'tasks/lessons.md', '.claude/project-state.md'])

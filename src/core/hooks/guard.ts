@@ -351,13 +351,15 @@ function changedSince(
       // a folder above it swapped, a link at it pointed elsewhere, or the marker touched since all leave
       // the times telling nothing. A file only touched is not named. One the marker does not vouch for
       // counts when it was written or put there after the marker (`changedAfter`); a marker that vouches
-      // for no bytes (one written by hand) tells nothing of the other files. One that cannot be read now
-      // and was not written since by its mtime is the `unreadable` rule's, which blocks too and says why.
-      const unreadable = d.findings.some((f) => f.id === 'readable');
+      // for no bytes (one written by hand) tells nothing of the other files. A home that cannot be read
+      // now and was not written since by its mtime is the `unreadable` rule's, which blocks too and says
+      // why; any other file that cannot be read now is changed (that rule looks at homes only).
+      const unreadableHome =
+        d.relPath === s.home && d.findings.some((f) => f.id === 'readable') && !(d.mtime > marker.mtime);
       const changed =
         was === undefined
           ? vouched.size > 0 && changedAfter(path.join(root, d.relPath), marker.mtime)
-          : d.hash !== was && (!unreadable || d.mtime > marker.mtime);
+          : d.hash !== was && !unreadableHome;
       if (changed) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
