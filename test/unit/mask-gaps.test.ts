@@ -113,6 +113,18 @@ test("F8: a token in what git gives (the branch name, a changed file's name) is 
   const after = cli(['check', '--root', dir]).stdout;
   assert.match(after, /ok {3}branch-head {8}Branch deploy-ghp_… and HEAD [0-9a-f]{7} match git/);
   assert.ok(!after.includes(K36), after);
+  // Another branch that holds a token too (more after it, or another token) is no match.
+  for (const other of [`deploy-ghp_${K36}-other`, `deploy-ghp_${'Z'.repeat(36)}x`]) {
+    writeFileSync(
+      state,
+      readFileSync(state, 'utf8').replace(/^- \*\*Branch \/ HEAD:\*\*.*$/m, `- **Branch / HEAD:** ${other} @ ${head}`),
+    );
+    assert.match(
+      cli(['check', '--root', dir]).stdout,
+      /warn branch-head {8}Branch \/ HEAD out of date: the branch is/,
+      other,
+    );
+  }
 });
 
 test('F9: a secret whose value YAML takes from the next line (a tag, an anchor, a comment, an explicit key) is masked and found', () => {

@@ -391,12 +391,19 @@ async function onlyStateCommitsSinceByGit(
 }
 
 /**
- * git's branch as the handoff's masked text reads it: a branch name holding a secret is masked there
- * (`deploy-ghp_… (40 chars)`), then parsed like every Branch value; any other name is itself.
+ * Whether the handoff names git's branch: `recorded` as its Branch value parses; a branch name that
+ * holds a secret is masked in the handoff's text (`deploy-ghp_… (40 chars)/x`), so then the field's
+ * text must hold git's branch masked the same way, whole (not followed by more of a name).
  */
-function shownBranch(branch: string): string {
-  const masked = maskSecrets(branch).text;
-  return masked === branch ? branch : (parseBranchHead(masked).branch ?? masked);
+function sameBranch(git: string, recorded: string, fieldText: string): boolean {
+  const masked = maskSecrets(git).text;
+  if (masked === git) return recorded === git;
+  for (let at = fieldText.indexOf(masked); at >= 0; at = fieldText.indexOf(masked, at + 1)) {
+    const before = at > 0 ? fieldText[at - 1] : ' ';
+    const after = fieldText[at + masked.length] ?? ' ';
+    if (!/[\w./-]/.test(before) && !/[\w./-]/.test(after)) return true;
+  }
+  return false;
 }
 
 async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promise<Check[]> {
@@ -431,7 +438,7 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   else if (g.branch === null) {
     if (!/detached/i.test(branch))
       problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
-  } else if (branch !== shownBranch(g.branch))
+  } else if (!sameBranch(g.branch, branch, [bf?.value, combined?.value].filter(Boolean).join('\n')))
     problems.push(
       t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', maskSecrets(g.branch).text, branch),
     );
