@@ -226,6 +226,17 @@ test("S4's PROGRESS.md, vouched for and not a home, made unreadable with its tim
   }
 });
 
+test('a MEMORY.md over the 4 MB read limit, untouched since the checkpoint: /compact goes through without every system checked again (it is vouched by what was read of it)', () => {
+  const { dir } = checkpointedAt(path.join(REPO, 'examples/demo-workspace'), (d) =>
+    appendFileSync(path.join(d, 'memory/MEMORY.md'), `${'- an old note about the pier gauge\n'.repeat(160_000)}`),
+  );
+  assert.ok(statSync(path.join(dir, 'memory/MEMORY.md')).size > 4 * 1024 * 1024);
+  const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  assert.equal(r.code, 0, r.stderr);
+  const log = readFileSync(path.join(dir, '.claude/log/session-ledger-hook.log'), 'utf8');
+  assert.doesNotMatch(log, /MEMORY\.md/, log);
+});
+
 const TOKEN = '\n- token: ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n';
 
 for (const rel of ['memory/MEMORY.md', 'tasks/lessons.md', '.claude/project-state.md'])

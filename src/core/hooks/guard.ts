@@ -32,8 +32,15 @@ import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
-import { lstatOrNullSync, realpathOrNullSync, realpathOrSelf, statOrNullSync } from '../files/fsread';
-import { fileHash } from './install-edits';
+import {
+  DEFAULT_MAX_BYTES,
+  lstatOrNullSync,
+  readStart,
+  realpathOrNullSync,
+  realpathOrSelf,
+  sha256,
+  statOrNullSync,
+} from '../files/fsread';
 import { isInside } from '../files/atomic';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
@@ -323,12 +330,22 @@ function changedAfter(file: string, since: number): boolean {
 }
 
 /**
+ * A vouched file's hash as the checkpoint took it: of what the readers read, its first
+ * DEFAULT_MAX_BYTES bytes (a longer file is read, checked and vouched for by that much); null when it
+ * is not a regular file or cannot be read.
+ */
+function readHash(file: string): string | null {
+  const bytes = readStart(file, DEFAULT_MAX_BYTES);
+  return bytes && sha256(bytes);
+}
+
+/**
  * What changed after the checkpoint, and the systems to check for it: a home file written more than
  * the grace after the marker (`worked`); a file the marker vouched for whose bytes are not the ones it
  * vouched for, whatever its times (a change within the grace, S4's PROGRESS.md, a file moved or linked
  * in its place); a state file it does not vouch for, written or put there after it (a new checkpoint
  * file). A file the marker vouched for that the guard's own reading leaves out (S1's memory stores,
- * S2's project state) is hashed too (`fileHash`); which system holds it is not known here, so every
+ * S2's project state) is hashed too (`readHash`); which system holds it is not known here, so every
  * system is checked then.
  */
 function changedSince(
@@ -373,8 +390,8 @@ function changedSince(
     // A link that resolves to nothing (dangling, a loop) is a change, however the root is spelled.
     const real = lstatOrNullSync(abs) ? realpathOrNullSync(abs) : null;
     if (real !== null && !isInside(real, realRoot)) continue;
-    // Not a regular file, too large or unreadable: no hash, so changed.
-    if (real !== null && fileHash(real) === was) continue;
+    // Not a regular file or unreadable: no hash, so changed.
+    if (real !== null && readHash(real) === was) continue;
     files.add(rel);
     for (const s of active) ids.add(s.id);
   }
@@ -449,7 +466,7 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
       !st ||
       (st.isSymbolicLink() && realpathOrNullSync(abs) === null) ||
       (homes.has(rel) && st.isFile() && st.size === 0) ||
-      (orphanHomes.has(rel) && st.isFile() && !read.has(rel) && fileHash(abs) !== hash.toLowerCase())
+      (orphanHomes.has(rel) && st.isFile() && !read.has(rel) && readHash(abs) !== hash.toLowerCase())
     )
       out.push(rel);
   }
