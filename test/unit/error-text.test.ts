@@ -17,19 +17,9 @@ import { writeStarter } from '../../src/core/systems/starter';
 import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
 import { errorText, hooksProblemText } from '../../src/extension/pure/error-text';
 import { CONFIRMED, emptyClaudeHome, SID } from './checkpoint-fixtures';
-import { fixtureCopy, gitInit, HOOK_SCRIPT, jaT, workspace, write } from './helpers';
+import { fixtureCopy, gitInit, HOOK_SCRIPT, jaT, refusal, workspace, write } from './helpers';
 
 const ja = jaT;
-
-/** The error a promise rejects with (it must reject). */
-async function refusal(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a refusal');
-}
 
 test('a stale expectHash: "changed since it was read", the file relative to the workspace, in Japanese', async () => {
   const dir = workspace();

@@ -503,3 +503,13 @@ export function sharedCli(): { cli: string } | { reason: string } {
   chmodSync(cli, 0o755);
   return { cli };
 }
+
+/** The error a promise rejects with (it must reject). */
+export async function refusal(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (err) {
+    return err;
+  }
+  assert.fail('expected a refusal');
+}

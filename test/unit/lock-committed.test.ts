@@ -15,19 +15,9 @@ import { sha256 } from '../../src/core/files/fsread';
 import { errorText } from '../../src/extension/pure/error-text';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { SID } from './checkpoint-fixtures';
-import { cli, gitInit, HOOK_SCRIPT, jaT, workspace } from './helpers';
+import { cli, gitInit, HOOK_SCRIPT, jaT, refusal, workspace } from './helpers';
 
 const PLANTED = '1 2025-01-01T00:00:00.000Z\n';
-
-/** The error a promise rejects with (it must reject). */
-async function refusal(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  assert.fail('expected a refusal');
-}
 
 test('a committed lock naming pid 1 (alive) or a pid that is gone: refused at once, naming the lock and saying to untrack and delete it; nothing runs, the lock stays', async () => {
   for (const holder of ['1', '999999']) {

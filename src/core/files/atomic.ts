@@ -126,13 +126,18 @@ function ownFileWalk(file: string, root: string): { problem: string | null; fold
   return { problem: null, folders: true };
 }
 
+/** `p` as messages and records name it: relative to `root`, with `/` ('' for the root itself). */
+export function rootRel(root: string, p: string): string {
+  return path.relative(path.resolve(root), path.resolve(p)).split(path.sep).join('/');
+}
+
 /**
  * Throw WriteRefused('link') when `file` cannot be written as one of the tool's own files (see
  * ownFileLinkProblem); else whether every folder on its way exists.
  */
 export function refuseOwnFileLink(file: string, root: string): boolean {
   const { problem: why, folders, notFolder } = ownFileWalk(file, root);
-  const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+  const rel = rootRel(root, file);
   // A file where one of its folders should be: nothing can be written below it (not the system's ENOTDIR).
   if (notFolder)
     throw new WriteRefused(

@@ -9,7 +9,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitTracks } from '../git/tracked';
-import { isInside, ownFileLinkProblem, processAlive, realTargetSync, refuseOwnFileLink, WriteRefused } from './atomic';
+import {
+  isInside,
+  ownFileLinkProblem,
+  processAlive,
+  realTargetSync,
+  refuseOwnFileLink,
+  rootRel,
+  WriteRefused,
+} from './atomic';
 
 /** How long a second run waits for the first, by default. */
 export const LOCK_WAIT_MS = 10_000;
@@ -57,7 +65,7 @@ export function lockLinkProblem(file: string, root: string): string | null {
  */
 function refuseLockFolder(lock: string, file: string, root: string, rel: string): void {
   const dir = path.dirname(lock);
-  const shown = path.relative(path.resolve(root), dir).split(path.sep).join('/');
+  const shown = rootRel(root, dir);
   if (shown.split('/').some((p) => p.toLowerCase() === '.git'))
     throw new WriteRefused(
       `${rel} is a link into ${shown} (git's own files): Session Ledger never writes there; nothing was written. Remove the link and run it again.`,
@@ -92,7 +100,7 @@ function danglingOnWay(file: string, root: string, lockDir: string): string | nu
     if (!l) return null;
     if (!l.isSymbolicLink()) continue;
     const there = cur === named ? fs.existsSync(lockDir) : fs.existsSync(cur);
-    if (!there) return path.relative(top, cur).split(path.sep).join('/');
+    if (!there) return rootRel(top, cur);
   }
   return null;
 }
@@ -168,10 +176,10 @@ export async function withWriteLock<T>(
   } = {},
 ): Promise<T> {
   const lock = lockFor(file, root);
-  const rel = path.relative(path.resolve(root), path.resolve(file)).split(path.sep).join('/');
+  const rel = rootRel(root, file);
   refuseOwnFileLink(lock, root);
   refuseLockFolder(lock, file, root, rel);
-  const shownLock = path.relative(path.resolve(root), lock).split(path.sep).join('/');
+  const shownLock = rootRel(root, lock);
   const deadline = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);
   let trackChecked = false;
   for (;;) {

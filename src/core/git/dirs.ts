@@ -14,7 +14,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lstatOrNullSync, readTextFile, statOrNullSync } from '../files/fsread';
+import { lstatOrNullSync, readTextFile, realpathOrNullSync, statOrNullSync } from '../files/fsread';
 
 /** Where the repository holding `dir` keeps its data: the work tree top, its git dir, and the common dir (linked worktrees). */
 export interface GitDirs {
@@ -69,7 +69,7 @@ async function gitFile(top: string, dotgit: string): Promise<GitDirs | Refused> 
   if (!f.ok || !f.text.startsWith('gitdir: ')) return INVALID;
   const value = withoutLineEnds(f.text.slice('gitdir: '.length));
   // Resolved before anything is joined to it: path.join would fold a `..` after a link the other way.
-  const gitDir = realNative(path.isAbsolute(value) ? value : `${top}${path.sep}${value}`);
+  const gitDir = realpathOrNullSync(path.isAbsolute(value) ? value : `${top}${path.sep}${value}`);
   const common = gitDir === null ? null : await gitDirectory(gitDir);
   if (common === REFUSED || common === INVALID) return common;
   return gitDir === null || common === null ? INVALID : { top, gitDir, commonDir: common };
@@ -123,7 +123,7 @@ async function commonDirOf(gitDir: string): Promise<string | Refused | null> {
   const f = await readTextFile(file, 4096);
   if (!f.ok) return INVALID;
   const value = withoutLineEnds(f.text);
-  return realNative(path.isAbsolute(value) ? value : `${gitDir}${path.sep}${value}`) ?? INVALID;
+  return realpathOrNullSync(path.isAbsolute(value) ? value : `${gitDir}${path.sep}${value}`) ?? INVALID;
 }
 
 /** The text without the CR and LF characters at its end (git keeps every other character, spaces too). */
@@ -131,13 +131,4 @@ function withoutLineEnds(s: string): string {
   let e = s.length;
   while (e > 0 && (s[e - 1] === '\n' || s[e - 1] === '\r')) e--;
   return s.slice(0, e);
-}
-
-/** The path as the file system resolves it (a `..` after a link leads where the link goes), or null. */
-function realNative(p: string): string | null {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return null;
-  }
 }

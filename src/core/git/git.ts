@@ -341,8 +341,7 @@ async function safeRepoOrWhy(cwd: string, dirs: GitDirs): Promise<SafeRepo | Git
   const found = await readRepoConfig(dirs, identities);
   const repo = typeof found === 'string' ? found : await askGit(cwd, dirs, found);
   if (typeof repo === 'string') return repo;
-  if (repoCache.size >= REPO_CACHE_MAX) repoCache.delete(repoCache.keys().next().value as string);
-  repoCache.set(key, { files: identities, repo });
+  remember(repoCache, key, { files: identities, repo }, REPO_CACHE_MAX);
   return repo;
 }
 
@@ -353,6 +352,12 @@ async function safeRepoOrWhy(cwd: string, dirs: GitDirs): Promise<SafeRepo | Git
  * (HEAD) changes an identity, and the next call reads them all again.
  */
 const repoCache = new Map<string, { files: Array<[string, string]>; repo: SafeRepo }>();
+
+/** Put `value` at `key` in a cache of at most `max` entries: the oldest one goes first. */
+function remember<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
+  if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+}
 const REPO_CACHE_MAX = 32;
 
 /** A file's identity for the cache: device, inode, size and both times, or "none". */
@@ -593,8 +598,7 @@ export async function readGit(
 /** The safe repository holding `root` and its `git status` output (see `readGit`), or null. Never throws. */
 async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
   const absent = (why: GitAbsence): null => {
-    if (absences.size >= STATUS_CACHE_MAX) absences.delete(absences.keys().next().value as string);
-    absences.set(root, why);
+    remember(absences, root, why, STATUS_CACHE_MAX);
     return null;
   };
   absences.delete(root);
@@ -622,9 +626,8 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
   ]);
   const out = await run(root, argv, 10_000);
   if (out === null) return absent('no-answer');
-  if (statusCache.size >= STATUS_CACHE_MAX) statusCache.delete(statusCache.keys().next().value as string);
   const done = { at, gitDir: dirs.gitDir, repo, out };
-  statusCache.set(root, done);
+  remember(statusCache, root, done, STATUS_CACHE_MAX);
   return done;
 }
 

@@ -25,7 +25,7 @@ import { accessSync, constants as fsConstants, existsSync, promises as fs, readd
 import * as path from 'node:path';
 import { shellQuote } from '../files/shell';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
-import { currentHash, refuseOwnFileLink, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
+import { currentHash, refuseOwnFileLink, rootRel, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { lockFor, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
@@ -665,7 +665,7 @@ async function writesInside(plan: HooksPlan): Promise<void> {
 }
 
 /** A path under `root` as a message names it: relative, with `/`. */
-const shownIn = (root: string, p: string): string => path.relative(root, p).split(path.sep).join('/') || '.';
+const shownIn = (root: string, p: string): string => rootRel(root, p) || '.';
 
 /**
  * The nearest folder on the way to `file` that exists; throws WriteRefused('io', 'not-folder') when
@@ -1156,7 +1156,7 @@ async function setEntry(
 
 /** A path of the plan's as the install record names it: relative to the root, with `/`. */
 function relOf(plan: HooksPlan, file: string): string {
-  return path.relative(plan.root, file).split(path.sep).join('/');
+  return rootRel(plan.root, file);
 }
 
 /** Write the install record, or remove it (and its folder, when empty) once it holds nothing. */
