@@ -288,6 +288,34 @@ test('S4: a new checkpoint file after the checkpoint, PROGRESS.md not rebuilt: /
   assert.doesNotMatch(r.stderr, /since the last checkpoint [^(]*PROGRESS\.md[^(]* changed/);
 });
 
+test('S4: a new checkpoint file the marker does not vouch for, brought in so that its times tell nothing (its folder swapped in, the marker touched after it): /compact is stopped', () => {
+  for (const how of ['folder swapped', 'marker touched']) {
+    const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s4/good'));
+    const folder = path.join(dir, '.agents/checkpoints');
+    if (how === 'folder swapped') {
+      // The folder, with the new file in it, made before the marker's time and swapped in after it:
+      // renaming a folder sets no time of the files in it.
+      const draft = path.join(dir, '.agents/checkpoints.draft');
+      cpSync(folder, draft, { recursive: true });
+      writeFileSync(path.join(draft, '2026-12-05-080000.md'), NEW_CHECKPOINT);
+      markerAfterEverything(dir);
+      renameSync(folder, `${folder}.old`);
+      renameSync(draft, folder);
+    } else {
+      writeFileSync(path.join(folder, '2026-12-05-080000.md'), NEW_CHECKPOINT);
+      markerAfterEverything(dir);
+    }
+    assert.match(cli(['check', '--root', dir]).stdout, /FAIL progress-order/, how);
+    const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+    assert.equal(r.code, 2, `${how}: allowed: ${r.stderr}`);
+    assert.match(
+      r.stderr,
+      /since the last checkpoint [^(]*\.agents\/checkpoints\/2026-12-05-080000\.md[^(]* changed/,
+      how,
+    );
+  }
+});
+
 test("a vouched file changed within the grace and still whole: /compact goes through, and the log says what changed was checked, not 'state files untouched'", () => {
   const { dir, markerMs } = checkpointedAt(path.join(REPO, 'test/fixtures/s4/good'));
   const p = path.join(dir, 'PROGRESS.md');

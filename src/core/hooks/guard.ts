@@ -15,8 +15,8 @@
  *    empty or a link that leads nowhere since → block (`gone`);
  * 6. idle: no state file modified more than 30 s after the marker → allow, whatever the marker's age;
  * 7. state changed since the checkpoint (a home file written more than 30 s after the marker, a
- *    file the marker vouched for whose bytes differ, a state file newer than the marker that it does
- *    not vouch for, unless it vouches for none: one written by hand) that now fails a blocking check
+ *    file the marker vouched for whose bytes differ, a state file it does not vouch for, unless it
+ *    vouches for none: one written by hand) that now fails a blocking check
  *    → block, before the idle rule (every rule of those systems runs then, or the caller's report
  *    speaks); so does a home file the marker vouched for that cannot be read now, whatever its time;
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
@@ -39,7 +39,6 @@ import {
   realpathOrNullSync,
   realpathOrSelf,
   sha256,
-  statOrNullSync,
 } from '../files/fsread';
 import { isInside } from '../files/atomic';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
@@ -319,17 +318,6 @@ async function brokenSince(
 }
 
 /**
- * Whether `file` was written or put where it is after `since` (ms): its modification time or its
- * change time is later. A file moved into place (`mv`), or copied or unpacked with its old time kept
- * (`cp -p`, `tar x`, `touch -r`), keeps an old modification time, but the move or the copy sets the
- * change time, which no program can set back.
- */
-function changedAfter(file: string, since: number): boolean {
-  const st = statOrNullSync(file);
-  return !!st && Math.max(st.mtimeMs, st.ctimeMs) > since;
-}
-
-/**
  * A vouched file's hash as the checkpoint took it: of what the readers read, its first
  * DEFAULT_MAX_BYTES bytes (a longer file is read, checked and vouched for by that much); null when it
  * is not a regular file or cannot be read.
@@ -343,8 +331,8 @@ function readHash(file: string): string | null {
  * What changed after the checkpoint, and the systems to check for it: a home file written more than
  * the grace after the marker (`worked`); a file the marker vouched for whose bytes are not the ones it
  * vouched for, whatever its times (a change within the grace, S4's PROGRESS.md, a file moved or linked
- * in its place); a state file it does not vouch for, written or put there after it (a new checkpoint
- * file). A file the marker vouched for that the guard's own reading leaves out (S1's memory stores,
+ * in its place); a state file it does not vouch for, whatever its times (a new checkpoint file, one
+ * brought in with its folder). A file the marker vouched for that the guard's own reading leaves out (S1's memory stores,
  * S2's project state) is hashed too (`readHash`); which system holds it is not known here, so every
  * system is checked then.
  */
@@ -367,16 +355,14 @@ function changedSince(
       // Not the vouched bytes, whatever its times say: a file moved over it or copied with its old time,
       // a folder above it swapped, a link at it pointed elsewhere, or the marker touched since all leave
       // the times telling nothing. A file only touched is not named. One the marker does not vouch for
-      // counts when it was written or put there after the marker (`changedAfter`); a marker that vouches
-      // for no bytes (one written by hand) tells nothing of the other files. A home that cannot be read
+      // counts whatever its times (the checkpoint vouched for every state file it read, so this one came
+      // since, maybe with its folder or before the marker was touched); a marker that vouches for no
+      // bytes (one written by hand) tells nothing of the other files. A home that cannot be read
       // now and was not written since by its mtime is the `unreadable` rule's, which blocks too and says
       // why; any other file that cannot be read now is changed (that rule looks at homes only).
       const unreadableHome =
         d.relPath === s.home && d.findings.some((f) => f.id === 'readable') && !(d.mtime > marker.mtime);
-      const changed =
-        was === undefined
-          ? vouched.size > 0 && changedAfter(path.join(root, d.relPath), marker.mtime)
-          : d.hash !== was && !unreadableHome;
+      const changed = was === undefined ? vouched.size > 0 : d.hash !== was && !unreadableHome;
       if (changed) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
