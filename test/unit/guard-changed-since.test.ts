@@ -350,7 +350,7 @@ test('a marker written by hand (it vouches for no bytes): a state file only touc
   assert.equal(r.code, 0, `blocked: ${r.stderr}`);
 });
 
-test('a marker line naming a file behind a linked folder: the file the link leads to is not read (its bytes decide nothing, the log does not name it)', () => {
+test('a marker line naming a file behind a linked folder: the file the link leads to is not read (its bytes decide nothing: the same answer and log line whatever they are)', () => {
   const outside = workspace({ secret: 'outside secret\n' });
   const hash = sha256('outside secret\n');
   const logs: string[] = [];
@@ -366,8 +366,21 @@ test('a marker line naming a file behind a linked folder: the file the link lead
       readFileSync(path.join(dir, '.claude/log/session-ledger-hook.log'), 'utf8').trim().split('\n').pop() ?? '',
     );
   }
-  assert.doesNotMatch(logs[1], /ext\/secret/);
   assert.equal(logs[0].replace(/^\S+ /, ''), logs[1].replace(/^\S+ /, ''));
+});
+
+test("S2's project state the checkpoint vouched for, made a link out of the workspace since (same bytes): /compact is stopped, as check fails its readable", () => {
+  const outside = workspace({});
+  const { dir } = checkpointedAt(path.join(REPO, 'examples/demo-workspace'));
+  const ps = path.join(dir, '.claude/project-state.md');
+  assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), / {2}\.claude\/project-state\.md$/m);
+  cpSync(ps, path.join(outside, 'project-state.md'));
+  unlinkSync(ps);
+  symlinkSync(path.join(outside, 'project-state.md'), ps);
+  assert.match(cli(['check', '--root', dir]).stdout, /FAIL readable/);
+  const r = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
+  assert.equal(r.code, 2, `allowed: ${r.stderr}`);
+  assert.match(r.stderr, /\.claude\/project-state\.md changed, and the state now fails a blocking check \(S2 readable/);
 });
 
 /** The demo with `arrange` applied before git and the checkpoint; files ten minutes old, the marker five. */

@@ -372,12 +372,12 @@ function changedSince(
     if (rel === null || seen.has(rel)) continue;
     const abs = path.join(root, rel);
     // Read only where the workspace's readers read: a link (at the file or a folder on its way) is
-    // followed while what it leads to stays inside the root; one that leads out is no state file here.
-    // A link that resolves to nothing (dangling, a loop) is a change, however the root is spelled.
+    // followed while what it leads to stays inside the root. One that leads out now is changed, unread:
+    // no reader reads it there (S2's project state made a link out fails its system's `readable`), and
+    // its bytes decide nothing. A link that resolves to nothing (dangling, a loop) is a change, however
+    // the root is spelled. Not a regular file or unreadable: no hash, so changed.
     const real = lstatOrNullSync(abs) ? realpathOrNullSync(abs) : null;
-    if (real !== null && !isInside(real, realRoot)) continue;
-    // Not a regular file or unreadable: no hash, so changed.
-    if (real !== null && readHash(real) === was) continue;
+    if (real !== null && isInside(real, realRoot) && readHash(real) === was) continue;
     files.add(rel);
     for (const s of active) ids.add(s.id);
   }
