@@ -14,7 +14,7 @@ import { parseDocument } from 'yaml';
 import { parseAgentsYml } from '../../src/core/systems/s0/reader';
 import { parseManifest } from '../../src/core/systems/s2/reader-ledger';
 import { parseCheckpoint } from '../../src/core/systems/s4/reader-state';
-import { MAX_ALIASES, parseYamlDocument } from '../../src/core/markdown/yaml';
+import { aliasUses, MAX_ALIASES, parseYamlDocument } from '../../src/core/markdown/yaml';
 import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
 import { snapshotProblems } from '../../src/core/systems/s1/rules';
 import { s4Findings } from '../../src/core/systems/s4/rules';
@@ -195,23 +195,81 @@ test('aliases: every YAML reader is linear in them (CPU time at 60 and 240 ancho
     assertCpuLinear(name, parse, wrap(aliasedAnchors(60)), wrap(aliasedAnchors(240)));
   // Refused in the tool's words (a finding of each reader's own), not resolved, and never thrown; at the limit, read as before.
   const over = aliasedAnchors(2);
-  assert.deepEqual(parseAgentsYml(over).meta?.issues, [{ kind: 'too-many-aliases', aliases: 180 }]);
+  assert.deepEqual(parseAgentsYml(over).meta?.issues, [{ kind: 'too-many-aliases', aliases: 100 }]);
   const snap = readSnapshot(parseMarkdown(snapshot(over)))?.info;
-  assert.deepEqual([snap?.shape, snap?.aliases], ['unreadable', 180]);
-  assert.match(snapshotProblems(snap!)[0].message.id, /^state-snapshot v1: the block holds \{0\} YAML aliases/);
+  assert.deepEqual([snap?.shape, snap?.aliases], ['unreadable', 100]);
+  assert.match(
+    snapshotProblems(snap!)[0].message.id,
+    /^state-snapshot v1: the block uses YAML aliases \(`\*name`\) more than \{0\} times/,
+  );
   const fm = parseMarkdown(frontMatter(over));
   const [front] = s4Findings({ meta: parseCheckpoint(frontMatter(over), fm).meta } as unknown as StateDoc);
   assert.deepEqual(
     [front.messageId, front.args],
     [
-      "The checkpoint's YAML front matter holds {0} YAML aliases (`*name`), more than the {1} read; it is not read.",
-      ['180', '99'],
+      "The checkpoint's YAML front matter uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; it is not read.",
+      ['99'],
     ],
   );
   // As many as are read, all of one anchor (the library's own limit is per anchor): read.
   const at = `session:\n  ledger: &t true\nx: [${Array(MAX_ALIASES).fill('*t').join(',')}]\n`;
   assert.deepEqual(parseAgentsYml(at).meta?.issues, []);
   assert.equal((parseAgentsYml(at).meta?.session as { ledger: unknown }).ledger, true);
+});
+
+/** An anchored list of ten aliases of one scalar, aliased `k` times: 10 + 11·k aliases once resolved, 10 + k written. */
+const nestedAliases = (k: number) =>
+  `session:\n  ledger: true\nx: &a 1\ny: &b [${Array(10).fill('*a').join(', ')}]\nz: [${Array(k).fill('*b').join(', ')}]\n`;
+
+test("aliases inside what an alias repeats count too: under the limit written, over it resolved, refused in the tool's words (never the library's)", () => {
+  const snapshot = (yaml: string) =>
+    `# Handoff\n\n<!-- state-snapshot v1 -->\n\`\`\`yaml\n${yaml}\`\`\`\n\n## What to do now\n1. Ship it.\n`;
+  const over = nestedAliases(12); // 22 written, 142 once resolved: the library refuses it itself ("Excessive alias count …")
+  assert.throws(() => parseDocument(over).toJS(), /Excessive alias count/);
+  assert.equal(aliasUses(parseDocument(over)), 109, 'counting stops past the limit: 10 + 11·9');
+  assert.deepEqual(parseAgentsYml(over).meta?.issues, [{ kind: 'too-many-aliases', aliases: 109 }]);
+  const snap = readSnapshot(parseMarkdown(snapshot(over)))?.info;
+  assert.deepEqual([snap?.shape, snap?.aliases], ['unreadable', 109]);
+  const fm = `---\n${over}---\n# Checkpoint\n`;
+  const [front] = s4Findings({ meta: parseCheckpoint(fm, parseMarkdown(fm)).meta } as unknown as StateDoc);
+  assert.deepEqual(front.args, ['99']);
+  // 8 of them resolve to 98: read.
+  assert.equal(aliasUses(parseDocument(nestedAliases(8))), 98);
+  assert.deepEqual(parseAgentsYml(nestedAliases(8)).meta?.issues, []);
+  // A node that holds an alias of itself repeats nothing more: read, as the library reads it (the data refers to itself).
+  assert.equal(aliasUses(parseDocument('a: &r [1, *r]\n')), 1);
+});
+
+test("whatever aliases a document nests, .agents.yml is read or refused in the tool's words, never the library's (random nestings)", () => {
+  let seed = 7;
+  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  for (let round = 0; round < 400; round++) {
+    const lines: string[] = [];
+    const names: string[] = [];
+    for (let i = 0; i < 1 + rnd(6); i++) {
+      const items = Array.from({ length: 1 + rnd(12) }, () =>
+        names.length && rnd(3) ? `*${names[rnd(names.length)]}` : '1',
+      );
+      const name = `n${i}`;
+      lines.push(`${name}: &${name} [${items.join(', ')}]`);
+      names.push(name);
+    }
+    const text = `${lines.join('\n')}\nend: [${Array.from({ length: rnd(20) }, () => `*${names[rnd(names.length)]}`).join(', ')}]\n`;
+    const issues = (parseAgentsYml(`session:\n  ledger: true\n${text}`).meta?.issues ?? []) as Array<{
+      kind: string;
+      aliases?: number;
+    }>;
+    assert.doesNotMatch(JSON.stringify(issues), /Excessive|exhaustion/, text);
+    if (aliasUses(parseDocument(text)) <= MAX_ALIASES) assert.deepEqual(issues, [], text);
+    else {
+      assert.deepEqual(
+        issues.map((i) => i.kind),
+        ['too-many-aliases'],
+        text,
+      );
+      assert.ok((issues[0].aliases ?? 0) > MAX_ALIASES, text);
+    }
+  }
 });
 
 test('status on an .agents.yml with more aliases than are resolved: a blocking finding that says so and what to do', async () => {
@@ -222,7 +280,7 @@ test('status on an .agents.yml with more aliases than are resolved: a blocking f
     [config?.severity, config?.message, config?.hint],
     [
       'block',
-      '.agents.yml holds 180 YAML aliases (`*name`), more than the 99 read in one file; the checkpoint cannot read session.ledger.',
+      '.agents.yml uses YAML aliases (`*name`) more than 99 times, counting those inside what they repeat; the checkpoint cannot read session.ledger.',
       'Write the values out in place of the aliases; keep at most 99.',
     ],
   );

@@ -17,7 +17,7 @@
  * times: time is linear in the text.
  */
 import type { Document, LineCounter, Node as LibNode } from 'yaml';
-import { aliasCount, MAX_ALIASES, parseYamlDocument, yamlLib } from './yaml';
+import { aliasUses, MAX_ALIASES, parseYamlDocument, yamlLib } from './yaml';
 import { maskSecrets, type SecretHit } from '../secrets/secrets';
 
 export interface YamlScalar {
@@ -65,7 +65,7 @@ export interface YamlTree {
   root: YamlNode | null;
   /**
    * The document as plain data, or why it cannot be (an alias bomb …): never thrown. `aliases`: the
-   * document holds more than MAX_ALIASES aliases, this many, and is not resolved (readers say so in words of their own).
+   * document's data would hold more than MAX_ALIASES aliases (`aliasUses`), this many, and is not resolved (readers say so in words of their own).
    */
   readonly data: { value: unknown; error: string | null; aliases?: number };
   /**
@@ -244,16 +244,17 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     root: node(doc.contents as LibNode | null),
     get data() {
       if (!data) {
-        // More aliases than MAX_ALIASES are refused before the library resolves them (its resolution is quadratic).
-        const aliases = aliasCount(doc);
+        // More aliases than MAX_ALIASES, counted with those inside what they repeat, are refused before the
+        // library resolves them (its resolution is quadratic); within the limit, the library's own is off.
+        const aliases = aliasUses(doc);
         if (aliases > MAX_ALIASES)
           return (data = {
             value: null,
-            error: `${aliases} aliases, over the limit of ${MAX_ALIASES}`,
+            error: `more than ${MAX_ALIASES} aliases, counted with those inside what they repeat`,
             aliases,
           });
         try {
-          data = { value: maskedData(doc.toJS()), error: null };
+          data = { value: maskedData(doc.toJS({ maxAliasCount: -1 })), error: null };
         } catch (err) {
           data = { value: null, error: (err as Error)?.message ?? String(err) };
         }

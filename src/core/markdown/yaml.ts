@@ -8,8 +8,8 @@
  * own "Map keys must be unique" error, at that key.
  *
  * Aliases are bounded the same way: the library resolves each alias (`*name`) by a scan of every
- * anchor and alias before it (quadratic: 57,600 aliases in 234 KB cost 25 s), so a document holding
- * more than MAX_ALIASES of them is not turned into data (`aliasCount`, one pass, before `toJS`).
+ * anchor and alias before it (quadratic: 57,600 aliases in 234 KB cost 25 s), so a document whose data would hold
+ * more than MAX_ALIASES of them is not turned into data (`aliasUses`, one pass, before `toJS`).
  */
 import type { Document, DocumentOptions, ParseOptions, SchemaOptions, YAMLParseError } from 'yaml';
 
@@ -59,16 +59,41 @@ function duplicateKeys(doc: Document): YAMLParseError[] {
 // 99: the YAML library refuses a 100th use of one anchor itself, in words of its own.
 export const MAX_ALIASES = 99;
 
-/** How many alias nodes the document holds (keys, values, items, the top node), in one pass without recursion. */
-export function aliasCount(doc: Document): number {
-  const { isAlias, isMap, isPair, isSeq } = yamlLib();
+/**
+ * How many aliases (`*name`) the document's data holds once resolved, in one pass in document
+ * order: each alias, plus the aliases inside the node it repeats (an anchored list of aliases,
+ * aliased again, repeats every one of them, which the library counts against its own limit too).
+ * Counting stops past `cap`. Within the cap the library's own limit (a product of its counts, whose
+ * refusal speaks in its words) is switched off: this one bounds what the data repeats.
+ */
+export function aliasUses(doc: Document, cap = MAX_ALIASES): number {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
+  // The aliases each anchored node holds, resolved (a name anchored again takes the larger count: never fewer than resolving finds).
+  const holds = new Map<string, number>();
+  const open = new Map<string, number>();
   let n = 0;
-  const stack: unknown[] = [doc.contents];
-  while (stack.length) {
-    const node = stack.pop();
-    if (isAlias(node)) n++;
-    else if (isMap(node) || isSeq(node)) for (const it of node.items) stack.push(it);
-    else if (isPair(node)) stack.push(node.key, node.value);
+  const todo: Array<{ node: unknown } | { close: string; from: number }> = [{ node: doc.contents }];
+  while (todo.length) {
+    const step = todo.pop() as { node: unknown } | { close: string; from: number };
+    if ('close' in step) {
+      holds.set(step.close, Math.max(holds.get(step.close) ?? 0, n - step.from));
+      open.set(step.close, (open.get(step.close) ?? 1) - 1);
+      continue;
+    }
+    const node = step.node;
+    if (isAlias(node)) {
+      // An alias of a node it stands inside (a node that holds itself) repeats nothing more: the data refers to itself.
+      n += 1 + (open.get(node.source) ? 0 : (holds.get(node.source) ?? 0));
+      if (n > cap) return n;
+      continue;
+    }
+    const anchor = isMap(node) || isSeq(node) || isScalar(node) ? node.anchor : undefined;
+    if (anchor) {
+      open.set(anchor, (open.get(anchor) ?? 0) + 1);
+      todo.push({ close: anchor, from: n });
+    }
+    if (isMap(node) || isSeq(node)) for (let i = node.items.length - 1; i >= 0; i--) todo.push({ node: node.items[i] });
+    else if (isPair(node)) todo.push({ node: node.value }, { node: node.key });
   }
   return n;
 }

@@ -194,8 +194,7 @@ export function configFindings(doc: StateDoc): Finding[] {
           'config',
           'block',
           t(
-            '.agents.yml holds {0} YAML aliases (`*name`), more than the {1} read in one file; the checkpoint cannot read session.ledger.',
-            i.aliases,
+            '.agents.yml uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; the checkpoint cannot read session.ledger.',
             MAX_ALIASES,
           ),
           1,

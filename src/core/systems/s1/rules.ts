@@ -282,8 +282,7 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
       if (info.aliases !== undefined)
         at(
           t(
-            'state-snapshot v1: the block holds {0} YAML aliases (`*name`), more than the {1} read in one block; write the values out in place of the aliases.',
-            info.aliases,
+            'state-snapshot v1: the block uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; write the values out in place of the aliases.',
             MAX_ALIASES,
           ),
           info.line,

@@ -478,8 +478,7 @@ export function s4Findings(doc: StateDoc): Finding[] {
           'warn',
           e.aliases !== undefined
             ? t(
-                "The checkpoint's YAML front matter holds {0} YAML aliases (`*name`), more than the {1} read; it is not read.",
-                e.aliases,
+                "The checkpoint's YAML front matter uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; it is not read.",
                 MAX_ALIASES,
               )
             : t("The checkpoint's YAML front matter does not parse: {0}", e.message),
