@@ -1162,3 +1162,103 @@ test('a link git tracks at the shared marker and no session id: the block untrac
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.equal((await guard()).allow, true);
 });
+
+/** The demo checkpointed for SID (files ten minutes old, the marker five), its hook script installed. */
+function demoCheckpointed(arrange?: (dir: string) => void): string {
+  const { dir } = checkpointedAt(path.join(REPO, 'examples/demo-workspace'), ...(arrange ? [arrange] : []));
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  return dir;
+}
+
+test('a vouched file only the rules read, with the same bytes but refused by its reader now (a second hard link; cut inside a character at the read limit): /compact is stopped, as check fails it', async () => {
+  for (const how of ['project state hard-linked', 'MEMORY.md hard-linked', 'MEMORY.md cut at 4 MB']) {
+    const outside = workspace({});
+    const big = 'x'.repeat(4 * 1024 * 1024 - 1);
+    const dir = demoCheckpointed(
+      how === 'MEMORY.md cut at 4 MB'
+        ? (d) =>
+            appendFileSync(
+              path.join(d, 'memory/MEMORY.md'),
+              `\n${big.slice(readFileSync(path.join(d, 'memory/MEMORY.md')).length + 1)}\u00e9 and more\n`,
+            )
+        : undefined,
+    );
+    if (how === 'MEMORY.md cut at 4 MB') {
+      const p = path.join(dir, 'memory/MEMORY.md');
+      const bytes = readFileSync(p);
+      assert.equal(bytes[4 * 1024 * 1024 - 1], 0xc3, 'a two-byte character starts at the last byte read');
+      writeFileSync(p, bytes.subarray(0, 4 * 1024 * 1024));
+    } else {
+      const rel = how === 'project state hard-linked' ? '.claude/project-state.md' : 'memory/MEMORY.md';
+      linkSync(path.join(dir, rel), path.join(outside, 'copy.md'));
+    }
+    const file = how === 'project state hard-linked' ? '.claude/project-state.md' : 'memory/MEMORY.md';
+    assert.match(cli(['check', '--root', dir]).stdout, /FAIL readable/, how);
+    for (const [via, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${how}, ${via}: ${said}`);
+      assert.match(
+        said,
+        new RegExp(`${file.replace(/\./g, '\\.')} changed, and the state now fails a blocking check`),
+        `${how}, ${via}`,
+      );
+    }
+  }
+});
+
+test('a state file only the rules read that came after the checkpoint (a second handoff, a memory store, a project state that cannot be read): /compact is stopped, as check fails it', async () => {
+  const cases: Array<[string, (d: string) => void, (d: string) => void, RegExp]> = [
+    [
+      'a second handoff',
+      () => {},
+      (d) => cpSync(path.join(d, 'memory/session-handoff-LATEST.md'), path.join(d, 'memory/session-handoff.md')),
+      /FAIL single-handoff/,
+    ],
+    [
+      'a memory store that is binary',
+      (d) => rmSync(path.join(d, 'memory/MEMORY.md')),
+      (d) => writeFileSync(path.join(d, 'memory/MEMORY.md'), 'a\0b'),
+      /FAIL readable/,
+    ],
+    [
+      'a project state that is binary',
+      (d) => rmSync(path.join(d, '.claude/project-state.md')),
+      (d) => writeFileSync(path.join(d, '.claude/project-state.md'), 'a\0b'),
+      /FAIL readable/,
+    ],
+  ];
+  for (const [how, before, after, fails] of cases) {
+    const dir = demoCheckpointed(before);
+    after(dir);
+    assert.match(cli(['check', '--root', dir]).stdout, fails, how);
+    for (const [via, code, said] of await answers(dir)) assert.equal(code, 2, `${how}, ${via}: ${said}`);
+  }
+});
+
+test("S1's attestation sidecar rewritten after the checkpoint: /compact is stopped (TAMPERED blocks); removed, it goes through (NO_SIDECAR is information) and the log says it was checked", async () => {
+  const dir = demoCheckpointed();
+  const sidecar = path.join(dir, 'memory/.session-handoff.sha256');
+  assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), / {2}memory\/\.session-handoff\.sha256$/m);
+  writeFileSync(sidecar, '0'.repeat(64));
+  assert.match(cli(['check', '--root', dir]).stdout, /FAIL attestation/);
+  for (const [via, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${via}: ${said}`);
+    assert.match(said, /S1 attestation/, via);
+  }
+  rmSync(sidecar);
+  for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `removed, ${via}: ${said}`);
+  const last = readFileSync(path.join(dir, '.claude/log/session-ledger-hook.log'), 'utf8').trim().split('\n').pop();
+  assert.match(last ?? '', /changed and checked: memory\/\.session-handoff\.sha256/);
+});
+
+test('a vouched file whose name holds a backslash (S0 ledger_path notes\\ledger.md): untouched, /compact goes through, nothing said gone', async () => {
+  const dir = demoCheckpointed((d) => {
+    renameSync(path.join(d, '.agents/session_ledger.md'), path.join(d, 'notes\\ledger.md'));
+    const y = path.join(d, '.agents.yml');
+    writeFileSync(
+      y,
+      readFileSync(y, 'utf8').replace('  ledger: true\n', "  ledger: true\n  ledger_path: 'notes\\ledger.md'\n"),
+    );
+  });
+  assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), /notes\\\\ledger\.md$/m);
+  for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `${via}: ${said}`);
+});

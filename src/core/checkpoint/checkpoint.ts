@@ -32,6 +32,7 @@ import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
 import { readTextFile, realpathOrSelf } from '../files/fsread';
 import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
+import { stateFileHash } from './freshness';
 import { gitTracks } from '../git/tracked';
 import {
   isBlocking,
@@ -516,6 +517,11 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const rel = markerRel(sessionId);
   const file = path.join(abs, rel);
   const hashes = active.flatMap((s) => s.docs.filter((d) => d.hash).map((d) => ({ hash: d.hash, path: d.relPath })));
+  // A system's state files that no document holds (S1's attestation sidecar): vouched for as they read now.
+  for (const rel of new Set(active.flatMap((s) => s.more ?? []))) {
+    const hash = hashes.some((h) => h.path === rel) ? null : await stateFileHash(abs, rel);
+    if (hash) hashes.push({ hash, path: rel });
+  }
   const content = formatMarker({
     sessionId: sessionId ?? signer,
     at: new Date(now).toISOString(),

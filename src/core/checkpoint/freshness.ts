@@ -4,7 +4,15 @@
  * suggestion, and the PreCompact guard takes its window and grace from here.
  */
 import * as path from 'node:path';
-import { statOrNullSync } from '../files/fsread';
+import {
+  CONFIG_MAX_BYTES,
+  DEFAULT_MAX_BYTES,
+  readTextFile,
+  realpathOrNullSync,
+  realpathOrSelf,
+  statOrNullSync,
+} from '../files/fsread';
+import { isInside } from '../files/atomic';
 import { gitTracks } from '../git/tracked';
 import {
   isSessionId,
@@ -146,8 +154,27 @@ export async function chooseMarker(
 
 /** A root-relative path a marker names, normalised with `/`, when it stays inside the root; else null. */
 export function insideRel(rel: string): string | null {
-  const p = path.posix.normalize(rel.replace(/\\/g, '/'));
+  // A backslash separates folders only on Windows: elsewhere it is a character of a file's name.
+  const p = path.posix.normalize(path.sep === '\\' ? rel.replace(/\\/g, '/') : rel);
   return p === '' || p === '.' || path.posix.isAbsolute(p) || p === '..' || p.startsWith('../') ? null : p;
+}
+
+/**
+ * The hash of the state file at `rel` (root-relative) as the readers read it, or null when they would
+ * not read it: through a link only while what it leads to stays inside the root (a link out is read by
+ * no reader, and an outside file's bytes decide nothing), a file with a second hard link refused, a YAML
+ * config over its limit refused, else its first DEFAULT_MAX_BYTES. What a checkpoint vouches for in a
+ * file no document holds (S1's sidecar), and what the guard compares such a file with.
+ */
+export async function stateFileHash(root: string, rel: string): Promise<string | null> {
+  const real = realpathOrNullSync(path.join(root, rel));
+  if (real === null || !isInside(real, realpathOrSelf(root))) return null;
+  const yaml = /\.ya?ml$/i.test(rel);
+  const f = await readTextFile(real, yaml ? CONFIG_MAX_BYTES : DEFAULT_MAX_BYTES, {
+    refuseHardLinks: true,
+    refuseLarger: yaml,
+  });
+  return f.ok ? f.hash : null;
 }
 
 /**

@@ -27,20 +27,19 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { chooseMarker, guardCheckpointed, IDLE_GRACE_MS, insideRel, maxAgeMinutes } from '../checkpoint/freshness';
+import {
+  chooseMarker,
+  guardCheckpointed,
+  IDLE_GRACE_MS,
+  insideRel,
+  maxAgeMinutes,
+  stateFileHash,
+} from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
-import {
-  DEFAULT_MAX_BYTES,
-  lstatOrNullSync,
-  readStart,
-  realpathOrNullSync,
-  realpathOrSelf,
-  sha256,
-} from '../files/fsread';
-import { isInside } from '../files/atomic';
+import { DEFAULT_MAX_BYTES, lstatOrNullSync, readStart, realpathOrNullSync, sha256 } from '../files/fsread';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
@@ -332,23 +331,25 @@ function readHash(file: string): string | null {
  * the grace after the marker (`worked`); a file the marker vouched for whose bytes are not the ones it
  * vouched for, whatever its times (a change within the grace, S4's PROGRESS.md, a file moved or linked
  * in its place); a state file it does not vouch for, whatever its times (a new checkpoint file, one
- * brought in with its folder). A file the marker vouched for that the guard's own reading leaves out (S1's memory stores,
- * S2's project state) is hashed too (`readHash`); which system holds it is not known here, so every
- * system is checked then.
+ * brought in with its folder). A system's state files that no document of this reading holds (its
+ * `more`: S1's sidecar; with the hooks' reading, S1's memory stores and other handoffs, S2's project
+ * state) are compared as the readers read them (`stateFileHash`), that system checked when one differs
+ * or came since; any other file the marker vouched for is too, and then every system is checked (which
+ * system holds it is not known here).
  */
-function changedSince(
+async function changedSince(
   root: string,
   report: WorkspaceReport | null,
   marker: MarkerFile,
   worked: ReadonlyArray<{ rel: string }>,
-): { ids: SystemId[]; files: string[] } {
+): Promise<{ ids: SystemId[]; files: string[] }> {
   const vouched = new Map(marker.content.hashes.map((h) => [h.path, h.hash.toLowerCase()]));
   const home = new Set(worked.map((w) => w.rel));
   const files = new Set<string>();
   const ids = new Set<SystemId>();
   const seen = new Set<string>();
   const active = (report?.systems ?? []).filter((s) => !s.skipped);
-  for (const s of active)
+  for (const s of active) {
     for (const d of s.docs) {
       seen.add(d.relPath);
       const was = vouched.get(d.relPath);
@@ -366,18 +367,31 @@ function changedSince(
       if (changed) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
-  const realRoot = realpathOrSelf(root);
+    // Its state files that no document of this reading holds (S1's sidecar; the files only its rules
+    // read): compared as the readers read them (`stateFileHash`), and one the marker does not vouch for
+    // that is there now came since (a second handoff, a memory store written since).
+    for (const rel of s.more ?? []) {
+      if (seen.has(rel)) continue;
+      seen.add(rel);
+      const was = vouched.get(rel);
+      const changed =
+        was === undefined
+          ? vouched.size > 0 && lstatOrNullSync(path.join(root, rel)) !== null
+          : (await stateFileHash(root, rel)) !== was;
+      if (changed) {
+        files.add(rel);
+        ids.add(s.id);
+      }
+    }
+  }
   for (const [named, was] of vouched) {
     const rel = seen.has(named) ? null : insideRel(named);
     if (rel === null || seen.has(rel)) continue;
-    const abs = path.join(root, rel);
-    // Read only where the workspace's readers read: a link (at the file or a folder on its way) is
-    // followed while what it leads to stays inside the root. One that leads out now is changed, unread:
-    // no reader reads it there (S2's project state made a link out fails its system's `readable`), and
-    // its bytes decide nothing. A link that resolves to nothing (dangling, a loop) is a change, however
-    // the root is spelled. Not a regular file or unreadable: no hash, so changed.
-    const real = lstatOrNullSync(abs) ? realpathOrNullSync(abs) : null;
-    if (real !== null && isInside(real, realRoot) && readHash(real) === was) continue;
+    // Read as the workspace's readers read it (`stateFileHash`): a link is followed while what it leads
+    // to stays inside the root; one that leads out now is changed, unread (no reader reads it there: S2's
+    // project state made a link out fails its system's `readable`), and its bytes decide nothing. A link
+    // that resolves to nothing, a second hard link, bytes that are not UTF-8 text, no regular file: changed.
+    if ((await stateFileHash(root, rel)) === was) continue;
     files.add(rel);
     for (const s of active) ids.add(s.id);
   }
@@ -439,12 +453,16 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
     }
   // A system's switch holds no state: removing it switches the system off.
   const switches = new Set(ALL_FACTS.flatMap((f) => switchesOf(f.id)));
+  // A state file no document holds that its system names even when it is missing (S1's sidecar): gone,
+  // its system's rules judge it (what changed is checked).
+  const judged = new Set(systems.flatMap((s) => s.more ?? []));
   const out: string[] = [];
   for (const { path: named, hash } of marker.content.hashes) {
     const rel = insideRel(named);
     if (rel === null || switches.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
+    if (!st && judged.has(rel)) continue;
     // A link that leads nowhere (dangling, a loop) is as gone as a removed file; a home emptied is too.
     // The marker does not say which file was a home at a path set in configuration (S0's ledger_path):
     // any vouched file gone counts.
@@ -690,7 +708,7 @@ async function decide(
   // What changed since the checkpoint is taken as it is now only while it is still whole: its system's
   // blocking checks run on it (every rule; the caller's report when it has one). A marker past its
   // window with work since is stopped below anyway.
-  const since = fresh || idle ? changedSince(root, report, marker, worked) : { ids: [], files: [] };
+  const since = fresh || idle ? await changedSince(root, report, marker, worked) : { ids: [], files: [] };
   const { broken: failing, error } = await brokenSince(root, now, since.ids, known);
   // A home the checkpoint vouched for that cannot be read now is as changed as a rewritten one, whatever its time says.
   const unreadable = vouchedUnreadable(report, vouched).filter(

@@ -164,6 +164,8 @@ export interface SystemReport {
   resumePrompt: string;
   /** Open UNCONFIRMED items (S0's post-clear protocol), with their lines. */
   unconfirmed: Item[];
+  /** The system's state files that are no document of this report (its reader's `more`). */
+  more?: string[];
   /**
    * Set when the system is present but switched off by its own configuration (S0 without
    * `session.ledger: true`): its seed's skip line. A checkpoint writes nothing for it.

@@ -25,6 +25,12 @@ export interface Loaded<E = unknown> {
   off?: string;
   /** What else the reader carries from load to analyse (its own type per system); absent when the reader failed or found only an unreadable folder. */
   extra?: E;
+  /**
+   * The system's state files that are no document of this reading (root-relative): S1's attestation
+   * sidecar, whatever the reading; with a reading without every rule (the hooks'), the files only its
+   * rules read, where they are now. A checkpoint vouches for them, and the guard compares them.
+   */
+  more?: string[];
 }
 
 export interface Analysis {

@@ -122,6 +122,7 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
   };
   const off = loaded.skipped?.text ?? loaded.off;
   if (off) r.skipped = off;
+  if (loaded.more?.length) r.more = loaded.more;
   return r;
 }
 

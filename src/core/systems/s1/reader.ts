@@ -184,6 +184,7 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
           homeRel: `${dir}/${S1_LATEST}`,
           docs: [],
           extra: { strays: [], sidecar: `${dir}/${S1_SIDECAR}` },
+          more: [`${dir}/${S1_SIDECAR}`],
         };
       }
     // No handoff: S1 is not read (the next session starts from the handoff alone). Its memory stores in
@@ -203,17 +204,20 @@ async function load(ws: Workspace): Promise<Loaded<S1Extra> | null> {
   // The attestation is S1's state as its handoff is: a new or changed sidecar is no work for any system
   // (taken at load, before any system's checks ask git what changed).
   ws.stateFiles.add(sidecar);
-  // The other handoffs and the memory stores are read by the rules alone: the hooks' skeleton check
-  // and resume take the handoff and its sidecar.
-  if (!allRules(ws.options)) return { home, homeRel, docs, extra: { strays, sidecar } };
-  for (const p of strays) docs.push(await ws.loadDoc(p, 'S1', 'handoff', parseHandoff));
   const memRel = await firstExisting(ws, [`${dir}/MEMORY.md`, 'MEMORY.md']);
-  if (memRel) docs.push(await ws.loadDoc(memRel, 'S1', 'memory', (_t, o) => parseMemory(o)));
   const logRel = await firstExisting(ws, [`${dir}/context-log.md`, 'context-log.md']);
-  if (logRel) docs.push(await ws.loadDoc(logRel, 'S1', 'contextLog', (_t, o) => parseContextLog(o)));
   const lessonsRel = await firstExisting(ws, ['tasks/lessons.md', `${dir}/tasks/lessons.md`]);
+  // The other handoffs and the memory stores are read by the rules alone: the hooks' skeleton check
+  // and resume take the handoff and its sidecar, and name the others (the guard compares them).
+  if (!allRules(ws.options)) {
+    const more = [sidecar, ...strays, ...[memRel, logRel, lessonsRel].filter((r): r is string => r !== null)];
+    return { home, homeRel, docs, extra: { strays, sidecar }, more };
+  }
+  for (const p of strays) docs.push(await ws.loadDoc(p, 'S1', 'handoff', parseHandoff));
+  if (memRel) docs.push(await ws.loadDoc(memRel, 'S1', 'memory', (_t, o) => parseMemory(o)));
+  if (logRel) docs.push(await ws.loadDoc(logRel, 'S1', 'contextLog', (_t, o) => parseContextLog(o)));
   if (lessonsRel) docs.push(await ws.loadDoc(lessonsRel, 'S1', 'lessons', (_t, o) => parseLessons(o)));
-  return { home, homeRel, docs, extra: { strays, sidecar } };
+  return { home, homeRel, docs, extra: { strays, sidecar }, more: [sidecar] };
 }
 
 export const S1: SystemReader<S1Extra> = { id: 'S1', load };

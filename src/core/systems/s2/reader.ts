@@ -132,6 +132,8 @@ export const S2: SystemReader<S2Extra> = {
       plan = await ws.loadDoc(pointer, 'S2', 'plan', parsePlan);
       docs.push(plan);
     }
-    return { home, homeRel, docs, extra: { manifest, projectState, plan, pointer, psRel } };
+    // Without every rule the project state is no document here, but it is S2's state: named, for the guard to compare.
+    const more = !allRules(ws.options) && psRel && (await ws.kind(psRel)) === 'file' ? [psRel] : undefined;
+    return { home, homeRel, docs, extra: { manifest, projectState, plan, pointer, psRel }, ...(more ? { more } : {}) };
   },
 };
