@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import {
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -34,7 +35,7 @@ import {
   STATUSLINE_SCRIPT_REL,
 } from '../../src/core/hooks/install';
 import { feedPath } from '../../src/core/context/feed';
-import { HOOK_SCRIPT, workspace } from './helpers';
+import { gitInit, HOOK_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { preCompact, S3_STATE, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
 
@@ -322,5 +323,124 @@ test('hooks install writes nothing through a link planted at one of its files af
     await assert.rejects(applyHooksPlan(plan), (e: unknown) => e instanceof WriteRefused && e.reason === 'link', own);
     assert.equal(readFileSync(state, 'utf8'), S3_STATE, `${own}: the state file is kept`);
     assert.equal(existsSync(path.join(dir, '.claude/settings.json')), false, `${own}: no settings written`);
+  }
+});
+
+test('a link at the write lock beside the file: rotate-log, compact-state, checkpoint, init and hooks uninstall refuse, and the file it leads to keeps its bytes', async () => {
+  const VICTIM = 'notes/keep.md';
+  const KEEP = '# Mine\n\nnever written by Session Ledger\n';
+  // S3's STATE.md over its 150-line budget, so that rotate-log has entries to move.
+  const logEntry = (date: string, n: number) =>
+    `\n### ${date} - step\n\n${Array.from({ length: n }, (_, i) => `- step ${i + 1}`).join('\n')}\n`;
+  const ROTATE = `${S3_STATE.replace(/\n## Log\n[\s\S]*/, '\n## Log\n')}${[
+    '2026-08-03',
+    '2026-08-01',
+    '2026-07-20',
+    '2026-07-02',
+  ]
+    .map((d) => logEntry(d, 40))
+    .join('')}`;
+  // S4's state with an older block of a kind a newer one replaces, so that compact-state has one to remove.
+  const block = (name: string) =>
+    `\n## Current Project: ${name}\n<!-- orchestra:block-id: ${name} -->\n\n### Context\n\n- Goal: ${name}.\n\n### Next Steps\n\n- ship ${name}\n\n---\n`;
+  const S4 = `# Agent State\n\n## Main Agent\n\nClaude Code\n\n## Progress Tracker\n\nRolling progress summary: [PROGRESS.md](../PROGRESS.md)\n\n---\n${block('v1')}${block('v2')}`;
+  const cases: Array<{
+    name: string;
+    files: Record<string, string>;
+    lock: string;
+    args: string[];
+    dryRun?: string[];
+    before?: (dir: string) => Promise<void>;
+    /** Files the refused action must leave as they were (besides the link's target). */
+    kept: string[];
+    /** Files it must not have created. */
+    absent: string[];
+  }> = [
+    {
+      name: 'rotate-log',
+      files: { 'docs/state/STATE.md': ROTATE },
+      lock: 'docs/state/STATE.md',
+      args: ['rotate-log', '--apply'],
+      kept: ['docs/state/STATE.md'],
+      absent: ['docs/state/log'],
+    },
+    {
+      name: 'compact-state',
+      files: { '.agents/STATE.md': S4 },
+      lock: '.agents/STATE.md',
+      args: ['compact-state', '--apply'],
+      kept: ['.agents/STATE.md'],
+      absent: [],
+    },
+    {
+      name: 'checkpoint',
+      files: { 'docs/state/STATE.md': S3_STATE },
+      lock: `.claude/.checkpoint-ready.${SID}`,
+      args: ['checkpoint', '--session', SID, '--nothing-to-preserve'],
+      kept: ['docs/state/STATE.md'],
+      absent: [`.claude/.checkpoint-ready.${SID}`],
+    },
+    {
+      name: 'init S3',
+      files: {},
+      lock: 'docs/state/STATE.md',
+      args: ['init', 'S3'],
+      kept: [],
+      absent: ['docs/state/STATE.md'],
+    },
+    ...[INSTALL_RECORD_REL, '.claude/settings.json'].map((lock) => ({
+      name: `hooks uninstall (the lock of ${lock})`,
+      files: { 'docs/state/STATE.md': S3_STATE },
+      lock,
+      args: ['hooks', 'uninstall'],
+      // Only the settings file's lock is checked by the plan, so only its dry run names the refusal.
+      dryRun: lock === '.claude/settings.json' ? ['hooks', 'uninstall', '--dry-run'] : undefined,
+      before: async (dir: string) => {
+        const r = await runIn(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+        assert.equal(r.code, 0, r.stderr);
+      },
+      kept: ['.claude/settings.json', INSTALL_RECORD_REL, SCRIPT_REL],
+      absent: [],
+    })),
+  ];
+  for (const c of cases) {
+    for (const how of ['symlink', 'hardlink'] as const) {
+      const what = `${c.name}, lock (${how})`;
+      const dir = workspace({ ...c.files, [VICTIM]: KEEP });
+      gitInit(dir);
+      await c.before?.(dir);
+      const before = new Map(c.kept.map((rel) => [rel, readFileSync(path.join(dir, rel))]));
+      const lock = lockPath(path.join(dir, c.lock));
+      mkdirSync(path.dirname(lock), { recursive: true });
+      if (how === 'symlink') symlinkSync(path.relative(path.dirname(lock), path.join(dir, VICTIM)), lock);
+      else linkSync(path.join(dir, VICTIM), lock);
+      if (c.dryRun) {
+        const dry = await runIn([...c.dryRun, '--root', dir]);
+        assert.equal(dry.code, 1, `${what} dry run: ${dry.stdout}`);
+        assert.match(
+          dry.stderr,
+          /session-ledger\.lock (is a symbolic link|has 2 hard links).*never writes its own files through a link/,
+          `${what} dry run`,
+        );
+      }
+      const r = await runIn([...c.args, '--root', dir]);
+      assert.equal(r.code, 1, `${what}: ${r.stdout}`);
+      assert.match(
+        r.stdout + r.stderr,
+        /session-ledger\.lock (is a symbolic link|has 2 hard links).*never writes its own files through a link; nothing was written/,
+        what,
+      );
+      assert.equal(
+        readFileSync(path.join(dir, VICTIM), 'utf8'),
+        KEEP,
+        `${what}: the file the link leads to is unchanged`,
+      );
+      const st = lstatSync(lock);
+      assert.ok(how === 'symlink' ? st.isSymbolicLink() : st.nlink === 2, `${what}: the link itself is still there`);
+      for (const [rel, bytes] of before)
+        assert.deepEqual(readFileSync(path.join(dir, rel)), bytes, `${what}: ${rel} is unchanged`);
+      for (const rel of c.absent)
+        assert.equal(existsSync(path.join(dir, rel)), false, `${what}: ${rel} was not written`);
+    }
   }
 });
