@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import { findSecrets, maskSecrets } from '../../src/core/secrets/secrets';
@@ -16,7 +16,7 @@ import { assertLinear, gitInit, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { promptContext } from '../../src/cli/commands/hook-remind';
 import { terminalSafe } from '../../src/cli/io';
-import { CONFIRM_ALL, preCompact, S0_LEDGER, SID } from './checkpoint-fixtures';
+import { CONFIRM_ALL, emptyClaudeHome, preCompact, S0_LEDGER, SID } from './checkpoint-fixtures';
 
 const GH = ['ghp', 'Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Jh0GfEdCbA9Y8'].join('_');
 const PW = 'hunter2-Correct-Horse-77';
@@ -161,6 +161,9 @@ test('every secret rule family is linear on pathological lines (n vs 4n)', () =>
 const ESCAPES =
   '\u001b[2J\u001b[31mRED\u001b[0m \u001b]0;pwned title\u0007 \u001b]8;;https://evil.invalid\u001b\\link\u001b]8;;\u001b\\ bell\u0007 \u009b1m c1 \r';
 
+/** A right-to-left override (`evil` U+202E `gnp` shows as `evilpng`), a zero-width space and a line separator. */
+const FORMAT = 'evil\u202egnp\u200b\u2028';
+
 test('terminal escapes in ledger text never reach the terminal: status, check, checkpoint, both hooks', async () => {
   const state = S3_WITH_SECRETS.replace('rotate', `rotate ${ESCAPES}`).replace(
     '## Log',
@@ -213,7 +216,9 @@ test('terminal escapes in ledger text never reach the terminal: status, check, c
 test("terminal escapes never reach the agent through a hook's JSON: every string is terminal-safe once decoded", async () => {
   // Control characters but line breaks and tabs (kept, as in text output).
   const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-  const state = S3_WITH_SECRETS.replace('rotate', `rotate ${ESCAPES}`);
+  // Bidi and other format characters, and the line and paragraph separators (a JSON string may hold them raw).
+  const FORMATS = /[\p{Cf}\u2028\u2029]/u;
+  const state = S3_WITH_SECRETS.replace('rotate', `rotate ${ESCAPES} ${FORMAT}`);
   const dir = workspace({ 'docs/state/STATE.md': state, '.claude/settings.json': '{}\n' });
   // SessionStart after /clear and /compact: the resume block, with the Now line, in additionalContext.
   for (const source of ['clear', 'compact']) {
@@ -222,15 +227,19 @@ test("terminal escapes never reach the agent through a hook's JSON: every string
       env: { CLAUDE_PROJECT_DIR: dir },
     });
     const ctx = JSON.parse(ss.stdout).hookSpecificOutput.additionalContext as string;
-    assert.match(ctx, /rotate .*RED/, `${source}: the ledger's text is in the context`);
+    assert.match(ctx, /rotate .*RED.*evilgnp/, `${source}: the ledger's text is in the context`);
     assert.match(ctx, /\n/, `${source}: line breaks are kept`);
     assert.doesNotMatch(ctx, CONTROLS, `${source}: additionalContext holds a control character once decoded`);
+    assert.doesNotMatch(ctx, FORMATS, `${source}: additionalContext holds a format character once decoded`);
     assert.doesNotMatch(ctx, /pwned title|evil\.invalid/, `${source}: an escape sequence's payload is left in`);
   }
-  // Codex's PreCompact block: the reason names a ledger whose name holds escapes, in stopReason.
+  // Codex's PreCompact block: the reason names a ledger whose name holds escapes and format characters, in stopReason.
   const s0 = workspace({
-    '.agents.yml': 'session:\n  ledger: true\n  ledger_path: "docs/\\e[31mled\\e]0;t\\ager.md"\n',
-    'docs/\u001b[31mled\u001b]0;t\u0007ger.md': S0_LEDGER.replace('Ship CSV export', `Ship ${ESCAPES} CSV export`),
+    '.agents.yml': 'session:\n  ledger: true\n  ledger_path: "docs/\\e[31mled\\e]0;t\\a\\u202Eg\\u200Ber\\u2028.md"\n',
+    'docs/\u001b[31mled\u001b]0;t\u0007\u202eg\u200ber\u2028.md': S0_LEDGER.replace(
+      'Ship CSV export',
+      `Ship ${ESCAPES} ${FORMAT} CSV export`,
+    ),
   });
   gitInit(s0);
   const codex = await runIn(['hook', 'pre-compact', '--codex', '--root', s0], { stdin: preCompact(s0) });
@@ -238,11 +247,37 @@ test("terminal escapes never reach the agent through a hook's JSON: every string
   assert.equal(block.continue, false, 'no checkpoint yet: Codex is told to stop');
   assert.match(block.stopReason, /^ {3}- docs\/ledger\.md: /m, 'the reason names the ledger');
   assert.doesNotMatch(block.stopReason, CONTROLS, 'stopReason holds a control character once decoded');
+  assert.doesNotMatch(block.stopReason, FORMATS, 'stopReason holds a format character once decoded');
+  // The reminder (`hook remind`) on that workspace, its context past S0's mark: its additionalContext names
+  // the system, and holds no control or format character once decoded.
+  const transcript = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
+  writeFileSync(
+    transcript,
+    `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, message: { model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: `ok ${ESCAPES} ${FORMAT}` }], usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 180_000 } }, timestamp: new Date().toISOString() })}\n`,
+  );
+  const hook = await runIn(['hook', 'remind'], {
+    cwd: s0,
+    stdin: JSON.stringify({
+      session_id: SID,
+      transcript_path: transcript,
+      cwd: s0,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: `go on ${ESCAPES} ${FORMAT}`,
+    }),
+    env: { CLAUDE_PROJECT_DIR: s0, CLAUDE_CONFIG_DIR: emptyClaudeHome() },
+  });
+  assert.equal(hook.code, 0, hook.stderr);
+  const reminded = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext as string;
+  assert.match(reminded, /past S0's 85% mark/);
+  assert.doesNotMatch(reminded, CONTROLS, '`hook remind` answers a control character once decoded');
+  assert.doesNotMatch(reminded, FORMATS, '`hook remind` answers a format character once decoded');
   // The reminder's additionalContext (its text is the tool's own, and still passes through the same rule).
-  const remind = JSON.parse(promptContext(`a ${ESCAPES}\n\tb`)).hookSpecificOutput.additionalContext as string;
-  assert.equal(remind, terminalSafe(`a ${ESCAPES}\n\tb`), 'as the text output says it');
+  const text = `a ${ESCAPES} ${FORMAT}\n\tb`;
+  const remind = JSON.parse(promptContext(text)).hookSpecificOutput.additionalContext as string;
+  assert.equal(remind, terminalSafe(text), 'as the text output says it');
   assert.doesNotMatch(remind, CONTROLS, 'the reminder holds a control character once decoded');
-  assert.match(remind, /^a RED .*link bell .* c1 \n\tb$/);
+  assert.doesNotMatch(remind, FORMATS, 'the reminder holds a format character once decoded');
+  assert.match(remind, /^a RED .*link bell .* c1 +evilgnp\n\tb$/);
 });
 
 test("the status bar tooltip escapes the transcript's text: its timestamp, model and session id (Markdown, theme icons, controls)", async () => {
