@@ -250,6 +250,20 @@ test('statusline -- CMD relays the previous status line fed the same stdin (shel
   r = cli(['statusline', '--', 'cat'], { input: 'not json', cwd: other });
   assert.equal(r.stdout, 'not json\n');
   assert.equal(existsSync(path.join(other, '.claude', 'session-ledger')), false);
+  // The user's own status line's output passes as it is: its colours (ESC[31m) and a bidi override
+  // (U+202E) too, relayed by the CLI and by the installed relay script, as Claude Code runs it.
+  const own = '\u001b[31mred\u001b[0m \u001b[1;32mbold green\u001b[0m \u202eright-to-left\u202c\n';
+  const colour = write(root, 'colour.js', `process.stdout.write(${JSON.stringify(own)})`);
+  r = cli(['statusline', '--', process.execPath, colour], { input });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, own, 'relayed by the CLI unchanged');
+  const relayed = spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline', '--', process.execPath, colour], {
+    cwd: root,
+    input,
+    encoding: 'utf8',
+  });
+  assert.equal(relayed.status, 0, relayed.stderr);
+  assert.equal(relayed.stdout, own, 'relayed by the status line script unchanged');
 });
 
 test('statusline writes only into a project that has .claude/ (or --root); without a figure it asks the meter', () => {
