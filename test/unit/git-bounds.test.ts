@@ -6,9 +6,9 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { readGit } from '../../src/core/git/git';
+import { readGit, safeRepo } from '../../src/core/git/git';
 import { evaluate } from '../../src/core/report/evaluate';
 import { HOSTILE_REPO_STATE } from './hostile-helpers';
 import { gitInit, workspace } from './helpers';
@@ -59,6 +59,95 @@ test('more filter drivers than git takes as -c options at a reasonable cost: git
   appendFileSync(path.join(dir, '.git/config'), filters(20, 2000));
   const before = runs().length;
   assert.equal(await readGit(dir), null);
+  assert.equal(runs().slice(before).includes('status'), false);
+});
+
+/**
+ * A repository whose .git/config includes `n` other files. readRepoConfig counts every path it looks at
+ * (CONFIG_FILES_MAX, 64): the config, each file it includes, then .git/config.worktree, which counts
+ * even when it is absent, as it is here. So 62 includes are 64 paths (git runs), 63 are 65 (it does not).
+ */
+function withIncludes(n: number): string {
+  const dir = repo();
+  mkdirSync(path.join(dir, '.git/inc'));
+  let includes = '[include]\n';
+  for (let i = 0; i < n; i++) {
+    includes += `\tpath = inc/f${i}.cfg\n`;
+    writeFileSync(path.join(dir, `.git/inc/f${i}.cfg`), `[user]\n\tx${i} = 1\n`);
+  }
+  appendFileSync(path.join(dir, '.git/config'), includes);
+  return dir;
+}
+
+test('at the config file bound: 63 config files and the absent config.worktree (64 looked at), git runs; one more file, it is not run', async (t) => {
+  const at = withIncludes(62);
+  assert.equal(existsSync(path.join(at, '.git/config.worktree')), false);
+  const runs = countGit(t);
+  assert.ok(await readGit(at), 'the config and 62 included files: git runs');
+  assert.equal(runs().filter((r) => r === 'config').length, 63, 'each of the 63 files parsed once');
+  assert.ok(runs().includes('status'));
+  const over = withIncludes(63);
+  const before = runs().length;
+  assert.equal(await readGit(over), null, 'the config and 63 included files: git is not run');
+  assert.equal(runs().slice(before).includes('status'), false);
+  assert.deepEqual(
+    runs()
+      .slice(before)
+      .filter((r) => r !== 'config'),
+    [],
+    'nothing but the config files parsed',
+  );
+});
+
+/**
+ * The filter drivers and protocols the user's own system config names (the global one is emptied
+ * for the test): each counts towards the bound with the repository's.
+ */
+function ownOverrides(): number {
+  let out = '';
+  try {
+    out = execFileSync(REAL_GIT, ['config', '--system', '--list', '-z'], { encoding: 'utf8' });
+  } catch {
+    return 0; // no system config
+  }
+  const names = new Set<string>();
+  for (const entry of out.split('\0')) {
+    const key = entry.split('\n', 1)[0];
+    const m = /^(filter)\.(.+)\.[^.]+$/.exec(key) ?? /^(protocol)\.(.+)\.allow$/.exec(key);
+    if (m) names.add(`${m[1]} ${m[2]}`);
+  }
+  return names.size;
+}
+
+test("at the filter bound: 100 filter drivers (the user's own counted), git runs with each one emptied; 101, it is not run", async (t) => {
+  // A home of its own: a global config's drivers (git lfs install writes one) would count too.
+  const home = workspace({}, 'sl-home-');
+  const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+  process.env.HOME = home;
+  process.env.XDG_CONFIG_HOME = path.join(home, '.config');
+  t.after(() => {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  });
+  const n = 100 - ownOverrides();
+  assert.ok(n > 0, 'the system config names fewer than 100 filter drivers and protocols');
+  const filters = (count: number) =>
+    Array.from({ length: count }, (_, i) => `[filter "f${i}"]\n\tclean = false\n`).join('');
+  const at = repo();
+  appendFileSync(path.join(at, '.git/config'), filters(n));
+  const runs = countGit(t);
+  const safe = await safeRepo(at);
+  assert.ok(safe, `${n} drivers in the repository's config, 100 in all: git runs`);
+  assert.equal(safe.filters.length, 100);
+  for (const f of ['f0', `f${n - 1}`]) assert.ok(safe.config.includes(`filter.${f}.clean=`), `${f} is emptied`);
+  assert.ok(await readGit(at));
+  assert.ok(runs().includes('status'));
+  const over = repo();
+  appendFileSync(path.join(over, '.git/config'), filters(n + 1));
+  const before = runs().length;
+  assert.equal(await safeRepo(over), null, '101 in all: git is not run');
+  assert.equal(await readGit(over), null);
   assert.equal(runs().slice(before).includes('status'), false);
 });
 
