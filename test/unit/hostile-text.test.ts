@@ -5,14 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
+import { encodeClaudeProjectDir } from '../../src/core/context';
 import { findSecrets, maskSecrets } from '../../src/core/secrets/secrets';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { resumeBlock } from '../../src/core/hooks/session-start';
 import { toJsonStatus } from '../../src/core/report/report';
-import { assertLinear, gitInit, workspace } from './helpers';
+import { assertLinear, cli, gitInit, workspace, write, type CliResult } from './helpers';
 import { runIn } from './hostile-helpers';
 import { promptContext } from '../../src/cli/commands/hook-remind';
 import { terminalSafe } from '../../src/cli/io';
@@ -211,6 +212,86 @@ test('terminal escapes in ledger text never reach the terminal: status, check, c
   assert.match(outs[0][1], /RED/, 'the text itself is kept');
   for (const [what, out] of outs)
     assert.doesNotMatch(out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, `${what} prints a control character`);
+});
+
+test("terminal escapes and format characters in state text, headings, a model's name and file names never reach the terminal: rotate-log and compact-state previews, context, init", () => {
+  const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+  const FORMATS = /[\p{Cf}\u2028\u2029]/u;
+  // Format characters first: ESCAPES ends with a carriage return, which ends a heading's line.
+  const HOSTILE = `${FORMAT} ${ESCAPES}`;
+  // S3 over its budget, its Log entries' headings and lines hostile: rotate-log's preview names each entry it would move.
+  const entry = (date: string) =>
+    `\n### ${date} - ${HOSTILE} step\n\n${Array.from({ length: 40 }, (_, i) => `- ${HOSTILE} ${i}`).join('\n')}\n`;
+  const s3 = `# State\n\n## Handoff\n\n- **Status:** ${HOSTILE}\n- **Branch / HEAD:** main\n- **Now ▶** ${HOSTILE}\n\n## Log\n${['2026-08-03', '2026-08-01', '2026-07-20', '2026-07-02'].map(entry).join('')}`;
+  // S4 with an older block a newer one replaces: compact-state's preview prints the whole composed state.
+  const block = (name: string) =>
+    `\n## Current Project: ${name} ${HOSTILE}\n<!-- orchestra:block-id: ${name} -->\n\n### Context\n\n- Goal: ${HOSTILE}\n\n### Next Steps\n\n- ${HOSTILE}\n\n---\n`;
+  const s4 = `# Agent State\n\n## Main Agent\n\nClaude Code ${HOSTILE}\n\n## Progress Tracker\n\nRolling progress summary: [PROGRESS.md](../PROGRESS.md)\n\n---\n${block('v1')}${block('v2')}`;
+  // The workspace folder's own name is hostile too (a repository cloned under such a name): messages name it.
+  const root = path.join(workspace(), `proj\u001b[31m\u001b]0;t\u0007\u202egnp`);
+  const empty = path.join(workspace(), `empty\u001b[31m\u001b]0;t\u0007\u202egnp`);
+  for (const [rel, text] of [
+    ['docs/state/STATE.md', s3],
+    ['.agents/STATE.md', s4],
+  ])
+    write(root, rel, text);
+  mkdirSync(empty);
+  // A session of this folder, its model's name hostile: context names the model.
+  const claude = workspace({}, 'sl-claude-');
+  write(
+    path.join(claude, 'projects', encodeClaudeProjectDir(root)),
+    `${SID}.jsonl`,
+    `${JSON.stringify({ isSidechain: false, type: 'assistant', cwd: root, sessionId: SID, message: { model: `claude-opus-4-6 ${HOSTILE}`, role: 'assistant', content: [{ type: 'text', text: HOSTILE }], usage: { input_tokens: 10, cache_creation_input_tokens: 90, cache_read_input_tokens: 99_900, output_tokens: 1 } }, timestamp: '2026-02-11T21:19:35.672Z' })}\n`,
+  );
+  const env = { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: workspace({}, 'sl-codex-'), HOME: workspace({}, 'sl-home-') };
+  const outs: Array<[string, CliResult]> = [];
+  const run = (args: string[], at = root) => {
+    const r = cli([...args, '--root', at], { env });
+    outs.push([`${args.join(' ')} (${at === root ? 'state' : at === empty ? 'empty' : 'linked'})`, r]);
+    return r;
+  };
+  const rotate = run(['rotate-log']);
+  assert.equal(rotate.code, 0, rotate.stderr);
+  assert.match(
+    rotate.stdout,
+    /Would move \d+ Log entr.*\n {2}- 2026-\d\d-\d\d - evilgnp +RED .* c1/,
+    'the entries are named',
+  );
+  assert.match(run(['rotate-log', '--json']).stdout, /RED/);
+  const compact = run(['compact-state']);
+  assert.equal(compact.code, 0, compact.stderr);
+  assert.match(compact.stdout, /## Current Project: v2 evilgnp +RED/, 'the composed state is printed');
+  assert.match(compact.stdout, /- Current Project: v1 evilgnp +RED/, 'the pruned block is named');
+  const ctx = run(['context']);
+  assert.equal(ctx.code, 0, ctx.stderr);
+  assert.match(ctx.stdout, /claude-opus-4-6 evilgnp +RED/, 'the model is named');
+  const ctxJson = run(['context', '--json']);
+  assert.equal(JSON.parse(ctxJson.stdout).usedTokens, 100_000, 'the session was found');
+  for (const args of [['rotate-log'], ['compact-state'], ['context'], ['init', 'S3', '--dry-run'], ['init', 'S3']])
+    run(args, empty);
+  assert.match(outs.at(-5)?.[1].stderr ?? '', /no S3 state .* under .*\/emptygnp\.$/m);
+  for (const args of [['init', 'S3'], ['init', 'S3', '--dry-run'], ['init', 'S4'], ['init', 'S1'], ['init']]) run(args);
+  // init's refusal names where a link leads: docs/state, a link into a .git folder of a hostile name.
+  const linked = workspace();
+  const hostileDir = path.join(linked, `.git/x\u001b[31m\u001b]0;t\u0007\u202egnp`);
+  mkdirSync(hostileDir, { recursive: true });
+  mkdirSync(path.join(linked, 'docs'));
+  symlinkSync(path.relative(path.join(linked, 'docs'), hostileDir), path.join(linked, 'docs/state'));
+  const refused = run(['init', 'S3'], linked);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /docs\/state\/STATE\.md is a link into \.git\/xgnp \(git's own files\)/);
+  for (const [what, r] of outs) {
+    assert.doesNotMatch(r.stdout + r.stderr, CONTROLS, `${what} prints a control character`);
+    assert.doesNotMatch(r.stdout + r.stderr, FORMATS, `${what} prints a format character`);
+    // A --json answer writes an escape's ESC as the six characters \\u001b (no control character reaches
+    // the terminal); a text answer removes each sequence whole.
+    if (!what.includes('--json'))
+      assert.doesNotMatch(
+        r.stdout + r.stderr,
+        /pwned title|evil\.invalid/,
+        `${what}: an escape sequence's payload is left in`,
+      );
+  }
 });
 
 test("terminal escapes never reach the agent through a hook's JSON: every string is terminal-safe once decoded", async () => {
