@@ -7,7 +7,7 @@
  */
 import { WriteRefused } from '../../core/files/atomic';
 import { isSystemId } from '../../core/systems/facts';
-import { planStarter, STARTER_SYSTEMS, starterFor, writeStarter } from '../../core/systems/starter';
+import { planStarter, STARTER_SYSTEMS, starterFor, starterRefusal, writeStarter } from '../../core/systems/starter';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
 
@@ -39,6 +39,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const kept = plan.keep.map((f) => `${f.path} exists and was left as it is.`);
   if (values['dry-run']) {
+    const refused = await starterRefusal(root, plan);
+    if (refused) {
+      io.stderr(`session-ledger init --dry-run: ${refused.message}`);
+      return 1;
+    }
     io.stdout(
       [`Would write ${listed(plan.write.map((f) => f.path))} (the ${id} starter); nothing was written.`, ...kept].join(
         '\n',

@@ -59,6 +59,22 @@ export function lockLinkProblem(file: string, root: string): string | null {
 }
 
 /**
+ * What taking the lock beside `file` would refuse (a link at the lock or on its way, its folder in
+ * git's own files), as `withWriteLock` refuses it, or null: for a dry run to say.
+ */
+export function lockRefusal(file: string, root: string): WriteRefused | null {
+  const lock = lockFor(file, root);
+  try {
+    refuseOwnFileLink(lock, root);
+    refuseLockFolder(lock, file, root, rootRel(root, file));
+    return null;
+  } catch (err) {
+    if (err instanceof WriteRefused) return err;
+    throw err;
+  }
+}
+
+/**
  * The lock's folder is made only where the write itself could land: never in a `.git` folder (a link
  * there would otherwise leave a folder such as `.git/index.lock`, which stops git), and never behind
  * a link that leads nowhere (a stray folder where it points). Refused before anything is created.

@@ -651,11 +651,12 @@ async function writesInside(plan: HooksPlan): Promise<void> {
       );
   }
   // The tool's own files are never written through a link (a dry run refuses as the install would),
-  // the write lock beside the settings file included.
+  // the write locks beside the install record and the settings file included.
   for (const own of [
     plan.scriptPath,
     plan.statuslinePath,
     path.join(plan.root, INSTALL_RECORD_REL),
+    lockFor(path.join(plan.root, INSTALL_RECORD_REL), plan.root),
     lockFor(plan.settingsPath, plan.root),
   ])
     refuseOwnFileLink(own, plan.root);

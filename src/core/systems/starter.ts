@@ -5,8 +5,8 @@
  * purpose (placeholders only), so the checks flag them until the agent fills them in.
  */
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../files/atomic';
-import { withWriteLock } from '../files/lock';
+import { writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
+import { lockRefusal, withWriteLock } from '../files/lock';
 import { lstatOrNullSync } from '../files/fsread';
 import { homeOf } from './index';
 import { SYSTEM_IDS, type SystemId } from '../model/model';
@@ -58,6 +58,26 @@ export async function planStarter(root: string, system: SystemId): Promise<Start
     else plan.conflicts.push(f.path);
   }
   return plan;
+}
+
+/**
+ * What writing the plan would refuse before it writes anything, as the write refuses it (a link at a
+ * file's write lock; a link on a file's way out of the workspace or into git's own files), or null:
+ * what a dry run says.
+ */
+export async function starterRefusal(root: string, plan: StarterPlan): Promise<WriteRefused | null> {
+  for (const f of plan.write) {
+    const file = path.join(root, ...f.path.split('/'));
+    const lock = lockRefusal(file, root);
+    if (lock) return lock;
+    try {
+      await writeTarget(file, root);
+    } catch (err) {
+      if (err instanceof WriteRefused) return err;
+      throw err;
+    }
+  }
+  return null;
 }
 
 /**
