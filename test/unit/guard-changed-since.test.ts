@@ -1262,3 +1262,30 @@ test('a vouched file whose name holds a backslash (S0 ledger_path notes\\ledger.
   assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), /notes\\\\ledger\.md$/m);
   for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `${via}: ${said}`);
 });
+
+test("S2's project_state given as an absolute path: untouched, /compact goes through saying nothing changed; one outside the workspace that appears after the checkpoint stops it, as check fails it", async () => {
+  const manifest = (d: string, ps: string) => {
+    const m = path.join(d, 'context-manifest.yaml');
+    writeFileSync(m, readFileSync(m, 'utf8').replace(/project_state: .*/, `project_state: ${ps}`));
+  };
+  const inside = demoCheckpointed((d) => manifest(d, path.join(d, '.claude/project-state.md')));
+  for (const [via, code, said] of await answers(inside)) assert.equal(code, 0, `inside, ${via}: ${said}`);
+  const last = readFileSync(path.join(inside, '.claude/log/session-ledger-hook.log'), 'utf8').trim().split('\n').pop();
+  assert.match(last ?? '', /state files untouched/);
+
+  const outsideDir = workspace({});
+  const outside = path.join(outsideDir, 'project-state.md');
+  const dir = demoCheckpointed((d) => manifest(d, outside));
+  cpSync(path.join(dir, '.claude/project-state.md'), outside);
+  assert.match(cli(['check', '--root', dir]).stdout, /FAIL readable/);
+  for (const [via, code, said] of await answers(dir)) assert.equal(code, 2, `outside, ${via}: ${said}`);
+});
+
+test("S1's attestation sidecar made a link that leads nowhere after the checkpoint: /compact goes through, as when it is removed (check: NO_SIDECAR, information)", async () => {
+  const dir = demoCheckpointed();
+  const sidecar = path.join(dir, 'memory/.session-handoff.sha256');
+  rmSync(sidecar);
+  symlinkSync('nowhere', sidecar);
+  assert.doesNotMatch(cli(['check', '--root', dir]).stdout, /FAIL/);
+  for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `${via}: ${said}`);
+});

@@ -167,7 +167,8 @@ export function insideRel(rel: string): string | null {
  * file no document holds (S1's sidecar), and what the guard compares such a file with.
  */
 export async function stateFileHash(root: string, rel: string): Promise<string | null> {
-  const real = realpathOrNullSync(path.join(root, rel));
+  // Resolved as the readers resolve it (Workspace.abs): a path set in configuration may be absolute.
+  const real = realpathOrNullSync(path.resolve(root, rel));
   if (real === null || !isInside(real, realpathOrSelf(root))) return null;
   const yaml = /\.ya?ml$/i.test(rel);
   const f = await readTextFile(real, yaml ? CONFIG_MAX_BYTES : DEFAULT_MAX_BYTES, {

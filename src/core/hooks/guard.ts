@@ -376,7 +376,7 @@ async function changedSince(
       const was = vouched.get(rel);
       const changed =
         was === undefined
-          ? vouched.size > 0 && lstatOrNullSync(path.join(root, rel)) !== null
+          ? vouched.size > 0 && lstatOrNullSync(path.resolve(root, rel)) !== null
           : (await stateFileHash(root, rel)) !== was;
       if (changed) {
         files.add(rel);
@@ -462,7 +462,8 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
     if (rel === null || switches.has(rel)) continue;
     const abs = path.join(root, rel);
     const st = lstatOrNullSync(abs);
-    if (!st && judged.has(rel)) continue;
+    // A link there that leads nowhere is as missing to its reader (NO_SIDECAR) as no file; a loop is compared (changedSince).
+    if (judged.has(rel) && (!st || realpathOrNullSync(abs) === null)) continue;
     // A link that leads nowhere (dangling, a loop) is as gone as a removed file; a home emptied is too.
     // The marker does not say which file was a home at a path set in configuration (S0's ledger_path):
     // any vouched file gone counts.
