@@ -14,7 +14,7 @@ import { parseDocument } from 'yaml';
 import { parseAgentsYml } from '../../src/core/systems/s0/reader';
 import { parseManifest } from '../../src/core/systems/s2/reader-ledger';
 import { parseCheckpoint } from '../../src/core/systems/s4/reader-state';
-import { aliasUses, MAX_ALIASES, parseYamlDocument } from '../../src/core/markdown/yaml';
+import { aliasUses, MAX_ALIAS_CHARS, MAX_ALIASES, parseYamlDocument } from '../../src/core/markdown/yaml';
 import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
 import { snapshotProblems } from '../../src/core/systems/s1/rules';
 import { s4Findings } from '../../src/core/systems/s4/rules';
@@ -200,15 +200,15 @@ test('aliases: every YAML reader is linear in them (CPU time at 60 and 240 ancho
   assert.deepEqual([snap?.shape, snap?.aliases], ['unreadable', 100]);
   assert.match(
     snapshotProblems(snap!)[0].message.id,
-    /^state-snapshot v1: the block uses YAML aliases \(`\*name`\) more than \{0\} times/,
+    /^state-snapshot v1: the block's YAML aliases \(`\*name`\) repeat more than is read in one block \(over \{0\} uses or \{1\} of its text/,
   );
   const fm = parseMarkdown(frontMatter(over));
   const [front] = s4Findings({ meta: parseCheckpoint(frontMatter(over), fm).meta } as unknown as StateDoc);
   assert.deepEqual(
     [front.messageId, front.args],
     [
-      "The checkpoint's YAML front matter uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; it is not read.",
-      ['99'],
+      "The checkpoint's YAML front matter has YAML aliases (`*name`) that repeat more than is read (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); it is not read.",
+      ['99', '1 MB'],
     ],
   );
   // As many as are read, all of one anchor (the library's own limit is per anchor): read.
@@ -232,12 +232,28 @@ test("aliases inside what an alias repeats count too: under the limit written, o
   assert.deepEqual([snap?.shape, snap?.aliases], ['unreadable', 109]);
   const fm = `---\n${over}---\n# Checkpoint\n`;
   const [front] = s4Findings({ meta: parseCheckpoint(fm, parseMarkdown(fm)).meta } as unknown as StateDoc);
-  assert.deepEqual(front.args, ['99']);
+  assert.deepEqual(front.args, ['99', '1 MB']);
   // 8 of them resolve to 98: read.
   assert.equal(aliasUses(parseDocument(nestedAliases(8))), 98);
   assert.deepEqual(parseAgentsYml(nestedAliases(8)).meta?.issues, []);
-  // A node that holds an alias of itself repeats nothing more: read, as the library reads it (the data refers to itself).
-  assert.equal(aliasUses(parseDocument('a: &r [1, *r]\n')), 1);
+  // A node that holds an alias of itself repeats it without end: refused in the tool's words (the data would refer to
+  // itself, and turning it into text threw in the JavaScript engine's words), by each reader.
+  assert.equal(aliasUses(parseDocument('a: &r [1, *r]\n')), MAX_ALIASES + 1);
+  const cyclic = 'session: &s {ledger: true, self: *s}\n';
+  assert.deepEqual(parseAgentsYml(cyclic).meta?.issues, [{ kind: 'too-many-aliases', aliases: MAX_ALIASES + 1 }]);
+  const cyclicSnap = readSnapshot(parseMarkdown(snapshot('ctx: &a [*a]\n')))?.info;
+  assert.deepEqual([cyclicSnap?.shape, cyclicSnap?.aliases], ['unreadable', MAX_ALIASES + 1]);
+  // Few aliases that repeat much text (a long string; a merge key, which copies its map): refused past
+  // MAX_ALIAS_CHARS of repeated text, read under it.
+  const long = (n: number, k: number) =>
+    `session:\n  ledger: true\npad: &b '${'x'.repeat(n)}'\nctx: [${Array(k).fill('*b').join(', ')}]\n`;
+  assert.deepEqual(parseAgentsYml(long(100_000, 11)).meta?.issues, [
+    { kind: 'too-many-aliases', aliases: MAX_ALIASES + 1 },
+  ]);
+  assert.deepEqual(parseAgentsYml(long(100_000, 10)).meta?.issues, []);
+  const merged = `%YAML 1.1\n---\nbase: &m {${Array.from({ length: 30_000 }, (_, i) => `k${i}: 1`).join(', ')}}\n${Array.from({ length: 5 }, (_, i) => `c${i}: {<<: *m}`).join('\n')}\n`;
+  assert.ok(MAX_ALIAS_CHARS < 5 * merged.indexOf('}'), 'the merges repeat more than the limit');
+  assert.equal(aliasUses(parseDocument(merged)), MAX_ALIASES + 1);
 });
 
 test("whatever aliases a document nests, .agents.yml is read or refused in the tool's words, never the library's (random nestings)", () => {
@@ -280,7 +296,7 @@ test('status on an .agents.yml with more aliases than are resolved: a blocking f
     [config?.severity, config?.message, config?.hint],
     [
       'block',
-      '.agents.yml uses YAML aliases (`*name`) more than 99 times, counting those inside what they repeat; the checkpoint cannot read session.ledger.',
+      ".agents.yml's YAML aliases (`*name`) repeat more than is read in one file (over 99 uses or 1 MB of its text, counting those inside what they repeat, or a node inside itself); the checkpoint cannot read session.ledger.",
       'Write the values out in place of the aliases; keep at most 99.',
     ],
   );

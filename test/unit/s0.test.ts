@@ -325,7 +325,7 @@ test('S0 .agents.yml that is not a mapping, or whose session is a scalar: findin
   assert.deepEqual([only(s, 'config').severity, only(s, 'config').status], ['block', 'fail']);
   assert.match(
     only(s, 'config').message,
-    /uses YAML aliases \(`\*name`\) more than 99 times, counting those inside what they repeat/,
+    /YAML aliases \(`\*name`\) repeat more than is read in one (file|block) \(over 99 uses or 1 MB of its text/,
   );
   s = await s0(
     workspace({

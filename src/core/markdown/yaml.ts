@@ -59,38 +59,57 @@ function duplicateKeys(doc: Document): YAMLParseError[] {
 // 99: the YAML library refuses a 100th use of one anchor itself, in words of its own.
 export const MAX_ALIASES = 99;
 
+/** The most text (characters of the document) the aliases of one document may repeat, once resolved. */
+export const MAX_ALIAS_CHARS = 1024 * 1024;
+/** MAX_ALIAS_CHARS as messages say it. */
+export const MAX_ALIAS_TEXT = `${MAX_ALIAS_CHARS / 2 ** 20} MB`;
+
 /**
  * How many aliases (`*name`) the document's data holds once resolved, in one pass in document
  * order: each alias, plus the aliases inside the node it repeats (an anchored list of aliases,
  * aliased again, repeats every one of them, which the library counts against its own limit too).
- * Counting stops past `cap`. Within the cap the library's own limit (a product of its counts, whose
- * refusal speaks in its words) is switched off: this one bounds what the data repeats.
+ * Counting stops past `cap`, and so does it (with `cap` + 1) where the data would repeat more than
+ * MAX_ALIAS_CHARS of the document's text (99 aliases of a 3 MB string; a merge key `<<: *base`, which
+ * copies its map) or repeat a node inside itself (data that refers to itself, which no reader can turn
+ * into text). Within those limits the library's own (a product of its counts, whose refusal speaks in
+ * its words) is switched off: this one bounds what the data repeats.
  */
 export function aliasUses(doc: Document, cap = MAX_ALIASES): number {
   const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
-  // The aliases each anchored node holds, resolved (a name anchored again takes the larger count: never fewer than resolving finds).
-  const holds = new Map<string, number>();
+  // What each anchored node holds, resolved: its aliases and its text (a name anchored again takes the
+  // larger: never less than resolving finds).
+  const holds = new Map<string, { uses: number; chars: number }>();
   const open = new Map<string, number>();
   let n = 0;
-  const todo: Array<{ node: unknown } | { close: string; from: number }> = [{ node: doc.contents }];
+  let chars = 0;
+  type Close = { close: string; uses: number; chars: number; length: number };
+  const todo: Array<{ node: unknown } | Close> = [{ node: doc.contents }];
   while (todo.length) {
-    const step = todo.pop() as { node: unknown } | { close: string; from: number };
+    const step = todo.pop() as { node: unknown } | Close;
     if ('close' in step) {
-      holds.set(step.close, Math.max(holds.get(step.close) ?? 0, n - step.from));
+      const was = holds.get(step.close);
+      holds.set(step.close, {
+        uses: Math.max(was?.uses ?? 0, n - step.uses),
+        chars: Math.max(was?.chars ?? 0, step.length + chars - step.chars),
+      });
       open.set(step.close, (open.get(step.close) ?? 1) - 1);
       continue;
     }
     const node = step.node;
     if (isAlias(node)) {
-      // An alias of a node it stands inside (a node that holds itself) repeats nothing more: the data refers to itself.
-      n += 1 + (open.get(node.source) ? 0 : (holds.get(node.source) ?? 0));
+      if (open.get(node.source)) return Math.max(n, cap) + 1;
+      const h = holds.get(node.source);
+      n += 1 + (h?.uses ?? 0);
+      chars += h?.chars ?? 0;
+      if (chars > MAX_ALIAS_CHARS) return Math.max(n, cap) + 1;
       if (n > cap) return n;
       continue;
     }
     const anchor = isMap(node) || isSeq(node) || isScalar(node) ? node.anchor : undefined;
     if (anchor) {
       open.set(anchor, (open.get(anchor) ?? 0) + 1);
-      todo.push({ close: anchor, from: n });
+      const range = (node as { range?: [number, number, number] }).range;
+      todo.push({ close: anchor, uses: n, chars, length: range ? range[1] - range[0] : 0 });
     }
     if (isMap(node) || isSeq(node)) for (let i = node.items.length - 1; i >= 0; i--) todo.push({ node: node.items[i] });
     else if (isPair(node)) todo.push({ node: node.value }, { node: node.key });

@@ -4,7 +4,7 @@
  * files, and the config notes (switched off, older place). Reading is in `reader*.ts` beside it.
  */
 import { finding, t } from '../../model/messages';
-import { MAX_ALIASES } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
 import type { Check, Finding, Item, StateDoc } from '../../model/model';
@@ -194,8 +194,9 @@ export function configFindings(doc: StateDoc): Finding[] {
           'config',
           'block',
           t(
-            '.agents.yml uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; the checkpoint cannot read session.ledger.',
+            ".agents.yml's YAML aliases (`*name`) repeat more than is read in one file (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); the checkpoint cannot read session.ledger.",
             MAX_ALIASES,
+            MAX_ALIAS_TEXT,
           ),
           1,
           t('Write the values out in place of the aliases; keep at most {0}.', MAX_ALIASES),

@@ -11,7 +11,7 @@ import { claudeHome } from '../../context/discovery';
 import { resumePrompt } from '../facts';
 import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './facts';
 import { said, t, type Msg } from '../../model/messages';
-import { MAX_ALIASES } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES } from '../../markdown/yaml';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Check, Item, Section, StateDoc } from '../../model/model';
 import { S1_SIDECAR, type S1Extra } from './reader';
@@ -282,8 +282,9 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
       if (info.aliases !== undefined)
         at(
           t(
-            'state-snapshot v1: the block uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; write the values out in place of the aliases.',
+            "state-snapshot v1: the block's YAML aliases (`*name`) repeat more than is read in one block (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); write the values out in place of the aliases.",
             MAX_ALIASES,
+            MAX_ALIAS_TEXT,
           ),
           info.line,
         );

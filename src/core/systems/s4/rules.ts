@@ -12,7 +12,7 @@
 import { companionPath, resumePrompt as promptFor } from '../facts';
 import { S4_FACTS } from './facts';
 import { finding, t, type Msg } from '../../model/messages';
-import { MAX_ALIASES } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES } from '../../markdown/yaml';
 import { S4_CHECKPOINTS, S4_PROGRESS, type S4Extra } from './reader';
 import {
   NEXT_STEP_RE,
@@ -478,8 +478,9 @@ export function s4Findings(doc: StateDoc): Finding[] {
           'warn',
           e.aliases !== undefined
             ? t(
-                "The checkpoint's YAML front matter uses YAML aliases (`*name`) more than {0} times, counting those inside what they repeat; it is not read.",
+                "The checkpoint's YAML front matter has YAML aliases (`*name`) that repeat more than is read (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); it is not read.",
                 MAX_ALIASES,
+                MAX_ALIAS_TEXT,
               )
             : t("The checkpoint's YAML front matter does not parse: {0}", e.message),
           e.line,
