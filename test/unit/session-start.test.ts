@@ -181,3 +181,25 @@ test('on a start or a resume only what every start says is worked out: no system
     ['S0:', 'S1:attestation', 'S2:', 'S3:', 'S4:'],
   );
 });
+
+test('a home file that does not exist is never "Read": S0 switched on without its ledger, or its ledger_path in the home folder (~), which check says is outside the workspace', () => {
+  for (const ledgerPath of [null, '~/.aws/credentials']) {
+    const config = ledgerPath
+      ? `session:\n  ledger: true\n  ledger_path: ${ledgerPath}\n`
+      : 'session:\n  ledger: true\n';
+    const dir = workspace({ '.agents.yml': config });
+    gitInit(dir);
+    const home = ledgerPath ?? '.agents/session_ledger.md';
+    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    assert.doesNotMatch(ctx, new RegExp(`Read ${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`), ctx);
+    assert.doesNotMatch(ctx, /Next action: \(none recorded/, ctx);
+    assert.match(ctx, /does not exist: there is no state to resume from it/, ctx);
+    assert.doesNotMatch(ctx, /Read ~|Read \.\.\//, ctx);
+    // `~` is the home folder, outside the workspace: check never asks for the ledger to be written there.
+    if (ledgerPath) {
+      const out = run(['check', '--root', dir]).stdout;
+      assert.match(out, /is outside the workspace folder: Session Ledger neither reads nor writes a state file there/);
+      assert.doesNotMatch(out, /Ask the agent to write/);
+    }
+  }
+});

@@ -77,6 +77,8 @@ export function resumeBlock(
     `Session Ledger — resuming after /${source === 'compact' ? 'compact' : 'clear'}. Before any other work:`,
   ];
   let n = 1;
+  /** The systems whose home file was read: only these are told to be read and resumed from. */
+  const resumable: SystemReport[] = [];
   for (const s of report.systems) {
     if (s.skipped) continue;
     const unread = s.checks.find((c) => c.id === 'readable' && c.path === s.home);
@@ -86,6 +88,14 @@ export function resumeBlock(
       out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
       continue;
     }
+    if (!s.docs.some((d) => d.relPath === s.home)) {
+      // Detected by its other files (a config, MEMORY.md, PROGRESS.md), its home missing: nothing to read.
+      // Its path may come from the repository's config (`ledger_path: ~/.aws/credentials`): never "Read" it.
+      out.push(`${n++}. ${oneLine(s.home)} (${s.id} ${s.name}) does not exist: there is no state to resume from it.`);
+      out.push('   Tell the user; do not read another file in its place.');
+      continue;
+    }
+    resumable.push(s);
     out.push(`${n++}. Read ${oneLine(s.home)} (${s.id} ${s.name}).`);
     out.push(`   Next action: ${nextLine(s)}`);
   }
@@ -97,7 +107,7 @@ export function resumeBlock(
     for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${oneLine(s.home)}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
-  out.push(`Resume prompt: ${resumePromptFor(report)}`);
+  if (resumable.length) out.push(`Resume prompt: ${resumePromptFor({ ...report, systems: resumable })}`);
   out.push(markerLine(sessionId, cli));
   out.push(checksLine(cli));
   return out.join('\n');

@@ -101,6 +101,17 @@ export function addFindings(doc: StateDoc, found: readonly Finding[]): void {
 }
 
 export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {
+  // A home a configuration puts outside the workspace (`ledger_path: ~/notes.md`): never asked to be written there.
+  if (!doc && (homeRel === '..' || homeRel.startsWith('../') || homeRel.startsWith('/')))
+    return mk(
+      system,
+      'exists',
+      'block',
+      false,
+      t('{0} is outside the workspace folder: Session Ledger neither reads nor writes a state file there.', homeRel),
+      { path: homeRel },
+      t('Set the path the configuration gives for it to a file inside the workspace.'),
+    );
   if (!doc) {
     return mk(
       system,

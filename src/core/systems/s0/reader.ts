@@ -5,6 +5,8 @@
  * "Continuity Ledger": headings, or bare `Label:` lines), `.claude/memory/session_ledger.md`,
  * `.claude/session_ledger.md`.
  */
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { readYaml } from '../../markdown/yaml-tree';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
 import { companionPath } from '../facts';
@@ -300,7 +302,11 @@ function configOfMeta(meta: Record<string, unknown>): S0Config {
 
 /** A configured ledger path as a workspace-relative path (`./x` → `x`, absolute inside the root → relative). */
 function relLedgerPath(ws: Workspace, p: string): string {
-  const rel = p.startsWith('/') ? ws.rel(p) : p;
+  // `~` and `$HOME` are the user's home folder, as a shell reads them: a ledger there is outside the
+  // workspace (not read, and said so), never a folder named `~` in it.
+  const home = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(p);
+  const abs = home ? path.join(os.homedir(), p.slice(home[0].length)) : p;
+  const rel = abs.startsWith('/') ? ws.rel(abs) : abs;
   return rel.replace(/^(?:\.\/)+/, '');
 }
 
