@@ -256,6 +256,34 @@ test("aliases inside what an alias repeats count too: under the limit written, o
   assert.equal(aliasUses(parseDocument(merged)), MAX_ALIASES + 1);
 });
 
+test('a mapping under an explicit key counts its first key too (the library leaves it out of the range): refused', () => {
+  // `? &k` with the mapping on the next lines: the library's range for the mapping starts after its first key,
+  // and its 1,024-character limit on an implicit key is not applied there, so that key may be 200 KB.
+  const big = 'a'.repeat(200_000);
+  const text = `? &k\n  ${big}: 1\n: v\nsession:\n  ledger: true\nctx: [${Array(10).fill('*k').join(', ')}]\n`;
+  assert.ok(10 * big.length > MAX_ALIAS_CHARS, 'the aliases repeat more than the limit');
+  assert.equal(aliasUses(parseDocument(text)), MAX_ALIASES + 1);
+  assert.deepEqual(parseAgentsYml(text).meta?.issues, [{ kind: 'too-many-aliases', aliases: MAX_ALIASES + 1 }]);
+  // The same in a sequence item, and four aliases of it (800 KB) still read.
+  const inSeq = `- ? &k\n    ${big}: 1\n  : v\n- [${Array(10).fill('*k').join(', ')}]\n`;
+  assert.equal(aliasUses(parseDocument(inSeq)), MAX_ALIASES + 1);
+  assert.equal(aliasUses(parseDocument(text.replace(/ctx: .*\n/, 'ctx: [*k, *k, *k, *k]\n'))), 4);
+});
+
+test('enable-ledger refuses an .agents.yml whose aliases repeat more than is read (the checkpoint could not read it once enabled)', () => {
+  for (const text of ['session: &s {ledger: false, self: *s}\n', nestedAliases(12)]) {
+    const r = withLedgerOn(text);
+    assert.equal(r.ok, false, text);
+    assert.match(r.ok ? '' : r.why.text, /YAML aliases \(`\*name`\) repeat more than is read in one file/);
+  }
+});
+
+test('an anchor defined again inside its own node: an alias after the inner one names it, no node repeated inside itself (read)', () => {
+  const text = 'matrix: &m\n  os: &m [linux, mac]\n  again: *m\n';
+  assert.deepEqual(parseDocument(text).toJS(), { matrix: { os: ['linux', 'mac'], again: ['linux', 'mac'] } });
+  assert.equal(aliasUses(parseDocument(text)), 1);
+});
+
 test("whatever aliases a document nests, .agents.yml is read or refused in the tool's words, never the library's (random nestings)", () => {
   let seed = 7;
   const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);

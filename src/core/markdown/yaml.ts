@@ -76,41 +76,45 @@ export const MAX_ALIAS_TEXT = `${MAX_ALIAS_CHARS / 2 ** 20} MB`;
  */
 export function aliasUses(doc: Document, cap = MAX_ALIASES): number {
   const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
-  // What each anchored node holds, resolved: its aliases and its text (a name anchored again takes the
-  // larger: never less than resolving finds).
-  const holds = new Map<string, { uses: number; chars: number }>();
-  const open = new Map<string, number>();
+  // Each anchor's latest definition (an alias names the nearest one before it, by where the anchor
+  // stands): open while its node is walked, then what it holds resolved, its aliases and its text.
+  type Def = { open: boolean; uses: number; chars: number };
+  const latest = new Map<string, Def>();
   let n = 0;
   let chars = 0;
-  type Close = { close: string; uses: number; chars: number; length: number };
+  // The text of every scalar visited so far (and two characters for each collection): an anchored node's own
+  // text is never less than what it spans, even where the library's range of a block mapping leaves out its
+  // first key (a mapping under an explicit key, `? &k` with the mapping on the next lines).
+  let seen = 0;
+  type Close = { def: Def; uses: number; chars: number; length: number; seen: number };
   const todo: Array<{ node: unknown } | Close> = [{ node: doc.contents }];
   while (todo.length) {
     const step = todo.pop() as { node: unknown } | Close;
-    if ('close' in step) {
-      const was = holds.get(step.close);
-      holds.set(step.close, {
-        uses: Math.max(was?.uses ?? 0, n - step.uses),
-        chars: Math.max(was?.chars ?? 0, step.length + chars - step.chars),
-      });
-      open.set(step.close, (open.get(step.close) ?? 1) - 1);
+    if ('def' in step) {
+      step.def.open = false;
+      step.def.uses = n - step.uses;
+      step.def.chars = Math.max(step.length, seen - step.seen) + chars - step.chars;
       continue;
     }
     const node = step.node;
     if (isAlias(node)) {
-      if (open.get(node.source)) return Math.max(n, cap) + 1;
-      const h = holds.get(node.source);
-      n += 1 + (h?.uses ?? 0);
-      chars += h?.chars ?? 0;
+      const def = latest.get(node.source);
+      if (def?.open) return Math.max(n, cap) + 1;
+      n += 1 + (def?.uses ?? 0);
+      chars += def?.chars ?? 0;
       if (chars > MAX_ALIAS_CHARS) return Math.max(n, cap) + 1;
       if (n > cap) return n;
       continue;
     }
     const anchor = isMap(node) || isSeq(node) || isScalar(node) ? node.anchor : undefined;
+    const range = (node as { range?: [number, number, number] } | null)?.range;
     if (anchor) {
-      open.set(anchor, (open.get(anchor) ?? 0) + 1);
-      const range = (node as { range?: [number, number, number] }).range;
-      todo.push({ close: anchor, uses: n, chars, length: range ? range[1] - range[0] : 0 });
+      const def: Def = { open: true, uses: 0, chars: 0 };
+      latest.set(anchor, def);
+      todo.push({ def, uses: n, chars, length: range ? range[1] - range[0] : 0, seen });
     }
+    if (isScalar(node)) seen += range ? range[1] - range[0] : 0;
+    else if (isMap(node) || isSeq(node)) seen += 2;
     if (isMap(node) || isSeq(node)) for (let i = node.items.length - 1; i >= 0; i--) todo.push({ node: node.items[i] });
     else if (isPair(node)) todo.push({ node: node.value }, { node: node.key });
   }
