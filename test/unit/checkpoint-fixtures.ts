@@ -23,6 +23,20 @@ export const S3_STATE = `# State
 - Stopped at: hook wiring
 `;
 
+/** S3_STATE with four 40-line Log entries: over its 150-line budget, so that rotate-log has entries to move. */
+export function s3StateOverBudget(): string {
+  const logEntry = (date: string, n: number) =>
+    `\n### ${date} - step\n\n${Array.from({ length: n }, (_, i) => `- step ${i + 1}`).join('\n')}\n`;
+  return `${S3_STATE.replace(/\n## Log\n[\s\S]*/, '\n## Log\n')}${[
+    '2026-08-03',
+    '2026-08-01',
+    '2026-07-20',
+    '2026-07-02',
+  ]
+    .map((d) => logEntry(d, 40))
+    .join('')}`;
+}
+
 export const S2_SKELETON = `# Session Ledger
 
 ## TASK

@@ -1,13 +1,16 @@
 // A dry run says what the write itself would refuse, with the same words and exit code: a link at a write
-// lock (init's starter file, the hooks' install record), a starter folder that is a link into .git. Real CLI, real files.
+// lock (init's starter file, the hooks' install record), a folder or FIFO there, a starter folder that is a link into
+// .git, a Log archive folder that leads nowhere. Real CLI, real files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { lockPath } from '../../src/core/files/lock';
 import { INSTALL_RECORD_REL } from '../../src/core/hooks/install';
 import { gitInit, HOOK_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
+import { s3StateOverBudget } from './checkpoint-fixtures';
 
 const REFUSAL = /session-ledger\.lock is a symbolic link.*never writes its own files through a link/;
 
@@ -54,4 +57,39 @@ test('init --dry-run says it would refuse docs/state as a link into .git (the re
   const dry = await runIn(['init', 'S3', '--root', dir, '--dry-run']);
   assert.equal(dry.code, 1, dry.stdout);
   assert.match(dry.stderr, /is a link into \.git/);
+});
+
+test('a folder or a FIFO at a write lock: the dry run refuses as the write does (init, hooks install), not "Would write"', async () => {
+  for (const what of ['folder', 'fifo'] as const) {
+    for (const [args, rel, setup] of [
+      [['init', 'S3'], 'docs/state/STATE.md', (_d: string) => {}],
+      [['hooks', 'install'], INSTALL_RECORD_REL, (d: string) => gitInit(d)],
+      [['hooks', 'install'], '.claude/settings.json', (d: string) => gitInit(d)],
+    ] as const) {
+      const dir = workspace({});
+      setup(dir);
+      const lock = lockPath(path.join(dir, rel));
+      mkdirSync(path.dirname(lock), { recursive: true });
+      if (what === 'folder') mkdirSync(lock);
+      else execFileSync('mkfifo', [lock]);
+      const real = await runIn([...args, '--root', dir, ...(args[0] === 'hooks' ? ['--cli-bundle', HOOK_SCRIPT] : [])]);
+      assert.equal(real.code, 1, `${what} ${rel}: the real run refuses`);
+      const dry = await runIn([...args, '--root', dir, '--dry-run']);
+      assert.equal(dry.code, 1, `${what} ${rel}: ${dry.stdout}`);
+      assert.match(dry.stderr, /session-ledger\.lock is not a regular file; nothing was written/, `${what} ${rel}`);
+    }
+  }
+});
+
+test('rotate-log with the Log archive folder a link that leads nowhere: the preview refuses, and --apply refuses and makes no folder where it points', async () => {
+  const state = s3StateOverBudget();
+  const dir = workspace({ 'docs/state/STATE.md': state });
+  gitInit(dir);
+  symlinkSync('nowhere', path.join(dir, 'docs/state/log'));
+  const preview = await runIn(['rotate-log', '--root', dir]);
+  assert.equal(preview.code, 1, preview.stdout);
+  assert.match(preview.stderr, /a link that leads nowhere; nothing was written/);
+  const apply = await runIn(['rotate-log', '--root', dir, '--apply']);
+  assert.equal(apply.code, 1, apply.stdout);
+  assert.ok(!existsSync(path.join(dir, 'docs/state/nowhere')), 'no folder made where the link points');
 });

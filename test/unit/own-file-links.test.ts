@@ -37,7 +37,7 @@ import {
 import { feedPath } from '../../src/core/context/feed';
 import { gitInit, HOOK_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
-import { preCompact, S3_STATE, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
+import { preCompact, S3_STATE, s3StateOverBudget, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
 
 const STATE = 'docs/state/STATE.md';
 
@@ -326,20 +326,11 @@ test('hooks install writes nothing through a link planted at one of its files af
   }
 });
 
-test('a link at the write lock beside the file: rotate-log, compact-state, checkpoint, init and hooks uninstall refuse, and the file it leads to keeps its bytes', async () => {
+test('a link at the write lock beside the file: rotate-log, compact-state, checkpoint, init and hooks uninstall refuse (their previews and dry runs say so), and the file it leads to keeps its bytes', async () => {
   const VICTIM = 'notes/keep.md';
   const KEEP = '# Mine\n\nnever written by Session Ledger\n';
   // S3's STATE.md over its 150-line budget, so that rotate-log has entries to move.
-  const logEntry = (date: string, n: number) =>
-    `\n### ${date} - step\n\n${Array.from({ length: n }, (_, i) => `- step ${i + 1}`).join('\n')}\n`;
-  const ROTATE = `${S3_STATE.replace(/\n## Log\n[\s\S]*/, '\n## Log\n')}${[
-    '2026-08-03',
-    '2026-08-01',
-    '2026-07-20',
-    '2026-07-02',
-  ]
-    .map((d) => logEntry(d, 40))
-    .join('')}`;
+  const ROTATE = s3StateOverBudget();
   // S4's state with an older block of a kind a newer one replaces, so that compact-state has one to remove.
   const block = (name: string) =>
     `\n## Current Project: ${name}\n<!-- orchestra:block-id: ${name} -->\n\n### Context\n\n- Goal: ${name}.\n\n### Next Steps\n\n- ship ${name}\n\n---\n`;
@@ -361,6 +352,7 @@ test('a link at the write lock beside the file: rotate-log, compact-state, check
       files: { 'docs/state/STATE.md': ROTATE },
       lock: 'docs/state/STATE.md',
       args: ['rotate-log', '--apply'],
+      dryRun: ['rotate-log'],
       kept: ['docs/state/STATE.md'],
       absent: ['docs/state/log'],
     },
@@ -369,6 +361,7 @@ test('a link at the write lock beside the file: rotate-log, compact-state, check
       files: { '.agents/STATE.md': S4 },
       lock: '.agents/STATE.md',
       args: ['compact-state', '--apply'],
+      dryRun: ['compact-state'],
       kept: ['.agents/STATE.md'],
       absent: [],
     },
@@ -385,6 +378,7 @@ test('a link at the write lock beside the file: rotate-log, compact-state, check
       files: {},
       lock: 'docs/state/STATE.md',
       args: ['init', 'S3'],
+      dryRun: ['init', 'S3', '--dry-run'],
       kept: [],
       absent: ['docs/state/STATE.md'],
     },
@@ -393,8 +387,7 @@ test('a link at the write lock beside the file: rotate-log, compact-state, check
       files: { 'docs/state/STATE.md': S3_STATE },
       lock,
       args: ['hooks', 'uninstall'],
-      // Only the settings file's lock is checked by the plan, so only its dry run names the refusal.
-      dryRun: lock === '.claude/settings.json' ? ['hooks', 'uninstall', '--dry-run'] : undefined,
+      dryRun: ['hooks', 'uninstall', '--dry-run'],
       before: async (dir: string) => {
         const r = await runIn(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
         assert.equal(r.code, 0, r.stderr);

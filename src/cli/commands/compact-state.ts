@@ -11,6 +11,8 @@ import {
   S4_STATE_REL,
   writeCompactionPreview,
 } from '../../core/systems/s4/compact-state';
+import * as path from 'node:path';
+import { writeRefusal } from '../../core/files/lock';
 import { parse, resolveRoot } from '../args';
 import { stepOrSay, UsageError, type Io } from '../io';
 
@@ -36,6 +38,14 @@ export async function run(args: string[], io: Io): Promise<number> {
   let written = false;
   // Without --apply, the composed state goes to a preview file under .agents/logs/, as the seed's script writes it.
   let preview: string | null = null;
+  // The preview says what applying it would refuse (a link at the lock or on the way), as --apply refuses it.
+  if (!values.apply && plan.changed) {
+    const refused = await writeRefusal(path.join(root, S4_STATE_REL), root);
+    if (refused) {
+      io.stderr(`session-ledger compact-state: ${refused.message}`);
+      return 1;
+    }
+  }
   if (!values.apply && plan.changed && plan.structureOk) {
     const wrote = await stepOrSay(io, 'compact-state: the preview was not written', () =>
       writeCompactionPreview(root, plan),

@@ -4,7 +4,7 @@
  * (nothing written). With --apply: move them (refused when STATE.md changed since it was read).
  * Exit 0 done / nothing to do, 1 refused or no S3 state, 2 bad usage.
  */
-import { applyRotateLog, planRotateLog, S3_STATE_REL } from '../../core/systems/s3/rotate-log';
+import { applyRotateLog, planRotateLog, rotateRefusal, S3_STATE_REL } from '../../core/systems/s3/rotate-log';
 import { parse, resolveRoot } from '../args';
 import { stepOrSay, UsageError, type Io } from '../io';
 
@@ -27,6 +27,14 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   let written = false;
+  // The preview says what applying it would refuse (a link at a lock or on an archive's way), as --apply refuses it.
+  if (!values.apply && plan.changed) {
+    const refused = await rotateRefusal(root, plan);
+    if (refused) {
+      io.stderr(`session-ledger rotate-log: ${refused.message}`);
+      return 1;
+    }
+  }
   if (values.apply && plan.changed) {
     if (!(await stepOrSay(io, 'rotate-log', () => applyRotateLog(root, expect ?? plan.hash)))) return 1;
     written = true;

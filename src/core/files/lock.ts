@@ -16,6 +16,7 @@ import {
   realTargetSync,
   refuseOwnFileLink,
   rootRel,
+  writeTarget,
   WriteRefused,
 } from './atomic';
 
@@ -60,18 +61,47 @@ export function lockLinkProblem(file: string, root: string): string | null {
 
 /**
  * What taking the lock beside `file` would refuse (a link at the lock or on its way, its folder in
- * git's own files), as `withWriteLock` refuses it, or null: for a dry run to say.
+ * git's own files or behind a link that leads nowhere, something other than a file standing there),
+ * as `withWriteLock` refuses it, or null: for a dry run to say.
  */
 export function lockRefusal(file: string, root: string): WriteRefused | null {
   const lock = lockFor(file, root);
   try {
     refuseOwnFileLink(lock, root);
     refuseLockFolder(lock, file, root, rootRel(root, file));
+    if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isFile() === false) throw notAFileLock(rootRel(root, lock));
     return null;
   } catch (err) {
     if (err instanceof WriteRefused) return err;
     throw err;
   }
+}
+
+/**
+ * What writing `file` (a write action's file, its lock beside it) would refuse before anything is
+ * written, as the write refuses it, or null: for a preview or a dry run to say, and for an action
+ * that writes several files to ask of each before it writes the first.
+ */
+export async function writeRefusal(file: string, root: string): Promise<WriteRefused | null> {
+  const lock = lockRefusal(file, root);
+  if (lock) return lock;
+  try {
+    await writeTarget(file, root);
+    return null;
+  } catch (err) {
+    if (err instanceof WriteRefused) return err;
+    throw err;
+  }
+}
+
+/** Something other than a lock file at a lock's path (a FIFO, a folder): no run holds it, and nothing is written. */
+function notAFileLock(shownLock: string): WriteRefused {
+  return new WriteRefused(
+    `${shownLock} is not a regular file; nothing was written. Remove it and run it again.`,
+    'io',
+    shownLock,
+    'not-file',
+  );
 }
 
 /**
@@ -218,14 +248,7 @@ export async function withWriteLock<T>(
       const e = err as NodeJS.ErrnoException;
       if (e.code !== 'EEXIST' || e.syscall !== 'open') throw err;
       // Something other than a lock file stands there (a FIFO, a folder, a link planted since the check): no run holds it.
-      if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isFile() === false) {
-        throw new WriteRefused(
-          `${shownLock} is not a regular file; nothing was written. Remove it and run it again.`,
-          'io',
-          shownLock,
-          'not-file',
-        );
-      }
+      if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isFile() === false) throw notAFileLock(shownLock);
       // A lock git tracks came with the repository (committed by someone, with whatever pid it names):
       // it is no run on this machine, so it is neither waited for nor taken over, but refused at once.
       if (!trackChecked) {

@@ -26,7 +26,7 @@ import * as path from 'node:path';
 import { shellQuote } from '../files/shell';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { currentHash, refuseOwnFileLink, rootRel, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
-import { lockFor, withWriteLock } from '../files/lock';
+import { lockFor, lockRefusal, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
   CODEX_HOOKS_REL,
@@ -660,6 +660,10 @@ async function writesInside(plan: HooksPlan): Promise<void> {
     lockFor(plan.settingsPath, plan.root),
   ])
     refuseOwnFileLink(own, plan.root);
+  for (const locked of [path.join(plan.root, INSTALL_RECORD_REL), plan.settingsPath]) {
+    const why = lockRefusal(locked, plan.root);
+    if (why) throw why;
+  }
   // Every file the plan may write can be written, before the first one is: a run that fails halfway
   // would leave the hooks wired without the record uninstall needs.
   for (const file of files) refuseUnwritable(file, plan.root);

@@ -5,8 +5,8 @@
  * purpose (placeholders only), so the checks flag them until the agent fills them in.
  */
 import * as path from 'node:path';
-import { writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
-import { lockRefusal, withWriteLock } from '../files/lock';
+import { writeAtomic, WriteRefused } from '../files/atomic';
+import { withWriteLock, writeRefusal } from '../files/lock';
 import { lstatOrNullSync } from '../files/fsread';
 import { homeOf } from './index';
 import { SYSTEM_IDS, type SystemId } from '../model/model';
@@ -67,15 +67,8 @@ export async function planStarter(root: string, system: SystemId): Promise<Start
  */
 export async function starterRefusal(root: string, plan: StarterPlan): Promise<WriteRefused | null> {
   for (const f of plan.write) {
-    const file = path.join(root, ...f.path.split('/'));
-    const lock = lockRefusal(file, root);
-    if (lock) return lock;
-    try {
-      await writeTarget(file, root);
-    } catch (err) {
-      if (err instanceof WriteRefused) return err;
-      throw err;
-    }
+    const why = await writeRefusal(path.join(root, ...f.path.split('/')), root);
+    if (why) return why;
   }
   return null;
 }

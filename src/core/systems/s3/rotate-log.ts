@@ -10,7 +10,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
-import { withWriteLock } from '../../files/lock';
+import { withWriteLock, writeRefusal } from '../../files/lock';
 import { DEFAULT_MAX_BYTES, lstatOrNullSync, readTextFile, sha256, statOrNullSync } from '../../files/fsread';
 import { dominantEol } from '../../files/line-ends';
 import { parseMarkdown } from '../../markdown/markdown';
@@ -237,6 +237,15 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   };
 }
 
+/** What applying the plan would refuse before it writes (a link at a lock or on an archive's way), or null: the preview says it. */
+export async function rotateRefusal(root: string, plan: RotatePlan): Promise<WriteRefused | null> {
+  for (const file of [plan.path, ...plan.archives.map((a) => a.path)]) {
+    const why = await writeRefusal(file, root);
+    if (why) return why;
+  }
+  return null;
+}
+
 /** Apply the rotation to the STATE.md whose hash is `expectHash` (the preview's). */
 export async function applyRotateLog(
   root: string,
@@ -270,6 +279,10 @@ async function rotateLocked(
     );
   if (!plan.changed) return plan;
   const abs = path.resolve(root);
+  // Every file it writes can be written, before the first one is (an archive folder that is a link to
+  // nowhere would otherwise be made where it points).
+  const refused = await rotateRefusal(abs, plan);
+  if (refused) throw refused;
   const done: RotateArchive[] = [];
   try {
     for (const a of plan.archives) {
