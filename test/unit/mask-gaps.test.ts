@@ -36,13 +36,20 @@ function joined(out: string): string {
   return decoded.replace(/\u001b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
-test('F1: a control character or an escape sequence inside a token does not hide it from the masker', () => {
+test('F1: a control character, an escape sequence or a character a display ignores inside a token does not hide it from the masker', () => {
   const cases: Array<[string, string, string]> = [
     [`deploy with ghp_${A18}\u0001${B18} now`, `ghp_${A18}`, `ghp_… (40 chars)`],
     [`key AKIAABCDEFGH\u001b[0mIJKLMNOP end`, 'AKIAABCDEFGH', 'AKIA… (20 chars)'],
     [`osc ghp_${A18}\u001b]8;;\u0007${B18} x`, `ghp_${A18}`, `ghp_… (40 chars)`],
     [`del ghp_${A18}\u007f${B18}`, `ghp_${A18}`, `ghp_… (40 chars)`],
     [`c1 ghp_${A18}\u009b${B18}`, `ghp_${A18}`, `ghp_… (40 chars)`],
+    // Characters a display ignores that are no format character (variation selectors, the combining
+    // grapheme joiner, a Mongolian variation selector, a Hangul filler).
+    ...['\ufe0f', '\ufe00', '\u034f', '\u180b', '\u3164', '\u{e0100}'].map((c): [string, string, string] => [
+      `ignorable ghp_${A18}${c}${B18} x`,
+      `ghp_${A18}`,
+      `ghp_… (40 chars)`,
+    ]),
   ];
   for (const [text, raw, masked] of cases) {
     const r = maskSecrets(text);

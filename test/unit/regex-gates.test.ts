@@ -42,7 +42,7 @@ test('MAY_BE_EMOJI holds every character the emoji pattern removes', () => {
 });
 
 test('MAY_BE_FORMAT holds every character terminalSafe drops as a format character or separator', () => {
-  const format = /[\p{Cf}\u2028\u2029]/u;
+  const format = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/u;
   let n = 0;
   for (let c = 0; c <= 0x10ffff; c++) {
     if (c >= 0xd800 && c <= 0xdfff) continue;

@@ -1,22 +1,27 @@
 /**
  * Format characters (Unicode Cf: bidi overrides and isolates, zero-width characters, soft hyphens,
- * tags) and the line and paragraph separators: invisible in text, so no output shows them, and a
- * secret with one inside is still the secret. `terminalSafe`: text without them and without escape
+ * tags), the other characters Unicode says a display ignores (Default_Ignorable_Code_Point: variation
+ * selectors, the combining grapheme joiner, Hangul fillers) and the line and paragraph separators:
+ * invisible in text, so no output shows them, and a secret with one inside is still the secret. `terminalSafe`: text without them and without escape
  * sequences or control characters, as every output of the CLI and the hooks says it.
  */
 
 /**
  * The UTF-16 code units every format character or line or paragraph separator holds one of (the
- * astral ones start with the surrogates U+D804, U+D80D, U+D82F, U+D834, U+DB40): a text without one
+ * astral ones start with the surrogates U+D804, U+D80D, U+D82F, U+D834, U+DB40 to U+DB43): a text without one
  * is left alone, and \p{Cf}, costly to compile (ICU builds the set), is never compiled for it.
  * regex-gates.test.ts checks it against every code point.
  */
+// The class lists UTF-16 code units, each matched alone (variation selectors and joiners among them, and the
+// astral characters' first surrogates): no character is meant as a combined sequence here.
+/* eslint-disable no-misleading-character-class */
 export const MAY_BE_FORMAT =
-  /[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ud804\ud80d\ud82f\ud834\udb40]/;
+  /[\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\ud804\ud80d\ud82f\ud834\udb40-\udb43]/;
+/* eslint-enable no-misleading-character-class */
 
 /** `s` without its format characters and line or paragraph separators. */
 export function withoutFormat(s: string): string {
-  return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\u2028\u2029]/gu, '') : s;
+  return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu, '') : s;
 }
 
 /**
