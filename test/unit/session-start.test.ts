@@ -258,3 +258,31 @@ test('an untouched starter (its next action a placeholder) hands over no next ac
     assert.match(ctx, /Next action: \(none recorded — ask the user what to do next\)/, `${id}: ${ctx}`);
   }
 });
+
+test('a next action wrapped over several lines is handed over whole (S0 Now, S2 NEXT), not its first line alone', () => {
+  const ctx = demoContext((dir) => {
+    for (const [rel, from, to] of [
+      [
+        '.agents/session_ledger.md',
+        'that replays the North Pier outage (72 identical readings) through `flatLines()`.',
+        'that replays the North Pier outage,\nbut first revert commit abc123 that broke the fixture.',
+      ],
+      [
+        '.claude/session-ledger.md',
+        'into one alert in src/anomaly.ts and run `npm test`.',
+        'into one alert in src/anomaly.ts,\nbut never against the production DB.',
+      ],
+    ]) {
+      const p = path.join(dir, rel);
+      writeFileSync(p, readFileSync(p, 'utf8').replace(from, to));
+    }
+  });
+  assert.match(
+    ctx,
+    /Next action: Add a test in test\/anomaly\.test\.ts that replays the North Pier outage, but first revert commit abc123 that broke the fixture\./,
+  );
+  assert.match(
+    ctx,
+    /Next action: Group consecutive `flatLines\(\)` readings into one alert in src\/anomaly\.ts, but never against the production DB\./,
+  );
+});

@@ -18,6 +18,29 @@ export function firstRealItem(
   return items.find((i) => !placeholder(i.text)) ?? items[0] ?? null;
 }
 
+/** A line that starts a list item, a heading, a quote, a fence or a table row: no paragraph continues into it. */
+const STARTS_BLOCK = /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|```|~~~|\|)/;
+
+/**
+ * `item`'s text with the lines of its paragraph that follow it (the outline gives each line of a
+ * paragraph as an item of its own; a list item's own continuation lines are in its text already),
+ * joined by a space: a next action wrapped over several lines is said whole. `lines` are the
+ * document's lines.
+ */
+export function withParagraph(sections: readonly Section[], item: Item, lines: readonly string[]): string {
+  if (STARTS_BLOCK.test(lines[item.line - 1] ?? '')) return item.text;
+  const items = sections.flatMap((s) => s.items);
+  let at = items.indexOf(item);
+  let text = item.text;
+  for (let line = item.line; at >= 0 && at + 1 < items.length; at++) {
+    const next = items[at + 1];
+    if (next.line !== line + 1 || STARTS_BLOCK.test(lines[next.line - 1] ?? '')) break;
+    text = `${text} ${next.text}`;
+    line = next.line;
+  }
+  return text;
+}
+
 /** `YYYY-MM-DD` → ms at UTC midnight, or null when it is not a real date. */
 export function parseDay(s: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s.trim());

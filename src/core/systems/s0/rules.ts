@@ -8,7 +8,7 @@ import { MAX_ALIAS_TEXT, MAX_ALIASES } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
 import type { Check, Finding, Item, StateDoc } from '../../model/model';
-import { sectionsOf, firstRealItem } from '../../markdown/items';
+import { sectionsOf, firstRealItem, withParagraph } from '../../markdown/items';
 import { S0_CONFIG, S0_DEFAULT_LEDGER, withoutUnconfirmedTag, type AgentsYmlIssue, type S0Extra } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
 import {
@@ -71,12 +71,16 @@ export interface S0Next {
  * next action, so it is judged, not hidden behind a concrete Next.
  */
 export function s0NextAction(doc: StateDoc): S0Next | null {
-  const now = firstRealItem(sectionsOf(doc, 'now'));
-  const next = firstRealItem(sectionsOf(doc, 'next'));
+  const nowIn = sectionsOf(doc, 'now');
+  const nextIn = sectionsOf(doc, 'next');
+  const now = firstRealItem(nowIn);
+  const next = firstRealItem(nextIn);
+  // A paragraph wrapped over several lines is the next action whole.
+  const lines = doc.text.split('\n');
   if (now && !isPlaceholder(now.text) && !finished(plainText(now.text)))
-    return { text: now.text, line: now.line, from: 'now' };
-  if (next) return { text: next.text, line: next.line, from: 'next' };
-  if (now) return { text: now.text, line: now.line, from: 'now' };
+    return { text: withParagraph(nowIn, now, lines), line: now.line, from: 'now' };
+  if (next) return { text: withParagraph(nextIn, next, lines), line: next.line, from: 'next' };
+  if (now) return { text: withParagraph(nowIn, now, lines), line: now.line, from: 'now' };
   return null;
 }
 

@@ -12,6 +12,7 @@ import { realTopItems, s2Placeholder, type DuplicateSection, type ManifestInfo, 
 import type { Check, Finding, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isPlaceholder, withThousands } from '../../markdown/text';
+import { withParagraph } from '../../markdown/items';
 import type { Workspace } from '../../model/workspace';
 import {
   addFindings,
@@ -388,17 +389,29 @@ export function skeletonS2(loaded: Loaded<S2Extra>): Check[] {
   return [notSkeleton(loaded.home)];
 }
 
-/** The ledger's NEXT: its first item that is not a placeholder. */
-function s2Next(home: StateDoc | null): { text: string; path: string; line: number } | null {
-  const first = sectionOf(home, 'next')?.items.find((i) => !isPlaceholder(i.text)) ?? null;
-  return first && home ? { text: first.text, path: home.relPath, line: first.line } : null;
+/**
+ * The ledger's NEXT: its first item that is not a placeholder (its one line, as the seed judges it:
+ * `next-one-line` says when there are more), and `whole`, with the lines that continue its paragraph
+ * (what a fresh context is handed: nothing written there is dropped).
+ */
+function s2Next(home: StateDoc | null): { text: string; whole: string; path: string; line: number } | null {
+  const section = sectionOf(home, 'next');
+  const first = section?.items.find((i) => !isPlaceholder(i.text)) ?? null;
+  return first && home && section
+    ? {
+        text: first.text,
+        whole: withParagraph([section], first, home.text.split('\n')),
+        path: home.relPath,
+        line: first.line,
+      }
+    : null;
 }
 
 /** What S2 gives a fresh context, as analyseS2 finds it: NEXT and the resume prompt. */
 export async function resumeS2(_ws: Workspace, loaded: Loaded<S2Extra>): Promise<Analysis> {
   return {
     checks: [],
-    next: s2Next(loaded.home)?.text ?? null,
+    next: s2Next(loaded.home)?.whole ?? null,
     unconfirmed: [],
     resumePrompt: resumePrompt('S2', loaded.homeRel),
   };
@@ -483,7 +496,7 @@ export async function analyseS2(ws: Workspace, loaded: Loaded<S2Extra>): Promise
   checks.push(projectStateCheck(home, x.projectState, x.psRel), ...(await storeFresh(ws, home, x.manifest)));
   return {
     checks,
-    next: next?.text ?? null,
+    next: next?.whole ?? null,
     unconfirmed: [],
     resumePrompt: resumePrompt('S2', homeRel),
   };
