@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { maskSecrets } from '../../src/core/secrets/secrets';
+import { terminalSafe } from '../../src/core/markdown/format-chars';
 import { assertLinear, cli, fixtureCopy, git, gitInit, HOOK_SCRIPT } from './helpers';
 
 const A18 = 'A'.repeat(18);
@@ -57,6 +58,11 @@ test('F1: a control character, an escape sequence or a character a display ignor
     assert.ok(r.text.includes(masked), JSON.stringify(r.text));
     assert.equal(r.hits.length, 1, JSON.stringify(text));
   }
+  // Text without a secret keeps the characters a display may ignore: an emoji's presentation, a keycap,
+  // a Japanese variant glyph (U+E0100) are what the user wrote, in the masker's output and on the terminal.
+  const emoji = '\u26a0\ufe0f Step 1\ufe0f\u20e3 \u845b\u{e0100}\u98fe \u2764\ufe0f\u200d\ud83d\udd25';
+  assert.equal(maskSecrets(emoji).text, emoji);
+  assert.equal(terminalSafe(emoji), emoji.replace('\u200d', ''));
   // A line without a secret keeps its characters (the terminal removes them when it prints).
   assert.equal(maskSecrets('plain \u001b[31mred\u001b[0m text').text, 'plain \u001b[31mred\u001b[0m text');
   // An escape sequence never takes in white space: the two halves of a list item's wrapped lines stay apart.

@@ -8,6 +8,7 @@ import { mayBeVague, mayBeVagueHead, mayHold, VAGUE, VAGUE_HEAD } from '../../sr
 import { EMOJI_RE, MAY_BE_EMOJI } from '../../src/core/markdown/sections';
 import { REGEX_RULES } from '../../src/core/secrets/secrets';
 import { MAY_BE_FORMAT, terminalSafe } from '../../src/cli/io';
+import { asMasked } from '../../src/core/markdown/format-chars';
 import { rng } from './helpers';
 
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя'];
@@ -41,16 +42,19 @@ test('MAY_BE_EMOJI holds every character the emoji pattern removes', () => {
   }
 });
 
-test('MAY_BE_FORMAT holds every character terminalSafe drops as a format character or separator', () => {
-  const format = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/u;
+test('MAY_BE_FORMAT holds every character terminalSafe drops as a format character or separator, and every one the masker reads past', () => {
+  const format = /[\p{Cf}\u2028\u2029]/u;
+  const ignorable = /\p{Default_Ignorable_Code_Point}/u;
   let n = 0;
   for (let c = 0; c <= 0x10ffff; c++) {
     if (c >= 0xd800 && c <= 0xdfff) continue;
     const s = String.fromCodePoint(c);
-    if (!format.test(s)) continue;
+    const dropped = format.test(s);
+    if (!dropped && !ignorable.test(s)) continue;
     n++;
     assert.ok(MAY_BE_FORMAT.test(s), `U+${c.toString(16)}`);
-    assert.equal(terminalSafe(`a${s}b`), 'ab', `U+${c.toString(16)}`);
+    assert.equal(asMasked(`a${s}b`), 'ab', `U+${c.toString(16)}`);
+    if (dropped) assert.equal(terminalSafe(`a${s}b`), 'ab', `U+${c.toString(16)}`);
   }
   assert.ok(n > 150, `${n} format characters`);
   assert.equal(terminalSafe('plain \u00e9 text \u2014 ok'), 'plain \u00e9 text \u2014 ok');

@@ -82,6 +82,13 @@ test('the suggestion says which system, which mark and what to run, in one line'
   assert.match(suggestionLine('S3', 2, 41.27), /at 41\.2%, past S3's 40% mark .*checkpoint now.*To run: \/checkpoint$/);
   assert.match(suggestionLine('S0', 2, 90), /past S0's 85% mark .*To run: Apply the session-checkpoint skill$/);
   for (const id of SYSTEM_IDS) assert.ok(!suggestionLine(id, 2, 99).includes('\n'));
+  // S1's and S4's seeds name no context figure: the mark is said as Session Ledger's own, not the seed's.
+  assert.match(
+    suggestionLine('S4', 1, 51),
+    /past the 50% mark Session Ledger uses for S4 \(Agent State checkpoints \(checkpointing skill\); its seed names none\)/,
+  );
+  assert.match(suggestionLine('S1', 2, 81), /past the 80% mark Session Ledger uses for S1 /);
+  assert.doesNotMatch(suggestionLine('S4', 1, 51), /S4's 50% mark/);
 });
 
 // ------------------------------------------------------------------ over real files

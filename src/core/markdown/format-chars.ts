@@ -1,8 +1,10 @@
 /**
  * Format characters (Unicode Cf: bidi overrides and isolates, zero-width characters, soft hyphens,
- * tags), the other characters Unicode says a display ignores (Default_Ignorable_Code_Point: variation
- * selectors, the combining grapheme joiner, Hangul fillers) and the line and paragraph separators:
- * invisible in text, so no output shows them, and a secret with one inside is still the secret. `terminalSafe`: text without them and without escape
+ * tags) and the line and paragraph separators: invisible in text, so no output shows them, and a
+ * secret with one inside is still the secret. The other characters Unicode says a display may ignore
+ * (Default_Ignorable_Code_Point: variation selectors, the combining grapheme joiner, Hangul fillers)
+ * stay in what is shown (an emoji's presentation, a keycap, a Japanese variant glyph), but the secret
+ * masker reads a line without them too (`asMasked`): a token with one inside is still the token. `terminalSafe`: text without them and without escape
  * sequences or control characters, as every output of the CLI and the hooks says it.
  */
 
@@ -21,6 +23,11 @@ export const MAY_BE_FORMAT =
 
 /** `s` without its format characters and line or paragraph separators. */
 export function withoutFormat(s: string): string {
+  return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\u2028\u2029]/gu, '') : s;
+}
+
+/** `s` without every character a display may ignore (format characters, variation selectors, joiners, fillers) or separators. */
+function withoutIgnorable(s: string): string {
   return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu, '') : s;
 }
 
@@ -52,6 +59,14 @@ export function withoutControl(s: string): string {
 /** `s` as an output shows it: without escape sequences, control characters, format characters and separators. */
 export function asShown(s: string): string {
   return withoutFormat(withoutControl(s));
+}
+
+/**
+ * `s` as the secret masker reads it: as shown (`asShown`), and without the other characters a display
+ * may ignore, so that no invisible character inside a token hides it; a line with a secret is kept so.
+ */
+export function asMasked(s: string): string {
+  return withoutIgnorable(withoutControl(s));
 }
 
 /**

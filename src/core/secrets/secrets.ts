@@ -13,7 +13,7 @@
  * with credentials, private key blocks) that looks at each character a bounded number of times.
  * Lines of any length are scanned.
  */
-import { asShown, MAY_BE_FORMAT } from '../markdown/format-chars';
+import { asMasked, MAY_BE_FORMAT } from '../markdown/format-chars';
 
 export interface SecretHit {
   rule: string;
@@ -492,7 +492,7 @@ function splitLines(text: string): { lines: string[]; breaks: string[] } {
   return { lines, breaks };
 }
 
-/** A control character but the line breaks (CR, LF) and tab: a line that holds one is looked at as shown (`asShown`). */
+/** A control character but the line breaks (CR, LF) and tab: a line that holds one is looked at as shown (`asMasked`). */
 const CONTROL_IN_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** Replace `spans` of `line` by their masked forms, recording a hit for each. */
@@ -513,22 +513,23 @@ function masked(line: string, spans: readonly Span[], n: number, hits: SecretHit
  * (a private key's body lines are masked one by one, up to its END line; a line break is LF, CRLF or
  * a lone CR). A line with a format character (a zero-width space, a soft hyphen), a control
  * character (`\x01`, DEL) or an escape sequence (`ESC[0m`, `ESC]…BEL`) in it is looked at without
- * them, as the terminal shows it (`asShown`, the removal `terminalSafe` makes): when it holds a
- * secret, it is kept without them, so no output (the terminal, the JSON, the hooks) shows the token.
+ * them, as the terminal shows it (`asMasked`: the removal `terminalSafe` makes, and the variation
+ * selectors, joiners and fillers a display may ignore): when it holds a secret, it is kept without
+ * them, so no output (the terminal, the JSON, the hooks) shows the token.
  */
 export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   const hits: SecretHit[] = [];
   const { lines, breaks } = splitLines(text);
   const hidden = MAY_BE_FORMAT.test(text) || CONTROL_IN_LINE.test(text);
   // The gates are asked of the text as its lines are looked at: as shown.
-  const rules = REGEX_RULES.filter((r) => r.may(hidden ? asShown(text) : text));
+  const rules = REGEX_RULES.filter((r) => r.may(hidden ? asMasked(text) : text));
   let changed = false;
   let inKey = 0;
   let wrapped = false;
   // A wrapped value needs a secret's name: the text must hold one (the assigned-secret rule's gate).
   const keyNames = rules.some((r) => r.name === 'assigned secret');
   for (let i = 0; i < lines.length; i++) {
-    const line = hidden ? asShown(lines[i]) : lines[i];
+    const line = hidden ? asMasked(lines[i]) : lines[i];
     if (inKey > 0) {
       // The key's body: base64 lines (and PEM header fields) up to the END line; anything else ends it.
       if (PEM_END.test(line) || --inKey === 0) {

@@ -159,6 +159,8 @@ export interface SystemFacts {
    */
   genericPresence?: readonly string[];
   thresholds: ThresholdFacts;
+  /** The seed names no context figure (S1, S4): `thresholds` are Session Ledger's own marks for it, and words say so. */
+  ownThresholds?: true;
   /** What to type into the agent to fire this system's own checkpoint. */
   checkpointTrigger: string;
   resume: ResumeFacts;

@@ -63,6 +63,7 @@ export const S1_FACTS: SystemFacts = {
   // At the root these names are common in projects without S1; under memory/ they are S1's.
   genericPresence: ['MEMORY.md', 'context-log.md', 'tasks/lessons.md'],
   thresholds: { propose: 50, urgent: 80 },
+  ownThresholds: true,
   checkpointTrigger: '/session-checkpoint',
   resume: {
     verbatim: null,

@@ -25,6 +25,7 @@ export const S4_FACTS: SystemFacts = {
   presence: ['.agents/STATE.md', '.agents/checkpoints/*.md', 'PROGRESS.md'],
   genericPresence: ['PROGRESS.md'],
   thresholds: { propose: 50, urgent: 80 },
+  ownThresholds: true,
   checkpointTrigger: '/checkpointing',
   resume: {
     verbatim: null,
