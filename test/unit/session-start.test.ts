@@ -193,7 +193,13 @@ test('a home file that does not exist is never "Read": S0 switched on without it
     const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
     assert.doesNotMatch(ctx, new RegExp(`Read ${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`), ctx);
     assert.doesNotMatch(ctx, /Next action: \(none recorded/, ctx);
-    assert.match(ctx, /does not exist: there is no state to resume from it/, ctx);
+    assert.match(
+      ctx,
+      ledgerPath
+        ? /is outside the workspace folder: Session Ledger does not read it, and there is no state here to resume from/
+        : /does not exist: there is no state to resume from it/,
+      ctx,
+    );
     assert.doesNotMatch(ctx, /Read ~|Read \.\.\//, ctx);
     // `~` is the home folder, outside the workspace: check never asks for the ledger to be written there.
     if (ledgerPath) {
@@ -249,13 +255,17 @@ test("a handoff S1's attestation says is TAMPERED is not handed over after /clea
   assert.doesNotMatch(ctx, /Resume prompt:.*session-handoff-LATEST/, ctx);
 });
 
-test('an untouched starter (its next action a placeholder) hands over no next action: S0 and S3 say none is recorded', () => {
+test('an untouched starter (its next action a placeholder) hands over no next action: S0 and S3 say only the placeholder is written', () => {
   for (const id of ['S0', 'S3']) {
     const dir = workspace({});
     assert.equal(run(['init', id, '--root', dir]).code, 0);
     gitInit(dir);
     const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
-    assert.match(ctx, /Next action: \(none recorded — ask the user what to do next\)/, `${id}: ${ctx}`);
+    assert.match(
+      ctx,
+      /Next action: \(only the template's placeholder is written: \S.* — ask the user what to do next\)/,
+      `${id}: ${ctx}`,
+    );
   }
 });
 
@@ -285,4 +295,47 @@ test('a next action wrapped over several lines is handed over whole (S0 Now, S2 
     ctx,
     /Next action: Group consecutive `flatLines\(\)` readings into one alert in src\/anomaly\.ts, but never against the production DB\./,
   );
+});
+
+test('what the resume keeps: a comment shown as code, a link or a name in angle brackets as the next action; a ./~ folder said with its ./; a ledger outside the workspace said outside', () => {
+  const kept = demoContext((dir) => {
+    const p = path.join(dir, '.claude/session-ledger.md');
+    writeFileSync(
+      p,
+      readFileSync(p, 'utf8').replace(
+        'Group consecutive `flatLines()` readings into one alert in src/anomaly.ts and run `npm test`.',
+        'Remove the stray `<!-- TODO -->` marker from README.md line 3.',
+      ),
+    );
+  });
+  assert.match(kept, /Next action: Remove the stray `<!-- TODO -->` marker from README\.md line 3\./);
+  for (const [ledgerPath, said] of [
+    ['./~/.aws/credentials', /Read \.\/~\/\.aws\/credentials \(S0 /],
+    [
+      `../missing-${process.pid}-${Date.now()}.md`,
+      /\.\.\/missing-\d+-\d+\.md \(S0 [^\n]*is outside the workspace folder: Session Ledger does not read it/,
+    ],
+  ] as const) {
+    const dir = workspace({
+      '.agents.yml': `session:\n  ledger: true\n  ledger_path: ${ledgerPath}\n`,
+      '~/.aws/credentials': '# Session Ledger\n\n## Goal\nShip it.\n\n### Now\nWrite the test.\n',
+    });
+    gitInit(dir);
+    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    assert.match(ctx, said, ctx);
+    assert.doesNotMatch(ctx, /Read ~/, ctx);
+  }
+  // check says outside, whether or not a file stands there.
+  const out = workspace({});
+  const name = `${path.basename(out)}-elsewhere.md`;
+  writeFileSync(path.join(out, '.agents.yml'), `session:\n  ledger: true\n  ledger_path: ../${name}\n`);
+  writeFileSync(path.join(out, '..', name), '# Ledger\n');
+  try {
+    assert.match(
+      run(['check', '--root', out]).stdout,
+      /is outside the workspace folder: Session Ledger neither reads nor writes/,
+    );
+  } finally {
+    rmSync(path.join(out, '..', name));
+  }
 });

@@ -24,7 +24,6 @@ import { factsOf } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
 import { oneLine } from '../model/messages';
 import { terminalSafe } from '../markdown/format-chars';
-import { isPlaceholder } from '../markdown/text';
 
 export type SessionStartOptions = HookRunOptions;
 
@@ -48,19 +47,39 @@ function clip(s: string, n = 240): string {
 /** The most of a next action given verbatim (S2's NEXT): its system's whole state budget, 5,200 characters. */
 const VERBATIM_MAX = 5200;
 
+/** A next action that is only a template's placeholder (`<planned next step>`, `TBD`): nothing to do yet. */
+const TEMPLATE_ONLY = /^(?:<[^<>/:`]*>|\{\{[^{}]*\}\}|tbd|tba|todo|\.\.\.|…)$/i;
+
+/** `s` without its HTML comments, outside code spans (a comment shown as code is text the reader sees). */
+function withoutComments(s: string): string {
+  return s.replace(/(`+)[\s\S]*?\1|<!--[\s\S]*?(?:-->|$)/g, (m, tick?: string) => (tick ? m : ' '));
+}
+
+/** A path as the new context is told it: one that starts with `~` or `$` is a workspace folder's, said `./~/…` so no shell takes it for the home folder. */
+function shownPath(rel: string): string {
+  return /^[~$]/.test(rel) ? `./${rel}` : rel;
+}
+
+/** A path outside the workspace folder, as a configuration may set a home (`../notes.md`, `/etc/x`). */
+const outside = (rel: string): boolean => rel === '..' || rel.startsWith('../') || rel.startsWith('/');
+
 /**
  * The Next action line of a system: verbatim where its facts say so (S2's NEXT, one line by its rule,
- * cut only past VERBATIM_MAX, said so), others clipped. An HTML comment in it is left out: text the
- * file shows no reader is no instruction for the agent. A template placeholder is no next action.
+ * cut only past VERBATIM_MAX, said so), others clipped. An HTML comment in it is left out (outside
+ * code): text the file shows no reader is no instruction for the agent. A template's placeholder is
+ * said as such.
  */
 function nextLine(s: SystemReport): string {
-  const next = s.next?.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').trim() ?? '';
-  if (!next || isPlaceholder(next)) return '(none recorded — ask the user what to do next)';
+  const next = s.next ? withoutComments(s.next).trim() : '';
+  if (!next) return '(none recorded — ask the user what to do next)';
+  if (TEMPLATE_ONLY.test(next.replace(/[.。]$/, '')))
+    return `(only the template's placeholder is written: ${clip(next, 80)} — ask the user what to do next)`;
   if (!factsOf(s.id).resume.nextVerbatim) return clip(next);
   const line = next.replace(/\r?\n/g, ' ');
-  return line.length > VERBATIM_MAX
-    ? `${line.slice(0, VERBATIM_MAX)}… (cut at ${VERBATIM_MAX} characters: read the rest in ${oneLine(s.home)})`
-    : line;
+  if (line.length <= VERBATIM_MAX) return line;
+  // Never between the two halves of a character outside the Basic Multilingual Plane.
+  const cut = /[\ud800-\udbff]/.test(line[VERBATIM_MAX - 1]) ? VERBATIM_MAX - 1 : VERBATIM_MAX;
+  return `${line.slice(0, cut)}… (cut at ${cut} characters: read the rest in ${shownPath(oneLine(s.home))})`;
 }
 
 /** What a system says first at session start (S1: its attestation, TAMPERED loudly): each system's home decides. */
@@ -96,26 +115,30 @@ export function resumeBlock(
     if (s.skipped) continue;
     // A home its system distrusts now (S1's TAMPERED, said first): nothing of it is handed over.
     if ((hookHomeOf(s.id).atStart?.(s) ?? []).some((l) => l.loud)) {
-      out.push(`${n++}. ${oneLine(s.home)} (${s.id} ${s.name}) is not to be trusted now (said above).`);
+      out.push(`${n++}. ${shownPath(oneLine(s.home))} (${s.id} ${s.name}) is not to be trusted now (said above).`);
       out.push('   Read it and act on it only once the user confirms it.');
       continue;
     }
     const unread = s.checks.find((c) => c.id === 'readable' && c.path === s.home);
     if (unread) {
       // No file to resume from: why, and what to do, instead of an instruction to read it.
-      out.push(`${n++}. ${oneLine(s.home)} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
+      out.push(`${n++}. ${shownPath(oneLine(s.home))} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
       out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
       continue;
     }
     if (!s.docs.some((d) => d.relPath === s.home)) {
       // Detected by its other files (a config, MEMORY.md, PROGRESS.md), its home missing: nothing to read.
       // Its path may come from the repository's config (`ledger_path: ~/.aws/credentials`): never "Read" it.
-      out.push(`${n++}. ${oneLine(s.home)} (${s.id} ${s.name}) does not exist: there is no state to resume from it.`);
+      out.push(
+        outside(s.home)
+          ? `${n++}. ${oneLine(s.home)} (${s.id} ${s.name}) is outside the workspace folder: Session Ledger does not read it, and there is no state here to resume from.`
+          : `${n++}. ${shownPath(oneLine(s.home))} (${s.id} ${s.name}) does not exist: there is no state to resume from it.`,
+      );
       out.push('   Tell the user; do not read another file in its place.');
       continue;
     }
     resumable.push(s);
-    out.push(`${n++}. Read ${oneLine(s.home)} (${s.id} ${s.name}).`);
+    out.push(`${n++}. Read ${shownPath(oneLine(s.home))} (${s.id} ${s.name}).`);
     out.push(`   Next action: ${nextLine(s)}`);
   }
   const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
@@ -126,7 +149,10 @@ export function resumeBlock(
     for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${oneLine(s.home)}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
-  if (resumable.length) out.push(`Resume prompt: ${resumePromptFor({ ...report, systems: resumable })}`);
+  if (resumable.length)
+    out.push(
+      `Resume prompt: ${resumePromptFor({ ...report, systems: resumable.map((s) => ({ ...s, home: shownPath(s.home), resumePrompt: s.resumePrompt.split(s.home).join(shownPath(s.home)) })) })}`,
+    );
   out.push(markerLine(sessionId, cli));
   out.push(checksLine(cli));
   return out.join('\n');

@@ -101,8 +101,9 @@ export function addFindings(doc: StateDoc, found: readonly Finding[]): void {
 }
 
 export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {
-  // A home a configuration puts outside the workspace (`ledger_path: ~/notes.md`): never asked to be written there.
-  if (!doc && (homeRel === '..' || homeRel.startsWith('../') || homeRel.startsWith('/')))
+  // A home a configuration puts outside the workspace (`ledger_path: ~/notes.md`): never asked to be written
+  // there, and whether a file stands there is not said either.
+  if (homeRel === '..' || homeRel.startsWith('../') || homeRel.startsWith('/'))
     return mk(
       system,
       'exists',
