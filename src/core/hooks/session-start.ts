@@ -50,9 +50,58 @@ const VERBATIM_MAX = 5200;
 /** A next action that is only a template's placeholder (`<planned next step>`, `TBD`): nothing to do yet. */
 const TEMPLATE_ONLY = /^(?:<[^<>/:`]*>|\{\{[^{}]*\}\}|tbd|tba|todo|\.\.\.|…)$/i;
 
+/** An HTML comment as Markdown takes one inline (markdown-it's rule): `<!-->` and `<!--->` are whole; one never closed is text. */
+const COMMENT = /<!---?>|<!--(?:[^-]|-[^-]|--[^>])*-->/g;
+
+/**
+ * Where `s` holds code spans, as Markdown finds them: a run of backticks (not one a backslash
+ * escapes) opens one, closed by the next run of the same length; a run with no such closer is text.
+ * One pass over the runs, a cursor per length: linear.
+ */
+function codeSpans(s: string): Array<[number, number]> {
+  const runs = [...s.matchAll(/`+/g)].map((m) => ({ at: m.index, len: m[0].length }));
+  const byLen = new Map<number, number[]>();
+  runs.forEach((r, i) => {
+    const list = byLen.get(r.len);
+    if (list) list.push(i);
+    else byLen.set(r.len, [i]);
+  });
+  const cursor = new Map<number, number>();
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < runs.length; i++) {
+    const r = runs[i];
+    if (r.at > 0 && s[r.at - 1] === '\\') continue;
+    const list = byLen.get(r.len) ?? [];
+    let c = cursor.get(r.len) ?? 0;
+    while (c < list.length && list[c] <= i) c++;
+    cursor.set(r.len, c);
+    if (c === list.length) continue;
+    const j = list[c];
+    spans.push([r.at, runs[j].at + runs[j].len]);
+    i = j;
+  }
+  return spans;
+}
+
 /** `s` without its HTML comments, outside code spans (a comment shown as code is text the reader sees). */
 function withoutComments(s: string): string {
-  return s.replace(/(`+)[\s\S]*?\1|<!--[\s\S]*?(?:-->|$)/g, (m, tick?: string) => (tick ? m : ' '));
+  if (!s.includes('<!--')) return s;
+  const spans = codeSpans(s);
+  let out = '';
+  let at = 0;
+  let k = 0;
+  COMMENT.lastIndex = 0;
+  for (let m = COMMENT.exec(s); m; m = COMMENT.exec(s)) {
+    while (k < spans.length && spans[k][1] <= m.index) k++;
+    // A comment that starts inside a code span is code: look again after the span.
+    if (k < spans.length && spans[k][0] <= m.index) {
+      COMMENT.lastIndex = spans[k][1];
+      continue;
+    }
+    out += `${s.slice(at, m.index)} `;
+    at = m.index + m[0].length;
+  }
+  return out + s.slice(at);
 }
 
 /** A path as the new context is told it: one that starts with `~` or `$` is a workspace folder's, said `./~/…` so no shell takes it for the home folder. */
@@ -146,7 +195,8 @@ export function resumeBlock(
     out.push(
       `${n++}. Validate these UNCONFIRMED items with the user before continuing (ask 1-3 short questions, then resume from the next action):`,
     );
-    for (const { s, it } of unconfirmed.slice(0, 12)) out.push(`   - ${clip(it.text)} (${oneLine(s.home)}:${it.line})`);
+    for (const { s, it } of unconfirmed.slice(0, 12))
+      out.push(`   - ${clip(it.text)} (${shownPath(oneLine(s.home))}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
   if (resumable.length)
