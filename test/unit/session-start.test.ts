@@ -371,3 +371,23 @@ test('HTML comments in a next action are taken as Markdown takes them: an escape
     if (gone) assert.doesNotMatch(line, gone, line);
   }
 });
+
+test("S0's next-action check judges the Now item's own line, as S2's does, while the wrapped paragraph is handed over whole", () => {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  const p = path.join(dir, '.agents/session_ledger.md');
+  writeFileSync(
+    p,
+    readFileSync(p, 'utf8').replace(
+      'Add a test in test/anomaly.test.ts that replays the North Pier outage (72 identical readings) through `flatLines()`.',
+      'Continue.\nSee docs/export.md for where.',
+    ),
+  );
+  gitInit(dir);
+  assert.match(
+    run(['check', '--root', dir]).stdout,
+    /FAIL next-action\s+The next action is vague: "Continue\."\.\s+\(\.agents\/session_ledger\.md/,
+  );
+  const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+  assert.match(ctx, /Next action: Continue\. See docs\/export\.md for where\./);
+});

@@ -7,7 +7,7 @@ import { finding, t } from '../../model/messages';
 import { MAX_ALIAS_TEXT, MAX_ALIASES } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
-import type { Check, Finding, Item, StateDoc } from '../../model/model';
+import type { Check, Finding, Item, Section, StateDoc } from '../../model/model';
 import { sectionsOf, firstRealItem, withParagraph } from '../../markdown/items';
 import { S0_CONFIG, S0_DEFAULT_LEDGER, withoutUnconfirmedTag, type AgentsYmlIssue, type S0Extra } from './reader';
 import type { Analysis, Loaded } from '../../model/system';
@@ -60,7 +60,10 @@ const FINISHED_WORDS = [
 const finished = (t: string) => mayHold(t, FINISHED_WORDS) && FINISHED_RE.test(t);
 
 export interface S0Next {
+  /** The item's own line, as the checks judge it. */
   text: string;
+  /** With the lines that continue its paragraph: what a fresh context is handed, nothing written dropped. */
+  whole: string;
   line: number;
   from: 'now' | 'next';
 }
@@ -75,12 +78,17 @@ export function s0NextAction(doc: StateDoc): S0Next | null {
   const nextIn = sectionsOf(doc, 'next');
   const now = firstRealItem(nowIn);
   const next = firstRealItem(nextIn);
-  // A paragraph wrapped over several lines is the next action whole.
+  // A paragraph wrapped over several lines is handed over whole; its first line is what the checks judge.
   const lines = doc.text.split('\n');
-  if (now && !isPlaceholder(now.text) && !finished(plainText(now.text)))
-    return { text: withParagraph(nowIn, now, lines), line: now.line, from: 'now' };
-  if (next) return { text: withParagraph(nextIn, next, lines), line: next.line, from: 'next' };
-  if (now) return { text: withParagraph(nowIn, now, lines), line: now.line, from: 'now' };
+  const of = (it: Item, sections: Section[], from: S0Next['from']): S0Next => ({
+    text: it.text,
+    whole: withParagraph(sections, it, lines),
+    line: it.line,
+    from,
+  });
+  if (now && !isPlaceholder(now.text) && !finished(plainText(now.text))) return of(now, nowIn, 'now');
+  if (next) return of(next, nextIn, 'next');
+  if (now) return of(now, nowIn, 'now');
   return null;
 }
 
@@ -281,7 +289,7 @@ export async function resumeS0(_ws: Workspace, loaded: Loaded<S0Extra>): Promise
 function s0Resume(checks: Check[], homeRel: string, next: S0Next | null, unconfirmed: Item[]): Analysis {
   return {
     checks,
-    next: next ? next.text : null,
+    next: next ? next.whole : null,
     unconfirmed,
     resumePrompt: s0ResumePrompt(homeRel, next, unconfirmed.length),
   };
