@@ -112,6 +112,17 @@ function checksOf(stdout: string, id: string): Array<{ id: string; severity: str
   return report.systems.find((s) => s.id === id)?.checks ?? [];
 }
 
+/** `status --json`'s blocking `readable` finding of system `id` on `rel`, saying the file has 2 hard links and is not read. */
+function assertHardLinkFinding(stdout: string, id: string, rel: string): void {
+  const readable = checksOf(stdout, id).find((c) => c.id === 'readable');
+  assert.equal(readable?.severity, 'block');
+  assert.equal(readable?.path, rel);
+  assert.match(
+    readable?.message ?? '',
+    /it has 2 hard links, so it may be a file from outside the workspace folder: it is not read/,
+  );
+}
+
 test('a hard-linked context-manifest.yaml (S2) is not read: a blocking readable finding says it has 2 hard links, and nothing it names is looked at', async () => {
   // The outside manifest names a store: read, it would show as a stale path of S2.
   const manifest =
@@ -122,13 +133,7 @@ test('a hard-linked context-manifest.yaml (S2) is not read: a blocking readable 
   linkSync(path.join(elsewhere, 'm.yaml'), config);
   const r = await runIn(['status', '--json', '--root', root]);
   assert.doesNotMatch(r.stdout, /OUTSIDE-ONLY/);
-  const readable = checksOf(r.stdout, 'S2').find((c) => c.id === 'readable');
-  assert.equal(readable?.severity, 'block');
-  assert.equal(readable?.path, 'context-manifest.yaml');
-  assert.match(
-    readable?.message ?? '',
-    /it has 2 hard links, so it may be a file from outside the workspace folder: it is not read/,
-  );
+  assertHardLinkFinding(r.stdout, 'S2', 'context-manifest.yaml');
   const c = await runIn(['check', '--root', root]);
   assert.equal(c.code, 1);
   assert.doesNotMatch(c.stdout + c.stderr, /OUTSIDE-ONLY/);
@@ -154,13 +159,7 @@ test('a hard-linked S4 home (.agents/STATE.md) is not read: a blocking readable 
   linkSync(path.join(elsewhere, 'notes.md'), home);
   const r = await runIn(['status', '--json', '--root', root]);
   assert.doesNotMatch(r.stdout, /OUTSIDE-ONLY|deploy key/);
-  const readable = checksOf(r.stdout, 'S4').find((c) => c.id === 'readable');
-  assert.equal(readable?.severity, 'block');
-  assert.equal(readable?.path, '.agents/STATE.md');
-  assert.match(
-    readable?.message ?? '',
-    /it has 2 hard links, so it may be a file from outside the workspace folder: it is not read/,
-  );
+  assertHardLinkFinding(r.stdout, 'S4', '.agents/STATE.md');
   const preview = await runIn(['compact-state', '--root', root]);
   assert.equal(preview.code, 1);
   assert.doesNotMatch(preview.stdout + preview.stderr, /OUTSIDE-ONLY|deploy key/);

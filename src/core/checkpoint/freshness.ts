@@ -12,7 +12,7 @@ import {
   realpathOrSelf,
   statOrNullSync,
 } from '../files/fsread';
-import { isInside } from '../files/atomic';
+import { insideRel, isInside } from '../files/atomic';
 import { gitTracks } from '../git/tracked';
 import {
   isSessionId,
@@ -150,13 +150,6 @@ export async function chooseMarker(
   return marker
     ? { kind: 'marker', marker }
     : { kind: 'none', foreign, notOurs, sharedMtime: sharedRead.marker?.mtime ?? null };
-}
-
-/** A root-relative path a marker names, normalised with `/`, when it stays inside the root; else null. */
-export function insideRel(rel: string): string | null {
-  // A backslash separates folders only on Windows: elsewhere it is a character of a file's name.
-  const p = path.posix.normalize(path.sep === '\\' ? rel.replace(/\\/g, '/') : rel);
-  return p === '' || p === '.' || path.posix.isAbsolute(p) || p === '..' || p.startsWith('../') ? null : p;
 }
 
 /**

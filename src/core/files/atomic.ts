@@ -126,6 +126,16 @@ function ownFileWalk(file: string, root: string): { problem: string | null; fold
   return { problem: null, folders: true };
 }
 
+/**
+ * A root-relative path (one a marker names, a home a configuration sets), normalised with `/`, when it
+ * stays inside the root; else null.
+ */
+export function insideRel(rel: string): string | null {
+  // A backslash separates folders only on Windows: elsewhere it is a character of a file's name.
+  const p = path.posix.normalize(path.sep === '\\' ? rel.replace(/\\/g, '/') : rel);
+  return p === '' || p === '.' || path.posix.isAbsolute(p) || p === '..' || p.startsWith('../') ? null : p;
+}
+
 /** `p` as messages and records name it: relative to `root`, with `/` ('' for the root itself). */
 export function rootRel(root: string, p: string): string {
   return path.relative(path.resolve(root), path.resolve(p)).split(path.sep).join('/');

@@ -27,19 +27,13 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import {
-  chooseMarker,
-  guardCheckpointed,
-  IDLE_GRACE_MS,
-  insideRel,
-  maxAgeMinutes,
-  stateFileHash,
-} from '../checkpoint/freshness';
+import { chooseMarker, guardCheckpointed, IDLE_GRACE_MS, maxAgeMinutes, stateFileHash } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
 import { DEFAULT_MAX_BYTES, lstatOrNullSync, readStart, realpathOrNullSync, sha256 } from '../files/fsread';
+import { insideRel } from '../files/atomic';
 import { appendHookLog, hookRun, str, type HookPayload, type HookRunOptions } from './io';
 import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';

@@ -26,7 +26,7 @@ import * as path from 'node:path';
 import { shellQuote } from '../files/shell';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { currentHash, refuseOwnFileLink, rootRel, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
-import { lockFor, lockRefusal, withWriteLock } from '../files/lock';
+import { lockRefusal, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
   CODEX_HOOKS_REL,
@@ -651,14 +651,9 @@ async function writesInside(plan: HooksPlan): Promise<void> {
       );
   }
   // The tool's own files are never written through a link (a dry run refuses as the install would),
-  // the write locks beside the install record and the settings file included.
-  for (const own of [
-    plan.scriptPath,
-    plan.statuslinePath,
-    path.join(plan.root, INSTALL_RECORD_REL),
-    lockFor(path.join(plan.root, INSTALL_RECORD_REL), plan.root),
-    lockFor(plan.settingsPath, plan.root),
-  ])
+  // and the write locks beside the install record and the settings file are refused as taking them
+  // would refuse them (a link, a folder or a FIFO there).
+  for (const own of [plan.scriptPath, plan.statuslinePath, path.join(plan.root, INSTALL_RECORD_REL)])
     refuseOwnFileLink(own, plan.root);
   for (const locked of [path.join(plan.root, INSTALL_RECORD_REL), plan.settingsPath]) {
     const why = lockRefusal(locked, plan.root);

@@ -17,6 +17,7 @@ import { evaluateSystems } from '../report/evaluate';
 import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
 import { isSessionId, markerRel } from '../checkpoint/marker';
+import { insideRel } from '../files/atomic';
 import type { SystemReport, WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
@@ -109,9 +110,6 @@ function shownPath(rel: string): string {
   return /^[~$]/.test(rel) ? `./${rel}` : rel;
 }
 
-/** A path outside the workspace folder, as a configuration may set a home (`../notes.md`, `/etc/x`). */
-const outside = (rel: string): boolean => rel === '..' || rel.startsWith('../') || rel.startsWith('/');
-
 /**
  * The Next action line of a system: verbatim where its facts say so (S2's NEXT, one line by its rule,
  * cut only past VERBATIM_MAX, said so), others clipped. An HTML comment in it is left out (outside
@@ -162,16 +160,17 @@ export function resumeBlock(
   const resumable: SystemReport[] = [];
   for (const s of report.systems) {
     if (s.skipped) continue;
+    const home = shownPath(oneLine(s.home));
     // A home its system distrusts now (S1's TAMPERED, said first): nothing of it is handed over.
     if ((hookHomeOf(s.id).atStart?.(s) ?? []).some((l) => l.loud)) {
-      out.push(`${n++}. ${shownPath(oneLine(s.home))} (${s.id} ${s.name}) is not to be trusted now (said above).`);
+      out.push(`${n++}. ${home} (${s.id} ${s.name}) is not to be trusted now (said above).`);
       out.push('   Read it and act on it only once the user confirms it.');
       continue;
     }
     const unread = s.checks.find((c) => c.id === 'readable' && c.path === s.home);
     if (unread) {
       // No file to resume from: why, and what to do, instead of an instruction to read it.
-      out.push(`${n++}. ${shownPath(oneLine(s.home))} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
+      out.push(`${n++}. ${home} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
       out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
       continue;
     }
@@ -179,15 +178,15 @@ export function resumeBlock(
       // Detected by its other files (a config, MEMORY.md, PROGRESS.md), its home missing: nothing to read.
       // Its path may come from the repository's config (`ledger_path: ~/.aws/credentials`): never "Read" it.
       out.push(
-        outside(s.home)
-          ? `${n++}. ${oneLine(s.home)} (${s.id} ${s.name}) is outside the workspace folder: Session Ledger does not read it, and there is no state here to resume from.`
-          : `${n++}. ${shownPath(oneLine(s.home))} (${s.id} ${s.name}) does not exist: there is no state to resume from it.`,
+        insideRel(s.home) === null
+          ? `${n++}. ${home} (${s.id} ${s.name}) is outside the workspace folder: Session Ledger does not read it, and there is no state here to resume from.`
+          : `${n++}. ${home} (${s.id} ${s.name}) does not exist: there is no state to resume from it.`,
       );
       out.push('   Tell the user; do not read another file in its place.');
       continue;
     }
     resumable.push(s);
-    out.push(`${n++}. Read ${shownPath(oneLine(s.home))} (${s.id} ${s.name}).`);
+    out.push(`${n++}. Read ${home} (${s.id} ${s.name}).`);
     out.push(`   Next action: ${nextLine(s)}`);
   }
   const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
@@ -199,10 +198,13 @@ export function resumeBlock(
       out.push(`   - ${clip(it.text)} (${shownPath(oneLine(s.home))}:${it.line})`);
     if (unconfirmed.length > 12) out.push(`   - … ${unconfirmed.length - 12} more in the file`);
   }
-  if (resumable.length)
-    out.push(
-      `Resume prompt: ${resumePromptFor({ ...report, systems: resumable.map((s) => ({ ...s, home: shownPath(s.home), resumePrompt: s.resumePrompt.split(s.home).join(shownPath(s.home)) })) })}`,
-    );
+  // The prompt names each home as the lines above do (`./~/…`).
+  const shownIn = (s: SystemReport): SystemReport => ({
+    ...s,
+    home: shownPath(s.home),
+    resumePrompt: s.resumePrompt.split(s.home).join(shownPath(s.home)),
+  });
+  if (resumable.length) out.push(`Resume prompt: ${resumePromptFor({ ...report, systems: resumable.map(shownIn) })}`);
   out.push(markerLine(sessionId, cli));
   out.push(checksLine(cli));
   return out.join('\n');

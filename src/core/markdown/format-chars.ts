@@ -4,8 +4,9 @@
  * secret with one inside is still the secret. The other characters Unicode says a display may ignore
  * (Default_Ignorable_Code_Point: variation selectors, the combining grapheme joiner, Hangul fillers)
  * stay in what is shown (an emoji's presentation, a keycap, a Japanese variant glyph), but the secret
- * masker reads a line without them too (`asMasked`): a token with one inside is still the token. `terminalSafe`: text without them and without escape
- * sequences or control characters, as every output of the CLI and the hooks says it.
+ * masker reads a line without them too (`asMasked`): a token with one inside is still the token.
+ * `terminalSafe`: text without format characters, separators, escape sequences or control
+ * characters, as every output of the CLI and the hooks says it.
  */
 
 /**

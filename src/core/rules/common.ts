@@ -14,6 +14,7 @@ import {
   isVagueAction,
   plainText,
 } from '../markdown/text';
+import { insideRel } from '../files/atomic';
 import { findSecrets, maskSecrets } from '../secrets/secrets';
 import type { Workspace } from '../model/workspace';
 
@@ -103,7 +104,7 @@ export function addFindings(doc: StateDoc, found: readonly Finding[]): void {
 export function checkExists(system: SystemId, doc: StateDoc | null, homeRel: string): Check {
   // A home a configuration puts outside the workspace (`ledger_path: ~/notes.md`): never asked to be written
   // there, and whether a file stands there is not said either.
-  if (homeRel === '..' || homeRel.startsWith('../') || homeRel.startsWith('/'))
+  if (insideRel(homeRel) === null)
     return mk(
       system,
       'exists',
