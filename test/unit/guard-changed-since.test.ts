@@ -26,6 +26,7 @@ import { preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel } from '../../src/core/checkpoint/marker';
 import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
+import { SYSTEMS } from '../../src/core/systems';
 import { guardSentence } from '../../src/extension/pure/status-text';
 import { cli, filesUnder, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
@@ -1205,7 +1206,10 @@ test('a vouched file only the rules read, with the same bytes but refused by its
   }
 });
 
-test('a state file only the rules read that came after the checkpoint (a second handoff, a memory store, a project state that cannot be read): /compact is stopped, as check fails it', async () => {
+/** S2's ledger with a PLAN pointer to docs/plan.md, a plan not written yet (a stale path: a warning). */
+const planPointer = (d: string) => appendFileSync(path.join(d, '.claude/session-ledger.md'), '- Plan: docs/plan.md\n');
+
+test("a state file only the rules read that came after the checkpoint (a second handoff, a memory store, a project state or S2's plan that cannot be read): /compact is stopped, as check fails it", async () => {
   const cases: Array<[string, (d: string) => void, (d: string) => void, RegExp]> = [
     [
       'a second handoff',
@@ -1223,6 +1227,22 @@ test('a state file only the rules read that came after the checkpoint (a second 
       'a project state that is binary',
       (d) => rmSync(path.join(d, '.claude/project-state.md')),
       (d) => writeFileSync(path.join(d, '.claude/project-state.md'), 'a\0b'),
+      /FAIL readable/,
+    ],
+    [
+      "the plan S2's PLAN pointer names, binary",
+      planPointer,
+      (d) => writeFileSync(path.join(d, 'docs/plan.md'), 'a\0b'),
+      /FAIL readable/,
+    ],
+    [
+      "the plan S2's PLAN pointer names, a second hard link to a file outside the workspace",
+      planPointer,
+      (d) => {
+        const outside = path.join(workspace({}), 'plan.md');
+        writeFileSync(outside, "# Plan\n\n- [ ] someone else's plan\n");
+        linkSync(outside, path.join(d, 'docs/plan.md'));
+      },
       /FAIL readable/,
     ],
   ];
@@ -1288,4 +1308,28 @@ test("S1's attestation sidecar made a link that leads nowhere after the checkpoi
   symlinkSync('nowhere', sidecar);
   assert.doesNotMatch(cli(['check', '--root', dir]).stdout, /FAIL/);
   for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `${via}: ${said}`);
+});
+
+test("a system whose reader fails (a fault of the tool, made here by a reader that throws): check says so for that system, blocking, not that its file is missing; the guard's allow says the state was not all checked, so no surface says the checkpoint is done", async () => {
+  const dir = demoCheckpointed();
+  const failing = SYSTEMS.map((m) =>
+    m.id === 'S2'
+      ? {
+          ...m,
+          load: async () => {
+            throw new Error('the reader broke');
+          },
+        }
+      : m,
+  );
+  const report = await evaluate(dir, { noGit: true }, failing);
+  const s2 = report.systems.find((s) => s.id === 'S2');
+  assert.deepEqual(
+    s2?.checks.map((c) => [c.id, c.severity, c.status, String(c.message)]),
+    [['internal', 'block', 'fail', 'Internal error while checking S2: the reader broke']],
+  );
+  const d = await preCompactGuard(preCompact(dir), { root: dir, log: false, report });
+  assert.deepEqual([d.allow, d.rule], [true, 'idle'], d.log);
+  assert.match(d.unchecked ?? '', /Internal error while checking S2: the reader broke/);
+  assert.match(d.log, /not every state file could be checked: Internal error while checking S2: the reader broke\)$/);
 });

@@ -80,7 +80,7 @@ export interface GuardDecision {
   marker: string | null;
   /** When the marker a checkpoint's allow (fresh, idle) stands on was written (ms). */
   markerMtime?: number;
-  /** Allowed although the state files changed since the checkpoint could not be checked: why. */
+  /** Allowed although a state file (one changed since the checkpoint, or a system's whose files could not be read) was not checked: why. */
   unchecked?: string;
 }
 
@@ -704,7 +704,15 @@ async function decide(
   // blocking checks run on it (every rule; the caller's report when it has one). A marker past its
   // window with work since is stopped below anyway.
   const since = fresh || idle ? await changedSince(root, report, marker, worked) : { ids: [], files: [] };
-  const { broken: failing, error } = await brokenSince(root, now, since.ids, known);
+  const { broken: failing, error: sinceError } = await brokenSince(root, now, since.ids, known);
+  // A system whose files could not be read at all (its reader failed: a fault of this tool, never of the
+  // files) was compared with nothing: an allow says it was not checked, as for any failure of the guard's own.
+  const unread = (report?.systems ?? []).flatMap((s) =>
+    s.docs.length ? [] : s.checks.filter((c) => c.id === 'internal' && c.status === 'fail'),
+  );
+  const error =
+    [sinceError, ...unread.map((c) => c.message.replace(/\s+/g, ' ').replace(/\.$/, ''))].filter(Boolean).join('; ') ||
+    null;
   // A home the checkpoint vouched for that cannot be read now is as changed as a rewritten one, whatever its time says.
   const unreadable = vouchedUnreadable(report, vouched).filter(
     (u) => !failing.some((c) => c.system === u.system && c.id === u.id && c.path === u.path),
@@ -733,7 +741,7 @@ async function decide(
   // Allowed on the checkpoint's marker (its time goes with the decision). On the guard's own failure to
   // check what changed, the log says so and no surface may say the checkpoint is done on it.
   const allowOn = (rule: 'idle' | 'fresh', said: string): GuardDecision => {
-    const unchecked = error ? `; the state files changed since could not be checked: ${error}` : '';
+    const unchecked = error ? `; not every state file could be checked: ${error}` : '';
     const d = allow(rule, root, sid, marker.rel, `allow (${said}${unchecked})`);
     return { ...d, markerMtime: marker.mtime, ...(error ? { unchecked: error } : {}) };
   };

@@ -21,6 +21,8 @@ export interface Loaded<E = unknown> {
   docs: StateDoc[];
   /** When set, the system is present but switched off (S0 without `session.ledger: true`): checks are skipped with this message. */
   skipped?: Msg;
+  /** When set, the system's reader failed (a fault of this tool, never of the files): its only check says so, and blocks. */
+  failed?: unknown;
   /** When set, the system's files are present and checked, but its own configuration switches it off: never checkpointed, this line says so. */
   off?: string;
   /** What else the reader carries from load to analyse (its own type per system); absent when the reader failed or found only an unreadable folder. */

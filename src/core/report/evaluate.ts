@@ -72,7 +72,10 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
   let next: string | null = null;
   let unconfirmed: SystemReport['unconfirmed'] = [];
   let resumePrompt = promptFor(mod.id, loaded.homeRel);
-  if (loaded.skipped) {
+  if (loaded.failed !== undefined) {
+    // Nothing was read: no rule can judge the system's files, and none says they are missing.
+    checks = [internalErrorCheck(mod.id, loaded.failed)];
+  } else if (loaded.skipped) {
     checks = [mk(mod.id, 'exists', 'block', 'skip', loaded.skipped)];
   } else if (ws.options.rules === 'resume') {
     try {
@@ -188,7 +191,7 @@ export async function evaluateSystems(
         if (home) ws.startGit(() => !!home.text && !!readableDoc(home));
         return l;
       } catch (err) {
-        const failed: Loaded = { home: null, homeRel: FACTS[m.id].home, docs: [] };
+        const failed: Loaded = { home: null, homeRel: FACTS[m.id].home, docs: [], failed: err };
         return failed;
       }
     }),

@@ -15,6 +15,7 @@ import type { Section, StateDoc } from '../../model/model';
 import { byCodeUnits, extractPaths, plainText } from '../../markdown/text';
 import type { Loaded, SystemReader } from '../../model/system';
 import { allRules, type Workspace } from '../../model/workspace';
+import { insideRel } from '../../files/atomic';
 import {
   hasS2Vocabulary,
   parseLedger,
@@ -114,8 +115,10 @@ export const S2: SystemReader<S2Extra> = {
       projectState = await ws.loadDoc(psRel, 'S2', 'projectState', parseProjectState);
       docs.push(projectState);
     }
-    // Without rules nothing reads the plan: the ledger is not parsed to find its PLAN pointer.
-    let pointer = !allRules(ws.options) ? null : planPointer(sectionOf(home, 'plan'), psRel);
+    // The plan is S2's state too: its rules read it, and the guard's reading (the skeleton check, which parses
+    // the ledger anyway) names it to compare. A reading that checks nothing does not parse the ledger for it.
+    const planWanted = allRules(ws.options) || ws.options.rules === 'skeleton';
+    let pointer = planWanted ? planPointer(sectionOf(home, 'plan'), psRel) : null;
     // A PLAN pointer to another system's state file (docs/state/STATE.md) is a link on the ledger:
     // that file is read by its own system only, never a second time as S2's plan.
     const owner = pointer ? systemOfPath(pointer) : null;
@@ -128,12 +131,25 @@ export const S2: SystemReader<S2Extra> = {
       pointer = null;
     }
     let plan: StateDoc | null = null;
-    if (pointer && (await ws.kind(pointer)) === 'file') {
+    const planThere = !!pointer && (await ws.kind(pointer)) === 'file';
+    if (pointer && planThere && allRules(ws.options)) {
       plan = await ws.loadDoc(pointer, 'S2', 'plan', parsePlan);
       docs.push(plan);
     }
-    // Without every rule the project state is no document here, but it is S2's state: named, for the guard to compare.
-    const more = !allRules(ws.options) && psRel && (await ws.kind(psRel)) === 'file' ? [psRel] : undefined;
-    return { home, homeRel, docs, extra: { manifest, projectState, plan, pointer, psRel }, ...(more ? { more } : {}) };
+    // Without every rule the project state and the plan are no documents here, but they are S2's state,
+    // which its rules read: named, for the guard to compare (a plan that came since the checkpoint counts).
+    const more = allRules(ws.options)
+      ? []
+      : [
+          ...(psRel && (await ws.kind(psRel)) === 'file' ? [psRel] : []),
+          ...(pointer && planThere && insideRel(pointer) !== null ? [pointer] : []),
+        ];
+    return {
+      home,
+      homeRel,
+      docs,
+      extra: { manifest, projectState, plan, pointer, psRel },
+      ...(more.length ? { more } : {}),
+    };
   },
 };
