@@ -391,3 +391,51 @@ test("S0's next-action check judges the Now item's own line, as S2's does, while
   const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
   assert.match(ctx, /Next action: Continue\. See docs\/export\.md for where\./);
 });
+
+test("S0's .agents.yml that cannot be read (not YAML, binary), its ledger kept elsewhere: after /clear the new context is told why where the ledger is kept is not known, not that the default ledger does not exist", () => {
+  for (const [config, why] of [
+    [
+      'session:\n  ledger: true\n  ledger_path: notes/ledger.md\n  bad: [unclosed\n',
+      /\.agents\.yml does not parse as YAML \(line \d+\)/,
+    ],
+    ['a\0b', /Cannot read the document: binary content .* \(\.agents\.yml\)/],
+  ] as const) {
+    const dir = workspace({
+      '.agents.yml': config,
+      'notes/ledger.md': '# Session Ledger\n\n## Now\n- write the parser\n',
+    });
+    gitInit(dir);
+    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    assert.match(ctx, /^1\. Where S0 \(.*\) keeps its state is not known: /m, ctx);
+    assert.match(ctx, why, ctx);
+    assert.match(ctx, /Tell the user \(`.* check` shows it\); do not read another file in its place\./, ctx);
+    assert.doesNotMatch(ctx, /does not exist|Read /, ctx);
+  }
+});
+
+test('a placeholder with an aside after it, on its line or the next ("TBD (owner: alice)"), is no next action: the resume says only the placeholder is written, and check fails the next action', () => {
+  for (const now of ['- TBD (owner: alice)\n', '- TBD\n  (owner: alice)\n', '- TODO (after the review)\n']) {
+    const dir = workspace({
+      '.agents.yml': 'session:\n  ledger: true\n',
+      '.agents/session_ledger.md': `# Session Ledger\n\n## Goal\n- ship the parser\n\n## Now\n${now}`,
+    });
+    gitInit(dir);
+    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    assert.match(
+      ctx,
+      /Next action: \(only the template's placeholder is written: .* — ask the user what to do next\)/,
+      ctx,
+    );
+    assert.match(run(['check', '--root', dir]).stdout, /FAIL next-action/, now);
+  }
+  // An aside after a real action keeps it: "Fix the parser (owner: alice)" is handed over as written.
+  const dir = workspace({
+    '.agents.yml': 'session:\n  ledger: true\n',
+    '.agents/session_ledger.md': '# Session Ledger\n\n## Now\n- Fix the date parser in `src/parse.ts` (owner: alice)\n',
+  });
+  gitInit(dir);
+  assert.match(
+    context(hook(dir, sessionStart(dir, 'clear')).stdout),
+    /Next action: Fix the date parser in `src\/parse\.ts` \(owner: alice\)\n/,
+  );
+});

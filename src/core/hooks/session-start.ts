@@ -25,6 +25,7 @@ import { factsOf } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
 import { oneLine } from '../model/messages';
 import { terminalSafe } from '../markdown/format-chars';
+import { withoutAsides } from '../markdown/text';
 
 export type SessionStartOptions = HookRunOptions;
 
@@ -119,7 +120,8 @@ function shownPath(rel: string): string {
 function nextLine(s: SystemReport): string {
   const next = s.next ? withoutComments(s.next).trim() : '';
   if (!next) return '(none recorded — ask the user what to do next)';
-  if (TEMPLATE_ONLY.test(next.replace(/[.。]$/, '')))
+  // An aside after the placeholder ("TBD (owner: alice)") does not fill it in.
+  if (TEMPLATE_ONLY.test((withoutAsides(next.replace(/\s+/g, ' ')) || next).replace(/[.。]$/, '')))
     return `(only the template's placeholder is written: ${clip(next, 80)} — ask the user what to do next)`;
   if (!factsOf(s.id).resume.nextVerbatim) return clip(next);
   const line = next.replace(/\r?\n/g, ' ');
@@ -172,6 +174,17 @@ export function resumeBlock(
       // No file to resume from: why, and what to do, instead of an instruction to read it.
       out.push(`${n++}. ${home} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
       out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
+      continue;
+    }
+    // Where the home is kept is not known (S0's .agents.yml does not parse): why, not "does not exist".
+    const unknown = s.docs.some((d) => d.relPath === s.home)
+      ? undefined
+      : s.checks.find((c) => c.id === 'config' && c.status === 'fail');
+    if (unknown) {
+      const inFile =
+        unknown.path && !unknown.message.includes(unknown.path) ? ` (${shownPath(oneLine(unknown.path))})` : '';
+      out.push(`${n++}. Where ${s.id} (${s.name}) keeps its state is not known: ${clip(unknown.message)}${inFile}`);
+      out.push(`   Tell the user (\`${cli} check\` shows it); do not read another file in its place.`);
       continue;
     }
     if (!s.docs.some((d) => d.relPath === s.home)) {

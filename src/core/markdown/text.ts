@@ -106,6 +106,8 @@ export function isPlaceholder(text: string): boolean {
   let t = plainText(text);
   if (t.includes('_')) t = t.replace(/^_+|_+$/g, '').trim();
   if (t === '') return true;
+  // An aside after it does not fill it in: "TBD (owner: alice)", "Owner: TBD (after the review)".
+  if (t.endsWith(')')) t = withoutAsides(t) || t;
   // "Label: <value>" → test the value.
   const m = t.includes(':') || t.includes('：') ? /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t) : null;
   if (m) t = m[2].trim();
@@ -114,6 +116,17 @@ export function isPlaceholder(text: string): boolean {
   const tags = t.includes('<') || t.includes('{{') ? t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '') : t;
   if (tags.replace(/[\s,/|;·•()\-–—:.`]+/g, '') === '') return true;
   return PLACEHOLDER_ONLY.test(trimEndWhere(t, oneOf('.!。')));
+}
+
+/** `t` without the parenthetical asides that end it ("x (a) (b)" → "x"); linear: each aside is cut once. */
+export function withoutAsides(t: string): string {
+  let s = t.trimEnd();
+  while (s.endsWith(')')) {
+    const open = s.lastIndexOf('(');
+    if (open <= 0 || s.indexOf(')', open) !== s.length - 1) break;
+    s = s.slice(0, open).trimEnd();
+  }
+  return s;
 }
 
 /**

@@ -34,6 +34,7 @@ import {
   checkTemplate,
   checkWorkExplained,
   addFindings,
+  findingChecks,
   mk,
   sectionPart,
   type PathRef,
@@ -283,7 +284,22 @@ export async function resumeS0(_ws: Workspace, loaded: Loaded<S0Extra>): Promise
   const readable = readableDoc(loaded.home);
   const next = readable ? s0NextAction(readable) : null;
   const unconfirmed = readable ? unconfirmedItems(readable) : [];
-  return s0Resume([], loaded.homeRel, next, unconfirmed);
+  return s0Resume(brokenConfig(loaded), loaded.homeRel, next, unconfirmed);
+}
+
+/**
+ * With `.agents.yml` that cannot be read as YAML (or not read at all) and no ledger at the default path,
+ * where the ledger is kept is not known: the blocking findings that say why, as `config` checks (a
+ * resume says them instead of "the ledger does not exist").
+ */
+function brokenConfig(loaded: Loaded<S0Extra>): Check[] {
+  const config = loaded.extra?.broken && !loaded.home ? loaded.docs.find((d) => d.role === 'config') : undefined;
+  if (!config) return [];
+  const findings = [...config.findings.filter((f) => f.id === 'readable'), ...configFindings(config)];
+  // Said as the configuration's problem, whatever the finding (a YAML error, a file that cannot be read).
+  return findingChecks('S0', [{ ...config, findings }])
+    .filter((c) => c.severity === 'block')
+    .map((c) => ({ ...c, id: 'config' }));
 }
 
 function s0Resume(checks: Check[], homeRel: string, next: S0Next | null, unconfirmed: Item[]): Analysis {
