@@ -46,11 +46,19 @@ test('F1: a control character, an escape sequence or a character a display ignor
     [`c1 ghp_${A18}\u009b${B18}`, `ghp_${A18}`, `ghp_… (40 chars)`],
     // Characters a display ignores that are no format character (variation selectors, the combining
     // grapheme joiner, a Mongolian variation selector, a Hangul filler).
-    ...['\ufe0f', '\ufe00', '\u034f', '\u180b', '\u3164', '\u{e0100}'].map((c): [string, string, string] => [
-      `ignorable ghp_${A18}${c}${B18} x`,
-      `ghp_${A18}`,
-      `ghp_… (40 chars)`,
-    ]),
+    // Combining marks on a token's letter (an acute, a combining ring, kana's voicing mark).
+    ...[
+      '\ufe0f',
+      '\ufe00',
+      '\u034f',
+      '\u180b',
+      '\u3164',
+      '\u{e0100}',
+      '\u0301',
+      '\u030a\u0301',
+      '\u20d7',
+      '\u3099',
+    ].map((c): [string, string, string] => [`ignorable ghp_${A18}${c}${B18} x`, `ghp_${A18}`, `ghp_… (40 chars)`]),
   ];
   for (const [text, raw, masked] of cases) {
     const r = maskSecrets(text);
@@ -62,6 +70,9 @@ test('F1: a control character, an escape sequence or a character a display ignor
   // a Japanese variant glyph (U+E0100) are what the user wrote, in the masker's output and on the terminal.
   const emoji = '\u26a0\ufe0f Step 1\ufe0f\u20e3 \u845b\u{e0100}\u98fe \u2764\ufe0f\u200d\ud83d\udd25';
   assert.equal(maskSecrets(emoji).text, emoji);
+  // So do decomposed accents and voiced kana (NFD text): the marks are the user's words.
+  const nfd = 'Cafe\u0301 re\u0301sume\u0301 \u304b\u3099\u304d';
+  assert.equal(maskSecrets(nfd).text, nfd);
   assert.equal(terminalSafe(emoji), emoji.replace('\u200d', ''));
   // A line without a secret keeps its characters (the terminal removes them when it prints).
   assert.equal(maskSecrets('plain \u001b[31mred\u001b[0m text').text, 'plain \u001b[31mred\u001b[0m text');

@@ -4,7 +4,8 @@
  * secret with one inside is still the secret. The other characters Unicode says a display may ignore
  * (Default_Ignorable_Code_Point: variation selectors, the combining grapheme joiner, Hangul fillers)
  * stay in what is shown (an emoji's presentation, a keycap, a Japanese variant glyph), but the secret
- * masker reads a line without them too (`asMasked`): a token with one inside is still the token.
+ * masker reads a line without them too (`asMasked`): a token with one inside is still the token, as it
+ * is with a combining mark on one of its letters.
  * `terminalSafe`: text without format characters, separators, escape sequences or control
  * characters, as every output of the CLI and the hooks says it.
  */
@@ -63,11 +64,25 @@ export function asShown(s: string): string {
 }
 
 /**
- * `s` as the secret masker reads it: as shown (`asShown`), and without the other characters a display
- * may ignore, so that no invisible character inside a token hides it; a line with a secret is kept so.
+ * Combining marks a display draws on the character before them (the combining diacritical blocks, kana's
+ * voicing marks): one on a token's letter (`ghp_AAAA\u0301BBBB` shows `ghp_AAAÁBBBB`) changes how it looks,
+ * not what it is.
+ */
+// The class lists single code points, each matched alone: no character is meant as a combined sequence here.
+/* eslint-disable no-misleading-character-class */
+export const MAY_BE_MARK = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a]/;
+const MARKS_ON_ASCII =
+  /(?<=[\x21-\x7e])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u3099\u309a]+/g;
+/* eslint-enable no-misleading-character-class */
+
+/**
+ * `s` as the secret masker reads it: as shown (`asShown`), without the other characters a display may
+ * ignore, and without the combining marks on a printable ASCII character (a token is ASCII), so that no
+ * character inside a token hides it; a line with a secret is kept so.
  */
 export function asMasked(s: string): string {
-  return withoutIgnorable(withoutControl(s));
+  const t = withoutIgnorable(withoutControl(s));
+  return MAY_BE_MARK.test(t) ? t.replace(MARKS_ON_ASCII, '') : t;
 }
 
 /**

@@ -13,7 +13,7 @@
  * with credentials, private key blocks) that looks at each character a bounded number of times.
  * Lines of any length are scanned.
  */
-import { asMasked, MAY_BE_FORMAT } from '../markdown/format-chars';
+import { asMasked, MAY_BE_FORMAT, MAY_BE_MARK } from '../markdown/format-chars';
 
 export interface SecretHit {
   rule: string;
@@ -513,14 +513,14 @@ function masked(line: string, spans: readonly Span[], n: number, hits: SecretHit
  * (a private key's body lines are masked one by one, up to its END line; a line break is LF, CRLF or
  * a lone CR). A line with a format character (a zero-width space, a soft hyphen), a control
  * character (`\x01`, DEL) or an escape sequence (`ESC[0m`, `ESC]…BEL`) in it is looked at without
- * them, as the terminal shows it (`asMasked`: the removal `terminalSafe` makes, and the variation
- * selectors, joiners and fillers a display may ignore): when it holds a secret, it is kept without
- * them, so no output (the terminal, the JSON, the hooks) shows the token.
+ * them, as the terminal shows it (`asMasked`: the removal `terminalSafe` makes, the variation
+ * selectors, joiners and fillers a display may ignore, and combining marks on ASCII characters): when it
+ * holds a secret, it is kept without them, so no output (the terminal, the JSON, the hooks) shows the token.
  */
 export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   const hits: SecretHit[] = [];
   const { lines, breaks } = splitLines(text);
-  const hidden = MAY_BE_FORMAT.test(text) || CONTROL_IN_LINE.test(text);
+  const hidden = MAY_BE_FORMAT.test(text) || CONTROL_IN_LINE.test(text) || MAY_BE_MARK.test(text);
   // The gates are asked of the text as its lines are looked at: as shown.
   const rules = REGEX_RULES.filter((r) => r.may(hidden ? asMasked(text) : text));
   let changed = false;
