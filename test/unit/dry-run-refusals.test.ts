@@ -93,3 +93,25 @@ test('rotate-log with the Log archive folder a link that leads nowhere: the prev
   assert.equal(apply.code, 1, apply.stdout);
   assert.ok(!existsSync(path.join(dir, 'docs/state/nowhere')), 'no folder made where the link points');
 });
+
+test('attest and enable-ledger --dry-run say what the write says, in its words, for a link at the lock and a folder there (the dry run wrote nothing and said nothing of a folder)', async () => {
+  for (const [args, rel, files] of [
+    [
+      ['attest'],
+      'memory/.session-handoff.sha256',
+      { 'memory/session-handoff-LATEST.md': '# Handoff\n\n## Now\n- x\n' },
+    ],
+    [['enable-ledger'], '.agents.yml', { '.agents.yml': 'session:\n  ledger: false\n' }],
+  ] as const) {
+    for (const how of ['link', 'folder'] as const) {
+      const dir = workspace({ 'victim.md': 'keep\n', ...files });
+      if (how === 'link') linkAtLock(dir, rel);
+      else mkdirSync(lockPath(path.join(dir, rel)), { recursive: true });
+      const dry = await runIn([...args, '--root', dir, '--dry-run']);
+      const real = await runIn([...args, '--root', dir]);
+      assert.equal(real.code, 1, `control: the real run refuses (${args[0]}, ${how}): ${real.stdout}`);
+      assert.equal(dry.code, 1, `${args[0]} --dry-run, ${how}: ${dry.stdout}`);
+      assert.equal(dry.stderr, real.stderr, `${args[0]}, ${how}`);
+    }
+  }
+});

@@ -21,10 +21,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
-  if (values['dry-run'] && plan.changed && plan.linkProblem) {
-    io.stderr(
-      `session-ledger attest: would refuse to write ${rel(plan.sidecar)}: ${plan.linkProblem}; Session Ledger never writes its own files through a link. Remove the link and run it again.`,
-    );
+  // A dry run says what the write would refuse, in the words the write says it.
+  if (values['dry-run'] && plan.changed && plan.refusal) {
+    io.stderr(`session-ledger attest: ${plan.refusal.message}`);
     return 1;
   }
   if (!values['dry-run']) {

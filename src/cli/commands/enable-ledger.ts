@@ -21,10 +21,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 1;
   }
   const plan = o.plan;
-  if (values['dry-run'] && !plan.already && plan.linkProblem) {
-    io.stderr(
-      `session-ledger enable-ledger: would refuse to write ${plan.rel}: ${plan.linkProblem}; Session Ledger never writes its own files through a link. Remove the link and run it again.`,
-    );
+  // A dry run says what the write would refuse, in the words the write says it.
+  if (values['dry-run'] && !plan.already && plan.refusal) {
+    io.stderr(`session-ledger enable-ledger: ${plan.refusal.message}`);
     return 1;
   }
   let written = false;

@@ -11,7 +11,6 @@ import * as path from 'node:path';
 import { gitTracks } from '../git/tracked';
 import {
   isInside,
-  ownFileLinkProblem,
   processAlive,
   realTargetSync,
   refuseOwnFileLink,
@@ -51,15 +50,6 @@ export function lockFor(file: string, root: string): string {
 }
 
 /**
- * Why the lock beside `file` could not be taken, in English, or null: a link at the lock's path or
- * at a folder on its way (the lock is one of the tool's own files, never written through a link).
- * For a dry run, to say what the write would refuse.
- */
-export function lockLinkProblem(file: string, root: string): string | null {
-  return ownFileLinkProblem(lockFor(file, root), root);
-}
-
-/**
  * What taking the lock beside `file` would refuse (a link at the lock or on its way, its folder in
  * git's own files or behind a link that leads nowhere, something other than a file standing there),
  * as `withWriteLock` refuses it, or null: for a dry run to say.
@@ -79,13 +69,15 @@ export function lockRefusal(file: string, root: string): WriteRefused | null {
 
 /**
  * What writing `file` (a write action's file, its lock beside it) would refuse before anything is
- * written, as the write refuses it, or null: for a preview or a dry run to say, and for an action
- * that writes several files to ask of each before it writes the first.
+ * written, as the write refuses it and in its words, or null: for a preview or a dry run to say, and
+ * for an action that writes several files to ask of each before it writes the first. `own`: one of
+ * the tool's own files, never written through a link (a link at it or on its way is refused).
  */
-export async function writeRefusal(file: string, root: string): Promise<WriteRefused | null> {
+export async function writeRefusal(file: string, root: string, own = false): Promise<WriteRefused | null> {
   const lock = lockRefusal(file, root);
   if (lock) return lock;
   try {
+    if (own) refuseOwnFileLink(file, root);
     await writeTarget(file, root);
     return null;
   } catch (err) {

@@ -24,7 +24,7 @@ export async function attestFix(
   const plan = await planAttest(root, home);
   if (!plan) return { kind: 'no-handoff' };
   if (!plan.changed) return { kind: 'unchanged', plan };
-  // A link is refused by the write itself, before any question: nothing to confirm then.
-  if (!plan.linkProblem && plan.status === 'TAMPERED' && !(await confirm(plan))) return { kind: 'cancelled', plan };
+  // What the write refuses (a link, a lock that is no file) is refused before any question: nothing to confirm then.
+  if (!plan.refusal && plan.status === 'TAMPERED' && !(await confirm(plan))) return { kind: 'cancelled', plan };
   return { kind: 'written', plan: await applyAttest(plan) };
 }

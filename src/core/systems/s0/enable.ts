@@ -7,8 +7,8 @@
  */
 import * as path from 'node:path';
 import { isMap, isScalar } from 'yaml';
-import { ownFileLinkProblem, writeAtomic, WriteRefused } from '../../files/atomic';
-import { lockLinkProblem, withWriteLock } from '../../files/lock';
+import { writeAtomic, WriteRefused } from '../../files/atomic';
+import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
 import { withLineEndsOf } from '../../files/line-ends';
 import { aliasUses, MAX_ALIAS_TEXT, MAX_ALIASES, parseYamlDocument } from '../../markdown/yaml';
@@ -32,10 +32,10 @@ export interface EnablePlan {
   /** The file is created. */
   created: boolean;
   /**
-   * Why the write would be refused (a link at `.agents.yml`, at its write lock or on their way: it
-   * is never written through one), in English, or null. A dry run says it.
+   * What the write would refuse, as it refuses it (a link at `.agents.yml`, at its write lock or on
+   * their way: it is never written through one; a lock that is no file), or null. A dry run says it.
    */
-  linkProblem: string | null;
+  refusal: WriteRefused | null;
   /** The question and the detail a caller shows before writing, in S0's words. */
   question: Msg;
   detail: Msg;
@@ -97,7 +97,7 @@ export async function planEnableLedger(root: string): Promise<EnableOutcome> {
       after,
       already: edit.already,
       created,
-      linkProblem: ownFileLinkProblem(file, abs) ?? lockLinkProblem(file, abs),
+      refusal: await writeRefusal(file, abs, true),
       question: created
         ? t('Create .agents.yml with `session: ledger: true`?')
         : t('Set `session: ledger: true` in .agents.yml?'),

@@ -4,15 +4,8 @@
  * receipt log). Preview with `planAttest`, write with `applyAttest`.
  */
 import * as path from 'node:path';
-import { lockLinkProblem, withWriteLock } from '../../files/lock';
-import {
-  currentHash,
-  isInside,
-  ownFileLinkProblem,
-  realTargetSync,
-  writeAtomic,
-  WriteRefused,
-} from '../../files/atomic';
+import { withWriteLock, writeRefusal } from '../../files/lock';
+import { currentHash, isInside, realTargetSync, writeAtomic, WriteRefused } from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
 import { companionPath } from '../facts';
 import { S1_FACTS } from './facts';
@@ -39,10 +32,10 @@ export interface AttestPlan {
   /** SHA-256 of the sidecar's bytes as read (null when missing), for the write. */
   sidecarHash: string | null;
   /**
-   * Why the sidecar cannot be written (a link at it, at its write lock or on their way: the tool's
-   * own files are never written through one), or null.
+   * What writing the sidecar would refuse, as the write refuses it (a link at it, at its write lock or
+   * on their way: the tool's own files are never written through one; a lock that is no file), or null.
    */
-  linkProblem: string | null;
+  refusal: WriteRefused | null;
 }
 
 /** What `attest` would write, or null when there is no handoff (or it cannot be read). */
@@ -87,7 +80,7 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
     status,
     changed: !exact,
     sidecarHash,
-    linkProblem: ownFileLinkProblem(sidecar, root) ?? lockLinkProblem(sidecar, root),
+    refusal: await writeRefusal(sidecar, root, true),
   };
 }
 
