@@ -17,7 +17,15 @@
  * times: time is linear in the text.
  */
 import type { Document, LineCounter, Node as LibNode } from 'yaml';
-import { aliasUses, MAX_ALIASES, parseYamlDocument, yamlLib } from './yaml';
+import {
+  aliasUses,
+  MAX_ALIASES,
+  parseYamlDocument,
+  yamlData,
+  yamlLib,
+  yamlRefusal,
+  type YamlRefusalKind,
+} from './yaml';
 import { maskSecrets, type SecretHit } from '../secrets/secrets';
 
 export interface YamlScalar {
@@ -59,15 +67,23 @@ export interface YamlOther {
 export type YamlNode = YamlScalar | YamlMap | YamlSeq | YamlOther;
 
 export interface YamlTree {
-  /** The first error: the library's message and the line it names. */
+  /** The first error: the library's message and the line it names (null when the document is `refused`). */
   error: { message: string; line: number } | null;
+  /**
+   * Why the document is not read (`yamlRefusal`: nesting, keys that are not plain values, and the
+   * library's errors said in the tool's words: `refusalMessage`), and its line when known; `data` is
+   * not made then.
+   */
+  refused: { kind: YamlRefusalKind; line: number | null } | null;
   /** The document's top node (null for an empty document). */
   root: YamlNode | null;
   /**
    * The document as plain data, or why it cannot be (an alias bomb …): never thrown. `aliases`: the
    * document's data would hold more than MAX_ALIASES aliases (`aliasUses`), this many, and is not resolved (readers say so in words of their own).
+   * `refused`: the document is `refused`, or the library refused its data in words of its own (`yamlData`):
+   * why, for `refusalMessage`.
    */
-  readonly data: { value: unknown; error: string | null; aliases?: number };
+  readonly data: { value: unknown; error: string | null; aliases?: number; refused?: YamlRefusalKind };
   /**
    * Secrets found in what YAML decoded (`masked`), which the text masker, run on the text before it
    * was parsed, did not see: their lines are the YAML text's (1-based). None for plain YAML.
@@ -105,7 +121,8 @@ export function yamlValue(node: YamlNode | undefined): unknown {
 /** Read `text` as a YAML document; `uniqueKeys` (default true) makes a repeated key an error, as the library's check does. */
 export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): YamlTree {
   const plain = readPlainYaml(text);
-  if (plain) return { error: null, root: plain.root, data: { value: plain.data, error: null }, secrets: [] };
+  if (plain)
+    return { error: null, refused: null, root: plain.root, data: { value: plain.data, error: null }, secrets: [] };
   return libraryTree(text, options.uniqueKeys !== false);
 }
 
@@ -238,12 +255,16 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
   };
   let secrets: SecretHit[] | undefined;
   const e = doc.errors[0];
+  const refusal = yamlRefusal(doc);
+  const refused = refusal && { kind: refusal.kind, line: refusal.at === null ? null : lc.linePos(refusal.at).line };
   let data: YamlTree['data'] | undefined;
   return {
-    error: e ? { message: e.message, line: e.linePos?.[0]?.line ?? lc.linePos(e.pos[0]).line } : null,
+    error: e && !refused ? { message: e.message, line: e.linePos?.[0]?.line ?? lc.linePos(e.pos[0]).line } : null,
+    refused,
     root: node(doc.contents as LibNode | null),
     get data() {
       if (!data) {
+        if (refused) return (data = { value: null, error: `not read: ${refused.kind}`, refused: refused.kind });
         // More aliases than MAX_ALIASES, counted with those inside what they repeat, are refused before the
         // library resolves them (its resolution is quadratic); within the limit, the library's own is off.
         const aliases = aliasUses(doc);
@@ -253,11 +274,13 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
             error: `more than ${MAX_ALIASES} aliases, counted with those inside what they repeat`,
             aliases,
           });
-        try {
-          data = { value: maskedData(doc.toJS({ maxAliasCount: -1 })), error: null };
-        } catch (err) {
-          data = { value: null, error: (err as Error)?.message ?? String(err) };
-        }
+        const d = yamlData(doc);
+        data =
+          'value' in d
+            ? { value: maskedData(d.value), error: null }
+            : 'refused' in d
+              ? { value: null, error: `not read: ${d.refused}`, refused: d.refused }
+              : { value: null, error: d.error };
       }
       return data;
     },

@@ -10,8 +10,25 @@
  * Aliases are bounded the same way: the library resolves each alias (`*name`) by a scan of every
  * anchor and alias before it (quadratic: 57,600 aliases in 234 KB cost 25 s), so a document whose data would hold
  * more than MAX_ALIASES of them is not turned into data (`aliasUses`, one pass, before `toJS`).
+ *
+ * Other shapes the library reads in more than linear time, or by a recursion that exhausts the call
+ * stack, are refused before it turns them into data (`yamlRefusal`, one pass): lists and mappings nested
+ * deeper than MAX_YAML_DEPTH, and keys that are not plain values past their limits. An ordered map
+ * (`!!omap`) is read with a set of its keys (the library compares each key with every key before it).
+ * Refusals, and the library's errors they explain, are said in the tool's words (`refusalMessage`).
  */
-import type { Document, DocumentOptions, ParseOptions, SchemaOptions, YAMLParseError } from 'yaml';
+import type {
+  CollectionTag,
+  Document,
+  DocumentOptions,
+  ParseOptions,
+  Pair,
+  SchemaOptions,
+  Tags,
+  YAMLParseError,
+  YAMLSeq,
+} from 'yaml';
+import { t, type Msg } from '../model/messages';
 
 /** The library, loaded on first use: plain YAML is read without it (./yaml-tree). */
 export function yamlLib(): typeof import('yaml') {
@@ -122,12 +139,196 @@ export function aliasUses(doc: Document, cap = MAX_ALIASES): number {
 }
 
 /**
+ * The deepest lists and mappings are nested in a document that is read. Settings files nest a few levels
+ * (the deepest YAML of the corpus of real files: 5); the library composes and converts a nested
+ * collection by recursion, which exhausted the call stack near 900 levels of `[` (the engine's "Maximum
+ * call stack size exceeded").
+ */
+export const MAX_YAML_DEPTH = 100;
+
+/**
+ * Keys that are not plain values: a list or mapping as a key (`? [a, b]`), an alias (`*a :`), a date
+ * (`%YAML 1.1`), a `!!binary` key. The library turns each into text to name the object's property,
+ * and for each one copies every anchor (`&name`) converted before it (keys × anchors: 8,000 anchored
+ * list keys took 3.6 s), and writes a key inside a key again at every level (reading a key holding
+ * keys 60 deep, 250 bytes, took 7 s and then failed on a string longer than the engine allows).
+ * Settings files have none: a document holds at most MAX_OBJECT_KEYS of them, at most
+ * MAX_ANCHORS_WITH_OBJECT_KEYS anchors beside them, and a list or mapping as a key holds no list or
+ * mapping; what the library then does for them is bounded by a small multiple of the text.
+ */
+export const MAX_OBJECT_KEYS = 99;
+/** The most anchors (`&name`) a document with keys that are not plain values holds (see MAX_OBJECT_KEYS). */
+export const MAX_ANCHORS_WITH_OBJECT_KEYS = 999;
+
+/**
+ * Why a document is not read: lists and mappings nested too deep; a list or mapping as a key holding
+ * another; keys that are not plain values past their limits; an ordered map's key twice; a merge key
+ * (`<<`) whose value is not a mapping. `refusalMessage` says it.
+ */
+export type YamlRefusalKind = 'too-deep' | 'key-holds-collection' | 'object-keys' | 'omap-key-twice' | 'merge-not-map';
+
+/** Why a document is not read, and where (an offset in the text; null when unknown). */
+export interface YamlRefusal {
+  kind: YamlRefusalKind;
+  at: number | null;
+}
+
+/**
+ * A refusal in the tool's words, naming what was not read (`where`: a file's name or path, or the
+ * snapshot block's marker), whatever the language: the name is the same in every one.
+ */
+export function refusalMessage(kind: YamlRefusalKind, where: string): Msg {
+  switch (kind) {
+    case 'too-deep':
+      return t(
+        'The YAML of {0} is not read: its lists and mappings are nested more than {1} deep.',
+        where,
+        MAX_YAML_DEPTH,
+      );
+    case 'key-holds-collection':
+      return t('The YAML of {0} is not read: a list or mapping used as a key holds another list or mapping.', where);
+    case 'object-keys':
+      return t(
+        'The YAML of {0} is not read: over {1} of its keys are lists, mappings, aliases or dates, or such keys stand beside over {2} anchors (`&name`).',
+        where,
+        MAX_OBJECT_KEYS,
+        MAX_ANCHORS_WITH_OBJECT_KEYS,
+      );
+    case 'omap-key-twice':
+      return t('The YAML of {0} is not read: an ordered map (`!!omap`) has the same key twice.', where);
+    case 'merge-not-map':
+      return t('The YAML of {0} is not read: a merge key (`<<`) takes something other than a mapping.', where);
+  }
+}
+
+/** The library's words for an ordered map's repeated key (its own check, and the one of `linearOmap`). */
+const OMAP_TWICE = 'Ordered maps must not include duplicate keys';
+/** The library's words for a merge key (`<<`, YAML 1.1) whose value is not a mapping. */
+const MERGE_NOT_MAP = 'Merge sources must be maps or map aliases';
+const OMAP = 'tag:yaml.org,2002:omap';
+
+let omapTag: CollectionTag | undefined;
+/**
+ * The library's `!!omap`, whose repeated keys are found with one set: its own compares each key with every
+ * key before it (64,000 entries took 7 s). The same entries, the same node and the same error at the tag.
+ */
+function linearOmap(): CollectionTag {
+  if (omapTag) return omapTag;
+  const { isScalar, Schema } = yamlLib();
+  const known = new Schema({ schema: 'yaml-1.1' }).tags as CollectionTag[];
+  const lib = known.find((tag) => tag.tag === OMAP);
+  const pairs = known.find((tag) => tag.tag === 'tag:yaml.org,2002:pairs');
+  if (!lib?.nodeClass || !pairs?.resolve) throw new Error('the yaml library has no !!omap or !!pairs tag');
+  const OMap = lib.nodeClass;
+  const resolvePairs = pairs.resolve;
+  return (omapTag = {
+    ...lib,
+    resolve(seq, onError, options) {
+      const items = resolvePairs(seq, onError, options) as YAMLSeq<Pair>;
+      const seen = new Set<unknown>();
+      for (const { key } of items.items)
+        if (isScalar(key)) {
+          if (seen.has(key.value)) onError(`${OMAP_TWICE}: ${String(key.value)}`);
+          else seen.add(key.value);
+        }
+      return Object.assign(new OMap(), items);
+    },
+  });
+}
+
+/**
+ * The schema's tags with `linearOmap` in place of the library's `!!omap` (YAML 1.1), or after the others
+ * (YAML 1.2, where the library adds its own there when a document names it) without `identify`: a
+ * JavaScript Map written into the document (`setIn`) stays a plain mapping there, as the library writes it.
+ */
+function linearTags(tags: Tags): Tags {
+  const isOmap = (tag: Tags[number]) => typeof tag === 'object' && tag.tag === OMAP;
+  return tags.some(isOmap)
+    ? tags.map((tag) => (isOmap(tag) ? linearOmap() : tag))
+    : [...tags, { ...linearOmap(), identify: undefined }];
+}
+
+/**
+ * Why the document is not read, or null, in one pass over its nodes: lists and mappings nested deeper
+ * than MAX_YAML_DEPTH; a list or mapping as a key holding another; more than MAX_OBJECT_KEYS keys that are
+ * not plain values, or any beside more than MAX_ANCHORS_WITH_OBJECT_KEYS anchors. The library's first error
+ * is said in the tool's words when it is the call stack exhausted while it composed (nesting past these
+ * limits) or an ordered map's repeated key; any other error is the caller's to say (null here). Aliases
+ * are counted by `aliasUses`.
+ */
+export function yamlRefusal(doc: Document): YamlRefusal | null {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
+  // A document with errors is not turned into data: its first error is said (a misplaced line can make a
+  // list a key, which is the error to fix).
+  const e = doc.errors[0];
+  if (e?.code === 'RESOURCE_EXHAUSTION') return { kind: 'too-deep', at: e.pos[0] };
+  if (e?.code === 'TAG_RESOLVE_FAILED' && e.message.startsWith(OMAP_TWICE))
+    return { kind: 'omap-key-twice', at: e.pos[0] };
+  if (e) return null;
+  const start = (n: unknown): number | null => (n as { range?: [number, number, number] } | null)?.range?.[0] ?? null;
+  let objectKeys = 0;
+  let anchors = 0;
+  let firstObjectKey: number | null = null;
+  // `depth`: the lists and mappings around the node; `isKey`: it is a key; `inKey`: it stands inside a key.
+  type Step = { node: unknown; depth: number; isKey: boolean; inKey: boolean };
+  const todo: Step[] = [{ node: doc.contents, depth: 0, isKey: false, inKey: false }];
+  // Popped in document order (a node's children are pushed last first).
+  while (todo.length) {
+    const { node, depth, isKey, inKey } = todo.pop() as Step;
+    if (isKey && node !== null && node !== undefined) {
+      const plain = isScalar(node) && (node.value === null || typeof node.value !== 'object');
+      if (!plain && ++objectKeys > MAX_OBJECT_KEYS) return { kind: 'object-keys', at: start(node) };
+      if (!plain) firstObjectKey ??= start(node);
+    }
+    if (isAlias(node) || !(isMap(node) || isSeq(node) || isScalar(node))) continue;
+    if (node.anchor) anchors++;
+    if (isScalar(node)) continue;
+    if (depth >= MAX_YAML_DEPTH) return { kind: 'too-deep', at: start(node) };
+    if (inKey) return { kind: 'key-holds-collection', at: start(node) };
+    // A mapping's items are pairs, and so are those of an ordered map or a list of pairs (`!!omap`, `!!pairs`).
+    for (let i = node.items.length - 1; i >= 0; i--) {
+      const it: unknown = node.items[i];
+      if (isPair(it))
+        todo.push(
+          { node: it.value, depth: depth + 1, isKey: false, inKey: isKey },
+          { node: it.key, depth: depth + 1, isKey: true, inKey: isKey },
+        );
+      else todo.push({ node: it, depth: depth + 1, isKey: false, inKey: isKey });
+    }
+  }
+  if (objectKeys > 0 && anchors > MAX_ANCHORS_WITH_OBJECT_KEYS) return { kind: 'object-keys', at: firstObjectKey };
+  return null;
+}
+
+/**
+ * The document as plain data (`toJS`; the library's alias limit is off, `aliasUses` bounds them), or why
+ * not: a refusal (`refused`, said in the tool's words) for what the library throws in words of its own about the data (a
+ * merge key's value that is not a mapping; an ordered map's key repeated through an alias), else its message.
+ */
+export function yamlData(doc: Document): { value: unknown } | { refused: YamlRefusalKind } | { error: string } {
+  try {
+    return { value: doc.toJS({ maxAliasCount: -1 }) };
+  } catch (err) {
+    const message = (err as Error)?.message ?? String(err);
+    if (message === MERGE_NOT_MAP) return { refused: 'merge-not-map' };
+    if (message.startsWith(OMAP_TWICE)) return { refused: 'omap-key-twice' };
+    return { error: message };
+  }
+}
+
+/**
  * `parseDocument` with the unique-key rule applied in linear time: duplicate keys are in
- * `doc.errors` (in document order with the parser's own errors) as the library would put them.
+ * `doc.errors` (in document order with the parser's own errors) as the library would put them, and
+ * so are an ordered map's (`linearOmap`).
  * Errors are never prettified (`prettyErrors: false`): callers take the line from a LineCounter.
  */
 export function parseYamlDocument(text: string, options: Options = {}): Document.Parsed {
-  const doc = yamlLib().parseDocument(text, { ...options, prettyErrors: false, uniqueKeys: false });
+  const doc = yamlLib().parseDocument(text, {
+    ...options,
+    prettyErrors: false,
+    uniqueKeys: false,
+    customTags: linearTags,
+  });
   if (options.uniqueKeys === false) return doc;
   const dups = duplicateKeys(doc);
   if (dups.length) doc.errors = [...doc.errors, ...dups].sort((a, b) => a.pos[0] - b.pos[0]);

@@ -11,7 +11,15 @@ import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
 import { withLineEndsOf } from '../../files/line-ends';
-import { aliasUses, MAX_ALIAS_TEXT, MAX_ALIASES, parseYamlDocument } from '../../markdown/yaml';
+import {
+  aliasUses,
+  MAX_ALIAS_TEXT,
+  MAX_ALIASES,
+  parseYamlDocument,
+  refusalMessage,
+  yamlData,
+  yamlRefusal,
+} from '../../markdown/yaml';
 import { t, type Msg } from '../../model/messages';
 import { companionPath } from '../facts';
 
@@ -46,7 +54,10 @@ export type EnableOutcome = { ok: true; plan: EnablePlan } | { ok: false; why: M
 
 /** The new `.agents.yml` text with `session.ledger: true`, or why it cannot be edited. */
 export function withLedgerOn(text: string): { ok: true; after: string; already: boolean } | { ok: false; why: Msg } {
-  const doc = parseYamlDocument(text, { keepSourceTokens: false });
+  const doc = parseYamlDocument(text, { keepSourceTokens: false, logLevel: 'error' });
+  // What the readers do not read (said in the tool's words), the checkpoint could not read once enabled.
+  const refused = yamlRefusal(doc);
+  if (refused) return { ok: false, why: refusalMessage(refused.kind, CONFIG) };
   if (doc.errors.length)
     return {
       ok: false,
@@ -62,6 +73,8 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
         MAX_ALIAS_TEXT,
       ),
     };
+  const data = yamlData(doc);
+  if ('refused' in data) return { ok: false, why: refusalMessage(data.refused, CONFIG) };
   if (doc.contents !== null && !isMap(doc.contents))
     return { ok: false, why: t('.agents.yml is not a mapping of settings; add `session: ledger: true` by hand.') };
   const session = doc.get('session', true);

@@ -8,6 +8,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readYaml } from '../../markdown/yaml-tree';
+import type { YamlRefusalKind } from '../../markdown/yaml';
 import { defaultItem, sectionize, type MdBlock, type MdOutline } from '../../markdown/markdown';
 import { companionPath } from '../facts';
 import { S0_FACTS } from './facts';
@@ -201,12 +202,14 @@ export interface S0Config {
 
 /**
  * What is wrong in `.agents.yml`, as read: a YAML syntax error (its first line and document line),
+ * a document that is not read (why, and its line when known: `YamlTree.refused`),
  * a document that is not a mapping, data that cannot be read (why; more aliases than are resolved), a `session` that is not a
  * mapping, a `session.ledger_path` that is not a path (both at the `session:` line). Stored in
  * `meta.issues`; S0's checks say what each means.
  */
 export type AgentsYmlIssue =
   | { kind: 'yaml-error'; line: number; error: string }
+  | { kind: 'refused'; refusal: YamlRefusalKind; line?: number }
   | { kind: 'not-mapping' }
   | { kind: 'unreadable'; error: string }
   | { kind: 'too-many-aliases'; aliases: number }
@@ -223,9 +226,18 @@ export function parseAgentsYml(text: string): ParsedContent {
     meta.broken = true;
     return { sections: [], meta };
   }
-  const root = ydoc.root;
   // What YAML decoded holds secrets the text did not show (a value on the line below its key): no-secrets names them.
   const secrets = ydoc.secrets;
+  if (ydoc.refused) {
+    issues.push({
+      kind: 'refused',
+      refusal: ydoc.refused.kind,
+      ...(ydoc.refused.line ? { line: ydoc.refused.line } : {}),
+    });
+    meta.broken = true;
+    return { sections: [], meta, secrets };
+  }
+  const root = ydoc.root;
   if (root !== null && root.kind !== 'map') {
     issues.push({ kind: 'not-mapping' });
     meta.broken = true;
@@ -234,9 +246,11 @@ export function parseAgentsYml(text: string): ParsedContent {
   const data = ydoc.data;
   if (data.error) {
     issues.push(
-      data.aliases !== undefined
-        ? { kind: 'too-many-aliases', aliases: data.aliases }
-        : { kind: 'unreadable', error: data.error },
+      data.refused
+        ? { kind: 'refused', refusal: data.refused }
+        : data.aliases !== undefined
+          ? { kind: 'too-many-aliases', aliases: data.aliases }
+          : { kind: 'unreadable', error: data.error },
     );
     meta.broken = true;
     return { sections, meta, secrets };

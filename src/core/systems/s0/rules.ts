@@ -4,7 +4,7 @@
  * files, and the config notes (switched off, older place). Reading is in `reader*.ts` beside it.
  */
 import { finding, t } from '../../model/messages';
-import { MAX_ALIAS_TEXT, MAX_ALIASES } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
 import type { Check, Finding, Item, Section, StateDoc } from '../../model/model';
@@ -202,6 +202,16 @@ export function configFindings(doc: StateDoc): Finding[] {
         );
       case 'unreadable':
         return finding('config', 'block', t('.agents.yml cannot be read: {0}.', i.error), 1);
+      case 'refused':
+        return finding(
+          'config',
+          'block',
+          refusalMessage(i.refusal, '.agents.yml'),
+          i.line ?? 1,
+          t(
+            'Write the settings as plain keys, values and lists, each key once; until then the checkpoint cannot read session.ledger.',
+          ),
+        );
       case 'too-many-aliases':
         return finding(
           'config',

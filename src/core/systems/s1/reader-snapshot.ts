@@ -6,6 +6,7 @@
  * (`budgets.snapshot` of the facts table) is judged by S1's checks.
  */
 import { readYaml, yamlGet, type YamlNode } from '../../markdown/yaml-tree';
+import type { YamlRefusalKind } from '../../markdown/yaml';
 import { S1_SNAPSHOT } from './facts';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Item, Section } from '../../model/model';
@@ -58,11 +59,13 @@ export interface SnapshotInfo {
   /** The parsed value (null when the YAML does not parse). */
   data: unknown;
   shape: SnapshotShape;
-  /** The parse error's text ('yaml-error', 'unreadable') and line ('yaml-error'). */
+  /** The parse error's text ('yaml-error', 'unreadable') and line ('yaml-error'; 'unreadable' when `refused` names one). */
   error: string | null;
   errorLine: number | null;
   /** 'unreadable' because the block holds more than MAX_ALIASES aliases: how many. */
   aliases?: number;
+  /** 'unreadable' because the block is not read (`YamlTree.refused`, or its data's): why (`refusalMessage`). */
+  refused?: YamlRefusalKind;
   /** `ts` as written ('' when absent). */
   ts: string;
   /** `ctx` with its word count and line; null when absent. */
@@ -184,6 +187,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   let error: string | null = null;
   let errorLine: number | null = null;
   let aliases: number | undefined;
+  let refused: YamlRefusalKind | undefined;
   let ts = '';
   let ctx: SnapshotInfo['ctx'] = null;
   const lists: Record<'next' | 'diff' | 'blocked', SnapshotList | null> = { next: null, diff: null, blocked: null };
@@ -195,6 +199,11 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     shape = 'yaml-error';
     error = ydoc.error.message.split('\n')[0];
     errorLine = loc.yamlLine + ydoc.error.line - 1;
+  } else if (ydoc.refused) {
+    shape = 'unreadable';
+    refused = ydoc.refused.kind;
+    error = ydoc.data.error;
+    errorLine = ydoc.refused.line === null ? null : loc.yamlLine + ydoc.refused.line - 1;
   } else if (map?.kind !== 'map') {
     data = ydoc.data.value;
     shape = loc.yaml.trim() === '' ? 'empty' : 'not-mapping';
@@ -202,6 +211,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     shape = 'unreadable';
     error = ydoc.data.error;
     aliases = ydoc.data.aliases;
+    refused = ydoc.data.refused;
   } else {
     data = ydoc.data.value;
     const get = (k: string) => yamlGet(map, k);
@@ -272,6 +282,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     error,
     errorLine,
     ...(aliases !== undefined ? { aliases } : {}),
+    ...(refused ? { refused } : {}),
     ts,
     ctx,
     ...lists,

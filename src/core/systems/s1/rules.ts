@@ -11,7 +11,7 @@ import { claudeHome } from '../../context/discovery';
 import { resumePrompt } from '../facts';
 import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './facts';
 import { said, t, type Msg } from '../../model/messages';
-import { MAX_ALIAS_TEXT, MAX_ALIASES } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage } from '../../markdown/yaml';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Check, Item, Section, StateDoc } from '../../model/model';
 import { S1_SIDECAR, type S1Extra } from './reader';
@@ -288,6 +288,7 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
           ),
           info.line,
         );
+      else if (info.refused) at(refusalMessage(info.refused, 'state-snapshot v1'), info.errorLine ?? info.line);
       else at(t('state-snapshot v1: the block cannot be read: {0}.', info.error ?? ''), info.line);
       return out;
     case 'mapping':

@@ -17,6 +17,7 @@
  *   evidence / archive / done section).
  */
 import { readYaml, yamlGetIn, yamlHas, yamlHasIn, yamlValue, type YamlNode } from '../../markdown/yaml-tree';
+import type { YamlRefusalKind } from '../../markdown/yaml';
 import { codePointCount, isPlaceholder, plainText } from '../../markdown/text';
 import { sectionize, type MdOutline } from '../../markdown/markdown';
 import type { Item, Section, SectionKey } from '../../model/model';
@@ -234,9 +235,10 @@ export interface ManifestInfo {
   ledgerBudget?: { chars?: number; lines?: number };
   /**
    * The YAML does not parse: the parser's message (its first line; all of it when the parser threw)
-   * and the line it names, when it names one.
+   * and the line it names, when it names one. `refused`: the document is not read (`YamlTree.refused`),
+   * why (`refusalMessage`).
    */
-  error?: { message: string; line?: number; thrown?: boolean };
+  error?: { message: string; line?: number; thrown?: boolean; refused?: YamlRefusalKind };
 }
 
 /** Read `context-manifest.yaml`. Never throws; a YAML error is recorded in `info.error` with its line. */
@@ -250,9 +252,14 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, info };
   }
-  if (doc.error) {
-    const line = doc.error.line;
-    info.error = { message: doc.error.message.split('\n')[0], ...(line ? { line } : {}) };
+  const refused = doc.refused;
+  if (doc.error || refused) {
+    const line = doc.error?.line ?? refused?.line;
+    info.error = {
+      message: doc.error ? doc.error.message.split('\n')[0] : `not read: ${refused?.kind}`,
+      ...(line ? { line } : {}),
+      ...(refused ? { refused: refused.kind } : {}),
+    };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, info };
   }

@@ -13,6 +13,7 @@ import type { Check, Finding, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isPlaceholder, withThousands } from '../../markdown/text';
 import { withParagraph } from '../../markdown/items';
+import { refusalMessage } from '../../markdown/yaml';
 import type { Workspace } from '../../model/workspace';
 import {
   addFindings,
@@ -368,9 +369,11 @@ export function s2Findings(doc: StateDoc): Finding[] {
   const e = (doc.meta.manifest as ManifestInfo | undefined)?.error;
   if (e?.thrown) out.push(finding('manifest-yaml', 'warn', t('context-manifest.yaml does not parse: {0}', e.message)));
   else if (e) {
-    const msg = e.line
-      ? t('context-manifest.yaml does not parse (line {0}): {1}', e.line, e.message)
-      : t('context-manifest.yaml does not parse: {0}', e.message);
+    const msg = e.refused
+      ? refusalMessage(e.refused, 'context-manifest.yaml')
+      : e.line
+        ? t('context-manifest.yaml does not parse (line {0}): {1}', e.line, e.message)
+        : t('context-manifest.yaml does not parse: {0}', e.message);
     out.push(
       finding(
         'manifest-yaml',

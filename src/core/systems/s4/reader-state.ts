@@ -205,7 +205,8 @@ export function parseProgress(_text: string, outline: MdOutline): ParsedContent 
 /**
  * A checkpoint file: YAML front matter (read with `yaml`) and the five-part summary. Front matter
  * that does not parse is recorded as `meta.frontMatterError` (the parser's first line and the
- * front matter's line; `aliases`, how many, when it holds more than are resolved).
+ * front matter's line; `aliases`, how many, when it holds more than are resolved; `refused`, why it
+ * is not read: `YamlTree.refused`).
  */
 export function parseCheckpoint(_text: string, outline: MdOutline): ParsedContent {
   const meta: Record<string, unknown> = {};
@@ -213,11 +214,13 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
     try {
       const y = readYaml(outline.frontMatter.text);
       const why = y.error?.message ?? y.data.error;
+      const refused = y.error ? undefined : y.data.refused;
       if (why !== null)
         meta.frontMatterError = {
           message: why.split('\n')[0],
           line: outline.frontMatter.line,
           ...(!y.error && y.data.aliases !== undefined ? { aliases: y.data.aliases } : {}),
+          ...(refused ? { refused } : {}),
         };
       else meta.frontMatter = y.data.value ?? {};
     } catch (err) {
