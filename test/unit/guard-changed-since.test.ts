@@ -1333,3 +1333,59 @@ test("a system whose reader fails (a fault of the tool, made here by a reader th
   assert.match(d.unchecked ?? '', /Internal error while checking S2: the reader broke/);
   assert.match(d.log, /not every state file could be checked: Internal error while checking S2: the reader broke\)$/);
 });
+
+test("S2's PLAN pointer as an absolute path inside the workspace, or a path that leads out of it: a plan made binary, given a secret or come since stops /compact, as check fails it; untouched, it goes through", async () => {
+  const outside = workspace({});
+  const ledger = (d: string) => path.join(d, '.claude/session-ledger.md');
+  const plan = '# Plan\n\n- [ ] step one\n';
+  const cases: Array<[string, (d: string) => string, boolean, (file: string) => void, RegExp]> = [
+    [
+      'absolute, vouched, then binary',
+      (d) => path.join(d, 'docs/plan.md'),
+      true,
+      (f) => writeFileSync(f, 'a\0b'),
+      /FAIL readable/,
+    ],
+    [
+      'absolute, vouched, then a token written in it',
+      (d) => path.join(d, 'docs/plan.md'),
+      true,
+      (f) => appendFileSync(f, `- [ ] ghp_${'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'}\n`),
+      /FAIL no-secrets/,
+    ],
+    [
+      'absolute, come since, a second hard link',
+      (d) => path.join(d, 'docs/plan.md'),
+      false,
+      (f) => {
+        writeFileSync(path.join(outside, 'linked.md'), plan);
+        linkSync(path.join(outside, 'linked.md'), f);
+      },
+      /FAIL readable/,
+    ],
+    [
+      'out of the workspace, come since',
+      (d) => path.join(outside, `${path.basename(d)}-plan.md`),
+      false,
+      (f) => writeFileSync(f, plan),
+      /FAIL readable/,
+    ],
+  ];
+  for (const [how, where, vouched, after, fails] of cases) {
+    let file = '';
+    const dir = demoCheckpointed((d) => {
+      file = where(d);
+      const pointer = how.startsWith('absolute') ? file : path.relative(d, file);
+      appendFileSync(ledger(d), `- Plan: \`${pointer}\`\n`);
+      if (vouched) writeFileSync(file, plan);
+    });
+    if (vouched) {
+      for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `${how}, untouched, ${via}: ${said}`);
+      const last = readFileSync(path.join(dir, '.claude/log/session-ledger-hook.log'), 'utf8').trim().split('\n').pop();
+      assert.match(last ?? '', /state files untouched/, how);
+    }
+    after(file);
+    assert.match(cli(['check', '--root', dir]).stdout, fails, how);
+    for (const [via, code, said] of await answers(dir)) assert.equal(code, 2, `${how}, ${via}: ${said}`);
+  }
+});

@@ -15,7 +15,6 @@ import type { Section, StateDoc } from '../../model/model';
 import { byCodeUnits, extractPaths, plainText } from '../../markdown/text';
 import type { Loaded, SystemReader } from '../../model/system';
 import { allRules, type Workspace } from '../../model/workspace';
-import { insideRel } from '../../files/atomic';
 import {
   hasS2Vocabulary,
   parseLedger,
@@ -137,13 +136,12 @@ export const S2: SystemReader<S2Extra> = {
       docs.push(plan);
     }
     // Without every rule the project state and the plan are no documents here, but they are S2's state,
-    // which its rules read: named, for the guard to compare (a plan that came since the checkpoint counts).
+    // which its rules read: named as the rules name them, for the guard to compare (a plan that came since
+    // the checkpoint counts). An absolute pointer or one that leads out of the workspace is named too: the
+    // rules read the first and refuse the second (S2's readable), so either one changed or come since is checked.
     const more = allRules(ws.options)
       ? []
-      : [
-          ...(psRel && (await ws.kind(psRel)) === 'file' ? [psRel] : []),
-          ...(pointer && planThere && insideRel(pointer) !== null ? [pointer] : []),
-        ];
+      : [...(psRel && (await ws.kind(psRel)) === 'file' ? [psRel] : []), ...(pointer && planThere ? [pointer] : [])];
     return {
       home,
       homeRel,
