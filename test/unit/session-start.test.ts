@@ -439,3 +439,41 @@ test('a placeholder with an aside after it, on its line or the next ("TBD (owner
     /Next action: Fix the date parser in `src\/parse\.ts` \(owner: alice\)\n/,
   );
 });
+
+test("text that ends in brackets and is written content is no placeholder: a Markdown link (S3's Docs touched, S2's NEXT), a label whose whole value is in brackets, an action written in brackets after TODO; check passes them and the resume hands them over", () => {
+  // S3's newest Log entry names the one doc it touched as a link.
+  const s3 = fixtureCopy('s3/good');
+  const state = path.join(s3, 'docs/state/STATE.md');
+  writeFileSync(
+    state,
+    readFileSync(state, 'utf8').replace(
+      /^- Docs touched: .*$/m,
+      '- Docs touched: [ADR 0001](../decisions/0001-token-bucket.md)',
+    ),
+  );
+  gitInit(s3);
+  assert.doesNotMatch(run(['check', '--root', s3]).stdout, /FAIL template/);
+  // S2's NEXT as a link to the file to work on.
+  const s2 = workspace({
+    '.claude/session-ledger.md':
+      '# Session Ledger\n\n## TASK\nShip the parser.\n\n## NEXT\n- [the replay test](test/replay.test.ts)\n',
+  });
+  gitInit(s2);
+  const s2check = run(['check', '--root', s2]).stdout;
+  assert.doesNotMatch(s2check, /FAIL (?:template|next-action)/, s2check);
+  for (const now of [
+    '- Next: (run `npm test` after fixing `src/parse.ts`)',
+    '- TODO (fix the null check in src/parse.ts)',
+  ]) {
+    const dir = workspace({
+      '.agents.yml': 'session:\n  ledger: true\n',
+      '.agents/session_ledger.md': `# Session Ledger\n\n## Goal\n- ship the parser\n\n## Now\n${now}\n`,
+    });
+    gitInit(dir);
+    const out = run(['check', '--root', dir]).stdout;
+    assert.match(out, /ok {3}next-action/, `${now}\n${out}`);
+    assert.doesNotMatch(out, /empty or still template text/, `${now}\n${out}`);
+    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    assert.match(ctx, new RegExp(`Next action: ${now.slice(2).replace(/[()`.]/g, '\\$&')}\\n`), ctx);
+  }
+});

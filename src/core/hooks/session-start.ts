@@ -25,7 +25,7 @@ import { factsOf } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
 import { oneLine } from '../model/messages';
 import { terminalSafe } from '../markdown/format-chars';
-import { withoutAsides } from '../markdown/text';
+import { withoutFillerAsides } from '../markdown/text';
 
 export type SessionStartOptions = HookRunOptions;
 
@@ -121,7 +121,7 @@ function nextLine(s: SystemReport): string {
   const next = s.next ? withoutComments(s.next).trim() : '';
   if (!next) return '(none recorded — ask the user what to do next)';
   // An aside after the placeholder ("TBD (owner: alice)") does not fill it in.
-  if (TEMPLATE_ONLY.test((withoutAsides(next.replace(/\s+/g, ' ')) || next).replace(/[.。]$/, '')))
+  if (TEMPLATE_ONLY.test(withoutFillerAsides(next.replace(/\s+/g, ' ')).replace(/[.。]$/, '')))
     return `(only the template's placeholder is written: ${clip(next, 80)} — ask the user what to do next)`;
   if (!factsOf(s.id).resume.nextVerbatim) return clip(next);
   const line = next.replace(/\r?\n/g, ' ');

@@ -107,7 +107,7 @@ export function isPlaceholder(text: string): boolean {
   if (t.includes('_')) t = t.replace(/^_+|_+$/g, '').trim();
   if (t === '') return true;
   // An aside after it does not fill it in: "TBD (owner: alice)", "Owner: TBD (after the review)".
-  if (t.endsWith(')')) t = withoutAsides(t) || t;
+  if (t.endsWith(')')) t = withoutFillerAsides(t);
   // "Label: <value>" → test the value.
   const m = t.includes(':') || t.includes('：') ? /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t) : null;
   if (m) t = m[2].trim();
@@ -118,15 +118,28 @@ export function isPlaceholder(text: string): boolean {
   return PLACEHOLDER_ONLY.test(trimEndWhere(t, oneOf('.!。')));
 }
 
-/** `t` without the parenthetical asides that end it ("x (a) (b)" → "x"); linear: each aside is cut once. */
+/**
+ * `t` without the parenthetical asides that end it ("x (a) (b)" → "x"); linear: each aside is cut once.
+ * An aside follows a space: `[text](path)` is a link and `f(x)` a call, neither of them an aside.
+ */
 export function withoutAsides(t: string): string {
   let s = t.trimEnd();
   while (s.endsWith(')')) {
     const open = s.lastIndexOf('(');
-    if (open <= 0 || s.indexOf(')', open) !== s.length - 1) break;
+    if (open <= 0 || !/\s/.test(s[open - 1]) || s.indexOf(')', open) !== s.length - 1) break;
     s = s.slice(0, open).trimEnd();
   }
   return s;
+}
+
+/**
+ * `t` without the asides that end it when they fill nothing in ("TBD (owner: alice)" → "TBD"), else `t`
+ * as it is: an aside that is all of a label's value ("Next: (run `npm test`)") is that value, and one that
+ * names a file, a command, a symbol or a test ("TODO (fix the null check in src/a.ts)") is the action itself.
+ */
+export function withoutFillerAsides(t: string): string {
+  const bare = withoutAsides(t);
+  return bare === '' || /[:：]$/.test(bare) || isConcreteAction(t.slice(bare.length)) ? t : bare;
 }
 
 /**
