@@ -267,3 +267,22 @@ test('S3 field and Branch / HEAD parsing', () => {
   assert.equal(parseField('Status update from the team was good', 1), null);
   assert.equal(parseField('Headline: x', 1), null);
 });
+
+test('S3 Blocked on cleared with a word for none ("N/A", "-", "—", "N/A (nothing waits)") passes the template, as pending-recorded says it is cleared; the template\'s TBD, with an aside or not, still fails it', async () => {
+  const src = readFileSync(path.join(fixtureCopy('s3/good'), STATE), 'utf8');
+  const cases: Array<[string, 'pass' | 'fail', string]> = [
+    ['N/A', 'pass', 'Blocked on: nothing (cleared).'],
+    ['-', 'pass', 'Blocked on: nothing (cleared).'],
+    ['—', 'pass', 'Blocked on: nothing (cleared).'],
+    ['n/a (nothing waits on the user)', 'pass', 'Blocked on: n/a (nothing waits on the user)'],
+    ['TBD', 'fail', '"Blocked on" is a placeholder: "TBD".'],
+    ['TBD (owner: alice)', 'fail', '"Blocked on" is a placeholder: "TBD (owner: alice)".'],
+  ];
+  for (const [value, template, said] of cases) {
+    const dir = workspace({ [STATE]: src.replace(/^- \*\*Blocked on:\*\* .*$/m, `- **Blocked on:** ${value}`) });
+    const s = await s3(dir);
+    const blocked = only(s, 'template').filter((c) => c.status === 'fail' && /Blocked on/.test(String(c.message)));
+    assert.equal(blocked.length ? 'fail' : 'pass', template, `${value}: ${blocked.map((c) => c.message).join('; ')}`);
+    assert.equal(String(one(s, 'pending-recorded').message), said, value);
+  }
+});

@@ -15,7 +15,15 @@ import { parseBranchHead, type S3Field, type S3FieldName, type S3Structure } fro
 import { git } from '../../git/git';
 import type { Check, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, extractPaths, isConcreteAction, isPlaceholder, isTemplateValue, plainText } from '../../markdown/text';
+import {
+  clip,
+  extractPaths,
+  isConcreteAction,
+  isPlaceholder,
+  isTemplateValue,
+  plainText,
+  withoutAsides,
+} from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import {
   checkBudget,
@@ -180,7 +188,7 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
     const v = plainText(f.value);
     return {
       name,
-      state: (emptyOk && v === '') || !templateValue(f.value) ? 'filled' : 'empty',
+      state: (emptyOk && cleared(v)) || !templateValue(f.value) ? 'filled' : 'empty',
       path: rel,
       line: f.line,
     };
@@ -275,6 +283,15 @@ function handoffBlock(home: StateDoc, s: S3Structure): Check {
 
 const NONE = /^(?:none|nothing|no|no blockers?|nothing blocked|not blocked|clear(?:ed)?|n\/a|-|—|–)\.?$/i;
 
+/**
+ * A Blocked on value (plain text) that clears the field, as the seed asks when nothing waits: empty or a
+ * word for none ("N/A", "-"), an aside after it or not ("N/A (nothing waits on the user)"). It is no
+ * template text left in place: the template writes TBD.
+ */
+function cleared(v: string): boolean {
+  return v === '' || NONE.test(v) || NONE.test(withoutAsides(v));
+}
+
 function pending(home: StateDoc, s: S3Structure): Check {
   const f = field(s, 'blocked');
   if (!f) {
@@ -294,7 +311,7 @@ function pending(home: StateDoc, s: S3Structure): Check {
       path: home.relPath,
       line: f.line,
     });
-  if (isPlaceholder(v)) {
+  if (isPlaceholder(v) && !cleared(v)) {
     return mk(
       'S3',
       'pending-recorded',
