@@ -58,6 +58,14 @@ test('F1: a control character, an escape sequence or a character a display ignor
       '\u030a\u0301',
       '\u20d7',
       '\u3099',
+      // Marks of other blocks draw on a Latin letter too: a Cyrillic titlo, an enclosing circle, a
+      // Devanagari stress sign and spacing mark, a Thai vowel sign, a musical stem (astral).
+      '\u0483',
+      '\u0488',
+      '\u0951',
+      '\u0903',
+      '\u0e31',
+      '\u{1d165}',
     ].map((c): [string, string, string] => [`ignorable ghp_${A18}${c}${B18} x`, `ghp_${A18}`, `ghp_… (40 chars)`]),
   ];
   for (const [text, raw, masked] of cases) {
@@ -71,7 +79,7 @@ test('F1: a control character, an escape sequence or a character a display ignor
   const emoji = '\u26a0\ufe0f Step 1\ufe0f\u20e3 \u845b\u{e0100}\u98fe \u2764\ufe0f\u200d\ud83d\udd25';
   assert.equal(maskSecrets(emoji).text, emoji);
   // So do decomposed accents and voiced kana (NFD text): the marks are the user's words.
-  const nfd = 'Cafe\u0301 re\u0301sume\u0301 \u304b\u3099\u304d';
+  const nfd = 'Cafe\u0301 re\u0301sume\u0301 \u304b\u3099\u304d \u0928\u092e\u0938\u094d\u0924\u0947 A\u20dd';
   assert.equal(maskSecrets(nfd).text, nfd);
   assert.equal(terminalSafe(emoji), emoji.replace('\u200d', ''));
   // A line without a secret keeps its characters (the terminal removes them when it prints).

@@ -8,7 +8,7 @@ import { mayBeVague, mayBeVagueHead, mayHold, VAGUE, VAGUE_HEAD } from '../../sr
 import { EMOJI_RE, MAY_BE_EMOJI } from '../../src/core/markdown/sections';
 import { REGEX_RULES } from '../../src/core/secrets/secrets';
 import { MAY_BE_FORMAT, terminalSafe } from '../../src/cli/io';
-import { asMasked } from '../../src/core/markdown/format-chars';
+import { asMasked, MAY_BE_MARK } from '../../src/core/markdown/format-chars';
 import { rng } from './helpers';
 
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя'];
@@ -58,6 +58,22 @@ test('MAY_BE_FORMAT holds every character terminalSafe drops as a format charact
   }
   assert.ok(n > 150, `${n} format characters`);
   assert.equal(terminalSafe('plain \u00e9 text \u2014 ok'), 'plain \u00e9 text \u2014 ok');
+});
+
+test('MAY_BE_MARK holds every combining mark, and the masker reads past each one on an ASCII letter', () => {
+  const mark = /\p{M}/u;
+  let n = 0;
+  for (let c = 0; c <= 0x10ffff; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const s = String.fromCodePoint(c);
+    if (!mark.test(s)) continue;
+    n++;
+    assert.ok(MAY_BE_MARK.test(s), `U+${c.toString(16)}`);
+    assert.equal(asMasked(`a${s}b`), 'ab', `U+${c.toString(16)}`);
+  }
+  assert.ok(n > 2000, `${n} combining marks`);
+  // A mark on a letter that is not ASCII is the text's own (no token holds that letter).
+  assert.equal(asMasked('\u0915\u094d\u0937 \u0430\u0483'), '\u0915\u094d\u0937 \u0430\u0483');
 });
 
 test('the first-word gates of the vague-action patterns pass every phrase the patterns match', () => {
