@@ -94,6 +94,38 @@ test('F1: a control character, an escape sequence or a character a display ignor
   assertLinear('maskSecrets, open OSC sequences', (s) => maskSecrets(s), open.repeat(2000), open.repeat(8000));
 });
 
+test('maskSecrets reads a text with combining marks (NFD accents) or zero-width spaces as shown once, not once per secret rule: it costs a few times the same text precomposed, not tens of times', () => {
+  const cpu = (f: () => unknown): number => {
+    const t0 = process.cpuUsage();
+    f();
+    const d = process.cpuUsage(t0);
+    return (d.user + d.system) / 1e3;
+  };
+  const nfc = 'Le caf\u00e9 de la gare est tr\u00e8s anim\u00e9 \u00e0 l\u2019heure du d\u00e9jeuner.\n'.repeat(12_000);
+  for (const [name, slow] of [
+    ['NFD accents', nfc.normalize('NFD')],
+    ['zero-width spaces', nfc.replace(/ /g, ' \u200b')],
+  ]) {
+    maskSecrets(nfc);
+    maskSecrets(slow);
+    let seen = '';
+    let ok = false;
+    for (let attempt = 0; attempt < 3 && !ok; attempt++) {
+      const a = Math.max(
+        5,
+        Math.min(
+          cpu(() => maskSecrets(nfc)),
+          cpu(() => maskSecrets(nfc)),
+        ),
+      );
+      const b = cpu(() => maskSecrets(slow));
+      seen += ` ${a.toFixed(1)}/${b.toFixed(1)} ms`;
+      ok = b / a < 8;
+    }
+    assert.ok(ok, `${name}: precomposed/${name} took${seen} (over 8 times on every attempt)`);
+  }
+});
+
 test('F1: status, check (text and --json) and the SessionStart hook show no token with a control character inside', () => {
   const dir = fixtureCopy('s0/good');
   const ledger = path.join(dir, '.agents/session_ledger.md');

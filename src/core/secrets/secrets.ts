@@ -521,8 +521,9 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   const hits: SecretHit[] = [];
   const { lines, breaks } = splitLines(text);
   const hidden = MAY_BE_FORMAT.test(text) || CONTROL_IN_LINE.test(text) || MAY_BE_MARK.test(text);
-  // The gates are asked of the text as its lines are looked at: as shown.
-  const rules = REGEX_RULES.filter((r) => r.may(hidden ? asMasked(text) : text));
+  // The gates are asked of the text as its lines are looked at: as shown (made once, not once per rule).
+  const shown = hidden ? asMasked(text) : text;
+  const rules = REGEX_RULES.filter((r) => r.may(shown));
   let changed = false;
   let inKey = 0;
   let wrapped = false;
