@@ -4,11 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { lockPath } from '../../src/core/files/lock';
+import { sha256 } from '../../src/core/files/fsread';
 import { INSTALL_RECORD_REL } from '../../src/core/hooks/install';
-import { gitInit, HOOK_SCRIPT, workspace } from './helpers';
+import { git, gitInit, HOOK_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { s3StateOverBudget } from './checkpoint-fixtures';
 
@@ -114,4 +115,111 @@ test('attest and enable-ledger --dry-run say what the write says, in its words, 
       assert.equal(dry.stderr, real.stderr, `${args[0]}, ${how}`);
     }
   }
+});
+
+/** Every write action's dry run or preview, then its real run (`hash`: the state file's bytes, for --expect-hash). */
+const WRITES: Array<{
+  name: string;
+  rel: string;
+  files: Record<string, string>;
+  setup?: (dir: string) => Promise<unknown>;
+  dry: string[];
+  real: (dir: string) => string[];
+}> = [
+  {
+    name: 'attest',
+    rel: 'memory/.session-handoff.sha256',
+    files: { 'memory/session-handoff-LATEST.md': '# Handoff\n\n## Now\n- x\n' },
+    dry: ['attest', '--dry-run'],
+    real: () => ['attest'],
+  },
+  {
+    name: 'enable-ledger',
+    rel: '.agents.yml',
+    files: { '.agents.yml': 'session:\n  ledger: false\n' },
+    dry: ['enable-ledger', '--dry-run'],
+    real: () => ['enable-ledger'],
+  },
+  { name: 'init', rel: 'docs/state/STATE.md', files: {}, dry: ['init', 'S3', '--dry-run'], real: () => ['init', 'S3'] },
+  {
+    name: 'hooks install',
+    rel: '.claude/settings.json',
+    files: {},
+    dry: ['hooks', 'install', '--dry-run'],
+    real: () => ['hooks', 'install', '--cli-bundle', HOOK_SCRIPT],
+  },
+  {
+    name: 'hooks uninstall',
+    rel: '.claude/settings.json',
+    files: {},
+    setup: (dir) => runIn(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]),
+    dry: ['hooks', 'uninstall', '--dry-run'],
+    real: () => ['hooks', 'uninstall'],
+  },
+  {
+    name: 'rotate-log',
+    rel: 'docs/state/STATE.md',
+    files: { 'docs/state/STATE.md': s3StateOverBudget() },
+    dry: ['rotate-log'],
+    real: (dir) => [
+      'rotate-log',
+      '--apply',
+      '--expect-hash',
+      sha256(readFileSync(path.join(dir, 'docs/state/STATE.md'))),
+    ],
+  },
+  {
+    name: 'compact-state',
+    rel: '.agents/STATE.md',
+    files: {
+      '.agents/STATE.md': ['a', 'b']
+        .map(
+          (n) =>
+            `\n## Current Project: ${n}\n<!-- orchestra:block-id: ${n} -->\n\n### Next Steps\n\n- step ${n}\n\n---\n`,
+        )
+        .join('')
+        .replace(/^/, '# Agent State\n\n## Main Agent\n\nClaude Code\n\n---\n'),
+    },
+    dry: ['compact-state'],
+    real: (dir) => [
+      'compact-state',
+      '--apply',
+      '--expect-hash',
+      sha256(readFileSync(path.join(dir, '.agents/STATE.md'))),
+    ],
+  },
+];
+
+test('a write lock git tracks (it came with the repository): every dry run and preview refuses as the write does, in its words, not "Would write"', async () => {
+  const TRACKED =
+    /session-ledger\.lock is tracked by git: it came with the repository, so it is no lock of a run on this machine; nothing was written/;
+  for (const w of WRITES) {
+    const dir = workspace(w.files);
+    gitInit(dir);
+    await w.setup?.(dir);
+    const lock = lockPath(path.join(dir, w.rel));
+    mkdirSync(path.dirname(lock), { recursive: true });
+    writeFileSync(lock, '4242 2026-01-01T00:00:00.000Z\n');
+    git(dir, 'add', '-f', path.relative(dir, lock));
+    const dry = await runIn([...w.dry, '--root', dir]);
+    const real = await runIn([...w.real(dir), '--root', dir]);
+    assert.equal(real.code, 1, `control: ${w.name} refuses: ${real.stdout}${real.stderr}`);
+    assert.match(real.stderr, TRACKED, w.name);
+    assert.equal(dry.code, 1, `${w.name}: ${dry.stdout}`);
+    assert.match(dry.stderr, TRACKED, w.name);
+  }
+});
+
+test('a folder where attest writes its sidecar: the dry run refuses as the write does, in its words, naming the file in the workspace', async () => {
+  const dir = workspace({ 'memory/session-handoff-LATEST.md': '# Handoff\n\n## Now\n- x\n' });
+  mkdirSync(path.join(dir, 'memory/.session-handoff.sha256'));
+  const dry = await runIn(['attest', '--root', dir, '--dry-run']);
+  const real = await runIn(['attest', '--root', dir]);
+  assert.equal(real.code, 1, `control: the real run refuses: ${real.stdout}`);
+  assert.equal(
+    real.stderr,
+    'session-ledger attest: memory/.session-handoff.sha256 is not a regular file; nothing was written.\n',
+  );
+  assert.equal(dry.code, 1, dry.stdout);
+  assert.equal(dry.stderr, real.stderr);
 });

@@ -268,15 +268,20 @@ export async function refuseOutside(file: string, root: string): Promise<void> {
   }
 }
 
+/**
+ * Something other than a regular file (a folder, a FIFO) where a write would replace one: refused, as a
+ * dry run says it too. `shown`: the file relative to the workspace, with `/`.
+ */
+export function notAFile(shown: string): WriteRefused {
+  return new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', shown, 'not-file');
+}
+
 /** `shown` names the file in the English message, `rel` in WriteRefused's `file`. */
 async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
-  if (expectHash === undefined) {
-    // No hash to compare, but the target must still be a regular file (or missing) to be replaced.
-    const st = statOrNullSync(file);
-    if (st && !st.isFile())
-      throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
-    return;
-  }
+  // The target must be a regular file (or missing) to be replaced, whatever hash is expected of it.
+  const st = statOrNullSync(file);
+  if (st && !st.isFile()) throw notAFile(rel.split(path.sep).join('/'));
+  if (expectHash === undefined) return;
   const now = await currentHash(file, rel);
   if (expectHash === null && now !== null)
     throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists', rel);

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { gitTracks } from '../git/tracked';
 import {
   isInside,
+  notAFile,
   processAlive,
   realTargetSync,
   refuseOwnFileLink,
@@ -18,6 +19,7 @@ import {
   writeTarget,
   WriteRefused,
 } from './atomic';
+import { statOrNullSync } from './fsread';
 
 /** How long a second run waits for the first, by default. */
 export const LOCK_WAIT_MS = 10_000;
@@ -51,15 +53,17 @@ export function lockFor(file: string, root: string): string {
 
 /**
  * What taking the lock beside `file` would refuse (a link at the lock or on its way, its folder in
- * git's own files or behind a link that leads nowhere, something other than a file standing there),
- * as `withWriteLock` refuses it, or null: for a dry run to say.
+ * git's own files or behind a link that leads nowhere, something other than a file standing there, a
+ * lock file git tracks), as `withWriteLock` refuses it, or null: for a dry run to say.
  */
-export function lockRefusal(file: string, root: string): WriteRefused | null {
+export async function lockRefusal(file: string, root: string): Promise<WriteRefused | null> {
   const lock = lockFor(file, root);
   try {
     refuseOwnFileLink(lock, root);
     refuseLockFolder(lock, file, root, rootRel(root, file));
-    if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isFile() === false) throw notAFileLock(rootRel(root, lock));
+    const st = fs.lstatSync(lock, { throwIfNoEntry: false });
+    if (st?.isFile() === false) throw notAFileLock(rootRel(root, lock));
+    if (st && (await gitTracks(lock)) === true) throw trackedLock(rootRel(root, lock));
     return null;
   } catch (err) {
     if (err instanceof WriteRefused) return err;
@@ -74,16 +78,28 @@ export function lockRefusal(file: string, root: string): WriteRefused | null {
  * the tool's own files, never written through a link (a link at it or on its way is refused).
  */
 export async function writeRefusal(file: string, root: string, own = false): Promise<WriteRefused | null> {
-  const lock = lockRefusal(file, root);
+  const lock = await lockRefusal(file, root);
   if (lock) return lock;
   try {
     if (own) refuseOwnFileLink(file, root);
-    await writeTarget(file, root);
+    // What stands at the file must be a regular file to be replaced (a folder, a FIFO is refused).
+    if (statOrNullSync(await writeTarget(file, root))?.isFile() === false) throw notAFile(rootRel(root, file));
     return null;
   } catch (err) {
     if (err instanceof WriteRefused) return err;
     throw err;
   }
+}
+
+/** A lock file git tracks: it came with the repository, so no run on this machine holds it. */
+function trackedLock(shownLock: string): WriteRefused {
+  return new WriteRefused(
+    `${shownLock} is tracked by git: it came with the repository, so it is no lock of a run on this machine; nothing was written. Untrack and delete it (git rm --cached ${shownLock}, then delete the file), then run it again.`,
+    'io',
+    shownLock,
+    'tracked',
+    shownLock,
+  );
 }
 
 /** Something other than a lock file at a lock's path (a FIFO, a folder): no run holds it, and nothing is written. */
@@ -245,14 +261,7 @@ export async function withWriteLock<T>(
       // it is no run on this machine, so it is neither waited for nor taken over, but refused at once.
       if (!trackChecked) {
         trackChecked = true;
-        if ((await gitTracks(lock)) === true)
-          throw new WriteRefused(
-            `${shownLock} is tracked by git: it came with the repository, so it is no lock of a run on this machine; nothing was written. Untrack and delete it (git rm --cached ${shownLock}, then delete the file), then run it again.`,
-            'io',
-            shownLock,
-            'tracked',
-            shownLock,
-          );
+        if ((await gitTracks(lock)) === true) throw trackedLock(shownLock);
       }
       const h = holder(lock);
       if (isStale(h)) {

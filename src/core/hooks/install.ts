@@ -656,7 +656,7 @@ async function writesInside(plan: HooksPlan): Promise<void> {
   for (const own of [plan.scriptPath, plan.statuslinePath, path.join(plan.root, INSTALL_RECORD_REL)])
     refuseOwnFileLink(own, plan.root);
   for (const locked of [path.join(plan.root, INSTALL_RECORD_REL), plan.settingsPath]) {
-    const why = lockRefusal(locked, plan.root);
+    const why = await lockRefusal(locked, plan.root);
     if (why) throw why;
   }
   // Every file the plan may write can be written, before the first one is: a run that fails halfway
