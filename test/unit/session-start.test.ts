@@ -406,7 +406,11 @@ test("S0's .agents.yml that cannot be read (not YAML, binary), its ledger kept e
     });
     gitInit(dir);
     const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
-    assert.match(ctx, /^1\. Where S0 \(.*\) keeps its state is not known: /m, ctx);
+    assert.match(
+      ctx,
+      /^1\. Where S0 Session Ledger \(majestic session-checkpoint\) keeps its state is not known: /m,
+      ctx,
+    );
     assert.match(ctx, why, ctx);
     assert.match(ctx, /Tell the user \(`.* check` shows it\); do not read another file in its place\./, ctx);
     assert.doesNotMatch(ctx, /does not exist|Read /, ctx);

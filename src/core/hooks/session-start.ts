@@ -183,7 +183,7 @@ export function resumeBlock(
     if (unknown) {
       const inFile =
         unknown.path && !unknown.message.includes(unknown.path) ? ` (${shownPath(oneLine(unknown.path))})` : '';
-      out.push(`${n++}. Where ${s.id} (${s.name}) keeps its state is not known: ${clip(unknown.message)}${inFile}`);
+      out.push(`${n++}. Where ${s.id} ${s.name} keeps its state is not known: ${clip(unknown.message)}${inFile}`);
       out.push(`   Tell the user (\`${cli} check\` shows it); do not read another file in its place.`);
       continue;
     }
