@@ -249,7 +249,9 @@ export function gitInit(dir: string, message = 'init'): void {
     : {};
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
-  gitWith(dir, date, ['commit', '-q', '--allow-empty', '-m', message]);
+  // Without git's housekeeping after the commit (`git maintenance run --auto`, a process of its own that
+  // finds nothing to do in a repository this small).
+  gitWith(dir, date, ['-c', 'maintenance.auto=false', 'commit', '-q', '--allow-empty', '-m', message]);
   if (!key || !tree) return;
   const copy = workspace({}, 'sl-repo-');
   cpSync(dir, copy, { recursive: true, preserveTimestamps: true });
