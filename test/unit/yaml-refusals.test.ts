@@ -127,6 +127,16 @@ test('lists and mappings nested past the limit (flow, block, dashes): refused in
   assertLinear('deep lists', (t) => parseAgentsYml(t), deep(1_000), deep(4_000));
 });
 
+test('explicit keys nested a few thousand deep (`? ? ? …`), whose parsing ran out of call stack: refused as nested too deep by every reader, never thrown', () => {
+  // The library's parser pops these levels by recursion when a line at the left margin follows them, and threw the
+  // engine's RangeError: the S1 block and enable-ledger threw it, S0 read the ledger as not enabled.
+  const keys = (n: number) => `${'? '.repeat(n)}a\n${ON}`;
+  const id = 'The YAML of {0} is not read: its lists and mappings are nested more than {1} deep.';
+  for (const n of [5_000, 20_000]) assertRefused(keys(n), id);
+  assert.deepEqual(parseAgentsYml(keys(20_000)).meta?.issues, [{ kind: 'refused', refusal: 'too-deep', line: 1 }]);
+  assertLinear('nested explicit keys', (t) => parseAgentsYml(t), keys(5_000), keys(20_000));
+});
+
 test("a list or mapping as a key holding another (`{[[…]]: x}`, `? {a: {b: …}}`): refused in the tool's words, linear (the library's key text was cubic)", () => {
   const id = 'The YAML of {0} is not read: a list or mapping used as a key holds another list or mapping.';
   const flowKey = (n: number) => `${ON}x: {${'['.repeat(n)}${']'.repeat(n)}: x}\n`;

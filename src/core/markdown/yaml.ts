@@ -323,12 +323,24 @@ export function yamlData(doc: Document): { value: unknown } | { refused: YamlRef
  * Errors are never prettified (`prettyErrors: false`): callers take the line from a LineCounter.
  */
 export function parseYamlDocument(text: string, options: Options = {}): Document.Parsed {
-  const doc = yamlLib().parseDocument(text, {
-    ...options,
-    prettyErrors: false,
-    uniqueKeys: false,
-    customTags: linearTags,
-  });
+  const lib = yamlLib();
+  let doc: Document.Parsed;
+  try {
+    doc = lib.parseDocument(text, {
+      ...options,
+      prettyErrors: false,
+      uniqueKeys: false,
+      customTags: linearTags,
+    });
+  } catch (err) {
+    // The library's parser pops nested explicit keys (`? ? ? …`, a few thousand) by recursion and throws the
+    // engine's RangeError when the call stack runs out, before its composer could say RESOURCE_EXHAUSTION
+    // itself: that document is nested too deep, said as the composer's error is (an empty document holding it).
+    if (!(err instanceof RangeError)) throw err;
+    doc = new lib.Document(null, { ...options, customTags: linearTags }) as unknown as Document.Parsed;
+    doc.errors = [new lib.YAMLParseError([0, 1], 'RESOURCE_EXHAUSTION', err.message)];
+    return doc;
+  }
   if (options.uniqueKeys === false) return doc;
   const dups = duplicateKeys(doc);
   if (dups.length) doc.errors = [...doc.errors, ...dups].sort((a, b) => a.pos[0] - b.pos[0]);
