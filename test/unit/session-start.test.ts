@@ -481,3 +481,25 @@ test("text that ends in brackets and is written content is no placeholder: a Mar
     assert.match(ctx, new RegExp(`Next action: ${now.slice(2).replace(/[()`.]/g, '\\$&')}\\n`), ctx);
   }
 });
+
+test('a placeholder with an aside that names a product or an owner stays a placeholder: check fails the template and the next action, the resume says only the placeholder is written', () => {
+  // Words that look like symbols (PascalCase, camelCase, snake_case, a dotted name) in such an aside are a
+  // product, a platform or a person, not the action: only a file, a command, a call or a test fill it in.
+  for (const now of [
+    '- TBD (waiting on GitHub)',
+    '- TODO (after the iOS release)',
+    '- TBD (owner: alice_smith)',
+    '- TBD (owner: alice.smith)',
+  ]) {
+    const dir = workspace({
+      '.agents.yml': 'session:\n  ledger: true\n',
+      '.agents/session_ledger.md': `# Session Ledger\n\n## Goal\n- ship the parser\n\n## Now\n${now}\n`,
+    });
+    gitInit(dir);
+    const out = run(['check', '--root', dir]).stdout;
+    assert.match(out, /FAIL next-action/, `${now}\n${out}`);
+    assert.match(out, /empty or still template text/, `${now}\n${out}`);
+    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    assert.match(ctx, /only the template's placeholder is written/, `${now}\n${ctx}`);
+  }
+});

@@ -135,11 +135,13 @@ export function withoutAsides(t: string): string {
 /**
  * `t` without the asides that end it when they fill nothing in ("TBD (owner: alice)" → "TBD"), else `t`
  * as it is: an aside that is all of a label's value ("Next: (run `npm test`)") is that value, and one that
- * names a file, a command, a symbol or a test ("TODO (fix the null check in src/a.ts)") is the action itself.
+ * names a file, a command, a call or a test ("TODO (fix the null check in src/a.ts)") is the action itself.
+ * A word that merely looks like a symbol does not fill it in: in an aside after a placeholder, `GitHub`,
+ * `iOS`, `alice_smith` or `alice.smith` name a product or an owner ("TBD (waiting on GitHub)").
  */
 export function withoutFillerAsides(t: string): string {
   const bare = withoutAsides(t);
-  return bare === '' || /[:：]$/.test(bare) || isConcreteAction(t.slice(bare.length)) ? t : bare;
+  return bare === '' || /[:：]$/.test(bare) || namesFileCommandOrTest(t.slice(bare.length)) ? t : bare;
 }
 
 /**
@@ -285,22 +287,32 @@ const TOOL_RE =
   /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|node|git|gh|make|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|bundle|rake|rails|composer|php|ruby|curl|bash|sh|just|tox|nox)(?=$|[\s),.;:])/;
 
 /**
+ * Whether `text` names a file (a path), a command (a code span, or a tool such as `npm`, `pytest`,
+ * `git`), a call (`fn()`, `obj.fn()`) or a test by its quoted name: what a word alone cannot be.
+ */
+function namesFileCommandOrTest(text: string): boolean {
+  if (/`[^`]+`/.test(text)) return true;
+  if (extractPaths(text).length > 0) return true;
+  const t = plainText(text);
+  if (TOOL_RE.test(t)) return true;
+  if (/\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/.test(t)) return true; // fn(), obj.fn()
+  if (/\btests?\b[^"“”«»]{0,40}["“«][^"”»]{2,200}["”»]|["“«][^"”»]{2,200}["”»]\s*(?:test|spec)\b/i.test(t)) return true; // the test "name"
+  return false;
+}
+
+/**
  * A next action concrete enough to start cold, tested positively: it names a file (a path), a
  * command (a code span, or a tool such as `npm`, `pytest`, `git`), a symbol (`fn()`, `camelCase`,
  * `PascalCase.member`, `snake_case`) or a test by its quoted name. "Keep going on the alerts"
  * names none of them: it is vague even though no stop-list word says so.
  */
 export function isConcreteAction(text: string): boolean {
-  if (/`[^`]+`/.test(text)) return true;
-  if (extractPaths(text).length > 0) return true;
+  if (namesFileCommandOrTest(text)) return true;
   const t = plainText(text);
-  if (TOOL_RE.test(t)) return true;
-  if (/\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/.test(t)) return true; // fn(), obj.fn()
   if (/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // camelCase
   if (/\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // PascalCase
   if (/\b[A-Za-z][A-Za-z0-9]+\.[a-z][A-Za-z0-9]+\b/.test(t)) return true; // Type.member
   if (/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.test(t)) return true; // snake_case, SCREAMING_CASE
-  if (/\btests?\b[^"“”«»]{0,40}["“«][^"”»]{2,200}["”»]|["“«][^"”»]{2,200}["”»]\s*(?:test|spec)\b/i.test(t)) return true; // the test "name"
   return false;
 }
 
