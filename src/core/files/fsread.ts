@@ -265,13 +265,32 @@ export async function readRegularFile(path: string, maxBytes = 64 * 1024 * 1024)
     const fd = fs.openSync(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
     try {
       if (!fs.fstatSync(fd).isFile()) return null;
-      return fs.readFileSync(fd);
+      return readAtMost(fd, maxBytes);
     } finally {
       fs.closeSync(fd);
     }
   } catch {
     return null;
   }
+}
+
+/**
+ * The bytes of an open file, or null when it holds more than `maxBytes`: read until its end or one byte past
+ * the limit, whatever its size says (a file the kernel makes as it is read says 0: `/proc/self/pagemap`,
+ * hundreds of gigabytes, which a link in a repository can name).
+ */
+function readAtMost(fd: number, maxBytes: number): Buffer | null {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
+    const n = fs.readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+    total += n;
+    if (total > maxBytes) return null;
+  }
+  return Buffer.concat(chunks, total);
 }
 
 /** At most the first `maxBytes` of a regular file (never a FIFO's), or null. */
