@@ -417,29 +417,29 @@ test("S0's .agents.yml that cannot be read (not YAML, binary), its ledger kept e
   }
 });
 
+/** An S0 workspace whose ledger's Now section holds `now`: what check prints, and what the resume after /clear says. */
+function s0Now(now: string): { out: string; ctx: string } {
+  const dir = workspace({
+    '.agents.yml': 'session:\n  ledger: true\n',
+    '.agents/session_ledger.md': `# Session Ledger\n\n## Goal\n- ship the parser\n\n## Now\n${now.endsWith('\n') ? now : `${now}\n`}`,
+  });
+  gitInit(dir);
+  return { out: run(['check', '--root', dir]).stdout, ctx: context(hook(dir, sessionStart(dir, 'clear')).stdout) };
+}
+
 test('a placeholder with an aside after it, on its line or the next ("TBD (owner: alice)"), is no next action: the resume says only the placeholder is written, and check fails the next action', () => {
   for (const now of ['- TBD (owner: alice)\n', '- TBD\n  (owner: alice)\n', '- TODO (after the review)\n']) {
-    const dir = workspace({
-      '.agents.yml': 'session:\n  ledger: true\n',
-      '.agents/session_ledger.md': `# Session Ledger\n\n## Goal\n- ship the parser\n\n## Now\n${now}`,
-    });
-    gitInit(dir);
-    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    const { out, ctx } = s0Now(now);
     assert.match(
       ctx,
       /Next action: \(only the template's placeholder is written: .* — ask the user what to do next\)/,
       ctx,
     );
-    assert.match(run(['check', '--root', dir]).stdout, /FAIL next-action/, now);
+    assert.match(out, /FAIL next-action/, now);
   }
   // An aside after a real action keeps it: "Fix the parser (owner: alice)" is handed over as written.
-  const dir = workspace({
-    '.agents.yml': 'session:\n  ledger: true\n',
-    '.agents/session_ledger.md': '# Session Ledger\n\n## Now\n- Fix the date parser in `src/parse.ts` (owner: alice)\n',
-  });
-  gitInit(dir);
   assert.match(
-    context(hook(dir, sessionStart(dir, 'clear')).stdout),
+    s0Now('- Fix the date parser in `src/parse.ts` (owner: alice)').ctx,
     /Next action: Fix the date parser in `src\/parse\.ts` \(owner: alice\)\n/,
   );
 });
@@ -469,15 +469,9 @@ test("text that ends in brackets and is written content is no placeholder: a Mar
     '- Next: (run `npm test` after fixing `src/parse.ts`)',
     '- TODO (fix the null check in src/parse.ts)',
   ]) {
-    const dir = workspace({
-      '.agents.yml': 'session:\n  ledger: true\n',
-      '.agents/session_ledger.md': `# Session Ledger\n\n## Goal\n- ship the parser\n\n## Now\n${now}\n`,
-    });
-    gitInit(dir);
-    const out = run(['check', '--root', dir]).stdout;
+    const { out, ctx } = s0Now(now);
     assert.match(out, /ok {3}next-action/, `${now}\n${out}`);
     assert.doesNotMatch(out, /empty or still template text/, `${now}\n${out}`);
-    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
     assert.match(ctx, new RegExp(`Next action: ${now.slice(2).replace(/[()`.]/g, '\\$&')}\\n`), ctx);
   }
 });
@@ -491,15 +485,9 @@ test('a placeholder with an aside that names a product or an owner stays a place
     '- TBD (owner: alice_smith)',
     '- TBD (owner: alice.smith)',
   ]) {
-    const dir = workspace({
-      '.agents.yml': 'session:\n  ledger: true\n',
-      '.agents/session_ledger.md': `# Session Ledger\n\n## Goal\n- ship the parser\n\n## Now\n${now}\n`,
-    });
-    gitInit(dir);
-    const out = run(['check', '--root', dir]).stdout;
+    const { out, ctx } = s0Now(now);
     assert.match(out, /FAIL next-action/, `${now}\n${out}`);
     assert.match(out, /empty or still template text/, `${now}\n${out}`);
-    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
     assert.match(ctx, /only the template's placeholder is written/, `${now}\n${ctx}`);
   }
 });

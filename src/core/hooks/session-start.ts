@@ -176,18 +176,16 @@ export function resumeBlock(
       out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
       continue;
     }
-    // Where the home is kept is not known (S0's .agents.yml does not parse): why, not "does not exist".
-    const unknown = s.docs.some((d) => d.relPath === s.home)
-      ? undefined
-      : s.checks.find((c) => c.id === 'config' && c.status === 'fail');
-    if (unknown) {
-      const inFile =
-        unknown.path && !unknown.message.includes(unknown.path) ? ` (${shownPath(oneLine(unknown.path))})` : '';
-      out.push(`${n++}. Where ${s.id} ${s.name} keeps its state is not known: ${clip(unknown.message)}${inFile}`);
-      out.push(`   Tell the user (\`${cli} check\` shows it); do not read another file in its place.`);
-      continue;
-    }
     if (!s.docs.some((d) => d.relPath === s.home)) {
+      // Where the home is kept is not known (S0's .agents.yml does not parse): why, not "does not exist".
+      const unknown = s.checks.find((c) => c.id === 'config' && c.status === 'fail');
+      if (unknown) {
+        const inFile =
+          unknown.path && !unknown.message.includes(unknown.path) ? ` (${shownPath(oneLine(unknown.path))})` : '';
+        out.push(`${n++}. Where ${s.id} ${s.name} keeps its state is not known: ${clip(unknown.message)}${inFile}`);
+        out.push(`   Tell the user (\`${cli} check\` shows it); do not read another file in its place.`);
+        continue;
+      }
       // Detected by its other files (a config, MEMORY.md, PROGRESS.md), its home missing: nothing to read.
       // Its path may come from the repository's config (`ledger_path: ~/.aws/credentials`): never "Read" it.
       out.push(

@@ -11,15 +11,8 @@ import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
 import { withLineEndsOf } from '../../files/line-ends';
-import {
-  aliasUses,
-  MAX_ALIAS_TEXT,
-  MAX_ALIASES,
-  parseYamlDocument,
-  refusalMessage,
-  yamlData,
-  yamlRefusal,
-} from '../../markdown/yaml';
+import { aliasesRepeatTooMuch } from './rules';
+import { aliasUses, MAX_ALIASES, parseYamlDocument, refusalMessage, yamlData, yamlRefusal } from '../../markdown/yaml';
 import { t, type Msg } from '../../model/messages';
 import { companionPath } from '../facts';
 
@@ -64,15 +57,7 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
       why: t('.agents.yml does not parse as YAML; fix it first, then enable the ledger: {0}', doc.errors[0].message),
     };
   // What the readers refuse to resolve (aliases that repeat too much) the checkpoint could not read once enabled.
-  if (aliasUses(doc) > MAX_ALIASES)
-    return {
-      ok: false,
-      why: t(
-        ".agents.yml's YAML aliases (`*name`) repeat more than is read in one file (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); the checkpoint cannot read session.ledger.",
-        MAX_ALIASES,
-        MAX_ALIAS_TEXT,
-      ),
-    };
+  if (aliasUses(doc) > MAX_ALIASES) return { ok: false, why: aliasesRepeatTooMuch() };
   const data = yamlData(doc);
   if ('refused' in data) return { ok: false, why: refusalMessage(data.refused, CONFIG) };
   if (doc.contents !== null && !isMap(doc.contents))

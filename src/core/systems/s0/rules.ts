@@ -3,7 +3,7 @@
  * `_Last updated:` timestamp, its UNCONFIRMED items (to validate after /clear), the Working Set
  * files, and the config notes (switched off, older place). Reading is in `reader*.ts` beside it.
  */
-import { finding, t } from '../../model/messages';
+import { finding, t, type Msg } from '../../model/messages';
 import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
@@ -216,11 +216,7 @@ export function configFindings(doc: StateDoc): Finding[] {
         return finding(
           'config',
           'block',
-          t(
-            ".agents.yml's YAML aliases (`*name`) repeat more than is read in one file (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); the checkpoint cannot read session.ledger.",
-            MAX_ALIASES,
-            MAX_ALIAS_TEXT,
-          ),
+          aliasesRepeatTooMuch(),
           1,
           t('Write the values out in place of the aliases; keep at most {0}.', MAX_ALIASES),
         );
@@ -295,6 +291,15 @@ export async function resumeS0(_ws: Workspace, loaded: Loaded<S0Extra>): Promise
   const next = readable ? s0NextAction(readable) : null;
   const unconfirmed = readable ? unconfirmedItems(readable) : [];
   return s0Resume(brokenConfig(loaded), loaded.homeRel, next, unconfirmed);
+}
+
+/** `.agents.yml`'s aliases repeat more than the readers resolve: what check and enable-ledger say. */
+export function aliasesRepeatTooMuch(): Msg {
+  return t(
+    ".agents.yml's YAML aliases (`*name`) repeat more than is read in one file (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); the checkpoint cannot read session.ledger.",
+    MAX_ALIASES,
+    MAX_ALIAS_TEXT,
+  );
 }
 
 /**

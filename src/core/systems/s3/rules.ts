@@ -289,7 +289,7 @@ const NONE = /^(?:none|nothing|no|no blockers?|nothing blocked|not blocked|clear
  * template text left in place: the template writes TBD.
  */
 function cleared(v: string): boolean {
-  return v === '' || NONE.test(v) || NONE.test(withoutAsides(v));
+  return v === '' || NONE.test(withoutAsides(v));
 }
 
 function pending(home: StateDoc, s: S3Structure): Check {
