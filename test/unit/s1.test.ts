@@ -301,6 +301,29 @@ test('S1 each rule broken: vague item 1, no pending decisions, stale Key Files, 
   assert.match(only(s, 'budget').message, /over budget: \d+ lines > 200/);
 });
 
+test('S1 "N/A" under Pending decisions or Outstanding issues says nothing is pending or open: no template text, and said as none', async () => {
+  const good = readFileSync(path.join(FIXTURES, 's1/good', HANDOFF), 'utf8');
+  const cases: Array<[string, 'pass' | 'fail', string]> = [
+    ['N/A', 'pass', 'Pending decisions: none, stated explicitly.'],
+    ['N/A (all settled with the user)', 'pass', 'Pending decisions: none, stated explicitly.'],
+    ['No pending decisions.', 'pass', 'Pending decisions: none, stated explicitly.'],
+    ['なし', 'pass', 'Pending decisions: none, stated explicitly.'],
+    ['Nothing blocks the release, but pick X or Y · urgency: M', 'pass', 'Pending decisions: 1 item(s).'],
+    // Template text is still template text.
+    ['TBD (owner: alice)', 'fail', 'Pending decisions is empty or a placeholder.'],
+    ['[Topic]: [Options] — opinion: [if any] · urgency: H/M/L', 'fail', 'Pending decisions is empty or a placeholder.'],
+  ];
+  for (const [item, template, pending] of cases) {
+    const dir = fixture('good');
+    write(dir, HANDOFF, good.replace(/(## Pending decisions\n)(?:- .*\n)+/, `$1- ${item}\n`));
+    const s = await s1(dir);
+    assert.deepEqual([only(s, 'template').status, only(s, 'pending-recorded').message], [template, pending], item);
+  }
+  const dir = fixture('good');
+  write(dir, HANDOFF, good.replace(/(## Outstanding issues\n)(?:- .*\n)+/, '$1- N/A (none open)\n'));
+  assert.equal(only(await s1(dir), 'template').status, 'pass');
+});
+
 test('S1 lessons: meta lines parsed, archive candidates are conf < 0.4 and seen > 90 days before now', async () => {
   const dir = fixture('lessons-archive');
   let s = await s1(dir);

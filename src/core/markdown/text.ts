@@ -118,6 +118,29 @@ export function isPlaceholder(text: string): boolean {
   return PLACEHOLDER_ONLY.test(trimEndWhere(t, oneOf('.!。')));
 }
 
+/** A word for "nothing here" opening the text: none, nothing, N/A, "no open issues", and the same in ja/ko/zh/ru. */
+const NONE_START =
+  /^(?:none|nothing|n\/a)\b|^no (?:open |known |outstanding )?(?:blockers?|issues?|pending decisions?|decisions?|risks?|problems?)\b|^(?:없음|해당 ?없음|なし|特になし|无|нет)/iu;
+/** The same words as the whole text. */
+const NONE_WHOLE =
+  /^(?:none|nothing|n\/a|no (?:open |known |outstanding |pending )?(?:blockers?|issues?|decisions?|pending decisions?|risks?|problems?|questions?)|없음|해당 ?없음|なし|特になし|无|нет)$/iu;
+const NONE_WORDS = ['no', 'n/a', '없음', '해당', 'なし', '特になし', '无', 'нет'];
+
+/** An item that opens with a word for "nothing here" ("None — all decided", "No open issues so far"). */
+export function opensWithNone(text: string): boolean {
+  const t = plainText(text);
+  return mayHold(t, NONE_WORDS, true) && NONE_START.test(t);
+}
+
+/**
+ * An item that only says a list holds nothing ("None", "N/A (all settled)", "No open issues.", "なし"),
+ * its asides aside: a statement, not template text, where a seed lets nothing be pending or open.
+ */
+export function isExplicitNone(text: string): boolean {
+  const t = plainText(text);
+  return mayHold(t, NONE_WORDS, true) && NONE_WHOLE.test(trimEndWhere(withoutAsides(t), oneOf('.!。')));
+}
+
 /**
  * `t` without the parenthetical asides that end it ("x (a) (b)" → "x"); linear: each aside is cut once.
  * An aside follows a space: `[text](path)` is a link and `f(x)` a call, neither of them an aside.

@@ -9,6 +9,7 @@ import {
   clip,
   codePointCount,
   extractPaths,
+  isExplicitNone,
   isPlaceholder,
   isTemplateValue,
   isVagueAction,
@@ -305,7 +306,8 @@ export function checkPending(
       t('Add a {0} section, or write "none" in it when nothing is pending.', what),
     );
   }
-  const real = section.items.filter((i) => !isPlaceholder(i.text));
+  // "N/A" there is no placeholder but the same statement as "none".
+  const real = section.items.filter((i) => isExplicitNone(i.text) || !isPlaceholder(i.text));
   if (real.length === 0) {
     return mk(
       system,
@@ -318,7 +320,7 @@ export function checkPending(
     );
   }
   // "none" written as the only item says nothing is pending: no item to count.
-  const said = real.every((i) => /^(?:none|nothing)\.?$/i.test(plainText(i.text)))
+  const said = real.every((i) => isExplicitNone(i.text))
     ? t('{0}: none, stated explicitly.', section.title || what)
     : t('{0}: {1} item(s).', section.title || what, real.length);
   return mk(system, 'pending-recorded', 'warn', true, said, { path: doc.relPath, line: section.line });

@@ -18,7 +18,17 @@ import { S1_SIDECAR, type S1Extra } from './reader';
 import type { SnapshotInfo, SnapshotList } from './reader-snapshot';
 import { parseDay, sectionsOf } from '../../markdown/items';
 import type { Analysis, Loaded } from '../../model/system';
-import { clip, isPlaceholder, isSpace, isVagueAction, mayHold, plainText, trimEndWhere } from '../../markdown/text';
+import {
+  clip,
+  isExplicitNone,
+  isPlaceholder,
+  opensWithNone,
+  isSpace,
+  isVagueAction,
+  mayHold,
+  plainText,
+  trimEndWhere,
+} from '../../markdown/text';
 import { sidecarUnreadable, type Workspace } from '../../model/workspace';
 import { maskSecrets } from '../../secrets/secrets';
 import {
@@ -52,10 +62,13 @@ export function isTemplateText(text: string): boolean {
   return /^\[(?![A-Z0-9_ -]+\])(?!\d{4}-)[^\][]+\](?!\()/.test(v);
 }
 
-/** The section with its template items left out (for checks that count real items). */
+/** The section with its template items left out (for checks that count real items); an explicit none stays. */
 function realItems(section: Section | undefined): Section | undefined {
-  return section && { ...section, items: section.items.filter((i) => !isTemplateText(i.text)) };
+  return section && { ...section, items: section.items.filter((i) => !templateNotNone(i.text)) };
 }
+
+/** Template text that is no explicit "none" (`N/A` is a placeholder elsewhere, and a statement in a list of what is pending). */
+const templateNotNone = (text: string): boolean => isTemplateText(text) && !isExplicitNone(text);
 
 // ---------------------------------------------------------------------------------------------
 // The next action: item 1 of "What to do now"
@@ -804,13 +817,6 @@ function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
   return loaded.docs.find((d) => d.role === role && d !== loaded.home) ?? null;
 }
 
-/** An explicit "nothing here" in a section the seed requires ("none", "없음", "なし"). */
-const NONE_ITEM =
-  /^(?:none|nothing|n\/a)\b|^no (?:open |known |outstanding )?(?:blockers?|issues?|pending decisions?|decisions?|risks?|problems?)\b|^(?:없음|해당 ?없음|なし|特になし|无|нет)/iu;
-
-const isNoneItem = (t: string) =>
-  mayHold(t, ['no', 'n/a', '없음', '해당', 'なし', '特になし', '无', 'нет'], true) && NONE_ITEM.test(t);
-
 /**
  * Phase 2 "Required sections": What to do now, Pending decisions (each with `urgency: H/M/L`),
  * Outstanding issues (each with `risk: H/M/L`), System understanding and User's current interests.
@@ -819,14 +825,15 @@ const isNoneItem = (t: string) =>
 function templateParts(doc: StateDoc): TemplatePart[] {
   const parts: TemplatePart[] = [
     sectionPart(doc, '## What to do now', sectionsOf(doc, 'next'), isTemplateText),
-    sectionPart(doc, '## Pending decisions', sectionsOf(doc, 'pending'), isTemplateText),
-    sectionPart(doc, '## Outstanding issues', sectionsOf(doc, 'issues'), isTemplateText),
+    // "None" or "N/A" is what the section says when nothing is pending or open: filled, not template text.
+    sectionPart(doc, '## Pending decisions', sectionsOf(doc, 'pending'), templateNotNone),
+    sectionPart(doc, '## Outstanding issues', sectionsOf(doc, 'issues'), templateNotNone),
     sectionPart(doc, '## System understanding', sectionsOf(doc, 'understanding'), isTemplateText),
     sectionPart(doc, "## User's current interests", sectionsOf(doc, 'interests'), isTemplateText),
   ];
   const tagged = (key: string, tag: string, re: RegExp): void => {
     for (const it of sectionsOf(doc, key).flatMap((x) => x.items)) {
-      if ((it.depth ?? 0) !== 0 || isTemplateText(it.text) || isNoneItem(plainText(it.text))) continue;
+      if ((it.depth ?? 0) !== 0 || isTemplateText(it.text) || opensWithNone(it.text)) continue;
       parts.push({
         name: `${tag} on "${clip(plainText(it.text), 50)}"`,
         state: re.test(it.text) ? 'filled' : 'missing',
