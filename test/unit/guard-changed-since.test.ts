@@ -1389,3 +1389,24 @@ test("S2's PLAN pointer as an absolute path inside the workspace, or a path that
     for (const [via, code, said] of await answers(dir)) assert.equal(code, 2, `${how}, ${via}: ${said}`);
   }
 });
+
+test("S2's plan deleted after the checkpoint stops /compact whether the PLAN pointer is relative or an absolute path into the workspace: the checkpoint vouches for it by its relative path either way", async () => {
+  for (const absolute of [false, true]) {
+    const dir = demoCheckpointed((d) => {
+      writeFileSync(path.join(d, 'docs/plan.md'), '# Plan\n\n- [ ] step one\n');
+      const pointer = absolute ? path.join(d, 'docs/plan.md') : 'docs/plan.md';
+      appendFileSync(path.join(d, '.claude/session-ledger.md'), `- Plan: \`${pointer}\`\n`);
+    });
+    const how = absolute ? 'absolute' : 'relative';
+    const marker = readFileSync(path.join(dir, markerRel(SID)), 'utf8');
+    assert.match(marker, /^[0-9a-f]{64} {2}docs\/plan\.md$/m, how);
+    for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `${how}, untouched, ${via}: ${said}`);
+    rmSync(path.join(dir, 'docs/plan.md'));
+    // check warns of the stale pointer; the guard stops /compact: the checkpoint's plan is gone.
+    assert.match(cli(['check', '--root', dir]).stdout, /warn stale-paths/, how);
+    for (const [via, code, said] of await answers(dir)) {
+      assert.equal(code, 2, `${how}, ${via}: ${said}`);
+      assert.match(said, /docs\/plan\.md is gone/, `${how}, ${via}`);
+    }
+  }
+});

@@ -9,6 +9,8 @@
  * or a project state file that uses S2's own section words. A `.claude/project-state.md` written in
  * other words (the corpus's Latest/Now/Next/Blockers/Decisions file) is someone else's file.
  */
+import * as path from 'node:path';
+import { insideRel } from '../../files/atomic';
 import { companionPath, systemOfPath } from '../facts';
 import { S2_FACTS } from './facts';
 import type { Section, StateDoc } from '../../model/model';
@@ -118,6 +120,10 @@ export const S2: SystemReader<S2Extra> = {
     // the ledger anyway) names it to compare. A reading that checks nothing does not parse the ledger for it.
     const planWanted = allRules(ws.options) || ws.options.rules === 'skeleton';
     let pointer = planWanted ? planPointer(sectionOf(home, 'plan'), psRel) : null;
+    // An absolute pointer into the workspace names the file its relative path names, and is named so
+    // everywhere (the checks, the files a checkpoint vouches for): a plan changed or deleted since the
+    // checkpoint is found however the ledger spells its path. One that leads out stays as written.
+    if (pointer && path.isAbsolute(pointer)) pointer = insideRel(ws.rel(pointer)) ?? pointer;
     // A PLAN pointer to another system's state file (docs/state/STATE.md) is a link on the ledger:
     // that file is read by its own system only, never a second time as S2's plan.
     const owner = pointer ? systemOfPath(pointer) : null;
