@@ -234,12 +234,19 @@ function folderOf(file: string): string {
  * are added to the ones found there. null: git found another repository, or read a file we did not.
  */
 async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<SafeRepo | GitAbsence> {
-  const where = await run(cwd, [...flagsOf(SAFE_CONFIG), 'rev-parse', '--absolute-git-dir', '--show-toplevel'], 10_000);
+  // The listing runs beside git's discovery, for the git dir and work tree found before git ran: it is
+  // kept only when git finds the same ones, and asked again for git's own work tree when that differs
+  // (`core.worktree`). Listing a config runs nothing, and every file it can include was read above.
+  const [where, early] = await Promise.all([
+    run(cwd, [...flagsOf(SAFE_CONFIG), 'rev-parse', '--absolute-git-dir', '--show-toplevel'], 10_000),
+    run(cwd, configListingArgv(dirs.gitDir, dirs.top), 10_000),
+  ]);
   const [gitDir, workTree] = (where ?? '').split('\n');
   // git failing here (another user's repository, a bare one, a damaged one) is git's own answer.
   if (!gitDir || !workTree || realOrNull(gitDir) === null) return 'no-answer';
   if (realOrNull(gitDir) !== realOrNull(dirs.gitDir)) return 'not-run';
-  const listing = await run(cwd, configListingArgv(gitDir, workTree), 10_000);
+  const listing =
+    realOrNull(workTree) === realOrNull(dirs.top) ? early : await run(cwd, configListingArgv(gitDir, workTree), 10_000);
   if (listing === null) return 'no-answer';
   const named = namedInListing(listing, found);
   if (!named) return 'not-run';
