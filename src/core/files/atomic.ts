@@ -142,6 +142,18 @@ export function rootRel(root: string, p: string): string {
 }
 
 /**
+ * `p` as a message names it: relative to `root`, with `/`, when it lies inside the root (as every message
+ * names a file of the workspace); a path outside the root, or any path when there is no root, as given.
+ */
+export function messagePath(root: string | undefined, p: string): string {
+  if (root === undefined) return p;
+  const rel = path.relative(path.resolve(root), path.resolve(p));
+  return rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)
+    ? p
+    : rel.split(path.sep).join('/');
+}
+
+/**
  * Throw WriteRefused('link') when `file` cannot be written as one of the tool's own files (see
  * ownFileLinkProblem); else whether every folder on its way exists.
  */
@@ -194,10 +206,12 @@ export async function currentHash(file: string, rel = file): Promise<string | nu
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  // The message names the file as the caller does (relative to the workspace when it gives `rel`).
+  const shown = rel === file ? file : rel.split(path.sep).join('/');
   if (!st.isFile())
-    throw new WriteRefused(`${file} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
+    throw new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', rel, 'not-file');
   const bytes = await readRegularFile(file, Number.MAX_SAFE_INTEGER);
-  if (!bytes) throw new WriteRefused(`${file} cannot be read; nothing was written.`, 'io', rel, 'unreadable');
+  if (!bytes) throw new WriteRefused(`${shown} cannot be read; nothing was written.`, 'io', rel, 'unreadable');
   return sha256(bytes);
 }
 
@@ -236,7 +250,11 @@ export async function writeTarget(file: string, root?: string): Promise<string> 
     const realRoot = realTargetSync(path.resolve(root));
     const rel = path.relative(root, file);
     if (!isInside(real, realRoot)) {
-      throw new WriteRefused(`${file} leads outside the workspace (to ${real}); nothing was written.`, 'outside', rel);
+      throw new WriteRefused(
+        `${messagePath(root, file)} leads outside the workspace (to ${real}); nothing was written.`,
+        'outside',
+        rel,
+      );
     }
     const realRel = path.relative(realRoot, real);
     // A write that names the file itself keeps that file's own rule; one a link led elsewhere is asked where it landed.
@@ -348,10 +366,12 @@ export async function writeAtomic(
   // An own file has no link on its way (checked above): the path is where it lands.
   const file = opts.own ? path.resolve(target) : await writeTarget(target, opts.root);
   const rel = opts.root ? path.relative(opts.root, target) : target;
+  // The English messages name the file relative to the workspace, as every other message does.
+  const shown = messagePath(opts.root, target);
   const dir = path.dirname(file);
-  if (opts.refuseHardLinks) refuseHardLinked(file, target, rel);
+  if (opts.refuseHardLinks) refuseHardLinked(file, shown, rel);
   if (opts.mkdir !== false && !folders) fs.mkdirSync(dir, { recursive: true });
-  await verify(file, opts.expectHash, target, rel);
+  await verify(file, opts.expectHash, shown, rel);
   let mode = opts.mode ?? 0o644;
   const before = statOrNullSync(file);
   if (before) mode = before.mode & 0o7777;
@@ -370,7 +390,7 @@ export async function writeAtomic(
     if (opts.own) {
       refuseOwnFileLink(tmp, opts.root!);
       if (!stillAt(fs.fstatSync(fd), tmp))
-        throw new WriteRefused(`${target}: its folder changed while it was written; nothing was written.`, 'link', rel);
+        throw new WriteRefused(`${shown}: its folder changed while it was written; nothing was written.`, 'link', rel);
     }
     // A file that was there keeps its mode, whatever the umask takes off at the open (a new one gets the umask's).
     if (before) fs.fchmodSync(fd, mode);
@@ -380,10 +400,10 @@ export async function writeAtomic(
     fd = undefined;
     if (opts.beforeRename) await opts.beforeRename(tmp);
     // Check once more right before the rename: the window for a lost update is as small as it gets.
-    await verify(file, opts.expectHash, target, rel);
+    await verify(file, opts.expectHash, shown, rel);
     // A link planted since the first check is refused too (the rename itself never follows a link at the file).
     if (opts.own) refuseOwnFileLink(target, opts.root!);
-    if (opts.refuseHardLinks) refuseHardLinked(file, target, rel);
+    if (opts.refuseHardLinks) refuseHardLinked(file, shown, rel);
     fs.renameSync(tmp, file);
   } catch (err) {
     if (fd !== undefined) {

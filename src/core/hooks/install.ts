@@ -491,7 +491,8 @@ function duplicateKeys(node: JsonNode | undefined, where: string): string | null
 
 const CLIENT_NAME: Record<HookClient, string> = { claude: 'Claude Code', codex: 'Codex' };
 
-async function loadSettings(file: string, client: HookClient = 'claude'): Promise<Loaded> {
+/** Read a settings file; `shown` names it in the messages (relative to the workspace root). */
+async function loadSettings(file: string, shown: string, client: HookClient = 'claude'): Promise<Loaded> {
   const f = await readTextFile(file, 4 * 1024 * 1024);
   if (!f.ok) {
     if (f.kind === 'missing') return { text: '', before: null, beforeHash: null, value: {} };
@@ -500,7 +501,7 @@ async function loadSettings(file: string, client: HookClient = 'claude'): Promis
       before: null,
       beforeHash: null,
       value: {},
-      error: `${file}: ${f.message}`,
+      error: `${shown}: ${f.message}`,
       problem: { kind: 'unreadable' },
     };
   }
@@ -510,28 +511,28 @@ async function loadSettings(file: string, client: HookClient = 'claude'): Promis
       before: f.text,
       beforeHash: f.hash,
       value: {},
-      error: `${file} is too large to edit safely`,
+      error: `${shown} is too large to edit safely`,
       problem: { kind: 'too-large' },
     };
   const base = { text: f.text, before: f.text, beforeHash: f.hash, bom: f.bom };
   if (f.text.trim() === '') return { ...base, value: {} };
   try {
-    return settingsOf(file, f.text, base, client);
+    return settingsOf(shown, f.text, base, client);
   } catch (err) {
     // The JSON parser and reader recurse: thousands of nested brackets exhaust the stack.
     if (!(err instanceof RangeError)) throw err;
     return {
       ...base,
       value: {},
-      error: `${file} is nested too deeply to edit safely (fix it by hand first; nothing was changed)`,
+      error: `${shown} is nested too deeply to edit safely (fix it by hand first; nothing was changed)`,
       problem: { kind: 'too-deep' },
     };
   }
 }
 
-/** The settings file's value, or why it cannot be edited (see `loadSettings`). */
+/** The settings file's value, or why it cannot be edited (see `loadSettings`); `shown` names the file. */
 function settingsOf(
-  file: string,
+  shown: string,
   text: string,
   base: Pick<Loaded, 'text' | 'before' | 'beforeHash' | 'bom'>,
   client: HookClient,
@@ -542,7 +543,7 @@ function settingsOf(
     return {
       ...base,
       value: {},
-      error: `${file}:${at.line}:${at.column}: ${printParseErrorCode(errors[0].error)}: not valid JSON: fix it by hand first (nothing was changed).`,
+      error: `${shown}:${at.line}:${at.column}: ${printParseErrorCode(errors[0].error)}: not valid JSON: fix it by hand first (nothing was changed).`,
       problem: { kind: 'not-json', ...at },
     };
   }
@@ -550,7 +551,7 @@ function settingsOf(
     return {
       ...base,
       value: {},
-      error: `${file} is not a JSON object (fix it by hand first; nothing was changed)`,
+      error: `${shown} is not a JSON object (fix it by hand first; nothing was changed)`,
       problem: { kind: 'not-object' },
     };
   const hooksNode = root.children?.find((p) => p.children?.[0]?.value === 'hooks')?.children?.[1];
@@ -561,7 +562,7 @@ function settingsOf(
     return {
       ...base,
       value: {},
-      error: `${file} has the key ${dup} twice: ${CLIENT_NAME[client]} reads the last one, an edit would change the first. Merge them into one: fix it by hand first (nothing was changed).`,
+      error: `${shown} has the key ${dup} twice: ${CLIENT_NAME[client]} reads the last one, an edit would change the first. Merge them into one: fix it by hand first (nothing was changed).`,
       problem: { kind: 'duplicate-key', key: dup },
     };
   }
@@ -778,7 +779,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   const events = eventsOf(opts.remind);
   const settingsPath = settingsFile(root, opts.local, client);
   const scriptPath = path.join(path.resolve(root), scriptRel(client));
-  const l = await loadSettings(settingsPath, client);
+  const l = await loadSettings(settingsPath, rootRel(root, settingsPath), client);
   const plan = basePlan('install', root, settingsPath, scriptPath, l);
   plan.cliBundle = opts.cliBundle ? path.resolve(opts.cliBundle) : defaultCliBundle();
   if (plan.error) return plan;
@@ -791,7 +792,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   if (v.hooks !== undefined && !isObj(v.hooks))
     return {
       ...plan,
-      error: `"hooks" in ${settingsPath} is not an object; fix it by hand first`,
+      error: `"hooks" in ${rootRel(root, settingsPath)} is not an object; fix it by hand first`,
       problem: { kind: 'key-not-object', key: 'hooks' },
     };
   if (!(await takeRecord(plan))) return trackedRecord(plan);
@@ -815,7 +816,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     if (arr !== undefined && !Array.isArray(arr))
       return {
         ...plan,
-        error: `"hooks.${e}" in ${settingsPath} is not an array; fix it by hand first`,
+        error: `"hooks.${e}" in ${rootRel(root, settingsPath)} is not an array; fix it by hand first`,
         problem: { kind: 'key-not-array', key: `hooks.${e}` },
       };
   }
@@ -993,7 +994,7 @@ export async function planHooksUninstall(
   const abs = path.resolve(root);
   const settingsPath = settingsFile(abs, opts.local, client);
   const scriptPath = path.join(abs, scriptRel(client));
-  const l = await loadSettings(settingsPath, client);
+  const l = await loadSettings(settingsPath, rootRel(root, settingsPath), client);
   const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
   if (!(await takeRecord(plan))) return trackedRecord(plan);
@@ -1241,13 +1242,10 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
     [plan.statuslinePath, plan.statuslineScript === touched, plan.statuslineHash],
   ] as const) {
     if (!touches || hash === undefined) continue;
-    const now = await currentHash(file);
+    const rel = relOf(plan, file);
+    const now = await currentHash(file, rel);
     if (now !== hash && !(uninstall && now === null))
-      throw new WriteRefused(
-        `${file} changed since it was read; nothing was written. Run it again.`,
-        'changed',
-        path.relative(plan.root, file),
-      );
+      throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
   }
   if (plan.action === 'install') {
     // The script before the settings: the settings never name a script that is not there.
@@ -1306,12 +1304,10 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
   if (settingsChanged) {
     if (plan.deleteSettings) {
       const now = await readTextFile(plan.settingsPath);
-      if (!now.ok || now.hash !== plan.beforeHash)
-        throw new WriteRefused(
-          `${plan.settingsPath} changed since it was read; nothing was written. Run it again.`,
-          'changed',
-          path.relative(plan.root, plan.settingsPath),
-        );
+      if (!now.ok || now.hash !== plan.beforeHash) {
+        const rel = relOf(plan, plan.settingsPath);
+        throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
+      }
       await fs.rm(plan.settingsPath);
     } else {
       await writeAtomic(plan.settingsPath, (plan.bom ? '\uFEFF' : '') + plan.after, {
@@ -1348,9 +1344,10 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
 export function planDiff(plan: HooksPlan): string[] {
   const a = (plan.before ?? '').split(/\r?\n/);
   const b = plan.deleteSettings ? [] : plan.after.split(/\r?\n/);
+  const rel = relOf(plan, plan.settingsPath);
   const out: string[] = [
-    `--- ${plan.settingsPath}${plan.before === null ? ' (new file)' : ''}`,
-    `+++ ${plan.settingsPath}${plan.deleteSettings ? ' (removed)' : ''}`,
+    `--- ${rel}${plan.before === null ? ' (new file)' : ''}`,
+    `+++ ${rel}${plan.deleteSettings ? ' (removed)' : ''}`,
   ];
   if (a.length * b.length > 4_000_000) {
     out.push(...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`));

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { withWriteLock, writeRefusal } from '../../files/lock';
-import { currentHash, isInside, realTargetSync, writeAtomic, WriteRefused } from '../../files/atomic';
+import { currentHash, isInside, realTargetSync, rootRel, writeAtomic, WriteRefused } from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
 import { companionPath } from '../facts';
 import { S1_FACTS } from './facts';
@@ -97,12 +97,14 @@ export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
       expectHash: plan.sidecarHash,
       beforeRename: async () => {
         const now = await currentHash(plan.handoff).catch(() => null);
-        if (now !== plan.hash)
+        if (now !== plan.hash) {
+          const rel = rootRel(plan.root, plan.handoff);
           throw new WriteRefused(
-            `${plan.handoff} changed while it was being attested; nothing was written. Run attest again.`,
+            `${rel} changed while it was being attested; nothing was written. Run attest again.`,
             'changed',
-            path.relative(plan.root, plan.handoff),
+            rel,
           );
+        }
       },
     }),
   );
