@@ -171,7 +171,9 @@ test('a duplicate key is the same error, at the same line, as the library report
     );
   }
   const r = parseAgentsYml('session:\n  ledger: true\n  ledger: false\n');
-  assert.deepEqual(r.meta?.issues, [{ kind: 'yaml-error', line: 3, error: 'Map keys must be unique' }]);
+  assert.deepEqual(r.meta?.issues, [
+    { kind: 'yaml-error', line: 3, column: 3, code: 'DUPLICATE_KEY', error: 'Map keys must be unique' },
+  ]);
 });
 
 /** `n` scalar anchors, each aliased 90 times (under the library's own per-anchor limit of 100): 90·n aliases. */

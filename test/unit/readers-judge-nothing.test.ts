@@ -12,22 +12,22 @@ import type { StateDoc } from '../../src/core/model/model';
 import { FACTS } from '../../src/core/systems/facts';
 
 /** A document carrying what a reader recorded, as the checks receive it. */
-function docOf(meta: Record<string, unknown> | undefined): StateDoc {
-  return { meta: meta ?? {}, findings: [] } as unknown as StateDoc;
+function docOf(meta: Record<string, unknown> | undefined, relPath?: string): StateDoc {
+  return { meta: meta ?? {}, findings: [], relPath } as unknown as StateDoc;
 }
+
+/** What the checks say of a `[` left open at the end of a YAML file: the tool's words, at its line and column. */
+const OPEN_BRACKET = (where: string, line: number, column: number) =>
+  `The YAML of ${where} does not parse at line ${line}, column ${column}: the indentation there does not fit, or a \`[\` or \`{\` above is not closed (the items of one list or mapping start at the same column; the lines inside brackets are indented deeper than their key, up to the closing bracket).`;
 
 test('S0 reader records what is wrong in .agents.yml as data; the check says it with the same id, severity, line and text', () => {
   const broken = parseAgentsYml('session:\n  ledger: [true\n');
   assert.equal('findings' in broken, false);
-  const issue = (broken.meta?.issues as Array<{ kind: string; line: number; error: string }>)[0];
-  assert.equal(issue.kind, 'yaml-error');
-  assert.equal(typeof issue.line, 'number');
+  const issue = (broken.meta?.issues as Array<{ kind: string; line: number; column: number; code: string }>)[0];
+  assert.deepEqual([issue.kind, issue.code, issue.line, issue.column], ['yaml-error', 'BAD_INDENT', 3, 1]);
   const [f] = configFindings(docOf(broken.meta));
   assert.deepEqual([f.id, f.severity, f.line], ['config', 'block', issue.line]);
-  assert.equal(
-    f.message,
-    `.agents.yml does not parse as YAML (line ${issue.line}): ${issue.error}. The checkpoint cannot read session.ledger.`,
-  );
+  assert.equal(f.message, OPEN_BRACKET('.agents.yml', 3, 1));
   const odd = parseAgentsYml('x: 1\nsession:\n  ledger: true\n  ledger_path: 5\n');
   assert.deepEqual(odd.meta?.issues, [{ kind: 'ledger-path-not-path', line: 2 }]);
   assert.deepEqual(
@@ -56,18 +56,19 @@ test('S2 reader records repeated and non-canonical sections and a manifest parse
   assert.ok(m.info.error && m.info.error.line);
   const [f] = s2Findings(docOf(m.meta));
   assert.deepEqual([f.id, f.severity, f.line], ['manifest-yaml', 'warn', m.info.error.line]);
-  assert.match(f.message, /^context-manifest\.yaml does not parse \(line \d+\): /);
+  assert.equal(f.message, OPEN_BRACKET('context-manifest.yaml', 3, 1));
 });
 
 test('S4 reader records a checkpoint front matter that does not parse; the check makes the finding', () => {
   const text = '---\ntitle: [x\n---\n# Checkpoint\n';
   const p = parseCheckpoint(text, parseMarkdown(text));
   assert.equal('findings' in p, false);
-  const e = p.meta?.frontMatterError as { message: string; line: number };
-  assert.equal(e.line, 1);
+  // The error's own line in the file (the front matter's text starts on line 2) and its column.
+  const e = p.meta?.frontMatterError as { line: number; code: string; column: number };
+  assert.deepEqual([e.line, e.code, e.column], [2, 'BAD_INDENT', 10]);
   assert.deepEqual(
-    s4Findings(docOf(p.meta)).map((f) => [f.id, f.severity, f.line, f.message]),
-    [['front-matter', 'warn', 1, `The checkpoint's YAML front matter does not parse: ${e.message}`]],
+    s4Findings(docOf(p.meta, '.agents/checkpoints/a.md')).map((f) => [f.id, f.severity, f.line, f.message]),
+    [['front-matter', 'warn', 2, OPEN_BRACKET('.agents/checkpoints/a.md', 2, 10)]],
   );
 });
 

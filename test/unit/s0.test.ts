@@ -188,7 +188,7 @@ test('S0 .agents.yml that does not parse: a blocking config finding with its lin
   const c = only(s, 'config');
   assert.deepEqual([c.severity, c.status, c.path], ['block', 'fail', '.agents.yml']);
   assert.equal(c.line, 5);
-  assert.match(c.message, /does not parse as YAML/);
+  assert.match(c.message, /^The YAML of \.agents\.yml does not parse at line 5, column 1: /);
   assert.equal(s.label, 'BROKEN');
 });
 

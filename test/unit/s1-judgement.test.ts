@@ -63,7 +63,10 @@ test('S1 snapshot: a YAML error, an empty block and missing fields are recorded 
   assert.equal(bad.info.shape, 'yaml-error');
   assert.equal(typeof bad.info.error, 'string');
   assert.equal(typeof bad.info.errorLine, 'number');
-  assert.match(snapshotProblems(bad.info)[0].message.text, /^state-snapshot v1: the block's YAML does not parse: /);
+  assert.match(
+    snapshotProblems(bad.info)[0].message.text,
+    /^The YAML of state-snapshot v1 does not parse at line \d+, column \d+: /,
+  );
   const empty = readSnapshot(parseMarkdown('<!-- state-snapshot v1 -->\n```yaml\n```\n'));
   assert.ok(empty);
   assert.equal(empty.info.shape, 'empty');

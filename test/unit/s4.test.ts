@@ -119,7 +119,8 @@ test('S4 broken workspace: structure, compaction, progress-entries, front matter
   const pe = one(s, 'progress-entries');
   assert.deepEqual([pe.status, pe.path, pe.line], ['warn', 'PROGRESS.md', 33]);
   const fm = one(s, 'front-matter');
-  assert.deepEqual([fm.status, fm.path, fm.line], ['warn', '.agents/checkpoints/2026-03-06-120000.md', 1]);
+  // Where the front matter's error is: the line after `timestamp: [2026-03-06`, whose `[` is never closed.
+  assert.deepEqual([fm.status, fm.path, fm.line], ['warn', '.agents/checkpoints/2026-03-06-120000.md', 3]);
   assert.equal(one(s, 'next-action').status, 'fail');
   const blocks = (s.docs[0].meta.s4 as S4Structure).blocks;
   assert.deepEqual(

@@ -396,7 +396,7 @@ test("S0's .agents.yml that cannot be read (not YAML, binary), its ledger kept e
   for (const [config, why] of [
     [
       'session:\n  ledger: true\n  ledger_path: notes/ledger.md\n  bad: [unclosed\n',
-      /\.agents\.yml does not parse as YAML \(line \d+\)/,
+      /The YAML of \.agents\.yml does not parse at line \d+, column \d+/,
     ],
     ['a\0b', /Cannot read the document: binary content .* \(\.agents\.yml\)/],
   ] as const) {

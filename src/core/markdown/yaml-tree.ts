@@ -67,8 +67,11 @@ export interface YamlOther {
 export type YamlNode = YamlScalar | YamlMap | YamlSeq | YamlOther;
 
 export interface YamlTree {
-  /** The first error: the library's message and the line it names (null when the document is `refused`). */
-  error: { message: string; line: number } | null;
+  /**
+   * The first error: the library's message, its code (what `syntaxMessage` says), and the line and column
+   * it names, 1-based (null when the document is `refused`).
+   */
+  error: { message: string; code: string; line: number; column: number } | null;
   /**
    * Why the document is not read (`yamlRefusal`: nesting, keys that are not plain values, and the
    * library's errors said in the tool's words: `refusalMessage`), and its line when known; `data` is
@@ -258,8 +261,9 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
   const refusal = yamlRefusal(doc);
   const refused = refusal && { kind: refusal.kind, line: refusal.at === null ? null : lc.linePos(refusal.at).line };
   let data: YamlTree['data'] | undefined;
+  const at = e && (e.linePos?.[0] ?? lc.linePos(e.pos[0]));
   return {
-    error: e && !refused ? { message: e.message, line: e.linePos?.[0]?.line ?? lc.linePos(e.pos[0]).line } : null,
+    error: e && at && !refused ? { message: e.message, code: e.code, line: at.line, column: at.col } : null,
     refused,
     root: node(doc.contents as LibNode | null),
     get data() {

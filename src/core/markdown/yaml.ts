@@ -201,6 +201,108 @@ export function refusalMessage(kind: YamlRefusalKind, where: string): Msg {
   }
 }
 
+/**
+ * A YAML syntax error in the tool's words, whatever the language: what is wrong, told from the
+ * library's error code (its English message is never shown), at a line and column of `where` (a file's
+ * name or path, or the snapshot block's marker: the name is the same in every language). A code
+ * without words of its own here gets the general sentence, with its line and column all the same.
+ */
+export function syntaxMessage(code: string, where: string, line: number, column: number): Msg {
+  switch (code) {
+    case 'BAD_INDENT':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: the indentation there does not fit, or a `[` or `{` above is not closed (the items of one list or mapping start at the same column; the lines inside brackets are indented deeper than their key, up to the closing bracket).',
+        where,
+        line,
+        column,
+      );
+    case 'TAB_AS_INDENT':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a tab indents the line; YAML indents with spaces only.',
+        where,
+        line,
+        column,
+      );
+    case 'MISSING_CHAR':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a character is missing there: a closing quote, the `:` after a key, a `,` between the items in brackets, or a space before a `#` comment or after an anchor or tag.',
+        where,
+        line,
+        column,
+      );
+    case 'DUPLICATE_KEY':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a key stands twice in one mapping; each key may stand there once.',
+        where,
+        line,
+        column,
+      );
+    case 'UNEXPECTED_TOKEN':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: something stands there that YAML does not expect at that place, such as a closing bracket without its opening one, a stray comma, or a `-` on the line of a key.',
+        where,
+        line,
+        column,
+      );
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a mapping or list starts on a line where only a plain value may stand (as in `a: b: c`); put it on the lines below its key, indented, or quote the value.',
+        where,
+        line,
+        column,
+      );
+    case 'MULTILINE_IMPLICIT_KEY':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a key runs over more than one line; a key stands on one line and ends with `:` (often a line above lacks its `:`, or a quote above is not closed).',
+        where,
+        line,
+        column,
+      );
+    case 'BAD_SCALAR_START':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a value starts with a character YAML reserves (such as `@` or a backquote); put the value in quotes.',
+        where,
+        line,
+        column,
+      );
+    case 'BAD_DQ_ESCAPE':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a double-quoted value holds a backslash escape YAML does not know; write `\\\\` for a backslash, or use single quotes.',
+        where,
+        line,
+        column,
+      );
+    case 'BLOCK_IN_FLOW':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a list or mapping written line by line (`- item`, `key: value`) stands inside `[…]` or `{…}`; inside brackets, separate the items with commas.',
+        where,
+        line,
+        column,
+      );
+    case 'MULTIPLE_DOCS':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: it holds more than one YAML document (a `---` line between them); keep one.',
+        where,
+        line,
+        column,
+      );
+    case 'KEY_OVER_1024_CHARS':
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: a key is over 1024 characters long; YAML reads no key that long, so write a shorter one.',
+        where,
+        line,
+        column,
+      );
+    default:
+      return t(
+        'The YAML of {0} does not parse at line {1}, column {2}: the text there is not valid YAML.',
+        where,
+        line,
+        column,
+      );
+  }
+}
+
 /** The library's words for an ordered map's repeated key (its own check, and the one of `linearOmap`). */
 const OMAP_TWICE = 'Ordered maps must not include duplicate keys';
 /** The library's words for a merge key (`<<`, YAML 1.1) whose value is not a mapping. */

@@ -6,13 +6,21 @@
  * goes through a link the repository planted, and holds the file's write lock from read to rename.
  */
 import * as path from 'node:path';
-import { isMap, isScalar } from 'yaml';
+import { isMap, isScalar, LineCounter } from 'yaml';
 import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
 import { withLineEndsOf } from '../../files/line-ends';
 import { aliasesRepeatTooMuch } from './rules';
-import { aliasUses, MAX_ALIASES, parseYamlDocument, refusalMessage, yamlData, yamlRefusal } from '../../markdown/yaml';
+import {
+  aliasUses,
+  MAX_ALIASES,
+  parseYamlDocument,
+  refusalMessage,
+  syntaxMessage,
+  yamlData,
+  yamlRefusal,
+} from '../../markdown/yaml';
 import { t, type Msg } from '../../model/messages';
 import { companionPath } from '../facts';
 
@@ -47,15 +55,22 @@ export type EnableOutcome = { ok: true; plan: EnablePlan } | { ok: false; why: M
 
 /** The new `.agents.yml` text with `session.ledger: true`, or why it cannot be edited. */
 export function withLedgerOn(text: string): { ok: true; after: string; already: boolean } | { ok: false; why: Msg } {
-  const doc = parseYamlDocument(text, { keepSourceTokens: false, logLevel: 'error' });
+  const lineCounter = new LineCounter();
+  const doc = parseYamlDocument(text, { keepSourceTokens: false, logLevel: 'error', lineCounter });
   // What the readers do not read (said in the tool's words), the checkpoint could not read once enabled.
   const refused = yamlRefusal(doc);
   if (refused) return { ok: false, why: refusalMessage(refused.kind, CONFIG) };
-  if (doc.errors.length)
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const at = lineCounter.linePos(e.pos[0]);
     return {
       ok: false,
-      why: t('.agents.yml does not parse as YAML; fix it first, then enable the ledger: {0}', doc.errors[0].message),
+      why: t(
+        '{0} Fix the YAML at that line, then enable the ledger again.',
+        syntaxMessage(e.code, CONFIG, at.line, at.col),
+      ),
     };
+  }
   // What the readers refuse to resolve (aliases that repeat too much) the checkpoint could not read once enabled.
   if (aliasUses(doc) > MAX_ALIASES) return { ok: false, why: aliasesRepeatTooMuch() };
   const data = yamlData(doc);

@@ -208,7 +208,7 @@ export interface S0Config {
  * `meta.issues`; S0's checks say what each means.
  */
 export type AgentsYmlIssue =
-  | { kind: 'yaml-error'; line: number; error: string }
+  | { kind: 'yaml-error'; line: number; column: number; code: string; error: string }
   | { kind: 'refused'; refusal: YamlRefusalKind; line?: number }
   | { kind: 'not-mapping' }
   | { kind: 'unreadable'; error: string }
@@ -222,7 +222,8 @@ export function parseAgentsYml(text: string): ParsedContent {
   const meta: Record<string, unknown> = { issues };
   const ydoc = readYaml(text);
   if (ydoc.error) {
-    issues.push({ kind: 'yaml-error', line: ydoc.error.line, error: ydoc.error.message.split('\n')[0] });
+    const { line, column, code, message } = ydoc.error;
+    issues.push({ kind: 'yaml-error', line, column, code, error: message.split('\n')[0] });
     meta.broken = true;
     return { sections: [], meta };
   }

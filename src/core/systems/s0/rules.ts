@@ -4,7 +4,7 @@
  * files, and the config notes (switched off, older place). Reading is in `reader*.ts` beside it.
  */
 import { finding, t, type Msg } from '../../model/messages';
-import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage, syntaxMessage } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
 import type { Check, Finding, Item, Section, StateDoc } from '../../model/model';
@@ -185,13 +185,12 @@ export function configFindings(doc: StateDoc): Finding[] {
         return finding(
           'config',
           'block',
-          t(
-            '.agents.yml does not parse as YAML (line {0}): {1}. The checkpoint cannot read session.ledger.',
-            i.line,
-            i.error,
-          ),
+          syntaxMessage(i.code, '.agents.yml', i.line, i.column),
           i.line,
-          t('Fix the YAML syntax (indentation, unclosed brackets or quotes) at that line.'),
+          t(
+            'Fix the YAML of .agents.yml at line {0}, then run `session-ledger check`; until then the checkpoint cannot read session.ledger.',
+            i.line,
+          ),
         );
       case 'not-mapping':
         return finding(

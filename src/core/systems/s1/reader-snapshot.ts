@@ -62,6 +62,9 @@ export interface SnapshotInfo {
   /** The parse error's text ('yaml-error', 'unreadable') and line ('yaml-error'; 'unreadable' when `refused` names one). */
   error: string | null;
   errorLine: number | null;
+  /** 'yaml-error': the parser's error code (what `syntaxMessage` says) and the column it names on `errorLine`. */
+  errorCode?: string;
+  errorColumn?: number;
   /** 'unreadable' because the block holds more than MAX_ALIASES aliases: how many. */
   aliases?: number;
   /** 'unreadable' because the block is not read (`YamlTree.refused`, or its data's): why (`refusalMessage`). */
@@ -186,6 +189,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
   let shape: SnapshotShape = 'mapping';
   let error: string | null = null;
   let errorLine: number | null = null;
+  let errorSyntax: { errorCode: string; errorColumn: number } | undefined;
   let aliases: number | undefined;
   let refused: YamlRefusalKind | undefined;
   let ts = '';
@@ -199,6 +203,12 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     shape = 'yaml-error';
     error = ydoc.error.message.split('\n')[0];
     errorLine = loc.yamlLine + ydoc.error.line - 1;
+    // The block's text may leave out what stands before it on its lines (a list item's indentation, a
+    // fence's): the column is the document line's, where that line ends with the block's line.
+    const docLine = outline.lines[errorLine - 1] ?? '';
+    const yamlLine = loc.yaml.split('\n')[ydoc.error.line - 1] ?? '';
+    const shift = docLine.endsWith(yamlLine) ? docLine.length - yamlLine.length : 0;
+    errorSyntax = { errorCode: ydoc.error.code, errorColumn: ydoc.error.column + shift };
   } else if (ydoc.refused) {
     shape = 'unreadable';
     refused = ydoc.refused.kind;
@@ -281,6 +291,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     shape,
     error,
     errorLine,
+    ...errorSyntax,
     ...(aliases !== undefined ? { aliases } : {}),
     ...(refused ? { refused } : {}),
     ts,

@@ -11,7 +11,7 @@ import { claudeHome } from '../../context/discovery';
 import { resumePrompt } from '../facts';
 import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './facts';
 import { said, t, type Msg } from '../../model/messages';
-import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage, syntaxMessage } from '../../markdown/yaml';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Check, Item, Section, StateDoc } from '../../model/model';
 import { S1_SIDECAR, type S1Extra } from './reader';
@@ -278,13 +278,19 @@ const CAPS = S1_SNAPSHOT;
 const CURATION = S1_CURATION;
 
 /** What is wrong with the snapshot block as read, each with its line, in the block's order. */
-export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: number }[] {
-  const out: { message: Msg; line: number }[] = [];
+export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: number; hint?: Msg }[] {
+  const out: { message: Msg; line: number; hint?: Msg }[] = [];
   const at = (message: Msg, line: number) => out.push({ message, line });
   switch (info.shape) {
-    case 'yaml-error':
-      at(t("state-snapshot v1: the block's YAML does not parse: {0}.", info.error ?? ''), info.errorLine ?? info.line);
+    case 'yaml-error': {
+      const line = info.errorLine ?? info.line;
+      out.push({
+        message: syntaxMessage(info.errorCode ?? '', 'state-snapshot v1', line, info.errorColumn ?? 1),
+        line,
+        hint: t('Fix the YAML of the state-snapshot v1 block at line {0}, then run `session-ledger check`.', line),
+      });
       return out;
+    }
     case 'empty':
       at(t('state-snapshot v1: the block is empty.'), info.line);
       return out;
@@ -385,7 +391,7 @@ function checkSnapshot(doc: StateDoc): Check[] {
           false,
           p.message,
           { path: doc.relPath, line: p.line },
-          t("Keep the block within the seed's caps; what does not fit stays in the prose."),
+          p.hint ?? t("Keep the block within the seed's caps; what does not fit stays in the prose."),
         ),
       ),
     ];
@@ -420,7 +426,7 @@ function checkSnapshot(doc: StateDoc): Check[] {
       false,
       p.message,
       { path: doc.relPath, line: p.line },
-      t("Keep the block within the seed's caps; what does not fit stays in the prose."),
+      p.hint ?? t("Keep the block within the seed's caps; what does not fit stays in the prose."),
     ),
   );
 }

@@ -235,10 +235,17 @@ export interface ManifestInfo {
   ledgerBudget?: { chars?: number; lines?: number };
   /**
    * The YAML does not parse: the parser's message (its first line; all of it when the parser threw)
-   * and the line it names, when it names one. `refused`: the document is not read (`YamlTree.refused`),
-   * why (`refusalMessage`).
+   * and the line it names, when it names one; for a syntax error its code and column (what
+   * `syntaxMessage` says). `refused`: the document is not read (`YamlTree.refused`), why (`refusalMessage`).
    */
-  error?: { message: string; line?: number; thrown?: boolean; refused?: YamlRefusalKind };
+  error?: {
+    message: string;
+    line?: number;
+    code?: string;
+    column?: number;
+    thrown?: boolean;
+    refused?: YamlRefusalKind;
+  };
 }
 
 /** Read `context-manifest.yaml`. Never throws; a YAML error is recorded in `info.error` with its line. */
@@ -258,6 +265,7 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
     info.error = {
       message: doc.error ? doc.error.message.split('\n')[0] : `not read: ${refused?.kind}`,
       ...(line ? { line } : {}),
+      ...(doc.error ? { code: doc.error.code, column: doc.error.column } : {}),
       ...(refused ? { refused: refused.kind } : {}),
     };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);

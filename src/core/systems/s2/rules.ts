@@ -13,7 +13,7 @@ import type { Check, Finding, StateDoc } from '../../model/model';
 import type { Analysis, Loaded } from '../../model/system';
 import { clip, extractPaths, isPlaceholder, withThousands } from '../../markdown/text';
 import { withParagraph } from '../../markdown/items';
-import { refusalMessage } from '../../markdown/yaml';
+import { refusalMessage, syntaxMessage } from '../../markdown/yaml';
 import type { Workspace } from '../../model/workspace';
 import {
   addFindings,
@@ -369,10 +369,12 @@ export function s2Findings(doc: StateDoc): Finding[] {
   const e = (doc.meta.manifest as ManifestInfo | undefined)?.error;
   if (e?.thrown) out.push(finding('manifest-yaml', 'warn', t('context-manifest.yaml does not parse: {0}', e.message)));
   else if (e) {
+    // A syntax error: what is wrong in the tool's words, at its line and column.
+    const syntax = !e.refused && e.code !== undefined && e.line !== undefined ? { ...e, line: e.line } : null;
     const msg = e.refused
       ? refusalMessage(e.refused, 'context-manifest.yaml')
-      : e.line
-        ? t('context-manifest.yaml does not parse (line {0}): {1}', e.line, e.message)
+      : syntax
+        ? syntaxMessage(syntax.code ?? '', 'context-manifest.yaml', syntax.line, syntax.column ?? 1)
         : t('context-manifest.yaml does not parse: {0}', e.message);
     out.push(
       finding(
@@ -380,7 +382,12 @@ export function s2Findings(doc: StateDoc): Finding[] {
         'warn',
         msg,
         e.line,
-        t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.'),
+        syntax
+          ? t(
+              'Fix the YAML of context-manifest.yaml at line {0}, then run `session-ledger check`; until then the checkpoint guesses the durable stores.',
+              syntax.line,
+            )
+          : t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.'),
       ),
     );
   }

@@ -205,7 +205,8 @@ export function parseProgress(_text: string, outline: MdOutline): ParsedContent 
 /**
  * A checkpoint file: YAML front matter (read with `yaml`) and the five-part summary. Front matter
  * that does not parse is recorded as `meta.frontMatterError` (the parser's first line and the
- * front matter's line; `aliases`, how many, when it holds more than are resolved; `refused`, why it
+ * front matter's line; for a syntax error, its code and the file's line and column it names, what
+ * `syntaxMessage` says; `aliases`, how many, when it holds more than are resolved; `refused`, why it
  * is not read: `YamlTree.refused`).
  */
 export function parseCheckpoint(_text: string, outline: MdOutline): ParsedContent {
@@ -218,7 +219,10 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
       if (why !== null)
         meta.frontMatterError = {
           message: why.split('\n')[0],
-          line: outline.frontMatter.line,
+          // The front matter's text starts on the line after its opening `---`.
+          ...(y.error
+            ? { line: outline.frontMatter.line + y.error.line, code: y.error.code, column: y.error.column }
+            : { line: outline.frontMatter.line }),
           ...(!y.error && y.data.aliases !== undefined ? { aliases: y.data.aliases } : {}),
           ...(refused ? { refused } : {}),
         };

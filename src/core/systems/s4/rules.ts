@@ -12,7 +12,7 @@
 import { companionPath, resumePrompt as promptFor } from '../facts';
 import { S4_FACTS } from './facts';
 import { finding, t, type Msg } from '../../model/messages';
-import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage, type YamlRefusalKind } from '../../markdown/yaml';
+import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage, syntaxMessage, type YamlRefusalKind } from '../../markdown/yaml';
 import { S4_CHECKPOINTS, S4_PROGRESS, type S4Extra } from './reader';
 import {
   NEXT_STEP_RE,
@@ -471,7 +471,8 @@ function pendingSection(
 /** A checkpoint whose YAML front matter does not parse (recorded by the reader) is a warning: the script rewrites it, nobody edits it by hand. */
 export function s4Findings(doc: StateDoc): Finding[] {
   const e = doc.meta.frontMatterError as
-    { message: string; line: number; aliases?: number; refused?: YamlRefusalKind } | undefined;
+    | { message: string; line: number; code?: string; column?: number; aliases?: number; refused?: YamlRefusalKind }
+    | undefined;
   return e
     ? [
         finding(
@@ -479,13 +480,15 @@ export function s4Findings(doc: StateDoc): Finding[] {
           'warn',
           e.refused
             ? refusalMessage(e.refused, doc.relPath)
-            : e.aliases !== undefined
-              ? t(
-                  "The checkpoint's YAML front matter has YAML aliases (`*name`) that repeat more than is read (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); it is not read.",
-                  MAX_ALIASES,
-                  MAX_ALIAS_TEXT,
-                )
-              : t("The checkpoint's YAML front matter does not parse: {0}", e.message),
+            : e.code !== undefined
+              ? syntaxMessage(e.code, doc.relPath, e.line, e.column ?? 1)
+              : e.aliases !== undefined
+                ? t(
+                    "The checkpoint's YAML front matter has YAML aliases (`*name`) that repeat more than is read (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); it is not read.",
+                    MAX_ALIASES,
+                    MAX_ALIAS_TEXT,
+                  )
+                : t("The checkpoint's YAML front matter does not parse: {0}", e.message),
           e.line,
           t('Let the checkpointing script rewrite it; never edit a checkpoint by hand.'),
         ),
