@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isVagueAction } from '../../src/core/markdown/text';
-import { REPO, workspace } from './helpers';
+import { isConcreteAction, isVagueAction } from '../../src/core/markdown/text';
+import { cli, CORPORA, corpusRows, layOutCorpus, REPO, workspace } from './helpers';
 import { assertNoRefusal, assertRefuses, goodWith, HOME, report, swap } from './probe-helpers';
 
 const VAGUE = [
@@ -89,4 +89,77 @@ test('the demo workspace (examples/demo-workspace): no system refuses its next a
   cpSync(path.join(REPO, 'examples', 'demo-workspace'), dir, { recursive: true });
   for (const system of ['S0', 'S1', 'S2', 'S3', 'S4'])
     assertNoRefusal(await report(dir, system), 'in the demo workspace');
+});
+
+/** Now ▶ lines whose only symbol-like word is a product, a platform or an abbreviation: nothing to open or run. */
+const PRODUCT_ONLY = [
+  'Wait on GitHub',
+  'Check with the iOS team',
+  'Test the release on macOS',
+  'Wait for the PostgreSQL upgrade',
+  'Port the exporter to TypeScript',
+  'Rewrite the widget in JavaScript',
+  'Move the backend to FastAPI',
+  'Ask the iPhone testers',
+  'Wait for YouTube to approve the app',
+  'Handle NaN in the totals',
+];
+
+test('S3: a product, a platform or an abbreviation that looks like a symbol does not make Now ▶ concrete', async () => {
+  for (const now of PRODUCT_ONLY) {
+    const s = await report(goodWith('S3', { [HOME.S3]: NEXT.S3.edit(now) }), 'S3');
+    const c = assertRefuses(s, 'next-action', now);
+    assert.match(c.message, /names no file, command, symbol or test/, now);
+  }
+});
+
+test('S3: a corpus STATE.md whose Now ▶ names only a product fails next-action and check exits 1', () => {
+  let seen = 0;
+  for (const corpus of CORPORA) {
+    for (const row of corpusRows(corpus.dir, ['F4']).filter((r) => r.path === 'docs/state/STATE.md')) {
+      const text = readFileSync(path.join(corpus.dir, row.savedAs), 'utf8');
+      if (!/\*\*Now ▶\*\* \S/.test(text)) continue;
+      seen++;
+      const dir = workspace();
+      layOutCorpus(corpus.dir, dir, [row]);
+      const file = path.join(dir, row.path);
+      // Its own Now ▶ ("run `begin`") names a command: the check passes as it is.
+      const next = (d: string) => {
+        const r = cli(['check', '--json', '--root', d]);
+        const s3 = (
+          JSON.parse(r.stdout) as { systems: Array<{ id: string; checks: Array<{ id: string; status: string }> }> }
+        ).systems.find((x) => x.id === 'S3');
+        return { code: r.code, status: s3?.checks.find((c) => c.id === 'next-action')?.status };
+      };
+      assert.equal(next(dir).status, 'pass', `${corpus.name} ${row.savedAs}`);
+      for (const now of ['Wait on GitHub', 'Check with the iOS team', 'Port the exporter to TypeScript']) {
+        writeFileSync(file, text.replace(/(\*\*Now ▶\*\* )[^\n]+/, `$1${now}`));
+        assert.deepEqual(next(dir), { code: 1, status: 'fail' }, `${corpus.name} ${row.savedAs}: ${now}`);
+      }
+    }
+  }
+  assert.ok(seen > 0, 'no corpus STATE.md with a Now ▶ line');
+});
+
+test('code named beside a product, or a code name shaped like one, keeps the next action concrete', () => {
+  for (const c of [
+    'fetchUser',
+    'UserService.create',
+    'parse_config',
+    'README.md',
+    'run `npm test`',
+    'fix `toJSON` for dates',
+    'fix toJSON for dates',
+    'call Convert.ToByte on the encoder output',
+    'wire RedisStore into the middleware',
+    'make AnalysisResultSet immutable',
+    'implement the G1 walk command (LowCmd via DDS)',
+    'add a --dry-run flag to the exporter',
+    'wire the SessionStart hook into settings.json',
+    'port `exportCsv()` to TypeScript',
+    'add the GitHub webhook handler in src/hooks/github.ts',
+    'wire queueReminder into the iOS build',
+  ])
+    assert.equal(isConcreteAction(c), true, c);
+  for (const v of PRODUCT_ONLY) assert.equal(isConcreteAction(v), false, v);
 });

@@ -324,18 +324,50 @@ function namesFileCommandOrTest(text: string): boolean {
 }
 
 /**
+ * Two-part PascalCase names of products, platforms and services that notes name as often as code:
+ * "Wait on GitHub" or "Port it to TypeScript" names nothing the reader can open or run.
+ */
+const PRODUCTS = new Set(
+  (
+    'GitHub GitLab BitBucket JavaScript TypeScript CoffeeScript PowerShell YouTube LinkedIn WordPress WooCommerce ' +
+    'PayPal DevOps DigitalOcean CloudFlare CloudFront CloudWatch CloudFormation DropBox OneDrive SharePoint ' +
+    'PowerPoint WhatsApp WeChat TikTok FaceTime MacBook AirPods PlayStation TestFlight PyCharm WebStorm PhpStorm ' +
+    'RubyMine GoLand DataGrip JetBrains NuGet CocoaPods RubyGems HomeBrew StackOverflow ElasticSearch OpenSearch ' +
+    'OpenShift OpenStack OpenTelemetry ClickHouse BigQuery DataDog PagerDuty SendGrid MailChimp HubSpot SalesForce ' +
+    'ServiceNow ZenDesk VirtualBox RedHat LibreOffice FireFox TensorFlow PyTorch NumPy SciPy JupyterLab LangChain ' +
+    'LlamaIndex HuggingFace DeepSeek DeepMind SageMaker EventBridge SoundCloud SnapChat YouTrack ClickUp'
+  ).split(' '),
+);
+
+/**
+ * Whether a camelCase or PascalCase word is a product, a platform or a proper name rather than code.
+ * camelCase needs two characters before its first capital (`queueReminder`, `toJSON`; `iOS`, `iPhone`,
+ * `eBay`, `jQuery` have one) and is not an operating system (`macOS`, `watchOS`, `tvOS`). A PascalCase
+ * word of two parts ending in capitals is a product or an abbreviation (`FastAPI`, `PostgreSQL`,
+ * `MongoDB`, `LaTeX`, `NaN`), and PRODUCTS lists the ones in words (`GitHub`, `TypeScript`).
+ */
+function isProductName(w: string): boolean {
+  if (/^[a-z]/.test(w)) return /^[a-z][A-Z]|^[a-z]+OS$/.test(w);
+  return PRODUCTS.has(w) || /^(?:[A-Z][a-z0-9]+){1,2}[A-Z]+$/.test(w);
+}
+
+/**
  * A next action concrete enough to start cold, tested positively: it names a file (a path), a
  * command (a code span, or a tool such as `npm`, `pytest`, `git`), a symbol (`fn()`, `camelCase`,
- * `PascalCase.member`, `snake_case`) or a test by its quoted name. "Keep going on the alerts"
- * names none of them: it is vague even though no stop-list word says so.
+ * `PascalCase.member`, `snake_case`, a `--flag`) or a test by its quoted name. "Keep going on the
+ * alerts" names none of them: it is vague even though no stop-list word says so. Nor does a product,
+ * a platform or a name that merely looks like a symbol (isProductName): "Wait on GitHub", "Check with
+ * the iOS team", "Test on macOS" say nothing the reader can open or run.
  */
 export function isConcreteAction(text: string): boolean {
   if (namesFileCommandOrTest(text)) return true;
   const t = plainText(text);
-  if (/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // camelCase
-  if (/\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/.test(t)) return true; // PascalCase
-  if (/\b[A-Za-z][A-Za-z0-9]+\.[a-z][A-Za-z0-9]+\b/.test(t)) return true; // Type.member
+  // camelCase, PascalCase
+  for (const m of t.matchAll(/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/g))
+    if (!isProductName(m[0])) return true;
+  if (/\b[A-Za-z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9]+\b/.test(t)) return true; // Type.member, Convert.ToByte
   if (/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.test(t)) return true; // snake_case, SCREAMING_CASE
+  if (/(?:^|[\s(])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?=$|[\s),.;:=])/.test(t)) return true; // --flag
   return false;
 }
 
