@@ -163,3 +163,20 @@ test('code named beside a product, or a code name shaped like one, keeps the nex
     assert.equal(isConcreteAction(c), true, c);
   for (const v of PRODUCT_ONLY) assert.equal(isConcreteAction(v), false, v);
 });
+
+test('a tool whose name is an everyday word names a command only where it reads as one', async () => {
+  // S3's Now ▶: "make sure", "just", "the node" run nothing.
+  for (const now of ['make sure the build passes', 'just wait for the review', 'ask Bob why the node is down']) {
+    const s = await report(goodWith('S3', { [HOME.S3]: NEXT.S3.edit(now) }), 'S3');
+    assertRefuses(s, 'next-action', now);
+  }
+  // An aside after a placeholder that uses such a word fills nothing in: S0's Now stays a placeholder (and
+  // with no Next to fall back on, the ledger has no next action).
+  for (const now of ['TBD (just waiting on Bob)', 'TODO (make sure Bob signs off)']) {
+    const edit = swap(/### Now\n[^\n]+\n\n### Next\n[^\n]+/, `### Now\n- ${now}`);
+    const s = await report(goodWith('S0', { [HOME.S0]: edit }), 'S0');
+    assertRefuses(s, 'next-action', now);
+  }
+  for (const c of ['run make test', '$ make -j4 check', 'bundle exec rspec', 'node --test out/', 'run just lint'])
+    assert.equal(isConcreteAction(c), true, c);
+});
