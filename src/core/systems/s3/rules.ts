@@ -131,7 +131,7 @@ function nowAction(home: StateDoc, nowField: S3Field | undefined): Check {
     t('Now ▶ names no file, command, symbol or test: "{0}".', clip(nowField.value)),
     { path: home.relPath, line: nowField.line },
     t(
-      'Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below".',
+      'Write the single exact next action, concrete enough to start cold: not "continue work" but "wire the Stop hook into settings.json per the plan in the log entry below". A symbol or a command counts in backticks (`UserID`, `npm test`); a product or a team named alone does not.',
     ),
   );
 }
