@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeAtomic, WriteRefused } from '../../src/core/files/atomic';
 import { sha256 } from '../../src/core/files/fsread';
@@ -30,15 +30,14 @@ async function refusedWith(p: Promise<unknown>, dir: string): Promise<string> {
   return err.message;
 }
 
-test('hooks install: the settings changed while the preview was open: the refusal names .claude/settings.json', async () => {
+test('hooks install: the settings changed while the preview was open: the refusal names .claude/settings.json, and nothing is written (no hook script either)', async () => {
   const dir = workspace({ '.claude/settings.json': '{"model": "opus"}\n' });
-  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
+  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true });
   writeFileSync(path.join(dir, '.claude/settings.json'), '{"model": "sonnet"}\n');
-  assert.equal(
-    await refusedWith(applyHooksPlan(plan), dir),
-    '.claude/settings.json changed since it was read; nothing was written. Re-read it and try again.',
-  );
+  const said = await refusedWith(applyHooksPlan(plan), dir);
+  assert.deepEqual(readdirSync(path.join(dir, '.claude')), ['settings.json'], 'no script, record or folder written');
   assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), '{"model": "sonnet"}\n');
+  assert.equal(said, '.claude/settings.json changed since it was read; nothing was written. Run it again.');
 });
 
 test('hooks uninstall: the hook script edited after the plan: the refusal names .claude/hooks/session-ledger.cjs', async () => {

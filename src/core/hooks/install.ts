@@ -1217,15 +1217,18 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
   // Checked again now, under the lock: a link planted since the plan (while the preview was shown)
   // is refused before anything is written or removed (a removal would not go through writeAtomic).
   await writesInside(plan);
+  const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   // Every file the plan rewrites is still as it read it, before the first write: the record (another
-  // client's install or uninstall ran meanwhile) and .gitignore; the settings and scripts are checked below.
+  // client's install or uninstall ran meanwhile), the settings (edited while the preview was open: the
+  // scripts are not written first and then refused) and .gitignore; the scripts are checked below.
+  const settingsRel = relOf(plan, plan.settingsPath);
   for (const [file, rel, hash] of [
     [path.join(plan.root, INSTALL_RECORD_REL), INSTALL_RECORD_REL, plan.recordHash],
+    ...(settingsChanged ? [[plan.settingsPath, settingsRel, plan.beforeHash] as const] : []),
     ...(plan.gitignore ? [[plan.gitignore.path, '.gitignore', plan.gitignore.beforeHash] as const] : []),
   ] as const)
     if (hash !== undefined && (await currentHash(file, rel)) !== hash)
       throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
-  const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
   // A script the plan replaces (install) or removes (uninstall: the hook script, Claude Code's or
   // Codex's, and the status line's) must still be as the plan read it, or nothing at all is written or
   // removed: an edit made since (while the extension's preview was open) is someone's work. The plan
