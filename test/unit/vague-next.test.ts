@@ -159,6 +159,9 @@ test('code named beside a product, or a code name shaped like one, keeps the nex
     'port `exportCsv()` to TypeScript',
     'add the GitHub webhook handler in src/hooks/github.ts',
     'wire queueReminder into the iOS build',
+    'pass UserID through to the audit log',
+    'read BaseURL from the environment',
+    'return an OrderDTO from the handler',
   ])
     assert.equal(isConcreteAction(c), true, c);
   for (const v of PRODUCT_ONLY) assert.equal(isConcreteAction(v), false, v);

@@ -340,7 +340,7 @@ const PRODUCTS = new Set(
     'RubyMine GoLand DataGrip JetBrains NuGet CocoaPods RubyGems HomeBrew StackOverflow ElasticSearch OpenSearch ' +
     'OpenShift OpenStack OpenTelemetry ClickHouse BigQuery DataDog PagerDuty SendGrid MailChimp HubSpot SalesForce ' +
     'ServiceNow ZenDesk VirtualBox RedHat LibreOffice FireFox TensorFlow PyTorch NumPy SciPy JupyterLab LangChain ' +
-    'LlamaIndex HuggingFace DeepSeek DeepMind SageMaker EventBridge SoundCloud SnapChat YouTrack ClickUp'
+    'LlamaIndex HuggingFace DeepSeek DeepMind SageMaker EventBridge SoundCloud SnapChat YouTrack ClickUp MinIO SwiftUI'
   ).split(' '),
 );
 
@@ -349,12 +349,33 @@ const PRODUCTS = new Set(
  * camelCase needs two characters before its first capital (`queueReminder`, `toJSON`; `iOS`, `iPhone`,
  * `eBay`, `jQuery` have one) and is not an operating system (`macOS`, `watchOS`, `tvOS`). A PascalCase
  * word of two parts ending in capitals is a product or an abbreviation (`FastAPI`, `PostgreSQL`,
- * `MongoDB`, `LaTeX`, `NaN`), and PRODUCTS lists the ones in words (`GitHub`, `TypeScript`).
+ * `MongoDB`, `LaTeX`, `NaN`) unless those capitals end code names (CODE_TAILS: `UserID`, `BaseURL`),
+ * and PRODUCTS lists the ones in words (`GitHub`, `TypeScript`).
  */
 function isProductName(w: string): boolean {
   if (/^[a-z]/.test(w)) return /^[a-z][A-Z]|^[a-z]+OS$/.test(w);
-  return PRODUCTS.has(w) || /^(?:[A-Z][a-z0-9]+){1,2}[A-Z]+$/.test(w);
+  if (PRODUCTS.has(w)) return true;
+  const tail = /^(?:[A-Z][a-z0-9]+){1,2}([A-Z]+)$/.exec(w)?.[1];
+  return tail !== undefined && !CODE_TAILS.has(tail);
 }
+
+/** The capitals that end a code name far more often than a product's (`UserID`, `BaseURL`, `OrderDTO`, `ParseJSON`). */
+const CODE_TAILS = new Set([
+  'ID',
+  'IDS',
+  'URL',
+  'URLS',
+  'URI',
+  'UUID',
+  'DTO',
+  'DAO',
+  'JSON',
+  'XML',
+  'HTML',
+  'CSV',
+  'UI',
+  'IO',
+]);
 
 /**
  * A next action concrete enough to start cold, tested positively: it names a file (a path), a
