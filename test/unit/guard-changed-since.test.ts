@@ -20,7 +20,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel } from '../../src/core/checkpoint/marker';
@@ -28,7 +28,7 @@ import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
 import { SYSTEMS } from '../../src/core/systems';
 import { guardSentence } from '../../src/extension/pure/status-text';
-import { cli, filesUnder, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
+import { cli, filesUnder, fixtureCopy, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
 import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 
@@ -1409,4 +1409,50 @@ test("S2's plan deleted after the checkpoint stops /compact whether the PLAN poi
       assert.match(said, /docs\/plan\.md is gone/, `${how}, ${via}`);
     }
   }
+});
+
+test("S2's plan the checkpoint vouched for, replaced since by a folder or a pipe, or emptied: /compact is stopped (as for a plan deleted), and check says the plan cannot be read or is empty", async () => {
+  const cases: Array<[string, (file: string) => void, RegExp, RegExp]> = [
+    ['a folder', (f) => mkdirSync(f), /FAIL readable +Cannot read the document: a directory/, /fails S2 readable/],
+    [
+      'a pipe',
+      (f) => execFileSync('mkfifo', [f]),
+      /FAIL readable +Cannot read the document: not a regular file/,
+      /fails S2 readable/,
+    ],
+    [
+      'emptied',
+      (f) => writeFileSync(f, ''),
+      /skip plan-size +The plan file docs\/plan\.md is empty/,
+      /docs\/plan\.md is gone, empty/,
+    ],
+  ];
+  for (const [how, after, said, logged] of cases) {
+    const dir = demoCheckpointed((d) => {
+      writeFileSync(path.join(d, 'docs/plan.md'), '# Plan\n\n- [ ] step one\n');
+      appendFileSync(path.join(d, '.claude/session-ledger.md'), '- Plan: `docs/plan.md`\n');
+    });
+    for (const [via, code, why] of await answers(dir)) assert.equal(code, 0, `${how}, untouched, ${via}: ${why}`);
+    const file = path.join(dir, 'docs/plan.md');
+    rmSync(file);
+    after(file);
+    assert.match(cli(['check', '--root', dir]).stdout, said, how);
+    for (const [via, code, why] of await answers(dir)) assert.equal(code, 2, `${how}, ${via}: ${why}`);
+    const last = readFileSync(path.join(dir, '.claude/log/session-ledger-hook.log'), 'utf8').trim().split('\n').pop();
+    assert.match(last ?? '', logged, how);
+  }
+});
+
+test('a PLAN pointer that leads out of the workspace to a pipe fails S2 readable, as one to a regular file there does', () => {
+  const outside = workspace({});
+  const fifo = path.join(outside, 'plan.md');
+  execFileSync('mkfifo', [fifo]);
+  // No checkpoint first: it refuses a plan that cannot be read before any marker is written.
+  const dir = fixtureCopy('s2/good');
+  const ledger = path.join(dir, '.claude/session-ledger.md');
+  writeFileSync(ledger, readFileSync(ledger, 'utf8').replace('- Plan: docs/plan.md', `- Plan: \`${fifo}\``));
+  assert.match(
+    cli(['check', '--root', dir]).stdout,
+    /FAIL readable +Cannot read the document: .*leads outside the workspace folder/,
+  );
 });

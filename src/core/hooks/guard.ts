@@ -413,6 +413,9 @@ function switchedOffHomes(report: WorkspaceReport | null, vouched: ReadonlySet<s
   return off;
 }
 
+/** The SHA-256 of no bytes: a file the checkpoint vouched for while it was already empty. */
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 /** A system's homes: its default one and the alternatives its facts name. */
 const homesOf = (f: (typeof ALL_FACTS)[number]): string[] => [f.home, ...f.homeAlternatives];
 
@@ -464,7 +467,8 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
     if (
       !st ||
       (st.isSymbolicLink() && realpathOrNullSync(abs) === null) ||
-      (homes.has(rel) && st.isFile() && st.size === 0) ||
+      // Emptied since: a home, or any file the checkpoint vouched for with bytes in it (S2's plan, a memory store).
+      (st.isFile() && st.size === 0 && (homes.has(rel) || hash.toLowerCase() !== EMPTY_SHA256)) ||
       (orphanHomes.has(rel) && st.isFile() && !read.has(rel) && readHash(abs) !== hash.toLowerCase())
     )
       out.push(rel);

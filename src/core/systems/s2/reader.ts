@@ -136,7 +136,9 @@ export const S2: SystemReader<S2Extra> = {
       pointer = null;
     }
     let plan: StateDoc | null = null;
-    const planThere = !!pointer && (await ws.kind(pointer)) === 'file';
+    // Anything at the pointer is the plan: a folder, a pipe or a file that cannot be read there is a plan
+    // that cannot be read (S2's readable), not one that is missing (a stale path, a warning).
+    const planThere = !!pointer && (await ws.kind(pointer)) !== 'missing';
     if (pointer && planThere && allRules(ws.options)) {
       plan = await ws.loadDoc(pointer, 'S2', 'plan', parsePlan);
       docs.push(plan);

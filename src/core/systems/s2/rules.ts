@@ -122,6 +122,10 @@ function nextOneLine(home: StateDoc): Check {
 
 function planSize(plan: StateDoc | null, pointer: string | null): Check {
   if (!pointer) return mk('S2', 'plan-size', 'warn', 'skip', t('No plan file named under PLAN: nothing to size.'));
+  if (plan && plan.text === '' && !plan.findings.some((f) => f.id === 'readable'))
+    return mk('S2', 'plan-size', 'warn', 'skip', t('The plan file {0} is empty: nothing to size.', pointer), {
+      path: pointer,
+    });
   if (!plan || !plan.text)
     return mk('S2', 'plan-size', 'warn', 'skip', t('The plan file {0} cannot be read.', pointer), { path: pointer });
   const sp = plan.meta.spine as PlanSpine | undefined;
