@@ -1456,3 +1456,25 @@ test('a PLAN pointer that leads out of the workspace to a pipe fails S2 readable
     /FAIL readable +Cannot read the document: .*leads outside the workspace folder/,
   );
 });
+
+test("a memory store of S1's or S2's project state the checkpoint vouched for, replaced since by a folder or a pipe, stops /compact, and check fails its readable (it took the next place, or none)", async () => {
+  const cases: Array<[string, 'a folder' | 'a pipe']> = [
+    ['memory/MEMORY.md', 'a folder'],
+    ['tasks/lessons.md', 'a pipe'],
+    ['.claude/project-state.md', 'a folder'],
+    ['memory/context-log.md', 'a pipe'],
+  ];
+  for (const [rel, how] of cases) {
+    const dir = demoCheckpointed();
+    const file = path.join(dir, rel);
+    rmSync(file);
+    if (how === 'a folder') mkdirSync(file);
+    else execFileSync('mkfifo', [file]);
+    assert.match(
+      cli(['check', '--root', dir]).stdout,
+      new RegExp(`FAIL readable .*\\(${rel.replace(/\./g, '\\.')}\\)`),
+      `${rel}, ${how}`,
+    );
+    for (const [via, code, why] of await answers(dir)) assert.equal(code, 2, `${rel}, ${how}, ${via}: ${why}`);
+  }
+});

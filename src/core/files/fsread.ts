@@ -387,6 +387,11 @@ export function isDir(path: string): boolean {
 
 export type PathKind = 'file' | 'directory' | 'other' | 'missing' | 'error';
 
+/** Something stands at the path, links followed (a file, a folder, a pipe), not a link that resolves to nothing or nothing. */
+export function standsThere(kind: PathKind): boolean {
+  return kind === 'file' || kind === 'directory' || kind === 'other';
+}
+
 /** What stands at a path (following links). Never throws. Synchronous inside, as `readTextFile` is. */
 export async function pathKind(path: string): Promise<PathKind> {
   try {

@@ -13,6 +13,7 @@ import type { Loaded, SystemReader } from '../../model/system';
 import { allRules, type ParsedContent, type Workspace } from '../../model/workspace';
 import { parseContextLog, parseLessons, parseMemory } from './reader-memory';
 import { readSnapshot } from './reader-snapshot';
+import { standsThere } from '../../files/fsread';
 
 const dirOf = (rel: string): string => (rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '');
 const nameOf = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1);
@@ -154,8 +155,13 @@ export function parseHandoff(_text: string, outline: MdOutline): ParsedContent {
 // ---------------------------------------------------------------------------------------------
 // The module
 
+/**
+ * The first of `rels` where something stands: a folder or a pipe at a memory store's path is that store,
+ * one that cannot be read (S1's readable says so), not a reason to take the next place or none.
+ */
 async function firstExisting(ws: Workspace, rels: readonly string[]): Promise<string | null> {
-  for (const r of rels) if ((await ws.kind(r)) === 'file') return r;
+  // A link that resolves to nothing (dangling, a loop) is no store: the guard takes a vouched one as gone.
+  for (const r of rels) if (standsThere(await ws.kind(r))) return r;
   return null;
 }
 

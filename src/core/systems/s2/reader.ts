@@ -11,6 +11,7 @@
  */
 import * as path from 'node:path';
 import { insideRel } from '../../files/atomic';
+import { standsThere } from '../../files/fsread';
 import { companionPath, systemOfPath } from '../facts';
 import { S2_FACTS } from './facts';
 import type { Section, StateDoc } from '../../model/model';
@@ -112,7 +113,9 @@ export const S2: SystemReader<S2Extra> = {
     if (manifest) docs.push(manifest);
     let projectState: StateDoc | null = null;
     // The project state is read by the rules alone: the hooks' skeleton check and resume take the ledger.
-    if (psRel && allRules(ws.options) && (await ws.kind(psRel)) === 'file') {
+    // Anything standing at its path is it: a folder or a pipe there is a project state that cannot be read.
+    const psThere = !!psRel && standsThere(await ws.kind(psRel));
+    if (psRel && allRules(ws.options) && psThere) {
       projectState = await ws.loadDoc(psRel, 'S2', 'projectState', parseProjectState);
       docs.push(projectState);
     }
@@ -137,8 +140,9 @@ export const S2: SystemReader<S2Extra> = {
     }
     let plan: StateDoc | null = null;
     // Anything at the pointer is the plan: a folder, a pipe or a file that cannot be read there is a plan
-    // that cannot be read (S2's readable), not one that is missing (a stale path, a warning).
-    const planThere = !!pointer && (await ws.kind(pointer)) !== 'missing';
+    // that cannot be read (S2's readable), not one that is missing (a stale path, a warning); a link that
+    // resolves to nothing (dangling, a loop) is missing, and the guard takes a vouched one as gone.
+    const planThere = !!pointer && standsThere(await ws.kind(pointer));
     if (pointer && planThere && allRules(ws.options)) {
       plan = await ws.loadDoc(pointer, 'S2', 'plan', parsePlan);
       docs.push(plan);
@@ -149,7 +153,7 @@ export const S2: SystemReader<S2Extra> = {
     // rules read the first and refuse the second (S2's readable), so either one changed or come since is checked.
     const more = allRules(ws.options)
       ? []
-      : [...(psRel && (await ws.kind(psRel)) === 'file' ? [psRel] : []), ...(pointer && planThere ? [pointer] : [])];
+      : [...(psRel && psThere ? [psRel] : []), ...(pointer && planThere ? [pointer] : [])];
     return {
       home,
       homeRel,
