@@ -73,6 +73,13 @@ export function jaT(m: string, ...args: Array<string | number | boolean>): strin
 }
 let jaBundle: Record<string, string> | undefined;
 
+/** vscode.l10n.t with the extension's Korean bundle; a string the bundle lacks stays English, so a test sees it. */
+export function koT(m: string, ...args: Array<string | number | boolean>): string {
+  koBundle ??= JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.ko.json'), 'utf8')) as Record<string, string>;
+  return format(koBundle[m] ?? m, args.map(String));
+}
+let koBundle: Record<string, string> | undefined;
+
 /** mulberry32: a tiny, good-enough seeded PRNG (the same inputs on every run). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

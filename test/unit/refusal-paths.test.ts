@@ -115,7 +115,7 @@ test('enable-ledger: .agents.yml changed after the preview: the refusal names .a
   writeFileSync(path.join(dir, '.agents.yml'), 'session:\n  ledger: false\nother: 1\n');
   assert.equal(
     await refusedWith(applyEnableLedger(dir, p.plan), dir),
-    '.agents.yml changed since it was read; nothing was written. Re-read it and try again.',
+    '.agents.yml changed since it was read; nothing was written. Run it again.',
   );
 });
 
@@ -128,7 +128,7 @@ test('attest: the handoff changed while it was attested, or the sidecar since th
   writeFileSync(path.join(dir, 'memory/session-handoff-LATEST.md'), `${HANDOFF}2. and one more\n`);
   assert.equal(
     await refusedWith(applyAttest(plan), dir),
-    'memory/session-handoff-LATEST.md changed while it was being attested; nothing was written. Run attest again.',
+    'memory/session-handoff-LATEST.md changed while it was being attested; nothing was written. Run it again.',
   );
   const again = await planAttest(dir);
   assert.ok(again);
@@ -160,7 +160,7 @@ test('rotate-log: STATE.md changed, or hard-linked elsewhere, between the read a
       applyRotateLog(dir, plan.hash, { beforeStateRename: () => writeFileSync(file, `${STATE}- the agent\n`) }),
       dir,
     ),
-    'docs/state/STATE.md changed since it was read; nothing was written. Re-read it and try again.',
+    'docs/state/STATE.md changed since it was read; nothing was written. Run it again.',
   );
   writeFileSync(file, STATE);
   const elsewhere = workspace({}, 'sl-elsewhere-');
@@ -195,5 +195,5 @@ test('a file created by a second writer before the rename (a starter, a preview)
     writeAtomic(other, 'v2', { expectHash: sha256(Buffer.from('v1')), beforeRename: () => writeFileSync(other, 'x') }),
   );
   assert.ok(err instanceof WriteRefused);
-  assert.equal(err.message, `${other} changed since it was read; nothing was written. Re-read it and try again.`);
+  assert.equal(err.message, `${other} changed since it was read; nothing was written. Run it again.`);
 });

@@ -9,17 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { format } from '../../src/core/model/messages';
 import { parseAgentsYml } from '../../src/core/systems/s0/reader';
 import { planEnableLedger } from '../../src/core/systems/s0/enable';
-import { fixtureCopy, jaT, oneCheck, REPO, systemIn, workspace, write } from './helpers';
-
-/** vscode.l10n.t with the Korean bundle; a string the bundle lacks stays English, so a test sees it. */
-function koT(m: string, ...args: Array<string | number>): string {
-  koBundle ??= JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.ko.json'), 'utf8')) as Record<string, string>;
-  return format(koBundle[m] ?? m, args.map(String));
-}
-let koBundle: Record<string, string> | undefined;
+import { fixtureCopy, jaT, koT, oneCheck, systemIn, workspace, write } from './helpers';
 
 const AT = (where: string, line: number, column: number) =>
   `The YAML of ${where} does not parse at line ${line}, column ${column}: `;

@@ -304,11 +304,9 @@ async function verify(file: string, expectHash: string | null | undefined, shown
   if (expectHash === null && now !== null)
     throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists', rel);
   if (expectHash !== null && now !== expectHash.toLowerCase()) {
-    throw new WriteRefused(
-      `${shown} changed since it was read; nothing was written. Re-read it and try again.`,
-      'changed',
-      rel,
-    );
+    // The command line prints this English: its next step is the command run again, as every write
+    // action's own refusals say (the extension words its own next step from the reason).
+    throw new WriteRefused(`${shown} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
   }
 }
 

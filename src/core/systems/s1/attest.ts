@@ -100,7 +100,7 @@ export async function applyAttest(plan: AttestPlan): Promise<AttestPlan> {
         if (now !== plan.hash) {
           const rel = rootRel(plan.root, plan.handoff);
           throw new WriteRefused(
-            `${rel} changed while it was being attested; nothing was written. Run attest again.`,
+            `${rel} changed while it was being attested; nothing was written. Run it again.`,
             'changed',
             rel,
           );
