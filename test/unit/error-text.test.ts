@@ -112,7 +112,7 @@ test("guard hooks that cannot be planned: the reason in Japanese from the plan's
   };
   assert.equal(
     await planFor('{ "a": 1,, }'),
-    `${settings} は有効な JSON ではありません（1 行 10 列）。先に手で直してください。何も変更していません。`,
+    `${settings} は有効な JSON ではありません（1 行 10 列）: ダブルクォートで囲んだキーがあるべき所です（多くは余分なカンマか、引用符のないキー）。先に手で直してください。何も変更していません。`,
   );
   assert.equal(
     await planFor('[1]'),

@@ -318,7 +318,7 @@ test('settings that do not parse, or a hooks value of the wrong type, are refuse
     const dir = workspace({ '.claude/settings.json': bad });
     const r = run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
     assert.equal(r.code, 1, bad);
-    assert.match(r.stderr, /fix it by hand first/);
+    assert.match(r.stderr, /fix it by hand first/i);
     assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), bad);
     assert.equal(existsSync(path.join(dir, SCRIPT_REL)), false);
   }

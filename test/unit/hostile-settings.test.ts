@@ -50,7 +50,7 @@ test('a malformed settings.json: the error names its line and column', async () 
   const dir = workspace({ '.claude/settings.json': '{\n  "model": "opus",\n  "hooks": {\n    "Stop": [,]\n  }\n}\n' });
   const r = await install(dir);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /settings\.json:4:14: ValueExpected/);
+  assert.match(r.stderr, /settings\.json is not valid JSON at line 4, column 14: a value is expected there/);
 });
 
 test('uninstall after an install with --local says where the hooks are', async () => {

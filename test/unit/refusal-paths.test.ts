@@ -67,7 +67,7 @@ test('hooks uninstall: settings it would remove (install created them) changed a
 
 test('hooks install and uninstall: settings it cannot edit are named relative to the workspace, in the plan and the dry run', async () => {
   const cases: Array<[string, string]> = [
-    ['{"a": 1,', '.claude/settings.json:1:9: '],
+    ['{"a": 1,', '.claude/settings.json is not valid JSON at line 1, column 9: '],
     ['[1]', '.claude/settings.json is not a JSON object'],
     ['{"a": 1, "a": 2}', '.claude/settings.json has the key "a" twice'],
     ['{"hooks": 1}', '"hooks" in .claude/settings.json is not an object'],

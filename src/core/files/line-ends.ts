@@ -50,3 +50,14 @@ export function withLineEndsOf(before: string, after: string): string {
     .join('\n');
   return appended ? text + eol : text;
 }
+
+/**
+ * `offset` (where a parser places an error) kept on a line the text has: a parser that reaches the end of
+ * the text while something is still open (a quote, a bracket) places its error past the final line break,
+ * on a line no editor numbers; that error is placed at the end of the last line instead, after its last
+ * character. Any other offset is returned as it is.
+ */
+export function onALine(text: string, offset: number): number {
+  if (offset < text.length || !text.endsWith('\n')) return offset;
+  return text.length - (text.endsWith('\r\n') ? 2 : 1);
+}

@@ -24,7 +24,7 @@
 import { accessSync, constants as fsConstants, existsSync, promises as fs, readdirSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { shellQuote } from '../files/shell';
-import { getNodeValue, printParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
+import { getNodeValue, printParseErrorCode, type Node as JsonNode, type ParseErrorCode } from 'jsonc-parser';
 import { currentHash, refuseOwnFileLink, rootRel, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
 import { lockRefusal, withWriteLock } from '../files/lock';
 import {
@@ -39,7 +39,8 @@ import {
   STATUSLINE_SCRIPT_REL,
 } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
-import { dominantEol } from '../files/line-ends';
+import { dominantEol, onALine } from '../files/line-ends';
+import { t, type Msg } from '../model/messages';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 import { storedBlobId } from '../git/git';
 import { gitTracks } from '../git/tracked';
@@ -444,7 +445,8 @@ function runsRelay(text: string): boolean {
 /** Why a hooks plan cannot be carried out: each kind about the plan's settings file unless it names another. */
 export type HooksProblem =
   | { kind: 'unreadable' | 'too-large' | 'too-deep' | 'not-object' | 'no-bundle' }
-  | { kind: 'not-json'; line: number; column: number }
+  /** `what`: what is wrong there, in words (`jsonSyntaxWords`). */
+  | { kind: 'not-json'; line: number; column: number; what: Msg }
   | { kind: 'duplicate-key' | 'key-not-object' | 'key-not-array'; key: string }
   /** No hooks of ours in this settings file; they are in `other` (workspace-relative). */
   | { kind: 'elsewhere'; other: string }
@@ -465,8 +467,9 @@ interface Loaded {
   problem?: HooksProblem;
 }
 
-/** 1-based line and column of a character offset. */
-function lineCol(text: string, offset: number): { line: number; column: number } {
+/** 1-based line and column of a character offset (one past the text's final line break: its last line's end). */
+function lineCol(text: string, at: number): { line: number; column: number } {
+  const offset = onALine(text, at);
   let line = 1;
   let last = -1;
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
@@ -474,6 +477,65 @@ function lineCol(text: string, offset: number): { line: number; column: number }
     last = i;
   }
   return { line, column: offset - last };
+}
+
+/**
+ * A settings file that does not parse as JSON: where, what is wrong there and what to do, in the words the
+ * extension says it in (`hooksProblemText`); `what` is `jsonSyntaxWords`.
+ */
+function notJsonMessage(shown: string, line: number, column: number, what: Msg): Msg {
+  return t(
+    '{0} is not valid JSON at line {1}, column {2}: {3}. Fix it by hand first; nothing was changed.',
+    shown,
+    line,
+    column,
+    what,
+  );
+}
+
+/**
+ * What is wrong where a JSON file stops parsing, in words, told from the parser's error code (its code
+ * name is never shown). The codes a JSON-with-comments reading can give; any other gets the general words.
+ */
+function jsonSyntaxWords(code: ParseErrorCode): Msg {
+  switch (printParseErrorCode(code)) {
+    case 'InvalidSymbol':
+      return t(
+        'something stands there that JSON does not know: keys and text go in double quotes, and its only words are true, false and null',
+      );
+    case 'InvalidNumberFormat':
+      return t('a number there is not written as JSON writes numbers');
+    case 'PropertyNameExpected':
+      return t('a key in double quotes is expected there (often a comma too many, or a key without its quotes)');
+    case 'ValueExpected':
+      return t('a value is expected there: text in double quotes, a number, true, false, null, an object or a list');
+    case 'ColonExpected':
+      return t('the `:` between a key and its value is missing');
+    case 'CommaExpected':
+      return t('a `,` between two entries is missing');
+    case 'CloseBraceExpected':
+      return t('a `}` is missing: an object opened with `{` is not closed');
+    case 'CloseBracketExpected':
+      return t('a `]` is missing: a list opened with `[` is not closed');
+    case 'EndOfFileExpected':
+      return t("something follows the end of the file's content: one `}` or `]` too many, or a second value");
+    case 'InvalidCommentToken':
+      return t('a comment there is not written as one: `// …` to the end of the line, or `/* … */`');
+    case 'UnexpectedEndOfComment':
+      return t('a `/*` comment is not closed with `*/`');
+    case 'UnexpectedEndOfString':
+      return t('text in double quotes is not closed on its line');
+    case 'UnexpectedEndOfNumber':
+      return t('a number ends too early: a digit is missing after its `.` or `e`');
+    case 'InvalidUnicode':
+      return t('a `\\u` escape is not followed by four hexadecimal digits');
+    case 'InvalidEscapeCharacter':
+      return t('text in double quotes holds a backslash escape JSON does not know; write `\\\\` for a backslash');
+    case 'InvalidCharacter':
+      return t('text in double quotes holds a control character, such as a tab; write it as an escape (`\\t`)');
+    default:
+      return t('the text there is not valid JSON');
+  }
 }
 
 /** Keys given twice in one object (the client reads the last, an edit would change the first). */
@@ -540,11 +602,12 @@ function settingsOf(
   const { root, errors } = parse(text);
   if (errors.length) {
     const at = lineCol(text, errors[0].offset);
+    const what = jsonSyntaxWords(errors[0].error);
     return {
       ...base,
       value: {},
-      error: `${shown}:${at.line}:${at.column}: ${printParseErrorCode(errors[0].error)}: not valid JSON: fix it by hand first (nothing was changed).`,
-      problem: { kind: 'not-json', ...at },
+      error: notJsonMessage(shown, at.line, at.column, what).text,
+      problem: { kind: 'not-json', ...at, what },
     };
   }
   if (!root || root.type !== 'object')

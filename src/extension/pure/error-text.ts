@@ -8,6 +8,7 @@
  */
 import { WriteRefused } from '../../core/files/atomic';
 import type { HooksProblem } from '../../core/hooks/install';
+import { render } from '../../core/model/messages';
 import type { T } from './tree-text';
 
 export function errorText(t: T, err: unknown): string {
@@ -98,10 +99,11 @@ export function hooksProblemText(t: T, rel: string, problem: HooksProblem | unde
       return t('{0} is too large to edit safely; nothing was changed.', rel);
     case 'not-json':
       return t(
-        '{0} is not valid JSON (line {1}, column {2}): fix it by hand first; nothing was changed.',
+        '{0} is not valid JSON at line {1}, column {2}: {3}. Fix it by hand first; nothing was changed.',
         rel,
         problem.line,
         problem.column,
+        render(problem.what, t),
       );
     case 'too-deep':
       return t('{0} is nested too deeply to edit safely: fix it by hand first; nothing was changed.', rel);
