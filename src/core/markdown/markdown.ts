@@ -55,6 +55,11 @@ export interface MdBlock {
   quoted: boolean;
   /** Code fence info string (e.g. `yaml`). */
   info?: string;
+  /**
+   * A code block between fence lines (its text starts on the line after `line`), not one indented by four
+   * spaces (its text starts on `line`), wherever it stands: in a blockquote or a list item too.
+   */
+  fenced?: boolean;
   /** List item marker was an ordered number. */
   ordered?: boolean;
   /** Task-list checkbox: `[x]` → true, `[ ]` → false. */
@@ -281,6 +286,7 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
           depth: 0,
           quoted: quoteDepth > 0,
           info: t.info?.trim() ?? '',
+          fenced: t.type === 'fence',
         });
         break;
       case 'html_block':

@@ -99,6 +99,25 @@ function isFenceLine(s: string | undefined): boolean {
   return s !== undefined && /^\s{0,3}(?:`{3,}|~{3,})/.test(s);
 }
 
+/** A blockquote marker (`>`, up to three spaces before it, one after it) where `lastIndex` stands. */
+const QUOTE_MARK = /[ ]{0,3}> ?/y;
+
+/** `line` without up to `depth` blockquote markers at its start (one pass over them). */
+function unquoted(line: string, depth: number): string {
+  let at = 0;
+  QUOTE_MARK.lastIndex = 0;
+  for (let d = 0; d < depth && QUOTE_MARK.test(line); d++) at = QUOTE_MARK.lastIndex;
+  return at ? line.slice(at) : line;
+}
+
+/** How many blockquote markers start the marker's line (`> <!--`: 1, `> > <!--`: 2, `> - <!--`: 1). */
+function quoteDepth(line: string): number {
+  let depth = 0;
+  QUOTE_MARK.lastIndex = 0;
+  while (QUOTE_MARK.test(line)) depth++;
+  return depth;
+}
+
 function locate(outline: MdOutline): Located | null {
   const { blocks, lines } = outline;
   for (let i = 0; i < blocks.length; i++) {
@@ -106,10 +125,12 @@ function locate(outline: MdOutline): Located | null {
     if (b.kind === 'html' && MARKER_COMMENT_RE.test(b.text)) {
       const off = b.text.split('\n').findIndex((l) => MARKER_COMMENT_RE.test(l));
       const markerLine = b.line + Math.max(0, off);
+      // A marker inside a blockquote: the lines after it are read without the quote's `>` markers.
+      const depth = b.quoted ? quoteDepth(lines[markerLine - 1] ?? '') : 0;
       const nb = blocks[i + 1];
-      const gapBlank = nb ? lines.slice(b.endLine, nb.line - 1).every((l) => l.trim() === '') : false;
+      const gapBlank = nb ? lines.slice(b.endLine, nb.line - 1).every((l) => unquoted(l, depth).trim() === '') : false;
       if (nb && nb.kind === 'code' && gapBlank) {
-        const fenced = isFenceLine(lines[nb.line - 1]);
+        const fenced = nb.fenced === true;
         return {
           line: markerLine,
           endLine: nb.endLine,
@@ -122,7 +143,7 @@ function locate(outline: MdOutline): Located | null {
       // Bare YAML right after the marker, up to a blank line, a heading or a rule.
       const body: string[] = [];
       for (let k = markerLine; k < lines.length; k++) {
-        const l = lines[k];
+        const l = unquoted(lines[k], depth);
         if (l.trim() === '' || /^\s{0,3}#{1,6}\s/.test(l) || /^\s*(?:---|\*\*\*|___)\s*$/.test(l) || isFenceLine(l))
           break;
         body.push(l);
@@ -150,7 +171,7 @@ function locate(outline: MdOutline): Located | null {
       const first = ls.findIndex((l) => l.trim() !== '');
       if (first >= 0 && MARKER_LINE_RE.test(ls[first])) {
         ls[first] = ''; // keep the line numbering of the rest
-        const fenced = isFenceLine(lines[b.line - 1]);
+        const fenced = b.fenced === true;
         return {
           line: b.line,
           endLine: b.endLine,

@@ -1,0 +1,116 @@
+/**
+ * A YAML error is named at a line and column the file has, where the error stands: S1's snapshot block
+ * inside a blockquote (`> ```yaml`), in a list item inside one, or in a list nested deeper (its fence
+ * indented four spaces or more), is numbered from the line after its opening fence, and the column counts
+ * what stands before the block's text on that line (`> `, the item's indentation). Real handoffs through
+ * the real readers and checks.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { systemIn, workspace } from './helpers';
+
+const AT = (where: string, line: number, column: number) =>
+  `The YAML of ${where} does not parse at line ${line}, column ${column}: `;
+const RESERVED = 'a value starts with a character YAML reserves (such as `@` or a backquote); put the value in quotes.';
+
+/** S1's snapshot checks that say a YAML error: [line, message]. */
+async function snapshotErrors(handoff: string): Promise<Array<[number | undefined, string]>> {
+  const dir = workspace({ 'memory/session-handoff-LATEST.md': handoff });
+  const s = await systemIn(dir, 'S1', { noGit: true });
+  return s.checks
+    .filter((c) => c.id === 'snapshot' && c.message.startsWith('The YAML of'))
+    .map((c) => [c.line, c.message]);
+}
+
+const HEAD = '# Session Handoff\n\n## What to do now (priority order)\n1. trim MEMORY.md\n\n';
+
+test("S1's snapshot block in a blockquote: the error's line and column in the handoff", async () => {
+  const cases: Array<[string, string, number, number]> = [
+    [
+      'the marker before a quoted fence',
+      '> <!-- state-snapshot v1 -->\n> ```yaml\n> ts: 2026-05-04\n> owner: @alice\n> ```\n',
+      9,
+      10,
+    ],
+    [
+      'the marker inside a quoted fence',
+      '> ```yaml\n> <!-- state-snapshot v1 -->\n> ts: 2026-05-04\n> owner: @alice\n> ```\n',
+      9,
+      10,
+    ],
+    [
+      'a quote inside a quote',
+      '> > <!-- state-snapshot v1 -->\n> > ```yaml\n> > ts: 2026-05-04\n> > owner: @alice\n> > ```\n',
+      9,
+      12,
+    ],
+    [
+      'a list item inside a quote',
+      '> - <!-- state-snapshot v1 -->\n>   ```yaml\n>   ts: 2026-05-04\n>   owner: @alice\n>   ```\n',
+      9,
+      12,
+    ],
+    [
+      'a quoted blank line between the marker and the fence',
+      '> <!-- state-snapshot v1 -->\n>\n> ```yaml\n> ts: 2026-05-04\n> owner: @alice\n> ```\n',
+      10,
+      10,
+    ],
+    ['bare YAML after a quoted marker', '> <!-- state-snapshot v1 -->\n> ts: 2026-05-04\n> owner: @alice\n', 8, 10],
+    [
+      'a list item nested in a list item, its fence indented four spaces',
+      '- notes\n  - <!-- state-snapshot v1 -->\n    ```yaml\n    ts: 2026-05-04\n    owner: @alice\n    ```\n',
+      10,
+      12,
+    ],
+    [
+      'the same, inside a quote',
+      '> - notes\n>   - <!-- state-snapshot v1 -->\n>     ```yaml\n>     ts: 2026-05-04\n>     owner: @alice\n>     ```\n',
+      10,
+      14,
+    ],
+  ];
+  for (const [what, block, line, column] of cases) {
+    const handoff = HEAD + block;
+    const named = handoff.split('\n')[line - 1];
+    assert.equal(named.replace(/^[>\s-]*/, ''), 'owner: @alice', what);
+    assert.deepEqual(
+      await snapshotErrors(handoff),
+      [[line, `${AT('state-snapshot v1', line, column)}${RESERVED}`]],
+      what,
+    );
+  }
+});
+
+test("S1's snapshot block not in a quote keeps its line and column (a fence, an indented code block)", async () => {
+  assert.deepEqual(
+    await snapshotErrors(`${HEAD}<!-- state-snapshot v1 -->\n\`\`\`yaml\nts: 2026-05-04\nowner: @alice\n\`\`\`\n`),
+    [[9, `${AT('state-snapshot v1', 9, 8)}${RESERVED}`]],
+  );
+  // An indented code block has no fence line: its text starts on its first line.
+  assert.deepEqual(
+    await snapshotErrors(`${HEAD}<!-- state-snapshot v1 -->\n\n    ts: 2026-05-04\n    owner: @alice\n`),
+    [[9, `${AT('state-snapshot v1', 9, 12)}${RESERVED}`]],
+  );
+});
+
+test("S1's snapshot block in a blockquote reads as the same block outside one: its fields, lines and checks", async () => {
+  const yaml = ['ts: 2026-05-04', 'ctx: wiring the Stop hook', 'next:', '  - fix the hook', '  - run npm test --watch'];
+  /** S1's snapshot checks for the block written line by line through `as`, fenced or bare. */
+  const said = async (as: (l: string) => string, fenced: boolean) => {
+    const lines = ['<!-- state-snapshot v1 -->', ...(fenced ? ['```yaml', ...yaml, '```'] : yaml)];
+    const dir = workspace({ 'memory/session-handoff-LATEST.md': HEAD + lines.map(as).join('\n') + '\n' });
+    const s = await systemIn(dir, 'S1', { noGit: true });
+    return s.checks.filter((c) => c.id.startsWith('snapshot')).map((c) => [c.id, c.status, c.line, c.message]);
+  };
+  for (const fenced of [true, false]) {
+    const plain = await said((l) => l, fenced);
+    // The second next item carries a command: its check names the item's line.
+    assert.ok(
+      plain.some((c) => c[0] === 'snapshot-next' && c[2] === (fenced ? 12 : 11)),
+      JSON.stringify(plain),
+    );
+    assert.ok(!plain.some((c) => String(c[3]).startsWith('The YAML of')), JSON.stringify(plain));
+    assert.deepEqual(await said((l) => `> ${l}`, fenced), plain, fenced ? 'fenced' : 'bare');
+  }
+});
