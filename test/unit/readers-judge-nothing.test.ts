@@ -16,7 +16,7 @@ function docOf(meta: Record<string, unknown> | undefined, relPath?: string): Sta
   return { meta: meta ?? {}, findings: [], relPath } as unknown as StateDoc;
 }
 
-/** What the checks say of a `[` left open at the end of a YAML file: the tool's words, at its line and column. */
+/** What the checks say of a `[` left open at the end of a YAML file: the tool's words, at its line and column (the end of its last line). */
 const OPEN_BRACKET = (where: string, line: number, column: number) =>
   `The YAML of ${where} does not parse at line ${line}, column ${column}: the indentation there does not fit, or a \`[\` or \`{\` above is not closed (the items of one list or mapping start at the same column; the lines inside brackets are indented deeper than their key, up to the closing bracket).`;
 
@@ -24,10 +24,10 @@ test('S0 reader records what is wrong in .agents.yml as data; the check says it 
   const broken = parseAgentsYml('session:\n  ledger: [true\n');
   assert.equal('findings' in broken, false);
   const issue = (broken.meta?.issues as Array<{ kind: string; line: number; column: number; code: string }>)[0];
-  assert.deepEqual([issue.kind, issue.code, issue.line, issue.column], ['yaml-error', 'BAD_INDENT', 3, 1]);
+  assert.deepEqual([issue.kind, issue.code, issue.line, issue.column], ['yaml-error', 'BAD_INDENT', 2, 16]);
   const [f] = configFindings(docOf(broken.meta));
   assert.deepEqual([f.id, f.severity, f.line], ['config', 'block', issue.line]);
-  assert.equal(f.message, OPEN_BRACKET('.agents.yml', 3, 1));
+  assert.equal(f.message, OPEN_BRACKET('.agents.yml', 2, 16));
   const odd = parseAgentsYml('x: 1\nsession:\n  ledger: true\n  ledger_path: 5\n');
   assert.deepEqual(odd.meta?.issues, [{ kind: 'ledger-path-not-path', line: 2 }]);
   assert.deepEqual(
@@ -56,7 +56,7 @@ test('S2 reader records repeated and non-canonical sections and a manifest parse
   assert.ok(m.info.error && m.info.error.line);
   const [f] = s2Findings(docOf(m.meta));
   assert.deepEqual([f.id, f.severity, f.line], ['manifest-yaml', 'warn', m.info.error.line]);
-  assert.equal(f.message, OPEN_BRACKET('context-manifest.yaml', 3, 1));
+  assert.equal(f.message, OPEN_BRACKET('context-manifest.yaml', 2, 19));
 });
 
 test('S4 reader records a checkpoint front matter that does not parse; the check makes the finding', () => {

@@ -2,12 +2,15 @@
  * A YAML error is named at a line and column the file has, where the error stands: S1's snapshot block
  * inside a blockquote (`> ```yaml`), in a list item inside one, or in a list nested deeper (its fence
  * indented four spaces or more), is numbered from the line after its opening fence, and the column counts
- * what stands before the block's text on that line (`> `, the item's indentation). Real handoffs through
- * the real readers and checks.
+ * what stands before the block's text on that line (`> `, the item's indentation). An error the YAML
+ * library places past the final line break (a quote or bracket never closed) names the last line of the
+ * text, at its end, in every reader: `.agents.yml` (check and enable-ledger), S1's snapshot block, S2's
+ * context-manifest.yaml, S4's checkpoint front matter. Real files through the real readers and checks.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { systemIn, workspace } from './helpers';
+import { planEnableLedger } from '../../src/core/systems/s0/enable';
+import { fixtureCopy, oneCheck, systemIn, workspace, write } from './helpers';
 
 const AT = (where: string, line: number, column: number) =>
   `The YAML of ${where} does not parse at line ${line}, column ${column}: `;
@@ -113,4 +116,68 @@ test("S1's snapshot block in a blockquote reads as the same block outside one: i
     assert.ok(!plain.some((c) => String(c[3]).startsWith('The YAML of')), JSON.stringify(plain));
     assert.deepEqual(await said((l) => `> ${l}`, fenced), plain, fenced ? 'fenced' : 'bare');
   }
+});
+
+/** The YAML words for an unclosed quote, and for an unclosed bracket, after "line L, column C: ". */
+const MISSING =
+  'a character is missing there: a closing quote, the `:` after a key, a `,` between the items in brackets, or a space before a `#` comment or after an anchor or tag.';
+const UNCLOSED =
+  'the indentation there does not fit, or a `[` or `{` above is not closed (the items of one list or mapping start at the same column; the lines inside brackets are indented deeper than their key, up to the closing bracket).';
+
+test('a quote or bracket left open at the end of .agents.yml: check and enable-ledger name the last line, at its end', async () => {
+  const cases: Array<[string, number, number, string]> = [
+    ['session:\n  ledger: false\nnote: "abc\n', 3, 11, MISSING],
+    ["session:\n  ledger: false\nnote: 'abc\n", 3, 11, MISSING],
+    ['session:\n  ledger: false\nowners: [alice, bob\n', 3, 20, UNCLOSED],
+    ['session: {ledger: false\r\n', 1, 24, UNCLOSED],
+    ['session:\n  ledger: false\nnote: "abc\n\n\n', 5, 1, MISSING],
+  ];
+  for (const [yaml, line, column, words] of cases) {
+    const lines = yaml.split('\n').length - 1;
+    assert.ok(line <= lines, 'a line the file has');
+    const dir = workspace({ '.agents.yml': yaml });
+    const check = oneCheck((await systemIn(dir, 'S0', { noGit: true })).checks, 'config');
+    assert.deepEqual(
+      [check.line, check.message],
+      [line, AT('.agents.yml', line, column) + words],
+      JSON.stringify(yaml),
+    );
+    assert.match(check.hint ?? '', new RegExp(`at line ${line},`));
+    const o = await planEnableLedger(dir);
+    assert.ok(!o.ok);
+    assert.equal(
+      o.why.text,
+      `${AT('.agents.yml', line, column)}${words} Fix the YAML at that line, then enable the ledger again.`,
+    );
+  }
+});
+
+test("a quote left open at the end of S1's snapshot block: the block's last line is named, not its closing fence", async () => {
+  for (const [block, line, column] of [
+    ['<!-- state-snapshot v1 -->\n```yaml\nts: 2026-05-04\nnote: "abc\n```\n', 9, 11],
+    ['> <!-- state-snapshot v1 -->\n> ```yaml\n> ts: 2026-05-04\n> note: "abc\n> ```\n', 9, 13],
+    ['<!-- state-snapshot v1 -->\n```yaml\nts: 2026-05-04\nnext: [a, b\n```\n', 9, 12],
+  ] as const) {
+    const handoff = HEAD + block;
+    assert.match(handoff.split('\n')[line - 1], /(?:note|next): /);
+    const words = block.includes('[a, b') ? UNCLOSED : MISSING;
+    assert.deepEqual(await snapshotErrors(handoff), [[line, `${AT('state-snapshot v1', line, column)}${words}`]]);
+  }
+});
+
+test("a bracket left open at the end of S2's context-manifest.yaml: its last line is named", async () => {
+  const dir = workspace({
+    '.claude/session-ledger.md': '## NEXT\nFix the manifest\n',
+    'context-manifest.yaml': 'ledger:\n  budget_chars: [5200, 80\n',
+  });
+  const f = oneCheck((await systemIn(dir, 'S2', { noGit: true })).checks, 'manifest-yaml');
+  assert.deepEqual([f.line, f.message], [2, `${AT('context-manifest.yaml', 2, 26)}${UNCLOSED}`]);
+});
+
+test("a quote left open at the end of S4's checkpoint front matter: its last line is named, not the closing ---", async () => {
+  const dir = fixtureCopy('s4/good');
+  const rel = '.agents/checkpoints/2026-03-09-090000.md';
+  write(dir, rel, '---\ntimestamp: "2026-03-09T09:00:00Z\n\n---\n\n# Checkpoint\n');
+  const f = oneCheck((await systemIn(dir, 'S4', { noGit: true })).checks, 'front-matter');
+  assert.deepEqual([f.path, f.line, f.message], [rel, 2, `${AT(rel, 2, 33)}${MISSING}`]);
 });

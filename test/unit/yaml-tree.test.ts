@@ -44,11 +44,14 @@ function oracle(text: string, uniqueKeys: boolean): Plain {
     if (isSeq(n)) return ['seq', line(n), n.items.map(conv)];
     return ['other', line(n)];
   };
+  // A place is named on a line the text has: one past the final line break is the last line's.
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const placed = (pos: number) => Math.min(lc.linePos(pos).line, Math.max(1, lines));
   const refusal = yamlRefusal(doc);
   if (refusal)
     return {
       error: null,
-      refused: [refusal.kind, refusal.at === null ? null : lc.linePos(refusal.at).line],
+      refused: [refusal.kind, refusal.at === null ? null : placed(refusal.at)],
       root: conv(doc.contents),
       data: [null, `not read: ${refusal.kind}`],
     };
@@ -59,7 +62,7 @@ function oracle(text: string, uniqueKeys: boolean): Plain {
     data = [null, (err as Error).message];
   }
   const e = doc.errors[0];
-  return { error: e ? [e.message, lc.linePos(e.pos[0]).line] : null, refused: null, root: conv(doc.contents), data };
+  return { error: e ? [e.message, placed(e.pos[0])] : null, refused: null, root: conv(doc.contents), data };
 }
 
 /** `readYaml`'s answer, in the same shape. */

@@ -19,6 +19,7 @@
 import type { Document, LineCounter, Node as LibNode } from 'yaml';
 import {
   aliasUses,
+  errorPlace,
   MAX_ALIASES,
   parseYamlDocument,
   yamlData,
@@ -259,11 +260,14 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
   let secrets: SecretHit[] | undefined;
   const e = doc.errors[0];
   const refusal = yamlRefusal(doc);
-  const refused = refusal && { kind: refusal.kind, line: refusal.at === null ? null : lc.linePos(refusal.at).line };
+  const refused = refusal && {
+    kind: refusal.kind,
+    line: refusal.at === null ? null : errorPlace(text, lc, refusal.at).line,
+  };
   let data: YamlTree['data'] | undefined;
-  const at = e && (e.linePos?.[0] ?? lc.linePos(e.pos[0]));
+  const at = e && errorPlace(text, lc, e.pos[0]);
   return {
-    error: e && at && !refused ? { message: e.message, code: e.code, line: at.line, column: at.col } : null,
+    error: e && at && !refused ? { message: e.message, code: e.code, ...at } : null,
     refused,
     root: node(doc.contents as LibNode | null),
     get data() {

@@ -21,6 +21,7 @@ import type {
   CollectionTag,
   Document,
   DocumentOptions,
+  LineCounter,
   ParseOptions,
   Pair,
   SchemaOptions,
@@ -28,6 +29,7 @@ import type {
   YAMLParseError,
   YAMLSeq,
 } from 'yaml';
+import { onALine } from '../files/line-ends';
 import { t, type Msg } from '../model/messages';
 
 /** The library, loaded on first use: plain YAML is read without it (./yaml-tree). */
@@ -199,6 +201,17 @@ export function refusalMessage(kind: YamlRefusalKind, where: string): Msg {
     case 'merge-not-map':
       return t('The YAML of {0} is not read: a merge key (`<<`) takes something other than a mapping.', where);
   }
+}
+
+/**
+ * The 1-based line and column of `text` a YAML error at offset `pos` names (`lc` counted its lines): the
+ * library's place, on a line the text has. The library places an error it finds at the end of the text
+ * (a quote or a bracket never closed) past the final line break, on a line no editor numbers: that one is
+ * named at the end of the last line.
+ */
+export function errorPlace(text: string, lc: LineCounter, pos: number): { line: number; column: number } {
+  const at = lc.linePos(onALine(text, pos));
+  return { line: at.line, column: at.col };
 }
 
 /**

@@ -14,6 +14,7 @@ import { withLineEndsOf } from '../../files/line-ends';
 import { aliasesRepeatTooMuch } from './rules';
 import {
   aliasUses,
+  errorPlace,
   MAX_ALIASES,
   parseYamlDocument,
   refusalMessage,
@@ -62,12 +63,12 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
   if (refused) return { ok: false, why: refusalMessage(refused.kind, CONFIG) };
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const at = lineCounter.linePos(e.pos[0]);
+    const at = errorPlace(text, lineCounter, e.pos[0]);
     return {
       ok: false,
       why: t(
         '{0} Fix the YAML at that line, then enable the ledger again.',
-        syntaxMessage(e.code, CONFIG, at.line, at.col),
+        syntaxMessage(e.code, CONFIG, at.line, at.column),
       ),
     };
   }
