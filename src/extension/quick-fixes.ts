@@ -230,7 +230,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         const plan = await planCompactState(root);
         if (!plan || !plan.changed) throw new Error(t('{0} is already compact: one block of each kind.', f.path));
         if (!plan.structureOk) throw new Error(notCompactedText(t, plan.headings));
-        if (plan.before !== doc.getText()) throw new Error(t('{0} changed since it was read; try again.', f.path));
+        if (plan.before !== doc.getText())
+          throw new Error(t('{0} changed since it was read; nothing was written. Try again.', f.path));
         const we = new vscode.WorkspaceEdit();
         we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, {
           label,
