@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isConcreteAction, isVagueAction } from '../../src/core/markdown/text';
+import { isConcreteAction, isPlaceholder, isVagueAction } from '../../src/core/markdown/text';
 import { cli, CORPORA, corpusRows, layOutCorpus, REPO, workspace } from './helpers';
 import { assertNoRefusal, assertRefuses, goodWith, HOME, report, swap } from './probe-helpers';
 
@@ -182,4 +182,33 @@ test('a tool whose name is an everyday word names a command only where it reads 
   }
   for (const c of ['run make test', '$ make -j4 check', 'bundle exec rspec', 'node --test out/', 'run just lint'])
     assert.equal(isConcreteAction(c), true, c);
+});
+
+test('S3: "Run make test" opening the sentence, and make before a target every Makefile names, name a command', async () => {
+  // Each of these passed next-action before make, just, bundle and node needed a command's context.
+  for (const now of [
+    'Run make test and fix the two failing limiter cases',
+    'Rerun make check once the fixture is regenerated',
+    'Run just lint on the limiter',
+    'make test and fix the two failing limiter cases',
+    'make lint, then commit the limiter',
+    'make V=1 check',
+    'make -C src test',
+  ]) {
+    const s = await report(goodWith('S3', { [HOME.S3]: NEXT.S3.edit(now) }), 'S3');
+    const c = s.checks.find((x) => x.id === 'next-action');
+    assert.equal(c?.status, 'pass', `${now}: ${c?.message}`);
+  }
+  // An everyday make or just still runs nothing, capitalised or not.
+  for (const now of [
+    'make sure the build passes',
+    'Make sure the tests pass',
+    'make time for the review',
+    'make testing easier for Bob',
+    'just test the limiter with Bob',
+  ])
+    assert.equal(isConcreteAction(now), false, now);
+  // An aside after a placeholder that runs make fills it in; one that only says "make sure" does not.
+  assert.equal(isPlaceholder('TBD (make test)'), false);
+  assert.equal(isPlaceholder('TODO (make sure Bob signs off)'), true);
 });

@@ -308,11 +308,13 @@ function safeDecode(s: string): string {
 /**
  * Commands a next action names by the tool that runs them (`run pytest`, `git push`, `npm test`). A tool
  * whose name is an everyday word (`make`, `just`, `bundle`, `node`) is one only where it reads as a command:
- * after `run` or `$`, or before a flag or one of its subcommands (`bundle exec`), since "make sure the
- * build passes", "just wait for the review" and "the node is down" run nothing.
+ * after `run`, `rerun` (`Run`, `Rerun` opening the sentence) or `$`, before a flag or one of its
+ * subcommands (`bundle exec`), or `make` before a target every Makefile names (`make test`, `make lint`)
+ * or a variable (`make V=1`), since "make sure the build passes", "just wait for the review" and "the
+ * node is down" run nothing.
  */
 const TOOL_RE =
-  /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|git|gh|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|rake|rails|composer|php|ruby|curl|bash|sh|tox|nox|(?:(?:re)?run|\$)\s+(?:make|just|bundle|node)|(?:make|just|bundle|node)\s+--?[a-z][\w-]*|bundle\s+(?:exec|install|update|add))(?=$|[\s),.;:])/;
+  /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|git|gh|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|rake|rails|composer|php|ruby|curl|bash|sh|tox|nox|(?:[Rr]erun|[Rr]un|\$)\s+(?:make|just|bundle|node)|make\s+(?:test|tests|check|lint|build|install|clean|dist|fmt|format|typecheck|coverage|bench|e2e|ci|docs|release|deploy|[A-Z][A-Z0-9_]*=\S*)|(?:make|just|bundle|node)\s+--?[A-Za-z][\w-]*|bundle\s+(?:exec|install|update|add))(?=$|[\s),.;:])/;
 
 /**
  * Whether `text` names a file (a path), a command (a code span, or a tool such as `npm`, `pytest`,
