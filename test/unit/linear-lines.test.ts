@@ -9,9 +9,12 @@ import assert from 'node:assert/strict';
 import {
   clip,
   extractPaths,
+  isConcreteAction,
+  isExplicitNone,
   isPlaceholder,
   isTemplateValue,
   isVagueAction,
+  opensWithNone,
   plainText,
   timestampValue,
 } from '../../src/core/markdown/text';
@@ -27,6 +30,9 @@ const HELPERS: Record<string, (line: string) => unknown> = {
   isPlaceholder,
   isTemplateValue,
   isVagueAction,
+  isConcreteAction,
+  isExplicitNone,
+  opensWithNone,
   extractPaths,
   clip,
   timestampValue,
@@ -58,6 +64,37 @@ test('every text helper a line goes through is linear in a run of one character 
           shape(run.repeat(Math.ceil(n / run.length))),
           shape(run.repeat(Math.ceil((4 * n) / run.length))),
         );
+});
+
+test("S3's next action is linear in a long run of a name and a dot, or of any unit its patterns repeat (n vs 4n)", () => {
+  // A dotted chain (`a.a.a.…`) was scanned again from each of its names looking for a call's `()`.
+  const n = 10_000;
+  for (const unit of [
+    'a.',
+    'Ab.',
+    'a$',
+    '$a.',
+    'a.$',
+    'aB ',
+    'AbC ',
+    ' --a',
+    '--a-',
+    '$ ',
+    'run ',
+    'make ',
+    'None (a) ',
+  ])
+    for (const shape of [
+      (r: string) => `fix the parser for ${r}`,
+      (r: string) => `fix ${r}x()`,
+      (r: string) => `${r}!`,
+    ])
+      assertLinear(
+        `isConcreteAction on ${JSON.stringify(shape(unit))}`,
+        isConcreteAction,
+        shape(unit.repeat(Math.ceil(n / unit.length))),
+        shape(unit.repeat(Math.ceil((4 * n) / unit.length))),
+      );
 });
 
 test('an urgency or risk tag is taken off whatever its length and the blanks after it', () => {

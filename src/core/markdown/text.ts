@@ -316,6 +316,38 @@ function safeDecode(s: string): string {
 const TOOL_RE =
   /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|git|gh|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|rake|rails|composer|php|ruby|curl|bash|sh|tox|nox|(?:[Rr]erun|[Rr]un|\$)\s+(?:make|just|bundle|node)|make\s+(?:test|tests|check|lint|build|install|clean|dist|fmt|format|typecheck|coverage|bench|e2e|ci|docs|release|deploy|[A-Z][A-Z0-9_]*=\S*)|(?:make|just|bundle|node)\s+--?[A-Za-z][\w-]*|bundle\s+(?:exec|install|update|add))(?=$|[\s),.;:])/;
 
+const WORD_CHAR = /[A-Za-z0-9_]/;
+const NAME_START = /[A-Za-z_$]/;
+const NAME_CHAR = /[\w$]/;
+
+/**
+ * Whether `t` names a call, `fn()` or `obj.fn()`: what /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/
+ * matches, in one pass. That pattern scans a dotted chain again from each of its names, so a long line
+ * of `a.a.a.…` took time with the square of its length. Each run of name characters is looked at once:
+ * a name may start in it where a word starts (or right after the `.` that ends a chain that holds), and
+ * a chain that holds and is followed by `()` is a call.
+ */
+function namesCall(t: string): boolean {
+  const word = (i: number) => i >= 0 && i < t.length && WORD_CHAR.test(t[i]);
+  let chainEnd = -1; // where the last run that holds a chain ended (its `.` follows there)
+  for (let s = 0; s < t.length;) {
+    if (!NAME_CHAR.test(t[s])) {
+      s++;
+      continue;
+    }
+    let e = s;
+    while (e < t.length && NAME_CHAR.test(t[e])) e++;
+    const afterChain = s >= 1 && t[s - 1] === '.' && chainEnd === s - 1;
+    let holds = false;
+    for (let p = s; p < e && !holds; p++)
+      holds = NAME_START.test(t[p]) && (word(p - 1) !== word(p) || (p === s && afterChain));
+    if (holds && t.startsWith('()', e)) return true;
+    chainEnd = holds ? e : -1;
+    s = e;
+  }
+  return false;
+}
+
 /**
  * Whether `text` names a file (a path), a command (a code span, or a tool such as `npm`, `pytest`,
  * `git`), a call (`fn()`, `obj.fn()`) or a test by its quoted name: what a word alone cannot be.
@@ -325,7 +357,7 @@ function namesFileCommandOrTest(text: string): boolean {
   if (extractPaths(text).length > 0) return true;
   const t = plainText(text);
   if (TOOL_RE.test(t)) return true;
-  if (/\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/.test(t)) return true; // fn(), obj.fn()
+  if (namesCall(t)) return true; // fn(), obj.fn()
   if (/\btests?\b[^"“”«»]{0,40}["“«][^"”»]{2,200}["”»]|["“«][^"”»]{2,200}["”»]\s*(?:test|spec)\b/i.test(t)) return true; // the test "name"
   return false;
 }
