@@ -261,3 +261,20 @@ test("S0's State line drops the now part's own full stop, not an abbreviation's 
     );
   }
 });
+
+test("S2's hand-off counts an OPEN that says it holds nothing (None, N/A) as 0 open, as pending-recorded says none", async () => {
+  for (const none of ['None', 'None (all settled)', 'N/A']) {
+    const dir = gitFixture('s2/good');
+    const file = path.join(dir, '.claude/session-ledger.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/## OPEN\n- [^\n]+\n/, `## OPEN\n- ${none}\n`));
+    const r = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+    assert.equal(r.kind, 'written', `${none}: ${r.lines.join('\n')}`);
+    const pending = r.report.systems.find((s) => s.id === 'S2')?.checks.find((c) => c.id === 'pending-recorded');
+    assert.equal(pending?.message, 'OPEN: none, stated explicitly.', none);
+    assert.equal(
+      r.closing[0].lines[0],
+      'Ledger .claude/session-ledger.md persisted: 2 decided, 3 verified, 0 open, 2 dropped.',
+      none,
+    );
+  }
+});

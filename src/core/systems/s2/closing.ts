@@ -5,7 +5,7 @@
 import { t } from '../../model/messages';
 import type { SystemReport } from '../../model/model';
 import { sectionsOf } from '../../markdown/items';
-import { isPlaceholder } from '../../markdown/text';
+import { isExplicitNone, isPlaceholder } from '../../markdown/text';
 import type { ClosingOf } from '../../report/closing';
 
 /**
@@ -14,8 +14,11 @@ import type { ClosingOf } from '../../report/closing';
  */
 export function s2HandOff(s: SystemReport, goSignal: string): string[] {
   const doc = s.docs.find((d) => d.relPath === s.home) ?? null;
+  // A section that says it holds nothing ("None", "N/A") holds no item, as pending-recorded says.
   const count = (key: string) =>
-    sectionsOf(doc, key).flatMap((x) => x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text))).length;
+    sectionsOf(doc, key).flatMap((x) =>
+      x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text) && !isExplicitNone(i.text)),
+    ).length;
   const out = [
     `Ledger ${s.home} persisted: ${count('decisions')} decided, ${count('verified')} verified, ${count('open')} open, ${count('dropped')} dropped.`,
   ];
