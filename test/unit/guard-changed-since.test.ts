@@ -1478,3 +1478,18 @@ test("a memory store of S1's or S2's project state the checkpoint vouched for, r
     for (const [via, code, why] of await answers(dir)) assert.equal(code, 2, `${rel}, ${how}, ${via}: ${why}`);
   }
 });
+
+test("S2's plan named by a bare absolute path into the workspace (no backticks) is the plan: the checkpoint vouches for it, and its deletion stops /compact", async () => {
+  const dir = demoCheckpointed((d) => {
+    writeFileSync(path.join(d, 'docs/plan.md'), '# Plan\n\n- [ ] step one\n');
+    appendFileSync(path.join(d, '.claude/session-ledger.md'), `- Plan: ${path.join(d, 'docs/plan.md')}\n`);
+  });
+  const marker = readFileSync(path.join(dir, markerRel(SID)), 'utf8');
+  assert.match(marker, /^[0-9a-f]{64} {2}docs\/plan\.md$/m);
+  for (const [via, code, said] of await answers(dir)) assert.equal(code, 0, `untouched, ${via}: ${said}`);
+  rmSync(path.join(dir, 'docs/plan.md'));
+  for (const [via, code, said] of await answers(dir)) {
+    assert.equal(code, 2, `${via}: ${said}`);
+    assert.match(said, /docs\/plan\.md is gone/, via);
+  }
+});

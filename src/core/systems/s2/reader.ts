@@ -15,7 +15,7 @@ import { standsThere } from '../../files/fsread';
 import { companionPath, systemOfPath } from '../facts';
 import { S2_FACTS } from './facts';
 import type { Section, StateDoc } from '../../model/model';
-import { byCodeUnits, extractPaths, plainText } from '../../markdown/text';
+import { byCodeUnits, extractPaths, oneOf, plainText, trimEndWhere } from '../../markdown/text';
 import type { Loaded, SystemReader } from '../../model/system';
 import { allRules, type Workspace } from '../../model/workspace';
 import {
@@ -58,12 +58,34 @@ async function findLedger(ws: Workspace): Promise<string | null> {
   return null;
 }
 
-/** The plan file the PLAN section points at: its paths other than the project state file, plan-like first. */
-function planPointer(plan: Section | undefined, projectState: string | null): string | null {
+/**
+ * A bare absolute path in `text` (`Plan: /home/u/proj/docs/plan.md`, no backticks, which extractPaths
+ * does not take), as `inside` names it: its path relative to the workspace root, or null (outside).
+ */
+function bareAbsolutePaths(text: string, inside: (abs: string) => string | null): string[] {
+  const bare = text.replace(/`[^`]*`/g, ' ').replace(/\[[^\][]{0,1000}\]\([^()]{0,1000}\)/g, ' ');
+  const out: string[] = [];
+  for (const m of bare.matchAll(/(?:^|[\s(,])(\/[\w@.-]+(?:\/[\w@.-]+)+)(?=$|[\s),;:])/g)) {
+    const rel = inside(trimEndWhere(m[1], oneOf('.,;:')));
+    if (rel !== null) out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * The plan file the PLAN section points at: its paths other than the project state file, plan-like first.
+ * `inside` names an absolute path by its path relative to the workspace root (null outside it): a bare
+ * absolute path into the workspace points at the plan as a relative one does; one outside is no pointer.
+ */
+function planPointer(
+  plan: Section | undefined,
+  projectState: string | null,
+  inside: (abs: string) => string | null,
+): string | null {
   if (!plan) return null;
   const cands: Array<{ p: string; planish: boolean }> = [];
   for (const it of plan.items) {
-    for (const p of extractPaths(it.text)) {
+    for (const p of [...extractPaths(it.text), ...(it.text.includes('/') ? bareAbsolutePaths(it.text, inside) : [])]) {
       if (p === projectState || /project-state/i.test(p) || !/\.(?:md|markdown|txt|ya?ml)$/i.test(p)) continue;
       cands.push({ p, planish: /plan/i.test(p) || /^\W*plan\b/i.test(plainText(it.text)) });
     }
@@ -122,11 +144,12 @@ export const S2: SystemReader<S2Extra> = {
     // The plan is S2's state too: its rules read it, and the guard's reading (the skeleton check, which parses
     // the ledger anyway) names it to compare. A reading that checks nothing does not parse the ledger for it.
     const planWanted = allRules(ws.options) || ws.options.rules === 'skeleton';
-    let pointer = planWanted ? planPointer(sectionOf(home, 'plan'), psRel) : null;
+    const inside = (abs: string) => insideRel(ws.rel(abs));
+    let pointer = planWanted ? planPointer(sectionOf(home, 'plan'), psRel, inside) : null;
     // An absolute pointer into the workspace names the file its relative path names, and is named so
     // everywhere (the checks, the files a checkpoint vouches for): a plan changed or deleted since the
     // checkpoint is found however the ledger spells its path. One that leads out stays as written.
-    if (pointer && path.isAbsolute(pointer)) pointer = insideRel(ws.rel(pointer)) ?? pointer;
+    if (pointer && path.isAbsolute(pointer)) pointer = inside(pointer) ?? pointer;
     // A PLAN pointer to another system's state file (docs/state/STATE.md) is a link on the ledger:
     // that file is read by its own system only, never a second time as S2's plan.
     const owner = pointer ? systemOfPath(pointer) : null;
