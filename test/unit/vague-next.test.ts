@@ -162,6 +162,10 @@ test('code named beside a product, or a code name shaped like one, keeps the nex
     'pass UserID through to the audit log',
     'read BaseURL from the environment',
     'return an OrderDTO from the handler',
+    'fix the xAxis labels on the chart',
+    'patch vNode before the diff',
+    'send the eTag with the retry',
+    'log ClientIP on each request',
   ])
     assert.equal(isConcreteAction(c), true, c);
   for (const v of PRODUCT_ONLY) assert.equal(isConcreteAction(v), false, v);

@@ -374,24 +374,32 @@ const PRODUCTS = new Set(
     'RubyMine GoLand DataGrip JetBrains NuGet CocoaPods RubyGems HomeBrew StackOverflow ElasticSearch OpenSearch ' +
     'OpenShift OpenStack OpenTelemetry ClickHouse BigQuery DataDog PagerDuty SendGrid MailChimp HubSpot SalesForce ' +
     'ServiceNow ZenDesk VirtualBox RedHat LibreOffice FireFox TensorFlow PyTorch NumPy SciPy JupyterLab LangChain ' +
-    'LlamaIndex HuggingFace DeepSeek DeepMind SageMaker EventBridge SoundCloud SnapChat YouTrack ClickUp MinIO SwiftUI'
+    'LlamaIndex HuggingFace DeepSeek DeepMind SageMaker EventBridge SoundCloud SnapChat YouTrack ClickUp MinIO SwiftUI OpenID'
   ).split(' '),
 );
 
 /**
  * Whether a camelCase or PascalCase word is a product, a platform or a proper name rather than code.
- * camelCase needs two characters before its first capital (`queueReminder`, `toJSON`; `iOS`, `iPhone`,
- * `eBay`, `jQuery` have one) and is not an operating system (`macOS`, `watchOS`, `tvOS`). A PascalCase
+ * A camelCase word is code (`queueReminder`, `toJSON`, `xAxis`) unless LOWER_FIRST_PRODUCTS names it
+ * (`iOS`, `iPhone`, `eBay`, `jQuery`, `macOS`). A PascalCase
  * word of two parts ending in capitals is a product or an abbreviation (`FastAPI`, `PostgreSQL`,
  * `MongoDB`, `LaTeX`, `NaN`) unless those capitals end code names (CODE_TAILS: `UserID`, `BaseURL`),
  * and PRODUCTS lists the ones in words (`GitHub`, `TypeScript`).
  */
 function isProductName(w: string): boolean {
-  if (/^[a-z]/.test(w)) return /^[a-z][A-Z]|^[a-z]+OS$/.test(w);
+  if (/^[a-z]/.test(w)) return LOWER_FIRST_PRODUCTS.has(w);
   if (PRODUCTS.has(w)) return true;
   const tail = /^(?:[A-Z][a-z0-9]+){1,2}([A-Z]+)$/.exec(w)?.[1];
   return tail !== undefined && !CODE_TAILS.has(tail);
 }
+
+/**
+ * Products and platforms written with a small first letter; any other camelCase word is code, however
+ * short its first part (`xAxis`, `vNode`, `eTag`, `getOS`).
+ */
+const LOWER_FIRST_PRODUCTS = new Set(
+  'iOS iPadOS iPhone iPad iPod iMac iCloud iTunes iMessage iWork eBay jQuery macOS watchOS tvOS visionOS'.split(' '),
+);
 
 /** The capitals that end a code name far more often than a product's (`UserID`, `BaseURL`, `OrderDTO`, `ParseJSON`). */
 const CODE_TAILS = new Set([
@@ -409,6 +417,7 @@ const CODE_TAILS = new Set([
   'CSV',
   'UI',
   'IO',
+  'IP',
 ]);
 
 /**
