@@ -12,10 +12,12 @@
  *   path git opens; a file that is not a regular file (a FIFO would hold git), or one git refuses,
  *   means git is not run; each file is parsed once however its path is spelled, and more than
  *   CONFIG_FILES_MAX files means git is not run;
- * - then git says where it finds the repository (`git rev-parse`, with its own ownership check), which
- *   must be the git dir whose config was read, and lists the whole config as it reads it there (`git
- *   config --list --includes --show-origin --show-scope -z`): every value from outside the user's own
- *   system and global config must come from a file read above, or git is not run;
+ * - then, at once, git says where it finds the repository (`git rev-parse`, with its own ownership
+ *   check), which must be the git dir whose config was read, and lists the whole config as it reads it
+ *   for that git dir (`git config --list --includes --show-origin --show-scope -z`; listing runs
+ *   nothing, and a listing of a repository git's discovery refuses or places elsewhere is not used):
+ *   every value from outside the user's own system and global config must come from a file read above,
+ *   or git is not run;
  * - every run passes `-c` overrides that switch off what git could start (`core.fsmonitor=false`,
  *   hooks to the null device, `cat` as the pager, no external diff, no signature check, no protocol
  *   at all), empties the `clean`/`smudge`/`process` command of every filter driver the repository's
