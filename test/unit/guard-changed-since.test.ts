@@ -1493,3 +1493,27 @@ test("S2's plan named by a bare absolute path into the workspace (no backticks) 
     assert.match(said, /docs\/plan\.md is gone/, via);
   }
 });
+
+test("S2's PLAN pointer naming the plan by the workspace's real path while the workspace is opened through a link (macOS's /tmp is /private/tmp): the checkpoint vouches for docs/plan.md, and the plan deleted since stops /compact", async () => {
+  for (const bare of [false, true]) {
+    const real = workspace({});
+    cpSync(path.join(REPO, 'examples/demo-workspace'), real, { recursive: true });
+    writeFileSync(path.join(real, 'docs/plan.md'), '# Plan\n\n- [ ] step one\n');
+    const pointer = path.join(real, 'docs/plan.md');
+    appendFileSync(path.join(real, '.claude/session-ledger.md'), `- Plan: ${bare ? pointer : `\`${pointer}\``}\n`);
+    gitInit(real);
+    const dir = path.join(workspace({}), 'opened-through-a-link');
+    symlinkSync(real, dir);
+    const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const old = (Date.now() - 10 * 60_000) / 1000;
+    for (const f of filesUnder(real)) if (!f.includes(`${path.sep}.git${path.sep}`)) utimesSync(f, old, old);
+    const m = (Date.now() - 5 * 60_000) / 1000;
+    utimesSync(path.join(real, markerRel(SID)), m, m);
+    const how = bare ? 'bare' : 'in backticks';
+    assert.match(readFileSync(path.join(real, markerRel(SID)), 'utf8'), /^[0-9a-f]{64} {2}docs\/plan\.md$/m, how);
+    cpSync(HOOK_SCRIPT, path.join(real, '.claude/hooks/session-ledger.cjs'));
+    rmSync(path.join(real, 'docs/plan.md'));
+    for (const [via, code, said] of await answers(dir)) assert.equal(code, 2, `${how}, ${via}: ${said}`);
+  }
+});

@@ -11,7 +11,7 @@
  */
 import * as path from 'node:path';
 import { insideRel } from '../../files/atomic';
-import { standsThere } from '../../files/fsread';
+import { realpathOrNullSync, standsThere } from '../../files/fsread';
 import { companionPath, systemOfPath } from '../facts';
 import { S2_FACTS } from './facts';
 import type { Section, StateDoc } from '../../model/model';
@@ -144,7 +144,21 @@ export const S2: SystemReader<S2Extra> = {
     // The plan is S2's state too: its rules read it, and the guard's reading (the skeleton check, which parses
     // the ledger anyway) names it to compare. A reading that checks nothing does not parse the ledger for it.
     const planWanted = allRules(ws.options) || ws.options.rules === 'skeleton';
-    const inside = (abs: string) => insideRel(ws.rel(abs));
+    // Inside by its spelling, else by the real paths of the root and of the file's folder: a root opened
+    // through a link (macOS's /tmp is /private/tmp) and a ledger that writes the other spelling name one file.
+    const inside = (abs: string): string | null => {
+      const rel = insideRel(ws.rel(abs));
+      if (rel !== null) return rel;
+      const [root, dir] = [realpathOrNullSync(ws.root), realpathOrNullSync(path.dirname(abs))];
+      return root && dir
+        ? insideRel(
+            path
+              .relative(root, path.join(dir, path.basename(abs)))
+              .split(path.sep)
+              .join('/'),
+          )
+        : null;
+    };
     let pointer = planWanted ? planPointer(sectionOf(home, 'plan'), psRel, inside) : null;
     // An absolute pointer into the workspace names the file its relative path names, and is named so
     // everywhere (the checks, the files a checkpoint vouches for): a plan changed or deleted since the
