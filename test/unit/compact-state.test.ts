@@ -162,3 +162,13 @@ for (const { corpus, file, kept } of TWO_BUGFIX_STATES)
     assert.ok(after.includes(kept), kept);
     assert.equal(after.split('## Current Bug Fix:').length, 2, 'one bug fix block left');
   });
+
+test('--apply without --expect-hash, STATE.md changed between its own read and the write: the refusal says it changed since it was read and to run it again (no preview was shown)', async () => {
+  const dir = workspace({ '.agents/STATE.md': STATE });
+  const plan = await planCompactState(dir);
+  assert.ok(plan);
+  writeFileSync(path.join(dir, '.agents/STATE.md'), `${STATE}\n- a note the agent added meanwhile\n`);
+  const err = await applyCompactState(dir, plan.hash, true).catch((e: unknown) => e);
+  assert.ok(err instanceof WriteRefused && err.reason === 'changed');
+  assert.equal(err.message, '.agents/STATE.md changed since it was read; nothing was written. Run it again.');
+});

@@ -233,3 +233,15 @@ test('a STATE.md changed since the preview is refused; no archive is written', a
   assert.equal(r.code, 1);
   assert.match(r.stderr, /changed since the preview/);
 });
+
+test('--apply without --expect-hash, STATE.md changed between its own read and the write: the refusal says it changed since it was read and to run it again (no preview was shown)', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': STATE });
+  gitInit(dir);
+  const plan = await planRotateLog(dir);
+  assert.ok(plan);
+  writeFileSync(path.join(dir, 'docs/state/STATE.md'), STATE.replace('tests 42/42', 'tests 43/43'));
+  const err = await applyRotateLog(dir, plan.hash, { unpreviewed: true }).catch((e: unknown) => e);
+  assert.ok(err instanceof WriteRefused && err.reason === 'changed');
+  assert.equal(err.message, 'docs/state/STATE.md changed since it was read; nothing was written. Run it again.');
+  assert.equal(existsSync(path.join(dir, 'docs/state/log')), false);
+});

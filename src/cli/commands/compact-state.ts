@@ -54,7 +54,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     preview = wrote.value;
   }
   if (values.apply && plan.changed) {
-    if (!(await stepOrSay(io, 'compact-state', () => applyCompactState(root, expect ?? plan.hash)))) return 1;
+    if (
+      !(await stepOrSay(io, 'compact-state', () => applyCompactState(root, expect ?? plan.hash, expect === undefined)))
+    )
+      return 1;
     written = true;
   }
   if (values.json) {

@@ -36,7 +36,12 @@ export async function run(args: string[], io: Io): Promise<number> {
     }
   }
   if (values.apply && plan.changed) {
-    if (!(await stepOrSay(io, 'rotate-log', () => applyRotateLog(root, expect ?? plan.hash)))) return 1;
+    if (
+      !(await stepOrSay(io, 'rotate-log', () =>
+        applyRotateLog(root, expect ?? plan.hash, { unpreviewed: expect === undefined }),
+      ))
+    )
+      return 1;
     written = true;
   }
   if (values.json) {

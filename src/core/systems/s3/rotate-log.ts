@@ -250,7 +250,12 @@ export async function rotateRefusal(root: string, plan: RotatePlan): Promise<Wri
 export async function applyRotateLog(
   root: string,
   expectHash: string,
-  opts: { budget?: number; beforeStateRename?: () => Promise<void> | void } = {},
+  opts: {
+    budget?: number;
+    beforeStateRename?: () => Promise<void> | void;
+    /** The hash is the run's own reading, not a preview's (`--apply` without `--expect-hash`): a change says so. */
+    unpreviewed?: boolean;
+  } = {},
 ): Promise<RotatePlan> {
   // STATE.md and its archives are read and written by one run at a time.
   const abs0 = path.resolve(root);
@@ -260,7 +265,7 @@ export async function applyRotateLog(
 async function rotateLocked(
   root: string,
   expectHash: string,
-  opts: { budget?: number; beforeStateRename?: () => Promise<void> | void },
+  opts: { budget?: number; beforeStateRename?: () => Promise<void> | void; unpreviewed?: boolean },
 ): Promise<RotatePlan> {
   const plan = await planRotateLog(root, opts);
   if (!plan)
@@ -271,12 +276,18 @@ async function rotateLocked(
       'missing',
     );
   if (plan.hash !== expectHash.toLowerCase())
-    throw new WriteRefused(
-      `${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`,
-      'changed',
-      S3_STATE_REL,
-      'preview',
-    );
+    throw opts.unpreviewed
+      ? new WriteRefused(
+          `${S3_STATE_REL} changed since it was read; nothing was written. Run it again.`,
+          'changed',
+          S3_STATE_REL,
+        )
+      : new WriteRefused(
+          `${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`,
+          'changed',
+          S3_STATE_REL,
+          'preview',
+        );
   if (!plan.changed) return plan;
   const abs = path.resolve(root);
   // Every file it writes can be written, before the first one is (an archive folder that is a link to

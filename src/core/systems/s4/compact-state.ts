@@ -116,13 +116,14 @@ export async function planCompactState(root: string): Promise<CompactPlan | null
  * when the file changed since (or is gone), when the composed text breaks the structure, or when
  * the structure on disk is not right after the write.
  */
-export async function applyCompactState(root: string, expectHash: string): Promise<CompactPlan> {
+/** `unpreviewed`: the hash is the run's own reading, not a preview's (`--apply` without `--expect-hash`): a change says so. */
+export async function applyCompactState(root: string, expectHash: string, unpreviewed = false): Promise<CompactPlan> {
   // Read and written by one run at a time.
   const abs = path.resolve(root);
-  return withWriteLock(path.join(abs, S4_STATE_REL), abs, () => compactLocked(root, expectHash));
+  return withWriteLock(path.join(abs, S4_STATE_REL), abs, () => compactLocked(root, expectHash, unpreviewed));
 }
 
-async function compactLocked(root: string, expectHash: string): Promise<CompactPlan> {
+async function compactLocked(root: string, expectHash: string, unpreviewed: boolean): Promise<CompactPlan> {
   const plan = await planCompactState(root);
   if (!plan)
     throw new WriteRefused(
@@ -132,6 +133,12 @@ async function compactLocked(root: string, expectHash: string): Promise<CompactP
       'missing',
     );
   if (plan.hash !== expectHash.toLowerCase()) {
+    if (unpreviewed)
+      throw new WriteRefused(
+        `${S4_STATE_REL} changed since it was read; nothing was written. Run it again.`,
+        'changed',
+        S4_STATE_REL,
+      );
     throw new WriteRefused(
       `${S4_STATE_REL} changed since the preview (hash ${plan.hash.slice(0, 12)}…, expected ${expectHash.slice(0, 12)}…); nothing was written. Preview it again.`,
       'changed',
