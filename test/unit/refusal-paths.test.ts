@@ -135,7 +135,7 @@ test('attest: the handoff changed while it was attested, or the sidecar since th
   writeFileSync(path.join(dir, 'memory/.session-handoff.sha256'), 'written by someone else');
   assert.equal(
     await refusedWith(applyAttest(again), dir),
-    'memory/.session-handoff.sha256 already exists; refusing to overwrite it.',
+    'memory/.session-handoff.sha256 already exists; nothing was overwritten. Run it again.',
   );
 });
 
@@ -185,7 +185,7 @@ test('a file created by a second writer before the rename (a starter, a preview)
       }),
       dir,
     ),
-    'docs/state/STATE.md already exists; refusing to overwrite it.',
+    'docs/state/STATE.md already exists; nothing was overwritten. Run it again.',
   );
   assert.equal(readFileSync(file, 'utf8'), 'mine');
   // Without a root the writer knows no workspace: the path stays as it was given.

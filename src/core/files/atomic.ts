@@ -302,7 +302,7 @@ async function verify(file: string, expectHash: string | null | undefined, shown
   if (expectHash === undefined) return;
   const now = await currentHash(file, rel);
   if (expectHash === null && now !== null)
-    throw new WriteRefused(`${shown} already exists; refusing to overwrite it.`, 'exists', rel);
+    throw new WriteRefused(`${shown} already exists; nothing was overwritten. Run it again.`, 'exists', rel);
   if (expectHash !== null && now !== expectHash.toLowerCase()) {
     // The command line prints this English: its next step is the command run again, as every write
     // action's own refusals say (the extension words its own next step from the reason).

@@ -97,7 +97,7 @@ export async function writeStarter(root: string, system: SystemId): Promise<{ wr
       await withWriteLock(file, root, async () => {
         // A link planted since the plan is something there too: the starter never writes through it.
         if (lstatOrNullSync(file))
-          throw new WriteRefused(`${f.path} already exists; refusing to overwrite it.`, 'exists', f.path);
+          throw new WriteRefused(`${f.path} already exists; nothing was overwritten. Run it again.`, 'exists', f.path);
         await writeAtomic(file, f.content, { expectHash: null, root });
       });
       written.push(f.path);
