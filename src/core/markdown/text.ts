@@ -379,21 +379,6 @@ const PRODUCTS = new Set(
 );
 
 /**
- * Whether a camelCase or PascalCase word is a product, a platform or a proper name rather than code.
- * A camelCase word is code (`queueReminder`, `toJSON`, `xAxis`) unless LOWER_FIRST_PRODUCTS names it
- * (`iOS`, `iPhone`, `eBay`, `jQuery`, `macOS`). A PascalCase
- * word of two parts ending in capitals is a product or an abbreviation (`FastAPI`, `PostgreSQL`,
- * `MongoDB`, `LaTeX`, `NaN`) unless those capitals end code names (CODE_TAILS: `UserID`, `BaseURL`),
- * and PRODUCTS lists the ones in words (`GitHub`, `TypeScript`).
- */
-function isProductName(w: string): boolean {
-  if (/^[a-z]/.test(w)) return LOWER_FIRST_PRODUCTS.has(w);
-  if (PRODUCTS.has(w)) return true;
-  const tail = /^(?:[A-Z][a-z0-9]+){1,2}([A-Z]+)$/.exec(w)?.[1];
-  return tail !== undefined && !CODE_TAILS.has(tail);
-}
-
-/**
  * Products and platforms written with a small first letter; any other camelCase word is code, however
  * short its first part (`xAxis`, `vNode`, `eTag`, `getOS`).
  */
@@ -419,6 +404,21 @@ const CODE_TAILS = new Set([
   'IO',
   'IP',
 ]);
+
+/**
+ * Whether a camelCase or PascalCase word is a product, a platform or a proper name rather than code.
+ * A camelCase word is code (`queueReminder`, `toJSON`, `xAxis`) unless LOWER_FIRST_PRODUCTS names it
+ * (`iOS`, `iPhone`, `eBay`, `jQuery`, `macOS`). A PascalCase word of two parts ending in capitals is a
+ * product or an abbreviation (`FastAPI`, `PostgreSQL`, `MongoDB`, `LaTeX`, `NaN`) unless those capitals
+ * end code names (CODE_TAILS: `UserID`, `BaseURL`), and PRODUCTS lists the ones in words (`GitHub`,
+ * `TypeScript`).
+ */
+function isProductName(w: string): boolean {
+  if (/^[a-z]/.test(w)) return LOWER_FIRST_PRODUCTS.has(w);
+  if (PRODUCTS.has(w)) return true;
+  const tail = /^(?:[A-Z][a-z0-9]+){1,2}([A-Z]+)$/.exec(w)?.[1];
+  return tail !== undefined && !CODE_TAILS.has(tail);
+}
 
 /**
  * A next action concrete enough to start cold, tested positively: it names a file (a path), a
