@@ -18,6 +18,7 @@ import {
   plainText,
   timestampValue,
 } from '../../src/core/markdown/text';
+import { itemFlags } from '../../src/core/systems/s1/reader';
 import { isVerbObject, snapshotCommand } from '../../src/core/systems/s1/rules';
 import { deferMarkers } from '../../src/core/systems/s3/debt';
 import { parseBranchHead } from '../../src/core/systems/s3/reader-state';
@@ -105,6 +106,20 @@ test('an urgency or risk tag is taken off whatever its length and the blanks aft
   assert.equal(snapshotCommand('npm test (urgency H)'), 'npm test (urgency H)');
   assert.equal(isVerbObject(`fix the bug (urgency: ${'H'.repeat(300)})`), true);
   assert.equal(isVerbObject(`(urgency: H)${' '.repeat(300)}`), false);
+});
+
+test("S1's urgency and risk tags are read in time linear in the blanks and `*` around their value (n vs 4n)", () => {
+  // `\s*\**\s*` split a long run of blanks after `urgency:` between its two `\s*` in every way.
+  const n = 8_000;
+  const lines: Record<string, (k: number) => string> = {
+    'blanks after urgency:': (k) => `wire the button urgency:${' '.repeat(k)}N`,
+    'blanks around risk :': (k) => `CI times out · risk${' '.repeat(k)}:${' '.repeat(k)}**${' '.repeat(k)}N`,
+    'blanks and stars after urgency:': (k) => `wire it urgency:${' '.repeat(k)}${'*'.repeat(k)}${' '.repeat(k)}*H`,
+  };
+  for (const [name, line] of Object.entries(lines)) assertLinear(name, itemFlags, line(n), line(4 * n));
+  assert.deepEqual(itemFlags('wire it · urgency: **H** · risk :  M'), ['urgency:H', 'risk:M']);
+  assert.deepEqual(itemFlags(`urgency:${' '.repeat(50)}\tL`), ['urgency:L']);
+  assert.deepEqual(itemFlags('urgency: * * H'), []);
 });
 
 /** CPU milliseconds of an async call (this process only). */

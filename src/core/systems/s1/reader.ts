@@ -95,12 +95,21 @@ const DONE_RES: RegExp[] = [
 
 const kinds = new WeakMap<Item, MdBlockKind>();
 
+/**
+ * `urgency: H` and `risk: M` tags, a `*` run allowed around the value. Each blank or `*` run is taken
+ * whole, once (`(?=(\s*))\1` cannot give back what it took): with `\s*\**\s*`, a long run of blanks
+ * after `urgency:` was split between the two `\s*` in every way before the pattern gave up, which
+ * took time with the square of the run. No match is lost: a value must follow the whole run.
+ */
+const URGENCY_TAG = /urgency(?=(\s*))\1[:：](?=(\s*))\2(?=(\**))\3(?=(\s*))\4([HML])(?![\w/])/i;
+const RISK_TAG = /\brisk(?=(\s*))\1[:：](?=(\s*))\2(?=(\**))\3(?=(\s*))\4([HML])(?![\w/])/i;
+
 export function itemFlags(text: string): string[] {
   const flags: string[] = [];
-  const u = /urgency\s*[:：]\s*\**\s*([HML])(?![\w/])/i.exec(text);
-  if (u) flags.push(`urgency:${u[1].toUpperCase()}`);
-  const r = /\brisk\s*[:：]\s*\**\s*([HML])(?![\w/])/i.exec(text);
-  if (r) flags.push(`risk:${r[1].toUpperCase()}`);
+  const u = URGENCY_TAG.exec(text);
+  if (u) flags.push(`urgency:${u[5].toUpperCase()}`);
+  const r = RISK_TAG.exec(text);
+  if (r) flags.push(`risk:${r[5].toUpperCase()}`);
   if (DONE_RES.some((re) => re.test(text))) flags.push('done');
   return flags;
 }
