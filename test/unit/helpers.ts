@@ -127,6 +127,31 @@ export function assertLinear(name: string, f: (input: string) => unknown, small:
   assert.fail(`${name}: ${small.length} vs ${big.length} chars took${seen} (ratio over 10 on every attempt)`);
 }
 
+/** `assertLinear` for an async `f` (the CPU time of this process while it runs). */
+export async function assertLinearAsync<T>(
+  name: string,
+  f: (input: T) => Promise<unknown>,
+  small: T,
+  big: T,
+  size: (input: T) => number,
+): Promise<void> {
+  const cpuOf = async (input: T) => {
+    const t0 = process.cpuUsage();
+    await f(input);
+    const d = process.cpuUsage(t0);
+    return (d.user + d.system) / 1e3;
+  };
+  await f(small);
+  let seen = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const a = Math.max(10, Math.min(await cpuOf(small), await cpuOf(small), await cpuOf(small)));
+    const b = await cpuOf(big);
+    seen += ` ${a.toFixed(1)}/${b.toFixed(1)} ms`;
+    if (b / a < 10) return;
+  }
+  assert.fail(`${name}: ${size(small)} vs ${size(big)} chars took${seen} (ratio over 10 on every attempt)`);
+}
+
 const made: string[] = [];
 process.on('exit', () => {
   if (process.env.KEEP_TMP) return;

@@ -16,8 +16,33 @@ const INDEX_MAX_BYTES = 256 * 1024 * 1024;
 /** The length of an object name in the repository: 32 bytes with `extensions.objectFormat = sha256`, else 20. */
 async function hashBytes(commonDir: string): Promise<number> {
   const config = await readTextFile(path.join(commonDir, 'config'), 1024 * 1024);
-  return config.ok && /^\s*objectformat\s*=\s*"?sha256"?\s*(?:[#;].*)?$/im.test(config.text) ? 32 : 20;
+  return config.ok && saysSha256(config.text) ? 32 : 20;
 }
+
+/** What follows the key on a line that sets the object format to SHA-256 (tried where the key ends). */
+const SHA256_VALUE = /\s*=\s*"?sha256"?\s*(?:[#;].*)?$/imy;
+
+/**
+ * Whether a config line sets `objectformat = sha256`: what /^\s*objectformat\s*=\s*"?sha256"?\s*(?:[#;].*)?$/im
+ * finds, in time linear in the text. That pattern's `^\s*` crosses line breaks, so it scanned every
+ * run of blank lines again from each of its lines: a config of 200,000 blank lines held the PreCompact
+ * guard 20 s. Here each `objectformat` is looked at once: it counts when only white space stands
+ * between it and a line's start (or the text's), and the rest of the pattern follows it.
+ */
+export function saysSha256(text: string): boolean {
+  const key = /objectformat/gi;
+  for (let m = key.exec(text); m; m = key.exec(text)) {
+    let i = m.index;
+    while (i > 0 && /\s/.test(text[i - 1]) && !LINE_BREAKS.includes(text[i - 1])) i--;
+    if (i > 0 && !LINE_BREAKS.includes(text[i - 1])) continue;
+    SHA256_VALUE.lastIndex = key.lastIndex;
+    if (SHA256_VALUE.test(text)) return true;
+  }
+  return false;
+}
+
+/** The characters after which `^` matches in a multiline pattern. */
+const LINE_BREAKS = '\n\r\u2028\u2029';
 
 /** What an index file says of one path. */
 export interface IndexLookup {

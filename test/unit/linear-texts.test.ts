@@ -1,0 +1,37 @@
+/**
+ * Whole texts a repository hands the tool besides its state files (git's config, a settings file)
+ * are read in time linear in their size, whatever long run of blank lines or blanks they hold: a
+ * pattern whose `\s*` crosses line breaks, or two `\s*` side by side, retries from every position of
+ * such a run. Each reader is timed on a text with a run of n and of 4n (CPU time, `assertLinear`).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { gitTracks, saysSha256 } from '../../src/core/git/tracked';
+import { assertLinearAsync, gitInit, workspace } from './helpers';
+
+test("whether git tracks a file is known in time linear in the blank lines of the repository's config (n vs 4n)", async () => {
+  // `^\s*objectformat…$` (multiline) scanned a run of blank lines again from each of its lines.
+  const repo = (blankLines: number) => {
+    const dir = workspace({ 'a.md': 'x\n' });
+    gitInit(dir);
+    const config = path.join(dir, '.git', 'config');
+    writeFileSync(config, `${'\n'.repeat(blankLines)}${readFileSync(config, 'utf8')}`);
+    return path.join(dir, 'a.md');
+  };
+  const [small, big] = [repo(25_000), repo(100_000)];
+  assert.equal(await gitTracks(small), true);
+  await assertLinearAsync(
+    'gitTracks',
+    gitTracks,
+    small,
+    big,
+    (f) => readFileSync(path.join(path.dirname(f), '.git', 'config')).length,
+  );
+  // The rule itself: the key at a line's start (blanks before it allowed), its value, a comment after.
+  assert.equal(saysSha256('[extensions]\n\tobjectformat = sha256\n'), true);
+  assert.equal(saysSha256(`${'\n'.repeat(5)}  objectFormat = "SHA256" ; set by git init\r\n`), true);
+  assert.equal(saysSha256('[extensions]\n\tobjectformat = sha1\n'), false);
+  assert.equal(saysSha256('[x]\n\tname = objectformat = sha256\n'), false);
+});
