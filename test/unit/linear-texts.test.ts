@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gitTracks, saysSha256 } from '../../src/core/git/tracked';
-import { assertLinearAsync, gitInit, workspace } from './helpers';
+import { holdsNoSetting, planHooksInstall } from '../../src/core/hooks/install';
+import { assertLinearAsync, gitInit, HOOK_SCRIPT, workspace } from './helpers';
 
 test("whether git tracks a file is known in time linear in the blank lines of the repository's config (n vs 4n)", async () => {
   // `^\s*objectformat…$` (multiline) scanned a run of blank lines again from each of its lines.
@@ -34,4 +35,23 @@ test("whether git tracks a file is known in time linear in the blank lines of th
   assert.equal(saysSha256(`${'\n'.repeat(5)}  objectFormat = "SHA256" ; set by git init\r\n`), true);
   assert.equal(saysSha256('[extensions]\n\tobjectformat = sha1\n'), false);
   assert.equal(saysSha256('[x]\n\tname = objectformat = sha256\n'), false);
+});
+
+test('hooks install reads a settings file in time linear in the blanks before its object (n vs 4n)', async () => {
+  // /^\s*(?:\{\s*\})?\s*$/ (a file that holds no setting) split leading blanks between its first and last \s*.
+  const settings = (blanks: string) => workspace({ '.claude/settings.json': `${blanks}{"permissions": {}}\n` });
+  const [small, big] = [settings(' '.repeat(25_000)), settings(' '.repeat(100_000))];
+  const plan = (dir: string) => planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
+  assert.equal((await plan(small)).error, undefined);
+  await assertLinearAsync(
+    'planHooksInstall',
+    plan,
+    small,
+    big,
+    (d) => readFileSync(path.join(d, '.claude/settings.json')).length,
+  );
+  // Blank, or an empty object however it is spaced, holds no setting; anything else does.
+  for (const t of ['', ' \n', '{}', ' {\n\t}\r\n', '\ufeff{ }\u2028'])
+    assert.equal(holdsNoSetting(t), true, JSON.stringify(t));
+  for (const t of ['{"a": 1}', '[]', '{} {}', 'x']) assert.equal(holdsNoSetting(t), false, JSON.stringify(t));
 });
