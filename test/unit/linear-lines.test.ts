@@ -24,7 +24,7 @@ import { deferMarkers } from '../../src/core/systems/s3/debt';
 import { parseBranchHead } from '../../src/core/systems/s3/reader-state';
 import { timestampFix } from '../../src/core/systems/s0/fixes';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
-import { assertLinear, workspace } from './helpers';
+import { assertLinear, assertLinearAsync, systemIn, workspace } from './helpers';
 
 const HELPERS: Record<string, (line: string) => unknown> = {
   plainText,
@@ -120,6 +120,35 @@ test("S1's urgency and risk tags are read in time linear in the blanks and `*` a
   assert.deepEqual(itemFlags('wire it · urgency: **H** · risk :  M'), ['urgency:H', 'risk:M']);
   assert.deepEqual(itemFlags(`urgency:${' '.repeat(50)}\tL`), ['urgency:L']);
   assert.deepEqual(itemFlags('urgency: * * H'), []);
+});
+
+test("S0's _Last updated:_ line is read in time linear in the blanks after its colon, whatever line break follows (n vs 4n)", async () => {
+  // `\s*(.*)$`: a U+2028 or a lone CR after the value stops `.*`, which scanned the rest again for every blank given back.
+  const n = 8_000;
+  const line = (k: number, end: string) => `_Last updated: ${' '.repeat(k)}2026-05-04${end}x${end}_`;
+  for (const end of ['\u2028', '\u2029', '\r']) {
+    assertLinear(
+      `timestampFix ${JSON.stringify(end)}`,
+      (l) => timestampFix(l, 1, 'NOW'),
+      line(n, end),
+      line(4 * n, end),
+    );
+    const ledger = (k: number) =>
+      workspace({
+        '.agents/session_ledger.md': `# Session Ledger\n\n${line(k, end)}\n\n## Now\nWire \`exportCsv()\` into src/a.ts.\n`,
+      });
+    const [small, big] = [ledger(n), ledger(4 * n)];
+    const timestamp = async (dir: string) => (await systemIn(dir, 'S0')).checks.find((c) => c.id === 'timestamp');
+    assert.equal((await timestamp(small))?.status, 'warn');
+    await assertLinearAsync(
+      `S0 check ${JSON.stringify(end)}`,
+      timestamp,
+      small,
+      big,
+      (d) => line(d === small ? n : 4 * n, end).length,
+    );
+  }
+  assert.deepEqual(timestampFix('_Last updated:  \u2028 2026-05-04_', 1, 'NOW').lines, ['_Last updated:  \u2028 NOW_']);
 });
 
 /** CPU milliseconds of an async call (this process only). */

@@ -17,8 +17,10 @@ export function fixOffersS0(p: FixPlace): FixOffer[] {
   return [];
 }
 
-// A `_Last updated: <value>_` line: what comes before the value, the value, what follows it.
-const TIMESTAMP_RE = /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?\s*)(.*)$/iu;
+// A `_Last updated: <value>_` line: what comes before the value, the value, what follows it. The blanks
+// before the value are taken whole, once, as in S0's timestamp check (rules.ts): linear in a long run.
+const TIMESTAMP_RE =
+  /^(\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated)[_*]{0,2}\s*[:：](?:\*\*|__)?(?=(\s*))\2)(.*)$/iu;
 
 /**
  * S0's `_Last updated:` set to `now` (an ISO time): the value on `line` is replaced and the rest of
@@ -31,7 +33,7 @@ export function timestampFix(text: string, line: number, now: string): LineEdit 
   const body = at === undefined ? '' : trimEndWhere(at, oneOf(LINE_ENDS));
   const m = at === undefined ? null : TIMESTAMP_RE.exec(body);
   if (m) {
-    const { after } = timestampValue(m[2]);
+    const { after } = timestampValue(m[3]);
     const closing = after || (m[1].trimStart().startsWith('_') ? '_' : '');
     return { line, endLine: line, lines: [`${m[1]}${now}${closing}${at!.slice(body.length)}`] };
   }

@@ -112,14 +112,18 @@ export function workingSetRefs(doc: StateDoc): PathRef[] {
 }
 
 // The value runs to the line's end; the `_`/`*` that close the emphasis are taken off after (see timestampValue).
-const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обновлено)[_*]{0,2}\s*[:：]\s*(.*)$/iu;
+// The blanks after the colon are taken whole, once (`(?=(\s*))\1` gives nothing back): with `\s*(.*)$`, a
+// line break character later in the line (U+2028, a lone CR) made `.*` scan the rest again for every blank
+// given back, so 200,000 blanks after `_Last updated:` held check past two minutes. No match is lost: a
+// value that ends before the line's end does so whatever blanks precede it.
+const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обновлено)[_*]{0,2}\s*[:：](?=(\s*))\1(.*)$/iu;
 
 function checkTimestamp(doc: StateDoc): Check {
   const lines = doc.text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const m = TIMESTAMP_RE.exec(trimEndWhere(lines[i], oneOf(LINE_ENDS)));
     if (!m) continue;
-    const value = timestampValue(m[1]).value.trim();
+    const value = timestampValue(m[2]).value.trim();
     if (isPlaceholder(value)) {
       return mk(
         'S0',
