@@ -10,6 +10,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gitTracks, saysSha256 } from '../../src/core/git/tracked';
 import { holdsNoSetting, planHooksInstall } from '../../src/core/hooks/install';
+import { sessionStartHook } from '../../src/core/hooks/session-start';
+import { sessionStart } from './checkpoint-fixtures';
 import { assertLinearAsync, gitInit, HOOK_SCRIPT, workspace } from './helpers';
 
 test("whether git tracks a file is known in time linear in the blank lines of the repository's config (n vs 4n)", async () => {
@@ -54,4 +56,29 @@ test('hooks install reads a settings file in time linear in the blanks before it
   for (const t of ['', ' \n', '{}', ' {\n\t}\r\n', '\ufeff{ }\u2028'])
     assert.equal(holdsNoSetting(t), true, JSON.stringify(t));
   for (const t of ['{"a": 1}', '[]', '{} {}', 'x']) assert.equal(holdsNoSetting(t), false, JSON.stringify(t));
+});
+
+test('SessionStart hands over a next action in time linear in the HTML comments it opens and never closes (n vs 4n)', async () => {
+  // /<!--(?:[^-]|-[^-]|--[^>])*-->/ scanned to the end again from each `<!--` that no `-->` closes.
+  const ledger = (next: string) =>
+    workspace({
+      '.claude/session-ledger.md': `# Session Ledger\n\n## TASK\nShip the export.\n\n## NEXT\n${next}\n\n## OPEN\n- None\n`,
+    });
+  const hook = async (dir: string) =>
+    (await sessionStartHook(sessionStart(dir, 'compact'), { root: dir })).stdout ?? '';
+  for (const unit of ['<!--', '<!--- ', '`<!--` ']) {
+    const next = (k: number) => `Stream rows ${unit.repeat(k / unit.length)} into src/export/csv.ts`;
+    const [small, big] = [ledger(next(20_000)), ledger(next(80_000))];
+    assert.match(await hook(small), /Stream rows/);
+    await assertLinearAsync(`sessionStartHook ${JSON.stringify(unit)}`, hook, small, big, (d) =>
+      d === small ? 20_000 : 80_000,
+    );
+  }
+  // A comment closes at the first `>` after a run of 3k+2 dashes (`-->`, `----->`), as markdown-it reads it.
+  const said = async (next: string) => {
+    const out = JSON.parse(await hook(ledger(next))) as { hookSpecificOutput: { additionalContext: string } };
+    return out.hookSpecificOutput.additionalContext.split('\n').find((l) => l.includes('Next action')) ?? '';
+  };
+  assert.match(await said('run <!-- a --> npm test <!-- b -----> now'), /Next action: run\s+npm test\s+now$/);
+  assert.match(await said('run <!-- a ---> npm test'), /Next action: run <!-- a ---> npm test$/);
 });

@@ -52,8 +52,56 @@ const VERBATIM_MAX = 5200;
 /** A next action that is only a template's placeholder (`<planned next step>`, `TBD`): nothing to do yet. */
 const TEMPLATE_ONLY = /^(?:<[^<>/:`]*>|\{\{[^{}]*\}\}|tbd|tba|todo|\.\.\.|…)$/i;
 
-/** An HTML comment as Markdown takes one inline (markdown-it's rule): `<!-->` and `<!--->` are whole; one never closed is text. */
-const COMMENT = /<!---?>|<!--(?:[^-]|-[^-]|--[^>])*-->/g;
+/**
+ * An HTML comment as Markdown takes one inline (markdown-it's rule, /<!---?>|<!--(?:[^-]|-[^-]|--[^>])*-->/):
+ * `<!-->` and `<!--->` are whole; one never closed is text. Otherwise a comment ends at the first `>`
+ * after its `<!--` whose run of dashes (counted from the comment's body on) is 3k+2 long: the body's
+ * parts take a dash before any other character, two before any but `>`, three in a row, so only such a
+ * run can close it. Found from a list of those `>`, in time linear in the text: the pattern scanned to
+ * the end again from each `<!--` that no `-->` closes, so a next action of 50,000 `<!--` held the
+ * SessionStart hook 5 s.
+ */
+class Comments {
+  /** Each `>` after a run of 3k+2 dashes, in order. */
+  private readonly closers: number[] = [];
+
+  constructor(private readonly s: string) {
+    let dashes = 0;
+    for (let i = 0; i < s.length; i++) {
+      if (s[i] === '>' && dashes % 3 === 2) this.closers.push(i);
+      dashes = s[i] === '-' ? dashes + 1 : 0;
+    }
+  }
+
+  /** The first comment that starts at or after `from`: [start, end), or null. */
+  next(from: number): [number, number] | null {
+    const s = this.s;
+    for (let at = s.indexOf('<!--', from); at >= 0; at = s.indexOf('<!--', at + 1)) {
+      if (s.startsWith('>', at + 4)) return [at, at + 5];
+      if (s.startsWith('->', at + 4)) return [at, at + 6];
+      // The dashes that open the body are counted from the body's start, not from the `<!--`.
+      let e = at + 4;
+      while (s[e] === '-') e++;
+      if (s[e] === '>' && (e - at - 4) % 3 === 2) return [at, e + 1];
+      const close = this.closerAfter(e);
+      if (close >= 0) return [at, close + 1];
+    }
+    return null;
+  }
+
+  /** The first closer after `i`, or -1. */
+  private closerAfter(i: number): number {
+    const c = this.closers;
+    let lo = 0;
+    let hi = c.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (c[mid] <= i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < c.length ? c[lo] : -1;
+  }
+}
 
 /**
  * Where `s` holds code spans, as Markdown finds them: a run of backticks (not one a backslash
@@ -89,19 +137,21 @@ function codeSpans(s: string): Array<[number, number]> {
 function withoutComments(s: string): string {
   if (!s.includes('<!--')) return s;
   const spans = codeSpans(s);
+  const comments = new Comments(s);
   let out = '';
   let at = 0;
   let k = 0;
-  COMMENT.lastIndex = 0;
-  for (let m = COMMENT.exec(s); m; m = COMMENT.exec(s)) {
-    while (k < spans.length && spans[k][1] <= m.index) k++;
+  for (let m = comments.next(0); m;) {
+    const [start, end] = m;
+    while (k < spans.length && spans[k][1] <= start) k++;
     // A comment that starts inside a code span is code: look again after the span.
-    if (k < spans.length && spans[k][0] <= m.index) {
-      COMMENT.lastIndex = spans[k][1];
+    if (k < spans.length && spans[k][0] <= start) {
+      m = comments.next(spans[k][1]);
       continue;
     }
-    out += `${s.slice(at, m.index)} `;
-    at = m.index + m[0].length;
+    out += `${s.slice(at, start)} `;
+    at = end;
+    m = comments.next(end);
   }
   return out + s.slice(at);
 }
