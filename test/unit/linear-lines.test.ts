@@ -19,6 +19,8 @@ import {
   timestampValue,
 } from '../../src/core/markdown/text';
 import { itemFlags } from '../../src/core/systems/s1/reader';
+import { parseLessons } from '../../src/core/systems/s1/reader-memory';
+import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { isVerbObject, snapshotCommand } from '../../src/core/systems/s1/rules';
 import { deferMarkers } from '../../src/core/systems/s3/debt';
 import { parseBranchHead } from '../../src/core/systems/s3/reader-state';
@@ -149,6 +151,25 @@ test("S0's _Last updated:_ line is read in time linear in the blanks after its c
     );
   }
   assert.deepEqual(timestampFix('_Last updated:  \u2028 2026-05-04_', 1, 'NOW').lines, ['_Last updated:  \u2028 NOW_']);
+});
+
+test("S1's lesson meta (conf, seen, obs) is read in time linear in the blanks around its colon (n vs 4n)", () => {
+  // `\s*[:：=]?\s*` split a long run of blanks after `conf` between its two `\s*` in every way.
+  const n = 8_000;
+  const flags = (text: string) =>
+    parseLessons(parseMarkdown(text)).sections.flatMap((s) => s.items.flatMap((i) => i.flags));
+  const lessons = (line: string) => `# Lessons\n\n## Synthesis\n\n> ${line}\n`;
+  const lines: Record<string, (k: number) => string> = {
+    'blanks after conf': (k) => `conf${' '.repeat(k)}x`,
+    'blanks around seen:': (k) => `conf: 0.8 seen${' '.repeat(k)}:${' '.repeat(k)}x`,
+    'blanks around obs=': (k) => `conf: 0.8 obs${' '.repeat(k)}=${' '.repeat(k)}x`,
+  };
+  for (const [name, line] of Object.entries(lines)) assertLinear(name, flags, lessons(line(n)), lessons(line(4 * n)));
+  assert.deepEqual(flags(lessons(`conf ${' '.repeat(40)}: 0.8 · seen:2026-01-02 · obs = 3`)), [
+    'conf:0.8',
+    'seen:2026-01-02',
+    'obs:3',
+  ]);
 });
 
 /** CPU milliseconds of an async call (this process only). */

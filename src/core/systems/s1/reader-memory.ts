@@ -12,20 +12,23 @@ import type { ParsedContent } from '../../model/workspace';
 // ---------------------------------------------------------------------------------------------
 // Lessons
 
-const CONF_RE = /\bconf\s*[:：=]?\s*(\d(?:\.\d+)?)\b/i;
-const SEEN_RE = /\bseen\s*[:：=]?\s*(\d{4}-\d{2}-\d{2})\b/i;
-const OBS_RE = /\bobs\s*[:：=]?\s*(\d+)\b/i;
+// `conf: 0.8`, `seen 2026-01-02`, `obs=3`: the blanks around the optional colon are taken whole, once (a
+// lookahead and its backreference give nothing back). With `\s*[:：=]?\s*`, a long run of blanks after
+// `conf` that no number follows was split between the two `\s*` in every way: time with the run's square.
+const CONF_RE = /\bconf(?=(\s*))\1[:：=]?(?=(\s*))\2(\d(?:\.\d+)?)\b/i;
+const SEEN_RE = /\bseen(?=(\s*))\1[:：=]?(?=(\s*))\2(\d{4}-\d{2}-\d{2})\b/i;
+const OBS_RE = /\bobs(?=(\s*))\1[:：=]?(?=(\s*))\2(\d+)\b/i;
 
 function lessonItem(b: MdBlock): Item | null {
   const it = defaultItem(b);
   if (!it) return null;
   const conf = b.quoted || /^>/.test(it.text) ? CONF_RE.exec(it.text) : null;
   if (conf) {
-    it.flags.push(`conf:${conf[1]}`);
+    it.flags.push(`conf:${conf[3]}`);
     const seen = SEEN_RE.exec(it.text);
-    if (seen) it.flags.push(`seen:${seen[1]}`);
+    if (seen) it.flags.push(`seen:${seen[3]}`);
     const obs = OBS_RE.exec(it.text);
-    if (obs) it.flags.push(`obs:${obs[1]}`);
+    if (obs) it.flags.push(`obs:${obs[3]}`);
   }
   return it;
 }
