@@ -19,7 +19,7 @@ import {
   timestampValue,
 } from '../../src/core/markdown/text';
 import { itemFlags } from '../../src/core/systems/s1/reader';
-import { parseLessons } from '../../src/core/systems/s1/reader-memory';
+import { contextEntryFlags, parseLessons } from '../../src/core/systems/s1/reader-memory';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { isVerbObject, snapshotCommand } from '../../src/core/systems/s1/rules';
 import { deferMarkers } from '../../src/core/systems/s3/debt';
@@ -169,6 +169,24 @@ test("S1's lesson meta (conf, seen, obs) is read in time linear in the blanks ar
     'conf:0.8',
     'seen:2026-01-02',
     'obs:3',
+  ]);
+});
+
+test("S1's context-log tags are read in time linear in a run of tag heads no tag closes (n vs 4n)", () => {
+  // The value `[^\]`\s]+` ran over every later head (`[ttl:K[ttl:K…`), and was scanned again from each.
+  const n = 8_000;
+  const lines: Record<string, (k: number) => string> = {
+    'unclosed [ttl:': (k) => `[2026-05-04] ${'[ttl:K'.repeat(k / 6)}`,
+    'unclosed `risk:': (k) => `[2026-05-04] ${'`risk:H'.repeat(k / 7)}`,
+    'heads, then blanks': (k) => `[2026-05-04] ${'[ref:1'.repeat(k / 12)}${' '.repeat(k / 2)}x`,
+  };
+  for (const [name, line] of Object.entries(lines)) assertLinear(name, contextEntryFlags, line(n), line(4 * n));
+  assert.deepEqual(contextEntryFlags('[2026-05-04] [DECISION] x [ttl:[30d]  `risk : h `  [ref: 2 ] [ttl: 9d]'), [
+    'date:2026-05-04',
+    'type:DECISION',
+    'ttl:[30d',
+    'risk:H',
+    'ref:2',
   ]);
 });
 
