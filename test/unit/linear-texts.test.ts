@@ -12,7 +12,9 @@ import { gitTracks, saysSha256 } from '../../src/core/git/tracked';
 import { holdsNoSetting, planHooksInstall } from '../../src/core/hooks/install';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { sessionStart } from './checkpoint-fixtures';
-import { assertLinearAsync, gitInit, HOOK_SCRIPT, workspace } from './helpers';
+import { parseMarkdown } from '../../src/core/markdown/markdown';
+import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
+import { assertLinear, assertLinearAsync, gitInit, HOOK_SCRIPT, workspace } from './helpers';
 
 test("whether git tracks a file is known in time linear in the blank lines of the repository's config (n vs 4n)", async () => {
   // `^\s*objectformat…$` (multiline) scanned a run of blank lines again from each of its lines.
@@ -81,4 +83,27 @@ test('SessionStart hands over a next action in time linear in the HTML comments 
   };
   assert.match(await said('run <!-- a --> npm test <!-- b -----> now'), /Next action: run\s+npm test\s+now$/);
   assert.match(await said('run <!-- a ---> npm test'), /Next action: run <!-- a ---> npm test$/);
+});
+
+test("S1's snapshot block is found in time linear in marker openings no comment closes, and in blanks on its marker line (n vs 4n)", () => {
+  // `<!--\s*state-snapshot\s+v1\b[^>]*-->` scanned to the first `>` again from each opening; `v1\b.*\s*$`
+  // scanned the blanks `.*` gave back once more for each, when a U+2028 stopped `.*` short of the end.
+  const handoffs: Array<[string, number, (k: number) => string]> = [
+    ['openings in an HTML block', 40_000, (k) => `# Handoff\n\n${'<!-- state-snapshot v1 '.repeat(k / 23)}\n`],
+    [
+      'openings, then a late >',
+      40_000,
+      (k) => `# Handoff\n\n<div>\n${'<!-- state-snapshot v1 x'.repeat(k / 24)} -- >\n</div>\n`,
+    ],
+    [
+      'blanks on the marker line',
+      8_000,
+      (k) => `# Handoff\n\n\`\`\`yaml\n# state-snapshot v1${' '.repeat(k)}\u2028x\nts: 1\n\`\`\`\n`,
+    ],
+  ];
+  const read = (text: string) => readSnapshot(parseMarkdown(text));
+  for (const [name, n, text] of handoffs) assertLinear(name, read, text(n), text(4 * n));
+  assert.equal(read('# H\n\n<!-- state-snapshot v1 x -- y -->\n\n```yaml\nts: 1\n```\n')?.info.shape, 'mapping');
+  assert.equal(read('# H\n\n```yaml\n# state-snapshot v1   \u2028  \nts: 1\n```\n')?.info.shape, 'mapping');
+  assert.equal(read('# H\n\n```yaml\n# state-snapshot v1 \u2028x\nts: 1\n```\n'), null);
 });
