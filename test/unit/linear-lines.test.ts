@@ -26,6 +26,7 @@ import { deferMarkers } from '../../src/core/systems/s3/debt';
 import { parseBranchHead } from '../../src/core/systems/s3/reader-state';
 import { timestampFix } from '../../src/core/systems/s0/fixes';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
+import { readProgressEntries } from '../../src/core/systems/s4/reader-state';
 import { assertLinear, assertLinearAsync, systemIn, workspace } from './helpers';
 
 const HELPERS: Record<string, (line: string) => unknown> = {
@@ -188,6 +189,20 @@ test("S1's context-log tags are read in time linear in a run of tag heads no tag
     'risk:H',
     'ref:2',
   ]);
+});
+
+test("S4's PROGRESS.md entry links are read in time linear in a heading of `](` no target ends (n vs 4n)", () => {
+  // `\]\(([^)\s]+)\)` scanned the rest of the heading again from each `](`.
+  const n = 8_000;
+  const entries = (heading: string) => readProgressEntries(parseMarkdown(`# Progress\n\n## ${heading}\n\n- did it\n`));
+  for (const unit of ['](', '](a', '](a]('])
+    assertLinear(
+      JSON.stringify(unit),
+      entries,
+      `2026-05-04 ${unit.repeat(n / unit.length)} x`,
+      `2026-05-04 ${unit.repeat((4 * n) / unit.length)} x`,
+    );
+  assert.equal(entries('2026-05-04 [a](b c) ](](x.md) [d](e.md)')[0].link, '](x.md');
 });
 
 /** CPU milliseconds of an async call (this process only). */

@@ -181,13 +181,29 @@ export interface ProgressEntry {
   endLine: number;
 }
 
+/**
+ * The target of the first `](target)` in a heading whose target holds no blank: what /\]\(([^)\s]+)\)/
+ * finds, in one pass. Every `](` inside a target that no `)` ends shares that target's end, so the
+ * search goes on from there: the pattern scanned it again from each, and a PROGRESS.md heading of
+ * 100,000 `](` took 9 s.
+ */
+export function linkTarget(title: string): string | null {
+  for (let at = title.indexOf(']('); at >= 0;) {
+    let end = at + 2;
+    while (end < title.length && title[end] !== ')' && !/\s/.test(title[end])) end++;
+    if (end > at + 2 && title[end] === ')') return title.slice(at + 2, end);
+    at = title.indexOf('](', end);
+  }
+  return null;
+}
+
 export function readProgressEntries(outline: MdOutline): ProgressEntry[] {
   const ends = headingEnds(outline, 2);
   const h2 = outline.headings.map((h, i) => ({ h, i })).filter(({ h }) => h.level === 2);
   return h2.map(({ h, i }) => ({
     title: h.title,
     timestamp: /\d{4}-\d{2}-\d{2}(?:[-T _]\d{2}:?\d{2}(?::?\d{2})?)?/.exec(h.title)?.[0] ?? null,
-    link: /\]\(([^)\s]+)\)/.exec(h.title)?.[1] ?? null,
+    link: linkTarget(h.title),
     line: h.line,
     endLine: ends[i],
   }));
