@@ -27,6 +27,7 @@ import { parseBranchHead } from '../../src/core/systems/s3/reader-state';
 import { timestampFix } from '../../src/core/systems/s0/fixes';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { readProgressEntries } from '../../src/core/systems/s4/reader-state';
+import { lineLabel, plainText as spokenText } from '../../src/extension/pure/tree-text';
 import { assertLinear, assertLinearAsync, systemIn, workspace } from './helpers';
 
 const HELPERS: Record<string, (line: string) => unknown> = {
@@ -203,6 +204,24 @@ test("S4's PROGRESS.md entry links are read in time linear in a heading of `](` 
       `2026-05-04 ${unit.repeat((4 * n) / unit.length)} x`,
     );
   assert.equal(entries('2026-05-04 [a](b c) ](](x.md) [d](e.md)')[0].link, '](x.md');
+});
+
+test("the extension's tree labels are made in time linear in links and emphasis no bracket or marker closes (n vs 4n)", () => {
+  // `!?\[([^\]]*)\]\([^)]*\)` scanned to the first `]` and `)` again from each `[`, and
+  // `(\*\*|__)(?=\S)([\s\S]*?\S)\1` to the end again from each `**` that nothing closes.
+  const n = 8_000;
+  for (const unit of ['[', '[a](', '![a](b', '**a ', '__x '])
+    for (const [name, f] of Object.entries({ lineLabel, spokenText }))
+      assertLinear(
+        `${name} ${JSON.stringify(unit)}`,
+        f,
+        `wire ${unit.repeat(n / unit.length)} x`,
+        `wire ${unit.repeat((4 * n) / unit.length)} x`,
+      );
+  assert.equal(
+    lineLabel('see [[the plan](a.md) and ![img](b.png) **now** __ x__ **a `**b**` c**'),
+    'see [the plan and img now __ x__ **a `**b**` c**',
+  );
 });
 
 /** CPU milliseconds of an async call (this process only). */
