@@ -224,6 +224,23 @@ test("the extension's tree labels are made in time linear in links and emphasis 
   );
 });
 
+test("S1's handoff items are judged in time linear in the blanks after 완료 (n vs 4n)", async () => {
+  // `완료…\s*(?:\*\*)?\s*[:：]` split a long run of blanks that no colon follows between its two `\s*`.
+  const handoff = (item: string) =>
+    workspace({
+      'memory/session-handoff-LATEST.md': `# Session Handoff\n\n## What to do now\n1. Run \`npm test\` in src/\n\n## Outstanding issues\n- ${item}\n`,
+    });
+  const item = (k: number) => `완료${' '.repeat(k)}x`;
+  const [small, big] = [handoff(item(8_000)), handoff(item(32_000))];
+  const checks = async (dir: string) => (await systemIn(dir, 'S1')).checks;
+  assert.ok((await checks(small)).some((c) => c.id === 'future-oriented'));
+  await assertLinearAsync('S1 check', checks, small, big, (d) => item(d === small ? 8_000 : 32_000).length);
+  const flagged = async (it: string) =>
+    (await checks(handoff(it))).some((c) => c.id === 'future-oriented' && c.status === 'warn');
+  assert.equal(await flagged(`완료 작업 ${' '.repeat(30)}** :  the export`), true);
+  assert.equal(await flagged(`완료 ${' '.repeat(30)}* : the export`), false);
+});
+
 /** CPU milliseconds of an async call (this process only). */
 async function cpuOf(f: () => Promise<unknown>): Promise<number> {
   const a = process.cpuUsage();

@@ -140,8 +140,11 @@ function checkSingleHandoff(homeRel: string, others: readonly string[]): Check[]
   );
 }
 
+// The blanks around the `**` after 완료 are each taken whole, once (a lookahead and its backreference):
+// with `\s*(?:\*\*)?\s*`, a long run of blanks that no colon follows was split between the two `\s*`
+// in every way. A colon must follow the whole run, so no line is lost.
 const DONE_LINE_RE =
-  /^\s*(?:\*\*)?(?:done|completed|accomplished|finished)\b[^:：]{0,40}[:：]|^\s*(?:\*\*)?(?:이번 세션 )?완료(?:된 작업| 작업)?\s*(?:\*\*)?\s*[:：]/iu;
+  /^\s*(?:\*\*)?(?:done|completed|accomplished|finished)\b[^:：]{0,40}[:：]|^\s*(?:\*\*)?(?:이번 세션 )?완료(?:된 작업| 작업)?(?=(\s*))\1(?:\*\*)?(?=(\s*))\2[:：]/iu;
 
 const DONE_WORDS = ['done', 'completed', 'accomplished', 'finished', '완료'];
 
