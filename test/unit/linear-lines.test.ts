@@ -241,6 +241,23 @@ test("S1's handoff items are judged in time linear in the blanks after 완료 (n
   assert.equal(await flagged(`완료 ${' '.repeat(30)}* : the export`), false);
 });
 
+test("S1's next-command check reads item 1 in time linear in its lines of blanks (n vs 4n)", async () => {
+  // /^\s*(?:>\s*)?(?:`{3,}|~{3,})/m let `\s*` cross line breaks: a run of blank lines was scanned again from each.
+  const handoff = (k: number) =>
+    workspace({
+      'memory/session-handoff-LATEST.md': `# Session Handoff\n\n## What to do now\n1. Wire the export button\n${'   \n'.repeat(k / 4)}   in src/invoices.ts\n`,
+    });
+  const [small, big] = [handoff(8_000), handoff(32_000)];
+  const command = async (dir: string) => (await systemIn(dir, 'S1')).checks.find((c) => c.id === 'next-command');
+  assert.equal((await command(small))?.status, 'warn');
+  await assertLinearAsync('S1 check', command, small, big, (d) => (d === small ? 8_000 : 32_000));
+  const withFence = workspace({
+    'memory/session-handoff-LATEST.md':
+      '# Session Handoff\n\n## What to do now\n1. Wire the export button\n\n   >   ```sh\n   > npm test\n   > ```\n',
+  });
+  assert.match((await command(withFence))?.message ?? '', /code block/);
+});
+
 /** CPU milliseconds of an async call (this process only). */
 async function cpuOf(f: () => Promise<unknown>): Promise<number> {
   const a = process.cpuUsage();
