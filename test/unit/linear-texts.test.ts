@@ -14,7 +14,7 @@ import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { sessionStart } from './checkpoint-fixtures';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
-import { assertLinear, assertLinearAsync, gitInit, HOOK_SCRIPT, workspace } from './helpers';
+import { assertLinear, assertLinearAsync, gitInit, HOOK_SCRIPT, systemIn, workspace } from './helpers';
 
 test("whether git tracks a file is known in time linear in the blank lines of the repository's config (n vs 4n)", async () => {
   // `^\s*objectformat…$` (multiline) scanned a run of blank lines again from each of its lines.
@@ -106,4 +106,20 @@ test("S1's snapshot block is found in time linear in marker openings no comment 
   assert.equal(read('# H\n\n<!-- state-snapshot v1 x -- y -->\n\n```yaml\nts: 1\n```\n')?.info.shape, 'mapping');
   assert.equal(read('# H\n\n```yaml\n# state-snapshot v1   \u2028  \nts: 1\n```\n')?.info.shape, 'mapping');
   assert.equal(read('# H\n\n```yaml\n# state-snapshot v1 \u2028x\nts: 1\n```\n'), null);
+});
+
+test("S2's manifest stores are checked in time linear in the depth of their paths (n vs 4n)", async () => {
+  // The folder before a glob kept each segment by testing every segment up to it, and whether a path
+  // stays inside the workspace went up one folder at a time, realpath and dirname on each.
+  const manifest = (store: string) =>
+    workspace({
+      '.claude/session-ledger.md':
+        '# Session Ledger\n\n## TASK\nShip it.\n\n## NEXT\nRun `npm test` in src/.\n\n## OPEN\n- None\n',
+      'context-manifest.yaml': `version: 1\nledger:\n  path: .claude/session-ledger.md\ncompaction:\n  checkpoint:\n    durable_context:\n      project_state: ${store}\n      knowledge_docs:\n        - ${store}/*.md\n`,
+    });
+  const store = (k: number) => `${'a/'.repeat(k / 2)}b.md`;
+  const [small, big] = [manifest(store(8_000)), manifest(store(32_000))];
+  const checks = async (dir: string) => (await systemIn(dir, 'S2')).checks;
+  assert.ok((await checks(small)).some((c) => c.id === 'stale-paths' && c.status === 'warn'));
+  await assertLinearAsync('S2 check', checks, small, big, (d) => store(d === small ? 8_000 : 32_000).length);
 });
