@@ -273,13 +273,30 @@ export class Workspace {
     if (!isInside(abs, this.root)) return false;
     const root = (this.realRoot ??= realpathOrSelf(this.root));
     // Synchronous, as the reads are (src/core/files/fsread.ts says why). The nearest existing ancestor's real path decides (a missing file cannot lead anywhere yet).
-    for (let p = abs; ; p = path.dirname(p)) {
+    const parts = path.relative(this.root, abs).split(path.sep).filter(Boolean);
+    const real = (depth: number): string | null => {
       try {
-        return isInside(realpathSync.native(p), root);
+        return realpathSync.native(depth === 0 ? this.root : path.join(this.root, ...parts.slice(0, depth)));
       } catch {
-        if (p === this.root || path.dirname(p) === p) return true;
+        return null;
       }
+    };
+    const whole = real(parts.length);
+    if (whole !== null) return isInside(whole, root);
+    // The paths that resolve are those down to some depth (a part that is missing, or no folder, ends
+    // every longer one), so that depth is found by halving: going up a folder at a time took time with
+    // the square of a path's depth (a manifest store of 100,000 folders held check minutes).
+    let found = real(0);
+    if (found === null) return true;
+    let lo = 0;
+    let hi = parts.length;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      const r = real(mid);
+      if (r === null) hi = mid;
+      else [lo, found] = [mid, r];
     }
+    return isInside(found, root);
   }
 
   read(rel: string): Promise<TextFile> {
