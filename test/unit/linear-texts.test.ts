@@ -144,3 +144,18 @@ test('a path a state file names is placed inside or outside the workspace in tim
   assert.equal(await ws.inside(`a/out/${deep(40_000)}`), false);
   assert.equal(await ws.inside('a/a/b.md/c'), true);
 });
+
+test("S3's debt check compares defer: markers with DEBT.md's ids and paths in time linear in both (n vs 4n)", async () => {
+  // Each marker compiled /\bDEBT-n\b/ for every line of DEBT.md: markers × lines.
+  const state = (k: number) =>
+    workspace({
+      'docs/state/STATE.md': `# STATE\n\n## Handoff: read this first\n\n- **Now ▶** run \`npm test\`\n\n${Array.from({ length: k }, (_, i) => `- defer: DEBT-${i}`).join('\n')}\n\n## Log\n`,
+      'docs/state/DEBT.md': `# DEBT\n\n| ID | what |\n|---|---|\n${Array.from({ length: k }, (_, i) => `| DEBT-${i + 1_000_000} | a line |`).join('\n')}\n`,
+    });
+  const [small, big] = [state(1_000), state(4_000)];
+  const debt = async (dir: string) => (await systemIn(dir, 'S3')).checks.filter((c) => c.id === 'debt');
+  assert.match((await debt(small)).at(-1)?.message ?? '', /995 more/);
+  const size = (d: string) =>
+    ['docs/state/STATE.md', 'docs/state/DEBT.md'].reduce((n, f) => n + readFileSync(path.join(d, f)).length, 0);
+  await assertLinearAsync('S3 check', debt, small, big, size);
+});
