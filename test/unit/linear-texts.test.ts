@@ -15,6 +15,7 @@ import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { sessionStart } from './checkpoint-fixtures';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { readSnapshot } from '../../src/core/systems/s1/reader-snapshot';
+import { parseLedger } from '../../src/core/systems/s2/reader-ledger';
 import { Workspace } from '../../src/core/model/workspace';
 import { assertLinear, assertLinearAsync, gitInit, HOOK_SCRIPT, systemIn, workspace } from './helpers';
 
@@ -158,4 +159,12 @@ test("S3's debt check compares defer: markers with DEBT.md's ids and paths in ti
   const size = (d: string) =>
     ['docs/state/STATE.md', 'docs/state/DEBT.md'].reduce((n, f) => n + readFileSync(path.join(d, f)).length, 0);
   await assertLinearAsync('S3 check', debt, small, big, size);
+});
+
+test("S2's ledger is read in time linear in its NEXT sections (n vs 4n)", () => {
+  // The lines of the HTML blocks were gathered again for each NEXT section.
+  const ledger = (k: number) => `# Session Ledger\n\n${'## NEXT\n<!-- c -->\n'.repeat(k / 19)}`;
+  const read = (text: string) => parseLedger(text, parseMarkdown(text));
+  assertLinear('parseLedger', read, ledger(20_000), ledger(80_000));
+  assert.equal(read('# L\n\n## NEXT\n<!-- a\nb -->\nrun it\n\n## NEXT\n\nand this\n').meta?.nextLineCount, 2);
 });
