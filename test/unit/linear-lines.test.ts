@@ -23,7 +23,7 @@ import { contextEntryFlags, parseLessons } from '../../src/core/systems/s1/reade
 import { parseMarkdown } from '../../src/core/markdown/markdown';
 import { isVerbObject, snapshotCommand } from '../../src/core/systems/s1/rules';
 import { deferMarkers } from '../../src/core/systems/s3/debt';
-import { parseBranchHead } from '../../src/core/systems/s3/reader-state';
+import { parseBranchHead, parseField } from '../../src/core/systems/s3/reader-state';
 import { timestampFix } from '../../src/core/systems/s0/fixes';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { readProgressEntries } from '../../src/core/systems/s4/reader-state';
@@ -256,6 +256,28 @@ test("S1's next-command check reads item 1 in time linear in its lines of blanks
       '# Session Handoff\n\n## What to do now\n1. Wire the export button\n\n   >   ```sh\n   > npm test\n   > ```\n',
   });
   assert.match((await command(withFence))?.message ?? '', /code block/);
+});
+
+test("S3's handoff fields are read in time linear in the blanks around their label, `**` and colons (n vs 4n)", () => {
+  // The pattern's adjacent `\s*` split each run of blanks in every way, and each way scanned the value
+  // again when a U+2028 after its text kept it from reaching the line's end: cubic in the run.
+  const field = (line: string) => parseField(line, 1);
+  const lines: Record<string, (k: number) => string> = {
+    'after **Status:**': (k) => `**Status:**${' '.repeat(k)}x\u2028y`,
+    'around every part': (k) => {
+      const b = ' '.repeat(k / 6);
+      return `${b}**${b}Gates${b}:${b}**${b}:${b}green\u2028y`;
+    },
+  };
+  for (const [name, line] of Object.entries(lines)) assertLinear(name, field, line(600), line(2_400));
+  assert.deepEqual(field(`**Status:**${' '.repeat(30)}building <!-- c --> it`), {
+    name: 'status',
+    label: 'Status',
+    value: 'building it',
+    line: 1,
+  });
+  assert.equal(field(`Status ${' '.repeat(30)}x`), null);
+  assert.equal(field(`**Status:**${' '.repeat(30)}x\u2028y`), null);
 });
 
 /** CPU milliseconds of an async call (this process only). */
