@@ -21,7 +21,7 @@ import {
 import { itemFlags } from '../../src/core/systems/s1/reader';
 import { contextEntryFlags, parseLessons } from '../../src/core/systems/s1/reader-memory';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
-import { isVerbObject, snapshotCommand } from '../../src/core/systems/s1/rules';
+import { isCompletedItem, isVerbObject, snapshotCommand } from '../../src/core/systems/s1/rules';
 import { deferMarkers } from '../../src/core/systems/s3/debt';
 import { parseBranchHead, parseField } from '../../src/core/systems/s3/reader-state';
 import { timestampFix } from '../../src/core/systems/s0/fixes';
@@ -278,6 +278,21 @@ test("S3's handoff fields are read in time linear in the blanks around their lab
   });
   assert.equal(field(`Status ${' '.repeat(30)}x`), null);
   assert.equal(field(`**Status:**${' '.repeat(30)}x\u2028y`), null);
+});
+
+test("S1's completed items are told in time linear in `(done in` asides no parenthesis closes (n vs 4n)", () => {
+  // `[(（]\s*done(?:\s+in\b[^)）]*)?[)）]` scanned to the end again from each such `(`.
+  const done = (text: string) => isCompletedItem({ text, line: 1, flags: [], depth: 0 });
+  for (const unit of ['(done in ', '（完了 at '])
+    assertLinear(
+      unit,
+      done,
+      `wire it ${unit.repeat(40_000 / unit.length)}`,
+      `wire it ${unit.repeat(160_000 / unit.length)}`,
+    );
+  assert.equal(done('wire it (done in (abc) x'), true);
+  assert.equal(done('wire it (done in abc'), false);
+  assert.equal(done('wire it ) (done in abc'), false);
 });
 
 /** CPU milliseconds of an async call (this process only). */

@@ -592,6 +592,7 @@ const COMPLETED_RES: readonly RegExp[] = [
     `(?:^|\\s)[—–-]+\\s*(?:\\*\\*|__)?${FINISHED_WORD}(?:\\*\\*|__)?(?!\\s+(?:when|if|once|after|before|by)\\b)(?=$|[\\s.,;:!)(])`,
     'iu',
   ),
+  // Tried only on the text up to its last closing parenthesis (see `isCompletedItem`).
   new RegExp(`[(（]\\s*${FINISHED_WORD}(?:\\s+(?:in|at|by|on|with)\\b[^)）]*)?[)）]`, 'iu'),
   /\b(?:completed|done|fixed|resolved|shipped|merged|landed)\s+(?:in|at|by)\s+(?:commit\s+)?`?[0-9a-f]{7,40}\b/iu,
   new RegExp(`^\\s*(?:\\*\\*|__)?${FINISHED_WORD}(?:\\*\\*|__)?\\s*[:：]`, 'iu'),
@@ -602,8 +603,19 @@ export function isCompletedItem(i: Item): boolean {
   return (
     i.flags.includes('done') ||
     COMPLETED_MARKS.some((re) => re.test(i.text)) ||
-    (mayHold(i.text, COMPLETED_WORDS) && COMPLETED_RES.some((re) => re.test(i.text)))
+    (mayHold(i.text, COMPLETED_WORDS) &&
+      COMPLETED_RES.some((re, k) => re.test(k === 1 ? upToLastClose(i.text) : i.text)))
   );
+}
+
+/**
+ * The text up to its last closing parenthesis: a `(done in …)` aside ends at one, so it matches there
+ * as in the whole text, while an opening after the last `)` can match nothing. Tried on the whole text,
+ * the pattern's `[^)）]*` scanned to the end again from each `(done in` that no parenthesis closes: an
+ * item of 22,000 of them took 1.6 s.
+ */
+function upToLastClose(text: string): string {
+  return text.slice(0, Math.max(text.lastIndexOf(')'), text.lastIndexOf('）')) + 1);
 }
 
 /** Rule 1 and the Scope Boundary: completed items are deleted from "What to do now", never kept. */
