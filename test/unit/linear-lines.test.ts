@@ -25,9 +25,12 @@ import { isCompletedItem, isVerbObject, snapshotCommand } from '../../src/core/s
 import { deferMarkers } from '../../src/core/systems/s3/debt';
 import { parseBranchHead, parseField } from '../../src/core/systems/s3/reader-state';
 import { timestampFix } from '../../src/core/systems/s0/fixes';
+import { parseS0Ledger } from '../../src/core/systems/s0/reader';
+import { workingSetRefs } from '../../src/core/systems/s0/rules';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { readProgressEntries } from '../../src/core/systems/s4/reader-state';
 import { lineLabel, plainText as spokenText } from '../../src/extension/pure/tree-text';
+import type { StateDoc } from '../../src/core/model/model';
 import { assertLinear, assertLinearAsync, systemIn, workspace } from './helpers';
 
 const HELPERS: Record<string, (line: string) => unknown> = {
@@ -293,6 +296,31 @@ test("S1's completed items are told in time linear in `(done in` asides no paren
   assert.equal(done('wire it (done in (abc) x'), true);
   assert.equal(done('wire it (done in abc'), false);
   assert.equal(done('wire it ) (done in abc'), false);
+});
+
+test("S0's labels (Goal:, Files: …) are read in time linear in the blanks after their colon (n vs 4n)", () => {
+  // `[:：]\s*(?:\*\*)?\s*(.*)$` split those blanks every way, each way scanning the value again when a
+  // U+2028 after its text kept `.*` from the line's end (cubic); `Files:\s*(.*)$` scanned it once per blank.
+  const read = (text: string) => {
+    const outline = parseMarkdown(text);
+    const sections = parseS0Ledger(text, outline).sections;
+    return workingSetRefs({ relPath: 'x.md', text, sections } as unknown as StateDoc);
+  };
+  const ledgers: Array<[string, number, (k: number) => string]> = [
+    ['Goal: blanks', 300, (k) => `# Ledger\n\nGoal:${' '.repeat(k)}x\u2028y\n`],
+    [
+      '**Goal:** blanks ** blanks',
+      300,
+      (k) => `# Ledger\n\n- **Goal:**${' '.repeat(k / 2)}**${' '.repeat(k / 2)}x\u2028y\n`,
+    ],
+    ['Files: blanks', 8_000, (k) => `# Ledger\n\n## Working Set\n- Files:${' '.repeat(k)}src/a.ts\u2028y\n`],
+  ];
+  for (const [name, n, ledger] of ledgers) assertLinear(name, read, ledger(n), ledger(4 * n));
+  const text = `# Ledger\n\n## Working Set\n- **Files** :${' '.repeat(40)}src/a.ts, docs/b.md\n`;
+  assert.deepEqual(
+    read(text).map((r) => r.target),
+    ['src/a.ts', 'docs/b.md'],
+  );
 });
 
 /** CPU milliseconds of an async call (this process only). */

@@ -93,7 +93,9 @@ export function s0NextAction(doc: StateDoc): S0Next | null {
   return null;
 }
 
-const WS_LABEL_RE = /^(files?|ids?|commands?|cmds?|paths?)\s*[:：]\s*(.*)$/i;
+// The blanks after the colon are taken whole, once (a lookahead and its backreference): with `\s*(.*)$`, a
+// U+2028 after the value's text made `.*` scan the rest again for every blank given back.
+const WS_LABEL_RE = /^(files?|ids?|commands?|cmds?|paths?)\s*[:：](?=(\s*))\2(.*)$/i;
 
 /** Paths the Working Set names as existing: `Files:` items, and unlabelled items (older ledgers list bare paths). */
 export function workingSetRefs(doc: StateDoc): PathRef[] {
@@ -103,7 +105,7 @@ export function workingSetRefs(doc: StateDoc): PathRef[] {
       const plain = it.text.replace(/^\s*(?:\*\*)?/, '').replace(/^([A-Za-z]+)(?:\*\*)?\s*[:：](?:\*\*)?/, '$1:');
       const m = WS_LABEL_RE.exec(plain);
       if (m && !/^(?:files?|paths?)$/i.test(m[1])) continue;
-      const value = m ? m[2] : it.text;
+      const value = m ? m[3] : it.text;
       if (isPlaceholder(value)) continue;
       for (const t of extractPaths(value)) out.push({ target: t, doc, line: it.line });
     }
