@@ -165,13 +165,22 @@ function checkpointedAt(...srcs: Array<string | ((dir: string) => void)>): { dir
     if (typeof src === 'string') cpSync(src, dir, { recursive: true });
     else src(dir);
   gitInit(dir);
-  const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
+  return { dir, markerMs: checkpointAndAge(dir) };
+}
+
+/**
+ * Run the checkpoint on `root` (as the workspace is opened), then date every file of the workspace
+ * (found at `files`) 10 minutes back and the marker 5: the state as it was before the checkpoint. The
+ * marker's time (ms).
+ */
+function checkpointAndAge(root: string, files = root): number {
+  const r = cli(['checkpoint', '--root', root, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const old = (Date.now() - 10 * 60_000) / 1000;
-  for (const f of filesUnder(dir)) if (!f.includes(`${path.sep}.git${path.sep}`)) utimesSync(f, old, old);
+  for (const f of filesUnder(files)) if (!f.includes(`${path.sep}.git${path.sep}`)) utimesSync(f, old, old);
   const m = (Date.now() - 5 * 60_000) / 1000;
-  utimesSync(path.join(dir, markerRel(SID)), m, m);
-  return { dir, markerMs: m * 1000 };
+  utimesSync(path.join(files, markerRel(SID)), m, m);
+  return m * 1000;
 }
 
 test('a state file broken 20 s after the checkpoint (inside the grace the idle rule gives): /compact is stopped; touched only, it goes through', () => {
@@ -1504,12 +1513,7 @@ test("S2's PLAN pointer naming the plan by the workspace's real path while the w
     gitInit(real);
     const dir = path.join(workspace({}), 'opened-through-a-link');
     symlinkSync(real, dir);
-    const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    const old = (Date.now() - 10 * 60_000) / 1000;
-    for (const f of filesUnder(real)) if (!f.includes(`${path.sep}.git${path.sep}`)) utimesSync(f, old, old);
-    const m = (Date.now() - 5 * 60_000) / 1000;
-    utimesSync(path.join(real, markerRel(SID)), m, m);
+    checkpointAndAge(dir, real);
     const how = bare ? 'bare' : 'in backticks';
     assert.match(readFileSync(path.join(real, markerRel(SID)), 'utf8'), /^[0-9a-f]{64} {2}docs\/plan\.md$/m, how);
     cpSync(HOOK_SCRIPT, path.join(real, '.claude/hooks/session-ledger.cjs'));

@@ -294,6 +294,14 @@ export function notAFile(shown: string): WriteRefused {
   return new WriteRefused(`${shown} is not a regular file; nothing was written.`, 'io', shown, 'not-file');
 }
 
+/**
+ * The refusal of a write whose file changed since the action read it: `shown` names the file in the
+ * English message (the command line's, whose next step is the command run again), `rel` in `file`.
+ */
+export function changedSinceRead(shown: string, rel = shown): WriteRefused {
+  return new WriteRefused(`${shown} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
+}
+
 /** `shown` names the file in the English message, `rel` in WriteRefused's `file`. */
 async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
   // The target must be a regular file (or missing) to be replaced, whatever hash is expected of it.
@@ -306,7 +314,7 @@ async function verify(file: string, expectHash: string | null | undefined, shown
   if (expectHash !== null && now !== expectHash.toLowerCase()) {
     // The command line prints this English: its next step is the command run again, as every write
     // action's own refusals say (the extension words its own next step from the reason).
-    throw new WriteRefused(`${shown} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
+    throw changedSinceRead(shown, rel);
   }
 }
 

@@ -25,7 +25,15 @@ import { accessSync, constants as fsConstants, existsSync, promises as fs, readd
 import * as path from 'node:path';
 import { shellQuote } from '../files/shell';
 import { getNodeValue, printParseErrorCode, type Node as JsonNode, type ParseErrorCode } from 'jsonc-parser';
-import { currentHash, refuseOwnFileLink, rootRel, writeAtomic, writeTarget, WriteRefused } from '../files/atomic';
+import {
+  changedSinceRead,
+  currentHash,
+  refuseOwnFileLink,
+  rootRel,
+  writeAtomic,
+  writeTarget,
+  WriteRefused,
+} from '../files/atomic';
 import { lockRefusal, withWriteLock } from '../files/lock';
 import {
   CODEX_HOOK_SCRIPT_REL,
@@ -1298,8 +1306,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
     ...(settingsChanged ? [[plan.settingsPath, settingsRel, plan.beforeHash] as const] : []),
     ...(plan.gitignore ? [[plan.gitignore.path, '.gitignore', plan.gitignore.beforeHash] as const] : []),
   ] as const)
-    if (hash !== undefined && (await currentHash(file, rel)) !== hash)
-      throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
+    if (hash !== undefined && (await currentHash(file, rel)) !== hash) throw changedSinceRead(rel);
   // A script the plan replaces (install) or removes (uninstall: the hook script, Claude Code's or
   // Codex's, and the status line's) must still be as the plan read it, or nothing at all is written or
   // removed: an edit made since (while the extension's preview was open) is someone's work. The plan
@@ -1318,8 +1325,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
     if (!touches || hash === undefined) continue;
     const rel = relOf(plan, file);
     const now = await currentHash(file, rel);
-    if (now !== hash && !(uninstall && now === null))
-      throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
+    if (now !== hash && !(uninstall && now === null)) throw changedSinceRead(rel);
   }
   if (plan.action === 'install') {
     // The script before the settings: the settings never name a script that is not there.
@@ -1380,7 +1386,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       const now = await readTextFile(plan.settingsPath);
       if (!now.ok || now.hash !== plan.beforeHash) {
         const rel = relOf(plan, plan.settingsPath);
-        throw new WriteRefused(`${rel} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
+        throw changedSinceRead(rel);
       }
       await fs.rm(plan.settingsPath);
     } else {

@@ -9,7 +9,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
+import { changedSinceRead, hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { DEFAULT_MAX_BYTES, lstatOrNullSync, readTextFile, sha256, statOrNullSync } from '../../files/fsread';
 import { dominantEol } from '../../files/line-ends';
@@ -277,11 +277,7 @@ async function rotateLocked(
     );
   if (plan.hash !== expectHash.toLowerCase())
     throw opts.unpreviewed
-      ? new WriteRefused(
-          `${S3_STATE_REL} changed since it was read; nothing was written. Run it again.`,
-          'changed',
-          S3_STATE_REL,
-        )
+      ? changedSinceRead(S3_STATE_REL)
       : new WriteRefused(
           `${S3_STATE_REL} changed since the preview; nothing was written. Preview it again.`,
           'changed',

@@ -6,7 +6,7 @@
  * Tracker`), writes atomically, and checks the structure on disk again.
  */
 import * as path from 'node:path';
-import { hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
+import { changedSinceRead, hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock } from '../../files/lock';
 import { t } from '../../model/messages';
 import { readTextFile } from '../../files/fsread';
@@ -133,12 +133,7 @@ async function compactLocked(root: string, expectHash: string, unpreviewed: bool
       'missing',
     );
   if (plan.hash !== expectHash.toLowerCase()) {
-    if (unpreviewed)
-      throw new WriteRefused(
-        `${S4_STATE_REL} changed since it was read; nothing was written. Run it again.`,
-        'changed',
-        S4_STATE_REL,
-      );
+    if (unpreviewed) throw changedSinceRead(S4_STATE_REL);
     throw new WriteRefused(
       `${S4_STATE_REL} changed since the preview (hash ${plan.hash.slice(0, 12)}…, expected ${expectHash.slice(0, 12)}…); nothing was written. Preview it again.`,
       'changed',
