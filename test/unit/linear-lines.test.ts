@@ -91,6 +91,16 @@ test("S3's next action is linear in a long run of a name and a dot, or of any un
     'run ',
     'make ',
     'None (a) ',
+    'ab.com ',
+    'ab.com.',
+    'a-b.',
+    'Node.js ',
+    'alice_smith ',
+    'a_b_',
+    'just test ',
+    'IsNaN ',
+    'ab.ab@',
+    'ab.com:',
   ])
     for (const shape of [
       (r: string) => `fix the parser for ${r}`,

@@ -216,3 +216,75 @@ test('S3: "Run make test" opening the sentence, and make before a target every M
   assert.equal(isPlaceholder('TBD (make test)'), false);
   assert.equal(isPlaceholder('TODO (make sure Bob signs off)'), true);
 });
+
+/** Now ▶ lines whose only symbol-like word is a product with a dot, a site or a person: nothing to open or run. */
+const NAMES_ONLY = [
+  'Upgrade the site to ASP.NET',
+  'Move the API to ASP.NET Core',
+  'Rewrite the backend in Node.js',
+  'Wait for Node.js 22 to land',
+  'Point the DNS at example.com',
+  'Check the certificate of docs.example.co.uk',
+  'Ask alice_smith about the limits',
+  'Wait for alice_smith to review',
+];
+
+/** Now ▶ lines that name a symbol or a command, bare. */
+const BARE_CODE = [
+  'Wire UserAPI into the router',
+  'use IsNaN in the totals',
+  'just test',
+  'just lint, then commit the limiter',
+  'just test && git push',
+];
+
+test('S3: a product with a dot, a domain or a user name alone does not make Now ▶ concrete; UserAPI, IsNaN and just test do', async () => {
+  // Each case on its own: the lists of those read the wrong way are empty.
+  assert.deepEqual(
+    { readAsCode: NAMES_ONLY.filter(isConcreteAction), readAsWords: BARE_CODE.filter((x) => !isConcreteAction(x)) },
+    { readAsCode: [], readAsWords: [] },
+  );
+  for (const now of NAMES_ONLY) {
+    const s = await report(goodWith('S3', { [HOME.S3]: NEXT.S3.edit(now) }), 'S3');
+    assert.match(assertRefuses(s, 'next-action', now).message, /names no file, command, symbol or test/, now);
+  }
+  for (const now of BARE_CODE) {
+    const s = await report(goodWith('S3', { [HOME.S3]: NEXT.S3.edit(now) }), 'S3');
+    const c = s.checks.find((x) => x.id === 'next-action');
+    assert.equal(c?.status, 'pass', `${now}: ${c?.message}`);
+  }
+});
+
+test('a dotted name, a snake_case name or a just recipe that is code stays code beside the names that are not', () => {
+  for (const c of [
+    'read `Node.js` docs', // in backticks, anything is code
+    'fix the import in node.js', // a file
+    'wire the menu into App.js',
+    'open https://example.com/docs/setup and apply step 3',
+    'open https://example.com',
+    'mirror github.com/acme/limiter',
+    'open example.com:8080 and log in',
+    'ssh deploy@prod.example.com and restart the worker',
+    'call System.IO.File.ReadAllText on the fixture',
+    'compare with Number.isNaN',
+    'move com.example.app to the new module',
+    'pass ctx.io to the handler',
+    'read stat.dev before the copy',
+    'raise max_retries to 5',
+    'call mark_done after the upload',
+    'rename alice_smith_id to owner_id',
+    'fix ALICE_SMITH in the seed data',
+    'wire OrderAPIs into the router',
+    'just test --release',
+    'run just test the limiter',
+  ])
+    assert.equal(isConcreteAction(c), true, c);
+  for (const v of [
+    'just test the limiter with Bob',
+    'just build it again with Bob',
+    'Ask bob_jones whether the limits hold',
+    'Move the backend to FastAPI',
+    'Point the DNS at example.com: the record is stale',
+  ])
+    assert.equal(isConcreteAction(v), false, v);
+});

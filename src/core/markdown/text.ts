@@ -309,12 +309,13 @@ function safeDecode(s: string): string {
  * Commands a next action names by the tool that runs them (`run pytest`, `git push`, `npm test`). A tool
  * whose name is an everyday word (`make`, `just`, `bundle`, `node`) is one only where it reads as a command:
  * after `run`, `rerun` (`Run`, `Rerun` opening the sentence) or `$`, before a flag or one of its
- * subcommands (`bundle exec`), or `make` before a target every Makefile names (`make test`, `make lint`)
- * or a variable (`make V=1`), since "make sure the build passes", "just wait for the review" and "the
- * node is down" run nothing.
+ * subcommands (`bundle exec`), `make` before a target every Makefile names (`make test`, `make lint`)
+ * or a variable (`make V=1`), or `just` before such a recipe that ends its clause (`just test`, `just
+ * lint, then commit`, `just test && git push`), since "make sure the build passes", "just wait for the
+ * review", "just test the limiter with Bob" and "the node is down" run nothing.
  */
 const TOOL_RE =
-  /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|git|gh|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|rake|rails|composer|php|ruby|curl|bash|sh|tox|nox|(?:[Rr]erun|[Rr]un|\$)\s+(?:make|just|bundle|node)|make\s+(?:test|tests|check|lint|build|install|clean|dist|fmt|format|typecheck|coverage|bench|e2e|ci|docs|release|deploy|[A-Z][A-Z0-9_]*=\S*)|(?:make|just|bundle|node)\s+--?[A-Za-z][\w-]*|bundle\s+(?:exec|install|update|add))(?=$|[\s),.;:])/;
+  /(?:^|[\s(])(?:npm|npx|pnpm|yarn|bun|deno|git|gh|pytest|python3?|pip|uv|cargo|go (?:test|run|build)|docker|kubectl|helm|terraform|gradle|\.\/gradlew|mvn|dotnet|rake|rails|composer|php|ruby|curl|bash|sh|tox|nox|(?:[Rr]erun|[Rr]un|\$)\s+(?:make|just|bundle|node)|make\s+(?:test|tests|check|lint|build|install|clean|dist|fmt|format|typecheck|coverage|bench|e2e|ci|docs|release|deploy|[A-Z][A-Z0-9_]*=\S*)|just\s+(?:test|tests|check|lint|build|fmt|format|typecheck|coverage|bench|e2e|ci)(?=$|[),.;:]| &&| --?[A-Za-z])|(?:make|just|bundle|node)\s+--?[A-Za-z][\w-]*|bundle\s+(?:exec|install|update|add))(?=$|[\s),.;:])/;
 
 const WORD_CHAR = /[A-Za-z0-9_]/;
 const NAME_START = /[A-Za-z_$]/;
@@ -354,7 +355,7 @@ function namesCall(t: string): boolean {
  */
 function namesFileCommandOrTest(text: string): boolean {
   if (/`[^`]+`/.test(text)) return true;
-  if (extractPaths(text).length > 0) return true;
+  if (extractPaths(text).some((p) => !DOTTED_PRODUCTS.has(p))) return true; // Node.js is no file
   const t = plainText(text);
   if (TOOL_RE.test(t)) return true;
   if (namesCall(t)) return true; // fn(), obj.fn()
@@ -374,9 +375,105 @@ const PRODUCTS = new Set(
     'RubyMine GoLand DataGrip JetBrains NuGet CocoaPods RubyGems HomeBrew StackOverflow ElasticSearch OpenSearch ' +
     'OpenShift OpenStack OpenTelemetry ClickHouse BigQuery DataDog PagerDuty SendGrid MailChimp HubSpot SalesForce ' +
     'ServiceNow ZenDesk VirtualBox RedHat LibreOffice FireFox TensorFlow PyTorch NumPy SciPy JupyterLab LangChain ' +
-    'LlamaIndex HuggingFace DeepSeek DeepMind SageMaker EventBridge SoundCloud SnapChat YouTrack ClickUp MinIO SwiftUI OpenID'
+    'LlamaIndex HuggingFace DeepSeek DeepMind SageMaker EventBridge SoundCloud SnapChat YouTrack ClickUp MinIO SwiftUI OpenID ' +
+    'FastAPI OpenAPI AsyncAPI WebAPI'
   ).split(' '),
 );
+
+/**
+ * Products and platforms whose names hold a dot, as their makers write them: "Upgrade to ASP.NET Core" or
+ * "Rewrite it in Node.js" names no member and no file (a file called `node.js` is written in small letters).
+ */
+const DOTTED_PRODUCTS = new Set(
+  (
+    'ASP.NET ADO.NET VB.NET Node.js Vue.js Next.js Nuxt.js Express.js React.js Three.js D3.js Chart.js Ember.js ' +
+    'Backbone.js Alpine.js Nest.js Socket.IO'
+  ).split(' '),
+);
+
+/**
+ * The last labels of domains that no code member is named after (`example.com`, `docs.python.org`), in small
+ * letters: `System.IO` and `System.Net` are namespaces, a domain opening a name (`com.example.app`) is a
+ * package, and `ctx.io`, `stat.dev`, `electron.app`, `logger.info` and `messages.de` are members.
+ */
+const TOP_LEVEL_DOMAINS = new Set('com org net edu gov'.split(' '));
+
+/** The second-level labels under a country's domain (`example.co.uk`, `example.com.au`). */
+const SECOND_LEVEL_DOMAINS = new Set('co com org net ac gov edu'.split(' '));
+
+/** The names of an object's own members: `self.net` or `this.app` is a member, not a domain. */
+const RECEIVERS = new Set('self this cls super'.split(' '));
+
+/**
+ * Whether `name`, a dotted name, is a domain written alone (`example.com`, `docs.python.org`, `Amazon.com`):
+ * a site, as a product names one, that the reader can neither open nor run. An address around it is not
+ * alone: a URL (`https://example.com`), a path (`example.com/docs`), a port or a remote's path
+ * (`example.com:8080`, `git@github.com:acme/x.git`), or a user at a host (`deploy@prod.example.com`, which
+ * an e-mail address is written as too).
+ */
+function isBareDomain(name: string, before: string, after: string, afterNext: string): boolean {
+  if (before === '/' || before === '@' || after === '/' || (after === ':' && /\S/.test(afterNext))) return false;
+  const labels = name.split('.');
+  const last = labels[labels.length - 1];
+  const top =
+    TOP_LEVEL_DOMAINS.has(last) ||
+    (labels.length >= 3 && /^[a-z]{2}$/.test(last) && SECOND_LEVEL_DOMAINS.has(labels[labels.length - 2]));
+  return (
+    labels.length >= 2 &&
+    top &&
+    !TOP_LEVEL_DOMAINS.has(labels[0]) &&
+    !SECOND_LEVEL_DOMAINS.has(labels[0]) &&
+    !RECEIVERS.has(labels[0]) &&
+    labels.every((l) => /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(l))
+  );
+}
+
+/**
+ * Whether `t` names a member (`Type.member`, `Convert.ToByte`, `Number.isNaN`): two names of two or more
+ * letters and digits joined by a dot, in a dotted name that is neither a product (DOTTED_PRODUCTS) nor a
+ * domain written alone. Each run of name characters and dots is looked at once.
+ */
+function namesMember(t: string): boolean {
+  for (const m of t.matchAll(/[\w.-]+/g)) {
+    if (!/\b[A-Za-z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9]+\b/.test(m[0])) continue;
+    const name = trimEndWhere(m[0], oneOf('.-'));
+    const end = m.index + name.length;
+    if (DOTTED_PRODUCTS.has(name) || isBareDomain(name, t.charAt(m.index - 1), t.charAt(end), t.charAt(end + 1)))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Given names that a user name opens (`alice_smith`, `john_doe`): such a name is an owner or a reviewer,
+ * not a symbol. Names that are also words or open code names (`max_retries`, `mark_done`, `will_retry`,
+ * `ruby_version`, `gene_id`, `sam_model`) are not listed.
+ */
+const GIVEN_NAMES = new Set(
+  (
+    'alice bob carol dave david eve mallory trent peggy victor walter john jane mary peter paul anna maria sarah ' +
+    'emma olivia liam noah james robert michael william richard thomas charles chris christopher daniel matthew ' +
+    'anthony steven andrew joshua kevin brian george edward ronald timothy jason jeff jeffrey ryan jacob gary ' +
+    'nicholas eric jonathan stephen larry justin scott brandon benjamin samuel gregory alexander alex patrick ' +
+    'dennis jerry tyler aaron jose adam henry nathan douglas zachary kyle harold keith christian roger gerald carl ' +
+    'sean arthur lawrence jesse dylan bryan jordan bruce albert gabriel logan alan juan wayne ralph randy eugene ' +
+    'vincent russell elijah louis philip johnny ethan jeremy patricia jennifer linda elizabeth barbara susan ' +
+    'jessica karen nancy lisa betty margaret sandra ashley kimberly emily donna michelle dorothy amanda melissa ' +
+    'deborah stephanie rebecca sharon laura cynthia kathleen amy shirley angela helen brenda pamela nicole samantha ' +
+    'katherine christine rachel catherine carolyn janet maria heather diane virginia julie joyce victoria kelly ' +
+    'christina lauren joan evelyn judith megan cheryl andrea hannah martha jacqueline frances gloria teresa kathryn ' +
+    'sara janice alicia madison doris abigail julia judy denise marilyn beverly danielle theresa sophia marie ' +
+    'diana natalie isabella charlotte alexis kayla lucas mateo hugo yuki hiroshi kenji taro hanako minjun jiwoo ' +
+    'seoyeon jisoo wei ming priya rahul arjun ahmed mohammed fatima olga ivan dmitri sergei anastasia'
+  ).split(' '),
+);
+
+/** Whether `w`, a snake_case word, is a user name: a given name and one more part of letters (`alice_smith`). */
+function isUserName(w: string): boolean {
+  const parts = w.split('_');
+  return parts.length === 2 && GIVEN_NAMES.has(parts[0]) && /^[a-z]+$/.test(parts[1]);
+}
 
 /**
  * Products and platforms written with a small first letter; any other camelCase word is code, however
@@ -403,21 +500,34 @@ const CODE_TAILS = new Set([
   'UI',
   'IO',
   'IP',
+  'API',
+  'APIS',
 ]);
+
+/**
+ * The first words of a function's name (`IsNaN`, `HasTLS`, `ParseSQL`, `ToUTC`): a PascalCase word that opens
+ * with one of them is code, whatever capitals end it.
+ */
+const CODE_HEADS = new Set(
+  'Is Has Get Set To From As Can Should Must New Parse Load Read Write Create Update Delete Find Fetch Init Try Validate Convert Encode Decode Render Handle Compute'.split(
+    ' ',
+  ),
+);
 
 /**
  * Whether a camelCase or PascalCase word is a product, a platform or a proper name rather than code.
  * A camelCase word is code (`queueReminder`, `toJSON`, `xAxis`) unless LOWER_FIRST_PRODUCTS names it
  * (`iOS`, `iPhone`, `eBay`, `jQuery`, `macOS`). A PascalCase word of two parts ending in capitals is a
- * product or an abbreviation (`FastAPI`, `PostgreSQL`, `MongoDB`, `LaTeX`, `NaN`) unless those capitals
- * end code names (CODE_TAILS: `UserID`, `BaseURL`), and PRODUCTS lists the ones in words (`GitHub`,
- * `TypeScript`).
+ * product or an abbreviation (`PostgreSQL`, `MongoDB`, `LaTeX`, `NaN`) unless those capitals end code
+ * names (CODE_TAILS: `UserID`, `BaseURL`, `UserAPI`) or its first word opens a function's name
+ * (CODE_HEADS: `IsNaN`, `ParseSQL`), and PRODUCTS lists the ones in words (`GitHub`, `TypeScript`) and
+ * the products whose capitals end code names (`FastAPI`).
  */
 function isProductName(w: string): boolean {
   if (/^[a-z]/.test(w)) return LOWER_FIRST_PRODUCTS.has(w);
   if (PRODUCTS.has(w)) return true;
-  const tail = /^(?:[A-Z][a-z0-9]+){1,2}([A-Z]+)$/.exec(w)?.[1];
-  return tail !== undefined && !CODE_TAILS.has(tail);
+  const m = /^([A-Z][a-z0-9]+)(?:[A-Z][a-z0-9]+)?([A-Z]+)$/.exec(w);
+  return m !== null && !CODE_TAILS.has(m[2]) && !CODE_HEADS.has(m[1]);
 }
 
 /**
@@ -425,8 +535,9 @@ function isProductName(w: string): boolean {
  * command (a code span, or a tool such as `npm`, `pytest`, `git`), a symbol (`fn()`, `camelCase`,
  * `PascalCase.member`, `snake_case`, a `--flag`) or a test by its quoted name. "Keep going on the
  * alerts" names none of them: it is vague even though no stop-list word says so. Nor does a product,
- * a platform or a name that merely looks like a symbol (isProductName): "Wait on GitHub", "Check with
- * the iOS team", "Test on macOS" say nothing the reader can open or run.
+ * a platform, a site or a person whose name merely looks like a symbol (isProductName, DOTTED_PRODUCTS,
+ * isBareDomain, isUserName): "Wait on GitHub", "Check with the iOS team", "Port it to ASP.NET", "Point
+ * the DNS at example.com", "Ask alice_smith" say nothing the reader can open or run.
  */
 export function isConcreteAction(text: string): boolean {
   if (namesFileCommandOrTest(text)) return true;
@@ -434,8 +545,9 @@ export function isConcreteAction(text: string): boolean {
   // camelCase, PascalCase
   for (const m of t.matchAll(/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/g))
     if (!isProductName(m[0])) return true;
-  if (/\b[A-Za-z][A-Za-z0-9]+\.[A-Za-z][A-Za-z0-9]+\b/.test(t)) return true; // Type.member, Convert.ToByte
-  if (/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.test(t)) return true; // snake_case, SCREAMING_CASE
+  if (namesMember(t)) return true; // Type.member, Convert.ToByte
+  for (const m of t.matchAll(/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g))
+    if (!isUserName(m[0])) return true; // snake_case, SCREAMING_CASE
   if (/(?:^|[\s(])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?=$|[\s),.;:=])/.test(t)) return true; // --flag
   return false;
 }
