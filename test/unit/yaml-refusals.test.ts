@@ -255,3 +255,80 @@ test("check on an .agents.yml nested 900 deep: a blocking finding in the tool's 
     ],
   );
 });
+
+/**
+ * The line each reader gives a refusal of `yaml`, as a line of the file it read: `.agents.yml` (S0), the
+ * manifest (S2), the S1 block's document (its YAML starts on line 5 of `snapshot`), S4's checkpoint (its front
+ * matter starts on line 2 of `frontMatter`); undefined where that reader does not refuse it.
+ */
+function refusalLines(yaml: string): Record<string, number | undefined> {
+  const s0 = configFindings({ meta: parseAgentsYml(yaml).meta } as unknown as StateDoc)[0];
+  const s2 = s2Findings({ meta: parseManifest(yaml).meta } as unknown as StateDoc)[0];
+  const s1 = readSnapshot(parseMarkdown(snapshot(yaml)))?.info;
+  const fm = frontMatter(yaml);
+  const s4 = s4Findings({
+    meta: parseCheckpoint(fm, parseMarkdown(fm)).meta,
+    relPath: 'docs/checkpoints/c.md',
+  } as unknown as StateDoc)[0];
+  const refusal = (f: { messageId: string; line?: number } | undefined) =>
+    f?.messageId.startsWith('The YAML of {0} is not read') ? f.line : undefined;
+  const p = s1 ? snapshotProblems(s1)[0] : undefined;
+  return {
+    s0: refusal(s0),
+    s2: refusal(s2),
+    s1: p?.message.id.startsWith('The YAML of {0} is not read') ? p.line : undefined,
+    s4: refusal(s4),
+  };
+}
+
+test('a merge key (`<<`) whose value is not a mapping is refused at the line of that merge key, not at line 1', () => {
+  // Lines 1-2 are the directive and `---`; the merge key stands on line 6 or below.
+  const head = `%YAML 1.1\n---\n${ON}a: 1\n`;
+  const s1 = (line: number) => line + 4;
+  for (const [text, line] of [
+    [`${head}x: {<<: 1}\n`, 6],
+    [`${head}x:\n  <<: [a, b]\n`, 7],
+    [`${head}l: &l [1]\nx:\n  k: 1\n  <<: *l\n`, 9],
+    // A list of mappings with one item that is not: the merge key's line, past a first merge that is read.
+    [`${head}m: &m {k: 1}\nx:\n  <<: *m\ny:\n  <<: [*m, 2]\n`, 10],
+    // The value below its key, after a comment: still the key's line.
+    [`${head}x:\n  # the base\n  <<:\n    - 3\n`, 8],
+  ] as const) {
+    const lines = refusalLines(text);
+    // The manifest's reader makes no data, and front matter holds no `%YAML` directive.
+    assert.deepEqual([lines.s0, lines.s1], [line, s1(line)], text);
+    assert.deepEqual(parseAgentsYml(text).meta?.issues, [{ kind: 'refused', refusal: 'merge-not-map', line }], text);
+  }
+  // Found in time linear in the document: n merges read, then the one refused.
+  const merges = (n: number) =>
+    `${head}${Array.from({ length: n }, (_, i) => `m${i}: {<<: {a: ${i}}}`).join('\n')}\nx: {<<: 1}\n`;
+  assert.equal(refusalLines(merges(1_000)).s0, 1_006);
+  assertLinear('where a merge key is refused', (t) => parseAgentsYml(t), merges(5_000), merges(20_000));
+});
+
+test('an ordered map (`!!omap`) with a key twice is refused at the line of its tag, by every reader, also when an alias repeats the key', () => {
+  // The tag on line 5 (6 in S4's checkpoint, whose front matter starts on line 2; 9 in the S1 handoff).
+  const omap = `${ON}a: 1\nb: 2\no: !!omap\n  - &k x: 1\n  - y: 2\n  - `;
+  for (const text of [`${omap}x: 3\n`, `${omap}*k : 3\n`]) {
+    const lines = refusalLines(text);
+    const aliased = text.includes('*k :');
+    // The manifest's reader makes no data: the key repeated through an alias is read there.
+    assert.deepEqual(lines, { s0: 5, s2: aliased ? undefined : 5, s1: 9, s4: 6 }, text);
+  }
+  // The tag on a line of its own, below its key; and an ordered map as a list item.
+  assert.deepEqual(refusalLines(`${ON}a: 1\no:\n  !!omap\n  - &k x: 1\n  - *k : 3\n`).s0, 5);
+  assert.deepEqual(refusalLines(`${ON}a: 1\nl:\n  - 1\n  - !!omap [&k x: 1, y: 2, *k : 3]\n`).s0, 6);
+  // Ordered maps read (each key once) before the one refused: its own tag's line.
+  assert.deepEqual(refusalLines(`${ON}p: !!omap [&k x: 1]\nq: !!omap\n  - *k : 1\n  - y: 2\n  - *k : 3\n`).s0, 4);
+  // Found in time linear in the ordered map: n keys, then the first repeated through an alias.
+  const long = (n: number) =>
+    `${ON}o: !!omap\n  - &k x: 1\n${Array.from({ length: n }, (_, i) => `  - k${i}: ${i}`).join('\n')}\n  - *k : 2\n`;
+  assert.equal(refusalLines(long(1_000)).s0, 3);
+  assertLinear('where an ordered map is refused', (t) => parseAgentsYml(t), long(5_000), long(20_000));
+});
+
+test("S4's checkpoint names the line of its front matter that is refused, not the front matter's first line", () => {
+  // Nested too deep on line 4 of the YAML: line 5 of the checkpoint.
+  const deep = `a: 1\nb: 2\nc: 3\nx: ${'['.repeat(MAX_YAML_DEPTH)}${']'.repeat(MAX_YAML_DEPTH)}\n`;
+  assert.equal(refusalLines(deep).s4, 5);
+});

@@ -85,9 +85,15 @@ export interface YamlTree {
    * The document as plain data, or why it cannot be (an alias bomb …): never thrown. `aliases`: the
    * document's data would hold more than MAX_ALIASES aliases (`aliasUses`), this many, and is not resolved (readers say so in words of their own).
    * `refused`: the document is `refused`, or the library refused its data in words of its own (`yamlData`):
-   * why, for `refusalMessage`.
+   * why, for `refusalMessage`; `refusedLine`, the line of the YAML text that refusal names, when known.
    */
-  readonly data: { value: unknown; error: string | null; aliases?: number; refused?: YamlRefusalKind };
+  readonly data: {
+    value: unknown;
+    error: string | null;
+    aliases?: number;
+    refused?: YamlRefusalKind;
+    refusedLine?: number;
+  };
   /**
    * Secrets found in what YAML decoded (`masked`), which the text masker, run on the text before it
    * was parsed, did not see: their lines are the YAML text's (1-based). None for plain YAML.
@@ -272,7 +278,13 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     root: node(doc.contents as LibNode | null),
     get data() {
       if (!data) {
-        if (refused) return (data = { value: null, error: `not read: ${refused.kind}`, refused: refused.kind });
+        if (refused)
+          return (data = {
+            value: null,
+            error: `not read: ${refused.kind}`,
+            refused: refused.kind,
+            ...(refused.line === null ? {} : { refusedLine: refused.line }),
+          });
         // More aliases than MAX_ALIASES, counted with those inside what they repeat, are refused before the
         // library resolves them (its resolution is quadratic); within the limit, the library's own is off.
         const aliases = aliasUses(doc);
@@ -287,7 +299,12 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
           'value' in d
             ? { value: maskedData(d.value), error: null }
             : 'refused' in d
-              ? { value: null, error: `not read: ${d.refused}`, refused: d.refused }
+              ? {
+                  value: null,
+                  error: `not read: ${d.refused}`,
+                  refused: d.refused,
+                  ...(d.at === null ? {} : { refusedLine: errorPlace(text, lc, d.at).line }),
+                }
               : { value: null, error: d.error };
       }
       return data;

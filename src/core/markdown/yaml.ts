@@ -323,6 +323,19 @@ const MERGE_NOT_MAP = 'Merge sources must be maps or map aliases';
 const OMAP = 'tag:yaml.org,2002:omap';
 
 let omapTag: CollectionTag | undefined;
+/** The class of the library's ordered maps (`!!omap`), which `linearOmap` makes. */
+let omapClass: (new () => YAMLSeq) | undefined;
+/**
+ * The message of the mark `linearOmap` leaves at each ordered map's tag while `parseYamlDocument` parses: the
+ * library puts it at the tag, as it does its own errors there; `parseYamlDocument` takes every such mark out of
+ * the document's errors and keeps where it stood (`omapTagAt`).
+ */
+const OMAP_AT = '\u0000ordered map tag';
+/** The ordered maps `linearOmap` made during the parse under way, in the order of their marks; null between parses. */
+let omapsMade: YAMLSeq[] | null = null;
+/** Where each ordered map's tag stands (an offset in the text), for a refusal of its data. */
+const omapTagAt = new WeakMap<object, number>();
+
 /**
  * The library's `!!omap`, whose repeated keys are found with one set: its own compares each key with every
  * key before it (64,000 entries took 7 s). The same entries, the same node and the same error at the tag.
@@ -335,6 +348,7 @@ function linearOmap(): CollectionTag {
   const pairs = known.find((tag) => tag.tag === 'tag:yaml.org,2002:pairs');
   if (!lib?.nodeClass || !pairs?.resolve) throw new Error('the yaml library has no !!omap or !!pairs tag');
   const OMap = lib.nodeClass;
+  omapClass = OMap as unknown as new () => YAMLSeq;
   const resolvePairs = pairs.resolve;
   return (omapTag = {
     ...lib,
@@ -346,7 +360,12 @@ function linearOmap(): CollectionTag {
           if (seen.has(key.value)) onError(`${OMAP_TWICE}: ${String(key.value)}`);
           else seen.add(key.value);
         }
-      return Object.assign(new OMap(), items);
+      const node = Object.assign(new OMap(), items);
+      if (omapsMade) {
+        omapsMade.push(node);
+        onError(OMAP_AT);
+      }
+      return node;
     },
   });
 }
@@ -418,17 +437,112 @@ export function yamlRefusal(doc: Document): YamlRefusal | null {
 /**
  * The document as plain data (`toJS`; the library's alias limit is off, `aliasUses` bounds them), or why
  * not: a refusal (`refused`, said in the tool's words) for what the library throws in words of its own about the data (a
- * merge key's value that is not a mapping; an ordered map's key repeated through an alias), else its message.
+ * merge key's value that is not a mapping; an ordered map's key repeated through an alias), and where
+ * (`dataRefusalAt`), else its message.
  */
-export function yamlData(doc: Document): { value: unknown } | { refused: YamlRefusalKind } | { error: string } {
+export function yamlData(
+  doc: Document,
+): { value: unknown } | { refused: YamlRefusalKind; at: number | null } | { error: string } {
   try {
     return { value: doc.toJS({ maxAliasCount: -1 }) };
   } catch (err) {
     const message = (err as Error)?.message ?? String(err);
-    if (message === MERGE_NOT_MAP) return { refused: 'merge-not-map' };
-    if (message.startsWith(OMAP_TWICE)) return { refused: 'omap-key-twice' };
+    if (message === MERGE_NOT_MAP) return { refused: 'merge-not-map', at: dataRefusalAt(doc, 'merge-not-map') };
+    if (message.startsWith(OMAP_TWICE)) return { refused: 'omap-key-twice', at: dataRefusalAt(doc, 'omap-key-twice') };
     return { error: message };
   }
+}
+
+const MERGE = 'tag:yaml.org,2002:merge';
+
+/**
+ * Where the first refusal of `kind` stands that the library meets while it makes the data (an offset in the
+ * text; null when none is found): a merge key (`<<`) whose value, or an item of the list it takes, is not a
+ * mapping, at that key; an ordered map (`!!omap`) whose key repeats once its aliases are resolved, at its tag.
+ * The nodes are met as the library makes them: a pair's key, then its value (for an ordered map, the key
+ * then compared with those before it); a merge key's sources in their order, each checked before it is read.
+ * One pass, in document order: each alias names the latest node with its anchor before it (as the library
+ * resolves it), kept when met, and what a merge copies through an alias was read where it stands.
+ */
+function dataRefusalAt(doc: Document, kind: 'merge-not-map' | 'omap-key-twice'): number | null {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
+  const start = (n: unknown): number | null => (n as { range?: [number, number, number] } | null)?.range?.[0] ?? null;
+  const latest = new Map<string, unknown>();
+  const target = new Map<unknown, unknown>();
+  /** The node an alias names (the latest with its anchor when the alias is first met); any other node itself. */
+  const resolve = (n: unknown): unknown => {
+    if (!isAlias(n)) return n;
+    if (!target.has(n)) target.set(n, latest.get(n.source));
+    return target.get(n);
+  };
+  const mergeOn = doc.schema.tags.some((tag) => tag.tag === MERGE && tag.default);
+  // The library's test of a merge key: the YAML 1.1 `<<` (a node that merges), or a plain `<<` in a schema with merges.
+  const isMergeKey = (k: unknown): boolean =>
+    isScalar(k) &&
+    ('addToJSMap' in k ||
+      (mergeOn &&
+        (!k.type || k.type === 'PLAIN') &&
+        (k.value === '<<' || (typeof k.value === 'symbol' && k.value.description === '<<'))));
+  /** An ordered map's key as the library compares it: a scalar's value, a list or mapping itself. */
+  const keyOf = (k: unknown): unknown => {
+    const r = resolve(k);
+    return isScalar(r) ? r.value : (r ?? null);
+  };
+  type Step =
+    | { node: unknown }
+    | { merge: Pair }
+    | { source: unknown; mergeKey: unknown; read: boolean }
+    | { pair: Pair; seen: Set<unknown>; tag: number | null }
+    | { key: unknown; seen: Set<unknown>; tag: number | null };
+  const todo: Step[] = [{ node: doc.contents }];
+  while (todo.length) {
+    const step = todo.pop() as Step;
+    if ('merge' in step) {
+      // A merge key's sources: the mapping it takes, or each item of the list it takes (through an alias too).
+      const { key, value } = step.merge;
+      const r = resolve(value);
+      if (isSeq(r)) {
+        if (r === value && r.anchor) latest.set(r.anchor, r);
+        for (let i = r.items.length - 1; i >= 0; i--)
+          todo.push({ source: r.items[i], mergeKey: key, read: r === value });
+      } else todo.push({ source: value, mergeKey: key, read: true });
+    } else if ('source' in step) {
+      // One source of a merge key: a mapping, read where it stands (not again through an alias).
+      const s = resolve(step.source);
+      if (!isMap(s)) return kind === 'merge-not-map' ? start(step.mergeKey) : null;
+      if (step.read) todo.push({ node: step.source });
+    } else if ('pair' in step) {
+      // An ordered map's pair: its key as written here, then the key and value read, then the key compared.
+      const { pair, seen, tag } = step;
+      todo.push({ key: keyOf(pair.key), seen, tag }, { node: pair.value }, { node: pair.key });
+    } else if ('key' in step) {
+      if (step.seen.has(step.key)) return kind === 'omap-key-twice' ? step.tag : null;
+      step.seen.add(step.key);
+    } else {
+      const node = step.node;
+      if (isAlias(node)) {
+        resolve(node);
+        continue;
+      }
+      if (!(isMap(node) || isSeq(node) || isScalar(node))) continue;
+      if (node.anchor) latest.set(node.anchor, node);
+      if (isScalar(node)) continue;
+      const steps: Step[] = [];
+      if (omapClass && node instanceof omapClass) {
+        const seen = new Set<unknown>();
+        const tag = omapTagAt.get(node) ?? start(node);
+        // Its items are pairs (the library's `!!pairs` makes each one a pair).
+        for (const it of node.items as unknown[]) steps.push(isPair(it) ? { pair: it, seen, tag } : { node: it });
+      } else
+        for (const it of node.items as unknown[]) {
+          if (!isPair(it)) steps.push({ node: it });
+          else if (!isMergeKey(it.key)) steps.push({ node: it.key }, { node: it.value });
+          else steps.push({ node: it.key }, { merge: it });
+        }
+      for (let i = steps.length - 1; i >= 0; i--) todo.push(steps[i]);
+    }
+  }
+  return null;
 }
 
 /**
@@ -440,6 +554,8 @@ export function yamlData(doc: Document): { value: unknown } | { refused: YamlRef
 export function parseYamlDocument(text: string, options: Options = {}): Document.Parsed {
   const lib = yamlLib();
   let doc: Document.Parsed;
+  const made: YAMLSeq[] = [];
+  omapsMade = made;
   try {
     doc = lib.parseDocument(text, {
       ...options,
@@ -455,6 +571,17 @@ export function parseYamlDocument(text: string, options: Options = {}): Document
     doc = new lib.Document(null, { ...options, customTags: linearTags }) as unknown as Document.Parsed;
     doc.errors = [new lib.YAMLParseError([0, 1], 'RESOURCE_EXHAUSTION', err.message)];
     return doc;
+  } finally {
+    omapsMade = null;
+  }
+  // Each ordered map's mark, in the order they were made (those of a second document, past the first, are not here).
+  if (made.length) {
+    let i = 0;
+    doc.errors = doc.errors.filter((e) => {
+      if (e.code !== 'TAG_RESOLVE_FAILED' || e.message !== OMAP_AT) return true;
+      if (i < made.length) omapTagAt.set(made[i++], e.pos[0]);
+      return false;
+    });
   }
   if (options.uniqueKeys === false) return doc;
   const dups = duplicateKeys(doc);

@@ -255,7 +255,7 @@ export function parseAgentsYml(text: string): ParsedContent {
   if (data.error) {
     issues.push(
       data.refused
-        ? { kind: 'refused', refusal: data.refused }
+        ? { kind: 'refused', refusal: data.refused, ...(data.refusedLine ? { line: data.refusedLine } : {}) }
         : data.aliases !== undefined
           ? { kind: 'too-many-aliases', aliases: data.aliases }
           : { kind: 'unreadable', error: data.error },

@@ -268,6 +268,7 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     error = ydoc.data.error;
     aliases = ydoc.data.aliases;
     refused = ydoc.data.refused;
+    if (ydoc.data.refusedLine) errorLine = loc.yamlLine + ydoc.data.refusedLine - 1;
   } else {
     data = ydoc.data.value;
     const get = (k: string) => yamlGet(map, k);

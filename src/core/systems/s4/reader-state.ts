@@ -223,7 +223,7 @@ export function parseProgress(_text: string, outline: MdOutline): ParsedContent 
  * that does not parse is recorded as `meta.frontMatterError` (the parser's first line and the
  * front matter's line; for a syntax error, its code and the file's line and column it names, what
  * `syntaxMessage` says; `aliases`, how many, when it holds more than are resolved; `refused`, why it
- * is not read: `YamlTree.refused`).
+ * is not read, `YamlTree.refused`, at the file's line the refusal names when it names one).
  */
 export function parseCheckpoint(_text: string, outline: MdOutline): ParsedContent {
   const meta: Record<string, unknown> = {};
@@ -238,7 +238,7 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
           // The front matter's text starts on the line after its opening `---`.
           ...(y.error
             ? { line: outline.frontMatter.line + y.error.line, code: y.error.code, column: y.error.column }
-            : { line: outline.frontMatter.line }),
+            : { line: outline.frontMatter.line + (y.data.refusedLine ?? 0) }),
           ...(!y.error && y.data.aliases !== undefined ? { aliases: y.data.aliases } : {}),
           ...(refused ? { refused } : {}),
         };
