@@ -198,6 +198,49 @@ function maskedData(v: unknown): unknown {
   return v;
 }
 
+/**
+ * The masked form of a `!!binary` value's bytes, as a masked value is said: its length as base64, the
+ * text it is written in (`… (56 chars)` for 41 bytes).
+ */
+function binaryMask(bytes: Uint8Array): string {
+  return `… (${4 * Math.ceil(bytes.length / 3)} chars)`;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * Every `!!binary` scalar of the document (a value or a key, whatever spells its tag) holds its masked form
+ * (`binaryMask`) in place of its bytes from here on, and no tag: the tree, the data and any text the
+ * library makes of a key show no byte of it, encoded or decoded (base64 is a secret written another way).
+ * Its bytes, read as UTF-8 text, are masked as a value under its key is (`maskedWithHits`): what that finds
+ * is returned, at the scalar's line, named as found in a `!!binary` value, with the masked form the model
+ * holds. One pass over the nodes (an alias repeats a node met where it stands); run before the data is made.
+ */
+function maskBinaries(doc: Document, lineAt: (n: unknown) => number | null): SecretHit[] {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
+  const hits: SecretHit[] = [];
+  const todo: Array<{ n: unknown; key?: unknown }> = [{ n: doc.contents }];
+  while (todo.length) {
+    const { n, key } = todo.pop() as { n: unknown; key?: unknown };
+    if (isScalar(n)) {
+      if (!(n.value instanceof Uint8Array)) continue;
+      const shown = binaryMask(n.value);
+      const line = lineAt(n) ?? 1;
+      for (const h of maskedWithHits(utf8.decode(n.value), key).hits)
+        hits.push({ ...h, rule: `${h.rule} in a YAML !!binary value`, line, masked: shown });
+      n.value = shown;
+      n.tag = undefined;
+    } else if (isMap(n) || isSeq(n)) {
+      for (const it of n.items as unknown[])
+        if (isPair(it)) {
+          // A value's key names what it is (`password: !!binary …`), as for a value written as text.
+          todo.push({ n: it.key }, { n: it.value, key: isScalar(it.key) ? it.key.value : undefined });
+        } else todo.push({ n: it });
+    }
+  }
+  return hits;
+}
+
 function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
   const { LineCounter, isMap, isScalar, isSeq } = yamlLib();
   const lc: LineCounter = new LineCounter();
@@ -270,6 +313,8 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     kind: refusal.kind,
     line: refusal.at === null ? null : errorPlace(text, lc, refusal.at).line,
   };
+  // After the refusal, which counts a `!!binary` key as a key that is not a plain value (the library's cost).
+  const binaryHits = maskBinaries(doc, lineAt);
   let data: YamlTree['data'] | undefined;
   const at = e && errorPlace(text, lc, e.pos[0]);
   return {
@@ -310,7 +355,7 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
       return data;
     },
     get secrets() {
-      return (secrets ??= secretsOf());
+      return (secrets ??= [...binaryHits, ...secretsOf()].sort((a, b) => a.line - b.line));
     },
   };
 }

@@ -10,6 +10,7 @@ import type { YamlRefusalKind } from '../../markdown/yaml';
 import { S1_SNAPSHOT } from './facts';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Item, Section } from '../../model/model';
+import type { SecretHit } from '../../secrets/secrets';
 
 /** The marker comment's opening, up to its version. */
 const MARKER_HEAD = /<!--\s*state-snapshot\s+v1\b/gi;
@@ -221,8 +222,13 @@ function str(v: unknown): string {
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-/** Find and read the snapshot block. Returns null when the handoff has none. Never throws. */
-export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section: Section } | null {
+/**
+ * Find and read the snapshot block. Returns null when the handoff has none. Never throws. `secrets`: what
+ * its YAML decoded holds that the text did not show (`YamlTree.secrets`), at the handoff's lines.
+ */
+export function readSnapshot(
+  outline: MdOutline,
+): { info: SnapshotInfo; section: Section; secrets: readonly SecretHit[] } | null {
   const loc = locate(outline);
   if (!loc) return null;
   const items: Item[] = [];
@@ -358,5 +364,6 @@ export function readSnapshot(outline: MdOutline): { info: SnapshotInfo; section:
     level: 0,
     items,
   };
-  return { info, section };
+  const secrets = ydoc.secrets.map((h) => ({ ...h, line: loc.yamlLine + h.line - 1 }));
+  return { info, section, secrets };
 }

@@ -158,7 +158,12 @@ export function parseHandoff(_text: string, outline: MdOutline): ParsedContent {
   }
   // Keep the item kinds reachable after the copy into the doc (for "item 1" of a list).
   meta.listItems = sections.flatMap((s) => s.items.filter((i) => kinds.get(i) === 'list-item').map((i) => i.line));
-  return { sections: sections.filter((s) => s.key !== 'preamble' || s.items.length > 0), meta };
+  return {
+    sections: sections.filter((s) => s.key !== 'preamble' || s.items.length > 0),
+    meta,
+    // What the snapshot's YAML decoded holds secrets the text did not show (a `!!binary` value, an escape): no-secrets names them.
+    ...(snap?.secrets.length ? { secrets: snap.secrets } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -268,6 +268,8 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, info };
   }
+  // What its YAML decoded holds secrets the text did not show (a `!!binary` value, an escape): no-secrets names them.
+  const found = doc.secrets.length ? { secrets: doc.secrets } : {};
   const refused = doc.refused;
   if (doc.error || refused) {
     const line = doc.error?.line ?? refused?.line;
@@ -278,12 +280,12 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
       ...(refused ? { refused: refused.kind } : {}),
     };
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
-    return { sections: [], meta: { manifest: info }, info };
+    return { sections: [], meta: { manifest: info }, info, ...found };
   }
   const root = doc.root;
   if (root?.kind !== 'map') {
     info.kit = false;
-    return { sections: [], meta: { manifest: info }, info };
+    return { sections: [], meta: { manifest: info }, info, ...found };
   }
   info.ok = true;
   info.kit =
@@ -314,7 +316,7 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
       lines: typeof lines === 'number' ? lines : undefined,
     };
   }
-  return { sections: [], meta: { manifest: info }, info };
+  return { sections: [], meta: { manifest: info }, info, ...found };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -227,9 +227,14 @@ export function parseProgress(_text: string, outline: MdOutline): ParsedContent 
  */
 export function parseCheckpoint(_text: string, outline: MdOutline): ParsedContent {
   const meta: Record<string, unknown> = {};
+  let secrets: ParsedContent['secrets'] = [];
   if (outline.frontMatter) {
     try {
       const y = readYaml(outline.frontMatter.text);
+      // What its YAML decoded holds secrets the text did not show (a `!!binary` value, an escape): no-secrets
+      // names them, at the file's lines (the front matter's text starts on the line after its opening `---`).
+      const first = outline.frontMatter.line;
+      secrets = y.secrets.map((h) => ({ ...h, line: first + h.line }));
       const why = y.error?.message ?? y.data.error;
       const refused = y.error ? undefined : y.data.refused;
       if (why !== null)
@@ -248,5 +253,5 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
     }
   }
   const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, S4_KEYS)));
-  return { sections, meta };
+  return { sections, meta, ...(secrets.length ? { secrets } : {}) };
 }
