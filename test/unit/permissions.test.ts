@@ -10,19 +10,24 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import * as path from 'node:path';
 import { sharedCli, workspace } from './helpers';
+import { S0_CONFIG, S0_LEDGER, sessionStart } from './checkpoint-fixtures';
 
 const isRoot = process.getuid?.() === 0;
 const runnable = process.platform === 'win32' ? null : sharedCli();
 const skip =
   process.platform === 'win32' ? 'POSIX permissions' : runnable && 'reason' in runnable ? runnable.reason : false;
 
-function asUser(args: string[]): { code: number; stdout: string; stderr: string } {
+function asUser(
+  args: string[],
+  o: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): { code: number; stdout: string; stderr: string } {
   const cli = (runnable as { cli: string }).cli;
   // cwd '/': the test's own working directory (the clone) may be closed to that user.
   const r = spawnSync(process.execPath, [cli, ...args], {
     encoding: 'utf8',
     timeout: 60_000,
     cwd: '/',
+    ...o,
     ...(isRoot ? { uid: 65534, gid: 65534 } : {}),
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
@@ -91,3 +96,31 @@ test('an unreadable root is a usage error: exit 2 with one line', { skip }, () =
   assert.match(r.stderr, /cannot read root .*EACCES/);
   assert.equal(r.stderr.trim().split('\n').length, 1);
 });
+
+test(
+  "S0's .agents.yml that may not be read, its ledger at the default path: SessionStart after /clear reads the ledger and says .agents.yml cannot be read (permission denied) and what to do, as check does",
+  { skip },
+  () => {
+    const dir = openWorkspace({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER });
+    chmodSync(path.join(dir, '.agents'), 0o755);
+    chmodSync(path.join(dir, '.agents/session_ledger.md'), 0o644);
+    chmodSync(path.join(dir, '.agents.yml'), 0o000);
+    const check = asUser(['check', '--root', dir]);
+    assert.match(
+      check.stdout,
+      /FAIL readable +Cannot read the document: permission denied: the file cannot be read\. {2}\(\.agents\.yml\)\n {10}fix: Fix the file permissions so your user can read it\.\n/,
+    );
+    const r = asUser(['hook', 'session-start'], {
+      input: sessionStart(dir, 'clear'),
+      env: { PATH: process.env.PATH, HOME: '/', CLAUDE_PROJECT_DIR: dir },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const ctx = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
+    assert.match(ctx, /^1\. Read \.agents\/session_ledger\.md \(S0 /m, ctx);
+    assert.match(
+      ctx,
+      /^ {3}\.agents\.yml cannot be read, so whether S0 keeps its state here \(the default place\) is not known: Cannot read the document: permission denied: the file cannot be read\. \(\.agents\.yml\)\n {3}Fix the file permissions so your user can read it\. Tell the user \(`session-ledger check` shows it\)\.$/m,
+      ctx,
+    );
+  },
+);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { SESSION_RECORD_REL } from '../../src/core/hooks/session-record';
@@ -414,6 +414,34 @@ test("S0's .agents.yml that cannot be read (not YAML, binary), its ledger kept e
     assert.match(ctx, why, ctx);
     assert.match(ctx, /Tell the user \(`.* check` shows it\); do not read another file in its place\./, ctx);
     assert.doesNotMatch(ctx, /does not exist|Read /, ctx);
+  }
+});
+
+test("S0's .agents.yml that cannot be read (not YAML, a folder), its ledger at the default path: after /clear the new context reads the ledger and is told why .agents.yml was not read and what to do, in check's words", () => {
+  for (const config of ['session:\n  ledger: true\n  bad: [unclosed\n', null]) {
+    const dir = workspace({
+      '.agents/session_ledger.md': S0_LEDGER,
+      ...(config === null ? {} : { '.agents.yml': config }),
+    });
+    if (config === null) mkdirSync(path.join(dir, '.agents.yml'));
+    gitInit(dir);
+    // What check says of it: the failing finding at .agents.yml, and its fix.
+    const out = run(['check', '--root', dir]).stdout;
+    const [, message, hint] =
+      /^ {2}FAIL (?:config|readable) +(.+?) {2}\(\.agents\.yml[:\d]*\)\n {10}fix: (.+)$/m.exec(out) ?? [];
+    assert.ok(message && hint, out);
+    const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
+    assert.match(ctx, /^1\. Read \.agents\/session_ledger\.md \(S0 /m, ctx);
+    const said = ctx.split('\n');
+    const at = said.findIndex((l) =>
+      l.startsWith(
+        '   .agents.yml cannot be read, so whether S0 keeps its state here (the default place) is not known: ',
+      ),
+    );
+    assert.ok(at > 0, ctx);
+    assert.ok(said[at].includes(message.slice(0, 200)), `${said[at]}\n${message}`);
+    assert.equal(said[at + 1], `   ${hint} Tell the user (\`session-ledger check\` shows it).`);
+    assert.match(ctx, /^Resume prompt: Read \.agents\/session_ledger\.md/m, ctx);
   }
 });
 

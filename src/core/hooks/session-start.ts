@@ -196,6 +196,21 @@ export function markerLine(sessionId: string | null, cli = 'session-ledger'): st
   return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} (\`${cli} checkpoint${sessionId ? '' : ' --shared'}\` writes it; the PreCompact guard lets /compact through on it).`;
 }
 
+/**
+ * What a system whose home was found says of its configuration that could not be read (S0's
+ * `.agents.yml`): check's words for it (why, and what to do), as lines of the system's item.
+ */
+function unreadConfigLines(s: SystemReport, cli: string): string[] {
+  const c = s.checks.find((x) => x.id === 'config' && x.status === 'fail');
+  if (!c) return [];
+  const file = c.path ? shownPath(oneLine(c.path)) : 'its configuration';
+  const inFile = c.path && !c.message.includes(c.path) ? ` (${file})` : '';
+  return [
+    `   ${file} cannot be read, so whether ${s.id} keeps its state here (the default place) is not known: ${clip(c.message)}${inFile}`,
+    `   ${c.hint ? `${clip(c.hint)} ` : ''}Tell the user (\`${cli} check\` shows it).`,
+  ];
+}
+
 /** The resume block for a fresh context, or null when no state file is detected. */
 export function resumeBlock(
   report: WorkspaceReport,
@@ -224,6 +239,7 @@ export function resumeBlock(
       // No file to resume from: why, and what to do, instead of an instruction to read it.
       out.push(`${n++}. ${home} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
       out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
+      out.push(...unreadConfigLines(s, cli));
       continue;
     }
     if (!s.docs.some((d) => d.relPath === s.home)) {
@@ -249,6 +265,8 @@ export function resumeBlock(
     resumable.push(s);
     out.push(`${n++}. Read ${home} (${s.id} ${s.name}).`);
     out.push(`   Next action: ${nextLine(s)}`);
+    // Read at its default place, its configuration unread: the new context is told so, as check says it.
+    out.push(...unreadConfigLines(s, cli));
   }
   const unconfirmed = report.systems.flatMap((s) => s.unconfirmed.map((it) => ({ s, it })));
   if (unconfirmed.length) {

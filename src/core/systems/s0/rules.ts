@@ -308,12 +308,13 @@ export function aliasesRepeatTooMuch(): Msg {
 }
 
 /**
- * With `.agents.yml` that cannot be read as YAML (or not read at all) and no ledger at the default path,
- * where the ledger is kept is not known: the blocking findings that say why, as `config` checks (a
- * resume says them instead of "the ledger does not exist").
+ * With `.agents.yml` that cannot be read as YAML (or not read at all), the blocking findings that say
+ * why, as `config` checks: with no ledger at the default path, where the ledger is kept is not known (a
+ * resume says them instead of "the ledger does not exist"); with one there, it is read as check reads
+ * it, and a resume says them beside it.
  */
 function brokenConfig(loaded: Loaded<S0Extra>): Check[] {
-  const config = loaded.extra?.broken && !loaded.home ? loaded.docs.find((d) => d.role === 'config') : undefined;
+  const config = loaded.extra?.broken ? loaded.docs.find((d) => d.role === 'config') : undefined;
   if (!config) return [];
   const findings = [...config.findings.filter((f) => f.id === 'readable'), ...configFindings(config)];
   // Said as the configuration's problem, whatever the finding (a YAML error, a file that cannot be read).
