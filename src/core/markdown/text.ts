@@ -446,36 +446,6 @@ function namesMember(t: string): boolean {
 }
 
 /**
- * Given names that a user name opens (`alice_smith`, `john_doe`): such a name is an owner or a reviewer,
- * not a symbol. Names that are also words or open code names (`max_retries`, `mark_done`, `will_retry`,
- * `ruby_version`, `gene_id`, `sam_model`) are not listed.
- */
-const GIVEN_NAMES = new Set(
-  (
-    'alice bob carol dave david eve mallory trent peggy victor walter john jane mary peter paul anna maria sarah ' +
-    'emma olivia liam noah james robert michael william richard thomas charles chris christopher daniel matthew ' +
-    'anthony steven andrew joshua kevin brian george edward ronald timothy jason jeff jeffrey ryan jacob gary ' +
-    'nicholas eric jonathan stephen larry justin scott brandon benjamin samuel gregory alexander alex patrick ' +
-    'dennis jerry tyler aaron jose adam henry nathan douglas zachary kyle harold keith christian roger gerald carl ' +
-    'sean arthur lawrence jesse dylan bryan jordan bruce albert gabriel logan alan juan wayne ralph randy eugene ' +
-    'vincent russell elijah louis philip johnny ethan jeremy patricia jennifer linda elizabeth barbara susan ' +
-    'jessica karen nancy lisa betty margaret sandra ashley kimberly emily donna michelle dorothy amanda melissa ' +
-    'deborah stephanie rebecca sharon laura cynthia kathleen amy shirley angela helen brenda pamela nicole samantha ' +
-    'katherine christine rachel catherine carolyn janet maria heather diane virginia julie joyce victoria kelly ' +
-    'christina lauren joan evelyn judith megan cheryl andrea hannah martha jacqueline frances gloria teresa kathryn ' +
-    'sara janice alicia madison doris abigail julia judy denise marilyn beverly danielle theresa sophia marie ' +
-    'diana natalie isabella charlotte alexis kayla lucas mateo hugo yuki hiroshi kenji taro hanako minjun jiwoo ' +
-    'seoyeon jisoo wei ming priya rahul arjun ahmed mohammed fatima olga ivan dmitri sergei anastasia'
-  ).split(' '),
-);
-
-/** Whether `w`, a snake_case word, is a user name: a given name and one more part of letters (`alice_smith`). */
-function isUserName(w: string): boolean {
-  const parts = w.split('_');
-  return parts.length === 2 && GIVEN_NAMES.has(parts[0]) && /^[a-z]+$/.test(parts[1]);
-}
-
-/**
  * Products and platforms written with a small first letter; any other camelCase word is code, however
  * short its first part (`xAxis`, `vNode`, `eTag`, `getOS`).
  */
@@ -535,9 +505,10 @@ function isProductName(w: string): boolean {
  * command (a code span, or a tool such as `npm`, `pytest`, `git`), a symbol (`fn()`, `camelCase`,
  * `PascalCase.member`, `snake_case`, a `--flag`) or a test by its quoted name. "Keep going on the
  * alerts" names none of them: it is vague even though no stop-list word says so. Nor does a product,
- * a platform, a site or a person whose name merely looks like a symbol (isProductName, DOTTED_PRODUCTS,
- * isBareDomain, isUserName): "Wait on GitHub", "Check with the iOS team", "Port it to ASP.NET", "Point
- * the DNS at example.com", "Ask alice_smith" say nothing the reader can open or run.
+ * a platform or a site whose name merely looks like a symbol (isProductName, DOTTED_PRODUCTS,
+ * isBareDomain): "Wait on GitHub", "Check with the iOS team", "Port it to ASP.NET", "Point the DNS at
+ * example.com" say nothing the reader can open or run. A snake_case name is code even when it names a
+ * person (`alice_smith`): a list of given names would also take `adam_optimizer` or `hugo_config`.
  */
 export function isConcreteAction(text: string): boolean {
   if (namesFileCommandOrTest(text)) return true;
@@ -546,8 +517,7 @@ export function isConcreteAction(text: string): boolean {
   for (const m of t.matchAll(/\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/g))
     if (!isProductName(m[0])) return true;
   if (namesMember(t)) return true; // Type.member, Convert.ToByte
-  for (const m of t.matchAll(/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g))
-    if (!isUserName(m[0])) return true; // snake_case, SCREAMING_CASE
+  if (/\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.test(t)) return true; // snake_case, SCREAMING_CASE
   if (/(?:^|[\s(])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?=$|[\s),.;:=])/.test(t)) return true; // --flag
   return false;
 }
