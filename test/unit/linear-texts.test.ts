@@ -161,6 +161,23 @@ test("S3's debt check compares defer: markers with DEBT.md's ids and paths in ti
   await assertLinearAsync('S3 check', debt, small, big, size);
 });
 
+test("S3's debt check matches defer: markers with DEBT.md's lines by their words in time linear in both (n vs 4n)", async () => {
+  // Each marker's words were looked for in every line of DEBT.md: markers × lines, however few lines
+  // share a word with it. Here every line shares one word (`later`) with every marker, and none holds
+  // enough of a marker's words to be its line.
+  const state = (k: number) =>
+    workspace({
+      'docs/state/STATE.md': `# STATE\n\n## Handoff: read this first\n\n- **Now ▶** run \`npm test\`\n\n${Array.from({ length: k }, (_, i) => `- defer: retry uploads later m${i}aa n${i}bb`).join('\n')}\n\n## Log\n`,
+      'docs/state/DEBT.md': `# DEBT\n\n| ID | what |\n|---|---|\n${Array.from({ length: k }, (_, i) => `| DEBT-${i} | later: row${i}xx |`).join('\n')}\n`,
+    });
+  const [small, big] = [state(1_500), state(6_000)];
+  const debt = async (dir: string) => (await systemIn(dir, 'S3')).checks.filter((c) => c.id === 'debt');
+  assert.match((await debt(small)).at(-1)?.message ?? '', /^1495 more `defer:` markers without a line/);
+  const size = (d: string) =>
+    ['docs/state/STATE.md', 'docs/state/DEBT.md'].reduce((n, f) => n + readFileSync(path.join(d, f)).length, 0);
+  await assertLinearAsync('S3 check, words', debt, small, big, size);
+});
+
 test("S2's ledger is read in time linear in its NEXT sections (n vs 4n)", () => {
   // The lines of the HTML blocks were gathered again for each NEXT section.
   const ledger = (k: number) => `# Session Ledger\n\n${'## NEXT\n<!-- c -->\n'.repeat(k / 19)}`;

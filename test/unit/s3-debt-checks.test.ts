@@ -10,7 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { Check, SystemReport } from '../../src/core/model/model';
-import { debtLines, deferMarkers, hasDebtLine } from '../../src/core/systems/s3/debt';
+import { debtLineOf, debtLines, deferMarkers, hasDebtLine } from '../../src/core/systems/s3/debt';
+import { Comparisons } from '../../src/core/systems/s3/debt-words';
 import { repoChecksCheck, runnableCheck, runRepoChecks, withRepoChecks } from '../../src/core/systems/s3/repo-checks';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
@@ -126,6 +127,104 @@ test('S3 defer: template comments and words that only contain "defer:" are no ma
     debt(await s3(good)).map((c) => c.status),
     ['pass'],
   );
+});
+
+/** The words rule as it reads, marker by line: at least two of the marker's words, and half of them. */
+function holdsMostWords(text: string, lines: readonly string[]): boolean {
+  const w = [...new Set((text.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((x) => x !== 'debt'))];
+  return lines.some((l) => {
+    const hit = w.filter((x) => l.toLowerCase().includes(x)).length;
+    return hit >= 2 && hit * 2 >= w.length;
+  });
+}
+
+test("S3 defer: a STATE.md marker's line is the DEBT.md line holding most of its words, parts of words and other cases too", async () => {
+  const markers = [
+    'Redis cluster support until staging has a cluster', // 4 of its 5 words in DEBT-002's row
+    'retry uploads on flaky networks', // uploads, flaky, networks (the row's "Retries" is not "retry")
+    'store shard later', // inside "datastore" and "sharding"
+    'DEBT cleanup', // one word: `debt` is none
+    'cache invalidation after deploy', // one of four
+    'Größe Maße prüfen', // the row says GRÖSSE and MASSE: lower case is no folding
+    'limiter window: sliding window counter', // limiter and window, in two rows: no row holds two
+  ];
+  const debtMd = `${DEBT_MD}| DEBT-002 | limiter store | Redis cluster support missing | staging has a cluster | open |
+| DEBT-003 | src/net/upload.ts | Retries: UPLOADS fail on a flaky link | networks we test on | open |
+| DEBT-004 | datastore | sharding comes later | | open |
+| DEBT-005 | cleanup debt | cache | | open |
+| DEBT-006 | GRÖSSE und MASSE prüfen | | | open |
+| DEBT-007 | rate window | | | open |
+`;
+  const state = S3_STATE.replace(
+    '- Done: marker format',
+    `- Done: marker format\n${markers.map((m) => `- defer: ${m}`).join('\n')}`,
+  );
+  const dir = s3Workspace({ 'docs/state/STATE.md': state, 'docs/state/DEBT.md': debtMd });
+  const without = debt(await s3(dir)).map((c) => /"(.*)"\.$/.exec(c.message)?.[1]);
+  assert.deepEqual(without, [markers[3], markers[4], markers[5], markers[6]]);
+  // The same verdicts as the rule read marker by line.
+  const lines = debtLines(debtMd);
+  assert.deepEqual(
+    markers.map((m) => holdsMostWords(m, lines)),
+    [true, true, true, false, false, false, false],
+  );
+  // Markers and rows of a small vocabulary (words inside words, other cases, `debt`): every verdict the rule's.
+  let seed = 7;
+  const pick = <T>(xs: readonly T[]): T => xs[(seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % xs.length];
+  const vocab = ['store', 'datastore', 'STORE', 'cache', 'caches', 'later', 'debt', 'ΣΟΦΙΑ', 'σοφια', '𝒜𝒷𝒸𝒹', 'ab12'];
+  const phrase = () => Array.from({ length: 1 + (seed % 6) }, () => pick(vocab) + pick([' ', ' | ', '', '-'])).join('');
+  let compared = 0;
+  for (let i = 0; i < 300; i++) {
+    const rows = debtLines(Array.from({ length: 1 + (i % 9) }, () => `| ${phrase()} |`).join('\n'));
+    for (let j = 0; j < 10; j++) {
+      const text = phrase();
+      const m = { path: 'docs/state/STATE.md', line: 1, text };
+      assert.equal(hasDebtLine(m, rows, m.path), holdsMostWords(text, rows), `${text} in ${rows.join(' / ')}`);
+      compared++;
+    }
+  }
+  assert.equal(compared, 3000);
+});
+
+test('S3 defer: markers whose words take more comparisons than a check makes are said to be unmatched, not taken as missing', async () => {
+  // Every marker pairs two words that DEBT.md's lines hold, never together: each marker is compared
+  // with half the lines, and 3,600 markers with 4,000 lines pass the bound.
+  const v = 60;
+  const alphas = Array.from({ length: v }, (_, x) => `alpha${x}q`);
+  const betas = Array.from({ length: v }, (_, y) => `beta${y}q`);
+  const marked = alphas.flatMap((a) => betas.map((b) => `- defer: ${a} ${b}`));
+  const state = S3_STATE.replace(
+    '- Done: marker format',
+    `- Done: marker format\n- defer: DEBT-001 keep it\n${marked.join('\n')}`,
+  );
+  const rows = Array.from({ length: 4_000 }, (_, i) => `| ${(i % 2 ? alphas : betas).join(' ')} |`);
+  const dir = s3Workspace({ 'docs/state/STATE.md': state, 'docs/state/DEBT.md': `${DEBT_MD}${rows.join('\n')}\n` });
+  const d = debt(await s3(dir));
+  const last = d.at(-1);
+  assert.equal(last?.status, 'warn');
+  const said =
+    /^(\d+) `defer:` markers \(the first at docs\/state\/STATE\.md:(\d+)\) were not matched with the lines of docs\/state\/DEBT\.md by their words: that takes over the 5,000,000 comparisons one check makes\.$/.exec(
+      last?.message ?? '',
+    );
+  assert.ok(said, last?.message);
+  assert.match(last?.hint ?? '', /Name the DEBT id in each marker/);
+  // The markers compared before the bound are missing (named, then counted); the rest are not.
+  const missing = Number(/^(\d+) more `defer:` markers without a line/.exec(d.at(-2)?.message ?? '')?.[1]) + 5;
+  assert.equal(missing + Number(said[1]), marked.length);
+  assert.equal(Number(said[2]), state.split('\n').indexOf(marked[missing]) + 1);
+  // One marker alone: its verdict once the comparisons are spent, its DEBT id found all the same.
+  const lines = debtLines(`${DEBT_MD}${rows.slice(0, 100).join('\n')}`);
+  const spent = new Comparisons(10);
+  assert.equal(
+    debtLineOf({ path: 'STATE.md', line: 1, text: 'alpha1q beta1q' }, lines, 'STATE.md', spent),
+    'unsettled',
+  );
+  assert.equal(
+    debtLineOf({ path: 'STATE.md', line: 2, text: 'DEBT-001 alpha1q beta1q' }, lines, 'STATE.md', spent),
+    'line',
+  );
+  assert.equal(debtLineOf({ path: 'STATE.md', line: 3, text: 'alpha1q' }, lines, 'STATE.md', spent), 'none');
+  assert.equal(debtLineOf({ path: 'STATE.md', line: 1, text: 'alpha1q beta1q' }, lines, 'STATE.md'), 'none');
 });
 
 test("S3 defer: a Groundwork-shaped DEBT.md's rows are lines; its commented placeholder row is not (in-repo corpus)", () => {

@@ -17,11 +17,12 @@
  */
 import { t } from '../../model/messages';
 import type { Check, StateDoc } from '../../model/model';
-import { clip } from '../../markdown/text';
+import { clip, withThousands } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
 import { gitPendingCheck, mk } from '../../rules/common';
 import { companionPath } from '../facts';
 import { maskSecrets } from '../../secrets/secrets';
+import { Comparisons, DebtWords, MAX_WORD_COMPARISONS, markerWords } from './debt-words';
 
 const DEBT = companionPath('S3', 'debt');
 /** At most this many changed files are read, each at most this many bytes (the rest is said, not read). */
@@ -76,21 +77,19 @@ export function debtLines(text: string): string[] {
     .filter((l) => l.replace(/[|\s]/g, '') !== '');
 }
 
-function words(s: string): string[] {
-  return [...new Set((s.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((w) => !/^debt$/.test(w)))];
-}
-
 /**
  * What every marker is compared with, made once for DEBT.md's lines: the DEBT ids they name (a line
  * names `DEBT-12` where /\bDEBT-12\b/ matches it, which is where the ids pattern finds it), the lines
- * in lower case, and which changed files' paths (or names) a line holds, by path. Each marker compiled
- * a pattern per id for every line and lower-cased every line again: a STATE.md of 5,000 markers
- * against a DEBT.md of 5,000 lines took check 7 s.
+ * in lower case, which changed files' paths (or names) a line holds, by path, and the lines indexed
+ * for the markers' words (made when a marker first needs them, see ./debt-words.ts). Each marker
+ * compiled a pattern per id for every line and lower-cased every line again: a STATE.md of 5,000
+ * markers against a DEBT.md of 5,000 lines took check 7 s.
  */
 interface DebtIndex {
   ids: Set<string>;
   lower: string[];
   named: Map<string, boolean>;
+  words?: DebtWords;
 }
 
 const indexes = new WeakMap<readonly string[], DebtIndex>();
@@ -106,11 +105,19 @@ function debtIndex(lines: readonly string[]): DebtIndex {
   return index;
 }
 
-/** Whether `m` has its line among `lines` (see the rules above). */
-export function hasDebtLine(m: DeferMarker, lines: readonly string[], home: string): boolean {
+/**
+ * Whether `m` has its line among `lines` (see the rules above): `unsettled` when its line is not
+ * found by id or file and `budget` was spent before its words were matched.
+ */
+export function debtLineOf(
+  m: DeferMarker,
+  lines: readonly string[],
+  home: string,
+  budget = new Comparisons(),
+): 'line' | 'none' | 'unsettled' {
   const index = debtIndex(lines);
   const ids = m.text.match(DEBT_ID_RE) ?? [];
-  if (ids.some((id) => index.ids.has(id))) return true;
+  if (ids.some((id) => index.ids.has(id))) return 'line';
   if (m.path !== home) {
     let named = index.named.get(m.path);
     if (named === undefined) {
@@ -118,17 +125,25 @@ export function hasDebtLine(m: DeferMarker, lines: readonly string[], home: stri
       named = lines.some((l) => l.includes(m.path) || l.includes(base));
       index.named.set(m.path, named);
     }
-    if (named) return true;
+    if (named) return 'line';
   }
-  const w = words(m.text);
-  if (w.length < 2) return false;
-  return index.lower.some((lw) => {
-    const hit = w.filter((x) => lw.includes(x)).length;
-    return hit >= 2 && hit * 2 >= w.length;
-  });
+  const w = markerWords(m.text);
+  if (w.length < 2) return 'none';
+  index.words ??= new DebtWords(index.lower);
+  const most = index.words.holdsMost(w, budget);
+  return most === null ? 'unsettled' : most ? 'line' : 'none';
 }
 
-/** `debt` (warn): every `defer:` marker in STATE.md and the changed files has its line in DEBT.md. */
+/** Whether `m` has its line among `lines` (see the rules above). */
+export function hasDebtLine(m: DeferMarker, lines: readonly string[], home: string): boolean {
+  return debtLineOf(m, lines, home) === 'line';
+}
+
+/**
+ * `debt` (warn): every `defer:` marker in STATE.md and the changed files has its line in DEBT.md.
+ * Markers whose words are not matched within the check's comparisons are counted in a warning of
+ * their own: neither found nor missing.
+ */
 export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]> {
   const markers = deferMarkers(home.relPath, home.text);
   let unread = 0;
@@ -160,8 +175,11 @@ export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]>
     ];
   const debt = await ws.read(DEBT);
   const lines = debt.ok ? debtLines(debt.text) : [];
-  const missing = markers.filter((m) => !hasDebtLine(m, lines, home.relPath));
-  if (missing.length === 0)
+  const budget = new Comparisons();
+  const verdicts = markers.map((m) => debtLineOf(m, lines, home.relPath, budget));
+  const missing = markers.filter((_, i) => verdicts[i] === 'none');
+  const unsettled = markers.filter((_, i) => verdicts[i] === 'unsettled');
+  if (missing.length === 0 && unsettled.length === 0)
     return [
       mk('S3', 'debt', 'warn', true, t('Every `defer:` marker ({0}) has its line in {1}.', markers.length, DEBT), {
         path: home.relPath,
@@ -196,5 +214,28 @@ export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]>
         hint,
       ),
     );
+  if (unsettled.length) {
+    const first = unsettled[0];
+    out.push(
+      mk(
+        'S3',
+        'debt',
+        'warn',
+        false,
+        t(
+          '{0} `defer:` markers (the first at {1}:{2}) were not matched with the lines of {3} by their words: that takes over the {4} comparisons one check makes.',
+          unsettled.length,
+          maskSecrets(first.path).text,
+          first.line,
+          DEBT,
+          withThousands(MAX_WORD_COMPARISONS),
+        ),
+        { path: home.relPath },
+        t(
+          'Name the DEBT id in each marker (`defer: DEBT-012 …`), or, for a marker in code, its file in the row: those are found without comparing words.',
+        ),
+      ),
+    );
+  }
   return out;
 }
