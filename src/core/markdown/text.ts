@@ -392,20 +392,22 @@ const DOTTED_PRODUCTS = new Set(
 );
 
 /**
- * The last labels of domains that no code member is named after (`example.com`, `docs.python.org`), in small
+ * The last labels of domains that no code member is named after (`example.com`, `docs.example.edu`), in small
  * letters: `System.IO` and `System.Net` are namespaces, a domain opening a name (`com.example.app`) is a
- * package, and `ctx.io`, `stat.dev`, `electron.app`, `logger.info` and `messages.de` are members.
+ * package, and `ctx.io`, `stat.dev`, `electron.app`, `logger.info` and `messages.de` are members. `net` and
+ * `org` are not among them: they name members as often as sites (an amount net of tax `cart.net`, a
+ * model's network `model.net.fc`, a user's organisation `user.org.id`, an Org-mode file `TODO.org`).
  */
-const TOP_LEVEL_DOMAINS = new Set('com org net edu gov'.split(' '));
+const TOP_LEVEL_DOMAINS = new Set('com edu gov'.split(' '));
 
-/** The second-level labels under a country's domain (`example.co.uk`, `example.com.au`). */
-const SECOND_LEVEL_DOMAINS = new Set('co com org net ac gov edu'.split(' '));
+/** The second-level labels under a country's domain (`example.co.uk`, `example.com.au`); not `net` or `org`, as above. */
+const SECOND_LEVEL_DOMAINS = new Set('co com ac gov edu'.split(' '));
 
 /** The names of an object's own members: `self.net` or `this.app` is a member, not a domain. */
 const RECEIVERS = new Set('self this cls super'.split(' '));
 
 /**
- * Whether `name`, a dotted name, is a domain written alone (`example.com`, `docs.python.org`, `Amazon.com`):
+ * Whether `name`, a dotted name, is a domain written alone (`example.com`, `status.github.com`, `Amazon.com`):
  * a site, as a product names one, that the reader can neither open nor run. An address around it is not
  * alone: a URL (`https://example.com`), a path (`example.com/docs`), a port or a remote's path
  * (`example.com:8080`, `git@github.com:acme/x.git`), or a user at a host (`deploy@prod.example.com`, which
