@@ -287,3 +287,31 @@ test('a dotted name, a snake_case name or a just recipe that is code stays code 
   ])
     assert.equal(isConcreteAction(v), false, v);
 });
+
+/**
+ * Now ▶ lines whose only symbol is a member named `net` or `org` (an amount net of tax, a model's network, a
+ * user's organisation) or an Org-mode file: code to open, not a site.
+ */
+const NET_ORG_MEMBERS = [
+  'Show cart.net in the checkout summary',
+  'Load the weights into agent.net before the eval loop',
+  'Freeze model.net.fc before fine-tuning on the small set',
+  'Fix the 500 when user.org is null in billing',
+  'Scope the invoices query by req.user.org',
+  'Use user.org.id as the tenant key',
+  'Move the open items from TODO.org into the tracker',
+];
+
+test('S3: a member named net or org (cart.net, model.net.fc, user.org) or a file such as TODO.org makes Now ▶ concrete; a domain in com still does not', async () => {
+  assert.deepEqual(
+    NET_ORG_MEMBERS.filter((x) => !isConcreteAction(x)),
+    [],
+  );
+  for (const now of NET_ORG_MEMBERS.slice(3, 4)) {
+    const s = await report(goodWith('S3', { [HOME.S3]: NEXT.S3.edit(now) }), 'S3');
+    const c = s.checks.find((x) => x.id === 'next-action');
+    assert.equal(c?.status, 'pass', `${now}: ${c?.message}`);
+  }
+  for (const v of ['Point the DNS at example.com', 'Check status.github.com for the outage', 'Renew api.example.co.uk'])
+    assert.equal(isConcreteAction(v), false, v);
+});
