@@ -223,7 +223,7 @@ export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]>
         'warn',
         false,
         t(
-          '{0} `defer:` markers (the first at {1}:{2}) were not matched with the lines of {3} by their words: that takes over the {4} comparisons one check makes.',
+          '`defer:` markers not matched with the lines of {3} by their words: {0} (the first at {1}:{2}); matching them takes over the {4} comparisons one check makes.',
           unsettled.length,
           maskSecrets(first.path).text,
           first.line,
