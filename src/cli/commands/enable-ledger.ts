@@ -2,7 +2,9 @@
  * `session-ledger enable-ledger [--root DIR] [--dry-run] [--json]`: S0's write action, the one the
  * extension's quick fix "Enable the ledger" runs: `session: ledger: true` in `.agents.yml` (created
  * when missing, every other setting and comment kept), written atomically, refused when the file
- * changed since it was read, never through a link. Exit 0 written or already on, 1 refused, 2 bad usage.
+ * changed since it was read, never through a link. The file as it would be (`--dry-run`, and `after` in
+ * `--json`) is shown with its secrets, personal data and `!!binary` values masked. Exit 0 written or
+ * already on, 1 refused, 2 bad usage.
  */
 import { applyEnableLedger, planEnableLedger } from '../../core/systems/s0/enable';
 import { parse, resolveRoot } from '../args';
@@ -34,7 +36,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (values.json) {
     io.stdout(
       JSON.stringify(
-        { path: plan.rel, already: plan.already, created: plan.created, written, after: plan.after },
+        { path: plan.rel, already: plan.already, created: plan.created, written, after: plan.shown.after },
         null,
         2,
       ),
@@ -42,7 +44,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (plan.already) io.stdout(`${plan.rel} already sets session.ledger: true; nothing to do.`);
-  else if (!written) io.stdout(`${plan.after.trimEnd()}\n---- ${plan.rel} as it would be (nothing written) ----`);
+  else if (!written) io.stdout(`${plan.shown.after.trimEnd()}\n---- ${plan.rel} as it would be (nothing written) ----`);
   else
     io.stdout(
       `${plan.created ? 'Created' : 'Updated'} ${plan.rel}: session.ledger: true. The checkpoint now checks and confirms the ledger.`,

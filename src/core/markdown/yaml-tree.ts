@@ -241,6 +241,61 @@ function maskBinaries(doc: Document, lineAt: (n: unknown) => number | null): Sec
   return hits;
 }
 
+/**
+ * A YAML document's text as a surface shows it whole (a write action's preview): what the readers mask
+ * is masked where it is written. A `!!binary` scalar shows its masked form (`binaryMask`) after its tag;
+ * a scalar (a key, or a value under its key) whose decoded string the readers mask (`maskedWithHits`:
+ * a secret spelled with escapes, taken from the line below its key, folded over lines) shows that string
+ * masked, as it was written when it was one plain line, else double-quoted (the line breaks after a
+ * block scalar stay). Then the whole text goes through the line masker (`maskSecrets`), as every text the
+ * readers read does (comments, and what YAML does not decode). A text the library does not read without
+ * an error or refusal gets the line masker only. One pass over the nodes and one over the text.
+ */
+export function maskedYamlText(text: string): string {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
+  const doc = parseYamlDocument(text, { logLevel: 'error' });
+  if (doc.errors.length || yamlRefusal(doc)) return maskSecrets(text).text;
+  const cuts: Array<{ from: number; to: number; put: string }> = [];
+  const todo: Array<{ n: unknown; key?: unknown }> = [{ n: doc.contents }];
+  while (todo.length) {
+    const { n, key } = todo.pop() as { n: unknown; key?: unknown };
+    if (isScalar(n)) {
+      if (!n.range) continue;
+      // The blanks and line breaks the library counts into a scalar's end (a block scalar's) stay.
+      const from = n.range[0];
+      const to = endOfValue(text, from, n.range[1]);
+      const src = text.slice(from, to);
+      if (n.value instanceof Uint8Array) cuts.push({ from, to, put: binaryMask(n.value) });
+      else if (typeof n.value === 'string') {
+        const m = maskedWithHits(n.value, key);
+        if (!m.hits.length) continue;
+        const plain = n.type === 'PLAIN' && src === n.value && !/[\r\n]/.test(m.text);
+        cuts.push({ from, to, put: plain ? m.text : JSON.stringify(m.text) });
+      }
+    } else if (isMap(n) || isSeq(n)) {
+      for (const it of n.items as unknown[])
+        if (isPair(it)) todo.push({ n: it.key }, { n: it.value, key: isScalar(it.key) ? it.key.value : undefined });
+        else todo.push({ n: it });
+    }
+  }
+  cuts.sort((a, b) => a.from - b.from);
+  let out = '';
+  let at = 0;
+  for (const c of cuts) {
+    if (c.from < at) continue;
+    out += text.slice(at, c.from) + c.put;
+    at = c.to;
+  }
+  return maskSecrets(out + text.slice(at)).text;
+}
+
+/** Where a value written at `text[from, to)` ends without the blanks and line breaks after it (a loop: a regex would retry each run). */
+export function endOfValue(text: string, from: number, to: number): number {
+  let end = to;
+  while (end > from && ' \t\r\n'.includes(text[end - 1])) end--;
+  return end;
+}
+
 function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
   const { LineCounter, isMap, isScalar, isSeq } = yamlLib();
   const lc: LineCounter = new LineCounter();

@@ -1,7 +1,7 @@
 /**
  * Enable the ledger: a system switched off by its own configuration (S0 without `session.ledger:
  * true` in `.agents.yml`) is switched on by its home's write action. The change opens in the diff
- * editor; only after the user confirms does the core write it, refused when the file changed since
+ * editor, both sides with secrets masked; only after the user confirms does the core write it, refused when the file changed since
  * the preview, atomically and never through a link. Restricted Mode writes nothing.
  */
 import * as vscode from 'vscode';
@@ -28,11 +28,11 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   }
   const plan = o.plan;
   if (!plan.already) {
+    // Both sides masked (`shown`): the file on disk would show its secrets, and each masked line as a change.
     const ok = await s.previews.confirm({
       name: plan.rel,
-      fileUri: vscode.Uri.file(plan.path),
-      before: plan.created ? null : plan.before,
-      after: plan.after,
+      before: plan.created ? null : plan.shown.before,
+      after: plan.shown.after,
       title: t('{0}: enable the ledger (preview)', plan.rel),
       question: said(plan.question, t),
       detail: said(plan.detail, t),

@@ -1,7 +1,8 @@
 /**
  * S0's write action "Enable the ledger": `session: ledger: true` in `.agents.yml`, the switch the
  * seed's Step 1 reads. The file is created when missing; an existing one is edited through the YAML
- * document (comments and every other setting kept). The plan names the hash it read; the write
+ * document (comments and every other setting kept). What the plan shows of the file is masked
+ * (`shown`); the write writes the file's own bytes. The plan names the hash it read; the write
  * refuses when `.agents.yml` changed since (or appeared, when it was missing), is atomic, never
  * goes through a link the repository planted, and holds the file's write lock from read to rename.
  */
@@ -11,6 +12,7 @@ import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
 import { withLineEndsOf } from '../../files/line-ends';
+import { maskedYamlText } from '../../markdown/yaml-tree';
 import { aliasesRepeatTooMuch } from './rules';
 import {
   aliasUses,
@@ -35,8 +37,15 @@ export interface EnablePlan {
   rel: string;
   /** SHA-256 of the file as read, or null when it does not exist (the write then refuses if it appears). */
   hash: string | null;
+  /** The file as read (without its BOM), and as it is written (`after`, its BOM put back). */
   before: string;
   after: string;
+  /**
+   * `before` and the edited text (without the BOM) as any surface shows them, a preview or a dry run:
+   * secrets, personal data and `!!binary` values masked as the readers mask them (`maskedYamlText`).
+   * Only the write takes `after` itself.
+   */
+  shown: { before: string; after: string };
   /** `session.ledger` is already the YAML boolean true: nothing to write. */
   already: boolean;
   /** The file is created. */
@@ -101,6 +110,8 @@ export async function planEnableLedger(root: string): Promise<EnableOutcome> {
   const body = withLineEndsOf(before, edit.after);
   const after = f.ok && f.bom ? `\uFEFF${body}` : body;
   const created = !f.ok;
+  const shownBefore = maskedYamlText(before);
+  const shown = { before: shownBefore, after: edit.already ? shownBefore : maskedYamlText(body) };
   return {
     ok: true,
     plan: {
@@ -109,6 +120,7 @@ export async function planEnableLedger(root: string): Promise<EnableOutcome> {
       hash: f.ok ? f.hash : null,
       before,
       after,
+      shown,
       already: edit.already,
       created,
       refusal: await writeRefusal(file, abs, true),
