@@ -1,10 +1,9 @@
 /**
  * `session-ledger enable-ledger [--root DIR] [--dry-run] [--json]`: S0's write action, the one the
  * extension's quick fix "Enable the ledger" runs: `session: ledger: true` in `.agents.yml` (created
- * when missing, every other setting and comment kept), written atomically, refused when the file
- * changed since it was read, never through a link. The file as it would be (`--dry-run`, and `after` in
- * `--json`) is shown with its secrets, personal data and `!!binary` values masked. Exit 0 written or
- * already on, 1 refused, 2 bad usage.
+ * when missing, every other byte kept), written atomically, refused when the file changed since it was
+ * read, never through a link. The file as it would be (`--dry-run`, and `after` in `--json`) is shown with
+ * its secrets, personal data and `!!binary` values masked. Exit 0 written or already on, 1 refused, 2 bad usage.
  */
 import { applyEnableLedger, planEnableLedger } from '../../core/systems/s0/enable';
 import { parse, resolveRoot } from '../args';

@@ -1,18 +1,19 @@
 /**
  * S0's write action "Enable the ledger": `session: ledger: true` in `.agents.yml`, the switch the
- * seed's Step 1 reads. The file is created when missing; an existing one is edited through the YAML
- * document (comments and every other setting kept). What the plan shows of the file is masked
- * (`shown`); the write writes the file's own bytes. The plan names the hash it read; the write
+ * seed's Step 1 reads. The file is created when missing; in an existing one only the line of that
+ * setting changes or is added, every other byte stays (`withLedgerOn`). What the plan shows of the file
+ * is masked (`shown`); the write writes the file's own bytes. The plan names the hash it read; the write
  * refuses when `.agents.yml` changed since (or appeared, when it was missing), is atomic, never
  * goes through a link the repository planted, and holds the file's write lock from read to rename.
  */
 import * as path from 'node:path';
-import { isMap, isScalar, LineCounter } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { isAlias, isMap, isScalar, LineCounter, type Document, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
-import { withLineEndsOf } from '../../files/line-ends';
-import { maskedYamlText } from '../../markdown/yaml-tree';
+import { dominantEol } from '../../files/line-ends';
+import { endOfValue, maskedYamlText } from '../../markdown/yaml-tree';
 import { aliasesRepeatTooMuch } from './rules';
 import {
   aliasUses,
@@ -41,9 +42,9 @@ export interface EnablePlan {
   before: string;
   after: string;
   /**
-   * `before` and the edited text (without the BOM) as any surface shows them, a preview or a dry run:
-   * secrets, personal data and `!!binary` values masked as the readers mask them (`maskedYamlText`).
-   * Only the write takes `after` itself.
+   * `before` and `after` (without the BOM) as any surface shows them, a preview or a dry run: secrets,
+   * personal data and `!!binary` values masked as the readers mask them (`maskedYamlText`). Only the
+   * write takes `after` itself.
    */
   shown: { before: string; after: string };
   /** `session.ledger` is already the YAML boolean true: nothing to write. */
@@ -63,7 +64,179 @@ export interface EnablePlan {
 /** Why the ledger cannot be enabled by this action (the file cannot be edited safely), or the plan. */
 export type EnableOutcome = { ok: true; plan: EnablePlan } | { ok: false; why: Msg };
 
-/** The new `.agents.yml` text with `session.ledger: true`, or why it cannot be edited. */
+/** Where a node stands in the text: its start, the end of its value, the end of its node (comments after it). */
+type Range = [number, number, number];
+const rangeOf = (n: unknown): Range | null => (n as { range?: Range | null } | null)?.range ?? null;
+
+/** Replace `text[from, to)` with `put`. */
+interface Cut {
+  from: number;
+  to: number;
+  put: string;
+}
+
+/**
+ * The cuts that set `session.ledger: true` in `text` and leave every other byte as it is, or null when
+ * this document's shape has no such cut here:
+ * - `ledger` under `session` with a scalar or an alias for its value (`false`, `no`, `off`, empty, quoted,
+ *   tagged, a block scalar): that value becomes `true` (a tag on its line goes with it, an anchor stays);
+ * - a block `session:` mapping without `ledger`: a line `ledger: true` right below `session:`, indented
+ *   as the mapping's first key; a flow one (`session: {…}`): `ledger: true` first inside its braces;
+ * - `session:` with no value (empty, `~`, `null`): that value taken off and `ledger: true` on the line below,
+ *   one indentation step deeper;
+ * - no `session`: a `session:` block after the last line, at the top keys' indentation (inside the braces
+ *   of a top flow mapping); the same for an empty document or a file that is not there.
+ * New lines end as most of the file's lines do. What the cuts make is checked by the caller.
+ */
+function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
+  const eol = dominantEol(text);
+  const lineStart = (at: number) => text.lastIndexOf('\n', at - 1) + 1;
+  /** The spaces before `at` on its line, or null when anything else stands there. */
+  const indentAt = (at: number): string | null => {
+    const s = text.slice(lineStart(at), at);
+    return /^ *$/.test(s) ? s : null;
+  };
+  /** Insert `lines` (each ended by `eol`) at the start of the line after the one holding `at`. */
+  const belowLineOf = (at: number, lines: string): Cut => {
+    const nl = text.indexOf('\n', at);
+    if (nl >= 0) return { from: nl + 1, to: nl + 1, put: lines };
+    return { from: text.length, to: text.length, put: eol + lines };
+  };
+  /** Insert `put` before the first item inside a flow mapping's braces (after the blanks that follow `{`). */
+  const inBraces = (map: YAMLMap, put: string): Cut | null => {
+    const r = rangeOf(map);
+    if (!r || text[r[0]] !== '{') return null;
+    const blanks = /^[ \t\r\n]*/.exec(text.slice(r[0] + 1))![0];
+    const at = r[0] + 1 + blanks.length;
+    const more = map.items.length ? ', ' : blanks && text[at] === '}' ? ' ' : '';
+    return { from: at, to: at, put: put + more };
+  };
+  const step = indentStep(text, doc.contents);
+  const top = doc.contents;
+  if (top === null || top === undefined) {
+    const lead = text === '' || text.endsWith('\n') ? '' : eol;
+    return [{ from: text.length, to: text.length, put: `${lead}session:${eol}${step}ledger: true${eol}` }];
+  }
+  if (!isMap(top)) return null;
+  const pair = top.items.find((p) => isScalar(p.key) && p.key.value === 'session');
+  if (!pair) {
+    if (top.flow) {
+      const cut = inBraces(top, 'session: {ledger: true}');
+      return cut && [cut];
+    }
+    const first = rangeOf(top.items[0]?.key);
+    const indent = first && indentAt(first[0]);
+    if (indent === null || indent === undefined) return null;
+    const lead = text.endsWith('\n') ? '' : eol;
+    return [
+      { from: text.length, to: text.length, put: `${lead}${indent}session:${eol}${indent}${step}ledger: true${eol}` },
+    ];
+  }
+  const key = rangeOf(pair.key);
+  if (!key) return null;
+  const session = pair.value;
+  if (session === null || (isScalar(session) && session.value === null)) {
+    const indent = indentAt(key[0]);
+    if (top.flow || indent === null) return null;
+    const below = `${indent}${step}ledger: true${eol}`;
+    const r = rangeOf(session);
+    if (!r || r[0] === r[1]) return [belowLineOf(key[1], below)];
+    if (/[\r\n]/.test(text.slice(key[1], r[1]))) return null;
+    // `session: ~` loses its `~` and the blanks before it, or after it when a comment follows.
+    const rest = /^[ \t]*/.exec(text.slice(r[1]))![0];
+    const atEnd = /^(?:\r?\n|$)/.test(text.slice(r[1] + rest.length));
+    let from = r[0];
+    while (atEnd && (text[from - 1] === ' ' || text[from - 1] === '\t')) from--;
+    return [{ from, to: atEnd ? r[1] : r[1] + rest.length, put: '' }, belowLineOf(r[1], below)];
+  }
+  if (!isMap(session)) return null;
+  const ledger = session.items.find((p) => isScalar(p.key) && p.key.value === 'ledger');
+  if (ledger) {
+    const cut = valueCut(text, ledger);
+    return cut && [cut];
+  }
+  if (session.flow) {
+    const cut = inBraces(session, 'ledger: true');
+    return cut && [cut];
+  }
+  const first = rangeOf(session.items[0]?.key);
+  const indent = first && indentAt(first[0]);
+  if (!first || indent === null || indent === undefined || lineStart(first[0]) <= key[1]) return null;
+  return [belowLineOf(key[1], `${indent}ledger: true${eol}`)];
+}
+
+/** The cut that makes an existing `ledger` pair's value (a scalar or an alias) `true`; null for a list or a mapping. */
+function valueCut(text: string, ledger: Pair): Cut | null {
+  const key = rangeOf(ledger.key);
+  if (!key) return null;
+  const v = ledger.value;
+  if (v === null) return { from: key[1], to: key[1], put: ': true' };
+  if (!isScalar(v) && !isAlias(v)) return null;
+  const r = rangeOf(v);
+  if (!r) return null;
+  // A tag on the value's line (`!!str off`) goes with it; an anchor (`&x no`) stays.
+  const props = /^([ \t]*:[ \t]*)([!&][^\r\n#]*)$/.exec(text.slice(key[1], r[0]));
+  const tagged = props !== null && /(?:^|[ \t])!/.test(props[2]);
+  const from = tagged ? key[1] + props[1].length : r[0];
+  const kept = tagged
+    ? props[2]
+        .split(/[ \t]+/)
+        .filter((p) => p !== '' && !p.startsWith('!'))
+        .map((p) => `${p} `)
+        .join('')
+    : '';
+  const empty = r[0] === r[1];
+  const before = empty && text[from - 1] === ':' ? ' ' : '';
+  const after = empty && text[r[1]] === '#' ? ' ' : '';
+  // The blanks and line breaks the library counts into a value's end (a block scalar's, a `\r`) stay.
+  return { from, to: endOfValue(text, r[0], r[1]), put: `${before}${kept}true${after}` };
+}
+
+/** The spaces one level of the file's block mappings is indented by (that of its first nested one), else two. */
+function indentStep(text: string, top: unknown): string {
+  if (!isMap(top) || top.flow) return '  ';
+  for (const p of top.items) {
+    const v = p.value;
+    if (!isMap(v) || v.flow) continue;
+    const outer = rangeOf(p.key)?.[0];
+    const inner = rangeOf(v.items[0]?.key)?.[0];
+    if (outer === undefined || inner === undefined) continue;
+    const col = (at: number) => at - (text.lastIndexOf('\n', at - 1) + 1);
+    const d = col(inner) - col(outer);
+    if (d > 0 && d <= 8) return ' '.repeat(d);
+  }
+  return '  ';
+}
+
+/** `after` reads as the data of `before` (`data`) with `session.ledger: true`, and nothing else changed. */
+function readsAsLedgerOn(after: string, data: unknown): boolean {
+  const doc = parseYamlDocument(after, { keepSourceTokens: false, logLevel: 'error' });
+  if (doc.errors.length || yamlRefusal(doc) || aliasUses(doc) > MAX_ALIASES) return false;
+  const now = yamlData(doc);
+  if (!('value' in now)) return false;
+  let expected: unknown = data;
+  if (expected === null || expected === undefined) expected = { session: { ledger: true } };
+  else if (typeof expected !== 'object') return false;
+  else {
+    const o = expected as Record<string, unknown>;
+    if (o.session === null || o.session === undefined) o.session = { ledger: true };
+    else if (typeof o.session === 'object' && !Array.isArray(o.session))
+      (o.session as Record<string, unknown>).ledger = true;
+    else return false;
+  }
+  return isDeepStrictEqual(now.value, expected);
+}
+
+/**
+ * The new `.agents.yml` text with `session.ledger: true`, or why it cannot be edited. Only the line of
+ * that setting changes or is added (`ledgerCuts`); every other byte stays, and the edit is read back: it
+ * must read as the same data with `session.ledger: true`. A shape that no such edit sets (`ledger`
+ * holding a list or a mapping, `? session` as an explicit key, a `~` on the line below `session:`, a
+ * document end marker `...` with no `session` before it, a `session` that a merge key `<<` gives) is
+ * refused with what to add by hand: writing the whole document again would change its layout (quotes,
+ * indentation, spaces before comments, folded lines, `!!binary` values), and the CLI writes without a
+ * preview.
+ */
 export function withLedgerOn(text: string): { ok: true; after: string; already: boolean } | { ok: false; why: Msg } {
   const lineCounter = new LineCounter();
   const doc = parseYamlDocument(text, { keepSourceTokens: false, logLevel: 'error', lineCounter });
@@ -85,6 +258,8 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
   if (aliasUses(doc) > MAX_ALIASES) return { ok: false, why: aliasesRepeatTooMuch() };
   const data = yamlData(doc);
   if ('refused' in data) return { ok: false, why: refusalMessage(data.refused, CONFIG) };
+  // Data the library cannot make (an alias with no anchor before it) the checkpoint could not read either, as check says.
+  if ('error' in data) return { ok: false, why: t('.agents.yml cannot be read: {0}.', data.error) };
   if (doc.contents !== null && !isMap(doc.contents))
     return { ok: false, why: t('.agents.yml is not a mapping of settings; add `session: ledger: true` by hand.') };
   const session = doc.get('session', true);
@@ -92,9 +267,22 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
     return { ok: false, why: t('`session` in .agents.yml is not a mapping; add `ledger: true` under it by hand.') };
   const cur = doc.getIn(['session', 'ledger']);
   if (cur === true) return { ok: true, after: text, already: true };
-  if (isScalar(session)) doc.delete('session');
-  doc.setIn(['session', 'ledger'], true);
-  return { ok: true, after: doc.toString(), already: false };
+  const cuts = ledgerCuts(text, doc);
+  let after = '';
+  let at = 0;
+  for (const c of cuts ?? []) {
+    after += text.slice(at, c.from) + c.put;
+    at = c.to;
+  }
+  after += text.slice(at);
+  if (!cuts || !readsAsLedgerOn(after, data.value))
+    return {
+      ok: false,
+      why: t(
+        '`session: ledger: true` cannot be set in .agents.yml without changing more of the file than that setting; add it by hand.',
+      ),
+    };
+  return { ok: true, after, already: false };
 }
 
 /** The plan for `root`: what `.agents.yml` holds now and what it would hold. */
@@ -106,12 +294,11 @@ export async function planEnableLedger(root: string): Promise<EnableOutcome> {
   const before = f.ok ? f.text : '';
   const edit = withLedgerOn(before);
   if (!edit.ok) return edit;
-  // The YAML document is written with LF line breaks: the file's own line ends (and its BOM) are put back.
-  const body = withLineEndsOf(before, edit.after);
-  const after = f.ok && f.bom ? `\uFEFF${body}` : body;
+  // The file's BOM is put back (the text read is without it).
+  const after = f.ok && f.bom ? `\uFEFF${edit.after}` : edit.after;
   const created = !f.ok;
   const shownBefore = maskedYamlText(before);
-  const shown = { before: shownBefore, after: edit.already ? shownBefore : maskedYamlText(body) };
+  const shown = { before: shownBefore, after: edit.already ? shownBefore : maskedYamlText(edit.after) };
   return {
     ok: true,
     plan: {
@@ -128,7 +315,7 @@ export async function planEnableLedger(root: string): Promise<EnableOutcome> {
         ? t('Create .agents.yml with `session: ledger: true`?')
         : t('Set `session: ledger: true` in .agents.yml?'),
       detail: t(
-        'The checkpoint then checks and confirms the ledger (Step 5 of session-checkpoint) instead of skipping it. Every other setting and comment stays.',
+        'The checkpoint then checks and confirms the ledger (Step 5 of session-checkpoint) instead of skipping it. Only the line of that setting changes or is added; every other line stays as it is.',
       ),
     },
   };
