@@ -168,3 +168,76 @@ test("each state file is parsed once per evaluation: a reader's format test and 
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+/** The long state files of `npm run bench`'s linearity rows: a workspace holding one, at `n` lines. */
+async function benchWorkspace(shape: 'S4 STATE.md' | 'S4 PROGRESS.md' | 'S0 ledger', n: number): Promise<string> {
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const [rel, head, entry] = {
+    'S4 STATE.md': [
+      '.agents/STATE.md',
+      '# Agent State\n\n## Progress Tracker\n- [ ] step',
+      (i: number) => [`### Note ${i}`, `- checked ${i}`, ''],
+    ],
+    'S4 PROGRESS.md': ['PROGRESS.md', '# Progress', (i: number) => [`## 2026-01-01 Session ${i}`, `- did ${i}`, '']],
+    'S0 ledger': [
+      '.agents/session_ledger.md',
+      '# Session Ledger\n\n## Goal\nship',
+      (i: number) => [`## Note ${i}`, `- item ${i}`],
+    ],
+  }[shape] as [string, string, (i: number) => string[]];
+  const root = mkdtempSync(path.join(tmpdir(), 'sl-long-'));
+  const parts = [head];
+  for (let i = 0; parts.length < n; i++) parts.push(...entry(i));
+  mkdirSync(path.join(root, '.agents'), { recursive: true });
+  writeFileSync(path.join(root, rel), parts.join('\n') + '\n');
+  if (rel === 'PROGRESS.md')
+    writeFileSync(path.join(root, '.agents/STATE.md'), '# Agent State\n\n## Progress Tracker\n- [ ] step\n');
+  return root;
+}
+
+const LONG_FILES = [
+  ['S4 STATE.md', '.agents/STATE.md'],
+  ['S4 PROGRESS.md', 'PROGRESS.md'],
+  ['S0 ledger', '.agents/session_ledger.md'],
+] as const;
+
+test("a long state file's line table is made a chunk at a time: no block state of markdown-it spans the whole file", async () => {
+  // Counted, not timed: a table of where each of 100k lines begins, made at once, outlived V8's young
+  // generation, and the collector then copied it (npm run bench's linearity rows: 10× the lines took 13× the time).
+  const { rmSync } = await import('node:fs');
+  const { CHUNK_LINES } = await import('../../src/core/markdown/markdown');
+  const { evaluate } = await import('../../src/core/report/evaluate');
+  type StateClass = new (src: string, ...rest: unknown[]) => { lineMax: number };
+  const ParserBlock = (await import('markdown-it/lib/parser_block.mjs')).default as unknown as {
+    prototype: { State: StateClass };
+  };
+  const proto = ParserBlock.prototype;
+  const original = proto.State;
+  for (const [shape, rel] of LONG_FILES) {
+    const root = await benchWorkspace(shape, 20_000);
+    let widest = 0;
+    let lines = 0;
+    try {
+      proto.State = class extends original {
+        constructor(src: string, ...rest: unknown[]) {
+          super(src, ...rest);
+          widest = Math.max(widest, this.lineMax);
+          lines += this.lineMax;
+        }
+      };
+      const report = await evaluate(root, { noGit: true });
+      assert.ok(
+        report.systems.some((s) => s.docs.some((d) => d.relPath === rel && d.sections.length > 0)),
+        shape,
+      );
+    } finally {
+      proto.State = original;
+      rmSync(root, { recursive: true, force: true });
+    }
+    assert.ok(widest > 0 && widest <= 2 * CHUNK_LINES, `${shape}: a block state of ${widest} lines`);
+    // Each line in one chunk's table: the file is not parsed twice.
+    assert.ok(lines >= 20_000 && lines < 21_000, `${shape}: ${lines} lines in block states`);
+  }
+});

@@ -76,7 +76,11 @@ export interface MdOutline {
 
 /** Split text into lines the way every counter here counts them. */
 export function splitLines(text: string): string[] {
-  return text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const lines = text.split('\n');
+  // In place: a second array of every line would be garbage as large as the first.
+  if (text.includes('\r'))
+    for (let i = 0; i < lines.length; i++) if (lines[i].endsWith('\r')) lines[i] = lines[i].slice(0, -1);
+  return lines;
 }
 
 function findFrontMatter(lines: string[]): { text: string; line: number; endLine: number } | null {
@@ -159,26 +163,47 @@ export function parseMarkdown(text: string, chunkLines = CHUNK_LINES, parser: Ma
   const blocks: MdBlock[] = [];
   try {
     // What markdown-it's own parse does first: every line break is \n, NUL is U+FFFD.
-    const src = source.join('\n').replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
-    const state = new parser.block.State(src, parser, {}, []);
-    const total = state.lineMax;
-    const srcLines = total >= 2 * chunkLines ? src.split('\n') : [];
+    // The text itself when no line lost a \r and no front matter was blanked (no copy of it to make).
+    const joined = source === lines && !text.includes('\r') ? text : source.join('\n');
+    const src = joined.replace(/\r\n?/g, '\n').replace(/\0/g, '\uFFFD');
+    // The parser's lines: the source's own, unless a lone \r inside one broke it in two.
+    const srcLines = joined.includes('\r') ? src.split('\n') : source;
     const cuts = cutLines(srcLines, chunkLines);
-    let from = 0;
-    for (const to of [...cuts, total]) {
-      state.tokens = [];
-      state.lineMax = to;
-      parser.block.tokenize(state, from, to);
-      if (to < total && badCut(state.tokens, to, !CUT_HEADING.test(srcLines[to]))) {
-        // The cut is not where a block starts: the rest is parsed in one piece (at most twice the work).
-        state.tokens = [];
-        state.lineMax = total;
-        parser.block.tokenize(state, from, total);
-        walkTokens(state.tokens, headings, blocks);
-        break;
+    if (cuts.length === 0) {
+      const state = new parser.block.State(src, parser, {}, []);
+      parser.block.tokenize(state, 0, state.lineMax);
+      walkTokens(state.tokens, 0, headings, blocks);
+    } else {
+      // Each chunk is a document of its own: its lines' text up to the next cut, with the line break
+      // that ends the last. markdown-it's table of where each line begins (five numbers a line) is
+      // then made a chunk at a time and dropped with it, where one table for the whole text outlived
+      // V8's young generation (10× the lines took 30× the time). Link reference definitions are
+      // shared by the chunks, as in one parse.
+      const env = {};
+      let from = 0;
+      let fromAt = 0;
+      let at = 0;
+      let line = 0;
+      for (const to of [...cuts, -1]) {
+        let chunk: string;
+        if (to < 0) chunk = src.slice(fromAt);
+        else {
+          for (; line < to; line++) at += srcLines[line].length + 1;
+          chunk = src.slice(fromAt, at);
+        }
+        const state = new parser.block.State(chunk, parser, env, []);
+        parser.block.tokenize(state, 0, state.lineMax);
+        if (to >= 0 && badCut(state.tokens, to - from, !CUT_HEADING.test(srcLines[to]))) {
+          // The cut is not where a block starts: the rest is parsed in one piece (at most twice the work).
+          const rest = new parser.block.State(src.slice(fromAt), parser, env, []);
+          parser.block.tokenize(rest, 0, rest.lineMax);
+          walkTokens(rest.tokens, from, headings, blocks);
+          break;
+        }
+        walkTokens(state.tokens, from, headings, blocks);
+        from = to;
+        fromAt = at;
       }
-      walkTokens(state.tokens, headings, blocks);
-      from = to;
     }
   } catch {
     /* what was read so far stands */
@@ -187,8 +212,11 @@ export function parseMarkdown(text: string, chunkLines = CHUNK_LINES, parser: Ma
   return { lines, headings, blocks, frontMatter };
 }
 
-/** Turn one parse's tokens into headings and blocks (lines are markdown-it's, 0-based in `map`). */
-function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): void {
+/**
+ * Turn one parse's tokens into headings and blocks (lines are markdown-it's, 0-based in `map`, and
+ * `base` lines into the document when the parse was of a chunk that starts there).
+ */
+function walkTokens(tokens: Token[], base: number, headings: MdHeading[], blocks: MdBlock[]): void {
   let listDepth = -1;
   const orderedStack: boolean[] = [];
   let quoteDepth = 0;
@@ -199,13 +227,16 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const map = t.map;
+    // The 1-based first line, and the last (inclusive).
+    const line = (map?.[0] ?? 0) + base + 1;
+    const endLine = map ? map[1] + base : line;
     switch (t.type) {
       case 'heading_open': {
         const inline = tokens[i + 1];
         headings.push({
           level: Number(t.tag.slice(1)) || 1,
           title: (inline?.content ?? '').trim(),
-          line: (map?.[0] ?? 0) + 1,
+          line,
         });
         i += 2;
         break;
@@ -224,8 +255,8 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         const b: MdBlock = {
           kind: 'list-item',
           text: '',
-          line: (map?.[0] ?? 0) + 1,
-          endLine: map?.[1] ?? (map?.[0] ?? 0) + 1,
+          line,
+          endLine,
           depth: Math.max(0, listDepth),
           quoted: quoteDepth > 0,
           ordered: orderedStack[orderedStack.length - 1] ?? false,
@@ -246,7 +277,7 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
       case 'paragraph_open': {
         const inline = tokens[i + 1];
         const content = inline?.type === 'inline' ? inline.content : '';
-        const start = (map?.[0] ?? 0) + 1;
+        const start = line;
         const item = pendingItem[pendingItem.length - 1];
         if (item && item.text === '' && listDepth >= 0) {
           let txt = content
@@ -281,8 +312,8 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         blocks.push({
           kind: 'code',
           text: t.content,
-          line: (map?.[0] ?? 0) + 1,
-          endLine: map?.[1] ?? (map?.[0] ?? 0) + 1,
+          line,
+          endLine,
           depth: 0,
           quoted: quoteDepth > 0,
           info: t.info?.trim() ?? '',
@@ -293,8 +324,8 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         blocks.push({
           kind: 'html',
           text: t.content,
-          line: (map?.[0] ?? 0) + 1,
-          endLine: map?.[1] ?? (map?.[0] ?? 0) + 1,
+          line,
+          endLine,
           depth: 0,
           quoted: quoteDepth > 0,
         });
@@ -303,8 +334,8 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         blocks.push({
           kind: 'hr',
           text: t.markup,
-          line: (map?.[0] ?? 0) + 1,
-          endLine: (map?.[0] ?? 0) + 1,
+          line,
+          endLine: line,
           depth: 0,
           quoted: quoteDepth > 0,
         });
@@ -322,12 +353,11 @@ function walkTokens(tokens: Token[], headings: MdHeading[], blocks: MdBlock[]): 
         for (; j < tokens.length && tokens[j].type !== 'tr_close'; j++) {
           if (tokens[j].type === 'inline') cells.push(tokens[j].content.trim());
         }
-        const ln = (map?.[0] ?? 0) + 1;
         blocks.push({
           kind: 'table-row',
           text: cells.join(' | '),
-          line: ln,
-          endLine: ln,
+          line,
+          endLine: line,
           depth: 0,
           quoted: quoteDepth > 0,
         });
