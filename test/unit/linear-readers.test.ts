@@ -241,3 +241,37 @@ test("a long state file's line table is made a chunk at a time: no block state o
     assert.ok(lines >= 20_000 && lines < 21_000, `${shape}: ${lines} lines in block states`);
   }
 });
+
+test("a long state file's lines are made at most twice in a status: the outline's and the secret scan's", async () => {
+  // Counted, not timed: each split of the whole text made 100k strings at once, alive while a check
+  // walked them, which the collector then copied (the line count, the budget's, S0's timestamp and next action).
+  const { readFileSync, rmSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { evaluate } = await import('../../src/core/report/evaluate');
+  const split = String.prototype.split;
+  for (const [shape, rel] of LONG_FILES) {
+    const root = await benchWorkspace(shape, 20_000);
+    const text = readFileSync(path.join(root, rel), 'utf8');
+    const lines = text.split('\n').length;
+    let made = 0;
+    try {
+      // Every line made of the file's whole text (a split with a limit makes only the lines it keeps).
+      String.prototype.split = function (this: string, ...args: Parameters<string['split']>) {
+        const out = split.apply(this, args);
+        if (this.length === text.length && String(this) === text) made += out.length;
+        return out;
+      } as typeof split;
+      const report = await evaluate(root, { noGit: true });
+      String.prototype.split = split;
+      assert.ok(
+        report.systems.some((s) => s.docs.some((d) => d.relPath === rel && d.lineCount === lines)),
+        `${shape} read`,
+      );
+    } finally {
+      String.prototype.split = split;
+      rmSync(root, { recursive: true, force: true });
+    }
+    // Twice, and the few lines a check takes from the top (PROGRESS.md's newest entry).
+    assert.ok(made <= 2 * lines + 100, `${shape}: ${made} lines made of a text of ${lines}`);
+  }
+});

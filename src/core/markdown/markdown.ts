@@ -83,6 +83,13 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/** How many lines `splitLines` makes of `text` (one more than its \n), without making them. */
+export function lineTotal(text: string): number {
+  let n = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
 function findFrontMatter(lines: string[]): { text: string; line: number; endLine: number } | null {
   if (lines.length < 2 || lines[0].trim() !== '---') return null;
   const limit = Math.min(lines.length, 400);

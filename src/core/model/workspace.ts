@@ -17,7 +17,7 @@ import {
 } from '../files/fsread';
 import type { GitAbsence, GitInfo, GitReader, GitRun } from '../git/git';
 import { installChanges } from '../hooks/install-edits';
-import { parseMarkdown, type MdOutline } from '../markdown/markdown';
+import { lineTotal, parseMarkdown, type MdOutline } from '../markdown/markdown';
 import { maskSecrets, type SecretHit } from '../secrets/secrets';
 import { finding, t, type Msg } from './messages';
 import type { DocRole, Finding, NotOurs, NotReadWhy, Section, StateDoc, SystemId, WorkspaceReport } from './model';
@@ -452,7 +452,7 @@ export class Workspace {
       const { text, hits } = maskSecrets(content);
       doc.text = text;
       doc.secrets = hits;
-      doc.lineCount = text.split('\n').length;
+      doc.lineCount = lineTotal(text);
       try {
         const parsed = parse(text, this.outline(text));
         doc.sections = parsed.sections;

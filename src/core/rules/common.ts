@@ -15,6 +15,7 @@ import {
   isVagueAction,
   plainText,
 } from '../markdown/text';
+import { lineTotal } from '../markdown/markdown';
 import { insideRel } from '../files/atomic';
 import { findSecrets, maskSecrets } from '../secrets/secrets';
 import type { Workspace } from '../model/workspace';
@@ -475,7 +476,7 @@ export function checkNoSecrets(system: SystemId, docs: readonly StateDoc[]): Che
 
 /** Lines of `text` as a seed counts them (see `BudgetFacts.lineCounting`). */
 export function countLines(text: string, how: 'lines' | 'split' = 'split'): number {
-  const n = text.split('\n').length;
+  const n = lineTotal(text);
   return how === 'lines' && text.endsWith('\n') ? n - 1 : n;
 }
 

@@ -80,13 +80,12 @@ export function s0NextAction(doc: StateDoc): S0Next | null {
   const now = firstRealItem(nowIn);
   const next = firstRealItem(nextIn);
   // A paragraph wrapped over several lines is handed over whole; its first line is what the checks judge.
-  const lines = doc.text.split('\n');
-  const of = (it: Item, sections: Section[], from: S0Next['from']): S0Next => ({
-    text: it.text,
-    whole: withParagraph(sections, it, lines),
-    line: it.line,
-    from,
-  });
+  // Its lines are among its sections' items: the text is split up to the last of them, not to its end.
+  const of = (it: Item, sections: Section[], from: S0Next['from']): S0Next => {
+    let last = it.line;
+    for (const s of sections) for (const i of s.items) last = Math.max(last, i.line);
+    return { text: it.text, whole: withParagraph(sections, it, doc.text.split('\n', last)), line: it.line, from };
+  };
   if (now && !isPlaceholder(now.text) && !finished(plainText(now.text))) return of(now, nowIn, 'now');
   if (next) return of(next, nextIn, 'next');
   if (now) return of(now, nowIn, 'now');
@@ -120,10 +119,17 @@ export function workingSetRefs(doc: StateDoc): PathRef[] {
 // value that ends before the line's end does so whatever blanks precede it.
 const TIMESTAMP_RE = /^\s*(?:[-*]\s+)?[_*]{0,2}(?:last updated|updated|обновлено)[_*]{0,2}\s*[:：](?=(\s*))\1(.*)$/iu;
 
+const lineEnd = oneOf(LINE_ENDS);
+
 function checkTimestamp(doc: StateDoc): Check {
-  const lines = doc.text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = TIMESTAMP_RE.exec(trimEndWhere(lines[i], oneOf(LINE_ENDS)));
+  // One line at a time, up to the first that says it: the lines of a long ledger are not all made at once.
+  const text = doc.text;
+  for (let i = 0, at = 0; at <= text.length; i++) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    const line = text.slice(at, end);
+    at = end + 1;
+    const m = TIMESTAMP_RE.exec(trimEndWhere(line, lineEnd));
     if (!m) continue;
     const value = timestampValue(m[2]).value.trim();
     if (isPlaceholder(value)) {

@@ -90,10 +90,11 @@ function recentTexts(x: S4Extra): string[] {
   const out: string[] = [];
   const e = entries(x.progress)[0];
   if (x.progress && e)
+    // The lines up to the entry's end only: the newest entry is at the top of a file that may be long.
     out.push(
       x.progress.text
-        .split('\n')
-        .slice(e.line - 1, e.endLine)
+        .split('\n', e.endLine)
+        .slice(e.line - 1)
         .join('\n'),
     );
   if (x.checkpoint?.text) out.push(x.checkpoint.text);
