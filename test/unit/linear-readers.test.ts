@@ -275,3 +275,36 @@ test("a long state file's lines are made at most twice in a status: the outline'
     assert.ok(made <= 2 * lines + 100, `${shape}: ${made} lines made of a text of ${lines}`);
   }
 });
+
+test("S0's checks of a long ledger copy none of its items that hold no UNCONFIRMED marker", async () => {
+  // A copy of every section and item for the template rules outlived V8's young generation on a long ledger.
+  const { rmSync } = await import('node:fs');
+  const { Workspace } = await import('../../src/core/model/workspace');
+  const { readerById } = await import('../../src/core/systems/readers');
+  const { analyseS0 } = await import('../../src/core/systems/s0/rules');
+  const root = await benchWorkspace('S0 ledger', 2_000);
+  try {
+    const ws = new Workspace(root, { noGit: true });
+    const loaded = await readerById('S0').load(ws);
+    assert.ok(loaded?.home, 'S0 detected');
+    let copied = 0;
+    let items = 0;
+    for (const s of loaded.home.sections)
+      s.items = s.items.map((it) => {
+        items++;
+        return new Proxy(it, {
+          ownKeys(target) {
+            copied++;
+            return Reflect.ownKeys(target);
+          },
+        });
+      });
+    const analysis = await analyseS0(ws, loaded);
+    assert.ok(items >= 1_000, `${items} items`);
+    assert.equal(copied, 0, `${copied} copies of ${items} items`);
+    // The template rules still read the items: the ledger holds real content.
+    assert.ok(analysis.checks.some((c) => c.id === 'not-skeleton' && c.status === 'pass'));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

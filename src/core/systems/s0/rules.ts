@@ -279,14 +279,24 @@ export function notEnabledCheck(ledger: string): Check {
   );
 }
 
-/** The ledger as the template rules read it: each item without its UNCONFIRMED marker. */
+/**
+ * The ledger as the template rules read it: each item without its UNCONFIRMED marker. An item the
+ * marker's removal leaves as it is, and a section of such items, is the ledger's own (the rules only
+ * read them): a copy of every section and item of a long ledger outlived V8's young generation.
+ */
 function withoutMarkers(ledger: StateDoc): StateDoc {
   return {
     ...ledger,
-    sections: ledger.sections.map((s) => ({
-      ...s,
-      items: s.items.map((i) => ({ ...i, text: withoutUnconfirmedTag(i.text) })),
-    })),
+    sections: ledger.sections.map((s) => {
+      let items: Item[] | null = null;
+      s.items.forEach((i, k) => {
+        const text = withoutUnconfirmedTag(i.text);
+        if (text === i.text) return;
+        items ??= s.items.slice();
+        items[k] = { ...i, text };
+      });
+      return items ? { ...s, items } : s;
+    }),
   };
 }
 
