@@ -308,3 +308,38 @@ test("S0's checks of a long ledger copy none of its items that hold no UNCONFIRM
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("a long document's sections hold item lists the size of their items", async () => {
+  // Each section of a 100k-line file was alive while the file was read, and a pushed-to list keeps
+  // room for 17 items: the collector copied that room with every section.
+  const { getHeapSpaceStatistics, setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  const { sectionize } = await import('../../src/core/markdown/markdown');
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const parts = ['# Agent State', '', '## Progress Tracker', '- [ ] step'];
+  for (let i = 0; i < 20_000; i++) parts.push(`### Note ${i}`, `- checked ${i}`, '');
+  const outline = parseMarkdown(parts.join('\n'));
+  const used = (): number => {
+    for (let k = 0; k < 3; k++) gc();
+    return getHeapSpaceStatistics().reduce((n, s) => n + s.space_used_size, 0);
+  };
+  const held = <T>(make: () => T): [T, number] => {
+    const before = used();
+    const kept = make();
+    return [kept, used() - before];
+  };
+  // The heap the sections hold, against the same sections built again with lists of their exact
+  // size (map makes one): a ratio, so the size of an object on this machine does not matter.
+  const ratios: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const [sections, read] = held(() => sectionize(outline, () => 'other'));
+    assert.equal(sections.length, 20_002);
+    const [, exact] = held(() =>
+      sections.map((s) => ({ ...s, items: s.items.map((i) => ({ ...i, flags: [...i.flags] })) })),
+    );
+    ratios.push(read / exact);
+  }
+  ratios.sort((a, b) => a - b);
+  assert.ok(ratios[2] <= 1.25, `sections hold ${ratios.map((r) => r.toFixed(2)).join(' ')} times their exact size`);
+});

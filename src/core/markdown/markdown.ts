@@ -417,7 +417,9 @@ export function sectionize(outline: MdOutline, keyOf: KeyOf, opts: SectionizeOpt
       const it = toItem(blocks[b]);
       if (it) items.push(it);
     }
-    return { items, first };
+    // A copy the size of its items: an array pushed to keeps room for 17, which was most of what a
+    // section of a long document held while it was read.
+    return { items: items.length ? items.slice() : items, first };
   };
   const firstLine = starts.length ? starts[0].line : total + 1;
   const pre = itemsUntil(firstLine - 1, 0);
