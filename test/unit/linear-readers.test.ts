@@ -343,3 +343,35 @@ test("a long document's sections hold item lists the size of their items", async
   ratios.sort((a, b) => a - b);
   assert.ok(ratios[2] <= 1.25, `sections hold ${ratios.map((r) => r.toFixed(2)).join(' ')} times their exact size`);
 });
+
+test('a long text without secrets, of one-line list items, makes no list for each of its lines', async () => {
+  // The secret scan made and sorted a list of spans for every line, and each one-line list item was
+  // split into lines and joined again: garbage in proportion to the lines, which at 100k lines the
+  // collector ran over ten times a status (npm run bench's linearity rows).
+  const { maskSecrets } = await import('../../src/core/secrets/secrets');
+  const text = Array.from({ length: 20_000 }, (_, i) => `- checked item ${i} of the renewal path`).join('\n');
+  const { sort } = Array.prototype;
+  const { split } = String.prototype;
+  let sorts = 0;
+  let splits = 0;
+  try {
+    Array.prototype.sort = function <T>(this: T[], ...args: Parameters<T[]['sort']>) {
+      sorts++;
+      return sort.apply(this, args);
+    } as typeof sort;
+    String.prototype.split = function (this: string, ...args: Parameters<string['split']>) {
+      if (this.length < 100) splits++;
+      return split.apply(this, args);
+    } as typeof split;
+    assert.equal(maskSecrets(text).hits.length, 0);
+    assert.equal(sorts, 0, `${sorts} lists sorted by the secret scan of ${20_000} lines`);
+    const outline = parseMarkdown(text);
+    assert.equal(outline.blocks.length, 20_000);
+  } finally {
+    Array.prototype.sort = sort;
+    String.prototype.split = split;
+  }
+  // The outline's own sort of its blocks is one; a line's split is one per item.
+  assert.ok(sorts <= 1, `${sorts} sorts in all`);
+  assert.equal(splits, 0, `${splits} list items split into lines`);
+});

@@ -287,11 +287,14 @@ function walkTokens(tokens: Token[], base: number, headings: MdHeading[], blocks
         const start = line;
         const item = pendingItem[pendingItem.length - 1];
         if (item && item.text === '' && listDepth >= 0) {
-          let txt = content
-            .split('\n')
-            .map((s) => s.trim())
-            .join(' ')
-            .trim();
+          // Its lines joined by a space (one line, most items: itself, with no arrays made for it).
+          let txt = content.includes('\n')
+            ? content
+                .split('\n')
+                .map((s) => s.trim())
+                .join(' ')
+                .trim()
+            : content.trim();
           const m = TASK_RE.exec(txt);
           if (m) {
             item.checked = m[1] !== ' ';

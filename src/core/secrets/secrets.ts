@@ -414,9 +414,12 @@ function urlSpans(line: string): Span[] {
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]{1,20} ){0,6}PRIVATE KEY(?: BLOCK)?-----/;
 const PEM_END = /-----END [A-Z0-9 ]{0,140}-----/;
 
+/** What `lineSpans` gives a line without a secret: most lines (no array made for each). */
+const NO_SPANS: readonly Span[] = Object.freeze([]);
+
 /** The spans of one line, in order, without overlaps (the earliest, then the longest, wins). */
-function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
-  const spans: Span[] = [];
+function lineSpans(line: string, rules: readonly RegexRule[]): readonly Span[] {
+  let spans: Span[] | undefined;
   for (const r of rules) {
     // The text's gate, asked again of the line: a rule that can match somewhere in a file is mostly
     // no match on one line of it, and its expression then runs (and is compiled) for none of them.
@@ -428,7 +431,7 @@ function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
       const value = g > 0 ? m[g] : m[0];
       const start = g > 0 ? m.index + m[0].lastIndexOf(value) : m.index;
       if (!r.value || r.value(value))
-        spans.push({
+        (spans ??= []).push({
           rule: r.name,
           from: m.index,
           start,
@@ -439,9 +442,10 @@ function lineSpans(line: string, rules: readonly RegexRule[]): Span[] {
       if (m[0].length === 0) r.re.lastIndex++;
     }
   }
-  if (line.includes('eyJ')) spans.push(...jwtSpans(line));
-  if (line.includes('://')) spans.push(...urlSpans(line));
-  if (line.includes('@')) spans.push(...mailSpans(line));
+  if (line.includes('eyJ')) (spans ??= []).push(...jwtSpans(line));
+  if (line.includes('://')) (spans ??= []).push(...urlSpans(line));
+  if (line.includes('@')) (spans ??= []).push(...mailSpans(line));
+  if (!spans) return NO_SPANS;
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Span[] = [];
   let end = -1;
