@@ -375,3 +375,35 @@ test('a long text without secrets, of one-line list items, makes no list for eac
   assert.ok(sorts <= 1, `${sorts} sorts in all`);
   assert.equal(splits, 0, `${splits} list items split into lines`);
 });
+
+test("S4's order check reads each PROGRESS.md entry's timestamp a fixed number of times, not once per comparison", async () => {
+  // Each comparison took the digits out of both timestamps again (a new string each time), four an
+  // entry: the most garbage a status of a long PROGRESS.md made outside the parse.
+  const { rmSync } = await import('node:fs');
+  const { Workspace } = await import('../../src/core/model/workspace');
+  const { readerById } = await import('../../src/core/systems/readers');
+  const { analyseS4 } = await import('../../src/core/systems/s4/rules');
+  const root = await benchWorkspace('S4 PROGRESS.md', 3_000);
+  try {
+    const loaded = await readerById('S4').load(new Workspace(root, { noGit: true }));
+    const progress = loaded?.extra?.progress;
+    assert.ok(loaded && progress, 'PROGRESS.md read');
+    let reads = 0;
+    const meta = progress.meta as { entries: object[] };
+    meta.entries = meta.entries.map(
+      (e) =>
+        new Proxy(e, {
+          get(target, key, recv) {
+            if (key === 'timestamp') reads++;
+            return Reflect.get(target, key, recv);
+          },
+        }),
+    );
+    const analysis = await analyseS4(new Workspace(root, { noGit: true }), loaded);
+    const order = analysis.checks.find((c) => c.id === 'progress-order');
+    assert.equal(order?.status, 'pass', order?.message);
+    assert.ok(reads <= 3 * meta.entries.length, `${reads} reads of ${meta.entries.length} timestamps`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -372,9 +372,11 @@ function progressOrder(progress: StateDoc | null, checkpoint: StateDoc | null): 
     return [mk('S4', 'progress-order', 'block', 'skip', t('No dated {0} entries to order.', S4_PROGRESS))];
   const out: Check[] = [];
   const hint = t('Let checkpoint.py rebuild PROGRESS.md: newest first, the newest checkpoint on top.');
+  // Each entry's digits once: a long PROGRESS.md has an entry every few lines.
+  const stamps = es.map((e) => stamp(e.timestamp ?? ''));
   for (let i = 1; i < es.length; i++) {
     const [a, b] = [es[i - 1], es[i]];
-    if (stamp(b.timestamp ?? '') > stamp(a.timestamp ?? ''))
+    if (stamps[i] > stamps[i - 1])
       out.push(
         mk(
           'S4',
@@ -397,8 +399,11 @@ function progressOrder(progress: StateDoc | null, checkpoint: StateDoc | null): 
   const cpStamp = checkpoint
     ? /\d{4}-\d{2}-\d{2}(?:[-T _]\d{2}:?\d{2}(?::?\d{2})?)?/.exec(checkpoint.relPath.split('/').pop() ?? '')?.[0]
     : undefined;
-  const top = es.reduce((m, e) => (stamp(e.timestamp ?? '') > stamp(m.timestamp ?? '') ? e : m));
-  if (checkpoint && cpStamp && stamp(top.timestamp ?? '') < stamp(cpStamp)) {
+  // The newest entry: the first of those with the highest stamp.
+  let newest = 0;
+  for (let i = 1; i < es.length; i++) if (stamps[i] > stamps[newest]) newest = i;
+  const top = es[newest];
+  if (checkpoint && cpStamp && stamps[newest] < stamp(cpStamp)) {
     out.push(
       mk(
         'S4',
