@@ -214,14 +214,16 @@ function readsAsLedgerOn(after: string, data: unknown): boolean {
   if (doc.errors.length || yamlRefusal(doc) || aliasUses(doc) > MAX_ALIASES) return false;
   const now = yamlData(doc);
   if (!('value' in now)) return false;
-  let expected: unknown = data;
-  if (expected === null || expected === undefined) expected = { session: { ledger: true } };
-  else if (typeof expected !== 'object') return false;
+  // The expected data is a new top and a new `session` over the old ones, never the old ones changed: the
+  // data of an alias to `session` (`other: *s`) is the same object, and must still read without the ledger.
+  let expected: unknown;
+  if (data === null || data === undefined) expected = { session: { ledger: true } };
+  else if (typeof data !== 'object' || Array.isArray(data)) return false;
   else {
-    const o = expected as Record<string, unknown>;
-    if (o.session === null || o.session === undefined) o.session = { ledger: true };
+    const o = data as Record<string, unknown>;
+    if (o.session === null || o.session === undefined) expected = { ...o, session: { ledger: true } };
     else if (typeof o.session === 'object' && !Array.isArray(o.session))
-      (o.session as Record<string, unknown>).ledger = true;
+      expected = { ...o, session: { ...(o.session as Record<string, unknown>), ledger: true } };
     else return false;
   }
   return isDeepStrictEqual(now.value, expected);
