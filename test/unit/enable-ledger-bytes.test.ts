@@ -234,6 +234,27 @@ test('enable-ledger on the shapes of session: each edited in place, or refused w
   assert.ok(!r.ok && r.why.id === '.agents.yml cannot be read: {0}.', r.ok ? 'edited' : r.why.text);
 });
 
+test('enable-ledger refuses a session that an alias repeats: the ledger would be set under the alias too', async () => {
+  const byHand =
+    '`session: ledger: true` cannot be set in .agents.yml without changing more of the file than that setting; add it by hand.';
+  for (const before of [
+    'session: &s\n  a: 1\nother: *s\n',
+    'session: &s\n  ledger: false\nother: *s\n',
+    'session: &s {a: 1}\nlist:\n  - *s\n',
+  ]) {
+    const r = withLedgerOn(before);
+    assert.ok(!r.ok, `${JSON.stringify(before)} edited to ${r.ok ? JSON.stringify(r.after) : ''}`);
+    assert.equal(r.why.id, byHand, JSON.stringify(before));
+    const dir = workspace({ '.agents.yml': before });
+    const cli = await runIn(['enable-ledger', '--root', dir]);
+    assert.equal(cli.code, 1);
+    assert.equal(read(dir), before);
+  }
+  // An anchor no alias names is edited as before.
+  const r = withLedgerOn('session: &s\n  a: 1\nother: 2\n');
+  assert.ok(r.ok && r.after === 'session: &s\n  ledger: true\n  a: 1\nother: 2\n');
+});
+
 /** Every `.agents.yml` of the fixtures and corpora (../shared/corpus when it is there). */
 function agentsFiles(): string[] {
   const out: string[] = [];
