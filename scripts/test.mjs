@@ -1,9 +1,10 @@
-// `npm test`: the type check (tsc), the linter (ESLint), the formatter's check (Prettier), and the build
+// `npm test`: the type check (tsc), the linter (ESLint), and the build
 // (scripts/build.mjs --tests) followed by the unit tests (node:test over out/), run side by side because they
-// are independent; exits non-zero when any of them fails.
+// are independent; exits non-zero when any of them fails. Prettier's check of the layout (`npm run format:check`,
+// about 11 s of CPU over the sources) runs in CI (.ci/run), which keeps `npm test` within a minute on 2 CPUs.
 // The test files run four processes at a time, in the order below (node --test would sort
 // them by name); its report is printed as it ends, and the totals over all files follow. The type
-// check's, the linter's and the formatter's output follows, each with its verdict.
+// check's and the linter's output follows, each with its verdict.
 // Arguments after `--` replace the list of test files: `npm test -- out/test/unit/s0.test.js`.
 import { spawn } from 'node:child_process';
 import * as os from 'node:os';
@@ -174,7 +175,7 @@ async function unitTests(list, concurrency) {
 }
 
 // The build (dist/ and out/, esbuild) runs beside the checks, which read neither; the tests wait for it.
-// A fresh clone installs its dependencies first: the type check, the linter and the formatter start beside the build.
+// A fresh clone installs its dependencies first: the type check and the linter start beside the build.
 ensureDeps();
 const build = run('build', process.execPath, [path.join(repo, 'scripts', 'build.mjs'), '--tests']);
 const results = await Promise.all([
@@ -185,7 +186,6 @@ const results = await Promise.all([
   ),
   run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], { background: true }),
   run('lint (eslint)', bin('eslint'), ['.'], { background: true }),
-  run('format (prettier --check)', bin('prettier'), ['--check', '--log-level=warn', '.'], { background: true }),
 ]);
 for (const r of results) if (r.out.trim()) process.stdout.write(`\n── ${r.name}\n${r.out.trimEnd()}\n`);
 console.log('');
