@@ -8,6 +8,11 @@ import assert from 'node:assert/strict';
 import { parseMarkdown, type MdOutline } from '../../src/core/markdown/markdown';
 import { readS3Structure } from '../../src/core/systems/s3/reader-state';
 import { readProgressEntries, readS4Structure } from '../../src/core/systems/s4/reader-state';
+import type { SystemId } from '../../src/core/model/model';
+import type { Loaded } from '../../src/core/model/system';
+import type { Workspace } from '../../src/core/model/workspace';
+import type { S4Extra } from '../../src/core/systems/s4/reader';
+import type { S0Extra } from '../../src/core/systems/s0/reader';
 
 /** The outline with its heading and block lists counting every element read. */
 function counted(o: MdOutline): { outline: MdOutline; reads: () => number } {
@@ -203,6 +208,30 @@ const LONG_FILES = [
   ['S0 ledger', '.agents/session_ledger.md'],
 ] as const;
 
+/**
+ * `use` on a bench workspace of `shape` at `n` lines whose system `id` is read (no git), the workspace
+ * removed after it.
+ */
+async function withBenchSystem<E>(
+  shape: Parameters<typeof benchWorkspace>[0],
+  n: number,
+  id: SystemId,
+  use: (root: string, ws: Workspace, loaded: Loaded<E>) => Promise<void>,
+): Promise<void> {
+  const { rmSync } = await import('node:fs');
+  const { Workspace } = await import('../../src/core/model/workspace');
+  const { readerById } = await import('../../src/core/systems/readers');
+  const root = await benchWorkspace(shape, n);
+  try {
+    const ws = new Workspace(root, { noGit: true });
+    const loaded = await readerById(id).load(ws);
+    assert.ok(loaded, `${id} detected`);
+    await use(root, ws, loaded as Loaded<E>);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 test("a long state file's line table is made a chunk at a time: no block state of markdown-it spans the whole file", async () => {
   // Counted, not timed: a table of where each of 100k lines begins, made at once, outlived V8's young
   // generation, and the collector then copied it (npm run bench's linearity rows: 10× the lines took 13× the time).
@@ -278,15 +307,9 @@ test("a long state file's lines are made at most twice in a status: the outline'
 
 test("S0's checks of a long ledger copy none of its items that hold no UNCONFIRMED marker", async () => {
   // A copy of every section and item for the template rules outlived V8's young generation on a long ledger.
-  const { rmSync } = await import('node:fs');
-  const { Workspace } = await import('../../src/core/model/workspace');
-  const { readerById } = await import('../../src/core/systems/readers');
   const { analyseS0 } = await import('../../src/core/systems/s0/rules');
-  const root = await benchWorkspace('S0 ledger', 2_000);
-  try {
-    const ws = new Workspace(root, { noGit: true });
-    const loaded = await readerById('S0').load(ws);
-    assert.ok(loaded?.home, 'S0 detected');
+  await withBenchSystem<S0Extra>('S0 ledger', 2_000, 'S0', async (_root, ws, loaded) => {
+    assert.ok(loaded.home, 'S0 detected');
     let copied = 0;
     let items = 0;
     for (const s of loaded.home.sections)
@@ -304,9 +327,7 @@ test("S0's checks of a long ledger copy none of its items that hold no UNCONFIRM
     assert.equal(copied, 0, `${copied} copies of ${items} items`);
     // The template rules still read the items: the ledger holds real content.
     assert.ok(analysis.checks.some((c) => c.id === 'not-skeleton' && c.status === 'pass'));
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a long document's sections hold item lists the size of their items", async () => {
@@ -379,15 +400,11 @@ test('a long text without secrets, of one-line list items, makes no list for eac
 test("S4's order check reads each PROGRESS.md entry's timestamp a fixed number of times, not once per comparison", async () => {
   // Each comparison took the digits out of both timestamps again (a new string each time), four an
   // entry: the most garbage a status of a long PROGRESS.md made outside the parse.
-  const { rmSync } = await import('node:fs');
   const { Workspace } = await import('../../src/core/model/workspace');
-  const { readerById } = await import('../../src/core/systems/readers');
   const { analyseS4 } = await import('../../src/core/systems/s4/rules');
-  const root = await benchWorkspace('S4 PROGRESS.md', 3_000);
-  try {
-    const loaded = await readerById('S4').load(new Workspace(root, { noGit: true }));
-    const progress = loaded?.extra?.progress;
-    assert.ok(loaded && progress, 'PROGRESS.md read');
+  await withBenchSystem<S4Extra>('S4 PROGRESS.md', 3_000, 'S4', async (root, _ws, loaded) => {
+    const progress = loaded.extra?.progress;
+    assert.ok(progress, 'PROGRESS.md read');
     let reads = 0;
     const meta = progress.meta as { entries: object[] };
     meta.entries = meta.entries.map(
@@ -403,7 +420,5 @@ test("S4's order check reads each PROGRESS.md entry's timestamp a fixed number o
     const order = analysis.checks.find((c) => c.id === 'progress-order');
     assert.equal(order?.status, 'pass', order?.message);
     assert.ok(reads <= 3 * meta.entries.length, `${reads} reads of ${meta.entries.length} timestamps`);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 });

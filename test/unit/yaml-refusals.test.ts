@@ -37,17 +37,27 @@ const snapshot = (yaml: string) =>
   `# Handoff\n\n<!-- state-snapshot v1 -->\n\`\`\`yaml\n${yaml}\`\`\`\n\n## What to do now\n1. Ship it.\n`;
 const frontMatter = (yaml: string) => `---\n${yaml}---\n# Checkpoint\n`;
 
+/**
+ * What each reader makes of `yaml`: the first finding of `.agents.yml` (S0), of the manifest (S2) and of S4's
+ * checkpoint (its front matter), and the S1 block's snapshot.
+ */
+function readAll(yaml: string) {
+  const fm = frontMatter(yaml);
+  return {
+    s0: configFindings({ meta: parseAgentsYml(yaml).meta } as unknown as StateDoc)[0],
+    s2: s2Findings({ meta: parseManifest(yaml).meta } as unknown as StateDoc)[0],
+    s1: readSnapshot(parseMarkdown(snapshot(yaml)))?.info,
+    s4: s4Findings({
+      meta: parseCheckpoint(fm, parseMarkdown(fm)).meta,
+      relPath: 'docs/checkpoints/c.md',
+    } as unknown as StateDoc)[0],
+  };
+}
+
 /** What each reader says of `yaml` (`.agents.yml`, enabling the ledger, the manifest, the S1 block, S4's front matter). */
 function said(yaml: string): Record<string, Msg | string | undefined> {
-  const s0 = configFindings({ meta: parseAgentsYml(yaml).meta } as unknown as StateDoc)[0];
+  const { s0, s2, s1, s4 } = readAll(yaml);
   const enable = withLedgerOn(yaml);
-  const s2 = s2Findings({ meta: parseManifest(yaml).meta } as unknown as StateDoc)[0];
-  const s1 = readSnapshot(parseMarkdown(snapshot(yaml)))?.info;
-  const fm = frontMatter(yaml);
-  const s4 = s4Findings({
-    meta: parseCheckpoint(fm, parseMarkdown(fm)).meta,
-    relPath: 'docs/checkpoints/c.md',
-  } as unknown as StateDoc)[0];
   const msg = (x: { messageId: string; args: string[]; message: string } | undefined) =>
     x && { id: x.messageId, args: x.args, text: x.message };
   return {
@@ -262,14 +272,7 @@ test("check on an .agents.yml nested 900 deep: a blocking finding in the tool's 
  * matter starts on line 2 of `frontMatter`); undefined where that reader does not refuse it.
  */
 function refusalLines(yaml: string): Record<string, number | undefined> {
-  const s0 = configFindings({ meta: parseAgentsYml(yaml).meta } as unknown as StateDoc)[0];
-  const s2 = s2Findings({ meta: parseManifest(yaml).meta } as unknown as StateDoc)[0];
-  const s1 = readSnapshot(parseMarkdown(snapshot(yaml)))?.info;
-  const fm = frontMatter(yaml);
-  const s4 = s4Findings({
-    meta: parseCheckpoint(fm, parseMarkdown(fm)).meta,
-    relPath: 'docs/checkpoints/c.md',
-  } as unknown as StateDoc)[0];
+  const { s0, s2, s1, s4 } = readAll(yaml);
   const refusal = (f: { messageId: string; line?: number } | undefined) =>
     f?.messageId.startsWith('The YAML of {0} is not read') ? f.line : undefined;
   const p = s1 ? snapshotProblems(s1)[0] : undefined;

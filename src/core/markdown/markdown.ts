@@ -176,41 +176,32 @@ export function parseMarkdown(text: string, chunkLines = CHUNK_LINES, parser: Ma
     // The parser's lines: the source's own, unless a lone \r inside one broke it in two.
     const srcLines = joined.includes('\r') ? src.split('\n') : source;
     const cuts = cutLines(srcLines, chunkLines);
-    if (cuts.length === 0) {
-      const state = new parser.block.State(src, parser, {}, []);
+    // Each chunk is a document of its own: its lines' text up to the next cut, with the line break
+    // that ends the last (a text without cuts is one chunk). markdown-it's table of where each line
+    // begins (five numbers a line) is then made a chunk at a time and dropped with it, where one table
+    // for the whole text outlived V8's young generation (10× the lines took 30× the time). Link
+    // reference definitions are shared by the chunks, as in one parse.
+    const env = {};
+    const tokensOf = (chunk: string): Token[] => {
+      const state = new parser.block.State(chunk, parser, env, []);
       parser.block.tokenize(state, 0, state.lineMax);
-      walkTokens(state.tokens, 0, headings, blocks);
-    } else {
-      // Each chunk is a document of its own: its lines' text up to the next cut, with the line break
-      // that ends the last. markdown-it's table of where each line begins (five numbers a line) is
-      // then made a chunk at a time and dropped with it, where one table for the whole text outlived
-      // V8's young generation (10× the lines took 30× the time). Link reference definitions are
-      // shared by the chunks, as in one parse.
-      const env = {};
-      let from = 0;
-      let fromAt = 0;
-      let at = 0;
-      let line = 0;
-      for (const to of [...cuts, -1]) {
-        let chunk: string;
-        if (to < 0) chunk = src.slice(fromAt);
-        else {
-          for (; line < to; line++) at += srcLines[line].length + 1;
-          chunk = src.slice(fromAt, at);
-        }
-        const state = new parser.block.State(chunk, parser, env, []);
-        parser.block.tokenize(state, 0, state.lineMax);
-        if (to >= 0 && badCut(state.tokens, to - from, !CUT_HEADING.test(srcLines[to]))) {
-          // The cut is not where a block starts: the rest is parsed in one piece (at most twice the work).
-          const rest = new parser.block.State(src.slice(fromAt), parser, env, []);
-          parser.block.tokenize(rest, 0, rest.lineMax);
-          walkTokens(rest.tokens, from, headings, blocks);
-          break;
-        }
-        walkTokens(state.tokens, from, headings, blocks);
-        from = to;
-        fromAt = at;
+      return state.tokens;
+    };
+    let from = 0;
+    let fromAt = 0;
+    let at = 0;
+    let line = 0;
+    for (const to of [...cuts, -1]) {
+      if (to >= 0) for (; line < to; line++) at += srcLines[line].length + 1;
+      const tokens = tokensOf(to < 0 ? src.slice(fromAt) : src.slice(fromAt, at));
+      if (to >= 0 && badCut(tokens, to - from, !CUT_HEADING.test(srcLines[to]))) {
+        // The cut is not where a block starts: the rest is parsed in one piece (at most twice the work).
+        walkTokens(tokensOf(src.slice(fromAt)), from, headings, blocks);
+        break;
       }
+      walkTokens(tokens, from, headings, blocks);
+      from = to;
+      fromAt = at;
     }
   } catch {
     /* what was read so far stands */

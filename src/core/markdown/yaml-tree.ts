@@ -16,7 +16,7 @@
  * and everything the library refuses (it says how). Each line is looked at a bounded number of
  * times: time is linear in the text.
  */
-import type { Document, LineCounter, Node as LibNode } from 'yaml';
+import type { Document, LineCounter, Node as LibNode, Scalar } from 'yaml';
 import {
   aliasUses,
   errorPlace,
@@ -217,28 +217,54 @@ const utf8 = new TextDecoder();
  * holds. One pass over the nodes (an alias repeats a node met where it stands); run before the data is made.
  */
 function maskBinaries(doc: Document, lineAt: (n: unknown) => number | null): SecretHit[] {
-  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   const hits: SecretHit[] = [];
+  eachScalar(doc, (n, key) => {
+    if (!(n.value instanceof Uint8Array)) return;
+    const shown = binaryMask(n.value);
+    const line = lineAt(n) ?? 1;
+    for (const h of maskedWithHits(utf8.decode(n.value), key).hits)
+      hits.push({ ...h, rule: `${h.rule} in a YAML !!binary value`, line, masked: shown });
+    n.value = shown;
+    n.tag = undefined;
+  });
+  return hits;
+}
+
+/**
+ * Each scalar of the document with the key it is the value of (a scalar key's value, which names what
+ * the value is: `password: …`; undefined for a key, a list item or the root), aliases not followed:
+ * the pairs of mappings and of ordered maps and pair lists (`!!omap`, `!!pairs`), the items of lists.
+ */
+function eachScalar(doc: Document, visit: (n: Scalar, key: unknown) => void): void {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   const todo: Array<{ n: unknown; key?: unknown }> = [{ n: doc.contents }];
   while (todo.length) {
     const { n, key } = todo.pop() as { n: unknown; key?: unknown };
-    if (isScalar(n)) {
-      if (!(n.value instanceof Uint8Array)) continue;
-      const shown = binaryMask(n.value);
-      const line = lineAt(n) ?? 1;
-      for (const h of maskedWithHits(utf8.decode(n.value), key).hits)
-        hits.push({ ...h, rule: `${h.rule} in a YAML !!binary value`, line, masked: shown });
-      n.value = shown;
-      n.tag = undefined;
-    } else if (isMap(n) || isSeq(n)) {
+    if (isScalar(n)) visit(n, key);
+    else if (isMap(n) || isSeq(n))
       for (const it of n.items as unknown[])
-        if (isPair(it)) {
-          // A value's key names what it is (`password: !!binary …`), as for a value written as text.
-          todo.push({ n: it.key }, { n: it.value, key: isScalar(it.key) ? it.key.value : undefined });
-        } else todo.push({ n: it });
-    }
+        if (isPair(it)) todo.push({ n: it.key }, { n: it.value, key: isScalar(it.key) ? it.key.value : undefined });
+        else todo.push({ n: it });
   }
-  return hits;
+}
+
+/** A replacement of `text[from, to)` by `put`. */
+export interface Cut {
+  from: number;
+  to: number;
+  put: string;
+}
+
+/** `text` with `cuts` made, in the order of their places; a cut that overlaps one before it is left out. */
+export function spliced(text: string, cuts: readonly Cut[]): string {
+  let out = '';
+  let at = 0;
+  for (const c of cuts) {
+    if (c.from < at) continue;
+    out += text.slice(at, c.from) + c.put;
+    at = c.to;
+  }
+  return out + text.slice(at);
 }
 
 /**
@@ -252,41 +278,29 @@ function maskBinaries(doc: Document, lineAt: (n: unknown) => number | null): Sec
  * an error or refusal gets the line masker only. One pass over the nodes and one over the text.
  */
 export function maskedYamlText(text: string): string {
-  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   const doc = parseYamlDocument(text, { logLevel: 'error' });
   if (doc.errors.length || yamlRefusal(doc)) return maskSecrets(text).text;
-  const cuts: Array<{ from: number; to: number; put: string }> = [];
-  const todo: Array<{ n: unknown; key?: unknown }> = [{ n: doc.contents }];
-  while (todo.length) {
-    const { n, key } = todo.pop() as { n: unknown; key?: unknown };
-    if (isScalar(n)) {
-      if (!n.range) continue;
-      // The blanks and line breaks the library counts into a scalar's end (a block scalar's) stay.
-      const from = n.range[0];
-      const to = endOfValue(text, from, n.range[1]);
-      const src = text.slice(from, to);
-      if (n.value instanceof Uint8Array) cuts.push({ from, to, put: binaryMask(n.value) });
-      else if (typeof n.value === 'string') {
-        const m = maskedWithHits(n.value, key);
-        if (!m.hits.length) continue;
-        const plain = n.type === 'PLAIN' && src === n.value && !/[\r\n]/.test(m.text);
-        cuts.push({ from, to, put: plain ? m.text : JSON.stringify(m.text) });
-      }
-    } else if (isMap(n) || isSeq(n)) {
-      for (const it of n.items as unknown[])
-        if (isPair(it)) todo.push({ n: it.key }, { n: it.value, key: isScalar(it.key) ? it.key.value : undefined });
-        else todo.push({ n: it });
+  const cuts: Cut[] = [];
+  eachScalar(doc, (n, key) => {
+    if (!n.range) return;
+    // The blanks and line breaks the library counts into a scalar's end (a block scalar's) stay.
+    const from = n.range[0];
+    const to = endOfValue(text, from, n.range[1]);
+    const src = text.slice(from, to);
+    if (n.value instanceof Uint8Array) cuts.push({ from, to, put: binaryMask(n.value) });
+    else if (typeof n.value === 'string') {
+      const m = maskedWithHits(n.value, key);
+      if (!m.hits.length) return;
+      const plain = n.type === 'PLAIN' && src === n.value && !/[\r\n]/.test(m.text);
+      cuts.push({ from, to, put: plain ? m.text : JSON.stringify(m.text) });
     }
-  }
-  cuts.sort((a, b) => a.from - b.from);
-  let out = '';
-  let at = 0;
-  for (const c of cuts) {
-    if (c.from < at) continue;
-    out += text.slice(at, c.from) + c.put;
-    at = c.to;
-  }
-  return maskSecrets(out + text.slice(at)).text;
+  });
+  return maskSecrets(
+    spliced(
+      text,
+      cuts.sort((a, b) => a.from - b.from),
+    ),
+  ).text;
 }
 
 /** Where a value written at `text[from, to)` ends without the blanks and line breaks after it (a loop: a regex would retry each run). */

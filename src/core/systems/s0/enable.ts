@@ -13,7 +13,7 @@ import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
 import { dominantEol } from '../../files/line-ends';
-import { endOfValue, maskedYamlText } from '../../markdown/yaml-tree';
+import { endOfValue, maskedYamlText, spliced, type Cut } from '../../markdown/yaml-tree';
 import { aliasesRepeatTooMuch } from './rules';
 import {
   aliasUses,
@@ -67,13 +67,6 @@ export type EnableOutcome = { ok: true; plan: EnablePlan } | { ok: false; why: M
 /** Where a node stands in the text: its start, the end of its value, the end of its node (comments after it). */
 type Range = [number, number, number];
 const rangeOf = (n: unknown): Range | null => (n as { range?: Range | null } | null)?.range ?? null;
-
-/** Replace `text[from, to)` with `put`. */
-interface Cut {
-  from: number;
-  to: number;
-  put: string;
-}
 
 /**
  * The cuts that set `session.ledger: true` in `text` and leave every other byte as it is, or null when
@@ -270,13 +263,7 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
   const cur = doc.getIn(['session', 'ledger']);
   if (cur === true) return { ok: true, after: text, already: true };
   const cuts = ledgerCuts(text, doc);
-  let after = '';
-  let at = 0;
-  for (const c of cuts ?? []) {
-    after += text.slice(at, c.from) + c.put;
-    at = c.to;
-  }
-  after += text.slice(at);
+  const after = cuts ? spliced(text, cuts) : text;
   if (!cuts || !readsAsLedgerOn(after, data.value))
     return {
       ok: false,

@@ -15,11 +15,11 @@
  * - holds most of the marker's words (at least two words of four letters or more, and half of them):
  *   a marker in STATE.md has no site of its own, so its line is found by what it says.
  */
-import { t } from '../../model/messages';
+import { t, type Msg } from '../../model/messages';
 import type { Check, StateDoc } from '../../model/model';
 import { clip, withThousands } from '../../markdown/text';
 import type { Workspace } from '../../model/workspace';
-import { gitPendingCheck, mk } from '../../rules/common';
+import { gitPendingCheck, mk, type Loc } from '../../rules/common';
 import { companionPath } from '../facts';
 import { maskSecrets } from '../../secrets/secrets';
 import { Comparisons, DebtWords, MAX_WORD_COMPARISONS, markerWords } from './debt-words';
@@ -188,40 +188,26 @@ export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]>
   const hint = debt.ok
     ? t('Add its row to {0} (where, what / ceiling, upgrade when, status), or name its DEBT id in the marker.', DEBT)
     : t('Create {0} with a row for it (where, what / ceiling, upgrade when, status).', DEBT);
+  const warning = (message: Msg, where: Loc, fix = hint): Check => mk('S3', 'debt', 'warn', false, message, where, fix);
   const out = missing.slice(0, NAMED).map((m) => {
     // A changed file's path comes from git: shown (in the text and as the location) with its secrets
     // masked, as a state file's path from a document's text is.
     const shown = maskSecrets(m.path).text;
-    return mk(
-      'S3',
-      'debt',
-      'warn',
-      false,
-      t('`defer:` marker without a line in {0}: {1}:{2} "{3}".', DEBT, shown, m.line, clip(m.text, 80)),
-      { path: shown, line: m.line },
-      hint,
-    );
+    return warning(t('`defer:` marker without a line in {0}: {1}:{2} "{3}".', DEBT, shown, m.line, clip(m.text, 80)), {
+      path: shown,
+      line: m.line,
+    });
   });
   if (missing.length > NAMED)
     out.push(
-      mk(
-        'S3',
-        'debt',
-        'warn',
-        false,
-        t('{0} more `defer:` markers without a line in {1}.', missing.length - NAMED, DEBT),
-        { path: home.relPath },
-        hint,
-      ),
+      warning(t('{0} more `defer:` markers without a line in {1}.', missing.length - NAMED, DEBT), {
+        path: home.relPath,
+      }),
     );
   if (unsettled.length) {
     const first = unsettled[0];
     out.push(
-      mk(
-        'S3',
-        'debt',
-        'warn',
-        false,
+      warning(
         t(
           '`defer:` markers not matched with the lines of {3} by their words: {0} (the first at {1}:{2}); matching them takes over the {4} comparisons one check makes.',
           unsettled.length,
