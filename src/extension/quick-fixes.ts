@@ -16,6 +16,7 @@ import type { PreviewDocuments } from './preview';
 import { errorText } from './pure/error-text';
 import { requireTrust } from './trust';
 import { fixOffersOf, notCompactedText } from './pure/findings';
+import { rotatePreview } from './pure/write-previews';
 
 /** The commands the quick fixes that write another file run (registered with the provider, not in the palette). */
 const ATTEST_COMMAND = 'sessionLedger.quickFix.attest';
@@ -116,7 +117,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
   }
 
   /**
-   * "Rotate the Log": the move is shown in the diff editor (STATE.md before and after) and asked;
+   * "Rotate the Log": the move is shown in the diff editor (STATE.md before and after, secrets and
+   * personal data masked on both sides: `rotatePreview`) and asked;
    * then the core moves it (`applyRotateLog`: under the Log's write lock, refused when STATE.md or an
    * archive changed since the plan, never through a link or into a file with a second hard link). Not
    * a WorkspaceEdit: VS Code would overwrite an archive another rotation changed meanwhile, and
@@ -131,18 +133,14 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     // A Log archive or log folder that links out of the workspace is refused here, before the preview.
     const plan = await planRotateLog(root);
     if (!plan || !plan.changed) throw new Error(t('No dated Log entry can move: the newest entry always stays.'));
+    const sides = rotatePreview(t, plan);
     const ok = await this.previews.confirm({
       name: f.path,
-      fileUri: vscode.Uri.file(plan.path),
-      before: plan.before,
-      after: plan.after,
+      before: sides.before,
+      after: sides.after,
       title: t('{0}: rotate the Log (preview)', f.path),
       question: t('Move the oldest Log entries out of {0}?', f.path),
-      detail: t(
-        '{0} Log entries move, verbatim, to {1}.',
-        plan.moves.length,
-        plan.archives.map((x) => x.rel).join(', '),
-      ),
+      detail: sides.detail,
       confirmLabel: t('Rotate'),
     });
     if (!ok) return;

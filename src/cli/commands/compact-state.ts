@@ -3,7 +3,9 @@
  * Without --apply: print the compacted state and its hash, and write it to
  * .agents/logs/state-compaction-preview-<time>.md (the state untouched). With --apply: write it
  * (refused when .agents/STATE.md changed since it was read, or since the preview named by
- * --expect-hash). Exit 0 done / nothing to do, 1 refused or no S4 state, 2 bad usage.
+ * --expect-hash). What it shows of the state (the compacted text, `composed` in --json, the blocks'
+ * titles, the preview file) has its secrets and personal data masked; the hash is the real file's, and
+ * --apply writes the real bytes. Exit 0 done / nothing to do, 1 refused or no S4 state, 2 bad usage.
  */
 import {
   applyCompactState,
@@ -71,7 +73,7 @@ export async function run(args: string[], io: Io): Promise<number> {
           blocks_pruned: plan.prunedBlocks,
           structure_ok: plan.structureOk,
           problems: plan.problems,
-          ...(values.apply ? {} : { composed: plan.after, preview }),
+          ...(values.apply ? {} : { composed: plan.shown.after, preview }),
         },
         null,
         2,
@@ -97,7 +99,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   io.stdout(
     [
-      plan.after.replace(/^\uFEFF/, '').replace(/\n$/, ''),
+      plan.shown.after.replace(/\n$/, ''),
       '',
       '---- session-ledger compact-state preview (nothing written) ----',
       `blocks pruned (${plan.prunedBlocks.length}):`,

@@ -1,13 +1,15 @@
 /**
  * Compact agent state (S4): keep the newest Current Project / Feature / Bug Fix block of each kind,
- * everything else verbatim (core `planCompactState`). The change opens in the diff editor; only
- * after the user confirms does the core write it, pinned to the hash that was previewed.
+ * everything else verbatim (core `planCompactState`). The change opens in the diff editor, both sides
+ * with secrets and personal data masked (`compactPreview`); only after the user confirms does the core
+ * write it, the file's own bytes, pinned to the hash that was previewed.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
 import { errorText } from '../pure/error-text';
 import { notCompactedText } from '../pure/findings';
+import { compactPreview } from '../pure/write-previews';
 import { pickFolder } from './pick';
 import { said } from '../pure/checkpoint-text';
 import { factsOf } from '../../core/systems/facts';
@@ -51,17 +53,14 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     void vscode.window.showErrorMessage(notCompactedText(t, plan.headings));
     return;
   }
+  const sides = compactPreview(t, plan);
   const ok = await s.previews.confirm({
     name: rel,
-    fileUri: vscode.Uri.file(plan.path),
-    before: plan.before,
-    after: plan.after,
+    before: sides.before,
+    after: sides.after,
     title: t('{0}: compact the working blocks (preview)', rel),
     question: t('Replace {0} with the compacted version?', rel),
-    detail: [
-      t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length),
-      ...plan.prunedBlocks.map((b) => `- ${b.title} (${b.line}–${b.endLine})`),
-    ].join('\n'),
+    detail: sides.detail,
     confirmLabel: t('Compact'),
   });
   if (!ok) return;

@@ -5,7 +5,9 @@
  * `docs/state/log/YYYY-MM.md` (appended). The newest entry never moves ("do not trim the new
  * entry"); undated entries stay (they have no month to go to). Preview with `planRotateLog`,
  * write with `applyRotateLog`: the archives first, then STATE.md; a STATE.md that changed since the
- * preview is refused and the archives are put back as they were.
+ * preview is refused and the archives are put back as they were. What the plan shows (`shown`, the
+ * moved entries' titles) has its secrets and personal data masked as the readers mask them; the
+ * writes write the files' own bytes, and the hash is the real file's.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +17,7 @@ import { DEFAULT_MAX_BYTES, lstatOrNullSync, readTextFile, sha256, statOrNullSyn
 import { dominantEol } from '../../files/line-ends';
 import { parseMarkdown } from '../../markdown/markdown';
 import { oneOf, trimEndWhere } from '../../markdown/text';
+import { maskSecrets } from '../../secrets/secrets';
 import { readS3Structure, type S3LogEntry } from './reader-state';
 import { S3_FACTS } from './facts';
 
@@ -24,6 +27,7 @@ export const DEFAULT_STATE_BUDGET = 150;
 
 export interface RotateMove {
   date: string;
+  /** The entry's heading or item, as the readers read it: its secrets and personal data masked. */
   title: string;
   line: number;
   endLine: number;
@@ -43,8 +47,14 @@ export interface RotateArchive {
 export interface RotatePlan {
   path: string;
   hash: string;
+  /** STATE.md as read and as it is written (its BOM kept): only the write takes `after`. */
   before: string;
   after: string;
+  /**
+   * `before` and `after` (without the BOM) as any surface shows them, a preview or a dry run: secrets and
+   * personal data masked as the readers mask STATE.md (`maskSecrets`), the same lines kept and moved.
+   */
+  shown: { before: string; after: string };
   budget: number;
   linesBefore: number;
   linesAfter: number;
@@ -134,24 +144,37 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
   const raw = f.text.split('\n');
   const eol = dominantEol(f.text);
   const chosen = chooseMoves(s3.entries, raw.length, budget);
+  // STATE.md as the readers mask it: masking keeps every line break, so its lines are the file's lines.
+  const shownBefore = maskSecrets(f.text).text;
+  const titles = chosen.length
+    ? new Map(readS3Structure(parseMarkdown(shownBefore)).entries.map((e) => [e.line, e.title]))
+    : new Map<number, string>();
   const drop = new Set<number>();
   const moves: RotateMove[] = [];
   for (const e of chosen) {
     for (let l = e.line; l <= e.endLine; l++) drop.add(l - 1);
     moves.push({
       date: e.date!,
-      title: e.title,
+      title: titles.get(e.line) ?? maskSecrets(e.title).text,
       line: e.line,
       endLine: e.endLine,
       dest: `${S3_LOG_DIR}/${e.date!.slice(0, 7)}.md`,
     });
   }
   if (raw.length > 1 && raw[raw.length - 1] === '') drop.delete(raw.length - 1);
-  let body = raw.filter((_, i) => !drop.has(i)).join('\n');
   // Entries that stood at the end leave the blank line before them behind: the file keeps the ending it had.
   const ending = (t: string) => t.slice(trimEndWhere(t, oneOf('\r\n')).length);
-  if (moves.length && ending(body).length > ending(f.text).length)
-    body = body.slice(0, body.length - ending(body).length) + ending(f.text);
+  const withoutMoved = (text: string) => {
+    const out = text
+      .split('\n')
+      .filter((_, i) => !drop.has(i))
+      .join('\n');
+    return moves.length && ending(out).length > ending(text).length
+      ? out.slice(0, out.length - ending(out).length) + ending(text)
+      : out;
+  };
+  const body = withoutMoved(f.text);
+  const shownAfter = moves.length ? withoutMoved(shownBefore) : shownBefore;
   const bom = f.bom ? '\uFEFF' : '';
 
   // Each archive gets its entries in the order they stood in the Log, appended after what it holds.
@@ -227,6 +250,7 @@ export async function planRotateLog(root: string, opts: { budget?: number } = {}
     hash: f.hash,
     before: bom + f.text,
     after: bom + body,
+    shown: { before: shownBefore, after: shownAfter },
     budget,
     linesBefore: lineCount(f.text),
     linesAfter: lineCount(body),

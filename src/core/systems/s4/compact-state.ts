@@ -3,7 +3,9 @@
  * `## Current Feature` and `## Current Bug Fix` block of each kind and every other line verbatim,
  * in document order. The preview names the state hash; apply refuses when `.agents/STATE.md` no
  * longer has it, validates the composed bytes (exactly one `# Agent State`, one `## Progress
- * Tracker`), writes atomically, and checks the structure on disk again.
+ * Tracker`), writes atomically, and checks the structure on disk again. What the plan shows of the
+ * state (`shown`, the pruned blocks' titles, the preview file) has its secrets and personal data masked
+ * as the readers mask them; the write writes the file's own bytes, and the hash is the real file's.
  */
 import * as path from 'node:path';
 import { changedSinceRead, hardLinkRefused, refuseOutside, writeAtomic, WriteRefused } from '../../files/atomic';
@@ -11,6 +13,7 @@ import { withWriteLock } from '../../files/lock';
 import { t } from '../../model/messages';
 import { readTextFile } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
+import { maskSecrets } from '../../secrets/secrets';
 import { hasS4Headings, readS4Structure, type S4BlockKind } from './reader-state';
 import { companionPath } from '../facts';
 import { S4_FACTS } from './facts';
@@ -26,12 +29,19 @@ export interface CompactPlan {
   path: string;
   /** SHA-256 of the state bytes as read (`state_hash_before`). */
   hash: string;
+  /** The state as read and as it is written (its BOM kept): only the write takes `after`. */
   before: string;
   after: string;
+  /**
+   * `before` and `after` (without the BOM) as any surface shows them, a preview, a dry run or its file:
+   * secrets and personal data masked as the readers mask the state (`maskSecrets`), the same lines
+   * kept and removed.
+   */
+  shown: { before: string; after: string };
   /** The blocks that go: kind and heading line (in the file as read). */
   pruned: Array<{ kind: string; line: number }>;
   changed: boolean;
-  /** Every pruned block, with its title and line range (for the preview). */
+  /** Every pruned block, with its title (masked, as the readers read it) and line range (for the preview). */
   prunedBlocks: Array<{ kind: S4BlockKind; title: string; line: number; endLine: number }>;
   /** The composed text has exactly one `# Agent State` and one `## Progress Tracker`. */
   structureOk: boolean;
@@ -62,21 +72,32 @@ export function structureProblems(text: string): string[] {
   return out;
 }
 
-/** Compose the compacted text: the older blocks of each kind removed, every other line as it was. */
-export function composeCompaction(text: string): { after: string; pruned: CompactPlan['prunedBlocks'] } {
+/**
+ * Compose the compacted text: the older blocks of each kind removed, every other line as it was. The
+ * same lines are removed from `shown`, the text as the readers mask it (masking keeps every line
+ * break, so its lines are the text's), for `shownAfter`; a pruned block's title is read from it.
+ */
+export function composeCompaction(
+  text: string,
+  shown = maskSecrets(text).text,
+): { after: string; shownAfter: string; pruned: CompactPlan['prunedBlocks'] } {
   const s = readS4Structure(parseMarkdown(text));
   const raw = text.split('\n');
+  const masked = shown.split('\n');
+  const titles = new Map(readS4Structure(parseMarkdown(shown)).blocks.map((b) => [b.line, b.title]));
   const drop = new Set<number>();
   const pruned: CompactPlan['prunedBlocks'] = [];
   for (const b of s.blocks) {
     if (b.newestOfKind) continue;
-    pruned.push({ kind: b.kind, title: b.title, line: b.line, endLine: b.endLine });
+    const title = titles.get(b.line) ?? maskSecrets(b.title).text;
+    pruned.push({ kind: b.kind, title, line: b.line, endLine: b.endLine });
     for (let l = b.line; l <= b.endLine; l++) drop.add(l - 1);
   }
   // The empty string after a final newline is the file's last "line": it stays (the file keeps its newline).
   if (raw.length > 1 && raw[raw.length - 1] === '') drop.delete(raw.length - 1);
   const after = raw.filter((_, i) => !drop.has(i)).join('\n');
-  return { after, pruned };
+  const shownAfter = masked.filter((_, i) => !drop.has(i)).join('\n');
+  return { after, shownAfter, pruned };
 }
 
 /**
@@ -92,7 +113,8 @@ export async function planCompactState(root: string): Promise<CompactPlan | null
   if (!f.ok && f.kind === 'hard-link') throw hardLinkRefused(S4_STATE_REL, f.links ?? 2, S4_STATE_REL);
   if (!f.ok || f.truncated) return null;
   if (!hasS4Headings(parseMarkdown(f.text))) return null;
-  const { after: body, pruned } = composeCompaction(f.text);
+  const shownBefore = maskSecrets(f.text).text;
+  const { after: body, shownAfter, pruned } = composeCompaction(f.text, shownBefore);
   const after = f.bom ? `\uFEFF${body}` : body;
   const before = f.bom ? `\uFEFF${f.text}` : f.text;
   const problems = structureProblems(body);
@@ -102,6 +124,7 @@ export async function planCompactState(root: string): Promise<CompactPlan | null
     hash: f.hash,
     before,
     after,
+    shown: { before: shownBefore, after: shownAfter },
     pruned: pruned.map((p) => ({ kind: KIND_TITLE[p.kind], line: p.line })),
     changed: after !== before,
     prunedBlocks: pruned,
@@ -174,13 +197,16 @@ export function previewRel(now: number): string {
 
 /**
  * The preview of `refresh_guard.py --mode apply` without `--apply`: the composed state written to
- * `.agents/logs/state-compaction-preview-<time>.md`, the state itself untouched. Written atomically
+ * `.agents/logs/state-compaction-preview-<time>.md`, the state itself untouched. It holds the state as
+ * every preview shows it (`shown.after`, its BOM kept): a secret or personal datum of the state is not
+ * copied into another file of the repository, masked or not. Written atomically
  * as one of the tool's own files (never through a link, never over an existing file: a preview of
  * the same second refuses, as the seed's timestamp collision does). Returns the relative path.
  */
 export async function writeCompactionPreview(root: string, plan: CompactPlan, now = Date.now()): Promise<string> {
   const abs = path.resolve(root);
   const rel = previewRel(now);
-  await writeAtomic(path.join(abs, rel), plan.after, { root: abs, own: true, expectHash: null });
+  const bom = plan.before.startsWith('\uFEFF') ? '\uFEFF' : '';
+  await writeAtomic(path.join(abs, rel), bom + plan.shown.after, { root: abs, own: true, expectHash: null });
   return rel;
 }
