@@ -1,6 +1,7 @@
 /**
- * Read-only previews for write commands: a TextDocumentContentProvider on its own scheme holds the
- * "after" side; the diff editor shows it against the file on disk; the user confirms in a modal.
+ * Read-only previews for write commands: a TextDocumentContentProvider on its own scheme holds both
+ * sides of the diff, the texts the core shows (a state or settings file with its secrets and personal
+ * data masked), never the file on disk beside them; the user confirms in a modal.
  */
 import * as vscode from 'vscode';
 
@@ -30,12 +31,11 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider, vsc
   }
 
   /**
-   * Show `before` (the file on disk, or text) against `after` in the diff editor, then ask. Returns
-   * true when the user confirmed with `confirmLabel`. The preview tab is closed afterwards.
+   * Show `before` (empty when the file is created) against `after` in the diff editor, then ask.
+   * Returns true when the user confirmed with `confirmLabel`. The preview tab is closed afterwards.
    */
   async confirm(opts: {
     name: string;
-    fileUri?: vscode.Uri;
     before: string | null;
     after: string;
     title: string;
@@ -43,7 +43,7 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider, vsc
     detail?: string;
     confirmLabel: string;
   }): Promise<boolean> {
-    const left = opts.fileUri && opts.before !== null ? opts.fileUri : this.put(opts.name, opts.before ?? '', 'before');
+    const left = this.put(opts.name, opts.before ?? '', 'before');
     const right = this.put(opts.name, opts.after, 'after');
     await vscode.commands.executeCommand('vscode.diff', left, right, opts.title, { preview: true });
     const pick = await vscode.window.showInformationMessage(
@@ -51,11 +51,11 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider, vsc
       { modal: true, detail: opts.detail },
       opts.confirmLabel,
     );
-    await this.close(right);
+    await this.close(right, left);
     return pick === opts.confirmLabel;
   }
 
-  private async close(right: vscode.Uri): Promise<void> {
+  private async close(right: vscode.Uri, left: vscode.Uri): Promise<void> {
     const key = right.toString();
     for (const g of vscode.window.tabGroups.all) {
       for (const tab of g.tabs) {
@@ -64,8 +64,11 @@ export class PreviewDocuments implements vscode.TextDocumentContentProvider, vsc
           await vscode.window.tabGroups.close(tab);
       }
     }
-    // Drop the content once nobody shows it.
-    setTimeout(() => this.docs.delete(key), 60_000);
+    // Drop both sides' content once nobody shows them.
+    setTimeout(() => {
+      this.docs.delete(key);
+      this.docs.delete(left.toString());
+    }, 60_000);
   }
 
   dispose(): void {

@@ -1,9 +1,9 @@
 /**
- * The previews of the write actions that show a user's state file (S4's `compact-state`, S3's
- * `rotate-log`): what they show (the CLI's text, its `--json`, the preview file, the extension's diff and
- * question) holds no raw secret or personal datum, masked as the readers mask them; the hash they print
- * is the real file's, so the preview → `--apply --expect-hash` flow works; and the write writes the
- * file's own bytes, every secret in it, no byte lost or masked.
+ * The previews of the write actions that show a user's file (S4's `compact-state`, S3's `rotate-log`, the
+ * hooks' settings diff, `attest`'s sidecar): what they show (the CLI's text, its `--json`, the preview
+ * file, the extension's diff and question) holds no raw secret or personal datum, masked as the readers
+ * mask them; the hash they print is the real file's, so the preview → `--apply --expect-hash` flow works;
+ * and the write writes the file's own bytes, every secret in it, no byte lost or masked.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,8 +12,9 @@ import * as path from 'node:path';
 import { sha256 } from '../../src/core/files/fsread';
 import { planCompactState } from '../../src/core/systems/s4/compact-state';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
+import { planHooksInstall, shownSettings } from '../../src/core/hooks/install';
 import { maskSecrets } from '../../src/core/secrets/secrets';
-import { jaT, workspace } from './helpers';
+import { HOOK_SCRIPT, jaT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 
 const KEY = 'sk-ant-api03-Qz7wR4xk9Lm2pAb8vT5yj0Np3qBSc9uU6zi1Oq4rC';
@@ -262,4 +263,53 @@ test('rotate-log with a BOM and CRLF line breaks: the preview shows STATE.md mas
   const a = await runIn(['rotate-log', '--root', dir, '--apply', '--expect-hash', plan.hash]);
   assert.equal(a.code, 0, a.stderr);
   assert.deepEqual(readFileSync(path.join(dir, 'docs/state/STATE.md')), Buffer.from(`\uFEFF${crlf(S3_EXPECTED)}`));
+});
+
+test('hooks install --dry-run and the extension preview show the settings file masked (its env, a \\u escape, the status line command); the install writes every byte of it as it was', async () => {
+  // `\u0067` spells the token's `g`: the JSON reader decodes it.
+  const escaped = `\\u0067${GITHUB.slice(1)}`;
+  const settings = `{
+  "env": {
+    "ANTHROPIC_API_KEY": "${KEY}",
+    "GITHUB_TOKEN": "${escaped}",
+    "DB_PASSWORD": "${PASSWORD}"
+  },
+  "statusLine": { "type": "command", "command": "OPENAI_API_KEY=${OPENAI} node sl.js" }
+}
+`;
+  const dir = workspace({ '.claude/settings.local.json': settings });
+  const args = ['hooks', 'install', '--root', dir, '--local', '--statusline', '--cli-bundle', HOOK_SCRIPT];
+  const dry = await runIn([...args, '--dry-run']);
+  assert.equal(dry.code, 0, dry.stderr);
+  assertNothingRaw(dry.stdout + dry.stderr, 'hooks install --dry-run');
+  assert.match(dry.stdout, /wraps your command \(OPENAI_API_KEY=sk-p… \(42 chars\) node sl\.js\)/);
+
+  const plan = await planHooksInstall(dir, { local: true, statusline: true, cliBundle: HOOK_SCRIPT });
+  const shown = shownSettings(plan);
+  assertNothingRaw(`${shown.before}\n${shown.after}\n${plan.notes.join('\n')}`, 'the extension preview');
+  assert.equal(plan.before, settings, 'the plan holds the real text');
+
+  const r = await runIn(args);
+  assert.equal(r.code, 0, r.stderr);
+  assertNothingRaw(r.stdout + r.stderr, 'hooks install');
+  const written = readFileSync(path.join(dir, '.claude/settings.local.json'), 'utf8');
+  for (const line of settings.split('\n').slice(0, 6))
+    assert.ok(written.includes(line), `the install kept ${line}:\n${written}`);
+  assert.ok(written.includes(`OPENAI_API_KEY=${OPENAI} node sl.js`), 'the status line command is wrapped as it was');
+});
+
+test('attest --dry-run and attest say what a tampered sidecar held with its secrets masked', async () => {
+  const handoff = '# Session Handoff\n\n## What to do now\n\n1. Run the tests.\n';
+  for (const dry of [true, false]) {
+    const dir = workspace({
+      'memory/session-handoff-LATEST.md': handoff,
+      'memory/.session-handoff.sha256': `${GITHUB} ${MAIL}\n`,
+    });
+    const r = await runIn(['attest', '--root', dir, ...(dry ? ['--dry-run'] : [])]);
+    assert.equal(r.code, 0, r.stderr);
+    assertNothingRaw(r.stdout + r.stderr, dry ? 'attest --dry-run' : 'attest');
+    assert.match(r.stdout, /\(was TAMPERED: ghp_… \(40 chars\) … \(21 chars\)\)/);
+    const sidecar = readFileSync(path.join(dir, 'memory/.session-handoff.sha256'), 'utf8');
+    assert.equal(sidecar, dry ? `${GITHUB} ${MAIL}\n` : sha256(Buffer.from(handoff)));
+  }
 });

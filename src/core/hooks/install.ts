@@ -48,6 +48,8 @@ import {
 } from './files';
 import { lstatOrNullSync, readRegularFile, readTextFile, sha256, statOrNullSync } from '../files/fsread';
 import { dominantEol, onALine } from '../files/line-ends';
+import { maskedYamlText } from '../markdown/yaml-tree';
+import { maskSecrets } from '../secrets/secrets';
 import { t, type Msg } from '../model/messages';
 import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 import { storedBlobId } from '../git/git';
@@ -1048,7 +1050,10 @@ function wireStatusLine(text: string, notes: string[]): string {
     notes.push("statusLine: the relay now runs the status line's own script.");
     return replaceValue(text, ['statusLine', 'command'], relayCommand(wrapped)) ?? text;
   }
-  notes.push(`statusLine: the relay now wraps your command (${sl.command || 'an empty one'}); uninstall puts it back.`);
+  // The command is the user's text: a token in it is shown masked.
+  notes.push(
+    `statusLine: the relay now wraps your command (${maskSecrets(sl.command).text || 'an empty one'}); uninstall puts it back.`,
+  );
   return replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text;
 }
 
@@ -1061,7 +1066,7 @@ function unwireStatusLine(text: string, notes: string[]): string {
     notes.push('statusLine: the context relay was removed.');
     return removeAt(text, ['statusLine']) ?? text;
   }
-  notes.push(`statusLine: your command is back (${wrapped || 'an empty one'}).`);
+  notes.push(`statusLine: your command is back (${maskSecrets(wrapped).text || 'an empty one'}).`);
   return replaceValue(text, ['statusLine', 'command'], wrapped) ?? text;
 }
 
@@ -1420,10 +1425,25 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
 
 // ---------------------------------------------------------------------------------------------
 
-/** A line diff of the settings change, for `--dry-run`. */
+/**
+ * The settings file before and after the change as a surface shows them (`--dry-run`'s diff, the
+ * extension's preview): a settings file may hold an API key or a token (its `env`, a status line's
+ * command), so secrets and personal data are masked as in a YAML text (`maskedYamlText`: JSON is YAML,
+ * so a value spelled with `\u` escapes or under a key that names a secret is masked too; a file with
+ * comments gets the line masker). Only the write takes `plan.after`.
+ */
+export function shownSettings(plan: HooksPlan): { before: string | null; after: string } {
+  return {
+    before: plan.before === null ? null : maskedYamlText(plan.before),
+    after: plan.deleteSettings ? '' : maskedYamlText(plan.after),
+  };
+}
+
+/** A line diff of the settings change, for `--dry-run`, as `shownSettings` shows the two sides. */
 export function planDiff(plan: HooksPlan): string[] {
-  const a = (plan.before ?? '').split(/\r?\n/);
-  const b = plan.deleteSettings ? [] : plan.after.split(/\r?\n/);
+  const shown = shownSettings(plan);
+  const a = (shown.before ?? '').split(/\r?\n/);
+  const b = plan.deleteSettings ? [] : shown.after.split(/\r?\n/);
   const rel = relOf(plan, plan.settingsPath);
   const out: string[] = [
     `--- ${rel}${plan.before === null ? ' (new file)' : ''}`,

@@ -1,4 +1,8 @@
-/** The shared flow of the hook commands: plan (core), preview the settings change as a diff, confirm, apply (core). */
+/**
+ * The shared flow of the hook commands: plan (core), preview the settings change as a diff (both sides
+ * with secrets and personal data masked, `shownSettings`: a settings file may hold an API key), confirm,
+ * apply (core), which writes the file's own bytes.
+ */
 import * as vscode from 'vscode';
 import type { HooksPlan } from '../../core/hooks/install';
 import { errorText, hooksProblemText } from '../pure/error-text';
@@ -35,7 +39,6 @@ export async function previewAndApply(
     return verb === 'install';
   }
   const rel = vscode.workspace.asRelativePath(plan.settingsPath, false);
-  const fileUri = vscode.Uri.file(plan.settingsPath);
   const details: string[] = [];
   if (plan.script === 'write')
     details.push(t('Copies the hook script to {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
@@ -44,11 +47,12 @@ export async function previewAndApply(
   if (plan.deleteSettings) details.push(t('{0} holds nothing else and is removed.', rel));
   details.push(...plan.notes);
   const label = verb === 'install' ? t('Install') : t('Remove');
+  const { shownSettings } = await import('../../core/hooks/install');
+  const shown = shownSettings(plan);
   const ok = await s.previews.confirm({
     name: rel,
-    fileUri,
-    before: plan.before,
-    after: plan.deleteSettings ? '' : plan.after,
+    before: shown.before,
+    after: shown.after,
     title:
       verb === 'install'
         ? t('{0}: install the guard hooks (preview)', rel)

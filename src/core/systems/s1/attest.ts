@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { currentHash, isInside, realTargetSync, rootRel, writeAtomic, WriteRefused } from '../../files/atomic';
 import { readRegularFile, readTextFile, sha256 } from '../../files/fsread';
+import { maskSecrets } from '../../secrets/secrets';
 import { companionPath } from '../facts';
 import { S1_FACTS } from './facts';
 
@@ -24,7 +25,10 @@ export interface AttestPlan {
   sidecar: string;
   /** SHA-256 of the handoff's bytes now. */
   hash: string;
-  /** The sidecar's content now (trimmed), or null when there is none. */
+  /**
+   * The sidecar's content now (trimmed), as every surface shows it: a secret or personal datum written
+   * there is masked (`maskSecrets`), as the readers mask it; null when there is none.
+   */
   current: string | null;
   /** MATCH: the sidecar already holds the hash; TAMPERED: it holds another; NO_SIDECAR. */
   status: 'MATCH' | 'TAMPERED' | 'NO_SIDECAR';
@@ -64,10 +68,11 @@ export async function planAttest(root: string, handoffRel?: string): Promise<Att
   const hash = sha256(bytes);
   const sidecar = path.join(path.dirname(handoff), SIDECAR_NAME);
   const f = await readTextFile(sidecar, 4096);
-  const current = f.ok ? f.text.trim() : null;
+  const held = f.ok ? f.text.trim() : null;
   const sidecarHash = f.ok ? f.hash : null;
   // Read the digest as the S1 reader does: the first token (a `sha256sum`-style `<hash>  <file>` line agrees).
-  const digest = current === null ? null : (current.split(/\s+/)[0] ?? '').toLowerCase();
+  const digest = held === null ? null : (held.split(/\s+/)[0] ?? '').toLowerCase();
+  const current = held === null ? null : maskSecrets(held).text;
   const status = digest === null ? 'NO_SIDECAR' : digest === hash ? 'MATCH' : 'TAMPERED';
   // A sidecar that matches but carries a newline or upper case is rewritten to the seed's exact form.
   const exact = f.ok && f.bytes.toString('utf8') === hash;
