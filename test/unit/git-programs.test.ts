@@ -7,10 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { absolutePath, gitEnv } from '../../src/core/git/git';
+import { absolutePath, gitEnv, gitProgram } from '../../src/core/git/git';
 import { cliProcess, gitInit, workspace, write, type CliResult } from './helpers';
 
 /** True when the status read git's facts: its work-explained check ran (it is skipped without git). */
@@ -57,6 +57,72 @@ test("a git the repository commits never runs, whatever relative folder PATH nam
   assert.equal(readFileSync(mark, 'utf8'), before, 'no run of the tool started the committed git');
   assert.ok(gitRan(r), `git's facts were read (${r.stderr})`);
 });
+
+test("a git the repository commits never runs from an absolute PATH folder of its work tree (npm run's node_modules/.bin of the folder and of the folders above it)", () => {
+  // The workspace is a folder below the repository's top, as in a monorepo's package.
+  const dir = workspace({ 'packages/app/docs/state/STATE.md': S3 });
+  gitInit(dir);
+  const app = path.join(dir, 'packages', 'app');
+  const mark = path.join(dir, 'PWNED');
+  const fake = `#!/bin/sh\necho "$@" >> ${JSON.stringify(mark)}\nexit 1\n`;
+  for (const rel of ['packages/app/node_modules/.bin/git', 'node_modules/.bin/git', 'bin/git'])
+    chmodSync(write(dir, rel, fake), 0o755);
+  // What `npm run` in packages/app puts first on PATH (absolute), and a tool's own `bin` of the work tree.
+  const PATH = [
+    path.join(app, 'node_modules', '.bin'),
+    path.join(dir, 'node_modules', '.bin'),
+    path.join(dir, 'bin'),
+    process.env.PATH,
+  ].join(path.delimiter);
+  // The control: git by name, as npm's scripts run it, is the repository's.
+  spawnSync('sh', ['-c', 'git status'], { cwd: app, env: { ...process.env, PATH } });
+  assert.ok(existsSync(mark), 'the control ran the committed git');
+  const before = readFileSync(mark, 'utf8');
+  const r = cliProcess(['status', '--json', '--root', app], { cwd: app, env: { PATH } });
+  assert.equal(readFileSync(mark, 'utf8'), before, 'no run of the tool started the committed git');
+  assert.ok(gitRan(r), `git's facts were read, by the git further down PATH (${r.stderr})`);
+});
+
+test(
+  'a git in a folder another user owns, or everyone may write to, is never run (npm run in a project under /tmp names /tmp/node_modules/.bin)',
+  { skip: process.getuid?.() !== 0 && 'needs root: the planted folder belongs to another user' },
+  () => {
+    const dir = workspace({ 'docs/state/STATE.md': S3 });
+    gitInit(dir);
+    // Another user's folder outside the repository, first on PATH.
+    const shared = workspace({});
+    const mark = path.join(shared, 'PWNED-other-user');
+    const bin = path.join(shared, 'node_modules', '.bin');
+    const fake = write(shared, 'node_modules/.bin/git', `#!/bin/sh\necho "$@" >> ${JSON.stringify(mark)}\nexit 1\n`);
+    chmodSync(fake, 0o755);
+    const PATH = [bin, process.env.PATH].join(path.delimiter);
+    const NOBODY = 65534;
+    const owners = (uid: number) => {
+      for (const p of [path.join(shared, 'node_modules'), bin, fake]) chownSync(p, uid, uid);
+    };
+    /** Whether a status run started the planted git; when it did not, git's facts came from the git further down PATH. */
+    const toolRunsIt = () => {
+      rmSync(mark, { force: true });
+      const r = cliProcess(['status', '--json', '--root', dir], { cwd: dir, env: { PATH } });
+      const ran = existsSync(mark);
+      if (!ran) assert.ok(gitRan(r), `git's facts were read (${r.stderr})`);
+      return ran;
+    };
+    owners(NOBODY);
+    // The control: plain git by name runs the other user's program.
+    spawnSync('sh', ['-c', 'git status'], { cwd: dir, env: { ...process.env, PATH } });
+    assert.ok(existsSync(mark), "the control ran the other user's git");
+    assert.equal(toolRunsIt(), false, "the tool ran the other user's git");
+    // Yours, in a folder everyone may write to (no sticky bit): another user could have swapped it.
+    owners(0);
+    chmodSync(bin, 0o777);
+    assert.equal(toolRunsIt(), false, 'the tool ran a git from a folder everyone may write to');
+    // With the sticky bit the folder's entries are their owners' own: that git is yours and runs.
+    chmodSync(bin, 0o1777);
+    assert.equal(gitProgram({ PATH }, dir), fake);
+    assert.equal(toolRunsIt(), true, 'your own git in a sticky folder ran');
+  },
+);
 
 test("a filter driver of the user's global config is not run on the repository's files (the nbstripout pattern)", () => {
   const home = workspace({});

@@ -29,6 +29,8 @@
  *   …, see `readsOnlyFiles`) means git is not run: git would wait on it until its time limit;
  * - every run names the git dir and work tree git found (`--git-dir`, `--work-tree`), so it reads the
  *   config that was checked, whatever appears in the folder later;
+ * - the git program is the first `git` on an absolute folder of `PATH` outside the work tree that no
+ *   other user could have put there (`gitProgram`);
  * - runs with a clean environment: no inherited `GIT_*` variable (no `GIT_DIR` or
  *   `GIT_CONFIG_PARAMETERS` from a caller), `GIT_OPTIONAL_LOCKS=0` so a read never takes the index
  *   lock from the agent's own git, `GIT_TERMINAL_PROMPT=0`, and a 10 s timeout.
@@ -164,7 +166,7 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
     // Run from the file system's root, outside the repository: started inside it, git first reads the
     // repository's own config with its includes, and an included FIFO holds it until the time limit.
     const root = path.parse(file).root;
-    const out = await run(root, ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
+    const out = await run(dirs.top, root, ['config', '--file', file, '--no-includes', '--list', '-z'], 10_000);
     if (out === null) {
       why = 'no-answer';
       return false;
@@ -179,7 +181,7 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
     if (includes.some((v) => v.startsWith('~') || v.startsWith('%('))) {
       // git's own expansion (a value it cannot expand fails the run, as it would fail git's).
       const argv = ['config', '--file', file, '--no-includes', '--type=path', '-z'];
-      const expanded = await run(root, [...argv, '--get-regexp', '^include(if\\..*)?\\.path$'], 10_000);
+      const expanded = await run(dirs.top, root, [...argv, '--get-regexp', '^include(if\\..*)?\\.path$'], 10_000);
       if (expanded === null) {
         why = 'no-answer';
         return false;
@@ -240,15 +242,17 @@ async function askGit(cwd: string, dirs: GitDirs, found: ConfigFound): Promise<S
   // kept only when git finds the same ones, and asked again for git's own work tree when that differs
   // (`core.worktree`). Listing a config runs nothing, and every file it can include was read above.
   const [where, early] = await Promise.all([
-    run(cwd, [...flagsOf(SAFE_CONFIG), 'rev-parse', '--absolute-git-dir', '--show-toplevel'], 10_000),
-    run(cwd, configListingArgv(dirs.gitDir, dirs.top), 10_000),
+    run(dirs.top, cwd, [...flagsOf(SAFE_CONFIG), 'rev-parse', '--absolute-git-dir', '--show-toplevel'], 10_000),
+    run(dirs.top, cwd, configListingArgv(dirs.gitDir, dirs.top), 10_000),
   ]);
   const [gitDir, workTree] = (where ?? '').split('\n');
   // git failing here (another user's repository, a bare one, a damaged one) is git's own answer.
   if (!gitDir || !workTree || realOrNull(gitDir) === null) return 'no-answer';
   if (realOrNull(gitDir) !== realOrNull(dirs.gitDir)) return 'not-run';
   const listing =
-    realOrNull(workTree) === realOrNull(dirs.top) ? early : await run(cwd, configListingArgv(gitDir, workTree), 10_000);
+    realOrNull(workTree) === realOrNull(dirs.top)
+      ? early
+      : await run(dirs.top, cwd, configListingArgv(gitDir, workTree), 10_000);
   if (listing === null) return 'no-answer';
   const named = namedInListing(listing, found);
   if (!named) return 'not-run';
@@ -413,15 +417,28 @@ export function absolutePath(value: string | undefined): string[] {
   return (value ?? '').split(path.delimiter).filter((d) => d !== '' && path.isAbsolute(d));
 }
 
-/** The git program: the first `git` on the absolute folders of `PATH`, or null (git is not run). */
-export function gitProgram(env: NodeJS.ProcessEnv = process.env): string | null {
+/**
+ * The git program for the repository whose work tree is `top`: the first `git` on the absolute folders
+ * of `PATH` that neither that repository nor another user could have put there, or null (git is not
+ * run). A folder of the work tree is skipped, however `PATH` names it: `npm run` and `npx` put
+ * `<folder>/node_modules/.bin` of the folder and of each folder above it on `PATH`, absolute, where a
+ * repository can commit a `git` of its own. So is a `git` that a user other than you or root owns, or
+ * that stands below such a folder or a folder everyone may write to without the sticky bit (the same
+ * `npm run` in a project under `/tmp` names `/tmp/node_modules/.bin`, which another user can make). The
+ * next folder of `PATH` is looked at instead.
+ */
+export function gitProgram(env: NodeJS.ProcessEnv = process.env, top?: string): string | null {
   const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'];
+  const realTop = top === undefined ? null : realOrNull(top);
   for (const dir of absolutePath(env.PATH ?? env.Path)) {
     for (const n of names) {
       const file = path.join(dir, n);
       try {
         if (statSync(file).isFile()) {
           accessSync(file, fsConstants.X_OK);
+          const real = realpathSync(file);
+          if (realTop !== null && (within(real, realTop) || within(realpathSync(dir), realTop))) continue;
+          if (!othersCannotPlace(file) || !othersCannotPlace(real)) continue;
           return file;
         }
       } catch {
@@ -430,6 +447,30 @@ export function gitProgram(env: NodeJS.ProcessEnv = process.env): string | null 
     }
   }
   return null;
+}
+
+/** `child` is `parent` or lies below it (both real paths). */
+function within(child: string, parent: string): boolean {
+  const r = path.relative(parent, child);
+  return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
+}
+
+/**
+ * No user but you and root could have put `p` there: `p` and each folder above it (as spelled, links
+ * not followed) belong to you or to root, and none of them may be written by everyone (a folder with
+ * the sticky bit may: only its owner or an entry's owner can move an entry there). Always true where
+ * there are no user ids (Windows).
+ */
+function othersCannotPlace(p: string): boolean {
+  if (typeof process.getuid !== 'function') return true;
+  const me = process.getuid();
+  for (let cur = path.resolve(p); ; cur = path.dirname(cur)) {
+    const st = lstatOrNullSync(cur);
+    if (!st || (st.uid !== me && st.uid !== 0)) return false;
+    if (!st.isSymbolicLink() && (st.mode & 0o002) !== 0 && !(st.isDirectory() && (st.mode & 0o1000) !== 0))
+      return false;
+    if (path.dirname(cur) === cur) return true;
+  }
 }
 
 /**
@@ -458,21 +499,23 @@ export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
 /** node:zlib, loaded when a commit object is first read (the hooks that read none never load it). */
 const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');
 
-/** The git program this process runs ('' when there is none), looked up again when PATH changes. */
-let gitPath: { for: string | undefined; program: string } | undefined;
+/** The git program this process runs for a work tree ('' when there is none), looked up again when PATH or the work tree changes. */
+let gitPath: { for: string | undefined; top: string; program: string } | undefined;
 
-function currentGitProgram(): string {
-  if (!gitPath || gitPath.for !== process.env.PATH) gitPath = { for: process.env.PATH, program: gitProgram() ?? '' };
+function currentGitProgram(top: string): string {
+  if (!gitPath || gitPath.for !== process.env.PATH || gitPath.top !== top)
+    gitPath = { for: process.env.PATH, top, program: gitProgram(process.env, top) ?? '' };
   return gitPath.program;
 }
 
-function run(cwd: string, argv: string[], timeoutMs: number, input?: Buffer): Promise<string | null> {
+/** Run git in `cwd` for the repository whose work tree is `top` (see `gitProgram`); stdout, or null on any failure. */
+function run(top: string, cwd: string, argv: string[], timeoutMs: number, input?: Buffer): Promise<string | null> {
   return new Promise((resolve) => {
     try {
       // Loaded on the first git run: the hooks that run no git never pay for node:child_process.
       const { execFile } = require('node:child_process') as typeof import('node:child_process');
       // By its absolute path: a bare name would also find a `git` the repository committed (a relative PATH folder).
-      const program = currentGitProgram();
+      const program = currentGitProgram(top);
       if (!program) return resolve(null);
       const child = execFile(
         program,
@@ -510,7 +553,7 @@ function argvOf(repo: SafeRepo, args: string[]): string[] {
 /** Run the real `git` binary safely in `cwd` (see the top of this file); stdout, or null on any failure. Never throws. */
 export async function git(cwd: string, args: string[], timeoutMs = 10_000): Promise<string | null> {
   const repo = await safeRepo(cwd);
-  return repo && readsOnlyFiles(repo) ? run(cwd, argvOf(repo, args), timeoutMs) : null;
+  return repo && readsOnlyFiles(repo) ? run(repo.top, cwd, argvOf(repo, args), timeoutMs) : null;
 }
 
 /**
@@ -536,7 +579,7 @@ export async function storedBlobId(root: string, rel: string, bytes: Buffer): Pr
   ];
   if (attributeFiles.some((f) => lstatOrNullSync(f) !== null && !statOrNullSync(f)?.isFile()) || !readsOnlyFiles(repo))
     return null;
-  const out = await run(root, argvOf(repo, ['hash-object', `--path=${rel}`, '--stdin']), 10_000, bytes);
+  const out = await run(repo.top, root, argvOf(repo, ['hash-object', `--path=${rel}`, '--stdin']), 10_000, bytes);
   const id = out?.trim() ?? '';
   return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id) ? id : null;
 }
@@ -618,7 +661,7 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
   const known = statusCache.get(root);
   if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir) return known;
   const at = Date.now();
-  if (!currentGitProgram()) return absent('no-git');
+  if (!currentGitProgram(dirs.top)) return absent('no-git');
   const repo = await safeRepoOrWhy(root, dirs);
   if (typeof repo === 'string') return absent(repo);
   if (!readsOnlyFiles(repo)) return absent('not-run');
@@ -633,7 +676,7 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
     '--',
     '.',
   ]);
-  const out = await run(root, argv, 10_000);
+  const out = await run(dirs.top, root, argv, 10_000);
   if (out === null) return absent('no-answer');
   const done = { at, gitDir: dirs.gitDir, repo, out };
   remember(statusCache, root, done, STATUS_CACHE_MAX);
@@ -847,6 +890,6 @@ async function packedCommitTime(pack: string, offset: number): Promise<number | 
 }
 
 async function commitTimeByGit(root: string, repo: SafeRepo, oid: string): Promise<number | null> {
-  const out = await run(root, argvOf(repo, ['cat-file', 'commit', oid]), 10_000);
+  const out = await run(repo.top, root, argvOf(repo, ['cat-file', 'commit', oid]), 10_000);
   return out === null ? null : committerTime(Buffer.from(out));
 }
