@@ -110,6 +110,44 @@ test('the credential formats an attack round found shown raw are masked', () => 
   }
 });
 
+test('the credential formats a later attack round found shown raw are masked: vendor tokens by prefix, Azure connection strings, basic auth', () => {
+  const hex = '0123456789abcdef'.repeat(2);
+  const cases: Array<[string, string]> = [
+    [`AGE-SECRET-KEY-1${chars(58, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L')}`, chars(58, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L')],
+    [`GROQ gsk_${chars(52)}`, chars(52)],
+    [`xai-${chars(80)}`, chars(80)],
+    [`shpat_${hex}`, hex],
+    [`runner glrt-${chars(20)}`, chars(20)],
+    [`gldt-${chars(24)}`, chars(24)],
+    [`notion ntn_${chars(46)}`, chars(46)],
+    [`lin_api_${chars(40)}`, chars(40)],
+    [`REPLICATE r8_${chars(37)}`, chars(37)],
+    [`docker login -p dckr_pat_${chars(27)}`, chars(27)],
+    [`client secret GOCSPX-${chars(28)}`, chars(28)],
+    [`ATATT3${chars(180)}`, chars(180)],
+    [`sntrys_${chars(120)}`, chars(120)],
+    [`VAULT hvs.${chars(90)}`, chars(90)],
+    [`Twilio SK${hex}`, hex],
+    [
+      `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${chars(86)}==;EndpointSuffix=core.windows.net`,
+      chars(86),
+    ],
+    [`Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${chars(43)}=`, chars(43)],
+    [`curl -H "Authorization: Basic ${btoa(`deploy:${PASSWORD}`)}" https://x`, btoa(`deploy:${PASSWORD}`)],
+  ];
+  for (const [line, raw] of cases) hidden(line, raw);
+  // Words, not secrets: a plain short value, basic prose, a value the placeholder list knows.
+  for (const plain of [
+    'password: required',
+    'Basic usage: run the tests',
+    'Basic authentication is off',
+    'api_key: changeme1',
+    'TASK0123456789abcdef0123456789abcdef',
+  ]) {
+    assert.equal(maskSecrets(plain).text, plain, plain);
+  }
+});
+
 test("S3's debt check quotes a changed file's defer: text masked", () => {
   const dir = workspace({
     'docs/state/STATE.md':

@@ -202,6 +202,7 @@ test('each secret rule is tried on a text only when it may match: its gate passe
       'admin:',
       '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     ],
+    ...['gsk_', 'AccountKey=', 'Basic dXNlcjpwYXNz'],
   ];
   const r = rng(11);
   const hits = new Map<string, number>();

@@ -85,6 +85,34 @@ const STREET_WORDS = [
   ...['Rue ', 'Calle ', 'Via ', 'Rua ', '〒'],
 ];
 
+/** The literal each token of the API token rule starts with (`SK` for Twilio's). */
+const API_TOKEN_PREFIXES = [
+  ...['AGE-SECRET-KEY-1', 'gsk_', 'xai-', 'shpat_', 'shpca_', 'shppa_', 'shpss_', 'glrt-', 'gldt-', 'glptt-', 'glft-'],
+  ...[
+    'gloas-',
+    'ntn_',
+    'lin_api_',
+    'r8_',
+    'dckr_pat_',
+    'GOCSPX-',
+    'ATATT3',
+    'sntrys_',
+    'sntryu_',
+    'hvs.',
+    'hvb.',
+    'SK',
+  ],
+];
+
+/** Base64 that decodes to `user:password` in printable ASCII (what HTTP basic authentication sends). */
+function decodesToCredentials(v: string): boolean {
+  try {
+    return /^[\x21-\x39\x3b-\x7e][\x20-\x7e]*:[\x20-\x7e]+$/.test(atob(v));
+  } catch {
+    return false;
+  }
+}
+
 export const REGEX_RULES: readonly RegexRule[] = [
   {
     name: 'AWS access key',
@@ -163,6 +191,35 @@ export const REGEX_RULES: readonly RegexRule[] = [
     re: new RegExp(`${START}pypi-[A-Za-z0-9_-]{50,}`, 'g'),
     keep: 4,
     may: (x) => x.includes('pypi-'),
+  },
+  {
+    name: 'API token',
+    // Tokens known by their prefix: age (`AGE-SECRET-KEY-1`), Groq (`gsk_`), xAI (`xai-`), Shopify
+    // (`shpat_` …), GitLab's other tokens (`glrt-` runner, `gldt-` deploy, `glptt-` trigger …), Notion
+    // (`ntn_`), Linear (`lin_api_`), Replicate (`r8_`), Docker Hub (`dckr_pat_`), Google OAuth client
+    // secrets (`GOCSPX-`), Atlassian (`ATATT3`), Sentry (`sntrys_`, `sntryu_`), HashiCorp Vault
+    // (`hvs.`, `hvb.`), Twilio API keys (`SK` and 32 hex digits).
+    re: new RegExp(
+      `${START}(?:AGE-SECRET-KEY-1[0-9A-Z]{50,}|gsk_[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{40,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}|gl(?:rt|dt|ptt|ft|oas)-[A-Za-z0-9_-]{20,}|ntn_[A-Za-z0-9]{40,}|lin_api_[A-Za-z0-9]{32,}|r8_[A-Za-z0-9]{30,}|dckr_pat_[A-Za-z0-9_-]{24,}|GOCSPX-[A-Za-z0-9_-]{24,}|ATATT3[A-Za-z0-9_=-]{100,}|sntry[su]_[A-Za-z0-9+/=_-]{40,}|hv[sb]\\.[A-Za-z0-9_-]{24,}|SK[0-9a-fA-F]{32}(?![0-9a-fA-F]))`,
+      'g',
+    ),
+    keep: 4,
+    may: (x) => holds(x, API_TOKEN_PREFIXES),
+  },
+  {
+    name: 'Azure key',
+    // A storage account's or Service Bus's key in its connection string: `AccountKey=…;`, `SharedAccessKey=…`.
+    re: /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)[ \t]*=[ \t]*([A-Za-z0-9+/]{20,}={0,2})/g,
+    keep: 0,
+    may: (x) => holds(x, ['AccountKey', 'SharedAccessKey']),
+  },
+  {
+    name: 'basic auth credentials',
+    // `Authorization: Basic dXNlcjpwYXNz`: base64 of `user:password`, masked when it decodes to that.
+    re: /(?<![A-Za-z0-9])Basic[ \t]+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/gi,
+    keep: 0,
+    value: decodesToCredentials,
+    may: (x) => /basic/i.test(x),
   },
   {
     name: 'Slack webhook',
