@@ -333,7 +333,7 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
       path: home.relPath,
       line: tracker[0]?.line,
     },
-    { name: S4_PROGRESS, state: x.progress ? 'filled' : 'missing', path: S4_PROGRESS },
+    progressPart(x.progress),
   ];
   const cp = x.checkpoint;
   if (!cp) {
@@ -355,6 +355,19 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
     });
   }
   return parts;
+}
+
+/**
+ * PROGRESS.md as a part of the template: there, and holding something. The seed's owned paths give it
+ * the latest five checkpoint summaries, so one that is empty (no text at all, or only blank lines) holds
+ * none, as one that is missing. One that cannot be read is its `readable` finding.
+ */
+function progressPart(progress: StateDoc | null): TemplatePart {
+  if (!progress) return { name: S4_PROGRESS, state: 'missing', path: S4_PROGRESS };
+  const blank = progress.text.trim() === '' && !progress.findings.some((f) => f.id === 'readable');
+  return blank
+    ? { name: 'checkpoint summaries', state: 'missing', path: progress.relPath, line: 1 }
+    : { name: S4_PROGRESS, state: 'filled', path: progress.relPath };
 }
 
 /** A timestamp as digits only (`2026-03-05-171200` → `20260305171200`), for ordering. */
