@@ -942,7 +942,12 @@ test('a block naming several files says each as what it is, in the plural where 
       /but \.agents\/session_ledger\.md, \.agents\/STATE\.md are gone, empty, no longer a state file or a link that leads nowhere since \(the checkpoint vouched for them\)/,
       how,
     );
-    assert.match(said, /the files themselves are the problem/, how);
+    // What a new checkpoint makes of the state without them: S4, found by its checkpoints, has no STATE.md.
+    assert.match(
+      said,
+      /^ {3}As it is now the state fails S4 exists, so a checkpoint refuses until that is fixed/m,
+      how,
+    );
   }
 });
 

@@ -420,6 +420,29 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 const homesOf = (f: (typeof ALL_FACTS)[number]): string[] => [f.home, ...f.homeAlternatives];
 
 /**
+ * The step for the files a marker vouched for that are gone since: bring each back if what it held is
+ * to be kept, then what a new checkpoint makes of the state as it is now (`judged`: the blocking checks
+ * that fail now, wherever they are): refused while one fails, else it vouches for the state without
+ * what the files held. When the checks could not run, `check` is the one to say.
+ */
+function goneStep(cli: string, gone: readonly string[], judged: { broken: Check[]; error: string | null }): string[] {
+  const [they, them] = gone.length > 1 ? ['they', 'them'] : ['it', 'it'];
+  // The one file by its name (a name with a line break is no name a shell line can show).
+  const one = gone.length === 1 && oneLine(gone[0]) === gone[0] ? gone[0] : null;
+  const file = one === null ? '<file>' : /^[\w./@%+=:,-]+$/.test(one) ? one : shellQuote(one);
+  const ids = [...new Set(judged.broken.map((c) => `${c.system} ${c.id}`))].join(', ');
+  return [
+    `Bring back what ${they} held if it is to be kept (git checkout -- ${file}, for a file git tracks), or have your agent write ${them} again.`,
+    judged.error
+      ? `   Whether a checkpoint takes the state as it is now, \`${cli} check\` says.`
+      : ids
+        ? `   As it is now the state fails ${ids}, so a checkpoint refuses until that is fixed (\`${cli} check\` shows the fix).`
+        : `   As it is now the state fails no blocking check, so the checkpoint below vouches for it without what ${they} held.`,
+    '   Touching the marker does not help: it vouches for the bytes that are gone.',
+  ];
+}
+
+/**
  * The files a marker vouched for that are now gone, empty or no longer a state file: the emptiest
  * skeleton, which no detection finds (a system whose file is gone or emptied is no longer detected,
  * so its file is no longer watched). The marker names files, not the system that read each, so a
@@ -661,7 +684,7 @@ async function decide(
       return stop(
         'gone',
         [
-          `Compaction stopped: a checkpoint ran, but ${all} ${are} gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for ${them}), so nothing would come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
+          `Compaction stopped: a checkpoint ran, but ${all} ${are} gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for ${them}), so what ${they} held would not come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
           `1. If ${they} held state to keep, bring ${them} back (git checkout -- <file>, for a file git tracks), then run /compact again.`,
           ...optOut,
         ].join('\n'),
@@ -671,7 +694,7 @@ async function decide(
     // Each file said as what it is: an empty skeleton, or gone since the checkpoint vouched for it.
     const skeletons = [...new Set(skeleton.map((c) => c.path ?? c.system))].filter((f) => !gone.includes(f));
     const listed = (xs: readonly string[]) => xs.map(oneLine).join(', ');
-    const [are, them] = gone.length > 1 ? ['are', 'them'] : ['is', 'it'];
+    const [are, them, they] = gone.length > 1 ? ['are', 'them', 'they'] : ['is', 'it', 'it'];
     const empty = skeletons.length
       ? `${listed(skeletons)} ${skeletons.length > 1 ? 'are empty skeletons' : 'is an empty skeleton'}`
       : '';
@@ -679,17 +702,25 @@ async function decide(
       ? `${listed(gone)} ${are} gone, empty, no longer a state file or a link that leads nowhere`
       : '';
     const said = [empty, went && `${went} since (the checkpoint vouched for ${them})`].filter(Boolean).join(', and ');
+    // What a new checkpoint makes of the state without what the files held: the blocking checks that fail
+    // now (every rule of the systems switched on, without git; the caller's report when it has one). An
+    // empty file of a kind its seed refuses (a home, S1's MEMORY.md) must come back first; any other is
+    // taken as it is.
+    const on = (report?.systems ?? []).filter((s) => !s.skipped).map((s) => s.id);
+    const judged = gone.length ? await brokenSince(root, now, on, known) : { broken: [], error: null };
+    const first: string[][] = [];
+    if (skeletons.length)
+      first.push([
+        'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
+        `   Touching the marker does not help here: ${skeletons.length > 1 ? 'the files themselves are' : 'the file itself is'} the problem.`,
+      ]);
+    if (gone.length) first.push(goneStep(cli, gone, judged));
     return stop(
       skeleton.length ? 'skeleton' : 'gone',
       [
         checkpointAgain(
-          `Compaction stopped: a checkpoint ran, but ${said}, so nothing would come back after the summary.`,
-          [
-            [
-              'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
-              `   Touching the marker does not help here: ${skeletons.length + gone.length > 1 ? 'the files themselves are' : 'the file itself is'} the problem.`,
-            ],
-          ],
+          `Compaction stopped: a checkpoint ran, but ${said}, so ${gone.length ? `what ${they} held` : 'nothing'} would ${gone.length ? 'not ' : ''}come back after the summary.`,
+          first,
         ),
         ...optOut,
       ].join('\n'),
