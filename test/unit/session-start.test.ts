@@ -445,6 +445,53 @@ test("S0's .agents.yml that cannot be read (not YAML, a folder), its ledger at t
   }
 });
 
+test("S0's .agents.yml that cannot be read (not YAML, a folder), at startup and on resume: the ledger the start names at the default place comes with check's words for the config, and with no ledger there the start names no place", () => {
+  for (const config of ['session:\n  ledger: true\n  bad: [unclosed\n', null]) {
+    for (const ledger of [true, false]) {
+      const dir = workspace({
+        ...(ledger ? { '.agents/session_ledger.md': S0_LEDGER } : {}),
+        ...(config === null ? {} : { '.agents.yml': config }),
+      });
+      if (config === null) mkdirSync(path.join(dir, '.agents.yml'));
+      gitInit(dir);
+      const out = run(['check', '--root', dir]).stdout;
+      const [, message, hint] =
+        /^ {2}FAIL (?:config|readable) +(.+?) {2}\(\.agents\.yml[:\d]*\)\n {10}fix: (.+)$/m.exec(out) ?? [];
+      assert.ok(message && hint, out);
+      for (const source of ['startup', 'resume']) {
+        const how = `${config === null ? 'a folder' : 'not YAML'}, ${ledger ? 'ledger' : 'no ledger'}, ${source}`;
+        const ctx = context(hook(dir, sessionStart(dir, source)).stdout);
+        const said = ctx.split('\n');
+        if (ledger) {
+          assert.equal(said[0], `Session Ledger — session ${source}: S0 .agents/session_ledger.md.`, how);
+          assert.ok(
+            said[1].startsWith(
+              '.agents.yml cannot be read, so whether S0 keeps its state at .agents/session_ledger.md (the default place) is not known: ',
+            ),
+            `${how}\n${ctx}`,
+          );
+          assert.ok(said[1].includes(message.slice(0, 200)), `${how}\n${said[1]}\n${message}`);
+          assert.equal(said[2], `${hint} Tell the user (\`session-ledger check\` shows it).`, how);
+        } else {
+          assert.equal(said[0], `Session Ledger — session ${source}: S0 (where it keeps its state is not known).`, how);
+          assert.ok(
+            said[1].startsWith('Where S0 Session Ledger (majestic session-checkpoint) keeps its state is not known: '),
+            `${how}\n${ctx}`,
+          );
+          assert.ok(said[1].includes(message.slice(0, 200)), `${how}\n${said[1]}\n${message}`);
+          assert.equal(
+            said[2],
+            'Tell the user (`session-ledger check` shows it); do not read another file in its place.',
+            how,
+          );
+          assert.doesNotMatch(ctx, /session_ledger\.md/, how);
+        }
+        assert.match(said[3], /^Checkpoint marker for this session: /, how);
+      }
+    }
+  }
+});
+
 /** An S0 workspace whose ledger's Now section holds `now`: what check prints, and what the resume after /clear says. */
 function s0Now(now: string): { out: string; ctx: string } {
   const dir = workspace({

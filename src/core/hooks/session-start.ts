@@ -7,8 +7,10 @@
  * - after `/clear` or `/compact` also the resume block: the file to read, the next action (S2's
  *   NEXT verbatim, within its lines), the open UNCONFIRMED items to validate first (S0's
  *   post-clear protocol) and the resume prompt.
+ * - on every source, S0's `.agents.yml` that cannot be read, in check's words, beside the ledger named
+ *   (whether S0 keeps its state at that default place is not known then) or in its place.
  * It runs each system's `resume` alone, not its rules (on a start or a resume only what every start
- * says: S1's attestation), and starts no git process: the verdicts and findings are `status`'s,
+ * says: S1's attestation, S0's configuration), and starts no git process: the verdicts and findings are `status`'s,
  * `checkpoint`'s and the guard's, and the context says where to ask for them.
  * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
  * here throws.
@@ -18,7 +20,7 @@ import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
 import { isSessionId, markerRel } from '../checkpoint/marker';
 import { insideRel } from '../files/atomic';
-import type { SystemReport, WorkspaceReport } from '../model/model';
+import type { Check, SystemReport, WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
 import { factsOf } from '../systems/facts';
@@ -196,18 +198,39 @@ export function markerLine(sessionId: string | null, cli = 'session-ledger'): st
   return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} (\`${cli} checkpoint${sessionId ? '' : ' --shared'}\` writes it; the PreCompact guard lets /compact through on it).`;
 }
 
+/** A system's configuration that could not be read (S0's `.agents.yml`): its failing `config` check, if any. */
+function unreadConfig(s: SystemReport): Check | undefined {
+  return s.checks.find((x) => x.id === 'config' && x.status === 'fail');
+}
+
 /**
  * What a system whose home was found says of its configuration that could not be read (S0's
- * `.agents.yml`): check's words for it (why, and what to do), as lines of the system's item.
+ * `.agents.yml`): check's words for it (why, and what to do), as lines of the system's item (`indent`
+ * before each); `where` names the home ("here" under its item).
  */
-function unreadConfigLines(s: SystemReport, cli: string): string[] {
-  const c = s.checks.find((x) => x.id === 'config' && x.status === 'fail');
+function unreadConfigLines(s: SystemReport, cli: string, where = 'here', indent = '   '): string[] {
+  const c = unreadConfig(s);
   if (!c) return [];
   const file = c.path ? shownPath(oneLine(c.path)) : 'its configuration';
   const inFile = c.path && !c.message.includes(c.path) ? ` (${file})` : '';
   return [
-    `   ${file} cannot be read, so whether ${s.id} keeps its state here (the default place) is not known: ${clip(c.message)}${inFile}`,
-    `   ${c.hint ? `${clip(c.hint)} ` : ''}Tell the user (\`${cli} check\` shows it).`,
+    `${indent}${file} cannot be read, so whether ${s.id} keeps its state ${where} (the default place) is not known: ${clip(c.message)}${inFile}`,
+    `${indent}${c.hint ? `${clip(c.hint)} ` : ''}Tell the user (\`${cli} check\` shows it).`,
+  ];
+}
+
+/**
+ * Where a system whose home was not found keeps its state, when its configuration could not be read
+ * (S0's `.agents.yml`): not known, with check's words for why (`head` starts the first line), or
+ * nothing when its configuration was read.
+ */
+function unknownHomeLines(s: SystemReport, cli: string, head: string, indent = '   '): string[] {
+  const c = unreadConfig(s);
+  if (!c) return [];
+  const inFile = c.path && !c.message.includes(c.path) ? ` (${shownPath(oneLine(c.path))})` : '';
+  return [
+    `${head}Where ${s.id} ${s.name} keeps its state is not known: ${clip(c.message)}${inFile}`,
+    `${indent}Tell the user (\`${cli} check\` shows it); do not read another file in its place.`,
   ];
 }
 
@@ -244,12 +267,8 @@ export function resumeBlock(
     }
     if (!s.docs.some((d) => d.relPath === s.home)) {
       // Where the home is kept is not known (S0's .agents.yml does not parse): why, not "does not exist".
-      const unknown = s.checks.find((c) => c.id === 'config' && c.status === 'fail');
-      if (unknown) {
-        const inFile =
-          unknown.path && !unknown.message.includes(unknown.path) ? ` (${shownPath(oneLine(unknown.path))})` : '';
-        out.push(`${n++}. Where ${s.id} ${s.name} keeps its state is not known: ${clip(unknown.message)}${inFile}`);
-        out.push(`   Tell the user (\`${cli} check\` shows it); do not read another file in its place.`);
+      if (unreadConfig(s)) {
+        out.push(...unknownHomeLines(s, cli, `${n++}. `));
         continue;
       }
       // Detected by its other files (a config, MEMORY.md, PROGRESS.md), its home missing: nothing to read.
@@ -305,12 +324,21 @@ export function sessionStartContext(
     const block = resumeBlock(report, sessionId, source, cli);
     if (block) out.push(block);
   } else {
+    const on = report.systems.filter((s) => !s.skipped);
+    // A home whose place its unread configuration decides (S0's .agents.yml) is not named as if known.
+    const unknown = (s: SystemReport) => !s.docs.some((d) => d.relPath === s.home) && !!unreadConfig(s);
     out.push(
-      `Session Ledger — session ${source ?? 'start'}: ${report.systems
-        .filter((s) => !s.skipped)
-        .map((s) => `${s.id} ${oneLine(s.home)}`)
+      `Session Ledger — session ${source ?? 'start'}: ${on
+        .map((s) => `${s.id} ${unknown(s) ? '(where it keeps its state is not known)' : oneLine(s.home)}`)
         .join(', ')}.`,
     );
+    // What check says of that configuration, under the list, as the resume block says it.
+    for (const s of on)
+      out.push(
+        ...(unknown(s)
+          ? unknownHomeLines(s, cli, '', '')
+          : unreadConfigLines(s, cli, `at ${shownPath(oneLine(s.home))}`, '')),
+      );
     out.push(markerLine(sessionId, cli));
     out.push(checksLine(cli));
   }

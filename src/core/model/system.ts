@@ -77,8 +77,9 @@ export interface SystemResumer<E = unknown> extends SystemReader<E> {
    */
   resume(ws: Workspace, loaded: Loaded<E>): Promise<Analysis>;
   /**
-   * Only the checks the system says at every session start (S1's attestation), without its resume:
-   * the SessionStart hook when a session starts or resumes, which gives no resume block. None when absent.
+   * Only the checks the system says at every session start (S1's attestation, S0's unread
+   * `.agents.yml`), without its resume: the SessionStart hook when a session starts or resumes, which
+   * gives no resume block. None when absent.
    */
   startChecks?(ws: Workspace, loaded: Loaded<E>): Promise<Check[]>;
   /**

@@ -9,16 +9,17 @@ import { closingS0 } from './closing';
 import { S0_FACTS } from './facts';
 import { S0, type S0Extra } from './reader';
 import { notReadS0 } from './not-read';
-import { analyseS0, resumeS0, skeletonS0 } from './rules';
+import { analyseS0, resumeS0, skeletonS0, startChecksS0 } from './rules';
 import { S0_STARTER } from './starter';
 
-/** What the hooks run of S0 on every event (../hooks): its reader, the skeleton check and the resume. */
+/** What the hooks run of S0 on every event (../hooks): its reader, the skeleton check, the resume and its checks at every start. */
 export const S0_HOOK: HookHome<S0Extra> = {
   id: 'S0',
   facts: S0_FACTS,
   load: S0.load,
   skeleton: skeletonS0,
   resume: resumeS0,
+  startChecks: startChecksS0,
   notRead: notReadS0,
 };
 

@@ -314,6 +314,15 @@ export async function resumeS0(_ws: Workspace, loaded: Loaded<S0Extra>): Promise
   return s0Resume(brokenConfig(loaded), loaded.homeRel, next, unconfirmed);
 }
 
+/**
+ * S0's checks at every session start: `.agents.yml` that cannot be read (`brokenConfig`), so the start
+ * names the ledger it finds with what check says of its configuration (the default place may not be
+ * where the configuration keeps it, or S0 may be switched off there).
+ */
+export async function startChecksS0(_ws: Workspace, loaded: Loaded<S0Extra>): Promise<Check[]> {
+  return brokenConfig(loaded);
+}
+
 /** `.agents.yml`'s aliases repeat more than the readers resolve: what check and enable-ledger say. */
 export function aliasesRepeatTooMuch(): Msg {
   return t(
