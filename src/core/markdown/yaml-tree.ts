@@ -16,7 +16,7 @@
  * and everything the library refuses (it says how). Each line is looked at a bounded number of
  * times: time is linear in the text.
  */
-import type { Document, LineCounter, Node as LibNode, Scalar } from 'yaml';
+import type { Document, LineCounter, Node as LibNode, Pair, Scalar } from 'yaml';
 import {
   aliasUses,
   errorPlace,
@@ -173,27 +173,64 @@ function masked(v: unknown, key?: unknown): unknown {
   return typeof v === 'string' ? maskedWithHits(v, key).text : v;
 }
 
-/** `masked` on every string of plain data (mappings, sequences), without recursion. */
+/**
+ * `masked` on every string of plain data, keys too (a mapping's, an ordered map's, a set's members: a
+ * reader that shows a value as JSON shows its keys), without recursion. A key is masked as a key is in
+ * the tree (`keyText`); its order among the others stays. Two keys that mask to the same text are one
+ * key then, the later value kept, as the library keeps the later of two equal keys.
+ */
 function maskedData(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return masked(v);
   const todo: unknown[] = [v];
   const seen = new Set<unknown>();
+  const push = (x: unknown) => {
+    if (typeof x === 'object' && x !== null) todo.push(x);
+  };
   while (todo.length) {
-    const o = todo.pop() as Record<string, unknown> | unknown[] | Map<unknown, unknown>;
+    const o = todo.pop() as Record<string, unknown> | unknown[] | Map<unknown, unknown> | Set<unknown>;
     if (seen.has(o)) continue;
     seen.add(o);
     if (o instanceof Map) {
-      for (const [k, x] of o) {
-        if (typeof x === 'string') o.set(k, masked(x, k));
-        else if (typeof x === 'object' && x !== null) todo.push(x);
+      const entries = [...o].map(([k, x]): [unknown, unknown] => [masked(k), masked(x, k)]);
+      o.clear();
+      for (const [k, x] of entries) {
+        o.set(k, x);
+        push(k);
+        push(x);
       }
       continue;
     }
-    for (const k of Object.keys(o)) {
-      const x = (o as Record<string, unknown>)[k];
-      if (typeof x === 'string') (o as Record<string, unknown>)[k] = masked(x, k);
-      else if (typeof x === 'object' && x !== null) todo.push(x);
+    if (o instanceof Set) {
+      const members = [...o].map((x) => masked(x));
+      o.clear();
+      for (const x of members) {
+        o.add(x);
+        push(x);
+      }
+      continue;
     }
+    if (Array.isArray(o)) {
+      for (let i = 0; i < o.length; i++) {
+        o[i] = masked(o[i]);
+        push(o[i]);
+      }
+      continue;
+    }
+    const keys = Object.keys(o);
+    const shown = keys.map((k) => masked(k) as string);
+    const values = keys.map((k) => masked(o[k], k));
+    values.forEach(push);
+    if (shown.every((k, i) => k === keys[i])) {
+      keys.forEach((k, i) => {
+        if (values[i] !== o[k]) o[k] = values[i];
+      });
+      continue;
+    }
+    // A key masked: all are written again, in their order (defined, not assigned: a `__proto__` key stays a key).
+    for (const k of keys) delete o[k];
+    keys.forEach((_k, i) =>
+      Object.defineProperty(o, shown[i], { value: values[i], writable: true, enumerable: true, configurable: true }),
+    );
   }
   return v;
 }
@@ -311,7 +348,7 @@ export function endOfValue(text: string, from: number, to: number): number {
 }
 
 function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
-  const { LineCounter, isMap, isScalar, isSeq } = yamlLib();
+  const { LineCounter, isMap, isPair, isScalar, isSeq } = yamlLib();
   const lc: LineCounter = new LineCounter();
   const doc: Document.Parsed = parseYamlDocument(text, { lineCounter: lc, logLevel: 'error', uniqueKeys });
   const lineAt = (n: unknown): number | null => {
@@ -351,7 +388,11 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     }
     return { kind: 'other', line };
   };
-  /** The secrets in every decoded string (keys, values under their keys, sequence items), aliases not followed. */
+  /**
+   * The secrets in every decoded string (keys, values under their keys, sequence items), aliases not followed:
+   * the pairs of mappings, and those of ordered maps and pair lists (`!!omap`, `!!pairs`: sequences whose
+   * items are pairs), each pair as a mapping's.
+   */
   const secretsOf = (): SecretHit[] => {
     const out: SecretHit[] = [];
     const add = (v: unknown, n: unknown, key?: unknown) => {
@@ -360,18 +401,21 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
       for (const h of maskedWithHits(v, key).hits) out.push({ ...h, line: line + h.line - 1 });
     };
     const todo: unknown[] = [doc.contents];
+    const pair = (p: Pair) => {
+      const key = isScalar(p.key) ? p.key.value : undefined;
+      if (isScalar(p.key)) add(key, p.key);
+      else if (p.key) todo.push(p.key);
+      if (isScalar(p.value)) add(p.value.value, p.value, key);
+      else if (p.value) todo.push(p.value);
+    };
     while (todo.length) {
       const n = todo.pop();
       if (isScalar(n)) add(n.value, n);
-      else if (isMap(n))
-        for (const p of n.items) {
-          const key = isScalar(p.key) ? p.key.value : undefined;
-          if (isScalar(p.key)) add(key, p.key);
-          else if (p.key) todo.push(p.key);
-          if (isScalar(p.value)) add(p.value.value, p.value, key);
-          else if (p.value) todo.push(p.value);
-        }
-      else if (isSeq(n)) for (const it of n.items) todo.push(it);
+      else if (isMap(n)) for (const p of n.items) pair(p);
+      else if (isSeq(n))
+        for (const it of n.items as unknown[])
+          if (isPair(it)) pair(it);
+          else todo.push(it);
     }
     return out;
   };
