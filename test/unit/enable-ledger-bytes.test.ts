@@ -8,13 +8,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { enableLedger, planEnableLedger, withLedgerOn } from '../../src/core/systems/s0/enable';
 import { maskedYamlText } from '../../src/core/markdown/yaml-tree';
-import { assertLinear, FIXTURES, jaT, koT, workspace } from './helpers';
+import { s0ConfigOfText } from '../../src/core/systems/s0/reader';
+import { assertLinear, fixtureCopy, FIXTURES, jaT, koT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 
 const read = (dir: string) => readFileSync(path.join(dir, '.agents.yml'), 'utf8');
@@ -203,6 +204,13 @@ test('enable-ledger on the shapes of session: each edited in place, or refused w
     ['b: &b\n  ledger: false\nsession:\n  <<: *b\n', 'b: &b\n  ledger: false\nsession:\n  ledger: true\n  <<: *b\n'],
     ['%YAML 1.1\n---\nsession:\n  ledger: off\n', '%YAML 1.1\n---\nsession:\n  ledger: true\n'],
     ['    a: 1\n    b: 2\n', '    a: 1\n    b: 2\n    session:\n      ledger: true\n'],
+    // Before the end marker `...`, which ends the document: a line after it would start another.
+    ['a: 1\n...\n', 'a: 1\nsession:\n  ledger: true\n...\n'],
+    ['a: 1\n# c\n... # end\n# after\n', 'a: 1\n# c\nsession:\n  ledger: true\n... # end\n# after\n'],
+    // A document that holds no node: an empty config, as an empty file is.
+    ['---\n', '---\nsession:\n  ledger: true\n'],
+    ['--- # c', '--- # c\nsession:\n  ledger: true\n'],
+    ['...\n', 'session:\n  ledger: true\n...\n'],
   ];
   for (const [before, after] of edits) {
     const r = withLedgerOn(before);
@@ -214,7 +222,6 @@ test('enable-ledger on the shapes of session: each edited in place, or refused w
   for (const before of [
     'session:\n  ledger:\n    on: true\n',
     '? session\n: a: 1\n',
-    'a: 1\n...\n',
     'session:\n  ~\n',
     '%YAML 1.1\n---\n<<: {session: {a: 1}}\n',
   ]) {
@@ -253,6 +260,33 @@ test('enable-ledger refuses a session that an alias repeats: the ledger would be
   // An anchor no alias names is edited as before.
   const r = withLedgerOn('session: &s\n  a: 1\nother: 2\n');
   assert.ok(r.ok && r.after === 'session: &s\n  ledger: true\n  a: 1\nother: 2\n');
+});
+
+test('an .agents.yml that holds no node (`---`, `...`, comments) is an empty config to check and to enable-ledger, which adds the setting and keeps every byte; an explicit null is no mapping to either', async () => {
+  // A BOM, CRLF line ends, a comment on the `---` line, the end marker and a comment after it.
+  const before = '\uFEFF--- # settings\r\n# kept\r\n...\r\n# tail\r\n';
+  const dir = fixtureCopy('s0/good');
+  writeFileSync(path.join(dir, '.agents.yml'), before);
+  const checkBefore = await runIn(['check', '--root', dir]);
+  assert.match(checkBefore.stdout, /skip +exists +Checkpoint skipped - session\.ledger not enabled in \.agents\.yml/);
+  assert.doesNotMatch(checkBefore.stdout, /not a mapping/);
+  const w = await runIn(['enable-ledger', '--root', dir]);
+  assert.equal(w.code, 0, w.stderr);
+  assert.equal(
+    readFileSync(path.join(dir, '.agents.yml'), 'utf8'),
+    '\uFEFF--- # settings\r\n# kept\r\nsession:\r\n  ledger: true\r\n...\r\n# tail\r\n',
+  );
+  const checkAfter = await runIn(['check', '--root', dir]);
+  assert.match(checkAfter.stdout, /ok +exists +\.agents\/session_ledger\.md exists/);
+  assert.doesNotMatch(checkAfter.stdout, / config /);
+
+  // `~`, `null`, a tag or an anchor write a value that is not a mapping: check warns, enable-ledger says so.
+  const notMapping = '.agents.yml is not a mapping of settings; add `session: ledger: true` by hand.';
+  for (const text of ['~\n', '--- ~\n', 'null\n', '--- !!null\n', '--- &a\n', "--- ''\n"]) {
+    assert.equal(s0ConfigOfText(text), 'broken', JSON.stringify(text));
+    const r = withLedgerOn(text);
+    assert.ok(!r.ok && r.why.id === notMapping, `${JSON.stringify(text)}: ${r.ok ? r.after : r.why.text}`);
+  }
 });
 
 /** Every `.agents.yml` of the fixtures and corpora (../shared/corpus when it is there). */
@@ -329,6 +363,7 @@ test('enable-ledger on every .agents.yml of the fixtures and corpora, and on gen
     (s) => `t: |+\n  keep\n\n${s}`,
     (s) => `q: "a\n  b"   # folded\n${s}`,
     (s) => s.replace(/\n$/, ''),
+    (s) => `${s}...\n# after the end marker\n`,
   ];
   let shapes = 0;
   for (const s of sessions)
@@ -341,6 +376,46 @@ test('enable-ledger on every .agents.yml of the fixtures and corpora, and on gen
       shapes++;
     }
   assert.equal(shapes, sessions.length * around.length);
+
+  // Documents that hold no node (blanks, comments, directives, `---`, `...`): S0's reader reads each as an
+  // empty config (not enabled), and enable-ledger adds the setting, every other byte kept.
+  const empties = [
+    '',
+    '\n',
+    '   \n',
+    '# only a comment\n',
+    '---',
+    '---\n',
+    '--- \n',
+    '--- # c\n',
+    '---\n# c\n',
+    '# c\n---\n# d\n',
+    '...',
+    '...\n',
+    '... # c\n',
+    '---\n...\n',
+    '---\n# c\n...\n# after\n',
+    '%YAML 1.2\n---\n',
+    '%YAML 1.1\n--- # c\n...\n',
+  ];
+  const emptyAround: Array<(s: string) => string> = [
+    (s) => s,
+    (s) => s.replace(/\n/g, '\r\n'),
+    (s) => `# top\n\n${s}`,
+    (s) => `${s}${s.endsWith('\n') || s === '' ? '' : '\n'}# end\n`,
+  ];
+  let empty = 0;
+  for (const s of empties)
+    for (const w of emptyAround) {
+      const text = w(s);
+      assert.equal(s0ConfigOfText(text), 'off', JSON.stringify(text));
+      const r = withLedgerOn(text);
+      assert.ok(r.ok && !r.already, `${JSON.stringify(text)}: ${r.ok ? 'already' : r.why.text}`);
+      assertOnlyTheSetting(text, r.after, JSON.stringify(text));
+      assert.equal(s0ConfigOfText(r.after), 'on', JSON.stringify(r.after));
+      empty++;
+    }
+  assert.equal(empty, empties.length * emptyAround.length);
 });
 
 test('enable-ledger and its preview take time linear in the file', () => {

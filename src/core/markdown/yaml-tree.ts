@@ -19,6 +19,7 @@
 import type { Document, LineCounter, Node as LibNode, Pair, Scalar } from 'yaml';
 import {
   aliasUses,
+  emptyDocument,
   errorPlace,
   MAX_ALIASES,
   parseYamlDocument,
@@ -82,6 +83,11 @@ export interface YamlTree {
   /** The document's top node (null for an empty document). */
   root: YamlNode | null;
   /**
+   * The document holds no node (`emptyDocument`): nothing but blanks, comments, directives and document
+   * markers; its root is null, or the null scalar the library puts after `---` or before `...`.
+   */
+  empty: boolean;
+  /**
    * The document as plain data, or why it cannot be (an alias bomb …): never thrown. `aliases`: the
    * document's data would hold more than MAX_ALIASES aliases (`aliasUses`), this many, and is not resolved (readers say so in words of their own).
    * `refused`: the document is `refused`, or the library refused its data in words of its own (`yamlData`):
@@ -132,7 +138,14 @@ export function yamlValue(node: YamlNode | undefined): unknown {
 export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): YamlTree {
   const plain = readPlainYaml(text);
   if (plain)
-    return { error: null, refused: null, root: plain.root, data: { value: plain.data, error: null }, secrets: [] };
+    return {
+      error: null,
+      refused: null,
+      root: plain.root,
+      empty: false,
+      data: { value: plain.data, error: null },
+      secrets: [],
+    };
   return libraryTree(text, options.uniqueKeys !== false);
 }
 
@@ -434,6 +447,7 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     error: e && at && !refused ? { message: e.message, code: e.code, ...at } : null,
     refused,
     root: node(doc.contents as LibNode | null),
+    empty: emptyDocument(doc),
     get data() {
       if (!data) {
         if (refused)

@@ -383,6 +383,24 @@ function linearTags(tags: Tags): Tags {
 }
 
 /**
+ * The document holds no node: nothing but blanks, comments, directives and document markers (`---`, `...`).
+ * Its data is null, as an empty text's is; the library gives no contents for an empty text or one of
+ * comments, and a null scalar spelled by nothing (no `~`, no tag, no anchor) after `---` or before `...`.
+ */
+export function emptyDocument(doc: Document): boolean {
+  const { isScalar } = yamlLib();
+  const c = doc.contents;
+  if (c === null || c === undefined) return true;
+  return (
+    isScalar(c) &&
+    c.value === null &&
+    !c.tag &&
+    !c.anchor &&
+    (c.range === undefined || c.range === null || c.range[0] === c.range[1])
+  );
+}
+
+/**
  * Why the document is not read, or null, in one pass over its nodes: lists and mappings nested deeper
  * than MAX_YAML_DEPTH; a list or mapping as a key holding another; more than MAX_OBJECT_KEYS keys that are
  * not plain values, or any beside more than MAX_ANCHORS_WITH_OBJECT_KEYS anchors. The library's first error

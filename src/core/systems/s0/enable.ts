@@ -17,6 +17,7 @@ import { endOfValue, maskedYamlText, spliced, type Cut } from '../../markdown/ya
 import { aliasesRepeatTooMuch } from './rules';
 import {
   aliasUses,
+  emptyDocument,
   errorPlace,
   MAX_ALIASES,
   parseYamlDocument,
@@ -77,8 +78,10 @@ const rangeOf = (n: unknown): Range | null => (n as { range?: Range | null } | n
  *   as the mapping's first key; a flow one (`session: {…}`): `ledger: true` first inside its braces;
  * - `session:` with no value (empty, `~`, `null`): that value taken off and `ledger: true` on the line below,
  *   one indentation step deeper;
- * - no `session`: a `session:` block after the last line, at the top keys' indentation (inside the braces
- *   of a top flow mapping); the same for an empty document or a file that is not there.
+ * - no `session`: a `session:` block after the document's last line (before its end marker `...`, which
+ *   ends the document), at the top keys' indentation (inside the braces of a top flow mapping); the same
+ *   for a document that holds no node (`emptyDocument`: empty, comments, `---`, `...`) or a file that is
+ *   not there.
  * New lines end as most of the file's lines do. What the cuts make is checked by the caller.
  */
 function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
@@ -104,12 +107,15 @@ function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
     const more = map.items.length ? ', ' : blanks && text[at] === '}' ? ' ' : '';
     return { from: at, to: at, put: put + more };
   };
+  /** New lines at the end of the document: before its end marker, else after the text's last line. */
+  const atDocumentEnd = (lines: string): Cut => {
+    const end = documentEndAt(text, doc) ?? text.length;
+    const lead = end === 0 || text[end - 1] === '\n' ? '' : eol;
+    return { from: end, to: end, put: `${lead}${lines}` };
+  };
   const step = indentStep(text, doc.contents);
   const top = doc.contents;
-  if (top === null || top === undefined) {
-    const lead = text === '' || text.endsWith('\n') ? '' : eol;
-    return [{ from: text.length, to: text.length, put: `${lead}session:${eol}${step}ledger: true${eol}` }];
-  }
+  if (emptyDocument(doc)) return [atDocumentEnd(`session:${eol}${step}ledger: true${eol}`)];
   if (!isMap(top)) return null;
   const pair = top.items.find((p) => isScalar(p.key) && p.key.value === 'session');
   if (!pair) {
@@ -120,10 +126,7 @@ function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
     const first = rangeOf(top.items[0]?.key);
     const indent = first && indentAt(first[0]);
     if (indent === null || indent === undefined) return null;
-    const lead = text.endsWith('\n') ? '' : eol;
-    return [
-      { from: text.length, to: text.length, put: `${lead}${indent}session:${eol}${indent}${step}ledger: true${eol}` },
-    ];
+    return [atDocumentEnd(`${indent}session:${eol}${indent}${step}ledger: true${eol}`)];
   }
   const key = rangeOf(pair.key);
   if (!key) return null;
@@ -185,6 +188,22 @@ function valueCut(text: string, ledger: Pair): Cut | null {
   return { from, to: endOfValue(text, r[0], r[1]), put: `${before}${kept}true${after}` };
 }
 
+/**
+ * Where the document's end marker (`...` at the start of a line) stands in `text`, or null when it has none:
+ * the first such line after the document's value (a comment line starts with `#`, and no scalar holds one).
+ */
+function documentEndAt(text: string, doc: Document): number | null {
+  if (!doc.directives?.docEnd) return null;
+  const from = doc.range?.[1] ?? 0;
+  for (let at = text.lastIndexOf('\n', from - 1) + 1; at < text.length;) {
+    if (text.startsWith('...', at) && /^(?:[ \t\r\n]|$)/.test(text.slice(at + 3, at + 4))) return at;
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return null;
+}
+
 /** The spaces one level of the file's block mappings is indented by (that of its first nested one), else two. */
 function indentStep(text: string, top: unknown): string {
   if (!isMap(top) || top.flow) return '  ';
@@ -227,10 +246,10 @@ function readsAsLedgerOn(after: string, data: unknown): boolean {
  * that setting changes or is added (`ledgerCuts`); every other byte stays, and the edit is read back: it
  * must read as the same data with `session.ledger: true`. A shape that no such edit sets (`ledger`
  * holding a list or a mapping, `? session` as an explicit key, a `~` on the line below `session:`, a
- * document end marker `...` with no `session` before it, a `session` that a merge key `<<` gives) is
- * refused with what to add by hand: writing the whole document again would change its layout (quotes,
- * indentation, spaces before comments, folded lines, `!!binary` values), and the CLI writes without a
- * preview.
+ * `session` that a merge key `<<` gives) is refused with what to add by hand: writing the whole document
+ * again would change its layout (quotes, indentation, spaces before comments, folded lines, `!!binary`
+ * values), and the CLI writes without a preview. A document that holds no node (`---`, `...`, comments)
+ * is an empty config, as S0's reader reads it: the `session:` block is added to it.
  */
 export function withLedgerOn(text: string): { ok: true; after: string; already: boolean } | { ok: false; why: Msg } {
   const lineCounter = new LineCounter();
@@ -255,7 +274,7 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
   if ('refused' in data) return { ok: false, why: refusalMessage(data.refused, CONFIG) };
   // Data the library cannot make (an alias with no anchor before it) the checkpoint could not read either, as check says.
   if ('error' in data) return { ok: false, why: t('.agents.yml cannot be read: {0}.', data.error) };
-  if (doc.contents !== null && !isMap(doc.contents))
+  if (!emptyDocument(doc) && !isMap(doc.contents))
     return { ok: false, why: t('.agents.yml is not a mapping of settings; add `session: ledger: true` by hand.') };
   const session = doc.get('session', true);
   if (session !== undefined && !isMap(session) && !(isScalar(session) && session.value === null))

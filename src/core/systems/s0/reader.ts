@@ -246,7 +246,8 @@ export function parseAgentsYml(text: string): ParsedContent {
     return { sections: [], meta, secrets };
   }
   const root = ydoc.root;
-  if (root !== null && root.kind !== 'map') {
+  // A document that holds no node (`---`, `...`, comments) is an empty config, as an empty file is.
+  if (root !== null && root.kind !== 'map' && !ydoc.empty) {
     issues.push({ kind: 'not-mapping' });
     meta.broken = true;
     return { sections: [], meta, secrets };
@@ -266,7 +267,7 @@ export function parseAgentsYml(text: string): ParsedContent {
   const js = (data.value ?? {}) as Record<string, unknown>;
   const session = js.session;
   meta.session = session ?? null;
-  const sessionPair = root?.pairs.find((p) => p.keyIsScalar && p.key === 'session');
+  const sessionPair = (root?.kind === 'map' ? root.pairs : []).find((p) => p.keyIsScalar && p.key === 'session');
   const sessionNode = sessionPair?.value;
   const sessionLine = sessionPair?.keyLine ?? undefined;
   if (sessionLine) meta.sessionLine = sessionLine;
