@@ -211,6 +211,10 @@ test('enable-ledger on the shapes of session: each edited in place, or refused w
     ['---\n', '---\nsession:\n  ledger: true\n'],
     ['--- # c', '--- # c\nsession:\n  ledger: true\n'],
     ['...\n', 'session:\n  ledger: true\n...\n'],
+    // A first key with an anchor or a tag before it: the mapping's indentation is its line's.
+    ['&k a: 1\n', '&k a: 1\nsession:\n  ledger: true\n'],
+    ['a: 1\n&s session: ~\n', 'a: 1\n&s session:\n  ledger: true\n'],
+    ['session:\n  !!str a: 1\n', 'session:\n  ledger: true\n  !!str a: 1\n'],
   ];
   for (const [before, after] of edits) {
     const r = withLedgerOn(before);
@@ -351,6 +355,8 @@ test('enable-ledger on every .agents.yml of the fixtures and corpora, and on gen
     'session:\n  x: >-\n    long folded\n    text\n',
     'session:\n  ledger:   false   # c\n',
     'z: 0\n',
+    'session:\n  &a a: 1\n',
+    'session:\n  ? a\n  : 1\n',
   ];
   const around: Array<(s: string) => string> = [
     (s) => s,
@@ -364,6 +370,7 @@ test('enable-ledger on every .agents.yml of the fixtures and corpora, and on gen
     (s) => `q: "a\n  b"   # folded\n${s}`,
     (s) => s.replace(/\n$/, ''),
     (s) => `${s}...\n# after the end marker\n`,
+    (s) => `&k ${s}`,
   ];
   let shapes = 0;
   for (const s of sessions)

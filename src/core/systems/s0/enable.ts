@@ -87,11 +87,11 @@ const rangeOf = (n: unknown): Range | null => (n as { range?: Range | null } | n
 function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
   const eol = dominantEol(text);
   const lineStart = (at: number) => text.lastIndexOf('\n', at - 1) + 1;
-  /** The spaces before `at` on its line, or null when anything else stands there. */
-  const indentAt = (at: number): string | null => {
-    const s = text.slice(lineStart(at), at);
-    return /^ *$/.test(s) ? s : null;
-  };
+  /**
+   * The indentation of the block mapping whose key stands at `at`: the spaces that start its line (an anchor,
+   * a tag or `? ` may stand between them and the key; an edit that would not read as the mapping's is refused).
+   */
+  const mapIndent = (at: number): string => /^ */.exec(text.slice(lineStart(at), at))![0];
   /** Insert `lines` (each ended by `eol`) at the start of the line after the one holding `at`. */
   const belowLineOf = (at: number, lines: string): Cut => {
     const nl = text.indexOf('\n', at);
@@ -124,16 +124,16 @@ function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
       return cut && [cut];
     }
     const first = rangeOf(top.items[0]?.key);
-    const indent = first && indentAt(first[0]);
-    if (indent === null || indent === undefined) return null;
+    if (!first) return null;
+    const indent = mapIndent(first[0]);
     return [atDocumentEnd(`${indent}session:${eol}${indent}${step}ledger: true${eol}`)];
   }
   const key = rangeOf(pair.key);
   if (!key) return null;
   const session = pair.value;
   if (session === null || (isScalar(session) && session.value === null)) {
-    const indent = indentAt(key[0]);
-    if (top.flow || indent === null) return null;
+    if (top.flow) return null;
+    const indent = mapIndent(key[0]);
     const below = `${indent}${step}ledger: true${eol}`;
     const r = rangeOf(session);
     if (!r || r[0] === r[1]) return [belowLineOf(key[1], below)];
@@ -156,9 +156,8 @@ function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
     return cut && [cut];
   }
   const first = rangeOf(session.items[0]?.key);
-  const indent = first && indentAt(first[0]);
-  if (!first || indent === null || indent === undefined || lineStart(first[0]) <= key[1]) return null;
-  return [belowLineOf(key[1], `${indent}ledger: true${eol}`)];
+  if (!first || lineStart(first[0]) <= key[1]) return null;
+  return [belowLineOf(key[1], `${mapIndent(first[0])}ledger: true${eol}`)];
 }
 
 /** The cut that makes an existing `ledger` pair's value (a scalar or an alias) `true`; null for a list or a mapping. */
