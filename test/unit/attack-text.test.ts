@@ -148,6 +148,27 @@ test('the credential formats a later attack round found shown raw are masked: ve
   }
 });
 
+test('a name written after a token prefix is prose, not a token: no-secrets passes it; a token after the same prefix is masked', () => {
+  for (const plain of [
+    'Vault policy: hvs.default_token_policy_lookup',
+    'See hvs.secret_tokens_are_described_here_in_the_docs',
+    'run glrt-runner-registration-for-project-foo',
+    'the flag gl-ft: glft-the-feature-flag-token-name-is-this',
+    'hvb.batch_tokens_are_not_renewable_nor_listed',
+    'docker push dckr_pat_rotation_script_for_ci_runners',
+  ]) {
+    assert.equal(maskSecrets(plain).text, plain, plain);
+    assert.deepEqual(maskSecrets(plain).hits, [], plain);
+  }
+  hidden(`VAULT_ADDR set, token hvs.${chars(90)}`, chars(90));
+  hidden(`runner glrt-${chars(20)}`, chars(20));
+  hidden(
+    `hvb.${chars(140, 'abcdefghijklmnopqrstuvwxyz0123456789_-')}`,
+    chars(140, 'abcdefghijklmnopqrstuvwxyz0123456789_-'),
+  );
+  hidden(`shpat_${'0123456789abcdef'.repeat(2)}`, '0123456789abcdef'.repeat(2));
+});
+
 test("S3's debt check quotes a changed file's defer: text masked", () => {
   const dir = workspace({
     'docs/state/STATE.md':

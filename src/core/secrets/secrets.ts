@@ -104,6 +104,17 @@ const API_TOKEN_PREFIXES = [
   ],
 ];
 
+/**
+ * A prefixed token's characters after its prefix look generated: two of lower case, upper case and
+ * digits. A name written after a prefix (`hvs.default_token_policy`, `glrt-runner-registration-docs`)
+ * holds one; a token's random part, of 20 characters or more, holds two.
+ */
+function tokenBodyGenerated(v: string): boolean {
+  const prefix = API_TOKEN_PREFIXES.find((p) => v.startsWith(p)) ?? '';
+  const body = v.slice(prefix.length);
+  return +/[a-z]/.test(body) + +/[A-Z]/.test(body) + +/[0-9]/.test(body) >= 2;
+}
+
 /** Base64 that decodes to `user:password` in printable ASCII (what HTTP basic authentication sends). */
 function decodesToCredentials(v: string): boolean {
   try {
@@ -198,12 +209,14 @@ export const REGEX_RULES: readonly RegexRule[] = [
     // (`shpat_` …), GitLab's other tokens (`glrt-` runner, `gldt-` deploy, `glptt-` trigger …), Notion
     // (`ntn_`), Linear (`lin_api_`), Replicate (`r8_`), Docker Hub (`dckr_pat_`), Google OAuth client
     // secrets (`GOCSPX-`), Atlassian (`ATATT3`), Sentry (`sntrys_`, `sntryu_`), HashiCorp Vault
-    // (`hvs.`, `hvb.`), Twilio API keys (`SK` and 32 hex digits).
+    // (`hvs.`, `hvb.`), Twilio API keys (`SK` and 32 hex digits). Only when what follows the prefix looks
+    // generated: a name after it (`hvs.default_token_policy`) is prose.
     re: new RegExp(
       `${START}(?:AGE-SECRET-KEY-1[0-9A-Z]{50,}|gsk_[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{40,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32,}|gl(?:rt|dt|ptt|ft|oas)-[A-Za-z0-9_-]{20,}|ntn_[A-Za-z0-9]{40,}|lin_api_[A-Za-z0-9]{32,}|r8_[A-Za-z0-9]{30,}|dckr_pat_[A-Za-z0-9_-]{24,}|GOCSPX-[A-Za-z0-9_-]{24,}|ATATT3[A-Za-z0-9_=-]{100,}|sntry[su]_[A-Za-z0-9+/=_-]{40,}|hv[sb]\\.[A-Za-z0-9_-]{24,}|SK[0-9a-fA-F]{32}(?![0-9a-fA-F]))`,
       'g',
     ),
     keep: 4,
+    value: tokenBodyGenerated,
     may: (x) => holds(x, API_TOKEN_PREFIXES),
   },
   {
