@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, existsSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { absolutePath, gitEnv, gitProgram } from '../../src/core/git/git';
@@ -81,6 +81,24 @@ test("a git the repository commits never runs from an absolute PATH folder of it
   const r = cliProcess(['status', '--json', '--root', app], { cwd: app, env: { PATH } });
   assert.equal(readFileSync(mark, 'utf8'), before, 'no run of the tool started the committed git');
   assert.ok(gitRan(r), `git's facts were read, by the git further down PATH (${r.stderr})`);
+});
+
+test('a git on PATH that is passed over is not called missing: the check says why no git ran, not to install git', () => {
+  // The user's own git reached through a folder of the work tree (a home folder that is a repository,
+  // ~/.local/bin/git), and no other git on PATH: it is passed over, and git is installed.
+  const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+  assert.ok(path.isAbsolute(real), 'a git to link to');
+  const dir = workspace({ 'docs/state/STATE.md': S3 });
+  gitInit(dir);
+  const bin = path.join(dir, '.local', 'bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(real, path.join(bin, 'git'));
+  const r = cliProcess(['status', '--json', '--root', dir], { cwd: dir, env: { PATH: bin } });
+  const report = JSON.parse(r.stdout) as { systems: Array<{ checks: Array<{ id: string; message: string }> }> };
+  const said = report.systems.flatMap((s) => s.checks).find((c) => c.id === 'work-explained')?.message ?? '';
+  assert.doesNotMatch(said, /no git program was found|Install git/, said);
+  assert.match(said, /no git on PATH is run here/, said);
+  assert.match(said, /outside the work tree/, said);
 });
 
 test(

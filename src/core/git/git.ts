@@ -428,8 +428,14 @@ export function absolutePath(value: string | undefined): string[] {
  * next folder of `PATH` is looked at instead.
  */
 export function gitProgram(env: NodeJS.ProcessEnv = process.env, top?: string): string | null {
+  return findGitProgram(env, top).program;
+}
+
+/** `gitProgram`'s answer, and whether a `git` on `PATH` was passed over for it (so none found is not "no git"). */
+function findGitProgram(env: NodeJS.ProcessEnv, top: string | undefined): { program: string | null; passed: boolean } {
   const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'];
   const realTop = top === undefined ? null : realOrNull(top);
+  let passed = false;
   for (const dir of absolutePath(env.PATH ?? env.Path)) {
     for (const n of names) {
       const file = path.join(dir, n);
@@ -437,16 +443,22 @@ export function gitProgram(env: NodeJS.ProcessEnv = process.env, top?: string): 
         if (statSync(file).isFile()) {
           accessSync(file, fsConstants.X_OK);
           const real = realpathSync(file);
-          if (realTop !== null && (within(real, realTop) || within(realpathSync(dir), realTop))) continue;
-          if (!othersCannotPlace(file) || !othersCannotPlace(real)) continue;
-          return file;
+          if (
+            (realTop !== null && (within(real, realTop) || within(realpathSync(dir), realTop))) ||
+            !othersCannotPlace(file) ||
+            !othersCannotPlace(real)
+          ) {
+            passed = true;
+            continue;
+          }
+          return { program: file, passed };
         }
       } catch {
-        /* not here */
+        // not there or not executable: next
       }
     }
   }
-  return null;
+  return { program: null, passed };
 }
 
 /** `child` is `parent` or lies below it (both real paths). */
@@ -499,12 +511,17 @@ export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
 /** node:zlib, loaded when a commit object is first read (the hooks that read none never load it). */
 const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');
 
-/** The git program this process runs for a work tree ('' when there is none), looked up again when PATH or the work tree changes. */
-let gitPath: { for: string | undefined; top: string; program: string } | undefined;
+/**
+ * The git program this process runs for a work tree ('' when there is none; `passed` when a `git` on PATH
+ * was passed over), looked up again when PATH or the work tree changes.
+ */
+let gitPath: { for: string | undefined; top: string; program: string; passed: boolean } | undefined;
 
 function currentGitProgram(top: string): string {
-  if (!gitPath || gitPath.for !== process.env.PATH || gitPath.top !== top)
-    gitPath = { for: process.env.PATH, top, program: gitProgram(process.env, top) ?? '' };
+  if (!gitPath || gitPath.for !== process.env.PATH || gitPath.top !== top) {
+    const found = findGitProgram(process.env, top);
+    gitPath = { for: process.env.PATH, top, program: found.program ?? '', passed: found.passed };
+  }
   return gitPath.program;
 }
 
@@ -661,7 +678,7 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
   const known = statusCache.get(root);
   if (known && maxAgeMs > 0 && Date.now() - known.at <= maxAgeMs && known.gitDir === dirs.gitDir) return known;
   const at = Date.now();
-  if (!currentGitProgram(dirs.top)) return absent('no-git');
+  if (!currentGitProgram(dirs.top)) return absent(gitPath?.passed ? 'git-passed-over' : 'no-git');
   const repo = await safeRepoOrWhy(root, dirs);
   if (typeof repo === 'string') return absent(repo);
   if (!readsOnlyFiles(repo)) return absent('not-run');
@@ -686,9 +703,10 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
 /**
  * Why there are no git facts for a root: it is in no repository, git is not run on its repository
  * (a file git would wait on, a config git is not run on: see the top of this file), git failed or
- * did not answer in time, or there is no git program.
+ * did not answer in time, there is no git program, or every `git` on PATH is one `gitProgram` passes
+ * over (in the work tree, or one another user could have put there).
  */
-export type GitAbsence = 'not-a-repository' | 'not-run' | 'no-answer' | 'no-git';
+export type GitAbsence = 'not-a-repository' | 'not-run' | 'no-answer' | 'no-git' | 'git-passed-over';
 
 /** Why the last `runStatus` for a root gave no run (none when it gave one). */
 const absences = new Map<string, GitAbsence>();
