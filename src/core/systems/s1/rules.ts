@@ -819,39 +819,6 @@ function checkMissingData(loaded: Loaded): Check {
   );
 }
 
-/**
- * Error Recovery `tool_failure` ("Write/Edit fails, 0-size file, path missing … BROKEN label"): MEMORY.md
- * and context-log.md are Phase 3's storage targets (Key Assumption 2: they exist), so one that is there
- * with 0 bytes is a write that left nothing, a blocking failure whoever emptied it. A missing one is
- * `missing-data` (the seed creates it), one that cannot be read is its `readable` finding.
- */
-function checkToolFailure(loaded: Loaded): Check[] {
-  const empty = [docOf(loaded, 'memory'), docOf(loaded, 'contextLog')].filter(
-    (d): d is StateDoc => d !== null && d.size === 0 && !d.findings.some((f) => f.id === 'readable'),
-  );
-  if (empty.length === 0)
-    return [
-      mk('S1', 'tool-failure', 'block', true, t('No Phase 3 storage target (MEMORY.md, context-log.md) is empty.')),
-    ];
-  return empty.map((d) =>
-    mk(
-      'S1',
-      'tool-failure',
-      'block',
-      false,
-      t(
-        'tool_failure: {0} is empty (0 bytes). Phase 3 saves to it, and the seed takes a 0-size file for a failed write (BROKEN).',
-        d.relPath,
-      ),
-      { path: d.relPath },
-      t(
-        'Restore {0} if it was emptied by mistake (git checkout -- {0}, for a file git tracks), or have the agent write it again (Phase 3); then re-run the checkpoint.',
-        d.relPath,
-      ),
-    ),
-  );
-}
-
 /** Phase 4 item 6: "Did you review STATE.md update? (skip OK if no changes)", asked only when `~/.claude/STATE.md` exists. */
 export async function stateReviewed(ws: Workspace): Promise<Check[]> {
   const file = path.join(claudeHome({ claudeHome: ws.options.claudeHome }), 'STATE.md');
@@ -969,7 +936,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
     checks.push(checkCompression(readable));
     checks.push(...checkCompletedItems(readable), checkNextCommand(readable, next), ...checkClarity(readable, next));
   }
-  checks.push(checkMissingData(loaded), ...checkToolFailure(loaded));
+  checks.push(checkMissingData(loaded));
   const memory = docOf(loaded, 'memory');
   const keyFiles = sectionsOf(memory, 'key-files');
   checks.push(
