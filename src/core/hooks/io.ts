@@ -9,7 +9,8 @@ import { isDir, stillAt } from '../files/fsread';
 import { notAProject } from '../files/project';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
-const HOOK_LOG_MAX = 256 * 1024;
+/** Past this size the log is moved to `.1` and a new one starts. */
+export const HOOK_LOG_MAX = 256 * 1024;
 
 /** The fields Claude Code sends (PreCompact and SessionStart); anything else is kept but ignored. */
 export interface HookPayload {
@@ -111,8 +112,11 @@ export async function appendHookLog(root: string, event: string, message: string
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.nlink > 1) return;
-      // A folder on the way swapped for a link between the walk and the open: the file opened is not the log.
-      if (ownFileLinkProblem(file, root) || !stillAt(st, file)) return;
+      // The file opened must be the log still, or the log another hook has moved to `.1` since the open
+      // (the line belongs there as much); anything else is not the log (a folder on the way swapped for
+      // a link between the walk and the open).
+      const at = [file, `${file}.1`].find((p) => stillAt(st, p));
+      if (at === undefined || ownFileLinkProblem(at, root)) return;
       fs.writeSync(fd, line);
       if (st.size + line.length > HOOK_LOG_MAX) {
         const old = `${file}.1`;
