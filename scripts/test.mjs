@@ -35,6 +35,8 @@ const LONGEST = [
   'hot-paths.test.js',
   // Mostly waiting on the CLI and git it starts (4.8 s of wall, 1.9 s of CPU).
   'attack-guard.test.js',
+  // Mostly waiting on the hook processes it starts, 300 rounds at the log's limit (4 s of wall, 2.6 s of CPU).
+  'hook-log-rotation.test.js',
 ];
 // Files whose tests need a process of their own (they assert what a fresh process has not loaded yet).
 const ALONE = ['compactions.test.js'];

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { ownFileLinkProblem } from '../files/atomic';
 import { isDir, stillAt } from '../files/fsread';
+import { withWriteLock } from '../files/lock';
 import { notAProject } from '../files/project';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
@@ -89,8 +90,8 @@ export function hookRun(
  * opened with O_APPEND, so hooks running at the same time never lose or mix a line. Never through a
  * link (the tool's own file: a symbolic link at it or on its way, or a second hard link, and nothing
  * is written). Past 256 KB the log is moved to `session-ledger-hook.log.1` (replacing the one before)
- * and a new one starts; a hook that still holds the old one appends its line there. Never throws: a
- * log that cannot be written is not worth failing for.
+ * and a new one starts (see `rotateHookLog`); a hook that still holds the old one appends its line
+ * there. Never throws: a log that cannot be written is not worth failing for.
  */
 export async function appendHookLog(root: string, event: string, message: string, now = Date.now()): Promise<void> {
   if (notAProject(root)) return;
@@ -118,14 +119,37 @@ export async function appendHookLog(root: string, event: string, message: string
       const at = [file, `${file}.1`].find((p) => stillAt(st, p));
       if (at === undefined || ownFileLinkProblem(at, root)) return;
       fs.writeSync(fd, line);
-      if (st.size + line.length > HOOK_LOG_MAX) {
-        const old = `${file}.1`;
-        if (!ownFileLinkProblem(old, root)) fs.renameSync(file, old);
-      }
+      // Rotated while the file is still open: its inode number cannot be reused by a new log meanwhile.
+      if (st.size + line.length > HOOK_LOG_MAX) await rotateHookLog(file, root, st);
     } finally {
       fs.closeSync(fd);
     }
   } catch {
     /* a diagnostic log only */
+  }
+}
+
+/**
+ * Move the log to `.1` (replacing the one before) only while the log's name still leads to `measured`,
+ * the file this hook found past the limit: another hook may have moved that file already, and the
+ * log there now is a new one holding other hooks' lines, which must not replace it. The check and the
+ * rename are made holding the log's write lock, so no other hook moves the log between them (every
+ * move is made that way; a hook only ever creates a log where none is). A hook that finds the lock
+ * held leaves the move to the holder, or to the next line past the limit: a hook never waits on it.
+ */
+async function rotateHookLog(file: string, root: string, measured: fs.Stats): Promise<void> {
+  const old = `${file}.1`;
+  try {
+    await withWriteLock(
+      file,
+      root,
+      async () => {
+        if (stillAt(measured, file) && !ownFileLinkProblem(file, root) && !ownFileLinkProblem(old, root))
+          fs.renameSync(file, old);
+      },
+      { waitMs: 0 },
+    );
+  } catch {
+    /* the lock is held by another hook, or cannot be taken here: the log is left as it is */
   }
 }
