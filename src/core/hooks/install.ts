@@ -1449,25 +1449,8 @@ export function planDiff(plan: HooksPlan): string[] {
     `--- ${rel}${plan.before === null ? ' (new file)' : ''}`,
     `+++ ${rel}${plan.deleteSettings ? ' (removed)' : ''}`,
   ];
-  if (a.length * b.length > 4_000_000) {
-    out.push(...a.map((l) => `-${l}`), ...b.map((l) => `+${l}`));
-    return out;
-  }
-  // Longest common subsequence, then the changed lines with two lines of context.
-  const n = a.length;
-  const m = b.length;
-  const dp: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      dp[i][j] = a[i] === b[j] ? dp[i + 1][j + 1] + 1 : Math.max(dp[i + 1][j], dp[i][j + 1]);
-  const rows: Array<{ t: ' ' | '-' | '+'; s: string }> = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) (rows.push({ t: ' ', s: a[i++] }), j++);
-    else if (j < m && (i >= n || dp[i][j + 1] >= dp[i + 1][j])) rows.push({ t: '+', s: b[j++] });
-    else rows.push({ t: '-', s: a[i++] });
-  }
+  // The changed lines with two lines of context; a longer run of unchanged lines is one `@@`.
+  const rows = diffRows(a, b);
   const keep = rows.map((r, k) => r.t !== ' ' || rows.slice(Math.max(0, k - 2), k + 3).some((x) => x.t !== ' '));
   let gap = false;
   rows.forEach((r, k) => {
@@ -1480,6 +1463,113 @@ export function planDiff(plan: HooksPlan): string[] {
     }
   });
   return out;
+}
+
+/** One row of a line diff: a line both sides hold, one only the old side holds (`-`), or one only the new side holds (`+`). */
+export interface DiffRow {
+  t: ' ' | '-' | '+';
+  s: string;
+}
+
+/** Past this many edits, or this much work per line (see `diffRows`), a change is shown as a block replaced. */
+const DIFF_MAX_EDITS = 1000;
+const DIFF_WORK_PER_LINE = 16;
+
+/**
+ * The rows of a line diff of `a` into `b`, aligned as a longest common subsequence walked from the
+ * first line: two equal next lines are kept, and of two different ones the new side's line is taken
+ * first (`+`) unless only taking the old side's (`-`) leaves the fewest edits to the end. A settings
+ * change is local: the lines up to the first change are kept as they come, and the fewest edits left
+ * from each point after it are found by Myers' search for the shortest edit script run from the last
+ * lines back, in time (lines + edits) × edits. That search stops past DIFF_MAX_EDITS edits, or past
+ * DIFF_WORK_PER_LINE steps a line (plus a fixed allowance): such a change is shown as the lines
+ * between the common first and last ones removed, then those that replace them added. Time and
+ * memory stay linear in the lines.
+ */
+export function diffRows(a: string[], b: string[]): DiffRow[] {
+  const n = a.length;
+  const m = b.length;
+  const rows: DiffRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m && a[i] === b[j]) (rows.push({ t: ' ', s: a[i++] }), j++);
+  const left = editsLeft(a, b, i, DIFF_WORK_PER_LINE * (n + m) + 1_000_000);
+  if (!left) {
+    let s = 0;
+    while (n - s > i && m - s > j && a[n - 1 - s] === b[m - 1 - s]) s++;
+    for (; i < n - s; i++) rows.push({ t: '-', s: a[i] });
+    for (; j < m - s; j++) rows.push({ t: '+', s: b[j] });
+    for (; i < n; i++) rows.push({ t: ' ', s: a[i] });
+    return rows;
+  }
+  // `e`: the fewest edits from (i, j) to the end; each `+` or `-` of the walk is one of them.
+  let e = left.total;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) (rows.push({ t: ' ', s: a[i++] }), j++);
+    else if (j < m && (i >= n || left.within(i, j + 1, e - 1))) (rows.push({ t: '+', s: b[j++] }), e--);
+    else (rows.push({ t: '-', s: a[i++] }), e--);
+  }
+  return rows;
+}
+
+/**
+ * The fewest edits (lines removed or added) that turn `a[i..]` into `b[i..]` (`total`), and whether
+ * at most `d` edits turn `a[x..]` into `b[y..]` (`within`), for any x, y from i on: Myers' search on
+ * the lines read from the end, keeping for each number of edits d the furthest point reached on each
+ * diagonal. The fewest edits left never grow along a diagonal towards the end, so (x, y) is within d
+ * edits exactly when it lies at or past that point. Null when the search is over `work` steps or
+ * DIFF_MAX_EDITS edits.
+ */
+function editsLeft(
+  a: string[],
+  b: string[],
+  from: number,
+  work: number,
+): { total: number; within(x: number, y: number, d: number): boolean } | null {
+  const n = a.length;
+  const m = b.length;
+  const N = n - from;
+  const M = m - from;
+  // Lines counted from the end: point (x, y) here is (n - x, m - y) in a and b.
+  // v[off + k]: the furthest x reached on the diagonal x - y = k (-1: none yet).
+  const off = Math.min(N + M, DIFF_MAX_EDITS) + 1;
+  const v = new Int32Array(2 * off + 1).fill(-1);
+  const trace: Int32Array[] = [];
+  let steps = 0;
+  for (let d = 0; d <= Math.min(N + M, DIFF_MAX_EDITS); d++) {
+    for (let k = -d; k <= d; k += 2) {
+      // The furthest point with d edits: one edit past the furthest with d - 1 (a line added, down from
+      // diagonal k + 1, or removed, right from k - 1), staying inside both texts, or the one reached
+      // with d - 2 edits (still in v); then on along equal lines.
+      let x = v[off + k];
+      if (d > 0) {
+        const down = k + 1 <= d - 1 ? v[off + k + 1] : -1;
+        const right = k - 1 >= 1 - d && v[off + k - 1] >= 0 ? v[off + k - 1] + 1 : -1;
+        if (down >= 0 && down - k <= M) x = Math.max(x, down);
+        if (right >= 0 && right <= N) x = Math.max(x, right);
+      } else x = 0;
+      if (x < 0) continue;
+      let y = x - k;
+      while (x < N && y < M && a[n - 1 - x] === b[m - 1 - y]) (x++, y++, steps++);
+      if (steps > work) return null;
+      v[off + k] = x;
+      if (x >= N && y >= M) {
+        trace.push(v.slice(off - d, off + d + 1));
+        return {
+          total: d,
+          within(px: number, py: number, dd: number): boolean {
+            const cx = n - px;
+            const ck = cx - (m - py);
+            if (dd < 0 || Math.abs(ck) > dd) return false;
+            return cx <= trace[dd][ck + dd];
+          },
+        };
+      }
+    }
+    trace.push(v.slice(off - d, off + d + 1));
+    steps += d + 1;
+  }
+  return null;
 }
 
 /** What a settings text says of `disableAllHooks` (Claude Code runs no hook when it is true), or undefined. */
