@@ -74,6 +74,16 @@ test("uninstall keeps the .gitignore lines while the tool's records are still th
   );
   assert.match(readFileSync(path.join(dir, '.gitignore'), 'utf8'), /\.claude\/session-ledger\//);
   rmSync(path.join(dir, '.claude/session-ledger/session.json'));
+  // The hook log's write lock, left by a hook that died holding it, is such a record too.
+  const lock = '.claude/log/.session-ledger-hook.log.session-ledger.lock';
+  mkdirSync(path.dirname(path.join(dir, lock)), { recursive: true });
+  writeFileSync(path.join(dir, lock), '');
+  const l = cli(['hooks', 'uninstall', '--root', dir]);
+  assert.match(
+    l.stdout,
+    /\.gitignore keeps its Session Ledger lines: \.claude\/log\/\.session-ledger-hook\.log\.session-ledger\.lock is still there/,
+  );
+  rmSync(path.join(dir, lock));
   assert.equal(cli(['hooks', 'uninstall', '--root', dir]).code, 0);
   assert.ok(!existsSync(path.join(dir, '.gitignore')), 'the lines (and the file install created) are gone');
 });

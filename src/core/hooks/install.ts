@@ -34,7 +34,8 @@ import {
   writeTarget,
   WriteRefused,
 } from '../files/atomic';
-import { lockRefusal, withWriteLock } from '../files/lock';
+import { lockPath, lockRefusal, withWriteLock } from '../files/lock';
+import { HOOK_LOG_REL } from './io';
 import {
   CODEX_HOOK_SCRIPT_REL,
   CODEX_HOOKS_REL,
@@ -1211,7 +1212,10 @@ function runtimeFiles(root: string): string[] {
   };
   for (const n of list('.claude/session-ledger'))
     if (n !== path.basename(INSTALL_RECORD_REL)) out.push(`.claude/session-ledger/${n}`);
-  for (const n of list('.claude/log')) if (n.startsWith('session-ledger-hook.log')) out.push(`.claude/log/${n}`);
+  // The log, its older half, and the write lock a hook takes to move the log (left behind by a hook that died holding it).
+  for (const n of list('.claude/log'))
+    if (n.startsWith('session-ledger-hook.log') || n === path.basename(lockPath(HOOK_LOG_REL)))
+      out.push(`.claude/log/${n}`);
   for (const n of list('.claude')) if (n.startsWith('.checkpoint-ready')) out.push(`.claude/${n}`);
   return out;
 }
