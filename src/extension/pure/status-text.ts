@@ -28,6 +28,29 @@ export interface GuardView {
   installed: boolean;
   /** When the marker it used was written (ms), or null. */
   markerMtime?: number | null;
+  /** It allowed although a state file could not be checked (its own failure): why. No checkpoint is done on it. */
+  unchecked?: string;
+}
+
+/**
+ * The status bar's view of a guard decision (core `preCompactGuard`): every part of the decision that
+ * `guardCheckpointed` reads is kept, so the status bar says "checkpoint done" exactly when the status
+ * line does for the same decision.
+ */
+export function guardViewOf(
+  d: { allow: boolean; rule: string; marker: string | null; markerMtime?: number; unchecked?: string },
+  installed: boolean,
+  maxAgeMin: number,
+): GuardView {
+  return {
+    allow: d.allow,
+    rule: d.rule,
+    marker: d.marker,
+    maxAgeMin,
+    installed,
+    markerMtime: d.markerMtime ?? null,
+    ...(d.unchecked ? { unchecked: d.unchecked } : {}),
+  };
 }
 
 /** What the guard would decide, as one plain sentence (no icon). */

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
-import type { GuardView } from '../pure/status-text';
+import { guardViewOf, type GuardView } from '../pure/status-text';
 import type { LedgerStore } from '../store';
 import type { MeterState, SessionMeter } from './session-meter';
 
@@ -98,14 +98,7 @@ export class GuardPreview implements vscode.Disposable {
           s.folder.uri.fsPath,
           claudeHome({ env, claudeHome: settings.claudeHome }),
         );
-        next = {
-          allow: d.allow,
-          rule: d.rule,
-          marker: d.marker,
-          maxAgeMin: maxAgeMinutes(env),
-          installed,
-          markerMtime: d.markerMtime ?? null,
-        };
+        next = guardViewOf(d, installed, maxAgeMinutes(env));
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);
       }
