@@ -4,13 +4,27 @@
 //
 // Rows per size: below the first mark (silent), crossing it (the suggestion; the record is removed
 // before each run), and past it with the band already recorded (silent: the steady state of a long
-// session). Goal: ≤ 1.2× `node -e 0`, the same at 1 GB as at 1 MB.
+// session). Goal: ≤ 1.2× `node -e 0`, the same at 1 GB as at 1 MB. Then, crossing the mark while this
+// session's checkpoint marker stands there and the figure is of the checkpoint's own turn, which loads
+// the guard's part of the script and asks it: the checkpoint untouched (silent: it covers the session),
+// and the state file emptied right after it (the suggestion: the guard would block); and a figure of a
+// turn 10 minutes after the checkpoint (the suggestion, the guard not asked: no checkpoint is done then).
 //
 // Environment: BENCH_REMIND_SIZES=1,1024 (MB); BENCH_ROUNDS=N rounds (15), each runs `node -e 0` and
 // every row once, in turn; BENCH_INSTR=1 also counts each row's instructions (valgrind's callgrind,
 // which a busy machine does not change); KEEP_TMP=1 keeps the files.
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TIMED_ENV } from './lib/bench-env.mjs';
@@ -25,6 +39,8 @@ const SIZES = (process.env.BENCH_REMIND_SIZES ?? '1,1024')
   .filter((n) => n > 0);
 const SID = '7e1a0c55-3b8d-4f2e-9c61-0d4b5a6e7f80';
 const WINDOW = 200_000;
+/** When the transcripts' assistant records were written (the figure's time). */
+const FIGURE_AT = '2026-12-03T09:00:00.000Z';
 
 /** An assistant record of claude-sonnet-4-5 (200,000-token window) that used `tokens`. */
 const assistant = (tokens, i) =>
@@ -40,7 +56,7 @@ const assistant = (tokens, i) =>
       content: [{ type: 'text', text: 'done' }],
       usage: { input_tokens: 3, cache_creation_input_tokens: 200, cache_read_input_tokens: tokens - 203 },
     },
-    timestamp: '2026-12-03T09:00:00.000Z',
+    timestamp: FIGURE_AT,
   });
 
 /** A tool result of `n` bytes of text. */
@@ -147,6 +163,43 @@ try {
         says: '',
       },
     );
+    // The same workspace, checkpointed for this session; and a copy whose state file was emptied since.
+    for (const [what, kind] of [
+      ['checkpoint covers it (silent)', 'covers'],
+      ['state emptied since the checkpoint (the suggestion)', 'emptied'],
+      ['checkpoint 10 min before the figure (the suggestion; the guard is not asked)', 'earlier'],
+    ]) {
+      const emptied = kind === 'emptied';
+      const cws = path.join(tmp, `ws-${mb}-${kind}`);
+      cpSync(ws, cws, { recursive: true });
+      rmSync(path.join(cws, '.claude', 'session-ledger', 'remind'), { recursive: true, force: true });
+      const cenv = { ...env, CLAUDE_PROJECT_DIR: cws };
+      const c = spawnSync(
+        process.execPath,
+        [cli, 'checkpoint', '--root', cws, '--session', SID, '--confirm', 'feedback-stored,last-request'],
+        { env: cenv, encoding: 'utf8' },
+      );
+      if (c.status !== 0) throw new Error(`checkpoint: ${c.stdout}${c.stderr}`);
+      if (emptied) writeFileSync(path.join(cws, 'docs', 'state', 'STATE.md'), '');
+      if (kind === 'earlier') {
+        // The figure's turn (its records' time) came 10 minutes after the checkpoint, which wrote the state first.
+        const at = new Date(Date.parse(FIGURE_AT) - 600_000);
+        const before = new Date(at.getTime() - 60_000);
+        utimesSync(path.join(cws, 'docs', 'state', 'STATE.md'), before, before);
+        utimesSync(path.join(cws, '.claude', `.checkpoint-ready.${SID}`), at, at);
+      }
+      const crecord = path.join(cws, '.claude', 'session-ledger', 'remind', `${SID}.json`);
+      const cinput = JSON.stringify({ ...JSON.parse(input(past)), cwd: cws });
+      rows.push({
+        name: `${label}, crossing 15 %, ${what}`,
+        argv: [process.execPath, path.join(cws, '.claude', 'hooks', 'session-ledger.cjs'), 'hook', 'remind'],
+        input: cinput,
+        cwd: cws,
+        env: cenv,
+        before: () => rmSync(crecord, { force: true }),
+        says: kind === 'covers' ? '' : "past S3's 15% mark",
+      });
+    }
   }
   // Round-robin: node -e 0, then each row once; a warm-up of each first (page cache, the record in place).
   const floor = [];

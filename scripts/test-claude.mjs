@@ -360,7 +360,7 @@ async function main() {
     });
     if (sys !== 'S3') return;
     const ws2 = fixture(sys, 'remind-S3-marker');
-    await test('remind S3: never while a fresh checkpoint marker covers the state; after the state changes it suggests', async () => {
+    await test("remind S3: never while the checkpoint covers the session (the guard's decision); once turns went on after it and the state changed, it suggests", async () => {
       await install(ws2, false, ['--remind']);
       const sid = await newSession(ws2, 'start');
       const c = await sl(ws2, ['checkpoint', ...CONFIRM, '--session', sid]);
@@ -368,13 +368,14 @@ async function main() {
       let t = await remindTurn(ws2, sid, 200_000, 'turn one');
       t = await remindTurn(ws2, sid, 200_000, 'turn two');
       assert.equal(t.added, 0, `20 % with a fresh marker: silent (${t.newest})`);
-      // Work after the checkpoint (more than the grace after the marker): the marker no longer covers the state.
+      // Work after the checkpoint, in turns well after it (the figure of a turn more than 2 min after the
+      // marker): no checkpoint covers the session now.
       const marker = join(ws2, '.claude', `.checkpoint-ready.${sid}`);
-      const old = new Date(Date.now() - 120_000);
+      const old = new Date(Date.now() - 600_000);
       utimesSync(marker, old, old);
       appendFileSync(join(ws2, HOMES.S3), '\n- 2026-02-12 renewals go through the reservation queue first.\n');
       t = await remindTurn(ws2, sid, 200_000, 'turn three');
-      assert.equal(t.added, 1, 'the state changed after the checkpoint: one suggestion');
+      assert.equal(t.added, 1, 'turns and a state change after the checkpoint: one suggestion');
       assert.match(t.newest, /past S3's 15% mark/);
     });
   };

@@ -24,7 +24,7 @@ export async function hooksMain(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** The status line's "checkpoint done" past a mark (the guard's own decision, core's `checkpointDone`). */
+/** The status line's and the reminder's "checkpoint done" past a mark (the guard's own decision, core's `checkpointDone`). */
 export function checkpointDone(
   ...args: Parameters<typeof guardCheckpointDone>
 ): ReturnType<typeof guardCheckpointDone> {

@@ -23,9 +23,8 @@
  */
 import { asksForHelp, meterCommand } from './args';
 import { cwdOrNull, exitWith, internalError, onceStdin, processIo, terminalSafe, UsageError, type Io } from './io';
-import { coreOrWhy, CoreUnavailable, hooksOrNull, loadMeter, loadTranscript, type Meter } from './parts';
+import { coreOrWhy, CoreUnavailable, guardOrNull, hooksOrNull, loadMeter, loadTranscript, type Meter } from './parts';
 import { runStatusLine } from './status-line';
-import type * as GuardModule from '../core/hooks/guard';
 
 // The extension and the command-line tool's other scripts take the parts through these.
 export { CoreUnavailable, loadCore, loadHooks, loadMeter, loadRest, loadTranscript } from './parts';
@@ -40,11 +39,7 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
         measure: (root, opts) => loadTranscript().measure(root, opts),
         // The guard as the hook runs it: its own part of the hook script, else (a copy without it) the core's.
         checkpointDone: async (root, q) => {
-          const hooks = hooksOrNull();
-          if (hooks) return hooks.checkpointDone(root, q);
-          const c = coreOrWhy();
-          const guard =
-            'core' in c ? (c.core.__m['src/core/hooks/guard.ts'] as typeof GuardModule | undefined) : undefined;
+          const guard = guardOrNull();
           return guard ? guard.checkpointDone(root, q) : false;
         },
       });
@@ -81,7 +76,7 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
     );
     return name === 'hook' ? 0 : 2;
   }
-  return meter.meterMain(argv, io, coreOrWhy);
+  return meter.meterMain(argv, io, coreOrWhy, guardOrNull);
 }
 
 if (require.main === module) exitWith(hotMain(process.argv.slice(2)));

@@ -8,8 +8,8 @@
  */
 import { onceStdin, processIo, type Io } from './io';
 import { meterMain } from './meter';
-import { coreOrWhy } from './parts';
+import { coreOrWhy, guardOrNull } from './parts';
 
 export function main(argv: string[], io: Io = processIo()): Promise<number> {
-  return meterMain(argv, onceStdin(io), coreOrWhy);
+  return meterMain(argv, onceStdin(io), coreOrWhy, guardOrNull);
 }

@@ -13,10 +13,19 @@ import { meterCommand, type MeterCommand } from './args';
 import * as context from './commands/context';
 import * as hookRemind from './commands/hook-remind';
 import { cwdOrNull, internalError, terminalSafeIo, UsageError, type Io } from './io';
+import type { CheckpointDone } from '../core/hooks/remind';
+
+/** What the reminder asks the PreCompact guard once a mark is crossed (the guard's own part, loaded then). */
+export interface GuardDone {
+  checkpointDone: CheckpointDone;
+}
 
 // The status line runs in the script's first part (./hot); the rare run that reaches this part (its
 // help, a usage error) goes to the whole CLI, which also holds the guard it asks past a mark.
-const HOT: Record<Exclude<MeterCommand, 'statusline'>, { run(args: string[], io: Io): Promise<number> }> = {
+const HOT: Record<
+  Exclude<MeterCommand, 'statusline'>,
+  { run(args: string[], io: Io, checkpointDone: CheckpointDone): Promise<number> }
+> = {
   context,
   // The reminder runs before every prompt: as hot as the status line.
   'hook remind': hookRemind,
@@ -31,7 +40,16 @@ export interface Core {
 /** The core, or why the hook script holds none (a build from source without one, or a damaged copy). */
 export type CoreOrWhy = { core: Core } | { missing: string };
 
-export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): Promise<number> {
+/**
+ * `guard` gives the PreCompact guard the reminder asks once a mark is crossed (the hook script's own
+ * part for it, else its core), or null: then no checkpoint keeps the reminder silent.
+ */
+export async function meterMain(
+  argv: string[],
+  io: Io,
+  core: () => CoreOrWhy,
+  guard: () => GuardDone | null = () => null,
+): Promise<number> {
   readFilesBlocking();
   const meter = meterCommand(argv);
   const hook = meter?.name === 'hook remind';
@@ -54,7 +72,12 @@ export async function meterMain(argv: string[], io: Io, core: () => CoreOrWhy): 
   if (meter && !help) {
     try {
       // As the CLI does: every text is terminal-safe.
-      if (meter.name !== 'statusline') return await HOT[meter.name].run(rest, terminalSafeIo(io));
+      // The guard is loaded only when the reminder asks it (a mark crossed while a marker stands there).
+      const done: CheckpointDone = (root, q) => {
+        const g = guard();
+        return g ? g.checkpointDone(root, q) : Promise.resolve(false);
+      };
+      if (meter.name !== 'statusline') return await HOT[meter.name].run(rest, terminalSafeIo(io), done);
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (these commands read no stdin before parsing options);
       // an .agents.yml only the YAML reader can answer for is read by the whole CLI, which holds it.

@@ -25,6 +25,7 @@ import type * as MeterPart from './meter';
 import type * as TranscriptPart from './transcript';
 import type { Core, CoreOrWhy } from './meter';
 import type * as HooksPart from './hooks-main';
+import type * as GuardModule from '../core/hooks/guard';
 
 /** This file holds no such part (a build from source without one, or a damaged copy). */
 export class CoreUnavailable extends Error {}
@@ -227,4 +228,18 @@ export function coreOrWhy(): CoreOrWhy {
     if (err instanceof CoreUnavailable) return { missing: err.message };
     throw err;
   }
+}
+
+/** What the status line and the reminder ask the PreCompact guard: whether the session's checkpoint is done. */
+export type Guard = Pick<typeof GuardModule, 'checkpointDone'>;
+
+/**
+ * The guard as the hook runs it: its own part of the hook script, else (a copy without it) the core's;
+ * null when neither is there.
+ */
+export function guardOrNull(): Guard | null {
+  const hooks = hooksOrNull();
+  if (hooks) return hooks;
+  const c = coreOrWhy();
+  return 'core' in c ? ((c.core.__m['src/core/hooks/guard.ts'] as Guard | undefined) ?? null) : null;
 }

@@ -9,11 +9,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { preCompactGuard } from '../../src/core/hooks/guard';
+import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
-import { markerCovers } from '../../src/core/checkpoint/freshness';
+import { checkpointCovers } from '../../src/core/hooks/remind';
 import { cli, git, gitInit, REPO, workspace } from './helpers';
 import { OTHER_SID, preCompact, SID } from './checkpoint-fixtures';
+
+/** The reminder's answer: whether the session's checkpoint covers it, as the guard decides it. */
+const reminderCovers = (root: string) =>
+  checkpointCovers(root, { sessionId: SID, transcript: null, env: {}, figureAt: '' }, checkpointDone);
 
 /** A git copy of the demo workspace (all five systems), checkpointed for SID when `checkpointed`. */
 function demo(checkpointed: boolean): string {
@@ -374,7 +378,7 @@ test('a marker reached through a .claude that is a symbolic link (whoever can wr
     if (which === 'the shared marker') writeFileSync(path.join(dir, rel), 'nothing-to-preserve\n');
     const direct = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
     assert.equal(direct.allow, true, `${which}, in .claude itself: ${direct.rule} ${direct.reason}`);
-    assert.equal(await markerCovers(dir, SID, [], {}), true, which);
+    assert.equal(await reminderCovers(dir), true, which);
     // The same .claude elsewhere, the workspace's a link to it.
     const elsewhere = path.join(workspace({}), 'claude');
     cpSync(path.join(dir, '.claude'), elsewhere, { recursive: true });
@@ -385,6 +389,6 @@ test('a marker reached through a .claude that is a symbolic link (whoever can wr
     assert.match(d.reason, /^Compaction stopped: \.claude is a symbolic link\./);
     assert.match(d.reason, /Make \.claude a folder of its own/);
     // The reminder takes no marker there either: it does not say the session is covered.
-    assert.equal(await markerCovers(dir, SID, [], {}), false, which);
+    assert.equal(await reminderCovers(dir), false, which);
   }
 });

@@ -1,5 +1,5 @@
 // Every surface that says whether a checkpoint covers the session (the PreCompact guard, the reminder's
-// markerCovers, `checkpoint`'s "Safe", the walkthrough's "checkpoint made") takes the same marker: what a
+// checkpointCovers, `checkpoint`'s "Safe", the walkthrough's "checkpoint made") takes the same marker: what a
 // checkpoint could have written, through no link. Real files, the real CLI.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,12 +15,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
-import { preCompactGuard } from '../../src/core/hooks/guard';
+import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
-import { markerCovers } from '../../src/core/checkpoint/freshness';
+import { checkpointCovers } from '../../src/core/hooks/remind';
 import { walkthroughFacts } from '../../src/extension/pure/walkthrough-facts';
 import { cli, gitInit, REPO, workspace } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
+
+/** The reminder's answer: whether the session's checkpoint covers it, as the guard decides it. */
+const reminderCovers = (root: string) =>
+  checkpointCovers(root, { sessionId: SID, transcript: null, env: {}, figureAt: '' }, checkpointDone);
 
 /** A git copy of the demo workspace (all five systems), no checkpoint yet. */
 function demo(): string {
@@ -49,7 +53,7 @@ test("something no checkpoint wrote at this session's marker (a link, a hard lin
     make(other, path.join(dir, markerRel(SID)));
     const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
     assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], `${what}: ${d.log}`);
-    assert.equal(await markerCovers(dir, SID, [], {}), false, what);
+    assert.equal(await reminderCovers(dir), false, what);
   }
 });
 
@@ -73,7 +77,7 @@ test('a shared marker dated in the future: the reminder takes it no more than th
   utimesSync(p, t, t);
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], d.log);
-  assert.equal(await markerCovers(dir, SID, [], {}), false);
+  assert.equal(await reminderCovers(dir), false);
 });
 
 test('the walkthrough does not tick "checkpoint made" for a marker through a linked .claude', async () => {
@@ -102,7 +106,7 @@ test('a workspace reached through a symbolic link (links above the root): checkp
   for (const root of [linkRoot, real]) {
     const d = await preCompactGuard(preCompact(root), { root, log: false });
     assert.equal(d.allow, true, `${root}: ${d.log}`);
-    assert.equal(await markerCovers(root, SID, [], {}), true, root);
+    assert.equal(await reminderCovers(root), true, root);
   }
 });
 

@@ -24,6 +24,7 @@ import { applyHooksPlan, planHooksInstall, SCRIPT_REL } from '../../src/core/hoo
 import { FACTS } from '../../src/core/systems/facts';
 import { SYSTEM_IDS } from '../../src/core/model/model';
 import { formatMarker } from '../../src/core/checkpoint/marker';
+import { checkpointDone } from '../../src/core/hooks/guard';
 import { HOOK_SCRIPT, loadedModules, moduleRecorder, workspace, write } from './helpers';
 import { HOOK_CORE_MARKER } from '../../src/core/hooks/files';
 import { emptyClaudeHome, run, S0_CONFIG, S0_LEDGER, S3_STATE, SID } from './checkpoint-fixtures';
@@ -109,6 +110,7 @@ function session(files: Record<string, string>) {
     transcript,
     agent: 'claude',
     env: { CLAUDE_CONFIG_DIR: emptyClaudeHome() },
+    checkpointDone,
   };
   const at = async (pct: number) => {
     appendFileSync(transcript, usageLine(Math.round(pct * 2000)));
@@ -158,7 +160,7 @@ test('silent when nothing is detected, and without a session id or a figure', as
   assert.equal((await remind(t.input)).text, null, 'an empty transcript gives no figure');
 });
 
-test('a fresh marker that covers the state keeps it silent; work after the marker, an old marker, or no marker does not', async () => {
+test("a checkpoint that covers the session (the guard's decision: done, or nothing-to-preserve) keeps it silent; turns after the marker, work past the marker's window, another session's marker or no marker do not", async () => {
   const s = session({ 'docs/state/STATE.md': S3_STATE });
   const marker = write(
     s.root,
@@ -169,23 +171,24 @@ test('a fresh marker that covers the state keeps it silent; work after the marke
   const past = (ms: number) => new Date(Date.now() - ms);
   utimesSync(state, past(60_000), past(60_000));
   assert.equal(await s.at(20), null, 'the checkpoint covers the state');
-  // The state file changed after the checkpoint: the marker no longer covers it.
-  utimesSync(marker, past(120_000), past(120_000));
+  // The state changed after the checkpoint, and the figure is from a turn well after it: a checkpoint is due again.
+  utimesSync(marker, past(600_000), past(600_000));
   utimesSync(state, past(0), past(0));
   assert.match((await s.at(21)) ?? '', /15% mark/);
-  // Covered again at 40 % by a new marker; then the marker grows older than the window.
+  // Covered again at 40 % by a new marker. Past the marker's window with nothing written since, the
+  // guard still lets /compact through (idle): still covered.
   writeFileSync(marker, formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }));
   assert.equal(await s.at(45), null);
-  assert.match(
-    (
-      await remind({
-        ...s.input,
-        env: { ...s.input.env, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '0' },
-        now: Date.now() + 60_000,
-      })
-    ).text ?? '',
-    /40% mark/,
-  );
+  const later = {
+    ...s.input,
+    env: { ...s.input.env, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '0' },
+    now: Date.now() + 60_000,
+  };
+  assert.equal((await remind(later)).text, null);
+  // Work after the marker past its window: the guard stops /compact (stale), and the suggestion comes.
+  const ahead = new Date(Date.now() + 60_000);
+  utimesSync(state, ahead, ahead);
+  assert.match((await remind(later)).text ?? '', /40% mark/);
   // Another session's marker speaks not for this one; nothing-to-preserve does.
   const t = session({ 'docs/state/STATE.md': S3_STATE });
   write(

@@ -7,7 +7,7 @@
  * It writes nothing but its own record; `SESSION_LEDGER_REMIND_DEBUG=1` prints why it said what it said on stderr.
  */
 import { hookRun } from '../../core/hooks/io';
-import { remind } from '../../core/hooks/remind';
+import { remind, type CheckpointDone } from '../../core/hooks/remind';
 import { terminalSafe, type Io } from '../io';
 
 /** `--root DIR` / `--root=DIR` among a hook's arguments, and whatever else was given. */
@@ -31,7 +31,12 @@ export function promptContext(text: string): string {
   });
 }
 
-export async function run(args: string[], io: Io): Promise<number> {
+/**
+ * `checkpointDone` is the guard's "checkpoint done" (core's `checkpointDone`): the core passes its own,
+ * the hook script's meter one that loads the guard's part when asked; without it only
+ * nothing-to-preserve keeps the reminder silent.
+ */
+export async function run(args: string[], io: Io, checkpointDone: CheckpointDone | null = null): Promise<number> {
   let stdin = '';
   try {
     stdin = await io.stdin();
@@ -50,6 +55,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     agent: 'claude',
     env,
     now,
+    checkpointDone,
   });
   if (r.text) io.stdout(promptContext(r.text));
   if (env.SESSION_LEDGER_REMIND_DEBUG === '1') io.stderr(`session-ledger hook remind: ${r.log}`);

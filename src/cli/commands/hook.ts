@@ -6,14 +6,14 @@
  * to `.claude/log/session-ledger-hook.log`. session-start prints the resume block after /clear and
  * /compact and always exits 0. remind (./hook-remind) only ever adds a suggestion and exits 0.
  */
-import { preCompactGuard } from '../../core/hooks/guard';
+import { checkpointDone, preCompactGuard } from '../../core/hooks/guard';
 import { appendHookLog, hookRoot } from '../../core/hooks/io';
 import { sessionStartHook } from '../../core/hooks/session-start';
 import { terminalSafe, type Io } from '../io';
 import { rootOpt, run as runRemind } from './hook-remind';
 
 export async function run(args: string[], io: Io): Promise<number> {
-  if (args[0] === 'remind') return runRemind(args.slice(1), io);
+  if (args[0] === 'remind') return runRemind(args.slice(1), io, checkpointDone);
   return runGuardHooks(args, io);
 }
 

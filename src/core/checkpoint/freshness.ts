@@ -1,18 +1,12 @@
 /**
- * How old a checkpoint marker may be, and whether one still covers the state files on disk, from
- * file times alone (no state file is read or parsed): the reminder hook asks it before every
- * suggestion, and the PreCompact guard takes its window and grace from here.
+ * How old a checkpoint marker may be, which marker speaks for a session, and what the PreCompact
+ * guard's decision says of the checkpoint (`guardCheckpointed`): the guard takes its window, grace and
+ * marker from here, and every surface that says "checkpoint done" (the status bar, the status line,
+ * the reminder) says it from the guard's decision, never from file times of its own.
  */
 import * as path from 'node:path';
-import {
-  CONFIG_MAX_BYTES,
-  DEFAULT_MAX_BYTES,
-  readTextFile,
-  realpathOrNullSync,
-  realpathOrSelf,
-  statOrNullSync,
-} from '../files/fsread';
-import { insideRel, isInside } from '../files/atomic';
+import { CONFIG_MAX_BYTES, DEFAULT_MAX_BYTES, readTextFile, realpathOrNullSync, realpathOrSelf } from '../files/fsread';
+import { isInside } from '../files/atomic';
 import { gitTracks } from '../git/tracked';
 import {
   isSessionId,
@@ -153,6 +147,14 @@ export async function chooseMarker(
 }
 
 /**
+ * The marker that speaks for the session (`chooseMarker`) when it says nothing-to-preserve: the
+ * PreCompact guard then allows, whatever else is there, and the reminder stays silent. Null otherwise.
+ */
+export function optedOut(choice: MarkerChoice): MarkerFile | null {
+  return choice.kind === 'marker' && choice.marker.content.nothingToPreserve ? choice.marker : null;
+}
+
+/**
  * The hash of the state file at `rel` (root-relative) as the readers read it, or null when they would
  * not read it: through a link only while what it leads to stays inside the root (a link out is read by
  * no reader, and an outside file's bytes decide nothing), a file with a second hard link refused, a YAML
@@ -169,40 +171,6 @@ export async function stateFileHash(root: string, rel: string): Promise<string |
     refuseLarger: yaml,
   });
   return f.ok ? f.hash : null;
-}
-
-/**
- * True when a marker covers this session's state now (`began` as `sharedNotOurs` takes it): it says nothing-to-preserve, or it is at most
- * `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` old and none of the state files (those it vouches for and
- * `homes`, root-relative) was modified more than IDLE_GRACE_MS after it. Never throws.
- */
-export async function markerCovers(
-  root: string,
-  sessionId: string | null,
-  homes: readonly string[],
-  env: NodeJS.ProcessEnv,
-  now = Date.now(),
-  began: number | null = null,
-): Promise<boolean> {
-  try {
-    const choice = await chooseMarker(root, sessionId, now, () => began);
-    if (choice.kind !== 'marker') return false;
-    const { marker } = choice;
-    if (marker.content.nothingToPreserve) return true;
-    if (now - marker.mtime > maxAgeMinutes(env) * 60_000) return false;
-    const files = new Set<string>();
-    for (const rel of [...marker.content.hashes.map((h) => h.path), ...homes]) {
-      const p = insideRel(rel);
-      if (p) files.add(p);
-    }
-    for (const rel of files) {
-      const st = statOrNullSync(path.join(root, rel));
-      if (st && st.mtimeMs > marker.mtime + IDLE_GRACE_MS) return false;
-    }
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */

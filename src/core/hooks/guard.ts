@@ -27,7 +27,14 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
-import { chooseMarker, guardCheckpointed, IDLE_GRACE_MS, maxAgeMinutes, stateFileHash } from '../checkpoint/freshness';
+import {
+  chooseMarker,
+  guardCheckpointed,
+  IDLE_GRACE_MS,
+  maxAgeMinutes,
+  optedOut,
+  stateFileHash,
+} from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
@@ -238,12 +245,14 @@ export interface CheckpointDoneQuery {
   env: NodeJS.ProcessEnv;
   /** When the agent first reported the figure shown (ISO; '' when not known). */
   figureAt: string;
+  /** The time to decide at (ms; default now). */
+  now?: number;
 }
 
 /**
- * The status line's "checkpoint done", decided as the status bar decides it: the guard's own decision
- * on a manual /compact of this session now (nothing logged), and the figure's time (see
- * `guardCheckpointed`). Never throws.
+ * The status line's and the reminder's "checkpoint done", decided as the status bar decides it: the
+ * guard's own decision on a manual /compact of this session now (nothing logged), and the figure's
+ * time (see `guardCheckpointed`). Never throws.
  */
 export async function checkpointDone(root: string, q: CheckpointDoneQuery): Promise<boolean> {
   try {
@@ -254,7 +263,7 @@ export async function checkpointDone(root: string, q: CheckpointDoneQuery): Prom
       hook_event_name: 'PreCompact',
       trigger: 'manual',
     };
-    const d = await preCompactGuard(JSON.stringify(payload), { root, env: q.env, log: false });
+    const d = await preCompactGuard(JSON.stringify(payload), { root, env: q.env, now: q.now, log: false });
     return guardCheckpointed(d, q.figureAt ? Date.parse(q.figureAt) : NaN);
   } catch {
     return false;
@@ -531,9 +540,9 @@ async function decide(
   const choice = await chooseMarker(root, sid, now, () =>
     transcript && path.isAbsolute(transcript) ? transcriptBegan(transcript) : null,
   );
+  const optOut = optedOut(choice);
+  if (optOut) return allow('opt-out', root, sid, optOut.rel, `allow (nothing-to-preserve in ${optOut.rel})`);
   const speaking = choice.kind === 'marker' ? choice.marker : null;
-  if (speaking?.content.nothingToPreserve)
-    return allow('opt-out', root, sid, speaking.rel, `allow (nothing-to-preserve in ${speaking.rel})`);
   // A marker that is there but cannot be read is the guard's own failure, not the user's: it allows (and the log says why).
   if (choice.kind === 'unreadable')
     return allow(

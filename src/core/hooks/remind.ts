@@ -8,12 +8,15 @@
  * Once per band per session: each system's level (below its first mark, past it, past the urgent
  * one) is recorded; a suggestion comes only when a level rises above the recorded one. When the
  * context falls back (a compaction), the lower level is recorded, so crossing the mark again counts
- * again. Silent below the first mark, when nothing is detected, and when a fresh checkpoint marker
- * covers the state files.
+ * again. Silent below the first mark, when nothing is detected, and when the session's checkpoint
+ * covers it as the PreCompact guard decides it (`checkpointCovers`: the status line's "checkpoint done",
+ * or nothing-to-preserve): never while the guard would stop /compact.
  *
  * Cost: a few directory listings (presence), the transcript's tail (the meter), one small record.
- * A system's switch (S0's `.agents.yml`) and the marker are read only when a level rose. The agent-specific
- * output (Claude Code's hook JSON) is the caller's; this module takes a session and a transcript.
+ * A system's switch (S0's `.agents.yml`) and the markers are looked at only when a level rose, and the
+ * guard (its own part of the hook script, loaded then) is asked only while a marker file stands there.
+ * The agent-specific output (Claude Code's hook JSON) is the caller's; this module takes a session and
+ * a transcript.
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../files/atomic';
@@ -21,10 +24,12 @@ import { readTextFile } from '../files/fsread';
 import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
 import { FACTS } from '../systems/facts';
-import { markerCovers } from '../checkpoint/freshness';
 import { NeedsFullReader } from '../context/full-reader';
+import { isSessionId, markerRel, SHARED_MARKER_REL } from '../checkpoint/marker';
+import { chooseMarker, figureAfterCheckpoint, optedOut } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
-import { isSessionId } from '../checkpoint/marker';
+import { lstatOrNullSync } from '../files/fsread';
+import type { CheckpointDoneQuery } from './guard';
 import type { SystemId } from '../model/model';
 import { notAProject } from '../files/project';
 import { isRecordName, keepNewest } from '../files/prune';
@@ -86,6 +91,47 @@ export interface RemindInput {
   agent: 'claude' | 'codex';
   env: NodeJS.ProcessEnv;
   now?: number;
+  /** The guard's "checkpoint done" (see `checkpointCovers`); without it no checkpoint covers the session. */
+  checkpointDone?: CheckpointDone | null;
+}
+
+/**
+ * The status line's "checkpoint done" (core's `checkpointDone`: the PreCompact guard's decision on a
+ * manual /compact of the session now, and the figure's time). The caller passes it in: the hook script
+ * keeps the guard in a part of its own, loaded only when asked.
+ */
+export type CheckpointDone = (root: string, q: CheckpointDoneQuery) => Promise<boolean>;
+
+/**
+ * Whether the session's checkpoint covers it now, so no suggestion is due: the marker the guard takes
+ * says nothing-to-preserve (`optedOut`, the guard's own rule: it always allows then), or the checkpoint
+ * is done by the guard's own decision (`done`, the status line's "checkpoint done"). Without a file at
+ * the session's marker or at the shared one the guard stops /compact (no marker), and with a figure
+ * from a turn after the newest marker file no checkpoint is done (`guardCheckpointed`): then the guard
+ * is not asked (its part of the hook script is loaded only for it), as the status line does. Never
+ * covered when the guard cannot be asked or fails. Never throws.
+ */
+export async function checkpointCovers(
+  root: string,
+  q: CheckpointDoneQuery,
+  done: CheckpointDone | null | undefined,
+): Promise<boolean> {
+  try {
+    if (!isSessionId(q.sessionId)) return false;
+    const mtime = (rel: string) => lstatOrNullSync(path.join(root, rel))?.mtimeMs ?? -Infinity;
+    const newest = Math.max(mtime(markerRel(q.sessionId)), mtime(SHARED_MARKER_REL));
+    if (newest === -Infinity) return false;
+    const { transcript } = q;
+    const choice = await chooseMarker(root, q.sessionId, q.now ?? Date.now(), () =>
+      transcript && path.isAbsolute(transcript) ? transcriptBegan(transcript) : null,
+    );
+    if (optedOut(choice)) return true;
+    if (choice.kind !== 'marker' || figureAfterCheckpoint(q.figureAt ? Date.parse(q.figureAt) : NaN, newest))
+      return false;
+    return !!done && (await done(root, q));
+  } catch {
+    return false;
+  }
 }
 
 export interface RemindResult {
@@ -197,25 +243,16 @@ async function decide(input: RemindInput): Promise<RemindResult> {
     if (changed) await writeRecord(root, sid, record, percent, now);
     return { text: null, log: `silent (${at}: no band crossed${changed ? '; bands recorded' : ''})` };
   }
-  // Only now: a system's own switch (S0's .agents.yml) and the marker.
+  // Only now: a system's own switch (S0's .agents.yml) and the guard's decision.
   const suggest = await switchedOn(root, rose);
   if (!suggest.length) {
     await writeRecord(root, sid, record, percent, now);
     return { text: null, log: `silent (${at}: ${rose.join(', ')} switched off by its own configuration)` };
   }
-  if (
-    await markerCovers(
-      root,
-      sid,
-      present.map((id) => FACTS[id].home),
-      env,
-      now,
-      // The shared marker counts only once written in this session, as the guard takes it.
-      input.transcript ? await transcriptBegan(input.transcript) : null,
-    )
-  ) {
-    // Not recorded: once the state changes after the checkpoint, the suggestion is due again.
-    return { text: null, log: `silent (${at}: a fresh checkpoint marker covers the state)` };
+  const query = { sessionId: sid, transcript: input.transcript, env, figureAt: usage.at ?? '', now };
+  if (await checkpointCovers(root, query, input.checkpointDone)) {
+    // Not recorded: once the checkpoint no longer covers the session, the suggestion is due again.
+    return { text: null, log: `silent (${at}: the checkpoint covers the session, as the guard decides)` };
   }
   if (!(await writeRecord(root, sid, record, percent, now)))
     return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
