@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { SESSION_RECORD_REL } from '../../src/core/hooks/session-record';
 import { evaluateSystems } from '../../src/core/report/evaluate';
 import { HOOK_SYSTEMS } from '../../src/core/systems/hooks';
-import { fixtureCopy, gitInit, REPO, workspace } from './helpers';
-import { run, s3Workspace, S0_CONFIG, S0_LEDGER, sessionStart, SID } from './checkpoint-fixtures';
+import { fixtureCopy, gitInit, HOOK_SCRIPT, REPO, workspace, write } from './helpers';
+import { projectEnv, run, s3Workspace, S0_CONFIG, S0_LEDGER, sessionStart, SID } from './checkpoint-fixtures';
 
 function hook(dir: string, input: string) {
   return run(['hook', 'session-start'], { cwd: dir, input });
@@ -565,4 +566,59 @@ test('a placeholder with an aside that names a product or an owner stays a place
     assert.match(out, /empty or still template text/, `${now}\n${out}`);
     assert.match(ctx, /only the template's placeholder is written/, `${now}\n${ctx}`);
   }
+});
+
+test("a system's home that cannot be read (a folder, binary, no read permission): at startup and on resume the start says it was not read, in the words said after /clear", () => {
+  const HOMES: Record<string, Record<string, string>> = {
+    '.agents/session_ledger.md': { '.agents.yml': S0_CONFIG },
+    'memory/session-handoff-LATEST.md': {},
+    '.claude/session-ledger.md': {},
+    'docs/state/STATE.md': {},
+    '.agents/STATE.md': {},
+  };
+  // Root reads every file whatever its mode: the hook then runs as `nobody`, from a copy of the hook script every user can read.
+  const asRoot = process.getuid?.() === 0;
+  const script = path.join(workspace({}, 'sl-script-'), 'session-ledger.cjs');
+  cpSync(HOOK_SCRIPT, script);
+  chmodSync(path.dirname(script), 0o755);
+  chmodSync(script, 0o644);
+  const hookAs = (dir: string, source: string, nobody: boolean) => {
+    const r = spawnSync(process.execPath, [script, 'hook', 'session-start'], {
+      cwd: dir,
+      env: { ...projectEnv(dir), HOME: '/nonexistent' },
+      input: sessionStart(dir, source),
+      encoding: 'utf8',
+      ...(nobody ? { uid: 65534, gid: 65534 } : {}),
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return context(r.stdout);
+  };
+  for (const [home, extra] of Object.entries(HOMES))
+    for (const kind of ['a folder', 'binary', 'no read permission']) {
+      const dir = workspace({ ...extra, ...(kind === 'binary' ? { [home]: 'a\0b' } : {}) });
+      if (kind === 'a folder') mkdirSync(path.join(dir, home), { recursive: true });
+      if (kind === 'no read permission') {
+        chmodSync(write(dir, home, S0_LEDGER), 0);
+        // `nobody` reaches the workspace's folders, but not the file.
+        for (let d = path.dirname(path.join(dir, home)); d.startsWith(dir); d = path.dirname(d)) chmodSync(d, 0o755);
+      }
+      const nobody = kind === 'no read permission' && asRoot;
+      // What the new context is told after /clear: the item's two lines, without its number and indent.
+      const cleared = hookAs(dir, 'clear', nobody).split('\n');
+      const at = cleared.findIndex((l) => l.startsWith(`1. ${home} (`) && l.includes(') was not read: '));
+      assert.ok(at > 0, `${home}, ${kind}, clear:\n${cleared.join('\n')}`);
+      const words = [cleared[at].slice(3), cleared[at + 1].slice(3)];
+      assert.match(words[1], /Tell the user before you read or change it\.$/);
+      for (const source of ['startup', 'resume']) {
+        const said = hookAs(dir, source, nobody).split('\n');
+        const how = `${home}, ${kind}, ${source}:\n${said.join('\n')}`;
+        assert.match(
+          said[0],
+          new RegExp(`^Session Ledger — session ${source}: S\\d ${home.replace(/\./g, '\\.')}\\.$`),
+          how,
+        );
+        assert.deepEqual(said.slice(1, 3), words, how);
+        assert.match(said[3], /^Checkpoint marker for this session: /, how);
+      }
+    }
 });

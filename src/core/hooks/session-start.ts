@@ -8,9 +8,10 @@
  *   NEXT verbatim, within its lines), the open UNCONFIRMED items to validate first (S0's
  *   post-clear protocol) and the resume prompt.
  * - on every source, S0's `.agents.yml` that cannot be read, in check's words, beside the ledger named
- *   (whether S0 keeps its state at that default place is not known then) or in its place.
+ *   (whether S0 keeps its state at that default place is not known then) or in its place; and a home
+ *   file that cannot be read (a folder, no read permission, binary), said not read, in the same words.
  * It runs each system's `resume` alone, not its rules (on a start or a resume only what every start
- * says: S1's attestation, S0's configuration), and starts no git process: the verdicts and findings are `status`'s,
+ * says: S1's attestation, S0's configuration, a home not read), and starts no git process: the verdicts and findings are `status`'s,
  * `checkpoint`'s and the guard's, and the context says where to ask for them.
  * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
  * here throws.
@@ -234,6 +235,23 @@ function unknownHomeLines(s: SystemReport, cli: string, head: string, indent = '
   ];
 }
 
+/** A system's home file that could not be read (a folder, no read permission, binary): its failing `readable` check, if any. */
+function unreadHome(s: SystemReport): Check | undefined {
+  return s.checks.find((c) => c.id === 'readable' && c.path === s.home);
+}
+
+/**
+ * What a system whose home file could not be read says instead of an instruction to read it: why, and
+ * what to do, in check's words (`head` starts the first line, `indent` the second), the same on every
+ * source.
+ */
+function unreadHomeLines(s: SystemReport, unread: Check, head = '', indent = ''): string[] {
+  return [
+    `${head}${shownPath(oneLine(s.home))} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`,
+    `${indent}${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`,
+  ];
+}
+
 /** The resume block for a fresh context, or null when no state file is detected. */
 export function resumeBlock(
   report: WorkspaceReport,
@@ -257,11 +275,10 @@ export function resumeBlock(
       out.push('   Read it and act on it only once the user confirms it.');
       continue;
     }
-    const unread = s.checks.find((c) => c.id === 'readable' && c.path === s.home);
+    const unread = unreadHome(s);
     if (unread) {
       // No file to resume from: why, and what to do, instead of an instruction to read it.
-      out.push(`${n++}. ${home} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`);
-      out.push(`   ${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`);
+      out.push(...unreadHomeLines(s, unread, `${n++}. `, '   '));
       out.push(...unreadConfigLines(s, cli));
       continue;
     }
@@ -332,13 +349,17 @@ export function sessionStartContext(
         .map((s) => `${s.id} ${unknown(s) ? '(where it keeps its state is not known)' : oneLine(s.home)}`)
         .join(', ')}.`,
     );
-    // What check says of that configuration, under the list, as the resume block says it.
-    for (const s of on)
+    // A home that could not be read, and what check says of that configuration, under the list, as the
+    // resume block says them.
+    for (const s of on) {
+      const unread = unreadHome(s);
+      if (unread) out.push(...unreadHomeLines(s, unread));
       out.push(
         ...(unknown(s)
           ? unknownHomeLines(s, cli, '', '')
           : unreadConfigLines(s, cli, `at ${shownPath(oneLine(s.home))}`, '')),
       );
+    }
     out.push(markerLine(sessionId, cli));
     out.push(checksLine(cli));
   }

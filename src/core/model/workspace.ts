@@ -50,9 +50,9 @@ export interface EvaluateOptions {
    * `'resume'`: each system's `resume` instead of its rules: the next action, the UNCONFIRMED items,
    * the resume prompt and the checks said at session start (the SessionStart hook after `/clear` or
    * `/compact`).
-   * `'start'`: only the checks said at every session start (S1's attestation, S0's unread `.agents.yml`):
-   * the SessionStart hook when a session starts or resumes, which gives no resume block; the other
-   * documents are not parsed.
+   * `'start'`: only the checks said at every session start (S1's attestation, S0's unread `.agents.yml`,
+   * a home file that cannot be read): the SessionStart hook when a session starts or resumes, which
+   * gives no resume block; the other documents are not parsed.
    */
   rules?: boolean | 'skeleton' | 'resume' | 'start';
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */

@@ -91,6 +91,10 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
     } catch (err) {
       checks = [internalErrorCheck(mod.id, err)];
     }
+    // A home file that could not be read is said at every start, as after /clear: why, in check's words.
+    // Its findings are looked at only when the read failed: a home read whole stays unparsed.
+    if (loaded.home && !(await ws.read(loaded.home.relPath)).ok)
+      checks.push(...findingChecks(mod.id, [loaded.home]).filter((c) => c.id === 'readable'));
   } else if (!allRules(ws.options)) {
     checks = [
       ...(ws.options.rules === 'skeleton' ? mod.skeleton(loaded) : []),
