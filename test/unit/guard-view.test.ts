@@ -5,10 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { utimesSync } from 'node:fs';
+import * as path from 'node:path';
+import { markerRel } from '../../src/core/checkpoint/marker';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { guardCheckpointed } from '../../src/core/checkpoint/freshness';
 import { evaluate } from '../../src/core/report/evaluate';
-import { checkpointed, guardViewOf } from '../../src/extension/pure/status-text';
+import { checkpointed, guardViewOf, verdictEndsAt } from '../../src/extension/pure/status-text';
 import { CONFIRMED, preCompact, run, s3Workspace, SID } from './checkpoint-fixtures';
 
 test("a guard's allow that could not check a state file (the store's report: S3's reader failed): the status bar says no checkpoint is done, as the status line does", async () => {
@@ -39,4 +42,28 @@ test("a guard's allow that could not check a state file (the store's report: S3'
   const whole = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.equal(guardCheckpointed(whole, NaN), true, whole.log);
   assert.equal(checkpointed(guardViewOf(whole, true, 480)), true);
+});
+
+test('the status bar looks at the guard again when a fresh marker grows older than its max age, with no file changed: the verdict was "checkpoint done" until something else changed', async () => {
+  const dir = s3Workspace();
+  const r = run(['checkpoint', '--root', dir, '--session', SID, '--confirm', CONFIRMED.join(',')]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  // Work since the checkpoint that fails no check (the state file saved again a minute after the marker):
+  // the guard allows on the marker's age alone.
+  const marker = path.join(dir, markerRel(SID));
+  const at = (Date.now() - 120_000) / 1000;
+  utimesSync(marker, at, at);
+  utimesSync(path.join(dir, 'docs/state/STATE.md'), at + 60, at + 60);
+  const fresh = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+  assert.equal(fresh.rule, 'fresh', fresh.log);
+  const view = guardViewOf(fresh, true, 480);
+  assert.equal(checkpointed(view), true);
+  const ends = verdictEndsAt(view);
+  assert.equal(ends, (fresh.markerMtime ?? NaN) + 480 * 60_000, 'ends when the marker is 480 minutes old');
+  // At that time, with no file changed, the guard decides otherwise: the view must be computed again then.
+  const later = await preCompactGuard(preCompact(dir), { root: dir, log: false, now: (ends ?? 0) + 1000 });
+  assert.equal(later.allow, false, later.log);
+  assert.equal(checkpointed(guardViewOf(later, true, 480)), false);
+  // A verdict that changes only with a file has no end.
+  assert.equal(verdictEndsAt(guardViewOf(later, true, 480)), null);
 });

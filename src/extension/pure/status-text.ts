@@ -53,6 +53,17 @@ export function guardViewOf(
   };
 }
 
+/**
+ * When the guard's verdict in `g` changes with time alone, with no file changed (ms since the epoch), or
+ * null: an allow that stands on a fresh marker ends once the marker is older than the marker max age,
+ * after which a manual /compact is stopped. Every other verdict changes only with a file.
+ */
+export function verdictEndsAt(g: GuardView): number | null {
+  return g.allow && g.rule === 'fresh' && typeof g.markerMtime === 'number'
+    ? g.markerMtime + g.maxAgeMin * 60_000
+    : null;
+}
+
 /** What the guard would decide, as one plain sentence (no icon). */
 export function guardSentence(t: T, g: GuardView): string {
   if (!g.installed)

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
-import { guardViewOf, type GuardView } from '../pure/status-text';
+import { guardViewOf, verdictEndsAt, type GuardView } from '../pure/status-text';
 import type { LedgerStore } from '../store';
 import type { MeterState, SessionMeter } from './session-meter';
 
@@ -25,6 +25,8 @@ export class GuardPreview implements vscode.Disposable {
   private view: GuardView | undefined;
   private key = '';
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Computes the verdict again when it changes with time alone (a fresh marker growing too old). */
+  private expiry: ReturnType<typeof setTimeout> | undefined;
   private readonly subs: vscode.Disposable[];
   private seq = 0;
 
@@ -104,6 +106,12 @@ export class GuardPreview implements vscode.Disposable {
       }
     }
     if (seq !== this.seq) return;
+    if (this.expiry) clearTimeout(this.expiry);
+    this.expiry = undefined;
+    const ends = next ? verdictEndsAt(next) : null;
+    // A second past the end; a timer can wait at most 2^31 - 1 ms (about 24 days), then it looks again.
+    if (ends !== null)
+      this.expiry = setTimeout(() => this.schedule(), Math.min(Math.max(ends - Date.now(), 0) + 1000, 2 ** 31 - 1));
     if (JSON.stringify(next) === JSON.stringify(this.view)) return;
     this.view = next;
     this._onDidChangeStatus.fire(this.status());
@@ -111,6 +119,7 @@ export class GuardPreview implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.expiry) clearTimeout(this.expiry);
     for (const d of this.subs) d.dispose();
     this._onDidChangeStatus.dispose();
   }
