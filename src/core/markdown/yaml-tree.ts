@@ -28,6 +28,7 @@ import {
   yamlRefusal,
   type YamlRefusalKind,
 } from './yaml';
+import type { MdOutline } from './markdown';
 import { maskSecrets, type SecretHit } from '../secrets/secrets';
 
 export interface YamlScalar {
@@ -105,6 +106,12 @@ export interface YamlTree {
    * was parsed, did not see: their lines are the YAML text's (1-based). None for plain YAML.
    */
   readonly secrets: readonly SecretHit[];
+  /**
+   * Where the YAML text holds what the tree masks (the scalars `secrets` names, every `!!binary` value), in
+   * the text's lines: the text a model keeps of the document shows the masked form there (`withLineCuts`). None
+   * for plain YAML, whose values the text masker saw on their lines.
+   */
+  readonly cuts: readonly LineCut[];
 }
 
 /** The value node at `key` of a mapping (the first pair whose scalar key equals it), as the library's `get(key, true)`. */
@@ -145,6 +152,7 @@ export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): 
       empty: false,
       data: { value: plain.data, error: null },
       secrets: [],
+      cuts: [],
     };
   return libraryTree(text, options.uniqueKeys !== false);
 }
@@ -264,13 +272,15 @@ const utf8 = new TextDecoder();
  * library makes of a key show no byte of it, encoded or decoded (base64 is a secret written another way).
  * Its bytes, read as UTF-8 text, are masked as a value under its key is (`maskedWithHits`): what that finds
  * is returned, at the scalar's line, named as found in a `!!binary` value, with the masked form the model
- * holds. One pass over the nodes (an alias repeats a node met where it stands); run before the data is made.
+ * holds; where it is written in `text` goes to `cuts` (its masked form there, after its tag). One pass over
+ * the nodes (an alias repeats a node met where it stands); run before the data is made.
  */
-function maskBinaries(doc: Document, lineAt: (n: unknown) => number | null): SecretHit[] {
+function maskBinaries(doc: Document, lineAt: (n: unknown) => number | null, text: string, cuts: Cut[]): SecretHit[] {
   const hits: SecretHit[] = [];
   eachScalar(doc, (n, key) => {
     if (!(n.value instanceof Uint8Array)) return;
     const shown = binaryMask(n.value);
+    if (n.range) cuts.push(scalarCut(text, n.range, shown, true));
     const line = lineAt(n) ?? 1;
     for (const h of maskedWithHits(utf8.decode(n.value), key).hits)
       hits.push({ ...h, rule: `${h.rule} in a YAML !!binary value`, line, masked: shown });
@@ -318,6 +328,169 @@ export function spliced(text: string, cuts: readonly Cut[]): string {
 }
 
 /**
+ * The cut that shows `masked` where a scalar is written (`range`, the library's): the blanks and line breaks
+ * the library counts into a scalar's end (a block scalar's) stay. The masked form stands as it is when the
+ * scalar was one plain line that said its value as it is (`plain`), else double-quoted, so the text stays
+ * YAML that says the masked value.
+ */
+function scalarCut(text: string, range: readonly number[], masked: string, plain: boolean): Cut {
+  const from = range[0];
+  const to = endOfValue(text, from, range[1]);
+  return { from, to, put: plain && !/[\r\n]/.test(masked) ? masked : JSON.stringify(masked) };
+}
+
+/** The scalar is written as one plain line that is its value (a plain key or value: `password: Qz7…`). */
+function writtenAsIs(text: string, n: Scalar): boolean {
+  return (
+    n.type === 'PLAIN' && !!n.range && text.slice(n.range[0], endOfValue(text, n.range[0], n.range[1])) === n.value
+  );
+}
+
+/** A part of one line of a text replaced: its 1-based line (lines end at `\n`), the columns [from, to) in that line, and what stands there instead. */
+export interface LineCut {
+  line: number;
+  from: number;
+  to: number;
+  put: string;
+}
+
+/**
+ * `cuts` (in `text`'s offsets, in the order of their places, none overlapping) as cuts of its lines that keep
+ * every line break: a cut's first line gets what it puts, padded with spaces to the length of what it
+ * replaces there, and each further line of it only blanks, as long as that line's part (a block scalar's
+ * lines, a quoted value continued below). A line break is `\n`, `\r\n` or a lone `\r` (kept as it is; lines
+ * are counted at `\n`). One pass over the text up to the last cut.
+ */
+export function lineCutsOf(text: string, cuts: readonly Cut[]): LineCut[] {
+  const out: LineCut[] = [];
+  let line = 1;
+  let lineStart = 0;
+  let at = 0;
+  for (const c of cuts) {
+    if (c.from < at) continue;
+    for (; at < c.from; at++)
+      if (text.charCodeAt(at) === 10) {
+        line++;
+        lineStart = at + 1;
+      }
+    let first = true;
+    let pieceFrom = c.from;
+    for (;;) {
+      const ch = at < c.to ? text.charCodeAt(at) : -1;
+      if (ch === -1 || ch === 10 || ch === 13) {
+        const len = at - pieceFrom;
+        if (first || len > 0)
+          out.push({
+            line,
+            from: pieceFrom - lineStart,
+            to: at - lineStart,
+            put: first ? c.put + ' '.repeat(Math.max(0, len - c.put.length)) : ' '.repeat(len),
+          });
+        first = false;
+        if (ch === -1) break;
+        at++;
+        if (ch === 10) {
+          line++;
+          lineStart = at;
+        }
+        pieceFrom = at;
+      } else at++;
+    }
+  }
+  return out;
+}
+
+/**
+ * `cuts` of a YAML text that stands in a document (`docLines`, split at `\n` with a line's last `\r` taken off,
+ * as an outline's lines) from its line `first` + 1 on (YAML line k is document line `first` + k), as cuts of
+ * the document's lines. A YAML line is the end of its document line (a code block's lines lose the
+ * indentation or the quote markers before them): its columns move by what stands before it. A document line
+ * that does not end with its YAML line is cut whole after its indentation, so nothing of the value stays.
+ */
+export function linesInDocument(
+  cuts: readonly LineCut[],
+  yaml: string,
+  docLines: readonly string[],
+  first: number,
+): LineCut[] {
+  if (!cuts.length) return [];
+  const yamlLines = yaml.split('\n');
+  const out: LineCut[] = [];
+  let whole = -1;
+  for (const c of cuts) {
+    const line = c.line + first;
+    const doc = docLines[line - 1];
+    if (doc === undefined) continue;
+    const own = (yamlLines[c.line - 1] ?? '').replace(/\r$/, '');
+    if (doc.endsWith(own)) {
+      const shift = doc.length - own.length;
+      out.push({ line, from: c.from + shift, to: Math.min(c.to, own.length) + shift, put: c.put });
+    } else if (line !== whole) {
+      whole = line;
+      const indent = doc.length - doc.trimStart().length;
+      out.push({
+        line,
+        from: indent,
+        to: doc.length,
+        put: c.put.trim() === '' ? ' '.repeat(doc.length - indent) : c.put,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * What YAML decodes from a Markdown document's front matter (`readYaml`) and the text did not show: its
+ * secrets and cuts, at the document's lines (the front matter's text starts on the line after its opening
+ * `---`). None when the document has no front matter.
+ */
+export function frontMatterFound(outline: MdOutline): { secrets: SecretHit[]; cuts: LineCut[] } {
+  const fm = outline.frontMatter;
+  if (!fm) return { secrets: [], cuts: [] };
+  const y = readYaml(fm.text);
+  return {
+    secrets: y.secrets.map((h) => ({ ...h, line: fm.line + h.line })),
+    cuts: linesInDocument(y.cuts, fm.text, outline.lines, fm.line),
+  };
+}
+
+/**
+ * `text` with `cuts` made (a document's lines, split at `\n`; a cut that overlaps one before it on its line is
+ * left out). Every line break stays as it was. Linear in the text and the cuts.
+ */
+export function withLineCuts(text: string, cuts: readonly LineCut[]): string {
+  if (!cuts.length) return text;
+  const sorted = [...cuts].sort((a, b) => a.line - b.line || a.from - b.from);
+  let out = '';
+  let at = 0;
+  let line = 1;
+  let lineStart = 0;
+  let k = 0;
+  while (k < sorted.length) {
+    const target = sorted[k].line;
+    while (line < target) {
+      const nl = text.indexOf('\n', lineStart);
+      if (nl < 0) return out + text.slice(at);
+      lineStart = nl + 1;
+      line++;
+    }
+    const nl = text.indexOf('\n', lineStart);
+    const lineEnd = nl < 0 ? text.length : nl;
+    let end = lineStart;
+    for (; k < sorted.length && sorted[k].line === target; k++) {
+      const c = sorted[k];
+      const from = lineStart + c.from;
+      const to = Math.min(lineStart + c.to, lineEnd);
+      if (from < end || from > to) continue;
+      out += text.slice(at, from) + c.put;
+      at = to;
+      end = to;
+    }
+  }
+  return out + text.slice(at);
+}
+
+/**
  * A YAML document's text as a surface shows it whole (a write action's preview): what the readers mask
  * is masked where it is written. A `!!binary` scalar shows its masked form (`binaryMask`) after its tag;
  * a scalar (a key, or a value under its key) whose decoded string the readers mask (`maskedWithHits`:
@@ -333,16 +506,10 @@ export function maskedYamlText(text: string): string {
   const cuts: Cut[] = [];
   eachScalar(doc, (n, key) => {
     if (!n.range) return;
-    // The blanks and line breaks the library counts into a scalar's end (a block scalar's) stay.
-    const from = n.range[0];
-    const to = endOfValue(text, from, n.range[1]);
-    const src = text.slice(from, to);
-    if (n.value instanceof Uint8Array) cuts.push({ from, to, put: binaryMask(n.value) });
+    if (n.value instanceof Uint8Array) cuts.push(scalarCut(text, n.range, binaryMask(n.value), true));
     else if (typeof n.value === 'string') {
       const m = maskedWithHits(n.value, key);
-      if (!m.hits.length) return;
-      const plain = n.type === 'PLAIN' && src === n.value && !/[\r\n]/.test(m.text);
-      cuts.push({ from, to, put: plain ? m.text : JSON.stringify(m.text) });
+      if (m.hits.length) cuts.push(scalarCut(text, n.range, m.text, writtenAsIs(text, n)));
     }
   });
   return maskSecrets(
@@ -406,12 +573,19 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
    * the pairs of mappings, and those of ordered maps and pair lists (`!!omap`, `!!pairs`: sequences whose
    * items are pairs), each pair as a mapping's.
    */
-  const secretsOf = (): SecretHit[] => {
+  const secretsOf = (): { hits: SecretHit[]; cuts: Cut[] } => {
     const out: SecretHit[] = [];
+    const cuts: Cut[] = [...binaryCuts];
     const add = (v: unknown, n: unknown, key?: unknown) => {
       if (typeof v !== 'string') return;
-      const line = lineAt(n) ?? 1;
-      for (const h of maskedWithHits(v, key).hits) out.push({ ...h, line: line + h.line - 1 });
+      const s = n as Scalar;
+      // A block scalar's value starts on the line after its indicator (`password: |`).
+      const line = (lineAt(n) ?? 1) + (s.type === 'BLOCK_LITERAL' || s.type === 'BLOCK_FOLDED' ? 1 : 0);
+      const m = maskedWithHits(v, key);
+      if (!m.hits.length) return;
+      for (const h of m.hits) out.push({ ...h, line: line + h.line - 1 });
+      // Where it is written, it shows masked.
+      if (s.range) cuts.push(scalarCut(text, s.range, m.text, writtenAsIs(text, s)));
     };
     const todo: unknown[] = [doc.contents];
     const pair = (p: Pair) => {
@@ -430,9 +604,20 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
           if (isPair(it)) pair(it);
           else todo.push(it);
     }
-    return out;
+    return { hits: out, cuts };
   };
-  let secrets: SecretHit[] | undefined;
+  let found: { secrets: SecretHit[]; cuts: LineCut[] } | undefined;
+  const find = () => {
+    if (found) return found;
+    const { hits, cuts } = secretsOf();
+    return (found = {
+      secrets: [...binaryHits, ...hits].sort((a, b) => a.line - b.line),
+      cuts: lineCutsOf(
+        text,
+        cuts.sort((a, b) => a.from - b.from),
+      ),
+    });
+  };
   const e = doc.errors[0];
   const refusal = yamlRefusal(doc);
   const refused = refusal && {
@@ -440,7 +625,8 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     line: refusal.at === null ? null : errorPlace(text, lc, refusal.at).line,
   };
   // After the refusal, which counts a `!!binary` key as a key that is not a plain value (the library's cost).
-  const binaryHits = maskBinaries(doc, lineAt);
+  const binaryCuts: Cut[] = [];
+  const binaryHits = maskBinaries(doc, lineAt, text, binaryCuts);
   let data: YamlTree['data'] | undefined;
   const at = e && errorPlace(text, lc, e.pos[0]);
   return {
@@ -482,7 +668,10 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
       return data;
     },
     get secrets() {
-      return (secrets ??= [...binaryHits, ...secretsOf()].sort((a, b) => a.line - b.line));
+      return find().secrets;
+    },
+    get cuts() {
+      return find().cuts;
     },
   };
 }

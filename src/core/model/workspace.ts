@@ -18,6 +18,7 @@ import {
 import type { GitAbsence, GitInfo, GitReader, GitRun } from '../git/git';
 import { installChanges } from '../hooks/install-edits';
 import { lineTotal, parseMarkdown, type MdOutline } from '../markdown/markdown';
+import { frontMatterFound, withLineCuts, type LineCut } from '../markdown/yaml-tree';
 import { maskSecrets, type SecretHit } from '../secrets/secrets';
 import { finding, t, type Msg } from './messages';
 import type { DocRole, Finding, NotOurs, NotReadWhy, Section, StateDoc, SystemId, WorkspaceReport } from './model';
@@ -83,6 +84,13 @@ export interface ParsedContent {
    * escape), which the text masker did not see: added to the document's `secrets`, so no-secrets names them.
    */
   secrets?: readonly SecretHit[];
+  /**
+   * Where the document's text holds what the parser masked in what it decoded (`secrets`' values): the text the
+   * model keeps shows the masked form there, each line break kept (`withLineCuts`).
+   */
+  cuts?: readonly LineCut[];
+  /** The parser read the document's front matter as YAML itself (its secrets and cuts are among the above). */
+  frontMatterRead?: true;
 }
 
 /** Turn a read failure into the finding a damaged document carries. */
@@ -455,10 +463,16 @@ export class Workspace {
       doc.secrets = hits;
       doc.lineCount = lineTotal(text);
       try {
-        const parsed = parse(text, this.outline(text));
+        const outline = this.outline(text);
+        const parsed = parse(text, outline);
         doc.sections = parsed.sections;
         doc.meta = { ...parsed.meta, ...extraMeta };
-        if (parsed.secrets?.length) doc.secrets = [...hits, ...parsed.secrets];
+        // A Markdown document's front matter is YAML, whatever reads the document: what YAML decodes from it is masked too.
+        const fm = parsed.frontMatterRead || /\.ya?ml$/i.test(rel) ? null : frontMatterFound(outline);
+        const found = [...(parsed.secrets ?? []), ...(fm?.secrets ?? [])];
+        if (found.length) doc.secrets = [...hits, ...found];
+        const cuts = [...(parsed.cuts ?? []), ...(fm?.cuts ?? [])];
+        if (cuts.length) doc.text = withLineCuts(text, cuts);
       } catch (err) {
         doc.findings.push(
           finding('parse', 'warn', t('The document could not be parsed: {0}', (err as Error)?.message ?? String(err))),

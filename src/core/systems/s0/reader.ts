@@ -234,8 +234,10 @@ export function parseAgentsYml(text: string): ParsedContent {
     meta.broken = true;
     return { sections: [], meta };
   }
-  // What YAML decoded holds secrets the text did not show (a value on the line below its key): no-secrets names them.
+  // What YAML decoded holds secrets the text did not show (a value on the line below its key): no-secrets names
+  // them, and the document's text shows them masked where they are written.
   const secrets = ydoc.secrets;
+  const cuts = ydoc.cuts;
   if (ydoc.refused) {
     issues.push({
       kind: 'refused',
@@ -243,14 +245,14 @@ export function parseAgentsYml(text: string): ParsedContent {
       ...(ydoc.refused.line ? { line: ydoc.refused.line } : {}),
     });
     meta.broken = true;
-    return { sections: [], meta, secrets };
+    return { sections: [], meta, secrets, cuts };
   }
   const root = ydoc.root;
   // A document that holds no node (`---`, `...`, comments) is an empty config, as an empty file is.
   if (root !== null && root.kind !== 'map' && !ydoc.empty) {
     issues.push({ kind: 'not-mapping' });
     meta.broken = true;
-    return { sections: [], meta, secrets };
+    return { sections: [], meta, secrets, cuts };
   }
   const data = ydoc.data;
   if (data.error) {
@@ -262,7 +264,7 @@ export function parseAgentsYml(text: string): ParsedContent {
           : { kind: 'unreadable', error: data.error },
     );
     meta.broken = true;
-    return { sections, meta, secrets };
+    return { sections, meta, secrets, cuts };
   }
   const js = (data.value ?? {}) as Record<string, unknown>;
   const session = js.session;
@@ -297,7 +299,7 @@ export function parseAgentsYml(text: string): ParsedContent {
       issues.push({ kind: 'ledger-path-not-path', line: sessionLine });
     }
   }
-  return { sections, meta, secrets };
+  return { sections, meta, secrets, cuts };
 }
 
 export function configOf(doc: StateDoc | null): S0Config {

@@ -5,7 +5,7 @@
  * each diff and blocked entry — and the prose/block byte sizes; whether that is within the caps
  * (`budgets.snapshot` of the facts table) is judged by S1's checks.
  */
-import { readYaml, yamlGet, type YamlNode } from '../../markdown/yaml-tree';
+import { linesInDocument, readYaml, yamlGet, type LineCut, type YamlNode } from '../../markdown/yaml-tree';
 import type { YamlRefusalKind } from '../../markdown/yaml';
 import { S1_SNAPSHOT } from './facts';
 import type { MdOutline } from '../../markdown/markdown';
@@ -224,11 +224,12 @@ function str(v: unknown): string {
 
 /**
  * Find and read the snapshot block. Returns null when the handoff has none. Never throws. `secrets`: what
- * its YAML decoded holds that the text did not show (`YamlTree.secrets`), at the handoff's lines.
+ * its YAML decoded holds that the text did not show (`YamlTree.secrets`), at the handoff's lines; `cuts`,
+ * where the handoff's text shows them masked.
  */
 export function readSnapshot(
   outline: MdOutline,
-): { info: SnapshotInfo; section: Section; secrets: readonly SecretHit[] } | null {
+): { info: SnapshotInfo; section: Section; secrets: readonly SecretHit[]; cuts: readonly LineCut[] } | null {
   const loc = locate(outline);
   if (!loc) return null;
   const items: Item[] = [];
@@ -365,5 +366,6 @@ export function readSnapshot(
     items,
   };
   const secrets = ydoc.secrets.map((h) => ({ ...h, line: loc.yamlLine + h.line - 1 }));
-  return { info, section, secrets };
+  const cuts = linesInDocument(ydoc.cuts, loc.yaml, outline.lines, loc.yamlLine - 1);
+  return { info, section, secrets, cuts };
 }

@@ -163,6 +163,7 @@ export function parseHandoff(_text: string, outline: MdOutline): ParsedContent {
     meta,
     // What the snapshot's YAML decoded holds secrets the text did not show (a `!!binary` value, an escape): no-secrets names them.
     ...(snap?.secrets.length ? { secrets: snap.secrets } : {}),
+    ...(snap?.cuts.length ? { cuts: snap.cuts } : {}),
   };
 }
 

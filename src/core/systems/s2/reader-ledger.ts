@@ -268,8 +268,12 @@ export function parseManifest(text: string): ParsedContent & { info: ManifestInf
     info.kit = /session-ledger|durable_context|checkpoint/.test(text);
     return { sections: [], meta: { manifest: info }, info };
   }
-  // What its YAML decoded holds secrets the text did not show (a `!!binary` value, an escape): no-secrets names them.
-  const found = doc.secrets.length ? { secrets: doc.secrets } : {};
+  // What its YAML decoded holds secrets the text did not show (a `!!binary` value, an escape): no-secrets names
+  // them, and the document's text shows them masked where they are written.
+  const found = {
+    ...(doc.secrets.length ? { secrets: doc.secrets } : {}),
+    ...(doc.cuts.length ? { cuts: doc.cuts } : {}),
+  };
   const refused = doc.refused;
   if (doc.error || refused) {
     const line = doc.error?.line ?? refused?.line;

@@ -14,7 +14,7 @@
  * - `parseS4State`, `parseProgress`, `parseCheckpoint`: the `StateDoc` contents; `meta.s4`,
  *   `meta.entries`, `meta.frontMatter` carry the structures above.
  */
-import { readYaml } from '../../markdown/yaml-tree';
+import { linesInDocument, readYaml } from '../../markdown/yaml-tree';
 import { headingEnds, sectionize, type MdOutline } from '../../markdown/markdown';
 import type { SectionKey } from '../../model/model';
 import { matchKey, normalizeTitle, withNames, type KeyTable } from '../../markdown/sections';
@@ -228,13 +228,16 @@ export function parseProgress(_text: string, outline: MdOutline): ParsedContent 
 export function parseCheckpoint(_text: string, outline: MdOutline): ParsedContent {
   const meta: Record<string, unknown> = {};
   let secrets: ParsedContent['secrets'] = [];
+  let cuts: ParsedContent['cuts'] = [];
   if (outline.frontMatter) {
     try {
       const y = readYaml(outline.frontMatter.text);
       // What its YAML decoded holds secrets the text did not show (a `!!binary` value, an escape): no-secrets
-      // names them, at the file's lines (the front matter's text starts on the line after its opening `---`).
+      // names them, at the file's lines (the front matter's text starts on the line after its opening `---`),
+      // and the document's text shows them masked where they are written.
       const first = outline.frontMatter.line;
       secrets = y.secrets.map((h) => ({ ...h, line: first + h.line }));
+      cuts = linesInDocument(y.cuts, outline.frontMatter.text, outline.lines, first);
       const why = y.error?.message ?? y.data.error;
       const refused = y.error ? undefined : y.data.refused;
       if (why !== null)
@@ -253,5 +256,11 @@ export function parseCheckpoint(_text: string, outline: MdOutline): ParsedConten
     }
   }
   const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : matchKey(t, S4_KEYS)));
-  return { sections, meta, ...(secrets.length ? { secrets } : {}) };
+  return {
+    sections,
+    meta,
+    ...(secrets.length ? { secrets } : {}),
+    ...(cuts.length ? { cuts } : {}),
+    frontMatterRead: true,
+  };
 }
