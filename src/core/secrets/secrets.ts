@@ -35,6 +35,8 @@ interface Span {
   end: number;
   /** How many leading characters stay visible (a public prefix such as `ghp_`), 0 for passwords. */
   keep: number;
+  /** A part of a value that runs over a line break (`acrossBreak`): the hit is `hit` (the whole value's), or none. */
+  part?: { hit: string | null };
 }
 
 export interface RegexRule {
@@ -51,6 +53,12 @@ export interface RegexRule {
    * text, then of each line of a text that passed.
    */
   may: (text: string) => boolean;
+  /**
+   * A line and the next may make a match between them (`acrossBreak`) when `may` holds for neither: the first
+   * holds where the match starts (a secret's name) and the second the rest (`=` and the value). Absent when
+   * every match over a break holds the literal `may` looks for on one of the two lines.
+   */
+  across?: (before: string, after: string) => boolean;
 }
 
 /** The text holds one of `words` (case-sensitive). */
@@ -262,7 +270,9 @@ export const REGEX_RULES: readonly RegexRule[] = [
     keep: 0,
     // `-u` stands in many words (`follow-up`): only as an option, where the expression takes it (after
     // anything but a letter, a digit, `_` or `-`: a space, a backtick, a parenthesis).
-    may: (x) => /(?<![\w-])(?:-u|--user)[ \t=]/.test(x),
+    // A line break after it too: the value may be on the next line (`acrossBreak`).
+    may: (x) => /(?<![\w-])(?:-u|--user)[\s=]/.test(x),
+    across: (a) => /(?<![\w-])(?:-u|--user)[ \t]*$/.test(a),
   },
   {
     name: 'password on a command line',
@@ -296,6 +306,7 @@ export const REGEX_RULES: readonly RegexRule[] = [
     ),
     keep: 0,
     may: (x) => holds(x, [':', '=']) && holdsAnyCase(x, ['key', 'token', 'secret', 'passw']),
+    across: (a, b) => holds(b, [':', '=']) && /key|token|secret|passw/i.test(a),
   },
   {
     name: 'assigned secret',
@@ -308,6 +319,7 @@ export const REGEX_RULES: readonly RegexRule[] = [
     keep: 0,
     value: looksGenerated,
     may: (x) => x.includes('=') && holds(x, ['KEY', 'TOKEN', 'SECRET', 'PASS', 'PWD', 'CREDENTIAL']),
+    across: (a, b) => b.includes('=') && /KEY|TOKEN|SECRET|PASS|PWD|CREDENTIAL/.test(a),
   },
   {
     name: 'phone number',
@@ -331,6 +343,8 @@ export const REGEX_RULES: readonly RegexRule[] = [
     keep: 0,
     kind: 'personal',
     may: (x) => holds(x, STREET_WORDS),
+    // A foreign street word that a space ends (`Rue `) ends the line before.
+    across: (a) => /(?:Rue|Calle|Via|Rua)[ \t]*$/.test(a),
   },
 ];
 
@@ -488,12 +502,13 @@ const PEM_END = /-----END [A-Z0-9 ]{0,140}-----/;
 const NO_SPANS: readonly Span[] = Object.freeze([]);
 
 /** The spans of one line, in order, without overlaps (the earliest, then the longest, wins). */
-function lineSpans(line: string, rules: readonly RegexRule[]): readonly Span[] {
+function lineSpans(line: string, rules: readonly RegexRule[], asked = false): readonly Span[] {
   let spans: Span[] | undefined;
   for (const r of rules) {
-    // The text's gate, asked again of the line: a rule that can match somewhere in a file is mostly
-    // no match on one line of it, and its expression then runs (and is compiled) for none of them.
-    if (!r.may(line)) continue;
+    // The text's gate, asked again of the line (unless `rules` are those it holds for already): a rule that
+    // can match somewhere in a file is mostly no match on one line of it, and its expression then runs (and
+    // is compiled) for none of them.
+    if (!asked && !r.may(line)) continue;
     r.re.lastIndex = 0;
     for (let m = r.re.exec(line); m; m = r.re.exec(line)) {
       // The value is the first group that took part (a rule of several shapes has one per shape), else the match.
@@ -569,17 +584,107 @@ function splitLines(text: string): { lines: string[]; breaks: string[] } {
 /** A control character but the line breaks (CR, LF) and tab: a line that holds one is looked at as shown (`asMasked`). */
 const CONTROL_IN_LINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-/** Replace `spans` of `line` by their masked forms, recording a hit for each. */
+/** Replace `spans` of `line` by their masked forms, recording a hit for each (a part of a value over a line break: its value's, once). */
 function masked(line: string, spans: readonly Span[], n: number, hits: SecretHit[]): string {
   let out = '';
   let at = 0;
   for (const s of spans) {
     const m = mask(line.slice(s.start, s.end), s.keep);
-    hits.push({ rule: s.rule, line: n, masked: m, ...(s.kind ? { kind: s.kind } : {}) });
+    const hit = s.part ? s.part.hit : m;
+    if (hit !== null) hits.push({ rule: s.rule, line: n, masked: hit, ...(s.kind ? { kind: s.kind } : {}) });
     out += line.slice(at, s.start) + m;
     at = s.end;
   }
   return out + line.slice(at);
+}
+
+/** How much of a line's end, and of the next line's start (to the end of a word there), a secret over the break between them is looked for in. */
+const ACROSS = 256;
+
+/** What a line's continuation starts with that is no text of it: the indentation and block quote markers. */
+const CONTINUATION_LEAD = /^[ \t>]*/;
+
+/**
+ * The secrets a line break splits: `prev` and the line after it (`next`) read as one line, as a soft line break
+ * reads in Markdown and a plain value folds in YAML (a space between them), or, when `prev` ends with a
+ * backslash (a YAML double-quoted line or a shell line continued), with nothing between them. A secret's
+ * name at the end of one line and its value on the next (`- password:` / `  hunter2-very-secret`, `? api_key` /
+ * `: …`, `Authorization: Bearer` / `…`), a phone number or an address wrapped in a list item, a token continued
+ * with a backslash. Only what the break splits is taken (the match starts on `prev` and its value ends on
+ * `next`): the parts of the value on each line. Looked for in `prev`'s last ACROSS characters and `next`'s
+ * first ACROSS to the end of a word, so each line is read a bounded number of times.
+ */
+function acrossBreak(
+  prev: string,
+  next: string,
+  rules: readonly RegexRule[],
+): { before: Array<[number, number, Span]>; after: Array<[number, number, Span]> } | null {
+  const joined = prev.endsWith('\\');
+  let from = Math.max(0, prev.length - ACROSS);
+  if (from > 0) {
+    // From a word's start, so no name is read from its middle.
+    const space = prev.slice(from).search(/\s/);
+    if (space >= 0) from += space + 1;
+  }
+  const a = prev.slice(from, joined ? prev.length - 1 : prev.length);
+  const lead = CONTINUATION_LEAD.exec(next)![0].length;
+  let to = next.length;
+  if (to - lead > ACROSS) {
+    const space = next.slice(lead + ACROSS).search(/\s/);
+    if (space >= 0) to = lead + ACROSS + space;
+  }
+  const b = next.slice(lead, to);
+  if (a.trim() === '' || b.trim() === '') return null;
+  const seam = a.length;
+  const bAt = seam + (joined ? 0 : 1);
+  const both = `${a}${joined ? '' : ' '}${b}`;
+  const found = lineSpans(both, rules);
+  let out: { before: Array<[number, number, Span]>; after: Array<[number, number, Span]> } | null = null;
+  for (const s of found) {
+    if (s.from >= seam || s.end <= bAt) continue;
+    out ??= { before: [], after: [] };
+    const part = { hit: mask(both.slice(s.start, s.end), s.keep) } as { hit: string | null };
+    if (s.start < seam) out.before.push([from + s.start, from + seam, { ...s, part }]);
+    // What the value's start keeps visible (`ghp_`) is on the line before.
+    out.after.push([
+      lead + Math.max(0, s.start - bAt),
+      lead + s.end - bAt,
+      { ...s, keep: s.start < seam ? 0 : s.keep, part },
+    ]);
+  }
+  return out;
+}
+
+/**
+ * `spans` (a line's, in order, none overlapping) with the parts `[start, end)` of values that run over a line
+ * break added where no span of the line covers them yet: what stays of a part is masked as a span of its own,
+ * the first that stays of a value recording its hit. A value that a span of the line masks in part has its
+ * hit there already (`password: "Qz7#wR4$x\` / `  k9!Lm2pA"`), and records none.
+ */
+function withParts(spans: readonly Span[], parts: ReadonlyArray<[number, number, Span]>): Span[] {
+  if (!parts.length) return spans as Span[];
+  const added: Span[] = [];
+  for (const [start, end, like] of parts) {
+    let at = start;
+    for (const s of spans) {
+      if (s.end <= at) continue;
+      if (s.start >= end) break;
+      like.part!.hit = null;
+      if (s.start > at) added.push({ ...like, start: at, end: s.start, from: at });
+      at = Math.max(at, s.end);
+    }
+    if (at < end) added.push({ ...like, start: at, end, from: at });
+  }
+  // A value's hit is recorded once, by its first part that stays.
+  for (const s of added) s.part = claim(s.part!);
+  return [...spans, ...added].sort((x, y) => x.start - y.start);
+}
+
+/** The hit a value's part records: its value's, the first time it is asked for; none after that. */
+function claim(part: { hit: string | null }): { hit: string | null } {
+  const hit = part.hit;
+  part.hit = null;
+  return { hit };
 }
 
 /**
@@ -603,8 +708,19 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   let wrapped = false;
   // A wrapped value needs a secret's name: the text must hold one (the assigned-secret rule's gate).
   const keyNames = rules.some((r) => r.name === 'assigned secret');
+  // The line before, written once the break after it is looked at (a value over it has a part there): null
+  // after a blank line and a private key's lines, which no value runs over.
+  let held: { i: number; line: string; spans: readonly Span[]; rules: readonly RegexRule[] } | null = null;
+  const write = (): void => {
+    if (held?.spans.length) {
+      lines[held.i] = masked(held.line, held.spans, held.i + 1, hits);
+      changed = true;
+    }
+    held = null;
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = hidden ? asMasked(lines[i]) : lines[i];
+    if (inKey > 0 || line.includes('-----BEGIN')) write();
     if (inKey > 0) {
       // The key's body: base64 lines (and PEM header fields) up to the END line; anything else ends it.
       if (PEM_END.test(line) || --inKey === 0) {
@@ -642,7 +758,9 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
       inKey = end ? 0 : 200;
       continue;
     }
-    let spans = lineSpans(line, rules);
+    // The rules whose gate the line passes.
+    const own = rules.length ? rules.filter((r) => r.may(line)) : rules;
+    let spans = lineSpans(line, own, true);
     if (wrapped) {
       // The value of a secret's name that ended the line before.
       const w = WRAPPED_VALUE.exec(line);
@@ -652,12 +770,27 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
         spans = [{ rule: 'assigned secret', from: start, start, end: start + w[1].length, keep: 0 }, ...spans];
       }
     }
-    if (line.trim() !== '')
-      wrapped = keyNames && endsLikeKey(line) && holdsAnyCase(line, SECRET_WORDS) && KEY_ENDS_LINE.test(line);
-    if (!spans.length) continue;
-    lines[i] = masked(line, spans, i + 1, hits);
-    changed = true;
+    const blank = line.trim() === '';
+    if (!blank) wrapped = keyNames && endsLikeKey(line) && holdsAnyCase(line, SECRET_WORDS) && KEY_ENDS_LINE.test(line);
+    // A secret the break before this line splits: a rule whose gate one of the two lines passes (or both
+    // together, `across`), or any when a backslash joins them.
+    const prev = held as { line: string; spans: readonly Span[]; rules: readonly RegexRule[] } | null;
+    let parts = null;
+    if (prev && !blank) {
+      const joined = prev.line.endsWith('\\');
+      const both = joined
+        ? rules
+        : rules.filter((r) => prev.rules.includes(r) || own.includes(r) || r.across?.(prev.line, line));
+      if (both.length || joined) parts = acrossBreak(prev.line, line, both);
+    }
+    if (prev && parts) {
+      prev.spans = withParts(prev.spans, parts.before);
+      spans = withParts(spans, parts.after);
+    }
+    write();
+    held = blank ? null : { i, line, spans, rules: own };
   }
+  write();
   if (!changed) return { text, hits };
   if (!breaks.length) return { text: lines.join('\n'), hits };
   return { text: lines.map((l, k) => l + (breaks[k] ?? '')).join(''), hits };
