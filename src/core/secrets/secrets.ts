@@ -132,6 +132,9 @@ function decodesToCredentials(v: string): boolean {
   }
 }
 
+/** What YAML may write between a key's `:` and its value: up to two of a tag (`!!str`), an anchor (`&k`), a block scalar's indicator (`|`, `>-`), each followed by a space. */
+const YAML_PROPERTIES = '(?:(?:![^\\s]{0,64}|&[^\\s]{1,64}|[|>][-+0-9]{0,2})[ \\t]{1,16}){0,2}';
+
 export const REGEX_RULES: readonly RegexRule[] = [
   {
     name: 'AWS access key',
@@ -297,16 +300,18 @@ export const REGEX_RULES: readonly RegexRule[] = [
   {
     name: 'assigned secret',
     // `password = …`, `DB_PASSWORD=…`, `OPENAI_API_KEY: …`, `aws_secret_access_key = …`, `GITHUB_TOKEN=…`:
-    // a key name (up to four `word_` / `word-` parts before the secret word), `=` or `:`, a value of 12+.
-    // Bare `token` / `secret` count only as the last part of such a compound name.
+    // a key name (up to four `word_` / `word-` parts before the secret word), `=` or `:` (or their full-width
+    // forms, `パスワード：` style), a value of 12+, after what YAML may write before a value (`!!str`, `&anchor`,
+    // `|`). Bare `token` / `secret` count only as the last part of such a compound name.
     re: new RegExp(
       `${START}(?:(?:[A-Za-z0-9]{1,32}[_-]){0,4}(?:api[_-]?key|secret[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key|password|passwd)|(?:[A-Za-z0-9]{1,32}[_-]){1,4}(?:token|secret))` +
-        `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=][ \\t]{0,16}["'\`]?(?![<{$])(${VALUE}{12,})`,
+        `(?![A-Za-z0-9])["']?[ \\t]{0,16}[:=：＝][ \\t]{0,16}${YAML_PROPERTIES}["'\`]?(?![<{$])(${VALUE}{12,})`,
       'gi',
     ),
     keep: 0,
-    may: (x) => holds(x, [':', '=']) && holdsAnyCase(x, ['key', 'token', 'secret', 'passw']),
-    across: (a, b) => holds(b, [':', '=']) && /key|token|secret|passw/i.test(a),
+    // A table row's `|` stands for `:` (`asShown`).
+    may: (x) => holds(x, [':', '=', '|', '：', '＝']) && holdsAnyCase(x, ['key', 'token', 'secret', 'passw']),
+    across: (a, b) => holds(b, [':', '=', '：', '＝']) && /key|token|secret|passw/i.test(a),
   },
   {
     name: 'assigned secret',
@@ -598,6 +603,132 @@ function masked(line: string, spans: readonly Span[], n: number, hits: SecretHit
   return out + line.slice(at);
 }
 
+/** A Markdown table row: a `|` first on the line, after the indentation and block quote markers. */
+const TABLE_ROW = /^[ \t>]*\|/;
+/** An HTML line break (`<br>`, `<br/>`, `<br />`) where a `<` stands, as a table cell breaks its lines. */
+const HTML_BREAK = /<br[ \t]{0,8}[/]?>/iy;
+
+/**
+ * The line as Markdown shows it where a secret's name and its value may stand apart in it: without its HTML
+ * comments (`password: <!-- x -->Qz7#…`), with a space for each HTML line break (`password:<br>Qz7#…`), and a
+ * table row's cells as a name and its value (`| password | Qz7#… |` reads as `: password : Qz7#… :`). Null
+ * when neither stands in the line. `spans` takes what is found in it back to the line's offsets (a span over
+ * a comment takes the comment in). One pass over the line.
+ */
+function asShown(line: string): { text: string; spans: (found: readonly Span[]) => Span[] } | null {
+  const table = TABLE_ROW.test(line);
+  let lt = line.indexOf('<');
+  if (!table && lt < 0) return null;
+  let text = '';
+  let from = 0;
+  // Where each part of the shown text starts, in it and in the line: [shown, line, shown, line …].
+  const parts: number[] = [0, 0];
+  const drop = (at: number, to: number, put: string) => {
+    text += line.slice(from, at) + put;
+    from = to;
+    parts.push(text.length, to);
+  };
+  while (lt >= 0) {
+    if (line.startsWith('<!--', lt)) {
+      const close = line.indexOf('-->', lt + 4);
+      // A comment that does not close on the line hides the rest of it from Markdown, not from the masker.
+      if (close < 0) break;
+      drop(lt, close + 3, '');
+      lt = line.indexOf('<', close + 3);
+      continue;
+    }
+    HTML_BREAK.lastIndex = lt;
+    if (HTML_BREAK.test(line)) {
+      drop(lt, HTML_BREAK.lastIndex, ' ');
+      lt = line.indexOf('<', HTML_BREAK.lastIndex);
+      continue;
+    }
+    lt = line.indexOf('<', lt + 1);
+  }
+  if (!table && parts.length === 2) return null;
+  text += line.slice(from);
+  if (table) text = text.replace(/\|/g, ':');
+  return {
+    text,
+    spans: (found) => {
+      // Spans are in order: one walk over the parts for all of them.
+      let k = 0;
+      const at = (x: number, end: boolean): number => {
+        while (k + 2 < parts.length && (end ? parts[k + 2] < x : parts[k + 2] <= x)) k += 2;
+        return parts[k + 1] + (x - parts[k]);
+      };
+      return found.map((s) => {
+        const start = at(s.start, false);
+        const stop = at(s.end, true);
+        return { ...s, from: Math.min(start, at(s.from, false)), start, end: stop };
+      });
+    },
+  };
+}
+
+/** A table's delimiter row (`| --- | :-: |`): nothing but pipes, colons, dashes, blanks and block quote markers. */
+const DELIMITER_ROW = /^[ \t>|:-]+$/;
+
+/** A table header's cell that names a secret (`Password`, `API key`, `DB_PASSWORD`, `Access token`), emphasis and code marks aside. */
+const SECRET_HEADER =
+  /^(?:(?:[A-Za-z0-9]{1,32}[_ -]){0,4}(?:api[_ -]?key|secret[_ -]?key|access[_ -]?key|access[_ -]?token|auth[_ -]?token|client[_ -]?secret|private[_ -]?key|password|passwd)|(?:[A-Za-z0-9]{1,32}[_ -]){1,4}(?:token|secret))$/i;
+
+/** The cells of a table row: where each one's text starts and ends in the line (split at each `|` no backslash escapes). */
+function cellsOf(row: string): Array<[number, number]> {
+  let at = /^[ \t>]*/.exec(row)![0].length;
+  if (row[at] === '|') at++;
+  const cells: Array<[number, number]> = [];
+  let from = at;
+  for (let k = at; k < row.length; k++)
+    if (row[k] === '|' && row[k - 1] !== '\\') {
+      cells.push([from, k]);
+      from = k + 1;
+    }
+  if (row.slice(from).trim() !== '') cells.push([from, row.length]);
+  return cells;
+}
+
+/** The columns of a table (its header `row`) whose header names a secret, by their index; null when none does. */
+function secretColumns(row: string): boolean[] | null {
+  const columns = cellsOf(row).map(([a, b]) => SECRET_HEADER.test(row.slice(a, b).replace(/[*`]/g, '').trim()));
+  return columns.includes(true) ? columns : null;
+}
+
+/**
+ * The values in the cells of `columns` (a table's columns whose header names a secret): a cell is read as the
+ * value of that name, `password: <cell>` (what the assigned-secret rule takes there, a value of 12 or more).
+ */
+function columnSpans(row: string, columns: readonly boolean[], rules: readonly RegexRule[]): Span[] {
+  const out: Span[] = [];
+  const NAME = 'password: ';
+  cellsOf(row).forEach(([a, b], k) => {
+    if (!columns[k]) return;
+    for (const s of lineSpans(NAME + row.slice(a, b), rules))
+      if (s.rule === 'assigned secret' && s.from < NAME.length && s.start >= NAME.length)
+        out.push({
+          ...s,
+          from: s.start - NAME.length + a,
+          start: s.start - NAME.length + a,
+          end: s.end - NAME.length + a,
+        });
+  });
+  return out;
+}
+
+/** Spans of `more` that overlap none of `spans` added to them (both in order, none overlapping in each): one walk over both. */
+function mergedSpans(spans: readonly Span[], more: readonly Span[]): readonly Span[] {
+  if (!more.length) return spans;
+  const out: Span[] = [];
+  let k = 0;
+  for (const m of more) {
+    while (k < spans.length && spans[k].end <= m.start) out.push(spans[k++]);
+    if (k < spans.length && spans[k].start < m.end) continue;
+    out.push(m);
+  }
+  while (k < spans.length) out.push(spans[k++]);
+  return out;
+}
+
 /** How much of a line's end, and of the next line's start (to the end of a word there), a secret over the break between them is looked for in. */
 const ACROSS = 256;
 
@@ -711,6 +842,8 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
   // The line before, written once the break after it is looked at (a value over it has a part there): null
   // after a blank line and a private key's lines, which no value runs over.
   let held: { i: number; line: string; spans: readonly Span[]; rules: readonly RegexRule[] } | null = null;
+  // The columns of the table the lines stand in whose header names a secret.
+  let columns: boolean[] | null = null;
   const write = (): void => {
     if (held?.spans.length) {
       lines[held.i] = masked(held.line, held.spans, held.i + 1, hits);
@@ -761,6 +894,12 @@ export function maskSecrets(text: string): { text: string; hits: SecretHit[] } {
     // The rules whose gate the line passes.
     const own = rules.length ? rules.filter((r) => r.may(line)) : rules;
     let spans = lineSpans(line, own, true);
+    const shownLine = line.includes('|') || line.includes('<') ? asShown(line) : null;
+    if (shownLine) spans = mergedSpans(spans, shownLine.spans(lineSpans(shownLine.text, rules)));
+    // A table whose header names a secret (`| user | password |`): the cells under that name are its values.
+    if (!line.includes('|')) columns = null;
+    else if (DELIMITER_ROW.test(line)) columns = held?.i === i - 1 && keyNames ? secretColumns(held.line) : null;
+    else if (columns) spans = mergedSpans(spans, columnSpans(line, columns, rules));
     if (wrapped) {
       // The value of a secret's name that ended the line before.
       const w = WRAPPED_VALUE.exec(line);
