@@ -1,7 +1,8 @@
 // A state file written after the checkpoint is taken as it is now only while it is still whole: the
 // PreCompact guard runs its system's blocking checks on it, through the CLI's core, through the
 // installed hook script's hooks part (which takes every rule from the core part of the same file) and
-// with the extension's own report, and stops /compact when one fails. Real files, real CLI and script.
+// with the extension's own report, and stops /compact when one fails. Real files and git; the built CLI and
+// the installed script run in this process (the script also as its own process, as Claude Code starts it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -28,7 +29,7 @@ import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
 import { SYSTEMS } from '../../src/core/systems';
 import { guardSentence } from '../../src/extension/pure/status-text';
-import { cli, filesUnder, fixtureCopy, gitInit, HOOK_SCRIPT, REPO, workspace } from './helpers';
+import { cli, filesUnder, fixtureCopy, gitInit, HOOK_SCRIPT, hookScript, REPO, workspace } from './helpers';
 import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 
@@ -47,14 +48,24 @@ function checkpointed(): string {
   return dir;
 }
 
-/** The guard's answer three ways: the CLI's core, the installed hook script, and with the caller's report. */
-async function answers(dir: string): Promise<Array<[string, number, string]>> {
+/**
+ * The guard's answer three ways: the CLI's core, the installed hook script (its own entry, run in this
+ * process; with `spawn`, as its own Node process, which is what Claude Code starts), and with the
+ * caller's report.
+ */
+async function answers(dir: string, o: { spawn?: boolean } = {}): Promise<Array<[string, number, string]>> {
   const viaCli = cli(['hook', 'pre-compact', '--root', dir], { input: preCompact(dir) });
-  const script = spawnSync(process.execPath, ['.claude/hooks/session-ledger.cjs', 'hook', 'pre-compact'], {
-    cwd: dir,
-    input: preCompact(dir),
-    encoding: 'utf8',
-  });
+  const installed = '.claude/hooks/session-ledger.cjs';
+  const script = o.spawn
+    ? (() => {
+        const r = spawnSync(process.execPath, [installed, 'hook', 'pre-compact'], {
+          cwd: dir,
+          input: preCompact(dir),
+          encoding: 'utf8',
+        });
+        return { code: r.status ?? -1, stderr: r.stderr };
+      })()
+    : hookScript(installed, ['hook', 'pre-compact'], { cwd: dir, input: preCompact(dir) });
   const known = await preCompactGuard(preCompact(dir), {
     root: dir,
     log: false,
@@ -62,7 +73,7 @@ async function answers(dir: string): Promise<Array<[string, number, string]>> {
   });
   return [
     ['the CLI', viaCli.code, viaCli.stderr],
-    ['the hook script', script.status ?? -1, script.stderr],
+    [o.spawn ? 'the hook script (its own process)' : 'the hook script', script.code, script.stderr],
     ["the extension's report", known.exitCode, known.reason],
   ];
 }
@@ -70,7 +81,7 @@ async function answers(dir: string): Promise<Array<[string, number, string]>> {
 test('a state file edited after the checkpoint and still whole: /compact goes through (the checkpoint is fresh)', async () => {
   const dir = checkpointed();
   appendFileSync(path.join(dir, STATE), '\n- Also checked: the pier gauge reports every 10 minutes.\n');
-  for (const [how, code, said] of await answers(dir)) assert.equal(code, 0, `${how}: ${said}`);
+  for (const [how, code, said] of await answers(dir, { spawn: true })) assert.equal(code, 0, `${how}: ${said}`);
 });
 
 test('a state file broken after the checkpoint (a section the seed requires removed): /compact is stopped, saying which check and what to do', async () => {
@@ -78,7 +89,7 @@ test('a state file broken after the checkpoint (a section the seed requires remo
   const p = path.join(dir, STATE);
   writeFileSync(p, readFileSync(p, 'utf8').replace(/^.*Blocked on.*$/m, ''));
   assert.match(cli(['check', '--root', dir]).stdout, /FAIL template/);
-  for (const [how, code, said] of await answers(dir)) {
+  for (const [how, code, said] of await answers(dir, { spawn: true })) {
     assert.equal(code, 2, `${how}: ${said}`);
     assert.match(
       said,

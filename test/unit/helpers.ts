@@ -422,11 +422,26 @@ let worker: { worker: Worker; port: MessagePort; flag: Int32Array } | null = nul
 
 /**
  * Run the built CLI (dist/cli.js, the bundle users run) in this process: its `main(args, io)` in a
- * worker thread, with `input` as stdin, the environment `{...process.env, ...env}` and `cwd`. Same
+ * worker thread, with `input` as stdin, the environment `{...process.env, ...opts.env}` and `cwd`. Same
  * result as `cliProcess` without starting Node for every call; use `cliProcess` where the process
  * itself is under test (exit status, another user, a signal).
  */
 export function cli(args: string[], opts: CliOptions = {}): CliResult {
+  return inWorker(`session-ledger ${args.join(' ')}`, { args }, opts);
+}
+
+/**
+ * Run an installed hook script (`node <script> <args>` as Claude Code runs it, in `opts.cwd`) in this
+ * process: the script's own entry (`hotMain`, which `node <script>` calls) in the CLI's worker thread,
+ * with `input` as stdin. The exit code is what the script's process would exit with; use a real process
+ * (spawnSync) where the process itself is under test.
+ */
+export function hookScript(script: string, args: string[], opts: CliOptions = {}): CliResult {
+  const abs = path.resolve(opts.cwd ?? process.cwd(), script);
+  return inWorker(`node ${script} ${args.join(' ')}`, { args, script: abs }, opts);
+}
+
+function inWorker(what: string, req: { args: string[]; script?: string }, opts: CliOptions): CliResult {
   if (!worker) {
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
@@ -440,7 +455,7 @@ export function cli(args: string[], opts: CliOptions = {}): CliResult {
   const { port, flag } = worker;
   Atomics.store(flag, 0, 0);
   worker.worker.postMessage({
-    args,
+    ...req,
     cwd: opts.cwd ?? process.cwd(),
     input: opts.input ?? '',
     env: { ...process.env, ...opts.env },
@@ -448,7 +463,7 @@ export function cli(args: string[], opts: CliOptions = {}): CliResult {
   if (Atomics.wait(flag, 0, 0, 120_000) === 'timed-out') {
     void worker.worker.terminate();
     worker = null;
-    throw new Error(`session-ledger ${args.join(' ')}: no answer in 120 s`);
+    throw new Error(`${what}: no answer in 120 s`);
   }
   // The reply is posted before the signal, but a message between threads can land on the port a moment
   // after the signal: look again for up to 5 s before calling it missing.
@@ -458,7 +473,7 @@ export function cli(args: string[], opts: CliOptions = {}): CliResult {
     Atomics.wait(pause, 0, 0, 10);
     reply = receiveMessageOnPort(port);
   }
-  if (!reply) throw new Error(`session-ledger ${args.join(' ')}: the worker signalled without a reply`);
+  if (!reply) throw new Error(`${what}: the worker signalled without a reply`);
   return reply.message as CliResult;
 }
 
