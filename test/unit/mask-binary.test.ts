@@ -7,7 +7,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readYaml } from '../../src/core/markdown/yaml-tree';
@@ -16,7 +15,7 @@ import { parseHandoff } from '../../src/core/systems/s1/reader';
 import { parseManifest } from '../../src/core/systems/s2/reader-ledger';
 import { parseCheckpoint } from '../../src/core/systems/s4/reader-state';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
-import { assertLinear, cli, fixtureCopy, gitInit, HOOK_SCRIPT } from './helpers';
+import { assertLinear, cli, fixtureCopy, gitInit, HOOK_SCRIPT, hookScript } from './helpers';
 
 const KEY = 'sk-ant-api03-Qz7wR4xk9Lm2pAb8vT5yj0Np3qBSc9uU6zi1Oq4rC';
 const PEM =
@@ -142,11 +141,12 @@ test('status, check and the hooks on workspaces holding `!!binary` secrets show 
       ['session-start', { session_id: 's1', hook_event_name: 'SessionStart', source: 'compact', cwd: dir }],
       ['pre-compact', { session_id: 's1', hook_event_name: 'PreCompact', trigger: 'manual', cwd: dir }],
     ] as const) {
-      const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', hook], {
+      // The hook script's own entry in this process (hookScript): what it writes is under test, not its process.
+      const r = hookScript(HOOK_SCRIPT, ['hook', hook], {
         input: JSON.stringify(input),
-        env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
-        encoding: 'utf8',
+        env: { CLAUDE_PROJECT_DIR: dir },
       });
+      assert.ok(r.code === 0 || r.code === 2, `${name} hook ${hook}: ${r.code} ${r.stderr}`);
       assertNothingRaw(r.stdout + r.stderr, `${name} hook ${hook}`);
     }
     // check names the key and the private key at their lines, with the masked form the model holds.
