@@ -41,8 +41,10 @@ const LONGEST = [
 // Files whose tests need a process of their own: compactions asserts what a fresh process has not loaded
 // yet; git-index-link reads 256 MB (a repository's index limit) in its process, and until a collection
 // frees them every process a later file of its batch started had those pages to copy (Linux's fork: 8.6
-// ms of system time a spawn at 360 MB, 0.4 ms at 50 MB; git-reach after it starts git 540 times).
-const ALONE = ['compactions.test.js', 'git-index-link.test.js'];
+// ms of system time a spawn at 360 MB, 0.4 ms at 50 MB; git-reach after it starts git 540 times);
+// linear-readers weighs a heap with 60 full collections, each of which walks the whole heap of its
+// process (its file 2.1 s of CPU on its own, about 3.5 s inside a batch of 25).
+const ALONE = ['compactions.test.js', 'git-index-link.test.js', 'linear-readers.test.js'];
 // The other files run BATCH at a time in one process, one after the other: each process would otherwise
 // load and compile the core again (about 90 ms of CPU per file here), and a warm process runs the next
 // file's checks faster. Measured on a quiet machine with 2 CPUs (112 such files): batches of 10 cost
