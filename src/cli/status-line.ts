@@ -16,15 +16,15 @@
  */
 import * as path from 'node:path';
 import { writeAtomic } from '../core/files/atomic';
-import { isDir, lstatOrNullSync, readOwnText } from '../core/files/fsread';
+import { isDir, readOwnText } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
 import { keepNewest } from '../core/files/prune';
 import { detectedThresholds } from '../core/context/systems';
 import { levelOf, type Level } from '../core/context/thresholds';
-import { isSessionId, markerRel, SHARED_MARKER_REL } from '../core/checkpoint/marker';
+import { isSessionId } from '../core/checkpoint/marker';
 import type { CheckpointDoneQuery } from '../core/hooks/guard';
-import { figureAfterCheckpoint } from '../core/checkpoint/freshness';
+import { figureAfterCheckpoint, newestMarkerTime } from '../core/checkpoint/freshness';
 import type { ContextUsage } from '../core/model/model';
 import { parse } from './args';
 import type { Io } from './io';
@@ -253,10 +253,7 @@ async function ownLine(
   // Past a mark, but the checkpoint it asks for is made: "checkpoint done", as the status bar says it,
   // by the guard's own decision. The guard is asked only while a marker stands there and the figure is
   // of its turn (not a turn after the newest marker file): every other refresh loads nothing more.
-  const markerTime = (rel: string) => lstatOrNullSync(path.join(root, rel))?.mtimeMs ?? -Infinity;
-  const newest = isSessionId(sessionId)
-    ? Math.max(markerTime(markerRel(sessionId)), markerTime(SHARED_MARKER_REL))
-    : -Infinity;
+  const newest = isSessionId(sessionId) ? newestMarkerTime(root, sessionId) : -Infinity;
   const done =
     isSessionId(sessionId) &&
     newest > -Infinity &&

@@ -10,12 +10,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { maskSecrets } from '../../src/core/secrets/secrets';
-import { evaluate } from '../../src/core/report/evaluate';
 import { closingSteps } from '../../src/core/report/closing';
-import { assertLinear, cli, fixtureCopy, gitInit } from './helpers';
+import { assertLinear, cli } from './helpers';
+import { inEachSystem } from './secret-places';
 
 const A18 = 'A'.repeat(18);
 const B18 = 'B'.repeat(18);
@@ -82,27 +81,10 @@ test('no document text, item, check or surface shows a secret a soft line break 
     '- call +49 30\n  1234 5678 first\n',
   ].join('');
   const raw = ['hunter2-very-sec-1', 'abcdefghijklmnopqrstu0123', '1234 5678'];
-  const places: Array<[string, string, string, string]> = [
-    ['S0', 's0/good', '.agents/session_ledger.md', '## Constraints/Assumptions\n'],
-    ['S1', 's1/compression-low', 'memory/session-handoff-LATEST.md', '## Pending decisions\n'],
-    ['S2', 's2/good', '.claude/session-ledger.md', '## OPEN\n'],
-    ['S3', 's3/good', 'docs/state/STATE.md', '## Handoff: read this first\n\n'],
-    ['S4', 's4/good', '.agents/checkpoints/2026-03-05-171200.md', '## 将来のアクション\n'],
-  ];
-  for (const [name, fixture, rel, after] of places) {
-    const dir = fixtureCopy(fixture);
-    const file = path.join(dir, rel);
-    const text = readFileSync(file, 'utf8');
-    assert.ok(text.includes(after), `${name}: ${after}`);
-    writeFileSync(file, text.replace(after, after + add));
-    gitInit(dir);
-    const report = await evaluate(dir);
+  await inEachSystem(add, ({ name, dir, file, lines, report, doc }) => {
     const model = JSON.stringify({ report, closing: closingSteps(report.systems) });
     for (const x of raw) assert.ok(!model.includes(x), `${name}: the model shows ${x}`);
-    const doc = report.systems.flatMap((s) => s.docs).find((d) => d.relPath === rel);
-    assert.ok(doc, `${name}: ${rel}`);
     assert.equal(doc.text.split('\n').length, readFileSync(file, 'utf8').split('\n').length, name);
-    const lines = readFileSync(file, 'utf8').split('\n');
     const named = new Set((doc.secrets ?? []).map((h) => h.line));
     // Each at the line its value starts on: the password's and the token's own, the phone number's first.
     for (const [needle, below] of [
@@ -117,7 +99,7 @@ test('no document text, item, check or surface shows a secret a soft line break 
       const r = cli([...args, '--root', dir]);
       for (const x of raw) assert.ok(!(r.stdout + r.stderr).includes(x), `${name} ${args.join(' ')} shows ${x}`);
     }
-  }
+  });
 });
 
 test('looking for secrets over line breaks takes time linear in the text, whatever its lines hold', () => {

@@ -8,11 +8,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { maskSecrets } from '../../src/core/secrets/secrets';
-import { evaluate } from '../../src/core/report/evaluate';
-import { assertLinear, cli, fixtureCopy, gitInit } from './helpers';
+import { assertLinear, cli } from './helpers';
+import { inEachSystem } from './secret-places';
 
 const V = (n: number) => `hunter2-very-sec-${n}`;
 
@@ -73,26 +71,9 @@ test('no document text, item or surface shows a secret in a table, after a comme
     `- password: <!-- x -->${V(22)}\n\n` +
     `\`\`\`yaml\npassword: !!str\n  ${V(23)}\n\`\`\`\n\n`;
   const raw = [V(21), V(22), V(23)];
-  const places: Array<[string, string, string, string]> = [
-    ['S0', 's0/good', '.agents/session_ledger.md', '## Constraints/Assumptions\n'],
-    ['S1', 's1/compression-low', 'memory/session-handoff-LATEST.md', '## Pending decisions\n'],
-    ['S2', 's2/good', '.claude/session-ledger.md', '## OPEN\n'],
-    ['S3', 's3/good', 'docs/state/STATE.md', '## Handoff: read this first\n\n'],
-    ['S4', 's4/good', '.agents/checkpoints/2026-03-05-171200.md', '## 将来のアクション\n'],
-  ];
-  for (const [name, fixture, rel, after] of places) {
-    const dir = fixtureCopy(fixture);
-    const file = path.join(dir, rel);
-    const text = readFileSync(file, 'utf8');
-    assert.ok(text.includes(after), `${name}: ${after}`);
-    writeFileSync(file, text.replace(after, after + add));
-    gitInit(dir);
-    const report = await evaluate(dir);
+  await inEachSystem(add, ({ name, dir, lines, report, doc }) => {
     const model = JSON.stringify(report);
     for (const x of raw) assert.ok(!model.includes(x), `${name}: the model shows ${x}`);
-    const doc = report.systems.flatMap((s) => s.docs).find((d) => d.relPath === rel);
-    assert.ok(doc, `${name}: ${rel}`);
-    const lines = readFileSync(file, 'utf8').split('\n');
     const named = new Set((doc.secrets ?? []).map((h) => h.line));
     for (const x of raw) {
       const at = lines.findIndex((l) => l.includes(x)) + 1;
@@ -102,7 +83,7 @@ test('no document text, item or surface shows a secret in a table, after a comme
       const r = cli([...args, '--root', dir]);
       for (const x of raw) assert.ok(!(r.stdout + r.stderr).includes(x), `${name} ${args.join(' ')} shows ${x}`);
     }
-  }
+  });
 });
 
 test('reading tables, comments and line breaks for secrets takes time linear in the text', () => {

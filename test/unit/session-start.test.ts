@@ -418,19 +418,31 @@ test("S0's .agents.yml that cannot be read (not YAML, binary), its ledger kept e
   }
 });
 
+/** An `.agents.yml` S0 cannot read: not YAML, and (null) a folder in its place. */
+const UNREADABLE_CONFIGS = ['session:\n  ledger: true\n  bad: [unclosed\n', null];
+
+/**
+ * A workspace with `config` at `.agents.yml` (null: a folder there), and S0's ledger at the default path when
+ * `ledger`; with what `check` says of the config: its failing finding's message and its fix.
+ */
+function unreadableConfig(config: string | null, ledger: boolean): { dir: string; message: string; hint: string } {
+  const dir = workspace({
+    ...(ledger ? { '.agents/session_ledger.md': S0_LEDGER } : {}),
+    ...(config === null ? {} : { '.agents.yml': config }),
+  });
+  if (config === null) mkdirSync(path.join(dir, '.agents.yml'));
+  gitInit(dir);
+  const out = run(['check', '--root', dir]).stdout;
+  const [, message, hint] =
+    /^ {2}FAIL (?:config|readable) +(.+?) {2}\(\.agents\.yml[:\d]*\)\n {10}fix: (.+)$/m.exec(out) ?? [];
+  assert.ok(message && hint, out);
+  return { dir, message, hint };
+}
+
 test("S0's .agents.yml that cannot be read (not YAML, a folder), its ledger at the default path: after /clear the new context reads the ledger and is told why .agents.yml was not read and what to do, in check's words", () => {
-  for (const config of ['session:\n  ledger: true\n  bad: [unclosed\n', null]) {
-    const dir = workspace({
-      '.agents/session_ledger.md': S0_LEDGER,
-      ...(config === null ? {} : { '.agents.yml': config }),
-    });
-    if (config === null) mkdirSync(path.join(dir, '.agents.yml'));
-    gitInit(dir);
+  for (const config of UNREADABLE_CONFIGS) {
     // What check says of it: the failing finding at .agents.yml, and its fix.
-    const out = run(['check', '--root', dir]).stdout;
-    const [, message, hint] =
-      /^ {2}FAIL (?:config|readable) +(.+?) {2}\(\.agents\.yml[:\d]*\)\n {10}fix: (.+)$/m.exec(out) ?? [];
-    assert.ok(message && hint, out);
+    const { dir, message, hint } = unreadableConfig(config, true);
     const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
     assert.match(ctx, /^1\. Read \.agents\/session_ledger\.md \(S0 /m, ctx);
     const said = ctx.split('\n');
@@ -447,18 +459,9 @@ test("S0's .agents.yml that cannot be read (not YAML, a folder), its ledger at t
 });
 
 test("S0's .agents.yml that cannot be read (not YAML, a folder), at startup and on resume: the ledger the start names at the default place comes with check's words for the config, and with no ledger there the start names no place", () => {
-  for (const config of ['session:\n  ledger: true\n  bad: [unclosed\n', null]) {
+  for (const config of UNREADABLE_CONFIGS) {
     for (const ledger of [true, false]) {
-      const dir = workspace({
-        ...(ledger ? { '.agents/session_ledger.md': S0_LEDGER } : {}),
-        ...(config === null ? {} : { '.agents.yml': config }),
-      });
-      if (config === null) mkdirSync(path.join(dir, '.agents.yml'));
-      gitInit(dir);
-      const out = run(['check', '--root', dir]).stdout;
-      const [, message, hint] =
-        /^ {2}FAIL (?:config|readable) +(.+?) {2}\(\.agents\.yml[:\d]*\)\n {10}fix: (.+)$/m.exec(out) ?? [];
-      assert.ok(message && hint, out);
+      const { dir, message, hint } = unreadableConfig(config, ledger);
       for (const source of ['startup', 'resume']) {
         const how = `${config === null ? 'a folder' : 'not YAML'}, ${ledger ? 'ledger' : 'no ledger'}, ${source}`;
         const ctx = context(hook(dir, sessionStart(dir, source)).stdout);

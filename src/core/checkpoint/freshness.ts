@@ -5,7 +5,14 @@
  * the reminder) says it from the guard's decision, never from file times of its own.
  */
 import * as path from 'node:path';
-import { CONFIG_MAX_BYTES, DEFAULT_MAX_BYTES, readTextFile, realpathOrNullSync, realpathOrSelf } from '../files/fsread';
+import {
+  CONFIG_MAX_BYTES,
+  DEFAULT_MAX_BYTES,
+  lstatOrNullSync,
+  readTextFile,
+  realpathOrNullSync,
+  realpathOrSelf,
+} from '../files/fsread';
 import { isInside } from '../files/atomic';
 import { gitTracks } from '../git/tracked';
 import {
@@ -175,6 +182,16 @@ export async function stateFileHash(root: string, rel: string): Promise<string |
 
 /** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */
 const CHECKPOINT_TURN_MS = 120_000;
+
+/**
+ * When the newest marker file that may speak for `sessionId` was written (ms): its own or the shared one,
+ * whatever stands there (chooseMarker decides whether it counts); -Infinity when neither path holds
+ * anything. Stats only: the status line and the reminder ask it before they load the guard.
+ */
+export function newestMarkerTime(root: string, sessionId: string): number {
+  const time = (rel: string) => lstatOrNullSync(path.join(root, rel))?.mtimeMs ?? -Infinity;
+  return Math.max(time(markerRel(sessionId)), time(SHARED_MARKER_REL));
+}
 
 /**
  * The agent's figure, dated `at` (ms; NaN when unknown), comes from a turn after the checkpoint

@@ -25,10 +25,9 @@ import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
 import { FACTS } from '../systems/facts';
 import { NeedsFullReader } from '../context/full-reader';
-import { isSessionId, markerRel, SHARED_MARKER_REL } from '../checkpoint/marker';
-import { chooseMarker, figureAfterCheckpoint, optedOut } from '../checkpoint/freshness';
+import { isSessionId } from '../checkpoint/marker';
+import { chooseMarker, figureAfterCheckpoint, newestMarkerTime, optedOut } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
-import { lstatOrNullSync } from '../files/fsread';
 import type { CheckpointDoneQuery } from './guard';
 import type { SystemId } from '../model/model';
 import { notAProject } from '../files/project';
@@ -118,8 +117,7 @@ export async function checkpointCovers(
 ): Promise<boolean> {
   try {
     if (!isSessionId(q.sessionId)) return false;
-    const mtime = (rel: string) => lstatOrNullSync(path.join(root, rel))?.mtimeMs ?? -Infinity;
-    const newest = Math.max(mtime(markerRel(q.sessionId)), mtime(SHARED_MARKER_REL));
+    const newest = newestMarkerTime(root, q.sessionId);
     if (newest === -Infinity) return false;
     const { transcript } = q;
     const choice = await chooseMarker(root, q.sessionId, q.now ?? Date.now(), () =>
