@@ -215,6 +215,8 @@ test('enable-ledger on the shapes of session: each edited in place, or refused w
     ['&k a: 1\n', '&k a: 1\nsession:\n  ledger: true\n'],
     ['a: 1\n&s session: ~\n', 'a: 1\n&s session:\n  ledger: true\n'],
     ['session:\n  !!str a: 1\n', 'session:\n  ledger: true\n  !!str a: 1\n'],
+    // A null alone on the line below `session:` becomes the setting where it stands.
+    ['session:\n  ~\n', 'session:\n  ledger: true\n'],
   ];
   for (const [before, after] of edits) {
     const r = withLedgerOn(before);
@@ -226,7 +228,7 @@ test('enable-ledger on the shapes of session: each edited in place, or refused w
   for (const before of [
     'session:\n  ledger:\n    on: true\n',
     '? session\n: a: 1\n',
-    'session:\n  ~\n',
+    'session: !!null\n  ~\n',
     '%YAML 1.1\n---\n<<: {session: {a: 1}}\n',
   ]) {
     const r = withLedgerOn(before);
@@ -266,7 +268,7 @@ test('enable-ledger refuses a session that an alias repeats: the ledger would be
   assert.ok(r.ok && r.after === 'session: &s\n  ledger: true\n  a: 1\nother: 2\n');
 });
 
-test('an .agents.yml that holds no node (`---`, `...`, comments) is an empty config to check and to enable-ledger, which adds the setting and keeps every byte; an explicit null is no mapping to either', async () => {
+test('an .agents.yml that holds no node (`---`, `...`, comments) is an empty config to check and to enable-ledger, which adds the setting and keeps every byte; a value other than null is no mapping to either', async () => {
   // A BOM, CRLF line ends, a comment on the `---` line, the end marker and a comment after it.
   const before = '\uFEFF--- # settings\r\n# kept\r\n...\r\n# tail\r\n';
   const dir = fixtureCopy('s0/good');
@@ -284,9 +286,10 @@ test('an .agents.yml that holds no node (`---`, `...`, comments) is an empty con
   assert.match(checkAfter.stdout, /ok +exists +\.agents\/session_ledger\.md exists/);
   assert.doesNotMatch(checkAfter.stdout, / config /);
 
-  // `~`, `null`, a tag or an anchor write a value that is not a mapping: check warns, enable-ledger says so.
+  // A value that is not null (an empty string, a quoted `~`, a tag that makes a word no null) is not a
+  // mapping: check warns, enable-ledger says so. An explicit null is an empty config: agents-yml-null.test.ts.
   const notMapping = '.agents.yml is not a mapping of settings; add `session: ledger: true` by hand.';
-  for (const text of ['~\n', '--- ~\n', 'null\n', '--- !!null\n', '--- &a\n', "--- ''\n"]) {
+  for (const text of ["--- ''\n", '"~"\n', '--- !!null foo\n', '--- |\n']) {
     assert.equal(s0ConfigOfText(text), 'broken', JSON.stringify(text));
     const r = withLedgerOn(text);
     assert.ok(!r.ok && r.why.id === notMapping, `${JSON.stringify(text)}: ${r.ok ? r.after : r.why.text}`);

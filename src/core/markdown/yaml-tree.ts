@@ -19,9 +19,9 @@
 import type { Document, LineCounter, Node as LibNode, Pair, Scalar } from 'yaml';
 import {
   aliasUses,
-  emptyDocument,
   errorPlace,
   MAX_ALIASES,
+  nullDocument,
   parseYamlDocument,
   yamlData,
   yamlLib,
@@ -84,10 +84,11 @@ export interface YamlTree {
   /** The document's top node (null for an empty document). */
   root: YamlNode | null;
   /**
-   * The document holds no node (`emptyDocument`): nothing but blanks, comments, directives and document
-   * markers; its root is null, or the null scalar the library puts after `---` or before `...`.
+   * The document's data is null (`nullDocument`): it holds no node (nothing but blanks, comments, directives
+   * and document markers; its root is null, or the null scalar the library puts after `---` or before `...`),
+   * or its one node is a null scalar (`~`, `null`, `!!null` …), which is then its root.
    */
-  empty: boolean;
+  nullData: boolean;
   /**
    * The document as plain data, or why it cannot be (an alias bomb …): never thrown. `aliases`: the
    * document's data would hold more than MAX_ALIASES aliases (`aliasUses`), this many, and is not resolved (readers say so in words of their own).
@@ -149,7 +150,7 @@ export function readYaml(text: string, options: { uniqueKeys?: boolean } = {}): 
       error: null,
       refused: null,
       root: plain.root,
-      empty: false,
+      nullData: false,
       data: { value: plain.data, error: null },
       secrets: [],
       cuts: [],
@@ -633,7 +634,7 @@ function libraryTree(text: string, uniqueKeys: boolean): YamlTree {
     error: e && at && !refused ? { message: e.message, code: e.code, ...at } : null,
     refused,
     root: node(doc.contents as LibNode | null),
-    empty: emptyDocument(doc),
+    nullData: nullDocument(doc),
     get data() {
       if (!data) {
         if (refused)

@@ -401,6 +401,17 @@ export function emptyDocument(doc: Document): boolean {
 }
 
 /**
+ * The document's data is null: it holds no node (`emptyDocument`), or its one node is a null scalar however
+ * it is written (`~`, `null`, `Null`, `NULL`, the tag `!!null`, an anchor on nothing), comments, directives
+ * and document markers around it. A settings file holds no setting then, as an empty one.
+ */
+export function nullDocument(doc: Document): boolean {
+  const { isScalar } = yamlLib();
+  const c = doc.contents;
+  return c === null || c === undefined || (isScalar(c) && c.value === null);
+}
+
+/**
  * Why the document is not read, or null, in one pass over its nodes: lists and mappings nested deeper
  * than MAX_YAML_DEPTH; a list or mapping as a key holding another; more than MAX_OBJECT_KEYS keys that are
  * not plain values, or any beside more than MAX_ANCHORS_WITH_OBJECT_KEYS anchors. The library's first error

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { isAlias, isMap, isScalar, LineCounter, type Document, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, LineCounter, Parser, type Document, type Pair, type YAMLMap } from 'yaml';
 import { writeAtomic, WriteRefused } from '../../files/atomic';
 import { withWriteLock, writeRefusal } from '../../files/lock';
 import { CONFIG_MAX_BYTES, readTextFile } from '../../files/fsread';
@@ -20,6 +20,7 @@ import {
   emptyDocument,
   errorPlace,
   MAX_ALIASES,
+  nullDocument,
   parseYamlDocument,
   refusalMessage,
   syntaxMessage,
@@ -77,7 +78,7 @@ const rangeOf = (n: unknown): Range | null => (n as { range?: Range | null } | n
  * - a block `session:` mapping without `ledger`: a line `ledger: true` right below `session:`, indented
  *   as the mapping's first key; a flow one (`session: {…}`): `ledger: true` first inside its braces;
  * - `session:` with no value (empty, `~`, `null`): that value taken off and `ledger: true` on the line below,
- *   one indentation step deeper;
+ *   one indentation step deeper; a null on a line of its own below `session:` becomes `ledger: true` there;
  * - no `session`: a `session:` block after the document's last line (before its end marker `...`, which
  *   ends the document), at the top keys' indentation (inside the braces of a top flow mapping); the same
  *   for a document that holds no node (`emptyDocument`: empty, comments, `---`, `...`) or a file that is
@@ -137,6 +138,12 @@ function ledgerCuts(text: string, doc: Document.Parsed): Cut[] | null {
     const below = `${indent}${step}ledger: true${eol}`;
     const r = rangeOf(session);
     if (!r || r[0] === r[1]) return [belowLineOf(key[1], below)];
+    if (/[\r\n]/.test(text.slice(key[1], r[0]))) {
+      // `session:` / `  ~`: the null, alone on its line and written without a tag or an anchor, is the place.
+      if (!isScalar(session) || session.tag || session.anchor) return null;
+      if (!/^[ \t]*$/.test(text.slice(lineStart(r[0]), r[0]))) return null;
+      return [{ from: r[0], to: r[1], put: 'ledger: true' }];
+    }
     if (/[\r\n]/.test(text.slice(key[1], r[1]))) return null;
     // `session: ~` loses its `~` and the blanks before it, or after it when a comment follows.
     const rest = /^[ \t]*/.exec(text.slice(r[1]))![0];
@@ -185,6 +192,65 @@ function valueCut(text: string, ledger: Pair): Cut | null {
   const after = empty && text[r[1]] === '#' ? ' ' : '';
   // The blanks and line breaks the library counts into a value's end (a block scalar's, a `\r`) stay.
   return { from, to: endOfValue(text, r[0], r[1]), put: `${before}${kept}true${after}` };
+}
+
+/** A space or a tab: the blanks of a YAML line. */
+const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
+
+/**
+ * `text`, a document whose one node is a null scalar (`nullDocument`), without that node: its text (`~`,
+ * `null` …), its tag and its anchor, each with the blanks after it, go; a line that leaves blank goes with its
+ * line break, and the blanks a line is left with at its end go. Comments, directives and document markers
+ * stay. Null when a piece of the node is not on one line (the edit is then the user's).
+ */
+function withoutNullNode(text: string): string | null {
+  const spans: Array<[number, number]> = [];
+  for (const tok of new Parser().parse(text)) {
+    if (tok.type !== 'document') continue;
+    for (const p of tok.start)
+      if (p.type === 'tag' || p.type === 'anchor') spans.push([p.offset, p.offset + p.source.length]);
+    const v = tok.value;
+    if (v) {
+      if (v.type !== 'scalar' && v.type !== 'single-quoted-scalar' && v.type !== 'double-quoted-scalar') return null;
+      spans.push([v.offset, v.offset + v.source.length]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let k = 0;
+  let off = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const brk = i < lines.length - 1 ? '\n' : '';
+    const cr = line.endsWith('\r') ? '\r' : '';
+    const body = cr ? line.slice(0, -1) : line;
+    let kept = '';
+    let at = 0;
+    let touched = false;
+    while (k < spans.length && spans[k][0] < off + body.length) {
+      const [from, to] = spans[k++];
+      if (from < off + at || to > off + body.length) return null;
+      let end = to - off;
+      while (isBlank(body[end])) end++;
+      kept += body.slice(at, from - off);
+      at = end;
+      touched = true;
+    }
+    off += line.length + 1;
+    if (!touched) {
+      out += line + brk;
+      continue;
+    }
+    let rest = kept + body.slice(at);
+    if (at === body.length) {
+      let e = rest.length;
+      while (e > 0 && isBlank(rest[e - 1])) e--;
+      rest = rest.slice(0, e);
+    }
+    if (rest !== '') out += rest + cr + brk;
+  }
+  return k === spans.length ? out : null;
 }
 
 /**
@@ -244,11 +310,12 @@ function readsAsLedgerOn(after: string, data: unknown): boolean {
  * The new `.agents.yml` text with `session.ledger: true`, or why it cannot be edited. Only the line of
  * that setting changes or is added (`ledgerCuts`); every other byte stays, and the edit is read back: it
  * must read as the same data with `session.ledger: true`. A shape that no such edit sets (`ledger`
- * holding a list or a mapping, `? session` as an explicit key, a `~` on the line below `session:`, a
- * `session` that a merge key `<<` gives) is refused with what to add by hand: writing the whole document
+ * holding a list or a mapping, `? session` as an explicit key, a tagged `~` on the line below `session:`,
+ * a `session` that a merge key `<<` gives) is refused with what to add by hand: writing the whole document
  * again would change its layout (quotes, indentation, spaces before comments, folded lines, `!!binary`
- * values), and the CLI writes without a preview. A document that holds no node (`---`, `...`, comments)
- * is an empty config, as S0's reader reads it: the `session:` block is added to it.
+ * values), and the CLI writes without a preview. A document whose data is null (`nullDocument`: it holds
+ * no node, as `---`, `...` or comments, or only a null, as `~` or `--- null # none yet`) is an empty
+ * config, as S0's reader reads it: the null goes (`withoutNullNode`) and the `session:` block is added.
  */
 export function withLedgerOn(text: string): { ok: true; after: string; already: boolean } | { ok: false; why: Msg } {
   const lineCounter = new LineCounter();
@@ -273,15 +340,23 @@ export function withLedgerOn(text: string): { ok: true; after: string; already: 
   if ('refused' in data) return { ok: false, why: refusalMessage(data.refused, CONFIG) };
   // Data the library cannot make (an alias with no anchor before it) the checkpoint could not read either, as check says.
   if ('error' in data) return { ok: false, why: t('.agents.yml cannot be read: {0}.', data.error) };
-  if (!emptyDocument(doc) && !isMap(doc.contents))
+  if (!nullDocument(doc) && !isMap(doc.contents))
     return { ok: false, why: t('.agents.yml is not a mapping of settings; add `session: ledger: true` by hand.') };
   const session = doc.get('session', true);
   if (session !== undefined && !isMap(session) && !(isScalar(session) && session.value === null))
     return { ok: false, why: t('`session` in .agents.yml is not a mapping; add `ledger: true` under it by hand.') };
   const cur = doc.getIn(['session', 'ledger']);
   if (cur === true) return { ok: true, after: text, already: true };
-  const cuts = ledgerCuts(text, doc);
-  const after = cuts ? spliced(text, cuts) : text;
+  // A null the document holds (`~`, `--- null # none yet`) is taken out first; what is left holds no node.
+  let base: { text: string; doc: Document.Parsed } | null = { text, doc };
+  if (nullDocument(doc) && !emptyDocument(doc)) {
+    const stripped = withoutNullNode(text);
+    const sdoc = stripped === null ? null : parseYamlDocument(stripped, { keepSourceTokens: false, logLevel: 'error' });
+    base =
+      stripped !== null && sdoc && !sdoc.errors.length && emptyDocument(sdoc) ? { text: stripped, doc: sdoc } : null;
+  }
+  const cuts = base && ledgerCuts(base.text, base.doc);
+  const after = base && cuts ? spliced(base.text, cuts) : text;
   if (!cuts || !readsAsLedgerOn(after, data.value))
     return {
       ok: false,

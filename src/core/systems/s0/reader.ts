@@ -248,8 +248,9 @@ export function parseAgentsYml(text: string): ParsedContent {
     return { sections: [], meta, secrets, cuts };
   }
   const root = ydoc.root;
-  // A document that holds no node (`---`, `...`, comments) is an empty config, as an empty file is.
-  if (root !== null && root.kind !== 'map' && !ydoc.empty) {
+  // A document whose data is null is an empty config, as an empty file is: one that holds no node (`---`,
+  // `...`, comments) or only a null (`~`, `null`, `--- null # none yet`).
+  if (root !== null && root.kind !== 'map' && !ydoc.nullData) {
     issues.push({ kind: 'not-mapping' });
     meta.broken = true;
     return { sections: [], meta, secrets, cuts };
