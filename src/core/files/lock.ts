@@ -4,7 +4,9 @@
  * beside the file it reads and rewrites (the file a link there leads to), from its read to its last rename. A second run waits for it (up to `waitMs`),
  * then reads the file again as it now is (and refuses when it changed since its preview); one that
  * waited too long refuses. The lock is created with O_EXCL (never through a link), holds the
- * holder's pid, and is taken over when that process is gone (under a breaker: see `takeOver`).
+ * holder's pid, and is taken over when that process is gone (under a breaker: see `takeOver`). A lock
+ * only hooks take (the hook log's) is also taken over once it is older than any hook holds it
+ * (`heldAtMostMs`), whatever pid it names, git tracking it or not.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -172,9 +174,15 @@ function holder(lock: string): { pid: number | null; mtime: number } | null {
   }
 }
 
-/** Whether a lock's holder is gone: a process that is not running (not this one), or no pid written for EMPTY_STALE_MS. */
-function isStale(h: ReturnType<typeof holder>): boolean {
+/**
+ * Whether a lock's holder is gone: a process that is not running (not this one), or no pid written for
+ * EMPTY_STALE_MS; or, for a lock no holder keeps longer than `heldAtMostMs`, a file time further than that
+ * from now (before it, or after it: no hold running now began then), whatever pid it names (one used again
+ * by another process since).
+ */
+function isStale(h: ReturnType<typeof holder>, heldAtMostMs = Infinity): boolean {
   if (!h) return false;
+  if (Math.abs(Date.now() - h.mtime) > heldAtMostMs) return true;
   return h.pid !== null ? h.pid !== process.pid && !processAlive(h.pid) : Date.now() - h.mtime > EMPTY_STALE_MS;
 }
 
@@ -188,7 +196,7 @@ function isStale(h: ReturnType<typeof holder>): boolean {
  * (so a run is assumed never to stay that long between taking the breaker and letting it go).
  * Returns true when the lock may be tried again at once, false when the caller should wait a moment.
  */
-function takeOver(lock: string): boolean {
+function takeOver(lock: string, heldAtMostMs?: number): boolean {
   const breaker = `${lock}.break`;
   try {
     fs.closeSync(
@@ -205,7 +213,7 @@ function takeOver(lock: string): boolean {
     return false;
   }
   try {
-    if (isStale(holder(lock))) fs.rmSync(lock, { force: true });
+    if (isStale(holder(lock), heldAtMostMs)) fs.rmSync(lock, { force: true });
   } finally {
     fs.rmSync(breaker, { force: true });
   }
@@ -217,7 +225,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Run `fn` holding the lock of `file` (inside `root`). Throws WriteRefused('busy') when another
  * process holds it longer than `waitMs`, WriteRefused('link') when the lock's path is a link, and
- * WriteRefused(detail 'tracked') at once when the lock is there and git tracks it.
+ * WriteRefused(detail 'tracked') at once when the lock is there and git tracks it (unless `heldAtMostMs`).
  */
 export async function withWriteLock<T>(
   file: string,
@@ -227,6 +235,14 @@ export async function withWriteLock<T>(
     waitMs?: number;
     /** Test hook: called when the lock is found stale (its process gone), before it is taken over. */
     beforeTakeover?: () => Promise<void> | void;
+    /**
+     * For a lock only hooks take, around a few file operations (the hook log's move): no hold of it lasts
+     * this long, as no hook process outlives its time limit. A lock whose file time is further than that
+     * from now is stale whatever pid it names (`isStale`), and a lock git tracks is judged by the same
+     * rules as any other, not refused: no user is there to untrack it, and a hook that never takes the lock
+     * never does its part (the log would grow without bound).
+     */
+    heldAtMostMs?: number;
   } = {},
 ): Promise<T> {
   const lock = lockFor(file, root);
@@ -259,14 +275,14 @@ export async function withWriteLock<T>(
       if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isFile() === false) throw notAFileLock(shownLock);
       // A lock git tracks came with the repository (committed by someone, with whatever pid it names):
       // it is no run on this machine, so it is neither waited for nor taken over, but refused at once.
-      if (!trackChecked) {
+      if (!trackChecked && opts.heldAtMostMs === undefined) {
         trackChecked = true;
         if ((await gitTracks(lock)) === true) throw trackedLock(shownLock);
       }
       const h = holder(lock);
-      if (isStale(h)) {
+      if (isStale(h, opts.heldAtMostMs)) {
         if (opts.beforeTakeover) await opts.beforeTakeover();
-        if (takeOver(lock)) continue;
+        if (takeOver(lock, opts.heldAtMostMs)) continue;
       }
       if (Date.now() >= deadline) {
         // What is known is what the lock says; a lock left by a run that is gone but whose pid is

@@ -12,6 +12,12 @@ import { notAProject } from '../files/project';
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
 /** Past this size the log is moved to `.1` and a new one starts. */
 export const HOOK_LOG_MAX = 256 * 1024;
+/**
+ * No hook holds the log's write lock longer than this: it holds it for a stat and a rename, and no hook
+ * process outlives its time limit (30 s as `hooks install` writes it; Claude Code's default is 60 s). A
+ * lock on the log older than this was left behind, whatever pid it names.
+ */
+export const HOOK_LOG_LOCK_HELD_AT_MOST_MS = 10 * 60_000;
 
 /** The fields Claude Code sends (PreCompact and SessionStart); anything else is kept but ignored. */
 export interface HookPayload {
@@ -135,7 +141,11 @@ export async function appendHookLog(root: string, event: string, message: string
  * log there now is a new one holding other hooks' lines, which must not replace it. The check and the
  * rename are made holding the log's write lock, so no other hook moves the log between them (every
  * move is made that way; a hook only ever creates a log where none is). A hook that finds the lock
- * held leaves the move to the holder, or to the next line past the limit: a hook never waits on it.
+ * held leaves the move to the holder, or to the next line past the limit: a hook never waits on it. A
+ * lock left behind does not stop the move for good: one whose process is gone, or older than any hook
+ * holds it (HOOK_LOG_LOCK_HELD_AT_MOST_MS: its pid used again by another process, or the lock committed to
+ * the repository), is taken over as the write actions take over a stale lock (lock.ts: under its breaker,
+ * read again there), never through a link.
  */
 async function rotateHookLog(file: string, root: string, measured: fs.Stats): Promise<void> {
   const old = `${file}.1`;
@@ -147,7 +157,7 @@ async function rotateHookLog(file: string, root: string, measured: fs.Stats): Pr
         if (stillAt(measured, file) && !ownFileLinkProblem(file, root) && !ownFileLinkProblem(old, root))
           fs.renameSync(file, old);
       },
-      { waitMs: 0 },
+      { waitMs: 0, heldAtMostMs: HOOK_LOG_LOCK_HELD_AT_MOST_MS },
     );
   } catch {
     /* the lock is held by another hook, or cannot be taken here: the log is left as it is */
