@@ -360,7 +360,7 @@ async function main() {
     });
     if (sys !== 'S3') return;
     const ws2 = fixture(sys, 'remind-S3-marker');
-    await test("remind S3: never while the checkpoint covers the session (the guard's decision); once turns went on after it and the state changed, it suggests", async () => {
+    await test("remind S3: never while the checkpoint covers the session (the guard's decision); the band it covered stays said in later turns, the next band is suggested", async () => {
       await install(ws2, false, ['--remind']);
       const sid = await newSession(ws2, 'start');
       const c = await sl(ws2, ['checkpoint', ...CONFIRM, '--session', sid]);
@@ -369,14 +369,17 @@ async function main() {
       t = await remindTurn(ws2, sid, 200_000, 'turn two');
       assert.equal(t.added, 0, `20 % with a fresh marker: silent (${t.newest})`);
       // Work after the checkpoint, in turns well after it (the figure of a turn more than 2 min after the
-      // marker): no checkpoint covers the session now.
+      // marker): the 15 % band the checkpoint covered is not said again; the 40 % band is.
       const marker = join(ws2, '.claude', `.checkpoint-ready.${sid}`);
       const old = new Date(Date.now() - 600_000);
       utimesSync(marker, old, old);
       appendFileSync(join(ws2, HOMES.S3), '\n- 2026-02-12 renewals go through the reservation queue first.\n');
-      t = await remindTurn(ws2, sid, 200_000, 'turn three');
-      assert.equal(t.added, 1, 'turns and a state change after the checkpoint: one suggestion');
-      assert.match(t.newest, /past S3's 15% mark/);
+      t = await remindTurn(ws2, sid, 250_000, 'turn three');
+      t = await remindTurn(ws2, sid, 400_000, 'turn four');
+      assert.equal(t.added, 0, `later turns in the band the checkpoint covered: silent (${t.newest})`);
+      t = await remindTurn(ws2, sid, 400_000, 'turn five');
+      assert.equal(t.added, 1, 'the next band, in a turn after the checkpoint: one suggestion');
+      assert.match(t.newest, /past S3's 40% mark/);
     });
   };
 

@@ -138,19 +138,18 @@ test('the installed hook script and the CLI: `hook remind` asks the guard once a
     const env = { ...projectEnv(dir), SESSION_LEDGER_REMIND_DEBUG: '1' };
     // The hook script (the guard's own part) and the `session-ledger` command (the meter's script, the guard from the hook script beside it).
     for (const argv of [[HOOK_SCRIPT], [path.join(path.dirname(HOOK_SCRIPT), 'cli.js')]]) {
-      // Each run crosses the mark afresh: a covered run records nothing, a suggestion is said once.
       const r = spawnSync(process.execPath, [...argv, 'hook', 'remind'], { cwd: dir, env, input, encoding: 'utf8' });
       const how = `${change}, ${path.basename(argv[0])}: ${r.stderr}`;
       assert.equal(r.status, 0, how);
       if (change === 'untouched') {
         assert.equal(r.stdout, '', how);
-        assert.match(r.stderr, /the checkpoint covers the session, as the guard decides/, how);
+        assert.match(r.stderr, /the checkpoint covers the session, as the guard decides; bands recorded/, how);
       } else {
         assert.notEqual(r.stdout, '', `silent while the guard blocks: ${how}`);
         assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, sys.mark, how);
-        // Said once, so the band is recorded: the record goes, and the next run crosses the mark again.
-        rmSync(path.join(dir, '.claude/session-ledger/remind', `${SID}.json`));
       }
+      // Covered or said, the band is handled and recorded: the record goes, and the next run crosses the mark again.
+      rmSync(path.join(dir, '.claude/session-ledger/remind', `${SID}.json`));
     }
   }
   // A copy of the hook script without the guard (cut short before the core) cannot ask it: no checkpoint keeps it silent.

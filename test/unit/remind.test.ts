@@ -94,12 +94,15 @@ test('the suggestion says which system, which mark and what to run, in one line'
 
 // ------------------------------------------------------------------ over real files
 
-/** A Claude Code transcript whose last assistant record used `tokens` of claude-sonnet-4-5's 200,000. */
-function usageLine(tokens: number): string {
-  return `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, message: { model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: tokens } }, timestamp: new Date().toISOString() })}\n`;
+/** A Claude Code transcript record, dated `at`, whose last assistant record used `tokens` of claude-sonnet-4-5's 200,000. */
+function usageLine(tokens: number, at = new Date()): string {
+  return `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, message: { model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: tokens } }, timestamp: at.toISOString() })}\n`;
 }
 
-/** A workspace of `files` and a transcript; `at(pct)` appends a turn at that percentage and runs the reminder. */
+/**
+ * A workspace of `files` and a transcript; `at(pct)` appends a turn at that percentage and runs the reminder
+ * (`later` ms from now: the turn is dated then, and the reminder decides then).
+ */
 function session(files: Record<string, string>) {
   const root = workspace(files);
   const transcript = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
@@ -112,9 +115,9 @@ function session(files: Record<string, string>) {
     env: { CLAUDE_CONFIG_DIR: emptyClaudeHome() },
     checkpointDone,
   };
-  const at = async (pct: number) => {
-    appendFileSync(transcript, usageLine(Math.round(pct * 2000)));
-    return (await remind(input)).text;
+  const at = async (pct: number, later = 0) => {
+    appendFileSync(transcript, usageLine(Math.round(pct * 2000), new Date(Date.now() + later)));
+    return (await remind(later ? { ...input, now: Date.now() + later } : input)).text;
   };
   return { root, transcript, input, at };
 }
@@ -160,7 +163,7 @@ test('silent when nothing is detected, and without a session id or a figure', as
   assert.equal((await remind(t.input)).text, null, 'an empty transcript gives no figure');
 });
 
-test("a checkpoint that covers the session (the guard's decision: done, or nothing-to-preserve) keeps it silent; turns after the marker, work past the marker's window, another session's marker or no marker do not", async () => {
+test("a checkpoint that covers the session when a band is reached (the guard's decision: done, or nothing-to-preserve) keeps it silent; a band reached in a turn after the marker, work past the marker's window, another session's marker or no marker do not", async () => {
   const s = session({ 'docs/state/STATE.md': S3_STATE });
   const marker = write(
     s.root,
@@ -171,24 +174,35 @@ test("a checkpoint that covers the session (the guard's decision: done, or nothi
   const past = (ms: number) => new Date(Date.now() - ms);
   utimesSync(state, past(60_000), past(60_000));
   assert.equal(await s.at(20), null, 'the checkpoint covers the state');
-  // The state changed after the checkpoint, and the figure is from a turn well after it: a checkpoint is due again.
+  // The state changed after the checkpoint, and the next band is reached in a turn well after it: a checkpoint is due again.
   utimesSync(marker, past(600_000), past(600_000));
   utimesSync(state, past(0), past(0));
-  assert.match((await s.at(21)) ?? '', /15% mark/);
-  // Covered again at 40 % by a new marker. Past the marker's window with nothing written since, the
-  // guard still lets /compact through (idle): still covered.
-  writeFileSync(marker, formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }));
-  assert.equal(await s.at(45), null);
-  const later = {
-    ...s.input,
-    env: { ...s.input.env, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '0' },
+  assert.match((await s.at(40)) ?? '', /40% mark/);
+  // Reached past the marker's window with nothing written since: the guard still lets /compact through
+  // (idle), and the checkpoint covers the band.
+  const idle = (s2: ReturnType<typeof session>) => ({
+    ...s2.input,
+    env: { ...s2.input.env, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN: '0' },
     now: Date.now() + 60_000,
+  });
+  const fresh = () => {
+    const f = session({ 'docs/state/STATE.md': S3_STATE });
+    write(
+      f.root,
+      `.claude/.checkpoint-ready.${SID}`,
+      formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
+    );
+    utimesSync(path.join(f.root, 'docs/state/STATE.md'), past(60_000), past(60_000));
+    appendFileSync(f.transcript, usageLine(45 * 2000));
+    return f;
   };
-  assert.equal((await remind(later)).text, null);
+  const covered = fresh();
+  assert.equal((await remind(idle(covered))).text, null);
   // Work after the marker past its window: the guard stops /compact (stale), and the suggestion comes.
+  const stale = fresh();
   const ahead = new Date(Date.now() + 60_000);
-  utimesSync(state, ahead, ahead);
-  assert.match((await remind(later)).text ?? '', /40% mark/);
+  utimesSync(path.join(stale.root, 'docs/state/STATE.md'), ahead, ahead);
+  assert.match((await remind(idle(stale))).text ?? '', /40% mark/);
   // Another session's marker speaks not for this one; nothing-to-preserve does.
   const t = session({ 'docs/state/STATE.md': S3_STATE });
   write(
@@ -201,6 +215,42 @@ test("a checkpoint that covers the session (the guard's decision: done, or nothi
   const u = session({ 'docs/state/STATE.md': S3_STATE });
   write(u.root, `.claude/.checkpoint-ready.${SID}`, 'nothing-to-preserve\n');
   assert.equal(await u.at(50), null);
+});
+
+test('a band the checkpoint covers when it is reached is handled: a turn ten minutes later in that band says nothing, the next band is suggested; one record per session, never written through a link', async () => {
+  const s = session({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER });
+  assert.equal(await s.at(60), null);
+  // The checkpoint at 72 %: its marker written, the ledger before it; the prompt after it says nothing.
+  write(
+    s.root,
+    `.claude/.checkpoint-ready.${SID}`,
+    formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
+  );
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(path.join(s.root, '.agents/session_ledger.md'), past, past);
+  assert.equal(await s.at(72), null, 'the checkpoint covers 72 %');
+  const record = path.join(s.root, REMIND_DIR_REL, `${SID}.json`);
+  assert.deepEqual(JSON.parse(readFileSync(record, 'utf8')).bands, { S0: 1 }, 'the band is recorded as handled');
+  // Ten minutes later, further into the same band: no new reason for a checkpoint.
+  assert.equal(await s.at(73, 600_000), null, 'no suggestion at 73 % ten minutes after the checkpoint');
+  assert.equal(await s.at(84, 900_000), null);
+  // The next band, reached in a later turn than the checkpoint's: suggested once.
+  assert.match((await s.at(86, 1_200_000)) ?? '', /past S0's 85% mark/);
+  assert.equal(await s.at(90, 1_300_000), null);
+  assert.deepEqual(readdirSync(path.join(s.root, REMIND_DIR_REL)), [`${SID}.json`], 'one record for the session');
+  // A record that is a link a repository planted: nothing is written through it; the reminder says nothing.
+  const t = session({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER, 'docs/other.md': 'x\n' });
+  write(
+    t.root,
+    `.claude/.checkpoint-ready.${SID}`,
+    formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
+  );
+  utimesSync(path.join(t.root, '.agents/session_ledger.md'), past, past);
+  mkdirSync(path.join(t.root, REMIND_DIR_REL), { recursive: true });
+  symlinkSync(path.join(t.root, 'docs/other.md'), path.join(t.root, REMIND_DIR_REL, `${SID}.json`));
+  assert.equal(await t.at(72), null);
+  assert.equal(await t.at(73, 600_000), null);
+  assert.equal(readFileSync(path.join(t.root, 'docs/other.md'), 'utf8'), 'x\n');
 });
 
 test('S0: silent below 70 %, once at 70 % and 85 % with its own trigger; silent when .agents.yml switches it off', async () => {

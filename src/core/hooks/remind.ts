@@ -10,7 +10,12 @@
  * context falls back (a compaction), the lower level is recorded, so crossing the mark again counts
  * again. Silent below the first mark, when nothing is detected, and when the session's checkpoint
  * covers it as the PreCompact guard decides it (`checkpointCovers`: the status line's "checkpoint done",
- * or nothing-to-preserve): never while the guard would stop /compact.
+ * or nothing-to-preserve): never while the guard would stop /compact. A band the checkpoint covers
+ * when it is reached is handled as a suggested one is, and recorded: the guard's decision does not end
+ * with later turns (an idle state keeps a checkpoint good whatever its age), so a later turn in that
+ * band is no new reason; the next suggestion comes at the next band, where the figure is a later
+ * turn's than the checkpoint's and so not covered. A state change within the band that makes the
+ * guard block again is the guard's to say at /compact, as after a suggestion the user let pass.
  *
  * Cost: a few directory listings (presence), the transcript's tail (the meter), one small record.
  * A system's switch (S0's `.agents.yml`) and the markers are looked at only when a level rose, and the
@@ -249,8 +254,12 @@ async function decide(input: RemindInput): Promise<RemindResult> {
   }
   const query = { sessionId: sid, transcript: input.transcript, env, figureAt: usage.at ?? '', now };
   if (await checkpointCovers(root, query, input.checkpointDone)) {
-    // Not recorded: once the checkpoint no longer covers the session, the suggestion is due again.
-    return { text: null, log: `silent (${at}: the checkpoint covers the session, as the guard decides)` };
+    // The band is handled, as by a suggestion: recorded (never through a link), so no later turn in it asks again.
+    const kept = await writeRecord(root, sid, record, percent, now);
+    return {
+      text: null,
+      log: `silent (${at}: the checkpoint covers the session, as the guard decides; ${kept ? 'bands recorded' : "the session's reminder record cannot be written"})`,
+    };
   }
   if (!(await writeRecord(root, sid, record, percent, now)))
     return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
