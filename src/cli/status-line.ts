@@ -21,7 +21,7 @@ import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
 import { keepNewest } from '../core/files/prune';
 import { detectedThresholds } from '../core/context/systems';
-import { levelOf, type Level } from '../core/context/thresholds';
+import { levelOf, shownPercent, type Level } from '../core/context/thresholds';
 import { isSessionId } from '../core/checkpoint/marker';
 import type { CheckpointDoneQuery } from '../core/hooks/guard';
 import { figureAfterCheckpoint, newestMarkerTime } from '../core/checkpoint/freshness';
@@ -248,7 +248,7 @@ async function ownLine(
   // A model whose window is unknown: tokens, no percentage.
   if (pct === null || window === null) return `ctx ${tokens(used)} tokens`;
   const level = levelOf(pct, await detectedThresholds(root));
-  const line = `ctx ${Math.round(pct * 10) / 10}% (${tokens(used)}/${tokens(window)})`;
+  const line = `ctx ${shownPercent(pct, 1)}% (${tokens(used)}/${tokens(window)})`;
   if (level === 'ok') return line;
   // Past a mark, but the checkpoint it asks for is made: "checkpoint done", as the status bar says it,
   // by the guard's own decision. The guard is asked only while a marker stands there and the figure is

@@ -231,7 +231,12 @@ test('status bar: text, colours at the thresholds, Markdown tooltip', () => {
   assert.doesNotMatch(urgent.tooltip, /`evil`/, 'backticks in transcript text cannot break out of code spans');
   assert.equal(code('a`b\nc'), '`a b c`');
   assert.equal(pct(0.44), '0.4%');
-  assert.equal(pct(99.6), '100%');
+  // Cut down, never rounded up: a figure shown at a mark means the context reached it (99.6 % is not full;
+  // 39.99 % is under a 40 % mark, which the level does not count as reached either).
+  assert.equal(pct(99.6), '99%');
+  assert.equal(pct(39.99), '39%');
+  // 2.3 × 10 is 22.999… in binary: still 2.3.
+  assert.equal(pct(2.3), '2.3%');
   assert.match(statusView(t, u, { profile: 'S2', propose: 50, urgent: null }, 'ok').tooltip, /\(S2\): 50%/);
 });
 

@@ -56,7 +56,7 @@ test('statusline records the JSON atomically per session under .claude/session-l
   const root = workspace({ '.claude/settings.json': '{}' });
   const r = cli(['statusline'], { input: JSON.stringify(statusInput(root)), cwd: '/' });
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, 'ctx 53.9% (107.7k/200k)\n');
+  assert.equal(r.stdout, 'ctx 53.8% (107.7k/200k)\n');
   const file = feedPath(root, SID);
   assert.equal(file, path.join(root, '.claude', 'session-ledger', `statusline.${SID}.json`));
   const rec = JSON.parse(readFileSync(file, 'utf8'));
@@ -123,11 +123,11 @@ test('past a mark after a checkpoint the status line says "checkpoint done", as 
     return r.stdout.trim();
   };
   // Past S3's urgent mark (40 %), no checkpoint yet.
-  assert.equal(line(53.87), 'ctx 53.9% (107.7k/200k) · checkpoint now');
+  assert.equal(line(53.87), 'ctx 53.8% (107.7k/200k) · checkpoint now');
   const cp = cli(['checkpoint', '--root', root, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(cp.code, 0, cp.stdout + cp.stderr);
   // The same figure (Claude Code reported it before the checkpoint), and one of the checkpoint's own turn.
-  assert.equal(line(53.87), 'ctx 53.9% (107.7k/200k) · checkpoint done');
+  assert.equal(line(53.87), 'ctx 53.8% (107.7k/200k) · checkpoint done');
   assert.equal(line(54.5), 'ctx 54.5% (107.7k/200k) · checkpoint done');
   // A figure first reported more than a turn after the checkpoint: the conversation went on.
   const marker = path.join(root, markerRel(SID));
@@ -180,7 +180,7 @@ test('a state file written since the checkpoint and still whole: the guard check
   const input = statusInput(root);
   assert.equal(
     cli(['statusline'], { input: JSON.stringify(input) }).stdout.trim(),
-    'ctx 53.9% (107.7k/200k) · checkpoint done',
+    'ctx 53.8% (107.7k/200k) · checkpoint done',
   );
 });
 
@@ -201,7 +201,7 @@ test('a hook script without its hooks part (a copy cut short): the status line a
     input: JSON.stringify(statusInput(root)),
     encoding: 'utf8',
   });
-  assert.equal(sl.stdout.trim(), 'ctx 53.9% (107.7k/200k) · checkpoint done', sl.stderr);
+  assert.equal(sl.stdout.trim(), 'ctx 53.8% (107.7k/200k) · checkpoint done', sl.stderr);
   const payload = JSON.stringify({ session_id: SID, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' });
   const pc = spawnSync(process.execPath, ['.claude/hooks/session-ledger.cjs', 'hook', 'pre-compact'], {
     cwd: root,
@@ -220,12 +220,12 @@ test('a marker the guard takes no checkpoint from is no "checkpoint done", whate
   const line = () => cli(['statusline'], { input: JSON.stringify(input) }).stdout.trim();
   const marker = path.join(root, markerRel(SID));
   writeFileSync(marker, '');
-  assert.equal(line(), 'ctx 53.9% (107.7k/200k) · checkpoint now');
+  assert.equal(line(), 'ctx 53.8% (107.7k/200k) · checkpoint now');
   rmSync(marker);
   const elsewhere = path.join(workspace({}), 'marker');
   writeFileSync(elsewhere, `${SID} ${new Date().toISOString()} WORKING\n`);
   symlinkSync(elsewhere, marker);
-  assert.equal(line(), 'ctx 53.9% (107.7k/200k) · checkpoint now');
+  assert.equal(line(), 'ctx 53.8% (107.7k/200k) · checkpoint now');
 });
 
 test('statusline -- CMD relays the previous status line fed the same stdin (shell for one argument, argv for several)', () => {
@@ -391,7 +391,7 @@ test('statusline run in the home folder prints its line and writes nothing under
     });
   const r = run(home);
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, 'ctx 53.9% (107.7k/200k)\n');
+  assert.equal(r.stdout, 'ctx 53.8% (107.7k/200k)\n');
   assert.deepEqual(readdirSync(path.join(home, '.claude')), ['settings.json'], 'nothing written under ~/.claude');
   const p = run(project);
   assert.equal(p.status, 0, p.stderr);
@@ -464,7 +464,7 @@ test('a FIFO or a link at the record: the status line neither waits on it nor wr
       timeout: 30_000,
     });
     assert.equal(r.status, 0, `${how}: ${r.stderr}`);
-    assert.equal(r.stdout, 'ctx 53.9% (107.7k/200k)\n', how);
+    assert.equal(r.stdout, 'ctx 53.8% (107.7k/200k)\n', how);
     const st = lstatSync(file);
     assert.ok(how === 'fifo' ? st.isFIFO() : st.isSymbolicLink(), `${how}: left as it was`);
     if (how === 'symlink') assert.equal(readFileSync(victim, 'utf8'), before, 'the target is not rewritten');

@@ -59,3 +59,14 @@ export function levelOf(percent: number | null, t: ThresholdProfile): Level {
   if (percent >= t.propose) return 'propose';
   return 'ok';
 }
+
+/**
+ * A percentage as a surface shows it, with `decimals` decimals, cut down and never rounded up: a figure
+ * shown at or past a threshold means the context is at or past it (39.99 % shows as 39 %, under a 40 %
+ * mark, not as 40 % that `levelOf` does not count as reached). The small epsilon keeps a binary
+ * fraction just under a shown value (0.07 × 100) from losing a digit.
+ */
+export function shownPercent(percent: number, decimals = 0): number {
+  const scale = 10 ** decimals;
+  return Math.floor(percent * scale + 1e-9) / scale;
+}

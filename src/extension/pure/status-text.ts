@@ -4,6 +4,7 @@
  */
 import { guardCheckpointed } from '../../core/checkpoint/freshness';
 import type { CompactionsAdvice } from '../../core/context/compactions';
+import { shownPercent } from '../../core/context/thresholds';
 import type { ContextUsage } from '../../core/model/model';
 import type { T } from './tree-text';
 
@@ -146,11 +147,13 @@ export function mdText(s: string): string {
     .replace(/[\\`*_{}[\]()#+\-.!|<>~$&:]/g, (c) => `\\${c}`);
 }
 
-/** Percent as shown: whole numbers, one decimal below 10 % (so 0.4 % is not "0%"). */
+/**
+ * Percent as shown: whole numbers, one decimal below 10 % (so 0.4 % is not "0%"), cut down, never
+ * rounded up (shownPercent): the figure shown reaches a threshold only when the context has.
+ */
 export function pct(p: number): string {
   if (!Number.isFinite(p)) return '?';
-  if (p > 0 && p < 10) return `${Math.round(p * 10) / 10}%`;
-  return `${Math.round(p)}%`;
+  return `${shownPercent(p, p > 0 && p < 10 ? 1 : 0)}%`;
 }
 
 function tokens(n: number): string {
