@@ -194,8 +194,9 @@ export const MANUALS: Record<string, Manual> = {
     usage:
       'session-ledger checkpoint [--root DIR] [--session ID] [--shared] [--nothing-to-preserve] [--confirm ID,...] [--json]',
     about:
-      'Runs the checks of every detected system. Only when every system is ready and the session is known does it\n' +
-      "write the marker the PreCompact guard looks for, and print each system's closing step and resume prompt.",
+      'Runs the checks of every detected system. Only when no check blocks and every manual item is confirmed\n' +
+      "(--confirm) does it write the marker the PreCompact guard looks for: the session's own, or the shared marker\n" +
+      "when no session is known (see --session); then it prints each system's closing step and resume prompt.",
     options: [
       ROOT,
       [

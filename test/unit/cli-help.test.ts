@@ -1,11 +1,11 @@
 /** The CLI explains itself: --help for every command and subcommand, --version, errors that say what to do next. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MANUALS } from '../../src/cli/help';
 import { COMMANDS } from '../../src/cli/main';
-import { cli, cliProcess, REPO, workspace, write } from './helpers';
+import { cli, cliProcess, fixtureCopy, gitInit, REPO, workspace, write } from './helpers';
 
 /** Every command and subcommand, as typed: ['check'], ['hooks', 'install'], … */
 const ALL: string[][] = Object.entries(MANUALS).flatMap(([name, m]) => [
@@ -125,4 +125,18 @@ test('checkpoint --help: exit 0 also when every detected system is switched off 
     /0\s+marker written, closing steps printed; or every detected system is switched off by its own configuration \(S0 without session\.ledger: true\): its skip line, no marker/,
   );
   assert.match(exit, /1\s+no marker written: something blocks/);
+});
+
+test('checkpoint --help says what it writes when no session is known, and it does write that: the shared marker', () => {
+  const help = cli(['checkpoint', '--help']).stdout.replace(/\s+/g, ' ');
+  assert.match(help, /the session's own, or the shared marker when no session is known/);
+  assert.doesNotMatch(help, /and the session is known does it/);
+  const root = fixtureCopy('s3/good');
+  gitInit(root);
+  const home = workspace({});
+  const r = cli(['checkpoint', '--root', root, '--confirm', 'feedback-stored,last-request'], {
+    env: { CLAUDE_CONFIG_DIR: home, CODEX_HOME: home },
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(existsSync(path.join(root, '.claude', '.checkpoint-ready')), r.stdout);
 });
