@@ -139,6 +139,15 @@ export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TI
       cwd: io.cwd,
       detached: process.platform !== 'win32',
     };
+    // The relay ended by a signal takes the command's group with it. The handlers are in place before the
+    // command starts: a signal between its start and their registration would end the relay by Node's
+    // default and leave the command running.
+    const onSignal = (sig: NodeJS.Signals) => {
+      kill();
+      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 15));
+    };
+    const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+    for (const sig of signals) process.on(sig, onSignal);
     const child = cmd.length === 1 ? spawn(cmd[0], { ...opts, shell: true }) : spawn(cmd[0], cmd.slice(1), opts);
     const kill = () => {
       try {
@@ -158,13 +167,6 @@ export function relay(cmd: string[], stdin: string, io: Io, timeoutMs = RELAY_TI
     const err: Buffer[] = [];
     let finished = false;
     let drain: NodeJS.Timeout | undefined;
-    // The relay ended by a signal takes the command's group with it.
-    const onSignal = (sig: NodeJS.Signals) => {
-      kill();
-      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 15));
-    };
-    const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
-    for (const sig of signals) process.on(sig, onSignal);
     const finish = (code: number) => {
       if (finished) return;
       finished = true;

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { relay } from '../../src/cli/status-line';
 import { bufferIo } from '../../src/cli/io';
@@ -50,4 +50,26 @@ test('a relay ended by a signal takes the command with it', async () => {
   await new Promise((r) => setTimeout(r, 1500));
   assert.ok(!existsSync(mark), 'the command did not go on after the relay ended');
   assert.equal(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), '{}');
+});
+
+test('a signal that comes the moment the command has started still takes the command with it', async () => {
+  const dir = workspace({ '.claude/settings.json': '{}' });
+  const mark = path.join(dir, 'still-running');
+  // The relay's process signals itself as soon as spawn returns: the earliest a signal can come once the command runs.
+  const preload = path.join(dir, 'signal-after-spawn.cjs');
+  writeFileSync(
+    preload,
+    "const cp = require('node:child_process'); const spawn = cp.spawn;\n" +
+      "cp.spawn = function (...a) { const c = spawn.apply(this, a); process.kill(process.pid, 'SIGTERM'); return c; };\n",
+  );
+  const child = spawn(
+    process.execPath,
+    ['--require', preload, STATUSLINE_SCRIPT, 'statusline', '--', `sleep 1; touch ${JSON.stringify(mark)}`],
+    { cwd: dir, stdio: ['pipe', 'ignore', 'ignore'] },
+  );
+  child.stdin.end('{}');
+  const code = await new Promise((r) => child.on('exit', (c, sig) => r(c ?? sig)));
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(!existsSync(mark), `the command went on after the relay ended (${code})`);
+  assert.equal(code, 143);
 });
