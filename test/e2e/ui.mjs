@@ -461,7 +461,8 @@ export async function nativeTests({ page, ws, shots, test }) {
     // the fixture has the state files and a live Claude Code session: those two steps are done already
     await waitUntil('the state-file step ticked (the files exist)', () => ticked('stateFile'), 15_000);
     await waitUntil('the meter step ticked (the meter follows the session)', () => ticked('meter'), 15_000);
-    // hooks: none in the fixture; the step's own button installs them (three choices, the preview, Install)
+    // hooks: none in the fixture; the step's own button installs them (three choices, the preview, Install),
+    // with the status line relay and the reminder: the relay's own script comes from the installed .vsix
     assert.equal(before.hooks, false, 'no hooks installed yet');
     await step('hooks').click();
     // VS Code focuses a step it expands once its slide transition ends (~250 ms); a quick pick opened
@@ -483,12 +484,21 @@ export async function nativeTests({ page, ws, shots, test }) {
     };
     await pick(/^Claude Code\s*\.claude\/settings\.json/);
     await pick(/^\.claude\/settings\.json/);
-    await pick(/^Hooks only/);
-    await pick(/^No reminder/);
+    await pick(/^Hooks and Claude Code's status line relay/);
+    await pick(/^Also remind the agent at the context marks/);
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     await dialog.getByRole('button', { name: 'Install', exact: true }).click();
     await waitUntil('.claude/settings.json written', () => existsSync(join(ws, '.claude', 'settings.json')), 15_000);
+    const statusline = join(ws, '.claude', 'hooks', 'session-ledger-statusline.cjs');
+    await waitUntil("the status line relay's script installed from the .vsix", () => existsSync(statusline), 15_000);
+    const settings = JSON.parse(readFileSync(join(ws, '.claude', 'settings.json'), 'utf8'));
+    assert.match(
+      settings.statusLine?.command ?? '',
+      /session-ledger-statusline\.cjs" statusline/,
+      'the relay is wired',
+    );
+    assert.ok(Array.isArray(settings.hooks?.UserPromptSubmit), 'the reminder is wired');
     await open();
     await waitUntil('the hooks step ticked by the settings written', () => ticked('hooks'), 15_000);
     // the first checkpoint: a marker on disk ticks it, whoever wrote it (an earlier part of this run may have)

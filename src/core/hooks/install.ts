@@ -463,7 +463,9 @@ function runsRelay(text: string): boolean {
 
 /** Why a hooks plan cannot be carried out: each kind about the plan's settings file unless it names another. */
 export type HooksProblem =
-  | { kind: 'unreadable' | 'too-large' | 'too-deep' | 'not-object' | 'no-bundle' }
+  | { kind: 'unreadable' | 'too-large' | 'too-deep' | 'not-object' }
+  /** A build file the install copies is not there: the hook script, or the status line's script for the relay (`file`: where it was looked for). */
+  | { kind: 'no-bundle'; script: 'hook' | 'statusline'; file: string | null }
   /** `what`: what is wrong there, in words (`jsonSyntaxWords`). */
   | { kind: 'not-json'; line: number; column: number; what: Msg }
   | { kind: 'duplicate-key' | 'key-not-object' | 'key-not-array'; key: string }
@@ -867,7 +869,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   if (plan.error) return plan;
   if (!plan.cliBundle || !existsSync(plan.cliBundle)) {
     plan.error = `the bundled CLI to install was not found${plan.cliBundle ? ` at ${plan.cliBundle}` : ''} (build it with \`npm run build\`)`;
-    plan.problem = { kind: 'no-bundle' };
+    plan.problem = { kind: 'no-bundle', script: 'hook', file: plan.cliBundle };
     return plan;
   }
   const v = l.value;
@@ -960,13 +962,13 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   plan.record[scriptKey(client)] = sha256(want);
   // The status line's own script, while the settings run the relay.
   if (client === 'claude' && runsRelay(plan.after)) {
-    const bundle = statuslineBundle(plan.cliBundle);
+    const bundle = installedBundles(plan.cliBundle).statusline;
     let wantSl: Buffer;
     try {
       wantSl = await scriptBytes(bundle);
     } catch {
       plan.error = `the status line script to install was not found at ${bundle} (build it with \`npm run build\`)`;
-      plan.problem = { kind: 'no-bundle' };
+      plan.problem = { kind: 'no-bundle', script: 'statusline', file: bundle };
       return plan;
     }
     const haveSl = await readRegularFile(plan.statuslinePath);
@@ -986,9 +988,13 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   return plan;
 }
 
-/** The status line's script that install copies: the one beside the bundled CLI. */
-function statuslineBundle(cliBundle: string): string {
-  return path.join(path.dirname(cliBundle), STATUSLINE_SCRIPT_NAME);
+/**
+ * The build's files an install copies, given the bundled CLI (`cliBundle`, itself the hook script):
+ * the hook script, and the status line's script beside it, which the relay runs. Whatever ships the
+ * bundled CLI for installing (the extension's package) ships both.
+ */
+export function installedBundles(cliBundle: string): { script: string; statusline: string } {
+  return { script: cliBundle, statusline: path.join(path.dirname(cliBundle), STATUSLINE_SCRIPT_NAME) };
 }
 
 /**
@@ -1354,7 +1360,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
     if (plan.statuslineScript === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
-      await writeAtomic(plan.statuslinePath, await scriptBytes(statuslineBundle(bundle)), {
+      await writeAtomic(plan.statuslinePath, await scriptBytes(installedBundles(bundle).statusline), {
         mode: 0o755,
         root: plan.root,
         own: true,

@@ -119,8 +119,19 @@ export function hooksProblemText(t: T, rel: string, problem: HooksProblem | unde
       return t('"{1}" in {0} is not an object: fix it by hand first; nothing was changed.', rel, problem.key);
     case 'key-not-array':
       return t('"{1}" in {0} is not a list: fix it by hand first; nothing was changed.', rel, problem.key);
+    // The file is missing from the extension's own folder, whatever put it there: a package built without
+    // it, or a file deleted since. The words say which file and what still works, not a remedy that
+    // cannot help when the package itself lacks it.
     case 'no-bundle':
-      return t("The extension's hook script was not found; nothing was changed. Reinstall the extension.");
+      return problem.script === 'statusline'
+        ? t(
+            'The extension\'s files lack the status line\'s script ({0}), which the relay runs; nothing was changed. "Hooks only" installs the guard hooks without the relay.',
+            problem.file ?? '',
+          )
+        : t(
+            "The extension's files lack its hook script ({0}), which the install copies; nothing was changed. The command-line tool installs the same hooks: session-ledger hooks install.",
+            problem.file ?? '',
+          );
     case 'elsewhere':
       return t('No Session Ledger hooks in {0}: they are installed in {1}.', rel, problem.other);
     case 'refused':
