@@ -488,6 +488,16 @@ export async function nativeTests({ page, ws, shots, test }) {
     await pick(/^Also remind the agent at the context marks/);
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    // the dialog says every change, as the CLI's dry run does: both scripts, the settings, the .gitignore lines
+    const said = await dialog.innerText();
+    for (const change of [
+      /Would write \.claude\/hooks\/session-ledger\.cjs/,
+      /Would write \.claude\/hooks\/session-ledger-statusline\.cjs/,
+      /Would add hooks\.PreCompact [^]*? to \.claude\/settings\.json/,
+      // the dialog's HTML shows the two spaces between the lines as one
+      /Would add to \.gitignore [^]*?\.claude\/log\/\s+\.claude\/session-ledger\//,
+    ])
+      assert.match(said, change, 'the install dialog says the change');
     await dialog.getByRole('button', { name: 'Install', exact: true }).click();
     await waitUntil('.claude/settings.json written', () => existsSync(join(ws, '.claude', 'settings.json')), 15_000);
     const statusline = join(ws, '.claude', 'hooks', 'session-ledger-statusline.cjs');

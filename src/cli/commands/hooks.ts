@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { readTextFile } from '../../core/files/fsread';
 import {
   applyHooksPlan,
+  changesSettings,
   CODEX_HOOKS_REL,
   hooksInstalledIn,
   SETTINGS_LOCAL_REL,
@@ -18,55 +19,13 @@ import {
   planHooksUninstall,
   type HooksPlan,
 } from '../../core/hooks/install';
+import { planSaid } from '../../core/hooks/install-words';
 import { parse, resolveRoot } from '../args';
 import { stepOrSay, UsageError, type Io } from '../io';
 
-function describe(plan: HooksPlan, root: string, dry: boolean, remind = false, codex = false): string[] {
-  const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
-  const out: string[] = [];
-  const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
-  const verb = dry ? 'would' : 'did';
-  if (!plan.changed) {
-    out.push(
-      plan.action === 'install'
-        ? `Hooks already installed in ${rel(plan.settingsPath)}; nothing to do.`
-        : `No Session Ledger hooks in ${rel(plan.settingsPath)}; nothing to do.`,
-      ...plan.notes,
-    );
-    return out;
-  }
-  if (plan.action === 'install') {
-    if (plan.script === 'write')
-      out.push(
-        `${dry ? 'Would write' : 'Wrote'} ${rel(plan.scriptPath)} (the bundled CLI, one plain JavaScript file; it needs only node).`,
-      );
-    if (plan.statuslineScript === 'write')
-      out.push(
-        `${dry ? 'Would write' : 'Wrote'} ${rel(plan.statuslinePath)} (the status line's own script, one plain JavaScript file).`,
-      );
-    if (settingsChanged)
-      out.push(
-        `${dry ? 'Would add' : 'Added'} hooks.PreCompact (matcher manual)${remind ? ', hooks.SessionStart (matcher clear|compact|startup|resume) and hooks.UserPromptSubmit (the reminder)' : ` and hooks.SessionStart (matcher ${codex ? 'startup|resume|clear|compact' : 'clear|compact|startup|resume'})`} to ${rel(plan.settingsPath)}.`,
-      );
-    if (plan.gitignore)
-      out.push(
-        `${dry ? 'Would add' : 'Added'} to ${rel(plan.gitignore.path)} (this tool's own files stay out of git): ${plan.gitignore.lines.join('  ')}`,
-      );
-  } else {
-    if (settingsChanged)
-      out.push(
-        `${dry ? 'Would remove' : 'Removed'} the Session Ledger hooks from ${rel(plan.settingsPath)}${plan.deleteSettings ? ` (left empty: the file ${verb === 'would' ? 'would be' : 'was'} removed)` : ''}.`,
-      );
-    if (plan.statuslineScript === 'remove')
-      out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.statuslinePath)}.`);
-    if (plan.script === 'remove') out.push(`${dry ? 'Would remove' : 'Removed'} ${rel(plan.scriptPath)}.`);
-    if (plan.gitignore)
-      out.push(
-        `${dry ? 'Would remove' : 'Removed'} from ${rel(plan.gitignore.path)}${plan.gitignore.remove ? ' (left empty: the file goes)' : ''}: ${plan.gitignore.lines.join('  ') || 'the Session Ledger block'}`,
-      );
-  }
-  out.push(...plan.notes);
-  return out;
+/** What the plan changes (or changed: `done`), in the words every surface says it (`planSaid`), then its notes. */
+function describe(plan: HooksPlan, done: boolean): string[] {
+  return [...planSaid(plan, done).map((m) => m.text), ...plan.notes];
 }
 
 /** Nothing to uninstall for this client, but the other client's file has our hooks: say which flag finds them. */
@@ -131,16 +90,11 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   const dry = Boolean(values['dry-run']);
   if (dry) {
-    io.stdout(
-      [
-        ...describe(plan, root, true, values.remind, codex),
-        ...(plan.deleteSettings || plan.after !== (plan.before ?? '') ? ['', ...planDiff(plan)] : []),
-      ].join('\n'),
-    );
+    io.stdout([...describe(plan, false), ...(changesSettings(plan) ? ['', ...planDiff(plan)] : [])].join('\n'));
     return 0;
   }
   if (!(await stepOrSay(io, `hooks ${action}`, () => applyHooksPlan(plan, { cliBundle })))) return 1;
-  const lines = describe(plan, root, false, values.remind, codex);
+  const lines = describe(plan, true);
   if (action === 'uninstall' && !plan.changed) lines.push(...(await otherClientHint(root, codex)));
   if (action === 'install' && plan.changed)
     lines.push(

@@ -158,6 +158,10 @@ export interface HooksPlan {
   /** Anything to do (settings or script). */
   changed: boolean;
   action: 'install' | 'uninstall';
+  /** Whose hook file the plan edits. */
+  client: HookClient;
+  /** The events the plan wires (install) or takes out (uninstall). */
+  events: readonly HookEvent[];
   /** The install record's hash when the plan read it (null: none): a run that waited refuses when it changed since. */
   recordHash?: string | null;
   /** SHA-256 of the settings bytes as read (null: missing): apply refuses when they changed since. */
@@ -794,6 +798,8 @@ function refuseUnwritable(file: string, root: string): void {
 
 function basePlan(
   action: HooksPlan['action'],
+  client: HookClient,
+  events: readonly HookEvent[],
   root: string,
   settingsPath: string,
   scriptPath: string,
@@ -801,6 +807,8 @@ function basePlan(
 ): HooksPlan {
   return {
     root: path.resolve(root),
+    client,
+    events,
     settingsPath,
     before: l.before,
     after: l.before ?? '',
@@ -864,7 +872,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   const settingsPath = settingsFile(root, opts.local, client);
   const scriptPath = path.join(path.resolve(root), scriptRel(client));
   const l = await loadSettings(settingsPath, rootRel(root, settingsPath), client);
-  const plan = basePlan('install', root, settingsPath, scriptPath, l);
+  const plan = basePlan('install', client, events, root, settingsPath, scriptPath, l);
   plan.cliBundle = opts.cliBundle ? path.resolve(opts.cliBundle) : defaultCliBundle();
   if (plan.error) return plan;
   if (!plan.cliBundle || !existsSync(plan.cliBundle)) {
@@ -1086,7 +1094,7 @@ export async function planHooksUninstall(
   const settingsPath = settingsFile(abs, opts.local, client);
   const scriptPath = path.join(abs, scriptRel(client));
   const l = await loadSettings(settingsPath, rootRel(root, settingsPath), client);
-  const plan = basePlan('uninstall', abs, settingsPath, scriptPath, l);
+  const plan = basePlan('uninstall', client, ALL_HOOK_EVENTS, abs, settingsPath, scriptPath, l);
   if (plan.error) return plan;
   if (!(await takeRecord(plan))) return trackedRecord(plan);
   const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
@@ -1249,8 +1257,8 @@ async function setEntry(
   else delete written[rel];
 }
 
-/** A path of the plan's as the install record names it: relative to the root, with `/`. */
-function relOf(plan: HooksPlan, file: string): string {
+/** A path of the plan's as the install record and every sentence about the plan name it: relative to the root, with `/`. */
+export function relOf(plan: HooksPlan, file: string): string {
   return rootRel(plan.root, file);
 }
 
@@ -1311,7 +1319,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
   // Checked again now, under the lock: a link planted since the plan (while the preview was shown)
   // is refused before anything is written or removed (a removal would not go through writeAtomic).
   await writesInside(plan);
-  const settingsChanged = plan.deleteSettings || plan.after !== (plan.before ?? '');
+  const settingsChanged = changesSettings(plan);
   // Every file the plan rewrites is still as it read it, before the first write: the record (another
   // client's install or uninstall ran meanwhile), the settings (edited while the preview was open: the
   // scripts are not written first and then refused) and .gitignore; the scripts are checked below.
@@ -1446,6 +1454,27 @@ export function shownSettings(plan: HooksPlan): { before: string | null; after: 
   return {
     before: plan.before === null ? null : maskedYamlText(plan.before),
     after: plan.deleteSettings ? '' : maskedYamlText(plan.after),
+  };
+}
+
+/** Does the plan write or remove the settings file? */
+export function changesSettings(plan: HooksPlan): boolean {
+  return plan.deleteSettings || plan.after !== (plan.before ?? '');
+}
+
+/**
+ * The file a preview of the plan shows, its two sides as a surface shows them: the settings
+ * (`shownSettings`) when the plan changes them, else `.gitignore` when the plan changes it (each side
+ * through the line masker, as every text a surface shows), else the settings as they are. `rel`:
+ * relative to the root, with `/`.
+ */
+export function shownChange(plan: HooksPlan): { rel: string; before: string | null; after: string } {
+  const g = plan.gitignore;
+  if (changesSettings(plan) || !g) return { rel: relOf(plan, plan.settingsPath), ...shownSettings(plan) };
+  return {
+    rel: relOf(plan, g.path),
+    before: g.before === null ? null : maskSecrets(g.before).text,
+    after: g.remove ? '' : maskSecrets(g.after).text,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The shared flow of the hook commands: plan (core), preview the settings change as a diff (both sides
- * with secrets and personal data masked, `shownSettings`: a settings file may hold an API key), confirm,
- * apply (core), which writes the file's own bytes.
+ * The shared flow of the hook commands: plan (core), preview the change as a diff (both sides with
+ * secrets and personal data masked, `shownChange`: a settings file may hold an API key) with every change
+ * the plan makes said in the dialog (`hooksDialog`), confirm, apply (core), which writes the file's own bytes.
  */
 import * as vscode from 'vscode';
 import type { HooksPlan } from '../../core/hooks/install';
@@ -38,41 +38,24 @@ export async function previewAndApply(
     );
     return verb === 'install';
   }
-  const rel = vscode.workspace.asRelativePath(plan.settingsPath, false);
-  const details: string[] = [];
-  if (plan.script === 'write')
-    details.push(t('Copies the hook script to {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
-  if (plan.script === 'remove')
-    details.push(t('Removes {0}.', vscode.workspace.asRelativePath(plan.scriptPath, false)));
-  if (plan.deleteSettings) details.push(t('{0} holds nothing else and is removed.', rel));
-  details.push(...plan.notes);
-  const label = verb === 'install' ? t('Install') : t('Remove');
-  const { shownSettings } = await import('../../core/hooks/install');
-  const shown = shownSettings(plan);
+  // Every change the plan makes, in the words of the CLI's dry run, and the file it changes previewed.
+  // Loaded when asked, as the core's install module is: activation compiles none of it.
+  const { hooksDialog, removedText } = await import('../pure/hooks-dialog');
+  const dialog = hooksDialog(plan, verb, t);
   const ok = await s.previews.confirm({
-    name: rel,
-    before: shown.before,
-    after: shown.after,
-    title:
-      verb === 'install'
-        ? t('{0}: install the guard hooks (preview)', rel)
-        : t('{0}: remove the guard hooks (preview)', rel),
-    question:
-      verb === 'install'
-        ? t('Install the Session Ledger guard hooks in {0}?', rel)
-        : t('Remove the Session Ledger guard hooks from {0}?', rel),
-    detail: details.join('\n'),
-    confirmLabel: label,
+    ...dialog,
+    confirmLabel: verb === 'install' ? t('Install') : t('Remove'),
   });
   if (!ok) return false;
   try {
     const { applyHooksPlan } = await import('../../core/hooks/install');
     await applyHooksPlan(plan, { cliBundle: cliBundle(s) });
     s.log.info(`Hooks ${verb}: ${plan.settingsPath}`);
+    const rel = vscode.workspace.asRelativePath(plan.settingsPath, false);
     void vscode.window.showInformationMessage(
       verb === 'install'
         ? (installed?.(rel) ?? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel))
-        : t('Guard hooks removed from {0}.', rel),
+        : removedText(plan, t),
     );
   } catch (err) {
     void vscode.window.showErrorMessage(t('Nothing was changed: {0}', errorText(t, err)));

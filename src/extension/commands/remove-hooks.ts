@@ -14,13 +14,14 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!state) return;
   const { planHooksUninstall } = await import('../../core/hooks/install');
   const root = state.folder.uri.fsPath;
-  const plans = (
+  const { removalChoices } = await import('../pure/hooks-dialog');
+  const plans = removalChoices(
     await Promise.all([
       planHooksUninstall(root, { local: false }),
       planHooksUninstall(root, { local: true }),
       planHooksUninstall(root, { codex: true }),
-    ])
-  ).filter((p) => p.changed || p.error);
+    ]),
+  );
   if (plans.length === 0) {
     void vscode.window.showInformationMessage(t('No Session Ledger hooks are installed in {0}.', state.folder.name));
     return;

@@ -1,0 +1,74 @@
+/**
+ * The guard-hooks commands' dialog for a plan, in the user's language: the preview's file and its two
+ * sides, the question, and as its detail every change the plan makes in the core's words (`planSaid`,
+ * the sentences of the CLI's dry run) with the plan's notes. A plan that leaves the settings file as it
+ * is asks about, and previews, what it does change. vscode-free; `t` is vscode.l10n.t.
+ */
+import { changesSettings, relOf, shownChange, type HooksPlan } from '../../core/hooks/install';
+import { planSaid } from '../../core/hooks/install-words';
+import { render } from '../../core/model/messages';
+import type { T } from './tree-text';
+
+export interface HooksDialog {
+  /** The file the preview shows (relative to the folder) and its two sides, as the core shows them. */
+  name: string;
+  before: string | null;
+  after: string;
+  title: string;
+  question: string;
+  detail: string;
+}
+
+/** The files a plan writes, edits or removes, relative to the folder. */
+function changedFiles(plan: HooksPlan): string[] {
+  const out: string[] = [];
+  if (changesSettings(plan)) out.push(plan.settingsPath);
+  const touched = plan.action === 'install' ? 'write' : 'remove';
+  if (plan.script === touched) out.push(plan.scriptPath);
+  if (plan.statuslineScript === touched) out.push(plan.statuslinePath);
+  if (plan.gitignore) out.push(plan.gitignore.path);
+  return out.map((f) => relOf(plan, f));
+}
+
+export function hooksDialog(plan: HooksPlan, verb: 'install' | 'remove', t: T): HooksDialog {
+  const shown = shownChange(plan);
+  const rel = relOf(plan, plan.settingsPath);
+  const settings = changesSettings(plan);
+  const lines = [...planSaid(plan, false).map((m) => render(m, t)), ...plan.notes];
+  return {
+    name: shown.rel,
+    before: shown.before,
+    after: shown.after,
+    title:
+      verb === 'install'
+        ? t('{0}: install the guard hooks (preview)', shown.rel)
+        : t('{0}: remove the guard hooks (preview)', shown.rel),
+    question:
+      verb === 'install'
+        ? t('Install the Session Ledger guard hooks in {0}?', rel)
+        : settings
+          ? t('Remove the Session Ledger guard hooks from {0}?', rel)
+          : t('Remove what the Session Ledger guard hooks left in {0}?', changedFiles(plan).join(', ')),
+    detail: lines.join('\n'),
+  };
+}
+
+/** What to say once a removal is done: the hooks gone from the settings file, or what was removed instead. */
+export function removedText(plan: HooksPlan, t: T): string {
+  return changesSettings(plan)
+    ? t('Guard hooks removed from {0}.', relOf(plan, plan.settingsPath))
+    : planSaid(plan, true)
+        .map((m) => render(m, t))
+        .join(' ');
+}
+
+/**
+ * The uninstall plans to choose from, of those of each hook file (Claude Code's two settings files,
+ * Codex's): the ones that take hooks out of their file, or cannot be carried out. When none does, every
+ * plan changes only what the hook files share (`.gitignore`, a script no settings file runs any more):
+ * one of them, not a choice between files that hold no hooks.
+ */
+export function removalChoices(plans: readonly HooksPlan[]): HooksPlan[] {
+  const withHooks = plans.filter((p) => p.error || (p.changed && changesSettings(p)));
+  return withHooks.length ? withHooks : plans.filter((p) => p.changed).slice(0, 1);
+}

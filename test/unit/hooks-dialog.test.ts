@@ -1,0 +1,79 @@
+/**
+ * The extension's Install / Remove guard hooks dialogs say every change the plan makes, in the words
+ * of the CLI's dry run (one core plan, one set of sentences): the scripts, the settings file and the
+ * `.gitignore` lines; a removal that has only `.gitignore` left to change asks about `.gitignore` and
+ * previews it, not a settings file that is gone.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { changesSettings, planHooksInstall, planHooksUninstall, relOf } from '../../src/core/hooks/install';
+import { hooksDialog, removalChoices, removedText } from '../../src/extension/pure/hooks-dialog';
+import { cli, HOOK_SCRIPT, jaT, koT, workspace } from './helpers';
+
+/** vscode.l10n.t in English: the template filled. */
+const en = (m: string, ...a: Array<string | number | boolean>): string =>
+  m.replace(/\{(\d+)\}/g, (x, i: string) => (Number(i) < a.length ? String(a[Number(i)]) : x));
+
+/** The lines the CLI's dry run prints before its diff. */
+function dryRun(args: string[]): string[] {
+  const r = cli([...args, '--dry-run', '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  const diff = lines.indexOf('');
+  return diff < 0 ? lines : lines.slice(0, diff);
+}
+
+test('the install dialog says every change the plan makes in the dry run’s words: both scripts, the settings and the .gitignore lines', async () => {
+  const dir = workspace({});
+  const plan = await planHooksInstall(dir, { statusline: true, remind: true, cliBundle: HOOK_SCRIPT });
+  const d = hooksDialog(plan, 'install', en);
+  // Every file the plan writes is named in the detail, and every line .gitignore gains.
+  assert.ok(plan.gitignore, 'the plan adds to .gitignore');
+  const files = [plan.settingsPath, plan.scriptPath, plan.statuslinePath, plan.gitignore.path].map((f) =>
+    relOf(plan, f),
+  );
+  for (const f of files) assert.ok(d.detail.includes(f), `the dialog names ${f}:\n${d.detail}`);
+  for (const l of plan.gitignore.lines) assert.ok(d.detail.includes(l), `the dialog names ${l}:\n${d.detail}`);
+  // The same sentences as the CLI's dry run of the same install.
+  assert.deepEqual(
+    d.detail.split('\n'),
+    dryRun(['hooks', 'install', '--statusline', '--remind', '--root', workspace({})]),
+  );
+  assert.equal(d.name, '.claude/settings.json');
+  // In Japanese and Korean, the same sentences translated.
+  assert.match(hooksDialog(plan, 'install', jaT).detail, /\.gitignore に追加します/);
+  assert.match(hooksDialog(plan, 'install', koT).detail, /\.gitignore에 추가합니다/);
+});
+
+test('a second Remove guard hooks, with only .gitignore left to change, asks about .gitignore, previews it and says the change', async () => {
+  const dir = workspace({});
+  assert.equal(cli(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  // A record of the tool's keeps the .gitignore lines through the first removal.
+  const record = path.join(dir, '.claude/session-ledger/session.json');
+  writeFileSync(record, '{}\n');
+  assert.equal(cli(['hooks', 'uninstall', '--root', dir]).code, 0);
+  rmSync(record);
+  const plans = await Promise.all([
+    planHooksUninstall(dir, { local: false }),
+    planHooksUninstall(dir, { local: true }),
+    planHooksUninstall(dir, { codex: true }),
+  ]);
+  // No hook file holds hooks: one plan is asked about, not a choice of three settings files.
+  const choices = removalChoices(plans);
+  assert.equal(choices.length, 1);
+  const plan = choices[0];
+  assert.ok(plan.changed && plan.gitignore && !changesSettings(plan));
+  const d = hooksDialog(plan, 'remove', en);
+  assert.equal(d.name, '.gitignore');
+  assert.equal(d.question, 'Remove what the Session Ledger guard hooks left in .gitignore?');
+  assert.deepEqual(d.detail.split('\n'), dryRun(['hooks', 'uninstall', '--root', dir]));
+  assert.match(
+    d.detail,
+    /^Would remove from \.gitignore \(left empty: the file goes\): \.claude\/\.checkpoint-ready\*/,
+  );
+  assert.match(d.before ?? '', /^\.claude\/session-ledger\/$/m);
+  assert.equal(d.after, '');
+  assert.match(removedText(plan, en), /^Removed from \.gitignore/);
+});
