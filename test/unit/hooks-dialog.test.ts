@@ -77,3 +77,52 @@ test('a second Remove guard hooks, with only .gitignore left to change, asks abo
   assert.equal(d.after, '');
   assert.match(removedText(plan, en), /^Removed from \.gitignore/);
 });
+
+test("the dialogs' notes are said in the user's language and name the extension's own commands, where the CLI names `hooks install` and `hooks uninstall`", async () => {
+  const dir = workspace({
+    '.claude/settings.json': '{ "statusLine": { "type": "command", "command": "echo mine" } }\n',
+  });
+  // Installing the relay around the user's own status line: the note says which command puts it back.
+  const install = await planHooksInstall(dir, { statusline: true, cliBundle: HOOK_SCRIPT });
+  const wraps = 'statusLine: the relay now wraps your command (echo mine); "Remove guard hooks" puts it back.';
+  assert.ok(hooksDialog(install, 'install', en).detail.split('\n').includes(wraps));
+  assert.ok(
+    dryRun(['hooks', 'install', '--statusline', '--root', dir]).includes(
+      'statusLine: the relay now wraps your command (echo mine); `hooks uninstall` puts it back.',
+    ),
+  );
+  assert.equal(cli(['hooks', 'install', '--statusline', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  // A record of the tool's left, and the status line's script edited since install wrote it.
+  writeFileSync(path.join(dir, '.claude/session-ledger/session.json'), '{}\n');
+  writeFileSync(path.join(dir, '.claude/hooks/session-ledger-statusline.cjs'), '// mine\n');
+  const plan = await planHooksUninstall(dir);
+  const d = hooksDialog(plan, 'remove', en).detail.split('\n');
+  for (const line of [
+    'statusLine: your command is back (echo mine).',
+    '.claude/hooks/session-ledger-statusline.cjs was changed since "Install guard hooks" wrote it, so it was kept: delete it yourself once you no longer need it.',
+    '.gitignore keeps its Session Ledger lines: .claude/session-ledger/session.json is still there. Delete it, then run "Remove guard hooks" again to take the lines out.',
+  ])
+    assert.ok(d.includes(line), `the dialog says: ${line}\n${d.join('\n')}`);
+  assert.doesNotMatch(d.join('\n'), /hooks (un)?install/);
+  // The CLI says the same notes with its own commands.
+  const dry = dryRun(['hooks', 'uninstall', '--root', dir]);
+  assert.ok(
+    dry.includes(
+      '.gitignore keeps its Session Ledger lines: .claude/session-ledger/session.json is still there. Delete it, then run `hooks uninstall` again to take the lines out.',
+    ),
+    dry.join('\n'),
+  );
+  // In Japanese and Korean every line is translated (the file names and the user's command stay), and names the command by its title there.
+  for (const [tr, command] of [
+    [jaT, '「ガードフックを削除」'],
+    [koT, '"가드 훅 제거"'],
+  ] as const) {
+    const local = hooksDialog(plan, 'remove', tr).detail.split('\n');
+    assert.equal(local.length, d.length);
+    local.forEach((l, i) => assert.notEqual(l, d[i], `translated: ${l}`));
+    assert.ok(
+      local.some((l) => l.includes(command) && l.includes('.claude/session-ledger/session.json')),
+      local.join('\n'),
+    );
+  }
+});

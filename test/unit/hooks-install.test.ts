@@ -17,6 +17,7 @@ import {
   STATUSLINE_SCRIPT_REL,
   unwrapRelay,
 } from '../../src/core/hooks/install';
+import { CLI_HOOK_COMMANDS, noteSaid } from '../../src/core/hooks/install-words';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
 import { HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, projectEnv, run, S3_STATE, SID } from './checkpoint-fixtures';
@@ -236,9 +237,10 @@ test("--statusline installs the status line's own script (under a fifteenth of t
   // A plain install (without --statusline) keeps the relay that is there current too.
   const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT });
   assert.equal(plan.statuslineScript, 'write');
+  const notes = plan.notes.map((n) => noteSaid(n, CLI_HOOK_COMMANDS).text);
   assert.ok(
-    plan.notes.some((n) => /the relay now runs the status line's own script/.test(n)),
-    plan.notes.join('\n'),
+    notes.some((n) => /the relay now runs the status line's own script/.test(n)),
+    notes.join('\n'),
   );
   await applyHooksPlan(plan);
   assert.equal(settingsOf(dir).statusLine.command, relayCommand('echo mine'));

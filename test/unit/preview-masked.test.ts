@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { sha256 } from '../../src/core/files/fsread';
 import { planCompactState } from '../../src/core/systems/s4/compact-state';
 import { planRotateLog } from '../../src/core/systems/s3/rotate-log';
-import { planHooksInstall, shownSettings } from '../../src/core/hooks/install';
+import { planHooksInstall } from '../../src/core/hooks/install';
+import { hooksDialog } from '../../src/extension/pure/hooks-dialog';
 import { maskSecrets } from '../../src/core/secrets/secrets';
 import { HOOK_SCRIPT, jaT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
@@ -285,8 +286,9 @@ test('hooks install --dry-run and the extension preview show the settings file m
   assert.match(dry.stdout, /wraps your command \(OPENAI_API_KEY=sk-p… \(42 chars\) node sl\.js\)/);
 
   const plan = await planHooksInstall(dir, { local: true, statusline: true, cliBundle: HOOK_SCRIPT });
-  const shown = shownSettings(plan);
-  assertNothingRaw(`${shown.before}\n${shown.after}\n${plan.notes.join('\n')}`, 'the extension preview');
+  const shown = hooksDialog(plan, 'install', jaT);
+  assertNothingRaw(`${shown.before}\n${shown.after}\n${shown.detail}`, 'the extension preview');
+  assert.match(shown.detail, /OPENAI_API_KEY=sk-p… \(42 chars\) node sl\.js/);
   assert.equal(plan.before, settings, 'the plan holds the real text');
 
   const r = await runIn(args);

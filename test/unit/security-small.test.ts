@@ -24,6 +24,7 @@ import {
   STATUSLINE_SCRIPT_REL,
 } from '../../src/core/hooks/install';
 import { STATUSLINE_SCRIPT_NAME } from '../../src/core/hooks/files';
+import { CLI_HOOK_COMMANDS, noteSaid } from '../../src/core/hooks/install-words';
 import { WriteRefused } from '../../src/core/files/atomic';
 import { CLI, filesUnder, git, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
@@ -473,9 +474,10 @@ test('hooks uninstall never removes a script edited after its plan was made (the
     assert.deepEqual(snapshot(dir), before, `${edited}: nothing was written or removed`);
     // Run again: the new plan sees the edit, takes the hooks out and keeps their script, and says so.
     const again = await planHooksUninstall(dir, { codex });
+    const notes = again.notes.map((n) => noteSaid(n, CLI_HOOK_COMMANDS).text);
     assert.ok(
-      again.notes.some((n) => n.startsWith(`${edited} was changed since \`hooks install\` wrote it, so it was kept`)),
-      `${edited}: ${again.notes.join(' | ')}`,
+      notes.some((n) => n.startsWith(`${edited} was changed since \`hooks install\` wrote it, so it was kept`)),
+      `${edited}: ${notes.join(' | ')}`,
     );
     await applyHooksPlan(again);
     assert.equal(readFileSync(file, 'utf8'), theirs, `${edited}: their bytes are kept`);

@@ -1,11 +1,65 @@
 /**
  * What a guard-hooks plan changes, in words: one sentence for each file it writes, edits or removes,
- * or that there is nothing to do. Every surface says these: the CLI's `--dry-run` and its report after
- * the change, the extension's dialog before it (each message's id is its English template, which the
- * extension translates).
+ * or that there is nothing to do, and its notes. Every surface says these: the CLI's `--dry-run` and
+ * its report after the change, the extension's dialog before it (each message's id is its English
+ * template, which the extension translates). Where a sentence names a hook command, each surface
+ * names its own (`HookCommands`).
  */
 import { t, type Msg } from '../model/messages';
-import { changesSettings, GITIGNORE_HEADER, hookGroup, relOf, type HooksPlan } from './install';
+import { changesSettings, GITIGNORE_HEADER, hookGroup, relOf, type HooksNote, type HooksPlan } from './install';
+
+/** How a surface names the install and uninstall commands in a sentence, quoted as it quotes them. */
+export interface HookCommands {
+  install: string;
+  uninstall: string;
+}
+
+/** The command-line tool's names for them. */
+export const CLI_HOOK_COMMANDS: HookCommands = { install: '`hooks install`', uninstall: '`hooks uninstall`' };
+
+/** A plan's note in words, naming the commands as `commands` does. */
+export function noteSaid(note: HooksNote, commands: HookCommands): Msg {
+  switch (note.kind) {
+    case 'relay-added':
+      return t('statusLine: the context relay was added.');
+    case 'relay-not-command':
+      return t('statusLine: yours is not a command; it was left alone (the relay was not wired).');
+    case 'relay-own-script':
+      return t("statusLine: the relay now runs the status line's own script.");
+    case 'relay-wraps':
+      return note.command
+        ? t('statusLine: the relay now wraps your command ({0}); {1} puts it back.', note.command, commands.uninstall)
+        : t('statusLine: the relay now wraps your command (an empty one); {0} puts it back.', commands.uninstall);
+    case 'relay-removed':
+      return t('statusLine: the context relay was removed.');
+    case 'command-back':
+      return note.command
+        ? t('statusLine: your command is back ({0}).', note.command)
+        : t('statusLine: your command is back (an empty one).');
+    case 'script-kept':
+      return t(
+        '{0} was changed since {1} wrote it, so it was kept: delete it yourself once you no longer need it.',
+        note.file,
+        commands.install,
+      );
+    case 'records-left':
+      return note.files.length === 1
+        ? t(
+            '.gitignore keeps its Session Ledger lines: {0} is still there. Delete it, then run {1} again to take the lines out.',
+            note.files[0],
+            commands.uninstall,
+          )
+        : t(
+            '.gitignore keeps its Session Ledger lines: {0} are still there. Delete them, then run {1} again to take the lines out.',
+            note.files.join(', '),
+            commands.uninstall,
+          );
+    case 'codex-trust':
+      return t(
+        'Codex runs these hooks only once you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time). Until then Codex skips them without a word.',
+      );
+  }
+}
 
 /**
  * The plan's changes, each file once: what would be done, or (`done`) what was done. Install: the

@@ -188,8 +188,8 @@ export interface HooksPlan {
   error?: string;
   /** The same as data, for the extension to say in the user's language. */
   problem?: HooksProblem;
-  /** What was done to the statusLine, if anything, and other remarks. */
-  notes: string[];
+  /** What was done to the statusLine, if anything, and other remarks (`noteSaid` words each). */
+  notes: HooksNote[];
   /** The settings file starts with a byte order mark: it is written back with it. */
   bom: boolean;
   /** The change to the root `.gitignore` (install adds the lines for this tool's own files; uninstall takes them out again), or null. */
@@ -464,6 +464,20 @@ function runsRelay(text: string): boolean {
   const sl = valueOf(text).statusLine;
   return isObj(sl) && typeof sl.command === 'string' && unwrapRelay(sl.command) !== undefined;
 }
+
+/**
+ * A remark of a plan's besides its changes, as data: what it did to the statusLine, a script of the
+ * tool's it kept, what keeps `.gitignore`'s lines, what Codex needs. Each surface words it with
+ * `noteSaid` (./install-words), naming its own commands.
+ */
+export type HooksNote =
+  | { kind: 'relay-added' | 'relay-not-command' | 'relay-own-script' | 'relay-removed' | 'codex-trust' }
+  /** The relay wraps the user's statusLine command now, or gave it back: `command` as shown (secrets masked; '' for an empty one). */
+  | { kind: 'relay-wraps' | 'command-back'; command: string }
+  /** A script of the tool's (relative path) was changed since install wrote it, so uninstall kept it. */
+  | { kind: 'script-kept'; file: string }
+  /** The tool's records still there (relative paths): `.gitignore` keeps its lines while they are. */
+  | { kind: 'records-left'; files: string[] };
 
 /** Why a hooks plan cannot be carried out: each kind about the plan's settings file unless it names another. */
 export type HooksProblem =
@@ -922,7 +936,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     if (!(name in (plan.record.settingsBefore ?? {})))
       plan.record.settingsBefore = { ...plan.record.settingsBefore, [name]: l.before };
     text = newSettingsText(Boolean(opts.statusline), Boolean(opts.remind), client);
-    if (opts.statusline) plan.notes.push('statusLine: the context relay was added.');
+    if (opts.statusline) plan.notes.push({ kind: 'relay-added' });
   } else {
     const missing: HookEvent[] = [];
     for (const e of events) {
@@ -992,7 +1006,11 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     plan.script === 'write' ||
     plan.statuslineScript === 'write' ||
     plan.gitignore !== null;
-  if (client === 'codex') plan.notes.push(CODEX_TRUST_NOTE);
+  // What Codex needs before it runs the hooks (seen with Codex CLI 0.171.0): project hooks load only
+  // in a project the user trusts, and each hook runs only once the user trusted it (Codex keeps that
+  // trust in its own config.toml, by the hook file's path and the hook's content); an untrusted hook
+  // is skipped without a word. The tool never writes that trust itself.
+  if (client === 'codex') plan.notes.push({ kind: 'codex-trust' });
   return plan;
 }
 
@@ -1018,10 +1036,6 @@ function changedSinceInstall(have: Buffer | null, recorded: string | undefined, 
   return !(want && lf.length < want.length && want.subarray(0, lf.length).equals(lf));
 }
 
-/** What uninstall says of a script of its own someone changed since install wrote it. */
-const keptEdited = (rel: string): string =>
-  `${rel} was changed since \`hooks install\` wrote it, so it was kept: delete it yourself once you no longer need it.`;
-
 function modified(plan: HooksPlan, rel: string): HooksPlan {
   return {
     ...plan,
@@ -1029,15 +1043,6 @@ function modified(plan: HooksPlan, rel: string): HooksPlan {
     problem: { kind: 'modified', file: rel },
   };
 }
-
-/**
- * What Codex needs before it runs the hooks (seen with Codex CLI 0.171.0): project hooks load only
- * in a project the user trusts, and each hook runs only once the user trusted it (Codex keeps that
- * trust in its own config.toml, by the hook file's path and the hook's content); an untrusted hook
- * is skipped without a word. The tool never writes that trust itself.
- */
-export const CODEX_TRUST_NOTE =
-  'Codex runs these hooks only once you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time). Until then Codex skips them without a word.';
 
 /** A new settings file, written whole in Claude Code's usual two-space style (Codex's hooks.json the same). */
 function newSettingsText(statusline: boolean, remind = false, client: HookClient = 'claude'): string {
@@ -1048,40 +1053,38 @@ function newSettingsText(statusline: boolean, remind = false, client: HookClient
   return `${JSON.stringify(obj, null, 2)}\n`;
 }
 
-function wireStatusLine(text: string, notes: string[]): string {
+function wireStatusLine(text: string, notes: HooksNote[]): string {
   const sl = valueOf(text).statusLine;
   if (sl === undefined) {
-    notes.push('statusLine: the context relay was added.');
+    notes.push({ kind: 'relay-added' });
     return insertChild(text, [], { type: 'command', command: relayCommand(null) }, 'statusLine') ?? text;
   }
   if (!isObj(sl) || typeof sl.command !== 'string') {
-    notes.push('statusLine: yours is not a command; it was left alone (the relay was not wired).');
+    notes.push({ kind: 'relay-not-command' });
     return text;
   }
   const wrapped = unwrapRelay(sl.command);
   if (wrapped !== undefined) {
     // Ours: an earlier version's relay (through the hook script) now runs the status line's own script.
     if (sl.command === relayCommand(wrapped)) return text;
-    notes.push("statusLine: the relay now runs the status line's own script.");
+    notes.push({ kind: 'relay-own-script' });
     return replaceValue(text, ['statusLine', 'command'], relayCommand(wrapped)) ?? text;
   }
   // The command is the user's text: a token in it is shown masked.
-  notes.push(
-    `statusLine: the relay now wraps your command (${maskSecrets(sl.command).text || 'an empty one'}); uninstall puts it back.`,
-  );
+  notes.push({ kind: 'relay-wraps', command: maskSecrets(sl.command).text });
   return replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text;
 }
 
-function unwireStatusLine(text: string, notes: string[]): string {
+function unwireStatusLine(text: string, notes: HooksNote[]): string {
   const sl = valueOf(text).statusLine;
   if (!isObj(sl) || typeof sl.command !== 'string') return text;
   const wrapped = unwrapRelay(sl.command);
   if (wrapped === undefined) return text;
   if (wrapped === null) {
-    notes.push('statusLine: the context relay was removed.');
+    notes.push({ kind: 'relay-removed' });
     return removeAt(text, ['statusLine']) ?? text;
   }
-  notes.push(`statusLine: your command is back (${maskSecrets(wrapped).text || 'an empty one'}).`);
+  notes.push({ kind: 'command-back', command: maskSecrets(wrapped).text });
   return replaceValue(text, ['statusLine', 'command'], wrapped) ?? text;
 }
 
@@ -1174,7 +1177,7 @@ export async function planHooksUninstall(
     plan.script = 'keep';
     // Its hash stays recorded: the next install still refuses to replace it, the next uninstall keeps it.
     editedKept = true;
-    plan.notes.push(keptEdited(scriptRel(client)));
+    plan.notes.push({ kind: 'script-kept', file: scriptRel(client) });
   }
   if (client === 'claude' && !removed && !l.text.includes(OURS) && otherText.includes(OURS)) {
     // Nothing of ours here, but the other settings file has the hooks: say which flag finds them.
@@ -1191,16 +1194,13 @@ export async function planHooksUninstall(
       plan.statuslineHash = haveSl ? sha256(haveSl) : null;
       plan.statuslineScript = changedSinceInstall(haveSl, plan.record.statuslineScript) ? 'keep' : 'remove';
     }
-    if (plan.statuslineScript === 'keep') plan.notes.push(keptEdited(STATUSLINE_SCRIPT_REL));
+    if (plan.statuslineScript === 'keep') plan.notes.push({ kind: 'script-kept', file: STATUSLINE_SCRIPT_REL });
     else delete plan.record.statuslineScript;
   }
   // The .gitignore lines keep the tool's records out of git: they stay while any record is still there
   // (a session id, a transcript path, the status line's whole JSON), and the note says which.
   const records = anyUsed ? [] : runtimeFiles(abs);
-  if (records.length)
-    plan.notes.push(
-      `.gitignore keeps its Session Ledger lines: ${records.join(', ')} ${records.length > 1 ? 'are' : 'is'} still there. Delete ${records.length > 1 ? 'them' : 'it'}, then run \`hooks uninstall\` again to take the lines out.`,
-    );
+  if (records.length) plan.notes.push({ kind: 'records-left', files: records });
   if (!anyUsed && !records.length) plan.gitignore = await planGitignoreRemove(abs, plan.record);
   if (plan.record.hooksKeyAdded) delete plan.record.hooksKeyAdded[path.basename(settingsPath)];
   if (!stillUsed && !editedKept) delete plan.record[scriptKey(client)];

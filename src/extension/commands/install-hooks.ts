@@ -33,10 +33,10 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
 /** Codex CLI: `.codex/hooks.json` (no choices: one file, no status line relay, no reminder); then what Codex needs before it runs them. */
 async function installCodex(s: Services, state: FolderState): Promise<void> {
   const t = vscode.l10n.t;
-  const { CODEX_TRUST_NOTE, planHooksInstall } = await import('../../core/hooks/install');
+  const { planHooksInstall } = await import('../../core/hooks/install');
   const plan = await planHooksInstall(state.folder.uri.fsPath, { codex: true, cliBundle: cliBundle(s) });
-  // Said once, when installed, in the user's language: until Codex trusts them the hooks guard nothing.
-  plan.notes = plan.notes.filter((n) => n !== CODEX_TRUST_NOTE);
+  // Said once, when installed: until Codex trusts them the hooks guard nothing.
+  plan.notes = plan.notes.filter((n) => n.kind !== 'codex-trust');
   await previewAndApply(s, plan, state.folder, 'install', (rel) =>
     t(
       'Guard hooks installed in {0}. Codex runs them only once you trust them: start codex in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time). Until then Codex skips them without a word.',

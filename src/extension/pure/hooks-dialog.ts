@@ -1,11 +1,12 @@
 /**
  * The guard-hooks commands' dialog for a plan, in the user's language: the preview's file and its two
  * sides, the question, and as its detail every change the plan makes in the core's words (`planSaid`,
- * the sentences of the CLI's dry run) with the plan's notes. A plan that leaves the settings file as it
+ * the sentences of the CLI's dry run) with the plan's notes (`noteSaid`, naming the extension's own
+ * commands where the CLI names its). A plan that leaves the settings file as it
  * is asks about, and previews, what it does change. vscode-free; `t` is vscode.l10n.t.
  */
 import { changesSettings, relOf, shownChange, type HooksPlan } from '../../core/hooks/install';
-import { planSaid } from '../../core/hooks/install-words';
+import { noteSaid, planSaid, type HookCommands } from '../../core/hooks/install-words';
 import { render } from '../../core/model/messages';
 import type { T } from './tree-text';
 
@@ -30,11 +31,17 @@ function changedFiles(plan: HooksPlan): string[] {
   return out.map((f) => relOf(plan, f));
 }
 
+/** The extension's own commands, where the command-line tool's sentences name `hooks install` and `hooks uninstall`. */
+export function extensionCommands(t: T): HookCommands {
+  return { install: t('"Install guard hooks"'), uninstall: t('"Remove guard hooks"') };
+}
+
 export function hooksDialog(plan: HooksPlan, verb: 'install' | 'remove', t: T): HooksDialog {
   const shown = shownChange(plan);
   const rel = relOf(plan, plan.settingsPath);
   const settings = changesSettings(plan);
-  const lines = [...planSaid(plan, false).map((m) => render(m, t)), ...plan.notes];
+  const commands = extensionCommands(t);
+  const lines = [...planSaid(plan, false), ...plan.notes.map((n) => noteSaid(n, commands))].map((m) => render(m, t));
   return {
     name: shown.rel,
     before: shown.before,
