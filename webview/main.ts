@@ -128,8 +128,15 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     const label = el('label');
     const box = el('input', { type: 'checkbox', 'data-manual': key, 'data-key': `manual:${key}` });
     box.checked = c.status === 'manual-done';
+    // The tick is for the session whose ticks the page shows now (the box outlives the redraws).
     box.addEventListener('change', () =>
-      post({ type: 'toggleManual', system: s.id, checkId: c.id, checked: box.checked }),
+      post({
+        type: 'toggleManual',
+        system: s.id,
+        checkId: c.id,
+        checked: box.checked,
+        session: last?.ticksFor ?? null,
+      }),
     );
     // The system's id is part of the name: two systems may ask the same question.
     label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(c.message));
@@ -254,7 +261,7 @@ function render(state: ChecklistState): void {
 
   // What holds for the whole page, at its top (not live: the reason below the items is).
   const top: HTMLElement[] = [];
-  // Several agent sessions live: the session (and client) the ticks and the marker are for.
+  // Several agent sessions live: the session (and client) the ticks are for.
   if (state.session) top.push(el('p', { class: 'note', id: 'session' }, state.session));
   if (!state.trusted) top.push(el('p', { class: 'note' }, state.strings.untrusted));
   if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));

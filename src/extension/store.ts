@@ -221,8 +221,14 @@ export class LedgerStore implements vscode.Disposable {
     if (fire && this.entries.get(e.folder.uri.toString()) === e) this._onDidChange.fire(e.folder);
   }
 
+  /** The views' report: the ticks of the session the status bar follows. */
   private withTicks(raw: WorkspaceReport): WorkspaceReport {
-    return applyTicks(raw, (s) => this.ticks.get(this.sessionId, s.id, homeHash(s)));
+    return this.withTicksOf(raw, this.sessionId);
+  }
+
+  /** A report with the manual ticks given for `sessionId` (null: no session known), whichever session the views follow. */
+  withTicksOf(report: WorkspaceReport, sessionId: string | null): WorkspaceReport {
+    return applyTicks(report, (s) => this.ticks.get(sessionId, s.id, homeHash(s)));
   }
 
   private reapplyTicks(): void {

@@ -83,6 +83,8 @@ export interface ChecklistState {
   compactionAdvice: number | null;
   /** With several live agent sessions: which one the checklist speaks about (client and session, localised); else null. */
   session: string | null;
+  /** The agent session whose ticks the boxes show, and for which a tick is given (null: no session known). */
+  ticksFor: string | null;
   /** The check the user can run from here (trusted workspaces only), or null. */
   runChecks: RunChecksView | null;
   /** A write is running. */
@@ -105,7 +107,8 @@ export type HostToWebview =
 
 export type WebviewToHost =
   | { type: 'ready' }
-  | { type: 'toggleManual'; system: SystemId; checkId: string; checked: boolean }
+  /** `session`: the state's `ticksFor` the box was ticked in. */
+  | { type: 'toggleManual'; system: SystemId; checkId: string; checked: boolean; session: string | null }
   | { type: 'open'; path: string; line?: number }
   | { type: 'writeMarker' }
   | { type: 'runChecks' }
@@ -128,9 +131,16 @@ export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
         typeof m.system === 'string' &&
         SYSTEM_IDS.has(m.system) &&
         typeof m.checkId === 'string' &&
-        typeof m.checked === 'boolean'
+        typeof m.checked === 'boolean' &&
+        (m.session === null || (typeof m.session === 'string' && m.session.length <= 256))
       ) {
-        return { type: 'toggleManual', system: m.system as SystemId, checkId: m.checkId, checked: m.checked };
+        return {
+          type: 'toggleManual',
+          system: m.system as SystemId,
+          checkId: m.checkId,
+          checked: m.checked,
+          session: m.session,
+        };
       }
       return undefined;
     case 'open':

@@ -8,6 +8,8 @@ import type { SessionLedgerApi } from '../../src/extension/api';
 export const EXTENSION_ID = 'session-ledger.session-ledger';
 /** The fixture's current Claude Code session (scripts/lib/workspace.mjs SESSION_ID). */
 export const SESSION_ID = process.env.SESSION_LEDGER_E2E_SESSION_ID || '5b0c2f8e-7a41-4d2c-9b3e-1f6a8d2c4e71';
+/** The fixture's older Claude Code session of the same folder (scripts/lib/workspace.mjs OLD_SESSION_ID). */
+export const OLD_SESSION_ID = '0d9e6c11-3f0a-4b8e-8a55-2c7d41b9e0a3';
 /** Its transcript: named by the runner, else where Claude Code keeps it for the open folder (the F5 "Extension Tests"). */
 export const TRANSCRIPT =
   process.env.SESSION_LEDGER_E2E_TRANSCRIPT ||

@@ -13,6 +13,7 @@ import type { RecentSession } from '../../src/core/context/sessions';
 import type { WorkspaceReport } from '../../src/core/model/model';
 import { evaluate, evaluationCount } from '../../src/core/report/evaluate';
 import { checkpointFlow, type CheckpointPorts } from '../../src/extension/pure/checkpoint-flow';
+import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import { workspace } from './helpers';
 import { age, CONFIRMED, emptyClaudeHome, OTHER_SID, s3Workspace, SID, transcript } from './checkpoint-fixtures';
 
@@ -50,10 +51,19 @@ function ports(
       n.reports.push(r);
       return r;
     },
-    async decide(report, sessionId) {
+    // The report's own confirmed items (the CLI's --confirm) hold for every session, unless a test keeps ticks per session.
+    ticked: (report) => report,
+    async decide(report, sessionId, reportFor) {
       n.decisions++;
       const before = evaluationCount();
-      const o = await checkpoint(root, { report, sessionId, claudeHome, codexHome: emptyClaudeHome(), env: {} });
+      const o = await checkpoint(root, {
+        report,
+        reportFor,
+        sessionId,
+        claudeHome,
+        codexHome: emptyClaudeHome(),
+        env: {},
+      });
       n.inside += evaluationCount() - before;
       if (o.ok) n.writes++;
       n.outcomes.push(o);
@@ -145,4 +155,106 @@ test('nothing detected: the core refuses with its reason; no starter guessed her
   assert.equal(r.kind === 'decided' && r.outcome.refusals[0].code, 'nothing-detected');
   assert.equal(r.kind === 'decided' && r.outcome.refusals[0].said.id, 'No agent state file detected: looked for {0}.');
   assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans], [1, 1, 0, 0]);
+});
+
+/**
+ * Manual ticks kept per agent session and per version of each system's home file, as the extension's
+ * tick store keeps them: `tick(session)` ticks every manual item of `report` for that session.
+ */
+function tickTable(): {
+  tick: (report: WorkspaceReport, sessionId: string | null) => void;
+  ticked: CheckpointPorts['ticked'];
+} {
+  const table = new Map<string, Set<string>>();
+  return {
+    tick(report, sessionId) {
+      for (const s of report.systems)
+        table.set(
+          tickKey(sessionId, s.id, homeHash(s)),
+          new Set(s.checks.filter((c) => c.severity === 'manual').map((c) => c.id)),
+        );
+    },
+    ticked: (report, sessionId) =>
+      applyTicks(report, (s) => table.get(tickKey(sessionId, s.id, homeHash(s))) ?? new Set()),
+  };
+}
+
+test('ticks given for the session the views follow (B) do not vouch for the session the user picks (A): refused for A, nothing written; written for B', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  const A = SID;
+  const B = OTHER_SID;
+  age(transcript(home, root, A), 60_000);
+  transcript(home, root, B);
+  const ticks = tickTable();
+  ticks.tick(await evaluate(root), B);
+  const pickA = ports(root, home, () => A);
+  pickA.p.ticked = ticks.ticked;
+  // The report as the views show it: every manual item ticked, for B (the session the status bar follows).
+  pickA.p.scan = async () => ticks.ticked(await evaluate(root), B);
+  const r = await checkpointFlow(pickA.p);
+  assert.equal(r.kind, 'decided');
+  const o = pickA.n.outcomes.at(-1)!;
+  assert.equal(o.kind, 'refused', 'no go-signal for A: none of its manual items was ticked for it');
+  assert.deepEqual(
+    o.refusals.map((x) => x.code),
+    ['manual-unconfirmed'],
+  );
+  assert.deepEqual(
+    o.refusals[0].checks.map((c) => `${c.system} ${c.id}`),
+    ['S3 feedback-stored', 'S3 last-request'],
+  );
+  assert.deepEqual(markers(root), [], `no .checkpoint-ready.${A}`);
+  assert.deepEqual([pickA.n.picks, pickA.n.writes, pickA.n.rescans], [1, 0, 0]);
+  assert.equal(r.kind === 'decided' && r.session?.sessionId, A, 'the refusal names the session it speaks about');
+
+  const pickB = ports(root, home, () => B);
+  pickB.p.ticked = ticks.ticked;
+  pickB.p.scan = pickA.p.scan;
+  await checkpointFlow(pickB.p);
+  assert.equal(pickB.n.outcomes.at(-1)!.kind, 'written');
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${B}`], "B's ticks vouch for B's marker only");
+});
+
+test('no session named: the ticks of the session the core takes count, not those of another session the views followed', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  transcript(home, root, SID);
+  const ticks = tickTable();
+  ticks.tick(await evaluate(root), OTHER_SID);
+  const other = ports(root, home);
+  other.p.ticked = ticks.ticked;
+  other.p.scan = async () => ticks.ticked(await evaluate(root), OTHER_SID);
+  await checkpointFlow(other.p);
+  const o = other.n.outcomes[0];
+  assert.deepEqual([o.kind, o.refusals.map((x) => x.code).join()], ['refused', 'manual-unconfirmed']);
+  assert.deepEqual(markers(root), []);
+  ticks.tick(await evaluate(root), SID);
+  const own = ports(root, home);
+  own.p.ticked = ticks.ticked;
+  own.p.scan = async () => evaluate(root);
+  await checkpointFlow(own.p);
+  assert.equal(own.n.outcomes[0].kind, 'written');
+  assert.equal(own.n.outcomes[0].sessionId, SID);
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`]);
+});
+
+test('two sessions wrote recently and only the picked one has its items ticked: the question comes first, then its ticks decide', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  transcript(home, root, SID);
+  age(transcript(home, root, OTHER_SID), 60_000);
+  const ticks = tickTable();
+  ticks.tick(await evaluate(root), SID);
+  const { p, n } = ports(root, home, () => SID);
+  p.ticked = ticks.ticked;
+  // The report as read, no session's ticks in it.
+  p.scan = async () => evaluate(root);
+  await checkpointFlow(p);
+  assert.deepEqual(
+    n.outcomes.map((o) => o.refusals.map((x) => x.code).join() || o.kind),
+    ['ambiguous-session', 'written'],
+    'no manual refusal before a session is named: the items are decided for the one picked',
+  );
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`]);
 });

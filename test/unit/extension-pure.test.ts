@@ -254,8 +254,13 @@ test('terminals: claude and codex by name or command line', () => {
 test('webview protocol: only well-formed messages pass', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
   assert.deepEqual(
+    parseWebviewMessage({ type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true, session: 'b' }),
+    { type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true, session: 'b' },
+  );
+  assert.equal(
     parseWebviewMessage({ type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true }),
-    { type: 'toggleManual', system: 'S1', checkId: 'last-request', checked: true },
+    undefined,
+    'a tick that names no session (not even null) is not taken: it would be given for whichever session the bar follows',
   );
   assert.equal(parseWebviewMessage({ type: 'toggleManual', system: 'S9', checkId: 'x', checked: true }), undefined);
   assert.equal(parseWebviewMessage({ type: 'open', path: 5 }), undefined);
@@ -279,9 +284,16 @@ test('checklist state: blocked by a failing block check, manual items counted', 
     { root: '/w', label: 'PARTIAL', systems: [sys([pass('exists')])] },
     { name: 'w', uri: 'file:///w' },
     strings,
-    { busy: false, trusted: true, session: 'Claude Code session 3f2a1b2c…, running in the active terminal.' },
+    {
+      busy: false,
+      trusted: true,
+      session: 'Claude Code session 3f2a1b2c…, running in the active terminal.',
+      ticksFor: '3f2a1b2c-0000-4000-8000-000000000000',
+    },
   );
   assert.equal(named.session, 'Claude Code session 3f2a1b2c…, running in the active terminal.');
+  assert.equal(named.ticksFor, '3f2a1b2c-0000-4000-8000-000000000000', 'the session a tick on this page is given for');
+  assert.equal(ok.ticksFor, null);
   const bad = checklistState(
     { root: '/w', label: 'BROKEN', systems: [sys([{ ...pass('next-action'), status: 'fail' }])] },
     { name: 'w', uri: 'file:///w' },

@@ -19,7 +19,9 @@
  * One decision for every surface: the CLI, the extension's "Checkpoint now" and the checklist call
  * this function and render its outcome (kind, refusal codes with their message ids, closing steps);
  * none of them refuses or words a closing step of its own. A caller that already holds the report
- * (the extension's store, manual ticks applied) passes it, and nothing is evaluated a second time.
+ * (the extension's store) passes it, and nothing is evaluated a second time; one that keeps manual
+ * ticks per agent session passes `reportFor`, so only the ticks given for the session the marker is
+ * for count.
  */
 import * as path from 'node:path';
 import { isInside, refuseOwnFileLink, writeAtomic } from '../files/atomic';
@@ -70,6 +72,14 @@ export interface CheckpointOptions {
    * items for the unknown-id check; the report's own statuses decide.
    */
   report?: WorkspaceReport;
+  /**
+   * The report with the manual items confirmed for one agent session (the extension keeps its ticks per
+   * session; null: no session is known). Manual ticks belong to the session they were given for: once
+   * the session the marker is for is known, its manual items are decided on `reportFor(that session)`,
+   * never on another session's ticks. While several sessions wrote recently and none is named, no
+   * session's ticks count: the manual items are decided once a session is picked.
+   */
+  reportFor?: (sessionId: string | null) => WorkspaceReport;
 }
 
 /**
@@ -404,7 +414,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const abs = path.resolve(root);
   const now = opts.now ?? Date.now();
   const confirmed = [...(opts.confirmed ?? [])];
-  const report = opts.report ?? (await evaluate(abs, { confirmed, now }));
+  let report = opts.report ?? (await evaluate(abs, { confirmed, now }));
   const res = emptyOutcome(report, resumePromptFor(report));
   const lines = res.lines;
 
@@ -415,34 +425,13 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   if (unknown.length) return refuse(res, now, { code: 'unknown-confirm', checks: [], ids: unknown });
 
   res.skipped = report.systems.filter((s) => s.skipped).map((s) => skippedOf(s.id, s.skipped as string));
-  const active = report.systems.filter((s) => !s.skipped);
+  let active = report.systems.filter((s) => !s.skipped);
   // A system switched off says its seed's skip line and nothing else.
   for (const s of res.skipped) lines.push(s.line);
   if (active.length === 0 && res.skipped.length && !opts.nothingToPreserve) {
     res.kind = 'skipped';
     return res;
   }
-  const headAt = lines.length;
-  const heading = (s: (typeof active)[number]) => `${s.id} ${s.name} (${oneLine(s.home)}) — ${s.label}`;
-  for (const s of active) lines.push(heading(s));
-
-  const checks = active.flatMap((s) => s.checks);
-  res.blocking = checks.filter(isBlocking);
-  const manual = openManualItems(report);
-  const manualOpen = manual.checks;
-  const refusals: Array<Omit<Refusal, 'said'>> = [];
-  if (!opts.nothingToPreserve) {
-    if (active.length === 0)
-      refusals.push({
-        code: 'nothing-detected',
-        checks: [],
-        lookedFor: lookedFor(),
-        ...(report.notRead?.length ? { notRead: report.notRead } : {}),
-      });
-    if (res.blocking.length) refusals.push({ code: 'blocking-checks', checks: res.blocking });
-    if (manualOpen.length) refusals.push({ code: 'manual-unconfirmed', checks: manualOpen, ids: manual.ids });
-  }
-
   // The session: named, or the only one that wrote recently, else (nothing recent) the newest / the recorded one.
   let sessionId: string | null = null;
   let source: CheckpointOutcome['sessionSource'] = null;
@@ -450,6 +439,8 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // finds it (several that wrote recently: refused, asking which), so a guard that knows another
   // session's id takes it for none, while one without an id takes it.
   let signer: string | null = null;
+  /** Several sessions wrote recently and none is named: the refusal that asks which. */
+  let unnamed: Omit<Refusal, 'said'> | undefined;
   if (opts.sessionId !== undefined && opts.shared) signer = opts.sessionId;
   else if (opts.sessionId !== undefined) {
     sessionId = opts.sessionId;
@@ -467,7 +458,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     if (ambiguous(recent)) {
       // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.
       if (!(opts.shared && opts.nothingToPreserve))
-        refusals.push({ code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared });
+        unnamed = { code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared };
     } else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
       if (opts.shared) signer = r.sessionId;
@@ -477,6 +468,33 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       }
     }
   }
+  // The manual items are the ticks of the session the marker is for (the signer's, for a shared marker);
+  // while the session is ambiguous, none is asked for.
+  if (opts.reportFor && !unnamed) {
+    report = opts.reportFor(sessionId ?? signer);
+    res.report = report;
+    active = report.systems.filter((s) => !s.skipped);
+  }
+  const headAt = lines.length;
+  const heading = (s: (typeof active)[number]) => `${s.id} ${s.name} (${oneLine(s.home)}) — ${s.label}`;
+  for (const s of active) lines.push(heading(s));
+
+  res.blocking = active.flatMap((s) => s.checks).filter(isBlocking);
+  const manual = openManualItems(report);
+  const refusals: Array<Omit<Refusal, 'said'>> = [];
+  if (!opts.nothingToPreserve) {
+    if (active.length === 0)
+      refusals.push({
+        code: 'nothing-detected',
+        checks: [],
+        lookedFor: lookedFor(),
+        ...(report.notRead?.length ? { notRead: report.notRead } : {}),
+      });
+    if (res.blocking.length) refusals.push({ code: 'blocking-checks', checks: res.blocking });
+    if (manual.checks.length && !(opts.reportFor && unnamed))
+      refusals.push({ code: 'manual-unconfirmed', checks: manual.checks, ids: manual.ids });
+  }
+  if (unnamed) refusals.push(unnamed);
   if (refusals.length) return refuse(res, now, ...refusals);
   // The shared marker speaks for a session only when nothing stands at the session's own path that no
   // checkpoint wrote (the guard's choice): with such a path here, writing it would say "safe" untruly.

@@ -214,6 +214,7 @@ export class ChecklistPanel implements vscode.Disposable {
         trusted: vscode.workspace.isTrusted,
         compactions,
         session,
+        ticksFor: this.store.session(),
         runChecks: runnable && {
           system: runnable.system,
           checkId: runnable.checkId,
@@ -255,7 +256,13 @@ export class ChecklistPanel implements vscode.Disposable {
       case 'toggleManual': {
         const sys = f?.report?.systems.find((s) => s.id === m.system);
         if (!sys || !sys.checks.some((c) => c.id === m.checkId && c.severity === 'manual')) return;
-        await this.ticks.set(this.store.session(), sys.id, homeHash(sys), m.checkId, m.checked);
+        // A tick is given for the session whose ticks the page showed: when the status bar followed another
+        // session since, it is not moved onto that one; the page shows that session's ticks instead.
+        if (m.session !== this.store.session()) {
+          this.postState();
+          return;
+        }
+        await this.ticks.set(m.session, sys.id, homeHash(sys), m.checkId, m.checked);
         return;
       }
       case 'open': {

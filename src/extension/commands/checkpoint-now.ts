@@ -3,9 +3,10 @@
  * `checkpoint` decides on the report just read; this command only renders its typed outcome:
  * blocking checks → the checklist on the first failure; manual items open → the checklist on the
  * first; several agent sessions wrote recently → ask which one (naming the terminal that runs each
- * where it can tell) and decide the same report for it; nothing detected → offer a starter file;
- * written → the resume prompt on the clipboard and each system's closing notice. It never runs
- * /compact or /clear.
+ * where it can tell) and decide the same report for it; the manual items count with the ticks given
+ * for the session the marker is for, not the one the views follow; nothing detected → offer a
+ * starter file; written → the resume prompt on the clipboard and each system's closing notice. It
+ * never runs /compact or /clear.
  */
 import * as vscode from 'vscode';
 import type { WorkspaceReport } from '../../core/model/model';
@@ -79,18 +80,21 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   try {
     flow = await checkpointFlow(
       {
-        // Fresh checks: the agent may have written the files a moment ago.
+        // Fresh checks: the agent may have written the files a moment ago. The report as read: the views'
+        // ticks are the followed session's, and the decision takes those of the session it is for.
         scan: async () => {
           await s.store.scan(state.folder);
-          return s.store.report(state.folder.uri) ?? null;
+          return s.store.folder(state.folder.uri)?.raw ?? null;
         },
-        decide: async (report, sessionId) => {
+        ticked: (report, sessionId) => s.store.withTicksOf(report, sessionId),
+        decide: async (report, sessionId, reportFor) => {
           s.checklist.setBusy(true);
           try {
             const { checkpoint } = await import('../../core/checkpoint/checkpoint');
             counts.decisions++;
             const o = await checkpoint(root, {
               report,
+              reportFor,
               claudeHome: settings.claudeHome,
               codexHome: settings.codexHome,
               env: process.env,

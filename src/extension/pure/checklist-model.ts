@@ -16,6 +16,8 @@ export function checklistState(
     trusted: boolean;
     compactions?: number | null;
     session?: string | null;
+    /** The agent session whose ticks the report holds. */
+    ticksFor?: string | null;
     runChecks?: RunChecksView | null;
   },
   t: T = asWritten,
@@ -65,6 +67,7 @@ export function checklistState(
     // The repository's own code runs only on a click, and never in Restricted Mode.
     runChecks: flags.trusted ? (flags.runChecks ?? null) : null,
     session: flags.session ?? null,
+    ticksFor: flags.ticksFor ?? null,
     busy: flags.busy,
     trusted: flags.trusted,
     strings: due && advice ? { ...strings, compactions: t(advice.said.id, '{0}') } : strings,

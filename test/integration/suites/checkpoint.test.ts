@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { SESSION_ID, getApi, markers, sleep, waitFor, workspaceRoot } from '../helpers';
+import { OLD_SESSION_ID, SESSION_ID, getApi, markers, sleep, waitFor, workspaceRoot } from '../helpers';
 
 function checklistTab(): vscode.Tab | undefined {
   return vscode.window.tabGroups.all
@@ -32,6 +32,24 @@ describe('checkpoint', () => {
     void vscode.commands.executeCommand('sessionLedger.checkpointNow', { fromChecklist: true });
     await sleep(1500);
     assert.deepEqual(markers(workspaceRoot()), [], 'no marker');
+  });
+
+  it("items ticked for the session the status bar follows do not vouch for another session's checkpoint", async () => {
+    const root = workspaceRoot();
+    const api = await getApi();
+    await api.tickManualItems(true);
+    await waitFor('the ticks applied', () =>
+      api.report()!.systems.every((s) => s.checks.every((c) => c.status !== 'manual-open')) ? true : undefined,
+    );
+    const before = api.lastCheckpointRun();
+    // The checklist shows every item ticked (for the session it follows); the user names the older session.
+    void vscode.commands.executeCommand('sessionLedger.checkpointNow', {
+      fromChecklist: true,
+      sessionId: OLD_SESSION_ID,
+    });
+    await waitFor('the run decided', () => api.lastCheckpointRun() !== before);
+    assert.deepEqual(markers(root), [], `no .checkpoint-ready.${OLD_SESSION_ID}: no item was ticked for it`);
+    assert.deepEqual(api.lastCheckpointRun(), { evaluations: 1, decisions: 1, writes: 0, rescans: 0 });
   });
 
   it('once the manual items are ticked it writes .claude/.checkpoint-ready.<session id> and copies the resume prompt', async () => {
