@@ -33,6 +33,7 @@ const ICON: Record<string, string> = {
   pass: '✓',
   fail: '✗',
   warn: '!',
+  info: 'i',
   skipped: '–',
   'manual-open': '',
   'manual-done': '',
@@ -120,8 +121,14 @@ function locationLink(c: CheckView): HTMLAnchorElement | null {
 }
 
 function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIElement {
-  const li = el('li', { class: 'check', 'data-check-id': c.id, 'data-status': c.status, 'data-severity': c.severity });
-  li.append(el('span', { class: 'icon', 'aria-hidden': 'true' }, ICON[c.status] ?? ''));
+  const li = el('li', {
+    class: 'check',
+    'data-check-id': c.id,
+    'data-status': c.status,
+    'data-severity': c.severity,
+    'data-mark': c.mark,
+  });
+  li.append(el('span', { class: 'icon', 'aria-hidden': 'true' }, ICON[c.mark] ?? ''));
   const body = el('div', { class: 'body' });
   if (c.severity === 'manual') {
     const key = `${s.id}:${c.id}`;
@@ -145,13 +152,7 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     body.append(el('span', { class: 'id' }, c.id), document.createTextNode(c.message));
     const link = locationLink(c);
     if (link) body.append(link);
-    body.append(
-      el(
-        'span',
-        { class: 'sev' },
-        `${state.strings.status[c.status] ?? c.status} · ${state.strings.severity[c.severity] ?? c.severity}`,
-      ),
-    );
+    body.append(el('span', { class: 'sev' }, c.said));
     if (c.hint && c.status !== 'pass' && c.status !== 'skipped')
       body.append(el('div', { class: 'hint' }, `${state.strings.fix} ${c.hint}`));
     const rc = state.runChecks;

@@ -40,10 +40,11 @@ ul.checks { list-style: none; margin: 0; padding: 0; }
 .check { display: grid; grid-template-columns: 1.6em 1fr; gap: 2px 6px; padding: 5px 6px; border-left: 3px solid transparent; }
 .check:nth-child(odd) { background: var(--vscode-list-hoverBackground, transparent); }
 .check .icon { font-weight: 700; text-align: center; }
-.check[data-status="pass"] { border-left-color: var(--vscode-testing-iconPassed); }
-.check[data-status="fail"] { border-left-color: var(--vscode-errorForeground); }
-.check[data-status="warn"] { border-left-color: var(--vscode-editorWarning-foreground); }
-.check[data-status="manual-open"] { border-left-color: var(--vscode-focusBorder); }
+.check[data-mark="pass"] { border-left-color: var(--vscode-testing-iconPassed); }
+.check[data-mark="fail"] { border-left-color: var(--vscode-errorForeground); }
+.check[data-mark="warn"] { border-left-color: var(--vscode-editorWarning-foreground); }
+.check[data-mark="info"] { border-left-color: var(--vscode-editorInfo-foreground); }
+.check[data-mark="manual-open"] { border-left-color: var(--vscode-focusBorder); }
 .check[data-status="skipped"] .body { font-style: italic; }
 .check .body { min-width: 0; overflow-wrap: anywhere; }
 .check .id { font-family: var(--vscode-editor-font-family); margin-right: 6px; }

@@ -13,8 +13,18 @@ import {
   type SystemId,
 } from '../core/model/model';
 
+/**
+ * How a check's row is marked (its icon and its bar): its status, except that a finding of information
+ * severity is marked as information, as the tree, the Problems panel and the CLI mark it.
+ */
+export type CheckMark = CheckStatus | 'info';
+
 /** A check as the webview shows it: the core's `Check` without the system (its section says it). */
-export type CheckView = Omit<Check, 'system'>;
+export type CheckView = Omit<Check, 'system'> & {
+  mark: CheckMark;
+  /** The words beside a finding's message, localised: `fail · blocks`, `warning · warns`, `info`. */
+  said: string;
+};
 
 export interface SystemView {
   id: SystemId;

@@ -253,6 +253,18 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     console.log(`      (checklist re-read in ${Date.now() - t} ms)`);
   });
 
+  await test("an information-level finding (S0's UNCONFIRMED items) is information in the checklist, as in the tree, Problems and the CLI", async () => {
+    const rows = checklist(page).locator('section.system[data-system="S0"] .check[data-check-id="unconfirmed"]');
+    await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
+    const n = await rows.count();
+    for (let i = 0; i < n; i++) {
+      const row = rows.nth(i);
+      assert.equal((await row.locator('.sev').innerText()).trim(), 'info', 'its words: info, not "warning · info"');
+      assert.equal((await row.locator('.icon').innerText()).trim(), 'i', 'its icon: information, not "!"');
+      assert.equal(await row.getAttribute('data-mark'), 'info', 'its bar: information, not the warning colour');
+    }
+  });
+
   await test('"Session Ledger: Checkpoint now" from the command palette writes the marker on disk', async () => {
     assert.deepEqual(markers(ws), [], 'no marker before');
     await runCommand(page, 'Session Ledger: Checkpoint now');
@@ -719,6 +731,9 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
       /「## Current Feature」ブロックが \d+ 個あります \(行 .*\): コンパクト化では最新のもの \(行 \d+\) だけが残ります。/,
     );
     assert.doesNotMatch(text, /compaction keeps only the newest/);
+    // an information-level finding says 情報 alone, as the tree and the Problems panel call it (not 警告 · 情報)
+    const info = f.locator('section.system[data-system="S0"] .check[data-check-id="unconfirmed"] .sev').first();
+    assert.equal((await info.innerText()).trim(), bundleJa.info);
     assert.equal((await f.locator('#write-marker').innerText()).trim(), bundleJa['Write marker & copy resume prompt']);
     // in view for the screenshot below, beside the tree
     await row.scrollIntoViewIfNeeded();

@@ -19,8 +19,7 @@ import { markerRel } from '../../src/core/checkpoint/marker';
 import { evaluate } from '../../src/core/report/evaluate';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { checkpointed } from '../../src/extension/pure/status-text';
-import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { cli, gitInit, REPO, workspace } from './helpers';
+import { CHECKLIST_STRINGS, cli, gitInit, REPO, workspace } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
 
 const CONFIRM = ['feedback-stored', 'last-request'];
@@ -76,7 +75,7 @@ async function surfaces(dir: string) {
     label: string;
   };
   const report = await evaluate(dir, { confirmed: CONFIRM });
-  const list = checklistState(report, { name: 'w', uri: 'file:///w' }, {} as ChecklistStrings, {
+  const list = checklistState(report, { name: 'w', uri: 'file:///w' }, CHECKLIST_STRINGS, {
     busy: false,
     trusted: true,
   });

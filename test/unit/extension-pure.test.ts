@@ -28,6 +28,7 @@ import {
 import { code, guardLine, pct, statusView } from '../../src/extension/pure/status-text';
 import { agentInCmdline, agentInText } from '../../src/extension/pure/terminal-match';
 import { checklistState } from '../../src/extension/pure/checklist-model';
+import { CHECKLIST_STRINGS } from './helpers';
 import { parseWebviewMessage } from '../../src/protocol/checklist';
 import { KeyedDebouncer } from '../../src/extension/pure/debounce';
 import { dirWatchOf } from '../../src/extension/pure/globs';
@@ -269,7 +270,7 @@ test('webview protocol: only well-formed messages pass', () => {
 });
 
 test('checklist state: blocked by a failing block check, manual items counted', () => {
-  const strings = {} as never;
+  const strings = CHECKLIST_STRINGS;
   const ok = checklistState(
     { root: '/w', label: 'PARTIAL', systems: [sys([pass('exists'), manual('last-request')])] },
     { name: 'w', uri: 'file:///w' },

@@ -24,6 +24,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { evaluate, type EvaluateOptions } from '../../src/core/report/evaluate';
 import type { SystemReport } from '../../src/core/model/model';
 import { format } from '../../src/core/model/messages';
+import type { ChecklistStrings } from '../../src/protocol/checklist';
 
 /** The repository root (tests run from out/test/unit). */
 export const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -562,3 +563,29 @@ export async function refusal(p: Promise<unknown>): Promise<unknown> {
   }
   assert.fail('expected a refusal');
 }
+
+/** The checklist's words in English, as the panel gives them (src/extension/checklist/panel.ts). */
+export const CHECKLIST_STRINGS: ChecklistStrings = {
+  title: 'Session Ledger Checklist',
+  overall: 'Overall',
+  writeMarker: 'Write marker & copy resume prompt',
+  refresh: 'Re-check',
+  blocked: 'A blocking check fails: fix it (or ask the agent to checkpoint) before the marker can be written.',
+  manualOpen: '{0} manual item(s) not ticked yet: tick them when they are true.',
+  untrusted: 'Restricted Mode: Session Ledger shows the checks but writes nothing.',
+  nothing: 'No agent state file detected in this folder.',
+  next: 'Next:',
+  fix: 'Fix:',
+  busy: 'Writing the marker…',
+  ready: 'Nothing blocks and every manual item is ticked: the marker can be written.',
+  result: 'Result',
+  status: {
+    pass: 'pass',
+    fail: 'fail',
+    warn: 'warning',
+    'manual-open': 'to tick',
+    'manual-done': 'ticked',
+    skipped: 'skipped',
+  },
+  severity: { block: 'blocks', warn: 'warns', info: 'info', manual: 'manual' },
+};

@@ -1,11 +1,19 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
 import { compactionsAdviceOf } from '../../core/context/compactions';
-import { isBlocking, type WorkspaceReport } from '../../core/model/model';
-import type { ChecklistState, ChecklistStrings, RunChecksView } from '../../protocol/checklist';
+import { isBlocking, type Check, type WorkspaceReport } from '../../core/model/model';
+import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView } from '../../protocol/checklist';
 import { checkHint, checkMessage } from './findings';
 import type { T } from './tree-text';
 
 const asWritten: T = (m, ...a) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
+
+/**
+ * A row's mark: its status, except a finding (it warns) of information severity, which is information
+ * on every surface (the tree's info icon, the Problems panel's Information, the CLI's `info`).
+ */
+export function markOf(c: Pick<Check, 'status' | 'severity'>): CheckMark {
+  return c.severity === 'info' && c.status === 'warn' ? 'info' : c.status;
+}
 
 export function checklistState(
   report: WorkspaceReport | undefined,
@@ -30,10 +38,13 @@ export function checklistState(
     next: s.next,
     checks: s.checks.map((c) => {
       // Messages and hints in the user's language (the core's English templates through `t`); the ids travel along.
+      const mark = markOf(c);
       const v: ChecklistState['systems'][number]['checks'][number] = {
         id: c.id,
         severity: c.severity,
         status: c.status,
+        mark,
+        said: mark === 'info' ? strings.severity.info : `${strings.status[c.status]} · ${strings.severity[c.severity]}`,
         message: checkMessage(t, c),
         messageId: c.messageId,
         args: c.args,
