@@ -295,7 +295,8 @@ function showResult(r: WriteResult): void {
   result.className = `result result-${r.kind}`;
   result.replaceChildren(el('h2', {}, strings?.result ?? ''), el('p', {}, r.text));
   result.hidden = false;
-  result.focus();
+  // The outcome of the user's click takes the focus; a result that became past does not take it from where the user is.
+  if (r.kind !== 'past') result.focus();
 }
 
 function focusCheck(system: string, checkId: string): void {

@@ -104,9 +104,12 @@ export interface ChecklistState {
   strings: ChecklistStrings;
 }
 
-/** What became of a write started by the checklist's button: the outcome's kind and its message, localised. */
+/**
+ * What became of a write started by the checklist's button: the outcome's kind and its message,
+ * localised; `past` replaces it once the checks changed after it (its words no longer hold).
+ */
 export interface WriteResult {
-  kind: 'written' | 'nothing-to-preserve' | 'refused' | 'skipped' | 'failed';
+  kind: 'written' | 'nothing-to-preserve' | 'refused' | 'skipped' | 'failed' | 'past';
   text: string;
 }
 

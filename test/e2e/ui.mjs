@@ -361,6 +361,39 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     );
     assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
   });
+
+  await test("the checklist's result under its button shows no go-signal once the state is BROKEN", async () => {
+    const f = checklist(page);
+    const result = f.locator('#result');
+    await waitUntil(
+      'the go-signal under the button',
+      async () => /Safe to run \/compact now/.test(await result.innerText().catch(() => '')),
+      15_000,
+    );
+    const file = join(ws, HOMES.S3);
+    const before = readFileSync(file, 'utf8');
+    try {
+      // Now ▶ emptied: S3's next action is gone, a blocking check fails
+      writeFileSync(file, before.replace(/^(- \*\*Now ▶\*\*).*$/m, '$1'));
+      await waitUntil('Overall: BROKEN', async () => (await f.locator('#overall').innerText()) === 'BROKEN', 20_000);
+      // (the assertions below say what stayed, if it stayed)
+      await waitUntil(
+        'the result marked as past',
+        async () => /no longer holds/.test(await result.innerText()),
+        10_000,
+      ).catch(() => {});
+      const text = await result.innerText();
+      assert.doesNotMatch(
+        text,
+        /Safe to run|Checkpoint saved/,
+        `no go-signal left under the button: ${JSON.stringify(text)}`,
+      );
+      assert.match(text, /no longer holds: the checks changed after it was given/);
+    } finally {
+      writeFileSync(file, before);
+    }
+    await waitUntil('S3 read again', async () => (await f.locator('#overall').innerText()) !== 'BROKEN', 20_000);
+  });
 }
 
 /** The Problems panel's rows (opened with its command), as text. */

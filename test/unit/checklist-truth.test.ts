@@ -1,22 +1,82 @@
 /**
- * The checklist says what the other surfaces say (src/extension/pure/checklist-model.ts): an
+ * The checklist says what is true now and what the other surfaces say (src/extension/pure/checklist-model.ts):
+ * a result under the write button holds only while the checks it was given on are unchanged, and an
  * information-level finding is marked as information, as the tree, the Problems panel and the CLI mark it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { checkLine } from '../../src/core/report/report';
 import { evaluate } from '../../src/core/report/evaluate';
-import { checklistState } from '../../src/extension/pure/checklist-model';
+import { checklistState, pastResult, resultBasis, resultHolds } from '../../src/extension/pure/checklist-model';
 import { levelOf } from '../../src/extension/pure/findings';
 import { severityPrefix } from '../../src/extension/pure/tree-text';
+import { applyTicks } from '../../src/extension/pure/ticks';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
 import { CHECKLIST_STRINGS, REPO, workspace } from './helpers';
-import { S0_CONFIG, S0_LEDGER } from './checkpoint-fixtures';
+import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_CONFIG, S0_LEDGER } from './checkpoint-fixtures';
 
 const en = (m: string, ...a: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i) => String(a[Number(i)]));
+
+test('a written result holds through the re-read after the write, and is past once Now ▶ is emptied (BROKEN): no go-signal stays', async () => {
+  const root = s3Workspace();
+  const shown = await evaluate(root, { confirmed: CONFIRMED });
+  const o = await checkpoint(root, {
+    report: shown,
+    sessionId: SID,
+    claudeHome: emptyClaudeHome(),
+    codexHome: emptyClaudeHome(),
+    env: {},
+  });
+  assert.equal(o.kind, 'written');
+  const basis = resultBasis(o.report, shown);
+  assert.equal(resultHolds(basis, shown), true, 'shown over the report it was decided on');
+  const after = await evaluate(root, { confirmed: CONFIRMED });
+  assert.equal(
+    resultHolds(basis, after),
+    true,
+    'the marker written and the folder read again: nothing it spoke of changed',
+  );
+
+  const file = path.join(root, 'docs/state/STATE.md');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/(- \*\*Now ▶\*\*).*/, '$1'));
+  const broken = await evaluate(root, { confirmed: CONFIRMED });
+  assert.equal(broken.label, 'BROKEN');
+  assert.equal(resultHolds(basis, broken), false, 'the checks changed: the result is past');
+  const past = pastResult(en);
+  assert.equal(past.kind, 'past');
+  assert.doesNotMatch(past.text, /safe|compact|saved/i, 'the past result repeats no go-signal');
+});
+
+test('a result is past once a manual item is unticked or a check changes without a file changing; ticks of another session do not make it past at once', async () => {
+  const root = s3Workspace();
+  const raw = await evaluate(root);
+  const all = applyTicks(raw, (s) => new Set(s.checks.filter((c) => c.severity === 'manual').map((c) => c.id)));
+  const none = applyTicks(raw, () => new Set());
+  // Decided for the session picked (every item ticked for it), shown over the session the checklist follows (none ticked).
+  const other = resultBasis(all, none);
+  assert.equal(resultHolds(other, none), true);
+  const basis = resultBasis(all, all);
+  assert.equal(resultHolds(basis, all), true);
+  assert.equal(resultHolds(basis, none), false, 'an item unticked after the result');
+  const s3 = all.systems[0];
+  const changed = {
+    ...all,
+    systems: [
+      {
+        ...s3,
+        checks: s3.checks.map((c, i) =>
+          i === s3.checks.findIndex((x) => x.severity !== 'manual') ? { ...c, status: 'fail' as const } : c,
+        ),
+      },
+    ],
+  };
+  assert.equal(resultHolds(basis, changed), false, 'a check that now fails (git moved on, the file the same)');
+  assert.equal(resultHolds(basis, undefined), false, 'nothing detected any more');
+});
 
 /** The Japanese words the panel gives the checklist (l10n/bundle.l10n.ja.json). */
 function jaStrings(): ChecklistStrings {

@@ -5,7 +5,7 @@
  * It re-renders whenever the store changes, so it follows the agent rewriting the files.
  */
 import * as vscode from 'vscode';
-import type { SystemId } from '../../core/model/model';
+import type { SystemId, WorkspaceReport } from '../../core/model/model';
 import {
   parseWebviewMessage,
   type ChecklistStrings,
@@ -13,7 +13,7 @@ import {
   type WebviewToHost,
   type WriteResult,
 } from '../../protocol/checklist';
-import { checklistState } from '../pure/checklist-model';
+import { checklistState, pastResult, resultBasis, resultHolds, type ResultBasis } from '../pure/checklist-model';
 import { checklistPage } from '../pure/checklist-page';
 import { homeHash } from '../pure/ticks';
 import { runnableCheck } from '../../core/systems/s3/facts';
@@ -58,7 +58,11 @@ export class ChecklistPanel implements vscode.Disposable {
   private ready = false;
   private busy = false;
   private pendingFocus: { system: SystemId; checkId: string } | undefined;
-  private pendingResult: WriteResult | undefined;
+  /**
+   * The result under the write button: what it says, what it was given on, and whether the page shows
+   * it yet. Replaced by the past result once the checks change after it.
+   */
+  private result: { said: WriteResult; basis: ResultBasis; posted: boolean } | undefined;
   /** The repository's own checks per folder: running, and the last result (shown until the panel closes). */
   private readonly checksRuns = new Map<string, { running: boolean; result?: RepoChecksResult }>();
   /** The module that runs the repository's checks, once a click loaded it. */
@@ -133,18 +137,31 @@ export class ChecklistPanel implements vscode.Disposable {
     this.postState();
   }
 
-  /** The outcome of a write the checklist's button started: shown under the button, which gives it the focus. */
-  showResult(result: WriteResult): void {
+  /**
+   * The outcome of a write the checklist's button started: shown under the button, which gives it the
+   * focus. `decided`: the report the decision took (its state files and checks are what the result speaks of).
+   */
+  showResult(result: WriteResult, decided?: WorkspaceReport): void {
     if (!this.panel) return;
-    this.pendingResult = result;
+    const f = this.folder();
+    const shown = f ? this.shownReport(f) : undefined;
+    this.result = { said: result, basis: resultBasis(decided, shown), posted: false };
+    this.expireResult(shown);
     this.flushResult();
   }
 
   private flushResult(): void {
-    if (this.pendingResult && this.ready) {
-      this.post({ type: 'result', result: this.pendingResult });
-      this.pendingResult = undefined;
+    if (this.result && !this.result.posted && this.ready) {
+      this.post({ type: 'result', result: this.result.said });
+      this.result.posted = true;
     }
+  }
+
+  /** A result whose checks changed since is replaced by the past result (once). */
+  private expireResult(shown: WorkspaceReport | undefined): void {
+    const r = this.result;
+    if (!r || r.said.kind === 'past' || resultHolds(r.basis, shown)) return;
+    this.result = { said: pastResult(vscode.l10n.t), basis: r.basis, posted: false };
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -174,6 +191,7 @@ export class ChecklistPanel implements vscode.Disposable {
         this.panelSubs = [];
         this.panel = undefined;
         this.folderKey = undefined;
+        this.result = undefined;
         this.checksRuns.clear();
         this.ready = false;
       }),
@@ -192,6 +210,13 @@ export class ChecklistPanel implements vscode.Disposable {
     if (this.panel && this.ready) void this.panel.webview.postMessage(m);
   }
 
+  /** The folder's report as the checklist shows it: with the result of the repository's own checks once run. */
+  private shownReport(f: FolderState): WorkspaceReport | undefined {
+    const run = this.checksRuns.get(f.folder.uri.toString());
+    // A result exists only once a run loaded the module that runs the checks.
+    return f.report && run?.result && this.repoChecks ? this.repoChecks.withRepoChecks(f.report, run.result) : f.report;
+  }
+
   private postState(): void {
     const f = this.folder();
     if (!f || !this.panel || !this.ready) return;
@@ -200,9 +225,7 @@ export class ChecklistPanel implements vscode.Disposable {
     const compactions = mine ? mine.compactions : null;
     const session = mine?.others.length ? shownSession(vscode.l10n.t, mine).label : null;
     const run = this.checksRuns.get(f.folder.uri.toString());
-    // A result exists only once a run loaded the module that runs the checks.
-    const report =
-      f.report && run?.result && this.repoChecks ? this.repoChecks.withRepoChecks(f.report, run.result) : f.report;
+    const report = this.shownReport(f);
     const runnable = runnableCheck(report);
     const t = vscode.l10n.t;
     const state = checklistState(
@@ -227,6 +250,9 @@ export class ChecklistPanel implements vscode.Disposable {
       t,
     );
     this.post({ type: 'state', state });
+    // The result under the button stays true: once the checks it was given on changed, it is past.
+    this.expireResult(report);
+    this.flushResult();
   }
 
   private flushFocus(): void {
@@ -245,6 +271,8 @@ export class ChecklistPanel implements vscode.Disposable {
     const f = this.folder();
     switch (m.type) {
       case 'ready':
+        // A page drawn anew (shown again after it was hidden) holds no result: one it showed is gone with it.
+        if (this.result?.posted) this.result = undefined;
         this.ready = true;
         this.postState();
         this.flushFocus();
@@ -280,6 +308,8 @@ export class ChecklistPanel implements vscode.Disposable {
         return;
       case 'writeMarker':
         if (!f) return;
+        // The page cleared the last result when its button was pressed.
+        this.result = undefined;
         await vscode.commands.executeCommand('sessionLedger.checkpointNow', {
           folderUri: f.folder.uri,
           fromChecklist: true,

@@ -143,7 +143,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     : undefined;
   const msg = whose ? { ...said, text: `${whose}: ${said.text}` } : said;
   // The checklist's button started it: the outcome also shows there, under the button, with the focus.
-  if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.text });
+  if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.text }, res.report);
   const openList = t('Open checklist');
   const ask = t('Ask the agent to checkpoint');
   if (res.kind === 'refused') {

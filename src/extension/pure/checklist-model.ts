@@ -1,7 +1,7 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
 import { compactionsAdviceOf } from '../../core/context/compactions';
 import { isBlocking, type Check, type WorkspaceReport } from '../../core/model/model';
-import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView } from '../../protocol/checklist';
+import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
 import { checkHint, checkMessage } from './findings';
 import type { T } from './tree-text';
 
@@ -82,5 +82,62 @@ export function checklistState(
     busy: flags.busy,
     trusted: flags.trusted,
     strings: due && advice ? { ...strings, compactions: t(advice.said.id, '{0}') } : strings,
+  };
+}
+
+/**
+ * What a write's result under the checklist's button was given on: the state files as they read (each
+ * document's hash) with every check's status, from the report the decision took; and the manual ticks
+ * as the checklist showed them then (the ticks of the session it follows, which may be another session
+ * than the one decided for).
+ */
+export interface ResultBasis {
+  files: string;
+  ticks: string;
+}
+
+/** Each system, its documents' contents and its checks' statuses, manual items left out. */
+function filesOf(report: WorkspaceReport | undefined): string {
+  return JSON.stringify(
+    (report?.systems ?? []).map((s) => [
+      s.id,
+      s.skipped ?? null,
+      s.docs.map((d) => [d.relPath, d.hash]),
+      s.checks.filter((c) => c.severity !== 'manual').map((c) => [c.id, c.status]),
+    ]),
+  );
+}
+
+/** The manual items' ticks. */
+function ticksOf(report: WorkspaceReport | undefined): string {
+  return JSON.stringify(
+    (report?.systems ?? []).map((s) => [
+      s.id,
+      s.checks.filter((c) => c.severity === 'manual').map((c) => [c.id, c.status]),
+    ]),
+  );
+}
+
+/** The basis of a result decided on `decided` (the checklist's own report when there is none) and shown over `shown`. */
+export function resultBasis(decided: WorkspaceReport | undefined, shown: WorkspaceReport | undefined): ResultBasis {
+  return { files: filesOf(decided ?? shown), ticks: ticksOf(shown) };
+}
+
+/**
+ * A result holds while the checklist shows what it was given on: the same state files, every check
+ * as it was, the same ticks. Once any of them changed it speaks of a state that is gone (a go-signal
+ * then could be one the guard now refuses), so it is said to be past and its words are not shown.
+ */
+export function resultHolds(basis: ResultBasis, shown: WorkspaceReport | undefined): boolean {
+  return filesOf(shown) === basis.files && ticksOf(shown) === basis.ticks;
+}
+
+/** The result that replaces one that no longer holds. */
+export function pastResult(t: T): WriteResult {
+  return {
+    kind: 'past',
+    text: t(
+      'This result no longer holds: the checks changed after it was given. The checklist above shows them as they are now.',
+    ),
   };
 }
