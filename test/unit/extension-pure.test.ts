@@ -337,6 +337,31 @@ test('debouncer with a maximum wait: a steady stream of calls still gets through
   assert.equal(ran, 1, `ran during a stream of ${calls} calls`);
 });
 
+test("debouncer with a minimum interval: calls whose gaps each pass the quiet time (a rebase's commits) run together, at most once per interval", async () => {
+  const spaced = async (d: KeyedDebouncer<string>) => {
+    let ran = 0;
+    const t0 = Date.now();
+    // Twenty calls, each 30 ms after the last: every gap is longer than the 10 ms quiet time.
+    for (let i = 0; i < 20; i++) {
+      d.run('a', () => ran++);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    const ms = Date.now() - t0;
+    await new Promise((r) => setTimeout(r, 400));
+    d.dispose();
+    return { ran, ms };
+  };
+  // The control: without the interval each call runs on its own.
+  const plain = await spaced(new KeyedDebouncer<string>(10, 100));
+  assert.ok(plain.ran >= 10, `${plain.ran} runs without an interval`);
+  const limited = await spaced(new KeyedDebouncer<string>(10, 100, 200));
+  assert.ok(limited.ran >= 2, `${limited.ran} runs: during the calls and after them`);
+  assert.ok(
+    limited.ran <= Math.ceil(limited.ms / 200) + 1,
+    `${limited.ran} runs in ${limited.ms} ms, at most one per 200 ms`,
+  );
+});
+
 test('globs: literal folder and file-name test for a directory watch', () => {
   const d = dirWatchOf('.claude/session-ledger*.md');
   assert.equal(d?.dir, '.claude');

@@ -232,6 +232,15 @@ function onFirstUse<T extends object>(obj: T, keys: ReadonlyArray<keyof T>, fill
   }
 }
 
+/** The tool's own files in a work tree (the checkpoint markers, its records, the hook log): never work in the git checks. */
+export function isToolFile(rel: string): boolean {
+  return (
+    rel.startsWith('.claude/.checkpoint-ready') ||
+    rel.startsWith('.claude/session-ledger/') ||
+    rel.startsWith('.claude/log/')
+  );
+}
+
 export class Workspace {
   readonly root: string;
   readonly options: EvaluateOptions;
@@ -394,9 +403,7 @@ export class Workspace {
               (rel, head) =>
                 this.stateFiles.has(rel) ||
                 !!this.options.otherStateFile?.(rel) ||
-                rel.startsWith('.claude/.checkpoint-ready') ||
-                rel.startsWith('.claude/session-ledger/') ||
-                rel.startsWith('.claude/log/') ||
+                isToolFile(rel) ||
                 byInstall(rel, head),
             )
           : null,
