@@ -15,6 +15,8 @@ export interface SessionLedgerApi {
   firstShown(): WorkspaceReport | undefined;
   /** The latest report of a folder (default: the first folder). */
   report(folder?: vscode.Uri): WorkspaceReport | undefined;
+  /** How many reads of a folder (default: the first folder) finished since the window opened: what the watchers caused. */
+  scans(folder?: vscode.Uri): number;
   /** Re-scan every folder and re-read the context meter now. */
   refresh(): Promise<void>;
   /** The ledger tree as labels and descriptions. */
@@ -42,6 +44,7 @@ export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
     ready,
     firstShown: () => s.store.firstShown?.report,
     report: (folder) => s.store.report(folder),
+    scans: (folder) => s.store.folder(folder)?.scans ?? 0,
     refresh: async () => {
       await ready;
       await s.store.refreshAll();

@@ -1,7 +1,7 @@
 /**
  * Session Ledger's VS Code entry point. A thin layer over src/core: it registers the views, the
  * status item and the commands, returns at once (no I/O before returning), and starts scanning
- * afterwards. Data flows one way: watcher → store (core `evaluate`) → views.
+ * afterwards. Data flows one way: watcher (the state files', git's) → store (core `evaluate`) → views.
  */
 import * as vscode from 'vscode';
 import { createApi, type SessionLedgerApi } from './api';
@@ -19,6 +19,7 @@ import { SessionMeter, shownSession } from './status/session-meter';
 import { LedgerStore } from './store';
 import { TickStore } from './tick-store';
 import { LedgerTreeProvider } from './tree/provider';
+import { GitWatchers } from './git-watch';
 import { FolderWatchers } from './watch';
 
 /** When the extension host started running this bundle (its build's banner), before its modules and the core it takes from the hook script loaded. */
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const checklist = new ChecklistPanel(context.extensionUri, store, ticks, log, meter);
   const previews = new PreviewDocuments();
   const watchers = new FolderWatchers(store, log);
+  const gitWatchers = new GitWatchers(store, log);
   const diagnostics = new LedgerDiagnostics(store, context.extensionUri);
   const codeLens = new LedgerCodeLens(store);
   const s: Services = { context, log, store, ticks, tree, meter, statusItem, checklist, previews, diagnostics };
@@ -61,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     codeLens,
     codeLens.register(),
     watchers,
+    gitWatchers,
     previews.register(),
     checklist.registerSerializer(),
     ...registerCommands(s),
@@ -78,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     store.start();
     meter.start();
     void watchers.start().catch((err) => log.error(`Watchers: ${(err as Error)?.message ?? String(err)}`));
+    void gitWatchers.start().catch((err) => log.error(`Git watchers: ${(err as Error)?.message ?? String(err)}`));
   });
   // Ready: every folder scanned once and the context meter looked for a session once.
   const ready = started.then(() => store.ready).then(() => meter.firstRead);

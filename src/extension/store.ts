@@ -30,6 +30,8 @@ export interface FolderState {
   error?: string;
   /** When the last scan finished (ms). */
   scannedAt?: number;
+  /** How many scans of the folder finished. */
+  scans?: number;
 }
 
 interface Entry extends FolderState {
@@ -209,6 +211,7 @@ export class LedgerStore implements vscode.Disposable {
       if (e.raw?.gitPending) e.raw = e.report = undefined;
     }
     e.scannedAt = Date.now();
+    e.scans = (e.scans ?? 0) + 1;
     if (this.entries.get(e.folder.uri.toString()) === e) this._onDidChange.fire(e.folder);
   }
 

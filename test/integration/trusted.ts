@@ -9,5 +9,7 @@ export function run(): Promise<void> {
     await import('./suites/checkpoint.test');
     await import('./suites/watch.test');
     await import('./suites/fixes.test');
+    // Last: it commits in the fixture's repository (and resets it back).
+    await import('./suites/git-watch.test');
   });
 }

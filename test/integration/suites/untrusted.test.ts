@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, getApi, markers, sleep, workspaceRoot } from '../helpers';
@@ -65,6 +66,43 @@ describe('untrusted workspace (Restricted Mode)', () => {
     for (const c of gitChecks) assert.equal(c.status, 'skipped', `${c.system} ${c.id}: ${c.message}`);
     // Without git there is nothing to wait for: the first report shown was the full one.
     assert.equal(api.firstShown()?.gitPending, undefined);
+  });
+});
+
+describe('untrusted workspace: git', () => {
+  it('a commit made with git reads nothing again: the git watchers start only once the workspace is trusted, and the checks that need git stay skipped', async function () {
+    this.timeout(60_000);
+    const api = await getApi();
+    const root = workspaceRoot();
+    const run = (...args: string[]) =>
+      execFileSync(
+        'git',
+        ['-c', 'user.name=Ada Librarian', '-c', 'user.email=ada@shelf.invalid', '-c', 'commit.gpgsign=false', ...args],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      ).trim();
+    await sleep(3000);
+    const reads = api.scans();
+    const file = join(root, 'src', 'overdue.ts');
+    const text = readFileSync(file, 'utf8');
+    const before = run('rev-parse', 'HEAD');
+    appendFileSync(file, '// one more line\n');
+    run('commit', '-q', '-m', 'overdue: one more line', '--', 'src/overdue.ts');
+    try {
+      await sleep(5000);
+      assert.equal(api.scans(), reads, 'no read after the commit');
+      for (const s of api.report()!.systems)
+        for (const c of s.checks.filter((x) => x.id === 'fresh' || x.id === 'work-explained' || x.id === 'branch-head'))
+          assert.equal(c.status, 'skipped', `${s.id} ${c.id}: ${c.message}`);
+    } finally {
+      writeFileSync(file, text);
+      run('reset', '-q', '--soft', before);
+      run('reset', '-q', '--', 'src/overdue.ts');
+    }
   });
 });
 
