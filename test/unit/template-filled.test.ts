@@ -6,8 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { SystemReport } from '../../src/core/model/model';
-import { fixtureCopy } from './helpers';
+import { evaluate } from '../../src/core/report/evaluate';
+import { fixtureCopy, gitInit, jaT, koT, workspace } from './helpers';
+import { S3_STATE } from './checkpoint-fixtures';
 import { assertRefuses, goodWith, HOME, report, swap, type Edit } from './probe-helpers';
 
 /** The `template` refusals of a report, by message. */
@@ -172,7 +176,7 @@ test('S4: the Progress Tracker link, PROGRESS.md and the five-part summary in th
         'Rolling progress summary: see the tracker',
       ),
     },
-    /a link to PROGRESS\.md under ## Progress Tracker in .* is empty/,
+    /The link to PROGRESS\.md under ## Progress Tracker in .* is empty/,
   );
   await probe('S4', { 'PROGRESS.md': null }, /has no PROGRESS\.md/);
   await probe(
@@ -232,4 +236,36 @@ test('an untouched template is one refusal (not-skeleton), not one per part', as
       ['skipped'],
     );
   }
+});
+
+test('S3 without a dated Log entry: the fix asks to write "a dated Log entry" (English, Japanese, Korean); S4 without its tracker link: "has no link", never "has no a"', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE.replace(/\n## Log\n[\s\S]*$/, '\n## Log\n') });
+  gitInit(dir);
+  const s3 = (await evaluate(dir)).systems.find((s) => s.id === 'S3');
+  const log = s3?.checks.find((c) => c.id === 'template' && c.status === 'fail');
+  assert.ok(log, JSON.stringify(s3?.checks.map((c) => [c.id, c.status, c.message])));
+  assert.equal(log.message, "docs/state/STATE.md has no dated Log entry: the seed's format requires it.");
+  assert.equal(log.hint, 'Write a dated Log entry from the session; a placeholder does not count.');
+  assert.ok(log.hintId);
+  const ja = jaT(log.hintId, ...(log.hintArgs ?? []));
+  const ko = koT(log.hintId, ...(log.hintArgs ?? []));
+  assert.notEqual(ja, log.hint);
+  assert.notEqual(ko, log.hint);
+  assert.match(ja, /dated Log entry を 1 件/);
+  assert.match(ko, /dated Log entry을\(를\) 하나/);
+
+  const s4 = fixtureCopy('s4/good');
+  const home = path.join(s4, '.agents/STATE.md');
+  writeFileSync(home, readFileSync(home, 'utf8').replace(/## Progress Tracker[\s\S]*?(?=\n## |$)/, ''));
+  gitInit(s4);
+  const checks = (await evaluate(s4)).systems.find((s) => s.id === 'S4')?.checks ?? [];
+  const link = checks.find((c) => c.id === 'template' && /Progress Tracker/.test(c.message));
+  assert.ok(link, JSON.stringify(checks.map((c) => [c.id, c.status, c.message])));
+  assert.match(link.message, /has no link to PROGRESS\.md under ## Progress Tracker/);
+  assert.equal(
+    link.hint,
+    'Write a link to PROGRESS.md under ## Progress Tracker from the session; a placeholder does not count.',
+  );
+  for (const c of checks)
+    assert.doesNotMatch(`${c.message} ${c.hint ?? ''}`, /\bno a\b|Write (?:dated|checkpoint|link)\b/);
 });

@@ -192,6 +192,11 @@ export interface TemplatePart {
   name: string;
   /** `missing`: not there at all; `empty`: there, but empty or still template text. */
   state: 'filled' | 'missing' | 'empty';
+  /**
+   * The part is one thing the format asks for, named without its article (`dated Log entry`): a file
+   * "has no" such a part, the fix asks to write "a" one, and an empty one is "the" one.
+   */
+  one?: true;
   path: string;
   line?: number;
 }
@@ -238,9 +243,13 @@ export function checkTemplate(
       false,
       p.state === 'missing'
         ? t("{0} has no {1}: the seed's format requires it.", p.path, p.name)
-        : t('{1} in {0} is empty or still template text.', p.path, p.name),
+        : p.one
+          ? t('The {1} in {0} is empty or still template text.', p.path, p.name)
+          : t('{1} in {0} is empty or still template text.', p.path, p.name),
       { path: p.path, line: p.line ?? 1 },
-      t('Write {0} from the session; a placeholder does not count.', p.name),
+      p.one
+        ? t('Write a {0} from the session; a placeholder does not count.', p.name)
+        : t('Write {0} from the session; a placeholder does not count.', p.name),
     ),
   );
 }

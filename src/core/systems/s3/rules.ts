@@ -206,7 +206,7 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
   if (bh && !handoffField(s, 'branchHead')) parts.push(part('HEAD', handoffField(s, 'head')));
   const newest = s.entries.filter((e) => e.date).sort((a, b) => a.line - b.line)[0];
   if (!newest) {
-    parts.push({ name: 'dated Log entry', state: 'missing', path: rel, line: s.log?.line });
+    parts.push({ name: 'dated Log entry', one: true, state: 'missing', path: rel, line: s.log?.line });
     return parts;
   }
   const lines = home.text.split('\n').slice(newest.line - 1, newest.endLine);

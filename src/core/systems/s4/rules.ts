@@ -328,7 +328,8 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
   );
   const parts: TemplatePart[] = [
     {
-      name: `a link to ${S4_PROGRESS} under ## Progress Tracker`,
+      name: `link to ${S4_PROGRESS} under ## Progress Tracker`,
+      one: true,
       state: tracker.length === 0 ? 'missing' : links ? 'filled' : 'empty',
       path: home.relPath,
       line: tracker[0]?.line,
@@ -337,7 +338,7 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
   ];
   const cp = x.checkpoint;
   if (!cp) {
-    parts.push({ name: `checkpoint in ${S4_CHECKPOINTS}/`, state: 'missing', path: S4_CHECKPOINTS });
+    parts.push({ name: `checkpoint in ${S4_CHECKPOINTS}/`, one: true, state: 'missing', path: S4_CHECKPOINTS });
     return parts;
   }
   for (const [key, name] of SUMMARY_PARTS) {
