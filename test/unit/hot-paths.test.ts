@@ -136,6 +136,15 @@ function statusLineCase(): { dir: string; env: NodeJS.ProcessEnv; input: string 
   return { dir, env, input };
 }
 
+test("the status line's script holds no regular-expression literal with a Unicode property class (\\p{…}): V8 checks a literal's syntax as it parses the script, and for a property class that check builds ICU's set of the property on every run, whether the code runs or not", () => {
+  // A literal writes `\p{` with one backslash; the same pattern built from a string is written `\\p{` in the script.
+  const text = readFileSync(STATUSLINE_SCRIPT, 'utf8');
+  const literals = text.split('\n').filter((l) => /(?<!\\)\\p\{/.test(l));
+  assert.deepEqual(literals, []);
+  // The transcript part is in the file too (the relay compiles it from there when it needs a figure).
+  assert.ok(text.includes('// ---- session-ledger transcript ----'));
+});
+
 test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin, stdout and the write of its record load neither net, tty, the streams nor fs.promises', () => {
   const { dir, env } = statusLineCase();
   // Preloaded: records every built-in module the script requires, printed when the process ends.

@@ -8,6 +8,13 @@
  * is with a combining mark on one of its letters.
  * `terminalSafe`: text without format characters, separators, escape sequences or control
  * characters, as every output of the CLI and the hooks says it.
+ *
+ * The expressions with a Unicode property class (\p{Cf}, \p{Default_Ignorable_Code_Point}, \p{M}) are
+ * built from strings on their first use, never written as literals: V8 checks the syntax of every
+ * regular-expression literal while it parses the code around it, whether that code ever runs or not,
+ * and a property class makes that check build ICU's set of the property (\p{Cf}: about 1.5 M
+ * instructions, a quarter of a millisecond, on every run of every script that holds this module, the
+ * status line's first). hot-paths.test.ts keeps the status line's script free of such literals.
  */
 
 /**
@@ -23,14 +30,24 @@ export const MAY_BE_FORMAT =
   /[\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\ud804\ud80d\ud82f\ud834\udb40-\udb43]/;
 /* eslint-enable no-misleading-character-class */
 
+/** The format characters and line and paragraph separators (built on first use, see above). */
+let formatChars: RegExp | undefined;
+/** Those and every other character a display may ignore (built on first use, see above). */
+let ignorableChars: RegExp | undefined;
+
 /** `s` without its format characters and line or paragraph separators. */
 export function withoutFormat(s: string): string {
-  return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\u2028\u2029]/gu, '') : s;
+  if (!MAY_BE_FORMAT.test(s)) return s;
+  return s.replace((formatChars ??= new RegExp('[\\p{Cf}\\u2028\\u2029]', 'gu')), '');
 }
 
 /** `s` without every character a display may ignore (format characters, variation selectors, joiners, fillers) or separators. */
 function withoutIgnorable(s: string): string {
-  return MAY_BE_FORMAT.test(s) ? s.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu, '') : s;
+  if (!MAY_BE_FORMAT.test(s)) return s;
+  return s.replace(
+    (ignorableChars ??= new RegExp('[\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u2028\\u2029]', 'gu')),
+    '',
+  );
 }
 
 /**
@@ -72,7 +89,7 @@ export function asShown(s: string): string {
  */
 export const MAY_BE_MARK =
   /[\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u0670\u06d6-\u074a\u07a6-\u0d83\u0dca-\u0e4e\u0eb1-\u0ece\u0f18-\u0fc6\u102b-\u109d\u135d-\u135f\u1712-\u1773\u17b4-\u180f\u1885-\u18a9\u1920-\u193b\u1a17-\u1c37\u1cd0-\u1cf9\u1dc0-\u1dff\u20d0-\u20f0\u2cef-\u2cf1\u2d7f\u2de0-\u2dff\u302a-\u302f\u3099-\u309a\ua66f-\ua69f\ua6f0-\ua6f1\ua802-\ua82c\ua880-\ua9e5\uaa29-\uaaf6\uabe3-\uabed\ufb1e\ufe00-\ufe2f\ud800\ud802-\ud807\ud80d\ud818\ud81a\ud81b\ud82f\ud833\ud834\ud836\ud838-\ud83a\udb40]/;
-/** The combining marks on a printable ASCII character (compiled on first use). */
+/** The combining marks on a printable ASCII character (built on first use, see above). */
 let marksOnAscii: RegExp | undefined;
 
 /**
@@ -82,7 +99,8 @@ let marksOnAscii: RegExp | undefined;
  */
 export function asMasked(s: string): string {
   const t = withoutIgnorable(withoutControl(s));
-  return MAY_BE_MARK.test(t) ? t.replace((marksOnAscii ??= /(?<=[\x21-\x7e])\p{M}+/gu), '') : t;
+  if (!MAY_BE_MARK.test(t)) return t;
+  return t.replace((marksOnAscii ??= new RegExp('(?<=[\\x21-\\x7e])\\p{M}+', 'gu')), '');
 }
 
 /**
