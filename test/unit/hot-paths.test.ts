@@ -229,6 +229,9 @@ test("the meter (`context --json`, and the status line's figure from a transcrip
     for (const m of ['internal/fs/promises', 'stream', 'internal/readline/interface', 'net'])
       assert.ok(!internal.includes(`NativeModule ${m}`), `${m} loaded`);
   }
+  // Claude Code's folder is found from $HOME (here set): node:os is loaded only for a home no variable names.
+  const { required } = loadedModules(runs[1].stderr);
+  assert.ok(required.includes('vm') && !required.includes('os'), required.join(' '));
 });
 
 test('stdin sent in pieces is read to its end; a closed stdin or /dev/null reads as nothing', async () => {

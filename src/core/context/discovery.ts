@@ -13,7 +13,6 @@ import {
   statSync,
   type Stats,
 } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { listNames, openRead, parseObject, readAt, readFirstLine, readHead, realPathOrNull, statOrNull } from './files';
 
@@ -37,8 +36,9 @@ export interface SessionRef {
   mtime: number;
 }
 
+/** The home folder `env` names; `node:os` is loaded only when it names none (the status line's figure from a transcript runs this). */
 function homeDir(env: NodeJS.ProcessEnv): string {
-  return env.HOME || env.USERPROFILE || os.homedir();
+  return env.HOME || env.USERPROFILE || (require('node:os') as typeof import('node:os')).homedir();
 }
 
 export function claudeHome(opts: MeterOptions = {}): string {
