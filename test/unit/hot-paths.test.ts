@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { byCodeUnits, codePointCount, withThousands } from '../../src/core/markdown/text';
+import { refuseOwnFileLink, writeAtomic } from '../../src/core/files/atomic';
+import { feedPath } from '../../src/core/context/feed';
 import {
   fixtureCopy,
   HOOK_SCRIPT,
@@ -143,6 +145,26 @@ test("the status line's script holds no regular-expression literal with a Unicod
   assert.deepEqual(literals, []);
   // The transcript part is in the file too (the relay compiles it from there when it needs a figure).
   assert.ok(text.includes('// ---- session-ledger transcript ----'));
+});
+
+test("a write of one of the tool's own files that goes ahead (the status line's record) works out no refusal's message: its walk normalises the file's path once, not once more for a name it would print", async () => {
+  // In a process that has just started, each normalisation of a whole path costs tens of thousands of instructions.
+  const nodePath = require('node:path') as typeof import('node:path');
+  const dir = workspace({ '.claude/settings.json': '{}' });
+  const file = feedPath(dir, SID);
+  let relatives = 0;
+  const { relative } = nodePath;
+  nodePath.relative = (...a) => (relatives++, relative(...a));
+  try {
+    // Let through: the walk's relative() only, none for the root-relative name a refusal would print.
+    assert.equal(refuseOwnFileLink(file, dir), false);
+    assert.equal(relatives, 1);
+  } finally {
+    nodePath.relative = relative;
+  }
+  await writeAtomic(file, '{}\n', { root: dir, own: true, durable: false });
+  assert.equal(readFileSync(file, 'utf8'), '{}\n');
+  assert.equal(refuseOwnFileLink(file, dir), true);
 });
 
 test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin, stdout and the write of its record load neither net, tty, the streams nor fs.promises', () => {

@@ -159,11 +159,12 @@ export function messagePath(root: string | undefined, p: string): string {
  */
 export function refuseOwnFileLink(file: string, root: string): boolean {
   const { problem: why, folders, notFolder } = ownFileWalk(file, root);
-  const rel = rootRel(root, file);
+  // The file's name relative to the root is worked out for a refusal only: a write that goes ahead (the
+  // status line's record, three times a write) does not normalise its whole path once more for nothing.
   // A file where one of its folders should be: nothing can be written below it (not the system's ENOTDIR).
   if (notFolder)
     throw new WriteRefused(
-      `${notFolder} is not a folder, and ${rel} goes in it; nothing was written. Move it away and run it again.`,
+      `${notFolder} is not a folder, and ${rootRel(root, file)} goes in it; nothing was written. Move it away and run it again.`,
       'io',
       notFolder,
       'not-folder',
@@ -172,7 +173,7 @@ export function refuseOwnFileLink(file: string, root: string): boolean {
     throw new WriteRefused(
       `${why}: Session Ledger never writes its own files through a link; nothing was written. Remove the link and run it again.`,
       'link',
-      rel,
+      rootRel(root, file),
     );
   }
   return folders;
