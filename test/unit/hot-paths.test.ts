@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { byCodeUnits, codePointCount, withThousands } from '../../src/core/markdown/text';
-import { refuseOwnFileLink, writeAtomic } from '../../src/core/files/atomic';
+import { ownFileLinkProblem, refuseOwnFileLink, writeAtomic } from '../../src/core/files/atomic';
 import { feedPath } from '../../src/core/context/feed';
 import {
   fixtureCopy,
@@ -147,23 +147,31 @@ test("the status line's script holds no regular-expression literal with a Unicod
   assert.ok(text.includes('// ---- session-ledger transcript ----'));
 });
 
-test("a write of one of the tool's own files that goes ahead (the status line's record) works out no refusal's message: its walk normalises the file's path once, not once more for a name it would print", async () => {
+test("a write of one of the tool's own files that goes ahead (the status line's record) works out no refusal's message, and its walk normalises no path per folder on its way: the file's path once, not once more for a name it would print", async () => {
   // In a process that has just started, each normalisation of a whole path costs tens of thousands of instructions.
   const nodePath = require('node:path') as typeof import('node:path');
   const dir = workspace({ '.claude/settings.json': '{}' });
   const file = feedPath(dir, SID);
-  let relatives = 0;
-  const { relative } = nodePath;
-  nodePath.relative = (...a) => (relatives++, relative(...a));
+  const calls = { join: 0, relative: 0 };
+  const { join, relative } = nodePath;
+  nodePath.join = (...a) => (calls.join++, join(...a));
+  nodePath.relative = (...a) => (calls.relative++, relative(...a));
   try {
+    // The walk over .claude/session-ledger/<record>: one relative() to find the parts, no join() per part.
+    assert.equal(ownFileLinkProblem(file, dir), null);
+    assert.deepEqual(calls, { join: 0, relative: 1 });
     // Let through: the walk's relative() only, none for the root-relative name a refusal would print.
+    calls.relative = 0;
     assert.equal(refuseOwnFileLink(file, dir), false);
-    assert.equal(relatives, 1);
+    assert.deepEqual(calls, { join: 0, relative: 1 });
   } finally {
+    nodePath.join = join;
     nodePath.relative = relative;
   }
+  // The same walk still finds each folder and the file.
   await writeAtomic(file, '{}\n', { root: dir, own: true, durable: false });
   assert.equal(readFileSync(file, 'utf8'), '{}\n');
+  assert.equal(ownFileLinkProblem(file, dir), null);
   assert.equal(refuseOwnFileLink(file, dir), true);
 });
 
