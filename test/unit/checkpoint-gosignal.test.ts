@@ -110,24 +110,28 @@ test('S1: while a Phase 4 item is NO not a word of /compact; once all are YES it
   // The resume prompt is printed too, before the seed's own closing block (which stays as the seed writes it).
   assert.match(
     ok.lines.join('\n'),
-    /\nResume prompt for the fresh context:\n {4}Read memory\/session-handoff-LATEST\.md [^\n]*\n\ncheckpoint complete\./,
+    /\nResume prompt for the fresh context:\n {4}Read memory\/session-handoff-LATEST\.md [^\n]*\n\nS1:\ncheckpoint complete\./,
   );
 });
 
-test("S2 and S4 end with S2's go-signal line; S3 with /clear and its prompt verbatim, no /compact", async () => {
+test("S2 and S4 end with S2's go-signal line (S4 after its report; its seed names no step); S3 with /clear and its prompt verbatim, no /compact", async () => {
   for (const rel of ['s2/good', 's4/good']) {
     const dir = gitFixture(rel);
     const r = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
     assert.equal(r.kind, 'written', `${rel}: ${r.lines.join('\n')}`);
     assert.equal(r.lines[r.lines.length - 1], CHECKPOINT_SAVED, rel);
     assert.equal(r.closing[0].step, '/compact');
+    assert.equal(r.closing[0].notice.text.endsWith(CHECKPOINT_SAVED), true, rel);
     if (rel === 's2/good') {
       // S2's hand-off: at most four lines, NEXT verbatim, the go-signal last.
       assert.deepEqual(r.closing[0].lines, [
-        'Ledger .claude/session-ledger.md persisted: 2 decided, 3 verified, 1 open, 2 dropped.',
+        'Ledger .claude/session-ledger.md checked: 2 decided, 3 verified, 1 open, 2 dropped.',
         'NEXT: Stream rows from `InvoiceRepo.cursor()` into `csvWriter` in src/export/csv.ts and run `npm test -- export`.',
         CHECKPOINT_SAVED,
       ]);
+    } else {
+      assert.equal(r.closing[0].prescribed, false);
+      assert.match(r.closing[0].lines[0], /^チェックポイント: /);
     }
   }
   const dir = s3Workspace();
@@ -135,11 +139,16 @@ test("S2 and S4 end with S2's go-signal line; S3 with /clear and its prompt verb
   assert.equal(c.code, 0, c.stderr);
   assert.doesNotMatch(c.stdout, /\/compact/);
   const out = c.stdout.trimEnd().split('\n');
-  const at = out.indexOf('Start a fresh session: /clear');
+  const at = out.indexOf('S3:');
   assert.ok(at > 0, c.stdout);
-  assert.equal(out[at - 1], 'Handoff written to docs/state/STATE.md.');
-  // /clear said once: the literal command, then the prompt to paste
-  assert.deepEqual(out.slice(at + 1), ['Then paste this resume prompt:', '```', S3_PROMPT, '```']);
+  // what the tool did (it checked the handoff; the agent wrote it), /clear said once, then the prompt to paste
+  assert.deepEqual(out.slice(at + 1), [
+    'Handoff docs/state/STATE.md checked. Start a fresh session with /clear, then paste the resume prompt.',
+    '```',
+    S3_PROMPT,
+    '```',
+  ]);
+  assert.doesNotMatch(c.stdout, /Handoff written/);
   assert.equal(c.stdout.split('/clear').length - 1, 1, c.stdout);
 });
 
@@ -159,9 +168,17 @@ test('several systems in one workspace: each gets its own closing step', async (
   const text = r.lines.join('\n');
   assert.match(
     text,
-    /\nS2:\n {2}Ledger \.claude\/session-ledger\.md persisted: .*\n {2}NEXT: Stream rows .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/,
+    /\nS2:\n {2}Ledger \.claude\/session-ledger\.md checked: .*\n {2}NEXT: Stream rows .*\n {2}Checkpoint saved\. Safe to run \/compact now\.\n/,
   );
-  assert.match(text, /\nS3:\n {2}Handoff written to docs\/state\/STATE\.md\.\n {2}Start a fresh session: \/clear\n/);
+  assert.match(
+    text,
+    /\nS3:\n {2}Handoff docs\/state\/STATE\.md checked\. Start a fresh session with \/clear, then paste the resume prompt\.\n/,
+  );
+  // They end differently: the last line says so, and which system names which.
+  assert.equal(
+    r.lines[r.lines.length - 1],
+    'The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.',
+  );
 });
 
 test("S0: only a YAML boolean true switches the ledger on; off → the seed's skip line and nothing else, no marker, exit 0 (skipping is the seed's normal return)", async () => {
@@ -230,7 +247,7 @@ test("the resume prompt stands outside each seed's closing block: S2's hand-off 
   const s2 = gitFixture('s2/good');
   const r = await checkpoint(s2, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(r.kind, 'written', r.lines.join('\n'));
-  const handOff = r.lines.slice(r.lines.findIndex((l) => l.startsWith('Ledger .claude/session-ledger.md persisted')));
+  const handOff = r.lines.slice(r.lines.findIndex((l) => l.startsWith('Ledger .claude/session-ledger.md checked')));
   assert.ok(handOff.length <= 4, handOff.join('\n'));
   assert.equal(handOff[handOff.length - 1], 'Checkpoint saved. Safe to run /compact now.');
   assert.match(r.lines.join('\n'), /Resume prompt for the fresh context[^\n]*\n {4}Read \.claude\/session-ledger\.md/);
@@ -273,7 +290,7 @@ test("S2's hand-off counts an OPEN that says it holds nothing (None, N/A) as 0 o
     assert.equal(pending?.message, 'OPEN: none, stated explicitly.', none);
     assert.equal(
       r.closing[0].lines[0],
-      'Ledger .claude/session-ledger.md persisted: 2 decided, 3 verified, 0 open, 2 dropped.',
+      'Ledger .claude/session-ledger.md checked: 2 decided, 3 verified, 0 open, 2 dropped.',
       none,
     );
   }

@@ -15,7 +15,7 @@ import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './check
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   `«${m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]))}»`;
 
-test("written: each system's closing step through l10n (S3 /clear, S2 its go-signal line), prefixed by the system when several", async () => {
+test("written: the marker, the choice between the systems' steps, each system's closing step under its id, the clipboard: one sentence a line, all through l10n", async () => {
   const dir = fixtureCopy('s2/good');
   const s3 = s3Workspace();
   const { readFileSync, writeFileSync, mkdirSync } = await import('node:fs');
@@ -25,10 +25,13 @@ test("written: each system's closing step through l10n (S3 /clear, S2 its go-sig
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   const m = outcomeMessage(o, t);
   assert.equal(m.severity, 'info');
-  assert.equal(
-    m.text,
-    'S2: «Checkpoint saved. Safe to run /compact now.»  S3: «Handoff written to docs/state/STATE.md. Start a fresh session with /clear, then paste the resume prompt (it is on the clipboard).»',
-  );
+  assert.deepEqual(m.text.split('\n'), [
+    `«Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.»`,
+    '«The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.»',
+    '«S2: «Checkpoint saved. Safe to run /compact now.»»',
+    '«S3: «Handoff docs/state/STATE.md checked. Start a fresh session with /clear, then paste the resume prompt.»»',
+    '«The resume prompt is on the clipboard.»',
+  ]);
 });
 
 test('refused: the reasons by code and check id; S1 with manual items open says no /compact', async () => {
@@ -58,7 +61,7 @@ test("S0 switched off: the seed's skip line only; S0 on: the Step 5 figures in t
   const w = await checkpoint(on, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.match(
     closingMessage(w.closing, t),
-    /^«Checkpoint saved to \.agents\/session_ledger\.md \(Goal: Ship CSV export.*; 2 done, now: Wire .*next: Add an end-to-end test.*\)\. Then run \/clear and reload the ledger/,
+    /^«S0: «Checkpoint saved to \.agents\/session_ledger\.md \(Goal: Ship CSV export.*; State: 2 done, now: Wire .*next: Add an end-to-end test.*\)\. Run \/clear, then reload the ledger: \/clear \+ ledger reload is preferred over repeated \/compact\.»»$/m,
   );
 });
 

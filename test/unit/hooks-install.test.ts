@@ -448,7 +448,7 @@ test('the installed hook, run by plain node from a folder without node_modules: 
     encoding: 'utf8',
   });
   assert.equal(c.status, 0, c.stderr);
-  assert.match(c.stdout, /^Start a fresh session: \/clear$/m); // S3's closing step
+  assert.match(c.stdout, /^Handoff docs\/state\/STATE\.md checked\. Start a fresh session with \/clear,/m); // S3's closing step
   const allowed = sh(preCompact(dir));
   assert.equal(allowed.status, 0, allowed.stderr);
   assert.equal(allowed.stderr, '');

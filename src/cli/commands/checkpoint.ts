@@ -6,6 +6,7 @@
  */
 import { checkpoint, refusalLines } from '../../core/checkpoint/checkpoint';
 import { isSessionId } from '../../core/checkpoint/marker';
+import { closingChoice } from '../../core/report/closing';
 import { jsonCheck } from '../../core/report/report';
 import { listOpt, parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
@@ -64,11 +65,13 @@ export async function run(args: string[], io: Io): Promise<number> {
           closing: r.closing.map((c) => ({
             system: c.system,
             step: c.step,
+            prescribed: c.prescribed,
             home: c.home,
             resumePrompt: c.resumePrompt,
             lines: c.lines,
             ...(c.s0 ? { s0: c.s0 } : {}),
           })),
+          choice: closingChoice(r.closing)?.text ?? null,
           skipped: r.skipped,
           lines: r.lines,
         },

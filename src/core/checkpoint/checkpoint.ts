@@ -26,7 +26,7 @@
 import * as path from 'node:path';
 import { isInside, refuseOwnFileLink, writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
-import { closingSteps, type ClosingStep } from '../report/closing';
+import { closingChoice, closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
 import { findClaudeSession } from '../context';
 import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } from '../context/sessions';
@@ -606,10 +606,14 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     for (const c of unsaid)
       for (const l of c.resumePrompt.split('\n')) lines.push(several ? `    ${c.system}: ${l}` : `    ${l}`);
   }
+  // Each system's closing under its id (the seed's shape, its step in the words every surface uses;
+  // indented when there are several, so a lone system's prompt copies as it is), then, when the
+  // systems end differently, the one sentence that says which to type.
   for (const c of res.closing) {
-    lines.push('');
-    if (several) lines.push(`${c.system}:`);
+    lines.push('', `${c.system}:`);
     for (const l of c.lines) lines.push(several ? `  ${l}` : l);
   }
+  const choice = closingChoice(res.closing);
+  if (choice) lines.push('', choice.text);
   return res;
 }

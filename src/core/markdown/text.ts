@@ -272,6 +272,26 @@ export function clip(s: string, n = 120): string {
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 }
 
+/** What a cut text must not end on before its ellipsis: a comma, semicolon, colon, dash or opening bracket. */
+const DANGLING = /[\s,;:、，；：\-–—(\[{（「『]+$/u;
+
+/**
+ * `s` on one line, at most `n` characters: a longer text is cut at the last word boundary that
+ * fits, never inside a word (a single word longer than half of `n` is cut inside it), and ends with
+ * an ellipsis. What the cut leaves dangling at its end (a comma, a semicolon, a colon, a dash, an
+ * opening bracket) goes before the ellipsis.
+ */
+export function clipAtWord(s: string, n = 120): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  if (t.length <= n) return t;
+  let room = t.slice(0, n - 1);
+  if (t[n - 1] !== ' ') {
+    const space = room.lastIndexOf(' ');
+    if (space >= (n - 1) / 2) room = room.slice(0, space);
+  }
+  return `${room.replace(DANGLING, '')}…`;
+}
+
 /** Extract file-like paths from a line of text: `code spans`, Markdown links, bare `dir/file.ext`. */
 export function extractPaths(text: string): string[] {
   const out = new Set<string>();

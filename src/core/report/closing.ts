@@ -1,14 +1,22 @@
 /**
- * The closing step of a checkpoint: what each system's own checkpoint tells the user to do once the
- * state is on disk. Every system names its own fresh-context step in its own words, in its home
- * (`systems/<sN>/closing.ts`); this file holds the shape they share and asks each system for its own.
- * The user types the step; nothing here runs it.
+ * The closing step of a checkpoint: what the user types once the state is checked and the marker is
+ * written. Each system names its closing in its seed's words (S0's Step 5 confirmation then `/clear`
+ * and reload the ledger; S1's `checkpoint complete. Run /compact …`; S2's go-signal; S3's fresh
+ * session with `/clear` and the resume prompt; S4's report in Japanese), one system a line, under
+ * its id, after the line that says the marker was written and no state file changed. Systems whose
+ * seeds end differently (`/clear` and `/compact`) are told apart in one sentence that says which
+ * command each names and that one of them is typed.
+ *
+ * Every surface takes its words from here: the CLI (and the hook script, which is the CLI) prints
+ * each system's lines and the choice; the extension's notification and the checklist's result show
+ * `closingReport`. Each system words its own step in its home (`systems/<sN>/closing.ts`). The user
+ * types the step; nothing here runs it.
  *
  * Pure: it formats what the report already holds.
  */
-import { oneLine, type Msg } from '../model/messages';
+import { oneLine, t, type Msg } from '../model/messages';
 import type { SystemId, SystemReport } from '../model/model';
-import { closingLine, FACTS, type FreshContextFacts } from '../systems/facts';
+import { FACTS, type FreshContextFacts } from '../systems/facts';
 import type { S0Confirmation } from '../systems/s0/closing';
 import { homeOf } from '../systems/index';
 
@@ -22,19 +30,25 @@ export interface ClosingBase {
   system: SystemId;
   /** The command that starts the fresh context; the user types it, nothing here runs it. */
   step: FreshContextStep;
+  /** False when the seed names no step of its own (`step` is then S2's go-signal's, /compact). */
+  prescribed: boolean;
   /** The system's home file (the handoff / ledger / STATE the fresh context reads). */
   home: string;
   /** The prompt to paste into the fresh context. */
   resumePrompt: string;
-  /** The system's closing line for this home, in its seed's words (English). */
-  line: string;
 }
 
 /** What a system adds to its closing step. */
 export interface ClosingWords {
-  /** The lines in the seed's own wording, English (what the CLI prints). */
+  /**
+   * What the CLI prints under the system's id, English: its seed's closing report in the seed's shape
+   * (S0's three Step 5 lines, S2's NEXT, S4's report in Japanese, S3's prompt to paste) and its step.
+   */
   lines: string[];
-  /** The one-sentence notification a UI shows once the resume prompt is on the clipboard (a message id and its arguments). */
+  /**
+   * The system's closing in one line, without its id: its seed's confirmation or report, then its
+   * step. The same words on every surface (a message id and its arguments).
+   */
   notice: Msg;
   /** S0 only: its Step 5 confirmation. */
   s0?: S0Confirmation;
@@ -43,24 +57,71 @@ export interface ClosingWords {
 /** A system's closing step, from its report and the shared start. */
 export type ClosingOf = (s: SystemReport, base: ClosingBase) => ClosingWords;
 
-export interface ClosingStep extends Omit<ClosingBase, 'line'>, ClosingWords {}
+export interface ClosingStep extends ClosingBase, ClosingWords {}
 
 /** The closing step of one system whose checkpoint went through. */
 export function closingStep(s: SystemReport): ClosingStep {
   const resumePrompt = s.resumePrompt?.trim() || `Read ${oneLine(s.home)} and continue from its next action.`;
+  const fresh = FACTS[s.id].freshContext;
   const base: ClosingBase = {
     system: s.id,
-    step: FACTS[s.id].freshContext.command,
+    step: fresh.command,
+    prescribed: fresh.prescribed,
     home: s.home,
     resumePrompt,
-    line: closingLine(s.id, s.home),
   };
-  const words = homeOf(s.id).closing(s, base);
-  const { line: _line, ...rest } = base;
-  return { ...rest, ...words };
+  return { ...base, ...homeOf(s.id).closing(s, base) };
 }
 
 /** Each system's closing step, in id order. */
 export function closingSteps(systems: readonly SystemReport[]): ClosingStep[] {
   return systems.map(closingStep);
+}
+
+/**
+ * When the systems' seeds name different commands (`/clear` and `/compact`), the one sentence that
+ * says so: which systems name which, that one of the two is typed and not both, and what each keeps.
+ * Either is safe once the marker is written: the state files are on disk as checked (a fresh session
+ * reads them through the resume prompt) and the guard lets `/compact` through. A system whose seed
+ * names no step (S4) counts with the command its line names (S2's go-signal, `/compact`). Null when
+ * they agree, or when there is one system.
+ */
+export function closingChoice(closing: readonly ClosingStep[]): Msg | null {
+  const ids = (step: FreshContextStep) =>
+    closing
+      .filter((c) => c.step === step)
+      .map((c) => c.system)
+      .join(', ');
+  const clear = ids('/clear');
+  const compact = ids('/compact');
+  if (!clear || !compact) return null;
+  return t(
+    'The systems here end differently. Type one of the two, not both: /clear ({0}) starts afresh from the state files, with the resume prompt; /compact ({1}) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.',
+    clear,
+    compact,
+  );
+}
+
+/** A system's closing step as one surface line: its id, then its sentence. */
+export function attributed(c: Pick<ClosingStep, 'system' | 'notice'>): Msg {
+  return t('{0}: {1}', c.system, c.notice);
+}
+
+/**
+ * What a checkpoint that wrote the marker says, in order, one message a line: the marker the tool
+ * wrote (and that it changed no state file), the choice when the systems end differently, each
+ * system's closing step, and, when the caller put the resume prompt on the clipboard, that it is there.
+ */
+export function closingReport(
+  closing: readonly ClosingStep[],
+  opts: { marker: string | null; copied?: boolean },
+): Msg[] {
+  const out: Msg[] = [];
+  if (opts.marker !== null)
+    out.push(t('Marker written: {0}. Session Ledger checked the state files and changed none of them.', opts.marker));
+  const choice = closingChoice(closing);
+  if (choice) out.push(choice);
+  for (const c of closing) out.push(attributed(c));
+  if (opts.copied) out.push(t('The resume prompt is on the clipboard.'));
+  return out;
 }

@@ -40,12 +40,10 @@ export interface ResumeFacts {
 }
 
 export interface FreshContextFacts {
-  /** The seed prescribes its own step; false means it names none and S2's line is used (S4). */
+  /** The seed prescribes its own step; false when it names none (S4): `command` is then S2's go-signal's (/compact). */
   prescribed: boolean;
-  /** The command that starts the fresh context. */
+  /** The command that starts the fresh context. The step's words are the system's closing (`<sN>/closing.ts`). */
   command: '/clear' | '/compact';
-  /** The closing line, in the seed's wording; `{home}` is the home file. */
-  line: string;
   /**
    * After this many compactions in one session the seed advises a checkpoint and `/clear` instead of
    * another `/compact` (S0: "after 2-3 compactions"); null when it says nothing about it.
@@ -251,11 +249,6 @@ export function resumePrompt(id: SystemId, home: string, next?: string | null, u
   if (r.verbatim && home === FACTS[id].home && !next) return r.verbatim;
   const template = unconfirmed > 0 && r.unconfirmedTemplate ? r.unconfirmedTemplate : r.template;
   return fill(template, { home: oneLine(home), next: next || r.next });
-}
-
-/** The closing line of a system (the fresh-context step its seed prescribes), for its home file. */
-export function closingLine(id: SystemId, home: string = FACTS[id].home): string {
-  return fill(FACTS[id].freshContext.line, { home: oneLine(home) });
 }
 
 /** Every system's `writtenAsThemselves` globs, as regular expressions. */

@@ -1,15 +1,16 @@
 /**
- * S0's closing step (majestic session-checkpoint): first its Step 5 confirmation
- * (`Checkpoint saved to <ledger>`, `- Goal: …`, `- State: <n> done, now: …, next: …`), then `/clear`
- * and reload the ledger — a fresh context with the ledger is preferred over repeated `/compact` cycles.
+ * S0's closing step (majestic session-checkpoint): first its Step 5 confirmation, in the seed's
+ * words (`Checkpoint saved to <ledger>`, `- Goal: …`, `- State: <n> done, now: …, next: …`), then
+ * `/clear` and reload the ledger: a fresh context with the ledger is preferred over repeated
+ * `/compact` cycles.
  */
 import { oneLine, t } from '../../model/messages';
-import type { SystemReport } from '../../model/model';
-import { firstRealItem, sectionsOf } from '../../markdown/items';
-import { isPlaceholder } from '../../markdown/text';
+import type { Item, Section, SystemReport } from '../../model/model';
+import { firstRealItem, sectionsOf, withParagraph } from '../../markdown/items';
+import { clipAtWord, isPlaceholder } from '../../markdown/text';
 import type { ClosingOf } from '../../report/closing';
 
-/** S0's Step 5 confirmation, as data (the CLI prints it in the seed's three lines). */
+/** S0's Step 5 confirmation, as data (`--json`'s `s0`; the CLI prints it in the seed's three lines). */
 export interface S0Confirmation {
   ledger: string;
   goal: string | null;
@@ -18,19 +19,29 @@ export interface S0Confirmation {
   next: string | null;
 }
 
-/** An item's text on one line: white space collapsed, clipped at `n`; null for none or a placeholder. */
+/**
+ * A part of the confirmation on one line: white space collapsed, cut at a word with an ellipsis past
+ * `n` characters; null for none or a placeholder. The confirmation goes on after each part (`; `,
+ * `, `), so a part never ends on a comma, semicolon or colon of its own.
+ */
 function shortLine(s: string | null | undefined, n = 100): string | null {
   if (!s) return null;
   const x = s.replace(/\s+/g, ' ').trim();
   if (!x || isPlaceholder(x)) return null;
-  return x.length > n ? `${x.slice(0, n - 1)}…` : x;
+  return clipAtWord(x, n).replace(/[\s,;:、，；：]+$/u, '') || null;
+}
+
+/** The first real item of the sections with the rest of its paragraph (a goal wrapped over lines is said whole). */
+function firstText(sections: readonly Section[], lines: readonly string[]): string | null {
+  const item: Item | null = firstRealItem(sections);
+  return item ? withParagraph(sections, item, lines) : null;
 }
 
 /** Words whose full stop is an abbreviation's, not a sentence's. */
 const ABBREVIATION = /^(?:etc|dr|mr|mrs|ms|no|nr|inc|ltd|al|vs|cf|approx|fig|st|jr|sr)\.$/i;
 
 /**
- * The now part without its own full stop (the State line goes on after it: `now: …, next: …`), but
+ * A part without its own full stop (the sentence goes on after it: `now: …, next: …`), but
  * an abbreviation keeps its stop: a last word with a dot inside (a.m., U.S., e.g.) or a known short
  * word (etc., Dr., No.). An ellipsis stays too.
  */
@@ -47,12 +58,13 @@ export function s0Confirmation(s: SystemReport): S0Confirmation {
   const done = sectionsOf(doc, 'done').flatMap((x) =>
     x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text)),
   ).length;
+  const lines = doc ? doc.text.split('\n') : [];
   return {
     ledger: s.home,
-    goal: shortLine(firstRealItem(sectionsOf(doc, 'goal'))?.text),
+    goal: shortLine(firstText(sectionsOf(doc, 'goal'), lines)),
     done,
-    now: withoutFullStop(shortLine(firstRealItem(sectionsOf(doc, 'now'))?.text)),
-    next: shortLine(firstRealItem(sectionsOf(doc, 'next'))?.text),
+    now: withoutFullStop(shortLine(firstText(sectionsOf(doc, 'now'), lines))),
+    next: shortLine(firstText(sectionsOf(doc, 'next'), lines)),
   };
 }
 
@@ -72,14 +84,20 @@ export const closingS0: ClosingOf = (s, base) => {
   const c = s0Confirmation(s);
   return {
     s0: c,
-    lines: [...s0ConfirmationLines(c), base.line, 'Resume prompt for the fresh context:', `    ${base.resumePrompt}`],
+    lines: [
+      ...s0ConfirmationLines(c),
+      `Run /clear, then reload the ledger (${oneLine(base.home)}): /clear + ledger reload is preferred over repeated /compact.`,
+      'Resume prompt for the fresh context:',
+      `    ${base.resumePrompt}`,
+    ],
     notice: t(
-      'Checkpoint saved to {0} (Goal: {1}; {2} done, now: {3}, next: {4}). Then run /clear and reload the ledger: the resume prompt is on the clipboard.',
+      'Checkpoint saved to {0} (Goal: {1}; State: {2} done, now: {3}, next: {4}). Run /clear, then reload the ledger: /clear + ledger reload is preferred over repeated /compact.',
       base.home,
-      c.goal ?? NONE,
+      // The sentence goes on after each part: a part's own full stop goes, as the now part's does.
+      withoutFullStop(c.goal) ?? NONE,
       c.done,
       c.now ?? NONE,
-      c.next ?? NONE,
+      withoutFullStop(c.next) ?? NONE,
     ),
   };
 };

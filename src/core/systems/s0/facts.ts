@@ -35,7 +35,6 @@ export const S0_FACTS: SystemFacts = {
   freshContext: {
     prescribed: true,
     command: '/clear',
-    line: 'Run /clear, then reload the ledger ({home}): /clear + ledger reload is preferred over repeated /compact.',
     clearAfterCompactions: 2,
     compactionsAdvice: {
       said: t(

@@ -74,7 +74,6 @@ export const S1_FACTS: SystemFacts = {
   freshContext: {
     prescribed: true,
     command: '/compact',
-    line: 'checkpoint complete. Run /compact to compress context. Handoff: {home}',
   },
   budgets: {
     lines: 200,

@@ -1,6 +1,8 @@
 /**
  * S2's closing step (context-kit): its hand-off, then its go-signal `Checkpoint saved. Safe to run
- * /compact now.`
+ * /compact now.` In S2 the checkpoint's one side-effect on disk is the marker, written after the
+ * content check; the tool's checkpoint is that check and that marker, so the go-signal is true when
+ * the tool says it. The ledger is the agent's: the hand-off says what it holds, not that it was written.
  */
 import { t } from '../../model/messages';
 import type { SystemReport } from '../../model/model';
@@ -20,7 +22,7 @@ export function s2HandOff(s: SystemReport, goSignal: string): string[] {
       x.items.filter((i) => (i.depth ?? 0) === 0 && !isPlaceholder(i.text) && !isExplicitNone(i.text)),
     ).length;
   const out = [
-    `Ledger ${s.home} persisted: ${count('decisions')} decided, ${count('verified')} verified, ${count('open')} open, ${count('dropped')} dropped.`,
+    `Ledger ${s.home} checked: ${count('decisions')} decided, ${count('verified')} verified, ${count('open')} open, ${count('dropped')} dropped.`,
   ];
   out.push(`NEXT: ${s.next ? s.next.replace(/\r?\n/g, ' ') : '(none recorded)'}`);
   const bloat = s.checks.find((c) => (c.id === 'budget' || c.id === 'plan-size') && c.status === 'warn');
@@ -29,9 +31,7 @@ export function s2HandOff(s: SystemReport, goSignal: string): string[] {
   return out;
 }
 
-/** S2's go-signal as a notification (also the one of a system whose seed prescribes no step). */
-export function compactNowNotice() {
-  return t('Checkpoint saved. Safe to run /compact now.');
-}
-
-export const closingS2: ClosingOf = (s, base) => ({ lines: s2HandOff(s, base.line), notice: compactNowNotice() });
+export const closingS2: ClosingOf = (s) => {
+  const notice = t('Checkpoint saved. Safe to run /compact now.');
+  return { lines: s2HandOff(s, notice.text), notice };
+};

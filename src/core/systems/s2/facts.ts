@@ -1,7 +1,7 @@
 /** S2's facts (context-kit checkpoint + PreCompact guard): the ledger, the manifest and project state, its budgets and its go-signal line. Pure data: no I/O, cheap for the hot paths. */
 import type { SystemFacts } from '../facts';
 
-/** S2's closing line, the go-signal its seed prints (also used by a system whose seed prescribes none: S4). */
+/** S2's go-signal, the last line of its hand-off once the marker is written. */
 export const S2_CLOSING = 'Checkpoint saved. Safe to run /compact now.';
 
 export const S2_FACTS: SystemFacts = {
@@ -26,7 +26,7 @@ export const S2_FACTS: SystemFacts = {
     unconfirmedTemplate: null,
     nextVerbatim: true,
   },
-  freshContext: { prescribed: true, command: '/compact', line: S2_CLOSING },
+  freshContext: { prescribed: true, command: '/compact' },
   // The plan budget: the seed measured one plan at 116,000 characters, "roughly 29,000 tokens"
   // (about 4 characters a token), and asks that the spine stay "small enough to read in full".
   // 20,000 characters is about 5,000 tokens: under a fifth of that plan, under four ledgers' worth.

@@ -24,11 +24,7 @@ export const S3_FACTS: SystemFacts = {
     next: 'the Now ▶ action',
     unconfirmedTemplate: null,
   },
-  freshContext: {
-    prescribed: true,
-    command: '/clear',
-    line: 'Run /clear, then paste the resume prompt into the fresh session.',
-  },
+  freshContext: { prescribed: true, command: '/clear' },
   budgets: { lines: 150, lineCounting: 'split' },
   commands: {
     'rotate-log': {

@@ -12,10 +12,9 @@
 import { clip } from '../../markdown/text';
 import type { StateDoc, SystemReport } from '../../model/model';
 import type { ClosingOf } from '../../report/closing';
-import { compactNowNotice } from '../s2/closing';
 import { blockKind, type S4Structure } from './reader-state';
 import { S4_RESEARCH_ARCHIVE } from './reader';
-import { oneLine } from '../../model/messages';
+import { oneLine, t } from '../../model/messages';
 
 /** The report's figures, as data (the CLI prints them as the Japanese lines below). */
 export interface S4Report {
@@ -67,7 +66,12 @@ export function s4ReportLines(r: S4Report): string[] {
   ];
 }
 
-export const closingS4: ClosingOf = (s, base) => ({
-  lines: [...s4ReportLines(s4Report(s)), base.line],
-  notice: compactNowNotice(),
-});
+export const closingS4: ClosingOf = (s) => {
+  const report = s4ReportLines(s4Report(s));
+  const goSignal = t('Checkpoint saved. Safe to run /compact now.');
+  return {
+    lines: [...report, goSignal.text],
+    // The same report on one line (it stays in Japanese in every language), then the go-signal.
+    notice: t('{0} {1}', `${report.join('。')}。`, goSignal),
+  };
+};

@@ -1,6 +1,5 @@
-/** S4's facts (checkpointing skill): STATE.md, PROGRESS.md and the checkpoints folder, the progress budget; its seed prescribes no fresh-context step, so S2's line. Pure data: no I/O, cheap for the hot paths. */
+/** S4's facts (checkpointing skill): STATE.md, PROGRESS.md and the checkpoints folder, the progress budget; its seed prescribes no fresh-context step. Pure data: no I/O, cheap for the hot paths. */
 import type { SystemFacts } from '../facts';
-import { S2_CLOSING } from '../s2/facts';
 
 export const S4_FACTS: SystemFacts = {
   id: 'S4',
@@ -33,8 +32,8 @@ export const S4_FACTS: SystemFacts = {
     next: 'the newest Current block',
     unconfirmedTemplate: null,
   },
-  // The seed prescribes no fresh-context step: S2's line.
-  freshContext: { prescribed: false, command: '/compact', line: S2_CLOSING },
+  // The seed prescribes no fresh-context step: S2's go-signal follows its report, so /compact.
+  freshContext: { prescribed: false, command: '/compact' },
   budgets: { progressEntries: 5 },
   commands: {
     'compact-state': {
