@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { byCodeUnits, codePointCount, withThousands } from '../../src/core/markdown/text';
 import { ownFileLinkProblem, refuseOwnFileLink, writeAtomic } from '../../src/core/files/atomic';
 import { feedPath } from '../../src/core/context/feed';
+import { FACTS } from '../../src/core/systems/facts';
+import { SYSTEM_IDS } from '../../src/core/model/model';
 import {
   fixtureCopy,
   HOOK_SCRIPT,
@@ -173,6 +175,24 @@ test("a write of one of the tool's own files that goes ahead (the status line's 
   assert.equal(readFileSync(file, 'utf8'), '{}\n');
   assert.equal(ownFileLinkProblem(file, dir), null);
   assert.equal(refuseOwnFileLink(file, dir), true);
+});
+
+test("the status line's script holds each system's presence globs and thresholds and none of its other facts (names, resume prompts, budgets, help): it compiled and built them all on every refresh", () => {
+  const text = readFileSync(STATUSLINE_SCRIPT, 'utf8');
+  const hot = text.slice(0, text.indexOf('// ---- session-ledger transcript ----\nfunction'));
+  assert.ok(hot.length > 0);
+  for (const id of SYSTEM_IDS) {
+    for (const g of FACTS[id].presence) assert.ok(hot.includes(JSON.stringify(g)), `${id} ${g}`);
+    assert.ok(hot.includes(`propose: ${FACTS[id].thresholds.propose}`), id);
+    assert.ok(!hot.includes(JSON.stringify(FACTS[id].name)), `${id}'s name is in the status line's script`);
+    assert.ok(
+      !hot.includes(JSON.stringify(FACTS[id].checkpointTrigger)),
+      `${id}'s trigger is in the status line's script`,
+    );
+  }
+  // S3's verbatim resume prompt, S4's compact-state help.
+  assert.ok(!hot.includes('continue from the Now'));
+  assert.ok(!hot.includes('session-ledger compact-state [--root DIR]'));
 });
 
 test('the status line loads no module it does not use: node:crypto, node:zlib, node:vm, node:child_process stay unloaded, and stdin, stdout and the write of its record load neither net, tty, the streams nor fs.promises', () => {

@@ -6,9 +6,9 @@
  */
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { ALL_FACTS, globRe, presenceGlobs } from '../systems/facts';
+import { globRe, HOT_FACTS, presenceGlobs } from '../systems/facts';
+import { SYSTEM_IDS, type SystemId } from '../model/model';
 import { SWITCHES } from '../systems/switches';
-import type { SystemId } from '../model/model';
 import { thresholdProfile, type ThresholdProfile, type ThresholdSettings } from './thresholds';
 
 /** A matcher of presence globs under one root: each folder a glob names is listed once (synchronously, as the readers' file calls are). */
@@ -46,7 +46,7 @@ export async function anyPresent(root: string, globs: readonly string[] = presen
 export async function detectSystems(root: string): Promise<SystemId[]> {
   try {
     const match = presenceMatcher(root);
-    return ALL_FACTS.filter((f) => f.presence.some(match)).map((f) => f.id);
+    return SYSTEM_IDS.filter((id) => HOT_FACTS[id].presence.some(match));
   } catch {
     return [];
   }

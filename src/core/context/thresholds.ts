@@ -3,7 +3,7 @@
  * the facts table); the profile follows the systems detected and the user's settings. The CLI
  * (`context`, `statusline`) and the extension's status bar both build it with `thresholdProfile`.
  */
-import { FACTS, isSystemId } from '../systems/facts';
+import { HOT_FACTS, isSystemId } from '../systems/facts';
 import type { SystemId } from '../model/model';
 
 export interface ThresholdProfile {
@@ -42,7 +42,7 @@ export function thresholdProfile(ids: readonly string[], settings: ThresholdSett
   let base = DEFAULT_THRESHOLDS;
   for (const id of chosen) {
     if (!isSystemId(id)) continue;
-    const t = FACTS[id].thresholds;
+    const t = HOT_FACTS[id].thresholds;
     const cand: ThresholdProfile = { profile: id, propose: t.propose, urgent: t.urgent };
     if (base === DEFAULT_THRESHOLDS || cand.propose < base.propose) base = cand;
   }

@@ -9,11 +9,11 @@
  */
 import type { DocRole, SystemId } from '../model/model';
 import { oneLine, type Msg } from '../model/messages';
-import { S0_FACTS } from './s0/facts';
-import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './s1/facts';
-import { S2_FACTS } from './s2/facts';
-import { S3_FACTS } from './s3/facts';
-import { S4_FACTS } from './s4/facts';
+import { S0_FACTS, S0_HOT } from './s0/facts';
+import { S1_CURATION, S1_FACTS, S1_HOT, S1_SNAPSHOT } from './s1/facts';
+import { S2_FACTS, S2_HOT } from './s2/facts';
+import { S3_FACTS, S3_HOT } from './s3/facts';
+import { S4_FACTS, S4_HOT } from './s4/facts';
 import { SYSTEM_IDS } from '../model/model';
 
 export interface ThresholdFacts {
@@ -122,7 +122,28 @@ export interface Companion {
   path: string;
 }
 
-export interface SystemFacts {
+/**
+ * The facts every status line refresh reads (where a system may be present, and its context thresholds)
+ * and the files every write checks. Each system declares them apart (`S0_HOT` …), HOT_FACTS gathers
+ * them, and its whole facts are built from them by a call marked pure (./hot-facts), so that the status
+ * line's script, which takes only these, holds none of the systems' other facts (names, homes, resume
+ * prompts, budgets, help): it compiled and built all of them on every refresh for the thresholds alone.
+ */
+export interface HotFacts {
+  /**
+   * Globs (wildcards only in the last segment) of the files the tool writes for this system only under
+   * their own name, never through a link: no other write lands on one through a link either.
+   */
+  writtenAsThemselves?: readonly string[];
+  /**
+   * Globs (relative to a root; wildcards only in the last segment) whose match means the system may
+   * be present: detection's pre-check, the watchers, the context meter and `activationEvents`.
+   */
+  presence: readonly string[];
+  thresholds: ThresholdFacts;
+}
+
+export interface SystemFacts extends HotFacts {
   id: SystemId;
   /** Human name, e.g. "STATE handoff (Groundwork)". */
   name: string;
@@ -141,22 +162,11 @@ export interface SystemFacts {
   /** The system's other files and folders (configuration, sidecars, logs, stores), each with what it is. */
   companions: readonly Companion[];
   /**
-   * Globs (wildcards only in the last segment) of the files the tool writes for this system only under
-   * their own name, never through a link: no other write lands on one through a link either.
-   */
-  writtenAsThemselves?: readonly string[];
-  /**
-   * Globs (relative to a root; wildcards only in the last segment) whose match means the system may
-   * be present: detection's pre-check, the watchers, the context meter and `activationEvents`.
-   */
-  presence: readonly string[];
-  /**
    * The presence globs whose names many projects use for files of their own (a root PROGRESS.md or
    * MEMORY.md is seldom an agent's state file): their presence alone does not activate the extension
    * nor show its view; once it runs, detection reads such a file as the system's only by its content.
    */
   genericPresence?: readonly string[];
-  thresholds: ThresholdFacts;
   /** The seed names no context figure (S1, S4): `thresholds` are Session Ledger's own marks for it, and words say so. */
   ownThresholds?: true;
   /** What to type into the agent to fire this system's own checkpoint. */
@@ -180,8 +190,17 @@ export const FACTS: Readonly<Record<SystemId, SystemFacts>> = {
   S4: S4_FACTS,
 };
 
+/** Every system's hot facts: all the status line's script holds of the facts. */
+export const HOT_FACTS: Readonly<Record<SystemId, HotFacts>> = {
+  S0: S0_HOT,
+  S1: S1_HOT,
+  S2: S2_HOT,
+  S3: S3_HOT,
+  S4: S4_HOT,
+};
+
 /** The facts of every system, in id order. */
-export const ALL_FACTS: readonly SystemFacts[] = SYSTEM_IDS.map((id) => FACTS[id]);
+export const ALL_FACTS: readonly SystemFacts[] = /* @__PURE__ */ SYSTEM_IDS.map((id) => FACTS[id]);
 
 export function factsOf(id: SystemId): SystemFacts {
   return FACTS[id];
@@ -189,7 +208,7 @@ export function factsOf(id: SystemId): SystemFacts {
 
 /** True for the id of a system in the table. */
 export function isSystemId(x: unknown): x is SystemId {
-  return typeof x === 'string' && Object.prototype.hasOwnProperty.call(FACTS, x);
+  return typeof x === 'string' && Object.prototype.hasOwnProperty.call(HOT_FACTS, x);
 }
 
 /** The path of a system's companion (the first when several places are accepted). Throws for a name the table lacks: a programming error. */
@@ -253,5 +272,5 @@ export function resumePrompt(id: SystemId, home: string, next?: string | null, u
 
 /** Every system's `writtenAsThemselves` globs, as regular expressions. */
 export function writtenAsThemselves(): RegExp[] {
-  return ALL_FACTS.flatMap((f) => f.writtenAsThemselves ?? []).map(globRe);
+  return SYSTEM_IDS.flatMap((id) => HOT_FACTS[id].writtenAsThemselves ?? []).map(globRe);
 }

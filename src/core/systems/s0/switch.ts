@@ -12,7 +12,8 @@ import { agentsYmlLight } from '../../context/agents-yml-light';
 import { fullConfigReader } from '../../context/full-reader';
 import { companionPath } from '../facts';
 
-const CONFIG = companionPath('S0', 'config');
+// Pure: a bundle that never asks the switch (the status line's) leaves the lookup, and the facts it reads, out.
+const CONFIG = /* @__PURE__ */ companionPath('S0', 'config');
 
 /** The ledger is switched on under `root` (see above). */
 export async function ledgerOn(root: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 /** S1's facts (session handoff with attestation): the LATEST handoff, its sidecar and memory stores, the snapshot caps, the curation thresholds and its `/compact` closing line. Pure data: no I/O, cheap for the hot paths. */
-import type { CurationFacts, SnapshotBudget, SystemFacts } from '../facts';
+import { withHot } from '../hot-facts';
+import type { CurationFacts, HotFacts, SnapshotBudget, SystemFacts } from '../facts';
 
 /**
  * S1's snapshot caps (ctx ≤ 20 words, next ≤ 5, diff ≤ 5 with op add|del|mod|decide and why ≤ 10
@@ -28,25 +29,10 @@ export const S1_CURATION: CurationFacts = {
   metaSince: '2026-04-28',
 };
 
-export const S1_FACTS: SystemFacts = {
-  id: 'S1',
-  name: 'Session Handoff (session-checkpoint, LATEST + attestation)',
-  home: 'memory/session-handoff-LATEST.md',
-  homeRole: 'handoff',
-  homeAlternatives: ['.claude/memory/session-handoff-LATEST.md'],
-  switchedOff: null,
+/** What every status line refresh reads of S1 (its presence and thresholds) and the files every write checks: see HotFacts. */
+export const S1_HOT: HotFacts = {
   // The attestation sidecar, beside the handoff wherever it lives.
   writtenAsThemselves: ['memory/.session-handoff.sha256', '.claude/memory/.session-handoff.sha256'],
-  // MEMORY.md and context-log.md are looked for beside the handoff first, then at the root.
-  companions: [
-    { what: 'sidecar', path: 'memory/.session-handoff.sha256' },
-    { what: 'memory', path: 'memory/MEMORY.md' },
-    { what: 'memory', path: 'MEMORY.md' },
-    { what: 'contextLog', path: 'memory/context-log.md' },
-    { what: 'contextLog', path: 'context-log.md' },
-    { what: 'lessons', path: 'tasks/lessons.md' },
-    { what: 'lessons', path: 'memory/tasks/lessons.md' },
-  ],
   presence: [
     'memory/session-handoff-LATEST.md',
     '.claude/memory/session-handoff-LATEST.md',
@@ -60,9 +46,29 @@ export const S1_FACTS: SystemFacts = {
     'tasks/lessons.md',
     'memory/tasks/lessons.md',
   ],
+  thresholds: { propose: 50, urgent: 80 },
+};
+
+// Built by a call marked pure: the status line's script takes S1_HOT alone and leaves the rest out.
+export const S1_FACTS: SystemFacts = /* @__PURE__ */ withHot(S1_HOT, {
+  id: 'S1',
+  name: 'Session Handoff (session-checkpoint, LATEST + attestation)',
+  home: 'memory/session-handoff-LATEST.md',
+  homeRole: 'handoff',
+  homeAlternatives: ['.claude/memory/session-handoff-LATEST.md'],
+  switchedOff: null,
+  // MEMORY.md and context-log.md are looked for beside the handoff first, then at the root.
+  companions: [
+    { what: 'sidecar', path: 'memory/.session-handoff.sha256' },
+    { what: 'memory', path: 'memory/MEMORY.md' },
+    { what: 'memory', path: 'MEMORY.md' },
+    { what: 'contextLog', path: 'memory/context-log.md' },
+    { what: 'contextLog', path: 'context-log.md' },
+    { what: 'lessons', path: 'tasks/lessons.md' },
+    { what: 'lessons', path: 'memory/tasks/lessons.md' },
+  ],
   // At the root these names are common in projects without S1; under memory/ they are S1's.
   genericPresence: ['MEMORY.md', 'context-log.md', 'tasks/lessons.md'],
-  thresholds: { propose: 50, urgent: 80 },
   ownThresholds: true,
   checkpointTrigger: '/session-checkpoint',
   resume: {
@@ -94,4 +100,4 @@ export const S1_FACTS: SystemFacts = {
       example: 'session-ledger attest --dry-run',
     },
   },
-};
+});

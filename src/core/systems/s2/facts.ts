@@ -1,10 +1,18 @@
 /** S2's facts (context-kit checkpoint + PreCompact guard): the ledger, the manifest and project state, its budgets and its go-signal line. Pure data: no I/O, cheap for the hot paths. */
-import type { SystemFacts } from '../facts';
+import { withHot } from '../hot-facts';
+import type { HotFacts, SystemFacts } from '../facts';
 
 /** S2's go-signal, the last line of its hand-off once the marker is written. */
 export const S2_CLOSING = 'Checkpoint saved. Safe to run /compact now.';
 
-export const S2_FACTS: SystemFacts = {
+/** What every status line refresh reads of S2 (its presence and thresholds): see HotFacts. */
+export const S2_HOT: HotFacts = {
+  presence: ['.claude/session-ledger*.md', 'context-manifest.yaml', '.claude/project-state.md'],
+  thresholds: { propose: 50, urgent: null },
+};
+
+// Built by a call marked pure: the status line's script takes S2_HOT alone and leaves the rest out.
+export const S2_FACTS: SystemFacts = /* @__PURE__ */ withHot(S2_HOT, {
   id: 'S2',
   name: 'Checkpoint + PreCompact guard (context-kit)',
   home: '.claude/session-ledger.md',
@@ -16,8 +24,6 @@ export const S2_FACTS: SystemFacts = {
     { what: 'manifest', path: 'context-manifest.yaml' },
     { what: 'projectState', path: '.claude/project-state.md' },
   ],
-  presence: ['.claude/session-ledger*.md', 'context-manifest.yaml', '.claude/project-state.md'],
-  thresholds: { propose: 50, urgent: null },
   checkpointTrigger: '/checkpoint',
   resume: {
     verbatim: null,
@@ -31,4 +37,4 @@ export const S2_FACTS: SystemFacts = {
   // (about 4 characters a token), and asks that the spine stay "small enough to read in full".
   // 20,000 characters is about 5,000 tokens: under a fifth of that plan, under four ledgers' worth.
   budgets: { lines: 150, lineCounting: 'lines', chars: 5200, planSpineChars: 20_000 },
-};
+});

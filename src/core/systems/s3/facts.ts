@@ -1,8 +1,16 @@
 /** S3's facts (Groundwork STATE handoff): STATE.md and its companions, the verbatim resume prompt, the line budget as its checker counts it, and its `/clear` closing step. Pure data: no I/O, cheap for the hot paths. */
+import { withHot } from '../hot-facts';
 import type { SystemId, WorkspaceReport } from '../../model/model';
-import type { SystemFacts } from '../facts';
+import type { HotFacts, SystemFacts } from '../facts';
 
-export const S3_FACTS: SystemFacts = {
+/** What every status line refresh reads of S3 (its presence and thresholds): see HotFacts. */
+export const S3_HOT: HotFacts = {
+  presence: ['docs/state/STATE.md'],
+  thresholds: { propose: 15, urgent: 40 },
+};
+
+// Built by a call marked pure: the status line's script takes S3_HOT alone and leaves the rest out.
+export const S3_FACTS: SystemFacts = /* @__PURE__ */ withHot(S3_HOT, {
   id: 'S3',
   name: 'STATE handoff (Groundwork)',
   home: 'docs/state/STATE.md',
@@ -15,8 +23,6 @@ export const S3_FACTS: SystemFacts = {
     { what: 'logArchive', path: 'docs/state/log' },
     { what: 'decisions', path: 'docs/decisions' },
   ],
-  presence: ['docs/state/STATE.md'],
-  thresholds: { propose: 15, urgent: 40 },
   checkpointTrigger: '/checkpoint',
   resume: {
     verbatim: 'Read docs/state/STATE.md and continue from the Now ▶ action.',
@@ -42,7 +48,7 @@ export const S3_FACTS: SystemFacts = {
       example: 'session-ledger rotate-log && session-ledger rotate-log --apply --expect-hash <hash it printed>',
     },
   },
-};
+});
 
 /** S3's repository checks script, relative to the root. */
 export const REPO_CHECKS = 'checks/check.mjs';

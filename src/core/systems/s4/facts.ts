@@ -1,15 +1,23 @@
 /** S4's facts (checkpointing skill): STATE.md, PROGRESS.md and the checkpoints folder, the progress budget; its seed prescribes no fresh-context step. Pure data: no I/O, cheap for the hot paths. */
-import type { SystemFacts } from '../facts';
+import { withHot } from '../hot-facts';
+import type { HotFacts, SystemFacts } from '../facts';
 
-export const S4_FACTS: SystemFacts = {
+/** What every status line refresh reads of S4 (its presence and thresholds) and the files every write checks: see HotFacts. */
+export const S4_HOT: HotFacts = {
+  // compact-state's previews, never written through a link.
+  writtenAsThemselves: ['.agents/logs/state-compaction-preview-*'],
+  presence: ['.agents/STATE.md', '.agents/checkpoints/*.md', 'PROGRESS.md'],
+  thresholds: { propose: 50, urgent: 80 },
+};
+
+// Built by a call marked pure: the status line's script takes S4_HOT alone and leaves the rest out.
+export const S4_FACTS: SystemFacts = /* @__PURE__ */ withHot(S4_HOT, {
   id: 'S4',
   name: 'Agent State checkpoints (checkpointing skill)',
   home: '.agents/STATE.md',
   homeRole: 'state',
   homeAlternatives: [],
   switchedOff: null,
-  // compact-state's previews, never written through a link.
-  writtenAsThemselves: ['.agents/logs/state-compaction-preview-*'],
   companions: [
     { what: 'progress', path: 'PROGRESS.md' },
     { what: 'checkpoints', path: '.agents/checkpoints' },
@@ -21,9 +29,7 @@ export const S4_FACTS: SystemFacts = {
     { what: 'research', path: '.agents/docs/research' },
     { what: 'researchArchive', path: '.agents/docs/research/archive' },
   ],
-  presence: ['.agents/STATE.md', '.agents/checkpoints/*.md', 'PROGRESS.md'],
   genericPresence: ['PROGRESS.md'],
-  thresholds: { propose: 50, urgent: 80 },
   ownThresholds: true,
   checkpointTrigger: '/checkpointing',
   resume: {
@@ -53,4 +59,4 @@ export const S4_FACTS: SystemFacts = {
       example: 'session-ledger compact-state && session-ledger compact-state --apply --expect-hash <hash it printed>',
     },
   },
-};
+});
