@@ -474,8 +474,11 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
           .filter((h) => !claimed.has(h)),
   );
   const read = new Set(systems.flatMap((s) => s.docs.map((d) => d.relPath)));
+  // Only S2's manifest names a project state. Another document's meta is not looked at: without every rule
+  // a document is masked and parsed when first looked at (Workspace.loadDoc), and nothing else here needs it.
   for (const s of systems)
     for (const d of s.docs) {
+      if (d.role !== 'manifest') continue;
       const ps = (d.meta?.manifest as { projectState?: unknown } | undefined)?.projectState;
       const kept = typeof ps === 'string' ? insideRel(ps) : null;
       if (kept !== null) read.add(kept);
