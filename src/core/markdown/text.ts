@@ -164,7 +164,11 @@ export function withoutAsides(t: string): string {
  */
 export function withoutFillerAsides(t: string): string {
   const bare = withoutAsides(t);
-  return bare === '' || /[:：]$/.test(bare) || namesFileCommandOrTest(t.slice(bare.length)) ? t : bare;
+  if (bare === '' || /[:：]$/.test(bare)) return t;
+  const aside = t.slice(bare.length);
+  // Without an aside (only the white space `withoutAsides` trims) nothing is looked for in it: the file,
+  // command and test patterns find nothing in white space, and SessionStart asks this of every next action.
+  return aside.trim() !== '' && namesFileCommandOrTest(aside) ? t : bare;
 }
 
 /**
