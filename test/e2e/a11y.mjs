@@ -260,7 +260,8 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
     await waitUntil('the focus on the outcome', async () => (await focused(f))?.id === 'result', 15_000);
     const outcome = (await f.locator('#result').innerText()).trim();
     console.log(`      (outcome under the button: ${JSON.stringify(outcome.slice(0, 160))})`);
-    assert.match(outcome, /^Marker written: /);
+    // The result's heading, then the marker line first.
+    assert.match(outcome, /^Result\s+Marker written: \.claude\/\.checkpoint-ready\./);
     await page.keyboard.press('Escape');
   }
 

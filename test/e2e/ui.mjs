@@ -273,7 +273,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
     const toast = page
       .locator('.notifications-toasts .notification-toast')
-      .filter({ hasText: 'Checkpoint saved. Safe to run /compact now.' });
+      .filter({ hasText: `Marker written: .claude/.checkpoint-ready.${claude.sessionId}.` });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
     await shot('checkpoint.png');
     await page.keyboard.press('Escape');
