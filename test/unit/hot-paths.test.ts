@@ -140,13 +140,17 @@ function statusLineCase(): { dir: string; env: NodeJS.ProcessEnv; input: string 
   return { dir, env, input };
 }
 
-test("the status line's script holds no regular-expression literal with a Unicode property class (\\p{…}): V8 checks a literal's syntax as it parses the script, and for a property class that check builds ICU's set of the property on every run, whether the code runs or not", () => {
+test("the status line's script and the hook script hold no regular-expression literal with a Unicode property class (\\p{…}): V8 checks a literal's syntax as it parses the code around it, and for a property class that check builds ICU's set of the property on every run, whether the code runs or not", () => {
   // A literal writes `\p{` with one backslash; the same pattern built from a string is written `\\p{` in the script.
   const text = readFileSync(STATUSLINE_SCRIPT, 'utf8');
-  const literals = text.split('\n').filter((l) => /(?<!\\)\\p\{/.test(l));
-  assert.deepEqual(literals, []);
+  const literals = (t: string) => t.split('\n').filter((l) => /(?<!\\)\\p\{/.test(l));
+  assert.deepEqual(literals(text), []);
   // The transcript part is in the file too (the relay compiles it from there when it needs a figure).
   assert.ok(text.includes('// ---- session-ledger transcript ----'));
+  // Every part of the hook script: a hook compiles its own part (every system's readers and rules), `status` the core.
+  const hooks = readFileSync(HOOK_SCRIPT, 'utf8');
+  assert.ok(hooks.includes('// ---- session-ledger hooks ----'));
+  assert.deepEqual(literals(hooks), []);
 });
 
 test("a write of one of the tool's own files that goes ahead (the status line's record) works out no refusal's message, and its walk normalises no path per folder on its way: the file's path once, not once more for a name it would print", async () => {

@@ -4,12 +4,16 @@
  */
 import type { SectionKey } from '../model/model';
 
-/** Emoji and pictographs, variation selectors, joiners, keycaps, regional indicators. */
-export const EMOJI_RE = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{FE0E}\u{FE0F}\u{200D}\u{20E3}]/gu;
 /**
- * The UTF-16 code units every match of EMOJI_RE holds one of (pictographs stand at U+00A9, U+00AE,
+ * Emoji and pictographs, variation selectors, joiners, keycaps, regional indicators: built on its
+ * first use (a `\p{…}` literal builds ICU's sets whenever the script is parsed, whether it runs or not).
+ */
+export const EMOJI_SOURCE = '[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u{FE0E}\\u{FE0F}\\u{200D}\\u{20E3}]';
+let emojiRe: RegExp | undefined;
+/**
+ * The UTF-16 code units every match of the emoji expression holds one of (pictographs stand at U+00A9, U+00AE,
  * U+203C–U+2BFF, U+3030, U+303D, U+3297, U+3299 and in the planes the surrogates U+D83C–U+D83F
- * start): a title without one (kana and CJK included) is left alone, and EMOJI_RE's Unicode property
+ * start): a title without one (kana and CJK included) is left alone, and the expression's Unicode property
  * classes, costly to compile, are never compiled for it.
  */
 export const MAY_BE_EMOJI = /[\u00a9\u00ae\u200d\u203c-\u2bff\u3030\u303d\u3297\u3299\ud83c-\ud83f\ufe0e\ufe0f]/;
@@ -20,7 +24,7 @@ export function normalizeTitle(title: string): string {
   let t = title.slice(0, 500);
   // Each pattern runs only on a title that holds what it removes: most titles hold none of it, and a
   // pattern is compiled on its first run.
-  if (MAY_BE_EMOJI.test(t)) t = t.replace(EMOJI_RE, ' ');
+  if (MAY_BE_EMOJI.test(t)) t = t.replace((emojiRe ??= new RegExp(EMOJI_SOURCE, 'gu')), ' ');
   if (t.includes('<!--')) t = t.replace(/<!--.*?-->/g, ' ');
   if (t.includes('`')) t = t.replace(/`([^`]*)`/g, '$1');
   if (t.includes('](')) t = t.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');

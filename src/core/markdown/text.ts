@@ -267,9 +267,13 @@ export function isVagueAction(text: string | null | undefined): boolean {
   const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(t);
   if (cjk) return t.replace(/\s+/g, '').length < 4;
   // A letter or digit: ASCII ones answered without the Unicode property classes (costly to compile).
-  const wordy = (w: string) => /[A-Za-z0-9]/.test(w) || (!ASCII_RE.test(w) && /[\p{L}\p{N}]/u.test(w));
+  const wordy = (w: string) =>
+    /[A-Za-z0-9]/.test(w) || (!ASCII_RE.test(w) && (letterOrDigit ??= new RegExp('[\\p{L}\\p{N}]', 'u')).test(w));
   return t.split(/\s+/).filter(wordy).length < 2;
 }
+
+/** A letter or a digit of any script: built on its first use (a `\p{…}` literal builds ICU's set whenever the script is parsed). */
+let letterOrDigit: RegExp | undefined;
 
 export function clip(s: string, n = 120): string {
   const t = s.replace(/\s+/g, ' ').trim();

@@ -40,6 +40,9 @@ function firstText(sections: readonly Section[], lines: readonly string[]): stri
 /** Words whose full stop is an abbreviation's, not a sentence's. */
 const ABBREVIATION = /^(?:etc|dr|mr|mrs|ms|no|nr|inc|ltd|al|vs|cf|approx|fig|st|jr|sr)\.$/i;
 
+/** What stands before a word's first letter or digit: built on its first use (a `\p{…}` literal builds ICU's set whenever the script is parsed). */
+let leadingNonWord: RegExp | undefined;
+
 /**
  * A part without its own full stop (the sentence goes on after it: `now: …, next: …`), but
  * an abbreviation keeps its stop: a last word with a dot inside (a.m., U.S., e.g.) or a known short
@@ -47,7 +50,9 @@ const ABBREVIATION = /^(?:etc|dr|mr|mrs|ms|no|nr|inc|ltd|al|vs|cf|approx|fig|st|
  */
 function withoutFullStop(text: string | null): string | null {
   if (!text || !text.endsWith('.') || text.endsWith('..')) return text;
-  const last = text.slice(text.lastIndexOf(' ') + 1).replace(/^[^\p{L}\p{N}]+/u, '');
+  const last = text
+    .slice(text.lastIndexOf(' ') + 1)
+    .replace((leadingNonWord ??= new RegExp('^[^\\p{L}\\p{N}]+', 'u')), '');
   if (/\.[^.]+\.$/.test(last) || ABBREVIATION.test(last)) return text;
   return text.slice(0, -1);
 }

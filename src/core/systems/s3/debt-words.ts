@@ -21,9 +21,13 @@
 /** The most comparisons of markers' words with DEBT.md's text that one check makes. */
 export const MAX_WORD_COMPARISONS = 5_000_000;
 
+/** Words of four letters, digits or underscores: built on its first use (a `\p{…}` literal builds ICU's set whenever the script is parsed). */
+let wordsRe: RegExp | undefined;
+
 /** A marker's words as the rule takes them: distinct, lower-cased, `debt` left out. */
 export function markerWords(s: string): string[] {
-  return [...new Set((s.toLowerCase().match(/[\p{L}\p{N}_]{4,}/gu) ?? []).filter((w) => w !== 'debt'))];
+  const words = s.toLowerCase().match((wordsRe ??= new RegExp('[\\p{L}\\p{N}_]{4,}', 'gu'))) ?? [];
+  return [...new Set(words.filter((w) => w !== 'debt'))];
 }
 
 /** A bound on comparisons shared by the markers of one check. */
