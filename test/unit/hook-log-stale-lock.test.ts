@@ -8,12 +8,28 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { processAlive } from '../../src/core/files/atomic';
 import { lockPath } from '../../src/core/files/lock';
-import { HOOK_LOG_LOCK_HELD_AT_MOST_MS, HOOK_LOG_MAX, HOOK_LOG_REL } from '../../src/core/hooks/io';
+import {
+  appendHookLog,
+  HOOK_LOG_LOCK_HELD_AT_MOST_MS,
+  HOOK_LOG_MAX,
+  HOOK_LOG_MOST,
+  HOOK_LOG_REL,
+} from '../../src/core/hooks/io';
 import { git, gitInit, workspace } from './helpers';
 import { bothLogs, fillToLimit, hookProcess, missing } from './hook-log-helpers';
 
@@ -147,5 +163,29 @@ test('a link at the hook-log lock, old or leading to a stale-looking lock, is ne
     assert.equal(readFileSync(aim, 'utf8'), before, `${target}: its target keeps its bytes`);
     assert.ok(!existsSync(`${log}.1`), `${target}: not moved through a link`);
     assert.deepEqual(missing(bothLogs(log), n, ['past', 'again']), []);
+  }
+});
+
+test('something other than a lock file at the hook-log lock (a link, a FIFO, a folder) stops the move, and the log stops at its most instead of growing without end; once it is gone the next line moves the log', async () => {
+  for (const kind of ['link', 'fifo', 'folder'] as const) {
+    const dir = workspace({ '.claude/log/.keep': '' });
+    const log = path.join(dir, HOOK_LOG_REL);
+    const lock = lockPath(log);
+    // The log a few lines short of the most it may hold, as months of hooks past the limit would leave it.
+    writeFileSync(log, `${'x'.repeat(199)}\n`.repeat(Math.floor((HOOK_LOG_MOST - 1_000) / 200)));
+    if (kind === 'link') symlinkSync(path.join(dir, 'elsewhere'), lock);
+    else if (kind === 'fifo') execFileSync('mkfifo', [lock]);
+    else mkdirSync(lock);
+    for (let i = 0; i < 40; i++) await appendHookLog(dir, 'test', `line ${i} ${'y'.repeat(100)}`);
+    const size = statSync(log).size;
+    assert.ok(size <= HOOK_LOG_MOST, `${kind}: the log holds ${size} bytes, more than ${HOOK_LOG_MOST}`);
+    assert.match(readFileSync(log, 'utf8'), / test line 0 y+\n/, `${kind}: lines go on while there is room`);
+    assert.ok(!existsSync(`${log}.1`), `${kind}: not moved while the lock path is taken`);
+    assert.ok(kind === 'link' ? lstatSync(lock).isSymbolicLink() : existsSync(lock), `${kind}: left where it is`);
+    rmSync(lock, { recursive: true });
+    await appendHookLog(dir, 'test', 'after');
+    assert.ok(statSync(`${log}.1`).size > HOOK_LOG_MAX, `${kind}: the full log is moved once the lock path is free`);
+    assert.match(readFileSync(`${log}.1`, 'utf8'), / test after\n$/, `${kind}: the line goes into the moved log`);
+    assert.ok(!existsSync(log) || statSync(log).size === 0, `${kind}: a new log starts`);
   }
 });

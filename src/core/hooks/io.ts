@@ -13,6 +13,12 @@ export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
 /** Past this size the log is moved to `.1` and a new one starts. */
 export const HOOK_LOG_MAX = 256 * 1024;
 /**
+ * The log never grows past this: while it cannot be moved (something other than a lock file stands at
+ * its lock path: a link, a FIFO, a folder, which no hook removes), a line that would take it further is
+ * not written, so a planted lock costs the newest lines, never the disk.
+ */
+export const HOOK_LOG_MOST = 4 * HOOK_LOG_MAX;
+/**
  * No hook holds the log's write lock longer than this: it holds it for a stat and a rename, and no hook
  * process outlives its time limit (30 s as `hooks install` writes it; Claude Code's default is 60 s). A
  * lock on the log older than this was left behind, whatever pid it names.
@@ -97,7 +103,7 @@ export function hookRun(
  * link (the tool's own file: a symbolic link at it or on its way, or a second hard link, and nothing
  * is written). Past 256 KB the log is moved to `session-ledger-hook.log.1` (replacing the one before)
  * and a new one starts (see `rotateHookLog`); a hook that still holds the old one appends its line
- * there. Never throws: a log that cannot be written is not worth failing for.
+ * there. While it cannot be moved, it stops at HOOK_LOG_MOST. Never throws: a log that cannot be written is not worth failing for.
  */
 export async function appendHookLog(root: string, event: string, message: string, now = Date.now()): Promise<void> {
   if (notAProject(root)) return;
@@ -124,9 +130,16 @@ export async function appendHookLog(root: string, event: string, message: string
       // a link between the walk and the open).
       const at = [file, `${file}.1`].find((p) => stillAt(st, p));
       if (at === undefined || ownFileLinkProblem(at, root)) return;
-      fs.writeSync(fd, line);
       // Rotated while the file is still open: its inode number cannot be reused by a new log meanwhile.
-      if (st.size + line.length > HOOK_LOG_MAX) await rotateHookLog(file, root, st);
+      // At the most the log may hold, it is moved first; the line goes into the moved log (as a hook's
+      // line does that opened it just before a move), or nowhere while the log cannot be moved.
+      const most = at === file && st.size + line.length > HOOK_LOG_MOST;
+      if (most) {
+        await rotateHookLog(file, root, st);
+        if (stillAt(st, file)) return;
+      }
+      fs.writeSync(fd, line);
+      if (!most && st.size + line.length > HOOK_LOG_MAX) await rotateHookLog(file, root, st);
     } finally {
       fs.closeSync(fd);
     }
