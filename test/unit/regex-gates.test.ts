@@ -203,6 +203,16 @@ test('each secret rule is tried on a text only when it may match: its gate passe
       '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     ],
     ...['gsk_', 'AccountKey=', 'Basic dXNlcjpwYXNz'],
+    ...[
+      '4539 1488 0343 6467',
+      '5500-1234-5678-9019',
+      '3456 789012 34564',
+      '4539',
+      '789012',
+      '123-45-6789',
+      '45',
+      '6789',
+    ],
   ];
   const r = rng(11);
   const hits = new Map<string, number>();

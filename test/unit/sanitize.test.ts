@@ -24,6 +24,11 @@ const FOUND: Array<[string, string, string]> = [
   ['- Office: 1600 Amphitheatre Pkwy, Mountain View', '1600 Amphitheatre Pkwy', 'postal address'],
   ['- Lieferadresse: Hauptstraße 12, 10115 Berlin', 'Hauptstraße 12', 'postal address'],
   ['- 住所: 〒100-0001 東京都千代田区', '〒100-0001', 'postal address'],
+  ['- refund to the card 4539 1488 0343 6467 on Monday', '4539 1488 0343 6467', 'payment card number'],
+  ['- card: 5500-1234-5678-9019', '5500-1234-5678-9019', 'payment card number'],
+  ['- paid with 6011123456789019.', '6011123456789019', 'payment card number'],
+  ['- Amex 3456 789012 34564 (expires 09/28)', '3456 789012 34564', 'payment card number'],
+  ["- the applicant's SSN is 123-45-6789", '123-45-6789', 'social security number'],
   ['KEY=Qz7#wR4$xY9!pL2', 'Qz7#wR4$xY9!pL2', 'assigned secret'],
   ['- `STRIPE_KEY=Qz7#wR4$xY9!` is set in CI', 'Qz7#wR4$xY9!', 'assigned secret'],
   ['DB_PASSWORD=p@ss#word!2026', 'p@ss#word!2026', 'assigned secret'],
@@ -50,6 +55,12 @@ const LEFT: string[] = [
   '- password: in the keychain under "tidewatch-staging"',
   '- @types/node and @vscode/test-electron',
   '- Read docs/state/STATE.md and continue from the Now ▶ action.',
+  // Card-shaped numbers that are no card: published test cards, a wrong check digit, no issuer's prefix, timestamps.
+  '- Stripe test card 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined',
+  '- Braintree: 4111111111111111 and 5555-5555-5555-4444',
+  '- order 4539148803436468 failed twice',
+  '- epoch 1765045200000 ms, 1765045200000000000 ns; id 9999 1234 5678 9012',
+  '- SSN-shaped but no number: 000-12-3456, 666-12-3456, 900-12-3456, 123-00-4567, 123-45-0000',
 ];
 
 test('maskSecrets finds personal data and assigned secrets of any characters, and masks them', () => {
@@ -70,12 +81,20 @@ test('maskSecrets leaves dates, versions, hashes, git remotes, example addresses
 
 test('the personal-data scanners take linear time on long hostile lines', () => {
   const mk = (n: number): string =>
-    `${'a.'.repeat(n)}@${'b-'.repeat(n)} ${'+1 '.repeat(n)}${'12 Aa '.repeat(n)}${'KEY='.repeat(n)}`;
+    `${'a.'.repeat(n)}@${'b-'.repeat(n)} ${'+1 '.repeat(n)}${'12 Aa '.repeat(n)}${'KEY='.repeat(n)}${'4539 '.repeat(n)}${'123-45-'.repeat(n)}${'4'.repeat(n)}`;
   assertLinear('maskSecrets', (s) => maskSecrets(s), mk(5_000), mk(20_000));
 });
 
-const RAW = ['jane.doe@acme-corp.com', '+49 30 1234 5678', 'Hauptstraße 12', 'Qz7#wR4$xY9!pL2'];
-const LINE = '- Contact jane.doe@acme-corp.com or +49 30 1234 5678 (Hauptstraße 12); staging `KEY=Qz7#wR4$xY9!pL2`';
+const RAW = [
+  'jane.doe@acme-corp.com',
+  '+49 30 1234 5678',
+  'Hauptstraße 12',
+  '4539 1488 0343 6467',
+  '123-45-6789',
+  'Qz7#wR4$xY9!pL2',
+];
+const LINE =
+  '- Contact jane.doe@acme-corp.com or +49 30 1234 5678 (Hauptstraße 12), card 4539 1488 0343 6467, SSN 123-45-6789; staging `KEY=Qz7#wR4$xY9!pL2`';
 
 for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) {
   test(`${system}: personal data and an assigned secret in the state file refuse and never reach a surface raw`, async () => {
@@ -88,7 +107,13 @@ for (const system of ['S0', 'S1', 'S2', 'S3', 'S4']) {
         .filter((c) => c.id === 'no-personal-data')
         .map((c) => c.message.replace(/ in .*/, ''))
         .sort(),
-      ['Possible e-mail address', 'Possible phone number', 'Possible postal address'],
+      [
+        'Possible e-mail address',
+        'Possible payment card number',
+        'Possible phone number',
+        'Possible postal address',
+        'Possible social security number',
+      ],
     );
     assertRefuses(s, 'no-secrets');
     const home = s.docs.find((d) => d.relPath === HOME[system]);

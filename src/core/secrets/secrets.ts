@@ -1,7 +1,7 @@
 /**
  * Secrets and personal data in state files: API keys, tokens, private keys, passwords in URLs and
- * assignments (whatever characters the value holds), e-mail addresses, phone numbers and postal
- * addresses. A state file is tracked and travels with the repository: none of them belongs in it.
+ * assignments (whatever characters the value holds), e-mail addresses, phone numbers, payment card
+ * numbers, US social security numbers and postal addresses. A state file is tracked and travels with the repository: none of them belongs in it.
  *
  * Found values are masked AT THE MODEL: `maskSecrets` runs when a document is loaded, before it is
  * parsed, so the document's text, its section titles and item texts, the next action, the JSON,
@@ -17,7 +17,7 @@ import { asMasked, MAY_BE_FORMAT, MAY_BE_MARK } from '../markdown/format-chars';
 
 export interface SecretHit {
   rule: string;
-  /** `personal` for personal data (e-mail, phone, postal address); absent for a credential. */
+  /** `personal` for personal data (e-mail, phone, card or social security number, postal address); absent for a credential. */
   kind?: 'personal';
   /** 1-based line. */
   line: number;
@@ -341,6 +341,26 @@ export const REGEX_RULES: readonly RegexRule[] = [
     may: (x) => /\+\d|\(\d{3}\)|\d{3}[.-]\d{3}[.-]\d/.test(x),
   },
   {
+    name: 'payment card number',
+    // 16 to 19 digits in groups of four (`4111 1111 1111 1111`, `5500-0000-0000-0004`), or 4-6-5 and 4-6-4
+    // (`3782 822463 10005`), one separator throughout or none; only with an issuer's prefix and a valid
+    // check digit (the Luhn sum), so an id, a count or a timestamp of that many digits is left alone.
+    // Group 1 is the number (the value); the others hold its separator.
+    re: /(?<![\w.+/-])(\d{4}([ -]?)\d{4}\2\d{4}\2\d{4}(?:\2\d{1,3})?|\d{4}([ -]?)\d{6}\3\d{4,5})(?![\w/-]|[.,]\d)/g,
+    keep: 0,
+    value: (v) => isCardNumber(v.replace(/\D/g, '')),
+    kind: 'personal',
+    may: (x) => /\d{4}[ -]?\d{4}/.test(x),
+  },
+  {
+    name: 'social security number',
+    // A US social security number as written, `123-45-6789`: never area 000, 666 or 900-999, group 00 or serial 0000.
+    re: /(?<![\w.+/-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w/-]|[.,]\d)/g,
+    keep: 0,
+    kind: 'personal',
+    may: (x) => /\d{3}-\d{2}-\d{4}/.test(x),
+  },
+  {
     name: 'postal address',
     // A house number and a street (`221B Baker Street`, `1600 Amphitheatre Pkwy`), a street and a
     // number (`Hauptstraße 12`, `Rue de Rivoli 4`), a Japanese postal code (`〒100-0001`).
@@ -352,6 +372,54 @@ export const REGEX_RULES: readonly RegexRule[] = [
     across: (a) => /(?:Rue|Calle|Via|Rua)[ \t]*$/.test(a),
   },
 ];
+
+/** Issuers' prefixes: Visa, Mastercard, American Express, Diners Club, Discover, JCB, UnionPay. */
+const CARD_ISSUER =
+  /^(?:4|5[1-5]|2(?:22[1-9]|2[3-9]|[3-6]|7[01]|720)|3[47]|3(?:0[0-5]|[689])|6(?:011|5|4[4-9]|2)|35(?:2[89]|[3-8]))/;
+
+/**
+ * The card numbers payment providers publish for testing (Stripe, Braintree, Adyen, PayPal): a note
+ * of which one a test uses is no one's card.
+ */
+const TEST_CARDS = new Set([
+  '4242424242424242',
+  '4000056655665556',
+  '4111111111111111',
+  '4012888888881881',
+  '5555555555554444',
+  '2223003122003222',
+  '5200828282828210',
+  '5105105105105100',
+  '5431111111111111',
+  '378282246310005',
+  '371449635398431',
+  '378734493671000',
+  '6011111111111117',
+  '6011000990139424',
+  '3056930009020004',
+  '36227206271667',
+  '38520000023237',
+  '30569309025904',
+  '3566002020360505',
+  '3530111333300000',
+  '6200000000000005',
+]);
+
+/**
+ * A payment card's digits: 14 to 19 of them, an issuer's prefix, not one digit repeated, not a
+ * published test number (Stripe's `4000 0000 0000 …` range included), and the Luhn check digit right.
+ */
+export function isCardNumber(digits: string): boolean {
+  if (digits.length < 14 || digits.length > 19 || !CARD_ISSUER.test(digits) || /^(\d)\1*$/.test(digits)) return false;
+  if (TEST_CARDS.has(digits) || digits.startsWith('40000000')) return false;
+  let sum = 0;
+  for (let i = digits.length - 1, double = false; i >= 0; i--, double = !double) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double && (d *= 2) > 9) d -= 9;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
 
 /** Addresses that name no person: documentation examples, reserved test domains, bots, git remotes, `name@2x.png`. */
 const NOT_PERSONAL_MAIL =
