@@ -310,7 +310,9 @@ test('S3 checks/check.mjs runs under a time limit: the process group is killed (
   await new Promise((res) => setTimeout(res, 200));
   assert.equal(running(pid), false, 'the child the script left is gone with its group');
   assert.equal(repoChecksCheck(r).status, 'fail');
-  assert.match(repoChecksCheck(r).message, /did not finish within 2 s and was stopped/);
+  // The limit, not the time the kill took after it (more on a busy machine).
+  assert.match(repoChecksCheck(r).message, /did not finish within 1\.5 s and was stopped/);
+  assert.match(repoChecksCheck({ ...r, ms: 2_600 }).message, /within 1\.5 s/);
 
   // The script's own exit leaves nothing running either; secrets in its output are masked.
   const leaves = s3Workspace({

@@ -38,6 +38,8 @@ export interface RepoChecksResult {
   output: string;
   truncated: boolean;
   ms: number;
+  /** How long it was allowed to run (ms): a run stopped at it is said to have taken that long, whatever the kill took after. */
+  limitMs: number;
 }
 
 export interface RunRepoChecksOptions {
@@ -66,7 +68,7 @@ export function runRepoChecks(root: string, opts: RunRepoChecksOptions = {}): Pr
         dropped = true;
       }
     };
-    const done = (r: Omit<RepoChecksResult, 'command' | 'output' | 'truncated' | 'ms'>) => {
+    const done = (r: Omit<RepoChecksResult, 'command' | 'output' | 'truncated' | 'ms' | 'limitMs'>) => {
       const truncated = dropped || out.length > max;
       const tail = out.length > max ? out.subarray(out.length - max) : out;
       resolve({
@@ -75,6 +77,7 @@ export function runRepoChecks(root: string, opts: RunRepoChecksOptions = {}): Pr
         output: maskSecrets(tail.toString('utf8')).text,
         truncated,
         ms: Date.now() - started,
+        limitMs: timeoutMs,
       });
     };
     let child: ChildProcess;
@@ -130,7 +133,7 @@ export function repoChecksCheck(r: RepoChecksResult): Check {
   const msg = r.error
     ? t('`{0}` could not be started: {1}', r.command, r.error)
     : r.timedOut
-      ? t('`{0}` did not finish within {1} s and was stopped.', r.command, Math.round(r.ms / 1000))
+      ? t('`{0}` did not finish within {1} s and was stopped.', r.command, Math.round(r.limitMs / 100) / 10)
       : ok
         ? t('`{0}` passed (exit 0, {1} s).', r.command, secs)
         : t('`{0}` failed (exit {1}, {2} s): the repository is red.', r.command, r.code ?? r.signal ?? '?', secs);
