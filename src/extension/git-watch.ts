@@ -17,7 +17,9 @@
  * Work files change on every save (an editor's auto save while typing, an agent's edits): their
  * re-read waits longer (`WORK_QUIET_MS`), and comes at most once in `WORK_MAX_WAIT_MS` and at the
  * latest that long after the first save, however the saves come. No timer runs while nothing
- * changes. A folder where no system is detected is not read again for either.
+ * changes. A folder where no system is detected is not read again for either, nor one whose changed
+ * work files git all ignores (asked once per path with `git check-ignore`; an ignored folder answers
+ * for what is below it): a build's output or a log written all day costs no read of the folder.
  *
  * In Restricted Mode nothing is watched here (the checks that need git are skipped, and no git runs);
  * the watches start when the workspace is trusted.
@@ -35,11 +37,13 @@ import {
   WORK_MAX_WAIT_MS,
   WORK_QUIET_MS,
   type GitEventContext,
+  type IgnoredPaths,
 } from './pure/git-events';
 import type { LedgerStore } from './store';
 
 type Modules = {
   gitWatches: typeof import('../core/git/watched').gitWatches;
+  ignoredByGit: typeof import('../core/git/git').ignoredByGit;
   events: typeof import('./pure/git-events');
   watchGlobs: typeof import('./pure/globs').watchGlobs;
   markerGlob: string;
@@ -64,6 +68,10 @@ interface FolderGit {
   subs: vscode.Disposable[];
   /** The plan running or last run: plans run one after another. */
   planning: Promise<void>;
+  /** The work files changed since the folder was last read (relative, `/`-separated). */
+  work: Set<string>;
+  /** What git said it ignores of them, so far. */
+  ignored: IgnoredPaths;
   disposed: boolean;
 }
 
@@ -98,14 +106,15 @@ export class GitWatchers extends Disposable {
       return;
     }
     this.started = true;
-    const [{ gitWatches }, events, { watchGlobs }, { SHARED_MARKER_REL }] = await Promise.all([
+    const [{ gitWatches }, { ignoredByGit }, events, { watchGlobs }, { SHARED_MARKER_REL }] = await Promise.all([
       import('../core/git/watched'),
+      import('../core/git/git'),
       import('./pure/git-events'),
       import('./pure/globs'),
       import('../core/checkpoint/marker'),
     ]);
     if (this.isDisposed) return;
-    this.modules = { gitWatches, events, watchGlobs, markerGlob: `${SHARED_MARKER_REL}*` };
+    this.modules = { gitWatches, ignoredByGit, events, watchGlobs, markerGlob: `${SHARED_MARKER_REL}*` };
     for (const f of vscode.workspace.workspaceFolders ?? []) this.watch(f);
     this._register(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -140,6 +149,8 @@ export class GitWatchers extends Disposable {
       dirs: new Map(),
       subs: [],
       planning: Promise.resolve(),
+      work: new Set(),
+      ignored: new m.events.IgnoredPaths(),
       disposed: false,
     };
     this.perFolder.set(folder.uri.toString(), fg);
@@ -222,9 +233,36 @@ export class GitWatchers extends Disposable {
       if (!fg.dirs.has(path.dirname(path.resolve(abs)))) this.gitChanged(fg, abs);
     } else if (kind === 'work' && this.hasSystems(fg)) {
       this.log.trace(`Work changed: ${abs}`);
-      const key = fg.folder.uri.toString();
-      this.workBursts.run(key, () => void this.store.scan(fg.folder));
+      const rel = path.relative(fg.ctx.root, path.resolve(abs)).split(path.sep).join('/');
+      fg.work.add(rel);
+      if (this.modules!.events.isIgnoreFile(rel)) fg.ignored.clear();
+      this.workBursts.run(fg.folder.uri.toString(), () => void this.workChanged(fg));
     }
+  }
+
+  /**
+   * Work files changed and the burst is quiet: the folder is read again, unless git ignores every one
+   * of them (a build's output, a log): then `git status` says what it said, and nothing is read.
+   */
+  private async workChanged(fg: FolderGit): Promise<void> {
+    const rels = [...fg.work];
+    fg.work.clear();
+    if (fg.disposed || !rels.length) return;
+    const { events, ignoredByGit } = this.modules!;
+    const ask = rels.some(events.isIgnoreFile) ? null : fg.ignored.questions(rels);
+    if (ask) {
+      const said = ask.length ? await ignoredByGit(fg.ctx.root, ask) : new Set<string>();
+      if (fg.disposed) return;
+      if (said) {
+        fg.ignored.learn(ask, said);
+        if (fg.ignored.allIgnored(rels)) {
+          const some = `${rels.slice(0, 3).join(', ')}${rels.length > 3 ? ', …' : ''}`;
+          this.log.trace(`Work changed only in files git ignores (${some}): not read again`);
+          return;
+        }
+      }
+    }
+    void this.store.scan(fg.folder);
   }
 
   /** A folder whose last report found no system has no check that reads git (a system that comes is seen by its own watchers). */
@@ -241,8 +279,11 @@ export class GitWatchers extends Disposable {
       if (fg.disposed) return;
       this.plan(fg);
       if (!this.hasSystems(fg)) return;
-      // This read runs git now: the work changes waiting so far are in it.
+      // This read runs git now: the work changes waiting so far are in it. What git ignores may have
+      // changed with the index (a file untracked that a pattern names).
       this.workBursts.cancel(key);
+      fg.work.clear();
+      fg.ignored.clear();
       void this.store.scan(fg.folder);
     });
   }

@@ -525,8 +525,18 @@ function currentGitProgram(top: string): string {
   return gitPath.program;
 }
 
-/** Run git in `cwd` for the repository whose work tree is `top` (see `gitProgram`); stdout, or null on any failure. */
-function run(top: string, cwd: string, argv: string[], timeoutMs: number, input?: Buffer): Promise<string | null> {
+/**
+ * Run git in `cwd` for the repository whose work tree is `top` (see `gitProgram`); stdout, or null on
+ * any failure (an exit code in `answers` is an answer: `check-ignore` exits 1 when no path is ignored).
+ */
+function run(
+  top: string,
+  cwd: string,
+  argv: string[],
+  timeoutMs: number,
+  input?: Buffer,
+  answers: readonly number[] = [],
+): Promise<string | null> {
   return new Promise((resolve) => {
     try {
       // Loaded on the first git run: the hooks that run no git never pay for node:child_process.
@@ -538,7 +548,8 @@ function run(top: string, cwd: string, argv: string[], timeoutMs: number, input?
         program,
         argv,
         { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, windowsHide: true, env: gitEnv() },
-        (err, stdout) => resolve(err ? null : stdout),
+        (err, stdout) =>
+          resolve(!err || (typeof err.code === 'number' && answers.includes(err.code) && !err.killed) ? stdout : null),
       );
       child.stdin?.on('error', () => undefined);
       child.stdin?.end(input);
@@ -599,6 +610,27 @@ export async function storedBlobId(root: string, rel: string, bytes: Buffer): Pr
   const out = await run(repo.top, root, argvOf(repo, ['hash-object', `--path=${rel}`, '--stdin']), 10_000, bytes);
   const id = out?.trim() ?? '';
   return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id) ? id : null;
+}
+
+/** The most paths one `ignoredByGit` asks about: more (a build writing a whole tree) is read as work. */
+export const MAX_IGNORE_QUESTIONS = 2_000;
+
+/**
+ * Which of `rels` (paths relative to the folder `root`, `/`-separated; a folder ends with `/`) git
+ * ignores, by git's own reading of every ignore file (`.gitignore` in each folder, `info/exclude`,
+ * `core.excludesFile`): `git check-ignore`, in the same safe run as every other. A file git tracks is
+ * never ignored, whatever a pattern says (a change to it shows in `git status`). Null when git gives
+ * no answer (no repository, a config git is not run on, more than MAX_IGNORE_QUESTIONS paths).
+ */
+export async function ignoredByGit(root: string, rels: readonly string[]): Promise<Set<string> | null> {
+  if (!rels.length) return new Set();
+  if (rels.length > MAX_IGNORE_QUESTIONS || rels.some((r) => r.includes('\0'))) return null;
+  const repo = await safeRepo(root);
+  if (!repo || !readsOnlyFiles(repo)) return null;
+  const input = Buffer.from(rels.map((r) => `${r}\0`).join(''));
+  const out = await run(repo.top, root, argvOf(repo, ['check-ignore', '--stdin', '-z']), 10_000, input, [1]);
+  if (out === null) return null;
+  return new Set(out.split('\0').filter(Boolean));
 }
 
 const MAX_CHANGED_STAT = 500;

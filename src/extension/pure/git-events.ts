@@ -72,3 +72,66 @@ export function stateTest(globs: readonly string[], docs: Iterable<string>): (re
   const known = new Set(docs);
   return (rel) => known.has(rel) || res.some((re) => re.test(rel));
 }
+
+/** A path's folders, each ending with `/` (`a/b/c.ts`: `a/`, `a/b/`). */
+function foldersOf(rel: string): string[] {
+  const parts = rel.split('/');
+  return parts.slice(0, -1).map((_, i) => `${parts.slice(0, i + 1).join('/')}/`);
+}
+
+/** The most paths `IgnoredPaths` remembers: past it, it starts again from nothing. */
+export const IGNORED_PATHS_MAX = 10_000;
+
+/**
+ * What git ignores among a folder's work files, as far as git was asked (`ignoredByGit`): a file it
+ * ignores, a folder it ignores (every path below one is ignored: git never looks inside an ignored
+ * folder, and no pattern takes a file below it back), a file or folder it does not. A burst of work
+ * events only in ignored files (a build's output, a log) changes nothing `git status` says, so the
+ * folder is not read again for it. Forgotten whole when what git ignores may have changed (`clear`: a
+ * `.gitignore` saved, the index or HEAD changed).
+ */
+export class IgnoredPaths {
+  private readonly ignored = new Set<string>();
+  private readonly kept = new Set<string>();
+
+  clear(): void {
+    this.ignored.clear();
+    this.kept.clear();
+  }
+
+  /** `rel` is ignored by what is known: the file itself, or a folder above it. */
+  private known(rel: string): boolean {
+    return this.ignored.has(rel) || foldersOf(rel).some((f) => this.ignored.has(f));
+  }
+
+  /**
+   * What git must be asked so that `allIgnored(rels)` can answer: each path not known yet, with its
+   * folders not known yet (an ignored folder answers for everything below it from then on). Null when
+   * one of `rels` is known to be kept: the folder is read again whatever git says of the others.
+   */
+  questions(rels: readonly string[]): string[] | null {
+    const ask = new Set<string>();
+    for (const rel of rels) {
+      if (this.known(rel)) continue;
+      if (this.kept.has(rel)) return null;
+      for (const f of foldersOf(rel)) if (!this.kept.has(f)) ask.add(f);
+      ask.add(rel);
+    }
+    return [...ask];
+  }
+
+  /** git's answer: of `asked`, the ones in `ignored` are ignored, the others kept. */
+  learn(asked: readonly string[], ignored: ReadonlySet<string>): void {
+    // Bounded: a log that takes a new name each day would otherwise grow the sets for as long as the window is open.
+    if (this.ignored.size + this.kept.size + asked.length > IGNORED_PATHS_MAX) this.clear();
+    for (const a of asked) (ignored.has(a) ? this.ignored : this.kept).add(a);
+  }
+
+  /** Every one of `rels` is ignored by what is known. */
+  allIgnored(rels: readonly string[]): boolean {
+    return rels.every((r) => this.known(r));
+  }
+}
+
+/** An ignore file: saving one may change what git ignores (and what `git status` lists). */
+export const isIgnoreFile = (rel: string): boolean => rel === '.gitignore' || rel.endsWith('/.gitignore');

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionLedgerApi } from '../../../src/extension/api';
-import { GIT_MAX_WAIT_MS } from '../../../src/extension/pure/git-events';
+import { GIT_MAX_WAIT_MS, WORK_MAX_WAIT_MS, WORK_QUIET_MS } from '../../../src/extension/pure/git-events';
 import { getApi, sleep, waitFor, workspaceRoot } from '../helpers';
 
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
@@ -202,5 +202,44 @@ describe('watching git', () => {
     }
     await waitFor('the edit undone: no longer counted, without a Refresh', () => changes() === before, 15_000);
     await waitFor('S3 fresh passes again', () => s3()?.checks.find((c) => c.id === 'fresh')?.status === 'pass');
+  });
+
+  it("files git ignores (a build's output, a log) written again and again are not read for: git status says what it said; a file it does not ignore still is", async function () {
+    this.timeout(120_000);
+    const api = await getApi();
+    const root = workspaceRoot();
+    const ignore = join(root, '.gitignore');
+    const hadIgnore = existsSync(ignore);
+    const before = hadIgnore ? readFileSync(ignore, 'utf8') : null;
+    try {
+      // The new ignore file is read for (a work file, and what git ignores changed): at the earliest
+      // WORK_MAX_WAIT_MS after the previous test's read.
+      const first = api.scans();
+      appendFileSync(ignore, '\nbuild/\n*.log\n');
+      mkdirSync(join(root, 'build', 'js'), { recursive: true });
+      await waitFor('the new .gitignore is read for', () => api.scans() > first, 15_000);
+      await quiet(api);
+      const reads = api.scans();
+      // A watch task and a logger: forty writes over four seconds, in a folder and a file git ignores.
+      for (let i = 0; i < 40; i++) {
+        writeFileSync(join(root, 'build', 'js', `chunk-${i % 5}.js`), `// ${i}\n`);
+        appendFileSync(join(root, 'server.log'), `request ${i}\n`);
+        await sleep(100);
+      }
+      // Longer than a burst of work events may wait to be read (its quiet time after the longest wait).
+      await quiet(api, WORK_MAX_WAIT_MS + WORK_QUIET_MS + 1000);
+      console.log(`    40 writes to ignored files: ${api.scans() - reads} read(s) of the folder`);
+      assert.equal(api.scans() - reads, 0, 'the folder was read for files git ignores');
+      // A file git does not ignore, beside them: read as before.
+      writeFileSync(join(root, 'notes.txt'), 'not ignored\n');
+      await waitFor('a file git does not ignore is read for', () => api.scans() > reads, 15_000);
+    } finally {
+      rmSync(join(root, 'build'), { recursive: true, force: true });
+      rmSync(join(root, 'server.log'), { force: true });
+      rmSync(join(root, 'notes.txt'), { force: true });
+      if (before === null) rmSync(ignore, { force: true });
+      else writeFileSync(ignore, before);
+    }
+    await quiet(api);
   });
 });
