@@ -148,8 +148,10 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
     await item.locator('.codicon-error').waitFor({ state: 'visible', timeout: 15_000 });
     const label = (await item.getAttribute('aria-label')) ?? '';
     console.log(`      (status item aria-label: ${JSON.stringify(label)})`);
-    // A checkpoint ran earlier in the run and covers the fixture's turns (dated before it): done, at the urgent level.
-    assert.match(label, /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint done\./);
+    // At the urgent level, whether a checkpoint covers the state or not: one ran earlier in the run and covers
+    // the fixture's turns (dated before it), but a part before this one may have changed a state file since
+    // (native's quick fix rewrites S0's ledger), and then it does not cover it.
+    assert.match(label, /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint (?:done|now)\./);
     assert.doesNotMatch(label, /\$\(|\*\*|`|command:|\\/, 'no icon syntax, Markdown or escapes');
   });
 

@@ -317,12 +317,20 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       10_000,
     );
     await item.locator('.codicon-error').waitFor();
-    // "Checkpoint now" ran above, and the turns appended since carry the fixture's own (earlier) times:
-    // the checkpoint covers them, so the item says it is done, at the urgent level.
-    assert.match(
-      (await item.getAttribute('aria-label')) ?? '',
-      /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint done\./,
+    // "Checkpoint now" ran above, and the turns appended since carry the fixture's own (earlier) times,
+    // but S2's ledger was edited after it (the test above): the checkpoint does not cover the ledger as it
+    // is now, so the item asks for a checkpoint and says which file changed (the click below is refused
+    // on S2's ticks, which that edit reset), never "Checkpoint done".
+    const label = await waitUntil(
+      'the label naming the ledger changed since the checkpoint',
+      async () => {
+        const l = (await item.getAttribute('aria-label')) ?? '';
+        return l.includes(`${HOMES.S2} changed after the last checkpoint`) ? l : undefined;
+      },
+      10_000,
     );
+    assert.match(label, /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint now\./);
+    assert.doesNotMatch(label, /Checkpoint done/);
     const errBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.notEqual(errBg, warnBg, 'the background colour changed');
     await page.mouse.move(700, 400);

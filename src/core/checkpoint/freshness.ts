@@ -205,14 +205,23 @@ export function figureAfterCheckpoint(at: number, markerMtime: number): boolean 
 /**
  * A checkpoint covers the session, as the status bar and the status line say it ("checkpoint done"):
  * the PreCompact guard would let /compact through on the session's marker (`fresh` or `idle`: not
- * nothing-to-preserve, which saves nothing), and the agent's figure, dated `figureAt` (ms; NaN when
- * unknown), is not from a turn after the marker (written at the decision's `markerMtime`, when known).
+ * nothing-to-preserve, which saves nothing), that marker vouches for the state files as they are now
+ * (the decision's `changed` names none: a file whose bytes changed since the checkpoint is not covered
+ * by it, though the guard lets /compact through while the change fails no blocking check), and the agent's figure, dated `figureAt` (ms; NaN when unknown), is not from a turn
+ * after the marker (written at the decision's `markerMtime`, when known).
  */
 export function guardCheckpointed(
-  guard: { allow: boolean; rule: string; markerMtime?: number | null; unchecked?: string },
+  guard: {
+    allow: boolean;
+    rule: string;
+    markerMtime?: number | null;
+    unchecked?: string;
+    changed?: readonly string[];
+  },
   figureAt: number,
 ): boolean {
   // A guard that allowed only because it could not check the state files vouches for nothing.
   if (!guard.allow || (guard.rule !== 'fresh' && guard.rule !== 'idle') || guard.unchecked) return false;
+  if (guard.changed?.length) return false;
   return !(typeof guard.markerMtime === 'number' && figureAfterCheckpoint(figureAt, guard.markerMtime));
 }

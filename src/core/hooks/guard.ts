@@ -89,6 +89,11 @@ export interface GuardDecision {
   markerMtime?: number;
   /** Allowed although a state file (one changed since the checkpoint, or a system's whose files could not be read) was not checked: why. */
   unchecked?: string;
+  /**
+   * Allowed on a checkpoint's marker (fresh, idle) that does not vouch for these state files as they are
+   * now (`notCovered`): the checkpoint does not cover them, so no surface says it is done.
+   */
+  changed?: string[];
 }
 
 export interface GuardOptions extends HookRunOptions {
@@ -345,7 +350,7 @@ async function changedSince(
   report: WorkspaceReport | null,
   marker: MarkerFile,
   worked: ReadonlyArray<{ rel: string }>,
-): Promise<{ ids: SystemId[]; files: string[] }> {
+): Promise<{ ids: SystemId[]; files: string[]; notCovered: string[] }> {
   const vouched = new Map(marker.content.hashes.map((h) => [h.path, h.hash.toLowerCase()]));
   const home = new Set(worked.map((w) => w.rel));
   const files = new Set<string>();
@@ -398,8 +403,14 @@ async function changedSince(
     files.add(rel);
     for (const s of active) ids.add(s.id);
   }
+  // What the checkpoint does not cover: a file whose bytes are not the ones the marker vouched for, or
+  // that came since, whatever its times (the checkpoint checked, and its manual items were confirmed
+  // on, the bytes it vouched for; a change within the grace after it was not read by it either). A
+  // marker that vouches for no bytes (one written by hand) tells only by the times, as the idle rule
+  // does: a home written past the grace after it.
+  const notCovered = vouched.size ? [...files] : [...home];
   // A home file written past the grace is checked even when only touched: named when nothing else is.
-  return { ids: [...ids], files: files.size ? [...files] : [...home] };
+  return { ids: [...ids], files: files.size ? [...files] : [...home], notCovered };
 }
 
 /**
@@ -750,7 +761,8 @@ async function decide(
   // What changed since the checkpoint is taken as it is now only while it is still whole: its system's
   // blocking checks run on it (every rule; the caller's report when it has one). A marker past its
   // window with work since is stopped below anyway.
-  const since = fresh || idle ? await changedSince(root, report, marker, worked) : { ids: [], files: [] };
+  const since =
+    fresh || idle ? await changedSince(root, report, marker, worked) : { ids: [], files: [], notCovered: [] };
   const { broken: failing, error: sinceError } = await brokenSince(root, now, since.ids, known);
   // A system whose files could not be read at all (its reader failed: a fault of this tool, never of the
   // files) was compared with nothing: an allow says it was not checked, as for any failure of the guard's own.
@@ -790,7 +802,12 @@ async function decide(
   const allowOn = (rule: 'idle' | 'fresh', said: string): GuardDecision => {
     const unchecked = error ? `; not every state file could be checked: ${error}` : '';
     const d = allow(rule, root, sid, marker.rel, `allow (${said}${unchecked})`);
-    return { ...d, markerMtime: marker.mtime, ...(error ? { unchecked: error } : {}) };
+    return {
+      ...d,
+      markerMtime: marker.mtime,
+      ...(error ? { unchecked: error } : {}),
+      ...(since.notCovered.length ? { changed: since.notCovered } : {}),
+    };
   };
   if (idle) {
     const checked = since.files.length ? `changed and checked: ${since.files.join(', ')}; ` : '';

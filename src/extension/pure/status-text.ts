@@ -31,6 +31,8 @@ export interface GuardView {
   markerMtime?: number | null;
   /** It allowed although a state file could not be checked (its own failure): why. No checkpoint is done on it. */
   unchecked?: string;
+  /** It allowed on a marker that does not vouch for these state files as they are now (changed since the checkpoint). No checkpoint is done on it. */
+  changed?: string[];
 }
 
 /**
@@ -39,7 +41,14 @@ export interface GuardView {
  * line does for the same decision.
  */
 export function guardViewOf(
-  d: { allow: boolean; rule: string; marker: string | null; markerMtime?: number; unchecked?: string },
+  d: {
+    allow: boolean;
+    rule: string;
+    marker: string | null;
+    markerMtime?: number;
+    unchecked?: string;
+    changed?: readonly string[];
+  },
   installed: boolean,
   maxAgeMin: number,
 ): GuardView {
@@ -51,6 +60,7 @@ export function guardViewOf(
     installed,
     markerMtime: d.markerMtime ?? null,
     ...(d.unchecked ? { unchecked: d.unchecked } : {}),
+    ...(d.changed?.length ? { changed: [...d.changed] } : {}),
   };
 }
 
@@ -65,8 +75,26 @@ export function verdictEndsAt(g: GuardView): number | null {
     : null;
 }
 
-/** What the guard would decide, as one plain sentence (no icon). */
-export function guardSentence(t: T, g: GuardView): string {
+/** The state files a guard view names, each as `name` shows it (the first three, then how many more). */
+function filesNamed(t: T, files: readonly string[], name: (s: string) => string): string {
+  const shown = files.slice(0, 3).map(name).join(', ');
+  return files.length > 3 ? t('{0} and {1} more', shown, files.length - 3) : shown;
+}
+
+/**
+ * What the guard would decide, as plain sentences (no icon): an allow on a marker that does not vouch
+ * for the state files as they are now says which changed since, so it is not taken for "checkpoint done".
+ * `name` shows a file name (the tooltip's Markdown passes `code`).
+ */
+export function guardSentence(t: T, g: GuardView, name: (s: string) => string = (s) => s): string {
+  const changed = g.changed?.length
+    ? ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', filesNamed(t, g.changed, name))}`
+    : '';
+  return `${verdictSentence(t, g)}${changed}`;
+}
+
+/** The guard's verdict alone, as one plain sentence. */
+function verdictSentence(t: T, g: GuardView): string {
   if (!g.installed)
     return t('/compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").');
   const rules: Record<string, string> = {
@@ -103,7 +131,7 @@ export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolea
 
 /** The guard's line in the tooltip: the sentence after its icon. */
 export function guardLine(t: T, g: GuardView): string {
-  return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g)}`;
+  return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g, code)}`;
 }
 
 export interface StatusView {
