@@ -201,7 +201,7 @@ export const MANUALS: Record<string, Manual> = {
       ROOT,
       [
         '--session ID',
-        'the Claude Code session (default: the one session of the project that wrote recently; with several it asks which; with none, the newest transcript, else the SessionStart record)',
+        'the Claude Code session or Codex CLI thread (default: the newest session of the project, of either client; with several of one client that wrote recently it asks which; with none, the SessionStart record)',
       ],
       [
         '--shared',

@@ -11,7 +11,8 @@
  * - every manual item is confirmed (S1 Invariant 3: any NO in its Phase 4 checklist blocks the
  *   go-signal, and nothing may mention /compact then);
  * - the session is known: named by the caller, or the only Claude Code (or Codex) session of this
- *   folder that wrote within the last N minutes. Several and none named → refused, listed.
+ *   folder that wrote within the last N minutes, else the newest of either client's. Several and none
+ *   named → refused, listed.
  *
  * The session id is never invented and never taken from a ledger: it comes from the caller, the
  * newest transcript of the folder, or what the SessionStart hook recorded.
@@ -28,7 +29,7 @@ import { isInside, refuseOwnFileLink, writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
 import { closingChoice, closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
-import { findClaudeSession } from '../context';
+import { findSessions } from '../context';
 import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } from '../context/sessions';
 import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
@@ -154,6 +155,8 @@ export interface CheckpointOutcome {
   marker: string | null;
   sessionId: string | null;
   sessionSource: 'option' | 'transcript' | 'session-start' | null;
+  /** `transcript`: the client whose transcript (Claude Code) or rollout (Codex CLI) it is. */
+  sessionAgent?: 'claude' | 'codex';
   /** The sessions of this folder that wrote within the window, when they were looked at (no session named). */
   live?: RecentSession[];
   /** Wrote the shared `.claude/.checkpoint-ready`. */
@@ -187,19 +190,28 @@ export function resumePromptFor(report: WorkspaceReport): string {
   return [...new Set(prompts)].join('\n');
 }
 
-/** Where the session id comes from: the option, the newest transcript, the SessionStart record. */
+/**
+ * Where the session id comes from: the option, the newest session of this folder of either client (a
+ * Claude Code transcript or a Codex CLI rollout, as the status bar finds it: the guard of each client
+ * reads the marker of its own session), the SessionStart record.
+ */
 export async function resolveSessionId(
   root: string,
-  opts: Pick<CheckpointOptions, 'sessionId' | 'claudeHome' | 'env'> = {},
-): Promise<{ sessionId: string | null; source: CheckpointOutcome['sessionSource'] }> {
+  opts: Pick<CheckpointOptions, 'sessionId' | 'claudeHome' | 'codexHome' | 'env'> = {},
+): Promise<{
+  sessionId: string | null;
+  source: CheckpointOutcome['sessionSource'];
+  agent?: 'claude' | 'codex';
+}> {
   if (opts.sessionId !== undefined)
     return {
       sessionId: isSessionId(opts.sessionId) ? opts.sessionId : null,
       source: isSessionId(opts.sessionId) ? 'option' : null,
     };
   try {
-    const t = await findClaudeSession(root, { claudeHome: opts.claudeHome, env: opts.env });
-    if (t && isSessionId(t.sessionId)) return { sessionId: t.sessionId, source: 'transcript' };
+    const refs = await findSessions(root, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
+    const t = refs.find((r) => isSessionId(r.sessionId));
+    if (t && isSessionId(t.sessionId)) return { sessionId: t.sessionId, source: 'transcript', agent: t.agent };
   } catch {
     /* no transcript: try the record */
   }
@@ -248,11 +260,16 @@ export function lookedFor(): Array<{ system: SystemId; paths: string[] }> {
   return ALL_FACTS.map((f) => ({ system: f.id, paths: [f.home] }));
 }
 
-const SOURCE_TEXT: Record<string, string> = {
-  option: 'given with --session',
-  transcript: 'from the newest Claude Code transcript of this folder',
-  'session-start': 'recorded by the SessionStart hook',
-};
+/** Where the session id came from, in the CLI's words. */
+function sourceText(source: CheckpointOutcome['sessionSource'], agent: CheckpointOutcome['sessionAgent']): string {
+  if (source === 'option') return 'given with --session';
+  if (source === 'session-start') return 'recorded by the SessionStart hook';
+  if (source === 'transcript')
+    return agent === 'codex'
+      ? 'from the newest Codex CLI session of this folder'
+      : 'from the newest Claude Code transcript of this folder';
+  return '';
+}
 
 function ago(ms: number, now: number): string {
   const m = Math.max(0, Math.round((now - ms) / 60_000));
@@ -460,11 +477,12 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       if (!(opts.shared && opts.nothingToPreserve))
         unnamed = { code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared };
     } else {
-      const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, env: opts.env });
+      const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
       if (opts.shared) signer = r.sessionId;
       else {
         sessionId = r.sessionId;
         source = r.source;
+        if (r.agent) res.sessionAgent = r.agent;
       }
     }
   }
@@ -575,7 +593,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   res.shared = sessionId === null;
   if (opts.shared) res.signedBy = signer;
   lines.push('');
-  if (sessionId) lines.push(`Marker written: ${rel} (session ${sessionId}, ${SOURCE_TEXT[source ?? ''] ?? ''}).`);
+  if (sessionId) lines.push(`Marker written: ${rel} (session ${sessionId}, ${sourceText(source, res.sessionAgent)}).`);
   else if (opts.shared)
     lines.push(
       opts.nothingToPreserve
@@ -584,7 +602,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     );
   else {
     lines.push(
-      `Marker written: ${rel} — the shared marker, because no session id is known (no --session, no Claude Code transcript for this folder, nothing recorded by the SessionStart hook). Where several sessions share this folder, pass --session ID.`,
+      `Marker written: ${rel} — the shared marker, because no session id is known (no --session, no Claude Code or Codex CLI session of this folder, nothing recorded by the SessionStart hook). Where several sessions share this folder, pass --session ID.`,
     );
   }
   if (opts.nothingToPreserve) {
