@@ -157,6 +157,12 @@ export interface CheckpointOutcome {
   sessionSource: 'option' | 'transcript' | 'session-start' | null;
   /** `transcript`: the client whose transcript (Claude Code) or rollout (Codex CLI) it is. */
   sessionAgent?: 'claude' | 'codex';
+  /**
+   * The session whose manual ticks decided the manual items (`reportFor` was given and the session is
+   * known: named, picked or found, the signer's for a shared marker; null: no session is known). Set on
+   * a refusal too, so a caller can show the ticks that would let the checkpoint through.
+   */
+  ticksFor?: string | null;
   /** The sessions of this folder that wrote within the window, when they were looked at (no session named). */
   live?: RecentSession[];
   /** Wrote the shared `.claude/.checkpoint-ready`. */
@@ -491,6 +497,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   if (opts.reportFor && !unnamed) {
     report = opts.reportFor(sessionId ?? signer);
     res.report = report;
+    res.ticksFor = sessionId ?? signer;
     active = report.systems.filter((s) => !s.skipped);
   }
   const headAt = lines.length;

@@ -15,6 +15,7 @@ import {
 } from '../../protocol/checklist';
 import { checklistState, pastResult, resultBasis, resultHolds, type ResultBasis } from '../pure/checklist-model';
 import { checklistPage } from '../pure/checklist-page';
+import { ticksNote, ticksSession, type PinnedTicks } from '../pure/checklist-ticks';
 import { homeHash } from '../pure/ticks';
 import { runnableCheck } from '../../core/systems/s3/facts';
 import type { RepoChecksResult } from '../../core/systems/s3/repo-checks';
@@ -58,6 +59,8 @@ export class ChecklistPanel implements vscode.Disposable {
   private ready = false;
   private busy = false;
   private pendingFocus: { system: SystemId; checkId: string } | undefined;
+  /** The session whose ticks the boxes show when Checkpoint now switched them from the followed one. */
+  private pinned: PinnedTicks | undefined;
   /**
    * The result under the write button: what it says, what it was given on, and whether the page shows
    * it yet. Replaced by the past result once the checks change after it.
@@ -111,11 +114,18 @@ export class ChecklistPanel implements vscode.Disposable {
     return !!this.panel;
   }
 
-  /** Open (or reveal) the checklist on a folder, optionally on one check. */
-  show(state: FolderState, focus?: { system: SystemId; checkId: string }): void {
+  /**
+   * Open (or reveal) the checklist on a folder, optionally on one check. `ticks`: the session whose ticks
+   * the boxes show (`follow`: the status bar's; undefined: as they were, the followed one on another folder).
+   */
+  show(state: FolderState, focus?: { system: SystemId; checkId: string }, ticks?: PinnedTicks | 'follow'): void {
     this.pendingFocus = focus;
+    const otherFolder = this.folderKey !== state.folder.uri.toString();
+    const pinned = ticks === 'follow' ? undefined : (ticks ?? (otherFolder ? undefined : this.pinned));
+    const changedTicks = pinned?.sessionId !== this.pinned?.sessionId || !pinned !== !this.pinned;
+    this.pinned = pinned;
     if (this.panel) {
-      if (this.folderKey !== state.folder.uri.toString()) {
+      if (otherFolder || changedTicks) {
         this.folderKey = state.folder.uri.toString();
         this.postState();
       }
@@ -192,6 +202,7 @@ export class ChecklistPanel implements vscode.Disposable {
         this.panel = undefined;
         this.folderKey = undefined;
         this.result = undefined;
+        this.pinned = undefined;
         this.checksRuns.clear();
         this.ready = false;
       }),
@@ -210,11 +221,20 @@ export class ChecklistPanel implements vscode.Disposable {
     if (this.panel && this.ready) void this.panel.webview.postMessage(m);
   }
 
-  /** The folder's report as the checklist shows it: with the result of the repository's own checks once run. */
+  /** The session whose ticks the boxes show, and for which a tick is saved. */
+  private ticksFor(): string | null {
+    return ticksSession(this.pinned, this.store.session());
+  }
+
+  /**
+   * The folder's report as the checklist shows it: with the ticks of the session it shows (the store's
+   * report holds the followed session's), and the result of the repository's own checks once run.
+   */
   private shownReport(f: FolderState): WorkspaceReport | undefined {
     const run = this.checksRuns.get(f.folder.uri.toString());
+    const report = this.pinned && f.raw ? this.store.withTicksOf(f.raw, this.pinned.sessionId) : f.report;
     // A result exists only once a run loaded the module that runs the checks.
-    return f.report && run?.result && this.repoChecks ? this.repoChecks.withRepoChecks(f.report, run.result) : f.report;
+    return report && run?.result && this.repoChecks ? this.repoChecks.withRepoChecks(report, run.result) : report;
   }
 
   private postState(): void {
@@ -223,7 +243,8 @@ export class ChecklistPanel implements vscode.Disposable {
     const m = this.meter?.current();
     const mine = m && m.folder.uri.toString() === this.folderKey ? m : undefined;
     const compactions = mine ? mine.compactions : null;
-    const session = mine?.others.length ? shownSession(vscode.l10n.t, mine).label : null;
+    const live = mine?.others.length ? shownSession(vscode.l10n.t, mine).label : null;
+    const session = ticksNote(vscode.l10n.t, this.pinned, this.store.session(), live);
     const run = this.checksRuns.get(f.folder.uri.toString());
     const report = this.shownReport(f);
     const runnable = runnableCheck(report);
@@ -237,7 +258,7 @@ export class ChecklistPanel implements vscode.Disposable {
         trusted: vscode.workspace.isTrusted,
         compactions,
         session,
-        ticksFor: this.store.session(),
+        ticksFor: this.ticksFor(),
         runChecks: runnable && {
           system: runnable.system,
           checkId: runnable.checkId,
@@ -284,9 +305,10 @@ export class ChecklistPanel implements vscode.Disposable {
       case 'toggleManual': {
         const sys = f?.report?.systems.find((s) => s.id === m.system);
         if (!sys || !sys.checks.some((c) => c.id === m.checkId && c.severity === 'manual')) return;
-        // A tick is given for the session whose ticks the page showed: when the status bar followed another
-        // session since, it is not moved onto that one; the page shows that session's ticks instead.
-        if (m.session !== this.store.session()) {
+        // A tick is given for the session whose ticks the page showed: when the page shows another
+        // session's since (the status bar followed another, or Checkpoint now switched it), it is not
+        // moved onto that one; the page shows that session's ticks instead.
+        if (m.session !== this.ticksFor()) {
           this.postState();
           return;
         }
@@ -310,9 +332,11 @@ export class ChecklistPanel implements vscode.Disposable {
         if (!f) return;
         // The page cleared the last result when its button was pressed.
         this.result = undefined;
+        // Boxes switched to a session: the marker is for that one, whose ticks they show.
         await vscode.commands.executeCommand('sessionLedger.checkpointNow', {
           folderUri: f.folder.uri,
           fromChecklist: true,
+          ...(this.pinned?.sessionId ? { sessionId: this.pinned.sessionId } : {}),
         });
         // The button said "busy" when pressed; whatever the command did, the page shows the state again.
         this.postState();

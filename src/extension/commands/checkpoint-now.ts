@@ -15,6 +15,7 @@ import { checkpointFlow } from '../pure/checkpoint-flow';
 import { outcomeMessage } from '../pure/checkpoint-text';
 import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
+import { pinnedName, switchedSentence, ticksAfter } from '../pure/checklist-ticks';
 import { sessionName } from '../pure/session-pick';
 import { findAgentTerminal, pickSession, terminalsOfSessions } from '../terminals';
 import { requireTrust } from '../trust';
@@ -141,21 +142,39 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
         (await terminalsOfSessions(root, [flow.session]).catch(() => undefined))?.get(flow.session.sessionId),
       )
     : undefined;
-  const msg = whose ? { ...said, text: `${whose}: ${said.text}` } : said;
+  // Manual items refused for another session than the checklist follows: its boxes become that
+  // session's (a tick counts only for the session it was given for), and the refusal says so.
+  const after = ticksAfter(res, s.store.session());
+  const pinName =
+    after.kind === 'pin' ? pinnedName(t, after.sessionId, res.live ?? [], flow.session?.agent ?? res.sessionAgent) : '';
+  const switched = switchedSentence(t, after, pinName);
+  const text = `${whose ? `${whose}: ` : ''}${said.text}${switched ? ` ${switched}` : ''}`;
+  const msg = { ...said, text };
+  const code = (c: string) => res.refusals.find((r) => r.code === c);
+  const refusedOnChecks = res.kind === 'refused' && !code('nothing-detected');
+  const blocking = code('blocking-checks')?.checks ?? [];
+  const manual = code('manual-unconfirmed')?.checks ?? [];
+  const first = blocking[0] ?? manual[0];
+  // The checklist shows the boxes the refusal speaks of before the result is put under its button.
+  if (refusedOnChecks)
+    s.checklist.show(
+      state,
+      first ? { system: first.system, checkId: first.id } : undefined,
+      after.kind === 'pin'
+        ? { sessionId: after.sessionId, name: pinName }
+        : after.kind === 'follow'
+          ? 'follow'
+          : undefined,
+    );
   // The checklist's button started it: the outcome also shows there, under the button, with the focus.
   if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.text }, res.report);
   const openList = t('Open checklist');
   const ask = t('Ask the agent to checkpoint');
   if (res.kind === 'refused') {
-    const code = (c: string) => res.refusals.find((r) => r.code === c);
-    if (code('nothing-detected')) {
+    if (!refusedOnChecks) {
       await offerStarter(msg.text);
       return;
     }
-    const blocking = code('blocking-checks')?.checks ?? [];
-    const manual = code('manual-unconfirmed')?.checks ?? [];
-    const first = blocking[0] ?? manual[0];
-    s.checklist.show(state, first ? { system: first.system, checkId: first.id } : undefined);
     const agent = blocking.length || isStale(res.report) ? await findAgentTerminal() : undefined;
     const buttons = blocking.length && agent ? [ask, openList] : blocking.length ? [openList] : [];
     const pick = await vscode.window.showWarningMessage(msg.text, ...buttons);

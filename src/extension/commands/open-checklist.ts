@@ -12,5 +12,6 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder to see its checklist.'));
     return;
   }
-  s.checklist.show(state);
+  // Opened by the user: the boxes are the ticks of the session the status bar follows.
+  s.checklist.show(state, undefined, 'follow');
 }
