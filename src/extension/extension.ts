@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { createApi, type SessionLedgerApi } from './api';
 import { LedgerCodeLens } from './code-lens';
 import { LedgerDiagnostics } from './diagnostics';
+import { GoSignalWatch } from './go-signal-watch';
 import { LedgerQuickFixes } from './quick-fixes';
 import { ChecklistPanel } from './checklist/panel';
 import { registerCommands } from './commands';
@@ -44,7 +45,20 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
   const gitWatchers = new GitWatchers(store, log);
   const diagnostics = new LedgerDiagnostics(store, context.extensionUri);
   const codeLens = new LedgerCodeLens(store);
-  const s: Services = { context, log, store, ticks, tree, meter, statusItem, checklist, previews, diagnostics };
+  const goSignals = new GoSignalWatch(store, log);
+  const s: Services = {
+    context,
+    log,
+    store,
+    ticks,
+    tree,
+    meter,
+    statusItem,
+    checklist,
+    previews,
+    diagnostics,
+    goSignals,
+  };
 
   const view = vscode.window.createTreeView('sessionLedger.ledger', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(
@@ -59,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
     checklist,
     previews,
     diagnostics,
+    goSignals,
     new LedgerQuickFixes(diagnostics, log, previews).register(),
     codeLens,
     codeLens.register(),

@@ -2,6 +2,7 @@
 import type * as vscode from 'vscode';
 import type { ChecklistPanel } from './checklist/panel';
 import type { LedgerDiagnostics } from './diagnostics';
+import type { GoSignalWatch } from './go-signal-watch';
 import type { PreviewDocuments } from './preview';
 import type { SessionMeter } from './status/session-meter';
 import type { ContextStatusItem } from './status/context-status-item';
@@ -20,4 +21,6 @@ export interface Services {
   readonly checklist: ChecklistPanel;
   readonly previews: PreviewDocuments;
   readonly diagnostics: LedgerDiagnostics;
+  /** The go-signals Checkpoint now gave, followed until they no longer hold. */
+  readonly goSignals: GoSignalWatch;
 }

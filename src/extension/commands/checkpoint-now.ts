@@ -77,6 +77,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const { evaluationCount } = await import('../../core/report/evaluate');
   const startedAt = evaluationCount();
   const counts: CheckpointRunCounts = { evaluations: 0, decisions: 0, writes: 0, rescans: 0 };
+  // The go-signals given before in this folder are judged again once this run has said its own.
+  const release = s.goSignals.hold(state.folder);
   let flow;
   try {
     flow = await checkpointFlow(
@@ -119,12 +121,16 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
       args.sessionId,
     );
     lastRun = counts;
+    // A go-signal is followed from now on: once what it was given on changes, a warning follows it.
+    if (flow.kind === 'decided') await s.goSignals.given(state.folder, flow.outcome);
   } catch (err) {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
     void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', errorText(t, err)));
     if (args.fromChecklist)
       s.checklist.showResult({ kind: 'failed', text: t('Checkpoint failed: {0}', errorText(t, err)) });
     return;
+  } finally {
+    release();
   }
   if (flow.kind === 'no-report') {
     await offerStarter(t('No agent state file detected in {0}: there is nothing to checkpoint.', state.folder.name));

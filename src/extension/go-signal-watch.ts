@@ -1,0 +1,105 @@
+/**
+ * Follows the go-signals Checkpoint now gave (pure/go-signal): when the folder's state files, checks or
+ * ticks, or the marker, change after one, a warning follows it saying that it no longer holds, once.
+ * VS Code keeps a notification in its list and has no API to close it, so the later one says what is
+ * true now. While a Checkpoint now runs in a folder its go-signals are not judged (the run may write the
+ * same marker again); a go-signal for the same marker takes the place of the one before.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CheckpointOutcome } from '../core/checkpoint/checkpoint';
+import { Disposable } from './dispose';
+import { goSignalNow, goSignalOf, withdrawalText, type GoSignal } from './pure/go-signal';
+import type { LedgerStore } from './store';
+
+/** At most this many go-signals are followed; the oldest is let go first. */
+const MAX_FOLLOWED = 16;
+
+export class GoSignalWatch extends Disposable {
+  private readonly followed = new Map<string, { g: GoSignal; folder: vscode.WorkspaceFolder }>();
+  /** Folders where a Checkpoint now runs, and how many runs. */
+  private readonly held = new Map<string, number>();
+  private checking = Promise.resolve();
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this._register(
+      store.onDidChange((f) => {
+        if (f) this.check(f);
+      }),
+    );
+  }
+
+  /** A Checkpoint now starts in `folder`: its go-signals wait until `release` is called. */
+  hold(folder: vscode.WorkspaceFolder): () => void {
+    const key = folder.uri.toString();
+    this.held.set(key, (this.held.get(key) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const n = (this.held.get(key) ?? 1) - 1;
+      if (n > 0) this.held.set(key, n);
+      else this.held.delete(key);
+      this.check(folder);
+    };
+  }
+
+  /** The outcome of a Checkpoint now shown to the user: followed when it gave a go-signal. Never throws. */
+  async given(folder: vscode.WorkspaceFolder, o: CheckpointOutcome): Promise<void> {
+    if (o.kind !== 'written' || !o.marker) return;
+    try {
+      const g = goSignalOf(folder.uri.toString(), o, await this.markerHash(folder, o.marker), Date.now());
+      if (!g || this.isDisposed) return;
+      this.followed.delete(g.key);
+      this.followed.set(g.key, { g, folder });
+      while (this.followed.size > MAX_FOLLOWED) this.followed.delete(this.followed.keys().next().value as string);
+    } catch (err) {
+      this.log.warn(`Go-signal: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  private async markerHash(folder: vscode.WorkspaceFolder, rel: string): Promise<string | null> {
+    const [{ readTextFile }, { MARKER_MAX_BYTES }] = await Promise.all([
+      import('../core/files/fsread'),
+      import('../core/checkpoint/marker'),
+    ]);
+    const f = await readTextFile(path.join(folder.uri.fsPath, ...rel.split('/')), MARKER_MAX_BYTES);
+    return f.ok && !f.truncated ? f.hash : null;
+  }
+
+  /** Judge the folder's go-signals again (one judgement at a time). */
+  private check(folder: vscode.WorkspaceFolder): void {
+    const key = folder.uri.toString();
+    this.checking = this.checking
+      .then(async () => {
+        if (this.held.has(key) || this.isDisposed) return;
+        for (const [k, { g }] of [...this.followed]) {
+          if (!k.startsWith(`${key}|`)) continue;
+          const raw = this.store.folder(folder.uri)?.raw;
+          const report = raw ? this.store.withTicksOf(raw, g.ticksFor) : undefined;
+          const why = goSignalNow(g, { report, markerHash: await this.markerHash(folder, g.marker) });
+          // Replaced or let go while the marker was read, or a run began: judged next time.
+          if (why === 'holds' || this.followed.get(k)?.g !== g || this.held.has(key)) continue;
+          this.followed.delete(k);
+          const time = new Date(g.at).toLocaleTimeString(vscode.env.language);
+          const text = withdrawalText(vscode.l10n.t, g, why, time);
+          this.log.info(text);
+          void this.warn(folder, text);
+        }
+      })
+      .catch((err) => this.log.warn(`Go-signal: ${(err as Error)?.message ?? String(err)}`));
+  }
+
+  private async warn(folder: vscode.WorkspaceFolder, text: string): Promise<void> {
+    const t = vscode.l10n.t;
+    const again = t('Checkpoint now');
+    const open = t('Open checklist');
+    const pick = await vscode.window.showWarningMessage(text, again, open);
+    if (pick === again) await vscode.commands.executeCommand('sessionLedger.checkpointNow', { folderUri: folder.uri });
+    else if (pick === open) await vscode.commands.executeCommand('sessionLedger.openChecklist', folder.uri);
+  }
+}
