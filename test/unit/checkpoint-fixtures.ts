@@ -98,6 +98,9 @@ export function s3Workspace(extra: Record<string, string> = {}): string {
 export const CONFIRM_ALL = ['--confirm', 'feedback-stored,last-request'];
 export const CONFIRMED = ['feedback-stored', 'last-request'];
 
+/** S2's go-signal as its seed prints it, verbatim (S4's report ends with it too). */
+export const S2_GO_SIGNAL = 'Checkpoint saved. Safe to run /compact now.';
+
 export const SID = '0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a';
 export const OTHER_SID = 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f';
 

@@ -7,10 +7,18 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
-import { S2_CLOSING as CHECKPOINT_SAVED } from '../../src/core/systems/s2/facts';
 import { parseMarker } from '../../src/core/checkpoint/marker';
 import { fixtureCopy, gitInit, workspace, write } from './helpers';
-import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, run, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
+import {
+  CONFIRM_ALL,
+  CONFIRMED,
+  emptyClaudeHome,
+  run,
+  s3Workspace,
+  SID,
+  S0_LEDGER,
+  S2_GO_SIGNAL as CHECKPOINT_SAVED,
+} from './checkpoint-fixtures';
 
 const S3_PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
 const S1_LINE = 'checkpoint complete. Run /compact to compress context. Handoff: memory/session-handoff-LATEST.md';

@@ -26,15 +26,15 @@ import {
   S0_LEDGER,
   s3Workspace,
   SID,
+  S2_GO_SIGNAL as S2_LINE,
   S3_STATE,
 } from './checkpoint-fixtures';
 
 /** vscode.l10n.t for English: the template filled. */
 const en = (m: string, ...args: Array<string | number | boolean>) => format(m, args.map(String));
 
-/** The closing lines the seeds prescribe, verbatim. */
+/** S1's closing line as its seed prescribes it, verbatim (S2's: S2_GO_SIGNAL). */
 const S1_LINE = 'checkpoint complete. Run /compact to compress context. Handoff: memory/session-handoff-LATEST.md';
-const S2_LINE = 'Checkpoint saved. Safe to run /compact now.';
 /** S4's report: the checkpoint path, blocks pruned, sections preserved, research notes archived, validation, risks. */
 const S4_PARTS = [
   'チェックポイント: ',

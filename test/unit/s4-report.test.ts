@@ -10,10 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
-import { S2_CLOSING } from '../../src/core/systems/s2/facts';
 import { planCompactState, previewRel, writeCompactionPreview } from '../../src/core/systems/s4/compact-state';
 import { WriteRefused } from '../../src/core/files/atomic';
-import { CONFIRMED, emptyClaudeHome, run, SID } from './checkpoint-fixtures';
+import { CONFIRMED, emptyClaudeHome, run, SID, S2_GO_SIGNAL } from './checkpoint-fixtures';
 import { fixtureCopy, gitInit, workspace } from './helpers';
 
 test("S4 closing: the seed's report in Japanese (checkpoint path, blocks pruned, sections preserved, research notes archived, validation, risks), then the go-signal line", async () => {
@@ -32,8 +31,8 @@ test("S4 closing: the seed's report in Japanese (checkpoint path, blocks pruned,
   assert.equal(lines[3], 'アーカイブした研究ノート: 1 件（.agents/docs/research/archive/、アクティブ 1 件）');
   assert.match(lines[4], /^検証結果: 構造 OK（# Agent State と ## Progress Tracker が各 1 件）、ラベル WORKING$/);
   assert.match(lines[5], /^残りのリスク: /);
-  assert.equal(lines[6], S2_CLOSING);
-  assert.equal(r.lines[r.lines.length - 1], S2_CLOSING);
+  assert.equal(lines[6], S2_GO_SIGNAL);
+  assert.equal(r.lines[r.lines.length - 1], S2_GO_SIGNAL);
 });
 
 test('S4 closing: older blocks still in the state are named as the ones the compact phase prunes; risks as recorded', async () => {

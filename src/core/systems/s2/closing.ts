@@ -31,7 +31,12 @@ export function s2HandOff(s: SystemReport, goSignal: string): string[] {
   return out;
 }
 
+/** S2's go-signal, the last line of its hand-off (also of S4's report, whose seed names no step of its own). */
+export function goSignal() {
+  return t('Checkpoint saved. Safe to run /compact now.');
+}
+
 export const closingS2: ClosingOf = (s) => {
-  const notice = t('Checkpoint saved. Safe to run /compact now.');
+  const notice = goSignal();
   return { lines: s2HandOff(s, notice.text), notice };
 };

@@ -1,9 +1,6 @@
-/** S2's facts (context-kit checkpoint + PreCompact guard): the ledger, the manifest and project state, its budgets and its go-signal line. Pure data: no I/O, cheap for the hot paths. */
+/** S2's facts (context-kit checkpoint + PreCompact guard): the ledger, the manifest and project state, its budgets. Pure data: no I/O, cheap for the hot paths. */
 import { withHot } from '../hot-facts';
 import type { HotFacts, SystemFacts } from '../facts';
-
-/** S2's go-signal, the last line of its hand-off once the marker is written. */
-export const S2_CLOSING = 'Checkpoint saved. Safe to run /compact now.';
 
 /** What every status line refresh reads of S2 (its presence and thresholds): see HotFacts. */
 export const S2_HOT: HotFacts = {

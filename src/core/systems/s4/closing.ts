@@ -15,6 +15,7 @@ import type { ClosingOf } from '../../report/closing';
 import { blockKind, type S4Structure } from './reader-state';
 import { S4_RESEARCH_ARCHIVE } from './reader';
 import { oneLine, t } from '../../model/messages';
+import { goSignal } from '../s2/closing';
 
 /** The report's figures, as data (the CLI prints them as the Japanese lines below). */
 export interface S4Report {
@@ -68,10 +69,10 @@ export function s4ReportLines(r: S4Report): string[] {
 
 export const closingS4: ClosingOf = (s) => {
   const report = s4ReportLines(s4Report(s));
-  const goSignal = t('Checkpoint saved. Safe to run /compact now.');
+  const signal = goSignal();
   return {
-    lines: [...report, goSignal.text],
+    lines: [...report, signal.text],
     // The same report on one line (it stays in Japanese in every language), then the go-signal.
-    notice: t('{0} {1}', `${report.join('。')}。`, goSignal),
+    notice: t('{0} {1}', `${report.join('。')}。`, signal),
   };
 };
