@@ -4,6 +4,7 @@
  * work tree (the changed paths `fresh`, `work-explained` and S3's `debt` read), or neither. vscode-free.
  */
 import * as path from 'node:path';
+import { isInside } from '../../core/files/atomic';
 import type { GitWatch } from '../../core/git/watched';
 import { isToolFile } from '../../core/model/workspace';
 import { globRe } from '../../core/systems/facts';
@@ -35,12 +36,6 @@ export function gitFilesOf(watches: readonly GitWatch[]): Set<string> {
   return new Set(watches.flatMap((w) => w.names.map((n) => path.join(w.dir, n))));
 }
 
-/** `child` is `parent` or lies below it. */
-function within(child: string, parent: string): boolean {
-  const r = path.relative(parent, child);
-  return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
-}
-
 /**
  * The tool's own passing files beside the file it writes: an atomic write's temp file
  * (`.<name>.<pid>.<hex>.tmp`, renamed over the file) and a write lock (`.<name>.session-ledger.lock`).
@@ -57,9 +52,9 @@ const OWN_PASSING = /^\..+\.(?:\d+\.[0-9a-f]{8}\.tmp|session-ledger\.lock)$/;
 export function gitEventKind(abs: string, ctx: GitEventContext): GitEventKind {
   const p = path.resolve(abs);
   if (ctx.gitFiles.has(p)) return 'git';
-  if (ctx.gitDirs.some((d) => within(p, d))) return 'none';
+  if (ctx.gitDirs.some((d) => isInside(p, d))) return 'none';
   const rel = path.relative(ctx.root, p);
-  if (!rel || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return 'none';
+  if (!rel || !isInside(p, ctx.root)) return 'none';
   const parts = rel.split(path.sep);
   if (parts.includes('.git')) return 'none';
   const r = parts.join('/');
