@@ -253,16 +253,15 @@ async function decide(input: RemindInput): Promise<RemindResult> {
     return { text: null, log: `silent (${at}: ${rose.join(', ')} switched off by its own configuration)` };
   }
   const query = { sessionId: sid, transcript: input.transcript, env, figureAt: usage.at ?? '', now };
-  if (await checkpointCovers(root, query, input.checkpointDone)) {
-    // The band is handled, as by a suggestion: recorded (never through a link), so no later turn in it asks again.
-    const kept = await writeRecord(root, sid, record, percent, now);
+  const covered = await checkpointCovers(root, query, input.checkpointDone);
+  // Covered or suggested, the band is handled: recorded (never through a link), so no later turn in it asks again.
+  const kept = await writeRecord(root, sid, record, percent, now);
+  if (covered)
     return {
       text: null,
       log: `silent (${at}: the checkpoint covers the session, as the guard decides; ${kept ? 'bands recorded' : "the session's reminder record cannot be written"})`,
     };
-  }
-  if (!(await writeRecord(root, sid, record, percent, now)))
-    return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
+  if (!kept) return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
   const text = suggest.map((id) => suggestionLine(id, bands[id] ?? 0, percent)).join('\n');
   return { text, log: `suggested ${suggest.map((id) => `${id} band ${bands[id]}`).join(', ')} at ${at}` };
 }
