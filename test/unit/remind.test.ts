@@ -122,6 +122,18 @@ function session(files: Record<string, string>) {
   return { root, transcript, input, at };
 }
 
+/** A checkpoint of SID's made now: its marker written, the state file `stateRel` written a minute before it. The marker's path. */
+function checkpointedNow(root: string, stateRel: string): string {
+  const marker = write(
+    root,
+    `.claude/.checkpoint-ready.${SID}`,
+    formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
+  );
+  const before = new Date(Date.now() - 60_000);
+  utimesSync(path.join(root, stateRel), before, before);
+  return marker;
+}
+
 test('S3: silent below 15 %, once at 15 %, once at 40 %, again after the context fell back and crossed again', async () => {
   const s = session({ 'docs/state/STATE.md': S3_STATE });
   assert.equal(await s.at(5), null);
@@ -165,14 +177,9 @@ test('silent when nothing is detected, and without a session id or a figure', as
 
 test("a checkpoint that covers the session when a band is reached (the guard's decision: done, or nothing-to-preserve) keeps it silent; a band reached in a turn after the marker, work past the marker's window, another session's marker or no marker do not", async () => {
   const s = session({ 'docs/state/STATE.md': S3_STATE });
-  const marker = write(
-    s.root,
-    `.claude/.checkpoint-ready.${SID}`,
-    formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
-  );
+  const marker = checkpointedNow(s.root, 'docs/state/STATE.md');
   const state = path.join(s.root, 'docs/state/STATE.md');
   const past = (ms: number) => new Date(Date.now() - ms);
-  utimesSync(state, past(60_000), past(60_000));
   assert.equal(await s.at(20), null, 'the checkpoint covers the state');
   // The state changed after the checkpoint, and the next band is reached in a turn well after it: a checkpoint is due again.
   utimesSync(marker, past(600_000), past(600_000));
@@ -187,12 +194,7 @@ test("a checkpoint that covers the session when a band is reached (the guard's d
   });
   const fresh = () => {
     const f = session({ 'docs/state/STATE.md': S3_STATE });
-    write(
-      f.root,
-      `.claude/.checkpoint-ready.${SID}`,
-      formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
-    );
-    utimesSync(path.join(f.root, 'docs/state/STATE.md'), past(60_000), past(60_000));
+    checkpointedNow(f.root, 'docs/state/STATE.md');
     appendFileSync(f.transcript, usageLine(45 * 2000));
     return f;
   };
@@ -221,13 +223,7 @@ test('a band the checkpoint covers when it is reached is handled: a turn ten min
   const s = session({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER });
   assert.equal(await s.at(60), null);
   // The checkpoint at 72 %: its marker written, the ledger before it; the prompt after it says nothing.
-  write(
-    s.root,
-    `.claude/.checkpoint-ready.${SID}`,
-    formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
-  );
-  const past = new Date(Date.now() - 60_000);
-  utimesSync(path.join(s.root, '.agents/session_ledger.md'), past, past);
+  checkpointedNow(s.root, '.agents/session_ledger.md');
   assert.equal(await s.at(72), null, 'the checkpoint covers 72 %');
   const record = path.join(s.root, REMIND_DIR_REL, `${SID}.json`);
   assert.deepEqual(JSON.parse(readFileSync(record, 'utf8')).bands, { S0: 1 }, 'the band is recorded as handled');
@@ -240,12 +236,7 @@ test('a band the checkpoint covers when it is reached is handled: a turn ten min
   assert.deepEqual(readdirSync(path.join(s.root, REMIND_DIR_REL)), [`${SID}.json`], 'one record for the session');
   // A record that is a link a repository planted: nothing is written through it; the reminder says nothing.
   const t = session({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER, 'docs/other.md': 'x\n' });
-  write(
-    t.root,
-    `.claude/.checkpoint-ready.${SID}`,
-    formatMarker({ sessionId: SID, at: new Date().toISOString(), label: 'WORKING' }),
-  );
-  utimesSync(path.join(t.root, '.agents/session_ledger.md'), past, past);
+  checkpointedNow(t.root, '.agents/session_ledger.md');
   mkdirSync(path.join(t.root, REMIND_DIR_REL), { recursive: true });
   symlinkSync(path.join(t.root, 'docs/other.md'), path.join(t.root, REMIND_DIR_REL, `${SID}.json`));
   assert.equal(await t.at(72), null);
