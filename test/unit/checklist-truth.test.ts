@@ -15,11 +15,8 @@ import { levelOf } from '../../src/extension/pure/findings';
 import { severityPrefix } from '../../src/extension/pure/tree-text';
 import { applyTicks } from '../../src/extension/pure/ticks';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { CHECKLIST_STRINGS, REPO, workspace } from './helpers';
+import { CHECKLIST_STRINGS, enT, REPO, workspace } from './helpers';
 import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_CONFIG, S0_LEDGER } from './checkpoint-fixtures';
-
-const en = (m: string, ...a: Array<string | number | boolean>) =>
-  m.replace(/\{(\d+)\}/g, (_, i) => String(a[Number(i)]));
 
 test('a written result holds through the re-read after the write, and is past once Now ▶ is emptied (BROKEN): no go-signal stays', async () => {
   const root = s3Workspace();
@@ -46,7 +43,7 @@ test('a written result holds through the re-read after the write, and is past on
   const broken = await evaluate(root, { confirmed: CONFIRMED });
   assert.equal(broken.label, 'BROKEN');
   assert.equal(resultHolds(basis, broken), false, 'the checks changed: the result is past');
-  const past = pastResult(en);
+  const past = pastResult(enT);
   assert.equal(past.kind, 'past');
   assert.doesNotMatch(past.text, /safe|compact|saved/i, 'the past result repeats no go-signal');
 });
@@ -94,7 +91,7 @@ test('an info-level finding (S0 unconfirmed) is marked and worded as information
   assert.deepEqual([check.severity, check.status], ['info', 'warn'], 'the fixture holds an info-level finding');
   // What the other surfaces say of it.
   assert.equal(levelOf(check), 'information', 'Problems panel');
-  assert.equal(severityPrefix(en, check), 'Info', 'tree');
+  assert.equal(severityPrefix(enT, check), 'Info', 'tree');
   assert.match(checkLine(check), /^ {2}info unconfirmed/, 'CLI');
 
   const rowOf = (strings: ChecklistStrings) =>

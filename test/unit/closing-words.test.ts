@@ -12,11 +12,11 @@ import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
-import { format, render, type Msg } from '../../src/core/model/messages';
+import { render, type Msg } from '../../src/core/model/messages';
 import { closingChoice, closingReport } from '../../src/core/report/closing';
 import { clipAtWord } from '../../src/core/markdown/text';
 import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
-import { fixtureCopy, gitInit, jaT, koT, REPO, workspace } from './helpers';
+import { enT, fixtureCopy, gitInit, jaT, koT, REPO, workspace } from './helpers';
 import {
   CONFIRM_ALL,
   CONFIRMED,
@@ -29,9 +29,6 @@ import {
   S2_GO_SIGNAL as S2_LINE,
   S3_STATE,
 } from './checkpoint-fixtures';
-
-/** vscode.l10n.t for English: the template filled. */
-const en = (m: string, ...args: Array<string | number | boolean>) => format(m, args.map(String));
 
 /** S1's closing line as its seed prescribes it, verbatim (S2's: S2_GO_SIGNAL). */
 const S1_LINE = 'checkpoint complete. Run /compact to compress context. Handoff: memory/session-handoff-LATEST.md';
@@ -64,7 +61,7 @@ test('after Write marker on the demo (all five systems): the marker the tool wro
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
   // The notification and the checklist's result box show this text (the checklist keeps its lines).
-  const lines = outcomeMessage(o, en).text.split('\n');
+  const lines = outcomeMessage(o, enT).text.split('\n');
   assert.equal(
     lines[0],
     `Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.`,
@@ -229,5 +226,5 @@ test("S4, whose seed names no step, counts with its go-signal's /compact: beside
     ['/clear', '/clear'],
   );
   assert.equal(closingChoice(b.closing), null);
-  assert.doesNotMatch(outcomeMessage(b, en).text, /end differently/);
+  assert.doesNotMatch(outcomeMessage(b, enT).text, /end differently/);
 });

@@ -67,6 +67,11 @@ export function filesUnder(dir: string): string[] {
   });
 }
 
+/** vscode.l10n.t in English: the template filled (a placeholder without its argument stays as written). */
+export function enT(m: string, ...args: Array<string | number | boolean>): string {
+  return format(m, args.map(String));
+}
+
 /** vscode.l10n.t with the extension's Japanese bundle; a string the bundle lacks stays English, so a test sees it. */
 export function jaT(m: string, ...args: Array<string | number | boolean>): string {
   jaBundle ??= JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.ja.json'), 'utf8')) as Record<string, string>;

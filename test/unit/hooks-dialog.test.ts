@@ -10,11 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { changesSettings, planHooksInstall, planHooksUninstall, relOf } from '../../src/core/hooks/install';
 import { hooksDialog, removalChoices, removedText } from '../../src/extension/pure/hooks-dialog';
-import { cli, HOOK_SCRIPT, jaT, koT, workspace } from './helpers';
-
-/** vscode.l10n.t in English: the template filled. */
-const en = (m: string, ...a: Array<string | number | boolean>): string =>
-  m.replace(/\{(\d+)\}/g, (x, i: string) => (Number(i) < a.length ? String(a[Number(i)]) : x));
+import { cli, enT, HOOK_SCRIPT, jaT, koT, workspace } from './helpers';
 
 /** The lines the CLI's dry run prints before its diff. */
 function dryRun(args: string[]): string[] {
@@ -28,7 +24,7 @@ function dryRun(args: string[]): string[] {
 test('the install dialog says every change the plan makes in the dry run’s words: both scripts, the settings and the .gitignore lines', async () => {
   const dir = workspace({});
   const plan = await planHooksInstall(dir, { statusline: true, remind: true, cliBundle: HOOK_SCRIPT });
-  const d = hooksDialog(plan, 'install', en);
+  const d = hooksDialog(plan, 'install', enT);
   // Every file the plan writes is named in the detail, and every line .gitignore gains.
   assert.ok(plan.gitignore, 'the plan adds to .gitignore');
   const files = [plan.settingsPath, plan.scriptPath, plan.statuslinePath, plan.gitignore.path].map((f) =>
@@ -65,7 +61,7 @@ test('a second Remove guard hooks, with only .gitignore left to change, asks abo
   assert.equal(choices.length, 1);
   const plan = choices[0];
   assert.ok(plan.changed && plan.gitignore && !changesSettings(plan));
-  const d = hooksDialog(plan, 'remove', en);
+  const d = hooksDialog(plan, 'remove', enT);
   assert.equal(d.name, '.gitignore');
   assert.equal(d.question, 'Remove what the Session Ledger guard hooks left in .gitignore?');
   assert.deepEqual(d.detail.split('\n'), dryRun(['hooks', 'uninstall', '--root', dir]));
@@ -75,7 +71,7 @@ test('a second Remove guard hooks, with only .gitignore left to change, asks abo
   );
   assert.match(d.before ?? '', /^\.claude\/session-ledger\/$/m);
   assert.equal(d.after, '');
-  assert.match(removedText(plan, en), /^Removed from \.gitignore/);
+  assert.match(removedText(plan, enT), /^Removed from \.gitignore/);
 });
 
 test("the dialogs' notes are said in the user's language and name the extension's own commands, where the CLI names `hooks install` and `hooks uninstall`", async () => {
@@ -85,7 +81,7 @@ test("the dialogs' notes are said in the user's language and name the extension'
   // Installing the relay around the user's own status line: the note says which command puts it back.
   const install = await planHooksInstall(dir, { statusline: true, cliBundle: HOOK_SCRIPT });
   const wraps = 'statusLine: the relay now wraps your command (echo mine); "Remove guard hooks" puts it back.';
-  assert.ok(hooksDialog(install, 'install', en).detail.split('\n').includes(wraps));
+  assert.ok(hooksDialog(install, 'install', enT).detail.split('\n').includes(wraps));
   assert.ok(
     dryRun(['hooks', 'install', '--statusline', '--root', dir]).includes(
       'statusLine: the relay now wraps your command (echo mine); `hooks uninstall` puts it back.',
@@ -96,7 +92,7 @@ test("the dialogs' notes are said in the user's language and name the extension'
   writeFileSync(path.join(dir, '.claude/session-ledger/session.json'), '{}\n');
   writeFileSync(path.join(dir, '.claude/hooks/session-ledger-statusline.cjs'), '// mine\n');
   const plan = await planHooksUninstall(dir);
-  const d = hooksDialog(plan, 'remove', en).detail.split('\n');
+  const d = hooksDialog(plan, 'remove', enT).detail.split('\n');
   for (const line of [
     'statusLine: your command is back (echo mine).',
     '.claude/hooks/session-ledger-statusline.cjs was changed since "Install guard hooks" wrote it, so it was kept: delete it yourself once you no longer need it.',

@@ -16,10 +16,7 @@ import { applyEnableLedger, planEnableLedger } from '../../src/core/systems/s0/e
 import { applyAttest, planAttest } from '../../src/core/systems/s1/attest';
 import { applyRotateLog, planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { errorText } from '../../src/extension/pure/error-text';
-import { format } from '../../src/core/model/messages';
-import { HOOK_SCRIPT, jaT, koT, refusal, workspace } from './helpers';
-
-const enT = (m: string, ...args: Array<string | number | boolean>): string => format(m, args.map(String));
+import { enT, HOOK_SCRIPT, jaT, koT, refusal, workspace } from './helpers';
 
 const entry = (date: string, title: string) =>
   `\n### ${date} - ${title}\n\n${Array.from({ length: 60 }, (_, i) => `- ${title}: step ${i + 1}`).join('\n')}\n`;

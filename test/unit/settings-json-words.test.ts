@@ -11,11 +11,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { planHooksInstall, planHooksUninstall } from '../../src/core/hooks/install';
-import { format } from '../../src/core/model/messages';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
-import { cli, HOOK_SCRIPT, jaT, koT, workspace } from './helpers';
-
-const enT = (m: string, ...args: Array<string | number | boolean>): string => format(m, args.map(String));
+import { cli, enT, HOOK_SCRIPT, jaT, koT, workspace } from './helpers';
 
 /** jsonc-parser's code names: none of them is ever said. */
 const CODE_NAMES =

@@ -20,11 +20,7 @@ import {
   CODEX_SCRIPT_REL,
 } from '../../src/core/hooks/install';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
-import { jaT, REPO, workspace } from './helpers';
-
-/** vscode.l10n.t in English: the template filled. */
-const en = (m: string, ...a: Array<string | number | boolean>): string =>
-  m.replace(/\{(\d+)\}/g, (x, i: string) => (Number(i) < a.length ? String(a[Number(i)]) : x));
+import { enT, jaT, REPO, workspace } from './helpers';
 
 /** The files `vsce package --no-dependencies` puts into the .vsix, relative to the repository, with `/` (listed once). */
 function packaged(): Promise<Set<string>> {
@@ -98,7 +94,7 @@ test('every hook install the extension offers (each settings file, with and with
   for (const choice of choices) {
     const dir = workspace({});
     const plan = await planHooksInstall(dir, { ...choice, cliBundle });
-    const said = plan.error ? hooksProblemText(en, rel(plan.settingsPath), plan.problem, plan.error) : 'no error';
+    const said = plan.error ? hooksProblemText(enT, rel(plan.settingsPath), plan.problem, plan.error) : 'no error';
     assert.equal(said, 'no error', JSON.stringify(choice));
     await applyHooksPlan(plan, { cliBundle });
     const written = 'codex' in choice ? [CODEX_SCRIPT_REL] : [SCRIPT_REL];
@@ -119,7 +115,7 @@ test('a package without the status line script: the extension says which file it
     script: 'statusline',
     file: installedBundles(cliBundle).statusline,
   });
-  const said = hooksProblemText(en, '.claude/settings.json', plan.problem, plan.error ?? '');
+  const said = hooksProblemText(enT, '.claude/settings.json', plan.problem, plan.error ?? '');
   assert.ok(said.includes(installedBundles(cliBundle).statusline), said);
   assert.match(said, /"Hooks only" installs the guard hooks without the relay/);
   assert.doesNotMatch(said, /[Rr]einstall/);
@@ -129,7 +125,7 @@ test('a package without the status line script: the extension says which file it
   rmSync(cliBundle);
   const none = await planHooksInstall(dir, { cliBundle });
   assert.deepEqual(none.problem, { kind: 'no-bundle', script: 'hook', file: cliBundle });
-  const noneSaid = hooksProblemText(en, '.claude/settings.json', none.problem, none.error ?? '');
+  const noneSaid = hooksProblemText(enT, '.claude/settings.json', none.problem, none.error ?? '');
   assert.ok(noneSaid.includes(cliBundle), noneSaid);
   assert.doesNotMatch(noneSaid, /[Rr]einstall/);
 });
