@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { checkpointCovers } from '../../src/core/hooks/remind';
-import { cli, git, gitInit, REPO, workspace } from './helpers';
+import { cli, demoRepo, git, REPO, workspace } from './helpers';
 import { OTHER_SID, preCompact, SID } from './checkpoint-fixtures';
 
 /** The reminder's answer: whether the session's checkpoint covers it, as the guard decides it. */
@@ -21,9 +21,7 @@ const reminderCovers = (root: string) =>
 
 /** A git copy of the demo workspace (all five systems), checkpointed for SID when `checkpointed`. */
 function demo(checkpointed: boolean): string {
-  const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
-  gitInit(dir);
+  const dir = demoRepo();
   if (checkpointed) {
     const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
     assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -9,14 +9,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { render, type Msg } from '../../src/core/model/messages';
 import { closingChoice, closingReport } from '../../src/core/report/closing';
 import { clipAtWord } from '../../src/core/markdown/text';
 import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
-import { enT, fixtureCopy, gitInit, jaT, koT, REPO, workspace } from './helpers';
+import { demoRepo, enT, fixtureCopy, gitInit, jaT, koT, REPO, workspace } from './helpers';
 import {
   CONFIRM_ALL,
   CONFIRMED,
@@ -44,20 +44,13 @@ const S4_PARTS = [
 /** A part cut or closed badly: a comma or full stop before the separator or the ellipsis. */
 const DANGLING = /[,;:.]\s*[;…]|,\)/;
 
-function demo(): string {
-  const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
-  gitInit(dir);
-  return dir;
-}
-
 /** Every message id of `m` and its message arguments. */
 function ids(m: Msg): string[] {
   return [m.id, ...(m.parts ?? []).flatMap((p) => (p ? ids(p) : []))];
 }
 
 test('after Write marker on the demo (all five systems): the marker the tool wrote, the choice between /clear and /compact, each system on its own line under its id in its seed\'s words; no ",;"', async () => {
-  const dir = demo();
+  const dir = demoRepo();
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
   // The notification and the checklist's result box show this text (the checklist keeps its lines).

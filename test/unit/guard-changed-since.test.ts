@@ -29,7 +29,7 @@ import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
 import { SYSTEMS } from '../../src/core/systems';
 import { guardSentence } from '../../src/extension/pure/status-text';
-import { cli, filesUnder, fixtureCopy, gitInit, HOOK_SCRIPT, hookScript, REPO, workspace } from './helpers';
+import { cli, demoRepo, filesUnder, fixtureCopy, gitInit, HOOK_SCRIPT, hookScript, REPO, workspace } from './helpers';
 import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 
@@ -37,9 +37,7 @@ const STATE = 'docs/state/STATE.md';
 
 /** The demo workspace (five systems), checkpointed for SID five minutes ago, its hook script installed. */
 function checkpointed(): string {
-  const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
-  gitInit(dir);
+  const dir = demoRepo();
   const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const t = (Date.now() - 5 * 60_000) / 1000;

@@ -3,22 +3,18 @@
 // needs); every other document stays as the reading left it, masked and parsed only if something asks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
-import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { evaluateSystems } from '../../src/core/report/evaluate';
 import { HOOK_SYSTEMS } from '../../src/core/systems/hooks';
 import type { StateDoc } from '../../src/core/model/model';
-import { cli, gitInit, REPO, workspace } from './helpers';
+import { cli, demoRepo } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
 
 /** The document was never masked nor parsed: its text is still the accessor that does both on first use. */
 const unparsed = (d: StateDoc): boolean => typeof Object.getOwnPropertyDescriptor(d, 'text')?.get === 'function';
 
 test("the guard's allow after a checkpoint parses no document its decision does not look at (S4's PROGRESS.md and checkpoint file stay unparsed)", async () => {
-  const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
-  gitInit(dir);
+  const dir = demoRepo();
   const c = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(c.code, 0, c.stdout + c.stderr);
   // The reading the guard makes of its own (the skeleton check only, without git), given to it as a caller's report.

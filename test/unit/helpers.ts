@@ -502,6 +502,14 @@ export function fixtureCopy(rel: string): string {
   return dir;
 }
 
+/** A committed copy of the demo workspace (examples/demo-workspace: all five systems), no checkpoint yet. */
+export function demoRepo(): string {
+  const dir = workspace({});
+  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  gitInit(dir);
+  return dir;
+}
+
 /** 1-based line of the first line of `file` that contains `needle`, read from the file itself. */
 export function lineOf(file: string, needle: string): number {
   const i = readFileSync(file, 'utf8')

@@ -19,20 +19,12 @@ import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { checkpointCovers } from '../../src/core/hooks/remind';
 import { walkthroughFacts } from '../../src/extension/pure/walkthrough-facts';
-import { cli, gitInit, REPO, workspace } from './helpers';
+import { cli, demoRepo, gitInit, REPO, workspace } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
 
 /** The reminder's answer: whether the session's checkpoint covers it, as the guard decides it. */
 const reminderCovers = (root: string) =>
   checkpointCovers(root, { sessionId: SID, transcript: null, env: {}, figureAt: '' }, checkpointDone);
-
-/** A git copy of the demo workspace (all five systems), no checkpoint yet. */
-function demo(): string {
-  const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
-  gitInit(dir);
-  return dir;
-}
 
 const checkpoint = (root: string) =>
   cli(['checkpoint', '--root', root, '--session', SID, '--confirm', 'feedback-stored,last-request']);
@@ -44,7 +36,7 @@ test("something no checkpoint wrote at this session's marker (a link, a hard lin
     ['a folder', (_o, p) => mkdirSync(p)],
   ];
   for (const [what, make] of plant) {
-    const dir = demo();
+    const dir = demoRepo();
     const r = checkpoint(dir);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     renameSync(path.join(dir, markerRel(SID)), path.join(dir, SHARED_MARKER_REL));
@@ -58,7 +50,7 @@ test("something no checkpoint wrote at this session's marker (a link, a hard lin
 });
 
 test('a .claude that is a symbolic link, no marker yet: the first block says so and what works, not a remedy the next block refuses', async () => {
-  const dir = demo();
+  const dir = demoRepo();
   renameSync(path.join(dir, '.claude'), path.join(dir, 'cfg'));
   symlinkSync('cfg', path.join(dir, '.claude'));
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
@@ -70,7 +62,7 @@ test('a .claude that is a symbolic link, no marker yet: the first block says so 
 });
 
 test('a shared marker dated in the future: the reminder takes it no more than the guard does', async () => {
-  const dir = demo();
+  const dir = demoRepo();
   const p = path.join(dir, SHARED_MARKER_REL);
   writeFileSync(p, 'nothing-to-preserve\n');
   const t = Date.UTC(2030, 0, 1) / 1000;
@@ -81,7 +73,7 @@ test('a shared marker dated in the future: the reminder takes it no more than th
 });
 
 test('the walkthrough does not tick "checkpoint made" for a marker through a linked .claude', async () => {
-  const dir = demo();
+  const dir = demoRepo();
   const elsewhere = path.join(workspace({}), 'claude');
   mkdirSync(elsewhere, { recursive: true });
   writeFileSync(path.join(elsewhere, '.checkpoint-ready'), 'nothing-to-preserve\n');
@@ -97,7 +89,7 @@ test('the walkthrough does not tick "checkpoint made" for a marker through a lin
 });
 
 test('a workspace reached through a symbolic link (links above the root): checkpoint says Safe, the guard and the reminder agree', async () => {
-  const real = demo();
+  const real = demoRepo();
   const linkRoot = path.join(workspace({}), 'root-link');
   symlinkSync(real, linkRoot);
   const r = checkpoint(linkRoot);
@@ -111,7 +103,7 @@ test('a workspace reached through a symbolic link (links above the root): checkp
 });
 
 test("checkpoint that can tell no session refuses the shared marker while a session's marker path holds something no checkpoint wrote (it would say Safe and the guard would block), but not the shared nothing-to-preserve", async () => {
-  const dir = demo();
+  const dir = demoRepo();
   const nobody = workspace({});
   const env = {
     HOME: nobody,
