@@ -179,6 +179,23 @@ function tickTable(): {
   };
 }
 
+/**
+ * The ports with the manual ticks of `ticks`, the folder read as the views show it: with the ticks given for
+ * `shown` (the session the views follow), or, undefined, as read, no session's ticks in it.
+ */
+function tickedPorts(
+  root: string,
+  home: string,
+  ticks: ReturnType<typeof tickTable>,
+  shown: string | undefined,
+  pick?: (s: readonly RecentSession[]) => string | undefined,
+): { p: CheckpointPorts; n: Counts } {
+  const x = ports(root, home, pick);
+  x.p.ticked = ticks.ticked;
+  x.p.scan = async () => (shown === undefined ? evaluate(root) : ticks.ticked(await evaluate(root), shown));
+  return x;
+}
+
 test('ticks given for the session the views follow (B) do not vouch for the session the user picks (A): refused for A, nothing written; written for B', async () => {
   const root = s3Workspace();
   const home = emptyClaudeHome();
@@ -188,10 +205,8 @@ test('ticks given for the session the views follow (B) do not vouch for the sess
   transcript(home, root, B);
   const ticks = tickTable();
   ticks.tick(await evaluate(root), B);
-  const pickA = ports(root, home, () => A);
-  pickA.p.ticked = ticks.ticked;
   // The report as the views show it: every manual item ticked, for B (the session the status bar follows).
-  pickA.p.scan = async () => ticks.ticked(await evaluate(root), B);
+  const pickA = tickedPorts(root, home, ticks, B, () => A);
   const r = await checkpointFlow(pickA.p);
   assert.equal(r.kind, 'decided');
   const o = pickA.n.outcomes.at(-1)!;
@@ -208,9 +223,7 @@ test('ticks given for the session the views follow (B) do not vouch for the sess
   assert.deepEqual([pickA.n.picks, pickA.n.writes, pickA.n.rescans], [1, 0, 0]);
   assert.equal(r.kind === 'decided' && r.session?.sessionId, A, 'the refusal names the session it speaks about');
 
-  const pickB = ports(root, home, () => B);
-  pickB.p.ticked = ticks.ticked;
-  pickB.p.scan = pickA.p.scan;
+  const pickB = tickedPorts(root, home, ticks, B, () => B);
   await checkpointFlow(pickB.p);
   assert.equal(pickB.n.outcomes.at(-1)!.kind, 'written');
   assert.deepEqual(markers(root), [`.checkpoint-ready.${B}`], "B's ticks vouch for B's marker only");
@@ -222,17 +235,13 @@ test('no session named: the ticks of the session the core takes count, not those
   transcript(home, root, SID);
   const ticks = tickTable();
   ticks.tick(await evaluate(root), OTHER_SID);
-  const other = ports(root, home);
-  other.p.ticked = ticks.ticked;
-  other.p.scan = async () => ticks.ticked(await evaluate(root), OTHER_SID);
+  const other = tickedPorts(root, home, ticks, OTHER_SID);
   await checkpointFlow(other.p);
   const o = other.n.outcomes[0];
   assert.deepEqual([o.kind, o.refusals.map((x) => x.code).join()], ['refused', 'manual-unconfirmed']);
   assert.deepEqual(markers(root), []);
   ticks.tick(await evaluate(root), SID);
-  const own = ports(root, home);
-  own.p.ticked = ticks.ticked;
-  own.p.scan = async () => evaluate(root);
+  const own = tickedPorts(root, home, ticks, undefined);
   await checkpointFlow(own.p);
   assert.equal(own.n.outcomes[0].kind, 'written');
   assert.equal(own.n.outcomes[0].sessionId, SID);
@@ -246,10 +255,8 @@ test('two sessions wrote recently and only the picked one has its items ticked: 
   age(transcript(home, root, OTHER_SID), 60_000);
   const ticks = tickTable();
   ticks.tick(await evaluate(root), SID);
-  const { p, n } = ports(root, home, () => SID);
-  p.ticked = ticks.ticked;
   // The report as read, no session's ticks in it.
-  p.scan = async () => evaluate(root);
+  const { p, n } = tickedPorts(root, home, ticks, undefined, () => SID);
   await checkpointFlow(p);
   assert.deepEqual(
     n.outcomes.map((o) => o.refusals.map((x) => x.code).join() || o.kind),
