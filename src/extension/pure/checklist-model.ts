@@ -1,6 +1,6 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
 import { compactionsAdviceOf } from '../../core/context/compactions';
-import { isBlocking, type Check, type WorkspaceReport } from '../../core/model/model';
+import { isBlocking, type Check, type SystemReport, type WorkspaceReport } from '../../core/model/model';
 import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
 import { checkHint, checkMessage } from './findings';
 import type { T } from './tree-text';
@@ -96,6 +96,11 @@ export interface ResultBasis {
   ticks: string;
 }
 
+/** Each check's id and status: of the manual items (`manual`), or of every other check. */
+function statusesOf(s: SystemReport, manual: boolean): Array<[string, string]> {
+  return s.checks.filter((c) => (c.severity === 'manual') === manual).map((c) => [c.id, c.status]);
+}
+
 /** Each system, its documents' contents and its checks' statuses, manual items left out. */
 function filesOf(report: WorkspaceReport | undefined): string {
   return JSON.stringify(
@@ -103,19 +108,14 @@ function filesOf(report: WorkspaceReport | undefined): string {
       s.id,
       s.skipped ?? null,
       s.docs.map((d) => [d.relPath, d.hash]),
-      s.checks.filter((c) => c.severity !== 'manual').map((c) => [c.id, c.status]),
+      statusesOf(s, false),
     ]),
   );
 }
 
 /** The manual items' ticks. */
 function ticksOf(report: WorkspaceReport | undefined): string {
-  return JSON.stringify(
-    (report?.systems ?? []).map((s) => [
-      s.id,
-      s.checks.filter((c) => c.severity === 'manual').map((c) => [c.id, c.status]),
-    ]),
-  );
+  return JSON.stringify((report?.systems ?? []).map((s) => [s.id, statusesOf(s, true)]));
 }
 
 /** The basis of a result decided on `decided` (the checklist's own report when there is none) and shown over `shown`. */
