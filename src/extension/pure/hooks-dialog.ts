@@ -32,7 +32,7 @@ function changedFiles(plan: HooksPlan): string[] {
 }
 
 /** The extension's own commands, where the command-line tool's sentences name `hooks install` and `hooks uninstall`. */
-export function extensionCommands(t: T): HookCommands {
+function extensionCommands(t: T): HookCommands {
   return { install: t('"Install guard hooks"'), uninstall: t('"Remove guard hooks"') };
 }
 
