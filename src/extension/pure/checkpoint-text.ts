@@ -3,7 +3,7 @@
  * ids (the closing report: the marker, the choice, each system's step; its skip line, each refusal)
  * translated with its arguments; nothing here words a closing step or a refusal of its own. One
  * sentence a line: the checklist shows the lines as they are, a notification runs them together
- * (each line starts with its system's id, so it still reads). vscode-free: the caller passes
+ * (each system's line starts with its id, so it still reads). vscode-free: the caller passes
  * `vscode.l10n.t`.
  */
 import type { CheckpointOutcome, Refusal } from '../../core/checkpoint/checkpoint';
@@ -25,7 +25,7 @@ export function said(m: Msg, t: L10n): string {
 
 /**
  * The closing report, one sentence a line (the core's `closingReport`): the marker written, the
- * choice when the systems end differently, each system's step under its id, and that the resume
+ * choice when the systems end differently, each system's step after its id, and that the resume
  * prompt is on the clipboard (the extension puts it there as it shows this).
  */
 export function closingMessage(
