@@ -59,7 +59,7 @@ function wordsOfHomes(): Record<string, Map<string, 'template' | 'fact'>> {
 }
 
 const ID_RULE =
-  /(?:'S[0-4] [a-z][a-z-]*'|[=!]==\s*'S[0-4]'|'S[0-4]'\s*[=!]==|case\s+'S[0-4]'|includes\(\s*'S[0-4]'\s*\)|\bFACTS\.S[0-4]\b|\bFACTS\[\s*'S[0-4]'\s*\]|\b(?:companionPath|factsOf|closingLine|resumePrompt|homeOf|readerById)\(\s*'S[0-4]')/g;
+  /(?:'S[0-4] [a-z][a-z-]*'|[=!]==\s*'S[0-4]'|'S[0-4]'\s*[=!]==|case\s+'S[0-4]'|includes\(\s*'S[0-4]'\s*\)|\bFACTS\.S[0-4]\b|\bFACTS\[\s*'S[0-4]'\s*\]|\b(?:companionPath|factsOf|resumePrompt|homeOf|readerById)\(\s*'S[0-4]')/g;
 
 function leaks(): string[] {
   const words = wordsOfHomes();
