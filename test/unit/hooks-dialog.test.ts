@@ -24,7 +24,7 @@ function dryRun(args: string[]): string[] {
 test('the install dialog says every change the plan makes in the dry run’s words: both scripts, the settings and the .gitignore lines', async () => {
   const dir = workspace({});
   const plan = await planHooksInstall(dir, { statusline: true, remind: true, cliBundle: HOOK_SCRIPT });
-  const d = hooksDialog(plan, 'install', enT);
+  const d = hooksDialog(plan, enT);
   // Every file the plan writes is named in the detail, and every line .gitignore gains.
   assert.ok(plan.gitignore, 'the plan adds to .gitignore');
   const files = [plan.settingsPath, plan.scriptPath, plan.statuslinePath, plan.gitignore.path].map((f) =>
@@ -39,8 +39,8 @@ test('the install dialog says every change the plan makes in the dry run’s wor
   );
   assert.equal(d.name, '.claude/settings.json');
   // In Japanese and Korean, the same sentences translated.
-  assert.match(hooksDialog(plan, 'install', jaT).detail, /\.gitignore に追加します/);
-  assert.match(hooksDialog(plan, 'install', koT).detail, /\.gitignore에 추가합니다/);
+  assert.match(hooksDialog(plan, jaT).detail, /\.gitignore に追加します/);
+  assert.match(hooksDialog(plan, koT).detail, /\.gitignore에 추가합니다/);
 });
 
 test('a second Remove guard hooks, with only .gitignore left to change, asks about .gitignore, previews it and says the change', async () => {
@@ -61,7 +61,7 @@ test('a second Remove guard hooks, with only .gitignore left to change, asks abo
   assert.equal(choices.length, 1);
   const plan = choices[0];
   assert.ok(plan.changed && plan.gitignore && !changesSettings(plan));
-  const d = hooksDialog(plan, 'remove', enT);
+  const d = hooksDialog(plan, enT);
   assert.equal(d.name, '.gitignore');
   assert.equal(d.question, 'Remove what the Session Ledger guard hooks left in .gitignore?');
   assert.deepEqual(d.detail.split('\n'), dryRun(['hooks', 'uninstall', '--root', dir]));
@@ -81,7 +81,7 @@ test("the dialogs' notes are said in the user's language and name the extension'
   // Installing the relay around the user's own status line: the note says which command puts it back.
   const install = await planHooksInstall(dir, { statusline: true, cliBundle: HOOK_SCRIPT });
   const wraps = 'statusLine: the relay now wraps your command (echo mine); "Remove guard hooks" puts it back.';
-  assert.ok(hooksDialog(install, 'install', enT).detail.split('\n').includes(wraps));
+  assert.ok(hooksDialog(install, enT).detail.split('\n').includes(wraps));
   assert.ok(
     dryRun(['hooks', 'install', '--statusline', '--root', dir]).includes(
       'statusLine: the relay now wraps your command (echo mine); `hooks uninstall` puts it back.',
@@ -92,7 +92,7 @@ test("the dialogs' notes are said in the user's language and name the extension'
   writeFileSync(path.join(dir, '.claude/session-ledger/session.json'), '{}\n');
   writeFileSync(path.join(dir, '.claude/hooks/session-ledger-statusline.cjs'), '// mine\n');
   const plan = await planHooksUninstall(dir);
-  const d = hooksDialog(plan, 'remove', enT).detail.split('\n');
+  const d = hooksDialog(plan, enT).detail.split('\n');
   for (const line of [
     'statusLine: your command is back (echo mine).',
     '.claude/hooks/session-ledger-statusline.cjs was changed since "Install guard hooks" wrote it, so it was kept: delete it yourself once you no longer need it.',
@@ -113,7 +113,7 @@ test("the dialogs' notes are said in the user's language and name the extension'
     [jaT, '「ガードフックを削除」'],
     [koT, '"가드 훅 제거"'],
   ] as const) {
-    const local = hooksDialog(plan, 'remove', tr).detail.split('\n');
+    const local = hooksDialog(plan, tr).detail.split('\n');
     assert.equal(local.length, d.length);
     local.forEach((l, i) => assert.notEqual(l, d[i], `translated: ${l}`));
     assert.ok(

@@ -286,7 +286,7 @@ test('hooks install --dry-run and the extension preview show the settings file m
   assert.match(dry.stdout, /wraps your command \(OPENAI_API_KEY=sk-p… \(42 chars\) node sl\.js\)/);
 
   const plan = await planHooksInstall(dir, { local: true, statusline: true, cliBundle: HOOK_SCRIPT });
-  const shown = hooksDialog(plan, 'install', jaT);
+  const shown = hooksDialog(plan, jaT);
   assertNothingRaw(`${shown.before}\n${shown.after}\n${shown.detail}`, 'the extension preview');
   assert.match(shown.detail, /OPENAI_API_KEY=sk-p… \(42 chars\) node sl\.js/);
   assert.equal(plan.before, settings, 'the plan holds the real text');

@@ -41,7 +41,7 @@ export async function previewAndApply(
   // Every change the plan makes, in the words of the CLI's dry run, and the file it changes previewed.
   // Loaded when asked, as the core's install module is: activation compiles none of it.
   const { hooksDialog, removedText } = await import('../pure/hooks-dialog');
-  const dialog = hooksDialog(plan, verb, t);
+  const dialog = hooksDialog(plan, t);
   const ok = await s.previews.confirm({
     ...dialog,
     confirmLabel: verb === 'install' ? t('Install') : t('Remove'),

@@ -36,7 +36,9 @@ function extensionCommands(t: T): HookCommands {
   return { install: t('"Install guard hooks"'), uninstall: t('"Remove guard hooks"') };
 }
 
-export function hooksDialog(plan: HooksPlan, verb: 'install' | 'remove', t: T): HooksDialog {
+/** The dialog for `plan`: an install plan's or an uninstall plan's (`plan.action`). */
+export function hooksDialog(plan: HooksPlan, t: T): HooksDialog {
+  const install = plan.action === 'install';
   const shown = shownChange(plan);
   const rel = relOf(plan, plan.settingsPath);
   const settings = changesSettings(plan);
@@ -46,16 +48,14 @@ export function hooksDialog(plan: HooksPlan, verb: 'install' | 'remove', t: T): 
     name: shown.rel,
     before: shown.before,
     after: shown.after,
-    title:
-      verb === 'install'
-        ? t('{0}: install the guard hooks (preview)', shown.rel)
-        : t('{0}: remove the guard hooks (preview)', shown.rel),
-    question:
-      verb === 'install'
-        ? t('Install the Session Ledger guard hooks in {0}?', rel)
-        : settings
-          ? t('Remove the Session Ledger guard hooks from {0}?', rel)
-          : t('Remove what the Session Ledger guard hooks left in {0}?', changedFiles(plan).join(', ')),
+    title: install
+      ? t('{0}: install the guard hooks (preview)', shown.rel)
+      : t('{0}: remove the guard hooks (preview)', shown.rel),
+    question: install
+      ? t('Install the Session Ledger guard hooks in {0}?', rel)
+      : settings
+        ? t('Remove the Session Ledger guard hooks from {0}?', rel)
+        : t('Remove what the Session Ledger guard hooks left in {0}?', changedFiles(plan).join(', ')),
     detail: lines.join('\n'),
   };
 }
