@@ -94,16 +94,17 @@ test('an info-level finding (S0 unconfirmed) is marked and worded as information
   assert.equal(severityPrefix(enT, check), 'Info', 'tree');
   assert.match(checkLine(check), /^ {2}info unconfirmed/, 'CLI');
 
-  const rowOf = (strings: ChecklistStrings) =>
-    checklistState(report, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true })
+  /** The checklist's row of S0's `unconfirmed` in `r`, worded with `strings`. */
+  const rowOf = (r: typeof report, strings: ChecklistStrings) =>
+    checklistState(r, { name: 'w', uri: 'file:///w' }, strings, { busy: false, trusted: true })
       .systems.find((s) => s.id === 'S0')!
       .checks.find((c) => c.id === 'unconfirmed')!;
-  const row = rowOf(CHECKLIST_STRINGS);
+  const row = rowOf(report, CHECKLIST_STRINGS);
   assert.equal(row.mark, 'info', 'marked as information (its icon and its bar), not as a warning');
   assert.equal(row.said, 'info');
-  assert.equal(rowOf(jaStrings()).said, '情報', 'ja: 情報, not 警告 · 情報');
+  assert.equal(rowOf(report, jaStrings()).said, '情報', 'ja: 情報, not 警告 · 情報');
   // A finding of warning severity still says so.
-  const warns = checklistState(
+  const warns = rowOf(
     {
       ...report,
       systems: report.systems.map((s) => ({
@@ -111,11 +112,7 @@ test('an info-level finding (S0 unconfirmed) is marked and worded as information
         checks: s.checks.map((c) => (c.id === 'unconfirmed' ? { ...c, severity: 'warn' as const } : c)),
       })),
     },
-    { name: 'w', uri: 'file:///w' },
     CHECKLIST_STRINGS,
-    { busy: false, trusted: true },
-  )
-    .systems.find((s) => s.id === 'S0')!
-    .checks.find((c) => c.id === 'unconfirmed')!;
+  );
   assert.deepEqual([warns.mark, warns.said], ['warn', 'warning · warns']);
 });
