@@ -1,5 +1,5 @@
 /** State files and Claude Code hook payloads shared by the checkpoint / guard / hook tests. */
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { cli, gitInit, workspace, type CliResult } from './helpers';
 
@@ -100,6 +100,12 @@ export const CONFIRMED = ['feedback-stored', 'last-request'];
 
 /** S2's go-signal as its seed prints it, verbatim (S4's report ends with it too). */
 export const S2_GO_SIGNAL = 'Checkpoint saved. Safe to run /compact now.';
+
+/** The checkpoint markers in `dir`'s .claude folder (`.checkpoint-ready`, `.checkpoint-ready.<session>`), by name. */
+export function markers(dir: string): string[] {
+  const claude = path.join(dir, '.claude');
+  return existsSync(claude) ? readdirSync(claude).filter((n) => n.startsWith('.checkpoint-ready')) : [];
+}
 
 export const SID = '0b5c4a7e-2f61-4d3c-9a8e-1f2e3d4c5b6a';
 export const OTHER_SID = 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f';

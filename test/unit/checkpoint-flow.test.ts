@@ -6,8 +6,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
-import * as path from 'node:path';
 import { checkpoint, type CheckpointOutcome } from '../../src/core/checkpoint/checkpoint';
 import type { RecentSession } from '../../src/core/context/sessions';
 import type { WorkspaceReport } from '../../src/core/model/model';
@@ -15,7 +13,16 @@ import { evaluate, evaluationCount } from '../../src/core/report/evaluate';
 import { checkpointFlow, type CheckpointPorts } from '../../src/extension/pure/checkpoint-flow';
 import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import { workspace } from './helpers';
-import { age, CONFIRMED, emptyClaudeHome, OTHER_SID, s3Workspace, SID, transcript } from './checkpoint-fixtures';
+import {
+  age,
+  CONFIRMED,
+  emptyClaudeHome,
+  markers,
+  OTHER_SID,
+  s3Workspace,
+  SID,
+  transcript,
+} from './checkpoint-fixtures';
 
 interface Counts {
   evaluations: number;
@@ -78,11 +85,6 @@ function ports(
     },
   };
   return { p, n };
-}
-
-function markers(root: string): string[] {
-  const dir = path.join(root, '.claude');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('.checkpoint-ready')) : [];
 }
 
 test('one click: one evaluation, one decision on that report, one write, one rescan', async () => {

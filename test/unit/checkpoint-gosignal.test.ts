@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { parseMarker } from '../../src/core/checkpoint/marker';
@@ -13,22 +13,17 @@ import {
   CONFIRM_ALL,
   CONFIRMED,
   emptyClaudeHome,
+  markers,
   run,
-  s3Workspace,
-  SID,
   S0_LEDGER,
   S2_GO_SIGNAL as CHECKPOINT_SAVED,
+  s3Workspace,
+  SID,
 } from './checkpoint-fixtures';
 
 const S3_PROMPT = 'Read docs/state/STATE.md and continue from the Now ▶ action.';
 const S1_LINE = 'checkpoint complete. Run /compact to compress context. Handoff: memory/session-handoff-LATEST.md';
 const S0_SKIP = 'Checkpoint skipped - session.ledger not enabled in .agents.yml';
-
-function markers(dir: string): string[] {
-  return existsSync(path.join(dir, '.claude'))
-    ? readdirSync(path.join(dir, '.claude')).filter((n) => n.startsWith('.checkpoint-ready'))
-    : [];
-}
 
 function gitFixture(rel: string): string {
   const dir = fixtureCopy(rel);

@@ -7,10 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { cliProcess, gitInit, REPO, workspace, type CliResult } from './helpers';
-import { emptyClaudeHome } from './checkpoint-fixtures';
+import { emptyClaudeHome, markers } from './checkpoint-fixtures';
 
 /** The lines of the README's "## Quick start" section, up to the next `## ` heading outside a fenced block. */
 function quickStart(readme: string): string {
@@ -36,11 +36,6 @@ function command(line: string): { args: string[]; says: string } {
   const m = /^session-ledger\s+([^#]*?)\s*(?:#\s*(.*))?$/.exec(line);
   assert.ok(m, `a quick-start command runs session-ledger: ${line}`);
   return { args: m[1].split(/\s+/), says: m[2] ?? '' };
-}
-
-function markers(dir: string): string[] {
-  const claude = path.join(dir, '.claude');
-  return existsSync(claude) ? readdirSync(claude).filter((n) => n.startsWith('.checkpoint-ready')) : [];
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { evaluate } from '../../src/core/report/evaluate';
@@ -19,17 +19,11 @@ import { closingSteps } from '../../src/core/report/closing';
 import { said } from '../../src/extension/pure/checkpoint-text';
 import { WriteRefused } from '../../src/core/files/atomic';
 import type { SystemReport } from '../../src/core/model/model';
-import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, run, SID, S0_LEDGER } from './checkpoint-fixtures';
+import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, markers, run, S0_LEDGER, SID } from './checkpoint-fixtures';
 import { gitInit, jaT, workspace } from './helpers';
 
 const SKIP = 'Checkpoint skipped - session.ledger not enabled in .agents.yml';
 const LEDGER = '.agents/session_ledger.md';
-
-function markers(dir: string): string[] {
-  return existsSync(path.join(dir, '.claude'))
-    ? readdirSync(path.join(dir, '.claude')).filter((n) => n.startsWith('.checkpoint-ready'))
-    : [];
-}
 
 async function s0Of(dir: string): Promise<SystemReport> {
   const r = await evaluate(dir, { noGit: true });
