@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { render, type Msg } from '../../src/core/model/messages';
@@ -195,7 +195,6 @@ test('S0: a goal wrapped over lines is said whole, cut at a word with an ellipsi
 test("S4, whose seed names no step, counts with its go-signal's /compact: beside S3 the choice is asked; S0 and S3 (both /clear) ask none", async () => {
   const s34 = fixtureCopy('s4/good');
   writeFileSync(path.join(s34, 'README.md'), '# p\n');
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(path.join(s34, 'docs/state'), { recursive: true });
   writeFileSync(path.join(s34, 'docs/state/STATE.md'), S3_STATE);
   gitInit(s34);
