@@ -127,7 +127,8 @@ export interface Companion {
  * and the files every write checks. Each system declares them apart (`S0_HOT` …), HOT_FACTS gathers
  * them, and its whole facts are built from them by a call marked pure (./hot-facts), so that the status
  * line's script, which takes only these, holds none of the systems' other facts (names, homes, resume
- * prompts, budgets, help): it compiled and built all of them on every refresh for the thresholds alone.
+ * prompts, budgets, help), which it would otherwise compile and build on every refresh for the thresholds
+ * alone.
  */
 export interface HotFacts {
   /**
