@@ -16,12 +16,11 @@ import { gitEventKind, gitFilesOf, stateTest } from '../../src/extension/pure/gi
 import { git, workspace, write } from './helpers';
 
 const exists = (dirs: string[]) => (abs: string) => dirs.includes(abs);
+/** A plain repository at /w, the workspace folder its top. */
+const PLAIN = { root: '/w', dirs: { top: '/w', gitDir: '/w/.git', commonDir: '/w/.git' } };
 
 test('a plain repository: HEAD and the index in .git, packed-refs, the branch in refs/heads, the .git at the top', () => {
-  const w = gitWatchesOf(
-    { root: '/w', dirs: { top: '/w', gitDir: '/w/.git', commonDir: '/w/.git' }, head: 'ref: refs/heads/main\n' },
-    exists(['/w/.git/refs', '/w/.git/refs/heads']),
-  );
+  const w = gitWatchesOf({ ...PLAIN, head: 'ref: refs/heads/main\n' }, exists(['/w/.git/refs', '/w/.git/refs/heads']));
   assert.deepEqual(w, [
     { dir: '/w', names: ['.git'] },
     { dir: '/w/.git', names: ['HEAD', 'index', 'packed-refs'] },
@@ -71,26 +70,22 @@ test('refs git keeps per worktree (bisect, worktree, rewritten) are watched in t
 
 test('a branch whose folder is not there yet (feature/x before its first commit) is watched at the nearest folder that is, for the next name', () => {
   const w = gitWatchesOf(
-    { root: '/w', dirs: { top: '/w', gitDir: '/w/.git', commonDir: '/w/.git' }, head: 'ref: refs/heads/feature/x' },
+    { ...PLAIN, head: 'ref: refs/heads/feature/x' },
     exists(['/w/.git/refs', '/w/.git/refs/heads']),
   );
   assert.deepEqual(w.find((x) => x.dir === '/w/.git/refs/heads')?.names, ['feature']);
   // No refs/heads at all: refs, for "heads".
-  const bare = gitWatchesOf(
-    { root: '/w', dirs: { top: '/w', gitDir: '/w/.git', commonDir: '/w/.git' }, head: 'ref: refs/heads/main' },
-    exists(['/w/.git/refs']),
-  );
+  const bare = gitWatchesOf({ ...PLAIN, head: 'ref: refs/heads/main' }, exists(['/w/.git/refs']));
   assert.deepEqual(bare.find((x) => x.dir === '/w/.git/refs')?.names, ['heads']);
 });
 
 test("a detached HEAD watches no ref (HEAD itself moves); a reftable repository watches tables.list; no repository watches the folder's .git", () => {
-  const layout = { root: '/w', dirs: { top: '/w', gitDir: '/w/.git', commonDir: '/w/.git' } };
-  const detached = gitWatchesOf({ ...layout, head: `${'a'.repeat(40)}\n` }, exists(['/w/.git/refs']));
+  const detached = gitWatchesOf({ ...PLAIN, head: `${'a'.repeat(40)}\n` }, exists(['/w/.git/refs']));
   assert.deepEqual(
     detached.map((x) => x.dir),
     ['/w', '/w/.git'],
   );
-  const reftable = gitWatchesOf({ ...layout, head: 'ref: refs/heads/.invalid' }, exists(['/w/.git/reftable']));
+  const reftable = gitWatchesOf({ ...PLAIN, head: 'ref: refs/heads/.invalid' }, exists(['/w/.git/reftable']));
   assert.deepEqual(reftable.find((x) => x.dir === '/w/.git/reftable')?.names, ['tables.list']);
   assert.deepEqual(gitWatchesOf({ root: '/w', dirs: null, head: null }, exists([])), [{ dir: '/w', names: ['.git'] }]);
 });
@@ -100,7 +95,7 @@ test('HEAD naming a ref that leaves its folder (`..`, an empty part) watches no 
     assert.equal(headRef(head), null, head);
   assert.equal(headRef('ref:   refs/heads/main  \r\n'), 'refs/heads/main');
   const w = gitWatchesOf(
-    { root: '/w', dirs: { top: '/w', gitDir: '/w/.git', commonDir: '/w/.git' }, head: 'ref: refs/../../../etc/x' },
+    { ...PLAIN, head: 'ref: refs/../../../etc/x' },
     exists(['/w/.git/refs', '/w/.git/refs/heads']),
   );
   assert.deepEqual(
