@@ -10,6 +10,7 @@
  * the last manual item is ticked; after a write the focus moves to the outcome.
  */
 import {
+  manualOpenText,
   STATUS_ORDER,
   type ChecklistState,
   type CheckView,
@@ -201,7 +202,7 @@ function reasonText(state: ChecklistState): string {
   if (state.busy) return s.busy;
   if (state.systems.length === 0) return s.nothing;
   if (state.blocked) return s.blocked;
-  if (state.manualOpen > 0) return s.manualOpen.replace('{0}', String(state.manualOpen));
+  if (state.manualOpen > 0) return manualOpenText(s, state.manualOpen);
   return state.canWrite ? s.ready : '';
 }
 

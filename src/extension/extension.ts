@@ -108,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): SessionLedgerApi {
         ? ` First results shown ${Math.round(store.firstShown.at - loaded)} ms after loading began, while git was read.`
         : '';
       log.info(
-        `First scan finished ${Math.round(performance.now() - loaded)} ms after loading began: ${n} system(s) detected.${shown}`,
+        `First scan finished ${Math.round(performance.now() - loaded)} ms after loading began: ${n} ${n === 1 ? 'system' : 'systems'} detected.${shown}`,
       );
     });
 

@@ -16,7 +16,7 @@ import type { PreviewDocuments } from './preview';
 import { errorText } from './pure/error-text';
 import { requireTrust } from './trust';
 import { fixOffersOf, notCompactedText } from './pure/findings';
-import { rotatePreview } from './pure/write-previews';
+import { prunedText, rotatePreview } from './pure/write-previews';
 
 /** The commands the quick fixes that write another file run (registered with the provider, not in the palette). */
 const ATTEST_COMMAND = 'sessionLedger.quickFix.attest';
@@ -234,10 +234,7 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
         we.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), plan.after, {
           label,
           needsConfirmation: true,
-          description: t(
-            '{0} older block(s) are removed; every other section is kept verbatim, in order.',
-            plan.prunedBlocks.length,
-          ),
+          description: prunedText(t, plan.prunedBlocks.length),
         });
         return we;
       }

@@ -43,6 +43,9 @@ export interface ChecklistStrings {
   writeMarker: string;
   refresh: string;
   blocked: string;
+  /** Said while one manual item is not ticked. */
+  manualOpenOne: string;
+  /** Said while several are not ticked; `{0}` is their number. */
   manualOpen: string;
   untrusted: string;
   nothing: string;
@@ -128,6 +131,11 @@ export type WebviewToHost =
   | { type: 'refresh' };
 
 const SYSTEM_IDS = new Set<string>(IDS);
+
+/** What the checklist says while `n` manual items (one or more) are not ticked: one sentence per number. */
+export function manualOpenText(s: Pick<ChecklistStrings, 'manualOpen' | 'manualOpenOne'>, n: number): string {
+  return n === 1 ? s.manualOpenOne : s.manualOpen.replace('{0}', String(n));
+}
 
 /** Validate a message from the webview (it is untrusted input to the host). */
 export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {

@@ -43,7 +43,7 @@ test('refused: the reasons by code and check id; S1 with manual items open says 
   assert.equal(m.severity, 'warning');
   assert.equal(
     m.text,
-    '«Checkpoint not written: «2 manual item(s) not confirmed (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»',
+    '«Checkpoint not written: «2 manual items not confirmed (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»',
   );
   assert.doesNotMatch(m.text, /\/compact/);
 });

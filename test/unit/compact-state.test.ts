@@ -65,7 +65,7 @@ test('CLI: the preview prints the result and the hash; apply with that hash writ
   assert.equal(readFileSync(path.join(dir, '.agents/STATE.md'), 'utf8'), STATE);
   const a = run(['compact-state', '--root', dir, '--apply', '--expect-hash', hash]);
   assert.equal(a.code, 0, a.stderr);
-  assert.match(a.stdout, /Compacted \.agents\/STATE\.md: 2 older block\(s\) removed/);
+  assert.match(a.stdout, /Compacted \.agents\/STATE\.md: 2 older blocks removed/);
   assert.equal(readFileSync(path.join(dir, '.agents/STATE.md'), 'utf8'), EXPECTED);
   const report = await evaluate(dir);
   const c = report.systems.find((s) => s.id === 'S4')?.checks.find((x) => x.id === 'compaction');

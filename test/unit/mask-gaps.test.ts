@@ -162,7 +162,7 @@ test("F8: a token in what git gives (the branch name, a changed file's name) is 
   for (const [what, out] of outs) assert.ok(!out.includes(K36), `${what} shows the token: ${out}`);
   const check = outs[0][1];
   assert.match(check, /the branch is deploy-ghp_… \(40 chars\), the handoff says main/);
-  assert.match(check, /work-explained .*e\.g\. ghp_… \(40 chars\)\.js/);
+  assert.match(check, /work-explained +1 uncommitted change \(ghp_… \(40 chars\)\.js\)/);
   assert.match(check, /debt .*ghp_… \(40 chars\)\.js:2 "later"/);
   // The handoff naming that very branch (masked in its text too) matches git: no mismatch for good.
   const state = path.join(dir, 'docs/state/STATE.md');

@@ -547,11 +547,11 @@ test('S0 open questions under an English "## Blockers" (and its siblings): pendi
     assert.match(r.resumePrompt ?? '', /validate its UNCONFIRMED items with me first/, heading);
     // The section is the ledger's open questions: pending-recorded passes instead of a false warning.
     const p = oneCheck(r.checks, 'pending-recorded');
-    assert.deepEqual([p.status, p.message], ['pass', `${heading}: 1 item(s).`], heading);
+    assert.deepEqual([p.status, p.message], ['pass', `${heading}: 1 item.`], heading);
   }
 });
 
-test('an open-questions section whose only item is "none" says nothing is pending, not "1 item(s)"', async () => {
+test('an open-questions section whose only item is "none" says nothing is pending, not "1 item"', async () => {
   const dir = workspace({});
   cpSync(path.join(REPO, 'examples/demo-workspace/.agents'), path.join(dir, '.agents'), { recursive: true });
   const p = oneCheck((await systemIn(dir, 'S4')).checks, 'pending-recorded');

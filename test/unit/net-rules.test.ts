@@ -178,24 +178,24 @@ test('S1 lessons: the summary counts lessons without seen: and headings without 
   const msg = async (body: string) => one(await lessons(body), 'lessons').message;
   assert.equal(
     await msg(L('A', 'conf: 0.8 · seen: 2026-04-28 · obs: 2')),
-    '1 lesson(s) with conf/seen/obs meta; no archive candidates.',
+    'Lessons with conf/seen/obs meta: 1; no archive candidates.',
   );
   assert.equal(
     await msg(L('A', 'conf: 0.8 · obs: 2')),
-    '1 lesson(s) with conf/seen/obs meta (1 without seen:); no archive candidates.',
+    'Lessons with conf/seen/obs meta: 1 (1 without seen:); no archive candidates.',
   );
   assert.equal(
     await msg(`${L('A', 'conf: 0.8 · seen: 2026-04-28 · obs: 2')}### B without meta\n- text\n\n`),
-    '1 lesson(s) with conf/seen/obs meta (1 heading(s) without a meta line); no archive candidates.',
+    'Lessons with conf/seen/obs meta: 1; headings without a meta line: 1; no archive candidates.',
   );
   assert.equal(
     await msg(`${L('A', 'conf: 0.8 · obs: 2')}### B without meta\n- text\n\n`),
-    '1 lesson(s) with conf/seen/obs meta (1 without seen:, 1 heading(s) without a meta line); no archive candidates.',
+    'Lessons with conf/seen/obs meta: 1 (1 without seen:); headings without a meta line: 1; no archive candidates.',
   );
   // A level-2 section without meta is not a lesson heading.
   assert.equal(
     await msg(`## Notes\n- text\n\n${L('A', 'conf: 0.8 · seen: 2026-04-28 · obs: 2')}`),
-    '1 lesson(s) with conf/seen/obs meta; no archive candidates.',
+    'Lessons with conf/seen/obs meta: 1; no archive candidates.',
   );
 });
 

@@ -160,9 +160,9 @@ test('S1 curation texts name the thresholds of the facts table, as message argum
   } as unknown as Parameters<typeof checkContextLog>[0];
   const promote = checkContextLog(doc, Date.UTC(2026, 4, 5)).find((c) => /promotion candidate/.test(c.message));
   assert.ok(promote);
-  assert.deepEqual(promote.args, ['1', String(S1_CURATION.promoteRefs), '2']);
+  assert.deepEqual(promote.args, [String(S1_CURATION.promoteRefs), '2']);
   assert.equal(
     promote.message,
-    `1 promotion candidate(s) with ref ≥ ${S1_CURATION.promoteRefs} (lines 2): review them for MEMORY.md.`,
+    `1 promotion candidate with ref ≥ ${S1_CURATION.promoteRefs} (line 2): review it for MEMORY.md.`,
   );
 });

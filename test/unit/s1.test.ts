@@ -308,7 +308,7 @@ test('S1 "N/A" under Pending decisions or Outstanding issues says nothing is pen
     ['N/A (all settled with the user)', 'pass', 'Pending decisions: none, stated explicitly.'],
     ['No pending decisions.', 'pass', 'Pending decisions: none, stated explicitly.'],
     ['なし', 'pass', 'Pending decisions: none, stated explicitly.'],
-    ['Nothing blocks the release, but pick X or Y · urgency: M', 'pass', 'Pending decisions: 1 item(s).'],
+    ['Nothing blocks the release, but pick X or Y · urgency: M', 'pass', 'Pending decisions: 1 item.'],
     // Template text is still template text.
     ['TBD (owner: alice)', 'fail', 'Pending decisions is empty or a placeholder.'],
     ['[Topic]: [Options] — opinion: [if any] · urgency: H/M/L', 'fail', 'Pending decisions is empty or a placeholder.'],

@@ -90,7 +90,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (written) {
     io.stdout(
       [
-        `Compacted ${S4_STATE_REL}: ${plan.prunedBlocks.length} older block(s) removed, everything else kept verbatim.`,
+        `Compacted ${S4_STATE_REL}: ${plan.prunedBlocks.length === 1 ? '1 older block' : `${plan.prunedBlocks.length} older blocks`} removed, everything else kept verbatim.`,
         ...summary,
         'Structure checked: one # Agent State, one ## Progress Tracker.',
       ].join('\n'),

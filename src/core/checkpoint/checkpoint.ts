@@ -387,13 +387,17 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
     case 'nothing-detected':
       return t('No agent state file detected: looked for {0}.', (r.lookedFor ?? []).flatMap((l) => l.paths).join(', '));
     case 'blocking-checks':
-      return t('{0} blocking check(s) failed ({1}).', r.checks.length, checkIds(r.checks));
+      return r.checks.length === 1
+        ? t('1 blocking check failed ({0}).', checkIds(r.checks))
+        : t('{0} blocking checks failed ({1}).', r.checks.length, checkIds(r.checks));
     case 'manual-unconfirmed':
-      return t(
-        '{0} manual item(s) not confirmed ({1}): tick them in the checklist when they are true.',
-        r.checks.length,
-        checkIds(r.checks),
-      );
+      return r.checks.length === 1
+        ? t('1 manual item not confirmed ({0}): tick it in the checklist when it is true.', checkIds(r.checks))
+        : t(
+            '{0} manual items not confirmed ({1}): tick them in the checklist when they are true.',
+            r.checks.length,
+            checkIds(r.checks),
+          );
     case 'ambiguous-session':
       return t(
         '{0} agent sessions of this folder wrote in the last {1} minutes; pick the one this checkpoint is for.',
@@ -403,7 +407,9 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
     case 'bad-session-id':
       return t('{0} is not a session id.', r.ids?.[0] ?? '');
     case 'unknown-confirm':
-      return t('Unknown manual item(s): {0}.', (r.ids ?? []).join(', '));
+      return (r.ids ?? []).length === 1
+        ? t('Unknown manual item: {0}.', (r.ids ?? []).join(', '))
+        : t('Unknown manual items: {0}.', (r.ids ?? []).join(', '));
     case 'write-failed':
       return t('The marker could not be written: {0}', r.error ?? '');
     case 'planted-marker':

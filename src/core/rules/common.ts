@@ -332,7 +332,9 @@ export function checkPending(
   // "none" written as the only item says nothing is pending: no item to count.
   const said = real.every((i) => isExplicitNone(i.text))
     ? t('{0}: none, stated explicitly.', section.title || what)
-    : t('{0}: {1} item(s).', section.title || what, real.length);
+    : real.length === 1
+      ? t('{0}: 1 item.', section.title || what)
+      : t('{0}: {1} items.', section.title || what, real.length);
   return mk(system, 'pending-recorded', 'warn', true, said, { path: doc.relPath, line: section.line });
 }
 
@@ -424,12 +426,16 @@ export async function checkWorkExplained(
     'warn',
     inProgress,
     inProgress
-      ? t('{0} uncommitted change(s); the document has an in-progress statement.', g.changed.length)
-      : t(
-          '{0} uncommitted change(s) (e.g. {1}) that the document does not mention.',
-          g.changed.length,
-          g.changed.slice(0, 3).map(shown).join(', '),
-        ),
+      ? g.changed.length === 1
+        ? t('1 uncommitted change; the document has an in-progress statement.')
+        : t('{0} uncommitted changes; the document has an in-progress statement.', g.changed.length)
+      : g.changed.length === 1
+        ? t('1 uncommitted change ({0}) that the document does not mention.', shown(g.changed[0]))
+        : t(
+            '{0} uncommitted changes (e.g. {1}) that the document does not mention.',
+            g.changed.length,
+            g.changed.slice(0, 3).map(shown).join(', '),
+          ),
     { path: homeRel },
     t('Name the changed files and what state they are in, so the next session knows what the diff is.'),
   );

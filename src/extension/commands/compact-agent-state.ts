@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import { requireTrust } from '../trust';
 import { errorText } from '../pure/error-text';
 import { notCompactedText } from '../pure/findings';
-import { compactPreview } from '../pure/write-previews';
+import { compactedText, compactPreview } from '../pure/write-previews';
 import { pickFolder } from './pick';
 import { said } from '../pure/checkpoint-text';
 import { factsOf } from '../../core/systems/facts';
@@ -66,8 +66,9 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!ok) return;
   try {
     await applyCompactState(state.folder.uri.fsPath, plan.hash);
-    s.log.info(`Compacted ${plan.path}: ${plan.prunedBlocks.length} block(s) removed.`);
-    void vscode.window.showInformationMessage(t('Compacted {0}: {1} block(s) removed.', rel, plan.prunedBlocks.length));
+    const n = plan.prunedBlocks.length;
+    s.log.info(`Compacted ${plan.path}: ${n === 1 ? '1 block' : `${n} blocks`} removed.`);
+    void vscode.window.showInformationMessage(compactedText(t, rel, n));
   } catch (err) {
     void vscode.window.showErrorMessage(t('Not compacted: {0}', errorText(t, err)));
   }

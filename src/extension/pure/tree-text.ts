@@ -5,7 +5,7 @@
  */
 import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
 import { oneLine } from '../../core/model/messages';
-import { checkHint, checkMessage, countsOf } from './findings';
+import { checkHint, checkMessage, countsOf, countsText } from './findings';
 
 export type T = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -40,9 +40,16 @@ export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc
   if (!doc) lines.push(t('The file does not exist yet.'));
   if (isTampered(s, relPath)) lines.push(t('TAMPERED: the file changed after it was attested.'));
   if (relPath === s.home) lines.push(t('Next: {0}', s.next ?? t('(none)')));
-  const n = countsOf(s);
-  lines.push(t('{0} blocking · {1} warnings · {2} manual items open', n.block, n.warn, n.manual));
-  if (s.unconfirmed.length) lines.push(t('{0} UNCONFIRMED item(s) to validate after /clear', s.unconfirmed.length));
+  // What is open, in the system row's words (nothing when nothing is).
+  const counts = countsText(t, countsOf(s));
+  if (counts) lines.push(counts);
+  const u = s.unconfirmed.length;
+  if (u)
+    lines.push(
+      u === 1
+        ? t('1 UNCONFIRMED item to validate after /clear')
+        : t('{0} UNCONFIRMED items to validate after /clear', u),
+    );
   return lines.join('\n');
 }
 

@@ -17,13 +17,25 @@ export interface PreviewSides {
   detail: string;
 }
 
+/** What S4's compaction removes and keeps, in one sentence (the preview's question and the quick fix's edit say it). */
+export function prunedText(t: T, n: number): string {
+  return n === 1
+    ? t('1 older block is removed; every other section is kept verbatim, in order.')
+    : t('{0} older blocks are removed; every other section is kept verbatim, in order.', n);
+}
+
+/** What S4's compaction did, for the notification after it. */
+export function compactedText(t: T, rel: string, n: number): string {
+  return n === 1 ? t('Compacted {0}: 1 block removed.', rel) : t('Compacted {0}: {1} blocks removed.', rel, n);
+}
+
 /** S4's compaction: the state before and after, and the blocks that go. */
 export function compactPreview(t: T, plan: CompactPlan): PreviewSides {
   return {
     before: plan.shown.before,
     after: plan.shown.after,
     detail: [
-      t('{0} older block(s) are removed; every other section is kept verbatim, in order.', plan.prunedBlocks.length),
+      prunedText(t, plan.prunedBlocks.length),
       ...plan.prunedBlocks.map((b) => `- ${b.title} (${b.line}–${b.endLine})`),
     ].join('\n'),
   };

@@ -813,9 +813,13 @@ function checkMissingData(loaded: Loaded): Check {
     missing.length === 0,
     msg,
     missing.length ? { path: `${dir}/${missing[0]}` } : {},
-    t(
-      "Create the missing file(s) with an empty template, then re-run the checkpoint (the seed's Error Recovery for missing_data).",
-    ),
+    missing.length > 1
+      ? t(
+          "Create the missing files with an empty template, then re-run the checkpoint (the seed's Error Recovery for missing_data).",
+        )
+      : t(
+          "Create the missing file with an empty template, then re-run the checkpoint (the seed's Error Recovery for missing_data).",
+        ),
   );
 }
 
@@ -1044,23 +1048,24 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
   const headed = doc.sections.filter((s) => s.level >= 3 && s.key !== 'lesson').length;
   if (archive.length === 0) {
     const n = metas.length;
+    // Counts after a label ("Lessons …: 1"): one sentence reads right for every count, in every language.
     const msg =
       noSeen && headed
         ? t(
-            '{0} lesson(s) with conf/seen/obs meta ({1} without seen:, {2} heading(s) without a meta line); no archive candidates.',
+            'Lessons with conf/seen/obs meta: {0} ({1} without seen:); headings without a meta line: {2}; no archive candidates.',
             n,
             noSeen,
             headed,
           )
         : noSeen
-          ? t('{0} lesson(s) with conf/seen/obs meta ({1} without seen:); no archive candidates.', n, noSeen)
+          ? t('Lessons with conf/seen/obs meta: {0} ({1} without seen:); no archive candidates.', n, noSeen)
           : headed
             ? t(
-                '{0} lesson(s) with conf/seen/obs meta ({1} heading(s) without a meta line); no archive candidates.',
+                'Lessons with conf/seen/obs meta: {0}; headings without a meta line: {1}; no archive candidates.',
                 n,
                 headed,
               )
-            : t('{0} lesson(s) with conf/seen/obs meta; no archive candidates.', n);
+            : t('Lessons with conf/seen/obs meta: {0}; no archive candidates.', n);
     return [mk('S1', 'lessons', 'info', true, msg, { path: doc.relPath })];
   }
   // One finding per candidate (its own line), the ones past the first few counted in one more.
@@ -1081,7 +1086,7 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
       );
       return mk('S1', 'lessons', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
     },
-    (n) => t('{0} more archive candidate(s).', n),
+    (n) => (n === 1 ? t('1 more archive candidate.') : t('{0} more archive candidates.', n)),
   );
 }
 
@@ -1151,7 +1156,9 @@ export function checkLessonMeta(doc: StateDoc | null): Check[] {
         'lesson-meta',
         'warn',
         true,
-        t('{0} lesson(s): each meta line holds conf (within {1}–{2}), seen and obs.', n, range.min, range.max),
+        n === 1
+          ? t('1 lesson: its meta line holds conf (within {0}–{1}), seen and obs.', range.min, range.max)
+          : t('{0} lessons: each meta line holds conf (within {1}–{2}), seen and obs.', n, range.min, range.max),
         {
           path: doc.relPath,
         },
@@ -1164,7 +1171,7 @@ export function checkLessonMeta(doc: StateDoc | null): Check[] {
     problems,
     NAMED,
     (p) => mk('S1', 'lesson-meta', 'warn', false, p.msg, { path: doc.relPath, line: p.line }, hint),
-    (n) => t('{0} more lesson meta problem(s).', n),
+    (n) => (n === 1 ? t('1 more lesson meta problem.') : t('{0} more lesson meta problems.', n)),
   );
 }
 
@@ -1214,7 +1221,7 @@ function checkHookCandidates(doc: StateDoc | null): Check[] {
         : t('Hook-promotion candidate: "{0}" (conf {1}, obs {2}).', title, conf, obs);
       return mk('S1', 'hook-promotion', 'info', false, msg, { path: doc.relPath, line: s.line }, hint);
     },
-    (n) => t('{0} more hook-promotion candidate(s).', n),
+    (n) => (n === 1 ? t('1 more hook-promotion candidate.') : t('{0} more hook-promotion candidates.', n)),
   );
 }
 
@@ -1256,12 +1263,18 @@ export function checkContextLog(doc: StateDoc | null, now: number): Check[] {
         'context-log',
         'info',
         false,
-        t(
-          '{0} promotion candidate(s) with ref ≥ {1} (lines {2}): review them for MEMORY.md.',
-          promote.length,
-          CURATION.promoteRefs,
-          lineList(promote),
-        ),
+        promote.length === 1
+          ? t(
+              '1 promotion candidate with ref ≥ {0} (line {1}): review it for MEMORY.md.',
+              CURATION.promoteRefs,
+              lineList(promote),
+            )
+          : t(
+              '{0} promotion candidates with ref ≥ {1} (lines {2}): review them for MEMORY.md.',
+              promote.length,
+              CURATION.promoteRefs,
+              lineList(promote),
+            ),
         { path: doc.relPath, line: promote[0].line },
         t('Move lasting facts into MEMORY.md.'),
       ),

@@ -227,9 +227,16 @@ function compaction(home: StateDoc, s4: S4Structure): Check[] {
   return out.length
     ? out
     : [
-        mk('S4', 'compaction', 'warn', true, t('One block per kind ({0} Current block(s)).', s4.blocks.length), {
-          path: home.relPath,
-        }),
+        mk(
+          'S4',
+          'compaction',
+          'warn',
+          true,
+          s4.blocks.length === 1
+            ? t('One block per kind (1 Current block).')
+            : t('One block per kind ({0} Current blocks).', s4.blocks.length),
+          { path: home.relPath },
+        ),
       ];
 }
 
