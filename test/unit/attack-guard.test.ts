@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utime
 import * as path from 'node:path';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
+import { localTime } from '../../src/core/model/time';
 import { checkpointCovers } from '../../src/core/hooks/remind';
 import { cli, demoRepo, git, REPO, workspace } from './helpers';
 import { OTHER_SID, preCompact, SID } from './checkpoint-fixtures';
@@ -335,6 +336,8 @@ test('a shared marker written before the session began (committed with the repos
     const d = await preCompactGuard(JSON.stringify(payload), { root: dir, log: false });
     assert.deepEqual([d.allow, d.rule], [false, 'no-marker'], `${JSON.stringify(text)}: ${d.log}`);
     assert.match(d.reason, /was written before this session began/);
+    // When, as the user's clock says it: never an ISO time in UTC.
+    assert.ok(d.reason.includes(`began (at ${localTime(before * 1000)};`), d.reason);
     // Written (touched) in this session: it counts, as a marker written by hand does.
     const now = Date.now() / 1000;
     utimesSync(marker, now, now);

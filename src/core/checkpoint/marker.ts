@@ -13,6 +13,7 @@
 import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { lstatOrNullSync, readStart, readTextFile } from '../files/fsread';
+import { localTime } from '../model/time';
 
 export const MARKER_DIR = '.claude';
 export const SHARED_MARKER_REL = '.claude/.checkpoint-ready';
@@ -203,7 +204,7 @@ function plantedOf(root: string, rel: string, st: Stats, now: number): string | 
   if (!st.isFile()) return 'not a regular file';
   if (st.nlink > 1) return `a file with ${st.nlink} hard links`;
   if (st.size > MARKER_MAX_BYTES) return `larger than ${MARKER_MAX_BYTES / 1024} KB`;
-  if (st.mtimeMs > now + MARKER_CLOCK_SLACK_MS) return `dated in the future (${new Date(st.mtimeMs).toISOString()})`;
+  if (st.mtimeMs > now + MARKER_CLOCK_SLACK_MS) return `dated in the future (${localTime(st.mtimeMs)})`;
   return null;
 }
 

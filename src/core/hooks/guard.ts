@@ -47,6 +47,7 @@ import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../c
 import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
+import { localTime } from '../model/time';
 import { findingChecks, manualChecks } from '../rules/common';
 import { shellQuote } from '../files/shell';
 
@@ -633,7 +634,7 @@ async function decide(
       : notOurs === 'tracked'
         ? ` The shared ${SHARED_MARKER_REL} is tracked by git: it came with the repository, so it proves no checkpoint in this session.`
         : notOurs === 'before'
-          ? ` The shared ${SHARED_MARKER_REL} was written before this session began (${new Date(sharedMtime ?? 0).toISOString()}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
+          ? ` The shared ${SHARED_MARKER_REL} was written before this session began (at ${localTime(sharedMtime ?? 0)}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
           : '';
     const trackedShared = wanted === SHARED_MARKER_REL && notOurs === 'tracked';
     const idNote = sid

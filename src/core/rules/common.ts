@@ -16,6 +16,7 @@ import {
   plainText,
 } from '../markdown/text';
 import { lineTotal } from '../markdown/markdown';
+import { localTime, spanText } from '../model/time';
 import { insideRel } from '../files/atomic';
 import { findSecrets, maskSecrets } from '../secrets/secrets';
 import type { Workspace } from '../model/workspace';
@@ -389,7 +390,13 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
     fresh,
     fresh
       ? t('{0} was updated after the latest work.', doc.relPath)
-      : t('{0} is older than {1} ({2}).', doc.relPath, what, new Date(latest).toISOString()),
+      : t(
+          '{0} is older than {1} (written {2} before it; the work is from {3}).',
+          doc.relPath,
+          what,
+          spanText(latest - doc.mtime),
+          localTime(latest),
+        ),
     { path: doc.relPath },
     t('Have the agent update the state file from this session before compacting.'),
   );

@@ -6,6 +6,7 @@
  */
 import type { T } from './tree-text';
 import { code, mdText } from './status-text';
+import { agoText } from './time-text';
 
 /** A session as the core lists it (`recentSessions`). */
 export interface LiveSession {
@@ -159,11 +160,6 @@ export function shownSessionText(
   return { line: `$(info) ${mdText(said)}`, label: `${said}.` };
 }
 
-function ago(t: T, ms: number): string {
-  const m = Math.max(0, Math.round(ms / 60_000));
-  return m < 1 ? t('just now') : t('{0} min ago', m);
-}
-
 /** Markdown lines for the tooltip: the other live sessions, newest first. */
 export function otherSessionsLines(t: T, others: readonly LiveSession[], now: number): string[] {
   if (!others.length) return [];
@@ -172,7 +168,7 @@ export function otherSessionsLines(t: T, others: readonly LiveSession[], now: nu
     const agent = clientName(s.agent);
     const what = s.firstUserLine ? ` — ${code(s.firstUserLine.slice(0, 60))}` : '';
     lines.push(
-      `- ${agent}${s.sessionId ? ` ${code(s.sessionId.slice(0, 8))}` : ''} · ${ago(t, now - s.lastWrite)}${what}`,
+      `- ${agent}${s.sessionId ? ` ${code(s.sessionId.slice(0, 8))}` : ''} · ${agoText(t, now - s.lastWrite)}${what}`,
     );
   }
   if (others.length > 5) lines.push(`- ${t('… and {0} more', others.length - 5)}`);

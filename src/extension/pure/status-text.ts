@@ -7,6 +7,7 @@ import type { CompactionsAdvice } from '../../core/context/compactions';
 import { shownPercent } from '../../core/context/thresholds';
 import type { ContextUsage } from '../../core/model/model';
 import type { T } from './tree-text';
+import { whenText } from './time-text';
 
 export type MeterLevel = 'ok' | 'propose' | 'urgent';
 
@@ -296,7 +297,10 @@ export function statusView(
   level: MeterLevel,
   guard?: GuardView,
   compactions?: CompactionsView,
+  now = Date.now(),
 ): StatusView {
+  // When the figure was taken, as the user's clock says it (the agent's records give it in UTC).
+  const at = u.at ? Date.parse(u.at) : NaN;
   const known = u.percent !== null && u.windowTokens !== null;
   const icon = LEVEL_ICON[level];
   const text = known ? `${icon} ${pct(u.percent as number)}` : `${icon} ${shortTokens(u.usedTokens)} ${t('tokens')}`;
@@ -317,7 +321,7 @@ export function statusView(
   lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
   lines.push(
-    `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${u.at ? ` · ${mdText(u.at)}` : ''}`,
+    `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${Number.isFinite(at) ? ` · ${mdText(whenText(t, at, now))}` : ''}`,
   );
   if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
   if (guard) lines.push('', guardLine(t, guard));

@@ -19,6 +19,10 @@ export class ContextStatusItem extends Disposable {
     this.item.name = vscode.l10n.t('Session Ledger context');
     this.item.command = 'sessionLedger.checkpointNow';
     this._register(source.onDidChangeStatus((st) => this.render(st)));
+    // The tooltip says how long ago the figure was taken ("5 min ago"): drawn again each minute, so it
+    // stays true while nothing else changes (an unchanged view is not sent again).
+    const clock = setInterval(() => this.render(source.status()), 60_000);
+    this._register({ dispose: () => clearInterval(clock) });
     this.render(source.status());
   }
 

@@ -15,6 +15,7 @@ import { clip, extractPaths, isPlaceholder, withThousands } from '../../markdown
 import { withParagraph } from '../../markdown/items';
 import { refusalMessage, syntaxMessage } from '../../markdown/yaml';
 import type { Workspace } from '../../model/workspace';
+import { spanText } from '../../model/time';
 import {
   addFindings,
   checkBudget,
@@ -255,18 +256,13 @@ function projectStateCheck(home: StateDoc | null, ps: StateDoc | null, psRel: st
           '{0} is older than {1} ({2} before it): this pass did not reconcile it.',
           ps.relPath,
           home.relPath,
-          ago(home.mtime - ps.mtime),
+          spanText(home.mtime - ps.mtime),
         ),
     { path: ps.relPath, line: ok ? undefined : 1 },
     t(
       'Reconcile the project state with what this session established: correct or delete what became false, rewrite what was refined; never append a log.',
     ),
   );
-}
-
-function ago(ms: number): string {
-  const min = Math.round(ms / 60_000);
-  return min < 120 ? `${min} min` : `${Math.round(min / 60)} h`;
 }
 
 /** Newest modification time of a store: the file, or the files of its folder (a glob's folder), at most 50 read. */
