@@ -198,8 +198,16 @@ export interface TemplatePart {
    * "has no" such a part, the fix asks to write "a" one, and an empty one is "the" one.
    */
   one?: true;
+  /** Where the finding is shown (every surface shows it there): a file the user can open. */
   path: string;
   line?: number;
+  /**
+   * Where the part belongs when that is not the file it is shown on (a folder: S4's checkpoints): the
+   * message says the part is missing from here.
+   */
+  within?: string;
+  /** The fix when the part is written otherwise than by hand (S4's checkpoint script). */
+  hint?: Msg;
 }
 
 /**
@@ -243,14 +251,15 @@ export function checkTemplate(
       'block',
       false,
       p.state === 'missing'
-        ? t("{0} has no {1}: the seed's format requires it.", p.path, p.name)
+        ? t("{0} has no {1}: the seed's format requires it.", p.within ?? p.path, p.name)
         : p.one
           ? t('The {1} in {0} is empty or still template text.', p.path, p.name)
           : t('{1} in {0} is empty or still template text.', p.path, p.name),
       { path: p.path, line: p.line ?? 1 },
-      p.one
-        ? t('Write a {0} from the session; a placeholder does not count.', p.name)
-        : t('Write {0} from the session; a placeholder does not count.', p.name),
+      p.hint ??
+        (p.one
+          ? t('Write a {0} from the session; a placeholder does not count.', p.name)
+          : t('Write {0} from the session; a placeholder does not count.', p.name)),
     ),
   );
 }

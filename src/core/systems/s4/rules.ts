@@ -345,7 +345,20 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
   ];
   const cp = x.checkpoint;
   if (!cp) {
-    parts.push({ name: `checkpoint in ${S4_CHECKPOINTS}/`, one: true, state: 'missing', path: S4_CHECKPOINTS });
+    // Shown on .agents/STATE.md at its Progress Tracker, on every surface: a folder is nothing to open in
+    // an editor or to hold a diagnostic, and the tracker is where the state links the checkpoints' summaries.
+    parts.push({
+      name: 'checkpoint',
+      one: true,
+      state: 'missing',
+      path: home.relPath,
+      line: tracker[0]?.line ?? 1,
+      within: `${S4_CHECKPOINTS}/`,
+      hint: t(
+        'Run the full checkpoint (`checkpoint.py --summary-file .agents/logs/pending-summary.md`, then again with `--apply --consume-summary`): it writes the checkpoint into {0}.',
+        `${S4_CHECKPOINTS}/`,
+      ),
+    });
     return parts;
   }
   for (const [key, name] of SUMMARY_PARTS) {
