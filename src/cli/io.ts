@@ -10,6 +10,11 @@ export interface Io {
   stdinCut?: () => boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * The script file this process runs (`process.argv[1]`: dist/cli.js, an installed hook script), when
+   * the command runs as a process of its own; absent when a test or another program runs it.
+   */
+  script?: string;
 }
 
 export class UsageError extends Error {}
@@ -72,6 +77,7 @@ export function processIo(): Io {
     env: process.env,
     // '' when the working directory is gone: hotMain says so before any command runs.
     cwd: cwdOrNull() ?? '',
+    ...(process.argv[1] ? { script: process.argv[1] } : {}),
   };
 }
 

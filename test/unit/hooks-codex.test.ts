@@ -271,7 +271,11 @@ test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder
     b.stopReason,
     /^Compaction stopped: no checkpoint has run in this session \(\.claude\/\.checkpoint-ready\.01a23c00-/,
   );
-  assert.match(b.stopReason, new RegExp(`node \\.codex/hooks/session-ledger\\.cjs checkpoint --session ${CODEX_SID}`));
+  // The CLI named as the hook ran it: by its absolute path, which runs from the subfolder too.
+  assert.ok(
+    b.stopReason.includes(`Run: node ${path.join(dir, CODEX_SCRIPT_REL)} checkpoint --session ${CODEX_SID}`),
+    b.stopReason,
+  );
   // The marker is looked for at the project root the command found, not in the subfolder.
   assert.equal(existsSync(path.join(sub, '.claude')), false);
   assert.match(

@@ -119,7 +119,7 @@ test(
     assert.match(ctx, /^1\. Read \.agents\/session_ledger\.md \(S0 /m, ctx);
     assert.match(
       ctx,
-      /^ {3}\.agents\.yml cannot be read, so whether S0 keeps its state here \(the default place\) is not known: Cannot read the document: permission denied: the file cannot be read\. \(\.agents\.yml\)\n {3}Fix the file permissions so your user can read it\. Tell the user \(`session-ledger check` shows it\)\.$/m,
+      /^ {3}\.agents\.yml cannot be read, so whether S0 keeps its state here \(the default place\) is not known: Cannot read the document: permission denied: the file cannot be read\. \(\.agents\.yml\)\n {3}Fix the file permissions so your user can read it\. Tell the user \(`node \S+\/cli\.js check` shows it\)\.$/m,
       ctx,
     );
   },

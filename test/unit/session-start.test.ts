@@ -119,7 +119,7 @@ test('garbage stdin, unknown sources and extra fields: exit 0, never a stack tra
   const noId = hook(dir, sessionStart(dir, 'compact', { sessionId: null }));
   assert.match(
     context(noId.stdout),
-    /^Checkpoint marker for this session: \.claude\/\.checkpoint-ready \(no session id known: shared marker\) \(`.*checkpoint --shared` writes it;/m,
+    /^Checkpoint marker for this session: \.claude\/\.checkpoint-ready \(no session id known: shared marker\) \(not written yet: `.*checkpoint --shared` writes it;/m,
   );
   const extra = hook(dir, sessionStart(dir, 'clear', { extra: { model: 'claude-x', permission_mode: 'plan' } }));
   assert.match(context(extra.stdout), /Read docs\/state\/STATE\.md/);

@@ -37,6 +37,7 @@ export async function runGuardHooks(args: string[], io: Io): Promise<number> {
       const d = await preCompactGuard(stdin, {
         env: io.env,
         cwd: io.cwd,
+        script: io.script,
         root,
         agent: codex ? 'codex' : 'claude',
         inputTooLarge: io.stdinCut?.() ?? false,
@@ -52,7 +53,7 @@ export async function runGuardHooks(args: string[], io: Io): Promise<number> {
       return 0;
     }
     if (which === 'session-start') {
-      const r = await sessionStartHook(stdin, { env: io.env, cwd: io.cwd, root });
+      const r = await sessionStartHook(stdin, { env: io.env, cwd: io.cwd, script: io.script, root });
       if (r.stdout) io.stdout(r.stdout);
       return 0;
     }

@@ -108,10 +108,28 @@ export interface GuardOptions extends HookRunOptions {
   inputTooLarge?: boolean;
 }
 
-/** How the user runs the CLI in this workspace: the installed hook script when there is one (Claude Code's first, then Codex's). */
-export function cliCommand(root: string): string {
+/**
+ * How the user (or the agent) runs the CLI in this workspace, as the hook's words name it. From a hook:
+ * the script the hook's own command ran (`hook.script`), which is there and runs as written, by its path
+ * relative to the project when the hook ran there (`node .claude/hooks/session-ledger.cjs`), else by
+ * its absolute path (`node /opt/session-ledger/dist/cli.js`): `session-ledger` is a command only after
+ * a global install. Without one (the extension's preview, a test): the installed hook script when there
+ * is one (Claude Code's first, then Codex's), else `session-ledger`.
+ */
+export function cliCommand(root: string, hook: { script?: string; cwd?: string } = {}): string {
+  if (hook.script) {
+    const abs = path.resolve(hook.cwd ?? root, hook.script);
+    const here = hook.cwd !== undefined && path.resolve(hook.cwd) === path.resolve(root);
+    const rel = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].find((r) => path.join(path.resolve(root), r) === abs);
+    return here && rel ? `node ${rel}` : `node ${shellWord(abs)}`;
+  }
   const script = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].find((rel) => existsSync(path.join(root, rel)));
   return script ? `node ${script}` : 'session-ledger';
+}
+
+/** A path as one word of a POSIX shell: as it is when nothing in it needs quoting, else single-quoted. */
+function shellWord(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : shellQuote(p);
 }
 
 /** The state files the guard watches: the home document of every detected system that exists. */
@@ -568,7 +586,7 @@ async function decide(
       `allow (cannot read the marker ${choice.rel}: ${choice.error})`,
     );
   const wanted = markerRel(sid);
-  const cli = cliCommand(root);
+  const cli = cliCommand(root, opts);
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {

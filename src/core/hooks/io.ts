@@ -82,6 +82,11 @@ export interface HookRunOptions {
   now?: number;
   /** Write to `.claude/log/session-ledger-hook.log` (default true). */
   log?: boolean;
+  /**
+   * The script the hook's own command runs (dist/cli.js, an installed hook script), absolute: the
+   * command the hook's words name for the CLI is that one, which works wherever the hook's command does.
+   */
+  script?: string;
 }
 
 /** One hook run: its options resolved, its stdin parsed, its project root found. */

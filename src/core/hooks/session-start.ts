@@ -3,7 +3,8 @@
  * and hands the new context, through `hookSpecificOutput.additionalContext`, on every source
  * (startup, resume, clear, compact):
  * - S1's attestation, verified at every start: a TAMPERED handoff is said at once, first;
- * - S2's line `Checkpoint marker for this session: <path>` (the file the checkpoint writes);
+ * - S2's line `Checkpoint marker for this session: <path>` (the file the checkpoint writes, said
+ *   written only when it is there), and the CLI named as the hook's own command runs it;
  * - after `/clear` or `/compact` also the resume block: the file to read, the next action (S2's
  *   NEXT verbatim, within its lines), the open UNCONFIRMED items to validate first (S0's
  *   post-clear protocol) and the resume prompt.
@@ -16,7 +17,9 @@
  * Nothing is printed when no state file is detected. Nothing here can block `/clear`, and nothing
  * here throws.
  */
+import * as path from 'node:path';
 import { evaluateSystems } from '../report/evaluate';
+import { lstatOrNullSync } from '../files/fsread';
 import { cliCommand } from './guard';
 import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
 import { isSessionId, markerRel } from '../checkpoint/marker';
@@ -194,9 +197,16 @@ function checksLine(cli: string): string {
   return `Checks of these files: \`${cli} status\` (\`${cli} checkpoint\` runs them too).`;
 }
 
-/** S2's line naming this session's marker (what the checkpoint writes before the next /compact). */
-export function markerLine(sessionId: string | null, cli = 'session-ledger'): string {
-  return `Checkpoint marker for this session: ${markerRel(sessionId)}${sessionId ? '' : ' (no session id known: shared marker)'} (\`${cli} checkpoint${sessionId ? '' : ' --shared'}\` writes it; the PreCompact guard lets /compact through on it).`;
+/**
+ * S2's line naming this session's marker: the file the checkpoint writes before the next /compact (S2's
+ * seed has the agent look for this line and write that file), said written only when it is there.
+ */
+export function markerLine(sessionId: string | null, cli = 'session-ledger', written = false): string {
+  const shared = sessionId ? '' : ' (no session id known: shared marker)';
+  const write = `\`${cli} checkpoint${sessionId ? '' : ' --shared'}\``;
+  return written
+    ? `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (written; ${write} writes it again; the PreCompact guard lets /compact through on it).`
+    : `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (not written yet: ${write} writes it; the PreCompact guard lets /compact through on it).`;
 }
 
 /** A system's configuration that could not be read (S0's `.agents.yml`): its failing `config` check, if any. */
@@ -258,6 +268,7 @@ export function resumeBlock(
   sessionId: string | null,
   source: string,
   cli = 'session-ledger',
+  markerWritten = false,
 ): string | null {
   if (report.systems.length === 0) return null;
   const out: string[] = [
@@ -320,7 +331,7 @@ export function resumeBlock(
     resumePrompt: s.resumePrompt.split(s.home).join(shownPath(s.home)),
   });
   if (resumable.length) out.push(`Resume prompt: ${resumePromptFor({ ...report, systems: resumable.map(shownIn) })}`);
-  out.push(markerLine(sessionId, cli));
+  out.push(markerLine(sessionId, cli, markerWritten));
   out.push(checksLine(cli));
   return out.join('\n');
 }
@@ -331,6 +342,7 @@ export function sessionStartContext(
   sessionId: string | null,
   source: string | null,
   cli = 'session-ledger',
+  markerWritten = false,
 ): string | null {
   if (!report.systems.some((s) => !s.skipped)) return null;
   const out: string[] = [];
@@ -338,7 +350,7 @@ export function sessionStartContext(
   // What a system says loudly (S1's TAMPERED) is said at once: before anything else.
   for (const a of first) if (a.loud) out.push(a.line);
   if (source === 'clear' || source === 'compact') {
-    const block = resumeBlock(report, sessionId, source, cli);
+    const block = resumeBlock(report, sessionId, source, cli, markerWritten);
     if (block) out.push(block);
   } else {
     const on = report.systems.filter((s) => !s.skipped);
@@ -360,7 +372,7 @@ export function sessionStartContext(
           : unreadConfigLines(s, cli, `at ${shownPath(oneLine(s.home))}`, '')),
       );
     }
-    out.push(markerLine(sessionId, cli));
+    out.push(markerLine(sessionId, cli, markerWritten));
     out.push(checksLine(cli));
   }
   for (const a of first) if (!a.loud) out.push(a.line);
@@ -418,7 +430,9 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
     // After /clear or /compact the resume block; on a start or a resume only what every start says.
     const rules = source === 'clear' || source === 'compact' ? 'resume' : 'start';
     const report = source ? await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules }) : null;
-    const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root)) : null;
+    // The marker is said written only when a file stands at its path (a checkpoint before /clear wrote it).
+    const written = !!report && !!lstatOrNullSync(path.join(root, markerRel(sid)))?.isFile();
+    const ctx = report ? sessionStartContext(report, sid, source, cliCommand(root, opts), written) : null;
     if (ctx) {
       // Terminal-safe before it is serialised: Claude Code decodes the JSON, so escape sequences and
       // control characters from the repository's files would reach the agent (JSON.stringify writes them

@@ -1,0 +1,86 @@
+/**
+ * What the SessionStart hook tells the new context names only what is there: the marker is said
+ * written only when its file stands at its path, and the CLI is named as the hook's own command ran
+ * it (`node /…/dist/cli.js`, `node .claude/hooks/session-ledger.cjs`), a command that runs as written
+ * from where the hook ran, not `session-ledger`, which is on PATH only after a global install.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { CLI } from './helpers';
+import { CONFIRM_ALL, run, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
+
+/** A PATH with node and the system's programs on it. */
+const NODE_PATH_ONLY = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
+
+/** The hook as a process of its own, the way a hook command runs it, with no `session-ledger` on PATH. */
+function hookProcess(script: string, dir: string, input: string): string {
+  const r = spawnSync(process.execPath, [script, 'hook', 'session-start'], {
+    cwd: dir,
+    input,
+    encoding: 'utf8',
+    env: { PATH: NODE_PATH_ONLY, HOME: dir, CLAUDE_CONFIG_DIR: path.join(dir, 'no-claude'), CLAUDE_PROJECT_DIR: '' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
+}
+
+/** The command the context names for the checks (`Checks of these files: \`<cli> status\``). */
+function statusCommand(ctx: string): string {
+  const m = /^Checks of these files: `(.+) status` /m.exec(ctx);
+  assert.ok(m, ctx);
+  return m[1];
+}
+
+test('run from dist/cli.js, the hook names the CLI by that script, and the command it names runs as written there', () => {
+  const dir = s3Workspace();
+  const ctx = hookProcess(CLI, dir, sessionStart(dir, 'clear'));
+  const cli = statusCommand(ctx);
+  assert.equal(cli, `node ${CLI}`);
+  assert.doesNotMatch(ctx, /`session-ledger /, ctx);
+  assert.match(
+    ctx,
+    new RegExp(`\\(not written yet: \`node ${CLI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} checkpoint\` writes it;`),
+  );
+  // As written, in the folder the hook ran in, with the hook's PATH: it runs (no "command not found").
+  const r = spawnSync('/bin/sh', ['-c', `${cli} status`], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: NODE_PATH_ONLY, HOME: dir },
+  });
+  assert.match(r.stdout, /^Session Ledger — /, r.stderr);
+});
+
+test('the marker is said written once its file is there, and not written before', () => {
+  const dir = s3Workspace();
+  const before = hookProcess(CLI, dir, sessionStart(dir, 'startup'));
+  assert.match(
+    before,
+    new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} \\(not written yet: `, 'm'),
+  );
+  const c = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(c.code, 0, c.stdout + c.stderr);
+  const after = hookProcess(CLI, dir, sessionStart(dir, 'compact'));
+  assert.match(
+    after,
+    new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} \\(written; `, 'm'),
+  );
+  assert.doesNotMatch(after, /not written yet/);
+});
+
+test('run from the installed hook script in the project folder, the hook names that script by its path in the project', () => {
+  const dir = s3Workspace();
+  const i = run([
+    'hooks',
+    'install',
+    '--root',
+    dir,
+    '--cli-bundle',
+    path.join(path.dirname(CLI), 'session-ledger.cjs'),
+  ]);
+  assert.equal(i.code, 0, i.stdout + i.stderr);
+  const ctx = hookProcess(path.join(dir, '.claude/hooks/session-ledger.cjs'), dir, sessionStart(dir, 'clear'));
+  assert.equal(statusCommand(ctx), 'node .claude/hooks/session-ledger.cjs');
+});
