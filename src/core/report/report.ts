@@ -4,6 +4,7 @@
 import { ALL_FACTS } from '../systems/facts';
 import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
 import { oneLine } from '../model/messages';
+import { shownLine } from '../markdown/shown-line';
 
 export interface JsonCheck {
   id: string;
@@ -165,7 +166,8 @@ export function statusText(r: WorkspaceReport): string {
   if (r.notRead?.length) out.push(...notReadText(r), '');
   for (const s of r.systems) {
     out.push(`${s.id} ${s.name} — ${s.label}`);
-    out.push(`  next: ${s.next ?? '(none)'}`);
+    // Plain, as every surface that renders no Markdown shows the next action.
+    out.push(`  next: ${s.next ? shownLine(s.next) : '(none)'}`);
     for (const d of s.docs) {
       out.push(`  ${oneLine(d.relPath)} [${d.role}]`);
       for (const sec of d.sections) {

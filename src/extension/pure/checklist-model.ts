@@ -1,4 +1,5 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
+import { shownLine } from '../../core/markdown/shown-line';
 import { compactionsAdviceOf } from '../../core/context/compactions';
 import { isBlocking, type Check, type SystemReport, type WorkspaceReport } from '../../core/model/model';
 import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
@@ -35,7 +36,8 @@ export function checklistState(
     name: s.name,
     label: s.label,
     home: s.home,
-    next: s.next,
+    // The page shows it as text: plain, as every surface that renders no Markdown shows it.
+    next: s.next ? shownLine(s.next) : null,
     checks: s.checks.map((c) => {
       // Messages and hints in the user's language (the core's English templates through `t`); the ids travel along.
       const mark = markOf(c);

@@ -5,6 +5,7 @@
  */
 import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
 import { oneLine } from '../../core/model/messages';
+import { shownLine, withoutMarkup } from '../../core/markdown/shown-line';
 import { checkHint, checkMessage, countsOf, countsText } from './findings';
 
 export type T = (message: string, ...args: Array<string | number | boolean>) => string;
@@ -39,7 +40,7 @@ export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc
   lines.push(`${s.name} · ${role}${relPath === s.home ? ` · ${t('home file')}` : ''}`);
   if (!doc) lines.push(t('The file does not exist yet.'));
   if (isTampered(s, relPath)) lines.push(t('TAMPERED: the file changed after it was attested.'));
-  if (relPath === s.home) lines.push(t('Next: {0}', s.next ?? t('(none)')));
+  if (relPath === s.home) lines.push(t('Next: {0}', s.next ? lineLabel(s.next) : t('(none)')));
   // What is open, in the system row's words (nothing when nothing is).
   const counts = countsText(t, countsOf(s));
   if (counts) lines.push(counts);
@@ -149,83 +150,9 @@ export function itemLabel(item: Item): string {
   return lineLabel(item.text);
 }
 
-/** Markdown text for a one-line tree label, as `itemLabel` makes it (the next action's row too). */
+/** Markdown text for a one-line tree label, as `itemLabel` makes it (the next action's row too): the core's `shownLine`. */
 export function lineLabel(text: string): string {
-  return withoutMarkup(text, true) || text;
-}
-
-/**
- * Markdown text on one line without HTML comments, link targets and emphasis markers; code spans
- * keep their backticks when `keepCode`, else only their words. Emphasis is not looked for inside a
- * code span (`__init__.py` stays whole).
- */
-function withoutMarkup(text: string, keepCode: boolean): string {
-  const prose = (x: string) => withoutEmphasis(withoutLinks(x));
-  const parts = text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').split(/(`+)([^`]*?)\1/);
-  // split() with two groups: prose, fence, code, prose, fence, code, …, prose
-  let out = '';
-  for (let i = 0; i < parts.length; i += 3) {
-    out += prose(parts[i]);
-    if (i + 2 < parts.length) out += keepCode ? `${parts[i + 1]}${parts[i + 2]}${parts[i + 1]}` : parts[i + 2];
-  }
-  return out.replace(/\s+/g, ' ').trim();
-}
-
-/**
- * `x` with each link or image `[label](target)` as its label: what /!?\[([^\]]*)\]\([^)]*\)/g with `$1`
- * does, in one pass. A label runs to the first `]` after its `[`, a target to the first `)` after its
- * `(`; every `[` before that `]` shares both, so each is looked for once (the pattern scanned to them
- * again from each `[`: a next action of 100,000 `[` took the tree's label 14 s).
- */
-function withoutLinks(x: string): string {
-  if (!x.includes('](')) return x;
-  let out = '';
-  let from = 0;
-  let close = -2; // the first `]` after the last `[` looked at (-1: none)
-  let paren = -2; // the first `)` after `close`'s `(` (-1: none)
-  for (let i = x.indexOf('['); i >= 0; i = x.indexOf('[', i + 1)) {
-    if (close < i) {
-      close = x.indexOf(']', i + 1);
-      if (close < 0) break;
-      paren = x[close + 1] === '(' ? x.indexOf(')', close + 2) : -2;
-    }
-    if (paren === -1) break;
-    if (paren < 0) continue;
-    const start = i > from && x[i - 1] === '!' ? i - 1 : i;
-    out += x.slice(from, start) + x.slice(i + 1, close);
-    from = paren + 1;
-    i = paren;
-  }
-  return out + x.slice(from);
-}
-
-/**
- * `x` with each `**strong**` or `__strong__` as its text: what /(\*\*|__)(?=\S)([\s\S]*?\S)\1/g with `$2`
- * does, in one pass. An opening before a character that is not blank is closed by the first same
- * marker at least one character on that follows one that is not blank; the next such marker is looked
- * for once for all the openings before it (the pattern scanned to it, or to the end, again from each).
- */
-function withoutEmphasis(x: string): string {
-  if (!x.includes('**') && !x.includes('__')) return x;
-  const found: Record<string, number> = { '**': -2, __: -2 }; // the first closer at or after the last look (-1: none)
-  const closer = (m: string, at: number): number => {
-    if (found[m] === -1 || found[m] >= at) return found[m];
-    let j = x.indexOf(m, at);
-    while (j >= 0 && /\s/.test(x[j - 1])) j = x.indexOf(m, j + 1);
-    return (found[m] = j);
-  };
-  let out = '';
-  let from = 0;
-  for (let i = 0; i + 2 < x.length; i++) {
-    const m = x.startsWith('**', i) ? '**' : x.startsWith('__', i) ? '__' : null;
-    if (m === null || /\s/.test(x[i + 2])) continue;
-    const j = closer(m, i + 3);
-    if (j < 0) continue;
-    out += x.slice(from, i) + x.slice(i + 2, j);
-    from = j + 2;
-    i = j + 1;
-  }
-  return out + x.slice(from);
+  return shownLine(text);
 }
 
 /** Text as a screen reader should hear it: no Markdown markers, no backticks, one line. */

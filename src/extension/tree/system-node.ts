@@ -45,7 +45,7 @@ export class SystemNode implements LedgerNode {
         `${systemLabel(s)}`,
         `${s.name} · ${oneLine(s.home)}`,
         s.skipped ? skipLine(s, t) : '',
-        t('Next: {0}', s.next ?? t('(none)')),
+        t('Next: {0}', s.next ? lineLabel(s.next) : t('(none)')),
         counts,
         s.updating ? t('A file of this system is being written: shown as last read.') : '',
       ]

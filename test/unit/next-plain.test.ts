@@ -1,0 +1,53 @@
+/**
+ * The next action as every surface that renders no Markdown shows it: one plain line from one core
+ * function (shownLine), emphasis markers and link targets gone, code spans kept. The CLI's `next:`,
+ * the checklist's "Next:", the tree's rows and tooltips say the same words.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { shownLine } from '../../src/core/markdown/shown-line';
+import { checklistState } from '../../src/extension/pure/checklist-model';
+import { docTooltip, lineLabel } from '../../src/extension/pure/tree-text';
+import { cli, fixtureCopy, systemIn, CHECKLIST_STRINGS } from './helpers';
+
+const t = (m: string, ...args: Array<string | number | boolean>) =>
+  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+
+const PLAIN = 'run the replay test in `test/anomaly.test.ts` per ADR 1';
+
+test('a next action with bold, a link and a comment: the same plain line in the CLI, the checklist and the tree', async () => {
+  const dir = fixtureCopy('s3/good');
+  const file = path.join(dir, 'docs/state/STATE.md');
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace(
+      /^- \*\*Now ▶\*\*.*$/m,
+      '- **Now ▶** run **the replay test** in `test/anomaly.test.ts` per [ADR 1](../decisions/0001.md) <!-- note -->',
+    ),
+  );
+  const s = await systemIn(dir, 'S3', { noGit: true });
+  assert.match(s.next ?? '', /\*\*the replay test\*\*/, 'the report keeps the text as written');
+  assert.equal(shownLine(s.next ?? ''), PLAIN);
+  // The CLI's status.
+  const out = cli(['status', '--root', dir]).stdout;
+  assert.ok(out.split('\n').includes(`  next: ${PLAIN}`), out);
+  // The checklist's "Next:" line.
+  const state = checklistState(
+    { root: dir, label: s.label, systems: [s] },
+    { name: 'w', uri: 'file:///w' },
+    CHECKLIST_STRINGS,
+    { busy: false, trusted: true },
+  );
+  assert.equal(state.systems[0].next, PLAIN);
+  // The tree: the row (lineLabel) and the home's tooltip.
+  assert.equal(lineLabel(s.next ?? ''), PLAIN);
+  assert.ok(docTooltip(t, s, s.home, s.docs[0]).split('\n').includes(`Next: ${PLAIN}`));
+});
+
+test('emphasis inside a code span stays; underscores and stars as words stay', () => {
+  assert.equal(shownLine('edit `__init__.py` and **ship**'), 'edit `__init__.py` and ship');
+  assert.equal(shownLine('**'), '**');
+  assert.equal(shownLine('a * b __ c'), 'a * b __ c');
+});
