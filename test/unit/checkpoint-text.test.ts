@@ -6,9 +6,7 @@ import { closingMessage, outcomeMessage } from '../../src/extension/pure/checkpo
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { cpSync } from 'node:fs';
-import * as path from 'node:path';
-import { cli, fixtureCopy, gitInit, REPO, workspace } from './helpers';
+import { cli, fixtureCopy, gitInit, workspace, copyDemo } from './helpers';
 import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './checkpoint-fixtures';
 
 /** Formats like vscode.l10n.t, and marks every string it translated, so prose that bypassed it shows. */
@@ -111,7 +109,7 @@ test('checklist: the write button is off while manual items are open, and when e
 
 test("checkpoint prints each system's warnings under its own heading, and an information check as info (as the Problems panel has it)", async () => {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   gitInit(dir);
   const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -19,7 +19,7 @@ import { markerRel } from '../../src/core/checkpoint/marker';
 import { evaluate } from '../../src/core/report/evaluate';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { checkpointed } from '../../src/extension/pure/status-text';
-import { CHECKLIST_STRINGS, cli, gitInit, REPO, workspace } from './helpers';
+import { CHECKLIST_STRINGS, cli, gitInit, REPO, workspace, copyDemo } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
 
 const CONFIRM = ['feedback-stored', 'last-request'];
@@ -27,7 +27,7 @@ const CONFIRM = ['feedback-stored', 'last-request'];
 /** The demo workspace (five systems, S2 with a plan), in git, checkpointed for SID a minute ago. */
 function demo(): string {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   writeFileSync(path.join(dir, 'docs/plan.md'), '# Plan\n\n- [ ] step one\n');
   appendFileSync(path.join(dir, '.claude/session-ledger.md'), '- Plan: `docs/plan.md`\n');
   gitInit(dir);
@@ -154,7 +154,7 @@ test('a vouched file emptied after the checkpoint: check, status, the checklist,
 
 test("an emptied or blank PROGRESS.md is refused in its seed's words; an empty S1 memory store created by hand is no failure", () => {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   gitInit(dir);
   writeFileSync(path.join(dir, 'memory/context-log.md'), '');
   writeFileSync(path.join(dir, 'memory/MEMORY.md'), '');

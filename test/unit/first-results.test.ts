@@ -18,7 +18,7 @@ function s3Good(): string {
   gitInit(dir);
   const head = git(dir, 'rev-parse', '--short', 'HEAD').trim();
   const p = path.join(dir, 'docs/state/STATE.md');
-  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', head));
+  writeFileSync(p, readFileSync(p, 'utf8').replace('(no hash recorded)', head));
   return dir;
 }
 

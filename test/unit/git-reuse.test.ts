@@ -110,7 +110,7 @@ test("S3's HEAD behind git by commits to docs/state/ only: asked of git once whi
   gitInit(dir);
   const recorded = git(dir, 'rev-parse', '--short', 'HEAD').trim();
   const state = path.join(dir, 'docs/state/STATE.md');
-  writeFileSync(state, readFileSync(state, 'utf8').replace('{{HEAD}}', recorded));
+  writeFileSync(state, readFileSync(state, 'utf8').replace('(no hash recorded)', recorded));
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'handoff');
   const runs = countGit(t);

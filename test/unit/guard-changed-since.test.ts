@@ -29,7 +29,19 @@ import { sha256 } from '../../src/core/files/fsread';
 import { evaluate } from '../../src/core/report/evaluate';
 import { SYSTEMS } from '../../src/core/systems';
 import { guardSentence } from '../../src/extension/pure/status-text';
-import { cli, demoRepo, filesUnder, fixtureCopy, gitInit, HOOK_SCRIPT, hookScript, REPO, workspace } from './helpers';
+import {
+  cli,
+  copyDemo,
+  demoRepo,
+  fillHeadVariable,
+  filesUnder,
+  fixtureCopy,
+  gitInit,
+  HOOK_SCRIPT,
+  hookScript,
+  REPO,
+  workspace,
+} from './helpers';
 import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 
@@ -173,6 +185,8 @@ function checkpointedAt(...srcs: Array<string | ((dir: string) => void)>): { dir
   for (const src of srcs)
     if (typeof src === 'string') cpSync(src, dir, { recursive: true });
     else src(dir);
+  // The demo as `npm start` serves it: its handoff's fill-in variable filled.
+  fillHeadVariable(dir);
   gitInit(dir);
   return { dir, markerMs: checkpointAndAge(dir) };
 }
@@ -405,7 +419,7 @@ test("S2's project state the checkpoint vouched for, made a link out of the work
 /** The demo with `arrange` applied before git and the checkpoint; files ten minutes old, the marker five. */
 function demoArranged(arrange: (dir: string) => void): string {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   arrange(dir);
   gitInit(dir);
   const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
@@ -1520,7 +1534,7 @@ test("S2's plan named by a bare absolute path into the workspace (no backticks) 
 test("S2's PLAN pointer naming the plan by the workspace's real path while the workspace is opened through a link (macOS's /tmp is /private/tmp): the checkpoint vouches for docs/plan.md, and the plan deleted since stops /compact", async () => {
   for (const bare of [false, true]) {
     const real = workspace({});
-    cpSync(path.join(REPO, 'examples/demo-workspace'), real, { recursive: true });
+    copyDemo(real);
     writeFileSync(path.join(real, 'docs/plan.md'), '# Plan\n\n- [ ] step one\n');
     const pointer = path.join(real, 'docs/plan.md');
     appendFileSync(path.join(real, '.claude/session-ledger.md'), `- Plan: ${bare ? pointer : `\`${pointer}\``}\n`);

@@ -499,13 +499,38 @@ export function cliProcess(args: string[], opts: CliOptions = {}): CliResult {
 export function fixtureCopy(rel: string): string {
   const dir = workspace({}, `sl-${rel.replace(/[^A-Za-z0-9]+/g, '-')}-`);
   cpSync(path.join(FIXTURES, rel), dir, { recursive: true });
+  // As the e2e set-up lays out e2e-workspace: its handoff's fill-in variable filled.
+  fillHeadVariable(dir);
   return dir;
 }
 
-/** A committed copy of the demo workspace (examples/demo-workspace: all five systems), no checkpoint yet. */
+export const DEMO = path.join(REPO, 'examples', 'demo-workspace');
+
+/**
+ * The demo workspace copied to `dest` as `npm start` serves it: its S3 handoff's `{{HEAD}}` filled in
+ * (scripts/lib/workspace.mjs writes the commit there; here, before any commit, words that record no
+ * hash). Copied as it is, the handoff still holds the fill-in variable, which the template check refuses.
+ */
+export function copyDemo(dest: string): void {
+  cpSync(DEMO, dest, { recursive: true });
+  fillHeadVariable(dest);
+}
+
+/**
+ * The `{{HEAD}}` of `dir`'s docs/state/STATE.md, if there (the demo's, the e2e workspace's: the set-up
+ * that serves them writes the commit), as words that record no hash.
+ */
+export function fillHeadVariable(dir: string): void {
+  const state = path.join(dir, 'docs', 'state', 'STATE.md');
+  if (!existsSync(state)) return;
+  const text = readFileSync(state, 'utf8');
+  if (text.includes('{{HEAD}}')) writeFileSync(state, text.replaceAll('{{HEAD}}', '(no hash recorded)'));
+}
+
+/** A committed copy of the demo workspace (examples/demo-workspace: all five systems, filled in as `npm start` serves it), no checkpoint yet. */
 export function demoRepo(): string {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   gitInit(dir);
   return dir;
 }

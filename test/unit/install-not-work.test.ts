@@ -19,7 +19,10 @@ function s3Committed(files: Record<string, string> = {}): string {
   for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
   gitInit(dir);
   const p = path.join(dir, 'docs/state/STATE.md');
-  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+  writeFileSync(
+    p,
+    readFileSync(p, 'utf8').replace('(no hash recorded)', git(dir, 'rev-parse', '--short', 'HEAD').trim()),
+  );
   return dir;
 }
 
@@ -110,7 +113,10 @@ test("a committed .gitignore install appended to is install's; one the user had 
     write(dir, '.gitignore', 'node_modules/\n');
     gitInit(dir);
     const p = path.join(dir, 'docs/state/STATE.md');
-    writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+    writeFileSync(
+      p,
+      readFileSync(p, 'utf8').replace('(no hash recorded)', git(dir, 'rev-parse', '--short', 'HEAD').trim()),
+    );
     if (userEdit) appendFileSync(path.join(dir, '.gitignore'), 'secrets.env\n');
     await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
     later(dir, ...INSTALLED);
@@ -182,7 +188,10 @@ test("install, the install committed, then --statusline: the second install's ed
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'install');
   const p = path.join(dir, 'docs/state/STATE.md');
-  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', git(dir, 'rev-parse', '--short', 'HEAD').trim()));
+  writeFileSync(
+    p,
+    readFileSync(p, 'utf8').replace('(no hash recorded)', git(dir, 'rev-parse', '--short', 'HEAD').trim()),
+  );
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true }));
   later(dir, '.claude/settings.json', '.claude/hooks/session-ledger-statusline.cjs');
   const r = await evaluate(dir);

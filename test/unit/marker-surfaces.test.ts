@@ -19,7 +19,7 @@ import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { checkpointCovers } from '../../src/core/hooks/remind';
 import { walkthroughFacts } from '../../src/extension/pure/walkthrough-facts';
-import { cli, demoRepo, gitInit, REPO, workspace } from './helpers';
+import { cli, copyDemo, demoRepo, gitInit, workspace } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
 
 /** The reminder's answer: whether the session's checkpoint covers it, as the guard decides it. */
@@ -137,7 +137,7 @@ test("checkpoint that can tell no session refuses the shared marker while a sess
 
 test('checkpoint that can tell no session writes no shared marker git tracks (the guard takes none that came with the repository), the opt-out neither', async () => {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   writeFileSync(path.join(dir, SHARED_MARKER_REL), 'nothing-to-preserve\n');
   gitInit(dir);
   const nobody = workspace({});

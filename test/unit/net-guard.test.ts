@@ -7,7 +7,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -20,7 +19,7 @@ import {
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
-import { REPO, workspace, write } from './helpers';
+import { workspace, write, copyDemo } from './helpers';
 import { OTHER_SID, preCompact, S2_SKELETON, S3_STATE, SID } from './checkpoint-fixtures';
 
 const MIN = 60_000;
@@ -237,7 +236,7 @@ test('guard: every block that asks for a new checkpoint says what is true on its
 
 test('guard: the step that brings each state file up to date leaves out a system switched off (S0 without session.ledger: true)', async () => {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   const yml = path.join(dir, '.agents.yml');
   writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
   const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });

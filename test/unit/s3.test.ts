@@ -22,7 +22,7 @@ function goodRepo(full = false): string {
   gitInit(dir);
   const head = git(dir, 'rev-parse', full ? 'HEAD' : '--short', ...(full ? [] : ['HEAD'])).trim();
   const p = path.join(dir, STATE);
-  writeFileSync(p, readFileSync(p, 'utf8').replace('{{HEAD}}', head));
+  writeFileSync(p, readFileSync(p, 'utf8').replace('(no hash recorded)', head));
   return dir;
 }
 

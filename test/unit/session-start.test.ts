@@ -7,7 +7,7 @@ import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { SESSION_RECORD_REL } from '../../src/core/hooks/session-record';
 import { evaluateSystems } from '../../src/core/report/evaluate';
 import { HOOK_SYSTEMS } from '../../src/core/systems/hooks';
-import { fixtureCopy, gitInit, HOOK_SCRIPT, REPO, workspace, write } from './helpers';
+import { fixtureCopy, gitInit, HOOK_SCRIPT, workspace, write, copyDemo } from './helpers';
 import { projectEnv, run, s3Workspace, S0_CONFIG, S0_LEDGER, sessionStart, SID } from './checkpoint-fixtures';
 
 function hook(dir: string, input: string) {
@@ -162,7 +162,7 @@ test('S2 after /compact: NEXT verbatim however long, within its two lines of the
 
 test('on a start or a resume only what every start says is worked out: no system resumes, S1 checks its attestation alone', async () => {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples', 'demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   const start = await evaluateSystems(HOOK_SYSTEMS, dir, { noGit: true, rules: 'start' });
   const resume = await evaluateSystems(HOOK_SYSTEMS, dir, { noGit: true, rules: 'resume' });
   assert.deepEqual(
@@ -214,7 +214,7 @@ test('a home file that does not exist is never "Read": S0 switched on without it
 /** The demo (five systems), committed, its SessionStart context after /clear once `edit` ran. */
 function demoContext(edit: (dir: string) => void): string {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   edit(dir);
   gitInit(dir);
   return context(hook(dir, sessionStart(dir, 'clear')).stdout);
@@ -375,7 +375,7 @@ test('HTML comments in a next action are taken as Markdown takes them: an escape
 
 test("S0's next-action check judges the Now item's own line, as S2's does, while the wrapped paragraph is handed over whole", () => {
   const dir = workspace({});
-  cpSync(path.join(REPO, 'examples/demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   const p = path.join(dir, '.agents/session_ledger.md');
   writeFileSync(
     p,

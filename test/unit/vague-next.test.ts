@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isConcreteAction, isPlaceholder, isVagueAction } from '../../src/core/markdown/text';
-import { cli, CORPORA, corpusRows, layOutCorpus, REPO, workspace } from './helpers';
+import { cli, CORPORA, corpusRows, layOutCorpus, workspace, copyDemo } from './helpers';
 import { assertNoRefusal, assertRefuses, goodWith, HOME, report, swap } from './probe-helpers';
 
 const VAGUE = [
@@ -86,7 +86,7 @@ test('a good fixture with a concrete next action refuses nothing it did not refu
 
 test('the demo workspace (examples/demo-workspace): no system refuses its next action or anything else', async () => {
   const dir = workspace({}, 'sl-demo-');
-  cpSync(path.join(REPO, 'examples', 'demo-workspace'), dir, { recursive: true });
+  copyDemo(dir);
   for (const system of ['S0', 'S1', 'S2', 'S3', 'S4'])
     assertNoRefusal(await report(dir, system), 'in the demo workspace');
 });

@@ -179,6 +179,19 @@ export function isTemplateValue(text: string): boolean {
   return isPlaceholder(text) || /^[YMDH]{2,4}(?:[-/.:][YMDHhms]{1,4})+$/i.test(plainText(text));
 }
 
+/**
+ * A fill-in variable a template generator leaves where the value goes: a name in capitals between
+ * double braces (`{{HEAD}}`, `{{ DATE }}`, `{{PROJECT_NAME}}`). Capitals only: a code template's own
+ * braces (`{{ user.name }}`, JSX's `{{maxWidth: …}}`, GitHub's `${{ secrets.X }}`) are text a state file
+ * may quote.
+ */
+const FILL_IN = /(?<!\$)\{\{\s*[A-Z][A-Z0-9_]*\s*\}\}/;
+
+/** The first fill-in variable left in `text` (`{{HEAD}}` in `main @ {{HEAD}}`), as written, or null. */
+export function unfilledVariable(text: string): string | null {
+  return text.includes('{{') ? (FILL_IN.exec(text)?.[0] ?? null) : null;
+}
+
 export const VAGUE =
   /^(?:tbd|tba|todo|n\/?a|none|nothing|\.\.\.|…|-|—|\?|continue|continue (?:the )?(?:work|working|task|tasks|implementation|coding|development|where (?:we|i) left off)|keep (?:going|working)|resume(?: work)?|carry on|work on (?:it|the task|the project)|next steps?|proceed|more work|finish(?: it| up)?|wip|same as before|as planned|see above|see below|etc)\.?$/i;
 

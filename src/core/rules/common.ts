@@ -14,6 +14,7 @@ import {
   isTemplateValue,
   isVagueAction,
   plainText,
+  unfilledVariable,
 } from '../markdown/text';
 import { lineTotal } from '../markdown/markdown';
 import { localTime, spanText } from '../model/time';
@@ -208,6 +209,20 @@ export interface TemplatePart {
   within?: string;
   /** The fix when the part is written otherwise than by hand (S4's checkpoint script). */
   hint?: Msg;
+  /**
+   * A fill-in variable left in a part that is otherwise written (`Branch / HEAD: main @ {{HEAD}}`), and
+   * its line: the part is not filled in.
+   */
+  placeholder?: { text: string; line: number };
+}
+
+/** The first fill-in variable left in `texts` (each with its line), for a part's `placeholder`. */
+export function placeholderIn(texts: ReadonlyArray<{ text: string; line: number }>): TemplatePart['placeholder'] {
+  for (const x of texts) {
+    const v = unfilledVariable(x.text);
+    if (v) return { text: v, line: x.line };
+  }
+  return undefined;
 }
 
 /**
@@ -232,7 +247,7 @@ export function checkTemplate(
         { path: homeRel },
       ),
     ];
-  const open = parts.filter((p) => p.state !== 'filled');
+  const open = parts.filter((p) => p.state !== 'filled' || p.placeholder);
   if (open.length === 0)
     return [
       mk(
@@ -252,10 +267,19 @@ export function checkTemplate(
       false,
       p.state === 'missing'
         ? t("{0} has no {1}: the seed's format requires it.", p.within ?? p.path, p.name)
-        : p.one
-          ? t('The {1} in {0} is empty or still template text.', p.path, p.name)
-          : t('{1} in {0} is empty or still template text.', p.path, p.name),
-      { path: p.path, line: p.line ?? 1 },
+        : p.state === 'filled' && p.placeholder
+          ? p.one
+            ? t(
+                'The {1} in {0} still holds the placeholder {2}: it is not filled in.',
+                p.path,
+                p.name,
+                p.placeholder.text,
+              )
+            : t('{1} in {0} still holds the placeholder {2}: it is not filled in.', p.path, p.name, p.placeholder.text)
+          : p.one
+            ? t('The {1} in {0} is empty or still template text.', p.path, p.name)
+            : t('{1} in {0} is empty or still template text.', p.path, p.name),
+      { path: p.path, line: (p.state === 'filled' ? p.placeholder?.line : undefined) ?? p.line ?? 1 },
       p.hint ??
         (p.one
           ? t('Write a {0} from the session; a placeholder does not count.', p.name)
@@ -273,7 +297,14 @@ export function sectionPart(
 ): TemplatePart {
   if (sections.length === 0) return { name, state: 'missing', path: doc.relPath };
   const filled = sections.some((s) => s.items.some((i) => !template(i.text)));
-  return { name, state: filled ? 'filled' : 'empty', path: doc.relPath, line: sections[0].line };
+  const placeholder = placeholderIn(sections.flatMap((s) => s.items));
+  return {
+    name,
+    state: filled ? 'filled' : 'empty',
+    path: doc.relPath,
+    line: sections[0].line,
+    ...(placeholder ? { placeholder } : {}),
+  };
 }
 
 export interface NextAction {

@@ -38,6 +38,7 @@ import {
   isSkeleton,
   mk,
   noGitFacts,
+  placeholderIn,
   type PathRef,
   type TemplatePart,
 } from '../../rules/common';
@@ -186,11 +187,13 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
   const part = (name: string, f: S3Field | undefined, emptyOk = false): TemplatePart => {
     if (!f) return { name, state: 'missing', path: rel, line: at };
     const v = plainText(f.value);
+    const placeholder = placeholderIn([{ text: f.value, line: f.line }]);
     return {
       name,
       state: (emptyOk && cleared(v)) || !templateValue(f.value) ? 'filled' : 'empty',
       path: rel,
       line: f.line,
+      ...(placeholder ? { placeholder } : {}),
     };
   };
   const bh =
@@ -230,11 +233,13 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
     const filled = [own, ...below].some(
       (x) => plainText(x) !== '' && !/^\s*<!--.*-->\s*$/.test(x) && !templateValue(x),
     );
+    const placeholder = placeholderIn([own, ...below].map((text, k) => ({ text, line: newest.line + i + k })));
     parts.push({
       name: `${name} in the Log entry of ${newest.date}`,
       state: filled ? 'filled' : 'empty',
       path: rel,
       line: newest.line + i,
+      ...(placeholder ? { placeholder } : {}),
     });
   });
   return parts;

@@ -36,6 +36,7 @@ import {
   checkTemplate,
   checkWorkExplained,
   mk,
+  placeholderIn,
   type NextAction,
   type TemplatePart,
 } from '../../rules/common';
@@ -363,6 +364,7 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
   }
   for (const [key, name] of SUMMARY_PARTS) {
     const secs = cp.sections.filter((sec) => sec.key === key);
+    const placeholder = placeholderIn(secs.flatMap((sec) => sec.items));
     parts.push({
       name,
       state:
@@ -373,6 +375,7 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
             : 'empty',
       path: cp.relPath,
       line: secs[0]?.line,
+      ...(placeholder ? { placeholder } : {}),
     });
   }
   return parts;
