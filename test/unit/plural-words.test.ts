@@ -9,10 +9,11 @@ import ts from 'typescript';
 import * as path from 'node:path';
 import type { Check, SystemReport } from '../../src/core/model/model';
 import { refusalSaid } from '../../src/core/checkpoint/checkpoint';
+import { checkContextLog } from '../../src/core/systems/s1/rules';
 import { docTooltip } from '../../src/extension/pure/tree-text';
 import { compactedText, prunedText } from '../../src/extension/pure/write-previews';
 import { manualOpenText } from '../../src/protocol/checklist';
-import { CHECKLIST_STRINGS, fixtureCopy, jaT, koT, REPO, systemIn } from './helpers';
+import { CHECKLIST_STRINGS, copyDemo, fixtureCopy, jaT, koT, REPO, systemIn, workspace } from './helpers';
 
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
@@ -130,4 +131,31 @@ test("the checks' own counts: one pending item, one lesson, one Current block", 
   const s4 = await systemIn(fixtureCopy('s4/good'), 'S4');
   const compaction = s4.checks.find((c) => c.id === 'compaction');
   assert.equal(compaction?.message, 'One block per kind (1 Current block).');
+  // The demo's PROGRESS.md holds one dated entry.
+  const demo = workspace({}, 'sl-demo-');
+  copyDemo(demo);
+  const order = (await systemIn(demo, 'S4', { noGit: true })).checks.find((c) => c.id === 'progress-order');
+  assert.equal(order?.message, 'PROGRESS.md: 1 dated entry.');
+});
+
+test('one session window of one minute, one expired entry of one, one entry in the context log: the singular', () => {
+  const two = [{ sessionId: 'a' }, { sessionId: 'b' }];
+  const ambiguous = refusalSaid({ code: 'ambiguous-session', checks: [], sessions: two, windowMinutes: 1 } as never);
+  assert.equal(
+    ambiguous.text,
+    '2 agent sessions of this folder wrote in the last minute; pick the one this checkpoint is for.',
+  );
+  const log = (flags: string[]) =>
+    ({
+      relPath: 'memory/context-log.md',
+      text: '# Context log\n- x\n',
+      sections: [{ key: 'other', title: '', line: 1, endLine: 2, level: 0, items: [{ text: 'x', line: 2, flags }] }],
+      findings: [],
+      meta: {},
+    }) as unknown as Parameters<typeof checkContextLog>[0];
+  const now = Date.UTC(2026, 4, 5);
+  const expired = checkContextLog(log(['date:2026-01-02', 'ttl:30d']), now).map((c) => c.message);
+  assert.ok(expired.includes('The one entry is past its TTL (line 2).'), expired.join('\n'));
+  const kept = checkContextLog(log(['date:2026-05-01', 'ttl:permanent']), now).map((c) => c.message);
+  assert.deepEqual(kept, ['1 entry, not past its TTL; no promotion candidates.']);
 });

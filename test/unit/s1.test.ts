@@ -359,7 +359,7 @@ test('S1 context log: past-TTL entries relative to now, promotion candidates ref
       ['warn', lineOf(file, 'Talked about delimiters')],
     ],
   );
-  assert.match(cs[0].message, /1 of 4 entries are past their TTL/);
+  assert.match(cs[0].message, /1 of 4 entries is past its TTL/);
   assert.match(cs[1].message, /2 promotion candidate/);
   const items = s.docs.find((d) => d.role === 'contextLog')?.sections.flatMap((x) => x.items) ?? [];
   assert.deepEqual(

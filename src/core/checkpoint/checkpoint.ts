@@ -321,7 +321,7 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     }
     case 'ambiguous-session': {
       const out = [
-        `${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${r.windowMinutes ?? sessionWindowMinutes()} minutes; which one is this checkpoint for? Name it with ${r.shared ? '--shared --session ID' : '--session ID'}:`,
+        `${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${minutesText(r.windowMinutes ?? sessionWindowMinutes())}; which one is this checkpoint for? Name it with ${r.shared ? '--shared --session ID' : '--session ID'}:`,
       ];
       for (const s of r.sessions ?? [])
         out.push(
@@ -377,6 +377,11 @@ function refusal(r: Omit<Refusal, 'said'>): Refusal {
   return { ...r, said: refusalSaid(r) };
 }
 
+/** `minute` or `N minutes`, after "the last". */
+function minutesText(n: number): string {
+  return n === 1 ? 'minute' : `${n} minutes`;
+}
+
 function checkIds(checks: readonly Check[]): string {
   return [...new Set(checks.map((c) => `${c.system} ${c.id}`))].join(', ');
 }
@@ -399,11 +404,16 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
             checkIds(r.checks),
           );
     case 'ambiguous-session':
-      return t(
-        '{0} agent sessions of this folder wrote in the last {1} minutes; pick the one this checkpoint is for.',
-        r.sessions?.length ?? 0,
-        r.windowMinutes ?? 0,
-      );
+      return r.windowMinutes === 1
+        ? t(
+            '{0} agent sessions of this folder wrote in the last minute; pick the one this checkpoint is for.',
+            r.sessions?.length ?? 0,
+          )
+        : t(
+            '{0} agent sessions of this folder wrote in the last {1} minutes; pick the one this checkpoint is for.',
+            r.sessions?.length ?? 0,
+            r.windowMinutes ?? 0,
+          );
     case 'bad-session-id':
       return t('{0} is not a session id.', r.ids?.[0] ?? '');
     case 'unknown-confirm':

@@ -1250,7 +1250,16 @@ export function checkContextLog(doc: StateDoc | null, now: number): Check[] {
         'context-log',
         'info',
         false,
-        t('{0} of {1} entries are past their TTL (lines {2}).', expired.length, entries.length, lineList(expired)),
+        entries.length === 1
+          ? t('The one entry is past its TTL (line {0}).', lineList(expired))
+          : expired.length === 1
+            ? t('1 of {0} entries is past its TTL (line {1}).', entries.length, lineList(expired))
+            : t(
+                '{0} of {1} entries are past their TTL (lines {2}).',
+                expired.length,
+                entries.length,
+                lineList(expired),
+              ),
         { path: doc.relPath, line: expired[0].line },
         t('Delete expired entries, or promote the ones still true to MEMORY.md.'),
       ),
@@ -1306,7 +1315,9 @@ export function checkContextLog(doc: StateDoc | null, now: number): Check[] {
         'context-log',
         'info',
         true,
-        t('{0} entries; none past its TTL; no promotion candidates.', entries.length),
+        entries.length === 1
+          ? t('1 entry, not past its TTL; no promotion candidates.')
+          : t('{0} entries; none past its TTL; no promotion candidates.', entries.length),
         { path: doc.relPath },
       ),
     );

@@ -466,7 +466,9 @@ function progressOrder(progress: StateDoc | null, checkpoint: StateDoc | null): 
           'progress-order',
           'block',
           true,
-          t('{0}: {1} dated entries, newest first.', progress.relPath, es.length),
+          es.length === 1
+            ? t('{0}: 1 dated entry.', progress.relPath)
+            : t('{0}: {1} dated entries, newest first.', progress.relPath, es.length),
           { path: progress.relPath },
         ),
       ];
