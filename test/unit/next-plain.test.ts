@@ -41,6 +41,9 @@ test('a next action with bold, a link and a comment: the same plain line in the 
     { busy: false, trusted: true },
   );
   assert.equal(state.systems[0].next, PLAIN);
+  // The next-action check says it the same way (the CLI's check line, the checklist's row).
+  assert.equal(s.checks.find((c) => c.id === 'next-action')?.message, `Next action: ${PLAIN}`);
+  assert.ok(out.includes(`Next action: ${PLAIN}`), out);
   // The tree: the row (lineLabel) and the home's tooltip.
   assert.equal(lineLabel(s.next ?? ''), PLAIN);
   assert.ok(docTooltip(t, s, s.home, s.docs[0]).split('\n').includes(`Next: ${PLAIN}`));

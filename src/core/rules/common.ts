@@ -17,6 +17,7 @@ import {
   unfilledVariable,
 } from '../markdown/text';
 import { lineTotal } from '../markdown/markdown';
+import { shownLine } from '../markdown/shown-line';
 import { localTime, spanText } from '../model/time';
 import { insideRel } from '../files/atomic';
 import { findSecrets, maskSecrets } from '../secrets/secrets';
@@ -327,12 +328,14 @@ export function checkNextAction(system: SystemId, next: NextAction | null, where
     );
   }
   const vague = isVagueAction(next.text);
+  // Said as every surface that renders no Markdown says the next action (the CLI, the checklist, the tree).
+  const quoted = clip(shownLine(next.text));
   return mk(
     system,
     'next-action',
     'block',
     !vague,
-    vague ? t('The next action is vague: "{0}".', clip(next.text)) : t('Next action: {0}', clip(next.text)),
+    vague ? t('The next action is vague: "{0}".', quoted) : t('Next action: {0}', quoted),
     { path: next.path, line: next.line },
     t('Replace it with an action concrete enough to start cold: not "continue work" but "wire X into Y per Z".'),
   );
