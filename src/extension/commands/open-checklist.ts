@@ -1,11 +1,15 @@
-/** Open checklist: the checks of a folder in the checklist webview. */
+/**
+ * Open checklist: the checks of a folder in the checklist webview. A second argument naming a check
+ * (the tree's manual row names its first item to tick) opens it there: scrolled to, its box focused.
+ */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { focusOfArgument } from '../pure/checklist-model';
 import { pickFolder } from './pick';
 
 export const id = 'sessionLedger.openChecklist';
 
-export async function run(s: Services, arg?: unknown): Promise<void> {
+export async function run(s: Services, arg?: unknown, focus?: unknown): Promise<void> {
   await s.store.ready;
   const state = await pickFolder(s, arg, { withSystems: true });
   if (!state) {
@@ -13,5 +17,5 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     return;
   }
   // Opened by the user: the boxes are the ticks of the session the status bar follows.
-  s.checklist.show(state, undefined, 'follow');
+  s.checklist.show(state, focusOfArgument(focus), 'follow');
 }

@@ -1,7 +1,14 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
 import { shownLine } from '../../core/markdown/shown-line';
 import { compactionsAdviceOf } from '../../core/context/compactions';
-import { isBlocking, type Check, type SystemReport, type WorkspaceReport } from '../../core/model/model';
+import {
+  isBlocking,
+  SYSTEM_IDS,
+  type Check,
+  type SystemId,
+  type SystemReport,
+  type WorkspaceReport,
+} from '../../core/model/model';
 import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
 import { checkHint, checkMessage } from './findings';
 import type { T } from './tree-text';
@@ -142,4 +149,43 @@ export function pastResult(t: T): WriteResult {
       'This result no longer holds: the checks changed after it was given. The checklist above shows them as they are now.',
     ),
   };
+}
+
+/** A check the checklist opens on: scrolled to, marked and focused (its checkbox for a manual item). */
+export interface ChecklistFocus {
+  system: SystemId;
+  checkId: string;
+}
+
+/**
+ * The manual item the tree's "manual items to tick" row opens the checklist on: the system's first one
+ * not ticked yet, in the order the checklist shows them (STATUS_ORDER keeps manual items in the
+ * report's order), else its first manual item; undefined when it has none.
+ */
+export function manualFocus(s: Pick<SystemReport, 'id' | 'checks'>): ChecklistFocus | undefined {
+  const manual = s.checks.filter((c) => c.severity === 'manual');
+  const first = manual.find((c) => c.status === 'manual-open') ?? manual[0];
+  return first ? { system: s.id, checkId: first.id } : undefined;
+}
+
+/**
+ * The arguments of the manual row's click, Open checklist: the folder, then the item to open on. A
+ * click opens the checklist there, not at its top.
+ */
+export function manualRowArguments(folder: unknown, s: Pick<SystemReport, 'id' | 'checks'>): unknown[] {
+  const focus = manualFocus(s);
+  return focus ? [folder, focus] : [folder];
+}
+
+/** The check an Open checklist command's second argument names, when it is one (a command takes whatever its caller passes). */
+export function focusOfArgument(x: unknown): ChecklistFocus | undefined {
+  if (!x || typeof x !== 'object') return undefined;
+  const m = x as Record<string, unknown>;
+  return typeof m.system === 'string' &&
+    (SYSTEM_IDS as readonly string[]).includes(m.system) &&
+    typeof m.checkId === 'string' &&
+    m.checkId.length > 0 &&
+    m.checkId.length <= 256
+    ? { system: m.system as SystemId, checkId: m.checkId }
+    : undefined;
 }

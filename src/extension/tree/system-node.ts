@@ -9,6 +9,7 @@ import { countsOf, countsText, shortName, systemDocs, systemFindings, systemLabe
 import { labelIcon, lineLabel, placeName, spoken } from '../pure/tree-text';
 import { oneLine } from '../../core/model/messages';
 import { factsOf } from '../../core/systems/facts';
+import { manualRowArguments } from '../pure/checklist-model';
 import { DocNode } from './doc-node';
 import { FindingNode } from './finding-node';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
@@ -128,7 +129,7 @@ class NextNode implements LedgerNode {
   }
 }
 
-/** The manual items still to tick: a click opens the checklist. */
+/** The manual items still to tick: a click opens the checklist on the first of them (scrolled to it, its box focused). */
 class ManualNode implements LedgerNode {
   constructor(
     readonly id: string,
@@ -151,7 +152,11 @@ class ManualNode implements LedgerNode {
     );
     ti.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('list.warningForeground'));
     ti.contextValue = 'manual';
-    ti.command = { command: 'sessionLedger.openChecklist', title: t('Open checklist'), arguments: [this.folder.uri] };
+    ti.command = {
+      command: 'sessionLedger.openChecklist',
+      title: t('Open checklist'),
+      arguments: manualRowArguments(this.folder.uri, this.system),
+    };
     return ti;
   }
 
