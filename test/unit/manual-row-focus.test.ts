@@ -61,7 +61,7 @@ test('the row, the command and the panel are wired: the row passes the item, the
   );
   assert.match(
     code('src/extension/commands/open-checklist.ts'),
-    /run\(s: Services, arg\?: unknown, focus\?: unknown\)[\s\S]*s\.checklist\.show\(state, focusOfArgument\(focus\)\)/,
+    /run\(s: Services, arg\?: unknown, focus\?: unknown\)[\s\S]*s\.checklist\.show\(state, focusOfArgument\(focus\)[,)]/,
   );
   // The page scrolls to the row and focuses its box.
   assert.match(code('webview/main.ts'), /function focusCheck[\s\S]*scrollIntoView[\s\S]*\.focus\(\)/);
