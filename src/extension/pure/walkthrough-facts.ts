@@ -51,6 +51,36 @@ export async function claudeGuardInstalled(root: string, claudeDir: string): Pro
   return !disabled && texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
 }
 
+/**
+ * Whether Codex CLI runs the Session Ledger PreCompact guard in `root`: the project's `.codex/hooks.json`
+ * (where `hooks install --codex` writes it) or the user's own (`hooks.json` in Codex's home, `codexDir`)
+ * calls it.
+ */
+export async function codexGuardInstalled(root: string, codexDir: string): Promise<boolean> {
+  const texts = await settingsTexts([inRoot(root, CODEX_HOOKS_REL), path.join(codexDir, 'hooks.json')]);
+  return texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
+}
+
+/** Whether the session's own client runs the Session Ledger PreCompact guard in `root` (its config folder: `home`). */
+export function guardInstalledFor(agent: 'claude' | 'codex', root: string, home: string): Promise<boolean> {
+  return agent === 'codex' ? codexGuardInstalled(root, home) : claudeGuardInstalled(root, home);
+}
+
+/**
+ * The PreCompact hook's input for a manual /compact of a session as its client sends it (Codex CLI
+ * sends its thread id as the session id and its rollout file as the transcript): what the status bar
+ * gives the guard to learn what it would decide now.
+ */
+export function manualCompactInput(ref: { sessionId: string; path: string }, root: string): string {
+  return JSON.stringify({
+    session_id: ref.sessionId,
+    transcript_path: ref.path,
+    cwd: root,
+    hook_event_name: 'PreCompact',
+    trigger: 'manual',
+  });
+}
+
 function inRoot(root: string, rel: string): string {
   return path.join(root, ...rel.split('/'));
 }

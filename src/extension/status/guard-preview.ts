@@ -70,36 +70,33 @@ export class GuardPreview implements vscode.Disposable {
   private async compute(s: MeterState | undefined): Promise<void> {
     const seq = ++this.seq;
     let next: GuardView | undefined;
-    // The guard is Claude Code's PreCompact hook: it speaks for Claude sessions only.
-    if (s && s.ref.agent === 'claude' && s.ref.sessionId) {
+    // The PreCompact guard of the session's own client: Claude Code's hook for a Claude session, Codex
+    // CLI's (the same guard, its thread's marker) for a Codex one.
+    if (s && s.ref.sessionId) {
       try {
         const { preCompactGuard, maxAgeMinutes } = await import('../../core/hooks/guard');
         const settings = readSettings(s.folder.uri);
         const max = settings.markerMaxAgeMinutes;
         const env = { ...process.env };
         if (max !== null) env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN = String(max);
-        const payload = {
-          session_id: s.ref.sessionId,
-          transcript_path: s.ref.path,
-          cwd: s.folder.uri.fsPath,
-          hook_event_name: 'PreCompact',
-          trigger: 'manual',
-        };
+        const { guardInstalledFor, manualCompactInput } = await import('../pure/walkthrough-facts');
         // The store's report of this folder is current (the preview recomputes on every store change): no second evaluation.
         const report = this.store.report(s.folder.uri);
-        const d = await preCompactGuard(JSON.stringify(payload), {
+        const input = manualCompactInput({ sessionId: s.ref.sessionId, path: s.ref.path }, s.folder.uri.fsPath);
+        const d = await preCompactGuard(input, {
           root: s.folder.uri.fsPath,
           env,
           log: false,
           report,
           noGit: !vscode.workspace.isTrusted,
+          agent: s.ref.agent,
         });
-        const { claudeGuardInstalled } = await import('../pure/walkthrough-facts');
-        const { claudeHome } = await import('../../core/context/discovery');
-        const installed = await claudeGuardInstalled(
-          s.folder.uri.fsPath,
-          claudeHome({ env, claudeHome: settings.claudeHome }),
-        );
+        const { claudeHome, codexHome } = await import('../../core/context/discovery');
+        const home =
+          s.ref.agent === 'codex'
+            ? codexHome({ env, codexHome: settings.codexHome })
+            : claudeHome({ env, claudeHome: settings.claudeHome });
+        const installed = await guardInstalledFor(s.ref.agent, s.folder.uri.fsPath, home);
         next = guardViewOf(d, installed, maxAgeMinutes(env));
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);
