@@ -7,8 +7,8 @@
  */
 import * as vscode from 'vscode';
 import { onDidChangeSettings, readSettings } from './config';
-import { checkHint, checkMessage, reportFindings, lineRange, type Finding, type FindingLevel } from './pure/findings';
-import { plainText } from './pure/tree-text';
+import { filesIn, reportFindings, lineRange, type Finding, type FindingLevel } from './pure/findings';
+import { diagnosticMessage } from './pure/tree-text';
 import type { LedgerStore } from './store';
 
 export const DIAGNOSTIC_SOURCE = 'Session Ledger';
@@ -47,15 +47,12 @@ export class LedgerDiagnostics implements vscode.Disposable {
     const next = new Map<string, PlacedFinding[]>();
     for (const f of this.store.folders()) {
       if (!f.report || !readSettings(f.folder.uri).diagnosticsEnabled) continue;
-      for (const finding of reportFindings(f.report)) {
+      for (const finding of reportFindings(f.report, filesIn(f.folder.uri.fsPath))) {
         const uri = vscode.Uri.joinPath(f.folder.uri, ...finding.path.split('/'));
         const doc = finding.system.docs.find((d) => d.relPath === finding.path);
         const r = lineRange(doc?.text ?? '', finding.line);
         const range = new vscode.Range(r.line, r.start, r.line, r.end);
-        const hint = checkHint(t, finding.check);
-        // Plain text, as the Problems panel shows and speaks it (it renders no Markdown): no backticks or emphasis markers.
-        const message = `${plainText(checkMessage(t, finding.check))}${hint ? `\n${plainText(t('Fix: {0}', hint))}` : ''}`;
-        const d = new vscode.Diagnostic(range, message, SEVERITY[finding.level]);
+        const d = new vscode.Diagnostic(range, diagnosticMessage(t, finding), SEVERITY[finding.level]);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = { value: finding.check.id, target: this.docsUri };
         const key = uri.toString();

@@ -12,9 +12,12 @@ import {
   reportFindings,
   shortName,
   systemDocs,
+  filesIn,
+  findingPlace,
   systemFindings,
   systemLabel,
 } from '../../src/extension/pure/findings';
+import { diagnosticMessage } from '../../src/extension/pure/tree-text';
 
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
@@ -73,7 +76,7 @@ test('findings: errors first, then by file and line; a check without a place goe
     chk('no-secrets', 'block', 'fail'),
     chk('feedback-stored', 'manual', 'manual-open'),
   ]);
-  const f = systemFindings(s);
+  const f = systemFindings(s, () => false);
   assert.deepEqual(
     f.map((x) => [x.check.id, x.path, x.line, x.level]),
     [
@@ -164,8 +167,9 @@ test('findings: the real e2e fixture workspace (all five systems) yields warning
   const { evaluate } = await import('../../src/core/report/evaluate');
   const path = await import('node:path');
   const { REPO } = await import('./helpers');
-  const r = await evaluate(path.join(REPO, 'test/fixtures/e2e-workspace'));
-  const f = reportFindings(r);
+  const dir = path.join(REPO, 'test/fixtures/e2e-workspace');
+  const r = await evaluate(dir);
+  const f = reportFindings(r, filesIn(dir));
   const compaction = f.find((x) => x.check.id === 'compaction');
   assert.ok(compaction, f.map((x) => x.check.id).join(','));
   assert.equal(compaction.path, '.agents/STATE.md');
@@ -174,18 +178,23 @@ test('findings: the real e2e fixture workspace (all five systems) yields warning
   assert.ok(f.every((x) => x.line >= 1 && x.path.length > 0));
 });
 
-test("findings: a finding about a file that is not one of the system's documents is shown on the home file", () => {
+test("findings: a finding about a file that is not there (S1's missing sidecar) stands on the home file and names the file as the CLI does", () => {
   const s = sys('S1', 'Handoff (session-checkpoint)', 'memory/session-handoff-LATEST.md', [
     { ...chk('attestation', 'info', 'warn'), system: 'S1', path: 'memory/.session-handoff.sha256' },
     { ...chk('budget', 'warn', 'warn'), system: 'S1', path: 'memory/session-handoff-LATEST.md', line: 7 },
   ]);
+  const f = systemFindings(s, () => false);
   assert.deepEqual(
-    systemFindings(s).map((f) => [f.check.id, f.path, f.line]),
+    f.map((x) => [x.check.id, x.path, x.line, x.named]),
     [
-      ['budget', 'memory/session-handoff-LATEST.md', 7],
-      ['attestation', 'memory/session-handoff-LATEST.md', 1],
+      ['budget', 'memory/session-handoff-LATEST.md', 7, undefined],
+      ['attestation', 'memory/session-handoff-LATEST.md', 1, { path: 'memory/.session-handoff.sha256' }],
     ],
   );
+  assert.deepEqual(findingPlace(f[1]), { path: 'memory/.session-handoff.sha256' });
+  assert.equal(diagnosticMessage(t, f[1]), 'attestation says (memory/.session-handoff.sha256)');
+  assert.deepEqual(findingPlace(f[0]), { path: 'memory/session-handoff-LATEST.md', line: 7 });
+  assert.equal(diagnosticMessage(t, f[0]), 'budget says');
   const missing = sys(
     'S3',
     'STATE handoff (Groundwork)',
@@ -194,7 +203,7 @@ test("findings: a finding about a file that is not one of the system's documents
     [],
   );
   assert.deepEqual(
-    systemFindings(missing).map((f) => [f.path, f.line]),
-    [['docs/state/STATE.md', 1]],
+    systemFindings(missing, () => false).map((f) => [f.path, f.line, f.named]),
+    [['docs/state/STATE.md', 1, undefined]],
   );
 });

@@ -134,8 +134,17 @@ const MARK: Record<string, string> = {
   skipped: 'skip',
 };
 
+/**
+ * The place a check names, as every surface says it: its file, and its line when it has one
+ * (`.agents.yml:5`, `memory/.session-handoff.sha256`); undefined when it names no file.
+ */
+export function checkPlace(c: Pick<Check, 'path' | 'line'>): string | undefined {
+  return c.path ? `${oneLine(c.path)}${c.line ? `:${c.line}` : ''}` : undefined;
+}
+
 export function checkLine(c: Check): string {
-  const loc = c.path ? `  (${oneLine(c.path)}${c.line ? `:${c.line}` : ''})` : '';
+  const place = checkPlace(c);
+  const loc = place ? `  (${place})` : '';
   const hint = c.hint && c.status !== 'pass' ? `\n          fix: ${c.hint}` : '';
   // A check whose severity is information says so, as the Problems panel does, whatever its status.
   const mark = c.severity === 'info' && c.status === 'warn' ? 'info' : (MARK[c.status] ?? c.status);

@@ -3,6 +3,8 @@
  * the tree and the CodeLens show them. vscode-free so it is unit tested; the extension wraps the
  * result into `Diagnostic`s and tree rows.
  */
+import * as path from 'node:path';
+import { statOrNullSync } from '../../core/files/fsread';
 import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model/model';
 import { fixOffers, type FixOffer } from '../../core/systems/fixes';
 import type { T } from './tree-text';
@@ -12,11 +14,28 @@ export type FindingLevel = 'error' | 'warning' | 'information';
 export interface Finding {
   check: Check;
   system: SystemReport;
-  /** Path relative to the folder: the check's own, else the system's home file. */
+  /**
+   * Path relative to the folder of the file the finding stands on: the check's own when it is there,
+   * else the system's home file.
+   */
   path: string;
   /** 1-based line (1 when the check names none). */
   line: number;
+  /**
+   * The place the check names when the finding cannot stand there (no such file: S1's missing
+   * sidecar, a missing MEMORY.md or .agents.yml): the finding stands on the home file that refers to
+   * it, and says this place as the CLI does.
+   */
+  named?: { path: string; line?: number };
   level: FindingLevel;
+}
+
+/** Whether a path relative to the folder is a file an editor opens (a diagnostic needs one to stand on). */
+export type IsFile = (relPath: string) => boolean;
+
+/** `IsFile` of the folder at `root` on disk: a regular file there (a link to one counts). */
+export function filesIn(root: string): IsFile {
+  return (relPath) => !!statOrNullSync(path.join(root, ...relPath.split('/')))?.isFile();
 }
 
 /** A check is a finding when it fails or warns; passes, skips and manual items are not. */
@@ -34,26 +53,34 @@ export function levelOf(c: Check): FindingLevel {
 const RANK: Record<FindingLevel, number> = { error: 0, warning: 1, information: 2 };
 
 /**
- * Where a finding is shown: on the check's own file and line when that file is one of the system's
- * documents (or the missing home file `exists` reports), else on the home file's first line — a
- * finding about a file that is not there (S1's missing sidecar) stays where the user can act on it.
+ * Where a finding is shown: the place the core gives it, the check's own file and line, whenever that
+ * file is there to open (one of the system's documents, the missing home file `exists` reports, or
+ * any other file such as S0's `.agents.yml`). A check that names a file that is not there (S1's
+ * missing sidecar) stands on the home file's first line, the document that refers to it, and keeps
+ * the place it names; a check that names no file stands on the home file.
  */
-function placeOf(s: SystemReport, c: Check): { path: string; line: number } {
-  if (c.path && (c.id === 'exists' || s.docs.some((d) => d.relPath === c.path)))
-    return { path: c.path, line: c.line && c.line > 0 ? c.line : 1 };
-  return { path: s.home, line: c.path ? 1 : c.line && c.line > 0 ? c.line : 1 };
+function placeOf(s: SystemReport, c: Check, isFile: IsFile): Pick<Finding, 'path' | 'line' | 'named'> {
+  const line = c.line && c.line > 0 ? c.line : 1;
+  if (!c.path) return { path: s.home, line };
+  if (c.id === 'exists' || s.docs.some((d) => d.relPath === c.path) || isFile(c.path)) return { path: c.path, line };
+  return { path: s.home, line: 1, named: c.line && c.line > 0 ? { path: c.path, line: c.line } : { path: c.path } };
 }
 
 /** One system's findings, errors first, then by file and line. */
-export function systemFindings(s: SystemReport): Finding[] {
+export function systemFindings(s: SystemReport, isFile: IsFile): Finding[] {
   return s.checks
     .filter(isFinding)
-    .map((c) => ({ check: c, system: s, ...placeOf(s, c), level: levelOf(c) }))
+    .map((c) => ({ check: c, system: s, ...placeOf(s, c, isFile), level: levelOf(c) }))
     .sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
 }
 
-export function reportFindings(r: WorkspaceReport | undefined): Finding[] {
-  return (r?.systems ?? []).flatMap(systemFindings);
+/** Where a finding is said to be, as the CLI says it: the place its check names. */
+export function findingPlace(f: Finding): { path: string; line?: number } {
+  return f.named ?? { path: f.path, line: f.line };
+}
+
+export function reportFindings(r: WorkspaceReport | undefined, isFile: IsFile): Finding[] {
+  return (r?.systems ?? []).flatMap((s) => systemFindings(s, isFile));
 }
 
 /**

@@ -6,7 +6,8 @@
 import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
 import { oneLine } from '../../core/model/messages';
 import { shownLine, withoutMarkup } from '../../core/markdown/shown-line';
-import { checkHint, checkMessage, countsOf, countsText } from './findings';
+import { checkPlace } from '../../core/report/report';
+import { checkHint, checkMessage, countsOf, countsText, type Finding } from './findings';
 
 export type T = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -190,7 +191,7 @@ export function severityPrefix(t: T, c: Check): string {
 }
 
 /** A finding row's accessible name: `Warning: S4 compaction: <message>. .agents/STATE.md, line 19. Fix: <hint>`. */
-export function findingName(t: T, c: Check, path: string, line: number): string {
+export function findingName(t: T, c: Check, path: string, line: number | undefined): string {
   const tampered = c.id === 'attestation' && c.status === 'fail' ? ' (TAMPERED)' : '';
   const hint = checkHint(t, c);
   return spoken([
@@ -198,6 +199,17 @@ export function findingName(t: T, c: Check, path: string, line: number): string 
     placeName(t, path, line),
     hint ? t('Fix: {0}', hint) : undefined,
   ]);
+}
+
+/**
+ * A finding's text in the Problems panel, plain as the panel shows and speaks it (it renders no
+ * Markdown): its message; when it stands on another file than the one its check names (that file is
+ * not there), the place the check names in parentheses, as the CLI prints it; then its fix.
+ */
+export function diagnosticMessage(t: T, f: Finding): string {
+  const hint = checkHint(t, f.check);
+  const place = f.named ? checkPlace(f.named) : undefined;
+  return `${plainText(checkMessage(t, f.check))}${place ? ` (${oneLine(place)})` : ''}${hint ? `\n${plainText(t('Fix: {0}', hint))}` : ''}`;
 }
 
 export function itemIcon(item: Item): Icon {

@@ -1,7 +1,7 @@
 /** A finding of a system (a check that blocks or warns): its message, its check id; a click opens its line. */
 import * as vscode from 'vscode';
 import type { Finding } from '../pure/findings';
-import { checkMessage } from '../pure/findings';
+import { checkMessage, findingPlace } from '../pure/findings';
 import { findingName, problemTooltip } from '../pure/tree-text';
 import { describe, openCommand, type LedgerNode, type OpenTarget } from './node';
 
@@ -28,7 +28,9 @@ export class FindingNode implements LedgerNode {
     const ti = new vscode.TreeItem(checkMessage(t, c), vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     ti.description = c.id === 'attestation' && c.status === 'fail' ? `TAMPERED · ${c.id}` : c.id;
-    describe(ti, problemTooltip(t, c), findingName(t, c, this.finding.path, this.finding.line));
+    // Said where the core puts it, as the CLI says it, even when the row opens the home file (a missing file).
+    const at = findingPlace(this.finding);
+    describe(ti, problemTooltip(t, c), findingName(t, c, at.path, at.line));
     const [icon, color] = ICON[this.finding.level];
     ti.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     ti.contextValue = `finding.${c.id}`;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
-import { countsOf, countsText, shortName, systemDocs, systemFindings, systemLabel } from '../pure/findings';
+import { countsOf, countsText, filesIn, shortName, systemDocs, systemFindings, systemLabel } from '../pure/findings';
 import { labelIcon, lineLabel, placeName, spoken } from '../pure/tree-text';
 import { oneLine } from '../../core/model/messages';
 import { factsOf } from '../../core/systems/facts';
@@ -71,7 +71,7 @@ export class SystemNode implements LedgerNode {
         }),
       );
     }
-    systemFindings(s).forEach((f, i) =>
+    systemFindings(s, filesIn(this.folder.uri.fsPath)).forEach((f, i) =>
       out.push(
         new FindingNode(
           `${this.id}|!${f.check.id}:${f.path}:${f.line}:${i}`,
