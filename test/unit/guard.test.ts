@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_LOG_REL } from '../../src/core/hooks/io';
@@ -140,6 +141,27 @@ test('no usable session id in the payload: the shared marker is the one that cou
   assert.equal(hook(dir, preCompact(dir, { sessionId: null })).code, 2);
   write(dir, '.claude/.checkpoint-ready', `${OTHER_SID}\n`);
   assert.equal(hook(dir, preCompact(dir, { sessionId: null })).code, 0);
+});
+
+test("the block's hand-written opt-out line works from a subfolder: the marker by its absolute path, shell-quoted", () => {
+  // A workspace whose path holds a blank and a quote, the agent's shell in a subfolder of it.
+  const dir = path.join(workspace(), "it's a repo");
+  cpSync(s3Workspace(), dir, { recursive: true });
+  mkdirSync(path.join(dir, 'src/deep'), { recursive: true });
+  for (const sessionId of [SID, null]) {
+    const blocked = hook(dir, preCompact(dir, { sessionId }));
+    assert.equal(blocked.code, 2, blocked.stderr);
+    const line = blocked.stderr.split('\n').find((l) => l.includes('(or: echo nothing-to-preserve > ')) ?? '';
+    const marker = path.join(dir, sessionId ? `.claude/.checkpoint-ready.${SID}` : '.claude/.checkpoint-ready');
+    assert.equal(line, `   (or: echo nothing-to-preserve > '${marker.replace(/'/g, "'\\''")}')`, blocked.stderr);
+    // Run as written, from the subfolder: `echo nothing-to-preserve > '<marker>'`.
+    execFileSync('sh', ['-c', line.trim().slice('(or: '.length, -1)], { cwd: path.join(dir, 'src/deep') });
+    assert.equal(readFileSync(marker, 'utf8'), 'nothing-to-preserve\n');
+    assert.ok(!existsSync(path.join(dir, 'src/deep/.claude')), 'nothing written in the subfolder');
+    const r = hook(dir, preCompact(dir, { sessionId }));
+    assert.equal(r.code, 0, r.stderr);
+    writeFileSync(marker, '');
+  }
 });
 
 test('nothing-to-preserve allows, in the shared marker (whoever signed it) or in this session marker', () => {

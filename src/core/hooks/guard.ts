@@ -219,13 +219,19 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
 
 /**
  * The way out for a session with nothing worth preserving: the command, and the line to write by hand
- * at `markerAt`. Without a session id the command writes the shared marker (`--shared`), the one this
- * guard reads then.
+ * at `markerAt` (relative to the workspace `root`). Without a session id the command writes the shared
+ * marker (`--shared`), the one this guard reads then. The hand-written line names the marker by its
+ * absolute path, shell-quoted, so it works from any folder (the agent or the user may be in a
+ * subfolder); a workspace path holding a line break is not shown (its shown form is another path), so
+ * the line says to run it from the workspace folder then.
  */
-function optOutLines(cli: string, sid: string | null, markerAt: string): string[] {
+function optOutLines(cli: string, sid: string | null, markerAt: string, root: string): string[] {
+  const abs = path.resolve(root, markerAt);
   return [
     `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve ${sid ? `--session ${sid}` : '--shared'}`,
-    `   (or: echo nothing-to-preserve > ${markerAt})`,
+    oneLine(abs) === abs
+      ? `   (or: echo nothing-to-preserve > ${shellQuote(abs)})`
+      : `   (or, from the workspace folder: echo nothing-to-preserve > ${oneLine(markerAt)})`,
   ];
 }
 
@@ -672,7 +678,7 @@ async function decide(
               bringUpToDate(cli, report),
             ])
           : checkpointSteps(cli, sid, report)),
-        ...optOutLines(cli, sid, wanted),
+        ...optOutLines(cli, sid, wanted, root),
       ].join('\n'),
       foreign
         ? `BLOCK (no marker for this session; ${foreign.rel === SHARED_MARKER_REL ? 'shared marker' : foreign.rel} signed by ${foreign.signer})`
@@ -717,7 +723,7 @@ async function decide(
   const off = switchedOffHomes(report, vouched);
   const gone = allGone.filter((f) => !off.has(f));
   if (skeleton.length || gone.length) {
-    const optOut = optOutLines(cli, sid, marker.rel);
+    const optOut = optOutLines(cli, sid, marker.rel, root);
     // With no system on, the way out is the files back, or the opt-out; a new checkpoint is not asked for.
     // Every vouched file gone is named, a switched-off system's too: once another is back, that one blocks.
     if (!skeleton.length && noneOn) {
