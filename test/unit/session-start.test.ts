@@ -7,7 +7,7 @@ import { HOOK_LOG_REL } from '../../src/core/hooks/io';
 import { SESSION_RECORD_REL } from '../../src/core/hooks/session-record';
 import { evaluateSystems } from '../../src/core/report/evaluate';
 import { HOOK_SYSTEMS } from '../../src/core/systems/hooks';
-import { fixtureCopy, gitInit, HOOK_SCRIPT, workspace, write, copyDemo } from './helpers';
+import { fixtureCopy, gitInit, HOOK_SCRIPT, hookScript, workspace, write, copyDemo } from './helpers';
 import { projectEnv, run, s3Workspace, S0_CONFIG, S0_LEDGER, sessionStart, SID } from './checkpoint-fixtures';
 
 function hook(dir: string, input: string) {
@@ -585,15 +585,24 @@ test("a system's home that cannot be read (a folder, binary, no read permission)
   cpSync(HOOK_SCRIPT, script);
   chmodSync(path.dirname(script), 0o755);
   chmodSync(script, 0o644);
-  const hookAs = (dir: string, source: string, nobody: boolean) => {
-    const r = spawnSync(process.execPath, [script, 'hook', 'session-start'], {
-      cwd: dir,
-      env: { ...projectEnv(dir), HOME: '/nonexistent' },
-      input: sessionStart(dir, source),
-      encoding: 'utf8',
-      ...(nobody ? { uid: 65534, gid: 65534 } : {}),
-    });
-    assert.equal(r.status, 0, r.stderr);
+  // A home without read permission: the hook as its own process (as `nobody` when this runs as root); a
+  // folder or binary: the same script's own entry in this process, which reads the same files.
+  const hookAs = (dir: string, source: string, ownProcess: boolean, nobody: boolean) => {
+    const env = { ...projectEnv(dir), HOME: '/nonexistent' };
+    const input = sessionStart(dir, source);
+    const r = ownProcess
+      ? (() => {
+          const p = spawnSync(process.execPath, [script, 'hook', 'session-start'], {
+            cwd: dir,
+            env,
+            input,
+            encoding: 'utf8',
+            ...(nobody ? { uid: 65534, gid: 65534 } : {}),
+          });
+          return { code: p.status, stdout: p.stdout, stderr: p.stderr };
+        })()
+      : hookScript(script, ['hook', 'session-start'], { cwd: dir, env, input });
+    assert.equal(r.code, 0, r.stderr);
     return context(r.stdout);
   };
   for (const [home, extra] of Object.entries(HOMES))
@@ -605,15 +614,16 @@ test("a system's home that cannot be read (a folder, binary, no read permission)
         // `nobody` reaches the workspace's folders, but not the file.
         for (let d = path.dirname(path.join(dir, home)); d.startsWith(dir); d = path.dirname(d)) chmodSync(d, 0o755);
       }
-      const nobody = kind === 'no read permission' && asRoot;
+      const ownProcess = kind === 'no read permission';
+      const nobody = ownProcess && asRoot;
       // What the new context is told after /clear: the item's two lines, without its number and indent.
-      const cleared = hookAs(dir, 'clear', nobody).split('\n');
+      const cleared = hookAs(dir, 'clear', ownProcess, nobody).split('\n');
       const at = cleared.findIndex((l) => l.startsWith(`1. ${home} (`) && l.includes(') was not read: '));
       assert.ok(at > 0, `${home}, ${kind}, clear:\n${cleared.join('\n')}`);
       const words = [cleared[at].slice(3), cleared[at + 1].slice(3)];
       assert.match(words[1], /Tell the user before you read or change it\.$/);
       for (const source of ['startup', 'resume']) {
-        const said = hookAs(dir, source, nobody).split('\n');
+        const said = hookAs(dir, source, ownProcess, nobody).split('\n');
         const how = `${home}, ${kind}, ${source}:\n${said.join('\n')}`;
         assert.match(
           said[0],
