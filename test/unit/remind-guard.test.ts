@@ -16,7 +16,7 @@ import { remind } from '../../src/core/hooks/remind';
 import { evaluate } from '../../src/core/report/evaluate';
 import { checkpointed, guardViewOf } from '../../src/extension/pure/status-text';
 import { HOOK_CORE_MARKER } from '../../src/core/hooks/files';
-import { gitInit, HOOK_SCRIPT, workspace, write } from './helpers';
+import { cli, gitInit, HOOK_SCRIPT, hookScript, workspace, write } from './helpers';
 import {
   CONFIRMED,
   emptyClaudeHome,
@@ -136,11 +136,26 @@ test('the installed hook script and the CLI: `hook remind` asks the guard once a
       prompt: 'go on',
     });
     const env = { ...projectEnv(dir), SESSION_LEDGER_REMIND_DEBUG: '1' };
-    // The hook script (the guard's own part) and the `session-ledger` command (the meter's script, the guard from the hook script beside it).
+    // The hook script (the guard's own part) and the `session-ledger` command (the meter's script, the guard
+    // from the hook script beside it): each as its own process for the first change, then each one's own
+    // entry in this process.
+    const own = change === 'emptied';
     for (const argv of [[HOOK_SCRIPT], [path.join(path.dirname(HOOK_SCRIPT), 'cli.js')]]) {
-      const r = spawnSync(process.execPath, [...argv, 'hook', 'remind'], { cwd: dir, env, input, encoding: 'utf8' });
-      const how = `${change}, ${path.basename(argv[0])}: ${r.stderr}`;
-      assert.equal(r.status, 0, how);
+      const r = own
+        ? (() => {
+            const p = spawnSync(process.execPath, [...argv, 'hook', 'remind'], {
+              cwd: dir,
+              env,
+              input,
+              encoding: 'utf8',
+            });
+            return { code: p.status, stdout: p.stdout, stderr: p.stderr };
+          })()
+        : argv[0] === HOOK_SCRIPT
+          ? hookScript(HOOK_SCRIPT, ['hook', 'remind'], { cwd: dir, env, input })
+          : cli(['hook', 'remind'], { cwd: dir, env, input });
+      const how = `${change}, ${path.basename(argv[0])}${own ? '' : ' (in this process)'}: ${r.stderr}`;
+      assert.equal(r.code, 0, how);
       if (change === 'untouched') {
         assert.equal(r.stdout, '', how);
         assert.match(r.stderr, /the checkpoint covers the session, as the guard decides; bands recorded/, how);
