@@ -39,6 +39,21 @@ test('a workspace folder below the top: the .git of every folder from the top do
   );
 });
 
+test("a workspace folder below a folder whose name starts with two dots (`..cache`): still below the top, so every folder's .git down to it is watched", () => {
+  const w = gitWatchesOf(
+    {
+      root: '/r/..cache/x',
+      dirs: { top: '/r', gitDir: '/r/.git', commonDir: '/r/.git' },
+      head: 'ref: refs/heads/main',
+    },
+    exists(['/r/.git/refs', '/r/.git/refs/heads']),
+  );
+  assert.deepEqual(
+    w.filter((x) => x.names.includes('.git')).map((x) => x.dir),
+    ['/r', '/r/..cache', '/r/..cache/x'],
+  );
+});
+
 test('a linked worktree: its own HEAD, index and commondir in its git dir, the branch and packed-refs in the common dir, and its .git file', () => {
   const w = gitWatchesOf(
     {

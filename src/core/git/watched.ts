@@ -59,7 +59,9 @@ export function gitWatchesOf(layout: GitLayout, dirExists: (abs: string) => bool
   // Where git's discovery looks: a `.git` in the folder or a folder above it, up to where it found one.
   const top = dirs ? path.resolve(dirs.top) : root;
   const rel = path.relative(top, root);
-  const below = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep) : [];
+  // Below the top: not `..` nor `../…` (a folder named `..cache` is below it).
+  const below =
+    rel && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel) ? rel.split(path.sep) : [];
   for (let d = top, i = 0; ; d = path.join(d, below[i++])) {
     add(d, '.git');
     if (i >= below.length) break;
