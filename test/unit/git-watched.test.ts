@@ -28,30 +28,21 @@ test('a plain repository: HEAD and the index in .git, packed-refs, the branch in
   ]);
 });
 
-test('a workspace folder below the top: the .git of every folder from the top down to it (a repository made nearer is found first)', () => {
-  const w = gitWatchesOf(
-    { root: '/r/a/b', dirs: { top: '/r', gitDir: '/r/.git', commonDir: '/r/.git' }, head: 'ref: refs/heads/main' },
-    exists(['/r/.git/refs', '/r/.git/refs/heads']),
-  );
-  assert.deepEqual(
-    w.filter((x) => x.names.includes('.git')).map((x) => x.dir),
-    ['/r', '/r/a', '/r/a/b'],
-  );
-});
-
-test("a workspace folder below a folder whose name starts with two dots (`..cache`): still below the top, so every folder's .git down to it is watched", () => {
-  const w = gitWatchesOf(
-    {
-      root: '/r/..cache/x',
-      dirs: { top: '/r', gitDir: '/r/.git', commonDir: '/r/.git' },
-      head: 'ref: refs/heads/main',
-    },
-    exists(['/r/.git/refs', '/r/.git/refs/heads']),
-  );
-  assert.deepEqual(
-    w.filter((x) => x.names.includes('.git')).map((x) => x.dir),
-    ['/r', '/r/..cache', '/r/..cache/x'],
-  );
+test('a workspace folder below the top: the .git of every folder from the top down to it (a repository made nearer is found first), also below a folder whose name starts with two dots (`..cache`)', () => {
+  for (const [root, dirs] of [
+    ['/r/a/b', ['/r', '/r/a', '/r/a/b']],
+    ['/r/..cache/x', ['/r', '/r/..cache', '/r/..cache/x']],
+  ] as const) {
+    const w = gitWatchesOf(
+      { root, dirs: { top: '/r', gitDir: '/r/.git', commonDir: '/r/.git' }, head: 'ref: refs/heads/main' },
+      exists(['/r/.git/refs', '/r/.git/refs/heads']),
+    );
+    assert.deepEqual(
+      w.filter((x) => x.names.includes('.git')).map((x) => x.dir),
+      dirs,
+      root,
+    );
+  }
 });
 
 test('a linked worktree: its own HEAD, index and commondir in its git dir, the branch and packed-refs in the common dir, and its .git file', () => {
