@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointOutcome } from '../core/checkpoint/checkpoint';
+import { localClock } from '../core/model/time';
 import { Disposable } from './dispose';
 import { goSignalNow, goSignalOf, withdrawalText, type GoSignal } from './pure/go-signal';
 import type { LedgerStore } from './store';
@@ -77,16 +78,15 @@ export class GoSignalWatch extends Disposable {
     this.checking = this.checking
       .then(async () => {
         if (this.held.has(key) || this.isDisposed) return;
+        const raw = this.store.folder(folder.uri)?.raw;
         for (const [k, { g }] of [...this.followed]) {
           if (!k.startsWith(`${key}|`)) continue;
-          const raw = this.store.folder(folder.uri)?.raw;
           const report = raw ? this.store.withTicksOf(raw, g.ticksFor) : undefined;
           const why = goSignalNow(g, { report, markerHash: await this.markerHash(folder, g.marker) });
           // Replaced or let go while the marker was read, or a run began: judged next time.
           if (why === 'holds' || this.followed.get(k)?.g !== g || this.held.has(key)) continue;
           this.followed.delete(k);
-          const time = new Date(g.at).toLocaleTimeString(vscode.env.language);
-          const text = withdrawalText(vscode.l10n.t, g, why, time);
+          const text = withdrawalText(vscode.l10n.t, g, why, localClock(g.at, Date.now()));
           this.log.info(text);
           void this.warn(folder, text);
         }

@@ -23,7 +23,7 @@ import { checkpointFlow, type CheckpointPorts } from '../../src/extension/pure/c
 import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
 import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
-import { age, emptyClaudeHome, OTHER_SID, s3Workspace, SID, transcript } from './checkpoint-fixtures';
+import { emptyClaudeHome, twoSessions } from './checkpoint-fixtures';
 
 const t = (m: string, ...a: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
@@ -46,12 +46,7 @@ function tickStore() {
 const strings = { status: {}, severity: {} } as unknown as ChecklistStrings;
 
 test("the checklist shows B's ticks and A is picked in Checkpoint now: the refusal switches the checklist to A's boxes and says so; ticked there, A's checkpoint goes through", async () => {
-  const root = s3Workspace();
-  const home = emptyClaudeHome();
-  const A = SID;
-  const B = OTHER_SID;
-  age(transcript(home, root, A), 60_000);
-  transcript(home, root, B);
+  const { root, home, A, B } = twoSessions();
   const raw = await evaluate(root);
   const ticks = tickStore();
   // Every manual item ticked in the checklist for B, the session the status bar follows.

@@ -32,10 +32,8 @@ function setTime(file: string, at: number): void {
   utimesSync(file, at / 1000, at / 1000);
 }
 
-/** S1's good handoff checkpointed for SID, its marker dated five minutes ago; the ticks given then (hash of the handoff then). */
-async function checkpointedS1(): Promise<{ dir: string; markerAt: number; tickedHash: string }> {
-  const dir = fixtureCopy('s1/good');
-  const home = emptyClaudeHome();
+/** A checkpoint of `dir` for SID with every manual item ticked (`home`: an empty Claude Code and Codex home): it writes the marker. */
+async function writtenFor(dir: string, home: string): Promise<void> {
   const ok = await checkpoint(dir, {
     sessionId: SID,
     confirmed: CONFIRMED,
@@ -44,6 +42,12 @@ async function checkpointedS1(): Promise<{ dir: string; markerAt: number; ticked
     env: {},
   });
   assert.equal(ok.kind, 'written', ok.lines.join('\n'));
+}
+
+/** S1's good handoff checkpointed for SID, its marker dated five minutes ago; the ticks given then (hash of the handoff then). */
+async function checkpointedS1(): Promise<{ dir: string; markerAt: number; tickedHash: string }> {
+  const dir = fixtureCopy('s1/good');
+  await writtenFor(dir, emptyClaudeHome());
   const markerAt = Date.now() - 5 * 60_000;
   setTime(path.join(dir, markerRel(SID)), markerAt);
   for (const rel of [HANDOFF, 'memory/.session-handoff.sha256', 'memory/MEMORY.md', 'memory/context-log.md'])
@@ -134,14 +138,7 @@ test('S1: the handoff changed and attested after the checkpoint: /compact still 
   );
 
   // Ticked for the new handoff and checkpointed again: done again.
-  const ok = await checkpoint(dir, {
-    sessionId: SID,
-    confirmed: CONFIRMED,
-    claudeHome: home,
-    codexHome: home,
-    env: {},
-  });
-  assert.equal(ok.kind, 'written', ok.lines.join('\n'));
+  await writtenFor(dir, home);
   const after = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.equal(guardCheckpointed(after, NaN), true, after.log);
   assert.equal(await checkpointDone(dir, q), true);

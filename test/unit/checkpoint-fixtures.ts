@@ -198,3 +198,15 @@ export function transcript(home: string, root: string, sessionId: string): strin
   );
   return f;
 }
+
+/**
+ * S3's workspace with two Claude Code sessions: A (SID), which wrote a minute ago, and B (OTHER_SID),
+ * the newer one, which the status bar follows.
+ */
+export function twoSessions(): { root: string; home: string; A: string; B: string } {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  age(transcript(home, root, SID), 60_000);
+  transcript(home, root, OTHER_SID);
+  return { root, home, A: SID, B: OTHER_SID };
+}

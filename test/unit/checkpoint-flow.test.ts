@@ -22,6 +22,7 @@ import {
   s3Workspace,
   SID,
   transcript,
+  twoSessions,
 } from './checkpoint-fixtures';
 
 interface Counts {
@@ -199,12 +200,7 @@ function tickedPorts(
 }
 
 test('ticks given for the session the views follow (B) do not vouch for the session the user picks (A): refused for A, nothing written; written for B', async () => {
-  const root = s3Workspace();
-  const home = emptyClaudeHome();
-  const A = SID;
-  const B = OTHER_SID;
-  age(transcript(home, root, A), 60_000);
-  transcript(home, root, B);
+  const { root, home, A, B } = twoSessions();
   const ticks = tickTable();
   ticks.tick(await evaluate(root), B);
   // The report as the views show it: every manual item ticked, for B (the session the status bar follows).

@@ -1,6 +1,6 @@
 /**
- * A go-signal notification (the closing report of a checkpoint that wrote its marker: "Checkpoint
- * saved. Safe to run /compact now.", S1's "Run /compact", S0's /clear) cannot be taken back: VS Code
+ * A go-signal notification (the closing report of a checkpoint that wrote its marker: each system's
+ * closing step, in the words its own home gives, core/report/closing.ts) cannot be taken back: VS Code
  * keeps it in its notification list, and no API closes a message once shown. Its words hold while what
  * they were given on holds: the state files as read (their bytes) with every check's status, the manual
  * ticks of the session the marker is for, and the marker as written. Once any of them changes, a

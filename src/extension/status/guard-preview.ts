@@ -92,10 +92,8 @@ export class GuardPreview implements vscode.Disposable {
           agent: s.ref.agent,
         });
         const { claudeHome, codexHome } = await import('../../core/context/discovery');
-        const home =
-          s.ref.agent === 'codex'
-            ? codexHome({ env, codexHome: settings.codexHome })
-            : claudeHome({ env, claudeHome: settings.claudeHome });
+        const homeOf = s.ref.agent === 'codex' ? codexHome : claudeHome;
+        const home = homeOf({ env, claudeHome: settings.claudeHome, codexHome: settings.codexHome });
         const installed = await guardInstalledFor(s.ref.agent, s.folder.uri.fsPath, home);
         next = guardViewOf(d, installed, maxAgeMinutes(env));
       } catch (err) {
