@@ -201,7 +201,7 @@ export const MANUALS: Record<string, Manual> = {
       ROOT,
       [
         '--session ID',
-        'the Claude Code session or Codex CLI thread (default: the newest session of the project, of either client; with several of one client that wrote recently it asks which; with none, the SessionStart record)',
+        'the Claude Code session or Codex CLI thread (default: the one session of the project that wrote recently, of either client; with several that wrote recently, whatever their clients, it lists them with their clients and asks which; with none that wrote recently, the newest session of either client, else the SessionStart record)',
       ],
       [
         '--shared',

@@ -11,7 +11,7 @@ import { readSessionRecordFor } from '../core/hooks/session-record';
 import { agentOfProcess, descendantsOf, firstAgent, sessionsRunBy } from './process-tree';
 import {
   runsInTerminal,
-  sessionName,
+  sessionPickItem,
   sharedCodexPids,
   type ActiveTerminal,
   type LiveSession,
@@ -134,12 +134,9 @@ export async function pickSession(
   );
   const now = Date.now();
   const items = sessions.map((s) => {
-    const min = Math.max(0, Math.round((now - s.lastWrite) / 60_000));
     const terminal = where.get(s.sessionId);
     return {
-      label: s.firstUserLine ?? t('(no user message yet)'),
-      description: sessionName(t, s, terminal),
-      detail: t('{0} · last write {1} min ago', s.sessionId, min),
+      ...sessionPickItem(t, s, terminal, now),
       session: { ...s, ...(terminal ? { terminal: terminal.name } : {}) },
     };
   });

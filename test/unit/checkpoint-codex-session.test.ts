@@ -1,38 +1,33 @@
 /**
- * The session a checkpoint is for, when none is named, is the folder's newest session of either client:
- * a Codex CLI rollout counts as a Claude Code transcript does (the status bar shows the newest of both),
- * so a folder where only Codex runs gets its thread's marker, the one Codex's guard hook reads, and
- * neither the shared marker nor an old Claude Code session's.
+ * The session a checkpoint is for, when none is named, is the folder's one session that wrote recently,
+ * of either client: a Codex CLI rollout counts as a Claude Code transcript does (the status bar shows
+ * the newest of both), so a folder where only Codex runs gets its thread's marker, the one Codex's guard
+ * hook reads, and neither the shared marker nor an old Claude Code session's. A live session of each
+ * client is as ambiguous as two of one: the checkpoint refuses and lists both with their clients.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { workspace } from './helpers';
-import { age, CONFIRMED, emptyClaudeHome, OTHER_SID, s3Workspace, transcript } from './checkpoint-fixtures';
-
-const CODEX_ID = '019a23c0-8c16-7503-a0c2-5d68a9641469';
-
-/** A Codex CLI rollout of `root` under `codexHome` (its first record names the thread and the folder), begun a minute ago. */
-function rollout(codexHome: string, root: string, id = CODEX_ID): string {
-  const day = path.join(codexHome, 'sessions', '2026', '12', '03');
-  mkdirSync(day, { recursive: true });
-  const f = path.join(day, `rollout-2026-12-03T13-03-18-${id}.jsonl`);
-  const at = new Date(Date.now() - 60_000).toISOString();
-  writeFileSync(
-    f,
-    [
-      { timestamp: at, type: 'session_meta', payload: { id, cwd: root, originator: 'codex_cli_rs' } },
-      { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: 'wire the export button' } },
-    ]
-      .map((o) => JSON.stringify(o))
-      .join('\n') + '\n',
-  );
-  return f;
-}
+import {
+  age,
+  CODEX_ID,
+  CONFIRM_ALL,
+  CONFIRMED,
+  emptyClaudeHome,
+  markers,
+  OTHER_SID,
+  preCompact,
+  rollout,
+  run,
+  s3Workspace,
+  SID,
+  transcript,
+} from './checkpoint-fixtures';
 
 /** The PreCompact payload Codex CLI sends for the thread `id`. */
 function codexPreCompact(cwd: string, transcriptPath: string, id = CODEX_ID): string {
@@ -90,4 +85,50 @@ test("an old Claude Code session of the folder and a live Codex CLI thread: the 
   assert.equal(claude.sessionId, OTHER_SID, claude.lines.join('\n'));
   assert.equal(claude.sessionAgent, 'claude');
   assert.ok(claude.lines.some((l) => l.endsWith('from the newest Claude Code transcript of this folder).')));
+});
+
+test("a live Claude Code session and a live Codex CLI thread of one folder: checkpoint without --session refuses (ambiguous-session), lists both with their clients, writes no marker; --session naming either writes that one's marker", async () => {
+  const dir = s3Workspace();
+  const claudeHome = emptyClaudeHome();
+  const codexHome = workspace({}, 'sl-codex-');
+  age(transcript(claudeHome, dir, SID), 2 * 60_000);
+  const file = rollout(codexHome, dir);
+  const env = { CLAUDE_CONFIG_DIR: claudeHome, CODEX_HOME: codexHome };
+  const r = run(['checkpoint', '--root', dir, ...CONFIRM_ALL], { env });
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(
+    r.stderr,
+    /2 agent sessions of this folder wrote within the last 30 minutes; which one is this checkpoint for\? Name it with --session ID:/,
+  );
+  assert.match(r.stderr, new RegExp(`${CODEX_ID} {2}Codex CLI, last write just now: "wire the export button"`));
+  assert.match(r.stderr, new RegExp(`${SID} {2}Claude Code, last write 2 min ago: "hi"`));
+  assert.deepEqual(markers(dir), [], "no marker, neither session's nor the shared one");
+  const j = JSON.parse(run(['checkpoint', '--root', dir, ...CONFIRM_ALL, '--json'], { env }).stdout);
+  assert.equal(j.ok, false);
+  assert.deepEqual(
+    j.refusals.map((x: { code: string }) => x.code),
+    ['ambiguous-session'],
+  );
+  assert.deepEqual(
+    j.refusals[0].sessions.map((s: { sessionId: string; agent: string }) => [s.sessionId, s.agent]),
+    [
+      [CODEX_ID, 'codex'],
+      [SID, 'claude'],
+    ],
+  );
+  assert.deepEqual(markers(dir), []);
+  // The Codex thread named: its marker, which Codex's guard takes; the Claude Code session's guard still stops /compact.
+  const codex = run(['checkpoint', '--root', dir, '--session', CODEX_ID, ...CONFIRM_ALL], { env });
+  assert.equal(codex.code, 0, codex.stderr);
+  assert.deepEqual(markers(dir), [`.checkpoint-ready.${CODEX_ID}`]);
+  const x = await preCompactGuard(codexPreCompact(dir, file), { root: dir, agent: 'codex', log: false });
+  assert.equal(x.allow, true, x.log);
+  const c = await preCompactGuard(preCompact(dir, { sessionId: SID }), { root: dir, log: false });
+  assert.equal(c.allow, false, 'no go-signal for the Claude Code session: no checkpoint was written for it');
+  // The Claude Code session named: its own marker beside the thread's.
+  const claude = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL], { env });
+  assert.equal(claude.code, 0, claude.stderr);
+  assert.deepEqual(markers(dir).sort(), [`.checkpoint-ready.${CODEX_ID}`, `.checkpoint-ready.${SID}`].sort());
+  const c2 = await preCompactGuard(preCompact(dir, { sessionId: SID }), { root: dir, log: false });
+  assert.equal(c2.allow, true, c2.log);
 });

@@ -210,3 +210,26 @@ export function twoSessions(): { root: string; home: string; A: string; B: strin
   transcript(home, root, OTHER_SID);
   return { root, home, A: SID, B: OTHER_SID };
 }
+
+export const CODEX_ID = '019a23c0-8c16-7503-a0c2-5d68a9641469';
+
+/**
+ * A Codex CLI rollout of `root` under `codexHome` (its first record names the thread and the folder, the
+ * next the user's first message, "wire the export button"), begun a minute ago.
+ */
+export function rollout(codexHome: string, root: string, id = CODEX_ID): string {
+  const day = path.join(codexHome, 'sessions', '2026', '12', '03');
+  mkdirSync(day, { recursive: true });
+  const f = path.join(day, `rollout-2026-12-03T13-03-18-${id}.jsonl`);
+  const at = new Date(Date.now() - 60_000).toISOString();
+  writeFileSync(
+    f,
+    [
+      { timestamp: at, type: 'session_meta', payload: { id, cwd: root, originator: 'codex_cli_rs' } },
+      { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: 'wire the export button' } },
+    ]
+      .map((o) => JSON.stringify(o))
+      .join('\n') + '\n',
+  );
+  return f;
+}

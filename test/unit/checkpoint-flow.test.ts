@@ -15,10 +15,12 @@ import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import { workspace } from './helpers';
 import {
   age,
+  CODEX_ID,
   CONFIRMED,
   emptyClaudeHome,
   markers,
   OTHER_SID,
+  rollout,
   s3Workspace,
   SID,
   transcript,
@@ -41,6 +43,7 @@ function ports(
   root: string,
   claudeHome: string,
   pick?: (s: readonly RecentSession[]) => string | undefined,
+  codexHome = emptyClaudeHome(),
 ): { p: CheckpointPorts; n: Counts } {
   const n: Counts = {
     evaluations: 0,
@@ -69,7 +72,7 @@ function ports(
         reportFor,
         sessionId,
         claudeHome,
-        codexHome: emptyClaudeHome(),
+        codexHome,
         env: {},
       });
       n.inside += evaluationCount() - before;
@@ -135,6 +138,30 @@ test('two sessions wrote recently: the user picks one and the same report is dec
   assert.equal(n.outcomes[1].report, n.reports[0], 'the second decision is on the same report');
   assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`]);
   // The outcome is named for the session picked (client and id), as the notification says it.
+  const named = r.kind === 'decided' ? r.session : undefined;
+  assert.deepEqual([named?.agent, named?.sessionId], ['claude', SID]);
+});
+
+test('a Claude Code session and a newer Codex CLI thread wrote recently: the user is asked which, each with its client, and the marker is the one picked, not the newer', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  const codex = workspace({}, 'sl-codex-');
+  age(transcript(home, root, SID), 2 * 60_000);
+  rollout(codex, root);
+  let asked: Array<[string, string]> = [];
+  const pick = (s: readonly RecentSession[]) => {
+    asked = s.map((x) => [x.agent, x.sessionId]);
+    return SID;
+  };
+  const { p, n } = ports(root, home, pick, codex);
+  const r = await checkpointFlow(p);
+  assert.deepEqual(asked, [
+    ['codex', CODEX_ID],
+    ['claude', SID],
+  ]);
+  assert.deepEqual([n.evaluations, n.decisions, n.writes, n.rescans, n.picks], [1, 2, 1, 1, 1]);
+  assert.equal(n.outcomes[0].refusals[0].code, 'ambiguous-session');
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${SID}`], "the Claude Code session's marker, not the thread's");
   const named = r.kind === 'decided' ? r.session : undefined;
   assert.deepEqual([named?.agent, named?.sessionId], ['claude', SID]);
 });

@@ -7,6 +7,7 @@ import {
   chooseShownSession,
   sharedCodexPids,
   sessionName,
+  sessionPickItem,
   shownSessionText,
   type LiveSession,
 } from '../../src/extension/pure/session-pick';
@@ -71,6 +72,26 @@ test("sessions: the active terminal's session is shown (by its processes, else b
   // After /clear one agent process ran two sessions: the newer is shown.
   const twice = [s('claude', 'old', 9, { pids: [50, 40] }), s('claude', 'new', 3, { pids: [51, 40] })];
   assert.equal(chooseShownSession(twice, { shell: 40, below: [50, 51] }, NOW)!.shown.sessionId, 'new');
+});
+
+test("checkpoint's question which session: each choice names its client (Claude Code or Codex CLI), the terminal that runs it when known, its id and last write", () => {
+  const claude = {
+    agent: 'claude' as const,
+    sessionId: 'a1b2c3d4-e5f6',
+    lastWrite: min(2),
+    firstUserLine: 'fix the login test',
+  };
+  const codex = { agent: 'codex' as const, sessionId: '019a23c0-8c16', lastWrite: min(0), firstUserLine: null };
+  assert.deepEqual(sessionPickItem(t, claude, undefined, NOW), {
+    label: 'fix the login test',
+    description: 'Claude Code session a1b2c3d4…',
+    detail: 'a1b2c3d4-e5f6 · last write 2 min ago',
+  });
+  assert.deepEqual(sessionPickItem(t, codex, { index: 3, name: 'codex' }, NOW), {
+    label: '(no user message yet)',
+    description: 'Codex CLI session 019a23c0… (terminal 3 "codex")',
+    detail: '019a23c0-8c16 · last write 0 min ago',
+  });
 });
 
 test('sessions: whose figure the item shows is said, the newest said to be the newest', () => {

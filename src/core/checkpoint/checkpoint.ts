@@ -10,9 +10,10 @@
  * - no blocking check fails;
  * - every manual item is confirmed (S1 Invariant 3: any NO in its Phase 4 checklist blocks the
  *   go-signal, and nothing may mention /compact then);
- * - the session is known: named by the caller, or the only Claude Code (or Codex) session of this
- *   folder that wrote within the last N minutes, else the newest of either client's. Several and none
- *   named → refused, listed.
+ * - the session is known: named by the caller, or the only session of this folder, Claude Code or
+ *   Codex CLI, that wrote within the last N minutes; with none that wrote recently, the newest of
+ *   either client's. Several that wrote recently, whatever their clients, and none named → refused,
+ *   listed.
  *
  * The session id is never invented and never taken from a ledger: it comes from the caller, the
  * newest transcript of the folder, or what the SessionStart hook recorded.
@@ -122,7 +123,7 @@ export interface Refusal {
   checks: Check[];
   /** unknown-confirm: the ids; bad-session-id: the id given; manual-unconfirmed: the `--confirm` ids of the open items; planted-marker: the paths. */
   ids?: string[];
-  /** ambiguous-session: the sessions that wrote within `windowMinutes`. */
+  /** ambiguous-session: the sessions that wrote within `windowMinutes`, each with its client (`agent`). */
   sessions?: RecentSession[];
   /**
    * ambiguous-session: asked for the shared marker (`--shared`), which then names its signer with
@@ -199,7 +200,8 @@ export function resumePromptFor(report: WorkspaceReport): string {
 /**
  * Where the session id comes from: the option, the newest session of this folder of either client (a
  * Claude Code transcript or a Codex CLI rollout, as the status bar finds it: the guard of each client
- * reads the marker of its own session), the SessionStart record.
+ * reads the marker of its own session), the SessionStart record. Only for a folder where at most one
+ * session wrote recently: with several, `checkpoint` asks which one instead (`ambiguous`).
  */
 export async function resolveSessionId(
   root: string,
@@ -472,6 +474,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     return res;
   }
   // The session: named, or the only one that wrote recently, else (nothing recent) the newest / the recorded one.
+  // Two that wrote recently are ambiguous whatever their clients: one client's guard never reads the other's marker.
   let sessionId: string | null = null;
   let source: CheckpointOutcome['sessionSource'] = null;
   // --shared: the shared marker, signed by the session named, else the one found here as any checkpoint

@@ -252,9 +252,12 @@ export async function recentSessions(root: string, opts: RecentSessionsOptions =
   );
 }
 
-/** More than one session of one agent wrote recently: a checkpoint cannot tell which one is meant. */
+/**
+ * More than one session of the folder wrote recently, whatever their clients: a checkpoint cannot
+ * tell which one is meant. One Claude Code and one Codex CLI session are as ambiguous as two of one
+ * client: each client's guard reads the marker of its own session, so the marker of the wrong one
+ * would be a go-signal for a session the user did not mean.
+ */
 export function ambiguous(sessions: readonly RecentSession[]): boolean {
-  const n = { claude: 0, codex: 0 };
-  for (const s of sessions) n[s.agent]++;
-  return n.claude > 1 || n.codex > 1;
+  return sessions.length > 1;
 }

@@ -2,9 +2,10 @@
  * "Checkpoint now" as one decision: read the folder once, hand that report to the core's
  * `checkpoint` (which decides and writes the marker, or refuses with typed reasons), and re-read
  * once after a write so the views show it. When the only reason to refuse is that several agent
- * sessions wrote recently, the user picks one and the same report is decided again for it: nothing
- * is evaluated a second time. The manual items are decided on the ticks given for the session the
- * marker is for. vscode-free: the command passes its store, its picker and the core.
+ * sessions wrote recently (of one client or of both), the user picks one, told by its client, and
+ * the same report is decided again for it: nothing is evaluated a second time. The manual items are
+ * decided on the ticks given for the session the marker is for. vscode-free: the command passes its
+ * store, its picker and the core.
  */
 import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
 import type { RecentSession } from '../../core/context/sessions';
@@ -36,7 +37,7 @@ export interface CheckpointPorts {
 export type CheckpointFlowResult =
   | { kind: 'no-report' }
   | { kind: 'cancelled'; outcome: CheckpointOutcome }
-  /** `session`: with more than one session live, the one the outcome speaks about (picked, or the core's). */
+  /** `session`: with more than one session live, the one the user picked, which the outcome speaks about. */
   | { kind: 'decided'; outcome: CheckpointOutcome; session?: RecentSession };
 
 export async function checkpointFlow(p: CheckpointPorts, sessionId?: string): Promise<CheckpointFlowResult> {
@@ -53,9 +54,6 @@ export async function checkpointFlow(p: CheckpointPorts, sessionId?: string): Pr
     if (picked === undefined) return { kind: 'cancelled', outcome };
     session = only.sessions?.find((s) => s.sessionId === picked);
     outcome = await p.decide(report, picked, reportFor);
-  } else if ((outcome.live?.length ?? 0) > 1 && outcome.sessionId) {
-    // Several live, one of each client: the core took its session; the outcome names it.
-    session = outcome.live?.find((s) => s.sessionId === outcome.sessionId);
   }
   if (outcome.ok) p.rescan();
   return session ? { kind: 'decided', outcome, session } : { kind: 'decided', outcome };

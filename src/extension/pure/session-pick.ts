@@ -134,6 +134,24 @@ export function sessionName(
 }
 
 /**
+ * One choice of the question which session a checkpoint is for: the first line the user typed, the
+ * client and session (with the terminal that runs it, when known), its id and its last write.
+ */
+export function sessionPickItem(
+  t: T,
+  s: { agent: 'claude' | 'codex'; sessionId: string; lastWrite: number; firstUserLine: string | null },
+  terminal: { index: number; name: string } | undefined,
+  now: number,
+): { label: string; description: string; detail: string } {
+  const min = Math.max(0, Math.round((now - s.lastWrite) / 60_000));
+  return {
+    label: s.firstUserLine ?? t('(no user message yet)'),
+    description: sessionName(t, s, terminal),
+    detail: t('{0} · last write {1} min ago', s.sessionId, min),
+  };
+}
+
+/**
  * Whose figure the status item shows when several sessions are live: a line for the tooltip
  * (Markdown) and a sentence for the accessible label (also the line above the tree and in the
  * checklist). The newest session, shown because the active terminal runs none of them (or its
