@@ -32,16 +32,11 @@ export async function runGuardHooks(args: string[], io: Io): Promise<number> {
   }
   const codex = rest.includes('--codex');
   const { root, bad } = rootOpt(rest.filter((a) => a !== '--codex'));
+  // Both hooks know the client whose hook runs: the guard answers in its wire, the record names it.
+  const opts = { env: io.env, cwd: io.cwd, script: io.script, root, agent: codex ? 'codex' : 'claude' } as const;
   try {
     if (which === 'pre-compact') {
-      const d = await preCompactGuard(stdin, {
-        env: io.env,
-        cwd: io.cwd,
-        script: io.script,
-        root,
-        agent: codex ? 'codex' : 'claude',
-        inputTooLarge: io.stdinCut?.() ?? false,
-      });
+      const d = await preCompactGuard(stdin, { ...opts, inputTooLarge: io.stdinCut?.() ?? false });
       if (!d.allow) {
         if (codex) {
           io.stdout(codexBlock(d.reason));
@@ -53,7 +48,7 @@ export async function runGuardHooks(args: string[], io: Io): Promise<number> {
       return 0;
     }
     if (which === 'session-start') {
-      const r = await sessionStartHook(stdin, { env: io.env, cwd: io.cwd, script: io.script, root });
+      const r = await sessionStartHook(stdin, opts);
       if (r.stdout) io.stdout(r.stdout);
       return 0;
     }

@@ -156,7 +156,10 @@ export interface CheckpointOutcome {
   marker: string | null;
   sessionId: string | null;
   sessionSource: 'option' | 'transcript' | 'session-start' | null;
-  /** `transcript`: the client whose transcript (Claude Code) or rollout (Codex CLI) it is. */
+  /**
+   * `transcript`: the client whose transcript (Claude Code) or rollout (Codex CLI) it is;
+   * `session-start`: the client whose SessionStart hook recorded it.
+   */
   sessionAgent?: 'claude' | 'codex';
   /**
    * The session whose manual ticks decided the manual items (`reportFor` was given and the session is
@@ -226,7 +229,7 @@ export async function resolveSessionId(
   const rec = await readSessionRecord(root);
   // Only a record of a session that ran in this folder (a record committed from elsewhere names another).
   if (rec?.session_id && rec.cwd && ranHere(rec.cwd, root))
-    return { sessionId: rec.session_id, source: 'session-start' };
+    return { sessionId: rec.session_id, source: 'session-start', agent: rec.agent ?? 'claude' };
   return { sessionId: null, source: null };
 }
 

@@ -207,7 +207,8 @@ async function recentCodex(
 /**
  * Sessions the SessionStart hook recorded (`.claude/session-ledger/sessions/<id>.json`) within the
  * window: when no transcript is found, a live session known only from its start is as much a
- * candidate as one whose transcript wrote, and two of them are as ambiguous as two transcripts. Never throws.
+ * candidate as one whose transcript wrote, and two of them are as ambiguous as two transcripts. Each
+ * is of the client whose hook recorded it (a record that does not say is Claude Code's). Never throws.
  */
 async function recordedSessions(
   root: string,
@@ -223,7 +224,12 @@ async function recordedSessions(
     if (!st || !st.isFile() || st.mtimeMs < since) continue;
     const rec = await readSessionRecordFor(root, id);
     if (!rec) continue;
-    out.push({ agent: 'claude', sessionId: id, transcriptPath: rec.transcript_path ?? '', lastWrite: st.mtimeMs });
+    out.push({
+      agent: rec.agent ?? 'claude',
+      sessionId: id,
+      transcriptPath: rec.transcript_path ?? '',
+      lastWrite: st.mtimeMs,
+    });
   }
   return out;
 }

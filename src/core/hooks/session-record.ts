@@ -1,7 +1,9 @@
 /**
- * What the SessionStart hook records about the running Claude Code session:
- * `<root>/.claude/session-ledger/session.json` = `{ session_id, transcript_path, source, cwd, at, pids }`
+ * What the SessionStart hook records about the running Claude Code session or Codex CLI thread:
+ * `<root>/.claude/session-ledger/session.json` = `{ session_id, transcript_path, source, cwd, at, pids, agent }`
  * (the newest start), and the same per session in `.claude/session-ledger/sessions/<id>.json`.
+ * `agent` is the client whose hook wrote it (`claude`, `codex`); a record without it was written
+ * before it was kept, by Claude Code's hook (the only client with the hook then), and reads as Claude Code's.
  * `pids` is the hook's chain of parent processes (nearest first: the shell Claude Code ran the hook
  * through, Claude Code itself, the terminal's shell, …), so the extension can tell which integrated
  * terminal runs which session (a terminal's shell pid is in the chain). `session-ledger checkpoint`
@@ -28,6 +30,8 @@ export interface SessionRecord {
   at: string;
   /** The hook's parent process chain, nearest first (empty where it cannot be read). */
   pids?: number[];
+  /** The client whose SessionStart hook wrote the record; read as `claude` when a record has none. */
+  agent?: 'claude' | 'codex';
 }
 
 /** The parent chain of this process, nearest first, up to `max` (Linux: /proc; elsewhere only the parent). */
@@ -93,6 +97,7 @@ function parseRecord(text: string, mtime: number): SessionRecord | null {
       cwd: str(v.cwd),
       at: str(v.at) ?? new Date(mtime).toISOString(),
       pids,
+      agent: v.agent === 'codex' ? 'codex' : 'claude',
     };
   } catch {
     return null;

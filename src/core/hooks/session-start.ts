@@ -1,6 +1,7 @@
 /**
- * The SessionStart hook: records the session Claude Code announces (`.claude/session-ledger/session.json`)
- * and hands the new context, through `hookSpecificOutput.additionalContext`, on every source
+ * The SessionStart hook: records the session Claude Code (or Codex CLI, `--codex`) announces, with its
+ * client (`.claude/session-ledger/session.json`), and hands the new context, through
+ * `hookSpecificOutput.additionalContext`, on every source
  * (startup, resume, clear, compact):
  * - S1's attestation, verified at every start: a TAMPERED handoff is said at once, first;
  * - S2's line `Checkpoint marker for this session: <path>` (the file the checkpoint writes, said
@@ -33,7 +34,10 @@ import { oneLine } from '../model/messages';
 import { terminalSafe } from '../markdown/format-chars';
 import { withoutFillerAsides } from '../markdown/text';
 
-export type SessionStartOptions = HookRunOptions;
+export interface SessionStartOptions extends HookRunOptions {
+  /** The client whose hook runs (`hook session-start --codex`: Codex CLI), recorded with the session. Default: Claude Code. */
+  agent?: 'claude' | 'codex';
+}
 
 export interface SessionStartResult {
   /** What the hook prints on stdout (the hook JSON), or null for nothing. */
@@ -418,6 +422,7 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
           cwd: str(p.cwd),
           at: new Date(now).toISOString(),
           pids: parentPids(),
+          agent: opts.agent ?? 'claude',
         });
         logs.push(`recorded session ${sid ?? '(no id)'}`);
       } catch (err) {
