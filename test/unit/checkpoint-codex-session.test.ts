@@ -132,3 +132,27 @@ test("a live Claude Code session and a live Codex CLI thread of one folder: chec
   const c2 = await preCompactGuard(preCompact(dir, { sessionId: SID }), { root: dir, log: false });
   assert.equal(c2.allow, true, c2.log);
 });
+
+test('checkpoint --json says the client of the session its marker is for (sessionAgent): the thread found by its rollout, the session named with --session, null when none is known', () => {
+  const dir = s3Workspace();
+  const claudeHome = emptyClaudeHome();
+  const codexHome = workspace({}, 'sl-codex-');
+  const json = (args: string[]) =>
+    JSON.parse(run(['checkpoint', '--root', dir, ...CONFIRM_ALL, '--json', ...args], { env }).stdout);
+  let env = { CLAUDE_CONFIG_DIR: claudeHome, CODEX_HOME: codexHome };
+  // No session anywhere: the shared marker, for no known client.
+  const none = json([]);
+  assert.deepEqual([none.outcome, none.sessionId, none.sessionAgent], ['written', null, null]);
+  rollout(codexHome, dir);
+  const found = json([]);
+  assert.deepEqual([found.sessionId, found.sessionSource, found.sessionAgent], [CODEX_ID, 'transcript', 'codex']);
+  age(transcript(claudeHome, dir, SID), 2 * 60_000);
+  const codex = json(['--session', CODEX_ID]);
+  assert.deepEqual([codex.sessionId, codex.sessionSource, codex.sessionAgent], [CODEX_ID, 'option', 'codex']);
+  const claude = json(['--session', SID]);
+  assert.deepEqual([claude.sessionId, claude.sessionSource, claude.sessionAgent], [SID, 'option', 'claude']);
+  // A session of no client this folder knows of: its id is taken as given, its client not guessed.
+  env = { CLAUDE_CONFIG_DIR: emptyClaudeHome(), CODEX_HOME: workspace({}, 'sl-codex-') };
+  const unknown = json(['--session', OTHER_SID]);
+  assert.deepEqual([unknown.sessionId, unknown.sessionSource, unknown.sessionAgent], [OTHER_SID, 'option', null]);
+});

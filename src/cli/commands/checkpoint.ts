@@ -42,6 +42,7 @@ export async function run(args: string[], io: Io): Promise<number> {
           label: r.report.label,
           sessionId: r.sessionId,
           sessionSource: r.sessionSource,
+          sessionAgent: r.sessionAgent ?? null,
           marker: r.marker,
           markerPath: r.markerPath,
           shared: r.shared,

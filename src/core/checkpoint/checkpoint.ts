@@ -31,7 +31,13 @@ import { withWriteLock } from '../files/lock';
 import { closingChoice, closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
 import { findSessions } from '../context';
-import { ambiguous, recentSessions, sessionWindowMinutes, type RecentSession } from '../context/sessions';
+import {
+  ambiguous,
+  clientOfSession,
+  recentSessions,
+  sessionWindowMinutes,
+  type RecentSession,
+} from '../context/sessions';
 import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
 import { readTextFile, realpathOrSelf } from '../files/fsread';
@@ -157,8 +163,9 @@ export interface CheckpointOutcome {
   sessionId: string | null;
   sessionSource: 'option' | 'transcript' | 'session-start' | null;
   /**
-   * `transcript`: the client whose transcript (Claude Code) or rollout (Codex CLI) it is;
-   * `session-start`: the client whose SessionStart hook recorded it.
+   * The session's client: `transcript`, whose transcript (Claude Code) or rollout (Codex CLI) it is;
+   * `session-start`, whose SessionStart hook recorded it; `option`, the client of the live session or
+   * the record of that id. Absent when not known.
    */
   sessionAgent?: 'claude' | 'codex';
   /**
@@ -490,6 +497,15 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   else if (opts.sessionId !== undefined) {
     sessionId = opts.sessionId;
     source = 'option';
+    // The client of the session named, when the folder's live sessions or its record say it.
+    const agent = await clientOfSession(abs, sessionId, {
+      claudeHome: opts.claudeHome,
+      codexHome: opts.codexHome,
+      env: opts.env,
+      now,
+      windowMinutes: opts.sessionWindowMinutes ?? sessionWindowMinutes(opts.env ?? process.env),
+    });
+    if (agent) res.sessionAgent = agent;
   } else {
     const windowMinutes = opts.sessionWindowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
     const recent = await recentSessions(abs, {

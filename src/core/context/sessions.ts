@@ -267,3 +267,19 @@ export async function recentSessions(root: string, opts: RecentSessionsOptions =
 export function ambiguous(sessions: readonly RecentSession[]): boolean {
   return sessions.length > 1;
 }
+
+/**
+ * The client of a session of this folder named by its id: the client of the live session it is (one
+ * that wrote within the window), else of the SessionStart record of it; undefined when neither knows
+ * it. Never throws.
+ */
+export async function clientOfSession(
+  root: string,
+  sessionId: string,
+  opts: RecentSessionsOptions = {},
+): Promise<RecentSession['agent'] | undefined> {
+  const live = await recentSessions(root, opts).catch(() => []);
+  const found = live.find((s) => s.sessionId === sessionId);
+  if (found) return found.agent;
+  return (await readSessionRecordFor(root, sessionId).catch(() => null))?.agent;
+}
