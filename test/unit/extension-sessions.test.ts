@@ -90,7 +90,7 @@ test("checkpoint's question which session: each choice names its client (Claude 
   assert.deepEqual(sessionPickItem(t, codex, { index: 3, name: 'codex' }, NOW), {
     label: '(no user message yet)',
     description: 'Codex CLI session 019a23c0… (terminal 3 "codex")',
-    detail: '019a23c0-8c16 · last write 0 min ago',
+    detail: '019a23c0-8c16 · last write just now',
   });
 });
 

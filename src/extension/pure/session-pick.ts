@@ -143,11 +143,11 @@ export function sessionPickItem(
   terminal: { index: number; name: string } | undefined,
   now: number,
 ): { label: string; description: string; detail: string } {
-  const min = Math.max(0, Math.round((now - s.lastWrite) / 60_000));
   return {
     label: s.firstUserLine ?? t('(no user message yet)'),
     description: sessionName(t, s, terminal),
-    detail: t('{0} · last write {1} min ago', s.sessionId, min),
+    // How long ago as every session list says it ("just now" under a minute, as the CLI's list does).
+    detail: t('{0} · last write {1}', s.sessionId, agoText(t, now - s.lastWrite)),
   };
 }
 
