@@ -156,3 +156,17 @@ test('checkpoint --json says the client of the session its marker is for (sessio
   const unknown = json(['--session', OTHER_SID]);
   assert.deepEqual([unknown.sessionId, unknown.sessionSource, unknown.sessionAgent], [OTHER_SID, 'option', null]);
 });
+
+test("checkpoint's own line names the client of the session its marker is for, when it is known", () => {
+  const dir = s3Workspace();
+  const claudeHome = emptyClaudeHome();
+  const codexHome = workspace({}, 'sl-codex-');
+  const env = { CLAUDE_CONFIG_DIR: claudeHome, CODEX_HOME: codexHome };
+  const said = (args: string[]) => run(['checkpoint', '--root', dir, ...CONFIRM_ALL, ...args], { env }).stdout;
+  rollout(codexHome, dir);
+  assert.match(said([]), new RegExp(`Marker written: \\S+ \\(session ${CODEX_ID}, from the newest Codex CLI session`));
+  age(transcript(claudeHome, dir, SID), 2 * 60_000);
+  assert.match(said(['--session', CODEX_ID]), new RegExp(`\\(Codex CLI session ${CODEX_ID}, given with --session\\)`));
+  assert.match(said(['--session', SID]), new RegExp(`\\(Claude Code session ${SID}, given with --session\\)`));
+  assert.match(said(['--session', OTHER_SID]), new RegExp(`\\(session ${OTHER_SID}, given with --session\\)`));
+});

@@ -638,7 +638,12 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   res.shared = sessionId === null;
   if (opts.shared) res.signedBy = signer;
   lines.push('');
-  if (sessionId) lines.push(`Marker written: ${rel} (session ${sessionId}, ${sourceText(source, res.sessionAgent)}).`);
+  // The session by its client when known (a session found by its transcript says it in its source).
+  const whose =
+    res.sessionAgent && source !== 'transcript'
+      ? `${res.sessionAgent === 'codex' ? 'Codex CLI' : 'Claude Code'} session`
+      : 'session';
+  if (sessionId) lines.push(`Marker written: ${rel} (${whose} ${sessionId}, ${sourceText(source, res.sessionAgent)}).`);
   else if (opts.shared)
     lines.push(
       opts.nothingToPreserve
