@@ -2,13 +2,16 @@
  * Follows the go-signals Checkpoint now gave (pure/go-signal): when the folder's state files, checks or
  * ticks, or the marker, change after one, a warning follows it saying that it no longer holds, once.
  * VS Code keeps a notification in its list and has no API to close it, so the later one says what is
- * true now. While a Checkpoint now runs in a folder its go-signals are not judged (the run may write the
- * same marker again); a go-signal for the same marker takes the place of the one before.
+ * true now. A go-signal that was used (its session compacted or cleared since, core's goSignalUse) is
+ * let go without a warning: what the agent writes after that is its next work. While a Checkpoint now
+ * runs in a folder its go-signals are not judged (the run may write the same marker again); a
+ * go-signal for the same marker takes the place of the one before.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointOutcome } from '../core/checkpoint/checkpoint';
 import { localClock } from '../core/model/time';
+import { readSettings } from './config';
 import { Disposable } from './dispose';
 import { goSignalNow, goSignalOf, withdrawalText, type GoSignal } from './pure/go-signal';
 import type { LedgerStore } from './store';
@@ -72,6 +75,13 @@ export class GoSignalWatch extends Disposable {
     return f.ok && !f.truncated ? f.hash : null;
   }
 
+  /** How the go-signal's session used it since (compacted, cleared), or null. */
+  private async use(folder: vscode.WorkspaceFolder, g: GoSignal): Promise<'compacted' | 'cleared' | null> {
+    const { goSignalUse } = await import('../core/checkpoint/used');
+    const s = readSettings(folder.uri);
+    return goSignalUse(folder.uri.fsPath, { sessionId: g.session, at: g.at }, { claudeHome: s.claudeHome });
+  }
+
   /** Judge the folder's go-signals again (one judgement at a time). */
   private check(folder: vscode.WorkspaceFolder): void {
     const key = folder.uri.toString();
@@ -85,7 +95,15 @@ export class GoSignalWatch extends Disposable {
           const why = goSignalNow(g, { report, markerHash: await this.markerHash(folder, g.marker) });
           // Replaced or let go while the marker was read, or a run began: judged next time.
           if (why === 'holds' || this.followed.get(k)?.g !== g || this.held.has(key)) continue;
+          const used = await this.use(folder, g);
+          if (this.followed.get(k)?.g !== g || this.held.has(key)) continue;
           this.followed.delete(k);
+          if (used) {
+            this.log.info(
+              `Go-signal of ${localClock(g.at, Date.now())} (${g.marker}) let go: its session was ${used} after it.`,
+            );
+            continue;
+          }
           const text = withdrawalText(vscode.l10n.t, g, why, localClock(g.at, Date.now()));
           this.log.info(text);
           void this.warn(folder, text);

@@ -4,8 +4,10 @@
  * keeps it in its notification list, and no API closes a message once shown. Its words hold while what
  * they were given on holds: the state files as read (their bytes) with every check's status, the manual
  * ticks of the session the marker is for, and the marker as written. Once any of them changes, a
- * warning follows it, naming it by its time and marker, that says it no longer holds and why. The same
- * rule takes the checklist's result off when its checks change (`resultHolds`). vscode-free (unit tested).
+ * warning follows it, naming it by its time and marker, that says it no longer holds and why, unless
+ * it was used: its session was compacted or cleared since (core's goSignalUse), and what changed is the
+ * agent's next work. The same rule takes the checklist's result off when its checks change
+ * (`resultHolds`). vscode-free (unit tested).
  */
 import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
 import type { WorkspaceReport } from '../../core/model/model';
@@ -20,6 +22,8 @@ export interface GoSignal {
   marker: string;
   /** The session whose ticks decided the manual items (null: no session was known). */
   ticksFor: string | null;
+  /** The session the marker is for: its own marker's, or the one that signed the shared marker (null: none). */
+  session: string | null;
   /** When it was given (ms). */
   at: number;
   /** The marker's hash right after it was written (null: it could not be read back). */
@@ -33,7 +37,7 @@ export interface GoSignal {
  */
 export function goSignalOf(
   folder: string,
-  o: Pick<CheckpointOutcome, 'kind' | 'marker' | 'report' | 'ticksFor'>,
+  o: Pick<CheckpointOutcome, 'kind' | 'marker' | 'report' | 'ticksFor' | 'sessionId' | 'signedBy'>,
   markerHash: string | null,
   at: number,
 ): GoSignal | null {
@@ -42,6 +46,7 @@ export function goSignalOf(
     key: `${folder}|${o.marker}`,
     marker: o.marker,
     ticksFor: o.ticksFor ?? null,
+    session: o.sessionId ?? o.signedBy ?? null,
     at,
     markerHash,
     // The decision's report holds the ticks of the session it was for: files, checks and ticks as decided.

@@ -1,0 +1,95 @@
+/**
+ * Whether a checkpoint's go-signal was used: the session its marker is for was compacted, or cleared,
+ * after the go-signal was given. Told from files only, never guessed:
+ *
+ * - compacted: the SessionStart hook's record of that session says `source: compact` from a start
+ *   after the go-signal, or the session's Claude Code transcript holds a compaction boundary dated
+ *   after it;
+ * - cleared: the record of another session that started (`source: clear` or `startup`) after the
+ *   go-signal in the same agent process as the go-signal's session (their recorded chains of parent
+ *   processes are the same above the hook's own shell): /clear ends a session and starts the next in
+ *   the process that ran it. A session started in another terminal runs beside it and uses nothing.
+ *
+ * Where neither tells (no record, no transcript, no chain of processes to compare), it was not used.
+ */
+import * as path from 'node:path';
+import { countCompactions } from '../context/compactions';
+import { claudeHome, claudeProjectDirName, rootForms, type MeterOptions } from '../context/discovery';
+import { listNames } from '../context/files';
+import {
+  readSessionRecord,
+  readSessionRecordFor,
+  SESSION_RECORDS_DIR_REL,
+  type SessionRecord,
+} from '../hooks/session-record';
+import { isSessionId } from './marker';
+
+export type GoSignalUse = 'compacted' | 'cleared';
+
+/** The most session records read to find a session started after the go-signal. */
+const MAX_RECORDS = 64;
+
+/** After `at` (ms): an ISO time that parses and is later. */
+function after(iso: string | null, at: number): boolean {
+  const t = iso === null ? NaN : Date.parse(iso);
+  return Number.isFinite(t) && t > at;
+}
+
+/**
+ * Two records made in the same agent process: their chains of parent processes agree from the
+ * second on (the first is the shell that ran that one hook), and there is one to compare.
+ */
+export function sameAgentProcess(a: Pick<SessionRecord, 'pids'>, b: Pick<SessionRecord, 'pids'>): boolean {
+  const x = (a.pids ?? []).slice(1);
+  const y = (b.pids ?? []).slice(1);
+  return x.length > 0 && x.length === y.length && x.every((p, i) => p === y[i]);
+}
+
+/**
+ * How the go-signal given at `at` (ms) for `sessionId` in the folder `root` was used, or null: not
+ * used, or nothing tells. `null` for `sessionId` (a shared marker that names no session) is never used.
+ * Never throws.
+ */
+export async function goSignalUse(
+  root: string,
+  g: { sessionId: string | null; at: number },
+  opts: MeterOptions = {},
+): Promise<GoSignalUse | null> {
+  const id = g.sessionId;
+  if (!isSessionId(id)) return null;
+  try {
+    const own = await readSessionRecordFor(root, id);
+    if (own && own.source === 'compact' && after(own.at, g.at)) return 'compacted';
+    if (own && (await clearedAfter(root, own, id, g.at))) return 'cleared';
+    return (await compactedInTranscript(root, id, g.at, opts)) ? 'compacted' : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A session other than `id` started after `at` in the process of `own` (the newest record and each session's). */
+async function clearedAfter(root: string, own: SessionRecord, id: string, at: number): Promise<boolean> {
+  const started = (r: SessionRecord | null) =>
+    !!r &&
+    r.session_id !== id &&
+    (r.source === 'clear' || r.source === 'startup') &&
+    after(r.at, at) &&
+    sameAgentProcess(own, r);
+  if (started(await readSessionRecord(root))) return true;
+  const names = (await listNames(path.join(root, SESSION_RECORDS_DIR_REL))).filter((n) => n.endsWith('.json'));
+  for (const name of names.slice(0, MAX_RECORDS)) {
+    const other = name.slice(0, -'.json'.length);
+    if (other !== id && isSessionId(other) && started(await readSessionRecordFor(root, other))) return true;
+  }
+  return false;
+}
+
+/** The session's Claude Code transcript (`projects/<folder's name>/<id>.jsonl`) holds a compaction boundary dated after `at`. */
+async function compactedInTranscript(root: string, id: string, at: number, opts: MeterOptions): Promise<boolean> {
+  const projects = path.join(claudeHome(opts), 'projects');
+  for (const form of await rootForms(root)) {
+    const c = await countCompactions(path.join(projects, claudeProjectDirName(form), `${id}.jsonl`));
+    if (c.count > 0 && after(c.last, at)) return true;
+  }
+  return false;
+}
