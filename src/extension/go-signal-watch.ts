@@ -91,12 +91,13 @@ export class GoSignalWatch extends Disposable {
         const raw = this.store.folder(folder.uri)?.raw;
         for (const [k, { g }] of [...this.followed]) {
           if (!k.startsWith(`${key}|`)) continue;
+          // Replaced or let go while a file was read, or a run began: judged next time.
+          const moved = () => this.followed.get(k)?.g !== g || this.held.has(key);
           const report = raw ? this.store.withTicksOf(raw, g.ticksFor) : undefined;
           const why = goSignalNow(g, { report, markerHash: await this.markerHash(folder, g.marker) });
-          // Replaced or let go while the marker was read, or a run began: judged next time.
-          if (why === 'holds' || this.followed.get(k)?.g !== g || this.held.has(key)) continue;
+          if (why === 'holds' || moved()) continue;
           const used = await this.use(folder, g);
-          if (this.followed.get(k)?.g !== g || this.held.has(key)) continue;
+          if (moved()) continue;
           this.followed.delete(k);
           if (used) {
             this.log.info(

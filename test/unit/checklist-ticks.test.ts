@@ -24,9 +24,9 @@ import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
 import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
 import { emptyClaudeHome, twoSessions } from './checkpoint-fixtures';
+import { enT } from './helpers';
 
-const t = (m: string, ...a: Array<string | number | boolean>) =>
-  m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
+const t = enT;
 
 /** The extension's tick store: ticks per session and per version of each system's home file. */
 function tickStore() {

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { guardCheckpointed } from '../../src/core/checkpoint/freshness';
@@ -20,12 +20,11 @@ import { countsOf } from '../../src/extension/pure/findings';
 import { checkpointed, guardSentence, guardViewOf, statusLabel } from '../../src/extension/pure/status-text';
 import { applyTicks, homeHash } from '../../src/extension/pure/ticks';
 import type { ContextUsage } from '../../src/core/model/model';
-import { fixtureCopy } from './helpers';
+import { fixtureCopy, rewrite, enT } from './helpers';
 import { CONFIRMED, emptyClaudeHome, preCompact, SID } from './checkpoint-fixtures';
 
 const HANDOFF = 'memory/session-handoff-LATEST.md';
-const asWritten = (m: string, ...a: Array<string | number | boolean>) =>
-  m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
+const asWritten = enT;
 
 /** Set a file's times to `at` (ms). */
 function setTime(file: string, at: number): void {
@@ -59,10 +58,8 @@ async function checkpointedS1(): Promise<{ dir: string; markerAt: number; ticked
 
 /** A pending decision added to the handoff (it stays whole), dated `at`, then attested as the `attest` quick fix does. */
 async function editAndAttest(dir: string, at: number): Promise<void> {
-  const file = path.join(dir, HANDOFF);
-  writeFileSync(
-    file,
-    readFileSync(file, 'utf8').replace(
+  const file = rewrite(dir, HANDOFF, (x) =>
+    x.replace(
       '## Pending decisions\n',
       '## Pending decisions\n- File name of the export: date first or customer first · urgency: L\n',
     ),

@@ -10,15 +10,10 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { unfilledVariable } from '../../src/core/markdown/text';
 import type { SystemReport } from '../../src/core/model/model';
-import { CORPORA, DEMO, filesUnder, fixtureCopy, lineOf, systemIn, workspace } from './helpers';
+import { CORPORA, DEMO, filesUnder, fixtureCopy, lineOf, rewrite, systemIn, workspace } from './helpers';
 
 const templateFails = (s: SystemReport) =>
   s.checks.filter((c) => c.id === 'template' && c.status === 'fail').map((c) => [c.message, c.line]);
-
-function edit(dir: string, rel: string, f: (text: string) => string): void {
-  const p = path.join(dir, rel);
-  writeFileSync(p, f(readFileSync(p, 'utf8')));
-}
 
 test("the demo workspace as shipped: S3's Branch / HEAD still holds {{HEAD}}, and the template check says so on its line", async () => {
   const dir = workspace({}, 'sl-demo-');
@@ -38,7 +33,7 @@ test("the demo workspace as shipped: S3's Branch / HEAD still holds {{HEAD}}, an
 
 test('a fill-in variable in a Log entry part, an S0 section or an S4 summary part names that part', async () => {
   const s3 = fixtureCopy('s3/good');
-  edit(s3, 'docs/state/STATE.md', (x) =>
+  rewrite(s3, 'docs/state/STATE.md', (x) =>
     x.replace(/^- Stopped at:.*$/m, '- Stopped at: middleware wiring, step {{ STEP }}'),
   );
   const [[said3]] = templateFails(await systemIn(s3, 'S3', { noGit: true }));
@@ -47,7 +42,7 @@ test('a fill-in variable in a Log entry part, an S0 section or an S4 summary par
     'Stopped at in the Log entry of 2026-03-04 in docs/state/STATE.md still holds the placeholder {{ STEP }}: it is not filled in.',
   );
   const s0 = fixtureCopy('s0/good');
-  edit(s0, '.agents/session_ledger.md', (x) => x.replace('Ship CSV export', 'Ship {{FEATURE}} export'));
+  rewrite(s0, '.agents/session_ledger.md', (x) => x.replace('Ship CSV export', 'Ship {{FEATURE}} export'));
   assert.deepEqual(templateFails(await systemIn(s0, 'S0', { noGit: true })), [
     ['## Goal in .agents/session_ledger.md still holds the placeholder {{FEATURE}}: it is not filled in.', 6],
   ]);
@@ -76,7 +71,7 @@ test("a code template's braces are text: no refusal", async () => {
   for (const t of ['main @ {{HEAD}}', '`{{ DATE }}`', '{{PROJECT_NAME}} setup'])
     assert.notEqual(unfilledVariable(t), null, t);
   const dir = fixtureCopy('s3/good');
-  edit(dir, 'docs/state/STATE.md', (x) =>
+  rewrite(dir, 'docs/state/STATE.md', (x) =>
     x.replace(/^- Done:.*$/m, '- Done: fixed `{{ user.name }}` escaping and `${{ secrets.TOKEN }}` in the workflow'),
   );
   assert.deepEqual(templateFails(await systemIn(dir, 'S3', { noGit: true })), []);

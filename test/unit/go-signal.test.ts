@@ -15,9 +15,9 @@ import { evaluate } from '../../src/core/report/evaluate';
 import { goSignalNow, goSignalOf, withdrawalText } from '../../src/extension/pure/go-signal';
 import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import { emptyClaudeHome, s3Workspace, SID } from './checkpoint-fixtures';
+import { enT } from './helpers';
 
-const t = (m: string, ...a: Array<string | number | boolean>) =>
-  m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
+const t = enT;
 
 /** Ticks per session and per version of each home file, as the extension's tick store keeps them. */
 function tickStore() {

@@ -179,6 +179,13 @@ export function write(dir: string, rel: string, content: string | Buffer): strin
   return abs;
 }
 
+/** `dir`'s file `rel` written again as `f` makes its text; its path. */
+export function rewrite(dir: string, rel: string, f: (text: string) => string): string {
+  const abs = path.join(dir, rel);
+  writeFileSync(abs, f(readFileSync(abs, 'utf8')));
+  return abs;
+}
+
 /**
  * A script to preload (`--require`) into a process under test: when it ends, it writes to stderr
  * every module it required (`LOADED`) and every module Node loaded inside (`INTERNAL`). Read them

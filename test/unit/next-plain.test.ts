@@ -5,24 +5,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { shownLine } from '../../src/core/markdown/shown-line';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { docTooltip, lineLabel } from '../../src/extension/pure/tree-text';
-import { cli, fixtureCopy, systemIn, CHECKLIST_STRINGS } from './helpers';
+import { cli, fixtureCopy, rewrite, systemIn, CHECKLIST_STRINGS, enT } from './helpers';
 
-const t = (m: string, ...args: Array<string | number | boolean>) =>
-  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const t = enT;
 
 const PLAIN = 'run the replay test in `test/anomaly.test.ts` per ADR 1';
 
 test('a next action with bold, a link and a comment: the same plain line in the CLI, the checklist and the tree', async () => {
   const dir = fixtureCopy('s3/good');
-  const file = path.join(dir, 'docs/state/STATE.md');
-  writeFileSync(
-    file,
-    readFileSync(file, 'utf8').replace(
+  rewrite(dir, 'docs/state/STATE.md', (x) =>
+    x.replace(
       /^- \*\*Now ▶\*\*.*$/m,
       '- **Now ▶** run **the replay test** in `test/anomaly.test.ts` per [ADR 1](../decisions/0001.md) <!-- note -->',
     ),

@@ -13,10 +13,9 @@ import { checkContextLog } from '../../src/core/systems/s1/rules';
 import { docTooltip } from '../../src/extension/pure/tree-text';
 import { compactedText, prunedText } from '../../src/extension/pure/write-previews';
 import { manualOpenText } from '../../src/protocol/checklist';
-import { CHECKLIST_STRINGS, copyDemo, fixtureCopy, jaT, koT, REPO, systemIn, workspace } from './helpers';
+import { CHECKLIST_STRINGS, copyDemo, fixtureCopy, jaT, koT, REPO, systemIn, workspace, enT } from './helpers';
 
-const t = (m: string, ...args: Array<string | number | boolean>) =>
-  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const t = enT;
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

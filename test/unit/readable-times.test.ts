@@ -14,10 +14,9 @@ import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { statusView } from '../../src/extension/pure/status-text';
 import { agoText, whenText } from '../../src/extension/pure/time-text';
 import { preCompact } from './checkpoint-fixtures';
-import { filesUnder, fixtureCopy, gitInit, jaT } from './helpers';
+import { filesUnder, fixtureCopy, gitInit, jaT, enT } from './helpers';
 
-const t = (m: string, ...args: Array<string | number | boolean>) =>
-  m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
+const t = enT;
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const two = (n: number) => String(n).padStart(2, '0');

@@ -30,6 +30,7 @@ import { isInside, refuseOwnFileLink, writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
 import { closingChoice, closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
+import { clientName } from '../context/records';
 import { findSessions } from '../context';
 import {
   ambiguous,
@@ -337,7 +338,7 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
       ];
       for (const s of r.sessions ?? [])
         out.push(
-          `  ${s.sessionId}  ${s.agent === 'claude' ? 'Claude Code' : 'Codex CLI'}, last write ${ago(s.lastWrite, now)}${s.terminal ? `, terminal "${s.terminal}"` : ''}: ${s.firstUserLine ? JSON.stringify(s.firstUserLine) : '(no user message yet)'}`,
+          `  ${s.sessionId}  ${clientName(s.agent)}, last write ${ago(s.lastWrite, now)}${s.terminal ? `, terminal "${s.terminal}"` : ''}: ${s.firstUserLine ? JSON.stringify(s.firstUserLine) : '(no user message yet)'}`,
         );
       return out;
     }
@@ -487,6 +488,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // Two that wrote recently are ambiguous whatever their clients: one client's guard never reads the other's marker.
   let sessionId: string | null = null;
   let source: CheckpointOutcome['sessionSource'] = null;
+  const windowMinutes = opts.sessionWindowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
   // --shared: the shared marker, signed by the session named, else the one found here as any checkpoint
   // finds it (several that wrote recently: refused, asking which), so a guard that knows another
   // session's id takes it for none, while one without an id takes it.
@@ -503,11 +505,10 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       codexHome: opts.codexHome,
       env: opts.env,
       now,
-      windowMinutes: opts.sessionWindowMinutes ?? sessionWindowMinutes(opts.env ?? process.env),
+      windowMinutes,
     });
     if (agent) res.sessionAgent = agent;
   } else {
-    const windowMinutes = opts.sessionWindowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
     const recent = await recentSessions(abs, {
       claudeHome: opts.claudeHome,
       codexHome: opts.codexHome,
@@ -639,10 +640,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   if (opts.shared) res.signedBy = signer;
   lines.push('');
   // The session by its client when known (a session found by its transcript says it in its source).
-  const whose =
-    res.sessionAgent && source !== 'transcript'
-      ? `${res.sessionAgent === 'codex' ? 'Codex CLI' : 'Claude Code'} session`
-      : 'session';
+  const whose = res.sessionAgent && source !== 'transcript' ? `${clientName(res.sessionAgent)} session` : 'session';
   if (sessionId) lines.push(`Marker written: ${rel} (${whose} ${sessionId}, ${sourceText(source, res.sessionAgent)}).`);
   else if (opts.shared)
     lines.push(

@@ -5,6 +5,11 @@
  */
 
 export type Agent = 'claude' | 'codex';
+
+/** `Claude Code`, `Codex CLI`: the client by its name, on every surface. */
+export function clientName(agent: Agent): string {
+  return agent === 'claude' ? 'Claude Code' : 'Codex CLI';
+}
 type Obj = Record<string, unknown>;
 
 /** The figure before it becomes a ContextUsage (window and percent are settled later). */

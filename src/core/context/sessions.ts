@@ -240,6 +240,20 @@ async function recordedSessions(
  * Never throws: an unreadable folder counts as no sessions.
  */
 export async function recentSessions(root: string, opts: RecentSessionsOptions = {}): Promise<RecentSession[]> {
+  const all = await sessionsWithin(root, opts);
+  return Promise.all(
+    all.map(async (s) => ({
+      ...s,
+      firstUserLine: s.transcriptPath ? await firstUserLine(s.transcriptPath, s.agent).catch(() => null) : null,
+    })),
+  );
+}
+
+/** `recentSessions` without the first user line of each (no transcript is opened). */
+async function sessionsWithin(
+  root: string,
+  opts: RecentSessionsOptions,
+): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
   const now = opts.now ?? Date.now();
   const minutes = opts.windowMinutes ?? sessionWindowMinutes(opts.env ?? process.env);
   const since = now - minutes * 60_000;
@@ -249,13 +263,7 @@ export async function recentSessions(root: string, opts: RecentSessionsOptions =
   ]);
   // With no transcript found at all, the sessions the SessionStart hook recorded are the candidates.
   const r = c.length + x.length === 0 ? await recordedSessions(root, since, new Set()).catch(() => []) : [];
-  const all = [...c, ...x, ...r].sort((a, b) => b.lastWrite - a.lastWrite);
-  return Promise.all(
-    all.map(async (s) => ({
-      ...s,
-      firstUserLine: s.transcriptPath ? await firstUserLine(s.transcriptPath, s.agent).catch(() => null) : null,
-    })),
-  );
+  return [...c, ...x, ...r].sort((a, b) => b.lastWrite - a.lastWrite);
 }
 
 /**
@@ -278,7 +286,7 @@ export async function clientOfSession(
   sessionId: string,
   opts: RecentSessionsOptions = {},
 ): Promise<RecentSession['agent'] | undefined> {
-  const live = await recentSessions(root, opts).catch(() => []);
+  const live = await sessionsWithin(root, opts).catch(() => []);
   const found = live.find((s) => s.sessionId === sessionId);
   if (found) return found.agent;
   return (await readSessionRecordFor(root, sessionId).catch(() => null))?.agent;

@@ -7,6 +7,7 @@
 import type { T } from './tree-text';
 import { code, mdText } from './status-text';
 import { agoText } from './time-text';
+import { clientName } from '../../core/context/records';
 
 /** A session as the core lists it (`recentSessions`). */
 export interface LiveSession {
@@ -111,10 +112,7 @@ export function chooseShownSession<S extends LiveSession>(
   return { shown, others: pool.filter((s) => s !== shown), by };
 }
 
-/** `Claude Code`, `Codex CLI`. */
-export function clientName(agent: 'claude' | 'codex'): string {
-  return agent === 'claude' ? 'Claude Code' : 'Codex CLI';
-}
+export { clientName };
 
 /** A session id as shown: its first 8 characters and an ellipsis when longer. */
 export function shortId(id: string): string {
