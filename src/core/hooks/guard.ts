@@ -49,7 +49,7 @@ import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
 import { localTime } from '../model/time';
 import { findingChecks, manualChecks } from '../rules/common';
-import { shellQuote } from '../files/shell';
+import { shellQuote, shellWord } from '../files/shell';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -125,11 +125,6 @@ export function cliCommand(root: string, hook: { script?: string; cwd?: string }
   }
   const script = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].find((rel) => existsSync(path.join(root, rel)));
   return script ? `node ${script}` : 'session-ledger';
-}
-
-/** A path as one word of a POSIX shell: as it is when nothing in it needs quoting, else single-quoted. */
-function shellWord(p: string): string {
-  return /^[\w@%+=:,./-]+$/.test(p) ? p : shellQuote(p);
 }
 
 /** The state files the guard watches: the home document of every detected system that exists. */
@@ -474,7 +469,7 @@ function goneStep(cli: string, gone: readonly string[], judged: { broken: Check[
   const [they, them] = gone.length > 1 ? ['they', 'them'] : ['it', 'it'];
   // The one file by its name (a name with a line break is no name a shell line can show).
   const one = gone.length === 1 && oneLine(gone[0]) === gone[0] ? gone[0] : null;
-  const file = one === null ? '<file>' : /^[\w./@%+=:,-]+$/.test(one) ? one : shellQuote(one);
+  const file = one === null ? '<file>' : shellWord(one);
   const ids = [...new Set(judged.broken.map((c) => `${c.system} ${c.id}`))].join(', ');
   return [
     `Bring back what ${they} held if it is to be kept (git checkout -- ${file}, for a file git tracks), or have your agent write ${them} again.`,
