@@ -170,3 +170,25 @@ test("checkpoint's own line names the client of the session its marker is for, w
   assert.match(said(['--session', SID]), new RegExp(`\\(Claude Code session ${SID}, given with --session\\)`));
   assert.match(said(['--session', OTHER_SID]), new RegExp(`\\(session ${OTHER_SID}, given with --session\\)`));
 });
+
+test('checkpoint --shared says the client of the session that signs the shared marker (signedByAgent, and in its line), when it is known', () => {
+  const dir = s3Workspace();
+  const claudeHome = emptyClaudeHome();
+  const codexHome = workspace({}, 'sl-codex-');
+  const env = { CLAUDE_CONFIG_DIR: claudeHome, CODEX_HOME: codexHome };
+  const go = (args: string[]) => run(['checkpoint', '--root', dir, ...CONFIRM_ALL, '--shared', ...args], { env });
+  const json = (args: string[]) => JSON.parse(go(['--json', ...args]).stdout);
+  // The Codex thread found by its rollout signs it.
+  rollout(codexHome, dir);
+  const found = json([]);
+  assert.deepEqual([found.marker, found.signedBy, found.signedByAgent], [SHARED_MARKER_REL, CODEX_ID, 'codex']);
+  assert.match(go([]).stdout, new RegExp(`signed by Codex CLI session ${CODEX_ID}, the one found here`));
+  // A session named with --session signs it, with its client when this folder knows it.
+  age(transcript(claudeHome, dir, SID), 2 * 60_000);
+  const named = json(['--session', SID]);
+  assert.deepEqual([named.signedBy, named.signedByAgent], [SID, 'claude']);
+  assert.match(go(['--session', SID]).stdout, new RegExp(`signed by Claude Code session ${SID}[,;]`));
+  const unknown = json(['--session', OTHER_SID]);
+  assert.deepEqual([unknown.signedBy, unknown.signedByAgent], [OTHER_SID, null]);
+  assert.match(go(['--session', OTHER_SID]).stdout, new RegExp(`signed by session ${OTHER_SID}[,;]`));
+});

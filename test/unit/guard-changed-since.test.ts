@@ -1099,7 +1099,7 @@ test('checkpoint --shared signs the shared marker with the session found here: a
   const env = claudeHomeWith(dir, SID);
   const r = cli(['checkpoint', '--shared', '--confirm', 'feedback-stored,last-request', '--root', dir], { env });
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, new RegExp(`the shared marker \\(--shared\\).*signed by session ${SID}`));
+  assert.match(r.stdout, new RegExp(`the shared marker \\(--shared\\).*signed by Claude Code session ${SID}`));
   assert.ok(readFileSync(path.join(dir, '.claude/.checkpoint-ready'), 'utf8').startsWith(`${SID} `));
   const guard = async (sessionId: string | null) =>
     (await preCompactGuard(preCompact(dir, { sessionId }), { root: dir, log: false, env })).allow;

@@ -46,7 +46,7 @@ export async function run(args: string[], io: Io): Promise<number> {
           marker: r.marker,
           markerPath: r.markerPath,
           shared: r.shared,
-          ...(r.signedBy !== undefined ? { signedBy: r.signedBy } : {}),
+          ...(r.signedBy !== undefined ? { signedBy: r.signedBy, signedByAgent: r.signedByAgent ?? null } : {}),
           resumePrompt: r.resumePrompt,
           refusals: r.refusals.map((x) => ({
             code: x.code,

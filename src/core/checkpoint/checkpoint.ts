@@ -181,6 +181,8 @@ export interface CheckpointOutcome {
   shared: boolean;
   /** The session that signed the shared marker (`--shared`), or null: it names none. */
   signedBy?: string | null;
+  /** The signer's client, as `sessionAgent` says a session's; absent when not known. */
+  signedByAgent?: 'claude' | 'codex';
   /** For the detected systems, one line each. */
   resumePrompt: string;
   /** Each checkpointed system's closing step (empty unless `written`). */
@@ -493,21 +495,27 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   // finds it (several that wrote recently: refused, asking which), so a guard that knows another
   // session's id takes it for none, while one without an id takes it.
   let signer: string | null = null;
+  /** The signer's client, when known. */
+  let signerAgent: 'claude' | 'codex' | undefined;
   /** Several sessions wrote recently and none is named: the refusal that asks which. */
   let unnamed: Omit<Refusal, 'said'> | undefined;
-  if (opts.sessionId !== undefined && opts.shared) signer = opts.sessionId;
-  else if (opts.sessionId !== undefined) {
-    sessionId = opts.sessionId;
-    source = 'option';
+  if (opts.sessionId !== undefined) {
     // The client of the session named, when the folder's live sessions or its record say it.
-    const agent = await clientOfSession(abs, sessionId, {
+    const agent = await clientOfSession(abs, opts.sessionId, {
       claudeHome: opts.claudeHome,
       codexHome: opts.codexHome,
       env: opts.env,
       now,
       windowMinutes,
     });
-    if (agent) res.sessionAgent = agent;
+    if (opts.shared) {
+      signer = opts.sessionId;
+      signerAgent = agent;
+    } else {
+      sessionId = opts.sessionId;
+      source = 'option';
+      if (agent) res.sessionAgent = agent;
+    }
   } else {
     const recent = await recentSessions(abs, {
       claudeHome: opts.claudeHome,
@@ -523,8 +531,10 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
         unnamed = { code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared };
     } else {
       const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
-      if (opts.shared) signer = r.sessionId;
-      else {
+      if (opts.shared) {
+        signer = r.sessionId;
+        signerAgent = r.agent;
+      } else {
         sessionId = r.sessionId;
         source = r.source;
         if (r.agent) res.sessionAgent = r.agent;
@@ -638,6 +648,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   res.marker = rel;
   res.shared = sessionId === null;
   if (opts.shared) res.signedBy = signer;
+  if (opts.shared && signer && signerAgent) res.signedByAgent = signerAgent;
   lines.push('');
   // The session by its client when known (a session found by its transcript says it in its source).
   const whose = res.sessionAgent && source !== 'transcript' ? `${clientName(res.sessionAgent)} session` : 'session';
@@ -646,7 +657,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     lines.push(
       opts.nothingToPreserve
         ? `Marker written: ${rel} — the shared marker (--shared): its nothing-to-preserve lets /compact through for every session of this folder.`
-        : `Marker written: ${rel} — the shared marker (--shared), which the PreCompact guard reads when the client sends no session id; ${signer ? `signed by session ${signer}${opts.sessionId ? '' : ', the one found here'}, so a guard that knows another session's id does not take it` : 'no session of this folder is known, so it names none'}.`,
+        : `Marker written: ${rel} — the shared marker (--shared), which the PreCompact guard reads when the client sends no session id; ${signer ? `signed by ${signerAgent ? `${clientName(signerAgent)} session` : 'session'} ${signer}${opts.sessionId ? '' : ', the one found here'}, so a guard that knows another session's id does not take it` : 'no session of this folder is known, so it names none'}.`,
     );
   else {
     lines.push(
