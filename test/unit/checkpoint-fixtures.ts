@@ -1,7 +1,7 @@
 /** State files and Claude Code hook payloads shared by the checkpoint / guard / hook tests. */
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { cli, gitInit, workspace, type CliResult } from './helpers';
+import { cli, gitInit, REPO, workspace, type CliResult } from './helpers';
 
 export const S3_STATE = `# State
 
@@ -232,4 +232,33 @@ export function rollout(codexHome: string, root: string, id = CODEX_ID): string 
       .join('\n') + '\n',
   );
   return f;
+}
+
+export const CODEX_THREAD = '01a24d94-8876-79d1-a088-0f594ba04197';
+/** The manual `/compact`'s record and the automatic compaction's, as the client dated them. */
+export const CODEX_COMPACTIONS = ['2026-12-06T22:58:30.020Z', '2026-12-06T22:58:30.227Z'];
+/**
+ * A real Codex CLI 0.171.0 rollout (scripts/test-codex.mjs's app server against the stand-in: a turn,
+ * `/compact`, a turn, then a turn past `model_auto_compact_token_limit`, which compacts on its own
+ * first), its long texts trimmed and its folder written as /WORKSPACE.
+ */
+export const CODEX_COMPACTIONS_FIXTURE = path.join(
+  REPO,
+  'test',
+  'fixtures',
+  'transcripts',
+  'codex-two-compactions.jsonl',
+);
+
+/**
+ * That rollout (or `text`, lines of it) where Codex keeps it for `root`:
+ * `sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl` under `home`, its folder written as `root`.
+ */
+export function placeCodexRollout(root: string, home = workspace({}, 'sl-codex-'), text?: string) {
+  const day = path.join(home, 'sessions', '2026', '12', '06');
+  mkdirSync(day, { recursive: true });
+  const file = path.join(day, `rollout-2026-12-06T22-58-29-${CODEX_THREAD}.jsonl`);
+  const placed = (text ?? readFileSync(CODEX_COMPACTIONS_FIXTURE, 'utf8')).replaceAll('/WORKSPACE', root);
+  writeFileSync(file, placed);
+  return { home, file, text: placed };
 }

@@ -31,9 +31,10 @@ export type ContextJson = ContextUsage & {
   thresholds: ThresholdProfile;
   level: Level;
   /**
-   * Claude Code: the session's compactions so far (its `compact_boundary` records); null for Codex,
-   * and while a long transcript is still being counted (each run counts the next 256 KB, so the
-   * figure never waits for a pass over the whole file).
+   * The session's compactions so far: a Claude Code transcript's `compact_boundary` records, a Codex
+   * CLI rollout's `compacted` records (one per /compact or automatic compaction). Null while a long
+   * transcript is still being counted (each run counts the next 256 KB, so the figure never waits
+   * for a pass over the whole file).
    */
   compactions: number | null;
   /** A switched-on system's seed advises a fresh context after this many compactions (S0: 2+): its advice, else null. */
@@ -103,8 +104,8 @@ export async function run(args: string[], io: Io): Promise<number> {
   const thresholds = thresholdProfile(systems);
   const counts = await Promise.all(
     result.usages.map(async (u) => {
-      const counted = u.agent === 'claude' ? await countCompactions(u.transcriptPath, COUNT_BUDGET_BYTES) : null;
-      return counted?.complete ? counted.count : null;
+      const counted = await countCompactions(u.transcriptPath, COUNT_BUDGET_BYTES, u.agent);
+      return counted.complete ? counted.count : null;
     }),
   );
   // The advice of a system only while it is on: present and not switched off by its own configuration
