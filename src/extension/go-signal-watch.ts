@@ -79,7 +79,11 @@ export class GoSignalWatch extends Disposable {
   private async use(folder: vscode.WorkspaceFolder, g: GoSignal): Promise<'compacted' | 'cleared' | null> {
     const { goSignalUse } = await import('../core/checkpoint/used');
     const s = readSettings(folder.uri);
-    return goSignalUse(folder.uri.fsPath, { sessionId: g.session, at: g.at }, { claudeHome: s.claudeHome });
+    return goSignalUse(
+      folder.uri.fsPath,
+      { sessionId: g.session, at: g.at },
+      { claudeHome: s.claudeHome, codexHome: s.codexHome },
+    );
   }
 
   /** Judge the folder's go-signals again (one judgement at a time). */

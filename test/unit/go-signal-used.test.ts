@@ -14,8 +14,19 @@ import { goSignalUse, sameAgentProcess } from '../../src/core/checkpoint/used';
 import { parentPids, writeSessionRecord } from '../../src/core/hooks/session-record';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { goSignalOf } from '../../src/extension/pure/go-signal';
-import { CORPUS_SESSIONS } from './helpers';
-import { CONFIRMED, emptyClaudeHome, encoded, OTHER_SID, s3Workspace, SID, sessionStart } from './checkpoint-fixtures';
+import { CORPUS_SESSIONS, workspace } from './helpers';
+import {
+  CODEX_COMPACTIONS,
+  CODEX_THREAD,
+  CONFIRMED,
+  emptyClaudeHome,
+  encoded,
+  OTHER_SID,
+  placeCodexRollout,
+  s3Workspace,
+  SID,
+  sessionStart,
+} from './checkpoint-fixtures';
 
 const MIN = 60_000;
 
@@ -66,6 +77,49 @@ for (const { corpus, claude } of CORPUS_SESSIONS)
     // A shared marker that names no session is for none: nothing tells that it was used.
     assert.equal(await goSignalUse(root, { sessionId: null, at: boundary - MIN }, { claudeHome: home }), null);
   });
+
+test("a Codex CLI thread's go-signal is used once its rollout records a compaction (manual or automatic) after it, though the SessionStart hook recorded none", async () => {
+  const root = s3Workspace();
+  const codexHome = workspace({}, 'sl-codex-');
+  // The real rollout of a thread compacted twice: by /compact, then automatically.
+  const { file } = placeCodexRollout(root, codexHome);
+  const [manual, auto] = CODEX_COMPACTIONS.map((t) => Date.parse(t));
+  const opts = { claudeHome: emptyClaudeHome(), codexHome };
+  const g = await given(root, emptyClaudeHome(), CODEX_THREAD, manual - MIN);
+  assert.equal(g.marker, `.claude/.checkpoint-ready.${CODEX_THREAD}`);
+  const use = (at: number, o: { claudeHome?: string; codexHome?: string } = opts) =>
+    goSignalUse(root, { sessionId: CODEX_THREAD, at }, o);
+  assert.equal(
+    await goSignalUse(root, { sessionId: g.session, at: g.at }, opts),
+    'compacted',
+    'by the /compact after it',
+  );
+  assert.equal(await use(manual + 1), 'compacted', 'by the automatic compaction after it');
+  assert.equal(await use(auto + MIN), null, 'both compactions came before it');
+  // Another thread's go-signal: this rollout is not its.
+  assert.equal(await goSignalUse(root, { sessionId: OTHER_SID, at: manual - MIN }, opts), null);
+
+  // The thread's start as Codex's SessionStart hook records it (source startup, its rollout): no
+  // compact start recorded since (the hook runs it with the next turn, or not at all), yet the rollout tells.
+  await sessionStartHook(
+    JSON.stringify({
+      session_id: CODEX_THREAD,
+      transcript_path: file,
+      cwd: root,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      model: 'gpt-5.1',
+    }),
+    { root, now: manual - 60 * MIN, log: false, agent: 'codex' },
+  );
+  assert.equal(await use(manual - MIN), 'compacted');
+  // The rollout the record names is read wherever it is (a Codex home the caller was not told of).
+  assert.equal(
+    await use(manual - MIN, { claudeHome: emptyClaudeHome(), codexHome: workspace({}, 'sl-codex-') }),
+    'compacted',
+  );
+  assert.equal(await use(auto + MIN), null);
+});
 
 test("a go-signal is used once the SessionStart hook recorded its session's compaction, or the next session after /clear in the same agent process, after it", async () => {
   const root = s3Workspace();

@@ -3,18 +3,30 @@
  * after the go-signal was given. Told from files only, never guessed:
  *
  * - compacted: the SessionStart hook's record of that session says `source: compact` from a start
- *   after the go-signal, or the session's Claude Code transcript holds a compaction boundary dated
- *   after it;
+ *   after the go-signal, or the session's transcript holds a compaction dated after it: a Claude Code
+ *   transcript's compaction boundary, a Codex CLI rollout's `compacted` record (Codex runs the hook
+ *   for a compaction only with the next turn, so until then only its rollout tells);
  * - cleared: the record of another session that started (`source: clear` or `startup`) after the
  *   go-signal in the same agent process as the go-signal's session (their recorded chains of parent
  *   processes are the same above the hook's own shell): /clear ends a session and starts the next in
  *   the process that ran it. A session started in another terminal runs beside it and uses nothing.
  *
  * Where neither tells (no record, no transcript, no chain of processes to compare), it was not used.
+ * A Codex CLI thread's rollout is the one its SessionStart record names (its file name carries the
+ * thread id), else the one of that id in the 14 newest day folders of `$CODEX_HOME/sessions`.
  */
 import * as path from 'node:path';
 import { countCompactions } from '../context/compactions';
-import { claudeHome, claudeProjectDirName, rootForms, type MeterOptions } from '../context/discovery';
+import {
+  claudeHome,
+  claudeProjectDirName,
+  codexDayDirs,
+  codexHome,
+  codexIdFromName,
+  CODEX_RECENT_DAYS,
+  rootForms,
+  type MeterOptions,
+} from '../context/discovery';
 import { listNames } from '../context/files';
 import {
   readSessionRecord,
@@ -61,7 +73,9 @@ export async function goSignalUse(
     const own = await readSessionRecordFor(root, id);
     if (own && own.source === 'compact' && after(own.at, g.at)) return 'compacted';
     if (own && (await clearedAfter(root, own, id, g.at))) return 'cleared';
-    return (await compactedInTranscript(root, id, g.at, opts)) ? 'compacted' : null;
+    if (await compactedInTranscript(root, id, g.at, opts)) return 'compacted';
+    // A session its record says is Claude Code's has no rollout to look for.
+    return own?.agent !== 'claude' && (await compactedInRollout(own, id, g.at, opts)) ? 'compacted' : null;
   } catch {
     return null;
   }
@@ -88,8 +102,40 @@ async function clearedAfter(root: string, own: SessionRecord, id: string, at: nu
 async function compactedInTranscript(root: string, id: string, at: number, opts: MeterOptions): Promise<boolean> {
   const projects = path.join(claudeHome(opts), 'projects');
   for (const form of await rootForms(root)) {
-    const c = await countCompactions(path.join(projects, claudeProjectDirName(form), `${id}.jsonl`));
-    if (c.count > 0 && after(c.last, at)) return true;
+    if (compactedAfter(await countCompactions(path.join(projects, claudeProjectDirName(form), `${id}.jsonl`)), at))
+      return true;
   }
   return false;
+}
+
+/** A compaction dated after `at` (ms) among the compactions `c` counted. */
+function compactedAfter(c: { count: number; last: string | null }, at: number): boolean {
+  return c.count > 0 && after(c.last, at);
+}
+
+/** The thread's Codex CLI rollout holds a `compacted` record dated after `at`. */
+async function compactedInRollout(
+  own: SessionRecord | null,
+  id: string,
+  at: number,
+  opts: MeterOptions,
+): Promise<boolean> {
+  const file = await rolloutOf(own, id, opts);
+  return !!file && compactedAfter(await countCompactions(file, Infinity, 'codex'), at);
+}
+
+/**
+ * Where Codex CLI keeps the thread `id`'s rollout: the one its SessionStart record names, else
+ * `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` in the newest day folders (where a thread that
+ * wrote lately started), or null.
+ */
+async function rolloutOf(own: SessionRecord | null, id: string, opts: MeterOptions): Promise<string | null> {
+  const named = own?.transcript_path;
+  if (own?.agent === 'codex' && named && path.isAbsolute(named) && codexIdFromName(named) === id) return named;
+  const suffix = `-${id}.jsonl`;
+  for (const day of await codexDayDirs(path.join(codexHome(opts), 'sessions'), CODEX_RECENT_DAYS)) {
+    const name = (await listNames(day)).find((n) => n.startsWith('rollout-') && n.endsWith(suffix));
+    if (name) return path.join(day, name);
+  }
+  return null;
 }
