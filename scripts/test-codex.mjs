@@ -272,6 +272,13 @@ async function main() {
         assert.equal(compactions(notes).length, 1, 'one compaction item');
         assert.equal(sent(tid, from, 'compact').length, 1, 'the compaction request reached the model');
         assert.equal(compactedRecords(tid).length, 1, 'the rollout records the compaction');
+        const m = await sl(ws, ['context', '--json', '--agent', 'codex']);
+        assert.equal(m.code, 0, m.stderr);
+        assert.equal(
+          JSON.parse(m.stdout).compactions,
+          1,
+          'session-ledger context counts the compaction the rollout records',
+        );
       });
       if (!ok) return;
       await test(`${sys}: after /compact the SessionStart resume block reaches the model in the next request`, async () => {
@@ -340,6 +347,13 @@ async function main() {
         assert.equal(sent(tid, from, 'compact').length, 1, 'the compaction request reached the model');
         assert.equal(done.params.turn.status, 'completed');
         assert.ok(compactedRecords(tid).length >= 1, 'the rollout records it');
+        const m = await sl(ws, ['context', '--json', '--agent', 'codex']);
+        assert.equal(m.code, 0, m.stderr);
+        assert.equal(
+          JSON.parse(m.stdout).compactions,
+          compactedRecords(tid).length,
+          'session-ledger context counts it',
+        );
         // And the thread comes back after it too.
         assert.ok(sent(tid, from, 'turn').at(-1).text.includes('Session Ledger — resuming after /compact'));
       });
