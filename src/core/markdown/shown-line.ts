@@ -10,20 +10,44 @@ export function shownLine(text: string): string {
   return withoutMarkup(text, true) || text;
 }
 
+/** A code span: a run of backticks, text without one, the same run. */
+const CODE_SPAN = /(`+)([^`]*?)\1/;
+
 /**
  * Markdown text on one line without HTML comments, link targets and emphasis markers; code spans
  * keep their backticks when `keepCode`, else only their words. Emphasis is not looked for inside a
- * code span (`__init__.py` stays whole).
+ * code span (`__init__.py` stays whole). Code spans and comments are taken in the order they start,
+ * as Markdown does: `<!--` inside a code span is text (S1's "No `<!-- state-snapshot v1 -->` block"
+ * names that marker), and a comment that holds backticks is dropped whole. A comment left open runs
+ * to the end.
  */
 export function withoutMarkup(text: string, keepCode: boolean): string {
   const prose = (x: string) => withoutEmphasis(withoutLinks(x));
-  const parts = text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').split(/(`+)([^`]*?)\1/);
-  // split() with two groups: prose, fence, code, prose, fence, code, …, prose
+  const spans = new RegExp(CODE_SPAN.source, 'g');
   let out = '';
-  for (let i = 0; i < parts.length; i += 3) {
-    out += prose(parts[i]);
-    if (i + 2 < parts.length) out += keepCode ? `${parts[i + 1]}${parts[i + 2]}${parts[i + 1]}` : parts[i + 2];
+  let words = ''; // the prose since the last code span, its comments taken out
+  let at = 0; // the text before `at` is done
+  let code: RegExpExecArray | null | undefined; // the first code span at or after `at` (undefined: not looked for)
+  let comment = -2; // where the first `<!--` at or after `at` starts (-1: none)
+  for (;;) {
+    // Each is looked for again only once `at` passed where it was found (a comment can hide a span's start).
+    if (code === undefined || (code !== null && code.index < at)) {
+      spans.lastIndex = at;
+      code = spans.exec(text);
+    }
+    if (comment !== -1 && comment < at) comment = text.indexOf('<!--', at);
+    if (comment >= 0 && (!code || comment < code.index)) {
+      words += `${text.slice(at, comment)} `;
+      const end = text.indexOf('-->', comment + 4);
+      at = end < 0 ? text.length : end + 3;
+      continue;
+    }
+    if (!code) break;
+    out += prose(words + text.slice(at, code.index)) + (keepCode ? code[0] : code[2]);
+    words = '';
+    at = code.index + code[0].length;
   }
+  out += prose(words + text.slice(at));
   return out.replace(/\s+/g, ' ').trim();
 }
 
