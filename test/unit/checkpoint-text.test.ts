@@ -13,7 +13,7 @@ import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './check
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   `«${m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]))}»`;
 
-test("written: the marker, the choice between the systems' steps, each system's closing step under its id, the clipboard: one sentence a line, all through l10n", async () => {
+test("written: the marker, the clipboard, the choice between the systems' steps, each system's closing step under its id: one sentence a line, all through l10n", async () => {
   const dir = fixtureCopy('s2/good');
   const s3 = s3Workspace();
   const { readFileSync, writeFileSync, mkdirSync } = await import('node:fs');
@@ -25,10 +25,10 @@ test("written: the marker, the choice between the systems' steps, each system's 
   assert.equal(m.severity, 'info');
   assert.deepEqual(m.text.split('\n'), [
     `«Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.»`,
+    '«The resume prompt is on the clipboard.»',
     '«The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.»',
     '«S2: «Checkpoint saved. Safe to run /compact now.»»',
     '«S3: «Handoff docs/state/STATE.md checked. Start a fresh session with /clear, then paste the resume prompt.»»',
-    '«The resume prompt is on the clipboard.»',
   ]);
 });
 
@@ -50,10 +50,8 @@ test("S0 switched off: the seed's skip line only; S0 on: the Step 5 figures in t
   const off = workspace({ '.agents.yml': 'session:\n  ledger: false\n', '.agents/session_ledger.md': S0_LEDGER });
   gitInit(off);
   const o = await checkpoint(off, { sessionId: SID, confirmed: CONFIRMED });
-  assert.deepEqual(outcomeMessage(o, t), {
-    severity: 'info',
-    text: '«Checkpoint skipped - session.ledger not enabled in .agents.yml»',
-  });
+  const skip = '«Checkpoint skipped - session.ledger not enabled in .agents.yml»';
+  assert.deepEqual(outcomeMessage(o, t), { severity: 'info', text: skip, full: skip, inLog: [] });
   const on = fixtureCopy('s0/good');
   gitInit(on);
   const w = await checkpoint(on, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });

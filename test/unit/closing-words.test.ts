@@ -53,42 +53,42 @@ test('after Write marker on the demo (all five systems): the marker the tool wro
   const dir = demoRepo();
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
-  // The notification and the checklist's result box show this text (the checklist keeps its lines).
-  const lines = outcomeMessage(o, enT).text.split('\n');
+  // The checklist's result box shows every sentence, one a line (the notification as many as fit).
+  const lines = outcomeMessage(o, enT).full.split('\n');
   assert.equal(
     lines[0],
     `Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.`,
   );
   const choice =
     'The systems here end differently. Type one of the two, not both: /clear (S0, S3) starts afresh from the state files, with the resume prompt; /compact (S1, S2, S4) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.';
-  assert.equal(lines[1], choice);
+  assert.equal(lines[2], choice);
   assert.deepEqual(
-    lines.slice(2, 7).map((l) => l.slice(0, 4)),
+    lines.slice(3, 8).map((l) => l.slice(0, 4)),
     ['S0: ', 'S1: ', 'S2: ', 'S3: ', 'S4: '],
     lines.join('\n'),
   );
   // S0: its Step 5 confirmation first, then /clear and reload the ledger (preferred over repeated /compact).
   assert.match(
-    lines[2],
+    lines[3],
     /^S0: Checkpoint saved to \.agents\/session_ledger\.md \(Goal: Flag frozen gauges: .*…; State: 2 done, now: .*…, next: Send one alert per run, not per reading, from the ingest job\)\. Run \/clear, then reload the ledger: \/clear \+ ledger reload is preferred over repeated \/compact\.$/,
   );
-  assert.equal(lines[3], `S1: ${S1_LINE}`);
-  assert.equal(lines[4], `S2: ${S2_LINE}`);
+  assert.equal(lines[4], `S1: ${S1_LINE}`);
+  assert.equal(lines[5], `S2: ${S2_LINE}`);
   // S3: a fresh session, /clear, then paste the resume prompt.
   assert.equal(
-    lines[5],
+    lines[6],
     'S3: Handoff docs/state/STATE.md checked. Start a fresh session with /clear, then paste the resume prompt.',
   );
   // S4: its seed's report in Japanese, its six parts in order, then S2's go-signal (its seed names no step).
-  assert.ok(lines[6].startsWith('S4: チェックポイント: .agents/checkpoints/2026-12-01-180000.md。'), lines[6]);
+  assert.ok(lines[7].startsWith('S4: チェックポイント: .agents/checkpoints/2026-12-01-180000.md。'), lines[7]);
   let at = 0;
   for (const part of S4_PARTS) {
-    const next = lines[6].indexOf(part, at);
-    assert.ok(next >= at, `${part} in ${lines[6]}`);
+    const next = lines[7].indexOf(part, at);
+    assert.ok(next >= at, `${part} in ${lines[7]}`);
     at = next;
   }
-  assert.ok(lines[6].endsWith(`。 ${S2_LINE}`), lines[6]);
-  assert.equal(lines[7], 'The resume prompt is on the clipboard.');
+  assert.ok(lines[7].endsWith(`。 ${S2_LINE}`), lines[7]);
+  assert.equal(lines[1], 'The resume prompt is on the clipboard.');
   assert.equal(lines.length, 8, lines.join('\n'));
   for (const l of lines) assert.doesNotMatch(l, DANGLING, l);
 
@@ -128,7 +128,7 @@ test('after Write marker on the demo (all five systems): the marker the tool wro
   );
   assert.deepEqual(s4.slice(6), [S2_LINE]);
   // The notification's S4 line is the CLI's report on one line.
-  assert.equal(lines[6], `S4: ${s4.slice(0, 6).join('。')}。 ${S2_LINE}`);
+  assert.equal(lines[7], `S4: ${s4.slice(0, 6).join('。')}。 ${S2_LINE}`);
   assert.doesNotMatch(cli.stdout, /,;/);
   assert.equal(cli.stdout.split('Marker written:').length - 1, 1, cli.stdout);
   const json = JSON.parse(run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL, '--json']).stdout);
@@ -156,11 +156,47 @@ test('after Write marker on the demo (all five systems): the marker the tool wro
     >;
     for (const m of report) for (const id of ids(m)) assert.ok(bundle[id], `${lang}: ${id}`);
     const said = report.map((m) => render(m, tr));
-    assert.ok(said[1].includes('/clear（S0, S3）') || said[1].includes('/clear(S0, S3)'), said[1]);
+    assert.ok(said[2].includes('/clear（S0, S3）') || said[2].includes('/clear(S0, S3)'), said[2]);
     assert.notEqual(said[0], report[0].text);
     // S4's report stays in Japanese in every language.
-    assert.ok(said[6].includes('チェックポイント: .agents/checkpoints/2026-12-01-180000.md。'), said[6]);
+    assert.ok(said[7].includes('チェックポイント: .agents/checkpoints/2026-12-01-180000.md。'), said[7]);
   }
+});
+
+test("the demo's notification (all five systems) stays whole within the 1,000 characters VS Code shows: the marker and the clipboard first, then the choice, each system's step whole, the others named as in the log", async () => {
+  const dir = demoRepo();
+  const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.equal(o.kind, 'written', o.lines.join('\n'));
+  const m = outcomeMessage(o, enT);
+  // VS Code cuts a notification's message at 1,000 characters and ends it with "...".
+  assert.ok(m.text.length <= 1000, `${m.text.length} characters: ${m.text}`);
+  const lines = m.text.split('\n');
+  assert.equal(
+    lines[0],
+    `Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.`,
+  );
+  assert.equal(lines[1], 'The resume prompt is on the clipboard.');
+  assert.match(lines[2], /^The systems here end differently\. Type one of the two, not both: /);
+  // Each system's step that is shown is shown whole, as the checklist's result says it.
+  const full = m.full.split('\n');
+  const shown = lines.filter((l) => /^S\d: /.test(l));
+  for (const l of shown) assert.ok(full.includes(l), l);
+  const left = ['S0', 'S1', 'S2', 'S3', 'S4'].filter((id) => !shown.some((l) => l.startsWith(`${id}: `)));
+  assert.ok(shown.length > 0 && left.length > 0, m.text);
+  assert.deepEqual(m.inLog, left);
+  assert.equal(lines[lines.length - 1], `The closing steps of ${left.join(', ')} are in the log (Show log).`);
+  // The checklist's result has room for every sentence.
+  assert.equal(full.length, 8);
+});
+
+test('one system: its notification is every sentence, nothing left to the log', async () => {
+  const dir = fixtureCopy('s3/good');
+  gitInit(dir);
+  const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.equal(o.kind, 'written', o.lines.join('\n'));
+  const m = outcomeMessage(o, enT);
+  assert.equal(m.text, m.full);
+  assert.deepEqual(m.inLog, []);
 });
 
 test('S0: a goal wrapped over lines is said whole, cut at a word with an ellipsis; no part ends on a comma, semicolon or full stop of its own', async () => {

@@ -107,21 +107,38 @@ export function attributed(c: Pick<ClosingStep, 'system' | 'notice'>): Msg {
   return t('{0}: {1}', c.system, c.notice);
 }
 
+/** One sentence of the closing report, and the system whose closing step it is (none for the others). */
+export interface ClosingLine {
+  said: Msg;
+  system?: SystemId;
+}
+
 /**
- * What a checkpoint that wrote the marker says, in order, one message a line: the marker the tool
- * wrote (and that it changed no state file), the choice when the systems end differently, each
- * system's closing step, and, when the caller put the resume prompt on the clipboard, that it is there.
+ * What a checkpoint that wrote the marker says, in order, one message a line: what is true first — the
+ * marker the tool wrote (and that it changed no state file) and, when the caller put the resume prompt
+ * on the clipboard, that it is there — then what to type: the choice when the systems end
+ * differently, and each system's closing step under its id.
  */
+export function closingReportLines(
+  closing: readonly ClosingStep[],
+  opts: { marker: string | null; copied?: boolean },
+): ClosingLine[] {
+  const out: ClosingLine[] = [];
+  if (opts.marker !== null)
+    out.push({
+      said: t('Marker written: {0}. Session Ledger checked the state files and changed none of them.', opts.marker),
+    });
+  if (opts.copied) out.push({ said: t('The resume prompt is on the clipboard.') });
+  const choice = closingChoice(closing);
+  if (choice) out.push({ said: choice });
+  for (const c of closing) out.push({ said: attributed(c), system: c.system });
+  return out;
+}
+
+/** The closing report's sentences (`closingReportLines` without whose each is). */
 export function closingReport(
   closing: readonly ClosingStep[],
   opts: { marker: string | null; copied?: boolean },
 ): Msg[] {
-  const out: Msg[] = [];
-  if (opts.marker !== null)
-    out.push(t('Marker written: {0}. Session Ledger checked the state files and changed none of them.', opts.marker));
-  const choice = closingChoice(closing);
-  if (choice) out.push(choice);
-  for (const c of closing) out.push(attributed(c));
-  if (opts.copied) out.push(t('The resume prompt is on the clipboard.'));
-  return out;
+  return closingReportLines(closing, opts).map((l) => l.said);
 }

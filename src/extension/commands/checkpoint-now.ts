@@ -5,7 +5,8 @@
  * first; several agent sessions wrote recently → ask which one (naming the terminal that runs each
  * where it can tell) and decide the same report for it; the manual items count with the ticks given
  * for the session the marker is for, not the one the views follow; nothing detected → offer a
- * starter file; written → the resume prompt on the clipboard and each system's closing notice. It
+ * starter file; written → the resume prompt on the clipboard and each system's closing notice (the
+ * steps that do not fit in what VS Code shows of a notification are named, and the log holds them). It
  * never runs /compact or /clear.
  */
 import * as vscode from 'vscode';
@@ -139,7 +140,6 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   if (flow.kind === 'cancelled') return;
   const res = flow.outcome;
   for (const l of res.lines) if (l.trim()) s.log.info(l);
-  const said = outcomeMessage(res, t);
   // More than one session live: the message names the client and session it speaks about.
   const whose = flow.session
     ? sessionName(
@@ -154,8 +154,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const pinName =
     after.kind === 'pin' ? pinnedName(t, after.sessionId, res.live ?? [], flow.session?.agent ?? res.sessionAgent) : '';
   const switched = switchedSentence(t, after, pinName);
-  const text = `${whose ? `${whose}: ` : ''}${said.text}${switched ? ` ${switched}` : ''}`;
-  const msg = { ...said, text };
+  // The notification's words fit what VS Code shows of it; the checklist's result says every sentence.
+  const msg = outcomeMessage(res, t, { head: whose ? `${whose}: ` : '', tail: switched ? ` ${switched}` : '' });
   const code = (c: string) => res.refusals.find((r) => r.code === c);
   const refusedOnChecks = res.kind === 'refused' && !code('nothing-detected');
   const blocking = code('blocking-checks')?.checks ?? [];
@@ -173,7 +173,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
           : undefined,
     );
   // The checklist's button started it: the outcome also shows there, under the button, with the focus.
-  if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.text }, res.report);
+  if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.full }, res.report);
   const openList = t('Open checklist');
   const ask = t('Ask the agent to checkpoint');
   if (res.kind === 'refused') {
@@ -195,10 +195,14 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   if (res.resumePrompt) await vscode.env.clipboard.writeText(res.resumePrompt);
   const agent = isStale(res.report) ? await findAgentTerminal() : undefined;
   const copy = t('Copy resume prompt');
+  const showLog = t('Show log');
   const buttons = res.resumePrompt ? [copy, openList] : [openList];
   if (agent) buttons.push(ask);
+  // Systems' closing steps the notification had no room for: the log holds them.
+  if (msg.inLog.length) buttons.push(showLog);
   const pick = await vscode.window.showInformationMessage(msg.text, ...buttons);
-  if (pick === copy) {
+  if (pick === showLog) await vscode.commands.executeCommand('sessionLedger.showLog');
+  else if (pick === copy) {
     await vscode.env.clipboard.writeText(res.resumePrompt);
     void vscode.window.showInformationMessage(t('Resume prompt copied: {0}', res.resumePrompt.split('\n')[0]));
   } else if (pick === openList) s.checklist.show(state);
