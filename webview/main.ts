@@ -146,14 +146,16 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
         session: last?.ticksFor ?? null,
       }),
     );
-    // The system's id is part of the name: two systems may ask the same question.
-    label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(c.message));
+    // The system's id is part of the name: two systems may ask the same question. A screen reader joins
+    // neighbouring inline text as it stands, so the words are kept apart by spaces ("S2 This session's …").
+    label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(` ${c.message}`));
     body.append(label);
   } else {
-    body.append(el('span', { class: 'id' }, c.id), document.createTextNode(c.message));
+    // Id, message, place and status, each a word apart ("exists .claude/session-ledger.md exists. … pass · blocks").
+    body.append(el('span', { class: 'id' }, c.id), document.createTextNode(` ${c.message}`));
     const link = locationLink(c);
-    if (link) body.append(link);
-    body.append(el('span', { class: 'sev' }, c.said));
+    if (link) body.append(document.createTextNode(' '), link);
+    body.append(document.createTextNode(' '), el('span', { class: 'sev' }, c.said));
     if (c.hint && c.status !== 'pass' && c.status !== 'skipped')
       body.append(el('div', { class: 'hint' }, `${state.strings.fix} ${c.hint}`));
     const rc = state.runChecks;

@@ -47,12 +47,12 @@ ul.checks { list-style: none; margin: 0; padding: 0; }
 .check[data-mark="manual-open"] { border-left-color: var(--vscode-focusBorder); }
 .check[data-status="skipped"] .body { font-style: italic; }
 .check .body { min-width: 0; overflow-wrap: anywhere; }
-.check .id { font-family: var(--vscode-editor-font-family); margin-right: 6px; }
-.check .sev { font-size: 0.9em; margin-left: 6px; }
+.check .id { font-family: var(--vscode-editor-font-family); margin-right: 2px; }
+.check .sev { font-size: 0.9em; margin-left: 2px; }
 .check .hint { margin-top: 2px; }
 .run-checks { margin-top: 4px; display: flex; gap: 8px; align-items: center; }
 .run-output { max-height: 16em; overflow: auto; white-space: pre-wrap; margin: 4px 0 0; }
-.check a { color: var(--vscode-textLink-foreground); margin-left: 6px; text-decoration: underline; cursor: pointer; }
+.check a { color: var(--vscode-textLink-foreground); margin-left: 2px; text-decoration: underline; cursor: pointer; }
 .check a:hover { color: var(--vscode-textLink-activeForeground); }
 .check label { cursor: pointer; }
 .check input[type="checkbox"] { margin: 0 6px 0 0; vertical-align: middle; }

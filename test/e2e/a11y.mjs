@@ -267,6 +267,29 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
     await page.keyboard.press('Escape');
   }
 
+  await test('the checklist is heard as words: a manual box is named by its system, a space, its question; a check row says its id, its message, its place and its status apart', async () => {
+    await runCommand(page, 'Session Ledger: Open checklist');
+    const f = await checklistFrame(page);
+    const boxes = f.getByRole('checkbox');
+    await waitUntil('the manual boxes', async () => (await boxes.count()) > 0, 20_000);
+    // The accessible name a screen reader says for each box (Chromium's, as Playwright computes it).
+    const names = [];
+    for (const b of await boxes.all()) names.push(/checkbox "([^"]*)"/.exec(await b.ariaSnapshot())?.[1] ?? '');
+    console.log(`      (first box: ${JSON.stringify(names[0])})`);
+    for (const n of names) assert.match(n, /^S\d (This session's feedback|The user's last request) /, n);
+    // A check row read in order: "exists .agents/session_ledger.md exists. .agents/session_ledger.md pass · blocks".
+    const row = f.locator('.check[data-severity="block"][data-status="pass"]').first();
+    const id = await row.getAttribute('data-check-id');
+    const heard = await row.ariaSnapshot();
+    console.log(`      (a passing check row: ${JSON.stringify(heard)})`);
+    assert.match(heard, new RegExp(`text: ${id} \\S`), `its id, then a space: ${heard}`);
+    assert.match(heard, /text: pass · blocks/, `its status on its own: ${heard}`);
+    // A row without a place: its message, then its status.
+    const plain = await f.locator('.check[data-check-id="no-secrets"]').first().ariaSnapshot();
+    assert.match(plain, /no-secrets \S.*\S pass · blocks/, `its words apart: ${plain}`);
+    await page.keyboard.press('Escape');
+  });
+
   for (const theme of THEMES) {
     await test(`axe-core finds no violation in the checklist in ${theme.id}`, async () => {
       const f = await setTheme(page, theme);
