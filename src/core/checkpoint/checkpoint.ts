@@ -26,7 +26,7 @@
  * for count.
  */
 import * as path from 'node:path';
-import { isInside, refuseOwnFileLink, writeAtomic } from '../files/atomic';
+import { refuseOwnFileLink, writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
 import { closingChoice, closingSteps, type ClosingStep } from '../report/closing';
 import { MANUAL_CHECKS } from '../rules/common';
@@ -36,12 +36,13 @@ import {
   ambiguous,
   clientOfSession,
   recentSessions,
+  recordedHere,
   sessionWindowMinutes,
   type RecentSession,
 } from '../context/sessions';
 import { evaluate } from '../report/evaluate';
 import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
-import { readTextFile, realpathOrSelf } from '../files/fsread';
+import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
 import { stateFileHash } from './freshness';
 import { gitTracks } from '../git/tracked';
@@ -54,7 +55,8 @@ import {
   type WorkspaceReport,
 } from '../model/model';
 import { checkLine, notReadText, START_ONE } from '../report/report';
-import { readSessionRecord } from '../hooks/session-record';
+import { readSessionRecord, SESSION_RECORD_REL } from '../hooks/session-record';
+import { rootForms } from '../context/discovery';
 import { oneLine, t, type Msg } from '../model/messages';
 
 export type { ClosingStep } from '../report/closing';
@@ -237,15 +239,11 @@ export async function resolveSessionId(
     /* no transcript: try the record */
   }
   const rec = await readSessionRecord(root);
-  // Only a record of a session that ran in this folder (a record committed from elsewhere names another).
-  if (rec?.session_id && rec.cwd && ranHere(rec.cwd, root))
+  // Only the hook's own record of a session that ran in this folder: one committed with the repository,
+  // or from another folder, names a session the user may not run here.
+  if (rec?.session_id && (await recordedHere(root, SESSION_RECORD_REL, rec, await rootForms(root))))
     return { sessionId: rec.session_id, source: 'session-start', agent: rec.agent ?? 'claude' };
   return { sessionId: null, source: null };
-}
-
-/** `cwd` is `root` or a folder inside it, links followed. */
-function ranHere(cwd: string, root: string): boolean {
-  return path.isAbsolute(cwd) && isInside(realpathOrSelf(cwd), realpathOrSelf(path.resolve(root)));
 }
 
 /** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */

@@ -10,7 +10,9 @@
  */
 import * as path from 'node:path';
 import { isSessionId } from '../checkpoint/marker';
-import { readSessionRecordFor, SESSION_RECORDS_DIR_REL } from '../hooks/session-record';
+import { readSessionRecordFor, SESSION_RECORDS_DIR_REL, type SessionRecord } from '../hooks/session-record';
+import { isInside, ownFileLinkProblem } from '../files/atomic';
+import { gitTracks } from '../git/tracked';
 import {
   claudeHome,
   claudeTranscriptCwd,
@@ -202,6 +204,41 @@ async function recentCodex(
     }
   }
   return out;
+}
+
+const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
+
+/**
+ * A recorded `cwd` names one of `forms` (the folder as given, its real path) or a folder inside it, as
+ * written. Not resolved: `/proc/self/cwd` resolves to the folder of whatever process reads it (the CLI
+ * run from the workspace), so a resolved cwd would name any folder. The clients send the folder they
+ * run in with its links resolved (getcwd), which is the real path's form.
+ */
+function ranIn(cwd: string | null, forms: readonly string[]): boolean {
+  if (!cwd || !path.isAbsolute(cwd)) return false;
+  const fold = (p: string) => (caseInsensitiveFs ? p.toLowerCase() : p);
+  return forms.some((f) => isInside(fold(path.resolve(cwd)), fold(path.resolve(f))));
+}
+
+/**
+ * The SessionStart record at `rel` (root-relative) is this machine's hook's own, of a session that ran
+ * in this folder (`forms`: `rootForms`), so it may name the session a checkpoint is for: its `cwd`
+ * names the folder (`ranIn`); the file is reached through no link and has no second hard link (the
+ * hook writes its records through none); and git does not track it (one that came with the repository
+ * names whatever session its author chose; a checkout gives it a fresh file time). `tracked: false`
+ * leaves git out (the caller asks it for a bounded number of records).
+ */
+export async function recordedHere(
+  root: string,
+  rel: string,
+  rec: Pick<SessionRecord, 'cwd'>,
+  forms: readonly string[],
+  o: { tracked?: boolean } = {},
+): Promise<boolean> {
+  if (!ranIn(rec.cwd, forms)) return false;
+  const file = path.join(root, rel);
+  if (ownFileLinkProblem(file, root) !== null) return false;
+  return o.tracked === false || (await gitTracks(file)) !== true;
 }
 
 /**

@@ -1,0 +1,82 @@
+/**
+ * Which session a checkpoint speaks for, attacked with files a hostile repository commits into the
+ * workspace (a checkout gives each a fresh file time): SessionStart records under
+ * `.claude/session-ledger/` that no hook of this machine wrote. Each test starts from the planted files.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+
+import * as path from 'node:path';
+import { SESSION_RECORD_REL, writeSessionRecord } from '../../src/core/hooks/session-record';
+import { cliProcess, gitInit, workspace } from './helpers';
+import { CONFIRM_ALL, markers, S3_STATE, SID } from './checkpoint-fixtures';
+
+/** Write `text` at `file`, its folders made. */
+function write(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+const PLANTED = 'aaaaaaaa-1111-4111-8111-111111111111';
+
+/** A record as the SessionStart hook writes it, naming `cwd`. */
+const recordText = (id: string, cwd: string) =>
+  `${JSON.stringify({ session_id: id, transcript_path: null, source: 'startup', cwd, at: new Date().toISOString(), pids: [], agent: 'claude' }, null, 2)}\n`;
+
+/** An S3 workspace committed with `planted` (relative path → text), and empty Claude Code and Codex homes. */
+function hostile(planted: (dir: string) => void): { dir: string; env: Record<string, string> } {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  planted(dir);
+  gitInit(dir);
+  const home = workspace({}, 'sl-home-');
+  return { dir, env: { CLAUDE_CONFIG_DIR: home, CODEX_HOME: home } };
+}
+
+test('checkpoint takes no session id from a SessionStart record the repository ships: cwd /proc/self/cwd, cwd the folder itself in a record git tracks, a record reached through a link', () => {
+  const record = (dir: string) => path.join(dir, SESSION_RECORD_REL);
+  const cases: Array<[string, (dir: string) => void, (dir: string) => void]> = [
+    // Resolved, /proc/self/cwd is the folder of whatever process reads it: the CLI run from the workspace.
+    // Not committed (an archive of the repository holds no git): only its cwd can tell.
+    ['cwd /proc/self/cwd', () => undefined, (dir) => write(record(dir), recordText(PLANTED, '/proc/self/cwd'))],
+    // The folder's own path (guessed: CI and dev containers use fixed ones), committed.
+    ['cwd the folder, committed', (dir) => write(record(dir), recordText(PLANTED, dir)), () => undefined],
+    // A link (not committed here: an archive of the repository holds one too): the hook writes through no
+    // link, so it could not replace the record either.
+    [
+      'a link to a file of the repository, cwd the folder',
+      (dir) => write(path.join(dir, 'docs/rec.json'), recordText(PLANTED, dir)),
+      (dir) => {
+        mkdirSync(path.dirname(record(dir)), { recursive: true });
+        symlinkSync('../../docs/rec.json', record(dir));
+      },
+    ],
+  ];
+  for (const [what, committed, after] of cases) {
+    const { dir, env } = hostile(committed);
+    after(dir);
+    const r = cliProcess(['checkpoint', ...CONFIRM_ALL], { cwd: dir, env });
+    assert.equal(r.code, 0, `${what}: ${r.stdout}${r.stderr}`);
+    assert.deepEqual(markers(dir), ['.checkpoint-ready'], `${what}: ${r.stdout}`);
+    assert.doesNotMatch(r.stdout + r.stderr, new RegExp(PLANTED), what);
+    assert.match(r.stdout, /the shared marker, because no session id is known/, what);
+  }
+});
+
+test("the SessionStart hook's own record still names the session: cwd the folder's real path, or a folder inside it", async () => {
+  for (const sub of ['', 'docs']) {
+    const { dir, env } = hostile(() => undefined);
+    await writeSessionRecord(dir, {
+      session_id: SID,
+      transcript_path: null,
+      source: 'startup',
+      cwd: path.join(dir, sub),
+      at: new Date().toISOString(),
+      pids: [],
+    });
+    const r = cliProcess(['checkpoint', ...CONFIRM_ALL], { cwd: dir, env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`], sub);
+    assert.match(r.stdout, /recorded by the SessionStart hook/);
+  }
+});
