@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-
 import * as path from 'node:path';
-import { SESSION_RECORD_REL, writeSessionRecord } from '../../src/core/hooks/session-record';
-import { cliProcess, gitInit, workspace } from './helpers';
+import { recentSessions } from '../../src/core/context/sessions';
+import { SESSION_RECORD_REL, SESSION_RECORDS_DIR_REL, writeSessionRecord } from '../../src/core/hooks/session-record';
+import { cliProcess, git, gitInit, workspace } from './helpers';
 import { CONFIRM_ALL, markers, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Write `text` at `file`, its folders made. */
@@ -19,6 +19,7 @@ function write(file: string, text: string): void {
 }
 
 const PLANTED = 'aaaaaaaa-1111-4111-8111-111111111111';
+const PLANTED_2 = 'bbbbbbbb-2222-4222-8222-222222222222';
 
 /** A record as the SessionStart hook writes it, naming `cwd`. */
 const recordText = (id: string, cwd: string) =>
@@ -79,4 +80,41 @@ test("the SessionStart hook's own record still names the session: cwd the folder
     assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`], sub);
     assert.match(r.stdout, /recorded by the SessionStart hook/);
   }
+});
+
+test('records the repository ships under sessions/ are no live sessions: none is listed, none makes the checkpoint ambiguous', async () => {
+  const THIRD = 'cccccccc-3333-4333-8333-333333333333';
+  const FOURTH = 'dddddddd-4444-4444-8444-444444444444';
+  const { dir, env } = hostile((d) => {
+    const sessions = path.join(d, SESSION_RECORDS_DIR_REL);
+    mkdirSync(sessions, { recursive: true });
+    // Committed: one naming the folder's own path (guessed: CI and dev containers use fixed ones), one another folder.
+    writeFileSync(path.join(sessions, `${PLANTED}.json`), recordText(PLANTED, d));
+    writeFileSync(path.join(sessions, `${PLANTED_2}.json`), recordText(PLANTED_2, '/somewhere/else'));
+    writeFileSync(path.join(d, 'docs/rec.json'), recordText(THIRD, d));
+  });
+  // Not committed (an archive of the repository holds no git): a link to a file of the repository naming
+  // the folder, and a record whose cwd is /proc/self/cwd.
+  const sessions = path.join(dir, SESSION_RECORDS_DIR_REL);
+  symlinkSync('../../../docs/rec.json', path.join(sessions, `${THIRD}.json`));
+  writeFileSync(path.join(sessions, `${FOURTH}.json`), recordText(FOURTH, '/proc/self/cwd'));
+  assert.equal(git(dir, 'ls-files', SESSION_RECORDS_DIR_REL).trim().split('\n').length, 2);
+  const home = env.CLAUDE_CONFIG_DIR;
+  assert.deepEqual(await recentSessions(dir, { claudeHome: home, codexHome: home }), []);
+  const r = cliProcess(['checkpoint', ...CONFIRM_ALL], { cwd: dir, env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(markers(dir), ['.checkpoint-ready']);
+  // The hook's own record beside them is the session.
+  await writeSessionRecord(dir, {
+    session_id: SID,
+    transcript_path: null,
+    source: 'startup',
+    cwd: dir,
+    at: new Date().toISOString(),
+    pids: [],
+  });
+  assert.deepEqual(
+    (await recentSessions(dir, { claudeHome: home, codexHome: home })).map((s) => s.sessionId),
+    [SID],
+  );
 });

@@ -241,11 +241,18 @@ export async function recordedHere(
   return o.tracked === false || (await gitTracks(file)) !== true;
 }
 
+/** The most recorded sessions git is asked about, newest first (the hook keeps 32 records). */
+const MAX_TRACKED_ASKED = 64;
+
 /**
  * Sessions the SessionStart hook recorded (`.claude/session-ledger/sessions/<id>.json`) within the
  * window: when no transcript is found, a live session known only from its start is as much a
  * candidate as one whose transcript wrote, and two of them are as ambiguous as two transcripts. Each
- * is of the client whose hook recorded it (a record that does not say is Claude Code's). Never throws.
+ * is of the client whose hook recorded it (a record that does not say is Claude Code's). Only the
+ * hook's own records of sessions that ran in this folder (`recordedHere`): one the repository ships
+ * is no session running here. Git reads its index for each record it is asked about, so it is asked
+ * about the newest MAX_TRACKED_ASKED: any more are each taken as a candidate, which makes the
+ * checkpoint ask which session is meant rather than guess. Never throws.
  */
 async function recordedSessions(
   root: string,
@@ -253,21 +260,28 @@ async function recordedSessions(
   known: ReadonlySet<string>,
 ): Promise<Array<Omit<RecentSession, 'firstUserLine'>>> {
   const dir = path.join(root, SESSION_RECORDS_DIR_REL);
-  const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
+  const forms = await rootForms(root);
+  const found: Array<Omit<RecentSession, 'firstUserLine'> & { rel: string }> = [];
   for (const name of await listNames(dir)) {
     const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
     if (!isSessionId(id) || known.has(id)) continue;
     const st = await statOrNull(path.join(dir, name));
     if (!st || !st.isFile() || st.mtimeMs < since) continue;
     const rec = await readSessionRecordFor(root, id);
-    if (!rec) continue;
-    out.push({
+    const rel = `${SESSION_RECORDS_DIR_REL}/${name}`;
+    if (!rec || !(await recordedHere(root, rel, rec, forms, { tracked: false }))) continue;
+    found.push({
       agent: rec.agent ?? 'claude',
       sessionId: id,
       transcriptPath: rec.transcript_path ?? '',
       lastWrite: st.mtimeMs,
+      rel,
     });
   }
+  found.sort((a, b) => b.lastWrite - a.lastWrite);
+  const out: Array<Omit<RecentSession, 'firstUserLine'>> = [];
+  for (const [i, { rel, ...s }] of found.entries())
+    if (i >= MAX_TRACKED_ASKED || (await gitTracks(path.join(root, rel))) !== true) out.push(s);
   return out;
 }
 
