@@ -1,11 +1,12 @@
 /**
  * Which session a checkpoint speaks for, attacked with files a hostile repository commits into the
  * workspace (a checkout gives each a fresh file time): SessionStart records under
- * `.claude/session-ledger/` that no hook of this machine wrote. Each test starts from the planted files.
+ * `.claude/session-ledger/` that no hook of this machine wrote, and folders at marker paths no guard
+ * reads. Each test starts from the planted files.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { recentSessions } from '../../src/core/context/sessions';
 import { SESSION_RECORD_REL, SESSION_RECORDS_DIR_REL, writeSessionRecord } from '../../src/core/hooks/session-record';
@@ -117,4 +118,25 @@ test('records the repository ships under sessions/ are no live sessions: none is
     (await recentSessions(dir, { claudeHome: home, codexHome: home })).map((s) => s.sessionId),
     [SID],
   );
+});
+
+test('a folder at a marker path no guard reads (its name no session id) does not stop the shared marker, and no command is shown with its name', () => {
+  const odd = ['.checkpoint-ready.x;touch PWNED;#', '.checkpoint-ready.\u001b[2Jz', '.checkpoint-ready.a b'];
+  const { dir, env } = hostile((d) => {
+    for (const n of odd) {
+      mkdirSync(path.join(d, '.claude', n), { recursive: true });
+      writeFileSync(path.join(d, '.claude', n, 'keep'), '');
+    }
+  });
+  const r = cliProcess(['checkpoint', ...CONFIRM_ALL], { cwd: dir, env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(existsSync(path.join(dir, '.claude/.checkpoint-ready')), r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, /PWNED|rm -r/);
+  const shared = cliProcess(['checkpoint', '--shared', ...CONFIRM_ALL], { cwd: dir, env });
+  assert.equal(shared.code, 0, shared.stdout + shared.stderr);
+  // A folder at a path a guard does read (a session id's) still stops it, and says how to remove it.
+  mkdirSync(path.join(dir, `.claude/.checkpoint-ready.${PLANTED}`));
+  const planted = cliProcess(['checkpoint', '--shared', ...CONFIRM_ALL], { cwd: dir, env });
+  assert.equal(planted.code, 1, planted.stdout);
+  assert.match(planted.stderr, new RegExp(`Remove it \\(rm -r \\.claude/\\.checkpoint-ready\\.${PLANTED}\\)`));
 });

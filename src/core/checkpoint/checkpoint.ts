@@ -577,7 +577,9 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   if (sessionId === null && !opts.nothingToPreserve) {
     const planted = [];
     for (const rel of await listMarkers(abs)) {
-      if (rel === SHARED_MARKER_REL) continue;
+      // Only a session's marker path, the one its guard reads (`markerRel`): no guard reads a name
+      // that is no session id, and such a name (`x;rm -rf ~`) is no path a command may show.
+      if (rel === SHARED_MARKER_REL || !isSessionId(rel.slice(SHARED_MARKER_REL.length + 1))) continue;
       const why = plantedAt(abs, rel, now);
       if (why) planted.push({ rel, why });
     }
