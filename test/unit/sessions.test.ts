@@ -162,3 +162,26 @@ test('two Claude Code sessions of the folder wrote recently: no marker, exit 1, 
   assert.equal(wide.kind, 'refused');
   assert.equal(wide.refusals[0].windowMinutes, 600);
 });
+
+test("a secret the user typed in a session's first prompt is masked in the session list (text and --json)", async () => {
+  const dir = s3Workspace();
+  const home = workspace({}, 'sl-claude-');
+  const key = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8Tk3LmN0pQ';
+  const token = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+  const f = transcript(home, dir, SID);
+  writeFileSync(
+    f,
+    `${JSON.stringify({ type: 'user', sessionId: SID, cwd: dir, message: { role: 'user', content: `deploy with AWS_SECRET_ACCESS_KEY=${key} and token ${token}` }, uuid: 'u1', timestamp: new Date().toISOString() })}\n`,
+  );
+  transcript(home, dir, OTHER_SID);
+  const r = run(['checkpoint', '--root', dir, ...CONFIRM_ALL], { env: { CLAUDE_CONFIG_DIR: home } });
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.stderr, new RegExp(`${SID} {2}Claude Code, last write just now: "deploy with AWS_SECRET_ACCESS_KEY=`));
+  const j = run(['checkpoint', '--root', dir, ...CONFIRM_ALL, '--json'], { env: { CLAUDE_CONFIG_DIR: home } });
+  for (const out of [r.stdout + r.stderr, j.stdout + j.stderr]) {
+    assert.ok(!out.includes(key), `the AWS secret key is masked:\n${out}`);
+    assert.ok(!out.includes(token.slice(4, 20)), `the GitHub token is masked:\n${out}`);
+  }
+  const listed = (await recentSessions(dir, { claudeHome: home })).find((s) => s.sessionId === SID);
+  assert.ok(listed?.firstUserLine && !listed.firstUserLine.includes(key), String(listed?.firstUserLine));
+});

@@ -29,6 +29,7 @@ import {
   type MeterOptions,
 } from './discovery';
 import { listNames, parseObject, readHead, statOrNull } from './files';
+import { maskSecrets } from '../secrets/secrets';
 
 export const DEFAULT_SESSION_WINDOW_MIN = 30;
 export const SESSION_WINDOW_ENV = 'SESSION_LEDGER_SESSION_WINDOW_MIN';
@@ -68,7 +69,10 @@ function clipLine(text: string, n = 120): string | null {
     .map((l) => l.trim())
     .find((l) => l.length > 0);
   if (!line) return null;
-  return line.length > n ? `${line.slice(0, n - 1)}…` : line;
+  // What the user typed can hold a key or a password: its secrets are masked as a state file's are,
+  // before the line is clipped (a token cut short is no longer recognised as one).
+  const shown = maskSecrets(line).text;
+  return shown.length > n ? `${shown.slice(0, n - 1)}…` : shown;
 }
 
 /** Text the client injects as a user record (slash-command echoes, reminders, caveats), not typed by the user. */
