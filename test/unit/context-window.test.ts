@@ -176,6 +176,68 @@ test("after /compact: the client's null used_percentage is no figure (not 0 %); 
   assert.equal(u?.percent, 0.31);
 });
 
+/**
+ * What Claude Code 2.1.332 sent its statusLine right after a /compact typed in its screen (seen in the
+ * real client, default and 200k models alike): every count 0 and used_percentage 0, not null.
+ */
+const AFTER_COMPACT_ZEROS = {
+  total_input_tokens: 0,
+  total_output_tokens: 0,
+  context_window_size: 1_000_000,
+  current_usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  used_percentage: 0,
+  remaining_percentage: 100,
+};
+
+test("after /compact: the client's all-zero usage is no figure either (not 0 %); the status line and `context` show the transcript's postTokens", async () => {
+  const s = session('claude-opus-5-5', 14_209);
+  const { appendFileSync } = await import('node:fs');
+  appendFileSync(s.transcript, lines(compact(3129)));
+  const info = parseFeedInfo(
+    JSON.stringify({
+      version: 1,
+      receivedAt: new Date().toISOString(),
+      sessionId: SID,
+      input: statusInput(s.root, AFTER_COMPACT_ZEROS),
+    }),
+  );
+  assert.equal(info?.figure, null);
+  assert.equal(info?.windowTokens, 1_000_000);
+  const input = { ...statusInput(s.root, AFTER_COMPACT_ZEROS), transcript_path: s.transcript };
+  const out = cli(['statusline'], { input: JSON.stringify(input), cwd: s.root });
+  assert.equal(out.code, 0);
+  assert.doesNotMatch(out.stdout, /\b0%|\(0\//, out.stdout);
+  const u = await new ContextFollower(s.ref, { root: s.root }).read();
+  assert.equal(u?.source, 'transcript');
+  assert.equal(u?.afterCompaction, true);
+  assert.equal(u?.usedTokens, 3129);
+  assert.equal(u?.windowTokens, 1_000_000);
+  const j = JSON.parse(cli(['context', '--json', '--root', s.root], { env: { CLAUDE_CONFIG_DIR: s.home } }).stdout);
+  assert.equal(j.usedTokens, 3129, JSON.stringify(j));
+  assert.equal(j.source, 'transcript');
+  // A real turn's figure (a request always carries the system prompt) is still the client's.
+  const turn = parseFeedInfo(
+    JSON.stringify({
+      version: 1,
+      receivedAt: new Date().toISOString(),
+      sessionId: SID,
+      input: statusInput(s.root, {
+        ...AFTER_COMPACT_ZEROS,
+        total_input_tokens: 14_300,
+        current_usage: {
+          input_tokens: 12,
+          output_tokens: 9,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 14_288,
+        },
+        used_percentage: 1,
+        remaining_percentage: 99,
+      }),
+    }),
+  );
+  assert.equal(turn?.figure?.usedTokens, 14_300);
+});
+
 test('window unknown: CLI text and JSON give tokens without a percentage; the status bar too', async () => {
   const s = session('claude-proxy-large', 84_600);
   const env = { CLAUDE_CONFIG_DIR: s.home };

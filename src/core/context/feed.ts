@@ -111,7 +111,8 @@ export function windowOfStatusInput(input: Record<string, unknown>): {
 
 /**
  * The figure in Claude Code's statusLine JSON, or null when it carries none (`context_window`
- * absent, or `used_percentage` null: no figure yet, at start-up and right after /compact). Never throws.
+ * absent, `used_percentage` null, or a usage of 0 tokens: no figure yet, at start-up and right after /compact).
+ * Never throws.
  */
 export function figureOfStatusInput(
   input: Record<string, unknown>,
@@ -125,6 +126,9 @@ export function figureOfStatusInput(
   const used = cu
     ? (fin(cu.input_tokens) ?? 0) + (fin(cu.cache_creation_input_tokens) ?? 0) + (fin(cu.cache_read_input_tokens) ?? 0)
     : Math.round((pct * windowTokens) / 100);
+  // No request is ever 0 tokens (the system prompt alone is thousands): a usage of 0 is the counters
+  // reset right after /compact, where Claude Code also sends every count 0 instead of null — no figure yet.
+  if (used === 0) return null;
   return { transcriptPath, model, usedTokens: used, windowTokens, percent: pct };
 }
 
