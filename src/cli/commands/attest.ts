@@ -5,7 +5,8 @@
  */
 import * as path from 'node:path';
 import { applyAttest, planAttest, S1_HANDOFF_REL } from '../../core/systems/s1/attest';
-import { parse, resolveRoot } from '../args';
+import { parse } from '../args';
+import { projectRoot } from '../project';
 import { stepOrSay, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -14,7 +15,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
   });
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   const plan = await planAttest(root);
   if (!plan) {
     io.stderr(`session-ledger attest: ${S1_HANDOFF_REL} not found (or not readable); nothing to attest.`);

@@ -6,7 +6,8 @@
 import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, toJsonChecks } from '../../core/report/report';
 import { runnableCheck, runRepoChecks, withRepoChecks } from '../../core/systems/s3/repo-checks';
-import { listOpt, parse, resolveRoot } from '../args';
+import { listOpt, parse } from '../args';
+import { projectRoot } from '../project';
 import type { Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -17,7 +18,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     confirm: { type: 'string', multiple: true },
     'run-checks': { type: 'boolean' },
   });
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   let report = await evaluate(root, { confirmed: listOpt(values.confirm) });
   if (values['run-checks'] && runnableCheck(report)) {
     const r = await runRepoChecks(root, { env: io.env });

@@ -8,7 +8,8 @@ import { checkpoint, refusalLines } from '../../core/checkpoint/checkpoint';
 import { isSessionId } from '../../core/checkpoint/marker';
 import { closingChoice } from '../../core/report/closing';
 import { jsonCheck } from '../../core/report/report';
-import { listOpt, parse, resolveRoot } from '../args';
+import { listOpt, parse } from '../args';
+import { projectRoot } from '../project';
 import { UsageError, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -22,7 +23,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   if (values.session !== undefined && !isSessionId(values.session))
     throw new UsageError(`--session: '${values.session}' is not a session id (letters, digits, '.', '_', '-')`);
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   const r = await checkpoint(root, {
     sessionId: values.session,
     shared: values.shared,

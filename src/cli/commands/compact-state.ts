@@ -15,7 +15,8 @@ import {
 } from '../../core/systems/s4/compact-state';
 import * as path from 'node:path';
 import { writeRefusal } from '../../core/files/lock';
-import { parse, resolveRoot } from '../args';
+import { parse } from '../args';
+import { projectRoot } from '../project';
 import { stepOrSay, UsageError, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -28,7 +29,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const expect = values['expect-hash'];
   if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
     throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   const planned = await stepOrSay(io, 'compact-state', () => planCompactState(root));
   if (!planned) return 1;
   const plan = planned.value;

@@ -23,7 +23,8 @@ import {
 import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
 import { sizeText } from '../../core/context/measure';
 import { statOrNull } from '../../core/context/files';
-import { parse, resolveRoot } from '../args';
+import { parse } from '../args';
+import { projectRoot } from '../project';
 import { UsageError, type Io } from '../io';
 import { levelText, tokens } from '../status-line';
 
@@ -77,7 +78,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const agent = values.agent;
   if (agent !== undefined && agent !== 'claude' && agent !== 'codex')
     throw new UsageError(`--agent must be claude or codex, not '${agent}'`);
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   let transcript: string | undefined;
   if (values.transcript !== undefined) {
     transcript = path.resolve(io.cwd, values.transcript);

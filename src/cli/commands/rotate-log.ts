@@ -5,7 +5,8 @@
  * Exit 0 done / nothing to do, 1 refused or no S3 state, 2 bad usage.
  */
 import { applyRotateLog, planRotateLog, rotateRefusal, S3_STATE_REL } from '../../core/systems/s3/rotate-log';
-import { parse, resolveRoot } from '../args';
+import { parse } from '../args';
+import { projectRoot } from '../project';
 import { stepOrSay, UsageError, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -18,7 +19,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const expect = values['expect-hash'];
   if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
     throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   const planned = await stepOrSay(io, 'rotate-log', () => planRotateLog(root));
   if (!planned) return 1;
   const plan = planned.value;

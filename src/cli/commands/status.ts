@@ -1,7 +1,8 @@
 /** `session-ledger status [--root DIR] [--json] [--confirm ID,…]` */
 import { evaluate } from '../../core/report/evaluate';
 import { statusText, toJsonStatus } from '../../core/report/report';
-import { listOpt, parse, resolveRoot } from '../args';
+import { listOpt, parse } from '../args';
+import { projectRoot } from '../project';
 import type { Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -10,7 +11,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
     confirm: { type: 'string', multiple: true },
   });
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   const report = await evaluate(root, { confirmed: listOpt(values.confirm) });
   io.stdout(values.json ? JSON.stringify(toJsonStatus(report), null, 2) : statusText(report));
   return 0;

@@ -1,0 +1,65 @@
+/**
+ * The project a command acts on when `--root` names none. The PreCompact guard reads the markers of the
+ * project Claude Code runs in, whatever folder its shell has moved to; so a command run from a subfolder
+ * of that project (the shell after a `cd src`, where the guard's block and the user's `!` commands run)
+ * acts on the project, not on the subfolder:
+ * - the installed hook script run by its path from inside its own project acts on that project;
+ * - a folder holding no state file and no hook script of its own, inside a project whose guard hooks are
+ *   installed, acts on that project (the nearest such folder above it, never the home folder or `/`).
+ * Anywhere else it is the folder the command runs in, as before.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { anyPresent } from '../core/context/systems';
+import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
+import { resolveRoot } from './args';
+import type { Io } from './io';
+
+/** Where `hooks install` puts the hook script: Claude Code's, then Codex CLI's. */
+const SCRIPTS: readonly string[] = [SCRIPT_REL, CODEX_HOOK_SCRIPT_REL];
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** True when `dir` lies strictly inside `parent`. */
+function inside(dir: string, parent: string): boolean {
+  const r = path.relative(parent, dir);
+  return r !== '' && !r.startsWith('..') && !path.isAbsolute(r);
+}
+
+const hasHooks = (dir: string): boolean => SCRIPTS.some((rel) => isFile(path.join(dir, rel)));
+
+/** The project above `cwd` that a command there acts on (see the file's comment), or null for `cwd` itself. */
+async function projectAbove(cwd: string, script: string | undefined, env: NodeJS.ProcessEnv): Promise<string | null> {
+  if (script) {
+    const abs = path.resolve(cwd, script);
+    for (const rel of SCRIPTS) {
+      const tail = `${path.sep}${rel.split('/').join(path.sep)}`;
+      if (abs.endsWith(tail) && inside(cwd, abs.slice(0, -tail.length))) return abs.slice(0, -tail.length);
+    }
+  }
+  if (hasHooks(cwd) || (await anyPresent(cwd))) return null;
+  const home = path.resolve(env.HOME || os.homedir());
+  for (let d = path.dirname(cwd); d !== path.dirname(d) && d !== home; d = path.dirname(d)) if (hasHooks(d)) return d;
+  return null;
+}
+
+/**
+ * `--root` resolved as `resolveRoot` does; without it, the project the folder the command runs in belongs
+ * to. When that is not the folder itself, one line on stderr names it.
+ */
+export async function projectRoot(root: string | undefined, io: Io): Promise<string> {
+  if (root !== undefined || !io.cwd) return resolveRoot(root, io.cwd);
+  const here = path.resolve(io.cwd);
+  const above = await projectAbove(here, io.script, io.env);
+  if (!above) return resolveRoot(undefined, io.cwd);
+  const abs = await resolveRoot(above, io.cwd);
+  io.stderr(`Project: ${abs} (its guard hooks are installed there; this folder is inside it). --root names another.`);
+  return abs;
+}

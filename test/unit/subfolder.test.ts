@@ -1,0 +1,91 @@
+/**
+ * A user inside a subfolder of the project: Claude Code's shell after a `cd src` (where it runs the hooks
+ * too, and where `!` commands run), or a terminal opened there. The commands the guard's block names run as
+ * written from that folder and act on the project the guard reads; the CLI run there without --root acts on
+ * the project whose guard hooks are installed above it, not on the subfolder.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { cli, cliProcess, HOOK_SCRIPT, workspace, write } from './helpers';
+import { CONFIRM_ALL, emptyClaudeHome, preCompact, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
+
+/** An S3 project with the guard hooks installed, and a subfolder `src/deep`. */
+function project(): { dir: string; sub: string; command: string } {
+  const dir = s3Workspace();
+  const r = cli(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(r.code, 0, r.stderr);
+  const sub = path.join(dir, 'src', 'deep');
+  mkdirSync(sub, { recursive: true });
+  const settings = JSON.parse(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')) as {
+    hooks: { PreCompact: Array<{ hooks: Array<{ command: string }> }> };
+  };
+  return { dir, sub, command: settings.hooks.PreCompact[0].hooks[0].command };
+}
+
+/** A shell command in `cwd` as Claude Code runs one (the hooks' commands, the user's `!` commands). */
+function sh(command: string, cwd: string, dir: string, input = '') {
+  const r = spawnSync('sh', ['-c', command], {
+    cwd,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir, CLAUDE_CONFIG_DIR: emptyClaudeHome() },
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+test("the guard's block, met in a subfolder: its checkpoint command run as written there writes the project's marker, and /compact goes through", () => {
+  const { dir, sub, command } = project();
+  const blocked = sh(command, sub, dir, preCompact(sub));
+  assert.equal(blocked.code, 2, blocked.stderr);
+  const step = /^3\. Run: (.*)$/m.exec(blocked.stderr)?.[1] ?? '';
+  assert.match(step, / checkpoint --session /, blocked.stderr);
+  const r = sh(step, sub, dir);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)), 'the marker the guard reads');
+  assert.ok(!existsSync(path.join(sub, '.claude')), 'nothing written in the subfolder');
+  assert.equal(sh(command, sub, dir, preCompact(sub)).code, 0);
+});
+
+test("the guard's nothing-to-preserve command, run as written in the subfolder, writes the project's marker", () => {
+  const { dir, sub, command } = project();
+  const blocked = sh(command, sub, dir, preCompact(sub));
+  const step = /^Nothing worth preserving\? Run: (.*)$/m.exec(blocked.stderr)?.[1] ?? '';
+  assert.match(step, /--nothing-to-preserve/, blocked.stderr);
+  const r = sh(step, sub, dir);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(!existsSync(path.join(sub, '.claude')), 'nothing written in the subfolder');
+  assert.equal(sh(command, sub, dir, preCompact(sub)).code, 0, 'the guard lets /compact through, as it said');
+});
+
+test('the CLI in a subfolder of a project whose hooks are installed, without --root: status, check and checkpoint act on the project', () => {
+  const { dir, sub } = project();
+  const env = { CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: '' };
+  const status = cliProcess(['status'], { cwd: sub, env });
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, new RegExp(`^Session Ledger — ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+  assert.match(status.stdout, /S3 STATE handoff/);
+  assert.doesNotMatch(status.stdout, /No state files detected/);
+  assert.equal(cliProcess(['check'], { cwd: sub, env }).code, 0);
+  const cp = cliProcess(['checkpoint', '--session', SID, ...CONFIRM_ALL], { cwd: sub, env });
+  assert.equal(cp.code, 0, cp.stdout + cp.stderr);
+  assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)));
+  assert.ok(!existsSync(path.join(sub, '.claude')), 'nothing written in the subfolder');
+});
+
+test('the CLI stays in its folder when that folder holds a state file of its own, or no project with installed hooks is above it', () => {
+  const { dir } = project();
+  // A package with a STATE.md of its own inside the project: that package.
+  const pkg = path.join(dir, 'packages', 'api');
+  write(pkg, 'docs/state/STATE.md', S3_STATE);
+  const own = cli(['status'], { cwd: pkg });
+  assert.match(own.stdout, new RegExp(`^Session Ledger — ${pkg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+  // A subfolder of a folder without our hooks: the folder itself, as before.
+  const plain = workspace({ 'docs/state/STATE.md': S3_STATE });
+  mkdirSync(path.join(plain, 'src'));
+  const r = cli(['status'], { cwd: path.join(plain, 'src') });
+  assert.match(r.stdout, /No state files detected/);
+});
