@@ -4,13 +4,15 @@
  * of that project (the shell after a `cd src`, where the guard's block and the user's `!` commands run)
  * acts on the project, not on the subfolder:
  * - the installed hook script run by its path from inside its own project acts on that project;
- * - a folder holding no state file and no hook script of its own, inside a project whose guard hooks are
- *   installed, acts on that project (the nearest such folder above it, never the home folder or `/`).
+ * - a folder holding no state file and no hook script of its own, where no Claude Code session was started
+ *   (a session started there reads that folder's settings and markers), inside a project whose guard hooks
+ *   are installed, acts on that project (the nearest such folder above it, never the home folder or `/`).
  * Anywhere else it is the folder the command runs in, as before.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { claudeHome, claudeProjectDirName } from '../core/context/discovery';
 import { anyPresent } from '../core/context/systems';
 import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
 import { resolveRoot } from './args';
@@ -35,6 +37,15 @@ function inside(dir: string, parent: string): boolean {
 
 const hasHooks = (dir: string): boolean => SCRIPTS.some((rel) => isFile(path.join(dir, rel)));
 
+/** True when Claude Code keeps sessions started in `dir` (its transcripts' folder for `dir` exists). */
+function claudeStartedIn(dir: string, env: NodeJS.ProcessEnv): boolean {
+  try {
+    return fs.statSync(path.join(claudeHome({ env }), 'projects', claudeProjectDirName(dir))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The project above `cwd` that a command there acts on (see the file's comment), or null for `cwd` itself. */
 async function projectAbove(cwd: string, script: string | undefined, env: NodeJS.ProcessEnv): Promise<string | null> {
   if (script) {
@@ -44,7 +55,7 @@ async function projectAbove(cwd: string, script: string | undefined, env: NodeJS
       if (abs.endsWith(tail) && inside(cwd, abs.slice(0, -tail.length))) return abs.slice(0, -tail.length);
     }
   }
-  if (hasHooks(cwd) || (await anyPresent(cwd))) return null;
+  if (hasHooks(cwd) || claudeStartedIn(cwd, env) || (await anyPresent(cwd))) return null;
   const home = path.resolve(env.HOME || os.homedir());
   for (let d = path.dirname(cwd); d !== path.dirname(d) && d !== home; d = path.dirname(d)) if (hasHooks(d)) return d;
   return null;

@@ -76,13 +76,20 @@ test('the CLI in a subfolder of a project whose hooks are installed, without --r
   assert.ok(!existsSync(path.join(sub, '.claude')), 'nothing written in the subfolder');
 });
 
-test('the CLI stays in its folder when that folder holds a state file of its own, or no project with installed hooks is above it', () => {
+test('the CLI stays in its folder when that folder holds a state file of its own, a Claude Code session was started there, or no project with installed hooks is above it', () => {
   const { dir } = project();
   // A package with a STATE.md of its own inside the project: that package.
   const pkg = path.join(dir, 'packages', 'api');
   write(pkg, 'docs/state/STATE.md', S3_STATE);
   const own = cli(['status'], { cwd: pkg });
   assert.match(own.stdout, new RegExp(`^Session Ledger — ${pkg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+  // A subfolder where a Claude Code session was started (it reads that folder's settings and markers): that folder.
+  const started = path.join(dir, 'tools');
+  mkdirSync(started);
+  const home = emptyClaudeHome();
+  mkdirSync(path.join(home, 'projects', started.replace(/[^a-zA-Z0-9]/g, '-')), { recursive: true });
+  const s = cli(['status'], { cwd: started, env: { CLAUDE_CONFIG_DIR: home } });
+  assert.match(s.stdout, /No state files detected/);
   // A subfolder of a folder without our hooks: the folder itself, as before.
   const plain = workspace({ 'docs/state/STATE.md': S3_STATE });
   mkdirSync(path.join(plain, 'src'));
