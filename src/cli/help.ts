@@ -14,7 +14,12 @@ export interface Manual extends CommandHelp {
   sub?: Record<string, Manual>;
 }
 
-const ROOT: [string, string] = ['--root DIR', 'the project folder (default: the current folder)'];
+const ROOT: [string, string] = [
+  '--root DIR',
+  'the project folder (default: the current folder; in a subfolder of a project whose guard hooks are installed, that project)',
+];
+/** For the commands that set a folder up (hooks, init, enable-ledger): the folder they run in, never one above. */
+const ROOT_HERE: [string, string] = ['--root DIR', 'the project folder (default: the current folder)'];
 const JSON_OPT: [string, string] = ['--json', 'print JSON instead of text'];
 const CONFIRM: [string, string] = [
   '--confirm ID,...',
@@ -77,7 +82,7 @@ const REMIND: Manual = {
 };
 
 const HOOKS_OPTIONS: Array<[string, string]> = [
-  ROOT,
+  ROOT_HERE,
   ['--local', 'use .claude/settings.local.json (not shared with the team) instead of .claude/settings.json'],
   ['--dry-run', 'print the change as a diff and write nothing'],
 ];
@@ -262,7 +267,7 @@ export const MANUALS: Record<string, Manual> = {
       "Writes the empty template of the system's home file (and its companion, if any), placeholders to fill in: the\n" +
       'checks flag them until then. A home file that exists refuses; a companion that exists is left as it is.\n' +
       "Without a system it lists each starter's files and writes nothing.",
-    options: [ROOT, ['--dry-run', 'say what would be written, write nothing']],
+    options: [ROOT_HERE, ['--dry-run', 'say what would be written, write nothing']],
     exit: [
       [0, 'written, listed or previewed'],
       [1, 'refused: the home file exists (or a write was refused); nothing overwritten'],

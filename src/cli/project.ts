@@ -7,7 +7,8 @@
  * - a folder holding no state file and no hook script of its own, where no Claude Code session was started
  *   (a session started there reads that folder's settings and markers), inside a project whose guard hooks
  *   are installed, acts on that project (the nearest such folder above it, never the home folder or `/`).
- * Anywhere else it is the folder the command runs in, as before.
+ * Anywhere else it is the folder the command runs in, as before. The commands that set a folder up
+ * (`hooks`, `init`) act on the folder they run in.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -74,6 +74,10 @@ test('the CLI in a subfolder of a project whose hooks are installed, without --r
   assert.equal(cp.code, 0, cp.stdout + cp.stderr);
   assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)));
   assert.ok(!existsSync(path.join(sub, '.claude')), 'nothing written in the subfolder');
+  // The guard's "switch S0 on" step names enable-ledger: it too acts on the project.
+  const en = cliProcess(['enable-ledger', '--dry-run'], { cwd: sub, env });
+  assert.match(en.stderr, new RegExp(`^Project: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'), en.stderr);
+  assert.ok(!existsSync(path.join(sub, '.agents.yml')));
 });
 
 test('the CLI stays in its folder when that folder holds a state file of its own, a Claude Code session was started there, or no project with installed hooks is above it', () => {

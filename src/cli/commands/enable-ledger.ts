@@ -6,7 +6,8 @@
  * its secrets, personal data and `!!binary` values masked. Exit 0 written or already on, 1 refused, 2 bad usage.
  */
 import { applyEnableLedger, planEnableLedger } from '../../core/systems/s0/enable';
-import { parse, resolveRoot } from '../args';
+import { parse } from '../args';
+import { projectRoot } from '../project';
 import { stepOrSay, type Io } from '../io';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -15,7 +16,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     'dry-run': { type: 'boolean' },
     json: { type: 'boolean' },
   });
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await projectRoot(values.root, io);
   const o = await planEnableLedger(root);
   if (!o.ok) {
     io.stderr(`session-ledger enable-ledger: ${o.why.text} Nothing was written.`);
