@@ -7,9 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CLI } from './helpers';
-import { CONFIRM_ALL, run, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
+import { CONFIRM_ALL, preCompact, run, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
+import { preCompactGuard } from '../../src/core/hooks/guard';
 
 /** A PATH with node and the system's programs on it. */
 const NODE_PATH_ONLY = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
@@ -68,6 +70,22 @@ test('the marker is said written once its file is there, and not written before'
     new RegExp(`^Checkpoint marker for this session: \\.claude/\\.checkpoint-ready\\.${SID} \\(written; `, 'm'),
   );
   assert.doesNotMatch(after, /not written yet/);
+});
+
+test('the marker line never promises /compact: once a state file changed since the checkpoint and fails a blocking check, the guard blocks, and the line said it lets /compact through', async () => {
+  const dir = s3Workspace();
+  const c = run(['checkpoint', '--root', dir, '--session', SID, ...CONFIRM_ALL]);
+  assert.equal(c.code, 0, c.stdout + c.stderr);
+  // The next action made a placeholder after the checkpoint: a blocking check fails.
+  const file = path.join(dir, 'docs', 'state', 'STATE.md');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^- \*\*Now ▶\*\*.*$/m, '- **Now ▶** TBD'));
+  const guard = await preCompactGuard(preCompact(dir, { sessionId: SID }), { root: dir, log: false });
+  assert.equal(guard.allow, false, guard.log);
+  const ctx = hookProcess(CLI, dir, sessionStart(dir, 'compact'));
+  const line = /^Checkpoint marker for this session: .*$/m.exec(ctx)?.[0] ?? '';
+  assert.match(line, /\(written; /, ctx);
+  assert.doesNotMatch(line, /lets \/compact through on it/, line);
+  assert.match(line, /checks what changed since/, line);
 });
 
 test('run from the installed hook script in the project folder, the hook names that script by its path in the project', () => {

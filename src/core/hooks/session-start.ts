@@ -203,14 +203,15 @@ function checksLine(cli: string): string {
 
 /**
  * S2's line naming this session's marker: the file the checkpoint writes before the next /compact (S2's
- * seed has the agent look for this line and write that file), said written only when it is there.
+ * seed has the agent look for this line and write that file), said written only when it is there. It
+ * promises no /compact: the guard decides when one is asked for, on what changed since the marker.
  */
 export function markerLine(sessionId: string | null, cli = 'session-ledger', written = false): string {
   const shared = sessionId ? '' : ' (no session id known: shared marker)';
   const write = `\`${cli} checkpoint${sessionId ? '' : ' --shared'}\``;
   return written
-    ? `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (written; ${write} writes it again; the PreCompact guard lets /compact through on it).`
-    : `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (not written yet: ${write} writes it; the PreCompact guard lets /compact through on it).`;
+    ? `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (written; before it lets a manual /compact through, the PreCompact guard checks what changed since; after changes, ${write} writes it again).`
+    : `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (not written yet: ${write} writes it; the PreCompact guard stops a manual /compact until it is there).`;
 }
 
 /** A system's configuration that could not be read (S0's `.agents.yml`): its failing `config` check, if any. */
