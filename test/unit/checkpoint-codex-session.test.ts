@@ -171,6 +171,23 @@ test("checkpoint's own line names the client of the session its marker is for, w
   assert.match(said(['--session', OTHER_SID]), new RegExp(`\\(session ${OTHER_SID}, given with --session\\)`));
 });
 
+test('checkpoint --session with an id no session of this folder is known by says so (a typo writes a marker no guard reads); a known one says nothing more', () => {
+  const dir = s3Workspace();
+  const claudeHome = emptyClaudeHome();
+  const env = { CLAUDE_CONFIG_DIR: claudeHome, CODEX_HOME: workspace({}, 'sl-codex-') };
+  const said = (args: string[]) => run(['checkpoint', '--root', dir, ...CONFIRM_ALL, ...args], { env });
+  transcript(claudeHome, dir, SID);
+  const typo = said(['--session', OTHER_SID]);
+  assert.equal(typo.code, 0, typo.stderr);
+  assert.match(
+    typo.stdout,
+    new RegExp(`No session ${OTHER_SID} is known here: .*If the id is mistyped, no guard takes this marker`),
+  );
+  const known = said(['--session', SID]);
+  assert.equal(known.code, 0, known.stderr);
+  assert.doesNotMatch(known.stdout, /is known here/);
+});
+
 test('checkpoint --shared says the client of the session that signs the shared marker (signedByAgent, and in its line), when it is known', () => {
   const dir = s3Workspace();
   const claudeHome = emptyClaudeHome();

@@ -652,8 +652,14 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   lines.push('');
   // The session by its client when known (a session found by its transcript says it in its source).
   const whose = res.sessionAgent && source !== 'transcript' ? `${clientName(res.sessionAgent)} session` : 'session';
-  if (sessionId) lines.push(`Marker written: ${rel} (${whose} ${sessionId}, ${sourceText(source, res.sessionAgent)}).`);
-  else if (opts.shared)
+  if (sessionId) {
+    lines.push(`Marker written: ${rel} (${whose} ${sessionId}, ${sourceText(source, res.sessionAgent)}).`);
+    // An id given that no session of this folder is known by (a typo writes a marker no guard reads): said.
+    if (source === 'option' && !res.sessionAgent)
+      lines.push(
+        `No session ${sessionId} is known here: none of that id wrote in this folder within the last ${windowMinutes} min, and the SessionStart hook recorded none. If the id is mistyped, no guard takes this marker: run checkpoint without --session to take this folder's session.`,
+      );
+  } else if (opts.shared)
     lines.push(
       opts.nothingToPreserve
         ? `Marker written: ${rel} — the shared marker (--shared): its nothing-to-preserve lets /compact through for every session of this folder.`
