@@ -27,7 +27,8 @@ test("the demo workspace as shipped: S3's Branch / HEAD still holds {{HEAD}}, an
   ]);
   const c = s.checks.find((x) => x.id === 'template' && x.status === 'fail');
   assert.equal(c?.severity, 'block');
-  assert.equal(c?.hint, 'Write Branch / HEAD from the session; a placeholder does not count.');
+  // The fix branch-head gave for a hash not recorded: that warning is this finding now.
+  assert.equal(c?.hint, 'Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.');
   assert.equal(s.label, 'BROKEN');
 });
 

@@ -145,7 +145,24 @@ test('S3 broken STATE: every rule reports with its line', async () => {
   const s = await s3(dir);
   assert.deepEqual([one(s, 'next-action').status, one(s, 'next-action').line], ['fail', 10]);
   assert.equal(s.next, 'continue work');
-  assert.equal(one(s, 'pending-recorded').status, 'warn');
+  // No Blocked on field: the template's blocking finding says it, with pending-recorded's fix; pending-recorded
+  // does not say it again.
+  const blocked = only(s, 'template').filter((c) => /Blocked on/.test(c.message));
+  assert.deepEqual(
+    blocked.map((c) => [c.status, c.line, c.message, c.hint]),
+    [
+      [
+        'fail',
+        3,
+        "docs/state/STATE.md has no Blocked on: the seed's format requires it.",
+        'Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.',
+      ],
+    ],
+  );
+  assert.deepEqual(
+    [one(s, 'pending-recorded').status, one(s, 'pending-recorded').message],
+    ['skipped', 'Covered by the blocking template finding on line 3.'],
+  );
   assert.deepEqual([one(s, 'gates').status, one(s, 'gates').line], ['warn', 9]);
   assert.match(one(s, 'gates').message, /no numbers: "all green"/);
   const bh = s.checks.filter((c) => c.id === 'branch-head');
@@ -275,14 +292,22 @@ test('S3 Blocked on cleared with a word for none ("N/A", "-", "—", "N/A (nothi
     ['-', 'pass', 'Blocked on: nothing (cleared).'],
     ['—', 'pass', 'Blocked on: nothing (cleared).'],
     ['n/a (nothing waits on the user)', 'pass', 'Blocked on: n/a (nothing waits on the user)'],
-    ['TBD', 'fail', '"Blocked on" is a placeholder: "TBD".'],
-    ['TBD (owner: alice)', 'fail', '"Blocked on" is a placeholder: "TBD (owner: alice)".'],
+    // A placeholder is said once, by the template (it blocks), quoted as pending-recorded quoted it.
+    ['TBD', 'fail', 'Blocked on in docs/state/STATE.md is still template text: "TBD".'],
+    ['TBD (owner: alice)', 'fail', 'Blocked on in docs/state/STATE.md is still template text: "TBD (owner: alice)".'],
   ];
   for (const [value, template, said] of cases) {
     const dir = workspace({ [STATE]: src.replace(/^- \*\*Blocked on:\*\* .*$/m, `- **Blocked on:** ${value}`) });
     const s = await s3(dir);
     const blocked = only(s, 'template').filter((c) => c.status === 'fail' && /Blocked on/.test(String(c.message)));
     assert.equal(blocked.length ? 'fail' : 'pass', template, `${value}: ${blocked.map((c) => c.message).join('; ')}`);
-    assert.equal(String(one(s, 'pending-recorded').message), said, value);
+    const pending = one(s, 'pending-recorded');
+    if (template === 'pass') assert.equal(String(pending.message), said, value);
+    else {
+      assert.deepEqual([blocked[0].message, blocked[0].hint], [said, NAME_WHAT_WAITS], value);
+      assert.equal(pending.status, 'skipped', value);
+    }
   }
 });
+
+const NAME_WHAT_WAITS = 'Name what waits on the user or an external thing, else clear the field.';

@@ -346,12 +346,35 @@ test('S3: the newest Log entry has Done, Docs touched, Lessons and Stopped at', 
       .replace(/- Lessons \/ gotchas:.*\n/, '')
       .replace('- Stopped at: middleware wiring, mirroring Now ▶.\n', ''),
   );
-  const c = only(await sys(dir, 'S3'), 'log-entry');
+  // The newest entry is the dated one the template judges: each part it lacks is said once, by the
+  // template (it blocks), with log-entry's words for what the part holds.
+  let s = await sys(dir, 'S3');
+  const at = lineOf(file, '### 2026-03-04');
+  assert.deepEqual(
+    s.checks.filter((x) => x.id === 'template' && x.status === 'fail').map((x) => [x.line, x.message, x.hint]),
+    ['Lessons / gotchas', 'Stopped at'].map((part) => [
+      at,
+      `${S3_STATE} has no ${part} in the Log entry of 2026-03-04: the seed's format requires it.`,
+      'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).',
+    ]),
+  );
+  let c = only(s, 'log-entry');
+  assert.deepEqual(
+    [c.status, c.message, c.line],
+    ['skipped', `Covered by the blocking template finding on line ${at}.`, at],
+  );
+  // An undated entry above it is the newest: log-entry alone judges it, and warns.
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace('## Log\n', '## Log\n\n### Notes\n\n- Done: retries capped\n'),
+  );
+  s = await sys(dir, 'S3');
+  c = only(s, 'log-entry');
   assert.equal(c.status, 'warn');
   assert.match(c.message, /Lessons/);
   assert.match(c.message, /Stopped at/);
-  assert.doesNotMatch(c.message, /Docs touched/);
-  assert.equal(c.line, lineOf(file, '### 2026-03-04'));
+  assert.doesNotMatch(c.message, /Done,/);
+  assert.equal(c.line, lineOf(file, '### Notes'));
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -121,18 +121,26 @@ test('S2: TASK missing or empty refuses; NEXT a placeholder refuses', async () =
 
 test('S3: Status, Phase, Branch / HEAD, Gates, Blocked on as placeholders or missing refuse; the Log entry needs its date and four parts', async () => {
   const L = HOME.S3;
-  await probe('S3', { [L]: swap(/- \*\*Status:\*\*[^\n]+/, '- **Status:** <one line>') }, /Status in .* is empty/);
-  await probe('S3', { [L]: swap(/- \*\*Phase:\*\*[^\n]+/, '- **Phase:** TBD') }, /Phase in .* is empty/);
+  await probe(
+    'S3',
+    { [L]: swap(/- \*\*Status:\*\*[^\n]+/, '- **Status:** <one line>') },
+    /Status in .* is still template text: "<one line>"/,
+  );
+  await probe(
+    'S3',
+    { [L]: swap(/- \*\*Phase:\*\*[^\n]+/, '- **Phase:** TBD') },
+    /Phase in .* is still template text: "TBD"/,
+  );
   await probe(
     'S3',
     { [L]: swap(/- \*\*Branch \/ HEAD:\*\*[^\n]+/, '- **Branch / HEAD:** TBD') },
-    /Branch \/ HEAD in .* is empty/,
+    /Branch \/ HEAD in .* is still template text: "TBD"/,
   );
   await probe('S3', { [L]: swap(/- \*\*Gates:\*\*[^\n]+\n/, '') }, /has no Gates/);
   await probe(
     'S3',
     { [L]: swap(/- \*\*Blocked on:\*\*[^\n]+/, '- **Blocked on:** <who or what>') },
-    /Blocked on in .* is empty/,
+    /Blocked on in .* is still template text: "<who or what>"/,
   );
   await probe('S3', { [L]: swap(/- \*\*Status:\*\*[^\n]+\n/, '') }, /has no Status/);
   await probe('S3', { [L]: swap(/### 2026-03-04[\s\S]*$/, '') }, /has no dated Log entry/);

@@ -146,6 +146,13 @@ export interface Check extends Said {
   line?: number;
   /** Set while the fact this check needs (git's) is still being read: not judged yet, and not passed. */
   pending?: true;
+  /**
+   * The gaps a failing check names, each a required part of its file that is missing or not filled
+   * in (`gates`, `pending`, `next-action`, a Log entry's `Done`), by a key its system's rules give it.
+   * A warning whose every gap a blocking finding on the same file names is not a finding of its own
+   * (`oneFindingPerGap`): one finding per gap, the blocking one.
+   */
+  gaps?: string[];
 }
 
 export type Label = 'WORKING' | 'PARTIAL' | 'BROKEN';

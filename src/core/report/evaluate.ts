@@ -3,7 +3,7 @@
  */
 import { GIT_READER, type GitReader } from '../git/git';
 import { SYSTEMS } from '../systems/index';
-import { findingChecks, manualChecks, mk, readableDoc } from '../rules/common';
+import { findingChecks, manualChecks, mk, oneFindingPerGap, readableDoc } from '../rules/common';
 import { notReadOf } from '../rules/not-read';
 import { FACTS, globRe, resumePrompt as promptFor } from '../systems/facts';
 import { t } from '../model/messages';
@@ -116,6 +116,8 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
     checks.push(...manualChecks(mod.id, confirmed));
     checks = withEmptyHome(mod.id, loaded, checks);
   }
+  // A gap a blocking finding says is not said again by a warning.
+  checks = oneFindingPerGap(checks);
   const r: SystemReport = {
     id: mod.id,
     name: FACTS[mod.id].name,

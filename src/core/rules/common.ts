@@ -215,6 +215,13 @@ export interface TemplatePart {
    * its line: the part is not filled in.
    */
   placeholder?: { text: string; line: number };
+  /**
+   * The gaps the part is when it is not filled (see `Check.gaps`): a warning that says the same part is
+   * missing or still template text names the same keys, and is then said by this part's finding alone.
+   */
+  gaps?: readonly string[];
+  /** The template text an `empty` part holds (`TBD`), quoted in its finding; absent when it holds nothing. */
+  value?: string;
 }
 
 /** The first fill-in variable left in `texts` (each with its line), for a part's `placeholder`. */
@@ -261,32 +268,83 @@ export function checkTemplate(
       ),
     ];
   return open.map((p) =>
-    mk(
-      system,
-      'template',
-      'block',
-      false,
-      p.state === 'missing'
-        ? t("{0} has no {1}: the seed's format requires it.", p.within ?? p.path, p.name)
-        : p.state === 'filled' && p.placeholder
-          ? p.one
-            ? t(
-                'The {1} in {0} still holds the placeholder {2}: it is not filled in.',
-                p.path,
-                p.name,
-                p.placeholder.text,
-              )
-            : t('{1} in {0} still holds the placeholder {2}: it is not filled in.', p.path, p.name, p.placeholder.text)
-          : p.one
-            ? t('The {1} in {0} is empty or still template text.', p.path, p.name)
-            : t('{1} in {0} is empty or still template text.', p.path, p.name),
-      { path: p.path, line: (p.state === 'filled' ? p.placeholder?.line : undefined) ?? p.line ?? 1 },
-      p.hint ??
-        (p.one
-          ? t('Write a {0} from the session; a placeholder does not count.', p.name)
-          : t('Write {0} from the session; a placeholder does not count.', p.name)),
+    withGaps(
+      mk(
+        system,
+        'template',
+        'block',
+        false,
+        p.state === 'missing'
+          ? t("{0} has no {1}: the seed's format requires it.", p.within ?? p.path, p.name)
+          : p.state === 'filled' && p.placeholder
+            ? p.one
+              ? t(
+                  'The {1} in {0} still holds the placeholder {2}: it is not filled in.',
+                  p.path,
+                  p.name,
+                  p.placeholder.text,
+                )
+              : t(
+                  '{1} in {0} still holds the placeholder {2}: it is not filled in.',
+                  p.path,
+                  p.name,
+                  p.placeholder.text,
+                )
+            : p.one
+              ? t('The {1} in {0} is empty or still template text.', p.path, p.name)
+              : p.value
+                ? t('{1} in {0} is still template text: "{2}".', p.path, p.name, clip(p.value, 60))
+                : t('{1} in {0} is empty or still template text.', p.path, p.name),
+        { path: p.path, line: (p.state === 'filled' ? p.placeholder?.line : undefined) ?? p.line ?? 1 },
+        p.hint ??
+          (p.one
+            ? t('Write a {0} from the session; a placeholder does not count.', p.name)
+            : t('Write {0} from the session; a placeholder does not count.', p.name)),
+      ),
+      p.gaps ?? [],
     ),
   );
+}
+
+/** `c` naming these gaps (see `Check.gaps`); `c` itself when there are none. */
+export function withGaps(c: Check, gaps: readonly string[]): Check {
+  return gaps.length ? { ...c, gaps: [...gaps] } : c;
+}
+
+/**
+ * One finding per gap. A check that warns (or informs) and whose every gap a failing blocking check of
+ * the same file names says a gap the blocking finding already says: it is not a finding of its own,
+ * but skipped, naming that finding. The blocking finding carries the fix (each system's rules give its
+ * template part the warning's words where they are the more useful). Blocking checks are never
+ * touched, so what blocks the checkpoint stays as it is.
+ */
+export function oneFindingPerGap(checks: readonly Check[]): Check[] {
+  const key = (c: Check, gap: string) => `${c.path ?? ''}\0${gap}`;
+  const blocking = new Map<string, Check>();
+  for (const c of checks)
+    if (c.severity === 'block' && c.status === 'fail')
+      for (const g of c.gaps ?? []) if (!blocking.has(key(c, g))) blocking.set(key(c, g), c);
+  if (blocking.size === 0) return [...checks];
+  return checks.map((c) => {
+    if (c.severity === 'block' || c.status !== 'warn' || !c.gaps?.length) return c;
+    const by = c.gaps.map((g) => blocking.get(key(c, g)));
+    const first = by[0];
+    if (!first || by.some((b) => !b)) return c;
+    const covered: Check = {
+      id: c.id,
+      system: c.system,
+      severity: c.severity,
+      status: 'skipped',
+      ...said(
+        first.line
+          ? t('Covered by the blocking {0} finding on line {1}.', first.id, first.line)
+          : t('Covered by the blocking {0} finding.', first.id),
+      ),
+    };
+    if (c.path !== undefined) covered.path = c.path;
+    if (c.line !== undefined) covered.line = c.line;
+    return covered;
+  });
 }
 
 /** A part that is a section: `missing` without one, `empty` when no item is real content. */

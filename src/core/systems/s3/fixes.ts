@@ -2,10 +2,18 @@
 import { t } from '../../model/messages';
 import { parseMarkdown } from '../../markdown/markdown';
 import { linesOf, type FixOffer, type FixPlace, type LineEdit } from '../line-edit';
+import { S3_GAP } from './gaps';
 
-/** The fixes S3's findings offer: Branch / HEAD from git; over budget, the oldest Log entries moved to the monthly archive. */
+/**
+ * The fixes S3's findings offer: Branch / HEAD from git (on `branch-head`, and on the template's finding
+ * that says Branch / HEAD is not filled in, which is reported in its stead); over budget, the oldest Log
+ * entries moved to the monthly archive.
+ */
 export function fixOffersS3(p: FixPlace): FixOffer[] {
-  if (p.check.id === 'branch-head' && p.onHome && p.check.line)
+  const branchHead =
+    p.check.id === 'branch-head' ||
+    (p.check.id === 'template' && !!p.check.gaps?.some((g) => g === S3_GAP.branch || g === S3_GAP.head));
+  if (branchHead && p.onHome && p.check.line)
     return [{ kind: 'branch-head', title: t('Update Branch / HEAD from git') }];
   if (p.check.id === 'budget' && p.onHome)
     return [{ kind: 'rotate-log', title: t('Rotate the Log: move the oldest entries to docs/state/log/ (preview)…') }];

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { resumePrompt as promptFor } from '../facts';
 import { S3_FACTS } from './facts';
 import { checkDebt } from './debt';
+import { logPartGap, S3_GAP } from './gaps';
 import { REPO_CHECKS, repoChecksNotRun } from './repo-checks';
 import { t, type Msg } from '../../model/messages';
 import { maskSecrets } from '../../secrets/secrets';
@@ -39,6 +40,7 @@ import {
   mk,
   noGitFacts,
   placeholderIn,
+  withGaps,
   type PathRef,
   type TemplatePart,
 } from '../../rules/common';
@@ -145,6 +147,17 @@ const ENTRY_PARTS: ReadonlyArray<readonly [string, RegExp]> = [
   ['Stopped at', /^stopped at\b/i],
 ];
 
+/** What each part of a Log entry holds: the fix of a missing part, whichever check says it. */
+const ENTRY_HINT = t(
+  'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).',
+);
+
+/** The fix of Gates not recorded: the real state, with its numbers. */
+const GATES_HINT = t('Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".');
+
+/** The fix of Branch / HEAD missing, not filled in or out of date: git's own answers. */
+const BRANCH_HEAD_HINT = t('Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.');
+
 /** `log-entry` (warn): the newest Log entry has Done, Docs touched, Lessons and Stopped at. */
 function logEntry(home: StateDoc, s: S3Structure): Check {
   const newest = [...s.entries].sort((a, b) => a.line - b.line)[0];
@@ -155,18 +168,19 @@ function logEntry(home: StateDoc, s: S3Structure): Check {
     .slice(newest.line, newest.endLine)
     .map((l) => plainText(l.replace(/^\s*#{1,6}\s+/, '')));
   const missing = ENTRY_PARTS.filter(([, re]) => !labels.some((l) => re.test(l))).map(([name]) => name);
-  return mk(
-    'S3',
-    'log-entry',
-    'warn',
-    missing.length === 0,
-    missing.length === 0
-      ? t('The newest Log entry (line {0}) has Done, Docs touched, Lessons and Stopped at.', newest.line)
-      : t('The newest Log entry (line {0}) has no {1}.', newest.line, missing.join(', ')),
-    { path: home.relPath, line: newest.line },
-    t(
-      'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).',
+  return withGaps(
+    mk(
+      'S3',
+      'log-entry',
+      'warn',
+      missing.length === 0,
+      missing.length === 0
+        ? t('The newest Log entry (line {0}) has Done, Docs touched, Lessons and Stopped at.', newest.line)
+        : t('The newest Log entry (line {0}) has no {1}.', newest.line, missing.join(', ')),
+      { path: home.relPath, line: newest.line },
+      ENTRY_HINT,
     ),
+    missing.map((name) => logPartGap(newest.line, name)),
   );
 }
 
@@ -180,33 +194,57 @@ function handoffField(s: S3Structure, name: S3FieldName): S3Field | undefined {
  * The seed's step 1 and 2 as a template: Status, Phase, Branch / HEAD, Gates and Blocked on in the
  * handoff block (Blocked on may be cleared, not left a placeholder), and one dated Log entry whose
  * Done, Docs touched, Lessons / gotchas and Stopped at each say something. `Now ▶` is handoff-block's.
+ * A field or part that the warnings also judge names their gaps and carries their fix: what to write
+ * in Gates, where Branch / HEAD comes from, what Blocked on says, what each part of the entry holds.
  */
 function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
   const rel = home.relPath;
   const at = s.handoff?.line;
-  const part = (name: string, f: S3Field | undefined, emptyOk = false): TemplatePart => {
-    if (!f) return { name, state: 'missing', path: rel, line: at };
+  const part = (
+    name: string,
+    f: S3Field | undefined,
+    more: Pick<TemplatePart, 'gaps' | 'hint'> = {},
+    emptyOk = false,
+  ): TemplatePart => {
+    if (!f) return { name, state: 'missing', path: rel, line: at, ...more };
     const v = plainText(f.value);
     const placeholder = placeholderIn([{ text: f.value, line: f.line }]);
+    const filled = (emptyOk && cleared(v)) || !templateValue(f.value);
     return {
       name,
-      state: (emptyOk && cleared(v)) || !templateValue(f.value) ? 'filled' : 'empty',
+      state: filled ? 'filled' : 'empty',
       path: rel,
       line: f.line,
       ...(placeholder ? { placeholder } : {}),
+      // The template text left in the field, quoted as the warnings quoted it (`Gates not recorded: "TBD"`).
+      ...(!filled && v ? { value: v } : {}),
+      ...more,
     };
   };
-  const bh =
-    handoffField(s, 'branchHead') ??
-    (handoffField(s, 'branch') && handoffField(s, 'head') ? handoffField(s, 'branch') : undefined);
+  const split = !handoffField(s, 'branchHead') && !!handoffField(s, 'branch') && !!handoffField(s, 'head');
+  const bh = handoffField(s, 'branchHead') ?? (split ? handoffField(s, 'branch') : undefined);
+  const blocked = handoffField(s, 'blocked');
   const parts = [
     part('Status', handoffField(s, 'status')),
     part('Phase', handoffField(s, 'phase')),
-    part('Branch / HEAD', bh),
-    part('Gates', handoffField(s, 'gates')),
-    part('Blocked on', handoffField(s, 'blocked'), true),
+    part('Branch / HEAD', bh, {
+      gaps: split ? [S3_GAP.branch] : [S3_GAP.branch, S3_GAP.head],
+      hint: BRANCH_HEAD_HINT,
+    }),
+    part('Gates', handoffField(s, 'gates'), { gaps: [S3_GAP.gates], hint: GATES_HINT }),
+    part(
+      'Blocked on',
+      blocked,
+      {
+        gaps: [S3_GAP.blocked],
+        hint: blocked
+          ? t('Name what waits on the user or an external thing, else clear the field.')
+          : t('Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.'),
+      },
+      true,
+    ),
   ];
-  if (bh && !handoffField(s, 'branchHead')) parts.push(part('HEAD', handoffField(s, 'head')));
+  if (split) parts.push(part('HEAD', handoffField(s, 'head'), { gaps: [S3_GAP.head], hint: BRANCH_HEAD_HINT }));
   const newest = s.entries.filter((e) => e.date).sort((a, b) => a.line - b.line)[0];
   if (!newest) {
     parts.push({ name: 'dated Log entry', one: true, state: 'missing', path: rel, line: s.log?.line });
@@ -219,12 +257,14 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
   );
   ENTRY_PARTS.forEach(([name], k) => {
     const i = labels.indexOf(k);
+    const more = { gaps: [logPartGap(newest.line, name)], hint: ENTRY_HINT };
     if (i < 0)
       return void parts.push({
         name: `${name} in the Log entry of ${newest.date}`,
         state: 'missing',
         path: rel,
         line: newest.line,
+        ...more,
       });
     // The label's own value, then the lines below it up to the next part.
     const own = plainText(lines[i]).replace(/^[^:：]{1,40}[:：]\s*/, '');
@@ -240,6 +280,7 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
       path: rel,
       line: newest.line + i,
       ...(placeholder ? { placeholder } : {}),
+      ...more,
     });
   });
   return parts;
@@ -300,14 +341,17 @@ function cleared(v: string): boolean {
 function pending(home: StateDoc, s: S3Structure): Check {
   const f = field(s, 'blocked');
   if (!f) {
-    return mk(
-      'S3',
-      'pending-recorded',
-      'warn',
-      false,
-      t('No "Blocked on:" field in the handoff.'),
-      { path: home.relPath, line: s.handoff?.line },
-      t('Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.'),
+    return withGaps(
+      mk(
+        'S3',
+        'pending-recorded',
+        'warn',
+        false,
+        t('No "Blocked on:" field in the handoff.'),
+        { path: home.relPath, line: s.handoff?.line },
+        t('Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.'),
+      ),
+      [S3_GAP.blocked],
     );
   }
   const v = plainText(f.value);
@@ -317,14 +361,17 @@ function pending(home: StateDoc, s: S3Structure): Check {
       line: f.line,
     });
   if (isPlaceholder(v) && !cleared(v)) {
-    return mk(
-      'S3',
-      'pending-recorded',
-      'warn',
-      false,
-      t('"Blocked on" is a placeholder: "{0}".', clip(f.value, 60)),
-      { path: home.relPath, line: f.line },
-      t('Name what waits on the user or an external thing, else clear the field.'),
+    return withGaps(
+      mk(
+        'S3',
+        'pending-recorded',
+        'warn',
+        false,
+        t('"Blocked on" is a placeholder: "{0}".', clip(f.value, 60)),
+        { path: home.relPath, line: f.line },
+        t('Name what waits on the user or an external thing, else clear the field.'),
+      ),
+      [S3_GAP.blocked],
     );
   }
   return mk('S3', 'pending-recorded', 'warn', true, t('Blocked on: {0}', clip(f.value, 100)), {
@@ -335,27 +382,33 @@ function pending(home: StateDoc, s: S3Structure): Check {
 
 function gates(home: StateDoc, s: S3Structure): Check {
   const f = field(s, 'gates');
-  const hint = t('Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".');
+  const hint = GATES_HINT;
   if (!f)
-    return mk(
-      'S3',
-      'gates',
-      'warn',
-      false,
-      t('No "Gates:" field in the handoff.'),
-      { path: home.relPath, line: s.handoff?.line },
-      hint,
+    return withGaps(
+      mk(
+        'S3',
+        'gates',
+        'warn',
+        false,
+        t('No "Gates:" field in the handoff.'),
+        { path: home.relPath, line: s.handoff?.line },
+        hint,
+      ),
+      [S3_GAP.gates],
     );
   const v = plainText(f.value);
   if (isPlaceholder(v))
-    return mk(
-      'S3',
-      'gates',
-      'warn',
-      false,
-      t('Gates not recorded: "{0}".', clip(f.value, 60)),
-      { path: home.relPath, line: f.line },
-      hint,
+    return withGaps(
+      mk(
+        'S3',
+        'gates',
+        'warn',
+        false,
+        t('Gates not recorded: "{0}".', clip(f.value, 60)),
+        { path: home.relPath, line: f.line },
+        hint,
+      ),
+      [S3_GAP.gates],
     );
   const ok = /\d/.test(v);
   return mk(
@@ -433,11 +486,16 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const bf = field(s, 'branch');
   const hf = field(s, 'head');
   const line = (combined ?? bf ?? hf)?.line ?? s.handoff?.line;
-  const hint = t('Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.');
+  const hint = BRANCH_HEAD_HINT;
   const loc = { path: home.relPath, line };
   const written = [combined, bf, hf].filter((f): f is S3Field => !!f && !isPlaceholder(f.value));
   if (written.length === 0)
-    return [mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint)];
+    return [
+      withGaps(mk('S3', 'branch-head', 'warn', false, t('Branch / HEAD not recorded in the handoff.'), loc, hint), [
+        S3_GAP.branch,
+        S3_GAP.head,
+      ]),
+    ];
   if (ws.gitDeferred) return [gitPendingCheck('S3', 'branch-head', loc)];
   const g = await ws.git();
   if (!g)
@@ -454,18 +512,19 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   const c = combined ? parseBranchHead(combined.value) : { branch: null, head: null };
   const branch = (bf && !isPlaceholder(bf.value) ? parseBranchHead(bf.value).branch : null) ?? c.branch;
   const head = (hf && !isPlaceholder(hf.value) ? parseBranchHead(hf.value).head : null) ?? c.head;
-  // Each problem is a finding of its own, each note a message of its own, so every word is translatable.
-  const problems: Msg[] = [];
-  if (!branch) problems.push(t('Branch / HEAD incomplete: the handoff records no branch.'));
+  // Each problem is a finding of its own, each note a message of its own, so every word is translatable. A
+  // branch or hash that is not written is a gap; one that differs from git's is not.
+  const problems: Array<{ m: Msg; gap?: string }> = [];
+  if (!branch) problems.push({ m: t('Branch / HEAD incomplete: the handoff records no branch.'), gap: S3_GAP.branch });
   else if (g.branch === null) {
     if (!/detached/i.test(branch))
-      problems.push(t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch));
+      problems.push({ m: t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch) });
   } else if (!sameBranch(g.branch, branch, [bf?.value, combined?.value].filter(Boolean).join('\n')))
-    problems.push(
-      t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', maskSecrets(g.branch).text, branch),
-    );
+    problems.push({
+      m: t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', maskSecrets(g.branch).text, branch),
+    });
   let note: Msg | null = null;
-  if (!head) problems.push(t('Branch / HEAD incomplete: the handoff records no HEAD hash.'));
+  if (!head) problems.push({ m: t('Branch / HEAD incomplete: the handoff records no HEAD hash.'), gap: S3_GAP.head });
   else if (!g.head)
     note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
   else if (!g.head.startsWith(head)) {
@@ -476,9 +535,13 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
         head,
         g.head.slice(0, 7),
       );
-    else problems.push(t('Branch / HEAD out of date: HEAD is {0}, the handoff says {1}.', g.head.slice(0, 7), head));
+    else
+      problems.push({
+        m: t('Branch / HEAD out of date: HEAD is {0}, the handoff says {1}.', g.head.slice(0, 7), head),
+      });
   }
-  if (problems.length) return problems.map((m) => mk('S3', 'branch-head', 'warn', false, m, loc, hint));
+  if (problems.length)
+    return problems.map((p) => withGaps(mk('S3', 'branch-head', 'warn', false, p.m, loc, hint), p.gap ? [p.gap] : []));
   if (note) return [mk('S3', 'branch-head', 'warn', true, note, loc)];
   return [
     mk('S3', 'branch-head', 'warn', true, t('Branch {0} and HEAD {1} match git.', branch ?? '', head ?? ''), loc),

@@ -1,0 +1,153 @@
+/**
+ * One finding per gap. A required part that is missing or still template text was said twice, at two
+ * severities: the template check's refusal (block) and the warning that judges the same field (S3's
+ * gates, branch-head, Blocked on and log-entry). Each gap is now one finding, the blocking one, carrying
+ * the warning's fix; the warning is skipped and names it. What blocks stays as it was (test/unit/blocking-outcomes.test.ts holds every
+ * corpus file's and fixture's blocking checks).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Check, SystemReport } from '../../src/core/model/model';
+import { mk, oneFindingPerGap, withGaps } from '../../src/core/rules/common';
+import { t } from '../../src/core/model/messages';
+import { fixOffers } from '../../src/core/systems/fixes';
+import { checksWith, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, systemIn, workspace } from './helpers';
+
+const STATE = 'docs/state/STATE.md';
+
+const one = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
+const all = (s: SystemReport, id: string): Check[] => checksWith(s.checks, id);
+/** What the Problems panel and the tree count: checks that fail or warn. */
+const findings = (s: SystemReport): Check[] => s.checks.filter((c) => c.status === 'fail' || c.status === 'warn');
+const failing = (s: SystemReport, id: string): Check[] => all(s, id).filter((c) => c.status === 'fail');
+
+const GATES_FIX = 'Write the real state with its numbers: "checks green, tests 42/42, CI green @ <sha>".';
+const BRANCH_HEAD_FIX = 'Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.';
+const ENTRY_FIX =
+  'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).';
+
+test('oneFindingPerGap: a warning whose every gap a failing blocking check of the same file names is skipped, naming it; nothing else changes', () => {
+  const block = withGaps(
+    mk('S3', 'template', 'block', false, t('{1} in {0} is empty or still template text.', 'a.md', 'Gates'), {
+      path: 'a.md',
+      line: 4,
+    }),
+    ['gates', 'blocked'],
+  );
+  const warn = (gaps: string[], p = 'a.md') =>
+    withGaps(mk('S3', 'gates', 'warn', false, t('Gates not recorded: "{0}".', 'TBD'), { path: p, line: 4 }), gaps);
+  const out = oneFindingPerGap([block, warn(['gates']), warn(['gates', 'head']), warn(['gates'], 'b.md'), warn([])]);
+  assert.deepEqual(
+    out.map((c) => [c.id, c.status, c.message]),
+    [
+      ['template', 'fail', 'Gates in a.md is empty or still template text.'],
+      ['gates', 'skipped', 'Covered by the blocking template finding on line 4.'],
+      // A gap no blocking finding names (head), another file, no gap: still findings of their own.
+      ['gates', 'warn', 'Gates not recorded: "TBD".'],
+      ['gates', 'warn', 'Gates not recorded: "TBD".'],
+      ['gates', 'warn', 'Gates not recorded: "TBD".'],
+    ],
+  );
+  assert.equal(out[0], block);
+  assert.deepEqual([out[1].path, out[1].line, out[1].hint], ['a.md', 4, undefined]);
+  // A blocking check is never dropped, even one that names a gap another blocking check names; a
+  // blocking check that passes or is skipped covers nothing.
+  const twice = withGaps(mk('S1', 'next-action', 'block', false, t('No next action found ({0}).', 'x')), ['n']);
+  const passing = withGaps(
+    mk('S3', 'template', 'block', true, t('Every required part of the template is filled ({0}).', 'x'), {
+      path: 'a.md',
+    }),
+    ['gates'],
+  );
+  assert.deepEqual(oneFindingPerGap([twice, twice]), [twice, twice]);
+  assert.deepEqual(
+    oneFindingPerGap([passing, warn(['gates'])]).map((c) => c.status),
+    ['pass', 'warn'],
+  );
+});
+
+test('S3 without a Handoff block: Status, Gates, Blocked on, Branch / HEAD and the Log entry parts are each one finding, the template refusal', async () => {
+  const s = await systemIn(fixtureCopy('s3/no-handoff'), 'S3', { noGit: true });
+  assert.deepEqual(
+    findings(s).map((c) => [c.id, c.severity]),
+    [['handoff-block', 'block'], ...Array.from({ length: 9 }, () => ['template', 'block'])],
+  );
+  for (const id of ['gates', 'pending-recorded', 'branch-head', 'log-entry'])
+    assert.match(one(s, id).message, /^Covered by the blocking template finding on line \d+\.$/, id);
+  const fix = (part: string) => failing(s, 'template').find((c) => c.message.includes(` has no ${part}`))?.hint;
+  assert.deepEqual(['Gates', 'Blocked on', 'Branch / HEAD', 'Done in the Log entry'].map(fix), [
+    GATES_FIX,
+    'Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.',
+    BRANCH_HEAD_FIX,
+    ENTRY_FIX,
+  ]);
+});
+
+test("S3 Branch / HEAD with a fill-in variable for the hash: one finding, the template refusal (with the quick fix); a branch that is not git's stays a warning of its own", async () => {
+  const good = readFileSync(path.join(FIXTURES, 's3/good', STATE), 'utf8');
+  const dir = workspace({
+    [STATE]: good.replace(/^- \*\*Branch \/ HEAD:\*\* .*$/m, '- **Branch / HEAD:** `feature/x` @ {{HEAD}}'),
+  });
+  gitInit(dir);
+  const s = await systemIn(dir, 'S3');
+  const line = lineOf(path.join(dir, STATE), '**Branch / HEAD:**');
+  const refusal = failing(s, 'template');
+  assert.deepEqual(
+    refusal.map((c) => [c.line, c.message, c.hint]),
+    [[line, `Branch / HEAD in ${STATE} still holds the placeholder {{HEAD}}: it is not filled in.`, BRANCH_HEAD_FIX]],
+  );
+  assert.deepEqual(
+    all(s, 'branch-head').map((c) => [c.status, c.message]),
+    [
+      ['warn', 'Branch / HEAD out of date: the branch is main, the handoff says feature/x.'],
+      ['skipped', `Covered by the blocking template finding on line ${line}.`],
+    ],
+  );
+  // The fix branch-head offered comes with the finding that is reported.
+  const place = { path: STATE, onHome: true, onCheckLine: true };
+  assert.deepEqual(
+    fixOffers('S3', { ...place, check: refusal[0] }).map((o) => o.kind),
+    ['branch-head'],
+  );
+  const phase = failing(
+    await systemIn(workspace({ [STATE]: good.replace(/^- \*\*Phase:\*\* .*$/m, '- **Phase:** TBD') }), 'S3', {
+      noGit: true,
+    }),
+    'template',
+  );
+  assert.deepEqual(
+    fixOffers('S3', { ...place, check: phase[0] }).map((o) => o.kind),
+    [],
+  );
+});
+
+test('S3 Branch: and HEAD: on lines of their own, HEAD still TBD: one finding, the template refusal of HEAD', async () => {
+  const good = readFileSync(path.join(FIXTURES, 's3/good', STATE), 'utf8');
+  const dir = workspace({
+    [STATE]: good.replace(/^- \*\*Branch \/ HEAD:\*\* .*$/m, '- **Branch:** `main`\n- **HEAD:** TBD'),
+  });
+  gitInit(dir);
+  const s = await systemIn(dir, 'S3');
+  const line = lineOf(path.join(dir, STATE), '**HEAD:**');
+  assert.deepEqual(
+    failing(s, 'template').map((c) => [c.line, c.message, c.hint]),
+    [[line, `HEAD in ${STATE} is still template text: "TBD".`, BRANCH_HEAD_FIX]],
+  );
+  assert.deepEqual(
+    all(s, 'branch-head').map((c) => [c.status, c.message]),
+    [['skipped', `Covered by the blocking template finding on line ${line}.`]],
+  );
+});
+
+test('S3 Gates that carry no numbers are filled in: the gates warning stays, nothing blocks on them', async () => {
+  const good = readFileSync(path.join(FIXTURES, 's3/good', STATE), 'utf8');
+  const s = await systemIn(
+    workspace({ [STATE]: good.replace(/^- \*\*Gates:\*\* .*$/m, '- **Gates:** all green') }),
+    'S3',
+    { noGit: true },
+  );
+  assert.deepEqual(failing(s, 'template'), []);
+  assert.deepEqual([one(s, 'gates').status, one(s, 'gates').message], ['warn', 'Gates carry no numbers: "all green".']);
+});
