@@ -485,7 +485,8 @@ for (const c of cases<Case & { outline: Outline; items: Array<[number, boolean]>
         'single-handoff': 'pass',
         'not-skeleton': 'pass',
         'next-action': 'pass',
-        'pending-recorded': 'warn',
+        // No Pending decisions section: the template's blocking finding says it, once.
+        'pending-recorded': 'skipped',
         budget: 'pass',
         'future-oriented': 'pass',
         snapshot: 'warn',
@@ -658,7 +659,24 @@ for (const c of cases<
       all(s, 'future-oriented').map((x) => [x.status, x.line]),
       c.future.map((line) => ['warn', line]),
     );
-    assert.equal(only(s, 'pending-recorded').status, 'warn');
+    // No Pending decisions section: one finding, the template's (it blocks), with the fix pending-recorded
+    // gave; pending-recorded does not say it again as a warning.
+    const pending = all(s, 'template').filter((x) => x.message.includes('## Pending decisions'));
+    assert.deepEqual(
+      pending.map((x) => [x.status, x.line, x.message, x.hint]),
+      [
+        [
+          'fail',
+          1,
+          `${H} has no ## Pending decisions: the seed's format requires it.`,
+          'Add a Pending decisions section, or write "none" in it when nothing is pending.',
+        ],
+      ],
+    );
+    assert.deepEqual(
+      [only(s, 'pending-recorded').status, only(s, 'pending-recorded').message],
+      ['skipped', 'Covered by the blocking template finding on line 1.'],
+    );
     assert.equal(doc(s, 'memory/MEMORY.md').role, 'memory');
     assert.equal(only(s, 'stale-paths').status, 'skipped'); // MEMORY.md has no Key Files section
     assert.deepEqual(
@@ -770,7 +788,8 @@ for (const c of cases<TwoHandoffs>(
       all(s, 'future-oriented').map((x) => x.line),
       c.future,
     );
-    assert.deepEqual([only(s, 'budget').status, only(s, 'pending-recorded').status], ['pass', 'warn']);
+    // No Pending decisions section: said once, by the template's blocking finding.
+    assert.deepEqual([only(s, 'budget').status, only(s, 'pending-recorded').status], ['pass', 'skipped']);
     // The second handoff is read too, so the user sees what it holds.
     assert.deepEqual(outline(doc(s, 'memory/session-handoff.md')), c.second);
     const entries = doc(s, 'memory/context-log.md').sections.flatMap((x) => x.items);

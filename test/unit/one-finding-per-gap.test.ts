@@ -1,8 +1,8 @@
 /**
  * One finding per gap. A required part that is missing or still template text was said twice, at two
  * severities: the template check's refusal (block) and the warning that judges the same field (S3's
- * gates, branch-head, Blocked on and log-entry). Each gap is now one finding, the blocking one, carrying
- * the warning's fix; the warning is skipped and names it. What blocks stays as it was (test/unit/blocking-outcomes.test.ts holds every
+ * gates, branch-head, Blocked on and log-entry; S1's pending-recorded, next-command and clarity's Q2). Each gap is now one finding, the blocking one, carrying the warning's fix; the warning
+ * is skipped and names it. What blocks stays as it was (test/unit/blocking-outcomes.test.ts holds every
  * corpus file's and fixture's blocking checks).
  */
 import { test } from 'node:test';
@@ -13,9 +13,10 @@ import type { Check, SystemReport } from '../../src/core/model/model';
 import { mk, oneFindingPerGap, withGaps } from '../../src/core/rules/common';
 import { t } from '../../src/core/model/messages';
 import { fixOffers } from '../../src/core/systems/fixes';
-import { checksWith, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, systemIn, workspace } from './helpers';
+import { checksWith, fixtureCopy, FIXTURES, gitInit, lineOf, oneCheck, systemIn, workspace, write } from './helpers';
 
 const STATE = 'docs/state/STATE.md';
+const HANDOFF = 'memory/session-handoff-LATEST.md';
 
 const one = (s: SystemReport, id: string): Check => oneCheck(s.checks, id);
 const all = (s: SystemReport, id: string): Check[] => checksWith(s.checks, id);
@@ -27,6 +28,7 @@ const GATES_FIX = 'Write the real state with its numbers: "checks green, tests 4
 const BRANCH_HEAD_FIX = 'Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.';
 const ENTRY_FIX =
   'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).';
+const ITEM1_FIX = 'Write the most urgent concrete action, with its execution command, as item 1.';
 
 test('oneFindingPerGap: a warning whose every gap a failing blocking check of the same file names is skipped, naming it; nothing else changes', () => {
   const block = withGaps(
@@ -150,4 +152,66 @@ test('S3 Gates that carry no numbers are filled in: the gates warning stays, not
   );
   assert.deepEqual(failing(s, 'template'), []);
   assert.deepEqual([one(s, 'gates').status, one(s, 'gates').message], ['warn', 'Gates carry no numbers: "all green".']);
+});
+
+test('S1 item 1 vague or template text: one finding, next-action, whose fix asks for the command; next-command and clarity Q2 are not said again', async () => {
+  for (const fixture of ['s1/vague-next', 's1/template']) {
+    const dir = fixtureCopy(fixture);
+    const s = await systemIn(dir, 'S1', { noGit: true });
+    const n = one(s, 'next-action');
+    assert.deepEqual([n.status, n.hint], ['fail', ITEM1_FIX], fixture);
+    assert.deepEqual(
+      [one(s, 'next-command').status, one(s, 'next-command').message],
+      ['skipped', `Covered by the blocking next-action finding on line ${n.line}.`],
+      fixture,
+    );
+    assert.deepEqual(
+      all(s, 'clarity').map((c) => [c.status, c.message]),
+      [['skipped', `Covered by the blocking next-action finding on line ${n.line}.`]],
+      fixture,
+    );
+  }
+  // A concrete item 1 without its command: next-action passes, next-command warns on its own.
+  const dir = fixtureCopy('s1/good');
+  const file = path.join(dir, HANDOFF);
+  write(
+    dir,
+    HANDOFF,
+    readFileSync(file, 'utf8').replace(
+      /^1\. .*$/m,
+      '1. **Wire the Export button** into `onExport()` in `src/invoices.ts`.',
+    ),
+  );
+  const s = await systemIn(dir, 'S1', { noGit: true });
+  assert.equal(one(s, 'next-action').status, 'pass');
+  assert.equal(one(s, 'next-command').status, 'warn');
+});
+
+test("S1 seed's BAD example: no item 1 is one finding (next-action); Q1 and the missing Pending decisions stay what they were", async () => {
+  const s = await systemIn(fixtureCopy('s1/seed-bad-example'), 'S1', { noGit: true });
+  assert.deepEqual([one(s, 'next-action').status, one(s, 'next-action').hint], ['fail', ITEM1_FIX]);
+  assert.deepEqual(
+    all(s, 'clarity').map((c) => [c.status, c.message]),
+    [
+      [
+        'warn',
+        'HANDOFF_CLARITY_LOW: Q1 fails: nothing says what was done or where the work stands (no Current work status, System understanding, or snapshot ctx/diff).',
+      ],
+      ['skipped', 'Covered by the blocking next-action finding.'],
+    ],
+  );
+  assert.deepEqual(
+    [one(s, 'pending-recorded').status, one(s, 'pending-recorded').message],
+    ['skipped', 'Covered by the blocking template finding on line 1.'],
+  );
+});
+
+test('S1 untouched template (a skeleton): the template check defers to not-skeleton, so Pending decisions still warns of its own', async () => {
+  const s = await systemIn(fixtureCopy('s1/template'), 'S1', { noGit: true });
+  assert.equal(one(s, 'not-skeleton').status, 'fail');
+  assert.equal(one(s, 'template').status, 'skipped');
+  assert.deepEqual(
+    [one(s, 'pending-recorded').status, one(s, 'pending-recorded').message],
+    ['warn', 'Pending decisions is empty or a placeholder.'],
+  );
 });

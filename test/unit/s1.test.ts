@@ -278,8 +278,19 @@ test('S1 each rule broken: vague item 1, no pending decisions, stale Key Files, 
     [only(s, 'next-action').status, only(s, 'next-action').line],
     ['fail', lineOf(path.join(dir, HANDOFF), '1. continue work')],
   );
+  // No Pending decisions section: one finding, the template's (it blocks), with pending-recorded's fix.
   s = await s1(fixture('no-pending'));
-  assert.equal(only(s, 'pending-recorded').status, 'warn');
+  assert.deepEqual(
+    all(s, 'template').map((c) => [c.status, c.message, c.hint]),
+    [
+      [
+        'fail',
+        `${HANDOFF} has no ## Pending decisions: the seed's format requires it.`,
+        'Add a Pending decisions section, or write "none" in it when nothing is pending.',
+      ],
+    ],
+  );
+  assert.equal(only(s, 'pending-recorded').status, 'skipped');
   dir = fixture('stale-key-files');
   s = await s1(dir);
   assert.deepEqual(
@@ -309,15 +320,28 @@ test('S1 "N/A" under Pending decisions or Outstanding issues says nothing is pen
     ['No pending decisions.', 'pass', 'Pending decisions: none, stated explicitly.'],
     ['なし', 'pass', 'Pending decisions: none, stated explicitly.'],
     ['Nothing blocks the release, but pick X or Y · urgency: M', 'pass', 'Pending decisions: 1 item.'],
-    // Template text is still template text.
-    ['TBD (owner: alice)', 'fail', 'Pending decisions is empty or a placeholder.'],
-    ['[Topic]: [Options] — opinion: [if any] · urgency: H/M/L', 'fail', 'Pending decisions is empty or a placeholder.'],
+    // Template text is still template text: said once, by the template (it blocks), with pending-recorded's fix.
+    ['TBD (owner: alice)', 'fail', 'Covered by the blocking template finding on line 33.'],
+    [
+      '[Topic]: [Options] — opinion: [if any] · urgency: H/M/L',
+      'fail',
+      'Covered by the blocking template finding on line 33.',
+    ],
   ];
   for (const [item, template, pending] of cases) {
     const dir = fixture('good');
     write(dir, HANDOFF, good.replace(/(## Pending decisions\n)(?:- .*\n)+/, `$1- ${item}\n`));
     const s = await s1(dir);
     assert.deepEqual([only(s, 'template').status, only(s, 'pending-recorded').message], [template, pending], item);
+    if (template === 'fail')
+      assert.deepEqual(
+        [only(s, 'template').message, only(s, 'template').hint],
+        [
+          `## Pending decisions in ${HANDOFF} is empty or still template text.`,
+          'List what is pending, or write "none" explicitly.',
+        ],
+        item,
+      );
   }
   const dir = fixture('good');
   write(dir, HANDOFF, good.replace(/(## Outstanding issues\n)(?:- .*\n)+/, '$1- N/A (none open)\n'));

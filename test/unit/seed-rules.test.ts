@@ -195,13 +195,18 @@ test('S1: HANDOFF_CLARITY_LOW — the tag, or the two anchor questions failing, 
   c = only(await sys(dir, 'S1'), 'clarity');
   assert.equal(c.status, 'warn');
   assert.match(c.message, /what was done/i);
-  // Q2 fails: no item 1.
+  // Q2 fails: no item 1. That is the gap next-action blocks on: said once, by next-action, whose fix asks
+  // for the concrete first action with its command, as item 1.
   dir = workspace({
     [HANDOFF]: '# Session Handoff\n\n## Current work status\n- `src/a.ts` half done.\n\n## Pending decisions\n- none\n',
   });
-  c = only(await sys(dir, 'S1'), 'clarity');
-  assert.equal(c.status, 'warn');
-  assert.match(c.message, /what to do first/i);
+  const s = await sys(dir, 'S1');
+  c = only(s, 'clarity');
+  assert.deepEqual([c.status, c.message], ['skipped', 'Covered by the blocking next-action finding.']);
+  assert.deepEqual(
+    [only(s, 'next-action').status, only(s, 'next-action').hint],
+    ['fail', 'Write the most urgent concrete action, with its execution command, as item 1.'],
+  );
 });
 
 test('S1: the state-snapshot block belongs right after the front matter, before the title', async () => {

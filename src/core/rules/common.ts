@@ -372,8 +372,17 @@ export interface NextAction {
   line: number;
 }
 
-/** `next-action` (block): a concrete next action exists; vague text fails. `where` names the place, e.g. "### Now / ### Next". */
-export function checkNextAction(system: SystemId, next: NextAction | null, where: string, homeRel: string): Check {
+/**
+ * `next-action` (block): a concrete next action exists; vague text fails. `where` names the place, e.g.
+ * "### Now / ### Next"; `hint`, when given, is the fix of a missing or vague one (the system's own words).
+ */
+export function checkNextAction(
+  system: SystemId,
+  next: NextAction | null,
+  where: string,
+  homeRel: string,
+  hint?: Msg,
+): Check {
   if (!next) {
     return mk(
       system,
@@ -382,7 +391,7 @@ export function checkNextAction(system: SystemId, next: NextAction | null, where
       false,
       t('No next action found ({0}).', where),
       { path: homeRel },
-      t('Write the single exact next action under {0}, concrete enough to start cold.', where),
+      hint ?? t('Write the single exact next action under {0}, concrete enough to start cold.', where),
     );
   }
   const vague = isVagueAction(next.text);
@@ -395,9 +404,13 @@ export function checkNextAction(system: SystemId, next: NextAction | null, where
     !vague,
     vague ? t('The next action is vague: "{0}".', quoted) : t('Next action: {0}', quoted),
     { path: next.path, line: next.line },
-    t('Replace it with an action concrete enough to start cold: not "continue work" but "wire X into Y per Z".'),
+    hint ??
+      t('Replace it with an action concrete enough to start cold: not "continue work" but "wire X into Y per Z".'),
   );
 }
+
+/** The gap `pending-recorded` names when it warns: the section of pending decisions is missing or empty. */
+export const PENDING_GAP = 'pending';
 
 /** `pending-recorded` (warn): pending decisions / open questions recorded, or explicitly none. */
 export function checkPending(
@@ -408,27 +421,33 @@ export function checkPending(
 ): Check {
   if (!doc) return mk(system, 'pending-recorded', 'warn', 'skip', t('No document.'));
   if (!section) {
-    return mk(
-      system,
-      'pending-recorded',
-      'warn',
-      false,
-      t('No {0} section: pending decisions and open questions are not recorded.', what),
-      { path: doc.relPath },
-      t('Add a {0} section, or write "none" in it when nothing is pending.', what),
+    return withGaps(
+      mk(
+        system,
+        'pending-recorded',
+        'warn',
+        false,
+        t('No {0} section: pending decisions and open questions are not recorded.', what),
+        { path: doc.relPath },
+        t('Add a {0} section, or write "none" in it when nothing is pending.', what),
+      ),
+      [PENDING_GAP],
     );
   }
   // "N/A" there is no placeholder but the same statement as "none".
   const real = section.items.filter((i) => isExplicitNone(i.text) || !isPlaceholder(i.text));
   if (real.length === 0) {
-    return mk(
-      system,
-      'pending-recorded',
-      'warn',
-      false,
-      t('{0} is empty or a placeholder.', section.title || what),
-      { path: doc.relPath, line: section.line },
-      t('List what is pending, or write "none" explicitly.'),
+    return withGaps(
+      mk(
+        system,
+        'pending-recorded',
+        'warn',
+        false,
+        t('{0} is empty or a placeholder.', section.title || what),
+        { path: doc.relPath, line: section.line },
+        t('List what is pending, or write "none" explicitly.'),
+      ),
+      [PENDING_GAP],
     );
   }
   // "none" written as the only item says nothing is pending: no item to count.

@@ -44,10 +44,12 @@ import {
   checkTemplate,
   checkWorkExplained,
   mk,
+  PENDING_GAP,
   refsInSections,
   sectionPart,
   type TemplatePart,
   readableDoc,
+  withGaps,
 } from '../../rules/common';
 
 /** Instruction lines the seed's template carries inside its sections. */
@@ -96,24 +98,38 @@ export function s1NextAction(doc: StateDoc, outline: MdOutline | null = null): S
   return null;
 }
 
+/**
+ * The gap a failing next action is: item 1 of What to do now missing, template text or vague. The
+ * command it lacks (next-command) and clarity's Q2 ("what to do first?") judge the same item, and are
+ * said by next-action alone while it fails.
+ */
+const NEXT_GAP = 'next-action';
+
 function checkS1NextAction(doc: StateDoc, next: S1Next | null): Check {
+  // The seed's item 1, "[Most urgent] — include execution command": concrete, with its command.
+  const hint = t('Write the most urgent concrete action, with its execution command, as item 1.');
   if (next && isTemplateText(next.item.text)) {
-    return mk(
-      'S1',
-      'next-action',
-      'block',
-      false,
-      t('Item {0} of "{1}" is still template text: "{2}".', next.number, next.section.title, clip(next.item.text)),
-      { path: doc.relPath, line: next.item.line },
-      t('Write the most urgent concrete action, with its execution command, as item 1.'),
+    return withGaps(
+      mk(
+        'S1',
+        'next-action',
+        'block',
+        false,
+        t('Item {0} of "{1}" is still template text: "{2}".', next.number, next.section.title, clip(next.item.text)),
+        { path: doc.relPath, line: next.item.line },
+        hint,
+      ),
+      [NEXT_GAP],
     );
   }
-  return checkNextAction(
+  const c = checkNextAction(
     'S1',
     next && { text: next.item.text, path: doc.relPath, line: next.item.line },
     '## What to do now (priority order), item 1',
     doc.relPath,
+    hint,
   );
+  return c.status === 'fail' ? withGaps(c, [NEXT_GAP]) : c;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -687,18 +703,21 @@ function checkNextCommand(doc: StateDoc, next: S1Next | null): Check {
   const cmd = text.split(/[\n\r\u2028\u2029]/).some((l) => FENCE_LINE.test(l))
     ? 'a code block'
     : (spans.find(commandSpan) ?? (/(?:^|\s)\$\s+\S/.test(text) ? '$ …' : null));
-  return mk(
-    'S1',
-    'next-command',
-    'warn',
-    cmd !== null,
-    cmd !== null
-      ? t('Item {0} carries its execution command ({1}).', next.number, clip(cmd, 60))
-      : t('Item {0} of "{1}" carries no execution command.', next.number, clip(next.section.title, 60)),
-    { path: doc.relPath, line: next.item.line },
-    t(
-      'Add the exact command that starts it, e.g. `npm test -- invoices` (the seed: "[Most urgent] — include execution command").',
+  return withGaps(
+    mk(
+      'S1',
+      'next-command',
+      'warn',
+      cmd !== null,
+      cmd !== null
+        ? t('Item {0} carries its execution command ({1}).', next.number, clip(cmd, 60))
+        : t('Item {0} of "{1}" carries no execution command.', next.number, clip(next.section.title, 60)),
+      { path: doc.relPath, line: next.item.line },
+      t(
+        'Add the exact command that starts it, e.g. `npm test -- invoices` (the seed: "[Most urgent] — include execution command").',
+      ),
     ),
+    cmd !== null ? [] : [NEXT_GAP],
   );
 }
 
@@ -723,21 +742,24 @@ function checkClarity(doc: StateDoc, next: S1Next | null): Check[] {
     hasContent(doc, 'understanding') ||
     (!!info && (info.counts.ctxWords > 0 || info.counts.diff > 0));
   const q2 = !!next && !isTemplateText(next.item.text) && !isVagueAction(next.item.text);
-  // Each failing condition is a finding of its own.
-  const fails: Msg[] = [];
-  if (tagAt >= 0) fails.push(t("HANDOFF_CLARITY_LOW: the handoff carries the writer's ⚠️ HANDOFF_CLARITY_LOW tag."));
+  // Each failing condition is a finding of its own. Q2 is item 1 wanting, the gap next-action says.
+  const fails: Array<{ m: Msg; gaps: string[] }> = [];
+  if (tagAt >= 0)
+    fails.push({ m: t("HANDOFF_CLARITY_LOW: the handoff carries the writer's ⚠️ HANDOFF_CLARITY_LOW tag."), gaps: [] });
   if (!q1)
-    fails.push(
-      t(
+    fails.push({
+      m: t(
         'HANDOFF_CLARITY_LOW: Q1 fails: nothing says what was done or where the work stands (no Current work status, System understanding, or snapshot ctx/diff).',
       ),
-    );
+      gaps: [],
+    });
   if (!q2)
-    fails.push(
-      t(
+    fails.push({
+      m: t(
         'HANDOFF_CLARITY_LOW: Q2 fails: the next session cannot tell what to do first (no concrete item 1 under What to do now).',
       ),
-    );
+      gaps: [NEXT_GAP],
+    });
   const hint = t(
     'Rewrite the handoff once: say where the work stands (Current work status, System understanding) and put the first concrete action, with its command, as item 1.',
   );
@@ -754,7 +776,7 @@ function checkClarity(doc: StateDoc, next: S1Next | null): Check[] {
       ),
     ];
   const line = tagAt >= 0 ? tagAt + 1 : (next?.item.line ?? 1);
-  return fails.map((m) => mk('S1', 'clarity', 'warn', false, m, { path: doc.relPath, line }, hint));
+  return fails.map((f) => withGaps(mk('S1', 'clarity', 'warn', false, f.m, { path: doc.relPath, line }, hint), f.gaps));
 }
 
 /** Error Recovery `missing_data`: MEMORY.md and context-log.md are Phase 3's storage targets; the seed creates them (empty template) when missing. */
@@ -859,7 +881,7 @@ function templateParts(doc: StateDoc): TemplatePart[] {
   const parts: TemplatePart[] = [
     sectionPart(doc, '## What to do now', sectionsOf(doc, 'next'), isTemplateText),
     // "None" or "N/A" is what the section says when nothing is pending or open: filled, not template text.
-    sectionPart(doc, '## Pending decisions', sectionsOf(doc, 'pending'), templateNotNone),
+    pendingPart(doc),
     sectionPart(doc, '## Outstanding issues', sectionsOf(doc, 'issues'), templateNotNone),
     sectionPart(doc, '## System understanding', sectionsOf(doc, 'understanding'), isTemplateText),
     sectionPart(doc, "## User's current interests", sectionsOf(doc, 'interests'), isTemplateText),
@@ -878,6 +900,22 @@ function templateParts(doc: StateDoc): TemplatePart[] {
   tagged('pending', 'urgency: H/M/L', /\burgency\s*[:：]\s*[HML]\b/i);
   tagged('issues', 'risk: H/M/L', /\brisk\s*[:：]\s*[HML]\b/i);
   return parts;
+}
+
+/**
+ * Pending decisions as a part of the template: the gap pending-recorded names too, said by this part
+ * alone, with its fix ("none" written in it is filled).
+ */
+function pendingPart(doc: StateDoc): TemplatePart {
+  const p = sectionPart(doc, '## Pending decisions', sectionsOf(doc, 'pending'), templateNotNone);
+  return {
+    ...p,
+    gaps: [PENDING_GAP],
+    hint:
+      p.state === 'missing'
+        ? t('Add a {0} section, or write "none" in it when nothing is pending.', 'Pending decisions')
+        : t('List what is pending, or write "none" explicitly.'),
+  };
 }
 
 function handoffSkeleton(handoff: StateDoc): Check {
