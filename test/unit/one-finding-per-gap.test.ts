@@ -1,7 +1,8 @@
 /**
  * One finding per gap. A required part that is missing or still template text was said twice, at two
  * severities: the template check's refusal (block) and the warning that judges the same field (S3's
- * gates, branch-head, Blocked on and log-entry; S1's pending-recorded, next-command and clarity's Q2). Each gap is now one finding, the blocking one, carrying the warning's fix; the warning
+ * gates, branch-head, Blocked on and log-entry; S1's pending-recorded, next-command and clarity's Q2;
+ * S4's summary). Each gap is now one finding, the blocking one, carrying the warning's fix; the warning
  * is skipped and names it. What blocks stays as it was (test/unit/blocking-outcomes.test.ts holds every
  * corpus file's and fixture's blocking checks).
  */
@@ -214,4 +215,35 @@ test('S1 untouched template (a skeleton): the template check defers to not-skele
     [one(s, 'pending-recorded').status, one(s, 'pending-recorded').message],
     ['warn', 'Pending decisions is empty or a placeholder.'],
   );
+});
+
+test('S4 checkpoint summary read from the checkpoint itself (PROGRESS.md has no entry): each missing or empty part is one finding, the template refusal, with the summary fix', async () => {
+  const dir = fixtureCopy('s4/good');
+  const cp = '.agents/checkpoints/2026-03-05-171200.md';
+  const text = readFileSync(path.join(dir, cp), 'utf8');
+  write(
+    dir,
+    cp,
+    text
+      .replace(/## どうやったのか\n\n- [^\n]+\n\n/, '')
+      .replace(/(## 途中でどういう課題が起こったのか\n\n)- [^\n]+/, '$1- TBD'),
+  );
+  write(dir, 'PROGRESS.md', '# Progress\n\nNo checkpoint yet.\n');
+  const s = await systemIn(dir, 'S4', { noGit: true });
+  const summaryFix =
+    'Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.';
+  assert.deepEqual(
+    failing(s, 'template').map((c) => [c.path, c.message, c.hint]),
+    [
+      [cp, `${cp} has no どうやったのか: the seed's format requires it.`, summaryFix],
+      [cp, `途中でどういう課題が起こったのか in ${cp} is empty or still template text.`, summaryFix],
+    ],
+  );
+  assert.deepEqual(
+    [one(s, 'summary').status, one(s, 'summary').message],
+    ['skipped', 'Covered by the blocking template finding on line 1.'],
+  );
+  // Read from PROGRESS.md's newest entry, the summary is another file's gap: it stays a warning.
+  const broken = await systemIn(fixtureCopy('s4/broken'), 'S4', { noGit: true });
+  assert.deepEqual([one(broken, 'summary').status, one(broken, 'summary').path], ['warn', 'PROGRESS.md']);
 });

@@ -37,6 +37,7 @@ import {
   checkWorkExplained,
   mk,
   placeholderIn,
+  withGaps,
   type NextAction,
   type TemplatePart,
 } from '../../rules/common';
@@ -285,6 +286,16 @@ function notSkeleton(home: StateDoc, s4: S4Structure): Check {
   );
 }
 
+/** The gap of a summary part a checkpoint lacks (see `Check.gaps`): the template and `summary` both name it. */
+function summaryGap(part: string): string {
+  return `summary ${part}`;
+}
+
+/** The fix of a summary part that is missing or empty, whichever check says it: the seed's five parts, rebuilt by its script. */
+const SUMMARY_HINT = t(
+  'Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.',
+);
+
 /** The five parts of the Japanese checkpoint summary, by the key the reader gives each heading. */
 const SUMMARY_PARTS: ReadonlyArray<readonly [string, string]> = [
   ['done', '何をしたのか'],
@@ -309,18 +320,20 @@ function summaryCheck(x: S4Extra): Check {
   const missing = SUMMARY_PARTS.filter(
     ([key]) => !secs.some((s) => s.key === key && s.items.some((i) => !isPlaceholder(i.text))),
   ).map(([, name]) => name);
-  return mk(
-    'S4',
-    'summary',
-    'warn',
-    missing.length === 0,
-    missing.length === 0
-      ? t('The newest checkpoint summary has all five parts ({0}).', doc.relPath)
-      : t('The newest checkpoint summary in {0} lacks {1}.', doc.relPath, missing.join(', ')),
-    { path: doc.relPath, line },
-    t(
-      'Write the Japanese five-part summary (何をしたのか, どういうやり取りをユーザーと行ったのか, どうやったのか, 途中でどういう課題が起こったのか, 将来のアクション) and let checkpoint.py rebuild PROGRESS.md.',
+  return withGaps(
+    mk(
+      'S4',
+      'summary',
+      'warn',
+      missing.length === 0,
+      missing.length === 0
+        ? t('The newest checkpoint summary has all five parts ({0}).', doc.relPath)
+        : t('The newest checkpoint summary in {0} lacks {1}.', doc.relPath, missing.join(', ')),
+      { path: doc.relPath, line },
+      SUMMARY_HINT,
     ),
+    // Read from the checkpoint, a part it lacks is the template's gap too (in PROGRESS.md, a part of its entry).
+    doc === x.checkpoint ? missing.map(summaryGap) : [],
   );
 }
 
@@ -376,6 +389,8 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
       path: cp.relPath,
       line: secs[0]?.line,
       ...(placeholder ? { placeholder } : {}),
+      gaps: [summaryGap(name)],
+      hint: SUMMARY_HINT,
     });
   }
   return parts;
