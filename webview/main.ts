@@ -151,7 +151,7 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(` ${c.message}`));
     body.append(label);
   } else {
-    // Id, message, place and status, each a word apart ("exists .claude/session-ledger.md exists. … pass · blocks").
+    // Id, message, place and status, each a word apart ("exists .claude/session-ledger.md exists. … pass").
     body.append(el('span', { class: 'id' }, c.id), document.createTextNode(` ${c.message}`));
     const link = locationLink(c);
     if (link) body.append(document.createTextNode(' '), link);

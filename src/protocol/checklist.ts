@@ -4,14 +4,7 @@
  * src/extension/ (architecture test). The webview sends `ready` once its script runs; the host
  * answers with the state and sends it again whenever the store changes.
  */
-import {
-  SYSTEM_IDS as IDS,
-  type Check,
-  type CheckStatus,
-  type Label,
-  type Severity,
-  type SystemId,
-} from '../core/model/model';
+import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type SystemId } from '../core/model/model';
 
 /**
  * How a check's row is marked (its icon and its bar): its status, except that a finding of information
@@ -22,7 +15,10 @@ export type CheckMark = CheckStatus | 'info';
 /** A check as the webview shows it: the core's `Check` without the system (its section says it). */
 export type CheckView = Omit<Check, 'system'> & {
   mark: CheckMark;
-  /** The words beside a finding's message, localised: `fail · blocks`, `warning · warns`, `info`. */
+  /**
+   * The words beside a check's message, localised: what the check does now (`pass`, `warning`, `skipped`,
+   * `info`), and for a failing blocking check that it blocks the marker (`fail · blocks the marker`).
+   */
   said: string;
 };
 
@@ -59,7 +55,13 @@ export interface ChecklistStrings {
   /** The advice after N compactions in one session (S0's seed: after 2–3), from the system that gives it; `{0}` is the count. */
   compactions?: string;
   status: Record<CheckStatus, string>;
-  severity: Record<Severity, string>;
+  /** A finding of information severity. */
+  info: string;
+  /**
+   * A failing blocking check: its status and what it does now. Only here is the severity said: beside a
+   * pass or a warning it would read as if the check blocked or warned now.
+   */
+  failBlocks: string;
 }
 
 /**

@@ -15,6 +15,7 @@ import { levelOf } from '../../src/extension/pure/findings';
 import { severityPrefix } from '../../src/extension/pure/tree-text';
 import { applyTicks } from '../../src/extension/pure/ticks';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
+import type { Check, WorkspaceReport } from '../../src/core/model/model';
 import { CHECKLIST_STRINGS, enT, REPO, workspace } from './helpers';
 import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_CONFIG, S0_LEDGER } from './checkpoint-fixtures';
 
@@ -75,14 +76,27 @@ test('a result is past once a manual item is unticked or a check changes without
   assert.equal(resultHolds(basis, undefined), false, 'nothing detected any more');
 });
 
-/** The Japanese words the panel gives the checklist (l10n/bundle.l10n.ja.json). */
-function jaStrings(): ChecklistStrings {
-  const ja: Record<string, string> = JSON.parse(readFileSync(path.join(REPO, 'l10n/bundle.l10n.ja.json'), 'utf8'));
-  const tr = (m: string) => ja[m] ?? m;
+/** A language's l10n bundle (l10n/bundle.l10n.<lang>.json). */
+function l10nBundle(lang: string): Record<string, string> {
+  return JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'));
+}
+
+/** The words the panel gives the checklist in a language (l10n/bundle.l10n.<lang>.json). */
+function stringsIn(lang: string): ChecklistStrings {
+  const bundle = l10nBundle(lang);
+  const tr = (m: string) => bundle[m] ?? m;
   const map = <K extends string>(x: Record<K, string>) =>
     Object.fromEntries(Object.entries(x).map(([k, v]) => [k, tr(v as string)])) as Record<K, string>;
-  return { ...CHECKLIST_STRINGS, status: map(CHECKLIST_STRINGS.status), severity: map(CHECKLIST_STRINGS.severity) };
+  return {
+    ...CHECKLIST_STRINGS,
+    status: map(CHECKLIST_STRINGS.status),
+    info: tr(CHECKLIST_STRINGS.info),
+    failBlocks: tr(CHECKLIST_STRINGS.failBlocks),
+  };
 }
+
+/** The Japanese words the panel gives the checklist. */
+const jaStrings = (): ChecklistStrings => stringsIn('ja');
 
 test('an info-level finding (S0 unconfirmed) is marked and worded as information in the checklist, as the tree, the Problems panel and the CLI say it', async () => {
   const root = workspace({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER });
@@ -114,5 +128,65 @@ test('an info-level finding (S0 unconfirmed) is marked and worded as information
     },
     CHECKLIST_STRINGS,
   );
-  assert.deepEqual([warns.mark, warns.said], ['warn', 'warning · warns']);
+  assert.deepEqual([warns.mark, warns.said], ['warn', 'warning']);
+});
+
+test('a check row says what the check does now: a pass is "pass", a warning "warning", and only a failing blocking check says it blocks (en, ja, ko)', () => {
+  const chk = (id: string, severity: Check['severity'], status: Check['status']): Check => ({
+    id,
+    system: 'S3',
+    severity,
+    status,
+    message: `${id}.`,
+    messageId: `${id}.`,
+    args: [],
+  });
+  const report = {
+    root: '/w',
+    label: 'BROKEN',
+    systems: [
+      {
+        id: 'S3',
+        name: 'STATE handoff (Groundwork)',
+        label: 'BROKEN',
+        home: 'docs/state/STATE.md',
+        next: null,
+        docs: [],
+        unconfirmed: [],
+        checks: [
+          chk('exists', 'block', 'pass'),
+          chk('fresh', 'warn', 'pass'),
+          chk('gates', 'warn', 'warn'),
+          chk('next-action', 'block', 'fail'),
+          chk('work-explained', 'warn', 'skipped'),
+          chk('lessons', 'info', 'pass'),
+        ],
+      },
+    ],
+  } as unknown as WorkspaceReport;
+  const said = (strings: ChecklistStrings) =>
+    checklistState(report, { name: 'w', uri: 'file:///w' }, strings, {
+      busy: false,
+      trusted: true,
+    }).systems[0].checks.map((c) => [c.id, c.said]);
+  assert.deepEqual(said(CHECKLIST_STRINGS), [
+    ['exists', 'pass'],
+    ['fresh', 'pass'],
+    ['gates', 'warning'],
+    ['next-action', 'fail · blocks the marker'],
+    ['work-explained', 'skipped'],
+    ['lessons', 'pass'],
+  ]);
+  for (const lang of ['ja', 'ko']) {
+    const tr = l10nBundle(lang);
+    assert.deepEqual(said(stringsIn(lang)), [
+      ['exists', tr['pass']],
+      ['fresh', tr['pass']],
+      ['gates', tr['warning']],
+      ['next-action', tr['fail · blocks the marker']],
+      ['work-explained', tr['skipped']],
+      ['lessons', tr['pass']],
+    ]);
+    assert.ok(tr['fail · blocks the marker'], `${lang}: the failing blocking check's words are translated`);
+  }
 });

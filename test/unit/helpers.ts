@@ -633,5 +633,6 @@ export const CHECKLIST_STRINGS: ChecklistStrings = {
     'manual-done': 'ticked',
     skipped: 'skipped',
   },
-  severity: { block: 'blocks', warn: 'warns', info: 'info', manual: 'manual' },
+  info: 'info',
+  failBlocks: 'fail · blocks the marker',
 };

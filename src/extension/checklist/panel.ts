@@ -50,7 +50,8 @@ function strings(): ChecklistStrings {
       'manual-done': t('ticked'),
       skipped: t('skipped'),
     },
-    severity: { block: t('blocks'), warn: t('warns'), info: t('info'), manual: t('manual') },
+    info: t('info'),
+    failBlocks: t('fail · blocks the marker'),
   };
 }
 

@@ -23,6 +23,21 @@ export function markOf(c: Pick<Check, 'status' | 'severity'>): CheckMark {
   return c.severity === 'info' && c.status === 'warn' ? 'info' : c.status;
 }
 
+/**
+ * The words beside a check: what it does now. A check's severity is what it would do if it failed, so it
+ * is said only beside a failing blocking check (`fail · blocks the marker`); a pass is `pass`, a warning
+ * `warning`, whatever the check's severity.
+ */
+export function statusWords(
+  strings: Pick<ChecklistStrings, 'status' | 'info' | 'failBlocks'>,
+  c: Pick<Check, 'status' | 'severity'>,
+  mark: CheckMark = markOf(c),
+): string {
+  if (mark === 'info') return strings.info;
+  if (c.status === 'fail' && c.severity === 'block') return strings.failBlocks;
+  return strings.status[c.status];
+}
+
 export function checklistState(
   report: WorkspaceReport | undefined,
   folder: { name: string; uri: string },
@@ -53,7 +68,7 @@ export function checklistState(
         severity: c.severity,
         status: c.status,
         mark,
-        said: mark === 'info' ? strings.severity.info : `${strings.status[c.status]} · ${strings.severity[c.severity]}`,
+        said: statusWords(strings, c, mark),
         message: checkMessage(t, c),
         messageId: c.messageId,
         args: c.args,
