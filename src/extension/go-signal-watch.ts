@@ -13,7 +13,8 @@ import type { CheckpointOutcome } from '../core/checkpoint/checkpoint';
 import { localClock } from '../core/model/time';
 import { readSettings } from './config';
 import { Disposable } from './dispose';
-import { goSignalNow, goSignalOf, withdrawalText, type GoSignal } from './pure/go-signal';
+import { filesIn } from './pure/findings';
+import { goSignalNow, goSignalOf, withdrawal, type GoSignal, type WithdrawalOffer } from './pure/go-signal';
 import type { LedgerStore } from './store';
 
 /** At most this many go-signals are followed; the oldest is let go first. */
@@ -109,20 +110,52 @@ export class GoSignalWatch extends Disposable {
             );
             continue;
           }
-          const text = withdrawalText(vscode.l10n.t, g, why, localClock(g.at, Date.now()));
+          // What it offers is decided on the folder as it is now, with the ticks of the marker's session.
+          const { text, offer } = withdrawal(
+            vscode.l10n.t,
+            g,
+            why,
+            localClock(g.at, Date.now()),
+            report,
+            filesIn(folder.uri.fsPath),
+          );
           this.log.info(text);
-          void this.warn(folder, text);
+          void this.warn(folder, text, offer);
         }
       })
       .catch((err) => this.log.warn(`Go-signal: ${(err as Error)?.message ?? String(err)}`));
   }
 
-  private async warn(folder: vscode.WorkspaceFolder, text: string): Promise<void> {
+  /**
+   * The warning, with the step that can succeed now: Checkpoint now only when nothing blocks and every
+   * manual item is ticked; while a blocking check fails, its finding (where the Problems panel places it);
+   * while a manual item is open, the checklist on it.
+   */
+  private async warn(folder: vscode.WorkspaceFolder, text: string, offer: WithdrawalOffer): Promise<void> {
     const t = vscode.l10n.t;
     const again = t('Checkpoint now');
+    const show = t('Show problem');
     const open = t('Open checklist');
-    const pick = await vscode.window.showWarningMessage(text, again, open);
+    const buttons = offer.kind === 'checkpoint' ? [again, open] : offer.kind === 'fix' ? [show, open] : [open];
+    const pick = await vscode.window.showWarningMessage(text, ...buttons);
     if (pick === again) await vscode.commands.executeCommand('sessionLedger.checkpointNow', { folderUri: folder.uri });
-    else if (pick === open) await vscode.commands.executeCommand('sessionLedger.openChecklist', folder.uri);
+    else if (pick === show && offer.kind === 'fix' && offer.finding.check.id === 'exists')
+      // A missing file has no line to open: the Problems panel lists it.
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+    else if (pick === show && offer.kind === 'fix')
+      await vscode.commands.executeCommand('sessionLedger.openStateFile', {
+        uri: vscode.Uri.joinPath(folder.uri, ...offer.finding.path.split('/')),
+        line: offer.finding.line,
+      });
+    else if (pick === open)
+      await vscode.commands.executeCommand(
+        'sessionLedger.openChecklist',
+        folder.uri,
+        offer.kind === 'fix'
+          ? { system: offer.finding.check.system, checkId: offer.finding.check.id }
+          : offer.kind === 'tick'
+            ? { system: offer.system, checkId: offer.checkId }
+            : undefined,
+      );
   }
 }

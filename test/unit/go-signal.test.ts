@@ -12,7 +12,8 @@ import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { sha256 } from '../../src/core/files/fsread';
 import type { WorkspaceReport } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
-import { goSignalNow, goSignalOf, withdrawalText } from '../../src/extension/pure/go-signal';
+import { filesIn } from '../../src/extension/pure/findings';
+import { goSignalNow, goSignalOf, withdrawal } from '../../src/extension/pure/go-signal';
 import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import { emptyClaudeHome, s3Workspace, SID } from './checkpoint-fixtures';
 import { enT } from './helpers';
@@ -73,10 +74,13 @@ test('a go-signal holds while the state files, their checks, the ticks and the m
   const before = readFileSync(state, 'utf8');
   writeFileSync(state, before.replace('- Done: marker format', '- Done: marker format\n- Done: guard hook'));
   assert.equal(goSignalNow(g, await now()), 'state');
-  assert.equal(
-    withdrawalText(t, g, 'state', '14:02:03'),
-    `The checkpoint notification of 14:02:03 (.claude/.checkpoint-ready.${SID}) no longer holds: the state files, their checks or the manual ticks changed after it. Run Checkpoint now again before /compact or /clear.`,
-  );
+  // The edit resets the manual ticks (they belong to a version of the home file): the warning offers the
+  // checklist to tick them, not a Checkpoint now that would be refused.
+  const edited = await now();
+  assert.deepEqual(withdrawal(t, g, 'state', '14:02:03', edited.report, filesIn(root)), {
+    text: `The checkpoint notification of 14:02:03 (.claude/.checkpoint-ready.${SID}) no longer holds: the state files, their checks or the manual ticks changed after it. 2 manual items are not ticked: tick them in the checklist when they are true, then run Checkpoint now again before /compact or /clear.`,
+    offer: { kind: 'tick', system: 'S3', checkId: 'feedback-stored', count: 2 },
+  });
   // Put back as it was: holds again (the same bytes and checks).
   writeFileSync(state, before);
   assert.equal(goSignalNow(g, await now()), 'holds');
@@ -92,7 +96,10 @@ test('a go-signal holds while the state files, their checks, the ticks and the m
   // The marker rewritten by hand, or removed: the guard no longer reads what the checkpoint wrote.
   writeFileSync(marker, 'done\n');
   assert.equal(goSignalNow(g, await now()), 'marker');
-  assert.match(withdrawalText(t, g, 'marker', '14:02:03'), /the marker was changed or removed since\./);
+  assert.match(
+    withdrawal(t, g, 'marker', '14:02:03', (await now()).report, filesIn(root)).text,
+    /the marker was changed or removed since\./,
+  );
   rmSync(marker);
   assert.equal(goSignalNow(g, await now()), 'marker');
 });
@@ -114,4 +121,62 @@ test('only a checkpoint that wrote its marker with the closing steps gives a go-
   const g = goSignalOf('f', ok, null, 0);
   assert.ok(g);
   assert.equal(goSignalNow(g, { report: ok.report, markerHash: null }), 'holds');
+});
+
+test('the warning after a go-signal offers only a step that can succeed: the failing blocking check while one fails, the checklist while a manual item is open, Checkpoint now otherwise', async () => {
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  const ticks = tickStore();
+  const raw = await evaluate(root);
+  ticks.tickAll(raw, SID);
+  const o = await checkpoint(root, {
+    report: raw,
+    reportFor: (id) => ticks.withTicksOf(raw, id),
+    sessionId: SID,
+    claudeHome: home,
+    codexHome: home,
+    env: {},
+  });
+  assert.equal(o.kind, 'written', o.lines.join('\n'));
+  const marker = path.join(root, o.marker ?? '');
+  const g = goSignalOf('file:///w', o, markerHash(marker), 0);
+  assert.ok(g);
+  const now = async () => ({ report: ticks.withTicksOf(await evaluate(root), SID), markerHash: markerHash(marker) });
+
+  // The next action emptied (the walkthrough's "Now ▶ TBD"): BROKEN, Checkpoint now would only be refused.
+  const state = path.join(root, 'docs/state/STATE.md');
+  const before = readFileSync(state, 'utf8');
+  writeFileSync(state, before.replace(/(- \*\*Now ▶\*\*).*/, '$1 TBD'));
+  const broken = await now();
+  assert.equal(broken.report.label, 'BROKEN');
+  assert.equal(goSignalNow(g, broken), 'state');
+  const w = withdrawal(t, g, 'state', '14:02:03', broken.report, filesIn(root));
+  assert.equal(w.offer.kind, 'fix', 'no Checkpoint now while a blocking check fails');
+  assert.ok(w.offer.kind === 'fix');
+  assert.deepEqual(
+    [w.offer.finding.check.system, w.offer.finding.check.id, w.offer.finding.path, w.offer.count],
+    ['S3', 'next-action', 'docs/state/STATE.md', 1],
+  );
+  assert.equal(w.offer.finding.line, before.split('\n').findIndex((l) => l.includes('Now ▶')) + 1, 'on its line');
+  assert.match(
+    w.text,
+    /A blocking check fails now \(S3 next-action\): fix it, then run Checkpoint now again before \/compact or \/clear\.$/,
+  );
+
+  // Fixed, but a manual item unticked for the marker's session: the checklist, on the item.
+  writeFileSync(state, before);
+  ticks.tickAll(raw, SID, false);
+  const open = await now();
+  const m = withdrawal(t, g, 'state', '14:02:03', open.report, filesIn(root));
+  assert.equal(m.offer.kind, 'tick');
+  assert.ok(m.offer.kind === 'tick');
+  assert.deepEqual([m.offer.system, m.offer.checkId, m.offer.count], ['S3', 'feedback-stored', 2]);
+  assert.match(m.text, /2 manual items are not ticked: tick them in the checklist when they are true/);
+
+  // Everything holds again but the marker was rewritten: Checkpoint now can give the go-signal again.
+  ticks.tickAll(raw, SID);
+  writeFileSync(marker, 'done\n');
+  const again = await now();
+  assert.equal(goSignalNow(g, again), 'marker');
+  assert.deepEqual(withdrawal(t, g, 'marker', '14:02:03', again.report, filesIn(root)).offer, { kind: 'checkpoint' });
 });

@@ -10,8 +10,9 @@
  * (`resultHolds`). vscode-free (unit tested).
  */
 import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
-import type { WorkspaceReport } from '../../core/model/model';
+import { isBlocking, type SystemId, type WorkspaceReport } from '../../core/model/model';
 import { resultBasis, resultHolds, type ResultBasis } from './checklist-model';
+import { reportFindings, type Finding, type IsFile } from './findings';
 import type { T } from './tree-text';
 
 /** A go-signal given, and what it was given on. */
@@ -68,17 +69,75 @@ export function goSignalNow(
   return resultHolds(g.basis, now.report) ? 'holds' : 'state';
 }
 
-/** The warning that follows a go-signal that no longer holds; `time` is when it was given, as the user reads times. */
-export function withdrawalText(t: T, g: Pick<GoSignal, 'marker'>, why: 'state' | 'marker', time: string): string {
-  return why === 'marker'
-    ? t(
-        'The checkpoint notification of {0} ({1}) no longer holds: the marker was changed or removed since. Run Checkpoint now again before /compact or /clear.',
-        time,
-        g.marker,
-      )
-    : t(
-        'The checkpoint notification of {0} ({1}) no longer holds: the state files, their checks or the manual ticks changed after it. Run Checkpoint now again before /compact or /clear.',
-        time,
-        g.marker,
-      );
+/** What the warning that follows a go-signal offers: the step that can succeed now. */
+export type WithdrawalOffer =
+  /** Nothing blocks and every manual item is ticked: Checkpoint now can give the go-signal again. */
+  | { kind: 'checkpoint' }
+  /** A blocking check fails: Checkpoint now would only be refused; the finding is what to open. */
+  | { kind: 'fix'; finding: Finding; count: number }
+  /** A manual item is not ticked: the checklist is where to tick it. */
+  | { kind: 'tick'; system: SystemId; checkId: string; count: number };
+
+/**
+ * The warning that follows a go-signal that no longer holds, and what it offers; `time` is when it was
+ * given, as the user reads times; `report` is the folder's report now with the ticks of the go-signal's
+ * session. Checkpoint now is offered only when it can succeed: while a blocking check fails the warning
+ * names it and offers it to open; while a manual item is not ticked it offers the checklist.
+ */
+export function withdrawal(
+  t: T,
+  g: Pick<GoSignal, 'marker'>,
+  why: 'state' | 'marker',
+  time: string,
+  report: WorkspaceReport | undefined,
+  isFile: IsFile,
+): { text: string; offer: WithdrawalOffer } {
+  const head =
+    why === 'marker'
+      ? t(
+          'The checkpoint notification of {0} ({1}) no longer holds: the marker was changed or removed since.',
+          time,
+          g.marker,
+        )
+      : t(
+          'The checkpoint notification of {0} ({1}) no longer holds: the state files, their checks or the manual ticks changed after it.',
+          time,
+          g.marker,
+        );
+  // What Checkpoint now decides on: the systems not switched off by their own configuration.
+  const active = report ? { ...report, systems: report.systems.filter((s) => !s.skipped) } : undefined;
+  const blocking = reportFindings(active, isFile).filter((f) => isBlocking(f.check));
+  if (blocking.length) {
+    const c = blocking[0].check;
+    const step =
+      blocking.length === 1
+        ? t(
+            'A blocking check fails now ({0} {1}): fix it, then run Checkpoint now again before /compact or /clear.',
+            c.system,
+            c.id,
+          )
+        : t(
+            'Blocking checks fail now ({0} {1} and {2} more): fix them, then run Checkpoint now again before /compact or /clear.',
+            c.system,
+            c.id,
+            blocking.length - 1,
+          );
+    return { text: `${head} ${step}`, offer: { kind: 'fix', finding: blocking[0], count: blocking.length } };
+  }
+  const open = (active?.systems ?? []).flatMap((s) =>
+    s.checks.filter((c) => c.status === 'manual-open').map((c) => ({ system: s.id, checkId: c.id })),
+  );
+  if (open.length) {
+    const step =
+      open.length === 1
+        ? t(
+            '1 manual item is not ticked: tick it in the checklist when it is true, then run Checkpoint now again before /compact or /clear.',
+          )
+        : t(
+            '{0} manual items are not ticked: tick them in the checklist when they are true, then run Checkpoint now again before /compact or /clear.',
+            open.length,
+          );
+    return { text: `${head} ${step}`, offer: { kind: 'tick', ...open[0], count: open.length } };
+  }
+  return { text: `${head} ${t('Run Checkpoint now again before /compact or /clear.')}`, offer: { kind: 'checkpoint' } };
 }
