@@ -72,6 +72,35 @@ for (const [installed, said] of [
     assert.equal(l, `Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now. ${said}`);
   });
 
+test("Restricted Mode: the status item names no command that cannot run there, says what is true, and offers to trust the folder (VS Code's workbench.trust.manage)", () => {
+  const notInstalled = { allow: true, rule: 'no-marker', marker: null, maxAgeMin: 480, installed: false };
+  const now = Date.parse('2026-12-06T00:00:00Z');
+  const restricted = statusView(t, usage(34), S3, 'propose', notInstalled, undefined, now, false);
+  for (const said of [restricted.tooltip, restricted.label]) {
+    assert.doesNotMatch(said, /Install guard hooks/, 'nothing can be installed in Restricted Mode');
+    assert.match(
+      said,
+      /\/compact is not guarded: the guard hook is not installed in this folder, and in Restricted Mode it cannot be\./,
+    );
+    assert.match(
+      said,
+      /Restricted Mode: Session Ledger reads and shows, but writes nothing \(no marker, no guard hooks\)\. Trust this folder to checkpoint from here\./,
+    );
+  }
+  assert.doesNotMatch(restricted.tooltip, /command:sessionLedger\.checkpointNow/, 'no Checkpoint now link');
+  assert.match(
+    restricted.tooltip,
+    /\[\$\(workspace-trusted\) Manage Workspace Trust\]\(command:workbench\.trust\.manage\)/,
+  );
+  assert.match(restricted.tooltip, /\(command:sessionLedger\.openChecklist\)/, 'the checklist still opens (read-only)');
+  assert.doesNotMatch(restricted.label, /\$\(|command:/, 'the label is plain words');
+  // Trusted: as before.
+  const trusted = statusView(t, usage(34), S3, 'propose', notInstalled, undefined, now);
+  assert.match(trusted.tooltip, /\(command:sessionLedger\.checkpointNow\)/);
+  assert.match(trusted.label, /\(run "Install guard hooks"\)\.$/);
+  assert.doesNotMatch(trusted.tooltip, /Restricted Mode|workbench\.trust/);
+});
+
 test('status label: past a mark with the checkpoint made, it says the checkpoint is done, not to checkpoint again', () => {
   for (const level of ['propose', 'urgent'] as const) {
     const l = statusLabel(t, usage(46), S3, level, {

@@ -85,17 +85,22 @@ function filesNamed(t: T, files: readonly string[], name: (s: string) => string)
 /**
  * What the guard would decide, as plain sentences (no icon): an allow on a marker that does not vouch
  * for the state files as they are now says which changed since, so it is not taken for "checkpoint done".
- * `name` shows a file name (the tooltip's Markdown passes `code`).
+ * `name` shows a file name (the tooltip's Markdown passes `code`). `trusted`: false in Restricted Mode, where
+ * nothing can be installed, so no command is named that cannot run.
  */
-export function guardSentence(t: T, g: GuardView, name: (s: string) => string = (s) => s): string {
+export function guardSentence(t: T, g: GuardView, name: (s: string) => string = (s) => s, trusted = true): string {
   const changed = g.changed?.length
     ? ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', filesNamed(t, g.changed, name))}`
     : '';
-  return `${verdictSentence(t, g)}${changed}`;
+  return `${verdictSentence(t, g, trusted)}${changed}`;
 }
 
 /** The guard's verdict alone, as one plain sentence. */
-function verdictSentence(t: T, g: GuardView): string {
+function verdictSentence(t: T, g: GuardView, trusted: boolean): string {
+  if (!g.installed && !trusted)
+    return t(
+      '/compact is not guarded: the guard hook is not installed in this folder, and in Restricted Mode it cannot be.',
+    );
   if (!g.installed)
     return t('/compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").');
   const rules: Record<string, string> = {
@@ -131,8 +136,18 @@ export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolea
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */
-export function guardLine(t: T, g: GuardView): string {
-  return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g, code)}`;
+export function guardLine(t: T, g: GuardView, trusted = true): string {
+  return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g, code, trusted)}`;
+}
+
+/** VS Code's own command that opens the workspace trust editor: the one step that works in Restricted Mode. */
+export const TRUST_COMMAND = 'workbench.trust.manage';
+
+/** What Restricted Mode allows, and the one step that lifts it (a sentence both the tooltip and the label say). */
+export function restrictedSentence(t: T): string {
+  return t(
+    'Restricted Mode: Session Ledger reads and shows, but writes nothing (no marker, no guard hooks). Trust this folder to checkpoint from here.',
+  );
 }
 
 export interface StatusView {
@@ -216,7 +231,8 @@ function spokenPct(p: number): string {
  * The item's accessible label, one plain sentence: the figure, the mark it passed and whose mark
  * it is (`Session Ledger: context 46 percent, past the urgent mark for S3. Checkpoint now.`), then
  * what the guard would decide. A system's figures are named by its id; the default or the user's
- * own figures by their percent.
+ * own figures by their percent. In Restricted Mode (`trusted` false) it ends with what is true there and
+ * the one step that works: trusting the folder.
  */
 export function statusLabel(
   t: T,
@@ -224,6 +240,7 @@ export function statusLabel(
   profile: MeterProfile,
   level: MeterLevel,
   guard?: GuardView,
+  trusted = true,
 ): string {
   const bySystem = /^S\d$/.test(profile.profile);
   const done = checkpointed(guard, u);
@@ -287,7 +304,8 @@ export function statusLabel(
         : t('Session Ledger: context {0} percent, under the checkpoint mark ({1} percent).', p, profile.propose);
     }
   }
-  return guard ? `${head} ${guardSentence(t, guard)}` : head;
+  const said = guard ? `${head} ${guardSentence(t, guard, undefined, trusted)}` : head;
+  return trusted ? said : `${said} ${restrictedSentence(t)}`;
 }
 
 export function statusView(
@@ -298,6 +316,8 @@ export function statusView(
   guard?: GuardView,
   compactions?: CompactionsView,
   now = Date.now(),
+  /** False in Restricted Mode: no command that writes is offered, and trusting the folder is. */
+  trusted = true,
 ): StatusView {
   // When the figure was taken, as the user's clock says it (the agent's records give it in UTC).
   const at = u.at ? Date.parse(u.at) : NaN;
@@ -324,7 +344,7 @@ export function statusView(
     `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${Number.isFinite(at) ? ` · ${mdText(whenText(t, at, now))}` : ''}`,
   );
   if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
-  if (guard) lines.push('', guardLine(t, guard));
+  if (guard) lines.push('', guardLine(t, guard, trusted));
   const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
   if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
   if (checkpointed(guard, u) && level !== 'ok')
@@ -334,13 +354,21 @@ export function statusView(
     );
   else if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
-  lines.push(
-    '',
-    `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
-  );
+  if (trusted)
+    lines.push(
+      '',
+      `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
+    );
+  else
+    lines.push(
+      '',
+      `$(workspace-untrusted) ${restrictedSentence(t)}`,
+      '',
+      `[$(workspace-trusted) ${t('Manage Workspace Trust')}](command:${TRUST_COMMAND}) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
+    );
   return {
     text,
-    label: statusLabel(t, u, profile, level, guard),
+    label: statusLabel(t, u, profile, level, guard, trusted),
     tooltip: lines.join('\n'),
     background: BACKGROUND[level],
   };

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../dispose';
 import { otherSessionsLines } from '../pure/session-pick';
-import { statusView, type StatusView } from '../pure/status-text';
+import { statusView, TRUST_COMMAND, type StatusView } from '../pure/status-text';
 import type { GuardPreview, StatusState } from './guard-preview';
 import { shownSession, type MeterState } from './session-meter';
 
@@ -19,6 +19,8 @@ export class ContextStatusItem extends Disposable {
     this.item.name = vscode.l10n.t('Session Ledger context');
     this.item.command = 'sessionLedger.checkpointNow';
     this._register(source.onDidChangeStatus((st) => this.render(st)));
+    // Trusted after Restricted Mode: the commands that write are offered from then on.
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.render(source.status())));
     // The tooltip says how long ago the figure was taken ("5 min ago"): drawn again each minute, so it
     // stays true while nothing else changes (an unchanged view is not sent again).
     const clock = setInterval(() => this.render(source.status()), 60_000);
@@ -32,10 +34,16 @@ export class ContextStatusItem extends Disposable {
       this.item.hide();
       return;
     }
-    const base = statusView(vscode.l10n.t, s.usage, s.profile, s.level, guard, {
-      count: s.compactions,
-      advice: s.advice,
-    });
+    const base = statusView(
+      vscode.l10n.t,
+      s.usage,
+      s.profile,
+      s.level,
+      guard,
+      { count: s.compactions, advice: s.advice },
+      Date.now(),
+      vscode.workspace.isTrusted,
+    );
     // Several live sessions: the item says whose figure it shows (the active terminal's session, or
     // the newest, said so), and lists the others.
     const v = s.others.length ? withShownSession(base, s, vscode.l10n.t) : base;
@@ -46,7 +54,7 @@ export class ContextStatusItem extends Disposable {
     // Spoken instead of the tooltip's Markdown: the figure, the mark passed, what to do.
     this.item.accessibilityInformation = { label: v.label };
     const md = new vscode.MarkdownString(v.tooltip, true);
-    md.isTrusted = { enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist'] };
+    md.isTrusted = { enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist', TRUST_COMMAND] };
     this.item.tooltip = md;
     this.item.backgroundColor = v.background ? new vscode.ThemeColor(v.background) : undefined;
     this.item.show();
