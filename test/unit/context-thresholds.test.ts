@@ -47,6 +47,26 @@ test('settings override wins, field by field', () => {
   );
 });
 
+test('settings that put the proposal above the urgent mark are read the other way round (the lower proposes), and the profile says so', () => {
+  // The walkthrough's settings: propose 40, urgent 30; at 34 % the meter said "past the urgent mark".
+  const p = thresholdProfile([S3], { propose: 40, urgent: 30 });
+  assert.deepEqual(p, { profile: 'custom', propose: 30, urgent: 40, inverted: { propose: 40, urgent: 30 } });
+  assert.equal(levelOf(29, p), 'ok');
+  assert.equal(levelOf(34, p), 'propose', 'past the lower mark only: a checkpoint is proposed, not urgent');
+  assert.equal(levelOf(40, p), 'urgent');
+  // One override past the system's own other mark: S3 urges at 40 %, a proposal at 50 % is above it.
+  assert.deepEqual(thresholdProfile([S3], { propose: 50 }), {
+    profile: 'custom',
+    propose: 40,
+    urgent: 50,
+    inverted: { propose: 50, urgent: 40 },
+  });
+  // Equal marks, a single-cue system and ordered marks are not inverted.
+  assert.deepEqual(thresholdProfile([], { propose: 30, urgent: 30 }), { profile: 'custom', propose: 30, urgent: 30 });
+  assert.deepEqual(thresholdProfile([S2], { propose: 90 }), { profile: 'custom', propose: 90, urgent: null });
+  assert.equal(thresholdProfile([S3], { propose: 20, urgent: 30 }).inverted, undefined);
+});
+
 test('levelOf: ok below propose, propose from it, urgent from urgent; single-cue systems never urgent', () => {
   const s3 = thresholdProfile([S3]);
   assert.equal(levelOf(14.99, s3), 'ok');

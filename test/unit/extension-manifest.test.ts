@@ -237,3 +237,22 @@ test('l10n: every message template of the core (check messages, fix hints, findi
     );
   }
 });
+
+test("settings: every threshold profile's description says its marks, in English, Japanese and Korean, as the facts table holds them", async () => {
+  const { FACTS } = await import('../../src/core/systems/facts');
+  const prop = pkg.contributes.configuration.properties['sessionLedger.thresholds.profile'];
+  assert.deepEqual(prop.enum, ['auto', 'S0', 'S1', 'S2', 'S3', 'S4']);
+  for (const suffix of ['', '.ja', '.ko']) {
+    const table = nls(suffix);
+    prop.enum.forEach((id: string, i: number) => {
+      if (id === 'auto') return;
+      const said = table[(prop.enumDescriptions[i] as string).replace(/^%(.+)%$/, '$1')];
+      const th = FACTS[id as keyof typeof FACTS].thresholds;
+      const marks = [th.propose, th.urgent].filter((n): n is number => n !== null);
+      assert.match(said, new RegExp(marks.map((n) => `${n} %`).join('.*')), `package.nls${suffix}.json ${id}: ${said}`);
+    });
+    // The profile setting's own description names every system's marks.
+    for (const id of ['S0', 'S1', 'S2', 'S3', 'S4'] as const)
+      assert.match(table['config.thresholds.profile'], new RegExp(`${id}`), `package.nls${suffix}.json names ${id}`);
+  }
+});

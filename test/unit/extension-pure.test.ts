@@ -26,6 +26,7 @@ import {
   sectionLabel,
 } from '../../src/extension/pure/tree-text';
 import { code, guardLine, pct, statusView } from '../../src/extension/pure/status-text';
+import { levelOf, thresholdProfile } from '../../src/core/context/thresholds';
 import { agentInCmdline, agentInText } from '../../src/extension/pure/terminal-match';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { CHECKLIST_STRINGS } from './helpers';
@@ -239,6 +240,37 @@ test('status bar: text, colours at the thresholds, Markdown tooltip', () => {
   // 2.3 × 10 is 22.999… in binary: still 2.3.
   assert.equal(pct(2.3), '2.3%');
   assert.match(statusView(t, u, { profile: 'S2', propose: 50, urgent: null }, 'ok').tooltip, /\(S2\): 50%/);
+});
+
+test('status bar: inverted custom marks (propose 40, urgent 30) are shown as read, the lower proposing, and the tooltip says the settings were read the other way round', () => {
+  const u: ContextUsage = {
+    agent: 'claude',
+    sessionId: 's',
+    transcriptPath: '/t.jsonl',
+    model: null,
+    usedTokens: 68_000,
+    windowTokens: 200_000,
+    percent: 34,
+    at: null,
+    afterCompaction: false,
+    source: 'transcript',
+  };
+  // The settings the walkthrough set, as the meter builds the profile (core thresholdProfile).
+  const profile = thresholdProfile(['S3'], { propose: 40, urgent: 30 });
+  const level = levelOf(u.percent, profile);
+  assert.equal(level, 'propose', 'at 34 %: past the lower mark, not "past the urgent mark"');
+  const v = statusView(t, u, profile, level);
+  assert.match(v.tooltip, /Thresholds \(custom\): 30% \/ 40%/);
+  assert.match(
+    v.tooltip,
+    /\$\(warning\) Your settings put the checkpoint mark \(40 %\) above the urgent mark \(30 %\): they are read the other way round, a checkpoint is proposed at 30 % and urgent at 40 %\./,
+  );
+  assert.match(v.label, /past the checkpoint mark \(30 percent\)\. Checkpoint proposed\./);
+  // Marks in order: no such line.
+  assert.doesNotMatch(
+    statusView(t, u, thresholdProfile(['S3'], { propose: 30, urgent: 40 }), 'propose').tooltip,
+    /other way round/,
+  );
 });
 
 test('terminals: claude and codex by name or command line', () => {

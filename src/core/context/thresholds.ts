@@ -13,6 +13,11 @@ export interface ThresholdProfile {
   propose: number;
   /** Percent at which it is urgent; null when the system names a single cue. */
   urgent: number | null;
+  /**
+   * The marks as the settings put them when they put the proposal above the urgent mark (one of them may be
+   * the system's own): they are read the other way round, the lower as the proposal. Absent otherwise.
+   */
+  inverted?: { propose: number; urgent: number };
 }
 
 export type Level = 'ok' | 'propose' | 'urgent';
@@ -34,7 +39,10 @@ export interface ThresholdSettings {
  * The one threshold profile: the figures of the detected systems (`ids`), or of the system the
  * settings name; among several, the one that cues earliest (lowest `propose`; in id order on a
  * tie) so no system's checkpoint comes too late; the default when none. The settings' `propose` /
- * `urgent` win when set to a valid percent; a profile with overridden figures is called `custom`.
+ * `urgent` win when set to a valid percent; a profile with overridden figures is called `custom`. Marks
+ * that put the proposal above the urgent mark cannot both hold (the meter would be urgent before a
+ * checkpoint was proposed): the lower is read as the proposal and the higher as the urgent mark, and the
+ * profile says so (`inverted`, the marks as set) for the surfaces to tell the user.
  */
 export function thresholdProfile(ids: readonly string[], settings: ThresholdSettings = {}): ThresholdProfile {
   const chosen =
@@ -49,7 +57,10 @@ export function thresholdProfile(ids: readonly string[], settings: ThresholdSett
   const propose = validPct(settings.propose) ? settings.propose : base.propose;
   const urgent = validPct(settings.urgent) ? settings.urgent : base.urgent;
   const changed = propose !== base.propose || urgent !== base.urgent;
-  return { profile: changed ? 'custom' : base.profile, propose, urgent };
+  const profile = changed ? 'custom' : base.profile;
+  if (urgent !== null && propose > urgent)
+    return { profile, propose: urgent, urgent: propose, inverted: { propose, urgent } };
+  return { profile, propose, urgent };
 }
 
 /** `urgent` at or past the urgent threshold, `propose` at or past the proposal, else `ok`. */

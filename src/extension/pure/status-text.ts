@@ -15,6 +15,20 @@ export interface MeterProfile {
   profile: string;
   propose: number;
   urgent: number | null;
+  /** The marks as the settings put them, when they put the proposal above the urgent mark (read the other way round). */
+  inverted?: { propose: number; urgent: number };
+}
+
+/**
+ * What the meter says of settings that put the proposal above the urgent mark (core `thresholdProfile`
+ * reads them the other way round): the marks as set and as read. The tooltip and a one-time warning say it.
+ */
+export function invertedText(t: T, inverted: { propose: number; urgent: number }): string {
+  return t(
+    'Your settings put the checkpoint mark ({0} %) above the urgent mark ({1} %): they are read the other way round, a checkpoint is proposed at {1} % and urgent at {0} %. Set sessionLedger.thresholds.propose below sessionLedger.thresholds.urgent.',
+    inverted.propose,
+    inverted.urgent,
+  );
 }
 
 /** What the PreCompact guard would decide now (core `preCompactGuard`, read-only). */
@@ -339,6 +353,7 @@ export function statusView(
     );
   const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
   lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
+  if (profile.inverted) lines.push(`$(warning) ${invertedText(t, profile.inverted)}  `);
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
   lines.push(
     `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${Number.isFinite(at) ? ` · ${mdText(whenText(t, at, now))}` : ''}`,

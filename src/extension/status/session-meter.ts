@@ -14,7 +14,7 @@ import { onDidChangeSettings, readSettings } from '../config';
 import { KeyedDebouncer } from '../pure/debounce';
 import { chooseShownSession, shownSessionText, type LiveSession, type ShownBy } from '../pure/session-pick';
 import type { T } from '../pure/tree-text';
-import type { MeterLevel, MeterProfile } from '../pure/status-text';
+import { invertedText, type MeterLevel, type MeterProfile } from '../pure/status-text';
 import { activeTerminalProcesses, withRecordedPids } from '../terminals';
 import type { LedgerStore } from '../store';
 
@@ -255,7 +255,32 @@ export class SessionMeter implements vscode.Disposable {
   private async profileFor(folder: vscode.WorkspaceFolder, s: ReturnType<typeof readSettings>): Promise<MeterProfile> {
     const { thresholdProfile } = await import('../../core/context');
     const ids = (this.store.report(folder.uri)?.systems ?? []).map((x) => x.id);
-    return thresholdProfile(ids, { profile: s.profile, propose: s.propose, urgent: s.urgent });
+    const p = thresholdProfile(ids, { profile: s.profile, propose: s.propose, urgent: s.urgent });
+    this.warnInverted(p);
+    return p;
+  }
+
+  /** The marks as set when they were last said to be inverted ('' when they are not). */
+  private warnedInverted = '';
+
+  /**
+   * Settings that put the proposal above the urgent mark take effect read the other way round: said once
+   * in a warning (again only after the marks were set otherwise), and in the tooltip while they hold.
+   */
+  private warnInverted(p: MeterProfile): void {
+    const key = p.inverted ? `${p.inverted.propose}/${p.inverted.urgent}` : '';
+    if (key === this.warnedInverted) return;
+    this.warnedInverted = key;
+    if (!p.inverted) return;
+    const t = vscode.l10n.t;
+    const open = t('Open Settings');
+    this.log.warn(
+      `Thresholds inverted in the settings (propose ${p.inverted.propose}, urgent ${p.inverted.urgent}): read as ${p.propose} / ${p.urgent}.`,
+    );
+    void vscode.window.showWarningMessage(invertedText(t, p.inverted), open).then((pick) => {
+      if (pick === open)
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'sessionLedger.thresholds');
+    });
   }
 
   private setFollower(f: Follower | undefined, key: string | undefined): void {
