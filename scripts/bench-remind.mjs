@@ -150,7 +150,7 @@ try {
         cwd: ws,
         env,
         before: clearRecord,
-        says: "past S3's 15% mark",
+        says: 'past the 15% mark of S3 ',
       },
       // Runs right after the crossing, which recorded the band.
       {
@@ -197,7 +197,7 @@ try {
         cwd: cws,
         env: cenv,
         before: () => rmSync(crecord, { force: true }),
-        says: kind === 'covers' ? '' : "past S3's 15% mark",
+        says: kind === 'covers' ? '' : 'past the 15% mark of S3 ',
       });
     }
   }

@@ -177,7 +177,7 @@ async function untrustedPalette(page, phase) {
       'Install guard hooks (Claude Code, Codex CLI)',
       'Remove guard hooks (Claude Code, Codex CLI)',
       'Create starter file',
-      'Compact agent state (S4)',
+      'Compact S4 checkpointing (.agents/STATE.md)',
       'Ask the agent to checkpoint',
     ];
     const shown = rows.filter((r) => write.some((w) => r === `Session Ledger: ${w}`));

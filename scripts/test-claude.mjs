@@ -346,13 +346,13 @@ async function main() {
       assert.equal(t.added, 1, `at ${first} %: one suggestion`);
       assert.equal(
         t.newest,
-        `Session Ledger: context is at ${first}%, past ${sys}'s ${first}% mark (${sys === 'S3' ? 'STATE handoff (Groundwork)' : 'Session Ledger (majestic session-checkpoint)'}): propose a checkpoint to the user. To run: ${trigger}`,
+        `Session Ledger: context is at ${first}%, past the ${first}% mark of ${sys === 'S3' ? 'S3 Groundwork' : 'S0 majestic ledger'}: propose a checkpoint to the user. To run: ${trigger}`,
       );
       t = await remindTurn(ws, sid, urgent * 10_000, 'turn four');
       assert.equal(t.added, 0, `still the ${first} % band: not again`);
       t = await remindTurn(ws, sid, urgent * 10_000, 'turn five');
       assert.equal(t.added, 1, `at ${urgent} %: one suggestion`);
-      assert.match(t.newest, new RegExp(`past ${sys}'s ${urgent}% mark .*checkpoint now.*To run: ${trigger}$`));
+      assert.match(t.newest, new RegExp(`past the ${urgent}% mark of ${sys} .*checkpoint now.*To run: ${trigger}$`));
       t = await remindTurn(ws, sid, urgent * 10_000, 'turn six');
       assert.equal(t.added, 0, 'once per band');
       assert.ok(!existsSync(join(ws, '.claude', `.checkpoint-ready.${sid}`)), 'it ran no checkpoint');
@@ -379,7 +379,7 @@ async function main() {
       assert.equal(t.added, 0, `later turns in the band the checkpoint covered: silent (${t.newest})`);
       t = await remindTurn(ws2, sid, 400_000, 'turn five');
       assert.equal(t.added, 1, 'the next band, in a turn after the checkpoint: one suggestion');
-      assert.match(t.newest, /past S3's 40% mark/);
+      assert.match(t.newest, /past the 40% mark of S3 /);
     });
   };
 

@@ -185,7 +185,7 @@ function systemSection(s: SystemView, state: ChecklistState): HTMLElement {
   const sec = el('section', { class: 'system', 'data-system': s.id, 'aria-labelledby': `sys-${s.id}` });
   const h = el('h2', { id: `sys-${s.id}` });
   h.append(
-    document.createTextNode(`${s.id} ${s.name} `),
+    document.createTextNode(`${s.name} `),
     el('span', { class: `badge label-${s.label}`, 'data-label': s.label }, s.label),
   );
   sec.append(h);

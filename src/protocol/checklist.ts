@@ -24,6 +24,7 @@ export type CheckView = Omit<Check, 'system'> & {
 
 export interface SystemView {
   id: SystemId;
+  /** The system's name as every surface says it, its id first (`S3 Groundwork`): the core's `systemName`. */
   name: string;
   label: Label;
   /** The home file (relative path). */

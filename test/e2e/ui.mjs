@@ -156,17 +156,26 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     );
     assert.equal(await child(1).getAttribute('aria-level'), '2');
     assert.match((await child(2).getAttribute('aria-label')) ?? '', /^Warning: S4 compaction: /);
-    // the root's label is whole at the default sidebar width
-    const s4 = page.getByRole('treeitem', { name: /^S4 \S.* — / });
-    const fits = await s4
-      .locator('.label-name')
-      .first()
-      .evaluate((el) => {
-        const box = el.closest('.monaco-icon-label-container') ?? el.parentElement;
-        return el.getBoundingClientRect().right <= box.getBoundingClientRect().right + 1;
-      });
-    assert.equal(fits, true, 'the S4 root label is not cut');
+    // every root's label (the system's name and its label) is whole at the default sidebar width
     await collapseAll(page);
+    for (const id of Object.keys(HOMES)) {
+      const cut = await page
+        .getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — `) })
+        .first()
+        .locator('.label-name')
+        .first()
+        .evaluate((el) => {
+          const box = el.closest('.monaco-icon-label-container') ?? el.parentElement;
+          // When the row's text (label and description) overflows, VS Code draws an ellipsis at the box's
+          // right edge, over what lies under it: the label is whole only left of the ellipsis.
+          const pen = document.createElement('canvas').getContext('2d');
+          pen.font = getComputedStyle(box).font;
+          const ellipsis = box.scrollWidth > box.clientWidth ? pen.measureText('…').width : 0;
+          const over = el.getBoundingClientRect().right + ellipsis - box.getBoundingClientRect().right;
+          return over <= 0.5 ? null : `${el.textContent} (${over.toFixed(1)} px over)`;
+        });
+      assert.equal(cut, null, `the ${id} root label is not cut`);
+    }
     // S3: Documents → docs/state/STATE.md → Handoff → the Now ▶ item
     await expand(page.getByRole('treeitem', { name: /^S3 Groundwork — / }));
     await expand(page.getByRole('treeitem', { name: /^Documents/ }).first());

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { STARTER_SYSTEMS, starterFor } from '../../src/core/systems/starter';
+import { systemName } from '../../src/core/systems/facts';
 import { cli, fixtureCopy, workspace, write } from './helpers';
 
 const read = (dir: string, rel: string) => readFileSync(path.join(dir, rel), 'utf8');
@@ -51,7 +52,10 @@ test('init without a system lists the five starters and writes nothing; --dry-ru
   const list = cli(['init', '--root', dir]);
   assert.equal(list.code, 0);
   for (const id of STARTER_SYSTEMS)
-    assert.match(list.stdout, new RegExp(`^  ${id}  ${starterFor(id).files[0].path.replace(/[.]/g, '\\.')}`, 'm'));
+    assert.match(
+      list.stdout,
+      new RegExp(`^  ${systemName(id)}  ${starterFor(id).files[0].path.replace(/[.]/g, '\\.')}`, 'm'),
+    );
   const dry = cli(['init', 'S3', '--dry-run', '--root', dir]);
   assert.equal(dry.code, 0);
   assert.match(dry.stdout, /^Would write docs\/state\/STATE\.md \(the S3 starter\); nothing was written\./);

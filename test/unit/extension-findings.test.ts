@@ -10,7 +10,6 @@ import {
   levelOf,
   lineRange,
   reportFindings,
-  shortName,
   systemDocs,
   filesIn,
   findingPlace,
@@ -69,7 +68,7 @@ test('findings: fail and warn are findings, with block → error, warn → warni
 });
 
 test('findings: errors first, then by file and line; a check without a place goes to the home file, line 1', () => {
-  const s = sys('S3', 'STATE handoff (Groundwork)', 'docs/state/STATE.md', [
+  const s = sys('S3', 'Groundwork', 'docs/state/STATE.md', [
     chk('budget', 'warn', 'warn', { path: 'docs/state/STATE.md', line: 9 }),
     chk('exists', 'block', 'pass'),
     chk('gates', 'warn', 'warn', { path: 'docs/state/STATE.md', line: 4 }),
@@ -103,20 +102,13 @@ test("findings: a check with a message id is rendered through t (the user's lang
   assert.equal(checkMessage(ja, chk('x', 'warn', 'warn')), 'x says');
 });
 
-test('tree text: short system names and root labels', () => {
-  assert.equal(shortName({ name: 'STATE handoff (Groundwork)' }), 'Groundwork');
-  assert.equal(shortName({ name: 'Session Handoff (session-checkpoint, LATEST + attestation)' }), 'session-checkpoint');
-  assert.equal(shortName({ name: 'Session Ledger (majestic session-checkpoint)' }), 'majestic');
-  assert.equal(shortName({ name: 'Agent State checkpoints (checkpointing skill)' }), 'checkpointing');
-  assert.equal(shortName({ name: 'Plain' }), 'Plain');
-  assert.equal(
-    systemLabel({ id: 'S3', name: 'STATE handoff (Groundwork)', label: 'PARTIAL' }),
-    'S3 Groundwork — PARTIAL',
-  );
+test("tree text: a root's label is the system's name and its label", () => {
+  assert.equal(systemLabel({ id: 'S3', label: 'PARTIAL' }), 'S3 Groundwork — PARTIAL');
+  assert.equal(systemLabel({ id: 'S0', label: 'BROKEN' }), 'S0 majestic ledger — BROKEN');
 });
 
 test("tree: a document appears once — a companion that is another system's home stays with that system", () => {
-  const s3 = sys('S3', 'STATE handoff (Groundwork)', 'docs/state/STATE.md', []);
+  const s3 = sys('S3', 'Groundwork', 'docs/state/STATE.md', []);
   const s2 = sys(
     'S2',
     'Checkpoint (context-kit)',
@@ -197,7 +189,7 @@ test("findings: a finding about a file that is not there (S1's missing sidecar) 
   assert.equal(diagnosticMessage(t, f[0]), 'budget says');
   const missing = sys(
     'S3',
-    'STATE handoff (Groundwork)',
+    'Groundwork',
     'docs/state/STATE.md',
     [chk('exists', 'block', 'fail', { path: 'docs/state/STATE.md' })],
     [],

@@ -53,7 +53,7 @@ test("a finding on a file that is there but not one of the system's documents (S
   // The report names .agents.yml, and its documents hold only the ledger.
   const s: SystemReport = {
     id: 'S0',
-    name: 'Session Ledger (majestic session-checkpoint)',
+    name: 'majestic ledger',
     label: 'BROKEN',
     next: null,
     home: '.agents/session_ledger.md',

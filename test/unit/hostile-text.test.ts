@@ -269,7 +269,7 @@ test("terminal escapes and format characters in state text, headings, a model's 
   assert.equal(JSON.parse(ctxJson.stdout).usedTokens, 100_000, 'the session was found');
   for (const args of [['rotate-log'], ['compact-state'], ['context'], ['init', 'S3', '--dry-run'], ['init', 'S3']])
     run(args, empty);
-  assert.match(outs.at(-5)?.[1].stderr ?? '', /no S3 state .* under .*\/emptygnp\.$/m);
+  assert.match(outs.at(-5)?.[1].stderr ?? '', /no state file of S3 Groundwork .* under .*\/emptygnp\.$/m);
   for (const args of [['init', 'S3'], ['init', 'S3', '--dry-run'], ['init', 'S4'], ['init', 'S1'], ['init']]) run(args);
   // init's refusal names where a link leads: docs/state, a link into a .git folder of a hostile name.
   const linked = workspace();
@@ -349,7 +349,7 @@ test("terminal escapes never reach the agent through a hook's JSON: every string
   });
   assert.equal(hook.code, 0, hook.stderr);
   const reminded = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext as string;
-  assert.match(reminded, /past S0's 85% mark/);
+  assert.match(reminded, /past the 85% mark of S0 /);
   assert.doesNotMatch(reminded, CONTROLS, '`hook remind` answers a control character once decoded');
   assert.doesNotMatch(reminded, FORMATS, '`hook remind` answers a format character once decoded');
   // The reminder's additionalContext (its text is the tool's own, and still passes through the same rule).

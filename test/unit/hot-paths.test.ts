@@ -123,7 +123,7 @@ test("the guard hashes no file, before or after a checkpoint: node:crypto stays 
     assert.ok(!required.includes('crypto'), `crypto loaded: ${required.join(' ')}`);
   }
   const started = hook('session-start', sessionStart(dir, 'compact'));
-  assert.match(started.stdout, /S1 handoff attestation: MATCH/);
+  assert.match(started.stdout, /S1 session handoff attestation: MATCH/);
   assert.ok(loadedModules(started.stderr).required.includes('crypto'), started.stderr);
 });
 

@@ -35,7 +35,7 @@ const SYSTEMS = [
     files: { 'docs/state/STATE.md': S3_STATE },
     home: 'docs/state/STATE.md',
     pct: 20,
-    mark: /past S3's 15% mark/,
+    mark: /past the 15% mark of S3/,
     // Before the handoff named its next action.
     older: S3_STATE.replace(/^- \*\*Now ▶\*\*.*\n/m, ''),
   },
@@ -44,7 +44,7 @@ const SYSTEMS = [
     files: { '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER },
     home: '.agents/session_ledger.md',
     pct: 75,
-    mark: /past S0's 70% mark/,
+    mark: /past the 70% mark of S0/,
     // Before the ledger held its State.
     older: S0_LEDGER.replace(/\n## State\n[\s\S]*?\n## Open Questions/, '\n## Open Questions'),
   },

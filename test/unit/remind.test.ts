@@ -78,18 +78,24 @@ test('the suggestion says which system, which mark and what to run, in one line'
   const s3 = suggestionLine('S3', 1, 15.04);
   assert.equal(
     s3,
-    "Session Ledger: context is at 15%, past S3's 15% mark (STATE handoff (Groundwork)): propose a checkpoint to the user. To run: /checkpoint",
+    'Session Ledger: context is at 15%, past the 15% mark of S3 Groundwork: propose a checkpoint to the user. To run: /checkpoint',
   );
-  assert.match(suggestionLine('S3', 2, 41.27), /at 41\.2%, past S3's 40% mark .*checkpoint now.*To run: \/checkpoint$/);
-  assert.match(suggestionLine('S0', 2, 90), /past S0's 85% mark .*To run: Apply the session-checkpoint skill$/);
+  assert.match(
+    suggestionLine('S3', 2, 41.27),
+    /at 41\.2%, past the 40% mark of S3 Groundwork: checkpoint now.*To run: \/checkpoint$/,
+  );
+  assert.match(
+    suggestionLine('S0', 2, 90),
+    /past the 85% mark of S0 majestic ledger: .*To run: Apply the session-checkpoint skill$/,
+  );
   for (const id of SYSTEM_IDS) assert.ok(!suggestionLine(id, 2, 99).includes('\n'));
   // S1's and S4's seeds name no context figure: the mark is said as Session Ledger's own, not the seed's.
   assert.match(
     suggestionLine('S4', 1, 51),
-    /past the 50% mark Session Ledger uses for S4 \(Agent State checkpoints \(checkpointing skill\); its seed names none\)/,
+    /past the 50% mark Session Ledger uses for S4 checkpointing \(its seed names none\)/,
   );
   assert.match(suggestionLine('S1', 2, 81), /past the 80% mark Session Ledger uses for S1 /);
-  assert.doesNotMatch(suggestionLine('S4', 1, 51), /S4's 50% mark/);
+  assert.doesNotMatch(suggestionLine('S4', 1, 51), /mark of S4/);
 });
 
 // ------------------------------------------------------------------ over real files
@@ -139,14 +145,14 @@ test('S3: silent below 15 %, once at 15 %, once at 40 %, again after the context
   assert.equal(await s.at(5), null);
   assert.equal(await s.at(14.9), null, 'below the mark');
   assert.equal(await s.at(14.9995), null, 'one token below the mark (the meter rounds it to 15.00 %)');
-  assert.match((await s.at(15)) ?? '', /past S3's 15% mark/);
+  assert.match((await s.at(15)) ?? '', /past the 15% mark of S3/);
   assert.equal(await s.at(15), null, 'the same band again');
   assert.equal(await s.at(39), null);
-  assert.match((await s.at(40)) ?? '', /past S3's 40% mark/);
+  assert.match((await s.at(40)) ?? '', /past the 40% mark of S3/);
   assert.equal(await s.at(60), null);
   // A compaction: the context falls back, then grows past the mark again.
   assert.equal(await s.at(3), null);
-  assert.match((await s.at(16)) ?? '', /past S3's 15% mark/);
+  assert.match((await s.at(16)) ?? '', /past the 15% mark of S3/);
   const rec = JSON.parse(readFileSync(path.join(s.root, REMIND_DIR_REL, `${SID}.json`), 'utf8'));
   assert.deepEqual(rec.bands, { S3: 1 });
   // Its own record is all it wrote: the state file is untouched, nothing else appeared under .claude/.
@@ -162,7 +168,7 @@ test('right after a compaction (the compact boundary is the newest figure) a ban
     s.transcript,
     `${JSON.stringify({ type: 'system', subtype: 'compact_boundary', sessionId: SID, timestamp: new Date().toISOString(), compactMetadata: { trigger: 'manual', preTokens: 40000, postTokens: 34000 } })}\n`,
   );
-  assert.match((await remind(s.input)).text ?? '', /at 17%, past S3's 15% mark/);
+  assert.match((await remind(s.input)).text ?? '', /at 17%, past the 15% mark of S3/);
   assert.equal((await remind(s.input)).text, null, 'once');
 });
 
@@ -231,7 +237,7 @@ test('a band the checkpoint covers when it is reached is handled: a turn ten min
   assert.equal(await s.at(73, 600_000), null, 'no suggestion at 73 % ten minutes after the checkpoint');
   assert.equal(await s.at(84, 900_000), null);
   // The next band, reached in a later turn than the checkpoint's: suggested once.
-  assert.match((await s.at(86, 1_200_000)) ?? '', /past S0's 85% mark/);
+  assert.match((await s.at(86, 1_200_000)) ?? '', /past the 85% mark of S0/);
   assert.equal(await s.at(90, 1_300_000), null);
   assert.deepEqual(readdirSync(path.join(s.root, REMIND_DIR_REL)), [`${SID}.json`], 'one record for the session');
   // A record that is a link a repository planted: nothing is written through it; the reminder says nothing.
@@ -247,9 +253,9 @@ test('a band the checkpoint covers when it is reached is handled: a turn ten min
 test('S0: silent below 70 %, once at 70 % and 85 % with its own trigger; silent when .agents.yml switches it off', async () => {
   const s = session({ '.agents.yml': S0_CONFIG, '.agents/session_ledger.md': S0_LEDGER });
   assert.equal(await s.at(69), null);
-  assert.match((await s.at(70)) ?? '', /past S0's 70% mark .*To run: Apply the session-checkpoint skill/);
+  assert.match((await s.at(70)) ?? '', /past the 70% mark of S0 .*To run: Apply the session-checkpoint skill/);
   assert.equal(await s.at(71), null);
-  assert.match((await s.at(85)) ?? '', /past S0's 85% mark/);
+  assert.match((await s.at(85)) ?? '', /past the 85% mark of S0/);
   const off = session({ '.agents.yml': 'session:\n  ledger: false\n', '.agents/session_ledger.md': S0_LEDGER });
   assert.equal(await off.at(90), null);
 });
@@ -313,7 +319,7 @@ test("`hook remind` in the installed script: Claude Code's additionalContext JSO
   assert.equal(out.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
   assert.match(
     out.hookSpecificOutput.additionalContext,
-    /^Session Ledger: context is at 16%, past S3's 15% mark .*To run: \/checkpoint$/,
+    /^Session Ledger: context is at 16%, past the 15% mark of S3 .*To run: \/checkpoint$/,
   );
   assert.equal(out.decision, undefined, 'never blocks');
   // Nothing is unpacked or spawned.
@@ -364,7 +370,7 @@ test('an .agents.yml only the YAML reader can answer for: the hook script hands 
   });
   const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: root, env, input, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /past S0's 70% mark/);
+  assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /past the 70% mark of S0/);
 });
 
 // ------------------------------------------------------------------ install and uninstall

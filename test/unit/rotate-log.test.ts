@@ -170,7 +170,7 @@ test('a STATE.md over the 4 MB read limit: rotate-log says it is too large to re
         `docs/state/STATE\\.md is ${Buffer.byteLength(big)} bytes, over the limit of 4194304 bytes \\(4 MB\\)`,
       ),
     );
-    assert.doesNotMatch(r.stderr, /no S3 state/);
+    assert.doesNotMatch(r.stderr, /no state file of S3/);
   }
   assert.equal(readFileSync(path.join(dir, 'docs/state/STATE.md'), 'utf8'), big);
   assert.equal(existsSync(path.join(dir, 'docs/state/log')), false);

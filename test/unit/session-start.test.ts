@@ -87,7 +87,7 @@ test('the resume block gives no verdict of its own: it names the command that ru
   // The same state fails checks that block a checkpoint: `status` says so, and the resume block points there.
   const status = run(['status', '--root', dir], { cwd: dir });
   assert.match(status.stdout, /BROKEN/);
-  assert.match(ctx, /^1\. Read docs\/state\/STATE\.md \(S3 STATE handoff \(Groundwork\)\)\.$/m);
+  assert.match(ctx, /^1\. Read docs\/state\/STATE\.md \(S3 Groundwork\)\.$/m);
   assert.doesNotMatch(ctx, /BROKEN|PARTIAL|READY|WORKING|Blocking/);
   assert.match(
     ctx,
@@ -130,7 +130,7 @@ test('S1 at every start: its sidecar verified; TAMPERED said at once, first, on 
   gitInit(dir);
   for (const source of ['startup', 'resume', 'clear', 'compact']) {
     const ctx = context(hook(dir, sessionStart(dir, source)).stdout);
-    assert.match(ctx, /^S1 handoff attestation: MATCH/m, source);
+    assert.match(ctx, /^S1 session handoff attestation: MATCH/m, source);
     assert.match(ctx, /^Checkpoint marker for this session: /m, source);
   }
   const handoff = path.join(dir, 'memory/session-handoff-LATEST.md');
@@ -138,12 +138,12 @@ test('S1 at every start: its sidecar verified; TAMPERED said at once, first, on 
   for (const source of ['startup', 'resume', 'clear', 'compact']) {
     const ctx = context(hook(dir, sessionStart(dir, source)).stdout);
     const first = ctx.split('\n')[0];
-    assert.match(first, /^S1 handoff attestation: TAMPERED — /, `${source}: ${ctx}`);
+    assert.match(first, /^S1 session handoff attestation: TAMPERED — /, `${source}: ${ctx}`);
     assert.match(first, /Do not trust memory\/session-handoff-LATEST\.md until the user confirms it/);
     assert.doesNotMatch(ctx, /attestation: MATCH/);
   }
   rmSync(path.join(dir, 'memory/.session-handoff.sha256'));
-  assert.match(context(hook(dir, sessionStart(dir, 'startup')).stdout), /^S1 handoff attestation: NO_SIDECAR/m);
+  assert.match(context(hook(dir, sessionStart(dir, 'startup')).stdout), /^S1 session handoff attestation: NO_SIDECAR/m);
 });
 
 test('S2 after /compact: NEXT verbatim however long, within its two lines of the block, and the marker line', () => {
@@ -252,7 +252,7 @@ test("a handoff S1's attestation says is TAMPERED is not handed over after /clea
   const ctx = demoContext((dir) => writeFileSync(path.join(dir, 'memory/.session-handoff.sha256'), '0'.repeat(64)));
   assert.match(ctx, /TAMPERED/);
   assert.doesNotMatch(ctx, /Read memory\/session-handoff-LATEST\.md/, ctx);
-  assert.match(ctx, /memory\/session-handoff-LATEST\.md \(S1 [^)]*\)\) is not to be trusted now/, ctx);
+  assert.match(ctx, /memory\/session-handoff-LATEST\.md \(S1 session handoff\) is not to be trusted now/, ctx);
   assert.doesNotMatch(ctx, /Resume prompt:.*session-handoff-LATEST/, ctx);
 });
 
@@ -407,11 +407,7 @@ test("S0's .agents.yml that cannot be read (not YAML, binary), its ledger kept e
     });
     gitInit(dir);
     const ctx = context(hook(dir, sessionStart(dir, 'clear')).stdout);
-    assert.match(
-      ctx,
-      /^1\. Where S0 Session Ledger \(majestic session-checkpoint\) keeps its state is not known: /m,
-      ctx,
-    );
+    assert.match(ctx, /^1\. Where S0 majestic ledger keeps its state is not known: /m, ctx);
     assert.match(ctx, why, ctx);
     assert.match(ctx, /Tell the user \(`.* check` shows it\); do not read another file in its place\./, ctx);
     assert.doesNotMatch(ctx, /does not exist|Read /, ctx);
@@ -478,10 +474,7 @@ test("S0's .agents.yml that cannot be read (not YAML, a folder), at startup and 
           assert.equal(said[2], `${hint} Tell the user (\`session-ledger check\` shows it).`, how);
         } else {
           assert.equal(said[0], `Session Ledger — session ${source}: S0 (where it keeps its state is not known).`, how);
-          assert.ok(
-            said[1].startsWith('Where S0 Session Ledger (majestic session-checkpoint) keeps its state is not known: '),
-            `${how}\n${ctx}`,
-          );
+          assert.ok(said[1].startsWith('Where S0 majestic ledger keeps its state is not known: '), `${how}\n${ctx}`);
           assert.ok(said[1].includes(message.slice(0, 200)), `${how}\n${said[1]}\n${message}`);
           assert.equal(
             said[2],

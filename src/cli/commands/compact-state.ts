@@ -15,6 +15,7 @@ import {
 } from '../../core/systems/s4/compact-state';
 import * as path from 'node:path';
 import { writeRefusal } from '../../core/files/lock';
+import { systemName } from '../../core/systems/facts';
 import { parse } from '../args';
 import { projectRoot } from '../project';
 import { stepOrSay, UsageError, type Io } from '../io';
@@ -34,7 +35,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (!planned) return 1;
   const plan = planned.value;
   if (!plan) {
-    io.stderr(`session-ledger compact-state: no S4 state (${S4_STATE_REL} with "# Agent State") under ${root}.`);
+    io.stderr(
+      `session-ledger compact-state: no state file of ${systemName('S4')} (${S4_STATE_REL} with "# Agent State") under ${root}.`,
+    );
     return 1;
   }
   const summary = plan.prunedBlocks.map((b) => `  - ${b.title} (lines ${b.line}-${b.endLine})`);

@@ -6,7 +6,7 @@
  * Exit 0 written (or listed, or previewed), 1 refused, 2 bad usage.
  */
 import { WriteRefused } from '../../core/files/atomic';
-import { isSystemId } from '../../core/systems/facts';
+import { isSystemId, systemName } from '../../core/systems/facts';
 import { planStarter, STARTER_SYSTEMS, starterFor, starterRefusal, writeStarter } from '../../core/systems/starter';
 import { parse, resolveRoot } from '../args';
 import { UsageError, type Io } from '../io';
@@ -25,7 +25,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (id === undefined) {
     const lines = ['Starter files (session-ledger init <system> writes one; nothing was written):'];
     for (const s of STARTER_SYSTEMS.map(starterFor))
-      lines.push(`  ${s.system}  ${s.files.map((f) => f.path).join(' + ')}  ${s.description}`);
+      lines.push(`  ${systemName(s.system)}  ${s.files.map((f) => f.path).join(' + ')}  ${s.description}`);
     lines.push('Example: session-ledger init S3');
     io.stdout(lines.join('\n'));
     return 0;

@@ -5,6 +5,7 @@
  * Exit 0 done / nothing to do, 1 refused or no S3 state, 2 bad usage.
  */
 import { applyRotateLog, planRotateLog, rotateRefusal, S3_STATE_REL } from '../../core/systems/s3/rotate-log';
+import { systemName } from '../../core/systems/facts';
 import { parse } from '../args';
 import { projectRoot } from '../project';
 import { stepOrSay, UsageError, type Io } from '../io';
@@ -24,7 +25,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (!planned) return 1;
   const plan = planned.value;
   if (!plan) {
-    io.stderr(`session-ledger rotate-log: no S3 state (${S3_STATE_REL} with a ## Log) under ${root}.`);
+    io.stderr(
+      `session-ledger rotate-log: no state file of ${systemName('S3')} (${S3_STATE_REL} with a ## Log) under ${root}.`,
+    );
     return 1;
   }
   let written = false;

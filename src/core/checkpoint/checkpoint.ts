@@ -41,7 +41,7 @@ import {
   type RecentSession,
 } from '../context/sessions';
 import { evaluate } from '../report/evaluate';
-import { ALL_FACTS, factsOf, resumePrompt as promptFor } from '../systems/facts';
+import { ALL_FACTS, factsOf, resumePrompt as promptFor, systemName } from '../systems/facts';
 import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
 import { stateFileHash } from './freshness';
@@ -548,7 +548,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     active = report.systems.filter((s) => !s.skipped);
   }
   const headAt = lines.length;
-  const heading = (s: (typeof active)[number]) => `${s.id} ${s.name} (${oneLine(s.home)}) — ${s.label}`;
+  const heading = (s: (typeof active)[number]) => `${systemName(s.id)} (${oneLine(s.home)}) — ${s.label}`;
   for (const s of active) lines.push(heading(s));
 
   res.blocking = active.flatMap((s) => s.checks).filter(isBlocking);

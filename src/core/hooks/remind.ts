@@ -28,7 +28,7 @@ import { writeAtomic } from '../files/atomic';
 import { readTextFile } from '../files/fsread';
 import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
-import { FACTS } from '../systems/facts';
+import { FACTS, systemName } from '../systems/facts';
 import { NeedsFullReader } from '../context/full-reader';
 import { isSessionId } from '../checkpoint/marker';
 import { chooseMarker, figureAfterCheckpoint, newestMarkerTime, optedOut } from '../checkpoint/freshness';
@@ -82,8 +82,8 @@ export function suggestionLine(id: SystemId, band: Band, percent: number): strin
   const what = band === 2 ? 'checkpoint now, before the handoff turns lossy' : 'propose a checkpoint to the user';
   // A seed that names no figure (S1, S4) gets Session Ledger's own marks, and the line says whose mark it is.
   const whose = f.ownThresholds
-    ? `the ${mark}% mark Session Ledger uses for ${id} (${f.name}; its seed names none)`
-    : `${id}'s ${mark}% mark (${f.name})`;
+    ? `the ${mark}% mark Session Ledger uses for ${systemName(id)} (its seed names none)`
+    : `the ${mark}% mark of ${systemName(id)}`;
   return `Session Ledger: context is at ${pct}%, past ${whose}: ${what}. To run: ${f.checkpointTrigger}`;
 }
 

@@ -28,7 +28,7 @@ import { insideRel } from '../files/atomic';
 import type { Check, SystemReport, WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
 import { resumePromptFor } from '../checkpoint/checkpoint';
-import { factsOf } from '../systems/facts';
+import { factsOf, systemName } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
 import { oneLine } from '../model/messages';
 import { terminalSafe } from '../markdown/format-chars';
@@ -245,7 +245,7 @@ function unknownHomeLines(s: SystemReport, cli: string, head: string, indent = '
   if (!c) return [];
   const inFile = c.path && !c.message.includes(c.path) ? ` (${shownPath(oneLine(c.path))})` : '';
   return [
-    `${head}Where ${s.id} ${s.name} keeps its state is not known: ${clip(c.message)}${inFile}`,
+    `${head}Where ${systemName(s.id)} keeps its state is not known: ${clip(c.message)}${inFile}`,
     `${indent}Tell the user (\`${cli} check\` shows it); do not read another file in its place.`,
   ];
 }
@@ -262,7 +262,7 @@ function unreadHome(s: SystemReport): Check | undefined {
  */
 function unreadHomeLines(s: SystemReport, unread: Check, head = '', indent = ''): string[] {
   return [
-    `${head}${shownPath(oneLine(s.home))} (${s.id} ${s.name}) was not read: ${clip(unread.message)}`,
+    `${head}${shownPath(oneLine(s.home))} (${systemName(s.id)}) was not read: ${clip(unread.message)}`,
     `${indent}${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`,
   ];
 }
@@ -287,7 +287,7 @@ export function resumeBlock(
     const home = shownPath(oneLine(s.home));
     // A home its system distrusts now (S1's TAMPERED, said first): nothing of it is handed over.
     if ((hookHomeOf(s.id).atStart?.(s) ?? []).some((l) => l.loud)) {
-      out.push(`${n++}. ${home} (${s.id} ${s.name}) is not to be trusted now (said above).`);
+      out.push(`${n++}. ${home} (${systemName(s.id)}) is not to be trusted now (said above).`);
       out.push('   Read it and act on it only once the user confirms it.');
       continue;
     }
@@ -308,14 +308,14 @@ export function resumeBlock(
       // Its path may come from the repository's config (`ledger_path: ~/.aws/credentials`): never "Read" it.
       out.push(
         insideRel(s.home) === null
-          ? `${n++}. ${home} (${s.id} ${s.name}) is outside the workspace folder: Session Ledger does not read it, and there is no state here to resume from.`
-          : `${n++}. ${home} (${s.id} ${s.name}) does not exist: there is no state to resume from it.`,
+          ? `${n++}. ${home} (${systemName(s.id)}) is outside the workspace folder: Session Ledger does not read it, and there is no state here to resume from.`
+          : `${n++}. ${home} (${systemName(s.id)}) does not exist: there is no state to resume from it.`,
       );
       out.push('   Tell the user; do not read another file in its place.');
       continue;
     }
     resumable.push(s);
-    out.push(`${n++}. Read ${home} (${s.id} ${s.name}).`);
+    out.push(`${n++}. Read ${home} (${systemName(s.id)}).`);
     out.push(`   Next action: ${nextLine(s)}`);
     // Read at its default place, its configuration unread: the new context is told so, as check says it.
     out.push(...unreadConfigLines(s, cli));

@@ -1,7 +1,7 @@
 /**
  * The report as the CLI prints it: the exact `--json` shape of `status`/`check`, and readable text.
  */
-import { ALL_FACTS } from '../systems/facts';
+import { ALL_FACTS, systemName } from '../systems/facts';
 import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
 import { oneLine } from '../model/messages';
 import { shownLine } from '../markdown/shown-line';
@@ -156,7 +156,7 @@ export function checksText(r: WorkspaceReport, onlyProblems = false): string {
   const out: string[] = [];
   if (r.notRead?.length) out.push(...notReadText(r), '');
   for (const s of r.systems) {
-    out.push(`${s.id} ${s.name} — ${s.label}`);
+    out.push(`${systemName(s.id)} — ${s.label}`);
     for (const c of s.checks) {
       if (onlyProblems && (c.status === 'pass' || c.status === 'skipped')) continue;
       out.push(checkLine(c));
@@ -174,7 +174,7 @@ export function statusText(r: WorkspaceReport): string {
   }
   if (r.notRead?.length) out.push(...notReadText(r), '');
   for (const s of r.systems) {
-    out.push(`${s.id} ${s.name} — ${s.label}`);
+    out.push(`${systemName(s.id)} — ${s.label}`);
     // Plain, as every surface that renders no Markdown shows the next action.
     out.push(`  next: ${s.next ? shownLine(s.next) : '(none)'}`);
     for (const d of s.docs) {

@@ -146,7 +146,12 @@ export interface HotFacts {
 
 export interface SystemFacts extends HotFacts {
   id: SystemId;
-  /** Human name, e.g. "STATE handoff (Groundwork)". */
+  /**
+   * The system's name, said after its id on every surface (tree, checklist, starter picker, settings,
+   * CLI, hooks, README): the one a user of the system knows it by (`Groundwork`), never the
+   * product's own name, and short enough that a tree root (`S3 Groundwork — PARTIAL`) is whole at
+   * the default sidebar width. Every surface takes it through `systemName`.
+   */
   name: string;
   /** The default home file: the file a resumed session reads. */
   home: string;
@@ -205,6 +210,11 @@ export const ALL_FACTS: readonly SystemFacts[] = /* @__PURE__ */ SYSTEM_IDS.map(
 
 export function factsOf(id: SystemId): SystemFacts {
   return FACTS[id];
+}
+
+/** A system as every surface names it: its id, then its name (`S3 Groundwork`). */
+export function systemName(id: SystemId): string {
+  return `${id} ${FACTS[id].name}`;
 }
 
 /** True for the id of a system in the table. */

@@ -21,7 +21,7 @@ export interface StarterFile {
 
 export interface Starter {
   system: SystemId;
-  /** Short name for a picker. */
+  /** What the picker shows: the system's name (`systemName`) and its home file. */
   title: string;
   /** One line: what the system is, and which files the starter writes. */
   description: string;

@@ -1,5 +1,5 @@
 /**
- * Compact agent state (S4): keep the newest Current Project / Feature / Bug Fix block of each kind,
+ * Compact S4 checkpointing (.agents/STATE.md): keep the newest Current Project / Feature / Bug Fix block of each kind,
  * everything else verbatim (core `planCompactState`). The change opens in the diff editor, both sides
  * with secrets and personal data masked (`compactPreview`); only after the user confirms does the core
  * write it, the file's own bytes, pinned to the hash that was previewed.

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { OpenTarget } from '../tree/node';
+import { systemLabel } from '../pure/findings';
 
 export const id = 'sessionLedger.openStateFile';
 
@@ -29,7 +30,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
       for (const d of sys.docs) {
         items.push({
           label: d.relPath,
-          description: `${sys.id} · ${sys.label}${multi ? ` · ${f.folder.name}` : ''}`,
+          description: `${systemLabel(sys)}${multi ? ` · ${f.folder.name}` : ''}`,
           detail: d.relPath === sys.home ? vscode.l10n.t('home file') : d.role,
           target: { uri: vscode.Uri.joinPath(f.folder.uri, ...d.relPath.split('/')), line: 1 },
         });

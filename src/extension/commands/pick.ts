@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { SystemId, SystemReport } from '../../core/model/model';
 import type { Services } from '../services';
 import type { FolderState } from '../store';
+import { systemLabel } from '../pure/findings';
 import { DocNode } from '../tree/doc-node';
 import { SystemNode } from '../tree/system-node';
 
@@ -58,7 +59,7 @@ export async function pickSystem(
   if (node) return systems.find((x) => x.id === node.system.id);
   if (systems.length <= 1) return systems[0];
   const pick = await vscode.window.showQuickPick(
-    systems.map((x) => ({ label: `${x.id} · ${x.label}`, description: x.home, id: x.id as SystemId })),
+    systems.map((x) => ({ label: systemLabel(x), description: x.home, id: x.id as SystemId })),
     { placeHolder },
   );
   return systems.find((x) => x.id === pick?.id);

@@ -9,6 +9,7 @@ import {
   type SystemReport,
   type WorkspaceReport,
 } from '../../core/model/model';
+import { systemName } from '../../core/systems/facts';
 import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
 import { checkHint, checkMessage } from './findings';
 import type { T } from './tree-text';
@@ -55,7 +56,7 @@ export function checklistState(
 ): ChecklistState {
   const systems = (report?.systems ?? []).map((s) => ({
     id: s.id,
-    name: s.name,
+    name: systemName(s.id),
     label: s.label,
     home: s.home,
     // The page shows it as text: plain, as every surface that renders no Markdown shows it.

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { statOrNullSync } from '../../core/files/fsread';
 import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model/model';
 import { fixOffers, type FixOffer } from '../../core/systems/fixes';
+import { systemName } from '../../core/systems/facts';
 import type { T } from './tree-text';
 
 export type FindingLevel = 'error' | 'warning' | 'information';
@@ -137,19 +138,9 @@ export function countsText(t: T, n: Counts): string {
   return parts.join(' · ');
 }
 
-/**
- * A short name of a system for a tree root, so the label fits the default sidebar width: the first
- * word of the first name in its parentheses (`STATE handoff (Groundwork)` → `Groundwork`,
- * `(checkpointing skill)` → `checkpointing`), else the name itself.
- */
-export function shortName(s: Pick<SystemReport, 'name'>): string {
-  const m = /\(([^(),]+)/.exec(s.name);
-  return m ? m[1].trim().split(/\s+/)[0] : s.name.trim();
-}
-
-/** A system root's label: `S3 Groundwork — PARTIAL`. */
-export function systemLabel(s: Pick<SystemReport, 'id' | 'name'> & { label: Label }): string {
-  return `${s.id} ${shortName(s)} — ${s.label}`;
+/** A system root's label: the system's name as every surface says it, and its label (`S3 Groundwork — PARTIAL`). */
+export function systemLabel(s: Pick<SystemReport, 'id'> & { label: Label }): string {
+  return `${systemName(s.id)} — ${s.label}`;
 }
 
 /** 0-based line and the character range of its text without leading blanks (for a diagnostic). */

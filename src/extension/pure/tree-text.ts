@@ -7,7 +7,8 @@ import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../
 import { oneLine } from '../../core/model/messages';
 import { shownLine, withoutMarkup } from '../../core/markdown/shown-line';
 import { checkPlace } from '../../core/report/report';
-import { checkHint, checkMessage, countsOf, countsText, type Finding } from './findings';
+import { factsOf, systemName } from '../../core/systems/facts';
+import { checkHint, checkMessage, countsOf, countsText, systemLabel, type Finding } from './findings';
 
 export type T = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -34,11 +35,34 @@ export function isTampered(s: SystemReport, relPath: string): boolean {
   return s.checks.some((c) => c.id === 'attestation' && c.status === 'fail' && (!c.path || c.path === relPath));
 }
 
+/**
+ * A system root's tooltip, which is also its accessible name: its label (`S3 Groundwork — PARTIAL`),
+ * its home file, a switched-off system's skip line, the next action and what is open.
+ */
+export function systemTooltip(t: T, s: SystemReport): string {
+  return [
+    systemLabel(s),
+    `${oneLine(s.home)} · ${t('home file')}`,
+    s.skipped ? skipLine(t, s) : '',
+    t('Next: {0}', s.next ? lineLabel(s.next) : t('(none)')),
+    countsText(t, countsOf(s)),
+    s.updating ? t('A file of this system is being written: shown as last read.') : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** A switched-off system's skip line (the words its own documents give) in the user's language. */
+function skipLine(t: T, s: SystemReport): string {
+  const said = factsOf(s.id).switchedOff;
+  return said && said.text === s.skipped ? t(said.id, ...said.args) : (s.skipped ?? '');
+}
+
 /** A root item's tooltip, which is also its accessible name: it starts with `S3 docs/state/STATE.md — PARTIAL`. */
 export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc | null): string {
   const lines = [`${s.id} ${oneLine(relPath)} — ${s.label}`];
   const role = doc ? doc.role : t('missing');
-  lines.push(`${s.name} · ${role}${relPath === s.home ? ` · ${t('home file')}` : ''}`);
+  lines.push(`${systemName(s.id)} · ${role}${relPath === s.home ? ` · ${t('home file')}` : ''}`);
   if (!doc) lines.push(t('The file does not exist yet.'));
   if (isTampered(s, relPath)) lines.push(t('TAMPERED: the file changed after it was attested.'));
   if (relPath === s.home) lines.push(t('Next: {0}', s.next ? lineLabel(s.next) : t('(none)')));

@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
-import { countsOf, countsText, filesIn, shortName, systemDocs, systemFindings, systemLabel } from '../pure/findings';
-import { labelIcon, lineLabel, placeName, spoken } from '../pure/tree-text';
+import { countsOf, countsText, filesIn, systemDocs, systemFindings, systemLabel } from '../pure/findings';
+import { labelIcon, lineLabel, placeName, spoken, systemTooltip } from '../pure/tree-text';
 import { oneLine } from '../../core/model/messages';
-import { factsOf } from '../../core/systems/facts';
+import { systemName } from '../../core/systems/facts';
 import { manualRowArguments } from '../pure/checklist-model';
 import { DocNode } from './doc-node';
 import { FindingNode } from './finding-node';
@@ -40,19 +40,7 @@ export class SystemNode implements LedgerNode {
     // Switched off by its own configuration (S0 without `session.ledger: true`): shown, checked, never checkpointed.
     const off = s.skipped ? t('not enabled') : '';
     ti.description = [off, counts, waiting, updating].filter(Boolean).join(' · ') || undefined;
-    describe(
-      ti,
-      [
-        `${systemLabel(s)}`,
-        `${s.name} · ${oneLine(s.home)}`,
-        s.skipped ? skipLine(s, t) : '',
-        t('Next: {0}', s.next ? lineLabel(s.next) : t('(none)')),
-        counts,
-        s.updating ? t('A file of this system is being written: shown as last read.') : '',
-      ]
-        .filter(Boolean)
-        .join('\n'),
-    );
+    describe(ti, systemTooltip(t, s));
     ti.iconPath = themeIcon(labelIcon(s.label));
     ti.contextValue = `system.${s.id}${s.skipped ? '.off' : ''}`;
     return ti;
@@ -91,12 +79,6 @@ export class SystemNode implements LedgerNode {
     );
     return out;
   }
-}
-
-/** A switched-off system's skip line (its seed's words) in the user's language. */
-function skipLine(s: SystemReport, t: typeof vscode.l10n.t): string {
-  const said = factsOf(s.id).switchedOff;
-  return said && said.text === s.skipped ? t(said.id, ...said.args) : (s.skipped ?? '');
 }
 
 /** `Now ▶ <the next action>`: a click opens it in its file. */
@@ -142,7 +124,7 @@ class ManualNode implements LedgerNode {
     const t = vscode.l10n.t;
     const label = this.n === 1 ? t('1 manual item to tick') : t('{0} manual items to tick', this.n);
     // Whose items: two systems' rows would otherwise be spoken alike.
-    const whose = `${this.system.id} ${shortName(this.system)}`;
+    const whose = systemName(this.system.id);
     const ti = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     describe(

@@ -20,7 +20,7 @@ export const S0_HOT: HotFacts = {
 // Built by a call marked pure: the status line's script takes S0_HOT alone and leaves the rest out.
 export const S0_FACTS: SystemFacts = /* @__PURE__ */ withHot(S0_HOT, {
   id: 'S0',
-  name: 'Session Ledger (majestic session-checkpoint)',
+  name: 'majestic ledger',
   home: '.agents/session_ledger.md',
   homeRole: 'ledger',
   // Older places a ledger was kept; read only when they hold the S0 sections.

@@ -1,5 +1,5 @@
 /**
- * S0 — Session Ledger (majestic session-checkpoint): everything the product knows about this system, in one folder.
+ * S0 majestic ledger (the session-checkpoint skill of majestic): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts, rules.ts, closing.ts, starter.ts, not-read.ts, fixes.ts (the _Last updated: line).

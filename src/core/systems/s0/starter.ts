@@ -1,6 +1,6 @@
 /** S0's starter: `.agents.yml` switching the ledger on (left alone when it exists) and the ledger's empty template, as the seed writes it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
 import type { Starter } from '../starter';
-import { companionPath } from '../facts';
+import { companionPath, systemName } from '../facts';
 import { S0_FACTS } from './facts';
 
 const S0_YML = `# Session ledger of the majestic session-checkpoint skill.
@@ -44,7 +44,7 @@ _Last updated: <timestamp>_
 
 export const S0_STARTER: Starter = {
   system: 'S0',
-  title: `S0 — Session ledger (${S0_FACTS.home})`,
+  title: `${systemName('S0')} · ${S0_FACTS.home}`,
   description:
     'A ledger with Goal, Constraints, Decisions, Done/Now/Next, Open Questions and Working Set; .agents.yml switches it on.',
   files: [

@@ -52,7 +52,7 @@ export const S1_HOT: HotFacts = {
 // Built by a call marked pure: the status line's script takes S1_HOT alone and leaves the rest out.
 export const S1_FACTS: SystemFacts = /* @__PURE__ */ withHot(S1_HOT, {
   id: 'S1',
-  name: 'Session Handoff (session-checkpoint, LATEST + attestation)',
+  name: 'session handoff',
   home: 'memory/session-handoff-LATEST.md',
   homeRole: 'handoff',
   homeAlternatives: ['.claude/memory/session-handoff-LATEST.md'],

@@ -1,5 +1,5 @@
 /**
- * S1 — Session Handoff (session-checkpoint, LATEST + attestation): everything the product knows about this system, in one folder.
+ * S1 session handoff (the session-checkpoint skill: LATEST handoff + attestation): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-snapshot.ts + reader-memory.ts, rules.ts, closing.ts, starter.ts, session-start.ts (the attestation line), attest.ts (the sidecar write).

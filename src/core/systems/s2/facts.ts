@@ -11,7 +11,7 @@ export const S2_HOT: HotFacts = {
 // Built by a call marked pure: the status line's script takes S2_HOT alone and leaves the rest out.
 export const S2_FACTS: SystemFacts = /* @__PURE__ */ withHot(S2_HOT, {
   id: 'S2',
-  name: 'Checkpoint + PreCompact guard (context-kit)',
+  name: 'context-kit',
   home: '.claude/session-ledger.md',
   homeRole: 'ledger',
   // Per-session ledgers `.claude/session-ledger.<id>.md` are found by listing `.claude/`.

@@ -1,5 +1,5 @@
 /**
- * S2 — Checkpoint + PreCompact guard (context-kit): everything the product knows about this system, in one folder.
+ * S2 context-kit (its checkpoint skill and PreCompact guard): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-ledger.ts, rules.ts, closing.ts, starter.ts, not-read.ts.

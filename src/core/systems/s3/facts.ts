@@ -12,7 +12,7 @@ export const S3_HOT: HotFacts = {
 // Built by a call marked pure: the status line's script takes S3_HOT alone and leaves the rest out.
 export const S3_FACTS: SystemFacts = /* @__PURE__ */ withHot(S3_HOT, {
   id: 'S3',
-  name: 'STATE handoff (Groundwork)',
+  name: 'Groundwork',
   home: 'docs/state/STATE.md',
   homeRole: 'state',
   homeAlternatives: [],
@@ -43,7 +43,7 @@ export const S3_FACTS: SystemFacts = /* @__PURE__ */ withHot(S3_HOT, {
       ],
       exit: [
         [0, 'done, previewed, or nothing to move'],
-        [1, 'no S3 state, or refused (the file changed)'],
+        [1, 'no docs/state/STATE.md with a ## Log, or refused (the file changed)'],
       ],
       example: 'session-ledger rotate-log && session-ledger rotate-log --apply --expect-hash <hash it printed>',
     },

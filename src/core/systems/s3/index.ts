@@ -1,5 +1,5 @@
 /**
- * S3 — STATE handoff (Groundwork): everything the product knows about this system, in one folder.
+ * S3 Groundwork (its checkpoint skill): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, not-read.ts, fixes.ts (Branch / HEAD), rotate-log.ts (the Log rotation write).

@@ -1,5 +1,6 @@
 /** S3's starter: STATE.md's empty template (the Handoff block and the Log), as the seed writes it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
 import type { Starter } from '../starter';
+import { systemName } from '../facts';
 import { S3_FACTS } from './facts';
 
 const S3_STATE = `# STATE: live project state
@@ -22,7 +23,7 @@ const S3_STATE = `# STATE: live project state
 
 export const S3_STARTER: Starter = {
   system: 'S3',
-  title: `S3 — STATE handoff (${S3_FACTS.home})`,
+  title: `${systemName('S3')} · ${S3_FACTS.home}`,
   description: 'A handoff block (Status, Gates, Now ▶, Blocked on) and a dated log, newest first.',
   files: [{ path: S3_FACTS.home, content: S3_STATE }],
   home: S3_FACTS.home,

@@ -15,12 +15,12 @@ import { readTextFile } from '../../files/fsread';
 import { parseMarkdown } from '../../markdown/markdown';
 import { maskSecrets } from '../../secrets/secrets';
 import { hasS4Headings, readS4Structure, type S4BlockKind } from './reader-state';
-import { companionPath } from '../facts';
+import { companionPath, systemName } from '../facts';
 import { S4_FACTS } from './facts';
 
 export const S4_STATE_REL = S4_FACTS.home;
 /** Said when the workspace holds no S4 state to compact. */
-export const NO_STATE = t('No S4 agent state (.agents/STATE.md) in this workspace.');
+export const NO_STATE = t('No state file of {0} ({1}) in this workspace.', systemName('S4'), S4_STATE_REL);
 /** Where the previews go (`.agents/logs/`, the folder the seed gives drafts and previews). */
 export const S4_LOGS = companionPath('S4', 'logs');
 
@@ -150,7 +150,7 @@ async function compactLocked(root: string, expectHash: string, unpreviewed: bool
   const plan = await planCompactState(root);
   if (!plan)
     throw new WriteRefused(
-      `${S4_STATE_REL} is missing or holds no S4 state; nothing was written.`,
+      `${S4_STATE_REL} is missing or is no state file of ${systemName('S4')}; nothing was written.`,
       'changed',
       S4_STATE_REL,
       'missing',

@@ -13,7 +13,7 @@ export const S4_HOT: HotFacts = {
 // Built by a call marked pure: the status line's script takes S4_HOT alone and leaves the rest out.
 export const S4_FACTS: SystemFacts = /* @__PURE__ */ withHot(S4_HOT, {
   id: 'S4',
-  name: 'Agent State checkpoints (checkpointing skill)',
+  name: 'checkpointing',
   home: '.agents/STATE.md',
   homeRole: 'state',
   homeAlternatives: [],
@@ -54,7 +54,7 @@ export const S4_FACTS: SystemFacts = /* @__PURE__ */ withHot(S4_HOT, {
       ],
       exit: [
         [0, 'done, previewed, or nothing to compact'],
-        [1, 'no S4 state, an invalid result, or refused (the file changed)'],
+        [1, 'no .agents/STATE.md with # Agent State, an invalid result, or refused (the file changed)'],
       ],
       example: 'session-ledger compact-state && session-ledger compact-state --apply --expect-hash <hash it printed>',
     },

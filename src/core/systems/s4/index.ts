@@ -1,5 +1,5 @@
 /**
- * S4 — Agent State checkpoints (checkpointing skill): everything the product knows about this system, in one folder.
+ * S4 checkpointing (the checkpointing skill): everything the product knows about this system, in one folder.
  * Requirement table (every requirement of its seed, with the check that enforces it and the test
  * that proves it): ./REQUIREMENTS.md
  * Files: facts.ts, reader.ts + reader-state.ts, rules.ts, closing.ts, starter.ts, not-read.ts, compact-state.ts (the STATE compaction write).

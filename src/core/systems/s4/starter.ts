@@ -1,6 +1,6 @@
 /** S4's starter: `.agents/STATE.md` with its Progress Tracker link and PROGRESS.md (left alone when it exists), as the seed writes them. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
 import type { Starter } from '../starter';
-import { companionPath } from '../facts';
+import { companionPath, systemName } from '../facts';
 import { S4_FACTS } from './facts';
 
 const S4_STATE = `# Agent State
@@ -27,7 +27,7 @@ const S4_PROGRESS = `# Progress
 
 export const S4_STARTER: Starter = {
   system: 'S4',
-  title: `S4 — Agent state (${S4_FACTS.home})`,
+  title: `${systemName('S4')} · ${S4_FACTS.home}`,
   description: 'One # Agent State with a Progress Tracker; PROGRESS.md keeps the latest five checkpoints.',
   files: [
     { path: S4_FACTS.home, content: S4_STATE },
