@@ -503,9 +503,9 @@ for (const c of cases<Case & { outline: Outline; items: Array<[number, boolean]>
     assert.deepEqual(
       s.checks.filter((x) => x.id === 'template' && x.status === 'fail').map((x) => x.message),
       [
-        "memory/session-handoff-LATEST.md has no ## Pending decisions: the seed's format requires it.",
-        "memory/session-handoff-LATEST.md has no ## Outstanding issues: the seed's format requires it.",
-        "memory/session-handoff-LATEST.md has no ## User's current interests: the seed's format requires it.",
+        "memory/session-handoff-LATEST.md has no ## Pending decisions: S1's format requires it.",
+        "memory/session-handoff-LATEST.md has no ## Outstanding issues: S1's format requires it.",
+        "memory/session-handoff-LATEST.md has no ## User's current interests: S1's format requires it.",
       ],
     );
     assert.equal(s.label, 'BROKEN');

@@ -469,7 +469,7 @@ for (const c of cases<TwoBugFixes>(
     // Laid out without .agents/checkpoints/: the seed's newest checkpoint (and its five-part summary) is missing.
     assert.deepEqual(
       s.checks.filter((x) => x.status === 'fail').map((x) => [x.id, x.message]),
-      [['template', ".agents/checkpoints/ has no checkpoint: the seed's format requires it."]],
+      [['template', ".agents/checkpoints/ has no checkpoint: S4's format requires it."]],
     );
     assert.equal(s.label, 'BROKEN');
 

@@ -102,7 +102,7 @@ test('S1 snapshot place: right after the front matter (blank lines and comments 
   assert.equal(b[0].status, 'warn');
   assert.equal(
     b[0].message,
-    'The state-snapshot v1 block sits below other text (line 5): the seed puts it right after the front matter, before the title.',
+    "The state-snapshot v1 block sits below other text (line 5): S1's handoff format puts it right after the front matter, before the title.",
   );
   // Without front matter the block belongs at the very top.
   const top = await s1With((t) => t.slice(t.indexOf('---', 3) + 4));

@@ -89,10 +89,10 @@ test('the suggestion says which system, which mark and what to run, in one line'
     /past the 85% mark of S0 majestic ledger: .*To run: Apply the session-checkpoint skill$/,
   );
   for (const id of SYSTEM_IDS) assert.ok(!suggestionLine(id, 2, 99).includes('\n'));
-  // S1's and S4's seeds name no context figure: the mark is said as Session Ledger's own, not the seed's.
+  // S1 and S4 name no context figure of their own: the mark is said as Session Ledger's own, not theirs.
   assert.match(
     suggestionLine('S4', 1, 51),
-    /past the 50% mark Session Ledger uses for S4 checkpointing \(its seed names none\)/,
+    /past the 50% mark Session Ledger uses for S4 checkpointing \(it names no mark of its own\)/,
   );
   assert.match(suggestionLine('S1', 2, 81), /past the 80% mark Session Ledger uses for S1 /);
   assert.doesNotMatch(suggestionLine('S4', 1, 51), /mark of S4/);

@@ -252,7 +252,7 @@ test('S3 without a dated Log entry: the fix asks to write "a dated Log entry" (E
   const s3 = (await evaluate(dir)).systems.find((s) => s.id === 'S3');
   const log = s3?.checks.find((c) => c.id === 'template' && c.status === 'fail');
   assert.ok(log, JSON.stringify(s3?.checks.map((c) => [c.id, c.status, c.message])));
-  assert.equal(log.message, "docs/state/STATE.md has no dated Log entry: the seed's format requires it.");
+  assert.equal(log.message, "docs/state/STATE.md has no dated Log entry: S3's format requires it.");
   assert.equal(log.hint, 'Write a dated Log entry from the session; a placeholder does not count.');
   assert.ok(log.hintId);
   const ja = jaT(log.hintId, ...(log.hintArgs ?? []));

@@ -80,9 +80,9 @@ export function suggestionLine(id: SystemId, band: Band, percent: number): strin
   const mark = band === 2 && f.thresholds.urgent !== null ? f.thresholds.urgent : f.thresholds.propose;
   const pct = Math.floor(percent * 10) / 10;
   const what = band === 2 ? 'checkpoint now, before the handoff turns lossy' : 'propose a checkpoint to the user';
-  // A seed that names no figure (S1, S4) gets Session Ledger's own marks, and the line says whose mark it is.
+  // A system that names no figure of its own (S1, S4) gets Session Ledger's own marks, and the line says whose mark it is.
   const whose = f.ownThresholds
-    ? `the ${mark}% mark Session Ledger uses for ${systemName(id)} (its seed names none)`
+    ? `the ${mark}% mark Session Ledger uses for ${systemName(id)} (it names no mark of its own)`
     : `the ${mark}% mark of ${systemName(id)}`;
   return `Session Ledger: context is at ${pct}%, past ${whose}: ${what}. To run: ${f.checkpointTrigger}`;
 }

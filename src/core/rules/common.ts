@@ -275,7 +275,7 @@ export function checkTemplate(
         'block',
         false,
         p.state === 'missing'
-          ? t("{0} has no {1}: the seed's format requires it.", p.within ?? p.path, p.name)
+          ? t("{0} has no {1}: {2}'s format requires it.", p.within ?? p.path, p.name, system)
           : p.state === 'filled' && p.placeholder
             ? p.one
               ? t(

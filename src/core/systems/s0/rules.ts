@@ -155,7 +155,7 @@ function checkTimestamp(doc: StateDoc): Check {
     false,
     t('{0} has no `_Last updated: <timestamp>_` line.', doc.relPath),
     { path: doc.relPath, line: 1 },
-    t('Add `_Last updated: <timestamp>_` under the title, as the seed format has it.'),
+    t("Add `_Last updated: <timestamp>_` under the title, as S0's ledger format has it."),
   );
 }
 
@@ -378,7 +378,7 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
         'location',
         'info',
         false,
-        t("Ledger read from the older place {0}; the seed's default is {1}.", home.relPath, S0_DEFAULT_LEDGER),
+        t("Ledger read from the older place {0}; S0's default is {1}.", home.relPath, S0_DEFAULT_LEDGER),
         { path: home.relPath },
         t('Move it to {0} (or point session.ledger_path at it in .agents.yml).', S0_DEFAULT_LEDGER),
       ),

@@ -410,7 +410,7 @@ function checkSnapshot(doc: StateDoc): Check[] {
           false,
           p.message,
           { path: doc.relPath, line: p.line },
-          p.hint ?? t("Keep the block within the seed's caps; what does not fit stays in the prose."),
+          p.hint ?? t('Keep the block within the caps S1 sets for it; what does not fit stays in the prose.'),
         ),
       ),
     ];
@@ -445,7 +445,7 @@ function checkSnapshot(doc: StateDoc): Check[] {
       false,
       p.message,
       { path: doc.relPath, line: p.line },
-      p.hint ?? t("Keep the block within the seed's caps; what does not fit stays in the prose."),
+      p.hint ?? t('Keep the block within the caps S1 sets for it; what does not fit stays in the prose.'),
     ),
   );
 }
@@ -520,11 +520,11 @@ function snapshotMisplaced(doc: StateDoc, info: SnapshotInfo): Check | null {
   const msg =
     title && title.line < info.line
       ? t(
-          'The state-snapshot v1 block sits after the title (line {0}): the seed puts it right after the front matter, before the title.',
+          "The state-snapshot v1 block sits after the title (line {0}): S1's handoff format puts it right after the front matter, before the title.",
           title.line,
         )
       : t(
-          'The state-snapshot v1 block sits below other text (line {0}): the seed puts it right after the front matter, before the title.',
+          "The state-snapshot v1 block sits below other text (line {0}): S1's handoff format puts it right after the front matter, before the title.",
           fmEnd + lines.slice(fmEnd).findIndex((l) => l.trim() !== '') + 1,
         );
   return mk(
@@ -714,7 +714,7 @@ function checkNextCommand(doc: StateDoc, next: S1Next | null): Check {
         : t('Item {0} of "{1}" carries no execution command.', next.number, clip(next.section.title, 60)),
       { path: doc.relPath, line: next.item.line },
       t(
-        'Add the exact command that starts it, e.g. `npm test -- invoices` (the seed: "[Most urgent] — include execution command").',
+        'Add the exact command that starts it, e.g. `npm test -- invoices` (S1\'s handoff format: "[Most urgent] — include execution command").',
       ),
     ),
     cmd !== null ? [] : [NEXT_GAP],
@@ -837,10 +837,10 @@ function checkMissingData(loaded: Loaded): Check {
     missing.length ? { path: `${dir}/${missing[0]}` } : {},
     missing.length > 1
       ? t(
-          "Create the missing files with an empty template, then re-run the checkpoint (the seed's Error Recovery for missing_data).",
+          "Create the missing files with an empty template, then re-run the checkpoint (S1's Error Recovery for missing_data).",
         )
       : t(
-          "Create the missing file with an empty template, then re-run the checkpoint (the seed's Error Recovery for missing_data).",
+          "Create the missing file with an empty template, then re-run the checkpoint (S1's Error Recovery for missing_data).",
         ),
   );
 }
@@ -1107,7 +1107,7 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
     return [mk('S1', 'lessons', 'info', true, msg, { path: doc.relPath })];
   }
   // One finding per candidate (its own line), the ones past the first few counted in one more.
-  const hint = t("Move them to tasks/_archive/lessons-pre-YYYY-MM.md (the seed's monthly cleanup).");
+  const hint = t("Move them to tasks/_archive/lessons-pre-YYYY-MM.md (S1's monthly cleanup).");
   return namedThenMore(
     archive,
     NAMED,
@@ -1335,9 +1335,9 @@ export function checkContextLog(doc: StateDoc | null, now: number): Check[] {
         'info',
         false,
         noTtl.length === 1
-          ? t('1 entry has no ttl tag (line {0}); the seed makes TTL tagging mandatory.', lineList(noTtl))
+          ? t("1 entry has no ttl tag (line {0}); S1's context log makes TTL tagging mandatory.", lineList(noTtl))
           : t(
-              '{0} entries have no ttl tag (lines {1}); the seed makes TTL tagging mandatory.',
+              "{0} entries have no ttl tag (lines {1}); S1's context log makes TTL tagging mandatory.",
               noTtl.length,
               lineList(noTtl),
             ),

@@ -149,7 +149,7 @@ function planSize(plan: StateDoc | null, pointer: string | null): Check {
     msg = t('{0} spine is {1} chars, within the {2} chars, about {3} tokens budget.', rel, chars, max, tokens);
   else if (sp.cutAt)
     msg = t(
-      '{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (the seed measured a 116,000-char plan at ~29,000 tokens) (spine ends at line {4}; {5} chars in all).',
+      "{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (by S2's own measure a 116,000-char plan is ~29,000 tokens) (spine ends at line {4}; {5} chars in all).",
       rel,
       chars,
       max,
@@ -159,7 +159,7 @@ function planSize(plan: StateDoc | null, pointer: string | null): Check {
     );
   else
     msg = t(
-      '{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (the seed measured a 116,000-char plan at ~29,000 tokens).',
+      "{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (by S2's own measure a 116,000-char plan is ~29,000 tokens).",
       rel,
       chars,
       max,
