@@ -256,3 +256,24 @@ test("settings: every threshold profile's description says its marks, in English
       assert.match(table['config.thresholds.profile'], new RegExp(`${id}`), `package.nls${suffix}.json names ${id}`);
   }
 });
+
+test('l10n: every Japanese and Korean bundle entry is a string in use: a changed template leaves no old entry behind', async () => {
+  const { coreTemplates } = (await import(path.join(REPO, 'scripts', 'messages.mjs'))) as {
+    coreTemplates: () => string[];
+  };
+  const used = new Set(coreTemplates());
+  for (const dir of ['src/extension', 'src/protocol', 'webview'])
+    for (const f of walk(path.join(REPO, dir)).filter((x) => x.endsWith('.ts')))
+      for (const m of readFileSync(f, 'utf8').matchAll(/\bt\(\s*(['"])((?:\\.|(?!\1).)*)\1/g))
+        used.add(m[2].replace(/\\(['"\\])/g, '$1'));
+  for (const lang of ['ja', 'ko']) {
+    const bundle: Record<string, string> = JSON.parse(
+      readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8'),
+    );
+    assert.deepEqual(
+      Object.keys(bundle).filter((k) => !used.has(k)),
+      [],
+      `l10n/bundle.l10n.${lang}.json holds entries no code says`,
+    );
+  }
+});
