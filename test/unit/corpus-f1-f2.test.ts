@@ -668,7 +668,7 @@ for (const c of cases<
         [
           'fail',
           1,
-          `${H} has no ## Pending decisions: the seed's format requires it.`,
+          `${H} has no ## Pending decisions: S1's format requires it.`,
           'Add a Pending decisions section, or write "none" in it when nothing is pending.',
         ],
       ],

@@ -292,7 +292,7 @@ for (const c of cases<Case & { file: string; entries: Array<[string, number, num
         [13, 'Blocked on in docs/state/STATE.md is still template text: "TBD".'],
         ...['Done', 'Docs touched', 'Lessons / gotchas', 'Stopped at'].map((part) => [
           first,
-          `docs/state/STATE.md has no ${part} in the Log entry of ${c.entries[0][0]}: the seed's format requires it.`,
+          `docs/state/STATE.md has no ${part} in the Log entry of ${c.entries[0][0]}: S3's format requires it.`,
         ]),
       ],
     );

@@ -235,7 +235,7 @@ test('S4 checkpoint summary read from the checkpoint itself (PROGRESS.md has no 
   assert.deepEqual(
     failing(s, 'template').map((c) => [c.path, c.message, c.hint]),
     [
-      [cp, `${cp} has no どうやったのか: the seed's format requires it.`, summaryFix],
+      [cp, `${cp} has no どうやったのか: S4's format requires it.`, summaryFix],
       [cp, `途中でどういう課題が起こったのか in ${cp} is empty or still template text.`, summaryFix],
     ],
   );

@@ -285,7 +285,7 @@ test('S1 each rule broken: vague item 1, no pending decisions, stale Key Files, 
     [
       [
         'fail',
-        `${HANDOFF} has no ## Pending decisions: the seed's format requires it.`,
+        `${HANDOFF} has no ## Pending decisions: S1's format requires it.`,
         'Add a Pending decisions section, or write "none" in it when nothing is pending.',
       ],
     ],

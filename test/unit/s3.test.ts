@@ -154,7 +154,7 @@ test('S3 broken STATE: every rule reports with its line', async () => {
       [
         'fail',
         3,
-        "docs/state/STATE.md has no Blocked on: the seed's format requires it.",
+        "docs/state/STATE.md has no Blocked on: S3's format requires it.",
         'Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.',
       ],
     ],

@@ -67,7 +67,7 @@ test('the CLI in a subfolder of a project whose hooks are installed, without --r
   const status = cliProcess(['status'], { cwd: sub, env });
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, new RegExp(`^Session Ledger — ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
-  assert.match(status.stdout, /S3 STATE handoff/);
+  assert.match(status.stdout, /S3 Groundwork/);
   assert.doesNotMatch(status.stdout, /No state files detected/);
   assert.equal(cliProcess(['check'], { cwd: sub, env }).code, 0);
   const cp = cliProcess(['checkpoint', '--session', SID, ...CONFIRM_ALL], { cwd: sub, env });
