@@ -3,7 +3,7 @@
  * (`systemName`, e.g. "S3 Groundwork"). The tree's roots and tooltips, the checklist's headings,
  * the starter picker, the settings and command titles (English, Japanese, Korean), the CLI's output,
  * the hooks' texts, the README, the reference and the walkthrough each take it from there; a text
- * that names a system otherwise ("S2 context-kit", "S2 prepare-then-compact", "S0 Session Ledger")
+ * that names a system otherwise ("S2 prepare-then-compact", "S3 STATE handoff", "S0 Session Ledger")
  * is found wherever a user reads it.
  */
 import { test } from 'node:test';
@@ -137,7 +137,7 @@ test("the README's and the reference's tables of the five systems and the walkth
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Words that, after a system's id, begin a name for it ("S2 context-kit", "S3 STATE handoff", "S0 session ledger"). */
+/** Words that, after a system's id, begin a name for it ("S2 prepare-then-compact", "S3 STATE handoff", "S0 session ledger"). */
 const NAMING = new Set([
   'session',
   'ledger',
