@@ -149,7 +149,7 @@ export async function claudeTests({ page, ws, standin, test }) {
     // Five systems: the command asks whose checkpoint; S0's trigger is plain words.
     const row = page
       .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .filter({ hasText: /^S0 · / })
+      .filter({ hasText: /^S0 majestic ledger — / })
       .first();
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await row.click();
