@@ -174,7 +174,7 @@ test('`session` or `session.ledger` that is null: check says the ledger is not e
     );
     assert.match(
       check.stdout,
-      /info config +\.agents\/session_ledger\.md is read and checked, but never checkpointed: \.agents\.yml does not set `session: ledger: true`\./,
+      /info config +Never checkpointed: \.agents\/session_ledger\.md is read and checked, but \.agents\.yml does not set `session: ledger: true`\./,
       before,
     );
     assert.match(check.stdout, /fix: .*`session-ledger enable-ledger`/, before);

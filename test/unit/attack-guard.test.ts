@@ -54,7 +54,7 @@ test('checkpoint refuses an empty S4 STATE.md (S4 found by its checkpoints folde
   const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
   assert.equal(r.code, 1, r.stdout);
   assert.doesNotMatch(r.stdout + r.stderr, /Safe to/);
-  assert.match(r.stderr, /S4 FAIL not-skeleton +\.agents\/STATE\.md is empty/);
+  assert.match(r.stderr, /S4 FAIL not-skeleton +Empty file: \.agents\/STATE\.md holds no state to resume from\./);
 });
 
 test('a marker the repository ships (a link to the state file or to /dev/null, a folder, a file dated in the future) lets no /compact through', async () => {

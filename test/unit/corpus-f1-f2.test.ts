@@ -503,9 +503,9 @@ for (const c of cases<Case & { outline: Outline; items: Array<[number, boolean]>
     assert.deepEqual(
       s.checks.filter((x) => x.id === 'template' && x.status === 'fail').map((x) => x.message),
       [
-        "memory/session-handoff-LATEST.md has no ## Pending decisions: S1's format requires it.",
-        "memory/session-handoff-LATEST.md has no ## Outstanding issues: S1's format requires it.",
-        "memory/session-handoff-LATEST.md has no ## User's current interests: S1's format requires it.",
+        "No ## Pending decisions in memory/session-handoff-LATEST.md: S1's format requires it.",
+        "No ## Outstanding issues in memory/session-handoff-LATEST.md: S1's format requires it.",
+        "No ## User's current interests in memory/session-handoff-LATEST.md: S1's format requires it.",
       ],
     );
     assert.equal(s.label, 'BROKEN');
@@ -668,7 +668,7 @@ for (const c of cases<
         [
           'fail',
           1,
-          `${H} has no ## Pending decisions: S1's format requires it.`,
+          `No ## Pending decisions in ${H}: S1's format requires it.`,
           'Add a Pending decisions section, or write "none" in it when nothing is pending.',
         ],
       ],

@@ -286,13 +286,13 @@ for (const c of cases<Case & { file: string; entries: Array<[string, number, num
     assert.deepEqual(
       template.map((x) => [x.line, x.message]),
       [
-        [9, 'Phase in docs/state/STATE.md is still template text: "TBD".'],
-        [10, 'Branch / HEAD in docs/state/STATE.md is still template text: "TBD".'],
-        [11, 'Gates in docs/state/STATE.md is still template text: "TBD".'],
-        [13, 'Blocked on in docs/state/STATE.md is still template text: "TBD".'],
+        [9, 'Phase is still template text in docs/state/STATE.md: "TBD".'],
+        [10, 'Branch / HEAD is still template text in docs/state/STATE.md: "TBD".'],
+        [11, 'Gates is still template text in docs/state/STATE.md: "TBD".'],
+        [13, 'Blocked on is still template text in docs/state/STATE.md: "TBD".'],
         ...['Done', 'Docs touched', 'Lessons / gotchas', 'Stopped at'].map((part) => [
           first,
-          `docs/state/STATE.md has no ${part} in the Log entry of ${c.entries[0][0]}: S3's format requires it.`,
+          `No ${part} in the Log entry of ${c.entries[0][0]} in docs/state/STATE.md: S3's format requires it.`,
         ]),
       ],
     );
@@ -469,7 +469,7 @@ for (const c of cases<TwoBugFixes>(
     // Laid out without .agents/checkpoints/: the seed's newest checkpoint (and its five-part summary) is missing.
     assert.deepEqual(
       s.checks.filter((x) => x.status === 'fail').map((x) => [x.id, x.message]),
-      [['template', ".agents/checkpoints/ has no checkpoint: S4's format requires it."]],
+      [['template', "No checkpoint in .agents/checkpoints/: S4's format requires it."]],
     );
     assert.equal(s.label, 'BROKEN');
 

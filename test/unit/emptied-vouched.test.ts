@@ -161,7 +161,7 @@ test("an emptied or blank PROGRESS.md is refused in its seed's words; an empty S
   writeFileSync(path.join(dir, 'PROGRESS.md'), '\n  \n');
   const r = cli(['check', '--root', dir]);
   assert.equal(r.code, 1, r.stdout);
-  assert.match(r.stdout, /FAIL template +PROGRESS\.md has no checkpoint summaries: S4's format requires it\./);
+  assert.match(r.stdout, /FAIL template +No checkpoint summaries in PROGRESS\.md: S4's format requires it\./);
   assert.doesNotMatch(r.stdout, /FAIL .*(?:MEMORY|context-log)\.md/, r.stdout);
   // PROGRESS.md back holds its entries: nothing fails.
   writeFileSync(path.join(dir, 'PROGRESS.md'), readFileSync(path.join(REPO, 'examples/demo-workspace/PROGRESS.md')));

@@ -21,7 +21,7 @@ test("the demo workspace as shipped: S3's Branch / HEAD still holds {{HEAD}}, an
   const s = await systemIn(dir, 'S3', { noGit: true });
   assert.deepEqual(templateFails(s), [
     [
-      'Branch / HEAD in docs/state/STATE.md still holds the placeholder {{HEAD}}: it is not filled in.',
+      'Branch / HEAD still holds the placeholder {{HEAD}} in docs/state/STATE.md: it is not filled in.',
       lineOf(path.join(dir, 'docs/state/STATE.md'), '**Branch / HEAD:**'),
     ],
   ]);
@@ -40,12 +40,12 @@ test('a fill-in variable in a Log entry part, an S0 section or an S4 summary par
   const [[said3]] = templateFails(await systemIn(s3, 'S3', { noGit: true }));
   assert.equal(
     said3,
-    'Stopped at in the Log entry of 2026-03-04 in docs/state/STATE.md still holds the placeholder {{ STEP }}: it is not filled in.',
+    'Stopped at in the Log entry of 2026-03-04 still holds the placeholder {{ STEP }} in docs/state/STATE.md: it is not filled in.',
   );
   const s0 = fixtureCopy('s0/good');
   rewrite(s0, '.agents/session_ledger.md', (x) => x.replace('Ship CSV export', 'Ship {{FEATURE}} export'));
   assert.deepEqual(templateFails(await systemIn(s0, 'S0', { noGit: true })), [
-    ['## Goal in .agents/session_ledger.md still holds the placeholder {{FEATURE}}: it is not filled in.', 6],
+    ['## Goal still holds the placeholder {{FEATURE}} in .agents/session_ledger.md: it is not filled in.', 6],
   ]);
   const s4 = fixtureCopy('s4/good');
   const cp = filesUnder(path.join(s4, '.agents/checkpoints')).sort().pop() ?? '';
@@ -55,7 +55,7 @@ test('a fill-in variable in a Log entry part, an S0 section or an S4 summary par
   const fails = templateFails(await systemIn(s4, 'S4', { noGit: true })).map(([m]) => m);
   assert.ok(
     fails.some((m) =>
-      /^将来のアクション in \.agents\/checkpoints\/.+ still holds the placeholder \{\{NEXT_STEP\}\}/.test(String(m)),
+      /^将来のアクション still holds the placeholder \{\{NEXT_STEP\}\} in \.agents\/checkpoints\/.+/.test(String(m)),
     ),
     fails.join('\n'),
   );

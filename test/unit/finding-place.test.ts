@@ -23,7 +23,7 @@ test("S4 without a checkpoint: one place, .agents/STATE.md at its Progress Track
   assert.deepEqual([c.path, c.line], ['.agents/STATE.md', tracker]);
   assert.ok(statSync(path.join(dir, c.path ?? '')).isFile(), 'a file the user can open');
   // The message says where the checkpoint belongs, and the fix how one gets there.
-  assert.equal(c.message, ".agents/checkpoints/ has no checkpoint: S4's format requires it.");
+  assert.equal(c.message, "No checkpoint in .agents/checkpoints/: S4's format requires it.");
   assert.match(c.hint ?? '', /checkpoint\.py --summary-file .*writes the checkpoint into \.agents\/checkpoints\/\./);
   // The extension shows it where the core put it.
   const f = systemFindings(s, filesIn(dir)).find((x) => x.check === c);

@@ -202,7 +202,7 @@ test('aliases: every YAML reader is linear in them (CPU time at 60 and 240 ancho
   assert.deepEqual([snap?.shape, snap?.aliases], ['unreadable', 100]);
   assert.match(
     snapshotProblems(snap!)[0].message.id,
-    /^state-snapshot v1: the block's YAML aliases \(`\*name`\) repeat more than is read in one block \(over \{0\} uses or \{1\} of its text/,
+    /^Snapshot: the block's YAML aliases \(`\*name`\) repeat more than is read in one block \(over \{0\} uses or \{1\} of its text/,
   );
   const fm = parseMarkdown(frontMatter(over));
   const [front] = s4Findings({ meta: parseCheckpoint(frontMatter(over), fm).meta } as unknown as StateDoc);

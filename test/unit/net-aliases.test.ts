@@ -422,7 +422,7 @@ test('S3 Log headings: Log, Session Log, Work Log and decorated forms all hold t
     assert.deepEqual(
       r.checks
         .filter((c) => c.id === 'template' && c.status === 'fail')
-        .flatMap((c) => /has no (.+) in the Log entry of 2026-03-02/.exec(c.message)?.[1] ?? []),
+        .flatMap((c) => /^No (.+) in the Log entry of 2026-03-02 in /.exec(c.message)?.[1] ?? []),
       ['Docs touched', 'Lessons / gotchas', 'Stopped at'],
       log,
     );
@@ -508,7 +508,7 @@ test('S3 handoff-block: a handoff without a Now ▶ line fails and says so, what
   for (const text of cases) {
     const r = await s3(text);
     const c = one(r, 'handoff-block');
-    assert.deepEqual([c.status, c.message], ['fail', 'docs/state/STATE.md is missing a "Now ▶" line.'], text);
+    assert.deepEqual([c.status, c.message], ['fail', 'No "Now ▶" line in docs/state/STATE.md.'], text);
     assert.equal(r.next, null, text);
     assert.equal(one(r, 'next-action').status, 'fail', text);
   }
@@ -516,7 +516,7 @@ test('S3 handoff-block: a handoff without a Now ▶ line fails and says so, what
   const none = one(await s3('# STATE\n\n## Log\n- 2026-03-01 - Stopped at: mirroring Now ▶\n'), 'handoff-block');
   assert.deepEqual(
     [none.status, none.message],
-    ['fail', 'docs/state/STATE.md is missing a "## Handoff" block and a "Now ▶" line.'],
+    ['fail', 'No "## Handoff" block and no "Now ▶" line in docs/state/STATE.md.'],
   );
   // The line present in the block passes.
   const inBlock = await s3(`${base}- **Now ▶** run \`npm test\`\n`);
@@ -531,7 +531,7 @@ test('S3 handoff-block: a handoff without a Now ▶ line fails and says so, what
     [one(outside, 'handoff-block').status, one(outside, 'handoff-block').message],
     [
       'fail',
-      'docs/state/STATE.md has "Now ▶" outside the "## Handoff" block (line 7); only the one inside the block counts.',
+      '"Now ▶" outside the "## Handoff" block in docs/state/STATE.md (line 7); only the one inside the block counts.',
     ],
   );
   assert.equal(outside.next, 'run `npm test`');

@@ -51,7 +51,7 @@ test('S1 budget: 200 lines (a final newline ends the last line): 199 and 200 pas
   const over = await at(201);
   assert.deepEqual(
     [over.status, over.message],
-    ['warn', 'memory/session-handoff-LATEST.md is over budget: 201 lines > 200.'],
+    ['warn', 'Over budget: memory/session-handoff-LATEST.md has 201 lines > 200.'],
   );
 });
 
@@ -165,7 +165,7 @@ test('S4 progress-entries: at most 5 PROGRESS.md entries: 4 and 5 pass, 6 warns 
   const six = await at(6);
   assert.deepEqual(
     [six.status, six.message],
-    ['warn', 'PROGRESS.md holds 6 entries; at most 5 (the latest checkpoints) belong there.'],
+    ['warn', 'Too many entries: PROGRESS.md holds 6; at most 5 (the latest checkpoints) belong there.'],
   );
   assert.equal(six.line, 3 + 5 * 6, 'the line of the sixth entry');
 });
@@ -200,7 +200,7 @@ test('S1 snapshot caps: ctx 20 words, next 5, diff 5, blocked 3, why 10 words: a
   for (const [key, cap, msg] of cases) {
     assert.deepEqual(snapshot({ [key]: cap - 1 }), [], `${key} ${cap - 1}`);
     assert.deepEqual(snapshot({ [key]: cap }), [], `${key} ${cap}`);
-    assert.deepEqual(snapshot({ [key]: cap + 1 }), [`state-snapshot v1: ${msg}`], `${key} ${cap + 1}`);
+    assert.deepEqual(snapshot({ [key]: cap + 1 }), [`Snapshot: ${msg}`], `${key} ${cap + 1}`);
   }
 });
 

@@ -140,7 +140,7 @@ test('S1 next-command: a call like `exportCsv(rows, filter)` or a path is no com
     const c = one(await s1With(item1(s)), 'next-command');
     assert.deepEqual(
       [c.status, c.message],
-      ['warn', 'Item 1 of "What to do now (priority order)" carries no execution command.'],
+      ['warn', 'No execution command in item 1 of "What to do now (priority order)".'],
       s,
     );
   }
@@ -281,7 +281,7 @@ test('S3 branch-head on a detached HEAD: a branch name is out of date, "detached
   const c = only(await systemIn(dir, 'S3'), 'branch-head');
   assert.deepEqual(
     c.map((x) => [x.status, x.message]),
-    [['warn', 'Branch / HEAD out of date: HEAD is detached, the handoff says branch main.']],
+    [['warn', 'HEAD out of date: HEAD is detached, the handoff says branch main.']],
   );
   writeFileSync(file, state('(detached)').replace('{{HEAD}}', head).replace('(detached)', 'detached'));
   assert.deepEqual(

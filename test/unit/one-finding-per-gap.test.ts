@@ -33,7 +33,7 @@ const ITEM1_FIX = 'Write the most urgent concrete action, with its execution com
 
 test('oneFindingPerGap: a warning whose every gap a failing blocking check of the same file names is skipped, naming it; nothing else changes', () => {
   const block = withGaps(
-    mk('S3', 'template', 'block', false, t('{1} in {0} is empty or still template text.', 'a.md', 'Gates'), {
+    mk('S3', 'template', 'block', false, t('{1} is empty or still template text in {0}.', 'a.md', 'Gates'), {
       path: 'a.md',
       line: 4,
     }),
@@ -45,7 +45,7 @@ test('oneFindingPerGap: a warning whose every gap a failing blocking check of th
   assert.deepEqual(
     out.map((c) => [c.id, c.status, c.message]),
     [
-      ['template', 'fail', 'Gates in a.md is empty or still template text.'],
+      ['template', 'fail', 'Gates is empty or still template text in a.md.'],
       ['gates', 'skipped', 'Covered by the blocking template finding on line 4.'],
       // A gap no blocking finding names (head), another file, no gap: still findings of their own.
       ['gates', 'warn', 'Gates not recorded: "TBD".'],
@@ -79,7 +79,7 @@ test('S3 without a Handoff block: Status, Gates, Blocked on, Branch / HEAD and t
   );
   for (const id of ['gates', 'pending-recorded', 'branch-head', 'log-entry'])
     assert.match(one(s, id).message, /^Covered by the blocking template finding on line \d+\.$/, id);
-  const fix = (part: string) => failing(s, 'template').find((c) => c.message.includes(` has no ${part}`))?.hint;
+  const fix = (part: string) => failing(s, 'template').find((c) => c.message.startsWith(`No ${part} `))?.hint;
   assert.deepEqual(['Gates', 'Blocked on', 'Branch / HEAD', 'Done in the Log entry'].map(fix), [
     GATES_FIX,
     'Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.',
@@ -99,12 +99,12 @@ test("S3 Branch / HEAD with a fill-in variable for the hash: one finding, the te
   const refusal = failing(s, 'template');
   assert.deepEqual(
     refusal.map((c) => [c.line, c.message, c.hint]),
-    [[line, `Branch / HEAD in ${STATE} still holds the placeholder {{HEAD}}: it is not filled in.`, BRANCH_HEAD_FIX]],
+    [[line, `Branch / HEAD still holds the placeholder {{HEAD}} in ${STATE}: it is not filled in.`, BRANCH_HEAD_FIX]],
   );
   assert.deepEqual(
     all(s, 'branch-head').map((c) => [c.status, c.message]),
     [
-      ['warn', 'Branch / HEAD out of date: the branch is main, the handoff says feature/x.'],
+      ['warn', 'Branch out of date: the branch is main, the handoff says feature/x.'],
       ['skipped', `Covered by the blocking template finding on line ${line}.`],
     ],
   );
@@ -136,7 +136,7 @@ test('S3 Branch: and HEAD: on lines of their own, HEAD still TBD: one finding, t
   const line = lineOf(path.join(dir, STATE), '**HEAD:**');
   assert.deepEqual(
     failing(s, 'template').map((c) => [c.line, c.message, c.hint]),
-    [[line, `HEAD in ${STATE} is still template text: "TBD".`, BRANCH_HEAD_FIX]],
+    [[line, `HEAD is still template text in ${STATE}: "TBD".`, BRANCH_HEAD_FIX]],
   );
   assert.deepEqual(
     all(s, 'branch-head').map((c) => [c.status, c.message]),
@@ -235,8 +235,8 @@ test('S4 checkpoint summary read from the checkpoint itself (PROGRESS.md has no 
   assert.deepEqual(
     failing(s, 'template').map((c) => [c.path, c.message, c.hint]),
     [
-      [cp, `${cp} has no どうやったのか: S4's format requires it.`, summaryFix],
-      [cp, `途中でどういう課題が起こったのか in ${cp} is empty or still template text.`, summaryFix],
+      [cp, `No どうやったのか in ${cp}: S4's format requires it.`, summaryFix],
+      [cp, `途中でどういう課題が起こったのか is empty or still template text in ${cp}.`, summaryFix],
     ],
   );
   assert.deepEqual(

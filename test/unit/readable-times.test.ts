@@ -83,7 +83,7 @@ test("the fresh check says the work's local time and how much older the file is,
   assert.doesNotMatch(fresh.message, ISO, fresh.message);
   assert.equal(
     fresh.message,
-    `docs/state/STATE.md is older than uncommitted changes (written 3 h before it; the work is from ${localTime(work)}).`,
+    `Out of date: docs/state/STATE.md is older than uncommitted changes (written 3 h before it; the work is from ${localTime(work)}).`,
   );
 });
 

@@ -50,7 +50,7 @@ test('S0 without .agents.yml is not enabled: skip line in checkpoint, the same l
     [
       'info',
       'warn',
-      '.agents/session_ledger.md is read and checked, but never checkpointed: .agents.yml does not set `session: ledger: true`.',
+      'Never checkpointed: .agents/session_ledger.md is read and checked, but .agents.yml does not set `session: ledger: true`.',
     ],
   );
   assert.match(cfg[0].hint ?? '', /Add `session: ledger: true` to \.agents\.yml \(created if missing\)/);

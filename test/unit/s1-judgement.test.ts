@@ -45,7 +45,7 @@ test('S1 snapshot reader records what the block holds and judges nothing; the ch
   const lines = text.split('\n');
   const at = (s: string) => lines.findIndex((l) => l.includes(s)) + 1;
   assert.deepEqual(
-    snapshotProblems(info).map((p) => [p.line, p.message.text.replace(/^state-snapshot v1: /, '')]),
+    snapshotProblems(info).map((p) => [p.line, p.message.text.replace(/^Snapshot: /, '')]),
     [
       [at('ctx: "one two'), 'ctx has 21 words (cap 20).'],
       [at('- "f"'), 'next has 6 items (cap 5).'],
@@ -72,14 +72,14 @@ test('S1 snapshot: a YAML error, an empty block and missing fields are recorded 
   assert.equal(empty.info.shape, 'empty');
   assert.deepEqual(
     snapshotProblems(empty.info).map((p) => p.message.text),
-    ['state-snapshot v1: the block is empty.'],
+    ['Snapshot: the block is empty.'],
   );
   const bare = readSnapshot(parseMarkdown('<!-- state-snapshot v1 -->\n```yaml\nts: 2026-05-04\nnext: []\n```\n'));
   assert.ok(bare);
   assert.deepEqual([bare.info.ctx, bare.info.next?.itemLines], [null, []]);
   assert.deepEqual(
     snapshotProblems(bare.info).map((p) => p.message.text),
-    ['state-snapshot v1: `ctx` is missing.', 'state-snapshot v1: `next` is empty.'],
+    ['Snapshot: `ctx` is missing.', 'Snapshot: `next` is empty.'],
   );
 });
 

@@ -116,8 +116,8 @@ test('S3 branch-head: full hash, moved HEAD, state-only commits, other branch, o
       .filter((c) => c.id === 'branch-head')
       .map((c) => [c.status, c.line, c.message.replace(/[0-9a-f]{7}/g, 'HASH')]),
     [
-      ['warn', 9, 'Branch / HEAD out of date: the branch is feat/other, the handoff says main.'],
-      ['warn', 9, 'Branch / HEAD out of date: HEAD is HASH, the handoff says HASH.'],
+      ['warn', 9, 'Branch out of date: the branch is feat/other, the handoff says main.'],
+      ['warn', 9, 'HEAD out of date: HEAD is HASH, the handoff says HASH.'],
     ],
   );
 
@@ -154,7 +154,7 @@ test('S3 broken STATE: every rule reports with its line', async () => {
       [
         'fail',
         3,
-        "docs/state/STATE.md has no Blocked on: S3's format requires it.",
+        "No Blocked on in docs/state/STATE.md: S3's format requires it.",
         'Add "Blocked on:" with what waits on the user or an outside party, or clear it when nothing does.',
       ],
     ],
@@ -195,7 +195,7 @@ test('S3 without ## Handoff: handoff-block blocks; Now ▶ elsewhere is still th
   const s = await s3(fixture('no-handoff'));
   assert.deepEqual(
     [one(s, 'handoff-block').status, one(s, 'handoff-block').message],
-    ['fail', 'docs/state/STATE.md is missing a "## Handoff" block.'],
+    ['fail', 'No "## Handoff" block in docs/state/STATE.md.'],
   );
   assert.equal(s.next, 'finish the migration script in `scripts/migrate.ts` and run it against staging');
   assert.equal(one(s, 'next-action').line, 3);
@@ -236,7 +236,7 @@ test("S3 budget counts lines as S3's checker does (split on newline), honouring 
   assert.equal(one(await s3(workspace({ [STATE]: at150 })), 'budget').status, 'pass');
   const at151 = body(151);
   const c = one(await s3(workspace({ [STATE]: at151 })), 'budget');
-  assert.deepEqual([c.status, c.message], ['warn', 'docs/state/STATE.md is over budget: 151 lines > 150.']);
+  assert.deepEqual([c.status, c.message], ['warn', 'Over budget: docs/state/STATE.md has 151 lines > 150.']);
   assert.match(c.hint ?? '', /docs\/state\/log\/YYYY-MM\.md/);
   const cfg = workspace({ [STATE]: at151, 'checks/config.json': JSON.stringify({ budgets: { stateMdLines: 200 } }) });
   assert.equal(one(await s3(cfg), 'budget').status, 'pass');
@@ -293,8 +293,8 @@ test('S3 Blocked on cleared with a word for none ("N/A", "-", "—", "N/A (nothi
     ['—', 'pass', 'Blocked on: nothing (cleared).'],
     ['n/a (nothing waits on the user)', 'pass', 'Blocked on: n/a (nothing waits on the user)'],
     // A placeholder is said once, by the template (it blocks), quoted as pending-recorded quoted it.
-    ['TBD', 'fail', 'Blocked on in docs/state/STATE.md is still template text: "TBD".'],
-    ['TBD (owner: alice)', 'fail', 'Blocked on in docs/state/STATE.md is still template text: "TBD (owner: alice)".'],
+    ['TBD', 'fail', 'Blocked on is still template text in docs/state/STATE.md: "TBD".'],
+    ['TBD (owner: alice)', 'fail', 'Blocked on is still template text in docs/state/STATE.md: "TBD (owner: alice)".'],
   ];
   for (const [value, template, said] of cases) {
     const dir = workspace({ [STATE]: src.replace(/^- \*\*Blocked on:\*\* .*$/m, `- **Blocked on:** ${value}`) });

@@ -109,8 +109,8 @@ test('S4 broken workspace: structure, compaction, progress-entries, front matter
   assert.deepEqual(
     s.checks.filter((c) => c.id === 'structure').map((c) => [c.status, c.line, c.message]),
     [
-      ['fail', 7, '.agents/STATE.md has 2 "# Agent State" headings (lines 1, 7); exactly one of each is required.'],
-      ['fail', 7, '.agents/STATE.md has no "## Progress Tracker" heading; exactly one of each is required.'],
+      ['fail', 7, '2 "# Agent State" headings in .agents/STATE.md (lines 1, 7); exactly one of each is required.'],
+      ['fail', 7, 'No "## Progress Tracker" heading in .agents/STATE.md; exactly one of each is required.'],
     ],
   );
   const cp = one(s, 'compaction');

@@ -359,7 +359,7 @@ test('S3: the newest Log entry has Done, Docs touched, Lessons and Stopped at', 
     s.checks.filter((x) => x.id === 'template' && x.status === 'fail').map((x) => [x.line, x.message, x.hint]),
     ['Lessons / gotchas', 'Stopped at'].map((part) => [
       at,
-      `${S3_STATE} has no ${part} in the Log entry of 2026-03-04: S3's format requires it.`,
+      `No ${part} in the Log entry of 2026-03-04 in ${S3_STATE}: S3's format requires it.`,
       'Give the entry its four parts: Done (what changed), Docs touched (links), Lessons / gotchas (what a fresh session would rediscover), Stopped at (mirroring Now ▶).',
     ]),
   );

@@ -46,7 +46,7 @@ function withEmptyHome(id: SystemId, loaded: Loaded, checks: Check[]): Check[] {
     'not-skeleton',
     'block',
     false,
-    t('{0} is empty: there is no state to resume from.', home.relPath),
+    t('Empty file: {0} holds no state to resume from.', home.relPath),
     { path: home.relPath },
     t(
       'Have the agent write the state into {0} (run its checkpoint), or restore it from git if it was emptied by mistake.',

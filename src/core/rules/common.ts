@@ -182,7 +182,7 @@ export function checkNotSkeleton(
     'block',
     !skel,
     skel
-      ? t('{0} is an empty template: every section is empty or a placeholder.', doc.relPath)
+      ? t('Empty template: every section of {0} is empty or a placeholder.', doc.relPath)
       : t('{0} holds real content.', doc.relPath),
     { path: doc.relPath, line: skel ? 1 : undefined },
     t('Have the agent fill the sections from the session (goal, state, next action) before checkpointing.'),
@@ -275,26 +275,26 @@ export function checkTemplate(
         'block',
         false,
         p.state === 'missing'
-          ? t("{0} has no {1}: {2}'s format requires it.", p.within ?? p.path, p.name, system)
+          ? t("No {1} in {0}: {2}'s format requires it.", p.within ?? p.path, p.name, system)
           : p.state === 'filled' && p.placeholder
             ? p.one
               ? t(
-                  'The {1} in {0} still holds the placeholder {2}: it is not filled in.',
+                  'The {1} still holds the placeholder {2} in {0}: it is not filled in.',
                   p.path,
                   p.name,
                   p.placeholder.text,
                 )
               : t(
-                  '{1} in {0} still holds the placeholder {2}: it is not filled in.',
+                  '{1} still holds the placeholder {2} in {0}: it is not filled in.',
                   p.path,
                   p.name,
                   p.placeholder.text,
                 )
             : p.one
-              ? t('The {1} in {0} is empty or still template text.', p.path, p.name)
+              ? t('The {1} is empty or still template text in {0}.', p.path, p.name)
               : p.value
-                ? t('{1} in {0} is still template text: "{2}".', p.path, p.name, clip(p.value, 60))
-                : t('{1} in {0} is empty or still template text.', p.path, p.name),
+                ? t('{1} is still template text in {0}: "{2}".', p.path, p.name, clip(p.value, 60))
+                : t('{1} is empty or still template text in {0}.', p.path, p.name),
         { path: p.path, line: (p.state === 'filled' ? p.placeholder?.line : undefined) ?? p.line ?? 1 },
         p.hint ??
           (p.one
@@ -511,7 +511,7 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
     fresh
       ? t('{0} was updated after the latest work.', doc.relPath)
       : t(
-          '{0} is older than {1} (written {2} before it; the work is from {3}).',
+          'Out of date: {0} is older than {1} (written {2} before it; the work is from {3}).',
           doc.relPath,
           what,
           spanText(latest - doc.mtime),
@@ -642,9 +642,9 @@ export function checkBudget(
   const overL = L !== undefined && lines > L;
   const overC = C !== undefined && chars > C;
   let msg: Msg;
-  if (overL && overC) msg = t('{0} is over budget: {1} lines > {2}, {3} chars > {4}.', rel, lines, L, chars, C);
-  else if (overL) msg = t('{0} is over budget: {1} lines > {2}.', rel, lines, L);
-  else if (overC) msg = t('{0} is over budget: {1} chars > {2}.', rel, chars, C);
+  if (overL && overC) msg = t('Over budget: {0} has {1} lines > {2}, {3} chars > {4}.', rel, lines, L, chars, C);
+  else if (overL) msg = t('Over budget: {0} has {1} lines > {2}.', rel, lines, L);
+  else if (overC) msg = t('Over budget: {0} has {1} chars > {2}.', rel, chars, C);
   else if (L !== undefined && C !== undefined)
     msg = t('{0} within budget ({1}/{2} lines, {3}/{4} chars).', rel, lines, L, chars, C);
   else if (L !== undefined) msg = t('{0} within budget ({1}/{2} lines).', rel, lines, L);

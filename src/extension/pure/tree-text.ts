@@ -206,6 +206,15 @@ export function itemName(t: T, item: Item, relPath: string): string {
   ]);
 }
 
+/**
+ * A finding row's label: the check's message, which leads with what is wrong (the field, the section, the
+ * kind of problem) and names the file after it, so rows of one system differ where the sidebar cuts them.
+ * The Problems panel and the CLI say the same words.
+ */
+export function findingLabel(t: T, c: Check): string {
+  return checkMessage(t, c);
+}
+
 /** Severity first, so a screen reader says it before the message (the icon alone says nothing). */
 export function severityPrefix(t: T, c: Check): string {
   if (c.severity === 'block') return t('Blocking');

@@ -1,8 +1,8 @@
 /** A finding of a system (a check that blocks or warns): its message, its check id; a click opens its line. */
 import * as vscode from 'vscode';
 import type { Finding } from '../pure/findings';
-import { checkMessage, findingPlace } from '../pure/findings';
-import { findingName, problemTooltip } from '../pure/tree-text';
+import { findingPlace } from '../pure/findings';
+import { findingLabel, findingName, problemTooltip } from '../pure/tree-text';
 import { describe, openCommand, type LedgerNode, type OpenTarget } from './node';
 
 const ICON = {
@@ -25,7 +25,8 @@ export class FindingNode implements LedgerNode {
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
     const c = this.finding.check;
-    const ti = new vscode.TreeItem(checkMessage(t, c), vscode.TreeItemCollapsibleState.None);
+    // What is wrong first (the field, the section), the file after it: rows differ where the sidebar cuts them.
+    const ti = new vscode.TreeItem(findingLabel(t, c), vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     ti.description = c.id === 'attestation' && c.status === 'fail' ? `TAMPERED · ${c.id}` : c.id;
     // Said where the core puts it, as the CLI says it, even when the row opens the home file (a missing file).

@@ -153,7 +153,7 @@ function checkTimestamp(doc: StateDoc): Check {
     'timestamp',
     'warn',
     false,
-    t('{0} has no `_Last updated: <timestamp>_` line.', doc.relPath),
+    t('No `_Last updated: <timestamp>_` line in {0}.', doc.relPath),
     { path: doc.relPath, line: 1 },
     t("Add `_Last updated: <timestamp>_` under the title, as S0's ledger format has it."),
   );
@@ -271,7 +271,7 @@ export function notEnabledCheck(ledger: string): Check {
     'config',
     'info',
     false,
-    t('{0} is read and checked, but never checkpointed: .agents.yml does not set `session: ledger: true`.', ledger),
+    t('Never checkpointed: {0} is read and checked, but .agents.yml does not set `session: ledger: true`.', ledger),
     { path: S0_CONFIG },
     t(
       'Add `session: ledger: true` to .agents.yml (created if missing): `session-ledger enable-ledger`, or the quick fix "Enable the ledger".',

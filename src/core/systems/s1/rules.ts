@@ -115,7 +115,7 @@ function checkS1NextAction(doc: StateDoc, next: S1Next | null): Check {
         'next-action',
         'block',
         false,
-        t('Item {0} of "{1}" is still template text: "{2}".', next.number, next.section.title, clip(next.item.text)),
+        t('Template text in item {0} of "{1}": "{2}".', next.number, next.section.title, clip(next.item.text)),
         { path: doc.relPath, line: next.item.line },
         hint,
       ),
@@ -146,7 +146,7 @@ function checkSingleHandoff(homeRel: string, others: readonly string[]): Check[]
       'block',
       false,
       t(
-        '{0} stands beside {1}: a second handoff breaks Invariant 1 (the next session cannot tell which one is latest).',
+        'Second handoff: {0} stands beside {1}, which breaks Invariant 1 (the next session cannot tell which one is latest).',
         p,
         homeRel,
       ),
@@ -311,31 +311,31 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
       return out;
     }
     case 'empty':
-      at(t('state-snapshot v1: the block is empty.'), info.line);
+      at(t('Snapshot: the block is empty.'), info.line);
       return out;
     case 'not-mapping':
-      at(t('state-snapshot v1: the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys).'), info.line);
+      at(t('Snapshot: the block is not a YAML mapping (expected ts/ctx/next/diff/blocked keys).'), info.line);
       return out;
     case 'unreadable':
       if (info.aliases !== undefined)
         at(
           t(
-            "state-snapshot v1: the block's YAML aliases (`*name`) repeat more than is read in one block (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); write the values out in place of the aliases.",
+            "Snapshot: the block's YAML aliases (`*name`) repeat more than is read in one block (over {0} uses or {1} of its text, counting those inside what they repeat, or a node inside itself); write the values out in place of the aliases.",
             MAX_ALIASES,
             MAX_ALIAS_TEXT,
           ),
           info.line,
         );
       else if (info.refused) at(refusalMessage(info.refused, 'state-snapshot v1'), info.errorLine ?? info.line);
-      else at(t('state-snapshot v1: the block cannot be read: {0}.', info.error ?? ''), info.line);
+      else at(t('Snapshot: the block cannot be read: {0}.', info.error ?? ''), info.line);
       return out;
     case 'mapping':
       break;
   }
-  if (info.ts.trim() === '') at(t('state-snapshot v1: `ts` is missing.'), info.line);
-  if (!info.ctx) at(t('state-snapshot v1: `ctx` is missing.'), info.line);
+  if (info.ts.trim() === '') at(t('Snapshot: `ts` is missing.'), info.line);
+  if (!info.ctx) at(t('Snapshot: `ctx` is missing.'), info.line);
   else if (info.ctx.words > CAPS.ctxWords)
-    at(t('state-snapshot v1: ctx has {0} words (cap {1}).', info.ctx.words, CAPS.ctxWords), info.ctx.line);
+    at(t('Snapshot: ctx has {0} words (cap {1}).', info.ctx.words, CAPS.ctxWords), info.ctx.line);
   /** A capped list field; `each` adds the problems of its entries. */
   const list = (
     key: 'next' | 'diff' | 'blocked',
@@ -344,37 +344,33 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
     each: () => void,
   ): void => {
     if (!l) {
-      if (required) at(t('state-snapshot v1: `{0}` is missing.', key), info.line);
+      if (required) at(t('Snapshot: `{0}` is missing.', key), info.line);
       return;
     }
     if (!l.isList) {
-      at(t('state-snapshot v1: `{0}` is not a list.', key), l.line);
+      at(t('Snapshot: `{0}` is not a list.', key), l.line);
       return;
     }
     const n = l.itemLines.length;
     const cap = CAPS[key];
-    if (required && n === 0) at(t('state-snapshot v1: `{0}` is empty.', key), l.line);
+    if (required && n === 0) at(t('Snapshot: `{0}` is empty.', key), l.line);
     each();
-    if (n > cap) at(t('state-snapshot v1: {0} has {1} items (cap {2}).', key, n, cap), l.itemLines[cap]);
+    if (n > cap) at(t('Snapshot: {0} has {1} items (cap {2}).', key, n, cap), l.itemLines[cap]);
   };
   list('next', info.next, true, () => undefined);
   list('diff', info.diff, false, () =>
     info.diffEntries.forEach((e, k) => {
-      if (!e.mapping)
-        return void at(t('state-snapshot v1: diff item {0} is not a mapping with op/item/why.', k + 1), e.line);
+      if (!e.mapping) return void at(t('Snapshot: diff item {0} is not a mapping with op/item/why.', k + 1), e.line);
       if (!CAPS.ops.includes(e.op))
-        at(t('state-snapshot v1: diff item {0} has op "{1}" (allowed: {2}).', k + 1, e.op, CAPS.ops.join('|')), e.line);
+        at(t('Snapshot: diff item {0} has op "{1}" (allowed: {2}).', k + 1, e.op, CAPS.ops.join('|')), e.line);
       if (e.whyWords > CAPS.whyWords)
-        at(
-          t('state-snapshot v1: diff item {0}: why has {1} words (cap {2}).', k + 1, e.whyWords, CAPS.whyWords),
-          e.line,
-        );
+        at(t('Snapshot: diff item {0}: why has {1} words (cap {2}).', k + 1, e.whyWords, CAPS.whyWords), e.line);
     }),
   );
   list('blocked', info.blocked, false, () =>
     info.blockedEntries.forEach((e, k) => {
       if (!CAPS.risks.includes(e.risk.trim().toUpperCase()))
-        at(t('state-snapshot v1: blocked item {0} has risk "{1}" (allowed: H|M|L).', k + 1, e.risk), e.line);
+        at(t('Snapshot: blocked item {0} has risk "{1}" (allowed: H|M|L).', k + 1, e.risk), e.line);
     }),
   );
   return out;
@@ -423,7 +419,7 @@ function checkSnapshot(doc: StateDoc): Check[] {
         'warn',
         true,
         t(
-          'state-snapshot v1: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.',
+          'Snapshot: ctx {0}/{1} words, next {2}/{3}, diff {4}/{5}, blocked {6}/{7}.',
           c.ctxWords,
           CAPS.ctxWords,
           c.next,
@@ -474,18 +470,10 @@ function checkSnapshotNext(doc: StateDoc): Check[] {
     looked++;
     const cmd = text ? snapshotCommand(text) : null;
     const said = cmd
-      ? t(
-          'state-snapshot v1: next item {0} carries a command ({1}); the block keeps verb + object only.',
-          k + 1,
-          clip(cmd, 60),
-        )
+      ? t('Snapshot: next item {0} carries a command ({1}); the block keeps verb + object only.', k + 1, clip(cmd, 60))
       : isVerbObject(text)
         ? null
-        : t(
-            'state-snapshot v1: next item {0} is not verb + object: "{1}".',
-            k + 1,
-            clip(text || JSON.stringify(x), 60),
-          );
+        : t('Snapshot: next item {0} is not verb + object: "{1}".', k + 1, clip(text || JSON.stringify(x), 60));
     if (said) out.push(mk('S1', 'snapshot-next', 'warn', false, said, { path: doc.relPath, line }, hint));
   });
   // Only the template's own items: nothing of the session's to judge (the skeleton check reports the template).
@@ -656,7 +644,7 @@ function checkCompletedItems(doc: StateDoc): Check[] {
       'warn',
       false,
       t(
-        'A completed item is still under "{0}": "{1}". Completed items are deleted, not kept.',
+        'Completed item "{1}" is still under "{0}". Completed items are deleted, not kept.',
         clip(s.title, 60),
         clip(i.text, 80),
       ),
@@ -711,7 +699,7 @@ function checkNextCommand(doc: StateDoc, next: S1Next | null): Check {
       cmd !== null,
       cmd !== null
         ? t('Item {0} carries its execution command ({1}).', next.number, clip(cmd, 60))
-        : t('Item {0} of "{1}" carries no execution command.', next.number, clip(next.section.title, 60)),
+        : t('No execution command in item {0} of "{1}".', next.number, clip(next.section.title, 60)),
       { path: doc.relPath, line: next.item.line },
       t(
         'Add the exact command that starts it, e.g. `npm test -- invoices` (S1\'s handoff format: "[Most urgent] — include execution command").',
@@ -990,7 +978,7 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
             'stale-paths',
             'warn',
             'skip',
-            memory ? t('{0} has no Key Files section.', memory.relPath) : t('No MEMORY.md.'),
+            memory ? t('No Key Files section in {0}.', memory.relPath) : t('No MEMORY.md.'),
             { path: memory?.relPath },
           ),
         ]),
@@ -1114,7 +1102,7 @@ export function checkLessons(doc: StateDoc | null, now: number): Check[] {
     ({ s, i }) => {
       const seen = flag(i, 'seen') ?? '';
       const msg = t(
-        'Archive candidate (conf < {0} and seen > {1} days ago): "{2}" (conf {3}, seen {4}, {5} days ago).',
+        'Archive candidate "{2}": conf < {0} and seen > {1} days ago (conf {3}, seen {4}, {5} days ago).',
         CURATION.archive.conf,
         CURATION.archive.days,
         clip(s.title, 60),

@@ -47,7 +47,7 @@ function notSkeleton(home: StateDoc | null): Check {
     filled,
     filled
       ? t('{0} holds real content.', home.relPath)
-      : t('{0} is an empty skeleton: no section below a ## heading holds anything.', home.relPath),
+      : t('Empty skeleton: no section below a ## heading in {0} holds anything.', home.relPath),
     { path: home.relPath, line: filled ? undefined : 1 },
     t(
       'Run /checkpoint and write it down for real: each decision with what it beat, each fact with its command, each dropped path with its reason, and one NEXT line.',
@@ -91,8 +91,8 @@ function perItem(home: StateDoc, key: 'verified' | 'dropped'): Check[] {
       'warn',
       false,
       verified
-        ? t('VERIFIED item without the command that proved it: "{0}".', clip(i.text, 80))
-        : t('DROPPED item without its reason: "{0}".', clip(i.text, 80)),
+        ? t('VERIFIED "{0}" without the command that proved it.', clip(i.text, 80))
+        : t('DROPPED "{0}" without its reason.', clip(i.text, 80)),
       { path: home.relPath, line: i.line },
       hint,
     ),
@@ -149,7 +149,7 @@ function planSize(plan: StateDoc | null, pointer: string | null): Check {
     msg = t('{0} spine is {1} chars, within the {2} chars, about {3} tokens budget.', rel, chars, max, tokens);
   else if (sp.cutAt)
     msg = t(
-      "{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (by S2's own measure a 116,000-char plan is ~29,000 tokens) (spine ends at line {4}; {5} chars in all).",
+      "Over budget: the {0} spine is {1} chars, over the {2} chars, about {3} tokens budget (by S2's own measure a 116,000-char plan is ~29,000 tokens) (spine ends at line {4}; {5} chars in all).",
       rel,
       chars,
       max,
@@ -159,7 +159,7 @@ function planSize(plan: StateDoc | null, pointer: string | null): Check {
     );
   else
     msg = t(
-      "{0} spine is {1} chars, over the {2} chars, about {3} tokens budget (by S2's own measure a 116,000-char plan is ~29,000 tokens).",
+      "Over budget: the {0} spine is {1} chars, over the {2} chars, about {3} tokens budget (by S2's own measure a 116,000-char plan is ~29,000 tokens).",
       rel,
       chars,
       max,
@@ -253,7 +253,7 @@ function projectStateCheck(home: StateDoc | null, ps: StateDoc | null, psRel: st
     ok
       ? t('{0} was reconciled with the ledger (not older than {1}).', ps.relPath, home.relPath)
       : t(
-          '{0} is older than {1} ({2} before it): this pass did not reconcile it.',
+          'Not reconciled in this pass: {0} is older than {1} ({2} before it).',
           ps.relPath,
           home.relPath,
           spanText(home.mtime - ps.mtime),

@@ -104,11 +104,11 @@ function notSkeleton(home: StateDoc, s: S3Structure): Check {
     skel
       ? allTemplate && !template
         ? t(
-            '{0} is still the template: every handoff field is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).',
+            'Still the template: every handoff field in {0} is a placeholder (<…>, TBD, YYYY-MM-DD or an empty comment).',
             home.relPath,
           )
         : t(
-            '{0} is still the template: Phase, Branch / HEAD and Gates are placeholders and the Log has no dated entry.',
+            'Still the template: Phase, Branch / HEAD and Gates in {0} are placeholders and the Log has no dated entry.',
             home.relPath,
           )
       : t('{0} holds real content.', home.relPath),
@@ -298,7 +298,7 @@ function handoffBlock(home: StateDoc, s: S3Structure): Check {
       'block',
       false,
       t(
-        '{0} has "Now ▶" outside the "## {1}" block (line {2}); only the one inside the block counts.',
+        '"Now ▶" outside the "## {1}" block in {0} (line {2}); only the one inside the block counts.',
         home.relPath,
         s.handoff?.title ?? '',
         stray.line,
@@ -314,11 +314,11 @@ function handoffBlock(home: StateDoc, s: S3Structure): Check {
     'block',
     !noBlock && !noNow,
     noBlock && noNow
-      ? t('{0} is missing a "## Handoff" block and a "Now ▶" line.', home.relPath)
+      ? t('No "## Handoff" block and no "Now ▶" line in {0}.', home.relPath)
       : noBlock
-        ? t('{0} is missing a "## Handoff" block.', home.relPath)
+        ? t('No "## Handoff" block in {0}.', home.relPath)
         : noNow
-          ? t('{0} is missing a "Now ▶" line.', home.relPath)
+          ? t('No "Now ▶" line in {0}.', home.relPath)
           : t('"## {0}" with Now ▶ present.', s.handoff?.title ?? ''),
     { path: home.relPath, line: s.handoff?.line ?? 1 },
     t(
@@ -515,16 +515,16 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
   // Each problem is a finding of its own, each note a message of its own, so every word is translatable. A
   // branch or hash that is not written is a gap; one that differs from git's is not.
   const problems: Array<{ m: Msg; gap?: string }> = [];
-  if (!branch) problems.push({ m: t('Branch / HEAD incomplete: the handoff records no branch.'), gap: S3_GAP.branch });
+  if (!branch) problems.push({ m: t('No branch in Branch / HEAD: the handoff records none.'), gap: S3_GAP.branch });
   else if (g.branch === null) {
     if (!/detached/i.test(branch))
-      problems.push({ m: t('Branch / HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch) });
+      problems.push({ m: t('HEAD out of date: HEAD is detached, the handoff says branch {0}.', branch) });
   } else if (!sameBranch(g.branch, branch, [bf?.value, combined?.value].filter(Boolean).join('\n')))
     problems.push({
-      m: t('Branch / HEAD out of date: the branch is {0}, the handoff says {1}.', maskSecrets(g.branch).text, branch),
+      m: t('Branch out of date: the branch is {0}, the handoff says {1}.', maskSecrets(g.branch).text, branch),
     });
   let note: Msg | null = null;
-  if (!head) problems.push({ m: t('Branch / HEAD incomplete: the handoff records no HEAD hash.'), gap: S3_GAP.head });
+  if (!head) problems.push({ m: t('No HEAD hash in Branch / HEAD: the handoff records none.'), gap: S3_GAP.head });
   else if (!g.head)
     note = t('Branch {0} and HEAD {1} match git (the repository has no commits yet).', branch ?? '', head);
   else if (!g.head.startsWith(head)) {
@@ -537,7 +537,7 @@ async function branchHead(ws: Workspace, home: StateDoc, s: S3Structure): Promis
       );
     else
       problems.push({
-        m: t('Branch / HEAD out of date: HEAD is {0}, the handoff says {1}.', g.head.slice(0, 7), head),
+        m: t('HEAD out of date: HEAD is {0}, the handoff says {1}.', g.head.slice(0, 7), head),
       });
   }
   if (problems.length)

@@ -173,12 +173,11 @@ function structureCheck(home: StateDoc, s4: S4Structure): Check[] {
   const out: Check[] = [];
   const add = (m: Msg, at: number) =>
     out.push(mk('S4', 'structure', 'block', false, m, { path: home.relPath, line: at }, hint));
-  if (a.length === 0)
-    add(t('{0} has no "# Agent State" heading; exactly one of each is required.', home.relPath), line);
+  if (a.length === 0) add(t('No "# Agent State" heading in {0}; exactly one of each is required.', home.relPath), line);
   else if (a.length > 1)
     add(
       t(
-        '{0} has {1} "# Agent State" headings (lines {2}); exactly one of each is required.',
+        '{1} "# Agent State" headings in {0} (lines {2}); exactly one of each is required.',
         home.relPath,
         a.length,
         a.join(', '),
@@ -186,11 +185,11 @@ function structureCheck(home: StateDoc, s4: S4Structure): Check[] {
       a[1],
     );
   if (tr.length === 0)
-    add(t('{0} has no "## Progress Tracker" heading; exactly one of each is required.', home.relPath), line);
+    add(t('No "## Progress Tracker" heading in {0}; exactly one of each is required.', home.relPath), line);
   else if (tr.length > 1)
     add(
       t(
-        '{0} has {1} "## Progress Tracker" headings (lines {2}); exactly one of each is required.',
+        '{1} "## Progress Tracker" headings in {0} (lines {2}); exactly one of each is required.',
         home.relPath,
         tr.length,
         tr.join(', '),
@@ -257,7 +256,7 @@ function progressEntries(progress: StateDoc | null): Check {
         ? t('{0} holds 1 entry (at most {1}).', progress.relPath, MAX_ENTRIES)
         : t('{0} holds {1} entries (at most {2}).', progress.relPath, es.length, MAX_ENTRIES)
       : t(
-          '{0} holds {1} entries; at most {2} (the latest checkpoints) belong there.',
+          'Too many entries: {0} holds {1}; at most {2} (the latest checkpoints) belong there.',
           progress.relPath,
           es.length,
           MAX_ENTRIES,
@@ -278,7 +277,7 @@ function notSkeleton(home: StateDoc, s4: S4Structure): Check {
     filled,
     filled
       ? t('{0} holds working state.', home.relPath)
-      : t('{0} holds no working state: no "## Current Project|Feature|Bug Fix" block with content.', home.relPath),
+      : t('No working state in {0}: no "## Current Project|Feature|Bug Fix" block with content.', home.relPath),
     { path: home.relPath, line: filled ? undefined : 1 },
     t(
       'Have the agent write the current work into a Current block (context, decisions, next step) before checkpointing.',
@@ -328,7 +327,7 @@ function summaryCheck(x: S4Extra): Check {
       missing.length === 0,
       missing.length === 0
         ? t('The newest checkpoint summary has all five parts ({0}).', doc.relPath)
-        : t('The newest checkpoint summary in {0} lacks {1}.', doc.relPath, missing.join(', ')),
+        : t('The newest checkpoint summary lacks {1} ({0}).', doc.relPath, missing.join(', ')),
       { path: doc.relPath, line },
       SUMMARY_HINT,
     ),
@@ -436,7 +435,7 @@ function progressOrder(progress: StateDoc | null, checkpoint: StateDoc | null): 
           'block',
           false,
           t(
-            '{0} entry {1} (line {2}) is newer than the entry above it ({3}, line {4}): entries are newest first.',
+            'Out of order: {0} entry {1} (line {2}) is newer than the entry above it ({3}, line {4}); entries are newest first.',
             progress.relPath,
             b.timestamp ?? '',
             b.line,
@@ -499,7 +498,10 @@ async function pendingSummary(ws: Workspace): Promise<Check> {
     'warn',
     !left,
     left
-      ? t('{0} is still there: the last run did not consume its summary draft (--apply --consume-summary).', rel)
+      ? t(
+          'Summary draft left behind: {0} is still there; the last run did not consume it (--apply --consume-summary).',
+          rel,
+        )
       : t('No summary draft left behind.'),
     left ? { path: rel, line: 1 } : {},
     t(
