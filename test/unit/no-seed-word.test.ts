@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import ts from 'typescript';
+import { literals } from './source-literals';
 import { SYSTEM_IDS } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
 import { suggestionLine } from '../../src/core/hooks/remind';
@@ -26,24 +26,6 @@ function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
   );
-}
-
-/** The text of every string and template literal of a TypeScript source (a template's literal parts); comments are not read. */
-function literals(file: string): string[] {
-  const out: string[] = [];
-  const visit = (n: ts.Node): void => {
-    if (
-      ts.isStringLiteral(n) ||
-      ts.isNoSubstitutionTemplateLiteral(n) ||
-      ts.isTemplateHead(n) ||
-      ts.isTemplateMiddle(n) ||
-      ts.isTemplateTail(n)
-    )
-      out.push(n.text);
-    n.forEachChild(visit);
-  };
-  visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false));
-  return out;
 }
 
 const said = (where: string, text: string): string[] =>

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import ts from 'typescript';
+import { literals } from './source-literals';
 import * as path from 'node:path';
 import type { Check, SystemReport } from '../../src/core/model/model';
 import { refusalSaid } from '../../src/core/checkpoint/checkpoint';
@@ -22,24 +22,6 @@ function walk(dir: string): string[] {
     const p = path.join(dir, n);
     return statSync(p).isDirectory() ? walk(p) : [p];
   });
-}
-
-/** The text of every string and template literal of a TypeScript source (a template's literal parts). */
-function literals(file: string, src: string): string[] {
-  const out: string[] = [];
-  const visit = (n: ts.Node): void => {
-    if (
-      ts.isStringLiteral(n) ||
-      ts.isNoSubstitutionTemplateLiteral(n) ||
-      ts.isTemplateHead(n) ||
-      ts.isTemplateMiddle(n) ||
-      ts.isTemplateTail(n)
-    )
-      out.push(n.text);
-    n.forEachChild(visit);
-  };
-  visit(ts.createSourceFile(file, src, ts.ScriptTarget.Latest, false));
-  return out;
 }
 
 const HEDGED = /\p{L}\(s\)/u;

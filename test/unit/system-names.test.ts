@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import ts from 'typescript';
+import { literals } from './source-literals';
 import { SYSTEM_IDS, type SystemId, type WorkspaceReport } from '../../src/core/model/model';
 import { FACTS, systemName } from '../../src/core/systems/facts';
 import { evaluate } from '../../src/core/report/evaluate';
@@ -160,24 +160,6 @@ function otherNames(text: string): string[] {
     if (!NAMING.has(m[2].toLowerCase())) continue;
     if (!text.startsWith(NAME(id), m.index)) out.push(text.slice(m.index, m.index + 40).split('\n')[0]);
   }
-  return out;
-}
-
-/** The text of every string and template literal of a TypeScript source (a template's literal parts). */
-function literals(file: string): string[] {
-  const out: string[] = [];
-  const visit = (n: ts.Node): void => {
-    if (
-      ts.isStringLiteral(n) ||
-      ts.isNoSubstitutionTemplateLiteral(n) ||
-      ts.isTemplateHead(n) ||
-      ts.isTemplateMiddle(n) ||
-      ts.isTemplateTail(n)
-    )
-      out.push(n.text);
-    n.forEachChild(visit);
-  };
-  visit(ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false));
   return out;
 }
 
