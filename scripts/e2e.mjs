@@ -146,6 +146,15 @@ async function runExtensionTests(phase, entry, { trust }) {
         record(phase, 'the extension host reported exit 0', false, 0, `codeAutomationExit(${code})`);
     }
     if (!trust) ok = (await untrustedPalette(page, phase)) && ok;
+    if (!trust) {
+      // The test host has exited with its tests: the checklist is looked at in a window of its own, the
+      // extension loaded as a user has it (no tests), the folder still untrusted.
+      const user = await ctx.newPage();
+      const dev = testPayload(server, { extensionDevelopmentPath: REPO }).filter(([k]) => k !== 'extensionTestsPath');
+      await user.goto(workbenchUrl(server, { folder: ws, payload: dev }), { timeout: 120_000 });
+      ok = (await untrustedChecklist(user, phase)) && ok;
+      await user.screenshot({ path: join(run, 'checklist.png') }).catch(() => {});
+    }
     await page.screenshot({ path: join(run, 'final.png') }).catch(() => {});
   } catch (e) {
     record(phase, 'extension tests', false, Date.now() - started, e?.stack || e);
@@ -182,6 +191,32 @@ async function untrustedPalette(page, phase) {
     ];
     const shown = rows.filter((r) => write.some((w) => r === `Session Ledger: ${w}`));
     if (shown.length) throw new Error(`write commands offered in Restricted Mode: ${shown.join(', ')}`);
+    record(phase, name, true, Date.now() - t);
+    return true;
+  } catch (e) {
+    record(phase, name, false, Date.now() - t, e?.stack || e);
+    return false;
+  }
+}
+
+/** In Restricted Mode the checklist says what holds and offers VS Code's trust editor, which its button opens. */
+async function untrustedChecklist(page, phase) {
+  const t = Date.now();
+  const name =
+    "the checklist in Restricted Mode says it writes nothing and its Manage Workspace Trust button opens VS Code's trust editor";
+  try {
+    const { checklist, runCommand, waitUntil } = await import('../test/e2e/ui.mjs');
+    await runCommand(page, 'Session Ledger: Open checklist');
+    const note = checklist(page).locator('#notes #untrusted');
+    await note.waitFor({ timeout: 30_000 });
+    const said = (await note.innerText()).replace(/\s+/g, ' ').trim();
+    if (!said.startsWith('Restricted Mode: Session Ledger shows the checks but writes nothing.'))
+      throw new Error(`the note says: ${said}`);
+    await note.getByRole('button', { name: 'Manage Workspace Trust' }).click();
+    await waitUntil(
+      'the Workspace Trust editor open',
+      async () => (await page.locator('.tabs-container .tab', { hasText: 'Workspace Trust' }).count()) > 0,
+    );
     record(phase, name, true, Date.now() - t);
     return true;
   } catch (e) {

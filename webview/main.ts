@@ -208,6 +208,15 @@ function reasonText(state: ChecklistState): string {
   return state.canWrite ? s.ready : '';
 }
 
+/** Restricted Mode: what it allows, and the button to VS Code's trust editor (the one step that lifts it). */
+function untrustedNote(s: ChecklistState['strings']): HTMLElement {
+  const b = el('button', { type: 'button', class: 'secondary', 'data-key': 'manage-trust' }, s.manageTrust);
+  b.addEventListener('click', () => post({ type: 'manageTrust' }));
+  const p = el('p', { class: 'note', id: 'untrusted' }, `${s.untrusted} `);
+  p.append(b);
+  return p;
+}
+
 /** Set a text only when it changed: a live region re-set to the same words would be spoken again. */
 function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
@@ -267,7 +276,7 @@ function render(state: ChecklistState): void {
   const top: HTMLElement[] = [];
   // Several agent sessions live: the session (and client) the ticks are for.
   if (state.session) top.push(el('p', { class: 'note', id: 'session' }, state.session));
-  if (!state.trusted) top.push(el('p', { class: 'note' }, state.strings.untrusted));
+  if (!state.trusted) top.push(untrustedNote(state.strings));
   if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));
   else if (state.blocked) top.push(el('p', { class: 'note block' }, state.strings.blocked));
   if (state.compactionAdvice !== null)

@@ -45,6 +45,8 @@ export interface ChecklistStrings {
   /** Said while several are not ticked; `{0}` is their number. */
   manualOpen: string;
   untrusted: string;
+  /** The button beside the Restricted Mode note: VS Code's own command to trust the folder. */
+  manageTrust: string;
   nothing: string;
   next: string;
   fix: string;
@@ -131,6 +133,8 @@ export type WebviewToHost =
   | { type: 'open'; path: string; line?: number }
   | { type: 'writeMarker' }
   | { type: 'runChecks' }
+  /** Restricted Mode: open VS Code's workspace trust editor (the one step that lifts it). */
+  | { type: 'manageTrust' }
   | { type: 'refresh' };
 
 const SYSTEM_IDS = new Set<string>(IDS);
@@ -148,6 +152,7 @@ export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
     case 'ready':
     case 'writeMarker':
     case 'runChecks':
+    case 'manageTrust':
     case 'refresh':
       return { type: m.type };
     case 'toggleManual':

@@ -619,6 +619,7 @@ export const CHECKLIST_STRINGS: ChecklistStrings = {
   manualOpenOne: '1 manual item not ticked yet: tick it when it is true.',
   manualOpen: '{0} manual items not ticked yet: tick them when they are true.',
   untrusted: 'Restricted Mode: Session Ledger shows the checks but writes nothing.',
+  manageTrust: 'Manage Workspace Trust',
   nothing: 'No agent state file detected in this folder.',
   next: 'Next:',
   fix: 'Fix:',

@@ -22,6 +22,7 @@ import type { RepoChecksResult } from '../../core/systems/s3/repo-checks';
 import type { FolderState, LedgerStore } from '../store';
 import { shownSession, type SessionMeter } from '../status/session-meter';
 import type { TickStore } from '../tick-store';
+import { TRUST_COMMAND } from '../pure/status-text';
 
 export const CHECKLIST_VIEW_TYPE = 'sessionLedger.checklist';
 
@@ -36,6 +37,7 @@ function strings(): ChecklistStrings {
     manualOpenOne: t('1 manual item not ticked yet: tick it when it is true.'),
     manualOpen: t('{0} manual items not ticked yet: tick them when they are true.', '{0}'),
     untrusted: t('Restricted Mode: Session Ledger shows the checks but writes nothing.'),
+    manageTrust: t('Manage Workspace Trust'),
     nothing: t('No agent state file detected in this folder.'),
     next: t('Next:'),
     fix: t('Fix:'),
@@ -329,6 +331,10 @@ export class ChecklistPanel implements vscode.Disposable {
       }
       case 'runChecks':
         if (f) await this.runChecks(f);
+        return;
+      case 'manageTrust':
+        // VS Code's own trust editor: the folder is trusted there, by the user, never by this extension.
+        if (!vscode.workspace.isTrusted) await vscode.commands.executeCommand(TRUST_COMMAND);
         return;
       case 'writeMarker':
         if (!f) return;
