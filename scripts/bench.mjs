@@ -186,6 +186,18 @@ async function main() {
       const e = { ...env, CLAUDE_CONFIG_DIR: h.home, CLAUDE_PROJECT_DIR: ws };
       return { id: id.toUpperCase(), ws, env: e, script: installHooks(ws, e), transcript: h.transcript };
     });
+    // The same, each after a real checkpoint of the session: the guard's allow on a real project's one system.
+    const allowed = ['s0', 's1', 's2', 's3', 's4'].map((id) => {
+      const ws = prepareWorkspace(
+        path.join(repo, 'test', 'fixtures', id, 'good'),
+        path.join(tmp, `checkpointed-${id}`),
+      );
+      const h = writeClaudeHome(path.join(tmp, `claude-checkpointed-${id}`), ws, { percent: 42 });
+      const e = { ...env, CLAUDE_CONFIG_DIR: h.home, CLAUDE_PROJECT_DIR: ws };
+      const one = { id: id.toUpperCase(), ws, env: e, script: installHooks(ws, e), transcript: h.transcript };
+      checkpoint(ws, e);
+      return one;
+    });
     // An empty project (only its .claude/ folder, where the relay records the figure).
     const empty = path.join(tmp, 'empty');
     mkdirSync(path.join(empty, '.claude'), { recursive: true });
@@ -209,10 +221,10 @@ async function main() {
           },
         },
       });
-    const preCompact = (ws) =>
+    const preCompact = (ws, transcript = home.transcript) =>
       JSON.stringify({
         session_id: SESSION_ID,
-        transcript_path: home.transcript,
+        transcript_path: transcript,
         cwd: ws,
         hook_event_name: 'PreCompact',
         trigger: 'manual',
@@ -339,6 +351,14 @@ async function main() {
         cwd: worked,
         env: workedEnv,
       },
+      ...allowed.map((one) => ({
+        name: `\`hook pre-compact\`, ${one.id} alone after a checkpoint (the guard allows)`,
+        goal: 3,
+        argv: [node, one.script, 'hook', 'pre-compact'],
+        input: preCompact(one.ws, one.transcript),
+        cwd: one.ws,
+        env: one.env,
+      })),
       {
         name: '`hook session-start`, demo (all five systems)',
         goal: 3,
