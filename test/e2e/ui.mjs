@@ -118,6 +118,47 @@ export async function waitUntil(what, probe, timeout = 20_000) {
   }
 }
 
+/**
+ * For a screenshot whose subject is not a notification: clear the toasts (a checkpoint notice that no longer
+ * holds, say) so none covers what the picture shows, and wait until none is drawn.
+ */
+async function clearToasts(page) {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await waitUntil(
+    'no notification toast drawn',
+    async () => (await page.locator('.notifications-toasts .notification-toast').count()) === 0,
+    10_000,
+  );
+}
+
+/**
+ * A toast or a hover fades (and slides) in: wait until it is drawn whole, for a screenshot: it and every
+ * box around it opaque, and no animation or transition running on it, inside it or around it.
+ */
+async function drawnWhole(el) {
+  await waitUntil(
+    'the notification or hover drawn whole',
+    () =>
+      el.evaluate((node) => {
+        for (let n = node; n instanceof Element; n = n.parentElement)
+          if (getComputedStyle(n).opacity !== '1') return false;
+        return document
+          .getAnimations()
+          .filter((a) => a.effect?.target && (a.effect.target.contains(node) || node.contains(a.effect.target)))
+          .every((a) => a.playState !== 'running');
+      }),
+    10_000,
+  );
+}
+
+/** Hover an item and wait until its hover, holding `text`, is drawn whole. */
+async function hoverShown(page, item, text) {
+  await item.hover();
+  const hover = page.locator('.monaco-hover').filter({ hasText: text }).first();
+  await hover.waitFor({ state: 'visible', timeout: 10_000 });
+  await drawnWhole(hover);
+}
+
 const markers = (ws) =>
   existsSync(join(ws, '.claude'))
     ? readdirSync(join(ws, '.claude')).filter((n) => n.startsWith('.checkpoint-ready'))
@@ -284,6 +325,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       .locator('.notifications-toasts .notification-toast')
       .filter({ hasText: `Marker written: .claude/.checkpoint-ready.${claude.sessionId}.` });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await drawnWhole(toast.first());
     await shot('checkpoint.png');
     await page.keyboard.press('Escape');
   });
@@ -315,8 +357,8 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     );
     await item.locator('.codicon-warning').waitFor();
     const warnBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
-    await item.hover();
-    await page.waitForTimeout(600);
+    await clearToasts(page);
+    await hoverShown(page, item, 'Checkpoint proposed');
     await shot('status-warning.png');
     appendTurn(claude.transcript, ws, 45, { sessionId: claude.sessionId });
     await waitUntil('45% in the status bar', async () => (await item.innerText()).includes('45%'));
@@ -342,7 +384,9 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     assert.doesNotMatch(label, /Checkpoint done/);
     const errBg = await item.evaluate((el) => getComputedStyle(el).backgroundColor);
     assert.notEqual(errBg, warnBg, 'the background colour changed');
-    await page.mouse.move(700, 400);
+    // the item's tooltip with the urgent line, no toast over the picture
+    await clearToasts(page);
+    await hoverShown(page, item, 'Past the urgent threshold');
     await shot('status-error.png');
   });
 
@@ -445,6 +489,9 @@ export async function nativeTests({ page, ws, shots, test }) {
     const text = await row.innerText();
     assert.match(text, /Current Feature/, text);
     assert.match(text, /\[Ln 19, Col 1\]/, text);
+    // for the screenshot: the checklist drawn above the panel, no toast over the rows
+    await clearToasts(page);
+    await checklist(page).locator('#overall').waitFor({ state: 'visible', timeout: 30_000 });
     await shot('problems.png');
     await row.click();
     await waitUntil(
@@ -468,6 +515,8 @@ export async function nativeTests({ page, ws, shots, test }) {
     await page.mouse.move(5, 5);
     await row.click();
     await waitUntil('the ledger open at line 3', async () => /^Ln 3, Col \d+/.test(await cursorAt(page)), 15_000);
+    // no toast over the Problems rows in the screenshot below (before Ctrl+.: a command closes its menu)
+    await clearToasts(page);
     // Ctrl+. on the line; the diagnostic can reach the editor a moment after the panel: ask again then
     const item = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'Set _Last updated:_ to now' });
     await waitUntil(
@@ -602,11 +651,28 @@ export async function nativeTests({ page, ws, shots, test }) {
     await waitUntil('the checkpoint step ticked by the marker', () => ticked('checkpoint'), 15_000);
     for (const id of WALKTHROUGH_STEPS) assert.equal(await ticked(id), true, `${id} ticked`);
     // for the screenshot: no toasts, no panel, the walkthrough on its first step
-    await runCommand(page, 'Notifications: Clear All Notifications');
+    await clearToasts(page);
     await runCommand(page, 'View: Hide Panel').catch(() => {});
     await open();
     await step('stateFile').click();
     await page.mouse.move(5, 5);
+    // the step's media (media/walkthrough/state-file.md, the systems' table) is drawn in a webview of its own
+    await waitUntil(
+      "the state-file step's table beside the steps",
+      async () => {
+        for (const fr of page.frames()) {
+          const drawn = await fr
+            .evaluate(() => {
+              const cell = [...document.querySelectorAll('th')].find((th) => th.textContent === 'Home file');
+              return !!cell && cell.getBoundingClientRect().width > 0;
+            })
+            .catch(() => false);
+          if (drawn) return true;
+        }
+        return false;
+      },
+      20_000,
+    );
     await page.waitForTimeout(800);
     await shot('walkthrough.png');
   });
