@@ -69,3 +69,34 @@ test('fixes: deleting a line or a section', () => {
   assert.equal(applyLineEdits(text, [deleteLines(2)]), 'a\nc\nd');
   assert.equal(applyLineEdits(text, [deleteLines(2, 3)]), 'a\nd');
 });
+
+/** The handoff line `before` after the Branch / HEAD fix, with git at `main` @ b9e8ff1. */
+function branchHeadFixed(before: string): string {
+  const text = `## Handoff: read this first\n- **Status:** x\n${before}\n- **Now ▶** do it\n`;
+  const git = { branch: 'main', head: 'b9e8ff1c0ffee0123456789abcdef0123456789a' };
+  return applyLineEdits(text, branchHeadFix(text, git)).split('\n')[2];
+}
+
+test('fixes: S3 Branch / HEAD still template text gets git branch and commit, the comment after it kept', () => {
+  // The S3 starter writes TBD: the fix wrote "main" alone, and the finding that followed ("No HEAD hash") offered
+  // the same fix, which then had nothing to change.
+  for (const [before, after] of [
+    ['- **Branch / HEAD:** TBD', '- **Branch / HEAD:** main @ b9e8ff1'],
+    ['- **Branch / HEAD:** TBD <!-- branch @ sha -->', '- **Branch / HEAD:** main @ b9e8ff1 <!-- branch @ sha -->'],
+    ['- **Branch / HEAD:** `<branch>` @ `<sha>`', '- **Branch / HEAD:** main @ b9e8ff1'],
+    ['- **Branch / HEAD:**', '- **Branch / HEAD:** main @ b9e8ff1'],
+    ['- **Branch / HEAD:** <!-- fill in -->', '- **Branch / HEAD:** main @ b9e8ff1 <!-- fill in -->'],
+    ['- **Branch:** TBD', '- **Branch:** main'],
+    ['- **HEAD:** <sha>', '- **HEAD:** b9e8ff1'],
+  ])
+    assert.equal(branchHeadFixed(before), after, before);
+});
+
+test('fixes: S3 Branch / HEAD that names the branch but no commit gets git commit after the branch', () => {
+  for (const [before, after] of [
+    ['- **Branch / HEAD:** main', '- **Branch / HEAD:** main @ b9e8ff1'],
+    ['- **Branch / HEAD:** `main` (pushed)', '- **Branch / HEAD:** `main` @ b9e8ff1 (pushed)'],
+    ['- **Branch / HEAD:** `feat/x`', '- **Branch / HEAD:** `main` @ b9e8ff1'],
+  ])
+    assert.equal(branchHeadFixed(before), after, before);
+});
