@@ -171,6 +171,13 @@ test('manifest: the walkthrough has four steps, each with its media and complete
   assert.equal(pkg.contributes.configuration.properties['sessionLedger.diagnostics.enabled'].default, true);
 });
 
+test("manifest: the walkthrough's pages say the status item's icon in words, not as `$(name)` icon syntax, which VS Code draws in labels and tooltips but shows as typed in a walkthrough's Markdown", () => {
+  for (const s of pkg.contributes.walkthroughs[0].steps) {
+    const text = readFileSync(path.join(REPO, s.media.markdown), 'utf8');
+    assert.deepEqual(text.match(/\$\([\w~-]+\)/g) ?? [], [], s.media.markdown);
+  }
+});
+
 test('l10n: every manifest string in English, Japanese and Korean', () => {
   const keys = new Set<string>();
   JSON.stringify(pkg.contributes, (_, v) => {
