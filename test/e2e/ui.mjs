@@ -396,7 +396,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await page.locator(`[id="${STATUS_ID}"]`).click();
     const toast = page
       .locator('.notifications-toasts .notification-toast')
-      .filter({ hasText: /manual items? not confirmed/ });
+      .filter({ hasText: /manual items? not ticked/ });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
     const f = checklist(page);
     const open = f.locator('section.system[data-system="S2"] input[type="checkbox"][data-manual]:not(:checked)');

@@ -39,9 +39,10 @@ test('refused: the reasons by code and check id; S1 with manual items open says 
   assert.equal(o.kind, 'refused');
   const m = outcomeMessage(o, t);
   assert.equal(m.severity, 'warning');
+  // "not ticked", as the checklist ("not ticked yet") and the tree ("to tick") say: the CLI's word is "confirm" (--confirm).
   assert.equal(
     m.text,
-    '«Checkpoint not written: «2 manual items not confirmed (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»',
+    '«Checkpoint not written: «2 manual items not ticked (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»',
   );
   assert.doesNotMatch(m.text, /\/compact/);
 });

@@ -410,9 +410,9 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
         : t('{0} blocking checks failed ({1}).', r.checks.length, checkIds(r.checks));
     case 'manual-unconfirmed':
       return r.checks.length === 1
-        ? t('1 manual item not confirmed ({0}): tick it in the checklist when it is true.', checkIds(r.checks))
+        ? t('1 manual item not ticked ({0}): tick it in the checklist when it is true.', checkIds(r.checks))
         : t(
-            '{0} manual items not confirmed ({1}): tick them in the checklist when they are true.',
+            '{0} manual items not ticked ({1}): tick them in the checklist when they are true.',
             r.checks.length,
             checkIds(r.checks),
           );
