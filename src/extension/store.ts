@@ -179,7 +179,7 @@ export class LedgerStore implements vscode.Disposable {
       // A burst that changed state files only reuses git's status from up to GIT_REUSE_MS ago.
       const options = trusted
         ? { extraPaths: settings.extraStatePaths, onGitPending: first, stateOnlyGitMaxAgeMs: GIT_REUSE_MS }
-        : { noGit: true };
+        : { noGit: 'restricted' as const };
       const root = e.folder.uri.fsPath;
       const prev = e.raw?.gitPending ? undefined : e.raw;
       // A file that does not parse while it is being written is read again; still unparsed, the

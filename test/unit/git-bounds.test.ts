@@ -263,6 +263,21 @@ test('a check without git facts says why: no repository, git not run on it, or n
   }
 });
 
+test('a repository read in Restricted Mode: the checks that need git say it does not run there, not that the folder is no repository', async () => {
+  const dir = workspace({ 'docs/state/STATE.md': HOSTILE_REPO_STATE });
+  gitInit(dir);
+  const checks = (await evaluate(dir, { noGit: 'restricted' })).systems.find((s) => s.id === 'S3')?.checks ?? [];
+  for (const id of ['fresh', 'work-explained', 'branch-head']) {
+    const c = checks.find((x) => x.id === id);
+    assert.equal(c?.status, 'skipped', id);
+    assert.equal(
+      c?.message,
+      'No git facts: git does not run in Restricted Mode. Trust this folder to have it checked.',
+      `${id}: ${c?.message}`,
+    );
+  }
+});
+
 test('ordinary config is no refusal: core.excludesFile and core.attributesFile at /dev/null, or empty, leave git running', async () => {
   for (const value of ['/dev/null', '']) {
     const dir = repo();

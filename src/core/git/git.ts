@@ -736,9 +736,10 @@ async function runStatus(root: string, maxAgeMs = 0): Promise<GitRun | null> {
  * Why there are no git facts for a root: it is in no repository, git is not run on its repository
  * (a file git would wait on, a config git is not run on: see the top of this file), git failed or
  * did not answer in time, there is no git program, or every `git` on PATH is one `gitProgram` passes
- * over (in the work tree, or one another user could have put there).
+ * over (in the work tree, or one another user could have put there); or the folder was read in VS Code's
+ * Restricted Mode, which runs no process.
  */
-export type GitAbsence = 'not-a-repository' | 'not-run' | 'no-answer' | 'no-git' | 'git-passed-over';
+export type GitAbsence = 'not-a-repository' | 'not-run' | 'no-answer' | 'no-git' | 'git-passed-over' | 'restricted';
 
 /** Why the last `runStatus` for a root gave no run (none when it gave one). */
 const absences = new Map<string, GitAbsence>();

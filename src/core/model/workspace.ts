@@ -38,8 +38,11 @@ export interface EvaluateOptions {
   now?: number;
   /** Read at most this many bytes of a state file. */
   maxBytes?: number;
-  /** Skip git entirely (checks that need it say `skipped`). */
-  noGit?: boolean;
+  /**
+   * Skip git entirely (checks that need it say `skipped`). `'restricted'`: the same in a folder read in
+   * Restricted Mode, where no process runs; those checks say so instead of calling it no repository.
+   */
+  noGit?: boolean | 'restricted';
   /**
    * `false`: read and detect the systems but run none of their rules; each system's checks are its
    * manual items only, its label and next action say nothing, and its documents are hashed only when asked
@@ -390,6 +393,7 @@ export class Workspace {
 
   /** Why `git()` gave null: read once it has settled ('not-a-repository' without a git reader). */
   gitAbsence(): GitAbsence {
+    if (this.options.noGit === 'restricted') return 'restricted';
     return this.gitReader?.absence?.(this.root) ?? 'not-a-repository';
   }
 

@@ -480,6 +480,8 @@ export function noGitFacts(ws: Workspace, notRepo: Msg): Msg {
       );
     case 'no-git':
       return t('No git facts: no git program was found on an absolute folder of PATH. Install git or add its folder.');
+    case 'restricted':
+      return t('No git facts: git does not run in Restricted Mode. Trust this folder to have it checked.');
     case 'git-passed-over':
       return t(
         "No git facts: no git on PATH is run here. Each stands in this repository's work tree, or another user could have put it there (it or a folder above it belongs to another user, or everyone may write to that folder). Put first on PATH a git that you or root own, outside the work tree.",

@@ -63,7 +63,11 @@ describe('untrusted workspace (Restricted Mode)', () => {
       s.checks.filter((c) => c.id === 'fresh' || c.id === 'work-explained'),
     );
     assert.ok(gitChecks.length > 0, 'the fixture has git-based checks');
-    for (const c of gitChecks) assert.equal(c.status, 'skipped', `${c.system} ${c.id}: ${c.message}`);
+    for (const c of gitChecks) {
+      assert.equal(c.status, 'skipped', `${c.system} ${c.id}: ${c.message}`);
+      // The fixture is a git repository: the checks say why git gave nothing, not "Not a git repository".
+      assert.match(c.message, /^No git facts: git does not run in Restricted Mode\./, `${c.system} ${c.id}`);
+    }
     // Without git there is nothing to wait for: the first report shown was the full one.
     assert.equal(api.firstShown()?.gitPending, undefined);
   });
