@@ -63,8 +63,8 @@ test("sessions: the active terminal's session is shown (by its processes, else b
   // Names are not processes: two terminals named alike tell nothing.
   assert.equal(chooseShownSession(all, { name: 'bash', shell: 3, below: [] }, NOW)!.by, 'newest');
   const none = chooseShownSession(all, undefined, NOW)!;
-  assert.equal(none.shown.sessionId, 'b', 'no agent terminal: the newest');
-  assert.equal(none.by, 'newest');
+  assert.equal(none.shown.sessionId, 'b', 'no terminal: the newest');
+  assert.equal(none.by, 'no-terminal', 'no terminal is open: none runs any session');
   assert.equal(chooseShownSession([], undefined, NOW), null);
   const stale = chooseShownSession([s('claude', 'x', 120)], undefined, NOW)!;
   assert.equal(stale.shown.sessionId, 'x', 'nothing live: the newest session still shows');
@@ -111,6 +111,11 @@ test('sessions: whose figure the item shows is said, the newest said to be the n
     'Newest session in this workspace (Codex CLI session 3f2a1b2c…): the active terminal runs no agent session of it.',
   );
   assert.match(newest.line, /^\$\(info\) Newest session in this workspace/);
+  // With no terminal open the sentence does not speak of an active terminal's sessions.
+  assert.equal(
+    shownSessionText(t, { agent: 'claude', sessionId: id }, 'no-terminal').label,
+    'Newest session in this workspace (Claude Code session 3f2a1b2c…): no terminal is open in this window to tell which one you use.',
+  );
   assert.match(
     shownSessionText(t, { agent: 'claude', sessionId: id }, 'agent').label,
     /^Newest Claude Code session in this workspace/,
@@ -123,7 +128,7 @@ test('sessions: whose figure the item shows is said, the newest said to be the n
     >;
     const tl = (m: string, ...args: Array<string | number | boolean>) =>
       (bundle[m] ?? `MISSING ${m}`).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
-    for (const by of ['process', 'agent', 'newest'] as const)
+    for (const by of ['process', 'agent', 'newest', 'no-terminal'] as const)
       assert.doesNotMatch(
         shownSessionText(tl, { agent: 'claude', sessionId: id }, by).label,
         /MISSING/,

@@ -39,9 +39,10 @@ export interface ActiveTerminal {
  * How the shown session was chosen: `process` — it runs under the active terminal (an agent
  * process there started it or says it runs it); `agent` — the terminal runs that client but which
  * of its sessions is not known (only the newest of that client); `newest` — the terminal runs no
- * agent of this workspace: the newest session of the workspace.
+ * agent of this workspace: the newest session of the workspace; `no-terminal` — no terminal is open
+ * in the window to tell by: the newest session of the workspace.
  */
-export type ShownBy = 'process' | 'agent' | 'newest';
+export type ShownBy = 'process' | 'agent' | 'newest' | 'no-terminal';
 
 /** A session counts as live when its transcript was written within this many minutes. */
 export const LIVE_MINUTES = 30;
@@ -97,7 +98,7 @@ export function chooseShownSession<S extends LiveSession>(
   const pool = live.length ? live : [...all].sort((a, b) => b.lastWrite - a.lastWrite).slice(0, 1);
   if (pool.length === 0) return null;
   let shown: S | undefined;
-  let by: ShownBy = 'newest';
+  let by: ShownBy = active ? 'newest' : 'no-terminal';
   if (active) {
     // Newest first: after /clear one agent process has run two sessions; the newer is its own now.
     const shared = sharedCodexPids(all);
@@ -153,7 +154,7 @@ export function sessionPickItem(
  * Whose figure the status item shows when several sessions are live: a line for the tooltip
  * (Markdown) and a sentence for the accessible label (also the line above the tree and in the
  * checklist). The newest session, shown because the active terminal runs none of them (or its
- * session is not known), is said to be that.
+ * session is not known, or no terminal is open), is said to be that.
  */
 export function shownSessionText(
   t: T,
@@ -172,7 +173,12 @@ export function shownSessionText(
           clientName(s.agent),
           name,
         )
-      : t('Newest session in this workspace ({0}): the active terminal runs no agent session of it', name);
+      : by === 'no-terminal'
+        ? t(
+            'Newest session in this workspace ({0}): no terminal is open in this window to tell which one you use',
+            name,
+          )
+        : t('Newest session in this workspace ({0}): the active terminal runs no agent session of it', name);
   return { line: `$(info) ${mdText(said)}`, label: `${said}.` };
 }
 
