@@ -98,6 +98,11 @@ test("Restricted Mode: the status item names no command that cannot run there, s
   const trusted = statusView(t, usage(34), S3, 'propose', notInstalled, undefined, now);
   assert.match(trusted.tooltip, /\(command:sessionLedger\.checkpointNow\)/);
   assert.match(trusted.label, /\(run "Install guard hooks"\)\.$/);
+  // The step the guard's line names is a link beside the others.
+  assert.match(trusted.tooltip, /\[\$\(shield\) Install guard hooks\]\(command:sessionLedger\.installHooks\)/);
+  assert.doesNotMatch(restricted.tooltip, /command:sessionLedger\.installHooks/);
+  const installed = statusView(t, usage(34), S3, 'propose', { ...notInstalled, installed: true }, undefined, now);
+  assert.doesNotMatch(installed.tooltip, /command:sessionLedger\.installHooks/, 'no link once it is installed');
   assert.doesNotMatch(trusted.tooltip, /Restricted Mode|workbench\.trust/);
 });
 

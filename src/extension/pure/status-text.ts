@@ -154,6 +154,9 @@ export function guardLine(t: T, g: GuardView, trusted = true): string {
   return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g, code, trusted)}`;
 }
 
+/** The command the guard's line names when the hook is not installed in the folder. */
+export const INSTALL_COMMAND = 'sessionLedger.installHooks';
+
 /** VS Code's own command that opens the workspace trust editor: the one step that works in Restricted Mode. */
 export const TRUST_COMMAND = 'workbench.trust.manage';
 
@@ -372,7 +375,12 @@ export function statusView(
   if (trusted)
     lines.push(
       '',
-      `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
+      [
+        `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow)`,
+        `[$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
+        // The guard's line above says to run it: the step is a click here too.
+        ...(guard && !guard.installed ? [`[$(shield) ${t('Install guard hooks')}](command:${INSTALL_COMMAND})`] : []),
+      ].join(' · '),
     );
   else
     lines.push(

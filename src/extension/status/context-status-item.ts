@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../dispose';
 import { otherSessionsLines } from '../pure/session-pick';
-import { statusView, TRUST_COMMAND, type StatusView } from '../pure/status-text';
+import { INSTALL_COMMAND, statusView, TRUST_COMMAND, type StatusView } from '../pure/status-text';
 import type { GuardPreview, StatusState } from './guard-preview';
 import { shownSession, type MeterState } from './session-meter';
 
@@ -54,7 +54,9 @@ export class ContextStatusItem extends Disposable {
     // Spoken instead of the tooltip's Markdown: the figure, the mark passed, what to do.
     this.item.accessibilityInformation = { label: v.label };
     const md = new vscode.MarkdownString(v.tooltip, true);
-    md.isTrusted = { enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist', TRUST_COMMAND] };
+    md.isTrusted = {
+      enabledCommands: ['sessionLedger.checkpointNow', 'sessionLedger.openChecklist', INSTALL_COMMAND, TRUST_COMMAND],
+    };
     this.item.tooltip = md;
     this.item.backgroundColor = v.background ? new vscode.ThemeColor(v.background) : undefined;
     this.item.show();
