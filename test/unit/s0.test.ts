@@ -91,7 +91,8 @@ test('S0 good ledger: sections, UNCONFIRMED items, next action, every check pass
     ],
   );
   assert.ok(
-    unc.every((c) => c.message.includes('validate after /clear')),
+    // The row leads with what it is, as every finding row does (the item's text follows).
+    unc.every((c) => c.message.startsWith('Unconfirmed: ')),
     unc[0].message,
   );
   assert.equal(s.label, 'WORKING');

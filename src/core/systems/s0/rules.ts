@@ -173,7 +173,7 @@ function checkUnconfirmed(ledger: StateDoc, items: readonly Item[]): Check[] {
       'unconfirmed',
       'info',
       false,
-      t('validate after /clear: {0}', clip(item.text)),
+      t('Unconfirmed: {0}', clip(item.text)),
       { path: ledger.relPath, line: item.line },
       t('Ask the user to confirm or correct it, then remove its UNCONFIRMED tag.'),
     ),
