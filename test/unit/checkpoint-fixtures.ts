@@ -1,4 +1,5 @@
 /** State files and Claude Code hook payloads shared by the checkpoint / guard / hook tests. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { cli, gitInit, REPO, workspace, type CliResult } from './helpers';
@@ -155,6 +156,21 @@ export function emptyClaudeHome(): string {
   return workspace({}, 'sl-claude-');
 }
 
+/**
+ * A shell command in `cwd` as Claude Code runs one in the project `dir` (the hooks' commands, the user's
+ * `!` commands), with `input` on stdin.
+ */
+export function projectShell(command: string, cwd: string, dir: string, input = '') {
+  const r = spawnSync('sh', ['-c', command], {
+    cwd,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir, CLAUDE_CONFIG_DIR: emptyClaudeHome() },
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** The environment Claude Code runs a project's hook or status line in, with a home, a temporary folder and a Claude config folder of its own. */
 export function projectEnv(dir: string): NodeJS.ProcessEnv {
   return {
@@ -261,4 +277,28 @@ export function placeCodexRollout(root: string, home = workspace({}, 'sl-codex-'
   const placed = (text ?? readFileSync(CODEX_COMPACTIONS_FIXTURE, 'utf8')).replaceAll('/WORKSPACE', root);
   writeFileSync(file, placed);
   return { home, file, text: placed };
+}
+
+/**
+ * The command a guard's block prints after the line `head` ('Nothing worth preserving? Run:'; by default
+ * the numbered step's `N. Run:`),
+ * as printed: that line's rest, then each next line while the one before ends in ` \` (one shell command).
+ */
+export function blockCommand(reason: string, head: string | RegExp = /^\d\. Run:/): string {
+  const lines = reason.split('\n');
+  const at = lines.findIndex((l) => (typeof head === 'string' ? l.startsWith(head) : head.test(l)));
+  if (at < 0) return '';
+  const start = typeof head === 'string' ? head.length : (head.exec(lines[at])?.[0].length ?? 0);
+  const out = [lines[at].slice(start)].filter((l) => l.trim());
+  for (let i = at + 1; i < lines.length && (out.length === 0 || out.at(-1)!.endsWith(' \\')); i++) out.push(lines[i]);
+  return out.join('\n').trim();
+}
+
+/** The words of that command after its program (its first line), as CLI arguments: `['checkpoint', '--session', …]`. */
+export function blockArgs(reason: string, head?: string | RegExp): string[] {
+  const [, ...rest] = blockCommand(reason, head).split('\n');
+  return rest
+    .join(' ')
+    .split(/\s+/)
+    .filter((w) => w && w !== '\\');
 }

@@ -42,7 +42,7 @@ import {
   REPO,
   workspace,
 } from './helpers';
-import { preCompact, S3_STATE, SID } from './checkpoint-fixtures';
+import { blockArgs, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 
 const STATE = 'docs/state/STATE.md';
@@ -869,7 +869,7 @@ test("no system on, S3's STATE.md and the switched-off S0's ledger both gone: th
     }
     for (const [how, code, said] of await answers(dir)) {
       assert.equal(code, 2, `${restore}, ${how}: ${said}`);
-      assert.match(said, /Run: .* checkpoint --session/, how);
+      assert.match(said, /Run:\n.* \\\n +checkpoint --session /, how);
     }
     const again = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
     assert.equal(again.code, 0, again.stdout + again.stderr);
@@ -890,7 +890,7 @@ test('no system switched on after a state file the checkpoint vouched for is gon
       /No system is switched on now, so a new checkpoint can vouch for nothing\.\n1\. If it held state to keep, bring it back /,
       how,
     );
-    assert.doesNotMatch(said, /Run: .* checkpoint --session/, how);
+    assert.doesNotMatch(said, /Run:\n.* \\\n +checkpoint --session /, how);
   }
   // As it says: a checkpoint writes no marker, the opt-out lets /compact through.
   cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
@@ -934,7 +934,7 @@ test('no system switched on and no checkpoint: the block says so and its first s
   // asks for), /compact.
   const d0 = await preCompactGuard(preCompact(dir), { root: dir, log: false });
   assert.match(d0.reason, /^2\. Make sure these are true \(--confirm says so\):$/m);
-  const command = /^3\. Run: .*? (checkpoint .*)$/m.exec(d0.reason)?.[1] ?? '';
+  const command = blockArgs(d0.reason, '3. Run:').join(' ');
   assert.equal(command, `checkpoint --session ${SID} --confirm feedback-stored,last-request`);
   assert.equal(cli(['enable-ledger', '--root', dir]).code, 0);
   const r = cli([...command.split(' '), '--root', dir]);
@@ -984,8 +984,8 @@ test('Claude Code sent no session id while a session of the folder is known: the
     assert.equal(d.allow, false);
     const command =
       way === 'checkpoint'
-        ? /^\d\. Run: \S+ (checkpoint .*)$/m.exec(d.reason)?.[1]
-        : /^Nothing worth preserving\? Run: \S+ (checkpoint .*)$/m.exec(d.reason)?.[1];
+        ? blockArgs(d.reason).join(' ')
+        : blockArgs(d.reason, 'Nothing worth preserving? Run:').join(' ');
     assert.match(command ?? '', /--shared/, d.reason);
     const r = cli([...(command as string).split(' '), '--root', dir], { env });
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -997,7 +997,7 @@ test('Claude Code sent no session id while a session of the folder is known: the
   gitInit(dir2);
   const env2 = claudeHomeWith(dir2, SID, '6c2214d7-b87e-4432-8e41-22ba294ea584');
   const d2 = await preCompactGuard(preCompact(dir2, { sessionId: null }), { root: dir2, log: false, env: env2 });
-  const printed = /^\d\. Run: .*? (checkpoint .*)$/m.exec(d2.reason)?.[1] ?? '';
+  const printed = blockArgs(d2.reason).join(' ');
   const asked = cli([...printed.split(' '), '--root', dir2], { env: env2 });
   assert.equal(asked.code, 1, asked.stdout + asked.stderr);
   assert.match(asked.stderr, /which one is this checkpoint for\? Name it with --shared --session ID:/);
@@ -1117,7 +1117,7 @@ test('S0 switched off with no ledger yet and no session id: the steps, followed 
   gitInit(dir);
   const d = await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false });
   assert.equal(d.allow, false);
-  const command = /^\d\. Run: .*? (checkpoint .*)$/m.exec(d.reason)?.[1] ?? '';
+  const command = blockArgs(d.reason).join(' ');
   assert.equal(command, 'checkpoint --shared --confirm feedback-stored,last-request', d.reason);
   assert.equal(cli(['enable-ledger', '--root', dir]).code, 0);
   cpSync(
@@ -1143,7 +1143,7 @@ test('a shared marker git tracks and no session id: the block says it is tracked
     encoding: 'utf8',
   });
   assert.equal(untrack.status, 0, untrack.stderr);
-  const command = /^\d\. Run: .*? (checkpoint .*)$/m.exec(d.reason)?.[1] ?? '';
+  const command = blockArgs(d.reason).join(' ');
   const r = cli([...command.split(' '), '--root', dir], { env: claudeHomeWith(dir) });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal((await preCompactGuard(preCompact(dir, { sessionId: null }), { root: dir, log: false })).allow, true);

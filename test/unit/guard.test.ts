@@ -9,6 +9,8 @@ import { parseMarker } from '../../src/core/checkpoint/marker';
 import { fixtureCopy, gitInit, workspace, write } from './helpers';
 import {
   age,
+  blockArgs,
+  blockCommand,
   CONFIRM_ALL,
   OTHER_SID,
   preCompact,
@@ -37,7 +39,7 @@ test('no marker: a manual /compact is blocked with exit 2 and a reason that says
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /Compaction stopped: no checkpoint has run in this session/);
   assert.match(r.stderr, new RegExp(`\\.claude/\\.checkpoint-ready\\.${SID}`));
-  assert.match(r.stderr, /session-ledger checkpoint/);
+  assert.match(r.stderr, /session-ledger \\\n {5}checkpoint /);
   assert.match(r.stderr, /nothing-to-preserve/);
   // One paragraph: no blank line inside the reason.
   assert.doesNotMatch(r.stderr.trim(), /\n\s*\n/);
@@ -46,9 +48,9 @@ test('no marker: a manual /compact is blocked with exit 2 and a reason that says
 
 /** The checkpoint command the block reason tells the user to run, as CLI arguments. */
 function hintedCheckpoint(reason: string): string[] {
-  const m = /^\d\. Run: session-ledger (checkpoint.*)$/m.exec(reason);
-  assert.ok(m, reason);
-  return m[1].split(' ');
+  const head = /^\d\. Run:$/m.exec(reason)?.[0] ?? '';
+  assert.match(blockCommand(reason, head), /^session-ledger \\\n/, reason);
+  return blockArgs(reason, head);
 }
 
 test('the block reason names the open manual items with --confirm, so following it writes the marker and /compact passes', () => {

@@ -273,7 +273,9 @@ test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder
   );
   // The CLI named as the hook ran it: by its absolute path, which runs from the subfolder too.
   assert.ok(
-    b.stopReason.includes(`Run: node ${path.join(dir, CODEX_SCRIPT_REL)} checkpoint --session ${CODEX_SID}`),
+    b.stopReason.includes(
+      `Run:\n   node ${path.join(dir, CODEX_SCRIPT_REL)} \\\n     checkpoint --session ${CODEX_SID}`,
+    ),
     b.stopReason,
   );
   // The marker is looked for at the project root the command found, not in the subfolder.

@@ -441,7 +441,7 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   const blocked = sh(preCompact(dir));
   assert.equal(blocked.status, 2, blocked.stderr);
   assert.match(blocked.stderr, /Compaction stopped: no checkpoint has run in this session/);
-  assert.match(blocked.stderr, /node \.claude\/hooks\/session-ledger\.cjs checkpoint --session/);
+  assert.match(blocked.stderr, /node \.claude\/hooks\/session-ledger\.cjs \\\n {5}checkpoint --session /);
   const c = spawnSync(process.execPath, [SCRIPT_REL, 'checkpoint', '--session', SID, ...CONFIRM_ALL], {
     cwd: dir,
     env,

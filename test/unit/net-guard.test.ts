@@ -87,13 +87,16 @@ test('guard: no marker blocks, naming the open manual items and the command that
   assert.match(d.reason, new RegExp(`\\(${OWN.replace(/\./g, '\\.')} is missing\\)`));
   assert.match(
     d.reason,
-    new RegExp(`^3\\. Run: session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request$`, 'm'),
+    new RegExp(
+      `^3\\. Run:\n {3}session-ledger \\\\\n {5}checkpoint --session ${SID} \\\\\n {5}--confirm feedback-stored,last-request$`,
+      'm',
+    ),
   );
   assert.match(
     d.reason,
     /^2\. Make sure these are true \(--confirm says so\):\n {3}- feedback-stored: .+\n {3}- last-request: .+$/m,
   );
-  assert.match(d.reason, new RegExp(`checkpoint --nothing-to-preserve --session ${SID}`));
+  assert.match(d.reason, new RegExp(`checkpoint --nothing-to-preserve \\\\\n {5}--session ${SID}$`, 'm'));
   assert.equal(d.log, `BLOCK (no marker: ${OWN})`);
   // It names the state file and the agent's own checkpoint trigger.
   assert.match(
@@ -157,7 +160,7 @@ test('guard: every block that asks for a new checkpoint says what is true on its
     assert.match(
       reason,
       new RegExp(
-        `^${n + 2}\\. Run: session-ledger checkpoint --session ${SID} --confirm feedback-stored,last-request$`,
+        `^${n + 2}\\. Run:\n {3}session-ledger \\\\\n {5}checkpoint --session ${SID} \\\\\n {5}--confirm feedback-stored,last-request$`,
         'm',
       ),
     );
@@ -174,7 +177,7 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   assert.match(
     s.reason,
     new RegExp(
-      `^Nothing worth preserving\\? Run: session-ledger checkpoint --nothing-to-preserve --session ${SID}$`,
+      `^Nothing worth preserving\\? Run:\n {3}session-ledger \\\\\n {5}checkpoint --nothing-to-preserve \\\\\n {5}--session ${SID}$`,
       'm',
     ),
   );

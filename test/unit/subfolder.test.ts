@@ -6,11 +6,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { cli, cliProcess, HOOK_SCRIPT, workspace, write } from './helpers';
-import { CONFIRM_ALL, emptyClaudeHome, preCompact, S3_STATE, s3Workspace, SID } from './checkpoint-fixtures';
+import {
+  blockCommand,
+  CONFIRM_ALL,
+  emptyClaudeHome,
+  preCompact,
+  S3_STATE,
+  projectShell as sh,
+  s3Workspace,
+  SID,
+} from './checkpoint-fixtures';
 
 /** An S3 project with the guard hooks installed, and a subfolder `src/deep`. */
 function project(): { dir: string; sub: string; command: string } {
@@ -25,24 +33,12 @@ function project(): { dir: string; sub: string; command: string } {
   return { dir, sub, command: settings.hooks.PreCompact[0].hooks[0].command };
 }
 
-/** A shell command in `cwd` as Claude Code runs one (the hooks' commands, the user's `!` commands). */
-function sh(command: string, cwd: string, dir: string, input = '') {
-  const r = spawnSync('sh', ['-c', command], {
-    cwd,
-    input,
-    encoding: 'utf8',
-    env: { ...process.env, CLAUDE_PROJECT_DIR: dir, CLAUDE_CONFIG_DIR: emptyClaudeHome() },
-    timeout: 60_000,
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-
 test("the guard's block, met in a subfolder: its checkpoint command run as written there writes the project's marker, and /compact goes through", () => {
   const { dir, sub, command } = project();
   const blocked = sh(command, sub, dir, preCompact(sub));
   assert.equal(blocked.code, 2, blocked.stderr);
-  const step = /^3\. Run: (.*)$/m.exec(blocked.stderr)?.[1] ?? '';
-  assert.match(step, / checkpoint --session /, blocked.stderr);
+  const step = blockCommand(blocked.stderr, '3. Run:');
+  assert.match(step, /^ *checkpoint --session /m, blocked.stderr);
   const r = sh(step, sub, dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)), 'the marker the guard reads');
@@ -53,7 +49,7 @@ test("the guard's block, met in a subfolder: its checkpoint command run as writt
 test("the guard's nothing-to-preserve command, run as written in the subfolder, writes the project's marker", () => {
   const { dir, sub, command } = project();
   const blocked = sh(command, sub, dir, preCompact(sub));
-  const step = /^Nothing worth preserving\? Run: (.*)$/m.exec(blocked.stderr)?.[1] ?? '';
+  const step = blockCommand(blocked.stderr, 'Nothing worth preserving? Run:');
   assert.match(step, /--nothing-to-preserve/, blocked.stderr);
   const r = sh(step, sub, dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -266,14 +266,6 @@ export function openManualItems(report: WorkspaceReport): { checks: Check[]; ids
   return { checks, ids: [...new Set(checks.map((c) => c.id))] };
 }
 
-/**
- * The checkpoint command that succeeds once the manual items `ids` are true: `--session` when known,
- * else `--shared` (the marker a guard without a session id reads), `--confirm` naming each item.
- */
-export function checkpointCommand(cli: string, sessionId: string | null, ids: readonly string[]): string {
-  return `${cli} checkpoint${sessionId ? ` --session ${sessionId}` : ' --shared'}${ids.length ? ` --confirm ${ids.join(',')}` : ''}`;
-}
-
 /** What was looked for, per system: its home file (the one list every command and the extension name). */
 export function lookedFor(): Array<{ system: SystemId; paths: string[] }> {
   return ALL_FACTS.map((f) => ({ system: f.id, paths: [f.home] }));

@@ -26,7 +26,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkpointCommand, openManualItems } from '../checkpoint/checkpoint';
+import { openManualItems } from '../checkpoint/checkpoint';
 import {
   chooseMarker,
   guardCheckpointed,
@@ -202,14 +202,32 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
       'Make sure these are true (--confirm says so):',
       ...open.map(([id, m]) => `   - ${id}: ${m.replace(/\.$/, '')}`),
     ]);
+  // The command that succeeds once the manual items are true: `--confirm` names each one.
   steps.push(
     [
-      `Run: ${checkpointCommand(cli, sid, ids)}`,
+      'Run:',
+      ...commandLines(cli, [`checkpoint ${sessionOption(sid)}`, ...(ids.length ? [`--confirm ${ids.join(',')}`] : [])]),
       '   It checks the state, writes the marker and prints the resume prompt.',
     ],
     ['Run /compact again.'],
   );
   return steps.flatMap(([first, ...rest], i) => [`${i + 1}. ${first}`, ...rest]);
+}
+
+/** The option that names the marker a checkpoint writes: this session's, or the shared one without a session id. */
+const sessionOption = (sid: string | null): string => (sid ? `--session ${sid}` : '--shared');
+
+/**
+ * A command the user runs, as the block shows it: the program on a line of its own, then each group
+ * of its words on the next lines, every line but the last ending in ` \` (a POSIX shell reads them as
+ * one command). The client shows the block in its own screen and breaks a long line at its width
+ * (Claude Code at a space, Codex inside a word too), and a command copied from there with a break
+ * the shell takes as the end of it no longer runs as printed; lines this short are not broken at 80
+ * columns.
+ */
+export function commandLines(cli: string, groups: readonly string[]): string[] {
+  const parts = [cli, ...groups];
+  return parts.map((p, i) => `   ${i ? '  ' : ''}${p}${i < parts.length - 1 ? ' \\' : ''}`);
 }
 
 /**
@@ -223,7 +241,8 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
 function optOutLines(cli: string, sid: string | null, markerAt: string, root: string): string[] {
   const abs = path.resolve(root, markerAt);
   return [
-    `Nothing worth preserving? Run: ${cli} checkpoint --nothing-to-preserve ${sid ? `--session ${sid}` : '--shared'}`,
+    'Nothing worth preserving? Run:',
+    ...commandLines(cli, ['checkpoint --nothing-to-preserve', sessionOption(sid)]),
     oneLine(abs) === abs
       ? `   (or: echo nothing-to-preserve > ${shellQuote(abs)})`
       : `   (or, from the workspace folder: echo nothing-to-preserve > ${oneLine(markerAt)})`,
