@@ -199,6 +199,34 @@ test('--dry-run prints the change and writes nothing', () => {
   assert.equal(existsSync(path.join(dir, '.claude/hooks')), false);
 });
 
+test('an install over one already there names only what it adds: the relay alone names no hook, the reminder alone only its own', () => {
+  const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
+  const install = (...flags: string[]) =>
+    run(['hooks', 'install', '--root', dir, ...flags, '--cli-bundle', HOOK_SCRIPT]);
+  const first = install();
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^Added hooks\.PreCompact \(matcher manual\) and hooks\.SessionStart /m);
+  for (const dry of [true, false]) {
+    const r = install('--statusline', ...(dry ? ['--dry-run'] : []));
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /hooks\.PreCompact|hooks\.SessionStart/, r.stdout);
+    assert.match(r.stdout, /^statusLine: the context relay was added\.$/m);
+  }
+  assert.equal(settingsOf(dir).statusLine.command, relayCommand(null));
+  for (const dry of [true, false]) {
+    const r = install('--remind', ...(dry ? ['--dry-run'] : []));
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /hooks\.PreCompact|hooks\.SessionStart/, r.stdout);
+    assert.match(
+      r.stdout,
+      dry
+        ? /^Would add hooks\.UserPromptSubmit \(the reminder\) to \.claude\/settings\.json\.$/m
+        : /^Added hooks\.UserPromptSubmit \(the reminder\) to \.claude\/settings\.json\.$/m,
+    );
+  }
+  assert.equal(install('--remind').stdout, 'Hooks already installed in .claude/settings.json; nothing to do.\n');
+});
+
 test('--statusline wraps the user statusLine command; uninstall puts it back byte for byte', async () => {
   const own = `bash -c 'echo "$(whoami) it'"'"'s me"'`;
   const before = `{\n  "statusLine": {\n    "type": "command",\n    "command": ${JSON.stringify(own)},\n    "padding": 0\n  }\n}\n`;

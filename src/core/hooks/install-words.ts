@@ -6,7 +6,16 @@
  * names its own (`HookCommands`).
  */
 import { t, type Msg } from '../model/messages';
-import { changesSettings, GITIGNORE_HEADER, hookGroup, relOf, type HooksNote, type HooksPlan } from './install';
+import {
+  changesSettings,
+  eventsChanged,
+  GITIGNORE_HEADER,
+  hookGroup,
+  relOf,
+  REMIND_EVENT,
+  type HooksNote,
+  type HooksPlan,
+} from './install';
 
 /** How a surface names the install and uninstall commands in a sentence, quoted as it quotes them. */
 export interface HookCommands {
@@ -94,10 +103,20 @@ export function planSaid(plan: HooksPlan, done: boolean): Msg[] {
           : t("Would write {0} (the status line's own script, one plain JavaScript file).", script),
       );
     }
-    if (changesSettings(plan)) {
+    // Only the hooks this change adds or rewrites: a relay or the reminder added to an install already
+    // there names no other.
+    const changed = eventsChanged(plan);
+    const guard = changed.some((e) => e !== REMIND_EVENT);
+    if (!guard && changed.includes(REMIND_EVENT))
+      out.push(
+        done
+          ? t('Added hooks.UserPromptSubmit (the reminder) to {0}.', settings)
+          : t('Would add hooks.UserPromptSubmit (the reminder) to {0}.', settings),
+      );
+    if (guard) {
       const pre = hookGroup('PreCompact', plan.client).matcher ?? '';
       const start = hookGroup('SessionStart', plan.client).matcher ?? '';
-      if (plan.events.includes('UserPromptSubmit'))
+      if (changed.includes(REMIND_EVENT))
         out.push(
           done
             ? t(

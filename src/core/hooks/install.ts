@@ -1463,6 +1463,21 @@ export function changesSettings(plan: HooksPlan): boolean {
 }
 
 /**
+ * The events of the plan whose hook list the change adds to or rewrites: none when the settings change
+ * only elsewhere (a relay added to an install already there), the reminder alone when `--remind` comes
+ * to one.
+ */
+export function eventsChanged(plan: HooksPlan): HookEvent[] {
+  if (!changesSettings(plan)) return [];
+  const hooksOf = (text: string | null) => {
+    const h = text ? valueOf(text).hooks : undefined;
+    return isObj(h) ? h : {};
+  };
+  const [before, after] = [hooksOf(plan.before), hooksOf(plan.after)];
+  return plan.events.filter((e) => !sameJson(before[e], after[e]));
+}
+
+/**
  * The file a preview of the plan shows, its two sides as a surface shows them: the settings
  * (`shownSettings`) when the plan changes them, else `.gitignore` when the plan changes it (each side
  * through the line masker, as every text a surface shows), else the settings as they are. `rel`:
