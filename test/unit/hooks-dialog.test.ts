@@ -80,11 +80,11 @@ test("the dialogs' notes are said in the user's language and name the extension'
   });
   // Installing the relay around the user's own status line: the note says which command puts it back.
   const install = await planHooksInstall(dir, { statusline: true, cliBundle: HOOK_SCRIPT });
-  const wraps = 'statusLine: the relay now wraps your command (echo mine); "Remove guard hooks" puts it back.';
+  const wraps = 'statusLine: the relay would wrap your command (echo mine); "Remove guard hooks" puts it back.';
   assert.ok(hooksDialog(install, enT).detail.split('\n').includes(wraps));
   assert.ok(
     dryRun(['hooks', 'install', '--statusline', '--root', dir]).includes(
-      'statusLine: the relay now wraps your command (echo mine); `hooks uninstall` puts it back.',
+      'statusLine: the relay would wrap your command (echo mine); `hooks uninstall` puts it back.',
     ),
   );
   assert.equal(cli(['hooks', 'install', '--statusline', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
@@ -94,8 +94,8 @@ test("the dialogs' notes are said in the user's language and name the extension'
   const plan = await planHooksUninstall(dir);
   const d = hooksDialog(plan, enT).detail.split('\n');
   for (const line of [
-    'statusLine: your command is back (echo mine).',
-    '.claude/hooks/session-ledger-statusline.cjs was changed since "Install guard hooks" wrote it, so it was kept: delete it yourself once you no longer need it.',
+    'statusLine: your command would come back (echo mine).',
+    '.claude/hooks/session-ledger-statusline.cjs was changed since "Install guard hooks" wrote it, so it would be kept: delete it yourself once you no longer need it.',
     '.gitignore keeps its Session Ledger lines: .claude/session-ledger/session.json is still there. Delete it, then run "Remove guard hooks" again to take the lines out.',
   ])
     assert.ok(d.includes(line), `the dialog says: ${line}\n${d.join('\n')}`);

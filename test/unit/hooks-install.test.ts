@@ -210,7 +210,10 @@ test('an install over one already there names only what it adds: the relay alone
     const r = install('--statusline', ...(dry ? ['--dry-run'] : []));
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stdout, /hooks\.PreCompact|hooks\.SessionStart/, r.stdout);
-    assert.match(r.stdout, /^statusLine: the context relay was added\.$/m);
+    assert.match(
+      r.stdout,
+      dry ? /^statusLine: the context relay would be added\.$/m : /^statusLine: the context relay was added\.$/m,
+    );
   }
   assert.equal(settingsOf(dir).statusLine.command, relayCommand(null));
   for (const dry of [true, false]) {

@@ -283,7 +283,7 @@ test('hooks install --dry-run and the extension preview show the settings file m
   const dry = await runIn([...args, '--dry-run']);
   assert.equal(dry.code, 0, dry.stderr);
   assertNothingRaw(dry.stdout + dry.stderr, 'hooks install --dry-run');
-  assert.match(dry.stdout, /wraps your command \(OPENAI_API_KEY=sk-p… \(42 chars\) node sl\.js\)/);
+  assert.match(dry.stdout, /would wrap your command \(OPENAI_API_KEY=sk-p… \(42 chars\) node sl\.js\)/);
 
   const plan = await planHooksInstall(dir, { local: true, statusline: true, cliBundle: HOOK_SCRIPT });
   const shown = hooksDialog(plan, jaT);

@@ -25,7 +25,7 @@ import { stepOrSay, UsageError, type Io } from '../io';
 
 /** What the plan changes (or changed: `done`), in the words every surface says it (`planSaid`), then its notes. */
 function describe(plan: HooksPlan, done: boolean): string[] {
-  return [...planSaid(plan, done), ...plan.notes.map((n) => noteSaid(n, CLI_HOOK_COMMANDS))].map((m) => m.text);
+  return [...planSaid(plan, done), ...plan.notes.map((n) => noteSaid(n, CLI_HOOK_COMMANDS, done))].map((m) => m.text);
 }
 
 /** Nothing to uninstall for this client, but the other client's file has our hooks: say which flag finds them. */

@@ -26,31 +26,58 @@ export interface HookCommands {
 /** The command-line tool's names for them. */
 export const CLI_HOOK_COMMANDS: HookCommands = { install: '`hooks install`', uninstall: '`hooks uninstall`' };
 
-/** A plan's note in words, naming the commands as `commands` does. */
-export function noteSaid(note: HooksNote, commands: HookCommands): Msg {
+/**
+ * A plan's note in words, naming the commands as `commands` does: what was done, or (`done` false, a
+ * preview: the dry run, the extension's dialog before the change) what would be done.
+ */
+export function noteSaid(note: HooksNote, commands: HookCommands, done = true): Msg {
   switch (note.kind) {
     case 'relay-added':
-      return t('statusLine: the context relay was added.');
+      return done ? t('statusLine: the context relay was added.') : t('statusLine: the context relay would be added.');
     case 'relay-not-command':
-      return t('statusLine: yours is not a command; it was left alone (the relay was not wired).');
+      return done
+        ? t('statusLine: yours is not a command; it was left alone (the relay was not wired).')
+        : t('statusLine: yours is not a command; it would be left alone (the relay would not be wired).');
     case 'relay-own-script':
-      return t("statusLine: the relay now runs the status line's own script.");
+      return done
+        ? t("statusLine: the relay now runs the status line's own script.")
+        : t("statusLine: the relay would run the status line's own script.");
     case 'relay-wraps':
+      if (!done)
+        return note.command
+          ? t(
+              'statusLine: the relay would wrap your command ({0}); {1} puts it back.',
+              note.command,
+              commands.uninstall,
+            )
+          : t('statusLine: the relay would wrap your command (an empty one); {0} puts it back.', commands.uninstall);
       return note.command
         ? t('statusLine: the relay now wraps your command ({0}); {1} puts it back.', note.command, commands.uninstall)
         : t('statusLine: the relay now wraps your command (an empty one); {0} puts it back.', commands.uninstall);
     case 'relay-removed':
-      return t('statusLine: the context relay was removed.');
+      return done
+        ? t('statusLine: the context relay was removed.')
+        : t('statusLine: the context relay would be removed.');
     case 'command-back':
+      if (!done)
+        return note.command
+          ? t('statusLine: your command would come back ({0}).', note.command)
+          : t('statusLine: your command would come back (an empty one).');
       return note.command
         ? t('statusLine: your command is back ({0}).', note.command)
         : t('statusLine: your command is back (an empty one).');
     case 'script-kept':
-      return t(
-        '{0} was changed since {1} wrote it, so it was kept: delete it yourself once you no longer need it.',
-        note.file,
-        commands.install,
-      );
+      return done
+        ? t(
+            '{0} was changed since {1} wrote it, so it was kept: delete it yourself once you no longer need it.',
+            note.file,
+            commands.install,
+          )
+        : t(
+            '{0} was changed since {1} wrote it, so it would be kept: delete it yourself once you no longer need it.',
+            note.file,
+            commands.install,
+          );
     case 'records-left':
       return note.files.length === 1
         ? t(

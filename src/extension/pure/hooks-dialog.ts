@@ -43,7 +43,9 @@ export function hooksDialog(plan: HooksPlan, t: T): HooksDialog {
   const rel = relOf(plan, plan.settingsPath);
   const settings = changesSettings(plan);
   const commands = extensionCommands(t);
-  const lines = [...planSaid(plan, false), ...plan.notes.map((n) => noteSaid(n, commands))].map((m) => render(m, t));
+  const lines = [...planSaid(plan, false), ...plan.notes.map((n) => noteSaid(n, commands, false))].map((m) =>
+    render(m, t),
+  );
   return {
     name: shown.rel,
     before: shown.before,
