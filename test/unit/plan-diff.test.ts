@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { diffRows, planDiff, planHooksInstall, type DiffRow } from '../../src/core/hooks/install';
-import { HOOK_SCRIPT, rng, workspace } from './helpers';
+import { cli, HOOK_SCRIPT, rng, workspace } from './helpers';
 
 /** The walk over a full longest-common-subsequence table: the alignment the diff is pinned to (quadratic: small inputs only). */
 function tableRows(a: string[], b: string[]): DiffRow[] {
@@ -127,4 +127,28 @@ test('two changes 20,000 lines apart are each shown; a file rewritten throughout
     'the old lines removed, then the new ones added, between the common first and last lines',
   );
   assertTenfoldLinear('a rewrite', rewrite(3_000), rewrite(30_000));
+});
+
+test("the diff ends with the file's last line: the line break that ends a file is no line of its own (no blank context line under a new file, no '@@' for lines left out after the last change)", () => {
+  const fresh = workspace();
+  const made = cli(['hooks', 'install', '--dry-run', '--root', fresh, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(made.code, 0, made.stderr);
+  const newFile = made.stdout.trimEnd().split('\n');
+  assert.equal(newFile.at(-1), '+}', made.stdout);
+  assert.ok(!newFile.includes(' '), made.stdout);
+  // The relay added after the hooks: the last change is two lines from the end of the file.
+  assert.equal(cli(['hooks', 'install', '--root', fresh, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const relay = cli(['hooks', 'install', '--statusline', '--dry-run', '--root', fresh, '--cli-bundle', HOOK_SCRIPT]);
+  assert.equal(relay.code, 0, relay.stderr);
+  const lines = relay.stdout.trimEnd().split('\n');
+  assert.deepEqual(
+    lines.slice(-3),
+    [
+      '+    "command": "node \\"$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger-statusline.cjs\\" statusline"',
+      '   }',
+      ' }',
+    ],
+    relay.stdout,
+  );
+  assert.equal(lines.filter((l) => l === '@@').length, 1, 'one run of unchanged lines left out, before the change');
 });

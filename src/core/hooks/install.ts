@@ -1496,8 +1496,10 @@ export function shownChange(plan: HooksPlan): { rel: string; before: string | nu
 /** A line diff of the settings change, for `--dry-run`, as `shownSettings` shows the two sides. */
 export function planDiff(plan: HooksPlan): string[] {
   const shown = shownSettings(plan);
-  const a = (shown.before ?? '').split(/\r?\n/);
-  const b = plan.deleteSettings ? [] : shown.after.split(/\r?\n/);
+  // The line break that ends a file (or no file) is no line of its own.
+  const lines = (text: string) => text.replace(/\r?\n$/, '').split(/\r?\n/);
+  const a = shown.before ? lines(shown.before) : [];
+  const b = plan.deleteSettings || !shown.after ? [] : lines(shown.after);
   const rel = relOf(plan, plan.settingsPath);
   const out: string[] = [
     `--- ${rel}${plan.before === null ? ' (new file)' : ''}`,
