@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { claudeHome, claudeProjectDirName } from '../core/context/discovery';
 import { anyPresent } from '../core/context/systems';
 import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
+import { shellWord } from '../core/files/shell';
 import { resolveRoot } from './args';
 import type { Io } from './io';
 
@@ -47,19 +48,33 @@ function claudeStartedIn(dir: string, env: NodeJS.ProcessEnv): boolean {
   }
 }
 
-/** The project above `cwd` that a command there acts on (see the file's comment), or null for `cwd` itself. */
-async function projectAbove(cwd: string, script: string | undefined, env: NodeJS.ProcessEnv): Promise<string | null> {
+/** The nearest folder above `cwd` whose guard hooks are installed (never the home folder or `/`), or null. */
+function hooksAbove(cwd: string, env: NodeJS.ProcessEnv): string | null {
+  const home = path.resolve(env.HOME || os.homedir());
+  for (let d = path.dirname(cwd); d !== path.dirname(d) && d !== home; d = path.dirname(d)) if (hasHooks(d)) return d;
+  return null;
+}
+
+/**
+ * The project above `cwd` that a command there acts on (see the file's comment), or null for `cwd` itself;
+ * `passed`: the project with installed hooks above an empty folder that stays its own project only because
+ * a Claude Code session was started there.
+ */
+async function projectAbove(
+  cwd: string,
+  script: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<{ above: string | null; passed?: string }> {
   if (script) {
     const abs = path.resolve(cwd, script);
     for (const rel of SCRIPTS) {
       const tail = `${path.sep}${rel.split('/').join(path.sep)}`;
-      if (abs.endsWith(tail) && inside(cwd, abs.slice(0, -tail.length))) return abs.slice(0, -tail.length);
+      if (abs.endsWith(tail) && inside(cwd, abs.slice(0, -tail.length))) return { above: abs.slice(0, -tail.length) };
     }
   }
-  if (hasHooks(cwd) || claudeStartedIn(cwd, env) || (await anyPresent(cwd))) return null;
-  const home = path.resolve(env.HOME || os.homedir());
-  for (let d = path.dirname(cwd); d !== path.dirname(d) && d !== home; d = path.dirname(d)) if (hasHooks(d)) return d;
-  return null;
+  if (hasHooks(cwd) || (await anyPresent(cwd))) return { above: null };
+  if (claudeStartedIn(cwd, env)) return { above: null, passed: hooksAbove(cwd, env) ?? undefined };
+  return { above: hooksAbove(cwd, env) };
 }
 
 /**
@@ -69,7 +84,12 @@ async function projectAbove(cwd: string, script: string | undefined, env: NodeJS
 export async function projectRoot(root: string | undefined, io: Io): Promise<string> {
   if (root !== undefined || !io.cwd) return resolveRoot(root, io.cwd);
   const here = path.resolve(io.cwd);
-  const above = await projectAbove(here, io.script, io.env);
+  const { above, passed } = await projectAbove(here, io.script, io.env);
+  // Nothing of the tool's here, and the project it belongs to is not the one acted on: say where that one is.
+  if (passed)
+    io.stderr(
+      `Project: ${here} (a Claude Code session was started in this folder, so it is a project of its own). The guard hooks are installed in ${passed}, above it: --root ${shellWord(passed)} names that project.`,
+    );
   if (!above) return resolveRoot(undefined, io.cwd);
   const abs = await resolveRoot(above, io.cwd);
   io.stderr(`Project: ${abs} (its guard hooks are installed there; this folder is inside it). --root names another.`);

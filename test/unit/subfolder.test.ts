@@ -90,9 +90,24 @@ test('the CLI stays in its folder when that folder holds a state file of its own
   mkdirSync(path.join(home, 'projects', started.replace(/[^a-zA-Z0-9]/g, '-')), { recursive: true });
   const s = cli(['status'], { cwd: started, env: { CLAUDE_CONFIG_DIR: home } });
   assert.match(s.stdout, /No state files detected/);
+  // It says so, and names the project above whose hooks are installed, with the option that acts on it.
+  assert.equal(
+    s.stderr.trim(),
+    `Project: ${started} (a Claude Code session was started in this folder, so it is a project of its own). The guard hooks are installed in ${dir}, above it: --root ${dir} names that project.`,
+  );
+  const named = /--root (\S+) names that project\.$/.exec(s.stderr.trim())?.[1] ?? '';
+  const there = cli(['checkpoint', '--session', SID, ...CONFIRM_ALL, '--root', named], {
+    cwd: started,
+    env: { CLAUDE_CONFIG_DIR: home },
+  });
+  assert.equal(there.code, 0, there.stdout + there.stderr);
+  assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)), 'the marker of the project named');
   // A subfolder of a folder without our hooks: the folder itself, as before.
   const plain = workspace({ 'docs/state/STATE.md': S3_STATE });
   mkdirSync(path.join(plain, 'src'));
   const r = cli(['status'], { cwd: path.join(plain, 'src') });
   assert.match(r.stdout, /No state files detected/);
+  // A folder where a session was started, with no installed hooks above it: nothing to point to.
+  mkdirSync(path.join(home, 'projects', path.join(plain, 'src').replace(/[^a-zA-Z0-9]/g, '-')));
+  assert.equal(cli(['status'], { cwd: path.join(plain, 'src'), env: { CLAUDE_CONFIG_DIR: home } }).stderr, '');
 });
