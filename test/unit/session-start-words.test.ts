@@ -7,10 +7,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CLI } from './helpers';
-import { CONFIRM_ALL, preCompact, run, s3Workspace, sessionStart, SID } from './checkpoint-fixtures';
+import {
+  CONFIRM_ALL,
+  encoded,
+  OTHER_SID,
+  preCompact,
+  run,
+  s3Workspace,
+  sessionStart,
+  SID,
+} from './checkpoint-fixtures';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 
 /** A PATH with node and the system's programs on it. */
@@ -44,7 +53,9 @@ test('run from dist/cli.js, the hook names the CLI by that script, and the comma
   assert.doesNotMatch(ctx, /`session-ledger /, ctx);
   assert.match(
     ctx,
-    new RegExp(`\\(not written yet: \`node ${CLI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} checkpoint\` writes it;`),
+    new RegExp(
+      `\\(not written yet: \`node ${CLI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} checkpoint --session ${SID}\` writes it;`,
+    ),
   );
   // As written, in the folder the hook ran in, with the hook's PATH: it runs (no "command not found").
   const r = spawnSync('/bin/sh', ['-c', `${cli} status`], {
@@ -101,4 +112,32 @@ test('run from the installed hook script in the project folder, the hook names t
   assert.equal(i.code, 0, i.stdout + i.stderr);
   const ctx = hookProcess(path.join(dir, '.claude/hooks/session-ledger.cjs'), dir, sessionStart(dir, 'clear'));
   assert.equal(statusCommand(ctx), 'node .claude/hooks/session-ledger.cjs');
+});
+
+test("after /clear, with the session it replaced still counted as running in the folder, the marker line's command, run as written (the manual items confirmed), writes this session's marker", () => {
+  const dir = s3Workspace();
+  // Claude Code's home: the cleared session's transcript and the new one's, both written just now.
+  const home = path.join(dir, 'claude-home');
+  const projects = path.join(home, 'projects', encoded(dir));
+  mkdirSync(projects, { recursive: true });
+  for (const sid of [OTHER_SID, SID])
+    writeFileSync(
+      path.join(projects, `${sid}.jsonl`),
+      `${JSON.stringify({ type: 'user', sessionId: sid, cwd: dir })}\n`,
+    );
+  const env = { PATH: NODE_PATH_ONLY, HOME: dir, CLAUDE_CONFIG_DIR: home, CLAUDE_PROJECT_DIR: '' };
+  const hook = spawnSync(process.execPath, [CLI, 'hook', 'session-start'], {
+    cwd: dir,
+    input: sessionStart(dir, 'clear'),
+    encoding: 'utf8',
+    env,
+  });
+  assert.equal(hook.status, 0, hook.stderr);
+  const ctx = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
+  const command = /\(not written yet: `([^`]+)` writes it;/.exec(ctx)?.[1] ?? '';
+  assert.match(command, / checkpoint( |$)/, ctx);
+  const r = spawnSync('/bin/sh', ['-c', `${command} ${CONFIRM_ALL.join(' ')}`], { cwd: dir, encoding: 'utf8', env });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)), "this session's marker");
 });

@@ -208,7 +208,9 @@ function checksLine(cli: string): string {
  */
 export function markerLine(sessionId: string | null, cli = 'session-ledger', written = false): string {
   const shared = sessionId ? '' : ' (no session id known: shared marker)';
-  const write = `\`${cli} checkpoint${sessionId ? '' : ' --shared'}\``;
+  // The session named: after /clear the session it replaced may still count as running, and a checkpoint
+  // without one asks which.
+  const write = `\`${cli} checkpoint ${sessionId ? `--session ${sessionId}` : '--shared'}\``;
   return written
     ? `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (written; before it lets a manual /compact through, the PreCompact guard checks what changed since; after changes, ${write} writes it again).`
     : `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (not written yet: ${write} writes it; the PreCompact guard stops a manual /compact until it is there).`;
