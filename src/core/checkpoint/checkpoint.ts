@@ -57,7 +57,7 @@ import {
 import { checkLine, notReadText, START_ONE } from '../report/report';
 import { readSessionRecord, SESSION_RECORD_REL } from '../hooks/session-record';
 import { rootForms } from '../context/discovery';
-import { oneLine, t, type Msg } from '../model/messages';
+import { ENGLISH, oneLine, t, type Language, type Msg } from '../model/messages';
 
 export type { ClosingStep } from '../report/closing';
 
@@ -91,6 +91,11 @@ export interface CheckpointOptions {
    * session's ticks count: the manual items are decided once a session is picked.
    */
   reportFor?: (sessionId: string | null) => WorkspaceReport;
+  /**
+   * The language of `lines` (the CLI's, from the user's locale): the checks, fix hints, files not read,
+   * skip lines and the systems' choice in it. English when not given.
+   */
+  language?: Language;
 }
 
 /**
@@ -193,7 +198,7 @@ export interface CheckpointOutcome {
   skipped: Array<{ system: SystemId; line: string; said?: Msg }>;
   /** `nothing-to-preserve`: what the marker means, as a message id. */
   said: Msg | null;
-  /** What the CLI prints (English). The extension renders from the fields above. */
+  /** What the CLI prints (English, or in the `language` asked for). The extension renders from the fields above. */
   lines: string[];
 }
 
@@ -287,8 +292,11 @@ function ago(ms: number, now: number): string {
   return m < 1 ? 'just now' : `${m} min ago`;
 }
 
-/** The English text of a refusal (the CLI's; the extension renders its own from the fields). */
-export function refusalLines(r: Refusal, now = Date.now()): string[] {
+/**
+ * The text of a refusal (the CLI's; the extension renders its own from the fields): English, the
+ * checks and files not read it lists in `lang`.
+ */
+export function refusalLines(r: Refusal, now = Date.now(), lang: Language = ENGLISH): string[] {
   switch (r.code) {
     case 'bad-session-id':
       return [`'${r.ids?.[0] ?? ''}' is not a session id (letters, digits, '.', '_', '-').`];
@@ -301,7 +309,7 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
       if (r.notRead?.length)
         return [
           'No state file read.',
-          ...notReadText(r),
+          ...notReadText(r, lang),
           START_ONE,
           'Nothing worth preserving? Run it again with --nothing-to-preserve.',
         ];
@@ -314,13 +322,13 @@ export function refusalLines(r: Refusal, now = Date.now()): string[] {
     case 'blocking-checks':
       return [
         `${r.checks.length} blocking check${r.checks.length === 1 ? '' : 's'} failed:`,
-        ...r.checks.map((c) => `${c.system} ${checkLine(c).trimStart()}`),
+        ...r.checks.map((c) => `${c.system} ${checkLine(c, lang).trimStart()}`),
       ];
     case 'manual-unconfirmed': {
       const ids = r.ids ?? [...new Set(r.checks.map((c) => c.id))];
       return [
         `${r.checks.length} manual item${r.checks.length === 1 ? '' : 's'} not confirmed (every one must be YES):`,
-        ...r.checks.map((c) => `  ${c.system} ${c.id}: ${c.message}`),
+        ...r.checks.map((c) => `  ${c.system} ${c.id}: ${lang.say(c.message, c.messageId, c.args)}`),
         `When they are true, confirm them: --confirm ${ids.join(',')}`,
       ];
     }
@@ -445,12 +453,17 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
   }
 }
 
-function refuse(res: CheckpointOutcome, now: number, ...given: Array<Omit<Refusal, 'said'>>): CheckpointOutcome {
+function refuse(
+  res: CheckpointOutcome,
+  now: number,
+  lang: Language,
+  ...given: Array<Omit<Refusal, 'said'>>
+): CheckpointOutcome {
   const refusals = given.map(refusal);
   res.kind = 'refused';
   res.refusals.push(...refusals);
   res.lines.push('', 'Checkpoint not written:');
-  for (const r of refusals) for (const l of refusalLines(r, now)) res.lines.push(l);
+  for (const r of refusals) for (const l of refusalLines(r, now, lang)) res.lines.push(l);
   return res;
 }
 
@@ -461,17 +474,18 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   let report = opts.report ?? (await evaluate(abs, { confirmed, now }));
   const res = emptyOutcome(report, resumePromptFor(report));
   const lines = res.lines;
+  const lang = opts.language ?? ENGLISH;
 
   if (opts.sessionId !== undefined && !isSessionId(opts.sessionId))
-    return refuse(res, now, { code: 'bad-session-id', checks: [], ids: [opts.sessionId] });
+    return refuse(res, now, lang, { code: 'bad-session-id', checks: [], ids: [opts.sessionId] });
   const known = knownConfirmIds(report);
   const unknown = confirmed.filter((c) => !known.has(c));
-  if (unknown.length) return refuse(res, now, { code: 'unknown-confirm', checks: [], ids: unknown });
+  if (unknown.length) return refuse(res, now, lang, { code: 'unknown-confirm', checks: [], ids: unknown });
 
   res.skipped = report.systems.filter((s) => s.skipped).map((s) => skippedOf(s.id, s.skipped as string));
   let active = report.systems.filter((s) => !s.skipped);
   // A system switched off says its seed's skip line and nothing else.
-  for (const s of res.skipped) lines.push(s.line);
+  for (const s of res.skipped) lines.push(s.said ? lang.msg(s.said) : s.line);
   if (active.length === 0 && res.skipped.length && !opts.nothingToPreserve) {
     res.kind = 'skipped';
     return res;
@@ -559,13 +573,13 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       refusals.push({ code: 'manual-unconfirmed', checks: manual.checks, ids: manual.ids });
   }
   if (unnamed) refusals.push(unnamed);
-  if (refusals.length) return refuse(res, now, ...refusals);
+  if (refusals.length) return refuse(res, now, lang, ...refusals);
   // The shared marker speaks for a session only when nothing stands at the session's own path that no
   // checkpoint wrote (the guard's choice): with such a path here, writing it would say "safe" untruly.
   // The shared nothing-to-preserve is the exception: the guard takes it before any session's marker.
   // Nor does a shared marker git tracks: it may have come with the repository, so the guard takes none.
   if (sessionId === null && (await gitTracks(path.join(abs, SHARED_MARKER_REL))) === true)
-    return refuse(res, now, { code: 'tracked-marker', checks: [], shared: opts.shared });
+    return refuse(res, now, lang, { code: 'tracked-marker', checks: [], shared: opts.shared });
   if (sessionId === null && !opts.nothingToPreserve) {
     const planted = [];
     for (const rel of await listMarkers(abs)) {
@@ -576,7 +590,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       if (why) planted.push({ rel, why });
     }
     if (planted.length)
-      return refuse(res, now, {
+      return refuse(res, now, lang, {
         code: 'planted-marker',
         checks: [],
         shared: opts.shared,
@@ -593,7 +607,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       heading(s),
       ...s.checks
         .filter((c) => c.status === 'warn' || (c.status === 'fail' && opts.nothingToPreserve))
-        .map((c) => `  ${c.system} ${checkLine(c).trimStart()}`),
+        .map((c) => `  ${c.system} ${checkLine(c, lang).trimStart()}`),
     ]),
   );
   res.sessionId = sessionId;
@@ -627,7 +641,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       });
     });
   } catch (err) {
-    return refuse(res, now, {
+    return refuse(res, now, lang, {
       code: 'write-failed',
       checks: [],
       error: (err as Error)?.message ?? String(err),
@@ -689,6 +703,6 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     for (const l of c.lines) lines.push(several ? `  ${l}` : l);
   }
   const choice = closingChoice(res.closing);
-  if (choice) lines.push('', choice.text);
+  if (choice) lines.push('', lang.msg(choice));
   return res;
 }

@@ -1,8 +1,9 @@
 /**
  * Messages with ids, for translation. Every check message, fix hint and finding is built with
  * `t(template, ...args)`: the template is the English text with `{0}`, `{1}` … where the arguments
- * go (as `vscode.l10n.t` takes them), and it is the message's id. The CLI prints the English text;
- * the extension renders the id and the arguments through `vscode.l10n` in the user's language.
+ * go (as `vscode.l10n.t` takes them), and it is the message's id. The extension renders the id and
+ * the arguments through `vscode.l10n` in the user's language; the CLI prints the English text, or
+ * (`Language`) the same ids through the extension's bundle of the user's locale.
  *
  * `t` takes a string literal only (a computed string is a type error), so every template appears
  * literally in the sources as `t('…')`: `scripts/messages.mjs` lists them all, and a test checks
@@ -87,4 +88,27 @@ export function isMsg(x: unknown): x is Msg {
  */
 export function oneLine(p: string): string {
   return p.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/**
+ * A language the command-line tool prints in: the extension's translations of the message ids (its
+ * l10n bundle of that language), or none (English). What has no translation stays as written.
+ */
+export interface Language {
+  /** `english` in this language: the translation of `id` filled with `args`, or `english` itself when there is none. */
+  say(english: string, id?: string, args?: readonly string[]): string;
+  /** A message in this language (a message argument, such as `(none)`, translated too). */
+  msg(m: Msg): string;
+}
+
+/** English: every text as written. */
+export const ENGLISH: Language = { say: (english) => english, msg: (m) => m.text };
+
+/** The language of a table of translations (an l10n bundle's entries: id → template); an entry that is not a string counts as none. */
+export function languageOf(table: Readonly<Record<string, unknown>>): Language {
+  const say = (english: string, id?: string, args: readonly string[] = []): string => {
+    const tr = id !== undefined && Object.prototype.hasOwnProperty.call(table, id) ? table[id] : undefined;
+    return typeof tr === 'string' ? format(tr, args) : english;
+  };
+  return { say, msg: (m) => render(m, (id, ...args) => say(format(id, args), id, args)) };
 }

@@ -1,9 +1,11 @@
 /**
- * The report as the CLI prints it: the exact `--json` shape of `status`/`check`, and readable text.
+ * The report as the CLI prints it: the exact `--json` shape of `status`/`check` (English, with the
+ * message ids), and readable text in the user's language (`Language`: each message, fix hint and
+ * file not read through its id; English where no translation is given).
  */
 import { ALL_FACTS, systemName } from '../systems/facts';
 import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
-import { oneLine } from '../model/messages';
+import { ENGLISH, oneLine, type Language } from '../model/messages';
 import { shownLine } from '../markdown/shown-line';
 
 export interface JsonCheck {
@@ -108,18 +110,21 @@ export function lookedFor(): string {
 }
 
 /** The files present but not read, one line each ("Present, not read:" first), or nothing. */
-export function notReadText(r: Pick<WorkspaceReport, 'notRead'>): string[] {
+export function notReadText(r: Pick<WorkspaceReport, 'notRead'>, lang: Language = ENGLISH): string[] {
   if (!r.notRead?.length) return [];
-  return ['Present, not read:', ...r.notRead.map((n) => `  ${oneLine(n.path)} — ${n.reason}`)];
+  return [
+    'Present, not read:',
+    ...r.notRead.map((n) => `  ${oneLine(n.path)} — ${lang.say(n.reason, n.reasonId, n.args)}`),
+  ];
 }
 
 /** What to do when no state file is there: the CLI's starter command. */
 export const START_ONE = 'Start one with `session-ledger init S0` … `S4` (`session-ledger init` lists them).';
 
 /** What to say when no system was detected: what was looked for, and the files that are there but not read. */
-export function nothingDetectedText(r: WorkspaceReport): string {
+export function nothingDetectedText(r: WorkspaceReport, lang: Language = ENGLISH): string {
   const out = r.notRead?.length
-    ? ['No state file read.', ...notReadText(r)]
+    ? ['No state file read.', ...notReadText(r, lang)]
     : [`No state files detected (looked for ${lookedFor()}).`];
   out.push(START_ONE);
   return out.join('\n');
@@ -142,45 +147,55 @@ export function checkPlace(c: Pick<Check, 'path' | 'line'>): string | undefined 
   return c.path ? `${oneLine(c.path)}${c.line ? `:${c.line}` : ''}` : undefined;
 }
 
-export function checkLine(c: Check): string {
+/** A check's line (and its fix hint's, when it has one and does not pass): its mark and id as they are, its words in `lang`. */
+export function checkLine(c: Check, lang: Language = ENGLISH): string {
   const place = checkPlace(c);
   const loc = place ? `  (${place})` : '';
-  const hint = c.hint && c.status !== 'pass' ? `\n          fix: ${c.hint}` : '';
+  const fix = c.hint && c.status !== 'pass' ? lang.say(c.hint, c.hintId, c.hintArgs) : '';
+  const hint = fix ? `\n          ${lang.say(`fix: ${fix}`, 'Fix: {0}', [fix])}` : '';
   // A check whose severity is information says so, as the Problems panel does, whatever its status.
   const mark = c.severity === 'info' && c.status === 'warn' ? 'info' : (MARK[c.status] ?? c.status);
-  return `  ${mark} ${c.id.padEnd(18)} ${c.message}${loc}${hint}`;
+  return `  ${mark} ${c.id.padEnd(18)} ${lang.say(c.message, c.messageId, c.args)}${loc}${hint}`;
+}
+
+/** The verdict line `check` and `status` end with. */
+export function overallLine(r: Pick<WorkspaceReport, 'label'>, lang: Language = ENGLISH): string {
+  return `${lang.say('Overall', 'Overall')}: ${r.label}`;
 }
 
 /** Human-readable checks of every system. */
-export function checksText(r: WorkspaceReport, onlyProblems = false): string {
+export function checksText(r: WorkspaceReport, lang: Language = ENGLISH, onlyProblems = false): string {
   const out: string[] = [];
-  if (r.notRead?.length) out.push(...notReadText(r), '');
+  if (r.notRead?.length) out.push(...notReadText(r, lang), '');
   for (const s of r.systems) {
     out.push(`${systemName(s.id)} — ${s.label}`);
     for (const c of s.checks) {
       if (onlyProblems && (c.status === 'pass' || c.status === 'skipped')) continue;
-      out.push(checkLine(c));
+      out.push(checkLine(c, lang));
     }
   }
   return out.join('\n');
 }
 
 /** Human-readable status: documents, sections, items, checks. */
-export function statusText(r: WorkspaceReport): string {
+export function statusText(r: WorkspaceReport, lang: Language = ENGLISH): string {
   const out: string[] = [`Session Ledger — ${r.root}`];
   if (r.systems.length === 0) {
-    out.push(nothingDetectedText(r));
+    out.push(nothingDetectedText(r, lang));
     return out.join('\n');
   }
-  if (r.notRead?.length) out.push(...notReadText(r), '');
+  if (r.notRead?.length) out.push(...notReadText(r, lang), '');
   for (const s of r.systems) {
     out.push(`${systemName(s.id)} — ${s.label}`);
     // Plain, as every surface that renders no Markdown shows the next action.
-    out.push(`  next: ${s.next ? shownLine(s.next) : '(none)'}`);
+    const next = s.next ? shownLine(s.next) : lang.say('(none)', '(none)');
+    out.push(`  ${lang.say(`next: ${next}`, 'Next: {0}', [next])}`);
     for (const d of s.docs) {
       out.push(`  ${oneLine(d.relPath)} [${d.role}]`);
       for (const sec of d.sections) {
-        out.push(`    ${String(sec.key).padEnd(13)} ${sec.title || '(preamble)'}  :${sec.line}`);
+        out.push(
+          `    ${String(sec.key).padEnd(13)} ${sec.title || lang.say('(preamble)', '(preamble)')}  :${sec.line}`,
+        );
         for (const it of sec.items.slice(0, 12)) {
           const flags = it.flags.length ? `  {${it.flags.join(', ')}}` : '';
           const t = it.text.length > 100 ? `${it.text.slice(0, 99)}…` : it.text;
@@ -190,10 +205,10 @@ export function statusText(r: WorkspaceReport): string {
       }
     }
     out.push('  checks:');
-    for (const c of s.checks) out.push(`  ${checkLine(c)}`);
+    for (const c of s.checks) out.push(`  ${checkLine(c, lang)}`);
     out.push('');
   }
   // The verdict last, as `check` prints it.
-  out.push(`Overall: ${r.label}`);
+  out.push(overallLine(r, lang));
   return out.join('\n');
 }
