@@ -74,6 +74,13 @@ const workItems = () =>
 // 180 Node processes.
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
+// In the C locale, whatever the machine's: the CLI prints `check`, `status` and `checkpoint` in the
+// language the first non-empty of LC_ALL, LC_MESSAGES and LANG names, and the tests that assert its
+// English words would otherwise fail under LANG=ja_JP.UTF-8 (test/unit/cli-language.test.ts sets the
+// locale itself where the language is under test).
+delete env.LC_ALL;
+delete env.LC_MESSAGES;
+env.LANG = 'C';
 
 /**
  * A folder of this run's own in RAM (Linux's /dev/shm, a tmpfs) for the tests' workspaces, or null:

@@ -4,9 +4,10 @@
  * `node checks/check.mjs` (S3's step 6) and adds its result; without it, nothing of the repository runs.
  */
 import { evaluate } from '../../core/report/evaluate';
-import { checksText, nothingDetectedText, toJsonChecks } from '../../core/report/report';
+import { checksText, nothingDetectedText, overallLine, toJsonChecks } from '../../core/report/report';
 import { runnableCheck, runRepoChecks, withRepoChecks } from '../../core/systems/s3/repo-checks';
 import { listOpt, parse } from '../args';
+import { cliLanguage } from '../language';
 import { projectRoot } from '../project';
 import type { Io } from '../io';
 
@@ -27,8 +28,14 @@ export async function run(args: string[], io: Io): Promise<number> {
       io.stdout(`${r.command}${r.truncated ? ' (last part of its output)' : ''}:\n${r.output.trimEnd()}\n`);
   }
   if (values.json) io.stdout(JSON.stringify(toJsonChecks(report), null, 2));
-  else if (report.systems.length === 0) io.stdout(nothingDetectedText(report));
-  else io.stdout(`${checksText(report)}\n\nOverall: ${report.label}`);
+  else {
+    const lang = await cliLanguage(io.env);
+    io.stdout(
+      report.systems.length === 0
+        ? nothingDetectedText(report, lang)
+        : `${checksText(report, lang)}\n\n${overallLine(report, lang)}`,
+    );
+  }
   if (report.label === 'BROKEN') return 1;
   if (values.strict && report.label === 'PARTIAL') return 1;
   return 0;
