@@ -11,8 +11,9 @@
  * - every manual item is confirmed (S1 Invariant 3: any NO in its Phase 4 checklist blocks the
  *   go-signal, and nothing may mention /compact then);
  * - the session is known: named by the caller, or the only session of this folder, Claude Code or
- *   Codex CLI, that wrote within the last N minutes; with none that wrote recently, the newest of
- *   either client's. Several that wrote recently, whatever their clients, and none named → refused,
+ *   Codex CLI, that wrote within the last N minutes (a session /clear replaced in its agent process,
+ *   as the SessionStart hook's own records prove, is not counted: `clearedBy`); with none that wrote
+ *   recently, the newest of either client's. Several that wrote recently, whatever their clients, and none named → refused,
  *   listed.
  *
  * The session id is never invented and never taken from a ledger: it comes from the caller, the
@@ -45,6 +46,7 @@ import { ALL_FACTS, factsOf, resumePrompt as promptFor, systemName } from '../sy
 import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
 import { stateFileHash } from './freshness';
+import { clearedBy } from './used';
 import { gitTracks } from '../git/tracked';
 import {
   isBlocking,
@@ -249,6 +251,17 @@ export async function resolveSessionId(
   if (rec?.session_id && (await recordedHere(root, SESSION_RECORD_REL, rec, await rootForms(root))))
     return { sessionId: rec.session_id, source: 'session-start', agent: rec.agent ?? 'claude' };
   return { sessionId: null, source: null };
+}
+
+/** The sessions among `live` that /clear replaced (`clearedBy`), each with the session that replaced it. */
+async function clearedSessions(root: string, live: readonly RecentSession[]): Promise<Map<string, string>> {
+  const forms = await rootForms(root);
+  const out = new Map<string, string>();
+  for (const s of live) {
+    const by = await clearedBy(root, s.sessionId, forms);
+    if (by) out.set(s.sessionId, by);
+  }
+  return out;
 }
 
 /** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */
@@ -503,6 +516,8 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   let signerAgent: 'claude' | 'codex' | undefined;
   /** Several sessions wrote recently and none is named: the refusal that asks which. */
   let unnamed: Omit<Refusal, 'said'> | undefined;
+  /** Sessions left out of the live ones: /clear replaced each (`id`) with the session `by`. */
+  const replaced: Array<{ id: string; by: string }> = [];
   if (opts.sessionId !== undefined) {
     // The client of the session named, when the folder's live sessions or its record say it.
     const agent = await clientOfSession(abs, opts.sessionId, {
@@ -521,20 +536,30 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       if (agent) res.sessionAgent = agent;
     }
   } else {
-    const recent = await recentSessions(abs, {
+    const wrote = await recentSessions(abs, {
       claudeHome: opts.claudeHome,
       codexHome: opts.codexHome,
       env: opts.env,
       now,
       windowMinutes,
     });
+    // A session /clear replaced in its agent process never writes again, though its transcript wrote
+    // just now: it is no live session (it can still be named). Only where the hook's records prove it,
+    // and only while a live session is left: with none, the sessions stay as they wrote.
+    const cleared = wrote.length > 1 ? await clearedSessions(abs, wrote) : new Map<string, string>();
+    const recent = wrote.filter((s) => !cleared.has(s.sessionId));
+    if (recent.length === 0) recent.push(...wrote);
+    else for (const [id, by] of cleared) replaced.push({ id, by });
     res.live = recent;
     if (ambiguous(recent)) {
       // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.
       if (!(opts.shared && opts.nothingToPreserve))
         unnamed = { code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared };
     } else {
-      const r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
+      let r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
+      // The newest transcript may be the one /clear replaced: the live session left is the one meant.
+      if (replaced.some((x) => x.id === r.sessionId) && recent.length === 1)
+        r = { sessionId: recent[0].sessionId, source: 'transcript', agent: recent[0].agent };
       if (opts.shared) {
         signer = r.sessionId;
         signerAgent = r.agent;
@@ -660,6 +685,10 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const whose = res.sessionAgent && source !== 'transcript' ? `${clientName(res.sessionAgent)} session` : 'session';
   if (sessionId) {
     lines.push(`Marker written: ${rel} (${whose} ${sessionId}, ${sourceText(source, res.sessionAgent)}).`);
+    for (const x of replaced)
+      lines.push(
+        `Session ${x.id} is not counted as running: /clear replaced it with session ${x.by} in the same agent process (recorded by the SessionStart hook). To checkpoint it all the same, name it with --session.`,
+      );
     // An id given that no session of this folder is known by (a typo writes a marker no guard reads): said.
     if (source === 'option' && !res.sessionAgent)
       lines.push(

@@ -28,9 +28,11 @@ import {
   type MeterOptions,
 } from '../context/discovery';
 import { listNames } from '../context/files';
+import { recordedHere } from '../context/sessions';
 import {
   readSessionRecord,
   readSessionRecordFor,
+  SESSION_RECORD_REL,
   SESSION_RECORDS_DIR_REL,
   type SessionRecord,
 } from '../hooks/session-record';
@@ -83,19 +85,59 @@ export async function goSignalUse(
 
 /** A session other than `id` started after `at` in the process of `own` (the newest record and each session's). */
 async function clearedAfter(root: string, own: SessionRecord, id: string, at: number): Promise<boolean> {
-  const started = (r: SessionRecord | null) =>
-    !!r &&
+  return (await nextStart(root, own, id, at, ['clear', 'startup'])) !== null;
+}
+
+/**
+ * The record of a session other than `id` that started (its `source` one of `sources`) after `at` in the
+ * agent process of `own`, as `trusted` takes it (given the record's root-relative path): the newest
+ * record, then each session's. Null when none.
+ */
+async function nextStart(
+  root: string,
+  own: SessionRecord,
+  id: string,
+  at: number,
+  sources: readonly string[],
+  trusted: (rel: string, r: SessionRecord) => Promise<boolean> = async () => true,
+): Promise<SessionRecord | null> {
+  const started = async (r: SessionRecord, rel: string): Promise<boolean> =>
     r.session_id !== id &&
-    (r.source === 'clear' || r.source === 'startup') &&
+    r.source !== null &&
+    sources.includes(r.source) &&
     after(r.at, at) &&
-    sameAgentProcess(own, r);
-  if (started(await readSessionRecord(root))) return true;
+    sameAgentProcess(own, r) &&
+    (await trusted(rel, r));
+  const newest = await readSessionRecord(root);
+  if (newest && (await started(newest, SESSION_RECORD_REL))) return newest;
   const names = (await listNames(path.join(root, SESSION_RECORDS_DIR_REL))).filter((n) => n.endsWith('.json'));
   for (const name of names.slice(0, MAX_RECORDS)) {
     const other = name.slice(0, -'.json'.length);
-    if (other !== id && isSessionId(other) && started(await readSessionRecordFor(root, other))) return true;
+    if (other === id || !isSessionId(other)) continue;
+    const r = await readSessionRecordFor(root, other);
+    if (r && (await started(r, `${SESSION_RECORDS_DIR_REL}/${name}`))) return r;
   }
-  return false;
+  return null;
+}
+
+/**
+ * The session that /clear started in place of the session `id` in this folder (`forms`: `rootForms`),
+ * or null where nothing proves it: the SessionStart hook recorded `id` and then, with `source: clear`,
+ * another session in the same agent process (`sameAgentProcess`), both records this machine's hook's
+ * own of this folder (`recordedHere`). That session can never write again; it is no live session.
+ * Never throws.
+ */
+export async function clearedBy(root: string, id: string, forms: readonly string[]): Promise<string | null> {
+  try {
+    const own = await readSessionRecordFor(root, id);
+    if (!own || !(await recordedHere(root, `${SESSION_RECORDS_DIR_REL}/${id}.json`, own, forms))) return null;
+    const next = await nextStart(root, own, id, Date.parse(own.at), ['clear'], (rel, r) =>
+      recordedHere(root, rel, r, forms),
+    );
+    return next?.session_id ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The session's Claude Code transcript (`projects/<folder's name>/<id>.jsonl`) holds a compaction boundary dated after `at`. */

@@ -1,0 +1,155 @@
+/**
+ * A session /clear replaced is no live session: after /clear, Claude Code starts the next session in
+ * the same process, and the session it replaced, whose transcript wrote a moment before, never writes
+ * again. A bare checkpoint then takes the session that runs, and says which, instead of asking which
+ * of "two" sessions is meant. Told only from the SessionStart hook's own records of this folder (the
+ * next session's `clear` start in the same agent process as the replaced session's record); without
+ * them (another agent process, a record that came with the repository or is linked), two sessions that
+ * wrote recently stay ambiguous. The records are the real hook's, written through the CLI.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { checkpoint } from '../../src/core/checkpoint/checkpoint';
+import { parentPids } from '../../src/core/hooks/session-record';
+import { evaluate } from '../../src/core/report/evaluate';
+import { checkpointFlow } from '../../src/extension/pure/checkpoint-flow';
+import { cliProcess, git } from './helpers';
+import {
+  age,
+  CONFIRM_ALL,
+  CONFIRMED,
+  emptyClaudeHome,
+  markers,
+  OTHER_SID,
+  run,
+  s3Workspace,
+  SID,
+  sessionStart,
+  transcript,
+} from './checkpoint-fixtures';
+
+/** The session /clear replaces (A) and the one it starts (B). */
+const A = SID;
+const B = OTHER_SID;
+/** A session in another terminal. */
+const C = '7e1d2c3b-4a59-4687-9a0b-c1d2e3f4a5b6';
+
+/** A moment, so each record's start time is after the one before. */
+const tick = () => new Promise((r) => setTimeout(r, 15));
+
+/**
+ * The SessionStart hook of session `sid` as the CLI runs it: `same`, in this test's agent process (the
+ * CLI in this process, so its chain of parent processes is this process's); else in an agent process
+ * of its own (the CLI as a process this one starts).
+ */
+async function started(root: string, home: string, sid: string, source: string, same: boolean): Promise<void> {
+  await tick();
+  const input = sessionStart(root, source, {
+    sessionId: sid,
+    extra: { transcript_path: path.join(home, 'projects', 'x', `${sid}.jsonl`) },
+  });
+  const env = { CLAUDE_CONFIG_DIR: home, CLAUDE_PROJECT_DIR: '' };
+  const r = same
+    ? run(['hook', 'session-start'], { cwd: root, input, env })
+    : cliProcess(['hook', 'session-start'], { cwd: root, input, env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(existsSync(path.join(root, `.claude/session-ledger/sessions/${sid}.json`)), 'recorded');
+}
+
+/** A bare checkpoint through the CLI (the manual items confirmed), as the user runs it in the folder. */
+function bareCheckpoint(root: string, home: string, ...more: string[]) {
+  return run(['checkpoint', ...CONFIRM_ALL, ...more], { cwd: root, env: { CLAUDE_CONFIG_DIR: home } });
+}
+
+/** The sessions a bare checkpoint lists when it asks which one is meant (the CLI's --json). */
+function listed(root: string, home: string): string[] {
+  const r = bareCheckpoint(root, home, '--json');
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const out = JSON.parse(r.stdout) as { refusals: Array<{ code: string; sessions?: Array<{ sessionId: string }> }> };
+  const amb = out.refusals.find((x) => x.code === 'ambiguous-session');
+  assert.ok(amb, r.stdout);
+  return (amb.sessions ?? []).map((s) => s.sessionId).sort();
+}
+
+/** The sessions "Checkpoint now" asks the user to pick from (the extension's flow over the core). */
+async function asked(root: string, home: string): Promise<string[] | undefined> {
+  let offered: string[] | undefined;
+  await checkpointFlow({
+    scan: () => evaluate(root, { confirmed: CONFIRMED }),
+    ticked: (report) => report,
+    decide: (report, sessionId, reportFor) =>
+      checkpoint(root, { report, reportFor, sessionId, claudeHome: home, codexHome: emptyClaudeHome(), env: {} }),
+    async pickSession(sessions) {
+      offered = sessions.map((s) => s.sessionId).sort();
+      return undefined;
+    },
+    rescan() {},
+  });
+  return offered;
+}
+
+/** S3's workspace where A started, then /clear started B; both transcripts wrote just now, A's last. */
+async function clearedWorkspace(sameProcess: boolean) {
+  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+  const root = s3Workspace();
+  const home = emptyClaudeHome();
+  await started(root, home, A, 'startup', sameProcess);
+  await started(root, home, B, 'clear', true);
+  age(transcript(home, root, B), 5_000);
+  transcript(home, root, A);
+  return { root, home };
+}
+
+test('after /clear in the same agent process, a bare checkpoint writes the new session’s marker and says which it took', async () => {
+  const { root, home } = await clearedWorkspace(true);
+  const r = bareCheckpoint(root, home);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${B}`]);
+  assert.match(r.stdout, new RegExp(`Marker written: \\.claude/\\.checkpoint-ready\\.${B} \\(session ${B}, `));
+  assert.match(
+    r.stdout,
+    new RegExp(
+      `Session ${A} is not counted as running: /clear replaced it with session ${B} in the same agent process`,
+    ),
+  );
+  // "Checkpoint now" asks nothing either: the one decision is the core's.
+  assert.equal(await asked(root, home), undefined);
+  // The replaced session can still be named.
+  const named = bareCheckpoint(root, home, '--session', A);
+  assert.equal(named.code, 0, named.stdout + named.stderr);
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${A}`, `.checkpoint-ready.${B}`].sort());
+});
+
+test('a /clear recorded in another agent process proves nothing: both sessions stay live; the CLI lists and the extension asks the same ones', async () => {
+  const { root, home } = await clearedWorkspace(false);
+  assert.deepEqual(listed(root, home), [A, B].sort());
+  assert.deepEqual(await asked(root, home), [A, B].sort());
+  // /clear in A's own agent process starts C: A is replaced, B (another terminal) still runs beside C.
+  await started(root, home, C, 'clear', false);
+  transcript(home, root, C);
+  assert.deepEqual(listed(root, home), [B, C].sort());
+  assert.deepEqual(await asked(root, home), [B, C].sort());
+  assert.deepEqual(markers(root), []);
+});
+
+test('a /clear record that git tracks, or that is hard-linked, is not this machine’s hook’s own: the sessions stay ambiguous', async () => {
+  const { root, home } = await clearedWorkspace(true);
+  const records = ['.claude/session-ledger/session.json', `.claude/session-ledger/sessions/${B}.json`];
+  git(root, 'add', '-f', ...records);
+  git(root, 'commit', '-q', '-m', 'records');
+  assert.deepEqual(listed(root, home), [A, B].sort());
+  git(root, 'rm', '-q', '--cached', ...records);
+  git(root, 'commit', '-q', '-m', 'untracked');
+  const elsewhere = path.join(root, 'elsewhere');
+  mkdirSync(elsewhere);
+  for (const [i, rel] of records.entries()) linkSync(path.join(root, rel), path.join(elsewhere, `${i}.json`));
+  assert.deepEqual(listed(root, home), [A, B].sort());
+  assert.deepEqual(markers(root), []);
+  // The hook's own records, as it left them: the new session is taken.
+  rmSync(elsewhere, { recursive: true });
+  const r = bareCheckpoint(root, home);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(markers(root), [`.checkpoint-ready.${B}`]);
+});
