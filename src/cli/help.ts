@@ -101,7 +101,10 @@ const HOOKS_INSTALL: Manual = {
       '--codex',
       "Codex CLI's .codex/hooks.json instead of Claude Code's settings (not with --local, --statusline, --remind)",
     ],
-    ['--statusline', 'also set statusLine to the context meter relay (a status line you had keeps running inside it)'],
+    [
+      '--statusline',
+      'also set statusLine to the context meter relay (a status line you had keeps running inside it; with --local also one of .claude/settings.json or your user settings)',
+    ],
     [
       '--remind',
       "also add hooks.UserPromptSubmit: the reminder that suggests a checkpoint to the agent at each system's marks",

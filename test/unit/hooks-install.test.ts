@@ -19,7 +19,8 @@ import {
 } from '../../src/core/hooks/install';
 import { CLI_HOOK_COMMANDS, noteSaid } from '../../src/core/hooks/install-words';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
-import { HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
+import { cliProcess, HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
+import { hooksDialog } from '../../src/extension/pure/hooks-dialog';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, projectEnv, run, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
@@ -255,6 +256,133 @@ test('--statusline wraps the user statusLine command; uninstall puts it back byt
   assert.equal(settingsOf(fresh).statusLine.command, relayCommand(null));
   assert.equal(run(['hooks', 'uninstall', '--root', fresh]).code, 0);
   assert.equal(existsSync(path.join(fresh, '.claude')), false);
+});
+
+/** A temp home whose Claude Code config folder (`~/.claude`, named by CLAUDE_CONFIG_DIR) holds the user's own status line. */
+function userHome(command: string): { env: NodeJS.ProcessEnv; settings: string; before: string } {
+  const home = workspace({}, 'sl-home-');
+  const before = `{\n  "statusLine": { "type": "command", "command": ${JSON.stringify(command)}, "padding": 0 }\n}\n`;
+  const settings = path.join(home, '.claude', 'settings.json');
+  mkdirSync(path.dirname(settings), { recursive: true });
+  writeFileSync(settings, before);
+  return { env: { HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude') }, settings, before };
+}
+
+/** What a settings file's statusLine command prints, run as Claude Code runs it (`sh -c`, the session's JSON on stdin). */
+function statusLineOutput(dir: string, rel: string): string {
+  return spawnSync('/bin/sh', ['-c', settingsOf(dir, rel).statusLine.command], {
+    input: JSON.stringify({ session_id: 'sl-test', workspace: { current_dir: dir } }),
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+    encoding: 'utf8',
+  }).stdout;
+}
+
+test("--statusline --local: the relay wraps the status line Claude Code showed from below (the project's settings.json, else the user's settings), which stay as they are; uninstall takes the relay out", () => {
+  const user = userHome('echo MY-USER-LINE');
+  const sl = (dir: string, ...args: string[]) =>
+    cliProcess(['hooks', ...args, '--root', dir, '--cli-bundle', HOOK_SCRIPT], { env: user.env });
+  const local = '.claude/settings.local.json';
+
+  // The user's settings: the preview says so and writes nothing; the install wraps it, `padding` and all.
+  const dir = workspace();
+  let r = sl(dir, 'install', '--statusline', '--local', '--dry-run');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^statusLine: the relay would wrap your command from ~\/\.claude\/settings\.json \(echo MY-USER-LINE\), which stays as it is; `hooks uninstall` takes the relay out\.$/m,
+  );
+  assert.equal(existsSync(path.join(dir, '.claude')), false);
+  r = sl(dir, 'install', '--statusline', '--local');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^statusLine: the relay now wraps your command from ~\/\.claude\/settings\.json \(echo MY-USER-LINE\)/m,
+  );
+  assert.deepEqual(settingsOf(dir, local).statusLine, {
+    type: 'command',
+    command: relayCommand('echo MY-USER-LINE'),
+    padding: 0,
+  });
+  assert.equal(statusLineOutput(dir, local), 'MY-USER-LINE\n');
+  assert.equal(
+    sl(dir, 'install', '--statusline', '--local').stdout,
+    `Hooks already installed in ${local}; nothing to do.\n`,
+  );
+  r = sl(dir, 'uninstall', '--local');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^statusLine: the context relay was removed\.$/m);
+  assert.equal(existsSync(path.join(dir, local)), false);
+  assert.equal(readFileSync(user.settings, 'utf8'), user.before);
+
+  // The project's settings.json comes before the user's; a local file with settings of its own gets them back byte for byte.
+  const shared = `{\n  "statusLine": { "type": "command", "command": "echo PROJECT-LINE" }\n}\n`;
+  const mine = `{\n  "model": "opus"\n}\n`;
+  const proj = workspace({ '.claude/settings.json': shared, [local]: mine });
+  r = sl(proj, 'install', '--statusline', '--local');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^statusLine: the relay now wraps your command from \.claude\/settings\.json \(echo PROJECT-LINE\)/m,
+  );
+  assert.equal(settingsOf(proj, local).statusLine.command, relayCommand('echo PROJECT-LINE'));
+  assert.equal(statusLineOutput(proj, local), 'PROJECT-LINE\n');
+  assert.equal(sl(proj, 'uninstall', '--local').code, 0);
+  assert.equal(readFileSync(path.join(proj, local), 'utf8'), mine);
+  assert.equal(readFileSync(path.join(proj, '.claude/settings.json'), 'utf8'), shared);
+  assert.equal(readFileSync(user.settings, 'utf8'), user.before);
+
+  // A local relay installed alone before takes the user's command up at the next install.
+  const earlier = workspace();
+  assert.equal(
+    cliProcess(['hooks', 'install', '--root', earlier, '--statusline', '--local', '--cli-bundle', HOOK_SCRIPT], {
+      env: { CLAUDE_CONFIG_DIR: workspace() },
+    }).code,
+    0,
+  );
+  assert.equal(settingsOf(earlier, local).statusLine.command, relayCommand(null));
+  r = sl(earlier, 'install', '--statusline', '--local');
+  assert.match(r.stdout, /^statusLine: the relay now wraps your command from ~\/\.claude\/settings\.json/m);
+  assert.equal(settingsOf(earlier, local).statusLine.command, relayCommand('echo MY-USER-LINE'));
+});
+
+test("--statusline in the shared settings.json never takes in the user's own status line: the preview, the result and the extension's dialog say it no longer shows in this project and that --local keeps it", async () => {
+  const user = userHome('echo MY-USER-LINE');
+  const dir = workspace();
+  const sl = (...args: string[]) =>
+    cliProcess(['hooks', 'install', '--root', dir, '--statusline', '--cli-bundle', HOOK_SCRIPT, ...args], {
+      env: user.env,
+    });
+  const hidden = (done: boolean) =>
+    new RegExp(
+      `^statusLine: your own status line in ~/\\.claude/settings\\.json ${done ? 'no longer shows' : 'would no longer show'} in this project \\(project settings take precedence over it\\); \`hooks install --statusline --local\` keeps it, wrapped\\.$`,
+      'm',
+    );
+  let r = sl('--dry-run');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, hidden(false));
+  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true, env: user.env });
+  assert.ok(
+    hooksDialog(plan, jaT).detail.includes(
+      jaT(
+        'statusLine: your own status line in {0} would no longer show in this project (project settings take precedence over it); {1} keeps it, wrapped.',
+        '~/.claude/settings.json',
+        jaT('"Install guard hooks" with .claude/settings.local.json and the status line relay'),
+      ),
+    ),
+  );
+  r = sl();
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, hidden(true));
+  assert.equal(settingsOf(dir).statusLine.command, relayCommand(null));
+  assert.doesNotMatch(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'), /MY-USER-LINE/);
+  assert.equal(readFileSync(user.settings, 'utf8'), user.before);
+  // A status line of the project's local file shows instead of both: nothing to say of the user's.
+  const over = workspace({
+    '.claude/settings.local.json': '{ "statusLine": { "type": "command", "command": "echo MINE" } }\n',
+  });
+  r = cliProcess(['hooks', 'install', '--root', over, '--statusline', '--cli-bundle', HOOK_SCRIPT], { env: user.env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /no longer shows/);
 });
 
 test("--statusline installs the status line's own script (under a fifteenth of the hook script: the status line and its transcript meter, no core and no meter), which takes every other part from the hook script beside it; an earlier relay through the hook script is rewritten; a changed script is kept; uninstall removes it", async () => {

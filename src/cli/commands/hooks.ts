@@ -82,6 +82,7 @@ export async function run(args: string[], io: Io): Promise<number> {
           remind: values.remind,
           cliBundle,
           codex,
+          env: io.env,
         })
       : await planHooksUninstall(root, { local: values.local, codex });
   if (plan.error) {

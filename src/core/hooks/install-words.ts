@@ -21,10 +21,16 @@ import {
 export interface HookCommands {
   install: string;
   uninstall: string;
+  /** The install with the status line relay in `.claude/settings.local.json`. */
+  installLocal: string;
 }
 
 /** The command-line tool's names for them. */
-export const CLI_HOOK_COMMANDS: HookCommands = { install: '`hooks install`', uninstall: '`hooks uninstall`' };
+export const CLI_HOOK_COMMANDS: HookCommands = {
+  install: '`hooks install`',
+  uninstall: '`hooks uninstall`',
+  installLocal: '`hooks install --statusline --local`',
+};
 
 /**
  * A plan's note in words, naming the commands as `commands` does: what was done, or (`done` false, a
@@ -54,6 +60,32 @@ export function noteSaid(note: HooksNote, commands: HookCommands, done = true): 
       return note.command
         ? t('statusLine: the relay now wraps your command ({0}); {1} puts it back.', note.command, commands.uninstall)
         : t('statusLine: the relay now wraps your command (an empty one); {0} puts it back.', commands.uninstall);
+    case 'relay-wraps-from':
+      return done
+        ? t(
+            'statusLine: the relay now wraps your command from {0} ({1}), which stays as it is; {2} takes the relay out.',
+            note.file,
+            note.command,
+            commands.uninstall,
+          )
+        : t(
+            'statusLine: the relay would wrap your command from {0} ({1}), which stays as it is; {2} takes the relay out.',
+            note.file,
+            note.command,
+            commands.uninstall,
+          );
+    case 'status-line-hidden':
+      return done
+        ? t(
+            'statusLine: your own status line in {0} no longer shows in this project (project settings take precedence over it); {1} keeps it, wrapped.',
+            note.file,
+            commands.installLocal,
+          )
+        : t(
+            'statusLine: your own status line in {0} would no longer show in this project (project settings take precedence over it); {1} keeps it, wrapped.',
+            note.file,
+            commands.installLocal,
+          );
     case 'relay-removed':
       return done
         ? t('statusLine: the context relay was removed.')

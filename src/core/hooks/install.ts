@@ -56,6 +56,7 @@ import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
 import { storedBlobId } from '../git/git';
 import { gitTracks } from '../git/tracked';
 import { writtenEntry, type WrittenEntry } from './install-edits';
+import { claudeHome } from '../context/discovery';
 
 export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SCRIPT_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, STATUSLINE_SCRIPT_REL };
 
@@ -232,6 +233,11 @@ export interface InstallRecord {
   /** The same for the status line's script, `.claude/hooks/session-ledger-statusline.cjs`. */
   statuslineScript?: string;
   /**
+   * Settings file name → the file (as shown) whose statusLine command the relay there wraps, taken
+   * from below it: uninstall takes that statusLine out instead of putting the command there.
+   */
+  statusLineFrom?: Record<string, string>;
+  /**
    * A settings file or `.gitignore` (INSTALL_EDITED_RELS, relative to the root) → what install wrote
    * there and what stood there before: while the file holds those bytes and git's HEAD what stood
    * there, its change is install's, not the session's work (./install-edits).
@@ -308,6 +314,11 @@ function ownRecord(rec: InstallRecord): InstallRecord {
       Object.entries(rec.settingsBefore).filter(([, v]) => v === null || (typeof v === 'string' && holdsNoSetting(v))),
     );
   else delete out.settingsBefore;
+  if (isObj(rec.statusLineFrom))
+    out.statusLineFrom = Object.fromEntries(
+      Object.entries(rec.statusLineFrom).filter(([, v]) => typeof v === 'string'),
+    ) as Record<string, string>;
+  else delete out.statusLineFrom;
   const g = rec.gitignore;
   if (!(isObj(g) && typeof g.appended === 'string' && isOurGitignoreText(g.appended))) delete out.gitignore;
   return out;
@@ -474,6 +485,10 @@ export type HooksNote =
   | { kind: 'relay-added' | 'relay-not-command' | 'relay-own-script' | 'relay-removed' | 'codex-trust' }
   /** The relay wraps the user's statusLine command now, or gave it back: `command` as shown (secrets masked; '' for an empty one). */
   | { kind: 'relay-wraps' | 'command-back'; command: string }
+  /** The relay wraps the statusLine command of a settings file below the one it is in (`file` as shown), which stays as it is. */
+  | { kind: 'relay-wraps-from'; command: string; file: string }
+  /** The relay in the project's shared settings hides the user's own status line (`file` as shown). */
+  | { kind: 'status-line-hidden'; file: string }
   /** A script of the tool's (relative path) was changed since install wrote it, so uninstall kept it. */
   | { kind: 'script-kept'; file: string }
   /** The tool's records still there (relative paths): `.gitignore` keeps its lines while they are. */
@@ -877,6 +892,57 @@ export interface HooksInstallOptions {
   cliBundle?: string;
   /** Codex CLI's `.codex/hooks.json` instead of Claude Code's settings: the guard and the resume hook only (no local file, status line or reminder). */
   codex?: boolean;
+  /** Claude Code's config folder, whose settings.json holds the user's own settings. Default: `$CLAUDE_CONFIG_DIR` or `~/.claude` of `env`. */
+  claudeHome?: string;
+  /** Environment to read `CLAUDE_CONFIG_DIR` and `HOME` from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A statusLine command of a settings file below the one install writes (see `statusLineBelow`). */
+interface StatusLineBelow {
+  /** The file, as shown: relative to the root, or the user's settings under `~`. */
+  file: string;
+  /** Its statusLine setting as it stands. */
+  statusLine: Record<string, unknown>;
+  /** The command to wrap (of a relay of ours there: the command it wraps). */
+  command: string;
+}
+
+/**
+ * The user's statusLine command that Claude Code would show in this project but for the statusLine
+ * of the file install writes: Claude Code takes the statusLine of the first of
+ * `.claude/settings.local.json`, `.claude/settings.json` and the user's settings
+ * (`$CLAUDE_CONFIG_DIR/settings.json`) that sets one. Undefined when the first file below that sets
+ * a statusLine sets no command (or an empty one), or when a file above sets one (the relay's own
+ * statusLine does not show then either). A relay of ours counts by the command it wraps; one that
+ * wraps none is passed over.
+ */
+async function statusLineBelow(root: string, opts: HooksInstallOptions): Promise<StatusLineBelow | undefined> {
+  const env = opts.env ?? process.env;
+  const user = path.join(claudeHome({ claudeHome: opts.claudeHome, env }), 'settings.json');
+  const home = env.HOME ? path.resolve(env.HOME) : '';
+  const shownUser = home && user.startsWith(home + path.sep) ? `~/${path.relative(home, user)}` : user;
+  const files: [string, string][] = opts.local
+    ? [
+        [settingsFile(root, false), SETTINGS_REL],
+        [user, shownUser],
+      ]
+    : [[user, shownUser]];
+  if (!opts.local) {
+    const above = await readTextFile(settingsFile(root, true), 4 * 1024 * 1024);
+    if (above.ok && valueOf(above.text).statusLine !== undefined) return undefined;
+  }
+  for (const [file, shown] of files) {
+    const f = await readTextFile(file, 4 * 1024 * 1024);
+    const sl = f.ok ? valueOf(f.text).statusLine : undefined;
+    if (sl === undefined) continue;
+    if (!isObj(sl) || typeof sl.command !== 'string') return undefined;
+    const wrapped = unwrapRelay(sl.command);
+    if (wrapped === null) continue;
+    const command = wrapped ?? sl.command;
+    return command.trim() ? { file: shown, statusLine: sl, command } : undefined;
+  }
+  return undefined;
 }
 
 export async function planHooksInstall(root: string, opts: HooksInstallOptions = {}): Promise<HooksPlan> {
@@ -930,13 +996,27 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   // A file that holds no setting (blank, or an empty object however it is spaced) is written anew, and
   // uninstall gives back its exact bytes.
   let text = holdsNoSetting(l.text) ? '' : l.text;
+  const name = path.basename(settingsPath);
+  // The user's status line below this file: a local file's relay wraps it (that file is the user's
+  // alone); the shared file's never takes it in, and the plan says it no longer shows.
+  const below = client === 'claude' ? await statusLineBelow(root, opts) : undefined;
+  const borrow = opts.local ? below : undefined;
+  const borrowed = plan.record.statusLineFrom?.[name] !== undefined;
+  let borrows = false;
   if (text === '') {
-    const name = path.basename(settingsPath);
     // What uninstall gives back: no file, or the file without a setting there was (its exact bytes).
     if (!(name in (plan.record.settingsBefore ?? {})))
       plan.record.settingsBefore = { ...plan.record.settingsBefore, [name]: l.before };
-    text = newSettingsText(Boolean(opts.statusline), Boolean(opts.remind), client);
-    if (opts.statusline) plan.notes.push({ kind: 'relay-added' });
+    text = newSettingsText(
+      Boolean(opts.statusline),
+      Boolean(opts.remind),
+      client,
+      borrow && borrowedStatusLine(borrow),
+    );
+    if (opts.statusline) {
+      borrows = Boolean(borrow);
+      plan.notes.push(borrow ? wrapsFrom(borrow) : { kind: 'relay-added' });
+    }
   } else {
     const missing: HookEvent[] = [];
     for (const e of events) {
@@ -966,8 +1046,15 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
       else text = insertChild(text, [], groups, 'hooks') ?? text;
     }
     // A relay already there (an earlier version's included) is kept current by every install.
-    if (opts.statusline || runsRelay(text)) text = wireStatusLine(text, plan.notes);
+    if (opts.statusline || runsRelay(text)) ({ text, borrows } = wireStatusLine(text, plan.notes, borrow, borrowed));
   }
+  if (borrows) plan.record.statusLineFrom = { ...plan.record.statusLineFrom, [name]: borrow!.file };
+  else if (borrowed && !runsRelay(text)) {
+    const { [name]: _gone, ...rest } = plan.record.statusLineFrom ?? {};
+    plan.record.statusLineFrom = rest;
+  }
+  if (below && !opts.local && plan.notes.some((n) => n.kind === 'relay-added'))
+    plan.notes.push({ kind: 'status-line-hidden', file: below.file });
   plan.after = text;
   let want: Buffer;
   try {
@@ -1045,42 +1132,81 @@ function modified(plan: HooksPlan, rel: string): HooksPlan {
 }
 
 /** A new settings file, written whole in Claude Code's usual two-space style (Codex's hooks.json the same). */
-function newSettingsText(statusline: boolean, remind = false, client: HookClient = 'claude'): string {
+/**
+ * A new settings file, written whole in Claude Code's usual two-space style (Codex's hooks.json the
+ * same); `statusLine`: the relay's setting when it is not the relay alone.
+ */
+function newSettingsText(
+  statusline: boolean,
+  remind = false,
+  client: HookClient = 'claude',
+  statusLine?: Record<string, unknown>,
+): string {
   const obj: Record<string, unknown> = {
     hooks: Object.fromEntries(eventsOf(remind).map((e) => [e, [hookGroup(e, client)]])),
   };
-  if (statusline) obj.statusLine = { type: 'command', command: relayCommand(null) };
+  if (statusline) obj.statusLine = statusLine ?? { type: 'command', command: relayCommand(null) };
   return `${JSON.stringify(obj, null, 2)}\n`;
 }
 
-function wireStatusLine(text: string, notes: HooksNote[]): string {
+/** The statusLine setting of the file below, its command wrapped by the relay (its other keys, `padding` …, as they are). */
+function borrowedStatusLine(below: StatusLineBelow): Record<string, unknown> {
+  return { ...below.statusLine, command: relayCommand(below.command) };
+}
+
+/** The note for a relay that wraps the command of the file below: the command is the user's text, a token in it is shown masked. */
+function wrapsFrom(below: StatusLineBelow): HooksNote {
+  return { kind: 'relay-wraps-from', command: maskSecrets(below.command).text, file: below.file };
+}
+
+/**
+ * The settings with the relay wired as their statusLine, and whether the relay wraps the command of
+ * the file below (`below`): a relay that stands alone, or that wraps a command it took from there
+ * before (`borrowed`), takes up that command as it is now.
+ */
+function wireStatusLine(
+  text: string,
+  notes: HooksNote[],
+  below?: StatusLineBelow,
+  borrowed = false,
+): { text: string; borrows: boolean } {
   const sl = valueOf(text).statusLine;
   if (sl === undefined) {
-    notes.push({ kind: 'relay-added' });
-    return insertChild(text, [], { type: 'command', command: relayCommand(null) }, 'statusLine') ?? text;
+    notes.push(below ? wrapsFrom(below) : { kind: 'relay-added' });
+    const value = below ? borrowedStatusLine(below) : { type: 'command', command: relayCommand(null) };
+    return { text: insertChild(text, [], value, 'statusLine') ?? text, borrows: Boolean(below) };
   }
   if (!isObj(sl) || typeof sl.command !== 'string') {
     notes.push({ kind: 'relay-not-command' });
-    return text;
+    return { text, borrows: false };
   }
   const wrapped = unwrapRelay(sl.command);
   if (wrapped !== undefined) {
+    const want = below && (wrapped === null || borrowed) ? below.command : wrapped;
+    const borrows = want !== wrapped || borrowed;
     // Ours: an earlier version's relay (through the hook script) now runs the status line's own script.
-    if (sl.command === relayCommand(wrapped)) return text;
-    notes.push({ kind: 'relay-own-script' });
-    return replaceValue(text, ['statusLine', 'command'], relayCommand(wrapped)) ?? text;
+    if (sl.command === relayCommand(want)) return { text, borrows };
+    notes.push(want !== wrapped ? wrapsFrom(below!) : { kind: 'relay-own-script' });
+    return { text: replaceValue(text, ['statusLine', 'command'], relayCommand(want)) ?? text, borrows };
   }
   // The command is the user's text: a token in it is shown masked.
   notes.push({ kind: 'relay-wraps', command: maskSecrets(sl.command).text });
-  return replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text;
+  return { text: replaceValue(text, ['statusLine', 'command'], relayCommand(sl.command)) ?? text, borrows: false };
 }
 
-function unwireStatusLine(text: string, notes: HooksNote[]): string {
+/** The statusLine of settings whose relay took its command from below (`from`: that file, else undefined), as install wrote it. */
+function borrowedSetting(text: string | null, from: string | undefined): Record<string, unknown> | undefined {
+  const sl = from !== undefined && text ? valueOf(text).statusLine : undefined;
+  return isObj(sl) ? sl : undefined;
+}
+
+/** The settings without the relay: the command it wraps put back, unless it took that command from below (`borrowed`). */
+function unwireStatusLine(text: string, notes: HooksNote[], borrowed = false): string {
   const sl = valueOf(text).statusLine;
   if (!isObj(sl) || typeof sl.command !== 'string') return text;
   const wrapped = unwrapRelay(sl.command);
   if (wrapped === undefined) return text;
-  if (wrapped === null) {
+  if (wrapped === null || borrowed) {
     notes.push({ kind: 'relay-removed' });
     return removeAt(text, ['statusLine']) ?? text;
   }
@@ -1101,6 +1227,7 @@ export async function planHooksUninstall(
   if (plan.error) return plan;
   if (!(await takeRecord(plan))) return trackedRecord(plan);
   const keyAdded = plan.record.hooksKeyAdded?.[path.basename(settingsPath)];
+  const borrowed = plan.record.statusLineFrom?.[path.basename(settingsPath)];
   let text = l.text;
   let removed = false;
   const kept = plan.record.eventsBefore?.[path.basename(settingsPath)] ?? [];
@@ -1124,7 +1251,7 @@ export async function planHooksUninstall(
           text = removeAt(text, ['hooks']) ?? text;
       }
     }
-    if (client === 'claude') text = unwireStatusLine(text, plan.notes);
+    if (client === 'claude') text = unwireStatusLine(text, plan.notes, borrowed !== undefined);
   }
   plan.after = text;
   try {
@@ -1142,7 +1269,9 @@ export async function planHooksUninstall(
     name in before &&
     (client === 'codex'
       ? l.before === newSettingsText(false, false, client)
-      : [false, true].some((sl) => [false, true].some((rm) => l.before === newSettingsText(sl, rm))))
+      : [false, true].some((sl) =>
+          [false, true].some((rm) => l.before === newSettingsText(sl, rm, client, borrowedSetting(l.before, borrowed))),
+        ))
   ) {
     const was = before[name];
     if (was === null) {
@@ -1157,6 +1286,10 @@ export async function planHooksUninstall(
   if (plan.record.settingsBefore && name in plan.record.settingsBefore) {
     const { [name]: _gone, ...rest } = plan.record.settingsBefore;
     plan.record.settingsBefore = rest;
+  }
+  if (borrowed !== undefined && !runsRelay(plan.after)) {
+    const { [name]: _taken, ...rest } = plan.record.statusLineFrom ?? {};
+    plan.record.statusLineFrom = rest;
   }
   // The script goes when no settings file calls it any more; the .gitignore lines and the record's
   // script hash when no client's file calls either script.

@@ -9,6 +9,7 @@ import { requireTrust } from '../trust';
 import { cliBundle, previewAndApply } from './hooks';
 import { pickFolder } from './pick';
 import type { FolderState } from '../store';
+import { readSettings } from '../config';
 
 export const id = 'sessionLedger.installHooks';
 
@@ -90,6 +91,7 @@ async function installClaude(s: Services, state: FolderState): Promise<boolean> 
     statusline: relay.statusline,
     remind: remind.remind,
     cliBundle: cliBundle(s),
+    claudeHome: readSettings(state.folder.uri).claudeHome,
   });
   await previewAndApply(s, plan, state.folder, 'install');
   return true;

@@ -33,7 +33,11 @@ function changedFiles(plan: HooksPlan): string[] {
 
 /** The extension's own commands, where the command-line tool's sentences name `hooks install` and `hooks uninstall`. */
 function extensionCommands(t: T): HookCommands {
-  return { install: t('"Install guard hooks"'), uninstall: t('"Remove guard hooks"') };
+  return {
+    install: t('"Install guard hooks"'),
+    uninstall: t('"Remove guard hooks"'),
+    installLocal: t('"Install guard hooks" with .claude/settings.local.json and the status line relay'),
+  };
 }
 
 /** The dialog for `plan`: an install plan's or an uninstall plan's (`plan.action`). */
