@@ -20,6 +20,7 @@ import {
   utimesSync,
   writeFileSync,
   appendFileSync,
+  rmSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -488,6 +489,44 @@ async function main() {
     } finally {
       writeFileSync(join(run, 'screen.txt'), tui.screen());
       await tui.kill();
+    }
+    await userStatusLine(until);
+  };
+
+  /** A status line of the user's settings (the client's config folder), kept by a relay installed with --local. */
+  const userStatusLine = async (until) => {
+    const ws = fixture('S3', 'screen-user');
+    const userSettings = join(world.config, 'settings.json');
+    const userLog = join(run, 'user-statusline.log');
+    writeFileSync(
+      userSettings,
+      `${JSON.stringify({ statusLine: { type: 'command', command: `cat >> '${userLog}'; echo; echo MY-USER-STATUS-LINE` } }, null, 2)}\n`,
+    );
+    let tui;
+    try {
+      await install(ws, true, ['--local']);
+      world.trust(ws);
+      tui = startTui(['claude'], { cwd: ws, env: world.env });
+      await test("screen: a status line of the user's settings keeps showing inside the relay installed with --local", async () => {
+        const local = JSON.parse(readFileSync(join(ws, '.claude', 'settings.local.json'), 'utf8'));
+        assert.match(local.statusLine.command, /statusline -- 'cat >> /);
+        await tui.waitFor('MY-USER-STATUS-LINE', 90_000);
+        const sid = await until('the SessionStart record', () => sessionRecord(ws).session_id);
+        await until('the relay record', () =>
+          existsSync(join(ws, '.claude', 'session-ledger', `statusline.${sid}.json`)),
+        );
+        assert.match(
+          readFileSync(userLog, 'utf8'),
+          new RegExp(`"session_id":"${sid}"`),
+          'the user command got the JSON',
+        );
+      });
+    } finally {
+      if (tui) {
+        writeFileSync(join(run, 'screen-user.txt'), tui.screen());
+        await tui.kill();
+      }
+      rmSync(userSettings, { force: true });
     }
   };
 
