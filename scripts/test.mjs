@@ -120,6 +120,14 @@ if (tmp) {
     });
 }
 
+// The agents' own folders are empty ones of this run's, whatever the machine holds: a developer's
+// ~/.claude (their status line, their sessions) or ~/.codex must not change what a test sees. A test that
+// needs a client's home makes its own and names it.
+const agentHomes = mkdtempSync(path.join(tmp ?? os.tmpdir(), 'session-ledger-homes-'));
+process.on('exit', () => rmSync(agentHomes, { recursive: true, force: true }));
+env.CLAUDE_CONFIG_DIR = path.join(agentHomes, 'claude');
+env.CODEX_HOME = path.join(agentHomes, 'codex');
+
 /** Run a command to its end: { name, code, out (stdout and stderr), s }. */
 function run(name, cmd, args, { background = false } = {}) {
   const started = Date.now();
