@@ -7,3 +7,16 @@ export function shellQuote(s: string): string {
 export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
 }
+
+/**
+ * A command the user runs, as a block of text shows it (the guard's block, a refusal of `checkpoint`):
+ * the program on a line of its own, then each group of its words on the next lines, every line but the last ending in ` \` (a POSIX shell reads them as
+ * one command). The client shows the block in its own screen and breaks a long line at its width
+ * (Claude Code at a space, Codex inside a word too), and a command copied from there with a break
+ * the shell takes as the end of it no longer runs as printed; lines this short are not broken at 80
+ * columns.
+ */
+export function commandLines(cli: string, groups: readonly string[]): string[] {
+  const parts = [cli, ...groups];
+  return parts.map((p, i) => `   ${i ? '  ' : ''}${p}${i < parts.length - 1 ? ' \\' : ''}`);
+}

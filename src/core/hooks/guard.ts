@@ -49,7 +49,7 @@ import { SYSTEMS } from '../systems/index';
 import { oneLine } from '../model/messages';
 import { localTime } from '../model/time';
 import { findingChecks, manualChecks } from '../rules/common';
-import { shellQuote, shellWord } from '../files/shell';
+import { commandLines, shellQuote, shellWord } from '../files/shell';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -216,19 +216,6 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
 
 /** The option that names the marker a checkpoint writes: this session's, or the shared one without a session id. */
 const sessionOption = (sid: string | null): string => (sid ? `--session ${sid}` : '--shared');
-
-/**
- * A command the user runs, as the block shows it: the program on a line of its own, then each group
- * of its words on the next lines, every line but the last ending in ` \` (a POSIX shell reads them as
- * one command). The client shows the block in its own screen and breaks a long line at its width
- * (Claude Code at a space, Codex inside a word too), and a command copied from there with a break
- * the shell takes as the end of it no longer runs as printed; lines this short are not broken at 80
- * columns.
- */
-export function commandLines(cli: string, groups: readonly string[]): string[] {
-  const parts = [cli, ...groups];
-  return parts.map((p, i) => `   ${i ? '  ' : ''}${p}${i < parts.length - 1 ? ' \\' : ''}`);
-}
 
 /**
  * The way out for a session with nothing worth preserving: the command, and the line to write by hand
