@@ -13,7 +13,10 @@
  */
 import * as path from 'node:path';
 import { readTextFile } from '../core/files/fsread';
-import { ENGLISH, languageOf, type Language } from '../core/model/messages';
+import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
+import { cliCommand } from '../core/hooks/guard';
+import { ENGLISH, invokedAs, languageOf, PROGRAM, type Language } from '../core/model/messages';
+import type { Io } from './io';
 
 /** The languages the extension's l10n bundles hold. */
 export type Lang = 'ja' | 'ko';
@@ -49,4 +52,22 @@ export async function cliLanguage(env: NodeJS.ProcessEnv, dir: string = __dirnam
   } catch {
     return ENGLISH;
   }
+}
+
+/** The language a command on `root` prints in: the locale's (`cliLanguage`), every command it names run as this one was (`programOf`). */
+export async function commandLanguage(io: Io, root: string): Promise<Language> {
+  return invokedAs(await cliLanguage(io.env), programOf(root, io));
+}
+
+/**
+ * How the user ran this command, as the commands it prints name the program: an installed hook script
+ * (`node .claude/hooks/session-ledger.cjs check`, where no `session-ledger` is on PATH) as the guard
+ * names it (`cliCommand`: by its path relative to `root` when run from there, else by its absolute
+ * path), anything else (the npm package's `session-ledger`) as `session-ledger`.
+ */
+export function programOf(root: string, io: Pick<Io, 'script' | 'cwd'>): string {
+  if (!io.script) return PROGRAM;
+  const abs = path.resolve(io.cwd, io.script);
+  const hook = [SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].some((rel) => abs.endsWith(path.join(path.sep, rel)));
+  return hook ? cliCommand(root, { script: io.script, cwd: io.cwd }) : PROGRAM;
 }

@@ -7,7 +7,7 @@ import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, overallLine, toJsonChecks } from '../../core/report/report';
 import { runnableCheck, runRepoChecks, withRepoChecks } from '../../core/systems/s3/repo-checks';
 import { listOpt, parse } from '../args';
-import { cliLanguage } from '../language';
+import { commandLanguage } from '../language';
 import { projectRoot } from '../project';
 import type { Io } from '../io';
 
@@ -29,7 +29,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   }
   if (values.json) io.stdout(JSON.stringify(toJsonChecks(report), null, 2));
   else {
-    const lang = await cliLanguage(io.env);
+    const lang = await commandLanguage(io, root);
     io.stdout(
       report.systems.length === 0
         ? nothingDetectedText(report, lang)

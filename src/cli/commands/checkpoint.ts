@@ -9,7 +9,8 @@ import { isSessionId } from '../../core/checkpoint/marker';
 import { closingChoice } from '../../core/report/closing';
 import { jsonCheck } from '../../core/report/report';
 import { listOpt, parse } from '../args';
-import { cliLanguage } from '../language';
+import { ENGLISH, invokedAs } from '../../core/model/messages';
+import { commandLanguage, programOf } from '../language';
 import { projectRoot } from '../project';
 import { UsageError, type Io } from '../io';
 
@@ -31,8 +32,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     nothingToPreserve: values['nothing-to-preserve'],
     confirmed: listOpt(values.confirm),
     env: io.env,
-    // `--json` carries the lines in English, as every field of it.
-    ...(values.json ? {} : { language: await cliLanguage(io.env) }),
+    // `--json` carries the lines in English, as every field of it; the commands they name run as this one was.
+    language: values.json ? invokedAs(ENGLISH, programOf(root, io)) : await commandLanguage(io, root),
+    rootOption: values.root,
   });
   const unknown = r.refusals.find((x) => x.code === 'unknown-confirm');
   if (unknown) throw new UsageError(refusalLines(unknown).join(' '));

@@ -2,7 +2,7 @@
 import { evaluate } from '../../core/report/evaluate';
 import { statusText, toJsonStatus } from '../../core/report/report';
 import { listOpt, parse } from '../args';
-import { cliLanguage } from '../language';
+import { commandLanguage } from '../language';
 import { projectRoot } from '../project';
 import type { Io } from '../io';
 
@@ -15,7 +15,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const root = await projectRoot(values.root, io);
   const report = await evaluate(root, { confirmed: listOpt(values.confirm) });
   io.stdout(
-    values.json ? JSON.stringify(toJsonStatus(report), null, 2) : statusText(report, await cliLanguage(io.env)),
+    values.json ? JSON.stringify(toJsonStatus(report), null, 2) : statusText(report, await commandLanguage(io, root)),
   );
   return 0;
 }

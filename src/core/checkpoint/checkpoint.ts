@@ -56,10 +56,11 @@ import {
   type SystemReport,
   type WorkspaceReport,
 } from '../model/model';
-import { checkLine, notReadText, START_ONE } from '../report/report';
+import { checkLine, notReadText, startOne } from '../report/report';
 import { readSessionRecord, SESSION_RECORD_REL } from '../hooks/session-record';
 import { rootForms } from '../context/discovery';
-import { ENGLISH, oneLine, t, type Language, type Msg } from '../model/messages';
+import { ENGLISH, oneLine, PROGRAM, t, type Language, type Msg } from '../model/messages';
+import { commandLines, shellWord } from '../files/shell';
 
 export type { ClosingStep } from '../report/closing';
 
@@ -98,6 +99,42 @@ export interface CheckpointOptions {
    * skip lines and the systems' choice in it. English when not given.
    */
   language?: Language;
+  /**
+   * The `--root` the command was given, as given: the next command a refusal prints (run as
+   * `language` names the program) gives it too.
+   */
+  rootOption?: string;
+}
+
+/**
+ * What a refusal's next command is made of: the program and the options of the command that was run
+ * (`--root`, `--session`, `--shared`), and the `--confirm` ids it then gives (those given, and the open
+ * manual items').
+ */
+interface NextCommand {
+  program: string;
+  root?: string;
+  session?: string;
+  shared?: boolean;
+  confirm: string[];
+  /** Another refusal of the same run asks which session: its commands, one per session, are the next ones. */
+  sessionAsked?: boolean;
+}
+
+/**
+ * The next command a refusal prints, as `commandLines` lays it out: `checkpoint` (with `first`), the
+ * same `--root`, `--shared` and `--session` (`session`: the one it names instead), and `--confirm`
+ * (not with `first`: `--nothing-to-preserve` confirms nothing).
+ */
+function nextLines(next: NextCommand, o: { first?: string; session?: string } = {}): string[] {
+  const session = o.session ?? next.session;
+  const which = [next.shared ? '--shared' : '', session ? `--session ${session}` : ''].filter(Boolean).join(' ');
+  return commandLines(next.program, [
+    `checkpoint${o.first ? ` ${o.first}` : ''}`,
+    ...(next.root !== undefined ? [`--root ${shellWord(next.root)}`] : []),
+    ...(which ? [which] : []),
+    ...(next.confirm.length && !o.first ? [`--confirm ${next.confirm.join(',')}`] : []),
+  ]);
 }
 
 /**
@@ -309,7 +346,12 @@ function ago(ms: number, now: number): string {
  * The text of a refusal (the CLI's; the extension renders its own from the fields): English, the
  * checks and files not read it lists in `lang`.
  */
-export function refusalLines(r: Refusal, now = Date.now(), lang: Language = ENGLISH): string[] {
+export function refusalLines(
+  r: Refusal,
+  now = Date.now(),
+  lang: Language = ENGLISH,
+  next: NextCommand = { program: lang.program ?? PROGRAM, confirm: [] },
+): string[] {
   switch (r.code) {
     case 'bad-session-id':
       return [`'${r.ids?.[0] ?? ''}' is not a session id (letters, digits, '.', '_', '-').`];
@@ -323,13 +365,15 @@ export function refusalLines(r: Refusal, now = Date.now(), lang: Language = ENGL
         return [
           'No state file read.',
           ...notReadText(r, lang),
-          START_ONE,
-          'Nothing worth preserving? Run it again with --nothing-to-preserve.',
+          startOne(lang),
+          'Nothing worth preserving? Run:',
+          ...nextLines(next, { first: '--nothing-to-preserve' }),
         ];
       return [
         `No state files detected (looked for ${(r.lookedFor ?? []).map((l) => `${l.system} ${l.paths.join(', ')}`).join(', ')}): there is nothing to vouch for.`,
-        START_ONE,
-        'Nothing worth preserving? Run it again with --nothing-to-preserve.',
+        startOne(lang),
+        'Nothing worth preserving? Run:',
+        ...nextLines(next, { first: '--nothing-to-preserve' }),
       ];
     }
     case 'blocking-checks':
@@ -342,16 +386,20 @@ export function refusalLines(r: Refusal, now = Date.now(), lang: Language = ENGL
       return [
         `${r.checks.length} manual item${r.checks.length === 1 ? '' : 's'} not confirmed (every one must be YES):`,
         ...r.checks.map((c) => `  ${c.system} ${c.id}: ${lang.say(c.message, c.messageId, c.args)}`),
-        `When they are true, confirm them: --confirm ${ids.join(',')}`,
+        ...(next.sessionAsked
+          ? [`When they are true, confirm them: --confirm ${ids.join(',')} (the commands below give it).`]
+          : ['When they are true, confirm them with:', ...nextLines(next)]),
       ];
     }
     case 'ambiguous-session': {
       const out = [
         `${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${minutesText(r.windowMinutes ?? sessionWindowMinutes())}; which one is this checkpoint for? Name it with ${r.shared ? '--shared --session ID' : '--session ID'}:`,
       ];
+      // Each session, then the command that writes its checkpoint.
       for (const s of r.sessions ?? [])
         out.push(
           `  ${s.sessionId}  ${clientName(s.agent)}, last write ${ago(s.lastWrite, now)}${s.terminal ? `, terminal "${s.terminal}"` : ''}: ${s.firstUserLine ? JSON.stringify(s.firstUserLine) : '(no user message yet)'}`,
+          ...nextLines(next, { session: s.sessionId }),
         );
       return out;
     }
@@ -470,13 +518,24 @@ function refuse(
   res: CheckpointOutcome,
   now: number,
   lang: Language,
+  opts: CheckpointOptions,
   ...given: Array<Omit<Refusal, 'said'>>
 ): CheckpointOutcome {
   const refusals = given.map(refusal);
   res.kind = 'refused';
   res.refusals.push(...refusals);
   res.lines.push('', 'Checkpoint not written:');
-  for (const r of refusals) for (const l of refusalLines(r, now, lang)) res.lines.push(l);
+  // The next command: the one that was run, with the open manual items confirmed too.
+  const open = refusals.find((r) => r.code === 'manual-unconfirmed')?.ids ?? [];
+  const next: NextCommand = {
+    program: lang.program ?? PROGRAM,
+    root: opts.rootOption,
+    session: opts.sessionId,
+    shared: opts.shared,
+    confirm: [...new Set([...(opts.confirmed ?? []), ...open])],
+    sessionAsked: refusals.some((r) => r.code === 'ambiguous-session'),
+  };
+  for (const r of refusals) for (const l of refusalLines(r, now, lang, next)) res.lines.push(l);
   return res;
 }
 
@@ -490,10 +549,10 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const lang = opts.language ?? ENGLISH;
 
   if (opts.sessionId !== undefined && !isSessionId(opts.sessionId))
-    return refuse(res, now, lang, { code: 'bad-session-id', checks: [], ids: [opts.sessionId] });
+    return refuse(res, now, lang, opts, { code: 'bad-session-id', checks: [], ids: [opts.sessionId] });
   const known = knownConfirmIds(report);
   const unknown = confirmed.filter((c) => !known.has(c));
-  if (unknown.length) return refuse(res, now, lang, { code: 'unknown-confirm', checks: [], ids: unknown });
+  if (unknown.length) return refuse(res, now, lang, opts, { code: 'unknown-confirm', checks: [], ids: unknown });
 
   res.skipped = report.systems.filter((s) => s.skipped).map((s) => skippedOf(s.id, s.skipped as string));
   let active = report.systems.filter((s) => !s.skipped);
@@ -598,13 +657,13 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       refusals.push({ code: 'manual-unconfirmed', checks: manual.checks, ids: manual.ids });
   }
   if (unnamed) refusals.push(unnamed);
-  if (refusals.length) return refuse(res, now, lang, ...refusals);
+  if (refusals.length) return refuse(res, now, lang, opts, ...refusals);
   // The shared marker speaks for a session only when nothing stands at the session's own path that no
   // checkpoint wrote (the guard's choice): with such a path here, writing it would say "safe" untruly.
   // The shared nothing-to-preserve is the exception: the guard takes it before any session's marker.
   // Nor does a shared marker git tracks: it may have come with the repository, so the guard takes none.
   if (sessionId === null && (await gitTracks(path.join(abs, SHARED_MARKER_REL))) === true)
-    return refuse(res, now, lang, { code: 'tracked-marker', checks: [], shared: opts.shared });
+    return refuse(res, now, lang, opts, { code: 'tracked-marker', checks: [], shared: opts.shared });
   if (sessionId === null && !opts.nothingToPreserve) {
     const planted = [];
     for (const rel of await listMarkers(abs)) {
@@ -615,7 +674,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       if (why) planted.push({ rel, why });
     }
     if (planted.length)
-      return refuse(res, now, lang, {
+      return refuse(res, now, lang, opts, {
         code: 'planted-marker',
         checks: [],
         shared: opts.shared,
@@ -666,7 +725,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       });
     });
   } catch (err) {
-    return refuse(res, now, lang, {
+    return refuse(res, now, lang, opts, {
       code: 'write-failed',
       checks: [],
       error: (err as Error)?.message ?? String(err),

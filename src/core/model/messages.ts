@@ -99,6 +99,8 @@ export interface Language {
   say(english: string, id?: string, args?: readonly string[]): string;
   /** A message in this language (a message argument, such as `(none)`, translated too). */
   msg(m: Msg): string;
+  /** The program the commands it names start with (`invokedAs`); `PROGRAM` when not given. */
+  program?: string;
 }
 
 /** English: every text as written. */
@@ -111,4 +113,27 @@ export function languageOf(table: Readonly<Record<string, unknown>>): Language {
     return typeof tr === 'string' ? format(tr, args) : english;
   };
   return { say, msg: (m) => render(m, (id, ...args) => say(format(id, args), id, args)) };
+}
+
+/**
+ * The program a message's command starts with, as the messages say it: `session-ledger`, the command
+ * the npm package installs (what the extension shows). A message naming a command takes it as an
+ * argument standing first in a code span (`` `{0} attest` ``), so the command-line tool can name itself
+ * as it was run instead (`invokedAs`).
+ */
+export const PROGRAM = 'session-ledger';
+
+/**
+ * `lang`, with the program of every command its messages name (an argument that is `PROGRAM` and
+ * stands first in a code span of the template) said as `cli`: how the user ran the command-line tool
+ * (`node .claude/hooks/session-ledger.cjs` when no `session-ledger` is on PATH).
+ */
+export function invokedAs(lang: Language, cli: string): Language {
+  if (cli === PROGRAM) return lang;
+  const say = (english: string, id?: string, args: readonly string[] = []): string => {
+    if (id === undefined) return lang.say(english, id, args);
+    const named = args.map((a, i) => (a === PROGRAM && id.includes(`\`{${i}} `) ? cli : a));
+    return named.some((a, i) => a !== args[i]) ? lang.say(format(id, named), id, named) : lang.say(english, id, args);
+  };
+  return { say, msg: (m) => render(m, (id, ...args) => say(format(id, args), id, args)), program: cli };
 }

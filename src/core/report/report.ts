@@ -5,7 +5,7 @@
  */
 import { ALL_FACTS, systemName } from '../systems/facts';
 import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
-import { ENGLISH, oneLine, type Language } from '../model/messages';
+import { ENGLISH, oneLine, PROGRAM, type Language } from '../model/messages';
 import { shownLine } from '../markdown/shown-line';
 
 export interface JsonCheck {
@@ -118,15 +118,18 @@ export function notReadText(r: Pick<WorkspaceReport, 'notRead'>, lang: Language 
   ];
 }
 
-/** What to do when no state file is there: the CLI's starter command. */
-export const START_ONE = 'Start one with `session-ledger init S0` … `S4` (`session-ledger init` lists them).';
+/** What to do when no state file is there: the CLI's starter command, run as `lang` names the program. */
+export function startOne(lang: Language = ENGLISH): string {
+  const cli = lang.program ?? PROGRAM;
+  return `Start one with \`${cli} init S0\` … \`S4\` (\`${cli} init\` lists them).`;
+}
 
 /** What to say when no system was detected: what was looked for, and the files that are there but not read. */
 export function nothingDetectedText(r: WorkspaceReport, lang: Language = ENGLISH): string {
   const out = r.notRead?.length
     ? ['No state file read.', ...notReadText(r, lang)]
     : [`No state files detected (looked for ${lookedFor()}).`];
-  out.push(START_ONE);
+  out.push(startOne(lang));
   return out.join('\n');
 }
 

@@ -3,7 +3,7 @@
  * `_Last updated:` timestamp, its UNCONFIRMED items (to validate after /clear), the Working Set
  * files, and the config notes (switched off, older place). Reading is in `reader*.ts` beside it.
  */
-import { finding, t, type Msg } from '../../model/messages';
+import { finding, PROGRAM, t, type Msg } from '../../model/messages';
 import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage, syntaxMessage } from '../../markdown/yaml';
 import { resumePrompt } from '../facts';
 import { S0_FACTS } from './facts';
@@ -200,8 +200,9 @@ export function configFindings(doc: StateDoc): Finding[] {
           syntaxMessage(i.code, '.agents.yml', i.line, i.column),
           i.line,
           t(
-            'Fix the YAML of .agents.yml at line {0}, then run `session-ledger check`; until then the checkpoint cannot read session.ledger.',
+            'Fix the YAML of .agents.yml at line {0}, then run `{1} check`; until then the checkpoint cannot read session.ledger.',
             i.line,
+            PROGRAM,
           ),
         );
       case 'not-mapping':
@@ -274,7 +275,8 @@ export function notEnabledCheck(ledger: string): Check {
     t('Never checkpointed: {0} is read and checked, but .agents.yml does not set `session: ledger: true`.', ledger),
     { path: S0_CONFIG },
     t(
-      'Add `session: ledger: true` to .agents.yml (created if missing): `session-ledger enable-ledger`, or the quick fix "Enable the ledger".',
+      'Add `session: ledger: true` to .agents.yml (created if missing): `{0} enable-ledger`, or the quick fix "Enable the ledger".',
+      PROGRAM,
     ),
   );
 }

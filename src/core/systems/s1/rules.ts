@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { claudeHome } from '../../context/discovery';
 import { resumePrompt } from '../facts';
 import { S1_CURATION, S1_FACTS, S1_SNAPSHOT } from './facts';
-import { said, t, type Msg } from '../../model/messages';
+import { PROGRAM, said, t, type Msg } from '../../model/messages';
 import { MAX_ALIAS_TEXT, MAX_ALIASES, refusalMessage, syntaxMessage } from '../../markdown/yaml';
 import type { MdOutline } from '../../markdown/markdown';
 import type { Check, Item, Section, StateDoc } from '../../model/model';
@@ -306,7 +306,7 @@ export function snapshotProblems(info: SnapshotInfo): { message: Msg; line: numb
       out.push({
         message: syntaxMessage(info.errorCode ?? '', 'state-snapshot v1', line, info.errorColumn ?? 1),
         line,
-        hint: t('Fix the YAML of the state-snapshot v1 block at line {0}, then run `session-ledger check`.', line),
+        hint: t('Fix the YAML of the state-snapshot v1 block at line {0}, then run `{1} check`.', line, PROGRAM),
       });
       return out;
     }
@@ -1391,7 +1391,8 @@ export async function checkAttestation(
         t('NO_SIDECAR: {0} does not exist; the handoff is not attested.', sidecarRel),
         { path: sidecarRel },
         t(
-          "Run `session-ledger attest` (S1's write-receipt: it writes the handoff's SHA-256 to the sidecar), then the checkpoint.",
+          "Run `{0} attest` (S1's write-receipt: it writes the handoff's SHA-256 to the sidecar), then the checkpoint.",
+          PROGRAM,
         ),
       ),
     };
@@ -1412,9 +1413,10 @@ export async function checkAttestation(
       why,
       { path: home.relPath, line },
       t(
-        "If you edited {0} yourself, run `session-ledger attest` (S1's write-receipt) so {1} holds its new SHA-256, then the checkpoint; otherwise restore the handoff from git and find out who changed it.",
+        "If you edited {0} yourself, run `{2} attest` (S1's write-receipt) so {1} holds its new SHA-256, then the checkpoint; otherwise restore the handoff from git and find out who changed it.",
         home.relPath,
         sidecarRel,
+        PROGRAM,
       ),
     ),
   });

@@ -6,7 +6,7 @@
  */
 import { resumePrompt } from '../facts';
 import { S2_FACTS } from './facts';
-import { finding, t, type Msg } from '../../model/messages';
+import { finding, PROGRAM, t, type Msg } from '../../model/messages';
 import { sectionOf, type S2Extra } from './reader';
 import { realTopItems, s2Placeholder, type DuplicateSection, type ManifestInfo, type PlanSpine } from './reader-ledger';
 import type { Check, Finding, StateDoc } from '../../model/model';
@@ -388,8 +388,9 @@ export function s2Findings(doc: StateDoc): Finding[] {
         e.line,
         syntax
           ? t(
-              'Fix the YAML of context-manifest.yaml at line {0}, then run `session-ledger check`; until then the checkpoint guesses the durable stores.',
+              'Fix the YAML of context-manifest.yaml at line {0}, then run `{1} check`; until then the checkpoint guesses the durable stores.',
               syntax.line,
+              PROGRAM,
             )
           : t('Fix the YAML: the checkpoint reads the durable stores from it and falls back to guessing them.'),
       ),

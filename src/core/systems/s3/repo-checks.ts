@@ -10,7 +10,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import { t } from '../../model/messages';
+import { PROGRAM, t } from '../../model/messages';
 import { labelOf, worstLabel, type Check, type WorkspaceReport } from '../../model/model';
 import { maskSecrets } from '../../secrets/secrets';
 import { mk } from '../../rules/common';
@@ -155,7 +155,7 @@ export function repoChecksNotRun(): Check {
     'repo-checks',
     'block',
     'skip',
-    t("{0} is not run unless you ask: `session-ledger check --run-checks`, or the checklist's button.", REPO_CHECKS),
+    t("{0} is not run unless you ask: `{1} check --run-checks`, or the checklist's button.", REPO_CHECKS, PROGRAM),
     { path: REPO_CHECKS },
   );
 }
