@@ -19,6 +19,7 @@ import {
   s3Workspace,
   SID,
   OTHER_SID,
+  sessionStart,
   transcript,
 } from './checkpoint-fixtures';
 
@@ -136,5 +137,26 @@ test('a checkpoint refused because several sessions wrote lists under each sessi
   const next = commandAfter(refused.stderr, (l) => l.startsWith(`  ${SID}  `));
   const run = sh(next, dir, { home });
   assert.equal(run.code, 0, `${next}\n${run.all}`);
+  assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
+});
+
+test("the resume block's marker line names the manual items the checkpoint asks the user to confirm: its command with that --confirm, run as printed, writes the marker", () => {
+  const dir = installed(s3Workspace());
+  const hook = sh('node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs" hook session-start', dir, {
+    input: sessionStart(dir, 'clear'),
+  });
+  assert.equal(hook.code, 0, hook.all);
+  const ctx = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
+  const line = ctx.split('\n').find((l) => l.startsWith('Checkpoint marker for this session:')) ?? '';
+  assert.match(line, /writes it once the user has confirmed its manual items \(`--confirm [^`]+`\)/, ctx);
+  const command = span(line, ' checkpoint --session');
+  assert.equal(command, `${SCRIPT} checkpoint --session ${SID}`);
+  // The command alone refuses while the items are open; with the --confirm the line names, it writes the marker.
+  assert.equal(sh(command, dir).code, 1);
+  const confirm = span(line, '--confirm');
+  assert.equal(confirm, `--confirm ${CONFIRMED.join(',')}`);
+  const run = sh(`${command} ${confirm}`, dir);
+  assert.equal(run.code, 0, run.all);
   assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
 });

@@ -54,7 +54,7 @@ test('run from dist/cli.js, the hook names the CLI by that script, and the comma
   assert.match(
     ctx,
     new RegExp(
-      `\\(not written yet: \`node ${CLI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} checkpoint --session ${SID}\` writes it;`,
+      `\\(not written yet: \`node ${CLI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} checkpoint --session ${SID}\` writes it once the user has confirmed its manual items \\(\`--confirm feedback-stored,last-request\`\\);`,
     ),
   );
   // As written, in the folder the hook ran in, with the hook's PATH: it runs (no "command not found").
@@ -135,7 +135,8 @@ test("after /clear, with the session it replaced still counted as running in the
   assert.equal(hook.status, 0, hook.stderr);
   const ctx = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
     .additionalContext;
-  const command = /\(not written yet: `([^`]+)` writes it;/.exec(ctx)?.[1] ?? '';
+  const command =
+    /\(not written yet: `([^`]+)` writes it once the user has confirmed its manual items/.exec(ctx)?.[1] ?? '';
   assert.match(command, / checkpoint( |$)/, ctx);
   const r = spawnSync('/bin/sh', ['-c', `${command} ${CONFIRM_ALL.join(' ')}`], { cwd: dir, encoding: 'utf8', env });
   assert.equal(r.status, 0, r.stdout + r.stderr);

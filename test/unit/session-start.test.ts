@@ -119,7 +119,7 @@ test('garbage stdin, unknown sources and extra fields: exit 0, never a stack tra
   const noId = hook(dir, sessionStart(dir, 'compact', { sessionId: null }));
   assert.match(
     context(noId.stdout),
-    /^Checkpoint marker for this session: \.claude\/\.checkpoint-ready \(no session id known: shared marker\) \(not written yet: `.*checkpoint --shared` writes it;/m,
+    /^Checkpoint marker for this session: \.claude\/\.checkpoint-ready \(no session id known: shared marker\) \(not written yet: `.*checkpoint --shared` writes it once the user has confirmed its manual items \(`--confirm feedback-stored,last-request`\);/m,
   );
   const extra = hook(dir, sessionStart(dir, 'clear', { extra: { model: 'claude-x', permission_mode: 'plan' } }));
   assert.match(context(extra.stdout), /Read docs\/state\/STATE\.md/);
@@ -178,7 +178,14 @@ test('on a start or a resume only what every start says is worked out: no system
     'the start finds none',
   );
   assert.deepEqual(
-    start.systems.map((s) => `${s.id}:${s.checks.map((c) => c.id).join(',')}`),
+    // The manual items are listed too: the marker line names the ones the checkpoint asks the user about.
+    start.systems.map(
+      (s) =>
+        `${s.id}:${s.checks
+          .filter((c) => c.severity !== 'manual')
+          .map((c) => c.id)
+          .join(',')}`,
+    ),
     ['S0:', 'S1:attestation', 'S2:', 'S3:', 'S4:'],
   );
 });

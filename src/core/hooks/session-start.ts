@@ -27,10 +27,10 @@ import { isSessionId, markerRel } from '../checkpoint/marker';
 import { insideRel } from '../files/atomic';
 import type { Check, SystemReport, WorkspaceReport } from '../model/model';
 import { parentPids, writeSessionRecord } from './session-record';
-import { resumePromptFor } from '../checkpoint/checkpoint';
+import { openManualItems, resumePromptFor } from '../checkpoint/checkpoint';
 import { factsOf, systemName } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
-import { oneLine } from '../model/messages';
+import { ENGLISH, invokedAs, oneLine } from '../model/messages';
 import { terminalSafe } from '../markdown/format-chars';
 import { withoutFillerAsides } from '../markdown/text';
 
@@ -205,15 +205,28 @@ function checksLine(cli: string): string {
  * S2's line naming this session's marker: the file the checkpoint writes before the next /compact (S2's
  * seed has the agent look for this line and write that file), said written only when it is there. It
  * promises no /compact: the guard decides when one is asked for, on what changed since the marker.
+ * The checkpoint refuses while a manual item is open (`manual`: their `--confirm` ids), and only the
+ * user says one is true: the line says the command writes it once the user has confirmed them.
  */
-export function markerLine(sessionId: string | null, cli = 'session-ledger', written = false): string {
+export function markerLine(
+  sessionId: string | null,
+  cli = 'session-ledger',
+  written = false,
+  manual: readonly string[] = [],
+): string {
   const shared = sessionId ? '' : ' (no session id known: shared marker)';
   // The session named: after /clear the session it replaced may still count as running, and a checkpoint
   // without one asks which.
   const write = `\`${cli} checkpoint ${sessionId ? `--session ${sessionId}` : '--shared'}\``;
+  const once = manual.length ? ` once the user has confirmed its manual items (\`--confirm ${manual.join(',')}\`)` : '';
   return written
-    ? `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (written; before it lets a manual /compact through, the PreCompact guard checks what changed since; after changes, ${write} writes it again).`
-    : `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (not written yet: ${write} writes it; the PreCompact guard stops a manual /compact until it is there).`;
+    ? `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (written; before it lets a manual /compact through, the PreCompact guard checks what changed since; after changes, ${write} writes it again${once}).`
+    : `Checkpoint marker for this session: ${markerRel(sessionId)}${shared} (not written yet: ${write} writes it${once}; the PreCompact guard stops a manual /compact until it is there).`;
+}
+
+/** A check's fix hint, its commands run as `cli`, clipped, then a space; '' without one. */
+function hintOf(c: Check, cli: string): string {
+  return c.hint ? `${clip(invokedAs(ENGLISH, cli).say(c.hint, c.hintId, c.hintArgs))} ` : '';
 }
 
 /** A system's configuration that could not be read (S0's `.agents.yml`): its failing `config` check, if any. */
@@ -233,7 +246,7 @@ function unreadConfigLines(s: SystemReport, cli: string, where = 'here', indent 
   const inFile = c.path && !c.message.includes(c.path) ? ` (${file})` : '';
   return [
     `${indent}${file} cannot be read, so whether ${s.id} keeps its state ${where} (the default place) is not known: ${clip(c.message)}${inFile}`,
-    `${indent}${c.hint ? `${clip(c.hint)} ` : ''}Tell the user (\`${cli} check\` shows it).`,
+    `${indent}${hintOf(c, cli)}Tell the user (\`${cli} check\` shows it).`,
   ];
 }
 
@@ -262,10 +275,10 @@ function unreadHome(s: SystemReport): Check | undefined {
  * what to do, in check's words (`head` starts the first line, `indent` the second), the same on every
  * source.
  */
-function unreadHomeLines(s: SystemReport, unread: Check, head = '', indent = ''): string[] {
+function unreadHomeLines(s: SystemReport, unread: Check, cli: string, head = '', indent = ''): string[] {
   return [
     `${head}${shownPath(oneLine(s.home))} (${systemName(s.id)}) was not read: ${clip(unread.message)}`,
-    `${indent}${unread.hint ? `${clip(unread.hint)} ` : ''}Tell the user before you read or change it.`,
+    `${indent}${hintOf(unread, cli)}Tell the user before you read or change it.`,
   ];
 }
 
@@ -296,7 +309,7 @@ export function resumeBlock(
     const unread = unreadHome(s);
     if (unread) {
       // No file to resume from: why, and what to do, instead of an instruction to read it.
-      out.push(...unreadHomeLines(s, unread, `${n++}. `, '   '));
+      out.push(...unreadHomeLines(s, unread, cli, `${n++}. `, '   '));
       out.push(...unreadConfigLines(s, cli));
       continue;
     }
@@ -338,7 +351,7 @@ export function resumeBlock(
     resumePrompt: s.resumePrompt.split(s.home).join(shownPath(s.home)),
   });
   if (resumable.length) out.push(`Resume prompt: ${resumePromptFor({ ...report, systems: resumable.map(shownIn) })}`);
-  out.push(markerLine(sessionId, cli, markerWritten));
+  out.push(markerLine(sessionId, cli, markerWritten, openManualItems(report).ids));
   out.push(checksLine(cli));
   return out.join('\n');
 }
@@ -372,14 +385,14 @@ export function sessionStartContext(
     // resume block says them.
     for (const s of on) {
       const unread = unreadHome(s);
-      if (unread) out.push(...unreadHomeLines(s, unread));
+      if (unread) out.push(...unreadHomeLines(s, unread, cli));
       out.push(
         ...(unknown(s)
           ? unknownHomeLines(s, cli, '', '')
           : unreadConfigLines(s, cli, `at ${shownPath(oneLine(s.home))}`, '')),
       );
     }
-    out.push(markerLine(sessionId, cli, markerWritten));
+    out.push(markerLine(sessionId, cli, markerWritten, openManualItems(report).ids));
     out.push(checksLine(cli));
   }
   for (const a of first) if (!a.loud) out.push(a.line);

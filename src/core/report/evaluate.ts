@@ -116,6 +116,9 @@ async function reportFor(ws: Workspace, mod: Evaluated, loaded: Loaded, confirme
     checks.push(...manualChecks(mod.id, confirmed));
     checks = withEmptyHome(mod.id, loaded, checks);
   }
+  // A session start names the command that writes its checkpoint, with the manual items it asks the user about.
+  if ((ws.options.rules === 'resume' || ws.options.rules === 'start') && loaded.failed === undefined && !loaded.skipped)
+    checks.push(...((await mod.manualItems?.(ws)) ?? []), ...manualChecks(mod.id, confirmed));
   // A gap a blocking finding says is not said again by a warning.
   checks = oneFindingPerGap(checks);
   const r: SystemReport = {
