@@ -10,6 +10,36 @@ export function shownLine(text: string): string {
   return withoutMarkup(text, true) || text;
 }
 
+/**
+ * Where `s` holds code spans, as Markdown finds them: a run of backticks (not one a backslash
+ * escapes) opens one, closed by the next run of the same length; a run with no such closer is text.
+ * One pass over the runs, a cursor per length: linear.
+ */
+export function codeSpans(s: string): Array<[number, number]> {
+  const runs = [...s.matchAll(/`+/g)].map((m) => ({ at: m.index, len: m[0].length }));
+  const byLen = new Map<number, number[]>();
+  runs.forEach((r, i) => {
+    const list = byLen.get(r.len);
+    if (list) list.push(i);
+    else byLen.set(r.len, [i]);
+  });
+  const cursor = new Map<number, number>();
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < runs.length; i++) {
+    const r = runs[i];
+    if (r.at > 0 && s[r.at - 1] === '\\') continue;
+    const list = byLen.get(r.len) ?? [];
+    let c = cursor.get(r.len) ?? 0;
+    while (c < list.length && list[c] <= i) c++;
+    cursor.set(r.len, c);
+    if (c === list.length) continue;
+    const j = list[c];
+    spans.push([r.at, runs[j].at + runs[j].len]);
+    i = j;
+  }
+  return spans;
+}
+
 /** A code span: a run of backticks, text without one, the same run. */
 const CODE_SPAN = /(`+)([^`]*?)\1/;
 
