@@ -16,6 +16,7 @@ import {
   type CheckView,
   type HostToWebview,
   type SystemView,
+  type TextPart,
   type WebviewToHost,
   type WriteResult,
 } from '../src/protocol/checklist';
@@ -110,6 +111,14 @@ write.addEventListener('click', () => {
   post({ type: 'writeMarker' });
 });
 
+/**
+ * A message's parts as nodes: prose as text, each code span as a `code` element holding its text
+ * (no backticks shown; a screen reader reads its words). Built with textContent only.
+ */
+function partNodes(parts: readonly TextPart[]): Node[] {
+  return parts.map((p) => (p.code ? el('code', {}, p.text) : document.createTextNode(p.text)));
+}
+
 function locationLink(c: CheckView): HTMLAnchorElement | null {
   if (!c.path) return null;
   const text = c.line ? `${c.path}:${c.line}` : c.path;
@@ -148,16 +157,19 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
     );
     // The system's id is part of the name: two systems may ask the same question. A screen reader joins
     // neighbouring inline text as it stands, so the words are kept apart by spaces ("S2 This session's …").
-    label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(` ${c.message}`));
+    label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(' '), ...partNodes(c.messageParts));
     body.append(label);
   } else {
     // Id, message, place and status, each a word apart ("exists .claude/session-ledger.md exists. … pass").
-    body.append(el('span', { class: 'id' }, c.id), document.createTextNode(` ${c.message}`));
+    body.append(el('span', { class: 'id' }, c.id), document.createTextNode(' '), ...partNodes(c.messageParts));
     const link = locationLink(c);
     if (link) body.append(document.createTextNode(' '), link);
     body.append(document.createTextNode(' '), el('span', { class: 'sev' }, c.said));
-    if (c.hint && c.status !== 'pass' && c.status !== 'skipped')
-      body.append(el('div', { class: 'hint' }, `${state.strings.fix} ${c.hint}`));
+    if (c.hintParts && c.status !== 'pass' && c.status !== 'skipped') {
+      const hint = el('div', { class: 'hint' }, `${state.strings.fix} `);
+      hint.append(...partNodes(c.hintParts));
+      body.append(hint);
+    }
     const rc = state.runChecks;
     if (rc && rc.system === s.id && rc.checkId === c.id) body.append(...runChecksPart(rc));
   }

@@ -12,9 +12,22 @@ import { SYSTEM_IDS as IDS, type Check, type CheckStatus, type Label, type Syste
  */
 export type CheckMark = CheckStatus | 'info';
 
+/**
+ * A piece of a message as a surface shows it: prose, or (`code`) a code span's text without its
+ * backticks. The host cuts a message into them (src/extension/pure/findings.ts, `messageParts`).
+ */
+export interface TextPart {
+  text: string;
+  code?: true;
+}
+
 /** A check as the webview shows it: the core's `Check` without the system (its section says it). */
 export type CheckView = Omit<Check, 'system'> & {
   mark: CheckMark;
+  /** The message (`message`, in the user's language) in parts: the webview draws each code span as code. */
+  messageParts: TextPart[];
+  /** The fix hint in parts, when there is one. */
+  hintParts?: TextPart[];
   /**
    * The words beside a check's message, localised: what the check does now (`pass`, `warning`, `skipped`,
    * `info`), and for a failing blocking check that it blocks the marker (`fail · blocks the marker`).

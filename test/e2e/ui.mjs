@@ -312,7 +312,14 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       assert.equal((await row.locator('.sev').innerText()).trim(), 'info', 'its words: info, not "warning · info"');
       assert.equal((await row.locator('.icon').innerText()).trim(), 'i', 'its icon: information, not "!"');
       assert.equal(await row.getAttribute('data-mark'), 'info', 'its bar: information, not the warning colour');
+      // The item's code span (`UNCONFIRMED`) is drawn as code, its backticks not shown nor heard.
+      assert.equal((await row.locator('.body > code').last().innerText()).trim(), 'UNCONFIRMED');
+      assert.doesNotMatch(await row.innerText(), /`/, 'no backtick shown');
+      assert.doesNotMatch(await row.ariaSnapshot(), /`/, 'no backtick heard');
     }
+    // Nor does any fix hint show one (their code spans are code elements too).
+    for (const hint of await checklist(page).locator('.check .hint').allInnerTexts())
+      assert.doesNotMatch(hint, /`/, hint);
   });
 
   await test('"Session Ledger: Checkpoint now" from the command palette writes the marker on disk', async () => {

@@ -11,7 +11,7 @@ import { systemFindings } from '../../src/extension/pure/findings';
 import { diagnosticMessage, findingName, plainText } from '../../src/extension/pure/tree-text';
 import { enT, fixtureCopy, systemIn } from './helpers';
 
-const SAID = 'No <!-- state-snapshot v1 --> block: the next session cannot recover from one compact block.';
+const SAID = 'No ‘<!-- state-snapshot v1 -->’ block: the next session cannot recover from one compact block.';
 
 test('a handoff without a snapshot block: the Problems panel and the tree name the block S1 asks for', async () => {
   const dir = fixtureCopy('s1/done-marker');

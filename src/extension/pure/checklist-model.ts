@@ -11,7 +11,7 @@ import {
 } from '../../core/model/model';
 import { systemName } from '../../core/systems/facts';
 import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
-import { checkHint, checkMessage } from './findings';
+import { checkHint, checkHintParts, checkMessage, checkMessageParts } from './findings';
 import type { T } from './tree-text';
 
 const asWritten: T = (m, ...a) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
@@ -71,6 +71,7 @@ export function checklistState(
         mark,
         said: statusWords(strings, c, mark),
         message: checkMessage(t, c),
+        messageParts: checkMessageParts(t, c),
         messageId: c.messageId,
         args: c.args,
       };
@@ -78,6 +79,8 @@ export function checklistState(
       if (c.line !== undefined) v.line = c.line;
       const hint = checkHint(t, c);
       if (hint !== undefined) v.hint = hint;
+      const hintParts = checkHintParts(t, c);
+      if (hintParts) v.hintParts = hintParts;
       if (c.hintId !== undefined) v.hintId = c.hintId;
       if (c.hintArgs !== undefined) v.hintArgs = c.hintArgs;
       return v;

@@ -5,9 +5,12 @@
  */
 import * as path from 'node:path';
 import { statOrNullSync } from '../../core/files/fsread';
+import { codeSpans } from '../../core/markdown/shown-line';
+import { format } from '../../core/model/messages';
 import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model/model';
 import { fixOffers, type FixOffer } from '../../core/systems/fixes';
 import { systemName } from '../../core/systems/facts';
+import type { TextPart } from '../../protocol/checklist';
 import type { T } from './tree-text';
 
 export type FindingLevel = 'error' | 'warning' | 'information';
@@ -93,7 +96,89 @@ export function checkMessage(t: T, c: Check): string {
   return x.messageId ? t(x.messageId, ...(x.args ?? [])) : c.message;
 }
 
-/** A check's fix hint in the user's language (see `checkMessage`), or undefined. */
+/**
+ * A message in parts, prose and code, for the surfaces that show code apart from prose: the checklist
+ * draws a code span as code, the Problems panel and the tree's rows in quotes (`quoted`); the CLI
+ * prints the backticks. The code spans are those of the template in the user's language (the tool's
+ * own `git rev-parse --short HEAD`), and those an argument holds within itself (a ledger item's
+ * `UNCONFIRMED`: ledger text is Markdown). An argument is cut on its own, after the template: its
+ * backticks never pair with the template's or another argument's, so a stray one in a file name is
+ * shown as written and takes nothing after it into code. An argument inside a template's code span
+ * is code, backticks and all. A run of backticks that nothing closes is text, as in Markdown.
+ */
+export function messageParts(t: T, id: string, args: ReadonlyArray<string | number | boolean>): TextPart[] {
+  const shown = args.map(String);
+  // The template in the user's language, its placeholders left in it.
+  const template = t(id, ...shown.map((_, i) => `{${i}}`));
+  const out: TextPart[] = [];
+  for (const p of spanParts(template)) {
+    if (p.code) {
+      add(out, { text: format(p.text, shown), code: true });
+      continue;
+    }
+    let at = 0;
+    for (const m of p.text.matchAll(/\{(\d+)\}/g)) {
+      const i = Number(m[1]);
+      if (i >= shown.length) continue;
+      add(out, { text: p.text.slice(at, m.index) });
+      for (const q of spanParts(shown[i])) add(out, q);
+      at = m.index + m[0].length;
+    }
+    add(out, { text: p.text.slice(at) });
+  }
+  return out;
+}
+
+/** `text` cut at its code spans as Markdown finds them (`codeSpans`): each span's text without its backticks (and one blank each side when both are there). */
+function spanParts(text: string): TextPart[] {
+  const out: TextPart[] = [];
+  let at = 0;
+  for (const [start, end] of codeSpans(text)) {
+    let n = 0;
+    while (text[start + n] === '`') n++;
+    const inner = text.slice(start + n, end - n);
+    add(out, { text: text.slice(at, start) });
+    add(out, { text: /^ .*[^ ].* $/s.test(inner) ? inner.slice(1, -1) : inner, code: true });
+    at = end;
+  }
+  add(out, { text: text.slice(at) });
+  return out;
+}
+
+/** Append `p` to `out`: prose joins the prose before it; empty prose is nothing. */
+function add(out: TextPart[], p: TextPart): void {
+  const last = out[out.length - 1];
+  if (p.code) out.push(p);
+  else if (p.text && last && !last.code) last.text += p.text;
+  else if (p.text) out.push({ text: p.text });
+}
+
+/**
+ * Parts as one line of plain text (the Problems panel, the tree's rows and tooltips): each code span in
+ * single curly quotes, ‘git rev-parse --short HEAD’. No command, path or flag holds these quotes, so
+ * where one starts and ends stays plain when it holds straight ones (‘git commit -m "wip"’), and the
+ * messages' own straight quotes ("# Agent State", a quick fix's title) keep their meaning.
+ */
+export function quoted(parts: readonly TextPart[]): string {
+  return parts.map((p) => (p.code ? `‘${p.text}’` : p.text)).join('');
+}
+
+/** Parts as words alone (an accessible name): the code spans' text without quotes or backticks. */
+export function partsWords(parts: readonly TextPart[]): string {
+  return parts.map((p) => p.text).join('');
+}
+
+/** `checkMessage` in parts (see `messageParts`). */
+export function checkMessageParts(t: T, c: Check): TextPart[] {
+  return c.messageId ? messageParts(t, c.messageId, c.args ?? []) : spanParts(c.message);
+}
+
+/** `checkHint` in parts, or undefined when there is none (or it is empty). */
+export function checkHintParts(t: T, c: Check): TextPart[] | undefined {
+  const parts = c.hintId ? messageParts(t, c.hintId, c.hintArgs ?? []) : spanParts(c.hint ?? '');
+  return parts.length ? parts : undefined;
+}
+
 /** Why an S4 compaction was not applied, in the user's language: the heading counts of the composed state. */
 export function notCompactedText(
   t: T,
@@ -106,6 +191,7 @@ export function notCompactedText(
   );
 }
 
+/** A check's fix hint in the user's language (see `checkMessage`), or undefined. */
 export function checkHint(t: T, c: Check): string | undefined {
   const x = c as Check & { hintId?: string; hintArgs?: Array<string | number | boolean> };
   if (x.hintId) return t(x.hintId, ...(x.hintArgs ?? []));

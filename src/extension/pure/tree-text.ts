@@ -8,7 +8,16 @@ import { oneLine } from '../../core/model/messages';
 import { shownLine, withoutMarkup } from '../../core/markdown/shown-line';
 import { checkPlace } from '../../core/report/report';
 import { factsOf, systemName } from '../../core/systems/facts';
-import { checkHint, checkMessage, countsOf, countsText, systemLabel, type Finding } from './findings';
+import {
+  checkHintParts,
+  checkMessageParts,
+  countsOf,
+  countsText,
+  partsWords,
+  quoted,
+  systemLabel,
+  type Finding,
+} from './findings';
 
 export type T = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -187,7 +196,12 @@ export function plainText(text: string): string {
 
 /** Accessible-name sentences: each plain, joined with a full stop unless one ends a sentence already. */
 export function spoken(parts: ReadonlyArray<string | undefined>): string {
-  const ps = parts.map((p) => (p ? plainText(p) : '')).filter(Boolean);
+  return sentences(parts.map((p) => (p ? plainText(p) : '')));
+}
+
+/** Sentences on one line, each joined to the next with a full stop unless it ends one already; empty ones left out. */
+function sentences(parts: readonly string[]): string {
+  const ps = parts.map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
   return ps.map((p, i) => (i < ps.length - 1 && !/[.!?:;。！？]$/.test(p) ? `${p}.` : p)).join(' ');
 }
 
@@ -209,10 +223,10 @@ export function itemName(t: T, item: Item, relPath: string): string {
 /**
  * A finding row's label: the check's message, which leads with what is wrong (the field, the section, the
  * kind of problem) and names the file after it, so rows of one system differ where the sidebar cuts them.
- * The Problems panel and the CLI say the same words.
+ * The Problems panel and the CLI say the same words; a code span is in quotes, as plain text shows one (`quoted`).
  */
 export function findingLabel(t: T, c: Check): string {
-  return checkMessage(t, c);
+  return quoted(checkMessageParts(t, c));
 }
 
 /** Severity first, so a screen reader says it before the message (the icon alone says nothing). */
@@ -223,26 +237,30 @@ export function severityPrefix(t: T, c: Check): string {
   return t('Info');
 }
 
-/** A finding row's accessible name: `Warning: S4 compaction: <message>. .agents/STATE.md, line 19. Fix: <hint>`. */
+/**
+ * A finding row's accessible name: `Warning: S4 compaction: <message>. .agents/STATE.md, line 19. Fix: <hint>`;
+ * the message and the hint in the words of the label and the tooltip, without the quotes around code.
+ */
 export function findingName(t: T, c: Check, path: string, line: number | undefined): string {
   const tampered = c.id === 'attestation' && c.status === 'fail' ? ' (TAMPERED)' : '';
-  const hint = checkHint(t, c);
-  return spoken([
-    `${severityPrefix(t, c)}: ${c.system} ${c.id}${tampered}: ${checkMessage(t, c)}`,
-    placeName(t, path, line),
-    hint ? t('Fix: {0}', hint) : undefined,
+  const hint = checkHintParts(t, c);
+  return sentences([
+    `${severityPrefix(t, c)}: ${c.system} ${c.id}${tampered}: ${partsWords(checkMessageParts(t, c))}`,
+    plainText(placeName(t, path, line)),
+    hint ? t('Fix: {0}', partsWords(hint)) : '',
   ]);
 }
 
 /**
  * A finding's text in the Problems panel, plain as the panel shows and speaks it (it renders no
  * Markdown): its message; when it stands on another file than the one its check names (that file is
- * not there), the place the check names in parentheses, as the CLI prints it; then its fix.
+ * not there), the place the check names in parentheses, as the CLI prints it; then its fix. The
+ * words of the tree's row, code spans in quotes (`quoted`).
  */
 export function diagnosticMessage(t: T, f: Finding): string {
-  const hint = checkHint(t, f.check);
+  const hint = checkHintParts(t, f.check);
   const place = f.named ? checkPlace(f.named) : undefined;
-  return `${plainText(checkMessage(t, f.check))}${place ? ` (${oneLine(place)})` : ''}${hint ? `\n${plainText(t('Fix: {0}', hint))}` : ''}`;
+  return `${quoted(checkMessageParts(t, f.check))}${place ? ` (${oneLine(place)})` : ''}${hint ? `\n${t('Fix: {0}', quoted(hint))}` : ''}`;
 }
 
 export function itemIcon(item: Item): Icon {
@@ -263,10 +281,11 @@ export function itemTooltip(t: T, item: Item, relPath: string): string {
   return lines.join('\n');
 }
 
+/** A finding row's tooltip, plain text as the row's label: code spans in quotes (`quoted`). */
 export function problemTooltip(t: T, c: Check): string {
-  const lines = [`${c.system} ${c.id}: ${checkMessage(t, c)}`];
+  const lines = [`${c.system} ${c.id}: ${findingLabel(t, c)}`];
   if (c.path) lines.push(`${oneLine(c.path)}${c.line ? `:${c.line}` : ''}`);
-  const hint = checkHint(t, c);
-  if (hint) lines.push(t('Fix: {0}', hint));
+  const hint = checkHintParts(t, c);
+  if (hint) lines.push(t('Fix: {0}', quoted(hint)));
   return lines.join('\n');
 }
