@@ -57,7 +57,7 @@ import {
   type WorkspaceReport,
 } from '../model/model';
 import { checkLine, notReadText, startOne } from '../report/report';
-import { readSessionRecord, SESSION_RECORD_REL } from '../hooks/session-record';
+import { readSessionRecord, readSessionRecordFor, SESSION_RECORD_REL } from '../hooks/session-record';
 import { rootForms } from '../context/discovery';
 import { ENGLISH, oneLine, PROGRAM, t, type Language, type Msg } from '../model/messages';
 import { commandLines, shellWord } from '../files/shell';
@@ -297,6 +297,41 @@ async function clearedSessions(root: string, live: readonly RecentSession[]): Pr
   for (const s of live) {
     const by = await clearedBy(root, s.sessionId, forms);
     if (by) out.set(s.sessionId, by);
+  }
+  return out;
+}
+
+/**
+ * The sessions /clear started in place of sessions of `wrote` (`cleared`: replaced id → new id) that are
+ * not among `wrote` (no transcript written yet), from the hook's record of each, which `clearedBy`
+ * already took as this folder's own. A session a later /clear replaced in turn is followed to the last.
+ */
+async function startedBy(
+  root: string,
+  cleared: ReadonlyMap<string, string>,
+  wrote: readonly RecentSession[],
+): Promise<RecentSession[]> {
+  const have = new Set(wrote.map((s) => s.sessionId));
+  const forms = await rootForms(root);
+  const out: RecentSession[] = [];
+  for (const first of new Set(cleared.values())) {
+    let id = first;
+    // At most a few /clear in a row: each step is a record the hook wrote.
+    for (let hop = 0; hop < 16; hop++) {
+      const next = await clearedBy(root, id, forms);
+      if (!next || next === id) break;
+      id = next;
+    }
+    if (have.has(id) || out.some((s) => s.sessionId === id)) continue;
+    const rec = await readSessionRecordFor(root, id);
+    if (!rec) continue;
+    out.push({
+      agent: rec.agent ?? 'claude',
+      sessionId: id,
+      transcriptPath: rec.transcript_path ?? '',
+      lastWrite: Date.parse(rec.at) || 0,
+      firstUserLine: null,
+    });
   }
   return out;
 }
@@ -605,8 +640,12 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     // A session /clear replaced in its agent process never writes again, though its transcript wrote
     // just now: it is no live session (it can still be named). Only where the hook's records prove it,
     // and only while a live session is left: with none, the sessions stay as they wrote.
-    const cleared = wrote.length > 1 ? await clearedSessions(abs, wrote) : new Map<string, string>();
+    const cleared = wrote.length ? await clearedSessions(abs, wrote) : new Map<string, string>();
     const recent = wrote.filter((s) => !cleared.has(s.sessionId));
+    // The session /clear started may have written no transcript yet (nothing typed in it so far): the
+    // hook's record of it is what shows it runs, and it is the live one then.
+    const started = await startedBy(abs, cleared, wrote);
+    recent.push(...started);
     if (recent.length === 0) recent.push(...wrote);
     else for (const [id, by] of cleared) replaced.push({ id, by });
     res.live = recent;
@@ -616,9 +655,14 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
         unnamed = { code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared };
     } else {
       let r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
-      // The newest transcript may be the one /clear replaced: the live session left is the one meant.
+      // The newest transcript may be the one /clear replaced: the live session left is the one meant
+      // (known from the hook's record when it has written no transcript yet).
       if (replaced.some((x) => x.id === r.sessionId) && recent.length === 1)
-        r = { sessionId: recent[0].sessionId, source: 'transcript', agent: recent[0].agent };
+        r = {
+          sessionId: recent[0].sessionId,
+          source: started.includes(recent[0]) ? 'session-start' : 'transcript',
+          agent: recent[0].agent,
+        };
       if (opts.shared) {
         signer = r.sessionId;
         signerAgent = r.agent;
