@@ -154,26 +154,27 @@ test('a /clear record that git tracks, or that is hard-linked, is not this machi
   assert.deepEqual(markers(root), [`.checkpoint-ready.${B}`]);
 });
 
-test('right after /clear, before the new session wrote its transcript, a bare checkpoint writes the new session’s marker, not the replaced one’s', async () => {
-  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+/** A's transcript, then /clear starts B (in A's agent process when `sameProcess`), with nothing typed in B yet: no transcript of B. */
+async function clearedBeforeTyping(sameProcess: boolean) {
   const root = s3Workspace();
   const home = emptyClaudeHome();
-  await started(root, home, A, 'startup', true);
+  await started(root, home, A, 'startup', sameProcess);
   transcript(home, root, A);
-  // /clear: B starts in the same agent process; nothing typed in it yet, so it has no transcript.
   await started(root, home, B, 'clear', true);
+  return { root, home };
+}
+
+test('right after /clear, before the new session wrote its transcript, a bare checkpoint writes the new session’s marker, not the replaced one’s', async () => {
+  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+  const { root, home } = await clearedBeforeTyping(true);
   const r = bareCheckpoint(root, home);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.deepEqual(markers(root), [`.checkpoint-ready.${B}`]);
   assert.match(r.stdout, new RegExp(`session ${B}, recorded by the SessionStart hook\\)`));
   assert.equal(await asked(root, home), undefined);
   // Started in another agent process, a session proves no /clear: the transcript's session is the one.
-  const root2 = s3Workspace();
-  const home2 = emptyClaudeHome();
-  await started(root2, home2, A, 'startup', false);
-  transcript(home2, root2, A);
-  await started(root2, home2, B, 'clear', true);
-  const r2 = bareCheckpoint(root2, home2);
+  const other = await clearedBeforeTyping(false);
+  const r2 = bareCheckpoint(other.root, other.home);
   assert.equal(r2.code, 0, r2.stdout + r2.stderr);
-  assert.deepEqual(markers(root2), [`.checkpoint-ready.${A}`]);
+  assert.deepEqual(markers(other.root), [`.checkpoint-ready.${A}`]);
 });
