@@ -122,3 +122,21 @@ test("the dialogs' notes are said in the user's language and name the extension'
     );
   }
 });
+
+test('Remove guard hooks with the hooks in .claude/settings.json only: no choice of settings files is offered, the one that holds them is planned', async () => {
+  const dir = workspace({});
+  assert.equal(cli(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const plans = await Promise.all([
+    planHooksUninstall(dir, { local: false }),
+    planHooksUninstall(dir, { local: true }),
+    planHooksUninstall(dir, { codex: true }),
+  ]);
+  // settings.local.json's plan only says the hooks are elsewhere: it is not offered beside the real one.
+  assert.equal(plans[1].problem?.kind, 'elsewhere');
+  const choices = removalChoices(plans);
+  assert.deepEqual(
+    choices.map((p) => path.relative(dir, p.settingsPath)),
+    [path.join('.claude', 'settings.json')],
+  );
+  assert.ok(changesSettings(choices[0]));
+});

@@ -77,11 +77,15 @@ export function removedText(plan: HooksPlan, t: T): string {
 
 /**
  * The uninstall plans to choose from, of those of each hook file (Claude Code's two settings files,
- * Codex's): the ones that take hooks out of their file, or cannot be carried out. When none does, every
+ * Codex's): the ones that take hooks out of their file, or cannot be carried out (not the one that only
+ * says the hooks are in the other settings file). When none does, every
  * plan changes only what the hook files share (`.gitignore`, a script no settings file runs any more):
  * one of them, not a choice between files that hold no hooks.
  */
 export function removalChoices(plans: readonly HooksPlan[]): HooksPlan[] {
-  const withHooks = plans.filter((p) => p.error || (p.changed && changesSettings(p)));
+  // A settings file whose only problem is that the hooks are in the other one is no choice: that one is.
+  const withHooks = plans.filter(
+    (p) => (p.error && p.problem?.kind !== 'elsewhere') || (!p.error && p.changed && changesSettings(p)),
+  );
   return withHooks.length ? withHooks : plans.filter((p) => p.changed).slice(0, 1);
 }
