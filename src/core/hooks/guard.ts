@@ -361,34 +361,6 @@ function readHash(file: string): string | null {
 }
 
 /**
- * `report` (read without rules) with the skeleton check run on each system the marker does not vouch
- * for as it is now: a file whose bytes differ from the ones it vouched for, one it does not vouch for,
- * or any vouched file no system reads that changed (then every system). A system whose every state
- * file holds the bytes the marker vouched for passed the check when the checkpoint wrote the marker
- * (it writes none while a blocking check fails, and an empty skeleton is one): the same bytes pass it
- * again, so they are not parsed again. A marker that vouches for no bytes (one written by hand) has
- * every system checked.
- */
-async function withSkeletons(
-  root: string,
-  now: number,
-  report: WorkspaceReport,
-  marker: MarkerFile,
-): Promise<WorkspaceReport> {
-  const ids = marker.content.hashes.length
-    ? new Set((await changedSince(root, report, marker, [])).ids)
-    : new Set(report.systems.map((s) => s.id));
-  if (!ids.size) return report;
-  const checked = await evaluateSystems(
-    HOOK_SYSTEMS.filter((m) => ids.has(m.id)),
-    root,
-    { now, noGit: true, rules: 'skeleton' },
-  );
-  const byId = new Map(checked.systems.map((s) => [s.id, s]));
-  return { ...report, systems: report.systems.map((s) => byId.get(s.id) ?? s) };
-}
-
-/**
  * What changed after the checkpoint, and the systems to check for it: a home file written more than
  * the grace after the marker (`worked`); a file the marker vouched for whose bytes are not the ones it
  * vouched for, whatever its times (a change within the grace, S4's PROGRESS.md, a file moved or linked
@@ -423,9 +395,9 @@ async function changedSince(
       // bytes (one written by hand) tells nothing of the other files. A home that cannot be read
       // now and was not written since by its mtime is the `unreadable` rule's, which blocks too and says
       // why; any other file that cannot be read now is changed (that rule looks at homes only).
-      const unreadableHome = () =>
+      const unreadableHome =
         d.relPath === s.home && d.findings.some((f) => f.id === 'readable') && !(d.mtime > marker.mtime);
-      const changed = was === undefined ? vouched.size > 0 : d.hash !== was && !unreadableHome();
+      const changed = was === undefined ? vouched.size > 0 : d.hash !== was && !unreadableHome;
       if (changed) files.add(d.relPath);
       if (files.has(d.relPath) || home.has(d.relPath)) ids.add(s.id);
     }
@@ -581,13 +553,10 @@ function vouchedGone(root: string, marker: MarkerFile, report: WorkspaceReport |
  * UTF-8, a folder or a loop where the file was): their blocking `readable` checks. The skeleton check
  * read each home already, so this reads nothing more.
  */
-function vouchedUnreadable(report: WorkspaceReport | null, marker: MarkerFile): Check[] {
-  const vouched = new Map(marker.content.hashes.map((h) => [h.path, h.hash.toLowerCase()]));
+function vouchedUnreadable(report: WorkspaceReport | null, vouched: ReadonlySet<string>): Check[] {
   return (report?.systems ?? []).flatMap((s) => {
     const home = s.skipped || !vouched.has(s.home) ? undefined : s.docs.find((d) => d.relPath === s.home);
-    // The vouched bytes themselves were read whole: nothing to ask of their findings (which parses them).
-    if (!home || home.hash === vouched.get(s.home)) return [];
-    return findingChecks(s.id, [home]).filter((c) => c.id === 'readable');
+    return home ? findingChecks(s.id, [home]).filter((c) => c.id === 'readable') : [];
   });
 }
 
@@ -629,16 +598,9 @@ async function decide(
   if (!report) {
     try {
       // With a marker the guard asks only whether a state file is still an empty skeleton (and the home
-      // documents' mtimes), and only of the systems whose files are not the bytes the marker vouched for
-      // (withSkeletons): only that check runs, without git, as no git fact changes it. Without a marker
-      // the block names only the systems' files and their manual items: no system's rules run.
-      report = await evaluateSystems(HOOK_SYSTEMS, root, {
-        now,
-        noGit: true,
-        rules: false,
-        namesRuleFiles: !!speaking,
-      });
-      if (speaking) report = await withSkeletons(root, now, report, speaking);
+      // documents' mtimes): only that check runs, without git, as no git fact changes it. Without a
+      // marker the block names only the systems' files and their manual items: no system's rules run.
+      report = await evaluateSystems(HOOK_SYSTEMS, root, { now, noGit: true, rules: speaking ? 'skeleton' : false });
     } catch {
       report = null; // the rules that need the state files are skipped; the marker rules still hold
     }
@@ -837,7 +799,7 @@ async function decide(
     [sinceError, ...unread.map((c) => c.message.replace(/\s+/g, ' ').replace(/\.$/, ''))].filter(Boolean).join('; ') ||
     null;
   // A home the checkpoint vouched for that cannot be read now is as changed as a rewritten one, whatever its time says.
-  const unreadable = vouchedUnreadable(report, marker).filter(
+  const unreadable = vouchedUnreadable(report, vouched).filter(
     (u) => !failing.some((c) => c.system === u.system && c.id === u.id && c.path === u.path),
   );
   const broken = [...failing, ...unreadable];

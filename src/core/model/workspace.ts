@@ -59,12 +59,6 @@ export interface EvaluateOptions {
    * gives no resume block; the other documents are not parsed.
    */
   rules?: boolean | 'skeleton' | 'resume' | 'start';
-  /**
-   * With `rules: false`: the state files only the rules read are named all the same (S2's plan, whose
-   * path the ledger's PLAN pointer gives, so the ledger is parsed for it), as `'skeleton'` names them: the
-   * guard compares every state file with the bytes its marker vouched for before it runs any check.
-   */
-  namesRuleFiles?: boolean;
   /** Claude Code's config folder (S1 reviews its global `STATE.md`). Default: `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeHome?: string;
   /** State files of systems not read this time (a re-read of some systems): not counted as work in git checks. */

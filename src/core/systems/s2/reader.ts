@@ -143,7 +143,7 @@ export const S2: SystemReader<S2Extra> = {
     }
     // The plan is S2's state too: its rules read it, and the guard's reading (the skeleton check, which parses
     // the ledger anyway) names it to compare. A reading that checks nothing does not parse the ledger for it.
-    const planWanted = allRules(ws.options) || ws.options.rules === 'skeleton' || !!ws.options.namesRuleFiles;
+    const planWanted = allRules(ws.options) || ws.options.rules === 'skeleton';
     // Inside by its spelling, else by the real paths of the root and of the file's folder: a root opened
     // through a link (macOS's /tmp is /private/tmp) and a ledger that writes the other spelling name one file.
     const inside = (abs: string): string | null => {
