@@ -1291,6 +1291,27 @@ test("a state file only the rules read that came after the checkpoint (a second 
   }
 });
 
+test("S2's ledger is the newest of several: an empty template the checkpoint vouched for as its plan, the newest since (no byte changed): /compact is stopped, as it is an empty skeleton", async () => {
+  const plan = '.claude/session-ledger.plan.md';
+  const { dir } = checkpointedAt(path.join(REPO, 'test/fixtures/s2/good'), (d) => {
+    const ledger = path.join(d, '.claude/session-ledger.md');
+    writeFileSync(ledger, readFileSync(ledger, 'utf8').replace('- Plan: docs/plan.md', `- Plan: ${plan}`));
+    cpSync(path.join(REPO, 'test/fixtures/s2/template/.claude/session-ledger.md'), path.join(d, plan));
+    const older = (Date.now() - 60_000) / 1000;
+    utimesSync(path.join(d, plan), older, older);
+  });
+  assert.match(readFileSync(path.join(dir, markerRel(SID)), 'utf8'), /session-ledger\.plan\.md$/m);
+  cpSync(HOOK_SCRIPT, path.join(dir, '.claude/hooks/session-ledger.cjs'));
+  // The ledger the checkpoint checked, dated before its plan: the plan is the ledger now.
+  const older = (Date.now() - 20 * 60_000) / 1000;
+  utimesSync(path.join(dir, '.claude/session-ledger.md'), older, older);
+  assert.match(cli(['check', '--root', dir]).stdout, /FAIL not-skeleton/);
+  for (const [via, code, said] of await answers(dir, { spawn: true })) {
+    assert.equal(code, 2, `${via}: ${said}`);
+    assert.match(said, /\.claude\/session-ledger\.plan\.md is an empty skeleton/, via);
+  }
+});
+
 test("S1's attestation sidecar rewritten after the checkpoint: /compact is stopped (TAMPERED blocks); removed, it goes through (NO_SIDECAR is information) and the log says it was checked", async () => {
   const dir = demoCheckpointed();
   const sidecar = path.join(dir, 'memory/.session-handoff.sha256');
