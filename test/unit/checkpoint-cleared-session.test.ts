@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { parentPids } from '../../src/core/hooks/session-record';
@@ -177,4 +177,23 @@ test('right after /clear, before the new session wrote its transcript, a bare ch
   const r2 = bareCheckpoint(other.root, other.home);
   assert.equal(r2.code, 0, r2.stdout + r2.stderr);
   assert.deepEqual(markers(other.root), [`.checkpoint-ready.${A}`]);
+});
+
+test('a session whose transcript wrote after the /clear that seems to replace it still runs: the sessions stay ambiguous', async () => {
+  // The records say B's /clear came from A's agent process, yet A wrote two minutes after B started: another
+  // process with the same chain of parent ids (a reused id, another PID namespace) recorded it.
+  const { root, home } = await clearedWorkspace(true);
+  // A started three minutes ago, B two (each record keeps its order); A's transcript wrote just now.
+  for (const [sid, ago] of [
+    [A, 180_000],
+    [B, 120_000],
+  ] as const) {
+    const rec = path.join(root, `.claude/session-ledger/sessions/${sid}.json`);
+    const json = JSON.parse(readFileSync(rec, 'utf8')) as { at: string };
+    json.at = new Date(Date.now() - ago).toISOString();
+    writeFileSync(rec, `${JSON.stringify(json)}\n`);
+  }
+  assert.deepEqual(listed(root, home), [A, B].sort());
+  assert.deepEqual(await asked(root, home), [A, B].sort());
+  assert.deepEqual(markers(root), []);
 });

@@ -290,13 +290,25 @@ export async function resolveSessionId(
   return { sessionId: null, source: null };
 }
 
-/** The sessions among `live` that /clear replaced (`clearedBy`), each with the session that replaced it. */
+/**
+ * How long after the session /clear started a replaced session's transcript may still be written (the
+ * client finishing its last lines): a later write shows a session that still runs.
+ */
+const CLEARED_WRITE_SLACK_MS = 10_000;
+
+/**
+ * The sessions among `live` that /clear replaced (`clearedBy`), each with the session that replaced it.
+ * A session whose transcript wrote after the new session's start (beyond the slack) still runs, whatever
+ * the records say: another agent process with the same chain of parent process ids (a reused id, or
+ * another PID namespace sharing the folder) records what looks like the same process.
+ */
 async function clearedSessions(root: string, live: readonly RecentSession[]): Promise<Map<string, string>> {
   const forms = await rootForms(root);
   const out = new Map<string, string>();
   for (const s of live) {
     const by = await clearedBy(root, s.sessionId, forms);
-    if (by) out.set(s.sessionId, by);
+    const started = by ? Date.parse((await readSessionRecordFor(root, by))?.at ?? '') : NaN;
+    if (by && Number.isFinite(started) && s.lastWrite <= started + CLEARED_WRITE_SLACK_MS) out.set(s.sessionId, by);
   }
   return out;
 }
