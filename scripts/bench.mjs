@@ -179,23 +179,20 @@ async function main() {
       path.join(worked, 'docs', 'state', 'STATE.md'),
       '\n- Also checked: the pier gauge reports every 10 minutes.\n',
     );
-    // One workspace per system, as a real project has one: the demo holds all five, each hook's worst case.
-    const single = ['s0', 's1', 's2', 's3', 's4'].map((id) => {
-      const ws = prepareWorkspace(path.join(repo, 'test', 'fixtures', id, 'good'), path.join(tmp, `one-${id}`));
-      const h = writeClaudeHome(path.join(tmp, `claude-${id}`), ws, { percent: 42 });
+    // One workspace per system, as a real project has one: the demo holds all five, each hook's worst case. Each
+    // is the system's fixture, with its own Claude Code home and the hooks installed (`name`: its folders' prefix).
+    const oneSystem = (id, name) => {
+      const ws = prepareWorkspace(path.join(repo, 'test', 'fixtures', id, 'good'), path.join(tmp, `${name}-${id}`));
+      const h = writeClaudeHome(path.join(tmp, `claude-${name}-${id}`), ws, { percent: 42 });
       const e = { ...env, CLAUDE_CONFIG_DIR: h.home, CLAUDE_PROJECT_DIR: ws };
       return { id: id.toUpperCase(), ws, env: e, script: installHooks(ws, e), transcript: h.transcript };
-    });
+    };
+    const ids = ['s0', 's1', 's2', 's3', 's4'];
+    const single = ids.map((id) => oneSystem(id, 'one'));
     // The same, each after a real checkpoint of the session: the guard's allow on a real project's one system.
-    const allowed = ['s0', 's1', 's2', 's3', 's4'].map((id) => {
-      const ws = prepareWorkspace(
-        path.join(repo, 'test', 'fixtures', id, 'good'),
-        path.join(tmp, `checkpointed-${id}`),
-      );
-      const h = writeClaudeHome(path.join(tmp, `claude-checkpointed-${id}`), ws, { percent: 42 });
-      const e = { ...env, CLAUDE_CONFIG_DIR: h.home, CLAUDE_PROJECT_DIR: ws };
-      const one = { id: id.toUpperCase(), ws, env: e, script: installHooks(ws, e), transcript: h.transcript };
-      checkpoint(ws, e);
+    const allowed = ids.map((id) => {
+      const one = oneSystem(id, 'checkpointed');
+      checkpoint(one.ws, one.env);
       return one;
     });
     // An empty project (only its .claude/ folder, where the relay records the figure).

@@ -150,7 +150,7 @@ async function runExtensionTests(phase, entry, { trust }) {
       // The test host has exited with its tests: the checklist is looked at in a window of its own, the
       // extension loaded as a user has it (no tests), the folder still untrusted.
       const user = await ctx.newPage();
-      const dev = testPayload(server, { extensionDevelopmentPath: REPO }).filter(([k]) => k !== 'extensionTestsPath');
+      const dev = testPayload(server, { extensionDevelopmentPath: REPO });
       await user.goto(workbenchUrl(server, { folder: ws, payload: dev }), { timeout: 120_000 });
       ok = (await untrustedChecklist(user, phase)) && ok;
       await user.screenshot({ path: join(run, 'checklist.png') }).catch(() => {});

@@ -319,11 +319,12 @@ export function workbenchUrl(server, { folder, payload } = {}) {
 }
 
 /** The payload code-server reads instead of --extensionDevelopmentPath/--extensionTestsPath. */
+/** The workbench's payload for the extension under development; with `extensionTestsPath`, its tests run in it. */
 export function testPayload(server, { extensionDevelopmentPath, extensionTestsPath }) {
   const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   return [
     ['extensionDevelopmentPath', remote(extensionDevelopmentPath)],
-    ['extensionTestsPath', remote(extensionTestsPath)],
+    ...(extensionTestsPath ? [['extensionTestsPath', remote(extensionTestsPath)]] : []),
   ];
 }
 

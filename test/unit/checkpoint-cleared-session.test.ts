@@ -183,15 +183,19 @@ test('a session whose transcript wrote after the /clear that seems to replace it
   // The records say B's /clear came from A's agent process, yet A wrote two minutes after B started: another
   // process with the same chain of parent ids (a reused id, another PID namespace) recorded it.
   const { root, home } = await clearedWorkspace(true);
-  // A started three minutes ago, B two (each record keeps its order); A's transcript wrote just now.
-  for (const [sid, ago] of [
-    [A, 180_000],
-    [B, 120_000],
+  // A started three minutes ago, B two (each record keeps its order, the folder's newest record, B's, too);
+  // A's transcript wrote just now.
+  for (const [sid, ago, recs] of [
+    [A, 180_000, [`sessions/${A}.json`]],
+    [B, 120_000, [`sessions/${B}.json`, 'session.json']],
   ] as const) {
-    const rec = path.join(root, `.claude/session-ledger/sessions/${sid}.json`);
-    const json = JSON.parse(readFileSync(rec, 'utf8')) as { at: string };
-    json.at = new Date(Date.now() - ago).toISOString();
-    writeFileSync(rec, `${JSON.stringify(json)}\n`);
+    for (const name of recs) {
+      const rec = path.join(root, '.claude/session-ledger', name);
+      const json = JSON.parse(readFileSync(rec, 'utf8')) as { at: string; session_id: string };
+      assert.equal(json.session_id, sid);
+      json.at = new Date(Date.now() - ago).toISOString();
+      writeFileSync(rec, `${JSON.stringify(json)}\n`);
+    }
   }
   assert.deepEqual(listed(root, home), [A, B].sort());
   assert.deepEqual(await asked(root, home), [A, B].sort());

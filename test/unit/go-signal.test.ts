@@ -44,7 +44,8 @@ const markerHash = (file: string) => {
   }
 };
 
-test('a go-signal holds while the state files, their checks, the ticks and the marker are as they were; any change says it no longer holds, and why', async () => {
+/** S3's workspace checkpointed for SID with every manual item ticked: the marker written. */
+async function checkpointed() {
   const root = s3Workspace();
   const home = emptyClaudeHome();
   const ticks = tickStore();
@@ -59,6 +60,11 @@ test('a go-signal holds while the state files, their checks, the ticks and the m
     env: {},
   });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
+  return { root, ticks, raw, o };
+}
+
+test('a go-signal holds while the state files, their checks, the ticks and the marker are as they were; any change says it no longer holds, and why', async () => {
+  const { root, ticks, raw, o } = await checkpointed();
   assert.match(o.lines.join('\n'), /\/clear/, "S3's closing step");
   const marker = path.join(root, o.marker ?? '');
   const g = goSignalOf('file:///w', o, markerHash(marker), Date.parse('2026-12-06T14:02:03Z'));
@@ -124,20 +130,7 @@ test('only a checkpoint that wrote its marker with the closing steps gives a go-
 });
 
 test('the warning after a go-signal offers only a step that can succeed: the failing blocking check while one fails, the checklist while a manual item is open, Checkpoint now otherwise', async () => {
-  const root = s3Workspace();
-  const home = emptyClaudeHome();
-  const ticks = tickStore();
-  const raw = await evaluate(root);
-  ticks.tickAll(raw, SID);
-  const o = await checkpoint(root, {
-    report: raw,
-    reportFor: (id) => ticks.withTicksOf(raw, id),
-    sessionId: SID,
-    claudeHome: home,
-    codexHome: home,
-    env: {},
-  });
-  assert.equal(o.kind, 'written', o.lines.join('\n'));
+  const { root, ticks, raw, o } = await checkpointed();
   const marker = path.join(root, o.marker ?? '');
   const g = goSignalOf('file:///w', o, markerHash(marker), 0);
   assert.ok(g);

@@ -207,27 +207,26 @@ test('an install over one already there names only what it adds: the relay alone
   const first = install();
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stdout, /^Added hooks\.PreCompact \(matcher manual\) and hooks\.SessionStart /m);
-  for (const dry of [true, false]) {
-    const r = install('--statusline', ...(dry ? ['--dry-run'] : []));
-    assert.equal(r.code, 0, r.stderr);
-    assert.doesNotMatch(r.stdout, /hooks\.PreCompact|hooks\.SessionStart/, r.stdout);
-    assert.match(
-      r.stdout,
-      dry ? /^statusLine: the context relay would be added\.$/m : /^statusLine: the context relay was added\.$/m,
-    );
-  }
+  // `flag` added to the install, previewed then done: each names what it adds (`wouldSay`, `said`) and no hook.
+  const addsOnly = (flag: string, wouldSay: RegExp, said: RegExp) => {
+    for (const dry of [true, false]) {
+      const r = install(flag, ...(dry ? ['--dry-run'] : []));
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stdout, /hooks\.PreCompact|hooks\.SessionStart/, r.stdout);
+      assert.match(r.stdout, dry ? wouldSay : said);
+    }
+  };
+  addsOnly(
+    '--statusline',
+    /^statusLine: the context relay would be added\.$/m,
+    /^statusLine: the context relay was added\.$/m,
+  );
   assert.equal(settingsOf(dir).statusLine.command, relayCommand(null));
-  for (const dry of [true, false]) {
-    const r = install('--remind', ...(dry ? ['--dry-run'] : []));
-    assert.equal(r.code, 0, r.stderr);
-    assert.doesNotMatch(r.stdout, /hooks\.PreCompact|hooks\.SessionStart/, r.stdout);
-    assert.match(
-      r.stdout,
-      dry
-        ? /^Would add hooks\.UserPromptSubmit \(the reminder\) to \.claude\/settings\.json\.$/m
-        : /^Added hooks\.UserPromptSubmit \(the reminder\) to \.claude\/settings\.json\.$/m,
-    );
-  }
+  addsOnly(
+    '--remind',
+    /^Would add hooks\.UserPromptSubmit \(the reminder\) to \.claude\/settings\.json\.$/m,
+    /^Added hooks\.UserPromptSubmit \(the reminder\) to \.claude\/settings\.json\.$/m,
+  );
   assert.equal(install('--remind').stdout, 'Hooks already installed in .claude/settings.json; nothing to do.\n');
 });
 

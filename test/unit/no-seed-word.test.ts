@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { literals } from './source-literals';
+import { literals, translationTables } from './source-literals';
 import { SYSTEM_IDS } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
 import { suggestionLine } from '../../src/core/hooks/remind';
@@ -39,14 +39,7 @@ test('no message template, translation, manifest string or source string says "s
     coreTemplates: () => string[];
   };
   const bad = coreTemplates().flatMap((m) => said('core template', m));
-  for (const f of [
-    'l10n/bundle.l10n.ja.json',
-    'l10n/bundle.l10n.ko.json',
-    'package.nls.json',
-    'package.nls.ja.json',
-    'package.nls.ko.json',
-  ]) {
-    const table = JSON.parse(readFileSync(path.join(REPO, f), 'utf8')) as Record<string, string>;
+  for (const { file: f, table } of translationTables()) {
     for (const [k, v] of Object.entries(table)) bad.push(...said(`${f} ${k.slice(0, 40)}`, `${k}\n${v}`));
   }
   const sources = [...walk(path.join(REPO, 'src')), ...walk(path.join(REPO, 'webview'))].filter((f) =>

@@ -1,6 +1,8 @@
-/** The string texts of a TypeScript source, for the tests that read what the code says to users. */
+/** The string texts of a TypeScript source and the translation tables, for the tests that read what the tool says to users. */
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import ts from 'typescript';
+import { REPO } from './helpers';
 
 /** The text of every string and template literal of a TypeScript source (a template's literal parts); comments are not read. */
 export function literals(file: string, src: string = readFileSync(file, 'utf8')): string[] {
@@ -18,4 +20,15 @@ export function literals(file: string, src: string = readFileSync(file, 'utf8'))
   };
   visit(ts.createSourceFile(file, src, ts.ScriptTarget.Latest, false));
   return out;
+}
+
+/** Every translation table the tool ships (the extension's l10n bundles, the manifest's nls files), by its path in the repository. */
+export function translationTables(): Array<{ file: string; table: Record<string, string> }> {
+  return [
+    'l10n/bundle.l10n.ja.json',
+    'l10n/bundle.l10n.ko.json',
+    'package.nls.json',
+    'package.nls.ja.json',
+    'package.nls.ko.json',
+  ].map((file) => ({ file, table: JSON.parse(readFileSync(path.join(REPO, file), 'utf8')) as Record<string, string> }));
 }

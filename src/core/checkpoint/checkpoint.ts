@@ -57,7 +57,7 @@ import {
   type WorkspaceReport,
 } from '../model/model';
 import { checkLine, notReadText, startOne } from '../report/report';
-import { readSessionRecord, readSessionRecordFor, SESSION_RECORD_REL } from '../hooks/session-record';
+import { readSessionRecord, SESSION_RECORD_REL } from '../hooks/session-record';
 import { rootForms } from '../context/discovery';
 import { ENGLISH, oneLine, PROGRAM, t, type Language, type Msg } from '../model/messages';
 import { commandLines, shellWord } from '../files/shell';
@@ -297,46 +297,48 @@ export async function resolveSessionId(
 const CLEARED_WRITE_SLACK_MS = 10_000;
 
 /**
- * The sessions among `live` that /clear replaced (`clearedBy`), each with the session that replaced it.
- * A session whose transcript wrote after the new session's start (beyond the slack) still runs, whatever
- * the records say: another agent process with the same chain of parent process ids (a reused id, or
- * another PID namespace sharing the folder) records what looks like the same process.
+ * The sessions among `live` that /clear replaced (`clearedBy`), each with the record of the session that
+ * replaced it. A session whose transcript wrote after the new session's start (beyond the slack) still
+ * runs, whatever the records say: another agent process with the same chain of parent process ids (a
+ * reused id, or another PID namespace sharing the folder) records what looks like the same process.
  */
-async function clearedSessions(root: string, live: readonly RecentSession[]): Promise<Map<string, string>> {
+async function clearedSessions(root: string, live: readonly RecentSession[]): Promise<Map<string, ClearStart>> {
   const forms = await rootForms(root);
-  const out = new Map<string, string>();
+  const out = new Map<string, ClearStart>();
   for (const s of live) {
     const by = await clearedBy(root, s.sessionId, forms);
-    const started = by ? Date.parse((await readSessionRecordFor(root, by))?.at ?? '') : NaN;
+    const started = by ? Date.parse(by.at) : NaN;
     if (by && Number.isFinite(started) && s.lastWrite <= started + CLEARED_WRITE_SLACK_MS) out.set(s.sessionId, by);
   }
   return out;
 }
 
+/** The SessionStart record of a session /clear started (`clearedBy`). */
+type ClearStart = NonNullable<Awaited<ReturnType<typeof clearedBy>>>;
+
 /**
- * The sessions /clear started in place of sessions of `wrote` (`cleared`: replaced id → new id) that are
- * not among `wrote` (no transcript written yet), from the hook's record of each, which `clearedBy`
- * already took as this folder's own. A session a later /clear replaced in turn is followed to the last.
+ * The sessions /clear started in place of sessions of `wrote` (`cleared`: replaced id → the new session's
+ * record, which `clearedBy` already took as this folder's own) that are not among `wrote` (no transcript
+ * written yet). A session a later /clear replaced in turn is followed to the last.
  */
 async function startedBy(
   root: string,
-  cleared: ReadonlyMap<string, string>,
+  cleared: ReadonlyMap<string, ClearStart>,
   wrote: readonly RecentSession[],
 ): Promise<RecentSession[]> {
   const have = new Set(wrote.map((s) => s.sessionId));
   const forms = await rootForms(root);
   const out: RecentSession[] = [];
-  for (const first of new Set(cleared.values())) {
-    let id = first;
+  for (const first of cleared.values()) {
+    let rec = first;
     // At most a few /clear in a row: each step is a record the hook wrote.
     for (let hop = 0; hop < 16; hop++) {
-      const next = await clearedBy(root, id, forms);
-      if (!next || next === id) break;
-      id = next;
+      const next = await clearedBy(root, rec.session_id, forms);
+      if (!next || next.session_id === rec.session_id) break;
+      rec = next;
     }
+    const id = rec.session_id;
     if (have.has(id) || out.some((s) => s.sessionId === id)) continue;
-    const rec = await readSessionRecordFor(root, id);
-    if (!rec) continue;
     out.push({
       agent: rec.agent ?? 'claude',
       sessionId: id,
@@ -652,14 +654,14 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     // A session /clear replaced in its agent process never writes again, though its transcript wrote
     // just now: it is no live session (it can still be named). Only where the hook's records prove it,
     // and only while a live session is left: with none, the sessions stay as they wrote.
-    const cleared = wrote.length ? await clearedSessions(abs, wrote) : new Map<string, string>();
+    const cleared = wrote.length ? await clearedSessions(abs, wrote) : new Map<string, ClearStart>();
     const recent = wrote.filter((s) => !cleared.has(s.sessionId));
     // The session /clear started may have written no transcript yet (nothing typed in it so far): the
     // hook's record of it is what shows it runs, and it is the live one then.
     const started = await startedBy(abs, cleared, wrote);
     recent.push(...started);
     if (recent.length === 0) recent.push(...wrote);
-    else for (const [id, by] of cleared) replaced.push({ id, by });
+    else for (const [id, by] of cleared) replaced.push({ id, by: by.session_id });
     res.live = recent;
     if (ambiguous(recent)) {
       // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.

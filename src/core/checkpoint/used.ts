@@ -121,20 +121,24 @@ async function nextStart(
 }
 
 /**
- * The session that /clear started in place of the session `id` in this folder (`forms`: `rootForms`),
- * or null where nothing proves it: the SessionStart hook recorded `id` and then, with `source: clear`,
+ * The SessionStart record of the session that /clear started in place of the session `id` in this folder
+ * (`forms`: `rootForms`), or null where nothing proves it: the SessionStart hook recorded `id` and then, with `source: clear`,
  * another session in the same agent process (`sameAgentProcess`), both records this machine's hook's
  * own of this folder (`recordedHere`). That session can never write again; it is no live session.
  * Never throws.
  */
-export async function clearedBy(root: string, id: string, forms: readonly string[]): Promise<string | null> {
+export async function clearedBy(
+  root: string,
+  id: string,
+  forms: readonly string[],
+): Promise<(SessionRecord & { session_id: string }) | null> {
   try {
     const own = await readSessionRecordFor(root, id);
     if (!own || !(await recordedHere(root, `${SESSION_RECORDS_DIR_REL}/${id}.json`, own, forms))) return null;
     const next = await nextStart(root, own, id, Date.parse(own.at), ['clear'], (rel, r) =>
       recordedHere(root, rel, r, forms),
     );
-    return next?.session_id ?? null;
+    return next && isSessionId(next.session_id) ? { ...next, session_id: next.session_id } : null;
   } catch {
     return null;
   }
