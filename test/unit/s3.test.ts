@@ -311,3 +311,22 @@ test('S3 Blocked on cleared with a word for none ("N/A", "-", "—", "N/A (nothi
 });
 
 const NAME_WHAT_WAITS = 'Name what waits on the user or an external thing, else clear the field.';
+
+test('S3 Branch / HEAD still the template\'s "<branch> @ <sha>" (plain or in code spans) is template text: its blocking template finding names it and branch-head leaves it to that finding', async () => {
+  for (const value of ['<branch> @ <sha>', '`<branch>` @ `<sha>`']) {
+    const dir = goodRepo();
+    const p = path.join(dir, STATE);
+    writeFileSync(p, readFileSync(p, 'utf8').replace(/^(- \*\*Branch \/ HEAD:\*\*).*$/m, `$1 ${value}`));
+    const s = await s3(dir);
+    const template = only(s, 'template').filter((c) => /Branch \/ HEAD/.test(String(c.message)));
+    assert.ok(
+      template.some((c) => c.status === 'fail' && c.line === 9),
+      `${value}: ${JSON.stringify(only(s, 'template').map((c) => [c.status, c.message]))}`,
+    );
+    assert.deepEqual(
+      only(s, 'branch-head').map((c) => [c.status, c.message]),
+      [['skipped', 'Covered by the blocking template finding on line 9.']],
+      value,
+    );
+  }
+});

@@ -112,9 +112,9 @@ export function isPlaceholder(text: string): boolean {
   const m = t.includes(':') || t.includes('：') ? /^([^:：<>]{1,40})[:：]\s*(.*)$/.exec(t) : null;
   if (m) t = m[2].trim();
   if (t === '') return true;
-  // Several placeholders in one line: "<a> / <b>".
+  // Several placeholders in one line: "<a> / <b>", "<branch> @ <sha>".
   const tags = t.includes('<') || t.includes('{{') ? t.replace(/<[^<>]*>|\{\{[^{}]*\}\}/g, '') : t;
-  if (tags.replace(/[\s,/|;·•()\-–—:.`]+/g, '') === '') return true;
+  if (tags.replace(/[\s,/|;·•()\-–—:.`@]+/g, '') === '') return true;
   return PLACEHOLDER_ONLY.test(trimEndWhere(t, oneOf('.!。')));
 }
 
