@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { cli, HOOK_SCRIPT } from './helpers';
 import { preCompact, projectShell, s3Workspace, SID } from './checkpoint-fixtures';
@@ -58,8 +58,8 @@ const CLIENTS = [
 ];
 
 for (const client of CLIENTS)
-  test(`the guard's block in ${client.name}'s screen 80 columns wide: its checkpoint command and its nothing-to-preserve command, copied from there, run as printed and let /compact through`, () => {
-    for (const which of ['checkpoint', 'nothing-to-preserve'] as const) {
+  test(`the guard's block in ${client.name}'s screen 80 columns wide: its checkpoint command, its nothing-to-preserve command and the lines that write that marker by hand, copied from there, run as printed and let /compact through`, () => {
+    for (const which of ['checkpoint', 'nothing-to-preserve', 'by hand'] as const) {
       const dir = s3Workspace();
       const r = cli(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
       assert.equal(r.code, 0, r.stderr);
@@ -70,9 +70,21 @@ for (const client of CLIENTS)
       const command =
         which === 'checkpoint'
           ? selected(screen, '3. Run:', 'It checks the state')
-          : selected(screen, 'Nothing worth preserving? Run:', '(or:');
-      assert.match(command, which === 'checkpoint' ? /--confirm/ : /--nothing-to-preserve/, screen);
-      const run = sh(command, dir);
+          : which === 'nothing-to-preserve'
+            ? selected(screen, 'Nothing worth preserving? Run:', 'Or write the marker')
+            : selected(`${screen}\n\n`, 'Or write the marker by hand:', '\n\n');
+      assert.match(
+        command,
+        {
+          checkpoint: /--confirm/,
+          'nothing-to-preserve': /--nothing-to-preserve/,
+          'by hand': /echo nothing-to-preserve/,
+        }[which],
+        screen,
+      );
+      // Copied into a shell in a subfolder of the project: the commands name the way to the marker themselves.
+      mkdirSync(path.join(dir, 'src/deep'), { recursive: true });
+      const run = projectShell(command, which === 'by hand' ? path.join(dir, 'src/deep') : dir, dir);
       assert.equal(run.code, 0, `${which}, as copied:\n${command}\n${run.stdout}${run.stderr}`);
       assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)), `${which}: the marker the guard reads`);
       assert.equal(sh(hook, dir, preCompact(dir)).code, 0, `${which}: the guard lets /compact through, as it said`);

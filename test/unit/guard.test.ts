@@ -145,7 +145,7 @@ test('no usable session id in the payload: the shared marker is the one that cou
   assert.equal(hook(dir, preCompact(dir, { sessionId: null })).code, 0);
 });
 
-test("the block's hand-written opt-out line works from a subfolder: the marker by its absolute path, shell-quoted", () => {
+test("the block's hand-written opt-out lines work from a subfolder and fit 80 columns: to the workspace folder, then the marker", () => {
   // A workspace whose path holds a blank and a quote, the agent's shell in a subfolder of it.
   const dir = path.join(workspace(), "it's a repo");
   cpSync(s3Workspace(), dir, { recursive: true });
@@ -153,11 +153,20 @@ test("the block's hand-written opt-out line works from a subfolder: the marker b
   for (const sessionId of [SID, null]) {
     const blocked = hook(dir, preCompact(dir, { sessionId }));
     assert.equal(blocked.code, 2, blocked.stderr);
-    const line = blocked.stderr.split('\n').find((l) => l.includes('(or: echo nothing-to-preserve > ')) ?? '';
-    const marker = path.join(dir, sessionId ? `.claude/.checkpoint-ready.${SID}` : '.claude/.checkpoint-ready');
-    assert.equal(line, `   (or: echo nothing-to-preserve > '${marker.replace(/'/g, "'\\''")}')`, blocked.stderr);
-    // Run as written, from the subfolder: `echo nothing-to-preserve > '<marker>'`.
-    execFileSync('sh', ['-c', line.trim().slice('(or: '.length, -1)], { cwd: path.join(dir, 'src/deep') });
+    const lines = blocked.stderr.split('\n');
+    const at = lines.indexOf('Or write the marker by hand:');
+    assert.ok(at > 0, blocked.stderr);
+    const rel = sessionId ? `.claude/.checkpoint-ready.${SID}` : '.claude/.checkpoint-ready';
+    const by = lines.slice(at + 1).filter((l) => l !== ''); // the block ends with these lines
+    assert.deepEqual(
+      by,
+      [`   cd '${dir.replace(/'/g, "'\\''")}' && \\`, '     echo nothing-to-preserve > \\', `     ${rel}`],
+      blocked.stderr,
+    );
+    for (const l of by.slice(1)) assert.ok(l.length <= 80, l);
+    // Run as written, from the subfolder.
+    execFileSync('sh', ['-c', by.join('\n')], { cwd: path.join(dir, 'src/deep') });
+    const marker = path.join(dir, rel);
     assert.equal(readFileSync(marker, 'utf8'), 'nothing-to-preserve\n');
     assert.ok(!existsSync(path.join(dir, 'src/deep/.claude')), 'nothing written in the subfolder');
     const r = hook(dir, preCompact(dir, { sessionId }));

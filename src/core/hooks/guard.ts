@@ -218,21 +218,24 @@ function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null
 const sessionOption = (sid: string | null): string => (sid ? `--session ${sid}` : '--shared');
 
 /**
- * The way out for a session with nothing worth preserving: the command, and the line to write by hand
- * at `markerAt` (relative to the workspace `root`). Without a session id the command writes the shared
- * marker (`--shared`), the one this guard reads then. The hand-written line names the marker by its
- * absolute path, shell-quoted, so it works from any folder (the agent or the user may be in a
- * subfolder); a workspace path holding a line break is not shown (its shown form is another path), so
- * the line says to run it from the workspace folder then.
+ * The way out for a session with nothing worth preserving: the command, and the lines to write the marker
+ * at `markerAt` (relative to the workspace `root`) by hand. Without a session id the command writes the
+ * shared marker (`--shared`), the one this guard reads then. The hand-written lines go to the workspace
+ * folder first (`cd`, its path shell-quoted when it needs it), so they work from any folder (the agent or
+ * the user may be in a subfolder), and then name the marker by its path in the workspace: each line stays
+ * short enough for a client's screen at 80 columns, as the commands do (`commandLines`). A workspace path
+ * holding a line break is not shown (its shown form is another path), so the lines say to run them from
+ * the workspace folder then.
  */
 function optOutLines(cli: string, sid: string | null, markerAt: string, root: string): string[] {
-  const abs = path.resolve(root, markerAt);
+  const here = oneLine(root) === root;
+  const write = ['echo nothing-to-preserve >', shellWord(markerAt)];
   return [
     'Nothing worth preserving? Run:',
     ...commandLines(cli, ['checkpoint --nothing-to-preserve', sessionOption(sid)]),
-    oneLine(abs) === abs
-      ? `   (or: echo nothing-to-preserve > ${shellQuote(abs)})`
-      : `   (or, from the workspace folder: echo nothing-to-preserve > ${oneLine(markerAt)})`,
+    ...(here
+      ? ['Or write the marker by hand:', ...commandLines(`cd ${shellWord(root)} &&`, write)]
+      : ['Or write the marker by hand, from the workspace folder:', ...commandLines(write[0], write.slice(1))]),
   ];
 }
 
