@@ -17,20 +17,12 @@ import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
 import { cliCommand } from '../core/hooks/guard';
 import { ENGLISH, invokedAs, languageOf, PROGRAM, type Language } from '../core/model/messages';
 import type { Io } from './io';
+import { localeLang, type Lang } from './locale';
 
-/** The languages the extension's l10n bundles hold. */
-export type Lang = 'ja' | 'ko';
+export { localeLang, type Lang };
 
 /** The most of a bundle read (each is about 130 KB). */
 const BUNDLE_MAX_BYTES = 2 * 1024 * 1024;
-
-/** The language the locale of `env` names, or null (English). */
-export function localeLang(env: NodeJS.ProcessEnv): Lang | null {
-  const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v !== '');
-  const m = /^(ja|ko)(?:_[A-Za-z]+)?(?:\.([^@]*))?(?:@.*)?$/.exec(locale ?? '');
-  if (!m) return null;
-  return m[2] === undefined || /^utf-?8$/i.test(m[2]) ? (m[1] as Lang) : null;
-}
 
 /** Where the package keeps the bundle of `lang`, for a script in `dir`; null when `dir` is no package's `dist/`. */
 export function bundlePath(lang: Lang, dir: string): string | null {

@@ -28,6 +28,7 @@ import { figureAfterCheckpoint, newestMarkerTime } from '../core/checkpoint/fres
 import type { ContextUsage } from '../core/model/model';
 import { parse } from './args';
 import type { Io } from './io';
+import { localeLang, type Lang } from './locale';
 
 /** A token count as the status line and `context` say it: `84k`, `1.2M`. */
 export function tokens(n: number): string {
@@ -37,9 +38,34 @@ export function tokens(n: number): string {
 }
 
 /** A level in the status line's and `context`'s words. */
-export function levelText(level: Level): string {
-  return level === 'urgent' ? 'checkpoint now' : level === 'propose' ? 'checkpoint proposed' : 'ok';
+export function levelText(level: Level, words: StatusWords = STATUS_WORDS.en): string {
+  return level === 'urgent' ? words.now : level === 'propose' ? words.proposed : 'ok';
 }
+
+/** What the status line says after its figure, in one language. */
+export interface StatusWords {
+  now: string;
+  proposed: string;
+  done: string;
+  tokens: string;
+}
+
+/**
+ * The status line's words in each language the tool speaks (`localeLang`), the short forms of the
+ * extension's own ("Checkpoint now", "Checkpoint proposed.", "Checkpoint done", its l10n bundles'): kept
+ * here, not read from a bundle, as the status line runs from a repository's `.claude/hooks/`, where no
+ * bundle of the package is, on every refresh.
+ */
+export const STATUS_WORDS: Record<'en' | Lang, StatusWords> = {
+  en: { now: 'checkpoint now', proposed: 'checkpoint proposed', done: 'checkpoint done', tokens: 'tokens' },
+  ja: {
+    now: '今すぐチェックポイント',
+    proposed: 'チェックポイントを推奨',
+    done: 'チェックポイント完了',
+    tokens: 'トークン',
+  },
+  ko: { now: '지금 체크포인트', proposed: '체크포인트 권장', done: '체크포인트 완료', tokens: '토큰' },
+};
 
 const obj = (v: unknown): Record<string, unknown> | null =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
@@ -247,8 +273,9 @@ async function ownLine(
   }
   // No figure yet (start-up, right after /compact): Claude Code's null is not 0 %.
   if (used === null) return 'ctx --';
+  const words = STATUS_WORDS[localeLang(io.env) ?? 'en'];
   // A model whose window is unknown: tokens, no percentage.
-  if (pct === null || window === null) return `ctx ${tokens(used)} tokens`;
+  if (pct === null || window === null) return `ctx ${tokens(used)} ${words.tokens}`;
   const level = levelOf(pct, await detectedThresholds(root));
   const line = `ctx ${shownPercent(pct, 1)}% (${tokens(used)}/${tokens(window)})`;
   if (level === 'ok') return line;
@@ -263,7 +290,7 @@ async function ownLine(
     (await meter
       .checkpointDone(root, { sessionId, transcript: transcript ?? null, env: io.env, figureAt })
       .catch(() => false));
-  return `${line} · ${done ? 'checkpoint done' : levelText(level)}`;
+  return `${line} · ${done ? words.done : levelText(level, words)}`;
 }
 
 export async function runStatusLine(args: string[], io: Io, meter: StatusLineMeter): Promise<number> {

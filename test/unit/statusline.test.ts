@@ -17,7 +17,8 @@ import {
 import * as path from 'node:path';
 import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
 import { isoTime } from '../../src/core/context/feed';
-import { cli, fixtureCopy, gitInit, STATUSLINE_SCRIPT, workspace, write } from './helpers';
+import { cli, fixtureCopy, gitInit, REPO, STATUSLINE_SCRIPT, workspace, write } from './helpers';
+import { STATUS_WORDS } from '../../src/cli/status-line';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_HOOKS_MARKER } from '../../src/core/hooks/files';
@@ -468,5 +469,51 @@ test('a FIFO or a link at the record: the status line neither waits on it nor wr
     const st = lstatSync(file);
     assert.ok(how === 'fifo' ? st.isFIFO() : st.isSymbolicLink(), `${how}: left as it was`);
     if (how === 'symlink') assert.equal(readFileSync(victim, 'utf8'), before, 'the target is not rewritten');
+  }
+});
+
+test("the status line speaks the locale's language (LC_ALL, LC_MESSAGES, LANG), in the extension's own words for a level; its figures and any other locale stay as they are", () => {
+  const root = workspace({ '.claude/settings.json': '{}' });
+  const input = statusInput(root);
+  const cw = input.context_window as Record<string, unknown>;
+  const said = (env: NodeJS.ProcessEnv, percent: number): string => {
+    cw.used_percentage = percent;
+    const r = spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline'], {
+      input: JSON.stringify(input),
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, LC_ALL: '', LC_MESSAGES: '', LANG: '', ...env },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  assert.equal(said({ LANG: 'ja_JP.UTF-8' }, 85.5), 'ctx 85.5% (107.7k/200k) · 今すぐチェックポイント\n');
+  assert.equal(said({ LANG: 'ja_JP.UTF-8' }, 65), 'ctx 65% (107.7k/200k) · チェックポイントを推奨\n');
+  assert.equal(
+    said({ LC_ALL: 'ko_KR.UTF-8', LANG: 'ja_JP.UTF-8' }, 85.5),
+    'ctx 85.5% (107.7k/200k) · 지금 체크포인트\n',
+  );
+  assert.equal(said({ LC_MESSAGES: 'ko_KR.UTF-8' }, 65), 'ctx 65% (107.7k/200k) · 체크포인트 권장\n');
+  for (const env of [{ LANG: 'C' }, { LANG: 'ja_JP.eucJP' }, { LC_ALL: 'en_US.UTF-8', LANG: 'ja_JP.UTF-8' }, {}])
+    assert.equal(said(env, 85.5), 'ctx 85.5% (107.7k/200k) · checkpoint now\n', JSON.stringify(env));
+  assert.equal(said({ LANG: 'ko_KR.UTF-8' }, 20), 'ctx 20% (107.7k/200k)\n');
+});
+
+test("the status line's words are the short forms of the extension's own translations (one vocabulary)", () => {
+  for (const lang of ['ja', 'ko'] as const) {
+    const bundle = JSON.parse(readFileSync(path.join(REPO, 'l10n', `bundle.l10n.${lang}.json`), 'utf8')) as Record<
+      string,
+      string
+    >;
+    // Each word of a short form is a word of the extension's sentence for it.
+    const said = {
+      now: 'Checkpoint now',
+      proposed: 'Checkpoint proposed.',
+      done: 'Checkpoint done: the state is saved; start the fresh context as your system says.',
+      tokens:
+        'Session Ledger: context {0} tokens used; the window of this model is unknown, so there is no percentage.',
+    } as const;
+    for (const [k, english] of Object.entries(said) as Array<[keyof typeof said, string]>)
+      for (const word of STATUS_WORDS[lang][k].split(' '))
+        assert.ok(bundle[english].includes(word), `${lang} ${k}: ${word} in ${bundle[english]}`);
   }
 });
