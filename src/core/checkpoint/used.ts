@@ -10,6 +10,8 @@
  *   go-signal in the same agent process as the go-signal's session (their recorded chains of parent
  *   processes are the same above the hook's own shell): /clear ends a session and starts the next in
  *   the process that ran it. A session started in another terminal runs beside it and uses nothing.
+ *   Only Claude Code's records tell it (one session a process): a Codex CLI process (its app server,
+ *   which editors drive) runs several threads at once, so a thread started in it ends no other.
  *
  * Where neither tells (no record, no transcript, no chain of processes to compare), it was not used.
  * A Codex CLI thread's rollout is the one its SessionStart record names (its file name carries the
@@ -90,8 +92,10 @@ async function clearedAfter(root: string, own: SessionRecord, id: string, at: nu
 
 /**
  * The record of a session other than `id` that started (its `source` one of `sources`) after `at` in the
- * agent process of `own`, as `trusted` takes it (given the record's root-relative path): the newest
- * record, then each session's. Null when none.
+ * agent process of `own`, as `trusted` takes it (given the record's root-relative path): of the newest
+ * record and each session's, the one that started first (the start that ended the session `own` ran;
+ * a later one ended the session after it). Null when none. Claude Code's records only: a Codex CLI
+ * process runs several threads at once, so a thread's start in it says nothing of another.
  */
 async function nextStart(
   root: string,
@@ -101,23 +105,27 @@ async function nextStart(
   sources: readonly string[],
   trusted: (rel: string, r: SessionRecord) => Promise<boolean> = async () => true,
 ): Promise<SessionRecord | null> {
+  if (own.agent === 'codex') return null;
   const started = async (r: SessionRecord, rel: string): Promise<boolean> =>
     r.session_id !== id &&
+    r.agent !== 'codex' &&
     r.source !== null &&
     sources.includes(r.source) &&
     after(r.at, at) &&
     sameAgentProcess(own, r) &&
     (await trusted(rel, r));
-  const newest = await readSessionRecord(root);
-  if (newest && (await started(newest, SESSION_RECORD_REL))) return newest;
+  let first: SessionRecord | null = null;
+  const consider = async (r: SessionRecord | null, rel: string) => {
+    if (r && (!first || Date.parse(r.at) < Date.parse(first.at)) && (await started(r, rel))) first = r;
+  };
+  await consider(await readSessionRecord(root), SESSION_RECORD_REL);
   const names = (await listNames(path.join(root, SESSION_RECORDS_DIR_REL))).filter((n) => n.endsWith('.json'));
   for (const name of names.slice(0, MAX_RECORDS)) {
     const other = name.slice(0, -'.json'.length);
     if (other === id || !isSessionId(other)) continue;
-    const r = await readSessionRecordFor(root, other);
-    if (r && (await started(r, `${SESSION_RECORDS_DIR_REL}/${name}`))) return r;
+    await consider(await readSessionRecordFor(root, other), `${SESSION_RECORDS_DIR_REL}/${name}`);
   }
-  return null;
+  return first;
 }
 
 /**
