@@ -12,6 +12,7 @@ import {
   planHooksInstall,
   planHooksUninstall,
   relayCommand,
+  relayHidden,
   SCRIPT_CMD,
   SCRIPT_REL,
   STATUSLINE_SCRIPT_REL,
@@ -20,7 +21,7 @@ import {
 import { CLI_HOOK_COMMANDS, noteSaid } from '../../src/core/hooks/install-words';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
 import { cliProcess, HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
-import { hooksDialog } from '../../src/extension/pure/hooks-dialog';
+import { hooksDialog, notesSaid } from '../../src/extension/pure/hooks-dialog';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, projectEnv, run, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
@@ -382,6 +383,69 @@ test("--statusline in the shared settings.json never takes in the user's own sta
   r = cliProcess(['hooks', 'install', '--root', over, '--statusline', '--cli-bundle', HOOK_SCRIPT], { env: user.env });
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stdout, /no longer shows/);
+});
+
+test("--statusline in the shared settings.json while settings.local.json sets a status line of its own: the relay would not run, and the preview, the result, a second install, the extension's dialog and relayHidden say so and what to do; a relay of ours in the local file hides nothing", async () => {
+  const local = '.claude/settings.local.json';
+  const dir = workspace({ [local]: '{ "statusLine": { "type": "command", "command": "echo MINE" } }\n' });
+  const env = { CLAUDE_CONFIG_DIR: emptyClaudeHome() };
+  const sl = (...args: string[]) =>
+    cliProcess(['hooks', 'install', '--root', dir, '--statusline', '--cli-bundle', HOOK_SCRIPT, ...args], { env });
+  const hidden = (done: boolean) =>
+    new RegExp(
+      `^statusLine: the relay in \\.claude/settings\\.json ${done ? 'does not run' : 'would not run'} in this project: \\.claude/settings\\.local\\.json sets a status line of its own, which Claude Code takes over it, so Claude Code's own context figure ${done ? 'is not' : 'would not be'} recorded for the meter\\. \`hooks install --statusline --local\` wraps that status line instead, or remove the statusLine from \\.claude/settings\\.local\\.json\\.$`,
+      'm',
+    );
+  let r = sl('--dry-run');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, hidden(false));
+  const plan = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true, env });
+  assert.ok(
+    hooksDialog(plan, jaT).detail.includes(
+      jaT(
+        "statusLine: the relay in {0} would not run in this project: {1} sets a status line of its own, which Claude Code takes over it, so Claude Code's own context figure would not be recorded for the meter. {2} wraps that status line instead, or remove the statusLine from {1}.",
+        '.claude/settings.json',
+        local,
+        jaT('"Install guard hooks" with .claude/settings.local.json and the status line relay'),
+      ),
+    ),
+  );
+  assert.equal(await relayHidden(dir), null, 'no relay installed yet');
+  r = sl();
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, hidden(true));
+  assert.equal(settingsOf(dir).statusLine.command, relayCommand(null));
+  assert.deepEqual(await relayHidden(dir), { file: '.claude/settings.json', by: local });
+  // Installed again, with or without --statusline: nothing to do, and the relay still does not run.
+  for (const again of [sl(), cliProcess(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT], { env })]) {
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^Hooks already installed in \.claude\/settings\.json; nothing to do\.$/m);
+    assert.match(again.stdout, hidden(true));
+  }
+  // The extension says it too when it has nothing to install (its message after "already installed").
+  const again = await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT, statusline: true, env });
+  assert.equal(again.changed, false);
+  assert.deepEqual(notesSaid(again, jaT, true), [
+    jaT(
+      "statusLine: the relay in {0} does not run in this project: {1} sets a status line of its own, which Claude Code takes over it, so Claude Code's own context figure is not recorded for the meter. {2} wraps that status line instead, or remove the statusLine from {1}.",
+      '.claude/settings.json',
+      local,
+      jaT('"Install guard hooks" with .claude/settings.local.json and the status line relay'),
+    ),
+  ]);
+  // What it says to do: the local install wraps that status line, and then nothing hides the relay.
+  r = cliProcess(['hooks', 'install', '--root', dir, '--statusline', '--local', '--cli-bundle', HOOK_SCRIPT], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(settingsOf(dir, local).statusLine.command, relayCommand('echo MINE'));
+  assert.equal(await relayHidden(dir), null);
+  r = sl();
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /not run/);
+  // A shared install without the relay says nothing of the local status line.
+  const plain = workspace({ [local]: '{ "statusLine": { "type": "command", "command": "echo MINE" } }\n' });
+  r = cliProcess(['hooks', 'install', '--root', plain, '--cli-bundle', HOOK_SCRIPT], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /not run/);
 });
 
 test("--statusline installs the status line's own script (under a fifteenth of the hook script: the status line and its transcript meter, no core and no meter), which takes every other part from the hook script beside it; an earlier relay through the hook script is rewritten; a changed script is kept; uninstall removes it", async () => {

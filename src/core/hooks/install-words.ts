@@ -86,6 +86,20 @@ export function noteSaid(note: HooksNote, commands: HookCommands, done = true): 
             note.file,
             commands.installLocal,
           );
+    case 'relay-hidden':
+      return done
+        ? t(
+            "statusLine: the relay in {0} does not run in this project: {1} sets a status line of its own, which Claude Code takes over it, so Claude Code's own context figure is not recorded for the meter. {2} wraps that status line instead, or remove the statusLine from {1}.",
+            note.file,
+            note.by,
+            commands.installLocal,
+          )
+        : t(
+            "statusLine: the relay in {0} would not run in this project: {1} sets a status line of its own, which Claude Code takes over it, so Claude Code's own context figure would not be recorded for the meter. {2} wraps that status line instead, or remove the statusLine from {1}.",
+            note.file,
+            note.by,
+            commands.installLocal,
+          );
     case 'relay-removed':
       return done
         ? t('statusLine: the context relay was removed.')

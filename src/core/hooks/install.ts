@@ -489,6 +489,8 @@ export type HooksNote =
   | { kind: 'relay-wraps-from'; command: string; file: string }
   /** The relay in the project's shared settings hides the user's own status line (`file` as shown). */
   | { kind: 'status-line-hidden'; file: string }
+  /** The relay in `file` does not run: the statusLine of `by`, which Claude Code takes over it, runs instead (both relative to the root). */
+  | { kind: 'relay-hidden'; file: string; by: string }
   /** A script of the tool's (relative path) was changed since install wrote it, so uninstall kept it. */
   | { kind: 'script-kept'; file: string }
   /** The tool's records still there (relative paths): `.gitignore` keeps its lines while they are. */
@@ -945,6 +947,27 @@ async function statusLineBelow(root: string, opts: HooksInstallOptions): Promise
   return undefined;
 }
 
+/**
+ * Whether the project's `.claude/settings.local.json` sets a statusLine of its own (not a relay of
+ * ours): Claude Code takes the local file's statusLine over the shared `.claude/settings.json`'s (the
+ * user's settings come below both), so a relay in the shared file does not run.
+ */
+async function localStatusLineOver(root: string): Promise<boolean> {
+  const f = await readTextFile(settingsFile(root, true), 4 * 1024 * 1024);
+  return f.ok && valueOf(f.text).statusLine !== undefined && !runsRelay(f.text);
+}
+
+/**
+ * The relay in the project's `.claude/settings.json` that does not run because
+ * `.claude/settings.local.json` sets a statusLine of its own (`localStatusLineOver`): the two files
+ * (relative to the root), or null when the shared file runs no relay or nothing hides it.
+ */
+export async function relayHidden(root: string): Promise<{ file: string; by: string } | null> {
+  const shared = await readTextFile(settingsFile(root, false), 4 * 1024 * 1024);
+  if (!shared.ok || !runsRelay(shared.text) || !(await localStatusLineOver(root))) return null;
+  return { file: SETTINGS_REL, by: SETTINGS_LOCAL_REL };
+}
+
 export async function planHooksInstall(root: string, opts: HooksInstallOptions = {}): Promise<HooksPlan> {
   const client: HookClient = opts.codex ? 'codex' : 'claude';
   if (client === 'codex') opts = { cliBundle: opts.cliBundle, codex: true };
@@ -1055,6 +1078,9 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   }
   if (below && !opts.local && plan.notes.some((n) => n.kind === 'relay-added'))
     plan.notes.push({ kind: 'status-line-hidden', file: below.file });
+  // A relay in the shared settings, new or already there, that the local file's own statusLine hides.
+  if (client === 'claude' && !opts.local && runsRelay(text) && (await localStatusLineOver(root)))
+    plan.notes.push({ kind: 'relay-hidden', file: SETTINGS_REL, by: SETTINGS_LOCAL_REL });
   plan.after = text;
   let want: Buffer;
   try {

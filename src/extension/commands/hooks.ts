@@ -30,17 +30,21 @@ export async function previewAndApply(
     );
     return false;
   }
-  if (!plan.changed) {
-    void vscode.window.showInformationMessage(
-      verb === 'install'
-        ? t('The guard hooks are already installed in {0}.', plan.settingsPath)
-        : t('No Session Ledger hooks to remove in {0}.', plan.settingsPath),
-    );
-    return verb === 'install';
-  }
   // Every change the plan makes, in the words of the CLI's dry run, and the file it changes previewed.
   // Loaded when asked, as the core's install module is: activation compiles none of it.
-  const { hooksDialog, removedText } = await import('../pure/hooks-dialog');
+  const { hooksDialog, notesSaid, removedText } = await import('../pure/hooks-dialog');
+  if (!plan.changed) {
+    if (verb === 'remove') {
+      void vscode.window.showInformationMessage(t('No Session Ledger hooks to remove in {0}.', plan.settingsPath));
+      return false;
+    }
+    // What still keeps the installed hooks from doing their work (a status line that hides the relay) is said too.
+    const already = t('The guard hooks are already installed in {0}.', plan.settingsPath);
+    const notes = notesSaid(plan, t, true);
+    if (notes.length) void vscode.window.showWarningMessage([already, ...notes].join(' '));
+    else void vscode.window.showInformationMessage(already);
+    return true;
+  }
   const dialog = hooksDialog(plan, t);
   const ok = await s.previews.confirm({
     ...dialog,
@@ -57,6 +61,8 @@ export async function previewAndApply(
         ? (installed?.(rel) ?? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel))
         : removedText(plan, t),
     );
+    // Installed, but the relay does not run: said apart from the dialog, which the user may have skimmed.
+    for (const hidden of notesSaid(plan, t, true, ['relay-hidden'])) void vscode.window.showWarningMessage(hidden);
   } catch (err) {
     void vscode.window.showErrorMessage(t('Nothing was changed: {0}', errorText(t, err)));
     void s.store.scan(folder);

@@ -5,7 +5,7 @@
  * commands where the CLI names its). A plan that leaves the settings file as it
  * is asks about, and previews, what it does change. vscode-free; `t` is vscode.l10n.t.
  */
-import { changesSettings, relOf, shownChange, type HooksPlan } from '../../core/hooks/install';
+import { changesSettings, relOf, shownChange, type HooksNote, type HooksPlan } from '../../core/hooks/install';
 import { noteSaid, planSaid, type HookCommands } from '../../core/hooks/install-words';
 import { render } from '../../core/model/messages';
 import type { T } from './tree-text';
@@ -40,16 +40,22 @@ function extensionCommands(t: T): HookCommands {
   };
 }
 
+/**
+ * The plan's notes in the user's language, naming the extension's commands: what was done (`done`), or
+ * what would be; only those of the `kinds` given, if any.
+ */
+export function notesSaid(plan: HooksPlan, t: T, done: boolean, kinds?: readonly HooksNote['kind'][]): string[] {
+  const commands = extensionCommands(t);
+  return plan.notes.filter((n) => !kinds || kinds.includes(n.kind)).map((n) => render(noteSaid(n, commands, done), t));
+}
+
 /** The dialog for `plan`: an install plan's or an uninstall plan's (`plan.action`). */
 export function hooksDialog(plan: HooksPlan, t: T): HooksDialog {
   const install = plan.action === 'install';
   const shown = shownChange(plan);
   const rel = relOf(plan, plan.settingsPath);
   const settings = changesSettings(plan);
-  const commands = extensionCommands(t);
-  const lines = [...planSaid(plan, false), ...plan.notes.map((n) => noteSaid(n, commands, false))].map((m) =>
-    render(m, t),
-  );
+  const lines = [...planSaid(plan, false).map((m) => render(m, t)), ...notesSaid(plan, t, false)];
   return {
     name: shown.rel,
     before: shown.before,
