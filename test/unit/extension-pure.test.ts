@@ -458,6 +458,17 @@ test('status bar: the guard preview line', () => {
     /pass the guard: the guard met an internal error \(it allows on its own errors; its log says why\)\.$/,
   );
   assert.doesNotMatch(statusView(t, u, p, 'ok').tooltip, /guard/);
+  // A status line of the local settings that hides the relay of the shared ones: said after the guard's line.
+  const guard = { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480, installed: true };
+  const hidden = statusView(t, u, p, 'ok', {
+    ...guard,
+    relayHidden: { file: '.claude/settings.json', by: '.claude/settings.local.json' },
+  }).tooltip;
+  assert.match(
+    hidden,
+    /\n\n\$\(warning\) statusLine: the relay in `\.claude\/settings\.json` does not run in this project: `\.claude\/settings\.local\.json` sets a status line of its own/,
+  );
+  assert.doesNotMatch(statusView(t, u, p, 'ok', guard).tooltip, /does not run/);
 });
 
 test('tree labels drop emphasis markers, HTML comments and link targets, and keep code spans', () => {

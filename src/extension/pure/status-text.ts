@@ -48,6 +48,11 @@ export interface GuardView {
   unchecked?: string;
   /** It allowed on a marker that does not vouch for these state files as they are now (changed since the checkpoint). No checkpoint is done on it. */
   changed?: string[];
+  /**
+   * Claude Code: the status line relay in the folder's settings (`file`) does not run, because the
+   * statusLine of `by`, which Claude Code takes over it, runs instead (core `relayHidden`).
+   */
+  relayHidden?: { file: string; by: string };
 }
 
 /**
@@ -152,6 +157,20 @@ export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolea
 /** The guard's line in the tooltip: the sentence after its icon. */
 export function guardLine(t: T, g: GuardView, trusted = true): string {
   return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g, code, trusted)}`;
+}
+
+/**
+ * Why Claude Code's own context figure does not reach the meter, and what to do (the words the install
+ * dialog says it in): the relay in `file` does not run, the statusLine of `by` runs instead. `name`
+ * shows a file name (the tooltip's Markdown passes `code`).
+ */
+export function relayHiddenText(t: T, h: { file: string; by: string }, name: (s: string) => string = (s) => s): string {
+  return t(
+    "statusLine: the relay in {0} does not run in this project: {1} sets a status line of its own, which Claude Code takes over it, so Claude Code's own context figure is not recorded for the meter. {2} wraps that status line instead, or remove the statusLine from {1}.",
+    name(h.file),
+    name(h.by),
+    t('"Install guard hooks" with .claude/settings.local.json and the status line relay'),
+  );
 }
 
 /** The command the guard's line names when the hook is not installed in the folder. */
@@ -363,6 +382,7 @@ export function statusView(
   );
   if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
   if (guard) lines.push('', guardLine(t, guard, trusted));
+  if (guard?.relayHidden) lines.push('', `$(warning) ${relayHiddenText(t, guard.relayHidden, code)}`);
   const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
   if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
   if (checkpointed(guard, u) && level !== 'ok')

@@ -96,6 +96,12 @@ export class GuardPreview implements vscode.Disposable {
         const home = homeOf({ env, claudeHome: settings.claudeHome, codexHome: settings.codexHome });
         const installed = await guardInstalledFor(s.ref.agent, s.folder.uri.fsPath, home);
         next = guardViewOf(d, installed, maxAgeMinutes(env));
+        // Claude Code's figure reaches the meter through the relay: a local status line that hides it is said.
+        if (s.ref.agent === 'claude') {
+          const { relayHidden } = await import('../../core/hooks/install');
+          const hidden = await relayHidden(s.folder.uri.fsPath);
+          if (hidden) next.relayHidden = hidden;
+        }
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);
       }

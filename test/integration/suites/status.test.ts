@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { SESSION_ID, getApi, waitFor } from '../helpers';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SESSION_ID, getApi, waitFor, workspaceRoot } from '../helpers';
 
 describe('context status bar', () => {
   it("shows the fixture session's usage from its transcript (10 %, below the S3 proposal at 15 %)", async () => {
@@ -13,5 +15,41 @@ describe('context status bar', () => {
       'the spoken label says the figure and the mark',
     );
     assert.ok(sb.tooltip.includes(SESSION_ID.slice(0, 8)), `the tooltip names the session (${sb.tooltip})`);
+  });
+
+  it('says when the status line relay in .claude/settings.json does not run because .claude/settings.local.json sets a status line of its own, and what to do; not once that status line is gone', async () => {
+    const api = await getApi();
+    const root = workspaceRoot();
+    const shared = join(root, '.claude', 'settings.json');
+    const local = join(root, '.claude', 'settings.local.json');
+    assert.ok(!existsSync(shared) && !existsSync(local), 'the fixture has no Claude Code project settings');
+    const hidden =
+      /statusLine: the relay in `\.claude\/settings\.json` does not run in this project: `\.claude\/settings\.local\.json` sets a status line of its own/;
+    try {
+      // The relay as `hooks install --statusline` writes it.
+      mkdirSync(join(root, '.claude'), { recursive: true });
+      const relay = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger-statusline.cjs" statusline';
+      writeFileSync(shared, `${JSON.stringify({ statusLine: { type: 'command', command: relay } }, null, 2)}\n`);
+      writeFileSync(local, '{ "statusLine": { "type": "command", "command": "echo MINE" } }\n');
+      await api.refresh();
+      const sb = await waitFor('the tooltip to say the relay does not run', () => {
+        const s = api.statusBar();
+        return s && hidden.test(s.tooltip) ? s : undefined;
+      });
+      assert.match(
+        sb.tooltip,
+        /"Install guard hooks" with \.claude\/settings\.local\.json and the status line relay wraps that status line instead, or remove the statusLine from `\.claude\/settings\.local\.json`\./,
+      );
+      writeFileSync(local, '{}\n');
+      await api.refresh();
+      await waitFor('the tooltip without it', () => {
+        const s = api.statusBar();
+        return s && !hidden.test(s.tooltip) && /Source:/.test(s.tooltip);
+      });
+    } finally {
+      rmSync(shared, { force: true });
+      rmSync(local, { force: true });
+      await api.refresh();
+    }
   });
 });
