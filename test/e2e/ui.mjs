@@ -80,6 +80,28 @@ export async function paletteRows(page, filter) {
   return rows.map((r) => r.split('\n')[0].trim());
 }
 
+/** Wait until the open quick pick is the step titled `title` (VS Code writes the step after the title: "Install guard hooks (2/4)"). */
+async function waitForStep(page, title) {
+  await waitUntil(
+    `the quick pick titled "${title}"`,
+    async () =>
+      (await page
+        .locator('.quick-input-widget .quick-input-title')
+        .filter({ visible: true })
+        .innerText()
+        .catch(() => '')) === title,
+    15_000,
+  );
+}
+
+/** At the quick pick step titled `title`, pick the row matching `re`. */
+async function pickStep(page, title, re) {
+  await waitForStep(page, title);
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: re }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+}
+
 /** Open the Session Ledger container from the activity bar (a click on the active one would close it). */
 export async function showView(page) {
   const tab = page.locator('.part.activitybar').getByRole('tab', { name: 'Session Ledger', exact: true });
@@ -563,6 +585,45 @@ export async function nativeTests({ page, ws, shots, test }) {
     );
   });
 
+  await test('"Install guard hooks" asks under its title, step by step ("Install guard hooks (2/4)"); Back returns to the question before with its answer chosen; Escape at any step writes nothing', async () => {
+    const settings = join(ws, '.claude', 'settings.json');
+    assert.equal(existsSync(settings), false, 'no hooks installed yet');
+    await runCommand(page, 'Session Ledger: Install guard hooks');
+    await pickStep(page, 'Install guard hooks (1/4)', /^Claude Code\s*\.claude\/settings\.json/);
+    await pickStep(page, 'Install guard hooks (2/4)', /^\.claude\/settings\.local\.json/);
+    await waitForStep(page, 'Install guard hooks (3/4)');
+    // Back: the question before, the answer given still the chosen row
+    await page.locator('.quick-input-widget .quick-input-titlebar').getByRole('button', { name: 'Back' }).click();
+    await waitForStep(page, 'Install guard hooks (2/4)');
+    await waitUntil(
+      'the answer given still chosen',
+      async () =>
+        /^\.claude\/settings\.local\.json/.test(
+          (await page
+            .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused')
+            .innerText()
+            .catch(() => '')) || '',
+        ),
+      10_000,
+    );
+    await pickStep(page, 'Install guard hooks (2/4)', /^\.claude\/settings\.json/);
+    await waitForStep(page, 'Install guard hooks (3/4)');
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.waitForTimeout(1_500);
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no preview asked');
+    assert.equal(existsSync(settings), false, 'Escape wrote nothing');
+    assert.equal(existsSync(join(ws, '.claude', 'settings.local.json')), false, 'Escape wrote nothing');
+    // Codex CLI alone asks nothing more: Escape at its preview writes nothing either
+    await runCommand(page, 'Session Ledger: Install guard hooks');
+    await pickStep(page, 'Install guard hooks (1/4)', /^Codex CLI/);
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.equal(existsSync(join(ws, '.codex', 'hooks.json')), false, 'the preview cancelled wrote nothing');
+  });
+
   await test("the walkthrough's steps tick on their own events: state file and meter found, hooks installed from the step, first checkpoint", async () => {
     const box = page.locator('.gettingStartedContainer');
     const step = (id) => box.locator(`button.getting-started-step[data-step-id$="${id}"]`);
@@ -592,18 +653,11 @@ export async function nativeTests({ page, ws, shots, test }) {
       10_000,
     );
     await box.getByRole('button', { name: 'Install guard hooks' }).first().click();
-    const pick = async (re) => {
-      const row = page
-        .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-        .filter({ hasText: re })
-        .first();
-      await row.waitFor({ state: 'visible', timeout: 15_000 });
-      await row.click();
-    };
-    await pick(/^Claude Code\s*\.claude\/settings\.json/);
-    await pick(/^\.claude\/settings\.json/);
-    await pick(/^Hooks and Claude Code's status line relay/);
-    await pick(/^Also remind the agent at the context marks/);
+    // four questions, each under the command's title with its step
+    await pickStep(page, 'Install guard hooks (1/4)', /^Claude Code\s*\.claude\/settings\.json/);
+    await pickStep(page, 'Install guard hooks (2/4)', /^\.claude\/settings\.json/);
+    await pickStep(page, 'Install guard hooks (3/4)', /^Hooks and Claude Code's status line relay/);
+    await pickStep(page, 'Install guard hooks (4/4)', /^Also remind the agent at the context marks/);
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible', timeout: 15_000 });
     // the dialog says every change, as the CLI's dry run does: both scripts, the settings, the .gitignore lines

@@ -22,12 +22,15 @@ export function folderOfArg(s: Services, arg: unknown): FolderState | undefined 
   return undefined;
 }
 
-/** Pick a folder: the argument's, the only one, the one with the active editor, or ask. */
-export async function pickFolder(
+/**
+ * The folder a command acts on without asking (the argument's, the only one, the one with the active
+ * editor), or, when the user must choose, the folders to choose from; undefined when none is open.
+ */
+export function folderOrChoices(
   s: Services,
   arg: unknown,
   opts: { withSystems?: boolean } = {},
-): Promise<FolderState | undefined> {
+): FolderState | FolderState[] | undefined {
   const named = folderOfArg(s, arg);
   if (named) return named;
   let all = s.store.folders();
@@ -40,11 +43,25 @@ export async function pickFolder(
   const byEditor = active
     ? all.find((f) => vscode.workspace.getWorkspaceFolder(active)?.uri.toString() === f.folder.uri.toString())
     : undefined;
-  if (byEditor) return byEditor;
-  const pick = await vscode.window.showQuickPick(
-    all.map((f) => ({ label: f.folder.name, description: f.report ? f.report.label : '', state: f })),
-    { placeHolder: vscode.l10n.t('Choose a workspace folder') },
-  );
+  return byEditor ?? all;
+}
+
+/** The quick pick's rows for choosing one of `folders`. */
+export function folderItems(folders: readonly FolderState[]): Array<vscode.QuickPickItem & { state: FolderState }> {
+  return folders.map((f) => ({ label: f.folder.name, description: f.report ? f.report.label : '', state: f }));
+}
+
+/** Pick a folder: the argument's, the only one, the one with the active editor, or ask. */
+export async function pickFolder(
+  s: Services,
+  arg: unknown,
+  opts: { withSystems?: boolean } = {},
+): Promise<FolderState | undefined> {
+  const found = folderOrChoices(s, arg, opts);
+  if (!Array.isArray(found)) return found;
+  const pick = await vscode.window.showQuickPick(folderItems(found), {
+    placeHolder: vscode.l10n.t('Choose a workspace folder'),
+  });
   return pick?.state;
 }
 
