@@ -9,54 +9,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { parentPids } from '../../src/core/hooks/session-record';
 import { evaluate } from '../../src/core/report/evaluate';
 import { checkpointFlow } from '../../src/extension/pure/checkpoint-flow';
-import { cliProcess, git } from './helpers';
-import {
-  age,
-  CONFIRM_ALL,
-  CONFIRMED,
-  emptyClaudeHome,
-  markers,
-  OTHER_SID,
-  run,
-  s3Workspace,
-  SID,
-  sessionStart,
-  transcript,
-} from './checkpoint-fixtures';
-
-/** The session /clear replaces (A) and the one it starts (B). */
-const A = SID;
-const B = OTHER_SID;
-/** A session in another terminal. */
-const C = '7e1d2c3b-4a59-4687-9a0b-c1d2e3f4a5b6';
-
-/** A moment, so each record's start time is after the one before. */
-const tick = () => new Promise((r) => setTimeout(r, 15));
-
-/**
- * The SessionStart hook of session `sid` as the CLI runs it: `same`, in this test's agent process (the
- * CLI in this process, so its chain of parent processes is this process's); else in an agent process
- * of its own (the CLI as a process this one starts).
- */
-async function started(root: string, home: string, sid: string, source: string, same: boolean): Promise<void> {
-  await tick();
-  const input = sessionStart(root, source, {
-    sessionId: sid,
-    extra: { transcript_path: path.join(home, 'projects', 'x', `${sid}.jsonl`) },
-  });
-  const env = { CLAUDE_CONFIG_DIR: home, CLAUDE_PROJECT_DIR: '' };
-  const r = same
-    ? run(['hook', 'session-start'], { cwd: root, input, env })
-    : cliProcess(['hook', 'session-start'], { cwd: root, input, env });
-  assert.equal(r.code, 0, r.stdout + r.stderr);
-  assert.ok(existsSync(path.join(root, `.claude/session-ledger/sessions/${sid}.json`)), 'recorded');
-}
+import { git } from './helpers';
+import { CONFIRM_ALL, CONFIRMED, emptyClaudeHome, markers, run, transcript } from './checkpoint-fixtures';
+import { A, B, C, clearedBeforeTyping, clearedWorkspace, started } from './cleared-fixtures';
 
 /** A bare checkpoint through the CLI (the manual items confirmed), as the user runs it in the folder. */
 function bareCheckpoint(root: string, home: string, ...more: string[]) {
@@ -88,18 +49,6 @@ async function asked(root: string, home: string): Promise<string[] | undefined> 
     rescan() {},
   });
   return offered;
-}
-
-/** S3's workspace where A started, then /clear started B; both transcripts wrote just now, A's last. */
-async function clearedWorkspace(sameProcess: boolean) {
-  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
-  const root = s3Workspace();
-  const home = emptyClaudeHome();
-  await started(root, home, A, 'startup', sameProcess);
-  await started(root, home, B, 'clear', true);
-  age(transcript(home, root, B), 5_000);
-  transcript(home, root, A);
-  return { root, home };
 }
 
 test('after /clear in the same agent process, a bare checkpoint writes the new session’s marker and says which it took', async () => {
@@ -153,16 +102,6 @@ test('a /clear record that git tracks, or that is hard-linked, is not this machi
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.deepEqual(markers(root), [`.checkpoint-ready.${B}`]);
 });
-
-/** A's transcript, then /clear starts B (in A's agent process when `sameProcess`), with nothing typed in B yet: no transcript of B. */
-async function clearedBeforeTyping(sameProcess: boolean) {
-  const root = s3Workspace();
-  const home = emptyClaudeHome();
-  await started(root, home, A, 'startup', sameProcess);
-  transcript(home, root, A);
-  await started(root, home, B, 'clear', true);
-  return { root, home };
-}
 
 test('right after /clear, before the new session wrote its transcript, a bare checkpoint writes the new session’s marker, not the replaced one’s', async () => {
   assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');

@@ -12,7 +12,7 @@
  *   go-signal, and nothing may mention /compact then);
  * - the session is known: named by the caller, or the only session of this folder, Claude Code or
  *   Codex CLI, that wrote within the last N minutes (a session /clear replaced in its agent process,
- *   as the SessionStart hook's own records prove, is not counted: `clearedBy`); with none that wrote
+ *   as the SessionStart hook's own records prove, is not counted: `liveSessions`); with none that wrote
  *   recently, the newest of either client's. Several that wrote recently, whatever their clients, and none named → refused,
  *   listed.
  *
@@ -36,7 +36,6 @@ import { findSessions } from '../context';
 import {
   ambiguous,
   clientOfSession,
-  recentSessions,
   recordedHere,
   sessionWindowMinutes,
   type RecentSession,
@@ -46,7 +45,7 @@ import { ALL_FACTS, factsOf, resumePrompt as promptFor, systemName } from '../sy
 import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
 import { stateFileHash } from './freshness';
-import { clearedBy } from './used';
+import { inPlaceOf, liveSessions } from './live';
 import { gitTracks } from '../git/tracked';
 import {
   isBlocking,
@@ -288,66 +287,6 @@ export async function resolveSessionId(
   if (rec?.session_id && (await recordedHere(root, SESSION_RECORD_REL, rec, await rootForms(root))))
     return { sessionId: rec.session_id, source: 'session-start', agent: rec.agent ?? 'claude' };
   return { sessionId: null, source: null };
-}
-
-/**
- * How long after the session /clear started a replaced session's transcript may still be written (the
- * client finishing its last lines): a later write shows a session that still runs.
- */
-const CLEARED_WRITE_SLACK_MS = 10_000;
-
-/**
- * The sessions among `live` that /clear replaced (`clearedBy`), each with the record of the session that
- * replaced it. A session whose transcript wrote after the new session's start (beyond the slack) still
- * runs, whatever the records say: another agent process with the same chain of parent process ids (a
- * reused id, or another PID namespace sharing the folder) records what looks like the same process.
- */
-async function clearedSessions(root: string, live: readonly RecentSession[]): Promise<Map<string, ClearStart>> {
-  const forms = await rootForms(root);
-  const out = new Map<string, ClearStart>();
-  for (const s of live) {
-    const by = await clearedBy(root, s.sessionId, forms);
-    const started = by ? Date.parse(by.at) : NaN;
-    if (by && Number.isFinite(started) && s.lastWrite <= started + CLEARED_WRITE_SLACK_MS) out.set(s.sessionId, by);
-  }
-  return out;
-}
-
-/** The SessionStart record of a session /clear started (`clearedBy`). */
-type ClearStart = NonNullable<Awaited<ReturnType<typeof clearedBy>>>;
-
-/**
- * The sessions /clear started in place of sessions of `wrote` (`cleared`: replaced id → the new session's
- * record, which `clearedBy` already took as this folder's own) that are not among `wrote` (no transcript
- * written yet). A session a later /clear replaced in turn is followed to the last.
- */
-async function startedBy(
-  root: string,
-  cleared: ReadonlyMap<string, ClearStart>,
-  wrote: readonly RecentSession[],
-): Promise<RecentSession[]> {
-  const have = new Set(wrote.map((s) => s.sessionId));
-  const forms = await rootForms(root);
-  const out: RecentSession[] = [];
-  for (const first of cleared.values()) {
-    let rec = first;
-    // At most a few /clear in a row: each step is a record the hook wrote.
-    for (let hop = 0; hop < 16; hop++) {
-      const next = await clearedBy(root, rec.session_id, forms);
-      if (!next || next.session_id === rec.session_id) break;
-      rec = next;
-    }
-    const id = rec.session_id;
-    if (have.has(id) || out.some((s) => s.sessionId === id)) continue;
-    out.push({
-      agent: rec.agent ?? 'claude',
-      sessionId: id,
-      transcriptPath: rec.transcript_path ?? '',
-      lastWrite: Date.parse(rec.at) || 0,
-      firstUserLine: null,
-    });
-  }
-  return out;
 }
 
 /** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */
@@ -644,24 +583,17 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       if (agent) res.sessionAgent = agent;
     }
   } else {
-    const wrote = await recentSessions(abs, {
+    // The sessions that run now, as the status bar counts them too: a session /clear replaced in its agent
+    // process is left out (it can still be named), the one /clear started counted even before it wrote.
+    const running = await liveSessions(abs, {
       claudeHome: opts.claudeHome,
       codexHome: opts.codexHome,
       env: opts.env,
       now,
       windowMinutes,
     });
-    // A session /clear replaced in its agent process never writes again, though its transcript wrote
-    // just now: it is no live session (it can still be named). Only where the hook's records prove it,
-    // and only while a live session is left: with none, the sessions stay as they wrote.
-    const cleared = wrote.length ? await clearedSessions(abs, wrote) : new Map<string, ClearStart>();
-    const recent = wrote.filter((s) => !cleared.has(s.sessionId));
-    // The session /clear started may have written no transcript yet (nothing typed in it so far): the
-    // hook's record of it is what shows it runs, and it is the live one then.
-    const started = await startedBy(abs, cleared, wrote);
-    recent.push(...started);
-    if (recent.length === 0) recent.push(...wrote);
-    else for (const [id, by] of cleared) replaced.push({ id, by: by.session_id });
+    const recent = running.live;
+    replaced.push(...running.replaced);
     res.live = recent;
     if (ambiguous(recent)) {
       // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.
@@ -671,11 +603,12 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       let r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
       // The newest transcript may be the one /clear replaced: the live session left is the one meant
       // (known from the hook's record when it has written no transcript yet).
-      if (replaced.some((x) => x.id === r.sessionId) && recent.length === 1)
+      const instead = inPlaceOf(running, r.sessionId);
+      if (instead)
         r = {
-          sessionId: recent[0].sessionId,
-          source: started.includes(recent[0]) ? 'session-start' : 'transcript',
-          agent: recent[0].agent,
+          sessionId: instead.sessionId,
+          source: running.started.includes(instead) ? 'session-start' : 'transcript',
+          agent: instead.agent,
         };
       if (opts.shared) {
         signer = r.sessionId;

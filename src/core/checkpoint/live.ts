@@ -1,0 +1,110 @@
+/**
+ * The sessions of a folder that run now, in one place for every surface that counts them: a bare
+ * checkpoint (the session it is for, or the ones it asks about). One rule, here:
+ *
+ * - the sessions of either client that wrote within the window (`recentSessions`);
+ * - less each one /clear replaced in its agent process, as the SessionStart hook's own records of this
+ *   folder prove it (`clearedBy`): Claude Code starts the next session in the same process, and the one
+ *   it replaced, whose transcript wrote a moment before, never writes again. Not one whose transcript
+ *   wrote after the next session started (beyond CLEARED_WRITE_SLACK_MS): that one still runs, whatever
+ *   the records say (another agent process with the same chain of parent process ids recorded it);
+ * - plus the session /clear started when it has written no transcript yet (nothing typed in it so far):
+ *   the hook's record of it is what shows it runs;
+ * - with none left, the sessions stay as they wrote.
+ *
+ * Without such records nothing is left out and nothing added. A session left out can still be named.
+ */
+import { rootForms } from '../context/discovery';
+import { recentSessions, type RecentSession, type RecentSessionsOptions } from '../context/sessions';
+import { clearedBy } from './used';
+
+/**
+ * How long after the session /clear started a replaced session's transcript may still be written (the
+ * client finishing its last lines): a later write shows a session that still runs.
+ */
+export const CLEARED_WRITE_SLACK_MS = 10_000;
+
+export interface LiveSessions {
+  /**
+   * The sessions that run now: those that wrote within the window and were not replaced, newest first,
+   * then those /clear started that wrote nothing yet (`started`). With none left, those that wrote.
+   */
+  live: RecentSession[];
+  /** The sessions left out: /clear replaced each (`id`) with the session `by`. */
+  replaced: Array<{ id: string; by: string }>;
+  /** Those of `live` known only from the SessionStart hook's record of their start (no transcript yet). */
+  started: RecentSession[];
+}
+
+/** The SessionStart record of a session /clear started (`clearedBy`). */
+type ClearStart = NonNullable<Awaited<ReturnType<typeof clearedBy>>>;
+
+/**
+ * The sessions among `wrote` that /clear replaced (`clearedBy`), each with the record of the session that
+ * replaced it, save one whose transcript wrote after the new session's start (beyond the slack).
+ */
+async function clearedSessions(root: string, wrote: readonly RecentSession[]): Promise<Map<string, ClearStart>> {
+  const forms = await rootForms(root);
+  const out = new Map<string, ClearStart>();
+  for (const s of wrote) {
+    const by = await clearedBy(root, s.sessionId, forms);
+    const started = by ? Date.parse(by.at) : NaN;
+    if (by && Number.isFinite(started) && s.lastWrite <= started + CLEARED_WRITE_SLACK_MS) out.set(s.sessionId, by);
+  }
+  return out;
+}
+
+/**
+ * The sessions /clear started in place of sessions of `wrote` (`cleared`: replaced id → the new session's
+ * record, which `clearedBy` already took as this folder's own) that are not among `wrote` (no transcript
+ * written yet). A session a later /clear replaced in turn is followed to the last.
+ */
+async function startedBy(
+  root: string,
+  cleared: ReadonlyMap<string, ClearStart>,
+  wrote: readonly RecentSession[],
+): Promise<RecentSession[]> {
+  const have = new Set(wrote.map((s) => s.sessionId));
+  const forms = await rootForms(root);
+  const out: RecentSession[] = [];
+  for (const first of cleared.values()) {
+    let rec = first;
+    // At most a few /clear in a row: each step is a record the hook wrote.
+    for (let hop = 0; hop < 16; hop++) {
+      const next = await clearedBy(root, rec.session_id, forms);
+      if (!next || next.session_id === rec.session_id) break;
+      rec = next;
+    }
+    const id = rec.session_id;
+    if (have.has(id) || out.some((s) => s.sessionId === id)) continue;
+    out.push({
+      agent: rec.agent ?? 'claude',
+      sessionId: id,
+      transcriptPath: rec.transcript_path ?? '',
+      lastWrite: Date.parse(rec.at) || 0,
+      firstUserLine: null,
+    });
+  }
+  return out;
+}
+
+/** The sessions of the folder `root` that run now (the rule above). Never throws. */
+export async function liveSessions(root: string, opts: RecentSessionsOptions = {}): Promise<LiveSessions> {
+  const wrote = await recentSessions(root, opts).catch(() => []);
+  const cleared = wrote.length ? await clearedSessions(root, wrote).catch(() => new Map<string, ClearStart>()) : null;
+  if (!cleared?.size) return { live: wrote, replaced: [], started: [] };
+  const live = wrote.filter((s) => !cleared.has(s.sessionId));
+  const started = await startedBy(root, cleared, wrote).catch(() => []);
+  live.push(...started);
+  if (live.length === 0) return { live: wrote, replaced: [], started: [] };
+  return { live, replaced: [...cleared].map(([id, by]) => ({ id, by: by.session_id })), started };
+}
+
+/**
+ * The session meant instead of `id` when /clear replaced `id` (`l.replaced`): the newest live one (with
+ * one live session, that one); null when `id` was not replaced.
+ */
+export function inPlaceOf(l: LiveSessions, id: string | null): RecentSession | null {
+  if (!l.replaced.some((x) => x.id === id)) return null;
+  return [...l.live].sort((a, b) => b.lastWrite - a.lastWrite)[0] ?? null;
+}
