@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Check, ContextUsage, Item } from '../../src/core/model/model';
-import { statusLabel, statusView } from '../../src/extension/pure/status-text';
+import { noFigureView, statusLabel, statusView, type GuardView } from '../../src/extension/pure/status-text';
 import { compactionsAdviceOf } from '../../src/core/context/compactions';
 import { findingName, itemLabel, itemName, lineLabel, plainText, spoken } from '../../src/extension/pure/tree-text';
 
@@ -164,6 +164,26 @@ test('status label: past a mark with the checkpoint made, it says the checkpoint
     installed: true,
   });
   assert.match(optOut, /Checkpoint proposed\. \/compact would pass the guard: marked nothing-to-preserve\./);
+});
+
+test('status item for a session with no figure yet (one /clear just started): `--` and what is known, no colour, the actions', () => {
+  const session = { agent: 'claude' as const, sessionId: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f' };
+  const guard: GuardView = { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480, installed: true };
+  const v = noFigureView(t, session, S3, guard);
+  assert.equal(v.text, '$(pulse) --');
+  assert.equal(v.background, undefined);
+  assert.equal(
+    v.label,
+    'Session Ledger: context not known yet: the agent has reported no figure in this session. /compact would be stopped by the guard: no checkpoint in this session.',
+  );
+  assert.match(v.tooltip, /Agent: Claude Code · session `c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f`/);
+  assert.match(v.tooltip, /Used: no figure yet/);
+  assert.match(v.tooltip, /Thresholds \(S3\): 15% \/ 40%/);
+  assert.match(v.tooltip, /\(command:sessionLedger\.checkpointNow\)/);
+  const restricted = noFigureView(t, session, S3, guard, false);
+  assert.match(restricted.label, /Restricted Mode/);
+  assert.doesNotMatch(restricted.tooltip, /command:sessionLedger\.checkpointNow/);
+  assert.doesNotMatch(v.label, /[*`$[\]<>]|command:/, 'the label is plain words');
 });
 
 test('status label: no Markdown, icon names, command links or transcript text in it', () => {

@@ -1,6 +1,6 @@
 /**
- * The sessions of a folder that run now, in one place for every surface that counts them: a bare
- * checkpoint (the session it is for, or the ones it asks about). One rule, here:
+ * The sessions of a folder that run now, as every surface counts them: a bare checkpoint (the session
+ * it is for, or the ones it asks about) and the status bar (whose figure it shows). One rule, here:
  *
  * - the sessions of either client that wrote within the window (`recentSessions`);
  * - less each one /clear replaced in its agent process, as the SessionStart hook's own records of this
@@ -14,7 +14,9 @@
  *
  * Without such records nothing is left out and nothing added. A session left out can still be named.
  */
-import { rootForms } from '../context/discovery';
+import * as path from 'node:path';
+import { claudeHome, claudeProjectDirName, codexIdFromName, rootForms, type SessionRef } from '../context/discovery';
+import { statOrNull } from '../context/files';
 import { recentSessions, type RecentSession, type RecentSessionsOptions } from '../context/sessions';
 import { clearedBy } from './used';
 
@@ -107,4 +109,46 @@ export async function liveSessions(root: string, opts: RecentSessionsOptions = {
 export function inPlaceOf(l: LiveSessions, id: string | null): RecentSession | null {
   if (!l.replaced.some((x) => x.id === id)) return null;
   return [...l.live].sort((a, b) => b.lastWrite - a.lastWrite)[0] ?? null;
+}
+
+/**
+ * The meter's reference to a live session: its transcript, or, for a session /clear started that wrote
+ * none yet, where its client will write it (the path its SessionStart record names, when that is the
+ * session's own file name; for Claude Code else `projects/<folder's name>/<id>.jsonl`, the folder as the
+ * client names it, its links resolved), dated by its start.
+ */
+export async function refOfLive(root: string, s: RecentSession, opts: RecentSessionsOptions = {}): Promise<SessionRef> {
+  const own =
+    path.isAbsolute(s.transcriptPath) &&
+    (s.agent === 'codex'
+      ? codexIdFromName(s.transcriptPath) === s.sessionId
+      : path.basename(s.transcriptPath) === `${s.sessionId}.jsonl`);
+  const file = own
+    ? s.transcriptPath
+    : s.agent === 'claude'
+      ? path.join(
+          claudeHome(opts),
+          'projects',
+          claudeProjectDirName((await rootForms(root)).at(-1) as string),
+          `${s.sessionId}.jsonl`,
+        )
+      : '';
+  const st = file ? await statOrNull(file) : null;
+  return { agent: s.agent, sessionId: s.sessionId, path: file, mtime: st?.isFile() ? st.mtimeMs : s.lastWrite };
+}
+
+/**
+ * The session the status bar follows in the folder `root`: its newest session of either client
+ * (`newest`, as `findSessions` finds it), unless /clear replaced it: then the newest live session (the one
+ * /clear started, also before it wrote anything), so the replaced session's figure is not shown. With the
+ * live sessions, for a caller that picks among several (the status bar: the active terminal's).
+ */
+export async function followedSession(
+  root: string,
+  newest: SessionRef | null,
+  opts: RecentSessionsOptions = {},
+): Promise<{ ref: SessionRef | null; live: LiveSessions }> {
+  const live = await liveSessions(root, opts);
+  const instead = newest ? inPlaceOf(live, newest.sessionId) : null;
+  return { ref: instead ? await refOfLive(root, instead, opts) : newest, live };
 }

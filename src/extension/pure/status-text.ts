@@ -340,6 +340,11 @@ export function statusLabel(
         : t('Session Ledger: context {0} percent, under the checkpoint mark ({1} percent).', p, profile.propose);
     }
   }
+  return labelWith(t, head, guard, trusted);
+}
+
+/** A label's head, then what the guard would decide, then (in Restricted Mode) what is true there. */
+function labelWith(t: T, head: string, guard: GuardView | undefined, trusted: boolean): string {
   const said = guard ? `${head} ${guardSentence(t, guard, undefined, trusted)}` : head;
   return trusted ? said : `${said} ${restrictedSentence(t)}`;
 }
@@ -360,10 +365,7 @@ export function statusView(
   const known = u.percent !== null && u.windowTokens !== null;
   const icon = LEVEL_ICON[level];
   const text = known ? `${icon} ${pct(u.percent as number)}` : `${icon} ${shortTokens(u.usedTokens)} ${t('tokens')}`;
-  const agent = u.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
-  const lines: string[] = [];
-  lines.push(`**${t('Session Ledger — context')}**`, '');
-  lines.push(`${t('Agent')}: ${agent}${u.sessionId ? ` · ${t('session')} ${code(u.sessionId)}` : ''}  `);
+  const lines = headLines(t, u);
   lines.push(`${t('Model')}: ${u.model ? code(u.model) : t('unknown')}  `);
   if (known)
     lines.push(
@@ -373,9 +375,7 @@ export function statusView(
     lines.push(
       `${t('Used')}: ${tokens(u.usedTokens)} ${t('tokens')} · ${t('context window unknown for this model (no percentage)')}  `,
     );
-  const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
-  lines.push(`${t('Thresholds')} (${profile.profile}): ${th}  `);
-  if (profile.inverted) lines.push(`$(warning) ${invertedText(t, profile.inverted)}  `);
+  lines.push(...thresholdLines(t, profile));
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
   lines.push(
     `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${Number.isFinite(at) ? ` · ${mdText(whenText(t, at, now))}` : ''}`,
@@ -392,6 +392,36 @@ export function statusView(
     );
   else if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
+  lines.push(...actionLines(t, guard, trusted));
+  return {
+    text,
+    label: statusLabel(t, u, profile, level, guard, trusted),
+    tooltip: lines.join('\n'),
+    background: BACKGROUND[level],
+  };
+}
+
+/** The tooltip's heading and the line of the agent and session. */
+function headLines(t: T, s: { agent: 'claude' | 'codex'; sessionId: string | null }): string[] {
+  const agent = s.agent === 'claude' ? 'Claude Code' : 'Codex CLI';
+  return [
+    `**${t('Session Ledger — context')}**`,
+    '',
+    `${t('Agent')}: ${agent}${s.sessionId ? ` · ${t('session')} ${code(s.sessionId)}` : ''}  `,
+  ];
+}
+
+/** The tooltip's line of the marks (and of settings that put them the other way round). */
+function thresholdLines(t: T, profile: MeterProfile): string[] {
+  const th = profile.urgent === null ? `${profile.propose}%` : `${profile.propose}% / ${profile.urgent}%`;
+  const lines = [`${t('Thresholds')} (${profile.profile}): ${th}  `];
+  if (profile.inverted) lines.push(`$(warning) ${invertedText(t, profile.inverted)}  `);
+  return lines;
+}
+
+/** The tooltip's last lines: what can be done from here (in Restricted Mode, what is true there and trusting the folder). */
+function actionLines(t: T, guard: GuardView | undefined, trusted: boolean): string[] {
+  const lines: string[] = [];
   if (trusted)
     lines.push(
       '',
@@ -409,10 +439,30 @@ export function statusView(
       '',
       `[$(workspace-trusted) ${t('Manage Workspace Trust')}](command:${TRUST_COMMAND}) · [$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
     );
+  return lines;
+}
+
+/**
+ * The item for a session that has no figure yet (nothing the agent answered in it so far: a session /clear
+ * just started, a new one): `--`, as the status line says it, never the figure of another session, with
+ * what is known (the session, the marks, the guard's verdict). No mark is passed, so no colour.
+ */
+export function noFigureView(
+  t: T,
+  s: { agent: 'claude' | 'codex'; sessionId: string | null },
+  profile: MeterProfile,
+  guard?: GuardView,
+  trusted = true,
+): StatusView {
+  const lines = headLines(t, s);
+  lines.push(`${t('Used')}: ${t('no figure yet (the agent has reported none in this session so far)')}  `);
+  lines.push(...thresholdLines(t, profile));
+  if (guard) lines.push('', guardLine(t, guard, trusted));
+  lines.push(...actionLines(t, guard, trusted));
+  const head = t('Session Ledger: context not known yet: the agent has reported no figure in this session.');
   return {
-    text,
-    label: statusLabel(t, u, profile, level, guard, trusted),
+    text: `${LEVEL_ICON.ok} --`,
+    label: labelWith(t, head, guard, trusted),
     tooltip: lines.join('\n'),
-    background: BACKGROUND[level],
   };
 }

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../dispose';
 import { otherSessionsLines } from '../pure/session-pick';
-import { INSTALL_COMMAND, statusView, TRUST_COMMAND, type StatusView } from '../pure/status-text';
+import { INSTALL_COMMAND, noFigureView, statusView, TRUST_COMMAND, type StatusView } from '../pure/status-text';
 import type { GuardPreview, StatusState } from './guard-preview';
 import { shownSession, type MeterState } from './session-meter';
 
@@ -29,21 +29,25 @@ export class ContextStatusItem extends Disposable {
   }
 
   private render({ meter: s, guard }: StatusState): void {
-    if (!s || !s.usage) {
+    if (!s) {
       this.view = undefined;
       this.item.hide();
       return;
     }
-    const base = statusView(
-      vscode.l10n.t,
-      s.usage,
-      s.profile,
-      s.level,
-      guard,
-      { count: s.compactions, advice: s.advice },
-      Date.now(),
-      vscode.workspace.isTrusted,
-    );
+    // A session with no figure yet (one /clear just started, before the agent's first answer) shows `--`
+    // and what is known of it, never the figure of the session it replaced.
+    const base = s.usage
+      ? statusView(
+          vscode.l10n.t,
+          s.usage,
+          s.profile,
+          s.level,
+          guard,
+          { count: s.compactions, advice: s.advice },
+          Date.now(),
+          vscode.workspace.isTrusted,
+        )
+      : noFigureView(vscode.l10n.t, s.ref, s.profile, guard, vscode.workspace.isTrusted);
     // Several live sessions: the item says whose figure it shows (the active terminal's session, or
     // the newest, said so), and lists the others.
     const v = s.others.length ? withShownSession(base, s, vscode.l10n.t) : base;

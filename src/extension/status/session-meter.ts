@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextFollower as Follower, SessionRef } from '../../core/context';
+import type { RecentSession } from '../../core/context/sessions';
 import type { ContextUsage } from '../../core/model/model';
 import type { CompactionsAdvice } from '../../core/context/compactions';
 import { onDidChangeSettings, readSettings } from '../config';
@@ -160,7 +161,16 @@ export class SessionMeter implements vscode.Disposable {
       this.others = [];
       this.shownBy = null;
       if (folder) {
-        const several = await this.pickAmongLive(folder, ctx);
+        // The core's one rule of which sessions run (the checkpoint's): a session /clear replaced is not
+        // shown; the one it started is, also before it wrote anything.
+        const s = readSettings(folder.uri);
+        const { followedSession } = await import('../../core/checkpoint/live');
+        const followed = await followedSession(folder.uri.fsPath, ref ?? null, {
+          claudeHome: s.claudeHome,
+          codexHome: s.codexHome,
+        }).catch(() => undefined);
+        if (followed?.ref) ref = followed.ref;
+        const several = await this.pickAmongLive(folder, ctx, followed?.live.live ?? []);
         if (several) {
           ref = several.ref;
           this.others = several.others;
@@ -183,8 +193,11 @@ export class SessionMeter implements vscode.Disposable {
         codexHome: s.codexHome,
         windowTokens: s.contextWindow ?? undefined,
       });
-      this.log.info(`Following ${ref.agent} session ${ref.sessionId ?? '(no id)'}: ${ref.path}`);
-      this.watchDir(path.dirname(ref.path));
+      this.log.info(
+        `Following ${ref.agent} session ${ref.sessionId ?? '(no id)'}: ${ref.path || '(no transcript yet)'}`,
+      );
+      // A session known only from its start record may name no transcript path yet: nothing to watch then.
+      this.watchDir(ref.path ? path.dirname(ref.path) : '');
     }
     const usage = await this.follower.read();
     const profile = await this.profileFor(folder, s);
@@ -229,27 +242,28 @@ export class SessionMeter implements vscode.Disposable {
   }
 
   /**
-   * Several sessions of the folder wrote recently (two agents, or two terminals): the one running
-   * under the active terminal is shown — told by process: the agent process its SessionStart hook
-   * recorded is alive under the terminal's shell, or an agent process there names it — else the
-   * newest of the client the terminal runs, else the newest (said so in the item).
+   * Several sessions of the folder run (two agents, or two terminals; `live`, as the core counts them):
+   * the one running under the active terminal is shown — told by process: the agent process its
+   * SessionStart hook recorded is alive under the terminal's shell, or an agent process there names it —
+   * else the newest of the client the terminal runs, else the newest (said so in the item).
    */
   private async pickAmongLive(
     folder: vscode.WorkspaceFolder,
     ctx: typeof import('../../core/context'),
+    live: readonly RecentSession[],
   ): Promise<{ ref: SessionRef; others: LiveSession[]; by: ShownBy } | undefined> {
-    const s = readSettings(folder.uri);
-    const { recentSessions } = await import('../../core/context/sessions');
-    const live = await recentSessions(folder.uri.fsPath, { claudeHome: s.claudeHome, codexHome: s.codexHome }).catch(
-      () => [],
-    );
     if (live.length < 2) return undefined;
     const sessions = await withRecordedPids(folder.uri.fsPath, live).catch(() => live.map((x) => ({ ...x, pids: [] })));
     const active = await activeTerminalProcesses(sessions).catch(() => undefined);
     const pick = chooseShownSession(sessions, active?.procs, Date.now());
     if (!pick) return undefined;
-    const ref = await ctx.refForTranscript(pick.shown.transcriptPath, pick.shown.agent);
-    return ref ? { ref, others: pick.others, by: pick.by } : undefined;
+    // A session /clear started that wrote nothing yet has no transcript: its start record says where it will be.
+    const s = readSettings(folder.uri);
+    const { refOfLive } = await import('../../core/checkpoint/live');
+    const ref =
+      (await ctx.refForTranscript(pick.shown.transcriptPath, pick.shown.agent)) ??
+      (await refOfLive(folder.uri.fsPath, pick.shown, { claudeHome: s.claudeHome, codexHome: s.codexHome }));
+    return { ref, others: pick.others, by: pick.by };
   }
 
   private async profileFor(folder: vscode.WorkspaceFolder, s: ReturnType<typeof readSettings>): Promise<MeterProfile> {
