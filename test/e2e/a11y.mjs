@@ -141,17 +141,24 @@ const markerOf = (ws, sessionId) => join(ws, '.claude', `.checkpoint-ready.${ses
 export async function a11yTests({ page, ws, claude, shots, test }) {
   const results = {};
 
-  await test('the status item is spoken as one plain sentence and shows the urgent level in its icon, not only its colour', async () => {
+  await test('the status item is spoken as one plain sentence and shows its state past the urgent mark in its icon (error, or the check once the checkpoint is done), not only its colour', async () => {
     const item = page.locator(`[id="${STATUS_ID}"]`);
     appendTurn(claude.transcript, ws, 45, { sessionId: claude.sessionId });
     await waitUntil('45% in the status bar', async () => (await item.innerText()).includes('45%'), 30_000);
-    await item.locator('.codicon-error').waitFor({ state: 'visible', timeout: 15_000 });
+    await item.locator('.codicon-error, .codicon-check').first().waitFor({ state: 'visible', timeout: 15_000 });
     const label = (await item.getAttribute('aria-label')) ?? '';
     console.log(`      (status item aria-label: ${JSON.stringify(label)})`);
     // At the urgent level, whether a checkpoint covers the state or not: one ran earlier in the run and covers
     // the fixture's turns (dated before it), but a part before this one may have changed a state file since
     // (native's quick fix rewrites S0's ledger), and then it does not cover it.
-    assert.match(label, /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint (?:done|now)\./);
+    const said = /^Session Ledger: context 45 percent, past the urgent mark for S3\. Checkpoint (done|now)\./.exec(
+      label,
+    );
+    assert.ok(said, label);
+    // The icon says what the words say: the error icon while a checkpoint is asked for, the check once it is done.
+    await item
+      .locator(said[1] === 'done' ? '.codicon-check' : '.codicon-error')
+      .waitFor({ state: 'visible', timeout: 5_000 });
     assert.doesNotMatch(label, /\$\(|\*\*|`|command:|\\/, 'no icon syntax, Markdown or escapes');
   });
 
@@ -301,9 +308,10 @@ export async function a11yTests({ page, ws, claude, shots, test }) {
       );
       assert.deepEqual(v, [], JSON.stringify(v, null, 2));
       if (theme.workbench === 'hc-black') {
-        // the urgent state in High Contrast, where status bar backgrounds are gone: its icon says it
+        // the state past the urgent mark in High Contrast, where status bar backgrounds are gone: its icon says
+        // it (the error icon, or the check once the keyboard run's checkpoint covers the session)
         const item = page.locator(`[id="${STATUS_ID}"]`);
-        const icon = item.locator('.codicon-error');
+        const icon = item.locator('.codicon-error, .codicon-check').first();
         await icon.waitFor({ state: 'visible', timeout: 10_000 });
         const [fg, bg] = await icon.evaluate((el) => {
           let b = el;

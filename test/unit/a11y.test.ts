@@ -166,6 +166,51 @@ test('status label: past a mark with the checkpoint made, it says the checkpoint
   assert.match(optOut, /Checkpoint proposed\. \/compact would pass the guard: marked nothing-to-preserve\./);
 });
 
+test('status item: past a mark with the checkpoint done, no warning colour and the check icon, as its words say; the colour comes back once the checkpoint no longer covers the session', () => {
+  const done = (o: Partial<GuardView> = {}): GuardView => ({
+    allow: true,
+    rule: 'fresh',
+    marker: '.claude/.checkpoint-ready.abc-123',
+    maxAgeMin: 480,
+    installed: true,
+    markerMtime: Date.parse('2026-12-01T00:00:00Z'),
+    ...o,
+  });
+  for (const level of ['propose', 'urgent'] as const) {
+    const v = statusView(t, usage(46), S3, level, done());
+    assert.equal(v.text, '$(check) 46%', level);
+    assert.equal(v.background, undefined, `${level}: nothing left to act on, no colour`);
+    assert.match(v.label, /Checkpoint done\./);
+    assert.match(v.tooltip, /\$\(check\) Checkpoint done/);
+    assert.doesNotMatch(v.tooltip, /\$\((?:warning|error)\)/);
+    // The same after an idle allow (no work since the checkpoint); the figure's window unknown too.
+    assert.equal(statusView(t, usage(null), S3, level, done({ rule: 'idle' })).text, '$(check) 92k tokens');
+  }
+  const colour = { propose: 'statusBarItem.warningBackground', urgent: 'statusBarItem.errorBackground' } as const;
+  const icon = { propose: '$(warning) 46%', urgent: '$(error) 46%' } as const;
+  for (const level of ['propose', 'urgent'] as const) {
+    // Not done: the conversation went on after the checkpoint, a state file changed since, the guard stops
+    // /compact, nothing-to-preserve (saves nothing), or no guard verdict known.
+    const notDone: Array<[string, GuardView | undefined, ContextUsage]> = [
+      ['a turn after it', done(), usage(46, { at: '2026-12-01T00:05:00Z' })],
+      ['a file changed since', done({ changed: ['docs/state/STATE.md'] }), usage(46)],
+      ['stopped', done({ allow: false, rule: 'stale' }), usage(46)],
+      ['nothing-to-preserve', done({ rule: 'opt-out' }), usage(46)],
+      ['no verdict', undefined, usage(46)],
+    ];
+    for (const [why, guard, u] of notDone) {
+      const v = statusView(t, u, S3, level, guard);
+      assert.equal(v.text, icon[level], `${level}, ${why}`);
+      assert.equal(v.background, colour[level], `${level}, ${why}`);
+      assert.doesNotMatch(v.label, /Checkpoint done/, `${level}, ${why}`);
+    }
+  }
+  // Under the first mark a checkpoint changes nothing the item shows.
+  const ok = statusView(t, usage(10), S3, 'ok', done());
+  assert.equal(ok.text, '$(pulse) 10%');
+  assert.equal(ok.background, undefined);
+});
+
 test('status item for a session with no figure yet (one /clear just started): `--` and what is known, no colour, the actions', () => {
   const session = { agent: 'claude' as const, sessionId: 'c9d8e7f6-a5b4-4c3d-8e2f-1a0b9c8d7e6f' };
   const guard: GuardView = { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480, installed: true };

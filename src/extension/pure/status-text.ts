@@ -197,17 +197,36 @@ export interface StatusView {
   background?: 'statusBarItem.warningBackground' | 'statusBarItem.errorBackground';
 }
 
-export const BACKGROUND: Record<MeterLevel, StatusView['background']> = {
+/**
+ * What the item's icon and background colour say, one rule for both: a colour means "act now", so it
+ * shows only while the item's words ask for a checkpoint. Past a mark, `propose` ("Checkpoint proposed",
+ * warning colour) or `urgent` ("Checkpoint now", error colour); `done` once the checkpoint the mark asks
+ * for is made and covers the session as it is now ("Checkpoint done", `checkpointed`): no colour, and the
+ * check the tooltip's line shows, though the figure is still past the mark (the item's words still say
+ * which mark; the next step, the system's own closing, is no longer one to warn about). Under the first
+ * mark, `ok`. Once the checkpoint no longer covers the session (a turn after it, a state file changed since,
+ * the guard stopping /compact), the colour comes back with "Checkpoint now" or "Checkpoint proposed".
+ */
+export type ShownLevel = MeterLevel | 'done';
+
+/** The item's level as its icon and colour show it (`ShownLevel`): `level`, or `done` past a mark once checkpointed. */
+export function shownLevel(level: MeterLevel, guard: GuardView | undefined, u?: ContextUsage): ShownLevel {
+  return level !== 'ok' && checkpointed(guard, u) ? 'done' : level;
+}
+
+export const BACKGROUND: Record<ShownLevel, StatusView['background']> = {
   ok: undefined,
   propose: 'statusBarItem.warningBackground',
   urgent: 'statusBarItem.errorBackground',
+  done: undefined,
 };
 
 /** The icon before the figure: the level shows in the icon's shape, not only in the background colour. */
-export const LEVEL_ICON: Record<MeterLevel, string> = {
+export const LEVEL_ICON: Record<ShownLevel, string> = {
   ok: '$(pulse)',
   propose: '$(warning)',
   urgent: '$(error)',
+  done: '$(check)',
 };
 
 /** Control characters (C0 but tab, DEL, C1) and Unicode line/paragraph separators. */
@@ -363,7 +382,8 @@ export function statusView(
   // When the figure was taken, as the user's clock says it (the agent's records give it in UTC).
   const at = u.at ? Date.parse(u.at) : NaN;
   const known = u.percent !== null && u.windowTokens !== null;
-  const icon = LEVEL_ICON[level];
+  const shown = shownLevel(level, guard, u);
+  const icon = LEVEL_ICON[shown];
   const text = known ? `${icon} ${pct(u.percent as number)}` : `${icon} ${shortTokens(u.usedTokens)} ${t('tokens')}`;
   const lines = headLines(t, u);
   lines.push(`${t('Model')}: ${u.model ? code(u.model) : t('unknown')}  `);
@@ -385,19 +405,19 @@ export function statusView(
   if (guard?.relayHidden) lines.push('', `$(warning) ${relayHiddenText(t, guard.relayHidden, code)}`);
   const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
   if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
-  if (checkpointed(guard, u) && level !== 'ok')
+  if (shown === 'done')
     lines.push(
       '',
       `$(check) ${t('Checkpoint done: the state is saved; start the fresh context as your system says.')}`,
     );
-  else if (level === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
-  else if (level === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
+  else if (shown === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
+  else if (shown === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
   lines.push(...actionLines(t, guard, trusted));
   return {
     text,
     label: statusLabel(t, u, profile, level, guard, trusted),
     tooltip: lines.join('\n'),
-    background: BACKGROUND[level],
+    background: BACKGROUND[shown],
   };
 }
 
