@@ -229,6 +229,13 @@ test('status item for a session with no figure yet (one /clear just started): `-
   assert.match(restricted.label, /Restricted Mode/);
   assert.doesNotMatch(restricted.tooltip, /command:sessionLedger\.checkpointNow/);
   assert.doesNotMatch(v.label, /[*`$[\]<>]|command:/, 'the label is plain words');
+  // No figure may be because a local status line keeps the relay from running: said here too.
+  const hidden = noFigureView(t, session, S3, {
+    ...guard,
+    relayHidden: { file: '.claude/settings.json', by: '.claude/settings.local.json' },
+  });
+  assert.match(hidden.tooltip, /\$\(warning\) statusLine: the relay in `\.claude\/settings\.json` does not run/);
+  assert.doesNotMatch(v.tooltip, /does not run/);
 });
 
 test('status label: no Markdown, icon names, command links or transcript text in it', () => {

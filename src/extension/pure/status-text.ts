@@ -478,6 +478,7 @@ export function noFigureView(
   lines.push(`${t('Used')}: ${t('no figure yet (the agent has reported none in this session so far)')}  `);
   lines.push(...thresholdLines(t, profile));
   if (guard) lines.push('', guardLine(t, guard, trusted));
+  if (guard?.relayHidden) lines.push('', `$(warning) ${relayHiddenText(t, guard.relayHidden, code)}`);
   lines.push(...actionLines(t, guard, trusted));
   const head = t('Session Ledger: context not known yet: the agent has reported no figure in this session.');
   return {
