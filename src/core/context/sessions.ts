@@ -98,35 +98,96 @@ function textOfContent(content: unknown): string | null {
   return null;
 }
 
-/** The first line the user typed, from the records of a transcript's head. */
-export function firstUserLineOf(head: string, agent: 'claude' | 'codex'): string | null {
-  const lines = head.split('\n');
-  // The last line of a head may be cut: only complete lines are read.
-  if (!head.endsWith('\n')) lines.pop();
-  for (const line of lines) {
-    if (!line.includes('user')) continue;
-    const o = parseObject(line);
-    if (!o) continue;
-    let text: string | null = null;
-    if (agent === 'claude') {
-      if (o.type !== 'user' || o.isMeta === true || o.isSidechain === true || o.isCompactSummary === true) continue;
-      const m = o.message as Record<string, unknown> | undefined;
-      text = m && typeof m === 'object' ? textOfContent(m.content) : null;
-    } else {
-      const p = o.payload as Record<string, unknown> | undefined;
-      if (o.type === 'event_msg' && p && p.type === 'user_message' && typeof p.message === 'string') text = p.message;
-    }
-    if (text === null || isInjected(text)) continue;
-    const l = clipLine(text);
-    if (l) return l;
+/** What Codex's editor extension and desktop app send before the user's own words: the open files, the active file. */
+const CODEX_REQUEST = '## My request for Codex:';
+
+/** The user's request inside that wrapper (`# Context from my IDE setup: … ## My request for Codex:`), else the text. */
+function codexRequest(text: string): string {
+  const at = text.indexOf(CODEX_REQUEST);
+  return at < 0 ? text : text.slice(at + CODEX_REQUEST.length);
+}
+
+/**
+ * Context Codex adds as a user-role message, by its opening: the AGENTS.md instructions, the environment, a
+ * `!` shell command and its output, an interrupted turn, a skill, a subagent's report, a Stop hook's prompt.
+ */
+const CODEX_CONTEXT =
+  /^(?:# AGENTS\.md instructions\b|<(?:environment_context|user_instructions|user_shell_command|turn_aborted|skill|subagent_notification|hook_prompt)\b)/;
+
+/**
+ * What the user typed, in one record of a Codex CLI rollout: a user-role `response_item` message. Codex
+ * 0.171 (its terminal screen, `codex exec` and the app server editors drive alike) writes nothing else of
+ * it, and marks each part with where it came from: `provenance` `user` for the user's words, `agents_md` or
+ * `harness` for the AGENTS.md instructions, the environment, a `!` shell command, a hook's prompt. Older
+ * versions mark no part and also write an `event_msg` `user_message`. `marked`: the record says the words
+ * are the user's (that event, or a part marked `user`); a part no provenance marks is taken unless it
+ * opens as context Codex adds.
+ */
+function codexUserText(o: Record<string, unknown>): { text: string; marked: boolean } | null {
+  const p = o.payload as Record<string, unknown> | undefined;
+  if (!p || typeof p !== 'object') return null;
+  if (o.type === 'event_msg')
+    return p.type === 'user_message' && typeof p.message === 'string' ? { text: p.message, marked: true } : null;
+  if (o.type !== 'response_item' || p.type !== 'message' || p.role !== 'user' || !Array.isArray(p.content)) return null;
+  const passthrough = p.internal_chat_message_metadata_passthrough as Record<string, unknown> | undefined;
+  const meta = passthrough && typeof passthrough === 'object' ? passthrough.content_item_metadata : undefined;
+  for (const [i, part] of (p.content as unknown[]).entries()) {
+    const c = part as Record<string, unknown> | null;
+    if (!c || typeof c !== 'object' || c.type !== 'input_text' || typeof c.text !== 'string' || !c.text.trim())
+      continue;
+    const m = Array.isArray(meta) ? (meta[i] as Record<string, unknown> | null) : null;
+    const prov = m && typeof m === 'object' ? (m.provenance as Record<string, unknown> | undefined) : undefined;
+    const from = prov && typeof prov === 'object' ? prov.type : undefined;
+    if (from === 'user') return { text: c.text, marked: true };
+    if (from === undefined && !CODEX_CONTEXT.test(c.text.trimStart())) return { text: c.text, marked: false };
   }
   return null;
 }
 
 /**
+ * The first line the user typed, from the records of a transcript's head, and whether a record says it is
+ * the user's (`sure`). For Codex CLI a line a record marks as the user's is taken before any unmarked one
+ * in the head: a version that marks nothing writes the `user_message` event too, and a text it adds that
+ * opens in a way not known here is not the user's; an unmarked line is the answer only when no record in
+ * the head marks one.
+ */
+function userLineOf(head: string, agent: 'claude' | 'codex'): { line: string; sure: boolean } | null {
+  const lines = head.split('\n');
+  // The last line of a head may be cut: only complete lines are read.
+  if (!head.endsWith('\n')) lines.pop();
+  let unmarked: string | null = null;
+  for (const line of lines) {
+    if (!line.includes('user')) continue;
+    const o = parseObject(line);
+    if (!o) continue;
+    if (agent === 'codex') {
+      const said = codexUserText(o);
+      const l = said && clipLine(codexRequest(said.text));
+      if (!l) continue;
+      if (said.marked) return { line: l, sure: true };
+      unmarked ??= l;
+      continue;
+    }
+    if (o.type !== 'user' || o.isMeta === true || o.isSidechain === true || o.isCompactSummary === true) continue;
+    const m = o.message as Record<string, unknown> | undefined;
+    const text = m && typeof m === 'object' ? textOfContent(m.content) : null;
+    if (text === null || isInjected(text)) continue;
+    const l = clipLine(text);
+    if (l) return { line: l, sure: true };
+  }
+  return unmarked === null ? null : { line: unmarked, sure: false };
+}
+
+/** The first line the user typed, from the records of a transcript's head (`userLineOf`). */
+export function firstUserLineOf(head: string, agent: 'claude' | 'codex'): string | null {
+  return userLineOf(head, agent)?.line ?? null;
+}
+
+/**
  * First user lines already found, by transcript path. A transcript only grows at its end, so a line
  * once found in its head stays true: the status bar asks every 10 s without reading the head again.
- * A miss is not kept (the first prompt may not be written yet).
+ * A miss is not kept (the first prompt may not be written yet), nor a line no record marks as the
+ * user's (a record written later may).
  */
 const firstLines = new Map<string, string>();
 const FIRST_LINES_MAX = 256;
@@ -135,12 +196,12 @@ async function firstUserLine(file: string, agent: 'claude' | 'codex'): Promise<s
   const known = firstLines.get(file);
   if (known !== undefined) return known;
   const head = await readHead(file, HEAD_BYTES);
-  const line = head ? firstUserLineOf(head.toString('utf8'), agent) : null;
-  if (line !== null) {
+  const found = head ? userLineOf(head.toString('utf8'), agent) : null;
+  if (found?.sure) {
     if (firstLines.size >= FIRST_LINES_MAX) firstLines.clear();
-    firstLines.set(file, line);
+    firstLines.set(file, found.line);
   }
-  return line;
+  return found?.line ?? null;
 }
 
 /** Claude Code transcripts of this folder (top-level `<id>.jsonl`, subagent files excluded) modified since `since`. */
