@@ -305,13 +305,16 @@ async function main() {
   if (want('clear')) {
     const ws = fixture('S3', 'clear');
     const server = await startAppServer(bin, { cwd: ws, env: world.env });
+    let first;
+    let tid;
     try {
-      await test('/clear: the new thread it starts gets the resume block in its first request', async () => {
+      const ok = await test('/clear: the new thread it starts gets the resume block in its first request', async () => {
         await install(ws);
         await trust(server, ws);
-        await turn(server, await newThread(server, ws), 'hello');
+        first = await newThread(server, ws);
+        await turn(server, first, 'hello');
         const from = standin.requests.length;
-        const tid = await newThread(server, ws, 'clear');
+        tid = await newThread(server, ws, 'clear');
         const { notes } = await turn(server, tid, 'Where were we?');
         assert.equal(hookRuns(notes, 'sessionStart').length, 1);
         assert.equal(sessionRecord(ws).source, 'clear');
@@ -319,6 +322,13 @@ async function main() {
         assert.ok(text.includes('Session Ledger — resuming after /clear'), 'the resume block');
         assert.ok(text.includes(`Read ${HOMES.S3}`));
       });
+      if (ok)
+        await test('checkpoint without --session lists both threads of the folder, each with the first line its user typed (the app server writes no user_message event)', async () => {
+          const r = await sl(ws, ['checkpoint', ...CONFIRM]);
+          assert.equal(r.code, 1, r.stdout + r.stderr);
+          assert.match(r.stderr, new RegExp(`${first} {2}Codex CLI, last write [^:\\n]*: "hello"`), r.stderr);
+          assert.match(r.stderr, new RegExp(`${tid} {2}Codex CLI, last write [^:\\n]*: "Where were we\\?"`), r.stderr);
+        });
     } finally {
       await server.close();
     }
