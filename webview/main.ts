@@ -201,7 +201,9 @@ function systemSection(s: SystemView, state: ChecklistState): HTMLElement {
     el('span', { class: `badge label-${s.label}`, 'data-label': s.label }, s.label),
   );
   sec.append(h);
-  sec.append(el('p', { class: 'meta' }, `${s.home}${s.next ? ` · ${state.strings.next} ${s.next}` : ''}`));
+  const meta = el('p', { class: 'meta' }, s.home);
+  if (s.next) meta.append(document.createTextNode(` · ${state.strings.next} `), ...partNodes(s.next));
+  sec.append(meta);
   const ul = el('ul', { class: 'checks' });
   const checks = [...s.checks].sort((a, b) => (STATUS_ORDER[a.status] ?? 9) - (STATUS_ORDER[b.status] ?? 9));
   for (const c of checks) ul.append(checkRow(s, c, state));
@@ -317,7 +319,9 @@ function render(state: ChecklistState): void {
 function showResult(r: WriteResult): void {
   const strings = last?.strings;
   result.className = `result result-${r.kind}`;
-  result.replaceChildren(el('h2', {}, strings?.result ?? ''), el('p', {}, r.text));
+  const text = el('p');
+  text.append(...partNodes(r.parts));
+  result.replaceChildren(el('h2', {}, strings?.result ?? ''), text);
   result.hidden = false;
   // The outcome of the user's click takes the focus; a result that became past does not take it from where the user is.
   if (r.kind !== 'past') result.focus();

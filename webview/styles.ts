@@ -50,7 +50,7 @@ ul.checks { list-style: none; margin: 0; padding: 0; }
 .check .id { font-family: var(--vscode-editor-font-family); margin-right: 2px; }
 .check .sev { font-size: 0.9em; margin-left: 2px; }
 .check .hint { margin-top: 2px; }
-.check code { font-family: var(--vscode-editor-font-family); font-size: 0.95em; }
+code { font-family: var(--vscode-editor-font-family); font-size: 0.95em; }
 .run-checks { margin-top: 4px; display: flex; gap: 8px; align-items: center; }
 .run-output { max-height: 16em; overflow: auto; white-space: pre-wrap; margin: 4px 0 0; }
 .check a { color: var(--vscode-textLink-foreground); margin-left: 2px; text-decoration: underline; cursor: pointer; }

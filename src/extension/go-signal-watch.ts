@@ -13,7 +13,7 @@ import type { CheckpointOutcome } from '../core/checkpoint/checkpoint';
 import { localClock } from '../core/model/time';
 import { readSettings } from './config';
 import { Disposable } from './dispose';
-import { filesIn } from './pure/findings';
+import { filesIn, quotedT } from './pure/findings';
 import { goSignalNow, goSignalOf, withdrawal, type GoSignal, type WithdrawalOffer } from './pure/go-signal';
 import type { LedgerStore } from './store';
 
@@ -132,7 +132,7 @@ export class GoSignalWatch extends Disposable {
    * while a manual item is open, the checklist on it.
    */
   private async warn(folder: vscode.WorkspaceFolder, text: string, offer: WithdrawalOffer): Promise<void> {
-    const t = vscode.l10n.t;
+    const t = quotedT(vscode.l10n.t);
     const again = t('Checkpoint now');
     const show = t('Show problem');
     const open = t('Open checklist');

@@ -15,7 +15,7 @@ import { DIAGNOSTIC_SOURCE, type LedgerDiagnostics, type PlacedFinding } from '.
 import type { PreviewDocuments } from './preview';
 import { errorText } from './pure/error-text';
 import { requireTrust } from './trust';
-import { fixOffersOf, notCompactedText } from './pure/findings';
+import { fixOffersOf, notCompactedText, quotedT } from './pure/findings';
 import { prunedText, rotatePreview } from './pure/write-previews';
 
 /** The commands the quick fixes that write another file run (registered with the provider, not in the palette). */
@@ -90,7 +90,8 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
       await fix();
     } catch (err) {
       this.log.warn(`Quick fix ${a.fix}: ${(err as Error)?.message ?? String(err)}`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('Session Ledger: {0}', errorText(vscode.l10n.t, err)));
+      const t = quotedT(vscode.l10n.t);
+      void vscode.window.showWarningMessage(t('Session Ledger: {0}', errorText(t, err)));
     }
   }
 
@@ -100,7 +101,7 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
    * write the file through a link a repository planted.
    */
   private async attest(a: FixAction): Promise<void> {
-    const t = vscode.l10n.t;
+    const t = quotedT(vscode.l10n.t);
     const f = a.placed.finding;
     if (a.document.isDirty)
       throw new Error(t('Save {0} first: the attestation is the hash of the file on disk.', f.path));
@@ -125,7 +126,7 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
    * follow a link planted at it while the preview was open.
    */
   private async rotateLog(a: FixAction): Promise<void> {
-    const t = vscode.l10n.t;
+    const t = quotedT(vscode.l10n.t);
     const f = a.placed.finding;
     if (a.document.isDirty) throw new Error(t('Save {0} first: the Log is rotated from the file on disk.', f.path));
     const root = a.placed.folder.uri.fsPath;
@@ -154,18 +155,20 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
     context: vscode.CodeActionContext,
   ): FixAction[] {
     if (!vscode.workspace.isTrusted) return [];
+    const t = quotedT(vscode.l10n.t);
     const out: FixAction[] = [];
     const placed = this.diagnostics.findingsFor(document.uri, context.diagnostics);
     if (!placed.length && context.diagnostics.some((d) => d.source === DIAGNOSTIC_SOURCE))
       this.log.debug(`Quick fixes: no current finding matches the diagnostics passed for ${document.uri.fsPath}.`);
     for (const p of placed) {
       for (const offer of fixOffersOf(p.finding)) {
+        // A quick fix's title is plain text (the light bulb's menu, the attest dialog): code spans in quotes.
         const a = new FixAction(
-          vscode.l10n.t(offer.title.id, ...offer.title.args),
+          t(offer.title.id, ...offer.title.args),
           offer.kind,
           p,
           document,
-          offer.confirm && vscode.l10n.t(offer.confirm.id, ...offer.confirm.args),
+          offer.confirm && t(offer.confirm.id, ...offer.confirm.args),
         );
         a.isPreferred = offer.kind === 'timestamp' || offer.kind === 'branch-head';
         // A fix that writes another file (or creates it) runs its command: preview, confirm, a refused stale write.
@@ -186,13 +189,14 @@ export class LedgerQuickFixes implements vscode.CodeActionProvider<FixAction> {
       a.edit = await this.editFor(a);
     } catch (err) {
       this.log.warn(`Quick fix ${a.fix}: ${(err as Error)?.message ?? String(err)}`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('Session Ledger: {0}', errorText(vscode.l10n.t, err)));
+      const t = quotedT(vscode.l10n.t);
+      void vscode.window.showWarningMessage(t('Session Ledger: {0}', errorText(t, err)));
     }
     return a;
   }
 
   private async editFor(a: FixAction): Promise<vscode.WorkspaceEdit | undefined> {
-    const t = vscode.l10n.t;
+    const t = quotedT(vscode.l10n.t);
     const doc = a.document;
     const root = a.placed.folder.uri.fsPath;
     const f = a.placed.finding;

@@ -1,5 +1,6 @@
 /** Workspace trust: in Restricted Mode the extension reads and shows, and writes nothing. */
 import * as vscode from 'vscode';
+import { quotedT } from './pure/findings';
 import { TRUST_COMMAND } from './pure/status-text';
 
 /**
@@ -8,7 +9,7 @@ import { TRUST_COMMAND } from './pure/status-text';
  */
 export function requireTrust(): boolean {
   if (vscode.workspace.isTrusted) return true;
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   const manage = t('Manage Workspace Trust');
   void vscode.window
     .showWarningMessage(

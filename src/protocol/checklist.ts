@@ -42,7 +42,8 @@ export interface SystemView {
   label: Label;
   /** The home file (relative path). */
   home: string;
-  next: string | null;
+  /** The next action in parts, as plain as every surface shows it; the webview draws each code span as code. */
+  next: TextPart[] | null;
   checks: CheckView[];
 }
 
@@ -127,11 +128,12 @@ export interface ChecklistState {
 
 /**
  * What became of a write started by the checklist's button: the outcome's kind and its message,
- * localised; `past` replaces it once the checks changed after it (its words no longer hold).
+ * localised, in parts (one sentence a line; the webview draws each code span as code); `past` replaces
+ * it once the checks changed after it (its words no longer hold).
  */
 export interface WriteResult {
   kind: 'written' | 'nothing-to-preserve' | 'refused' | 'skipped' | 'failed' | 'past';
-  text: string;
+  parts: TextPart[];
 }
 
 export type HostToWebview =

@@ -282,6 +282,13 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await f
       .locator('section.system[data-system="S1"] .check[data-check-id="attestation"][data-status="pass"]')
       .waitFor();
+    // The Next line draws the next action's code spans as code (S3's Now ▶ holds three), no backtick shown.
+    assert.deepEqual(await f.locator('section.system[data-system="S3"] .meta code').allInnerTexts(), [
+      'renew(db, loanId, now)',
+      'src/loans.ts',
+      'test/loans.test.ts',
+    ]);
+    for (const meta of await f.locator('section.system .meta').allInnerTexts()) assert.doesNotMatch(meta, /`/, meta);
     const write = f.locator('#write-marker');
     assert.match(await write.innerText(), /Write marker & copy resume prompt/);
     const boxes = f.locator('input[type="checkbox"][data-manual]');
@@ -354,6 +361,10 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       .locator('.notifications-toasts .notification-toast')
       .filter({ hasText: `Marker written: .claude/.checkpoint-ready.${claude.sessionId}.` });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
+    // The ledger's code spans (S0's Now: `queueReminder(…)`) in quotes, as the Problems panel shows them.
+    const said = await toast.first().innerText();
+    assert.doesNotMatch(said, /`/, said);
+    assert.match(said, /now: Call ‘queueReminder\(db, loan, 'overdue', day\)’/, said);
     await drawnWhole(toast.first());
     await shot('checkpoint.png');
     await page.keyboard.press('Escape');

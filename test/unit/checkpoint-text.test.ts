@@ -52,7 +52,7 @@ test("S0 switched off: the seed's skip line only; S0 on: the Step 5 figures in t
   gitInit(off);
   const o = await checkpoint(off, { sessionId: SID, confirmed: CONFIRMED });
   const skip = '«Checkpoint skipped - session.ledger not enabled in .agents.yml»';
-  assert.deepEqual(outcomeMessage(o, t), { severity: 'info', text: skip, full: skip, inLog: [] });
+  assert.deepEqual(outcomeMessage(o, t), { severity: 'info', text: skip, full: [{ text: skip }], inLog: [] });
   const on = fixtureCopy('s0/good');
   gitInit(on);
   const w = await checkpoint(on, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });

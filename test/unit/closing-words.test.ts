@@ -16,6 +16,7 @@ import { render, type Msg } from '../../src/core/model/messages';
 import { closingChoice, closingReport } from '../../src/core/report/closing';
 import { clipAtWord } from '../../src/core/markdown/text';
 import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
+import { quoted } from '../../src/extension/pure/findings';
 import { demoRepo, enT, fixtureCopy, gitInit, jaT, koT, REPO, workspace } from './helpers';
 import {
   CONFIRM_ALL,
@@ -54,7 +55,7 @@ test('after Write marker on the demo (all five systems): the marker the tool wro
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
   // The checklist's result box shows every sentence, one a line (the notification as many as fit).
-  const lines = outcomeMessage(o, enT).full.split('\n');
+  const lines = quoted(outcomeMessage(o, enT).full).split('\n');
   assert.equal(
     lines[0],
     `Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.`,
@@ -178,7 +179,7 @@ test("the demo's notification (all five systems) stays whole within the 1,000 ch
   assert.equal(lines[1], 'The resume prompt is on the clipboard.');
   assert.match(lines[2], /^The systems here end differently\. Type one of the two, not both: /);
   // Each system's step that is shown is shown whole, as the checklist's result says it.
-  const full = m.full.split('\n');
+  const full = quoted(m.full).split('\n');
   const shown = lines.filter((l) => /^S\d: /.test(l));
   for (const l of shown) assert.ok(full.includes(l), l);
   const left = ['S0', 'S1', 'S2', 'S3', 'S4'].filter((id) => !shown.some((l) => l.startsWith(`${id}: `)));
@@ -195,7 +196,7 @@ test('one system: its notification is every sentence, nothing left to the log', 
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
   const m = outcomeMessage(o, enT);
-  assert.equal(m.text, m.full);
+  assert.equal(m.text, quoted(m.full));
   assert.deepEqual(m.inLog, []);
 });
 

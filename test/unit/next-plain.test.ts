@@ -1,7 +1,7 @@
 /**
  * The next action as every surface that renders no Markdown shows it: one plain line from one core
  * function (shownLine), emphasis markers and link targets gone, code spans kept. The CLI's `next:`,
- * the checklist's "Next:", the tree's rows and tooltips say the same words.
+ * the checklist's "Next:" (its code spans drawn as code), the tree's rows and tooltips say the same words.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,7 +35,12 @@ test('a next action with bold, a link and a comment: the same plain line in the 
     CHECKLIST_STRINGS,
     { busy: false, trusted: true },
   );
-  assert.equal(state.systems[0].next, PLAIN);
+  // Its code spans apart: the page draws them as code, without their backticks.
+  assert.deepEqual(state.systems[0].next, [
+    { text: 'run the replay test in ' },
+    { text: 'test/anomaly.test.ts', code: true },
+    { text: ' per ADR 1' },
+  ]);
   // The next-action check says it the same way (the CLI's check line, the checklist's row).
   assert.equal(s.checks.find((c) => c.id === 'next-action')?.message, `Next action: ${PLAIN}`);
   assert.ok(out.includes(`Next action: ${PLAIN}`), out);

@@ -4,6 +4,7 @@
  * opens and re-evaluates as the agent rewrites the files.
  */
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import type { SystemReport } from '../../core/model/model';
 import { readSettings } from '../config';
 import type { Services } from '../services';
@@ -20,7 +21,7 @@ function worst(systems: readonly SystemReport[]): SystemReport | undefined {
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   await s.store.ready;
   const state = await pickFolder(s, arg, { withSystems: true });
   const systems = state?.report?.systems ?? [];

@@ -10,6 +10,7 @@
  * never runs /compact or /clear.
  */
 import * as vscode from 'vscode';
+import { messageParts, quotedT } from '../pure/findings';
 import type { WorkspaceReport } from '../../core/model/model';
 import { readSettings } from '../config';
 import { checkpointFlow } from '../pure/checkpoint-flow';
@@ -59,7 +60,8 @@ export function isStale(report: WorkspaceReport): boolean {
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
-  const t = vscode.l10n.t;
+  // Plain words for the notifications (code spans in quotes); the outcome's own text is in parts, for the checklist too.
+  const t = quotedT(vscode.l10n.t);
   const args = isArgs(arg) ? arg : {};
   await s.store.ready;
   const state = await pickFolder(s, args.folderUri ?? arg, { withSystems: true });
@@ -128,7 +130,10 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     s.log.error(`Checkpoint failed: ${(err as Error)?.message ?? String(err)}`);
     void vscode.window.showErrorMessage(t('Checkpoint failed: {0}', errorText(t, err)));
     if (args.fromChecklist)
-      s.checklist.showResult({ kind: 'failed', text: t('Checkpoint failed: {0}', errorText(t, err)) });
+      s.checklist.showResult({
+        kind: 'failed',
+        parts: messageParts(vscode.l10n.t, 'Checkpoint failed: {0}', [errorText(vscode.l10n.t, err)]),
+      });
     return;
   } finally {
     release();
@@ -155,7 +160,10 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     after.kind === 'pin' ? pinnedName(t, after.sessionId, res.live ?? [], flow.session?.agent ?? res.sessionAgent) : '';
   const switched = switchedSentence(t, after, pinName);
   // The notification's words fit what VS Code shows of it; the checklist's result says every sentence.
-  const msg = outcomeMessage(res, t, { head: whose ? `${whose}: ` : '', tail: switched ? ` ${switched}` : '' });
+  const msg = outcomeMessage(res, vscode.l10n.t, {
+    head: whose ? `${whose}: ` : '',
+    tail: switched ? ` ${switched}` : '',
+  });
   const code = (c: string) => res.refusals.find((r) => r.code === c);
   const refusedOnChecks = res.kind === 'refused' && !code('nothing-detected');
   const blocking = code('blocking-checks')?.checks ?? [];
@@ -173,7 +181,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
           : undefined,
     );
   // The checklist's button started it: the outcome also shows there, under the button, with the focus.
-  if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, text: msg.full }, res.report);
+  if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, parts: msg.full }, res.report);
   const openList = t('Open checklist');
   const ask = t('Ask the agent to checkpoint');
   if (res.kind === 'refused') {

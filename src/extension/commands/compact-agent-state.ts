@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
 import { errorText } from '../pure/error-text';
-import { notCompactedText } from '../pure/findings';
+import { notCompactedText, quotedT } from '../pure/findings';
 import { compactedText, compactPreview } from '../pure/write-previews';
 import { pickFolder } from './pick';
 import { said } from '../pure/checkpoint-text';
@@ -25,7 +25,7 @@ export const id = 'sessionLedger.compactAgentState';
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   await s.store.ready;
   // The folders where a system with this write action (S4's compact phase) is present.
   const withIt = s.store.folders().filter((f) => f.report?.systems.some((x) => offersCompactState(x.id)));

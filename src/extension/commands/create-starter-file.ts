@@ -1,5 +1,6 @@
 /** Create starter file: the empty template of a chosen system's home file. Refuses to overwrite. */
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import type { SystemId } from '../../core/model/model';
 import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
@@ -11,7 +12,7 @@ export const id = 'sessionLedger.createStarterFile';
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   const state = await pickFolder(s, arg);
   if (!state) {
     void vscode.window.showInformationMessage(t('Open a folder first.'));

@@ -5,6 +5,7 @@
  * the preview, atomically and never through a link. Restricted Mode writes nothing.
  */
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
 import { errorText } from '../pure/error-text';
@@ -15,7 +16,7 @@ export const id = 'sessionLedger.enableLedger';
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   await s.store.ready;
   const state = await pickFolder(s, arg, { withSystems: true });
   if (!state) return;

@@ -4,6 +4,7 @@
  * the plan makes said in the dialog (`hooksDialog`), confirm, apply (core), which writes the file's own bytes.
  */
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import type { HooksPlan } from '../../core/hooks/install';
 import { errorText, hooksProblemText } from '../pure/error-text';
 import type { Services } from '../services';
@@ -21,7 +22,7 @@ export async function previewAndApply(
   /** What to say once installed, for the settings file's relative path (default: the guard is on). */
   installed?: (rel: string) => string,
 ): Promise<boolean> {
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   // Restricted Mode writes nothing (the commands that call this have said so already).
   if (!vscode.workspace.isTrusted) return false;
   if (plan.error) {

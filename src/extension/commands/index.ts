@@ -1,5 +1,6 @@
 /** Every command, one module each; registered in one place with a Disposable each. */
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
 import * as askAgentToCheckpoint from './ask-agent-to-checkpoint';
@@ -46,7 +47,8 @@ export function registerCommands(s: Services): vscode.Disposable[] {
         await c.run(s, ...args);
       } catch (err) {
         s.log.error(`${c.id}: ${(err as Error)?.stack ?? String(err)}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Session Ledger: {0}', errorText(vscode.l10n.t, err)));
+        const t = quotedT(vscode.l10n.t);
+        void vscode.window.showErrorMessage(t('Session Ledger: {0}', errorText(t, err)));
       }
     }),
   );

@@ -5,6 +5,7 @@
  * title, each with its step (./steps); Escape at any of them installs nothing.
  */
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
 import { cliBundle, previewAndApply } from './hooks';
@@ -27,7 +28,7 @@ type Answers = {
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   const found = folderOrChoices(s, arg);
   if (!found) return;
   const choices = Array.isArray(found) ? found : [];
@@ -94,7 +95,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
 
 /** Codex CLI: `.codex/hooks.json` (no choices: one file, no status line relay, no reminder); then what Codex needs before it runs them. */
 async function installCodex(s: Services, state: FolderState): Promise<void> {
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   const { planHooksInstall } = await import('../../core/hooks/install');
   const plan = await planHooksInstall(state.folder.uri.fsPath, { codex: true, cliBundle: cliBundle(s) });
   // Said once, when installed: until Codex trusts them the hooks guard nothing.

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { OpenTarget } from '../tree/node';
-import { systemLabel } from '../pure/findings';
+import { quotedT, systemLabel } from '../pure/findings';
 
 export const id = 'sessionLedger.openStateFile';
 
@@ -21,6 +21,7 @@ export async function openAt(target: OpenTarget): Promise<void> {
 }
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
+  const t = quotedT(vscode.l10n.t);
   const direct = targetOf(arg);
   if (direct) return openAt(direct);
   const items: Array<vscode.QuickPickItem & { target: OpenTarget }> = [];
@@ -31,19 +32,19 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
         items.push({
           label: d.relPath,
           description: `${systemLabel(sys)}${multi ? ` · ${f.folder.name}` : ''}`,
-          detail: d.relPath === sys.home ? vscode.l10n.t('home file') : d.role,
+          detail: d.relPath === sys.home ? t('home file') : d.role,
           target: { uri: vscode.Uri.joinPath(f.folder.uri, ...d.relPath.split('/')), line: 1 },
         });
       }
     }
   }
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No state file detected in this workspace.'));
+    void vscode.window.showInformationMessage(t('No state file detected in this workspace.'));
     return;
   }
   const pick =
     items.length === 1
       ? items[0]
-      : await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Open which state file?') });
+      : await vscode.window.showQuickPick(items, { placeHolder: t('Open which state file?') });
   if (pick) await openAt(pick.target);
 }

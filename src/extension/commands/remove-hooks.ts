@@ -1,5 +1,6 @@
 /** Remove the guard hooks (Claude Code's settings files, Codex CLI's .codex/hooks.json): only Session Ledger's own entries, after a preview. */
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import type { Services } from '../services';
 import { requireTrust } from '../trust';
 import { previewAndApply } from './hooks';
@@ -9,7 +10,7 @@ export const id = 'sessionLedger.removeHooks';
 
 export async function run(s: Services, arg?: unknown): Promise<void> {
   if (!requireTrust()) return;
-  const t = vscode.l10n.t;
+  const t = quotedT(vscode.l10n.t);
   const state = await pickFolder(s, arg);
   if (!state) return;
   const { planHooksUninstall } = await import('../../core/hooks/install');

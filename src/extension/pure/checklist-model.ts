@@ -1,5 +1,4 @@
 /** The checklist webview's state from a report (vscode-free; the host adds nothing but strings). */
-import { shownLine } from '../../core/markdown/shown-line';
 import { compactionsAdviceOf } from '../../core/context/compactions';
 import {
   isBlocking,
@@ -11,7 +10,7 @@ import {
 } from '../../core/model/model';
 import { systemName } from '../../core/systems/facts';
 import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
-import { checkHint, checkHintParts, checkMessage, checkMessageParts } from './findings';
+import { checkHint, checkHintParts, checkMessage, checkMessageParts, lineParts } from './findings';
 import type { T } from './tree-text';
 
 const asWritten: T = (m, ...a) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
@@ -59,8 +58,8 @@ export function checklistState(
     name: systemName(s.id),
     label: s.label,
     home: s.home,
-    // The page shows it as text: plain, as every surface that renders no Markdown shows it.
-    next: s.next ? shownLine(s.next) : null,
+    // Plain, as every surface that renders no Markdown shows it; its code spans apart, which the page draws as code.
+    next: s.next ? lineParts(s.next) : null,
     checks: s.checks.map((c) => {
       // Messages and hints in the user's language (the core's English templates through `t`); the ids travel along.
       const mark = markOf(c);
@@ -164,9 +163,13 @@ export function resultHolds(basis: ResultBasis, shown: WorkspaceReport | undefin
 export function pastResult(t: T): WriteResult {
   return {
     kind: 'past',
-    text: t(
-      'This result no longer holds: the checks changed after it was given. The checklist above shows them as they are now.',
-    ),
+    parts: [
+      {
+        text: t(
+          'This result no longer holds: the checks changed after it was given. The checklist above shows them as they are now.',
+        ),
+      },
+    ],
   };
 }
 

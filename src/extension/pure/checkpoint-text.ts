@@ -3,14 +3,17 @@
  * ids (the closing report: the marker, the choice, each system's step; its skip line, each refusal)
  * translated with its arguments; nothing here words a closing step or a refusal of its own. One
  * sentence a line: the checklist shows the lines as they are, a notification runs them together
- * (each system's line starts with its id, so it still reads). vscode-free: the caller passes
- * `vscode.l10n.t`.
+ * (each system's line starts with its id, so it still reads). Code spans follow the one rule of
+ * `messageParts`: the checklist draws them as code, the notification shows them in quotes.
+ * vscode-free: the caller passes `vscode.l10n.t`.
  */
 import type { CheckpointOutcome, Refusal } from '../../core/checkpoint/checkpoint';
-import { render, type Msg } from '../../core/model/messages';
+import type { Msg } from '../../core/model/messages';
 import type { SystemId } from '../../core/model/model';
 import { closingReport, closingReportLines, type ClosingStep } from '../../core/report/closing';
+import type { TextPart } from '../../protocol/checklist';
 import { errorText } from './error-text';
+import { joinParts, messageParts, partsT, quoted, saidParts, spanParts, type PartsT } from './findings';
 
 export type L10n = (message: string, ...args: Array<string | number | boolean>) => string;
 
@@ -20,19 +23,20 @@ export const NOTIFICATION_LIMIT = 1000;
 export interface OutcomeMessage {
   severity: 'info' | 'warning' | 'error';
   /**
-   * The notification: every sentence when they fit in `NOTIFICATION_LIMIT`; else every sentence but
-   * the systems' closing steps that no longer fit, which one last sentence names as in the log.
+   * The notification, plain (code spans in quotes): every sentence when they fit in `NOTIFICATION_LIMIT`;
+   * else every sentence but the systems' closing steps that no longer fit, which one last sentence names
+   * as in the log.
    */
   text: string;
-  /** Every sentence, one a line (the checklist's result, which has room for them). */
-  full: string;
+  /** Every sentence, one a line, in parts (the checklist's result, which has room for them and draws code as code). */
+  full: TextPart[];
   /** The systems whose closing step the notification leaves to the log (none when every sentence fits). */
   inLog: SystemId[];
 }
 
-/** A core message in the user's language (a message argument, such as `(none)`, translated too). */
+/** A core message in the user's language (a message argument, such as `(none)`, translated too), plain: code spans in quotes. */
 export function said(m: Msg, t: L10n): string {
-  return render(m, t);
+  return quoted(saidParts(t, m));
 }
 
 /**
@@ -50,17 +54,27 @@ export function closingMessage(
     .join('\n');
 }
 
-/** One refusal, localised (a failed write names its cause in the user's language). */
-export function refusalText(r: Refusal, t: L10n): string {
-  if (r.code === 'write-failed' && r.cause !== undefined) return t(r.said.id, errorText(t, r.cause));
-  return said(r.said, t);
+/** One refusal, localised, in parts (a failed write names its cause in the user's language). */
+export function refusalParts(r: Refusal, t: L10n): TextPart[] {
+  if (r.code === 'write-failed' && r.cause !== undefined) return messageParts(t, r.said.id, [errorText(t, r.cause)]);
+  return saidParts(t, r.said);
 }
 
 /** The sentence that names the systems whose closing step only the log holds. */
-function inLogSentence(t: L10n, systems: readonly SystemId[]): string {
+function inLogSentence(t: PartsT, systems: readonly SystemId[]): TextPart[] {
   return systems.length === 1
     ? t('The closing step of {0} is in the log (Show log).', systems[0])
     : t('The closing steps of {0} are in the log (Show log).', systems.join(', '));
+}
+
+/** A refused checkpoint's sentence: its reasons after what did not happen. */
+function notWritten(t: PartsT, reasons: readonly TextPart[]): TextPart[] {
+  return t('Checkpoint not written: {0}', reasons);
+}
+
+/** `head`, the lines one a line, then `tail`. */
+function lined(head: readonly TextPart[], lines: ReadonlyArray<readonly TextPart[]>, tail: readonly TextPart[]) {
+  return joinParts([head, joinParts(lines, '\n'), tail], '');
 }
 
 /**
@@ -70,19 +84,29 @@ function inLogSentence(t: L10n, systems: readonly SystemId[]): string {
  * closing steps as fit, each whole, and a last sentence naming the others, which the log holds.
  */
 function fitted(
-  lines: ReadonlyArray<{ text: string; system?: SystemId }>,
+  lines: ReadonlyArray<{ parts: TextPart[]; system?: SystemId }>,
   t: L10n,
-  head: string,
-  tail: string,
+  head: readonly TextPart[],
+  tail: readonly TextPart[],
 ): { text: string; inLog: SystemId[] } {
-  const others = lines.filter((l) => !l.system).map((l) => l.text);
-  const steps = lines.filter((l): l is { text: string; system: SystemId } => !!l.system);
+  const others = lines.filter((l) => !l.system).map((l) => l.parts);
+  const steps = lines.filter((l): l is { parts: TextPart[]; system: SystemId } => !!l.system);
   const withSteps = (k: number) => {
     const left = steps.slice(k).map((l) => l.system);
-    const said = [...others, ...steps.slice(0, k).map((l) => l.text), ...(left.length ? [inLogSentence(t, left)] : [])];
-    return { text: `${head}${said.join('\n')}${tail}`, inLog: left };
+    const said = [
+      ...others,
+      ...steps.slice(0, k).map((l) => l.parts),
+      ...(left.length ? [inLogSentence(partsT(t), left)] : []),
+    ];
+    return { text: quoted(lined(head, said, tail)), inLog: left };
   };
-  const all = `${head}${lines.map((l) => l.text).join('\n')}${tail}`;
+  const all = quoted(
+    lined(
+      head,
+      lines.map((l) => l.parts),
+      tail,
+    ),
+  );
   if (all.length <= NOTIFICATION_LIMIT) return { text: all, inLog: [] };
   for (let k = steps.length - 1; k > 0; k--) {
     const f = withSteps(k);
@@ -100,30 +124,39 @@ export function outcomeMessage(
   t: L10n,
   around: { head?: string; tail?: string } = {},
 ): OutcomeMessage {
-  const head = around.head ?? '';
-  const tail = around.tail ?? '';
-  const whole = (severity: OutcomeMessage['severity'], body: string): OutcomeMessage => {
-    const text = `${head}${body}${tail}`;
-    return { severity, text, full: text, inLog: [] };
+  const head = spanParts(around.head ?? '');
+  const tail = spanParts(around.tail ?? '');
+  const whole = (severity: OutcomeMessage['severity'], body: TextPart[]): OutcomeMessage => {
+    const full = lined(head, [body], tail);
+    return { severity, text: quoted(full), full, inLog: [] };
   };
-  const skipped = o.skipped.map((s) => (s.said ? said(s.said, t) : s.line));
+  const skipped = o.skipped.map((s) => (s.said ? saidParts(t, s.said) : spanParts(s.line)));
   switch (o.kind) {
     case 'written': {
       const lines = [
-        ...skipped.map((text) => ({ text })),
+        ...skipped.map((parts) => ({ parts })),
         ...closingReportLines(o.closing, { marker: o.marker, copied: o.resumePrompt !== '' }).map((l) => ({
-          text: said(l.said, t),
+          parts: saidParts(t, l.said),
           system: l.system,
         })),
       ];
-      const full = `${head}${lines.map((l) => l.text).join('\n')}${tail}`;
+      const full = lined(
+        head,
+        lines.map((l) => l.parts),
+        tail,
+      );
       return { severity: 'info', full, ...fitted(lines, t, head, tail) };
     }
     case 'nothing-to-preserve':
-      return whole('info', o.said ? said(o.said, t) : o.lines.join(' '));
+      return whole('info', o.said ? saidParts(t, o.said) : spanParts(o.lines.join(' ')));
     case 'skipped':
-      return whole('info', skipped.join('  '));
-    case 'refused':
-      return whole('warning', t('Checkpoint not written: {0}', o.refusals.map((r) => refusalText(r, t)).join(' ')));
+      return whole('info', joinParts(skipped, '  '));
+    case 'refused': {
+      const reasons = joinParts(
+        o.refusals.map((r) => refusalParts(r, t)),
+        ' ',
+      );
+      return whole('warning', notWritten(partsT(t), reasons));
+    }
   }
 }

@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import { statOrNullSync } from '../../core/files/fsread';
-import { codeSpans } from '../../core/markdown/shown-line';
-import { format } from '../../core/model/messages';
+import { codeSpans, shownLine } from '../../core/markdown/shown-line';
+import { format, type Msg } from '../../core/model/messages';
 import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model/model';
 import { fixOffers, type FixOffer } from '../../core/systems/fixes';
 import { systemName } from '../../core/systems/facts';
@@ -96,18 +96,22 @@ export function checkMessage(t: T, c: Check): string {
   return x.messageId ? t(x.messageId, ...(x.args ?? [])) : c.message;
 }
 
+/** An argument of a message in parts: a value, or a text already in parts (a message of its own). */
+export type PartArg = string | number | boolean | readonly TextPart[];
+
 /**
  * A message in parts, prose and code, for the surfaces that show code apart from prose: the checklist
- * draws a code span as code, the Problems panel and the tree's rows in quotes (`quoted`); the CLI
- * prints the backticks. The code spans are those of the template in the user's language (the tool's
- * own `git rev-parse --short HEAD`), and those an argument holds within itself (a ledger item's
- * `UNCONFIRMED`: ledger text is Markdown). An argument is cut on its own, after the template: its
- * backticks never pair with the template's or another argument's, so a stray one in a file name is
- * shown as written and takes nothing after it into code. An argument inside a template's code span
- * is code, backticks and all. A run of backticks that nothing closes is text, as in Markdown.
+ * draws a code span as code, the Problems panel, the tree's rows and the notifications in quotes
+ * (`quoted`); the CLI prints the backticks. The code spans are those of the template in the user's
+ * language (the tool's own `git rev-parse --short HEAD`), and those an argument holds within itself (a
+ * ledger item's `UNCONFIRMED`: ledger text is Markdown). An argument is cut on its own, after the
+ * template: its backticks never pair with the template's or another argument's, so a stray one in a
+ * file name is shown as written and takes nothing after it into code. An argument inside a template's
+ * code span is code, backticks and all. A run of backticks that nothing closes is text, as in Markdown.
+ * An argument already in parts (a message inside a message) keeps its parts.
  */
-export function messageParts(t: T, id: string, args: ReadonlyArray<string | number | boolean>): TextPart[] {
-  const shown = args.map(String);
+export function messageParts(t: T, id: string, args: ReadonlyArray<PartArg>): TextPart[] {
+  const shown = args.map((a) => (typeof a === 'object' ? partsWords(a) : String(a)));
   // The template in the user's language, its placeholders left in it.
   const template = t(id, ...shown.map((_, i) => `{${i}}`));
   const out: TextPart[] = [];
@@ -121,7 +125,8 @@ export function messageParts(t: T, id: string, args: ReadonlyArray<string | numb
       const i = Number(m[1]);
       if (i >= shown.length) continue;
       add(out, { text: p.text.slice(at, m.index) });
-      for (const q of spanParts(shown[i])) add(out, q);
+      const a = args[i];
+      for (const q of typeof a === 'object' ? a : spanParts(shown[i])) add(out, q);
       at = m.index + m[0].length;
     }
     add(out, { text: p.text.slice(at) });
@@ -129,8 +134,44 @@ export function messageParts(t: T, id: string, args: ReadonlyArray<string | numb
   return out;
 }
 
+/** `t` in parts: a message of the extension's own as `messageParts` cuts it, its arguments values or texts in parts. */
+export type PartsT = (id: string, ...args: PartArg[]) => TextPart[];
+
+/** `t` (vscode.l10n.t) giving parts (see `PartsT`). */
+export function partsT(t: T): PartsT {
+  return (id, ...args) => messageParts(t, id, args);
+}
+
+/** A core message in parts (see `messageParts`), in the user's language: a message it takes as an argument (`(none)`) too. */
+export function saidParts(t: T, m: Msg): TextPart[] {
+  return messageParts(
+    t,
+    m.id,
+    m.args.map((a, i) => {
+      const part = m.parts?.[i];
+      return part ? saidParts(t, part) : a;
+    }),
+  );
+}
+
+/**
+ * `t` for a surface that renders no Markdown and shows a message as one plain string (a notification,
+ * a dialog, a quick fix's title): each code span, of the template or of an argument, in quotes (`quoted`).
+ */
+export function quotedT(t: T): T {
+  return (id, ...args) => quoted(messageParts(t, id, args));
+}
+
+/**
+ * Ledger text (Markdown) on one line in parts, for the checklist: the words every surface that
+ * renders no Markdown shows (`shownLine`), each code span apart.
+ */
+export function lineParts(text: string): TextPart[] {
+  return spanParts(shownLine(text));
+}
+
 /** `text` cut at its code spans as Markdown finds them (`codeSpans`): each span's text without its backticks (and one blank each side when both are there). */
-function spanParts(text: string): TextPart[] {
+export function spanParts(text: string): TextPart[] {
   const out: TextPart[] = [];
   let at = 0;
   for (const [start, end] of codeSpans(text)) {
@@ -148,13 +189,23 @@ function spanParts(text: string): TextPart[] {
 /** Append `p` to `out`: prose joins the prose before it; empty prose is nothing. */
 function add(out: TextPart[], p: TextPart): void {
   const last = out[out.length - 1];
-  if (p.code) out.push(p);
+  if (p.code) out.push({ text: p.text, code: true });
   else if (p.text && last && !last.code) last.text += p.text;
   else if (p.text) out.push({ text: p.text });
 }
 
+/** Texts in parts one after the other, `between` (prose) between each two. */
+export function joinParts(texts: ReadonlyArray<readonly TextPart[]>, between: string): TextPart[] {
+  const out: TextPart[] = [];
+  texts.forEach((x, i) => {
+    if (i) add(out, { text: between });
+    for (const p of x) add(out, p);
+  });
+  return out;
+}
+
 /**
- * Parts as one line of plain text (the Problems panel, the tree's rows and tooltips): each code span in
+ * Parts as plain text (the Problems panel, the tree's rows and tooltips, the notifications): each code span in
  * single curly quotes, ‘git rev-parse --short HEAD’. No command, path or flag holds these quotes, so
  * where one starts and ends stays plain when it holds straight ones (‘git commit -m "wip"’), and the
  * messages' own straight quotes ("# Agent State", a quick fix's title) keep their meaning.

@@ -12,7 +12,8 @@
 import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
 import { isBlocking, type SystemId, type WorkspaceReport } from '../../core/model/model';
 import { resultBasis, resultHolds, type ResultBasis } from './checklist-model';
-import { reportFindings, type Finding, type IsFile } from './findings';
+import type { TextPart } from '../../protocol/checklist';
+import { joinParts, partsT, quoted, reportFindings, type Finding, type IsFile } from './findings';
 import type { T } from './tree-text';
 
 /** A go-signal given, and what it was given on. */
@@ -82,16 +83,18 @@ export type WithdrawalOffer =
  * The warning that follows a go-signal that no longer holds, and what it offers; `time` is when it was
  * given, as the user reads times; `report` is the folder's report now with the ticks of the go-signal's
  * session. Checkpoint now is offered only when it can succeed: while a blocking check fails the warning
- * names it and offers it to open; while a manual item is not ticked it offers the checklist.
+ * names it and offers it to open; while a manual item is not ticked it offers the checklist. Plain
+ * text, as a notification shows it: code spans in quotes.
  */
 export function withdrawal(
-  t: T,
+  l10n: T,
   g: Pick<GoSignal, 'marker'>,
   why: 'state' | 'marker',
   time: string,
   report: WorkspaceReport | undefined,
   isFile: IsFile,
 ): { text: string; offer: WithdrawalOffer } {
+  const t = partsT(l10n);
   const head =
     why === 'marker'
       ? t(
@@ -104,6 +107,7 @@ export function withdrawal(
           time,
           g.marker,
         );
+  const said = (step: TextPart[]) => quoted(joinParts([head, step], ' '));
   // What Checkpoint now decides on: the systems not switched off by their own configuration.
   const active = report ? { ...report, systems: report.systems.filter((s) => !s.skipped) } : undefined;
   const blocking = reportFindings(active, isFile).filter((f) => isBlocking(f.check));
@@ -122,7 +126,7 @@ export function withdrawal(
             c.id,
             blocking.length - 1,
           );
-    return { text: `${head} ${step}`, offer: { kind: 'fix', finding: blocking[0], count: blocking.length } };
+    return { text: said(step), offer: { kind: 'fix', finding: blocking[0], count: blocking.length } };
   }
   const open = (active?.systems ?? []).flatMap((s) =>
     s.checks.filter((c) => c.status === 'manual-open').map((c) => ({ system: s.id, checkId: c.id })),
@@ -137,7 +141,10 @@ export function withdrawal(
             '{0} manual items are not ticked: tick them in the checklist when they are true, then run Checkpoint now again before /compact or /clear.',
             open.length,
           );
-    return { text: `${head} ${step}`, offer: { kind: 'tick', ...open[0], count: open.length } };
+    return { text: said(step), offer: { kind: 'tick', ...open[0], count: open.length } };
   }
-  return { text: `${head} ${t('Run Checkpoint now again before /compact or /clear.')}`, offer: { kind: 'checkpoint' } };
+  return {
+    text: said(t('Run Checkpoint now again before /compact or /clear.')),
+    offer: { kind: 'checkpoint' },
+  };
 }

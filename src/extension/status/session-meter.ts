@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { quotedT } from '../pure/findings';
 import type { ContextFollower as Follower, SessionRef } from '../../core/context';
 import type { RecentSession } from '../../core/context/sessions';
 import type { ContextUsage } from '../../core/model/model';
@@ -286,7 +287,7 @@ export class SessionMeter implements vscode.Disposable {
     if (key === this.warnedInverted) return;
     this.warnedInverted = key;
     if (!p.inverted) return;
-    const t = vscode.l10n.t;
+    const t = quotedT(vscode.l10n.t);
     const open = t('Open Settings');
     this.log.warn(
       `Thresholds inverted in the settings (propose ${p.inverted.propose}, urgent ${p.inverted.urgent}): read as ${p.propose} / ${p.urgent}.`,
