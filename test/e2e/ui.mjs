@@ -438,6 +438,14 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       .locator('.notifications-toasts .notification-toast')
       .filter({ hasText: /manual items? not ticked/ });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
+    // The refusal names S2's items in the checklist's words, after the system, never by their ids.
+    const refusal = await toast.first().innerText();
+    assert.match(
+      refusal,
+      /2 manual items not ticked: S2: This session's feedback is stored in memory\. S2: The user's last request is completed or recorded\. Tick them/,
+      refusal,
+    );
+    assert.doesNotMatch(refusal, /feedback-stored|last-request/, refusal);
     const f = checklist(page);
     const open = f.locator('section.system[data-system="S2"] input[type="checkbox"][data-manual]:not(:checked)');
     await waitUntil(

@@ -68,7 +68,7 @@ test("the checklist shows B's ticks and A is picked in Checkpoint now: the refus
     o.refusals.map((r) => r.code),
     ['manual-unconfirmed'],
   );
-  assert.match(outcomeMessage(o, t).text, /tick them in the checklist when they are true\./);
+  assert.match(outcomeMessage(o, t).text, /Tick them in the checklist when they are true\./);
   // The refusal is about A's ticks: the checklist is switched to them, and the refusal says it.
   assert.equal(o.ticksFor, A);
   const after = ticksAfter(o, followed);

@@ -32,7 +32,7 @@ test("written: the marker, the clipboard, the choice between the systems' steps,
   ]);
 });
 
-test('refused: the reasons by code and check id; S1 with manual items open says no /compact', async () => {
+test('refused: the reasons by code, each check in its own words; S1 with manual items open says no /compact', async () => {
   const dir = fixtureCopy('s1/good');
   gitInit(dir);
   const o = await checkpoint(dir, { sessionId: SID, claudeHome: emptyClaudeHome() });
@@ -42,7 +42,7 @@ test('refused: the reasons by code and check id; S1 with manual items open says 
   // "not ticked", as the checklist ("not ticked yet") and the tree ("to tick") say: the CLI's word is "confirm" (--confirm).
   assert.equal(
     m.text,
-    '«Checkpoint not written: «2 manual items not ticked (S1 feedback-stored, S1 last-request): tick them in the checklist when they are true.»»',
+    "«Checkpoint not written: «2 manual items not ticked: ««S1: «This session's feedback is stored in memory.»» «S1: «The user's last request is completed or recorded.»»» Tick them in the checklist when they are true.»»",
   );
   assert.doesNotMatch(m.text, /\/compact/);
 });

@@ -14,6 +14,7 @@ import type { WorkspaceReport } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
 import { filesIn } from '../../src/extension/pure/findings';
 import { goSignalNow, goSignalOf, withdrawal } from '../../src/extension/pure/go-signal';
+import { findingLabel } from '../../src/extension/pure/tree-text';
 import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import { emptyClaudeHome, s3Workspace, SID } from './checkpoint-fixtures';
 import { enT } from './helpers';
@@ -151,9 +152,11 @@ test('the warning after a go-signal offers only a step that can succeed: the fai
     ['S3', 'next-action', 'docs/state/STATE.md', 1],
   );
   assert.equal(w.offer.finding.line, before.split('\n').findIndex((l) => l.includes('Now ▶')) + 1, 'on its line');
+  // The check in the words the tree's row and the checklist show for it, not its id.
+  assert.equal(findingLabel(t, w.offer.finding.check), 'The next action is vague: "TBD".');
   assert.match(
     w.text,
-    /A blocking check fails now \(S3 next-action\): fix it, then run Checkpoint now again before \/compact or \/clear\.$/,
+    /A blocking check fails now: S3: The next action is vague: "TBD"\. Fix it, then run Checkpoint now again before \/compact or \/clear\.$/,
   );
 
   // Fixed, but a manual item unticked for the marker's session: the checklist, on the item.

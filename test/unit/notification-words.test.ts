@@ -1,22 +1,26 @@
 /**
  * What the notifications and the checklist's lines say, by the one rule of code spans (`messageParts`):
  * the checklist draws a code span as code, a notification (like the Problems panel and the tree) shows
- * it in ‘quotes’, and neither shows a backtick.
+ * it in ‘quotes’, and neither shows a backtick. A refused checkpoint, and the warning after a go-signal,
+ * name their checks in the words the checklist and the tree show for them, in the user's language,
+ * never by the checks' ids.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkpoint } from '../../src/core/checkpoint/checkpoint';
+import { checkpoint, type CheckpointOutcome } from '../../src/core/checkpoint/checkpoint';
 import { planHooksInstall } from '../../src/core/hooks/install';
+import type { Check } from '../../src/core/model/model';
 import { ENABLE_TITLE } from '../../src/core/systems/s0/fixes';
 import { planEnableLedger } from '../../src/core/systems/s0/enable';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { outcomeMessage, said } from '../../src/extension/pure/checkpoint-text';
 import { partsWords, quotedT } from '../../src/extension/pure/findings';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
+import { findingLabel } from '../../src/extension/pure/tree-text';
 import type { TextPart } from '../../src/protocol/checklist';
-import { CHECKLIST_STRINGS, enT, fixtureCopy, gitInit, jaT, koT, REPO, workspace } from './helpers';
+import { CHECKLIST_STRINGS, demoRepo, enT, fixtureCopy, gitInit, jaT, koT, REPO, rewrite, workspace } from './helpers';
 import { CONFIRMED, emptyClaudeHome, SID, S0_LEDGER } from './checkpoint-fixtures';
 
 const LANGUAGES = [
@@ -24,6 +28,20 @@ const LANGUAGES = [
   { name: 'ja', t: jaT },
   { name: 'ko', t: koT },
 ];
+
+/** The checks as the checklist shows them: each row's system and the words of its message, in `t`'s language. */
+function checklistWords(o: CheckpointOutcome, t: typeof enT): Map<string, string> {
+  const state = checklistState(
+    o.report,
+    { name: 'w', uri: 'file:///w' },
+    CHECKLIST_STRINGS,
+    { busy: false, trusted: true },
+    t,
+  );
+  const out = new Map<string, string>();
+  for (const s of state.systems) for (const c of s.checks) out.set(`${s.id} ${c.id}`, partsWords(c.messageParts));
+  return out;
+}
 
 /** No part shows a backtick, and the code parts are those given. */
 function assertCode(parts: readonly TextPart[], code: string[]): void {
@@ -33,6 +51,64 @@ function assertCode(parts: readonly TextPart[], code: string[]): void {
     code,
   );
 }
+
+test('a refused checkpoint names each manual item not ticked as the checklist asks it, after its system, never by its id (en, ja, ko)', async () => {
+  const dir = fixtureCopy('s1/good');
+  gitInit(dir);
+  const o = await checkpoint(dir, { sessionId: SID, claudeHome: emptyClaudeHome() });
+  assert.deepEqual(
+    o.refusals.map((r) => r.code),
+    ['manual-unconfirmed'],
+  );
+  assert.equal(
+    outcomeMessage(o, enT).text,
+    "Checkpoint not written: 2 manual items not ticked: S1: This session's feedback is stored in memory. S1: The user's last request is completed or recorded. Tick them in the checklist when they are true.",
+  );
+  for (const { name, t } of LANGUAGES) {
+    const text = outcomeMessage(o, t).text;
+    const words = checklistWords(o, t);
+    for (const id of ['feedback-stored', 'last-request']) {
+      assert.ok(text.includes(`S1: ${words.get(`S1 ${id}`)}`), `${name}: ${text}`);
+      assert.ok(!text.includes(id), `${name}: no check id in ${text}`);
+    }
+  }
+});
+
+test("the demo's refusal (ten boxes, the same two questions in each system) names each question once, after the systems that ask it", async () => {
+  const o = await checkpoint(demoRepo(), { sessionId: SID, claudeHome: emptyClaudeHome() });
+  const m = outcomeMessage(o, enT);
+  assert.equal(
+    m.text,
+    "Checkpoint not written: 10 manual items not ticked: S0, S1, S2, S3, S4: This session's feedback is stored in memory. S0, S1, S2, S3, S4: The user's last request is completed or recorded. Tick them in the checklist when they are true.",
+  );
+  // The checklist's result says the same words.
+  assert.equal(partsWords(m.full), m.text);
+});
+
+test("a blocking check is named by the tree's and the checklist's words, its code spans in quotes in the notification and as code in the checklist's result (en, ja, ko)", async () => {
+  const dir = fixtureCopy('s0/good');
+  rewrite(dir, '.agents.yml', () => 'session:\n  ledger: true\n  x: [a, b\n');
+  gitInit(dir);
+  const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.deepEqual(
+    o.refusals.map((r) => r.code),
+    ['blocking-checks'],
+  );
+  const config = o.refusals[0].checks[0] as Check;
+  assert.equal(config.id, 'config');
+  assert.match(config.message, /a `\[` or `\{` above is not closed/, 'the message holds code spans');
+  for (const { name, t } of LANGUAGES) {
+    const m = outcomeMessage(o, t);
+    // The tree's row (and the Problems panel) say the check in these words, code spans in quotes.
+    const row = findingLabel(t, config);
+    assert.match(row, /‘\[’.*‘\{’/, `${name}: ${row}`);
+    assert.equal(m.text, t('Checkpoint not written: {0}', t('1 blocking check failed: {0}', `S0: ${row}`)), name);
+    assert.ok(!/`|\bconfig\b/.test(m.text), `${name}: no backtick, no check id: ${m.text}`);
+    // The checklist's row says the same words; its result draws the spans as code.
+    assert.ok(partsWords(m.full).includes(checklistWords(o, t).get('S0 config') as string), name);
+    assertCode(m.full, ['[', '{']);
+  }
+});
 
 test("a written checkpoint's notification quotes the code spans of the ledger's words; the checklist's result draws them as code", async () => {
   const dir = fixtureCopy('s0/good');

@@ -43,15 +43,15 @@ test('no text a user reads says "(s)": the sources under src/ and webview/, the 
 });
 
 const check = (id: string, severity: Check['severity'] = 'block'): Check =>
-  ({ system: 'S3', id, severity, status: 'fail', message: id }) as Check;
+  ({ system: 'S3', id, severity, status: 'fail', message: `${id}.`, messageId: `${id}.`, args: [] }) as Check;
 
 test('a refusal counts its checks in the singular and the plural, in every language', () => {
   const one = refusalSaid({ code: 'blocking-checks', checks: [check('next-action')] });
-  assert.equal(one.text, '1 blocking check failed (S3 next-action).');
+  assert.equal(one.text, '1 blocking check failed: S3: next-action.');
   const two = refusalSaid({ code: 'blocking-checks', checks: [check('next-action'), check('template')] });
-  assert.equal(two.text, '2 blocking checks failed (S3 next-action, S3 template).');
+  assert.equal(two.text, '2 blocking checks failed: S3: next-action. S3: template.');
   const manual = refusalSaid({ code: 'manual-unconfirmed', checks: [check('last-request', 'manual')] });
-  assert.equal(manual.text, '1 manual item not ticked (S3 last-request): tick it in the checklist when it is true.');
+  assert.equal(manual.text, '1 manual item not ticked: S3: last-request. Tick it in the checklist when it is true.');
   const unknown = refusalSaid({ code: 'unknown-confirm', checks: [], ids: ['bogus'] });
   assert.equal(unknown.text, 'Unknown manual item: bogus.');
   // Japanese and Korean say each in their one form.

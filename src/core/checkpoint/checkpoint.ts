@@ -58,7 +58,7 @@ import {
 import { checkLine, notReadText, startOne } from '../report/report';
 import { readSessionRecord, SESSION_RECORD_REL } from '../hooks/session-record';
 import { rootForms } from '../context/discovery';
-import { ENGLISH, oneLine, PROGRAM, t, type Language, type Msg } from '../model/messages';
+import { checksNamed, ENGLISH, oneLine, PROGRAM, t, type Language, type Msg } from '../model/messages';
 import { commandLines, shellWord } from '../files/shell';
 
 export type { ClosingStep } from '../report/closing';
@@ -444,10 +444,6 @@ function minutesText(n: number): string {
   return n === 1 ? 'minute' : `${n} minutes`;
 }
 
-function checkIds(checks: readonly Check[]): string {
-  return [...new Set(checks.map((c) => `${c.system} ${c.id}`))].join(', ');
-}
-
 /** One refusal in one sentence (message id and arguments). */
 export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
   switch (r.code) {
@@ -455,15 +451,15 @@ export function refusalSaid(r: Omit<Refusal, 'said'>): Msg {
       return t('No agent state file detected: looked for {0}.', (r.lookedFor ?? []).flatMap((l) => l.paths).join(', '));
     case 'blocking-checks':
       return r.checks.length === 1
-        ? t('1 blocking check failed ({0}).', checkIds(r.checks))
-        : t('{0} blocking checks failed ({1}).', r.checks.length, checkIds(r.checks));
+        ? t('1 blocking check failed: {0}', checksNamed(r.checks))
+        : t('{0} blocking checks failed: {1}', r.checks.length, checksNamed(r.checks));
     case 'manual-unconfirmed':
       return r.checks.length === 1
-        ? t('1 manual item not ticked ({0}): tick it in the checklist when it is true.', checkIds(r.checks))
+        ? t('1 manual item not ticked: {0} Tick it in the checklist when it is true.', checksNamed(r.checks))
         : t(
-            '{0} manual items not ticked ({1}): tick them in the checklist when they are true.',
+            '{0} manual items not ticked: {1} Tick them in the checklist when they are true.',
             r.checks.length,
-            checkIds(r.checks),
+            checksNamed(r.checks),
           );
     case 'ambiguous-session':
       return r.windowMinutes === 1

@@ -10,10 +10,11 @@
  * (`resultHolds`). vscode-free (unit tested).
  */
 import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
+import { checksNamed } from '../../core/model/messages';
 import { isBlocking, type SystemId, type WorkspaceReport } from '../../core/model/model';
 import { resultBasis, resultHolds, type ResultBasis } from './checklist-model';
 import type { TextPart } from '../../protocol/checklist';
-import { joinParts, partsT, quoted, reportFindings, type Finding, type IsFile } from './findings';
+import { joinParts, partsT, quoted, reportFindings, saidParts, type Finding, type IsFile } from './findings';
 import type { T } from './tree-text';
 
 /** A go-signal given, and what it was given on. */
@@ -83,8 +84,8 @@ export type WithdrawalOffer =
  * The warning that follows a go-signal that no longer holds, and what it offers; `time` is when it was
  * given, as the user reads times; `report` is the folder's report now with the ticks of the go-signal's
  * session. Checkpoint now is offered only when it can succeed: while a blocking check fails the warning
- * names it and offers it to open; while a manual item is not ticked it offers the checklist. Plain
- * text, as a notification shows it: code spans in quotes.
+ * names it, in the words the checklist and the tree show for it, and offers it to open; while a manual
+ * item is not ticked it offers the checklist. Plain text, as a notification shows it: code spans in quotes.
  */
 export function withdrawal(
   l10n: T,
@@ -112,19 +113,14 @@ export function withdrawal(
   const active = report ? { ...report, systems: report.systems.filter((s) => !s.skipped) } : undefined;
   const blocking = reportFindings(active, isFile).filter((f) => isBlocking(f.check));
   if (blocking.length) {
-    const c = blocking[0].check;
+    const first = saidParts(l10n, checksNamed([blocking[0].check]));
     const step =
       blocking.length === 1
-        ? t(
-            'A blocking check fails now ({0} {1}): fix it, then run Checkpoint now again before /compact or /clear.',
-            c.system,
-            c.id,
-          )
+        ? t('A blocking check fails now: {0} Fix it, then run Checkpoint now again before /compact or /clear.', first)
         : t(
-            'Blocking checks fail now ({0} {1} and {2} more): fix them, then run Checkpoint now again before /compact or /clear.',
-            c.system,
-            c.id,
-            blocking.length - 1,
+            '{0} blocking checks fail now, the first: {1} Fix them, then run Checkpoint now again before /compact or /clear.',
+            blocking.length,
+            first,
           );
     return { text: said(step), offer: { kind: 'fix', finding: blocking[0], count: blocking.length } };
   }
