@@ -666,7 +666,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
         checks: [],
         shared: opts.shared,
         ids: planted.map((x) => x.rel),
-        error: planted.map((x) => `${x.rel} is ${x.why}, not a marker Session Ledger wrote`).join('; '),
+        error: planted.map((x) => `${x.rel} is ${x.why.text}, not a marker Session Ledger wrote`).join('; '),
       });
   }
 

@@ -15,6 +15,7 @@ import {
 } from '../files/fsread';
 import { isInside } from '../files/atomic';
 import { gitTracks } from '../git/tracked';
+import type { Msg } from '../model/messages';
 import {
   isSessionId,
   linkedFolderOf,
@@ -108,7 +109,7 @@ export function speakingMarker(
 export type MarkerChoice =
   | { kind: 'linked'; folder: string }
   | { kind: 'marker'; marker: MarkerFile }
-  | { kind: 'planted'; rel: string; why: string; tracked: boolean }
+  | { kind: 'planted'; rel: string; why: Msg; tracked: boolean }
   | { kind: 'unreadable'; rel: string; error: string }
   | {
       kind: 'none';

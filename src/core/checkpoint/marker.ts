@@ -14,6 +14,7 @@ import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { lstatOrNullSync, readStart, readTextFile } from '../files/fsread';
 import { localTime } from '../model/time';
+import { t, type Msg } from '../model/messages';
 
 export const MARKER_DIR = '.claude';
 export const SHARED_MARKER_REL = '.claude/.checkpoint-ready';
@@ -176,7 +177,7 @@ export async function markerAt(
   root: string,
   rel: string,
   now: number,
-): Promise<{ marker: MarkerFile | null; error: string | null; planted: string | null }> {
+): Promise<{ marker: MarkerFile | null; error: string | null; planted: Msg | null }> {
   const abs = path.join(root, rel);
   const st = lstatOrNullSync(abs);
   if (!st) return { marker: null, error: null, planted: null };
@@ -191,20 +192,21 @@ export async function markerAt(
 }
 
 /** What stands at a marker's path and is no marker a checkpoint wrote (see `markerAt`), from its file data alone, or null (nothing there, or a marker's file). */
-export function plantedAt(root: string, rel: string, now: number): string | null {
+export function plantedAt(root: string, rel: string, now: number): Msg | null {
   const st = lstatOrNullSync(path.join(root, rel));
   return st ? plantedOf(root, rel, st, now) : null;
 }
 
-function plantedOf(root: string, rel: string, st: Stats, now: number): string | null {
+/** What stands there, as a part of a sentence ("{0} is {1}, not a marker …"). */
+function plantedOf(root: string, rel: string, st: Stats, now: number): Msg | null {
   const linked = linkedFolderOf(root, rel);
-  if (linked !== null) return `reached through ${linked}, a symbolic link`;
-  if (st.isSymbolicLink()) return 'a symbolic link';
-  if (st.isDirectory()) return 'a folder';
-  if (!st.isFile()) return 'not a regular file';
-  if (st.nlink > 1) return `a file with ${st.nlink} hard links`;
-  if (st.size > MARKER_MAX_BYTES) return `larger than ${MARKER_MAX_BYTES / 1024} KB`;
-  if (st.mtimeMs > now + MARKER_CLOCK_SLACK_MS) return `dated in the future (${localTime(st.mtimeMs)})`;
+  if (linked !== null) return t('reached through {0}, a symbolic link', linked);
+  if (st.isSymbolicLink()) return t('a symbolic link');
+  if (st.isDirectory()) return t('a folder');
+  if (!st.isFile()) return t('not a regular file');
+  if (st.nlink > 1) return t('a file with {0} hard links', st.nlink);
+  if (st.size > MARKER_MAX_BYTES) return t('larger than {0} KB', MARKER_MAX_BYTES / 1024);
+  if (st.mtimeMs > now + MARKER_CLOCK_SLACK_MS) return t('dated in the future ({0})', localTime(st.mtimeMs));
   return null;
 }
 

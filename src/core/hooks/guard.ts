@@ -22,7 +22,8 @@
  * 8. else allow only when the marker is at most `SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN` minutes old (480).
  *
  * Block = exit code 2 with the reason on stderr: what is true on its first line, then what to do,
- * in numbered steps.
+ * in numbered steps, in the language given (`GuardOptions.lang`: the hook's locale); the commands in
+ * it, paths, ids and the hook log's line stay as they are in every language.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -46,7 +47,7 @@ import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { SYSTEMS } from '../systems/index';
-import { oneLine } from '../model/messages';
+import { ENGLISH, oneLine, t, type Language, type Msg } from '../model/messages';
 import { localTime } from '../model/time';
 import { findingChecks, manualChecks } from '../rules/common';
 import { commandLines, shellQuote, shellWord } from '../files/shell';
@@ -106,6 +107,8 @@ export interface GuardOptions extends HookRunOptions {
   agent?: 'claude' | 'codex';
   /** The hook's input was longer than the reader takes: what was read is only its first part. */
   inputTooLarge?: boolean;
+  /** The language of the block's words (the hook's locale); English when not given. The log line is English. */
+  lang?: Language;
 }
 
 /**
@@ -142,8 +145,8 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
  * The steps to a checkpoint, one per line, for the block the user meets first: each state file with
  * what brings it up to date, the manual items `--confirm` vouches for, the command, /compact again.
  */
-function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null): string[] {
-  return stepsTo(cli, sid, report, [bringUpToDate(cli, report)]);
+function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null, lang: Language): string[] {
+  return stepsTo(cli, sid, report, [bringUpToDate(cli, report, lang)], lang);
 }
 
 /**
@@ -151,23 +154,40 @@ function checkpointSteps(cli: string, sid: string | null, report: WorkspaceRepor
  * system switched off has none). While no system is switched on, a checkpoint writes no marker: the
  * step switches S0 on, or starts a system when none is here.
  */
-function bringUpToDate(cli: string, report: WorkspaceReport | null): string[] {
+function bringUpToDate(cli: string, report: WorkspaceReport | null, lang: Language): string[] {
   const systems = (report?.systems ?? []).filter((s) => !s.skipped);
   if (systems.length)
     return [
-      'Have your agent bring each state file up to date:',
+      lang.msg(t('Have your agent bring each state file up to date:')),
       ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
     ];
-  if (!report) return ['Have your agent bring your state file up to date.'];
+  if (!report) return [lang.msg(t('Have your agent bring your state file up to date.'))];
   const off = switchable(report);
-  return off
-    ? [
-        `No system is switched on here (${off.id}: ${off.skipped}), so a checkpoint writes no marker. To keep ${oneLine(off.home)}, switch ${off.id} on: ${cli} ${FACTS[off.id].switchOn}`,
-        `   Then have your agent bring it up to date: ${FACTS[off.id].checkpointTrigger}.`,
-      ]
-    : [
-        `No system's state file is here, so a checkpoint writes no marker. To keep state across /compact, start one: ${cli} init lists them.`,
-      ];
+  if (!off)
+    return [
+      lang.msg(
+        t(
+          "No system's state file is here, so a checkpoint writes no marker. To keep state across /compact, start one: {0} init lists them.",
+          cli,
+        ),
+      ),
+    ];
+  // The system's own words for being switched off, when that is what its report says.
+  const said = FACTS[off.id].switchedOff;
+  const skipped = said && said.text === off.skipped ? said : (off.skipped ?? '');
+  return [
+    lang.msg(
+      t(
+        'No system is switched on here ({0}: {1}), so a checkpoint writes no marker. To keep {2}, switch {0} on: {3} {4}',
+        off.id,
+        skipped,
+        oneLine(off.home),
+        cli,
+        FACTS[off.id].switchOn ?? '',
+      ),
+    ),
+    `   ${lang.msg(t('Then have your agent bring it up to date: {0}.', FACTS[off.id].checkpointTrigger))}`,
+  ];
 }
 
 /** Some detected system is switched on (S0 without `session.ledger: true` is not): `checkpoint` writes a marker only then. */
@@ -190,29 +210,38 @@ const switchesOf = (id: SystemId): string[] =>
  * step's lines), then the manual items `--confirm` vouches for (the system's the steps switch on, when
  * no system is on), the checkpoint command, /compact again.
  */
-function stepsTo(cli: string, sid: string | null, report: WorkspaceReport | null, first: string[][]): string[] {
+function stepsTo(
+  cli: string,
+  sid: string | null,
+  report: WorkspaceReport | null,
+  first: string[][],
+  lang: Language,
+): string[] {
   const on = switchable(report);
   // The system the steps switch on asks for every manual item then (a switched-off one may hold no checks yet).
   const items = on ? manualChecks(on.id, new Set()) : report ? openManualItems(report).checks : [];
-  const open = [...new Map(items.map((c) => [c.id, c.message])).entries()];
+  const open = [...new Map(items.map((c) => [c.id, c])).entries()];
   const ids = open.map(([id]) => id);
   const steps: string[][] = [...first];
   if (open.length)
     steps.push([
-      'Make sure these are true (--confirm says so):',
-      ...open.map(([id, m]) => `   - ${id}: ${m.replace(/\.$/, '')}`),
+      lang.msg(t('Make sure these are true (--confirm says so):')),
+      ...open.map(([id, c]) => `   - ${id}: ${sentence(lang.say(c.message, c.messageId, c.args))}`),
     ]);
   // The command that succeeds once the manual items are true: `--confirm` names each one.
   steps.push(
     [
-      'Run:',
+      lang.msg(t('Run:')),
       ...commandLines(cli, [`checkpoint ${sessionOption(sid)}`, ...(ids.length ? [`--confirm ${ids.join(',')}`] : [])]),
-      '   It checks the state, writes the marker and prints the resume prompt.',
+      `   ${lang.msg(t('It checks the state, writes the marker and prints the resume prompt.'))}`,
     ],
-    ['Run /compact again.'],
+    [lang.msg(t('Run /compact again.'))],
   );
   return steps.flatMap(([first, ...rest], i) => [`${i + 1}. ${first}`, ...rest]);
 }
+
+/** A check's message as a part of a line: without its closing full stop (a Japanese one too). */
+const sentence = (said: string): string => said.replace(/[.\u3002]$/, '');
 
 /** The option that names the marker a checkpoint writes: this session's, or the shared one without a session id. */
 const sessionOption = (sid: string | null): string => (sid ? `--session ${sid}` : '--shared');
@@ -227,21 +256,25 @@ const sessionOption = (sid: string | null): string => (sid ? `--session ${sid}` 
  * holding a line break is not shown (its shown form is another path), so the lines say to run them from
  * the workspace folder then.
  */
-function optOutLines(cli: string, sid: string | null, markerAt: string, root: string): string[] {
+function optOutLines(cli: string, sid: string | null, markerAt: string, root: string, lang: Language): string[] {
   const here = oneLine(root) === root;
   const write = ['echo nothing-to-preserve >', shellWord(markerAt)];
   return [
-    'Nothing worth preserving? Run:',
+    lang.msg(t('Nothing worth preserving? Run:')),
     ...commandLines(cli, ['checkpoint --nothing-to-preserve', sessionOption(sid)]),
     ...(here
-      ? ['Or write the marker by hand:', ...commandLines(`cd ${shellWord(root)} &&`, write)]
-      : ['Or write the marker by hand, from the workspace folder:', ...commandLines(write[0], write.slice(1))]),
+      ? [lang.msg(t('Or write the marker by hand:')), ...commandLines(`cd ${shellWord(root)} &&`, write)]
+      : [
+          lang.msg(t('Or write the marker by hand, from the workspace folder:')),
+          ...commandLines(write[0], write.slice(1)),
+        ]),
   ];
 }
 
 /** Decide a PreCompact hook run from its raw stdin. Never throws; errors allow. */
 export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): Promise<GuardDecision> {
   const { env, now, parsed, root } = hookRun(stdin, opts);
+  const lang = opts.lang ?? ENGLISH;
   let d: GuardDecision;
   try {
     // Input cut at the reader's limit is no malformed payload (which allows): a manual /compact with
@@ -256,8 +289,12 @@ export async function preCompactGuard(stdin: string, opts: GuardOptions = {}): P
             null,
             null,
             [
-              "Compaction stopped: the hook's input was over 8 MB, so it was not read whole, and the guard decides nothing from a part of it.",
-              '1. Run /compact again with shorter instructions (what you type after /compact).',
+              lang.msg(
+                t(
+                  "Compaction stopped: the hook's input was over 8 MB, so it was not read whole, and the guard decides nothing from a part of it.",
+                ),
+              ),
+              `1. ${lang.msg(t('Run /compact again with shorter instructions (what you type after /compact).'))}`,
             ].join('\n'),
             'BLOCK (input over 8 MB, not read whole)',
           )
@@ -474,20 +511,47 @@ const homesOf = (f: (typeof ALL_FACTS)[number]): string[] => [f.home, ...f.homeA
  * that fail now, wherever they are): refused while one fails, else it vouches for the state without
  * what the files held. When the checks could not run, `check` is the one to say.
  */
-function goneStep(cli: string, gone: readonly string[], judged: { broken: Check[]; error: string | null }): string[] {
-  const [they, them] = gone.length > 1 ? ['they', 'them'] : ['it', 'it'];
+function goneStep(
+  cli: string,
+  gone: readonly string[],
+  judged: { broken: Check[]; error: string | null },
+  lang: Language,
+): string[] {
+  const many = gone.length > 1;
   // The one file by its name (a name with a line break is no name a shell line can show).
   const one = gone.length === 1 && oneLine(gone[0]) === gone[0] ? gone[0] : null;
   const file = one === null ? '<file>' : shellWord(one);
   const ids = [...new Set(judged.broken.map((c) => `${c.system} ${c.id}`))].join(', ');
   return [
-    `Bring back what ${they} held if it is to be kept (git checkout -- ${file}, for a file git tracks), or have your agent write ${them} again.`,
-    judged.error
-      ? `   Whether a checkpoint takes the state as it is now, \`${cli} check\` says.`
-      : ids
-        ? `   As it is now the state fails ${ids}, so a checkpoint refuses until that is fixed (\`${cli} check\` shows the fix).`
-        : `   As it is now the state fails no blocking check, so the checkpoint below vouches for it without what ${they} held.`,
-    '   Touching the marker does not help: it vouches for the bytes that are gone.',
+    lang.msg(
+      many
+        ? t(
+            'Bring back what they held if it is to be kept (git checkout -- {0}, for a file git tracks), or have your agent write them again.',
+            file,
+          )
+        : t(
+            'Bring back what it held if it is to be kept (git checkout -- {0}, for a file git tracks), or have your agent write it again.',
+            file,
+          ),
+    ),
+    `   ${lang.msg(
+      judged.error
+        ? t('Whether a checkpoint takes the state as it is now, `{0} check` says.', cli)
+        : ids
+          ? t(
+              'As it is now the state fails {0}, so a checkpoint refuses until that is fixed (`{1} check` shows the fix).',
+              ids,
+              cli,
+            )
+          : many
+            ? t(
+                'As it is now the state fails no blocking check, so the checkpoint below vouches for it without what they held.',
+              )
+            : t(
+                'As it is now the state fails no blocking check, so the checkpoint below vouches for it without what it held.',
+              ),
+    )}`,
+    `   ${lang.msg(t('Touching the marker does not help: it vouches for the bytes that are gone.'))}`,
   ];
 }
 
@@ -597,6 +661,8 @@ async function decide(
     );
   const wanted = markerRel(sid);
   const cli = cliCommand(root, opts);
+  const lang = opts.lang ?? ENGLISH;
+  const say = (m: Msg): string => lang.msg(m);
   let report: WorkspaceReport | null = known ?? null;
   if (!report) {
     try {
@@ -618,19 +684,45 @@ async function decide(
       sid,
       null,
       [
-        `Compaction stopped: ${oneLine(choice.folder)} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and \`checkpoint\` writes none there.`,
-        ...stepsTo(cli, sid, report, [
+        say(
+          t(
+            'Compaction stopped: {0} is a symbolic link. Session Ledger writes its checkpoint markers through no link, so no marker there proves a checkpoint, and `checkpoint` writes none there.',
+            oneLine(choice.folder),
+          ),
+        ),
+        ...stepsTo(
+          cli,
+          sid,
+          report,
           [
-            // The folder is the shared marker's, `.claude`. The command stops at the first step that fails: a
-            // link that leads nowhere, a copy left from an earlier try; the link goes only once the copy is made,
-            // and a marker the copy brought along proves nothing. `cd -P ./.claude` takes no CDPATH folder.
-            `Make ${oneLine(choice.folder)} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell${cdRoot ? '' : ', from the workspace folder'}):`,
-            `   ${cdRoot}t=$(cd -P ./.claude && pwd -P) && mkdir .claude.copy && cp -a "$t"/. .claude.copy && rm .claude && mv .claude.copy .claude && rm -f .claude/.checkpoint-ready*`,
-            '   A .claude.copy left from an earlier try stops it: look inside, then remove it.',
-            `   If the link leads nowhere: ${cdRoot}rm .claude && mkdir .claude, then install the hooks again (Session Ledger: Install guard hooks, or session-ledger hooks install).`,
+            [
+              // The folder is the shared marker's, `.claude`. The command stops at the first step that fails: a
+              // link that leads nowhere, a copy left from an earlier try; the link goes only once the copy is made,
+              // and a marker the copy brought along proves nothing. `cd -P ./.claude` takes no CDPATH folder.
+              say(
+                cdRoot
+                  ? t(
+                      'Make {0} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell):',
+                      oneLine(choice.folder),
+                    )
+                  : t(
+                      'Make {0} a folder of its own instead of a link, holding what the link leads to (in a POSIX shell, from the workspace folder):',
+                      oneLine(choice.folder),
+                    ),
+              ),
+              `   ${cdRoot}t=$(cd -P ./.claude && pwd -P) && mkdir .claude.copy && cp -a "$t"/. .claude.copy && rm .claude && mv .claude.copy .claude && rm -f .claude/.checkpoint-ready*`,
+              `   ${say(t('A .claude.copy left from an earlier try stops it: look inside, then remove it.'))}`,
+              `   ${say(
+                t(
+                  'If the link leads nowhere: {0}rm .claude && mkdir .claude, then install the hooks again (Session Ledger: Install guard hooks, or session-ledger hooks install).',
+                  cdRoot,
+                ),
+              )}`,
+            ],
+            bringUpToDate(cli, report, lang),
           ],
-          bringUpToDate(cli, report),
-        ]),
+          lang,
+        ),
       ].join('\n'),
       `BLOCK (${choice.folder} is a symbolic link: no marker)`,
     );
@@ -642,47 +734,99 @@ async function decide(
       sid,
       null,
       [
-        `Compaction stopped: ${oneLine(choice.rel)} is ${choice.why}, not a marker Session Ledger wrote, so it proves no checkpoint.`,
+        say(
+          t(
+            'Compaction stopped: {0} is {1}, not a marker Session Ledger wrote, so it proves no checkpoint.',
+            oneLine(choice.rel),
+            choice.why,
+          ),
+        ),
         // One git tracks stays in git's index once removed: untracked too, or the next run finds it again.
-        ...stepsTo(cli, sid, report, [
+        ...stepsTo(
+          cli,
+          sid,
+          report,
           [
-            choice.tracked
-              ? `Remove it and stop tracking it (it came with the repository): git rm -r --cached ${oneLine(choice.rel)} && rm -r ${oneLine(choice.rel)}`
-              : `Remove it: rm -r ${oneLine(choice.rel)}`,
+            [
+              say(
+                choice.tracked
+                  ? t(
+                      'Remove it and stop tracking it (it came with the repository): git rm -r --cached {0} && rm -r {0}',
+                      oneLine(choice.rel),
+                    )
+                  : t('Remove it: rm -r {0}', oneLine(choice.rel)),
+              ),
+            ],
+            bringUpToDate(cli, report, lang),
           ],
-          bringUpToDate(cli, report),
-        ]),
+          lang,
+        ),
       ].join('\n'),
-      `BLOCK (${choice.rel} is ${choice.why}: no marker)`,
+      `BLOCK (${choice.rel} is ${choice.why.text}: no marker)`,
     );
   if (choice.kind === 'none') {
     const { foreign, notOurs, sharedMtime } = choice;
-    const foreignNote = foreign
-      ? ` ${foreign.rel === SHARED_MARKER_REL ? `The shared ${foreign.rel}` : foreign.rel} names session ${foreign.signer}, not this one; a marker counts only for the session it names.`
-      : notOurs === 'tracked'
-        ? ` The shared ${SHARED_MARKER_REL} is tracked by git: it came with the repository, so it proves no checkpoint in this session.`
-        : notOurs === 'before'
-          ? ` The shared ${SHARED_MARKER_REL} was written before this session began (at ${localTime(sharedMtime ?? 0)}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.`
-          : '';
     const trackedShared = wanted === SHARED_MARKER_REL && notOurs === 'tracked';
-    const idNote = sid
-      ? ''
-      : ` (${opts.agent === 'codex' ? 'Codex' : 'Claude Code'} sent no usable session id, so the shared marker is the one that counts.)`;
+    // What is true, then each note a sentence of its own, led by the space that parts it from the one
+    // before (a Japanese sentence follows with none).
+    const said = [
+      foreign?.rel === wanted
+        ? t("Compaction stopped: no checkpoint has run in this session ({0} is another session's).", wanted)
+        : trackedShared
+          ? t('Compaction stopped: no checkpoint has run in this session ({0} is tracked by git).', wanted)
+          : t('Compaction stopped: no checkpoint has run in this session ({0} is missing).', wanted),
+      foreign
+        ? foreign.rel === SHARED_MARKER_REL
+          ? t(
+              ' The shared {0} names session {1}, not this one; a marker counts only for the session it names.',
+              foreign.rel,
+              foreign.signer,
+            )
+          : t(
+              ' {0} names session {1}, not this one; a marker counts only for the session it names.',
+              foreign.rel,
+              foreign.signer,
+            )
+        : notOurs === 'tracked'
+          ? t(
+              ' The shared {0} is tracked by git: it came with the repository, so it proves no checkpoint in this session.',
+              SHARED_MARKER_REL,
+            )
+          : notOurs === 'before'
+            ? t(
+                ' The shared {0} was written before this session began (at {1}; it may come with the repository or from an earlier session), so it proves no checkpoint in this one.',
+                SHARED_MARKER_REL,
+                localTime(sharedMtime ?? 0),
+              )
+            : null,
+      sid
+        ? null
+        : t(
+            ' ({0} sent no usable session id, so the shared marker is the one that counts.)',
+            opts.agent === 'codex' ? 'Codex' : 'Claude Code',
+          ),
+    ];
     return block(
       foreign ? 'foreign-marker' : 'no-marker',
       root,
       sid,
       null,
       [
-        `Compaction stopped: no checkpoint has run in this session (${wanted} is ${foreign?.rel === wanted ? "another session's" : trackedShared ? 'tracked by git' : 'missing'}).${foreignNote}${idNote}`,
+        said.map((m) => (m ? say(m) : '')).join(''),
         // The shared marker this guard reads is one git tracks: checkpoint writes none there until it is untracked.
         ...(trackedShared
-          ? stepsTo(cli, sid, report, [
-              [`Stop tracking it (it came with the repository): git rm --cached ${SHARED_MARKER_REL}`],
-              bringUpToDate(cli, report),
-            ])
-          : checkpointSteps(cli, sid, report)),
-        ...optOutLines(cli, sid, wanted, root),
+          ? stepsTo(
+              cli,
+              sid,
+              report,
+              [
+                [say(t('Stop tracking it (it came with the repository): git rm --cached {0}', SHARED_MARKER_REL))],
+                bringUpToDate(cli, report, lang),
+              ],
+              lang,
+            )
+          : checkpointSteps(cli, sid, report, lang)),
+        ...optOutLines(cli, sid, wanted, root, lang),
       ].join('\n'),
       foreign
         ? `BLOCK (no marker for this session; ${foreign.rel === SHARED_MARKER_REL ? 'shared marker' : foreign.rel} signed by ${foreign.signer})`
@@ -695,8 +839,8 @@ async function decide(
   const { marker } = choice;
 
   // A block that asks for a new checkpoint: what is true, then the steps (`first`, then the checkpoint's own).
-  const checkpointAgain = (said: string, first: string[][]): string =>
-    [said, ...stepsTo(cli, sid, report, first)].join('\n');
+  const checkpointAgain = (said: Msg, first: string[][]): string =>
+    [say(said), ...stepsTo(cli, sid, report, first, lang)].join('\n');
   const docs = homeDocs(report);
   // A block once a marker speaks for the session: its log line names the marker.
   const stop = (rule: GuardRule, message: string, log: string) => block(rule, root, sid, marker.rel, message, log);
@@ -709,8 +853,11 @@ async function decide(
     return stop(
       'unvouched',
       checkpointAgain(
-        `Compaction stopped: ${files} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it.`,
-        [[`Have your agent bring ${files} up to date.`]],
+        t(
+          'Compaction stopped: {0} was not part of the last checkpoint (its system was switched on or appeared since), so nothing vouches for it.',
+          files,
+        ),
+        [[say(t('Have your agent bring {0} up to date.', files))]],
       ),
       `BLOCK (${files} not vouched for by marker ${marker.rel})`,
     );
@@ -727,33 +874,67 @@ async function decide(
   const off = switchedOffHomes(report, vouched);
   const gone = allGone.filter((f) => !off.has(f));
   if (skeleton.length || gone.length) {
-    const optOut = optOutLines(cli, sid, marker.rel, root);
+    const optOut = optOutLines(cli, sid, marker.rel, root, lang);
     // With no system on, the way out is the files back, or the opt-out; a new checkpoint is not asked for.
     // Every vouched file gone is named, a switched-off system's too: once another is back, that one blocks.
     if (!skeleton.length && noneOn) {
       const all = allGone.map(oneLine).join(', ');
-      const [are, them, they] = allGone.length > 1 ? ['are', 'them', 'they'] : ['is', 'it', 'it'];
+      const many = allGone.length > 1;
       return stop(
         'gone',
         [
-          `Compaction stopped: a checkpoint ran, but ${all} ${are} gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for ${them}), so what ${they} held would not come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.`,
-          `1. If ${they} held state to keep, bring ${them} back (git checkout -- <file>, for a file git tracks), then run /compact again.`,
+          say(
+            many
+              ? t(
+                  'Compaction stopped: a checkpoint ran, but {0} are gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for them), so what they held would not come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.',
+                  all,
+                )
+              : t(
+                  'Compaction stopped: a checkpoint ran, but {0} is gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for it), so what it held would not come back after the summary. No system is switched on now, so a new checkpoint can vouch for nothing.',
+                  all,
+                ),
+          ),
+          `1. ${say(
+            many
+              ? t(
+                  'If they held state to keep, bring them back (git checkout -- <file>, for a file git tracks), then run /compact again.',
+                )
+              : t(
+                  'If it held state to keep, bring it back (git checkout -- <file>, for a file git tracks), then run /compact again.',
+                ),
+          )}`,
           ...optOut,
         ].join('\n'),
-        `BLOCK (marker ${marker.rel} present, but ${all} ${are} gone, empty, no longer a state file or a link to nowhere; no system is on)`,
+        `BLOCK (marker ${marker.rel} present, but ${all} ${many ? 'are' : 'is'} gone, empty, no longer a state file or a link to nowhere; no system is on)`,
       );
     }
     // Each file said as what it is: an empty skeleton, or gone since the checkpoint vouched for it.
     const skeletons = [...new Set(skeleton.map((c) => c.path ?? c.system))].filter((f) => !gone.includes(f));
     const listed = (xs: readonly string[]) => xs.map(oneLine).join(', ');
-    const [are, them, they] = gone.length > 1 ? ['are', 'them', 'they'] : ['is', 'it', 'it'];
+    const many = gone.length > 1;
     const empty = skeletons.length
-      ? `${listed(skeletons)} ${skeletons.length > 1 ? 'are empty skeletons' : 'is an empty skeleton'}`
-      : '';
+      ? skeletons.length > 1
+        ? t('{0} are empty skeletons', listed(skeletons))
+        : t('{0} is an empty skeleton', listed(skeletons))
+      : null;
     const went = gone.length
-      ? `${listed(gone)} ${are} gone, empty, no longer a state file or a link that leads nowhere`
-      : '';
-    const said = [empty, went && `${went} since (the checkpoint vouched for ${them})`].filter(Boolean).join(', and ');
+      ? many
+        ? t(
+            '{0} are gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for them)',
+            listed(gone),
+          )
+        : t(
+            '{0} is gone, empty, no longer a state file or a link that leads nowhere since (the checkpoint vouched for it)',
+            listed(gone),
+          )
+      : null;
+    const said = empty && went ? t('{0}, and {1}', empty, went) : ((empty ?? went) as Msg);
+    // The log's words: each file as what it is, without the checkpoint's part.
+    const logged = [
+      empty?.text,
+      gone.length &&
+        `${listed(gone)} ${many ? 'are' : 'is'} gone, empty, no longer a state file or a link that leads nowhere`,
+    ];
     // What a new checkpoint makes of the state without what the files held: the blocking checks that fail
     // now (every rule of the systems switched on, without git; the caller's report when it has one). An
     // empty file of a kind its seed refuses (a home, S1's MEMORY.md) must come back first; any other is
@@ -763,20 +944,38 @@ async function decide(
     const first: string[][] = [];
     if (skeletons.length)
       first.push([
-        'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
-        `   Touching the marker does not help here: ${skeletons.length > 1 ? 'the files themselves are' : 'the file itself is'} the problem.`,
+        say(
+          t(
+            'Have your agent write the state down for real: the goal, each decision with what it beat, each verified fact with its command, one concrete next action.',
+          ),
+        ),
+        `   ${say(
+          skeletons.length > 1
+            ? t('Touching the marker does not help here: the files themselves are the problem.')
+            : t('Touching the marker does not help here: the file itself is the problem.'),
+        )}`,
       ]);
-    if (gone.length) first.push(goneStep(cli, gone, judged));
+    if (gone.length) first.push(goneStep(cli, gone, judged, lang));
     return stop(
       skeleton.length ? 'skeleton' : 'gone',
       [
         checkpointAgain(
-          `Compaction stopped: a checkpoint ran, but ${said}, so ${gone.length ? `what ${they} held` : 'nothing'} would ${gone.length ? 'not ' : ''}come back after the summary.`,
+          !gone.length
+            ? t('Compaction stopped: a checkpoint ran, but {0}, so nothing would come back after the summary.', said)
+            : many
+              ? t(
+                  'Compaction stopped: a checkpoint ran, but {0}, so what they held would not come back after the summary.',
+                  said,
+                )
+              : t(
+                  'Compaction stopped: a checkpoint ran, but {0}, so what it held would not come back after the summary.',
+                  said,
+                ),
           first,
         ),
         ...optOut,
       ].join('\n'),
-      `BLOCK (marker ${marker.rel} present, but ${[empty, went].filter(Boolean).join('; ')})`,
+      `BLOCK (marker ${marker.rel} present, but ${logged.filter(Boolean).join('; ')})`,
     );
   }
 
@@ -811,16 +1010,31 @@ async function decide(
     const cannotRead = unreadable.map((u) => u.path ?? u.system);
     const files = (failing.length ? [...new Set([...since.files, ...cannotRead])] : cannotRead).map(oneLine).join(', ');
     const failed = broken
-      .map((c) => `${c.system} ${c.id}: ${c.message.replace(/\s+/g, ' ').replace(/\.$/, '')}`)
+      .map((c) => `${c.system} ${c.id}: ${sentence(lang.say(c.message, c.messageId, c.args).replace(/\s+/g, ' '))}`)
       .join('; ');
     const ids = [...new Set(broken.map((c) => `${c.system} ${c.id}`))].join(', ');
     // Only a vouched home that cannot be read now: its bytes may be the checkpoint's, but no new context could read them.
-    const said = failing.length
-      ? `since the last checkpoint ${files} changed, and the state now fails ${broken.length === 1 ? 'a blocking check' : `${broken.length} blocking checks`} (${failed}), so that checkpoint no longer vouches for it.`
-      : `${files} cannot be read now (${failed}), so what the checkpoint vouched for would not come back after the summary.`;
+    const said = !failing.length
+      ? t(
+          'Compaction stopped: {0} cannot be read now ({1}), so what the checkpoint vouched for would not come back after the summary.',
+          files,
+          failed,
+        )
+      : broken.length === 1
+        ? t(
+            'Compaction stopped: since the last checkpoint {0} changed, and the state now fails a blocking check ({1}), so that checkpoint no longer vouches for it.',
+            files,
+            failed,
+          )
+        : t(
+            'Compaction stopped: since the last checkpoint {0} changed, and the state now fails {1} blocking checks ({2}), so that checkpoint no longer vouches for it.',
+            files,
+            broken.length,
+            failed,
+          );
     return stop(
       failing.length ? 'broken' : 'unreadable',
-      checkpointAgain(`Compaction stopped: ${said}`, [[`Fix it first: \`${cli} check\` shows each with its fix.`]]),
+      checkpointAgain(said, [[say(t('Fix it first: `{0} check` shows each with its fix.', cli))]]),
       failing.length
         ? `BLOCK (${files} changed since the checkpoint; fails ${ids})`
         : `BLOCK (${files} cannot be read now; fails ${ids})`,
@@ -852,8 +1066,27 @@ async function decide(
   return stop(
     'stale',
     checkpointAgain(
-      `Compaction stopped: ${changed || 'the state'} changed after the last checkpoint, and that checkpoint is ${ageMin} min old (window ${max} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for.`,
-      [[`Have your agent bring ${changed || 'the state file'} up to date.`]],
+      changed
+        ? t(
+            'Compaction stopped: {0} changed after the last checkpoint, and that checkpoint is {1} min old (window {2} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for.',
+            changed,
+            ageMin,
+            max,
+          )
+        : t(
+            'Compaction stopped: the state changed after the last checkpoint, and that checkpoint is {0} min old (window {1} min, SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN), so the newest work is not vouched for.',
+            ageMin,
+            max,
+          ),
+      [
+        [
+          say(
+            changed
+              ? t('Have your agent bring {0} up to date.', changed)
+              : t('Have your agent bring the state file up to date.'),
+          ),
+        ],
+      ],
     ),
     `BLOCK (work since checkpoint in ${changed || '?'} and marker ${marker.rel} ${ageMin} min > ${max} min)`,
   );

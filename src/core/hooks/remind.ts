@@ -35,6 +35,7 @@ import { chooseMarker, figureAfterCheckpoint, newestMarkerTime, optedOut } from 
 import { transcriptBegan } from '../context/files';
 import type { CheckpointDoneQuery } from './guard';
 import type { SystemId } from '../model/model';
+import { ENGLISH, t, type Language } from '../model/messages';
 import { notAProject } from '../files/project';
 import { isRecordName, keepNewest } from '../files/prune';
 
@@ -74,17 +75,47 @@ export function compareBands(
   return { rose, record, changed };
 }
 
-/** The suggestion for one system whose band rose to `band` at `percent`. */
-export function suggestionLine(id: SystemId, band: Band, percent: number): string {
+/** The suggestion for one system whose band rose to `band` at `percent`, in `lang` (the trigger, a command, as it is). */
+export function suggestionLine(id: SystemId, band: Band, percent: number, lang: Language = ENGLISH): string {
   const f = FACTS[id];
   const mark = band === 2 && f.thresholds.urgent !== null ? f.thresholds.urgent : f.thresholds.propose;
   const pct = Math.floor(percent * 10) / 10;
-  const what = band === 2 ? 'checkpoint now, before the handoff turns lossy' : 'propose a checkpoint to the user';
+  const name = systemName(id);
+  const run = f.checkpointTrigger;
   // A system that names no figure of its own (S1, S4) gets Session Ledger's own marks, and the line says whose mark it is.
-  const whose = f.ownThresholds
-    ? `the ${mark}% mark Session Ledger uses for ${systemName(id)} (it names no mark of its own)`
-    : `the ${mark}% mark of ${systemName(id)}`;
-  return `Session Ledger: context is at ${pct}%, past ${whose}: ${what}. To run: ${f.checkpointTrigger}`;
+  return lang.msg(
+    band === 2
+      ? f.ownThresholds
+        ? t(
+            'Session Ledger: context is at {0}%, past the {1}% mark Session Ledger uses for {2} (it names no mark of its own): checkpoint now, before the handoff turns lossy. To run: {3}',
+            pct,
+            mark,
+            name,
+            run,
+          )
+        : t(
+            'Session Ledger: context is at {0}%, past the {1}% mark of {2}: checkpoint now, before the handoff turns lossy. To run: {3}',
+            pct,
+            mark,
+            name,
+            run,
+          )
+      : f.ownThresholds
+        ? t(
+            'Session Ledger: context is at {0}%, past the {1}% mark Session Ledger uses for {2} (it names no mark of its own): propose a checkpoint to the user. To run: {3}',
+            pct,
+            mark,
+            name,
+            run,
+          )
+        : t(
+            'Session Ledger: context is at {0}%, past the {1}% mark of {2}: propose a checkpoint to the user. To run: {3}',
+            pct,
+            mark,
+            name,
+            run,
+          ),
+  );
 }
 
 export interface RemindInput {
@@ -97,6 +128,8 @@ export interface RemindInput {
   now?: number;
   /** The guard's "checkpoint done" (see `checkpointCovers`); without it no checkpoint covers the session. */
   checkpointDone?: CheckpointDone | null;
+  /** The suggestion's language (the hook's locale); English when not given. The log stays English. */
+  lang?: Language;
 }
 
 /**
@@ -262,6 +295,6 @@ async function decide(input: RemindInput): Promise<RemindResult> {
       log: `silent (${at}: the checkpoint covers the session, as the guard decides; ${kept ? 'bands recorded' : "the session's reminder record cannot be written"})`,
     };
   if (!kept) return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
-  const text = suggest.map((id) => suggestionLine(id, bands[id] ?? 0, percent)).join('\n');
+  const text = suggest.map((id) => suggestionLine(id, bands[id] ?? 0, percent, input.lang)).join('\n');
   return { text, log: `suggested ${suggest.map((id) => `${id} band ${bands[id]}`).join(', ')} at ${at}` };
 }

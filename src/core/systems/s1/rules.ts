@@ -846,15 +846,17 @@ export async function stateReviewed(ws: Workspace): Promise<Check[]> {
       system: 'S1',
       severity: 'manual',
       status: done ? 'manual-done' : 'manual-open',
-      ...said(
-        t(
-          "You reviewed {0} for this session's changes (PENDING items met, blockers resolved, milestones); skip is OK if nothing changed.",
-          file,
-        ),
-      ),
+      ...said(stateReviewedSaid(file)),
     },
   ];
 }
+
+/** The words of the manual item `state-reviewed` for the user's `STATE.md` at `file`. */
+export const stateReviewedSaid = (file: string): Msg =>
+  t(
+    "You reviewed {0} for this session's changes (PENDING items met, blockers resolved, milestones); skip is OK if nothing changed.",
+    file,
+  );
 
 function docOf(loaded: Loaded, role: StateDoc['role']): StateDoc | null {
   return loaded.docs.find((d) => d.role === role && d !== loaded.home) ?? null;
