@@ -249,7 +249,7 @@ async function main() {
         `Every measured process, node -e 0 included, runs without ${dropped.join(' and ')} (set here): Node's own start-up would change with ${dropped.length > 1 ? 'them' : 'it'}.`,
       );
     console.log(
-      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the transcript meter, the meter, the core, the PreCompact and SessionStart hooks on their own, the rest and the YAML library in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (its first two parts: the status line and the transcript meter)`,
+      `Installed hook script: .claude/hooks/session-ledger.cjs ${kb(statSync(script).size)}, one plain JavaScript file (the whole CLI; the transcript meter, the meter, the core, the PreCompact and SessionStart hooks on their own, the rest, the YAML library and the Japanese and Korean words in block comments); the status line relay runs .claude/hooks/session-ledger-statusline.cjs ${kb(statSync(statusLineScript(script)).size)} (its first two parts: the status line and the transcript meter)`,
     );
     // Each row's goal (the status line runs on every refresh: near Node's start-up; the hooks and `status` run a
     // few times a session: clarity first), and its place in the BENCH_INSTR table.

@@ -4,7 +4,9 @@
 import * as esbuild from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { templatesIn } from '../messages.mjs';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
@@ -79,6 +81,9 @@ export const HOOK_CORE_MARKER = '// ---- session-ledger core ----';
 export const HOOK_HOOKS_MARKER = '// ---- session-ledger hooks ----';
 export const HOOK_REST_MARKER = '// ---- session-ledger rest ----';
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
+export const HOOK_WORDS_MARKER = '// ---- session-ledger words ----';
+/** The languages of the words' part, in the order each entry lists its translations (src/core/hooks/files.ts). */
+const WORDS_LANGS = ['ja', 'ko'];
 /** The function whose body holds the part after each marker (src/core/hooks/files.ts). */
 const PART_FUNCTION = {
   [HOOK_TRANSCRIPT_MARKER]: 'sessionLedgerTranscript',
@@ -87,6 +92,7 @@ const PART_FUNCTION = {
   [HOOK_HOOKS_MARKER]: 'sessionLedgerHooks',
   [HOOK_REST_MARKER]: 'sessionLedgerRest',
   [HOOK_YAML_MARKER]: 'sessionLedgerYaml',
+  [HOOK_WORDS_MARKER]: 'sessionLedgerWords',
 };
 /** What src/cli/parts.ts holds in place of the lines on which the parts' functions begin, which the build writes in. */
 const PART_LINES_PLACEHOLDER = '__SESSION_LEDGER_PART_LINES__';
@@ -221,7 +227,10 @@ function plainOptions() {
  *   the status line and `status` never run) with its module table, taking every module the core
  *   holds from the core's table: `status` compiles about 14 % less code;
  * - the line HOOK_YAML_MARKER, then the YAML library inside one block comment: the core requires it
- *   only for a YAML text its own plain reader does not take, so a hook compiles a quarter less.
+ *   only for a YAML text its own plain reader does not take, so a hook compiles a quarter less;
+ * - the line HOOK_WORDS_MARKER, then the hooks' Japanese and Korean words (`hookWords`) inside one
+ *   block comment: a table, compiled only when the locale names one of them, so the hook script
+ *   installed in a repository speaks those languages without a file beside it.
  * Each part is the body of a function that is never called (a line `function <name>() {`, a line
  * `/*`, the code with every star-slash written `*\/`, a line `*\/` and a line `}`), so Node skips it
  * as a comment when it loads the file (scanning a block comment costs a small part of parsing the
@@ -290,18 +299,55 @@ export async function buildHookScript() {
   const hooksPart = part(HOOK_HOOKS_MARKER, plainBuiltins(hooks.text, 'hooks'), 'hooks');
   const restPart = part(HOOK_REST_MARKER, plainBuiltins(rest.text, 'rest'), 'rest');
   const yamlPart = part(HOOK_YAML_MARKER, yaml.outputFiles[0].text, 'YAML library');
+  const wordsPart = part(HOOK_WORDS_MARKER, await hookWords(common), 'Japanese and Korean words');
   // The line on which each part's function begins (the line after its marker), for part 1 to name in stack traces.
   const lines = (xs) => xs.join('\n').split('\n').length;
   const first = lines([hotText]) + 2;
   const at = [first];
-  for (const p of [transcriptPart, meterPart, corePart, hooksPart, restPart]) at.push(at[at.length - 1] + lines(p));
+  for (const p of [transcriptPart, meterPart, corePart, hooksPart, restPart, yamlPart])
+    at.push(at[at.length - 1] + lines(p));
   const placeholder = `"${PART_LINES_PLACEHOLDER}"`;
   if (hotText.split(placeholder).length !== 2) throw new Error(`the status line's part must hold ${placeholder} once`);
   const head = [hotText.replace(placeholder, `"${at.join(',')}"`), ...transcriptPart];
-  const tail = [...meterPart, ...corePart, ...hooksPart, ...restPart, ...yamlPart, ''];
+  const tail = [...meterPart, ...corePart, ...hooksPart, ...restPart, ...yamlPart, ...wordsPart, ''];
   writeFileSync(join(REPO, 'dist', 'session-ledger.cjs'), [...head, ...tail].join('\n'));
   writeFileSync(join(REPO, 'dist', STATUSLINE_SCRIPT), [...head, ''].join('\n'));
   return { meter: meter.modules, core: core.modules, rest: rest.modules };
+}
+
+/**
+ * The hooks' Japanese and Korean words as a part's code: what the guard's block and the reminder say
+ * (src/cli/hook-words.ts: the templates of its WORDED_MODULES, and the messages they pass on), each
+ * template the extension's l10n bundles translate (l10n/bundle.l10n.<lang>.json, so the extension, the
+ * CLI and the hooks say the same) with its translation in each of WORDS_LANGS, as one object (the
+ * template once, then its translations in WORDS_LANGS' order), every character outside ASCII a \u
+ * escape of JSON.
+ */
+async function hookWords(opts) {
+  const built = await esbuild.build({ ...opts, entryPoints: ['src/cli/hook-words.ts'], write: false });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', built.outputFiles[0].text)(
+    mod,
+    mod.exports,
+    createRequire(join(REPO, 'package.json')),
+  );
+  const { WORDED_MODULES, passedOn } = mod.exports;
+  const said = new Set([
+    ...WORDED_MODULES.flatMap((m) => templatesIn(readFileSync(join(REPO, m), 'utf8'))),
+    ...passedOn(),
+  ]);
+  const bundles = WORDS_LANGS.map((l) => JSON.parse(readFileSync(join(REPO, 'l10n', `bundle.l10n.${l}.json`), 'utf8')));
+  const entries = [...said]
+    .sort()
+    .filter((k) => bundles.some((b) => typeof b[k] === 'string'))
+    .map(
+      (k) =>
+        `${JSON.stringify(k)}:\n[${bundles.map((b) => JSON.stringify(typeof b[k] === 'string' ? b[k] : null)).join(',\n')}],`,
+    );
+  const escaped = entries
+    .join('\n')
+    .replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `module.exports = {\n${escaped}\n};\n`;
 }
 
 /** `text` with every UTF-16 code unit above 0x7E written as `\\uXXXX` (an astral character as its surrogate pair). */

@@ -1,6 +1,6 @@
 /**
  * The installed hook script's entry (`.claude/hooks/session-ledger.cjs`, one plain JavaScript file),
- * in seven parts (scripts/lib/build.mjs lays them out):
+ * in eight parts (scripts/lib/build.mjs lays them out):
  * 1. this module and the status line (./status-line) as code: the status line runs on every refresh
  *    of Claude Code's status line, and its usual call (Claude Code sent its own figure) parses and
  *    runs only this part;
@@ -16,14 +16,26 @@
  *    and `status` never run (installing hooks, starting a system, the write actions), which the core
  *    takes from there when one runs;
  * 7. after the line HOOK_YAML_MARKER, in one block comment: the YAML library, which the core and the
- *    hooks require only for a YAML text their own plain reader does not take.
+ *    hooks require only for a YAML text their own plain reader does not take;
+ * 8. after the line HOOK_WORDS_MARKER, in one block comment: the Japanese and Korean words of the
+ *    guard's block and the reminder (a table), which the hooks read only when the locale names one of
+ *    those languages and they have something to say.
  * Node skips a comment when it loads the file, so a part costs nothing until it runs (./parts loads
  * them). The status line's own script (STATUSLINE_SCRIPT_NAME) is this file's first two parts: it
  * takes every other part from the hook script beside it, and from nowhere else.
  */
 import { asksForHelp, meterCommand } from './args';
 import { cwdOrNull, exitWith, internalError, onceStdin, processIo, terminalSafe, UsageError, type Io } from './io';
-import { coreOrWhy, CoreUnavailable, guardOrNull, hooksOrNull, loadMeter, loadTranscript, type Meter } from './parts';
+import {
+  coreOrWhy,
+  CoreUnavailable,
+  guardOrNull,
+  hooksOrNull,
+  loadMeter,
+  loadTranscript,
+  loadWords,
+  type Meter,
+} from './parts';
 import { runStatusLine } from './status-line';
 
 // The extension and the command-line tool's other scripts take the parts through these.
@@ -56,6 +68,8 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
   // directory that was deleted (the meter says so, or moves a hook to its project), go to the meter.
   /** Why the core is not there, once a command that needs it found none. */
   let noCore: string | null = null;
+  // What the hooks say in Japanese or Korean: this script's own words (a part of it, read only then).
+  io = { ...io, words: loadWords };
   if (!meterCommand(argv) && cwdOrNull() !== null) {
     const hooks = name === 'hook' && !asksForHelp(rest) ? hooksOrNull() : null;
     if (hooks) return hooks.hooksMain(argv, io);

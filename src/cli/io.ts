@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { MAY_BE_FORMAT, terminalSafe } from '../core/markdown/format-chars';
+import type { Words } from './locale';
 /** What a CLI command talks to: streams, environment, clock. Tests pass their own. */
 export interface Io {
   stdout: (s: string) => void;
@@ -15,6 +16,11 @@ export interface Io {
    * the command runs as a process of its own; absent when a test or another program runs it.
    */
   script?: string;
+  /**
+   * The hook script's own Japanese and Korean words (./locale), for what the hooks say: the script
+   * that runs hands them over; without them the hooks speak English.
+   */
+  words?: Words;
 }
 
 export class UsageError extends Error {}

@@ -5,9 +5,10 @@
  * en_US.UTF-8, ja_JP.eucJP …) English. The words are the extension's own translations, its l10n
  * bundle of that language, so the CLI and the extension say the same; `--json` stays English.
  *
- * The bundle is read only for Japanese or Korean (the status line and the hooks never ask), and only
- * where the package has it: `l10n/` beside the `dist/` folder this script runs from (the npm package,
- * the clone, the .vsix). A script anywhere else reads none: the hook script a repository holds in
+ * The bundle is read only for Japanese or Korean (the status line and the hooks never ask: the guard's
+ * block and the reminder take their words from the hook script itself, ./locale), and only where the
+ * package has it: `l10n/` beside the `dist/` folder this script runs from (the npm package, the clone,
+ * the .vsix). A script anywhere else reads none: the hook script a repository holds in
  * `.claude/hooks/` has no bundle beside it, and a repository's files never word what the tool says.
  * Whatever cannot be read or parsed leaves the tool in English, without a word about it.
  */

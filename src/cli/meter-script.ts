@@ -8,8 +8,9 @@
  */
 import { onceStdin, processIo, type Io } from './io';
 import { meterMain } from './meter';
-import { coreOrWhy, guardOrNull } from './parts';
+import { coreOrWhy, guardOrNull, loadWords } from './parts';
 
 export function main(argv: string[], io: Io = processIo()): Promise<number> {
-  return meterMain(argv, onceStdin(io), coreOrWhy, guardOrNull);
+  // The reminder's Japanese and Korean words: the hook script's beside this one.
+  return meterMain(argv, { ...onceStdin(io), words: loadWords }, coreOrWhy, guardOrNull);
 }

@@ -17,6 +17,7 @@ import {
   HOOK_REST_MARKER,
   HOOK_SCRIPT_NAME,
   HOOK_TRANSCRIPT_MARKER,
+  HOOK_WORDS_MARKER,
   HOOK_YAML_MARKER,
   PART_FUNCTION,
   PART_MARKERS,
@@ -47,6 +48,7 @@ const PART_NAME: Record<string, string> = {
   [HOOK_HOOKS_MARKER]: 'hooks',
   [HOOK_REST_MARKER]: 'rest of the CLI',
   [HOOK_YAML_MARKER]: 'YAML library',
+  [HOOK_WORDS_MARKER]: 'Japanese and Korean words',
 };
 
 // The functions the build writes after part 1, one per part, whose bodies are the parts' comments.
@@ -55,7 +57,8 @@ declare const sessionLedgerTranscript: unknown,
   sessionLedgerCore: unknown,
   sessionLedgerHooks: unknown,
   sessionLedgerRest: unknown,
-  sessionLedgerYaml: unknown;
+  sessionLedgerYaml: unknown,
+  sessionLedgerWords: unknown;
 /** The parts in the order they stand in the file. */
 const MARKERS = PART_MARKERS;
 /**
@@ -78,6 +81,7 @@ function ownPart(marker: string): { text: string; line: number } | null {
     typeof sessionLedgerHooks === 'function' && sessionLedgerHooks,
     typeof sessionLedgerRest === 'function' && sessionLedgerRest,
     typeof sessionLedgerYaml === 'function' && sessionLedgerYaml,
+    typeof sessionLedgerWords === 'function' && sessionLedgerWords,
   ][i];
   const line = Number(PART_LINES.split(',')[i]);
   if (!fn || !(line > 0)) return null;
@@ -208,6 +212,21 @@ let coreRequire: ((id: string) => unknown) | null = null;
 export function loadRest(): { __m: Record<string, unknown> } {
   if (!coreRequire) loadCore();
   return (coreRequire as (id: string) => unknown)('session-ledger-rest') as { __m: Record<string, unknown> };
+}
+
+/**
+ * The hook script's Japanese and Korean words (./locale's `Words`): its part of them, from this file,
+ * else (the status line's and the meter's scripts) from the hook script beside it, and from no other
+ * file; null when neither holds them (a copy cut short) or they cannot be read: the hooks speak
+ * English then, without a word about it.
+ */
+export function loadWords(): Readonly<Record<string, unknown>> | null {
+  try {
+    const table = fromHere((file) => loadPart<unknown>(HOOK_WORDS_MARKER, file));
+    return table && typeof table === 'object' ? (table as Readonly<Record<string, unknown>>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The hooks' own part, or null when neither this script nor the hook script beside it holds one (a copy cut short). */

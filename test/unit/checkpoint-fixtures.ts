@@ -156,6 +156,17 @@ export function emptyClaudeHome(): string {
   return workspace({}, 'sl-claude-');
 }
 
+/** A Claude Code transcript whose last assistant record used `pct` % of claude-sonnet-4-5's 200,000 tokens, dated now. */
+export function transcriptAt(pct: number): string {
+  const file = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
+  const usage = { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: pct * 2000 };
+  writeFileSync(
+    file,
+    `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, message: { id: 'msg_1', model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage }, timestamp: new Date().toISOString() })}\n`,
+  );
+  return file;
+}
+
 /**
  * A shell command in `cwd` as Claude Code runs one in the project `dir` (the hooks' commands, the user's
  * `!` commands), with `input` on stdin.

@@ -454,6 +454,35 @@ export function hookScript(script: string, args: string[], opts: CliOptions = {}
   return inWorker(`node ${script} ${args.join(' ')}`, { args, script: abs }, opts);
 }
 
+/**
+ * What a hook script compiles, part by part: `require` preloads a recorder into its process (`node --require
+ * <it> <script> <args>`), and `compiled()` names each part compiled since it was last asked, by
+ * the marker of `markers` (name, marker line) above the line its code starts on (loadPart hands
+ * vm.compileFunction that line).
+ */
+export function partCompiles(
+  script: string,
+  markers: ReadonlyArray<readonly [string, string]>,
+): { require: string[]; compiled: () => string[] } {
+  const lines = readFileSync(script, 'utf8').split('\n');
+  const at = markers.map(([name, m]) => [name, lines.indexOf(m)] as const).sort((a, b) => a[1] - b[1]);
+  const log = path.join(workspace({}, 'sl-parts-'), 'compiled');
+  const recorder = path.join(path.dirname(log), 'recorder.cjs');
+  writeFileSync(
+    recorder,
+    `const vm = require('node:vm'); const fs = require('node:fs'); const compile = vm.compileFunction;
+     vm.compileFunction = (body, params, o) => { fs.appendFileSync(${JSON.stringify(log)}, (o && o.lineOffset) + '\\n'); return compile(body, params, o); };`,
+  );
+  return {
+    require: ['--require', recorder],
+    compiled: () => {
+      const offsets = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map(Number) : [];
+      writeFileSync(log, '');
+      return offsets.map((o) => at.filter(([, m]) => m >= 0 && m < o).pop()?.[0] ?? `line ${o}`);
+    },
+  };
+}
+
 function inWorker(what: string, req: { args: string[]; script?: string }, opts: CliOptions): CliResult {
   if (!worker) {
     const { port1, port2 } = new MessageChannel();

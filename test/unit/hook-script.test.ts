@@ -16,10 +16,11 @@ import {
   HOOK_HOOKS_MARKER,
   HOOK_METER_MARKER,
   HOOK_REST_MARKER,
+  HOOK_WORDS_MARKER,
   HOOK_YAML_MARKER,
   PART_MARKERS,
 } from '../../src/core/hooks/files';
-import { HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
+import { HOOK_SCRIPT, partCompiles, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, preCompact, S3_STATE, sessionStart, SID } from './checkpoint-fixtures';
 
 test('the installed hook is one plain JavaScript file a reviewer can read: nothing beside it, no compressed or minified code', async () => {
@@ -27,6 +28,8 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   await applyHooksPlan(await planHooksInstall(dir, { cliBundle: HOOK_SCRIPT }));
   assert.deepEqual(readdirSync(path.join(dir, '.claude/hooks')), ['session-ledger.cjs']);
   const bytes = readFileSync(path.join(dir, SCRIPT_REL));
+  // Under 2 MiB: past it, Node's read of the script costs every hook run about 500 page faults more (516 measured).
+  assert.ok(bytes.length < 2 * 1024 * 1024, `${bytes.length} bytes`);
   const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   assert.equal(text.includes('\0'), false, 'no binary');
   const lines = text.split('\n');
@@ -34,7 +37,7 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   // body of a function that is never called, which nothing inside ends early: Node never parses it as code
   // (loadPart compiles it).
   const marks: number[] = PART_MARKERS.map((m) => lines.indexOf(m));
-  assert.equal(marks.length, 6);
+  assert.equal(marks.length, 7);
   assert.ok(
     marks[0] > 0 && marks.every((m, i) => i === 0 || marks[i - 1] < m),
     `the parts in order: ${marks.join(', ')}`,
@@ -42,14 +45,16 @@ test('the installed hook is one plain JavaScript file a reviewer can read: nothi
   assert.deepEqual(lines.slice(-3), ['*/', '}', '']);
   for (const [i, at] of marks.entries()) {
     const end: number = i + 1 < marks.length ? marks[i + 1] : lines.length - 1;
-    assert.match(lines[at + 1], /^function sessionLedger(Transcript|Meter|Core|Hooks|Rest|Yaml)\(\) \{$/);
+    assert.match(lines[at + 1], /^function sessionLedger(Transcript|Meter|Core|Hooks|Rest|Yaml|Words)\(\) \{$/);
     assert.equal(lines[at + 2], '/*');
     assert.deepEqual(lines.slice(end - 2, end), ['*/', '}']);
     const part = lines.slice(at + 3, end - 2).join('\n');
     assert.equal(part.includes('*/'), false);
-    assert.match(part, /^var __/m, 'code as it is, not behind line comments');
+    // The words are a table (each English template, then its Japanese and its Korean), the others code.
+    if (PART_MARKERS[i] === HOOK_WORDS_MARKER) assert.match(part, /^module\.exports = \{\n"/, 'the words as a table');
+    else assert.match(part, /^var __/m, 'code as it is, not behind line comments');
   }
-  assert.match(lines.slice(marks[5]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
+  assert.match(lines.slice(marks[5], marks[6]).join('\n'), /YAMLParseError/, 'the YAML reader is in the file as text');
   // Not minified: lines a reader can follow.
   const lengths = lines.map((l) => l.length).sort((a, b) => a - b);
   assert.ok(
@@ -244,31 +249,16 @@ test('the PreCompact and SessionStart hooks compile only their own part, which g
   const { dir, node } = await installedS3();
   const file = path.join(dir, SCRIPT_REL);
   const full = readFileSync(file, 'utf8');
-  const lines = full.split('\n');
-  const markers: Array<[string, number]> = (
-    [
-      ['meter', HOOK_METER_MARKER],
-      ['core', HOOK_CORE_MARKER],
-      ['hooks', HOOK_HOOKS_MARKER],
-      ['rest', HOOK_REST_MARKER],
-      ['YAML', HOOK_YAML_MARKER],
-    ] as const
-  ).map(([name, m]) => [name, lines.indexOf(m)]);
-  // Each part's compile, named by the marker above the line its code starts on (loadPart gives vm.compileFunction that line).
-  const log = path.join(workspace({}, 'sl-parts-'), 'compiled');
-  const recorder = path.join(path.dirname(log), 'recorder.cjs');
-  writeFileSync(
-    recorder,
-    `const vm = require('node:vm'); const fs = require('node:fs'); const compile = vm.compileFunction;
-     vm.compileFunction = (body, params, o) => { fs.appendFileSync(${JSON.stringify(log)}, (o && o.lineOffset) + '\\n'); return compile(body, params, o); };`,
-  );
-  const compiled = (): string[] => {
-    const offsets = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map(Number) : [];
-    writeFileSync(log, '');
-    return offsets.map((at) => markers.filter(([, m]) => m >= 0 && m < at).pop()?.[0] ?? `line ${at}`);
-  };
+  // Each part's compile, named by its marker.
+  const { require: recorder, compiled } = partCompiles(file, [
+    ['meter', HOOK_METER_MARKER],
+    ['core', HOOK_CORE_MARKER],
+    ['hooks', HOOK_HOOKS_MARKER],
+    ['rest', HOOK_REST_MARKER],
+    ['YAML', HOOK_YAML_MARKER],
+  ]);
   const hook = (args: string[], input: string) =>
-    spawnSync(process.execPath, ['--require', recorder, SCRIPT_REL, ...args], {
+    spawnSync(process.execPath, [...recorder, SCRIPT_REL, ...args], {
       cwd: dir,
       env: { ...env(dir, workspace({}, 'sl-tmp-')) },
       input,

@@ -26,6 +26,7 @@ import {
   S0_LEDGER,
   S3_STATE,
   SID,
+  transcriptAt,
 } from './checkpoint-fixtures';
 
 /** A system's workspace: its files, its home, a figure past its first mark, and an older copy of the home that fails a blocking check. */
@@ -49,17 +50,6 @@ const SYSTEMS = [
     older: S0_LEDGER.replace(/\n## State\n[\s\S]*?\n## Open Questions/, '\n## Open Questions'),
   },
 ] as const;
-
-/** A Claude Code transcript whose last assistant record used `pct` % of claude-sonnet-4-5's 200,000 tokens, dated now. */
-function transcriptAt(pct: number): string {
-  const file = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
-  const usage = { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: pct * 2000 };
-  writeFileSync(
-    file,
-    `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, message: { id: 'msg_1', model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage }, timestamp: new Date().toISOString() })}\n`,
-  );
-  return file;
-}
 
 /** What is done to the home right after the checkpoint: nothing, or a change its times do not show. */
 const CHANGES: Record<string, (dir: string, home: string, older: string) => void> = {

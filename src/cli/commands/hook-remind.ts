@@ -9,6 +9,7 @@
 import { hookRun } from '../../core/hooks/io';
 import { remind, type CheckpointDone } from '../../core/hooks/remind';
 import { terminalSafe, type Io } from '../io';
+import { hookLanguage } from '../locale';
 
 /** `--root DIR` / `--root=DIR` among a hook's arguments, and whatever else was given. */
 export function rootOpt(args: string[]): { root?: string; bad: string[] } {
@@ -56,6 +57,8 @@ export async function run(args: string[], io: Io, checkpointDone: CheckpointDone
     env,
     now,
     checkpointDone,
+    // In the locale's language (the hook script's own words, read only then); its debug line stays English.
+    lang: hookLanguage(env, io.words),
   });
   if (r.text) io.stdout(promptContext(r.text));
   if (env.SESSION_LEDGER_REMIND_DEBUG === '1') io.stderr(`session-ledger hook remind: ${r.log}`);

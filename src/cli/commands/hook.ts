@@ -10,6 +10,7 @@ import { checkpointDone, preCompactGuard } from '../../core/hooks/guard';
 import { appendHookLog, hookRoot } from '../../core/hooks/io';
 import { sessionStartHook } from '../../core/hooks/session-start';
 import { terminalSafe, type Io } from '../io';
+import { hookLanguage } from '../locale';
 import { rootOpt, run as runRemind } from './hook-remind';
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -36,7 +37,9 @@ export async function runGuardHooks(args: string[], io: Io): Promise<number> {
   const opts = { env: io.env, cwd: io.cwd, script: io.script, root, agent: codex ? 'codex' : 'claude' } as const;
   try {
     if (which === 'pre-compact') {
-      const d = await preCompactGuard(stdin, { ...opts, inputTooLarge: io.stdinCut?.() ?? false });
+      // The block in the locale's language (the hook script's own words); its log line stays English.
+      const lang = hookLanguage(io.env, io.words);
+      const d = await preCompactGuard(stdin, { ...opts, lang, inputTooLarge: io.stdinCut?.() ?? false });
       if (!d.allow) {
         if (codex) {
           io.stdout(codexBlock(d.reason));

@@ -31,6 +31,15 @@ export const HOOK_HOOKS_MARKER = '// ---- session-ledger hooks ----';
 export const HOOK_REST_MARKER = '// ---- session-ledger rest ----';
 /** After them: the YAML library, which the core asks for only for a YAML text its own plain reader does not take. */
 export const HOOK_YAML_MARKER = '// ---- session-ledger yaml ----';
+/**
+ * Last, the hooks' Japanese and Korean words: each entry of the extension's l10n bundles that the
+ * guard's block and the reminder say, its English template with its translation in each language of
+ * WORDS_LANGS (a table, not code), compiled only when the locale names one of them. A repository's
+ * files never word what the tool says: the words come from the script itself, never from a file beside it.
+ */
+export const HOOK_WORDS_MARKER = '// ---- session-ledger words ----';
+/** The languages of the words' part, in the order each entry lists its translations. */
+export const WORDS_LANGS = ['ja', 'ko'] as const;
 /** The parts' marker lines in the order they stand in the hook script. */
 export const PART_MARKERS: readonly string[] = [
   HOOK_TRANSCRIPT_MARKER,
@@ -39,6 +48,7 @@ export const PART_MARKERS: readonly string[] = [
   HOOK_HOOKS_MARKER,
   HOOK_REST_MARKER,
   HOOK_YAML_MARKER,
+  HOOK_WORDS_MARKER,
 ];
 /** The function whose body holds the part after each marker. */
 export const PART_FUNCTION: Readonly<Record<string, string>> = {
@@ -48,6 +58,7 @@ export const PART_FUNCTION: Readonly<Record<string, string>> = {
   [HOOK_HOOKS_MARKER]: 'sessionLedgerHooks',
   [HOOK_REST_MARKER]: 'sessionLedgerRest',
   [HOOK_YAML_MARKER]: 'sessionLedgerYaml',
+  [HOOK_WORDS_MARKER]: 'sessionLedgerWords',
 };
 /** How the hook script writes each star-slash of a part in a comment, so that the block comment holding it does not end there. */
 export const CORE_END_ESCAPED = '*\\/';
