@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { goSignalUse } from '../../src/core/checkpoint/used';
-import { parentPids } from '../../src/core/hooks/session-record';
+import { parentChain } from '../../src/core/hooks/session-record';
 import { workspace } from './helpers';
 import {
   age,
@@ -62,7 +62,7 @@ function bare(root: string, env: NodeJS.ProcessEnv): { code: number; listed: str
 }
 
 test('a Codex app server runs several threads in one process: /clear in one chat does not hide the thread of another chat that still runs', async () => {
-  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+  assert.ok(parentChain().pids.length >= 3, 'the chain of parent processes is read (Linux: /proc)');
   const root = s3Workspace();
   const codexHome = workspace({}, 'sl-codex-');
   const env = { CLAUDE_CONFIG_DIR: emptyClaudeHome(), CODEX_HOME: codexHome };
@@ -83,7 +83,7 @@ test('a Codex app server runs several threads in one process: /clear in one chat
 });
 
 test('a go-signal for a Codex thread is not used because another thread of the same app server started', async () => {
-  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+  assert.ok(parentChain().pids.length >= 3, 'the chain of parent processes is read (Linux: /proc)');
   const root = s3Workspace();
   const codexHome = workspace({}, 'sl-codex-');
   const claudeHome = emptyClaudeHome();
@@ -111,7 +111,7 @@ function redate(root: string, sid: string, ago: number): void {
 }
 
 test('after two /clear in a row, a session that wrote after the first of them started still runs: the later /clear does not hide it', async () => {
-  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+  assert.ok(parentChain().pids.length >= 3, 'the chain of parent processes is read (Linux: /proc)');
   const root = s3Workspace();
   const home = emptyClaudeHome();
   const A = SID;

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
-import { parentPids } from '../../src/core/hooks/session-record';
+import { parentChain } from '../../src/core/hooks/session-record';
 import { evaluate } from '../../src/core/report/evaluate';
 import { checkpointFlow } from '../../src/extension/pure/checkpoint-flow';
 import { git } from './helpers';
@@ -104,7 +104,7 @@ test('a /clear record that git tracks, or that is hard-linked, is not this machi
 });
 
 test('right after /clear, before the new session wrote its transcript, a bare checkpoint writes the new session’s marker, not the replaced one’s', async () => {
-  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+  assert.ok(parentChain().pids.length >= 3, 'the chain of parent processes is read (Linux: /proc)');
   const { root, home } = await clearedBeforeTyping(true);
   const r = bareCheckpoint(root, home);
   assert.equal(r.code, 0, r.stdout + r.stderr);

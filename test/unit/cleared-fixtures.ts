@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { parentPids } from '../../src/core/hooks/session-record';
+import { parentChain } from '../../src/core/hooks/session-record';
 import { cliProcess } from './helpers';
 import {
   age,
@@ -48,7 +48,7 @@ export async function started(root: string, home: string, sid: string, source: s
 
 /** S3's workspace where A started, then /clear started B; both transcripts wrote just now, A's last. */
 export async function clearedWorkspace(sameProcess: boolean) {
-  assert.ok(parentPids().length >= 3, 'the chain of parent processes is read (Linux: /proc)');
+  assert.ok(parentChain().pids.length >= 3, 'the chain of parent processes is read (Linux: /proc)');
   const root = s3Workspace();
   const home = emptyClaudeHome();
   await started(root, home, A, 'startup', sameProcess);

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { goSignalUse, sameAgentProcess } from '../../src/core/checkpoint/used';
-import { parentPids, writeSessionRecord } from '../../src/core/hooks/session-record';
+import { parentChain, writeSessionRecord } from '../../src/core/hooks/session-record';
 import { sessionStartHook } from '../../src/core/hooks/session-start';
 import { goSignalOf } from '../../src/extension/pure/go-signal';
 import { CORPUS_SESSIONS, workspace } from './helpers';
@@ -161,7 +161,7 @@ test("a go-signal is used once the SessionStart hook recorded its session's comp
   assert.equal(await goSignalUse(root, { sessionId: g.session, at: at + 5 * MIN }, opts), null);
 
   // /clear: the next session starts in the same agent process (the same chain of processes: here, this one's).
-  assert.ok(parentPids().length >= 2, 'the chain of parent processes is read (Linux: /proc)');
+  assert.ok(parentChain().pids.length >= 2, 'the chain of parent processes is read (Linux: /proc)');
   const root2 = s3Workspace();
   const start2 = (sessionId: string, source: string, now: number) =>
     sessionStartHook(sessionStart(root2, source, { sessionId }), { root: root2, now, log: false });
@@ -176,11 +176,22 @@ test("a go-signal is used once the SessionStart hook recorded its session's comp
   assert.equal(await goSignalUse(root2, { sessionId: g2.session, at }, opts), 'cleared');
 });
 
-test('two session records come from one agent process when their chains of parent processes agree above the hook’s own shell', () => {
-  assert.equal(sameAgentProcess({ pids: [1001, 2002, 3003] }, { pids: [1999, 2002, 3003] }), true);
-  assert.equal(sameAgentProcess({ pids: [1001, 2002, 3003] }, { pids: [1001, 2999, 3003] }), false);
-  assert.equal(sameAgentProcess({ pids: [1001, 2002, 3003] }, { pids: [1001, 2002] }), false);
+test('two session records come from one agent process when their chains of parent processes agree from the agent on: above the hook’s own shell, or whole when the shell exec’d the hook; never when a record does not say which', () => {
+  const sh = (pids: number[]) => ({ pids, hookShell: true });
+  const exec = (pids: number[]) => ({ pids, hookShell: false });
+  assert.equal(sameAgentProcess(sh([1001, 2002, 3003]), sh([1999, 2002, 3003])), true);
+  assert.equal(sameAgentProcess(sh([1001, 2002, 3003]), sh([1001, 2999, 3003])), false);
+  assert.equal(sameAgentProcess(sh([1001, 2002, 3003]), sh([1001, 2002])), false);
+  // The nearest parent is the agent itself (bash exec'd the hook): two agents of one parent differ there.
+  assert.equal(sameAgentProcess(exec([2002, 3003]), exec([2002, 3003])), true);
+  assert.equal(sameAgentProcess(exec([2002, 3003]), exec([2999, 3003])), false);
+  assert.equal(sameAgentProcess(sh([1001, 2002, 3003]), exec([2002, 3003])), true);
+  assert.equal(sameAgentProcess(sh([1001, 2002, 3003]), exec([1001, 2002, 3003])), false);
+  // A record that does not say (not Linux, or written before it was kept) compares with none.
+  assert.equal(sameAgentProcess({ pids: [1001, 2002, 3003] }, { pids: [1999, 2002, 3003] }), false);
+  assert.equal(sameAgentProcess(sh([1001, 2002, 3003]), { pids: [1999, 2002, 3003] }), false);
   // Only the hook's own shell (where no further parent can be read): nothing to compare.
-  assert.equal(sameAgentProcess({ pids: [1001] }, { pids: [1001] }), false);
-  assert.equal(sameAgentProcess({ pids: [] }, { pids: [] }), false);
+  assert.equal(sameAgentProcess(sh([1001]), sh([1001])), false);
+  assert.equal(sameAgentProcess(sh([]), sh([])), false);
+  assert.equal(sameAgentProcess(exec([]), exec([])), false);
 });

@@ -52,12 +52,20 @@ function after(iso: string | null, at: number): boolean {
 }
 
 /**
- * Two records made in the same agent process: their chains of parent processes agree from the
- * second on (the first is the shell that ran that one hook), and there is one to compare.
+ * Two records made in the same agent process: their chains of parent processes agree from the agent
+ * process on, and there is one to compare. A chain whose nearest parent is a shell that ran only that
+ * hook (`hookShell`) starts at its second entry; one whose nearest parent is the agent itself (a shell
+ * that execs the hook, as bash does) at its first: two agent processes of one parent (two sessions of an
+ * editor's panel) then differ there. A record that does not say which (written elsewhere than on Linux,
+ * or before it was kept) compares with none.
  */
-export function sameAgentProcess(a: Pick<SessionRecord, 'pids'>, b: Pick<SessionRecord, 'pids'>): boolean {
-  const x = (a.pids ?? []).slice(1);
-  const y = (b.pids ?? []).slice(1);
+export function sameAgentProcess(
+  a: Pick<SessionRecord, 'pids' | 'hookShell'>,
+  b: Pick<SessionRecord, 'pids' | 'hookShell'>,
+): boolean {
+  if (a.hookShell === undefined || b.hookShell === undefined) return false;
+  const x = (a.pids ?? []).slice(a.hookShell ? 1 : 0);
+  const y = (b.pids ?? []).slice(b.hookShell ? 1 : 0);
   return x.length > 0 && x.length === y.length && x.every((p, i) => p === y[i]);
 }
 

@@ -6,8 +6,11 @@
  * before it was kept, by Claude Code's hook (the only client with the hook then), and reads as Claude Code's.
  * `pids` is the hook's chain of parent processes (nearest first: the shell Claude Code ran the hook
  * through, Claude Code itself, the terminal's shell, …), so the extension can tell which integrated
- * terminal runs which session (a terminal's shell pid is in the chain). `session-ledger checkpoint`
- * falls back to the newest record when no transcript names the session.
+ * terminal runs which session (a terminal's shell pid is in the chain). `hookShell` says whether the
+ * nearest of them is that shell (a shell such as dash runs the hook as its child) or the agent itself
+ * (bash and zsh exec a command that is all `-c` holds): only then do two records tell whether they
+ * come from one agent process. `session-ledger checkpoint` falls back to the newest record when no
+ * transcript names the session.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -30,13 +33,22 @@ export interface SessionRecord {
   at: string;
   /** The hook's parent process chain, nearest first (empty where it cannot be read). */
   pids?: number[];
+  /**
+   * Whether the first of `pids` is a shell that ran this one hook (true) or the agent process itself
+   * (false); absent where its name cannot be read (not Linux) and in records written before it was kept.
+   */
+  hookShell?: boolean;
   /** The client whose SessionStart hook wrote the record; read as `claude` when a record has none. */
   agent?: 'claude' | 'codex';
 }
 
-/** The parent chain of this process, nearest first, up to `max` (Linux: /proc; elsewhere only the parent). */
-export function parentPids(max = 12): number[] {
+/**
+ * The parent chain of this process, nearest first, up to `max` (Linux: /proc; elsewhere only the
+ * parent), and whether its nearest is a shell (`hookShell`, by the process's name in /proc; absent elsewhere).
+ */
+export function parentChain(max = 12): Pick<SessionRecord, 'pids' | 'hookShell'> & { pids: number[] } {
   const out: number[] = [];
+  let hookShell: boolean | undefined;
   let pid = process.ppid;
   while (pid > 1 && out.length < max) {
     out.push(pid);
@@ -48,11 +60,25 @@ export function parentPids(max = 12): number[] {
     } catch {
       /* the process is gone */
     }
+    if (out.length === 1) {
+      const name = nameOfStat(stat);
+      if (name !== null) hookShell = SHELLS.has(name);
+    }
     const ppid = ppidOfStat(stat);
     if (ppid === null) break;
     pid = ppid;
   }
-  return out;
+  return hookShell === undefined ? { pids: out } : { pids: out, hookShell };
+}
+
+/** The names a shell runs under (its `comm`): the hook's nearest parent with one of these ran only the hook. */
+const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'ksh93', 'mksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh']);
+
+/** The process's name (`comm`) in a `/proc/<pid>/stat` line, or null. */
+export function nameOfStat(stat: string): string | null {
+  const open = stat.indexOf('(');
+  const close = stat.lastIndexOf(')');
+  return open >= 0 && close > open ? stat.slice(open + 1, close) : null;
 }
 
 /** The parent pid in a `/proc/<pid>/stat` line, or null. */
@@ -97,6 +123,7 @@ function parseRecord(text: string, mtime: number): SessionRecord | null {
       cwd: str(v.cwd),
       at: str(v.at) ?? new Date(mtime).toISOString(),
       pids,
+      ...(typeof v.hookShell === 'boolean' ? { hookShell: v.hookShell } : {}),
       agent: v.agent === 'codex' ? 'codex' : 'claude',
     };
   } catch {

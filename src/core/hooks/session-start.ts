@@ -26,7 +26,7 @@ import { appendHookLog, hookRun, str, type HookRunOptions } from './io';
 import { isSessionId, markerRel } from '../checkpoint/marker';
 import { insideRel } from '../files/atomic';
 import type { Check, SystemReport, WorkspaceReport } from '../model/model';
-import { parentPids, writeSessionRecord } from './session-record';
+import { parentChain, writeSessionRecord } from './session-record';
 import { openManualItems, resumePromptFor } from '../checkpoint/checkpoint';
 import { codeSpans } from '../markdown/shown-line';
 import { factsOf, systemName } from '../systems/facts';
@@ -408,7 +408,7 @@ export async function sessionStartHook(stdin: string, opts: SessionStartOptions 
           source,
           cwd: str(p.cwd),
           at: new Date(now).toISOString(),
-          pids: parentPids(),
+          ...parentChain(),
           agent: opts.agent ?? 'claude',
         });
         logs.push(`recorded session ${sid ?? '(no id)'}`);
