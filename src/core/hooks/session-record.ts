@@ -72,7 +72,20 @@ export function parentChain(max = 12): Pick<SessionRecord, 'pids' | 'hookShell'>
 }
 
 /** The names a shell runs under (its `comm`): the hook's nearest parent with one of these ran only the hook. */
-const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'ksh93', 'mksh', 'pdksh', 'ash', 'busybox', 'yash', 'posh']);
+const SHELLS = new Set([
+  'sh',
+  'dash',
+  'bash',
+  'zsh',
+  'ksh',
+  'ksh93',
+  'mksh',
+  'pdksh',
+  'ash',
+  'busybox',
+  'yash',
+  'posh',
+]);
 
 /** The process's name (`comm`) in a `/proc/<pid>/stat` line, or null. */
 export function nameOfStat(stat: string): string | null {
