@@ -227,6 +227,15 @@ test('S0: a goal wrapped over lines is said whole, cut at a word with an ellipsi
   assert.equal(clipAtWord('alpha beta; gamma', 12), 'alpha beta…');
   assert.equal(clipAtWord('short enough', 12), 'short enough');
   assert.equal(clipAtWord('x'.repeat(30), 10), `${'x'.repeat(9)}…`);
+  // A code span cut in half is closed after the ellipsis, within the length: no lone backtick is shown.
+  const next = "Call `queueReminder(db, loan, 'overdue', day)` for each loan";
+  for (let n = 8; n < next.length; n++) {
+    const c = clipAtWord(next, n);
+    assert.ok(c.length <= n, `${n}: ${c}`);
+    assert.equal((c.match(/`/g)?.length ?? 0) % 2, 0, `${n}: ${c}`);
+  }
+  assert.equal(clipAtWord(next, 30), 'Call `queueReminder(db…`');
+  assert.equal(clipAtWord('run `npm test` then `git push origin main` now', 31), 'run `npm test` then `git push…`');
 });
 
 test("S4, whose seed names no step, counts with its go-signal's /compact: beside S3 the choice is asked; S0 and S3 (both /clear) ask none", async () => {

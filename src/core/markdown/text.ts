@@ -300,17 +300,25 @@ const DANGLING = /[\s,;:、，；：\-–—(\[{（「『]+$/u;
  * `s` on one line, at most `n` characters: a longer text is cut at the last word boundary that
  * fits, never inside a word (a single word longer than half of `n` is cut inside it), and ends with
  * an ellipsis. What the cut leaves dangling at its end (a comma, a semicolon, a colon, a dash, an
- * opening bracket) goes before the ellipsis.
+ * opening bracket) goes before the ellipsis; a code span it leaves open is closed after it.
  */
 export function clipAtWord(s: string, n = 120): string {
   const t = s.replace(/\s+/g, ' ').trim();
   if (t.length <= n) return t;
-  let room = t.slice(0, n - 1);
-  if (t[n - 1] !== ' ') {
-    const space = room.lastIndexOf(' ');
-    if (space >= (n - 1) / 2) room = room.slice(0, space);
-  }
-  return `${room.replace(DANGLING, '')}…`;
+  const cut = (m: number): string => {
+    let room = t.slice(0, m - 1);
+    if (t[m - 1] !== ' ') {
+      const space = room.lastIndexOf(' ');
+      if (space >= (m - 1) / 2) room = room.slice(0, space);
+    }
+    return room.replace(DANGLING, '');
+  };
+  const open = (x: string): boolean => (x.match(/`/g)?.length ?? 0) % 2 === 1;
+  const kept = cut(n);
+  if (!open(kept)) return `${kept}…`;
+  // A code span the cut leaves open is closed after the ellipsis (within `n`): an unclosed backtick shows as itself.
+  const shorter = cut(n - 1);
+  return open(shorter) ? `${shorter}…\`` : `${shorter}…`;
 }
 
 /** Extract file-like paths from a line of text: `code spans`, Markdown links, bare `dir/file.ext`. */
