@@ -20,8 +20,6 @@ import { ENGLISH, invokedAs, languageOf, PROGRAM, type Language } from '../core/
 import type { Io } from './io';
 import { localeLang, type Lang } from './locale';
 
-export { localeLang, type Lang };
-
 /** The most of a bundle read (each is about 130 KB). */
 const BUNDLE_MAX_BYTES = 2 * 1024 * 1024;
 

@@ -20,17 +20,12 @@ import {
   CONFIRM_ALL,
   emptyClaudeHome,
   markers,
-  OTHER_SID,
   rollout,
   run,
   s3Workspace,
-  SID,
-  sessionStart,
   transcript,
 } from './checkpoint-fixtures';
-
-/** A moment, so each record's start time is after the one before. */
-const tick = () => new Promise((r) => setTimeout(r, 15));
+import { A, B, C, started, tick } from './cleared-fixtures';
 
 /** Three Codex threads of one app server: chat one (X), chat two (Y), and the thread /clear started in chat two (Z). */
 const X = '019a23c0-8c16-7503-a0c2-5d68a9641461';
@@ -114,22 +109,9 @@ test('after two /clear in a row, a session that wrote after the first of them st
   assert.ok(parentChain().pids.length >= 3, 'the chain of parent processes is read (Linux: /proc)');
   const root = s3Workspace();
   const home = emptyClaudeHome();
-  const A = SID;
-  const B = OTHER_SID;
-  const C = '7e1d2c3b-4a59-4687-9a0b-c1d2e3f4a5b6';
-  const env = { CLAUDE_CONFIG_DIR: home, CLAUDE_PROJECT_DIR: '' };
-  for (const [sid, source] of [
-    [A, 'startup'],
-    [B, 'clear'],
-    [C, 'clear'],
-  ]) {
-    await tick();
-    const input = sessionStart(root, source, {
-      sessionId: sid,
-      extra: { transcript_path: path.join(home, 'projects', 'x', `${sid}.jsonl`) },
-    });
-    assert.equal(run(['hook', 'session-start'], { cwd: root, input, env }).code, 0);
-  }
+  await started(root, home, A, 'startup', true);
+  await started(root, home, B, 'clear', true);
+  await started(root, home, C, 'clear', true);
   // The records say A started three minutes ago, B's /clear two, C's just now, all from one chain of process ids;
   // yet A wrote a minute ago, a minute after B's /clear would have ended it: another process with the same chain.
   redate(root, A, 180_000);

@@ -25,7 +25,7 @@ export const B = OTHER_SID;
 export const C = '7e1d2c3b-4a59-4687-9a0b-c1d2e3f4a5b6';
 
 /** A moment, so each record's start time is after the one before. */
-const tick = () => new Promise((r) => setTimeout(r, 15));
+export const tick = () => new Promise((r) => setTimeout(r, 15));
 
 /**
  * The SessionStart hook of session `sid` as the CLI runs it: `same`, in this test's agent process (the

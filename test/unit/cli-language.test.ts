@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { localeLang } from '../../src/cli/language';
+import { localeLang } from '../../src/cli/locale';
 import type { JsonCheck } from '../../src/core/report/report';
 import {
   CLI,

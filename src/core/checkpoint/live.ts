@@ -45,8 +45,11 @@ type ClearStart = NonNullable<Awaited<ReturnType<typeof clearedBy>>>;
  * The sessions among `wrote` that /clear replaced (`clearedBy`), each with the record of the session that
  * replaced it, save one whose transcript wrote after the new session's start (beyond the slack).
  */
-async function clearedSessions(root: string, wrote: readonly RecentSession[]): Promise<Map<string, ClearStart>> {
-  const forms = await rootForms(root);
+async function clearedSessions(
+  root: string,
+  forms: readonly string[],
+  wrote: readonly RecentSession[],
+): Promise<Map<string, ClearStart>> {
   const out = new Map<string, ClearStart>();
   for (const s of wrote) {
     const by = await clearedBy(root, s.sessionId, forms);
@@ -63,11 +66,11 @@ async function clearedSessions(root: string, wrote: readonly RecentSession[]): P
  */
 async function startedBy(
   root: string,
+  forms: readonly string[],
   cleared: ReadonlyMap<string, ClearStart>,
   wrote: readonly RecentSession[],
 ): Promise<RecentSession[]> {
   const have = new Set(wrote.map((s) => s.sessionId));
-  const forms = await rootForms(root);
   const out: RecentSession[] = [];
   for (const first of cleared.values()) {
     let rec = first;
@@ -93,10 +96,13 @@ async function startedBy(
 /** The sessions of the folder `root` that run now (the rule above). Never throws. */
 export async function liveSessions(root: string, opts: RecentSessionsOptions = {}): Promise<LiveSessions> {
   const wrote = await recentSessions(root, opts).catch(() => []);
-  const cleared = wrote.length ? await clearedSessions(root, wrote).catch(() => new Map<string, ClearStart>()) : null;
-  if (!cleared?.size) return { live: wrote, replaced: [], started: [] };
+  if (!wrote.length) return { live: wrote, replaced: [], started: [] };
+  // The folder's forms (its links resolved), read once for every record the rule reads.
+  const forms = await rootForms(root).catch(() => null);
+  const cleared = forms ? await clearedSessions(root, forms, wrote).catch(() => new Map<string, ClearStart>()) : null;
+  if (!forms || !cleared?.size) return { live: wrote, replaced: [], started: [] };
   const live = wrote.filter((s) => !cleared.has(s.sessionId));
-  const started = await startedBy(root, cleared, wrote).catch(() => []);
+  const started = await startedBy(root, forms, cleared, wrote).catch(() => []);
   live.push(...started);
   if (live.length === 0) return { live: wrote, replaced: [], started: [] };
   return { live, replaced: [...cleared].map(([id, by]) => ({ id, by: by.session_id })), started };

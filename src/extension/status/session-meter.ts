@@ -171,7 +171,7 @@ export class SessionMeter implements vscode.Disposable {
           codexHome: s.codexHome,
         }).catch(() => undefined);
         if (followed?.ref) ref = followed.ref;
-        const several = await this.pickAmongLive(folder, ctx, followed?.live.live ?? []);
+        const several = await this.pickAmongLive(folder, ctx, followed?.live.live ?? [], s);
         if (several) {
           ref = several.ref;
           this.others = several.others;
@@ -252,6 +252,7 @@ export class SessionMeter implements vscode.Disposable {
     folder: vscode.WorkspaceFolder,
     ctx: typeof import('../../core/context'),
     live: readonly RecentSession[],
+    s: ReturnType<typeof readSettings>,
   ): Promise<{ ref: SessionRef; others: LiveSession[]; by: ShownBy } | undefined> {
     if (live.length < 2) return undefined;
     const sessions = await withRecordedPids(folder.uri.fsPath, live).catch(() => live.map((x) => ({ ...x, pids: [] })));
@@ -259,7 +260,6 @@ export class SessionMeter implements vscode.Disposable {
     const pick = chooseShownSession(sessions, active?.procs, Date.now());
     if (!pick) return undefined;
     // A session /clear started that wrote nothing yet has no transcript: its start record says where it will be.
-    const s = readSettings(folder.uri);
     const { refOfLive } = await import('../../core/checkpoint/live');
     const ref =
       (await ctx.refForTranscript(pick.shown.transcriptPath, pick.shown.agent)) ??
