@@ -26,8 +26,8 @@ import { isSessionId } from '../core/checkpoint/marker';
 import type { CheckpointDoneQuery } from '../core/hooks/guard';
 import { figureAfterCheckpoint, newestMarkerTime } from '../core/checkpoint/freshness';
 import type { ContextUsage } from '../core/model/model';
-import { parse } from './args';
-import type { Io } from './io';
+import { plainArgs } from './args';
+import { UsageError, type Io } from './io';
 import { localeLang, type Lang } from './locale';
 
 /** A token count as the status line and `context` say it: `84k`, `1.2M`. */
@@ -297,8 +297,11 @@ export async function runStatusLine(args: string[], io: Io, meter: StatusLineMet
   const sep = args.indexOf('--');
   const own = sep >= 0 ? args.slice(0, sep) : args;
   const cmd = sep >= 0 ? args.slice(sep + 1).filter((a) => a !== '') : [];
-  // The usual call has no option of its own: no parser to compile on that refresh.
-  const { values } = own.length ? parse(own, { root: { type: 'string' } }) : { values: {} as { root?: string } };
+  // The usual call has no option of its own: no parser to compile on that refresh. Any shape but the
+  // plain ones goes to the whole CLI, which parses it and words its usage errors.
+  const parsed = own.length ? plainArgs(own, { root: { type: 'string' } }, false) : { values: {} };
+  if (!parsed) throw new UsageError('');
+  const values = parsed.values as { root?: string };
   const stdin = await io.stdin();
   let input: Record<string, unknown> | null = null;
   try {
