@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Every message template of the core: the string literal of each `t('…')` call under src/core
- * (`t` accepts string literals only, so this list is complete). Used by the tests that keep the
+ * (`t` accepts string literals only, so this list is complete); `cliTemplates`, the same under src/cli. Used by the tests that keep the
  * translations complete; run it to print the list as JSON.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,12 +34,22 @@ export function templatesIn(src) {
   return out;
 }
 
-/** Every template under src/core, deduplicated, sorted. */
-export function coreTemplates(root = REPO) {
+/** Every template under `dir` of the repository, deduplicated, sorted. */
+function templatesUnder(dir, root) {
   const all = new Set();
-  for (const f of walk(path.join(root, 'src/core')).filter((x) => x.endsWith('.ts')))
+  for (const f of walk(path.join(root, dir)).filter((x) => x.endsWith('.ts')))
     for (const t of templatesIn(readFileSync(f, 'utf8'))) all.add(t);
   return [...all].sort();
+}
+
+/** Every template under src/core, deduplicated, sorted. */
+export function coreTemplates(root = REPO) {
+  return templatesUnder('src/core', root);
+}
+
+/** Every template of the command-line tool's own words (src/cli: usage errors, refusals, `context`), deduplicated, sorted. */
+export function cliTemplates(root = REPO) {
+  return templatesUnder('src/cli', root);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

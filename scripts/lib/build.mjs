@@ -361,10 +361,13 @@ function asciiOnly(text) {
  * The extension's build options over the hook script: every module of the core is taken from
  * dist/session-ledger.cjs's core at run time, so the .vsix carries one copy, except the meter's
  * modules, which the extension holds itself: the status bar's meter runs at activation and must not
- * compile the whole core.
+ * compile the whole core; and the extension's own modules the CLI borrows.
  */
 export function sharedExtension(target, tables) {
   const core = new Set([...tables.core].filter((m) => !tables.meter.has(m)));
+  // The extension's own modules that the CLI borrows (its words for a refusal, src/cli/refused.ts) stay
+  // in the extension: taken from the rest's table, loading the extension would compile the core and the rest.
+  const rest = new Set([...tables.rest].filter((m) => !m.startsWith('src/extension/')));
   return {
     ...target,
     plugins: [
@@ -372,7 +375,7 @@ export function sharedExtension(target, tables) {
       fromTables(
         [
           { modules: core, expr: 'require("./session-ledger.cjs").loadCore().__m' },
-          { modules: tables.rest, expr: 'require("./session-ledger.cjs").loadRest().__m' },
+          { modules: rest, expr: 'require("./session-ledger.cjs").loadRest().__m' },
         ],
         ['./session-ledger.cjs'],
       ),

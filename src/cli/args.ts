@@ -2,7 +2,19 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { t, type Msg } from '../core/model/messages';
 import { UsageError } from './io';
+
+/**
+ * A usage error as a message, which the CLI says in the locale's language (../core/model/messages'
+ * `Language`); its `message` is the English text. The status line's own part never builds one: its
+ * usage errors are reported by the whole CLI.
+ */
+export class SaidUsageError extends UsageError {
+  constructor(readonly said: Msg) {
+    super(said.text);
+  }
+}
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   args: string[],
@@ -17,7 +29,7 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {
-    throw new UsageError(parseError(err as Error & { code?: string }));
+    throw parseError(err as Error & { code?: string });
   }
 }
 
@@ -72,12 +84,13 @@ export function plainArgs(
   return { values, positionals };
 }
 
-/** node:util's parse errors in a line: the argument and what is wrong with it. */
-function parseError(err: Error & { code?: string }): string {
+/** node:util's parse errors in a line: the argument and what is wrong with it (any other error in node's words). */
+function parseError(err: Error & { code?: string }): UsageError {
   const arg = /'([^']*)'/.exec(err.message)?.[1];
-  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && arg) return `unknown option '${arg}'`;
-  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && arg) return `unexpected argument '${arg}'`;
-  return err.message;
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && arg) return new SaidUsageError(t("unknown option '{0}'", arg));
+  if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && arg)
+    return new SaidUsageError(t("unexpected argument '{0}'", arg));
+  return new UsageError(err.message);
 }
 
 /** The meter's commands (src/cli/meter.ts runs them; src/cli/hot.ts routes them there). */
@@ -112,13 +125,15 @@ export async function resolveRoot(root: string | undefined, cwd: string): Promis
     st = fs.statSync(abs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `root not found: ${abs}` : `cannot read root ${abs}: ${code}`);
+    throw new SaidUsageError(
+      code === 'ENOENT' ? t('root not found: {0}', abs) : t('cannot read root {0}: {1}', abs, code ?? ''),
+    );
   }
-  if (!st.isDirectory()) throw new UsageError(`root is not a directory: ${abs}`);
+  if (!st.isDirectory()) throw new SaidUsageError(t('root is not a directory: {0}', abs));
   try {
     fs.readdirSync(abs);
   } catch (err) {
-    throw new UsageError(`cannot read root ${abs}: ${(err as NodeJS.ErrnoException).code}`);
+    throw new SaidUsageError(t('cannot read root {0}: {1}', abs, (err as NodeJS.ErrnoException).code ?? ''));
   }
   return abs;
 }

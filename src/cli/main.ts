@@ -4,8 +4,10 @@
  */
 import { readFilesBlocking } from '../core/context/files';
 import { useFullConfigReader } from '../core/context/full-reader';
-import { asksForHelp } from './args';
+import { t } from '../core/model/messages';
+import { asksForHelp, SaidUsageError } from './args';
 import { exitWith, internalError, processIo, terminalSafeIo, UsageError, type Io } from './io';
+import { cliLanguage } from './bundle';
 
 export interface Command {
   run(args: string[], io: Io): Promise<number>;
@@ -44,7 +46,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   readFilesBlocking();
   const [name, ...rest] = argv;
   if (!name) {
-    io.stderr(`${(await help()).overview(VERSION)}\n\nsession-ledger: no command given.`);
+    const lang = await cliLanguage(io.env);
+    io.stderr(`${(await help()).overview(VERSION)}\n\n${lang.msg(t('session-ledger: no command given.'))}`);
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
@@ -62,8 +65,15 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   const load = has(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
+    const lang = await cliLanguage(io.env);
     terminalSafeIo(io).stderr(
-      `session-ledger: unknown command '${name}'. The commands: ${Object.keys(COMMANDS).join(', ')}. Run \`session-ledger --help\` for what each does.`,
+      lang.msg(
+        t(
+          "session-ledger: unknown command '{0}'. The commands: {1}. Run `session-ledger --help` for what each does.",
+          name,
+          Object.keys(COMMANDS).join(', '),
+        ),
+      ),
     );
     return 2;
   }
@@ -77,9 +87,14 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return await (await load()).run(rest, name === 'statusline' ? io : terminalSafeIo(io));
   } catch (err) {
     if (err instanceof UsageError) {
-      // One line: what is wrong, then where the options are.
+      // One line: what is wrong, then where the options are (the usage and the command as they are in every language).
+      const lang = await cliLanguage(io.env);
+      const usage = (await help()).MANUALS[name].usage.split('   ')[0];
+      const what = err instanceof SaidUsageError ? lang.msg(err.said) : err.message;
       terminalSafeIo(io).stderr(
-        `session-ledger ${name}: ${err.message} (usage: ${(await help()).MANUALS[name].usage.split('   ')[0]}; more: session-ledger ${name} --help)`,
+        lang.msg(
+          t('session-ledger {0}: {1} (usage: {2}; more: {3})', name, what, usage, `session-ledger ${name} --help`),
+        ),
       );
       return 2;
     }

@@ -17,7 +17,9 @@ import { claudeHome, claudeProjectDirName } from '../core/context/discovery';
 import { anyPresent } from '../core/context/systems';
 import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
 import { shellWord } from '../core/files/shell';
+import { t } from '../core/model/messages';
 import { resolveRoot } from './args';
+import { cliLanguage } from './bundle';
 import type { Io } from './io';
 
 /** Where `hooks install` puts the hook script: Claude Code's, then Codex CLI's. */
@@ -88,10 +90,21 @@ export async function projectRoot(root: string | undefined, io: Io): Promise<str
   // Nothing of the tool's here, and the project it belongs to is not the one acted on: say where that one is.
   if (passed)
     io.stderr(
-      `Project: ${here} (a Claude Code session was started in this folder, so it is a project of its own). The guard hooks are installed in ${passed}, above it: --root ${shellWord(passed)} names that project.`,
+      (await cliLanguage(io.env)).msg(
+        t(
+          'Project: {0} (a Claude Code session was started in this folder, so it is a project of its own). The guard hooks are installed in {1}, above it: {2} names that project.',
+          here,
+          passed,
+          `--root ${shellWord(passed)}`,
+        ),
+      ),
     );
   if (!above) return resolveRoot(undefined, io.cwd);
   const abs = await resolveRoot(above, io.cwd);
-  io.stderr(`Project: ${abs} (its guard hooks are installed there; this folder is inside it). --root names another.`);
+  io.stderr(
+    (await cliLanguage(io.env)).msg(
+      t('Project: {0} (its guard hooks are installed there; this folder is inside it). --root names another.', abs),
+    ),
+  );
   return abs;
 }

@@ -10,7 +10,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { localeLang } from '../../src/cli/locale';
+import { encodeClaudeProjectDir } from '../../src/core/context';
+import { format } from '../../src/core/model/messages';
 import type { JsonCheck } from '../../src/core/report/report';
+import { asst, lines, ofFolder } from './context-records';
 import {
   CLI,
   cliProcess,
@@ -211,4 +214,254 @@ test("the hook script in a repository reads no bundle: a repository's files neve
   assert.equal(en.code, 1);
   assert.equal(ja.stdout, en.stdout);
   assert.match(ja.stdout, /\nOverall: BROKEN\n$/);
+});
+
+const LANGS = [
+  ['ja_JP.UTF-8', jaT, /[\u3040-\u30ff\u4e00-\u9fff]/],
+  ['ko_KR.UTF-8', koT, /[\uac00-\ud7af]/],
+] as const;
+
+/** What a usage error's line says around its reason (the usage and the help command are the English line's). */
+function usageParts(english: string): { command: string; usage: string; more: string } {
+  const m = /^session-ledger (\S+): .* \(usage: (.*); more: (.*)\)\n$/.exec(english);
+  assert.ok(m, english);
+  return { command: m[1], usage: m[2], more: m[3] };
+}
+
+test('usage errors in ja and ko: an unknown command, an unknown option, a root not found, each with the usage and the help command as in English; in C, English', () => {
+  const en = cliProcess(['frob'], { env: locale('C') });
+  assert.equal(en.code, 2);
+  const listed = /The commands: (.*)\. Run `session-ledger --help`/.exec(en.stderr)?.[1];
+  assert.ok(listed, en.stderr);
+  const missing = path.join(workspace(), 'gone');
+  const cases: Array<{ args: string[]; why: (tr: typeof jaT) => string }> = [
+    { args: ['check', '--frob'], why: (tr) => tr("unknown option '{0}'", '--frob') },
+    { args: ['status', 'extra'], why: (tr) => tr("unexpected argument '{0}'", 'extra') },
+    { args: ['check', '--root', missing], why: (tr) => tr('root not found: {0}', missing) },
+    {
+      args: ['checkpoint', '--session', 'a b'],
+      why: (tr) => tr("--session: '{0}' is not a session id (letters, digits, '.', '_', '-')", 'a b'),
+    },
+    { args: ['context', '--agent', 'vim'], why: (tr) => tr("--agent must be claude or codex, not '{0}'", 'vim') },
+    { args: ['statusline', '--frob'], why: (tr) => tr("unknown option '{0}'", '--frob') },
+    {
+      args: ['hooks', 'install', '--codex', '--remind'],
+      why: (tr) =>
+        tr(
+          "{0} is for Claude Code's settings; --codex wires Codex's .codex/hooks.json (the guard and the resume hook only)",
+          '--remind',
+        ),
+    },
+  ];
+  const english = cases.map((c) => cliProcess(c.args, { env: locale('C'), input: '' }));
+  cases.forEach((c, i) => {
+    assert.equal(english[i].code, 2, english[i].stderr);
+    assert.ok(
+      english[i].stderr.includes(`: ${c.why((m, ...a) => format(m, a.map(String)))} (usage: `),
+      english[i].stderr,
+    );
+  });
+  for (const [lang, tr, script] of LANGS) {
+    const r = cliProcess(['frob'], { env: locale(lang) });
+    assert.equal(r.code, 2);
+    assert.equal(
+      r.stderr,
+      `${tr("session-ledger: unknown command '{0}'. The commands: {1}. Run `session-ledger --help` for what each does.", 'frob', listed)}\n`,
+    );
+    assert.match(r.stderr, script);
+    cases.forEach((c, i) => {
+      const { command, usage, more } = usageParts(english[i].stderr);
+      const said = cliProcess(c.args, { env: locale(lang), input: '' });
+      assert.equal(said.code, 2, said.stderr);
+      assert.equal(
+        said.stderr,
+        `${tr('session-ledger {0}: {1} (usage: {2}; more: {3})', command, c.why(tr), usage, more)}\n`,
+        `${lang} ${c.args.join(' ')}`,
+      );
+      assert.match(said.stderr.replace(usage, ''), script, `${lang} ${c.args.join(' ')}: ${said.stderr}`);
+    });
+  }
+});
+
+/** Each line of `said` either one of the English lines a user copies (a command line), or another line in the language. */
+function sameCommandLines(said: string, english: string, script: RegExp, what: string): void {
+  const lines = said.trimEnd().split('\n');
+  const en = english.trimEnd().split('\n');
+  assert.equal(lines.length, en.length, `${what}:\n${said}`);
+  lines.forEach((l, i) => {
+    if (/^\s+(session-ledger|node) \\$|^\s+\S.* \\$|^\s+--/.test(en[i]) || /^\s+(checkpoint|--)/.test(en[i]))
+      assert.equal(l, en[i], `${what}, line ${i + 1}`);
+    else assert.match(l, script, `${what}, line ${i + 1} is English: ${l}`);
+  });
+}
+
+test('checkpoint refusals in ja and ko: the heading, what was looked for, the counts and the next step in the language, each command line as in English', () => {
+  const empty = workspace();
+  const dir = broken();
+  const en = cliProcess(['checkpoint', '--root', empty], { env: { ...quiet(), ...locale('C') } });
+  assert.equal(en.code, 1);
+  assert.match(
+    en.stderr,
+    /^Checkpoint not written:\nNo state files detected \(looked for (.*)\): there is nothing to vouch for\.\n/,
+  );
+  const looked = /\(looked for (.*)\): there/.exec(en.stderr)?.[1] as string;
+  const enBroken = cliProcess(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale('C') } });
+  const json = JSON.parse(
+    cliProcess(['checkpoint', '--root', dir, '--json'], { env: { ...quiet(), ...locale('C') } }).stdout,
+  ) as { refusals: Array<{ code: string; checks: JsonCheck[] }> };
+  const blocking = json.refusals.find((r) => r.code === 'blocking-checks')?.checks.length ?? 0;
+  const manual = json.refusals.find((r) => r.code === 'manual-unconfirmed')?.checks.length ?? 0;
+  assert.ok(blocking > 1 && manual > 1, JSON.stringify(json.refusals));
+  for (const [lang, tr, script] of LANGS) {
+    const r = cliProcess(['checkpoint', '--root', empty], { env: { ...quiet(), ...locale(lang) } });
+    assert.equal(r.code, 1);
+    const lines = r.stderr.split('\n');
+    assert.equal(lines[0], tr('Checkpoint not written:'));
+    assert.equal(lines[1], tr('No state files detected (looked for {0}): there is nothing to vouch for.', looked));
+    assert.equal(lines[2], tr('Start one with `{0} init S0` … `S4` (`{0} init` lists them).', 'session-ledger'));
+    assert.equal(lines[3], tr('Nothing worth preserving? Run:'));
+    sameCommandLines(r.stderr, en.stderr, script, `${lang} nothing detected`);
+
+    const b = cliProcess(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale(lang) } });
+    assert.equal(b.code, 1);
+    assert.ok(
+      b.stderr.includes(`\n\n${tr('Checkpoint not written:')}\n${tr('{0} blocking checks failed:', blocking)}\n`),
+      b.stderr,
+    );
+    assert.ok(
+      b.stderr.includes(`\n${tr('{0} manual items not confirmed (every one must be YES):', manual)}\n`),
+      b.stderr,
+    );
+    assert.ok(b.stderr.includes(`\n${tr('When they are true, confirm them with:')}\n`), b.stderr);
+    // The command that confirms them, as the English refusal prints it.
+    const enCommand = enBroken.stderr.split('\n').filter((l) => /^\s{3,}/.test(l) && / \\$|^\s+--/.test(l));
+    for (const l of enCommand) assert.ok(b.stderr.split('\n').includes(l), `${lang}: ${l}`);
+
+    const confirm = cliProcess(['checkpoint', '--root', dir, '--confirm', 'nope'], {
+      env: { ...quiet(), ...locale(lang) },
+    });
+    assert.equal(confirm.code, 2);
+    assert.ok(
+      confirm.stderr.includes(
+        tr('--confirm: unknown item {0} (known: {1}, also as S1:<id>).', 'nope', 'feedback-stored, last-request'),
+      ),
+      confirm.stderr,
+    );
+  }
+});
+
+test('hooks install in ja and ko: what it did, the command that undoes it, and a settings file it refuses, in the extension words for the same refusal', () => {
+  const dir = broken();
+  const en = cliProcess(['hooks', 'install', '--root', dir], { env: locale('C') });
+  assert.equal(en.code, 0, en.stderr);
+  assert.ok(en.stdout.trimEnd().endsWith('\nRemove them with: session-ledger hooks uninstall'), en.stdout);
+  for (const [lang, tr, script] of LANGS) {
+    const fresh = broken();
+    const r = cliProcess(['hooks', 'install', '--root', fresh], { env: locale(lang) });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines[lines.length - 1], tr('Remove them with: {0}', 'session-ledger hooks uninstall'));
+    assert.equal(lines.length, en.stdout.trimEnd().split('\n').length, r.stdout);
+    for (const l of lines) assert.match(l, script, `${lang}: ${l}`);
+
+    const refused = broken();
+    write(refused, '.claude/settings.json', '[]\n');
+    const enRefused = cliProcess(['hooks', 'install', '--root', refused], { env: locale('C') });
+    assert.equal(enRefused.code, 1);
+    assert.equal(
+      enRefused.stderr,
+      'session-ledger hooks install: .claude/settings.json is not a JSON object (fix it by hand first; nothing was changed)\n',
+    );
+    const said = cliProcess(['hooks', 'install', '--root', refused], { env: locale(lang) });
+    assert.equal(said.code, 1);
+    assert.equal(
+      said.stderr,
+      `session-ledger hooks install: ${tr('{0} is not a JSON object: fix it by hand first; nothing was changed.', '.claude/settings.json')}\n`,
+    );
+  }
+});
+
+test('context in ja and ko: the figure line and why none was found in the language; the figures, the agent, the model and the session as they are; --json the same bytes', () => {
+  const root = workspace();
+  const SID = '258c7280-ae70-4798-800f-63464d01a85d';
+  const claude = workspace({}, 'sl-claude-');
+  const env = { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: workspace({}, 'sl-codex-'), HOME: workspace({}, 'sl-home-') };
+  const none = cliProcess(['context', '--root', root], { env: { ...env, ...locale('C') } });
+  assert.equal(none.code, 3);
+  const [, where] = /^Looked in (.*)\. Name a transcript/m.exec(none.stderr) ?? [];
+  assert.ok(where, none.stderr);
+  const [a, b] = where.split(' and ');
+  write(
+    path.join(claude, 'projects', encodeClaudeProjectDir(root)),
+    `${SID}.jsonl`,
+    ofFolder(lines(asst({ input: 10, create: 90, read: 139900, model: 'claude-opus-4-6', session: SID })), root),
+  );
+  const en = cliProcess(['context', '--root', root], { env: { ...env, ...locale('C') } });
+  assert.equal(en.code, 0, en.stderr);
+  assert.equal(
+    en.stdout,
+    `Claude Code 70% · 140k of 200k tokens · checkpoint proposed (default: 60%/80%) · claude-opus-4-6 · session ${SID} · from transcript\n`,
+  );
+  const enJson = cliProcess(['context', '--root', root, '--json'], { env: { ...env, ...locale('C') } }).stdout;
+  for (const [lang, tr, script] of LANGS) {
+    const empty = workspace();
+    const n = cliProcess(['context', '--root', empty], { env: { ...env, ...locale(lang) } });
+    assert.equal(n.code, 3);
+    const w = [a.replace(encodeClaudeProjectDir(root), encodeClaudeProjectDir(empty)), b];
+    assert.equal(
+      n.stderr,
+      `session-ledger context: ${tr('no Claude Code or Codex CLI session found for {0}', empty)}\n${tr(
+        'Looked in {0} and {1}. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR (Claude Code) or CODEX_HOME (Codex CLI) when the agent keeps its sessions elsewhere.',
+        ...w,
+      )}\n`,
+    );
+    // Each sentence in the language's own script (an entry missing from the bundle would say it in English).
+    for (const l of n.stderr.trimEnd().split('\n')) assert.match(l, script, `${lang}: ${l}`);
+    const r = cliProcess(['context', '--root', root], { env: { ...env, ...locale(lang) } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, script, r.stdout);
+    assert.equal(
+      r.stdout,
+      `${[
+        'Claude Code 70%',
+        tr('{0} of {1} tokens', '140k', '200k'),
+        `${tr('checkpoint proposed')} (default: 60%/80%)`,
+        'claude-opus-4-6',
+        tr('session {0}', SID),
+        tr('from {0}', 'transcript'),
+      ].join(' · ')}\n`,
+    );
+    assert.equal(
+      cliProcess(['context', '--root', root, '--json'], { env: { ...env, ...locale(lang) } }).stdout,
+      enJson,
+    );
+  }
+});
+
+test("every sentence of the command-line tool's own (src/cli) has a Japanese and a Korean entry in the extension's bundles", async () => {
+  const { cliTemplates } = (await import(path.join(REPO, 'scripts', 'messages.mjs'))) as {
+    cliTemplates: () => string[];
+  };
+  const templates = cliTemplates();
+  assert.ok(templates.length > 20, `${templates.length} templates`);
+  for (const [lang, tr] of LANGS)
+    assert.deepEqual(
+      templates.filter((m) => tr(m) === m),
+      [],
+      lang,
+    );
+});
+
+test('the hook script in a repository says its refusals and usage errors in English whatever the locale: it reads no bundle', () => {
+  const dir = workspace();
+  const script = path.join(dir, '.claude', 'hooks', 'session-ledger.cjs');
+  mkdirSync(path.dirname(script), { recursive: true });
+  copyFileSync(HOOK_SCRIPT, script);
+  write(dir, '.claude/l10n/bundle.l10n.ja.json', JSON.stringify({ 'Checkpoint not written:': 'ALL FINE' }));
+  for (const args of [['frob'], ['check', '--frob'], ['checkpoint', '--root', dir]]) {
+    const en = runScript(script, args, 'C', quiet());
+    const ja = runScript(script, args, 'ja_JP.UTF-8', quiet());
+    assert.notEqual(en.code, 0);
+    assert.equal(ja.stderr, en.stderr, args.join(' '));
+  }
 });

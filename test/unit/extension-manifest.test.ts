@@ -265,10 +265,12 @@ test("settings: every threshold profile's description says its marks, in English
 });
 
 test('l10n: every Japanese and Korean bundle entry is a string in use: a changed template leaves no old entry behind', async () => {
-  const { coreTemplates } = (await import(path.join(REPO, 'scripts', 'messages.mjs'))) as {
+  const { coreTemplates, cliTemplates } = (await import(path.join(REPO, 'scripts', 'messages.mjs'))) as {
     coreTemplates: () => string[];
+    cliTemplates: () => string[];
   };
-  const used = new Set(coreTemplates());
+  // The command-line tool's own words (src/cli) are entries of the same bundles.
+  const used = new Set([...coreTemplates(), ...cliTemplates()]);
   for (const dir of ['src/extension', 'src/protocol', 'webview'])
     for (const f of walk(path.join(REPO, dir)).filter((x) => x.endsWith('.ts')))
       for (const m of readFileSync(f, 'utf8').matchAll(/\bt\(\s*(['"])((?:\\.|(?!\1).)*)\1/g))

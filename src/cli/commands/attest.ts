@@ -5,9 +5,12 @@
  */
 import * as path from 'node:path';
 import { applyAttest, planAttest, S1_HANDOFF_REL } from '../../core/systems/s1/attest';
+import { t } from '../../core/model/messages';
 import { parse } from '../args';
+import { cliLanguage } from '../bundle';
 import { projectRoot } from '../project';
-import { stepOrSay, type Io } from '../io';
+import { type Io } from '../io';
+import { errorSaid, stepOrSay } from '../refused';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -17,18 +20,21 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const root = await projectRoot(values.root, io);
   const plan = await planAttest(root);
+  const lang = await cliLanguage(io.env);
   if (!plan) {
-    io.stderr(`session-ledger attest: ${S1_HANDOFF_REL} not found (or not readable); nothing to attest.`);
+    io.stderr(
+      `session-ledger attest: ${lang.msg(t('{0} not found (or not readable); nothing to attest.', S1_HANDOFF_REL))}`,
+    );
     return 1;
   }
   const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
   // A dry run says what the write would refuse, in the words the write says it.
   if (values['dry-run'] && plan.changed && plan.refusal) {
-    io.stderr(`session-ledger attest: ${plan.refusal.message}`);
+    io.stderr(`session-ledger attest: ${errorSaid(plan.refusal, lang)}`);
     return 1;
   }
   if (!values['dry-run']) {
-    if (!(await stepOrSay(io, 'attest', () => applyAttest(plan)))) return 1;
+    if (!(await stepOrSay(io, 'attest', () => applyAttest(plan), lang))) return 1;
   }
   if (values.json) {
     io.stdout(

@@ -8,8 +8,8 @@ import { checkpoint, refusalLines } from '../../core/checkpoint/checkpoint';
 import { isSessionId } from '../../core/checkpoint/marker';
 import { closingChoice } from '../../core/report/closing';
 import { jsonCheck } from '../../core/report/report';
-import { listOpt, parse } from '../args';
-import { ENGLISH, invokedAs } from '../../core/model/messages';
+import { listOpt, parse, SaidUsageError } from '../args';
+import { ENGLISH, invokedAs, t } from '../../core/model/messages';
 import { commandLanguage, programOf } from '../language';
 import { projectRoot } from '../project';
 import { UsageError, type Io } from '../io';
@@ -24,20 +24,23 @@ export async function run(args: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
   });
   if (values.session !== undefined && !isSessionId(values.session))
-    throw new UsageError(`--session: '${values.session}' is not a session id (letters, digits, '.', '_', '-')`);
+    throw new SaidUsageError(
+      t("--session: '{0}' is not a session id (letters, digits, '.', '_', '-')", values.session),
+    );
   const root = await projectRoot(values.root, io);
+  // `--json` carries the lines in English, as every field of it; the commands they name run as this one was.
+  const language = values.json ? invokedAs(ENGLISH, programOf(root, io)) : await commandLanguage(io, root);
   const r = await checkpoint(root, {
     sessionId: values.session,
     shared: values.shared,
     nothingToPreserve: values['nothing-to-preserve'],
     confirmed: listOpt(values.confirm),
     env: io.env,
-    // `--json` carries the lines in English, as every field of it; the commands they name run as this one was.
-    language: values.json ? invokedAs(ENGLISH, programOf(root, io)) : await commandLanguage(io, root),
+    language,
     rootOption: values.root,
   });
   const unknown = r.refusals.find((x) => x.code === 'unknown-confirm');
-  if (unknown) throw new UsageError(refusalLines(unknown).join(' '));
+  if (unknown) throw new UsageError(refusalLines(unknown, Date.now(), language).join(' '));
   if (values.json) {
     io.stdout(
       JSON.stringify(

@@ -16,9 +16,12 @@ import {
 import * as path from 'node:path';
 import { writeRefusal } from '../../core/files/lock';
 import { systemName } from '../../core/systems/facts';
-import { parse } from '../args';
+import { t } from '../../core/model/messages';
+import { parse, SaidUsageError } from '../args';
+import { cliLanguage } from '../bundle';
 import { projectRoot } from '../project';
-import { stepOrSay, UsageError, type Io } from '../io';
+import { type Io } from '../io';
+import { errorSaid, stepOrSay } from '../refused';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -29,14 +32,17 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const expect = values['expect-hash'];
   if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
-    throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
+    throw new SaidUsageError(t('--expect-hash takes the 64-hex state hash the preview printed'));
   const root = await projectRoot(values.root, io);
-  const planned = await stepOrSay(io, 'compact-state', () => planCompactState(root));
+  const lang = await cliLanguage(io.env);
+  const planned = await stepOrSay(io, 'compact-state', () => planCompactState(root), lang);
   if (!planned) return 1;
   const plan = planned.value;
   if (!plan) {
     io.stderr(
-      `session-ledger compact-state: no state file of ${systemName('S4')} (${S4_STATE_REL} with "# Agent State") under ${root}.`,
+      `session-ledger compact-state: ${lang.msg(
+        t('no state file of {0} ({1} with "# Agent State") under {2}.', systemName('S4'), S4_STATE_REL, root),
+      )}`,
     );
     return 1;
   }
@@ -48,20 +54,28 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (!values.apply && plan.changed) {
     const refused = await writeRefusal(path.join(root, S4_STATE_REL), root);
     if (refused) {
-      io.stderr(`session-ledger compact-state: ${refused.message}`);
+      io.stderr(`session-ledger compact-state: ${errorSaid(refused, lang)}`);
       return 1;
     }
   }
   if (!values.apply && plan.changed && plan.structureOk) {
-    const wrote = await stepOrSay(io, 'compact-state: the preview was not written', () =>
-      writeCompactionPreview(root, plan),
+    const wrote = await stepOrSay(
+      io,
+      'compact-state: the preview was not written',
+      () => writeCompactionPreview(root, plan),
+      lang,
     );
     if (!wrote) return 1;
     preview = wrote.value;
   }
   if (values.apply && plan.changed) {
     if (
-      !(await stepOrSay(io, 'compact-state', () => applyCompactState(root, expect ?? plan.hash, expect === undefined)))
+      !(await stepOrSay(
+        io,
+        'compact-state',
+        () => applyCompactState(root, expect ?? plan.hash, expect === undefined),
+        lang,
+      ))
     )
       return 1;
     written = true;

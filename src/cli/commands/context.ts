@@ -23,10 +23,12 @@ import {
 import { claudeHome, claudeProjectDirName, codexHome } from '../../core/context/discovery';
 import { sizeText } from '../../core/context/measure';
 import { statOrNull } from '../../core/context/files';
-import { parse } from '../args';
+import { ENGLISH, t, type Language, type Msg } from '../../core/model/messages';
+import { parse, SaidUsageError } from '../args';
+import { cliLanguage } from '../bundle';
 import { projectRoot } from '../project';
-import { UsageError, type Io } from '../io';
-import { levelText, tokens } from '../status-line';
+import { type Io } from '../io';
+import { tokens } from '../status-line';
 
 export type ContextJson = ContextUsage & {
   thresholds: ThresholdProfile;
@@ -49,23 +51,47 @@ function thresholdText(t: ThresholdProfile): string {
   return `${t.profile}: ${t.propose}%${t.urgent !== null ? `/${t.urgent}%` : ''}`;
 }
 
-export function usageLine(u: ContextJson): string {
+/** A level in `context`'s words: the status line's (`levelText`), said in `lang`. */
+function levelSaid(level: Level, lang: Language): string {
+  return level === 'urgent'
+    ? lang.msg(t('checkpoint now'))
+    : level === 'propose'
+      ? lang.msg(t('checkpoint proposed'))
+      : 'ok';
+}
+
+/** The figure in one line, in `lang` (the figures, the agent, the model, the session id and the source as they are). */
+export function usageLine(u: ContextJson, lang: Language = ENGLISH): string {
+  const say = (m: Msg): string => lang.msg(m);
+  const agent = AGENT_NAME[u.agent];
   const parts =
     u.percent === null || u.windowTokens === null
-      ? [`${AGENT_NAME[u.agent]} ${tokens(u.usedTokens)} tokens`, 'window unknown (no percentage)']
-      : [`${AGENT_NAME[u.agent]} ${u.percent}%`, `${tokens(u.usedTokens)} of ${tokens(u.windowTokens)} tokens`];
+      ? [`${agent} ${say(t('{0} tokens', tokens(u.usedTokens)))}`, say(t('window unknown (no percentage)'))]
+      : [`${agent} ${u.percent}%`, say(t('{0} of {1} tokens', tokens(u.usedTokens), tokens(u.windowTokens)))];
   // Without a window there is no level to tell.
-  if (u.percent !== null) parts.push(`${levelText(u.level)} (${thresholdText(u.thresholds)})`);
-  if (u.afterCompaction) parts.push('after compaction');
+  if (u.percent !== null) parts.push(`${levelSaid(u.level, lang)} (${thresholdText(u.thresholds)})`);
+  if (u.afterCompaction) parts.push(say(t('after compaction')));
   if (u.tooLargeRecordBytes !== undefined)
     parts.push(
-      `the newest record (${sizeText(u.tooLargeRecordBytes)}) is too large to read: this figure is the last one before it`,
+      say(
+        t(
+          'the newest record ({0}) is too large to read: this figure is the last one before it',
+          sizeText(u.tooLargeRecordBytes),
+        ),
+      ),
     );
-  if (u.compactions) parts.push(`${u.compactions} compaction${u.compactions === 1 ? '' : 's'}`);
+  if (u.compactions) parts.push(say(u.compactions === 1 ? t('1 compaction') : t('{0} compactions', u.compactions)));
   if (u.advice) parts.push(u.advice);
   if (u.model) parts.push(u.model);
-  parts.push(`session ${u.sessionId ?? '?'}`, `from ${u.source}`);
+  parts.push(say(t('session {0}', u.sessionId ?? '?')), say(t('from {0}', u.source)));
   return parts.join(' · ');
+}
+
+/** Why no session was found, in `lang`: which client's, for which folder. */
+function noSessionSaid(agent: string | undefined, root: string): Msg {
+  if (agent === 'codex') return t('no Codex CLI session found for {0}', root);
+  if (agent === 'claude') return t('no Claude Code session found for {0}', root);
+  return t('no Claude Code or Codex CLI session found for {0}', root);
 }
 
 export async function run(args: string[], io: Io): Promise<number> {
@@ -77,26 +103,42 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const agent = values.agent;
   if (agent !== undefined && agent !== 'claude' && agent !== 'codex')
-    throw new UsageError(`--agent must be claude or codex, not '${agent}'`);
+    throw new SaidUsageError(t("--agent must be claude or codex, not '{0}'", agent));
   const root = await projectRoot(values.root, io);
   let transcript: string | undefined;
   if (values.transcript !== undefined) {
     transcript = path.resolve(io.cwd, values.transcript);
     const st = await statOrNull(transcript);
-    if (!st) throw new UsageError(`transcript not found: ${transcript}`);
-    if (!st.isFile()) throw new UsageError(`transcript is not a file: ${transcript}`);
+    if (!st) throw new SaidUsageError(t('transcript not found: {0}', transcript));
+    if (!st.isFile()) throw new SaidUsageError(t('transcript is not a file: {0}', transcript));
   }
   const result = await measureDetailed(root, { agent, transcript, env: io.env });
+  // The words of the locale's language (its bundle read only then, and never for --json).
+  const lang = values.json ? ENGLISH : await cliLanguage(io.env);
   if (!result.usages.length) {
-    io.stderr(`session-ledger context: ${result.reasons.join('; ') || 'no usage found'}`);
-    if (!transcript && !result.sessions.length) {
+    // No session at all: the measure's reason, in the language.
+    const none = !transcript && !result.sessions.length;
+    const why = none ? [lang.msg(noSessionSaid(agent, root))] : result.reasons;
+    io.stderr(`session-ledger context: ${why.join('; ') || lang.msg(t('no usage found'))}`);
+    if (none) {
       const opts = { env: io.env };
       const where = [
         ...(agent !== 'codex' ? [path.join(claudeHome(opts), 'projects', claudeProjectDirName(root)) + path.sep] : []),
         ...(agent !== 'claude' ? [path.join(codexHome(opts), 'sessions') + path.sep] : []),
       ];
       io.stderr(
-        `Looked in ${where.join(' and ')}. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR (Claude Code) or CODEX_HOME (Codex CLI) when the agent keeps its sessions elsewhere.`,
+        lang.msg(
+          where.length === 1
+            ? t(
+                'Looked in {0}. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR (Claude Code) or CODEX_HOME (Codex CLI) when the agent keeps its sessions elsewhere.',
+                where[0],
+              )
+            : t(
+                'Looked in {0} and {1}. Name a transcript with --transcript FILE, or set CLAUDE_CONFIG_DIR (Claude Code) or CODEX_HOME (Codex CLI) when the agent keeps its sessions elsewhere.',
+                where[0],
+                where[1],
+              ),
+        ),
       );
     }
     return 3;
@@ -120,6 +162,6 @@ export async function run(args: string[], io: Io): Promise<number> {
     return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice: said };
   });
   if (values.json) io.stdout(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
-  else io.stdout(out.map(usageLine).join('\n'));
+  else io.stdout(out.map((u) => usageLine(u, lang)).join('\n'));
   return 0;
 }

@@ -6,9 +6,12 @@
  * its secrets, personal data and `!!binary` values masked. Exit 0 written or already on, 1 refused, 2 bad usage.
  */
 import { applyEnableLedger, planEnableLedger } from '../../core/systems/s0/enable';
+import { t } from '../../core/model/messages';
 import { parse } from '../args';
+import { cliLanguage } from '../bundle';
 import { projectRoot } from '../project';
-import { stepOrSay, type Io } from '../io';
+import { type Io } from '../io';
+import { errorSaid, stepOrSay } from '../refused';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -18,19 +21,20 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const root = await projectRoot(values.root, io);
   const o = await planEnableLedger(root);
+  const lang = await cliLanguage(io.env);
   if (!o.ok) {
-    io.stderr(`session-ledger enable-ledger: ${o.why.text} Nothing was written.`);
+    io.stderr(`session-ledger enable-ledger: ${lang.msg(o.why)} ${lang.msg(t('Nothing was written.'))}`);
     return 1;
   }
   const plan = o.plan;
   // A dry run says what the write would refuse, in the words the write says it.
   if (values['dry-run'] && !plan.already && plan.refusal) {
-    io.stderr(`session-ledger enable-ledger: ${plan.refusal.message}`);
+    io.stderr(`session-ledger enable-ledger: ${errorSaid(plan.refusal, lang)}`);
     return 1;
   }
   let written = false;
   if (!values['dry-run'] && !plan.already) {
-    if (!(await stepOrSay(io, 'enable-ledger', () => applyEnableLedger(root, plan)))) return 1;
+    if (!(await stepOrSay(io, 'enable-ledger', () => applyEnableLedger(root, plan), lang))) return 1;
     written = true;
   }
   if (values.json) {

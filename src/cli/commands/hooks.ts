@@ -20,24 +20,45 @@ import {
   type HooksPlan,
 } from '../../core/hooks/install';
 import { CLI_HOOK_COMMANDS, noteSaid, planSaid } from '../../core/hooks/install-words';
-import { parse, resolveRoot } from '../args';
-import { stepOrSay, UsageError, type Io } from '../io';
+import { ENGLISH, t, type Language, type Msg } from '../../core/model/messages';
+import { hooksProblemText } from '../../extension/pure/error-text';
+import { parse, resolveRoot, SaidUsageError } from '../args';
+import { cliLanguage } from '../bundle';
+import { UsageError, type Io } from '../io';
+import { stepOrSay, wordsOf } from '../refused';
 
 /** What the plan changes (or changed: `done`), in the words every surface says it (`planSaid`), then its notes. */
-function describe(plan: HooksPlan, done: boolean): string[] {
-  return [...planSaid(plan, done), ...plan.notes.map((n) => noteSaid(n, CLI_HOOK_COMMANDS, done))].map((m) => m.text);
+function describe(plan: HooksPlan, done: boolean, lang: Language): string[] {
+  return [...planSaid(plan, done), ...plan.notes.map((n) => noteSaid(n, CLI_HOOK_COMMANDS, done))].map((m) =>
+    lang.msg(m),
+  );
+}
+
+/**
+ * Why the plan cannot be carried out: the plan's own English, or in Japanese and Korean the
+ * extension's sentence for the same problem (a missing script of the package stays the plan's words).
+ */
+function refusalOf(plan: HooksPlan & { error: string }, lang: Language): string {
+  if (lang === ENGLISH || !plan.problem || plan.problem.kind === 'no-bundle') return plan.error;
+  const rel = path.relative(plan.root, plan.settingsPath).split(path.sep).join('/');
+  const said = hooksProblemText(wordsOf(lang), rel, plan.problem, plan.error);
+  // The flag that finds the hooks where they are, as the English says it.
+  if (plan.problem.kind !== 'elsewhere') return said;
+  return `${said} ${lang.msg(rel === SETTINGS_LOCAL_REL ? t('Drop --local.') : t('Add --local.'))}`;
 }
 
 /** Nothing to uninstall for this client, but the other client's file has our hooks: say which flag finds them. */
-async function otherClientHint(root: string, codex: boolean): Promise<string[]> {
+async function otherClientHint(root: string, codex: boolean): Promise<Msg[]> {
   const files = codex ? [SETTINGS_REL, SETTINGS_LOCAL_REL] : [CODEX_HOOKS_REL];
   for (const rel of files) {
     const f = await readTextFile(path.join(root, rel), 4 * 1024 * 1024);
     if (f.ok && hooksInstalledIn(f.text).PreCompact)
       return [
         codex
-          ? `The Claude Code hooks are in ${rel}: run it without --codex${rel === SETTINGS_LOCAL_REL ? ', with --local' : ''}.`
-          : `The Codex CLI hooks are in ${rel}: add --codex.`,
+          ? rel === SETTINGS_LOCAL_REL
+            ? t('The Claude Code hooks are in {0}: run it without --codex, with --local.', rel)
+            : t('The Claude Code hooks are in {0}: run it without --codex.', rel)
+          : t('The Codex CLI hooks are in {0}: add --codex.', rel),
       ];
   }
   return [];
@@ -65,13 +86,17 @@ export async function run(args: string[], io: Io): Promise<number> {
   const codex = Boolean(values.codex);
   for (const flag of ['local', 'statusline', 'remind'] as const)
     if (codex && values[flag])
-      throw new UsageError(
-        `--${flag} is for Claude Code's settings; --codex wires Codex's .codex/hooks.json (the guard and the resume hook only)`,
+      throw new SaidUsageError(
+        t(
+          "{0} is for Claude Code's settings; --codex wires Codex's .codex/hooks.json (the guard and the resume hook only)",
+          `--${flag}`,
+        ),
       );
   if (action === 'uninstall' && values.statusline)
-    throw new UsageError('--statusline is for install (uninstall always puts your statusLine back)');
+    throw new SaidUsageError(t('--statusline is for install (uninstall always puts your statusLine back)'));
   if (action === 'uninstall' && values.remind)
-    throw new UsageError('--remind is for install (uninstall always removes the reminder too)');
+    throw new SaidUsageError(t('--remind is for install (uninstall always removes the reminder too)'));
+  const lang = await cliLanguage(io.env);
   const root = await resolveRoot(values.root, io.cwd);
   const cliBundle = values['cli-bundle'] ? path.resolve(io.cwd, values['cli-bundle']) : undefined;
   const plan =
@@ -86,20 +111,25 @@ export async function run(args: string[], io: Io): Promise<number> {
         })
       : await planHooksUninstall(root, { local: values.local, codex });
   if (plan.error) {
-    io.stderr(`session-ledger hooks ${action}: ${plan.error}`);
+    io.stderr(`session-ledger hooks ${action}: ${refusalOf({ ...plan, error: plan.error }, lang)}`);
     return 1;
   }
   const dry = Boolean(values['dry-run']);
   if (dry) {
-    io.stdout([...describe(plan, false), ...(changesSettings(plan) ? ['', ...planDiff(plan)] : [])].join('\n'));
+    io.stdout([...describe(plan, false, lang), ...(changesSettings(plan) ? ['', ...planDiff(plan)] : [])].join('\n'));
     return 0;
   }
-  if (!(await stepOrSay(io, `hooks ${action}`, () => applyHooksPlan(plan, { cliBundle })))) return 1;
-  const lines = describe(plan, true);
-  if (action === 'uninstall' && !plan.changed) lines.push(...(await otherClientHint(root, codex)));
+  if (!(await stepOrSay(io, `hooks ${action}`, () => applyHooksPlan(plan, { cliBundle }), lang))) return 1;
+  const lines = describe(plan, true, lang);
+  if (action === 'uninstall' && !plan.changed) lines.push(...(await otherClientHint(root, codex)).map(lang.msg));
   if (action === 'install' && plan.changed)
     lines.push(
-      'Remove them with: session-ledger hooks uninstall' + (values.local ? ' --local' : codex ? ' --codex' : ''),
+      lang.msg(
+        t(
+          'Remove them with: {0}',
+          'session-ledger hooks uninstall' + (values.local ? ' --local' : codex ? ' --codex' : ''),
+        ),
+      ),
     );
   io.stdout(lines.join('\n'));
   return 0;

@@ -8,8 +8,11 @@
 import { WriteRefused } from '../../core/files/atomic';
 import { isSystemId, systemName } from '../../core/systems/facts';
 import { planStarter, STARTER_SYSTEMS, starterFor, starterRefusal, writeStarter } from '../../core/systems/starter';
-import { parse, resolveRoot } from '../args';
-import { UsageError, type Io } from '../io';
+import { ENGLISH, t } from '../../core/model/messages';
+import { parse, resolveRoot, SaidUsageError } from '../args';
+import { cliLanguage } from '../bundle';
+import { type Io } from '../io';
+import { errorSaid } from '../refused';
 
 /** `a`, `a and b`, `a, b and c`. */
 const listed = (xs: readonly string[]): string =>
@@ -17,11 +20,12 @@ const listed = (xs: readonly string[]): string =>
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { root: { type: 'string' }, 'dry-run': { type: 'boolean' } }, true);
-  if (positionals.length > 1) throw new UsageError(`one system at a time, got '${positionals.join(' ')}'`);
+  if (positionals.length > 1) throw new SaidUsageError(t("one system at a time, got '{0}'", positionals.join(' ')));
   const id = positionals[0]?.toUpperCase();
   if (id !== undefined && !isSystemId(id))
-    throw new UsageError(`unknown system '${positionals[0]}': one of ${STARTER_SYSTEMS.join(', ')}`);
+    throw new SaidUsageError(t("unknown system '{0}': one of {1}", positionals[0], STARTER_SYSTEMS.join(', ')));
   const root = await resolveRoot(values.root, io.cwd);
+  const lang = await cliLanguage(io.env);
   if (id === undefined) {
     const lines = ['Starter files (session-ledger init <system> writes one; nothing was written):'];
     for (const s of STARTER_SYSTEMS.map(starterFor))
@@ -33,7 +37,12 @@ export async function run(args: string[], io: Io): Promise<number> {
   const plan = await planStarter(root, id);
   if (plan.conflicts.length) {
     io.stderr(
-      `session-ledger init: ${plan.conflicts.join(', ')} already exists; the starter never overwrites, nothing was written. Run \`session-ledger status\` to check it.`,
+      `session-ledger init: ${lang.msg(
+        t(
+          '{0} already exists; the starter never overwrites, nothing was written. Run `session-ledger status` to check it.',
+          plan.conflicts.join(', '),
+        ),
+      )}`,
     );
     return 1;
   }
@@ -41,7 +50,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (values['dry-run']) {
     const refused = await starterRefusal(root, plan);
     if (refused) {
-      io.stderr(`session-ledger init --dry-run: ${refused.message}`);
+      io.stderr(`session-ledger init --dry-run: ${errorSaid(refused, lang)}`);
       return 1;
     }
     io.stdout(
@@ -64,7 +73,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof WriteRefused) {
-      io.stderr(`session-ledger init: ${err.message} Nothing more was written.`);
+      io.stderr(
+        lang === ENGLISH
+          ? `session-ledger init: ${err.message} Nothing more was written.`
+          : `session-ledger init: ${errorSaid(err, lang)} ${lang.msg(t('Nothing more was written.'))}`,
+      );
       return 1;
     }
     throw err;

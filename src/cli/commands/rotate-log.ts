@@ -6,9 +6,12 @@
  */
 import { applyRotateLog, planRotateLog, rotateRefusal, S3_STATE_REL } from '../../core/systems/s3/rotate-log';
 import { systemName } from '../../core/systems/facts';
-import { parse } from '../args';
+import { t } from '../../core/model/messages';
+import { parse, SaidUsageError } from '../args';
+import { cliLanguage } from '../bundle';
 import { projectRoot } from '../project';
-import { stepOrSay, UsageError, type Io } from '../io';
+import { type Io } from '../io';
+import { errorSaid, stepOrSay } from '../refused';
 
 export async function run(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
@@ -19,14 +22,17 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const expect = values['expect-hash'];
   if (expect !== undefined && !/^[0-9a-f]{64}$/i.test(expect))
-    throw new UsageError('--expect-hash takes the 64-hex state hash the preview printed');
+    throw new SaidUsageError(t('--expect-hash takes the 64-hex state hash the preview printed'));
   const root = await projectRoot(values.root, io);
-  const planned = await stepOrSay(io, 'rotate-log', () => planRotateLog(root));
+  const lang = await cliLanguage(io.env);
+  const planned = await stepOrSay(io, 'rotate-log', () => planRotateLog(root), lang);
   if (!planned) return 1;
   const plan = planned.value;
   if (!plan) {
     io.stderr(
-      `session-ledger rotate-log: no state file of ${systemName('S3')} (${S3_STATE_REL} with a ## Log) under ${root}.`,
+      `session-ledger rotate-log: ${lang.msg(
+        t('no state file of {0} ({1} with a ## Log) under {2}.', systemName('S3'), S3_STATE_REL, root),
+      )}`,
     );
     return 1;
   }
@@ -35,14 +41,17 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (!values.apply && plan.changed) {
     const refused = await rotateRefusal(root, plan);
     if (refused) {
-      io.stderr(`session-ledger rotate-log: ${refused.message}`);
+      io.stderr(`session-ledger rotate-log: ${errorSaid(refused, lang)}`);
       return 1;
     }
   }
   if (values.apply && plan.changed) {
     if (
-      !(await stepOrSay(io, 'rotate-log', () =>
-        applyRotateLog(root, expect ?? plan.hash, { unpreviewed: expect === undefined }),
+      !(await stepOrSay(
+        io,
+        'rotate-log',
+        () => applyRotateLog(root, expect ?? plan.hash, { unpreviewed: expect === undefined }),
+        lang,
       ))
     )
       return 1;

@@ -325,14 +325,14 @@ function sourceText(source: CheckpointOutcome['sessionSource'], agent: Checkpoin
   return '';
 }
 
-function ago(ms: number, now: number): string {
+function ago(ms: number, now: number): Msg {
   const m = Math.max(0, Math.round((now - ms) / 60_000));
-  return m < 1 ? 'just now' : `${m} min ago`;
+  return m < 1 ? t('just now') : t('{0} min ago', m);
 }
 
 /**
- * The text of a refusal (the CLI's; the extension renders its own from the fields): English, the
- * checks and files not read it lists in `lang`.
+ * The text of a refusal (the CLI's; the extension renders its own from the fields): its sentences in
+ * `lang`, with the checks and files not read it lists; the commands it names as they are in every language.
  */
 export function refusalLines(
   r: Refusal,
@@ -340,71 +340,135 @@ export function refusalLines(
   lang: Language = ENGLISH,
   next: NextCommand = { program: lang.program ?? PROGRAM, confirm: [] },
 ): string[] {
+  const say = (m: Msg): string => lang.msg(m);
   switch (r.code) {
     case 'bad-session-id':
-      return [`'${r.ids?.[0] ?? ''}' is not a session id (letters, digits, '.', '_', '-').`];
-    case 'unknown-confirm':
+      return [say(t("'{0}' is not a session id (letters, digits, '.', '_', '-').", r.ids?.[0] ?? ''))];
+    case 'unknown-confirm': {
+      const ids = (r.ids ?? []).join(', ');
+      const known = MANUAL_CHECKS.map((m) => m.id).join(', ');
       return [
-        `--confirm: unknown item${(r.ids?.length ?? 0) === 1 ? '' : 's'} ${(r.ids ?? []).join(', ')} (known: ${MANUAL_CHECKS.map((m) => m.id).join(', ')}, also as S1:<id>).`,
+        say(
+          (r.ids?.length ?? 0) === 1
+            ? t('--confirm: unknown item {0} (known: {1}, also as S1:<id>).', ids, known)
+            : t('--confirm: unknown items {0} (known: {1}, also as S1:<id>).', ids, known),
+        ),
       ];
+    }
     case 'nothing-detected': {
       // Files present but not read: the same lines `check` prints (S1's memory stores without a handoff).
       if (r.notRead?.length)
         return [
-          'No state file read.',
+          say(t('No state file read.')),
           ...notReadText(r, lang),
           startOne(lang),
-          'Nothing worth preserving? Run:',
+          say(t('Nothing worth preserving? Run:')),
           ...nextLines(next, { first: '--nothing-to-preserve' }),
         ];
+      const looked = (r.lookedFor ?? []).map((l) => `${l.system} ${l.paths.join(', ')}`).join(', ');
       return [
-        `No state files detected (looked for ${(r.lookedFor ?? []).map((l) => `${l.system} ${l.paths.join(', ')}`).join(', ')}): there is nothing to vouch for.`,
+        say(t('No state files detected (looked for {0}): there is nothing to vouch for.', looked)),
         startOne(lang),
-        'Nothing worth preserving? Run:',
+        say(t('Nothing worth preserving? Run:')),
         ...nextLines(next, { first: '--nothing-to-preserve' }),
       ];
     }
     case 'blocking-checks':
       return [
-        `${r.checks.length} blocking check${r.checks.length === 1 ? '' : 's'} failed:`,
+        say(r.checks.length === 1 ? t('1 blocking check failed:') : t('{0} blocking checks failed:', r.checks.length)),
         ...r.checks.map((c) => `${c.system} ${checkLine(c, lang).trimStart()}`),
       ];
     case 'manual-unconfirmed': {
       const ids = r.ids ?? [...new Set(r.checks.map((c) => c.id))];
       return [
-        `${r.checks.length} manual item${r.checks.length === 1 ? '' : 's'} not confirmed (every one must be YES):`,
+        say(
+          r.checks.length === 1
+            ? t('1 manual item not confirmed (every one must be YES):')
+            : t('{0} manual items not confirmed (every one must be YES):', r.checks.length),
+        ),
         ...r.checks.map((c) => `  ${c.system} ${c.id}: ${lang.say(c.message, c.messageId, c.args)}`),
         ...(next.sessionAsked
-          ? [`When they are true, confirm them: --confirm ${ids.join(',')} (the commands below give it).`]
-          : ['When they are true, confirm them with:', ...nextLines(next)]),
+          ? [
+              say(
+                t('When they are true, confirm them: {0} (the commands below give it).', `--confirm ${ids.join(',')}`),
+              ),
+            ]
+          : [say(t('When they are true, confirm them with:')), ...nextLines(next)]),
       ];
     }
     case 'ambiguous-session': {
+      const n = r.sessions?.length ?? 0;
+      const minutes = r.windowMinutes ?? sessionWindowMinutes();
+      const name = r.shared ? '--shared --session ID' : '--session ID';
       const out = [
-        `${r.sessions?.length ?? 0} agent sessions of this folder wrote within the last ${minutesText(r.windowMinutes ?? sessionWindowMinutes())}; which one is this checkpoint for? Name it with ${r.shared ? '--shared --session ID' : '--session ID'}:`,
+        say(
+          minutes === 1
+            ? t(
+                '{0} agent sessions of this folder wrote within the last minute; which one is this checkpoint for? Name it with {1}:',
+                n,
+                name,
+              )
+            : t(
+                '{0} agent sessions of this folder wrote within the last {1} minutes; which one is this checkpoint for? Name it with {2}:',
+                n,
+                minutes,
+                name,
+              ),
+        ),
       ];
       // Each session, then the command that writes its checkpoint.
-      for (const s of r.sessions ?? [])
+      for (const s of r.sessions ?? []) {
+        const first = s.firstUserLine ? JSON.stringify(s.firstUserLine) : t('(no user message yet)');
+        const client = clientName(s.agent);
         out.push(
-          `  ${s.sessionId}  ${clientName(s.agent)}, last write ${ago(s.lastWrite, now)}${s.terminal ? `, terminal "${s.terminal}"` : ''}: ${s.firstUserLine ? JSON.stringify(s.firstUserLine) : '(no user message yet)'}`,
+          `  ${s.sessionId}  ${say(
+            s.terminal
+              ? t('{0}, last write {1}, terminal "{2}": {3}', client, ago(s.lastWrite, now), s.terminal, first)
+              : t('{0}, last write {1}: {2}', client, ago(s.lastWrite, now), first),
+          )}`,
           ...nextLines(next, { session: s.sessionId }),
         );
+      }
       return out;
     }
     case 'write-failed':
-      return [`The marker could not be written: ${r.error ?? 'unknown error'}`];
-    case 'planted-marker':
+      return [say(t('The marker could not be written: {0}', r.error ?? 'unknown error'))];
+    case 'planted-marker': {
+      const rm = `rm -r ${(r.ids ?? []).join(' ')}`;
       return [
-        r.shared
-          ? `Not written: ${r.error ?? ''}; the PreCompact guard stops /compact for the session that path names, whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again.`
-          : `Not written: no session id is known, so this would be the shared marker, but ${r.error ?? ''}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it (rm -r ${(r.ids ?? []).join(' ')}) and run it again, or name the session with --session ID.`,
+        say(
+          r.shared
+            ? t(
+                'Not written: {0}; the PreCompact guard stops /compact for the session that path names, whatever the shared marker says. Remove it ({1}) and run it again.',
+                r.error ?? '',
+                rm,
+              )
+            : t(
+                'Not written: no session id is known, so this would be the shared marker, but {0}; the PreCompact guard stops /compact for that session whatever the shared marker says. Remove it ({1}) and run it again, or name the session with --session ID.',
+                r.error ?? '',
+                rm,
+              ),
+        ),
       ];
-    case 'tracked-marker':
+    }
+    case 'tracked-marker': {
+      const untrack = `git rm -r --cached ${SHARED_MARKER_REL} && rm -rf ${SHARED_MARKER_REL}`;
       return [
-        r.shared
-          ? `Not written: git tracks the shared marker ${SHARED_MARKER_REL}: the PreCompact guard takes no shared marker that came with the repository. Stop tracking it and remove it (git rm -r --cached ${SHARED_MARKER_REL} && rm -rf ${SHARED_MARKER_REL}) and run it again, or write this session's own marker instead: the same command without --shared, with --session ID.`
-          : `Not written: no session id is known, so this would be the shared marker ${SHARED_MARKER_REL}, but git tracks that file: the PreCompact guard takes no shared marker that came with the repository. Name the session with --session ID, or stop tracking the file and remove it (git rm -r --cached ${SHARED_MARKER_REL} && rm -rf ${SHARED_MARKER_REL}) and run it again.`,
+        say(
+          r.shared
+            ? t(
+                "Not written: git tracks the shared marker {0}: the PreCompact guard takes no shared marker that came with the repository. Stop tracking it and remove it ({1}) and run it again, or write this session's own marker instead: the same command without --shared, with --session ID.",
+                SHARED_MARKER_REL,
+                untrack,
+              )
+            : t(
+                'Not written: no session id is known, so this would be the shared marker {0}, but git tracks that file: the PreCompact guard takes no shared marker that came with the repository. Name the session with --session ID, or stop tracking the file and remove it ({1}) and run it again.',
+                SHARED_MARKER_REL,
+                untrack,
+              ),
+        ),
       ];
+    }
   }
 }
 
@@ -437,11 +501,6 @@ function emptyOutcome(report: WorkspaceReport, resumePrompt: string): Checkpoint
 /** A refusal with its sentence: the typed fields and the message id a UI translates. */
 function refusal(r: Omit<Refusal, 'said'>): Refusal {
   return { ...r, said: refusalSaid(r) };
-}
-
-/** `minute` or `N minutes`, after "the last". */
-function minutesText(n: number): string {
-  return n === 1 ? 'minute' : `${n} minutes`;
 }
 
 /** One refusal in one sentence (message id and arguments). */
@@ -508,7 +567,7 @@ function refuse(
   const refusals = given.map(refusal);
   res.kind = 'refused';
   res.refusals.push(...refusals);
-  res.lines.push('', 'Checkpoint not written:');
+  res.lines.push('', lang.msg(t('Checkpoint not written:')));
   // The next command: the one that was run, with the open manual items confirmed too.
   const open = refusals.find((r) => r.code === 'manual-unconfirmed')?.ids ?? [];
   const next: NextCommand = {

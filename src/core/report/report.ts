@@ -5,7 +5,7 @@
  */
 import { ALL_FACTS, systemName } from '../systems/facts';
 import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
-import { ENGLISH, oneLine, PROGRAM, type Language } from '../model/messages';
+import { ENGLISH, oneLine, PROGRAM, t, type Language } from '../model/messages';
 import { shownLine } from '../markdown/shown-line';
 
 export interface JsonCheck {
@@ -113,7 +113,7 @@ export function lookedFor(): string {
 export function notReadText(r: Pick<WorkspaceReport, 'notRead'>, lang: Language = ENGLISH): string[] {
   if (!r.notRead?.length) return [];
   return [
-    'Present, not read:',
+    lang.msg(t('Present, not read:')),
     ...r.notRead.map((n) => `  ${oneLine(n.path)} — ${lang.say(n.reason, n.reasonId, n.args)}`),
   ];
 }
@@ -121,14 +121,14 @@ export function notReadText(r: Pick<WorkspaceReport, 'notRead'>, lang: Language 
 /** What to do when no state file is there: the CLI's starter command, run as `lang` names the program. */
 export function startOne(lang: Language = ENGLISH): string {
   const cli = lang.program ?? PROGRAM;
-  return `Start one with \`${cli} init S0\` … \`S4\` (\`${cli} init\` lists them).`;
+  return lang.msg(t('Start one with `{0} init S0` … `S4` (`{0} init` lists them).', cli));
 }
 
 /** What to say when no system was detected: what was looked for, and the files that are there but not read. */
 export function nothingDetectedText(r: WorkspaceReport, lang: Language = ENGLISH): string {
   const out = r.notRead?.length
-    ? ['No state file read.', ...notReadText(r, lang)]
-    : [`No state files detected (looked for ${lookedFor()}).`];
+    ? [lang.msg(t('No state file read.')), ...notReadText(r, lang)]
+    : [lang.msg(t('No state files detected (looked for {0}).', lookedFor()))];
   out.push(startOne(lang));
   return out.join('\n');
 }
@@ -204,10 +204,10 @@ export function statusText(r: WorkspaceReport, lang: Language = ENGLISH): string
           const t = it.text.length > 100 ? `${it.text.slice(0, 99)}…` : it.text;
           out.push(`      - ${t}${flags}  :${it.line}`);
         }
-        if (sec.items.length > 12) out.push(`      … ${sec.items.length - 12} more`);
+        if (sec.items.length > 12) out.push(`      … ${lang.msg(t('{0} more', sec.items.length - 12))}`);
       }
     }
-    out.push('  checks:');
+    out.push(`  ${lang.msg(t('checks:'))}`);
     for (const c of s.checks) out.push(`  ${checkLine(c, lang)}`);
     out.push('');
   }
