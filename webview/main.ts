@@ -130,7 +130,8 @@ function locationLink(c: CheckView): HTMLAnchorElement | null {
   return a;
 }
 
-function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIElement {
+/** A check's row; `s` null: one of the session's manual items, asked once for every system. */
+function checkRow(s: SystemView | null, c: CheckView, state: ChecklistState): HTMLLIElement {
   const li = el('li', {
     class: 'check',
     'data-check-id': c.id,
@@ -141,23 +142,27 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
   li.append(el('span', { class: 'icon', 'aria-hidden': 'true' }, ICON[c.mark] ?? ''));
   const body = el('div', { class: 'body' });
   if (c.severity === 'manual') {
-    const key = `${s.id}:${c.id}`;
-    const label = el('label');
+    const system = s?.id ?? null;
+    const key = `${system ?? 'session'}:${c.id}`;
+    // A session's item says when its tick is reset (its tooltip; the heading above says it too).
+    const label = el('label', s ? {} : { title: state.strings.sessionHelp });
     const box = el('input', { type: 'checkbox', 'data-manual': key, 'data-key': `manual:${key}` });
     box.checked = c.status === 'manual-done';
     // The tick is for the session whose ticks the page shows now (the box outlives the redraws).
     box.addEventListener('change', () =>
       post({
         type: 'toggleManual',
-        system: s.id,
+        system,
         checkId: c.id,
         checked: box.checked,
         session: last?.ticksFor ?? null,
       }),
     );
-    // The system's id is part of the name: two systems may ask the same question. A screen reader joins
-    // neighbouring inline text as it stands, so the words are kept apart by spaces ("S2 This session's …").
-    label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(' '), ...partNodes(c.messageParts));
+    // A system's own item carries the system's id in its name. A screen reader joins neighbouring inline
+    // text as it stands, so the words are kept apart by spaces ("S1 You reviewed …").
+    if (s)
+      label.append(box, el('span', { class: 'id' }, s.id), document.createTextNode(' '), ...partNodes(c.messageParts));
+    else label.append(box, ...partNodes(c.messageParts));
     body.append(label);
   } else {
     // Id, message, place and status, each a word apart ("exists .claude/session-ledger.md exists. … pass").
@@ -171,7 +176,7 @@ function checkRow(s: SystemView, c: CheckView, state: ChecklistState): HTMLLIEle
       body.append(hint);
     }
     const rc = state.runChecks;
-    if (rc && rc.system === s.id && rc.checkId === c.id) body.append(...runChecksPart(rc));
+    if (rc && s && rc.system === s.id && rc.checkId === c.id) body.append(...runChecksPart(rc));
   }
   li.append(body);
   return li;
@@ -207,6 +212,22 @@ function systemSection(s: SystemView, state: ChecklistState): HTMLElement {
   const ul = el('ul', { class: 'checks' });
   const checks = [...s.checks].sort((a, b) => (STATUS_ORDER[a.status] ?? 9) - (STATUS_ORDER[b.status] ?? 9));
   for (const c of checks) ul.append(checkRow(s, c, state));
+  sec.append(ul);
+  return sec;
+}
+
+/**
+ * The session's manual items, once for every system: a heading, what a tick holds for and when it is
+ * reset, and a box each.
+ */
+function sessionSection(state: ChecklistState): HTMLElement {
+  const sec = el('section', { class: 'system session', 'data-system': 'session', 'aria-labelledby': 'sys-session' });
+  sec.append(
+    el('h2', { id: 'sys-session' }, state.strings.sessionTitle),
+    el('p', { class: 'meta', id: 'session-help' }, state.strings.sessionHelp),
+  );
+  const ul = el('ul', { class: 'checks' });
+  for (const c of state.sessionChecks) ul.append(checkRow(null, c, state));
   sec.append(ul);
   return sec;
 }
@@ -302,10 +323,10 @@ function render(state: ChecklistState): void {
       ),
     );
   morph(notes, top);
-  morph(
-    systems,
-    state.systems.map((s) => systemSection(s, state)),
-  );
+  morph(systems, [
+    ...(state.sessionChecks.length ? [sessionSection(state)] : []),
+    ...state.systems.map((s) => systemSection(s, state)),
+  ]);
 
   if (state.canWrite && !couldWrite && wasManual) {
     // The last manual item was just ticked: the next step is the button (once the key that ticked it is up).
@@ -327,9 +348,9 @@ function showResult(r: WriteResult): void {
   if (r.kind !== 'past') result.focus();
 }
 
-function focusCheck(system: string, checkId: string): void {
+function focusCheck(system: string | null, checkId: string): void {
   const row = document.querySelector<HTMLElement>(
-    `section[data-system="${CSS.escape(system)}"] .check[data-check-id="${CSS.escape(checkId)}"]`,
+    `section[data-system="${CSS.escape(system ?? 'session')}"] .check[data-check-id="${CSS.escape(checkId)}"]`,
   );
   if (!row) return;
   row.classList.add('focus');

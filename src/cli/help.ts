@@ -23,7 +23,7 @@ const ROOT_HERE: [string, string] = ['--root DIR', 'the project folder (default:
 const JSON_OPT: [string, string] = ['--json', 'print JSON instead of text'];
 const CONFIRM: [string, string] = [
   '--confirm ID,...',
-  'manual items you confirm were done: feedback-stored, last-request (repeatable)',
+  'manual items you confirm were done: feedback-stored, last-request, each once for every system (S1:feedback-stored is the same; repeatable)',
 ];
 const USAGE_EXIT: [number, string] = [2, 'bad usage, or the root cannot be read'];
 

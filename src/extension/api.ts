@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { WorkspaceReport } from '../core/model/model';
-import { homeHash } from './pure/ticks';
+import { tickPlace } from './pure/ticks';
 import type { Services } from './services';
 import { lastCheckpointRun, type CheckpointRunCounts } from './commands/checkpoint-now';
 
@@ -60,9 +60,17 @@ export function createApi(s: Services, ready: Promise<void>): SessionLedgerApi {
     lastCheckpointRun,
     tickManualItems: async (ticked, folder) => {
       await ready;
-      for (const sys of s.store.report(folder)?.systems ?? []) {
-        for (const c of sys.checks)
-          if (c.severity === 'manual') await s.ticks.set(s.store.session(), sys.id, homeHash(sys), c.id, ticked);
+      const report = s.store.report(folder);
+      const done = new Set<string>();
+      for (const sys of report?.systems ?? []) {
+        for (const c of sys.checks) {
+          if (c.severity !== 'manual') continue;
+          // The session's items are one tick for every system.
+          const [scope, hash] = tickPlace(report!, sys, c.id);
+          if (done.has(`${scope}:${c.id}`)) continue;
+          done.add(`${scope}:${c.id}`);
+          await s.ticks.set(s.store.session(), scope, hash, c.id, ticked);
+        }
       }
     },
   };

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { WorkspaceReport } from '../core/model/model';
 import { readSettings } from './config';
-import { applyTicks, homeHash } from './pure/ticks';
+import { applyTicks, homeHash, stateHash } from './pure/ticks';
 import type { TickStore } from './tick-store';
 
 /**
@@ -231,7 +231,10 @@ export class LedgerStore implements vscode.Disposable {
 
   /** A report with the manual ticks given for `sessionId` (null: no session known), whichever session the views follow. */
   withTicksOf(report: WorkspaceReport, sessionId: string | null): WorkspaceReport {
-    return applyTicks(report, (s) => this.ticks.get(sessionId, s.id, homeHash(s)));
+    return applyTicks(report, {
+      session: this.ticks.get(sessionId, 'session', stateHash(report)),
+      system: (s) => this.ticks.get(sessionId, s.id, homeHash(s)),
+    });
   }
 
   private reapplyTicks(): void {

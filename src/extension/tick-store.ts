@@ -1,10 +1,10 @@
 /**
- * Where manual checklist ticks live: the workspace's Memento, keyed per agent session and per
- * version (hash) of the system's home document. See pure/ticks.ts.
+ * Where manual checklist ticks live: the workspace's Memento, keyed per agent session, per scope (the
+ * session's items, or a system's own) and per version (hash) of the state files they hold for. See
+ * pure/ticks.ts.
  */
 import * as vscode from 'vscode';
-import type { SystemId } from '../core/model/model';
-import { pruneTicks, tickKey } from './pure/ticks';
+import { pruneTicks, tickKey, type TickScope } from './pure/ticks';
 import { Disposable } from './dispose';
 
 const KEY = 'sessionLedger.ticks';
@@ -21,19 +21,19 @@ export class TickStore extends Disposable {
     return this.memento.get<Record<string, string[]>>(KEY, {});
   }
 
-  get(sessionId: string | null | undefined, system: SystemId, hash: string): ReadonlySet<string> {
-    return new Set(this.table()[tickKey(sessionId, system, hash)] ?? []);
+  get(sessionId: string | null | undefined, scope: TickScope, hash: string): ReadonlySet<string> {
+    return new Set(this.table()[tickKey(sessionId, scope, hash)] ?? []);
   }
 
   async set(
     sessionId: string | null | undefined,
-    system: SystemId,
+    scope: TickScope,
     hash: string,
     checkId: string,
     ticked: boolean,
   ): Promise<void> {
     const table = { ...this.table() };
-    const key = tickKey(sessionId, system, hash);
+    const key = tickKey(sessionId, scope, hash);
     const cur = new Set(table[key] ?? []);
     if (ticked) cur.add(checkId);
     else cur.delete(checkId);

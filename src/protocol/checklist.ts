@@ -58,6 +58,10 @@ export interface ChecklistStrings {
   manualOpenOne: string;
   /** Said while several are not ticked; `{0}` is their number. */
   manualOpen: string;
+  /** The heading over the session's manual items, asked once for every system. */
+  sessionTitle: string;
+  /** What a tick of a session's item holds for, and when it is reset: the heading's and each box's tooltip. */
+  sessionHelp: string;
   untrusted: string;
   /** The button beside the Restricted Mode note: VS Code's own command to trust the folder. */
   manageTrust: string;
@@ -104,10 +108,15 @@ export interface ChecklistState {
   folderUri: string;
   /** WORKING / PARTIAL / BROKEN, or null when nothing is detected. */
   overall: Label | null;
+  /**
+   * The manual items about the agent session (`feedback-stored`, `last-request`), once for every system:
+   * the systems' `checks` leave them out. Empty when no system asks them.
+   */
+  sessionChecks: CheckView[];
   systems: SystemView[];
   /** A block check fails: the action is disabled. */
   blocked: boolean;
-  /** Manual items not ticked yet. */
+  /** Manual items not ticked yet (each of the session's once). */
   manualOpen: number;
   /** The write button is enabled: nothing blocks, every manual item is ticked, trusted, not busy. */
   canWrite: boolean;
@@ -138,13 +147,14 @@ export interface WriteResult {
 
 export type HostToWebview =
   | { type: 'state'; state: ChecklistState }
-  | { type: 'focusCheck'; system: SystemId; checkId: string }
+  /** `system` null: one of the session's items. */
+  | { type: 'focusCheck'; system: SystemId | null; checkId: string }
   | { type: 'result'; result: WriteResult };
 
 export type WebviewToHost =
   | { type: 'ready' }
-  /** `session`: the state's `ticksFor` the box was ticked in. */
-  | { type: 'toggleManual'; system: SystemId; checkId: string; checked: boolean; session: string | null }
+  /** `session`: the state's `ticksFor` the box was ticked in; `system` null: one of the session's items (every system's). */
+  | { type: 'toggleManual'; system: SystemId | null; checkId: string; checked: boolean; session: string | null }
   | { type: 'open'; path: string; line?: number }
   | { type: 'writeMarker' }
   | { type: 'runChecks' }
@@ -172,15 +182,14 @@ export function parseWebviewMessage(x: unknown): WebviewToHost | undefined {
       return { type: m.type };
     case 'toggleManual':
       if (
-        typeof m.system === 'string' &&
-        SYSTEM_IDS.has(m.system) &&
+        (m.system === null || (typeof m.system === 'string' && SYSTEM_IDS.has(m.system))) &&
         typeof m.checkId === 'string' &&
         typeof m.checked === 'boolean' &&
         (m.session === null || (typeof m.session === 'string' && m.session.length <= 256))
       ) {
         return {
           type: 'toggleManual',
-          system: m.system as SystemId,
+          system: m.system as SystemId | null,
           checkId: m.checkId,
           checked: m.checked,
           session: m.session,

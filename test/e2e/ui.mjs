@@ -291,9 +291,23 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     for (const meta of await f.locator('section.system .meta').allInnerTexts()) assert.doesNotMatch(meta, /`/, meta);
     const write = f.locator('#write-marker');
     assert.match(await write.innerText(), /Write marker & copy resume prompt/);
+    // The session's two items, once for the five systems: one box each, above the systems, none in a system.
     const boxes = f.locator('input[type="checkbox"][data-manual]');
     const n = await boxes.count();
-    assert.ok(n >= 2, `manual items to tick (found ${n})`);
+    assert.equal(n, 2, `manual items to tick (found ${n})`);
+    assert.equal(await f.locator('section.system[data-system="session"] input[data-manual]').count(), 2);
+    assert.deepEqual(
+      await f
+        .locator('section.system[data-system="session"] .check')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-check-id'))),
+      ['feedback-stored', 'last-request'],
+    );
+    // Each box says when its tick is reset (its tooltip), as the words under the heading do.
+    for (const title of await f
+      .locator('section.system[data-system="session"] label')
+      .evaluateAll((ls) => ls.map((l) => l.getAttribute('title') ?? '')))
+      assert.match(title, /reset when any detected system's state file changes/, title);
+    assert.match(await f.locator('#session-help').innerText(), /reset when any detected system's state file changes/);
     // the list re-renders after each tick: always take the first box still open
     for (let i = 0; i < n; i++) {
       const open = f.locator('input[type="checkbox"][data-manual]:not(:checked)');
@@ -438,26 +452,23 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       .locator('.notifications-toasts .notification-toast')
       .filter({ hasText: /manual items? not ticked/ });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
-    // The refusal names S2's items in the checklist's words, after the system, never by their ids.
+    // The refusal names the session's two items once, in the checklist's words, by no system and never by their ids.
     const refusal = await toast.first().innerText();
     assert.match(
       refusal,
-      /2 manual items not ticked: S2: This session's feedback is stored in memory\. S2: The user's last request is completed or recorded\. Tick them/,
+      /2 manual items not ticked: This session's feedback is stored in memory\. The user's last request is completed or recorded\. Tick them/,
       refusal,
     );
-    assert.doesNotMatch(refusal, /feedback-stored|last-request/, refusal);
+    assert.doesNotMatch(refusal, /feedback-stored|last-request|S\d: This session/, refusal);
     const f = checklist(page);
-    const open = f.locator('section.system[data-system="S2"] input[type="checkbox"][data-manual]:not(:checked)');
+    // S2's ledger is one of the state files the session's ticks hold for: both boxes are open again.
+    const open = f.locator('section.system[data-system="session"] input[type="checkbox"][data-manual]:not(:checked)');
     await waitUntil(
-      "S2's manual items open again after its ledger changed",
-      async () => (await open.count()) > 0,
+      "the session's manual items open again after S2's ledger changed",
+      async () => (await open.count()) === 2,
       10_000,
     );
-    assert.equal(
-      await f.locator('section.system[data-system="S0"] input[type="checkbox"][data-manual]:not(:checked)').count(),
-      0,
-      'S0 keeps its ticks',
-    );
+    assert.equal(await f.locator('input[type="checkbox"][data-manual]').count(), 2, 'two boxes, no more');
     while ((await open.count()) > 0) {
       await open.first().click();
       await page.waitForTimeout(300);

@@ -74,6 +74,7 @@ test('findings: errors first, then by file and line; a check without a place goe
     chk('gates', 'warn', 'warn', { path: 'docs/state/STATE.md', line: 4 }),
     chk('no-secrets', 'block', 'fail'),
     chk('feedback-stored', 'manual', 'manual-open'),
+    chk('state-reviewed', 'manual', 'manual-open'),
   ]);
   const f = systemFindings(s, () => false);
   assert.deepEqual(
@@ -84,6 +85,7 @@ test('findings: errors first, then by file and line; a check without a place goe
       ['budget', 'docs/state/STATE.md', 9, 'warning'],
     ],
   );
+  // The system's own manual item counts; the session's (feedback-stored) is the folder's, counted once apart.
   assert.deepEqual(countsOf(s), { block: 1, warn: 2, info: 0, manual: 1 });
   assert.equal(countsText(t, countsOf(s)), '1 blocking · 2 warnings · 1 manual to tick');
   assert.equal(countsText(t, { block: 0, warn: 0, info: 0, manual: 0 }), '');

@@ -100,7 +100,8 @@ test('ticks: keyed per session and home hash; applied ticks recompute labels', (
   const both = applyTicks(report, () => new Set(['feedback-stored', 'last-request']));
   assert.equal(both.label, 'WORKING');
   assert.equal(both.systems[0].label, 'WORKING');
-  assert.deepEqual(confirmedOf(both), ['S3:feedback-stored', 'S3:last-request']);
+  // The session's items are confirmed bare: one confirmation for every system.
+  assert.deepEqual(confirmedOf(both), ['feedback-stored', 'last-request']);
   assert.equal(report.systems[0].checks[1].status, 'manual-open', 'input untouched');
   const big: Record<string, string[]> = {};
   for (let i = 0; i < 100; i++) big[`k${i}`] = ['x'];

@@ -86,7 +86,7 @@ test('a go-signal holds while the state files, their checks, the ticks and the m
   const edited = await now();
   assert.deepEqual(withdrawal(t, g, 'state', '14:02:03', edited.report, filesIn(root)), {
     text: `The checkpoint notification of 14:02:03 (.claude/.checkpoint-ready.${SID}) no longer holds: the state files, their checks or the manual ticks changed after it. 2 manual items are not ticked: tick them in the checklist when they are true, then run Checkpoint now again before /compact or /clear.`,
-    offer: { kind: 'tick', system: 'S3', checkId: 'feedback-stored', count: 2 },
+    offer: { kind: 'tick', system: null, checkId: 'feedback-stored', count: 2 },
   });
   // Put back as it was: holds again (the same bytes and checks).
   writeFileSync(state, before);
@@ -166,7 +166,7 @@ test('the warning after a go-signal offers only a step that can succeed: the fai
   const m = withdrawal(t, g, 'state', '14:02:03', open.report, filesIn(root));
   assert.equal(m.offer.kind, 'tick');
   assert.ok(m.offer.kind === 'tick');
-  assert.deepEqual([m.offer.system, m.offer.checkId, m.offer.count], ['S3', 'feedback-stored', 2]);
+  assert.deepEqual([m.offer.system, m.offer.checkId, m.offer.count], [null, 'feedback-stored', 2]);
   assert.match(m.text, /2 manual items are not ticked: tick them in the checklist when they are true/);
 
   // Everything holds again but the marker was rewritten: Checkpoint now can give the go-signal again.

@@ -647,6 +647,9 @@ export const CHECKLIST_STRINGS: ChecklistStrings = {
   blocked: 'A blocking check fails: fix it (or ask the agent to checkpoint) before the marker can be written.',
   manualOpenOne: '1 manual item not ticked yet: tick it when it is true.',
   manualOpen: '{0} manual items not ticked yet: tick them when they are true.',
+  sessionTitle: 'This session (every system)',
+  sessionHelp:
+    "Asked once for this agent session, for every system. A tick is reset when any detected system's state file changes.",
   untrusted: 'Restricted Mode: Session Ledger shows the checks but writes nothing.',
   manageTrust: 'Manage Workspace Trust',
   nothing: 'No agent state file detected in this folder.',

@@ -40,6 +40,7 @@ function checklistWords(o: CheckpointOutcome, t: typeof enT): Map<string, string
   );
   const out = new Map<string, string>();
   for (const s of state.systems) for (const c of s.checks) out.set(`${s.id} ${c.id}`, partsWords(c.messageParts));
+  for (const c of state.sessionChecks) out.set(`session ${c.id}`, partsWords(c.messageParts));
   return out;
 }
 
@@ -52,7 +53,7 @@ function assertCode(parts: readonly TextPart[], code: string[]): void {
   );
 }
 
-test('a refused checkpoint names each manual item not ticked as the checklist asks it, after its system, never by its id (en, ja, ko)', async () => {
+test("a refused checkpoint names each manual item not ticked as the checklist asks it (the session's by its words alone), never by its id (en, ja, ko)", async () => {
   const dir = fixtureCopy('s1/good');
   gitInit(dir);
   const o = await checkpoint(dir, { sessionId: SID, claudeHome: emptyClaudeHome() });
@@ -62,24 +63,25 @@ test('a refused checkpoint names each manual item not ticked as the checklist as
   );
   assert.equal(
     outcomeMessage(o, enT).text,
-    "Checkpoint not written: 2 manual items not ticked: S1: This session's feedback is stored in memory. S1: The user's last request is completed or recorded. Tick them in the checklist when they are true.",
+    "Checkpoint not written: 2 manual items not ticked: This session's feedback is stored in memory. The user's last request is completed or recorded. Tick them in the checklist when they are true.",
   );
   for (const { name, t } of LANGUAGES) {
     const text = outcomeMessage(o, t).text;
     const words = checklistWords(o, t);
     for (const id of ['feedback-stored', 'last-request']) {
-      assert.ok(text.includes(`S1: ${words.get(`S1 ${id}`)}`), `${name}: ${text}`);
+      assert.ok(text.includes(words.get(`session ${id}`) as string), `${name}: ${text}`);
+      assert.ok(!text.includes(`S1: ${words.get(`session ${id}`)}`), `${name}: no system before it in ${text}`);
       assert.ok(!text.includes(id), `${name}: no check id in ${text}`);
     }
   }
 });
 
-test("the demo's refusal (ten boxes, the same two questions in each system) names each question once, after the systems that ask it", async () => {
+test("the demo's refusal (two boxes, the session's two questions, once for the five systems) names each question once, after no system", async () => {
   const o = await checkpoint(demoRepo(), { sessionId: SID, claudeHome: emptyClaudeHome() });
   const m = outcomeMessage(o, enT);
   assert.equal(
     m.text,
-    "Checkpoint not written: 10 manual items not ticked: S0, S1, S2, S3, S4: This session's feedback is stored in memory. S0, S1, S2, S3, S4: The user's last request is completed or recorded. Tick them in the checklist when they are true.",
+    "Checkpoint not written: 2 manual items not ticked: This session's feedback is stored in memory. The user's last request is completed or recorded. Tick them in the checklist when they are true.",
   );
   // The checklist's result says the same words.
   assert.equal(partsWords(m.full), m.text);

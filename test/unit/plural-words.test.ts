@@ -51,7 +51,8 @@ test('a refusal counts its checks in the singular and the plural, in every langu
   const two = refusalSaid({ code: 'blocking-checks', checks: [check('next-action'), check('template')] });
   assert.equal(two.text, '2 blocking checks failed: S3: next-action. S3: template.');
   const manual = refusalSaid({ code: 'manual-unconfirmed', checks: [check('last-request', 'manual')] });
-  assert.equal(manual.text, '1 manual item not ticked: S3: last-request. Tick it in the checklist when it is true.');
+  // A session's item is every system's: named by its words alone.
+  assert.equal(manual.text, '1 manual item not ticked: last-request. Tick it in the checklist when it is true.');
   const unknown = refusalSaid({ code: 'unknown-confirm', checks: [], ids: ['bogus'] });
   assert.equal(unknown.text, 'Unknown manual item: bogus.');
   // Japanese and Korean say each in their one form.

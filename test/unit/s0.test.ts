@@ -140,10 +140,17 @@ test('S0 through the CLI: status --json carries sections, next and checks; check
     'unconfirmed',
     'stale-paths',
     'no-secrets',
-    'feedback-stored',
-    'last-request',
   ])
     assert.ok(ids.includes(id), id);
+  // The session's manual items once, beside the systems: no system's checks repeat them.
+  assert.deepEqual(
+    j.sessionChecks.map((c: { id: string; status: string }) => [c.id, c.status]),
+    [
+      ['feedback-stored', 'manual-open'],
+      ['last-request', 'manual-open'],
+    ],
+  );
+  assert.ok(!ids.includes('feedback-stored') && !ids.includes('last-request'));
   assert.equal(cli(['check', '--root', dir, '--confirm', 'feedback-stored,last-request']).code, 0);
   assert.equal(cli(['check', '--root', fixture('missing-ledger')]).code, 1);
 });

@@ -74,7 +74,9 @@ test('S3 good STATE in git: every check passes; fields, entries and resume promp
     ['S3'],
   );
   assert.equal(j.systems[0].next, s.next);
-  assert.equal(j.systems[0].label, 'PARTIAL'); // the manual items are open without --confirm
+  // The session's manual items are open without --confirm: the overall label says so, S3's own says its file.
+  assert.equal(j.systems[0].label, 'WORKING');
+  assert.equal(j.label, 'PARTIAL');
   assert.deepEqual(
     j.systems[0].checks.find((c: { id: string }) => c.id === 'handoff-block'),
     {

@@ -8,6 +8,7 @@ import { checkpoint, refusalLines } from '../../core/checkpoint/checkpoint';
 import { isSessionId } from '../../core/checkpoint/marker';
 import { closingChoice } from '../../core/report/closing';
 import { jsonCheck } from '../../core/report/report';
+import { isSessionItem } from '../../core/model/model';
 import { listOpt, parse, SaidUsageError } from '../args';
 import { ENGLISH, invokedAs, t } from '../../core/model/messages';
 import { commandLanguage, programOf } from '../language';
@@ -59,7 +60,8 @@ export async function run(args: string[], io: Io): Promise<number> {
           resumePrompt: r.resumePrompt,
           refusals: r.refusals.map((x) => ({
             code: x.code,
-            checks: x.checks.map((c) => ({ system: c.system, ...jsonCheck(c) })),
+            // A manual item about the session is one for every system: it names none.
+            checks: x.checks.map((c) => ({ system: isSessionItem(c) ? null : c.system, ...jsonCheck(c) })),
             ...(x.ids ? { ids: x.ids } : {}),
             ...(x.sessions
               ? {

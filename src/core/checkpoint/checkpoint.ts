@@ -49,6 +49,7 @@ import { inPlaceOf, liveSessions } from './live';
 import { gitTracks } from '../git/tracked';
 import {
   isBlocking,
+  isSessionItem,
   type Check,
   type NotRead,
   type SystemId,
@@ -303,9 +304,12 @@ export function knownConfirmIds(report: WorkspaceReport): Set<string> {
  * `--confirm` ids that say they are true. The checkpoint's refusal and the guard's hint both use it.
  */
 export function openManualItems(report: WorkspaceReport): { checks: Check[]; ids: string[] } {
+  // In the order the systems ask them; the session's items once (each system holds them).
+  const said = new Set<string>();
   const checks = report.systems
     .filter((s) => !s.skipped)
-    .flatMap((s) => s.checks.filter((c) => c.status === 'manual-open'));
+    .flatMap((s) => s.checks.filter((c) => c.status === 'manual-open'))
+    .filter((c) => !isSessionItem(c) || (!said.has(c.id) && !!said.add(c.id)));
   return { checks, ids: [...new Set(checks.map((c) => c.id))] };
 }
 
@@ -386,7 +390,10 @@ export function refusalLines(
             ? t('1 manual item not confirmed (every one must be YES):')
             : t('{0} manual items not confirmed (every one must be YES):', r.checks.length),
         ),
-        ...r.checks.map((c) => `  ${c.system} ${c.id}: ${lang.say(c.message, c.messageId, c.args)}`),
+        // A session's item is one for every system: named without one.
+        ...r.checks.map(
+          (c) => `  ${isSessionItem(c) ? '' : `${c.system} `}${c.id}: ${lang.say(c.message, c.messageId, c.args)}`,
+        ),
         ...(next.sessionAsked
           ? [
               say(

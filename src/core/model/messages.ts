@@ -9,7 +9,7 @@
  * literally in the sources as `t('…')`: `scripts/messages.mjs` lists them all, and a test checks
  * that every check and finding carries one of them.
  */
-import type { Check, Finding, Said, SystemId } from './model';
+import { isSessionItem, type Check, type Finding, type Said, type SystemId } from './model';
 
 /** A message: its id (the English template), its arguments, and the English text. */
 export interface Msg {
@@ -76,20 +76,21 @@ export function finding(id: string, severity: Finding['severity'], message: Msg,
  * Checks as a message names them (a refused checkpoint, the warning after a go-signal that no longer
  * holds), in the words the checklist and the tree show for them: each check's
  * message after its system's id (`S3: Now ▶ is empty.`), as a message a UI says in its language with
- * each check's own message. A message several systems give (the manual items each system asks) is
- * named once, after their ids (`S0, S1: This session's feedback is stored in memory.`).
+ * each check's own message. A message several systems give is named once, after their ids (`S0, S1:
+ * Empty file …`); a manual item about the session (`isSessionItem`) by its message alone, once.
  */
-export function checksNamed(checks: ReadonlyArray<Pick<Check, 'system' | keyof Said>>): Msg {
-  const groups = new Map<string, { systems: SystemId[]; check: Pick<Check, keyof Said> }>();
+export function checksNamed(checks: ReadonlyArray<Pick<Check, 'system' | 'id' | 'severity' | keyof Said>>): Msg {
+  const groups = new Map<string, { systems: SystemId[]; check: Pick<Check, keyof Said>; session: boolean }>();
   for (const c of checks) {
     const key = JSON.stringify([c.messageId, c.args]);
     const g = groups.get(key);
-    if (!g) groups.set(key, { systems: [c.system], check: c });
+    if (!g) groups.set(key, { systems: [c.system], check: c, session: isSessionItem(c) });
     else if (!g.systems.includes(c.system)) g.systems.push(c.system);
   }
-  const named = [...groups.values()].map((g) =>
-    t('{0}: {1}', g.systems.join(', '), { id: g.check.messageId, args: g.check.args, text: g.check.message }),
-  );
+  const named = [...groups.values()].map((g): Msg => {
+    const said: Msg = { id: g.check.messageId, args: g.check.args, text: g.check.message };
+    return g.session ? said : t('{0}: {1}', g.systems.join(', '), said);
+  });
   if (!named.length) return t('(none)');
   return named.reduceRight((rest, m) => t('{0} {1}', m, rest));
 }

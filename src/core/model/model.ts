@@ -271,13 +271,64 @@ export function isBlocking(c: Pick<Check, 'severity' | 'status'>): boolean {
   return c.severity === 'block' && c.status === 'fail';
 }
 
-/** Overall label, as S1 names them. Info checks never change the label. */
+/**
+ * The manual items about the agent session rather than about a file (this session's feedback is
+ * stored, the user's last request is completed or recorded): asked once for the whole workspace. Every
+ * system's report holds them, confirmed or ticked alike in each; the surfaces show and count them once.
+ */
+export const SESSION_ITEM_IDS: readonly string[] = ['feedback-stored', 'last-request'];
+
+/** A manual item asked once for the session (`SESSION_ITEM_IDS`), not per system. */
+export function isSessionItem(c: Pick<Check, 'id' | 'severity'>): boolean {
+  return c.severity === 'manual' && SESSION_ITEM_IDS.includes(c.id);
+}
+
+/**
+ * The session's manual items once each, in the order the systems ask them: each as the first system not
+ * switched off holds it, open when it is open in any of them. Empty when no such system asks them.
+ */
+export function sessionItems(r: Pick<WorkspaceReport, 'systems'>): Check[] {
+  const out = new Map<string, Check>();
+  for (const s of r.systems) {
+    if (s.skipped) continue;
+    for (const c of s.checks) {
+      if (!isSessionItem(c)) continue;
+      const have = out.get(c.id);
+      if (!have || (have.status !== 'manual-open' && c.status === 'manual-open'))
+        out.set(c.id, have ? { ...have, status: c.status } : c);
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * A system's label, as S1 names them. Info checks never change the label, nor do the session's manual
+ * items (they are the workspace's: `overallLabel`).
+ */
 export function labelOf(checks: readonly Check[]): Label {
   if (checks.some(isBlocking)) return 'BROKEN';
   // A check still waiting for its facts is not a pass: the system cannot be WORKING yet.
-  if (checks.some((c) => (c.severity === 'warn' && c.status === 'warn') || c.status === 'manual-open' || c.pending))
+  if (
+    checks.some(
+      (c) =>
+        (c.severity === 'warn' && c.status === 'warn') ||
+        (c.status === 'manual-open' && !isSessionItem(c)) ||
+        c.pending,
+    )
+  )
     return 'PARTIAL';
   return 'WORKING';
+}
+
+/**
+ * The overall label: the worst of the systems' (`labelOf`), and no better than PARTIAL while one of the
+ * session's manual items is open. WORKING when no system is detected.
+ */
+export function overallLabel(systems: readonly SystemReport[]): Label {
+  const worst = worstLabel(systems.map((s) => s.label));
+  return worst === 'WORKING' && sessionItems({ systems: [...systems] }).some((c) => c.status === 'manual-open')
+    ? 'PARTIAL'
+    : worst;
 }
 
 /** Worst of several labels. */

@@ -10,7 +10,7 @@ import { t } from '../model/messages';
 import { byCodeUnits } from '../markdown/text';
 import {
   labelOf,
-  worstLabel,
+  overallLabel,
   type Check,
   type SystemId,
   type SystemReport,
@@ -214,7 +214,7 @@ export async function evaluateSystems(
     }
     const report: WorkspaceReport = {
       root: ws.root,
-      label: reports.length ? worstLabel(reports.map((r) => r.label)) : 'WORKING',
+      label: overallLabel(reports),
       systems: reports,
     };
     if (ws.notRead.length)

@@ -4,7 +4,14 @@
  * file not read through its id; English where no translation is given).
  */
 import { ALL_FACTS, systemName } from '../systems/facts';
-import type { Check, Label, NotRead, WorkspaceReport } from '../model/model';
+import {
+  isSessionItem,
+  sessionItems,
+  type Check,
+  type Label,
+  type NotRead,
+  type WorkspaceReport,
+} from '../model/model';
 import { ENGLISH, oneLine, PROGRAM, t, type Language } from '../model/messages';
 import { shownLine } from '../markdown/shown-line';
 
@@ -29,6 +36,8 @@ export interface JsonStatus {
   label: Label;
   /** Files at a system's path not in its format (present, not read), with the reason; present only when there are some. */
   notRead?: NotRead[];
+  /** The manual items about the session (`feedback-stored`, `last-request`), once for every system; absent when no system asks them. */
+  sessionChecks?: JsonCheck[];
   systems: Array<{
     id: string;
     label: Label;
@@ -66,11 +75,21 @@ export function jsonCheck(c: Check): JsonCheck {
   return j;
 }
 
+/** The session's manual items once, as `--json` gives them beside the systems (whose checks leave them out). */
+function jsonSessionChecks(r: WorkspaceReport): { sessionChecks?: JsonCheck[] } {
+  const items = sessionItems(r);
+  return items.length ? { sessionChecks: items.map(jsonCheck) } : {};
+}
+
+/** A system's checks as `--json` and the text list them: the session's manual items are said once, apart. */
+const ownChecks = (checks: readonly Check[]): Check[] => checks.filter((c) => !isSessionItem(c));
+
 export function toJsonStatus(r: WorkspaceReport): JsonStatus {
   return {
     root: r.root,
     label: r.label,
     ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
+    ...jsonSessionChecks(r),
     systems: r.systems.map((s) => ({
       id: s.id,
       label: s.label,
@@ -85,7 +104,7 @@ export function toJsonStatus(r: WorkspaceReport): JsonStatus {
           items: sec.items.map((it) => ({ text: it.text, line: it.line, flags: [...it.flags] })),
         })),
       })),
-      checks: s.checks.map(jsonCheck),
+      checks: ownChecks(s.checks).map(jsonCheck),
     })),
   };
 }
@@ -94,13 +113,15 @@ export function toJsonChecks(r: WorkspaceReport): {
   root: string;
   label: Label;
   notRead?: NotRead[];
+  sessionChecks?: JsonCheck[];
   systems: Array<{ id: string; label: Label; checks: JsonCheck[] }>;
 } {
   return {
     root: r.root,
     label: r.label,
     ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
-    systems: r.systems.map((s) => ({ id: s.id, label: s.label, checks: s.checks.map(jsonCheck) })),
+    ...jsonSessionChecks(r),
+    systems: r.systems.map((s) => ({ id: s.id, label: s.label, checks: ownChecks(s.checks).map(jsonCheck) })),
   };
 }
 
@@ -166,17 +187,31 @@ export function overallLine(r: Pick<WorkspaceReport, 'label'>, lang: Language = 
   return `${lang.say('Overall', 'Overall')}: ${r.label}`;
 }
 
-/** Human-readable checks of every system. */
+/**
+ * The session's manual items, once for every system: a heading that says so, then each as a check's
+ * line (`[ ] feedback-stored …`); nothing when no system asks them.
+ */
+export function sessionText(r: WorkspaceReport, lang: Language = ENGLISH, indent = ''): string[] {
+  const items = sessionItems(r);
+  if (!items.length) return [];
+  return [
+    lang.msg(t('This session (asked once for every system):')),
+    ...items.map((c) => `${indent}${checkLine(c, lang)}`),
+  ];
+}
+
+/** Human-readable checks of every system, then the session's manual items once. */
 export function checksText(r: WorkspaceReport, lang: Language = ENGLISH, onlyProblems = false): string {
   const out: string[] = [];
   if (r.notRead?.length) out.push(...notReadText(r, lang), '');
   for (const s of r.systems) {
     out.push(`${systemName(s.id)} — ${s.label}`);
-    for (const c of s.checks) {
+    for (const c of ownChecks(s.checks)) {
       if (onlyProblems && (c.status === 'pass' || c.status === 'skipped')) continue;
       out.push(checkLine(c, lang));
     }
   }
+  out.push(...sessionText(r, lang));
   return out.join('\n');
 }
 
@@ -208,9 +243,11 @@ export function statusText(r: WorkspaceReport, lang: Language = ENGLISH): string
       }
     }
     out.push(`  ${lang.msg(t('checks:'))}`);
-    for (const c of s.checks) out.push(`  ${checkLine(c, lang)}`);
+    for (const c of ownChecks(s.checks)) out.push(`  ${checkLine(c, lang)}`);
     out.push('');
   }
+  const session = sessionText(r, lang);
+  if (session.length) out.push(...session, '');
   // The verdict last, as `check` prints it.
   out.push(overallLine(r, lang));
   return out.join('\n');

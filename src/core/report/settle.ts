@@ -20,7 +20,7 @@
  *   read says is shown, worse or not.
  */
 import { statOrNullSync } from '../files/fsread';
-import { worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
+import { overallLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { FACTS, globRe } from '../systems/facts';
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
@@ -165,7 +165,7 @@ function withSystems(
   const out: WorkspaceReport = {
     ...base,
     systems,
-    label: systems.length ? worstLabel(systems.map((s) => s.label)) : 'WORKING',
+    label: overallLabel(systems),
   };
   if (notRead.length) out.notRead = notRead;
   else delete out.notRead;

@@ -4,7 +4,17 @@
  * git- and path-based ones, which go through the `Workspace`.
  */
 import { said, saidOf, t, type Msg } from '../model/messages';
-import type { Check, CheckStatus, Finding, Item, Section, Severity, StateDoc, SystemId } from '../model/model';
+import {
+  SYSTEM_IDS,
+  type Check,
+  type CheckStatus,
+  type Finding,
+  type Item,
+  type Section,
+  type Severity,
+  type StateDoc,
+  type SystemId,
+} from '../model/model';
 import {
   clip,
   codePointCount,
@@ -743,9 +753,13 @@ export const MANUAL_CHECKS: ReadonlyArray<{ id: string; message: Msg }> = [
   { id: 'last-request', message: t("The user's last request is completed or recorded.") },
 ];
 
+/**
+ * The manual items every system asks. They are about the session, not about a file: one confirmation
+ * holds for every system, given bare (`feedback-stored`) or as any system's (`S1:feedback-stored`).
+ */
 export function manualChecks(system: SystemId, confirmed: ReadonlySet<string>): Check[] {
   return MANUAL_CHECKS.map(({ id, message }) => {
-    const done = confirmed.has(`${system}:${id}`) || confirmed.has(id);
+    const done = confirmed.has(id) || SYSTEM_IDS.some((s) => confirmed.has(`${s}:${id}`));
     return {
       id,
       system,

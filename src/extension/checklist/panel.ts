@@ -5,7 +5,7 @@
  * It re-renders whenever the store changes, so it follows the agent rewriting the files.
  */
 import * as vscode from 'vscode';
-import type { SystemId, WorkspaceReport } from '../../core/model/model';
+import { isSessionItem, type WorkspaceReport } from '../../core/model/model';
 import {
   parseWebviewMessage,
   type ChecklistStrings,
@@ -13,10 +13,17 @@ import {
   type WebviewToHost,
   type WriteResult,
 } from '../../protocol/checklist';
-import { checklistState, pastResult, resultBasis, resultHolds, type ResultBasis } from '../pure/checklist-model';
+import {
+  checklistState,
+  pastResult,
+  resultBasis,
+  resultHolds,
+  type ChecklistFocus,
+  type ResultBasis,
+} from '../pure/checklist-model';
 import { checklistPage } from '../pure/checklist-page';
 import { ticksNote, ticksSession, type PinnedTicks } from '../pure/checklist-ticks';
-import { homeHash } from '../pure/ticks';
+import { tickPlace } from '../pure/ticks';
 import { runnableCheck } from '../../core/systems/s3/facts';
 import type { RepoChecksResult } from '../../core/systems/s3/repo-checks';
 import type { FolderState, LedgerStore } from '../store';
@@ -36,6 +43,10 @@ function strings(): ChecklistStrings {
     blocked: t('A blocking check fails: fix it (or ask the agent to checkpoint) before the marker can be written.'),
     manualOpenOne: t('1 manual item not ticked yet: tick it when it is true.'),
     manualOpen: t('{0} manual items not ticked yet: tick them when they are true.', '{0}'),
+    sessionTitle: t('This session (every system)'),
+    sessionHelp: t(
+      "Asked once for this agent session, for every system. A tick is reset when any detected system's state file changes.",
+    ),
     untrusted: t('Restricted Mode: Session Ledger shows the checks but writes nothing.'),
     manageTrust: t('Manage Workspace Trust'),
     nothing: t('No agent state file detected in this folder.'),
@@ -62,7 +73,7 @@ export class ChecklistPanel implements vscode.Disposable {
   private folderKey: string | undefined;
   private ready = false;
   private busy = false;
-  private pendingFocus: { system: SystemId; checkId: string } | undefined;
+  private pendingFocus: ChecklistFocus | undefined;
   /** The session whose ticks the boxes show when Checkpoint now switched them from the followed one. */
   private pinned: PinnedTicks | undefined;
   /**
@@ -122,7 +133,7 @@ export class ChecklistPanel implements vscode.Disposable {
    * Open (or reveal) the checklist on a folder, optionally on one check. `ticks`: the session whose ticks
    * the boxes show (`follow`: the status bar's; undefined: as they were, the followed one on another folder).
    */
-  show(state: FolderState, focus?: { system: SystemId; checkId: string }, ticks?: PinnedTicks | 'follow'): void {
+  show(state: FolderState, focus?: ChecklistFocus, ticks?: PinnedTicks | 'follow'): void {
     this.pendingFocus = focus;
     const otherFolder = this.folderKey !== state.folder.uri.toString();
     const pinned = ticks === 'follow' ? undefined : (ticks ?? (otherFolder ? undefined : this.pinned));
@@ -307,7 +318,14 @@ export class ChecklistPanel implements vscode.Disposable {
         if (f) await this.store.scan(f.folder);
         return;
       case 'toggleManual': {
-        const sys = f?.report?.systems.find((s) => s.id === m.system);
+        const report = f?.report;
+        if (!report) return;
+        // A session's item (no system) is one tick for every system; a system's own item is that system's.
+        const session = m.system === null;
+        if (session !== isSessionItem({ id: m.checkId, severity: 'manual' })) return;
+        const sys = session
+          ? report.systems.find((s) => !s.skipped && s.checks.some((c) => c.id === m.checkId))
+          : report.systems.find((s) => s.id === m.system);
         if (!sys || !sys.checks.some((c) => c.id === m.checkId && c.severity === 'manual')) return;
         // A tick is given for the session whose ticks the page showed: when the page shows another
         // session's since (the status bar followed another, or Checkpoint now switched it), it is not
@@ -316,7 +334,8 @@ export class ChecklistPanel implements vscode.Disposable {
           this.postState();
           return;
         }
-        await this.ticks.set(m.session, sys.id, homeHash(sys), m.checkId, m.checked);
+        const [scope, hash] = tickPlace(report, sys, m.checkId);
+        await this.ticks.set(m.session, scope, hash, m.checkId, m.checked);
         return;
       }
       case 'open': {

@@ -11,7 +11,7 @@
  */
 import * as vscode from 'vscode';
 import { messageParts, quotedT } from '../pure/findings';
-import type { WorkspaceReport } from '../../core/model/model';
+import { isSessionItem, type WorkspaceReport } from '../../core/model/model';
 import { readSettings } from '../config';
 import { checkpointFlow } from '../pure/checkpoint-flow';
 import { outcomeMessage } from '../pure/checkpoint-text';
@@ -173,7 +173,8 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   if (refusedOnChecks)
     s.checklist.show(
       state,
-      first ? { system: first.system, checkId: first.id } : undefined,
+      // A session's item is in no system's part of the checklist: its own, above them.
+      first ? { system: isSessionItem(first) ? null : first.system, checkId: first.id } : undefined,
       after.kind === 'pin'
         ? { sessionId: after.sessionId, name: pinName }
         : after.kind === 'follow'

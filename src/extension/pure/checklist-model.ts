@@ -2,6 +2,8 @@
 import { compactionsAdviceOf } from '../../core/context/compactions';
 import {
   isBlocking,
+  isSessionItem,
+  sessionItems,
   SYSTEM_IDS,
   type Check,
   type SystemId,
@@ -9,7 +11,14 @@ import {
   type WorkspaceReport,
 } from '../../core/model/model';
 import { systemName } from '../../core/systems/facts';
-import type { CheckMark, ChecklistState, ChecklistStrings, RunChecksView, WriteResult } from '../../protocol/checklist';
+import type {
+  CheckMark,
+  ChecklistState,
+  ChecklistStrings,
+  CheckView,
+  RunChecksView,
+  WriteResult,
+} from '../../protocol/checklist';
 import { checkHint, checkHintParts, checkMessage, checkMessageParts, lineParts } from './findings';
 import type { T } from './tree-text';
 
@@ -38,6 +47,31 @@ export function statusWords(
   return strings.status[c.status];
 }
 
+/** A check as the page shows it: its message and hint in the user's language (the core's English templates through `t`), the ids along. */
+function checkView(c: Check, strings: ChecklistStrings, t: T): CheckView {
+  const mark = markOf(c);
+  const v: CheckView = {
+    id: c.id,
+    severity: c.severity,
+    status: c.status,
+    mark,
+    said: statusWords(strings, c, mark),
+    message: checkMessage(t, c),
+    messageParts: checkMessageParts(t, c),
+    messageId: c.messageId,
+    args: c.args,
+  };
+  if (c.path !== undefined) v.path = c.path;
+  if (c.line !== undefined) v.line = c.line;
+  const hint = checkHint(t, c);
+  if (hint !== undefined) v.hint = hint;
+  const hintParts = checkHintParts(t, c);
+  if (hintParts) v.hintParts = hintParts;
+  if (c.hintId !== undefined) v.hintId = c.hintId;
+  if (c.hintArgs !== undefined) v.hintArgs = c.hintArgs;
+  return v;
+}
+
 export function checklistState(
   report: WorkspaceReport | undefined,
   folder: { name: string; uri: string },
@@ -60,32 +94,11 @@ export function checklistState(
     home: s.home,
     // Plain, as every surface that renders no Markdown shows it; its code spans apart, which the page draws as code.
     next: s.next ? lineParts(s.next) : null,
-    checks: s.checks.map((c) => {
-      // Messages and hints in the user's language (the core's English templates through `t`); the ids travel along.
-      const mark = markOf(c);
-      const v: ChecklistState['systems'][number]['checks'][number] = {
-        id: c.id,
-        severity: c.severity,
-        status: c.status,
-        mark,
-        said: statusWords(strings, c, mark),
-        message: checkMessage(t, c),
-        messageParts: checkMessageParts(t, c),
-        messageId: c.messageId,
-        args: c.args,
-      };
-      if (c.path !== undefined) v.path = c.path;
-      if (c.line !== undefined) v.line = c.line;
-      const hint = checkHint(t, c);
-      if (hint !== undefined) v.hint = hint;
-      const hintParts = checkHintParts(t, c);
-      if (hintParts) v.hintParts = hintParts;
-      if (c.hintId !== undefined) v.hintId = c.hintId;
-      if (c.hintArgs !== undefined) v.hintArgs = c.hintArgs;
-      return v;
-    }),
+    // The session's manual items are shown once, above the systems, not in each.
+    checks: s.checks.filter((c) => !isSessionItem(c)).map((c) => checkView(c, strings, t)),
   }));
-  const all = systems.flatMap((s) => s.checks);
+  const sessionChecks = report ? sessionItems(report).map((c) => checkView(c, strings, t)) : [];
+  const all = [...sessionChecks, ...systems.flatMap((s) => s.checks)];
   // Nothing to vouch for: no system, or every one switched off by its own configuration (S0 without `session.ledger: true`).
   const blocked = all.some(isBlocking) || systems.length === 0 || (report?.systems ?? []).every((x) => !!x.skipped);
   const manualOpen = all.filter((c) => c.status === 'manual-open').length;
@@ -96,6 +109,7 @@ export function checklistState(
     folder: folder.name,
     folderUri: folder.uri,
     overall: report && report.systems.length ? report.label : null,
+    sessionChecks,
     systems,
     blocked,
     manualOpen,
@@ -173,29 +187,41 @@ export function pastResult(t: T): WriteResult {
   };
 }
 
-/** A check the checklist opens on: scrolled to, marked and focused (its checkbox for a manual item). */
+/** A check the checklist opens on: scrolled to, marked and focused (its checkbox for a manual item); `system` null: one of the session's items. */
 export interface ChecklistFocus {
-  system: SystemId;
+  system: SystemId | null;
   checkId: string;
 }
 
-/**
- * The manual item the tree's "manual items to tick" row opens the checklist on: the system's first one
- * not ticked yet, in the order the checklist shows them (STATUS_ORDER keeps manual items in the
- * report's order), else its first manual item; undefined when it has none.
- */
-export function manualFocus(s: Pick<SystemReport, 'id' | 'checks'>): ChecklistFocus | undefined {
-  const manual = s.checks.filter((c) => c.severity === 'manual');
+/** The first of `manual` not ticked yet, else the first of them, as a focus; undefined when there is none. */
+function firstToTick(system: SystemId | null, manual: readonly Check[]): ChecklistFocus | undefined {
   const first = manual.find((c) => c.status === 'manual-open') ?? manual[0];
-  return first ? { system: s.id, checkId: first.id } : undefined;
+  return first ? { system, checkId: first.id } : undefined;
 }
 
 /**
- * The arguments of the manual row's click, Open checklist: the folder, then the item to open on. A
+ * The manual item the tree's "manual items to tick" row of a system opens the checklist on: the
+ * system's own first one not ticked yet, in the order the checklist shows them (STATUS_ORDER keeps
+ * manual items in the report's order), else its first own manual item; undefined when it has none.
+ * The session's items are not the system's: their row is the folder's (`sessionFocus`).
+ */
+export function manualFocus(s: Pick<SystemReport, 'id' | 'checks'>): ChecklistFocus | undefined {
+  return firstToTick(
+    s.id,
+    s.checks.filter((c) => c.severity === 'manual' && !isSessionItem(c)),
+  );
+}
+
+/** The session's item the tree's row of them opens the checklist on: the first not ticked yet, else the first. */
+export function sessionFocus(report: Pick<WorkspaceReport, 'systems'>): ChecklistFocus | undefined {
+  return firstToTick(null, sessionItems(report));
+}
+
+/**
+ * The arguments of a manual row's click, Open checklist: the folder, then the item to open on. A
  * click opens the checklist there, not at its top.
  */
-export function manualRowArguments(folder: unknown, s: Pick<SystemReport, 'id' | 'checks'>): unknown[] {
-  const focus = manualFocus(s);
+export function manualRowArguments(folder: unknown, focus: ChecklistFocus | undefined): unknown[] {
   return focus ? [folder, focus] : [folder];
 }
 
@@ -203,11 +229,11 @@ export function manualRowArguments(folder: unknown, s: Pick<SystemReport, 'id' |
 export function focusOfArgument(x: unknown): ChecklistFocus | undefined {
   if (!x || typeof x !== 'object') return undefined;
   const m = x as Record<string, unknown>;
-  return typeof m.system === 'string' &&
-    (SYSTEM_IDS as readonly string[]).includes(m.system) &&
+  return (m.system === null ||
+    (typeof m.system === 'string' && (SYSTEM_IDS as readonly string[]).includes(m.system))) &&
     typeof m.checkId === 'string' &&
     m.checkId.length > 0 &&
     m.checkId.length <= 256
-    ? { system: m.system as SystemId, checkId: m.checkId }
+    ? { system: m.system as SystemId | null, checkId: m.checkId }
     : undefined;
 }

@@ -7,7 +7,14 @@ import * as path from 'node:path';
 import { statOrNullSync } from '../../core/files/fsread';
 import { codeSpans, shownLine } from '../../core/markdown/shown-line';
 import { format, type Msg } from '../../core/model/messages';
-import type { Check, Label, StateDoc, SystemReport, WorkspaceReport } from '../../core/model/model';
+import {
+  isSessionItem,
+  type Check,
+  type Label,
+  type StateDoc,
+  type SystemReport,
+  type WorkspaceReport,
+} from '../../core/model/model';
 import { fixOffers, type FixOffer } from '../../core/systems/fixes';
 import { systemName } from '../../core/systems/facts';
 import type { TextPart } from '../../protocol/checklist';
@@ -256,9 +263,11 @@ export interface Counts {
   manual: number;
 }
 
+/** What a system's checks count, its own manual items among them (the session's are the folder's: counted once, apart). */
 export function countsOf(s: SystemReport): Counts {
   const n: Counts = { block: 0, warn: 0, info: 0, manual: 0 };
   for (const c of s.checks) {
+    if (isSessionItem(c)) continue;
     if (c.status === 'manual-open') n.manual++;
     else if (isFinding(c)) n[c.severity === 'block' ? 'block' : c.severity === 'warn' ? 'warn' : 'info']++;
   }

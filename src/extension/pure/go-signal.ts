@@ -11,7 +11,7 @@
  */
 import type { CheckpointOutcome } from '../../core/checkpoint/checkpoint';
 import { checksNamed } from '../../core/model/messages';
-import { isBlocking, type SystemId, type WorkspaceReport } from '../../core/model/model';
+import { isBlocking, isSessionItem, sessionItems, type SystemId, type WorkspaceReport } from '../../core/model/model';
 import { resultBasis, resultHolds, type ResultBasis } from './checklist-model';
 import type { TextPart } from '../../protocol/checklist';
 import { joinParts, partsT, quoted, reportFindings, saidParts, type Finding, type IsFile } from './findings';
@@ -78,7 +78,7 @@ export type WithdrawalOffer =
   /** A blocking check fails: Checkpoint now would only be refused; the finding is what to open. */
   | { kind: 'fix'; finding: Finding; count: number }
   /** A manual item is not ticked: the checklist is where to tick it. */
-  | { kind: 'tick'; system: SystemId; checkId: string; count: number };
+  | { kind: 'tick'; system: SystemId | null; checkId: string; count: number };
 
 /**
  * The warning that follows a go-signal that no longer holds, and what it offers; `time` is when it was
@@ -124,9 +124,17 @@ export function withdrawal(
           );
     return { text: said(step), offer: { kind: 'fix', finding: blocking[0], count: blocking.length } };
   }
-  const open = (active?.systems ?? []).flatMap((s) =>
-    s.checks.filter((c) => c.status === 'manual-open').map((c) => ({ system: s.id, checkId: c.id })),
-  );
+  // The session's items once (each system holds them), then each system's own.
+  const open: Array<{ system: SystemId | null; checkId: string }> = [
+    ...(active ? sessionItems(active) : [])
+      .filter((c) => c.status === 'manual-open')
+      .map((c) => ({ system: null, checkId: c.id })),
+    ...(active?.systems ?? []).flatMap((s) =>
+      s.checks
+        .filter((c) => c.status === 'manual-open' && !isSessionItem(c))
+        .map((c) => ({ system: s.id, checkId: c.id })),
+    ),
+  ];
   if (open.length) {
     const step =
       open.length === 1

@@ -1,13 +1,26 @@
 /**
  * Manual checklist ticks (S1 Phase 4 items). A tick belongs to one agent session and one version of
- * the system's home document: when the file changes (another hash) or another session starts, the
- * ticks no longer apply and the items are open again. vscode-free.
+ * the state files it speaks about: the session's items (`feedback-stored`, `last-request`, asked once
+ * for every system) to every detected system's home document, a system's own item (S1's
+ * `state-reviewed`) to its system's. When such a file changes (another hash) or another session
+ * starts, the ticks no longer apply and the items are open again. vscode-free.
  */
-import { labelOf, worstLabel, type SystemId, type SystemReport, type WorkspaceReport } from '../../core/model/model';
+import { createHash } from 'node:crypto';
+import {
+  isSessionItem,
+  labelOf,
+  overallLabel,
+  type SystemId,
+  type SystemReport,
+  type WorkspaceReport,
+} from '../../core/model/model';
+
+/** What a set of ticks is for: the session's items (`session`, every system's), or one system's own items. */
+export type TickScope = SystemId | 'session';
 
 /** The key a set of ticks is stored under. */
-export function tickKey(sessionId: string | null | undefined, system: SystemId, homeHash: string): string {
-  return `${sessionId || '-'}|${system}|${homeHash || '-'}`;
+export function tickKey(sessionId: string | null | undefined, scope: TickScope, hash: string): string {
+  return `${sessionId || '-'}|${scope}|${hash || '-'}`;
 }
 
 /** The hash of a system's home document ('' when it is missing or unreadable). */
@@ -16,27 +29,68 @@ export function homeHash(s: SystemReport): string {
 }
 
 /**
- * The report with the manual checks ticked as `ticked` says, and labels recomputed (the core's
- * `labelOf`/`worstLabel`). The input is not changed.
+ * The version the session's items' ticks hold for: every detected system's home document, so that a
+ * change to any of them opens the items again ('' when no system is detected).
  */
-export function applyTicks(report: WorkspaceReport, ticked: (s: SystemReport) => ReadonlySet<string>): WorkspaceReport {
+export function stateHash(report: Pick<WorkspaceReport, 'systems'>): string {
+  if (!report.systems.length) return '';
+  const h = createHash('sha256');
+  for (const s of report.systems) h.update(`${s.id}\0${s.home}\0${homeHash(s)}\n`);
+  return h.digest('hex');
+}
+
+/** Where a manual check's tick is kept: its scope and the version of the files it holds for. */
+export function tickPlace(
+  report: Pick<WorkspaceReport, 'systems'>,
+  s: SystemReport,
+  checkId: string,
+): [TickScope, string] {
+  const session = isSessionItem({ id: checkId, severity: 'manual' });
+  return session ? ['session', stateHash(report)] : [s.id, homeHash(s)];
+}
+
+/** The ticks given: those of the session's items, and each system's own. */
+export interface Ticked {
+  session: ReadonlySet<string>;
+  system(s: SystemReport): ReadonlySet<string>;
+}
+
+/**
+ * The report with the manual checks ticked as `ticked` says (the session's items alike in every
+ * system), and labels recomputed (the core's `labelOf`/`overallLabel`). The input is not changed.
+ */
+export function applyTicks(
+  report: WorkspaceReport,
+  ticked: Ticked | ((s: SystemReport) => ReadonlySet<string>),
+): WorkspaceReport {
+  // A function gives each system's ticks, the session's items among them.
+  const given: Ticked = typeof ticked === 'function' ? { session: new Set(), system: ticked } : ticked;
   const systems = report.systems.map((s) => {
-    const set = ticked(s);
+    const own = given.system(s);
     const checks = s.checks.map((c) =>
       c.severity === 'manual' && (c.status === 'manual-open' || c.status === 'manual-done')
-        ? { ...c, status: set.has(c.id) ? ('manual-done' as const) : ('manual-open' as const) }
+        ? {
+            ...c,
+            status: (isSessionItem(c) && typeof ticked !== 'function' ? given.session : own).has(c.id)
+              ? ('manual-done' as const)
+              : ('manual-open' as const),
+          }
         : c,
     );
     return { ...s, checks, label: labelOf(checks) };
   });
-  return { ...report, systems, label: systems.length ? worstLabel(systems.map((s) => s.label)) : report.label };
+  return { ...report, systems, label: systems.length ? overallLabel(systems) : report.label };
 }
 
-/** The `confirmed` list the core takes (`S1:feedback-stored`), from a report whose ticks are applied. */
+/**
+ * The `confirmed` list the core takes, from a report whose ticks are applied: each session item once,
+ * bare (`feedback-stored`), each system's own as `S1:state-reviewed`.
+ */
 export function confirmedOf(report: WorkspaceReport): string[] {
-  return report.systems.flatMap((s) =>
-    s.checks.filter((c) => c.status === 'manual-done').map((c) => `${s.id}:${c.id}`),
-  );
+  const out = new Set<string>();
+  for (const s of report.systems)
+    for (const c of s.checks) if (c.status === 'manual-done') out.add(isSessionItem(c) ? c.id : `${s.id}:${c.id}`);
+  return [...out];
 }
 
 /** Keep a tick table small: the newest `max` keys (insertion order). */

@@ -1,15 +1,43 @@
-/** The roots of one folder: one node per detected system, in the report's order, then the files present but not read. */
+/**
+ * The roots of one folder: one node per detected system, in the report's order, the session's manual
+ * items still to tick, then the files present but not read.
+ */
+import * as vscode from 'vscode';
+import { sessionItems, type WorkspaceReport } from '../../core/model/model';
+import { sessionFocus } from '../pure/checklist-model';
 import type { FolderState } from '../store';
 import type { LedgerNode } from './node';
 import { NotReadNode } from './not-read-node';
-import { SystemNode } from './system-node';
+import { ManualNode, SystemNode } from './system-node';
 
 export function systemNodes(state: FolderState): LedgerNode[] {
   const r = state.report;
   if (!r) return [];
   return [
     ...r.systems.map((s) => new SystemNode(state.folder, r, s)),
+    ...sessionRow(state, r),
     ...(r.notRead ?? []).map((n) => new NotReadNode(state.folder, n)),
+  ];
+}
+
+/** The session's manual items still to tick, once for every system (each system's row leaves them out). */
+function sessionRow(state: FolderState, r: WorkspaceReport): LedgerNode[] {
+  const open = sessionItems(r).filter((c) => c.status === 'manual-open').length;
+  if (!open) return [];
+  const t = vscode.l10n.t;
+  return [
+    new ManualNode(
+      `${state.folder.uri.toString()}|session-manual`,
+      open,
+      state.folder,
+      t('This session (every system)'),
+      sessionFocus(r),
+      {
+        about: t(
+          "Asked once for this agent session, for every system. A tick is reset when any detected system's state file changes.",
+        ),
+      },
+    ),
   ];
 }
 

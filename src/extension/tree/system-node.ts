@@ -9,7 +9,7 @@ import { countsOf, countsText, filesIn, systemDocs, systemFindings, systemLabel 
 import { labelIcon, lineLabel, placeName, spoken, systemTooltip } from '../pure/tree-text';
 import { oneLine } from '../../core/model/messages';
 import { systemName } from '../../core/systems/facts';
-import { manualRowArguments } from '../pure/checklist-model';
+import { manualFocus, manualRowArguments, type ChecklistFocus } from '../pure/checklist-model';
 import { DocNode } from './doc-node';
 import { FindingNode } from './finding-node';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
@@ -69,7 +69,7 @@ export class SystemNode implements LedgerNode {
       ),
     );
     const manual = countsOf(s).manual;
-    if (manual) out.push(new ManualNode(`${this.id}|manual`, manual, this.folder, s));
+    if (manual) out.push(new ManualNode(`${this.id}|manual`, manual, this.folder, systemName(s.id), manualFocus(s)));
     const docs = systemDocs(this.report, s);
     out.push(
       new DocumentsNode(
@@ -111,33 +111,39 @@ class NextNode implements LedgerNode {
   }
 }
 
-/** The manual items still to tick: a click opens the checklist on the first of them (scrolled to it, its box focused). */
-class ManualNode implements LedgerNode {
+/**
+ * The manual items still to tick, a system's own or (at the folder's top) the session's, asked once for
+ * every system: a click opens the checklist on the first of them (scrolled to it, its box focused).
+ */
+export class ManualNode implements LedgerNode {
   constructor(
     readonly id: string,
     private readonly n: number,
     private readonly folder: vscode.WorkspaceFolder,
-    private readonly system: SystemReport,
+    /** Whose items: a system's name, or the session's words. */
+    private readonly whose: string,
+    private readonly focus: ChecklistFocus | undefined,
+    /** The session's row, at the folder's top: said beside its label, and when a tick is reset in its tooltip. */
+    private readonly session?: { about: string },
   ) {}
 
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
     const label = this.n === 1 ? t('1 manual item to tick') : t('{0} manual items to tick', this.n);
-    // Whose items: two systems' rows would otherwise be spoken alike.
-    const whose = systemName(this.system.id);
     const ti = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
-    describe(
-      ti,
-      `${label}\n${t('Open the checklist to tick them.')}`,
-      spoken([`${whose}: ${label}`, t('Open the checklist to tick them.')]),
-    );
+    const open = t('Open the checklist to tick them.');
+    const lines = [label, ...(this.session ? [this.session.about] : []), open];
+    // Beside the folder's systems, the row says whose items it counts.
+    if (this.session) ti.description = this.whose;
+    // Whose items: two rows would otherwise be spoken alike.
+    describe(ti, lines.join('\n'), spoken([`${this.whose}: ${label}`, ...lines.slice(1)]));
     ti.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('list.warningForeground'));
     ti.contextValue = 'manual';
     ti.command = {
       command: 'sessionLedger.openChecklist',
       title: t('Open checklist'),
-      arguments: manualRowArguments(this.folder.uri, this.system),
+      arguments: manualRowArguments(this.folder.uri, this.focus),
     };
     return ti;
   }

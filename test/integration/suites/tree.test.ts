@@ -25,9 +25,19 @@ describe('ledger tree', () => {
 
   it('has one root per system, labelled "<id> <short name> — <label>"', async () => {
     const report = (await getApi()).report()!;
-    assert.equal(roots.length, report.systems.length);
+    assert.equal(roots.filter((x) => /^S\d /.test(x.label)).length, report.systems.length);
     for (const s of report.systems) assert.match(root(s.id).label, new RegExp(`^${s.id} \\S.* — ${s.label}$`));
-    assert.equal(root('S3').label, 'S3 Groundwork — PARTIAL');
+    // S3's own label says its file; the session's manual items are the folder's row, once for every system.
+    assert.equal(root('S3').label, 'S3 Groundwork — WORKING');
+  });
+
+  it("shows the session's manual items once, beside the systems, not under each", () => {
+    const rows = roots.filter((x) => /manual items? to tick/.test(x.label));
+    assert.equal(rows.length, 1, roots.map((x) => x.label).join(' | '));
+    assert.equal(rows[0].label, '2 manual items to tick');
+    assert.equal(rows[0].description, 'This session (every system)');
+    assert.match(rows[0].name ?? '', /^This session \(every system\): 2 manual items to tick/);
+    assert.match(rows[0].name ?? '', /A tick is reset when any detected system's state file changes\./);
   });
 
   it("answers first: a system's first row is its next action, then its findings, manual items, and Documents last", () => {
@@ -42,8 +52,8 @@ describe('ledger tree', () => {
     assert.equal(s4.children.at(-1)!.label, 'Documents');
     const s3 = root('S3');
     assert.match(s3.children[0].label, /^Now ▶ add `renew\(db, loanId, now\)`/);
-    assert.match(s3.children[1].label, /^2 manual items to tick$/);
-    assert.equal(s3.children[2].label, 'Documents');
+    // The session's items are not S3's: its next row is Documents.
+    assert.equal(s3.children[1].label, 'Documents');
   });
 
   it('shows the S3 handoff with its Now ▶ item under Documents', () => {

@@ -11,7 +11,7 @@
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { PROGRAM, t } from '../../model/messages';
-import { labelOf, worstLabel, type Check, type WorkspaceReport } from '../../model/model';
+import { labelOf, overallLabel, type Check, type WorkspaceReport } from '../../model/model';
 import { maskSecrets } from '../../secrets/secrets';
 import { mk } from '../../rules/common';
 
@@ -167,5 +167,5 @@ export function withRepoChecks(report: WorkspaceReport, r: RepoChecksResult): Wo
     const checks = [...s.checks.filter((c) => c.id !== 'repo-checks'), repoChecksCheck(r)];
     return { ...s, checks, label: labelOf(checks) };
   });
-  return { ...report, systems, label: worstLabel(systems.map((s) => s.label)) };
+  return { ...report, systems, label: overallLabel(systems) };
 }

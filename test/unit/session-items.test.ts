@@ -1,0 +1,202 @@
+/**
+ * The two manual items about the agent session (`feedback-stored`, `last-request`) are asked once for
+ * the whole workspace, not once per detected system: on the demo workspace (five systems) the CLI's
+ * `check` text and `--json`, the checkpoint's refusal, its one-sentence summary and the checklist show
+ * and count two items, not ten. One confirmation (bare, or `S1:feedback-stored` as before) holds for
+ * every system; a system's own manual item (S1's `state-reviewed`) stays its own. In the extension, the
+ * tick of a session's item is reset when any detected system's state file changes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { checkpoint, refusalSaid } from '../../src/core/checkpoint/checkpoint';
+import { evaluate } from '../../src/core/report/evaluate';
+import { sessionItems, type WorkspaceReport } from '../../src/core/model/model';
+import { checklistState } from '../../src/extension/pure/checklist-model';
+import { countsOf } from '../../src/extension/pure/findings';
+import { applyTicks, confirmedOf, stateHash, tickPlace } from '../../src/extension/pure/ticks';
+import { CHECKLIST_STRINGS, cli, copyDemo, rewrite, workspace } from './helpers';
+import { emptyClaudeHome, SID } from './checkpoint-fixtures';
+
+const SESSION_IDS = ['feedback-stored', 'last-request'];
+
+function demo(): string {
+  const dir = workspace({});
+  copyDemo(dir);
+  return dir;
+}
+
+/** The lines of `text` that name a session's item by its id. */
+const idLines = (text: string) => text.split('\n').filter((l) => /\b(feedback-stored|last-request)\b/.test(l));
+
+test('check on the demo (five systems): the two session items once in the text and in --json, not once per system', () => {
+  const dir = demo();
+  const text = cli(['check', '--root', dir]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.equal(idLines(text.stdout).length, 2, text.stdout);
+  assert.match(
+    text.stdout,
+    /^This session \(asked once for every system\):\n {2}\[ \] {2}feedback-stored {4}This session's feedback is stored in memory\.\n {2}\[ \] {2}last-request {7}The user's last request is completed or recorded\.$/m,
+  );
+  // Each system's own label says its files; the overall label waits for the session's items.
+  assert.deepEqual(
+    text.stdout.split('\n').filter((l) => / — [A-Z]+$/.test(l)),
+    [
+      'S0 majestic ledger — WORKING',
+      'S1 session handoff — WORKING',
+      'S2 context-kit — WORKING',
+      'S3 Groundwork — WORKING',
+      'S4 checkpointing — WORKING',
+    ],
+  );
+  assert.match(text.stdout, /\nOverall: PARTIAL\n?$/);
+
+  const j = JSON.parse(cli(['check', '--root', dir, '--json']).stdout);
+  assert.equal(j.systems.length, 5);
+  assert.deepEqual(
+    j.sessionChecks.map((c: { id: string; status: string }) => [c.id, c.status]),
+    [
+      ['feedback-stored', 'manual-open'],
+      ['last-request', 'manual-open'],
+    ],
+  );
+  const manual = j.systems.flatMap((s: { checks: Array<{ severity: string }> }) =>
+    s.checks.filter((c) => c.severity === 'manual'),
+  );
+  assert.deepEqual(manual, []);
+  assert.equal(j.label, 'PARTIAL');
+
+  // One confirmation, given as one system's (the old form), holds for every system.
+  const one = cli(['check', '--root', dir, '--json', '--confirm', 'S1:feedback-stored,S1:last-request']);
+  const k = JSON.parse(one.stdout);
+  assert.deepEqual(
+    k.sessionChecks.map((c: { status: string }) => c.status),
+    ['manual-done', 'manual-done'],
+  );
+  assert.equal(k.label, 'WORKING');
+});
+
+test('checkpoint on the demo: the refusal lists the two items once, names no system, and --confirm names each once', async () => {
+  const dir = demo();
+  const r = cli(['checkpoint', '--root', dir, '--session', SID]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^2 manual items not confirmed \(every one must be YES\):$/m);
+  assert.equal(idLines(r.stderr).filter((l) => !/--confirm/.test(l)).length, 2, r.stderr);
+  assert.doesNotMatch(r.stderr, /S[0-4] (feedback-stored|last-request)/);
+  assert.match(r.stderr, /--confirm feedback-stored,last-request$/m);
+
+  const json = JSON.parse(cli(['checkpoint', '--root', dir, '--session', SID, '--json']).stdout);
+  const refused = json.refusals.find((x: { code: string }) => x.code === 'manual-unconfirmed');
+  assert.deepEqual(
+    refused.checks.map((c: { system: string | null; id: string }) => [c.system, c.id]),
+    [
+      [null, 'feedback-stored'],
+      [null, 'last-request'],
+    ],
+  );
+  assert.deepEqual(refused.ids, SESSION_IDS);
+
+  // The extension's sentence for it: each item by its words, once ("S0, S1, S2, S3, S4: …" before).
+  const home = emptyClaudeHome();
+  const o = await checkpoint(dir, { sessionId: SID, claudeHome: home, codexHome: home, env: {} });
+  const manual = o.refusals.find((x) => x.code === 'manual-unconfirmed');
+  assert.ok(manual);
+  assert.equal(manual.checks.length, 2);
+  assert.equal(
+    refusalSaid(manual).text,
+    "2 manual items not ticked: This session's feedback is stored in memory. The user's last request is completed or recorded. Tick them in the checklist when they are true.",
+  );
+
+  // Confirmed as S1's, the way it was given before: the checkpoint goes through for every system.
+  const w = await checkpoint(dir, {
+    sessionId: SID,
+    confirmed: ['S1:feedback-stored', 'S1:last-request'],
+    claudeHome: home,
+    codexHome: home,
+    env: {},
+  });
+  assert.deepEqual(
+    w.refusals.map((x) => x.code),
+    [],
+  );
+  assert.equal(w.kind, 'written');
+});
+
+test("a system's own manual item stays its own: S1's state-reviewed beside the session's items", async () => {
+  const dir = demo();
+  const claudeHome = workspace({ 'STATE.md': '# State\n' }, 'sl-claude-');
+  const r = await evaluate(dir, { claudeHome, noGit: true });
+  const s1 = r.systems.find((s) => s.id === 'S1');
+  assert.ok(s1);
+  assert.equal(s1.label, 'PARTIAL');
+  assert.equal(countsOf(s1).manual, 1);
+  assert.deepEqual(
+    sessionItems(r).map((c) => c.id),
+    SESSION_IDS,
+  );
+  // `S3:state-reviewed` is no confirmation of S1's item: only S1's or the bare id.
+  const other = await evaluate(dir, { claudeHome, noGit: true, confirmed: ['S3:state-reviewed', ...SESSION_IDS] });
+  assert.equal(other.label, 'PARTIAL');
+  const own = await evaluate(dir, { claudeHome, noGit: true, confirmed: ['S1:state-reviewed', ...SESSION_IDS] });
+  assert.equal(own.label, 'WORKING');
+});
+
+test('the checklist on the demo: two boxes, above the systems; one tick each opens the write button', async () => {
+  const dir = demo();
+  const raw = await evaluate(dir, { noGit: true });
+  const flags = { busy: false, trusted: true };
+  const open = checklistState(raw, { name: 'demo', uri: 'file:///demo' }, CHECKLIST_STRINGS, flags);
+  assert.equal(open.systems.length, 5);
+  assert.deepEqual(
+    open.sessionChecks.map((c) => [c.id, c.status]),
+    [
+      ['feedback-stored', 'manual-open'],
+      ['last-request', 'manual-open'],
+    ],
+  );
+  assert.deepEqual(
+    open.systems.flatMap((s) => s.checks.filter((c) => c.severity === 'manual')),
+    [],
+  );
+  assert.equal(open.manualOpen, 2);
+  assert.equal(open.canWrite, false);
+  assert.equal(open.overall, 'PARTIAL');
+  // The tree's system rows count none of them (the folder's row does, once).
+  assert.deepEqual(
+    raw.systems.map((s) => countsOf(s).manual),
+    [0, 0, 0, 0, 0],
+  );
+
+  // Ticked once, as the store gives the session's ticks: every system has them.
+  const ticked = applyTicks(raw, { session: new Set(SESSION_IDS), system: () => new Set() });
+  const done = checklistState(ticked, { name: 'demo', uri: 'file:///demo' }, CHECKLIST_STRINGS, flags);
+  assert.equal(done.manualOpen, 0);
+  assert.equal(done.canWrite, true);
+  assert.equal(done.overall, 'WORKING');
+  assert.deepEqual(confirmedOf(ticked), SESSION_IDS);
+});
+
+test("a session item's tick is kept for every system's state files as they are: any of them changing resets it", async () => {
+  const dir = demo();
+  const before = await evaluate(dir, { noGit: true });
+  const s0 = before.systems[0];
+  const s1 = before.systems.find((s) => s.id === 'S1') as WorkspaceReport['systems'][number];
+  // The session's items are one place for every system; S1's own item is S1's.
+  assert.deepEqual(tickPlace(before, s0, 'feedback-stored'), ['session', stateHash(before)]);
+  assert.deepEqual(tickPlace(before, s1, 'feedback-stored'), ['session', stateHash(before)]);
+  assert.equal(tickPlace(before, s1, 'state-reviewed')[0], 'S1');
+  // Another system's home file changes (S4's): the version the ticks hold for is another.
+  rewrite(dir, '.agents/STATE.md', (t) => `${t}\n`);
+  const after = await evaluate(dir, { noGit: true });
+  assert.notEqual(stateHash(after), stateHash(before));
+  // Nothing changed: the same.
+  assert.equal(stateHash(await evaluate(dir, { noGit: true })), stateHash(after));
+  // A file that is no state file leaves it as it is.
+  const more = workspace({});
+  copyDemo(more);
+  const base = stateHash(await evaluate(more, { noGit: true }));
+  mkdirSync(path.join(more, 'x'), { recursive: true });
+  writeFileSync(path.join(more, 'x', 'unrelated.txt'), 'not a state file\n');
+  assert.equal(stateHash(await evaluate(more, { noGit: true })), base);
+});
