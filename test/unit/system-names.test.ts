@@ -187,7 +187,8 @@ test('no text a user reads names a system otherwise than by its name', async () 
     ...readdirSync(path.join(REPO, 'media/walkthrough')).map((n) => `media/walkthrough/${n}`),
   ])
     texts.push([f, read(f)]);
-  for (const id of SYSTEM_IDS) texts.push([`starter ${id}`, `${starterFor(id).title}\n${starterFor(id).description}`]);
+  for (const id of SYSTEM_IDS)
+    texts.push([`starter ${id}`, `${starterFor(id).title}\n${starterFor(id).description.text}`]);
   const { dir, report } = await theDemo();
   const env = { CLAUDE_PROJECT_DIR: dir };
   for (const args of [['status'], ['check'], ['init'], ['--help'], ...Object.keys(MANUALS).map((c) => [c, '--help'])]) {

@@ -30,3 +30,16 @@ test("Japanese: the context's compaction (/compact) is 圧縮 everywhere, as the
     assert.doesNotMatch(ja[k], /コンパクト/, `ja "${k}": ${ja[k]}`);
   }
 });
+
+test("Create starter file's picker: each system's line under its name is said in the user's language (ja, ko)", async () => {
+  const { starterFor } = await import('../../src/core/systems/starter');
+  const { SYSTEM_IDS } = await import('../../src/core/model/model');
+  for (const lang of ['ja', 'ko']) {
+    const table = bundle(lang);
+    for (const id of SYSTEM_IDS) {
+      const { description } = starterFor(id);
+      assert.equal(typeof description.id, 'string', `${id}: the description is a message template`);
+      assert.ok(table[description.id], `${lang} ${id}: no entry for "${description.id}"`);
+    }
+  }
+});

@@ -29,7 +29,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (id === undefined) {
     const lines = ['Starter files (session-ledger init <system> writes one; nothing was written):'];
     for (const s of STARTER_SYSTEMS.map(starterFor))
-      lines.push(`  ${systemName(s.system)}  ${s.files.map((f) => f.path).join(' + ')}  ${s.description}`);
+      lines.push(`  ${systemName(s.system)}  ${s.files.map((f) => f.path).join(' + ')}  ${s.description.text}`);
     lines.push('Example: session-ledger init S3');
     io.stdout(lines.join('\n'));
     return 0;

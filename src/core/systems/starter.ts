@@ -10,6 +10,7 @@ import { withWriteLock, writeRefusal } from '../files/lock';
 import { lstatOrNullSync } from '../files/fsread';
 import { homeOf } from './index';
 import { SYSTEM_IDS, type SystemId } from '../model/model';
+import type { Msg } from '../model/messages';
 
 export interface StarterFile {
   /** Relative to the workspace root, `/`-separated. */
@@ -23,8 +24,8 @@ export interface Starter {
   system: SystemId;
   /** What the picker shows: the system's name (`systemName`) and its home file. */
   title: string;
-  /** One line: what the system is, and which files the starter writes. */
-  description: string;
+  /** One line: what the system is, and which files the starter writes (the extension says it in the user's language). */
+  description: Msg;
   files: StarterFile[];
   /** The file to open after writing (the home file). */
   home: string;

@@ -1,6 +1,7 @@
 /** Create starter file: the empty template of a chosen system's home file. Refuses to overwrite. */
 import * as vscode from 'vscode';
 import { quotedT } from '../pure/findings';
+import { render } from '../../core/model/messages';
 import type { SystemId } from '../../core/model/model';
 import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
@@ -23,7 +24,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   const plans = await Promise.all(STARTER_SYSTEMS.map((id) => planStarter(root, id)));
   const items = plans.map((p) => ({
     label: p.starter.title,
-    detail: p.starter.description,
+    detail: render(p.starter.description, t),
     description: p.conflicts.length ? t('exists — will not overwrite') : p.write.map((f) => f.path).join(', '),
     system: p.starter.system as SystemId,
     conflicts: p.conflicts,

@@ -1,4 +1,5 @@
 /** S0's starter: `.agents.yml` switching the ledger on (left alone when it exists) and the ledger's empty template, as the seed writes it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
+import { t } from '../../model/messages';
 import type { Starter } from '../starter';
 import { companionPath, systemName } from '../facts';
 import { S0_FACTS } from './facts';
@@ -45,8 +46,9 @@ _Last updated: <timestamp>_
 export const S0_STARTER: Starter = {
   system: 'S0',
   title: `${systemName('S0')} · ${S0_FACTS.home}`,
-  description:
+  description: t(
     'A ledger with Goal, Constraints, Decisions, Done/Now/Next, Open Questions and Working Set; .agents.yml switches it on.',
+  ),
   files: [
     { path: companionPath('S0', 'config'), content: S0_YML, optional: true },
     { path: S0_FACTS.home, content: S0_LEDGER },

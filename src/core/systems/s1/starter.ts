@@ -1,5 +1,6 @@
 /** S1's starter: the LATEST handoff's empty template with its state-snapshot block, as the seed writes it, and the memory stores beside it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
 import * as path from 'node:path';
+import { t } from '../../model/messages';
 import type { Starter } from '../starter';
 import { systemName } from '../facts';
 import { S1_FACTS } from './facts';
@@ -61,8 +62,9 @@ Episode items: Phase 3 appends each on a line of its own, with its date, its TTL
 export const S1_STARTER: Starter = {
   system: 'S1',
   title: `${systemName('S1')} · ${S1_FACTS.home}`,
-  description:
+  description: t(
     'One forward-only handoff with a state-snapshot block (what to do now, pending decisions, outstanding issues), and MEMORY.md and context-log.md beside it for Phase 3.',
+  ),
   files: [
     { path: S1_FACTS.home, content: S1_HANDOFF },
     { path: `${path.posix.dirname(S1_FACTS.home)}/MEMORY.md`, content: S1_MEMORY, optional: true },

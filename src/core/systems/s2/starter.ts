@@ -1,4 +1,5 @@
 /** S2's starter: the session ledger's empty template (TASK, NEXT, OPEN, DECIDED, VERIFIED, DROPPED, PLAN), as the seed writes it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
+import { t } from '../../model/messages';
 import type { Starter } from '../starter';
 import { systemName } from '../facts';
 import { S2_FACTS } from './facts';
@@ -31,7 +32,7 @@ _started: <ISO timestamp>_
 export const S2_STARTER: Starter = {
   system: 'S2',
   title: `${systemName('S2')} · ${S2_FACTS.home}`,
-  description: 'TASK, NEXT, OPEN, DECIDED, VERIFIED, DROPPED, PLAN: the working set a PreCompact guard checks.',
+  description: t('TASK, NEXT, OPEN, DECIDED, VERIFIED, DROPPED, PLAN: the working set a PreCompact guard checks.'),
   files: [{ path: S2_FACTS.home, content: S2_LEDGER }],
   home: S2_FACTS.home,
 };

@@ -1,4 +1,5 @@
 /** S3's starter: STATE.md's empty template (the Handoff block and the Log), as the seed writes it. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
+import { t } from '../../model/messages';
 import type { Starter } from '../starter';
 import { systemName } from '../facts';
 import { S3_FACTS } from './facts';
@@ -24,7 +25,7 @@ const S3_STATE = `# STATE: live project state
 export const S3_STARTER: Starter = {
   system: 'S3',
   title: `${systemName('S3')} · ${S3_FACTS.home}`,
-  description: 'A handoff block (Status, Gates, Now ▶, Blocked on) and a dated log, newest first.',
+  description: t('A handoff block (Status, Gates, Now ▶, Blocked on) and a dated log, newest first.'),
   files: [{ path: S3_FACTS.home, content: S3_STATE }],
   home: S3_FACTS.home,
 };

@@ -1,4 +1,5 @@
 /** S4's starter: `.agents/STATE.md` with its Progress Tracker link and PROGRESS.md (left alone when it exists), as the seed writes them. A skeleton on purpose (placeholders only): the checks flag it until the agent fills it in. */
+import { t } from '../../model/messages';
 import type { Starter } from '../starter';
 import { companionPath, systemName } from '../facts';
 import { S4_FACTS } from './facts';
@@ -28,7 +29,7 @@ const S4_PROGRESS = `# Progress
 export const S4_STARTER: Starter = {
   system: 'S4',
   title: `${systemName('S4')} · ${S4_FACTS.home}`,
-  description: 'One # Agent State with a Progress Tracker; PROGRESS.md keeps the latest five checkpoints.',
+  description: t('One # Agent State with a Progress Tracker; PROGRESS.md keeps the latest five checkpoints.'),
   files: [
     { path: S4_FACTS.home, content: S4_STATE },
     { path: companionPath('S4', 'progress'), content: S4_PROGRESS, optional: true },
