@@ -4,9 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
-import { REPO } from './helpers';
+import type { Check } from '../../src/core/model/model';
+import { evaluate } from '../../src/core/report/evaluate';
+import { starterFor } from '../../src/core/systems/starter';
+import { demoRepo, fixtureCopy, gitInit, jaT, koT, REPO, systemIn, workspace, write } from './helpers';
 
 const bundle = (lang: string): Record<string, string> =>
   JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8')) as Record<string, string>;
@@ -32,7 +35,6 @@ test("Japanese: the context's compaction (/compact) is 圧縮 everywhere, as the
 });
 
 test("Create starter file's picker: each system's line under its name is said in the user's language (ja, ko)", async () => {
-  const { starterFor } = await import('../../src/core/systems/starter');
   const { SYSTEM_IDS } = await import('../../src/core/model/model');
   for (const lang of ['ja', 'ko']) {
     const table = bundle(lang);
@@ -42,4 +44,61 @@ test("Create starter file's picker: each system's line under its name is said in
       assert.ok(table[description.id], `${lang} ${id}: no entry for "${description.id}"`);
     }
   }
+});
+
+/** A check's message in a language, as the tree, the Problems panel and the checklist render it. */
+const rendered = (c: Check, t: typeof jaT): string => t(c.messageId, ...c.args);
+
+/**
+ * English words left in a rendered message: lowercase words, once the names a translation keeps as the
+ * files write them (section and field names, file paths) are taken out.
+ */
+function englishLeft(text: string): string[] {
+  const kept = text
+    .replace(/"?Docs touched"?|Working Set|Key Files|MEMORY\.md|PLAN|VERIFIED|DROPPED/g, ' ')
+    .replace(/\S*[/.]\S*/g, ' ');
+  return kept.match(/\b[a-z]{2,}\b/g) ?? [];
+}
+
+test('the checks whose message names what they verified ("Docs touched" links, Working Set files, a VERIFIED command, uncommitted changes) say it in Japanese and Korean, no English phrase inside the sentence', async () => {
+  const seen: string[] = [];
+  const look = (checks: readonly Check[], ids: readonly string[]) => {
+    for (const c of checks.filter((x) => ids.includes(x.id)))
+      for (const [lang, t] of [
+        ['ja', jaT],
+        ['ko', koT],
+      ] as const) {
+        const said = rendered(c, t);
+        seen.push(`${c.system} ${c.id} ${c.status}`);
+        assert.deepEqual(englishLeft(said), [], `${lang} ${c.system} ${c.id}: ${said}`);
+      }
+  };
+  // The demo: every system's references exist, S2's VERIFIED and DROPPED items carry theirs.
+  const demo = await evaluate(demoRepo());
+  for (const s of demo.systems) look(s.checks, ['stale-paths', 'verified-command', 'dropped-reason']);
+  // A new S3 starter: no "Docs touched" link yet.
+  const fresh = workspace({});
+  for (const f of starterFor('S3').files) write(fresh, f.path, f.content);
+  gitInit(fresh);
+  look((await systemIn(fresh, 'S3')).checks, ['stale-paths']);
+  // The state file older than the last commit, then than an uncommitted change.
+  const dir = fixtureCopy('s3/good');
+  write(dir, 'src/a.ts', 'export const a = 1;\n');
+  const old = (Date.now() - 3 * 3600_000) / 1000;
+  utimesSync(path.join(dir, 'docs/state/STATE.md'), old, old);
+  gitInit(dir);
+  look((await systemIn(dir, 'S3')).checks, ['fresh']);
+  write(dir, 'src/a.ts', 'export const a = 2;\n');
+  look((await systemIn(dir, 'S3')).checks, ['fresh']);
+  for (const want of [
+    'S0 stale-paths pass',
+    'S1 stale-paths pass',
+    'S2 stale-paths pass',
+    'S3 stale-paths pass',
+    'S3 stale-paths skipped',
+    'S2 verified-command pass',
+    'S2 dropped-reason pass',
+  ])
+    assert.ok(seen.includes(want), `${want} among ${JSON.stringify([...new Set(seen)])}`);
+  assert.equal(seen.filter((x) => x === 'S3 fresh warn').length, 4, JSON.stringify(seen));
 });

@@ -514,7 +514,8 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
   if (!latest) return mk(system, 'fresh', 'warn', true, t('No commits or changes yet.'), { path: doc.relPath });
   // One second of slack: commit times have second resolution.
   const fresh = doc.mtime + 1000 >= latest;
-  const what = (g.newestChangeMtime ?? 0) > (g.headTime ?? 0) ? 'uncommitted changes' : 'the last commit';
+  const uncommitted = (g.newestChangeMtime ?? 0) > (g.headTime ?? 0);
+  const ago = spanText(latest - doc.mtime);
   return mk(
     system,
     'fresh',
@@ -522,13 +523,19 @@ export async function checkFresh(system: SystemId, ws: Workspace, doc: StateDoc 
     fresh,
     fresh
       ? t('{0} was updated after the latest work.', doc.relPath)
-      : t(
-          'Out of date: {0} is older than {1} (written {2} before it; the work is from {3}).',
-          doc.relPath,
-          what,
-          spanText(latest - doc.mtime),
-          localTime(latest),
-        ),
+      : uncommitted
+        ? t(
+            'Out of date: {0} is older than uncommitted changes (written {1} before it; the work is from {2}).',
+            doc.relPath,
+            ago,
+            localTime(latest),
+          )
+        : t(
+            'Out of date: {0} is older than the last commit (written {1} before it; the work is from {2}).',
+            doc.relPath,
+            ago,
+            localTime(latest),
+          ),
     { path: doc.relPath },
     t('Have the agent update the state file from this session before compacting.'),
   );
@@ -673,14 +680,25 @@ export interface PathRef {
   line: number;
 }
 
+/**
+ * What `stale-paths` says when nothing is stale, in the words of the references it verified (`"Docs touched"
+ * links`): each a sentence of its own, so that a translation says the references' kind in its own words.
+ */
+export interface StalePathsWords {
+  /** No reference of that kind. */
+  none: Msg;
+  /** `n` of them verified, each exists. */
+  allExist: (n: number) => Msg;
+}
+
 /** `stale-paths` (warn): every path a state document points to as existing exists. One check per missing path. */
 export async function checkStalePaths(
   system: SystemId,
   ws: Workspace,
   refs: readonly PathRef[],
-  what = 'referenced paths',
+  words: StalePathsWords,
 ): Promise<Check[]> {
-  if (refs.length === 0) return [mk(system, 'stale-paths', 'warn', 'skip', t('No {0} to verify.', what))];
+  if (refs.length === 0) return [mk(system, 'stale-paths', 'warn', 'skip', words.none)];
   const out: Check[] = [];
   const seen = new Set<string>();
   for (const r of refs) {
@@ -726,8 +744,7 @@ export async function checkStalePaths(
   }
   if (out.every((c) => c.status === 'skipped')) {
     const checked = seen.size - out.length;
-    if (checked > 0 || out.length === 0)
-      out.push(mk(system, 'stale-paths', 'warn', true, t('{0} {1} checked — all exist.', checked, what)));
+    if (checked > 0 || out.length === 0) out.push(mk(system, 'stale-paths', 'warn', true, words.allExist(checked)));
   }
   return out;
 }

@@ -406,7 +406,12 @@ export async function analyseS0(ws: Workspace, loaded: Loaded<S0Extra>): Promise
     checks.push(checkPending('S0', sectionsOf(plainDoc, 'open')[0], readable, 'Open Questions'));
     checks.push(await checkFresh('S0', ws, readable));
     checks.push(await checkWorkExplained('S0', ws, [readable], readable.relPath));
-    checks.push(...(await checkStalePaths('S0', ws, workingSetRefs(readable), 'Working Set files')));
+    checks.push(
+      ...(await checkStalePaths('S0', ws, workingSetRefs(readable), {
+        none: t('No Working Set files to verify.'),
+        allExist: (n) => t('{0} Working Set files checked — all exist.', n),
+      })),
+    );
     checks.push(checkTimestamp(readable));
     unconfirmed = unconfirmedItems(readable);
     checks.push(...checkUnconfirmed(readable, unconfirmed));

@@ -973,7 +973,10 @@ export async function analyseS1(ws: Workspace, loaded: Loaded<S1Extra>): Promise
   const keyFiles = sectionsOf(memory, 'key-files');
   checks.push(
     ...(memory && keyFiles.length
-      ? await checkStalePaths('S1', ws, refsInSections(memory, keyFiles), 'MEMORY.md Key Files paths')
+      ? await checkStalePaths('S1', ws, refsInSections(memory, keyFiles), {
+          none: t('No MEMORY.md Key Files paths to verify.'),
+          allExist: (n) => t('{0} MEMORY.md Key Files paths checked — all exist.', n),
+        })
       : [
           mk(
             'S1',

@@ -70,12 +70,9 @@ function perItem(home: StateDoc, key: 'verified' | 'dropped'): Check[] {
         id,
         'warn',
         true,
-        t(
-          'Every {0} item carries its {1} ({2}).',
-          key.toUpperCase(),
-          key === 'verified' ? 'command' : 'reason',
-          items.length,
-        ),
+        key === 'verified'
+          ? t('Every VERIFIED item carries its command ({0}).', items.length)
+          : t('Every DROPPED item carries its reason ({0}).', items.length),
         { path: home.relPath, line: s?.line },
       ),
     ];
@@ -220,7 +217,10 @@ async function staleChecks(ws: Workspace, refs: PathRef[]): Promise<Check[]> {
       );
     }
   }
-  const rest = await checkStalePaths('S2', ws, plain, 'PLAN pointers and manifest stores');
+  const rest = await checkStalePaths('S2', ws, plain, {
+    none: t('No PLAN pointers and manifest stores to verify.'),
+    allExist: (n) => t('{0} PLAN pointers and manifest stores checked — all exist.', n),
+  });
   return out.length ? [...out, ...rest.filter((c) => c.status !== 'pass' && c.status !== 'skipped')] : rest;
 }
 

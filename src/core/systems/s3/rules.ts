@@ -657,7 +657,12 @@ export async function analyseS3(ws: Workspace, loaded: Loaded): Promise<Analysis
   const refs: PathRef[] = s.entries.flatMap((e) =>
     e.docsTouched.flatMap((d) => extractPaths(d.text).map((target) => ({ target, doc: home, line: d.line }))),
   );
-  checks.push(...(await checkStalePaths('S3', ws, refs, '"Docs touched" links')));
+  checks.push(
+    ...(await checkStalePaths('S3', ws, refs, {
+      none: t('No "Docs touched" links to verify.'),
+      allExist: (n) => t('{0} "Docs touched" links checked — all exist.', n),
+    })),
+  );
   checks.push(...(await branchHead(ws, home, s)), gates(home, s), ...logOrder(home, s), logEntry(home, s));
   checks.push(...(await checkDebt(ws, home)));
   // `node checks/check.mjs` is the repository's own code: said here, run only when the user asks.
