@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Check } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
 import { starterFor } from '../../src/core/systems/starter';
-import { demoRepo, fixtureCopy, gitInit, jaT, koT, REPO, systemIn, workspace, write } from './helpers';
+import { demoRepo, fixtureCopy, git, gitInit, jaT, koT, oneCheck, REPO, systemIn, workspace, write } from './helpers';
 
 const bundle = (lang: string): Record<string, string> =>
   JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8')) as Record<string, string>;
@@ -101,4 +101,17 @@ test('the checks whose message names what they verified ("Docs touched" links, W
   ])
     assert.ok(seen.includes(want), `${want} among ${JSON.stringify([...new Set(seen)])}`);
   assert.equal(seen.filter((x) => x === 'S3 fresh warn').length, 4, JSON.stringify(seen));
+});
+
+test('work-explained does not say "no uncommitted changes" over a new state file git lists as untracked: it says the state files do not count (en, ja, ko)', async () => {
+  // A new project: one commit, then Create starter file; `git status` lists docs/ as untracked.
+  const dir = workspace({ 'README.md': '# p\n' });
+  gitInit(dir);
+  for (const f of starterFor('S3').files) write(dir, f.path, f.content);
+  assert.match(git(dir, 'status', '--porcelain'), /\?\? docs\//);
+  const c = oneCheck((await systemIn(dir, 'S3')).checks, 'work-explained');
+  assert.equal(c.status, 'pass', c.message);
+  assert.match(c.message, /besides the state files/, c.message);
+  assert.match(rendered(c, jaT), /状態ファイル/, rendered(c, jaT));
+  assert.match(rendered(c, koT), /상태 파일/, rendered(c, koT));
 });

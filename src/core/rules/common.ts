@@ -553,7 +553,14 @@ export async function checkWorkExplained(
   if (!g)
     return mk(system, 'work-explained', 'warn', 'skip', noGitFacts(ws, t('Not a git repository.')), { path: homeRel });
   if (g.changed.length === 0)
-    return mk(system, 'work-explained', 'warn', true, t('No uncommitted changes.'), { path: homeRel });
+    return mk(
+      system,
+      'work-explained',
+      'warn',
+      true,
+      t("No uncommitted changes besides the state files and Session Ledger's own files."),
+      { path: homeRel },
+    );
   const text = docs.map((d) => d.text).join('\n');
   const named = g.changed.find((p) => text.includes(p) || text.includes(p.split('/').pop() ?? p));
   // The changed paths come from git and are shown: with their secrets masked, as the documents' text is.
