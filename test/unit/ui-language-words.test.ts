@@ -115,3 +115,22 @@ test('work-explained does not say "no uncommitted changes" over a new state file
   assert.match(rendered(c, jaT), /状態ファイル/, rendered(c, jaT));
   assert.match(rendered(c, koT), /상태 파일/, rendered(c, koT));
 });
+
+test('one word for the handoff: 引き継ぎ in Japanese, 인수인계 in Korean, in every translated string (not ハンドオフ / 핸드오프 in some)', () => {
+  for (const [lang, word, other] of [
+    ['ja', '引き継ぎ', 'ハンドオフ'],
+    ['ko', '인수인계', '핸드오프'],
+  ] as const) {
+    const tables = [
+      bundle(lang),
+      JSON.parse(readFileSync(path.join(REPO, `package.nls.${lang}.json`), 'utf8')),
+    ] as Array<Record<string, string>>;
+    const values = tables.flatMap((x) => Object.values(x));
+    assert.ok(values.filter((v) => v.includes(word)).length > 10, `${lang}: ${word} in use`);
+    assert.deepEqual(
+      values.filter((v) => v.includes(other)),
+      [],
+      `${lang}: ${other} where the rest says ${word}`,
+    );
+  }
+});
