@@ -6,10 +6,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Check } from '../../src/core/model/model';
+import type { Check, ContextUsage } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
 import { starterFor } from '../../src/core/systems/starter';
-import { demoRepo, fixtureCopy, git, gitInit, jaT, koT, oneCheck, REPO, systemIn, workspace, write } from './helpers';
+import { statusView } from '../../src/extension/pure/status-text';
+import {
+  demoRepo,
+  enT,
+  fixtureCopy,
+  git,
+  gitInit,
+  jaT,
+  koT,
+  oneCheck,
+  REPO,
+  systemIn,
+  workspace,
+  write,
+} from './helpers';
 
 const bundle = (lang: string): Record<string, string> =>
   JSON.parse(readFileSync(path.join(REPO, `l10n/bundle.l10n.${lang}.json`), 'utf8')) as Record<string, string>;
@@ -131,6 +145,36 @@ test('one word for the handoff: 引き継ぎ in Japanese, 인수인계 in Korean
       values.filter((v) => v.includes(other)),
       [],
       `${lang}: ${other} where the rest says ${word}`,
+    );
+  }
+});
+
+test("the status item's tooltip after /compact: where the figure comes from and how often this session was compacted are two lines, not one run together", () => {
+  const at = Date.now() - 60_000;
+  const u = {
+    agent: 'claude',
+    sessionId: 's1',
+    model: 'claude-sonnet-4',
+    usedTokens: 3_000,
+    windowTokens: 200_000,
+    percent: 1.5,
+    source: 'transcript',
+    afterCompaction: true,
+    at: new Date(at).toISOString(),
+  } as unknown as ContextUsage;
+  for (const t of [enT, jaT, koT]) {
+    const tip = statusView(t, u, { profile: 'S3', propose: 15, urgent: 40 }, 'ok', undefined, {
+      count: 1,
+      advice: null,
+    }).tooltip;
+    const lines = tip.split('\n');
+    const source = lines.findIndex((l) => l.startsWith(`${t('Source')}:`));
+    assert.ok(source >= 0 && lines[source + 1].startsWith(t('Compactions in this session')), tip);
+    // In Markdown a line break that ends in no two spaces (or a backslash) joins the next line to it.
+    assert.match(
+      lines[source],
+      / {2}$/,
+      `${JSON.stringify(lines[source])} runs into ${JSON.stringify(lines[source + 1])}`,
     );
   }
 });

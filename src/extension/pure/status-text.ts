@@ -398,7 +398,7 @@ export function statusView(
   lines.push(...thresholdLines(t, profile));
   const src = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
   lines.push(
-    `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${Number.isFinite(at) ? ` · ${mdText(whenText(t, at, now))}` : ''}`,
+    `${t('Source')}: ${src}${u.afterCompaction ? ` · ${t('after compaction')}` : ''}${Number.isFinite(at) ? ` · ${mdText(whenText(t, at, now))}` : ''}  `,
   );
   if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
   if (guard) lines.push('', guardLine(t, guard, trusted));
