@@ -10,6 +10,7 @@ import type { Check, ContextUsage } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
 import { starterFor } from '../../src/core/systems/starter';
 import { statusView } from '../../src/extension/pure/status-text';
+import { docTooltip } from '../../src/extension/pure/tree-text';
 import {
   demoRepo,
   enT,
@@ -177,4 +178,25 @@ test("the status item's tooltip after /compact: where the figure comes from and 
       `${JSON.stringify(lines[source])} runs into ${JSON.stringify(lines[source + 1])}`,
     );
   }
+});
+
+test("the tree names each document's part in the system by words in the user's language, not by the model's ids (contextLog, projectState)", async () => {
+  const demo = await evaluate(demoRepo());
+  const roles = new Set<string>();
+  for (const s of demo.systems)
+    for (const d of s.docs) {
+      roles.add(d.role);
+      for (const [lang, t] of [
+        ['en', enT],
+        ['ja', jaT],
+        ['ko', koT],
+      ] as const) {
+        const second = docTooltip(t, s, d.relPath, d).split('\n')[1];
+        const role = second.split(' · ')[1];
+        assert.doesNotMatch(role, /[a-z][A-Z]/, `${lang} ${d.relPath}: ${second}`);
+        if (lang !== 'en') assert.doesNotMatch(role, /^[\x20-\x7e]+$/, `${lang} ${d.relPath}: ${second}`);
+      }
+    }
+  // The demo holds documents of most kinds; contextLog and projectState among them.
+  assert.ok(roles.has('contextLog') && roles.has('projectState') && roles.size >= 8, JSON.stringify([...roles]));
 });

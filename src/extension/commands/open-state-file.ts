@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { OpenTarget } from '../tree/node';
 import { quotedT, systemLabel } from '../pure/findings';
+import { roleText } from '../pure/tree-text';
 
 export const id = 'sessionLedger.openStateFile';
 
@@ -32,7 +33,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
         items.push({
           label: d.relPath,
           description: `${systemLabel(sys)}${multi ? ` · ${f.folder.name}` : ''}`,
-          detail: d.relPath === sys.home ? t('home file') : d.role,
+          detail: d.relPath === sys.home ? t('home file') : roleText(t, d.role),
           target: { uri: vscode.Uri.joinPath(f.folder.uri, ...d.relPath.split('/')), line: 1 },
         });
       }

@@ -3,7 +3,7 @@
  * tested; the tree node classes only wrap them into `TreeItem`s. `t` is the l10n function
  * (`vscode.l10n.t` in the extension).
  */
-import type { Check, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
+import type { Check, DocRole, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
 import { oneLine } from '../../core/model/messages';
 import { shownLine, withoutMarkup } from '../../core/markdown/shown-line';
 import { checkPlace } from '../../core/report/report';
@@ -39,6 +39,36 @@ export function labelIcon(label: Label): Icon {
   }
 }
 
+/** What a document is to its system, in words (the tree's document rows, their tooltips, Open state file's picker). */
+export function roleText(t: T, role: DocRole): string {
+  switch (role) {
+    case 'ledger':
+      return t('ledger');
+    case 'handoff':
+      return t('handoff');
+    case 'state':
+      return t('state file');
+    case 'progress':
+      return t('progress log');
+    case 'lessons':
+      return t('lessons');
+    case 'contextLog':
+      return t('context log');
+    case 'memory':
+      return t('memory');
+    case 'config':
+      return t('configuration');
+    case 'manifest':
+      return t('manifest');
+    case 'projectState':
+      return t('project state');
+    case 'checkpoint':
+      return t('checkpoint');
+    case 'plan':
+      return t('plan');
+  }
+}
+
 /** True when the S1 attestation check says the handoff was changed after it was attested. */
 export function isTampered(s: SystemReport, relPath: string): boolean {
   return s.checks.some((c) => c.id === 'attestation' && c.status === 'fail' && (!c.path || c.path === relPath));
@@ -70,7 +100,7 @@ function skipLine(t: T, s: SystemReport): string {
 /** A root item's tooltip, which is also its accessible name: it starts with `S3 docs/state/STATE.md — PARTIAL`. */
 export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc | null): string {
   const lines = [`${s.id} ${oneLine(relPath)} — ${s.label}`];
-  const role = doc ? doc.role : t('missing');
+  const role = doc ? roleText(t, doc.role) : t('missing');
   lines.push(`${systemName(s.id)} · ${role}${relPath === s.home ? ` · ${t('home file')}` : ''}`);
   if (!doc) lines.push(t('The file does not exist yet.'));
   if (isTampered(s, relPath)) lines.push(t('TAMPERED: the file changed after it was attested.'));

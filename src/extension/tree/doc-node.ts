@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { StateDoc, SystemReport } from '../../core/model/model';
-import { docTooltip, isTampered, shownSections } from '../pure/tree-text';
+import { docTooltip, isTampered, roleText, shownSections } from '../pure/tree-text';
 import { describe, openCommand, themeIcon, type LedgerNode, type OpenTarget } from './node';
 import { SectionNode } from './section-node';
 
@@ -32,7 +32,7 @@ export class DocNode implements LedgerNode {
     );
     ti.id = this.id;
     const home = this.relPath === this.system.home;
-    ti.description = !this.doc ? t('missing') : home ? t('home file') : this.doc.role;
+    ti.description = !this.doc ? t('missing') : home ? t('home file') : roleText(t, this.doc.role);
     describe(ti, docTooltip(t, this.system, this.relPath, this.doc));
     ti.iconPath = isTampered(this.system, this.relPath)
       ? new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.errorForeground'))
