@@ -32,7 +32,10 @@ export class SystemNode implements LedgerNode {
     const s = this.system;
     const ti = new vscode.TreeItem(systemLabel(s), vscode.TreeItemCollapsibleState.Expanded);
     ti.id = this.id;
-    const counts = countsText(t, countsOf(s));
+    // Beside the label, what asks for action (blocking, warnings, manual items): the info count stays in the
+    // tooltip, the CodeLens and the rows below. A count beside the label that does not fit the sidebar's
+    // default width draws VS Code's ellipsis over the end of the label (`S1 session handoff — WORKING`).
+    const counts = countsText(t, { ...countsOf(s), info: 0 });
     // First results of a scan: the checks that need git are not judged yet.
     const waiting = s.checks.some((c) => c.pending) ? t('Waiting for git…') : '';
     // A file of the system is being written and did not parse: this is its last good read.
