@@ -364,9 +364,11 @@ async function main() {
     await test("remind S3: never while the checkpoint covers the session (the guard's decision); the band it covered stays said in later turns, the next band is suggested", async () => {
       await install(ws2, false, ['--remind']);
       const sid = await newSession(ws2, 'start');
+      // The checkpoint after turn one's answer (20 %): that figure is the one it covers. (A figure of a turn
+      // that began after the marker, however soon, is not covered.)
+      let t = await remindTurn(ws2, sid, 200_000, 'turn one');
       const c = await sl(ws2, ['checkpoint', ...CONFIRM, '--session', sid]);
       assert.equal(c.code, 0, c.stdout + c.stderr);
-      let t = await remindTurn(ws2, sid, 200_000, 'turn one');
       t = await remindTurn(ws2, sid, 200_000, 'turn two');
       assert.equal(t.added, 0, `20 % with a fresh marker: silent (${t.newest})`);
       // Work after the checkpoint, in turns well after it (the figure of a turn more than 2 min after the

@@ -24,7 +24,7 @@ import { detectedThresholds } from '../core/context/systems';
 import { levelOf, shownPercent, type Level } from '../core/context/thresholds';
 import { isSessionId } from '../core/checkpoint/marker';
 import type { CheckpointDoneQuery } from '../core/hooks/guard';
-import { figureAfterCheckpoint, newestMarkerTime } from '../core/checkpoint/freshness';
+import { newestMarkerTime, pastCheckpointTurn } from '../core/checkpoint/freshness';
 import type { ContextUsage } from '../core/model/model';
 import { plainArgs } from './args';
 import { UsageError, type Io } from './io';
@@ -280,13 +280,14 @@ async function ownLine(
   const line = `ctx ${shownPercent(pct, 1)}% (${tokens(used)}/${tokens(window)})`;
   if (level === 'ok') return line;
   // Past a mark, but the checkpoint it asks for is made: "checkpoint done", as the status bar says it,
-  // by the guard's own decision. The guard is asked only while a marker stands there and the figure is
-  // of its turn (not a turn after the newest marker file): every other refresh loads nothing more.
+  // by the guard's own decision. The guard is asked only while a marker stands there and the figure may
+  // be of its turn (dated at most its turn's time after the newest marker file; the guard's part then
+  // reads the transcript's turns after the marker): every other refresh loads nothing more.
   const newest = isSessionId(sessionId) ? newestMarkerTime(root, sessionId) : -Infinity;
   const done =
     isSessionId(sessionId) &&
     newest > -Infinity &&
-    !figureAfterCheckpoint(figureAt ? Date.parse(figureAt) : NaN, newest) &&
+    !pastCheckpointTurn(figureAt ? Date.parse(figureAt) : NaN, newest) &&
     (await meter
       .checkpointDone(root, { sessionId, transcript: transcript ?? null, env: io.env, figureAt })
       .catch(() => false));

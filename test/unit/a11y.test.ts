@@ -130,9 +130,10 @@ test('status label: past a mark with the checkpoint made, it says the checkpoint
     assert.match(v.tooltip, /\$\(check\) Checkpoint done/);
     assert.doesNotMatch(v.tooltip, /Checkpoint proposed|checkpoint now\./);
   }
-  // The agent's figure comes from a turn after the checkpoint (more than its own turn later): the
-  // conversation went on, and a checkpoint is due again although the guard would still pass.
-  const idleSince = (at: string) =>
+  // The agent's figure comes from a turn after the checkpoint (more than its own turn later, or of a turn
+  // the transcript shows began after the marker): the conversation went on, and a checkpoint is due again
+  // although the guard would still pass.
+  const idleSince = (at: string, began: string | null = null) =>
     statusLabel(t, usage(46, { at }), S3, 'urgent', {
       allow: true,
       rule: 'idle',
@@ -140,12 +141,14 @@ test('status label: past a mark with the checkpoint made, it says the checkpoint
       maxAgeMin: 480,
       installed: true,
       markerMtime: Date.parse('2026-12-01T00:00:00Z'),
+      turnAfter: { began: began === null ? null : Date.parse(began), read: Date.parse('2026-12-01T00:05:00Z') },
     });
   assert.match(
     idleSince('2026-12-01T00:02:01Z'),
     /past the urgent mark for S3\. Checkpoint now\. \/compact would pass the guard/,
   );
   assert.match(idleSince('2026-12-01T00:01:59Z'), /Checkpoint done\./, "the checkpoint's own turn");
+  assert.match(idleSince('2026-12-01T00:01:00Z', '2026-12-01T00:00:30Z'), /Checkpoint now\./, 'a turn after it');
   // Work since an old checkpoint: the guard stops /compact, and the label asks for a checkpoint again.
   const stale = statusLabel(t, usage(46), S3, 'propose', {
     allow: false,

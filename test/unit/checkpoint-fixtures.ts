@@ -168,6 +168,20 @@ export function transcriptAt(pct: number): string {
 }
 
 /**
+ * A Claude Code transcript of the session whose current turn began (the user's prompt) `msAgo` before now:
+ * a checkpoint run now is run in that turn, and the figure of the turn's answer is the checkpoint's own.
+ */
+export function turnBegan(sessionId = SID, msAgo = 600_000): string {
+  const file = path.join(workspace({}, 'sl-claude-'), `${sessionId}.jsonl`);
+  const at = new Date(Date.now() - msAgo).toISOString();
+  writeFileSync(
+    file,
+    `${JSON.stringify({ type: 'user', isSidechain: false, sessionId, message: { role: 'user', content: 'checkpoint, please' }, timestamp: at })}\n`,
+  );
+  return file;
+}
+
+/**
  * A shell command in `cwd` as Claude Code runs one in the project `dir` (the hooks' commands, the user's
  * `!` commands), with `input` on stdin.
  */

@@ -22,7 +22,16 @@ import { CLI_HOOK_COMMANDS, noteSaid } from '../../src/core/hooks/install-words'
 import { hooksProblemText } from '../../src/extension/pure/error-text';
 import { cliProcess, HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
 import { hooksDialog, notesSaid } from '../../src/extension/pure/hooks-dialog';
-import { CONFIRM_ALL, emptyClaudeHome, preCompact, projectEnv, run, S3_STATE, SID } from './checkpoint-fixtures';
+import {
+  CONFIRM_ALL,
+  emptyClaudeHome,
+  preCompact,
+  projectEnv,
+  run,
+  S3_STATE,
+  SID,
+  turnBegan,
+} from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
 const SETTINGS = `// Project settings — shared with the team
@@ -693,6 +702,8 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   // The status line relay (the script's own hot commands) and a command of the embedded CLI.
   const status = {
     session_id: SID,
+    // The checkpoint above ran in this turn of the agent's: it began before it.
+    transcript_path: turnBegan(SID),
     cwd: dir,
     workspace: { project_dir: dir, current_dir: dir },
     context_window: {

@@ -186,7 +186,13 @@ test('the same states: the status line and the status bar say "checkpoint done" 
       const line = await checkpointDone(dir, { sessionId: SID, transcript, env, figureAt });
       // The extension's guard runs on its store's report of the folder.
       const report = await evaluate(dir, { confirmed: CONFIRMED });
-      const forBar = await preCompactGuard(payload(dir, transcript), { root: dir, env, log: false, report });
+      const forBar = await preCompactGuard(payload(dir, transcript), {
+        root: dir,
+        env,
+        log: false,
+        report,
+        turns: true,
+      });
       const bar = checkpointed(guardViewOf(forBar, true, 480), {
         at: figureAt,
       } as Parameters<typeof checkpointed>[1]);

@@ -24,6 +24,7 @@ import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { HOOK_HOOKS_MARKER } from '../../src/core/hooks/files';
 import { guardCheckpointed } from '../../src/core/checkpoint/freshness';
 import { asst, lines, ofFolder } from './context-records';
+import { turnBegan } from './checkpoint-fixtures';
 
 const SID = '6c2214d7-b87e-4432-8e41-22ba294ea584';
 
@@ -116,8 +117,10 @@ test('past a mark after a checkpoint the status line says "checkpoint done", as 
   const root = fixtureCopy('s3/good');
   mkdirSync(path.join(root, '.claude'));
   gitInit(root);
+  // The checkpoint is run in the agent's turn, which began before it.
+  const turn = turnBegan(SID);
   const line = (pct: number) => {
-    const input = statusInput(root);
+    const input = statusInput(root, { transcript_path: turn });
     (input.context_window as Record<string, unknown>).used_percentage = pct;
     const r = cli(['statusline'], { input: JSON.stringify(input) });
     assert.equal(r.code, 0, r.stderr);
@@ -173,12 +176,12 @@ test('a state file written since the checkpoint and still whole: the guard check
   const payload = { session_id: SID, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' };
   const d = await preCompactGuard(JSON.stringify(payload), { root, log: false });
   assert.deepEqual([d.allow, d.rule, d.unchecked], [true, 'fresh', undefined], d.log);
-  const q = { sessionId: SID, transcript: null, env: {}, figureAt: new Date().toISOString() };
+  const q = { sessionId: SID, transcript: turnBegan(SID), env: {}, figureAt: new Date().toISOString() };
   assert.equal(await checkpointDone(root, q), true);
   // The same allow, had the guard been unable to check them, is no "checkpoint done".
   assert.equal(guardCheckpointed({ ...d, unchecked: 'the evaluation failed' }, Date.now()), false);
-  assert.equal(guardCheckpointed(d, Date.now()), true);
-  const input = statusInput(root);
+  assert.equal(guardCheckpointed(d, d.markerMtime ?? NaN), true, "a figure of the marker's time");
+  const input = statusInput(root, { transcript_path: q.transcript });
   assert.equal(
     cli(['statusline'], { input: JSON.stringify(input) }).stdout.trim(),
     'ctx 53.8% (107.7k/200k) · checkpoint done',
@@ -199,7 +202,8 @@ test('a hook script without its hooks part (a copy cut short): the status line a
   const sl = spawnSync(process.execPath, ['.claude/hooks/session-ledger-statusline.cjs', 'statusline'], {
     cwd: root,
     env,
-    input: JSON.stringify(statusInput(root)),
+    // The checkpoint's own turn: it began before the checkpoint.
+    input: JSON.stringify(statusInput(root, { transcript_path: turnBegan(SID) })),
     encoding: 'utf8',
   });
   assert.equal(sl.stdout.trim(), 'ctx 53.8% (107.7k/200k) · checkpoint done', sl.stderr);

@@ -181,8 +181,11 @@ export async function stateFileHash(root: string, rel: string): Promise<string |
   return f.ok ? f.hash : null;
 }
 
-/** How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn. */
-const CHECKPOINT_TURN_MS = 120_000;
+/**
+ * How long after the checkpoint the agent's figure may be dated and still be the checkpoint's own turn:
+ * the checkpoint is usually run inside the agent's turn, whose final figure comes after the marker.
+ */
+export const CHECKPOINT_TURN_MS = 120_000;
 
 /**
  * When the newest marker file that may speak for `sessionId` was written (ms): its own or the shared one,
@@ -195,12 +198,39 @@ export function newestMarkerTime(root: string, sessionId: string): number {
 }
 
 /**
- * The agent's figure, dated `at` (ms; NaN when unknown), comes from a turn after the checkpoint
- * whose marker was written at `markerMtime`: the conversation went on since, so a checkpoint is due
- * again.
+ * The agent's figure, dated `at` (ms), is later than the turn of the checkpoint whose marker was written
+ * at `markerMtime` can be: more than CHECKPOINT_TURN_MS after it. Time alone: the status line and the
+ * reminder ask it before they load the guard (`figureAfterCheckpoint` decides the rest).
  */
-export function figureAfterCheckpoint(at: number, markerMtime: number): boolean {
+export function pastCheckpointTurn(at: number, markerMtime: number): boolean {
   return Number.isFinite(at) && at > markerMtime + CHECKPOINT_TURN_MS;
+}
+
+/**
+ * What the session's transcript says of the turns after a checkpoint's marker (`GuardDecision.turnAfter`):
+ * `began`, when the first turn that began after the marker, within CHECKPOINT_TURN_MS of it, began (ms),
+ * or null when none had begun when the transcript was read, at `read` (ms).
+ */
+export interface TurnAfterMarker {
+  began: number | null;
+  read: number;
+}
+
+/**
+ * The agent's figure, dated `at` (ms; NaN when unknown), comes from a turn after the checkpoint whose
+ * marker was written at `markerMtime`, so the conversation went on since and a checkpoint is due again:
+ * dated more than CHECKPOINT_TURN_MS after the marker (`pastCheckpointTurn`), or after the marker and
+ * at or after the first turn that began after it (`turn`, from the transcript: a figure dated within
+ * that time is of the checkpoint's own turn only when that turn began before the marker was written).
+ * Within that time a figure the transcript cannot place is after it: no transcript was read (`turn`
+ * undefined), or it was read before the figure came and then no turn had begun. A figure dated at or
+ * before the marker, or of unknown date, is not.
+ */
+export function figureAfterCheckpoint(at: number, markerMtime: number, turn: TurnAfterMarker | undefined): boolean {
+  if (!Number.isFinite(at) || at <= markerMtime) return false;
+  if (pastCheckpointTurn(at, markerMtime)) return true;
+  if (!turn) return true;
+  return turn.began !== null ? at >= turn.began : at > turn.read;
 }
 
 /**
@@ -209,13 +239,15 @@ export function figureAfterCheckpoint(at: number, markerMtime: number): boolean 
  * nothing-to-preserve, which saves nothing), that marker vouches for the state files as they are now
  * (the decision's `changed` names none: a file whose bytes changed since the checkpoint is not covered
  * by it, though the guard lets /compact through while the change fails no blocking check), and the agent's figure, dated `figureAt` (ms; NaN when unknown), is not from a turn
- * after the marker (written at the decision's `markerMtime`, when known).
+ * after the marker (written at the decision's `markerMtime`, when known; `figureAfterCheckpoint`, with
+ * what the session's transcript said of the turns after it, the decision's `turnAfter`).
  */
 export function guardCheckpointed(
   guard: {
     allow: boolean;
     rule: string;
     markerMtime?: number | null;
+    turnAfter?: TurnAfterMarker;
     unchecked?: string;
     changed?: readonly string[];
   },
@@ -224,5 +256,7 @@ export function guardCheckpointed(
   // A guard that allowed only because it could not check the state files vouches for nothing.
   if (!guard.allow || (guard.rule !== 'fresh' && guard.rule !== 'idle') || guard.unchecked) return false;
   if (guard.changed?.length) return false;
-  return !(typeof guard.markerMtime === 'number' && figureAfterCheckpoint(figureAt, guard.markerMtime));
+  return !(
+    typeof guard.markerMtime === 'number' && figureAfterCheckpoint(figureAt, guard.markerMtime, guard.turnAfter)
+  );
 }

@@ -30,13 +30,16 @@ import * as path from 'node:path';
 import { openManualItems } from '../checkpoint/checkpoint';
 import {
   chooseMarker,
+  CHECKPOINT_TURN_MS,
   guardCheckpointed,
   IDLE_GRACE_MS,
   maxAgeMinutes,
   optedOut,
   stateFileHash,
+  type TurnAfterMarker,
 } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
+import { firstTurnBetween } from '../context/turns';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
@@ -89,6 +92,12 @@ export interface GuardDecision {
   marker: string | null;
   /** When the marker a checkpoint's allow (fresh, idle) stands on was written (ms). */
   markerMtime?: number;
+  /**
+   * With `GuardOptions.turns`, on a checkpoint's allow: what the session's transcript says of the turns
+   * after that marker (absent when it cannot tell), so a figure of a turn after the checkpoint is told
+   * from the checkpoint's own (`guardCheckpointed`).
+   */
+  turnAfter?: TurnAfterMarker;
   /** Allowed although a state file (one changed since the checkpoint, or a system's whose files could not be read) was not checked: why. */
   unchecked?: string;
   /**
@@ -109,6 +118,11 @@ export interface GuardOptions extends HookRunOptions {
   inputTooLarge?: boolean;
   /** The language of the block's words (the hook's locale); English when not given. The log line is English. */
   lang?: Language;
+  /**
+   * Read the session's transcript for the turns after the marker an allow stands on (`turnAfter`): asked
+   * by the surfaces that say "checkpoint done", never by the hook itself, whose decision needs none of it.
+   */
+  turns?: boolean;
 }
 
 /**
@@ -323,7 +337,8 @@ export interface CheckpointDoneQuery {
 /**
  * The status line's and the reminder's "checkpoint done", decided as the status bar decides it: the
  * guard's own decision on a manual /compact of this session now (nothing logged), and the figure's
- * time (see `guardCheckpointed`). Never throws.
+ * time against the turns the session's transcript shows after the marker (see `guardCheckpointed`).
+ * Never throws.
  */
 export async function checkpointDone(root: string, q: CheckpointDoneQuery): Promise<boolean> {
   try {
@@ -334,7 +349,7 @@ export async function checkpointDone(root: string, q: CheckpointDoneQuery): Prom
       hook_event_name: 'PreCompact',
       trigger: 'manual',
     };
-    const d = await preCompactGuard(JSON.stringify(payload), { root, env: q.env, now: q.now, log: false });
+    const d = await preCompactGuard(JSON.stringify(payload), { root, env: q.env, now: q.now, log: false, turns: true });
     return guardCheckpointed(d, q.figureAt ? Date.parse(q.figureAt) : NaN);
   } catch {
     return false;
@@ -625,6 +640,18 @@ function vouchedUnreadable(report: WorkspaceReport | null, vouched: ReadonlySet<
     const home = s.skipped || !vouched.has(s.home) ? undefined : s.docs.find((d) => d.relPath === s.home);
     return home ? findingChecks(s.id, [home]).filter((c) => c.id === 'readable') : [];
   });
+}
+
+/**
+ * What the transcript at `transcript` (absolute) says of the turns after a marker written at `markerMtime`:
+ * the first that began within CHECKPOINT_TURN_MS of it (a later one changes nothing: a figure that late is
+ * after the checkpoint whatever began when), as read now; undefined when it cannot tell.
+ */
+async function turnAfterMarker(transcript: string, markerMtime: number): Promise<TurnAfterMarker | undefined> {
+  if (!path.isAbsolute(transcript)) return undefined;
+  const read = Date.now();
+  const began = await firstTurnBetween(transcript, markerMtime, markerMtime + CHECKPOINT_TURN_MS);
+  return began === undefined ? undefined : { began, read };
 }
 
 async function decide(
@@ -1042,12 +1069,14 @@ async function decide(
   }
   // Allowed on the checkpoint's marker (its time goes with the decision). On the guard's own failure to
   // check what changed, the log says so and no surface may say the checkpoint is done on it.
-  const allowOn = (rule: 'idle' | 'fresh', said: string): GuardDecision => {
+  const allowOn = async (rule: 'idle' | 'fresh', said: string): Promise<GuardDecision> => {
     const unchecked = error ? `; not every state file could be checked: ${error}` : '';
     const d = allow(rule, root, sid, marker.rel, `allow (${said}${unchecked})`);
+    const turnAfter = opts.turns && transcript ? await turnAfterMarker(transcript, marker.mtime) : undefined;
     return {
       ...d,
       markerMtime: marker.mtime,
+      ...(turnAfter ? { turnAfter } : {}),
       ...(error ? { unchecked: error } : {}),
       ...(since.notCovered.length ? { changed: since.notCovered } : {}),
     };

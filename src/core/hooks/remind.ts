@@ -31,7 +31,7 @@ import { levelOf, type Level } from '../context/thresholds';
 import { FACTS, systemName } from '../systems/facts';
 import { NeedsFullReader } from '../context/full-reader';
 import { isSessionId } from '../checkpoint/marker';
-import { chooseMarker, figureAfterCheckpoint, newestMarkerTime, optedOut } from '../checkpoint/freshness';
+import { chooseMarker, newestMarkerTime, optedOut, pastCheckpointTurn } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import type { CheckpointDoneQuery } from './guard';
 import type { SystemId } from '../model/model';
@@ -144,7 +144,8 @@ export type CheckpointDone = (root: string, q: CheckpointDoneQuery) => Promise<b
  * says nothing-to-preserve (`optedOut`, the guard's own rule: it always allows then), or the checkpoint
  * is done by the guard's own decision (`done`, the status line's "checkpoint done"). Without a file at
  * the session's marker or at the shared one the guard stops /compact (no marker), and with a figure
- * from a turn after the newest marker file no checkpoint is done (`guardCheckpointed`): then the guard
+ * dated later than the turn of the newest marker file can be no checkpoint is done (`pastCheckpointTurn`,
+ * `guardCheckpointed`): then the guard
  * is not asked (its part of the hook script is loaded only for it), as the status line does. Never
  * covered when the guard cannot be asked or fails. Never throws.
  */
@@ -162,8 +163,7 @@ export async function checkpointCovers(
       transcript && path.isAbsolute(transcript) ? transcriptBegan(transcript) : null,
     );
     if (optedOut(choice)) return true;
-    if (choice.kind !== 'marker' || figureAfterCheckpoint(q.figureAt ? Date.parse(q.figureAt) : NaN, newest))
-      return false;
+    if (choice.kind !== 'marker' || pastCheckpointTurn(q.figureAt ? Date.parse(q.figureAt) : NaN, newest)) return false;
     return !!done && (await done(root, q));
   } catch {
     return false;

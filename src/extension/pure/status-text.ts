@@ -2,7 +2,7 @@
  * The context meter's status bar text, colour and Markdown tooltip, from the core's figure and
  * threshold profile. vscode-free (unit tested); `t` is the l10n function.
  */
-import { guardCheckpointed } from '../../core/checkpoint/freshness';
+import { guardCheckpointed, pastCheckpointTurn, type TurnAfterMarker } from '../../core/checkpoint/freshness';
 import type { CompactionsAdvice } from '../../core/context/compactions';
 import { shownPercent } from '../../core/context/thresholds';
 import type { ContextUsage } from '../../core/model/model';
@@ -44,6 +44,8 @@ export interface GuardView {
   installed: boolean;
   /** When the marker it used was written (ms), or null. */
   markerMtime?: number | null;
+  /** What the session's transcript said of the turns after that marker when the verdict was computed (core `turnAfter`). */
+  turnAfter?: TurnAfterMarker;
   /** It allowed although a state file could not be checked (its own failure): why. No checkpoint is done on it. */
   unchecked?: string;
   /** It allowed on a marker that does not vouch for these state files as they are now (changed since the checkpoint). No checkpoint is done on it. */
@@ -66,6 +68,7 @@ export function guardViewOf(
     rule: string;
     marker: string | null;
     markerMtime?: number;
+    turnAfter?: TurnAfterMarker;
     unchecked?: string;
     changed?: readonly string[];
   },
@@ -79,6 +82,7 @@ export function guardViewOf(
     maxAgeMin,
     installed,
     markerMtime: d.markerMtime ?? null,
+    ...(d.turnAfter ? { turnAfter: { ...d.turnAfter } } : {}),
     ...(d.unchecked ? { unchecked: d.unchecked } : {}),
     ...(d.changed?.length ? { changed: [...d.changed] } : {}),
   };
@@ -152,6 +156,19 @@ function verdictSentence(t: T, g: GuardView, trusted: boolean): string {
  */
 export function checkpointed(g: GuardView | undefined, u?: ContextUsage): boolean {
   return !!g && guardCheckpointed(g, u?.at ? Date.parse(u.at) : NaN);
+}
+
+/**
+ * The verdict `g` cannot place the figure `u` yet: the figure came after the transcript was read for the
+ * turns after the marker and may be of the checkpoint's own turn (core `figureAfterCheckpoint` takes it
+ * as after until then), so the verdict is computed again for it.
+ */
+export function turnUnread(g: GuardView | undefined, u: ContextUsage | null | undefined): boolean {
+  const at = u?.at ? Date.parse(u.at) : NaN;
+  const m = g?.markerMtime;
+  if (!g?.allow || typeof m !== 'number' || !Number.isFinite(at) || at <= m || pastCheckpointTurn(at, m)) return false;
+  const t = g.turnAfter;
+  return !t || (t.began === null && at > t.read);
 }
 
 /** The guard's line in the tooltip: the sentence after its icon. */

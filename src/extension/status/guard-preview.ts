@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
-import { guardViewOf, verdictEndsAt, type GuardView } from '../pure/status-text';
+import { guardViewOf, turnUnread, verdictEndsAt, type GuardView } from '../pure/status-text';
 import type { LedgerStore } from '../store';
 import type { MeterState, SessionMeter } from './session-meter';
 
@@ -42,6 +42,9 @@ export class GuardPreview implements vscode.Disposable {
           this.key = k;
           // The verdict was another session's: none until this one's is computed.
           this.view = undefined;
+          this.schedule();
+        } else if (turnUnread(this.view, s?.usage)) {
+          // A figure that may be of the checkpoint's own turn: the transcript is read again for it.
           this.schedule();
         }
         this._onDidChangeStatus.fire(this.status());
@@ -90,6 +93,7 @@ export class GuardPreview implements vscode.Disposable {
           report,
           noGit: !vscode.workspace.isTrusted,
           agent: s.ref.agent,
+          turns: true,
         });
         const { claudeHome, codexHome } = await import('../../core/context/discovery');
         const homeOf = s.ref.agent === 'codex' ? codexHome : claudeHome;
