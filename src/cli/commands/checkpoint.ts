@@ -69,6 +69,7 @@ export async function run(args: string[], io: Io): Promise<number> {
                   windowMinutes: x.windowMinutes,
                 }
               : {}),
+            ...(x.unplaced ? { unplaced: x.unplaced } : {}),
             ...(x.lookedFor ? { lookedFor: x.lookedFor } : {}),
             ...(x.notRead ? { notRead: x.notRead } : {}),
             ...(x.error ? { error: x.error } : {}),

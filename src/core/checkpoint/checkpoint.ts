@@ -179,6 +179,12 @@ export interface Refusal {
   /** ambiguous-session: the sessions that wrote within `windowMinutes`, each with its client (`agent`). */
   sessions?: RecentSession[];
   /**
+   * ambiguous-session: each session of `sessions` a /clear started (`by`) whose record names no session it
+   * replaced, with the sessions of `sessions` no SessionStart record names (`maybe`), any of which may be
+   * that one or may still run (`LiveSessions.unplaced`): why naming the session is the only way.
+   */
+  unplaced?: Array<{ by: string; maybe: string[] }>;
+  /**
    * ambiguous-session: asked for the shared marker (`--shared`), which then names its signer with
    * `--session`; planted-marker, tracked-marker: asked for it, so naming a session does not help.
    */
@@ -436,6 +442,19 @@ export function refusalLines(
           ...nextLines(next, { session: s.sessionId }),
         );
       }
+      // A /clear whose record names no session it replaced: nothing tells whether a session without a record is that one.
+      for (const u of r.unplaced ?? [])
+        for (const id of u.maybe)
+          out.push(
+            say(
+              t(
+                'Session {0} has no SessionStart record here (it started before the hooks were installed, or its record was removed), so whether /clear replaced it with session {1} cannot be told. Name the session this checkpoint is for with {2}.',
+                id,
+                u.by,
+                name,
+              ),
+            ),
+          );
       return out;
     }
     case 'write-failed':
@@ -660,7 +679,14 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     if (ambiguous(recent)) {
       // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.
       if (!(opts.shared && opts.nothingToPreserve))
-        unnamed = { code: 'ambiguous-session', checks: [], sessions: recent, windowMinutes, shared: opts.shared };
+        unnamed = {
+          code: 'ambiguous-session',
+          checks: [],
+          sessions: recent,
+          windowMinutes,
+          shared: opts.shared,
+          ...(running.unplaced.length ? { unplaced: running.unplaced } : {}),
+        };
     } else {
       let r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
       // The newest transcript may be the one /clear replaced: the live session left is the one meant
