@@ -281,6 +281,10 @@ test('S2: the project state must not be older than the ledger; each manifest sto
   assert.match(c.message, /older than/);
   const stores = all(s, 'store-fresh');
   assert.ok(stores.length >= 1, JSON.stringify(s.checks.map((x) => x.id)));
+  // Each store is named by its path, then its kind as the manifest's key: a store whose path is its kind's
+  // name (`memory`) read "memory store memory was touched".
+  for (const st of stores)
+    assert.match(st.message, /^\S+ \(the manifest's `[a-z_]+` store\) was (not )?touched since /);
 });
 
 // ---------------------------------------------------------------------------------------------

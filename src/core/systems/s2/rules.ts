@@ -315,9 +315,9 @@ async function storeFresh(ws: Workspace, home: StateDoc | null, manifest: StateD
         'info',
         ok,
         ok
-          ? t('{0} store {1} was touched since the ledger changed.', st.kind, st.path)
+          ? t("{1} (the manifest's `{0}` store) was touched since the ledger changed.", st.kind, st.path)
           : t(
-              '{0} store {1} was not touched since {2} changed: reconcile it if this session made anything in it false.',
+              "{1} (the manifest's `{0}` store) was not touched since {2} changed: reconcile it if this session made anything in it false.",
               st.kind,
               st.path,
               home.relPath,
