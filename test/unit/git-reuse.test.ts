@@ -38,16 +38,40 @@ test("a repository's config is asked of git once, until one of its config files 
   const runs = countGit(t);
   await readGit(dir);
   await readGit(dir);
-  const asked = ['config', 'where', 'listing'];
+  // .git/config includes nothing: git lists it whole, and need not parse it alone first.
+  const asked = ['where', 'listing'];
   assert.deepEqual(runs(), [...asked, 'status', 'status'], 'the second read asks git for the config no more');
   const cfg = path.join(dir, '.git/config');
   writeFileSync(cfg, `${readFileSync(cfg, 'utf8')}[core]\n\tautocrlf = false\n`);
   await readGit(dir);
-  assert.deepEqual(runs().slice(5), [...asked, 'status'], 'a changed .git/config is read again');
+  assert.deepEqual(runs().slice(4), [...asked, 'status'], 'a changed .git/config is read again');
   // A branch switch: an includeIf "onbranch:" may hold now, so git's own reading is asked again.
   writeFileSync(path.join(dir, '.git/HEAD'), 'ref: refs/heads/other\n');
   await readGit(dir);
-  assert.deepEqual(runs().slice(9), [...asked, 'status'], 'a moved HEAD is read again');
+  assert.deepEqual(runs().slice(7), [...asked, 'status'], 'a moved HEAD is read again');
+});
+
+test(".git/config is parsed by git alone first only when its bytes hold 'include' in some case", async (t) => {
+  const runs = countGit(t);
+  const cases: Array<[string, string, boolean]> = [
+    ['nothing added', '', false],
+    ['a filter of its own', '[filter "x"]\n\tclean = false\n', false],
+    ['an include', '[include]\n\tpath = none.cfg\n', true],
+    ['an includeIf in mixed case', '[InClUdEiF "gitdir:/"]\n\tpath = none.cfg\n', true],
+    ['the word in a comment only', '# include nothing\n', true],
+  ];
+  for (const [name, added, parsed] of cases) {
+    const { dir } = repo();
+    const cfg = path.join(dir, '.git/config');
+    writeFileSync(cfg, `${readFileSync(cfg, 'utf8')}${added}`);
+    const before = runs().length;
+    assert.ok(await readGit(dir), `${name}: git facts read`);
+    assert.deepEqual(
+      runs().slice(before),
+      [...(parsed ? ['config'] : []), 'where', 'listing', 'status'],
+      `${name}: the config parsed alone first: ${parsed}`,
+    );
+  }
 });
 
 test('a filter added after the drivers were read, in .git/config or in an include that was missing, is still never run', async (t) => {
@@ -78,12 +102,12 @@ test("git's status is reused only when asked to, and only for as long as asked",
   const runs = countGit(t);
   await readGit(dir);
   await readGit(dir, undefined, 60_000);
-  assert.deepEqual(runs(), ['config', 'where', 'listing', 'status'], 'a read within the age takes the last status');
+  assert.deepEqual(runs(), ['where', 'listing', 'status'], 'a read within the age takes the last status');
   await readGit(dir);
-  assert.deepEqual(runs().slice(4), ['status'], 'a read without an age runs git');
+  assert.deepEqual(runs().slice(3), ['status'], 'a read without an age runs git');
   await new Promise((r) => setTimeout(r, 30));
   await readGit(dir, undefined, 10);
-  assert.deepEqual(runs().slice(5), ['status'], 'a status older than the age is not taken');
+  assert.deepEqual(runs().slice(4), ['status'], 'a status older than the age is not taken');
 });
 
 test('a re-read after a change of state files only takes git from the last run; any other change runs git', async (t) => {

@@ -11,7 +11,8 @@
  *   config --file F --no-includes --list -z`), every include followed whatever its condition, to the
  *   path git opens; a file that is not a regular file (a FIFO would hold git), or one git refuses,
  *   means git is not run; each file is parsed once however its path is spelled, and more than
- *   CONFIG_FILES_MAX files means git is not run;
+ *   CONFIG_FILES_MAX files means git is not run; the repository's own `config`, which the listing
+ *   below holds whole, is parsed first only when its bytes hold `include` in some case (`mayInclude`);
  * - then, at once, git says where it finds the repository (`git rev-parse`, with its own ownership
  *   check), which must be the git dir whose config was read, and lists the whole config as it reads it
  *   for that git dir (`git config --list --includes --show-origin --show-scope -z`; listing runs
@@ -44,11 +45,13 @@ import {
   accessSync,
   closeSync,
   constants as fsConstants,
+  fstatSync,
   openSync,
   readFileSync,
   readSync,
   realpathSync,
   statSync,
+  type Stats,
 } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -134,11 +137,15 @@ interface ConfigFound {
  * expanded by git (`--type=path`), a relative one joined to the including file's folder with nothing
  * folded away (`..` behind a symbolic link leads where the file system says). Only a regular file
  * is handed to git (a FIFO would block it): null when one cannot be read that way (a FIFO, a
- * permission error, too large, git refusing it), since git would read it too. `identities` gets
- * every file looked at, a missing include included.
+ * permission error, too large, git refusing it), since git would read it too. The common dir's
+ * `config` without `include` in its bytes is only looked at: git's listing (`askGit`) names what it
+ * holds, and git refusing it fails that run. `identities` gets every file looked at, a missing
+ * include included.
  */
 async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>): Promise<ConfigFound | GitAbsence> {
   const found: ConfigFound = { filters: new Set(), protocols: new Set(), read: new Set() };
+  const files = [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')];
+  if (dirs.gitDir !== dirs.commonDir) files.push(path.join(dirs.commonDir, 'config.worktree'));
   const seen = new Set<string>();
   // What stops git when a file does: a file git refuses fails git too; anything else is ours to refuse.
   let why: GitAbsence = 'not-run';
@@ -163,6 +170,14 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
     const id = `${st.dev}:${st.ino}`;
     if (found.read.has(id)) return true;
     found.read.add(id);
+    // The repository's own config, which git reads whenever it runs there and lists whole with its
+    // scope and origin (`askGit`): the filter drivers and protocols it names come from that listing,
+    // so git need not parse it first unless it may include another file.
+    if (depth === 0 && file === files[0]) {
+      const may = mayInclude(file, st);
+      if (may === null) return false;
+      if (!may) return true;
+    }
     // Run from the file system's root, outside the repository: started inside it, git first reads the
     // repository's own config with its includes, and an included FIFO holds it until the time limit.
     const root = path.parse(file).root;
@@ -193,10 +208,32 @@ async function readRepoConfig(dirs: GitDirs, identities: Array<[string, string]>
     }
     return true;
   };
-  const files = [path.join(dirs.commonDir, 'config'), path.join(dirs.gitDir, 'config.worktree')];
-  if (dirs.gitDir !== dirs.commonDir) files.push(path.join(dirs.commonDir, 'config.worktree'));
   for (const f of files) if (!(await visit(f, 0))) return why;
   return found;
+}
+
+/**
+ * Whether git may find an include in the config file `file` (the regular file `st`): its bytes hold
+ * `include` in some case. git takes a section name byte by byte, ASCII letters in any case, within
+ * one line and without escapes, so `[include]` and `[includeIf …]` are never spelled otherwise (a
+ * header git cannot take fails git's every run). True when the file cannot be read (git says why);
+ * null when something else stands at the path now (a FIFO would hold git).
+ */
+function mayInclude(file: string, st: Stats): boolean | null {
+  let fd: number | null = null;
+  try {
+    // Not blocking: a FIFO put there since the stat is seen as one, never waited on.
+    fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    const now = fstatSync(fd);
+    if (!now.isFile() || now.dev !== st.dev || now.ino !== st.ino || now.size > CONFIG_MAX) return null;
+    const bytes = Buffer.alloc(now.size + 1);
+    const n = readSync(fd, bytes, 0, bytes.length, 0);
+    return n !== now.size || /include/i.test(bytes.toString('latin1', 0, n));
+  } catch {
+    return true;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** `git config -z` output: each entry's key and value (null for a key without `=`). */
