@@ -27,11 +27,11 @@ export default tseslint.config(
       // require() inside a function loads a module only when it is needed, so the status line stays near
       // Node's start-up (measured in `npm run bench`).
       '@typescript-eslint/no-require-imports': 'off',
-      // A leading underscore marks a value left unused on purpose; an unused `catch (err)` is fine.
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
-      ],
+      // Unused variables, imports and parameters in TypeScript are the type check's to report (tsconfig.json's
+      // noUnusedLocals and noUnusedParameters: every .ts file linted here is in its program; a leading
+      // underscore marks a parameter left unused on purpose), not a second pass here: the rule took about
+      // 3 s of the linter's 15 s of CPU on a fresh clone, the type check reports them at no measurable cost.
+      '@typescript-eslint/no-unused-vars': 'off',
     },
   },
   {

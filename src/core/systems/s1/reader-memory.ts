@@ -109,7 +109,7 @@ export function contextEntryFlags(text: string): string[] | null {
 }
 
 export function parseContextLog(outline: MdOutline): ParsedContent {
-  const sections = sectionize(outline, (t, h) => (h.level === 1 ? 'title' : 'log'), {
+  const sections = sectionize(outline, (_t, h) => (h.level === 1 ? 'title' : 'log'), {
     toItem: (b) => {
       const it = defaultItem(b);
       if (!it) return null;
