@@ -3,6 +3,8 @@
  * hints and files not read in Japanese or Korean when the locale says so (LC_ALL, LC_MESSAGES, LANG),
  * with the extension's own translations (l10n/bundle.l10n.<lang>.json beside dist/); `--json` stays
  * English; a bundle that cannot be read, and a script with no package around it, leave it English.
+ * The built CLI (dist/cli.js, beside the package's l10n/) runs in this process's CLI worker with the locale
+ * as its environment, as it reads it per command; the package's copies and the hook script run as processes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +18,7 @@ import type { JsonCheck } from '../../src/core/report/report';
 import { asst, lines, ofFolder } from './context-records';
 import {
   CLI,
-  cliProcess,
+  cli,
   fixtureCopy,
   gitInit,
   HOOK_SCRIPT,
@@ -69,14 +71,14 @@ test('the locale as POSIX tools take it: the first non-empty of LC_ALL, LC_MESSA
 
 test("check and status in ja and ko: every check's message and fix hint from the extension's bundle, the verdict's word too; in C, English; --json the same in every locale", () => {
   const dir = broken();
-  const json = JSON.parse(cliProcess(['check', '--root', dir, '--json'], { env: locale('C') }).stdout) as {
+  const json = JSON.parse(cli(['check', '--root', dir, '--json'], { env: locale('C') }).stdout) as {
     systems: Array<{ checks: JsonCheck[] }>;
   };
   const checks = json.systems.flatMap((s) => s.checks);
   const fail = checks.find((c) => c.status === 'fail' && c.hintId);
   assert.ok(fail, 'a failing check with a fix hint');
 
-  const en = cliProcess(['check', '--root', dir], { env: locale('C') });
+  const en = cli(['check', '--root', dir], { env: locale('C') });
   assert.equal(en.code, 1);
   assert.ok(en.stdout.includes(`${fail.message}  (`), en.stdout);
   assert.ok(en.stdout.includes(`fix: ${fail.hint}`), en.stdout);
@@ -89,7 +91,7 @@ test("check and status in ja and ko: every check's message and fix hint from the
     const hint = tr(fail.hintId as string, ...(fail.hintArgs ?? []));
     assert.notEqual(tr(fail.messageId, ...fail.args), fail.message, 'the bundle translates the finding');
     for (const cmd of ['check', 'status']) {
-      const r = cliProcess([cmd, '--root', dir], { env: locale(lang) });
+      const r = cli([cmd, '--root', dir], { env: locale(lang) });
       assert.equal(r.code, cmd === 'check' ? 1 : 0, r.stderr);
       for (const c of checks) assert.ok(r.stdout.includes(tr(c.messageId, ...c.args)), `${lang} ${cmd}: ${c.id}`);
       assert.ok(r.stdout.includes(tr('Fix: {0}', hint)), `${lang} ${cmd}: the fix hint`);
@@ -103,7 +105,7 @@ test("check and status in ja and ko: every check's message and fix hint from the
   // --json is for programs: English text and the ids, byte for byte the same whatever the locale.
   for (const cmd of [['check'], ['status'], ['checkpoint']]) {
     const outs = ['C', 'ja_JP.UTF-8', 'ko_KR.UTF-8'].map(
-      (l) => cliProcess([...cmd, '--root', dir, '--json'], { env: { ...quiet(), ...locale(l) } }).stdout,
+      (l) => cli([...cmd, '--root', dir, '--json'], { env: { ...quiet(), ...locale(l) } }).stdout,
     );
     assert.ok(outs[0].startsWith('{'), outs[0]);
     assert.equal(outs[1], outs[0], `${cmd[0]} --json in ja`);
@@ -114,7 +116,7 @@ test("check and status in ja and ko: every check's message and fix hint from the
 test('checkpoint in ja and ko: the blocking checks it refuses on, their fix hints and the manual items in the language; a written one (nothing to preserve) lists its findings so too', () => {
   const dir = broken();
   const json = JSON.parse(
-    cliProcess(['checkpoint', '--root', dir, '--json'], { env: { ...quiet(), ...locale('C') } }).stdout,
+    cli(['checkpoint', '--root', dir, '--json'], { env: { ...quiet(), ...locale('C') } }).stdout,
   ) as { refusals: Array<{ code: string; checks: JsonCheck[] }> };
   const blocking = json.refusals.find((r) => r.code === 'blocking-checks')?.checks ?? [];
   const manual = json.refusals.find((r) => r.code === 'manual-unconfirmed')?.checks ?? [];
@@ -123,7 +125,7 @@ test('checkpoint in ja and ko: the blocking checks it refuses on, their fix hint
     ['ja_JP.UTF-8', jaT],
     ['ko_KR.UTF-8', koT],
   ] as const) {
-    const r = cliProcess(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale(lang) } });
+    const r = cli(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale(lang) } });
     assert.equal(r.code, 1);
     for (const c of blocking) {
       assert.ok(r.stderr.includes(tr(c.messageId, ...c.args)), `${lang}: ${c.id}\n${r.stderr}`);
@@ -133,27 +135,27 @@ test('checkpoint in ja and ko: the blocking checks it refuses on, their fix hint
     for (const c of manual) assert.ok(r.stderr.includes(`: ${tr(c.messageId, ...c.args)}`), `${lang}: ${c.id}`);
 
     const written = broken();
-    const w = cliProcess(['checkpoint', '--root', written, '--nothing-to-preserve'], {
+    const w = cli(['checkpoint', '--root', written, '--nothing-to-preserve'], {
       env: { ...quiet(), ...locale(lang) },
     });
     assert.equal(w.code, 0, w.stderr);
     for (const c of blocking) assert.ok(w.stdout.includes(tr(c.messageId, ...c.args)), `${lang} written: ${c.id}`);
   }
-  const en = cliProcess(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale('C') } });
+  const en = cli(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale('C') } });
   for (const c of blocking) assert.ok(en.stderr.includes(`${c.message}  (`), `C: ${c.id}`);
 });
 
 test('files present but not read: the reason in the language, in check and status', () => {
   const dir = fixtureCopy('s3/foreign');
   gitInit(dir);
-  const json = JSON.parse(cliProcess(['check', '--root', dir, '--json'], { env: locale('C') }).stdout) as {
+  const json = JSON.parse(cli(['check', '--root', dir, '--json'], { env: locale('C') }).stdout) as {
     notRead: Array<{ reason: string; reasonId: string; args: string[] }>;
   };
   assert.equal(json.notRead.length, 1);
   const [n] = json.notRead;
   for (const cmd of ['check', 'status']) {
-    assert.ok(cliProcess([cmd, '--root', dir], { env: locale('C') }).stdout.includes(n.reason), cmd);
-    const ja = cliProcess([cmd, '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
+    assert.ok(cli([cmd, '--root', dir], { env: locale('C') }).stdout.includes(n.reason), cmd);
+    const ja = cli([cmd, '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
     assert.ok(ja.includes(jaT(n.reasonId, ...n.args)) && !ja.includes(n.reason), `${cmd}: ${ja}`);
   }
 });
@@ -171,15 +173,15 @@ test('a bundle that cannot be read or parsed leaves the CLI in English, without 
   const dir = broken();
   const args = ['check', '--root', dir];
   const pkg = workspace({}, 'sl-pkg-');
-  const cli = packageCopy(pkg);
-  const english = runScript(cli, args, 'C');
+  const copy = packageCopy(pkg);
+  const english = runScript(copy, args, 'C');
   assert.equal(english.code, 1);
   assert.match(english.stdout, /\nOverall: BROKEN\n$/);
   const bundle = (lang: string) => path.join(pkg, 'l10n', `bundle.l10n.${lang}.json`);
 
   // The copy speaks Japanese with the real bundle beside it: the cases below are English because of the bundle.
   copyFileSync(path.join(REPO, 'l10n', 'bundle.l10n.ja.json'), bundle('ja'));
-  assert.ok(runScript(cli, args, 'ja_JP.UTF-8').stdout.includes(`${jaT('Overall')}: BROKEN`));
+  assert.ok(runScript(copy, args, 'ja_JP.UTF-8').stdout.includes(`${jaT('Overall')}: BROKEN`));
 
   const damaged: Array<[string, () => void]> = [
     ['missing', () => undefined],
@@ -191,7 +193,7 @@ test('a bundle that cannot be read or parsed leaves the CLI in English, without 
   ];
   for (const [what, make] of damaged) {
     make();
-    const r = runScript(cli, args, 'ko_KR.UTF-8');
+    const r = runScript(copy, args, 'ko_KR.UTF-8');
     assert.equal(r.code, 1, `${what}: ${r.stderr}`);
     assert.equal(r.stdout, english.stdout, what);
     assert.equal(r.stderr, '', what);
@@ -199,7 +201,7 @@ test('a bundle that cannot be read or parsed leaves the CLI in English, without 
   }
   // An entry that is no string: that sentence in English, the others translated.
   writeFileSync(bundle('ko'), JSON.stringify({ Overall: 7, '(none)': '(없음)' }));
-  assert.ok(runScript(cli, args, 'ko_KR.UTF-8').stdout.endsWith('\nOverall: BROKEN\n'));
+  assert.ok(runScript(copy, args, 'ko_KR.UTF-8').stdout.endsWith('\nOverall: BROKEN\n'));
 });
 
 test("the hook script in a repository reads no bundle: a repository's files never word what it says", () => {
