@@ -19,6 +19,7 @@ import { asst, lines, ofFolder } from './context-records';
 import {
   CLI,
   cli,
+  cliProcess,
   fixtureCopy,
   gitInit,
   HOOK_SCRIPT,
