@@ -938,6 +938,13 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
       /「## Current Feature」ブロックが \d+ 個あります \(行 .*\): コンパクト化では最新のもの \(行 \d+\) だけが残ります。/,
     );
     assert.doesNotMatch(text, /compaction keeps only the newest/);
+    // the tool's own words inside a message are Japanese too: a template part's name, around the file's own label
+    const template = await f
+      .locator('section.system[data-system="S3"] .check[data-check-id="template"]')
+      .first()
+      .innerText();
+    assert.match(template, /2026-12-01 の Log エントリの Done/, template);
+    assert.doesNotMatch(template, /in the Log entry of/, template);
     // an information-level finding says 情報 alone, as the tree and the Problems panel call it (not 警告 · 情報)
     const info = f.locator('section.system[data-system="S0"] .check[data-check-id="unconfirmed"] .sev').first();
     assert.equal((await info.innerText()).trim(), bundleJa.info);

@@ -13,7 +13,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { localeLang } from '../../src/cli/locale';
 import { encodeClaudeProjectDir } from '../../src/core/context';
-import { format } from '../../src/core/model/messages';
+import { format, hintMsg, render, saidMsg, type Msg } from '../../src/core/model/messages';
 import type { JsonCheck } from '../../src/core/report/report';
 import { asst, lines, ofFolder } from './context-records';
 import {
@@ -89,12 +89,12 @@ test("check and status in ja and ko: every check's message and fix hint from the
     ['ja_JP.UTF-8', jaT],
     ['ko_KR.UTF-8', koT],
   ] as const) {
-    const hint = tr(fail.hintId as string, ...(fail.hintArgs ?? []));
-    assert.notEqual(tr(fail.messageId, ...fail.args), fail.message, 'the bundle translates the finding');
+    const hint = render(hintMsg(fail) as Msg, tr);
+    assert.notEqual(render(saidMsg(fail), tr), fail.message, 'the bundle translates the finding');
     for (const cmd of ['check', 'status']) {
       const r = cli([cmd, '--root', dir], { env: locale(lang) });
       assert.equal(r.code, cmd === 'check' ? 1 : 0, r.stderr);
-      for (const c of checks) assert.ok(r.stdout.includes(tr(c.messageId, ...c.args)), `${lang} ${cmd}: ${c.id}`);
+      for (const c of checks) assert.ok(r.stdout.includes(render(saidMsg(c), tr)), `${lang} ${cmd}: ${c.id}`);
       assert.ok(r.stdout.includes(tr('Fix: {0}', hint)), `${lang} ${cmd}: the fix hint`);
       assert.ok(!r.stdout.includes(fail.message), `${lang} ${cmd}: no English finding`);
       assert.ok(r.stdout.trimEnd().endsWith(`${tr('Overall')}: BROKEN`), `${lang} ${cmd}: the verdict`);
@@ -129,18 +129,18 @@ test('checkpoint in ja and ko: the blocking checks it refuses on, their fix hint
     const r = cli(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale(lang) } });
     assert.equal(r.code, 1);
     for (const c of blocking) {
-      assert.ok(r.stderr.includes(tr(c.messageId, ...c.args)), `${lang}: ${c.id}\n${r.stderr}`);
-      assert.ok(r.stderr.includes(tr('Fix: {0}', tr(c.hintId as string, ...(c.hintArgs ?? [])))), `${lang}: fix`);
+      assert.ok(r.stderr.includes(render(saidMsg(c), tr)), `${lang}: ${c.id}\n${r.stderr}`);
+      assert.ok(r.stderr.includes(tr('Fix: {0}', render(hintMsg(c) as Msg, tr))), `${lang}: fix`);
       assert.ok(!r.stderr.includes(c.message), `${lang}: no English finding`);
     }
-    for (const c of manual) assert.ok(r.stderr.includes(`: ${tr(c.messageId, ...c.args)}`), `${lang}: ${c.id}`);
+    for (const c of manual) assert.ok(r.stderr.includes(`: ${render(saidMsg(c), tr)}`), `${lang}: ${c.id}`);
 
     const written = broken();
     const w = cli(['checkpoint', '--root', written, '--nothing-to-preserve'], {
       env: { ...quiet(), ...locale(lang) },
     });
     assert.equal(w.code, 0, w.stderr);
-    for (const c of blocking) assert.ok(w.stdout.includes(tr(c.messageId, ...c.args)), `${lang} written: ${c.id}`);
+    for (const c of blocking) assert.ok(w.stdout.includes(render(saidMsg(c), tr)), `${lang} written: ${c.id}`);
   }
   const en = cli(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale('C') } });
   for (const c of blocking) assert.ok(en.stderr.includes(`${c.message}  (`), `C: ${c.id}`);

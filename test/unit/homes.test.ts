@@ -23,8 +23,8 @@ const HOMES = ['s0', 's1', 's2', 's3', 's4'];
 /** Places outside the homes that still know a system, and why. Key: `file: what`. */
 const KNOWN: Record<string, string> = {};
 
-/** Templates a home writes that say nothing of its system (the same words fit any file, or join any two texts). */
-const GENERIC = new Set(['{0} cannot be read.', '(none)', '{0} {1}']);
+/** Templates a home writes that say nothing of its system (the same words fit any file, or join any two texts, or name the tool's own thing). */
+const GENERIC = new Set(['{0} cannot be read.', '(none)', '{0} {1}', 'checkpoint']);
 
 const rel = (f: string) => path.relative(REPO, f).split(path.sep).join('/');
 const code = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');

@@ -58,7 +58,7 @@ test('how long ago reads in minutes, hours and days, in every language', () => {
   assert.equal(whenText(t, now - 60_000, now), `${localClock(now - 60_000, now)} (1 min ago)`);
   assert.equal(localTime(NaN), '(unknown time)');
   assert.deepEqual(
-    [spanText(20_000), spanText(42 * 60_000), spanText(3 * 3600_000)],
+    [spanText(20_000).text, spanText(42 * 60_000).text, spanText(3 * 3600_000).text],
     ['less than a minute', '42 min', '3 h'],
   );
 });

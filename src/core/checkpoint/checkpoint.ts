@@ -59,7 +59,7 @@ import {
 import { checkLine, notReadText, startOne } from '../report/report';
 import { readSessionRecord, SESSION_RECORD_REL } from '../hooks/session-record';
 import { rootForms } from '../context/discovery';
-import { checksNamed, ENGLISH, oneLine, PROGRAM, t, type Language, type Msg } from '../model/messages';
+import { checksNamed, ENGLISH, oneLine, PROGRAM, saidMsg, t, type Language, type Msg } from '../model/messages';
 import { commandLines, shellWord } from '../files/shell';
 
 export type { ClosingStep } from '../report/closing';
@@ -397,9 +397,7 @@ export function refusalLines(
             : t('{0} manual items not confirmed (every one must be YES):', r.checks.length),
         ),
         // A session's item is one for every system: named without one.
-        ...r.checks.map(
-          (c) => `  ${isSessionItem(c) ? '' : `${c.system} `}${c.id}: ${lang.say(c.message, c.messageId, c.args)}`,
-        ),
+        ...r.checks.map((c) => `  ${isSessionItem(c) ? '' : `${c.system} `}${c.id}: ${lang.msg(saidMsg(c))}`),
         ...(next.sessionAsked
           ? [
               say(

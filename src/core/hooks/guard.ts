@@ -50,7 +50,7 @@ import { CODEX_HOOK_SCRIPT_REL } from './files';
 import { isSessionId, markerRel, SHARED_MARKER_REL, type MarkerFile } from '../checkpoint/marker';
 import { isBlocking, type Check, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { SYSTEMS } from '../systems/index';
-import { ENGLISH, oneLine, t, type Language, type Msg } from '../model/messages';
+import { ENGLISH, oneLine, saidMsg, t, type Language, type Msg } from '../model/messages';
 import { localTime } from '../model/time';
 import { findingChecks, manualChecks } from '../rules/common';
 import { commandLines, shellQuote, shellWord } from '../files/shell';
@@ -240,7 +240,7 @@ function stepsTo(
   if (open.length)
     steps.push([
       lang.msg(t('Make sure these are true (--confirm says so):')),
-      ...open.map(([id, c]) => `   - ${id}: ${sentence(lang.say(c.message, c.messageId, c.args))}`),
+      ...open.map(([id, c]) => `   - ${id}: ${sentence(lang.msg(saidMsg(c)))}`),
     ]);
   // The command that succeeds once the manual items are true: `--confirm` names each one.
   steps.push(
@@ -1037,7 +1037,7 @@ async function decide(
     const cannotRead = unreadable.map((u) => u.path ?? u.system);
     const files = (failing.length ? [...new Set([...since.files, ...cannotRead])] : cannotRead).map(oneLine).join(', ');
     const failed = broken
-      .map((c) => `${c.system} ${c.id}: ${sentence(lang.say(c.message, c.messageId, c.args).replace(/\s+/g, ' '))}`)
+      .map((c) => `${c.system} ${c.id}: ${sentence(lang.msg(saidMsg(c)).replace(/\s+/g, ' '))}`)
       .join('; ');
     const ids = [...new Set(broken.map((c) => `${c.system} ${c.id}`))].join(', ');
     // Only a vouched home that cannot be read now: its bytes may be the checkpoint's, but no new context could read them.

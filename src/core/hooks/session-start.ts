@@ -31,7 +31,7 @@ import { openManualItems, resumePromptFor } from '../checkpoint/checkpoint';
 import { codeSpans } from '../markdown/shown-line';
 import { factsOf, systemName } from '../systems/facts';
 import { HOOK_SYSTEMS, hookHomeOf } from '../systems/hooks';
-import { ENGLISH, invokedAs, oneLine } from '../model/messages';
+import { ENGLISH, invokedAs, oneLine, sayHint } from '../model/messages';
 import { terminalSafe } from '../markdown/format-chars';
 import { withoutFillerAsides } from '../markdown/text';
 
@@ -197,7 +197,7 @@ export function markerLine(
 
 /** A check's fix hint, its commands run as `cli`, clipped, then a space; '' without one. */
 function hintOf(c: Check, cli: string): string {
-  return c.hint ? `${clip(invokedAs(ENGLISH, cli).say(c.hint, c.hintId, c.hintArgs))} ` : '';
+  return c.hint ? `${clip(sayHint(invokedAs(ENGLISH, cli), c))} ` : '';
 }
 
 /** A system's configuration that could not be read (S0's `.agents.yml`): its failing `config` check, if any. */

@@ -9,7 +9,7 @@
  * literally in the sources as `t('…')`: `scripts/messages.mjs` lists them all, and a test checks
  * that every check and finding carries one of them.
  */
-import { isSessionItem, type Check, type Finding, type Said, type SystemId } from './model';
+import { isSessionItem, type Check, type Finding, type Said, type SaidPart, type SystemId } from './model';
 
 /** A message: its id (the English template), its arguments, and the English text. */
 export interface Msg {
@@ -46,10 +46,12 @@ export function render(m: Msg, tr: (id: string, ...args: string[]) => string): s
 /** The fields of a check or finding that carry a message and its hint. */
 export function said(message: Msg, hint?: Msg): Said {
   const out: Said = { message: message.text, messageId: message.id, args: [...message.args] };
+  if (message.parts) out.argMsgs = partsOf(message.parts);
   if (hint) {
     out.hint = hint.text;
     out.hintId = hint.id;
     out.hintArgs = [...hint.args];
+    if (hint.parts) out.hintArgMsgs = partsOf(hint.parts);
   }
   return out;
 }
@@ -57,12 +59,42 @@ export function said(message: Msg, hint?: Msg): Said {
 /** The message fields of `x` alone (a finding turned into a check). */
 export function saidOf(x: Said): Said {
   const out: Said = { message: x.message, messageId: x.messageId, args: [...x.args] };
+  if (x.argMsgs) out.argMsgs = [...x.argMsgs];
   if (x.hint !== undefined) {
     out.hint = x.hint;
     if (x.hintId !== undefined) out.hintId = x.hintId;
     if (x.hintArgs !== undefined) out.hintArgs = [...x.hintArgs];
+    if (x.hintArgMsgs) out.hintArgMsgs = [...x.hintArgMsgs];
   }
   return out;
+}
+
+/** The message a check or finding says, as a message (its message arguments along). */
+export function saidMsg(x: Pick<Said, 'message' | 'messageId' | 'args' | 'argMsgs'>): Msg {
+  const m: Msg = { id: x.messageId, args: x.args, text: x.message };
+  return x.argMsgs ? { ...m, parts: x.argMsgs.map((p) => p && saidMsg(p)) } : m;
+}
+
+/** The fix hint of a check or finding as a message, or undefined when it has none (or none with an id). */
+export function hintMsg(x: Pick<Said, 'hint' | 'hintId' | 'hintArgs' | 'hintArgMsgs'>): Msg | undefined {
+  if (x.hint === undefined || x.hintId === undefined) return undefined;
+  return saidMsg({ message: x.hint, messageId: x.hintId, args: x.hintArgs ?? [], argMsgs: x.hintArgMsgs });
+}
+
+/** The fix hint of a check or finding in `lang` (empty when it has none). */
+export function sayHint(lang: Language, x: Pick<Said, 'hint' | 'hintId' | 'hintArgs' | 'hintArgMsgs'>): string {
+  const m = hintMsg(x);
+  return m ? lang.msg(m) : (x.hint ?? '');
+}
+
+/** Message arguments as a check or finding keeps them (see `Said.argMsgs`). */
+function partsOf(parts: ReadonlyArray<Msg | null>): Array<SaidPart | null> {
+  return parts.map((m) => {
+    if (!m) return null;
+    const p: SaidPart = { message: m.text, messageId: m.id, args: [...m.args] };
+    if (m.parts) p.argMsgs = partsOf(m.parts);
+    return p;
+  });
 }
 
 /** A finding: a problem found while reading a document. */
@@ -88,7 +120,7 @@ export function checksNamed(checks: ReadonlyArray<Pick<Check, 'system' | 'id' | 
     else if (!g.systems.includes(c.system)) g.systems.push(c.system);
   }
   const named = [...groups.values()].map((g): Msg => {
-    const said: Msg = { id: g.check.messageId, args: g.check.args, text: g.check.message };
+    const said = saidMsg(g.check);
     return g.session ? said : t('{0}: {1}', g.systems.join(', '), said);
   });
   if (!named.length) return t('(none)');

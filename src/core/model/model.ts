@@ -90,15 +90,27 @@ export type CheckStatus = 'pass' | 'fail' | 'warn' | 'manual-open' | 'manual-don
 /**
  * A message's translation handle: `messageId` is its English template (`{0}`, `{1}` … for the
  * arguments, as `vscode.l10n.t` takes them), `args` the arguments; `message` is the English text.
- * The same for the fix hint.
+ * The same for the fix hint. An argument that is a message of its own (a span of time, the tool's name
+ * for a part of a template) is in `argMsgs` at its position (`hintArgMsgs` for the hint), so a UI says it
+ * in its language too; `args` holds its English.
  */
 export interface Said {
   message: string;
   messageId: string;
   args: string[];
+  argMsgs?: Array<SaidPart | null>;
   hint?: string;
   hintId?: string;
   hintArgs?: string[];
+  hintArgMsgs?: Array<SaidPart | null>;
+}
+
+/** A message as an argument of another, with the same fields as the message that takes it. */
+export interface SaidPart {
+  message: string;
+  messageId: string;
+  args: string[];
+  argMsgs?: Array<SaidPart | null>;
 }
 
 /** A problem found while reading a document (damaged, huge, YAML that does not parse …). */

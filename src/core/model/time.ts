@@ -3,6 +3,7 @@
  * (`2026-12-06T14:03:22.123Z`), which the user has to convert in their head. A time that is no time
  * (NaN, out of Date's range) is said as such.
  */
+import { t, type Msg } from './messages';
 
 const two = (n: number): string => String(n).padStart(2, '0');
 
@@ -21,10 +22,11 @@ export function localClock(ms: number, now: number): string {
 
 /**
  * A span of time, rounded: `less than a minute`, `42 min` up to two hours, then `3 h` (the same words
- * in every message that gives one).
+ * in every message that gives one), as a message: a message that takes it as an argument is said with
+ * it in the reader's language.
  */
-export function spanText(ms: number): string {
+export function spanText(ms: number): Msg {
   const min = Math.round(Math.max(0, ms) / 60_000);
-  if (min < 1) return 'less than a minute';
-  return min < 120 ? `${min} min` : `${Math.round(min / 60)} h`;
+  if (min < 1) return t('less than a minute');
+  return min < 120 ? t('{0} min', min) : t('{0} h', Math.round(min / 60));
 }

@@ -12,7 +12,8 @@ import {
   type NotRead,
   type WorkspaceReport,
 } from '../model/model';
-import { ENGLISH, oneLine, PROGRAM, t, type Language } from '../model/messages';
+import { ENGLISH, oneLine, PROGRAM, saidMsg, sayHint, t, type Language } from '../model/messages';
+import type { SaidPart } from '../model/model';
 import { shownLine } from '../markdown/shown-line';
 
 export interface JsonCheck {
@@ -25,10 +26,13 @@ export interface JsonCheck {
   /** The message's English template (`{0}` … for the arguments) and its arguments, for translation. */
   messageId: string;
   args: string[];
+  /** The arguments that are messages themselves (a span of time), by position, to translate with it. */
+  argMsgs?: Array<SaidPart | null>;
   /** The fix hint, its template and arguments, when there is one. */
   hint?: string;
   hintId?: string;
   hintArgs?: string[];
+  hintArgMsgs?: Array<SaidPart | null>;
 }
 
 export interface JsonStatus {
@@ -67,10 +71,12 @@ export function jsonCheck(c: Check): JsonCheck {
     messageId: c.messageId,
     args: [...c.args],
   };
+  if (c.argMsgs) j.argMsgs = [...c.argMsgs];
   if (c.hint !== undefined) {
     j.hint = c.hint;
     if (c.hintId !== undefined) j.hintId = c.hintId;
     if (c.hintArgs !== undefined) j.hintArgs = [...c.hintArgs];
+    if (c.hintArgMsgs) j.hintArgMsgs = [...c.hintArgMsgs];
   }
   return j;
 }
@@ -175,11 +181,11 @@ export function checkPlace(c: Pick<Check, 'path' | 'line'>): string | undefined 
 export function checkLine(c: Check, lang: Language = ENGLISH): string {
   const place = checkPlace(c);
   const loc = place ? `  (${place})` : '';
-  const fix = c.hint && c.status !== 'pass' ? lang.say(c.hint, c.hintId, c.hintArgs) : '';
+  const fix = c.hint && c.status !== 'pass' ? sayHint(lang, c) : '';
   const hint = fix ? `\n          ${lang.say(`fix: ${fix}`, 'Fix: {0}', [fix])}` : '';
   // A check whose severity is information says so, as the Problems panel does, whatever its status.
   const mark = c.severity === 'info' && c.status === 'warn' ? 'info' : (MARK[c.status] ?? c.status);
-  return `  ${mark} ${c.id.padEnd(18)} ${lang.say(c.message, c.messageId, c.args)}${loc}${hint}`;
+  return `  ${mark} ${c.id.padEnd(18)} ${lang.msg(saidMsg(c))}${loc}${hint}`;
 }
 
 /** The verdict line `check` and `status` end with. */

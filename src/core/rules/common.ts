@@ -201,8 +201,12 @@ export function checkNotSkeleton(
 
 /** One required part of a system's template, as its rules found it. */
 export interface TemplatePart {
-  /** The part as the seed names it (`## Goal`, `Gates`, `urgency: H/M/L tag`). */
-  name: string;
+  /**
+   * The part as the format names it (`## Goal`, `Gates`): a heading or keyword as the file writes it,
+   * or, where the name is the tool's own words around such a keyword (`Done in the Log entry of …`), a
+   * message said in the reader's language.
+   */
+  name: string | Msg;
   /** `missing`: not there at all; `empty`: there, but empty or still template text. */
   state: 'filled' | 'missing' | 'empty';
   /**
@@ -232,6 +236,11 @@ export interface TemplatePart {
   gaps?: readonly string[];
   /** The template text an `empty` part holds (`TBD`), quoted in its finding; absent when it holds nothing. */
   value?: string;
+}
+
+/** Names one after the other (`Goal, Gates, dated Log entry`), as a message when one of them is a message. */
+function listed(names: ReadonlyArray<string | Msg>): string | Msg {
+  return names.slice(1).reduce<string | Msg>((all, n) => t('{0}, {1}', all, n), names[0] ?? '');
 }
 
 /** The first fill-in variable left in `texts` (each with its line), for a part's `placeholder`. */
@@ -273,7 +282,7 @@ export function checkTemplate(
         'template',
         'block',
         true,
-        t('Every required part of the template is filled ({0}).', parts.map((p) => p.name).join(', ')),
+        t('Every required part of the template is filled ({0}).', listed(parts.map((p) => p.name))),
         { path: homeRel },
       ),
     ];

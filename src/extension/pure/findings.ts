@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { statOrNullSync } from '../../core/files/fsread';
 import { codeSpans, shownLine } from '../../core/markdown/shown-line';
-import { format, type Msg } from '../../core/model/messages';
+import { format, hintMsg, render, saidMsg, type Msg } from '../../core/model/messages';
 import {
   isSessionItem,
   type Check,
@@ -99,8 +99,7 @@ export function reportFindings(r: WorkspaceReport | undefined, isFile: IsFile): 
  * arguments through `t` when the check carries one, else the message as the core wrote it.
  */
 export function checkMessage(t: T, c: Check): string {
-  const x = c as Check & { messageId?: string; args?: Array<string | number | boolean> };
-  return x.messageId ? t(x.messageId, ...(x.args ?? [])) : c.message;
+  return c.messageId ? render(saidMsg({ ...c, args: c.args ?? [] }), t) : c.message;
 }
 
 /** An argument of a message in parts: a value, or a text already in parts (a message of its own). */
@@ -228,12 +227,13 @@ export function partsWords(parts: readonly TextPart[]): string {
 
 /** `checkMessage` in parts (see `messageParts`). */
 export function checkMessageParts(t: T, c: Check): TextPart[] {
-  return c.messageId ? messageParts(t, c.messageId, c.args ?? []) : spanParts(c.message);
+  return c.messageId ? saidParts(t, saidMsg({ ...c, args: c.args ?? [] })) : spanParts(c.message);
 }
 
 /** `checkHint` in parts, or undefined when there is none (or it is empty). */
 export function checkHintParts(t: T, c: Check): TextPart[] | undefined {
-  const parts = c.hintId ? messageParts(t, c.hintId, c.hintArgs ?? []) : spanParts(c.hint ?? '');
+  const m = hintMsg(c);
+  const parts = m ? saidParts(t, m) : spanParts(c.hint ?? '');
   return parts.length ? parts : undefined;
 }
 
@@ -251,9 +251,8 @@ export function notCompactedText(
 
 /** A check's fix hint in the user's language (see `checkMessage`), or undefined. */
 export function checkHint(t: T, c: Check): string | undefined {
-  const x = c as Check & { hintId?: string; hintArgs?: Array<string | number | boolean> };
-  if (x.hintId) return t(x.hintId, ...(x.hintArgs ?? []));
-  return c.hint;
+  const m = hintMsg(c);
+  return m ? render(m, t) : c.hint;
 }
 
 export interface Counts {

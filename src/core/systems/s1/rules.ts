@@ -880,7 +880,7 @@ function templateParts(doc: StateDoc): TemplatePart[] {
     for (const it of sectionsOf(doc, key).flatMap((x) => x.items)) {
       if ((it.depth ?? 0) !== 0 || isTemplateText(it.text) || opensWithNone(it.text)) continue;
       parts.push({
-        name: `${tag} on "${clip(plainText(it.text), 50)}"`,
+        name: t('{0} on "{1}"', tag, clip(plainText(it.text), 50)),
         state: re.test(it.text) ? 'filled' : 'missing',
         path: doc.relPath,
         line: it.line,

@@ -247,7 +247,7 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
   if (split) parts.push(part('HEAD', handoffField(s, 'head'), { gaps: [S3_GAP.head], hint: BRANCH_HEAD_HINT }));
   const newest = s.entries.filter((e) => e.date).sort((a, b) => a.line - b.line)[0];
   if (!newest) {
-    parts.push({ name: 'dated Log entry', one: true, state: 'missing', path: rel, line: s.log?.line });
+    parts.push({ name: t('dated Log entry'), one: true, state: 'missing', path: rel, line: s.log?.line });
     return parts;
   }
   const lines = home.text.split('\n').slice(newest.line - 1, newest.endLine);
@@ -260,7 +260,7 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
     const more = { gaps: [logPartGap(newest.line, name)], hint: ENTRY_HINT };
     if (i < 0)
       return void parts.push({
-        name: `${name} in the Log entry of ${newest.date}`,
+        name: t('{0} in the Log entry of {1}', name, String(newest.date)),
         state: 'missing',
         path: rel,
         line: newest.line,
@@ -275,7 +275,7 @@ function templateParts(home: StateDoc, s: S3Structure): TemplatePart[] {
     );
     const placeholder = placeholderIn([own, ...below].map((text, k) => ({ text, line: newest.line + i + k })));
     parts.push({
-      name: `${name} in the Log entry of ${newest.date}`,
+      name: t('{0} in the Log entry of {1}', name, String(newest.date)),
       state: filled ? 'filled' : 'empty',
       path: rel,
       line: newest.line + i,

@@ -348,7 +348,7 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
   );
   const parts: TemplatePart[] = [
     {
-      name: `link to ${S4_PROGRESS} under ## Progress Tracker`,
+      name: t('link to {0} under {1}', S4_PROGRESS, '## Progress Tracker'),
       one: true,
       state: tracker.length === 0 ? 'missing' : links ? 'filled' : 'empty',
       path: home.relPath,
@@ -361,7 +361,7 @@ function templateParts(home: StateDoc, x: S4Extra): TemplatePart[] {
     // Shown on .agents/STATE.md at its Progress Tracker, on every surface: a folder is nothing to open in
     // an editor or to hold a diagnostic, and the tracker is where the state links the checkpoints' summaries.
     parts.push({
-      name: 'checkpoint',
+      name: t('checkpoint'),
       one: true,
       state: 'missing',
       path: home.relPath,
@@ -404,7 +404,7 @@ function progressPart(progress: StateDoc | null): TemplatePart {
   if (!progress) return { name: S4_PROGRESS, state: 'missing', path: S4_PROGRESS };
   const blank = progress.text.trim() === '' && !progress.findings.some((f) => f.id === 'readable');
   return blank
-    ? { name: 'checkpoint summaries', state: 'missing', path: progress.relPath, line: 1 }
+    ? { name: t('checkpoint summaries'), state: 'missing', path: progress.relPath, line: 1 }
     : { name: S4_PROGRESS, state: 'filled', path: progress.relPath };
 }
 
