@@ -203,7 +203,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
         .first()
         .waitFor({ state: 'visible', timeout: 30_000 });
     }
-    // S4: expand its root alone; its rows in order are Now ▶, then the compaction warning
+    // S4: expand its root alone; its rows in order are the next action, then the compaction warning
     const s4root = page.getByRole('treeitem', { name: /^S4 \S.* — / });
     await expand(s4root);
     // the rows right under the S4 root, by their place in the list
@@ -211,7 +211,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     const child = (n) => page.locator(`.part.sidebar [role="treeitem"][data-index="${at + n}"]`);
     // rows are named in plain words for a screen reader: no backticks, the severity first
     await waitUntil("S4's first row", async () =>
-      /^Now: Add expireHolds/.test(
+      /^Next action: Add expireHolds/.test(
         (await child(1)
           .getAttribute('aria-label')
           .catch(() => '')) ?? '',
@@ -959,6 +959,11 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
       name: new RegExp(`^${bundleJa.Warning}: S4 compaction: .*コンパクト化では最新のもの`),
     });
     await finding.first().waitFor({ state: 'visible', timeout: 15_000 });
+    // the next action's row under it, called as every surface calls it
+    await page
+      .getByRole('treeitem', { name: new RegExp(`^${bundleJa['Next action: {0}'].replace('{0}', '')}Add expireHolds`) })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await page.mouse.move(700, 400);
     await page.screenshot({ path: join(shots, 'tree-ja.png') });
   });

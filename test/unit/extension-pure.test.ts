@@ -112,7 +112,7 @@ test('tree: root description and tooltip follow the contract', () => {
   const s = sys([pass('exists')]);
   const tip = docTooltip(t, s, 'docs/state/STATE.md', s.docs[0]);
   assert.ok(tip.startsWith('S3 docs/state/STATE.md — PARTIAL'), tip);
-  assert.match(tip, /Next: wire X/);
+  assert.match(tip, /Next action: wire X/);
   const missing = docTooltip(t, { ...s, label: 'BROKEN' }, 'docs/state/STATE.md', null);
   assert.ok(missing.startsWith('S3 docs/state/STATE.md — BROKEN'));
 });

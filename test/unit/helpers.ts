@@ -653,7 +653,7 @@ export const CHECKLIST_STRINGS: ChecklistStrings = {
   untrusted: 'Restricted Mode: Session Ledger shows the checks but writes nothing.',
   manageTrust: 'Manage Workspace Trust',
   nothing: 'No agent state file detected in this folder.',
-  next: 'Next:',
+  next: 'Next action:',
   fix: 'Fix:',
   busy: 'Writing the marker…',
   ready: 'Nothing blocks and every manual item is ticked: the marker can be written.',

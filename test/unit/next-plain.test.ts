@@ -46,7 +46,7 @@ test('a next action with bold, a link and a comment: the same plain line in the 
   assert.ok(out.includes(`Next action: ${PLAIN}`), out);
   // The tree: the row (lineLabel) and the home's tooltip.
   assert.equal(lineLabel(s.next ?? ''), PLAIN);
-  assert.ok(docTooltip(t, s, s.home, s.docs[0]).split('\n').includes(`Next: ${PLAIN}`));
+  assert.ok(docTooltip(t, s, s.home, s.docs[0]).split('\n').includes(`Next action: ${PLAIN}`));
 });
 
 test('emphasis inside a code span stays; underscores and stars as words stay', () => {

@@ -4,6 +4,7 @@
  * Log entry of 2026-12-01`, `link to PROGRESS.md under ## Progress Tracker`) are messages the sentence
  * takes as arguments, so the extension's surfaces and the CLI in Japanese or Korean say them so, while
  * the English text, the quoted file text and the headings and keywords a file writes stay as they are.
+ * A document's section rows name their kind in words, and the next action is called one thing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,13 @@ import { spanText } from '../../src/core/model/time';
 import type { JsonCheck } from '../../src/core/report/report';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { checkHint, checkMessage, systemFindings } from '../../src/extension/pure/findings';
-import { diagnosticMessage } from '../../src/extension/pure/tree-text';
+import {
+  diagnosticMessage,
+  docTooltip,
+  sectionDescription,
+  shownSections,
+  systemTooltip,
+} from '../../src/extension/pure/tree-text';
 import {
   CHECKLIST_STRINGS,
   cliProcess,
@@ -121,4 +128,56 @@ test("the template's part names in the reader's language where they are the tool
   assert.match(checkMessage(koT, log), /^날짜 있는 Log 항목이\(가\) 없습니다/);
   const cliJa = cliProcess(['check', '--root', bare], { env: locale('ja_JP.UTF-8') }).stdout;
   assert.match(cliJa, /日付付きの Log エントリ がありません/, cliJa);
+});
+
+test("a document's section rows name their kind in words in the reader's language, never a model's key", async () => {
+  const dir = demoRepo();
+  const words: string[] = [];
+  for (const id of ['S0', 'S1', 'S2', 'S3', 'S4']) {
+    const s = await systemIn(dir, id);
+    for (const doc of s.docs)
+      for (const sec of shownSections(doc)) {
+        const d = sectionDescription(jaT, sec);
+        words.push(d);
+        const kind = String(sec.key);
+        if (kind.length > 3) assert.ok(!d.split(' · ').includes(kind), `${doc.relPath} ${sec.title}: ${d}`);
+      }
+  }
+  for (const w of ['目標 · ', '作業中のファイル · ', '引き継ぎ · ', 'スナップショット · '])
+    assert.ok(
+      words.some((d) => d.startsWith(w)),
+      `${w} in ${JSON.stringify(words)}`,
+    );
+  assert.ok(words.some((d) => d.startsWith('goal · ') === false));
+  const en = sectionDescription(enT, {
+    key: 'working-set',
+    title: 'Working Set',
+    line: 1,
+    endLine: 2,
+    level: 2,
+    items: [],
+  });
+  assert.equal(en, 'working set · 0 items');
+  // A kind with no words of its own: the row's label is the heading as written, and the description its count.
+  const other = { key: 'tracker', title: 'Progress Tracker', line: 1, endLine: 2, level: 2, items: [] };
+  assert.equal(sectionDescription(jaT, other), '0 項目');
+});
+
+test('the next action is called so on every surface: the root tooltip and the home file tooltip, in each language', async () => {
+  const dir = demoRepo();
+  const s3 = await systemIn(dir, 'S3');
+  assert.ok(s3.next);
+  for (const [tr, word] of [
+    [enT, 'Next action: '],
+    [jaT, '次の行動: '],
+    [koT, '다음 행동: '],
+  ] as const) {
+    assert.match(systemTooltip(tr, s3), new RegExp(`\\n${word}write the North Pier `));
+    const home = s3.docs.find((d) => d.relPath === s3.home) ?? null;
+    assert.match(docTooltip(tr, s3, s3.home, home), new RegExp(`\\n${word}write the North Pier `));
+  }
+  const cliJa = cliProcess(['status', '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
+  assert.match(cliJa, /\n {2}次の行動: write the North Pier /, cliJa);
+  assert.doesNotMatch(cliJa, /次: /, cliJa);
+  assert.match(cliProcess(['status', '--root', dir], { env: locale('C') }).stdout, /\n {2}next: write the North Pier /);
 });

@@ -233,7 +233,7 @@ export function statusText(r: WorkspaceReport, lang: Language = ENGLISH): string
     out.push(`${systemName(s.id)} — ${s.label}`);
     // Plain, as every surface that renders no Markdown shows the next action.
     const next = s.next ? shownLine(s.next) : lang.say('(none)', '(none)');
-    out.push(`  ${lang.say(`next: ${next}`, 'Next: {0}', [next])}`);
+    out.push(`  ${lang.say(`next: ${next}`, 'Next action: {0}', [next])}`);
     for (const d of s.docs) {
       out.push(`  ${oneLine(d.relPath)} [${d.role}]`);
       for (const sec of d.sections) {

@@ -50,7 +50,7 @@ function strings(): ChecklistStrings {
     untrusted: t('Restricted Mode: Session Ledger shows the checks but writes nothing.'),
     manageTrust: t('Manage Workspace Trust'),
     nothing: t('No agent state file detected in this folder.'),
-    next: t('Next:'),
+    next: t('Next action:'),
     fix: t('Fix:'),
     busy: t('Writing the marker…'),
     ready: t('Nothing blocks and every manual item is ticked: the marker can be written.'),

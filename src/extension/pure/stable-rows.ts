@@ -3,7 +3,7 @@
  * rendering changed. VS Code knows a row by the element object it got: a row with the same id keeps
  * its object, which takes the new node's fields (`adopt`), and only rows whose item or children
  * changed are named in the refresh. Under an agent that rewrites its state file ten times a second,
- * that is the system's row and its `Now ▶` row instead of every row of every system.
+ * that is the system's row and its next action's row instead of every row of every system.
  */
 
 /** How the tree's nodes are rendered and copied. */

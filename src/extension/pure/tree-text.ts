@@ -83,7 +83,7 @@ export function systemTooltip(t: T, s: SystemReport): string {
     systemLabel(s),
     `${oneLine(s.home)} · ${t('home file')}`,
     s.skipped ? skipLine(t, s) : '',
-    t('Next: {0}', s.next ? lineLabel(s.next) : t('(none)')),
+    t('Next action: {0}', s.next ? lineLabel(s.next) : t('(none)')),
     countsText(t, countsOf(s)),
     s.updating ? t('A file of this system is being written: shown as last read.') : '',
   ]
@@ -104,7 +104,7 @@ export function docTooltip(t: T, s: SystemReport, relPath: string, doc: StateDoc
   lines.push(`${systemName(s.id)} · ${role}${relPath === s.home ? ` · ${t('home file')}` : ''}`);
   if (!doc) lines.push(t('The file does not exist yet.'));
   if (isTampered(s, relPath)) lines.push(t('TAMPERED: the file changed after it was attested.'));
-  if (relPath === s.home) lines.push(t('Next: {0}', s.next ? lineLabel(s.next) : t('(none)')));
+  if (relPath === s.home) lines.push(t('Next action: {0}', s.next ? lineLabel(s.next) : t('(none)')));
   // What is open, in the system row's words (nothing when nothing is).
   const counts = countsText(t, countsOf(s));
   if (counts) lines.push(counts);
@@ -169,11 +169,67 @@ export function sectionLabel(t: T, section: Section): string {
   return section.title.trim() || t('(preamble)');
 }
 
+/**
+ * What a section is to its system, in words (`goal`, `next action`), or '' for a kind that has no
+ * words of its own: the row's label already shows the heading as written, and a model's key is no word.
+ */
+export function sectionKind(t: T, key: string): string {
+  switch (key) {
+    case 'goal':
+      return t('goal');
+    case 'constraints':
+      return t('constraints');
+    case 'decisions':
+      return t('decisions');
+    case 'state':
+      return t('state');
+    case 'done':
+      return t('done');
+    case 'now':
+    case 'next':
+      return t('next action');
+    case 'open':
+      return t('open items');
+    case 'verified':
+      return t('verified facts');
+    case 'dropped':
+      return t('dropped');
+    case 'plan':
+      return t('plan');
+    case 'working-set':
+      return t('working set');
+    case 'pending':
+      return t('pending decisions');
+    case 'issues':
+      return t('outstanding issues');
+    case 'understanding':
+      return t('system understanding');
+    case 'interests':
+      return t("user's interests");
+    case 'status':
+      return t('status');
+    case 'gates':
+      return t('gates');
+    case 'blocked':
+      return t('blocked on');
+    case 'log':
+      return t('log');
+    case 'log-entry':
+    case 'entry':
+      return t('log entry');
+    case 'handoff':
+      return t('handoff');
+    case 'snapshot':
+      return t('snapshot');
+    default:
+      return '';
+  }
+}
+
 export function sectionDescription(t: T, section: Section): string {
-  const key = String(section.key);
   const n = section.items.length;
   const unc = section.items.filter((i) => i.flags.includes('unconfirmed')).length;
-  const parts = [key === 'other' || key === 'preamble' ? '' : key, n === 1 ? t('1 item') : t('{0} items', n)];
+  const parts = [sectionKind(t, String(section.key)), n === 1 ? t('1 item') : t('{0} items', n)];
   if (unc) parts.push(`${unc} UNCONFIRMED`);
   return parts.filter(Boolean).join(' · ');
 }

@@ -1,6 +1,6 @@
 /**
  * A root of the ledger tree: one detected system, labelled `S3 Groundwork — PARTIAL`. Its children
- * answer first what the user came for: the next action (`Now ▶ …`), then one row per finding that
+ * answer first what the user came for: the next action (`Next action: …`), then one row per finding that
  * blocks or warns, the manual items still to tick, and last "Documents" with the files as written.
  */
 import * as vscode from 'vscode';
@@ -84,7 +84,7 @@ export class SystemNode implements LedgerNode {
   }
 }
 
-/** `Now ▶ <the next action>`: a click opens it in its file. */
+/** `Next action: <the next action>`: a click opens it in its file. */
 class NextNode implements LedgerNode {
   constructor(
     readonly id: string,
@@ -95,13 +95,14 @@ class NextNode implements LedgerNode {
   getTreeItem(): vscode.TreeItem {
     const text = this.next.replace(/^\s*now\s*▶\s*/i, '');
     // The row without emphasis markers or link targets; its tooltip keeps the text as written.
-    const ti = new vscode.TreeItem(`Now ▶ ${lineLabel(text)}`, vscode.TreeItemCollapsibleState.None);
+    const t = vscode.l10n.t;
+    const ti = new vscode.TreeItem(t('Next action: {0}', lineLabel(text)), vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     const rel = vscode.workspace.asRelativePath(this.target.uri, false);
     describe(
       ti,
-      `Now ▶ ${text}\n${rel}:${this.target.line}`,
-      spoken([vscode.l10n.t('Now: {0}', text), placeName(vscode.l10n.t, rel, this.target.line)]),
+      `${t('Next action: {0}', text)}\n${rel}:${this.target.line}`,
+      spoken([t('Next action: {0}', text), placeName(t, rel, this.target.line)]),
     );
     ti.iconPath = new vscode.ThemeIcon('play', new vscode.ThemeColor('testing.iconPassed'));
     ti.contextValue = 'next';

@@ -42,7 +42,7 @@ describe('ledger tree', () => {
 
   it("answers first: a system's first row is its next action, then its findings, manual items, and Documents last", () => {
     const s4 = root('S4');
-    assert.match(s4.children[0].label, /^Now ▶ Add `expireHolds\(db, now\)`/);
+    assert.match(s4.children[0].label, /^Next action: Add `expireHolds\(db, now\)`/);
     assert.equal(
       s4.children[1].description,
       'compaction',
@@ -51,7 +51,7 @@ describe('ledger tree', () => {
     assert.match(s4.children[1].label, /Current Feature/);
     assert.equal(s4.children.at(-1)!.label, 'Documents');
     const s3 = root('S3');
-    assert.match(s3.children[0].label, /^Now ▶ add `renew\(db, loanId, now\)`/);
+    assert.match(s3.children[0].label, /^Next action: add `renew\(db, loanId, now\)`/);
     // The session's items are not S3's: its next row is Documents.
     assert.equal(s3.children[1].label, 'Documents');
   });
