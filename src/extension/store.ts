@@ -4,7 +4,8 @@
  * asked for while one runs for the same folder is coalesced into one more run afterwards.
  */
 import * as vscode from 'vscode';
-import type { WorkspaceReport } from '../core/model/model';
+import type { MarkerTicks } from '../core/checkpoint/marker-ticks';
+import type { SystemId, WorkspaceReport } from '../core/model/model';
 import { readSettings } from './config';
 import { applyTicks, homeHash, stateHash } from './pure/ticks';
 import type { TickStore } from './tick-store';
@@ -43,6 +44,8 @@ interface Entry extends FolderState {
   recheck?: ReturnType<typeof setTimeout>;
   /** A read with git run again, after re-reads that may have taken git's status from an earlier run. */
   fresh?: ReturnType<typeof setTimeout>;
+  /** The ticks the checkpoint's marker gives the session, for the report read (its `stateHash`): see `markerTicks`. */
+  marked?: { sessionId: string; hash: string; ticks: MarkerTicks };
 }
 
 export class LedgerStore implements vscode.Disposable {
@@ -112,6 +115,24 @@ export class LedgerStore implements vscode.Disposable {
     if (id === this.sessionId) return;
     this.sessionId = id;
     this.reapplyTicks();
+    // The checkpoint's marker of this session may confirm its items: read, then shown.
+    for (const e of this.entries.values())
+      if (e.raw)
+        void this.readMarked(e, e.raw).then(() => {
+          if (this.sessionId === id && e.marked?.sessionId === id) this.reapplyTicks();
+        });
+  }
+
+  /**
+   * What the marker of the session the views follow confirms on `raw` (the core decides whether it
+   * may: `markerTicks`), kept for the entry.
+   */
+  private async readMarked(e: Entry, raw: WorkspaceReport): Promise<void> {
+    const sessionId = this.sessionId;
+    const { markerTicks } = await import('../core/checkpoint/marker-ticks');
+    const ticks = sessionId ? await markerTicks(e.folder.uri.fsPath, sessionId, raw) : null;
+    if (sessionId !== this.sessionId) return;
+    e.marked = ticks && sessionId ? { sessionId, hash: stateHash(raw), ticks } : undefined;
   }
 
   session(): string | null {
@@ -187,6 +208,7 @@ export class LedgerStore implements vscode.Disposable {
       const { report: raw, recheckAt } = await settledRead(root, prev, () =>
         evaluateChanged(root, options, prev, changed),
       );
+      await this.readMarked(e, raw);
       this.publish(e, raw, false);
       // A re-read of some systems may have reused git's status: once the folder is quiet, read it all with git run again.
       if (changed && trusted) e.fresh = setTimeout(() => void this.scan(e.folder), GIT_FRESH_MS);
@@ -229,11 +251,21 @@ export class LedgerStore implements vscode.Disposable {
     return this.withTicksOf(raw, this.sessionId);
   }
 
-  /** A report with the manual ticks given for `sessionId` (null: no session known), whichever session the views follow. */
+  /**
+   * A report with the manual ticks given for `sessionId` (null: no session known), whichever session
+   * the views follow: those given in the checklist, and those its checkpoint's marker confirmed for the
+   * state files as they are (`markerTicks`).
+   */
   withTicksOf(report: WorkspaceReport, sessionId: string | null): WorkspaceReport {
+    const hash = stateHash(report);
+    const marked = [...this.entries.values()]
+      .map((e) => e.marked)
+      .find((m) => m && sessionId && m.sessionId === sessionId && m.hash === hash)?.ticks;
+    const add = (given: ReadonlySet<string>, more: readonly string[] | undefined) =>
+      more?.length ? new Set([...given, ...more]) : given;
     return applyTicks(report, {
-      session: this.ticks.get(sessionId, 'session', stateHash(report)),
-      system: (s) => this.ticks.get(sessionId, s.id, homeHash(s)),
+      session: add(this.ticks.get(sessionId, 'session', hash), marked?.session),
+      system: (s) => add(this.ticks.get(sessionId, s.id, homeHash(s)), marked?.systems[s.id as SystemId]),
     });
   }
 

@@ -5,9 +5,12 @@
 //   transcript past the thresholds.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, readdirSync, mkdirSync, copyFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { appendTurn } from '../../scripts/lib/workspace.mjs';
 
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const STATUS_ID = 'session-ledger.session-ledger.sessionLedger.context';
 /** Each system's home file in the fixture workspaces. */
 export const HOMES = {
@@ -513,6 +516,52 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       writeFileSync(file, before);
     }
     await waitUntil('S3 read again', async () => (await f.locator('#overall').innerText()) !== 'BROKEN', 20_000);
+  });
+
+  await test("a checkpoint on the command line with --confirm ticks the session's two items in the checklist and the tree", async () => {
+    const f = checklist(page);
+    const boxes = f.locator('section.system[data-system="session"] input[type="checkbox"][data-manual]');
+    const file = join(ws, HOMES.S2);
+    const before = readFileSync(file, 'utf8');
+    try {
+      // A ledger edit resets the ticks given in the checklist: both boxes open.
+      writeFileSync(file, `${before.replace(/\n*$/, '')}\n- keep the renewal window at 14 days\n`);
+      const open = async () =>
+        (await boxes.evaluateAll((bs) => bs.filter((b) => !b.checked).length)) === 2 ? true : undefined;
+      await waitUntil("the session's items open after the ledger edit", open, 15_000);
+      // The user confirms them on the command line, in the terminal.
+      const r = spawnSync(
+        process.execPath,
+        [
+          join(REPO, 'dist', 'cli.js'),
+          'checkpoint',
+          '--root',
+          ws,
+          '--session',
+          claude.sessionId,
+          '--confirm',
+          'feedback-stored,last-request',
+        ],
+        { encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: claude.home, LANG: 'C', LC_ALL: '' } },
+      );
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(r.stdout, new RegExp(`Marker written: \\.claude/\\.checkpoint-ready\\.${claude.sessionId}`));
+      // The checklist asks no more: its marker says the user confirmed both for these files.
+      await waitUntil(
+        'both boxes ticked by the marker',
+        async () => (await boxes.evaluateAll((bs) => bs.filter((b) => b.checked).length)) === 2,
+        15_000,
+      );
+      await showView(page);
+      await collapseAll(page);
+      assert.equal(
+        await page.getByRole('treeitem', { name: /manual items? to tick/ }).count(),
+        0,
+        'no tree row asks for manual items',
+      );
+    } finally {
+      writeFileSync(file, before);
+    }
   });
 }
 

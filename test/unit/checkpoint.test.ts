@@ -43,6 +43,7 @@ test('marker naming: per session, or the shared file; never a path from a bad id
     label: 'WORKING',
     nothingToPreserve: false,
     hashes: [{ hash: 'a'.repeat(64), path: 'docs/state/STATE.md' }],
+    confirmed: [],
   });
   assert.equal(
     parseMarker(formatMarker({ sessionId: null, at: '2026-05-01T10:00:00.000Z', label: 'PARTIAL' })).sessionId,

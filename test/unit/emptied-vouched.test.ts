@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
-import { markerRel } from '../../src/core/checkpoint/marker';
+import { markerRel, parseMarker } from '../../src/core/checkpoint/marker';
 import { evaluate } from '../../src/core/report/evaluate';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { checkpointed } from '../../src/extension/pure/status-text';
@@ -40,11 +40,7 @@ function demo(): string {
 
 /** The files the marker vouches for (the `sha256sum` lines after its first). */
 function vouched(dir: string): string[] {
-  return readFileSync(path.join(dir, markerRel(SID)), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(/\s+/)[1]);
+  return parseMarker(readFileSync(path.join(dir, markerRel(SID)), 'utf8')).hashes.map((h) => h.path);
 }
 
 /** The files whose seed takes an empty one for a failed state, and the check that says it. */

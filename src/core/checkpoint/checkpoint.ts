@@ -48,6 +48,7 @@ import { stateFileHash } from './freshness';
 import { inPlaceOf, liveSessions } from './live';
 import { gitTracks } from '../git/tracked';
 import {
+  confirmedItems,
   isBlocking,
   isSessionItem,
   type Check,
@@ -787,6 +788,9 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     label: report.label,
     nothingToPreserve: opts.nothingToPreserve,
     hashes,
+    // What the user confirmed for these files, so the session's ticks can follow the checkpoint
+    // (`markerTicks`); nothing-to-preserve confirms nothing.
+    confirmed: opts.nothingToPreserve ? [] : confirmedItems({ systems: active }),
   });
   try {
     // The marker's own way checked first, so a refusal names the marker rather than its lock beside it.

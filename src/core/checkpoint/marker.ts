@@ -2,10 +2,16 @@
  * The checkpoint marker (S2's `.claude/.checkpoint-ready.<session-id>`): what a checkpoint writes, and
  * what the PreCompact guard reads to let a compaction through.
  *
- * Content, one line then one line per vouched state file (the second part is `sha256sum` format):
+ * Content, one line, the manual items the user confirmed (when any), then one line per vouched state
+ * file (that part is `sha256sum` format):
  *
  *     <session-id|-> <ISO time> <LABEL>[ nothing-to-preserve]
+ *     confirmed <id>,<S1:id>…
  *     <sha256>  <relative path>
+ *
+ * Markers written before the `confirmed` line existed hold none: they confirm nothing, and every
+ * reader that does not know the line passes it by (it is no line that vouches for a file, and names
+ * no session and no opt-out).
  *
  * The first whitespace-separated token is the session id, so every guard that reads it agrees on
  * who signed it; `-` (or an empty file, as S2's `touch` writes it) means "unsigned".
@@ -54,7 +60,17 @@ export interface MarkerContent {
   nothingToPreserve: boolean;
   /** State files the marker vouches for. */
   hashes: Array<{ hash: string; path: string }>;
+  /**
+   * The manual items the checkpoint had confirmed (`feedback-stored`, `S1:state-reviewed`): its
+   * `confirmed` line, read only below the checkpoint's own first line. Empty for any other marker.
+   */
+  confirmed: string[];
 }
+
+/** A manual item's id as a marker's `confirmed` line holds it: bare, or after its system (`S1:`). */
+const CONFIRMED_ID = /^(?:S[0-9]:)?[a-z][a-z0-9-]{0,63}$/;
+/** The line of the confirmed items, right below the checkpoint's first line. */
+const CONFIRMED_LINE = /^confirmed ([^\s]+)$/;
 
 export function formatMarker(m: {
   sessionId: string | null;
@@ -62,10 +78,13 @@ export function formatMarker(m: {
   label: string;
   nothingToPreserve?: boolean;
   hashes?: ReadonlyArray<{ hash: string; path: string }>;
+  confirmed?: readonly string[];
 }): string {
   const head = [isSessionId(m.sessionId) ? m.sessionId : '-', m.at, m.label];
   if (m.nothingToPreserve) head.push(NOTHING_TO_PRESERVE);
   const lines = [head.join(' ')];
+  const confirmed = (m.confirmed ?? []).filter((id) => CONFIRMED_ID.test(id) && !OPT_OUT.test(id));
+  if (confirmed.length) lines.push(`confirmed ${confirmed.join(',')}`);
   // As `sha256sum` writes a name with a backslash or a line break: the line starts with `\` and the
   // name is escaped, so a file name can never start a line of its own in the marker. A name that
   // says nothing-to-preserve is escaped too (`nothing\-to\-preserve`): the word in a marker is the
@@ -125,9 +144,13 @@ export function parseMarker(text: string): MarkerContent {
         path: m[1] ? m[3].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c)) : m[3],
       });
   }
+  // The confirmed items only as the checkpoint writes them: its own first line, then theirs.
+  const said = own.length ? CONFIRMED_LINE.exec(lines[1] ?? '')?.[1] : undefined;
+  const confirmed = said ? [...new Set(said.split(',').filter((id) => CONFIRMED_ID.test(id)))] : [];
   return {
     sessionId: signers[0] ?? null,
     sessionIds: signers,
+    confirmed,
     at,
     label,
     // Anywhere but in a line that vouches for a file: that line's name is the file's, whatever it says.

@@ -314,6 +314,17 @@ export function sessionItems(r: Pick<WorkspaceReport, 'systems'>): Check[] {
 }
 
 /**
+ * The manual items confirmed in a report (`manual-done`), as `--confirm` names them: each session item
+ * once, bare (`feedback-stored`), each system's own after its system (`S1:state-reviewed`).
+ */
+export function confirmedItems(r: Pick<WorkspaceReport, 'systems'>): string[] {
+  const out = new Set<string>();
+  for (const s of r.systems)
+    for (const c of s.checks) if (c.status === 'manual-done') out.add(isSessionItem(c) ? c.id : `${s.id}:${c.id}`);
+  return [...out];
+}
+
+/**
  * A system's label, as S1 names them. Info checks never change the label, nor do the session's manual
  * items (they are the workspace's: `overallLabel`).
  */

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  confirmedItems,
   isSessionItem,
   labelOf,
   overallLabel,
@@ -86,12 +87,7 @@ export function applyTicks(
  * The `confirmed` list the core takes, from a report whose ticks are applied: each session item once,
  * bare (`feedback-stored`), each system's own as `S1:state-reviewed`.
  */
-export function confirmedOf(report: WorkspaceReport): string[] {
-  const out = new Set<string>();
-  for (const s of report.systems)
-    for (const c of s.checks) if (c.status === 'manual-done') out.add(isSessionItem(c) ? c.id : `${s.id}:${c.id}`);
-  return [...out];
-}
+export const confirmedOf = (report: WorkspaceReport): string[] => confirmedItems(report);
 
 /** Keep a tick table small: the newest `max` keys (insertion order). */
 export function pruneTicks(table: Record<string, string[]>, max = 64): Record<string, string[]> {

@@ -1,0 +1,86 @@
+/**
+ * The ticks a checkpoint's marker gives a session: the manual items the user confirmed when the
+ * checkpoint was written (`checkpoint --confirm feedback-stored,last-request`, or the checklist's
+ * ticks), so that no surface asks for them again while that checkpoint still speaks for the state.
+ *
+ * A marker gives ticks only when all of this holds, else none:
+ * - it is the marker the PreCompact guard takes for the session (`chooseMarker`: nothing planted, no
+ *   link, no second hard link, not dated in the future, no shared marker that came with the repository),
+ *   and it is no nothing-to-preserve (which confirms nothing);
+ * - its first line is the checkpoint's own and names this very session: a marker of another session,
+ *   an unsigned one, or one written by hand (`touch`, `echo <id> >`) ticks nothing, nor does one written
+ *   before markers recorded what was confirmed (it has no `confirmed` line);
+ * - git does not track it: a marker that came with the repository is nobody's word in this session;
+ * - it vouches for every detected system's state files as they are now (each document the report
+ *   read, and each other file it vouched for, with the same bytes): a state file that changed opens
+ *   the items again, as it does for the ticks given in the checklist.
+ */
+import * as path from 'node:path';
+import { gitTracks } from '../git/tracked';
+import { isSessionItem, type SystemId, type WorkspaceReport } from '../model/model';
+import { chooseMarker, stateFileHash } from './freshness';
+import { isSessionId, sameSession } from './marker';
+
+export interface MarkerTicks {
+  /** The marker that gives them (relative path). */
+  marker: string;
+  /** The session's items confirmed (`feedback-stored`, `last-request`). */
+  session: string[];
+  /** Each system's own items confirmed (`state-reviewed`), by system. */
+  systems: Partial<Record<SystemId, string[]>>;
+}
+
+/** The ticks the marker that speaks for `sessionId` gives it on `report` (as read now), or null. Never throws. */
+export async function markerTicks(
+  root: string,
+  sessionId: string | null,
+  report: Pick<WorkspaceReport, 'systems'>,
+  opts: { now?: number; began?: () => Promise<number | null> | number | null } = {},
+): Promise<MarkerTicks | null> {
+  try {
+    if (!isSessionId(sessionId)) return null;
+    const choice = await chooseMarker(root, sessionId, opts.now ?? Date.now(), opts.began ?? (() => null));
+    if (choice.kind !== 'marker') return null;
+    const m = choice.marker;
+    const c = m.content;
+    if (c.nothingToPreserve || !c.confirmed.length || !sameSession(sessionId, c.sessionId)) return null;
+    if ((await gitTracks(path.join(root, m.rel))) !== false) return null;
+    if (!(await vouchesForNow(root, m.content.hashes, report))) return null;
+    const out: MarkerTicks = { marker: m.rel, session: [], systems: {} };
+    for (const id of c.confirmed) {
+      const [system, item] = id.includes(':') ? id.split(':') : [null, id];
+      if (system === null) {
+        if (isSessionItem({ id: item, severity: 'manual' })) out.session.push(item);
+      } else if (report.systems.some((s) => s.id === system)) (out.systems[system as SystemId] ??= []).push(item);
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every detected (switched-on) system's state files are as the marker vouched for them: each document
+ * read with the hash the marker holds for it (the home among them), and each other file it vouched
+ * for hashing the same now.
+ */
+async function vouchesForNow(
+  root: string,
+  hashes: ReadonlyArray<{ hash: string; path: string }>,
+  report: Pick<WorkspaceReport, 'systems'>,
+): Promise<boolean> {
+  const vouched = new Map(hashes.map((h) => [h.path, h.hash.toLowerCase()]));
+  const active = report.systems.filter((s) => !s.skipped);
+  if (!active.length) return false;
+  const read = new Set<string>();
+  for (const s of active) {
+    if (!s.docs.some((d) => d.relPath === s.home && d.hash)) return false;
+    for (const d of s.docs) {
+      if (!d.hash) continue;
+      if (vouched.get(d.relPath) !== d.hash.toLowerCase()) return false;
+      read.add(d.relPath);
+    }
+  }
+  for (const [rel, hash] of vouched) if (!read.has(rel) && (await stateFileHash(root, rel)) !== hash) return false;
+  return true;
+}
