@@ -62,6 +62,8 @@ overallLine.append(overallWord, overall);
 const refresh = el('button', { id: 'refresh', class: 'secondary', 'data-key': 'refresh', type: 'button' });
 const header = el('header');
 header.append(title, overallLine, el('span', { class: 'spacer' }), refresh);
+/** What the last Re-check found (when, and whether anything changed): a live region (polite), shown under the heading. */
+const rechecked = el('p', { id: 'rechecked', class: 'note', role: 'status', 'aria-live': 'polite', hidden: '' });
 const notes = el('div', { id: 'notes' });
 const systems = el('div', { id: 'systems' });
 const write = el('button', {
@@ -70,13 +72,13 @@ const write = el('button', {
   type: 'button',
   'aria-describedby': 'write-reason',
 });
-/** Why the button cannot be used, or that it can: its description, and the one live region (polite). */
+/** Why the button cannot be used, or that it can: its description, and a live region (polite). */
 const reason = el('p', { id: 'write-reason', role: 'status', 'aria-live': 'polite' });
 const actions = el('div', { id: 'actions' });
 actions.append(write, reason);
 /** The outcome of the last write; focused after it (tabindex -1: reachable by script, not a Tab stop). */
 const result = el('div', { id: 'result', tabindex: '-1', hidden: '' });
-main.append(header, notes, systems, actions, result);
+main.append(header, rechecked, notes, systems, actions, result);
 (document.getElementById('app') ?? document.body).replaceWith(main);
 
 let last: ChecklistState | undefined;
@@ -364,6 +366,10 @@ window.addEventListener('message', (ev: MessageEvent<HostToWebview>) => {
   if (m.type === 'state') render(m.state);
   else if (m.type === 'focusCheck') focusCheck(m.system, m.checkId);
   else if (m.type === 'result') showResult(m.result);
+  else if (m.type === 'rechecked') {
+    rechecked.textContent = m.text;
+    rechecked.hidden = false;
+  }
 });
 
 post({ type: 'ready' });

@@ -149,7 +149,9 @@ export type HostToWebview =
   | { type: 'state'; state: ChecklistState }
   /** `system` null: one of the session's items. */
   | { type: 'focusCheck'; system: SystemId | null; checkId: string }
-  | { type: 'result'; result: WriteResult };
+  | { type: 'result'; result: WriteResult }
+  /** Re-check read the folder again: the sentence that says when, and whether anything changed (localised). */
+  | { type: 'rechecked'; text: string };
 
 export type WebviewToHost =
   | { type: 'ready' }

@@ -347,6 +347,15 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       'nothing blocks: the write button can be used',
     );
     console.log(`      (checklist re-read in ${Date.now() - t} ms)`);
+    // Re-check with nothing changed still says it was done: when, and that nothing changed, in a live region.
+    const rechecked = f2.locator('#rechecked');
+    assert.equal(await rechecked.isVisible(), false, 'nothing said before a Re-check');
+    assert.equal(await rechecked.getAttribute('aria-live'), 'polite');
+    assert.equal(await rechecked.getAttribute('role'), 'status');
+    await f2.locator('#refresh').click();
+    await rechecked.waitFor({ state: 'visible', timeout: 15_000 });
+    const said = await rechecked.innerText();
+    assert.match(said, /^Checked again at \d\d:\d\d:\d\d: nothing changed\.$/, said);
   });
 
   await test("an information-level finding (S0's UNCONFIRMED items) is information in the checklist, as in the tree, Problems and the CLI", async () => {
@@ -998,6 +1007,12 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
     const info = f.locator('section.system[data-system="S0"] .check[data-check-id="unconfirmed"] .sev').first();
     assert.equal((await info.innerText()).trim(), bundleJa.info);
     assert.equal((await f.locator('#write-marker').innerText()).trim(), bundleJa['Write marker & copy resume prompt']);
+    // 再チェック says when it read the folder again and that nothing changed, in Japanese.
+    await f.locator('#refresh').click();
+    const rechecked = f.locator('#rechecked');
+    await rechecked.waitFor({ state: 'visible', timeout: 15_000 });
+    const [head, tail] = bundleJa['Checked again at {0}: nothing changed.'].split('{0}');
+    assert.match(await rechecked.innerText(), new RegExp(`^${esc(head)}\\d\\d:\\d\\d:\\d\\d${esc(tail)}$`));
     // in view for the screenshot below, beside the tree
     await row.scrollIntoViewIfNeeded();
     // the tree's finding row under the S4 root: the same message in Japanese

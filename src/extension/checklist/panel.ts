@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { isSessionItem, type WorkspaceReport } from '../../core/model/model';
 import {
   parseWebviewMessage,
+  type ChecklistState,
   type ChecklistStrings,
   type HostToWebview,
   type WebviewToHost,
@@ -16,6 +17,7 @@ import {
 import {
   checklistState,
   pastResult,
+  recheckedText,
   resultBasis,
   resultHolds,
   type ChecklistFocus,
@@ -253,8 +255,18 @@ export class ChecklistPanel implements vscode.Disposable {
   }
 
   private postState(): void {
+    const state = this.stateNow();
+    if (!state) return;
+    this.post({ type: 'state', state: state.state });
+    // The result under the button stays true: once the checks it was given on changed, it is past.
+    this.expireResult(state.report);
+    this.flushResult();
+  }
+
+  /** The page's state as it is now, and the report it shows; undefined while no page can be drawn. */
+  private stateNow(): { state: ChecklistState; report: WorkspaceReport | undefined } | undefined {
     const f = this.folder();
-    if (!f || !this.panel || !this.ready) return;
+    if (!f || !this.panel || !this.ready) return undefined;
     const m = this.meter?.current();
     const mine = m && m.folder.uri.toString() === this.folderKey ? m : undefined;
     const compactions = mine ? mine.compactions : null;
@@ -285,10 +297,7 @@ export class ChecklistPanel implements vscode.Disposable {
       },
       t,
     );
-    this.post({ type: 'state', state });
-    // The result under the button stays true: once the checks it was given on changed, it is past.
-    this.expireResult(report);
-    this.flushResult();
+    return { state, report };
   }
 
   private flushFocus(): void {
@@ -314,9 +323,15 @@ export class ChecklistPanel implements vscode.Disposable {
         this.flushFocus();
         this.flushResult();
         return;
-      case 'refresh':
-        if (f) await this.store.scan(f.folder);
+      case 'refresh': {
+        if (!f) return;
+        // Said when it is done, also when nothing changed: a press must never look like nothing happened.
+        const before = this.stateNow()?.state;
+        await this.store.scan(f.folder);
+        const after = this.stateNow()?.state;
+        this.post({ type: 'rechecked', text: recheckedText(vscode.l10n.t, before, after, Date.now()) });
         return;
+      }
       case 'toggleManual': {
         const report = f?.report;
         if (!report) return;

@@ -237,3 +237,27 @@ export function focusOfArgument(x: unknown): ChecklistFocus | undefined {
     ? { system: m.system as SystemId | null, checkId: m.checkId }
     : undefined;
 }
+
+/** `08:42:05`: the local clock to the second, so a second Re-check within the same minute reads anew. */
+function clockSeconds(at: number): string {
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/**
+ * What the checklist says after Re-check read the folder again at `at` (ms): that nothing changed when
+ * the page would show the same as before (`before`, `after`: the states posted before and after the
+ * read), else that what changed is shown. A press that changes nothing still says it was done.
+ */
+export function recheckedText(
+  t: T,
+  before: ChecklistState | undefined,
+  after: ChecklistState | undefined,
+  at: number,
+): string {
+  const same = !!before && !!after && JSON.stringify(before) === JSON.stringify(after);
+  return same
+    ? t('Checked again at {0}: nothing changed.', clockSeconds(at))
+    : t('Checked again at {0}: the checklist above shows what changed.', clockSeconds(at));
+}
