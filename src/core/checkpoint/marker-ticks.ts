@@ -44,8 +44,10 @@ export async function markerTicks(
     const m = choice.marker;
     const c = m.content;
     if (c.nothingToPreserve || !c.confirmed.length || !sameSession(sessionId, c.sessionId)) return null;
+    // The state files first: the extension asks on every re-read, and while an agent writes they fail
+    // here, before the repository's index (which may be megabytes) is read for the marker.
+    if (!(await vouchesForNow(root, c.hashes, report))) return null;
     if ((await gitTracks(path.join(root, m.rel))) !== false) return null;
-    if (!(await vouchesForNow(root, m.content.hashes, report))) return null;
     const out: MarkerTicks = { marker: m.rel, session: [], systems: {} };
     for (const id of c.confirmed) {
       const [system, item] = id.includes(':') ? id.split(':') : [null, id];
