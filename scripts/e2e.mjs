@@ -510,13 +510,18 @@ async function phaseClaude(phase = 'claude') {
   else log(`${phase}: run folder kept: ${run}`);
 }
 
-/** A font for Japanese text is installed (fontconfig, as Chromium finds fonts). */
-function japaneseFont() {
-  try {
-    return execFileSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' }).trim() !== '';
-  } catch {
-    return false;
-  }
+/** The languages of the extension's translations whose text needs a font of its own (Chromium draws boxes without). */
+const FONT_LANGS = ['ja', 'ko'];
+
+/** The languages of FONT_LANGS no installed font covers (fontconfig, as Chromium finds fonts). */
+function languagesWithoutFont() {
+  return FONT_LANGS.filter((lang) => {
+    try {
+      return execFileSync('fc-list', [`:lang=${lang}`, 'family'], { encoding: 'utf8' }).trim() === '';
+    } catch {
+      return true;
+    }
+  });
 }
 
 let packaged = false;
@@ -535,8 +540,9 @@ async function main() {
   } catch (e) {
     missing = e.message.split(':')[0];
   }
-  // the Japanese window's screenshots need a Japanese font (else Chromium draws boxes)
-  if (!missing && want('ui') && part('ja') && !japaneseFont()) missing = 'no Japanese font (fc-list :lang=ja)';
+  // Japanese and Korean text needs a font each, else Chromium draws boxes (the Japanese window's screenshots)
+  const noFont = !missing && want('ui') && part('ja') ? languagesWithoutFont() : [];
+  if (noFont.length) missing = `no font for ${noFont.map((l) => `:lang=${l}`).join(', ')} (fc-list)`;
   if (missing) {
     log(`${missing}: running scripts/setup-e2e.sh`);
     execFileSync('bash', [join(REPO, 'scripts', 'setup-e2e.sh')], { stdio: 'inherit' });

@@ -3,7 +3,7 @@
 #   - code-server 4.100.3 (VS Code 1.100.3 with its real Node extension host) from the npm registry, into
 #     a tools folder OUTSIDE the package, used only once complete (the stamp), reused after that;
 #   - from the system: ripgrep (rg), and to compile code-server's native modules python3, make and g++;
-#     for the tests (not with --no-browser) Debian's Chromium and a Japanese font. As root (or with a sudo that needs no
+#     for the tests (not with --no-browser) Debian's Chromium and a Japanese and a Korean font. As root (or with a sudo that needs no
 #     password) on Debian they are installed with apt-get; otherwise the exact command is printed.
 # Usage: bash scripts/setup-e2e.sh [--no-browser]
 #   --no-browser   only what serving code-server needs (npm start opens it in the user's own browser)
@@ -89,11 +89,14 @@ installed=0
 need=(rg:ripgrep)
 [ "$installed" = 1 ] || need+=(python3:python3 make:make g++:g++)
 [ "$browser" = 1 ] && need+=(chromium:chromium)
-# A Japanese font, so the tests' screenshots of VS Code in Japanese show the text (not boxes).
-japanese_font() { command -v fc-list >/dev/null && [ -n "$(fc-list :lang=ja family 2>/dev/null)" ]; }
+# A font for Japanese and one for Korean text (language:Debian package), so Chromium draws VS Code's
+# and the extension's words in those languages, and the tests' screenshots of them, as text, not boxes.
+# Two small packages (IPA Gothic 3.5 MB, Nanum 10 MB) rather than fonts-noto-cjk (57 MB, both in one).
+fonts=(ja:fonts-ipafont-gothic ko:fonts-nanum)
+font_for() { command -v fc-list >/dev/null && [ -n "$(fc-list ":lang=$1" family 2>/dev/null)" ]; }
 missing=()
 for pair in "${need[@]}"; do command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}"); done
-[ "$browser" = 1 ] && ! japanese_font && missing+=(fonts-ipafont-gothic)
+if [ "$browser" = 1 ]; then for pair in "${fonts[@]}"; do font_for "${pair%%:*}" || missing+=("${pair#*:}"); done; fi
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=
   if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO="sudo -n"; fi
@@ -119,7 +122,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   done
   wait "$apt_pid" || { echo "setup-e2e: apt-get install ${missing[*]} failed (exit $?)" >&2; exit 1; }
   for pair in "${need[@]}"; do command -v "${pair%%:*}" >/dev/null || { echo "${pair%%:*} still missing after apt-get install ${pair#*:}" >&2; exit 1; }; done
-  if [ "$browser" = 1 ] && ! japanese_font; then echo "no Japanese font after apt-get install fonts-ipafont-gothic" >&2; exit 1; fi
+  if [ "$browser" = 1 ]; then
+    for pair in "${fonts[@]}"; do
+      font_for "${pair%%:*}" || { echo "no font for :lang=${pair%%:*} after apt-get install ${pair#*:}" >&2; exit 1; }
+    done
+  fi
 fi
 
 # ---------------------------------------------------------------- code-server

@@ -45,7 +45,7 @@ function runSetup(args: string[]): { code: number; stderr: string; wroteTools: b
 }
 
 test(
-  'without rg, the compilers, Chromium and apt-get: setup-e2e.sh names the packages to install, exits 1 and writes nothing',
+  'without rg, the compilers, Chromium, apt-get and fonts: setup-e2e.sh names the packages to install (a font for Japanese and one for Korean text), exits 1 and writes nothing',
   { skip: !posix && 'bash script' },
   () => {
     const r = runSetup([]);
@@ -53,7 +53,7 @@ test(
     assert.match(r.stderr, /this system has no apt-get/);
     assert.ok(
       r.stderr.includes(
-        'sudo apt-get update && sudo apt-get install -y ripgrep python3 make g++ chromium fonts-ipafont-gothic',
+        'sudo apt-get update && sudo apt-get install -y ripgrep python3 make g++ chromium fonts-ipafont-gothic fonts-nanum',
       ),
       r.stderr,
     );
