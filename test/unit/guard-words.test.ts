@@ -14,7 +14,7 @@ import { HOOK_HOOKS_MARKER, HOOK_METER_MARKER, HOOK_WORDS_MARKER } from '../../s
 import { suggestionLine } from '../../src/core/hooks/remind';
 import { passedOn, WORDED_MODULES } from '../../src/cli/hook-words';
 import { markerRel } from '../../src/core/checkpoint/marker';
-import { cli, HOOK_SCRIPT, jaT, koT, partCompiles, REPO, write } from './helpers';
+import { cli, copyDemo, HOOK_SCRIPT, jaT, koT, partCompiles, REPO, workspace, write } from './helpers';
 import { preCompact, projectEnv, projectShell, s3Workspace, SID, transcriptAt } from './checkpoint-fixtures';
 
 /** A locale as the process sees it: LANG alone (LC_ALL and LC_MESSAGES set empty, which counts as unset). */
@@ -86,6 +86,12 @@ test("the guard's block in Japanese and Korean by the locale: every sentence in 
         assert.match(line, l.script, `${l.name}, line ${i + 1}: ${line}`);
       }
     });
+    // The last step: S3's closing step, /clear, and that /compact passes too, in the language.
+    assert.equal(
+      lines.filter((x) => /^\d+\. /.test(x)).pop(),
+      `4. ${l.tr('Type /clear, the closing step of {0}: it starts afresh from the state files, with the resume prompt. /compact passes too once the checkpoint is written.', 'S3')}`,
+      `${l.name}:\n${r.stderr}`,
+    );
     // The manual items in the extension's words for them.
     assert.ok(
       lines.includes(
@@ -267,4 +273,27 @@ test("the hook script's words are the extension's: every template of the guard a
   assert.ok(said.includes("The user's last request is completed or recorded."));
   assert.ok(said.includes('Checkpoint skipped - session.ledger not enabled in .agents.yml'));
   assert.deepEqual(Object.keys(words).sort(), [...new Set(said)].sort());
+});
+
+test("the guard's last step where the systems end differently (the demo's five): the checkpoint's sentence for it, in Japanese and Korean from the hook script's own words", () => {
+  const dir = workspace({});
+  copyDemo(dir);
+  for (const l of LANGS) {
+    const r = hook(dir, HOOK_SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale(l.locale));
+    assert.equal(r.code, 2, r.stderr);
+    const last = r.stderr
+      .split('\n')
+      .filter((x) => /^\d+\. /.test(x))
+      .pop();
+    assert.equal(
+      last?.replace(/^\d+\. /, ''),
+      l.tr(
+        'The systems here end differently. Type one of the two, not both: /clear ({0}) starts afresh from the state files, with the resume prompt; /compact ({1}) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.',
+        'S0, S3',
+        'S1, S2, S4',
+      ),
+      `${l.name}:\n${r.stderr}`,
+    );
+    assert.match(last ?? '', l.script);
+  }
 });

@@ -149,9 +149,16 @@ test('guard: a state file that cannot be read (a link out of the workspace) is n
   assert.deepEqual([(await guard(dir, 480)).rule], ['fresh']);
 });
 
-test('guard: every block that asks for a new checkpoint says what is true on its first line, then numbered steps, one per line: what to do about it, the manual items, the command, /compact again', async () => {
-  // `first`: the block's own steps; then the manual items, the command and /compact again, numbered on.
-  const steps = (reason: string, first: RegExp[]) => {
+/** The block's last step for S3 alone, whose closing step is /clear. */
+const CLEAR_S3 =
+  'Type /clear, the closing step of S3: it starts afresh from the state files, with the resume prompt. /compact passes too once the checkpoint is written.';
+
+/** `text` as a regular expression's source that matches it exactly. */
+const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+test('guard: every block that asks for a new checkpoint says what is true on its first line, then numbered steps, one per line: what to do about it, the manual items, the command, the closing step', async () => {
+  // `first`: the block's own steps; then the manual items, the command and the closing step (`last`), numbered on.
+  const steps = (reason: string, first: RegExp[], last = CLEAR_S3) => {
     const lines = reason.split('\n');
     assert.match(lines[0], /^Compaction stopped: .+\.$/);
     for (const [i, re] of first.entries()) assert.match(reason, new RegExp(`^${i + 1}\\. ${re.source}`, 'm'));
@@ -164,7 +171,7 @@ test('guard: every block that asks for a new checkpoint says what is true on its
         'm',
       ),
     );
-    assert.match(reason, new RegExp(`^${n + 3}\\. Run /compact again\\.$`, 'm'));
+    assert.match(reason, new RegExp(`^${n + 3}\\. ${literal(last)}$`, 'm'));
   };
   const upToDate = /Have your agent bring each state file up to date:\n {3}- docs\/state\/STATE\.md: \/checkpoint$/;
   // An empty skeleton under a marker.
@@ -173,7 +180,8 @@ test('guard: every block that asks for a new checkpoint says what is true on its
   setAt(sk, T0, { [OWN]: 0, '.claude/session-ledger.md': -60 });
   const s = await guard(sk, 0);
   assert.equal(s.rule, 'skeleton');
-  steps(s.reason, [/Have your agent write the state down for real: /]);
+  // S2's closing step is /compact.
+  steps(s.reason, [/Have your agent write the state down for real: /], 'Run /compact again.');
   assert.match(
     s.reason,
     new RegExp(
@@ -246,4 +254,30 @@ test('guard: the step that brings each state file up to date leaves out a system
   assert.equal(d.rule, 'no-marker', d.log);
   assert.match(d.reason, /^ {3}- docs\/state\/STATE\.md: /m);
   assert.doesNotMatch(d.reason, /session_ledger\.md/);
+});
+
+test("guard: a block's last step is the closing step of the systems here, in the checkpoint's words: /clear for S3 or S0 (the one the steps switch on), /compact again for S2, the checkpoint's sentence when they end differently", async () => {
+  /** The block's last numbered step, without its number. */
+  const lastStep = async (dir: string) => {
+    const d = await preCompactGuard(preCompact(dir), { root: dir, log: false });
+    assert.equal(d.rule, 'no-marker', d.log);
+    const numbered = d.reason.split('\n').filter((l) => /^\d+\. /.test(l));
+    return numbered[numbered.length - 1].replace(/^\d+\. /, '');
+  };
+  assert.equal(await lastStep(workspace({ 'docs/state/STATE.md': S3_STATE })), CLEAR_S3);
+  assert.equal(await lastStep(workspace({ '.claude/session-ledger.md': S2_SKELETON })), 'Run /compact again.');
+  // S0 switched off, alone: the steps switch it on, and its closing step is /clear.
+  assert.equal(
+    await lastStep(workspace({ '.agents.yml': 'session:\n  ledger: false\n' })),
+    CLEAR_S3.replace('of S3', 'of S0'),
+  );
+  const mixed = (clear: string, compact: string) =>
+    `The systems here end differently. Type one of the two, not both: /clear (${clear}) starts afresh from the state files, with the resume prompt; /compact (${compact}) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.`;
+  const demo = workspace({});
+  copyDemo(demo);
+  assert.equal(await lastStep(demo), mixed('S0, S3', 'S1, S2, S4'));
+  // S0 switched off among the others: its closing step is not named.
+  const yml = path.join(demo, '.agents.yml');
+  writeFileSync(yml, readFileSync(yml, 'utf8').replace(/^ {2}ledger: true/m, '  ledger: false'));
+  assert.equal(await lastStep(demo), mixed('S3', 'S1, S2, S4'));
 });

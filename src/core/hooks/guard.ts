@@ -40,6 +40,7 @@ import {
 } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import { firstTurnBetween } from '../context/turns';
+import { closingChoice } from '../report/closing';
 import { evaluateSystems } from '../report/evaluate';
 import { HOOK_SYSTEMS } from '../systems/hooks';
 import { ALL_FACTS, FACTS } from '../systems/facts';
@@ -157,7 +158,7 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
 
 /**
  * The steps to a checkpoint, one per line, for the block the user meets first: each state file with
- * what brings it up to date, the manual items `--confirm` vouches for, the command, /compact again.
+ * what brings it up to date, the manual items `--confirm` vouches for, the command, the closing step.
  */
 function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null, lang: Language): string[] {
   return stepsTo(cli, sid, report, [bringUpToDate(cli, report, lang)], lang);
@@ -222,7 +223,7 @@ const switchesOf = (id: SystemId): string[] =>
 /**
  * A block's steps, one per line and numbered: `first` (what to do about what the block found, each a
  * step's lines), then the manual items `--confirm` vouches for (the system's the steps switch on, when
- * no system is on), the checkpoint command, /compact again.
+ * no system is on), the checkpoint command, the closing step (`closingStepAfter`).
  */
 function stepsTo(
   cli: string,
@@ -249,9 +250,40 @@ function stepsTo(
       ...commandLines(cli, [`checkpoint ${sessionOption(sid)}`, ...(ids.length ? [`--confirm ${ids.join(',')}`] : [])]),
       `   ${lang.msg(t('It checks the state, writes the marker and prints the resume prompt.'))}`,
     ],
-    [lang.msg(t('Run /compact again.'))],
+    closingStepAfter(report, lang),
   );
   return steps.flatMap(([first, ...rest], i) => [`${i + 1}. ${first}`, ...rest]);
+}
+
+/**
+ * The block's last step: what to type once the checkpoint is written, in the words of the checkpoint's
+ * closing report. The guard runs only on a manual /compact, so the user typed /compact; but a system
+ * whose closing step is /clear (S0, S3) starts afresh with it: the step says /clear is theirs and that
+ * /compact passes too once the checkpoint is written. Systems that end differently get the checkpoint's
+ * own sentence for the choice (`closingChoice`); systems that all end with /compact, and a block that
+ * knows no system, say to run /compact again. The systems are those switched on, or the one the steps
+ * switch on.
+ */
+function closingStepAfter(report: WorkspaceReport | null, lang: Language): string[] {
+  const on = (report?.systems ?? []).filter((s) => !s.skipped);
+  const off = switchable(report);
+  const steps = (on.length ? on : off ? [off] : []).map((s) => ({
+    system: s.id,
+    step: FACTS[s.id].freshContext.command,
+  }));
+  const choice = closingChoice(steps);
+  if (choice) return [lang.msg(choice)];
+  const clear = steps.filter((s) => s.step === '/clear').map((s) => s.system);
+  if (clear.length)
+    return [
+      lang.msg(
+        t(
+          'Type /clear, the closing step of {0}: it starts afresh from the state files, with the resume prompt. /compact passes too once the checkpoint is written.',
+          clear.join(', '),
+        ),
+      ),
+    ];
+  return [lang.msg(t('Run /compact again.'))];
 }
 
 /** A check's message as a part of a line: without its closing full stop (a Japanese one too). */

@@ -86,7 +86,7 @@ export function closingSteps(systems: readonly SystemReport[]): ClosingStep[] {
  * names no step (S4) counts with the command its line names (S2's go-signal, `/compact`). Null when
  * they agree, or when there is one system.
  */
-export function closingChoice(closing: readonly ClosingStep[]): Msg | null {
+export function closingChoice(closing: readonly Pick<ClosingStep, 'system' | 'step'>[]): Msg | null {
   const ids = (step: FreshContextStep) =>
     closing
       .filter((c) => c.step === step)
