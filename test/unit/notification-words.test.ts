@@ -15,7 +15,7 @@ import type { Check } from '../../src/core/model/model';
 import { ENABLE_TITLE } from '../../src/core/systems/s0/fixes';
 import { planEnableLedger } from '../../src/core/systems/s0/enable';
 import { checklistState } from '../../src/extension/pure/checklist-model';
-import { outcomeMessage, said } from '../../src/extension/pure/checkpoint-text';
+import { checkpointButtons, outcomeMessage, refusalButtons, said } from '../../src/extension/pure/checkpoint-text';
 import { partsWords, quotedT } from '../../src/extension/pure/findings';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
 import { findingLabel } from '../../src/extension/pure/tree-text';
@@ -193,4 +193,31 @@ test('every file that shows a notification says its words through quotedT (or a 
     for (const line of bare) bad.push(`${path.relative(REPO, file)}: ${line.trim()}`);
   }
   assert.deepEqual(bad, []);
+});
+
+/**
+ * How wide VS Code 1.100 draws a toast's bottom line (workbench.css): the toast at most 450 px, its item
+ * padded 5 px a side and the line 5 px more on the left, so 435 px for the source ("Source: Session
+ * Ledger", which gets what the buttons leave: cut or wrapped out of sight past that) and the buttons,
+ * each its text at 12 px, padded 10 px and 5 px of margin a side. Text at 12 px, as measured in Debian's
+ * Chromium with the workbench's own CSS: a Latin character about 6.4 px ("Source: Session Ledger" 140
+ * px, "Open checklist" 91 px), taken as 6.5; a kana, kanji or Hangul one 12 px (one em).
+ */
+const TOAST_LINE_PX = 435;
+const BUTTON_AROUND_PX = 30;
+const textPx = (s: string): number =>
+  [...s].reduce((w, c) => w + (/[\u1100-\u11ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(c) ? 12 : 6.5), 0);
+
+test("a refused checkpoint's buttons leave its toast room for the whole source, Session Ledger, in English, Japanese and Korean", () => {
+  for (const { name, t } of LANGUAGES) {
+    const buttons = refusalButtons(checkpointButtons(quotedT(t)), { blocking: true, agent: true });
+    assert.equal(buttons.length, 2, name);
+    const px = textPx('Source: Session Ledger') + buttons.reduce((w, b) => w + textPx(b) + BUTTON_AROUND_PX, 0);
+    assert.ok(px <= TOAST_LINE_PX, `${name}: ${buttons.join(' | ')} take ${px - TOAST_LINE_PX} px of the source`);
+  }
+  // Blocking checks without an agent: the checklist alone; only manual items open: none (the checklist opens on them).
+  const b = checkpointButtons(enT);
+  assert.deepEqual(refusalButtons(b, { blocking: true, agent: false }), ['Open checklist']);
+  assert.deepEqual(refusalButtons(b, { blocking: false, agent: true }), []);
+  assert.deepEqual(refusalButtons(b, { blocking: true, agent: true }), ['Ask the agent', 'Open checklist']);
 });

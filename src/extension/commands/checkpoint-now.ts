@@ -14,7 +14,7 @@ import { messageParts, quotedT } from '../pure/findings';
 import { isSessionItem, type WorkspaceReport } from '../../core/model/model';
 import { readSettings } from '../config';
 import { checkpointFlow } from '../pure/checkpoint-flow';
-import { outcomeMessage } from '../pure/checkpoint-text';
+import { checkpointButtons, outcomeMessage, refusalButtons } from '../pure/checkpoint-text';
 import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
 import { pinnedName, switchedSentence, ticksAfter } from '../pure/checklist-ticks';
@@ -183,15 +183,15 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     );
   // The checklist's button started it: the outcome also shows there, under the button, with the focus.
   if (args.fromChecklist) s.checklist.showResult({ kind: res.kind, parts: msg.full }, res.report);
-  const openList = t('Open checklist');
-  const ask = t('Ask the agent to checkpoint');
+  const labels = checkpointButtons(t);
+  const { ask, openList, copy, showLog } = labels;
   if (res.kind === 'refused') {
     if (!refusedOnChecks) {
       await offerStarter(msg.text);
       return;
     }
     const agent = blocking.length || isStale(res.report) ? await findAgentTerminal() : undefined;
-    const buttons = blocking.length && agent ? [ask, openList] : blocking.length ? [openList] : [];
+    const buttons = refusalButtons(labels, { blocking: blocking.length > 0, agent: !!agent });
     const pick = await vscode.window.showWarningMessage(msg.text, ...buttons);
     if (pick === ask) await vscode.commands.executeCommand('sessionLedger.askAgentToCheckpoint', state.folder.uri);
     else if (pick === openList) s.checklist.show(state);
@@ -203,8 +203,6 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   }
   if (res.resumePrompt) await vscode.env.clipboard.writeText(res.resumePrompt);
   const agent = isStale(res.report) ? await findAgentTerminal() : undefined;
-  const copy = t('Copy resume prompt');
-  const showLog = t('Show log');
   const buttons = res.resumePrompt ? [copy, openList] : [openList];
   if (agent) buttons.push(ask);
   // Systems' closing steps the notification had no room for: the log holds them.

@@ -160,3 +160,35 @@ export function outcomeMessage(
     }
   }
 }
+
+/** The labels of the buttons a checkpoint's notification offers. */
+export interface CheckpointButtons {
+  /** Types the system's checkpoint trigger into the agent's terminal (the command Ask the agent to checkpoint). */
+  ask: string;
+  openList: string;
+  copy: string;
+  showLog: string;
+}
+
+/**
+ * The buttons of a checkpoint's notification, in few words: VS Code draws them on the line that names the
+ * notification's source ("Source: Session Ledger") in a toast at most 450 px wide, and the source gets only
+ * the width the buttons leave (with "Ask the agent to checkpoint" beside "Open checklist", a refusal's
+ * source was cut in English and Japanese). The refusal says what the agent is asked for.
+ */
+export function checkpointButtons(t: L10n): CheckpointButtons {
+  return {
+    ask: t('Ask the agent'),
+    openList: t('Open checklist'),
+    copy: t('Copy resume prompt'),
+    showLog: t('Show log'),
+  };
+}
+
+/**
+ * A refused checkpoint's buttons: on blocking checks, the checklist, and before it, when an agent runs in a
+ * terminal here, asking the agent; none when only manual items are open (the checklist opens on them).
+ */
+export function refusalButtons(b: CheckpointButtons, o: { blocking: boolean; agent: boolean }): string[] {
+  return o.blocking ? (o.agent ? [b.ask, b.openList] : [b.openList]) : [];
+}
