@@ -993,7 +993,7 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
     // the check's own message, rendered from its id and parameters through the ja bundle
     assert.match(
       text,
-      /「## Current Feature」ブロックが \d+ 個あります \(行 .*\): コンパクト化では最新のもの \(行 \d+\) だけが残ります。/,
+      /「## Current Feature」ブロックが \d+ 個あります（行 .*）: コンパクト化では最新のもの（行 \d+）だけが残ります。/,
     );
     assert.doesNotMatch(text, /compaction keeps only the newest/);
     // the tool's own words inside a message are Japanese too: a template part's name, around the file's own label

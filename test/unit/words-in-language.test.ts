@@ -66,7 +66,7 @@ test("a stale state file: its fresh finding says how long before the work it was
   assert.equal(checkMessage(enT, fresh), fresh.message);
   // The checklist, the tree's rows and tooltips, the Problems panel: the span in the language, no English left in it.
   const ja = checkMessage(jaT, fresh);
-  assert.match(ja, /\(3 時間 前に書かれました。/, ja);
+  assert.match(ja, /（3 時間 前に書かれました。/, ja);
   assert.doesNotMatch(ja, /\d h\b/, ja);
   assert.match(checkMessage(koT, fresh), /\(3시간 전에 작성됨\./);
   assert.equal(saidMsg(fresh).text, fresh.message);
@@ -83,7 +83,7 @@ test("a stale state file: its fresh finding says how long before the work it was
   assert.match(JSON.stringify(page), /3 時間 前に書かれました/);
   // The CLI in Japanese; in C, English; --json keeps the span as data beside its English.
   const cliJa = cliProcess(['check', '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
-  assert.match(cliJa, /\(3 時間 前に書かれました。/, cliJa);
+  assert.match(cliJa, /（3 時間 前に書かれました。/, cliJa);
   const cliEn = cliProcess(['check', '--root', dir], { env: locale('C') }).stdout;
   assert.match(cliEn, /\(written 3 h before it; /);
   const json = JSON.parse(cliProcess(['check', '--root', dir, '--json'], { env: locale('ja_JP.UTF-8') }).stdout) as {
@@ -108,7 +108,7 @@ test("the template's part names in the reader's language where they are the tool
   assert.match(checkMessage(koT, s3), /, 2026-12-01 Log 항목의 Done, /);
   const s4 = await pass('S4');
   assert.match(s4.message, /\(link to PROGRESS\.md under ## Progress Tracker, /);
-  assert.match(checkMessage(jaT, s4), /\(## Progress Tracker の下の PROGRESS\.md へのリンク、/);
+  assert.match(checkMessage(jaT, s4), /（## Progress Tracker の下の PROGRESS\.md へのリンク、/);
   const s1 = await pass('S1');
   assert.match(s1.message, /urgency: H\/M\/L on "Round levels/);
   assert.match(checkMessage(jaT, s1), /「Round levels to whole centimetres[^」]*」の urgency: H\/M\/L/);
