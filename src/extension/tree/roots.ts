@@ -1,6 +1,7 @@
 /**
- * The roots of one folder: one node per detected system, in the report's order, the session's manual
- * items still to tick, then the files present but not read.
+ * The roots of one folder: the session's manual items still to tick (asked once for every system, first
+ * as the checklist asks them), one node per detected system, in the report's order, then the files
+ * present but not read.
  */
 import * as vscode from 'vscode';
 import { sessionItems, type WorkspaceReport } from '../../core/model/model';
@@ -14,8 +15,8 @@ export function systemNodes(state: FolderState): LedgerNode[] {
   const r = state.report;
   if (!r) return [];
   return [
-    ...r.systems.map((s) => new SystemNode(state.folder, r, s)),
     ...sessionRow(state, r),
+    ...r.systems.map((s) => new SystemNode(state.folder, r, s)),
     ...(r.notRead ?? []).map((n) => new NotReadNode(state.folder, n)),
   ];
 }

@@ -31,9 +31,10 @@ describe('ledger tree', () => {
     assert.equal(root('S3').label, 'S3 Groundwork — WORKING');
   });
 
-  it("shows the session's manual items once, beside the systems, not under each", () => {
+  it("shows the session's manual items once, first (as the checklist asks them), not under each system", () => {
     const rows = roots.filter((x) => /manual items? to tick/.test(x.label));
     assert.equal(rows.length, 1, roots.map((x) => x.label).join(' | '));
+    assert.equal(roots[0], rows[0], roots.map((x) => x.label).join(' | '));
     assert.equal(rows[0].label, '2 manual items to tick');
     assert.equal(rows[0].description, 'This session (every system)');
     assert.match(rows[0].name ?? '', /^This session \(every system\): 2 manual items to tick/);
