@@ -314,6 +314,8 @@ function render(state: ChecklistState): void {
   // Several agent sessions live: the session (and client) the ticks are for.
   if (state.session) top.push(el('p', { class: 'note', id: 'session' }, state.session));
   if (!state.trusted) top.push(untrustedNote(state.strings));
+  // A marker still lets /compact through on items unticked here: said before anything else is asked.
+  if (state.markerStands) top.push(el('p', { class: 'note block', id: 'marker-stands' }, state.markerStands));
   if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));
   else if (state.blocked) top.push(el('p', { class: 'note block' }, state.strings.blocked));
   if (state.compactionAdvice !== null)

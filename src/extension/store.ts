@@ -4,7 +4,7 @@
  * asked for while one runs for the same folder is coalesced into one more run afterwards.
  */
 import * as vscode from 'vscode';
-import type { MarkerTicks } from '../core/checkpoint/marker-ticks';
+import { markerStand, type MarkerStand, type MarkerTicks } from '../core/checkpoint/marker-stand';
 import type { SystemId, WorkspaceReport } from '../core/model/model';
 import { readSettings } from './config';
 import { applyTicks, homeHash, stateHash } from './pure/ticks';
@@ -45,7 +45,13 @@ interface Entry extends FolderState {
   /** A read with git run again, after re-reads that may have taken git's status from an earlier run. */
   fresh?: ReturnType<typeof setTimeout>;
   /** The ticks the checkpoint's marker gives the session, for the report read (its `stateHash`): see `markerTicks`. */
-  marked?: { sessionId: string; hash: string; ticks: MarkerTicks };
+  marked?: {
+    sessionId: string;
+    hash: string;
+    ticks: MarkerTicks;
+    /** The marker stands on items the user unticked: it was not withdrawn (Restricted Mode, or it failed). */
+    stands: boolean;
+  };
 }
 
 export class LedgerStore implements vscode.Disposable {
@@ -67,7 +73,11 @@ export class LedgerStore implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.subs.push(
-      ticks.onDidChange(() => this.reapplyTicks()),
+      ticks.onDidChange(() => {
+        this.reapplyTicks();
+        // An item unticked that a checkpoint's marker confirmed: read again, which withdraws the marker.
+        for (const e of this.entries.values()) if (this.stand(e).unticked.length) void this.scan(e.folder);
+      }),
       // Trust granted: read again, now with git.
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refreshAll()),
     );
@@ -125,14 +135,65 @@ export class LedgerStore implements vscode.Disposable {
 
   /**
    * What the marker of the session the views follow confirms on `raw` (the core decides whether it
-   * may: `markerTicks`), kept for the entry.
+   * may: `markerTicks`), kept for the entry. A marker that confirmed an item the user unticked since is
+   * withdrawn first (`markerStand`): removed, so the guard stops /compact until a new checkpoint; not in
+   * Restricted Mode, where the extension writes nothing (every surface then says it still stands).
    */
   private async readMarked(e: Entry, raw: WorkspaceReport): Promise<void> {
     const sessionId = this.sessionId;
-    const { markerTicks } = await import('../core/checkpoint/marker-ticks');
-    const ticks = sessionId ? await markerTicks(e.folder.uri.fsPath, sessionId, raw) : null;
+    const root = e.folder.uri.fsPath;
+    const core = await import('../core/checkpoint/marker-ticks');
+    let ticks = sessionId ? await core.markerTicks(root, sessionId, raw) : null;
+    const unticked = ticks ? markerStand(ticks, (h) => this.ticks.unticked(sessionId, h)).unticked : [];
+    // The marker that still stands on unticked items, once it was not withdrawn (Restricted Mode, a failure).
+    let stands = unticked.length ? ticks?.hash : undefined;
+    if (ticks && unticked.length && vscode.workspace.isTrusted) {
+      const { marker } = ticks;
+      try {
+        const done = await core.withdrawMarker(root, ticks);
+        stands = undefined;
+        this.log.info(
+          done === 'withdrawn'
+            ? `${e.folder.name}: ${marker} withdrawn: ${unticked.join(', ')} unticked after the checkpoint confirmed it; /compact is stopped until the next checkpoint.`
+            : `${e.folder.name}: ${marker} not withdrawn: another checkpoint wrote it since.`,
+        );
+        ticks = await core.markerTicks(root, sessionId, raw);
+      } catch (err) {
+        this.log.warn(`${e.folder.name}: ${marker} could not be withdrawn: ${(err as Error)?.message ?? String(err)}`);
+      }
+    }
     if (sessionId !== this.sessionId) return;
-    e.marked = ticks && sessionId ? { sessionId, hash: stateHash(raw), ticks } : undefined;
+    e.marked =
+      ticks && sessionId ? { sessionId, hash: stateHash(raw), ticks, stands: stands === ticks.hash } : undefined;
+  }
+
+  /** The marker ticks of `e` for `sessionId` on `report`, with the user's unticks taken off (`markerStand`). */
+  private stand(e: Entry, sessionId = this.sessionId, report = e.raw): MarkerStand {
+    const m = e.marked;
+    const ok = m && report && sessionId && m.sessionId === sessionId && m.hash === stateHash(report);
+    return markerStand(ok ? m.ticks : null, (h) => this.ticks.unticked(sessionId, h));
+  }
+
+  /** The marker ticks the checklist's boxes of `uri`'s folder show for `sessionId` (`markerStand`): what an untick there changes. */
+  marked(uri: vscode.Uri | undefined, sessionId: string | null): MarkerStand {
+    const e = this.entryOf(uri);
+    return e ? this.stand(e, sessionId) : markerStand(null, () => []);
+  }
+
+  /**
+   * The marker that still lets /compact through for `sessionId` in `uri`'s folder although the user
+   * unticked items it confirmed (it could not be withdrawn: Restricted Mode, or the removal failed), with
+   * those items; null when none stands. While the store withdraws one, none is said to stand.
+   */
+  standing(uri: vscode.Uri | undefined, sessionId: string | null): { marker: string; unticked: string[] } | null {
+    const e = this.entryOf(uri);
+    const st = e?.marked?.stands ? this.stand(e, sessionId) : null;
+    return st?.marker && st.unticked.length ? { marker: st.marker, unticked: st.unticked } : null;
+  }
+
+  private entryOf(uri: vscode.Uri | undefined): Entry | undefined {
+    const f = this.folder(uri);
+    return f && this.entries.get(f.folder.uri.toString());
   }
 
   session(): string | null {
@@ -258,9 +319,7 @@ export class LedgerStore implements vscode.Disposable {
    */
   withTicksOf(report: WorkspaceReport, sessionId: string | null): WorkspaceReport {
     const hash = stateHash(report);
-    const marked = [...this.entries.values()]
-      .map((e) => e.marked)
-      .find((m) => m && sessionId && m.sessionId === sessionId && m.hash === hash)?.ticks;
+    const marked = [...this.entries.values()].map((e) => this.stand(e, sessionId, report).ticks).find(Boolean);
     const add = (given: ReadonlySet<string>, more: readonly string[] | undefined) =>
       more?.length ? new Set([...given, ...more]) : given;
     return applyTicks(report, {

@@ -126,6 +126,11 @@ export interface ChecklistState {
   session: string | null;
   /** The agent session whose ticks the boxes show, and for which a tick is given (null: no session known). */
   ticksFor: string | null;
+  /**
+   * A checkpoint's marker still lets /compact through although the user unticked items it confirmed (it
+   * could not be withdrawn): what is true and how it goes, localised; else null.
+   */
+  markerStands: string | null;
   /** The check the user can run from here (trusted workspaces only), or null. */
   runChecks: RunChecksView | null;
   /** A write is running. */

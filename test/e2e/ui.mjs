@@ -189,6 +189,23 @@ const markers = (ws) =>
     ? readdirSync(join(ws, '.claude')).filter((n) => n.startsWith('.checkpoint-ready'))
     : [];
 
+/** `session-ledger checkpoint --confirm feedback-stored,last-request` for the session, as the user runs it in a terminal. */
+const confirmOnCli = (ws, claude) =>
+  spawnSync(
+    process.execPath,
+    [
+      join(REPO, 'dist', 'cli.js'),
+      'checkpoint',
+      '--root',
+      ws,
+      '--session',
+      claude.sessionId,
+      '--confirm',
+      'feedback-stored,last-request',
+    ],
+    { encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: claude.home, LANG: 'C', LC_ALL: '' } },
+  );
+
 /**
  * ctx: { page, server, ws, claude: { transcript, sessionId }, shots (folder for screenshots), test }
  * test(name, fn) runs and records one test.
@@ -539,20 +556,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
         (await boxes.evaluateAll((bs) => bs.filter((b) => !b.checked).length)) === 2 ? true : undefined;
       await waitUntil("the session's items open after the ledger edit", open, 15_000);
       // The user confirms them on the command line, in the terminal.
-      const r = spawnSync(
-        process.execPath,
-        [
-          join(REPO, 'dist', 'cli.js'),
-          'checkpoint',
-          '--root',
-          ws,
-          '--session',
-          claude.sessionId,
-          '--confirm',
-          'feedback-stored,last-request',
-        ],
-        { encoding: 'utf8', env: { ...process.env, CLAUDE_CONFIG_DIR: claude.home, LANG: 'C', LC_ALL: '' } },
-      );
+      const r = confirmOnCli(ws, claude);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, new RegExp(`Marker written: \\.claude/\\.checkpoint-ready\\.${claude.sessionId}`));
       // The checklist asks no more: its marker says the user confirmed both for these files.
@@ -568,6 +572,72 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
         0,
         'no tree row asks for manual items',
       );
+    } finally {
+      writeFileSync(file, before);
+    }
+  });
+
+  await test("the tree lists the session's row first, as the checklist does; unticking a box the marker ticked sticks and withdraws the marker", async () => {
+    const f = checklist(page);
+    const box = (id) => f.locator(`section.system[data-system="session"] input[data-manual="session:${id}"]`);
+    const ticked = async (id) => box(id).evaluate((b) => b.checked);
+    const file = join(ws, HOMES.S2);
+    const marker = join(ws, '.claude', `.checkpoint-ready.${claude.sessionId}`);
+    const before = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(file, `${before.replace(/\n*$/, '')}\n- keep the grace period at 2 days\n`);
+      await waitUntil(
+        "the session's items open after the ledger edit",
+        async () => !(await ticked('feedback-stored')) && !(await ticked('last-request')),
+        15_000,
+      );
+      // The tree asks for them first, above the systems, as the checklist's first section does.
+      await showView(page);
+      await collapseAll(page);
+      const row = page.getByRole('treeitem', { name: /manual items? to tick/ }).first();
+      await row.waitFor({ state: 'visible', timeout: 15_000 });
+      const at = async (el) => Number(await el.getAttribute('data-index'));
+      const systems = await Promise.all(
+        Object.keys(HOMES).map((id) => at(page.getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — `) }).first())),
+      );
+      assert.ok(
+        (await at(row)) < Math.min(...systems),
+        `the session's row (${await at(row)}) before the systems (${systems})`,
+      );
+      assert.equal(await f.locator('section.system').first().getAttribute('data-system'), 'session');
+      const r = confirmOnCli(ws, claude);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      await waitUntil(
+        'both boxes ticked by the marker',
+        async () => (await ticked('feedback-stored')) && (await ticked('last-request')),
+        15_000,
+      );
+      // Past the urgent mark, the status item says the checkpoint is done: the marker covers the session.
+      const status = page.locator(`[id="${STATUS_ID}"]`);
+      const label = async () => (await status.getAttribute('aria-label')) ?? '';
+      await waitUntil(
+        'the status item says the checkpoint is done',
+        async () => /Checkpoint done\./.test(await label()),
+        15_000,
+      );
+      // The user unticks one: it is no longer confirmed. The marker that let /compact through is withdrawn.
+      await box('feedback-stored').click();
+      await waitUntil('the marker withdrawn', () => !existsSync(marker), 15_000);
+      await page.waitForTimeout(1500);
+      assert.equal(await ticked('feedback-stored'), false, 'the untick sticks');
+      assert.equal(await ticked('last-request'), true, 'the other item the marker confirmed stays ticked');
+      // The status item asks for a checkpoint again, in the error colour.
+      await waitUntil(
+        'the status item says checkpoint now',
+        async () => /Checkpoint now\./.test(await label()),
+        15_000,
+      );
+      assert.match((await status.getAttribute('class')) ?? '', /error-kind/);
+      assert.match(await f.locator('#write-reason').innerText(), /1 manual item not ticked yet/);
+      // Ticked again: it counts again (a tick given in the checklist); the marker stays withdrawn.
+      await box('feedback-stored').click();
+      await waitUntil('ticked again', () => ticked('feedback-stored'), 10_000);
+      assert.equal(existsSync(marker), false);
     } finally {
       writeFileSync(file, before);
     }

@@ -240,7 +240,9 @@ export function figureAfterCheckpoint(at: number, markerMtime: number, turn: Tur
  * (the decision's `changed` names none: a file whose bytes changed since the checkpoint is not covered
  * by it, though the guard lets /compact through while the change fails no blocking check), and the agent's figure, dated `figureAt` (ms; NaN when unknown), is not from a turn
  * after the marker (written at the decision's `markerMtime`, when known; `figureAfterCheckpoint`, with
- * what the session's transcript said of the turns after it, the decision's `turnAfter`).
+ * what the session's transcript said of the turns after it, the decision's `turnAfter`). A marker whose
+ * confirmed items the user unticked since (`unticked`, marker-stand.ts's `markerStand`) covers nothing
+ * either: any item not confirmed withholds the go-signal, whatever the guard would still let through.
  */
 export function guardCheckpointed(
   guard: {
@@ -250,12 +252,13 @@ export function guardCheckpointed(
     turnAfter?: TurnAfterMarker;
     unchecked?: string;
     changed?: readonly string[];
+    unticked?: readonly string[];
   },
   figureAt: number,
 ): boolean {
   // A guard that allowed only because it could not check the state files vouches for nothing.
   if (!guard.allow || (guard.rule !== 'fresh' && guard.rule !== 'idle') || guard.unchecked) return false;
-  if (guard.changed?.length) return false;
+  if (guard.changed?.length || guard.unticked?.length) return false;
   return !(
     typeof guard.markerMtime === 'number' && figureAfterCheckpoint(figureAt, guard.markerMtime, guard.turnAfter)
   );

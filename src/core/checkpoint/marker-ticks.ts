@@ -14,21 +14,26 @@
  * - it vouches for every detected system's state files as they are now (each document the report
  *   read, and each other file it vouched for, with the same bytes): a state file that changed opens
  *   the items again, as it does for the ticks given in the checklist.
+ *
+ * A box the marker ticked that the user unticks means "not confirmed any more", and any item not
+ * confirmed withholds the go-signal; the marker is that go-signal, and the PreCompact guard lets
+ * /compact through on it. So the untick withdraws the marker (marker-stand.ts: `markerStand`,
+ * `untickPlan`; here `withdrawMarker`): the extension removes it, and /compact is stopped until a new checkpoint. Until
+ * it is gone (the extension writes nothing in Restricted Mode, or the removal failed) the untick is
+ * kept against that very marker, the box stays unticked, and every surface says the marker still
+ * lets /compact through. A new checkpoint writes another marker, whose confirmed items count again.
  */
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { readTextFile } from '../files/fsread';
+import { withWriteLock } from '../files/lock';
 import { gitTracks } from '../git/tracked';
 import { isSessionItem, type SystemId, type WorkspaceReport } from '../model/model';
+import type { MarkerTicks } from './marker-stand';
 import { chooseMarker, stateFileHash } from './freshness';
-import { isSessionId, sameSession } from './marker';
+import { isSessionId, MARKER_MAX_BYTES, sameSession } from './marker';
 
-export interface MarkerTicks {
-  /** The marker that gives them (relative path). */
-  marker: string;
-  /** The session's items confirmed (`feedback-stored`, `last-request`). */
-  session: string[];
-  /** Each system's own items confirmed (`state-reviewed`), by system. */
-  systems: Partial<Record<SystemId, string[]>>;
-}
+export type { MarkerTicks } from './marker-stand';
 
 /** The ticks the marker that speaks for `sessionId` gives it on `report` (as read now), or null. Never throws. */
 export async function markerTicks(
@@ -48,7 +53,9 @@ export async function markerTicks(
     // here, before the repository's index (which may be megabytes) is read for the marker.
     if (!(await vouchesForNow(root, c.hashes, report))) return null;
     if ((await gitTracks(path.join(root, m.rel))) !== false) return null;
-    const out: MarkerTicks = { marker: m.rel, session: [], systems: {} };
+    const f = await readTextFile(path.join(root, m.rel), MARKER_MAX_BYTES);
+    if (!f.ok || f.truncated || f.text !== m.text) return null;
+    const out: MarkerTicks = { marker: m.rel, hash: f.hash, session: [], systems: {} };
     for (const id of c.confirmed) {
       const [system, item] = id.includes(':') ? id.split(':') : [null, id];
       if (system === null) {
@@ -85,4 +92,24 @@ async function vouchesForNow(
   }
   for (const [rel, hash] of vouched) if (!read.has(rel) && (await stateFileHash(root, rel)) !== hash) return false;
   return true;
+}
+
+/**
+ * Withdraw the marker that gave `m`: remove it, under the lock its checkpoint writes it under, when it
+ * still holds the same bytes. `changed`: another checkpoint wrote it since (left alone: its confirmed
+ * items are the user's newer word). A marker already gone counts as withdrawn. Throws when the lock or
+ * the removal fails (`WriteRefused` for a busy or planted lock).
+ */
+export async function withdrawMarker(
+  root: string,
+  m: Pick<MarkerTicks, 'marker' | 'hash'>,
+): Promise<'withdrawn' | 'changed'> {
+  const file = path.join(root, m.marker);
+  return withWriteLock(file, root, async () => {
+    const f = await readTextFile(file, MARKER_MAX_BYTES);
+    if (!f.ok && f.kind === 'missing') return 'withdrawn';
+    if (!f.ok || f.truncated || f.hash !== m.hash) return 'changed';
+    await fs.rm(file);
+    return 'withdrawn';
+  });
 }

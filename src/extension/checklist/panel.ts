@@ -5,7 +5,8 @@
  * It re-renders whenever the store changes, so it follows the agent rewriting the files.
  */
 import * as vscode from 'vscode';
-import { isSessionItem, type WorkspaceReport } from '../../core/model/model';
+import { itemKey, untickPlan } from '../../core/checkpoint/marker-stand';
+import { isSessionItem, type SystemReport, type WorkspaceReport } from '../../core/model/model';
 import {
   parseWebviewMessage,
   type ChecklistState,
@@ -31,7 +32,7 @@ import type { RepoChecksResult } from '../../core/systems/s3/repo-checks';
 import type { FolderState, LedgerStore } from '../store';
 import { shownSession, type SessionMeter } from '../status/session-meter';
 import type { TickStore } from '../tick-store';
-import { TRUST_COMMAND } from '../pure/status-text';
+import { markerStandsText, TRUST_COMMAND } from '../pure/status-text';
 
 export const CHECKLIST_VIEW_TYPE = 'sessionLedger.checklist';
 
@@ -276,6 +277,7 @@ export class ChecklistPanel implements vscode.Disposable {
     const report = this.shownReport(f);
     const runnable = runnableCheck(report);
     const t = vscode.l10n.t;
+    const standing = this.store.standing(f.folder.uri, this.ticksFor());
     const state = checklistState(
       report,
       { name: f.folder.name, uri: f.folder.uri.toString() },
@@ -286,6 +288,7 @@ export class ChecklistPanel implements vscode.Disposable {
         compactions,
         session,
         ticksFor: this.ticksFor(),
+        markerStands: standing && markerStandsText(t, standing.marker, vscode.workspace.isTrusted),
         runChecks: runnable && {
           system: runnable.system,
           checkId: runnable.checkId,
@@ -349,8 +352,7 @@ export class ChecklistPanel implements vscode.Disposable {
           this.postState();
           return;
         }
-        const [scope, hash] = tickPlace(report, sys, m.checkId);
-        await this.ticks.set(m.session, scope, hash, m.checkId, m.checked);
+        await this.toggle(f, report, sys, m.checkId, m.session, m.checked);
         return;
       }
       case 'open': {
@@ -384,6 +386,39 @@ export class ChecklistPanel implements vscode.Disposable {
         this.postState();
         return;
     }
+  }
+
+  /**
+   * A manual item ticked or unticked for `session`. Ticked: it counts again, also where a checkpoint's
+   * marker confirmed it before the user unticked it. Unticked: the tick given here goes, and when the
+   * marker confirmed it (core `untickPlan`) the untick is kept against that marker, which the store then
+   * withdraws; the marker's other items stay ticked, as ticks given here.
+   */
+  private async toggle(
+    f: FolderState,
+    report: WorkspaceReport,
+    sys: SystemReport,
+    checkId: string,
+    session: string | null,
+    checked: boolean,
+  ): Promise<void> {
+    const key = itemKey(sys.id, checkId);
+    // The views are told once, with the last change (the item's own tick).
+    const tick = async (s: SystemReport, id: string, on: boolean, fire = false) => {
+      const [scope, hash] = tickPlace(report, s, id);
+      await this.ticks.set(session, scope, hash, id, on, fire);
+    };
+    if (checked) await this.ticks.setUnticked(session, key, null, false);
+    else {
+      const plan = untickPlan(this.store.marked(f.folder.uri, session).ticks, key);
+      for (const k of plan?.keep ?? []) {
+        const [system, id] = k.includes(':') ? k.split(':') : [sys.id, k];
+        const s = report.systems.find((x) => x.id === system);
+        if (s) await tick(s, id, true);
+      }
+      if (plan) await this.ticks.setUnticked(session, key, plan.hash, false);
+    }
+    await tick(sys, checkId, checked, true);
   }
 
   /** Run the repository's own checks on the user's click: trusted workspaces only, one run per folder at a time. */

@@ -83,6 +83,8 @@ export function checklistState(
     session?: string | null;
     /** The agent session whose ticks the report holds. */
     ticksFor?: string | null;
+    /** A marker still stands on items the user unticked (`markerStandsText`). */
+    markerStands?: string | null;
     runChecks?: RunChecksView | null;
   },
   t: T = asWritten,
@@ -120,6 +122,7 @@ export function checklistState(
     runChecks: flags.trusted ? (flags.runChecks ?? null) : null,
     session: flags.session ?? null,
     ticksFor: flags.ticksFor ?? null,
+    markerStands: flags.markerStands ?? null,
     busy: flags.busy,
     trusted: flags.trusted,
     strings: due && advice ? { ...strings, compactions: t(advice.said.id, '{0}') } : strings,

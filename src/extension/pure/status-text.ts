@@ -51,6 +51,11 @@ export interface GuardView {
   /** It allowed on a marker that does not vouch for these state files as they are now (changed since the checkpoint). No checkpoint is done on it. */
   changed?: string[];
   /**
+   * It allowed on a marker whose confirmed items the user unticked since (`itemKey`s; core `markerStand`):
+   * the marker could not be withdrawn yet (Restricted Mode, or its removal failed). No checkpoint is done on it.
+   */
+  unticked?: string[];
+  /**
    * Claude Code: the status line relay in the folder's settings (`file`) does not run, because the
    * statusLine of `by`, which Claude Code takes over it, runs instead (core `relayHidden`).
    */
@@ -71,6 +76,8 @@ export function guardViewOf(
     turnAfter?: TurnAfterMarker;
     unchecked?: string;
     changed?: readonly string[];
+    /** The items the user unticked that the marker used confirmed (core `markerStand`). */
+    unticked?: readonly string[];
   },
   installed: boolean,
   maxAgeMin: number,
@@ -85,6 +92,7 @@ export function guardViewOf(
     ...(d.turnAfter ? { turnAfter: { ...d.turnAfter } } : {}),
     ...(d.unchecked ? { unchecked: d.unchecked } : {}),
     ...(d.changed?.length ? { changed: [...d.changed] } : {}),
+    ...(d.unticked?.length ? { unticked: [...d.unticked] } : {}),
   };
 }
 
@@ -115,7 +123,30 @@ export function guardSentence(t: T, g: GuardView, name: (s: string) => string = 
   const changed = g.changed?.length
     ? ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', filesNamed(t, g.changed, name))}`
     : '';
-  return `${verdictSentence(t, g, trusted)}${changed}`;
+  const unticked = g.unticked?.length && g.marker ? ` ${markerStandsText(t, g.marker, trusted, name)}` : '';
+  return `${verdictSentence(t, g, trusted)}${changed}${unticked}`;
+}
+
+/**
+ * What is true while a checkpoint's marker still stands on items the user unticked since (core
+ * `markerStand`): it still lets /compact through, and how it goes. Said by the status item and the
+ * checklist alike. Trusted: Session Ledger withdraws it itself, so it stands only when that failed.
+ */
+export function markerStandsText(
+  t: T,
+  marker: string,
+  trusted: boolean,
+  name: (s: string) => string = (s) => s,
+): string {
+  return trusted
+    ? t(
+        'You unticked an item the checkpoint confirmed, but its marker {0} could not be withdrawn (the log says why): it still lets /compact through. Delete it to stop /compact, or tick the item again.',
+        name(marker),
+      )
+    : t(
+        'You unticked an item the checkpoint confirmed, but its marker {0} still lets /compact through: in Restricted Mode Session Ledger removes nothing. Trust this folder and it is withdrawn, or delete it yourself.',
+        name(marker),
+      );
 }
 
 /** The guard's verdict alone, as one plain sentence. */

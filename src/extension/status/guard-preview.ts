@@ -99,7 +99,10 @@ export class GuardPreview implements vscode.Disposable {
         const homeOf = s.ref.agent === 'codex' ? codexHome : claudeHome;
         const home = homeOf({ env, claudeHome: settings.claudeHome, codexHome: settings.codexHome });
         const installed = await guardInstalledFor(s.ref.agent, s.folder.uri.fsPath, home);
-        next = guardViewOf(d, installed, maxAgeMinutes(env));
+        // A marker whose confirmed items the user unticked since, not withdrawn: no checkpoint done on it.
+        const stand = this.store.standing(s.folder.uri, s.ref.sessionId);
+        const unticked = stand && d.allow && d.marker === stand.marker ? stand.unticked : undefined;
+        next = guardViewOf({ ...d, unticked }, installed, maxAgeMinutes(env));
         // Claude Code's figure reaches the meter through the relay: a local status line that hides it is said.
         if (s.ref.agent === 'claude') {
           const { relayHidden } = await import('../../core/hooks/install');
