@@ -232,6 +232,8 @@ function usageParts(english: string): { command: string; usage: string; more: st
 }
 
 test('usage errors in ja and ko: an unknown command, an unknown option, a root not found, each with the usage and the help command as in English; in C, English', () => {
+  // The unknown command through a real process in every locale (the process reads its environment), the rest in
+  // the CLI worker with the locale as its environment.
   const en = cliProcess(['frob'], { env: locale('C') });
   assert.equal(en.code, 2);
   const listed = /The commands: (.*)\. Run `session-ledger --help`/.exec(en.stderr)?.[1];
@@ -256,7 +258,7 @@ test('usage errors in ja and ko: an unknown command, an unknown option, a root n
         ),
     },
   ];
-  const english = cases.map((c) => cliProcess(c.args, { env: locale('C'), input: '' }));
+  const english = cases.map((c) => cli(c.args, { env: locale('C'), input: '' }));
   cases.forEach((c, i) => {
     assert.equal(english[i].code, 2, english[i].stderr);
     assert.ok(
@@ -266,6 +268,7 @@ test('usage errors in ja and ko: an unknown command, an unknown option, a root n
   });
   for (const [lang, tr, script] of LANGS) {
     const r = cliProcess(['frob'], { env: locale(lang) });
+    assert.deepEqual(cli(['frob'], { env: locale(lang) }), r);
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
@@ -274,7 +277,7 @@ test('usage errors in ja and ko: an unknown command, an unknown option, a root n
     assert.match(r.stderr, script);
     cases.forEach((c, i) => {
       const { command, usage, more } = usageParts(english[i].stderr);
-      const said = cliProcess(c.args, { env: locale(lang), input: '' });
+      const said = cli(c.args, { env: locale(lang), input: '' });
       assert.equal(said.code, 2, said.stderr);
       assert.equal(
         said.stderr,
@@ -301,22 +304,22 @@ function sameCommandLines(said: string, english: string, script: RegExp, what: s
 test('checkpoint refusals in ja and ko: the heading, what was looked for, the counts and the next step in the language, each command line as in English', () => {
   const empty = workspace();
   const dir = broken();
-  const en = cliProcess(['checkpoint', '--root', empty], { env: { ...quiet(), ...locale('C') } });
+  const en = cli(['checkpoint', '--root', empty], { env: { ...quiet(), ...locale('C') } });
   assert.equal(en.code, 1);
   assert.match(
     en.stderr,
     /^Checkpoint not written:\nNo state files detected \(looked for (.*)\): there is nothing to vouch for\.\n/,
   );
   const looked = /\(looked for (.*)\): there/.exec(en.stderr)?.[1] as string;
-  const enBroken = cliProcess(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale('C') } });
+  const enBroken = cli(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale('C') } });
   const json = JSON.parse(
-    cliProcess(['checkpoint', '--root', dir, '--json'], { env: { ...quiet(), ...locale('C') } }).stdout,
+    cli(['checkpoint', '--root', dir, '--json'], { env: { ...quiet(), ...locale('C') } }).stdout,
   ) as { refusals: Array<{ code: string; checks: JsonCheck[] }> };
   const blocking = json.refusals.find((r) => r.code === 'blocking-checks')?.checks.length ?? 0;
   const manual = json.refusals.find((r) => r.code === 'manual-unconfirmed')?.checks.length ?? 0;
   assert.ok(blocking > 1 && manual > 1, JSON.stringify(json.refusals));
   for (const [lang, tr, script] of LANGS) {
-    const r = cliProcess(['checkpoint', '--root', empty], { env: { ...quiet(), ...locale(lang) } });
+    const r = cli(['checkpoint', '--root', empty], { env: { ...quiet(), ...locale(lang) } });
     assert.equal(r.code, 1);
     const lines = r.stderr.split('\n');
     assert.equal(lines[0], tr('Checkpoint not written:'));
@@ -325,7 +328,7 @@ test('checkpoint refusals in ja and ko: the heading, what was looked for, the co
     assert.equal(lines[3], tr('Nothing worth preserving? Run:'));
     sameCommandLines(r.stderr, en.stderr, script, `${lang} nothing detected`);
 
-    const b = cliProcess(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale(lang) } });
+    const b = cli(['checkpoint', '--root', dir], { env: { ...quiet(), ...locale(lang) } });
     assert.equal(b.code, 1);
     assert.ok(
       b.stderr.includes(`\n\n${tr('Checkpoint not written:')}\n${tr('{0} blocking checks failed:', blocking)}\n`),
@@ -340,7 +343,7 @@ test('checkpoint refusals in ja and ko: the heading, what was looked for, the co
     const enCommand = enBroken.stderr.split('\n').filter((l) => /^\s{3,}/.test(l) && / \\$|^\s+--/.test(l));
     for (const l of enCommand) assert.ok(b.stderr.split('\n').includes(l), `${lang}: ${l}`);
 
-    const confirm = cliProcess(['checkpoint', '--root', dir, '--confirm', 'nope'], {
+    const confirm = cli(['checkpoint', '--root', dir, '--confirm', 'nope'], {
       env: { ...quiet(), ...locale(lang) },
     });
     assert.equal(confirm.code, 2);
@@ -355,12 +358,12 @@ test('checkpoint refusals in ja and ko: the heading, what was looked for, the co
 
 test('hooks install in ja and ko: what it did, the command that undoes it, and a settings file it refuses, in the extension words for the same refusal', () => {
   const dir = broken();
-  const en = cliProcess(['hooks', 'install', '--root', dir], { env: locale('C') });
+  const en = cli(['hooks', 'install', '--root', dir], { env: locale('C') });
   assert.equal(en.code, 0, en.stderr);
   assert.ok(en.stdout.trimEnd().endsWith('\nRemove them with: session-ledger hooks uninstall'), en.stdout);
   for (const [lang, tr, script] of LANGS) {
     const fresh = broken();
-    const r = cliProcess(['hooks', 'install', '--root', fresh], { env: locale(lang) });
+    const r = cli(['hooks', 'install', '--root', fresh], { env: locale(lang) });
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.equal(lines[lines.length - 1], tr('Remove them with: {0}', 'session-ledger hooks uninstall'));
@@ -369,13 +372,13 @@ test('hooks install in ja and ko: what it did, the command that undoes it, and a
 
     const refused = broken();
     write(refused, '.claude/settings.json', '[]\n');
-    const enRefused = cliProcess(['hooks', 'install', '--root', refused], { env: locale('C') });
+    const enRefused = cli(['hooks', 'install', '--root', refused], { env: locale('C') });
     assert.equal(enRefused.code, 1);
     assert.equal(
       enRefused.stderr,
       'session-ledger hooks install: .claude/settings.json is not a JSON object (fix it by hand first; nothing was changed)\n',
     );
-    const said = cliProcess(['hooks', 'install', '--root', refused], { env: locale(lang) });
+    const said = cli(['hooks', 'install', '--root', refused], { env: locale(lang) });
     assert.equal(said.code, 1);
     assert.equal(
       said.stderr,
@@ -389,7 +392,7 @@ test('context in ja and ko: the figure line and why none was found in the langua
   const SID = '258c7280-ae70-4798-800f-63464d01a85d';
   const claude = workspace({}, 'sl-claude-');
   const env = { CLAUDE_CONFIG_DIR: claude, CODEX_HOME: workspace({}, 'sl-codex-'), HOME: workspace({}, 'sl-home-') };
-  const none = cliProcess(['context', '--root', root], { env: { ...env, ...locale('C') } });
+  const none = cli(['context', '--root', root], { env: { ...env, ...locale('C') } });
   assert.equal(none.code, 3);
   const [, where] = /^Looked in (.*)\. Name a transcript/m.exec(none.stderr) ?? [];
   assert.ok(where, none.stderr);
@@ -399,16 +402,16 @@ test('context in ja and ko: the figure line and why none was found in the langua
     `${SID}.jsonl`,
     ofFolder(lines(asst({ input: 10, create: 90, read: 139900, model: 'claude-opus-4-6', session: SID })), root),
   );
-  const en = cliProcess(['context', '--root', root], { env: { ...env, ...locale('C') } });
+  const en = cli(['context', '--root', root], { env: { ...env, ...locale('C') } });
   assert.equal(en.code, 0, en.stderr);
   assert.equal(
     en.stdout,
     `Claude Code 70% · 140k of 200k tokens · checkpoint proposed (default: 60%/80%) · claude-opus-4-6 · session ${SID} · from transcript\n`,
   );
-  const enJson = cliProcess(['context', '--root', root, '--json'], { env: { ...env, ...locale('C') } }).stdout;
+  const enJson = cli(['context', '--root', root, '--json'], { env: { ...env, ...locale('C') } }).stdout;
   for (const [lang, tr, script] of LANGS) {
     const empty = workspace();
-    const n = cliProcess(['context', '--root', empty], { env: { ...env, ...locale(lang) } });
+    const n = cli(['context', '--root', empty], { env: { ...env, ...locale(lang) } });
     assert.equal(n.code, 3);
     const w = [a.replace(encodeClaudeProjectDir(root), encodeClaudeProjectDir(empty)), b];
     assert.equal(
@@ -420,7 +423,7 @@ test('context in ja and ko: the figure line and why none was found in the langua
     );
     // Each sentence in the language's own script (an entry missing from the bundle would say it in English).
     for (const l of n.stderr.trimEnd().split('\n')) assert.match(l, script, `${lang}: ${l}`);
-    const r = cliProcess(['context', '--root', root], { env: { ...env, ...locale(lang) } });
+    const r = cli(['context', '--root', root], { env: { ...env, ...locale(lang) } });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, script, r.stdout);
     assert.equal(
@@ -434,10 +437,7 @@ test('context in ja and ko: the figure line and why none was found in the langua
         tr('from {0}', 'transcript'),
       ].join(' · ')}\n`,
     );
-    assert.equal(
-      cliProcess(['context', '--root', root, '--json'], { env: { ...env, ...locale(lang) } }).stdout,
-      enJson,
-    );
+    assert.equal(cli(['context', '--root', root, '--json'], { env: { ...env, ...locale(lang) } }).stdout, enJson);
   }
 });
 
