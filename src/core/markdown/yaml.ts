@@ -32,9 +32,14 @@ import type {
 import { onALine } from '../files/line-ends';
 import { t, type Msg } from '../model/messages';
 
-/** The library, loaded on first use: plain YAML is read without it (./yaml-tree). */
+let lib: typeof import('yaml') | undefined;
+
+/**
+ * The library, loaded on first use: plain YAML is read without it (./yaml-tree). Kept once loaded: Node
+ * resolves a package that declares "exports" again on every `require` call, where the code runs unbundled.
+ */
 export function yamlLib(): typeof import('yaml') {
-  return require('yaml') as typeof import('yaml');
+  return (lib ??= require('yaml') as typeof import('yaml'));
 }
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
