@@ -245,6 +245,51 @@ function treeOf(dir: string, rel = ''): Array<[string, Stats]> | null {
   return out;
 }
 
+/**
+ * `src`'s files and folders copied into `dest` (made if missing), each file with its mode and its access and
+ * modification times (git compares its index's time with the files'); anything else (a link) as `cpSync`
+ * copies it. `cpSync` does the same at about twice the CPU time (its checks for every entry).
+ */
+function copyTree(src: string, dest: string): void {
+  mkdirSync(dest, { recursive: true });
+  for (const e of readdirSync(src, { withFileTypes: true })) {
+    const from = path.join(src, e.name);
+    const to = path.join(dest, e.name);
+    if (e.isDirectory()) copyTree(from, to);
+    else if (e.isFile()) {
+      copyFileSync(from, to);
+      const st = statSync(from);
+      utimesSync(to, st.atime, st.mtime);
+    } else cpSync(from, to, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  }
+}
+
+/** What `git init -q -b main` made in this process, by the environment git read it with: copied instead of made again. */
+const emptyRepos = new Map<string, string>();
+
+/**
+ * `git init -q -b main` in `dir`. The first time in this process (for a given git environment and the file
+ * system of the temp folder), real git does it; later a folder without .git gets a copy of that .git, which
+ * is what git writes there (its config, HEAD, hooks' samples, info/exclude: no path of the folder itself).
+ * A .git that is already there is git's to re-initialise.
+ */
+function initRepo(dir: string): void {
+  const tmp = os.tmpdir();
+  const elsewhere = process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined;
+  if (elsewhere || existsSync(path.join(dir, '.git')) || path.relative(tmp, dir).startsWith('..')) {
+    git(dir, 'init', '-q', '-b', 'main');
+    return;
+  }
+  const key = JSON.stringify(Object.entries(process.env).filter(([k]) => /^(GIT_|HOME$|XDG_CONFIG_HOME$)/.test(k)));
+  let made = emptyRepos.get(key);
+  if (!made) {
+    made = workspace({}, 'sl-git-init-');
+    git(made, 'init', '-q', '-b', 'main');
+    emptyRepos.set(key, made);
+  }
+  copyTree(path.join(made, '.git'), path.join(dir, '.git'));
+}
+
 /** Repositories made by gitInit in this process, by content: copied instead of made again. */
 const repos = new Map<string, string>();
 
@@ -276,7 +321,7 @@ export function gitInit(dir: string, message = 'init'): void {
       .digest('hex');
   const made = key ? repos.get(key) : undefined;
   if (made && tree) {
-    cpSync(path.join(made, '.git'), path.join(dir, '.git'), { recursive: true, preserveTimestamps: true });
+    copyTree(path.join(made, '.git'), path.join(dir, '.git'));
     for (const [r] of tree) {
       const st = statSync(path.join(made, r));
       utimesSync(path.join(dir, r), st.atime, st.mtime);
@@ -292,14 +337,14 @@ export function gitInit(dir: string, message = 'init'): void {
         GIT_COMMITTER_DATE: `@${Math.floor(newest / 1000)} +0000`,
       }
     : {};
-  git(dir, 'init', '-q', '-b', 'main');
+  initRepo(dir);
   git(dir, 'add', '-A');
   // Without git's housekeeping after the commit (`git maintenance run --auto`, a process of its own that
   // finds nothing to do in a repository this small).
   gitWith(dir, date, ['-c', 'maintenance.auto=false', 'commit', '-q', '--allow-empty', '-m', message]);
   if (!key || !tree) return;
   const copy = workspace({}, 'sl-repo-');
-  cpSync(dir, copy, { recursive: true, preserveTimestamps: true });
+  copyTree(dir, copy);
   repos.set(key, copy);
 }
 
