@@ -50,7 +50,11 @@ parentPort!.on('message', async (req: Request) => {
   process.env = { ...req.env };
   let reply;
   try {
-    const io = bufferIo({ input: req.input, env: process.env, cwd: req.cwd });
+    // A hook script's process has its path as argv[1] (absolute, as Node resolves it): the commands it prints name it.
+    const io = {
+      ...bufferIo({ input: req.input, env: process.env, cwd: req.cwd }),
+      ...(req.script ? { script: req.script } : {}),
+    };
     const code = await entryOf(req.script)(req.args, io);
     reply = { code, stdout: io.out(), stderr: io.err() };
   } catch (err) {
