@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { recentSessions } from '../../src/core/context/sessions';
 import { SESSION_RECORD_REL, SESSION_RECORDS_DIR_REL, writeSessionRecord } from '../../src/core/hooks/session-record';
-import { cliProcess, git, gitInit, workspace } from './helpers';
+import { cli, cliProcess, git, gitInit, workspace } from './helpers';
 import { CONFIRM_ALL, markers, S3_STATE, SID } from './checkpoint-fixtures';
 
 /** Write `text` at `file`, its folders made. */
@@ -128,15 +128,15 @@ test('a folder at a marker path no guard reads (its name no session id) does not
       writeFileSync(path.join(d, '.claude', n, 'keep'), '');
     }
   });
-  const r = cliProcess(['checkpoint', ...CONFIRM_ALL], { cwd: dir, env });
+  const r = cli(['checkpoint', ...CONFIRM_ALL], { cwd: dir, env });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.ok(existsSync(path.join(dir, '.claude/.checkpoint-ready')), r.stdout + r.stderr);
   assert.doesNotMatch(r.stdout + r.stderr, /PWNED|rm -r/);
-  const shared = cliProcess(['checkpoint', '--shared', ...CONFIRM_ALL], { cwd: dir, env });
+  const shared = cli(['checkpoint', '--shared', ...CONFIRM_ALL], { cwd: dir, env });
   assert.equal(shared.code, 0, shared.stdout + shared.stderr);
   // A folder at a path a guard does read (a session id's) still stops it, and says how to remove it.
   mkdirSync(path.join(dir, `.claude/.checkpoint-ready.${PLANTED}`));
-  const planted = cliProcess(['checkpoint', '--shared', ...CONFIRM_ALL], { cwd: dir, env });
+  const planted = cli(['checkpoint', '--shared', ...CONFIRM_ALL], { cwd: dir, env });
   assert.equal(planted.code, 1, planted.stdout);
   assert.match(planted.stderr, new RegExp(`Remove it \\(rm -r \\.claude/\\.checkpoint-ready\\.${PLANTED}\\)`));
 });

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { cliProcess, gitInit, REPO, workspace, type CliResult } from './helpers';
+import { cli, gitInit, REPO, workspace, type CliResult } from './helpers';
 import { emptyClaudeHome, markers } from './checkpoint-fixtures';
 
 /** The lines of the README's "## Quick start" section, up to the next `## ` heading outside a fenced block. */
@@ -111,7 +111,7 @@ test("the README's quick start works as written: init, status, the example STATE
     for (const line of b.body.split('\n').filter((l) => l.trim())) {
       const { args, says } = command(line);
       const before = markers(dir);
-      const r = cliProcess(args, { cwd: dir, env });
+      const r = cli(args, { cwd: dir, env });
       holdsItsWord(dir, args, says, r, before);
       ran.push(args[0]);
     }

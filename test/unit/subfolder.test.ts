@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { cli, cliProcess, HOOK_SCRIPT, workspace, write } from './helpers';
+import { cli, HOOK_SCRIPT, workspace, write } from './helpers';
 import {
   blockCommand,
   CONFIRM_ALL,
@@ -60,18 +60,18 @@ test("the guard's nothing-to-preserve command, run as written in the subfolder, 
 test('the CLI in a subfolder of a project whose hooks are installed, without --root: status, check and checkpoint act on the project', () => {
   const { dir, sub } = project();
   const env = { CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: '' };
-  const status = cliProcess(['status'], { cwd: sub, env });
+  const status = cli(['status'], { cwd: sub, env });
   assert.equal(status.code, 0, status.stderr);
   assert.match(status.stdout, new RegExp(`^Session Ledger — ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
   assert.match(status.stdout, /S3 Groundwork/);
   assert.doesNotMatch(status.stdout, /No state files detected/);
-  assert.equal(cliProcess(['check'], { cwd: sub, env }).code, 0);
-  const cp = cliProcess(['checkpoint', '--session', SID, ...CONFIRM_ALL], { cwd: sub, env });
+  assert.equal(cli(['check'], { cwd: sub, env }).code, 0);
+  const cp = cli(['checkpoint', '--session', SID, ...CONFIRM_ALL], { cwd: sub, env });
   assert.equal(cp.code, 0, cp.stdout + cp.stderr);
   assert.ok(existsSync(path.join(dir, `.claude/.checkpoint-ready.${SID}`)));
   assert.ok(!existsSync(path.join(sub, '.claude')), 'nothing written in the subfolder');
   // The guard's "switch S0 on" step names enable-ledger: it too acts on the project.
-  const en = cliProcess(['enable-ledger', '--dry-run'], { cwd: sub, env });
+  const en = cli(['enable-ledger', '--dry-run'], { cwd: sub, env });
   assert.match(en.stderr, new RegExp(`^Project: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'), en.stderr);
   assert.ok(!existsSync(path.join(sub, '.agents.yml')));
 });

@@ -23,18 +23,7 @@ import {
   shownSections,
   systemTooltip,
 } from '../../src/extension/pure/tree-text';
-import {
-  CHECKLIST_STRINGS,
-  cliProcess,
-  demoRepo,
-  enT,
-  gitInit,
-  jaT,
-  koT,
-  oneCheck,
-  systemIn,
-  workspace,
-} from './helpers';
+import { CHECKLIST_STRINGS, cli, demoRepo, enT, gitInit, jaT, koT, oneCheck, systemIn, workspace } from './helpers';
 
 const locale = (lang: string): NodeJS.ProcessEnv => ({ LC_ALL: '', LC_MESSAGES: '', LANG: lang });
 
@@ -82,11 +71,11 @@ test("a stale state file: its fresh finding says how long before the work it was
   );
   assert.match(JSON.stringify(page), /3 時間 前に書かれました/);
   // The CLI in Japanese; in C, English; --json keeps the span as data beside its English.
-  const cliJa = cliProcess(['check', '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
+  const cliJa = cli(['check', '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
   assert.match(cliJa, /（3 時間 前に書かれました。/, cliJa);
-  const cliEn = cliProcess(['check', '--root', dir], { env: locale('C') }).stdout;
+  const cliEn = cli(['check', '--root', dir], { env: locale('C') }).stdout;
   assert.match(cliEn, /\(written 3 h before it; /);
-  const json = JSON.parse(cliProcess(['check', '--root', dir, '--json'], { env: locale('ja_JP.UTF-8') }).stdout) as {
+  const json = JSON.parse(cli(['check', '--root', dir, '--json'], { env: locale('ja_JP.UTF-8') }).stdout) as {
     systems: Array<{ id: string; checks: JsonCheck[] }>;
   };
   const j = oneCheck(json.systems.find((s) => s.id === 'S3')?.checks ?? [], 'fresh');
@@ -126,7 +115,7 @@ test("the template's part names in the reader's language where they are the tool
   assert.match(checkMessage(jaT, log), /^日付付きの Log エントリ がありません/);
   assert.match(checkHint(jaT, log) ?? '', /日付付きの Log エントリ を 1 件書いてください/);
   assert.match(checkMessage(koT, log), /^날짜 있는 Log 항목이\(가\) 없습니다/);
-  const cliJa = cliProcess(['check', '--root', bare], { env: locale('ja_JP.UTF-8') }).stdout;
+  const cliJa = cli(['check', '--root', bare], { env: locale('ja_JP.UTF-8') }).stdout;
   assert.match(cliJa, /日付付きの Log エントリ がありません/, cliJa);
 });
 
@@ -176,8 +165,8 @@ test('the next action is called so on every surface: the root tooltip and the ho
     const home = s3.docs.find((d) => d.relPath === s3.home) ?? null;
     assert.match(docTooltip(tr, s3, s3.home, home), new RegExp(`\\n${word}write the North Pier `));
   }
-  const cliJa = cliProcess(['status', '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
+  const cliJa = cli(['status', '--root', dir], { env: locale('ja_JP.UTF-8') }).stdout;
   assert.match(cliJa, /\n {2}次の行動: write the North Pier /, cliJa);
   assert.doesNotMatch(cliJa, /次: /, cliJa);
-  assert.match(cliProcess(['status', '--root', dir], { env: locale('C') }).stdout, /\n {2}next: write the North Pier /);
+  assert.match(cli(['status', '--root', dir], { env: locale('C') }).stdout, /\n {2}next: write the North Pier /);
 });
