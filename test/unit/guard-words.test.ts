@@ -3,7 +3,8 @@
  * speaks Japanese and Korean when the locale says so (LC_ALL, LC_MESSAGES, LANG, as `check` decides),
  * with the extension's own translations built into the script (its words' part, compiled only then),
  * never from a file beside it. The commands the block names are the same lines in every language and
- * run as printed; LANG=C and every other locale stay English.
+ * run as printed; LANG=C and every other locale stay English. What the script says runs through its own
+ * entry in this process (`hookScript`); what its process compiles and reads beside it, as a process.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { HOOK_HOOKS_MARKER, HOOK_METER_MARKER, HOOK_WORDS_MARKER } from '../../s
 import { suggestionLine } from '../../src/core/hooks/remind';
 import { passedOn, WORDED_MODULES } from '../../src/cli/hook-words';
 import { markerRel } from '../../src/core/checkpoint/marker';
-import { cli, copyDemo, HOOK_SCRIPT, jaT, koT, partCompiles, REPO, workspace, write } from './helpers';
+import { cli, copyDemo, HOOK_SCRIPT, hookScript, jaT, koT, partCompiles, REPO, workspace, write } from './helpers';
 import { preCompact, projectEnv, projectShell, s3Workspace, SID, transcriptAt } from './checkpoint-fixtures';
 
 /** A locale as the process sees it: LANG alone (LC_ALL and LC_MESSAGES set empty, which counts as unset). */
@@ -45,6 +46,14 @@ function hook(dir: string, script: string, args: string[], input: string, env: N
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * `hook`'s run through the script's own entry in this process (`hookScript`): for what the script says and
+ * does, where how its own process loads it is not under test (the parts it compiles, files beside it).
+ */
+function said(dir: string, script: string, args: string[], input: string, env: NodeJS.ProcessEnv) {
+  return hookScript(script, args, { cwd: dir, input, env: { ...projectEnv(dir), ...env } });
+}
+
 const SCRIPT = '.claude/hooks/session-ledger.cjs';
 
 /** The block's lines a user copies and runs: each command line (`commandLines`: ending in ` \`, and the one after). */
@@ -55,7 +64,7 @@ function commandLinesOf(block: string): string[] {
 
 test("the guard's block in Japanese and Korean by the locale: every sentence in that language, each command line as in English, and the checkpoint it names runs as printed", () => {
   const dir = installed();
-  const en = hook(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale('C'));
+  const en = said(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale('C'));
   assert.equal(en.code, 2, en.stderr);
   assert.ok(
     en.stderr.startsWith(`Compaction stopped: no checkpoint has run in this session (${markerRel(SID)} is missing).\n`),
@@ -66,7 +75,7 @@ test("the guard's block in Japanese and Korean by the locale: every sentence in 
   // The checkpoint's command, the nothing-to-preserve one and the marker written by hand, three lines each.
   assert.equal(commands.length, 9, en.stderr);
   for (const l of LANGS) {
-    const r = hook(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale(l.locale));
+    const r = said(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale(l.locale));
     assert.equal(r.code, 2, r.stderr);
     const lines = r.stderr.trimEnd().split('\n');
     assert.equal(
@@ -100,25 +109,25 @@ test("the guard's block in Japanese and Korean by the locale: every sentence in 
       `${l.name}:\n${r.stderr}`,
     );
     // Codex reads the same block from its JSON.
-    const codex = hook(dir, SCRIPT, ['hook', 'pre-compact', '--codex'], preCompact(dir), locale(l.locale));
+    const codex = said(dir, SCRIPT, ['hook', 'pre-compact', '--codex'], preCompact(dir), locale(l.locale));
     assert.equal(codex.code, 0, codex.stderr);
     assert.equal(JSON.parse(codex.stdout).stopReason, r.stderr.replace(/\n$/, ''));
   }
   // Run as printed in Japanese, the checkpoint's command writes the marker, and the guard lets /compact through.
-  const ja = hook(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale('ja_JP.UTF-8')).stderr.split('\n');
+  const ja = said(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale('ja_JP.UTF-8')).stderr.split('\n');
   const from = ja.indexOf(`3. ${jaT('Run:')}`);
   const command = ja.slice(from + 1, from + 4).join('\n');
   const run = projectShell(command, dir, dir);
   assert.equal(run.code, 0, `${command}\n${run.stdout}${run.stderr}`);
   assert.ok(existsSync(path.join(dir, markerRel(SID))));
-  const after = hook(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale('ja_JP.UTF-8'));
+  const after = said(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale('ja_JP.UTF-8'));
   assert.deepEqual([after.code, after.stderr], [0, '']);
 });
 
 test('the locale as `check` takes it: LC_ALL before LC_MESSAGES before LANG; C, POSIX, en_US and a Japanese locale in another codeset stay English', () => {
   const dir = installed();
-  const said = (env: NodeJS.ProcessEnv) => hook(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), env).stderr;
-  const english = said(locale('C'));
+  const saidIn = (env: NodeJS.ProcessEnv) => said(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), env).stderr;
+  const english = saidIn(locale('C'));
   assert.match(english, /^Compaction stopped: /);
   for (const env of [
     locale('POSIX'),
@@ -127,11 +136,11 @@ test('the locale as `check` takes it: LC_ALL before LC_MESSAGES before LANG; C, 
     { LC_ALL: 'C', LC_MESSAGES: '', LANG: 'ja_JP.UTF-8' },
     { LC_ALL: '', LC_MESSAGES: 'C', LANG: 'ko_KR.UTF-8' },
   ])
-    assert.equal(said(env), english, JSON.stringify(env));
-  const ja = said(locale('ja_JP.UTF-8'));
-  assert.equal(said({ LC_ALL: 'ja_JP.UTF-8', LC_MESSAGES: '', LANG: 'C' }), ja);
-  assert.equal(said({ LC_ALL: '', LC_MESSAGES: 'ja_JP.utf8', LANG: 'ko_KR.UTF-8' }), ja);
-  assert.equal(said(locale('ja')), ja);
+    assert.equal(saidIn(env), english, JSON.stringify(env));
+  const ja = saidIn(locale('ja_JP.UTF-8'));
+  assert.equal(saidIn({ LC_ALL: 'ja_JP.UTF-8', LC_MESSAGES: '', LANG: 'C' }), ja);
+  assert.equal(saidIn({ LC_ALL: '', LC_MESSAGES: 'ja_JP.utf8', LANG: 'ko_KR.UTF-8' }), ja);
+  assert.equal(saidIn(locale('ja')), ja);
 });
 
 test("a repository's files word nothing: a bundle planted beside the hook script, where a package keeps its l10n folder, or in a repository laid out as the package changes no word", () => {
@@ -213,9 +222,12 @@ test('`hook remind` in Japanese and Korean: the suggestion in the language, its 
     prompt: 'go on',
   });
   const record = path.join(dir, '.claude/session-ledger/remind', `${SID}.json`);
-  const said = (script: string, lang: string): string => {
+  const remindLine = (script: string, lang: string): string => {
     rmSync(record, { force: true });
-    const r = hook(dir, script, ['hook', 'remind'], input, locale(lang));
+    const r =
+      script === SCRIPT
+        ? said(dir, script, ['hook', 'remind'], input, locale(lang))
+        : cli(['hook', 'remind'], { cwd: dir, input, env: { ...projectEnv(dir), ...locale(lang) } });
     assert.equal(r.code, 0, r.stderr);
     assert.notEqual(r.stdout, '', `${script} ${lang}: silent`);
     return JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
@@ -226,9 +238,9 @@ test('`hook remind` in Japanese and Korean: the suggestion in the language, its 
     'Session Ledger: context is at 20%, past the 15% mark of S3 Groundwork: propose a checkpoint to the user. To run: /checkpoint',
   );
   for (const script of [SCRIPT, path.join(REPO, 'dist', 'cli.js')]) {
-    assert.equal(said(script, 'C'), english, script);
+    assert.equal(remindLine(script, 'C'), english, script);
     for (const l of LANGS) {
-      const line = said(script, l.locale);
+      const line = remindLine(script, l.locale);
       assert.match(line, l.script, `${script} ${l.name}: ${line}`);
       assert.equal(
         line,

@@ -17,7 +17,7 @@ import {
 import * as path from 'node:path';
 import { ContextFollower, encodeClaudeProjectDir, feedPath, parseFeed } from '../../src/core/context';
 import { isoTime } from '../../src/core/context/feed';
-import { cli, fixtureCopy, gitInit, REPO, STATUSLINE_SCRIPT, workspace, write } from './helpers';
+import { cli, fixtureCopy, gitInit, hookScript, REPO, STATUSLINE_SCRIPT, workspace, write } from './helpers';
 import { STATUS_WORDS } from '../../src/cli/status-line';
 import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
@@ -386,20 +386,18 @@ test('the status line waits for stdin on a socket with one pool thread, and the 
 test('statusline run in the home folder prints its line and writes nothing under ~/.claude (Claude Code’s own configuration); a project still gets its record', () => {
   const home = workspace({ '.claude/settings.json': '{}' });
   const project = workspace({ '.claude/settings.json': '{}' });
-  const env = { ...process.env, HOME: home };
   const run = (dir: string) =>
-    spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline'], {
+    hookScript(STATUSLINE_SCRIPT, ['statusline'], {
       input: JSON.stringify(statusInput(dir)),
       cwd: dir,
-      env,
-      encoding: 'utf8',
+      env: { HOME: home },
     });
   const r = run(home);
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, 'ctx 53.8% (107.7k/200k)\n');
   assert.deepEqual(readdirSync(path.join(home, '.claude')), ['settings.json'], 'nothing written under ~/.claude');
   const p = run(project);
-  assert.equal(p.status, 0, p.stderr);
+  assert.equal(p.code, 0, p.stderr);
   assert.ok(existsSync(feedPath(project, SID)), 'another project still gets its record');
 });
 
@@ -407,13 +405,8 @@ test('a refresh that brings the figure the record holds writes nothing; a new fi
   const root = workspace({ '.claude/settings.json': '{}' });
   const file = feedPath(root, SID);
   const run = (input: Record<string, unknown>) => {
-    const r = spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline'], {
-      input: JSON.stringify(input),
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    assert.equal(r.status, 0, r.stderr);
+    const r = hookScript(STATUSLINE_SCRIPT, ['statusline'], { input: JSON.stringify(input), cwd: root });
+    assert.equal(r.code, 0, r.stderr);
     return r.stdout;
   };
   const seen = () => {
@@ -482,12 +475,11 @@ test("the status line speaks the locale's language (LC_ALL, LC_MESSAGES, LANG), 
   const cw = input.context_window as Record<string, unknown>;
   const said = (env: NodeJS.ProcessEnv, percent: number): string => {
     cw.used_percentage = percent;
-    const r = spawnSync(process.execPath, [STATUSLINE_SCRIPT, 'statusline'], {
+    const r = hookScript(STATUSLINE_SCRIPT, ['statusline'], {
       input: JSON.stringify(input),
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, LC_ALL: '', LC_MESSAGES: '', LANG: '', ...env },
+      env: { LC_ALL: '', LC_MESSAGES: '', LANG: '', ...env },
     });
-    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     return r.stdout;
   };
   assert.equal(said({ LANG: 'ja_JP.UTF-8' }, 85.5), 'ctx 85.5% (107.7k/200k) · 今すぐチェックポイント\n');
