@@ -12,7 +12,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
 import { markerRel, parseMarker } from '../../src/core/checkpoint/marker';
@@ -21,6 +21,7 @@ import { checklistState } from '../../src/extension/pure/checklist-model';
 import { checkpointed } from '../../src/extension/pure/status-text';
 import { CHECKLIST_STRINGS, cli, gitInit, REPO, workspace, copyDemo } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
+import { copyTree } from './guard-fixtures';
 
 const CONFIRM = ['feedback-stored', 'last-request'];
 
@@ -95,7 +96,7 @@ test('a vouched file emptied after the checkpoint: check, status, the checklist,
   const wrong: string[] = [];
   for (const rel of files) {
     const dir = workspace({});
-    cpSync(base, dir, { recursive: true, preserveTimestamps: true });
+    copyTree(base, dir);
     writeFileSync(path.join(dir, rel), '');
     const s = await surfaces(dir);
     const refused = REFUSED[rel];
