@@ -20,7 +20,7 @@ import {
 } from '../../src/core/hooks/install';
 import { CLI_HOOK_COMMANDS, noteSaid } from '../../src/core/hooks/install-words';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
-import { cliProcess, HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
+import { cli, cliProcess, HOOK_SCRIPT, jaT, REPO, workspace } from './helpers';
 import { hooksDialog, notesSaid } from '../../src/extension/pure/hooks-dialog';
 import {
   CONFIRM_ALL,
@@ -288,8 +288,9 @@ function statusLineOutput(dir: string, rel: string): string {
 
 test("--statusline --local: the relay wraps the status line Claude Code showed from below (the project's settings.json, else the user's settings), which stay as they are; uninstall takes the relay out", () => {
   const user = userHome('echo MY-USER-LINE');
+  // The CLI in this process; the first install as its own process, which reads its own environment.
   const sl = (dir: string, ...args: string[]) =>
-    cliProcess(['hooks', ...args, '--root', dir, '--cli-bundle', HOOK_SCRIPT], { env: user.env });
+    cli(['hooks', ...args, '--root', dir, '--cli-bundle', HOOK_SCRIPT], { env: user.env });
   const local = '.claude/settings.local.json';
 
   // The user's settings: the preview says so and writes nothing; the install wraps it, `padding` and all.
@@ -301,7 +302,9 @@ test("--statusline --local: the relay wraps the status line Claude Code showed f
     /^statusLine: the relay would wrap your command from ~\/\.claude\/settings\.json \(echo MY-USER-LINE\), which stays as it is; `hooks uninstall` takes the relay out\.$/m,
   );
   assert.equal(existsSync(path.join(dir, '.claude')), false);
-  r = sl(dir, 'install', '--statusline', '--local');
+  r = cliProcess(['hooks', 'install', '--statusline', '--local', '--root', dir, '--cli-bundle', HOOK_SCRIPT], {
+    env: user.env,
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
@@ -343,7 +346,7 @@ test("--statusline --local: the relay wraps the status line Claude Code showed f
   // A local relay installed alone before takes the user's command up at the next install.
   const earlier = workspace();
   assert.equal(
-    cliProcess(['hooks', 'install', '--root', earlier, '--statusline', '--local', '--cli-bundle', HOOK_SCRIPT], {
+    cli(['hooks', 'install', '--root', earlier, '--statusline', '--local', '--cli-bundle', HOOK_SCRIPT], {
       env: { CLAUDE_CONFIG_DIR: workspace() },
     }).code,
     0,
@@ -358,7 +361,7 @@ test("--statusline in the shared settings.json never takes in the user's own sta
   const user = userHome('echo MY-USER-LINE');
   const dir = workspace();
   const sl = (...args: string[]) =>
-    cliProcess(['hooks', 'install', '--root', dir, '--statusline', '--cli-bundle', HOOK_SCRIPT, ...args], {
+    cli(['hooks', 'install', '--root', dir, '--statusline', '--cli-bundle', HOOK_SCRIPT, ...args], {
       env: user.env,
     });
   const hidden = (done: boolean) =>
@@ -379,7 +382,8 @@ test("--statusline in the shared settings.json never takes in the user's own sta
       ),
     ),
   );
-  r = sl();
+  // As its own process, which reads its own environment.
+  r = cliProcess(['hooks', 'install', '--root', dir, '--statusline', '--cli-bundle', HOOK_SCRIPT], { env: user.env });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, hidden(true));
   assert.equal(settingsOf(dir).statusLine.command, relayCommand(null));
@@ -389,7 +393,7 @@ test("--statusline in the shared settings.json never takes in the user's own sta
   const over = workspace({
     '.claude/settings.local.json': '{ "statusLine": { "type": "command", "command": "echo MINE" } }\n',
   });
-  r = cliProcess(['hooks', 'install', '--root', over, '--statusline', '--cli-bundle', HOOK_SCRIPT], { env: user.env });
+  r = cli(['hooks', 'install', '--root', over, '--statusline', '--cli-bundle', HOOK_SCRIPT], { env: user.env });
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stdout, /no longer shows/);
 });
@@ -399,7 +403,7 @@ test("--statusline in the shared settings.json while settings.local.json sets a 
   const dir = workspace({ [local]: '{ "statusLine": { "type": "command", "command": "echo MINE" } }\n' });
   const env = { CLAUDE_CONFIG_DIR: emptyClaudeHome() };
   const sl = (...args: string[]) =>
-    cliProcess(['hooks', 'install', '--root', dir, '--statusline', '--cli-bundle', HOOK_SCRIPT, ...args], { env });
+    cli(['hooks', 'install', '--root', dir, '--statusline', '--cli-bundle', HOOK_SCRIPT, ...args], { env });
   const hidden = (done: boolean) =>
     new RegExp(
       `^statusLine: the relay in \\.claude/settings\\.json ${done ? 'does not run' : 'would not run'} in this project: \\.claude/settings\\.local\\.json sets a status line of its own, which Claude Code takes over it, so Claude Code's own context figure ${done ? 'is not' : 'would not be'} recorded for the meter\\. \`hooks install --statusline --local\` wraps that status line instead, or remove the statusLine from \\.claude/settings\\.local\\.json\\.$`,
@@ -426,7 +430,7 @@ test("--statusline in the shared settings.json while settings.local.json sets a 
   assert.equal(settingsOf(dir).statusLine.command, relayCommand(null));
   assert.deepEqual(await relayHidden(dir), { file: '.claude/settings.json', by: local });
   // Installed again, with or without --statusline: nothing to do, and the relay still does not run.
-  for (const again of [sl(), cliProcess(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT], { env })]) {
+  for (const again of [sl(), cli(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT], { env })]) {
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /^Hooks already installed in \.claude\/settings\.json; nothing to do\.$/m);
     assert.match(again.stdout, hidden(true));
@@ -443,7 +447,7 @@ test("--statusline in the shared settings.json while settings.local.json sets a 
     ),
   ]);
   // What it says to do: the local install wraps that status line, and then nothing hides the relay.
-  r = cliProcess(['hooks', 'install', '--root', dir, '--statusline', '--local', '--cli-bundle', HOOK_SCRIPT], { env });
+  r = cli(['hooks', 'install', '--root', dir, '--statusline', '--local', '--cli-bundle', HOOK_SCRIPT], { env });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(settingsOf(dir, local).statusLine.command, relayCommand('echo MINE'));
   assert.equal(await relayHidden(dir), null);
@@ -452,7 +456,7 @@ test("--statusline in the shared settings.json while settings.local.json sets a 
   assert.doesNotMatch(r.stdout, /not run/);
   // A shared install without the relay says nothing of the local status line.
   const plain = workspace({ [local]: '{ "statusLine": { "type": "command", "command": "echo MINE" } }\n' });
-  r = cliProcess(['hooks', 'install', '--root', plain, '--cli-bundle', HOOK_SCRIPT], { env });
+  r = cli(['hooks', 'install', '--root', plain, '--cli-bundle', HOOK_SCRIPT], { env });
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stdout, /not run/);
 });
