@@ -158,31 +158,31 @@ test("a part's stack trace names the line of the hook script its code stands on,
   writeFileSync(hook, readFileSync(HOOK_SCRIPT));
   writeFileSync(path.join(dir, 'session-ledger-statusline.cjs'), readFileSync(STATUSLINE_SCRIPT));
   const lines = readFileSync(hook, 'utf8').split('\n');
-  // A bad call into each part: the trace's line in the hook script must hold the code that failed.
+  // A bad call into each part, one after the other in one process per script (each part compiles on its
+  // first call): the trace's line in the hook script must hold the code that failed.
   const probe = `
-    const [script, part] = process.argv.slice(1);
+    const [script, ...parts] = process.argv.slice(1);
     const h = require(script);
-    Promise.resolve()
-      .then(() =>
-        part === 'transcript' ? h.loadTranscript().measure(null) : part === 'meter' ? h.loadMeter().meterMain(null) : part === 'hooks' ? h.loadHooks().hooksMain(null) : h.loadCore().main(null),
-      )
-      .catch((e) => console.log(/session-ledger(?:-statusline)?\\.cjs:(\\d+):\\d+/.exec(e.stack)?.[1] ?? e.stack));`;
-  for (const [script, part] of [
-    [hook, 'transcript'],
-    [hook, 'meter'],
-    [hook, 'core'],
-    [hook, 'hooks'],
-    [path.join(dir, 'session-ledger-statusline.cjs'), 'transcript'],
-    [path.join(dir, 'session-ledger-statusline.cjs'), 'meter'],
-    [path.join(dir, 'session-ledger-statusline.cjs'), 'core'],
-    [path.join(dir, 'session-ledger-statusline.cjs'), 'hooks'],
-  ]) {
-    const r = spawnSync(process.execPath, ['-e', probe, script, part], { encoding: 'utf8' });
-    const line = Number(r.stdout.trim());
-    assert.ok(line > 0, `${part} from ${path.basename(script)}: ${r.stdout}${r.stderr}`);
-    // The status line's script is the hook script's first lines: the same line numbers.
-    const failed = part === 'transcript' ? /= path\d*\.resolve\(root\);/ : /= argv;/;
-    assert.match(lines[line - 1], failed, `${part} from ${path.basename(script)}: line ${line}: ${lines[line - 1]}`);
+    (async () => {
+      for (const part of parts)
+        await Promise.resolve()
+          .then(() =>
+            part === 'transcript' ? h.loadTranscript().measure(null) : part === 'meter' ? h.loadMeter().meterMain(null) : part === 'hooks' ? h.loadHooks().hooksMain(null) : h.loadCore().main(null),
+          )
+          .then(() => console.log(part + ' did not fail'), (e) => console.log(/session-ledger(?:-statusline)?\\.cjs:(\\d+):\\d+/.exec(e.stack)?.[1] ?? e.stack));
+    })();`;
+  const parts = ['transcript', 'meter', 'core', 'hooks'];
+  for (const script of [hook, path.join(dir, 'session-ledger-statusline.cjs')]) {
+    const r = spawnSync(process.execPath, ['-e', probe, script, ...parts], { encoding: 'utf8' });
+    const said = r.stdout.trim().split('\n');
+    assert.equal(said.length, parts.length, `${path.basename(script)}: ${r.stdout}${r.stderr}`);
+    parts.forEach((part, i) => {
+      const line = Number(said[i]);
+      assert.ok(line > 0, `${part} from ${path.basename(script)}: ${said[i]}${r.stderr}`);
+      // The status line's script is the hook script's first lines: the same line numbers.
+      const failed = part === 'transcript' ? /= path\d*\.resolve\(root\);/ : /= argv;/;
+      assert.match(lines[line - 1], failed, `${part} from ${path.basename(script)}: line ${line}: ${lines[line - 1]}`);
+    });
   }
 });
 
