@@ -387,7 +387,7 @@ test('hooks install in ja and ko: what it did, the command that undoes it, and a
   }
 });
 
-test('context in ja and ko: the figure line and why none was found in the language; the figures, the agent, the model and the session as they are; --json the same bytes', () => {
+test('context in ja and ko: the figure line (its source too) and why none was found in the language; the figures, the agent, the model and the session as they are; --json the same bytes', () => {
   const root = workspace();
   const SID = '258c7280-ae70-4798-800f-63464d01a85d';
   const claude = workspace({}, 'sl-claude-');
@@ -434,7 +434,7 @@ test('context in ja and ko: the figure line and why none was found in the langua
         `${tr('checkpoint proposed')} (default: 60%/80%)`,
         'claude-opus-4-6',
         tr('session {0}', SID),
-        tr('from {0}', 'transcript'),
+        tr('from {0}', tr('transcript')),
       ].join(' · ')}\n`,
     );
     assert.equal(cli(['context', '--root', root, '--json'], { env: { ...env, ...locale(lang) } }).stdout, enJson);

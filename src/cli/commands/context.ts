@@ -60,7 +60,7 @@ function levelSaid(level: Level, lang: Language): string {
       : 'ok';
 }
 
-/** The figure in one line, in `lang` (the figures, the agent, the model, the session id and the source as they are). */
+/** The figure in one line, in `lang` (the figures, the agent, the model and the session id as they are). */
 export function usageLine(u: ContextJson, lang: Language = ENGLISH): string {
   const say = (m: Msg): string => lang.msg(m);
   const agent = AGENT_NAME[u.agent];
@@ -83,7 +83,9 @@ export function usageLine(u: ContextJson, lang: Language = ENGLISH): string {
   if (u.compactions) parts.push(say(u.compactions === 1 ? t('1 compaction') : t('{0} compactions', u.compactions)));
   if (u.advice) parts.push(u.advice);
   if (u.model) parts.push(u.model);
-  parts.push(say(t('session {0}', u.sessionId ?? '?')), say(t('from {0}', u.source)));
+  // The source in words, as the status item's tooltip says it: the transcript, or Claude Code's status line.
+  const source = say(u.source === 'statusline' ? t("Claude Code's status line") : t('transcript'));
+  parts.push(say(t('session {0}', u.sessionId ?? '?')), say(t('from {0}', source)));
   return parts.join(' · ');
 }
 
