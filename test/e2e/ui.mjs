@@ -176,6 +176,33 @@ async function drawnWhole(el) {
   );
 }
 
+/**
+ * A toast's bottom line as drawn: its source ("Source: Session Ledger") and its buttons, and whether the
+ * source shows whole (VS Code gives it the width the buttons leave, then cuts it or wraps it out of sight).
+ */
+async function toastLine(toast) {
+  return toast.evaluate((node) => {
+    const src = node.querySelector('.notification-list-item-source');
+    const buttons = [...node.querySelectorAll('.notification-list-item-buttons-container .monaco-button')];
+    if (!src) return { source: '', whole: false, buttons: buttons.map((b) => b.textContent) };
+    const box = src.getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(src);
+    const inside = [...range.getClientRects()].every(
+      (r) =>
+        r.left >= box.left - 0.5 &&
+        r.right <= box.right + 0.5 &&
+        r.top >= box.top - 0.5 &&
+        r.bottom <= box.bottom + 0.5,
+    );
+    return {
+      source: src.textContent,
+      whole: inside && src.scrollWidth <= src.clientWidth,
+      buttons: buttons.map((b) => b.textContent),
+    };
+  });
+}
+
 /** Hover an item and wait until its hover, holding `text`, is drawn whole. */
 async function hoverShown(page, item, text) {
   await item.hover();
@@ -409,6 +436,12 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     assert.doesNotMatch(said, /`/, said);
     assert.match(said, /now: Call ‘queueReminder\(db, loan, 'overdue', day\)’/, said);
     await drawnWhole(toast.first());
+    // Two buttons at most, and the source beside them whole; the message says the prompt is on the clipboard.
+    const line = await toastLine(toast.first());
+    console.log(`      (toast's line: ${JSON.stringify(line)})`);
+    assert.ok(line.whole && /Session Ledger/.test(line.source), JSON.stringify(line));
+    assert.ok(line.buttons.length >= 1 && line.buttons.length <= 2, JSON.stringify(line));
+    assert.match(said, /The resume prompt is on the clipboard\./, said);
     await shot('checkpoint.png');
     await page.keyboard.press('Escape');
   });

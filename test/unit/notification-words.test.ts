@@ -15,7 +15,13 @@ import type { Check } from '../../src/core/model/model';
 import { ENABLE_TITLE } from '../../src/core/systems/s0/fixes';
 import { planEnableLedger } from '../../src/core/systems/s0/enable';
 import { checklistState } from '../../src/extension/pure/checklist-model';
-import { checkpointButtons, outcomeMessage, refusalButtons, said } from '../../src/extension/pure/checkpoint-text';
+import {
+  checkpointButtons,
+  outcomeMessage,
+  refusalButtons,
+  said,
+  writtenButtons,
+} from '../../src/extension/pure/checkpoint-text';
 import { partsWords, quotedT } from '../../src/extension/pure/findings';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
 import { findingLabel } from '../../src/extension/pure/tree-text';
@@ -208,16 +214,56 @@ const BUTTON_AROUND_PX = 30;
 const textPx = (s: string): number =>
   [...s].reduce((w, c) => w + (/[\u1100-\u11ff\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(c) ? 12 : 6.5), 0);
 
+/** How far `buttons` cut into the toast's source, in px (0 or less: the source is whole). */
+const sourceCut = (buttons: readonly string[]): number =>
+  textPx('Source: Session Ledger') + buttons.reduce((w, b) => w + textPx(b) + BUTTON_AROUND_PX, 0) - TOAST_LINE_PX;
+
 test("a refused checkpoint's buttons leave its toast room for the whole source, Session Ledger, in English, Japanese and Korean", () => {
   for (const { name, t } of LANGUAGES) {
     const buttons = refusalButtons(checkpointButtons(quotedT(t)), { blocking: true, agent: true });
     assert.equal(buttons.length, 2, name);
-    const px = textPx('Source: Session Ledger') + buttons.reduce((w, b) => w + textPx(b) + BUTTON_AROUND_PX, 0);
-    assert.ok(px <= TOAST_LINE_PX, `${name}: ${buttons.join(' | ')} take ${px - TOAST_LINE_PX} px of the source`);
+    const cut = sourceCut(buttons);
+    assert.ok(cut <= 0, `${name}: ${buttons.join(' | ')} take ${cut} px of the source`);
   }
   // Blocking checks without an agent: the checklist alone; only manual items open: none (the checklist opens on them).
   const b = checkpointButtons(enT);
   assert.deepEqual(refusalButtons(b, { blocking: true, agent: false }), ['Open checklist']);
   assert.deepEqual(refusalButtons(b, { blocking: false, agent: true }), []);
   assert.deepEqual(refusalButtons(b, { blocking: true, agent: true }), ['Ask the agent', 'Open checklist']);
+});
+
+test("a written checkpoint's buttons leave its toast room for the whole source, Session Ledger, in English, Japanese and Korean, whichever apply", async () => {
+  const cases = [false, true].flatMap((inLog) =>
+    [false, true].flatMap((agent) => [false, true].map((copied) => ({ inLog, agent, copied }))),
+  );
+  const cut: string[] = [];
+  for (const { name, t } of LANGUAGES)
+    for (const o of cases) {
+      const buttons = writtenButtons(checkpointButtons(quotedT(t)), o);
+      const px = sourceCut(buttons);
+      if (px > 0) cut.push(`${name} ${JSON.stringify(o)}: ${buttons.join(' | ')} take ${px} px of the source`);
+    }
+  assert.deepEqual(cut, []);
+  const b = checkpointButtons(enT);
+  // The log first when the notification names it, then the agent, the checklist, the resume prompt again.
+  assert.deepEqual(writtenButtons(b, { inLog: false, agent: false, copied: true }), ['Open checklist', 'Copy again']);
+  assert.deepEqual(writtenButtons(b, { inLog: false, agent: false, copied: false }), ['Open checklist']);
+  assert.deepEqual(writtenButtons(b, { inLog: false, agent: true, copied: true }), ['Ask the agent', 'Open checklist']);
+  assert.deepEqual(writtenButtons(b, { inLog: true, agent: false, copied: true }), ['Show log', 'Open checklist']);
+  assert.deepEqual(writtenButtons(b, { inLog: true, agent: true, copied: true }), ['Show log', 'Ask the agent']);
+  // "Copy again" stands beside a notification that says the prompt is on the clipboard, in each language.
+  const dir = fixtureCopy('s0/good');
+  gitInit(dir);
+  const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
+  assert.ok(o.kind === 'written' && o.resumePrompt !== '');
+  for (const { name, t } of LANGUAGES) {
+    const m = outcomeMessage(o, quotedT(t));
+    assert.ok(m.text.includes(t('The resume prompt is on the clipboard.')), `${name}: ${m.text}`);
+    assert.ok(
+      writtenButtons(checkpointButtons(quotedT(t)), { inLog: false, agent: false, copied: true }).includes(
+        t('Copy again'),
+      ),
+      name,
+    );
+  }
 });

@@ -14,7 +14,7 @@ import { messageParts, quotedT } from '../pure/findings';
 import { isSessionItem, type WorkspaceReport } from '../../core/model/model';
 import { readSettings } from '../config';
 import { checkpointFlow } from '../pure/checkpoint-flow';
-import { checkpointButtons, outcomeMessage, refusalButtons } from '../pure/checkpoint-text';
+import { checkpointButtons, outcomeMessage, refusalButtons, writtenButtons } from '../pure/checkpoint-text';
 import { errorText } from '../pure/error-text';
 import type { Services } from '../services';
 import { pinnedName, switchedSentence, ticksAfter } from '../pure/checklist-ticks';
@@ -201,12 +201,11 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
     void vscode.window.showInformationMessage(msg.text);
     return;
   }
+  // On the clipboard before the notification says so.
   if (res.resumePrompt) await vscode.env.clipboard.writeText(res.resumePrompt);
   const agent = isStale(res.report) ? await findAgentTerminal() : undefined;
-  const buttons = res.resumePrompt ? [copy, openList] : [openList];
-  if (agent) buttons.push(ask);
   // Systems' closing steps the notification had no room for: the log holds them.
-  if (msg.inLog.length) buttons.push(showLog);
+  const buttons = writtenButtons(labels, { inLog: msg.inLog.length > 0, agent: !!agent, copied: !!res.resumePrompt });
   const pick = await vscode.window.showInformationMessage(msg.text, ...buttons);
   if (pick === showLog) await vscode.commands.executeCommand('sessionLedger.showLog');
   else if (pick === copy) {

@@ -166,6 +166,7 @@ export interface CheckpointButtons {
   /** Types the system's checkpoint trigger into the agent's terminal (the command Ask the agent to checkpoint). */
   ask: string;
   openList: string;
+  /** Puts the resume prompt on the clipboard again: the notification that offers it says it is there already. */
   copy: string;
   showLog: string;
 }
@@ -174,15 +175,27 @@ export interface CheckpointButtons {
  * The buttons of a checkpoint's notification, in few words: VS Code draws them on the line that names the
  * notification's source ("Source: Session Ledger") in a toast at most 450 px wide, and the source gets only
  * the width the buttons leave (with "Ask the agent to checkpoint" beside "Open checklist", a refusal's
- * source was cut in English and Japanese). The refusal says what the agent is asked for.
+ * source was cut in English and Japanese). The refusal says what the agent is asked for; a written
+ * checkpoint's notification says the resume prompt is on the clipboard, so its button copies it "again".
  */
 export function checkpointButtons(t: L10n): CheckpointButtons {
   return {
     ask: t('Ask the agent'),
     openList: t('Open checklist'),
-    copy: t('Copy resume prompt'),
+    copy: t('Copy again'),
     showLog: t('Show log'),
   };
+}
+
+/**
+ * A written checkpoint's buttons: two at most, the first two of these that apply, as no three of them leave
+ * the toast's source its width: the log when the notification names closing steps only the log holds (it
+ * says "Show log"), asking the agent when one runs in a terminal here and its state is stale, the checklist,
+ * and copying the resume prompt again (the extension put it on the clipboard as it showed the notification).
+ */
+export function writtenButtons(b: CheckpointButtons, o: { inLog: boolean; agent: boolean; copied: boolean }): string[] {
+  const all = [o.inLog && b.showLog, o.agent && b.ask, b.openList, o.copied && b.copy];
+  return all.filter((x): x is string => !!x).slice(0, 2);
 }
 
 /**
