@@ -166,7 +166,7 @@ async function main() {
     try {
       await test('hooks install --codex says what Codex needs; until the user trusts them Codex lists both hooks as untrusted and runs neither', async () => {
         const r = await install(ws);
-        assert.match(r.stdout, /Codex runs these hooks only once you trust them/);
+        assert.match(r.stdout, /Codex skips these hooks without a word until you trust them/);
         await server.call('config/batchWrite', {
           edits: [{ keyPath: 'projects', value: { [ws]: { trust_level: 'trusted' } }, mergeStrategy: 'upsert' }],
           reloadUserConfig: true,

@@ -93,12 +93,14 @@ test('install --codex writes .codex/hooks.json (the guard and the resume hook) a
     r.stdout,
     /^Added hooks\.PreCompact \(matcher manual\) and hooks\.SessionStart \(matcher startup\|resume\|clear\|compact\) to \.codex\/hooks\.json\.$/m,
   );
-  // What Codex needs before it runs them, said every time.
-  assert.match(
-    r.stdout,
-    /Codex runs these hooks only once you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review"/,
-  );
   assert.match(r.stdout, /^Remove them with: session-ledger hooks uninstall --codex$/m);
+  // What Codex needs before it runs them, once, last: the step the user takes next.
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(
+    lines[lines.length - 1],
+    'Codex skips these hooks without a word until you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time).',
+  );
+  assert.equal(lines.filter((l) => /trust/i.test(l)).length, 1, r.stdout);
   assert.deepEqual(hooksJson(dir), {
     hooks: { PreCompact: [hookGroup('PreCompact', 'codex')], SessionStart: [hookGroup('SessionStart', 'codex')] },
   });
@@ -113,7 +115,7 @@ test('install --codex writes .codex/hooks.json (the guard and the resume hook) a
   const again = run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]);
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stdout, /^Hooks already installed in \.codex\/hooks\.json; nothing to do\.$/m);
-  assert.match(again.stdout, /Codex runs these hooks only once you trust them/);
+  assert.match(again.stdout, /Codex skips these hooks without a word until you trust them/);
 });
 
 test('uninstall --codex gives back the folder byte for byte (no .codex, no .claude, no .gitignore left behind)', () => {
@@ -216,6 +218,25 @@ test('--codex with a Claude-only option is a usage error; --dry-run writes nothi
   assert.match(d.stdout, /^Would write \.codex\/hooks\/session-ledger\.cjs/m);
   assert.match(d.stdout, /^\+\+\+ .*\.codex\/hooks\.json$/m);
   assert.deepEqual(readdirSync(dir), []);
+});
+
+test("Codex's trust steps are said once, after the install, in English, Japanese and Korean: not in the dry run, where nothing is installed to trust yet; again on an install that finds them installed", () => {
+  const steps = /Trust and continue/g;
+  for (const LANG of ['C', 'ja_JP.UTF-8', 'ko_KR.UTF-8']) {
+    const dir = workspace({});
+    const env = { LC_ALL: '', LC_MESSAGES: '', LANG };
+    const args = ['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT];
+    const dry = run([...args, '--dry-run'], { env });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.doesNotMatch(dry.stdout, steps, `${LANG}: ${dry.stdout}`);
+    for (const pass of ['installed', 'already installed']) {
+      const r = run(args, { env });
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trim().split('\n');
+      assert.equal(r.stdout.match(steps)?.length, 1, `${LANG}, ${pass}: ${r.stdout}`);
+      assert.match(lines[lines.length - 1], steps, `${LANG}, ${pass}: the last line`);
+    }
+  }
 });
 
 test('a .codex/hooks folder that links out of the project: install refuses and writes nothing', async () => {

@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { changesSettings, planHooksInstall, planHooksUninstall, relOf } from '../../src/core/hooks/install';
-import { hooksDialog, removalChoices, removedText } from '../../src/extension/pure/hooks-dialog';
+import {
+  codexInstalledText,
+  hooksDialog,
+  notesSaid,
+  removalChoices,
+  removedText,
+} from '../../src/extension/pure/hooks-dialog';
 import { cli, enT, HOOK_SCRIPT, jaT, koT, workspace } from './helpers';
 
 /** The lines the CLI's dry run prints before its diff. */
@@ -41,6 +47,27 @@ test('the install dialog says every change the plan makes in the dry run’s wor
   // In Japanese and Korean, the same sentences translated.
   assert.match(hooksDialog(plan, jaT).detail, /\.gitignore に追加します/);
   assert.match(hooksDialog(plan, koT).detail, /\.gitignore에 추가합니다/);
+});
+
+test("Install guard hooks for Codex says Codex's trust steps once, in the notice after the install (en, ja, ko): not in the dialog before it; on hooks found installed, beside that", async () => {
+  const steps = /Trust and continue/g;
+  const plan = await planHooksInstall(workspace({}), { codex: true, cliBundle: HOOK_SCRIPT });
+  for (const [name, t] of [
+    ['en', enT],
+    ['ja', jaT],
+    ['ko', koT],
+  ] as const) {
+    assert.doesNotMatch(hooksDialog(plan, t).detail, steps, name);
+    const notice = codexInstalledText(plan, t, '.codex/hooks.json');
+    assert.equal(notice.match(steps)?.length, 1, `${name}: ${notice}`);
+    assert.ok(notice.startsWith(t('Guard hooks installed in {0}.', '.codex/hooks.json')), `${name}: ${notice}`);
+    // What an install over installed hooks says beside "already installed".
+    assert.equal(notesSaid(plan, t, true).join(' ').match(steps)?.length, 1, name);
+  }
+  assert.equal(
+    codexInstalledText(plan, enT, '.codex/hooks.json'),
+    'Guard hooks installed in .codex/hooks.json. Codex skips these hooks without a word until you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time).',
+  );
 });
 
 test('a second Remove guard hooks, with only .gitignore left to change, asks about .gitignore, previews it and says the change', async () => {

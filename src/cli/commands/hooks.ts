@@ -19,7 +19,7 @@ import {
   planHooksUninstall,
   type HooksPlan,
 } from '../../core/hooks/install';
-import { CLI_HOOK_COMMANDS, noteSaid, planSaid } from '../../core/hooks/install-words';
+import { CLI_HOOK_COMMANDS, noteSaid, notesToSay, planSaid } from '../../core/hooks/install-words';
 import { ENGLISH, t, type Language, type Msg } from '../../core/model/messages';
 import { hooksProblemText } from '../../extension/pure/error-text';
 import { parse, resolveRoot, SaidUsageError } from '../args';
@@ -27,11 +27,19 @@ import { cliLanguage } from '../bundle';
 import { UsageError, type Io } from '../io';
 import { stepOrSay, wordsOf } from '../refused';
 
-/** What the plan changes (or changed: `done`), in the words every surface says it (`planSaid`), then its notes. */
-function describe(plan: HooksPlan, done: boolean, lang: Language): string[] {
-  return [...planSaid(plan, done), ...plan.notes.map((n) => noteSaid(n, CLI_HOOK_COMMANDS, done))].map((m) =>
-    lang.msg(m),
-  );
+/**
+ * What the plan changes (or changed: `done`), in the words every surface says it (`planSaid`), then its
+ * notes (`notesToSay`), then `after`; what Codex needs before it runs the hooks comes last, the step the
+ * user takes next.
+ */
+function describe(plan: HooksPlan, done: boolean, lang: Language, after: Msg[] = []): string[] {
+  const notes = notesToSay(plan, done).map((n) => ({ n, m: noteSaid(n, CLI_HOOK_COMMANDS, done) }));
+  return [
+    ...planSaid(plan, done),
+    ...notes.filter(({ n }) => n.kind !== 'codex-trust').map(({ m }) => m),
+    ...after,
+    ...notes.filter(({ n }) => n.kind === 'codex-trust').map(({ m }) => m),
+  ].map((m) => lang.msg(m));
 }
 
 /**
@@ -120,17 +128,15 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (!(await stepOrSay(io, `hooks ${action}`, () => applyHooksPlan(plan, { cliBundle }), lang))) return 1;
-  const lines = describe(plan, true, lang);
-  if (action === 'uninstall' && !plan.changed) lines.push(...(await otherClientHint(root, codex)).map(lang.msg));
+  const after: Msg[] = [];
+  if (action === 'uninstall' && !plan.changed) after.push(...(await otherClientHint(root, codex)));
   if (action === 'install' && plan.changed)
-    lines.push(
-      lang.msg(
-        t(
-          'Remove them with: {0}',
-          'session-ledger hooks uninstall' + (values.local ? ' --local' : codex ? ' --codex' : ''),
-        ),
+    after.push(
+      t(
+        'Remove them with: {0}',
+        'session-ledger hooks uninstall' + (values.local ? ' --local' : codex ? ' --codex' : ''),
       ),
     );
-  io.stdout(lines.join('\n'));
+  io.stdout(describe(plan, true, lang, after).join('\n'));
   return 0;
 }

@@ -33,6 +33,15 @@ export const CLI_HOOK_COMMANDS: HookCommands = {
 };
 
 /**
+ * The plan's notes to say: in a preview (`done` false: the dry run, the extension's dialog) all but what
+ * Codex needs before it runs the hooks, which the user can do only once they are installed: the report
+ * after the install says it, once, where the user acts on it.
+ */
+export function notesToSay(plan: HooksPlan, done: boolean): HooksNote[] {
+  return done ? plan.notes : plan.notes.filter((n) => n.kind !== 'codex-trust');
+}
+
+/**
  * A plan's note in words, naming the commands as `commands` does: what was done, or (`done` false, a
  * preview: the dry run, the extension's dialog before the change) what would be done.
  */
@@ -138,7 +147,7 @@ export function noteSaid(note: HooksNote, commands: HookCommands, done = true): 
           );
     case 'codex-trust':
       return t(
-        'Codex runs these hooks only once you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time). Until then Codex skips them without a word.',
+        'Codex skips these hooks without a word until you trust them: start `codex` in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time).',
       );
   }
 }

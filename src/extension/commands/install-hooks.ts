@@ -98,14 +98,9 @@ async function installCodex(s: Services, state: FolderState): Promise<void> {
   const t = quotedT(vscode.l10n.t);
   const { planHooksInstall } = await import('../../core/hooks/install');
   const plan = await planHooksInstall(state.folder.uri.fsPath, { codex: true, cliBundle: cliBundle(s) });
-  // Said once, when installed: until Codex trusts them the hooks guard nothing.
-  plan.notes = plan.notes.filter((n) => n.kind !== 'codex-trust');
-  await previewAndApply(s, plan, state.folder, 'install', (rel) =>
-    t(
-      'Guard hooks installed in {0}. Codex runs them only once you trust them: start codex in this folder, choose "Trust and continue" for the folder, then "Trust all and continue" when it says "Hooks need review" (or review the two one by one; /hooks lists them any time). Until then Codex skips them without a word.',
-      rel,
-    ),
-  );
+  const { codexInstalledText } = await import('../pure/hooks-dialog');
+  // What Codex needs before it runs them is said once, in the notice after the install (the dialog leaves it out).
+  await previewAndApply(s, plan, state.folder, 'install', (rel) => codexInstalledText(plan, t, rel));
 }
 
 /** Claude Code: the settings file chosen, with the status line relay and the reminder when chosen. */

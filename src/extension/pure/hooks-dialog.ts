@@ -6,7 +6,7 @@
  * is asks about, and previews, what it does change. vscode-free; `t` is vscode.l10n.t.
  */
 import { changesSettings, relOf, shownChange, type HooksNote, type HooksPlan } from '../../core/hooks/install';
-import { noteSaid, planSaid, type HookCommands } from '../../core/hooks/install-words';
+import { noteSaid, notesToSay, planSaid, type HookCommands } from '../../core/hooks/install-words';
 import { render } from '../../core/model/messages';
 import type { T } from './tree-text';
 
@@ -42,11 +42,19 @@ function extensionCommands(t: T): HookCommands {
 
 /**
  * The plan's notes in the user's language, naming the extension's commands: what was done (`done`), or
- * what would be; only those of the `kinds` given, if any.
+ * what would be (the dialog, which leaves what Codex needs to the notice after the install: `notesToSay`);
+ * only those of the `kinds` given, if any.
  */
 export function notesSaid(plan: HooksPlan, t: T, done: boolean, kinds?: readonly HooksNote['kind'][]): string[] {
   const commands = extensionCommands(t);
-  return plan.notes.filter((n) => !kinds || kinds.includes(n.kind)).map((n) => render(noteSaid(n, commands, done), t));
+  return notesToSay(plan, done)
+    .filter((n) => !kinds || kinds.includes(n.kind))
+    .map((n) => render(noteSaid(n, commands, done), t));
+}
+
+/** The notice once Codex's hooks are installed in `rel`: that, and what Codex needs before it runs them. */
+export function codexInstalledText(plan: HooksPlan, t: T, rel: string): string {
+  return [t('Guard hooks installed in {0}.', rel), ...notesSaid(plan, t, true, ['codex-trust'])].join(' ');
 }
 
 /** The dialog for `plan`: an install plan's or an uninstall plan's (`plan.action`). */
