@@ -671,6 +671,16 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       await box('feedback-stored').click();
       await waitUntil('ticked again', () => ticked('feedback-stored'), 10_000);
       assert.equal(existsSync(marker), false);
+      // A new checkpoint writes a marker again, and the status item follows it: the session is covered again
+      // (and the tests after this one find a checkpoint made, as before the withdrawal).
+      const again = confirmOnCli(ws, claude);
+      assert.equal(again.status, 0, again.stdout + again.stderr);
+      await waitUntil('the new marker on disk', () => existsSync(marker), 15_000);
+      await waitUntil(
+        'the status item says the checkpoint is done again',
+        async () => /Checkpoint done\./.test(await label()),
+        15_000,
+      );
     } finally {
       writeFileSync(file, before);
     }
