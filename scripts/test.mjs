@@ -1,9 +1,9 @@
 // `npm test`: the type check (tsc), the linter (ESLint), and the build
 // (scripts/build.mjs --tests) followed by the unit tests (node:test over out/), run side by side because they
 // are independent; exits non-zero when any of them fails. Prettier's check of the layout (`npm run format:check`,
-// about 11 s of CPU over the sources) runs in CI (.ci/run). It is CPU-bound: from a fresh clone it takes about
-// 160 s of CPU (the unit tests 144 s, ESLint 15 s, tsc 2.5 s, the build 0.5 s), so on 2 CPUs 80 s of wall or
-// more, over the minute the project promises (87-95 s on a newcomer's fresh clone; docs/benchmark.md, round 36).
+// about 11 s of CPU over the sources) runs in CI (.ci/run). It is CPU-bound: a fresh clone's first run took 186 s
+// of CPU and 96.5 s of wall on an idle 2-CPU machine, over the minute the project promises; once the type check's
+// and ESLint's caches exist (node_modules/.cache) 144 s and 75 s (docs/benchmark.md, round 37).
 // The test files run four processes at a time, in the order below (node --test would sort
 // them by name); its report is printed as it ends, and the totals over all files follow. The type
 // check's and the linter's output follows, each with its verdict.
@@ -24,7 +24,7 @@ const unitDir = path.join(repo, 'out', 'test', 'unit');
 // with the most CPU.
 const LONGEST = [
   'write-lock.test.js',
-  // The guard's cases through the CLI, the hook script and the extension's report: about 10 s of CPU.
+  // The guard's cases through the CLI, the hook script and the extension's report: about 14 s of CPU.
   'guard-changed-since.test.js',
   'fuzz.test.js',
   'true-words.test.js',
