@@ -19,9 +19,8 @@ import { markerRel, parseMarker } from '../../src/core/checkpoint/marker';
 import { evaluate } from '../../src/core/report/evaluate';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { checkpointed } from '../../src/extension/pure/status-text';
-import { CHECKLIST_STRINGS, cli, gitInit, REPO, workspace, copyDemo } from './helpers';
+import { CHECKLIST_STRINGS, cli, copyTree, gitInit, REPO, workspace, copyDemo } from './helpers';
 import { preCompact, SID } from './checkpoint-fixtures';
-import { copyTree } from './guard-fixtures';
 
 const CONFIRM = ['feedback-stored', 'last-request'];
 

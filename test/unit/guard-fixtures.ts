@@ -1,43 +1,9 @@
 // Workspaces the guard's tests make many times over (a real checkpoint on real git, the same files each
 // time): each is made once per test process and handed out as a copy (about 10 ms of CPU for the
 // checkpointed demo, against about 90 ms to make it).
-import {
-  copyFileSync,
-  lstatSync,
-  lutimesSync,
-  mkdirSync,
-  readdirSync,
-  readlinkSync,
-  symlinkSync,
-  utimesSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { HOOK_SCRIPT, workspace } from './helpers';
-
-/**
- * `src` copied into `dest` (made if missing): folders, files with their mode, and symbolic links as they
- * are (not followed); every file and link keeps its access and modification times (a folder's are the
- * copy's, as a folder made now has). Twice as fast as `cpSync` with `preserveTimestamps`.
- */
-export function copyTree(src: string, dest: string): void {
-  mkdirSync(dest, { recursive: true });
-  for (const e of readdirSync(src, { withFileTypes: true })) {
-    const from = path.join(src, e.name);
-    const to = path.join(dest, e.name);
-    if (e.isDirectory()) {
-      copyTree(from, to);
-      continue;
-    }
-    const st = lstatSync(from);
-    if (e.isSymbolicLink()) {
-      symlinkSync(readlinkSync(from), to);
-      lutimesSync(to, st.atime, st.mtime);
-    } else {
-      copyFileSync(from, to);
-      utimesSync(to, st.atime, st.mtime);
-    }
-  }
-}
+import { copyTree, HOOK_SCRIPT, workspace } from './helpers';
 
 /** The built hook script installed in `dir` as `hooks install` puts it (.claude/hooks/session-ledger.cjs). */
 export function installHook(dir: string): void {

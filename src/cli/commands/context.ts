@@ -84,7 +84,7 @@ export function usageLine(u: ContextJson, lang: Language = ENGLISH): string {
   if (u.advice) parts.push(u.advice);
   if (u.model) parts.push(u.model);
   // The source in words, as the status item's tooltip says it: the transcript, or Claude Code's status line.
-  const source = say(u.source === 'statusline' ? t("Claude Code's status line") : t('transcript'));
+  const source = u.source === 'statusline' ? t("Claude Code's status line") : t('transcript');
   parts.push(say(t('session {0}', u.sessionId ?? '?')), say(t('from {0}', source)));
   return parts.join(' · ');
 }

@@ -21,6 +21,12 @@ export function itemKey(system: SystemId | null, id: string): string {
   return isSessionItem({ id, severity: 'manual' }) || system === null ? id : `${system}:${id}`;
 }
 
+/** An `itemKey` (or a marker's `confirmed` entry) taken apart: its system (null for a session's item) and the item. */
+export function splitItemKey(key: string): [SystemId | null, string] {
+  const at = key.indexOf(':');
+  return at < 0 ? [null, key] : [key.slice(0, at) as SystemId, key.slice(at + 1)];
+}
+
 /** Every item `m` confirms, as `itemKey` names them. */
 function keysOf(m: MarkerTicks): string[] {
   return [

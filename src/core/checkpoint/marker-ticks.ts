@@ -29,7 +29,7 @@ import { readTextFile } from '../files/fsread';
 import { withWriteLock } from '../files/lock';
 import { gitTracks } from '../git/tracked';
 import { isSessionItem, type SystemId, type WorkspaceReport } from '../model/model';
-import type { MarkerTicks } from './marker-stand';
+import { splitItemKey, type MarkerTicks } from './marker-stand';
 import { chooseMarker, stateFileHash } from './freshness';
 import { isSessionId, MARKER_MAX_BYTES, sameSession } from './marker';
 
@@ -57,7 +57,7 @@ export async function markerTicks(
     if (!f.ok || f.truncated || f.text !== m.text) return null;
     const out: MarkerTicks = { marker: m.rel, hash: f.hash, session: [], systems: {} };
     for (const id of c.confirmed) {
-      const [system, item] = id.includes(':') ? id.split(':') : [null, id];
+      const [system, item] = splitItemKey(id);
       if (system === null) {
         if (isSessionItem({ id: item, severity: 'manual' })) out.session.push(item);
       } else if (report.systems.some((s) => s.id === system)) (out.systems[system as SystemId] ??= []).push(item);

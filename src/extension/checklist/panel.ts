@@ -5,7 +5,7 @@
  * It re-renders whenever the store changes, so it follows the agent rewriting the files.
  */
 import * as vscode from 'vscode';
-import { itemKey, untickPlan } from '../../core/checkpoint/marker-stand';
+import { itemKey, splitItemKey, untickPlan } from '../../core/checkpoint/marker-stand';
 import { isSessionItem, type SystemReport, type WorkspaceReport } from '../../core/model/model';
 import {
   parseWebviewMessage,
@@ -412,8 +412,8 @@ export class ChecklistPanel implements vscode.Disposable {
     else {
       const plan = untickPlan(this.store.marked(f.folder.uri, session).ticks, key);
       for (const k of plan?.keep ?? []) {
-        const [system, id] = k.includes(':') ? k.split(':') : [sys.id, k];
-        const s = report.systems.find((x) => x.id === system);
+        const [system, id] = splitItemKey(k);
+        const s = report.systems.find((x) => x.id === (system ?? sys.id));
         if (s) await tick(s, id, true);
       }
       if (plan) await this.ticks.setUnticked(session, key, plan.hash, false);
