@@ -10,13 +10,38 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { absolutePath, gitEnv, gitProgram } from '../../src/core/git/git';
+import { absolutePath, gitEnv, gitProgram, othersCannotPlace } from '../../src/core/git/git';
 import { cliProcess, gitInit, workspace, write, type CliResult } from './helpers';
 
 /** True when the status read git's facts: its work-explained check ran (it is skipped without git). */
 function gitRan(r: CliResult): boolean {
   const report = JSON.parse(r.stdout) as { systems: Array<{ checks: Array<{ id: string; status: string }> }> };
   return report.systems.some((s) => s.checks.some((c) => c.id === 'work-explained' && c.status !== 'skipped'));
+}
+
+/**
+ * A `git` that writes a marker when run, at `rel` in a new folder outside the repository `dir`, and its
+ * folder first on PATH; `runs('git')` is whether plain git by name in `dir` starts it (the control),
+ * `runs('tool')` whether a status run of the tool does (when it does not, git's facts must come from the
+ * git further down PATH).
+ */
+function plantGit(dir: string, rel: string) {
+  const shared = workspace({});
+  const mark = path.join(shared, 'PWNED');
+  const fake = write(shared, rel, `#!/bin/sh\necho "$@" >> ${JSON.stringify(mark)}\nexit 1\n`);
+  chmodSync(fake, 0o755);
+  const bin = path.dirname(fake);
+  const PATH = [bin, process.env.PATH].join(path.delimiter);
+  const runs = (by: 'git' | 'tool'): boolean => {
+    rmSync(mark, { force: true });
+    if (by === 'git') spawnSync('sh', ['-c', 'git status'], { cwd: dir, env: { ...process.env, PATH } });
+    else {
+      const r = cliProcess(['status', '--json', '--root', dir], { cwd: dir, env: { PATH } });
+      if (!existsSync(mark)) assert.ok(gitRan(r), `git's facts were read, by the git further down PATH (${r.stderr})`);
+    }
+    return existsSync(mark);
+  };
+  return { shared, bin, fake, PATH, runs };
 }
 
 const S3 = `# State
@@ -99,6 +124,12 @@ test('a git on PATH that is passed over is not called missing: the check says wh
   assert.doesNotMatch(said, /no git program was found|Install git/, said);
   assert.match(said, /no git on PATH is run here/, said);
   assert.match(said, /outside the work tree/, said);
+  // Each reason it passes one over, named: a group another user may be in too.
+  assert.match(
+    said,
+    /belongs to another user, or may be written by everyone or by a group that is not yours alone/,
+    said,
+  );
 });
 
 test(
@@ -108,37 +139,137 @@ test(
     const dir = workspace({ 'docs/state/STATE.md': S3 });
     gitInit(dir);
     // Another user's folder outside the repository, first on PATH.
-    const shared = workspace({});
-    const mark = path.join(shared, 'PWNED-other-user');
-    const bin = path.join(shared, 'node_modules', '.bin');
-    const fake = write(shared, 'node_modules/.bin/git', `#!/bin/sh\necho "$@" >> ${JSON.stringify(mark)}\nexit 1\n`);
-    chmodSync(fake, 0o755);
-    const PATH = [bin, process.env.PATH].join(path.delimiter);
+    const { shared, bin, fake, PATH, runs } = plantGit(dir, 'node_modules/.bin/git');
     const NOBODY = 65534;
     const owners = (uid: number) => {
       for (const p of [path.join(shared, 'node_modules'), bin, fake]) chownSync(p, uid, uid);
     };
-    /** Whether a status run started the planted git; when it did not, git's facts came from the git further down PATH. */
-    const toolRunsIt = () => {
-      rmSync(mark, { force: true });
-      const r = cliProcess(['status', '--json', '--root', dir], { cwd: dir, env: { PATH } });
-      const ran = existsSync(mark);
-      if (!ran) assert.ok(gitRan(r), `git's facts were read (${r.stderr})`);
-      return ran;
-    };
     owners(NOBODY);
     // The control: plain git by name runs the other user's program.
-    spawnSync('sh', ['-c', 'git status'], { cwd: dir, env: { ...process.env, PATH } });
-    assert.ok(existsSync(mark), "the control ran the other user's git");
-    assert.equal(toolRunsIt(), false, "the tool ran the other user's git");
+    assert.ok(runs('git'), "the control ran the other user's git");
+    assert.equal(runs('tool'), false, "the tool ran the other user's git");
     // Yours, in a folder everyone may write to (no sticky bit): another user could have swapped it.
     owners(0);
     chmodSync(bin, 0o777);
-    assert.equal(toolRunsIt(), false, 'the tool ran a git from a folder everyone may write to');
+    assert.equal(runs('tool'), false, 'the tool ran a git from a folder everyone may write to');
     // With the sticky bit the folder's entries are their owners' own: that git is yours and runs.
     chmodSync(bin, 0o1777);
     assert.equal(gitProgram({ PATH }, dir), fake);
-    assert.equal(toolRunsIt(), true, 'your own git in a sticky folder ran');
+    assert.equal(runs('tool'), true, 'your own git in a sticky folder ran');
+  },
+);
+
+test(
+  "a git in a folder its group may write, when that group is not yours alone, is never run; your own group's 775 folder still runs it",
+  { skip: process.getuid?.() !== 0 && 'needs root: the planted folder belongs to another group' },
+  () => {
+    // This machine's own account files, as the tool reads them: group 1 (daemon) is another user's
+    // primary group and not yours; your own primary group has no member but you (root).
+    const mine = process.getgid!();
+    const passwd = readFileSync('/etc/passwd', 'utf8').split('\n');
+    assert.ok(
+      passwd.some((l) => l.split(':')[2] !== '0' && l.split(':')[3] === '1'),
+      'another user has group 1 as primary group',
+    );
+    assert.ok(
+      !passwd.some((l) => l.split(':')[2] !== '0' && l.split(':')[3] === String(mine)),
+      'no other user has your primary group',
+    );
+    const dir = workspace({ 'docs/state/STATE.md': S3 });
+    gitInit(dir);
+    const { shared, bin, fake, PATH, runs } = plantGit(dir, 'bin/git');
+    // The folder root:daemon 775 (as /opt/tools/bin root:devs 775): a member of the group could put a git there.
+    chownSync(bin, 0, 1);
+    chmodSync(bin, 0o775);
+    assert.ok(runs('git'), "the control ran the group's git");
+    assert.equal(runs('tool'), false, 'the tool ran a git from a folder another group may write to');
+    // Setgid too, as Debian's old /usr/local/bin (root:staff 2775).
+    chmodSync(bin, 0o2775);
+    assert.equal(runs('tool'), false, 'the tool ran a git from a setgid folder another group may write to');
+    // The folder only yours, the file its group may write: a member could rewrite it.
+    chmodSync(bin, 0o755);
+    chownSync(fake, 0, 1);
+    chmodSync(fake, 0o775);
+    assert.equal(runs('tool'), false, 'the tool ran a git its group may rewrite');
+    // A folder above it its group may write: a member could move `bin` away and put another there.
+    chownSync(fake, 0, 0);
+    chmodSync(fake, 0o755);
+    chownSync(shared, 0, 1);
+    chmodSync(shared, 0o775);
+    assert.equal(runs('tool'), false, 'the tool ran a git below a folder another group may write to');
+    // Your own private group's 775 folder (~/bin, ~/.local/bin with user private groups): it runs.
+    chownSync(shared, 0, mine);
+    chownSync(bin, 0, mine);
+    chmodSync(bin, 0o775);
+    assert.equal(gitProgram({ PATH }, dir), fake);
+    assert.equal(runs('tool'), true, "your own git in your own group's 775 folder ran");
+  },
+);
+
+test(
+  "whose group's write counts: a group yours alone by the account files, never one they do not show to be",
+  { skip: process.getuid?.() !== 0 && 'needs root: the folders are given to other groups' },
+  () => {
+    const mine = process.getgid!();
+    const home = workspace({});
+    const bin = path.join(home, 'bin');
+    const git = write(home, 'bin/git', '#!/bin/sh\nexit 0\n');
+    chmodSync(git, 0o755);
+    /** Whether `git` passes with these account files (new files each time: each pair is read once per process). */
+    const passes = (group: string | null, passwd: string): boolean => {
+      const at = workspace({}, 'sl-accounts-');
+      const files = { passwd: write(at, 'passwd', passwd), group: path.join(at, 'group') };
+      if (group !== null) write(at, 'group', group);
+      return othersCannotPlace(git, files);
+    };
+    const root = 'root:x:0:0:root:/root:/bin/bash\n';
+    const alice = 'alice:x:1001:1001::/home/alice:/bin/sh\n';
+    const own = `me:x:${mine}:\n`;
+    // Your group's 775 folder, the group yours alone: passes.
+    chownSync(bin, 0, mine);
+    chmodSync(bin, 0o775);
+    assert.equal(passes(own, root + alice), true, 'your own group, no other member');
+    assert.equal(passes(`me:x:${mine}:root\n`, root + alice), true, 'root listed as a member (root may write anyway)');
+    // Another user listed as a member, or with it as primary group, or a member no password entry names.
+    assert.equal(passes(`me:x:${mine}:root,alice\n`, root + alice), false, 'another member listed');
+    assert.equal(
+      passes(own, root + `bob:x:1002:${mine}::/home/bob:/bin/sh\n`),
+      false,
+      'another user whose primary group it is',
+    );
+    assert.equal(passes(`me:x:${mine}:ghost\n`, root + alice), false, 'a member the password file does not name');
+    // A second entry for the same group id adds its members.
+    assert.equal(
+      passes(own + `again:x:${mine}:alice\n`, root + alice),
+      false,
+      'a member under another name of the group',
+    );
+    // What the files cannot tell: the group not in them (NSS, LDAP), entries from NIS, a file not read.
+    assert.equal(passes('other:x:4242:\n', root), false, 'your group not in the group file');
+    assert.equal(passes(own + '+:::\n', root), false, 'a NIS line in the group file');
+    assert.equal(passes(own, root + '+::::::\n'), false, 'a NIS line in the password file');
+    assert.equal(passes(null, root), false, 'the group file cannot be read');
+    // A group not yours, even with no member: refused (a group password lets a non-member in).
+    chownSync(bin, 0, 4242);
+    assert.equal(passes(own + 'tools:x:4242:\n', root), false, 'a group you are not in');
+    // The sticky bit keeps each entry its owner's: the folder's group may add entries, not replace yours.
+    chmodSync(bin, 0o1775);
+    assert.equal(passes(null, root), true, 'a sticky folder its group may write');
+    // Not group-writable at all: the files are not needed (a missing one changes nothing).
+    chmodSync(bin, 0o755);
+    assert.equal(passes(null, root), true, 'a folder only you may write');
+    // The file itself its group may write, in your own folder.
+    chownSync(git, 0, 4242);
+    chmodSync(git, 0o775);
+    assert.equal(passes(own + 'tools:x:4242:\n', root), false, 'a file another group may rewrite');
+    // Each pair of files is read once per process: a later change to them is not seen.
+    chownSync(git, 0, mine);
+    const at = workspace({}, 'sl-accounts-');
+    const files = { passwd: write(at, 'passwd', root), group: write(at, 'group', own) };
+    assert.equal(othersCannotPlace(git, files), true, 'your group yours alone, the file 775');
+    write(at, 'group', `me:x:${mine}:alice\n`);
+    write(at, 'passwd', root + alice);
+    assert.equal(othersCannotPlace(git, files), true, 'the files are not read again');
   },
 );
 

@@ -460,9 +460,10 @@ export function absolutePath(value: string | undefined): string[] {
  * run). A folder of the work tree is skipped, however `PATH` names it: `npm run` and `npx` put
  * `<folder>/node_modules/.bin` of the folder and of each folder above it on `PATH`, absolute, where a
  * repository can commit a `git` of its own. So is a `git` that a user other than you or root owns, or
- * that stands below such a folder or a folder everyone may write to without the sticky bit (the same
- * `npm run` in a project under `/tmp` names `/tmp/node_modules/.bin`, which another user can make). The
- * next folder of `PATH` is looked at instead.
+ * that stands below such a folder, or that it or a folder above it may be written by everyone or by a
+ * group that is not yours alone, without the sticky bit (the same `npm run` in a project under `/tmp`
+ * names `/tmp/node_modules/.bin`, which another user can make; Debian's old `/usr/local/bin` is
+ * root:staff 2775). The next folder of `PATH` is looked at instead.
  */
 export function gitProgram(env: NodeJS.ProcessEnv = process.env, top?: string): string | null {
   return findGitProgram(env, top).program;
@@ -506,20 +507,106 @@ function within(child: string, parent: string): boolean {
 
 /**
  * No user but you and root could have put `p` there: `p` and each folder above it (as spelled, links
- * not followed) belong to you or to root, and none of them may be written by everyone (a folder with
- * the sticky bit may: only its owner or an entry's owner can move an entry there). Always true where
- * there are no user ids (Windows).
+ * not followed) belong to you or to root, and none of them may be written by everyone, nor by its group
+ * unless that group has no member but you (`groupsAlone`: a group the account files do not show to be
+ * yours alone, or files that cannot be read, count as shared). A folder with the sticky bit may be
+ * written: only its owner or an entry's owner can move an entry there, and an entry another user makes
+ * is theirs. Always true where there are no user ids (Windows). Exported for tests, which alone name
+ * other account `files` than /etc's.
  */
-function othersCannotPlace(p: string): boolean {
+export function othersCannotPlace(p: string, files: AccountFiles = ACCOUNT_FILES): boolean {
   if (typeof process.getuid !== 'function') return true;
   const me = process.getuid();
   for (let cur = path.resolve(p); ; cur = path.dirname(cur)) {
     const st = lstatOrNullSync(cur);
     if (!st || (st.uid !== me && st.uid !== 0)) return false;
-    if (!st.isSymbolicLink() && (st.mode & 0o002) !== 0 && !(st.isDirectory() && (st.mode & 0o1000) !== 0))
-      return false;
+    if (!st.isSymbolicLink() && !(st.isDirectory() && (st.mode & 0o1000) !== 0)) {
+      if ((st.mode & 0o002) !== 0) return false;
+      if ((st.mode & 0o020) !== 0 && !groupsAlone(files).has(st.gid)) return false;
+    }
     if (path.dirname(cur) === cur) return true;
   }
+}
+
+/** The account files a group's members are read from. */
+export interface AccountFiles {
+  passwd: string;
+  group: string;
+}
+
+const ACCOUNT_FILES: AccountFiles = { passwd: '/etc/passwd', group: '/etc/group' };
+
+/** `groupsAlone`'s answer per pair of account files: each pair is read at most once per process. */
+const aloneCache = new Map<string, ReadonlySet<number>>();
+
+/**
+ * Your groups that have no member but you (root aside, as for an owner): your primary group or one of
+ * your supplementary groups, listed in the group file, that no other user has as primary group in the
+ * password file nor is listed as a member of (a member the password file does not name counts as
+ * another user). With user private groups (Debian, Ubuntu, Fedora) that is your own group, so your
+ * own 775 folders (`~/bin`, `~/.local/bin`) are yours alone. Empty when a file cannot be read or holds
+ * a `+`/`-` line (entries from NIS): a group not in the group file (NSS, LDAP) may have any member.
+ * Read only when a group-writable entry is met, once per process, in time linear in the files' size.
+ */
+function groupsAlone(files: AccountFiles): ReadonlySet<number> {
+  const key = `${files.passwd}\0${files.group}`;
+  let alone = aloneCache.get(key);
+  if (!alone) {
+    alone = readGroupsAlone(files);
+    aloneCache.set(key, alone);
+  }
+  return alone;
+}
+
+function readGroupsAlone(files: AccountFiles): ReadonlySet<number> {
+  const none = new Set<number>();
+  if (typeof process.getuid !== 'function' || typeof process.getgid !== 'function') return none;
+  const me = process.getuid();
+  const mine = new Set<number>([process.getgid(), ...(process.getgroups?.() ?? [])]);
+  let group: string;
+  let passwd: string;
+  try {
+    group = readFileSync(files.group, 'utf8');
+    passwd = readFileSync(files.passwd, 'utf8');
+  } catch {
+    return none;
+  }
+  const other = (uid: string) => !/^\d+$/.test(uid) || (Number(uid) !== me && Number(uid) !== 0);
+  const listed = new Set<number>();
+  const shared = new Set<number>();
+  // Member name -> the groups of yours that list it.
+  const members = new Map<string, number[]>();
+  for (const line of group.split('\n')) {
+    if (line.startsWith('+') || line.startsWith('-')) return none;
+    const f = line.split(':');
+    if (f.length < 4 || !/^\d+$/.test(f[2])) continue;
+    const gid = Number(f[2]);
+    if (!mine.has(gid)) continue;
+    listed.add(gid);
+    for (const name of f[3].split(',')) {
+      const n = name.trim();
+      if (n === '') continue;
+      const of = members.get(n);
+      if (of) of.push(gid);
+      else members.set(n, [gid]);
+    }
+  }
+  const named = new Set<string>();
+  for (const line of passwd.split('\n')) {
+    if (line.startsWith('+') || line.startsWith('-')) return none;
+    const f = line.split(':');
+    if (f.length < 4) continue;
+    const gid = /^\d+$/.test(f[3]) ? Number(f[3]) : -1;
+    const isOther = other(f[2]);
+    if (isOther && mine.has(gid)) shared.add(gid);
+    const of = members.get(f[0]);
+    if (of) {
+      named.add(f[0]);
+      if (isOther) for (const g of of) shared.add(g);
+    }
+  }
+  for (const [n, of] of members) if (!named.has(n)) for (const g of of) shared.add(g);
+  return new Set([...listed].filter((g) => !shared.has(g)));
 }
 
 /**

@@ -503,7 +503,7 @@ export function noGitFacts(ws: Workspace, notRepo: Msg): Msg {
       return t('No git facts: git does not run in Restricted Mode. Trust this folder to have it checked.');
     case 'git-passed-over':
       return t(
-        "No git facts: no git on PATH is run here. Each stands in this repository's work tree, or another user could have put it there (it or a folder above it belongs to another user, or everyone may write to that folder). Put first on PATH a git that you or root own, outside the work tree.",
+        "No git facts: no git on PATH is run here. Each stands in this repository's work tree, or another user could have put it there (it or a folder above it belongs to another user, or may be written by everyone or by a group that is not yours alone). Put first on PATH a git outside the work tree that only you or root can write or replace.",
       );
     default:
       return notRepo;
