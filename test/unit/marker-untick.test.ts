@@ -7,12 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { guardCheckpointed } from '../../src/core/checkpoint/freshness';
 import { markerRel } from '../../src/core/checkpoint/marker';
 import { itemKey, markerStand, untickPlan, type MarkerTicks } from '../../src/core/checkpoint/marker-stand';
 import { markerTicks, withdrawMarker } from '../../src/core/checkpoint/marker-ticks';
+import { WriteRefused } from '../../src/core/files/atomic';
 import { preCompactGuard } from '../../src/core/hooks/guard';
 import { sessionItems } from '../../src/core/model/model';
 import { evaluate } from '../../src/core/report/evaluate';
@@ -116,14 +117,53 @@ test('a checkpoint with --confirm, one item unticked: the box is open, no surfac
   assert.deepEqual(markerStand(again, kept).ticks?.session.sort(), ['feedback-stored', 'last-request']);
 });
 
-test('withdrawMarker leaves a marker another checkpoint wrote since (its confirmed items are the newer word)', async () => {
+/** A workspace whose session checkpointed with every manual item confirmed, and the ticks its marker gives. */
+async function confirmedCheckpoint(): Promise<{ root: string; m: MarkerTicks }> {
   const root = s3Workspace();
   assert.equal(run(['checkpoint', '--root', root, '--session', SID, ...CONFIRM_ALL]).code, 0);
   const m = await markerTicks(root, SID, await evaluate(root));
   assert.ok(m);
+  return { root, m };
+}
+
+test('withdrawMarker leaves a marker another checkpoint wrote since (its confirmed items are the newer word)', async () => {
+  const { root, m } = await confirmedCheckpoint();
   const file = path.join(root, markerRel(SID));
   const newer = readFileSync(file, 'utf8').replace(/^(\S+ )\S+/, `$1${new Date(Date.now() + 1000).toISOString()}`);
   writeFileSync(file, newer);
   assert.equal(await withdrawMarker(root, m), 'changed');
   assert.equal(readFileSync(file, 'utf8'), newer);
+});
+
+test('withdrawMarker removes nothing through a link: .claude swapped for a link to another folder of the workspace since the marker was read is refused, and that folder keeps its file', async () => {
+  const { root, m } = await confirmedCheckpoint();
+  // Between the read and the untick, `.claude` becomes a link to a folder inside the workspace holding the same bytes.
+  renameSync(path.join(root, '.claude'), path.join(root, 'elsewhere'));
+  symlinkSync('elsewhere', path.join(root, '.claude'));
+  const there = path.join(root, 'elsewhere', path.basename(markerRel(SID)));
+  await assert.rejects(
+    withdrawMarker(root, m),
+    (err: unknown) =>
+      err instanceof WriteRefused &&
+      err.reason === 'link' &&
+      /\.claude \(a folder on the way to \.claude\/\.checkpoint-ready\.[0-9a-f-]+\) is a symbolic link: Session Ledger never writes its own files through a link; nothing was written/.test(
+        err.message,
+      ),
+  );
+  assert.equal(existsSync(there), true, 'the file the link leads to is still there');
+  assert.deepEqual(
+    readdirSync(path.join(root, 'elsewhere')).sort(),
+    [path.basename(markerRel(SID))],
+    'no lock left there',
+  );
+});
+
+test('withdrawMarker removes no link planted at the marker: refused, the link and what it leads to stay', async () => {
+  const { root, m } = await confirmedCheckpoint();
+  const file = path.join(root, markerRel(SID));
+  renameSync(file, path.join(root, 'copy'));
+  symlinkSync('../copy', file);
+  await assert.rejects(withdrawMarker(root, m), (err: unknown) => err instanceof WriteRefused && err.reason === 'link');
+  assert.equal(lstatSync(file).isSymbolicLink(), true);
+  assert.equal(existsSync(path.join(root, 'copy')), true);
 });

@@ -25,6 +25,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { refuseOwnFileLink } from '../files/atomic';
 import { readTextFile } from '../files/fsread';
 import { withWriteLock } from '../files/lock';
 import { gitTracks } from '../git/tracked';
@@ -98,17 +99,25 @@ async function vouchesForNow(
  * Withdraw the marker that gave `m`: remove it, under the lock its checkpoint writes it under, when it
  * still holds the same bytes. `changed`: another checkpoint wrote it since (left alone: its confirmed
  * items are the user's newer word). A marker already gone counts as withdrawn. Throws when the lock or
- * the removal fails (`WriteRefused` for a busy or planted lock).
+ * the removal fails (`WriteRefused` for a busy or planted lock), and (WriteRefused 'link') when the
+ * marker, or a folder on the way from the root to it, is a link or it has a second hard link: the
+ * marker is one of the tool's own files, never removed through a link (a `.claude` swapped for a link
+ * since the marker was read would remove the file of that name where the link leads).
  */
 export async function withdrawMarker(
   root: string,
   m: Pick<MarkerTicks, 'marker' | 'hash'>,
 ): Promise<'withdrawn' | 'changed'> {
   const file = path.join(root, m.marker);
+  // The marker's own way checked first, as a checkpoint writes it: a refusal names the marker, and no
+  // lock is made where a link leads.
+  refuseOwnFileLink(file, root);
   return withWriteLock(file, root, async () => {
     const f = await readTextFile(file, MARKER_MAX_BYTES);
     if (!f.ok && f.kind === 'missing') return 'withdrawn';
     if (!f.ok || f.truncated || f.hash !== m.hash) return 'changed';
+    // Walked again under the lock, right before the removal: a link planted meanwhile removes nothing.
+    refuseOwnFileLink(file, root);
     await fs.rm(file);
     return 'withdrawn';
   });
