@@ -10,23 +10,28 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkpointDone, preCompactGuard } from '../../src/core/hooks/guard';
-import { SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
+import { markerRel, SHARED_MARKER_REL } from '../../src/core/checkpoint/marker';
 import { localTime } from '../../src/core/model/time';
 import { checkpointCovers } from '../../src/core/hooks/remind';
 import { cli, demoRepo, git, REPO, workspace } from './helpers';
 import { OTHER_SID, preCompact, SID } from './checkpoint-fixtures';
+import { checkpointedDemo, madeOnce } from './guard-fixtures';
 
 /** The reminder's answer: whether the session's checkpoint covers it, as the guard decides it. */
 const reminderCovers = (root: string) =>
   checkpointCovers(root, { sessionId: SID, transcript: null, env: {}, figureAt: '' }, checkpointDone);
 
-/** A git copy of the demo workspace (all five systems), checkpointed for SID when `checkpointed`. */
+/**
+ * A git copy of the demo workspace (all five systems), checkpointed for SID when `checkpointed`. Each is
+ * made once in this process and copied after (the same files, .git and times); the checkpointed one's
+ * marker is dated now, as a checkpoint run now dates it (the demo's files are older, as in a copy of a
+ * committed demo they are).
+ */
 function demo(checkpointed: boolean): string {
-  const dir = demoRepo();
-  if (checkpointed) {
-    const r = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-  }
+  if (!checkpointed) return madeOnce('committed demo', demoRepo);
+  const dir = checkpointedDemo();
+  const now = new Date();
+  utimesSync(path.join(dir, markerRel(SID)), now, now);
   return dir;
 }
 

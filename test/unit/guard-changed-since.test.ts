@@ -32,7 +32,6 @@ import { guardSentence } from '../../src/extension/pure/status-text';
 import {
   cli,
   copyDemo,
-  demoRepo,
   fillHeadVariable,
   filesUnder,
   fixtureCopy,
@@ -42,19 +41,14 @@ import {
   workspace,
 } from './helpers';
 import { blockArgs, preCompact, S3_STATE, SID } from './checkpoint-fixtures';
-import { installHook, madeOnce } from './guard-fixtures';
+import { checkpointedDemo, installHook, madeOnce } from './guard-fixtures';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 
 const STATE = 'docs/state/STATE.md';
 
 /** The demo workspace (five systems), checkpointed for SID five minutes ago, its hook script installed. */
 function checkpointed(): string {
-  const dir = madeOnce('demo', () => {
-    const made = demoRepo();
-    const r = cli(['checkpoint', '--root', made, '--session', SID, '--confirm', 'feedback-stored,last-request']);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    return made;
-  });
+  const dir = checkpointedDemo();
   const t = (Date.now() - 5 * 60_000) / 1000;
   utimesSync(path.join(dir, markerRel(SID)), t, t);
   installHook(dir);
@@ -1220,13 +1214,15 @@ function demoCheckpointed(arrange?: Arrange): string {
 }
 
 /** S2's ledger with a PLAN pointer to docs/plan.md, a plan not written yet (a stale path: a warning). */
-const planPointer = (d: string) => appendFileSync(path.join(d, '.claude/session-ledger.md'), '- Plan: docs/plan.md\n');
+const planPointer = same('a PLAN pointer to docs/plan.md', (d) =>
+  appendFileSync(path.join(d, '.claude/session-ledger.md'), '- Plan: docs/plan.md\n'),
+);
 
 test("a state file only the rules read that came after the checkpoint (a second handoff, a memory store, a project state or S2's plan that cannot be read): /compact is stopped, as check fails it", async () => {
-  const cases: Array<[string, (d: string) => void, (d: string) => void, RegExp]> = [
+  const cases: Array<[string, Arrange | undefined, (d: string) => void, RegExp]> = [
     [
       'a second handoff',
-      () => {},
+      undefined,
       (d) => cpSync(path.join(d, 'memory/session-handoff-LATEST.md'), path.join(d, 'memory/session-handoff.md')),
       /FAIL single-handoff/,
     ],
