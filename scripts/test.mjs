@@ -35,9 +35,9 @@ const LONGEST = [
   'hooks-install.test.js',
   'hooks-codex.test.js',
   'hot-paths.test.js',
-  // Mostly waiting on the CLI and git it starts (4.8 s of wall, 1.9 s of CPU).
+  // The guard's attack cases on copies of the demo, with the CLI and git it starts (2.3 s of CPU with them).
   'attack-guard.test.js',
-  // Mostly waiting on the hook processes it starts, 300 rounds at the log's limit (4 s of wall, 2.6 s of CPU).
+  // The hook processes it starts, 300 rounds at the log's limit (2.8 s of CPU with them).
   'hook-log-rotation.test.js',
 ];
 // Files whose tests need a process of their own: compactions asserts what a fresh process has not loaded
