@@ -4,8 +4,19 @@ import * as path from 'node:path';
 import ts from 'typescript';
 import { REPO } from './helpers';
 
-/** The text of every string and template literal of a TypeScript source (a template's literal parts); comments are not read. */
-export function literals(file: string, src: string = readFileSync(file, 'utf8')): string[] {
+/** `literals` of the sources read from disk, by path: the files that read them all share one parse per process. */
+const parsed = new Map<string, string[]>();
+
+/**
+ * The text of every string and template literal of a TypeScript source (a template's literal parts); comments are
+ * not read (nor parsed: JSDoc left as comments, which the literals do not hold).
+ */
+export function literals(file: string, src?: string): string[] {
+  if (src === undefined) {
+    let known = parsed.get(file);
+    if (!known) parsed.set(file, (known = literals(file, readFileSync(file, 'utf8'))));
+    return known;
+  }
   const out: string[] = [];
   const visit = (n: ts.Node): void => {
     if (
@@ -18,7 +29,14 @@ export function literals(file: string, src: string = readFileSync(file, 'utf8'))
       out.push(n.text);
     n.forEachChild(visit);
   };
-  visit(ts.createSourceFile(file, src, ts.ScriptTarget.Latest, false));
+  visit(
+    ts.createSourceFile(
+      file,
+      src,
+      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
+      false,
+    ),
+  );
   return out;
 }
 
