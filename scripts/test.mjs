@@ -1,9 +1,9 @@
 // `npm test`: the type check (tsc), the linter (ESLint), and the build
 // (scripts/build.mjs --tests) followed by the unit tests (node:test over out/), run side by side because they
 // are independent; exits non-zero when any of them fails. Prettier's check of the layout (`npm run format:check`,
-// about 11 s of CPU over the sources) runs in CI (.ci/run). It is CPU-bound: a fresh clone's first run took 186 s
-// of CPU and 96.5 s of wall on an idle 2-CPU machine, over the minute the project promises; once the type check's
-// and ESLint's caches exist (node_modules/.cache) 144 s and 75 s (docs/benchmark.md, round 37).
+// about 11 s of CPU over the sources) runs in CI (.ci/run). It is CPU-bound: a fresh clone's first run took 169 s
+// of CPU and 88 s of wall on a 2-CPU machine at load 1.3, over the minute the project promises; once the type
+// check's and ESLint's caches exist (node_modules/.cache) about 144 s and 75-80 s (docs/benchmark.md, rounds 37-38).
 // The test files run four processes at a time, in the order below (node --test would sort
 // them by name); its report is printed as it ends, and the totals over all files follow. The type
 // check's and the linter's output follows, each with its verdict.
