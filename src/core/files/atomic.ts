@@ -61,6 +61,11 @@ export interface AtomicWriteOptions {
   expectHash?: string | null;
   /** File mode for a new file (an existing file keeps its mode). */
   mode?: number;
+  /**
+   * The file's mode whatever the umask and whatever mode the file had: set on the temp file's
+   * descriptor before the rename, so it is never set through a link at the path.
+   */
+  exactMode?: number;
   /** Create missing parent folders. Default true. */
   mkdir?: boolean;
   /** Test hook: called after the temp file is written and before the rename. */
@@ -384,9 +389,9 @@ export async function writeAtomic(
   if (opts.refuseHardLinks) refuseHardLinked(file, shown, rel);
   if (opts.mkdir !== false && !folders) fs.mkdirSync(dir, { recursive: true });
   await verify(file, opts.expectHash, shown, rel);
-  let mode = opts.mode ?? 0o644;
+  let mode = opts.exactMode ?? opts.mode ?? 0o644;
   const before = statOrNullSync(file);
-  if (before) mode = before.mode & 0o7777;
+  if (before && opts.exactMode === undefined) mode = before.mode & 0o7777;
   await removeStaleTemps(file);
   const tmp = path.join(
     dir,
@@ -404,8 +409,9 @@ export async function writeAtomic(
       if (!stillAt(fs.fstatSync(fd), tmp))
         throw new WriteRefused(`${shown}: its folder changed while it was written; nothing was written.`, 'link', rel);
     }
-    // A file that was there keeps its mode, whatever the umask takes off at the open (a new one gets the umask's).
-    if (before) fs.fchmodSync(fd, mode);
+    // A file that was there keeps its mode, whatever the umask takes off at the open (a new one gets the umask's),
+    // and an exact mode is exact: set on the descriptor, never by the path (a link planted there would be followed).
+    if (before || opts.exactMode !== undefined) fs.fchmodSync(fd, mode);
     fs.writeFileSync(fd, data);
     if (opts.durable !== false) fs.fsyncSync(fd);
     fs.closeSync(fd);

@@ -1515,12 +1515,11 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
       await writeAtomic(plan.scriptPath, await scriptBytes(bundle), {
-        mode: 0o755,
+        exactMode: 0o755,
         root: plan.root,
         own: true,
         expectHash: plan.scriptHash,
       });
-      await fs.chmod(plan.scriptPath, 0o755).catch(() => undefined);
       // An older version's compressed core beside it is no longer read by anything.
       await fs.rm(plan.corePath, { force: true });
     }
@@ -1528,12 +1527,11 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
       const bundle = opts.cliBundle ?? plan.cliBundle;
       if (!bundle) throw new WriteRefused('no bundled CLI to install', 'io');
       await writeAtomic(plan.statuslinePath, await scriptBytes(installedBundles(bundle).statusline), {
-        mode: 0o755,
+        exactMode: 0o755,
         root: plan.root,
         own: true,
         expectHash: plan.statuslineHash,
       });
-      await fs.chmod(plan.statuslinePath, 0o755).catch(() => undefined);
     }
     const written = { ...plan.record.written };
     if (settingsChanged) {
