@@ -162,6 +162,67 @@ export async function assertLinearAsync<T>(
   assert.fail(`${name}: ${size(small)} vs ${size(big)} chars took${seen} (ratio over 10 on every attempt)`);
 }
 
+/**
+ * The characters the string builtins go through while `f` runs: a `split` its whole string, a `slice` or
+ * `substring` what it returns, an `indexOf` from where it starts to what it finds (or the end), a `charCodeAt`
+ * one. Not a regular expression's `exec`: once `RegExp.prototype` is written to, every regular expression of
+ * the process takes the engine's slow path, also after it is put back (a later test of zero-width spaces then took 9 times as long as its text without them).
+ * A line counted again from the text's start for each value (`text.slice(0, i).split('\n')`, a loop of
+ * `indexOf` or of `charCodeAt`), or the text split again for each, counts the text once per value. The
+ * builtins themselves run; counted, not timed, so the same on a busy machine.
+ */
+export function stringWork(f: () => unknown): number {
+  const s = String.prototype;
+  const { split, slice, substring, indexOf, charCodeAt } = s;
+  let n = 0;
+  s.split = function (this: string, ...a: Parameters<string['split']>) {
+    n += this.length;
+    return split.apply(this, a);
+  } as typeof split;
+  s.slice = function (this: string, ...a: Parameters<string['slice']>) {
+    const out = slice.apply(this, a);
+    n += out.length;
+    return out;
+  };
+  s.substring = function (this: string, ...a: Parameters<string['substring']>) {
+    const out = substring.apply(this, a);
+    n += out.length;
+    return out;
+  };
+  s.indexOf = function (this: string, ...a: Parameters<string['indexOf']>) {
+    const at = indexOf.apply(this, a);
+    n += (at < 0 ? this.length : at) - Math.max(0, a[1] ?? 0);
+    return at;
+  };
+  s.charCodeAt = function (this: string, i: number) {
+    n++;
+    return charCodeAt.call(this, i);
+  };
+  try {
+    f();
+  } finally {
+    Object.assign(s, { split, slice, substring, indexOf, charCodeAt });
+  }
+  return n;
+}
+
+/**
+ * `stringWork` per value at n and 4n values: about the same when the work is linear in the text, where
+ * going through the text before each value again is 4 times as much.
+ */
+export function assertLinearStringWork(
+  name: string,
+  f: (text: string) => unknown,
+  make: (n: number) => string,
+  n: number,
+): void {
+  const [small, big] = [make(n), make(4 * n)];
+  f(small);
+  const a = stringWork(() => f(small)) / n;
+  const b = stringWork(() => f(big)) / (4 * n);
+  assert.ok(b <= a * 1.25 + 1, `${name}: ${a.toFixed(1)} and ${b.toFixed(1)} characters gone through per value`);
+}
+
 const made: string[] = [];
 process.on('exit', () => {
   if (process.env.KEEP_TMP) return;

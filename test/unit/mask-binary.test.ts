@@ -15,7 +15,7 @@ import { parseHandoff } from '../../src/core/systems/s1/reader';
 import { parseManifest } from '../../src/core/systems/s2/reader-ledger';
 import { parseCheckpoint } from '../../src/core/systems/s4/reader-state';
 import { parseMarkdown } from '../../src/core/markdown/markdown';
-import { assertLinear, cli, fixtureCopy, gitInit, HOOK_SCRIPT, hookScript } from './helpers';
+import { assertLinear, assertLinearStringWork, cli, fixtureCopy, gitInit, HOOK_SCRIPT, hookScript } from './helpers';
 
 const KEY = 'sk-ant-api03-Qz7wR4xk9Lm2pAb8vT5yj0Np3qBSc9uU6zi1Oq4rC';
 const PEM =
@@ -174,4 +174,5 @@ test('masking `!!binary` values takes time linear in them', () => {
   };
   assert.equal(readYaml(many(10)).secrets.length, 10);
   assertLinear('!!binary values', read, many(1_000), many(4_000));
+  assertLinearStringWork('!!binary values', read, many, 100);
 });

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { readYaml, withLineCuts, lineCutsOf } from '../../src/core/markdown/yaml-tree';
 import { maskSecrets } from '../../src/core/secrets/secrets';
 import { evaluate } from '../../src/core/report/evaluate';
-import { assertLinear, cli, fixtureCopy, gitInit } from './helpers';
+import { assertLinear, assertLinearStringWork, cli, fixtureCopy, gitInit } from './helpers';
 
 /** Values the line masker leaves as they are (each under 20 characters, of two kinds: no "generated" value). */
 const V = (n: number) => `hunter2-very-sec-${String(n).padStart(2, '0')}`;
@@ -145,16 +145,20 @@ test('each reader keeps the text of its YAML with the secrets YAML decodes maske
 });
 
 test('showing what the YAML tree masks in the text takes time linear in the text', () => {
+  // Each value on the line below its key after a tag and a comment: the line masker leaves it, the tree cuts it.
   const many = (n: number) =>
-    Array.from({ length: n }, (_, i) => `k${i}_password: !!str\n  hunter2-very-${String(i).padStart(6, '0')}\n`).join(
-      '',
-    );
+    Array.from(
+      { length: n },
+      (_, i) => `k${i}_password: !!str   # the prod one\n  hunter2-very-${String(i).padStart(6, '0')}\n`,
+    ).join('');
   const run = (t: string) => {
     const shown = maskSecrets(t).text;
     return withLineCuts(shown, readYaml(shown).cuts);
   };
+  assert.equal(readYaml(maskSecrets(many(10)).text).cuts.length, 10);
   assert.ok(!run(many(10)).includes('hunter2-very-000003'));
   assertLinear('the cuts of many tagged values', run, many(1_000), many(4_000));
+  assertLinearStringWork('the cuts of many tagged values', run, many, 100);
   const long = (n: number) => `password: !!str\n  ${'x'.repeat(n)}\nnote: "${'y'.repeat(n)}\\\n  ${ESCAPED_TOKEN}"\n`;
   assertLinear('the cuts of long values', run, long(100_000), long(400_000));
 });
