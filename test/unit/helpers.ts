@@ -163,51 +163,63 @@ export async function assertLinearAsync<T>(
 }
 
 /**
- * The characters the string builtins go through while `f` runs: a `split` its whole string, a `slice` or
- * `substring` what it returns, an `indexOf` from where it starts to what it finds (or the end), a `charCodeAt`
- * one. Not a regular expression's `exec`: once `RegExp.prototype` is written to, every regular expression of
- * the process takes the engine's slow path, also after it is put back (a later test of zero-width spaces then took 9 times as long as its text without them).
- * A line counted again from the text's start for each value (`text.slice(0, i).split('\n')`, a loop of
- * `indexOf` or of `charCodeAt`), or the text split again for each, counts the text once per value. The
- * builtins themselves run; counted, not timed, so the same on a busy machine.
+ * A builtin method counted while `workOf` runs: the object that holds it, its name, and what one call adds
+ * to the count (from the call's `this`, arguments and result).
  */
-export function stringWork(f: () => unknown): number {
-  const s = String.prototype;
-  const { split, slice, substring, indexOf, charCodeAt } = s;
+export type Counted = readonly [
+  holder: object,
+  name: string,
+  units: (self: never, args: never[], out: never) => number,
+];
+
+/**
+ * The work the `counted` builtins do while `f` runs: each is replaced by one that calls it and counts, and
+ * put back after. The builtins themselves run; counted, not timed, so the same on a busy machine.
+ */
+export function workOf(counted: readonly Counted[], f: () => unknown): number {
+  const holders = counted.map(
+    ([o, k]) => [o as Record<string, unknown>, k, (o as Record<string, unknown>)[k]] as const,
+  );
   let n = 0;
-  s.split = function (this: string, ...a: Parameters<string['split']>) {
-    n += this.length;
-    return split.apply(this, a);
-  } as typeof split;
-  s.slice = function (this: string, ...a: Parameters<string['slice']>) {
-    const out = slice.apply(this, a);
-    n += out.length;
-    return out;
-  };
-  s.substring = function (this: string, ...a: Parameters<string['substring']>) {
-    const out = substring.apply(this, a);
-    n += out.length;
-    return out;
-  };
-  s.indexOf = function (this: string, ...a: Parameters<string['indexOf']>) {
-    const at = indexOf.apply(this, a);
-    n += (at < 0 ? this.length : at) - Math.max(0, a[1] ?? 0);
-    return at;
-  };
-  s.charCodeAt = function (this: string, i: number) {
-    n++;
-    return charCodeAt.call(this, i);
-  };
+  counted.forEach(([, , units], i) => {
+    const [o, k, real] = holders[i];
+    o[k] = function (this: unknown, ...a: unknown[]) {
+      const out = (real as (...x: unknown[]) => unknown).apply(this, a);
+      n += (units as (self: unknown, args: unknown[], out: unknown) => number)(this, a, out);
+      return out;
+    };
+  });
   try {
     f();
   } finally {
-    Object.assign(s, { split, slice, substring, indexOf, charCodeAt });
+    for (const [o, k, real] of holders) o[k] = real;
   }
   return n;
 }
 
 /**
- * `stringWork` per value at n and 4n values: about the same when the work is linear in the text, where
+ * The characters the string builtins go through: a `split` its whole string, a `slice` or `substring` what it
+ * returns, an `indexOf` from where it starts to what it finds (or the end), a `charCodeAt` one. Not a regular
+ * expression's `exec`: once `RegExp.prototype` is written to, every regular expression of the process takes
+ * the engine's slow path, also after it is put back (a later test of zero-width spaces then took 9 times as
+ * long as its text without them). A line counted again from the text's start for each value
+ * (`text.slice(0, i).split('\n')`, a loop of `indexOf` or of `charCodeAt`), or the text split again for each,
+ * counts the text once per value.
+ */
+const STRING_WORK: readonly Counted[] = [
+  [String.prototype, 'split', (self: string) => self.length],
+  [String.prototype, 'slice', (_: string, __: unknown[], out: string) => out.length],
+  [String.prototype, 'substring', (_: string, __: unknown[], out: string) => out.length],
+  [
+    String.prototype,
+    'indexOf',
+    (self: string, a: unknown[], at: number) => (at < 0 ? self.length : at) - Math.max(0, (a[1] as number) ?? 0),
+  ],
+  [String.prototype, 'charCodeAt', () => 1],
+];
+
+/**
+ * The string builtins' work (`STRING_WORK`) per value at n and 4n values: about the same when the work is linear in the text, where
  * going through the text before each value again is 4 times as much.
  */
 export function assertLinearStringWork(
@@ -218,8 +230,8 @@ export function assertLinearStringWork(
 ): void {
   const [small, big] = [make(n), make(4 * n)];
   f(small);
-  const a = stringWork(() => f(small)) / n;
-  const b = stringWork(() => f(big)) / (4 * n);
+  const a = workOf(STRING_WORK, () => f(small)) / n;
+  const b = workOf(STRING_WORK, () => f(big)) / (4 * n);
   assert.ok(b <= a * 1.25 + 1, `${name}: ${a.toFixed(1)} and ${b.toFixed(1)} characters gone through per value`);
 }
 

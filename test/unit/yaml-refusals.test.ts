@@ -30,7 +30,7 @@ import {
 import { evaluate } from '../../src/core/report/evaluate';
 import type { StateDoc } from '../../src/core/model/model';
 import type { Msg } from '../../src/core/model/messages';
-import { assertLinear, jaT, workspace } from './helpers';
+import { assertLinear, jaT, workOf, workspace, type Counted } from './helpers';
 
 const ON = 'session:\n  ledger: true\n';
 const snapshot = (yaml: string) =>
@@ -90,30 +90,15 @@ function assertRefused(yaml: string, id: string, skip: readonly string[] = []): 
 }
 
 /**
- * The library's work where it was quadratic, counted while `f` runs: the elements `Array.prototype.includes`
+ * The library's work where it was quadratic (`workOf`): the elements `Array.prototype.includes`
  * scans (its ordered-map check scanned every key before each) and the calls of `Set.prototype.add` (for each
- * key that is not a plain value it copied every anchor name into a set). Both builtins are put back after.
+ * key that is not a plain value it copied every anchor name into a set).
  */
-function builtinWork(f: () => unknown): number {
-  const includes = Array.prototype.includes;
-  const add = Set.prototype.add;
-  let n = 0;
-  Array.prototype.includes = function (this: unknown[], ...a: [unknown, number?]) {
-    n += this.length;
-    return includes.apply(this, a);
-  };
-  Set.prototype.add = function (this: Set<unknown>, v: unknown) {
-    n++;
-    return add.call(this, v);
-  };
-  try {
-    f();
-  } finally {
-    Array.prototype.includes = includes;
-    Set.prototype.add = add;
-  }
-  return n;
-}
+const BUILTIN_WORK: readonly Counted[] = [
+  [Array.prototype, 'includes', (self: unknown[]) => self.length],
+  [Set.prototype, 'add', () => 1],
+];
+const builtinWork = (f: () => unknown): number => workOf(BUILTIN_WORK, f);
 
 /** `builtinWork` per entry at n and 4n entries: about the same (linear), where quadratic work is 4 times as much. */
 function assertLinearWork(name: string, read: (text: string) => unknown, make: (n: number) => string, n: number): void {
