@@ -1,6 +1,6 @@
 /**
  * The language the command-line tool prints its words in (`check`, `status`, `checkpoint` and
- * `context`, the refusals, usage errors and framing of every command), decided as POSIX tools decide
+ * `context`, the manuals, refusals, usage errors and framing of every command), decided as POSIX tools decide
  * it: the first non-empty of LC_ALL, LC_MESSAGES and LANG names the locale; `ja…` is Japanese and
  * `ko…` Korean (without a codeset or with UTF-8, the one the tool writes), anything else (C, POSIX,
  * en_US.UTF-8, ja_JP.eucJP …) English. The words are the extension's own translations, its l10n

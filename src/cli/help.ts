@@ -2,8 +2,14 @@
  * What `session-ledger --help` and `session-ledger <command> --help` print: for every command (and
  * each subcommand of `hook` and `hooks`) its usage, options, exit codes and one example. Help is
  * text only: printing it loads no command and writes no file.
+ *
+ * A manual is printed in the locale's language as `check` is (../core/model/messages' `Language`, the
+ * extension's l10n bundles): its headings are templates (`t`), its prose (`manualIn`) the bundles'
+ * entries keyed by each English string whole; command lines, option names and the example stay as
+ * they are in every language.
  */
 
+import { t, type Language } from '../core/model/messages';
 import { ALL_FACTS, type CommandHelp } from '../core/systems/facts';
 import { REPO_CHECKS } from '../core/systems/s3/facts';
 import { asksForHelp, ownArgs } from './args';
@@ -280,56 +286,83 @@ export const MANUALS: Record<string, Manual> = {
   },
 };
 
-const HELP_OPT: [string, string] = ['-h, --help', 'show this help'];
+/** What every manual and the overview list last: the help option, said in the manual's language. */
+const helpOpt = (lang: Language): [string, string] => ['-h, --help', lang.msg(t('show this help'))];
+/** What stands after a usage's command line, set off by three spaces: a note on its input. */
+const NOTE = '   ';
+
+/**
+ * `m` with its prose said by `say`: the summary, the about text, the usage's note, each option's and
+ * exit code's text, its subcommands' manuals; each string whole (an about text of several lines is one).
+ */
+export function manualIn(m: Manual, say: (english: string) => string): Manual {
+  const at = m.usage.indexOf(NOTE);
+  const out: Manual = {
+    summary: say(m.summary),
+    usage: at < 0 ? m.usage : m.usage.slice(0, at + NOTE.length) + say(m.usage.slice(at + NOTE.length)),
+    options: m.options.map(([flag, text]) => [flag, say(text)]),
+    exit: m.exit.map(([code, text]) => [code, say(text)]),
+    example: m.example,
+  };
+  if (m.about !== undefined) out.about = say(m.about);
+  if (m.sub) out.sub = Object.fromEntries(Object.entries(m.sub).map(([k, s]) => [k, manualIn(s, say)]));
+  return out;
+}
 
 function table(rows: Array<[string, string]>): string[] {
   const w = Math.max(...rows.map(([a]) => a.length));
   return rows.map(([a, b]) => `  ${a.padEnd(w)}  ${b}`);
 }
 
-/** The manual of `name` (`hook pre-compact` → its subcommand's), as printed by --help. */
-export function manualText(name: string, m: Manual): string {
-  const out = [`session-ledger ${name}: ${m.summary}`, '', `Usage: ${m.usage}`];
+/** The manual of `name` (`hook pre-compact` → its subcommand's), as printed by --help, in `lang`. */
+export function manualText(name: string, manual: Manual, lang: Language): string {
+  const m = manualIn(manual, (s) => lang.say(s, s));
+  const out = [`session-ledger ${name}: ${m.summary}`, '', lang.msg(t('Usage: {0}', m.usage))];
   if (m.about) out.push('', ...m.about.split('\n'));
   if (m.sub)
     out.push(
       '',
-      'Subcommands:',
+      lang.msg(t('Subcommands:')),
       ...table(Object.entries(m.sub).map(([k, s]) => [k, s.summary])),
-      `  (session-ledger ${name} <subcommand> --help for each)`,
+      `  ${lang.msg(t('({0} --help for each)', `session-ledger ${name} <subcommand>`))}`,
     );
-  out.push('', 'Options:', ...table([...m.options, HELP_OPT]));
-  out.push('', 'Exit codes:', ...table(m.exit.map(([c, t]) => [c < 0 ? '*' : String(c), t])));
-  out.push('', 'Example:', `  ${m.example}`);
+  out.push('', lang.msg(t('Options:')), ...table([...m.options, helpOpt(lang)]));
+  out.push('', lang.msg(t('Exit codes:')), ...table(m.exit.map(([c, s]) => [c < 0 ? '*' : String(c), s])));
+  out.push('', lang.msg(t('Example:')), `  ${m.example}`);
   return out.join('\n');
 }
 
-/** `session-ledger --help`. */
-export function overview(version: string): string {
+/** `session-ledger --help`, in `lang`. */
+export function overview(version: string, lang: Language): string {
   return [
-    `session-ledger ${version}: read, check and guard the files an AI coding agent keeps its working memory in.`,
+    t(
+      '{0}: read, check and guard the files an AI coding agent keeps its working memory in.',
+      `session-ledger ${version}`,
+    ),
     '',
-    'Usage: session-ledger <command> [options]',
+    t('Usage: {0}', 'session-ledger <command> [options]'),
     '',
-    'Commands:',
-    ...table(Object.entries(MANUALS).map(([k, m]) => [k, m.summary])),
+    t('Commands:'),
+    ...table(Object.entries(MANUALS).map(([k, m]) => [k, lang.say(m.summary, m.summary)])),
     '',
-    'Options:',
-    ...table([HELP_OPT, ['-V, --version', 'print the version']]),
+    t('Options:'),
+    ...table([helpOpt(lang), ['-V, --version', lang.msg(t('print the version'))]]),
     '',
-    'Run `session-ledger <command> --help` for its options, exit codes and an example.',
-    'Exit codes: 0 ok, 1 a check blocks, 2 bad usage, 3 no agent session or no figure found (context).',
-  ].join('\n');
+    t('Run `{0} --help` for its options, exit codes and an example.', 'session-ledger <command>'),
+    t('Exit codes: 0 ok, 1 a check blocks, 2 bad usage, 3 no agent session or no figure found (context).'),
+  ]
+    .map((line) => (typeof line === 'string' ? line : lang.msg(line)))
+    .join('\n');
 }
 
 /**
- * When `args` (a command's arguments) ask for help: the manual to print (a subcommand's when one is
+ * When `args` (a command's arguments) ask for help: the manual to print in `lang` (a subcommand's when one is
  * named first), else null. Arguments after `--` belong to another program and are not looked at.
  */
-export function helpRequest(name: string, args: readonly string[]): string | null {
+export function helpRequest(name: string, args: readonly string[], lang: Language): string | null {
   if (!asksForHelp(args)) return null;
   const own = ownArgs(args);
   const m = MANUALS[name];
   const sub = m.sub && own[0] && Object.prototype.hasOwnProperty.call(m.sub, own[0]) ? own[0] : null;
-  return sub ? manualText(`${name} ${sub}`, m.sub![sub]) : manualText(name, m);
+  return sub ? manualText(`${name} ${sub}`, m.sub![sub], lang) : manualText(name, m, lang);
 }

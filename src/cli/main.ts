@@ -47,15 +47,18 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [name, ...rest] = argv;
   if (!name) {
     const lang = await cliLanguage(io.env);
-    io.stderr(`${(await help()).overview(VERSION)}\n\n${lang.msg(t('session-ledger: no command given.'))}`);
+    io.stderr(`${(await help()).overview(VERSION, lang)}\n\n${lang.msg(t('session-ledger: no command given.'))}`);
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     // `session-ledger help check` is `session-ledger check --help`.
     const topic = name === 'help' ? rest[0] : undefined;
     const { helpRequest, MANUALS, overview } = await help();
+    const lang = await cliLanguage(io.env);
     io.stdout(
-      topic && has(MANUALS, topic) ? (helpRequest(topic, [...rest.slice(1), '--help']) as string) : overview(VERSION),
+      topic && has(MANUALS, topic)
+        ? (helpRequest(topic, [...rest.slice(1), '--help'], lang) as string)
+        : overview(VERSION, lang),
     );
     return 0;
   }
@@ -77,9 +80,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     );
     return 2;
   }
-  // Help is answered before the command loads: it reads no stdin and writes no file.
+  // Help is answered before the command loads, in the locale's language: it reads no stdin and writes no file.
   if (asksForHelp(rest)) {
-    io.stdout((await help()).helpRequest(name, rest) as string);
+    io.stdout((await help()).helpRequest(name, rest, await cliLanguage(io.env)) as string);
     return 0;
   }
   try {

@@ -275,8 +275,10 @@ test('l10n: every Japanese and Korean bundle entry is a string in use: a changed
     coreTemplates: () => string[];
     cliTemplates: () => string[];
   };
-  // The command-line tool's own words (src/cli) are entries of the same bundles.
+  // The command-line tool's own words (src/cli) are entries of the same bundles, its manuals' prose too.
   const used = new Set([...coreTemplates(), ...cliTemplates()]);
+  const { MANUALS, manualIn } = await import('../../src/cli/help');
+  for (const m of Object.values(MANUALS)) manualIn(m, (s) => (used.add(s), s));
   for (const dir of ['src/extension', 'src/protocol', 'webview'])
     for (const f of walk(path.join(REPO, dir)).filter((x) => x.endsWith('.ts')))
       for (const m of readFileSync(f, 'utf8').matchAll(/\bt\(\s*(['"])((?:\\.|(?!\1).)*)\1/g))
