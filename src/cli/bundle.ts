@@ -18,7 +18,7 @@ import { readTextFile } from '../core/files/fsread';
 import { ENGLISH, languageOf, type Language } from '../core/model/messages';
 import { localeLang, type Lang } from './locale';
 
-/** The most of a bundle read (each is about 130 KB). */
+/** The most of a bundle read (each is about 180-200 KB). */
 const BUNDLE_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Where the package keeps the bundle of `lang`, for a script in `dir`; null when `dir` is no package's `dist/`. */

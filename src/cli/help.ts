@@ -95,7 +95,8 @@ const HOOKS_OPTIONS: Array<[string, string]> = [
 
 const HOOKS_INSTALL: Manual = {
   summary: 'add the guard hooks to .claude/settings.json and write .claude/hooks/session-ledger.cjs',
-  usage: 'session-ledger hooks install [--root DIR] [--local] [--statusline] [--remind] [--codex] [--dry-run]',
+  usage:
+    'session-ledger hooks install [--root DIR] [--local] [--statusline] [--remind] [--codex] [--cli-bundle FILE] [--dry-run]',
   about:
     'Writes .claude/hooks/session-ledger.cjs (this CLI as one plain JavaScript file; it needs only node) and appends\n' +
     'hooks.PreCompact (matcher manual) and hooks.SessionStart to the settings file, leaving the rest of it byte for byte.\n' +
@@ -257,11 +258,17 @@ export const MANUALS: Record<string, Manual> = {
   },
   hooks: {
     summary: 'add or remove the guard hooks (Claude Code: .claude/settings.json; Codex CLI: .codex/hooks.json)',
-    usage: 'session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--codex] [--dry-run]',
+    usage:
+      'session-ledger hooks install|uninstall [--root DIR] [--local] [--statusline] [--remind] [--codex] [--cli-bundle FILE] [--dry-run]',
     options: [
       ...HOOKS_OPTIONS,
       ['--statusline', 'install only: also wire the context meter relay into statusLine'],
+      [
+        '--remind',
+        "install only: also add hooks.UserPromptSubmit, the reminder that suggests a checkpoint to the agent at each system's marks",
+      ],
       ['--codex', "Codex CLI's .codex/hooks.json instead of Claude Code's settings"],
+      ['--cli-bundle FILE', "the hook script to copy (default: this CLI's)"],
     ],
     exit: [[0, 'done, or nothing to do'], [1, 'refused; nothing written'], USAGE_EXIT],
     example: 'session-ledger hooks install --dry-run',

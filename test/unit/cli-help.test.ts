@@ -71,6 +71,18 @@ test('every option a command parses is in its manual', () => {
   }
 });
 
+test('a command with subcommands lists in its own manual, usage line and options, every option of its subcommands', () => {
+  for (const [name, m] of Object.entries(MANUALS)) {
+    const own = m.options.map(([flag]) => flag.split(' ')[0]);
+    for (const [subName, sub] of Object.entries(m.sub ?? {}))
+      for (const [flag] of sub.options) {
+        const opt = flag.split(' ')[0];
+        assert.ok(own.includes(opt), `${name} --help lists ${opt} (${name} ${subName} takes it)`);
+        assert.ok(m.usage.includes(`[${opt}`), `${name}'s usage line names ${opt} (${name} ${subName} takes it)`);
+      }
+  }
+});
+
 test('session-ledger --help lists every command; help <command> is <command> --help', () => {
   const r = cli(['--help']);
   assert.equal(r.code, 0);
