@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, type PathLike } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { Check, SystemReport } from '../../src/core/model/model';
@@ -105,6 +105,40 @@ test('S3 defer: markers in the files the session changed count (git), at their s
   assert.deepEqual(
     debt(await s3(dir, true)).map((c) => c.status),
     ['pass'],
+  );
+});
+
+test('S3 defer: a changed file over 512 KB is skipped without being opened (a marker in it counts as before: not at all); a smaller one is read', async () => {
+  const dir = s3Workspace({ 'docs/state/DEBT.md': DEBT_MD });
+  // A changed lock file or build output: never read for markers, however often the extension scans.
+  write(dir, 'dist/bundle.js', `// defer: a marker in a large file\n${'x'.repeat(600 * 1024)}\n`);
+  write(dir, 'src/small.ts', '// defer: a marker in a small file\n');
+  // The fs module the product reads through, its calls passed on as they are and only counted here.
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  const open = nodeFs.openSync;
+  const opened: string[] = [];
+  nodeFs.openSync = ((file: PathLike, ...rest: unknown[]) => {
+    opened.push(String(file));
+    return (open as (...a: unknown[]) => number)(file, ...rest);
+  }) as typeof nodeFs.openSync;
+  let d: Check[];
+  try {
+    d = debt(await s3(dir));
+  } finally {
+    nodeFs.openSync = open;
+  }
+  assert.ok(
+    opened.some((f) => f.endsWith('src/small.ts')),
+    'the small changed file is read',
+  );
+  assert.deepEqual(
+    opened.filter((f) => f.endsWith('bundle.js')),
+    [],
+    'the large changed file is not opened',
+  );
+  assert.deepEqual(
+    d.map((c) => [c.status, c.path, c.line]),
+    [['warn', 'src/small.ts', 1]],
   );
 });
 

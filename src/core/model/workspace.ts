@@ -337,6 +337,20 @@ export class Workspace {
   }
 
   /**
+   * `rel`'s text when it is at most `maxBytes` long, else its refusal (`too-large`), without reading a
+   * byte of a larger file: for a scan over files no system names (git's changed paths), where most are
+   * none of ours and a large one (a lock file, a build output) is skipped anyway. Not kept for `read`,
+   * which reads past that limit.
+   */
+  async readAtMost(rel: string, maxBytes: number): Promise<TextFile> {
+    const held = this.reads.get(rel);
+    if (held) return held;
+    return (await this.inside(rel))
+      ? readTextFile(this.abs(rel), maxBytes, { refuseLarger: true, refuseHardLinks: true })
+      : outsideFailure(rel);
+  }
+
+  /**
    * The Markdown outline of `text`, parsed once per evaluation: a reader's format test and its
    * `loadDoc` of the same file share one parse (readers only read an outline, never change it).
    */

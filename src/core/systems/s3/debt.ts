@@ -153,7 +153,8 @@ export async function checkDebt(ws: Workspace, home: StateDoc): Promise<Check[]>
     const g = await ws.git();
     const changed = (g?.changed ?? []).filter((p) => p !== home.relPath && p !== DEBT);
     for (const rel of changed.slice(0, MAX_FILES)) {
-      const f = await ws.read(rel);
+      // A larger file is skipped, unread unless a system read it already.
+      const f = await ws.readAtMost(rel, MAX_BYTES);
       if (!f.ok || f.size > MAX_BYTES) continue;
       // A changed file is no state document: its text is masked here before a marker's words are quoted.
       if (f.text.includes('defer:')) markers.push(...deferMarkers(rel, maskSecrets(f.text).text));
