@@ -57,7 +57,8 @@ const main = el('main', { id: 'app' });
 const title = el('h1');
 const overallLine = el('p', { class: 'overall' });
 const overallWord = document.createTextNode('');
-const overall = el('span', { id: 'overall', class: 'badge' });
+// Hidden until the first state names the label: an empty badge would show (and be found) before it.
+const overall = el('span', { id: 'overall', class: 'badge', hidden: '' });
 overallLine.append(overallWord, overall);
 const refresh = el('button', { id: 'refresh', class: 'secondary', 'data-key': 'refresh', type: 'button' });
 const header = el('header');
