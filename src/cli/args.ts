@@ -90,6 +90,13 @@ function parseError(err: Error & { code?: string }): UsageError {
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && arg) return new SaidUsageError(t("unknown option '{0}'", arg));
   if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && arg)
     return new SaidUsageError(t("unexpected argument '{0}'", arg));
+  // node names the option as its usage does (`--root <value>`, `-r, --root <value>`): said by its long name.
+  const option = arg?.split(/[ ,]+/).find((w) => w.startsWith('--'));
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    if (err.message.includes('argument missing')) return new SaidUsageError(t("option '{0}' needs a value", option));
+    if (err.message.includes('does not take an argument'))
+      return new SaidUsageError(t("option '{0}' takes no value", option));
+  }
   return new UsageError(err.message);
 }
 

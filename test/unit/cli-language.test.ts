@@ -242,6 +242,8 @@ test('usage errors in ja and ko: an unknown command, an unknown option, a root n
   const cases: Array<{ args: string[]; why: (tr: typeof jaT) => string }> = [
     { args: ['check', '--frob'], why: (tr) => tr("unknown option '{0}'", '--frob') },
     { args: ['status', 'extra'], why: (tr) => tr("unexpected argument '{0}'", 'extra') },
+    { args: ['check', '--root'], why: (tr) => tr("option '{0}' needs a value", '--root') },
+    { args: ['check', '--json=yes'], why: (tr) => tr("option '{0}' takes no value", '--json') },
     { args: ['check', '--root', missing], why: (tr) => tr('root not found: {0}', missing) },
     {
       args: ['checkpoint', '--session', 'a b'],
