@@ -31,6 +31,8 @@ const CONFIRM: [string, string] = [
   '--confirm ID,...',
   'manual items you confirm were done: feedback-stored, last-request, each once for every system (S1:feedback-stored is the same; repeatable)',
 ];
+/** `hooks install`'s, listed in the `hooks` manual too. */
+const CLI_BUNDLE: [string, string] = ['--cli-bundle FILE', "the hook script to copy (default: this CLI's)"];
 const USAGE_EXIT: [number, string] = [2, 'bad usage, or the root cannot be read'];
 
 /** The write actions the systems' homes declare, with what every command shares added. */
@@ -116,7 +118,7 @@ const HOOKS_INSTALL: Manual = {
       '--remind',
       "also add hooks.UserPromptSubmit: the reminder that suggests a checkpoint to the agent at each system's marks",
     ],
-    ['--cli-bundle FILE', "the hook script to copy (default: this CLI's)"],
+    CLI_BUNDLE,
   ],
   exit: [
     [0, 'installed, or already installed'],
@@ -268,7 +270,7 @@ export const MANUALS: Record<string, Manual> = {
         "install only: also add hooks.UserPromptSubmit, the reminder that suggests a checkpoint to the agent at each system's marks",
       ],
       ['--codex', "Codex CLI's .codex/hooks.json instead of Claude Code's settings"],
-      ['--cli-bundle FILE', "the hook script to copy (default: this CLI's)"],
+      CLI_BUNDLE,
     ],
     exit: [[0, 'done, or nothing to do'], [1, 'refused; nothing written'], USAGE_EXIT],
     example: 'session-ledger hooks install --dry-run',

@@ -25,14 +25,13 @@ import {
   HOOK_SCRIPT,
   jaT,
   koT,
+  locale,
+  LOCALE_LANGS,
   REPO,
   workspace,
   write,
   type CliResult,
 } from './helpers';
-
-/** A locale as the process sees it: LANG alone (LC_ALL and LC_MESSAGES set empty, which counts as unset). */
-const locale = (lang: string): NodeJS.ProcessEnv => ({ LC_ALL: '', LC_MESSAGES: '', LANG: lang });
 
 /** S3's broken fixture in a git repository: blocking findings with fix hints, warnings, two manual items. */
 function broken(): string {
@@ -219,11 +218,6 @@ test("the hook script in a repository reads no bundle: a repository's files neve
   assert.match(ja.stdout, /\nOverall: BROKEN\n$/);
 });
 
-const LANGS = [
-  ['ja_JP.UTF-8', jaT, /[\u3040-\u30ff\u4e00-\u9fff]/],
-  ['ko_KR.UTF-8', koT, /[\uac00-\ud7af]/],
-] as const;
-
 /** What a usage error's line says around its reason (the usage and the help command are the English line's). */
 function usageParts(english: string): { command: string; usage: string; more: string } {
   const m = /^session-ledger (\S+): .* \(usage: (.*); more: (.*)\)\n$/.exec(english);
@@ -268,7 +262,7 @@ test('usage errors in ja and ko: an unknown command, an unknown option, a root n
       english[i].stderr,
     );
   });
-  for (const [lang, tr, script] of LANGS) {
+  for (const [lang, tr, script] of LOCALE_LANGS) {
     const r = cliProcess(['frob'], { env: locale(lang) });
     assert.deepEqual(cli(['frob'], { env: locale(lang) }), r);
     assert.equal(r.code, 2);
@@ -320,7 +314,7 @@ test('checkpoint refusals in ja and ko: the heading, what was looked for, the co
   const blocking = json.refusals.find((r) => r.code === 'blocking-checks')?.checks.length ?? 0;
   const manual = json.refusals.find((r) => r.code === 'manual-unconfirmed')?.checks.length ?? 0;
   assert.ok(blocking > 1 && manual > 1, JSON.stringify(json.refusals));
-  for (const [lang, tr, script] of LANGS) {
+  for (const [lang, tr, script] of LOCALE_LANGS) {
     const r = cli(['checkpoint', '--root', empty], { env: { ...quiet(), ...locale(lang) } });
     assert.equal(r.code, 1);
     const lines = r.stderr.split('\n');
@@ -363,7 +357,7 @@ test('hooks install in ja and ko: what it did, the command that undoes it, and a
   const en = cli(['hooks', 'install', '--root', dir], { env: locale('C') });
   assert.equal(en.code, 0, en.stderr);
   assert.ok(en.stdout.trimEnd().endsWith('\nRemove them with: session-ledger hooks uninstall'), en.stdout);
-  for (const [lang, tr, script] of LANGS) {
+  for (const [lang, tr, script] of LOCALE_LANGS) {
     const fresh = broken();
     const r = cli(['hooks', 'install', '--root', fresh], { env: locale(lang) });
     assert.equal(r.code, 0, r.stderr);
@@ -411,7 +405,7 @@ test('context in ja and ko: the figure line (its source too) and why none was fo
     `Claude Code 70% · 140k of 200k tokens · checkpoint proposed (default: 60%/80%) · claude-opus-4-6 · session ${SID} · from transcript\n`,
   );
   const enJson = cli(['context', '--root', root, '--json'], { env: { ...env, ...locale('C') } }).stdout;
-  for (const [lang, tr, script] of LANGS) {
+  for (const [lang, tr, script] of LOCALE_LANGS) {
     const empty = workspace();
     const n = cli(['context', '--root', empty], { env: { ...env, ...locale(lang) } });
     assert.equal(n.code, 3);
@@ -449,7 +443,7 @@ test("every sentence of the command-line tool's own (src/cli) has a Japanese and
   };
   const templates = cliTemplates();
   assert.ok(templates.length > 20, `${templates.length} templates`);
-  for (const [lang, tr] of LANGS)
+  for (const [lang, tr] of LOCALE_LANGS)
     assert.deepEqual(
       templates.filter((m) => tr(m) === m),
       [],

@@ -8,12 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CORPUS_SESSIONS, workspace } from './helpers';
+import { CORPUS_SESSIONS, escapeRegExp, workspace } from './helpers';
 import { runIn } from './hostile-helpers';
 import { asst } from './context-records';
 
 const MB = 1024 * 1024;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A workspace and empty agent homes: nothing is found but the transcript named. */
 function env(): NodeJS.ProcessEnv {
@@ -71,7 +70,7 @@ for (const { corpus, claude, codex } of CORPUS_SESSIONS) {
     r = await runIn(['context', '--root', project, '--transcript', claude.subagent], { env: env() });
     assert.equal(r.code, 3);
     const beside = path.join(path.dirname(claude.subagent), `${claude.id}.jsonl`);
-    assert.match(r.stderr, new RegExp(`is a subagent's transcript, .* the session's own is ${escape(beside)},`));
+    assert.match(r.stderr, new RegExp(`is a subagent's transcript, .* the session's own is ${escapeRegExp(beside)},`));
   });
 }
 

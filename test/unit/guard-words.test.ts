@@ -15,11 +15,20 @@ import { HOOK_HOOKS_MARKER, HOOK_METER_MARKER, HOOK_WORDS_MARKER } from '../../s
 import { suggestionLine } from '../../src/core/hooks/remind';
 import { passedOn, WORDED_MODULES } from '../../src/cli/hook-words';
 import { markerRel } from '../../src/core/checkpoint/marker';
-import { cli, copyDemo, HOOK_SCRIPT, hookScript, jaT, koT, partCompiles, REPO, workspace, write } from './helpers';
+import {
+  cli,
+  copyDemo,
+  HOOK_SCRIPT,
+  hookScript,
+  jaT,
+  koT,
+  locale,
+  partCompiles,
+  REPO,
+  workspace,
+  write,
+} from './helpers';
 import { preCompact, projectEnv, projectShell, s3Workspace, SID, transcriptAt } from './checkpoint-fixtures';
-
-/** A locale as the process sees it: LANG alone (LC_ALL and LC_MESSAGES set empty, which counts as unset). */
-const locale = (lang: string): NodeJS.ProcessEnv => ({ LC_ALL: '', LC_MESSAGES: '', LANG: lang });
 
 const LANGS = [
   { name: 'Japanese', locale: 'ja_JP.UTF-8', tr: jaT, script: /[\u3040-\u30ff\u4e00-\u9fff]/ },

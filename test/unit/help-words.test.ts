@@ -11,15 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { manualIn, MANUALS, type Manual } from '../../src/cli/help';
-import { cli, cliProcess, HOOK_SCRIPT, jaT, koT, REPO, workspace } from './helpers';
-
-/** A locale as the process sees it: LANG alone (LC_ALL and LC_MESSAGES set empty, which counts as unset). */
-const locale = (lang: string): NodeJS.ProcessEnv => ({ LC_ALL: '', LC_MESSAGES: '', LANG: lang });
-
-const LANGS = [
-  ['ja_JP.UTF-8', jaT, /[\u3040-\u30ff\u4e00-\u9fff]/],
-  ['ko_KR.UTF-8', koT, /[\uac00-\ud7af]/],
-] as const;
+import { cli, cliProcess, escapeRegExp, HOOK_SCRIPT, locale, LOCALE_LANGS, REPO, workspace } from './helpers';
 
 /** Every command and subcommand as typed, with its manual: ['check'], ['hooks', 'install'], … */
 const ALL: Array<[string[], Manual]> = Object.entries(MANUALS).flatMap(([name, m]) => [
@@ -65,7 +57,7 @@ test('<command> --help in ja and ko: every line of every manual in the language 
   for (const [words, m] of ALL) {
     const en = cli([...words, '--help'], { env: locale('C') });
     assert.equal(en.code, 0, en.stderr);
-    for (const [lang, tr, script] of LANGS) {
+    for (const [lang, tr, script] of LOCALE_LANGS) {
       const what = `${lang} ${words.join(' ')} --help`;
       const r = cli([...words, '--help'], { env: locale(lang) });
       assert.equal(r.code, 0, `${what}: ${r.stderr}`);
@@ -73,7 +65,7 @@ test('<command> --help in ja and ko: every line of every manual in the language 
       everyLineIn(r.stdout, m.example, script, what);
       // As in English: each flag and exit code opens its row, the example and the usage's command line as they are.
       for (const [flag] of [...m.options, ['-h, --help']])
-        assert.match(r.stdout, new RegExp(`^  ${esc(flag)}  `, 'm'), what);
+        assert.match(r.stdout, new RegExp(`^  ${escapeRegExp(flag)}  `, 'm'), what);
       for (const [code] of m.exit) assert.match(r.stdout, new RegExp(`^  ${code < 0 ? '\\*' : code}  `, 'm'), what);
       assert.ok(r.stdout.includes(`\n  ${m.example}\n`), what);
       assert.ok(r.stdout.startsWith(`session-ledger ${words.join(' ')}: ${tr(m.summary)}\n`), `${what}:\n${r.stdout}`);
@@ -115,12 +107,12 @@ test('check --help, hooks install --help and help checkpoint in ja and ko: the h
 });
 
 test('--help, help and the overview of a usage error in ja and ko: every line in the language; each command listed by its name', () => {
-  for (const [lang, tr, script] of LANGS) {
+  for (const [lang, tr, script] of LOCALE_LANGS) {
     const r = cli(['--help'], { env: locale(lang) });
     assert.equal(r.code, 0, r.stderr);
     everyLineIn(r.stdout, '', script, `${lang} --help`);
     for (const [name, m] of Object.entries(MANUALS))
-      assert.match(r.stdout, new RegExp(`^  ${name} +${esc(tr(m.summary))}$`, 'm'), `${lang} --help: ${name}`);
+      assert.match(r.stdout, new RegExp(`^  ${name} +${escapeRegExp(tr(m.summary))}$`, 'm'), `${lang} --help: ${name}`);
     assert.ok(
       r.stdout.includes(tr('Run `{0} --help` for its options, exit codes and an example.', 'session-ledger <command>')),
     );
@@ -183,7 +175,3 @@ test('the hook script in a repository prints its manuals in English whatever the
     }
   }
 });
-
-function esc(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

@@ -90,6 +90,36 @@ export function koT(m: string, ...args: Array<string | number | boolean>): strin
 }
 let koBundle: Record<string, string> | undefined;
 
+/** A locale as a process sees it: LANG alone (LC_ALL and LC_MESSAGES set empty, which counts as unset). */
+export const locale = (lang: string): NodeJS.ProcessEnv => ({ LC_ALL: '', LC_MESSAGES: '', LANG: lang });
+
+/** The locales the tool speaks besides English: the locale, its words (the bundle's), a character of its script. */
+export const LOCALE_LANGS = [
+  ['ja_JP.UTF-8', jaT, /[\u3040-\u30ff\u4e00-\u9fff]/],
+  ['ko_KR.UTF-8', koT, /[\uac00-\ud7af]/],
+] as const;
+
+/** `s` as a regular expression that matches it literally. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Run `fn` with `onOpen` told the path of each `fs.openSync` first (the module the product opens files
+ * through; every call is passed on as it is), and put back after.
+ */
+export async function whileOpening<T>(onOpen: (file: string) => void, fn: () => Promise<T>): Promise<T> {
+  const nodeFs = require('node:fs') as typeof import('node:fs');
+  const open = nodeFs.openSync;
+  nodeFs.openSync = ((file: import('node:fs').PathLike, ...rest: unknown[]) => {
+    onOpen(String(file));
+    return (open as (...a: unknown[]) => number)(file, ...rest);
+  }) as typeof open;
+  try {
+    return await fn();
+  } finally {
+    nodeFs.openSync = open;
+  }
+}
+
 /** mulberry32: a tiny, good-enough seeded PRNG (the same inputs on every run). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

@@ -13,6 +13,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -34,7 +35,7 @@ import { feedPath } from '../../src/core/context/feed';
 import { companionPath } from '../../src/core/systems/facts';
 import { S1_SIDECAR } from '../../src/core/systems/s1/reader';
 import { previewRel } from '../../src/core/systems/s4/compact-state';
-import { cli, cliProcess, gitInit, HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, workspace } from './helpers';
+import { cli, cliProcess, gitInit, HOOK_SCRIPT, REPO, STATUSLINE_SCRIPT, whileOpening, workspace } from './helpers';
 
 const REPO_FIXTURES = path.join(REPO, 'test', 'fixtures');
 import { spawnSync } from 'node:child_process';
@@ -298,22 +299,17 @@ test('pruning removes nothing through a folder link: 40 files behind a sessions/
  * have to hit, made certain.
  */
 async function swappedAtOpen(name: string, folder: string, outside: string, fn: () => Promise<unknown>): Promise<void> {
-  const nodeFs = require('node:fs') as typeof import('node:fs');
-  const open = nodeFs.openSync;
   let swapped = false;
-  nodeFs.openSync = ((p: import('node:fs').PathLike, ...rest: unknown[]) => {
-    if (!swapped && String(p).includes(name)) {
-      swapped = true;
-      nodeFs.renameSync(folder, `${folder}.orig`);
-      symlinkSync(outside, folder);
-    }
-    return (open as (...a: unknown[]) => number)(p, ...rest);
-  }) as typeof open;
-  try {
-    await fn().catch(() => undefined);
-  } finally {
-    nodeFs.openSync = open;
-  }
+  await whileOpening(
+    (p) => {
+      if (!swapped && p.includes(name)) {
+        swapped = true;
+        renameSync(folder, `${folder}.orig`);
+        symlinkSync(outside, folder);
+      }
+    },
+    () => fn().catch(() => undefined),
+  );
   assert.ok(swapped, 'the open was reached');
 }
 

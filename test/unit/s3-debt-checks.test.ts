@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, type PathLike } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { Check, SystemReport } from '../../src/core/model/model';
@@ -16,7 +16,7 @@ import { repoChecksCheck, runnableCheck, runRepoChecks, withRepoChecks } from '.
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
 import { S3_STATE, s3Workspace } from './checkpoint-fixtures';
-import { cli, corpusFile, externalTest, fixtureCopy, gitInit, OWN_CORPUS, write } from './helpers';
+import { cli, corpusFile, externalTest, fixtureCopy, gitInit, OWN_CORPUS, whileOpening, write } from './helpers';
 
 /** A process that still runs (a zombie waiting for its parent's reaper counts as gone). */
 function running(pid: number): boolean {
@@ -113,20 +113,11 @@ test('S3 defer: a changed file over 512 KB is skipped without being opened (a ma
   // A changed lock file or build output: never read for markers, however often the extension scans.
   write(dir, 'dist/bundle.js', `// defer: a marker in a large file\n${'x'.repeat(600 * 1024)}\n`);
   write(dir, 'src/small.ts', '// defer: a marker in a small file\n');
-  // The fs module the product reads through, its calls passed on as they are and only counted here.
-  const nodeFs = require('node:fs') as typeof import('node:fs');
-  const open = nodeFs.openSync;
   const opened: string[] = [];
-  nodeFs.openSync = ((file: PathLike, ...rest: unknown[]) => {
-    opened.push(String(file));
-    return (open as (...a: unknown[]) => number)(file, ...rest);
-  }) as typeof nodeFs.openSync;
-  let d: Check[];
-  try {
-    d = debt(await s3(dir));
-  } finally {
-    nodeFs.openSync = open;
-  }
+  const d = await whileOpening(
+    (f) => opened.push(f),
+    async () => debt(await s3(dir)),
+  );
   assert.ok(
     opened.some((f) => f.endsWith('src/small.ts')),
     'the small changed file is read',

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { cli, HOOK_SCRIPT, workspace, write } from './helpers';
+import { cli, escapeRegExp, HOOK_SCRIPT, workspace, write } from './helpers';
 import {
   blockCommand,
   CONFIRM_ALL,
@@ -62,7 +62,7 @@ test('the CLI in a subfolder of a project whose hooks are installed, without --r
   const env = { CLAUDE_CONFIG_DIR: emptyClaudeHome(), CLAUDE_PROJECT_DIR: '' };
   const status = cli(['status'], { cwd: sub, env });
   assert.equal(status.code, 0, status.stderr);
-  assert.match(status.stdout, new RegExp(`^Session Ledger — ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+  assert.match(status.stdout, new RegExp(`^Session Ledger — ${escapeRegExp(dir)}\\n`));
   assert.match(status.stdout, /S3 Groundwork/);
   assert.doesNotMatch(status.stdout, /No state files detected/);
   assert.equal(cli(['check'], { cwd: sub, env }).code, 0);
@@ -72,7 +72,7 @@ test('the CLI in a subfolder of a project whose hooks are installed, without --r
   assert.ok(!existsSync(path.join(sub, '.claude')), 'nothing written in the subfolder');
   // The guard's "switch S0 on" step names enable-ledger: it too acts on the project.
   const en = cli(['enable-ledger', '--dry-run'], { cwd: sub, env });
-  assert.match(en.stderr, new RegExp(`^Project: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'), en.stderr);
+  assert.match(en.stderr, new RegExp(`^Project: ${escapeRegExp(dir)} `, 'm'), en.stderr);
   assert.ok(!existsSync(path.join(sub, '.agents.yml')));
 });
 
@@ -82,7 +82,7 @@ test('the CLI stays in its folder when that folder holds a state file of its own
   const pkg = path.join(dir, 'packages', 'api');
   write(pkg, 'docs/state/STATE.md', S3_STATE);
   const own = cli(['status'], { cwd: pkg });
-  assert.match(own.stdout, new RegExp(`^Session Ledger — ${pkg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
+  assert.match(own.stdout, new RegExp(`^Session Ledger — ${escapeRegExp(pkg)}\\n`));
   // A subfolder where a Claude Code session was started (it reads that folder's settings and markers): that folder.
   const started = path.join(dir, 'tools');
   mkdirSync(started);

@@ -20,7 +20,7 @@ import { MANUALS } from '../../src/cli/help';
 import { systemLabel } from '../../src/extension/pure/findings';
 import { docTooltip, systemTooltip } from '../../src/extension/pure/tree-text';
 import { checklistState } from '../../src/extension/pure/checklist-model';
-import { CHECKLIST_STRINGS, cli, demoRepo, enT, HOOK_SCRIPT, hookScript, REPO } from './helpers';
+import { CHECKLIST_STRINGS, cli, demoRepo, enT, escapeRegExp, HOOK_SCRIPT, hookScript, REPO } from './helpers';
 import { sessionStart } from './checkpoint-fixtures';
 
 /** A system as the facts table names it: its id, then its name. */
@@ -99,10 +99,10 @@ test("the CLI's status, check and init, and the hooks' texts name each system by
   for (const cmd of ['status', 'check']) {
     const out = cli([cmd, '--root', dir], { env }).stdout;
     for (const id of SYSTEM_IDS)
-      assert.match(out, new RegExp(`^${esc(NAME(id))} — (WORKING|PARTIAL|BROKEN)$`, 'm'), `${cmd}: ${id}`);
+      assert.match(out, new RegExp(`^${escapeRegExp(NAME(id))} — (WORKING|PARTIAL|BROKEN)$`, 'm'), `${cmd}: ${id}`);
   }
   const init = cli(['init', '--root', dir]).stdout;
-  for (const id of SYSTEM_IDS) assert.match(init, new RegExp(`^  ${esc(NAME(id))}  `, 'm'), `init: ${id}`);
+  for (const id of SYSTEM_IDS) assert.match(init, new RegExp(`^  ${escapeRegExp(NAME(id))}  `, 'm'), `init: ${id}`);
   const resumed = hookScript(HOOK_SCRIPT, ['hook', 'session-start'], {
     cwd: dir,
     input: sessionStart(dir, 'clear'),
@@ -134,8 +134,6 @@ test("the README's and the reference's tables of the five systems and the walkth
     assert.equal(row(walkthrough, new RegExp(`^\\| ${id} `))[0], NAME(id), `walkthrough ${id}`);
   }
 });
-
-const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Words that, after a system's id, begin a name for it ("S2 prepare-then-compact", "S3 STATE handoff", "S0 session ledger"). */
 const NAMING = new Set([

@@ -23,9 +23,19 @@ import {
   shownSections,
   systemTooltip,
 } from '../../src/extension/pure/tree-text';
-import { CHECKLIST_STRINGS, cli, demoRepo, enT, gitInit, jaT, koT, oneCheck, systemIn, workspace } from './helpers';
-
-const locale = (lang: string): NodeJS.ProcessEnv => ({ LC_ALL: '', LC_MESSAGES: '', LANG: lang });
+import {
+  CHECKLIST_STRINGS,
+  cli,
+  demoRepo,
+  enT,
+  gitInit,
+  jaT,
+  koT,
+  locale,
+  oneCheck,
+  systemIn,
+  workspace,
+} from './helpers';
 
 test('a span of time is a message: English as before, and in Japanese and Korean through the bundle', () => {
   assert.equal(spanText(20_000).text, 'less than a minute');

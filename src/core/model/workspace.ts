@@ -323,14 +323,9 @@ export class Workspace {
   read(rel: string): Promise<TextFile> {
     let p = this.reads.get(rel);
     if (!p) {
-      const yaml = /\.ya?ml$/i.test(rel);
-      p = this.inside(rel).then((ok) =>
-        !ok
-          ? outsideFailure(rel)
-          : yaml
-            ? readTextFile(this.abs(rel), CONFIG_MAX_BYTES, { refuseLarger: true, refuseHardLinks: true })
-            : readTextFile(this.abs(rel), this.options.maxBytes ?? DEFAULT_MAX_BYTES, { refuseHardLinks: true }),
-      );
+      p = /\.ya?ml$/i.test(rel)
+        ? this.readInside(rel, CONFIG_MAX_BYTES, true)
+        : this.readInside(rel, this.options.maxBytes ?? DEFAULT_MAX_BYTES, false);
       this.reads.set(rel, p);
     }
     return p;
@@ -342,11 +337,14 @@ export class Workspace {
    * none of ours and a large one (a lock file, a build output) is skipped anyway. Not kept for `read`,
    * which reads past that limit.
    */
-  async readAtMost(rel: string, maxBytes: number): Promise<TextFile> {
-    const held = this.reads.get(rel);
-    if (held) return held;
+  readAtMost(rel: string, maxBytes: number): Promise<TextFile> {
+    return this.reads.get(rel) ?? this.readInside(rel, maxBytes, true);
+  }
+
+  /** `rel`'s text, read only when it is inside the root; a file over `maxBytes` refused unread, or read that far. */
+  private async readInside(rel: string, maxBytes: number, refuseLarger: boolean): Promise<TextFile> {
     return (await this.inside(rel))
-      ? readTextFile(this.abs(rel), maxBytes, { refuseLarger: true, refuseHardLinks: true })
+      ? readTextFile(this.abs(rel), maxBytes, { refuseLarger, refuseHardLinks: true })
       : outsideFailure(rel);
   }
 
