@@ -8,6 +8,7 @@ import { t } from '../core/model/messages';
 import { asksForHelp, SaidUsageError } from './args';
 import { exitWith, internalError, processIo, terminalSafeIo, UsageError, type Io } from './io';
 import { cliLanguage } from './bundle';
+import type { CheckpointDoneQuery } from '../core/hooks/guard';
 
 export interface Command {
   run(args: string[], io: Io): Promise<number>;
@@ -21,7 +22,13 @@ export interface Command {
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   status: () => import('./commands/status'),
   check: () => import('./commands/check'),
-  context: () => import('./commands/context'),
+  // Past a mark `context` says "checkpoint done" as the status line does: the guard's decision, loaded only when asked.
+  context: async () => {
+    const { run } = await import('./commands/context');
+    const done = async (root: string, q: CheckpointDoneQuery) =>
+      (await import('../core/hooks/guard')).checkpointDone(root, q);
+    return { run: (args: string[], io: Io) => run(args, io, done) };
+  },
   statusline: () => import('./commands/statusline'),
   checkpoint: () => import('./commands/checkpoint'),
   hook: () => import('./commands/hook'),

@@ -279,19 +279,27 @@ async function ownLine(
   const level = levelOf(pct, await detectedThresholds(root));
   const line = `ctx ${shownPercent(pct, 1)}% (${tokens(used)}/${tokens(window)})`;
   if (level === 'ok') return line;
-  // Past a mark, but the checkpoint it asks for is made: "checkpoint done", as the status bar says it,
-  // by the guard's own decision. The guard is asked only while a marker stands there and the figure may
-  // be of its turn (dated at most its turn's time after the newest marker file; the guard's part then
-  // reads the transcript's turns after the marker): every other refresh loads nothing more.
-  const newest = isSessionId(sessionId) ? newestMarkerTime(root, sessionId) : -Infinity;
-  const done =
-    isSessionId(sessionId) &&
-    newest > -Infinity &&
-    !pastCheckpointTurn(figureAt ? Date.parse(figureAt) : NaN, newest) &&
-    (await meter
-      .checkpointDone(root, { sessionId, transcript: transcript ?? null, env: io.env, figureAt })
-      .catch(() => false));
+  const done = await checkpointMade(root, { sessionId, transcript: transcript ?? null, env: io.env, figureAt }, meter);
   return `${line} · ${done ? words.done : levelText(level, words)}`;
+}
+
+/**
+ * Past a mark, whether the checkpoint it asks for is made: "checkpoint done", as the status bar says it,
+ * by the guard's own decision (`checkpointDone`), for the status line and `context` alike. The guard is
+ * asked only while a marker stands there and the figure may be of its turn (dated at most its turn's time
+ * after the newest marker file; the guard's part then reads the transcript's turns after the marker):
+ * every other call loads nothing more. Never throws.
+ */
+export async function checkpointMade(
+  root: string,
+  q: Omit<CheckpointDoneQuery, 'sessionId'> & { sessionId: string | null | undefined },
+  guard: Pick<StatusLineMeter, 'checkpointDone'> | null,
+): Promise<boolean> {
+  const { sessionId } = q;
+  if (!guard || !isSessionId(sessionId)) return false;
+  const newest = newestMarkerTime(root, sessionId);
+  if (newest === -Infinity || pastCheckpointTurn(q.figureAt ? Date.parse(q.figureAt) : NaN, newest)) return false;
+  return guard.checkpointDone(root, { ...q, sessionId }).catch(() => false);
 }
 
 export async function runStatusLine(args: string[], io: Io, meter: StatusLineMeter): Promise<number> {

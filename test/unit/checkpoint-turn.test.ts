@@ -3,7 +3,7 @@
  * the agent's turn, whose final figure comes after the marker: that figure is covered. A bare checkpoint
  * right after /clear, before anything is typed in the new session, writes that session's marker; the
  * first answer that follows, however soon, is of a turn the checkpoint never saw (it began after the
- * marker), so no surface says "checkpoint done" for it: the status line, `hook remind`, the status bar.
+ * marker), so no surface says "checkpoint done" for it: the status line, `context`, `hook remind`, the status bar.
  * The SessionStart records are the real hook's (cleared-fixtures); the transcript's records are shaped as
  * Claude Code writes them.
  */
@@ -84,9 +84,9 @@ function statusInput(root: string, home: string, sid: string, percent: number): 
 
 /**
  * What every surface says of the session `sid` now, its figure `percent` (past S3's 15 % mark) dated
- * `figureAt`: the status line's words, the reminder's suggestion (null when silent), the status bar's
- * "checkpoint done", each through what runs for real (the CLI; the extension's guard preview over the
- * store's report).
+ * `figureAt`: the status line's words, `context`'s level words, the reminder's suggestion (null when
+ * silent), the status bar's "checkpoint done", each through what runs for real (the CLI; the extension's
+ * guard preview over the store's report).
  */
 async function surfaces(root: string, home: string, sid: string, percent: number) {
   const env = { CLAUDE_CONFIG_DIR: home };
@@ -95,6 +95,10 @@ async function surfaces(root: string, home: string, sid: string, percent: number
   const usage = { at: new Date().toISOString() } as ContextUsage;
   const line = run(['statusline'], { cwd: root, input: statusInput(root, home, sid, percent), env });
   assert.equal(line.code, 0, line.stderr);
+  // `context` right after, on the figure the status line recorded: its level words, as the status line says them.
+  const ctx = run(['context'], { cwd: root, env });
+  assert.equal(ctx.code, 0, ctx.stderr);
+  const level = /· ([^·]*) \(S3: 15%\/40%\)/.exec(ctx.stdout)?.[1];
   const remind = run(['hook', 'remind'], {
     cwd: root,
     input: JSON.stringify({
@@ -118,6 +122,7 @@ async function surfaces(root: string, home: string, sid: string, percent: number
   });
   return {
     line: line.stdout.trim(),
+    context: level,
     remind: remind.stdout ? (JSON.parse(remind.stdout).hookSpecificOutput.additionalContext as string) : null,
     bar: checkpointed(guardViewOf(d, true, 480), usage),
     done: await checkpointDone(root, { sessionId: sid, transcript, env, figureAt: usage.at as string }),
@@ -135,6 +140,7 @@ test('a bare checkpoint right after /clear, then the new session’s first answe
   append(home, root, B, answer(B, 20));
   const s = await surfaces(root, home, B, 20);
   assert.equal(s.line, 'ctx 20% (40k/200k) · checkpoint proposed');
+  assert.equal(s.context, 'checkpoint proposed');
   assert.match(s.remind ?? '', /past the 15% mark of S3/);
   assert.equal(s.bar, false, 'the status bar');
   assert.equal(s.done, false, "the core's checkpointDone");
@@ -158,12 +164,19 @@ test('a checkpoint run inside the agent’s turn: its final answer, after the ma
   // The tool's result, a reminder of the client's own, then the turn's final answer: all after the marker.
   append(home, root, sid, toolResult(sid), meta(sid), answer(sid, 20));
   const s = await surfaces(root, home, sid, 20);
-  assert.deepEqual(s, { line: 'ctx 20% (40k/200k) · checkpoint done', remind: null, bar: true, done: true });
+  assert.deepEqual(s, {
+    line: 'ctx 20% (40k/200k) · checkpoint done',
+    context: 'checkpoint done',
+    remind: null,
+    bar: true,
+    done: true,
+  });
   // The user's next turn: its answer is after the checkpoint, however soon.
   await tick();
   append(home, root, sid, prompt(sid, 'and now the import'), answer(sid, 21));
   const next = await surfaces(root, home, sid, 21);
   assert.equal(next.line, 'ctx 21% (42k/200k) · checkpoint proposed');
+  assert.equal(next.context, 'checkpoint proposed');
   assert.equal(next.bar, false);
   assert.equal(next.done, false);
 });

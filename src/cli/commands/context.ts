@@ -28,7 +28,8 @@ import { parse, SaidUsageError } from '../args';
 import { cliLanguage } from '../bundle';
 import { projectRoot } from '../project';
 import { type Io } from '../io';
-import { tokens } from '../status-line';
+import { checkpointMade, tokens } from '../status-line';
+import type { CheckpointDone } from '../../core/hooks/remind';
 
 export type ContextJson = ContextUsage & {
   thresholds: ThresholdProfile;
@@ -51,17 +52,22 @@ function thresholdText(t: ThresholdProfile): string {
   return `${t.profile}: ${t.propose}%${t.urgent !== null ? `/${t.urgent}%` : ''}`;
 }
 
-/** A level in `context`'s words: the status line's (`levelText`), said in `lang`. */
-function levelSaid(level: Level, lang: Language): string {
-  return level === 'urgent'
-    ? lang.msg(t('checkpoint now'))
-    : level === 'propose'
-      ? lang.msg(t('checkpoint proposed'))
-      : 'ok';
+/** A level in `context`'s words: the status line's (`levelText`), said in `lang`; past a mark with the checkpoint made, "checkpoint done". */
+function levelSaid(level: Level, lang: Language, done = false): string {
+  return level === 'ok'
+    ? 'ok'
+    : done
+      ? lang.msg(t('checkpoint done'))
+      : level === 'urgent'
+        ? lang.msg(t('checkpoint now'))
+        : lang.msg(t('checkpoint proposed'));
 }
 
-/** The figure in one line, in `lang` (the figures, the agent, the model and the session id as they are). */
-export function usageLine(u: ContextJson, lang: Language = ENGLISH): string {
+/**
+ * The figure in one line, in `lang` (the figures, the agent, the model and the session id as they are);
+ * `done`: past a mark, the checkpoint it asks for is made (`checkpointMade`).
+ */
+export function usageLine(u: ContextJson, lang: Language = ENGLISH, done = false): string {
   const say = (m: Msg): string => lang.msg(m);
   const agent = AGENT_NAME[u.agent];
   const parts =
@@ -69,7 +75,7 @@ export function usageLine(u: ContextJson, lang: Language = ENGLISH): string {
       ? [`${agent} ${say(t('{0} tokens', tokens(u.usedTokens)))}`, say(t('window unknown (no percentage)'))]
       : [`${agent} ${u.percent}%`, say(t('{0} of {1} tokens', tokens(u.usedTokens), tokens(u.windowTokens)))];
   // Without a window there is no level to tell.
-  if (u.percent !== null) parts.push(`${levelSaid(u.level, lang)} (${thresholdText(u.thresholds)})`);
+  if (u.percent !== null) parts.push(`${levelSaid(u.level, lang, done)} (${thresholdText(u.thresholds)})`);
   if (u.afterCompaction) parts.push(say(t('after compaction')));
   if (u.tooLargeRecordBytes !== undefined)
     parts.push(
@@ -96,7 +102,12 @@ function noSessionSaid(agent: string | undefined, root: string): Msg {
   return t('no Claude Code or Codex CLI session found for {0}', root);
 }
 
-export async function run(args: string[], io: Io): Promise<number> {
+/**
+ * `checkpointDone` is the guard's "checkpoint done" (core's `checkpointDone`), as the status line asks it:
+ * the core passes its own, the hook script's meter one that loads the guard's part when asked; without
+ * it the line says the level alone.
+ */
+export async function run(args: string[], io: Io, checkpointDone: CheckpointDone | null = null): Promise<number> {
   const { values } = parse(args, {
     root: { type: 'string' },
     transcript: { type: 'string' },
@@ -164,6 +175,21 @@ export async function run(args: string[], io: Io): Promise<number> {
     return { ...u, thresholds, level: levelOf(u.percent, thresholds), compactions, advice: said };
   });
   if (values.json) io.stdout(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
-  else io.stdout(out.map((u) => usageLine(u, lang)).join('\n'));
+  else {
+    // Past a mark, the status line's "checkpoint done" when the guard says the session's checkpoint covers its figure.
+    const guard = checkpointDone && { checkpointDone };
+    const done = await Promise.all(
+      out.map((u) =>
+        u.agent === 'claude' && u.level !== 'ok'
+          ? checkpointMade(
+              root,
+              { sessionId: u.sessionId, transcript: u.transcriptPath, env: io.env, figureAt: u.at ?? '' },
+              guard,
+            )
+          : false,
+      ),
+    );
+    io.stdout(out.map((u, i) => usageLine(u, lang, done[i])).join('\n'));
+  }
   return 0;
 }
