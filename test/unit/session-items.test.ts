@@ -16,7 +16,7 @@ import { sessionItems, type WorkspaceReport } from '../../src/core/model/model';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { countsOf } from '../../src/extension/pure/findings';
 import { applyTicks, confirmedOf, stateHash, tickPlace } from '../../src/extension/pure/ticks';
-import { CHECKLIST_STRINGS, cli, copyDemo, rewrite, workspace } from './helpers';
+import { CHECKLIST_STRINGS, cli, copyDemo, hookScript, rewrite, workspace } from './helpers';
 import { emptyClaudeHome, SID } from './checkpoint-fixtures';
 
 const SESSION_IDS = ['feedback-stored', 'last-request'];
@@ -27,8 +27,9 @@ function demo(): string {
   return dir;
 }
 
-/** The lines of `text` that name a session's item by its id. */
-const idLines = (text: string) => text.split('\n').filter((l) => /\b(feedback-stored|last-request)\b/.test(l));
+/** The lines of `text` that name a session's item by its id (a command's `--confirm` is no item's line). */
+const idLines = (text: string) =>
+  text.split('\n').filter((l) => /\b(feedback-stored|last-request)\b/.test(l) && !/--confirm/.test(l));
 
 test('check on the demo (five systems): the two session items once in the text and in --json, not once per system', () => {
   const dir = demo();
@@ -75,6 +76,27 @@ test('check on the demo (five systems): the two session items once in the text a
     ['manual-done', 'manual-done'],
   );
   assert.equal(k.label, 'WORKING');
+});
+
+test('check and status say how to confirm the open session items: the checkpoint command with both, as its refusal gives it; nothing once both are confirmed', () => {
+  const dir = demo();
+  const command = (program: string) =>
+    `   ${program} \\\n     checkpoint \\\n     --confirm feedback-stored,last-request\n`;
+  const said = `When they are true, confirm them with:\n${command('session-ledger')}`;
+  const check = cli(['check', '--root', dir]);
+  assert.equal(check.code, 0, check.stderr);
+  assert.ok(check.stdout.includes(`completed or recorded.\n${said}\nOverall: PARTIAL`), check.stdout);
+  // One confirmed in this run: the checkpoint, a run of its own, still needs both.
+  const status = cli(['status', '--root', dir, '--confirm', 'feedback-stored']);
+  assert.ok(status.stdout.includes(`completed or recorded.\n${said}\nOverall: PARTIAL`), status.stdout);
+  const ja = cli(['check', '--root', dir], { env: { LANG: 'ja_JP.UTF-8' } });
+  assert.ok(ja.stdout.includes(`事実になったら、次で確認してください:\n${command('session-ledger')}`), ja.stdout);
+  const both = cli(['check', '--root', dir, '--confirm', 'feedback-stored,last-request']);
+  assert.doesNotMatch(both.stdout, /confirm them|--confirm/);
+  // Run as the installed hook script, the command names it as the guard's block does.
+  assert.equal(cli(['hooks', 'install', '--root', dir]).code, 0);
+  const hook = hookScript('.claude/hooks/session-ledger.cjs', ['check'], { cwd: dir });
+  assert.ok(hook.stdout.includes(command('node .claude/hooks/session-ledger.cjs')), hook.stdout);
 });
 
 test('checkpoint on the demo: the refusal lists the two items once, names no system, and --confirm names each once', async () => {

@@ -15,6 +15,7 @@ import {
 import { ENGLISH, oneLine, PROGRAM, saidMsg, sayHint, t, type Language } from '../model/messages';
 import type { SaidPart } from '../model/model';
 import { shownLine } from '../markdown/shown-line';
+import { commandLines } from '../files/shell';
 
 export interface JsonCheck {
   id: string;
@@ -195,14 +196,23 @@ export function overallLine(r: Pick<WorkspaceReport, 'label'>, lang: Language = 
 
 /**
  * The session's manual items, once for every system: a heading that says so, then each as a check's
- * line (`[ ] feedback-stored …`); nothing when no system asks them.
+ * line (`[ ] feedback-stored …`), then, while one is open, the checkpoint command that confirms them all,
+ * as a checkpoint's refusal gives it (the program as the user ran it); nothing when no system asks them.
  */
 export function sessionText(r: WorkspaceReport, lang: Language = ENGLISH, indent = ''): string[] {
   const items = sessionItems(r);
   if (!items.length) return [];
+  // A checkpoint is a run of its own: it confirms every item, those this command was given too.
+  const confirm = items.some((c) => c.status === 'manual-open') ? items.map((c) => c.id) : [];
   return [
     lang.msg(t('This session (asked once for every system):')),
     ...items.map((c) => `${indent}${checkLine(c, lang)}`),
+    ...(confirm.length
+      ? [
+          lang.msg(t('When they are true, confirm them with:')),
+          ...commandLines(lang.program ?? PROGRAM, ['checkpoint', `--confirm ${confirm.join(',')}`]),
+        ]
+      : []),
   ];
 }
 
