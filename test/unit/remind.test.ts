@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -25,6 +26,7 @@ import { FACTS } from '../../src/core/systems/facts';
 import { SYSTEM_IDS } from '../../src/core/model/model';
 import { formatMarker } from '../../src/core/checkpoint/marker';
 import { checkpointDone } from '../../src/core/hooks/guard';
+import { lockPath } from '../../src/core/files/lock';
 import { HOOK_SCRIPT, loadedModules, moduleRecorder, workspace, write } from './helpers';
 import { HOOK_CORE_MARKER } from '../../src/core/hooks/files';
 import { emptyClaudeHome, run, S0_CONFIG, S0_LEDGER, S3_STATE, SID } from './checkpoint-fixtures';
@@ -101,8 +103,8 @@ test('the suggestion says which system, which mark and what to run, in one line'
 // ------------------------------------------------------------------ over real files
 
 /** A Claude Code transcript record, dated `at`, whose last assistant record used `tokens` of claude-sonnet-4-5's 200,000. */
-function usageLine(tokens: number, at = new Date()): string {
-  return `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: SID, message: { model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: tokens } }, timestamp: at.toISOString() })}\n`;
+function usageLine(tokens: number, at = new Date(), sid = SID): string {
+  return `${JSON.stringify({ isSidechain: false, type: 'assistant', sessionId: sid, message: { model: 'claude-sonnet-4-5-20250929', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: tokens } }, timestamp: at.toISOString() })}\n`;
 }
 
 /**
@@ -352,22 +354,7 @@ test('an .agents.yml only the YAML reader can answer for: the hook script hands 
     '.agents.yml': 'session: &s\n  ledger: true\nother: *s\n',
     '.agents/session_ledger.md': S0_LEDGER,
   });
-  const transcript = path.join(workspace({}, 'sl-claude-'), `${SID}.jsonl`);
-  writeFileSync(transcript, usageLine(150_000));
-  const env = {
-    PATH: process.env.PATH,
-    HOME: workspace({}, 'sl-home-'),
-    TMPDIR: workspace({}, 'sl-tmp-'),
-    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
-    CLAUDE_PROJECT_DIR: root,
-  };
-  const input = JSON.stringify({
-    session_id: SID,
-    transcript_path: transcript,
-    cwd: root,
-    hook_event_name: 'UserPromptSubmit',
-    prompt: 'go on',
-  });
+  const { env, input } = hookPrompt(root, 75);
   const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], { cwd: root, env, input, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /past the 70% mark of S0/);
@@ -413,4 +400,93 @@ test('without --remind no reminder is installed; a settings file install --remin
   assert.ok(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8').includes('"UserPromptSubmit"'));
   assert.equal(run(['hooks', 'uninstall', '--root', dir]).code, 0);
   assert.equal(existsSync(path.join(dir, '.claude')), false);
+});
+
+/**
+ * The hook's environment and stdin, as Claude Code runs `hook remind` in `root`, for session `sid` whose
+ * transcript's last turn is at `pct` % (a transcript of its own); `extra` is added to the environment.
+ */
+function hookPrompt(root: string, pct: number, sid = SID, extra: NodeJS.ProcessEnv = {}) {
+  const transcript = path.join(workspace({}, 'sl-claude-'), `${sid}.jsonl`);
+  writeFileSync(transcript, usageLine(pct * 2000, new Date(), sid));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: workspace({}, 'sl-home-'),
+    TMPDIR: workspace({}, 'sl-tmp-'),
+    CLAUDE_CONFIG_DIR: emptyClaudeHome(),
+    CLAUDE_PROJECT_DIR: root,
+    ...extra,
+  };
+  const input = JSON.stringify({
+    session_id: sid,
+    transcript_path: transcript,
+    cwd: root,
+    hook_event_name: 'UserPromptSubmit',
+    prompt: 'go on',
+  });
+  return { env, input };
+}
+
+// ------------------------------------------------------------------ two prompts of one session at once
+
+/** The hook's command line, environment and stdin for session `sid` at `pct` % in `root`, its log on stderr. */
+function prompt(root: string, sid: string, pct: number) {
+  return {
+    args: [HOOK_SCRIPT, 'hook', 'remind'],
+    cwd: root,
+    ...hookPrompt(root, pct, sid, { SESSION_LEDGER_REMIND_DEBUG: '1' }),
+  };
+}
+
+/** The suggestion in a hook's output, or null when it said nothing. */
+function said(stdout: string): string | null {
+  return stdout ? (JSON.parse(stdout).hookSpecificOutput.additionalContext as string) : null;
+}
+
+function runHook(p: ReturnType<typeof prompt>) {
+  const r = spawnSync(process.execPath, p.args, { cwd: p.cwd, env: p.env, input: p.input, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return { said: said(r.stdout), stderr: r.stderr };
+}
+
+test("a prompt that runs while another run holds the session's reminder record says nothing and exits 0 at once; the band is said once", () => {
+  const root = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
+  const p = prompt(root, SID, 20);
+  // Another run of the reminder (a live process: this one) is between its read of the record and its write.
+  const record = path.join(root, REMIND_DIR_REL, `${SID}.json`);
+  const lock = lockPath(record);
+  mkdirSync(path.dirname(lock), { recursive: true });
+  writeFileSync(lock, `${process.pid} ${new Date().toISOString()}\n`);
+  const started = Date.now();
+  const second = runHook(p);
+  assert.equal(second.said, null, 'the run holding the record decides the band');
+  assert.match(second.stderr, /another run of the reminder is deciding for this session/);
+  assert.ok(Date.now() - started < 10_000, 'it never waits for the lock');
+  assert.equal(readFileSync(lock, 'utf8').split(' ')[0], String(process.pid), "the other run's lock is left as it is");
+  assert.ok(!existsSync(record), 'nothing recorded under the lock of another run');
+  // That run is done: the band is said once, by the next prompt, then never again in the band.
+  rmSync(lock);
+  assert.match(runHook(p).said ?? '', /past the 15% mark of S3/);
+  assert.equal(runHook(p).said, null);
+  assert.ok(!existsSync(lock), 'the lock goes with its run');
+});
+
+test('two prompts of one session at once (two real hook processes): the band is said exactly once', async () => {
+  const root = workspace({ 'docs/state/STATE.md': S3_STATE, '.claude/settings.json': '{}' });
+  for (let i = 0; i < 4; i++) {
+    const sid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const p = prompt(root, sid, 20);
+    const once = () =>
+      new Promise<string | null>((resolve, reject) => {
+        const c = spawn(process.execPath, p.args, { cwd: p.cwd, env: p.env });
+        let out = '';
+        c.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+        c.on('error', reject);
+        c.on('close', (code) => (code === 0 ? resolve(said(out)) : reject(new Error(`exit ${code}`))));
+        c.stdin.end(p.input);
+      });
+    const both = await Promise.all([once(), once()]);
+    assert.equal(both.filter((s) => s !== null).length, 1, `session ${i}: ${JSON.stringify(both)}`);
+    assert.equal(runHook(p).said, null, `session ${i}: the band is recorded`);
+  }
 });

@@ -3,7 +3,8 @@
  * has crossed a mark of a detected system (its seed's own figures in the facts table), one short
  * suggestion for the agent: which system, which mark, what to run (the system's own checkpoint
  * trigger). Nothing else. It only ever suggests: it never blocks, never runs a checkpoint, and
- * writes nothing but its own per-session record `.claude/session-ledger/remind/<session>.json`.
+ * writes nothing but its own per-session record `.claude/session-ledger/remind/<session>.json` (and,
+ * while it changes the record, the record's write lock beside it: two prompts at once say a band once).
  *
  * Once per band per session: each system's level (below its first mark, past it, past the urgent
  * one) is recorded; a suggestion comes only when a level rises above the recorded one. When the
@@ -24,7 +25,8 @@
  * a transcript.
  */
 import * as path from 'node:path';
-import { writeAtomic } from '../files/atomic';
+import { writeAtomic, WriteRefused } from '../files/atomic';
+import { withWriteLock } from '../files/lock';
 import { readTextFile } from '../files/fsread';
 import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
@@ -34,7 +36,7 @@ import { isSessionId } from '../checkpoint/marker';
 import { chooseMarker, newestMarkerTime, optedOut, pastCheckpointTurn } from '../checkpoint/freshness';
 import { transcriptBegan } from '../context/files';
 import type { CheckpointDoneQuery } from './guard';
-import type { SystemId } from '../model/model';
+import type { ContextUsage, SystemId } from '../model/model';
 import { ENGLISH, t, type Language } from '../model/messages';
 import { notAProject } from '../files/project';
 import { isRecordName, keepNewest } from '../files/prune';
@@ -232,6 +234,31 @@ async function writeRecord(
   }
 }
 
+/** The figure as the log says it. */
+const atText = (percent: number) => `${Math.floor(percent * 10) / 10}%`;
+
+/**
+ * No run of the reminder holds a session's record lock longer than this: it holds it for a read, the
+ * guard's decision and a write, and no hook process outlives its time limit (30 s as `hooks install`
+ * writes it; Claude Code's default is 60 s). A lock older than this was left behind, whatever pid it names.
+ */
+export const REMIND_LOCK_HELD_AT_MOST_MS = 10 * 60_000;
+
+/**
+ * What the prompt's bands make of the record: the systems whose band rose, what to record, and whether
+ * that differs from the record. A figure of a compaction (no turn since) starts the bands afresh, once.
+ */
+function settle(
+  usage: ContextUsage,
+  bands: Bands,
+  recorded: Recorded,
+): { rose: SystemId[]; record: Recorded; changed: boolean } {
+  const compaction = usage.afterCompaction ? (usage.at ?? 'unknown') : recorded.compaction;
+  const fresh = compaction !== recorded.compaction;
+  const { rose, record, changed } = compareBands(bands, recorded.bands, fresh);
+  return { rose, record: { bands: record, compaction }, changed: changed || fresh };
+}
+
 /**
  * Decide one prompt. Throws only NeedsFullReader (an `.agents.yml` only the YAML reader can answer
  * for, asked where that reader is not loaded: the caller runs the whole CLI); nothing is written
@@ -264,17 +291,48 @@ async function decide(input: RemindInput): Promise<RemindResult> {
   const percent = usage.windowTokens ? (usage.usedTokens * 100) / usage.windowTokens : usage.percent;
   const bands: Bands = {};
   for (const id of present) bands[id] = bandOf(id, percent);
-  const recorded = await readRecord(root, sid);
-  // The figure is a compaction's (no turn since): the first prompt after it starts the bands afresh.
-  const compaction = usage.afterCompaction ? (usage.at ?? 'unknown') : recorded.compaction;
-  const {
-    rose,
-    record: nextBands,
-    changed: bandsChanged,
-  } = compareBands(bands, recorded.bands, compaction !== recorded.compaction);
-  const record: Recorded = { bands: nextBands, compaction };
-  const changed = bandsChanged || compaction !== recorded.compaction;
-  const at = `${Math.floor(percent * 10) / 10}%`;
+  const at = atText(percent);
+  // Read first without the lock: a prompt whose bands are as recorded (nearly every prompt) writes nothing and takes no lock.
+  if (!settle(usage, bands, await readRecord(root, sid)).changed)
+    return { text: null, log: `silent (${at}: no band crossed)` };
+  try {
+    return await withWriteLock(
+      recordPath(root, sid),
+      root,
+      () => decideLocked(input, sid, usage, bands, percent, now),
+      {
+        waitMs: 0,
+        heldAtMostMs: REMIND_LOCK_HELD_AT_MOST_MS,
+      },
+    );
+  } catch (err) {
+    if (err instanceof NeedsFullReader) throw err;
+    if (err instanceof WriteRefused && err.reason === 'busy')
+      return { text: null, log: `silent (${at}: another run of the reminder is deciding for this session)` };
+    return { text: null, log: `silent (${at}: the session's reminder record cannot be written)` };
+  }
+}
+
+/**
+ * The record's read, the decision and the record's write, as one step against a second run: two prompts of
+ * one session at once (both before either records) would otherwise both say the band. The caller holds
+ * the record's write lock. A run that finds the lock held says nothing at once (it never waits): the run
+ * holding it decides the same session's band and says it when due, and a band only the later prompt
+ * reached is still above the record at the next prompt, which says it then. Waiting would hold the
+ * user's prompt behind another hook for a suggestion at most one prompt late. A lock left by a run that
+ * is gone is taken over (its process gone, or older than REMIND_LOCK_HELD_AT_MOST_MS).
+ */
+async function decideLocked(
+  input: RemindInput,
+  sid: string,
+  usage: ContextUsage,
+  bands: Bands,
+  percent: number,
+  now: number,
+): Promise<RemindResult> {
+  const { root, env } = input;
+  const { rose, record, changed } = settle(usage, bands, await readRecord(root, sid));
+  const at = atText(percent);
   if (!rose.length) {
     if (changed) await writeRecord(root, sid, record, percent, now);
     return { text: null, log: `silent (${at}: no band crossed${changed ? '; bands recorded' : ''})` };
