@@ -15,8 +15,8 @@
  * settings); several arguments are run as they are, without a shell.
  */
 import * as path from 'node:path';
-import { writeAtomic } from '../core/files/atomic';
-import { isDir, readOwnText } from '../core/files/fsread';
+import { readOwnText, writeAtomic } from '../core/files/atomic';
+import { isDir } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
 import { keepNewest } from '../core/files/prune';
@@ -95,11 +95,12 @@ function figureKey(input: Record<string, unknown>): string {
 const RECORD_MAX_BYTES = 64 * 1024;
 
 /**
- * When `file`, this session's record, already holds what the meter reads of `input`: the time it was
+ * When `file`, this session's record under `dir`, already holds what the meter reads of `input`: the time it was
  * received (its `receivedAt`, '' when it has none); null when it holds another figure or none.
  */
-function alreadyRecorded(file: string, input: Record<string, unknown>): string | null {
-  const text = readOwnText(file, RECORD_MAX_BYTES);
+function alreadyRecorded(file: string, dir: string, input: Record<string, unknown>): string | null {
+  // Never read through a link (at the record, or at `.claude` or its `session-ledger` folder): then no record.
+  const text = readOwnText(file, dir, RECORD_MAX_BYTES);
   if (text === null) return null;
   try {
     const rec = obj(JSON.parse(text));
@@ -123,7 +124,7 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
   let now = '';
   try {
     const file = feedPath(dir, sid);
-    const was = alreadyRecorded(file, input);
+    const was = alreadyRecorded(file, dir, input);
     if (was !== null) return was;
     now = isoTime(Date.now());
     // The home folder and a file-system root are no project (even through a link): nothing of the tool's is written there.

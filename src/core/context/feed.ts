@@ -4,7 +4,7 @@
  * `.claude/session-ledger/`, and the meter prefers it when it is newer than the transcript's figure.
  */
 import * as path from 'node:path';
-import { readHead, statOrNull } from './files';
+import { readHead, realPathOrNull, statOrNull } from './files';
 
 /** Where the relay records the feed of one session. */
 export function feedPath(root: string, sessionId: string): string {
@@ -160,17 +160,29 @@ export function parseFeed(text: string): FeedFigure | null {
   return parseFeedInfo(text)?.figure ?? null;
 }
 
-/** Reads one feed file, re-parsing only when it changed. */
+/**
+ * Reads one feed file under `root`, re-parsing only when it changed. Never through a link (at the file,
+ * or at `.claude` or its `session-ledger` folder), as the relay never writes through one: then there is none
+ * (nor for a file with a second hard link).
+ */
 export class FeedReader {
   private mtime = -1;
   private size = -1;
   private cached: FeedInfo | null = null;
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    readonly root: string,
+  ) {}
 
   async read(): Promise<FeedInfo | null> {
-    const st = await statOrNull(this.file);
-    if (!st || !st.isFile() || st.size > 1024 * 1024) {
+    // Where it really is must be where the root's own folder has it: a link on the way leads elsewhere.
+    const [real, realRoot] = await Promise.all([realPathOrNull(this.file), realPathOrNull(this.root)]);
+    const st =
+      real !== null && realRoot !== null && real === path.join(realRoot, path.relative(this.root, this.file))
+        ? await statOrNull(real)
+        : null;
+    if (!st || !st.isFile() || st.nlink > 1 || st.size > 1024 * 1024) {
       this.mtime = -1;
       this.cached = null;
       return null;

@@ -142,7 +142,7 @@ export class ContextFollower {
     const sid = this.ref.sessionId ?? fig?.sessionId ?? null;
     if (!sid || !this.opts.root) return null;
     if (!this.feed || this.feedSession !== sid) {
-      this.feed = new FeedReader(feedPath(this.opts.root, sid));
+      this.feed = new FeedReader(feedPath(this.opts.root, sid), this.opts.root);
       this.feedSession = sid;
     }
     const f = await this.feed.read();

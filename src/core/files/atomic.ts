@@ -18,7 +18,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lstatOrNullSync, readRegularFile, sha256, statOrNullSync, stillAt } from './fsread';
+import { closeQuietly, lstatOrNullSync, readRegularFile, sha256, statOrNullSync, stillAt } from './fsread';
 import { protectedWriteTarget } from './protected';
 
 /**
@@ -99,6 +99,38 @@ export interface AtomicWriteOptions {
  */
 export function ownFileLinkProblem(file: string, root: string): string | null {
   return ownFileWalk(file, root).problem;
+}
+
+/**
+ * One of the tool's own small files under `root` as it was written, read as it is written: never through
+ * a link. Null, as if it were absent, for a symbolic link at the file or at a folder between the root
+ * and it (a repository can plant one, and what it leads to is no record of the tool's), a file with
+ * more than one hard link, anything but a regular file, one larger than `maxBytes`, or one that cannot
+ * be read. The folders are looked at first (`ownFileWalk`: one `lstat` each, no more than the write
+ * that follows a changed figure makes), then the file is opened without following a link at its name.
+ * Synchronous: the status line reads its record this way on every refresh.
+ */
+export function readOwnFile(file: string, root: string, maxBytes: number): { text: string; mtime: number } | null {
+  if (ownFileWalk(file, root).problem !== null) return null;
+  let fd = -1;
+  try {
+    // O_NOFOLLOW: a link at the name fails the open; O_NONBLOCK: a FIFO there does not wait for a writer.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1 || st.size > maxBytes) return null;
+    const buf = Buffer.allocUnsafe(st.size);
+    const n = fs.readSync(fd, buf, 0, st.size, 0);
+    return { text: buf.toString('utf8', 0, n), mtime: st.mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    if (fd >= 0) closeQuietly(fd);
+  }
+}
+
+/** The text of one of the tool's own small files (`readOwnFile`), or null. */
+export function readOwnText(file: string, root: string, maxBytes: number): string | null {
+  return readOwnFile(file, root, maxBytes)?.text ?? null;
 }
 
 /**

@@ -308,30 +308,7 @@ export function readStart(path: string, maxBytes: number): Buffer | null {
   }
 }
 
-/**
- * The text of one of the tool's own small files, read without following a link at its name: null for
- * a link, anything but a regular file, a file with more than one hard link, one larger than
- * `maxBytes`, or one that cannot be read. Synchronous: the status line reads its record this way on
- * every refresh.
- */
-export function readOwnText(path: string, maxBytes: number): string | null {
-  let fd = -1;
-  try {
-    // O_NOFOLLOW: a link at the name fails the open; O_NONBLOCK: a FIFO there does not wait for a writer.
-    fd = fs.openSync(path, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.nlink !== 1 || st.size > maxBytes) return null;
-    const buf = Buffer.allocUnsafe(st.size);
-    const n = fs.readSync(fd, buf, 0, st.size, 0);
-    return buf.toString('utf8', 0, n);
-  } catch {
-    return null;
-  } finally {
-    if (fd >= 0) closeQuietly(fd);
-  }
-}
-
-function closeQuietly(fd: number): void {
+export function closeQuietly(fd: number): void {
   try {
     fs.closeSync(fd);
   } catch {

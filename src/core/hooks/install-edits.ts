@@ -12,7 +12,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readOwnText, readStart, sha256 } from '../files/fsread';
+import { readStart, sha256 } from '../files/fsread';
+import { readOwnText } from '../files/atomic';
 import { INSTALL_EDITED_RELS, INSTALL_RECORD_REL, INSTALLED_SCRIPTS } from './files';
 
 /** What install wrote to a settings file or `.gitignore`: the bytes' SHA-256, and git's object names of what stood there before. */
@@ -107,7 +108,7 @@ function scriptHash(abs: string): string | null {
  * root, `head` what git's HEAD holds there (null: nothing). Never throws.
  */
 export async function installChanges(root: string): Promise<(rel: string, head: string | null) => boolean> {
-  const text = readOwnText(path.join(root, INSTALL_RECORD_REL), 64 * 1024);
+  const text = readOwnText(path.join(root, INSTALL_RECORD_REL), root, 64 * 1024);
   let rec: Record<string, unknown> = {};
   try {
     const v = text === null ? null : (JSON.parse(text) as unknown);

@@ -28,6 +28,7 @@ import { getNodeValue, printParseErrorCode, type Node as JsonNode, type ParseErr
 import {
   changedSinceRead,
   currentHash,
+  readOwnText,
   refuseOwnFileLink,
   rootRel,
   writeAtomic,
@@ -260,10 +261,11 @@ export const GITIGNORE_LINES = ['.claude/.checkpoint-ready*', '.claude/log/', '.
 async function readRecord(root: string): Promise<InstallRecord | 'tracked'> {
   const file = path.join(root, INSTALL_RECORD_REL);
   if ((await gitTracks(file)) === true) return 'tracked';
-  const f = await readTextFile(file, 64 * 1024);
-  if (!f.ok) return {};
+  // Never through a link (at the record or a folder on its way), as it is never written through one: then there is none.
+  const text = readOwnText(file, root, 64 * 1024);
+  if (text === null) return {};
   try {
-    const v = JSON.parse(f.text) as unknown;
+    const v = JSON.parse(text) as unknown;
     return isObj(v) ? ownRecord(v as InstallRecord) : {};
   } catch {
     return {};

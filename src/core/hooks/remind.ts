@@ -25,9 +25,8 @@
  * a transcript.
  */
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../files/atomic';
+import { readOwnText, writeAtomic, WriteRefused } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
-import { readTextFile } from '../files/fsread';
 import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
 import { FACTS, systemName } from '../systems/facts';
@@ -190,12 +189,13 @@ interface Recorded {
   compaction: string | null;
 }
 
-async function readRecord(root: string, sessionId: string): Promise<Recorded> {
+function readRecord(root: string, sessionId: string): Recorded {
   const none: Recorded = { bands: {}, compaction: null };
-  const f = await readTextFile(recordPath(root, sessionId), 16 * 1024);
-  if (!f.ok) return none;
+  // Never through a link, as it is never written through one: a record reached through one is none.
+  const text = readOwnText(recordPath(root, sessionId), root, 16 * 1024);
+  if (text === null) return none;
   try {
-    const v = JSON.parse(f.text) as { sessionId?: unknown; bands?: unknown; compaction?: unknown };
+    const v = JSON.parse(text) as { sessionId?: unknown; bands?: unknown; compaction?: unknown };
     const bands: Bands = {};
     if (v.sessionId !== sessionId || !v.bands || typeof v.bands !== 'object') return none;
     for (const [k, b] of Object.entries(v.bands as Record<string, unknown>))
@@ -293,7 +293,7 @@ async function decide(input: RemindInput): Promise<RemindResult> {
   for (const id of present) bands[id] = bandOf(id, percent);
   const at = atText(percent);
   // Read first without the lock: a prompt whose bands are as recorded (nearly every prompt) writes nothing and takes no lock.
-  if (!settle(usage, bands, await readRecord(root, sid)).changed)
+  if (!settle(usage, bands, readRecord(root, sid)).changed)
     return { text: null, log: `silent (${at}: no band crossed)` };
   try {
     return await withWriteLock(
@@ -331,7 +331,7 @@ async function decideLocked(
   now: number,
 ): Promise<RemindResult> {
   const { root, env } = input;
-  const { rose, record, changed } = settle(usage, bands, await readRecord(root, sid));
+  const { rose, record, changed } = settle(usage, bands, readRecord(root, sid));
   const at = atText(percent);
   if (!rose.length) {
     if (changed) await writeRecord(root, sid, record, percent, now);

@@ -14,8 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
-import { readTextFile } from '../files/fsread';
+import { readOwnFile, refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
 import { isRecordName, keepNewest } from '../files/prune';
 import { str } from './io';
 import { notAProject } from '../files/project';
@@ -144,16 +143,20 @@ function parseRecord(text: string, mtime: number): SessionRecord | null {
   }
 }
 
-/** The newest recorded session, or null when there is none or it cannot be read. Never throws. */
+/**
+ * The newest recorded session, or null when there is none or it cannot be read. Never read through a
+ * link (at the record or a folder on its way, as it is never written through one): then there is none.
+ * Never throws.
+ */
 export async function readSessionRecord(root: string): Promise<SessionRecord | null> {
-  const f = await readTextFile(path.join(root, SESSION_RECORD_REL), 64 * 1024);
-  return f.ok ? parseRecord(f.text, f.mtime) : null;
+  const f = readOwnFile(path.join(root, SESSION_RECORD_REL), root, 64 * 1024);
+  return f ? parseRecord(f.text, f.mtime) : null;
 }
 
-/** The record of one session, or null. Never throws. */
+/** The record of one session, or null (also through a link, as `readSessionRecord`). Never throws. */
 export async function readSessionRecordFor(root: string, sessionId: string): Promise<SessionRecord | null> {
   if (!isSessionId(sessionId)) return null;
-  const f = await readTextFile(path.join(root, SESSION_RECORDS_DIR_REL, `${sessionId}.json`), 64 * 1024);
-  const r = f.ok ? parseRecord(f.text, f.mtime) : null;
+  const f = readOwnFile(path.join(root, SESSION_RECORDS_DIR_REL, `${sessionId}.json`), root, 64 * 1024);
+  const r = f ? parseRecord(f.text, f.mtime) : null;
   return r && r.session_id === sessionId ? r : null;
 }
