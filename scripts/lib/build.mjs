@@ -200,6 +200,35 @@ function asComment(text, name) {
   return asciiOnly(text).replace(/\n$/, '').split('*/').join(CORE_END_ESCAPED);
 }
 
+/**
+ * The yaml library's modules whose ES module build (made for browsers) differs from its Node build:
+ * `!!binary` decoded with atob (which refuses what Buffer takes) instead of Buffer, warnings said with
+ * console.warn instead of process.emitWarning, and the LOG_TOKENS and LOG_STREAM debug output. Each is
+ * taken from the Node build instead, its `var x = require('y');` lines made `import * as x from 'y';`
+ * and its `exports.x = x;` lines `export { x };` (the build refuses a module of another shape).
+ */
+const YAML_NODE_ONLY =
+  /[\\/]node_modules[\\/]yaml[\\/]browser[\\/]dist[\\/]((?:schema[\\/]yaml-1\.1[\\/]binary|compose[\\/]composer|log|parse[\\/]parser)\.js)$/;
+const yamlAsForNode = {
+  name: 'yaml-as-for-node',
+  setup(b) {
+    b.onLoad({ filter: YAML_NODE_ONLY }, (a) => {
+      const rel = YAML_NODE_ONLY.exec(a.path)[1];
+      const cjs = readFileSync(join(REPO, 'node_modules', 'yaml', 'dist', rel), 'utf8');
+      const esm = cjs
+        .replace(/^'use strict';\n/, '')
+        .replace(
+          /^var (\w+) = require\('([^']+)'\);$/gm,
+          (_, v, m) => `import * as ${v} from '${/^[.]/.test(m) ? m : `node:${m}`}';`,
+        )
+        .replace(/^exports\.(\w+) = \1;$/gm, 'export { $1 };');
+      if (/\brequire\(|\bexports\./.test(esm))
+        throw new Error(`yaml's dist/${rel} is not of the shape the build turns into a module`);
+      return { contents: esm, loader: 'js' };
+    });
+  },
+};
+
 /** The CLI's production options for a bundle built in memory, plain: not minified, no source map. */
 function plainOptions() {
   const [cli] = bundleTargets({ production: true });
@@ -260,10 +289,17 @@ export async function buildHookScript() {
     // The YAML library is a part of its own: the core requires it only for a text its plain reader does not take.
     // The commands in REST_COMMANDS are taken from the rest's part, when one runs.
     buildLayer({ ...common, external: ['yaml'], plugins: [restStubs] }, 'src/cli/main.ts'),
+    // The library's ES module build (its package's `default` export condition, which a neutral platform
+    // takes where Node's takes its CommonJS build), with Node's own modules where the two builds differ
+    // (`yamlAsForNode`): the same code as Node's build, without a CommonJS wrapper and an
+    // `exports.x = x` line per module, 52 KB less.
     esbuild.build({
       ...common,
+      platform: 'neutral',
+      external: ['node:buffer', 'node:process'],
+      plugins: [yamlAsForNode],
       entryPoints: undefined,
-      stdin: { contents: "module.exports = require('yaml');", resolveDir: REPO, sourcefile: 'yaml.cjs', loader: 'js' },
+      stdin: { contents: "export * from 'yaml';", resolveDir: REPO, sourcefile: 'yaml.mjs', loader: 'js' },
       write: false,
     }),
   ]);
