@@ -54,6 +54,8 @@ export async function hotMain(argv: string[], io: Io = processIo()): Promise<num
           const guard = guardOrNull();
           return guard ? guard.checkpointDone(root, q) : false;
         },
+        // Only when a new session's record has older records to prune: the meter's part reads git's index.
+        tracks: (files) => loadMeter().gitTracksEach(files),
       });
     } catch (err) {
       // A usage error is reported by the whole CLI, in its words (the status line reads no stdin before parsing its options).

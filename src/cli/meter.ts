@@ -15,6 +15,9 @@ import * as hookRemind from './commands/hook-remind';
 import { cwdOrNull, internalError, terminalSafeIo, UsageError, type Io } from './io';
 import type { CheckpointDone } from '../core/hooks/remind';
 
+// The status line's part asks git's index through this part when a new session's record has older ones to prune.
+export { gitTracksEach } from '../core/git/tracked';
+
 /** What the reminder asks the PreCompact guard once a mark is crossed (the guard's own part, loaded then). */
 export interface GuardDone {
   checkpointDone: CheckpointDone;

@@ -19,7 +19,7 @@ import { readOwnText, writeAtomic } from '../core/files/atomic';
 import { isDir } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
-import { keepNewest } from '../core/files/prune';
+import { keepNewest, type TracksEach } from '../core/files/prune';
 import { detectedThresholds } from '../core/context/systems';
 import { levelOf, shownPercent, type Level } from '../core/context/thresholds';
 import { isSessionId } from '../core/checkpoint/marker';
@@ -118,7 +118,7 @@ function alreadyRecorded(file: string, dir: string, input: Record<string, unknow
  * changes only with an answer), so the record says when Claude Code first reported its figure.
  * Returns that time (ISO), '' when not known. Never throws: the status line must always print.
  */
-async function record(input: Record<string, unknown>, dir: string | null): Promise<string> {
+async function record(input: Record<string, unknown>, dir: string | null, tracks: TracksEach): Promise<string> {
   const sid = input.session_id;
   if (!dir || typeof sid !== 'string' || !sid) return '';
   let now = '';
@@ -133,7 +133,7 @@ async function record(input: Record<string, unknown>, dir: string | null): Promi
     // Only a cache of the client's figure: atomic, not fsynced.
     const { created } = await writeAtomic(file, `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
     // A session's first record: the records of the newest sessions are kept, older ones go.
-    if (created) await keepNewest(path.dirname(file), dir, isFeedName);
+    if (created) await keepNewest(path.dirname(file), dir, isFeedName, tracks);
   } catch {
     /* a read-only project still gets its status line */
   }
@@ -240,6 +240,8 @@ export interface StatusLineMeter {
   measure: MeasureTranscript;
   /** Whether the session's checkpoint is done, as the guard decides (core's `checkpointDone`). */
   checkpointDone: (root: string, q: CheckpointDoneQuery) => Promise<boolean>;
+  /** What git's index says of the records a new session's record would prune (`gitTracksEach`), asked only then. */
+  tracks: TracksEach;
 }
 
 /** Our own line: Claude Code's figure when it sent one, else the meter's, with the level. */
@@ -320,7 +322,7 @@ export async function runStatusLine(args: string[], io: Io, meter: StatusLineMet
     input = null;
   }
   const dir = await projectDir(input, values.root, io);
-  const recordedAt = input ? await record(input, dir) : '';
+  const recordedAt = input ? await record(input, dir, meter.tracks) : '';
   if (cmd.length) return relay(cmd, stdin, io);
   io.stdout(await ownLine(input, dir, io, meter, recordedAt));
   return 0;

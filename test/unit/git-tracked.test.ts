@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { gitTracks, indexHas } from '../../src/core/git/tracked';
+import { gitTracks, gitTracksEach, indexHas } from '../../src/core/git/tracked';
 import { git, workspace, write } from './helpers';
 
 const MARKER = '.claude/.checkpoint-ready';
@@ -22,12 +22,16 @@ function repo(initArgs: string[] = []): string {
   return dir;
 }
 
+/** What the index says of three paths, asked one at a time; asked at once (one read of the index), it says the same. */
 async function both(dir: string): Promise<[boolean | null, boolean | null, boolean | null]> {
-  return [
-    await gitTracks(path.join(dir, MARKER)),
-    await gitTracks(path.join(dir, '.claude/.checkpoint-ready.x')),
-    await gitTracks(path.join(dir, 'src/a.ts')),
+  const files = [MARKER, '.claude/.checkpoint-ready.x', 'src/a.ts'].map((rel) => path.join(dir, rel));
+  const each: [boolean | null, boolean | null, boolean | null] = [
+    await gitTracks(files[0]),
+    await gitTracks(files[1]),
+    await gitTracks(files[2]),
   ];
+  assert.deepEqual(await gitTracksEach(files), each, 'gitTracksEach says what gitTracks says of each');
+  return each;
 }
 
 test('git index version 2, 3 and 4: a committed path is tracked, a file never added is not', async () => {

@@ -24,6 +24,7 @@ import { WriteRefused } from '../../src/core/files/atomic';
 import { protectedWriteTarget } from '../../src/core/files/protected';
 import { lockFor, withWriteLock } from '../../src/core/files/lock';
 import { keepNewest, isRecordName } from '../../src/core/files/prune';
+import { gitTracksEach } from '../../src/core/git/tracked';
 import { sha256 } from '../../src/core/files/fsread';
 import { applyRotateLog, planRotateLog } from '../../src/core/systems/s3/rotate-log';
 import { applyHooksPlan, INSTALL_RECORD_REL, planHooksInstall } from '../../src/core/hooks/install';
@@ -289,7 +290,7 @@ test('pruning removes nothing through a folder link: 40 files behind a sessions/
   }
   mkdirSync(path.join(root, '.claude/session-ledger'), { recursive: true });
   symlinkSync(outside, path.join(root, SESSION_RECORDS_DIR_REL));
-  await keepNewest(path.join(root, SESSION_RECORDS_DIR_REL), root, isRecordName);
+  await keepNewest(path.join(root, SESSION_RECORDS_DIR_REL), root, isRecordName, gitTracksEach);
   assert.equal(readdirSync(outside).length, 40);
 });
 

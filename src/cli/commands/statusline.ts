@@ -4,6 +4,7 @@
  */
 import { checkpointDone } from '../../core/hooks/guard';
 import { measureNamed } from '../../core/context/measure';
+import { gitTracksEach } from '../../core/git/tracked';
 import { ownArgs, parse } from '../args';
 import type { Io } from '../io';
 import { runStatusLine } from '../status-line';
@@ -14,5 +15,9 @@ export function run(args: string[], io: Io): Promise<number> {
   const own = ownArgs(args);
   const { values } = parse([...own], { root: { type: 'string' } });
   const root = values.root !== undefined ? [`--root=${values.root}`] : [];
-  return runStatusLine([...root, ...args.slice(own.length)], io, { measure: measureNamed, checkpointDone });
+  return runStatusLine([...root, ...args.slice(own.length)], io, {
+    measure: measureNamed,
+    checkpointDone,
+    tracks: gitTracksEach,
+  });
 }

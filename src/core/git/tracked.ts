@@ -56,19 +56,30 @@ export interface IndexLookup {
   deleted: number;
 }
 
-/**
- * Whether an index file lists `rel` (relative to the work tree's top, `/`-separated); null when it is
- * no index git wrote. Each entry is read once, and a version-4 name is rebuilt in one buffer (cut to
- * the shared prefix, then the suffix appended), so the time is linear in the file's size.
- */
+/** Whether an index file lists `rel` (see `indexHasEach`); null when it is no index git wrote. */
 export function indexHas(buf: Buffer, hashLen: number, rel: string): IndexLookup | null {
+  const l = indexHasEach(buf, hashLen, [rel]);
+  return l && { ...l, at: l.at[0], sparse: l.sparse[0] };
+}
+
+/**
+ * What an index file says of each of `rels` (relative to the work tree's top, `/`-separated), in one
+ * read of it: `at` and `sparse` hold each path's answer in order (see IndexLookup); null when it is no
+ * index git wrote. Each entry is read once, and a version-4 name is rebuilt in one buffer (cut to the
+ * shared prefix, then the suffix appended), so the time is linear in the file's size (times the paths).
+ */
+export function indexHasEach(
+  buf: Buffer,
+  hashLen: number,
+  rels: readonly string[],
+): (Omit<IndexLookup, 'at' | 'sparse'> & { at: number[]; sparse: boolean[] }) | null {
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const count = buf.readUInt32BE(8);
-  const want = Buffer.from(rel, 'utf8');
-  let found = -1;
-  let sparse = false;
+  const wants = rels.map((r) => Buffer.from(r, 'utf8'));
+  const found = wants.map(() => -1);
+  const sparse = wants.map(() => false);
   let at = 12;
   // Version 4: the previous entry's name, in a buffer that grows as needed.
   let name = Buffer.alloc(256);
@@ -117,10 +128,13 @@ export function indexHas(buf: Buffer, hashLen: number, rel: string): IndexLookup
       at += (end - at + 8) & ~7;
     }
     const entry = start < 0 ? name.subarray(0, end) : buf.subarray(start, end);
-    if (found < 0 && entry.length === want.length && entry.equals(want)) found = i;
     // A sparse directory entry: mode 040000, its name the folder with a final slash.
-    if ((mode & 0o170000) === 0o040000 && entry.length < want.length && want.subarray(0, entry.length).equals(entry))
-      sparse = true;
+    const folder = (mode & 0o170000) === 0o040000;
+    for (let w = 0; w < wants.length; w++) {
+      const want = wants[w];
+      if (found[w] < 0 && entry.length === want.length && entry.equals(want)) found[w] = i;
+      if (folder && entry.length < want.length && want.subarray(0, entry.length).equals(entry)) sparse[w] = true;
+    }
   }
   // Extensions: a 4-byte signature and a 4-byte length each; `link` names the shared index of a split
   // index, then holds the bitmap of the shared entries deleted since.
@@ -176,29 +190,45 @@ export function ewahHas(buf: Buffer, off: number, bit: number): boolean | null {
  * Never throws.
  */
 export async function gitTracks(file: string): Promise<boolean | null> {
+  return (await gitTracksEach([file]))[0];
+}
+
+/**
+ * `gitTracks` for each of `files` (absolute paths in one folder), in order, from one read of the index
+ * (and of a split index's shared part). Never throws.
+ */
+export async function gitTracksEach(files: readonly string[]): Promise<Array<boolean | null>> {
+  const each = (v: boolean | null) => files.map(() => v);
   try {
-    const repo = await discoverGitDirs(path.dirname(file));
-    if (repo === REFUSED || repo === INVALID) return null;
-    if (!repo) return false;
-    const rel = path.relative(repo.top, file).split(path.sep).join('/');
+    if (!files.length) return [];
+    const repo = await discoverGitDirs(path.dirname(files[0]));
+    if (repo === REFUSED || repo === INVALID) return each(null);
+    if (!repo) return each(false);
+    const rels = files.map((f) => path.relative(repo.top, f).split(path.sep).join('/'));
     const index = path.join(repo.gitDir, 'index');
-    if (!fs.existsSync(index)) return false;
+    if (!fs.existsSync(index)) return each(false);
     const hashLen = await hashBytes(repo.commonDir);
     const buf = await readRegularFile(index, INDEX_MAX_BYTES);
-    const main = buf && indexHas(buf, hashLen, rel);
-    if (!main) return null;
-    if (main.at >= 0) return true;
-    if (!main.shared || /^0+$/.test(main.shared)) return main.sparse ? null : false;
+    const main = buf && indexHasEach(buf, hashLen, rels);
+    if (!buf || !main) return each(null);
+    const split = !!main.shared && !/^0+$/.test(main.shared);
     // A split index: the entries it does not hold itself are in the shared index it names, less the
     // ones its delete bitmap marks (by their number in the shared index).
-    const sharedBuf = await readRegularFile(path.join(repo.gitDir, `sharedindex.${main.shared}`), INDEX_MAX_BYTES);
-    const sharedIdx = sharedBuf && indexHas(sharedBuf, hashLen, rel);
-    if (!sharedIdx || !buf) return null;
-    if (sharedIdx.at < 0) return main.sparse || sharedIdx.sparse ? null : false;
-    if (main.deleted < 0) return true;
-    const gone = ewahHas(buf, main.deleted, sharedIdx.at);
-    return gone === null ? null : !gone;
+    const sharedBuf =
+      split && main.at.some((a) => a < 0)
+        ? await readRegularFile(path.join(repo.gitDir, `sharedindex.${main.shared}`), INDEX_MAX_BYTES)
+        : null;
+    const sharedIdx = sharedBuf && indexHasEach(sharedBuf, hashLen, rels);
+    return rels.map((_, i) => {
+      if (main.at[i] >= 0) return true;
+      if (!split) return main.sparse[i] ? null : false;
+      if (!sharedIdx) return null;
+      if (sharedIdx.at[i] < 0) return main.sparse[i] || sharedIdx.sparse[i] ? null : false;
+      if (main.deleted < 0) return true;
+      const gone = ewahHas(buf, main.deleted, sharedIdx.at[i]);
+      return gone === null ? null : !gone;
+    });
   } catch {
-    return null;
+    return each(null);
   }
 }

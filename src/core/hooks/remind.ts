@@ -27,6 +27,7 @@
 import * as path from 'node:path';
 import { readOwnText, writeAtomic, WriteRefused } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
+import { gitTracksEach } from '../git/tracked';
 import { detectSystems, measure, switchedOn } from '../context';
 import { levelOf, type Level } from '../context/thresholds';
 import { FACTS, systemName } from '../systems/facts';
@@ -227,7 +228,7 @@ async function writeRecord(
       { root, own: true, durable: false },
     );
     // A session's first record: the newest sessions' records are kept, older ones go.
-    if (created) await keepNewest(path.dirname(file), root, isRecordName);
+    if (created) await keepNewest(path.dirname(file), root, isRecordName, gitTracksEach);
     return true;
   } catch {
     return false;

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readOwnFile, refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
 import { isRecordName, keepNewest } from '../files/prune';
+import { gitTracksEach } from '../git/tracked';
 import { str } from './io';
 import { notAProject } from '../files/project';
 import { isSessionId } from '../checkpoint/marker';
@@ -115,7 +116,7 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   if (each) {
     const { created } = await writeAtomic(each, text, { root, own: true, durable: false });
     // A session's first record: the newest sessions' records are kept, older ones go.
-    if (created) await keepNewest(dir, root, isRecordName);
+    if (created) await keepNewest(dir, root, isRecordName, gitTracksEach);
   }
   return file;
 }
