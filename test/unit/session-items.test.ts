@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { checkpoint, refusalSaid } from '../../src/core/checkpoint/checkpoint';
 import { evaluate } from '../../src/core/report/evaluate';
 import { sessionItems, type WorkspaceReport } from '../../src/core/model/model';
@@ -17,7 +17,7 @@ import { checklistState } from '../../src/extension/pure/checklist-model';
 import { countsOf } from '../../src/extension/pure/findings';
 import { applyTicks, confirmedOf, stateHash, tickPlace } from '../../src/extension/pure/ticks';
 import { CHECKLIST_STRINGS, cli, copyDemo, hookScript, rewrite, workspace } from './helpers';
-import { emptyClaudeHome, SID } from './checkpoint-fixtures';
+import { emptyClaudeHome, OTHER_SID, SID, transcript } from './checkpoint-fixtures';
 
 const SESSION_IDS = ['feedback-stored', 'last-request'];
 
@@ -97,6 +97,35 @@ test('check and status say how to confirm the open session items: the checkpoint
   assert.equal(cli(['hooks', 'install', '--root', dir]).code, 0);
   const hook = hookScript('.claude/hooks/session-ledger.cjs', ['check'], { cwd: dir });
   assert.ok(hook.stdout.includes(command('node .claude/hooks/session-ledger.cjs')), hook.stdout);
+});
+
+test('check and status after a checkpoint: the items its marker confirmed for the session meant stay ticked, as in the checklist; not for a session nobody named while two run, nor once a state file changed', () => {
+  const dir = demo();
+  const home = emptyClaudeHome();
+  transcript(home, dir, SID);
+  const env = { CLAUDE_CONFIG_DIR: home };
+  const run = (args: string[]) => cli([...args, '--root', dir], { env });
+  const open = run(['check']);
+  assert.match(open.stdout, /confirm them with/);
+  const written = run(['checkpoint', '--confirm', 'feedback-stored,last-request']);
+  assert.equal(written.code, 0, written.stdout + written.stderr);
+  // What the session's items say after its checkpoint is what confirming them in the same run says.
+  const confirmed = run(['check', '--confirm', 'feedback-stored,last-request']).stdout;
+  assert.doesNotMatch(confirmed, /confirm them with/);
+  assert.equal(run(['check']).stdout, confirmed);
+  assert.equal(run(['status']).stdout, run(['status', '--confirm', 'feedback-stored,last-request']).stdout);
+  assert.deepEqual(
+    JSON.parse(run(['check', '--json']).stdout),
+    JSON.parse(run(['check', '--json', '--confirm', 'feedback-stored,last-request']).stdout),
+  );
+  // A second session that runs now: which one is meant is not guessed, so no marker ticks anything.
+  const other = transcript(home, dir, OTHER_SID);
+  assert.match(run(['check']).stdout, /confirm them with/);
+  rmSync(other);
+  assert.equal(run(['check']).stdout, confirmed);
+  // A state file written since the checkpoint opens the items again.
+  rewrite(dir, '.agents/session_ledger.md', (t) => `${t}\n- one more note\n`);
+  assert.match(run(['check']).stdout, /confirm them with/);
 });
 
 test('checkpoint on the demo: the refusal lists the two items once, names no system, and --confirm names each once', async () => {

@@ -3,6 +3,7 @@
  * 1 BROKEN (or PARTIAL with --strict), 2 usage. `--run-checks` runs the repository's own
  * `node checks/check.mjs` (S3's step 6) and adds its result; without it, nothing of the repository runs.
  */
+import { withSessionTicks } from '../../core/checkpoint/marker-ticks';
 import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, overallLine, toJsonChecks } from '../../core/report/report';
 import { runnableCheck, runRepoChecks, withRepoChecks } from '../../core/systems/s3/repo-checks';
@@ -20,7 +21,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     'run-checks': { type: 'boolean' },
   });
   const root = await projectRoot(values.root, io);
-  let report = await evaluate(root, { confirmed: listOpt(values.confirm) });
+  // The items the checkpoint of the session meant confirmed stay ticked, as in the checklist.
+  let report = await withSessionTicks(root, await evaluate(root, { confirmed: listOpt(values.confirm) }), {
+    env: io.env,
+  });
   if (values['run-checks'] && runnableCheck(report)) {
     const r = await runRepoChecks(root, { env: io.env });
     report = withRepoChecks(report, r);

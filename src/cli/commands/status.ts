@@ -1,4 +1,5 @@
 /** `session-ledger status [--root DIR] [--json] [--confirm ID,…]` */
+import { withSessionTicks } from '../../core/checkpoint/marker-ticks';
 import { evaluate } from '../../core/report/evaluate';
 import { statusText, toJsonStatus } from '../../core/report/report';
 import { listOpt, parse } from '../args';
@@ -13,7 +14,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     confirm: { type: 'string', multiple: true },
   });
   const root = await projectRoot(values.root, io);
-  const report = await evaluate(root, { confirmed: listOpt(values.confirm) });
+  // The items the checkpoint of the session meant confirmed stay ticked, as in the checklist.
+  const report = await withSessionTicks(root, await evaluate(root, { confirmed: listOpt(values.confirm) }), {
+    env: io.env,
+  });
   io.stdout(
     values.json ? JSON.stringify(toJsonStatus(report), null, 2) : statusText(report, await commandLanguage(io, root)),
   );

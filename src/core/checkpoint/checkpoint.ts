@@ -45,7 +45,7 @@ import { ALL_FACTS, factsOf, resumePrompt as promptFor, systemName } from '../sy
 import { readTextFile } from '../files/fsread';
 import { formatMarker, isSessionId, listMarkers, markerRel, plantedAt, SHARED_MARKER_REL } from './marker';
 import { stateFileHash } from './freshness';
-import { inPlaceOf, liveSessions } from './live';
+import { inPlaceOf, liveSessions, type LiveSessions } from './live';
 import { gitTracks } from '../git/tracked';
 import {
   confirmedItems,
@@ -295,6 +295,31 @@ export async function resolveSessionId(
   if (rec?.session_id && (await recordedHere(root, SESSION_RECORD_REL, rec, await rootForms(root))))
     return { sessionId: rec.session_id, source: 'session-start', agent: rec.agent ?? 'claude' };
   return { sessionId: null, source: null };
+}
+
+/**
+ * The session a command means when none is named: the sessions that run now, as the status bar counts
+ * them (a session /clear replaced in its agent process is left out, the one /clear started counted even
+ * before it wrote); with several of them none is meant (`meant` null: the command asks which, or takes
+ * none); else the one `resolveSessionId` finds, or, when that is the session /clear replaced, the live
+ * session left (known from the hook's record when it has written no transcript yet).
+ */
+export async function sessionMeant(
+  root: string,
+  opts: Pick<CheckpointOptions, 'claudeHome' | 'codexHome' | 'env'> & { now: number; windowMinutes: number },
+): Promise<{ running: LiveSessions; meant: Awaited<ReturnType<typeof resolveSessionId>> | null }> {
+  const running = await liveSessions(root, opts);
+  if (ambiguous(running.live)) return { running, meant: null };
+  const r = await resolveSessionId(root, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
+  const instead = inPlaceOf(running, r.sessionId);
+  const meant = instead
+    ? {
+        sessionId: instead.sessionId,
+        source: running.started.includes(instead) ? ('session-start' as const) : ('transcript' as const),
+        agent: instead.agent,
+      }
+    : r;
+  return { running, meant };
 }
 
 /** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */
@@ -663,9 +688,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       if (agent) res.sessionAgent = agent;
     }
   } else {
-    // The sessions that run now, as the status bar counts them too: a session /clear replaced in its agent
-    // process is left out (it can still be named), the one /clear started counted even before it wrote.
-    const running = await liveSessions(abs, {
+    const { running, meant: r } = await sessionMeant(abs, {
       claudeHome: opts.claudeHome,
       codexHome: opts.codexHome,
       env: opts.env,
@@ -675,7 +698,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     const recent = running.live;
     replaced.push(...running.replaced);
     res.live = recent;
-    if (ambiguous(recent)) {
+    if (!r) {
       // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.
       if (!(opts.shared && opts.nothingToPreserve))
         unnamed = {
@@ -686,25 +709,13 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
           shared: opts.shared,
           ...(running.unplaced.length ? { unplaced: running.unplaced } : {}),
         };
+    } else if (opts.shared) {
+      signer = r.sessionId;
+      signerAgent = r.agent;
     } else {
-      let r = await resolveSessionId(abs, { claudeHome: opts.claudeHome, codexHome: opts.codexHome, env: opts.env });
-      // The newest transcript may be the one /clear replaced: the live session left is the one meant
-      // (known from the hook's record when it has written no transcript yet).
-      const instead = inPlaceOf(running, r.sessionId);
-      if (instead)
-        r = {
-          sessionId: instead.sessionId,
-          source: running.started.includes(instead) ? 'session-start' : 'transcript',
-          agent: instead.agent,
-        };
-      if (opts.shared) {
-        signer = r.sessionId;
-        signerAgent = r.agent;
-      } else {
-        sessionId = r.sessionId;
-        source = r.source;
-        if (r.agent) res.sessionAgent = r.agent;
-      }
+      sessionId = r.sessionId;
+      source = r.source;
+      if (r.agent) res.sessionAgent = r.agent;
     }
   }
   // The manual items are the ticks of the session the marker is for (the signer's, for a shared marker);

@@ -29,7 +29,10 @@ import { refuseOwnFileLink } from '../files/atomic';
 import { readTextFile } from '../files/fsread';
 import { withWriteLock } from '../files/lock';
 import { gitTracks } from '../git/tracked';
-import { isSessionItem, type SystemId, type WorkspaceReport } from '../model/model';
+import { isSessionItem, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
+import { sessionWindowMinutes } from '../context/sessions';
+import { applyTicks } from '../report/ticks';
+import { sessionMeant } from './checkpoint';
 import { splitItemKey, type MarkerTicks } from './marker-stand';
 import { chooseMarker, stateFileHash } from './freshness';
 import { isSessionId, MARKER_MAX_BYTES, sameSession } from './marker';
@@ -67,6 +70,28 @@ export async function markerTicks(
   } catch {
     return null;
   }
+}
+
+/**
+ * `report` with the manual items ticked that the checkpoint marker of the session meant confirmed, beside
+ * those it has ticked already (`check --confirm`): what `check` and `status` show, as the checklist
+ * does. The session is the one a checkpoint takes (`sessionMeant`); while several run and none is named,
+ * no marker speaks for it and nothing is ticked.
+ */
+export async function withSessionTicks(
+  root: string,
+  report: WorkspaceReport,
+  opts: { env?: NodeJS.ProcessEnv; now?: number } = {},
+): Promise<WorkspaceReport> {
+  const now = opts.now ?? Date.now();
+  const env = opts.env ?? process.env;
+  const { meant } = await sessionMeant(root, { env, now, windowMinutes: sessionWindowMinutes(env) });
+  const m = await markerTicks(root, meant?.sessionId ?? null, report, { now });
+  if (!m) return report;
+  const done = (s: SystemReport, more: readonly string[] | undefined) =>
+    new Set([...s.checks.filter((c) => c.status === 'manual-done').map((c) => c.id), ...(more ?? [])]);
+  const session = report.systems.length ? done(report.systems[0], m.session) : new Set(m.session);
+  return applyTicks(report, { session, system: (s) => done(s, m.systems[s.id]) });
 }
 
 /**

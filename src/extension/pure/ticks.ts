@@ -9,12 +9,12 @@ import { createHash } from 'node:crypto';
 import {
   confirmedItems,
   isSessionItem,
-  labelOf,
-  overallLabel,
   type SystemId,
   type SystemReport,
   type WorkspaceReport,
 } from '../../core/model/model';
+
+export { applyTicks, type Ticked } from '../../core/report/ticks';
 
 /** What a set of ticks is for: the session's items (`session`, every system's), or one system's own items. */
 export type TickScope = SystemId | 'session';
@@ -48,39 +48,6 @@ export function tickPlace(
 ): [TickScope, string] {
   const session = isSessionItem({ id: checkId, severity: 'manual' });
   return session ? ['session', stateHash(report)] : [s.id, homeHash(s)];
-}
-
-/** The ticks given: those of the session's items, and each system's own. */
-export interface Ticked {
-  session: ReadonlySet<string>;
-  system(s: SystemReport): ReadonlySet<string>;
-}
-
-/**
- * The report with the manual checks ticked as `ticked` says (the session's items alike in every
- * system), and labels recomputed (the core's `labelOf`/`overallLabel`). The input is not changed.
- */
-export function applyTicks(
-  report: WorkspaceReport,
-  ticked: Ticked | ((s: SystemReport) => ReadonlySet<string>),
-): WorkspaceReport {
-  // A function gives each system's ticks, the session's items among them.
-  const given: Ticked = typeof ticked === 'function' ? { session: new Set(), system: ticked } : ticked;
-  const systems = report.systems.map((s) => {
-    const own = given.system(s);
-    const checks = s.checks.map((c) =>
-      c.severity === 'manual' && (c.status === 'manual-open' || c.status === 'manual-done')
-        ? {
-            ...c,
-            status: (isSessionItem(c) && typeof ticked !== 'function' ? given.session : own).has(c.id)
-              ? ('manual-done' as const)
-              : ('manual-open' as const),
-          }
-        : c,
-    );
-    return { ...s, checks, label: labelOf(checks) };
-  });
-  return { ...report, systems, label: systems.length ? overallLabel(systems) : report.label };
 }
 
 /**
