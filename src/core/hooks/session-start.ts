@@ -321,7 +321,10 @@ export function resumeBlock(
     home: shownPath(s.home),
     resumePrompt: s.resumePrompt.split(s.home).join(shownPath(s.home)),
   });
-  if (resumable.length) out.push(`Resume prompt: ${resumePromptFor({ ...report, systems: resumable.map(shownIn) })}`);
+  // One system's prompt on the line; several, one per line below it, indented as the steps' lines are.
+  const prompts = resumable.length ? resumePromptFor({ ...report, systems: resumable.map(shownIn) }).split('\n') : [];
+  if (prompts.length === 1) out.push(`Resume prompt: ${prompts[0]}`);
+  else if (prompts.length) out.push('Resume prompt, one line per state file:', ...prompts.map((p) => `   ${p}`));
   out.push(markerLine(sessionId, cli, markerWritten, openManualItems(report).ids));
   out.push(checksLine(cli));
   return out.join('\n');
