@@ -40,7 +40,7 @@ test('walkthrough facts: a checkpoint counts once the CLI wrote its marker; a te
   assert.equal((await walkthroughFacts(dir)).hasCheckpoint, true);
 });
 
-test("the status bar's guard: Claude Code runs it when the folder's settings or the user's own settings call it; Codex's hooks are not Claude Code's", async () => {
+test("the status bar's guard: installed for Claude Code when the folder's settings or the user's own settings call it; Codex's hooks are not Claude Code's", async () => {
   const home = workspace({});
   const dir = workspace({ '.claude/settings.json': '{ "model": "opus" }\n' });
   assert.equal(await claudeGuardInstalled(dir, home), false);
@@ -52,10 +52,8 @@ test("the status bar's guard: Claude Code runs it when the folder's settings or 
   const other = workspace({});
   write(home, 'settings.json', readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'));
   assert.equal(await claudeGuardInstalled(other, home), true, "the user's settings.json");
-  // disableAllHooks where it is set last: Claude Code then runs no hook.
+  // disableAllHooks keeps Claude Code from running it, but it is still installed: core claudeStops says
+  // why it does not run (claude-stops.test.ts), and the status item says both.
   write(dir, '.claude/settings.local.json', '{ "disableAllHooks": true }\n');
-  assert.equal(await claudeGuardInstalled(dir, home), false, 'local disableAllHooks');
-  write(dir, '.claude/settings.local.json', '{ "disableAllHooks": false }\n');
-  write(home, 'settings.json', '{ "disableAllHooks": true }\n');
-  assert.equal(await claudeGuardInstalled(dir, home), true, 'the local false wins over the user true');
+  assert.equal(await claudeGuardInstalled(dir, home), true, 'installed, though not run');
 });

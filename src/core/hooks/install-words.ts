@@ -6,6 +6,7 @@
  * names its own (`HookCommands`).
  */
 import { t, type Msg } from '../model/messages';
+import { hooksStoppedSaid, relayStoppedSaid } from './client-settings';
 import {
   changesSettings,
   eventsChanged,
@@ -95,6 +96,10 @@ export function noteSaid(note: HooksNote, commands: HookCommands, done = true): 
             note.file,
             commands.installLocal,
           );
+    case 'hooks-off':
+      return hooksStoppedSaid(note.stop);
+    case 'relay-off':
+      return relayStoppedSaid(note.stop);
     case 'relay-hidden':
       return done
         ? t(

@@ -58,6 +58,7 @@ import { storedBlobId } from '../git/git';
 import { gitTracks } from '../git/tracked';
 import { writtenEntry, type WrittenEntry } from './install-edits';
 import { claudeHome } from '../context/discovery';
+import { claudeStops, shownUserFile, type ClaudeStop } from './client-settings';
 
 export { CODEX_HOOKS_REL, INSTALL_RECORD_REL, SCRIPT_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, STATUSLINE_SCRIPT_REL };
 
@@ -473,7 +474,7 @@ export function unwrapRelay(cmd: string): string | null | undefined {
 }
 
 /** Do these settings run our relay as their statusLine? */
-function runsRelay(text: string): boolean {
+export function runsRelay(text: string): boolean {
   const sl = valueOf(text).statusLine;
   return isObj(sl) && typeof sl.command === 'string' && unwrapRelay(sl.command) !== undefined;
 }
@@ -493,6 +494,8 @@ export type HooksNote =
   | { kind: 'status-line-hidden'; file: string }
   /** The relay in `file` does not run: the statusLine of `by`, which Claude Code takes over it, runs instead (both relative to the root). */
   | { kind: 'relay-hidden'; file: string; by: string }
+  /** A setting of Claude Code's (`claudeStops`) keeps it from running the hooks, or from showing the relay while the hooks run. */
+  | { kind: 'hooks-off' | 'relay-off'; stop: ClaudeStop }
   /** A script of the tool's (relative path) was changed since install wrote it, so uninstall kept it. */
   | { kind: 'script-kept'; file: string }
   /** The tool's records still there (relative paths): `.gitignore` keeps its lines while they are. */
@@ -924,8 +927,7 @@ interface StatusLineBelow {
 async function statusLineBelow(root: string, opts: HooksInstallOptions): Promise<StatusLineBelow | undefined> {
   const env = opts.env ?? process.env;
   const user = path.join(claudeHome({ claudeHome: opts.claudeHome, env }), 'settings.json');
-  const home = env.HOME ? path.resolve(env.HOME) : '';
-  const shownUser = home && user.startsWith(home + path.sep) ? `~/${path.relative(home, user)}` : user;
+  const shownUser = shownUserFile(user, env);
   const files: [string, string][] = opts.local
     ? [
         [settingsFile(root, false), SETTINGS_REL],
@@ -1083,6 +1085,12 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
   // A relay in the shared settings, new or already there, that the local file's own statusLine hides.
   if (client === 'claude' && !opts.local && runsRelay(text) && (await localStatusLineOver(root)))
     plan.notes.push({ kind: 'relay-hidden', file: SETTINGS_REL, by: SETTINGS_LOCAL_REL });
+  // Claude Code's own settings that keep it from running the hooks, or from showing the relay, however installed.
+  if (client === 'claude') {
+    const stops = await claudeStops(root, { env: opts.env, claudeHome: opts.claudeHome });
+    if (stops.hooks) plan.notes.push({ kind: 'hooks-off', stop: stops.hooks });
+    else if (stops.relay && runsRelay(text)) plan.notes.push({ kind: 'relay-off', stop: stops.relay });
+  }
   plan.after = text;
   let want: Buffer;
   try {
@@ -1785,12 +1793,6 @@ function editsLeft(
     steps += d + 1;
   }
   return null;
-}
-
-/** What a settings text says of `disableAllHooks` (Claude Code runs no hook when it is true), or undefined. */
-export function hooksDisabledIn(text: string): boolean | undefined {
-  const v = valueOf(text).disableAllHooks;
-  return typeof v === 'boolean' ? v : undefined;
 }
 
 /** Does `text`'s settings call our hooks? (For views: "guard installed".) */

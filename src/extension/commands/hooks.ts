@@ -57,13 +57,19 @@ export async function previewAndApply(
     await applyHooksPlan(plan, { cliBundle: cliBundle(s) });
     s.log.info(`Hooks ${verb}: ${plan.settingsPath}`);
     const rel = vscode.workspace.asRelativePath(plan.settingsPath, false);
-    void vscode.window.showInformationMessage(
-      verb === 'install'
-        ? (installed?.(rel) ?? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel))
-        : removedText(plan, t),
-    );
+    // Installed, but a setting of Claude Code's own keeps the guard from running: no "/compact now asks".
+    const off = notesSaid(plan, t, true, ['hooks-off']);
+    if (verb === 'install' && off.length)
+      void vscode.window.showWarningMessage([t('Guard hooks installed in {0}.', rel), ...off].join(' '));
+    else
+      void vscode.window.showInformationMessage(
+        verb === 'install'
+          ? (installed?.(rel) ?? t('Guard hooks installed in {0}. /compact now asks for a checkpoint first.', rel))
+          : removedText(plan, t),
+      );
     // Installed, but the relay does not run: said apart from the dialog, which the user may have skimmed.
-    for (const hidden of notesSaid(plan, t, true, ['relay-hidden'])) void vscode.window.showWarningMessage(hidden);
+    for (const hidden of notesSaid(plan, t, true, ['relay-hidden', 'relay-off']))
+      void vscode.window.showWarningMessage(hidden);
   } catch (err) {
     void vscode.window.showErrorMessage(t('Nothing was changed: {0}', errorText(t, err)));
     void s.store.scan(folder);

@@ -6,6 +6,8 @@ import { guardCheckpointed, pastCheckpointTurn, type TurnAfterMarker } from '../
 import type { CompactionsAdvice } from '../../core/context/compactions';
 import { shownPercent } from '../../core/context/thresholds';
 import type { ContextUsage } from '../../core/model/model';
+import { hooksStoppedSaid, relayStoppedSaid, type ClaudeStop } from '../../core/hooks/client-settings';
+import type { Msg } from '../../core/model/messages';
 import type { T } from './tree-text';
 import { whenText } from './time-text';
 
@@ -60,6 +62,10 @@ export interface GuardView {
    * statusLine of `by`, which Claude Code takes over it, runs instead (core `relayHidden`).
    */
   relayHidden?: { file: string; by: string };
+  /** Claude Code: a setting of its own keeps it from running the installed guard (core `claudeStops`). */
+  stopped?: ClaudeStop;
+  /** Claude Code: the guard runs, but the managed settings' status line is shown over the installed relay (core `claudeStops`). */
+  relayStopped?: ClaudeStop;
 }
 
 /**
@@ -124,7 +130,7 @@ export function guardSentence(t: T, g: GuardView, name: (s: string) => string = 
     ? ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', filesNamed(t, g.changed, name))}`
     : '';
   const unticked = g.unticked?.length && g.marker ? ` ${markerStandsText(t, g.marker, trusted, name)}` : '';
-  return `${verdictSentence(t, g, trusted)}${changed}${unticked}`;
+  return `${verdictSentence(t, g, trusted, name)}${changed}${unticked}`;
 }
 
 /**
@@ -149,8 +155,14 @@ export function markerStandsText(
       );
 }
 
+/** A core sentence whose one argument is a settings file (core `claudeStops`), the file shown by `name`. */
+function fileSaid(t: T, m: Msg, name: (s: string) => string): string {
+  return t(m.id, ...m.args.map(name));
+}
+
 /** The guard's verdict alone, as one plain sentence. */
-function verdictSentence(t: T, g: GuardView, trusted: boolean): string {
+function verdictSentence(t: T, g: GuardView, trusted: boolean, name: (s: string) => string): string {
+  if (g.installed && g.stopped) return fileSaid(t, hooksStoppedSaid(g.stopped), name);
   if (!g.installed && !trusted)
     return t(
       '/compact is not guarded: the guard hook is not installed in this folder, and in Restricted Mode it cannot be.',
@@ -204,7 +216,15 @@ export function turnUnread(g: GuardView | undefined, u: ContextUsage | null | un
 
 /** The guard's line in the tooltip: the sentence after its icon. */
 export function guardLine(t: T, g: GuardView, trusted = true): string {
-  return `${!g.installed ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g, code, trusted)}`;
+  return `${!g.installed || g.stopped ? '$(unlock)' : g.allow ? '$(shield)' : '$(circle-slash)'} ${guardSentence(t, g, code, trusted)}`;
+}
+
+/** The tooltip's lines on the status line relay that does not run (after the guard's line), or none. */
+function relayLines(t: T, g: GuardView | undefined): string[] {
+  const lines: string[] = [];
+  if (g?.relayHidden) lines.push('', `$(warning) ${relayHiddenText(t, g.relayHidden, code)}`);
+  if (g?.relayStopped) lines.push('', `$(warning) ${fileSaid(t, relayStoppedSaid(g.relayStopped), code)}`);
+  return lines;
 }
 
 /**
@@ -450,7 +470,7 @@ export function statusView(
   );
   if (compactions?.count) lines.push(`${t('Compactions in this session')}: ${compactions.count}  `);
   if (guard) lines.push('', guardLine(t, guard, trusted));
-  if (guard?.relayHidden) lines.push('', `$(warning) ${relayHiddenText(t, guard.relayHidden, code)}`);
+  lines.push(...relayLines(t, guard));
   const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
   if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
   if (shown === 'done')
@@ -526,7 +546,7 @@ export function noFigureView(
   lines.push(`${t('Used')}: ${t('no figure yet (the agent has reported none in this session so far)')}  `);
   lines.push(...thresholdLines(t, profile));
   if (guard) lines.push('', guardLine(t, guard, trusted));
-  if (guard?.relayHidden) lines.push('', `$(warning) ${relayHiddenText(t, guard.relayHidden, code)}`);
+  lines.push(...relayLines(t, guard));
   lines.push(...actionLines(t, guard, trusted));
   const head = t('Session Ledger: context not known yet: the agent has reported no figure in this session.');
   return {

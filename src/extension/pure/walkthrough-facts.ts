@@ -11,8 +11,8 @@ import {
   CODEX_HOOKS_REL,
   SETTINGS_LOCAL_REL,
   SETTINGS_REL,
-  hooksDisabledIn,
   hooksInstalledIn,
+  runsRelay,
 } from '../../core/hooks/install';
 import { listMarkers, markerAt } from '../../core/checkpoint/marker';
 
@@ -37,9 +37,9 @@ async function guardInstalled(root: string): Promise<boolean> {
 }
 
 /**
- * Whether Claude Code runs the Session Ledger PreCompact guard in `root`: the folder's shared or local
- * settings, or the user's own (`settings.json` in Claude Code's config folder, `claudeDir`), call it,
- * and `disableAllHooks` is not true where it is set last (local, then shared, then the user's).
+ * Whether the Session Ledger PreCompact guard is installed for Claude Code in `root`: the folder's shared
+ * or local settings, or the user's own (`settings.json` in Claude Code's config folder, `claudeDir`),
+ * call it. Whether Claude Code runs it is core `claudeStops`.
  */
 export async function claudeGuardInstalled(root: string, claudeDir: string): Promise<boolean> {
   const texts = await settingsTexts([
@@ -47,8 +47,7 @@ export async function claudeGuardInstalled(root: string, claudeDir: string): Pro
     inRoot(root, SETTINGS_REL),
     path.join(claudeDir, 'settings.json'),
   ]);
-  const disabled = texts.map((t) => askJson(() => hooksDisabledIn(t))).find((v) => v !== undefined);
-  return !disabled && texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
+  return texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
 }
 
 /**
@@ -61,7 +60,13 @@ export async function codexGuardInstalled(root: string, codexDir: string): Promi
   return texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
 }
 
-/** Whether the session's own client runs the Session Ledger PreCompact guard in `root` (its config folder: `home`). */
+/** Whether the folder's shared or local settings run the status line relay. */
+export async function relayInstalled(root: string): Promise<boolean> {
+  const texts = await settingsTexts([SETTINGS_REL, SETTINGS_LOCAL_REL].map((rel) => inRoot(root, rel)));
+  return texts.some((t) => askJson(() => runsRelay(t)) === true);
+}
+
+/** Whether the session's own client has the Session Ledger PreCompact guard installed in `root` (its config folder: `home`). */
 export function guardInstalledFor(agent: 'claude' | 'codex', root: string, home: string): Promise<boolean> {
   return agent === 'codex' ? codexGuardInstalled(root, home) : claudeGuardInstalled(root, home);
 }

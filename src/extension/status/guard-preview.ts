@@ -82,7 +82,7 @@ export class GuardPreview implements vscode.Disposable {
         const max = settings.markerMaxAgeMinutes;
         const env = { ...process.env };
         if (max !== null) env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN = String(max);
-        const { guardInstalledFor, manualCompactInput } = await import('../pure/walkthrough-facts');
+        const { guardInstalledFor, manualCompactInput, relayInstalled } = await import('../pure/walkthrough-facts');
         // The store's report of this folder is current (the preview recomputes on every store change): no second evaluation.
         const report = this.store.report(s.folder.uri);
         const input = manualCompactInput({ sessionId: s.ref.sessionId, path: s.ref.path }, s.folder.uri.fsPath);
@@ -108,6 +108,11 @@ export class GuardPreview implements vscode.Disposable {
           const { relayHidden } = await import('../../core/hooks/install');
           const hidden = await relayHidden(s.folder.uri.fsPath);
           if (hidden) next.relayHidden = hidden;
+          // A setting of Claude Code's own that keeps it from running the guard, or from showing the relay.
+          const { claudeStops } = await import('../../core/hooks/client-settings');
+          const stops = await claudeStops(s.folder.uri.fsPath, { env, claudeHome: home });
+          if (installed && stops.hooks) next.stopped = stops.hooks;
+          else if (stops.relay && (await relayInstalled(s.folder.uri.fsPath))) next.relayStopped = stops.relay;
         }
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);
