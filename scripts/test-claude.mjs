@@ -9,7 +9,7 @@
 //
 //   node scripts/test-claude.mjs [--only NAME,…] [--keep] [--no-build] [--jobs N]
 //
-// NAMEs: systems, options, sessions, auto, remind, screen, discovery. Closing line: "N passed, N failed".
+// NAMEs: systems, options, sessions, auto, hooks-off, remind, screen, discovery. Closing line: "N passed, N failed".
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
@@ -146,11 +146,11 @@ async function main() {
   };
   const compact = (ws, sid, extraEnv) => claude(ws, ['--resume', sid, '-p', '/compact'], extraEnv);
   const BLOCKED = 'Compaction blocked by PreCompact hook';
-  const assertBlocked = (r, sid, reason) => {
+  const assertBlocked = (r, sid, reason, before = 0) => {
     assert.ok(r.all.includes(BLOCKED), `the client's own "${BLOCKED}" line:\n${r.all}`);
     const line = r.all.split('\n').find((l) => l.includes(BLOCKED));
     assert.match(line, reason, 'our reason is on that line');
-    assert.equal(boundaries(sid).length, 0, 'no compaction happened');
+    assert.equal(boundaries(sid).length, before, 'no compaction happened');
   };
   const assertCompacted = (r, sid, n = 1) => {
     assert.ok(!r.all.includes(BLOCKED), `not blocked:\n${r.all}`);
@@ -303,6 +303,27 @@ async function main() {
         !existsSync(join(ws, '.claude', `.checkpoint-ready.${sid}`)),
         'still no marker: the guard was not asked to allow it',
       );
+    });
+  };
+
+  // ------------------------------------------------------------------ Claude Code's own switch that stops every hook
+  const hooksOff = async () => {
+    const ws = fixture('S3', 'hooks-off');
+    await test('disableAllHooks: true in the local settings keeps the installed guard from running (the plain /compact compacts, no SessionStart record); `hooks install` says /compact is not guarded, and once it is false the guard blocks again', async () => {
+      await install(ws);
+      writeFileSync(join(ws, '.claude', 'settings.local.json'), '{ "disableAllHooks": true }\n');
+      const said = await sl(ws, ['hooks', 'install']);
+      assert.equal(said.code, 0, said.stdout + said.stderr);
+      assert.match(
+        said.stdout,
+        /\/compact is not guarded: disableAllHooks is true in \.claude\/settings\.local\.json, so Claude Code runs no hooks/,
+      );
+      const sid = await newSession(ws);
+      assert.ok(!existsSync(join(ws, '.claude', 'session-ledger', 'session.json')), 'no SessionStart hook ran');
+      assertCompacted(await compact(ws, sid), sid);
+      writeFileSync(join(ws, '.claude', 'settings.local.json'), '{ "disableAllHooks": false }\n');
+      assert.doesNotMatch((await sl(ws, ['hooks', 'install'])).stdout, /not guarded/);
+      assertBlocked(await compact(ws, sid), sid, /no checkpoint has run in this session/, 1);
     });
   };
 
@@ -578,6 +599,7 @@ async function main() {
   if (want('options')) groups.push(options);
   if (want('sessions')) groups.push(sessions);
   if (want('auto')) groups.push(auto);
+  if (want('hooks-off')) groups.push(hooksOff);
   if (want('remind')) for (const sys of ['S3', 'S0']) groups.push(() => remindGroup(sys));
   if (want('discovery')) groups.push(discovery);
   // The screen is timing-sensitive: it runs alone, after the rest.
