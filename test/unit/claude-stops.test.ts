@@ -7,9 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { claudeStops, managedSettingsDir } from '../../src/core/hooks/client-settings';
+import { hooksInstalledIn } from '../../src/core/hooks/install';
 import { statusView, type GuardView } from '../../src/extension/pure/status-text';
 import type { ContextUsage } from '../../src/core/model/model';
 import { cli, HOOK_SCRIPT, jaT, koT, locale, workspace, write } from './helpers';
@@ -27,6 +28,30 @@ function world(configDir = false) {
     ...(configDir ? { CLAUDE_CONFIG_DIR: claude } : {}),
   };
   return { home, managed, dir, claude, env };
+}
+
+/** `hooks install` in `dir` says `said`, in its dry run and when it installs. */
+function installSays(dir: string, env: NodeJS.ProcessEnv, said: string): void {
+  const dry = cli(['hooks', 'install', '--root', dir, '--dry-run', '--cli-bundle', HOOK_SCRIPT], { env });
+  assert.ok(dry.stdout.includes(said), `in the dry run: ${dry.stdout}`);
+  const r = cli(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.includes(said), r.stdout);
+}
+
+/** `hooks install` in `dir` says `key` (English: `said`) with `arg` in Japanese and Korean, each in words of its own. */
+function installSaysInJaKo(dir: string, env: NodeJS.ProcessEnv, said: string, key: string, arg: string): void {
+  for (const [lang, tr] of [
+    ['ja_JP.UTF-8', jaT],
+    ['ko_KR.UTF-8', koT],
+  ] as const) {
+    const l = cli(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT], {
+      env: { ...env, ...locale(lang) },
+    });
+    const want = tr(key, arg);
+    assert.notEqual(want, said, `${lang} has its words`);
+    assert.ok(l.stdout.includes(want), l.stdout);
+  }
 }
 
 const OFF = '{ "disableAllHooks": true }\n';
@@ -108,6 +133,41 @@ test("claudeStops: the managed settings' disableAllHooks and allowManagedHooksOn
   });
 });
 
+test('a guard only in a settings file Claude Code skips (a comment or a trailing comma: not strict JSON) is not guarded: claudeStops names that file, and hooks install says so when it writes there', async () => {
+  const w = world();
+  const env = { ...w.env, CLAUDE_CONFIG_DIR: '' };
+  const holdsGuard = (t: string) => hooksInstalledIn(t).PreCompact;
+  // The project's settings with a comment the user wrote: install keeps it, so Claude Code skips the file.
+  write(w.dir, '.claude/settings.json', '{\n  // the team\'s model\n  "model": "opus"\n}\n');
+  const said =
+    '/compact is not guarded: Claude Code skips .claude/settings.json, which holds the guard, because it is not strict JSON (a comment or a trailing comma makes it skip the whole file); remove them to let the guard run.';
+  installSays(w.dir, env, said);
+  const skipped = { file: '.claude/settings.json', setting: 'notJson', managed: false };
+  assert.deepEqual((await claudeStops(w.dir, { env, holdsGuard })).hooks, skipped);
+  // Not asked whether a file holds the guard, nothing is said of it (what a file the client skips sets says nothing).
+  assert.equal((await claudeStops(w.dir, { env })).hooks, null);
+  installSaysInJaKo(
+    w.dir,
+    env,
+    said,
+    '/compact is not guarded: Claude Code skips {0}, which holds the guard, because it is not strict JSON (a comment or a trailing comma makes it skip the whole file); remove them to let the guard run.',
+    '.claude/settings.json',
+  );
+  // The guard also in a file the client takes: it runs from there.
+  const local = cli(['hooks', 'install', '--local', '--root', w.dir, '--cli-bundle', HOOK_SCRIPT], { env });
+  assert.equal(local.code, 0, local.stderr);
+  assert.doesNotMatch(local.stdout, /not guarded/);
+  assert.equal((await claudeStops(w.dir, { env, holdsGuard })).hooks, null);
+  // A trailing comma alone does the same; the comment gone, the file is taken.
+  write(w.dir, '.claude/settings.local.json', '{}\n');
+  const text = readFileSync(path.join(w.dir, '.claude/settings.json'), 'utf8');
+  write(w.dir, '.claude/settings.json', text.replace(/\n {2}\/\/ the team's model/, '').replace(/\n}\s*$/, ',\n}\n'));
+  assert.deepEqual((await claudeStops(w.dir, { env, holdsGuard })).hooks, skipped);
+  write(w.dir, '.claude/settings.json', text.replace(/\n {2}\/\/ the team's model/, ''));
+  JSON.parse(readFileSync(path.join(w.dir, '.claude/settings.json'), 'utf8'));
+  assert.equal((await claudeStops(w.dir, { env, holdsGuard })).hooks, null);
+});
+
 test("claudeStops: a managed statusLine is shown over the project's relay; the user's is not", async () => {
   const w = world();
   write(w.claude, 'settings.json', '{ "statusLine": { "type": "command", "command": "echo mine" } }\n');
@@ -131,27 +191,16 @@ test('hooks install says that /compact is not guarded when a setting of Claude C
   const env = { ...w.env, CLAUDE_CONFIG_DIR: '' };
   const said =
     '/compact is not guarded: disableAllHooks is true in ~/.claude/settings.json, so Claude Code runs no hooks; remove it to let the guard run.';
-  const dry = cli(['hooks', 'install', '--root', w.dir, '--dry-run', '--cli-bundle', HOOK_SCRIPT], { env });
-  assert.ok(dry.stdout.includes(said), `in the dry run: ${dry.stdout}`);
-  const r = cli(['hooks', 'install', '--root', w.dir, '--cli-bundle', HOOK_SCRIPT], { env });
-  assert.equal(r.code, 0, r.stderr);
-  assert.ok(r.stdout.includes(said), r.stdout);
+  installSays(w.dir, env, said);
   const again = cli(['hooks', 'install', '--root', w.dir, '--cli-bundle', HOOK_SCRIPT], { env });
   assert.ok(again.stdout.includes(said), `also when already installed: ${again.stdout}`);
-  for (const [lang, tr] of [
-    ['ja_JP.UTF-8', jaT],
-    ['ko_KR.UTF-8', koT],
-  ] as const) {
-    const l = cli(['hooks', 'install', '--root', w.dir, '--cli-bundle', HOOK_SCRIPT], {
-      env: { ...env, ...locale(lang) },
-    });
-    const want = tr(
-      '/compact is not guarded: disableAllHooks is true in {0}, so Claude Code runs no hooks; remove it to let the guard run.',
-      '~/.claude/settings.json',
-    );
-    assert.notEqual(want, said, `${lang} has its words`);
-    assert.ok(l.stdout.includes(want), l.stdout);
-  }
+  installSaysInJaKo(
+    w.dir,
+    env,
+    said,
+    '/compact is not guarded: disableAllHooks is true in {0}, so Claude Code runs no hooks; remove it to let the guard run.',
+    '~/.claude/settings.json',
+  );
   // Without the setting, nothing of it is said.
   write(w.claude, 'settings.json', '{}');
   const ok = cli(['hooks', 'install', '--root', w.dir, '--cli-bundle', HOOK_SCRIPT], { env });

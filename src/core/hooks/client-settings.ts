@@ -14,7 +14,9 @@
  *   status line;
  * - a `statusLine` in the managed settings is shown over the project's.
  * A file Claude Code does not take (not strict JSON: a comment or a trailing comma makes it skip the
- * whole file; not an object; unreadable; a folder) says nothing here either.
+ * whole file; not an object; unreadable; a folder) says nothing here either, and the guard it holds
+ * never runs: when no file Claude Code takes holds the guard and one it skips does (`holdsGuard`), that
+ * file stops it (`notJson`).
  */
 import * as path from 'node:path';
 import { claudeHome } from '../context/discovery';
@@ -23,7 +25,7 @@ import { t, type Msg } from '../model/messages';
 import { SETTINGS_LOCAL_REL, SETTINGS_REL } from './files';
 
 /** The setting that stops our hooks or the relay. */
-export type ClaudeStopSetting = 'disableAllHooks' | 'allowManagedHooksOnly' | 'statusLine';
+export type ClaudeStopSetting = 'disableAllHooks' | 'allowManagedHooksOnly' | 'statusLine' | 'notJson';
 
 /** A settings file of Claude Code's and the setting in it that stops our hooks or the relay. */
 export interface ClaudeStop {
@@ -78,20 +80,38 @@ interface Layer {
  */
 export async function claudeStops(
   root: string,
-  opts: { env?: NodeJS.ProcessEnv; claudeHome?: string } = {},
+  opts: {
+    env?: NodeJS.ProcessEnv;
+    claudeHome?: string;
+    /** Whether a settings text calls the PreCompact guard (read as JSON with comments, as the installer does). */
+    holdsGuard?: (text: string) => boolean;
+    /** A settings file as a write is about to leave it (`hooks install`'s plan): its text instead of the disk's. */
+    planned?: { file: string; text: string };
+  } = {},
 ): Promise<ClaudeStops> {
   const env = opts.env ?? process.env;
   // The layers, lowest first; a file over 4 MiB is not read (the installer refuses it too).
   const ls: Layer[] = [];
+  /** Whether a file Claude Code takes calls the guard; the first file it skips that does. */
+  let guardTaken = false;
+  let guardSkipped: string | null = null;
   const read = async (at: string, file: string, managed = false) => {
-    const f = await readTextFile(at, 4 * 1024 * 1024, { refuseLarger: true });
+    const planned = opts.planned && path.resolve(opts.planned.file) === path.resolve(at) ? opts.planned.text : null;
+    const f = planned === null ? await readTextFile(at, 4 * 1024 * 1024, { refuseLarger: true }) : null;
+    const text = planned ?? (f?.ok ? f.text : null);
+    if (text === null) return;
+    const guard = !managed && opts.holdsGuard?.(text) === true;
     try {
-      const value: unknown = f.ok && JSON.parse(f.text);
-      if (value && typeof value === 'object' && !Array.isArray(value))
+      const value: unknown = JSON.parse(text);
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
         ls.push({ file, managed, value: value as Record<string, unknown> });
+        guardTaken ||= guard;
+        return;
+      }
     } catch {
       /* not JSON: Claude Code skips the file */
     }
+    if (guard) guardSkipped ??= file;
   };
   const user = path.join(claudeHome({ claudeHome: opts.claudeHome, env }), 'settings.json');
   await read(user, shownUserFile(user, env));
@@ -108,13 +128,21 @@ export async function claudeStops(
     l && on ? { file: l.file, setting, managed: l.managed } : null;
   const off = stop(last('disableAllHooks'), 'disableAllHooks');
   // A managed switch first: the user's own files cannot lift it.
+  // The guard only in files Claude Code skips.
+  const skipped: ClaudeStop | null =
+    guardSkipped !== null && !guardTaken ? { file: guardSkipped, setting: 'notJson', managed: false } : null;
   const hooks =
-    (off?.managed ? off : null) ?? stop(last('allowManagedHooksOnly', true), 'allowManagedHooksOnly') ?? off;
+    (off?.managed ? off : null) ?? stop(last('allowManagedHooksOnly', true), 'allowManagedHooksOnly') ?? off ?? skipped;
   return { hooks, relay: hooks ?? stop(last('statusLine', true), 'statusLine', true) };
 }
 
 /** Why /compact is not guarded although the guard is installed: the file and setting of `s` (`claudeStops().hooks`). */
 export function hooksStoppedSaid(s: ClaudeStop): Msg {
+  if (s.setting === 'notJson')
+    return t(
+      '/compact is not guarded: Claude Code skips {0}, which holds the guard, because it is not strict JSON (a comment or a trailing comma makes it skip the whole file); remove them to let the guard run.',
+      s.file,
+    );
   return s.managed
     ? t(
         "/compact is not guarded: {1} is true in {0}, the managed settings, so Claude Code runs none of the project's hooks; only whoever manages this machine can lift it.",

@@ -1087,7 +1087,12 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     plan.notes.push({ kind: 'relay-hidden', file: SETTINGS_REL, by: SETTINGS_LOCAL_REL });
   // Claude Code's own settings that keep it from running the hooks, or from showing the relay, however installed.
   if (client === 'claude') {
-    const stops = await claudeStops(root, { env: opts.env, claudeHome: opts.claudeHome });
+    const stops = await claudeStops(root, {
+      env: opts.env,
+      claudeHome: opts.claudeHome,
+      holdsGuard: (t) => hooksInstalledIn(t).PreCompact,
+      planned: { file: settingsPath, text },
+    });
     if (stops.hooks) plan.notes.push({ kind: 'hooks-off', stop: stops.hooks });
     else if (stops.relay && runsRelay(text)) plan.notes.push({ kind: 'relay-off', stop: stops.relay });
   }
