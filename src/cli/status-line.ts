@@ -15,7 +15,7 @@
  * settings); several arguments are run as they are, without a shell.
  */
 import * as path from 'node:path';
-import { readOwnText, writeAtomic } from '../core/files/atomic';
+import { readOwnText, writeOwnFile } from '../core/files/atomic';
 import { isDir } from '../core/files/fsread';
 import { notAProject } from '../core/files/project';
 import { feedPath, figureOfStatusInput, isFeedName, isoTime, type FeedRecord } from '../core/context/feed';
@@ -131,7 +131,7 @@ async function record(input: Record<string, unknown>, dir: string | null, tracks
     if (notAProject(dir)) return now;
     const rec: FeedRecord = { version: 1, receivedAt: now, sessionId: sid, input };
     // Only a cache of the client's figure: atomic, not fsynced.
-    const { created } = await writeAtomic(file, `${JSON.stringify(rec)}\n`, { root: dir, own: true, durable: false });
+    const { created } = await writeOwnFile(file, `${JSON.stringify(rec)}\n`, { root: dir, durable: false });
     // A session's first record: the records of the newest sessions are kept, older ones go.
     if (created) await keepNewest(path.dirname(file), dir, isFeedName, tracks);
   } catch {

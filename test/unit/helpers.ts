@@ -120,6 +120,40 @@ export async function whileOpening<T>(onOpen: (file: string) => void, fn: () => 
   }
 }
 
+/** The calls that create, rename or remove a file or folder, as the product makes them (node:fs and node:fs/promises). */
+const ACTS = {
+  sync: ['mkdirSync', 'renameSync', 'unlinkSync', 'rmSync', 'rmdirSync'],
+  promises: ['mkdir', 'rename', 'unlink', 'rm', 'rmdir'],
+} as const;
+
+/**
+ * Run `fn` with `onAct` told the path (the first argument) and the name of each call that creates,
+ * renames or removes something (`fs.mkdirSync`, `fs.promises.rm`…) right before the call is made (each
+ * is passed on as it is), and put back after: the moment between a check and the act it guards.
+ */
+export async function whileActing<T>(onAct: (file: string, call: string) => void, fn: () => Promise<T>): Promise<T> {
+  const nodeFs = require('node:fs') as Record<string, unknown> & { promises: Record<string, unknown> };
+  const put: Array<() => void> = [];
+  for (const [where, names] of [
+    [nodeFs, ACTS.sync],
+    [nodeFs.promises, ACTS.promises],
+  ] as const) {
+    for (const name of names) {
+      const real = where[name] as (...a: unknown[]) => unknown;
+      where[name] = (...args: unknown[]) => {
+        onAct(String(args[0]), name);
+        return real(...args);
+      };
+      put.push(() => (where[name] = real));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    for (const p of put) p();
+  }
+}
+
 /** mulberry32: a tiny, good-enough seeded PRNG (the same inputs on every run). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

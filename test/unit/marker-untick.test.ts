@@ -7,7 +7,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { guardCheckpointed } from '../../src/core/checkpoint/freshness';
 import { markerRel } from '../../src/core/checkpoint/marker';
@@ -20,6 +29,7 @@ import { evaluate } from '../../src/core/report/evaluate';
 import { checkpointed, guardSentence, guardViewOf } from '../../src/extension/pure/status-text';
 import { applyTicks } from '../../src/extension/pure/ticks';
 import { CONFIRM_ALL, preCompact, run, s3Workspace, SID } from './checkpoint-fixtures';
+import { whileActing } from './helpers';
 
 const en = (m: string, ...a: unknown[]) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
 
@@ -156,6 +166,29 @@ test('withdrawMarker removes nothing through a link: .claude swapped for a link 
     [path.basename(markerRel(SID))],
     'no lock left there',
   );
+});
+
+test('withdrawMarker: .claude swapped for a link to another folder of the workspace at the very removal removes nothing there', async () => {
+  const { root, m } = await confirmedCheckpoint();
+  const name = path.basename(markerRel(SID));
+  const elsewhere = path.join(root, 'elsewhere');
+  mkdirSync(elsewhere);
+  writeFileSync(path.join(elsewhere, name), readFileSync(path.join(root, markerRel(SID))));
+  let swapped = false;
+  await whileActing(
+    (file, call) => {
+      if (swapped || !['rm', 'unlink', 'rmSync', 'unlinkSync'].includes(call) || path.basename(file) !== name) return;
+      swapped = true;
+      renameSync(path.join(root, '.claude'), path.join(root, '.claude.orig'));
+      symlinkSync('elsewhere', path.join(root, '.claude'));
+    },
+    () => withdrawMarker(root, m).catch(() => undefined),
+  );
+  assert.ok(swapped, 'the removal was reached');
+  assert.equal(existsSync(path.join(elsewhere, name)), true, 'the file the link leads to is still there');
+  assert.deepEqual(readdirSync(elsewhere), [name], 'no lock left there');
+  // The marker was removed in the folder that was checked (moved away by the swap).
+  assert.equal(existsSync(path.join(root, '.claude.orig', name)), false);
 });
 
 test('withdrawMarker removes no link planted at the marker: refused, the link and what it leads to stay', async () => {

@@ -23,9 +23,8 @@
  * kept against that very marker, the box stays unticked, and every surface says the marker still
  * lets /compact through. A new checkpoint writes another marker, whose confirmed items count again.
  */
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { refuseOwnFileLink } from '../files/atomic';
+import { refuseOwnFileLink, removeOwn } from '../files/atomic';
 import { readTextFile } from '../files/fsread';
 import { withWriteLock } from '../files/lock';
 import { gitTracks } from '../git/tracked';
@@ -141,9 +140,9 @@ export async function withdrawMarker(
     const f = await readTextFile(file, MARKER_MAX_BYTES);
     if (!f.ok && f.kind === 'missing') return 'withdrawn';
     if (!f.ok || f.truncated || f.hash !== m.hash) return 'changed';
-    // Walked again under the lock, right before the removal: a link planted meanwhile removes nothing.
-    refuseOwnFileLink(file, root);
-    await fs.rm(file);
+    // Walked again under the lock, right before the removal, which goes through the marker's folder held
+    // open from the root down: a link planted meanwhile removes nothing, nor one swapped in at the removal.
+    removeOwn(file, root);
     return 'withdrawn';
   });
 }

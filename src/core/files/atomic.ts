@@ -10,7 +10,10 @@
  * The tool's own files (`own`: the hook log, session records, the hook script, markers, the S1
  * sidecar, the status line's records, the install record) are never written through a link: a
  * symbolic link at the file or at any folder between the root and it, or a file with more than one
- * hard link, refuses the write (WriteRefused 'link') before anything is written or created.
+ * hard link, refuses the write (WriteRefused 'link') before anything is written or created. On Linux
+ * their folder is held open from the root down (holdOwnFolder, ./dirfd), and the temp file's create,
+ * the rename and a removal name the file through it: a folder swapped for a link after the check
+ * changes nothing of what they touch.
  *
  * The file calls are synchronous, as the readers' are (src/core/files/fsread.ts says why): a write is a
  * handful of small calls, and the status line writes its record on every refresh without loading
@@ -18,6 +21,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { foldersHeld, openFolders } from './dirfd';
 import { closeQuietly, lstatOrNullSync, readRegularFile, sha256, statOrNullSync, stillAt } from './fsread';
 import { protectedWriteTarget } from './protected';
 
@@ -221,6 +225,92 @@ export function refuseOwnFileLink(file: string, root: string): boolean {
   return folders;
 }
 
+/**
+ * An own file's folder held open (holdOwnFolder): `dir` names it, `/proc/self/fd/<fd>` where folders
+ * can be held (./dirfd), else its path; `fd`, null where it is its path.
+ */
+export interface OwnFolder {
+  dir: string;
+  fd: number | null;
+}
+
+/**
+ * The folder of `file`, one of the tool's own files under `root`, held open from the root down: what is
+ * created, renamed or removed in it as `${dir}/<name>` lands in the very folder checked, never where a
+ * link swapped in since leads. Refused as refuseOwnFileLink refuses (a link at the file or on its way,
+ * a file with a second hard link, a file where a folder should be). `mkdir`: missing folders are made
+ * there; without it, a missing one throws ENOENT. Where folders cannot be held (./dirfd), the way is
+ * walked by path and the folder is its path: its callers check again right before each act. Let it go
+ * with letGo.
+ */
+export function holdOwnFolder(file: string, root: string, mkdir: boolean): OwnFolder {
+  const dir = path.dirname(path.resolve(file));
+  if (!foldersHeld()) {
+    refuseOwnFileLink(file, root);
+    if (mkdir) fs.mkdirSync(dir, { recursive: true });
+    else fs.statSync(dir);
+    return { dir, fd: null };
+  }
+  const absRoot = path.resolve(root);
+  const rel = path.relative(absRoot, dir);
+  const fd =
+    rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)
+      ? null
+      : openFolders(absRoot, rel ? rel.split(path.sep) : [], mkdir);
+  if (fd !== null && !linked(lstatOrNullSync(file))) return { dir: `/proc/self/fd/${fd}`, fd };
+  if (fd !== null) fs.closeSync(fd);
+  // The walk by path says what stands in the way, in the words every refusal of an own file uses.
+  refuseOwnFileLink(file, root);
+  throw folderChanged(file, root);
+}
+
+/** Close an own file's held folder. */
+export const letGo = (own: OwnFolder): void => (own.fd === null ? undefined : fs.closeSync(own.fd));
+
+/** The refusal of an own file whose folder changed between two looks at it (swapped for a link and back). */
+function folderChanged(file: string, root: string): WriteRefused {
+  const rel = rootRel(root, file);
+  return new WriteRefused(`${rel}: its folder changed while it was written; nothing was written.`, 'link', rel);
+}
+
+/** A link, or a file with a second hard link: never one of the tool's own files (see ownFileLinkProblem). */
+const linked = (st: fs.Stats | null): boolean => !!st && (st.isSymbolicLink() || (st.isFile() && st.nlink > 1));
+
+/**
+ * Throw as refuseOwnFileLink does when `file` is a link or a file with a second hard link, or a link is
+ * on its way; held, when its folder no longer stands where its path leads (moved away, a link put in
+ * its place): what is written refuses rather than land in a folder its name no longer leads to.
+ */
+export function refuseOwnFolderMoved(own: OwnFolder, file: string, root: string): void {
+  // Held, two looks by path instead of one a folder on the way: the folder its path leads to now (links
+  // followed) is the one held, and the file itself is no link.
+  const st =
+    own.fd !== null && stillAt(fs.fstatSync(own.fd), path.dirname(file), statOrNullSync)
+      ? lstatOrNullSync(file)
+      : undefined;
+  if (st !== undefined && !linked(st)) return;
+  refuseOwnFileLink(file, root);
+  if (own.fd !== null) throw folderChanged(file, root);
+}
+
+/**
+ * Remove `file` (or an empty folder, `folder`), one of the tool's own under `root`, in its held folder
+ * (holdOwnFolder: never where a link on its way leads; refused as a write is). Nothing there: nothing done.
+ */
+export function removeOwn(file: string, root: string, folder = false): void {
+  let own: OwnFolder | undefined;
+  try {
+    own = holdOwnFolder(file, root, false);
+    refuseOwnFolderMoved(own, file, root);
+    (folder ? fs.rmdirSync : fs.unlinkSync)(`${own.dir}/${path.basename(file)}`);
+  } catch (err) {
+    // A folder is removed only when empty, and quietly.
+    if (!folder && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  } finally {
+    if (own) letGo(own);
+  }
+}
+
 /** The refusal of a write to `shown`, a file with `links` hard links (see AtomicWriteOptions.refuseHardLinks). */
 export function hardLinkRefused(shown: string, links: number, rel = shown): WriteRefused {
   return new WriteRefused(
@@ -345,12 +435,17 @@ export function changedSinceRead(shown: string, rel = shown): WriteRefused {
   return new WriteRefused(`${shown} changed since it was read; nothing was written. Run it again.`, 'changed', rel);
 }
 
-/** `shown` names the file in the English message, `rel` in WriteRefused's `file`. */
-async function verify(file: string, expectHash: string | null | undefined, shown: string, rel: string): Promise<void> {
+/** `shown` names the file in the English message, `rel` in WriteRefused's `file`. Returns the file's stat (null: none). */
+async function verify(
+  file: string,
+  expectHash: string | null | undefined,
+  shown: string,
+  rel: string,
+): Promise<fs.Stats | null> {
   // The target must be a regular file (or missing) to be replaced, whatever hash is expected of it.
   const st = statOrNullSync(file);
   if (st && !st.isFile()) throw notAFile(rel.split(path.sep).join('/'));
-  if (expectHash === undefined) return;
+  if (expectHash === undefined) return st;
   const now = await currentHash(file, rel);
   if (expectHash === null && now !== null)
     throw new WriteRefused(`${shown} already exists; nothing was overwritten. Run it again.`, 'exists', rel);
@@ -359,6 +454,7 @@ async function verify(file: string, expectHash: string | null | undefined, shown
     // action's own refusals say (the extension words its own next step from the reason).
     throw changedSinceRead(shown, rel);
   }
+  return st;
 }
 
 /** A process with this pid exists (another user's counts too). */
@@ -375,7 +471,7 @@ export function processAlive(pid: number): boolean {
  * Remove this tool's temp files for `file` left by a writer that was killed before its rename
  * (`.<name>.<pid>.<hex>.tmp` whose process is gone). Best effort, never throws.
  */
-export async function removeStaleTemps(file: string): Promise<string[]> {
+export async function removeStaleTemps(file: string, at = path.dirname(file)): Promise<string[]> {
   const dir = path.dirname(file);
   const prefix = `.${path.basename(file)}.`;
   const removed: string[] = [];
@@ -389,10 +485,10 @@ export async function removeStaleTemps(file: string): Promise<string[]> {
     if (!n.startsWith(prefix)) continue;
     const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(n.slice(prefix.length));
     if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
-    const p = path.join(dir, n);
-    if (!lstatOrNullSync(p)?.isFile()) continue;
-    rmQuietly(p);
-    removed.push(p);
+    // Looked at and removed in `at`, an own file's held folder.
+    if (!lstatOrNullSync(`${at}/${n}`)?.isFile()) continue;
+    rmQuietly(`${at}/${n}`);
+    removed.push(path.join(dir, n));
   }
   return removed;
 }
@@ -406,40 +502,73 @@ export async function writeAtomic(
   data: string | Buffer,
   opts: AtomicWriteOptions = {},
 ): Promise<{ created: boolean }> {
-  // An own file whose folders the link check found needs no mkdir.
-  let folders = false;
   if (opts.own) {
     if (opts.root === undefined) throw new Error('writeAtomic: an own file needs its root');
-    folders = refuseOwnFileLink(target, opts.root);
+    return writeOwnFile(target, data, { ...opts, root: opts.root });
   }
-  // An own file has no link on its way (checked above): the path is where it lands.
-  const file = opts.own ? path.resolve(target) : await writeTarget(target, opts.root);
+  const file = await writeTarget(target, opts.root);
+  const rel = opts.root ? path.relative(opts.root, target) : target;
+  const refuse = () => {
+    if (opts.refuseHardLinks) refuseHardLinked(file, messagePath(opts.root, target), rel);
+  };
+  refuse();
+  if (opts.mkdir !== false) fs.mkdirSync(path.dirname(file), { recursive: true });
+  return writeIn(file, path.dirname(file), null, target, data, opts, refuse);
+}
+
+/**
+ * writeAtomic of one of the tool's own files (`own`): its temp file is created, renamed and removed in
+ * its folder held open from the root down (holdOwnFolder), never through a link.
+ */
+export async function writeOwnFile(
+  target: string,
+  data: string | Buffer,
+  opts: Omit<AtomicWriteOptions, 'own' | 'refuseHardLinks'> & { root: string },
+): Promise<{ created: boolean }> {
+  const own = holdOwnFolder(target, opts.root, opts.mkdir !== false);
+  try {
+    // A link planted since the first check is refused too (the rename itself never follows a link at the
+    // file), and so is a held folder no longer where its path leads.
+    return await writeIn(path.resolve(target), own.dir, own, target, data, opts, () =>
+      refuseOwnFolderMoved(own, target, opts.root),
+    );
+  } finally {
+    letGo(own);
+  }
+}
+
+/**
+ * writeAtomic's write of `file` through `at`, its folder (an own file's held folder: `own`); `refuse`
+ * runs right before the rename.
+ */
+async function writeIn(
+  file: string,
+  at: string,
+  own: OwnFolder | null,
+  target: string,
+  data: string | Buffer,
+  opts: AtomicWriteOptions,
+  refuse: () => void,
+): Promise<{ created: boolean }> {
   const rel = opts.root ? path.relative(opts.root, target) : target;
   // The English messages name the file relative to the workspace, as every other message does.
   const shown = messagePath(opts.root, target);
-  const dir = path.dirname(file);
-  if (opts.refuseHardLinks) refuseHardLinked(file, shown, rel);
-  if (opts.mkdir !== false && !folders) fs.mkdirSync(dir, { recursive: true });
-  await verify(file, opts.expectHash, shown, rel);
+  // What is read (the hash it must have, the mode it keeps) goes by the file's path.
+  const before = await verify(file, opts.expectHash, shown, rel);
   let mode = opts.exactMode ?? opts.mode ?? 0o644;
-  const before = statOrNullSync(file);
   if (before && opts.exactMode === undefined) mode = before.mode & 0o7777;
-  await removeStaleTemps(file);
-  const tmp = path.join(
-    dir,
-    `.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000)
-      .toString(16)
-      .padStart(8, '0')}.tmp`,
-  );
+  await removeStaleTemps(file, at);
+  const tmp = `${at}/.${path.basename(file)}.${process.pid}.${Math.floor(Math.random() * 0x100000000)
+    .toString(16)
+    .padStart(8, '0')}.tmp`;
   let fd: number | undefined;
   try {
     fd = fs.openSync(tmp, 'wx', mode);
-    // An own file's folders are walked again once its temp file is open: one swapped for a link since the
-    // first walk would have put the temp file elsewhere, and nothing is written into it.
-    if (opts.own) {
+    // Where folders cannot be held, an own file's folders are walked again once its temp file is open: one
+    // swapped for a link since the first walk would have put the temp file elsewhere, and nothing is written into it.
+    if (own?.fd === null) {
       refuseOwnFileLink(tmp, opts.root!);
-      if (!stillAt(fs.fstatSync(fd), tmp))
-        throw new WriteRefused(`${shown}: its folder changed while it was written; nothing was written.`, 'link', rel);
+      if (!stillAt(fs.fstatSync(fd), tmp)) throw folderChanged(target, opts.root!);
     }
     // A file that was there keeps its mode, whatever the umask takes off at the open (a new one gets the umask's),
     // and an exact mode is exact: set on the descriptor, never by the path (a link planted there would be followed).
@@ -451,10 +580,8 @@ export async function writeAtomic(
     if (opts.beforeRename) await opts.beforeRename(tmp);
     // Check once more right before the rename: the window for a lost update is as small as it gets.
     await verify(file, opts.expectHash, shown, rel);
-    // A link planted since the first check is refused too (the rename itself never follows a link at the file).
-    if (opts.own) refuseOwnFileLink(target, opts.root!);
-    if (opts.refuseHardLinks) refuseHardLinked(file, shown, rel);
-    fs.renameSync(tmp, file);
+    refuse();
+    fs.renameSync(tmp, `${at}/${path.basename(file)}`);
   } catch (err) {
     if (fd !== undefined) {
       try {
@@ -470,7 +597,7 @@ export async function writeAtomic(
   // Make the rename durable (best effort: not every platform can fsync a directory).
   if (opts.durable === false) return done;
   try {
-    const d = fs.openSync(dir, 'r');
+    const d = fs.openSync(at, 'r');
     try {
       fs.fsyncSync(d);
     } finally {

@@ -317,11 +317,12 @@ export function closeQuietly(fd: number): void {
 }
 
 /**
- * The file opened (its `fstat`) is the one at `path` now, link not followed: same device and inode. A
- * folder on the way swapped for a link between a check and the open makes them differ.
+ * The file opened (its `fstat`) is the one at `path` now, link not followed (`look`: statOrNullSync
+ * follows it): same device and inode. A folder on the way swapped for a link between a check and the
+ * open makes them differ.
  */
-export function stillAt(opened: fs.Stats, path: string): boolean {
-  const at = lstatOrNullSync(path);
+export function stillAt(opened: fs.Stats, path: string, look = lstatOrNullSync): boolean {
+  const at = look(path);
   return at !== null && at.ino === opened.ino && at.dev === opened.dev;
 }
 

@@ -12,7 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitTracks } from '../git/tracked';
 import {
+  holdOwnFolder,
   isInside,
+  letGo,
   notAFile,
   processAlive,
   realTargetSync,
@@ -222,6 +224,21 @@ function takeOver(lock: string, heldAtMostMs?: number): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How withWriteLock waits and takes a lock over. */
+interface WriteLockOptions {
+  waitMs?: number;
+  /** Test hook: called when the lock is found stale (its process gone), before it is taken over. */
+  beforeTakeover?: () => Promise<void> | void;
+  /**
+   * For a lock only hooks take, around a few file operations (the hook log's move): no hold of it lasts
+   * this long, as no hook process outlives its time limit. A lock whose file time is further than that
+   * from now is stale whatever pid it names (`isStale`), and a lock git tracks is judged by the same
+   * rules as any other, not refused: no user is there to untrack it, and a hook that never takes the lock
+   * never does its part (the log would grow without bound).
+   */
+  heldAtMostMs?: number;
+}
+
 /**
  * Run `fn` holding the lock of `file` (inside `root`). Throws WriteRefused('busy') when another
  * process holds it longer than `waitMs`, WriteRefused('link') when the lock's path is a link, and
@@ -231,30 +248,36 @@ export async function withWriteLock<T>(
   file: string,
   root: string,
   fn: () => Promise<T>,
-  opts: {
-    waitMs?: number;
-    /** Test hook: called when the lock is found stale (its process gone), before it is taken over. */
-    beforeTakeover?: () => Promise<void> | void;
-    /**
-     * For a lock only hooks take, around a few file operations (the hook log's move): no hold of it lasts
-     * this long, as no hook process outlives its time limit. A lock whose file time is further than that
-     * from now is stale whatever pid it names (`isStale`), and a lock git tracks is judged by the same
-     * rules as any other, not refused: no user is there to untrack it, and a hook that never takes the lock
-     * never does its part (the log would grow without bound).
-     */
-    heldAtMostMs?: number;
-  } = {},
+  opts: WriteLockOptions = {},
 ): Promise<T> {
   const lock = lockFor(file, root);
   const rel = rootRel(root, file);
   refuseOwnFileLink(lock, root);
   refuseLockFolder(lock, file, root, rel);
   const shownLock = rootRel(root, lock);
+  // The lock's folder held open from the root down (made there when missing): the lock is created, read
+  // and removed in that very folder, never where a folder on the way swapped for a link since leads.
+  const own = holdOwnFolder(lock, root, true);
+  try {
+    return await lockedIn(`${own.dir}/${path.basename(lock)}`, lock, shownLock, rel, fn, opts);
+  } finally {
+    letGo(own);
+  }
+}
+
+/** withWriteLock's wait, hold and release of the lock file `named`, as `lock` names it in its held folder. */
+async function lockedIn<T>(
+  lock: string,
+  named: string,
+  shownLock: string,
+  rel: string,
+  fn: () => Promise<T>,
+  opts: WriteLockOptions,
+): Promise<T> {
   const deadline = Date.now() + (opts.waitMs ?? LOCK_WAIT_MS);
   let trackChecked = false;
   for (;;) {
     try {
-      fs.mkdirSync(path.dirname(lock), { recursive: true });
       const fd = fs.openSync(
         lock,
         fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
@@ -277,7 +300,7 @@ export async function withWriteLock<T>(
       // it is no run on this machine, so it is neither waited for nor taken over, but refused at once.
       if (!trackChecked && opts.heldAtMostMs === undefined) {
         trackChecked = true;
-        if ((await gitTracks(lock)) === true) throw trackedLock(shownLock);
+        if ((await gitTracks(named)) === true) throw trackedLock(shownLock);
       }
       const h = holder(lock);
       if (isStale(h, opts.heldAtMostMs)) {

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { ownFileLinkProblem } from './atomic';
+import { holdOwnFolder, letGo, ownFileLinkProblem, type OwnFolder } from './atomic';
 import { listDir, lstatOrNullSync } from './fsread';
 
 /** Per-session files kept in each such folder (the newest by modification time). */
@@ -20,8 +20,9 @@ export type TracksEach = (files: readonly string[]) => Promise<Array<boolean | n
 /**
  * Keep the newest `keep` regular files of `dir` (a folder of the tool's own files under `root`) whose
  * names `matches` accepts (by modification time); remove the rest. Other names, folders and links are
- * never touched, and nothing is removed through a link: each file is checked right before its removal
- * (a folder on the way from `root` that became a link since the record was written removes nothing).
+ * never touched, and nothing is removed through a link: each file is removed in the folder held open
+ * from the root down (holdOwnFolder), so a folder on the way swapped for a link since removes nothing
+ * where the link leads (where folders cannot be held, each file is checked right before its removal).
  * A file git tracks came with the repository (a commit of someone's): it is the user's, neither
  * counted nor removed. `tracks` (git's index, read, no git process) is asked only when there is
  * something to remove; when the index cannot be read, nothing is removed. Never throws.
@@ -36,22 +37,34 @@ export async function keepNewest(
   if (ownFileLinkProblem(dir, root)) return;
   const names = (await listDir(dir)).filter(matches);
   if (names.length <= keep) return;
-  const withTime: Array<{ file: string; t: number }> = [];
+  const withTime: Array<{ n: string; t: number; links: number }> = [];
   for (const n of names) {
-    const file = path.join(dir, n);
-    const st = lstatOrNullSync(file);
-    if (st?.isFile()) withTime.push({ file, t: st.mtimeMs });
+    const st = lstatOrNullSync(path.join(dir, n));
+    if (st?.isFile()) withTime.push({ n, t: st.mtimeMs, links: st.nlink });
   }
   if (withTime.length <= keep) return;
-  const tracked = await tracks(withTime.map((f) => f.file)).catch(() => [null]);
+  const tracked = await tracks(withTime.map((f) => path.join(dir, f.n))).catch(() => [null]);
   if (tracked.length !== withTime.length || tracked.includes(null)) return;
   const ours = withTime.filter((_, i) => tracked[i] === false).sort((a, b) => b.t - a.t);
-  for (const { file } of ours.slice(keep)) {
-    if (ownFileLinkProblem(file, root)) continue;
-    try {
-      rmSync(file, { force: true });
-    } catch {
-      /* removed by another run, or not ours to remove */
+  const one = ours.find((f) => f.links === 1);
+  if (!one || ours.length <= keep) return;
+  let own: OwnFolder;
+  try {
+    // The folder of its files, held by way of one of them (a file of one name, as an own file is).
+    own = holdOwnFolder(path.join(dir, one.n), root, false);
+  } catch {
+    return;
+  }
+  try {
+    for (const { n } of ours.slice(keep)) {
+      if (own.fd === null && ownFileLinkProblem(path.join(dir, n), root)) continue;
+      try {
+        rmSync(`${own.dir}/${n}`, { force: true });
+      } catch {
+        /* removed by another run, or not ours to remove */
+      }
     }
+  } finally {
+    letGo(own);
   }
 }

@@ -30,6 +30,7 @@ import {
   currentHash,
   readOwnText,
   refuseOwnFileLink,
+  removeOwn,
   rootRel,
   writeAtomic,
   writeTarget,
@@ -1451,8 +1452,12 @@ async function writeRecord(plan: HooksPlan): Promise<void> {
   // Hashes of what install wrote say nothing once nothing else is recorded; none are kept without them.
   if (r.written && Object.keys(r.written).length === 0) delete r.written;
   if (empty) {
-    await fs.rm(file, { force: true }).catch(() => undefined);
-    await fs.rmdir(path.dirname(file)).catch(() => undefined);
+    try {
+      removeOwn(file, plan.root);
+    } catch {
+      /* left as it is */
+    }
+    removeOwn(path.dirname(file), plan.root, true);
     return;
   }
   await writeAtomic(file, `${JSON.stringify(r, null, 2)}\n`, { root: plan.root, own: true });
@@ -1477,16 +1482,16 @@ export async function applyHooksPlan(plan: HooksPlan, opts: { cliBundle?: string
       withWriteLock(plan.settingsPath, plan.root, () => applyLocked(plan, opts)),
     );
   } catch (err) {
-    for (const d of made) await fs.rmdir(d).catch(() => undefined);
+    for (const d of made) removeOwn(d, plan.root, true);
     throw err;
   }
   // The record's folder when uninstall left it empty, once its lock is gone.
-  if (plan.action === 'uninstall') await fs.rmdir(path.dirname(record)).catch(() => undefined);
+  if (plan.action === 'uninstall') removeOwn(path.dirname(record), plan.root, true);
   // And `.claude/` itself when uninstall left it empty (install created it for a new settings file), once the lock beside the settings is gone.
-  if (plan.action === 'uninstall') await fs.rmdir(path.dirname(plan.settingsPath)).catch(() => undefined);
+  if (plan.action === 'uninstall') removeOwn(path.dirname(plan.settingsPath), plan.root, true);
   // A Codex install put only its record under `.claude/`: that folder goes too when uninstall left it empty.
   if (plan.action === 'uninstall' && plan.settingsPath === path.join(plan.root, CODEX_HOOKS_REL))
-    await fs.rmdir(path.join(plan.root, '.claude')).catch(() => undefined);
+    removeOwn(path.join(plan.root, '.claude'), plan.root, true);
 }
 
 async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promise<void> {
@@ -1536,7 +1541,7 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
         expectHash: plan.scriptHash,
       });
       // An older version's compressed core beside it is no longer read by anything.
-      await fs.rm(plan.corePath, { force: true });
+      removeOwn(plan.corePath, plan.root);
     }
     if (plan.statuslineScript === 'write') {
       const bundle = opts.cliBundle ?? plan.cliBundle;
@@ -1604,12 +1609,14 @@ async function applyLocked(plan: HooksPlan, opts: { cliBundle?: string }): Promi
   if (settingsChanged) delete written[relOf(plan, plan.settingsPath)];
   if (plan.gitignore) delete written[relOf(plan, plan.gitignore.path)];
   await writeRecord({ ...plan, record: { ...plan.record, written } });
-  if (plan.statuslineScript === 'remove') await fs.rm(plan.statuslinePath, { force: true });
+  // The tool's own scripts are removed in their folder held open from the root down: never a file of
+  // their name where a folder on the way (`.claude/hooks`) swapped for a link since the check leads.
+  if (plan.statuslineScript === 'remove') removeOwn(plan.statuslinePath, plan.root);
   if (plan.script === 'remove') {
-    await fs.rm(plan.scriptPath, { force: true });
-    await fs.rm(plan.corePath, { force: true });
+    removeOwn(plan.scriptPath, plan.root);
+    removeOwn(plan.corePath, plan.root);
     // The folder too, when install made it and nothing else lives there.
-    await fs.rmdir(path.dirname(plan.scriptPath)).catch(() => undefined);
+    removeOwn(path.dirname(plan.scriptPath), plan.root, true);
   }
 }
 

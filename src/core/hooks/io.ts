@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import { ownFileLinkProblem } from '../files/atomic';
+import { holdOwnFolder, letGo, ownFileLinkProblem, type OwnFolder } from '../files/atomic';
 import { isDir, stillAt } from '../files/fsread';
 import { withWriteLock } from '../files/lock';
 import { notAProject } from '../files/project';
@@ -115,41 +115,51 @@ export async function appendHookLog(root: string, event: string, message: string
   const file = path.join(root, HOOK_LOG_REL);
   const line = Buffer.from(`${new Date(now).toISOString()} ${event} ${message.replace(/[\r\n]+/g, ' ')}\n`);
   try {
-    if (ownFileLinkProblem(file, root)) return;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    // O_NONBLOCK: a FIFO planted at the log fails to open (or is let go below) instead of blocking the hook.
-    const fd = fs.openSync(
-      file,
-      fs.constants.O_WRONLY |
-        fs.constants.O_APPEND |
-        fs.constants.O_CREAT |
-        (fs.constants.O_NOFOLLOW ?? 0) |
-        (fs.constants.O_NONBLOCK ?? 0),
-      0o644,
-    );
+    // Its folder held open from the root down: the log is created, opened and moved in that very folder,
+    // never where a folder on the way swapped for a link since leads (a link there refuses: thrown, let go below).
+    const own = holdOwnFolder(file, root, true);
     try {
-      const st = fs.fstatSync(fd);
-      if (!st.isFile() || st.nlink > 1) return;
-      // The file opened must be the log still, or the log another hook has moved to `.1` since the open
-      // (the line belongs there as much); anything else is not the log (a folder on the way swapped for
-      // a link between the walk and the open).
-      const at = [file, `${file}.1`].find((p) => stillAt(st, p));
-      if (at === undefined || ownFileLinkProblem(at, root)) return;
-      // Rotated while the file is still open: its inode number cannot be reused by a new log meanwhile.
-      // At the most the log may hold, it is moved first; the line goes into the moved log (as a hook's
-      // line does that opened it just before a move), or nowhere while the log cannot be moved.
-      const most = at === file && st.size + line.length > HOOK_LOG_MOST;
-      if (most) {
-        await rotateHookLog(file, root, st);
-        if (stillAt(st, file)) return;
-      }
-      fs.writeSync(fd, line);
-      if (!most && st.size + line.length > HOOK_LOG_MAX) await rotateHookLog(file, root, st);
+      await appendIn(own, file, root, line);
     } finally {
-      fs.closeSync(fd);
+      letGo(own);
     }
   } catch {
     /* a diagnostic log only */
+  }
+}
+
+/** appendHookLog's line into the log in `own`, its held folder. */
+async function appendIn(own: OwnFolder, file: string, root: string, line: Buffer): Promise<void> {
+  // O_NONBLOCK: a FIFO planted at the log fails to open (or is let go below) instead of blocking the hook.
+  const fd = fs.openSync(
+    `${own.dir}/${path.basename(file)}`,
+    fs.constants.O_WRONLY |
+      fs.constants.O_APPEND |
+      fs.constants.O_CREAT |
+      (fs.constants.O_NOFOLLOW ?? 0) |
+      (fs.constants.O_NONBLOCK ?? 0),
+    0o644,
+  );
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) return;
+    // The file opened must be the log still, or the log another hook has moved to `.1` since the open
+    // (the line belongs there as much); anything else is not the log (a folder on the way swapped for
+    // a link between the walk and the open).
+    const at = [file, `${file}.1`].find((p) => stillAt(st, p));
+    if (at === undefined || ownFileLinkProblem(at, root)) return;
+    // Rotated while the file is still open: its inode number cannot be reused by a new log meanwhile.
+    // At the most the log may hold, it is moved first; the line goes into the moved log (as a hook's
+    // line does that opened it just before a move), or nowhere while the log cannot be moved.
+    const most = at === file && st.size + line.length > HOOK_LOG_MOST;
+    if (most) {
+      await rotateHookLog(own, file, root, st);
+      if (stillAt(st, file)) return;
+    }
+    fs.writeSync(fd, line);
+    if (!most && st.size + line.length > HOOK_LOG_MAX) await rotateHookLog(own, file, root, st);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -165,7 +175,7 @@ export async function appendHookLog(root: string, event: string, message: string
  * the repository), is taken over as the write actions take over a stale lock (lock.ts: under its breaker,
  * read again there), never through a link.
  */
-async function rotateHookLog(file: string, root: string, measured: fs.Stats): Promise<void> {
+async function rotateHookLog(own: OwnFolder, file: string, root: string, measured: fs.Stats): Promise<void> {
   const old = `${file}.1`;
   try {
     await withWriteLock(
@@ -173,7 +183,7 @@ async function rotateHookLog(file: string, root: string, measured: fs.Stats): Pr
       root,
       async () => {
         if (stillAt(measured, file) && !ownFileLinkProblem(file, root) && !ownFileLinkProblem(old, root))
-          fs.renameSync(file, old);
+          fs.renameSync(`${own.dir}/${path.basename(file)}`, `${own.dir}/${path.basename(old)}`);
       },
       { waitMs: 0, heldAtMostMs: HOOK_LOG_LOCK_HELD_AT_MOST_MS },
     );

@@ -25,7 +25,7 @@
  * a transcript.
  */
 import * as path from 'node:path';
-import { readOwnText, writeAtomic, WriteRefused } from '../files/atomic';
+import { readOwnText, writeOwnFile, WriteRefused } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
 import { gitTracksEach } from '../git/tracked';
 import { detectSystems, measure, switchedOn } from '../context';
@@ -222,10 +222,10 @@ async function writeRecord(
   const file = recordPath(root, sessionId);
   try {
     // One of the tool's own files: refused when it, or a folder on the way from the root, is a link.
-    const { created } = await writeAtomic(
+    const { created } = await writeOwnFile(
       file,
       `${JSON.stringify({ version: 1, sessionId, bands: rec.bands, compaction: rec.compaction, percent, at: new Date(now).toISOString() })}\n`,
-      { root, own: true, durable: false },
+      { root, durable: false },
     );
     // A session's first record: the newest sessions' records are kept, older ones go.
     if (created) await keepNewest(path.dirname(file), root, isRecordName, gitTracksEach);

@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { readOwnFile, refuseOwnFileLink, writeAtomic, WriteRefused } from '../files/atomic';
+import { readOwnFile, refuseOwnFileLink, writeOwnFile, WriteRefused } from '../files/atomic';
 import { isRecordName, keepNewest } from '../files/prune';
 import { gitTracksEach } from '../git/tracked';
 import { str } from './io';
@@ -112,9 +112,9 @@ export async function writeSessionRecord(root: string, rec: SessionRecord): Prom
   refuseOwnFileLink(file, root);
   if (each) refuseOwnFileLink(each, root);
   // Rewritten at every session start and only a pointer for naming terminals: atomic, not fsynced.
-  await writeAtomic(file, text, { root, own: true, durable: false });
+  await writeOwnFile(file, text, { root, durable: false });
   if (each) {
-    const { created } = await writeAtomic(each, text, { root, own: true, durable: false });
+    const { created } = await writeOwnFile(each, text, { root, durable: false });
     // A session's first record: the newest sessions' records are kept, older ones go.
     if (created) await keepNewest(dir, root, isRecordName, gitTracksEach);
   }
