@@ -117,10 +117,22 @@ test("the guard's block in Japanese and Korean by the locale: every sentence in 
       ),
       `${l.name}:\n${r.stderr}`,
     );
-    // Codex reads the same block from its JSON.
+    // Codex reads the same block from its JSON, the system's slash command a request in the language
+    // (Codex has no such command).
     const codex = said(dir, SCRIPT, ['hook', 'pre-compact', '--codex'], preCompact(dir), locale(l.locale));
     assert.equal(codex.code, 0, codex.stderr);
-    assert.equal(JSON.parse(codex.stdout).stopReason, r.stderr.replace(/\n$/, ''));
+    const request = l.tr(
+      'Bring {0} up to date for a checkpoint (Codex has no {1} command)',
+      'docs/state/STATE.md',
+      '/checkpoint',
+    );
+    assert.match(request, l.script);
+    assert.equal(
+      JSON.parse(codex.stdout).stopReason,
+      r.stderr
+        .replace(/\n$/, '')
+        .replace('   - docs/state/STATE.md: /checkpoint\n', `   - docs/state/STATE.md: ${request}\n`),
+    );
   }
   // Run as printed in Japanese, the checkpoint's command writes the marker, and the guard lets /compact through.
   const ja = said(dir, SCRIPT, ['hook', 'pre-compact'], preCompact(dir), locale('ja_JP.UTF-8')).stderr.split('\n');

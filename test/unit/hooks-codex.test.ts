@@ -264,21 +264,29 @@ test("Codex's block is continue:false with the reason (the wire Codex 0.171.0 ta
   );
 });
 
-test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder): blocked, allowed after checkpoint, auto passes, resume block', () => {
+/**
+ * An S3 project (a git repository) with the Codex hooks installed, and the environment a hook runs in:
+ * Codex sets no project variable (an enclosing Claude Code's must not be taken for it), and a home of its
+ * own (the project is never the home folder, where the hook log is not written).
+ */
+function s3WithCodexHooks(): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = workspace({ 'docs/state/STATE.md': S3_STATE });
   spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   assert.equal(run(['hooks', 'install', '--codex', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
-  const sub = path.join(dir, 'src', 'deep');
-  mkdirSync(sub, { recursive: true });
-  // Codex sets no project variable; an enclosing Claude Code's must not be taken for it.
   const env = {
     PATH: process.env.PATH,
-    // A home of its own: the project is never the home folder (the hook log is not written there).
     HOME: workspace({}),
     CLAUDE_CONFIG_DIR: emptyClaudeHome(),
     CODEX_HOME: path.join(dir, 'no-codex'),
     NODE_PATH: '',
   };
+  return { dir, env };
+}
+
+test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder): blocked, allowed after checkpoint, auto passes, resume block', () => {
+  const { dir, env } = s3WithCodexHooks();
+  const sub = path.join(dir, 'src', 'deep');
+  mkdirSync(sub, { recursive: true });
   const v = hooksJson(dir);
   const shell = (command: string, input: string) =>
     spawnSync('/bin/sh', ['-c', command], { cwd: sub, input, env, encoding: 'utf8' });
@@ -328,6 +336,36 @@ test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder
   const rec = JSON.parse(readFileSync(path.join(dir, '.claude/session-ledger/session.json'), 'utf8'));
   assert.equal(rec.session_id, CODEX_SID);
   assert.match(rec.transcript_path, /rollout-.*\.jsonl$/);
+});
+
+test("Codex's block never tells the user to type a system's slash command, which Codex does not have (its screen answers \"Unrecognized command\"): to Codex it is a request in words; Claude Code's block keeps the command", () => {
+  const { dir, env } = s3WithCodexHooks();
+  assert.equal(run(['hooks', 'install', '--root', dir, '--cli-bundle', HOOK_SCRIPT]).code, 0);
+  const codex = spawnSync('/bin/sh', ['-c', hooksJson(dir).hooks.PreCompact[0].hooks[0].command as string], {
+    cwd: dir,
+    input: codexPreCompact(dir),
+    env,
+    encoding: 'utf8',
+  });
+  assert.equal(codex.status, 0, codex.stderr);
+  const said = JSON.parse(codex.stdout).stopReason as string;
+  assert.ok(
+    said.includes(
+      '1. Have your agent bring each state file up to date:\n' +
+        '   - docs/state/STATE.md: Bring docs/state/STATE.md up to date for a checkpoint (Codex has no /checkpoint command)\n',
+    ),
+    said,
+  );
+  assert.doesNotMatch(said, /STATE\.md: \/checkpoint$/m);
+  // Claude Code runs the system's /checkpoint: its block names it as it is.
+  const claude = spawnSync(process.execPath, [path.join(dir, SCRIPT_REL), 'hook', 'pre-compact'], {
+    cwd: dir,
+    input: JSON.stringify({ session_id: CODEX_SID, cwd: dir, hook_event_name: 'PreCompact', trigger: 'manual' }),
+    env: { ...env, CLAUDE_PROJECT_DIR: dir },
+    encoding: 'utf8',
+  });
+  assert.equal(claude.status, 2, claude.stdout + claude.stderr);
+  assert.match(claude.stderr, /^ {3}- docs\/state\/STATE\.md: \/checkpoint$/m);
 });
 
 test('Claude Code and Codex hooks installed at once (two plans from one record): the second waits and refuses, so neither loses its entry in the install record; run again, both are recorded', async () => {

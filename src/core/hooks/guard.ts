@@ -160,8 +160,14 @@ function homeDocs(report: WorkspaceReport | null): Array<{ rel: string; mtime: n
  * The steps to a checkpoint, one per line, for the block the user meets first: each state file with
  * what brings it up to date, the manual items `--confirm` vouches for, the command, the closing step.
  */
-function checkpointSteps(cli: string, sid: string | null, report: WorkspaceReport | null, lang: Language): string[] {
-  return stepsTo(cli, sid, report, [bringUpToDate(cli, report, lang)], lang);
+function checkpointSteps(
+  cli: string,
+  sid: string | null,
+  report: WorkspaceReport | null,
+  lang: Language,
+  agent: GuardOptions['agent'],
+): string[] {
+  return stepsTo(cli, sid, report, [bringUpToDate(cli, report, lang, agent)], lang);
 }
 
 /**
@@ -169,12 +175,17 @@ function checkpointSteps(cli: string, sid: string | null, report: WorkspaceRepor
  * system switched off has none). While no system is switched on, a checkpoint writes no marker: the
  * step switches S0 on, or starts a system when none is here.
  */
-function bringUpToDate(cli: string, report: WorkspaceReport | null, lang: Language): string[] {
+function bringUpToDate(
+  cli: string,
+  report: WorkspaceReport | null,
+  lang: Language,
+  agent: GuardOptions['agent'],
+): string[] {
   const systems = (report?.systems ?? []).filter((s) => !s.skipped);
   if (systems.length)
     return [
       lang.msg(t('Have your agent bring each state file up to date:')),
-      ...systems.map((s) => `   - ${oneLine(s.home)}: ${FACTS[s.id].checkpointTrigger}`),
+      ...systems.map((s) => `   - ${oneLine(s.home)}: ${triggerFor(s.id, s.home, agent, lang)}`),
     ];
   if (!report) return [lang.msg(t('Have your agent bring your state file up to date.'))];
   const off = switchable(report);
@@ -203,6 +214,17 @@ function bringUpToDate(cli: string, report: WorkspaceReport | null, lang: Langua
     ),
     `   ${lang.msg(t('Then have your agent bring it up to date: {0}.', FACTS[off.id].checkpointTrigger))}`,
   ];
+}
+
+/**
+ * What has the agent bring a system's state file up to date: the system's own trigger. One that is a
+ * slash command is a command of Claude Code's; Codex has none of them (it answers "Unrecognized
+ * command"), so to Codex it is a request in words.
+ */
+function triggerFor(id: SystemId, home: string, agent: GuardOptions['agent'], lang: Language): string {
+  const run = FACTS[id].checkpointTrigger;
+  if (agent !== 'codex' || !run.startsWith('/')) return run;
+  return lang.msg(t('Bring {0} up to date for a checkpoint (Codex has no {1} command)', oneLine(home), run));
 }
 
 /** Some detected system is switched on (S0 without `session.ledger: true` is not): `checkpoint` writes a marker only then. */
@@ -778,7 +800,7 @@ async function decide(
                 ),
               )}`,
             ],
-            bringUpToDate(cli, report, lang),
+            bringUpToDate(cli, report, lang, opts.agent),
           ],
           lang,
         ),
@@ -816,7 +838,7 @@ async function decide(
                   : t('Remove it: rm -r {0}', oneLine(choice.rel)),
               ),
             ],
-            bringUpToDate(cli, report, lang),
+            bringUpToDate(cli, report, lang, opts.agent),
           ],
           lang,
         ),
@@ -880,11 +902,11 @@ async function decide(
               report,
               [
                 [say(t('Stop tracking it (it came with the repository): git rm --cached {0}', SHARED_MARKER_REL))],
-                bringUpToDate(cli, report, lang),
+                bringUpToDate(cli, report, lang, opts.agent),
               ],
               lang,
             )
-          : checkpointSteps(cli, sid, report, lang)),
+          : checkpointSteps(cli, sid, report, lang, opts.agent)),
         ...optOutLines(cli, sid, wanted, root, lang),
       ].join('\n'),
       foreign
