@@ -31,7 +31,11 @@ import {
 } from '../../src/core/hooks/install';
 import { codexBlock } from '../../src/cli/commands/hook';
 import { WriteRefused } from '../../src/core/files/atomic';
-import { HOOK_SCRIPT, workspace } from './helpers';
+import { agentTrigger } from '../../src/core/hooks/guard';
+import { SYSTEM_IDS } from '../../src/core/model/model';
+import { FACTS } from '../../src/core/systems/facts';
+import { said } from '../../src/extension/pure/checkpoint-text';
+import { HOOK_SCRIPT, jaT, workspace } from './helpers';
 import { CONFIRM_ALL, emptyClaudeHome, run, S3_STATE } from './checkpoint-fixtures';
 
 /** A Codex thread id as Codex 0.171.0 writes it. */
@@ -591,4 +595,19 @@ test("a newer Session Ledger installed for one client: the other client's older 
   writeFileSync(path.join(dir, CODEX_SCRIPT_REL), `${readFileSync(path.join(dir, CODEX_SCRIPT_REL), 'utf8')}//\n//\n`);
   const refused = await planHooksInstall(dir, { codex: true, cliBundle: HOOK_SCRIPT });
   assert.match(refused.error ?? '', /\.codex\/hooks\/session-ledger\.cjs was changed since `hooks install` wrote it/);
+});
+
+test('"Ask the agent to checkpoint" to Codex: every system with a slash command is asked in words (the guard\'s own sentence, in the user\'s language), Claude Code gets the command itself', () => {
+  for (const id of SYSTEM_IDS) {
+    const home = FACTS[id].home;
+    const own = FACTS[id].checkpointTrigger;
+    assert.equal(agentTrigger(id, home, 'claude'), own, id);
+    const codex = agentTrigger(id, home, 'codex');
+    const typed = typeof codex === 'string' ? codex : said(codex, jaT);
+    if (own.startsWith('/')) {
+      assert.notEqual(typeof codex, 'string', id);
+      assert.ok(!typed.startsWith('/') && typed.includes(home) && typed.includes(own), `${id}: ${typed}`);
+      assert.match(typed, /[\u3040-\u30ff]/, `${id} in Japanese: ${typed}`);
+    } else assert.equal(codex, own, id);
+  }
 });

@@ -221,10 +221,15 @@ function bringUpToDate(
  * slash command is a command of Claude Code's; Codex has none of them (it answers "Unrecognized
  * command"), so to Codex it is a request in words.
  */
-function triggerFor(id: SystemId, home: string, agent: GuardOptions['agent'], lang: Language): string {
+export function agentTrigger(id: SystemId, home: string, agent: GuardOptions['agent']): string | Msg {
   const run = FACTS[id].checkpointTrigger;
   if (agent !== 'codex' || !run.startsWith('/')) return run;
-  return lang.msg(t('Bring {0} up to date for a checkpoint (Codex has no {1} command)', oneLine(home), run));
+  return t('Bring {0} up to date for a checkpoint (Codex has no {1} command)', oneLine(home), run);
+}
+
+function triggerFor(id: SystemId, home: string, agent: GuardOptions['agent'], lang: Language): string {
+  const run = agentTrigger(id, home, agent);
+  return typeof run === 'string' ? run : lang.msg(run);
 }
 
 /** Some detected system is switched on (S0 without `session.ledger: true` is not): `checkpoint` writes a marker only then. */

@@ -1,9 +1,11 @@
 /**
  * Ask the agent to checkpoint: type the system's own checkpoint trigger (from its seed, or the
- * setting) into the terminal that runs `claude` or `codex`, without pressing Enter. The checklist
+ * setting; to Codex a slash command of Claude Code's is a request in words, as the guard's block says it)
+ * into the terminal that runs `claude` or `codex`, without pressing Enter. The checklist
  * opens and re-evaluates as the agent rewrites the files.
  */
 import * as vscode from 'vscode';
+import { said } from '../pure/checkpoint-text';
 import { quotedT } from '../pure/findings';
 import type { SystemReport } from '../../core/model/model';
 import { readSettings } from '../config';
@@ -43,8 +45,11 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
       ? ((await pickSystem(state, arg, t('Whose checkpoint should the agent run?'))) ?? undefined)
       : worst(systems);
   if (!sys) return;
-  const { FACTS } = await import('../../core/systems/facts');
-  const trigger = readSettings(state.folder.uri).checkpointTriggers[sys.id] ?? FACTS[sys.id].checkpointTrigger;
+  // The system's own trigger (or the setting); to Codex, which has no slash command of Claude Code's, a request in words.
+  const { agentTrigger } = await import('../../core/hooks/guard');
+  const typed =
+    readSettings(state.folder.uri).checkpointTriggers[sys.id] ?? agentTrigger(sys.id, sys.home, found.agent);
+  const trigger = typeof typed === 'string' ? typed : said(typed, vscode.l10n.t);
   found.terminal.show(false);
   // No Enter: the user reads it and sends it.
   found.terminal.sendText(trigger, false);
