@@ -172,6 +172,20 @@ test("the status bar's preview says the 'broken' rule in words", () => {
   );
 });
 
+test('the status bar\'s preview names one changed state file as "it", more as "them"', () => {
+  const t = (m: string, ...a: Array<string | number | boolean>) =>
+    m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[+i]));
+  const view = { allow: true, rule: 'fresh', marker: 'm', markerMtime: Date.now(), maxAgeMin: 480, installed: true };
+  assert.equal(
+    guardSentence(t, { ...view, changed: [STATE] }),
+    '/compact would pass the guard: a fresh checkpoint marker. docs/state/STATE.md changed after the last checkpoint, which does not cover it: checkpoint again.',
+  );
+  assert.match(
+    guardSentence(t, { ...view, changed: [STATE, 'PROGRESS.md'] }),
+    /docs\/state\/STATE\.md, PROGRESS\.md changed after the last checkpoint, which does not cover them: checkpoint again\.$/,
+  );
+});
+
 /** `src` copied and checkpointed for SID: every file dated ten minutes ago, the marker five. */
 /** A change to a workspace's files, marked by `same` when it makes the same files whatever the folder's path. */
 type Arrange = ((dir: string) => void) & { same?: string };

@@ -126,9 +126,12 @@ function filesNamed(t: T, files: readonly string[], name: (s: string) => string)
  * nothing can be installed, so no command is named that cannot run.
  */
 export function guardSentence(t: T, g: GuardView, name: (s: string) => string = (s) => s, trusted = true): string {
-  const changed = g.changed?.length
-    ? ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', filesNamed(t, g.changed, name))}`
-    : '';
+  // One file is "it", more are "them".
+  const changed = !g.changed?.length
+    ? ''
+    : g.changed.length === 1
+      ? ` ${t('{0} changed after the last checkpoint, which does not cover it: checkpoint again.', filesNamed(t, g.changed, name))}`
+      : ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', filesNamed(t, g.changed, name))}`;
   const unticked = g.unticked?.length && g.marker ? ` ${markerStandsText(t, g.marker, trusted, name)}` : '';
   return `${verdictSentence(t, g, trusted, name)}${changed}${unticked}`;
 }
