@@ -350,7 +350,13 @@ function showResult(r: WriteResult): void {
   result.replaceChildren(el('h2', {}, strings?.result ?? ''), text);
   result.hidden = false;
   // The outcome of the user's click takes the focus; a result that became past does not take it from where the user is.
-  if (r.kind !== 'past') result.focus();
+  if (r.kind !== 'past') {
+    // Shown from its heading (and its focus outline) below the sticky header, whose height wraps with the
+    // window, however tall the result is.
+    result.style.scrollMarginTop = `${header.offsetHeight + 4}px`;
+    result.focus({ preventScroll: true });
+    result.scrollIntoView({ block: 'start' });
+  }
 }
 
 function focusCheck(system: string | null, checkId: string): void {

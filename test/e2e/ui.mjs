@@ -535,13 +535,33 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       await open.first().click();
       await page.waitForTimeout(300);
     }
-    await f.locator('#write-marker').click();
-    await waitUntil(
-      "the marker rewritten by the checklist's button",
-      () => readFileSync(marker, 'utf8') !== before,
-      15_000,
-    );
-    assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
+    // A short window (the editor area shorter than the result, as with a panel open): the result the button
+    // scrolls to shows its heading and first line below the checklist's sticky header, not under it.
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: size.width, height: 420 });
+    try {
+      await f.locator('#write-marker').click();
+      await waitUntil(
+        "the marker rewritten by the checklist's button",
+        () => readFileSync(marker, 'utf8') !== before,
+        15_000,
+      );
+      assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
+      await f.locator('#result h2').waitFor({ state: 'visible', timeout: 15_000 });
+      await page.waitForTimeout(500);
+      const at = await f.locator('#result').evaluate((r) => ({
+        header: document.querySelector('header').getBoundingClientRect().bottom,
+        heading: r.querySelector('h2').getBoundingClientRect().top,
+        focused: document.activeElement === r,
+      }));
+      assert.ok(at.focused, 'the result has the focus');
+      assert.ok(
+        at.heading >= at.header,
+        `the result's heading (top ${at.heading}) is below the sticky header (bottom ${at.header})`,
+      );
+    } finally {
+      await page.setViewportSize(size);
+    }
   });
 
   await test("the checklist's result under its button shows no go-signal once the state is BROKEN", async () => {
