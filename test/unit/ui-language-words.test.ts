@@ -150,6 +150,13 @@ test('one word for the handoff: 引き継ぎ in Japanese, 인수인계 in Korean
   }
 });
 
+test('Japanese: "when it is true" of a manual item is one phrase, 事実になったら, wherever an item is to be ticked or confirmed', () => {
+  const ja = bundle('ja');
+  const keys = Object.keys(ja).filter((k) => /\bwhen (it is|they are) true\b/i.test(k));
+  assert.ok(keys.length >= 6, keys.join('\n'));
+  for (const k of keys) assert.match(ja[k], /事実になったら/, `ja "${k}": ${ja[k]}`);
+});
+
 test("the status item's tooltip after /compact: where the figure comes from and how often this session was compacted are two lines, not one run together", () => {
   const at = Date.now() - 60_000;
   const u = {
