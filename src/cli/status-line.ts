@@ -282,7 +282,11 @@ async function ownLine(
   const level = levelOf(pct, await detectedThresholds(root));
   const line = `ctx ${shownPercent(pct, 1)}% (${tokens(used)}/${tokens(window)})`;
   if (level === 'ok') return line;
-  const done = await checkpointMade(root, { sessionId, transcript: transcript ?? null, env: io.env, figureAt }, meter);
+  const done = await checkpointMade(
+    root,
+    { sessionId, transcript: transcript ?? null, env: io.env, figureAt },
+    meter.checkpointDone,
+  );
   return `${line} · ${done ? words.done : levelText(level, words)}`;
 }
 
@@ -296,13 +300,13 @@ async function ownLine(
 export async function checkpointMade(
   root: string,
   q: Omit<CheckpointDoneQuery, 'sessionId'> & { sessionId: string | null | undefined },
-  guard: Pick<StatusLineMeter, 'checkpointDone'> | null,
+  checkpointDone: StatusLineMeter['checkpointDone'] | null,
 ): Promise<boolean> {
   const { sessionId } = q;
-  if (!guard || !isSessionId(sessionId)) return false;
+  if (!checkpointDone || !isSessionId(sessionId)) return false;
   const newest = newestMarkerTime(root, sessionId);
   if (newest === -Infinity || pastCheckpointTurn(q.figureAt ? Date.parse(q.figureAt) : NaN, newest)) return false;
-  return guard.checkpointDone(root, { ...q, sessionId }).catch(() => false);
+  return checkpointDone(root, { ...q, sessionId }).catch(() => false);
 }
 
 export async function runStatusLine(args: string[], io: Io, meter: StatusLineMeter): Promise<number> {

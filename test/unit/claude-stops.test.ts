@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { claudeStops, managedSettingsDir } from '../../src/core/hooks/client-settings';
-import { hooksInstalledIn } from '../../src/core/hooks/install';
+import { holdsGuard } from '../../src/core/hooks/install';
 import { statusView, type GuardView } from '../../src/extension/pure/status-text';
 import type { ContextUsage } from '../../src/core/model/model';
 import { cli, HOOK_SCRIPT, jaT, koT, locale, workspace, write } from './helpers';
@@ -136,7 +136,6 @@ test("claudeStops: the managed settings' disableAllHooks and allowManagedHooksOn
 test('a guard only in a settings file Claude Code skips (a comment or a trailing comma: not strict JSON) is not guarded: claudeStops names that file, and hooks install says so when it writes there', async () => {
   const w = world();
   const env = { ...w.env, CLAUDE_CONFIG_DIR: '' };
-  const holdsGuard = (t: string) => hooksInstalledIn(t).PreCompact;
   // The project's settings with a comment the user wrote: install keeps it, so Claude Code skips the file.
   write(w.dir, '.claude/settings.json', '{\n  // the team\'s model\n  "model": "opus"\n}\n');
   const said =

@@ -177,14 +177,13 @@ export async function run(args: string[], io: Io, checkpointDone: CheckpointDone
   if (values.json) io.stdout(JSON.stringify(out.length === 1 ? out[0] : out, null, 2));
   else {
     // Past a mark, the status line's "checkpoint done" when the guard says the session's checkpoint covers its figure.
-    const guard = checkpointDone && { checkpointDone };
     const done = await Promise.all(
       out.map((u) =>
         u.agent === 'claude' && u.level !== 'ok'
           ? checkpointMade(
               root,
               { sessionId: u.sessionId, transcript: u.transcriptPath, env: io.env, figureAt: u.at ?? '' },
-              guard,
+              checkpointDone,
             )
           : false,
       ),

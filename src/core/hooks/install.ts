@@ -1091,7 +1091,7 @@ export async function planHooksInstall(root: string, opts: HooksInstallOptions =
     const stops = await claudeStops(root, {
       env: opts.env,
       claudeHome: opts.claudeHome,
-      holdsGuard: (t) => hooksInstalledIn(t).PreCompact,
+      holdsGuard,
       planned: { file: settingsPath, text },
     });
     if (stops.hooks) plan.notes.push({ kind: 'hooks-off', stop: stops.hooks });
@@ -1806,6 +1806,9 @@ function editsLeft(
   }
   return null;
 }
+
+/** Does `text`'s settings call our PreCompact guard? (What `claudeStops` asks of each settings file.) */
+export const holdsGuard = (text: string): boolean => hooksInstalledIn(text).PreCompact;
 
 /** Does `text`'s settings call our hooks? (For views: "guard installed".) */
 export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {

@@ -110,11 +110,11 @@ export class GuardPreview implements vscode.Disposable {
           if (hidden) next.relayHidden = hidden;
           // A setting of Claude Code's own that keeps it from running the guard, or from showing the relay.
           const { claudeStops } = await import('../../core/hooks/client-settings');
-          const { hooksInstalledIn } = await import('../../core/hooks/install');
+          const { holdsGuard } = await import('../../core/hooks/install');
           const stops = await claudeStops(s.folder.uri.fsPath, {
             env,
             claudeHome: home,
-            holdsGuard: (t) => hooksInstalledIn(t).PreCompact,
+            holdsGuard,
           });
           if (installed && stops.hooks) next.stopped = stops.hooks;
           else if (stops.relay && (await relayInstalled(s.folder.uri.fsPath))) next.relayStopped = stops.relay;
