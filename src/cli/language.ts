@@ -17,12 +17,12 @@ export async function commandLanguage(io: Io, root: string): Promise<Language> {
 /**
  * How the user ran this command, as the commands it prints name the program: an installed hook script
  * (`node .claude/hooks/session-ledger.cjs check`, where no `session-ledger` is on PATH) as the guard
- * names it (`cliCommand`: by its path relative to `root` when run from there, else by its absolute
- * path), anything else (the npm package's `session-ledger`) as `session-ledger`.
+ * names it (`cliCommand`: by its absolute path, `~/…` inside the home folder, so it runs from any folder),
+ * anything else (the npm package's `session-ledger`) as `session-ledger`.
  */
-export function programOf(root: string, io: Pick<Io, 'script' | 'cwd'>): string {
+export function programOf(root: string, io: Pick<Io, 'script' | 'cwd' | 'env'>): string {
   if (!io.script) return PROGRAM;
   const abs = path.resolve(io.cwd, io.script);
   const hook = [SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].some((rel) => abs.endsWith(path.join(path.sep, rel)));
-  return hook ? cliCommand(root, { script: io.script, cwd: io.cwd }) : PROGRAM;
+  return hook ? cliCommand(root, { script: io.script, cwd: io.cwd, env: io.env }) : PROGRAM;
 }

@@ -1,15 +1,17 @@
 /**
- * The commands check, status, checkpoint and the SessionStart hook print name the program as it was run:
- * the installed hook script (`node .claude/hooks/session-ledger.cjs`, where no `session-ledger` is on
- * PATH) when run through it, `session-ledger` when run as the npm package's command. Each command is
- * taken from the output as printed and run with `sh` in the project, as a user copies it: real
- * processes, real files.
+ * The commands check, status, checkpoint, the guard and the SessionStart hook print name the program as it
+ * was run: the installed hook script when run through it (where no `session-ledger` is on PATH), by a path
+ * that runs from any folder (`node ~/proj/.claude/hooks/session-ledger.cjs` in the home folder, else the
+ * absolute path), `session-ledger` when run as the npm package's command. Each command is taken from the
+ * output as printed and run with `sh` in a subfolder of the project, as a user whose shell moved there
+ * copies it: real processes, real files.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import * as path from 'node:path';
+import { anywhereWord } from '../../src/core/files/shell';
 import { cli, CLI, gitInit, HOOK_SCRIPT, workspace } from './helpers';
 import {
   age,
@@ -19,21 +21,40 @@ import {
   s3Workspace,
   SID,
   OTHER_SID,
+  preCompact,
   sessionStart,
   transcript,
 } from './checkpoint-fixtures';
 
+/** The hook script run by its path in the project, as a user types it there. */
 const SCRIPT = 'node .claude/hooks/session-ledger.cjs';
+/** The name `inHome` gives a project: one a shell must quote. */
+const NAME = "it's mine";
+/** The hook script of a project `inHome` made, as the commands it prints name it: from the home folder, quoted. */
+const PROGRAM = `node ~/'it'\\''s mine/.claude/hooks/session-ledger.cjs'`;
+
+/**
+ * `dir` moved into a home folder of its own under NAME, as a user keeps a project, with a subfolder
+ * (`sub`, made when missing) where the user's shell may be.
+ */
+function inHome(dir: string, subfolder = 'docs'): { dir: string; home: string; sub: string } {
+  const home = workspace({}, 'sl-home-');
+  const to = path.join(home, NAME);
+  renameSync(dir, to);
+  const sub = path.join(to, subfolder);
+  mkdirSync(sub, { recursive: true });
+  return { dir: to, home, sub };
+}
 
 /** `command` in a POSIX shell in `cwd`, as a user or Claude Code runs it there (no `session-ledger` on PATH). */
-function sh(command: string, cwd: string, o: { input?: string; home?: string; dir?: string } = {}) {
+function sh(command: string, cwd: string, o: { input?: string; home?: string; dir?: string; userHome?: string } = {}) {
   const r = spawnSync('sh', ['-c', command], {
     cwd,
     input: o.input ?? '',
     encoding: 'utf8',
     env: {
       PATH: process.env.PATH,
-      HOME: workspace({}, 'sl-home-'),
+      HOME: o.userHome ?? workspace({}, 'sl-home-'),
       CLAUDE_CONFIG_DIR: o.home ?? emptyClaudeHome(),
       CLAUDE_PROJECT_DIR: o.dir ?? cwd,
     },
@@ -69,14 +90,19 @@ function span(text: string, word: string): string {
 
 const HANDOFF = '# Session Handoff\n\n## What to do now (priority order)\n1. trim MEMORY.md\n';
 
-test('check and status run through the hook script name it in their fix hints: the `attest` they print runs as printed and writes the sidecar; the npm command says session-ledger', () => {
+test('check and status run through the hook script name it in their fix hints: the `attest` they print runs as printed from a subfolder and writes the sidecar; the npm command says session-ledger', () => {
   for (const command of ['check', 'status']) {
-    const dir = installed(workspace({ 'memory/session-handoff-LATEST.md': HANDOFF }));
+    const { dir, home, sub } = inHome(installed(workspace({ 'memory/session-handoff-LATEST.md': HANDOFF })), 'memory');
     gitInit(dir);
-    const r = sh(`${SCRIPT} ${command}`, dir);
+    const r = sh(`${SCRIPT} ${command}`, dir, { userHome: home });
     const attest = span(r.stdout, ' attest');
-    assert.equal(attest, `${SCRIPT} attest`, r.stdout);
-    const run = sh(attest, dir);
+    assert.equal(attest, `${PROGRAM} attest`, r.stdout);
+    // Run from a subfolder the same: the same command.
+    assert.equal(
+      span(sh(`node ../.claude/hooks/session-ledger.cjs ${command}`, sub, { userHome: home }).stdout, ' attest'),
+      attest,
+    );
+    const run = sh(attest, sub, { userHome: home });
     assert.equal(run.code, 0, `${attest}:\n${run.all}`);
     assert.ok(existsSync(path.join(dir, 'memory/.session-handoff.sha256')), run.all);
   }
@@ -87,24 +113,24 @@ test('check and status run through the hook script name it in their fix hints: t
 });
 
 test('with no state file, check run through the hook script names it in "Start one with": its `init` runs as printed', () => {
-  const dir = installed(workspace({}));
-  const r = sh(`${SCRIPT} check`, dir);
+  const { dir, home } = inHome(installed(workspace({})));
+  const r = sh(`${SCRIPT} check`, dir, { userHome: home });
   const init = span(r.stdout, ' init');
-  assert.equal(init, `${SCRIPT} init S0`, r.stdout);
-  const run = sh(`${SCRIPT} init S3`, dir);
+  assert.equal(init, `${PROGRAM} init S0`, r.stdout);
+  const run = sh(`${PROGRAM} init S3`, dir, { userHome: home });
   assert.equal(run.code, 0, run.all);
-  assert.equal(sh(init, dir).code, 0, `${init} runs as printed`);
+  assert.equal(sh(init, dir, { userHome: home }).code, 0, `${init} runs as printed`);
 });
 
 test('a checkpoint refused on open manual items ends with the whole command, program and --root as given and --confirm: run as printed, it writes the marker', () => {
-  // In the project, through the hook script.
-  const dir = installed(s3Workspace());
-  const refused = sh(`${SCRIPT} checkpoint`, dir);
+  // In the project, through the hook script; pasted in a subfolder.
+  const { dir, home, sub } = inHome(installed(s3Workspace()));
+  const refused = sh(`${SCRIPT} checkpoint`, dir, { userHome: home });
   assert.equal(refused.code, 1, refused.all);
   const next = commandAfter(refused.stderr, (l) => l.startsWith('When they are true, confirm them'));
-  assert.match(next, new RegExp(`^${SCRIPT} \\\\\n`), next);
+  assert.ok(next.startsWith(`${PROGRAM} \\\n`), next);
   assert.match(next, new RegExp(`--confirm ${CONFIRMED.join(',')}$`), next);
-  const run = sh(next, dir);
+  const run = sh(next, sub, { userHome: home });
   assert.equal(run.code, 0, `${next}\n${run.all}`);
   assert.deepEqual(markers(dir), ['.checkpoint-ready']);
 
@@ -122,28 +148,29 @@ test('a checkpoint refused on open manual items ends with the whole command, pro
 });
 
 test('a checkpoint refused because several sessions wrote lists under each session the command that writes its marker: run as printed, it does', () => {
-  const dir = installed(s3Workspace());
+  const { dir, home: userHome, sub } = inHome(installed(s3Workspace()));
   const home = emptyClaudeHome();
   age(transcript(home, dir, SID), 60_000);
   transcript(home, dir, OTHER_SID);
-  const refused = sh(`${SCRIPT} checkpoint`, dir, { home });
+  const refused = sh(`${SCRIPT} checkpoint`, dir, { home, userHome });
   assert.equal(refused.code, 1, refused.all);
   assert.match(refused.stderr, /Name it with --session ID:/);
   for (const sid of [SID, OTHER_SID]) {
     const next = commandAfter(refused.stderr, (l) => l.startsWith(`  ${sid}  `));
-    assert.ok(next.startsWith(`${SCRIPT} \\\n`) && next.includes(`--session ${sid}`), next);
+    assert.ok(next.startsWith(`${PROGRAM} \\\n`) && next.includes(`--session ${sid}`), next);
     assert.ok(next.includes(`--confirm ${CONFIRMED.join(',')}`), next);
   }
   const next = commandAfter(refused.stderr, (l) => l.startsWith(`  ${SID}  `));
-  const run = sh(next, dir, { home });
+  const run = sh(next, sub, { home, userHome, dir });
   assert.equal(run.code, 0, `${next}\n${run.all}`);
   assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
 });
 
 test("the resume block's marker line names the manual items the checkpoint asks the user to confirm: its command with that --confirm, run as printed, writes the marker", () => {
-  const dir = installed(s3Workspace());
+  const { dir, home, sub } = inHome(installed(s3Workspace()));
   const hook = sh('node "$CLAUDE_PROJECT_DIR/.claude/hooks/session-ledger.cjs" hook session-start', dir, {
     input: sessionStart(dir, 'clear'),
+    userHome: home,
   });
   assert.equal(hook.code, 0, hook.all);
   const ctx = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
@@ -151,12 +178,71 @@ test("the resume block's marker line names the manual items the checkpoint asks 
   const line = ctx.split('\n').find((l) => l.startsWith('Checkpoint marker for this session:')) ?? '';
   assert.match(line, /writes it once the user has confirmed its manual items \(`--confirm [^`]+`\)/, ctx);
   const command = span(line, ' checkpoint --session');
-  assert.equal(command, `${SCRIPT} checkpoint --session ${SID}`);
-  // The command alone refuses while the items are open; with the --confirm the line names, it writes the marker.
-  assert.equal(sh(command, dir).code, 1);
+  assert.equal(command, `${PROGRAM} checkpoint --session ${SID}`);
+  // The command alone refuses while the items are open; with the --confirm the line names, it writes the
+  // marker, from a subfolder too.
+  assert.equal(sh(command, sub, { userHome: home, dir }).code, 1);
   const confirm = span(line, '--confirm');
   assert.equal(confirm, `--confirm ${CONFIRMED.join(',')}`);
-  const run = sh(`${command} ${confirm}`, dir);
+  const run = sh(`${command} ${confirm}`, sub, { userHome: home, dir });
   assert.equal(run.code, 0, run.all);
   assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
+});
+
+/** The hook command `hooks install` wrote for `event` into `.claude/settings.json`. */
+function hookCommand(dir: string, event: 'PreCompact' | 'SessionStart'): string {
+  const v = JSON.parse(readFileSync(path.join(dir, '.claude/settings.json'), 'utf8')) as {
+    hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+  };
+  return v.hooks[event][0].hooks[0].command;
+}
+
+test("the guard's block, its hook run from the project's folder as Claude Code runs it, names commands that run as printed from a subfolder: the checkpoint, nothing-to-preserve and the marker written by hand", () => {
+  const guard = (dir: string, userHome: string) =>
+    sh(hookCommand(dir, 'PreCompact'), dir, { input: preCompact(dir), userHome });
+  const block = (dir: string, userHome: string): string => {
+    const r = guard(dir, userHome);
+    assert.equal(r.code, 2, r.all);
+    return r.stderr;
+  };
+  // In the home folder, under a name a shell must quote: the script by its path from there.
+  const { dir, home, sub } = inHome(installed(s3Workspace()));
+  const said = block(dir, home);
+  const next = commandAfter(said, (l) => l === '3. Run:');
+  assert.equal(next, `${PROGRAM} \\\n     checkpoint --session ${SID} \\\n     --confirm ${CONFIRMED.join(',')}`, said);
+  const nothing = commandAfter(said, (l) => l === 'Nothing worth preserving? Run:');
+  assert.ok(nothing.startsWith(`${PROGRAM} \\\n     checkpoint --nothing-to-preserve`), said);
+  const byHand = commandAfter(said, (l) => l === 'Or write the marker by hand:', false);
+  for (const command of [nothing, byHand]) {
+    const run = sh(command, sub, { userHome: home, dir });
+    assert.equal(run.code, 0, `${command}\n${run.all}`);
+    assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`], command);
+    assert.equal(existsSync(path.join(sub, '.claude')), false, command);
+    assert.equal(guard(dir, home).code, 0, 'the guard lets /compact through');
+    sh(`rm ${path.join(dir, '.claude', `.checkpoint-ready.${SID}`)}`, dir);
+  }
+  const run = sh(next, sub, { userHome: home, dir });
+  assert.equal(run.code, 0, `${next}\n${run.all}`);
+  assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
+
+  // Outside the home folder: by its absolute path.
+  const other = installed(s3Workspace());
+  const elsewhere = workspace({}, 'sl-home-');
+  const abs = commandAfter(block(other, elsewhere), (l) => l === '3. Run:', false);
+  assert.ok(abs.startsWith(`node ${path.join(other, '.claude/hooks/session-ledger.cjs')} \\\n`), abs);
+  mkdirSync(path.join(other, 'src'));
+  assert.equal(sh(abs, path.join(other, 'src'), { userHome: elsewhere, dir: other }).code, 0, abs);
+  assert.deepEqual(markers(other), [`.checkpoint-ready.${SID}`]);
+});
+
+test('a path as the printed commands name it: from the home folder when inside it, else whole; quoted as a shell needs', () => {
+  assert.equal(anywhereWord('/home/u/p/x.cjs', '/home/u'), '~/p/x.cjs');
+  assert.equal(anywhereWord('/home/u/p/x.cjs', '/home/u/'), '~/p/x.cjs');
+  assert.equal(anywhereWord("/home/u/it's mine/x.cjs", '/home/u'), `~/'it'\\''s mine/x.cjs'`);
+  // Not inside it (a folder whose name only starts the same, the home folder itself), no home, `/` or a relative one.
+  assert.equal(anywhereWord('/home/uv/x.cjs', '/home/u'), '/home/uv/x.cjs');
+  assert.equal(anywhereWord('/home/u', '/home/u'), '/home/u');
+  assert.equal(anywhereWord('/srv/a b/x.cjs', undefined), "'/srv/a b/x.cjs'");
+  assert.equal(anywhereWord('/srv/p/x.cjs', '/'), '/srv/p/x.cjs');
+  assert.equal(anywhereWord('/srv/p/x.cjs', 'srv'), '/srv/p/x.cjs');
 });

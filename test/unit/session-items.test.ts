@@ -93,10 +93,12 @@ test('check and status say how to confirm the open session items: the checkpoint
   assert.ok(ja.stdout.includes(`事実になったら、次で確認してください:\n${command('session-ledger')}`), ja.stdout);
   const both = cli(['check', '--root', dir, '--confirm', 'feedback-stored,last-request']);
   assert.doesNotMatch(both.stdout, /confirm them|--confirm/);
-  // Run as the installed hook script, the command names it as the guard's block does.
+  // Run as the installed hook script, the command names it as the guard's block does: by its absolute path
+  // (the project is outside the home folder), which runs from any folder.
   assert.equal(cli(['hooks', 'install', '--root', dir]).code, 0);
-  const hook = hookScript('.claude/hooks/session-ledger.cjs', ['check'], { cwd: dir });
-  assert.ok(hook.stdout.includes(command('node .claude/hooks/session-ledger.cjs')), hook.stdout);
+  const home = workspace({}, 'sl-home-');
+  const hook = hookScript('.claude/hooks/session-ledger.cjs', ['check'], { cwd: dir, env: { HOME: home } });
+  assert.ok(hook.stdout.includes(command(`node ${path.join(dir, '.claude/hooks/session-ledger.cjs')}`)), hook.stdout);
 });
 
 test('check and status after a checkpoint: the items its marker confirmed for the session meant stay ticked, as in the checklist; not for a session nobody named while two run, nor once a state file changed', () => {

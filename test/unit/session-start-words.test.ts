@@ -1,8 +1,8 @@
 /**
  * What the SessionStart hook tells the new context names only what is there: the marker is said
  * written only when its file stands at its path, and the CLI is named as the hook's own command ran
- * it (`node /…/dist/cli.js`, `node .claude/hooks/session-ledger.cjs`), a command that runs as written
- * from where the hook ran, not `session-ledger`, which is on PATH only after a global install.
+ * it (`node /…/dist/cli.js`, `node ~/proj/.claude/hooks/session-ledger.cjs`), a command that runs as written
+ * from any folder, not `session-ledger`, which is on PATH only after a global install.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -99,7 +99,7 @@ test('the marker line never promises /compact: once a state file changed since t
   assert.match(line, /checks what changed since/, line);
 });
 
-test('run from the installed hook script in the project folder, the hook names that script by its path in the project', () => {
+test('run from the installed hook script in the project folder, the hook names that script by a path that runs from any folder: here from the home folder, which the project is', () => {
   const dir = s3Workspace();
   const i = run([
     'hooks',
@@ -111,7 +111,15 @@ test('run from the installed hook script in the project folder, the hook names t
   ]);
   assert.equal(i.code, 0, i.stdout + i.stderr);
   const ctx = hookProcess(path.join(dir, '.claude/hooks/session-ledger.cjs'), dir, sessionStart(dir, 'clear'));
-  assert.equal(statusCommand(ctx), 'node .claude/hooks/session-ledger.cjs');
+  const cli = statusCommand(ctx);
+  assert.equal(cli, 'node ~/.claude/hooks/session-ledger.cjs');
+  // As written, in a subfolder of the project, with the hook's PATH and home: it runs.
+  const r = spawnSync('/bin/sh', ['-c', `${cli} status`], {
+    cwd: path.join(dir, 'docs'),
+    encoding: 'utf8',
+    env: { PATH: NODE_PATH_ONLY, HOME: dir },
+  });
+  assert.match(r.stdout, /^Session Ledger — /, r.stderr);
 });
 
 test("after /clear, with the session it replaced still counted as running in the folder, the marker line's command, run as written (the manual items confirmed), writes this session's marker", () => {

@@ -1,3 +1,5 @@
+import * as path from 'node:path';
+
 /** POSIX shell single-quoting: `s` as one word, whatever it holds (each `'` written `'\''`). */
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -6,6 +8,20 @@ export function shellQuote(s: string): string {
 /** `s` as one word of a POSIX shell: as it is when nothing in it needs quoting, else single-quoted. */
 export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
+}
+
+/**
+ * The absolute path `abs` as one word of a POSIX shell that names it from any folder: `~/…` when it lies
+ * inside the home folder `home` (the shell expands the unquoted `~/` to that folder; shorter to read), else
+ * the whole path; what follows `~/` is shell-quoted when it needs it, as `shellWord` quotes.
+ */
+export function anywhereWord(abs: string, home: string | undefined): string {
+  if (home && path.sep === '/' && path.isAbsolute(home)) {
+    const h = path.resolve(home);
+    const rel = path.relative(h, abs);
+    if (h !== path.dirname(h) && rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return `~/${shellWord(rel)}`;
+  }
+  return shellWord(abs);
 }
 
 /**

@@ -54,7 +54,7 @@ import { SYSTEMS } from '../systems/index';
 import { ENGLISH, oneLine, saidMsg, t, type Language, type Msg } from '../model/messages';
 import { localTime } from '../model/time';
 import { findingChecks, manualChecks } from '../rules/common';
-import { commandLines, shellQuote, shellWord } from '../files/shell';
+import { anywhereWord, commandLines, shellQuote, shellWord } from '../files/shell';
 
 export { DEFAULT_MAX_AGE_MIN, IDLE_GRACE_MS, maxAgeMinutes } from '../checkpoint/freshness';
 export const INSTALLED_SCRIPT_REL = '.claude/hooks/session-ledger.cjs';
@@ -127,22 +127,33 @@ export interface GuardOptions extends HookRunOptions {
 }
 
 /**
- * How the user (or the agent) runs the CLI in this workspace, as the hook's words name it. From a hook:
- * the script the hook's own command ran (`hook.script`), which is there and runs as written, by its path
- * relative to the project when the hook ran there (`node .claude/hooks/session-ledger.cjs`), else by
- * its absolute path (`node /opt/session-ledger/dist/cli.js`): `session-ledger` is a command only after
- * a global install. Without one (the extension's preview, a test): the installed hook script when there
- * is one (Claude Code's first, then Codex's), else `session-ledger`.
+ * How the user (or the agent) runs the CLI in this workspace, as the hook's words name it: a command that
+ * runs as printed from any folder, the workspace's subfolders too (a shell there cannot find a script by
+ * its path in the workspace). From a hook: the script the hook's own command ran (`hook.script`), which is
+ * there and runs as written, by its absolute path, `~/…` inside the home folder (`node
+ * ~/proj/.claude/hooks/session-ledger.cjs`, `node /opt/session-ledger/dist/cli.js`): `session-ledger` is
+ * a command only after a global install. Without one (the extension's preview, a test): the installed
+ * hook script when there is one (Claude Code's first, then Codex's), else `session-ledger`. A path that
+ * holds a line break has no line a block can show: the installed script is then named by its path in
+ * the workspace, which runs from the workspace folder, where the hook runs.
  */
-export function cliCommand(root: string, hook: { script?: string; cwd?: string } = {}): string {
+export function cliCommand(
+  root: string,
+  hook: { script?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): string {
+  const home = (hook.env ?? process.env).HOME;
+  const named = (abs: string, rel: string | undefined): string =>
+    rel && oneLine(abs) !== abs ? `node ${rel}` : `node ${anywhereWord(abs, home)}`;
+  const scripts = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL];
   if (hook.script) {
     const abs = path.resolve(hook.cwd ?? root, hook.script);
-    const here = hook.cwd !== undefined && path.resolve(hook.cwd) === path.resolve(root);
-    const rel = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].find((r) => path.join(path.resolve(root), r) === abs);
-    return here && rel ? `node ${rel}` : `node ${shellWord(abs)}`;
+    return named(
+      abs,
+      scripts.find((r) => path.join(path.resolve(root), r) === abs),
+    );
   }
-  const script = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL].find((rel) => existsSync(path.join(root, rel)));
-  return script ? `node ${script}` : 'session-ledger';
+  const script = scripts.find((rel) => existsSync(path.join(root, rel)));
+  return script ? named(path.join(path.resolve(root), script), script) : 'session-ledger';
 }
 
 /** The state files the guard watches: the home document of every detected system that exists. */

@@ -181,7 +181,7 @@ export const PROGRAM = 'session-ledger';
 /**
  * `lang`, with the program of every command its messages name (an argument that is `PROGRAM` and
  * stands first in a code span of the template) said as `cli`: how the user ran the command-line tool
- * (`node .claude/hooks/session-ledger.cjs` when no `session-ledger` is on PATH).
+ * (`node ~/proj/.claude/hooks/session-ledger.cjs` when no `session-ledger` is on PATH).
  */
 export function invokedAs(lang: Language, cli: string): Language {
   if (cli === PROGRAM) return lang;
