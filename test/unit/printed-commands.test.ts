@@ -246,3 +246,51 @@ test('a path as the printed commands name it: from the home folder when inside i
   assert.equal(anywhereWord('/srv/p/x.cjs', '/'), '/srv/p/x.cjs');
   assert.equal(anywhereWord('/srv/p/x.cjs', 'srv'), '/srv/p/x.cjs');
 });
+
+test('check and status name the session their checkpoint command is for, so it runs as printed once another session runs too; while several run, each session with its command, as the refusal gives them', () => {
+  const { dir, home: userHome, sub } = inHome(installed(s3Workspace()));
+  const home = emptyClaudeHome();
+  transcript(home, dir, SID);
+  const o = { home, userHome, dir };
+  const after = (l: string) => l === 'When they are true, confirm them with:';
+  for (const command of ['check', 'status']) {
+    const said = sh(`${SCRIPT} ${command}`, dir, o).stdout;
+    assert.equal(
+      commandAfter(said, after),
+      `${PROGRAM} \\\n     checkpoint \\\n     --session ${SID} \\\n     --confirm ${CONFIRMED.join(',')}`,
+      said,
+    );
+  }
+  // The same from a subfolder.
+  const printed = commandAfter(sh('node ../.claude/hooks/session-ledger.cjs check', sub, o).stdout, after);
+  // Another session starts (a /clear whose record names no session it replaced, a second agent): the command
+  // as printed still writes the marker of the session it names.
+  transcript(home, dir, OTHER_SID);
+  const run = sh(printed, sub, o);
+  assert.equal(run.code, 0, `${printed}\n${run.all}`);
+  assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
+
+  // Now two run and none is meant: the --confirm, then each session with the command that writes its marker.
+  const two = inHome(installed(s3Workspace()));
+  const h2 = emptyClaudeHome();
+  age(transcript(h2, two.dir, SID), 60_000);
+  transcript(h2, two.dir, OTHER_SID);
+  const o2 = { home: h2, userHome: two.home, dir: two.dir };
+  const said = sh(`${SCRIPT} status`, two.dir, o2).stdout;
+  assert.ok(
+    said.includes(
+      `\nWhen they are true, confirm them: --confirm ${CONFIRMED.join(',')} (the commands below give it).\n2 agent sessions of this folder wrote within the last 30 minutes; which one is this checkpoint for? Name it with --session ID:\n`,
+    ),
+    said,
+  );
+  for (const sid of [SID, OTHER_SID]) {
+    const next = commandAfter(said, (l) => l.startsWith(`  ${sid}  `));
+    assert.equal(
+      next,
+      `${PROGRAM} \\\n     checkpoint \\\n     --session ${sid} \\\n     --confirm ${CONFIRMED.join(',')}`,
+    );
+  }
+  const next = commandAfter(said, (l) => l.startsWith(`  ${OTHER_SID}  `));
+  assert.equal(sh(next, two.sub, o2).code, 0, next);
+  assert.deepEqual(markers(two.dir), [`.checkpoint-ready.${OTHER_SID}`]);
+});

@@ -78,10 +78,10 @@ test('check on the demo (five systems): the two session items once in the text a
   assert.equal(k.label, 'WORKING');
 });
 
-test('check and status say how to confirm the open session items: the checkpoint command with both, as its refusal gives it; nothing once both are confirmed', () => {
+test('check and status say how to confirm the open session items: the checkpoint command with both and the --root given, as its refusal gives it; nothing once both are confirmed', () => {
   const dir = demo();
-  const command = (program: string) =>
-    `   ${program} \\\n     checkpoint \\\n     --confirm feedback-stored,last-request\n`;
+  const command = (program: string, root = `\\\n     --root ${dir} `) =>
+    `   ${program} \\\n     checkpoint ${root}\\\n     --confirm feedback-stored,last-request\n`;
   const said = `When they are true, confirm them with:\n${command('session-ledger')}`;
   const check = cli(['check', '--root', dir]);
   assert.equal(check.code, 0, check.stderr);
@@ -98,7 +98,10 @@ test('check and status say how to confirm the open session items: the checkpoint
   assert.equal(cli(['hooks', 'install', '--root', dir]).code, 0);
   const home = workspace({}, 'sl-home-');
   const hook = hookScript('.claude/hooks/session-ledger.cjs', ['check'], { cwd: dir, env: { HOME: home } });
-  assert.ok(hook.stdout.includes(command(`node ${path.join(dir, '.claude/hooks/session-ledger.cjs')}`)), hook.stdout);
+  assert.ok(
+    hook.stdout.includes(command(`node ${path.join(dir, '.claude/hooks/session-ledger.cjs')}`, '')),
+    hook.stdout,
+  );
 });
 
 test('check and status after a checkpoint: the items its marker confirmed for the session meant stay ticked, as in the checklist; not for a session nobody named while two run, nor once a state file changed', () => {
@@ -120,9 +123,10 @@ test('check and status after a checkpoint: the items its marker confirmed for th
     JSON.parse(run(['check', '--json']).stdout),
     JSON.parse(run(['check', '--json', '--confirm', 'feedback-stored,last-request']).stdout),
   );
-  // A second session that runs now: which one is meant is not guessed, so no marker ticks anything.
+  // A second session that runs now: which one is meant is not guessed, so no marker ticks anything, and
+  // the command that confirms them is given for each session, as a checkpoint's refusal gives it.
   const other = transcript(home, dir, OTHER_SID);
-  assert.match(run(['check']).stdout, /confirm them with/);
+  assert.match(run(['check']).stdout, /confirm them: --confirm feedback-stored,last-request \(the commands below/);
   rmSync(other);
   assert.equal(run(['check']).stdout, confirmed);
   // A state file written since the checkpoint opens the items again.

@@ -3,6 +3,7 @@
  * 1 BROKEN (or PARTIAL with --strict), 2 usage. `--run-checks` runs the repository's own
  * `node checks/check.mjs` (S3's step 6) and adds its result; without it, nothing of the repository runs.
  */
+import { confirmLines } from '../../core/checkpoint/checkpoint';
 import { withSessionTicks } from '../../core/checkpoint/marker-ticks';
 import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, overallLine, toJsonChecks } from '../../core/report/report';
@@ -22,9 +23,10 @@ export async function run(args: string[], io: Io): Promise<number> {
   });
   const root = await projectRoot(values.root, io);
   // The items the checkpoint of the session meant confirmed stay ticked, as in the checklist.
-  let report = await withSessionTicks(root, await evaluate(root, { confirmed: listOpt(values.confirm) }), {
+  const ticked = await withSessionTicks(root, await evaluate(root, { confirmed: listOpt(values.confirm) }), {
     env: io.env,
   });
+  let report = ticked.report;
   if (values['run-checks'] && runnableCheck(report)) {
     const r = await runRepoChecks(root, { env: io.env });
     report = withRepoChecks(report, r);
@@ -37,7 +39,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stdout(
       report.systems.length === 0
         ? nothingDetectedText(report, lang)
-        : `${checksText(report, lang)}\n\n${overallLine(report, lang)}`,
+        : `${checksText(report, lang, false, (ids) => confirmLines(ticked.named, ids, lang, { root: values.root }))}\n\n${overallLine(report, lang)}`,
     );
   }
   if (report.label === 'BROKEN') return 1;

@@ -322,6 +322,58 @@ export async function sessionMeant(
   return { running, meant };
 }
 
+/**
+ * The refusal that asks which session a checkpoint is for, while several run and none is named (`shared`:
+ * asked for the shared marker, which then names its signer).
+ */
+function askWhich(running: LiveSessions, windowMinutes: number, shared?: boolean): Omit<Refusal, 'said'> {
+  return {
+    code: 'ambiguous-session',
+    checks: [],
+    sessions: running.live,
+    windowMinutes,
+    shared,
+    ...(running.unplaced.length ? { unplaced: running.unplaced } : {}),
+  };
+}
+
+/**
+ * Which session a checkpoint run now without `--session` is for, as `sessionMeant` decides, for the
+ * commands that print one: its id (null: none is known, and it writes the shared marker), or, while
+ * several run, the refusal it meets, which asks which (`asked`).
+ */
+export type SessionNamed = { sessionId: string | null } | { asked: Omit<Refusal, 'said'> };
+
+/** `SessionNamed` from what `sessionMeant` found. */
+export function sessionNamed(found: Awaited<ReturnType<typeof sessionMeant>>, windowMinutes: number): SessionNamed {
+  return found.meant ? { sessionId: found.meant.sessionId } : { asked: askWhich(found.running, windowMinutes) };
+}
+
+/**
+ * How `check` and `status` say to confirm the open manual items `ids`: the checkpoint command that confirms
+ * them, run as `lang` names the program, with the `--root` given (`root`) and the session it is for
+ * (`--session`), so that it runs as printed; while several sessions run and none is named, what a
+ * checkpoint's refusal says then: the `--confirm`, then each session with the command that writes its
+ * marker.
+ */
+export function confirmLines(
+  named: SessionNamed,
+  ids: readonly string[],
+  lang: Language = ENGLISH,
+  o: { root?: string; now?: number } = {},
+): string[] {
+  const next: NextCommand = { program: lang.program ?? PROGRAM, root: o.root, confirm: [...ids] };
+  if (!('asked' in named))
+    return [
+      lang.msg(t('When they are true, confirm them with:')),
+      ...nextLines({ ...next, session: named.sessionId ?? undefined }),
+    ];
+  return [
+    lang.msg(t('When they are true, confirm them: {0} (the commands below give it).', `--confirm ${ids.join(',')}`)),
+    ...refusalLines(refusal(named.asked), o.now, lang, next),
+  ];
+}
+
 /** The manual item ids `--confirm` accepts: each bare, and `<system>:<id>`. */
 export function knownConfirmIds(report: WorkspaceReport): Set<string> {
   const ids = new Set<string>(MANUAL_CHECKS.map((m) => m.id));
@@ -700,15 +752,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     res.live = recent;
     if (!r) {
       // A shared nothing-to-preserve lets every session through whoever signs it: no session is asked for, and it names none.
-      if (!(opts.shared && opts.nothingToPreserve))
-        unnamed = {
-          code: 'ambiguous-session',
-          checks: [],
-          sessions: recent,
-          windowMinutes,
-          shared: opts.shared,
-          ...(running.unplaced.length ? { unplaced: running.unplaced } : {}),
-        };
+      if (!(opts.shared && opts.nothingToPreserve)) unnamed = askWhich(running, windowMinutes, opts.shared);
     } else if (opts.shared) {
       signer = r.sessionId;
       signerAgent = r.agent;

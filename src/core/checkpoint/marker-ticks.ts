@@ -31,7 +31,7 @@ import { gitTracks } from '../git/tracked';
 import { isSessionItem, type SystemId, type SystemReport, type WorkspaceReport } from '../model/model';
 import { sessionWindowMinutes } from '../context/sessions';
 import { applyTicks } from '../report/ticks';
-import { sessionMeant } from './checkpoint';
+import { sessionMeant, sessionNamed, type SessionNamed } from './checkpoint';
 import { splitItemKey, type MarkerTicks } from './marker-stand';
 import { chooseMarker, stateFileHash } from './freshness';
 import { isSessionId, MARKER_MAX_BYTES, sameSession } from './marker';
@@ -74,23 +74,25 @@ export async function markerTicks(
 /**
  * `report` with the manual items ticked that the checkpoint marker of the session meant confirmed, beside
  * those it has ticked already (`check --confirm`): what `check` and `status` show, as the checklist
- * does. The session is the one a checkpoint takes (`sessionMeant`); while several run and none is named,
- * no marker speaks for it and nothing is ticked.
+ * does. The session is the one a checkpoint takes (`sessionMeant`), said as `named` for the checkpoint
+ * command they print; while several run and none is named, no marker speaks for it and nothing is ticked.
  */
 export async function withSessionTicks(
   root: string,
   report: WorkspaceReport,
   opts: { env?: NodeJS.ProcessEnv; now?: number } = {},
-): Promise<WorkspaceReport> {
+): Promise<{ report: WorkspaceReport; named: SessionNamed }> {
   const now = opts.now ?? Date.now();
   const env = opts.env ?? process.env;
-  const { meant } = await sessionMeant(root, { env, now, windowMinutes: sessionWindowMinutes(env) });
-  const m = await markerTicks(root, meant?.sessionId ?? null, report, { now });
-  if (!m) return report;
+  const windowMinutes = sessionWindowMinutes(env);
+  const found = await sessionMeant(root, { env, now, windowMinutes });
+  const named = sessionNamed(found, windowMinutes);
+  const m = await markerTicks(root, found.meant?.sessionId ?? null, report, { now });
+  if (!m) return { report, named };
   const done = (s: SystemReport, more: readonly string[] | undefined) =>
     new Set([...s.checks.filter((c) => c.status === 'manual-done').map((c) => c.id), ...(more ?? [])]);
   const session = report.systems.length ? done(report.systems[0], m.session) : new Set(m.session);
-  return applyTicks(report, { session, system: (s) => done(s, m.systems[s.id]) });
+  return { report: applyTicks(report, { session, system: (s) => done(s, m.systems[s.id]) }), named };
 }
 
 /**

@@ -195,11 +195,23 @@ export function overallLine(r: Pick<WorkspaceReport, 'label'>, lang: Language = 
 }
 
 /**
- * The session's manual items, once for every system: a heading that says so, then each as a check's
- * line (`[ ] feedback-stored …`), then, while one is open, the checkpoint command that confirms them all,
- * as a checkpoint's refusal gives it (the program as the user ran it); nothing when no system asks them.
+ * How the session's open manual items are confirmed (`ids`): the lines that say it (core checkpoint's
+ * `confirmLines`: the checkpoint command for the session meant). Without one, the checkpoint command
+ * with their `--confirm`, the program as the user ran it.
  */
-export function sessionText(r: WorkspaceReport, lang: Language = ENGLISH, indent = ''): string[] {
+export type ConfirmWith = (ids: readonly string[]) => string[];
+
+/**
+ * The session's manual items, once for every system: a heading that says so, then each as a check's
+ * line (`[ ] feedback-stored …`), then, while one is open, how to confirm them all (`confirmWith`), as a
+ * checkpoint's refusal gives it; nothing when no system asks them.
+ */
+export function sessionText(
+  r: WorkspaceReport,
+  lang: Language = ENGLISH,
+  indent = '',
+  confirmWith?: ConfirmWith,
+): string[] {
   const items = sessionItems(r);
   if (!items.length) return [];
   // A checkpoint is a run of its own: it confirms every item, those this command was given too.
@@ -207,17 +219,24 @@ export function sessionText(r: WorkspaceReport, lang: Language = ENGLISH, indent
   return [
     lang.msg(t('This session (asked once for every system):')),
     ...items.map((c) => `${indent}${checkLine(c, lang)}`),
-    ...(confirm.length
-      ? [
-          lang.msg(t('When they are true, confirm them with:')),
-          ...commandLines(lang.program ?? PROGRAM, ['checkpoint', `--confirm ${confirm.join(',')}`]),
-        ]
-      : []),
+    ...(!confirm.length
+      ? []
+      : confirmWith
+        ? confirmWith(confirm)
+        : [
+            lang.msg(t('When they are true, confirm them with:')),
+            ...commandLines(lang.program ?? PROGRAM, ['checkpoint', `--confirm ${confirm.join(',')}`]),
+          ]),
   ];
 }
 
-/** Human-readable checks of every system, then the session's manual items once. */
-export function checksText(r: WorkspaceReport, lang: Language = ENGLISH, onlyProblems = false): string {
+/** Human-readable checks of every system, then the session's manual items once (`confirmWith`: as `sessionText`). */
+export function checksText(
+  r: WorkspaceReport,
+  lang: Language = ENGLISH,
+  onlyProblems = false,
+  confirmWith?: ConfirmWith,
+): string {
   const out: string[] = [];
   if (r.notRead?.length) out.push(...notReadText(r, lang), '');
   for (const s of r.systems) {
@@ -227,12 +246,12 @@ export function checksText(r: WorkspaceReport, lang: Language = ENGLISH, onlyPro
       out.push(checkLine(c, lang));
     }
   }
-  out.push(...sessionText(r, lang));
+  out.push(...sessionText(r, lang, '', confirmWith));
   return out.join('\n');
 }
 
-/** Human-readable status: documents, sections, items, checks. */
-export function statusText(r: WorkspaceReport, lang: Language = ENGLISH): string {
+/** Human-readable status: documents, sections, items, checks (`confirmWith`: as `sessionText`). */
+export function statusText(r: WorkspaceReport, lang: Language = ENGLISH, confirmWith?: ConfirmWith): string {
   const out: string[] = [`Session Ledger — ${r.root}`];
   if (r.systems.length === 0) {
     out.push(nothingDetectedText(r, lang));
@@ -262,7 +281,7 @@ export function statusText(r: WorkspaceReport, lang: Language = ENGLISH): string
     for (const c of ownChecks(s.checks)) out.push(`  ${checkLine(c, lang)}`);
     out.push('');
   }
-  const session = sessionText(r, lang);
+  const session = sessionText(r, lang, '', confirmWith);
   if (session.length) out.push(...session, '');
   // The verdict last, as `check` prints it.
   out.push(overallLine(r, lang));
