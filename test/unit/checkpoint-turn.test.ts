@@ -98,7 +98,7 @@ async function surfaces(root: string, home: string, sid: string, percent: number
   // `context` right after, on the figure the status line recorded: its level words, as the status line says them.
   const ctx = run(['context'], { cwd: root, env });
   assert.equal(ctx.code, 0, ctx.stderr);
-  const level = /· ([^·]*) \(S3: 15%\/40%\)/.exec(ctx.stdout)?.[1];
+  const level = /· ([^·]*) \(S3: 15%\/40%, the one system here\)/.exec(ctx.stdout)?.[1];
   const remind = run(['hook', 'remind'], {
     cwd: root,
     input: JSON.stringify({

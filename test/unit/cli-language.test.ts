@@ -402,7 +402,7 @@ test('context in ja and ko: the figure line (its source too) and why none was fo
   assert.equal(en.code, 0, en.stderr);
   assert.equal(
     en.stdout,
-    `Claude Code 70% · 140k of 200k tokens · checkpoint proposed (default: 60%/80%) · claude-opus-4-6 · session ${SID} · from transcript\n`,
+    `Claude Code 70% · 140k of 200k tokens · checkpoint proposed (default: 60%/80%, no system here) · claude-opus-4-6 · session ${SID} · from transcript\n`,
   );
   const enJson = cli(['context', '--root', root, '--json'], { env: { ...env, ...locale('C') } }).stdout;
   for (const [lang, tr, script] of LOCALE_LANGS) {
@@ -427,7 +427,7 @@ test('context in ja and ko: the figure line (its source too) and why none was fo
       `${[
         'Claude Code 70%',
         tr('{0} of {1} tokens', '140k', '200k'),
-        `${tr('checkpoint proposed')} (default: 60%/80%)`,
+        `${tr('checkpoint proposed')} (${tr('default: {0}, no system here', '60%/80%')})`,
         'claude-opus-4-6',
         tr('session {0}', SID),
         tr('from {0}', tr('transcript')),

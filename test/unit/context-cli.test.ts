@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { encodeClaudeProjectDir } from '../../src/core/context';
 import { FACTS } from '../../src/core/systems/facts';
-import { cli, CORPUS_SESSIONS, workspace, write } from './helpers';
+import { cli, copyDemo, CORPUS_SESSIONS, LOCALE_LANGS, locale, workspace, write } from './helpers';
 import { asst, codexCount, codexMeta, codexTurn, lines, ofFolder } from './context-records';
 
 const SID = '258c7280-ae70-4798-800f-63464d01a85d';
@@ -46,7 +46,7 @@ test('context --json: the figure, thresholds and level of the one session found'
   // Text output: one line.
   const t = cli(['context', '--root', root], { env });
   assert.equal(t.code, 0);
-  assert.match(t.stdout, /^Claude Code 50% · 100k of 200k tokens · ok \(default: 60%\/80%\)/);
+  assert.match(t.stdout, /^Claude Code 50% · 100k of 200k tokens · ok \(default: 60%\/80%, no system here\) · /);
   // cwd is the default root.
   assert.equal(JSON.parse(cli(['context', '--json'], { env, cwd: root }).stdout).usedTokens, 100000);
 });
@@ -88,6 +88,38 @@ test('the level follows the detected system', () => {
         ? 'propose'
         : 'ok',
   );
+});
+
+test('context says whose marks it reads the level against and why, in one line, as the status line takes them: the one system here, the earliest of several; its level and those words in ja and ko', () => {
+  const marks = (root: string, env: NodeJS.ProcessEnv = {}) => {
+    const r = cli(['context', '--root', root], {
+      env: { ...homes(root, lines(asst({ read: 20000, input: 0 })), null), ...env },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trimEnd().split('\n').length, 1, r.stdout);
+    return r.stdout.split(' · ')[2];
+  };
+  // 10 % of the window, under every mark.
+  const s3 = workspace({ 'docs/state/STATE.md': '# STATE\n\n## Handoff\n\nNow ▶ write the parser tests\n' });
+  assert.equal(marks(s3), 'ok (S3: 15%/40%, the one system here)');
+  // All five systems: S3's marks come first of theirs.
+  const demo = workspace({});
+  copyDemo(demo);
+  assert.equal(marks(demo), 'ok (S3: 15%/40%, the earliest of the 5 systems here)');
+  const none = workspace({});
+  assert.equal(marks(none), 'ok (default: 60%/80%, no system here)');
+  for (const [lang, tr, script] of LOCALE_LANGS) {
+    assert.equal(
+      marks(demo, locale(lang)),
+      `${tr('ok')} (${tr('{0}: {1}, the earliest of the {2} systems here', 'S3', '15%/40%', '5')})`,
+    );
+    assert.equal(marks(s3, locale(lang)), `${tr('ok')} (${tr('{0}: {1}, the one system here', 'S3', '15%/40%')})`);
+    const said = marks(none, locale(lang)) ?? '';
+    assert.equal(said, `${tr('ok')} (${tr('default: {0}, no system here', '60%/80%')})`);
+    // In the language's own script, the level word too (an entry missing from the bundle would say it in English).
+    assert.match(tr('ok'), script, lang);
+    assert.match(said.replace(tr('ok'), ''), script, lang);
+  }
 });
 
 test('exit 3 with the reason, where it looked and what to do when no session (or no usage) is found; 2 for bad usage', () => {

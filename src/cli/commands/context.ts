@@ -47,15 +47,26 @@ export type ContextJson = ContextUsage & {
 
 const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex CLI' } as const;
 
-/** `84.6k`, `1M`. */
-function thresholdText(t: ThresholdProfile): string {
-  return `${t.profile}: ${t.propose}%${t.urgent !== null ? `/${t.urgent}%` : ''}`;
+/**
+ * The marks the level is read against, in `lang`, with why they are these (`thresholdProfile`, as the status
+ * line takes them): the one system here, the one of several whose marks come earliest (`systems`: how
+ * many are here), or the default when no system is.
+ */
+function thresholdText(th: ThresholdProfile, systems: number, lang: Language): string {
+  const marks = `${th.propose}%${th.urgent !== null ? `/${th.urgent}%` : ''}`;
+  if (th.profile === 'default' && systems === 0) return lang.msg(t('default: {0}, no system here', marks));
+  if (!/^S\d$/.test(th.profile)) return `${th.profile}: ${marks}`;
+  return lang.msg(
+    systems > 1
+      ? t('{0}: {1}, the earliest of the {2} systems here', th.profile, marks, systems)
+      : t('{0}: {1}, the one system here', th.profile, marks),
+  );
 }
 
 /** A level in `context`'s words: the status line's (`levelText`), said in `lang`; past a mark with the checkpoint made, "checkpoint done". */
 function levelSaid(level: Level, lang: Language, done = false): string {
   return level === 'ok'
-    ? 'ok'
+    ? lang.msg(t('ok'))
     : done
       ? lang.msg(t('checkpoint done'))
       : level === 'urgent'
@@ -64,10 +75,10 @@ function levelSaid(level: Level, lang: Language, done = false): string {
 }
 
 /**
- * The figure in one line, in `lang` (the figures, the agent, the model and the session id as they are);
- * `done`: past a mark, the checkpoint it asks for is made (`checkpointMade`).
+ * The figure in one line, in `lang` (the figures, the agent, the model and the session id as they are),
+ * with the marks of the `systems` here (how many); `done`: past a mark, the checkpoint it asks for is made (`checkpointMade`).
  */
-export function usageLine(u: ContextJson, lang: Language = ENGLISH, done = false): string {
+export function usageLine(u: ContextJson, systems: number, lang: Language = ENGLISH, done = false): string {
   const say = (m: Msg): string => lang.msg(m);
   const agent = AGENT_NAME[u.agent];
   const parts =
@@ -75,7 +86,8 @@ export function usageLine(u: ContextJson, lang: Language = ENGLISH, done = false
       ? [`${agent} ${say(t('{0} tokens', tokens(u.usedTokens)))}`, say(t('window unknown (no percentage)'))]
       : [`${agent} ${u.percent}%`, say(t('{0} of {1} tokens', tokens(u.usedTokens), tokens(u.windowTokens)))];
   // Without a window there is no level to tell.
-  if (u.percent !== null) parts.push(`${levelSaid(u.level, lang, done)} (${thresholdText(u.thresholds)})`);
+  if (u.percent !== null)
+    parts.push(`${levelSaid(u.level, lang, done)} (${thresholdText(u.thresholds, systems, lang)})`);
   if (u.afterCompaction) parts.push(say(t('after compaction')));
   if (u.tooLargeRecordBytes !== undefined)
     parts.push(
@@ -188,7 +200,7 @@ export async function run(args: string[], io: Io, checkpointDone: CheckpointDone
           : false,
       ),
     );
-    io.stdout(out.map((u, i) => usageLine(u, lang, done[i])).join('\n'));
+    io.stdout(out.map((u, i) => usageLine(u, systems.length, lang, done[i])).join('\n'));
   }
   return 0;
 }
