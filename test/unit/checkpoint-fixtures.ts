@@ -319,11 +319,30 @@ export function blockCommand(reason: string, head: string | RegExp = /^\d\. Run:
   return out.join('\n').trim();
 }
 
-/** The words of that command after its program (its first line), as CLI arguments: `['checkpoint', '--session', …]`. */
+/**
+ * The words of that command after its program (its first line; its first two when it goes to its folder first,
+ * `cd DIR && \`), as CLI arguments: `['checkpoint', '--session', …]`.
+ */
 export function blockArgs(reason: string, head?: string | RegExp): string[] {
-  const [, ...rest] = blockCommand(reason, head).split('\n');
-  return rest
+  const lines = blockCommand(reason, head).split('\n');
+  return lines
+    .slice(/^cd .+ && \\$/.test(lines[0]) ? 2 : 1)
     .join(' ')
     .split(/\s+/)
     .filter((w) => w && w !== '\\');
+}
+
+/**
+ * The installed hook script `rel` of the project `dir` (outside the home folder, a path no shell must quote) as
+ * the commands it prints name it: by its absolute path when `node <path>` fits a block's line (70 columns, so
+ * an 80-column client screen does not break it), else run from the project's folder.
+ */
+export function scriptProgram(dir: string, rel = '.claude/hooks/session-ledger.cjs'): string {
+  const direct = `node ${path.join(dir, rel)}`;
+  return direct.length <= 70 ? direct : `cd ${dir} && node ${rel}`;
+}
+
+/** A program as a block's command lines show it (`commandLines`): one that goes to its folder first with its `cd` on a line of its own. */
+export function shownProgram(program: string): string {
+  return program.replace(/^(cd .+ &&) (node \S+)$/, '$1 \\\n     $2');
 }

@@ -888,7 +888,7 @@ test("no system on, S3's STATE.md and the switched-off S0's ledger both gone: th
     }
     for (const [how, code, said] of await answers(dir)) {
       assert.equal(code, 2, `${restore}, ${how}: ${said}`);
-      assert.match(said, /Run:\n.* \\\n +checkpoint --session /, how);
+      assert.match(said, /Run:\n(?:.* \\\n)+ +checkpoint --session /, how);
     }
     const again = cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);
     assert.equal(again.code, 0, again.stdout + again.stderr);
@@ -909,7 +909,7 @@ test('no system switched on after a state file the checkpoint vouched for is gon
       /No system is switched on now, so a new checkpoint can vouch for nothing\.\n1\. If it held state to keep, bring it back /,
       how,
     );
-    assert.doesNotMatch(said, /Run:\n.* \\\n +checkpoint --session /, how);
+    assert.doesNotMatch(said, /Run:\n(?:.* \\\n)+ +checkpoint --session /, how);
   }
   // As it says: a checkpoint writes no marker, the opt-out lets /compact through.
   cli(['checkpoint', '--root', dir, '--session', SID, '--confirm', 'feedback-stored,last-request']);

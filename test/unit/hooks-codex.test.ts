@@ -36,7 +36,7 @@ import { SYSTEM_IDS } from '../../src/core/model/model';
 import { FACTS } from '../../src/core/systems/facts';
 import { said } from '../../src/extension/pure/checkpoint-text';
 import { HOOK_SCRIPT, jaT, workspace } from './helpers';
-import { CONFIRM_ALL, emptyClaudeHome, run, S3_STATE } from './checkpoint-fixtures';
+import { CONFIRM_ALL, emptyClaudeHome, run, S3_STATE, scriptProgram, shownProgram } from './checkpoint-fixtures';
 
 /** A Codex thread id as Codex 0.171.0 writes it. */
 const CODEX_SID = '01a23c00-8b1f-7412-b10e-c12ea255a2b1';
@@ -304,10 +304,10 @@ test('the installed Codex hooks, run as Codex runs them (a shell, in a subfolder
     b.stopReason,
     /^Compaction stopped: no checkpoint has run in this session \(\.claude\/\.checkpoint-ready\.01a23c00-/,
   );
-  // The CLI named as the hook ran it: by its absolute path, which runs from the subfolder too.
+  // The CLI named as the hook ran it, in a way that runs from the subfolder too.
   assert.ok(
     b.stopReason.includes(
-      `Run:\n   node ${path.join(dir, CODEX_SCRIPT_REL)} \\\n     checkpoint --session ${CODEX_SID}`,
+      `Run:\n   ${shownProgram(scriptProgram(dir, CODEX_SCRIPT_REL))} \\\n     checkpoint --session ${CODEX_SID}`,
     ),
     b.stopReason,
   );

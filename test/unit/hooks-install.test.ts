@@ -31,6 +31,8 @@ import {
   S3_STATE,
   SID,
   turnBegan,
+  scriptProgram,
+  shownProgram,
 } from './checkpoint-fixtures';
 
 /** Settings as people write them: comments, a trailing comma, odd spacing, other hooks. */
@@ -676,9 +678,9 @@ test('the installed hook, run by plain node from a folder without node_modules: 
   const blocked = sh(preCompact(dir));
   assert.equal(blocked.status, 2, blocked.stderr);
   assert.match(blocked.stderr, /Compaction stopped: no checkpoint has run in this session/);
-  // The script by its absolute path (the project is outside the home folder), which runs from any folder.
+  // The script named so that it runs from any folder (the project is outside the home folder).
   assert.ok(
-    blocked.stderr.includes(`node ${path.join(dir, SCRIPT_REL)} \\\n     checkpoint --session `),
+    blocked.stderr.includes(`   ${shownProgram(scriptProgram(dir))} \\\n     checkpoint --session `),
     blocked.stderr,
   );
   const c = spawnSync(process.execPath, [SCRIPT_REL, 'checkpoint', '--session', SID, ...CONFIRM_ALL], {

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { anywhereWord } from '../../src/core/files/shell';
+import { cliCommand } from '../../src/core/hooks/guard';
 import { cli, CLI, gitInit, HOOK_SCRIPT, workspace } from './helpers';
 import {
   age,
@@ -22,7 +23,9 @@ import {
   SID,
   OTHER_SID,
   preCompact,
+  scriptProgram,
   sessionStart,
+  shownProgram,
   transcript,
 } from './checkpoint-fixtures';
 
@@ -134,7 +137,7 @@ test('a checkpoint refused on open manual items ends with the whole command, pro
   assert.equal(run.code, 0, `${next}\n${run.all}`);
   assert.deepEqual(markers(dir), ['.checkpoint-ready']);
 
-  // From another folder, with --root: the script by its absolute path, the same --root.
+  // From another folder, with --root: the script named so that it runs from anywhere, the same --root.
   const other = installed(s3Workspace());
   const away = workspace({}, 'sl-away-');
   const script = `node ${path.join(other, '.claude/hooks/session-ledger.cjs')}`;
@@ -142,7 +145,7 @@ test('a checkpoint refused on open manual items ends with the whole command, pro
   assert.equal(again.code, 1, again.all);
   // (Its lines as long as the absolute paths they name.)
   const cmd = commandAfter(again.stderr, (l) => l.startsWith('When they are true, confirm them'), false);
-  assert.ok(cmd.startsWith(`${script} \\\n`) && cmd.includes(`--root ${other}`), cmd);
+  assert.ok(cmd.startsWith(`${shownProgram(scriptProgram(other))} \\\n`) && cmd.includes(`--root ${other}`), cmd);
   assert.equal(sh(cmd, away, { dir: other }).code, 0, cmd);
   assert.deepEqual(markers(other), ['.checkpoint-ready']);
 });
@@ -225,14 +228,36 @@ test("the guard's block, its hook run from the project's folder as Claude Code r
   assert.equal(run.code, 0, `${next}\n${run.all}`);
   assert.deepEqual(markers(dir), [`.checkpoint-ready.${SID}`]);
 
-  // Outside the home folder: by its absolute path.
-  const other = installed(s3Workspace());
+  // Outside the home folder, at a path too long for a line of 80 columns with the script's after it: the
+  // command goes to the project's folder first, on a line of its own, and every line fits.
+  const other = path.join(workspace({}, 'sl-far-'), 'a-long-project-x');
+  renameSync(installed(s3Workspace()), other);
   const elsewhere = workspace({}, 'sl-home-');
-  const abs = commandAfter(block(other, elsewhere), (l) => l === '3. Run:', false);
-  assert.ok(abs.startsWith(`node ${path.join(other, '.claude/hooks/session-ledger.cjs')} \\\n`), abs);
+  const far = commandAfter(block(other, elsewhere), (l) => l === '3. Run:');
+  assert.ok(far.startsWith(`cd ${other} && \\\n     node .claude/hooks/session-ledger.cjs \\\n`), far);
   mkdirSync(path.join(other, 'src'));
-  assert.equal(sh(abs, path.join(other, 'src'), { userHome: elsewhere, dir: other }).code, 0, abs);
+  assert.equal(sh(far, path.join(other, 'src'), { userHome: elsewhere, dir: other }).code, 0, far);
   assert.deepEqual(markers(other), [`.checkpoint-ready.${SID}`]);
+});
+
+test('the hook script as the printed commands name it: from the home folder, by its absolute path, or from its folder when that path is too long for a line', () => {
+  const script = '.claude/hooks/session-ledger.cjs';
+  const named = (root: string, home: string, cwd = root) =>
+    cliCommand(root, { script: path.join(root, script), cwd, env: { HOME: home } });
+  assert.equal(named('/home/u/p', '/home/u'), `node ~/p/${script}`);
+  assert.equal(named('/home/u/p', '/home/u', '/home/u/p/src'), `node ~/p/${script}`);
+  assert.equal(named('/srv/p', '/home/u'), `node /srv/p/${script}`);
+  assert.equal(named('/srv/a b', '/home/u'), `node '/srv/a b/${script}'`);
+  // `node` and the path past 70 columns.
+  const long = `/srv/${'x'.repeat(30)}`;
+  assert.equal(named(long, '/home/u'), `cd ${long} && node ${script}`);
+  assert.equal(named(`/home/u/${'x'.repeat(40)}`, '/home/u'), `cd ~/${'x'.repeat(40)} && node ${script}`);
+  assert.equal(named(`/home/u/${'x'.repeat(28)}`, '/home/u'), `node ~/${'x'.repeat(28)}/${script}`);
+  // Another script (the npm package's) by its path.
+  assert.equal(
+    cliCommand('/srv/p', { script: `${long}/dist/cli.js`, cwd: '/srv/p', env: {} }),
+    `node ${long}/dist/cli.js`,
+  );
 });
 
 test('a path as the printed commands name it: from the home folder when inside it, else whole; quoted as a shell needs', () => {

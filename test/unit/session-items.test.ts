@@ -17,7 +17,7 @@ import { checklistState } from '../../src/extension/pure/checklist-model';
 import { countsOf } from '../../src/extension/pure/findings';
 import { applyTicks, confirmedOf, stateHash, tickPlace } from '../../src/extension/pure/ticks';
 import { CHECKLIST_STRINGS, cli, copyDemo, hookScript, rewrite, workspace } from './helpers';
-import { emptyClaudeHome, OTHER_SID, SID, transcript } from './checkpoint-fixtures';
+import { emptyClaudeHome, OTHER_SID, scriptProgram, shownProgram, SID, transcript } from './checkpoint-fixtures';
 
 const SESSION_IDS = ['feedback-stored', 'last-request'];
 
@@ -93,15 +93,12 @@ test('check and status say how to confirm the open session items: the checkpoint
   assert.ok(ja.stdout.includes(`事実になったら、次で確認してください:\n${command('session-ledger')}`), ja.stdout);
   const both = cli(['check', '--root', dir, '--confirm', 'feedback-stored,last-request']);
   assert.doesNotMatch(both.stdout, /confirm them|--confirm/);
-  // Run as the installed hook script, the command names it as the guard's block does: by its absolute path
-  // (the project is outside the home folder), which runs from any folder.
+  // Run as the installed hook script, the command names it as the guard's block does, in a way that runs from
+  // any folder (the project is outside the home folder).
   assert.equal(cli(['hooks', 'install', '--root', dir]).code, 0);
   const home = workspace({}, 'sl-home-');
   const hook = hookScript('.claude/hooks/session-ledger.cjs', ['check'], { cwd: dir, env: { HOME: home } });
-  assert.ok(
-    hook.stdout.includes(command(`node ${path.join(dir, '.claude/hooks/session-ledger.cjs')}`, '')),
-    hook.stdout,
-  );
+  assert.ok(hook.stdout.includes(command(shownProgram(scriptProgram(dir)), '')), hook.stdout);
 });
 
 test('check and status after a checkpoint: the items its marker confirmed for the session meant stay ticked, as in the checklist; not for a session nobody named while two run, nor once a state file changed', () => {

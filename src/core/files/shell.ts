@@ -33,6 +33,8 @@ export function anywhereWord(abs: string, home: string | undefined): string {
  * columns.
  */
 export function commandLines(cli: string, groups: readonly string[]): string[] {
-  const parts = [cli, ...groups];
+  // A program that goes to its folder first (`cd DIR && node …`, `cliCommand`'s for a long path): the `cd` on a line of its own.
+  const goes = /^(cd .+ &&) (node \S+)$/.exec(cli);
+  const parts = [...(goes ? [goes[1], goes[2]] : [cli]), ...groups];
   return parts.map((p, i) => `   ${i ? '  ' : ''}${p}${i < parts.length - 1 ? ' \\' : ''}`);
 }

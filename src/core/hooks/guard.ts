@@ -127,23 +127,35 @@ export interface GuardOptions extends HookRunOptions {
 }
 
 /**
+ * The longest program a block's command line shows (`commandLines`: `   ` before it, ` \` after): such a line
+ * fits the 75 columns of an 80-column client screen behind its indent, so the client does not break it.
+ */
+const PROGRAM_MAX = 70;
+
+/**
  * How the user (or the agent) runs the CLI in this workspace, as the hook's words name it: a command that
  * runs as printed from any folder, the workspace's subfolders too (a shell there cannot find a script by
  * its path in the workspace). From a hook: the script the hook's own command ran (`hook.script`), which is
  * there and runs as written, by its absolute path, `~/…` inside the home folder (`node
  * ~/proj/.claude/hooks/session-ledger.cjs`, `node /opt/session-ledger/dist/cli.js`): `session-ledger` is
- * a command only after a global install. Without one (the extension's preview, a test): the installed
- * hook script when there is one (Claude Code's first, then Codex's), else `session-ledger`. A path that
- * holds a line break has no line a block can show: the installed script is then named by its path in
- * the workspace, which runs from the workspace folder, where the hook runs.
+ * a command only after a global install. The installed script whose path is too long for a block's line
+ * (PROGRAM_MAX) is run from its workspace's folder instead (`cd ~/work/a-long-name && node
+ * .claude/hooks/session-ledger.cjs`; a block shows the `cd` on a line of its own). Without a script (the
+ * extension's preview, a test): the installed hook script when there is one (Claude Code's first, then
+ * Codex's), else `session-ledger`. A path that holds a line break has no line a block can show: the
+ * installed script is then named by its path in the workspace, which runs from the workspace folder,
+ * where the hook runs.
  */
 export function cliCommand(
   root: string,
   hook: { script?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): string {
   const home = (hook.env ?? process.env).HOME;
-  const named = (abs: string, rel: string | undefined): string =>
-    rel && oneLine(abs) !== abs ? `node ${rel}` : `node ${anywhereWord(abs, home)}`;
+  const named = (abs: string, rel: string | undefined): string => {
+    if (rel && oneLine(abs) !== abs) return `node ${rel}`;
+    const direct = `node ${anywhereWord(abs, home)}`;
+    return rel && direct.length > PROGRAM_MAX ? `cd ${anywhereWord(path.resolve(root), home)} && node ${rel}` : direct;
+  };
   const scripts = [INSTALLED_SCRIPT_REL, CODEX_HOOK_SCRIPT_REL];
   if (hook.script) {
     const abs = path.resolve(hook.cwd ?? root, hook.script);
