@@ -26,6 +26,11 @@ const ROOT: [string, string] = [
 ];
 /** For the commands that set a folder up (hooks, init, enable-ledger): the folder they run in, never one above. */
 const ROOT_HERE: [string, string] = ['--root DIR', 'the project folder (default: the current folder)'];
+/** `init`'s: the folder it runs in, or the project of the installed hook script it runs through from a subfolder. */
+const ROOT_INIT: [string, string] = [
+  '--root DIR',
+  "the project folder (default: the current folder; run through a project's installed hook script from a subfolder of it, that project)",
+];
 const JSON_OPT: [string, string] = ['--json', 'print JSON instead of text'];
 const CONFIRM: [string, string] = [
   '--confirm ID,...',
@@ -285,7 +290,7 @@ export const MANUALS: Record<string, Manual> = {
       "Writes the empty template of the system's home file (and its companion, if any), placeholders to fill in: the\n" +
       'checks flag them until then. A home file that exists refuses; a companion that exists is left as it is.\n' +
       "Without a system it lists each starter's files and writes nothing.",
-    options: [ROOT_HERE, ['--dry-run', 'say what would be written, write nothing']],
+    options: [ROOT_INIT, ['--dry-run', 'say what would be written, write nothing']],
     exit: [
       [0, 'written, listed or previewed'],
       [1, 'refused: the home file exists (or a write was refused); nothing overwritten'],

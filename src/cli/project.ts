@@ -8,7 +8,8 @@
  *   (a session started there reads that folder's settings and markers), inside a project whose guard hooks
  *   are installed, acts on that project (the nearest such folder above it, never the home folder or `/`).
  * Anywhere else it is the folder the command runs in, as before. The commands that set a folder up
- * (`hooks`, `init`) act on the folder they run in.
+ * (`hooks`, `init`) act on the folder they run in; `init` run through the installed hook script from a
+ * subfolder of its project (the command `check` prints) acts on that project (`setUpRoot`).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -57,6 +58,17 @@ function hooksAbove(cwd: string, env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
+/** The project whose installed hook script `script` is, when the command runs in a subfolder of it (`cwd`), else null. */
+function scriptProject(cwd: string, script: string | undefined): string | null {
+  if (!script) return null;
+  const abs = path.resolve(cwd, script);
+  for (const rel of SCRIPTS) {
+    const tail = `${path.sep}${rel.split('/').join(path.sep)}`;
+    if (abs.endsWith(tail) && inside(cwd, abs.slice(0, -tail.length))) return abs.slice(0, -tail.length);
+  }
+  return null;
+}
+
 /**
  * The project above `cwd` that a command there acts on (see the file's comment), or null for `cwd` itself;
  * `passed`: the project with installed hooks above an empty folder that stays its own project only because
@@ -67,13 +79,8 @@ async function projectAbove(
   script: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<{ above: string | null; passed?: string }> {
-  if (script) {
-    const abs = path.resolve(cwd, script);
-    for (const rel of SCRIPTS) {
-      const tail = `${path.sep}${rel.split('/').join(path.sep)}`;
-      if (abs.endsWith(tail) && inside(cwd, abs.slice(0, -tail.length))) return { above: abs.slice(0, -tail.length) };
-    }
-  }
+  const own = scriptProject(cwd, script);
+  if (own) return { above: own };
   if (hasHooks(cwd) || (await anyPresent(cwd))) return { above: null };
   if (claudeStartedIn(cwd, env)) return { above: null, passed: hooksAbove(cwd, env) ?? undefined };
   return { above: hooksAbove(cwd, env) };
@@ -99,7 +106,11 @@ export async function projectRoot(root: string | undefined, io: Io): Promise<str
         ),
       ),
     );
-  if (!above) return resolveRoot(undefined, io.cwd);
+  return above ? projectSaid(above, io) : resolveRoot(undefined, io.cwd);
+}
+
+/** The project `above` the folder the command runs in, resolved, said in one line on stderr. */
+async function projectSaid(above: string, io: Io): Promise<string> {
   const abs = await resolveRoot(above, io.cwd);
   io.stderr(
     (await cliLanguage(io.env)).msg(
@@ -107,4 +118,14 @@ export async function projectRoot(root: string | undefined, io: Io): Promise<str
     ),
   );
   return abs;
+}
+
+/**
+ * For `init`, which sets a folder up: `--root` resolved as `resolveRoot` does; without it the folder it runs
+ * in, or, run through the installed hook script from a subfolder of that script's project (as the command
+ * `check` prints names it), that project, said in one line on stderr.
+ */
+export async function setUpRoot(root: string | undefined, io: Io): Promise<string> {
+  const own = root === undefined && io.cwd ? scriptProject(path.resolve(io.cwd), io.script) : null;
+  return own ? projectSaid(own, io) : resolveRoot(root, io.cwd);
 }

@@ -115,14 +115,24 @@ test('check and status run through the hook script name it in their fix hints: t
   assert.equal(span(npm.stdout, ' attest'), 'session-ledger attest', npm.stdout);
 });
 
-test('with no state file, check run through the hook script names it in "Start one with": its `init` runs as printed', () => {
-  const { dir, home } = inHome(installed(workspace({})));
+test('with no state file, check run through the hook script names it in "Start one with": its `init`, run as printed from a subfolder, writes the starter in the project', () => {
+  const { dir, home, sub } = inHome(installed(workspace({})));
   const r = sh(`${SCRIPT} check`, dir, { userHome: home });
   const init = span(r.stdout, ' init');
   assert.equal(init, `${PROGRAM} init S0`, r.stdout);
   const run = sh(`${PROGRAM} init S3`, dir, { userHome: home });
   assert.equal(run.code, 0, run.all);
-  assert.equal(sh(init, dir, { userHome: home }).code, 0, `${init} runs as printed`);
+  assert.ok(existsSync(path.join(dir, 'docs/state/STATE.md')), run.all);
+  // From a subfolder: the project's starter, said on stderr, nothing in the subfolder.
+  const there = sh(init, sub, { userHome: home });
+  assert.equal(there.code, 0, `${init} runs as printed:\n${there.all}`);
+  assert.match(there.stderr, /^Project: .*its guard hooks are installed there; this folder is inside it/, there.all);
+  assert.ok(existsSync(path.join(dir, '.agents/session_ledger.md')), there.all);
+  assert.equal(existsSync(path.join(sub, '.agents')), false, there.all);
+  // The npm package's command, and --root, set up the folder they are given, as before.
+  const npm = spawnSync(process.execPath, [CLI, 'init', 'S3'], { cwd: sub, encoding: 'utf8' });
+  assert.equal(npm.status, 0, npm.stderr);
+  assert.ok(existsSync(path.join(sub, 'docs/state/STATE.md')), npm.stdout);
 });
 
 test('a checkpoint refused on open manual items ends with the whole command, program and --root as given and --confirm: run as printed, it writes the marker', () => {

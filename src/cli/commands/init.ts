@@ -9,9 +9,10 @@ import { WriteRefused } from '../../core/files/atomic';
 import { isSystemId, systemName } from '../../core/systems/facts';
 import { planStarter, STARTER_SYSTEMS, starterFor, starterRefusal, writeStarter } from '../../core/systems/starter';
 import { ENGLISH, t } from '../../core/model/messages';
-import { parse, resolveRoot, SaidUsageError } from '../args';
+import { parse, SaidUsageError } from '../args';
 import { cliLanguage } from '../bundle';
 import { type Io } from '../io';
+import { setUpRoot } from '../project';
 import { errorSaid } from '../refused';
 
 /** `a`, `a and b`, `a, b and c`. */
@@ -24,7 +25,7 @@ export async function run(args: string[], io: Io): Promise<number> {
   const id = positionals[0]?.toUpperCase();
   if (id !== undefined && !isSystemId(id))
     throw new SaidUsageError(t("unknown system '{0}': one of {1}", positionals[0], STARTER_SYSTEMS.join(', ')));
-  const root = await resolveRoot(values.root, io.cwd);
+  const root = await setUpRoot(values.root, io);
   const lang = await cliLanguage(io.env);
   if (id === undefined) {
     const lines = ['Starter files (session-ledger init <system> writes one; nothing was written):'];
