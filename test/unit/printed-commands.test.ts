@@ -129,6 +129,15 @@ test('with no state file, check run through the hook script names it in "Start o
   assert.match(there.stderr, /^Project: .*its guard hooks are installed there; this folder is inside it/, there.all);
   assert.ok(existsSync(path.join(dir, '.agents/session_ledger.md')), there.all);
   assert.equal(existsSync(path.join(sub, '.agents')), false, there.all);
+  // What it names next, and what a second one that refuses names, run as printed there too.
+  const check = span(there.stdout, ' check');
+  assert.equal(check, `${PROGRAM} check`, there.stdout);
+  assert.match(sh(check, sub, { userHome: home }).stdout, /^S0 majestic ledger — /m);
+  const again = sh(init, sub, { userHome: home });
+  assert.equal(again.code, 1, again.all);
+  const status = span(again.stderr, ' status');
+  assert.equal(status, `${PROGRAM} status`, again.stderr);
+  assert.match(sh(status, sub, { userHome: home }).stdout, /^Session Ledger — /, status);
   // The npm package's command, and --root, set up the folder they are given, as before.
   const npm = spawnSync(process.execPath, [CLI, 'init', 'S3'], { cwd: sub, encoding: 'utf8' });
   assert.equal(npm.status, 0, npm.stderr);

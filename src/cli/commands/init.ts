@@ -8,9 +8,10 @@
 import { WriteRefused } from '../../core/files/atomic';
 import { isSystemId, systemName } from '../../core/systems/facts';
 import { planStarter, STARTER_SYSTEMS, starterFor, starterRefusal, writeStarter } from '../../core/systems/starter';
-import { ENGLISH, t } from '../../core/model/messages';
+import { ENGLISH, invokedAs, PROGRAM, t } from '../../core/model/messages';
 import { parse, SaidUsageError } from '../args';
 import { cliLanguage } from '../bundle';
+import { programOf } from '../language';
 import { type Io } from '../io';
 import { setUpRoot } from '../project';
 import { errorSaid } from '../refused';
@@ -26,7 +27,9 @@ export async function run(args: string[], io: Io): Promise<number> {
   if (id !== undefined && !isSystemId(id))
     throw new SaidUsageError(t("unknown system '{0}': one of {1}", positionals[0], STARTER_SYSTEMS.join(', ')));
   const root = await setUpRoot(values.root, io);
-  const lang = await cliLanguage(io.env);
+  const words = await cliLanguage(io.env);
+  // The commands it names run as this one was (the installed hook script where no `session-ledger` is on PATH).
+  const lang = invokedAs(words, programOf(root, io));
   if (id === undefined) {
     const lines = ['Starter files (session-ledger init <system> writes one; nothing was written):'];
     for (const s of STARTER_SYSTEMS.map(starterFor))
@@ -40,8 +43,9 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stderr(
       `session-ledger init: ${lang.msg(
         t(
-          '{0} already exists; the starter never overwrites, nothing was written. Run `session-ledger status` to check it.',
+          '{0} already exists; the starter never overwrites, nothing was written. Run `{1} status` to check it.',
           plan.conflicts.join(', '),
+          PROGRAM,
         ),
       )}`,
     );
@@ -68,14 +72,14 @@ export async function run(args: string[], io: Io): Promise<number> {
       [
         `Wrote ${listed(res.written)} (the ${id} starter).`,
         ...keptNow,
-        `Next: replace its placeholders with this session's state, then run \`session-ledger check\`.`,
+        `Next: replace its placeholders with this session's state, then run \`${lang.program ?? PROGRAM} check\`.`,
       ].join('\n'),
     );
     return 0;
   } catch (err) {
     if (err instanceof WriteRefused) {
       io.stderr(
-        lang === ENGLISH
+        words === ENGLISH
           ? `session-ledger init: ${err.message} Nothing more was written.`
           : `session-ledger init: ${errorSaid(err, lang)} ${lang.msg(t('Nothing more was written.'))}`,
       );
