@@ -15,8 +15,9 @@
  */
 import * as path from 'node:path';
 import { readTextFile } from '../core/files/fsread';
-import { ENGLISH, languageOf, type Language } from '../core/model/messages';
-import { localeLang, type Lang } from './locale';
+import { ENGLISH, languageOf, t, type Language } from '../core/model/messages';
+import type { Io } from './io';
+import { hookLanguage, localeLang, type Lang } from './locale';
 
 /** The most of a bundle read (each is about 180-200 KB). */
 const BUNDLE_MAX_BYTES = 2 * 1024 * 1024;
@@ -50,3 +51,25 @@ async function readLanguage(file: string): Promise<Language> {
     return ENGLISH;
   }
 }
+
+/**
+ * The installed hook script (`dir`: the running script's folder, no package's `dist/`) has no bundle beside it, so
+ * under a Japanese or Korean locale its commands print in English (`lang`): it says so before its first line,
+ * once, on stderr, in the locale's language (its own words, `hookLanguage`), with where the same command prints in
+ * that language. A package whose bundle cannot be read says nothing of it.
+ */
+export function sayEnglish(io: Pick<Io, 'env' | 'words' | 'stderr'>, lang: Language, dir: string = __dirname): void {
+  const asked = localeLang(io.env);
+  if (lang !== ENGLISH || !io.words || !asked || bundlePath(asked, dir) !== null || toldEnglish) return;
+  toldEnglish = true;
+  io.stderr(
+    hookLanguage(io.env, io.words).msg(
+      t(
+        'This is in English: the hook script a project holds carries no translations of these messages. session-ledger installed as the command-line tool, and the Session Ledger extension in VS Code, say them in your language.',
+      ),
+    ),
+  );
+}
+
+/** Whether the hook script said it prints in English (once a process). */
+let toldEnglish = false;

@@ -20,6 +20,8 @@ export const WORDED_MODULES: readonly string[] = [
   'src/core/hooks/guard.ts',
   'src/core/hooks/remind.ts',
   'src/core/checkpoint/marker.ts',
+  // The line that says `check`, `status` and `checkpoint` print in English through the hook script.
+  'src/cli/bundle.ts',
 ];
 
 /**

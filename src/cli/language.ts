@@ -6,12 +6,14 @@ import * as path from 'node:path';
 import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
 import { cliCommand } from '../core/hooks/guard';
 import { invokedAs, PROGRAM, type Language } from '../core/model/messages';
-import { cliLanguage } from './bundle';
 import type { Io } from './io';
+import { cliLanguage, sayEnglish } from './bundle';
 
 /** The language a command on `root` prints in: the locale's (`cliLanguage`), every command it names run as this one was (`programOf`). */
 export async function commandLanguage(io: Io, root: string): Promise<Language> {
-  return invokedAs(await cliLanguage(io.env), programOf(root, io));
+  const lang = await cliLanguage(io.env);
+  sayEnglish(io, lang);
+  return invokedAs(lang, programOf(root, io));
 }
 
 /**

@@ -7,7 +7,7 @@ import { useFullConfigReader } from '../core/context/full-reader';
 import { t } from '../core/model/messages';
 import { asksForHelp, SaidUsageError } from './args';
 import { exitWith, internalError, processIo, terminalSafeIo, UsageError, type Io } from './io';
-import { cliLanguage } from './bundle';
+import { cliLanguage, sayEnglish } from './bundle';
 import type { CheckpointDoneQuery } from '../core/hooks/guard';
 
 export interface Command {
@@ -54,6 +54,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [name, ...rest] = argv;
   if (!name) {
     const lang = await cliLanguage(io.env);
+    sayEnglish(io, lang);
     io.stderr(`${(await help()).overview(VERSION, lang)}\n\n${lang.msg(t('session-ledger: no command given.'))}`);
     return 2;
   }
@@ -62,6 +63,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     const topic = name === 'help' ? rest[0] : undefined;
     const { helpRequest, MANUALS, overview } = await help();
     const lang = await cliLanguage(io.env);
+    sayEnglish(io, lang);
     io.stdout(
       topic && has(MANUALS, topic)
         ? (helpRequest(topic, [...rest.slice(1), '--help'], lang) as string)
@@ -76,6 +78,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const load = has(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     const lang = await cliLanguage(io.env);
+    sayEnglish(io, lang);
     terminalSafeIo(io).stderr(
       lang.msg(
         t(
@@ -89,7 +92,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   // Help is answered before the command loads, in the locale's language: it reads no stdin and writes no file.
   if (asksForHelp(rest)) {
-    io.stdout((await help()).helpRequest(name, rest, await cliLanguage(io.env)) as string);
+    const lang = await cliLanguage(io.env);
+    sayEnglish(io, lang);
+    io.stdout((await help()).helpRequest(name, rest, lang) as string);
     return 0;
   }
   try {
@@ -99,6 +104,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     if (err instanceof UsageError) {
       // One line: what is wrong, then where the options are (the usage and the command as they are in every language).
       const lang = await cliLanguage(io.env);
+      sayEnglish(io, lang);
       const usage = (await help()).MANUALS[name].usage.split('   ')[0];
       const what = err instanceof SaidUsageError ? lang.msg(err.said) : err.message;
       terminalSafeIo(io).stderr(

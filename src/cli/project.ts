@@ -20,7 +20,7 @@ import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
 import { shellWord } from '../core/files/shell';
 import { t } from '../core/model/messages';
 import { resolveRoot } from './args';
-import { cliLanguage } from './bundle';
+import { cliLanguage, sayEnglish } from './bundle';
 import type { Io } from './io';
 
 /** Where `hooks install` puts the hook script: Claude Code's, then Codex CLI's. */
@@ -112,8 +112,10 @@ export async function projectRoot(root: string | undefined, io: Io): Promise<str
 /** The project `above` the folder the command runs in, resolved, said in one line on stderr. */
 async function projectSaid(above: string, io: Io): Promise<string> {
   const abs = await resolveRoot(above, io.cwd);
+  const lang = await cliLanguage(io.env);
+  sayEnglish(io, lang);
   io.stderr(
-    (await cliLanguage(io.env)).msg(
+    lang.msg(
       t('Project: {0} (its guard hooks are installed there; this folder is inside it). --root names another.', abs),
     ),
   );

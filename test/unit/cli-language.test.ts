@@ -218,6 +218,42 @@ test("the hook script in a repository reads no bundle: a repository's files neve
   assert.match(ja.stdout, /\nOverall: BROKEN\n$/);
 });
 
+test('the hook script in a repository says first, in Japanese or Korean, that what follows is English, and where it is not', () => {
+  const dir = broken();
+  const script = path.join(dir, '.claude', 'hooks', 'session-ledger.cjs');
+  mkdirSync(path.dirname(script), { recursive: true });
+  copyFileSync(HOOK_SCRIPT, script);
+  const ja = JSON.parse(readFileSync(path.join(REPO, 'l10n', 'bundle.l10n.ja.json'), 'utf8')) as Record<string, string>;
+  const ko = JSON.parse(readFileSync(path.join(REPO, 'l10n', 'bundle.l10n.ko.json'), 'utf8')) as Record<string, string>;
+  const note = Object.keys(ja).find((k) => k.startsWith('This is in English: the hook script'));
+  assert.ok(note && ja[note] && ko[note]);
+  for (const args of [
+    ['check', '--root', dir],
+    ['status', '--root', dir],
+    ['checkpoint', '--session', '5b0c2f8e-7a41-4d2c-9b3e-1f6a8d2c4e71', '--root', dir],
+    ['context', '--root', dir],
+    ['--help'],
+    ['check', '--help'],
+  ]) {
+    const cmd = args;
+    const agents = quiet();
+    const en = runScript(script, args, 'C', agents);
+    const inJa = runScript(script, args, 'ja_JP.UTF-8', agents);
+    const inKo = runScript(script, args, 'ko_KR.UTF-8', agents);
+    // Once, first, on stderr; what the command prints is the English one's, byte for byte.
+    assert.ok(inJa.stderr.startsWith(`${ja[note]}\n`), `${cmd[0]}: ${inJa.stderr}`);
+    assert.ok(inKo.stderr.startsWith(`${ko[note]}\n`), `${cmd[0]}: ${inKo.stderr}`);
+    assert.equal(inJa.stderr.split(ja[note]).length, 2, cmd[0]);
+    assert.equal(inJa.stderr.slice(ja[note].length + 1), en.stderr, cmd[0]);
+    assert.equal(inJa.stdout, en.stdout, cmd[0]);
+    assert.equal(inJa.code, en.code, cmd[0]);
+    assert.ok(!en.stderr.includes(note), cmd[0]);
+  }
+  // --json is English by design and says nothing of it; the package's own copy prints Japanese and needs no note.
+  assert.ok(!runScript(script, ['status', '--json', '--root', dir], 'ja_JP.UTF-8').stderr.includes(ja[note]));
+  assert.ok(!runScript(HOOK_SCRIPT, ['status', '--root', dir], 'ja_JP.UTF-8').stderr.includes(ja[note]));
+});
+
 /** What a usage error's line says around its reason (the usage and the help command are the English line's). */
 function usageParts(english: string): { command: string; usage: string; more: string } {
   const m = /^session-ledger (\S+): .* \(usage: (.*); more: (.*)\)\n$/.exec(english);
@@ -451,16 +487,20 @@ test("every sentence of the command-line tool's own (src/cli) has a Japanese and
     );
 });
 
-test('the hook script in a repository says its refusals and usage errors in English whatever the locale: it reads no bundle', () => {
+test('the hook script in a repository says its refusals and usage errors in English whatever the locale, after the line that says so: it reads no bundle', () => {
   const dir = workspace();
   const script = path.join(dir, '.claude', 'hooks', 'session-ledger.cjs');
   mkdirSync(path.dirname(script), { recursive: true });
   copyFileSync(HOOK_SCRIPT, script);
   write(dir, '.claude/l10n/bundle.l10n.ja.json', JSON.stringify({ 'Checkpoint not written:': 'ALL FINE' }));
-  for (const args of [['frob'], ['check', '--frob'], ['checkpoint', '--root', dir]]) {
-    const en = runScript(script, args, 'C', quiet());
-    const ja = runScript(script, args, 'ja_JP.UTF-8', quiet());
+  const said = jaT(
+    'This is in English: the hook script a project holds carries no translations of these messages. session-ledger installed as the command-line tool, and the Session Ledger extension in VS Code, say them in your language.',
+  );
+  for (const args of [[], ['frob'], ['check', '--frob'], ['checkpoint', '--root', dir]]) {
+    const agents = quiet();
+    const en = runScript(script, args, 'C', agents);
+    const ja = runScript(script, args, 'ja_JP.UTF-8', agents);
     assert.notEqual(en.code, 0);
-    assert.equal(ja.stderr, en.stderr, args.join(' '));
+    assert.equal(ja.stderr, `${said}\n${en.stderr}`, args.join(' '));
   }
 });

@@ -25,7 +25,7 @@ import { sizeText } from '../../core/context/measure';
 import { statOrNull } from '../../core/context/files';
 import { ENGLISH, t, type Language, type Msg } from '../../core/model/messages';
 import { parse, SaidUsageError } from '../args';
-import { cliLanguage } from '../bundle';
+import { cliLanguage, sayEnglish } from '../bundle';
 import { projectRoot } from '../project';
 import { type Io } from '../io';
 import { checkpointMade, tokens } from '../status-line';
@@ -140,6 +140,7 @@ export async function run(args: string[], io: Io, checkpointDone: CheckpointDone
   const result = await measureDetailed(root, { agent, transcript, env: io.env });
   // The words of the locale's language (its bundle read only then, and never for --json).
   const lang = values.json ? ENGLISH : await cliLanguage(io.env);
+  if (!values.json) sayEnglish(io, lang);
   if (!result.usages.length) {
     // No session at all: the measure's reason, in the language.
     const none = !transcript && !result.sessions.length;
