@@ -272,13 +272,13 @@ test('plain text: emphasis, code-span backticks, comments and link targets dropp
   assert.equal(plainText('a stray ` tick'), 'a stray tick');
   assert.equal(
     itemLabel({ text: 'add `renew(db, __id__)`', line: 1, flags: [] }),
-    'add `renew(db, __id__)`',
-    'the visible label keeps its code span whole',
+    'add ‘renew(db, __id__)’',
+    'the visible label keeps its code span whole, in quotes',
   );
-  // The next action's row is cleaned the same way (its tooltip keeps the text as written).
+  // The next action's row is cleaned the same way.
   assert.equal(
     lineLabel('**Apply the datum offset** — subtract `Station.datumCm` in [ingest](src/ingest.ts)'),
-    'Apply the datum offset — subtract `Station.datumCm` in ingest',
+    'Apply the datum offset — subtract ‘Station.datumCm’ in ingest',
   );
   assert.equal(
     spoken(['S3 handoff', 'docs/state/STATE.md, line 4', 'Fix: do it.']),

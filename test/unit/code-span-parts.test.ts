@@ -10,7 +10,19 @@ import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { messageParts, quoted, systemFindings } from '../../src/extension/pure/findings';
-import { diagnosticMessage, findingLabel, findingName, problemTooltip } from '../../src/extension/pure/tree-text';
+import {
+  diagnosticMessage,
+  docTooltip,
+  findingLabel,
+  findingName,
+  itemLabel,
+  itemName,
+  lineLabel,
+  problemTooltip,
+  sectionLabel,
+  shownSections,
+  systemTooltip,
+} from '../../src/extension/pure/tree-text';
 import { CHECKLIST_STRINGS, DEMO, enT, jaT, systemIn, workspace } from './helpers';
 
 const BRANCH_HEAD = 'Update Branch / HEAD from `git branch --show-current` and `git rev-parse --short HEAD`.';
@@ -133,4 +145,53 @@ test('the checklist gets each message and hint in parts, code apart', async () =
   );
   for (const x of state.systems[0].checks)
     assert.equal(x.messageParts.map((p) => p.text).join(''), x.message.replace(/`/g, ''), x.message);
+});
+
+test("the demo's ledger text in the tree: next action, section and item rows show code spans in quotes like the finding rows, never a backtick", async () => {
+  const dir = workspace({}, 'sl-demo-');
+  cpSync(DEMO, dir, { recursive: true });
+  const s3 = await systemIn(dir, 'S3', { noGit: true });
+  // The next action's row and the tooltips that say it.
+  const NEXT = /replay test in ‘test\/anomaly\.test\.ts’ \(72 identical readings must give one ‘flatLines\(\)’ run\)$/;
+  assert.match(lineLabel(s3.next ?? ''), NEXT);
+  assert.match(systemTooltip(enT, s3), /\nNext action: .*replay test in ‘test\/anomaly\.test\.ts’ /);
+  assert.match(docTooltip(enT, s3, s3.home, s3.docs[0]), /\nNext action: .*replay test in ‘test\/anomaly\.test\.ts’ /);
+  let items = 0;
+  for (const id of ['S0', 'S1', 'S2', 'S3', 'S4']) {
+    const s = await systemIn(dir, id, { noGit: true });
+    assert.doesNotMatch(lineLabel(s.next ?? ''), /`/, `${id} next action`);
+    for (const d of s.docs)
+      for (const sec of shownSections(d)) {
+        assert.doesNotMatch(sectionLabel(enT, sec), /`/, `${id} ${d.relPath} ${sec.title}`);
+        for (const it of sec.items) {
+          const label = itemLabel(it);
+          assert.doesNotMatch(label, /`/, `${id} ${d.relPath}:${it.line}`);
+          if (it.text.includes('`')) {
+            items++;
+            assert.match(label, /‘[^‘’]+’/, label);
+            // The accessible name says the words, neither the quotes nor the backticks.
+            assert.doesNotMatch(itemName(enT, it, d.relPath), /[`‘’]/, label);
+          }
+        }
+      }
+  }
+  assert.ok(items > 5, `items with code spans in the demo: ${items}`);
+  // A heading's code span, and a ledger item's text inside a finding: the same quotes.
+  assert.equal(
+    sectionLabel(enT, { title: 'Fix `expireHolds`', key: 'x', level: 2, line: 1, endLine: 2, items: [] }),
+    'Fix ‘expireHolds’',
+  );
+  const s0 = await systemIn(dir, 'S0', { noGit: true });
+  const u = systemFindings(s0, () => true).filter((x) => x.check.id === 'unconfirmed');
+  const quotes = (x: string): string[] => x.match(/‘[^‘’]*’/g) ?? [];
+  const spans = u.flatMap((x) => quotes(findingLabel(enT, x.check)));
+  assert.ok(spans.length > 0, 'the UNCONFIRMED findings quote code');
+  const unconfirmed = s0.docs
+    .flatMap((d) => d.sections.flatMap((x) => x.items))
+    .filter((i) => i.flags.includes('unconfirmed'));
+  for (const q of spans)
+    assert.ok(
+      unconfirmed.some((i) => quotes(itemLabel(i)).includes(q)),
+      `${q} as the item row shows it`,
+    );
 });

@@ -472,13 +472,13 @@ test('status bar: the guard preview line', () => {
   assert.doesNotMatch(statusView(t, u, p, 'ok', guard).tooltip, /does not run/);
 });
 
-test('tree labels drop emphasis markers, HTML comments and link targets, and keep code spans', () => {
+test('tree labels drop emphasis markers, HTML comments and link targets, and show code spans in quotes, without backticks', () => {
   const it = (text: string) => ({ text, line: 1, flags: [] });
   assert.equal(itemLabel(it('**Status:** winter release half done')), 'Status: winter release half done');
   assert.equal(itemLabel(it('**Phase:** build <!-- prepare | build | ship -->')), 'Phase: build');
   assert.equal(
     itemLabel(it('**Now ▶** add `renew(db, loanId, now)` to [loans](src/loans.ts)')),
-    'Now ▶ add `renew(db, loanId, now)` to loans',
+    'Now ▶ add ‘renew(db, loanId, now)’ to loans',
   );
   assert.equal(itemLabel(it('2 ** 3 = 8')), '2 ** 3 = 8');
   assert.equal(itemLabel(it('<!-- only a comment -->')), '<!-- only a comment -->');

@@ -233,7 +233,7 @@ test("the extension's tree labels are made in time linear in links and emphasis 
       );
   assert.equal(
     lineLabel('see [[the plan](a.md) and ![img](b.png) **now** __ x__ **a `**b**` c**'),
-    'see [the plan and img now __ x__ **a `**b**` c**',
+    'see [the plan and img now __ x__ **a ‘**b**’ c**',
   );
 });
 

@@ -1,7 +1,8 @@
 /**
  * The next action as every surface that renders no Markdown shows it: one plain line from one core
  * function (shownLine), emphasis markers and link targets gone, code spans kept. The CLI's `next:`,
- * the checklist's "Next:" (its code spans drawn as code), the tree's rows and tooltips say the same words.
+ * the checklist's "Next:" (its code spans drawn as code), the tree's rows and tooltips (code spans in
+ * quotes) say the same words.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,9 +45,10 @@ test('a next action with bold, a link and a comment: the same plain line in the 
   // The next-action check says it the same way (the CLI's check line, the checklist's row).
   assert.equal(s.checks.find((c) => c.id === 'next-action')?.message, `Next action: ${PLAIN}`);
   assert.ok(out.includes(`Next action: ${PLAIN}`), out);
-  // The tree: the row (lineLabel) and the home's tooltip.
-  assert.equal(lineLabel(s.next ?? ''), PLAIN);
-  assert.ok(docTooltip(t, s, s.home, s.docs[0]).split('\n').includes(`Next action: ${PLAIN}`));
+  // The tree: the row (lineLabel) and the home's tooltip, plain text: the code span in quotes, as its finding rows show one.
+  const QUOTED = PLAIN.replace(/`([^`]*)`/g, '‘$1’');
+  assert.equal(lineLabel(s.next ?? ''), QUOTED);
+  assert.ok(docTooltip(t, s, s.home, s.docs[0]).split('\n').includes(`Next action: ${QUOTED}`));
 });
 
 test('emphasis inside a code span stays; underscores and stars as words stay', () => {

@@ -5,7 +5,7 @@
  */
 import type { Check, DocRole, Item, Label, Section, StateDoc, SystemReport } from '../../core/model/model';
 import { oneLine } from '../../core/model/messages';
-import { shownLine, withoutMarkup } from '../../core/markdown/shown-line';
+import { withoutMarkup } from '../../core/markdown/shown-line';
 import { checkPlace } from '../../core/report/report';
 import { factsOf, systemName } from '../../core/systems/facts';
 import {
@@ -13,6 +13,7 @@ import {
   checkMessageParts,
   countsOf,
   countsText,
+  lineParts,
   partsWords,
   quoted,
   systemLabel,
@@ -164,9 +165,9 @@ export function shownSections(doc: StateDoc): Section[] {
   return secs.filter((s, i) => s.key !== 'title' && s.key !== 'preamble' && (s.items.length > 0 || hasItemsBelow(i)));
 }
 
-/** The label of a section: its title as written, or a name for the untitled preamble. */
+/** The label of a section: its title as a tree label shows Markdown (`lineLabel`), or a name for the untitled preamble. */
 export function sectionLabel(t: T, section: Section): string {
-  return section.title.trim() || t('(preamble)');
+  return section.title.trim() ? lineLabel(section.title.trim()) : t('(preamble)');
 }
 
 /**
@@ -263,16 +264,20 @@ export function itemDescription(t: T, item: Item): string {
 
 /**
  * An item's text for a one-line tree label: emphasis markers, HTML comments and link targets are
- * dropped (`**Status:** x <!-- note -->` → `Status: x`), code spans and every word are kept. The
- * tooltip keeps the text as written.
+ * dropped (`**Status:** x <!-- note -->` → `Status: x`), every word is kept, and a code span is in
+ * quotes (`lineLabel`). The tooltip keeps the text as written.
  */
 export function itemLabel(item: Item): string {
   return lineLabel(item.text);
 }
 
-/** Markdown text for a one-line tree label, as `itemLabel` makes it (the next action's row too): the core's `shownLine`. */
+/**
+ * Markdown text for a one-line tree label, as `itemLabel` makes it (the next action's row too): the
+ * core's `shownLine`, each code span without its backticks, in quotes (`quoted`), as the tree's finding
+ * rows and the Problems panel show one: the tree renders no Markdown, so a backtick would show as written.
+ */
 export function lineLabel(text: string): string {
-  return shownLine(text);
+  return quoted(lineParts(text));
 }
 
 /** Text as a screen reader should hear it: no Markdown markers, no backticks, one line. */
@@ -300,7 +305,8 @@ export function placeName(t: T, relPath: string, line: number | undefined): stri
 export function itemName(t: T, item: Item, relPath: string): string {
   const desc = itemDescription(t, item);
   return spoken([
-    desc ? `${itemLabel(item)} (${desc})` : itemLabel(item),
+    // Its words as written: a code span's quotes are for the eye (`plainText` drops its backticks).
+    desc ? `${item.text} (${desc})` : item.text,
     placeName(t, relPath, item.line),
     item.flags.includes('unconfirmed') ? t('Validate this after /clear before relying on it.') : undefined,
   ]);

@@ -43,7 +43,7 @@ describe('ledger tree', () => {
 
   it("answers first: a system's first row is its next action, then its findings, manual items, and Documents last", () => {
     const s4 = root('S4');
-    assert.match(s4.children[0].label, /^Next action: Add `expireHolds\(db, now\)`/);
+    assert.match(s4.children[0].label, /^Next action: Add ‘expireHolds\(db, now\)’/);
     assert.equal(
       s4.children[1].description,
       'compaction',
@@ -52,9 +52,18 @@ describe('ledger tree', () => {
     assert.match(s4.children[1].label, /Current Feature/);
     assert.equal(s4.children.at(-1)!.label, 'Documents');
     const s3 = root('S3');
-    assert.match(s3.children[0].label, /^Next action: add `renew\(db, loanId, now\)`/);
+    assert.match(s3.children[0].label, /^Next action: add ‘renew\(db, loanId, now\)’/);
     // The session's items are not S3's: its next row is Documents.
     assert.equal(s3.children[1].label, 'Documents');
+  });
+
+  it('shows plain text: no label or description holds a backtick, a code span is in quotes', () => {
+    const rows = flatten(roots);
+    for (const r of rows) {
+      assert.doesNotMatch(r.label, /`/, r.label);
+      assert.doesNotMatch(r.description ?? '', /`/, `${r.label}: ${r.description}`);
+    }
+    assert.ok(rows.filter((r) => /‘[^‘’]+’/.test(r.label)).length > 3, 'rows quote their code spans');
   });
 
   it('shows the S3 handoff with its Now ▶ item under Documents', () => {
@@ -74,7 +83,7 @@ describe('ledger tree', () => {
       assert.ok(titles.includes(t), `section ${t} (got ${titles.join(', ')})`);
     const next = ledger.children.find((c) => c.label === 'NEXT')!;
     assert.ok(
-      next.children.some((i) => i.label.startsWith('Add `renew(db, loanId, now)`')),
+      next.children.some((i) => i.label.startsWith('Add ‘renew(db, loanId, now)’')),
       'NEXT holds the renew() item',
     );
   });
