@@ -237,6 +237,25 @@ const confirmOnCli = (ws, claude) =>
  * ctx: { page, server, ws, claude: { transcript, sessionId }, shots (folder for screenshots), test }
  * test(name, fn) runs and records one test.
  */
+/**
+ * Whether a tree row's label is cut at the sidebar's width: null when it is whole, else its text and how
+ * far it runs over. When the row's text (label and description) overflows, VS Code draws an ellipsis at
+ * the box's right edge, over what lies under it: the label is whole only left of the ellipsis.
+ */
+export async function labelCut(row) {
+  return row
+    .locator('.label-name')
+    .first()
+    .evaluate((el) => {
+      const box = el.closest('.monaco-icon-label-container') ?? el.parentElement;
+      const pen = document.createElement('canvas').getContext('2d');
+      pen.font = getComputedStyle(box).font;
+      const ellipsis = box.scrollWidth > box.clientWidth ? pen.measureText('…').width : 0;
+      const over = el.getBoundingClientRect().right + ellipsis - box.getBoundingClientRect().right;
+      return over <= 0.5 ? null : `${el.textContent} (${over.toFixed(1)} px over)`;
+    });
+}
+
 export async function uiTests({ page, ws, claude, shots, test, workbench }) {
   mkdirSync(shots, { recursive: true });
   const shot = (name) => page.screenshot({ path: join(shots, name) });
@@ -268,24 +287,12 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     assert.match((await child(2).getAttribute('aria-label')) ?? '', /^Warning: S4 compaction: /);
     // every root's label (the system's name and its label) is whole at the default sidebar width
     await collapseAll(page);
-    for (const id of Object.keys(HOMES)) {
-      const cut = await page
-        .getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — `) })
-        .first()
-        .locator('.label-name')
-        .first()
-        .evaluate((el) => {
-          const box = el.closest('.monaco-icon-label-container') ?? el.parentElement;
-          // When the row's text (label and description) overflows, VS Code draws an ellipsis at the box's
-          // right edge, over what lies under it: the label is whole only left of the ellipsis.
-          const pen = document.createElement('canvas').getContext('2d');
-          pen.font = getComputedStyle(box).font;
-          const ellipsis = box.scrollWidth > box.clientWidth ? pen.measureText('…').width : 0;
-          const over = el.getBoundingClientRect().right + ellipsis - box.getBoundingClientRect().right;
-          return over <= 0.5 ? null : `${el.textContent} (${over.toFixed(1)} px over)`;
-        });
-      assert.equal(cut, null, `the ${id} root label is not cut`);
-    }
+    for (const id of Object.keys(HOMES))
+      assert.equal(
+        await labelCut(page.getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — `) }).first()),
+        null,
+        `the ${id} root label is not cut`,
+      );
     // S3: Documents → docs/state/STATE.md → Handoff → the Now ▶ item
     await expand(page.getByRole('treeitem', { name: /^S3 Groundwork — / }));
     await expand(page.getByRole('treeitem', { name: /^Documents/ }).first());
@@ -649,6 +656,8 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       await collapseAll(page);
       const row = page.getByRole('treeitem', { name: /manual items? to tick/ }).first();
       await row.waitFor({ state: 'visible', timeout: 15_000 });
+      // The tree's first row: its label whole at the default sidebar width.
+      assert.equal(await labelCut(row), null, "the session's row label is not cut");
       const at = async (el) => Number(await el.getAttribute('data-index'));
       const systems = await Promise.all(
         Object.keys(HOMES).map((id) => at(page.getByRole('treeitem', { name: new RegExp(`^${id} \\S.* — `) }).first())),
@@ -1164,6 +1173,15 @@ export async function japaneseTests({ page, test, shots, nlsJa, bundleJa }) {
       .getByRole('treeitem', { name: new RegExp(`^${bundleJa['Next action: {0}'].replace('{0}', '')}Add expireHolds`) })
       .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
+    // The tree's first row, the session's manual items: its label whole at the default sidebar width.
+    await collapseAll(page);
+    const session = page.getByRole('treeitem', {
+      name: new RegExp(`^${esc(bundleJa['This session (every system)'])}: `),
+    });
+    await session.first().waitFor({ state: 'visible', timeout: 15_000 });
+    assert.equal(await session.first().getAttribute('data-index'), '0');
+    assert.equal(await labelCut(session.first()), null, "the session's row label is not cut (ja)");
+    await expand(page.getByRole('treeitem', { name: /^S4 \S.* — / }));
     await page.mouse.move(700, 400);
     await page.screenshot({ path: join(shots, 'tree-ja.png') });
   });

@@ -296,6 +296,33 @@ function sentences(parts: readonly string[]): string {
   return ps.map((p, i) => (i < ps.length - 1 && !/[.!?:;。！？]$/.test(p) ? `${p}.` : p)).join(' ');
 }
 
+/** A tree row's words: its label, description, tooltip and accessible name. */
+export interface RowText {
+  label: string;
+  description?: string;
+  tooltip: string;
+  name: string;
+}
+
+/**
+ * A row of manual items still to tick, a system's own or the session's (`session`: when a tick is reset).
+ * Its label is short, the words a system row counts them in (`2 manual to tick`), so the sidebar's default
+ * width shows it whole in every language; whose items they are beside it (the session's row, the tree's
+ * first), and the whole sentence in the tooltip and the accessible name.
+ */
+export function manualRow(t: T, n: number, whose: string, session?: { about: string }): RowText {
+  const label = countsText(t, { block: 0, warn: 0, info: 0, manual: n });
+  const sentence = n === 1 ? t('1 manual item to tick') : t('{0} manual items to tick', n);
+  const lines = [sentence, ...(session ? [session.about] : []), t('Open the checklist to tick them.')];
+  return {
+    label,
+    ...(session ? { description: whose } : {}),
+    tooltip: lines.join('\n'),
+    // Whose items: two rows would otherwise be spoken alike.
+    name: spoken([`${whose}: ${sentence}`, ...lines.slice(1)]),
+  };
+}
+
 /** A place in a file, spoken: `docs/state/STATE.md, line 12`. */
 export function placeName(t: T, relPath: string, line: number | undefined): string {
   return line ? t('{0}, line {1}', oneLine(relPath), line) : oneLine(relPath);

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
 import { countsOf, countsText, filesIn, systemDocs, systemFindings, systemLabel } from '../pure/findings';
-import { labelIcon, lineLabel, placeName, spoken, systemTooltip } from '../pure/tree-text';
+import { labelIcon, lineLabel, manualRow, placeName, spoken, systemTooltip } from '../pure/tree-text';
 import { oneLine } from '../../core/model/messages';
 import { systemName } from '../../core/systems/facts';
 import { manualFocus, manualRowArguments, type ChecklistFocus } from '../pure/checklist-model';
@@ -133,15 +133,12 @@ export class ManualNode implements LedgerNode {
 
   getTreeItem(): vscode.TreeItem {
     const t = vscode.l10n.t;
-    const label = this.n === 1 ? t('1 manual item to tick') : t('{0} manual items to tick', this.n);
-    const ti = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    const row = manualRow(t, this.n, this.whose, this.session);
+    const ti = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
-    const open = t('Open the checklist to tick them.');
-    const lines = [label, ...(this.session ? [this.session.about] : []), open];
     // Beside the folder's systems, the row says whose items it counts.
-    if (this.session) ti.description = this.whose;
-    // Whose items: two rows would otherwise be spoken alike.
-    describe(ti, lines.join('\n'), spoken([`${this.whose}: ${label}`, ...lines.slice(1)]));
+    if (row.description) ti.description = row.description;
+    describe(ti, row.tooltip, row.name);
     ti.iconPath = new vscode.ThemeIcon('checklist', new vscode.ThemeColor('list.warningForeground'));
     ti.contextValue = 'manual';
     ti.command = {
