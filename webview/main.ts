@@ -317,6 +317,8 @@ function render(state: ChecklistState): void {
   if (!state.trusted) top.push(untrustedNote(state.strings));
   // A marker still lets /compact through on items unticked here: said before anything else is asked.
   if (state.markerStands) top.push(el('p', { class: 'note block', id: 'marker-stands' }, state.markerStands));
+  // Overall PARTIAL while every system says WORKING: the reason, under the overall label.
+  if (state.overallWhy) top.push(el('p', { class: 'note', id: 'overall-why' }, state.overallWhy));
   if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));
   else if (state.blocked) top.push(el('p', { class: 'note block' }, state.strings.blocked));
   if (state.compactionAdvice !== null)

@@ -108,6 +108,8 @@ export interface ChecklistState {
   folderUri: string;
   /** WORKING / PARTIAL / BROKEN, or null when nothing is detected. */
   overall: Label | null;
+  /** Why the overall label is worse than every system's (the session's manual items open: core `overallWhy`), localised; else null. */
+  overallWhy: string | null;
   /**
    * The manual items about the agent session (`feedback-stored`, `last-request`), once for every system:
    * the systems' `checks` leave them out. Empty when no system asks them.

@@ -11,8 +11,9 @@ import {
   type Label,
   type NotRead,
   type WorkspaceReport,
+  worstLabel,
 } from '../model/model';
-import { ENGLISH, oneLine, PROGRAM, saidMsg, sayHint, t, type Language } from '../model/messages';
+import { ENGLISH, oneLine, PROGRAM, saidMsg, sayHint, t, type Language, type Msg } from '../model/messages';
 import type { SaidPart } from '../model/model';
 import { shownLine } from '../markdown/shown-line';
 import { commandLines } from '../files/shell';
@@ -187,6 +188,28 @@ export function checkLine(c: Check, lang: Language = ENGLISH): string {
   // A check whose severity is information says so, as the Problems panel does, whatever its status.
   const mark = c.severity === 'info' && c.status === 'warn' ? 'info' : (MARK[c.status] ?? c.status);
   return `  ${mark} ${c.id.padEnd(18)} ${lang.msg(saidMsg(c))}${loc}${hint}`;
+}
+
+/**
+ * Why the overall label is worse than every system's own, or null when it is the worst of theirs: the
+ * session's manual items still open. They are the workspace's, asked once for every system, so no
+ * system's label counts them and the overall label does (`overallLabel`). Every surface that shows the
+ * overall label beside the systems' says this sentence, so the two never seem to disagree.
+ */
+export function overallWhy(r: Pick<WorkspaceReport, 'systems' | 'label'>): Msg | null {
+  if (!r.systems.length || r.label === worstLabel(r.systems.map((s) => s.label))) return null;
+  const open = sessionItems(r).filter((c) => c.status === 'manual-open').length;
+  if (!open) return null;
+  return open === 1
+    ? t(
+        "This session's manual item is not ticked: the overall label is {0} until it is. Each system's own label leaves it out.",
+        r.label,
+      )
+    : t(
+        "This session's {0} manual items are not ticked: the overall label is {1} until they are. Each system's own label leaves them out.",
+        open,
+        r.label,
+      );
 }
 
 /** The verdict line `check` and `status` end with. */

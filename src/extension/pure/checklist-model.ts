@@ -19,7 +19,8 @@ import type {
   RunChecksView,
   WriteResult,
 } from '../../protocol/checklist';
-import { checkHint, checkHintParts, checkMessage, checkMessageParts, lineParts } from './findings';
+import { overallWhy } from '../../core/report/report';
+import { checkHint, checkHintParts, checkMessage, checkMessageParts, lineParts, quoted, saidParts } from './findings';
 import type { T } from './tree-text';
 
 const asWritten: T = (m, ...a) => m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[Number(i)]));
@@ -111,6 +112,8 @@ export function checklistState(
     folder: folder.name,
     folderUri: folder.uri,
     overall: report && report.systems.length ? report.label : null,
+    // The core's one reason the overall label differs from the systems', said where both are shown.
+    overallWhy: overallWhyText(t, report),
     sessionChecks,
     systems,
     blocked,
@@ -127,6 +130,12 @@ export function checklistState(
     trusted: flags.trusted,
     strings: due && advice ? { ...strings, compactions: t(advice.said.id, '{0}') } : strings,
   };
+}
+
+/** Why the overall label is worse than every system's (core `overallWhy`), in the user's language, or null. */
+export function overallWhyText(t: T, report: WorkspaceReport | undefined): string | null {
+  const why = report ? overallWhy(report) : null;
+  return why ? quoted(saidParts(t, why)) : null;
 }
 
 /**

@@ -305,15 +305,17 @@ export interface RowText {
 }
 
 /**
- * A row of manual items still to tick, a system's own or the session's (`session`: when a tick is reset).
+ * A row of manual items still to tick, a system's own or the session's (`session`: when a tick is reset,
+ * and why the overall label is worse than the systems' when it is: core `overallWhy`).
  * Its label is short, the words a system row counts them in (`2 manual to tick`), so the sidebar's default
  * width shows it whole in every language; whose items they are beside it (the session's row, the tree's
  * first), and the whole sentence in the tooltip and the accessible name.
  */
-export function manualRow(t: T, n: number, whose: string, session?: { about: string }): RowText {
+export function manualRow(t: T, n: number, whose: string, session?: { about: string; why?: string }): RowText {
   const label = countsText(t, { block: 0, warn: 0, info: 0, manual: n });
   const sentence = n === 1 ? t('1 manual item to tick') : t('{0} manual items to tick', n);
-  const lines = [sentence, ...(session ? [session.about] : []), t('Open the checklist to tick them.')];
+  const said = session ? [session.about, session.why ?? ''].filter(Boolean) : [];
+  const lines = [sentence, ...said, t('Open the checklist to tick them.')];
   return {
     label,
     ...(session ? { description: whose } : {}),

@@ -1,6 +1,7 @@
 /** A workspace folder, shown only in a multi-root workspace: its state documents are its children. */
 import * as vscode from 'vscode';
 import type { FolderState } from '../store';
+import { overallWhyText } from '../pure/checklist-model';
 import { labelIcon } from '../pure/tree-text';
 import { describe, themeIcon, type LedgerNode } from './node';
 import { systemNodes } from './roots';
@@ -20,9 +21,16 @@ export class FolderNode implements LedgerNode {
     if (!r) ti.description = this.state.error ? t('scan failed') : t('scanning…');
     else if (r.systems.length === 0) ti.description = t('nothing detected');
     else ti.description = r.label;
+    // Its overall label, and why it is worse than its systems' when it is.
+    const why = r ? overallWhyText(t, r) : null;
     describe(
       ti,
-      [this.state.folder.name, ti.description as string, this.state.error ?? ''].filter(Boolean).join(' — '),
+      [
+        [this.state.folder.name, ti.description as string, this.state.error ?? ''].filter(Boolean).join(' — '),
+        why ?? '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
     );
     ti.iconPath = r && r.systems.length ? themeIcon(labelIcon(r.label)) : new vscode.ThemeIcon('root-folder');
     ti.contextValue = 'folder';

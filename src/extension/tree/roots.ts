@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { sessionItems, type WorkspaceReport } from '../../core/model/model';
-import { sessionFocus } from '../pure/checklist-model';
+import { overallWhyText, sessionFocus } from '../pure/checklist-model';
 import type { FolderState } from '../store';
 import type { LedgerNode } from './node';
 import { NotReadNode } from './not-read-node';
@@ -37,6 +37,8 @@ function sessionRow(state: FolderState, r: WorkspaceReport): LedgerNode[] {
         about: t(
           "Asked once for this agent session, for every system. A tick is reset when any detected system's state file changes.",
         ),
+        // The roots below may all say WORKING: why the overall label (the checklist's) says otherwise.
+        why: overallWhyText(t, r) ?? undefined,
       },
     ),
   ];

@@ -128,7 +128,7 @@ export class ManualNode implements LedgerNode {
     private readonly whose: string,
     private readonly focus: ChecklistFocus | undefined,
     /** The session's row, at the folder's top: said beside its label, and when a tick is reset in its tooltip. */
-    private readonly session?: { about: string },
+    private readonly session?: { about: string; why?: string },
   ) {}
 
   getTreeItem(): vscode.TreeItem {
