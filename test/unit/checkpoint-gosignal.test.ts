@@ -178,10 +178,10 @@ test('several systems in one workspace: each gets its own closing step', async (
     text,
     /\nS3:\n {2}Handoff docs\/state\/STATE\.md checked\. Start a fresh session with \/clear, then paste the resume prompt\.\n/,
   );
-  // They end differently: the last line says so, and which system names which.
+  // They end differently: the last line says so, and which system names which (no guard hook is installed here).
   assert.equal(
     r.lines[r.lines.length - 1],
-    'The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.',
+    'The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked. Nothing stops /compact here, marker or not: it is not guarded.',
   );
 });
 

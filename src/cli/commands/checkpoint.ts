@@ -84,7 +84,7 @@ export async function run(args: string[], io: Io): Promise<number> {
             lines: c.lines,
             ...(c.s0 ? { s0: c.s0 } : {}),
           })),
-          choice: closingChoice(r.closing)?.text ?? null,
+          choice: closingChoice(r.closing, r.guarded)?.text ?? null,
           skipped: r.skipped,
           lines: r.lines,
         },

@@ -30,6 +30,7 @@ import * as path from 'node:path';
 import { refuseOwnFileLink, writeAtomic } from '../files/atomic';
 import { withWriteLock } from '../files/lock';
 import { closingChoice, closingSteps, type ClosingStep } from '../report/closing';
+import { guardRuns } from '../hooks/guard-runs';
 import { MANUAL_CHECKS } from '../rules/common';
 import { clientName } from '../context/records';
 import { findSessions } from '../context';
@@ -236,6 +237,12 @@ export interface CheckpointOutcome {
   signedBy?: string | null;
   /** The signer's client, as `sessionAgent` says a session's; absent when not known. */
   signedByAgent?: 'claude' | 'codex';
+  /**
+   * Whether the PreCompact guard runs in this folder for the session's client (either client's when it
+   * is not known: core `guardRuns`), so the marker lets /compact through; false: nothing stops /compact,
+   * with or without it. Set once a marker is written.
+   */
+  guarded?: boolean;
   /** For the detected systems, one line each. */
   resumePrompt: string;
   /** Each checkpointed system's closing step (empty unless `written`). */
@@ -900,11 +907,27 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
       `Marker written: ${rel} — the shared marker, because no session id is known (no --session, no Claude Code or Codex CLI session of this folder, nothing recorded by the SessionStart hook). Where several sessions share this folder, pass --session ID.`,
     );
   }
+  // What the marker does rests on the guard: where it does not run, nothing stops /compact either way.
+  res.guarded = await guardRuns(abs, {
+    agent: res.sessionAgent,
+    env: opts.env,
+    claudeHome: opts.claudeHome,
+    codexHome: opts.codexHome,
+  });
   if (opts.nothingToPreserve) {
-    lines.push(
-      'Marked nothing-to-preserve (your word that nothing here is worth keeping): the PreCompact guard lets /compact through.',
-    );
-    res.said = t('Marker written (nothing to preserve): the PreCompact guard lets /compact through.');
+    if (res.guarded) {
+      lines.push(
+        'Marked nothing-to-preserve (your word that nothing here is worth keeping): the PreCompact guard lets /compact through.',
+      );
+      res.said = t('Marker written (nothing to preserve): the PreCompact guard lets /compact through.');
+    } else {
+      lines.push(
+        'Marked nothing-to-preserve (your word that nothing here is worth keeping). Nothing stops /compact here, marker or not: it is not guarded. With the guard hook, the marker lets it through.',
+      );
+      res.said = t(
+        'Marker written (nothing to preserve). Nothing stops /compact here, marker or not: it is not guarded. With the guard hook, the marker lets it through.',
+      );
+    }
     return res;
   }
   res.closing = closingSteps(active);
@@ -926,7 +949,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     lines.push('', `${c.system}:`);
     for (const l of c.lines) lines.push(several ? `  ${l}` : l);
   }
-  const choice = closingChoice(res.closing);
+  const choice = closingChoice(res.closing, res.guarded);
   if (choice) lines.push('', lang.msg(choice));
   return res;
 }

@@ -82,11 +82,12 @@ export function closingSteps(systems: readonly SystemReport[]): ClosingStep[] {
  * When the systems' seeds name different commands (`/clear` and `/compact`), the one sentence that
  * says so: which systems name which, that one of the two is typed and not both, and what each keeps.
  * Either is safe once the marker is written: the state files are on disk as checked (a fresh session
- * reads them through the resume prompt) and the guard lets `/compact` through. A system whose seed
- * names no step (S4) counts with the command its line names (S2's go-signal, `/compact`). Null when
- * they agree, or when there is one system.
+ * reads them through the resume prompt). The marker lets `/compact` through where the guard runs
+ * (`guarded`, core `guardRuns`); where it does not, nothing stops /compact with or without the marker,
+ * and the sentence says so. A system whose seed names no step (S4) counts with the command its line
+ * names (S2's go-signal, `/compact`). Null when they agree, or when there is one system.
  */
-export function closingChoice(closing: readonly Pick<ClosingStep, 'system' | 'step'>[]): Msg | null {
+export function closingChoice(closing: readonly Pick<ClosingStep, 'system' | 'step'>[], guarded = true): Msg | null {
   const ids = (step: FreshContextStep) =>
     closing
       .filter((c) => c.step === step)
@@ -95,6 +96,12 @@ export function closingChoice(closing: readonly Pick<ClosingStep, 'system' | 'st
   const clear = ids('/clear');
   const compact = ids('/compact');
   if (!clear || !compact) return null;
+  if (!guarded)
+    return t(
+      'The systems here end differently. Type one of the two, not both: /clear ({0}) starts afresh from the state files, with the resume prompt; /compact ({1}) keeps a summary of this conversation too. Either is safe: the files are checked. Nothing stops /compact here, marker or not: it is not guarded.',
+      clear,
+      compact,
+    );
   return t(
     'The systems here end differently. Type one of the two, not both: /clear ({0}) starts afresh from the state files, with the resume prompt; /compact ({1}) keeps a summary of this conversation too. Either is safe: the files are checked and the marker lets /compact through.',
     clear,
@@ -121,7 +128,7 @@ export interface ClosingLine {
  */
 export function closingReportLines(
   closing: readonly ClosingStep[],
-  opts: { marker: string | null; copied?: boolean },
+  opts: { marker: string | null; copied?: boolean; guarded?: boolean },
 ): ClosingLine[] {
   const out: ClosingLine[] = [];
   if (opts.marker !== null)
@@ -129,7 +136,7 @@ export function closingReportLines(
       said: t('Marker written: {0}. Session Ledger checked the state files and changed none of them.', opts.marker),
     });
   if (opts.copied) out.push({ said: t('The resume prompt is on the clipboard.') });
-  const choice = closingChoice(closing);
+  const choice = closingChoice(closing, opts.guarded);
   if (choice) out.push({ said: choice });
   for (const c of closing) out.push({ said: attributed(c), system: c.system });
   return out;
@@ -138,7 +145,7 @@ export function closingReportLines(
 /** The closing report's sentences (`closingReportLines` without whose each is). */
 export function closingReport(
   closing: readonly ClosingStep[],
-  opts: { marker: string | null; copied?: boolean },
+  opts: { marker: string | null; copied?: boolean; guarded?: boolean },
 ): Msg[] {
   return closingReportLines(closing, opts).map((l) => l.said);
 }

@@ -47,7 +47,7 @@ export function said(m: Msg, t: L10n): string {
 export function closingMessage(
   closing: readonly ClosingStep[],
   t: L10n,
-  opts: { marker: string | null; copied?: boolean } = { marker: null },
+  opts: { marker: string | null; copied?: boolean; guarded?: boolean } = { marker: null },
 ): string {
   return closingReport(closing, opts)
     .map((m) => said(m, t))
@@ -135,7 +135,11 @@ export function outcomeMessage(
     case 'written': {
       const lines = [
         ...skipped.map((parts) => ({ parts })),
-        ...closingReportLines(o.closing, { marker: o.marker, copied: o.resumePrompt !== '' }).map((l) => ({
+        ...closingReportLines(o.closing, {
+          marker: o.marker,
+          copied: o.resumePrompt !== '',
+          guarded: o.guarded,
+        }).map((l) => ({
           parts: saidParts(t, l.said),
           system: l.system,
         })),
