@@ -12,8 +12,7 @@ import * as path from 'node:path';
 import { claudeStops, managedSettingsDir } from '../../src/core/hooks/client-settings';
 import { holdsGuard } from '../../src/core/hooks/install';
 import { statusView, type GuardView } from '../../src/extension/pure/status-text';
-import type { ContextUsage } from '../../src/core/model/model';
-import { cli, HOOK_SCRIPT, jaT, koT, locale, workspace, write } from './helpers';
+import { cli, contextUsage, HOOK_SCRIPT, jaT, koT, locale, workspace, write } from './helpers';
 
 /** A user's world: HOME with its `.claude`, an empty managed folder, a project. */
 function world(configDir = false) {
@@ -222,18 +221,7 @@ test("hooks install --statusline says that the managed settings' status line is 
 
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
-const usage: ContextUsage = {
-  agent: 'claude',
-  sessionId: 'abc-123',
-  transcriptPath: '/t.jsonl',
-  model: 'claude-opus-4',
-  usedTokens: 92_000,
-  windowTokens: 200_000,
-  percent: 46,
-  at: '2026-12-01T00:00:00Z',
-  afterCompaction: false,
-  source: 'transcript',
-};
+const usage = contextUsage();
 
 test('the status item: an installed guard that Claude Code does not run is not guarded, with the file and the setting; never "would be stopped"', () => {
   const base: GuardView = { allow: false, rule: 'no-marker', marker: null, maxAgeMin: 480, installed: true };

@@ -26,7 +26,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { evaluate, type EvaluateOptions } from '../../src/core/report/evaluate';
-import type { SystemReport } from '../../src/core/model/model';
+import type { ContextUsage, SystemReport } from '../../src/core/model/model';
 import { format } from '../../src/core/model/messages';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
 
@@ -862,3 +862,20 @@ export const CHECKLIST_STRINGS: ChecklistStrings = {
   info: 'info',
   failBlocks: 'fail · blocks the marker',
 };
+
+/** A context figure of Claude Code's transcript as the meter reads one (46 % of 200k); `o` changes any field. */
+export function contextUsage(o: Partial<ContextUsage> = {}): ContextUsage {
+  return {
+    agent: 'claude',
+    sessionId: 'abc-123',
+    transcriptPath: '/t.jsonl',
+    model: 'claude-opus-4',
+    usedTokens: 92_000,
+    windowTokens: 200_000,
+    percent: 46,
+    at: '2026-12-01T00:00:00Z',
+    afterCompaction: false,
+    source: 'transcript',
+    ...o,
+  };
+}

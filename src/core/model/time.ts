@@ -30,3 +30,31 @@ export function spanText(ms: number): Msg {
   if (min < 1) return t('less than a minute');
   return min < 120 ? t('{0} min', min) : t('{0} h', Math.round(min / 60));
 }
+
+/**
+ * Whether a session whose last write was at `lastWrite` (ms) is not the one running at `now`: it wrote
+ * nothing within the session window (`windowMinutes`: SESSION_LEDGER_SESSION_WINDOW_MIN, 30 by default),
+ * the window in which the checkpoint counts a session as running. Its figure is old: said with its age,
+ * and no checkpoint is urged for it. A time that is no time is not said to be old.
+ */
+export function notRunning(lastWrite: number, now: number, windowMinutes: number): boolean {
+  return Number.isFinite(lastWrite) && now - lastWrite > windowMinutes * 60_000;
+}
+
+/** An old figure: when it was taken (ms), and whether its session still counts as running. */
+export interface FigureAge {
+  at: number;
+  running: boolean;
+}
+
+/**
+ * A context figure's age when it is old (`notRunning` of its time `at`, an ISO string): taken before the
+ * session window, with whether its session still counts as running as the checkpoint counts one (its
+ * transcript written within the window: `mtime`, ms); null for a figure within the window or of no known time.
+ */
+export function figureAge(at: string | null, mtime: number, now: number, windowMinutes: number): FigureAge | null {
+  const taken = at ? Date.parse(at) : NaN;
+  if (!notRunning(taken, now, windowMinutes)) return null;
+  const wrote = Number.isFinite(mtime) ? Math.max(taken, mtime) : taken;
+  return { at: taken, running: !notRunning(wrote, now, windowMinutes) };
+}

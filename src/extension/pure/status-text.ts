@@ -8,8 +8,9 @@ import { shownPercent } from '../../core/context/thresholds';
 import type { ContextUsage } from '../../core/model/model';
 import { hooksStoppedSaid, relayStoppedSaid, type ClaudeStop } from '../../core/hooks/client-settings';
 import type { Msg } from '../../core/model/messages';
+import type { FigureAge } from '../../core/model/time';
 import type { T } from './tree-text';
-import { whenText } from './time-text';
+import { agoText, whenText } from './time-text';
 
 export type MeterLevel = 'ok' | 'propose' | 'urgent';
 
@@ -367,6 +368,8 @@ export function statusLabel(
   level: MeterLevel,
   guard?: GuardView,
   trusted = true,
+  /** Said after the head: the figure's age when it is old. */
+  aged = '',
 ): string {
   const bySystem = /^S\d$/.test(profile.profile);
   const done = checkpointed(guard, u);
@@ -430,7 +433,7 @@ export function statusLabel(
         : t('Session Ledger: context {0} percent, under the checkpoint mark ({1} percent).', p, profile.propose);
     }
   }
-  return labelWith(t, head, guard, trusted);
+  return labelWith(t, aged ? `${head} ${aged}` : head, guard, trusted);
 }
 
 /** A label's head, then what the guard would decide, then (in Restricted Mode) what is true there. */
@@ -449,11 +452,20 @@ export function statusView(
   now = Date.now(),
   /** False in Restricted Mode: no command that writes is offered, and trusting the folder is. */
   trusted = true,
+  /**
+   * Given only when the figure is old (core `notRunning` of its time): when it was taken (ms), and whether
+   * its session still counts as running (its transcript written within the session window). The figure is
+   * said with its age; for a session that is not running no checkpoint is proposed or urged (no colour, no
+   * "Checkpoint proposed").
+   */
+  age: FigureAge | null = null,
 ): StatusView {
   // When the figure was taken, as the user's clock says it (the agent's records give it in UTC).
   const at = u.at ? Date.parse(u.at) : NaN;
   const known = u.percent !== null && u.windowTokens !== null;
-  const shown = shownLevel(level, guard, u);
+  const old = !!age && !age.running;
+  const shown = old ? 'ok' : shownLevel(level, guard, u);
+  const oldSaid = age ? ageSentence(t, age, now) : '';
   const icon = LEVEL_ICON[shown];
   const text = known ? `${icon} ${pct(u.percent as number)}` : `${icon} ${shortTokens(u.usedTokens)} ${t('tokens')}`;
   const lines = headLines(t, u);
@@ -476,6 +488,7 @@ export function statusView(
   lines.push(...relayLines(t, guard));
   const due = adviseClearAfterCompactions(compactions) ? compactions?.advice : null;
   if (due) lines.push('', `$(history) ${t(due.said.id, compactions?.count ?? 0)}`);
+  if (oldSaid) lines.push('', `$(history) ${oldSaid}`);
   if (shown === 'done')
     lines.push(
       '',
@@ -486,10 +499,36 @@ export function statusView(
   lines.push(...actionLines(t, guard, trusted));
   return {
     text,
-    label: statusLabel(t, u, profile, level, guard, trusted),
+    label: old ? oldLabel(t, u, oldSaid, guard, trusted) : statusLabel(t, u, profile, level, guard, trusted, oldSaid),
     tooltip: lines.join('\n'),
     background: BACKGROUND[shown],
   };
+}
+
+/**
+ * What is said of an old figure: how old it is, and for a session that is not running (nothing written
+ * within the session window) that it is not the one running and no checkpoint is proposed for it.
+ */
+function ageSentence(t: T, age: FigureAge, now: number): string {
+  const ago = agoText(t, now - age.at);
+  return age.running
+    ? t('The figure is from {0}: the agent has written no newer one.', ago)
+    : t(
+        'The figure is from {0}: its session has written nothing since, so it is not the one running and no checkpoint is proposed for it.',
+        ago,
+      );
+}
+
+/** The accessible label of an old figure: the figure, how old it is, then what the guard would decide. */
+function oldLabel(t: T, u: ContextUsage, said: string, guard: GuardView | undefined, trusted: boolean): string {
+  const head =
+    u.percent === null || u.windowTokens === null
+      ? t(
+          'Session Ledger: context {0} tokens used; the window of this model is unknown, so there is no percentage.',
+          tokens(u.usedTokens),
+        )
+      : t('Session Ledger: context {0} percent.', spokenPct(u.percent));
+  return labelWith(t, `${head} ${said}`, guard, trusted);
 }
 
 /** The tooltip's heading and the line of the agent and session. */

@@ -1,5 +1,6 @@
 /** The context meter in the status bar (`$(pulse) 42%`): one class, one status item. */
 import * as vscode from 'vscode';
+import { figureAge } from '../../core/model/time';
 import { Disposable } from '../dispose';
 import { otherSessionsLines } from '../pure/session-pick';
 import { INSTALL_COMMAND, noFigureView, statusView, TRUST_COMMAND, type StatusView } from '../pure/status-text';
@@ -36,6 +37,7 @@ export class ContextStatusItem extends Disposable {
     }
     // A session with no figure yet (one /clear just started, before the agent's first answer) shows `--`
     // and what is known of it, never the figure of the session it replaced.
+    const now = Date.now();
     const base = s.usage
       ? statusView(
           vscode.l10n.t,
@@ -44,8 +46,9 @@ export class ContextStatusItem extends Disposable {
           s.level,
           guard,
           { count: s.compactions, advice: s.advice },
-          Date.now(),
+          now,
           vscode.workspace.isTrusted,
+          figureAge(s.usage.at, s.ref.mtime, now, s.windowMinutes),
         )
       : noFigureView(vscode.l10n.t, s.ref, s.profile, guard, vscode.workspace.isTrusted);
     // Several live sessions: the item says whose figure it shows (the active terminal's session, or

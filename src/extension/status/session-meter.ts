@@ -34,6 +34,8 @@ export interface MeterState {
   compactions: number | null;
   /** The advice after N compactions of a detected, switched-on system whose seed gives one (S0's), or null. */
   advice: CompactionsAdvice | null;
+  /** The session window (minutes, core `sessionWindowMinutes`): a session that wrote nothing within it is not running. */
+  windowMinutes: number;
 }
 
 /** Which session the meter shows and how it was chosen, in words (tooltip line and plain sentence). */
@@ -209,6 +211,7 @@ export class SessionMeter implements vscode.Disposable {
     const compactions = ref.agent === 'claude' ? (this.counts.get(ref.path) ?? null) : null;
     const on = (this.store.report(folder.uri)?.systems ?? []).filter((x) => !x.skipped).map((x) => x.id);
     const advice = (await import('../../core/context/compactions')).compactionsAdviceOf(on);
+    const windowMinutes = (await import('../../core/context/sessions')).sessionWindowMinutes(process.env);
     this.publish({
       folder,
       ref,
@@ -219,6 +222,7 @@ export class SessionMeter implements vscode.Disposable {
       shownBy: this.shownBy,
       compactions,
       advice,
+      windowMinutes,
     });
     if (ref.agent === 'claude') this.countCompactions(ref.path);
   }
