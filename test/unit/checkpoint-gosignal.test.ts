@@ -181,7 +181,7 @@ test('several systems in one workspace: each gets its own closing step', async (
   // They end differently: the last line says so, and which system names which (no guard hook is installed here).
   assert.equal(
     r.lines[r.lines.length - 1],
-    'The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked. Nothing stops /compact here, marker or not: it is not guarded.',
+    'The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked. No guard here: nothing stops /compact.',
   );
 });
 

@@ -13,7 +13,7 @@ import { quoted } from '../../src/extension/pure/findings';
 import { cli, demoRepo, enT, HOOK_SCRIPT, jaT, koT, workspace, write } from './helpers';
 import { CONFIRMED, SID } from './checkpoint-fixtures';
 
-const UNGUARDED = 'Nothing stops /compact here, marker or not: it is not guarded.';
+const UNGUARDED = 'Either is safe: the files are checked. No guard here: nothing stops /compact.';
 const GUARDED = 'Either is safe: the files are checked and the marker lets /compact through.';
 
 /** The demo (five systems, ending with /clear and /compact) in a user's world with nothing installed. */
@@ -46,17 +46,11 @@ test('no guard hook installed: the result says nothing stops /compact, not that 
   // In Japanese and Korean, in words of their own.
   for (const t of [jaT, koT]) {
     const said = quoted(outcomeMessage(o, t).full);
-    assert.ok(!said.includes('not guarded'), said);
+    assert.ok(!said.includes('No guard here'), said);
     assert.match(said, /\/compact/);
   }
-  assert.match(
-    quoted(outcomeMessage(o, jaT).full),
-    /マーカーの有無にかかわらず何も \/compact を止めません: ガードされていません/,
-  );
-  assert.match(
-    quoted(outcomeMessage(o, koT).full),
-    /마커가 있든 없든 아무것도 \/compact를 막지 않습니다: 가드가 걸려 있지 않습니다/,
-  );
+  assert.match(quoted(outcomeMessage(o, jaT).full), /ここにはガードがないため、何も \/compact を止めません/);
+  assert.match(quoted(outcomeMessage(o, koT).full), /여기에는 가드가 없어 아무것도 \/compact를 막지 않습니다/);
 });
 
 test('the guard installed: the marker lets /compact through; Claude Code told to run no hooks: not guarded again', async () => {

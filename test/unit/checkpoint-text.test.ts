@@ -26,7 +26,7 @@ test("written: the marker, the clipboard, the choice between the systems' steps,
   assert.deepEqual(m.text.split('\n'), [
     `«Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.»`,
     '«The resume prompt is on the clipboard.»',
-    '«The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked. Nothing stops /compact here, marker or not: it is not guarded.»',
+    '«The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked. No guard here: nothing stops /compact.»',
     '«S2: «Checkpoint saved. Safe to run /compact now.»»',
     '«S3: «Handoff docs/state/STATE.md checked. Start a fresh session with /clear, then paste the resume prompt.»»',
   ]);

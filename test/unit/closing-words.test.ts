@@ -62,7 +62,7 @@ test('after Write marker on the demo (all five systems): the marker the tool wro
   );
   // No guard hook is installed in the demo: the marker is not what stops /compact.
   const choice =
-    'The systems here end differently. Type one of the two, not both: /clear (S0, S3) starts afresh from the state files, with the resume prompt; /compact (S1, S2, S4) keeps a summary of this conversation too. Either is safe: the files are checked. Nothing stops /compact here, marker or not: it is not guarded.';
+    'The systems here end differently. Type one of the two, not both: /clear (S0, S3) starts afresh from the state files, with the resume prompt; /compact (S1, S2, S4) keeps a summary of this conversation too. Either is safe: the files are checked. No guard here: nothing stops /compact.';
   assert.equal(lines[2], choice);
   assert.deepEqual(
     lines.slice(3, 8).map((l) => l.slice(0, 4)),

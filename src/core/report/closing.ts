@@ -98,7 +98,7 @@ export function closingChoice(closing: readonly Pick<ClosingStep, 'system' | 'st
   if (!clear || !compact) return null;
   if (!guarded)
     return t(
-      'The systems here end differently. Type one of the two, not both: /clear ({0}) starts afresh from the state files, with the resume prompt; /compact ({1}) keeps a summary of this conversation too. Either is safe: the files are checked. Nothing stops /compact here, marker or not: it is not guarded.',
+      'The systems here end differently. Type one of the two, not both: /clear ({0}) starts afresh from the state files, with the resume prompt; /compact ({1}) keeps a summary of this conversation too. Either is safe: the files are checked. No guard here: nothing stops /compact.',
       clear,
       compact,
     );
