@@ -24,7 +24,6 @@
 import { accessSync, constants as fsConstants, existsSync, promises as fs, readdirSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { shellQuote } from '../files/shell';
-import { getNodeValue, printParseErrorCode, type Node as JsonNode, type ParseErrorCode } from 'jsonc-parser';
 import {
   changedSinceRead,
   currentHash,
@@ -54,7 +53,26 @@ import { dominantEol, onALine } from '../files/line-ends';
 import { maskedYamlText } from '../markdown/yaml-tree';
 import { maskSecrets } from '../secrets/secrets';
 import { t, type Msg } from '../model/messages';
-import { insertChild, parse, removeAt, replaceValue } from './jsonc-edit';
+import {
+  getNodeValue,
+  insertChild,
+  parse,
+  printParseErrorCode,
+  removeAt,
+  replaceValue,
+  type JsonNode,
+  type ParseErrorCode,
+} from './jsonc-edit';
+import {
+  groupHasOurs,
+  hooksInstalledIn,
+  holdsGuard,
+  isObj,
+  isOurHook,
+  settingsValue as valueOf,
+  type HookClient,
+  type HookEvent,
+} from './installed';
 import { storedBlobId } from '../git/git';
 import { gitTracks } from '../git/tracked';
 import { writtenEntry, type WrittenEntry } from './install-edits';
@@ -73,7 +91,7 @@ export const HOOK_TIMEOUT_S = 30;
 const OURS = SCRIPT_REL;
 
 /** The client whose hook configuration a plan edits. */
-export type HookClient = 'claude' | 'codex';
+export { hooksInstalledIn, holdsGuard, type HookClient, type HookEvent };
 export const CODEX_SCRIPT_REL = CODEX_HOOK_SCRIPT_REL;
 
 /**
@@ -98,7 +116,6 @@ export function codexHookCommand(hook: 'pre-compact' | 'session-start'): string 
   return `sh -c 'u() { set -f; set -- $(ls -ldn "$1"); echo "$3"; }; o=; d=$PWD; r=; while :; do ${ours} && r=$d; [ "$d" = / ] && break; d=$(dirname "$d"); done; exec node "$r/${CODEX_SCRIPT_REL}" hook ${hook} --codex --root "\${r:-/}"'`;
 }
 
-export type HookEvent = 'PreCompact' | 'SessionStart' | 'UserPromptSubmit';
 /** The events every install wires. */
 export const HOOK_EVENTS: readonly HookEvent[] = ['PreCompact', 'SessionStart'];
 /** The reminder's event, wired only by `install --remind` (it adds context to a prompt and never blocks it). */
@@ -430,23 +447,6 @@ async function scriptBytes(bundle: string): Promise<Buffer> {
   return Buffer.from(text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'), 'utf8');
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function isOurHook(h: unknown): boolean {
-  return (
-    isObj(h) &&
-    typeof h.command === 'string' &&
-    (h.command.includes(OURS) || h.command.includes(CODEX_SCRIPT_REL)) &&
-    / hook (pre-compact|session-start|remind)\b/.test(h.command)
-  );
-}
-
-function groupHasOurs(g: unknown): boolean {
-  return isObj(g) && Array.isArray(g.hooks) && g.hooks.some(isOurHook);
-}
-
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -692,12 +692,6 @@ function settingsOf(
     };
   }
   return { ...base, value: getNodeValue(root) as Record<string, unknown> };
-}
-
-function valueOf(text: string): Record<string, unknown> {
-  const { root } = parse(text);
-  const v = root ? (getNodeValue(root) as unknown) : {};
-  return isObj(v) ? v : {};
 }
 
 function settingsFile(root: string, local?: boolean, client: HookClient = 'claude'): string {
@@ -1805,18 +1799,4 @@ function editsLeft(
     steps += d + 1;
   }
   return null;
-}
-
-/** Does `text`'s settings call our PreCompact guard? (What `claudeStops` asks of each settings file.) */
-export const holdsGuard = (text: string): boolean => hooksInstalledIn(text).PreCompact;
-
-/** Does `text`'s settings call our hooks? (For views: "guard installed".) */
-export function hooksInstalledIn(text: string): Record<HookEvent, boolean> {
-  const hooks = valueOf(text).hooks;
-  const has = (e: HookEvent) => isObj(hooks) && Array.isArray(hooks[e]) && (hooks[e] as unknown[]).some(groupHasOurs);
-  return {
-    PreCompact: has('PreCompact'),
-    SessionStart: has('SessionStart'),
-    UserPromptSubmit: has('UserPromptSubmit'),
-  };
 }

@@ -129,3 +129,6 @@ export function removeAt(text: string, path: JSONPath): string | null {
   const close = end(c) - 1 - (text.length - out.length);
   return /^\s*$/.test(out.slice(c.offset + 1, close)) ? out.slice(0, c.offset + 1) + out.slice(close) : out;
 }
+
+// What the installer reads of a settings text besides the edits, from here: one copy of the parser in the hook script.
+export { getNodeValue, printParseErrorCode, type Node as JsonNode, type ParseErrorCode } from 'jsonc-parser';

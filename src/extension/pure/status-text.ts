@@ -7,8 +7,9 @@ import type { CompactionsAdvice } from '../../core/context/compactions';
 import { shownPercent } from '../../core/context/thresholds';
 import type { ContextUsage } from '../../core/model/model';
 import { hooksStoppedSaid, relayStoppedSaid, type ClaudeStop } from '../../core/hooks/client-settings';
-import type { Msg } from '../../core/model/messages';
+import { render, type Msg } from '../../core/model/messages';
 import type { FigureAge } from '../../core/model/time';
+import { guardVerdictSaid } from '../../core/hooks/guard-state';
 import type { T } from './tree-text';
 import { agoText, whenText } from './time-text';
 
@@ -173,27 +174,8 @@ function verdictSentence(t: T, g: GuardView, trusted: boolean, name: (s: string)
     );
   if (!g.installed)
     return t('/compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").');
-  const rules: Record<string, string> = {
-    fresh: t('a fresh checkpoint marker'),
-    idle: t('no work since the checkpoint'),
-    'opt-out': t('marked nothing-to-preserve'),
-    'no-marker': t('no checkpoint in this session'),
-    'foreign-marker': t('the marker belongs to another session'),
-    'marker-error': t('the marker cannot be read (the guard allows on its own errors)'),
-    error: t('the guard met an internal error (it allows on its own errors; its log says why)'),
-    skeleton: t('the state file is an empty skeleton'),
-    gone: t(
-      'a state file the checkpoint vouched for is gone, empty, no longer a state file or a link that leads nowhere',
-    ),
-    stale: t('work since a checkpoint older than {0} min', g.maxAgeMin),
-    unvouched: t('a state file was not part of the last checkpoint'),
-    unreadable: t('a state file the checkpoint vouched for cannot be read now'),
-    broken: t('a state file changed since the checkpoint fails a blocking check'),
-  };
-  const why = rules[g.rule] ?? g.rule;
-  return g.allow
-    ? t('/compact would pass the guard: {0}.', why)
-    : t('/compact would be stopped by the guard: {0}.', why);
+  // The verdict's words are the core's (the CLI's `status` and `check` say the same).
+  return render(guardVerdictSaid(g, g.maxAgeMin), t);
 }
 
 /**

@@ -5,15 +5,9 @@
  * (`.claude/.checkpoint-ready`, with or without a session id) is there. Never throws: a missing,
  * unreadable or malformed file counts as "not yet".
  */
-import * as path from 'node:path';
-import { askJson, settingsTexts } from '../../core/hooks/guard-runs';
-import {
-  CODEX_HOOKS_REL,
-  SETTINGS_LOCAL_REL,
-  SETTINGS_REL,
-  hooksInstalledIn,
-  runsRelay,
-} from '../../core/hooks/install';
+import { CODEX_HOOKS_REL, SETTINGS_LOCAL_REL, SETTINGS_REL, runsRelay } from '../../core/hooks/install';
+import { manualCompactInput as compactInput } from '../../core/hooks/guard-state';
+import { anyHoldsGuard, askJson, inRoot, settingsTexts } from '../../core/hooks/installed';
 import { listMarkers, markerAt } from '../../core/checkpoint/marker';
 
 export interface WalkthroughFacts {
@@ -21,19 +15,17 @@ export interface WalkthroughFacts {
   hasCheckpoint: boolean;
 }
 
-export { claudeGuardInstalled, codexGuardInstalled, guardInstalledFor } from '../../core/hooks/guard-runs';
-
 export async function walkthroughFacts(root: string): Promise<WalkthroughFacts> {
   const [hooksInstalled, hasCheckpoint] = await Promise.all([guardInstalled(root), markerPresent(root)]);
   return { hooksInstalled, hasCheckpoint };
 }
 
-async function guardInstalled(root: string): Promise<boolean> {
-  const texts = await settingsTexts(
-    [SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL].map((rel) => inRoot(root, rel)),
-  );
-  return texts.some((t) => askJson(() => hooksInstalledIn(t).PreCompact) === true);
+function guardInstalled(root: string): Promise<boolean> {
+  return anyHoldsGuard([SETTINGS_REL, SETTINGS_LOCAL_REL, CODEX_HOOKS_REL].map((rel) => inRoot(root, rel)));
 }
+
+// Whether each client runs the guard is the core's (core `installed`): the status item asks it there.
+export { claudeGuardInstalled, codexGuardInstalled, guardInstalledFor } from '../../core/hooks/installed';
 
 /** Whether the folder's shared or local settings run the status line relay. */
 export async function relayInstalled(root: string): Promise<boolean> {
@@ -47,17 +39,7 @@ export async function relayInstalled(root: string): Promise<boolean> {
  * gives the guard to learn what it would decide now.
  */
 export function manualCompactInput(ref: { sessionId: string; path: string }, root: string): string {
-  return JSON.stringify({
-    session_id: ref.sessionId,
-    transcript_path: ref.path,
-    cwd: root,
-    hook_event_name: 'PreCompact',
-    trigger: 'manual',
-  });
-}
-
-function inRoot(root: string, rel: string): string {
-  return path.join(root, ...rel.split('/'));
+  return compactInput({ sessionId: ref.sessionId, transcript: ref.path }, root);
 }
 
 async function markerPresent(root: string): Promise<boolean> {

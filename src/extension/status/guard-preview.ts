@@ -77,47 +77,41 @@ export class GuardPreview implements vscode.Disposable {
     // CLI's (the same guard, its thread's marker) for a Codex one.
     if (s && s.ref.sessionId) {
       try {
-        const { preCompactGuard, maxAgeMinutes } = await import('../../core/hooks/guard');
         const settings = readSettings(s.folder.uri);
         const max = settings.markerMaxAgeMinutes;
         const env = { ...process.env };
         if (max !== null) env.SESSION_LEDGER_CHECKPOINT_MAX_AGE_MIN = String(max);
-        const { guardInstalledFor, manualCompactInput, relayInstalled } = await import('../pure/walkthrough-facts');
-        // The store's report of this folder is current (the preview recomputes on every store change): no second evaluation.
-        const report = this.store.report(s.folder.uri);
-        const input = manualCompactInput({ sessionId: s.ref.sessionId, path: s.ref.path }, s.folder.uri.fsPath);
-        const d = await preCompactGuard(input, {
-          root: s.folder.uri.fsPath,
-          env,
-          log: false,
-          report,
-          noGit: !vscode.workspace.isTrusted,
-          agent: s.ref.agent,
-          turns: true,
-        });
-        const { claudeHome, codexHome } = await import('../../core/context/discovery');
-        const homeOf = s.ref.agent === 'codex' ? codexHome : claudeHome;
-        const home = homeOf({ env, claudeHome: settings.claudeHome, codexHome: settings.codexHome });
-        const installed = await guardInstalledFor(s.ref.agent, s.folder.uri.fsPath, home);
+        // The core decides: the guard installed for the session's client, a setting of Claude Code's that
+        // stops it, the guard's verdict. The store's report of this folder is current (the preview
+        // recomputes on every store change): no second evaluation.
+        const { guardState } = await import('../../core/hooks/guard-state');
+        const g = await guardState(
+          s.folder.uri.fsPath,
+          { agent: s.ref.agent, sessionId: s.ref.sessionId, transcript: s.ref.path },
+          {
+            env,
+            claudeHome: settings.claudeHome,
+            codexHome: settings.codexHome,
+            report: this.store.report(s.folder.uri),
+            noGit: !vscode.workspace.isTrusted,
+            turns: true,
+          },
+        );
+        const d = g.decision;
         // A marker whose confirmed items the user unticked since, not withdrawn: no checkpoint done on it.
         const stand = this.store.standing(s.folder.uri, s.ref.sessionId);
         const unticked = stand && d.allow && d.marker === stand.marker ? stand.unticked : undefined;
-        next = guardViewOf({ ...d, unticked }, installed, maxAgeMinutes(env));
+        next = guardViewOf({ ...d, unticked }, g.installed, g.maxAgeMin);
+        if (g.stopped) next.stopped = g.stopped;
         // Claude Code's figure reaches the meter through the relay: a local status line that hides it is said.
-        if (s.ref.agent === 'claude') {
+        if (g.claude) {
           const { relayHidden } = await import('../../core/hooks/install');
           const hidden = await relayHidden(s.folder.uri.fsPath);
           if (hidden) next.relayHidden = hidden;
-          // A setting of Claude Code's own that keeps it from running the guard, or from showing the relay.
-          const { claudeStops } = await import('../../core/hooks/client-settings');
-          const { holdsGuard } = await import('../../core/hooks/install');
-          const stops = await claudeStops(s.folder.uri.fsPath, {
-            env,
-            claudeHome: home,
-            holdsGuard,
-          });
-          if (installed && stops.hooks) next.stopped = stops.hooks;
-          else if (stops.relay && (await relayInstalled(s.folder.uri.fsPath))) next.relayStopped = stops.relay;
+          // A setting of Claude Code's own that keeps it from showing the relay.
+          const { relayInstalled } = await import('../pure/walkthrough-facts');
+          if (!g.stopped && g.claude.relay && (await relayInstalled(s.folder.uri.fsPath)))
+            next.relayStopped = g.claude.relay;
         }
       } catch (err) {
         this.log.warn(`Guard preview: ${(err as Error)?.message ?? String(err)}`);
