@@ -150,7 +150,7 @@ const HOOKS_UNINSTALL: Manual = {
 
 export const MANUALS: Record<string, Manual> = {
   status: {
-    summary: 'what was detected: documents, sections, items, checks, label',
+    summary: 'what was detected: documents, sections, items, checks, label, whether /compact is guarded',
     usage: 'session-ledger status [--root DIR] [--json] [--confirm ID,...]',
     options: [ROOT, JSON_OPT, CONFIRM],
     exit: [[0, 'printed (whatever the label)'], USAGE_EXIT],

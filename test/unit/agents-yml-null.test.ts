@@ -44,6 +44,8 @@ function s0Workspace(config: string): string {
 
 test('an .agents.yml that is an explicit null (`~`, `null`, `--- null # comment` …) is S0 not enabled on every surface, as an empty document is', () => {
   const dir = s0Workspace('---\n');
+  // Once before: the SessionStart hook records its session, which `status` and `check` then name for /compact.
+  surfaces(dir);
   const empty = surfaces(dir);
   assert.match(empty.check, /skip +exists +Checkpoint skipped - session\.ledger not enabled in \.agents\.yml/);
   assert.match(empty.check, /fix: Add `session: ledger: true` to \.agents\.yml .*`session-ledger enable-ledger`/);

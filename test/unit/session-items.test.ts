@@ -51,7 +51,7 @@ test('check on the demo (five systems): the two session items once in the text a
       'S4 checkpointing — WORKING',
     ],
   );
-  assert.match(text.stdout, /\nOverall: PARTIAL\n?$/);
+  assert.match(text.stdout, /\nOverall: PARTIAL\n\/compact [^\n]*\n?$/);
 
   const j = JSON.parse(cli(['check', '--root', dir, '--json']).stdout);
   assert.equal(j.systems.length, 5);

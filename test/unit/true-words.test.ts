@@ -160,12 +160,13 @@ test('every command on an empty folder, a folder of each system and a folder wit
   }
 });
 
-test('the verdict is where the user looks for it: "Overall: LABEL" is the last line of status and of check', () => {
+test('the verdict is where the user looks for it: "Overall: LABEL" ends status and check, followed only by what the guard would do with /compact', () => {
   for (const s of shapes().filter((x) => x.systems.length)) {
     for (const cmd of ['status', 'check']) {
       const res = cli([cmd, '--root', s.root], { env: s.env });
-      const last = res.stdout.trimEnd().split('\n').pop() ?? '';
-      assert.match(last, /^Overall: (WORKING|PARTIAL|BROKEN)$/, `${s.name}: ${cmd}\n${res.stdout}`);
+      const [verdict, guard] = res.stdout.trimEnd().split('\n').slice(-2);
+      assert.match(verdict, /^Overall: (WORKING|PARTIAL|BROKEN)$/, `${s.name}: ${cmd}\n${res.stdout}`);
+      assert.match(guard, /^\/compact /, `${s.name}: ${cmd}\n${res.stdout}`);
       assert.equal(res.stdout.split('Overall:').length - 1, 1, `${s.name}: ${cmd} says Overall once`);
     }
   }

@@ -5,11 +5,13 @@
  */
 import { confirmLines } from '../../core/checkpoint/checkpoint';
 import { withSessionTicks } from '../../core/checkpoint/marker-ticks';
+import { jsonGuard, meantGuard, meantGuardSaid } from '../../core/hooks/guard-state';
+import { PROGRAM } from '../../core/model/messages';
 import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, overallLine, toJsonChecks } from '../../core/report/report';
 import { runnableCheck, runRepoChecks, withRepoChecks } from '../../core/systems/s3/repo-checks';
 import { listOpt, parse } from '../args';
-import { commandLanguage } from '../language';
+import { commandLanguage, programOf } from '../language';
 import { projectRoot } from '../project';
 import type { Io } from '../io';
 
@@ -33,13 +35,17 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (!values.json && r.output.trim())
       io.stdout(`${r.command}${r.truncated ? ' (last part of its output)' : ''}:\n${r.output.trimEnd()}\n`);
   }
-  if (values.json) io.stdout(JSON.stringify(toJsonChecks(report), null, 2));
+  // After the verdict, what the guard would do with a manual /compact of the session meant now (read-only).
+  const guard = await meantGuard(root, ticked.found, { env: io.env, report });
+  if (values.json)
+    io.stdout(JSON.stringify({ ...toJsonChecks(report), guard: jsonGuard(guard, programOf(root, io)) }, null, 2));
   else {
     const lang = await commandLanguage(io, root);
+    const said = lang.msg(meantGuardSaid(guard, lang.program ?? PROGRAM));
     io.stdout(
       report.systems.length === 0
-        ? nothingDetectedText(report, lang)
-        : `${checksText(report, lang, false, (ids) => confirmLines(ticked.named, ids, lang, { root: values.root }))}\n\n${overallLine(report, lang)}`,
+        ? `${nothingDetectedText(report, lang)}\n${said}`
+        : `${checksText(report, lang, false, (ids) => confirmLines(ticked.named, ids, lang, { root: values.root }))}\n\n${overallLine(report, lang)}\n${said}`,
     );
   }
   if (report.label === 'BROKEN') return 1;

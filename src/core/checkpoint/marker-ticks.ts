@@ -76,23 +76,24 @@ export async function markerTicks(
  * those it has ticked already (`check --confirm`): what `check` and `status` show, as the checklist
  * does. The session is the one a checkpoint takes (`sessionMeant`), said as `named` for the checkpoint
  * command they print; while several run and none is named, no marker speaks for it and nothing is ticked.
+ * `found`: what `sessionMeant` found, for what the commands say of that session's /compact.
  */
 export async function withSessionTicks(
   root: string,
   report: WorkspaceReport,
   opts: { env?: NodeJS.ProcessEnv; now?: number } = {},
-): Promise<{ report: WorkspaceReport; named: SessionNamed }> {
+): Promise<{ report: WorkspaceReport; named: SessionNamed; found: Awaited<ReturnType<typeof sessionMeant>> }> {
   const now = opts.now ?? Date.now();
   const env = opts.env ?? process.env;
   const windowMinutes = sessionWindowMinutes(env);
   const found = await sessionMeant(root, { env, now, windowMinutes });
   const named = sessionNamed(found, windowMinutes);
   const m = await markerTicks(root, found.meant?.sessionId ?? null, report, { now });
-  if (!m) return { report, named };
+  if (!m) return { report, named, found };
   const done = (s: SystemReport, more: readonly string[] | undefined) =>
     new Set([...s.checks.filter((c) => c.status === 'manual-done').map((c) => c.id), ...(more ?? [])]);
   const session = report.systems.length ? done(report.systems[0], m.session) : new Set(m.session);
-  return { report: applyTicks(report, { session, system: (s) => done(s, m.systems[s.id]) }), named };
+  return { report: applyTicks(report, { session, system: (s) => done(s, m.systems[s.id]) }), named, found };
 }
 
 /**

@@ -1,0 +1,174 @@
+/**
+ * `status` and `check` say whether /compact is guarded, for the session a checkpoint run now would take:
+ * the guard not installed, Claude Code's own settings stopping it, the guard's verdict on a manual
+ * /compact (the same decision the hook makes), several sessions running. On real files: a git workspace,
+ * a Claude Code config folder with the session's transcript, the hooks installed by `hooks install`, a
+ * marker written by `checkpoint`, the hook run as Claude Code runs it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { filesUnder, hookScript, HOOK_SCRIPT, jaT, koT, locale, rewrite, workspace, write } from './helpers';
+import { age, CONFIRM_ALL, OTHER_SID, run, s3Workspace, SID, transcript } from './checkpoint-fixtures';
+
+const NOT_INSTALLED = '/compact is not guarded: the guard hook is not installed in this folder (run {0}).';
+const STOPPED = '/compact would be stopped by the guard: {0}.';
+const PASSES = '/compact would pass the guard: {0}.';
+
+/** S3's workspace with one live Claude Code session (SID) in its own config folder; no Codex home, no managed settings. */
+function oneSession() {
+  const root = s3Workspace();
+  const home = workspace({}, 'sl-claude-');
+  transcript(home, root, SID);
+  const env: NodeJS.ProcessEnv = {
+    CLAUDE_CONFIG_DIR: home,
+    CODEX_HOME: workspace({}, 'sl-codex-'),
+    HOME: workspace({}, 'sl-home-'),
+    SESSION_LEDGER_CLAUDE_MANAGED_DIR: workspace({}, 'sl-managed-'),
+  };
+  return { root, home, env };
+}
+
+function install(root: string, env: NodeJS.ProcessEnv): void {
+  const r = run(['hooks', 'install', '--root', root, '--cli-bundle', HOOK_SCRIPT], { env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+}
+
+/** The last line of `status` and of `check` (which prints it right after its overall line), and `status --json`'s `guard`. */
+function guardSaid(root: string, env: NodeJS.ProcessEnv) {
+  const s = run(['status', '--root', root], { env });
+  assert.equal(s.code, 0, s.stderr);
+  const c = run(['check', '--root', root], { env });
+  const lines = c.stdout.trimEnd().split('\n');
+  assert.match(lines[lines.length - 2], /^Overall: /, c.stdout);
+  const status = s.stdout.trimEnd().split('\n').pop();
+  assert.equal(lines[lines.length - 1], status, 'check says what status says');
+  const j = run(['status', '--root', root, '--json'], { env });
+  assert.equal(j.code, 0, j.stderr);
+  const guard = (JSON.parse(j.stdout) as { guard: Record<string, unknown> }).guard;
+  const cj = JSON.parse(run(['check', '--root', root, '--json'], { env }).stdout) as { guard: unknown };
+  assert.deepEqual(cj.guard, guard, "check --json's guard is status --json's");
+  assert.equal(guard.message, status, 'the JSON carries the same sentence');
+  return { line: status as string, guard };
+}
+
+test('status and check: the guard not installed says /compact is not guarded and the command that installs it', () => {
+  const { root, env } = oneSession();
+  const { line, guard } = guardSaid(root, env);
+  assert.equal(line, NOT_INSTALLED.replace('{0}', 'session-ledger hooks install'));
+  assert.equal(guard.installed, false);
+  assert.deepEqual(guard.installedFor, { claude: false, codex: false });
+  assert.equal(guard.sessionId, SID);
+  assert.equal(guard.agent, 'claude');
+});
+
+test('status and check: installed and no checkpoint, the guard would stop /compact, as the hook itself does', () => {
+  const { root, env } = oneSession();
+  install(root, env);
+  const { line, guard } = guardSaid(root, env);
+  assert.equal(line, STOPPED.replace('{0}', 'no checkpoint in this session'));
+  assert.deepEqual([guard.installed, guard.stopped, guard.allow, guard.rule], [true, null, false, 'no-marker']);
+  // The hook, run as Claude Code runs it for that session, blocks.
+  const input = JSON.stringify({ session_id: SID, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' });
+  const h = hookScript('.claude/hooks/session-ledger.cjs', ['hook', 'pre-compact'], { cwd: root, input, env });
+  assert.equal(h.code, 2, h.stderr);
+});
+
+test("status and check: after a real checkpoint the guard would let /compact through on the session's marker; status reads, writes nothing", () => {
+  const { root, env } = oneSession();
+  install(root, env);
+  const c = run(['checkpoint', '--root', root, ...CONFIRM_ALL], { env });
+  assert.equal(c.code, 0, c.stdout + c.stderr);
+  // Every file of the workspace but git's own (git refreshes its index when status runs it), with its time.
+  const files = () =>
+    new Map(
+      filesUnder(root)
+        .filter((f) => !f.includes(`${path.sep}.git${path.sep}`))
+        .map((f) => [f, statSync(f).mtimeMs]),
+    );
+  const before = files();
+  const { line, guard } = guardSaid(root, env);
+  assert.match(
+    line,
+    new RegExp(
+      `^${PASSES.replace('{0}', '(a fresh checkpoint marker|no work since the checkpoint)')}$`.replace(/[/]/g, '\\/'),
+    ),
+  );
+  assert.equal(guard.allow, true);
+  assert.equal(guard.marker, `.claude/.checkpoint-ready.${SID}`);
+  // Read-only: no file written, no hook log line.
+  assert.deepEqual(files(), before);
+  // The installed hook script's `status` runs the same code and says the same.
+  const h = hookScript('.claude/hooks/session-ledger.cjs', ['status'], { cwd: root, env });
+  assert.equal(h.code, 0, h.stderr);
+  assert.equal(h.stdout.trimEnd().split('\n').pop(), line);
+});
+
+test("status and check: disableAllHooks true in Claude Code's settings stops the installed guard, and they say which file", () => {
+  const { root, env } = oneSession();
+  install(root, env);
+  write(root, '.claude/settings.local.json', '{ "disableAllHooks": true }\n');
+  const { line, guard } = guardSaid(root, env);
+  assert.equal(
+    line,
+    '/compact is not guarded: disableAllHooks is true in .claude/settings.local.json, so Claude Code runs no hooks; remove it to let the guard run.',
+  );
+  assert.deepEqual(guard.stopped, { file: '.claude/settings.local.json', setting: 'disableAllHooks', managed: false });
+  assert.equal(guard.installed, true);
+});
+
+test('status and check: a comment in the settings file that holds the guard makes Claude Code skip it: not guarded', () => {
+  const { root, env } = oneSession();
+  install(root, env);
+  rewrite(root, '.claude/settings.json', (t) => `// the project's hooks\n${t}`);
+  const { line, guard } = guardSaid(root, env);
+  assert.match(
+    line,
+    /^\/compact is not guarded: Claude Code skips \.claude\/settings\.json, which holds the guard, because it is not strict JSON/,
+  );
+  assert.deepEqual(guard.stopped, { file: '.claude/settings.json', setting: 'notJson', managed: false });
+});
+
+test('status and check: with several sessions running none is meant, so they say so instead of a verdict', () => {
+  const { root, home, env } = oneSession();
+  age(path.join(home, 'projects', root.replace(/[^a-zA-Z0-9]/g, '-'), `${SID}.jsonl`), 60_000);
+  transcript(home, root, OTHER_SID);
+  install(root, env);
+  const { line, guard } = guardSaid(root, env);
+  assert.equal(
+    line,
+    '/compact is guarded: 2 sessions run in this folder now, and the guard decides for each by its own checkpoint, so no one verdict is shown here.',
+  );
+  assert.deepEqual([guard.several, guard.allow, guard.rule, guard.sessionId], [2, null, null, null]);
+});
+
+test('status and check say it in Japanese and Korean, in the words of the status item', () => {
+  const { root, env } = oneSession();
+  for (const [lang, tr] of [
+    ['ja_JP.UTF-8', jaT],
+    ['ko_KR.UTF-8', koT],
+  ] as const) {
+    const l = { ...env, ...locale(lang) };
+    const not = tr(NOT_INSTALLED, 'session-ledger hooks install');
+    assert.notEqual(not, NOT_INSTALLED.replace('{0}', 'session-ledger hooks install'), `${lang} has its words`);
+    assert.equal(run(['status', '--root', root], { env: l }).stdout.trimEnd().split('\n').pop(), not);
+  }
+  install(root, env);
+  for (const [lang, tr] of [
+    ['ja_JP.UTF-8', jaT],
+    ['ko_KR.UTF-8', koT],
+  ] as const) {
+    const l = { ...env, ...locale(lang) };
+    const want = tr(STOPPED, tr('no checkpoint in this session'));
+    assert.notEqual(want, STOPPED.replace('{0}', 'no checkpoint in this session'), `${lang} has its words`);
+    assert.equal(run(['status', '--root', root], { env: l }).stdout.trimEnd().split('\n').pop(), want);
+    assert.equal(run(['check', '--root', root], { env: l }).stdout.trimEnd().split('\n').pop(), want);
+    // The JSON stays English.
+    const j = JSON.parse(run(['status', '--root', root, '--json'], { env: l }).stdout) as {
+      guard: { message: string };
+    };
+    assert.equal(j.guard.message, STOPPED.replace('{0}', 'no checkpoint in this session'));
+  }
+  assert.ok(readFileSync(path.join(root, '.claude/settings.json'), 'utf8').includes('hook pre-compact'));
+});
