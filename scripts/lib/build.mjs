@@ -3,7 +3,7 @@
 // typecheck` does that, and the landing script and CI run it).
 import * as esbuild from 'esbuild';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, dirname } from 'node:path';
+import { join, relative, resolve, dirname, sep } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { templatesIn } from '../messages.mjs';
@@ -154,11 +154,33 @@ function fromTables(tables, external = []) {
 }
 
 /** Build `entry` as a layer with its module table, until the table lists every src module it holds. */
+/**
+ * jsonc-parser's modules run code at their top level (enums built by functions, a cache of 600 indent
+ * strings) that esbuild keeps wherever the package is imported, used or not: declared free of side
+ * effects, a part that reaches the package without calling it (the hooks' part, through the checkpoint's
+ * "does the guard run here") holds none of it, and a hook runs none of it.
+ */
+const pureJsonc = {
+  name: 'pure-jsonc',
+  setup(build) {
+    const esm = join(REPO, 'node_modules', 'jsonc-parser', 'lib', 'esm');
+    build.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: join(esm, 'main.js'), sideEffects: false }));
+    build.onResolve({ filter: /^\.\.?\/[\w./-]+$/ }, (args) =>
+      args.importer.startsWith(esm + sep)
+        ? { path: `${resolve(args.resolveDir, args.path)}.js`, sideEffects: false }
+        : undefined,
+    );
+  },
+};
+
+/** `opts` with the plugins every part of the hook script takes. */
+const partOptions = (opts) => ({ ...opts, plugins: [...(opts.plugins ?? []), pureJsonc] });
+
 async function buildLayer(opts, entry) {
   let modules = [];
   for (let i = 0; i < 4; i++) {
     const r = await esbuild.build({
-      ...opts,
+      ...partOptions(opts),
       entryPoints: undefined,
       stdin: tableEntry(entry, modules),
       write: false,
@@ -174,7 +196,7 @@ async function buildLayer(opts, entry) {
 
 /** Build `entry` as one self-contained part, tree-shaken (no module table: nothing outside takes its modules). */
 async function buildPart(opts, entry) {
-  const r = await esbuild.build({ ...opts, entryPoints: [entry], write: false, metafile: true });
+  const r = await esbuild.build({ ...partOptions(opts), entryPoints: [entry], write: false, metafile: true });
   return { text: r.outputFiles[0].text, modules: new Set(srcInputs(r.metafile)) };
 }
 
