@@ -5,13 +5,13 @@
  * and the guard's own decision on that /compact (`preCompactGuard`, nothing logged). One decision for
  * the status item and for `status` and `check`. Read-only: it writes no file and runs no process.
  */
-import { claudeHome, codexHome } from '../context/discovery';
 import type { LiveSessions } from '../checkpoint/live';
 import { said, t, type Msg } from '../model/messages';
 import type { WorkspaceReport } from '../model/model';
-import { claudeStops, hooksStoppedSaid, type ClaudeStop, type ClaudeStops } from './client-settings';
+import { hooksStoppedSaid, type ClaudeStop } from './client-settings';
 import { maxAgeMinutes, preCompactGuard, type GuardDecision } from './guard';
-import { guardInstalledFor, holdsGuard, type HookClient } from './installed';
+import { guardSetup, type GuardSetup } from './guard-runs';
+import type { HookClient } from './installed';
 
 /** The session a manual /compact would be of: its client, its id (null: none known) and its transcript. */
 export interface GuardSession {
@@ -36,15 +36,9 @@ export interface GuardStateOptions {
   now?: number;
 }
 
-/** What is true of /compact for one session. */
-export interface GuardState {
+/** What is true of /compact for one session: the guard as its client has it here (`GuardSetup`: without it, nothing stops /compact), and what it would do. */
+export interface GuardState extends GuardSetup {
   agent: HookClient;
-  /** The session's client runs the Session Ledger PreCompact guard here: without it, nothing stops /compact. */
-  installed: boolean;
-  /** Claude Code: what of its own settings keeps it from running the project's hooks or showing its status line (null for Codex). */
-  claude: ClaudeStops | null;
-  /** The installed guard does not run: the setting of Claude Code's own that keeps it from running it. */
-  stopped: ClaudeStop | null;
   /** What the guard would decide on a manual /compact of the session now. */
   decision: GuardDecision;
   /** The marker max age it applied (minutes). */
@@ -64,22 +58,13 @@ export async function guardState(root: string, s: GuardSession, o: GuardStateOpt
     agent: s.agent,
     turns: o.turns,
   });
-  const home = clientHome(s.agent, env, o);
-  const installed = await guardInstalledFor(s.agent, root, home);
-  const claude = s.agent === 'claude' ? await claudeStops(root, { env, claudeHome: home, holdsGuard }) : null;
+  const setup = await guardSetup(root, s.agent, { env, claudeHome: o.claudeHome, codexHome: o.codexHome });
   return {
     agent: s.agent,
-    installed,
-    claude,
-    stopped: installed ? (claude?.hooks ?? null) : null,
+    ...setup,
     decision,
     maxAgeMin: maxAgeMinutes(env),
   };
-}
-
-function clientHome(agent: HookClient, env: NodeJS.ProcessEnv, o: GuardStateOptions): string {
-  const opts = { env, claudeHome: o.claudeHome, codexHome: o.codexHome };
-  return agent === 'codex' ? codexHome(opts) : claudeHome(opts);
 }
 
 /**
@@ -128,23 +113,21 @@ export async function meantGuard(
   o: GuardStateOptions = {},
 ): Promise<MeantGuard> {
   const env = o.env ?? process.env;
+  const homes = { env, claudeHome: o.claudeHome, codexHome: o.codexHome };
+  const claude = await guardSetup(root, 'claude', homes);
   const installedFor: Record<HookClient, boolean> = {
-    claude: await guardInstalledFor('claude', root, clientHome('claude', env, o)),
-    codex: await guardInstalledFor('codex', root, clientHome('codex', env, o)),
+    claude: claude.installed,
+    codex: (await guardSetup(root, 'codex', homes)).installed,
   };
   const maxAgeMin = maxAgeMinutes(env);
   if (!found.meant) {
     const clients = [...new Set(found.running.live.map((l) => l.agent))];
-    const stops =
-      clients.includes('claude') && installedFor.claude
-        ? await claudeStops(root, { env, claudeHome: clientHome('claude', env, o), holdsGuard })
-        : null;
     return {
       agent: clients.includes('claude') ? 'claude' : 'codex',
       sessionId: null,
       installed: clients.every((c) => installedFor[c]),
       installedFor,
-      stopped: stops?.hooks ?? null,
+      stopped: clients.includes('claude') ? claude.stopped : null,
       several: found.running.live.length,
       decision: null,
       maxAgeMin,
