@@ -48,16 +48,7 @@ export interface GuardState extends GuardSetup {
 /** The guard's state for the session `s` in `root`. Never throws (the guard allows on its own errors). */
 export async function guardState(root: string, s: GuardSession, o: GuardStateOptions = {}): Promise<GuardState> {
   const env = o.env ?? process.env;
-  const decision = await preCompactGuard(manualCompactInput(s, root), {
-    root,
-    env,
-    now: o.now,
-    log: false,
-    report: o.report,
-    noGit: o.noGit,
-    agent: s.agent,
-    turns: o.turns,
-  });
+  const decision = await manualDecision(root, s, o);
   const setup = await guardSetup(root, s.agent, { env, claudeHome: o.claudeHome, codexHome: o.codexHome });
   return {
     agent: s.agent,
@@ -65,6 +56,20 @@ export async function guardState(root: string, s: GuardSession, o: GuardStateOpt
     decision,
     maxAgeMin: maxAgeMinutes(env),
   };
+}
+
+/** What the guard would decide on a manual /compact of the session `s` in `root` now (nothing logged). */
+function manualDecision(root: string, s: GuardSession, o: GuardStateOptions): Promise<GuardDecision> {
+  return preCompactGuard(manualCompactInput(s, root), {
+    root,
+    env: o.env ?? process.env,
+    now: o.now,
+    log: false,
+    report: o.report,
+    noGit: o.noGit,
+    agent: s.agent,
+    turns: o.turns,
+  });
 }
 
 /**
@@ -114,10 +119,14 @@ export async function meantGuard(
 ): Promise<MeantGuard> {
   const env = o.env ?? process.env;
   const homes = { env, claudeHome: o.claudeHome, codexHome: o.codexHome };
-  const claude = await guardSetup(root, 'claude', homes);
+  // Each client's guard, read once: the session meant takes its own client's.
+  const setups: Record<HookClient, GuardSetup> = {
+    claude: await guardSetup(root, 'claude', homes),
+    codex: await guardSetup(root, 'codex', homes),
+  };
   const installedFor: Record<HookClient, boolean> = {
-    claude: claude.installed,
-    codex: (await guardSetup(root, 'codex', homes)).installed,
+    claude: setups.claude.installed,
+    codex: setups.codex.installed,
   };
   const maxAgeMin = maxAgeMinutes(env);
   if (!found.meant) {
@@ -127,7 +136,7 @@ export async function meantGuard(
       sessionId: null,
       installed: clients.every((c) => installedFor[c]),
       installedFor,
-      stopped: clients.includes('claude') ? claude.stopped : null,
+      stopped: clients.includes('claude') ? setups.claude.stopped : null,
       several: found.running.live.length,
       decision: null,
       maxAgeMin,
@@ -136,15 +145,15 @@ export async function meantGuard(
   const sessionId = found.meant.sessionId;
   const agent = found.meant.agent ?? (installedFor.claude || !installedFor.codex ? 'claude' : 'codex');
   const live = found.running.live.find((l) => l.sessionId === sessionId);
-  const s = await guardState(root, { agent, sessionId, transcript: live?.transcriptPath ?? null }, o);
+  const decision = await manualDecision(root, { agent, sessionId, transcript: live?.transcriptPath ?? null }, o);
   return {
     agent,
     sessionId,
-    installed: s.installed,
+    installed: setups[agent].installed,
     installedFor,
-    stopped: s.stopped,
+    stopped: setups[agent].stopped,
     several: null,
-    decision: s.decision,
+    decision,
     maxAgeMin,
   };
 }
