@@ -124,7 +124,7 @@ function partNodes(parts: readonly TextPart[]): Node[] {
 
 function locationLink(c: CheckView): HTMLAnchorElement | null {
   if (!c.path) return null;
-  const text = c.line ? `${c.path}:${c.line}` : c.path;
+  const text = c.place ?? c.path;
   const a = el('a', { href: '#', class: 'location', 'data-key': `loc:${text}` }, text);
   a.addEventListener('click', (ev) => {
     ev.preventDefault();

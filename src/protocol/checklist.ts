@@ -33,6 +33,8 @@ export type CheckView = Omit<Check, 'system'> & {
    * `info`), and for a failing blocking check that it blocks the marker (`fail · blocks the marker`).
    */
   said: string;
+  /** Where the check points (`path:line`) as the page shows it: on one line, a line break in the name written `\n` (`path` stays the name itself, which the page asks the host to open). */
+  place?: string;
 };
 
 export interface SystemView {
@@ -40,7 +42,7 @@ export interface SystemView {
   /** The system's name as every surface says it, its id first (`S3 Groundwork`): the core's `systemName`. */
   name: string;
   label: Label;
-  /** The home file (relative path). */
+  /** The home file (relative path), on one line as every surface shows a name (a line break written `\n`). */
   home: string;
   /** The next action in parts, as plain as every surface shows it; the webview draws each code span as code. */
   next: TextPart[] | null;
@@ -103,7 +105,7 @@ export interface RunChecksView {
 }
 
 export interface ChecklistState {
-  /** Folder name (multi-root) and its URI string. */
+  /** Folder name (multi-root; on one line, as `home`) and its URI string. */
   folder: string;
   folderUri: string;
   /** WORKING / PARTIAL / BROKEN, or null when nothing is detected. */

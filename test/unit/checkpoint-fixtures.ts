@@ -151,6 +151,17 @@ export function sessionStart(
   });
 }
 
+/** The UserPromptSubmit payload of this session (`hook remind`'s input) for the transcript at `transcript`, with `prompt` when given. */
+export function promptSubmit(cwd: string, transcript: string, prompt?: string): string {
+  return JSON.stringify({
+    session_id: SID,
+    transcript_path: transcript,
+    cwd,
+    hook_event_name: 'UserPromptSubmit',
+    ...(prompt === undefined ? {} : { prompt }),
+  });
+}
+
 /** An empty Claude config folder, so no real transcript of the machine is ever picked up. */
 export function emptyClaudeHome(): string {
   return workspace({}, 'sl-claude-');

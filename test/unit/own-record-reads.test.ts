@@ -25,7 +25,7 @@ import { INSTALL_RECORD_REL, SCRIPT_REL } from '../../src/core/hooks/files';
 import { sha256 } from '../../src/core/files/fsread';
 import { cli, cliProcess, fixtureCopy, gitInit, HOOK_SCRIPT, STATUSLINE_SCRIPT, workspace, write } from './helpers';
 import { asst, lines, ofFolder } from './context-records';
-import { emptyClaudeHome, S3_STATE, SID, turnBegan } from './checkpoint-fixtures';
+import { emptyClaudeHome, promptSubmit, S3_STATE, SID, turnBegan } from './checkpoint-fixtures';
 
 /** `.claude/session-ledger` of `root` moved out to a folder elsewhere and linked back: what the repository plants. */
 function linkOut(root: string): string {
@@ -125,12 +125,7 @@ test('the reminder never reads its record through a link: the planted bands keep
   const log = () => {
     const r = spawnSync(process.execPath, [HOOK_SCRIPT, 'hook', 'remind'], {
       cwd: root,
-      input: JSON.stringify({
-        session_id: SID,
-        transcript_path: transcript,
-        cwd: root,
-        hook_event_name: 'UserPromptSubmit',
-      }),
+      input: promptSubmit(root, transcript),
       encoding: 'utf8',
       env: {
         PATH: process.env.PATH,

@@ -5,9 +5,38 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `s` as one word of a POSIX shell: as it is when nothing in it needs quoting, else single-quoted. */
+/**
+ * `s` as one word of a POSIX shell, on one line: as it is when nothing in it needs quoting, else
+ * single-quoted; a name with a line break, a carriage return or another control character (a file or
+ * folder name may hold one) is written `$'…'`, each of them escaped (`\n`, `\r`, `\t`, `\xHH`, `\uHHHH`),
+ * so the word names it exactly and no line of the text it stands in comes from the name.
+ */
 export function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s);
+  if (/^[\w@%+=:,./-]+$/.test(s)) return s;
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s) ? ansiQuote(s) : shellQuote(s);
+}
+
+/** The escapes of `$'…'` that read better than a code. */
+const ANSI_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  "'": "\\'",
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+/**
+ * `s` as one `$'…'` word (ANSI-C quoting, which bash, zsh, ksh and POSIX.1-2024 shells read): a backslash,
+ * a quote and every control character escaped, a C0 one or DEL as `\xHH`, a C1 one or a line or
+ * paragraph separator as `\uHHHH`.
+ */
+function ansiQuote(s: string): string {
+  const escaped = s.replace(/[\\'\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const code = c.charCodeAt(0);
+    const hex = code.toString(16).padStart(code < 0x80 ? 2 : 4, '0');
+    return ANSI_ESCAPES[c] ?? (code < 0x80 ? `\\x${hex}` : `\\u${hex}`);
+  });
+  return `$'${escaped}'`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { holdOwnFolder, letGo, ownFileLinkProblem, type OwnFolder } from '../fil
 import { isDir, stillAt } from '../files/fsread';
 import { withWriteLock } from '../files/lock';
 import { notAProject } from '../files/project';
+import { oneLine } from '../model/messages';
 
 export const HOOK_LOG_REL = '.claude/log/session-ledger-hook.log';
 /** Past this size the log is moved to `.1` and a new one starts. */
@@ -113,7 +114,7 @@ export function hookRun(
 export async function appendHookLog(root: string, event: string, message: string, now = Date.now()): Promise<void> {
   if (notAProject(root)) return;
   const file = path.join(root, HOOK_LOG_REL);
-  const line = Buffer.from(`${new Date(now).toISOString()} ${event} ${message.replace(/[\r\n]+/g, ' ')}\n`);
+  const line = Buffer.from(`${new Date(now).toISOString()} ${event} ${oneLine(message)}\n`);
   try {
     // Its folder held open from the root down: the log is created, opened and moved in that very folder,
     // never where a folder on the way swapped for a link since leads (a link there refuses: thrown, let go below).

@@ -275,7 +275,7 @@ export function checksText(
 
 /** Human-readable status: documents, sections, items, checks (`confirmWith`: as `sessionText`). */
 export function statusText(r: WorkspaceReport, lang: Language = ENGLISH, confirmWith?: ConfirmWith): string {
-  const out: string[] = [`Session Ledger — ${r.root}`];
+  const out: string[] = [`Session Ledger — ${oneLine(r.root)}`];
   if (r.systems.length === 0) {
     out.push(nothingDetectedText(r, lang));
     return out.join('\n');

@@ -19,7 +19,8 @@ import type {
   RunChecksView,
   WriteResult,
 } from '../../protocol/checklist';
-import { overallWhy } from '../../core/report/report';
+import { checkPlace, overallWhy } from '../../core/report/report';
+import { oneLine } from '../../core/model/messages';
 import { checkHint, checkHintParts, checkMessage, checkMessageParts, lineParts, quoted, saidParts } from './findings';
 import type { T } from './tree-text';
 
@@ -63,6 +64,8 @@ function checkView(c: Check, strings: ChecklistStrings, t: T): CheckView {
     args: c.args,
   };
   if (c.path !== undefined) v.path = c.path;
+  const place = checkPlace(c);
+  if (place !== undefined) v.place = place;
   if (c.line !== undefined) v.line = c.line;
   const hint = checkHint(t, c);
   if (hint !== undefined) v.hint = hint;
@@ -94,7 +97,7 @@ export function checklistState(
     id: s.id,
     name: systemName(s.id),
     label: s.label,
-    home: s.home,
+    home: oneLine(s.home),
     // Plain, as every surface that renders no Markdown shows it; its code spans apart, which the page draws as code.
     next: s.next ? lineParts(s.next) : null,
     // The session's manual items are shown once, above the systems, not in each.
@@ -109,7 +112,7 @@ export function checklistState(
   const advice = compactionsAdviceOf((report?.systems ?? []).filter((x) => !x.skipped).map((x) => x.id));
   const due = advice !== null && (flags.compactions ?? 0) >= advice.at;
   return {
-    folder: folder.name,
+    folder: oneLine(folder.name),
     folderUri: folder.uri,
     overall: report && report.systems.length ? report.label : null,
     // The core's one reason the overall label differs from the systems', said where both are shown.
