@@ -197,16 +197,33 @@ const SHELF_PROMPTS = [
 
 /**
  * A Claude Code home with a transcript taken from a file (the demo's examples/demo-transcript.jsonl):
- * the placeholder path and every `cwd` become `ws`, so the transcript belongs to that workspace.
+ * the placeholder path and every `cwd` become `ws`, so the transcript belongs to that workspace. With
+ * `now` (ms), the session runs now: every record's time moves by one amount so the last is `now` (the
+ * gaps between them kept), and the file was last written then; without it, the file's times are kept.
  */
-export function claudeHomeFromTranscript(home, ws, transcriptFile, placeholder = '/path/to/demo-workspace') {
+export function claudeHomeFromTranscript(
+  home,
+  ws,
+  transcriptFile,
+  { placeholder = '/path/to/demo-workspace', now } = {},
+) {
   const text = readFileSync(transcriptFile, 'utf8').replaceAll(placeholder, JSON.stringify(ws).slice(1, -1));
-  const lines = text.split('\n').filter((l) => l.trim());
-  const sessionId = JSON.parse(lines[0]).sessionId;
+  const records = text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => ({ ...JSON.parse(l), cwd: ws }));
+  const sessionId = records[0].sessionId;
   const projectDir = join(home, 'projects', encodeProjectDir(ws));
   mkdirSync(projectDir, { recursive: true });
   const transcript = join(projectDir, `${sessionId}.jsonl`);
-  writeFileSync(transcript, lines.map((l) => JSON.stringify({ ...JSON.parse(l), cwd: ws })).join('\n') + '\n');
+  const times = records.map((r) => Date.parse(r.timestamp)).filter(Number.isFinite);
+  const shift = now === undefined || !times.length ? 0 : now - Math.max(...times);
+  const moved = (r) =>
+    shift && Number.isFinite(Date.parse(r.timestamp))
+      ? { ...r, timestamp: new Date(Date.parse(r.timestamp) + shift).toISOString() }
+      : r;
+  writeFileSync(transcript, records.map((r) => JSON.stringify(moved(r))).join('\n') + '\n');
+  if (now !== undefined) utimesSync(transcript, new Date(now), new Date(now));
   return { home, transcript, sessionId, projectDir };
 }
 
@@ -259,7 +276,9 @@ export function integrationFixture(run, percent = 10) {
 
 /**
  * The demo `npm start` opens, in `run`: examples/demo-workspace as a git workspace (`tidewatch/`, kept
- * between starts unless `fresh`) and a Claude Code home (`claude/`) holding the demo transcript.
+ * between starts unless `fresh`) and a Claude Code home (`claude/`) holding the demo transcript, written
+ * anew at each start as a session that runs now (its last record and its file's times: now), so the
+ * status bar shows a current figure, never one days old. The tests and benches keep their fixed clock.
  */
 export function prepareDemo(run, { fresh = false } = {}) {
   if (fresh) rmSync(run, { recursive: true, force: true });
@@ -268,6 +287,8 @@ export function prepareDemo(run, { fresh = false } = {}) {
   const ws = existsSync(join(wsDir, '.git'))
     ? realpathSync(wsDir)
     : prepareWorkspace(join(REPO, 'examples', 'demo-workspace'), wsDir);
-  const claude = claudeHomeFromTranscript(join(run, 'claude'), ws, join(REPO, 'examples', 'demo-transcript.jsonl'));
+  const claude = claudeHomeFromTranscript(join(run, 'claude'), ws, join(REPO, 'examples', 'demo-transcript.jsonl'), {
+    now: Date.now(),
+  });
   return { ws, claude };
 }
