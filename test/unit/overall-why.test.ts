@@ -5,13 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
 import { evaluate } from '../../src/core/report/evaluate';
 import { overallWhy } from '../../src/core/report/report';
 import { applyTicks } from '../../src/core/report/ticks';
 import { sessionItems } from '../../src/core/model/model';
 import { checklistState, overallWhyText } from '../../src/extension/pure/checklist-model';
 import { manualRow } from '../../src/extension/pure/tree-text';
-import { CHECKLIST_STRINGS, enT, fixtureCopy, jaT, koT } from './helpers';
+import { CHECKLIST_STRINGS, cli, enT, fixtureCopy, HOOK_SCRIPT, jaT, koT, locale } from './helpers';
 
 const FOLDER = { name: 'w', uri: 'file:///w' };
 
@@ -66,4 +69,48 @@ test("the overall label is the worst system's: nothing to explain", async () => 
   );
   assert.equal(overallWhy(r), null);
   assert.equal(overallWhy({ systems: [], label: 'WORKING' }), null);
+});
+
+test("the CLI's status and check say the same sentence under their Overall line, in the user's language, and --json carries it", async () => {
+  const dir = fixtureCopy('s3/good');
+  const r = await evaluate(dir, { noGit: true });
+  const why = overallWhy(r);
+  assert.ok(why);
+  for (const cmd of ['status', 'check']) {
+    const out = cli([cmd, '--root', dir]).stdout.split('\n');
+    const at = out.indexOf('Overall: PARTIAL');
+    assert.ok(at > 0, out.join('\n'));
+    assert.equal(out[at + 1], overallWhyText(enT, r), `${cmd}: the checklist's and the tree's sentence`);
+    const j = JSON.parse(cli([cmd, '--root', dir, '--json']).stdout) as { label: string; overallWhy?: unknown };
+    assert.equal(j.label, 'PARTIAL');
+    assert.deepEqual(j.overallWhy, { message: why.text, messageId: why.id, args: ['2', 'PARTIAL'] });
+    for (const [lang, tr, overall] of [
+      ['ja_JP.UTF-8', jaT, '全体'],
+      ['ko_KR.UTF-8', koT, '전체'],
+    ] as const) {
+      const said = cli([cmd, '--root', dir], { env: locale(lang) }).stdout.split('\n');
+      const i = said.findIndex((l) => l.startsWith(`${tr('Overall')}: PARTIAL`));
+      assert.ok(i > 0 && tr('Overall') === overall, said.join('\n'));
+      assert.equal(said[i + 1], overallWhyText(tr, r), `${cmd} in ${lang}`);
+    }
+  }
+  // The hook script a project holds has no translations beside it: the sentence in English, as its other words.
+  const script = path.join(dir, '.claude', 'hooks', 'session-ledger.cjs');
+  mkdirSync(path.dirname(script), { recursive: true });
+  copyFileSync(HOOK_SCRIPT, script);
+  const h = spawnSync(process.execPath, [script, 'status', '--root', dir], {
+    cwd: dir,
+    env: { ...process.env, ...locale('ja_JP.UTF-8') },
+    encoding: 'utf8',
+  });
+  assert.equal(h.status, 0, h.stderr);
+  const lines = h.stdout.split('\n');
+  assert.equal(lines[lines.indexOf('Overall: PARTIAL') + 1], why.text);
+
+  // Nothing to explain: the Overall line alone, and no overallWhy in --json.
+  const ticked = cli(['status', '--root', dir, '--confirm', 'feedback-stored,last-request']).stdout.split('\n');
+  const w = ticked.indexOf('Overall: WORKING');
+  assert.ok(w > 0 && !ticked[w + 1].startsWith("This session's"), ticked.join('\n'));
+  const tj = JSON.parse(cli(['check', '--root', dir, '--json', '--confirm', 'feedback-stored,last-request']).stdout);
+  assert.equal('overallWhy' in tj, false);
 });

@@ -51,7 +51,11 @@ test('check on the demo (five systems): the two session items once in the text a
       'S4 checkpointing — WORKING',
     ],
   );
-  assert.match(text.stdout, /\nOverall: PARTIAL\n\/compact [^\n]*\n?$/);
+  // Every system WORKING, the overall label PARTIAL: the line under it says why.
+  assert.match(
+    text.stdout,
+    /\nOverall: PARTIAL\nThis session's 2 manual items are not ticked: the overall label is PARTIAL until they are\. [^\n]*\n\/compact [^\n]*\n?$/,
+  );
 
   const j = JSON.parse(cli(['check', '--root', dir, '--json']).stdout);
   assert.equal(j.systems.length, 5);

@@ -13,8 +13,8 @@ import {
   type WorkspaceReport,
   worstLabel,
 } from '../model/model';
-import { ENGLISH, oneLine, PROGRAM, saidMsg, sayHint, t, type Language, type Msg } from '../model/messages';
-import type { SaidPart } from '../model/model';
+import { ENGLISH, oneLine, PROGRAM, said, saidMsg, sayHint, t, type Language, type Msg } from '../model/messages';
+import type { Said, SaidPart } from '../model/model';
 import { shownLine } from '../markdown/shown-line';
 import { commandLines } from '../files/shell';
 
@@ -40,6 +40,8 @@ export interface JsonCheck {
 export interface JsonStatus {
   root: string;
   label: Label;
+  /** Why `label` is worse than every system's (`overallWhy`), the sentence the text prints under it; absent when it is not. */
+  overallWhy?: Said;
   /** Files at a system's path not in its format (present, not read), with the reason; present only when there are some. */
   notRead?: NotRead[];
   /** The manual items about the session (`feedback-stored`, `last-request`), once for every system; absent when no system asks them. */
@@ -89,6 +91,12 @@ function jsonSessionChecks(r: WorkspaceReport): { sessionChecks?: JsonCheck[] } 
   return items.length ? { sessionChecks: items.map(jsonCheck) } : {};
 }
 
+/** `--json`'s `overallWhy`, beside the overall label: the sentence `overallLine` prints under it (English, with its id and arguments). */
+function jsonOverallWhy(r: WorkspaceReport): { overallWhy?: Said } {
+  const why = overallWhy(r);
+  return why ? { overallWhy: said(why) } : {};
+}
+
 /** A system's checks as `--json` and the text list them: the session's manual items are said once, apart. */
 const ownChecks = (checks: readonly Check[]): Check[] => checks.filter((c) => !isSessionItem(c));
 
@@ -96,6 +104,7 @@ export function toJsonStatus(r: WorkspaceReport): JsonStatus {
   return {
     root: r.root,
     label: r.label,
+    ...jsonOverallWhy(r),
     ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
     ...jsonSessionChecks(r),
     systems: r.systems.map((s) => ({
@@ -120,6 +129,7 @@ export function toJsonStatus(r: WorkspaceReport): JsonStatus {
 export function toJsonChecks(r: WorkspaceReport): {
   root: string;
   label: Label;
+  overallWhy?: Said;
   notRead?: NotRead[];
   sessionChecks?: JsonCheck[];
   systems: Array<{ id: string; label: Label; checks: JsonCheck[] }>;
@@ -127,6 +137,7 @@ export function toJsonChecks(r: WorkspaceReport): {
   return {
     root: r.root,
     label: r.label,
+    ...jsonOverallWhy(r),
     ...(r.notRead?.length ? { notRead: r.notRead.map((n) => ({ ...n, args: [...n.args] })) } : {}),
     ...jsonSessionChecks(r),
     systems: r.systems.map((s) => ({ id: s.id, label: s.label, checks: ownChecks(s.checks).map(jsonCheck) })),
@@ -212,9 +223,13 @@ export function overallWhy(r: Pick<WorkspaceReport, 'systems' | 'label'>): Msg |
       );
 }
 
-/** The verdict line `check` and `status` end with. */
-export function overallLine(r: Pick<WorkspaceReport, 'label'>, lang: Language = ENGLISH): string {
-  return `${lang.say('Overall', 'Overall')}: ${r.label}`;
+/**
+ * The verdict `check` and `status` end with: the overall label, and under it why it is worse than every
+ * system's when it is (`overallWhy`, the sentence the checklist and the tree say beside it).
+ */
+export function overallLine(r: Pick<WorkspaceReport, 'systems' | 'label'>, lang: Language = ENGLISH): string {
+  const why = overallWhy(r);
+  return `${lang.say('Overall', 'Overall')}: ${r.label}${why ? `\n${lang.msg(why)}` : ''}`;
 }
 
 /**
