@@ -16,6 +16,7 @@ import {
   lineParts,
   partsWords,
   quoted,
+  spanParts,
   systemLabel,
   type Finding,
 } from './findings';
@@ -265,7 +266,7 @@ export function itemDescription(t: T, item: Item): string {
 /**
  * An item's text for a one-line tree label: emphasis markers, HTML comments and link targets are
  * dropped (`**Status:** x <!-- note -->` → `Status: x`), every word is kept, and a code span is in
- * quotes (`lineLabel`). The tooltip keeps the text as written.
+ * quotes (`lineLabel`). The tooltip keeps the text as written, its code spans in quotes too (`tooltipText`).
  */
 export function itemLabel(item: Item): string {
   return lineLabel(item.text);
@@ -395,8 +396,22 @@ export function itemIcon(item: Item): Icon {
   return { id: 'circle-small' };
 }
 
+/**
+ * Ledger text as a tree tooltip shows it: as written (emphasis markers, link targets and all), save that
+ * each code span is in quotes without its backticks, as the row's label (`lineLabel`) and the Problems panel
+ * show one. Plain text: nothing of it is rendered or runs.
+ */
+export function tooltipText(text: string): string {
+  return quoted(spanParts(text));
+}
+
+/** The next-action row's tooltip: the next action as written (`tooltipText`) and where it is. */
+export function nextTooltip(t: T, text: string, relPath: string, line: number): string {
+  return `${t('Next action: {0}', tooltipText(text))}\n${oneLine(relPath)}:${line}`;
+}
+
 export function itemTooltip(t: T, item: Item, relPath: string): string {
-  const lines = [item.text, `${oneLine(relPath)}:${item.line}`];
+  const lines = [tooltipText(item.text), `${oneLine(relPath)}:${item.line}`];
   if (item.flags.length) lines.push(t('Flags: {0}', item.flags.join(', ')));
   if (item.flags.includes('unconfirmed')) lines.push(t('Validate this after /clear before relying on it.'));
   return lines.join('\n');

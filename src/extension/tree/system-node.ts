@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { SystemReport, WorkspaceReport } from '../../core/model/model';
 import { countsOf, countsText, filesIn, systemDocs, systemFindings, systemLabel } from '../pure/findings';
-import { labelIcon, lineLabel, manualRow, placeName, spoken, systemTooltip } from '../pure/tree-text';
+import { labelIcon, lineLabel, manualRow, nextTooltip, placeName, spoken, systemTooltip } from '../pure/tree-text';
 import { oneLine } from '../../core/model/messages';
 import { systemName } from '../../core/systems/facts';
 import { manualFocus, manualRowArguments, type ChecklistFocus } from '../pure/checklist-model';
@@ -94,14 +94,14 @@ class NextNode implements LedgerNode {
 
   getTreeItem(): vscode.TreeItem {
     const text = this.next.replace(/^\s*now\s*▶\s*/i, '');
-    // The row without emphasis markers or link targets; its tooltip keeps the text as written.
+    // The row without emphasis markers or link targets; its tooltip keeps the text as written (code spans in quotes).
     const t = vscode.l10n.t;
     const ti = new vscode.TreeItem(t('Next action: {0}', lineLabel(text)), vscode.TreeItemCollapsibleState.None);
     ti.id = this.id;
     const rel = vscode.workspace.asRelativePath(this.target.uri, false);
     describe(
       ti,
-      `${t('Next action: {0}', text)}\n${rel}:${this.target.line}`,
+      nextTooltip(t, text, rel, this.target.line),
       spoken([t('Next action: {0}', text), placeName(t, rel, this.target.line)]),
     );
     ti.iconPath = new vscode.ThemeIcon('play', new vscode.ThemeColor('testing.iconPassed'));
