@@ -130,17 +130,84 @@ test('status and check: a comment in the settings file that holds the guard make
   assert.deepEqual(guard.stopped, { file: '.claude/settings.json', setting: 'notJson', managed: false });
 });
 
-test('status and check: with several sessions running none is meant, so they say so instead of a verdict', () => {
+test("status and check: with several sessions running none is meant, so they give each one's verdict under its id, as the hook decides it", () => {
   const { root, home, env } = oneSession();
   age(path.join(home, 'projects', root.replace(/[^a-zA-Z0-9]/g, '-'), `${SID}.jsonl`), 60_000);
   transcript(home, root, OTHER_SID);
   install(root, env);
-  const { line, guard } = guardSaid(root, env);
-  assert.equal(
-    line,
-    '/compact is guarded: 2 sessions run in this folder now, and the guard decides for each by its own checkpoint, so no one verdict is shown here.',
+  // One of them checkpointed, named as the refusal asks; the other not.
+  const c = run(['checkpoint', '--root', root, '--session', SID, ...CONFIRM_ALL], { env });
+  assert.equal(c.code, 0, c.stdout + c.stderr);
+  const SEVERAL =
+    '/compact is guarded: 2 sessions run in this folder now, and the guard decides for each by its own checkpoint:';
+  const pass = new RegExp(
+    `^  ${SID}  ${PASSES.replace('{0}', '(a fresh checkpoint marker|no work since the checkpoint)')}$`.replace(
+      /[/]/g,
+      '\\/',
+    ),
   );
-  assert.deepEqual([guard.several, guard.allow, guard.rule, guard.sessionId], [2, null, null, null]);
+  const stop = `  ${OTHER_SID}  ${STOPPED.replace('{0}', 'no checkpoint in this session')}`;
+  const s = run(['status', '--root', root], { env });
+  const tail = s.stdout.trimEnd().split('\n').slice(-3);
+  assert.equal(tail[0], SEVERAL, s.stdout);
+  // Newest first, as checkpoint's own refusal names them: the same sessions, in the same order.
+  assert.equal(tail[1], stop);
+  assert.match(tail[2], pass);
+  const refused = run(['checkpoint', '--root', root], { env });
+  assert.notEqual(refused.code, 0);
+  assert.deepEqual(
+    [...(refused.stdout + refused.stderr).matchAll(/^ {2}([0-9a-f-]{36}) {2}/gm)].map((m) => m[1]),
+    [OTHER_SID, SID],
+    refused.stdout + refused.stderr,
+  );
+  const k = run(['check', '--root', root], { env });
+  assert.deepEqual(k.stdout.trimEnd().split('\n').slice(-3), tail, 'check says what status says');
+  // --json: the sentence, and each session's verdict (English, with its id and arguments).
+  for (const cmd of ['status', 'check']) {
+    const guard = (
+      JSON.parse(run([cmd, '--root', root, '--json'], { env }).stdout) as { guard: Record<string, unknown> }
+    ).guard;
+    assert.deepEqual(
+      [guard.several, guard.allow, guard.rule, guard.sessionId, guard.message],
+      [2, null, null, null, SEVERAL],
+    );
+    const each = guard.sessions as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      each.map((x) => [x.agent, x.sessionId, x.allow, x.rule, x.marker, x.messageId]),
+      [
+        ['claude', OTHER_SID, false, 'no-marker', null, STOPPED],
+        ['claude', SID, true, each[1].rule, `.claude/.checkpoint-ready.${SID}`, PASSES],
+      ],
+    );
+    assert.equal(`  ${OTHER_SID}  ${String(each[0].message)}`, stop);
+  }
+  // The hook, run as Claude Code runs it for each session, decides the same.
+  for (const [sid, code] of [
+    [OTHER_SID, 2],
+    [SID, 0],
+  ] as const) {
+    const input = JSON.stringify({ session_id: sid, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' });
+    const h = hookScript('.claude/hooks/session-ledger.cjs', ['hook', 'pre-compact'], { cwd: root, input, env });
+    assert.equal(h.code, code, `${sid}: ${h.stderr}`);
+  }
+  // In Japanese and Korean, in the words of the single verdict.
+  for (const [lang, tr] of [
+    ['ja_JP.UTF-8', jaT],
+    ['ko_KR.UTF-8', koT],
+  ] as const) {
+    const said = run(['status', '--root', root], { env: { ...env, ...locale(lang) } })
+      .stdout.trimEnd()
+      .split('\n');
+    assert.equal(said[said.length - 3], tr(SEVERAL.replace('2', '{0}'), 2));
+    assert.notEqual(said[said.length - 3], SEVERAL, `${lang} has its words`);
+    assert.equal(said[said.length - 2], `  ${OTHER_SID}  ${tr(STOPPED, tr('no checkpoint in this session'))}`);
+  }
+  // A guard not installed for their client: not guarded, and no verdicts.
+  const other = oneSession();
+  transcript(other.home, other.root, OTHER_SID);
+  const g = guardSaid(other.root, other.env);
+  assert.equal(g.line, NOT_INSTALLED.replace('{0}', 'session-ledger hooks install'));
+  assert.equal(g.guard.sessions, null);
 });
 
 test('status and check say it in Japanese and Korean, in the words of the status item', () => {

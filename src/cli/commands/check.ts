@@ -5,7 +5,7 @@
  */
 import { confirmLines } from '../../core/checkpoint/checkpoint';
 import { withSessionTicks } from '../../core/checkpoint/marker-ticks';
-import { jsonGuard, meantGuard, meantGuardSaid } from '../../core/hooks/guard-state';
+import { jsonGuard, meantGuard, meantGuardLines } from '../../core/hooks/guard-state';
 import { PROGRAM } from '../../core/model/messages';
 import { evaluate } from '../../core/report/evaluate';
 import { checksText, nothingDetectedText, overallLine, toJsonChecks } from '../../core/report/report';
@@ -41,7 +41,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stdout(JSON.stringify({ ...toJsonChecks(report), guard: jsonGuard(guard, programOf(root, io)) }, null, 2));
   else {
     const lang = await commandLanguage(io, root);
-    const said = lang.msg(meantGuardSaid(guard, lang.program ?? PROGRAM));
+    const said = meantGuardLines(guard, lang, lang.program ?? PROGRAM).join('\n');
     io.stdout(
       report.systems.length === 0
         ? `${nothingDetectedText(report, lang)}\n${said}`

@@ -1,7 +1,7 @@
 /** `session-ledger status [--root DIR] [--json] [--confirm ID,…]` */
 import { confirmLines } from '../../core/checkpoint/checkpoint';
 import { withSessionTicks } from '../../core/checkpoint/marker-ticks';
-import { jsonGuard, meantGuard, meantGuardSaid } from '../../core/hooks/guard-state';
+import { jsonGuard, meantGuard, meantGuardLines } from '../../core/hooks/guard-state';
 import { PROGRAM } from '../../core/model/messages';
 import { evaluate } from '../../core/report/evaluate';
 import { statusText, toJsonStatus } from '../../core/report/report';
@@ -31,7 +31,7 @@ export async function run(args: string[], io: Io): Promise<number> {
     io.stdout(JSON.stringify({ ...toJsonStatus(report), guard: jsonGuard(guard, programOf(root, io)) }, null, 2));
   else {
     const lang = await commandLanguage(io, root);
-    const said = lang.msg(meantGuardSaid(guard, lang.program ?? PROGRAM));
+    const said = meantGuardLines(guard, lang, lang.program ?? PROGRAM).join('\n');
     io.stdout(`${statusText(report, lang, (ids) => confirmLines(named, ids, lang, { root: values.root }))}\n${said}`);
   }
   return 0;

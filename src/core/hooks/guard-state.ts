@@ -6,7 +6,7 @@
  * the status item and for `status` and `check`. Read-only: it writes no file and runs no process.
  */
 import type { LiveSessions } from '../checkpoint/live';
-import { said, t, type Msg } from '../model/messages';
+import { said, t, type Language, type Msg } from '../model/messages';
 import type { WorkspaceReport } from '../model/model';
 import { hooksStoppedSaid, type ClaudeStop } from './client-settings';
 import { maxAgeMinutes, preCompactGuard, type GuardDecision } from './guard';
@@ -90,7 +90,8 @@ export function manualCompactInput(s: { sessionId: string | null; transcript?: s
 /**
  * What is true of /compact for the session a command run now means (core checkpoint `sessionMeant`: the
  * one `checkpoint` without `--session` would take): its guard state; while several sessions run and none
- * is meant, how many (`several`), and no verdict, as the guard decides each session on its own marker.
+ * is meant, how many (`several`) and the guard's verdict on each (`sessions`), as it decides each session
+ * on its own marker.
  */
 export interface MeantGuard {
   /** The client of the session meant; with none known, the one whose guard is installed (Claude Code's first). */
@@ -105,7 +106,20 @@ export interface MeantGuard {
   several: number | null;
   /** The guard's decision on a manual /compact of the session meant; null while several run. */
   decision: GuardDecision | null;
+  /**
+   * While several run, none is meant and the guard runs for their clients (installed, not stopped): each
+   * live session (the ones `checkpoint`'s refusal lists, in its order) with the guard's decision on a
+   * manual /compact of it; else null.
+   */
+  sessions: SessionGuard[] | null;
   maxAgeMin: number;
+}
+
+/** One live session and what the guard would decide on a manual /compact of it now. */
+export interface SessionGuard {
+  agent: HookClient;
+  sessionId: string;
+  decision: GuardDecision;
 }
 
 /** The guard's state for the session meant, from what `sessionMeant` found (`found`). */
@@ -131,14 +145,26 @@ export async function meantGuard(
   const maxAgeMin = maxAgeMinutes(env);
   if (!found.meant) {
     const clients = [...new Set(found.running.live.map((l) => l.agent))];
+    const installed = clients.every((c) => installedFor[c]);
+    const stopped = clients.includes('claude') ? setups.claude.stopped : null;
+    // Each session's verdict, one at a time: as many guard decisions as the session choice lists sessions.
+    let sessions: SessionGuard[] | null = null;
+    if (installed && !stopped) {
+      sessions = [];
+      for (const l of found.running.live) {
+        const s = { agent: l.agent, sessionId: l.sessionId, transcript: l.transcriptPath || null };
+        sessions.push({ agent: l.agent, sessionId: l.sessionId, decision: await manualDecision(root, s, o) });
+      }
+    }
     return {
       agent: clients.includes('claude') ? 'claude' : 'codex',
       sessionId: null,
-      installed: clients.every((c) => installedFor[c]),
+      installed,
       installedFor,
-      stopped: clients.includes('claude') ? setups.claude.stopped : null,
+      stopped,
       several: found.running.live.length,
       decision: null,
+      sessions,
       maxAgeMin,
     };
   }
@@ -154,6 +180,7 @@ export async function meantGuard(
     stopped: setups[agent].stopped,
     several: null,
     decision,
+    sessions: null,
     maxAgeMin,
   };
 }
@@ -190,7 +217,8 @@ export function guardVerdictSaid(d: { allow: boolean; rule: string }, maxAgeMin:
 /**
  * What `status` and `check` say of /compact for the session meant, one sentence: not guarded (the guard
  * not installed for its client, the command that installs it run as `program` names the tool, or a
- * setting of Claude Code's that stops it), several sessions running, else the guard's verdict.
+ * setting of Claude Code's that stops it), several sessions running (each one's verdict follows it:
+ * `meantGuardLines`), else the guard's verdict.
  */
 export function meantGuardSaid(g: MeantGuard, program: string): Msg {
   if (!g.installed)
@@ -201,10 +229,21 @@ export function meantGuardSaid(g: MeantGuard, program: string): Msg {
   if (g.stopped) return hooksStoppedSaid(g.stopped);
   if (!g.decision)
     return t(
-      '/compact is guarded: {0} sessions run in this folder now, and the guard decides for each by its own checkpoint, so no one verdict is shown here.',
+      '/compact is guarded: {0} sessions run in this folder now, and the guard decides for each by its own checkpoint:',
       g.several ?? 0,
     );
   return guardVerdictSaid(g.decision, g.maxAgeMin);
+}
+
+/**
+ * The lines `status` and `check` end with: `meantGuardSaid`, then, while several sessions run, one line
+ * for each, its session id (as `checkpoint`'s refusal names it) and the guard's verdict on it.
+ */
+export function meantGuardLines(g: MeantGuard, lang: Language, program: string): string[] {
+  return [
+    lang.msg(meantGuardSaid(g, program)),
+    ...(g.sessions ?? []).map((s) => `  ${s.sessionId}  ${lang.msg(guardVerdictSaid(s.decision, g.maxAgeMin))}`),
+  ];
 }
 
 /** `status --json`'s and `check --json`'s `guard`: the facts of `meantGuard` and its sentence (English, with its id and arguments). */
@@ -220,5 +259,16 @@ export function jsonGuard(g: MeantGuard, program: string) {
     rule: g.decision ? g.decision.rule : null,
     marker: g.decision ? g.decision.marker : null,
     ...said(meantGuardSaid(g, program)),
+    // While several run: each one's verdict (its own sentence, English), else null.
+    sessions: g.sessions
+      ? g.sessions.map((s) => ({
+          agent: s.agent,
+          sessionId: s.sessionId,
+          allow: s.decision.allow,
+          rule: s.decision.rule,
+          marker: s.decision.marker,
+          ...said(guardVerdictSaid(s.decision, g.maxAgeMin)),
+        }))
+      : null,
   };
 }
