@@ -129,3 +129,39 @@ test("S1's compression skips a snapshot block that holds nothing of the session 
     assert.equal(c?.status, status, `ctx ${ctx}, next ${next}: ${c?.message}`);
   }
 });
+
+test("init S0 writes the ledger where .agents.yml's ledger_path puts it, and its dry run names that path; a path out of the folder is refused", () => {
+  const dir = workspace({ '.agents.yml': 'session:\n  ledger: true\n  ledger_path: notes/ledger.md\n' });
+  const dry = cli(['init', 'S0', '--dry-run', '--root', dir]);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(dry.stdout, /^Would write notes\/ledger\.md \(the S0 starter\); nothing was written\./);
+  assert.match(dry.stdout, /\.agents\.yml exists and was left as it is\./);
+  const r = cli(['init', 'S0', '--root', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Wrote notes\/ledger\.md \(the S0 starter\)\./);
+  assert.equal(read(dir, 'notes/ledger.md'), starterFor('S0').files[1].content);
+  assert.equal(existsSync(path.join(dir, '.agents/session_ledger.md')), false);
+  // S0's reader finds the ledger it wrote: the system is detected at that path.
+  const status = JSON.parse(cli(['status', '--root', dir, '--json']).stdout) as {
+    systems: Array<{ id: string; docs: Array<{ path: string; role: string }> }>;
+  };
+  assert.deepEqual(
+    status.systems.map((s) => [s.id, s.docs.find((d) => d.role === 'ledger')?.path]),
+    [['S0', 'notes/ledger.md']],
+  );
+  // Again: the ledger at the configured path exists, so the starter refuses.
+  assert.match(cli(['init', 'S0', '--root', dir]).stderr, /notes\/ledger\.md already exists/);
+
+  const out = workspace({ '.agents.yml': 'session:\n  ledger: true\n  ledger_path: ../outside.md\n' });
+  for (const args of [['--dry-run'], []]) {
+    const o = cli(['init', 'S0', ...args, '--root', out]);
+    assert.equal(o.code, 1, args.join(' '));
+    assert.match(
+      o.stderr,
+      /^session-ledger init( --dry-run)?: \.\.\/outside\.md, where the configuration puts the home file, is outside the workspace folder: a starter writes only inside it\. Nothing was written\.\n?$/,
+    );
+    assert.equal(o.stdout, '');
+  }
+  assert.equal(existsSync(path.join(out, '..', 'outside.md')), false);
+  assert.equal(existsSync(path.join(out, '.agents/session_ledger.md')), false);
+});

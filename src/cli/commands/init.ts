@@ -39,6 +39,11 @@ export async function run(args: string[], io: Io): Promise<number> {
     return 0;
   }
   const plan = await planStarter(root, id);
+  // The configuration puts the home file outside the root (S0's `ledger_path: ../x.md`): refused, dry run or not.
+  if (plan.refused) {
+    io.stderr(`session-ledger init${values['dry-run'] ? ' --dry-run' : ''}: ${errorSaid(plan.refused, lang)}`);
+    return 1;
+  }
   if (plan.conflicts.length) {
     io.stderr(
       `session-ledger init: ${lang.msg(

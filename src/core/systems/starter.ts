@@ -5,7 +5,7 @@
  * purpose (placeholders only), so the checks flag them until the agent fills them in.
  */
 import * as path from 'node:path';
-import { writeAtomic, WriteRefused } from '../files/atomic';
+import { isInside, writeAtomic, WriteRefused } from '../files/atomic';
 import { withWriteLock, writeRefusal } from '../files/lock';
 import { lstatOrNullSync } from '../files/fsread';
 import { homeOf } from './index';
@@ -29,6 +29,8 @@ export interface Starter {
   files: StarterFile[];
   /** The file to open after writing (the home file). */
   home: string;
+  /** Where the system's reader looks for the home file under `root`, when its configuration can move it (S0's `ledger_path`). */
+  homeIn?: (root: string) => Promise<string>;
 }
 
 export const STARTER_SYSTEMS: readonly SystemId[] = SYSTEM_IDS;
@@ -45,13 +47,25 @@ export interface StarterPlan {
   keep: StarterFile[];
   /** Required files that exist: the starter refuses. */
   conflicts: string[];
+  /** The home file, where the system's reader looks for it (a configured path inside the root). */
+  home: string;
+  /** The configuration puts the home file outside the root: nothing is written. */
+  refused?: WriteRefused;
 }
 
 /** What a starter would write under `root`, without writing. */
 export async function planStarter(root: string, system: SystemId): Promise<StarterPlan> {
   const starter = starterFor(system);
-  const plan: StarterPlan = { starter, write: [], keep: [], conflicts: [] };
-  for (const f of starter.files) {
+  const home = starter.homeIn ? await starter.homeIn(root) : starter.home;
+  const plan: StarterPlan = { starter, write: [], keep: [], conflicts: [], home };
+  // A path from the configuration stays inside the root: one that leads out is refused, never written.
+  if (!isInside(path.resolve(root, home), path.resolve(root)))
+    plan.refused = new WriteRefused(
+      `${home}, where the configuration puts the home file, is outside the workspace folder: a starter writes only inside it. Nothing was written.`,
+      'outside',
+      home,
+    );
+  for (const f of starter.files.map((x) => (x.path === starter.home ? { ...x, path: home } : x))) {
     // Anything at the path counts, a link too (even one to nothing): a starter only ever creates a file.
     const exists = lstatOrNullSync(path.join(root, ...f.path.split('/'))) !== null;
     if (!exists) plan.write.push(f);
@@ -81,6 +95,7 @@ export async function starterRefusal(root: string, plan: StarterPlan): Promise<W
  */
 export async function writeStarter(root: string, system: SystemId): Promise<{ written: string[]; kept: string[] }> {
   const plan = await planStarter(root, system);
+  if (plan.refused) throw plan.refused;
   if (plan.conflicts.length) {
     throw new WriteRefused(
       `${plan.conflicts.join(', ')} already exists; the starter never overwrites.`,

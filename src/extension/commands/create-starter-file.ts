@@ -46,7 +46,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
       `Starter ${pick.system}: wrote ${res.written.join(', ')}${res.kept.length ? `; kept ${res.kept.join(', ')}` : ''}`,
     );
     await s.store.scan(state.folder);
-    const home = plans.find((p) => p.starter.system === pick.system)?.starter.home ?? res.written[0];
+    const home = plans.find((p) => p.starter.system === pick.system)?.home ?? res.written[0];
     await openAt({ uri: vscode.Uri.joinPath(state.folder.uri, ...home.split('/')), line: 1 });
     const kept = res.kept.length ? ` ${t('Kept the existing {0}.', res.kept.join(', '))}` : '';
     void vscode.window.showInformationMessage(

@@ -327,13 +327,24 @@ function configOfMeta(meta: Record<string, unknown>): S0Config {
 }
 
 /** A configured ledger path as a workspace-relative path (`./x` → `x`, absolute inside the root → relative). */
-function relLedgerPath(ws: Workspace, p: string): string {
+function relLedgerPath(ws: Pick<Workspace, 'rel'>, p: string): string {
   // `~` and `$HOME` are the user's home folder, as a shell reads them: a ledger there is outside the
   // workspace (not read, and said so), never a folder named `~` in it.
   const home = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(p);
   const abs = home ? path.join(os.homedir(), p.slice(home[0].length)) : p;
   const rel = abs.startsWith('/') ? ws.rel(abs) : abs;
   return rel.replace(/^(?:\.\/)+/, '');
+}
+
+/**
+ * Where S0's reader looks for the ledger under `root`, given `.agents.yml`'s text (null: no such file):
+ * `session.ledger_path` as a workspace-relative path (it may lead out: `../x`), else the default.
+ */
+export function s0LedgerRel(root: string, config: string | null): string {
+  const lp = config === null ? null : configOfMeta(parseAgentsYml(config).meta ?? {}).ledgerPath;
+  return lp
+    ? relLedgerPath({ rel: (abs) => path.relative(root, abs).split(path.sep).join('/') }, lp)
+    : S0_DEFAULT_LEDGER;
 }
 
 // ---------------------------------------------------------------------------------------------
