@@ -158,7 +158,7 @@ test("init S0 writes the ledger where .agents.yml's ledger_path puts it, and its
     assert.equal(o.code, 1, args.join(' '));
     assert.match(
       o.stderr,
-      /^session-ledger init( --dry-run)?: \.\.\/outside\.md, where the configuration puts the home file, is outside the workspace folder: a starter writes only inside it\. Nothing was written\.\n?$/,
+      /^session-ledger init( --dry-run)?: \.\.\/outside\.md, the configured path, is outside the workspace folder: nothing was written\.\n?$/,
     );
     assert.equal(o.stdout, '');
   }

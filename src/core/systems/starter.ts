@@ -61,7 +61,7 @@ export async function planStarter(root: string, system: SystemId): Promise<Start
   // A path from the configuration stays inside the root: one that leads out is refused, never written.
   if (!isInside(path.resolve(root, home), path.resolve(root)))
     plan.refused = new WriteRefused(
-      `${home}, where the configuration puts the home file, is outside the workspace folder: a starter writes only inside it. Nothing was written.`,
+      `${home}, the configured path, is outside the workspace folder: nothing was written.`,
       'outside',
       home,
     );

@@ -18,6 +18,7 @@ import type { Loaded, SystemReader } from '../../model/system';
 import type { ParsedContent, Workspace } from '../../model/workspace';
 import { templateTagItem } from '../../markdown/items';
 import { isPlaceholder } from '../../markdown/text';
+import { readTextFile } from '../../files/fsread';
 
 export const S0_CONFIG = companionPath('S0', 'config');
 export const S0_DEFAULT_LEDGER = S0_FACTS.home;
@@ -336,12 +337,10 @@ function relLedgerPath(ws: Pick<Workspace, 'rel'>, p: string): string {
   return rel.replace(/^(?:\.\/)+/, '');
 }
 
-/**
- * Where S0's reader looks for the ledger under `root`, given `.agents.yml`'s text (null: no such file):
- * `session.ledger_path` as a workspace-relative path (it may lead out: `../x`), else the default.
- */
-export function s0LedgerRel(root: string, config: string | null): string {
-  const lp = config === null ? null : configOfMeta(parseAgentsYml(config).meta ?? {}).ledgerPath;
+/** Where S0's reader looks for the ledger under `root`: `.agents.yml`'s `session.ledger_path`, as a workspace-relative path (it may lead out: `../x`), else the default. */
+export async function s0LedgerIn(root: string): Promise<string> {
+  const f = await readTextFile(path.join(root, S0_CONFIG));
+  const lp = f.ok ? configOfMeta(parseAgentsYml(f.text).meta ?? {}).ledgerPath : null;
   return lp
     ? relLedgerPath({ rel: (abs) => path.relative(root, abs).split(path.sep).join('/') }, lp)
     : S0_DEFAULT_LEDGER;

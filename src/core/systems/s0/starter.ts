@@ -3,9 +3,7 @@ import { t } from '../../model/messages';
 import type { Starter } from '../starter';
 import { companionPath, systemName } from '../facts';
 import { S0_FACTS } from './facts';
-import * as path from 'node:path';
-import { readTextFile } from '../../files/fsread';
-import { S0_CONFIG, s0LedgerRel } from './reader';
+import { s0LedgerIn } from './reader';
 
 const S0_YML = `# Session ledger of the majestic session-checkpoint skill.
 session:
@@ -58,8 +56,5 @@ export const S0_STARTER: Starter = {
   ],
   home: S0_FACTS.home,
   // `.agents.yml`'s `ledger_path`, as S0's reader takes it (the starter keeps an existing `.agents.yml`).
-  homeIn: async (root) => {
-    const f = await readTextFile(path.join(root, S0_CONFIG));
-    return s0LedgerRel(root, f.ok ? f.text : null);
-  },
+  homeIn: s0LedgerIn,
 };
