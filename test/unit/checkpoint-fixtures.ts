@@ -2,7 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { cli, gitInit, REPO, workspace, type CliResult } from './helpers';
+import assert from 'node:assert/strict';
+import { checkpoint } from '../../src/core/checkpoint/checkpoint';
+import { cli, demoRepo, gitInit, REPO, workspace, type CliResult } from './helpers';
 
 export const S3_STATE = `# State
 
@@ -356,4 +358,22 @@ export function scriptProgram(dir: string, rel = '.claude/hooks/session-ledger.c
 /** A program as a block's command lines show it (`commandLines`): one that goes to its folder first with its `cd` on a line of its own. */
 export function shownProgram(program: string): string {
   return program.replace(/^(cd .+ &&) (node \S+)$/, '$1 \\\n     $2');
+}
+
+/** The demo (five systems, ending with /clear and /compact) in a user's world with nothing installed: its own HOME, Claude Code, managed and Codex folders. */
+export function demoWorld() {
+  const home = workspace({}, 'sl-home-');
+  const env: NodeJS.ProcessEnv = {
+    HOME: home,
+    SESSION_LEDGER_CLAUDE_MANAGED_DIR: workspace({}, 'sl-managed-'),
+    CODEX_HOME: workspace({}, 'sl-codex-'),
+  };
+  return { dir: demoRepo(), env, claudeHome: `${home}/.claude` };
+}
+
+/** A checkpoint of session SID with the session's items confirmed in `w`: written. */
+export async function writtenIn(w: ReturnType<typeof demoWorld>) {
+  const o = await checkpoint(w.dir, { sessionId: SID, confirmed: CONFIRMED, env: w.env, claudeHome: w.claudeHome });
+  assert.equal(o.kind, 'written', o.lines.join('\n'));
+  return o;
 }

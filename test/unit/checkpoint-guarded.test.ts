@@ -10,33 +10,16 @@ import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { guardRuns } from '../../src/core/hooks/guard-runs';
 import { outcomeMessage } from '../../src/extension/pure/checkpoint-text';
 import { quoted } from '../../src/extension/pure/findings';
-import { cli, demoRepo, enT, HOOK_SCRIPT, jaT, koT, workspace, write } from './helpers';
-import { CONFIRMED, SID } from './checkpoint-fixtures';
+import { cli, enT, HOOK_SCRIPT, jaT, koT, write } from './helpers';
+import { demoWorld, SID, writtenIn } from './checkpoint-fixtures';
 
 const UNGUARDED = 'Either is safe: the files are checked. No guard here: nothing stops /compact.';
 const GUARDED = 'Either is safe: the files are checked and the marker lets /compact through.';
 
-/** The demo (five systems, ending with /clear and /compact) in a user's world with nothing installed. */
-function world() {
-  const home = workspace({}, 'sl-home-');
-  const env: NodeJS.ProcessEnv = {
-    HOME: home,
-    SESSION_LEDGER_CLAUDE_MANAGED_DIR: workspace({}, 'sl-managed-'),
-    CODEX_HOME: workspace({}, 'sl-codex-'),
-  };
-  return { dir: demoRepo(), env, claudeHome: `${home}/.claude` };
-}
-
-async function written(w: ReturnType<typeof world>) {
-  const o = await checkpoint(w.dir, { sessionId: SID, confirmed: CONFIRMED, env: w.env, claudeHome: w.claudeHome });
-  assert.equal(o.kind, 'written', o.lines.join('\n'));
-  return o;
-}
-
 test('no guard hook installed: the result says nothing stops /compact, not that the marker lets it through', async () => {
-  const w = world();
+  const w = demoWorld();
   assert.equal(await guardRuns(w.dir, { env: w.env, claudeHome: w.claudeHome }), false);
-  const o = await written(w);
+  const o = await writtenIn(w);
   assert.equal(o.guarded, false);
   const full = quoted(outcomeMessage(o, enT).full);
   assert.ok(full.includes(UNGUARDED), full);
@@ -54,11 +37,11 @@ test('no guard hook installed: the result says nothing stops /compact, not that 
 });
 
 test('the guard installed: the marker lets /compact through; Claude Code told to run no hooks: not guarded again', async () => {
-  const w = world();
+  const w = demoWorld();
   const r = cli(['hooks', 'install', '--root', w.dir, '--cli-bundle', HOOK_SCRIPT], { env: w.env });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(await guardRuns(w.dir, { agent: 'claude', env: w.env, claudeHome: w.claudeHome }), true);
-  const o = await written(w);
+  const o = await writtenIn(w);
   assert.equal(o.guarded, true);
   const full = quoted(outcomeMessage(o, enT).full);
   assert.ok(full.includes(GUARDED), full);
@@ -66,13 +49,13 @@ test('the guard installed: the marker lets /compact through; Claude Code told to
   // disableAllHooks in the file Claude Code reads last: the installed guard does not run.
   write(w.dir, '.claude/settings.local.json', '{ "disableAllHooks": true }\n');
   assert.equal(await guardRuns(w.dir, { agent: 'claude', env: w.env, claudeHome: w.claudeHome }), false);
-  const off = await written(w);
+  const off = await writtenIn(w);
   assert.equal(off.guarded, false);
   assert.ok(quoted(outcomeMessage(off, enT).full).includes(UNGUARDED));
 });
 
 test('nothing to preserve, no guard: the marker is said not to be what stops /compact', async () => {
-  const w = world();
+  const w = demoWorld();
   const o = await checkpoint(w.dir, {
     sessionId: SID,
     nothingToPreserve: true,

@@ -689,7 +689,11 @@ test('the installed hook, run by plain node from a folder without node_modules: 
     encoding: 'utf8',
   });
   assert.equal(c.status, 0, c.stderr);
-  assert.match(c.stdout, /^Handoff docs\/state\/STATE\.md checked\. Start a fresh session with \/clear,/m); // S3's closing step
+  // S3's closing step: the hooks are installed here, so SessionStart hands the resume prompt over after /clear.
+  assert.match(
+    c.stdout,
+    /^Handoff docs\/state\/STATE\.md checked\. Start a fresh session with \/clear: the SessionStart hook hands the agent the resume prompt/m,
+  );
   const allowed = sh(preCompact(dir));
   assert.equal(allowed.status, 0, allowed.stderr);
   assert.equal(allowed.stderr, '');

@@ -930,7 +930,18 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
     }
     return res;
   }
-  res.closing = closingSteps(active);
+  // After /clear the SessionStart hook, where it runs for the session's client, hands the agent the resume block.
+  const clears = active.some((s) => factsOf(s.id).freshContext.command === '/clear');
+  const handedOver =
+    clears &&
+    (await guardRuns(abs, {
+      agent: res.sessionAgent,
+      env: opts.env,
+      claudeHome: opts.claudeHome,
+      codexHome: opts.codexHome,
+      event: 'SessionStart',
+    }));
+  res.closing = closingSteps(active, handedOver);
   const several = res.closing.length > 1;
   // Every checkpoint prints the resume prompt: those the systems' own closing words do not hold stand
   // before the closing blocks, which stay whole (each seed's go-signal is its block's last line).

@@ -8,7 +8,7 @@
  */
 import { claudeHome, codexHome } from '../context/discovery';
 import { claudeStops, type ClaudeStop, type ClaudeStops } from './client-settings';
-import { guardInstalledFor, holdsGuard, type HookClient } from './installed';
+import { guardInstalledFor, holdsHook, type HookClient, type HookEvent } from './installed';
 
 /** Where each client keeps its own settings (default: `$CLAUDE_CONFIG_DIR`/`$CODEX_HOME` of `env`, else the home folder's). */
 export interface ClientHomes {
@@ -27,24 +27,38 @@ export interface GuardSetup {
   stopped: ClaudeStop | null;
 }
 
-/** The guard as `agent` has it in `root`: installed, and what keeps an installed one from running. */
-export async function guardSetup(root: string, agent: HookClient, o: ClientHomes = {}): Promise<GuardSetup> {
+/**
+ * The guard as `agent` has it in `root`: installed, and what keeps an installed one from running
+ * (`event`: our hook of another event, as SessionStart's resume hook).
+ */
+export async function guardSetup(
+  root: string,
+  agent: HookClient,
+  o: ClientHomes = {},
+  event: HookEvent = 'PreCompact',
+): Promise<GuardSetup> {
   const env = o.env ?? process.env;
   const homes = { env, claudeHome: o.claudeHome, codexHome: o.codexHome };
   const home = agent === 'codex' ? codexHome(homes) : claudeHome(homes);
-  const installed = await guardInstalledFor(agent, root, home);
+  const installed = await guardInstalledFor(agent, root, home, event);
   const claude =
-    agent === 'claude' ? await claudeStops(root, { env, claudeHome: home, holdsGuard }).catch(() => null) : null;
+    agent === 'claude'
+      ? await claudeStops(root, { env, claudeHome: home, holdsGuard: holdsHook(event) }).catch(() => null)
+      : null;
   return { installed, claude, stopped: installed ? (claude?.hooks ?? null) : null };
 }
 
 /**
  * Whether the guard stops a manual /compact in `root` for a session of `agent` (when it is not known,
  * either client's guard counts): installed there, and for Claude Code not kept from running by its settings.
+ * With `event` SessionStart: whether the resume hook hands the resume block to the agent after /clear.
  */
-export async function guardRuns(root: string, opts: ClientHomes & { agent?: HookClient } = {}): Promise<boolean> {
+export async function guardRuns(
+  root: string,
+  opts: ClientHomes & { agent?: HookClient; event?: HookEvent } = {},
+): Promise<boolean> {
   const runsFor = async (agent: HookClient): Promise<boolean> => {
-    const s = await guardSetup(root, agent, opts);
+    const s = await guardSetup(root, agent, opts, opts.event);
     return s.installed && !s.stopped;
   };
   if (opts.agent) return runsFor(opts.agent);

@@ -39,7 +39,16 @@ export function settingsValue(text: string): Record<string, unknown> {
   return isObj(v) ? v : {};
 }
 
-/** Does `text`'s settings call our PreCompact guard? (What `claudeStops` asks of each settings file.) */
+/** Does `text`'s settings call our hook of `event`? */
+export function holdsHook(event: HookEvent): (text: string) => boolean {
+  return (text) => hooksInstalledIn(text)[event];
+}
+
+/**
+ * Does `text`'s settings call our PreCompact guard? (What `claudeStops` asks of each settings file.) A
+ * function of its own, not `holdsHook`'s result: a call at the top of the module would keep the settings
+ * parser in every part of the hook script that imports this one.
+ */
 export const holdsGuard = (text: string): boolean => hooksInstalledIn(text).PreCompact;
 
 /** Does `text`'s settings call our hooks? (For views: "guard installed".) */
@@ -61,12 +70,15 @@ const SETTINGS_MAX_BYTES = 1024 * 1024;
  * or local settings, or the user's own (`settings.json` in Claude Code's config folder, `claudeDir`),
  * call it. Whether Claude Code runs it is `claudeStops` (./client-settings).
  */
-export function claudeGuardInstalled(root: string, claudeDir: string): Promise<boolean> {
-  return anyHoldsGuard([
-    inRoot(root, SETTINGS_LOCAL_REL),
-    inRoot(root, SETTINGS_REL),
-    path.join(claudeDir, 'settings.json'),
-  ]);
+export function claudeGuardInstalled(
+  root: string,
+  claudeDir: string,
+  event: HookEvent = 'PreCompact',
+): Promise<boolean> {
+  return anyHoldsGuard(
+    [inRoot(root, SETTINGS_LOCAL_REL), inRoot(root, SETTINGS_REL), path.join(claudeDir, 'settings.json')],
+    holdsHook(event),
+  );
 }
 
 /**
@@ -74,18 +86,23 @@ export function claudeGuardInstalled(root: string, claudeDir: string): Promise<b
  * (where `hooks install --codex` writes it) or the user's own (`hooks.json` in Codex's home, `codexDir`)
  * calls it.
  */
-export function codexGuardInstalled(root: string, codexDir: string): Promise<boolean> {
-  return anyHoldsGuard([inRoot(root, CODEX_HOOKS_REL), path.join(codexDir, 'hooks.json')]);
+export function codexGuardInstalled(root: string, codexDir: string, event: HookEvent = 'PreCompact'): Promise<boolean> {
+  return anyHoldsGuard([inRoot(root, CODEX_HOOKS_REL), path.join(codexDir, 'hooks.json')], holdsHook(event));
 }
 
-/** Whether the session's own client has the Session Ledger PreCompact guard installed in `root` (its config folder: `home`). */
-export function guardInstalledFor(agent: HookClient, root: string, home: string): Promise<boolean> {
-  return agent === 'codex' ? codexGuardInstalled(root, home) : claudeGuardInstalled(root, home);
+/** Whether the session's own client has the Session Ledger PreCompact guard (or its hook of `event`) installed in `root` (its config folder: `home`). */
+export function guardInstalledFor(
+  agent: HookClient,
+  root: string,
+  home: string,
+  event: HookEvent = 'PreCompact',
+): Promise<boolean> {
+  return agent === 'codex' ? codexGuardInstalled(root, home, event) : claudeGuardInstalled(root, home, event);
 }
 
-/** Whether one of `files` that can be read (a missing, unreadable, too large or not JSON one is left out) calls the guard. */
-export async function anyHoldsGuard(files: readonly string[]): Promise<boolean> {
-  for (const t of await settingsTexts(files)) if (askJson(() => holdsGuard(t)) === true) return true;
+/** Whether one of `files` that can be read (a missing, unreadable, too large or not JSON one is left out) calls the guard (`holds`: another of our hooks). */
+export async function anyHoldsGuard(files: readonly string[], holds = holdsGuard): Promise<boolean> {
+  for (const t of await settingsTexts(files)) if (askJson(() => holds(t)) === true) return true;
   return false;
 }
 

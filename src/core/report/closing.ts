@@ -36,6 +36,8 @@ export interface ClosingBase {
   home: string;
   /** The prompt to paste into the fresh context. */
   resumePrompt: string;
+  /** The SessionStart hook runs for the session's client: after /clear it hands the agent the resume block itself. */
+  handedOver: boolean;
 }
 
 /** What a system adds to its closing step. */
@@ -59,8 +61,8 @@ export type ClosingOf = (s: SystemReport, base: ClosingBase) => ClosingWords;
 
 export interface ClosingStep extends ClosingBase, ClosingWords {}
 
-/** The closing step of one system whose checkpoint went through. */
-export function closingStep(s: SystemReport): ClosingStep {
+/** The closing step of one system whose checkpoint went through (`handedOver`: see `ClosingBase`). */
+export function closingStep(s: SystemReport, handedOver = false): ClosingStep {
   const resumePrompt = s.resumePrompt?.trim() || `Read ${oneLine(s.home)} and continue from its next action.`;
   const fresh = FACTS[s.id].freshContext;
   const base: ClosingBase = {
@@ -69,13 +71,14 @@ export function closingStep(s: SystemReport): ClosingStep {
     prescribed: fresh.prescribed,
     home: s.home,
     resumePrompt,
+    handedOver,
   };
   return { ...base, ...homeOf(s.id).closing(s, base) };
 }
 
 /** Each system's closing step, in id order. */
-export function closingSteps(systems: readonly SystemReport[]): ClosingStep[] {
-  return systems.map(closingStep);
+export function closingSteps(systems: readonly SystemReport[], handedOver = false): ClosingStep[] {
+  return systems.map((s) => closingStep(s, handedOver));
 }
 
 /**

@@ -87,22 +87,33 @@ const NONE = t('(none)');
 
 export const closingS0: ClosingOf = (s, base) => {
   const c = s0Confirmation(s);
+  // The sentence goes on after each part: a part's own full stop goes, as the now part's does.
+  const parts = [
+    base.home,
+    withoutFullStop(c.goal) ?? NONE,
+    c.done,
+    c.now ?? NONE,
+    withoutFullStop(c.next) ?? NONE,
+  ] as const;
+  // Where the SessionStart hook runs, it has the agent reload the ledger after /clear by itself.
   return {
     s0: c,
     lines: [
       ...s0ConfirmationLines(c),
-      `Run /clear, then reload the ledger (${oneLine(base.home)}): /clear + ledger reload is preferred over repeated /compact.`,
+      base.handedOver
+        ? `Run /clear: the SessionStart hook has the agent reload the ledger (${oneLine(base.home)}). /clear + ledger reload is preferred over repeated /compact.`
+        : `Run /clear, then reload the ledger (${oneLine(base.home)}): /clear + ledger reload is preferred over repeated /compact.`,
       'Resume prompt for the fresh context:',
       `    ${base.resumePrompt}`,
     ],
-    notice: t(
-      'Checkpoint saved to {0} (Goal: {1}; State: {2} done, now: {3}, next: {4}). Run /clear, then reload the ledger: /clear + ledger reload is preferred over repeated /compact.',
-      base.home,
-      // The sentence goes on after each part: a part's own full stop goes, as the now part's does.
-      withoutFullStop(c.goal) ?? NONE,
-      c.done,
-      c.now ?? NONE,
-      withoutFullStop(c.next) ?? NONE,
-    ),
+    notice: base.handedOver
+      ? t(
+          'Checkpoint saved to {0} (Goal: {1}; State: {2} done, now: {3}, next: {4}). Run /clear: the SessionStart hook has the agent reload the ledger. /clear + ledger reload is preferred over repeated /compact.',
+          ...parts,
+        )
+      : t(
+          'Checkpoint saved to {0} (Goal: {1}; State: {2} done, now: {3}, next: {4}). Run /clear, then reload the ledger: /clear + ledger reload is preferred over repeated /compact.',
+          ...parts,
+        ),
   };
 };
