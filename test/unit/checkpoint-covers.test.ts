@@ -106,12 +106,12 @@ test('S1: the handoff changed and attested after the checkpoint: /compact still 
   assert.match(label, /Checkpoint proposed\./);
   assert.equal(
     guardSentence(asWritten, view),
-    '/compact would pass the guard: a fresh checkpoint marker. memory/session-handoff-LATEST.md, memory/.session-handoff.sha256 changed after the last checkpoint, which does not cover them: checkpoint again.',
+    '/compact would pass the guard: a fresh checkpoint marker; memory/session-handoff-LATEST.md, memory/.session-handoff.sha256 changed since, and their blocking checks still pass. The checkpoint does not cover those changes: checkpoint again to vouch for the newest work.',
   );
   // Said whether or not the guard is installed: it is why no checkpoint is done.
   assert.match(
     label,
-    /\. memory\/session-handoff-LATEST\.md, memory\/\.session-handoff\.sha256 changed after the last checkpoint/,
+    /; memory\/session-handoff-LATEST\.md, memory\/\.session-handoff\.sha256 changed since, and their blocking checks still pass\. The checkpoint does not cover those changes: checkpoint again/,
   );
   assert.match(
     guardSentence(asWritten, { ...view, installed: false }),

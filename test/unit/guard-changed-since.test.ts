@@ -172,16 +172,30 @@ test("the status bar's preview says the 'broken' rule in words", () => {
   );
 });
 
-test('the status bar\'s preview names one changed state file as "it", more as "them"', () => {
+test('the status bar\'s preview names one changed state file as "it", more as "them", in the guard\'s verdict where it runs, on its own where it does not', () => {
   const t = (m: string, ...a: Array<string | number | boolean>) =>
     m.replace(/\{(\d+)\}/g, (_, i: string) => String(a[+i]));
   const view = { allow: true, rule: 'fresh', marker: 'm', markerMtime: Date.now(), maxAgeMin: 480, installed: true };
+  // The guard runs: one story, the marker still lets /compact through, and why a checkpoint is asked again.
   assert.equal(
     guardSentence(t, { ...view, changed: [STATE] }),
-    '/compact would pass the guard: a fresh checkpoint marker. docs/state/STATE.md changed after the last checkpoint, which does not cover it: checkpoint again.',
+    '/compact would pass the guard: a fresh checkpoint marker; docs/state/STATE.md changed since, and its blocking checks still pass. The checkpoint does not cover that change: checkpoint again to vouch for the newest work.',
+  );
+  assert.equal(
+    guardSentence(t, { ...view, changed: [STATE, 'PROGRESS.md'] }),
+    '/compact would pass the guard: a fresh checkpoint marker; docs/state/STATE.md, PROGRESS.md changed since, and their blocking checks still pass. The checkpoint does not cover those changes: checkpoint again to vouch for the newest work.',
   );
   assert.match(
-    guardSentence(t, { ...view, changed: [STATE, 'PROGRESS.md'] }),
+    guardSentence(t, { ...view, changed: [STATE, 'a.md', 'b.md', 'c.md'] }),
+    /; docs\/state\/STATE\.md, a\.md, b\.md and 1 more changed since, and their blocking checks still pass\./,
+  );
+  // Not installed: nothing passes or stops /compact, and what changed is said after that.
+  assert.equal(
+    guardSentence(t, { ...view, installed: false, changed: [STATE] }),
+    '/compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks"). docs/state/STATE.md changed after the last checkpoint, which does not cover it: checkpoint again.',
+  );
+  assert.match(
+    guardSentence(t, { ...view, installed: false, changed: [STATE, 'PROGRESS.md'] }),
     /docs\/state\/STATE\.md, PROGRESS\.md changed after the last checkpoint, which does not cover them: checkpoint again\.$/,
   );
 });

@@ -239,3 +239,36 @@ test('status and check say it in Japanese and Korean, in the words of the status
   }
   assert.ok(readFileSync(path.join(root, '.claude/settings.json'), 'utf8').includes('hook pre-compact'));
 });
+
+test('status and check: a state file changed since the checkpoint, still whole: the guard line says the marker lets /compact through, what changed, and why a checkpoint is asked again', () => {
+  const { root, env } = oneSession();
+  install(root, env);
+  const c = run(['checkpoint', '--root', root, ...CONFIRM_ALL], { env });
+  assert.equal(c.code, 0, c.stdout + c.stderr);
+  age(path.join(root, `.claude/.checkpoint-ready.${SID}`), 600_000);
+  rewrite(root, 'docs/state/STATE.md', (t) => `${t}- one more line of the newest work\n`);
+  const { line, guard } = guardSaid(root, env);
+  assert.equal(
+    line,
+    '/compact would pass the guard: a fresh checkpoint marker; docs/state/STATE.md changed since, and its blocking checks still pass. The checkpoint does not cover that change: checkpoint again to vouch for the newest work.',
+  );
+  assert.deepEqual([guard.allow, guard.rule], [true, 'fresh']);
+  // The hook, run as Claude Code runs it, lets /compact through as the line says.
+  const input = JSON.stringify({ session_id: SID, cwd: root, hook_event_name: 'PreCompact', trigger: 'manual' });
+  const h = hookScript('.claude/hooks/session-ledger.cjs', ['hook', 'pre-compact'], { cwd: root, input, env });
+  assert.equal(h.code, 0, h.stderr);
+  // In Japanese and Korean, in words of their own.
+  for (const [lang, said] of [
+    [
+      'ja',
+      /^\/compact はガードを通過します: .*。その後 docs\/state\/STATE\.md が変更されましたが、ブロックするチェックには今も合格しています。/,
+    ],
+    [
+      'ko',
+      /^\/compact가 가드를 통과합니다: .*\. 그 뒤 docs\/state\/STATE\.md이\(가\) 바뀌었지만 차단 검사는 아직 통과합니다\./,
+    ],
+  ] as const) {
+    const s = run(['status', '--root', root], { env: { ...env, ...locale(lang) } });
+    assert.match(s.stdout.trimEnd().split('\n').pop() ?? '', said, s.stdout);
+  }
+});

@@ -206,12 +206,38 @@ export function guardRuleSaid(rule: string, maxAgeMin: number): Msg | string {
   return Object.prototype.hasOwnProperty.call(rules, rule) ? rules[rule]() : rule;
 }
 
-/** The guard's verdict on a manual /compact, as one sentence: it would pass or be stopped, and why. */
-export function guardVerdictSaid(d: { allow: boolean; rule: string }, maxAgeMin: number): Msg {
+/** State files as a sentence names them, each as `name` shows it: the first three, then how many more. */
+export function filesNamed(files: readonly string[], name: (s: string) => string = (s) => s): Msg | string {
+  const shown = files.slice(0, 3).map(name).join(', ');
+  return files.length > 3 ? t('{0} and {1} more', shown, files.length - 3) : shown;
+}
+
+/**
+ * The guard's verdict on a manual /compact, as one sentence: it would pass or be stopped, and why. An
+ * allow on a checkpoint's marker although state files changed since (`changed`: the guard ran their
+ * blocking checks, and they pass) says so, and that the checkpoint does not cover them: the marker still
+ * lets /compact through, and a checkpoint again is what vouches for the newest work. `name` shows a file.
+ */
+export function guardVerdictSaid(
+  d: { allow: boolean; rule: string; changed?: readonly string[] },
+  maxAgeMin: number,
+  name?: (s: string) => string,
+): Msg {
   const why = guardRuleSaid(d.rule, maxAgeMin);
-  return d.allow
-    ? t('/compact would pass the guard: {0}.', why)
-    : t('/compact would be stopped by the guard: {0}.', why);
+  if (!d.allow) return t('/compact would be stopped by the guard: {0}.', why);
+  const changed = d.changed ?? [];
+  if (!changed.length) return t('/compact would pass the guard: {0}.', why);
+  return changed.length === 1
+    ? t(
+        '/compact would pass the guard: {0}; {1} changed since, and its blocking checks still pass. The checkpoint does not cover that change: checkpoint again to vouch for the newest work.',
+        why,
+        filesNamed(changed, name),
+      )
+    : t(
+        '/compact would pass the guard: {0}; {1} changed since, and their blocking checks still pass. The checkpoint does not cover those changes: checkpoint again to vouch for the newest work.',
+        why,
+        filesNamed(changed, name),
+      );
 }
 
 /**

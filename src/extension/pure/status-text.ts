@@ -9,7 +9,7 @@ import type { ContextUsage } from '../../core/model/model';
 import { hooksStoppedSaid, relayStoppedSaid, type ClaudeStop } from '../../core/hooks/client-settings';
 import { render, type Msg } from '../../core/model/messages';
 import type { FigureAge } from '../../core/model/time';
-import { guardVerdictSaid } from '../../core/hooks/guard-state';
+import { filesNamed, guardVerdictSaid } from '../../core/hooks/guard-state';
 import type { T } from './tree-text';
 import { agoText, whenText } from './time-text';
 
@@ -115,25 +115,23 @@ export function verdictEndsAt(g: GuardView): number | null {
     : null;
 }
 
-/** The state files a guard view names, each as `name` shows it (the first three, then how many more). */
-function filesNamed(t: T, files: readonly string[], name: (s: string) => string): string {
-  const shown = files.slice(0, 3).map(name).join(', ');
-  return files.length > 3 ? t('{0} and {1} more', shown, files.length - 3) : shown;
-}
-
 /**
  * What the guard would decide, as plain sentences (no icon): an allow on a marker that does not vouch
- * for the state files as they are now says which changed since, so it is not taken for "checkpoint done".
- * `name` shows a file name (the tooltip's Markdown passes `code`). `trusted`: false in Restricted Mode, where
- * nothing can be installed, so no command is named that cannot run.
+ * for the state files as they are now says which changed since and that a checkpoint again covers them
+ * (the core's verdict), so it is not taken for "checkpoint done". `name` shows a file name (the tooltip's
+ * Markdown passes `code`). `trusted`: false in Restricted Mode, where nothing can be installed, so no
+ * command is named that cannot run.
  */
 export function guardSentence(t: T, g: GuardView, name: (s: string) => string = (s) => s, trusted = true): string {
-  // One file is "it", more are "them".
-  const changed = !g.changed?.length
-    ? ''
-    : g.changed.length === 1
-      ? ` ${t('{0} changed after the last checkpoint, which does not cover it: checkpoint again.', filesNamed(t, g.changed, name))}`
-      : ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', filesNamed(t, g.changed, name))}`;
+  // Where the guard does not run, its verdict names no change: what changed is said on its own. One file is "it", more are "them".
+  const named = filesNamed(g.changed ?? [], name);
+  const files = typeof named === 'string' ? named : render(named, t);
+  const changed =
+    !g.changed?.length || (g.installed && !g.stopped)
+      ? ''
+      : g.changed.length === 1
+        ? ` ${t('{0} changed after the last checkpoint, which does not cover it: checkpoint again.', files)}`
+        : ` ${t('{0} changed after the last checkpoint, which does not cover them: checkpoint again.', files)}`;
   const unticked = g.unticked?.length && g.marker ? ` ${markerStandsText(t, g.marker, trusted, name)}` : '';
   return `${verdictSentence(t, g, trusted, name)}${changed}${unticked}`;
 }
@@ -175,7 +173,7 @@ function verdictSentence(t: T, g: GuardView, trusted: boolean, name: (s: string)
   if (!g.installed)
     return t('/compact is not guarded: the guard hook is not installed in this folder (run "Install guard hooks").');
   // The verdict's words are the core's (the CLI's `status` and `check` say the same).
-  return render(guardVerdictSaid(g, g.maxAgeMin), t);
+  return render(guardVerdictSaid(g, g.maxAgeMin, name), t);
 }
 
 /**
