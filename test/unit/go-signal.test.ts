@@ -17,7 +17,7 @@ import { goSignalNow, goSignalOf, withdrawal } from '../../src/extension/pure/go
 import { findingLabel } from '../../src/extension/pure/tree-text';
 import { applyTicks, homeHash, tickKey } from '../../src/extension/pure/ticks';
 import { emptyClaudeHome, s3Workspace, SID } from './checkpoint-fixtures';
-import { enT } from './helpers';
+import { enT, jaT, koT, REPO } from './helpers';
 
 const t = enT;
 
@@ -85,7 +85,7 @@ test('a go-signal holds while the state files, their checks, the ticks and the m
   // checklist to tick them, not a Checkpoint now that would be refused.
   const edited = await now();
   assert.deepEqual(withdrawal(t, g, 'state', '14:02:03', edited.report, filesIn(root)), {
-    text: `The checkpoint notification of 14:02:03 (.claude/.checkpoint-ready.${SID}) no longer holds: the state files, their checks or the manual ticks changed after it. 2 manual items are not ticked: tick them in the checklist when they are true, then run Checkpoint now again before /compact or /clear.`,
+    text: `The checkpoint notification of 14:02:03 (.claude/.checkpoint-ready.${SID}) no longer holds: the state files, their checks or the manual ticks changed after it. 2 manual items are not ticked: tick them in the checklist when they are true, then click "Write marker & copy resume prompt" there before /compact or /clear.`,
     offer: { kind: 'tick', system: null, checkId: 'feedback-stored', count: 2 },
   });
   // Put back as it was: holds again (the same bytes and checks).
@@ -156,7 +156,7 @@ test('the warning after a go-signal offers only a step that can succeed: the fai
   assert.equal(findingLabel(t, w.offer.finding.check), 'The next action is vague: "TBD".');
   assert.match(
     w.text,
-    /A blocking check fails now: S3: The next action is vague: "TBD"\. Fix it, then run Checkpoint now again before \/compact or \/clear\.$/,
+    /A blocking check fails now: S3: The next action is vague: "TBD"\. Fix it, then run "Checkpoint now" again \(in the checklist: "Write marker & copy resume prompt"\) before \/compact or \/clear\.$/,
   );
 
   // Fixed, but a manual item unticked for the marker's session: the checklist, on the item.
@@ -174,5 +174,34 @@ test('the warning after a go-signal offers only a step that can succeed: the fai
   writeFileSync(marker, 'done\n');
   const again = await now();
   assert.equal(goSignalNow(g, again), 'marker');
-  assert.deepEqual(withdrawal(t, g, 'marker', '14:02:03', again.report, filesIn(root)).offer, { kind: 'checkpoint' });
+  const c = withdrawal(t, g, 'marker', '14:02:03', again.report, filesIn(root));
+  assert.deepEqual(c.offer, { kind: 'checkpoint' });
+  assert.match(
+    c.text,
+    / Run "Checkpoint now" again \(in the checklist: "Write marker & copy resume prompt"\) before \/compact or \/clear\.$/,
+  );
+
+  // In every language, the warning names the command by its title in the command palette and the checklist's
+  // button by its label, so a user finds each by the name the warning gives it; the checklist is where the
+  // manual items are ticked, so there it names the button.
+  for (const [lang, l10n] of [
+    ['', enT],
+    ['.ja', jaT],
+    ['.ko', koT],
+  ] as const) {
+    const nls = JSON.parse(readFileSync(path.join(REPO, `package.nls${lang}.json`), 'utf8')) as Record<string, string>;
+    const command = nls['command.checkpointNow.title'];
+    const button = l10n('Write marker & copy resume prompt');
+    assert.equal(l10n('Checkpoint now'), command, `${lang}: the warning's own button is the command's title`);
+    const said = withdrawal(l10n, g, 'marker', '14:02:03', again.report, filesIn(root)).text;
+    assert.ok(said.includes(command) && said.includes(button), `${lang}: ${said}`);
+    writeFileSync(state, before.replace(/(- \*\*Now ▶\*\*).*/, '$1 TBD'));
+    const fix = withdrawal(l10n, g, 'state', '14:02:03', (await now()).report, filesIn(root)).text;
+    assert.ok(fix.includes(command) && fix.includes(button), `${lang}: ${fix}`);
+    writeFileSync(state, before);
+    ticks.tickAll(raw, SID, false);
+    const tick = withdrawal(l10n, g, 'state', '14:02:03', (await now()).report, filesIn(root)).text;
+    assert.ok(tick.includes(button) && !tick.includes(command), `${lang}: ${tick}`);
+    ticks.tickAll(raw, SID);
+  }
 });

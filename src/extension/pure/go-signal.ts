@@ -109,6 +109,10 @@ export function withdrawal(
           g.marker,
         );
   const said = (step: TextPart[]) => quoted(joinParts([head, step], ' '));
+  // The two ways to write the marker again, by the names the user finds them under: the command (the
+  // palette, the status bar, the CodeLens, this warning's button) and the checklist's button.
+  const command = l10n('Checkpoint now');
+  const button = l10n('Write marker & copy resume prompt');
   // What Checkpoint now decides on: the systems not switched off by their own configuration.
   const active = report ? { ...report, systems: report.systems.filter((s) => !s.skipped) } : undefined;
   const blocking = reportFindings(active, isFile).filter((f) => isBlocking(f.check));
@@ -116,11 +120,18 @@ export function withdrawal(
     const first = saidParts(l10n, checksNamed([blocking[0].check]));
     const step =
       blocking.length === 1
-        ? t('A blocking check fails now: {0} Fix it, then run Checkpoint now again before /compact or /clear.', first)
+        ? t(
+            'A blocking check fails now: {0} Fix it, then run "{1}" again (in the checklist: "{2}") before /compact or /clear.',
+            first,
+            command,
+            button,
+          )
         : t(
-            '{0} blocking checks fail now, the first: {1} Fix them, then run Checkpoint now again before /compact or /clear.',
+            '{0} blocking checks fail now, the first: {1} Fix them, then run "{2}" again (in the checklist: "{3}") before /compact or /clear.',
             blocking.length,
             first,
+            command,
+            button,
           );
     return { text: said(step), offer: { kind: 'fix', finding: blocking[0], count: blocking.length } };
   }
@@ -139,16 +150,18 @@ export function withdrawal(
     const step =
       open.length === 1
         ? t(
-            '1 manual item is not ticked: tick it in the checklist when it is true, then run Checkpoint now again before /compact or /clear.',
+            '1 manual item is not ticked: tick it in the checklist when it is true, then click "{0}" there before /compact or /clear.',
+            button,
           )
         : t(
-            '{0} manual items are not ticked: tick them in the checklist when they are true, then run Checkpoint now again before /compact or /clear.',
+            '{0} manual items are not ticked: tick them in the checklist when they are true, then click "{1}" there before /compact or /clear.',
             open.length,
+            button,
           );
     return { text: said(step), offer: { kind: 'tick', ...open[0], count: open.length } };
   }
   return {
-    text: said(t('Run Checkpoint now again before /compact or /clear.')),
+    text: said(t('Run "{0}" again (in the checklist: "{1}") before /compact or /clear.', command, button)),
     offer: { kind: 'checkpoint' },
   };
 }
