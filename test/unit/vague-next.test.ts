@@ -315,3 +315,19 @@ test('S3: a member named net or org (cart.net, model.net.fc, user.org) or a file
   for (const v of ['Point the DNS at example.com', 'Check status.github.com for the outage', 'Renew api.example.co.uk'])
     assert.equal(isConcreteAction(v), false, v);
 });
+
+// S3's Now ▶ and S2's NEXT hold the action on their own line or field: emptied, there is none (S0's, S1's and
+// S4's lists then start at their next item, which is the action).
+for (const system of ['S2', 'S3']) {
+  const where = NEXT[system];
+  test(`${system}: an empty next action is said to be empty, at its line, never "vague" with empty quotes`, async () => {
+    for (const empty of ['', '   ']) {
+      const s = await report(goodWith(system, { [where.file]: where.edit(empty) }), system);
+      const c = assertRefuses(s, 'next-action', `an empty next action (${JSON.stringify(empty)})`);
+      assert.doesNotMatch(c.message, /vague|""/, c.message);
+      assert.match(c.message, /^(The next action is empty|No next action found) \(.+\)\.$/, c.message);
+      assert.ok(c.path, `${system}: the finding names its file`);
+      assert.doesNotMatch(c.hint ?? '', /^Replace it/, `${system}: nothing to replace: ${c.hint}`);
+    }
+  });
+}

@@ -413,9 +413,21 @@ export function checkNextAction(
       hint ?? t('Write the single exact next action under {0}, concrete enough to start cold.', where),
     );
   }
-  const vague = isVagueAction(next.text);
   // Said as every surface that renders no Markdown says the next action (the CLI, the checklist, the tree).
   const quoted = clip(shownLine(next.text));
+  // A field or heading that holds nothing: there is no action to call vague, only one to write (at its line).
+  if (!quoted.trim()) {
+    return mk(
+      system,
+      'next-action',
+      'block',
+      false,
+      t('The next action is empty ({0}).', where),
+      { path: next.path, line: next.line },
+      hint ?? t('Write the single exact next action under {0}, concrete enough to start cold.', where),
+    );
+  }
+  const vague = isVagueAction(next.text);
   return mk(
     system,
     'next-action',
