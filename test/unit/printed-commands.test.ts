@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { anywhereWord } from '../../src/core/files/shell';
 import { cliCommand } from '../../src/core/hooks/guard';
@@ -109,10 +109,38 @@ test('check and status run through the hook script name it in their fix hints: t
     assert.equal(run.code, 0, `${attest}:\n${run.all}`);
     assert.ok(existsSync(path.join(dir, 'memory/.session-handoff.sha256')), run.all);
   }
-  // The npm package's command names itself.
+  // The npm package's command names itself where PATH finds it (a global install's link to dist/cli.js).
   const dir = installed(workspace({ 'memory/session-handoff-LATEST.md': HANDOFF }));
-  const npm = spawnSync(process.execPath, [CLI, 'check'], { cwd: dir, encoding: 'utf8' });
+  const bin = workspace({}, 'sl-bin-');
+  symlinkSync(CLI, path.join(bin, 'session-ledger'));
+  const PATH = `${bin}${path.delimiter}${process.env.PATH}`;
+  const npm = spawnSync(process.execPath, [CLI, 'check'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, PATH },
+  });
   assert.equal(span(npm.stdout, ' attest'), 'session-ledger attest', npm.stdout);
+});
+
+test('check, status and checkpoint run as `node <clone>/dist/cli.js` (no global install) name it so: the `checkpoint --confirm` and `hooks install` they print run as printed', () => {
+  const program = `node ${anywhereWord(CLI, process.env.HOME)}`;
+  for (const command of ['check', 'status', 'checkpoint']) {
+    const dir = s3Workspace();
+    // No `session-ledger` on this PATH: only node's folder.
+    const env = { PATH: path.dirname(process.execPath), HOME: process.env.HOME, CLAUDE_CONFIG_DIR: emptyClaudeHome() };
+    const r = spawnSync(process.execPath, [CLI, command], { cwd: dir, encoding: 'utf8', env });
+    const out = r.stdout + r.stderr;
+    assert.doesNotMatch(out, /session-ledger (\\|hooks install)/, out);
+    const confirm = commandAfter(out, (l) => l.startsWith('When they are true, confirm them with:'), false);
+    assert.ok(confirm.startsWith(`${program} \\`), confirm);
+    if (command !== 'checkpoint') {
+      assert.ok(out.includes(`(run ${program} hooks install)`), out);
+      continue;
+    }
+    const run = spawnSync('sh', ['-c', confirm], { cwd: dir, encoding: 'utf8', env });
+    assert.equal(run.status, 0, `${confirm}:\n${run.stdout}${run.stderr}`);
+    assert.match(run.stdout, /Marker written/, run.stdout);
+  }
 });
 
 test('with no state file, check run through the hook script names it in "Start one with": its `init`, run as printed from a subfolder, writes the starter in the project', () => {
