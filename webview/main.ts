@@ -235,6 +235,35 @@ function sessionSection(state: ChecklistState): HTMLElement {
   return sec;
 }
 
+/**
+ * That a blocking check fails, and which ones: each takes the focus to its row, which may be far down the
+ * page under the passing systems before it (S3's below S0's, S1's and S2's dozens of rows).
+ */
+function blockedNote(state: ChecklistState): HTMLElement {
+  const note = el('div', { class: 'note block', id: 'blocked' });
+  note.append(el('p', {}, state.strings.blocked));
+  const failing = state.systems.flatMap((s) =>
+    s.checks.filter((c) => c.status === 'fail' && c.severity === 'block').map((c) => ({ system: s.id, c })),
+  );
+  if (!failing.length) return note;
+  const ul = el('ul', { class: 'blocking' });
+  for (const { system, c } of failing) {
+    // A button, not a link: the webview's host scrolls a page to its top on a click of an `href="#"` link.
+    const go = el('button', { type: 'button', class: 'link', 'data-key': `blocking:${system}:${c.id}` });
+    go.append(
+      el('span', { class: 'id' }, `${system} ${c.id}`),
+      document.createTextNode(': '),
+      ...partNodes(c.messageParts),
+    );
+    go.addEventListener('click', () => focusCheck(system, c.id));
+    const li = el('li');
+    li.append(go);
+    ul.append(li);
+  }
+  note.append(ul);
+  return note;
+}
+
 /** Why the marker cannot be written now (the first reason that holds), or that it can. */
 function reasonText(state: ChecklistState): string {
   const s = state.strings;
@@ -320,7 +349,7 @@ function render(state: ChecklistState): void {
   // Overall PARTIAL while every system says WORKING: the reason, under the overall label.
   if (state.overallWhy) top.push(el('p', { class: 'note', id: 'overall-why' }, state.overallWhy));
   if (state.systems.length === 0) top.push(el('p', { class: 'note' }, state.strings.nothing));
-  else if (state.blocked) top.push(el('p', { class: 'note block' }, state.strings.blocked));
+  else if (state.blocked) top.push(blockedNote(state));
   if (state.compactionAdvice !== null)
     top.push(
       el(

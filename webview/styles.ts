@@ -27,6 +27,10 @@ button[aria-disabled="true"] { cursor: not-allowed; border-style: dashed; border
 button:focus-visible, a:focus-visible, input:focus-visible, #result:focus { outline: 2px solid var(--vscode-focusBorder); outline-offset: 2px; }
 .note { margin: 4px 0; }
 .note.block { border-left: 3px solid var(--vscode-errorForeground); padding-left: 8px; }
+#blocked p { margin: 0; }
+ul.blocking { margin: 2px 0 0; padding-left: 1.2em; }
+ul.blocking button.link, ul.blocking button.link:hover { color: var(--vscode-textLink-foreground); background: none; border: none; padding: 0; text-align: start; text-decoration: underline; cursor: pointer; }
+ul.blocking .id { font-family: var(--vscode-editor-font-family); }
 #actions { position: sticky; bottom: 0; display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; background: var(--vscode-editor-background); border-top: 1px solid var(--vscode-panel-border, transparent); padding: 10px 0; margin-top: 16px; }
 #actions .note { flex: 1 1 20em; margin: 0; }
 #result { margin-top: 12px; padding: 4px 10px; border-left: 3px solid var(--vscode-focusBorder); }

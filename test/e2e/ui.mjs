@@ -604,6 +604,39 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await waitUntil('S3 read again', async () => (await f.locator('#overall').innerText()) !== 'BROKEN', 20_000);
   });
 
+  await test('the checklist names what blocks at its top, each a link that takes the focus to its row far down the page', async () => {
+    const f = checklist(page);
+    const file = join(ws, HOMES.S3);
+    const before = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(file, before.replace(/^(- \*\*Now ▶\*\*).*$/m, '$1'));
+      await waitUntil('Overall: BROKEN', async () => (await f.locator('#overall').innerText()) === 'BROKEN', 20_000);
+      const links = f.locator('#blocked ul.blocking button');
+      await links.first().waitFor({ state: 'visible', timeout: 10_000 });
+      // Only what blocks: S3's empty Now ▶, said as its row says it (not "vague" with empty quotes).
+      assert.deepEqual(await links.allInnerTexts(), [
+        'S3 next-action: The next action is empty (Now ▶ in ## Handoff).',
+      ]);
+      await links.first().click();
+      const row = f.locator('section.system[data-system="S3"] .check[data-check-id="next-action"]');
+      await waitUntil(
+        "the focus in S3's next-action row",
+        () => row.evaluate((r) => r.contains(document.activeElement)),
+        5_000,
+      );
+      const box = await row.evaluate((r) => {
+        const b = r.getBoundingClientRect();
+        return { top: b.top, bottom: b.bottom, height: innerHeight };
+      });
+      assert.ok(box.top >= 0 && box.bottom <= box.height, `the row in view: ${JSON.stringify(box)}`);
+      await shot('checklist-blocked.png');
+    } finally {
+      writeFileSync(file, before);
+    }
+    await waitUntil('S3 read again', async () => (await f.locator('#overall').innerText()) !== 'BROKEN', 20_000);
+    assert.equal(await f.locator('#blocked').count(), 0, 'no blocked note once nothing blocks');
+  });
+
   await test("a checkpoint on the command line with --confirm ticks the session's two items in the checklist and the tree", async () => {
     const f = checklist(page);
     const boxes = f.locator('section.system[data-system="session"] input[type="checkbox"][data-manual]');
