@@ -331,3 +331,13 @@ for (const system of ['S2', 'S3']) {
     }
   });
 }
+
+test('a long next action is cut at a word in next-action\'s message, never inside a code span (the demo\'s S1: not "check with `n…")', async () => {
+  const dir = workspace({}, 'sl-demo-');
+  copyDemo(dir);
+  const c = (await report(dir, 'S1')).checks.find((x) => x.id === 'next-action');
+  assert.ok(c && c.status === 'pass', `${c?.status} ${c?.message}`);
+  assert.match(c.message, /…\.?$/, "the demo's S1 action is long enough to be cut");
+  assert.equal((c.message.match(/`/g) ?? []).length % 2, 0, `an unclosed code span: ${c.message}`);
+  assert.ok(!c.message.endsWith('`n…'), c.message);
+});

@@ -17,6 +17,7 @@ import {
 } from '../model/model';
 import {
   clip,
+  clipAtWord,
   codePointCount,
   extractPaths,
   isExplicitNone,
@@ -413,8 +414,9 @@ export function checkNextAction(
       hint ?? t('Write the single exact next action under {0}, concrete enough to start cold.', where),
     );
   }
-  // Said as every surface that renders no Markdown says the next action (the CLI, the checklist, the tree).
-  const quoted = clip(shownLine(next.text));
+  // Said as every surface that renders no Markdown says the next action (the CLI, the checklist, the tree);
+  // a long one cut at a word, never inside a code span (an unclosed backtick shows as itself).
+  const quoted = clipAtWord(shownLine(next.text));
   // A field or heading that holds nothing: there is no action to call vague, only one to write (at its line).
   if (!quoted.trim()) {
     return mk(
