@@ -604,7 +604,7 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     await waitUntil('S3 read again', async () => (await f.locator('#overall').innerText()) !== 'BROKEN', 20_000);
   });
 
-  await test('the checklist names what blocks at its top, each a link that takes the focus to its row far down the page', async () => {
+  await test('the checklist names what blocks at its top, each a button that takes the focus to its row far down the page', async () => {
     const f = checklist(page);
     const file = join(ws, HOMES.S3);
     const before = readFileSync(file, 'utf8');
