@@ -105,6 +105,26 @@ test('check and status say how to confirm the open session items: the checkpoint
   assert.ok(hook.stdout.includes(command(shownProgram(scriptProgram(dir)), '')), hook.stdout);
 });
 
+test('while a check blocks, check and status say so before the command that confirms the session items (the checkpoint refuses it until then)', () => {
+  const dir = demo();
+  const first =
+    'A blocking check fails (FAIL above): fix it first; until then a checkpoint is refused.\nWhen they are true, confirm them with:\n';
+  // Nothing blocks in the demo: the command alone.
+  assert.doesNotMatch(cli(['check', '--root', dir]).stdout, /A blocking check fails/);
+  // S3's Now ▶ emptied: next-action fails and blocks.
+  rewrite(dir, 'docs/state/STATE.md', (t) => t.replace(/^(- \*\*Now ▶\*\*).*$/m, '$1'));
+  for (const command of ['check', 'status']) {
+    const r = cli([command, '--root', dir]);
+    assert.match(r.stdout, /FAIL next-action/, r.stdout);
+    assert.ok(r.stdout.includes(`completed or recorded.\n${first}`), r.stdout);
+  }
+  const refused = cli(['checkpoint', '--root', dir, '--confirm', 'feedback-stored,last-request']);
+  assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /1 blocking check failed:/);
+  const ja = cli(['check', '--root', dir], { env: { LANG: 'ja_JP.UTF-8' } });
+  assert.ok(ja.stdout.includes('ブロックするチェックが失敗しています（上の FAIL）。'), ja.stdout);
+});
+
 test('check and status after a checkpoint: the items its marker confirmed for the session meant stay ticked, as in the checklist; not for a session nobody named while two run, nor once a state file changed', () => {
   const dir = demo();
   const home = emptyClaudeHome();

@@ -6,6 +6,7 @@
 import { ALL_FACTS, systemName } from '../systems/facts';
 import {
   isSessionItem,
+  isBlocking,
   sessionItems,
   type Check,
   type Label,
@@ -254,9 +255,14 @@ export function sessionText(
   if (!items.length) return [];
   // A checkpoint is a run of its own: it confirms every item, those this command was given too.
   const confirm = items.some((c) => c.status === 'manual-open') ? items.map((c) => c.id) : [];
+  // While a check blocks, the command below is refused whatever is confirmed: what comes first is said first.
+  const blocked = r.systems.some((s) => !s.skipped && s.checks.some(isBlocking));
   return [
     lang.msg(t('This session (asked once for every system):')),
     ...items.map((c) => `${indent}${checkLine(c, lang)}`),
+    ...(confirm.length && blocked
+      ? [lang.msg(t('A blocking check fails (FAIL above): fix it first; until then a checkpoint is refused.'))]
+      : []),
     ...(!confirm.length
       ? []
       : confirmWith
