@@ -321,7 +321,14 @@ export async function buildHookScript() {
       external: ['node:buffer', 'node:process'],
       plugins: [yamlAsForNode],
       entryPoints: undefined,
-      stdin: { contents: "export * from 'yaml';", resolveDir: REPO, sourcefile: 'yaml.mjs', loader: 'js' },
+      // Only the names the code takes (src/core/markdown/yaml-names.ts): the library's code none of them
+      // reaches (its stringify-only and CST helpers) stays out.
+      stdin: {
+        contents: `export { ${yamlNames().join(', ')} } from 'yaml';`,
+        resolveDir: REPO,
+        sourcefile: 'yaml.mjs',
+        loader: 'js',
+      },
       write: false,
     }),
   ]);
@@ -406,6 +413,15 @@ async function hookWords(opts) {
     .join('\n')
     .replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `module.exports = {\n${escaped}\n};\n`;
+}
+
+/** The names of the yaml library the code takes at run time (src/core/markdown/yaml-names.ts, `YAML_NAMES`). */
+function yamlNames() {
+  const src = readFileSync(join(REPO, 'src', 'core', 'markdown', 'yaml-names.ts'), 'utf8');
+  const list = /YAML_NAMES = \[([^\]]*)\] as const;/.exec(src);
+  const names = list ? [...list[1].matchAll(/'(\w+)'/g)].map((m) => m[1]) : [];
+  if (!names.length) throw new Error('src/core/markdown/yaml-names.ts names no YAML_NAMES');
+  return names;
 }
 
 /** `text` with every UTF-16 code unit above 0x7E written as `\\uXXXX` (an astral character as its surrogate pair). */

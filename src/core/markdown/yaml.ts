@@ -30,16 +30,20 @@ import type {
   YAMLSeq,
 } from 'yaml';
 import { onALine } from '../files/line-ends';
+import type { YAML_NAMES } from './yaml-names';
 import { t, type Msg } from '../model/messages';
 
-let lib: typeof import('yaml') | undefined;
+/** The part of the library the code takes (./yaml-names: the hook script's YAML part holds no other). */
+export type YamlLibrary = Pick<typeof import('yaml'), (typeof YAML_NAMES)[number]>;
+
+let lib: YamlLibrary | undefined;
 
 /**
  * The library, loaded on first use: plain YAML is read without it (./yaml-tree). Kept once loaded: Node
  * resolves a package that declares "exports" again on every `require` call, where the code runs unbundled.
  */
-export function yamlLib(): typeof import('yaml') {
-  return (lib ??= require('yaml') as typeof import('yaml'));
+export function yamlLib(): YamlLibrary {
+  return (lib ??= require('yaml') as YamlLibrary);
 }
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions;
