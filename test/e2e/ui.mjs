@@ -434,14 +434,13 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
     const marker = join(ws, '.claude', `.checkpoint-ready.${claude.sessionId}`);
     await waitUntil(`the marker ${marker}`, () => existsSync(marker), 30_000);
     assert.deepEqual(markers(ws), [`.checkpoint-ready.${claude.sessionId}`]);
-    const toast = page
-      .locator('.notifications-toasts .notification-toast')
-      .filter({ hasText: `Marker written: .claude/.checkpoint-ready.${claude.sessionId}.` });
+    const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Checkpoint written.' });
     await toast.first().waitFor({ state: 'visible', timeout: 15_000 });
-    // The ledger's code spans (S0's Now: `queueReminder(…)`) in quotes, as the Problems panel shows them.
+    // The closing in short: the step to type and for which systems; each system's closing words are the log's.
     const said = await toast.first().innerText();
     assert.doesNotMatch(said, /`/, said);
-    assert.match(said, /now: Call ‘queueReminder\(db, loan, 'overdue', day\)’/, said);
+    assert.match(said, /Type one of the two, not both: \/clear \(S0, S3\) or \/compact \(S1, S2, S4\)\./, said);
+    assert.doesNotMatch(said, /queueReminder|\.checkpoint-ready/, said);
     await drawnWhole(toast.first());
     // Two buttons at most, and the source beside them whole; the message says the prompt is on the clipboard.
     const line = await toastLine(toast.first());

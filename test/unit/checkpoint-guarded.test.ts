@@ -34,6 +34,10 @@ test('no guard hook installed: the result says nothing stops /compact, not that 
   }
   assert.match(quoted(outcomeMessage(o, jaT).full), /ここにはガードがないため、何も \/compact を止めません/);
   assert.match(quoted(outcomeMessage(o, koT).full), /여기에는 가드가 없어 아무것도 \/compact를 막지 않습니다/);
+  // The notification, in short, alike.
+  assert.match(outcomeMessage(o, enT).text, / No guard here: nothing stops \/compact\. /);
+  assert.match(outcomeMessage(o, jaT).text, /ここにはガードがないため、何も \/compact を止めません。/);
+  assert.match(outcomeMessage(o, koT).text, /여기에는 가드가 없어 아무것도 \/compact를 막지 않습니다\./);
 });
 
 test('the guard installed: the marker lets /compact through; Claude Code told to run no hooks: not guarded again', async () => {
@@ -46,12 +50,18 @@ test('the guard installed: the marker lets /compact through; Claude Code told to
   const full = quoted(outcomeMessage(o, enT).full);
   assert.ok(full.includes(GUARDED), full);
   assert.ok(!full.includes(UNGUARDED), full);
+  const text = outcomeMessage(o, enT).text;
+  assert.match(text, / The marker lets \/compact through\. /, text);
+  assert.ok(!text.includes('No guard here'), text);
+  assert.match(outcomeMessage(o, jaT).text, /マーカーが \/compact を通します。/);
+  assert.match(outcomeMessage(o, koT).text, /마커가 \/compact를 통과시킵니다\./);
   // disableAllHooks in the file Claude Code reads last: the installed guard does not run.
   write(w.dir, '.claude/settings.local.json', '{ "disableAllHooks": true }\n');
   assert.equal(await guardRuns(w.dir, { agent: 'claude', env: w.env, claudeHome: w.claudeHome }), false);
   const off = await writtenIn(w);
   assert.equal(off.guarded, false);
   assert.ok(quoted(outcomeMessage(off, enT).full).includes(UNGUARDED));
+  assert.match(outcomeMessage(off, enT).text, / No guard here: nothing stops \/compact\. /);
 });
 
 test('nothing to preserve, no guard: the marker is said not to be what stops /compact', async () => {

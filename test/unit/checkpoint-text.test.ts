@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkpoint } from '../../src/core/checkpoint/checkpoint';
 import { closingMessage, outcomeMessage } from '../../src/extension/pure/checkpoint-text';
+import { quoted } from '../../src/extension/pure/findings';
 import { checklistState } from '../../src/extension/pure/checklist-model';
 import { evaluate } from '../../src/core/report/evaluate';
 import type { ChecklistStrings } from '../../src/protocol/checklist';
@@ -13,7 +14,7 @@ import { CONFIRMED, emptyClaudeHome, s3Workspace, SID, S0_LEDGER } from './check
 const t = (m: string, ...args: Array<string | number | boolean>) =>
   `«${m.replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]))}»`;
 
-test("written: the marker, the clipboard, the choice between the systems' steps, each system's closing step under its id: one sentence a line, all through l10n", async () => {
+test("written: the notification in short; the checklist's result the marker, the clipboard, the choice between the systems' steps, each system's closing step under its id, one sentence a line: all through l10n", async () => {
   const dir = fixtureCopy('s2/good');
   const s3 = s3Workspace();
   const { readFileSync, writeFileSync, mkdirSync } = await import('node:fs');
@@ -23,7 +24,12 @@ test("written: the marker, the clipboard, the choice between the systems' steps,
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   const m = outcomeMessage(o, t);
   assert.equal(m.severity, 'info');
-  assert.deepEqual(m.text.split('\n'), [
+  // The notification: the closing in short; the checklist's result: every sentence.
+  assert.equal(
+    m.text,
+    '«Checkpoint written.» «The resume prompt is on the clipboard.» «Type one of the two, not both: /clear (S3) or /compact (S2).» «No guard here: nothing stops /compact.» «The closing steps of S2, S3 are in the log (Show log).»',
+  );
+  assert.deepEqual(quoted(m.full).split('\n'), [
     `«Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.»`,
     '«The resume prompt is on the clipboard.»',
     '«The systems here end differently. Type one of the two, not both: /clear (S3) starts afresh from the state files, with the resume prompt; /compact (S2) keeps a summary of this conversation too. Either is safe: the files are checked. No guard here: nothing stops /compact.»',

@@ -4,8 +4,8 @@
  * Step 5 confirmation then /clear and reload the ledger; S1's and S2's lines verbatim; S3's fresh
  * session with /clear and the resume prompt; S4's report in Japanese), and, when the systems end
  * differently (/clear and /compact), one sentence that says which names which and that one of the
- * two is typed. The CLI, the notification and the checklist's result take the same sentences from
- * the core. Real files of the demo workspace and the fixtures, real git, the built CLI.
+ * two is typed. The CLI and the checklist's result take the same sentences from the core; the
+ * notification takes their short form (the step to type, for which systems) from there too. Real files of the demo workspace and the fixtures, real git, the built CLI.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -165,40 +165,59 @@ test('after Write marker on the demo (all five systems): the marker the tool wro
   }
 });
 
-test("the demo's notification (all five systems) stays whole within the 1,000 characters VS Code shows: the marker and the clipboard first, then the choice, each system's step whole, the others named as in the log", async () => {
+test("the demo's notification (all five systems) says in a few words what to do now: written, the resume prompt on the clipboard, /clear or /compact and for which systems, whether anything stops /compact; each system's closing words are the log's and the checklist's result's", async () => {
   const dir = demoRepo();
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
+  assert.equal(o.guarded, false);
   const m = outcomeMessage(o, enT);
-  // VS Code cuts a notification's message at 1,000 characters and ends it with "...".
-  assert.ok(m.text.length <= 1000, `${m.text.length} characters: ${m.text}`);
-  const lines = m.text.split('\n');
   assert.equal(
-    lines[0],
+    m.text,
+    'Checkpoint written. The resume prompt is on the clipboard. Type one of the two, not both: /clear (S0, S3) or /compact (S1, S2, S4). No guard here: nothing stops /compact. The closing steps of S0, S1, S2, S3, S4 are in the log (Show log).',
+  );
+  // A toast covers the checklist's result and is cut at 1,000 characters: a sentence or two, in every language.
+  for (const [lang, tr] of [
+    ['en', enT],
+    ['ja', jaT],
+    ['ko', koT],
+  ] as const) {
+    const text = outcomeMessage(o, tr).text;
+    assert.ok(text.length < 300, `${lang}: ${text.length} characters: ${text}`);
+    assert.match(text, /\/clear.*\/compact/, `${lang}: ${text}`);
+    assert.ok(!text.includes('.checkpoint-ready'), `${lang}: no marker path: ${text}`);
+    assert.ok(!text.includes('North Pier'), `${lang}: no system's closing report: ${text}`);
+    assert.ok(!text.includes('\n'), `${lang}: one line: ${text}`);
+  }
+  // Each system's closing words: in the log (its button), and in the checklist's result, every sentence.
+  assert.deepEqual(m.inLog, ['S0', 'S1', 'S2', 'S3', 'S4']);
+  const full = quoted(m.full).split('\n');
+  assert.equal(full.length, 8);
+  assert.equal(
+    full[0],
     `Marker written: .claude/.checkpoint-ready.${SID}. Session Ledger checked the state files and changed none of them.`,
   );
-  assert.equal(lines[1], 'The resume prompt is on the clipboard.');
-  assert.match(lines[2], /^The systems here end differently\. Type one of the two, not both: /);
-  // Each system's step that is shown is shown whole, as the checklist's result says it.
-  const full = quoted(m.full).split('\n');
-  const shown = lines.filter((l) => /^S\d: /.test(l));
-  for (const l of shown) assert.ok(full.includes(l), l);
-  const left = ['S0', 'S1', 'S2', 'S3', 'S4'].filter((id) => !shown.some((l) => l.startsWith(`${id}: `)));
-  assert.ok(shown.length > 0 && left.length > 0, m.text);
-  assert.deepEqual(m.inLog, left);
-  assert.equal(lines[lines.length - 1], `The closing steps of ${left.join(', ')} are in the log (Show log).`);
-  // The checklist's result has room for every sentence.
-  assert.equal(full.length, 8);
+  assert.equal(full[1], 'The resume prompt is on the clipboard.');
+  assert.match(full[2], /^The systems here end differently\. Type one of the two, not both: /);
+  assert.deepEqual(
+    full.slice(3).map((l) => l.slice(0, 4)),
+    ['S0: ', 'S1: ', 'S2: ', 'S3: ', 'S4: '],
+  );
+  // The CLI says each system's closing as before.
+  for (const id of ['S0', 'S1', 'S2', 'S3', 'S4']) assert.ok(o.lines.includes(`${id}:`), id);
 });
 
-test('one system: its notification is every sentence, nothing left to the log', async () => {
+test("one system: its notification names its step in short, the checklist's result says its closing words; nothing left to the log", async () => {
   const dir = fixtureCopy('s3/good');
   gitInit(dir);
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written', o.lines.join('\n'));
   const m = outcomeMessage(o, enT);
-  assert.equal(m.text, quoted(m.full));
+  assert.equal(
+    m.text,
+    'Checkpoint written. The resume prompt is on the clipboard. Type /clear (S3). No guard here: nothing stops /compact.',
+  );
   assert.deepEqual(m.inLog, []);
+  assert.match(quoted(m.full), /^S3: Handoff docs\/state\/STATE\.md checked\. Start a fresh session with \/clear/m);
 });
 
 test('S0: a goal wrapped over lines is said whole, cut at a word with an ellipsis; no part ends on a comma, semicolon or full stop of its own', async () => {

@@ -22,7 +22,7 @@ import {
   said,
   writtenButtons,
 } from '../../src/extension/pure/checkpoint-text';
-import { partsWords, quotedT } from '../../src/extension/pure/findings';
+import { partsWords, quoted, quotedT } from '../../src/extension/pure/findings';
 import { hooksProblemText } from '../../src/extension/pure/error-text';
 import { findingLabel } from '../../src/extension/pure/tree-text';
 import type { TextPart } from '../../src/protocol/checklist';
@@ -118,20 +118,25 @@ test("a blocking check is named by the tree's and the checklist's words, its cod
   }
 });
 
-test("a written checkpoint's notification quotes the code spans of the ledger's words; the checklist's result draws them as code", async () => {
+test("a written checkpoint's closing words, plain, quote the code spans of the ledger's words; the checklist's result draws them as code; the notification says the step in short", async () => {
   const dir = fixtureCopy('s0/good');
   gitInit(dir);
   const o = await checkpoint(dir, { sessionId: SID, confirmed: CONFIRMED, claudeHome: emptyClaudeHome() });
   assert.equal(o.kind, 'written');
   const m = outcomeMessage(o, enT);
+  const plain = quoted(m.full);
   assert.match(
-    m.text,
+    plain,
     /now: Wire ‘exportCsv\(\)’ into the Export button in src\/invoices\.ts and pass the current filter,/,
   );
-  assert.match(m.text, /Goal: Ship CSV export for the invoices page; done when ‘npm test’ passes/);
-  assert.doesNotMatch(m.text, /`/);
+  assert.match(plain, /Goal: Ship CSV export for the invoices page; done when ‘npm test’ passes/);
+  assert.doesNotMatch(plain, /`/);
   assertCode(m.full, ['npm test', 'exportCsv()']);
-  assert.equal(partsWords(m.full), m.text.replace(/[‘’]/g, ''));
+  assert.equal(partsWords(m.full), plain.replace(/[‘’]/g, ''));
+  assert.equal(
+    m.text,
+    'Checkpoint written. The resume prompt is on the clipboard. Type /clear (S0). No guard here: nothing stops /compact.',
+  );
 });
 
 test("the checklist's Next line: the next action's code spans apart, drawn as code", async () => {

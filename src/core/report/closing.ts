@@ -8,8 +8,8 @@
  * command each names and that one of them is typed.
  *
  * Every surface takes its words from here: the CLI (and the hook script, which is the CLI) prints
- * each system's lines and the choice; the extension's notification and the checklist's result show
- * `closingReport`. Each system words its own step in its home (`systems/<sN>/closing.ts`). The user
+ * each system's lines and the choice; the checklist's result shows `closingReport`, the extension's
+ * notification `closingShort` (the step in short, each system's words left to the log). Each system words its own step in its home (`systems/<sN>/closing.ts`). The user
  * types the step; nothing here runs it.
  *
  * Pure: it formats what the report already holds.
@@ -91,13 +91,8 @@ export function closingSteps(systems: readonly SystemReport[], handedOver = fals
  * names (S2's go-signal, `/compact`). Null when they agree, or when there is one system.
  */
 export function closingChoice(closing: readonly Pick<ClosingStep, 'system' | 'step'>[], guarded = true): Msg | null {
-  const ids = (step: FreshContextStep) =>
-    closing
-      .filter((c) => c.step === step)
-      .map((c) => c.system)
-      .join(', ');
-  const clear = ids('/clear');
-  const compact = ids('/compact');
+  const clear = systemsOf(closing, '/clear');
+  const compact = systemsOf(closing, '/compact');
   if (!clear || !compact) return null;
   if (!guarded)
     return t(
@@ -110,6 +105,44 @@ export function closingChoice(closing: readonly Pick<ClosingStep, 'system' | 'st
     clear,
     compact,
   );
+}
+
+/** The ids of the systems whose closing step is `step`, comma-separated ('' for none). */
+function systemsOf(closing: readonly Pick<ClosingStep, 'system' | 'step'>[], step: FreshContextStep): string {
+  return closing
+    .filter((c) => c.step === step)
+    .map((c) => c.system)
+    .join(', ');
+}
+
+/**
+ * A written checkpoint's closing in short, for a notification that has room for a sentence or two: that
+ * the checkpoint is written (and, when the caller put it there, that the resume prompt is on the
+ * clipboard); the one step to type now, its command and the systems that name it (when they end
+ * differently, both commands, one of them typed); and whether anything stops /compact: where the guard
+ * runs (`guarded`, core `guardRuns`) the marker lets it through, elsewhere nothing stops it. Each
+ * system's own closing words are the closing report's (`closingReport`), which surfaces with room show.
+ */
+export function closingShort(
+  closing: readonly Pick<ClosingStep, 'system' | 'step'>[],
+  opts: { copied?: boolean; guarded?: boolean },
+): Msg[] {
+  const clear = systemsOf(closing, '/clear');
+  const compact = systemsOf(closing, '/compact');
+  const step =
+    clear && compact
+      ? t('Type one of the two, not both: /clear ({0}) or /compact ({1}).', clear, compact)
+      : clear
+        ? t('Type /clear ({0}).', clear)
+        : compact
+          ? t('Type /compact ({0}).', compact)
+          : null;
+  return [
+    t('Checkpoint written.'),
+    ...(opts.copied ? [t('The resume prompt is on the clipboard.')] : []),
+    ...(step ? [step] : []),
+    opts.guarded === false ? t('No guard here: nothing stops /compact.') : t('The marker lets /compact through.'),
+  ];
 }
 
 /** A system's closing step as one surface line: its id, then its sentence. */

@@ -5,9 +5,9 @@
  * first; several agent sessions wrote recently → ask which one (naming the terminal that runs each
  * where it can tell) and decide the same report for it; the manual items count with the ticks given
  * for the session the marker is for, not the one the views follow; nothing detected → offer a
- * starter file; written → the resume prompt on the clipboard and each system's closing notice (the
- * steps that do not fit in what VS Code shows of a notification are named, and the log holds them). It
- * never runs /compact or /clear.
+ * starter file; written → the resume prompt on the clipboard and the closing in short: the step to
+ * type and for which systems, whether anything stops /compact (each system's own closing words are in
+ * the log and the checklist's result). It never runs /compact or /clear.
  */
 import * as vscode from 'vscode';
 import { messageParts, quotedT } from '../pure/findings';
@@ -204,7 +204,7 @@ export async function run(s: Services, arg?: unknown): Promise<void> {
   // On the clipboard before the notification says so.
   if (res.resumePrompt) await vscode.env.clipboard.writeText(res.resumePrompt);
   const agent = isStale(res.report) ? await findAgentTerminal() : undefined;
-  // Systems' closing steps the notification had no room for: the log holds them.
+  // Systems whose closing words the notification leaves to the log.
   const buttons = writtenButtons(labels, { inLog: msg.inLog.length > 0, agent: !!agent, copied: !!res.resumePrompt });
   const pick = await vscode.window.showInformationMessage(msg.text, ...buttons);
   if (pick === showLog) await vscode.commands.executeCommand('sessionLedger.showLog');

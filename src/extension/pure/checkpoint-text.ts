@@ -1,36 +1,35 @@
 /**
  * The notification for a checkpoint outcome, localised: every sentence is one of the core's message
- * ids (the closing report: the marker, the choice, each system's step; its skip line, each refusal)
- * translated with its arguments; nothing here words a closing step or a refusal of its own. One
- * sentence a line: the checklist shows the lines as they are, a notification runs them together
- * (each system's line starts with its id, so it still reads). Code spans follow the one rule of
+ * ids (a written checkpoint's closing in short, and for the checklist its closing report: the marker,
+ * the choice, each system's step; its skip line, each refusal) translated with its arguments; nothing
+ * here words a closing step or a refusal of its own. One sentence a line: the checklist shows the
+ * lines as they are, a notification runs them together (each system's line starts with its id, so it
+ * still reads). Code spans follow the one rule of
  * `messageParts`: the checklist draws them as code, the notification shows them in quotes.
  * vscode-free: the caller passes `vscode.l10n.t`.
  */
 import type { CheckpointOutcome, Refusal } from '../../core/checkpoint/checkpoint';
 import type { Msg } from '../../core/model/messages';
 import type { SystemId } from '../../core/model/model';
-import { closingReport, closingReportLines, type ClosingStep } from '../../core/report/closing';
+import { closingReport, closingShort, type ClosingStep } from '../../core/report/closing';
 import type { TextPart } from '../../protocol/checklist';
 import { errorText } from './error-text';
 import { joinParts, messageParts, partsT, quoted, saidParts, spanParts, type PartsT } from './findings';
 
 export type L10n = (message: string, ...args: Array<string | number | boolean>) => string;
 
-/** VS Code shows at most this many characters of a notification's message, then "...". */
-export const NOTIFICATION_LIMIT = 1000;
-
 export interface OutcomeMessage {
   severity: 'info' | 'warning' | 'error';
   /**
-   * The notification, plain (code spans in quotes): every sentence when they fit in `NOTIFICATION_LIMIT`;
-   * else every sentence but the systems' closing steps that no longer fit, which one last sentence names
-   * as in the log.
+   * The notification, plain (code spans in quotes). A written checkpoint's says in a sentence or two what
+   * the user needs then (`closingShort`: written, the resume prompt on the clipboard, the step to type and
+   * for which systems, whether anything stops /compact) and, with several systems, that each one's closing
+   * words are in the log: a toast is cut at 1,000 characters, and covers the checklist's result.
    */
   text: string;
   /** Every sentence, one a line, in parts (the checklist's result, which has room for them and draws code as code). */
   full: TextPart[];
-  /** The systems whose closing step the notification leaves to the log (none when every sentence fits). */
+  /** The systems whose closing words the notification leaves to the log (none for one system: its step is said). */
   inLog: SystemId[];
 }
 
@@ -78,44 +77,6 @@ function lined(head: readonly TextPart[], lines: ReadonlyArray<readonly TextPart
 }
 
 /**
- * A written checkpoint's sentences as the notification shows them: all of them when they fit in
- * `NOTIFICATION_LIMIT` (VS Code cuts the rest off mid-sentence); else the ones that say what is true
- * and what to type (the skip lines, the marker, the clipboard, the choice), then as many systems'
- * closing steps as fit, each whole, and a last sentence naming the others, which the log holds.
- */
-function fitted(
-  lines: ReadonlyArray<{ parts: TextPart[]; system?: SystemId }>,
-  t: L10n,
-  head: readonly TextPart[],
-  tail: readonly TextPart[],
-): { text: string; inLog: SystemId[] } {
-  const others = lines.filter((l) => !l.system).map((l) => l.parts);
-  const steps = lines.filter((l): l is { parts: TextPart[]; system: SystemId } => !!l.system);
-  const withSteps = (k: number) => {
-    const left = steps.slice(k).map((l) => l.system);
-    const said = [
-      ...others,
-      ...steps.slice(0, k).map((l) => l.parts),
-      ...(left.length ? [inLogSentence(partsT(t), left)] : []),
-    ];
-    return { text: quoted(lined(head, said, tail)), inLog: left };
-  };
-  const all = quoted(
-    lined(
-      head,
-      lines.map((l) => l.parts),
-      tail,
-    ),
-  );
-  if (all.length <= NOTIFICATION_LIMIT) return { text: all, inLog: [] };
-  for (let k = steps.length - 1; k > 0; k--) {
-    const f = withSteps(k);
-    if (f.text.length <= NOTIFICATION_LIMIT) return f;
-  }
-  return withSteps(0);
-}
-
-/**
  * The notification for an outcome, and every sentence of it for the checklist. `head` and `tail` are
  * the command's words before and after it (whose session it speaks of, what became of the ticks).
  */
@@ -133,23 +94,24 @@ export function outcomeMessage(
   const skipped = o.skipped.map((s) => (s.said ? saidParts(t, s.said) : spanParts(s.line)));
   switch (o.kind) {
     case 'written': {
-      const lines = [
-        ...skipped.map((parts) => ({ parts })),
-        ...closingReportLines(o.closing, {
-          marker: o.marker,
-          copied: o.resumePrompt !== '',
-          guarded: o.guarded,
-        }).map((l) => ({
-          parts: saidParts(t, l.said),
-          system: l.system,
-        })),
-      ];
       const full = lined(
         head,
-        lines.map((l) => l.parts),
+        [
+          ...skipped,
+          ...closingReport(o.closing, { marker: o.marker, copied: o.resumePrompt !== '', guarded: o.guarded }).map(
+            (m) => saidParts(t, m),
+          ),
+        ],
         tail,
       );
-      return { severity: 'info', full, ...fitted(lines, t, head, tail) };
+      // Several systems: the notification names the step of each in short, and their own words are the log's.
+      const inLog = o.closing.length > 1 ? o.closing.map((c) => c.system) : [];
+      const short = [
+        ...closingShort(o.closing, { copied: o.resumePrompt !== '', guarded: o.guarded }).map((m) => saidParts(t, m)),
+        ...(inLog.length ? [inLogSentence(partsT(t), inLog)] : []),
+      ];
+      const text = quoted(lined(head, [...skipped, joinParts(short, ' ')], tail));
+      return { severity: 'info', full, text, inLog };
     }
     case 'nothing-to-preserve':
       return whole('info', o.said ? saidParts(t, o.said) : spanParts(o.lines.join(' ')));
