@@ -629,11 +629,34 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
       });
       assert.ok(box.top >= 0 && box.bottom <= box.height, `the row in view: ${JSON.stringify(box)}`);
       await shot('checklist-blocked.png');
+      // The status item says the same, not "Checkpoint now" (which would be refused), and names the check.
+      const status = page.locator(`[id="${STATUS_ID}"]`);
+      const blocked = await waitUntil(
+        'the status item naming what blocks',
+        async () => {
+          const l = (await status.getAttribute('aria-label')) ?? '';
+          return l.includes('A blocking check fails, so a checkpoint is refused:') ? l : undefined;
+        },
+        15_000,
+      );
+      assert.ok(
+        blocked.includes(
+          'refused: S3 next-action: The next action is empty (Now ▶ in ## Handoff). Fix it first; the item opens its row in the checklist.',
+        ),
+        blocked,
+      );
+      assert.doesNotMatch(blocked, /Checkpoint now\.|Checkpoint proposed\./);
     } finally {
       writeFileSync(file, before);
     }
     await waitUntil('S3 read again', async () => (await f.locator('#overall').innerText()) !== 'BROKEN', 20_000);
     assert.equal(await f.locator('#blocked').count(), 0, 'no blocked note once nothing blocks');
+    const status = page.locator(`[id="${STATUS_ID}"]`);
+    await waitUntil(
+      'the status item without the blocked words',
+      async () => !((await status.getAttribute('aria-label')) ?? '').includes('A blocking check fails'),
+      15_000,
+    );
   });
 
   await test("a checkpoint on the command line with --confirm ticks the session's two items in the checklist and the tree", async () => {

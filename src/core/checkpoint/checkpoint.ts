@@ -49,8 +49,8 @@ import { stateFileHash } from './freshness';
 import { inPlaceOf, liveSessions, type LiveSessions } from './live';
 import { gitTracks } from '../git/tracked';
 import {
+  blockingChecks,
   confirmedItems,
-  isBlocking,
   isSessionItem,
   type Check,
   type NotRead,
@@ -781,7 +781,7 @@ export async function checkpoint(root: string, opts: CheckpointOptions = {}): Pr
   const heading = (s: (typeof active)[number]) => `${systemName(s.id)} (${oneLine(s.home)}) — ${s.label}`;
   for (const s of active) lines.push(heading(s));
 
-  res.blocking = active.flatMap((s) => s.checks).filter(isBlocking);
+  res.blocking = blockingChecks(report);
   const manual = openManualItems(report);
   const refusals: Array<Omit<Refusal, 'said'>> = [];
   if (!opts.nothingToPreserve) {

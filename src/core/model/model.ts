@@ -284,6 +284,17 @@ export function isBlocking(c: Pick<Check, 'severity' | 'status'>): boolean {
 }
 
 /**
+ * The blocking checks that fail now in the systems a checkpoint decides on (every one not switched off by
+ * its own configuration): while any fails, a checkpoint is refused.
+ */
+export function blockingChecks(report: Pick<WorkspaceReport, 'systems'>): Check[] {
+  return report.systems
+    .filter((s) => !s.skipped)
+    .flatMap((s) => s.checks)
+    .filter(isBlocking);
+}
+
+/**
  * The manual items about the agent session rather than about a file (this session's feedback is
  * stored, the user's last request is completed or recorded): asked once for the whole workspace. Every
  * system's report holds them, confirmed or ticked alike in each; the surfaces show and count them once.

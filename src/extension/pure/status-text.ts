@@ -5,12 +5,13 @@
 import { guardCheckpointed, pastCheckpointTurn, type TurnAfterMarker } from '../../core/checkpoint/freshness';
 import type { CompactionsAdvice } from '../../core/context/compactions';
 import { shownPercent } from '../../core/context/thresholds';
-import type { ContextUsage } from '../../core/model/model';
+import { blockingChecks, type ContextUsage, type SystemId, type WorkspaceReport } from '../../core/model/model';
 import { hooksStoppedSaid, relayStoppedSaid, type ClaudeStop } from '../../core/hooks/client-settings';
-import { render, type Msg } from '../../core/model/messages';
+import { render, saidMsg, type Msg } from '../../core/model/messages';
 import type { FigureAge } from '../../core/model/time';
 import { filesNamed, guardVerdictSaid } from '../../core/hooks/guard-state';
-import type { T } from './tree-text';
+import type { ChecklistFocus } from './checklist-model';
+import { plainText, type T } from './tree-text';
 import { agoText, whenText } from './time-text';
 
 export type MeterLevel = 'ok' | 'propose' | 'urgent';
@@ -238,6 +239,73 @@ export function restrictedSentence(t: T): string {
   );
 }
 
+/** A blocking check that fails now, as the status item names it: its system, its id and its message. */
+export interface BlockingView {
+  system: SystemId;
+  checkId: string;
+  message: Msg;
+}
+
+/**
+ * The blocking checks that fail now in `report` (core `blockingChecks`, what a checkpoint decides on):
+ * while any fails, a checkpoint is refused, so the item names them and opens the first one's row.
+ */
+export function blockingOf(report: Pick<WorkspaceReport, 'systems'> | undefined): BlockingView[] {
+  return report ? blockingChecks(report).map((c) => ({ system: c.system, checkId: c.id, message: saidMsg(c) })) : [];
+}
+
+/** A blocking check as the checklist's top note names it, in plain words: `S3 next-action: The next action is empty …`. */
+function blockingName(t: T, b: BlockingView): string {
+  return `${b.system} ${b.checkId}: ${plainText(render(b.message, t))}`;
+}
+
+/** The sentence that a blocking check stops the checkpoint, naming each (`names` joined), and the way to the fix. */
+function blockedSentence(t: T, blocking: readonly BlockingView[], names: string): string {
+  return blocking.length === 1
+    ? t(
+        'A blocking check fails, so a checkpoint is refused: {0} Fix it first; the item opens its row in the checklist.',
+        names,
+      )
+    : t(
+        "{0} blocking checks fail, so a checkpoint is refused: {1} Fix them first; the item opens the first one's row in the checklist.",
+        blocking.length,
+        names,
+      );
+}
+
+/** The label's sentence on the blocking checks that fail, or '' when none does. */
+function blockedLabel(t: T, blocking: readonly BlockingView[]): string {
+  return blocking.length ? blockedSentence(t, blocking, blocking.map((b) => blockingName(t, b)).join(' ')) : '';
+}
+
+/** A command link that opens the checklist on `focus` (arguments: no folder, as the item's other links). */
+function checklistLink(focus: ChecklistFocus): string {
+  return `command:sessionLedger.openChecklist?${encodeURIComponent(JSON.stringify([null, focus]))}`;
+}
+
+/** The check the item's click opens the checklist on: the first blocking check that fails, or none. */
+function focusOf(blocking: readonly BlockingView[]): ChecklistFocus | undefined {
+  return blocking.length ? { system: blocking[0].system, checkId: blocking[0].checkId } : undefined;
+}
+
+/** The tooltip's lines on the blocking checks that fail: the sentence, then each, a link to its row. */
+function blockedLines(t: T, blocking: readonly BlockingView[]): string[] {
+  if (!blocking.length) return [];
+  const head =
+    blocking.length === 1
+      ? t('A blocking check fails, so a checkpoint is refused: fix it first.')
+      : t('{0} blocking checks fail, so a checkpoint is refused: fix them first.', blocking.length);
+  return [
+    '',
+    `$(error) ${head}`,
+    '',
+    ...blocking.map(
+      (b) =>
+        `- [${b.system} ${b.checkId}](${checklistLink({ system: b.system, checkId: b.checkId })}): ${mdText(plainText(render(b.message, t)))}`,
+    ),
+  ];
+}
+
 export interface StatusView {
   /** Visible text: the level's icon and the figure, so the level shows without the background colour (High Contrast has none). */
   text: string;
@@ -247,6 +315,11 @@ export interface StatusView {
   tooltip: string;
   /** Theme colour id of the background, or undefined. */
   background?: 'statusBarItem.warningBackground' | 'statusBarItem.errorBackground';
+  /**
+   * While a blocking check fails: the check the item's click opens the checklist on (a checkpoint would be
+   * refused). Absent otherwise: the click is Checkpoint now.
+   */
+  focus?: ChecklistFocus;
 }
 
 /**
@@ -350,6 +423,8 @@ export function statusLabel(
   trusted = true,
   /** Said after the head: the figure's age when it is old. */
   aged = '',
+  /** The blocking checks that fail now (`blockingOf`): said and named instead of asking for a checkpoint. */
+  blocking: readonly BlockingView[] = [],
 ): string {
   const bySystem = /^S\d$/.test(profile.profile);
   const done = checkpointed(guard, u);
@@ -361,7 +436,20 @@ export function statusLabel(
     );
   } else {
     const p = spokenPct(u.percent);
-    if (done && level === 'urgent') {
+    if (blocking.length && !done && level === 'urgent') {
+      // Past a mark, but a checkpoint would be refused: the mark alone, then what blocks it (below).
+      head = bySystem
+        ? t('Session Ledger: context {0} percent, past the urgent mark for {1}.', p, profile.profile)
+        : t(
+            'Session Ledger: context {0} percent, past the urgent mark ({1} percent).',
+            p,
+            profile.urgent ?? profile.propose,
+          );
+    } else if (blocking.length && !done && level === 'propose') {
+      head = bySystem
+        ? t('Session Ledger: context {0} percent, past the checkpoint mark for {1}.', p, profile.profile)
+        : t('Session Ledger: context {0} percent, past the checkpoint mark ({1} percent).', p, profile.propose);
+    } else if (done && level === 'urgent') {
       // Past a mark, but the checkpoint it asks for is made: say so, not "checkpoint" again.
       head = bySystem
         ? t('Session Ledger: context {0} percent, past the urgent mark for {1}. Checkpoint done.', p, profile.profile)
@@ -413,7 +501,7 @@ export function statusLabel(
         : t('Session Ledger: context {0} percent, under the checkpoint mark ({1} percent).', p, profile.propose);
     }
   }
-  return labelWith(t, aged ? `${head} ${aged}` : head, guard, trusted);
+  return labelWith(t, [head, aged, blockedLabel(t, blocking)].filter(Boolean).join(' '), guard, trusted);
 }
 
 /** A label's head, then what the guard would decide, then (in Restricted Mode) what is true there. */
@@ -439,6 +527,11 @@ export function statusView(
    * "Checkpoint proposed").
    */
   age: FigureAge | null = null,
+  /**
+   * The blocking checks that fail now (`blockingOf`): a checkpoint would be refused, so the item names them
+   * where it would ask for one, offers their rows instead of Checkpoint now, and its click opens the first.
+   */
+  blocking: readonly BlockingView[] = [],
 ): StatusView {
   // When the figure was taken, as the user's clock says it (the agent's records give it in UTC).
   const at = u.at ? Date.parse(u.at) : NaN;
@@ -474,14 +567,20 @@ export function statusView(
       '',
       `$(check) ${t('Checkpoint done: the state is saved; start the fresh context as your system says.')}`,
     );
+  else if (blocking.length) lines.push(...blockedLines(t, blocking));
   else if (shown === 'urgent') lines.push('', `$(error) ${t('Past the urgent threshold: checkpoint now.')}`);
   else if (shown === 'propose') lines.push('', `$(warning) ${t('Checkpoint proposed.')}`);
-  lines.push(...actionLines(t, guard, trusted));
+  if (shown === 'done') lines.push(...blockedLines(t, blocking));
+  lines.push(...actionLines(t, guard, trusted, blocking));
+  const focus = focusOf(blocking);
   return {
     text,
-    label: old ? oldLabel(t, u, oldSaid, guard, trusted) : statusLabel(t, u, profile, level, guard, trusted, oldSaid),
+    label: old
+      ? oldLabel(t, u, oldSaid, guard, trusted, blocking)
+      : statusLabel(t, u, profile, level, guard, trusted, oldSaid, blocking),
     tooltip: lines.join('\n'),
     background: BACKGROUND[shown],
+    ...(focus ? { focus } : {}),
   };
 }
 
@@ -500,7 +599,14 @@ function ageSentence(t: T, age: FigureAge, now: number): string {
 }
 
 /** The accessible label of an old figure: the figure, how old it is, then what the guard would decide. */
-function oldLabel(t: T, u: ContextUsage, said: string, guard: GuardView | undefined, trusted: boolean): string {
+function oldLabel(
+  t: T,
+  u: ContextUsage,
+  said: string,
+  guard: GuardView | undefined,
+  trusted: boolean,
+  blocking: readonly BlockingView[],
+): string {
   const head =
     u.percent === null || u.windowTokens === null
       ? t(
@@ -508,7 +614,7 @@ function oldLabel(t: T, u: ContextUsage, said: string, guard: GuardView | undefi
           tokens(u.usedTokens),
         )
       : t('Session Ledger: context {0} percent.', spokenPct(u.percent));
-  return labelWith(t, `${head} ${said}`, guard, trusted);
+  return labelWith(t, [head, said, blockedLabel(t, blocking)].filter(Boolean).join(' '), guard, trusted);
 }
 
 /** The tooltip's heading and the line of the agent and session. */
@@ -530,14 +636,21 @@ function thresholdLines(t: T, profile: MeterProfile): string[] {
 }
 
 /** The tooltip's last lines: what can be done from here (in Restricted Mode, what is true there and trusting the folder). */
-function actionLines(t: T, guard: GuardView | undefined, trusted: boolean): string[] {
+function actionLines(
+  t: T,
+  guard: GuardView | undefined,
+  trusted: boolean,
+  blocking: readonly BlockingView[] = [],
+): string[] {
   const lines: string[] = [];
+  // While a blocking check fails a checkpoint would be refused: the checklist, on the first one's row, instead.
+  const focus = focusOf(blocking);
   if (trusted)
     lines.push(
       '',
       [
-        `[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow)`,
-        `[$(checklist) ${t('Open checklist')}](command:sessionLedger.openChecklist)`,
+        ...(focus ? [] : [`[$(save) ${t('Checkpoint now')}](command:sessionLedger.checkpointNow)`]),
+        `[$(checklist) ${t('Open checklist')}](${focus ? checklistLink(focus) : 'command:sessionLedger.openChecklist'})`,
         // The guard's line above says to run it: the step is a click here too.
         ...(guard && !guard.installed ? [`[$(shield) ${t('Install guard hooks')}](command:${INSTALL_COMMAND})`] : []),
       ].join(' · '),
@@ -563,17 +676,22 @@ export function noFigureView(
   profile: MeterProfile,
   guard?: GuardView,
   trusted = true,
+  /** The blocking checks that fail now (`blockingOf`), as `statusView` takes them. */
+  blocking: readonly BlockingView[] = [],
 ): StatusView {
   const lines = headLines(t, s);
   lines.push(`${t('Used')}: ${t('no figure yet (the agent has reported none in this session so far)')}  `);
   lines.push(...thresholdLines(t, profile));
   if (guard) lines.push('', guardLine(t, guard, trusted));
   lines.push(...relayLines(t, guard));
-  lines.push(...actionLines(t, guard, trusted));
+  lines.push(...blockedLines(t, blocking));
+  lines.push(...actionLines(t, guard, trusted, blocking));
   const head = t('Session Ledger: context not known yet: the agent has reported no figure in this session.');
+  const focus = focusOf(blocking);
   return {
     text: `${LEVEL_ICON.ok} --`,
-    label: labelWith(t, head, guard, trusted),
+    label: labelWith(t, [head, blockedLabel(t, blocking)].filter(Boolean).join(' '), guard, trusted),
     tooltip: lines.join('\n'),
+    ...(focus ? { focus } : {}),
   };
 }

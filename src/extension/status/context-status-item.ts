@@ -12,13 +12,14 @@ export const STATUS_ITEM_ID = 'sessionLedger.context';
 export class ContextStatusItem extends Disposable {
   private readonly item: vscode.StatusBarItem;
   private view: StatusView | undefined;
+  /** The folder of the session shown (the click's argument while a blocking check fails). */
+  private folder = '';
 
   /** `source` is the one state the item shows (the meter's figure with the guard's verdict). */
   constructor(source: GuardPreview) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem(STATUS_ITEM_ID, vscode.StatusBarAlignment.Left, 50));
     this.item.name = vscode.l10n.t('Session Ledger context');
-    this.item.command = 'sessionLedger.checkpointNow';
     this._register(source.onDidChangeStatus((st) => this.render(st)));
     // Trusted after Restricted Mode: the commands that write are offered from then on.
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.render(source.status())));
@@ -29,7 +30,7 @@ export class ContextStatusItem extends Disposable {
     this.render(source.status());
   }
 
-  private render({ meter: s, guard }: StatusState): void {
+  private render({ meter: s, guard, blocking }: StatusState): void {
     if (!s) {
       this.view = undefined;
       this.item.hide();
@@ -49,15 +50,25 @@ export class ContextStatusItem extends Disposable {
           now,
           vscode.workspace.isTrusted,
           figureAge(s.usage.at, s.ref.mtime, now, s.windowMinutes),
+          blocking,
         )
-      : noFigureView(vscode.l10n.t, s.ref, s.profile, guard, vscode.workspace.isTrusted);
+      : noFigureView(vscode.l10n.t, s.ref, s.profile, guard, vscode.workspace.isTrusted, blocking);
     // Several live sessions: the item says whose figure it shows (the active terminal's session, or
     // the newest, said so), and lists the others.
     const v = s.others.length ? withShownSession(base, s, vscode.l10n.t) : base;
     // The meter moves with every append to the transcript: what would show the same is not sent again.
-    if (this.view && sameView(this.view, v)) return;
+    if (this.view && sameView(this.view, v) && this.folder === s.folder.uri.toString()) return;
     this.view = v;
+    this.folder = s.folder.uri.toString();
     this.item.text = v.text;
+    // While a blocking check fails, a checkpoint would be refused: the click opens that check's row instead.
+    this.item.command = v.focus
+      ? {
+          command: 'sessionLedger.openChecklist',
+          title: vscode.l10n.t('Open checklist'),
+          arguments: [s.folder.uri, v.focus],
+        }
+      : 'sessionLedger.checkpointNow';
     // Spoken instead of the tooltip's Markdown: the figure, the mark passed, what to do.
     this.item.accessibilityInformation = { label: v.label };
     const md = new vscode.MarkdownString(v.tooltip, true);
@@ -83,7 +94,13 @@ export class ContextStatusItem extends Disposable {
 }
 
 function sameView(a: StatusView, b: StatusView): boolean {
-  return a.text === b.text && a.label === b.label && a.tooltip === b.tooltip && a.background === b.background;
+  return (
+    a.text === b.text &&
+    a.label === b.label &&
+    a.tooltip === b.tooltip &&
+    a.background === b.background &&
+    JSON.stringify(a.focus) === JSON.stringify(b.focus)
+  );
 }
 
 /** The view with whose figure it is (after the tooltip's heading, and in the label) and the other live sessions. */

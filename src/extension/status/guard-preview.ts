@@ -8,7 +8,14 @@
  */
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
-import { guardViewOf, turnUnread, verdictEndsAt, type GuardView } from '../pure/status-text';
+import {
+  blockingOf,
+  guardViewOf,
+  turnUnread,
+  verdictEndsAt,
+  type BlockingView,
+  type GuardView,
+} from '../pure/status-text';
 import type { LedgerStore } from '../store';
 import type { MeterState, SessionMeter } from './session-meter';
 
@@ -16,6 +23,8 @@ import type { MeterState, SessionMeter } from './session-meter';
 export interface StatusState {
   meter: MeterState | undefined;
   guard: GuardView | undefined;
+  /** The blocking checks that fail now in the session's folder (core `blockingChecks`): a checkpoint would be refused. */
+  blocking: BlockingView[];
 }
 
 export class GuardPreview implements vscode.Disposable {
@@ -23,6 +32,7 @@ export class GuardPreview implements vscode.Disposable {
   /** The meter's figure or the guard's verdict changed: both, as they are now. */
   readonly onDidChangeStatus = this._onDidChangeStatus.event;
   private view: GuardView | undefined;
+  private blocking: BlockingView[] = [];
   private key = '';
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Computes the verdict again when it changes with time alone (a fresh marker growing too old). */
@@ -42,6 +52,7 @@ export class GuardPreview implements vscode.Disposable {
           this.key = k;
           // The verdict was another session's: none until this one's is computed.
           this.view = undefined;
+          this.blocking = [];
           this.schedule();
         } else if (turnUnread(this.view, s?.usage)) {
           // A figure that may be of the checkpoint's own turn: the transcript is read again for it.
@@ -62,7 +73,7 @@ export class GuardPreview implements vscode.Disposable {
 
   /** The meter's figure and the guard's verdict, as the status item shows them. */
   status(): StatusState {
-    return { meter: this.meter.current(), guard: this.view };
+    return { meter: this.meter.current(), guard: this.view, blocking: this.blocking };
   }
 
   private schedule(): void {
@@ -73,6 +84,8 @@ export class GuardPreview implements vscode.Disposable {
   private async compute(s: MeterState | undefined): Promise<void> {
     const seq = ++this.seq;
     let next: GuardView | undefined;
+    // What a checkpoint decides on: the store's report of the folder, current on every store change.
+    const blocking = blockingOf(s ? this.store.report(s.folder.uri) : undefined);
     // The PreCompact guard of the session's own client: Claude Code's hook for a Claude session, Codex
     // CLI's (the same guard, its thread's marker) for a Codex one.
     if (s && s.ref.sessionId) {
@@ -124,8 +137,9 @@ export class GuardPreview implements vscode.Disposable {
     // A second past the end; a timer can wait at most 2^31 - 1 ms (about 24 days), then it looks again.
     if (ends !== null)
       this.expiry = setTimeout(() => this.schedule(), Math.min(Math.max(ends - Date.now(), 0) + 1000, 2 ** 31 - 1));
-    if (JSON.stringify(next) === JSON.stringify(this.view)) return;
+    if (JSON.stringify([next, blocking]) === JSON.stringify([this.view, this.blocking])) return;
     this.view = next;
+    this.blocking = blocking;
     this._onDidChangeStatus.fire(this.status());
   }
 
