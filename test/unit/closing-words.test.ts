@@ -187,6 +187,8 @@ test("the demo's notification (all five systems) says in a few words what to do 
     assert.ok(!text.includes('.checkpoint-ready'), `${lang}: no marker path: ${text}`);
     assert.ok(!text.includes('North Pier'), `${lang}: no system's closing report: ${text}`);
     assert.ok(!text.includes('\n'), `${lang}: one line: ${text}`);
+    // A Japanese sentence follows the one before with no space.
+    assert.ok(!text.includes('\u3002 '), `${lang}: no space after a full-width full stop: ${text}`);
   }
   // Each system's closing words: in the log (its button), and in the checklist's result, every sentence.
   assert.deepEqual(m.inLog, ['S0', 'S1', 'S2', 'S3', 'S4']);

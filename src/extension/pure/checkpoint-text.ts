@@ -66,6 +66,17 @@ function inLogSentence(t: PartsT, systems: readonly SystemId[]): TextPart[] {
     : t('The closing steps of {0} are in the log (Show log).', systems.join(', '));
 }
 
+/**
+ * Sentences run together as a line of prose: a space after each, but none after a full-width full stop
+ * (a Japanese sentence follows the one before with none).
+ */
+function sentencesParts(sentences: ReadonlyArray<readonly TextPart[]>): TextPart[] {
+  return sentences.reduce<TextPart[]>((out, x) => {
+    if (!out.length) return [...x];
+    return joinParts([out, x], out[out.length - 1].text.endsWith('\u3002') ? '' : ' ');
+  }, []);
+}
+
 /** A refused checkpoint's sentence: its reasons after what did not happen. */
 function notWritten(t: PartsT, reasons: readonly TextPart[]): TextPart[] {
   return t('Checkpoint not written: {0}', reasons);
@@ -110,7 +121,7 @@ export function outcomeMessage(
         ...closingShort(o.closing, { copied: o.resumePrompt !== '', guarded: o.guarded }).map((m) => saidParts(t, m)),
         ...(inLog.length ? [inLogSentence(partsT(t), inLog)] : []),
       ];
-      const text = quoted(lined(head, [...skipped, joinParts(short, ' ')], tail));
+      const text = quoted(lined(head, [...skipped, sentencesParts(short)], tail));
       return { severity: 'info', full, text, inLog };
     }
     case 'nothing-to-preserve':
