@@ -262,6 +262,15 @@ export async function uiTests({ page, ws, claude, shots, test, workbench }) {
 
   await test('the Session Ledger view shows each detected system as a root; its first rows are the next action and the findings', async () => {
     await showView(page);
+    // The side bar's title: the view is named as its container, so VS Code shows the name once ("SESSION
+    // LEDGER"), whole at the default width, not "SESSION LEDGER: LEDG…".
+    const heading = page.locator('.part.sidebar .composite.title .title-label h2').first();
+    assert.equal((await heading.textContent())?.trim(), 'Session Ledger');
+    assert.equal(
+      await heading.evaluate((el) => el.scrollWidth <= el.clientWidth),
+      true,
+      'the side bar title is whole at the default width',
+    );
     await collapseAll(page);
     for (const id of Object.keys(HOMES)) {
       await page

@@ -57,9 +57,11 @@ test('manifest: identity, entry points, container, view, welcome', () => {
     ]),
     [['sessionLedger', 'Session Ledger', 'media/icon.svg']],
   );
+  // The view is named as its container: VS Code then titles the side bar once ("SESSION LEDGER"), not
+  // "SESSION LEDGER: LEDGER", which the default width cuts.
   assert.deepEqual(
     c.views.sessionLedger.map((v: { id: string; name: string }) => [v.id, resolve(v.name)]),
-    [['sessionLedger.ledger', 'Ledger']],
+    [['sessionLedger.ledger', 'Session Ledger']],
   );
   const welcome = c.viewsWelcome
     .filter((w: { view: string }) => w.view === 'sessionLedger.ledger')
