@@ -4,6 +4,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
+import { absolutePath } from '../core/git/git';
 import { CODEX_HOOK_SCRIPT_REL, SCRIPT_REL } from '../core/hooks/files';
 import { cliCommand } from '../core/hooks/guard';
 import { invokedAs, PROGRAM, type Language } from '../core/model/messages';
@@ -34,8 +35,8 @@ export function programOf(root: string, io: Pick<Io, 'script' | 'cwd' | 'env'>):
 
 /** Whether the `session-ledger` a shell finds first on PATH (`env`'s) is the script `abs`, through its links. */
 function pathRuns(abs: string, env: NodeJS.ProcessEnv): boolean {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!path.isAbsolute(dir)) continue;
+  // The folders a shell looks in, as git's own lookup takes them (absolute ones only).
+  for (const dir of absolutePath(env.PATH)) {
     const onPath = path.join(dir, PROGRAM);
     if (!existsSync(onPath)) continue;
     try {
